@@ -1,0 +1,46 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import { layersRule } from './eslint.layers.js';
+
+export default tseslint.config(
+  { ignores: ['dist/', 'node_modules/', 'var/', 'coverage/'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: {
+      parserOptions: { projectService: { allowDefaultProject: ['*.js'] }, tsconfigRootDir: import.meta.dirname },
+    },
+    plugins: { omnipos: { rules: { layers: layersRule } } },
+    rules: {
+      'omnipos/layers': 'error',
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/consistent-type-imports': 'error',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/restrict-template-expressions': ['error', { allowNumber: true, allowBoolean: true }],
+      'no-console': 'off',
+      eqeqeq: ['error', 'always'],
+    },
+  },
+  {
+    files: ['src/**/*.ts', 'drivers/**/*.ts', 'tables/**/*.ts'],
+    rules: { 'no-console': 'error' },
+  },
+  {
+    files: ['src/cli/**/*.ts'],
+    rules: { 'no-console': 'off' },
+  },
+  {
+    files: ['test/**/*.ts', '**/*.test.ts'],
+    rules: {
+      '@typescript-eslint/no-unsafe-assignment': 'off',
+      '@typescript-eslint/no-unsafe-member-access': 'off',
+      '@typescript-eslint/no-non-null-assertion': 'off',
+      '@typescript-eslint/unbound-method': 'off',
+    },
+  },
+  {
+    files: ['*.js'],
+    ...tseslint.configs.disableTypeChecked,
+  },
+);

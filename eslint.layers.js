@@ -1,0 +1,99 @@
+// The import directions of DESIGN.md ("Layers and folders"), as data walked by one lint rule.
+// tables/ <- drivers/ <- src/; inside src/, an inner ring never imports an outer one.
+import path from 'node:path';
+
+const CODECS = ['src/crypto', 'src/emv', 'src/qr'];
+const INNER = ['tables', 'src/core', 'src/config', ...CODECS];
+
+/** area -> areas it may import (besides itself). `drivers/*` and `src/*` name every folder below them. */
+export const ALLOWED = {
+  tables: [],
+  'drivers/*': ['tables', 'drivers/*'],
+  'src/core': ['tables'],
+  'src/config': ['tables', 'src/core'],
+  'src/crypto': ['tables', 'src/core', ...CODECS],
+  'src/emv': ['tables', 'src/core', ...CODECS],
+  'src/qr': ['tables', 'src/core', ...CODECS],
+  'src/store': [...INNER],
+  'src/initialization': [...INNER, 'src/store'],
+  'src/acquirer': [...INNER],
+  'src/receipt': [...INNER],
+  'src/engine': [...INNER, 'src/store', 'src/initialization', 'src/acquirer', 'src/receipt'],
+  'src/adapters': [...INNER, 'src/store', 'src/initialization', 'src/acquirer', 'src/receipt', 'src/engine', 'drivers/*'],
+  'src/sandbox': [...INNER, 'src/store', 'src/initialization', 'src/acquirer'],
+  'src/sim': [...INNER, 'drivers/*'],
+  'src/api': [...INNER, 'src/store', 'src/initialization', 'src/acquirer', 'src/receipt', 'src/engine'],
+  'src/main': ['*'],
+  'src/cli': ['*'],
+  test: ['*'],
+};
+
+/** Pure codecs: no I/O modules. */
+const PURE_AREAS = new Set(CODECS);
+const IO_MODULES = /^(node:)?(fs|fs\/promises|net|http|https|http2|dgram|child_process|worker_threads|tty)$|^(serialport|usb|node-hid|undici|better-sqlite3|pino)$/;
+
+/** The area a repository-relative path belongs to, or undefined outside the layered tree. */
+export function areaOf(rel) {
+  const parts = rel.split('/');
+  if (parts[0] === 'tables' || parts[0] === 'test') return parts[0];
+  if (parts[0] === 'drivers' && parts.length > 2) return `drivers/${parts[1]}`;
+  if (parts[0] === 'src') {
+    if (parts.length === 2) return parts[1].startsWith('main.') ? 'src/main' : undefined;
+    return `src/${parts[1]}`;
+  }
+  return undefined;
+}
+
+function allowedFor(area) {
+  if (area.startsWith('drivers/')) return ALLOWED['drivers/*'];
+  return ALLOWED[area];
+}
+
+function permits(from, to) {
+  if (from === to) return true;
+  const allowed = allowedFor(from);
+  if (!allowed) return false;
+  return allowed.some((a) => a === '*' || a === to || (a === 'drivers/*' && to.startsWith('drivers/')));
+}
+
+export const layersRule = {
+  meta: {
+    type: 'problem',
+    docs: { description: 'imports point down the layers of DESIGN.md' },
+    schema: [],
+    messages: {
+      up: '{{from}} may not import {{to}} (layers point down: see DESIGN.md "Layers and folders")',
+      unknown: '{{from}} is not a known area; add it to eslint.layers.js',
+      impure: '{{from}} is a pure codec and may not import {{module}}',
+    },
+  },
+  create(context) {
+    const root = context.cwd;
+    const file = path.relative(root, context.filename).split(path.sep).join('/');
+    const from = areaOf(file);
+    if (!from) return {};
+    function check(node, source) {
+      if (typeof source !== 'string') return;
+      if (!source.startsWith('.')) {
+        if (PURE_AREAS.has(from) && IO_MODULES.test(source)) {
+          context.report({ node, messageId: 'impure', data: { from, module: source } });
+        }
+        return;
+      }
+      const target = path.relative(root, path.resolve(path.dirname(context.filename), source)).split(path.sep).join('/');
+      const to = areaOf(target);
+      if (!to) return;
+      if (!allowedFor(from)) {
+        context.report({ node, messageId: 'unknown', data: { from } });
+        return;
+      }
+      if (!permits(from, to)) context.report({ node, messageId: 'up', data: { from, to } });
+    }
+    return {
+      ImportDeclaration: (n) => check(n, n.source.value),
+      ExportNamedDeclaration: (n) => n.source && check(n, n.source.value),
+      ExportAllDeclaration: (n) => check(n, n.source.value),
+      ImportExpression: (n) => n.source.type === 'Literal' && check(n, n.source.value),
+    };
+  },
+};

@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+import { runCli } from './run.js';
+
+const code = await runCli(process.argv.slice(2), {
+  out: (t) => process.stdout.write(t),
+  err: (t) => process.stderr.write(t),
+  env: process.env,
+});
+process.exitCode = code;

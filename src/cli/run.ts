@@ -1,0 +1,75 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { PACKAGE_ROOT } from '../config/index.js';
+import { exitCodeOf, isOmniposError } from '../core/errors/index.js';
+import { COMMANDS } from './commands.js';
+import type { CliContext, Command } from './context.js';
+
+export function version(): string {
+  const pkg = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+function help(commands: readonly Command[]): string {
+  const width = Math.max(...commands.map((c) => c.path.join(' ').length));
+  const lines = commands.map((c) => `  ${c.path.join(' ').padEnd(width)}  ${c.summary}`);
+  return `omnipos ${version()}: the payment terminal application (ABECS pinpad, acquirer terminal API, receipts, QR)
+
+Usage: omnipos <command> [options]
+       omnipos <command> --help
+
+Commands:
+${lines.join('\n')}
+
+Options:
+  --help       this text
+  --version    the version
+
+Environment:
+  OMNIPOS_CONFIG       configuration file (default: config/omnipos.json, sandbox and virtual devices)
+  OMNIPOS_<KEY>        overrides one key, e.g. OMNIPOS_STATE_DIR, OMNIPOS_ACQUIRER__QUERY_URL
+`;
+}
+
+function match(argv: readonly string[], commands: readonly Command[]): { command: Command; rest: string[] } | undefined {
+  let best: Command | undefined;
+  for (const c of commands) {
+    if (c.path.every((w, i) => argv[i] === w) && (!best || c.path.length > best.path.length)) best = c;
+  }
+  return best ? { command: best, rest: argv.slice(best.path.length) } : undefined;
+}
+
+/** Runs one CLI invocation and returns its exit code; never throws. */
+export async function runCli(argv: readonly string[], ctx: CliContext, commands: readonly Command[] = COMMANDS): Promise<number> {
+  if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
+    ctx.out(help(commands));
+    return argv.length === 0 ? 2 : 0;
+  }
+  if (argv[0] === '--version' || argv[0] === '-v') {
+    ctx.out(`${version()}\n`);
+    return 0;
+  }
+  const found = match(argv, commands);
+  if (!found) {
+    ctx.err(`omnipos: unknown command "${argv.join(' ')}"; see omnipos --help\n`);
+    return 2;
+  }
+  if (found.rest.includes('--help') || found.rest.includes('-h')) {
+    ctx.out(`${found.command.usage}\n`);
+    return 0;
+  }
+  try {
+    return await found.command.run(found.rest, ctx);
+  } catch (e) {
+    if (isOmniposError(e)) {
+      ctx.err(`omnipos ${found.command.path.join(' ')}: ${e.message} [${e.code}]\n`);
+      return exitCodeOf(e);
+    }
+    if ((e as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      ctx.err(`omnipos ${found.command.path.join(' ')}: ${(e as Error).message}\n`);
+      return 2;
+    }
+    ctx.err(`omnipos ${found.command.path.join(' ')}: unexpected error: ${(e as Error).stack ?? String(e)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,5 @@
+export { loadConfig, describeConfig, DEFAULT_CONFIG_PATH, PACKAGE_ROOT, type Config, type LoadOptions } from './load.js';
+export { ConfigSchema, Environment, configJsonSchema, type ConfigValues, type ConfigInput } from './schema.js';
+export { Secret } from './secret.js';
+export { type ConfigProblem, formatProblem } from './problems.js';
+export { isLoopbackHost, productionProblems } from './environment-guard.js';

@@ -1,0 +1,137 @@
+import { z } from 'zod';
+
+/**
+ * The configuration, validated at start. Units are in the key names or beside each field;
+ * relative paths resolve against the directory of the configuration file.
+ */
+
+const httpUrl = z
+  .string({ error: 'must be an https or http URL' })
+  .refine((s) => {
+    try {
+      const u = new URL(s);
+      return (u.protocol === 'https:' || u.protocol === 'http:') && u.hostname !== '';
+    } catch {
+      return false;
+    }
+  }, 'must be an https or http URL');
+
+const filePath = z.string({ error: 'must be a file path' }).min(1, 'must be a file path');
+const port = z.number({ error: 'must be a TCP port number' }).int().min(0).max(65535);
+
+export const Environment = z.enum(['sandbox', 'homologation', 'production']);
+export type Environment = z.infer<typeof Environment>;
+
+const pinpad = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('virtual'),
+    /** TCP port of the embedded virtual pinpad on loopback; 0 picks a free one. */
+    port: port.default(0),
+  }),
+  z.strictObject({
+    kind: z.literal('serial'),
+    /** A device path, preferably a stable udev name such as /dev/pinpad or /dev/serial/by-id/…. */
+    path: filePath,
+    baudRate: z.number().int().positive().default(19200),
+  }),
+  z.strictObject({
+    kind: z.literal('usb'),
+    /** Known USB vendor and product ids, hexadecimal, e.g. "1753". Discovery never probes unknown ports. */
+    vendorId: z.string().regex(/^[0-9a-fA-F]{4}$/, 'must be 4 hex digits'),
+    productId: z.string().regex(/^[0-9a-fA-F]{4}$/, 'must be 4 hex digits'),
+  }),
+  z.strictObject({ kind: z.literal('tcp'), host: z.string().min(1), port }),
+]);
+
+const pinpadOptions = z.strictObject({
+  device: pinpad.default({ kind: 'virtual', port: 0 }),
+  /** DUKPT key slot (index) of the PIN key and of the data key in the pinpad. */
+  pinKeySlot: z.number().int().min(0).max(99).default(16),
+  dataKeySlot: z.number().int().min(0).max(99).default(16),
+  /** The acquirer's table index (ACQIDX) in GCX/GIX. */
+  acquirerIndex: z.number().int().min(0).max(99).default(4),
+});
+
+const printer = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('virtual') }),
+  z.strictObject({ kind: z.literal('none') }),
+  z.strictObject({ kind: z.literal('usb'), vendorId: z.string().regex(/^[0-9a-fA-F]{4}$/), productId: z.string().regex(/^[0-9a-fA-F]{4}$/) }),
+  z.strictObject({ kind: z.literal('serial'), path: filePath, baudRate: z.number().int().positive().default(9600) }),
+  z.strictObject({ kind: z.literal('tcp'), host: z.string().min(1), port: port.default(9100) }),
+]);
+
+const acquirer = z.strictObject({
+  /** OAuth token endpoint base (POST {authUrl}/oauth2/token). */
+  authUrl: httpUrl,
+  /** Sales, confirmations, undos, voids. */
+  requestUrl: httpUrl,
+  /** Queries by PaymentId and MerchantOrderId. */
+  queryUrl: httpUrl,
+  /** Initialization and registration. */
+  parametersUrl: httpUrl,
+  /** The wallet-facing QR API. */
+  walletUrl: httpUrl,
+  /** The JSON e-commerce API (Pix and QR sales); may point at a merchant-side proxy. */
+  ecommerceUrl: httpUrl,
+  clientId: z.string().min(1, 'must not be empty'),
+  /** File holding the OAuth client secret (read at start, never logged). */
+  clientSecretFile: filePath,
+  /** File holding the e-commerce MerchantId and MerchantKey as JSON (optional). */
+  merchantKeyFile: filePath.optional(),
+  /** 5-digit key set identifier registered at the acquirer for the DUKPT BDK. */
+  ksi: z.string().regex(/^\d{5}$/, 'must be 5 digits'),
+  /** Request timeout in milliseconds. */
+  timeoutMs: z.number().int().min(1000).max(120_000).default(30_000),
+});
+
+const terminal = z.strictObject({
+  /** The acquirer's SubordinatedMerchantId (a UUID). */
+  subordinatedMerchantId: z.uuid('must be a UUID'),
+  /** The acquirer's TerminalId, 8 characters. */
+  terminalId: z.string().regex(/^[0-9A-Za-z]{8}$/, 'must be 8 letters or digits'),
+  /** This terminal's ordinal within the merchant (set at registration), part of every MerchantOrderId. */
+  ordinal: z.number({ error: 'must be a whole number from 1 to 999' }).int().min(1).max(999),
+  /** `attended` (a cashier) or `unattended` (a kiosk). */
+  mode: z.enum(['attended', 'unattended']).default('attended'),
+});
+
+const sandbox = z.strictObject({
+  /** Start the sandbox host inside the daemon (sandbox environment only). */
+  embedded: z.boolean().default(true),
+  /** TCP port of the embedded sandbox host on loopback. */
+  port: port.default(18_443),
+  /** A cents-chosen outcome applies to the first N attempts only, so a retry can finish. */
+  outcomeAttempts: z.number().int().min(1).max(100).default(1),
+});
+
+const api = z.strictObject({
+  host: z.string().min(1).default('127.0.0.1'),
+  port: port.default(7878),
+});
+
+const log = z.strictObject({
+  level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export const ConfigSchema = z.strictObject({
+  /** Editor hint pointing at config/omnipos.schema.json; ignored. */
+  $schema: z.string().optional(),
+  environment: Environment.default('sandbox'),
+  /** Where the database, the API token and the logs live. */
+  stateDir: filePath,
+  terminal,
+  acquirer,
+  sandbox: sandbox.prefault({}),
+  pinpad: pinpadOptions.prefault({}),
+  printer: printer.default({ kind: 'virtual' }),
+  api: api.prefault({}),
+  log: log.prefault({}),
+});
+
+/** The JSON Schema kept in config/omnipos.schema.json (a test keeps the two equal). */
+export function configJsonSchema(): Record<string, unknown> {
+  return z.toJSONSchema(ConfigSchema, { io: 'input', unrepresentable: 'any' });
+}
+
+export type ConfigInput = z.input<typeof ConfigSchema>;
+export type ConfigValues = z.output<typeof ConfigSchema>;

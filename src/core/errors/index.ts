@@ -1,0 +1,2 @@
+export { ERROR_CODES, type ErrorCode } from './codes.js';
+export { OmniposError, isOmniposError, exitCodeOf, httpStatusOf, type ErrorContext } from './omnipos-error.js';

@@ -1,0 +1,88 @@
+/**
+ * The logger's redaction, applied to every argument of every call: values under sensitive keys
+ * (tracks, CVV, PIN blocks, KSNs, keys, tokens, MerchantKey, Authorization) at any depth are
+ * replaced, and PAN-shaped digit runs (13 to 19 digits passing Luhn, spaces or dashes allowed
+ * between digits) inside any string keep at most their first six and last four digits.
+ * Byte buffers are never logged: the frame logger masks by field before it logs hex.
+ */
+
+export const REDACTED = '[REDACTED]';
+
+const SENSITIVE_KEY =
+  /secret|password|passwd|passphrase|token$|accesstoken|refreshtoken|ksn|pinblock|cvv|cvc|securitycode|track|^pin$|^newpin$|^bdk$|^ipek$|^key$|datakey|pinkey|mackey|sessionkey|privatekey|merchantkey|authorization|cardnumber|emvdata|encryptedcarddata|cardholdername|cardexpirationdate/;
+
+/** Keys whose values are identifiers we want readable (never card data), exempt from redaction. */
+const SAFE_KEYS = new Set(['idempotencykey', 'tokenurl', 'tokenfile']);
+
+export function isSensitiveKey(key: string): boolean {
+  const k = key.toLowerCase().replace(/[^a-z0-9]/g, '');
+  return !SAFE_KEYS.has(k) && SENSITIVE_KEY.test(k);
+}
+
+function luhnValid(digits: string): boolean {
+  let sum = 0;
+  let double = false;
+  for (let i = digits.length - 1; i >= 0; i--) {
+    let d = digits.charCodeAt(i) - 48;
+    if (double) {
+      d *= 2;
+      if (d > 9) d -= 9;
+    }
+    sum += d;
+    double = !double;
+  }
+  return sum % 10 === 0;
+}
+
+const PAN_CANDIDATE = /(?<!\d)\d(?:[ -]?\d){12,18}(?!\d)/g;
+
+/** Masks every PAN-shaped run in `text` to first six and last four digits. */
+export function scrubText(text: string): string {
+  if (text.length < 13) return text;
+  return text.replace(PAN_CANDIDATE, (run) => {
+    const digits = run.replace(/[ -]/g, '');
+    if (digits.length < 13 || digits.length > 19 || !luhnValid(digits)) return run;
+    return `${digits.slice(0, 6)}${'*'.repeat(digits.length - 10)}${digits.slice(-4)}`;
+  });
+}
+
+const MAX_DEPTH = 10;
+
+interface PlainError {
+  type: string;
+  message: string;
+  stack?: string;
+  code?: unknown;
+  context?: unknown;
+  cause?: unknown;
+}
+
+export function scrubError(e: Error, depth = 0): PlainError {
+  const out: PlainError = { type: e.name, message: scrubText(e.message) };
+  if (e.stack) out.stack = scrubText(e.stack);
+  const rec = e as Error & { code?: unknown; context?: unknown };
+  if (rec.code !== undefined) out.code = scrubValue(rec.code, depth + 1);
+  if (rec.context !== undefined) out.context = scrubValue(rec.context, depth + 1);
+  if (e.cause !== undefined) out.cause = scrubValue(e.cause, depth + 1);
+  return out;
+}
+
+/** A redacted deep copy of `value`, safe to log. */
+export function scrubValue(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return scrubText(value);
+  if (value === null || typeof value !== 'object') {
+    if (typeof value === 'bigint' || typeof value === 'number') return scrubText(String(value)) === String(value) ? value : scrubText(String(value));
+    return value;
+  }
+  if (depth >= MAX_DEPTH) return '[too deep]';
+  if (value instanceof Error) return scrubError(value, depth);
+  if (value instanceof Uint8Array || value instanceof ArrayBuffer) return `[${value.byteLength} bytes]`;
+  if (value instanceof Date) return value;
+  if (Array.isArray(value)) return value.map((v) => scrubValue(v, depth + 1));
+  if (value instanceof Map) return scrubValue(Object.fromEntries(value), depth);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    out[k] = isSensitiveKey(k) && v !== undefined && v !== null && v !== '' ? REDACTED : scrubValue(v, depth + 1);
+  }
+  return out;
+}

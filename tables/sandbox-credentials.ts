@@ -1,0 +1,14 @@
+import data from './sandbox-credentials.json' with { type: 'json' };
+
+/** Credentials the embedded sandbox host accepts, and that a production terminal refuses. */
+export const SANDBOX_CREDENTIALS: Readonly<{
+  clientId: string;
+  clientSecret: string;
+  merchantId: string;
+  merchantKey: string;
+}> = Object.freeze({
+  clientId: data.clientId,
+  clientSecret: data.clientSecret,
+  merchantId: data.merchantId,
+  merchantKey: data.merchantKey,
+});
