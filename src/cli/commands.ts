@@ -1,5 +1,5 @@
-import { configCheck } from './config-check.js';
+import { configCheck, configSchema } from './config.js';
 import type { Command } from './context.js';
 
 /** Every `omnipos` command. Add a command by adding its module here. */
-export const COMMANDS: readonly Command[] = [configCheck];
+export const COMMANDS: readonly Command[] = [configCheck, configSchema];

@@ -90,7 +90,7 @@ const terminal = z.strictObject({
   /** The acquirer's TerminalId, 8 characters. */
   terminalId: z.string().regex(/^[0-9A-Za-z]{8}$/, 'must be 8 letters or digits'),
   /** This terminal's ordinal within the merchant (set at registration), part of every MerchantOrderId. */
-  ordinal: z.number({ error: 'must be a whole number from 1 to 999' }).int().min(1).max(999),
+  ordinal: z.number().int().min(1, 'must be 1 to 999').max(999, 'must be 1 to 999'),
   /** `attended` (a cashier) or `unattended` (a kiosk). */
   mode: z.enum(['attended', 'unattended']).default('attended'),
 });

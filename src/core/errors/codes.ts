@@ -18,13 +18,23 @@ export const ERROR_CODES = {
   STORE_NEWER_SCHEMA: { http: 500, exit: 4, summary: 'the database was written by a newer omnipos' },
   STORE_PRAGMA_REFUSED: { http: 500, exit: 3, summary: 'the database refused a required setting' },
   STORE_MIGRATION_FAILED: { http: 500, exit: 1, summary: 'a schema migration failed and was rolled back' },
-  STORE_ID_SPACE_EXHAUSTED: { http: 503, exit: 3, summary: 'no more identifiers can be issued today' },
+  STORE_CONFLICT: { http: 409, exit: 1, summary: 'a row changed under a transition or a key is taken' },
+  STORE_SENSITIVE_DATA: { http: 500, exit: 1, summary: 'card data was about to be written to the database' },
+  CLOCK_BEHIND: { http: 503, exit: 3, summary: 'the clock is behind the last identifier issued' },
   // pure codecs (crypto, emv, qr)
   CODEC_INVALID_INPUT: { http: 400, exit: 2, summary: 'a value does not decode' },
   CRYPTO_INVALID_KEY: { http: 400, exit: 2, summary: 'a key or key serial number is malformed' },
   PINBLOCK_INVALID: { http: 400, exit: 2, summary: 'a PIN block does not decode' },
   TLV_INVALID: { http: 400, exit: 2, summary: 'BER-TLV data is malformed' },
   QR_INVALID: { http: 400, exit: 2, summary: 'a QR code payload is malformed' },
+  // acquirer clients and sandbox host
+  ACQUIRER_HTTP: { http: 502, exit: 3, summary: 'the acquirer answered with an error status' },
+  ACQUIRER_UNKNOWN_OUTCOME: { http: 504, exit: 3, summary: 'the request may have reached the acquirer; its outcome is unknown' },
+  ACQUIRER_UNREACHABLE: { http: 503, exit: 3, summary: 'the acquirer could not be reached; the request did not leave' },
+  ACQUIRER_AUTH_FAILED: { http: 502, exit: 2, summary: 'the acquirer refused the credentials or the token' },
+  ACQUIRER_BAD_RESPONSE: { http: 502, exit: 3, summary: 'the acquirer answered with a body that does not decode' },
+  ACQUIRER_DECLINED: { http: 402, exit: 4, summary: 'the acquirer declined the payment' },
+  SANDBOX_REFUSED: { http: 400, exit: 4, summary: 'a sandbox-only tool was pointed at another host' },
 } as const satisfies Record<string, { http: number; exit: number; summary: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -28,7 +28,7 @@ function scrubArgs(args: unknown[]): unknown[] {
  * bindings of child loggers.
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
-  return pino(
+  return scrubChildBindings(pino(
     {
       level: options.level ?? 'info',
       base: options.base ? (scrubValue(options.base) as Record<string, unknown>) : undefined,
@@ -43,5 +43,15 @@ export function createLogger(options: LoggerOptions = {}): Logger {
       },
     },
     options.destination ?? pino.destination({ fd: 1, sync: false }),
-  );
+  ));
+}
+
+/** pino's bindings formatter sees only the root's bindings; children get theirs scrubbed here. */
+function scrubChildBindings(logger: Logger): Logger {
+  const child = logger.child.bind(logger);
+  Object.defineProperty(logger, 'child', {
+    value: (bindings: Record<string, unknown>, opts?: object) =>
+      scrubChildBindings(child(scrubValue(bindings) as Record<string, unknown>, opts)),
+  });
+  return logger;
 }

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { describeConfig, formatProblem, loadConfig, type ConfigProblem } from '../config/index.js';
+import { configJsonSchema, describeConfig, formatProblem, loadConfig, type ConfigProblem } from '../config/index.js';
 import { isOmniposError } from '../core/errors/index.js';
 import { printJson, type Command } from './context.js';
 
@@ -24,5 +24,17 @@ exits 0; or prints one line per problem, each naming its key path, and exits 2.`
       }
       throw e;
     }
+  },
+};
+
+export const configSchema: Command = {
+  path: ['config', 'schema'],
+  summary: 'print the JSON Schema of the configuration file',
+  usage: `omnipos config schema
+
+Prints the JSON Schema that config/omnipos.schema.json holds (editors use it to check a site's file).`,
+  run(_args, ctx) {
+    printJson(ctx, configJsonSchema());
+    return Promise.resolve(0);
   },
 };

@@ -1,0 +1,151 @@
+import { OmniposError } from '../core/errors/index.js';
+import { assertNoCardData } from './no-card-data.js';
+import type { Db } from './open.js';
+
+export type JournalKind = 'sale' | 'void' | 'qr' | 'pix';
+
+export interface JournalEntry {
+  id: number;
+  kind: JournalKind;
+  merchantOrderId: string;
+  state: string;
+  amount: number;
+  data: Record<string, unknown>;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface Row {
+  id: number;
+  kind: JournalKind;
+  merchant_order_id: string;
+  state: string;
+  amount: number;
+  data: string;
+  created_at: string;
+  updated_at: string;
+}
+
+function toEntry(r: Row): JournalEntry {
+  return {
+    id: r.id,
+    kind: r.kind,
+    merchantOrderId: r.merchant_order_id,
+    state: r.state,
+    amount: r.amount,
+    data: JSON.parse(r.data) as Record<string, unknown>,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+  };
+}
+
+export interface NewEntry {
+  kind: JournalKind;
+  merchantOrderId: string;
+  state: string;
+  amount: number;
+  data?: Record<string, unknown>;
+  input: string;
+  at: Date;
+}
+
+/**
+ * The journal: one row per payment, and every transition of it, each committed before the side
+ * effect it announces. Data never holds card data (refused before writing).
+ */
+export class Journal {
+  readonly #db: Db;
+
+  constructor(db: Db) {
+    this.#db = db;
+  }
+
+  open(entry: NewEntry): JournalEntry {
+    const data = entry.data ?? {};
+    assertNoCardData(data, 'journal.data');
+    const at = entry.at.toISOString();
+    return this.#db
+      .transaction(() => {
+        let id: number;
+        try {
+          id = Number(
+            this.#db
+              .prepare(
+                'INSERT INTO journal (kind, merchant_order_id, state, amount, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+              )
+              .run(entry.kind, entry.merchantOrderId, entry.state, entry.amount, JSON.stringify(data), at, at).lastInsertRowid,
+          );
+        } catch (e) {
+          if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+            throw new OmniposError('STORE_CONFLICT', `MerchantOrderId ${entry.merchantOrderId} is already in the journal`, {
+              merchantOrderId: entry.merchantOrderId,
+            });
+          }
+          throw e;
+        }
+        this.#db
+          .prepare('INSERT INTO journal_transitions (journal_id, seq, from_state, to_state, input, at) VALUES (?, 1, NULL, ?, ?, ?)')
+          .run(id, entry.state, entry.input, at);
+        return this.get(id) as JournalEntry;
+      })
+      .immediate();
+  }
+
+  /**
+   * Moves an entry from `from` to `to`, merging `data` into its data. Fails with STORE_CONFLICT,
+   * changing nothing, when the entry is not in `from` any more.
+   */
+  transition(id: number, t: { from: string; to: string; input: string; at: Date; data?: Record<string, unknown> }): JournalEntry {
+    if (t.data) assertNoCardData(t.data, 'journal.data');
+    return this.#db
+      .transaction(() => {
+        const current = this.get(id);
+        if (!current) throw new OmniposError('STORE_CONFLICT', `journal entry ${id} does not exist`, { id });
+        if (current.state !== t.from) {
+          throw new OmniposError('STORE_CONFLICT', `journal entry ${id} is ${current.state}, not ${t.from}`, {
+            id,
+            state: current.state,
+            expected: t.from,
+          });
+        }
+        const at = t.at.toISOString();
+        const data = { ...current.data, ...(t.data ?? {}) };
+        this.#db
+          .prepare('UPDATE journal SET state = ?, data = ?, updated_at = ? WHERE id = ?')
+          .run(t.to, JSON.stringify(data), at, id);
+        const seq = (this.#db.prepare('SELECT max(seq) AS s FROM journal_transitions WHERE journal_id = ?').get(id) as { s: number }).s + 1;
+        this.#db
+          .prepare('INSERT INTO journal_transitions (journal_id, seq, from_state, to_state, input, at) VALUES (?, ?, ?, ?, ?, ?)')
+          .run(id, seq, t.from, t.to, t.input, at);
+        return this.get(id) as JournalEntry;
+      })
+      .immediate();
+  }
+
+  get(id: number): JournalEntry | undefined {
+    const r = this.#db.prepare('SELECT * FROM journal WHERE id = ?').get(id) as Row | undefined;
+    return r ? toEntry(r) : undefined;
+  }
+
+  byMerchantOrderId(merchantOrderId: string): JournalEntry | undefined {
+    const r = this.#db.prepare('SELECT * FROM journal WHERE merchant_order_id = ?').get(merchantOrderId) as Row | undefined;
+    return r ? toEntry(r) : undefined;
+  }
+
+  /** Entries in any of `states`, oldest first (recovery walks these at start). */
+  inStates(states: readonly string[]): JournalEntry[] {
+    if (states.length === 0) return [];
+    const rows = this.#db
+      .prepare(`SELECT * FROM journal WHERE state IN (${states.map(() => '?').join(',')}) ORDER BY id`)
+      .all(...states) as Row[];
+    return rows.map(toEntry);
+  }
+
+  transitions(id: number): { seq: number; from: string | null; to: string; input: string; at: string }[] {
+    return (
+      this.#db
+        .prepare('SELECT seq, from_state, to_state, input, at FROM journal_transitions WHERE journal_id = ? ORDER BY seq')
+        .all(id) as { seq: number; from_state: string | null; to_state: string; input: string; at: string }[]
+    ).map((r) => ({ seq: r.seq, from: r.from_state, to: r.to_state, input: r.input, at: r.at }));
+  }
+}

@@ -1,0 +1,71 @@
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../../src/cli/run.js';
+import { DEFAULT_CONFIG_PATH } from '../../../src/config/index.js';
+import { useTempDirs } from '../../helpers/temp-dir.js';
+
+const tempDir = useTempDirs();
+
+async function cli(argv: string[], env: Record<string, string> = {}) {
+  let out = '';
+  let err = '';
+  const code = await runCli(argv, { out: (t) => (out += t), err: (t) => (err += t), env });
+  return { code, out, err };
+}
+
+function badConfigFile(): string {
+  const dir = tempDir();
+  const c = JSON.parse(readFileSync(DEFAULT_CONFIG_PATH, 'utf8'));
+  delete c.$schema;
+  c.acquirer.queryUrl = 'not a url';
+  c.acquirer.clientSecretFile = path.resolve(path.dirname(DEFAULT_CONFIG_PATH), c.acquirer.clientSecretFile);
+  const file = path.join(dir, 'bad.json');
+  writeFileSync(file, JSON.stringify(c));
+  return file;
+}
+
+describe('omnipos CLI', () => {
+  it('prints its version and help', async () => {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+    expect(await cli(['--version'])).toMatchObject({ code: 0, out: `${pkg.version}\n` });
+    const help = await cli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.out).toContain('config check');
+    expect((await cli(['config', 'check', '--help'])).out).toContain('--config PATH');
+  });
+
+  it('exits 2 on an unknown command or option', async () => {
+    expect((await cli(['frobnicate'])).code).toBe(2);
+    const r = await cli(['config', 'check', '--nope']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--nope');
+  });
+
+  it('config check prints the effective configuration with secrets masked', async () => {
+    const r = await cli(['config', 'check']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.out).values.environment).toBe('sandbox');
+    expect(r.out).not.toContain('omnipos-sandbox-secret-not-for-production');
+  });
+
+  it('config check --config <bad file> exits 2 and names the key (in process)', async () => {
+    const r = await cli(['config', 'check', '--config', badConfigFile()]);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('acquirer.queryUrl: must be an https or http URL');
+  });
+
+  it('config check --config <bad file> exits 2 and names the key (the real executable)', () => {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'config', 'check', '--config', badConfigFile()], {
+      encoding: 'utf8',
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain('acquirer.queryUrl: must be an https or http URL');
+  });
+
+  it('config check honours OMNIPOS_CONFIG', async () => {
+    const r = await cli(['config', 'check'], { OMNIPOS_CONFIG: badConfigFile() });
+    expect(r.code).toBe(2);
+  });
+});

@@ -1,0 +1,205 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_CONFIG_PATH, configJsonSchema, describeConfig, loadConfig, type ConfigProblem } from '../../../src/config/index.js';
+import { OmniposError } from '../../../src/core/errors/index.js';
+import { useTempDirs } from '../../helpers/temp-dir.js';
+
+const tempDir = useTempDirs();
+
+function baseConfig(): Record<string, any> {
+  return JSON.parse(readFileSync(DEFAULT_CONFIG_PATH, 'utf8'));
+}
+
+/** Writes `config` (and a secret file beside it) into a temp folder; returns the config's path. */
+function writeConfig(config: Record<string, any>, secret = 'a-real-looking-secret'): string {
+  const dir = tempDir();
+  writeFileSync(path.join(dir, 'secret'), `${secret}\n`);
+  config.acquirer.clientSecretFile = 'secret';
+  delete config.$schema;
+  const file = path.join(dir, 'omnipos.json');
+  writeFileSync(file, JSON.stringify(config));
+  return file;
+}
+
+function problemsOf(fn: () => unknown): ConfigProblem[] {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(OmniposError);
+    return (e as OmniposError).context.problems as ConfigProblem[];
+  }
+  throw new Error('expected the configuration to be refused');
+}
+
+function productionConfig(): Record<string, any> {
+  const c = baseConfig();
+  c.environment = 'production';
+  c.sandbox.embedded = false;
+  c.pinpad.device = { kind: 'serial', path: '/dev/pinpad' };
+  c.printer = { kind: 'usb', vendorId: '0519', productId: '0001' };
+  for (const k of ['authUrl', 'requestUrl', 'queryUrl', 'parametersUrl', 'walletUrl', 'ecommerceUrl']) {
+    c.acquirer[k] = 'https://api.acquirer.example';
+  }
+  c.acquirer.clientId = 'merchant-client-7f3a';
+  return c;
+}
+
+describe('loadConfig', () => {
+  it('loads the shipped default: sandbox, virtual devices, paths resolved beside the file', () => {
+    const config = loadConfig({ env: {} });
+    expect(config.values.environment).toBe('sandbox');
+    expect(config.values.pinpad.device.kind).toBe('virtual');
+    expect(path.isAbsolute(config.values.stateDir)).toBe(true);
+    expect(config.values.stateDir).toBe(path.resolve(path.dirname(DEFAULT_CONFIG_PATH), '../var'));
+    expect(config.secrets.clientSecret.reveal()).toBe('omnipos-sandbox-secret-not-for-production');
+  });
+
+  it('names the bad key of a bad URL', () => {
+    const c = baseConfig();
+    c.acquirer.queryUrl = 'ftp://host/x';
+    expect(problemsOf(() => loadConfig({ path: writeConfig(c), env: {} }))).toContainEqual({
+      path: 'acquirer.queryUrl',
+      message: 'must be an https or http URL',
+    });
+  });
+
+  it('names unknown keys, missing keys and wrong types, one problem each', () => {
+    const c = baseConfig();
+    c.acquirer.quryUrl = 'http://x';
+    delete c.terminal.ordinal;
+    c.pinpad.device = { kind: 'serial' };
+    c.acquirer.ksi = 3033;
+    const problems = problemsOf(() => loadConfig({ path: writeConfig(c), env: {} }));
+    const paths = problems.map((p) => p.path);
+    expect(paths).toEqual(expect.arrayContaining(['acquirer.quryUrl', 'terminal.ordinal', 'pinpad.device.path', 'acquirer.ksi']));
+    expect(problems.find((p) => p.path === 'terminal.ordinal')?.message).toBe('is required');
+    expect(problems.find((p) => p.path === 'acquirer.quryUrl')?.message).toBe('unknown key');
+  });
+
+  it('reports a file that is not JSON and a missing file with their codes', () => {
+    const dir = tempDir();
+    const bad = path.join(dir, 'bad.json');
+    writeFileSync(bad, '{ "environment": ');
+    expect(() => loadConfig({ path: bad, env: {} })).toThrow(expect.objectContaining({ code: 'CONFIG_INVALID' }));
+    expect(() => loadConfig({ path: path.join(dir, 'nope.json'), env: {} })).toThrow(
+      expect.objectContaining({ code: 'CONFIG_NOT_FOUND' }),
+    );
+  });
+
+  it('takes OMNIPOS_CONFIG and single-key overrides from the environment, typed', () => {
+    const file = writeConfig(baseConfig());
+    const config = loadConfig({
+      env: {
+        OMNIPOS_CONFIG: file,
+        OMNIPOS_STATE_DIR: '/var/lib/omnipos',
+        OMNIPOS_ACQUIRER__QUERY_URL: 'https://query.example',
+        OMNIPOS_TERMINAL__ORDINAL: '7',
+        OMNIPOS_SANDBOX__EMBEDDED: 'false',
+      },
+    });
+    expect(config.source).toBe(file);
+    expect(config.values.stateDir).toBe('/var/lib/omnipos');
+    expect(config.values.acquirer.queryUrl).toBe('https://query.example');
+    expect(config.values.terminal.ordinal).toBe(7);
+    expect(config.values.sandbox.embedded).toBe(false);
+    expect(config.overrides.map((o) => o.path)).toContain('stateDir');
+  });
+
+  it('refuses an override of a key that does not exist, naming the variable', () => {
+    expect(problemsOf(() => loadConfig({ env: { OMNIPOS_STAT_DIR: '/tmp/x' } }))).toContainEqual({
+      path: 'OMNIPOS_STAT_DIR',
+      message: 'no configuration key statDir',
+    });
+  });
+
+  it('an override is validated like the file (a bad value names its key)', () => {
+    expect(problemsOf(() => loadConfig({ env: { OMNIPOS_TERMINAL__ORDINAL: '1000' } })).map((p) => p.path)).toContain(
+      'terminal.ordinal',
+    );
+  });
+
+  it('names the key of a secret file that cannot be read', () => {
+    const c = baseConfig();
+    const file = writeConfig(c);
+    const raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw.acquirer.clientSecretFile = 'missing-secret';
+    writeFileSync(file, JSON.stringify(raw));
+    const problems = problemsOf(() => loadConfig({ path: file, env: {} }));
+    expect(problems[0]?.path).toBe('acquirer.clientSecretFile');
+    expect(problems[0]?.message).toMatch(/cannot read .*missing-secret \(ENOENT\)/);
+  });
+
+  it('masks secrets when the configuration is described', () => {
+    const config = loadConfig({ path: writeConfig(baseConfig(), 'hunter2-very-secret'), env: {} });
+    const text = JSON.stringify(describeConfig(config));
+    expect(text).not.toContain('hunter2-very-secret');
+    expect(text).toContain('[secret from');
+    expect(String(config.secrets.clientSecret)).toBe('[secret]');
+  });
+
+  it('freezes what it returns', () => {
+    const config = loadConfig({ env: {} });
+    expect(() => {
+      (config.values.terminal as { ordinal: number }).ordinal = 5;
+    }).toThrow(TypeError);
+  });
+
+  it('keeps config/omnipos.schema.json equal to the schema in code', () => {
+    const onDisk = JSON.parse(readFileSync(path.join(path.dirname(DEFAULT_CONFIG_PATH), 'omnipos.schema.json'), 'utf8'));
+    expect(onDisk).toEqual(configJsonSchema());
+  });
+});
+
+describe('production environment guard', () => {
+  it('accepts a production configuration with real parts', () => {
+    expect(loadConfig({ path: writeConfig(productionConfig(), 'live-secret'), env: {} }).values.environment).toBe('production');
+  });
+
+  it('refuses a virtual pinpad in production, naming it', () => {
+    const c = productionConfig();
+    c.pinpad.device = { kind: 'virtual' };
+    let error: unknown;
+    try {
+      loadConfig({ path: writeConfig(c, 'live-secret'), env: {} });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toMatchObject({ code: 'ENVIRONMENT_REFUSED' });
+    expect((error as OmniposError).context.problems).toEqual([
+      { path: 'pinpad.device.kind', message: 'a virtual pinpad is not allowed in production' },
+    ]);
+    expect((error as Error).message).toContain('pinpad.device.kind');
+  });
+
+  it('refuses every test part at once: virtual printer, embedded sandbox, loopback addresses, sandbox credentials', () => {
+    const c = productionConfig();
+    c.printer = { kind: 'virtual' };
+    c.sandbox.embedded = true;
+    c.acquirer.requestUrl = 'http://localhost:8080';
+    c.acquirer.queryUrl = 'http://127.0.0.2:8080';
+    c.acquirer.walletUrl = 'http://[::1]:8080';
+    c.acquirer.clientId = 'omnipos-sandbox-client';
+    const paths = problemsOf(() => loadConfig({ path: writeConfig(c, 'omnipos-sandbox-secret-not-for-production'), env: {} })).map(
+      (p) => p.path,
+    );
+    expect(paths.sort()).toEqual(
+      [
+        'printer.kind',
+        'sandbox.embedded',
+        'acquirer.requestUrl',
+        'acquirer.queryUrl',
+        'acquirer.walletUrl',
+        'acquirer.clientId',
+        'acquirer.clientSecretFile',
+      ].sort(),
+    );
+  });
+
+  it('refuses a production terminal switched to test parts through the environment', () => {
+    const file = writeConfig(productionConfig(), 'live-secret');
+    expect(() => loadConfig({ path: file, env: { OMNIPOS_PINPAD__DEVICE: '{"kind":"virtual"}' } })).toThrow(
+      expect.objectContaining({ code: 'ENVIRONMENT_REFUSED' }),
+    );
+  });
+});

@@ -1,0 +1,56 @@
+import { ESLint, type Rule } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { describe, expect, it } from 'vitest';
+
+const rulePath = '../../../eslint.layers.js';
+const { layersRule } = (await import(rulePath)) as { layersRule: Rule.RuleModule };
+
+const eslint = new ESLint({
+  cwd: process.cwd(),
+  overrideConfigFile: true,
+  overrideConfig: [
+    {
+      files: ['**/*.ts'],
+      languageOptions: { parser: tseslint.parser },
+      plugins: { omnipos: { rules: { layers: layersRule } } },
+      rules: { 'omnipos/layers': 'error' },
+    },
+  ],
+});
+
+async function lint(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: file });
+  return result!.messages.map((m) => m.message);
+}
+
+describe('the layer lint rule (DESIGN.md "Layers and folders")', () => {
+  it('refuses drivers importing src', async () => {
+    expect(await lint('drivers/pinpad/x.ts', "import { a } from '../../src/core/errors/index.js';")).toEqual([
+      'drivers/pinpad may not import src/core (layers point down: see DESIGN.md "Layers and folders")',
+    ]);
+  });
+
+  it('refuses tables importing drivers, and an inner ring importing an outer one', async () => {
+    expect(await lint('tables/x.ts', "import '../drivers/pinpad/frame.js';")).toHaveLength(1);
+    expect(await lint('src/core/x.ts', "import { loadConfig } from '../config/index.js';")).toHaveLength(1);
+    expect(await lint('src/engine/x.ts', "export * from '../api/app.js';")).toHaveLength(1);
+    expect(await lint('src/engine/x.ts', "import { Pinpad } from '../../drivers/pinpad/pinpad.js';")).toHaveLength(1);
+    expect(await lint('src/store/x.ts', "const m = await import('../engine/sale.js');")).toHaveLength(1);
+  });
+
+  it('refuses I/O modules in the pure codecs', async () => {
+    expect(await lint('src/crypto/x.ts', "import { readFileSync } from 'node:fs';")).toEqual([
+      'src/crypto is a pure codec and may not import node:fs',
+    ]);
+    expect(await lint('src/qr/x.ts', "import { request } from 'undici';")).toHaveLength(1);
+    expect(await lint('src/crypto/x.ts', "import { createCipheriv } from 'node:crypto';")).toEqual([]);
+  });
+
+  it('lets imports point down', async () => {
+    expect(await lint('drivers/pinpad/x.ts', "import '../transport/serial.js'; import '../../tables/pinpad/codes.js';")).toEqual([]);
+    expect(await lint('src/engine/x.ts', "import '../store/index.js'; import '../core/clock.js'; import '../acquirer/client.js';")).toEqual([]);
+    expect(await lint('src/adapters/x.ts', "import '../../drivers/pinpad/pinpad.js'; import '../engine/ports.js';")).toEqual([]);
+    expect(await lint('src/main.ts', "import './api/app.js'; import '../drivers/printer/driver.js';")).toEqual([]);
+    expect(await lint('test/unit/x.test.ts', "import '../../src/main.js';")).toEqual([]);
+  });
+});

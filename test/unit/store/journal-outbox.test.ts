@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import { Journal, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
+import { useTempDirs } from '../../helpers/temp-dir.js';
+
+const tempDir = useTempDirs();
+const at = new Date('2026-11-22T13:00:00.000Z');
+
+function store() {
+  const db = openTerminalDatabase(tempDir());
+  return { db, journal: new Journal(db), outbox: new Outbox(db) };
+}
+
+describe('journal', () => {
+  it('records every transition in order and merges data', () => {
+    const { db, journal } = store();
+    const e = journal.open({ kind: 'sale', merchantOrderId: '263260010360003', state: 'started', amount: 1010, input: 'request', at });
+    journal.transition(e.id, { from: 'started', to: 'card-read', input: 'card', at, data: { maskedPan: '40123456****8909' } });
+    const after = journal.transition(e.id, { from: 'card-read', to: 'authorizing', input: 'send', at, data: { nsu: '000001' } });
+    expect(after.state).toBe('authorizing');
+    expect(after.data).toEqual({ maskedPan: '40123456****8909', nsu: '000001' });
+    expect(journal.transitions(e.id).map((t) => [t.from, t.to])).toEqual([
+      [null, 'started'],
+      ['started', 'card-read'],
+      ['card-read', 'authorizing'],
+    ]);
+    expect(journal.inStates(['authorizing']).map((x) => x.id)).toEqual([e.id]);
+    expect(journal.byMerchantOrderId('263260010360003')?.id).toBe(e.id);
+    db.close();
+  });
+
+  it('refuses a transition from a state the entry has left, changing nothing', () => {
+    const { db, journal } = store();
+    const e = journal.open({ kind: 'sale', merchantOrderId: '1', state: 'started', amount: 1, input: 'request', at });
+    journal.transition(e.id, { from: 'started', to: 'aborted', input: 'cancel', at });
+    expect(() => journal.transition(e.id, { from: 'started', to: 'authorizing', input: 'send', at })).toThrow(
+      expect.objectContaining({ code: 'STORE_CONFLICT' }),
+    );
+    expect(journal.get(e.id)?.state).toBe('aborted');
+    expect(journal.transitions(e.id)).toHaveLength(2);
+    db.close();
+  });
+
+  it('refuses a MerchantOrderId already in the journal', () => {
+    const { db, journal } = store();
+    journal.open({ kind: 'sale', merchantOrderId: '7', state: 'started', amount: 1, input: 'request', at });
+    expect(() => journal.open({ kind: 'void', merchantOrderId: '7', state: 'started', amount: 1, input: 'request', at })).toThrow(
+      expect.objectContaining({ code: 'STORE_CONFLICT' }),
+    );
+    db.close();
+  });
+
+  it('refuses card data before writing anything: sensitive keys at any depth and PANs in strings', () => {
+    const { db, journal, outbox } = store();
+    expect(() =>
+      journal.open({ kind: 'sale', merchantOrderId: '8', state: 'started', amount: 1, input: 'x', at, data: { card: { TrackTwoData: 'AB' } } }),
+    ).toThrow(expect.objectContaining({ code: 'STORE_SENSITIVE_DATA', message: 'journal.data.card.TrackTwoData: sensitive data may not be stored' }));
+    expect(journal.byMerchantOrderId('8')).toBeUndefined();
+    const e = journal.open({ kind: 'sale', merchantOrderId: '9', state: 'started', amount: 1, input: 'x', at });
+    expect(() => journal.transition(e.id, { from: 'started', to: 'x', input: 'x', at, data: { note: 'pan 4012345678909' } })).toThrow(
+      expect.objectContaining({ code: 'STORE_SENSITIVE_DATA' }),
+    );
+    expect(journal.get(e.id)?.state).toBe('started');
+    expect(() => outbox.enqueue({ operation: 'undo', idempotencyKey: 'k', payload: { PinBlock: 'X' }, at })).toThrow(
+      expect.objectContaining({ code: 'STORE_SENSITIVE_DATA' }),
+    );
+    expect(outbox.byKey('k')).toBeUndefined();
+    db.close();
+  });
+});
+
+describe('outbox', () => {
+  it('keeps one task per idempotency key and hands out due tasks soonest first', () => {
+    const { db, outbox } = store();
+    const later = new Date(at.getTime() + 60_000);
+    const a = outbox.enqueue({ operation: 'confirm', idempotencyKey: 'confirm:1', payload: { paymentId: 'p1' }, at, nextTryAt: later });
+    const b = outbox.enqueue({ operation: 'undo', idempotencyKey: 'undo:2', payload: { paymentId: 'p2' }, at, deadlineAt: later });
+    const again = outbox.enqueue({ operation: 'confirm', idempotencyKey: 'confirm:1', payload: { paymentId: 'other' }, at });
+    expect(again.id).toBe(a.id);
+    expect(again.payload).toEqual({ paymentId: 'p1' });
+    expect(outbox.due(at).map((t) => t.id)).toEqual([b.id]);
+    expect(outbox.due(later).map((t) => t.id)).toEqual([b.id, a.id]);
+    expect(outbox.depth()).toEqual({ pending: 2, deadLetters: 0, oldestDeadline: later.toISOString() });
+
+    outbox.failed(b.id, 'timeout', later);
+    outbox.done(a.id, later);
+    expect(outbox.due(later).map((t) => [t.id, t.attempts, t.lastError])).toEqual([[b.id, 1, 'timeout']]);
+    outbox.deadLetter(b.id, 'ReturnCode 475: not allowed any more');
+    expect(outbox.due(later)).toEqual([]);
+    expect(outbox.depth()).toEqual({ pending: 0, deadLetters: 1, oldestDeadline: null });
+    db.close();
+  });
+});
