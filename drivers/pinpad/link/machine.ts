@@ -1,0 +1,226 @@
+import { ACK, CAN, EOT, NAK } from '../control.js';
+import type { LinkTimings } from './timings.js';
+
+/**
+ * The ABECS link layer as a pure transition function (§2.2.2, flowcharts of §2.2.3):
+ * `transition(timings, state, input) -> { state, effects }`. The owner runs the effects (writes
+ * bytes, keeps ONE timer, settles promises) and feeds back what the port and the timer do. One
+ * command is on the wire at a time; others wait in `queue`, in order.
+ */
+
+/** A command ready for the wire. `wire` is the whole encoded packet. */
+export interface LinkCommand {
+  readonly id: number;
+  /** CMD_ID, for logs and errors. */
+  readonly name: string;
+  readonly wire: Uint8Array;
+  /** Blocking commands wait for the response without limit and may receive notifications. */
+  readonly blocking: boolean;
+}
+
+/** Why a command ended without a response. */
+export type FailReason =
+  /** NAK to every send. */
+  | 'nak'
+  /** Neither ACK nor NAK within `ackMs`. */
+  | 'no-ack'
+  /** No response to a non-blocking command within `responseMs`. */
+  | 'timeout'
+  /** Every reception of the response failed its CRC. */
+  | 'bad-response'
+  /** Cancelled: CAN answered by EOT, or dropped from the queue before it was sent. */
+  | 'cancelled'
+  /** CAN sent `cancelTries` times and never answered by EOT. */
+  | 'cancel-unanswered'
+  /** The link went down, or was down when the command came. */
+  | 'disconnected';
+
+export type LinkState =
+  | { readonly kind: 'down'; readonly queue: readonly LinkCommand[] }
+  | { readonly kind: 'idle'; readonly queue: readonly LinkCommand[] }
+  | { readonly kind: 'await-ack'; readonly cmd: LinkCommand; readonly sends: number; readonly queue: readonly LinkCommand[] }
+  | {
+      readonly kind: 'await-response';
+      readonly cmd: LinkCommand;
+      /** Receptions that failed the CRC so far. */
+      readonly bad: number;
+      /** True while discarding input until silence, before sending NAK. */
+      readonly nakPending: boolean;
+      readonly queue: readonly LinkCommand[];
+    }
+  | {
+      readonly kind: 'cancelling';
+      /** The command being cancelled; absent for a probe of the idle link. */
+      readonly cmd: LinkCommand | undefined;
+      readonly cans: number;
+      readonly queue: readonly LinkCommand[];
+    }
+  | { readonly kind: 'draining'; readonly queue: readonly LinkCommand[] };
+
+export type LinkInput =
+  | { readonly type: 'submit'; readonly cmd: LinkCommand }
+  /** Cancel a command: CAN if it is on the wire, dropped if still queued, ignored if unknown. */
+  | { readonly type: 'cancel'; readonly id: number }
+  /** Probe the idle link with CAN (answered by EOT in any state, §2.2.2.3). Ignored unless idle: a probe would abort a blocking command. */
+  | { readonly type: 'probe' }
+  | { readonly type: 'control'; readonly byte: number }
+  | { readonly type: 'frame'; readonly data: Uint8Array; readonly notification: boolean }
+  | { readonly type: 'bad-frame' }
+  /** Any bytes arrived (before their events). Restarts the silence wait of a discard. */
+  | { readonly type: 'activity' }
+  /** The one timer fired. */
+  | { readonly type: 'timeout' }
+  | { readonly type: 'down' }
+  | { readonly type: 'up' };
+
+export type LinkEffect =
+  | { readonly type: 'write'; readonly bytes: Uint8Array; readonly what: 'command' | 'nak' | 'can' }
+  /** Arm the one timer (replacing any), or clear it with `ms: null`. */
+  | { readonly type: 'timer'; readonly ms: number | null }
+  | { readonly type: 'acked'; readonly id: number }
+  | { readonly type: 'response'; readonly id: number; readonly data: Uint8Array }
+  | { readonly type: 'notification'; readonly id: number; readonly data: Uint8Array }
+  | { readonly type: 'failed'; readonly id: number; readonly reason: FailReason }
+  | { readonly type: 'probed'; readonly ok: boolean }
+  /** Drop any half-received packet: the silence ended a discard. */
+  | { readonly type: 'drop-partial' };
+
+export interface Transition {
+  readonly state: LinkState;
+  readonly effects: readonly LinkEffect[];
+}
+
+export const INITIAL_LINK_STATE: LinkState = { kind: 'down', queue: [] };
+
+const NAK_BYTE = Uint8Array.of(NAK);
+const CAN_BYTE = Uint8Array.of(CAN);
+
+/** Starts the next queued command, or rests idle. */
+function next(t: LinkTimings, queue: readonly LinkCommand[], effects: LinkEffect[]): Transition {
+  const [cmd, ...rest] = queue;
+  if (!cmd) {
+    effects.push({ type: 'timer', ms: null });
+    return { state: { kind: 'idle', queue: [] }, effects };
+  }
+  effects.push({ type: 'write', bytes: cmd.wire, what: 'command' }, { type: 'timer', ms: t.ackMs });
+  return { state: { kind: 'await-ack', cmd, sends: 1, queue: rest }, effects };
+}
+
+/** After an error: discard input until `silenceMs` of silence (§2.2.3), then go on. */
+function drain(t: LinkTimings, queue: readonly LinkCommand[], effects: LinkEffect[]): Transition {
+  effects.push({ type: 'timer', ms: t.silenceMs });
+  return { state: { kind: 'draining', queue }, effects };
+}
+
+function fail(cmd: LinkCommand, reason: FailReason): LinkEffect {
+  return { type: 'failed', id: cmd.id, reason };
+}
+
+/** The transition function. Total: every (state, input) pair has an answer; unexpected inputs change nothing. */
+export function transition(t: LinkTimings, state: LinkState, input: LinkInput): Transition {
+  const same: Transition = { state, effects: [] };
+  switch (input.type) {
+    case 'down': {
+      const effects: LinkEffect[] = [{ type: 'timer', ms: null }];
+      if ('cmd' in state && state.cmd) effects.push(fail(state.cmd, 'disconnected'));
+      if (state.kind === 'cancelling' && !state.cmd) effects.push({ type: 'probed', ok: false });
+      for (const q of state.queue) effects.push(fail(q, 'disconnected'));
+      return { state: { kind: 'down', queue: [] }, effects };
+    }
+    case 'up':
+      return state.kind === 'down' ? next(t, state.queue, []) : same;
+    case 'submit':
+      if (state.kind === 'down') return { state, effects: [fail(input.cmd, 'disconnected')] };
+      if (state.kind === 'idle') return next(t, [input.cmd], []);
+      return { state: { ...state, queue: [...state.queue, input.cmd] }, effects: [] };
+    case 'cancel': {
+      const queued = state.queue.find((c) => c.id === input.id);
+      if (queued) {
+        return { state: { ...state, queue: state.queue.filter((c) => c !== queued) }, effects: [fail(queued, 'cancelled')] };
+      }
+      if ((state.kind === 'await-ack' || state.kind === 'await-response') && state.cmd.id === input.id) {
+        return {
+          state: { kind: 'cancelling', cmd: state.cmd, cans: 1, queue: state.queue },
+          effects: [{ type: 'write', bytes: CAN_BYTE, what: 'can' }, { type: 'timer', ms: t.eotMs }],
+        };
+      }
+      return same;
+    }
+    case 'probe':
+      if (state.kind !== 'idle') return same;
+      return {
+        state: { kind: 'cancelling', cmd: undefined, cans: 1, queue: state.queue },
+        effects: [{ type: 'write', bytes: CAN_BYTE, what: 'can' }, { type: 'timer', ms: t.eotMs }],
+      };
+    case 'activity':
+      if (state.kind === 'draining') return { state, effects: [{ type: 'timer', ms: t.silenceMs }] };
+      if (state.kind === 'await-response' && state.nakPending) return { state, effects: [{ type: 'timer', ms: t.silenceMs }] };
+      return same;
+    case 'control':
+      return onControl(t, state, input.byte);
+    case 'frame':
+      return onFrame(t, state, input.data, input.notification);
+    case 'bad-frame':
+      if (state.kind !== 'await-response' || state.nakPending) return same;
+      if (state.bad + 1 >= t.receiveTries) return drain(t, state.queue, [fail(state.cmd, 'bad-response')]);
+      return { state: { ...state, bad: state.bad + 1, nakPending: true }, effects: [{ type: 'timer', ms: t.silenceMs }] };
+    case 'timeout':
+      return onTimeout(t, state);
+  }
+}
+
+function onControl(t: LinkTimings, state: LinkState, byte: number): Transition {
+  if (state.kind === 'await-ack') {
+    if (byte === ACK) {
+      return {
+        state: { kind: 'await-response', cmd: state.cmd, bad: 0, nakPending: false, queue: state.queue },
+        effects: [{ type: 'acked', id: state.cmd.id }, { type: 'timer', ms: state.cmd.blocking ? null : t.responseMs }],
+      };
+    }
+    if (byte === NAK) {
+      if (state.sends >= t.sendTries) return drain(t, state.queue, [fail(state.cmd, 'nak')]);
+      return {
+        state: { ...state, sends: state.sends + 1 },
+        effects: [{ type: 'write', bytes: state.cmd.wire, what: 'command' }, { type: 'timer', ms: t.ackMs }],
+      };
+    }
+    return { state, effects: [] };
+  }
+  if (state.kind === 'cancelling' && byte === EOT) {
+    return next(t, state.queue, [state.cmd ? fail(state.cmd, 'cancelled') : { type: 'probed', ok: true }]);
+  }
+  return { state, effects: [] };
+}
+
+function onFrame(t: LinkTimings, state: LinkState, data: Uint8Array, notification: boolean): Transition {
+  if (state.kind !== 'await-response' || state.nakPending) return { state, effects: [] };
+  if (notification) return { state, effects: [{ type: 'notification', id: state.cmd.id, data }] };
+  return next(t, state.queue, [{ type: 'response', id: state.cmd.id, data }]);
+}
+
+function onTimeout(t: LinkTimings, state: LinkState): Transition {
+  switch (state.kind) {
+    case 'await-ack':
+      return drain(t, state.queue, [fail(state.cmd, 'no-ack')]);
+    case 'await-response':
+      if (state.nakPending) {
+        return {
+          state: { ...state, nakPending: false },
+          effects: [{ type: 'write', bytes: NAK_BYTE, what: 'nak' }, { type: 'timer', ms: state.cmd.blocking ? null : t.responseMs }],
+        };
+      }
+      return state.cmd.blocking ? { state, effects: [] } : drain(t, state.queue, [fail(state.cmd, 'timeout')]);
+    case 'cancelling':
+      if (state.cans < t.cancelTries) {
+        return {
+          state: { ...state, cans: state.cans + 1 },
+          effects: [{ type: 'write', bytes: CAN_BYTE, what: 'can' }, { type: 'timer', ms: t.eotMs }],
+        };
+      }
+      return drain(t, state.queue, [state.cmd ? fail(state.cmd, 'cancel-unanswered') : { type: 'probed', ok: false }]);
+    case 'draining':
+      return next(t, state.queue, [{ type: 'drop-partial' }]);
+    default:
+      return { state, effects: [] };
+  }
+}
