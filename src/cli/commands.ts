@@ -1,5 +1,6 @@
 import { configCheck, configSchema } from './config.js';
 import type { Command } from './context.js';
+import { runDaemon } from './run-daemon.js';
 
 /** Every `omnipos` command. Add a command by adding its module here. */
-export const COMMANDS: readonly Command[] = [configCheck, configSchema];
+export const COMMANDS: readonly Command[] = [runDaemon, configCheck, configSchema];

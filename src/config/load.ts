@@ -73,7 +73,7 @@ function freeze<T>(value: T): T {
  */
 export function loadConfig(options: LoadOptions = {}): Config {
   const env = options.env ?? process.env;
-  const source = path.resolve(options.path ?? env.OMNIPOS_CONFIG ?? DEFAULT_CONFIG_PATH);
+  const source = path.resolve(options.path || env.OMNIPOS_CONFIG || DEFAULT_CONFIG_PATH);
   if (!existsSync(source)) {
     throw new OmniposError('CONFIG_NOT_FOUND', `configuration file ${source} does not exist`, { source });
   }
