@@ -1,0 +1,77 @@
+import { mpmChild, parseMpm, qrError, type MpmObject } from './mpm.js';
+
+/** The GUI of Pix (Banco Central, BR Code); compared without regard to case. */
+export const PIX_GUI = 'br.gov.bcb.pix';
+
+/** A Pix BR Code as parsed: the generic objects plus the Pix fields. */
+export interface PixCode {
+  readonly objects: readonly MpmObject[];
+  /** `dynamic` when 26.25 (the payload location URL) is present, else `static`. */
+  readonly type: 'static' | 'dynamic';
+  readonly pointOfInitiationMethod?: string;
+  /** 26.01, the Pix key (e-mail, phone, CPF/CNPJ or random key). */
+  readonly key?: string;
+  /** 26.02, free text for the payer. */
+  readonly info?: string;
+  /** 26.25, the location of the dynamic payload. */
+  readonly url?: string;
+  readonly merchantCategoryCode: string;
+  readonly transactionCurrency: string;
+  readonly transactionAmount?: string;
+  readonly countryCode: string;
+  readonly merchantName: string;
+  readonly merchantCity: string;
+  readonly postalCode?: string;
+  /** 62.05, the transaction id (`***` when none). */
+  readonly txid?: string;
+  readonly crc16: string;
+}
+
+function required(objects: readonly MpmObject[], id: string, what: string): string {
+  const o = mpmChild(objects, id);
+  if (!o) throw qrError(id, `missing (${what})`);
+  return o.value;
+}
+
+/** True when the payload's merchant account 26 names Pix (no CRC check; use `parsePix`). */
+export function looksLikePix(objects: readonly MpmObject[]): boolean {
+  return mpmChild(objects, '26')?.children?.some((c) => c.id === '00' && c.value.toLowerCase() === PIX_GUI) ?? false;
+}
+
+/**
+ * Parses a Pix BR Code: EMV MPM with CRC, merchant account 26 with GUI `br.gov.bcb.pix` and a
+ * key (26.01) or location (26.25), and the mandatory 52, 53, 58, 59, 60. QR_INVALID otherwise.
+ */
+export function parsePix(text: string): PixCode {
+  const objects = parseMpm(text);
+  const mai = mpmChild(objects, '26');
+  if (!mai?.children) throw qrError('26', 'missing (merchant account information)');
+  const gui = mpmChild(mai.children, '00');
+  if (!gui || gui.value.toLowerCase() !== PIX_GUI) throw qrError('26.00', `expected "${PIX_GUI}"`, { found: gui?.value });
+  const key = mpmChild(mai.children, '01')?.value;
+  const url = mpmChild(mai.children, '25')?.value;
+  if (key === undefined && url === undefined) throw qrError('26', 'expected a Pix key (26.01) or a location URL (26.25)');
+  const amount = mpmChild(objects, '54')?.value;
+  if (amount !== undefined && !/^\d+(\.\d{1,2})?$/.test(amount)) throw qrError('54', 'expected a decimal amount', { found: amount });
+  const info = mpmChild(mai.children, '02')?.value;
+  const poi = mpmChild(objects, '01')?.value;
+  const postal = mpmChild(objects, '61')?.value;
+  const txid = mpmChild(mpmChild(objects, '62')?.children, '05')?.value;
+  return {
+    objects,
+    type: url !== undefined ? 'dynamic' : 'static',
+    ...(poi !== undefined ? { pointOfInitiationMethod: poi } : {}),
+    ...(key !== undefined ? { key } : {}),
+    ...(info !== undefined ? { info } : {}),
+    ...(url !== undefined ? { url } : {}),
+    merchantCategoryCode: required(objects, '52', 'merchant category code'),
+    transactionCurrency: required(objects, '53', 'transaction currency'),
+    ...(amount !== undefined ? { transactionAmount: amount } : {}),
+    countryCode: required(objects, '58', 'country code'),
+    merchantName: required(objects, '59', 'merchant name'),
+    merchantCity: required(objects, '60', 'merchant city'),
+    ...(postal !== undefined ? { postalCode: postal } : {}),
+    ...(txid !== undefined ? { txid } : {}),
+    crc16: objects[objects.length - 1]!.value,
+  };
+}
