@@ -1,0 +1,78 @@
+import type { Dispatcher } from 'undici';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/log/index.js';
+import { AcquirerHttp } from './http.js';
+import { OmniTokens, type SecretSource } from './oauth.js';
+import { OmniClient } from './omni-client.js';
+
+export { ROUTES, routePath, matchRoute, type RouteName, type RouteBase, type RouteSpec, type RouteMatch, type HttpMethod } from './routes.js';
+export { AcquirerHttp, type AcquirerHttpOptions, type AcquirerResponse, type SendOptions } from './http.js';
+export { OmniTokens, OMNI_SCOPES, type ScopeFamily, type SecretSource } from './oauth.js';
+export { OmniClient, type CallOptions } from './omni-client.js';
+export { httpError, isOutcomeUnknown, acquirerContext, returnOf, type AcquirerErrorContext } from './errors.js';
+export * from './outcomes.js';
+export type * from './omni-types.js';
+
+/** The acquirer settings the clients need (a subset of the configuration's `acquirer`). */
+export interface AcquirerSettings {
+  authUrl: string;
+  requestUrl: string;
+  queryUrl: string;
+  parametersUrl: string;
+  /** Merchant and terminal registration; defaults to parametersUrl. */
+  registrationUrl?: string;
+  walletUrl: string;
+  ecommerceUrl: string;
+  clientId: string;
+  timeoutMs: number;
+}
+
+export interface AcquirerDeps {
+  settings: AcquirerSettings;
+  clientSecret: SecretSource;
+  environment: 'sandbox' | 'homologation' | 'production';
+  clock: Clock;
+  log: Logger;
+  dispatcher?: Dispatcher;
+  onHostDate?: (date: Date) => void;
+  /** Token renewal margin, ms (default 60 s). */
+  tokenMarginMs?: number;
+}
+
+export interface Acquirer {
+  http: AcquirerHttp;
+  tokens: OmniTokens;
+  omni: OmniClient;
+  close(): Promise<void>;
+}
+
+/** Builds the acquirer clients from the configuration. */
+export function createAcquirer(deps: AcquirerDeps): Acquirer {
+  const s = deps.settings;
+  const log = deps.log.child({ component: 'acquirer' });
+  const http = new AcquirerHttp({
+    bases: {
+      auth: s.authUrl,
+      request: s.requestUrl,
+      query: s.queryUrl,
+      parameters: s.parametersUrl,
+      registration: s.registrationUrl ?? s.parametersUrl,
+      ecommerce: s.ecommerceUrl,
+      wallet: s.walletUrl,
+    },
+    timeoutMs: s.timeoutMs,
+    homologation: deps.environment === 'homologation',
+    log,
+    ...(deps.dispatcher ? { dispatcher: deps.dispatcher } : {}),
+    ...(deps.onHostDate ? { onHostDate: deps.onHostDate } : {}),
+  });
+  const tokens = new OmniTokens({
+    http,
+    clientId: s.clientId,
+    clientSecret: deps.clientSecret,
+    clock: deps.clock,
+    ...(deps.tokenMarginMs !== undefined ? { marginMs: deps.tokenMarginMs } : {}),
+  });
+  const omni = new OmniClient({ http, tokens, log });
+  return { http, tokens, omni, close: () => http.close() };
+}

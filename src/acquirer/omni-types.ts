@@ -1,0 +1,148 @@
+/**
+ * Bodies of the omni (terminal) API, as the manual and 002 show them. Only what the terminal
+ * sends or reads is typed; answers keep every other member the host adds.
+ */
+
+export type InputMode = 'Typed' | 'MagStripe' | 'Emv' | 'ContactlessMagStripe' | 'ContactlessEmv';
+export type AuthenticationMethod = 'NoPassword' | 'OnlineAuthentication' | 'OfflineAuthentication';
+export type PhysicalPaymentType = 'PhysicalCreditCard' | 'PhysicalDebitCard' | 'PhysicalVoucherCard';
+export type PhysicalCharacteristics =
+  | 'WithoutPinPad'
+  | 'PinPadWithoutChipReader'
+  | 'PinPadWithChipReaderWithoutSamModule'
+  | 'PinPadWithChipReaderWithSamModule'
+  | 'NotCertifiedPinPad'
+  | 'PinPadWithChipReaderWithoutSamAndContactless'
+  | 'PinPadWithChipReaderWithSamModuleAndContactless';
+
+export interface EncryptedCardData {
+  EncryptionType: 'Dukpt3DesCBC';
+  InitializationVector: string;
+  TrackTwoDataKSN?: string;
+  CardNumberKSN?: string;
+  IsDataInTLVFormat?: boolean;
+}
+
+export interface PinBlock {
+  EncryptedPinBlock: string;
+  EncryptionType: 'Dukpt3Des';
+  KsnIdentification: string;
+}
+
+/** The card node (`CreditCard`, `DebitCard` or `VoucherCard`). Card data only as ciphertext. */
+export interface PhysicalCard {
+  InputMode: InputMode;
+  AuthenticationMethod: AuthenticationMethod;
+  ExpirationDate?: string;
+  BrandId?: number;
+  IssuerId?: number;
+  /** Encrypted track 2 (GTK); stripe and chip. */
+  TrackTwoData?: string;
+  /** Encrypted typed PAN (EBX). */
+  CardNumber?: string;
+  EncryptedCardData?: EncryptedCardData;
+  EmvData?: string;
+  PinBlock?: PinBlock;
+  PanSequenceNumber?: number | string;
+  SecurityCodeStatus?: 'Collected' | 'Unreadable' | 'Nonexistent';
+  IsFallback?: boolean;
+}
+
+export interface PinPadInformation {
+  TerminalId: string;
+  SerialNumber: string;
+  PhysicalCharacteristics: PhysicalCharacteristics;
+  /** The shared library's get-info status: `"00"` in every example of the manual. */
+  ReturnDataInfo: string;
+}
+
+export interface PhysicalSaleRequest {
+  MerchantOrderId: string;
+  Payment: {
+    SubordinatedMerchantId: string;
+    Type: PhysicalPaymentType;
+    Amount: number;
+    Installments: number;
+    Interest?: 'ByMerchant' | 'ByIssuer';
+    /** Always true (DESIGN.md): the host's default false would make a pre-authorization. */
+    Capture: true;
+    SoftDescriptor?: string;
+    ProductId: number;
+    PaymentDateTime: string;
+    CreditCard?: PhysicalCard;
+    DebitCard?: PhysicalCard;
+    VoucherCard?: PhysicalCard;
+    PinPadInformation: PinPadInformation;
+  };
+}
+
+export interface Link {
+  Method: string;
+  Rel: string;
+  Href: string;
+}
+
+/** `Payment` of a sale answer or query. Numbers as the host sends them. */
+export interface PhysicalPayment {
+  PaymentId: string;
+  Status: number;
+  ConfirmationStatus?: number;
+  ReturnCode?: string | number;
+  ReturnMessage?: string;
+  Amount?: number;
+  AuthorizationCode?: string;
+  ProofOfSale?: string;
+  EmvResponseData?: string;
+  InitializationVersion?: number;
+  PrintMessage?: { Position: string; Message: string }[];
+  ReceiptInformation?: { Field: string; Label: string; Content: string }[];
+  Links?: Link[];
+  [more: string]: unknown;
+}
+
+export interface PhysicalSaleResponse {
+  MerchantOrderId: string;
+  Payment: PhysicalPayment;
+  [more: string]: unknown;
+}
+
+/** Chip data sent with a confirmation (spelled `IssuerScriptResults`). */
+export interface ConfirmChipData {
+  EmvData: string;
+  IssuerScriptResults?: string;
+}
+
+/** Chip data sent with an undo (spelled `IssuerScriptsResults` on undo, as the manual does). */
+export interface UndoChipData {
+  EmvData: string;
+  IssuerScriptsResults?: string;
+}
+
+/** Answer of confirm and undo. */
+export interface OperationAnswer {
+  ConfirmationStatus?: number;
+  Status?: number;
+  ReturnCode?: string | number;
+  ReturnMessage?: string;
+  Links?: Link[];
+  [more: string]: unknown;
+}
+
+export interface VoidRequest {
+  MerchantVoidId: string;
+  MerchantVoidDate: string;
+  /** Partial voids: at most the sale's amount minus what was voided before. */
+  VoidAmount: number;
+  Card: PhysicalCard;
+}
+
+/** Answer of a void create, confirm, undo or query. */
+export interface VoidAnswer {
+  VoidId?: string;
+  /** 0 not finished, 1 authorized, 2 denied, 3 confirmed, 4 undone. */
+  CancellationStatus?: number;
+  Status?: number;
+  ReturnCode?: string | number;
+  ReturnMessage?: string;
+  [more: string]: unknown;
+}
