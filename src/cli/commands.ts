@@ -1,6 +1,7 @@
 import { configCheck, configSchema } from './config.js';
 import type { Command } from './context.js';
+import { demoSale } from './demo.js';
 import { runDaemon } from './run-daemon.js';
 
 /** Every `omnipos` command. Add a command by adding its module here. */
-export const COMMANDS: readonly Command[] = [runDaemon, configCheck, configSchema];
+export const COMMANDS: readonly Command[] = [runDaemon, demoSale, configCheck, configSchema];
