@@ -1,7 +1,9 @@
 import { configCheck, configSchema } from './config.js';
 import type { Command } from './context.js';
 import { demoSale } from './demo.js';
+import { toolsCrc16, toolsQrDecode, toolsQrEncode } from './tools-qr.js';
+import { toolsTlvDecode } from './tools-tlv.js';
 import { runDaemon } from './run-daemon.js';
 
 /** Every `omnipos` command. Add a command by adding its module here. */
-export const COMMANDS: readonly Command[] = [runDaemon, demoSale, configCheck, configSchema];
+export const COMMANDS: readonly Command[] = [runDaemon, demoSale, configCheck, configSchema, toolsTlvDecode, toolsQrDecode, toolsQrEncode, toolsCrc16];
