@@ -124,8 +124,8 @@ describe('void create and query tables', () => {
     ['201 CancellationStatus 0', answer(201, { VoidId: 'v', CancellationStatus: 0 }), 'unknown'],
     ['400', answer(400, { ReturnCode: '316' }), 'refused'],
     ['500', answer(500, {}), 'unknown'],
-    ['timeout', { kind: 'transport', failure: 'timeout' } as Exchange, 'unknown'],
-    ['not sent', { kind: 'transport', failure: 'not-sent' } as Exchange, 'not-sent'],
+    ['timeout', { kind: 'transport', failure: 'timeout' }, 'unknown'],
+    ['not sent', { kind: 'transport', failure: 'not-sent' }, 'not-sent'],
   ])('void %s → %s', (_l, ex, kind) => {
     expect(voidOutcome(ex).kind).toBe(kind);
   });
@@ -135,7 +135,7 @@ describe('void create and query tables', () => {
     ['404: not found now, never final by itself', answer(404, { ReturnCode: '404' }), 'not-found'],
     ['500', answer(500, {}), 'unknown'],
     ['200 not an object', answer(200, 'x'), 'unknown'],
-    ['lost', { kind: 'transport', failure: 'lost' } as Exchange, 'unknown'],
+    ['lost', { kind: 'transport', failure: 'lost' }, 'unknown'],
   ])('query %s → %s', (_l, ex, kind) => {
     expect(queryOutcome(ex).kind).toBe(kind);
   });
