@@ -11,6 +11,9 @@ import {
   type OperationAction,
 } from '../../../src/acquirer/outcomes.js';
 
+const TIMEOUT: Exchange = { kind: 'transport', failure: 'timeout' };
+const NOT_SENT: Exchange = { kind: 'transport', failure: 'not-sent' };
+const LOST: Exchange = { kind: 'transport', failure: 'lost' };
 const answer = (status: number, body: unknown): Exchange => ({ kind: 'answer', status, body });
 const pay = (p: Record<string, unknown>): unknown => ({ MerchantOrderId: '1', Payment: { PaymentId: 'pid', ...p } });
 
@@ -124,8 +127,8 @@ describe('void create and query tables', () => {
     ['201 CancellationStatus 0', answer(201, { VoidId: 'v', CancellationStatus: 0 }), 'unknown'],
     ['400', answer(400, { ReturnCode: '316' }), 'refused'],
     ['500', answer(500, {}), 'unknown'],
-    ['timeout', { kind: 'transport', failure: 'timeout' }, 'unknown'],
-    ['not sent', { kind: 'transport', failure: 'not-sent' }, 'not-sent'],
+    ['timeout', TIMEOUT, 'unknown'],
+    ['not sent', NOT_SENT, 'not-sent'],
   ])('void %s → %s', (_l, ex, kind) => {
     expect(voidOutcome(ex).kind).toBe(kind);
   });
@@ -135,7 +138,7 @@ describe('void create and query tables', () => {
     ['404: not found now, never final by itself', answer(404, { ReturnCode: '404' }), 'not-found'],
     ['500', answer(500, {}), 'unknown'],
     ['200 not an object', answer(200, 'x'), 'unknown'],
-    ['lost', { kind: 'transport', failure: 'lost' }, 'unknown'],
+    ['lost', LOST, 'unknown'],
   ])('query %s → %s', (_l, ex, kind) => {
     expect(queryOutcome(ex).kind).toBe(kind);
   });
