@@ -1,0 +1,48 @@
+import { returnCodeName } from '../../../tables/pinpad/return-codes.js';
+import { PinpadError } from '../errors.js';
+import type { Response } from '../codec/message.js';
+
+/**
+ * One command as data for the driver: its id, whether it blocks (§2.2.2), how a request becomes
+ * PKTDATA and how a successful response (status 000, same id) becomes a result. The driver checks
+ * the id and the status before `decode` runs.
+ */
+export interface CommandSpec<Req, Res> {
+  readonly id: string;
+  readonly blocking: boolean;
+  encode(req: Req): Uint8Array;
+  decode(rsp: Response, req: Req): Res;
+}
+
+/**
+ * Checks that `rsp` answers `id` with ST_OK. `ERR` (unknown command, §2.3.4) and any other status
+ * become PINPAD_STATUS with `status` and `statusName`; another id is PINPAD_PROTOCOL.
+ */
+export function checkResponse(id: string, rsp: Response): void {
+  if (rsp.id === 'ERR' || rsp.status !== 0) {
+    const statusName = returnCodeName(rsp.status);
+    throw new PinpadError('PINPAD_STATUS', `${id}: pinpad answered ${rsp.id}${String(rsp.status).padStart(3, '0')} (${statusName})`, {
+      command: id,
+      responseId: rsp.id,
+      status: rsp.status,
+      statusName,
+      unknownCommand: rsp.id === 'ERR',
+    });
+  }
+  if (rsp.id !== id) {
+    throw new PinpadError('PINPAD_PROTOCOL', `${id}: the response is for ${JSON.stringify(rsp.id)}`, { command: id, responseId: rsp.id });
+  }
+}
+
+/** True when `e` is the pinpad saying it does not know the command (ERR + ST_INVCALL), as a classic-only pinpad answers GIX. */
+export function isUnknownCommand(e: unknown): boolean {
+  return e instanceof PinpadError && e.code === 'PINPAD_STATUS' && e.context.unknownCommand === true;
+}
+
+/** Requires exactly `n` blocks in a response. */
+export function blocks(rsp: Response, n: number): readonly Uint8Array[] {
+  if (rsp.blocks.length !== n) {
+    throw new PinpadError('PINPAD_PROTOCOL', `${rsp.id}: expected ${n} data block(s), got ${rsp.blocks.length}`, { where: rsp.id, blocks: rsp.blocks.length });
+  }
+  return rsp.blocks;
+}
