@@ -1,9 +1,11 @@
 import { configCheck, configSchema } from './config.js';
 import type { Command } from './context.js';
 import { demoSale } from './demo.js';
+import { toolsDukpt } from './tools-dukpt.js';
+import { toolsPinblockDecode, toolsPinblockEncode } from './tools-pinblock.js';
 import { toolsCrc16, toolsQrDecode, toolsQrEncode } from './tools-qr.js';
 import { toolsTlvDecode } from './tools-tlv.js';
 import { runDaemon } from './run-daemon.js';
 
 /** Every `omnipos` command. Add a command by adding its module here. */
-export const COMMANDS: readonly Command[] = [runDaemon, demoSale, configCheck, configSchema, toolsTlvDecode, toolsQrDecode, toolsQrEncode, toolsCrc16];
+export const COMMANDS: readonly Command[] = [runDaemon, demoSale, configCheck, configSchema, toolsTlvDecode, toolsQrDecode, toolsQrEncode, toolsCrc16, toolsDukpt, toolsPinblockEncode, toolsPinblockDecode];

@@ -92,3 +92,21 @@ export {
 export { maskPan, panHash } from './pan.js';
 export { kcv, type KcvOptions } from './kcv.js';
 export { aesCmac } from './cmac.js';
+export {
+  parseAesKsn,
+  deriveAesDukptKey,
+  deriveAesInitialKey,
+  deriveAesTransactionKey,
+  deriveAesWorkingKey,
+  deriveAesKeys,
+  aesUsageOf,
+  AES_DUKPT_KEY_TYPES,
+  AES_DUKPT_USAGE,
+  AES_KSN_BYTES,
+  AES_MAX_COUNTER_ONES,
+  type AesKsn,
+  type AesKsnLike,
+  type AesKeyType,
+  type AesKeyUsage,
+  type AesDukptKeys,
+} from './dukpt-aes.js';
