@@ -110,11 +110,17 @@ export interface OldestFields {
 
 export type PadraoqFields = CurrentFields | EarlierFields | OldestFields;
 
-/** Builder input: the fields, `model` defaulting to current and the amount also as a number. */
+/** Builder input: the fields, `model` defaulting to current, amount and installments also as numbers. */
 export type PadraoqInput =
-  | (Omit<CurrentFields, 'model' | 'amount'> & { readonly model?: 'current'; readonly amount: string | number })
-  | (Omit<EarlierFields, 'amount'> & { readonly amount: string | number })
-  | (Omit<OldestFields, 'amount'> & { readonly amount: string | number });
+  | (Omit<CurrentFields, 'model' | 'amount' | 'installments'> & { readonly model?: 'current' } & Loose)
+  | (Omit<EarlierFields, 'amount' | 'installments'> & Loose)
+  | (Omit<OldestFields, 'amount' | 'installments'> & Loose);
+
+/** Builder conveniences: numbers for the amount and the installments. */
+interface Loose {
+  readonly amount: string | number;
+  readonly installments?: string | number;
+}
 
 /** `qrcode_data` as the wallet document's parse operation returns it. */
 export interface QrcodeData {

@@ -22,7 +22,7 @@ const PUBLISHED_TEMPLATE =
 function fill(amount: string, name: string, city: string): string {
   const tlv = (v: string): string => String(v.length).padStart(2, '0') + v;
   const body = PUBLISHED_TEMPLATE.replace('{54}', tlv(amount)).replace('{59}', tlv(name)).replace('{60}', tlv(city)).slice(0, -4);
-  return encodeMpm(parseMpm(`${body}0000`, { checkCrc: false }).filter((o) => o.id !== '63') as MpmInput[]);
+  return encodeMpm(parseMpm(`${body}0000`, { checkCrc: false }).filter((o) => o.id !== '63'));
 }
 
 const PUBLISHED = fill('10.00', 'LOJA TESTE', 'SAO PAULO');
@@ -83,7 +83,7 @@ function mutate(code: string, path: string, value: string | undefined): string {
   const objects = parseMpm(code);
   const changed = edit(objects, top, (o) => {
     if (sub === undefined) return value === undefined ? undefined : { id: o.id, value };
-    return { id: o.id, children: edit(o.children ?? [], sub, (c) => (value === undefined ? undefined : { id: c.id, value })) } as MpmObject;
+    return { id: o.id, children: edit(o.children ?? [], sub, (c) => (value === undefined ? undefined : { id: c.id, value })) } as unknown as MpmObject;
   });
   return encodeMpm(changed);
 }

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { isAns, toAns } from '../../../src/qr/index.js';
+
+describe('toAns: names and cities to the ANS set (20h-7Eh)', () => {
+  // Brazilian municipality names (IBGE) and merchant names with the letters they carry.
+  it.each([
+    ['São Paulo', 'SAO PAULO'],
+    ['Ribeirão Preto', 'RIBEIRAO PRETO'],
+    ['Florianópolis', 'FLORIANOPOLIS'],
+    ['Mogi-Guaçu', 'MOGI-GUACU'],
+    ['Açaí & Cia.', 'ACAI & CIA.'],
+    ['  Pão  de\tAçúcar \n', 'PAO DE ACUCAR'],
+    ['Straße', 'STRASSE'],
+    ['Œuvre Ølstue', 'OEUVRE OLSTUE'],
+    ['Ｆｕｌｌｗｉｄｔｈ', 'FULLWIDTH'],
+    ['Nº 1 Lanches', 'NO 1 LANCHES'],
+    ['Café ☕ 🍞', 'CAFE'],
+  ])('%j → %j', (input, out) => {
+    expect(toAns(input)).toBe(out);
+    expect(isAns(toAns(input))).toBe(true);
+  });
+
+  it('cuts to the size and drops a trailing space', () => {
+    expect(toAns('Padaria e Confeitaria São João da Barra', 25)).toBe('PADARIA E CONFEITARIA SAO');
+    expect(toAns('São José dos Campos', 15)).toBe('SAO JOSE DOS CA');
+    expect(toAns('Rio de Janeiro X', 15)).toBe('RIO DE JANEIRO');
+  });
+
+  it('keeps case on request (Pix keeps it)', () => {
+    expect(toAns('Fulano de Tál', 25, { upper: false })).toBe('Fulano de Tal');
+  });
+});
