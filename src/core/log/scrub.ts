@@ -9,7 +9,7 @@
 export const REDACTED = '[REDACTED]';
 
 const SENSITIVE_KEY =
-  /secret|password|passwd|passphrase|token$|accesstoken|refreshtoken|ksn|pinblock|cvv|cvc|securitycode|track|^pin$|^newpin$|^bdk$|^ipek$|^key$|datakey|pinkey|mackey|sessionkey|privatekey|merchantkey|authorization|cardnumber|emvdata|encryptedcarddata|cardholdername|cardexpirationdate/;
+  /secret|password|passwd|passphrase|token$|accesstoken|refreshtoken|ksn|pinblock|cvv|cvc|securitycode|track|^pin$|^newpin$|^bdk$|^ipek$|^key$|datakey|pinkey|mackey|sessionkey|privatekey|merchantkey|^authorization$|^proxyauthorization$|cardnumber|emvdata|encryptedcarddata|cardholdername|cardexpirationdate/;
 
 /** Keys whose values are identifiers we want readable (never card data), exempt from redaction. */
 const SAFE_KEYS = new Set(['idempotencykey', 'tokenurl', 'tokenfile']);

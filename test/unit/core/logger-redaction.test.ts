@@ -101,3 +101,15 @@ describe('logger redaction', () => {
     );
   });
 });
+
+describe('sensitive keys', () => {
+  it('redacts secrets but keeps the identifiers a receipt or a technician needs', async () => {
+    const { isSensitiveKey } = await import('../../../src/core/log/index.js');
+    for (const k of ['Authorization', 'PinBlock', 'TrackTwoData', 'TrackTwoDataKSN', 'card_cvv', 'client_secret', 'MerchantKey', 'access_token', 'EmvData', 'CardNumber', 'bdk', 'pin']) {
+      expect(isSensitiveKey(k), k).toBe(true);
+    }
+    for (const k of ['authorizationCode', 'AuthorizationCode', 'paymentId', 'merchantOrderId', 'nsu', 'maskedPan', 'idempotencyKey', 'ReturnCode', 'component']) {
+      expect(isSensitiveKey(k), k).toBe(false);
+    }
+  });
+});

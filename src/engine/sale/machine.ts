@@ -1,0 +1,158 @@
+import type { HostSaleOutcome, SaleContext, SaleData, SaleEffect, SaleInput, SaleState, SaleStateName, SaleStep } from './types.js';
+import { FINAL_STATES } from './types.js';
+
+function go(state: SaleState, name: SaleStateName, input: string, patch: Partial<SaleData>, ...effects: SaleEffect[]): SaleStep {
+  return { ok: true, state: { name, data: { ...state.data, ...patch } }, effects, input };
+}
+
+function refuse(state: SaleState, input: SaleInput): SaleStep {
+  return { ok: false, reason: `input ${input.kind} is not valid in state ${state.name}` };
+}
+
+const chip = (s: SaleState): boolean => s.data.card?.chip === true;
+
+/** The receipt is out (or deliberately not printed): confirm now, or wait for the cash register. */
+function afterReceipt(state: SaleState, input: string, receipt: SaleData['receipt'], ctx: SaleContext): SaleStep {
+  if (state.data.request.confirmation === 'auto') return go(state, 'confirming', input, { receipt }, { kind: 'outbox.confirm' });
+  const deadline = ctx.decisionDeadline(ctx.now).toISOString();
+  return go(state, 'awaiting-decision', input, { receipt, deadline }, { kind: 'schedule.deadline', at: deadline });
+}
+
+function undo(state: SaleState, input: string, reason: string, by: 'paymentId' | 'orderId', ...more: SaleEffect[]): SaleStep {
+  return go(state, 'undoing', input, { reason }, ...more, { kind: 'outbox.undo', by });
+}
+
+function hostAnswer(state: SaleState, outcome: HostSaleOutcome): SaleStep {
+  const input = `host ${outcome.kind}`;
+  const isChip = chip(state);
+  switch (outcome.kind) {
+    case 'approved': {
+      const patch: Partial<SaleData> = {
+        paymentId: outcome.paymentId,
+        ...(outcome.authorizationCode !== undefined ? { authorizationCode: outcome.authorizationCode } : {}),
+        ...(outcome.nsu !== undefined ? { nsu: outcome.nsu } : {}),
+        ...(outcome.returnCode !== undefined ? { returnCode: outcome.returnCode } : {}),
+        ...(outcome.returnMessage !== undefined ? { returnMessage: outcome.returnMessage } : {}),
+      };
+      const approved = { ...state, data: { ...state.data, ...patch } };
+      if (isChip) return go(approved, 'finishing-chip', input, {}, { kind: 'pinpad.finish-chip', decision: 'approved' });
+      if (state.data.cancelRequested) return undo(approved, input, 'cancelled while authorizing', 'paymentId', { kind: 'pinpad.end', message: 'CANCELADA' });
+      return go(approved, 'approved', input, {}, { kind: 'pinpad.end', message: 'APROVADA' }, { kind: 'print.receipt' });
+    }
+    case 'anomaly':
+      return undo({ ...state, data: { ...state.data, paymentId: outcome.paymentId } }, input, `host anomaly: ${outcome.reason}`, 'paymentId',
+        isChip ? { kind: 'pinpad.finish-chip', decision: 'declined' } : { kind: 'pinpad.end', message: 'NAO AUTORIZADA' },
+        { kind: 'alarm', code: 'HOST_ANOMALY', message: `sale ${state.data.merchantOrderId} came back ${outcome.reason}; undoing` },
+      );
+    case 'declined':
+      return go(state, 'declined', input,
+        {
+          ...(outcome.paymentId !== undefined ? { paymentId: outcome.paymentId } : {}),
+          ...(outcome.returnCode !== undefined ? { returnCode: outcome.returnCode } : {}),
+          ...(outcome.returnMessage !== undefined ? { returnMessage: outcome.returnMessage } : {}),
+          reason: 'declined by the issuer',
+        },
+        isChip ? { kind: 'pinpad.finish-chip', decision: 'declined' } : { kind: 'pinpad.end', message: 'NAO AUTORIZADA' },
+      );
+    case 'refused':
+      return go(state, 'failed', input,
+        {
+          ...(outcome.returnCode !== undefined ? { returnCode: outcome.returnCode } : {}),
+          ...(outcome.returnMessage !== undefined ? { returnMessage: outcome.returnMessage } : {}),
+          reason: `refused by the host (HTTP ${outcome.status})`,
+        },
+        isChip ? { kind: 'pinpad.finish-chip', decision: 'no-communication' } : { kind: 'pinpad.end', message: 'FALHA NA TRANSACAO' },
+      );
+    case 'not-sent':
+      return go(state, 'failed', input, { reason: 'the acquirer could not be reached; nothing was sent' },
+        isChip ? { kind: 'pinpad.finish-chip', decision: 'no-communication' } : { kind: 'pinpad.end', message: 'SEM COMUNICACAO' },
+      );
+    case 'unknown':
+      return undo(
+        { ...state, data: { ...state.data, ...(outcome.paymentId !== undefined ? { paymentId: outcome.paymentId } : {}) } },
+        input,
+        `outcome unknown (${outcome.reason})`,
+        outcome.paymentId !== undefined ? 'paymentId' : 'orderId',
+        isChip ? { kind: 'pinpad.finish-chip', decision: 'no-communication' } : { kind: 'pinpad.end', message: 'SEM COMUNICACAO' },
+      );
+  }
+}
+
+/**
+ * The card sale as a pure transition function: (state, input) → the next state and the effects
+ * its owner runs after committing it, or a refusal naming the input and the state. It never
+ * throws, reads no clock but `ctx.now`, and changes nothing it is given.
+ */
+export function saleTransition(state: SaleState, input: SaleInput, ctx: SaleContext): SaleStep {
+  if (FINAL_STATES.has(state.name)) return refuse(state, input);
+  switch (state.name) {
+    case 'started':
+      if (input.kind === 'card-read') return go(state, 'card-read', 'card read', { card: input.card });
+      if (input.kind === 'card-failed') return go(state, 'aborted', 'card failed', { reason: input.reason }, { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' });
+      if (input.kind === 'cancel') return go(state, 'aborted', `cancel by ${input.by}`, { reason: `cancelled by ${input.by}` }, { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' });
+      return refuse(state, input);
+    case 'card-read':
+      if (input.kind === 'authorize') return go(state, 'authorizing', 'authorize', { sentAt: ctx.now.toISOString() }, { kind: 'acquirer.sale' });
+      if (input.kind === 'cancel' || input.kind === 'card-failed') {
+        const reason = input.kind === 'cancel' ? `cancelled by ${input.by}` : input.reason;
+        return go(state, 'aborted', input.kind, { reason },
+          chip(state) ? { kind: 'pinpad.finish-chip', decision: 'aborted' } : { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' },
+        );
+      }
+      return refuse(state, input);
+    case 'authorizing':
+      if (input.kind === 'host-answer') return hostAnswer(state, input.outcome);
+      // The request may be at the host: a cancel now undoes whatever comes back approved.
+      if (input.kind === 'cancel') return go(state, 'authorizing', `cancel by ${input.by}`, { cancelRequested: true });
+      return refuse(state, input);
+    case 'finishing-chip':
+      if (input.kind === 'chip-finished') {
+        const emv = input.emv ? { emv: input.emv } : {};
+        if (input.card === 'approved' && !state.data.cancelRequested) {
+          return go(state, 'approved', 'card approved', emv, { kind: 'print.receipt' });
+        }
+        const reason = input.card === 'approved' ? 'cancelled while authorizing'
+          : input.card === 'declined' ? 'card declined after the host approved' : `card session failed: ${input.reason ?? 'unknown'}`;
+        return undo({ ...state, data: { ...state.data, ...emv } }, `card ${input.card}`, reason, 'paymentId');
+      }
+      if (input.kind === 'cancel') return go(state, 'finishing-chip', `cancel by ${input.by}`, { cancelRequested: true });
+      return refuse(state, input);
+    case 'approved':
+      if (input.kind === 'receipt') {
+        if (input.result === 'printed' || input.result === 'skipped') return afterReceipt(state, `receipt ${input.result}`, input.result, ctx);
+        if (input.result === 'unsure' && ctx.attended) return go(state, 'approved', 'receipt unsure', {}, { kind: 'ask.receipt' });
+        return undo(state, `receipt ${input.result}`, 'the receipt did not come out', 'paymentId');
+      }
+      if (input.kind === 'cancel' || (input.kind === 'decision' && input.decision === 'undo')) {
+        return undo(state, input.kind, `undone before the receipt (${input.kind === 'cancel' ? input.by : input.by})`, 'paymentId');
+      }
+      return refuse(state, input);
+    case 'awaiting-decision':
+      if (input.kind === 'decision') {
+        if (input.decision === 'confirm') return go(state, 'confirming', `confirm by ${input.by}`, {}, { kind: 'outbox.confirm' });
+        return undo(state, `undo by ${input.by}`, input.by === 'deadline' ? 'no decision before the deadline' : `undone by ${input.by}`, 'paymentId');
+      }
+      if (input.kind === 'cancel') return undo(state, `cancel by ${input.by}`, `cancelled by ${input.by}`, 'paymentId');
+      return refuse(state, input);
+    case 'confirming':
+      if (input.kind === 'delivered') {
+        if (input.action === 'done') return go(state, 'confirmed', 'confirm delivered', {});
+        return go(state, 'dead-letter', `confirm ${input.action}`, { reason: input.reason },
+          { kind: 'alarm', code: 'CONFIRM_DEAD_LETTER', message: `confirmation of ${state.data.merchantOrderId}: ${input.reason}` });
+      }
+      return refuse(state, input);
+    case 'undoing':
+      if (input.kind === 'delivered') {
+        if (input.action === 'done') return go(state, 'undone', 'undo delivered', {});
+        if (input.action === 'needs-refund') {
+          return go(state, 'needs-refund', 'undo too late', { reason: input.reason },
+            { kind: 'alarm', code: 'NEEDS_REFUND', message: `sale ${state.data.merchantOrderId} stayed charged: ${input.reason}; void it when the customer returns` });
+        }
+        return go(state, 'dead-letter', 'undo dead-letter', { reason: input.reason },
+          { kind: 'alarm', code: 'UNDO_DEAD_LETTER', message: `undo of ${state.data.merchantOrderId}: ${input.reason}` });
+      }
+      return refuse(state, input);
+    default:
+      return refuse(state, input);
+  }
+}

@@ -1,0 +1,31 @@
+import type { SaleStateName } from './types.js';
+
+/** The status the cash register sees (`GET /v1/payments/{id}`). */
+export type PaymentStatus = 'pending' | 'approved' | 'confirmed' | 'declined' | 'cancelled' | 'undone' | 'needs-refund' | 'failed';
+
+const STATUS: Record<SaleStateName, PaymentStatus> = {
+  started: 'pending',
+  'card-read': 'pending',
+  authorizing: 'pending',
+  'finishing-chip': 'pending',
+  // Approved by the host, receipt on its way: not final until confirmed.
+  approved: 'pending',
+  'awaiting-decision': 'approved',
+  confirming: 'confirmed',
+  confirmed: 'confirmed',
+  undoing: 'undone',
+  undone: 'undone',
+  declined: 'declined',
+  aborted: 'cancelled',
+  failed: 'failed',
+  'needs-refund': 'needs-refund',
+  'dead-letter': 'failed',
+};
+
+/**
+ * `confirming` reads as confirmed and `undoing` as undone: once the decision is journaled, the
+ * outbox delivers it whatever happens, and the cash register may act on it.
+ */
+export function paymentStatus(state: SaleStateName): PaymentStatus {
+  return STATUS[state];
+}

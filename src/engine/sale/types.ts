@@ -1,0 +1,141 @@
+/**
+ * The card sale's states, inputs and effects. A state is what the journal holds (`name` in the
+ * state column, `data` in the data column): nothing in it is card data — the encrypted track,
+ * PAN and PIN block live in memory only, beside the machine, for the one request that needs them.
+ */
+
+export type PaymentMethod = 'credit' | 'debit' | 'voucher';
+export type ConfirmationMode = 'auto' | 'ecr';
+export type InputMode = 'Typed' | 'MagStripe' | 'Emv' | 'ContactlessMagStripe' | 'ContactlessEmv';
+export type Interest = 'ByMerchant' | 'ByIssuer';
+
+export interface SaleRequest {
+  /** Cents. */
+  amount: number;
+  method: PaymentMethod;
+  /** 1 for cash; more with `interest` saying who finances them. */
+  installments: number;
+  interest: Interest;
+  confirmation: ConfirmationMode;
+}
+
+/** What the journal keeps of the card. Never a PAN, a track or a PIN block. */
+export interface CardSummary {
+  /** First 6 and last 4 digits, the rest masked. */
+  maskedPan: string;
+  inputMode: InputMode;
+  /** Chip and contactless chip sales talk to the card again after the host answers (FCX). */
+  chip: boolean;
+  isFallback: boolean;
+  authenticationMethod: 'NoPassword' | 'OnlineAuthentication' | 'OfflineAuthentication';
+  productId?: number;
+  brandId?: number;
+  issuerId?: number;
+  /** MMYY; voids match their sale by masked PAN, expiry and PAN sequence number. */
+  expiry?: string;
+  panSequenceNumber?: string;
+}
+
+export interface SaleData {
+  request: SaleRequest;
+  merchantOrderId: string;
+  card?: CardSummary;
+  paymentId?: string;
+  authorizationCode?: string;
+  nsu?: string;
+  returnCode?: string;
+  returnMessage?: string;
+  /** When the sale request was about to leave (ISO): the undo race measures its window from here. */
+  sentAt?: string;
+  /** EMV tags after FCX (95, 9F10, 9F26, 9F27, 9F37, issuer script results), hex by tag: confirm and undo send them. */
+  emv?: Record<string, string>;
+  /** When the cash register's decision is due (ISO). */
+  deadline?: string;
+  /** Asked to cancel while the request was out: undo whatever comes back approved. */
+  cancelRequested?: boolean;
+  receipt?: 'printed' | 'skipped' | 'failed';
+  /** Why the sale ended as it did, or why it is being undone. */
+  reason?: string;
+}
+
+export const SALE_STATES = [
+  'started',
+  'card-read',
+  'authorizing',
+  'finishing-chip',
+  'approved',
+  'awaiting-decision',
+  'confirming',
+  'undoing',
+  'confirmed',
+  'undone',
+  'declined',
+  'aborted',
+  'failed',
+  'needs-refund',
+  'dead-letter',
+] as const;
+export type SaleStateName = (typeof SALE_STATES)[number];
+
+export const FINAL_STATES: ReadonlySet<SaleStateName> = new Set([
+  'confirmed',
+  'undone',
+  'declined',
+  'aborted',
+  'failed',
+  'needs-refund',
+  'dead-letter',
+]);
+
+export interface SaleState {
+  name: SaleStateName;
+  data: SaleData;
+}
+
+/** What the host's answer to the sale meant (the acquirer adapter applies the outcome table). */
+export type HostSaleOutcome =
+  | { kind: 'approved'; paymentId: string; authorizationCode?: string; nsu?: string; returnCode?: string; returnMessage?: string }
+  | { kind: 'anomaly'; paymentId: string; reason: string }
+  | { kind: 'declined'; paymentId?: string; returnCode?: string; returnMessage?: string }
+  | { kind: 'refused'; status: number; returnCode?: string; returnMessage?: string }
+  | { kind: 'not-sent' }
+  | { kind: 'unknown'; reason: string; paymentId?: string };
+
+export type SaleInput =
+  | { kind: 'card-read'; card: CardSummary }
+  | { kind: 'card-failed'; reason: string }
+  | { kind: 'authorize' }
+  | { kind: 'cancel'; by: 'ecr' | 'customer' | 'operator' }
+  | { kind: 'host-answer'; outcome: HostSaleOutcome }
+  | { kind: 'chip-finished'; card: 'approved' | 'declined' | 'failed'; emv?: Record<string, string>; reason?: string }
+  | { kind: 'receipt'; result: 'printed' | 'skipped' | 'failed' | 'unsure' }
+  | { kind: 'decision'; decision: 'confirm' | 'undo'; by: 'ecr' | 'deadline' | 'operator' }
+  | { kind: 'delivered'; action: 'done' | 'dead-letter' | 'needs-refund'; reason: string };
+
+/**
+ * What the owner does after committing a transition. `outbox.*` effects are durable: the owner
+ * writes them in the same database transaction as the journal row, so a crash cannot separate
+ * them. The others run after the commit.
+ */
+export type SaleEffect =
+  | { kind: 'acquirer.sale' }
+  | { kind: 'pinpad.finish-chip'; decision: 'approved' | 'declined' | 'no-communication' | 'aborted' }
+  | { kind: 'pinpad.end'; message: string }
+  | { kind: 'print.receipt' }
+  | { kind: 'ask.receipt' }
+  | { kind: 'schedule.deadline'; at: string }
+  | { kind: 'outbox.confirm' }
+  | { kind: 'outbox.undo'; by: 'paymentId' | 'orderId' }
+  | { kind: 'alarm'; code: string; message: string };
+
+export interface SaleContext {
+  now: Date;
+  /** Unattended terminals never wait for a cashier's answer about the receipt. */
+  attended: boolean;
+  /** When the cash register's decision is due for a sale approved now (capped before the close). */
+  decisionDeadline(now: Date): Date;
+}
+
+export type SaleStep =
+  | { ok: true; state: SaleState; effects: SaleEffect[]; input: string }
+  | { ok: false; reason: string };
