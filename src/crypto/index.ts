@@ -110,3 +110,4 @@ export {
   type AesKeyUsage,
   type AesDukptKeys,
 } from './dukpt-aes.js';
+export { dukptEncryptData, dukptDecryptData, type DukptKeySource, type DukptDataOptions } from './dukpt-data.js';
