@@ -153,7 +153,7 @@ describe('card sale state machine', () => {
       card.map((c) => ({ kind: 'card-read', card: c }) as const),
       fc.constant({ kind: 'card-failed', reason: 'removed' } as const),
       fc.constant({ kind: 'authorize' } as const),
-      fc.constantFrom('ecr', 'customer', 'operator').map((by) => ({ kind: 'cancel', by })),
+      fc.constantFrom('ecr', 'customer', 'operator').map((by): SaleInput => ({ kind: 'cancel', by })),
       fc.constantFrom(
         approved,
         { kind: 'host-answer', outcome: { kind: 'declined' } } as SaleInput,
@@ -161,10 +161,10 @@ describe('card sale state machine', () => {
         { kind: 'host-answer', outcome: { kind: 'anomaly', paymentId: 'p-3', reason: 'x' } } as SaleInput,
         { kind: 'host-answer', outcome: { kind: 'not-sent' } } as SaleInput,
       ),
-      fc.constantFrom('approved', 'declined', 'failed').map((c) => ({ kind: 'chip-finished', card: c })),
-      fc.constantFrom('printed', 'skipped', 'failed', 'unsure').map((result) => ({ kind: 'receipt', result })),
-      fc.constantFrom('confirm', 'undo').map((decision) => ({ kind: 'decision', decision, by: 'ecr' })),
-      fc.constantFrom('done', 'dead-letter', 'needs-refund').map((action) => ({ kind: 'delivered', action, reason: 'r' })),
+      fc.constantFrom('approved', 'declined', 'failed').map((c): SaleInput => ({ kind: 'chip-finished', card: c })),
+      fc.constantFrom('printed', 'skipped', 'failed', 'unsure').map((result): SaleInput => ({ kind: 'receipt', result })),
+      fc.constantFrom('confirm', 'undo').map((decision): SaleInput => ({ kind: 'decision', decision, by: 'ecr' })),
+      fc.constantFrom('done', 'dead-letter', 'needs-refund').map((action): SaleInput => ({ kind: 'delivered', action, reason: 'r' })),
     );
     const seed = Date.now();
     console.log(`sale machine property seed ${seed}`);
