@@ -1,6 +1,6 @@
 /** Every decoder and key-taking entry of src/crypto, fed random bytes and text: a value or a typed error, nothing else. */
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { isOmniposError } from '../../../src/core/errors/index.js';
 import {
   aesCmac,
