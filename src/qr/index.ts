@@ -1,13 +1,13 @@
 /** EMV merchant-presented QR: CRC16, the generic TLV, Pix, and the `br.com.padraoq` models. Pure, no I/O. */
 import { parseMpm } from './mpm.js';
-import { looksLikePix, parsePix, type PixCode } from './pix.js';
+import { interpretPix, looksLikePix, type PixCode } from './pix.js';
 import { interpretPadraoq } from './padraoq/parse.js';
 import type { ParsedPadraoq } from './padraoq/types.js';
 
 export { crc16, crc16Bytes, crc16Hex } from './crc16.js';
 export { isAns, toAns } from './ans.js';
 export { encodeMpm, isTemplateId, mpmChild, parseMpm, qrError, type MpmInput, type MpmObject } from './mpm.js';
-export { looksLikePix, parsePix, PIX_GUI, type PixCode } from './pix.js';
+export { interpretPix, looksLikePix, parsePix, PIX_GUI, type PixCode } from './pix.js';
 export { buildPix, type PixInput } from './pix-build.js';
 export { buildPadraoq, completeFields, normalizeAmount } from './padraoq/build.js';
 export { interpretPadraoq, parsePadraoq, recogniseModel } from './padraoq/parse.js';
@@ -21,6 +21,6 @@ export type ParsedQr = ParsedPadraoq | { readonly model: 'pix'; readonly pix: Pi
 /** Parses a padraoq code (any model) or a Pix BR Code, by what 26.00 says. QR_INVALID otherwise. */
 export function parseQr(text: string): ParsedQr {
   const objects = parseMpm(text);
-  if (looksLikePix(objects)) return { model: 'pix', pix: parsePix(text) };
+  if (looksLikePix(objects)) return { model: 'pix', pix: interpretPix(objects) };
   return interpretPadraoq(objects);
 }

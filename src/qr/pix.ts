@@ -43,7 +43,11 @@ export function looksLikePix(objects: readonly MpmObject[]): boolean {
  * key (26.01) or location (26.25), and the mandatory 52, 53, 58, 59, 60. QR_INVALID otherwise.
  */
 export function parsePix(text: string): PixCode {
-  const objects = parseMpm(text);
+  return interpretPix(parseMpm(text));
+}
+
+/** The Pix checks and fields over objects `parseMpm` already gave (CRC checked there). */
+export function interpretPix(objects: readonly MpmObject[]): PixCode {
   const mai = mpmChild(objects, '26');
   if (!mai?.children) throw qrError('26', 'missing (merchant account information)');
   const gui = mpmChild(mai.children, '00');
