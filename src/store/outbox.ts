@@ -108,6 +108,16 @@ export class Outbox {
     ).map(toTask);
   }
 
+  /** Replaces a pending task's payload (e.g. the undo race learning the PaymentId). */
+  updatePayload(id: number, payload: Record<string, unknown>): void {
+    assertNoCardData(payload, 'outbox.payload');
+    this.#db.prepare('UPDATE outbox SET payload = ? WHERE id = ? AND done_at IS NULL').run(JSON.stringify(payload), id);
+  }
+
+  byJournal(journalId: number): OutboxTask[] {
+    return (this.#db.prepare('SELECT * FROM outbox WHERE journal_id = ? ORDER BY id').all(journalId) as Row[]).map(toTask);
+  }
+
   /** A failed attempt: counted, its error kept (scrubbed by the caller), tried again at `nextTryAt`. */
   failed(id: number, error: string, nextTryAt: Date): void {
     this.#db

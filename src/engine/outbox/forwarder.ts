@@ -1,0 +1,90 @@
+import type { Clock } from '../../core/clock.js';
+import type { Logger } from '../../core/log/index.js';
+import type { Db, Outbox, OutboxTask } from '../../store/index.js';
+import { nextTryAt, type BackoffOptions } from '../backoff.js';
+import { nextDailyClose } from '../daily-close.js';
+import type { AcquirerDeliveryPort, Delivery } from '../ports.js';
+import { OUTBOX_OPERATIONS, type ConfirmTask, type UndoTask } from './tasks.js';
+import { attemptUndo, type UndoRaceOptions } from './undo-race.js';
+
+export interface ForwarderDeps {
+  db: Db;
+  outbox: Outbox;
+  port: AcquirerDeliveryPort;
+  clock: Clock;
+  log: Logger;
+  /**
+   * Called inside the database transaction that closes a task (done, needs-refund or dead
+   * letter), so the journal moves in the same commit as the outbox.
+   */
+  onSettled(task: OutboxTask, delivery: Delivery): void;
+  undoRace: UndoRaceOptions;
+  backoff?: BackoffOptions;
+  random?: () => number;
+}
+
+/**
+ * Delivers the outbox: each due task is attempted, and its result recorded in one transaction
+ * with the journal's move. At least once, in order per sale (a sale has one open task at a
+ * time), with backoff capped against the daily close of the sale's day.
+ */
+export class OutboxForwarder {
+  readonly #deps: ForwarderDeps;
+  #running: Promise<number> | undefined;
+
+  constructor(deps: ForwarderDeps) {
+    this.#deps = deps;
+  }
+
+  /** Attempts every due task once; returns how many were attempted. Never runs twice at once. */
+  runOnce(): Promise<number> {
+    this.#running ??= this.#run().finally(() => {
+      this.#running = undefined;
+    });
+    return this.#running;
+  }
+
+  async #run(): Promise<number> {
+    const { outbox, clock } = this.#deps;
+    const due = outbox.due(clock.now());
+    for (const task of due) await this.#attempt(task);
+    return due.length;
+  }
+
+  async #attempt(task: OutboxTask): Promise<void> {
+    const { db, outbox, clock, log } = this.#deps;
+    const now = clock.now();
+    const close = nextDailyClose(new Date(task.createdAt));
+    let delivery: Delivery;
+    let payload: Record<string, unknown> | undefined;
+    try {
+      if (task.operation === OUTBOX_OPERATIONS.confirm) {
+        const t = task.payload as unknown as ConfirmTask;
+        delivery = await this.#deps.port.confirm(t.paymentId, t.emv);
+      } else if (task.operation === OUTBOX_OPERATIONS.undo) {
+        const attempt = await attemptUndo(this.#deps.port, task.payload as unknown as UndoTask, now, close, this.#deps.undoRace);
+        delivery = attempt.delivery;
+        payload = attempt.payload as Record<string, unknown> | undefined;
+      } else {
+        delivery = { action: 'dead-letter', reason: `unknown operation ${task.operation}` };
+      }
+    } catch (e) {
+      delivery = { action: 'retry', reason: `attempt failed: ${(e as Error).message}` };
+    }
+    const after = clock.now();
+    db.transaction(() => {
+      if (payload) outbox.updatePayload(task.id, payload);
+      if (delivery.action === 'retry') {
+        const random = this.#deps.random ?? Math.random;
+        const closeForBackoff = after.getTime() < close.getTime() ? close : nextDailyClose(after);
+        outbox.failed(task.id, delivery.reason, nextTryAt(task.attempts, after, closeForBackoff, random(), this.#deps.backoff));
+        return;
+      }
+      if (delivery.action === 'dead-letter') outbox.deadLetter(task.id, delivery.reason);
+      else outbox.done(task.id, after);
+      this.#deps.onSettled(task, delivery);
+    }).immediate();
+    const level = delivery.action === 'retry' ? 'info' : delivery.action === 'done' ? 'info' : 'error';
+    log[level]({ task: task.id, operation: task.operation, action: delivery.action, reason: delivery.reason, attempts: task.attempts + 1 }, 'outbox attempt');
+  }
+}

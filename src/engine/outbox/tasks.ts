@@ -1,0 +1,28 @@
+/** The requests the engine puts in the outbox, by operation name, and their payloads. */
+
+export interface ConfirmTask {
+  merchantOrderId: string;
+  paymentId: string;
+  emv?: Record<string, string>;
+}
+
+export interface UndoTask {
+  merchantOrderId: string;
+  /** Known when the sale was answered; learnt by the undo race otherwise. */
+  paymentId?: string;
+  emv?: Record<string, string>;
+  /** When the sale request was about to leave (ISO): the processing window counts from here. */
+  sentAt: string;
+  /** Queries that found nothing after the processing window had passed. */
+  notFoundAfterWindow?: number;
+}
+
+export const OUTBOX_OPERATIONS = {
+  confirm: 'sale.confirm',
+  undo: 'sale.undo',
+} as const;
+
+/** One task per sale and operation: enqueueing again returns the task already there. */
+export function idempotencyKey(operation: string, merchantOrderId: string): string {
+  return `${operation}:${merchantOrderId}`;
+}

@@ -1,0 +1,168 @@
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../../../src/core/log/index.js';
+import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
+import { OUTBOX_OPERATIONS, idempotencyKey, type UndoTask } from '../../../src/engine/outbox/tasks.js';
+import { attemptUndo } from '../../../src/engine/outbox/undo-race.js';
+import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../../../src/engine/ports.js';
+import { Outbox, openTerminalDatabase, type OutboxTask } from '../../../src/store/index.js';
+import { FakeClock } from '../../helpers/fake-clock.js';
+import { useTempDirs } from '../../helpers/temp-dir.js';
+
+const tempDir = useTempDirs();
+
+/** A host whose answers the test scripts; it records every call, in order. */
+class ScriptedHost implements AcquirerDeliveryPort {
+  calls: string[] = [];
+  constructor(
+    private readonly answers: {
+      undo?: Delivery[];
+      undoByOrderId?: Delivery[];
+      confirm?: Delivery[];
+      query?: SaleQuery[];
+    },
+  ) {}
+  #next<T>(list: T[] | undefined, what: string): T {
+    const v = list?.shift();
+    if (v === undefined) throw new Error(`no scripted answer for ${what}`);
+    return v;
+  }
+  confirm(paymentId: string) {
+    this.calls.push(`confirm ${paymentId}`);
+    return Promise.resolve(this.#next(this.answers.confirm, 'confirm'));
+  }
+  undo(paymentId: string) {
+    this.calls.push(`undo ${paymentId}`);
+    return Promise.resolve(this.#next(this.answers.undo, 'undo'));
+  }
+  undoByOrderId(id: string) {
+    this.calls.push(`undo-order ${id}`);
+    return Promise.resolve(this.#next(this.answers.undoByOrderId, 'undoByOrderId'));
+  }
+  queryByOrderId(id: string) {
+    this.calls.push(`query ${id}`);
+    return Promise.resolve(this.#next(this.answers.query, 'query'));
+  }
+}
+
+const retry = (reason = 'HTTP 404'): Delivery => ({ action: 'retry', reason });
+const sentAt = '2026-11-22T13:00:00.000Z';
+const close = new Date('2026-11-23T03:00:00.000Z');
+const window = { processingWindowMs: 60_000 };
+const task: UndoTask = { merchantOrderId: '263260010360003', sentAt };
+const at = (iso: string) => new Date(iso);
+
+describe('the undo race', () => {
+  it('a sale that landed late is found by the query and undone by its PaymentId next', async () => {
+    const host = new ScriptedHost({ undoByOrderId: [retry()], query: [{ kind: 'found', paymentId: 'p-1', status: 2, confirmationStatus: 0 }], undo: [{ action: 'done', reason: 'undone' }] });
+    const first = await attemptUndo(host, task, at('2026-11-22T13:00:05Z'), close, window);
+    expect(first).toEqual({ delivery: { action: 'retry', reason: 'found; undo by PaymentId next' }, payload: { ...task, paymentId: 'p-1' } });
+    const second = await attemptUndo(host, first.payload!, at('2026-11-22T13:00:07Z'), close, window);
+    expect(second.delivery.action).toBe('done');
+    expect(host.calls).toEqual(['undo-order 263260010360003', 'query 263260010360003', 'undo p-1']);
+  });
+
+  it('"not found" inside the processing window is never final', async () => {
+    const host = new ScriptedHost({ undoByOrderId: [retry(), retry()], query: [{ kind: 'not-found' }, { kind: 'not-found' }] });
+    let r = await attemptUndo(host, task, at('2026-11-22T13:00:10Z'), close, window);
+    expect(r.delivery.action).toBe('retry');
+    expect(r.payload).toBeUndefined();
+    r = await attemptUndo(host, task, at('2026-11-22T13:00:50Z'), close, window);
+    expect(r.delivery.action).toBe('retry');
+  });
+
+  it('"not found" is final only after the window, when a second query agrees', async () => {
+    const host = new ScriptedHost({ undoByOrderId: [retry(), retry()], query: [{ kind: 'not-found' }, { kind: 'not-found' }] });
+    const first = await attemptUndo(host, task, at('2026-11-22T13:01:01Z'), close, window);
+    expect(first.delivery.action).toBe('retry');
+    expect(first.payload?.notFoundAfterWindow).toBe(1);
+    const second = await attemptUndo(host, first.payload!, at('2026-11-22T13:01:05Z'), close, window);
+    expect(second.delivery).toEqual({ action: 'done', reason: 'not found 2 times after the processing window: nothing was charged' });
+  });
+
+  it('a query that fails settles nothing', async () => {
+    const host = new ScriptedHost({ undoByOrderId: [retry()], query: [{ kind: 'unknown', reason: 'timeout' }] });
+    expect((await attemptUndo(host, task, at('2026-11-22T14:00:00Z'), close, window)).delivery).toEqual({ action: 'retry', reason: 'query: timeout' });
+  });
+
+  it('past the close: no undo is sent; confirmed by the host → needs-refund, undone → done', async () => {
+    const confirmed = new ScriptedHost({ query: [{ kind: 'found', paymentId: 'p-2', status: 2, confirmationStatus: 1 }] });
+    expect((await attemptUndo(confirmed, { ...task, paymentId: 'p-2' }, at('2026-11-23T03:00:01Z'), close, window)).delivery.action).toBe('needs-refund');
+    expect(confirmed.calls).toEqual(['query 263260010360003']);
+    const undone = new ScriptedHost({ query: [{ kind: 'found', paymentId: 'p-2', status: 10, confirmationStatus: 2 }] });
+    expect((await attemptUndo(undone, { ...task, paymentId: 'p-2' }, at('2026-11-23T04:00:00Z'), close, window)).delivery.action).toBe('done');
+  });
+
+  it('an undo the host settles (done, needs-refund, dead letter) needs no query', async () => {
+    for (const action of ['done', 'needs-refund', 'dead-letter'] as const) {
+      const host = new ScriptedHost({ undo: [{ action, reason: action }] });
+      expect((await attemptUndo(host, { ...task, paymentId: 'p' }, at('2026-11-22T14:00:00Z'), close, window)).delivery.action).toBe(action);
+      expect(host.calls).toEqual(['undo p']);
+    }
+  });
+});
+
+describe('the outbox forwarder', () => {
+  function setup(host: AcquirerDeliveryPort, clock: FakeClock) {
+    const db = openTerminalDatabase(tempDir());
+    const outbox = new Outbox(db);
+    const settled: { task: OutboxTask; delivery: Delivery }[] = [];
+    const forwarder = new OutboxForwarder({
+      db,
+      outbox,
+      port: host,
+      clock,
+      log: createLogger({ level: 'silent' }),
+      onSettled: (t, d) => void settled.push({ task: t, delivery: d }),
+      undoRace: window,
+      random: () => 0,
+    });
+    return { db, outbox, forwarder, settled };
+  }
+
+  it('retries with backoff, keeps what the race learnt, and settles the journal in the same commit', async () => {
+    const clock = new FakeClock('2026-11-22T13:00:05Z');
+    const host = new ScriptedHost({
+      undoByOrderId: [retry()],
+      query: [
+        { kind: 'found', paymentId: 'p-1', status: 2, confirmationStatus: 0 },
+        { kind: 'found', paymentId: 'p-1', status: 2, confirmationStatus: 0 },
+      ],
+      undo: [{ action: 'retry', reason: 'HTTP 503' }, { action: 'done', reason: 'undone' }],
+    });
+    const { db, outbox, forwarder, settled } = setup(host, clock);
+    const t = outbox.enqueue({ operation: OUTBOX_OPERATIONS.undo, idempotencyKey: idempotencyKey('undo', task.merchantOrderId), payload: { ...task }, at: clock.now() });
+    expect(await forwarder.runOnce()).toBe(1);
+    expect(outbox.byKey(t.idempotencyKey)).toMatchObject({ attempts: 1, payload: { paymentId: 'p-1' }, nextTryAt: '2026-11-22T13:00:05.500Z' });
+    expect(await forwarder.runOnce()).toBe(0);
+    clock.advance(500);
+    await forwarder.runOnce();
+    expect(outbox.byKey(t.idempotencyKey)).toMatchObject({ attempts: 2, lastError: 'still pending at the host', nextTryAt: '2026-11-22T13:00:06.500Z' });
+    clock.advance(1000);
+    await forwarder.runOnce();
+    expect(outbox.byKey(t.idempotencyKey)?.doneAt).not.toBeNull();
+    expect(settled.map((s) => s.delivery.action)).toEqual(['done']);
+    expect(host.calls).toEqual(['undo-order 263260010360003', 'query 263260010360003', 'undo p-1', 'query 263260010360003', 'undo p-1']);
+    db.close();
+  });
+
+  it('dead-letters only what the host answered with a permanent code, and reports it', async () => {
+    const clock = new FakeClock('2026-11-22T13:00:05Z');
+    const host = new ScriptedHost({ confirm: [{ action: 'dead-letter', reason: 'sale was undone; cannot confirm' }] });
+    const { db, outbox, forwarder, settled } = setup(host, clock);
+    outbox.enqueue({ operation: OUTBOX_OPERATIONS.confirm, idempotencyKey: 'confirm:1', payload: { merchantOrderId: '1', paymentId: 'p-9' }, at: clock.now() });
+    await forwarder.runOnce();
+    expect(outbox.depth()).toEqual({ pending: 0, deadLetters: 1, oldestDeadline: null });
+    expect(settled[0]?.delivery.reason).toBe('sale was undone; cannot confirm');
+    db.close();
+  });
+
+  it('a port that throws is a retry, never a lost task', async () => {
+    const clock = new FakeClock('2026-11-22T13:00:05Z');
+    const host = new ScriptedHost({});
+    const { db, outbox, forwarder } = setup(host, clock);
+    outbox.enqueue({ operation: OUTBOX_OPERATIONS.confirm, idempotencyKey: 'confirm:2', payload: { merchantOrderId: '2', paymentId: 'p-8' }, at: clock.now() });
+    await forwarder.runOnce();
+    expect(outbox.byKey('confirm:2')).toMatchObject({ attempts: 1, doneAt: null, deadLetterReason: null, lastError: 'attempt failed: no scripted answer for confirm' });
+    db.close();
+  });
+});
