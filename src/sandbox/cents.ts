@@ -1,0 +1,23 @@
+import { withinAttempts, type SandboxContext } from './context.js';
+
+export type CentsOutcome = 'approved' | 'denied' | 'timeout' | 'error';
+
+/**
+ * The public sandbox's rule (DESIGN.md): the amount's cents choose an outcome — base+0
+ * approved, base+1 denied, base+2 timeout, base+9 error — for bases 10 (sale), 20 (undo and
+ * confirmation), 30 (confirmation of a denied sale), 40 (void) and 50 (void confirmation).
+ * Applies to the first N attempts per `key` only, so a retry can finish.
+ */
+export function centsOutcome(ctx: SandboxContext, base: 10 | 20 | 30 | 40 | 50, amount: number, key: string): CentsOutcome | undefined {
+  const offset = (amount % 100) - base;
+  const outcome = ({ 0: 'approved', 1: 'denied', 2: 'timeout', 9: 'error' } as Record<number, CentsOutcome>)[offset];
+  if (!outcome) return undefined;
+  return withinAttempts(ctx, `${key}:${base}`) ? outcome : undefined;
+}
+
+/** True when the sale's cents fall in a band whose outcome belongs to a later operation. */
+export function centsBand(amount: number): 10 | 20 | 30 | 40 | 50 | undefined {
+  const c = amount % 100;
+  if (c >= 10 && c <= 59) return (Math.floor(c / 10) * 10) as 10 | 20 | 30 | 40 | 50;
+  return undefined;
+}

@@ -1,0 +1,77 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/log/index.js';
+import type { SandboxClock } from './clock.js';
+import type { Db } from './db.js';
+
+/** A fault for one route (by route name, e.g. `saleCreate`), applied to the next `times` requests. */
+export interface FaultSpec {
+  /** Wait this long before handling, ms. */
+  latencyMs?: number;
+  /** Answer this 5xx status without handling. */
+  status?: number;
+  /** Drop the connection before handling (`before`) or after the request was recorded (`after`). */
+  reset?: 'before' | 'after';
+  /** Handle (record) the request, then never answer. */
+  drop?: boolean;
+  /** How many requests it applies to (default 1). */
+  times?: number;
+}
+
+/** Options of the sandbox host (units beside each). */
+export interface SandboxOptions {
+  /** The host's SQLite file (its own, not the terminal's). */
+  dbFile: string;
+  log: Logger;
+  /** Base clock; the host adds the offset set by `POST /sandbox/clock`. Default: system time. */
+  clock?: Clock;
+  /** A cents-chosen outcome applies to the first N attempts only (default 1). */
+  outcomeAttempts?: number;
+  /** How long the "timeout" outcome and a dropped answer hold the connection before closing it, ms (default 40 000, above the client's 30 s). */
+  withholdMs?: number;
+  /** Lifetime of the tokens it issues, s (default 86 399, as the manual shows). */
+  tokenTtlSeconds?: number;
+  /** The address printed in `Links` (default: the listening address). */
+  publicUrl?: string;
+  /** Faults set at start, by route name. */
+  faults?: Readonly<Record<string, FaultSpec>>;
+  /** Largest request body accepted, bytes (default 256 KiB). */
+  maxBodyBytes?: number;
+}
+
+/** What the handlers share. */
+export interface SandboxContext {
+  db: Db;
+  clock: SandboxClock;
+  log: Logger;
+  options: Required<Pick<SandboxOptions, 'outcomeAttempts' | 'withholdMs' | 'tokenTtlSeconds' | 'maxBodyBytes'>>;
+  /** Base URL for Links. */
+  publicUrl(): string;
+  newId(): string;
+}
+
+export function ledgerEntry(
+  ctx: SandboxContext,
+  e: { kind: string; paymentId?: string; merchantOrderId?: string; voidId?: string; amount?: number; note?: string },
+): void {
+  ctx.db
+    .prepare(`INSERT INTO ledger (at, kind, payment_id, merchant_order_id, void_id, amount, note) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+    .run(ctx.clock.now().getTime(), e.kind, e.paymentId ?? null, e.merchantOrderId ?? null, e.voidId ?? null, e.amount ?? 0, e.note ?? null);
+}
+
+export function problem(ctx: SandboxContext, e: { kind: string; merchantOrderId?: string; paymentId?: string; detail: string }): void {
+  ctx.log.warn({ problem: e.kind, merchantOrderId: e.merchantOrderId }, e.detail);
+  ctx.db
+    .prepare(`INSERT INTO problems (at, kind, merchant_order_id, payment_id, detail) VALUES (?, ?, ?, ?, ?)`)
+    .run(ctx.clock.now().getTime(), e.kind, e.merchantOrderId ?? null, e.paymentId ?? null, e.detail);
+}
+
+/** Counts one attempt of a cents-chosen outcome; true while the first N attempts last. */
+export function withinAttempts(ctx: SandboxContext, key: string): boolean {
+  const row = ctx.db.prepare(`SELECT count FROM attempts WHERE key = ?`).get(key) as { count: number } | undefined;
+  const count = (row?.count ?? 0) + 1;
+  ctx.db.prepare(`INSERT INTO attempts (key, count) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET count = excluded.count`).run(key, count);
+  return count <= ctx.options.outcomeAttempts;
+}
+
+export const newUuid = (): string => randomUUID();

@@ -1,0 +1,72 @@
+import { openDatabase, type Db, type Migration } from '../store/index.js';
+import type { Logger } from '../core/log/index.js';
+
+/**
+ * The sandbox host's own database (the acquirer's side, separate from the terminal's):
+ * sales, voids, the ledger, problems, tokens (hashed), attempt counters, settings.
+ */
+export const SANDBOX_MIGRATIONS: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'sandbox host',
+    up: `
+      CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+      CREATE TABLE tokens (
+        token_hash TEXT PRIMARY KEY,
+        api TEXT NOT NULL,
+        scopes TEXT NOT NULL,
+        expires_at INTEGER NOT NULL
+      );
+      CREATE TABLE sales (
+        payment_id TEXT PRIMARY KEY,
+        merchant_order_id TEXT NOT NULL UNIQUE,
+        terminal_id TEXT NOT NULL,
+        amount INTEGER NOT NULL,
+        status INTEGER NOT NULL,
+        confirmation_status INTEGER NOT NULL,
+        input_mode TEXT NOT NULL,
+        business_day TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        closed_by_host INTEGER NOT NULL DEFAULT 0,
+        card_match TEXT,
+        answer TEXT NOT NULL
+      );
+      CREATE TABLE voids (
+        void_id TEXT PRIMARY KEY,
+        payment_id TEXT NOT NULL REFERENCES sales(payment_id),
+        merchant_void_id TEXT NOT NULL,
+        amount INTEGER NOT NULL,
+        cancellation_status INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        answer TEXT NOT NULL,
+        UNIQUE (payment_id, merchant_void_id)
+      );
+      CREATE TABLE ledger (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        payment_id TEXT,
+        merchant_order_id TEXT,
+        void_id TEXT,
+        amount INTEGER NOT NULL DEFAULT 0,
+        note TEXT
+      );
+      CREATE TABLE problems (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        at INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        merchant_order_id TEXT,
+        payment_id TEXT,
+        detail TEXT NOT NULL
+      );
+      CREATE TABLE attempts (key TEXT PRIMARY KEY, count INTEGER NOT NULL);
+      CREATE TABLE faults (route TEXT PRIMARY KEY, spec TEXT NOT NULL);
+    `,
+  },
+];
+
+export function openSandboxDatabase(file: string, log?: Logger): Db {
+  return openDatabase({ file, migrations: SANDBOX_MIGRATIONS, ...(log ? { log } : {}) });
+}
+
+export type { Db };

@@ -1,0 +1,65 @@
+import type { SandboxContext } from './context.js';
+
+export interface LedgerReport {
+  now: string;
+  entries: { at: string; kind: string; paymentId: string | null; merchantOrderId: string | null; voidId: string | null; amount: number; note: string | null }[];
+  problems: { at: string; kind: string; merchantOrderId: string | null; paymentId: string | null; detail: string }[];
+  sales: { paymentId: string; merchantOrderId: string; amount: number; status: number; confirmationStatus: number; voided: number; charged: number }[];
+  totals: { charged: number; sales: number };
+}
+
+/**
+ * `GET /sandbox/ledger`: every charge, confirmation, undo, void and refund, the problems
+ * (duplicates, sales pending at close, undos after close) and what each sale still charges
+ * the customer (approved and not undone, minus voids authorized or confirmed).
+ */
+export function ledgerReport(ctx: SandboxContext): LedgerReport {
+  const iso = (ms: number): string => new Date(ms).toISOString();
+  const entries = (
+    ctx.db.prepare(`SELECT at, kind, payment_id, merchant_order_id, void_id, amount, note FROM ledger ORDER BY id`).all() as {
+      at: number;
+      kind: string;
+      payment_id: string | null;
+      merchant_order_id: string | null;
+      void_id: string | null;
+      amount: number;
+      note: string | null;
+    }[]
+  ).map((e) => ({ at: iso(e.at), kind: e.kind, paymentId: e.payment_id, merchantOrderId: e.merchant_order_id, voidId: e.void_id, amount: e.amount, note: e.note }));
+  const problems = (
+    ctx.db.prepare(`SELECT at, kind, merchant_order_id, payment_id, detail FROM problems ORDER BY id`).all() as {
+      at: number;
+      kind: string;
+      merchant_order_id: string | null;
+      payment_id: string | null;
+      detail: string;
+    }[]
+  ).map((p) => ({ at: iso(p.at), kind: p.kind, merchantOrderId: p.merchant_order_id, paymentId: p.payment_id, detail: p.detail }));
+  const sales = (
+    ctx.db
+      .prepare(
+        `SELECT s.payment_id, s.merchant_order_id, s.amount, s.status, s.confirmation_status,
+                COALESCE((SELECT SUM(v.amount) FROM voids v WHERE v.payment_id = s.payment_id AND v.cancellation_status IN (1, 3)), 0) AS voided
+           FROM sales s ORDER BY s.created_at`,
+      )
+      .all() as { payment_id: string; merchant_order_id: string; amount: number; status: number; confirmation_status: number; voided: number }[]
+  ).map((s) => {
+    const live = (s.status === 2 || s.status === 1) && s.confirmation_status !== 2;
+    return {
+      paymentId: s.payment_id,
+      merchantOrderId: s.merchant_order_id,
+      amount: s.amount,
+      status: s.status,
+      confirmationStatus: s.confirmation_status,
+      voided: s.voided,
+      charged: live ? s.amount - s.voided : 0,
+    };
+  });
+  return {
+    now: ctx.clock.now().toISOString(),
+    entries,
+    problems,
+    sales,
+    totals: { charged: sales.reduce((a, s) => a + s.charged, 0), sales: sales.length },
+  };
+}

@@ -1,0 +1,286 @@
+import { createHash } from 'node:crypto';
+import cardOutcomes from '../../tables/acquirer/card-outcomes.json' with { type: 'json' };
+import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
+import { requireToken } from './auth.js';
+import { readCard, pinMatches, type CardRead } from './card.js';
+import { centsBand, centsOutcome } from './cents.js';
+import { businessDay } from './clock.js';
+import { ledgerEntry, newUuid, problem, type SandboxContext } from './context.js';
+import { INITIALIZATION_VERSION, maskedCardNode, nextNsu, receiptInformation, receiptPan, saleLinks } from './answers.js';
+import { invalidFields, jsonBody, objectBody, omniError, Refusal, type Answer, type SandboxRequest } from './http-kit.js';
+import { ORDER_ID, validateSale } from './sale-validate.js';
+
+export interface SaleRow {
+  payment_id: string;
+  merchant_order_id: string;
+  terminal_id: string;
+  amount: number;
+  status: number;
+  confirmation_status: number;
+  input_mode: string;
+  business_day: string;
+  created_at: number;
+  closed_by_host: number;
+  card_match: string | null;
+  answer: string;
+}
+
+export const cardMatch = (pan: string): string => createHash('sha256').update(`omnipos-sandbox:${pan}`).digest('hex');
+
+type Decision = { kind: 'approved' } | { kind: 'declined'; code: string; message: string } | { kind: 'timeout' } | { kind: 'error' };
+
+function byLastDigit(read: CardRead, merchantOrderId: string): Decision {
+  const digit = read.pan.at(-1) as keyof typeof cardOutcomes.byLastDigit;
+  const row = cardOutcomes.byLastDigit[digit];
+  if (row.result === 'approved') return { kind: 'approved' };
+  if (row.result === 'random') {
+    return Number(merchantOrderId.at(-1)) % 2 === 0 ? { kind: 'approved' } : { kind: 'declined', code: '99', message: 'Time out' };
+  }
+  return { kind: 'declined', code: row.returnCode, message: row.returnMessage };
+}
+
+function isChip(inputMode: string): boolean {
+  return inputMode === 'Emv' || inputMode === 'ContactlessEmv';
+}
+
+export function findSale(ctx: SandboxContext, paymentId: string): SaleRow | undefined {
+  return ctx.db.prepare(`SELECT * FROM sales WHERE payment_id = ?`).get(paymentId) as SaleRow | undefined;
+}
+
+export function findSaleByOrderId(ctx: SandboxContext, merchantOrderId: string): SaleRow | undefined {
+  return ctx.db.prepare(`SELECT * FROM sales WHERE merchant_order_id = ?`).get(merchantOrderId) as SaleRow | undefined;
+}
+
+/** The stored answer with the sale's current state. */
+export function currentAnswer(ctx: SandboxContext, row: SaleRow): Record<string, unknown> {
+  const answer = JSON.parse(row.answer) as { Payment: Record<string, unknown> };
+  answer.Payment.Status = row.status;
+  answer.Payment.ConfirmationStatus = row.confirmation_status;
+  answer.Payment.Links = saleLinks(ctx, row.payment_id, row.status === 2 && row.confirmation_status === 0);
+  return answer;
+}
+
+/** `POST /1/physicalSales`. */
+export function createSale(ctx: SandboxContext, req: SandboxRequest): Answer {
+  requireToken(ctx, req, 'transactional');
+  const body = objectBody(req);
+  const v = validateSale(body);
+  const problems: string[] = [];
+  if (v.subordinatedMerchantId !== SANDBOX_MERCHANT.merchant.subordinatedMerchantId) {
+    problems.push('Payment.SubordinatedMerchantId: no such merchant is registered');
+  }
+  if (v.terminalId !== SANDBOX_MERCHANT.terminal.terminalId) problems.push('Payment.PinPadInformation.TerminalId: no such terminal is registered for the merchant');
+  if (problems.length > 0) throw invalidFields(problems);
+  const cardPath = `Payment.${v.cardNode}`;
+  const read = readCard(cardPath, v.card);
+  const pinOk = v.authenticationMethod === 'OnlineAuthentication' ? pinMatches(`${cardPath}.PinBlock`, v.card.PinBlock as Record<string, unknown>, read) : true;
+
+  const existing = findSaleByOrderId(ctx, v.merchantOrderId);
+  if (existing) {
+    problem(ctx, {
+      kind: 'duplicate-order-id',
+      merchantOrderId: v.merchantOrderId,
+      paymentId: existing.payment_id,
+      detail: `MerchantOrderId ${v.merchantOrderId} was sent again (first sale ${existing.payment_id}); refused`,
+    });
+    throw omniError(400, 'DUPLICATE_ORDER_ID', v.merchantOrderId);
+  }
+
+  let decision: Decision;
+  const band = centsBand(v.amount);
+  if (!pinOk) decision = { kind: 'declined', code: '55', message: 'SENHA INVALIDA' };
+  else if (band === 10) {
+    const o = centsOutcome(ctx, 10, v.amount, `sale:${v.amount}`);
+    decision =
+      o === 'denied' ? { kind: 'declined', code: '05', message: 'NEGADA' } : o === 'timeout' ? { kind: 'timeout' } : o === 'error' ? { kind: 'error' } : o === 'approved' ? { kind: 'approved' } : byLastDigit(read, v.merchantOrderId);
+  } else if (band === 30) decision = { kind: 'declined', code: '05', message: 'NEGADA' };
+  else if (band !== undefined) decision = { kind: 'approved' };
+  else decision = byLastDigit(read, v.merchantOrderId);
+
+  if (decision.kind === 'error') return { status: 500, body: { ReturnCode: '500', ReturnMessage: 'Erro no processamento' } };
+
+  const now = ctx.clock.now();
+  const paymentId = newUuid();
+  const declined = decision.kind === 'declined' ? decision : undefined;
+  const approved = declined === undefined;
+  const nsu = nextNsu(ctx);
+  const authorizationCode = approved ? String(100000 + (parseInt(paymentId.slice(0, 6), 16) % 900000)) : '';
+  const status = approved ? (v.capture ? 2 : 1) : 3;
+  const payment = body.Payment as Record<string, unknown>;
+  const { PinBlock: _omit, ...cardEcho } = maskedCardNode(v.card);
+  void _omit;
+  const answer = {
+    MerchantOrderId: v.merchantOrderId,
+    Customer: { Name: '[Guest]' },
+    Payment: {
+      ...payment,
+      [v.cardNode]: cardEcho,
+      Installments: v.installments,
+      Interest: payment.Interest ?? 'ByMerchant',
+      Capture: v.capture,
+      Amount: v.amount,
+      ReceivedDate: now.toISOString(),
+      ...(status === 2 ? { CapturedAmount: v.amount, CapturedDate: now.toISOString() } : {}),
+      Provider: 'Simulado',
+      Status: status,
+      PhysicalTransactionStatus: status,
+      IsSplitted: false,
+      ReturnCode: declined ? declined.code : '000',
+      ReturnMessage: declined ? declined.message : `APROVADA ${authorizationCode}`,
+      PaymentId: paymentId,
+      Currency: 'BRL',
+      Country: 'BRA',
+      ServiceTaxAmount: 0,
+      PrintMessage: [],
+      ReceiptInformation: approved
+        ? receiptInformation(ctx, {
+            nsu,
+            at: now,
+            maskedPan: receiptPan(read.pan),
+            type: v.type,
+            authorizationCode,
+            inputMode: v.inputMode,
+            amount: v.amount,
+            transaction: v.type === 'PhysicalDebitCard' ? 'VENDA A DEBITO' : v.type === 'PhysicalVoucherCard' ? 'VENDA VOUCHER' : 'VENDA A CREDITO',
+            ...(typeof payment.SoftDescriptor === 'string' ? { softDescriptor: payment.SoftDescriptor } : {}),
+          })
+        : [],
+      ...(approved ? { AuthorizationCode: authorizationCode } : {}),
+      ProofOfSale: nsu,
+      InitializationVersion: INITIALIZATION_VERSION,
+      ConfirmationStatus: 0,
+      ...(isChip(v.inputMode) ? { EmvResponseData: approved ? '8A023030' : '8A023035' } : {}),
+      MerchantAcquirerId: SANDBOX_MERCHANT.merchant.merchantNumber,
+      TerminalAcquirerId: SANDBOX_MERCHANT.terminal.terminalId,
+    },
+  };
+  ctx.db.transaction(() => {
+    ctx.db
+      .prepare(
+        `INSERT INTO sales (payment_id, merchant_order_id, terminal_id, amount, status, confirmation_status, input_mode, business_day, created_at, card_match, answer)
+         VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)`,
+      )
+      .run(paymentId, v.merchantOrderId, v.terminalId, v.amount, status, v.inputMode, businessDay(now), now.getTime(), cardMatch(read.pan), JSON.stringify(answer));
+    if (approved) ledgerEntry(ctx, { kind: 'charge', paymentId, merchantOrderId: v.merchantOrderId, amount: v.amount });
+    else ledgerEntry(ctx, { kind: 'decline', paymentId, merchantOrderId: v.merchantOrderId, amount: 0, note: declined?.code ?? '' });
+  })();
+  if (decision.kind === 'timeout') return { withhold: true };
+  const row = findSale(ctx, paymentId) as SaleRow;
+  return { status: 201, body: currentAnswer(ctx, row) };
+}
+
+function saleOr404(ctx: SandboxContext, row: SaleRow | undefined): SaleRow {
+  if (!row) throw omniError(404, 'NOT_FOUND');
+  return row;
+}
+
+/** `GET /1/physicalSales/{PaymentId}`. */
+export function getSale(ctx: SandboxContext, req: SandboxRequest): Answer {
+  requireToken(ctx, req, 'transactional');
+  return { status: 200, body: currentAnswer(ctx, saleOr404(ctx, findSale(ctx, req.route.params.PaymentId ?? ''))) };
+}
+
+/** `GET /1/physicalSales/MerchantOrderId/{MerchantOrderId}`. */
+export function getSaleByOrderId(ctx: SandboxContext, req: SandboxRequest): Answer {
+  requireToken(ctx, req, 'transactional');
+  const id = req.route.params.MerchantOrderId ?? '';
+  if (!ORDER_ID.test(id)) throw invalidFields(['MerchantOrderId: must be 1 to 15 digits']);
+  return { status: 200, body: currentAnswer(ctx, saleOr404(ctx, findSaleByOrderId(ctx, id))) };
+}
+
+function operationBody(ctx: SandboxContext, row: SaleRow): Record<string, unknown> {
+  return {
+    ConfirmationStatus: row.confirmation_status,
+    Status: row.status,
+    ReturnCode: 0,
+    ReturnMessage: 'Success',
+    Links: saleLinks(ctx, row.payment_id, false),
+  };
+}
+
+/** Reads the optional chip body of confirm (`IssuerScriptResults`) or undo (`IssuerScriptsResults`). */
+function chipBody(req: SandboxRequest, row: SaleRow, op: 'confirm' | 'undo'): void {
+  const body = jsonBody(req);
+  const spelled = op === 'confirm' ? 'IssuerScriptResults' : 'IssuerScriptsResults';
+  const wrong = op === 'confirm' ? 'IssuerScriptsResults' : 'IssuerScriptResults';
+  if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) throw invalidFields(['body: must be a JSON object or null']);
+  const b = (body ?? {}) as Record<string, unknown>;
+  if (b[wrong] !== undefined) throw invalidFields([`${wrong}: unknown member; this operation spells it ${spelled}`]);
+  if (b.EmvData !== undefined && (typeof b.EmvData !== 'string' || !/^([0-9A-Fa-f]{2})+$/.test(b.EmvData))) throw invalidFields(['EmvData: must be hex']);
+  if (op === 'confirm' && isChip(row.input_mode) && b.EmvData === undefined) throw invalidFields(['EmvData: is required to confirm a chip sale']);
+}
+
+function setConfirmation(ctx: SandboxContext, row: SaleRow, cs: 1 | 2, kind: string): SaleRow {
+  ctx.db.transaction(() => {
+    ctx.db.prepare(`UPDATE sales SET confirmation_status = ? WHERE payment_id = ?`).run(cs, row.payment_id);
+    ledgerEntry(ctx, { kind, paymentId: row.payment_id, merchantOrderId: row.merchant_order_id, amount: cs === 2 ? -row.amount : 0 });
+  })();
+  return findSale(ctx, row.payment_id) as SaleRow;
+}
+
+/** `PUT /1/physicalSales/{PaymentId}/confirmation`. */
+export function confirmSale(ctx: SandboxContext, req: SandboxRequest): Answer {
+  requireToken(ctx, req, 'transactional');
+  const row = saleOr404(ctx, findSale(ctx, req.route.params.PaymentId ?? ''));
+  chipBody(req, row, 'confirm');
+  if (row.status === 3) {
+    const o = centsOutcome(ctx, 30, row.amount, `confirm:${row.payment_id}`);
+    if (!o) throw omniError(400, 'DECLINED_SALE');
+    if (o === 'denied') throw new Refusal(400, { ReturnCode: '05', ReturnMessage: 'NEGADA' });
+    if (o === 'error') return { status: 500, body: { ReturnCode: '500', ReturnMessage: 'Erro no processamento' } };
+    ledgerEntry(ctx, { kind: 'confirm-declined', paymentId: row.payment_id, merchantOrderId: row.merchant_order_id });
+    if (o === 'timeout') return { withhold: true };
+    return { status: 200, body: { ...operationBody(ctx, row), ConfirmationStatus: 1 } };
+  }
+  if (row.confirmation_status === 2) throw omniError(400, 'ALREADY_UNDONE');
+  if (row.confirmation_status === 1) return { status: 200, body: operationBody(ctx, row) };
+  const o = centsOutcome(ctx, 20, row.amount, `confirm:${row.payment_id}`);
+  if (o === 'denied') throw new Refusal(400, { ReturnCode: '05', ReturnMessage: 'NEGADA' });
+  if (o === 'error') return { status: 500, body: { ReturnCode: '500', ReturnMessage: 'Erro no processamento' } };
+  const done = setConfirmation(ctx, row, 1, 'confirm');
+  if (o === 'timeout') return { withhold: true };
+  return { status: 200, body: { ...operationBody(ctx, done), Links: [...saleLinks(ctx, done.payment_id, false), { Method: 'POST', Rel: 'void', Href: `${ctx.publicUrl()}/1/physicalSales/${done.payment_id}/voids` }] } };
+}
+
+function undo(ctx: SandboxContext, req: SandboxRequest, row: SaleRow): Answer {
+  chipBody(req, row, 'undo');
+  if (row.status === 3) throw omniError(400, 'DECLINED_SALE');
+  if (row.confirmation_status === 2) return { status: 200, body: operationBody(ctx, row) };
+  if (row.confirmation_status === 1) {
+    if (row.closed_by_host) {
+      problem(ctx, {
+        kind: 'undo-after-close',
+        merchantOrderId: row.merchant_order_id,
+        paymentId: row.payment_id,
+        detail: `undo of ${row.merchant_order_id} arrived after the daily close confirmed it; the customer stays charged`,
+      });
+      throw omniError(400, 'PAST_DAILY_CLOSE');
+    }
+    throw omniError(400, 'ALREADY_CONFIRMED');
+  }
+  const o = centsOutcome(ctx, 20, row.amount, `undo:${row.payment_id}`);
+  if (o === 'denied') throw new Refusal(400, { ReturnCode: '05', ReturnMessage: 'NEGADA' });
+  if (o === 'error') return { status: 500, body: { ReturnCode: '500', ReturnMessage: 'Erro no processamento' } };
+  const done = setConfirmation(ctx, row, 2, 'undo');
+  if (o === 'timeout') return { withhold: true };
+  return { status: 200, body: operationBody(ctx, done) };
+}
+
+/** `DELETE /1/physicalSales/{PaymentId}`. */
+export function undoSale(ctx: SandboxContext, req: SandboxRequest): Answer {
+  requireToken(ctx, req, 'transactional');
+  return undo(ctx, req, saleOr404(ctx, findSale(ctx, req.route.params.PaymentId ?? '')));
+}
+
+/** `DELETE /1/physicalSales/orderId/{MerchantOrderId}`. */
+export function undoSaleByOrderId(ctx: SandboxContext, req: SandboxRequest): Answer {
+  requireToken(ctx, req, 'transactional');
+  const id = req.route.params.MerchantOrderId ?? '';
+  if (!ORDER_ID.test(id)) throw invalidFields(['MerchantOrderId: must be 1 to 15 digits']);
+  const row = findSaleByOrderId(ctx, id);
+  if (!row) {
+    ledgerEntry(ctx, { kind: 'undo-not-found', merchantOrderId: id });
+    throw omniError(404, 'NOT_FOUND');
+  }
+  return undo(ctx, req, row);
+}

@@ -1,0 +1,174 @@
+import { routePath } from '../acquirer/routes.js';
+import { requireToken } from './auth.js';
+import { pinMatches, readCard } from './card.js';
+import { centsOutcome } from './cents.js';
+import { ledgerEntry, newUuid, problem, type SandboxContext } from './context.js';
+import { INITIALIZATION_VERSION } from './answers.js';
+import { Fields, invalidFields, objectBody, omniError, Refusal, type Answer, type SandboxRequest } from './http-kit.js';
+import { INPUT_MODES, AUTH_METHODS, ORDER_ID } from './sale-validate.js';
+import { cardMatch, findSale, type SaleRow } from './sales.js';
+
+interface VoidRow {
+  void_id: string;
+  payment_id: string;
+  merchant_void_id: string;
+  amount: number;
+  cancellation_status: number;
+  created_at: number;
+  answer: string;
+}
+
+function links(ctx: SandboxContext, paymentId: string, voidId: string, pending: boolean): { Method: string; Rel: string; Href: string }[] {
+  const base = ctx.publicUrl();
+  const out = [{ Method: 'GET', Rel: 'self', Href: `${base}${routePath('voidGet', { PaymentId: paymentId, VoidId: voidId })}` }];
+  if (pending) {
+    out.push(
+      { Method: 'PUT', Rel: 'confirm', Href: `${base}${routePath('voidConfirm', { PaymentId: paymentId, VoidId: voidId })}` },
+      { Method: 'DELETE', Rel: 'reverse', Href: `${base}${routePath('voidUndo', { PaymentId: paymentId, VoidId: voidId })}` },
+    );
+  }
+  return out;
+}
+
+function voidAnswer(ctx: SandboxContext, v: VoidRow): Record<string, unknown> {
+  const stored = JSON.parse(v.answer) as Record<string, unknown>;
+  return {
+    ...stored,
+    VoidId: v.void_id,
+    CancellationStatus: v.cancellation_status,
+    Status: v.cancellation_status === 1 || v.cancellation_status === 3 ? 10 : 2,
+    Links: links(ctx, v.payment_id, v.void_id, v.cancellation_status === 1),
+  };
+}
+
+function saleFor(ctx: SandboxContext, req: SandboxRequest): SaleRow {
+  const row = findSale(ctx, req.route.params.PaymentId ?? '');
+  if (!row) throw omniError(404, 'NOT_FOUND');
+  return row;
+}
+
+function findVoid(ctx: SandboxContext, sale: SaleRow, req: SandboxRequest): VoidRow {
+  const p = req.route.params;
+  const v = (
+    p.VoidId !== undefined
+      ? ctx.db.prepare(`SELECT * FROM voids WHERE void_id = ? AND payment_id = ?`).get(p.VoidId, sale.payment_id)
+      : ctx.db.prepare(`SELECT * FROM voids WHERE merchant_void_id = ? AND payment_id = ?`).get(p.MerchantVoidId ?? '', sale.payment_id)
+  ) as VoidRow | undefined;
+  if (!v) throw omniError(404, 'NOT_FOUND');
+  return v;
+}
+
+/** `POST /1/physicalSales/{PaymentId}/voids`: card-present, two-phase, partial amounts allowed. */
+export function createVoid(ctx: SandboxContext, req: SandboxRequest): Answer {
+  requireToken(ctx, req, 'transactional');
+  const sale = saleFor(ctx, req);
+  const body = objectBody(req);
+  const f = new Fields(body);
+  const merchantVoidId = f.string('MerchantVoidId', { re: ORDER_ID, hint: 'must be 1 to 15 digits' });
+  f.string('MerchantVoidDate', { re: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/, hint: 'must be an ISO 8601 date-time' });
+  const amount = f.int('VoidAmount', { min: 1 });
+  const card = f.object('Card');
+  let inputMode: string | undefined;
+  let auth: string | undefined;
+  if (card) {
+    inputMode = f.string('Card.InputMode', { oneOf: INPUT_MODES });
+    auth = f.string('Card.AuthenticationMethod', { oneOf: AUTH_METHODS, optional: inputMode === 'Typed' });
+    if (inputMode === 'Typed') f.string('Card.ExpirationDate', { re: /^(0[1-9]|1[0-2])\/\d{4}$/, hint: 'must be MM/yyyy' });
+    if (inputMode === 'Emv' || inputMode === 'ContactlessEmv') f.string('Card.EmvData', { re: /^([0-9A-Fa-f]{2})+$/, hint: 'must be hex' });
+    f.object('Card.EncryptedCardData');
+    if (auth === 'OnlineAuthentication') f.object('Card.PinBlock');
+  }
+  f.check();
+  const read = readCard('Card', card as Record<string, unknown>);
+  const pinOk = auth === 'OnlineAuthentication' ? pinMatches('Card.PinBlock', (card as Record<string, unknown>).PinBlock as Record<string, unknown>, read) : true;
+
+  if (sale.status !== 2) throw omniError(400, 'NOT_ALLOWED', 'the sale was not approved');
+  if (sale.confirmation_status === 2) throw omniError(400, 'ALREADY_UNDONE');
+  if (sale.confirmation_status === 0) throw omniError(400, 'NOT_ALLOWED', 'the sale is not confirmed: undo it instead');
+  if (sale.card_match !== cardMatch(read.pan)) throw omniError(400, 'CARD_MISMATCH');
+  const dup = ctx.db.prepare(`SELECT void_id FROM voids WHERE payment_id = ? AND merchant_void_id = ?`).get(sale.payment_id, merchantVoidId) as
+    | { void_id: string }
+    | undefined;
+  if (dup) {
+    problem(ctx, {
+      kind: 'duplicate-merchant-void-id',
+      merchantOrderId: sale.merchant_order_id,
+      paymentId: sale.payment_id,
+      detail: `MerchantVoidId ${String(merchantVoidId)} was sent again for the sale; refused`,
+    });
+    throw omniError(400, 'DUPLICATE_ORDER_ID', `MerchantVoidId ${String(merchantVoidId)}`);
+  }
+  const voided = (ctx.db.prepare(`SELECT COALESCE(SUM(amount), 0) AS s FROM voids WHERE payment_id = ? AND cancellation_status IN (1, 3)`).get(sale.payment_id) as { s: number }).s;
+  if ((amount as number) > sale.amount - voided) throw omniError(400, 'VOID_AMOUNT_EXCEEDED', `at most ${sale.amount - voided}`);
+
+  const o = centsOutcome(ctx, 40, sale.amount, `void:${sale.payment_id}`);
+  if (o === 'error') return { status: 500, body: { ReturnCode: '500', ReturnMessage: 'Erro no processamento' } };
+  const denied = !pinOk || o === 'denied';
+  const voidId = newUuid();
+  const now = ctx.clock.now();
+  const stored = {
+    VoidId: voidId,
+    InitializationVersion: INITIALIZATION_VERSION,
+    ReturnCode: denied ? (pinOk ? '05' : '55') : '000',
+    ReturnMessage: denied ? (pinOk ? 'NEGADA' : 'SENHA INVALIDA') : 'CANCELAMENTO APROVADO',
+    PrintMessage: [],
+    VoidAmount: amount,
+  };
+  ctx.db.transaction(() => {
+    ctx.db
+      .prepare(`INSERT INTO voids (void_id, payment_id, merchant_void_id, amount, cancellation_status, created_at, answer) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+      .run(voidId, sale.payment_id, merchantVoidId, amount, denied ? 2 : 1, now.getTime(), JSON.stringify(stored));
+    if (!denied) ledgerEntry(ctx, { kind: 'void', paymentId: sale.payment_id, merchantOrderId: sale.merchant_order_id, voidId, amount: -(amount as number) });
+  })();
+  if (o === 'timeout') return { withhold: true };
+  const row = ctx.db.prepare(`SELECT * FROM voids WHERE void_id = ?`).get(voidId) as VoidRow;
+  return { status: 201, body: voidAnswer(ctx, row) };
+}
+
+/** `PUT …/voids/{VoidId}/confirmation`. */
+export function confirmVoid(ctx: SandboxContext, req: SandboxRequest): Answer {
+  requireToken(ctx, req, 'transactional');
+  const sale = saleFor(ctx, req);
+  const v = findVoid(ctx, sale, req);
+  if (v.cancellation_status === 3) return { status: 200, body: { ...voidAnswer(ctx, v), ConfirmationStatus: 1, ReturnCode: 0, ReturnMessage: 'Success' } };
+  if (v.cancellation_status === 4) throw omniError(400, 'ALREADY_UNDONE');
+  if (v.cancellation_status !== 1) throw omniError(400, 'NOT_ALLOWED', 'the void was denied');
+  const o = centsOutcome(ctx, 50, sale.amount, `void-confirm:${v.void_id}`);
+  if (o === 'denied') throw new Refusal(400, { ReturnCode: '05', ReturnMessage: 'NEGADA' });
+  if (o === 'error') return { status: 500, body: { ReturnCode: '500', ReturnMessage: 'Erro no processamento' } };
+  ctx.db.transaction(() => {
+    ctx.db.prepare(`UPDATE voids SET cancellation_status = 3 WHERE void_id = ?`).run(v.void_id);
+    ledgerEntry(ctx, { kind: 'void-confirm', paymentId: sale.payment_id, merchantOrderId: sale.merchant_order_id, voidId: v.void_id });
+  })();
+  if (o === 'timeout') return { withhold: true };
+  const row = ctx.db.prepare(`SELECT * FROM voids WHERE void_id = ?`).get(v.void_id) as VoidRow;
+  return { status: 200, body: { ...voidAnswer(ctx, row), ConfirmationStatus: 1, ReturnCode: 0, ReturnMessage: 'Success' } };
+}
+
+/** `DELETE …/voids/{VoidId}` and `DELETE …/voids/merchantVoidId/{MerchantVoidId}`. */
+export function undoVoid(ctx: SandboxContext, req: SandboxRequest): Answer {
+  requireToken(ctx, req, 'transactional');
+  const sale = saleFor(ctx, req);
+  if (req.route.params.MerchantVoidId !== undefined && !ORDER_ID.test(req.route.params.MerchantVoidId)) {
+    throw invalidFields(['MerchantVoidId: must be 1 to 15 digits']);
+  }
+  const v = findVoid(ctx, sale, req);
+  if (v.cancellation_status === 3) throw omniError(400, 'ALREADY_CONFIRMED');
+  if (v.cancellation_status === 1) {
+    ctx.db.transaction(() => {
+      ctx.db.prepare(`UPDATE voids SET cancellation_status = 4 WHERE void_id = ?`).run(v.void_id);
+      ledgerEntry(ctx, { kind: 'void-undo', paymentId: sale.payment_id, merchantOrderId: sale.merchant_order_id, voidId: v.void_id, amount: v.amount });
+    })();
+  }
+  const row = ctx.db.prepare(`SELECT * FROM voids WHERE void_id = ?`).get(v.void_id) as VoidRow;
+  return { status: 200, body: { ...voidAnswer(ctx, row), ReturnCode: 0, ReturnMessage: 'Success' } };
+}
+
+/** `GET …/voids/{VoidId}`. */
+export function getVoid(ctx: SandboxContext, req: SandboxRequest): Answer {
+  requireToken(ctx, req, 'transactional');
+  const sale = saleFor(ctx, req);
+  const v = findVoid(ctx, sale, req);
+  const a = voidAnswer(ctx, v);
+  return { status: 200, body: { VoidId: a.VoidId, CancellationStatus: a.CancellationStatus, Status: a.Status } };
+}

@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isOmniposError } from '../../../src/core/errors/index.js';
+import { EMV_CONFIRM, EMV_UNDO, card, cardNode, sale, startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+describe('omni sales against the sandbox over loopback HTTP', () => {
+  it('sale 10 cents: 201, Status 2, pending confirmation, documented members; confirm with chip data', async () => {
+    const req = sale(5010);
+    const answer = await h.acquirer.omni.createSale(req);
+    const p = answer.Payment;
+    expect(answer.MerchantOrderId).toBe(req.MerchantOrderId);
+    expect(p).toMatchObject({ Status: 2, ConfirmationStatus: 0, ReturnCode: '000', Amount: 5010, Capture: true, InitializationVersion: expect.any(Number) });
+    expect(p.PaymentId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(p.EmvResponseData).toBe('8A023030');
+    expect(p.Links?.map((l) => l.Rel)).toEqual(['self', 'confirm', 'reverse']);
+    expect(p.ReceiptInformation?.find((r) => r.Field === 'CARD_NUMBER')?.Content).toBe(`${card(0).pan.slice(0, 6)}-${card(0).pan.slice(-4)}`);
+    expect(JSON.stringify(answer)).not.toContain(card(0).pan);
+    const confirmed = await h.acquirer.omni.confirmSale(p.PaymentId, EMV_CONFIRM);
+    expect(confirmed).toMatchObject({ ConfirmationStatus: 1, Status: 2 });
+    const q = await h.acquirer.omni.getSale(p.PaymentId);
+    expect(q.Payment).toMatchObject({ Status: 2, ConfirmationStatus: 1 });
+    const byOrder = await h.acquirer.omni.getSaleByOrderId(req.MerchantOrderId);
+    expect(byOrder.Payment.PaymentId).toBe(p.PaymentId);
+  });
+
+  it('sale 11 cents: declined with ReturnCode 05; authorize says declined', async () => {
+    const { outcome } = await h.acquirer.omni.authorize(sale(5011));
+    expect(outcome).toMatchObject({ kind: 'declined', returnCode: '05' });
+  });
+
+  it('sale 19 cents: HTTP 500, nothing recorded, outcome unknown; the query by order id finds nothing (404)', async () => {
+    const req = sale(5019);
+    const { outcome } = await h.acquirer.omni.authorize(req);
+    expect(outcome).toMatchObject({ kind: 'unknown', reason: 'HTTP 500' });
+    const err = await h.acquirer.omni.getSaleByOrderId(req.MerchantOrderId).catch((e: unknown) => e);
+    expect(isOmniposError(err, 'ACQUIRER_HTTP')).toBe(true);
+    expect((err as { context: { status: number } }).context.status).toBe(404);
+  });
+
+  it('undo by PaymentId (chip data, IssuerScriptsResults) leaves nothing charged; a second undo is idempotent', async () => {
+    const a = await h.acquirer.omni.createSale(sale(7000));
+    const id = a.Payment.PaymentId;
+    await expect(h.acquirer.omni.undoSale(id, EMV_UNDO)).resolves.toMatchObject({ ConfirmationStatus: 2 });
+    await expect(h.acquirer.omni.settle('undo', () => h.acquirer.omni.undoSale(id))).resolves.toMatchObject({ action: 'done' });
+    const ledger = await h.ledger();
+    expect(ledger.sales.find((s) => s.paymentId === id)?.charged).toBe(0);
+  });
+
+  it('a confirmed sale cannot be undone: ALREADY_CONFIRMED → needs-refund', async () => {
+    const a = await h.acquirer.omni.createSale(sale(7100));
+    await h.acquirer.omni.confirmSale(a.Payment.PaymentId, EMV_CONFIRM);
+    await expect(h.acquirer.omni.settle('undo', () => h.acquirer.omni.undoSale(a.Payment.PaymentId))).resolves.toMatchObject({ action: 'needs-refund' });
+  });
+
+  it('an undone sale cannot be confirmed: dead letter', async () => {
+    const a = await h.acquirer.omni.createSale(sale(7200));
+    await h.acquirer.omni.undoSale(a.Payment.PaymentId);
+    await expect(h.acquirer.omni.settle('confirm', () => h.acquirer.omni.confirmSale(a.Payment.PaymentId, EMV_CONFIRM))).resolves.toMatchObject({
+      action: 'dead-letter',
+    });
+  });
+
+  it('a chip sale confirmed without EmvData is refused naming EmvData; the wrong spelling is named', async () => {
+    const a = await h.acquirer.omni.createSale(sale(7300));
+    const err = await h.acquirer.omni.confirmSale(a.Payment.PaymentId).catch((e: unknown) => e);
+    expect((err as { context: { status: number; returnMessage: string } }).context).toMatchObject({ status: 400 });
+    expect((err as { context: { returnMessage: string } }).context.returnMessage).toMatch(/EmvData: is required/);
+    const err2 = await h.acquirer.omni
+      .undoSale(a.Payment.PaymentId, { EmvData: '9F2701', IssuerScriptResults: '0000' } as never)
+      .catch((e: unknown) => e);
+    expect((err2 as { context: { returnMessage: string } }).context.returnMessage).toMatch(/IssuerScriptResults: unknown member; this operation spells it IssuerScriptsResults/);
+  });
+
+  it('typed and stripe sales decrypt CardNumber / TrackTwoData; stripe without PIN', async () => {
+    const typed = await h.acquirer.omni.createSale(sale(7400, { card: cardNode(card(1), { inputMode: 'Typed', pin: null }) }));
+    expect(typed.Payment.Status).toBe(2);
+    const stripe = await h.acquirer.omni.createSale(sale(7500, { card: cardNode(card(4), { inputMode: 'MagStripe' }), debit: true }));
+    expect(stripe.Payment.Status).toBe(2);
+    expect(stripe.Payment.EmvResponseData).toBeUndefined();
+  });
+
+  it('a wrong PIN declines with 55', async () => {
+    const { outcome } = await h.acquirer.omni.authorize(sale(7600, { card: cardNode(card(0), { pin: '9999' }) }));
+    expect(outcome).toMatchObject({ kind: 'declined', returnCode: '55' });
+  });
+
+  it.each([
+    [0, 'approved', '000'],
+    [1, 'approved', '000'],
+    [2, 'declined', '05'],
+    [3, 'declined', '57'],
+    [4, 'approved', '000'],
+    [5, 'declined', '78'],
+    [6, 'declined', '99'],
+    [7, 'declined', '77'],
+    [8, 'declined', '70'],
+  ])('last digit %i of the decrypted PAN → %s (%s), 002 card sandbox table', async (digit, kind, code) => {
+    const { outcome } = await h.acquirer.omni.authorize(sale(8000 + digit * 100, { lastDigit: digit }));
+    expect(outcome.kind).toBe(kind);
+    expect((outcome as { returnCode?: string }).returnCode).toBe(code);
+  });
+
+  it('last digit 9 is deterministic: even MerchantOrderId approved, odd declined 99', async () => {
+    const even = await h.acquirer.omni.authorize(sale(9900, { lastDigit: 9, orderId: '990000000000002' }));
+    const odd = await h.acquirer.omni.authorize(sale(9900, { lastDigit: 9, orderId: '990000000000003' }));
+    expect(even.outcome.kind).toBe('approved');
+    expect(odd.outcome).toMatchObject({ kind: 'declined', returnCode: '99' });
+  });
+});
