@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isOmniposError } from '../../../src/core/errors/index.js';
-import { decodeTlv, dumpTlv, encodeTlv, toHex, type TlvInput, type TlvObject } from '../../../src/emv/index.js';
+import { decodeTlv, dumpTlv, encodeTlv, tlvToJson, toHex, type TlvInput, type TlvObject } from '../../../src/emv/index.js';
 
 const SEED = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
 const RUNS = 1000;
@@ -76,6 +76,29 @@ describe(`BER-TLV properties (seed ${SEED}, ${RUNS} runs each)`, () => {
   it('random strings as hex give objects or TLV_INVALID', () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 200 }), (s) => typedOrValue(() => decodeTlv(s))),
+      { seed: SEED, numRuns: RUNS },
+    );
+  });
+
+  it('card data never appears in clear in the dump or the JSON, wherever it sits', () => {
+    const pan = fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: 16, maxLength: 19 });
+    fc.assert(
+      fc.property(pan, fc.array(tlvArb, { maxLength: 3 }), fc.nat(3), (digits, others, at) => {
+        const panHex = digits.length % 2 ? `${digits}F` : digits;
+        const track2 = `${digits}D2512201000000000`;
+        const card: TlvInput[] = [
+          { tag: '5A', value: panHex },
+          { tag: '57', value: track2.length % 2 ? `${track2}F` : track2 },
+          { tag: '9F6B', value: track2.length % 2 ? `${track2}F` : track2 },
+          { tag: '5F20', value: toHex(new TextEncoder().encode('JOAO DA SILVA')) },
+        ];
+        const record: TlvInput = { tag: '70', children: [...others.slice(0, at), ...card, ...others.slice(at)] };
+        const bytes = encodeTlv({ tag: '77', children: [record] });
+        const shown = dumpTlv(bytes) + JSON.stringify(tlvToJson(decodeTlv(bytes)));
+        expect(shown).not.toContain(digits);
+        expect(shown).not.toContain(toHex(new TextEncoder().encode('JOAO DA SILVA')));
+        expect(shown).toContain(`${digits.slice(0, 6)}${'*'.repeat(digits.length - 10)}${digits.slice(-4)}`);
+      }),
       { seed: SEED, numRuns: RUNS },
     );
   });
