@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RETURN_CODES, returnCodeName } from '../../../tables/pinpad/return-codes.js';
 import { CLASSIC_LAYOUTS } from '../../../tables/pinpad/classic-layouts.js';
-import { PP_DATA, SPE_PARAMS } from '../../../tables/pinpad/abecs-ids.js';
+import { GIX_DEFAULT_IDS, PP_DATA, SPE_PARAMS } from '../../../tables/pinpad/abecs-ids.js';
 import { decodeCommand, decodeResponse, encodeResponse } from '../../../drivers/pinpad/codec/message.js';
 import { decodeParams, encodeParams } from '../../../drivers/pinpad/codec/params.js';
 import { decodeLayout } from '../../../drivers/pinpad/codec/layout.js';
@@ -62,6 +62,7 @@ describe('tables', () => {
     for (const p of SPE_PARAMS) expect(p.id < 0x8000 && p.name.startsWith('SPE_')).toBe(true);
     for (const p of PP_DATA) expect(p.id >= 0x8000 && p.name.startsWith('PP_')).toBe(true);
     expect(PP_DATA.find((p) => p.name === 'PP_KSNTDESP14')!.id).toBe(0x910e);
+    expect(GIX_DEFAULT_IDS.length * 2).toBeLessThanOrEqual(128);
     expect(PP_DATA.find((p) => p.name === 'PP_KSNTDESD79')!.id).toBe(0x924f);
   });
 });

@@ -1,0 +1,227 @@
+import { FrameDecoder } from '../decoder.js';
+import { PinpadError } from '../errors.js';
+import { encodeFrame } from '../frame.js';
+import type { DriverLogger } from '../logger.js';
+import type { Transport } from '../../transport/transport.js';
+import { INITIAL_LINK_STATE, transition, type FailReason, type LinkEffect, type LinkInput, type LinkState } from './machine.js';
+import type { LinkTimings } from './timings.js';
+
+/** Why the link went down; the owner reconnects. */
+export type LossReason = 'read-error' | 'write-error' | 'port-closed' | 'probe-unanswered' | 'cancel-unanswered';
+
+interface Pending {
+  readonly name: string;
+  resolve(data: Uint8Array): void;
+  reject(e: PinpadError): void;
+  onNotification?: (data: Uint8Array) => void;
+}
+
+const NTM = [0x4e, 0x54, 0x4d];
+
+/** True for an NTM notification packet (§2.3.3). Secure packets (DC2…) are classified after decryption, in issue 5. */
+export function isNotification(data: Uint8Array): boolean {
+  return data.length >= 3 && data[0] === NTM[0] && data[1] === NTM[1] && data[2] === NTM[2];
+}
+
+function errorFor(name: string, reason: FailReason, t: LinkTimings): PinpadError {
+  const ctx = { command: name, reason };
+  switch (reason) {
+    case 'nak':
+      return new PinpadError('PINPAD_NAK', `${name}: the pinpad refused the packet ${t.sendTries} times (NAK)`, ctx);
+    case 'bad-response':
+      return new PinpadError('PINPAD_NAK', `${name}: the response failed its CRC ${t.receiveTries} times`, ctx);
+    case 'no-ack':
+      return new PinpadError('PINPAD_TIMEOUT', `${name}: no ACK/NAK within ${t.ackMs} ms`, { ...ctx, phase: 'ack', ms: t.ackMs });
+    case 'timeout':
+      return new PinpadError('PINPAD_TIMEOUT', `${name}: no response within ${t.responseMs} ms`, { ...ctx, phase: 'response', ms: t.responseMs });
+    case 'cancelled':
+      return new PinpadError('PINPAD_CANCELLED', `${name}: cancelled`, ctx);
+    case 'cancel-unanswered':
+      return new PinpadError('PINPAD_DISCONNECTED', `${name}: cancel (CAN) not answered by EOT ${t.cancelTries} times`, ctx);
+    case 'disconnected':
+      return new PinpadError('PINPAD_DISCONNECTED', `${name}: the pinpad link is down`, ctx);
+  }
+}
+
+/**
+ * Runs the link machine over one open transport: reads and decodes bytes, writes what the machine
+ * says, keeps its one timer, and settles each command's promise. One Link per connection; when it
+ * reports a loss it is finished and the owner builds a new one on a new transport.
+ */
+export class Link {
+  private state: LinkState = INITIAL_LINK_STATE;
+  private readonly decoder = new FrameDecoder();
+  private readonly pending = new Map<number, Pending>();
+  private probeWaiters: ((ok: boolean) => void)[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private timerGen = 0;
+  private nextId = 1;
+  private inbox: LinkInput[] = [];
+  private running = false;
+  private lost = false;
+  /** Bytes written and read, for the benchmark and diagnostics. */
+  readonly counters = { bytesOut: 0, bytesIn: 0, discarded: 0, badFrames: 0 };
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly timings: LinkTimings,
+    private readonly log: DriverLogger,
+    private readonly onLoss: (reason: LossReason, cause?: unknown) => void,
+  ) {}
+
+  /** Starts reading and brings the machine up. */
+  start(): void {
+    this.dispatch({ type: 'up' });
+    void this.readLoop();
+  }
+
+  get kind(): LinkState['kind'] {
+    return this.state.kind;
+  }
+
+  /** True when nothing is on the wire or queued (an idle probe would disturb nothing). */
+  get idle(): boolean {
+    return this.state.kind === 'idle';
+  }
+
+  /** Queues a command (PKTDATA); resolves with the response's PKTDATA. */
+  submit(name: string, data: Uint8Array, blocking: boolean, onNotification?: (data: Uint8Array) => void): { id: number; response: Promise<Uint8Array> } {
+    const id = this.nextId++;
+    const wire = encodeFrame(data);
+    const response = new Promise<Uint8Array>((resolve, reject) => {
+      this.pending.set(id, { name, resolve, reject, ...(onNotification ? { onNotification } : {}) });
+    });
+    this.log.debug({ cmd: name, id, bytes: data.length, blocking }, 'pinpad command queued');
+    this.dispatch({ type: 'submit', cmd: { id, name, wire, blocking } });
+    return { id, response };
+  }
+
+  cancel(id: number): void {
+    this.dispatch({ type: 'cancel', id });
+  }
+
+  /** Sends CAN on an idle link and waits for EOT; false if unanswered. Does nothing (true) unless idle. */
+  probe(): Promise<boolean> {
+    if (!this.idle) return Promise.resolve(true);
+    const p = new Promise<boolean>((r) => this.probeWaiters.push(r));
+    this.dispatch({ type: 'probe' });
+    return p;
+  }
+
+  /** Ends this link: fails what is pending as disconnected and closes the transport. */
+  async shutdown(): Promise<void> {
+    this.lost = true;
+    this.dispatch({ type: 'down' });
+    this.setTimer(null);
+    await this.transport.close();
+  }
+
+  private loss(reason: LossReason, cause?: unknown): void {
+    if (this.lost) return;
+    this.lost = true;
+    this.log.warn({ reason, transport: this.transport.description }, 'pinpad link lost');
+    this.dispatch({ type: 'down' });
+    this.setTimer(null);
+    void this.transport.close();
+    this.onLoss(reason, cause);
+  }
+
+  private async readLoop(): Promise<void> {
+    for (;;) {
+      let chunk: Uint8Array | null;
+      try {
+        chunk = await this.transport.read();
+      } catch (e) {
+        this.loss('read-error', e);
+        return;
+      }
+      if (chunk === null) {
+        if (!this.lost) this.loss('port-closed');
+        return;
+      }
+      this.counters.bytesIn += chunk.length;
+      const inputs: LinkInput[] = [{ type: 'activity' }];
+      for (const e of this.decoder.push(chunk)) {
+        if (e.type === 'frame') inputs.push({ type: 'frame', data: e.data, notification: isNotification(e.data) });
+        else if (e.type === 'control') inputs.push({ type: 'control', byte: e.byte });
+        else if (e.type === 'bad-frame') {
+          this.counters.badFrames++;
+          this.log.debug({ reason: e.reason, length: e.length }, 'pinpad bad packet');
+          inputs.push({ type: 'bad-frame' });
+        } else {
+          this.counters.discarded += e.count;
+          this.log.debug({ count: e.count }, 'pinpad discarded bytes');
+        }
+      }
+      this.dispatch(...inputs);
+    }
+  }
+
+  private setTimer(ms: number | null): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const gen = ++this.timerGen;
+    if (ms !== null) {
+      this.timer = setTimeout(() => {
+        if (gen === this.timerGen) this.dispatch({ type: 'timeout' });
+      }, ms);
+    }
+  }
+
+  private dispatch(...inputs: LinkInput[]): void {
+    this.inbox.push(...inputs);
+    if (this.running) return;
+    this.running = true;
+    try {
+      for (let input = this.inbox.shift(); input; input = this.inbox.shift()) {
+        const r = transition(this.timings, this.state, input);
+        this.state = r.state;
+        for (const e of r.effects) this.run(e);
+      }
+    } finally {
+      this.running = false;
+    }
+  }
+
+  private run(e: LinkEffect): void {
+    switch (e.type) {
+      case 'write':
+        this.counters.bytesOut += e.bytes.length;
+        if (e.what !== 'command') this.log.debug({ what: e.what }, 'pinpad control byte sent');
+        this.transport.write(e.bytes).catch((err: unknown) => this.loss('write-error', err));
+        return;
+      case 'timer':
+        this.setTimer(e.ms);
+        return;
+      case 'acked':
+        return;
+      case 'drop-partial':
+        this.decoder.reset();
+        return;
+      case 'probed': {
+        const waiters = this.probeWaiters.splice(0);
+        for (const w of waiters) w(e.ok);
+        if (!e.ok && !this.lost) queueMicrotask(() => this.loss('probe-unanswered'));
+        return;
+      }
+      case 'notification':
+        this.pending.get(e.id)?.onNotification?.(e.data);
+        return;
+      case 'response': {
+        const p = this.pending.get(e.id);
+        this.pending.delete(e.id);
+        p?.resolve(e.data);
+        return;
+      }
+      case 'failed': {
+        const p = this.pending.get(e.id);
+        this.pending.delete(e.id);
+        if (!p) return;
+        this.log.info({ cmd: p.name, reason: e.reason }, 'pinpad command failed');
+        p.reject(errorFor(p.name, e.reason, this.timings));
+        if (e.reason === 'cancel-unanswered' && !this.lost) queueMicrotask(() => this.loss('cancel-unanswered'));
+        return;
+      }
+    }
+  }
+}

@@ -1,0 +1,294 @@
+import { EventEmitter } from 'node:events';
+import { isTransportError, type Transport } from '../transport/transport.js';
+import { decodeResponse } from './codec/message.js';
+import { CLO, GIN, GIX, OPN_CLASSIC, type GinResult, type GixResult } from './commands/control.js';
+import { DEX, DSP, GCD, type DexOptions, type GcdRequest } from './commands/display.js';
+import { infoFromGin, infoFromGix, type PinpadInfo } from './commands/info.js';
+import { checkResponse, isUnknownCommand, type CommandSpec } from './commands/spec.js';
+import type { TwoLineText } from './commands/text.js';
+import { PinpadError, isPinpadError } from './errors.js';
+import { Link, type LossReason } from './link/link.js';
+import { linkTimings, type LinkTimings } from './link/timings.js';
+import { SILENT_LOGGER, type DriverLogger } from './logger.js';
+
+/** Where the link stands. */
+export type PinpadStatus = 'idle' | 'connecting' | 'connected' | 'disconnected' | 'reconnecting' | 'closed';
+
+/** Link state changes, as events. */
+export type PinpadLinkEvent =
+  | { readonly state: 'connected' }
+  | { readonly state: 'disconnected'; readonly reason: LossReason }
+  | { readonly state: 'reconnecting'; readonly attempt: number; readonly delayMs: number }
+  | { readonly state: 'reconnected'; readonly attempt: number };
+
+/** A notification (NTM, §2.3.3) the pinpad sent during a blocking command: text for the operator. */
+export interface PinpadNotification {
+  readonly command: string;
+  readonly text: string;
+}
+
+export interface PinpadEvents {
+  notification: [PinpadNotification];
+  link: [PinpadLinkEvent];
+}
+
+/** Runs a command inside the session opener, before the pinpad is reported connected. */
+export type SessionRunner = <Req, Res>(spec: CommandSpec<Req, Res>, req: Req) => Promise<Res>;
+
+export interface PinpadOptions {
+  /** Makes a new transport for each connection attempt (the same target each time). */
+  transport: () => Transport;
+  /** Link times and tries; defaults are the spec's (linkTimings()). */
+  timings?: Partial<LinkTimings>;
+  /** Probe the idle link with CAN every this many ms (default 5000; 0 = never). Never while a command runs. */
+  probeIntervalMs?: number;
+  /** Reconnect after a loss with exponential backoff: first delay (default 250 ms), cap (default 5000 ms). */
+  reconnect?: { enabled?: boolean; initialMs?: number; maxMs?: number };
+  /** Opens the session after each (re)connect. Default: classic OPN. Issue 5 passes the secure OPN here. */
+  openSession?: (run: SessionRunner) => Promise<void>;
+  log?: DriverLogger;
+}
+
+export interface RunOptions {
+  /** Aborting sends CAN for a command on the wire, or drops it from the queue; the call rejects with PINPAD_CANCELLED. */
+  signal?: AbortSignal;
+}
+
+function num(v: number | undefined, def: number, min: number, max: number, name: string): number {
+  const x = v ?? def;
+  if (!Number.isInteger(x) || x < min || x > max) {
+    throw new PinpadError('PINPAD_INVALID_ARGUMENT', `${name} must be an integer in ${min}..${max}, got ${x}`, { key: name, value: x });
+  }
+  return x;
+}
+
+/**
+ * The ABECS pinpad driver: a queue of commands over one link, typed results, AbortSignal
+ * cancellation, notifications and link-state events, unplug detection and reconnection with backoff.
+ * It knows bytes and device commands, never sales.
+ */
+export class Pinpad extends EventEmitter<PinpadEvents> {
+  private readonly timings: LinkTimings;
+  private readonly probeMs: number;
+  private readonly backoff: { enabled: boolean; initialMs: number; maxMs: number };
+  private readonly log: DriverLogger;
+  private link: Link | undefined;
+  private statusValue: PinpadStatus = 'idle';
+  private probeTimer: NodeJS.Timeout | undefined;
+  private reconnectTimer: NodeJS.Timeout | undefined;
+  private classicOnly: boolean | undefined;
+
+  constructor(private readonly opts: PinpadOptions) {
+    super();
+    this.timings = linkTimings(opts.timings);
+    this.probeMs = num(opts.probeIntervalMs, 5000, 0, 3_600_000, 'probeIntervalMs');
+    this.backoff = {
+      enabled: opts.reconnect?.enabled ?? true,
+      initialMs: num(opts.reconnect?.initialMs, 250, 1, 60_000, 'reconnect.initialMs'),
+      maxMs: num(opts.reconnect?.maxMs, 5000, 1, 600_000, 'reconnect.maxMs'),
+    };
+    this.log = opts.log ?? SILENT_LOGGER;
+  }
+
+  get status(): PinpadStatus {
+    return this.statusValue;
+  }
+
+  /** Bytes and errors seen on the current link (for diagnostics and the benchmark). */
+  get counters(): Link['counters'] | undefined {
+    return this.link?.counters;
+  }
+
+  /** Opens the transport, aborts any blocking command left running (CAN, §2.2.2.3), opens the session. */
+  async connect(): Promise<void> {
+    if (this.statusValue === 'connected') return;
+    await this.connectOnce();
+    this.emit('link', { state: 'connected' });
+  }
+
+  /** Stops probing and reconnecting and closes the link. Commands in flight fail as disconnected. */
+  async close(): Promise<void> {
+    this.statusValue = 'closed';
+    this.stopTimers();
+    const link = this.link;
+    this.link = undefined;
+    await link?.shutdown();
+  }
+
+  /** Runs one command; rejects with a PinpadError (see errors.ts for the codes). */
+  run<Req, Res>(spec: CommandSpec<Req, Res>, req: Req, opts: RunOptions = {}): Promise<Res> {
+    if (this.statusValue !== 'connected' || !this.link) {
+      return Promise.reject(new PinpadError('PINPAD_DISCONNECTED', `${spec.id}: the pinpad is ${this.statusValue}`, { command: spec.id, status: this.statusValue }));
+    }
+    return this.exec(this.link, spec, req, opts);
+  }
+
+  private exec<Req, Res>(link: Link, spec: CommandSpec<Req, Res>, req: Req, opts: RunOptions): Promise<Res> {
+    const signal = opts.signal;
+    if (signal?.aborted) return Promise.reject(new PinpadError('PINPAD_CANCELLED', `${spec.id}: cancelled before it was sent`, { command: spec.id }));
+    let data: Uint8Array;
+    try {
+      data = spec.encode(req);
+    } catch (e) {
+      return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+    }
+    const { id, response } = link.submit(spec.id, data, spec.blocking, (ntm) => this.notify(spec.id, ntm));
+    const onAbort = (): void => link.cancel(id);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    return response
+      .then((bytes) => {
+        const rsp = decodeResponse(bytes);
+        checkResponse(spec.id, rsp);
+        return spec.decode(rsp, req);
+      })
+      .finally(() => signal?.removeEventListener('abort', onAbort));
+  }
+
+  private notify(command: string, data: Uint8Array): void {
+    try {
+      const rsp = decodeResponse(data);
+      const text = rsp.blocks[0] ? Buffer.from(rsp.blocks[0]).toString('latin1') : '';
+      this.emit('notification', { command, text });
+    } catch {
+      this.log.debug({ command }, 'pinpad notification does not decode');
+    }
+  }
+
+  /** Classic OPN (§3.2.1). */
+  open(opts?: RunOptions): Promise<void> {
+    return this.run(OPN_CLASSIC, undefined, opts);
+  }
+
+  /** CLO (§3.2.6): ends the session, leaving a 2x16 message. */
+  closeSession(message?: TwoLineText, opts?: RunOptions): Promise<void> {
+    return this.run(CLO, message, opts);
+  }
+
+  gin(acqIdx: number, opts?: RunOptions): Promise<GinResult> {
+    return this.run(GIN, acqIdx, opts);
+  }
+
+  gix(ids?: readonly number[], opts?: RunOptions): Promise<GixResult> {
+    return this.run(GIX, ids, opts);
+  }
+
+  /**
+   * Model, serial number, firmware, spec version and key presence per slot: GIX for a pinpad that
+   * knows the current commands; GIN 00 (+ 03 for DUKPT slot 01) for one that answers GIX with ERR.
+   */
+  async info(opts?: RunOptions): Promise<PinpadInfo> {
+    if (this.classicOnly !== true) {
+      try {
+        const first = await this.gix(undefined, opts);
+        this.classicOnly = false;
+        const slots = Object.entries(infoFromGix(first).keys.dukptPin).filter(([, v]) => v === 'present');
+        const ksnIds = slots.map(([slot]) => 0x9100 + Number(slot));
+        const entries = [...first.entries];
+        for (let i = 0; i < ksnIds.length; i += 64) entries.push(...(await this.gix(ksnIds.slice(i, i + 64), opts)).entries);
+        return infoFromGix({ data: { ...first.data }, entries });
+      } catch (e) {
+        if (!isUnknownCommand(e)) throw e;
+        this.classicOnly = true;
+      }
+    }
+    const general = await this.gin(0, opts);
+    let acq03: GinResult | undefined;
+    try {
+      acq03 = await this.gin(3, opts);
+    } catch (e) {
+      if (!isPinpadError(e, 'PINPAD_STATUS')) throw e;
+    }
+    return infoFromGin(general, acq03);
+  }
+
+  /** DSP (§3.3.5): a 2x16 message. */
+  display(text: TwoLineText, opts?: RunOptions): Promise<void> {
+    return this.run(DSP, text, opts);
+  }
+
+  /** DEX (§3.3.4): free text (lines split by "\n"), up to 160 characters. */
+  displayEx(text: string, options?: DexOptions, opts?: RunOptions): Promise<void> {
+    return this.run(DEX, { text, ...(options ? { options } : {}) }, opts);
+  }
+
+  /** GCD (§3.3.8, blocking): data typed by the customer for a fixed prompt. */
+  getData(req: GcdRequest, opts?: RunOptions): Promise<string> {
+    return this.run(GCD, req, opts);
+  }
+
+  private async connectOnce(): Promise<void> {
+    this.statusValue = 'connecting';
+    const transport = this.opts.transport();
+    try {
+      await transport.open();
+    } catch (e) {
+      this.statusValue = 'disconnected';
+      const code = isTransportError(e, 'TRANSPORT_OPEN_FAILED') ? 'PINPAD_NOT_FOUND' : 'PINPAD_DISCONNECTED';
+      throw new PinpadError(code, `cannot open ${transport.description}: ${(e as Error).message}`, { transport: transport.description }, { cause: e });
+    }
+    const link = new Link(transport, this.timings, this.log, (reason) => this.onLoss(link, reason));
+    this.link = link;
+    link.start();
+    await transport.flush();
+    if (!(await link.probe())) {
+      this.statusValue = 'disconnected';
+      await link.shutdown();
+      throw new PinpadError('PINPAD_DISCONNECTED', `${transport.description}: no EOT in answer to CAN`, { transport: transport.description });
+    }
+    this.classicOnly = undefined;
+    try {
+      const runner: SessionRunner = (spec, req) => this.exec(link, spec, req, {});
+      await (this.opts.openSession ?? ((run) => run(OPN_CLASSIC, undefined)))(runner);
+    } catch (e) {
+      this.statusValue = 'disconnected';
+      await link.shutdown();
+      throw e;
+    }
+    if (this.link !== link || (this.statusValue as PinpadStatus) === 'closed') throw new PinpadError('PINPAD_DISCONNECTED', 'closed while connecting');
+    this.statusValue = 'connected';
+    this.startProbe();
+    this.log.info({ transport: transport.description }, 'pinpad connected');
+  }
+
+  private onLoss(link: Link, reason: LossReason): void {
+    if (link !== this.link || this.statusValue !== 'connected') return;
+    this.statusValue = 'disconnected';
+    this.stopTimers();
+    this.emit('link', { state: 'disconnected', reason });
+    if (this.backoff.enabled) this.scheduleReconnect(1);
+  }
+
+  private scheduleReconnect(attempt: number): void {
+    if (this.statusValue === 'closed') return;
+    const delayMs = Math.min(this.backoff.maxMs, this.backoff.initialMs * 2 ** (attempt - 1));
+    this.statusValue = 'reconnecting';
+    this.emit('link', { state: 'reconnecting', attempt, delayMs });
+    this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = undefined;
+      if ((this.statusValue) === 'closed') return;
+      this.connectOnce().then(
+        () => this.emit('link', { state: 'reconnected', attempt }),
+        (e: unknown) => {
+          this.log.debug({ attempt, code: (e as PinpadError).code }, 'pinpad reconnect failed');
+          if ((this.statusValue) !== 'closed') this.scheduleReconnect(attempt + 1);
+        },
+      );
+    }, delayMs);
+  }
+
+  private startProbe(): void {
+    if (this.probeMs === 0) return;
+    this.probeTimer = setInterval(() => {
+      const link = this.link;
+      if (this.statusValue === 'connected' && link?.idle) void link.probe();
+    }, this.probeMs);
+    this.probeTimer.unref();
+  }
+
+  private stopTimers(): void {
+    if (this.probeTimer) clearInterval(this.probeTimer);
+    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.probeTimer = undefined;
+    this.reconnectTimer = undefined;
+  }
+}

@@ -1,0 +1,58 @@
+import { GCD_MESSAGES } from '../../../../tables/pinpad/gcd-messages.js';
+import { CLASSIC_LAYOUTS } from '../../../../tables/pinpad/classic-layouts.js';
+import { decodeLayout, decodeParams, encodeParams, encodeResponse, paramValue } from '../../../../drivers/pinpad/index.js';
+import type { SimHandler } from '../engine.js';
+
+const ST_INVPARM = 11;
+
+/** Replaces each character below 20h with `by`. */
+function controlsTo(text: string, by: string): string {
+  return [...text].map((c) => (c.charCodeAt(0) < 0x20 ? by : c)).join('');
+}
+const ST_TIMEOUT = 12;
+const ST_MANDAT = 19;
+
+/** DSP (§3.3.5/§6.5.5): control characters become spaces, short messages are padded, extra is ignored. */
+export const dsp: SimHandler = (cmd, ctx) => {
+  const raw = Buffer.from(cmd.blocks[0] ?? new Uint8Array()).toString('latin1');
+  const msg = controlsTo(raw, ' ').padEnd(32, ' ').slice(0, 32);
+  ctx.state.display = [msg.slice(0, 16).trimEnd(), msg.slice(16).trimEnd()];
+  return encodeResponse('DSP', 0);
+};
+
+/** DEX (§3.3.4/§6.5.4): DEX_MSGLEN must match DEX_MSG and be at most 160; characters below 20h break lines. */
+export const dex: SimHandler = (cmd, ctx) => {
+  const block = cmd.blocks[0];
+  if (!block) return encodeResponse('DEX', ST_INVPARM);
+  const f = decodeLayout(CLASSIC_LAYOUTS.DEX_REQUEST, block, 'DEX');
+  ctx.state.display = controlsTo(String(f.DEX_MSG), '\n').split('\n');
+  return encodeResponse('DEX', 0);
+};
+
+/** GCD (§3.3.8/§6.5.8, blocking): shows the fixed prompt, waits for keys, returns PP_VALUE. */
+export const gcd: SimHandler = async (cmd, ctx) => {
+  const ps = decodeParams(cmd.blocks, 'GCD').map(paramValue);
+  const get = (name: string) => ps.find((p) => p.name === name)?.value;
+  const idx = get('SPE_MSGIDX');
+  if (typeof idx !== 'number') return encodeResponse('GCD', ST_MANDAT);
+  const prompt = GCD_MESSAGES[idx];
+  if (prompt === undefined) return encodeResponse('GCD', ST_INVPARM);
+  const min = typeof get('SPE_MINDIG') === 'number' ? (get('SPE_MINDIG') as number) : 0;
+  const max = typeof get('SPE_MAXDIG') === 'number' ? (get('SPE_MAXDIG') as number) : 32;
+  if (max < min || max > 32) return encodeResponse('GCD', ST_INVPARM);
+  const timeoutS = get('SPE_TIMEOUT');
+  ctx.state.display = [prompt.slice(0, 16), prompt.slice(16)];
+  ctx.notify(prompt);
+  const typed = ctx.nextKeys();
+  const timeout =
+    typeof timeoutS === 'number' && timeoutS > 0 ? new Promise<null>((r) => setTimeout(() => r(null), timeoutS * 1000).unref()) : new Promise<null>(() => undefined);
+  const aborted = new Promise<null>((r) => ctx.signal.addEventListener('abort', () => r(null), { once: true }));
+  const keys = await Promise.race([typed, timeout, aborted]);
+  ctx.state.display = ['', ''];
+  if (ctx.signal.aborted) return encodeResponse('GCD', 13);
+  if (keys === null) return encodeResponse('GCD', ST_TIMEOUT);
+  if (keys === '\x18') return encodeResponse('GCD', 13);
+  const value = keys.slice(0, max);
+  if (value.length < min) return encodeResponse('GCD', ST_INVPARM);
+  return encodeResponse('GCD', 0, encodeParams([{ id: 0x804d, value: Buffer.from(value, 'latin1') }]));
+};

@@ -1,0 +1,23 @@
+import type { SimHandler } from '../engine.js';
+import { dex, dsp, gcd } from './basic.js';
+import { clo, gin, gix, opn } from './control.js';
+
+/** Commands every virtual pinpad knows (the classic set and those a classic pinpad also has). */
+export const CLASSIC_HANDLERS: ReadonlyMap<string, SimHandler> = new Map([
+  ['OPN', opn],
+  ['CLO', clo],
+  ['GIN', gin],
+  ['DSP', dsp],
+  ['DEX', dex],
+]);
+
+/** The Abecs commands a current pinpad adds (issues 5 and 6 add theirs here). */
+export const ABECS_HANDLERS: ReadonlyMap<string, SimHandler> = new Map([
+  ['GIX', gix],
+  ['GCD', gcd],
+]);
+
+/** The handler map for a profile: classic-only pinpads answer ERR010 to Abecs commands. */
+export function handlersFor(classicOnly: boolean, extra: ReadonlyMap<string, SimHandler> = new Map()): Map<string, SimHandler> {
+  return new Map([...CLASSIC_HANDLERS, ...(classicOnly ? [] : [...ABECS_HANDLERS]), ...extra]);
+}

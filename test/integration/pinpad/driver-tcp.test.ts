@@ -1,0 +1,77 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { Pinpad, isPinpadError, type PinpadLinkEvent, type PinpadNotification } from '../../../drivers/pinpad/index.js';
+import { TcpTransport } from '../../../drivers/transport/tcp.js';
+import { VirtualPinpad, type VirtualPinpadOptions } from '../../../src/sim/pinpad/server.js';
+
+const FAST = { ackMs: 300, responseMs: 800, eotMs: 300, silenceMs: 60 };
+const cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const f of cleanup.splice(0).reverse()) await f();
+});
+
+async function setup(simOpts: VirtualPinpadOptions = {}, probeIntervalMs = 0) {
+  const sim = new VirtualPinpad(simOpts);
+  await sim.start();
+  cleanup.push(() => sim.stop());
+  const pinpad = new Pinpad({
+    transport: () => new TcpTransport({ host: '127.0.0.1', port: sim.port }),
+    timings: FAST,
+    probeIntervalMs,
+    reconnect: { initialMs: 20, maxMs: 100 },
+  });
+  cleanup.push(() => pinpad.close());
+  const events: PinpadLinkEvent[] = [];
+  pinpad.on('link', (e) => events.push(e));
+  await pinpad.connect();
+  return { sim, pinpad, events };
+}
+
+describe('Pinpad driver against the virtual pinpad over TCP loopback', () => {
+  it('opens the session (CAN, then OPN) and answers info from GIX', async () => {
+    const { sim, pinpad, events } = await setup();
+    expect(events).toEqual([{ state: 'connected' }]);
+    expect(sim.engine.state.received).toEqual(['OPN']);
+    const info = await pinpad.info();
+    expect(info).toMatchObject({ source: 'GIX', manufacturer: 'OMNIPOS VIRTUAL', model: 'VPP-1;8MB', serialNumber: 'VPP0000000001', specVersion: '2.20' });
+    expect(info.keys.dukptPin['01']).toBe('present');
+    expect(info.keys.dukptPin['02']).toBe('absent');
+    expect(info.dukptPinKsn).toEqual({ '01': 'FFFFF030331234500001' });
+    expect(sim.engine.state.received).toEqual(['OPN', 'GIX', 'GIX']);
+  });
+
+  it('falls back to GIN on a classic-only pinpad (GIX answered with ERR010)', async () => {
+    const { sim, pinpad } = await setup({ profile: { classicOnly: true } });
+    const info = await pinpad.info();
+    expect(info).toMatchObject({ source: 'GIN', manufacturer: 'OMNIPOS VIRTUAL', serialNumber: 'VPP0000000001', contactless: true, keys: { dukptPin: { '01': 'present' } } });
+    expect(sim.engine.state.received).toEqual(['OPN', 'GIX', 'GIN', 'GIN']);
+  });
+
+  it('displays with DSP and DEX, and reads GCD with a notification', async () => {
+    const { sim, pinpad } = await setup();
+    await pinpad.display(['OLA', 'MUNDO ÇÃ']);
+    expect(sim.engine.state.display).toEqual(['OLA', 'MUNDO ÇÃ']);
+    await pinpad.displayEx('linha 1\nlinha 2', { horizontal: 'center' });
+    expect(sim.engine.state.display).toEqual(['linha 1', 'linha 2']);
+    const notes: PinpadNotification[] = [];
+    pinpad.on('notification', (n) => notes.push(n));
+    sim.engine.type('987654321');
+    expect(await pinpad.getData({ message: 9, maxDigits: 10, timeoutS: 60 })).toBe('987654321');
+    expect(notes).toEqual([{ command: 'GCD', text: 'DIGITE O RG' }]);
+  });
+
+  it('reports a pinpad status as PINPAD_STATUS with its name', async () => {
+    const { pinpad } = await setup();
+    await expect(pinpad.getData({ message: 0x99 })).rejects.toMatchObject({ code: 'PINPAD_STATUS', context: { statusName: 'ST_INVPARM' } });
+  });
+
+  it('cancels a blocking command with the AbortSignal (CAN answered by EOT) and the next command works', async () => {
+    const { sim, pinpad } = await setup({ typingMs: null });
+    const ac = new AbortController();
+    const p = pinpad.getData({ message: 1 }, { signal: ac.signal });
+    await new Promise((r) => setTimeout(r, 50));
+    ac.abort();
+    await expect(p).rejects.toSatisfy((e) => isPinpadError(e, 'PINPAD_CANCELLED'));
+    await pinpad.display('depois');
+    expect(sim.engine.state.display[0]).toBe('depois');
+  });
+});
