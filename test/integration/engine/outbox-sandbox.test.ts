@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OmniDeliveryAdapter } from '../../../src/adapters/acquirer-delivery.js';
+import { systemClock } from '../../../src/core/clock.js';
+import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
+import { OUTBOX_OPERATIONS, idempotencyKey, type UndoTask } from '../../../src/engine/outbox/tasks.js';
+import type { Delivery } from '../../../src/engine/ports.js';
+import { Outbox, openTerminalDatabase, type Db, type OutboxTask } from '../../../src/store/index.js';
+import { log, sale, startHarness, type Harness } from '../acquirer/harness.js';
+import { useTempDirs } from '../../helpers/temp-dir.js';
+
+const tempDir = useTempDirs();
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ clientTimeoutMs: 600 });
+});
+afterAll(async () => {
+  await h.close();
+});
+
+function forwarder(windowMs: number): { db: Db; outbox: Outbox; settled: Delivery[]; run: () => Promise<void> } {
+  const db = openTerminalDatabase(tempDir());
+  const outbox = new Outbox(db);
+  const settled: Delivery[] = [];
+  const f = new OutboxForwarder({
+    db,
+    outbox,
+    port: new OmniDeliveryAdapter(h.acquirer.omni),
+    clock: systemClock,
+    log,
+    onSettled: (_t: OutboxTask, d: Delivery) => void settled.push(d),
+    undoRace: { processingWindowMs: windowMs },
+    backoff: { baseMs: 1, maxMs: 5, minMs: 1 },
+  });
+  /** Runs the forwarder until nothing is pending (bounded). */
+  const run = async (): Promise<void> => {
+    for (let i = 0; i < 50 && outbox.depth().pending > 0; i++) {
+      await f.runOnce();
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+  return { db, outbox, settled, run };
+}
+
+function undoTask(merchantOrderId: string, paymentId?: string): UndoTask {
+  return { merchantOrderId, sentAt: new Date().toISOString(), ...(paymentId ? { paymentId } : {}) };
+}
+
+describe('the outbox against the strict sandbox over loopback', () => {
+  it('a sale recorded by the host whose answer was lost (reset after recording) is undone by order id: nothing stays charged', async () => {
+    await h.fault('saleCreate', { reset: 'after' });
+    const req = sale(4210);
+    const { outcome } = await h.acquirer.omni.authorize(req);
+    expect(outcome.kind).toBe('unknown');
+    const { db, outbox, settled, run } = forwarder(60_000);
+    outbox.enqueue({ operation: OUTBOX_OPERATIONS.undo, idempotencyKey: idempotencyKey('undo', req.MerchantOrderId), payload: { ...undoTask(req.MerchantOrderId) }, at: new Date() });
+    await run();
+    expect(settled.map((d) => d.action)).toEqual(['done']);
+    const ledger = await h.ledger();
+    const row = ledger.sales.find((s) => s.merchantOrderId === req.MerchantOrderId);
+    expect(row).toMatchObject({ charged: 0, confirmationStatus: 2 });
+    db.close();
+  });
+
+  it('a sale the host never recorded (HTTP 500) is settled as nothing charged once two queries agree after the window', async () => {
+    const req = sale(4219);
+    expect((await h.acquirer.omni.authorize(req)).outcome.kind).toBe('unknown');
+    const { db, outbox, settled, run } = forwarder(0);
+    outbox.enqueue({ operation: OUTBOX_OPERATIONS.undo, idempotencyKey: idempotencyKey('undo', req.MerchantOrderId), payload: { ...undoTask(req.MerchantOrderId) }, at: new Date() });
+    await run();
+    expect(settled).toEqual([{ action: 'done', reason: 'not found 2 times after the processing window: nothing was charged' }]);
+    expect(outbox.byKey(idempotencyKey('undo', req.MerchantOrderId))?.attempts).toBe(2);
+    expect((await h.ledger()).sales.find((s) => s.merchantOrderId === req.MerchantOrderId)).toBeUndefined();
+    db.close();
+  });
+
+  it('a confirmation is delivered once and the host shows the sale confirmed', async () => {
+    const a = await h.acquirer.omni.createSale(sale(4310));
+    const { db, outbox, settled, run } = forwarder(60_000);
+    outbox.enqueue({ operation: OUTBOX_OPERATIONS.confirm, idempotencyKey: 'confirm:x', payload: { merchantOrderId: a.MerchantOrderId, paymentId: a.Payment.PaymentId, emv: { '9F27': '40' } }, at: new Date() });
+    await run();
+    expect(settled.map((d) => d.action)).toEqual(['done']);
+    expect((await h.acquirer.omni.getSale(a.Payment.PaymentId)).Payment.ConfirmationStatus).toBe(1);
+    db.close();
+  });
+});
