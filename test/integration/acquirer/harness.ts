@@ -48,7 +48,7 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
       ...(o.tokenTtlSeconds !== undefined ? { tokenTtlSeconds: o.tokenTtlSeconds } : {}),
     });
   let running = await listenSandbox(build());
-  const dispatcher = new Agent();
+  let dispatcher = new Agent();
   const make = (timeoutMs = o.clientTimeoutMs ?? 600): Acquirer =>
     createAcquirer({
       settings: {
@@ -93,6 +93,9 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
       await running.close();
       running = await listenSandbox(build(), { port });
       h.running = running;
+      // connections to the old process are gone: a real client would open new ones
+      await dispatcher.close();
+      dispatcher = new Agent();
     },
     async close() {
       await running.close();
