@@ -1,10 +1,12 @@
 /**
- * Block-cipher primitives over node:crypto, with padding off: callers pad as their standard says.
- * OpenSSL 3 leaves single DES to its legacy provider, so single DES runs as two-key EDE with both halves equal
- * (E(K1) D(K1) E(K1) = E(K1)).
+ * Block-cipher primitives with padding off: callers pad as their standard says. DES and TDES in ECB run on the
+ * table-driven des.ts (DUKPT's many one-block operations under fresh keys would spend most of their time in
+ * node:crypto's cipher set-up; OpenSSL 3 also leaves single DES to its legacy provider); CBC and AES run on
+ * node:crypto.
  */
 import { createCipheriv, createDecipheriv } from 'node:crypto';
 import { OmniposError } from '../core/errors/index.js';
+import { desCrypt, desSchedule, tdesCrypt, tdesSchedule } from './des.js';
 
 export const DES_BLOCK = 8;
 export const AES_BLOCK = 16;
@@ -42,16 +44,23 @@ function aesAlgorithm(key: Uint8Array, mode: 'ecb' | 'cbc'): string {
 /** Single DES, ECB, one or more 8-byte blocks, under an 8-byte key. */
 export function desEcb(key8: Uint8Array, data: Uint8Array, encrypt = true): Buffer {
   checkBlocks(data, DES_BLOCK, 'DES data');
-  const k = Buffer.allocUnsafe(16);
-  k.set(key8, 0);
-  k.set(key8, 8);
-  return run('des-ede-ecb', k, null, data, encrypt);
+  if (key8.length !== 8) {
+    throw new OmniposError('CRYPTO_INVALID_KEY', `DES key: expected 8 bytes, got ${key8.length}`, { length: key8.length });
+  }
+  const ks = desSchedule(key8);
+  const out = Buffer.allocUnsafe(data.length);
+  for (let i = 0; i < data.length; i += DES_BLOCK) desCrypt(ks, !encrypt, data, i, out, i);
+  return out;
 }
 
 /** TDES (two- or three-key), ECB. */
 export function tdesEcb(key: Uint8Array, data: Uint8Array, encrypt = true): Buffer {
   checkBlocks(data, DES_BLOCK, 'TDES data');
-  return run(tdesAlgorithm(key, 'ecb'), key, null, data, encrypt);
+  tdesAlgorithm(key, 'ecb');
+  const ks = tdesSchedule(key);
+  const out = Buffer.allocUnsafe(data.length);
+  for (let i = 0; i < data.length; i += DES_BLOCK) tdesCrypt(ks, !encrypt, data, i, out, i);
+  return out;
 }
 
 /** TDES (two- or three-key), CBC with an 8-byte IV. */
