@@ -6,6 +6,7 @@ import { toolsPinblockDecode, toolsPinblockEncode } from './tools-pinblock.js';
 import { toolsCrc16, toolsQrDecode, toolsQrEncode } from './tools-qr.js';
 import { toolsTlvDecode } from './tools-tlv.js';
 import { runDaemon } from './run-daemon.js';
+import { sandboxCredentialsCommand, sandboxRun } from './sandbox.js';
 
 /** Every `omnipos` command. Add a command by adding its module here. */
-export const COMMANDS: readonly Command[] = [runDaemon, demoSale, configCheck, configSchema, toolsTlvDecode, toolsQrDecode, toolsQrEncode, toolsCrc16, toolsDukpt, toolsPinblockEncode, toolsPinblockDecode];
+export const COMMANDS: readonly Command[] = [runDaemon, demoSale, configCheck, configSchema, toolsTlvDecode, toolsQrDecode, toolsQrEncode, toolsCrc16, toolsDukpt, toolsPinblockEncode, toolsPinblockDecode, sandboxRun, sandboxCredentialsCommand];

@@ -1,0 +1,99 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config/index.js';
+import { OmniposError } from '../core/errors/index.js';
+import { createLogger } from '../core/log/index.js';
+import { buildSandbox, listenSandbox, sandboxCredentials } from '../sandbox/index.js';
+import { printJson, type Command } from './context.js';
+
+function portOf(text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n > 65535) throw new OmniposError('INVALID_ARGUMENT', `--port: expected 0 to 65535, got "${text}"`, { port: text });
+  return n;
+}
+
+export const sandboxRun: Command = {
+  path: ['sandbox'],
+  summary: 'run the sandbox acquirer host on loopback (omni, e-commerce, wallet APIs and /sandbox/ controls)',
+  usage: `omnipos sandbox [--port N] [--host ADDR] [--db FILE] [--withhold-ms MS] [--config PATH]
+
+Runs the acquirer sandbox host until SIGTERM or SIGINT: the omni API (token, sales, queries,
+confirmations, undos, voids) under the documents' own paths, plus its controls:
+  GET  /sandbox/ledger       every charge, confirmation, undo and void, with a problems list
+  POST /sandbox/clock        {"now": ISO} or {"advanceMs": N}; every Date header follows it
+  POST /sandbox/close-day    confirm every pending sale now (the 00:00 America/Sao_Paulo close)
+  POST /sandbox/faults       {"route": "saleCreate", "latencyMs"|"status"|"reset"|"drop", "times"}
+  GET  /sandbox/credentials  the test credentials, merchant and terminal
+Default port: the configuration's sandbox.port (${'18080'} in config/omnipos.json); the state is kept
+in <stateDir>/sandbox/acquirer.db, so a restart loses nothing.`,
+  async run(args, ctx) {
+    const { values } = parseArgs({
+      args,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        db: { type: 'string' },
+        'withhold-ms': { type: 'string' },
+        config: { type: 'string' },
+      },
+      strict: true,
+    });
+    const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
+    const log = createLogger({ level: config.values.log.level });
+    const withholdMs = values['withhold-ms'] !== undefined ? Number(values['withhold-ms']) : undefined;
+    if (withholdMs !== undefined && (!Number.isInteger(withholdMs) || withholdMs < 0)) {
+      throw new OmniposError('INVALID_ARGUMENT', `--withhold-ms: expected a whole number of milliseconds`);
+    }
+    const sandbox = buildSandbox({
+      dbFile: values.db ?? path.join(config.values.stateDir, 'sandbox', 'acquirer.db'),
+      log,
+      outcomeAttempts: config.values.sandbox.outcomeAttempts,
+      ...(withholdMs !== undefined ? { withholdMs } : {}),
+    });
+    const keepAlive = setInterval(() => undefined, 1 << 30);
+    const stopRequested = new Promise<void>((resolve) => {
+      process.once('SIGTERM', resolve);
+      process.once('SIGINT', resolve);
+    });
+    const running = await listenSandbox(sandbox, { port: portOf(values.port, config.values.sandbox.port), host: values.host ?? '127.0.0.1' });
+    ctx.out(`omnipos sandbox listening on ${running.url}\n`);
+    await stopRequested;
+    clearInterval(keepAlive);
+    await running.close();
+    return 0;
+  },
+};
+
+export const sandboxCredentialsCommand: Command = {
+  path: ['sandbox', 'credentials'],
+  summary: 'print the test credentials the sandbox accepts, and its registered merchant and terminal',
+  usage: `omnipos sandbox credentials [--json]
+
+Prints the omni, wallet and e-commerce test credentials the sandbox host accepts, the registered
+test merchant (16-digit merchant number, MCC, name, city) and terminal (8-digit logical number).
+They are public on purpose: a production terminal refuses them.`,
+  run(args, ctx) {
+    const { values } = parseArgs({ args, options: { json: { type: 'boolean' } }, strict: true });
+    const c = sandboxCredentials() as {
+      omni: { clientId: string; clientSecret: string };
+      ecommerce: { merchantId: string; merchantKey: string };
+      merchant: { subordinatedMerchantId: string; merchantNumber: string; mcc: string; name: string; city: string };
+      terminal: { terminalId: string };
+    };
+    if (values.json) {
+      printJson(ctx, c);
+      return Promise.resolve(0);
+    }
+    ctx.out(
+      [
+        `omni and wallet: client_id ${c.omni.clientId}  client_secret ${c.omni.clientSecret}`,
+        `e-commerce:      MerchantId ${c.ecommerce.merchantId}  MerchantKey ${c.ecommerce.merchantKey}`,
+        `merchant:        ${c.merchant.name}, ${c.merchant.city} (MCC ${c.merchant.mcc}), number ${c.merchant.merchantNumber}, SubordinatedMerchantId ${c.merchant.subordinatedMerchantId}`,
+        `terminal:        ${c.terminal.terminalId}`,
+        '',
+      ].join('\n'),
+    );
+    return Promise.resolve(0);
+  },
+};

@@ -1,0 +1,57 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { request } from 'undici';
+import { describe, expect, it } from 'vitest';
+import { sandboxCredentialsCommand, sandboxRun } from '../../../src/cli/sandbox.js';
+import { runCli } from '../../../src/cli/run.js';
+
+function ctx(): { out: string[]; err: string[]; c: Parameters<typeof runCli>[1] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  return { out, err, c: { out: (t) => out.push(t), err: (t) => err.push(t), env: {} } };
+}
+
+describe('omnipos sandbox', () => {
+  it('credentials --json prints the credentials, the 16-digit merchant and the 8-digit terminal', async () => {
+    const x = ctx();
+    expect(await runCli(['sandbox', 'credentials', '--json'], x.c, [sandboxRun, sandboxCredentialsCommand])).toBe(0);
+    const j = JSON.parse(x.out.join('')) as Record<string, Record<string, string>>;
+    expect(j.omni?.clientId).toBe('omnipos-sandbox-client');
+    expect(j.ecommerce?.merchantKey).toBeTruthy();
+    expect(j.merchant?.merchantNumber).toMatch(/^\d{16}$/);
+    expect(j.merchant?.mcc).toMatch(/^\d{4}$/);
+    expect(j.terminal?.terminalId).toMatch(/^\d{8}$/);
+  });
+
+  it('runs as a process on the given port and stops on SIGTERM', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-cli-sandbox-'));
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'sandbox', '--port', '0', '--db', path.join(dir, 'a.db')], {
+      cwd: process.cwd(),
+      env: { ...process.env, OMNIPOS_LOG__LEVEL: 'silent', OMNIPOS_STATE_DIR: dir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        child.stdout.on('data', (b: Buffer) => {
+          text += b.toString();
+          const m = /listening on (http:\/\/\S+)/.exec(text);
+          if (m) resolve(m[1] as string);
+        });
+        child.once('exit', (code) => reject(new Error(`exited ${String(code)}`)));
+        setTimeout(() => reject(new Error('no start within 15 s')), 15_000);
+      });
+      const r = await request(`${url}/sandbox/health`);
+      expect(r.statusCode).toBe(200);
+      await r.body.dump();
+      const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
