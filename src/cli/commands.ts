@@ -7,6 +7,8 @@ import { toolsCrc16, toolsQrDecode, toolsQrEncode } from './tools-qr.js';
 import { toolsTlvDecode } from './tools-tlv.js';
 import { runDaemon } from './run-daemon.js';
 import { sandboxCredentialsCommand, sandboxRun } from './sandbox.js';
+import { pinpadDisplay, pinpadInfo, pinpadPorts } from './pinpad.js';
+import { simPinpad } from './sim.js';
 
 /** Every `omnipos` command. Add a command by adding its module here. */
-export const COMMANDS: readonly Command[] = [runDaemon, demoSale, configCheck, configSchema, toolsTlvDecode, toolsQrDecode, toolsQrEncode, toolsCrc16, toolsDukpt, toolsPinblockEncode, toolsPinblockDecode, sandboxRun, sandboxCredentialsCommand];
+export const COMMANDS: readonly Command[] = [runDaemon, demoSale, configCheck, configSchema, toolsTlvDecode, toolsQrDecode, toolsQrEncode, toolsCrc16, toolsDukpt, toolsPinblockEncode, toolsPinblockDecode, sandboxRun, sandboxCredentialsCommand, pinpadInfo, pinpadDisplay, pinpadPorts, simPinpad];

@@ -35,6 +35,15 @@ export const ERROR_CODES = {
   ACQUIRER_BAD_RESPONSE: { http: 502, exit: 3, summary: 'the acquirer answered with a body that does not decode' },
   ACQUIRER_DECLINED: { http: 402, exit: 4, summary: 'the acquirer declined the payment' },
   SANDBOX_REFUSED: { http: 400, exit: 4, summary: 'a sandbox-only tool was pointed at another host' },
+  // pinpad link and driver (drivers/pinpad throws PinpadError with these same code strings; adapters and the CLI map it)
+  PINPAD_DISCONNECTED: { http: 503, exit: 3, summary: 'the pinpad link is down (unplugged, port closed, no answer)' },
+  PINPAD_TIMEOUT: { http: 504, exit: 3, summary: 'the pinpad did not acknowledge or answer in time' },
+  PINPAD_NAK: { http: 502, exit: 3, summary: 'the pinpad link kept refusing packets (NAK or bad CRC three times)' },
+  PINPAD_CANCELLED: { http: 409, exit: 1, summary: 'the pinpad command was cancelled' },
+  PINPAD_STATUS: { http: 502, exit: 3, summary: 'the pinpad answered with a return code other than ST_OK' },
+  PINPAD_PROTOCOL: { http: 502, exit: 3, summary: 'the pinpad answer does not decode' },
+  PINPAD_INVALID_ARGUMENT: { http: 400, exit: 2, summary: 'a value does not fit the pinpad command layout' },
+  PINPAD_NOT_FOUND: { http: 503, exit: 3, summary: 'no pinpad at the configured port, or it cannot be opened' },
 } as const satisfies Record<string, { http: number; exit: number; summary: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -53,7 +53,8 @@ export class VirtualPinpad {
   /** Starts listening (and the pty, if asked). */
   async start(): Promise<void> {
     const server = net.createServer((socket) => {
-      if (this.unplugged) {
+      // Unplugged: nobody gets in. Behind a pty, the socat bridge is the cable: a second client is refused.
+      if (this.unplugged || (this.opts.ptyPath !== undefined && this.client && !this.client.destroyed)) {
         socket.destroy();
         return;
       }

@@ -1,0 +1,155 @@
+import { parseArgs } from 'node:util';
+import { Pinpad, type PinpadInfo } from '../../drivers/pinpad/index.js';
+import { discoverPinpadPorts, listHidDevices, listSerialPorts, knownPinpad, SerialTransport, TcpTransport, type Transport } from '../../drivers/transport/index.js';
+import { loadConfig } from '../config/index.js';
+import { OmniposError } from '../core/errors/index.js';
+import { VirtualPinpad } from '../sim/pinpad/index.js';
+import { printJson, type CliContext, type Command } from './context.js';
+import { fromDriverError } from './pinpad-errors.js';
+
+const TARGET_OPTIONS = { port: { type: 'string' }, tcp: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' } } as const;
+
+interface Target {
+  transport: () => Transport;
+  description: string;
+  stop?: () => Promise<void>;
+}
+
+function parseHostPort(v: string): { host: string; port: number } {
+  const m = /^(.+):(\d{1,5})$/.exec(v);
+  const port = m ? Number(m[2]) : NaN;
+  if (!m || port < 1 || port > 65535) throw new OmniposError('INVALID_ARGUMENT', `--tcp: expected HOST:PORT, got ${JSON.stringify(v)}`, { option: 'tcp' });
+  return { host: m[1]!, port };
+}
+
+/** --port, --tcp, or the configured device (the embedded virtual pinpad by default). */
+async function resolveTarget(values: { port?: string; tcp?: string; config?: string }, ctx: CliContext): Promise<Target> {
+  if (values.port) return { transport: () => new SerialTransport({ path: values.port! }), description: `serial:${values.port}` };
+  if (values.tcp) {
+    const hp = parseHostPort(values.tcp);
+    return { transport: () => new TcpTransport(hp), description: `tcp:${values.tcp}` };
+  }
+  const device = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env }).values.pinpad.device;
+  switch (device.kind) {
+    case 'serial':
+      return { transport: () => new SerialTransport({ path: device.path, baudRate: device.baudRate }), description: `serial:${device.path}` };
+    case 'tcp':
+      return { transport: () => new TcpTransport({ host: device.host, port: device.port }), description: `tcp:${device.host}:${device.port}` };
+    case 'usb': {
+      const found = await discoverPinpadPorts({ usbIds: [{ vendorId: parseInt(device.vendorId, 16), productId: parseInt(device.productId, 16) }] });
+      const first = found[0];
+      if (!first) throw new OmniposError('PINPAD_NOT_FOUND', `no serial port with USB id ${device.vendorId}:${device.productId}`, { vendorId: device.vendorId });
+      return { transport: () => new SerialTransport({ path: first.path }), description: `serial:${first.path} (${first.why})` };
+    }
+    case 'virtual': {
+      const sim = new VirtualPinpad({ tcpPort: device.port });
+      await sim.start();
+      return { transport: () => new TcpTransport({ host: '127.0.0.1', port: sim.port }), description: `virtual:127.0.0.1:${sim.port}`, stop: () => sim.stop() };
+    }
+    default:
+      throw new OmniposError('CONFIG_INVALID', 'pinpad.device.kind is not one this command knows', {});
+  }
+}
+
+/** Connects, runs `f`, closes; driver errors become OmniposError. */
+async function withPinpad<T>(target: Target, f: (p: Pinpad) => Promise<T>): Promise<T> {
+  const pinpad = new Pinpad({ transport: target.transport, probeIntervalMs: 0, reconnect: { enabled: false } });
+  try {
+    await pinpad.connect();
+    return await f(pinpad);
+  } catch (e) {
+    throw fromDriverError(e);
+  } finally {
+    await pinpad.close();
+    await target.stop?.();
+  }
+}
+
+function slotsText(slots: Readonly<Record<string, string>>): string {
+  const present = Object.entries(slots)
+    .filter(([, v]) => v === 'present')
+    .map(([k]) => k);
+  return present.length ? present.join(' ') : 'none';
+}
+
+function infoText(info: PinpadInfo, where: string): string {
+  const lines = [
+    ['device', where],
+    ['answered', info.source === 'GIX' ? 'GIX (current command set)' : 'GIN (classic command set only)'],
+    ['manufacturer', info.manufacturer],
+    ['model', info.model],
+    ['serial number', info.serialNumber],
+    ['firmware', info.firmware],
+    ['spec version', info.specVersion],
+    ['manager version', info.managerVersion],
+    ['application', info.appVersion ?? '-'],
+    ['EMV kernel', info.kernelVersion ?? '-'],
+    ['contactless', info.contactless ? 'yes' : 'no'],
+    ['DUKPT PIN keys', slotsText(info.keys.dukptPin)],
+    ['DUKPT data keys', info.keys.dukptData ? slotsText(info.keys.dukptData) : '-'],
+  ];
+  return lines.map(([k, v]) => `${k!.padEnd(16)} ${v}`).join('\n') + '\n';
+}
+
+export const pinpadInfo: Command = {
+  path: ['pinpad', 'info'],
+  summary: 'show the pinpad model, serial number, firmware, spec version and key slots',
+  usage: `omnipos pinpad info [--port PATH | --tcp HOST:PORT] [--config PATH] [--json]
+
+Connects (CAN, OPN), asks GIX — or GIN when the pinpad knows only the classic commands — and
+prints what it says. Without --port or --tcp, uses the configured device (the embedded virtual
+pinpad by default).`,
+  async run(args, ctx) {
+    const { values } = parseArgs({ args, options: TARGET_OPTIONS, strict: true });
+    const target = await resolveTarget(values, ctx);
+    const info = await withPinpad(target, (p) => p.info());
+    if (values.json) printJson(ctx, { device: target.description, ...info });
+    else ctx.out(infoText(info, target.description));
+    return 0;
+  },
+};
+
+export const pinpadDisplay: Command = {
+  path: ['pinpad', 'display'],
+  summary: 'show a message on the pinpad display',
+  usage: `omnipos pinpad display TEXT [--port PATH | --tcp HOST:PORT] [--config PATH]
+
+Shows TEXT with DSP (2 lines of 16) when it fits; longer text or text with "\\n" goes with DEX
+(up to 160 characters), which classic pinpads may not know.`,
+  async run(args, ctx) {
+    const { values, positionals } = parseArgs({ args, options: TARGET_OPTIONS, strict: true, allowPositionals: true });
+    const text = positionals.join(' ').replace(/\\n/g, '\n');
+    if (!text) throw new OmniposError('INVALID_ARGUMENT', 'give the TEXT to show', {});
+    const target = await resolveTarget(values, ctx);
+    const lines = text.split('\n');
+    await withPinpad(target, (p) =>
+      lines.length <= 2 && lines.every((l) => l.length <= 16) ? p.display([lines[0] ?? '', lines[1] ?? '']) : p.displayEx(text, { horizontal: 'center', vertical: 'center' }),
+    );
+    if (values.json) printJson(ctx, { shown: text });
+    return 0;
+  },
+};
+
+export const pinpadPorts: Command = {
+  path: ['pinpad', 'ports'],
+  summary: 'list serial and HID ports and say which look like pinpads (sends nothing)',
+  usage: `omnipos pinpad ports [--json]
+
+Lists ports as the OS reports them, with their stable udev names and USB ids, and marks those
+whose USB ids are known pinpads. Nothing is opened and no byte is sent.`,
+  async run(args, ctx) {
+    const { values } = parseArgs({ args, options: { json: { type: 'boolean' } }, strict: true });
+    const ports = [...(await listSerialPorts()), ...(await listHidDevices())].map((p) => ({ ...p, pinpad: knownPinpad(p) ?? null }));
+    if (values.json) {
+      printJson(ctx, ports);
+      return 0;
+    }
+    if (ports.length === 0) ctx.out('no serial or HID ports found\n');
+    for (const p of ports) {
+      const ids = p.vendorId !== undefined ? ` ${p.vendorId.toString(16).padStart(4, '0')}:${(p.productId ?? 0).toString(16).padStart(4, '0')}` : '';
+      ctx.out(`${p.kind.padEnd(6)} ${p.path}${ids}${p.manufacturer ? ` ${p.manufacturer}` : ''}${p.pinpad ? `  <- pinpad (${p.pinpad})` : ''}\n`);
+      for (const a of p.aliases ?? []) ctx.out(`         ${a}\n`);
+    }
+    return 0;
+  },
+};

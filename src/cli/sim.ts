@@ -1,0 +1,70 @@
+import { parseArgs } from 'node:util';
+import { OmniposError } from '../core/errors/index.js';
+import { serveControl, VirtualPinpad } from '../sim/pinpad/index.js';
+import type { CliContext, Command } from './context.js';
+
+function intOption(v: string | undefined, name: string, min: number, max: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min || n > max) throw new OmniposError('INVALID_ARGUMENT', `--${name}: expected an integer in ${min}..${max}, got ${JSON.stringify(v)}`, { option: name });
+  return n;
+}
+
+/** Resolves when the process is asked to stop. */
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGTERM', () => resolve());
+    process.once('SIGINT', () => resolve());
+  });
+}
+
+export const simPinpad: Command = {
+  path: ['sim', 'pinpad'],
+  summary: 'run the virtual ABECS pinpad on a TCP port or a pseudo-terminal',
+  usage: `omnipos sim pinpad (--tcp PORT | --pty PATH) [--control PORT] [--classic] [--typing-ms MS|never]
+                      [--serial TEXT] [--model TEXT]
+
+Runs a virtual pinpad that speaks ABECS 2.20 until stopped (SIGTERM/SIGINT).
+  --tcp PORT       listen for the terminal on 127.0.0.1:PORT (0 = any free port)
+  --pty PATH       also appear as a pseudo-terminal at PATH (needs socat; PATH survives replugs)
+  --control PORT   JSON-lines control port for faults, keys and unplug (0 = any free port)
+  --classic        a pinpad that knows only the classic commands (answers GIX with ERR010)
+  --typing-ms MS   how long the simulated customer takes to type (default 50; "never" waits for keys)
+Prints one JSON line when ready: {"ready":true,"tcp":PORT,"pty":PATH,"control":PORT}.`,
+  async run(args: string[], ctx: CliContext) {
+    const { values } = parseArgs({
+      args,
+      options: {
+        tcp: { type: 'string' },
+        pty: { type: 'string' },
+        control: { type: 'string' },
+        classic: { type: 'boolean' },
+        'typing-ms': { type: 'string' },
+        serial: { type: 'string' },
+        model: { type: 'string' },
+      },
+      strict: true,
+    });
+    if (values.tcp === undefined && values.pty === undefined) throw new OmniposError('INVALID_ARGUMENT', 'give --tcp PORT or --pty PATH', {});
+    const typing = values['typing-ms'] === 'never' ? null : intOption(values['typing-ms'], 'typing-ms', 0, 3_600_000);
+    const sim = new VirtualPinpad({
+      tcpPort: intOption(values.tcp, 'tcp', 0, 65535) ?? 0,
+      ...(values.pty ? { ptyPath: values.pty } : {}),
+      ...(typing !== undefined ? { typingMs: typing } : {}),
+      profile: {
+        classicOnly: values.classic === true,
+        ...(values.serial ? { serialNumber: values.serial } : {}),
+        ...(values.model ? { model: values.model } : {}),
+      },
+      onEvent: (event, detail) => ctx.err(`${JSON.stringify({ event, ...detail })}\n`),
+    });
+    await sim.start();
+    const control = values.control !== undefined ? await serveControl(sim, intOption(values.control, 'control', 0, 65535)) : undefined;
+    const controlPort = control ? (control.address() as { port: number }).port : undefined;
+    ctx.out(`${JSON.stringify({ ready: true, tcp: sim.port, ...(values.pty ? { pty: values.pty } : {}), ...(controlPort !== undefined ? { control: controlPort } : {}) })}\n`);
+    await untilSignal();
+    control?.close();
+    await sim.stop();
+    return 0;
+  },
+};
