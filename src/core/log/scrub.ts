@@ -14,6 +14,17 @@ const SENSITIVE_KEY =
 /** Keys whose values are identifiers we want readable (never card data), exempt from redaction. */
 const SAFE_KEYS = new Set(['idempotencykey', 'tokenurl', 'tokenfile']);
 
+/**
+ * Keys whose values are our own numeric identifiers. A 15-digit MerchantOrderId passes Luhn one
+ * time in ten; under these keys it is an identifier, not a card number, and stays readable.
+ * (In free text it is masked like any PAN-shaped run: log identifiers as fields.)
+ */
+const IDENTIFIER_KEYS = new Set(['merchantorderid', 'merchantvoidid', 'orderid', 'paymentid', 'voidid', 'nsu', 'idempotencykey']);
+
+export function isIdentifierKey(key: string): boolean {
+  return IDENTIFIER_KEYS.has(key.toLowerCase().replace(/[^a-z0-9]/g, ''));
+}
+
 export function isSensitiveKey(key: string): boolean {
   const k = key.toLowerCase().replace(/[^a-z0-9]/g, '');
   return !SAFE_KEYS.has(k) && SENSITIVE_KEY.test(k);
@@ -82,7 +93,9 @@ export function scrubValue(value: unknown, depth = 0): unknown {
   if (value instanceof Map) return scrubValue(Object.fromEntries(value), depth);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
-    out[k] = isSensitiveKey(k) && v !== undefined && v !== null && v !== '' ? REDACTED : scrubValue(v, depth + 1);
+    if (isSensitiveKey(k) && v !== undefined && v !== null && v !== '') out[k] = REDACTED;
+    else if (isIdentifierKey(k) && (typeof v === 'string' || typeof v === 'number') && /^\d{1,15}$/.test(String(v))) out[k] = v;
+    else out[k] = scrubValue(v, depth + 1);
   }
   return out;
 }

@@ -90,3 +90,23 @@ describe('outbox', () => {
     db.close();
   });
 });
+
+describe('identifiers are not card numbers', () => {
+  it('stores and logs a Luhn-valid MerchantOrderId under its own key', async () => {
+    // 263260010360008 passes Luhn, as one MerchantOrderId in ten does.
+    const { db, journal, outbox } = store();
+    const id = '263260010360008';
+    const e = journal.open({ kind: 'sale', merchantOrderId: id, state: 'started', amount: 1, input: 'x', at, data: { merchantOrderId: id } });
+    expect(e.data.merchantOrderId).toBe(id);
+    expect(outbox.enqueue({ operation: 'undo', idempotencyKey: `undo:${id}`, payload: { merchantOrderId: id }, at }).payload).toEqual({ merchantOrderId: id });
+    expect(() => journal.transition(e.id, { from: 'started', to: 'x', input: 'x', at, data: { merchantOrderId: '4111111111111111' } })).toThrow(
+      expect.objectContaining({ code: 'STORE_SENSITIVE_DATA' }),
+    );
+    const { captureLogger } = await import('../../helpers/capture-log.js');
+    const { log, output } = captureLogger();
+    log.info({ merchantOrderId: id, note: `free text ${id}` }, 'sale');
+    expect(output()).toContain(`"merchantOrderId":"${id}"`);
+    expect(output()).toContain('free text 263260*****0008');
+    db.close();
+  });
+});
