@@ -63,6 +63,19 @@ export const SANDBOX_MIGRATIONS: readonly Migration[] = [
       CREATE TABLE faults (route TEXT PRIMARY KEY, spec TEXT NOT NULL);
     `,
   },
+  {
+    version: 2,
+    name: 'merchant and terminal registration',
+    up: `
+      CREATE TABLE merchants (subordinated_merchant_id TEXT PRIMARY KEY, document_number TEXT NOT NULL, body TEXT NOT NULL);
+      CREATE TABLE terminals (
+        terminal_id TEXT PRIMARY KEY,
+        subordinated_merchant_id TEXT NOT NULL,
+        body TEXT NOT NULL,
+        technical TEXT
+      );
+    `,
+  },
 ];
 
 export function openSandboxDatabase(file: string, log?: Logger): Db {

@@ -9,6 +9,7 @@ import { ledgerEntry, newUuid, problem, type SandboxContext } from './context.js
 import { INITIALIZATION_VERSION, maskedCardNode, nextNsu, receiptInformation, receiptPan, saleLinks } from './answers.js';
 import { invalidFields, jsonBody, objectBody, omniError, Refusal, type Answer, type SandboxRequest } from './http-kit.js';
 import { ORDER_ID, validateSale } from './sale-validate.js';
+import { merchantExists, terminalExists } from './registration.js';
 
 export interface SaleRow {
   payment_id: string;
@@ -66,10 +67,9 @@ export function createSale(ctx: SandboxContext, req: SandboxRequest): Answer {
   const body = objectBody(req);
   const v = validateSale(body);
   const problems: string[] = [];
-  if (v.subordinatedMerchantId !== SANDBOX_MERCHANT.merchant.subordinatedMerchantId) {
-    problems.push('Payment.SubordinatedMerchantId: no such merchant is registered');
-  }
-  if (v.terminalId !== SANDBOX_MERCHANT.terminal.terminalId) problems.push('Payment.PinPadInformation.TerminalId: no such terminal is registered for the merchant');
+  const merchantId = v.subordinatedMerchantId.toLowerCase();
+  if (!merchantExists(ctx, merchantId)) problems.push('Payment.SubordinatedMerchantId: no such merchant is registered');
+  else if (!terminalExists(ctx, merchantId, v.terminalId)) problems.push('Payment.PinPadInformation.TerminalId: no such terminal is registered for the merchant');
   if (problems.length > 0) throw invalidFields(problems);
   const cardPath = `Payment.${v.cardNode}`;
   const read = readCard(cardPath, v.card);

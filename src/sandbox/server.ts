@@ -13,6 +13,8 @@ import { Faults } from './faults.js';
 import { Refusal, type Answer, type SandboxRequest } from './http-kit.js';
 import { confirmSale, createSale, getSale, getSaleByOrderId, undoSale, undoSaleByOrderId } from './sales.js';
 import { confirmVoid, createVoid, getVoid, undoVoid } from './voids.js';
+import { getInitialization, postInitialization } from './initialization.js';
+import { createMerchant, createTerminal, getMerchant, updateMerchant } from './registration.js';
 
 type Handler = (ctx: SandboxContext, req: SandboxRequest) => Answer;
 
@@ -30,6 +32,12 @@ const HANDLERS: Partial<Record<RouteName, Handler>> = {
   voidUndo: undoVoid,
   voidUndoByMerchantVoidId: undoVoid,
   voidGet: getVoid,
+  initialization: getInitialization,
+  initializationTechnical: postInitialization,
+  merchantCreate: createMerchant,
+  merchantGet: getMerchant,
+  merchantUpdate: updateMerchant,
+  terminalCreate: createTerminal,
 };
 
 /** A sandbox host built but not listening: `handle` is a node:http request listener. */
