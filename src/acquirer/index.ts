@@ -4,11 +4,13 @@ import type { Logger } from '../core/log/index.js';
 import { AcquirerHttp } from './http.js';
 import { OmniTokens, type SecretSource } from './oauth.js';
 import { OmniClient } from './omni-client.js';
+import { EcommerceClient } from './ecommerce-client.js';
 
 export { ROUTES, routePath, matchRoute, type RouteName, type RouteBase, type RouteSpec, type RouteMatch, type HttpMethod } from './routes.js';
 export { AcquirerHttp, type AcquirerHttpOptions, type AcquirerResponse, type SendOptions } from './http.js';
 export { OmniTokens, OMNI_SCOPES, type ScopeFamily, type SecretSource } from './oauth.js';
 export { OmniClient, type CallOptions } from './omni-client.js';
+export { EcommerceClient, type PixSaleRequest, type QrSaleRequest, type EcommerceSale, type EcommerceVoidAnswer, type CardBinAnswer } from './ecommerce-client.js';
 export { httpError, isOutcomeUnknown, acquirerContext, returnOf, type AcquirerErrorContext } from './errors.js';
 export * from './outcomes.js';
 export type * from './omni-types.js';
@@ -30,6 +32,8 @@ export interface AcquirerSettings {
 export interface AcquirerDeps {
   settings: AcquirerSettings;
   clientSecret: SecretSource;
+  /** E-commerce credentials (Pix and QR sales); without them `ecommerce` is undefined. */
+  ecommerce?: { merchantId: string; merchantKey: SecretSource };
   environment: 'sandbox' | 'homologation' | 'production';
   clock: Clock;
   log: Logger;
@@ -43,6 +47,7 @@ export interface Acquirer {
   http: AcquirerHttp;
   tokens: OmniTokens;
   omni: OmniClient;
+  ecommerce?: EcommerceClient;
   close(): Promise<void>;
 }
 
@@ -74,5 +79,6 @@ export function createAcquirer(deps: AcquirerDeps): Acquirer {
     ...(deps.tokenMarginMs !== undefined ? { marginMs: deps.tokenMarginMs } : {}),
   });
   const omni = new OmniClient({ http, tokens, log });
-  return { http, tokens, omni, close: () => http.close() };
+  const ecommerce = deps.ecommerce ? new EcommerceClient({ http, merchantId: deps.ecommerce.merchantId, merchantKey: deps.ecommerce.merchantKey }) : undefined;
+  return { http, tokens, omni, ...(ecommerce ? { ecommerce } : {}), close: () => http.close() };
 }

@@ -5,6 +5,7 @@ import type { FaultSpec, SandboxContext } from './context.js';
 import type { Faults } from './faults.js';
 import { Fields, invalidFields, jsonBody, objectBody, Refusal, type Answer, type SandboxRequest } from './http-kit.js';
 import { ledgerReport } from './ledger.js';
+import { payPix } from './ecommerce.js';
 
 /** What `omnipos sandbox credentials --json` and `GET /sandbox/credentials` print. */
 export function sandboxCredentials(): Record<string, unknown> {
@@ -18,7 +19,7 @@ export function sandboxCredentials(): Record<string, unknown> {
 }
 
 /** The host's own controls under `/sandbox/`. Not part of the acquirer's API. */
-export function control(ctx: SandboxContext, faults: Faults, req: SandboxRequest & { path: string }): Answer {
+export function control(ctx: SandboxContext, faults: Faults, req: SandboxRequest & { path: string }): Answer | Promise<Answer> {
   const key = `${req.method} ${req.path.replace(/\/+$/, '')}`;
   switch (key) {
     case 'GET /sandbox/health':
@@ -61,7 +62,10 @@ export function control(ctx: SandboxContext, faults: Faults, req: SandboxRequest
       }
       return { status: 200, body: faults.list() };
     }
-    default:
+    default: {
+      const pix = /^POST \/sandbox\/pix\/([^/]+)\/pay$/.exec(key);
+      if (pix) return payPix(ctx, decodeURIComponent(pix[1] as string));
       throw new Refusal(404, { ReturnCode: '404', ReturnMessage: `no sandbox control ${key}` });
+    }
   }
 }

@@ -76,6 +76,44 @@ export const SANDBOX_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 3,
+    name: 'e-commerce sales and wallet payments',
+    up: `
+      CREATE TABLE ecommerce_sales (
+        payment_id TEXT PRIMARY KEY,
+        merchant_order_id TEXT NOT NULL,
+        type TEXT NOT NULL,
+        amount INTEGER NOT NULL,
+        status INTEGER NOT NULL,
+        reference_label TEXT UNIQUE,
+        qr_expires_at INTEGER,
+        refunded_amount INTEGER NOT NULL DEFAULT 0,
+        refund_due_at INTEGER,
+        created_at INTEGER NOT NULL,
+        answer TEXT NOT NULL
+      );
+      CREATE TABLE wallet_payments (
+        id TEXT PRIMARY KEY,
+        reference_label TEXT NOT NULL UNIQUE,
+        payer_document TEXT NOT NULL,
+        card_match TEXT NOT NULL,
+        amount INTEGER NOT NULL,
+        payment_id TEXT,
+        ecommerce_payment_id TEXT,
+        answer TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE TABLE callbacks (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        url TEXT NOT NULL,
+        payload TEXT NOT NULL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        delivered_at INTEGER,
+        last_error TEXT
+      );
+    `,
+  },
 ];
 
 export function openSandboxDatabase(file: string, log?: Logger): Db {

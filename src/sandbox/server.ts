@@ -14,9 +14,10 @@ import { Refusal, type Answer, type SandboxRequest } from './http-kit.js';
 import { confirmSale, createSale, getSale, getSaleByOrderId, undoSale, undoSaleByOrderId } from './sales.js';
 import { confirmVoid, createVoid, getVoid, undoVoid } from './voids.js';
 import { getInitialization, postInitialization } from './initialization.js';
+import { cardBin, createEcommerceSale, getEcommerceSale, voidEcommerceSale } from './ecommerce.js';
 import { createMerchant, createTerminal, getMerchant, updateMerchant } from './registration.js';
 
-type Handler = (ctx: SandboxContext, req: SandboxRequest) => Answer;
+type Handler = (ctx: SandboxContext, req: SandboxRequest) => Answer | Promise<Answer>;
 
 /** Route name → handler. Routes without one answer 501 until their slice lands. */
 const HANDLERS: Partial<Record<RouteName, Handler>> = {
@@ -38,6 +39,10 @@ const HANDLERS: Partial<Record<RouteName, Handler>> = {
   merchantGet: getMerchant,
   merchantUpdate: updateMerchant,
   terminalCreate: createTerminal,
+  ecommerceSaleCreate: createEcommerceSale,
+  ecommerceSaleGet: getEcommerceSale,
+  ecommerceSaleVoid: voidEcommerceSale,
+  ecommerceCardBin: cardBin,
 };
 
 /** A sandbox host built but not listening: `handle` is a node:http request listener. */
@@ -107,7 +112,7 @@ export function buildSandbox(options: SandboxOptions): Sandbox {
     const method = (req.method ?? 'GET').toUpperCase();
     const path = url.pathname;
     if (path === '/sandbox' || path.startsWith('/sandbox/')) {
-      const answer = run(() => control(ctx, faults, { method, path, query: url.searchParams, headers: req.headers, rawBody, route: { name: 'omniToken', params: {} } }));
+      const answer = await run(() => control(ctx, faults, { method, path, query: url.searchParams, headers: req.headers, rawBody, route: { name: 'omniToken', params: {} } }));
       if ('withhold' in answer) return;
       send(res, ctx, answer.status, answer.body, answer.headers);
       return;
@@ -137,7 +142,7 @@ export function buildSandbox(options: SandboxOptions): Sandbox {
       req.socket.destroy();
       return;
     }
-    const answer = run(() => handler(ctx, { method, path, query: url.searchParams, headers: req.headers, rawBody, route: match }));
+    const answer = await run(() => handler(ctx, { method, path, query: url.searchParams, headers: req.headers, rawBody, route: match }));
     if (fault?.reset === 'after') {
       req.socket.destroy();
       return;
@@ -149,9 +154,9 @@ export function buildSandbox(options: SandboxOptions): Sandbox {
     send(res, ctx, answer.status, answer.body, answer.headers);
   }
 
-  function run(fn: () => Answer): Answer {
+  async function run(fn: () => Answer | Promise<Answer>): Promise<Answer> {
     try {
-      return fn();
+      return await fn();
     } catch (e) {
       if (e instanceof Refusal) return e.answer;
       log.error({ err: e }, 'sandbox handler failed');

@@ -62,6 +62,7 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
         timeoutMs,
       },
       clientSecret: { reveal: () => SANDBOX_CREDENTIALS.clientSecret },
+      ecommerce: { merchantId: SANDBOX_CREDENTIALS.merchantId, merchantKey: { reveal: () => SANDBOX_CREDENTIALS.merchantKey } },
       environment: 'sandbox',
       clock: { now: () => new Date() },
       log,

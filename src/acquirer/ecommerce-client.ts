@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { OmniposError } from '../core/errors/index.js';
+import { httpError } from './errors.js';
+import type { AcquirerHttp, AcquirerResponse, SendOptions } from './http.js';
+import type { SecretSource } from './oauth.js';
+import type { RouteName, RouteParams } from './routes.js';
+
+/** A Pix sale: the payer fields 002 requires. */
+export interface PixSaleRequest {
+  MerchantOrderId: string;
+  Customer: { Name: string; Identity: string; IdentityType: 'CPF' | 'CNPJ' };
+  Payment: { Type: 'Pix'; Amount: number };
+}
+
+/** A QR code card sale (status 12 until a wallet pays the code). */
+export interface QrSaleRequest {
+  MerchantOrderId: string;
+  Payment: { Type: 'qrcode'; Amount: number; Installments: number; Capture: boolean; Modality?: 'Credit' | 'Debit' };
+  QrCode?: { MerchantName?: string };
+}
+
+export interface EcommerceSale {
+  MerchantOrderId: string;
+  Payment: {
+    PaymentId: string;
+    Status: number;
+    Amount: number;
+    QrCodeString?: string;
+    QrcodeBase64Image?: string;
+    QrCodeBase64Image?: string;
+    ReturnCode?: string | number;
+    ReturnMessage?: string;
+    [more: string]: unknown;
+  };
+  [more: string]: unknown;
+}
+
+export interface EcommerceVoidAnswer {
+  Status: number;
+  ReasonCode?: number | string;
+  ReasonMessage?: string;
+  ReturnCode?: string | number;
+  ReturnMessage?: string;
+  [more: string]: unknown;
+}
+
+export interface CardBinAnswer {
+  Status: string;
+  Provider: string;
+  CardType: string;
+  ForeignCard: boolean;
+  CorporateCard: boolean;
+  Issuer?: string;
+  IssuerCode: string;
+  [more: string]: unknown;
+}
+
+export interface EcommerceClientOptions {
+  http: AcquirerHttp;
+  merchantId: string;
+  /** Can refund anything for the merchant: kept in a file only the service user reads (DESIGN.md). */
+  merchantKey: SecretSource;
+}
+
+/**
+ * The JSON e-commerce API (002): Pix and QR code sales, query, void/refund, BIN lookup. Every
+ * request carries `MerchantId`, `MerchantKey` and a fresh `RequestId`. Non-2xx answers throw
+ * ACQUIRER_HTTP with the first `{Code, Message}` of the error list.
+ */
+export class EcommerceClient {
+  readonly #o: EcommerceClientOptions;
+
+  constructor(options: EcommerceClientOptions) {
+    this.#o = options;
+  }
+
+  async #json<N extends RouteName>(name: N, params: RouteParams<N>, options: SendOptions = {}): Promise<unknown> {
+    const res: AcquirerResponse = await this.#o.http.send(name, params, {
+      ...options,
+      headers: { ...options.headers, MerchantId: this.#o.merchantId, MerchantKey: this.#o.merchantKey.reveal(), RequestId: randomUUID() },
+    });
+    if (res.status < 200 || res.status >= 300) throw httpError(name, res.status, res.body);
+    if (res.notJson || res.body === undefined) {
+      throw new OmniposError('ACQUIRER_BAD_RESPONSE', `${name}: HTTP ${res.status} with a body that is not JSON`, { route: name, status: res.status, outcomeUnknown: true });
+    }
+    return res.body;
+  }
+
+  /** `POST /1/sales` with `Payment.Type` `Pix`. Never repeated automatically. */
+  async createPixSale(sale: PixSaleRequest, options: { timeoutMs?: number } = {}): Promise<EcommerceSale> {
+    return (await this.#json('ecommerceSaleCreate', {}, { json: sale, ...options })) as EcommerceSale;
+  }
+
+  /** `POST /1/sales` with `Payment.Type` `qrcode`. Never repeated automatically. */
+  async createQrSale(sale: QrSaleRequest, options: { timeoutMs?: number } = {}): Promise<EcommerceSale> {
+    return (await this.#json('ecommerceSaleCreate', {}, { json: sale, ...options })) as EcommerceSale;
+  }
+
+  async getSale(paymentId: string, options: { timeoutMs?: number } = {}): Promise<EcommerceSale> {
+    return (await this.#json('ecommerceSaleGet', { PaymentId: paymentId }, options)) as EcommerceSale;
+  }
+
+  /** `PUT /1/sales/{PaymentId}/void[?Amount=cents]`: cancel a pending sale, void a paid QR sale, refund a paid Pix. */
+  async voidSale(paymentId: string, amount?: number, options: { timeoutMs?: number } = {}): Promise<EcommerceVoidAnswer> {
+    return (await this.#json('ecommerceSaleVoid', { PaymentId: paymentId }, { ...(amount !== undefined ? { query: { Amount: String(amount) } } : {}), ...options })) as EcommerceVoidAnswer;
+  }
+
+  /** `GET /1/cardBin/{first six digits}`. */
+  async cardBin(bin: string, options: { timeoutMs?: number } = {}): Promise<CardBinAnswer> {
+    return (await this.#json('ecommerceCardBin', { Bin: bin }, options)) as CardBinAnswer;
+  }
+}

@@ -1,0 +1,246 @@
+import { timingSafeEqual } from 'node:crypto';
+import QRCode from 'qrcode';
+import { SANDBOX_CREDENTIALS } from '../../tables/sandbox-credentials.js';
+import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
+import { routePath } from '../acquirer/routes.js';
+import { HOST_TIME_ZONE, localTime } from '../core/clock.js';
+import { isValidCnpj, isValidCpf } from '../crypto/index.js';
+import { buildPadraoq, buildPix } from '../qr/index.js';
+import { nextNsu } from './answers.js';
+import { ledgerEntry, newUuid, problem, type SandboxContext } from './context.js';
+import { Fields, objectBody, Refusal, type Answer, type SandboxRequest } from './http-kit.js';
+
+/** How long a QR code sale's code stays payable, ms (shared with the wallet API's check of 81.01). */
+export const QR_VALIDITY_MS = 15 * 60_000;
+/** How long a Pix refund waits for the provider's approval before it shows as refunded (11). */
+export const PIX_REFUND_DELAY_MS = 60_000;
+
+export interface EcommerceRow {
+  payment_id: string;
+  merchant_order_id: string;
+  type: string;
+  amount: number;
+  status: number;
+  reference_label: string | null;
+  qr_expires_at: number | null;
+  refunded_amount: number;
+  refund_due_at: number | null;
+  created_at: number;
+  answer: string;
+}
+
+/** The e-commerce error body: a list of `{Code, Message}`. */
+function ecommerceErrors(status: number, messages: string[]): Refusal {
+  return new Refusal(status, messages.map((m) => ({ Code: status, Message: m })));
+}
+
+function same(a: string | undefined, b: string): boolean {
+  if (a === undefined) return false;
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+/** `MerchantId` and `MerchantKey` headers on every e-commerce request. */
+function requireMerchant(req: SandboxRequest): void {
+  const id = req.headers.merchantid;
+  const key = req.headers.merchantkey;
+  if (typeof id !== 'string' || typeof key !== 'string') throw ecommerceErrors(401, ['MerchantId and MerchantKey headers are required']);
+  if (!same(id, SANDBOX_CREDENTIALS.merchantId) || !same(key, SANDBOX_CREDENTIALS.merchantKey)) throw ecommerceErrors(401, ['MerchantId or MerchantKey is not valid']);
+}
+
+/** Moves a due Pix refund to 11 (refunded) when the provider's delay has passed on the host clock. */
+function settleRefund(ctx: SandboxContext, row: EcommerceRow): EcommerceRow {
+  if (row.refund_due_at !== null && row.refund_due_at <= ctx.clock.now().getTime() && row.status !== 11) {
+    ctx.db.prepare(`UPDATE ecommerce_sales SET status = 11, refund_due_at = NULL WHERE payment_id = ?`).run(row.payment_id);
+    ledgerEntry(ctx, { kind: 'pix-refunded', paymentId: row.payment_id, merchantOrderId: row.merchant_order_id, amount: -row.refunded_amount });
+    return { ...row, status: 11, refund_due_at: null };
+  }
+  return row;
+}
+
+export function findEcommerce(ctx: SandboxContext, paymentId: string): EcommerceRow | undefined {
+  const row = ctx.db.prepare(`SELECT * FROM ecommerce_sales WHERE payment_id = ?`).get(paymentId) as EcommerceRow | undefined;
+  return row ? settleRefund(ctx, row) : undefined;
+}
+
+function answerOf(ctx: SandboxContext, row: EcommerceRow): Record<string, unknown> {
+  const a = JSON.parse(row.answer) as { Payment: Record<string, unknown> };
+  a.Payment.Status = row.status;
+  a.Payment.Links = [{ Method: 'GET', Rel: 'self', Href: `${ctx.publicUrl()}${routePath('ecommerceSaleGet', { PaymentId: row.payment_id })}` }];
+  return a;
+}
+
+function qrTimestamp(at: Date): string {
+  const t = localTime(at, HOST_TIME_ZONE);
+  const d2 = (n: number): string => String(n).padStart(2, '0');
+  const s = Math.floor(t.decisecondsOfDay / 10);
+  return `${d2(t.day)}${d2(t.month)}${d2(t.year % 100)}${d2(Math.floor(s / 3600))}${d2(Math.floor(s / 60) % 60)}${d2(s % 60)}`;
+}
+
+/** A fresh reference label (62.05, at most 25 characters) naming an e-commerce QR sale. */
+function referenceLabel(): string {
+  return `EC${newUuid().replace(/-/g, '').slice(0, 23).toUpperCase()}`;
+}
+
+/** `POST /1/sales`: Pix (`Payment.Type` `Pix`) and QR code (`qrcode`) sales, status 12 until paid. */
+export async function createEcommerceSale(ctx: SandboxContext, req: SandboxRequest): Promise<Answer> {
+  requireMerchant(req);
+  const body = objectBody(req);
+  const f = new Fields(body);
+  const orderId = f.string('MerchantOrderId', { re: /^[A-Za-z0-9]{1,50}$/, hint: 'at most 50 letters and digits' });
+  const type = f.string('Payment.Type', { oneOf: ['Pix', 'qrcode'], hint: '' });
+  const amount = f.int('Payment.Amount', { min: 1, max: 999_999_999_999_999 });
+  if (type === 'Pix') {
+    f.string('Customer.Name', { re: /^.{1,255}$/, hint: 'at most 255 characters' });
+    const idType = f.string('Customer.IdentityType', { oneOf: ['CPF', 'CNPJ'] });
+    const identity = f.string('Customer.Identity', { re: /^\d{11}$|^\d{14}$/, hint: 'must be 11 or 14 digits' });
+    if (identity && idType === 'CPF' && !isValidCpf(identity)) f.problems.push('Customer.Identity: CPF check digits are wrong');
+    if (identity && idType === 'CNPJ' && !isValidCnpj(identity)) f.problems.push('Customer.Identity: CNPJ check digits are wrong');
+  }
+  let installments = 1;
+  let modality = 'Credit';
+  if (type === 'qrcode') {
+    installments = f.int('Payment.Installments', { min: 1, max: 99 }) ?? 1;
+    modality = f.string('Payment.Modality', { optional: true, oneOf: ['Credit', 'Debit'] }) ?? 'Credit';
+    f.bool('Payment.Capture', { optional: true });
+  }
+  if (f.problems.length > 0) throw ecommerceErrors(400, f.problems);
+  const now = ctx.clock.now();
+  const paymentId = newUuid();
+  const m = SANDBOX_MERCHANT.merchant;
+  const payment: Record<string, unknown> = { ...(body.Payment as Record<string, unknown>), PaymentId: paymentId, Amount: amount, ReceivedDate: now.toISOString(), Status: 12, Provider: 'Simulado' };
+  let label: string | null = null;
+  let qrString: string;
+  if (type === 'Pix') {
+    qrString = buildPix({ url: `pix.sandbox.omnipos.invalid/v2/${paymentId.replace(/-/g, '')}`, merchantName: m.name, merchantCity: m.city, amount: (amount as number) / 100, unique: true, mcc: m.mcc });
+    Object.assign(payment, {
+      AcquirerTransactionId: newUuid(),
+      ProofOfSale: nextNsu(ctx),
+      QrCodeString: qrString,
+      ReturnCode: '0',
+      ReturnMessage: 'Pix gerado com sucesso',
+    });
+  } else {
+    label = referenceLabel();
+    qrString = buildPadraoq({
+      merchantId: m.merchantNumber,
+      terminalId: SANDBOX_MERCHANT.terminal.terminalId,
+      merchantDocument: m.nationalId,
+      deviceType: 'E',
+      mcc: m.mcc,
+      amount: (amount as number) / 100,
+      merchantName: m.name,
+      merchantCity: m.city,
+      postalCode: m.postalCode,
+      referenceLabel: label,
+      timestamp: qrTimestamp(now),
+      modality: modality === 'Debit' ? '0001' : installments > 1 ? '0004' : '0002',
+      installments: installments > 1 ? installments : 0,
+      nsu: nextNsu(ctx),
+    });
+    Object.assign(payment, { QrCodeString: qrString, ReturnCode: '0', ReturnMessage: 'QRCode gerado com sucesso' });
+  }
+  payment.QrcodeBase64Image = (await QRCode.toDataURL(qrString, { errorCorrectionLevel: 'M' })).replace(/^data:image\/png;base64,/, '');
+  if (type === 'qrcode') {
+    payment.QrCodeBase64Image = payment.QrcodeBase64Image;
+    delete payment.QrcodeBase64Image;
+  }
+  const answer = { MerchantOrderId: orderId, ...(body.Customer ? { Customer: body.Customer } : {}), Payment: payment };
+  ctx.db
+    .prepare(`INSERT INTO ecommerce_sales (payment_id, merchant_order_id, type, amount, status, reference_label, qr_expires_at, created_at, answer) VALUES (?, ?, ?, ?, 12, ?, ?, ?, ?)`)
+    .run(paymentId, orderId, type, amount, label, type === 'qrcode' ? now.getTime() + QR_VALIDITY_MS : null, now.getTime(), JSON.stringify(answer));
+  ledgerEntry(ctx, { kind: `${String(type).toLowerCase()}-created`, paymentId, merchantOrderId: orderId, amount: 0 });
+  const row = findEcommerce(ctx, paymentId) as EcommerceRow;
+  return { status: 201, body: answerOf(ctx, row) };
+}
+
+/** `GET /1/sales/{PaymentId}`. */
+export function getEcommerceSale(ctx: SandboxContext, req: SandboxRequest): Answer {
+  requireMerchant(req);
+  const row = findEcommerce(ctx, req.route.params.PaymentId ?? '');
+  if (!row) throw ecommerceErrors(404, ['sale not found']);
+  return { status: 200, body: answerOf(ctx, row) };
+}
+
+/**
+ * `PUT /1/sales/{PaymentId}/void?Amount=`: a pending sale is cancelled (10); a paid QR sale is
+ * voided (10); a paid Pix is refunded after the provider approves (12 now, 11 later).
+ */
+export function voidEcommerceSale(ctx: SandboxContext, req: SandboxRequest): Answer {
+  requireMerchant(req);
+  const row = findEcommerce(ctx, req.route.params.PaymentId ?? '');
+  if (!row) throw ecommerceErrors(404, ['sale not found']);
+  const amountText = req.query.get('Amount');
+  if (amountText !== null && !/^\d{1,15}$/.test(amountText)) throw ecommerceErrors(400, ['Amount: must be whole cents']);
+  const amount = amountText === null ? row.amount - row.refunded_amount : Number(amountText);
+  if (amount <= 0 || amount > row.amount - row.refunded_amount) throw ecommerceErrors(400, [`Amount: at most ${row.amount - row.refunded_amount}`]);
+  const reason = (status: number, code: number, message: string): Answer => ({
+    status: 200,
+    body: { Status: status, ReasonCode: code, ReasonMessage: message, ReturnCode: '0', ReturnMessage: message, Links: [{ Method: 'GET', Rel: 'self', Href: `${ctx.publicUrl()}${routePath('ecommerceSaleGet', { PaymentId: row.payment_id })}` }] },
+  });
+  if (row.status === 12 && row.refund_due_at === null) {
+    ctx.db.prepare(`UPDATE ecommerce_sales SET status = 10 WHERE payment_id = ?`).run(row.payment_id);
+    ledgerEntry(ctx, { kind: `${row.type.toLowerCase()}-cancelled`, paymentId: row.payment_id, merchantOrderId: row.merchant_order_id });
+    return reason(10, 0, 'Successful');
+  }
+  if (row.status === 2 && row.type === 'qrcode') {
+    ctx.db.prepare(`UPDATE ecommerce_sales SET status = 10, refunded_amount = refunded_amount + ? WHERE payment_id = ?`).run(amount, row.payment_id);
+    ledgerEntry(ctx, { kind: 'qrcode-void', paymentId: row.payment_id, merchantOrderId: row.merchant_order_id, amount: -amount });
+    return reason(10, 0, 'Successful');
+  }
+  if (row.status === 2 && row.type === 'Pix') {
+    ctx.db
+      .prepare(`UPDATE ecommerce_sales SET refunded_amount = refunded_amount + ?, refund_due_at = ? WHERE payment_id = ?`)
+      .run(amount, ctx.clock.now().getTime() + PIX_REFUND_DELAY_MS, row.payment_id);
+    ledgerEntry(ctx, { kind: 'pix-refund-requested', paymentId: row.payment_id, merchantOrderId: row.merchant_order_id, amount: 0 });
+    return reason(12, 0, 'Refund requested');
+  }
+  throw ecommerceErrors(400, [`the sale's status ${row.status} does not allow a void`]);
+}
+
+/** `POST /sandbox/pix/{PaymentId}/pay`: the shopper pays a Pix, also after it was cancelled (a late payment). */
+export function payPix(ctx: SandboxContext, paymentId: string): Answer {
+  const row = findEcommerce(ctx, paymentId);
+  if (!row || row.type !== 'Pix') throw new Refusal(404, { ReturnCode: '404', ReturnMessage: `no Pix ${paymentId}` });
+  if (row.status === 2 || row.status === 11) throw new Refusal(409, { ReturnCode: '409', ReturnMessage: 'the Pix is already paid' });
+  if (row.status === 10) {
+    problem(ctx, { kind: 'late-payment', merchantOrderId: row.merchant_order_id, paymentId, detail: `Pix ${paymentId} was paid after it was cancelled` });
+  }
+  ctx.db.prepare(`UPDATE ecommerce_sales SET status = 2 WHERE payment_id = ?`).run(paymentId);
+  ledgerEntry(ctx, { kind: 'pix-paid', paymentId, merchantOrderId: row.merchant_order_id, amount: row.amount });
+  return { status: 200, body: answerOf(ctx, findEcommerce(ctx, paymentId) as EcommerceRow) };
+}
+
+const SCHEMES = ['Visa', 'Master', 'Amex', 'Elo'] as const;
+const ISSUERS: Record<string, string> = { '104': 'CAIXA ECONOMICA FEDERAL', '001': 'BANCO DO BRASIL', '237': 'BRADESCO' };
+
+/** `GET /1/cardBin/{Bin}`: the BIN lookup simulation of 002, one digit per result. */
+export function cardBin(ctx: SandboxContext, req: SandboxRequest): Answer {
+  requireMerchant(req);
+  void ctx;
+  const bin = req.route.params.Bin ?? '';
+  if (!/^\d{6,9}$/.test(bin)) throw ecommerceErrors(400, ['Bin: must be the first 6 to 9 digits of the card']);
+  const d = bin.split('');
+  const issuerCode = d[5] === '1' ? '104' : d[5] === '2' ? '001' : '237';
+  return {
+    status: 200,
+    body: {
+      Status: d[4] === '2' ? '01' : d[4] === '3' ? '02' : '00',
+      Provider: d[0] === '3' ? SCHEMES[0] : d[0] === '5' ? SCHEMES[1] : d[0] === '6' ? SCHEMES[2] : SCHEMES[3],
+      CardType: d[1] === '3' ? 'Débito' : d[1] === '5' || d[1] === '7' ? 'Crédito' : 'Múltiplo',
+      Prepaid: d[1] === '7',
+      ForeignCard: d[2] !== '1',
+      CorporateCard: d[3] === '1',
+      Issuer: ISSUERS[issuerCode],
+      IssuerCode: issuerCode,
+    },
+  };
+}
+
+/** Marks a paid e-commerce QR sale (the wallet paid it). */
+export function markQrPaid(ctx: SandboxContext, row: EcommerceRow): void {
+  ctx.db.prepare(`UPDATE ecommerce_sales SET status = 2 WHERE payment_id = ?`).run(row.payment_id);
+  ledgerEntry(ctx, { kind: 'qrcode-paid', paymentId: row.payment_id, merchantOrderId: row.merchant_order_id, amount: row.amount });
+}
+

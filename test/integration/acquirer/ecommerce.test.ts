@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EcommerceClient, type EcommerceClient as Client } from '../../../src/acquirer/index.js';
+import { isOmniposError } from '../../../src/core/errors/index.js';
+import { crc16Hex, parseQr } from '../../../src/qr/index.js';
+import { SANDBOX_CREDENTIALS } from '../../../tables/sandbox-credentials.js';
+import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
+import { nextOrderId, startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+let ec: Client;
+beforeAll(async () => {
+  h = await startHarness();
+  ec = h.acquirer.ecommerce as Client;
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const pix = (amount: number): Parameters<Client['createPixSale']>[0] => ({
+  MerchantOrderId: nextOrderId(),
+  Customer: { Name: 'Comprador Teste', Identity: '52998224725', IdentityType: 'CPF' },
+  Payment: { Type: 'Pix', Amount: amount },
+});
+
+describe('e-commerce Pix', () => {
+  it('starts at 12 with a dynamic Pix code (CRC valid) and an image; paying moves it to 2; a refund is 12 then 11', async () => {
+    const s = await ec.createPixSale(pix(1234));
+    expect(s.Payment).toMatchObject({ Status: 12, Amount: 1234 });
+    const code = s.Payment.QrCodeString ?? '';
+    expect(code.slice(-4)).toBe(crc16Hex(code.slice(0, -4)));
+    expect(parseQr(code).model).toBe('pix');
+    expect(Buffer.from(s.Payment.QrcodeBase64Image ?? '', 'base64').subarray(1, 4).toString()).toBe('PNG');
+    expect((await h.control('POST', `/sandbox/pix/${s.Payment.PaymentId}/pay`)).status).toBe(200);
+    expect((await ec.getSale(s.Payment.PaymentId)).Payment.Status).toBe(2);
+    await expect(ec.voidSale(s.Payment.PaymentId, 1234)).resolves.toMatchObject({ Status: 12 });
+    expect((await ec.getSale(s.Payment.PaymentId)).Payment.Status).toBe(2);
+    await h.control('POST', '/sandbox/clock', { advanceMs: 61_000 });
+    expect((await ec.getSale(s.Payment.PaymentId)).Payment.Status).toBe(11);
+  });
+
+  it('a cancelled Pix paid late becomes 2 and is flagged', async () => {
+    const s = await ec.createPixSale(pix(2000));
+    await expect(ec.voidSale(s.Payment.PaymentId)).resolves.toMatchObject({ Status: 10 });
+    await h.control('POST', `/sandbox/pix/${s.Payment.PaymentId}/pay`);
+    expect((await ec.getSale(s.Payment.PaymentId)).Payment.Status).toBe(2);
+    expect((await h.ledger()).problems.some((p) => p.kind === 'late-payment' && p.paymentId === s.Payment.PaymentId)).toBe(true);
+  });
+
+  it('requires the payer fields, each named, and a valid CPF', async () => {
+    const err = await ec
+      .createPixSale({ MerchantOrderId: 'x-1', Customer: { Name: '', Identity: '52998224724', IdentityType: 'CPF' }, Payment: { Type: 'Pix', Amount: 0 } })
+      .catch((e: unknown) => e);
+    expect(isOmniposError(err, 'ACQUIRER_HTTP')).toBe(true);
+    expect((err as { context: { status: number } }).context.status).toBe(400);
+    expect(String((err as { context: { returnMessage: string } }).context.returnMessage)).toMatch(/MerchantOrderId/);
+  });
+
+  it('refuses a wrong MerchantKey with 401', async () => {
+    const bad = new EcommerceClient({ http: h.acquirer.http, merchantId: SANDBOX_CREDENTIALS.merchantId, merchantKey: { reveal: () => 'WRONG' } });
+    const err = await bad.createPixSale(pix(100)).catch((e: unknown) => e);
+    expect((err as { context: { status: number } }).context.status).toBe(401);
+  });
+});
+
+describe('e-commerce QR code sale', () => {
+  it('starts at 12 with a br.com.padraoq code naming the registered merchant; cancelling gives 10', async () => {
+    const s = await ec.createQrSale({ MerchantOrderId: nextOrderId(), Payment: { Type: 'qrcode', Amount: 5000, Installments: 1, Capture: true } });
+    expect(s.Payment.Status).toBe(12);
+    const parsed = parseQr(s.Payment.QrCodeString ?? '');
+    expect(parsed.model).toBe('current');
+    if (parsed.model !== 'pix') {
+      expect(parsed.qrcode_data.merchant_account_information.id_merchant).toBe(SANDBOX_MERCHANT.merchant.merchantNumber);
+      expect(parsed.qrcode_data.transaction_amount).toBe('50.00');
+    }
+    expect(s.Payment.QrCodeBase64Image).toBeTruthy();
+    await expect(ec.voidSale(s.Payment.PaymentId)).resolves.toMatchObject({ Status: 10 });
+  });
+});
+
+describe('BIN lookup (002 simulation table)', () => {
+  it.each([
+    ['331111', { Provider: 'Visa', CardType: 'Débito', ForeignCard: false, CorporateCard: true, IssuerCode: '104', Status: '00' }],
+    ['575333', { Provider: 'Master', CardType: 'Crédito', Prepaid: true, ForeignCard: true, CorporateCard: false, Status: '02', IssuerCode: '237' }],
+    ['659022', { Provider: 'Amex', CardType: 'Crédito', Status: '01', IssuerCode: '001' }],
+    ['412345', { Provider: 'Elo', CardType: 'Múltiplo', IssuerCode: '237' }],
+  ])('%s', async (bin, expected) => {
+    await expect(ec.cardBin(bin)).resolves.toMatchObject(expected);
+  });
+});
