@@ -1,4 +1,4 @@
-import type { HostSaleOutcome } from './sale/types.js';
+import type { CardSummary, HostSaleOutcome, SaleData, SaleRequest } from './sale/types.js';
 
 /**
  * The engine's ports: what it needs from the acquirer, the pinpad and the printer, in its own
@@ -28,3 +28,58 @@ export interface AcquirerDeliveryPort {
 }
 
 export type { HostSaleOutcome };
+
+/**
+ * Card data as the pinpad hands it over: ciphertext under its DUKPT keys, never in clear. Held
+ * in memory for the one request that needs it, never journaled.
+ */
+export interface EncryptedCard {
+  /** `track2`: the whole track 2 from GTK; `pan`: a typed PAN from EBX. Hex ciphertext (TDES-CBC). */
+  kind: 'track2' | 'pan';
+  data: string;
+  ksn: string;
+  iv: string;
+  isTlv: boolean;
+  /** The PIN block under the DUKPT PIN key, when a PIN was taken online. */
+  pinBlock?: { block: string; ksn: string };
+  /** The card's EMV request data (hex TLV) after GOX, for chip sales. */
+  emvData?: string;
+}
+
+export interface CardRequest {
+  merchantOrderId: string;
+  /** Cents. */
+  amount: number;
+  method: 'credit' | 'debit' | 'voucher';
+}
+
+/** The pinpad's side of a sale: read the card, finish the chip, clear the display. */
+export interface CardPort {
+  /** GCX → (GPN) → GTK → (GOX). Rejects when the card cannot be read or the read is cancelled. */
+  readCard(request: CardRequest, signal: AbortSignal): Promise<{ summary: CardSummary; card: EncryptedCard }>;
+  /** FCX (and RMC) with the host's decision; the card's own decision comes back. */
+  finishChip(
+    decision: 'approved' | 'declined' | 'no-communication' | 'aborted',
+    host: { authorizationCode?: string; emvResponse?: string },
+  ): Promise<{ card: 'approved' | 'declined' | 'failed'; emv?: Record<string, string>; reason?: string }>;
+  /** Shows a closing message (and waits for the card to be removed when one is in). */
+  end(message: string): Promise<void>;
+}
+
+export interface SaleOrder {
+  merchantOrderId: string;
+  request: SaleRequest;
+  summary: CardSummary;
+  card: EncryptedCard;
+  paymentDateTime: Date;
+}
+
+/** Sends the sale (never repeated automatically) and says what the answer meant. */
+export interface SaleAuthorizationPort {
+  authorize(order: SaleOrder): Promise<HostSaleOutcome>;
+}
+
+/** Prints (or shows) the receipt; `printed` only when the printer says so after the cut. */
+export interface ReceiptPort {
+  print(sale: SaleData): Promise<'printed' | 'skipped' | 'failed' | 'unsure'>;
+}

@@ -27,6 +27,11 @@ export const ERROR_CODES = {
   PINBLOCK_INVALID: { http: 400, exit: 2, summary: 'a PIN block does not decode' },
   TLV_INVALID: { http: 400, exit: 2, summary: 'BER-TLV data is malformed' },
   QR_INVALID: { http: 400, exit: 2, summary: 'a QR code payload is malformed' },
+  // engine
+  ENGINE_BUSY: { http: 409, exit: 4, summary: 'the terminal is busy with another payment' },
+  ENGINE_NOT_FOUND: { http: 404, exit: 2, summary: 'no such payment' },
+  ENGINE_NOT_ALLOWED: { http: 409, exit: 4, summary: 'the payment is not in a state that allows this' },
+  ENGINE_CANCELLED: { http: 409, exit: 4, summary: 'the operation was cancelled' },
   // acquirer clients and sandbox host
   ACQUIRER_HTTP: { http: 502, exit: 3, summary: 'the acquirer answered with an error status' },
   ACQUIRER_UNKNOWN_OUTCOME: { http: 504, exit: 3, summary: 'the request may have reached the acquirer; its outcome is unknown' },
@@ -44,6 +49,11 @@ export const ERROR_CODES = {
   PINPAD_PROTOCOL: { http: 502, exit: 3, summary: 'the pinpad answer does not decode' },
   PINPAD_INVALID_ARGUMENT: { http: 400, exit: 2, summary: 'a value does not fit the pinpad command layout' },
   PINPAD_NOT_FOUND: { http: 503, exit: 3, summary: 'no pinpad at the configured port, or it cannot be opened' },
+  // initialization tables (src/initialization)
+  INIT_TABLE_INVALID: { http: 502, exit: 3, summary: 'an initialization table from the acquirer is malformed (the path names the field)' },
+  INIT_RECORD_INVALID: { http: 502, exit: 3, summary: 'an ABECS §4.1 AID, CA key or revoked-certificate record is malformed' },
+  INIT_NOT_INITIALIZED: { http: 503, exit: 4, summary: 'no initialization tables are in force, or the acquirer locked the terminal until it is initialized' },
+  INIT_CARD_REFUSED: { http: 422, exit: 4, summary: 'the initialization tables do not allow this card, entry mode or option' },
 } as const satisfies Record<string, { http: number; exit: number; summary: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -33,6 +33,8 @@ function hostAnswer(state: SaleState, outcome: HostSaleOutcome): SaleStep {
         ...(outcome.nsu !== undefined ? { nsu: outcome.nsu } : {}),
         ...(outcome.returnCode !== undefined ? { returnCode: outcome.returnCode } : {}),
         ...(outcome.returnMessage !== undefined ? { returnMessage: outcome.returnMessage } : {}),
+        ...(outcome.emvResponse !== undefined ? { emvResponse: outcome.emvResponse } : {}),
+        ...(outcome.receipt !== undefined ? { hostReceipt: outcome.receipt } : {}),
       };
       const approved = { ...state, data: { ...state.data, ...patch } };
       if (isChip) return go(approved, 'finishing-chip', input, {}, { kind: 'pinpad.finish-chip', decision: 'approved' });

@@ -36,6 +36,12 @@ export interface CardSummary {
   panSequenceNumber?: string;
 }
 
+/** What the host gives the receipt: `ReceiptInformation` and `PrintMessage` (masked PAN only). */
+export interface HostReceipt {
+  fields: { field: string; label: string; content: string }[];
+  messages: { position: string; message: string }[];
+}
+
 export interface SaleData {
   request: SaleRequest;
   merchantOrderId: string;
@@ -54,6 +60,8 @@ export interface SaleData {
   /** Asked to cancel while the request was out: undo whatever comes back approved. */
   cancelRequested?: boolean;
   receipt?: 'printed' | 'skipped' | 'failed';
+  hostReceipt?: HostReceipt;
+  emvResponse?: string;
   /** Why the sale ended as it did, or why it is being undone. */
   reason?: string;
 }
@@ -94,7 +102,17 @@ export interface SaleState {
 
 /** What the host's answer to the sale meant (the acquirer adapter applies the outcome table). */
 export type HostSaleOutcome =
-  | { kind: 'approved'; paymentId: string; authorizationCode?: string; nsu?: string; returnCode?: string; returnMessage?: string }
+  | {
+      kind: 'approved';
+      paymentId: string;
+      authorizationCode?: string;
+      nsu?: string;
+      returnCode?: string;
+      returnMessage?: string;
+      /** The issuer's answer for the card (EMV response data, hex), for FCX. */
+      emvResponse?: string;
+      receipt?: HostReceipt;
+    }
   | { kind: 'anomaly'; paymentId: string; reason: string }
   | { kind: 'declined'; paymentId?: string; returnCode?: string; returnMessage?: string }
   | { kind: 'refused'; status: number; returnCode?: string; returnMessage?: string }
