@@ -1,7 +1,19 @@
+import path from 'node:path';
+import { Agent } from 'undici';
+import { createAcquirer, type Acquirer } from './acquirer/index.js';
+import { OmniDeliveryAdapter } from './adapters/acquirer-delivery.js';
+import { OmniSaleAdapter } from './adapters/acquirer-sale.js';
+import { SimulatedCardPort } from './adapters/simulated-card.js';
+import { TextReceiptPrinter } from './adapters/text-receipt.js';
 import type { Config } from './config/index.js';
 import { systemClock, type Clock } from './core/clock.js';
+import { OmniposError } from './core/errors/index.js';
 import type { Logger } from './core/log/index.js';
 import { sdNotify, watchdogIntervalMs } from './core/systemd.js';
+import { OutboxForwarder } from './engine/outbox/forwarder.js';
+import type { CardPort } from './engine/ports.js';
+import { SaleEngine, type SaleEvent } from './engine/sale/engine.js';
+import { buildSandbox, listenSandbox, type RunningSandbox } from './sandbox/index.js';
 import { Journal, MerchantOrderIds, Outbox, ensureApiToken, openTerminalDatabase, type Db } from './store/index.js';
 
 /** What a running daemon holds; `stop()` closes it in reverse order. */
@@ -11,7 +23,13 @@ export interface Daemon {
   readonly journal: Journal;
   readonly outbox: Outbox;
   readonly orderIds: MerchantOrderIds;
+  readonly engine: SaleEngine;
+  readonly forwarder: OutboxForwarder;
+  readonly acquirer: Acquirer;
+  readonly printer: TextReceiptPrinter;
   readonly apiTokenFile: string;
+  /** The embedded sandbox host, when the configuration asks for it. */
+  readonly sandbox: RunningSandbox | undefined;
   stop(): Promise<void>;
 }
 
@@ -20,12 +38,38 @@ export interface DaemonDeps {
   log: Logger;
   clock?: Clock;
   env?: Readonly<Record<string, string | undefined>>;
+  /** Listen port of the embedded sandbox instead of the configured one (0: a free port). */
+  sandboxPort?: number;
+  onEvent?: (event: SaleEvent) => void;
+}
+
+const URL_KEYS = ['authUrl', 'requestUrl', 'queryUrl', 'parametersUrl', 'walletUrl', 'ecommerceUrl'] as const;
+
+/** The acquirer addresses; those naming the embedded sandbox's configured port (any loopback one when it is 0) point where it really listens. */
+function acquirerUrls(config: Config, sandbox: RunningSandbox | undefined): Record<(typeof URL_KEYS)[number], string> {
+  const out = {} as Record<(typeof URL_KEYS)[number], string>;
+  for (const k of URL_KEYS) {
+    const u = new URL(config.values.acquirer[k]);
+    const port = config.values.sandbox.port;
+    const local = sandbox && (u.hostname === '127.0.0.1' || u.hostname === 'localhost') && (port === 0 || Number(u.port) === port);
+    out[k] = local ? `${sandbox.url}${u.pathname === '/' ? '' : u.pathname}` : config.values.acquirer[k];
+  }
+  return out;
+}
+
+/** Until the pinpad's card commands land, only the virtual pinpad can read cards (through the simulated card port). */
+function cardPort(config: Config): CardPort {
+  if (config.values.pinpad.device.kind === 'virtual') return new SimulatedCardPort();
+  const refuse = (): Promise<never> =>
+    Promise.reject(new OmniposError('ENGINE_NOT_ALLOWED', 'card sales on a physical pinpad are not available in this version'));
+  return { readCard: refuse, finishChip: refuse, end: () => Promise.resolve() };
 }
 
 /**
- * The composition root: builds every part from the configuration and wires them. Today: the
- * state directory, the database (migrated), the API token and the systemd watchdog. The
- * devices, the sandbox host, the engine and the API join here as they land.
+ * The composition root: builds every part from the configuration and wires them: the state
+ * directory, the database, the API token, the embedded sandbox host (sandbox environment), the
+ * acquirer clients, the outbox forwarder, the sale engine (recovery runs before it takes a
+ * sale) and the systemd watchdog.
  */
 export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
   const { config, log } = deps;
@@ -37,6 +81,61 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
   const journal = new Journal(db);
   const outbox = new Outbox(db);
   const orderIds = new MerchantOrderIds(db, { ordinal: values.terminal.ordinal, clock });
+
+  const sandbox =
+    values.environment === 'sandbox' && values.sandbox.embedded
+      ? await listenSandbox(
+          buildSandbox({ dbFile: path.join(values.stateDir, 'sandbox.db'), log, outcomeAttempts: values.sandbox.outcomeAttempts }),
+          { port: deps.sandboxPort ?? values.sandbox.port },
+        )
+      : undefined;
+  const dispatcher = new Agent({ keepAliveTimeout: 10_000 });
+  const acquirer = createAcquirer({
+    settings: { ...acquirerUrls(config, sandbox), clientId: values.acquirer.clientId, timeoutMs: values.acquirer.timeoutMs },
+    clientSecret: config.secrets.clientSecret,
+    environment: values.environment,
+    clock,
+    log,
+    dispatcher,
+  });
+
+  const printer = new TextReceiptPrinter(values.environment === 'production' ? {} : { testBanner: 'AMBIENTE DE TESTE — SEM VALOR' });
+  const forwarderRef: { runOnce?: () => Promise<number> } = {};
+  const engine = new SaleEngine({
+    db,
+    journal,
+    outbox,
+    orderIds,
+    card: cardPort(config),
+    host: new OmniSaleAdapter(acquirer.omni, {
+      subordinatedMerchantId: values.terminal.subordinatedMerchantId,
+      terminalId: values.terminal.terminalId,
+      pinpadSerial: 'VIRT00000001',
+      physicalCharacteristics: 'PinPadWithChipReaderWithoutSamAndContactless',
+      softDescriptor: 'OMNIPOS',
+    }),
+    receipt: printer,
+    clock,
+    log: log.child({ component: 'engine' }),
+    attended: values.terminal.mode === 'attended',
+    ecrDecisionMs: 15 * 60_000,
+    closeMarginMs: 30 * 60_000,
+    onOutbox: () => void forwarderRef.runOnce?.(),
+    ...(deps.onEvent ? { onEvent: deps.onEvent } : {}),
+  });
+  const forwarder = new OutboxForwarder({
+    db,
+    outbox,
+    port: new OmniDeliveryAdapter(acquirer.omni),
+    clock,
+    log: log.child({ component: 'outbox' }),
+    onSettled: (task, delivery) => engine.settled(task, delivery),
+    undoRace: { processingWindowMs: 2 * values.acquirer.timeoutMs },
+  });
+  forwarderRef.runOnce = () => forwarder.runOnce();
+  engine.recover();
+  const outboxLoop = setInterval(() => void forwarder.runOnce(), 1000);
+  outboxLoop.unref();
 
   const interval = watchdogIntervalMs(env);
   const watchdog = interval
@@ -50,7 +149,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
 
   await sdNotify(env, '--ready', `--status=omnipos ${values.environment}`);
   log.info(
-    { environment: values.environment, stateDir: values.stateDir, terminal: values.terminal.terminalId, apiTokenFile },
+    { environment: values.environment, stateDir: values.stateDir, terminal: values.terminal.terminalId, apiTokenFile, sandbox: sandbox?.url },
     'omnipos started',
   );
   return {
@@ -59,10 +158,21 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     journal,
     outbox,
     orderIds,
+    engine,
+    forwarder,
+    acquirer,
+    printer,
     apiTokenFile,
+    sandbox,
     async stop() {
       if (watchdog) clearInterval(watchdog);
+      clearInterval(outboxLoop);
       await sdNotify(env, '--stopping');
+      engine.stop();
+      await forwarder.runOnce().catch(() => 0);
+      await acquirer.close();
+      await dispatcher.close();
+      await sandbox?.close();
       db.close();
       log.info('omnipos stopped');
     },

@@ -3,51 +3,85 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/index.js';
+import { formatBRL } from '../core/money.js';
 import { createLogger } from '../core/log/index.js';
+import type { SaleEvent } from '../engine/sale/engine.js';
+import { paymentStatus } from '../engine/sale/status.js';
+import type { PaymentMethod, SaleStateName } from '../engine/sale/types.js';
 import { startDaemon } from '../main.js';
 import type { Command } from './context.js';
 
 export const demoSale: Command = {
   path: ['demo', 'sale'],
   summary: 'run a sale on the embedded default (sandbox host, virtual pinpad and printer)',
-  usage: `omnipos demo sale [--config PATH] [--state-dir DIR]
+  usage: `omnipos demo sale [--amount CENTS] [--method credit|debit|voucher] [--confirmation auto|ecr] [--config PATH] [--state-dir DIR]
 
-Runs one sale end to end on the embedded default and prints each step. The state directory is a
-new temporary folder unless --state-dir names one. What it covers grows with the product: each
-step it cannot take yet is printed as such.`,
+Runs one card sale end to end on the embedded default and prints each step: the journal row,
+the card read (the virtual pinpad's card data, encrypted under the sandbox's DUKPT keys), the
+authorization at the embedded sandbox host over loopback HTTP, the chip's finish, the receipt,
+and the confirmation delivered through the outbox. The amount's cents choose the sandbox's
+answer: 10 approved (default R$ 10,10), 11 declined, 12 no answer (the sale is undone).
+The state directory is a new temporary folder unless --state-dir names one.`,
   async run(args, ctx) {
     const { values } = parseArgs({
       args,
-      options: { config: { type: 'string' }, 'state-dir': { type: 'string' } },
+      options: {
+        config: { type: 'string' },
+        'state-dir': { type: 'string' },
+        amount: { type: 'string', default: '1010' },
+        method: { type: 'string', default: 'credit' },
+        confirmation: { type: 'string', default: 'auto' },
+      },
       strict: true,
     });
+    const amount = Number(values.amount);
+    if (!Number.isSafeInteger(amount) || amount <= 0) {
+      ctx.err('omnipos demo sale: --amount must be a whole number of cents\n');
+      return 2;
+    }
+    if (!['credit', 'debit', 'voucher'].includes(values.method) || !['auto', 'ecr'].includes(values.confirmation)) {
+      ctx.err('omnipos demo sale: --method is credit, debit or voucher; --confirmation is auto or ecr\n');
+      return 2;
+    }
     const stateDir = values['state-dir'] ?? mkdtempSync(path.join(tmpdir(), 'omnipos-demo-'));
-    const config = loadConfig({
-      ...(values.config ? { path: values.config } : {}),
-      env: { ...ctx.env, OMNIPOS_STATE_DIR: stateDir },
-    });
+    const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: { ...ctx.env, OMNIPOS_STATE_DIR: stateDir } });
     const step = (text: string): void => ctx.out(`• ${text}\n`);
-    step(`configuration ${config.source} (${config.values.environment})`);
-    const log = createLogger({ level: 'warn' });
-    const daemon = await startDaemon({ config, log, env: {} });
+    step(`configuration ${config.source} (${config.values.environment}), state in ${stateDir}`);
+    let last = 'started' as SaleStateName;
+    const onEvent = (e: SaleEvent): void => {
+      if (e.type === 'state') {
+        last = e.state;
+        step(`${e.merchantOrderId}: ${e.input} → ${e.state} (${e.status})`);
+      } else if (e.type === 'alarm') step(`ALARM ${e.code}: ${e.message}`);
+    };
+    const daemon = await startDaemon({ config, log: createLogger({ level: 'warn' }), env: {}, sandboxPort: 0, onEvent });
     try {
-      step(`state directory ${stateDir}: database migrated, API token in ${daemon.apiTokenFile}`);
-      const orderId = await daemon.orderIds.next();
-      const entry = daemon.journal.open({
-        kind: 'sale',
-        merchantOrderId: orderId,
-        state: 'started',
-        amount: 1010,
-        input: 'demo request R$ 10,10',
-        at: new Date(),
+      if (daemon.sandbox) step(`embedded sandbox host at ${daemon.sandbox.url}`);
+      step(`sale of ${formatBRL(amount)} (${values.method}, confirmation ${values.confirmation})`);
+      const { entry, done } = await daemon.engine.start({
+        amount,
+        method: values.method as PaymentMethod,
+        installments: 1,
+        interest: 'ByMerchant',
+        confirmation: values.confirmation as 'auto' | 'ecr',
       });
-      step(`sale R$ 10,10 journaled as MerchantOrderId ${orderId} (state ${entry.state})`);
-      step('not yet: card read on the virtual pinpad, authorization at the sandbox host, receipt, confirmation');
-      daemon.journal.transition(entry.id, { from: 'started', to: 'aborted', input: 'demo ends', at: new Date() });
-      step('sale aborted before anything left the terminal (nothing charged)');
+      await done;
+      for (const lines of daemon.printer.printed) {
+        ctx.out(`\n${lines.map((l) => `    | ${l}`).join('\n')}\n\n`);
+      }
+      if (last === 'awaiting-decision') {
+        step('the cash register confirms (here, the demo does)');
+        await daemon.engine.decide(entry.id, 'confirm');
+      }
+      for (let i = 0; i < 300 && daemon.outbox.depth().pending > 0; i++) {
+        await daemon.forwarder.runOnce();
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const final = daemon.journal.get(entry.id);
+      step(`result: ${final?.state ?? '?'} (${final ? paymentStatus(final.state as SaleStateName) : '?'}), MerchantOrderId ${entry.merchantOrderId}`);
+      return final && ['confirmed', 'declined', 'undone'].includes(final.state) ? 0 : 1;
     } finally {
       await daemon.stop();
     }
-    return 0;
   },
 };
