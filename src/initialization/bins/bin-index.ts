@@ -1,0 +1,170 @@
+import { BIN_WIDTH, checkDigits, normaliseHigh, normaliseLow, successor } from './normalise.js';
+
+/** What the index needs of a `Bins` row. */
+export interface BinRangeRow {
+  readonly InitialBin: string;
+  readonly FinalBin: string;
+  /** 0 specific, 1 generic. */
+  readonly Type: 0 | 1;
+}
+
+/** The rows that share one normalised range and type: together they are the candidates for a card in it. */
+export interface BinGroup<R extends BinRangeRow = BinRangeRow> {
+  /** 19-digit bounds, inclusive. */
+  readonly lo: string;
+  readonly hi: string;
+  readonly type: 0 | 1;
+  readonly rows: readonly R[];
+  /** Preference among groups: lower wins (specific before generic, then narrower, then lower start). */
+  readonly rank: number;
+}
+
+const SPLIT = 10; // a 19-digit number as [first 10 digits, last 9 digits]: both exact in a double
+
+function headOf(n19: string): number {
+  return Number(n19.slice(0, SPLIT));
+}
+function tailOf(n19: string): number {
+  return Number(n19.slice(SPLIT));
+}
+
+/** Groups rows by (range, type) and ranks the groups: specific first, then the narrowest. */
+export function groupRanges<R extends BinRangeRow>(rows: readonly R[]): BinGroup<R>[] {
+  const byKey = new Map<string, { lo: string; hi: string; type: 0 | 1; rows: R[] }>();
+  for (const row of rows) {
+    const lo = normaliseLow(row.InitialBin);
+    const hi = normaliseHigh(row.FinalBin);
+    const key = `${lo}${hi}${row.Type}`;
+    const g = byKey.get(key);
+    if (g) g.rows.push(row);
+    else byKey.set(key, { lo, hi, type: row.Type, rows: [row] });
+  }
+  const groups = [...byKey.values()];
+  const width = groups.map((g) => BigInt(g.hi) - BigInt(g.lo));
+  const order = groups.map((_, i) => i);
+  order.sort((a, b) => {
+    const ga = groups[a]!;
+    const gb = groups[b]!;
+    if (ga.type !== gb.type) return ga.type - gb.type;
+    const wa = width[a]!;
+    const wb = width[b]!;
+    if (wa !== wb) return wa < wb ? -1 : 1;
+    return ga.lo < gb.lo ? -1 : ga.lo > gb.lo ? 1 : 0;
+  });
+  const ranked = new Array<BinGroup<R>>(groups.length);
+  order.forEach((gi, rank) => {
+    const g = groups[gi]!;
+    ranked[rank] = { lo: g.lo, hi: g.hi, type: g.type, rows: g.rows, rank };
+  });
+  return ranked;
+}
+
+/**
+ * The BIN index: the ranges of `Bins`, normalised to 19 digits (InitialBin padded with 0s,
+ * FinalBin with 9s), cut into elementary segments at every range boundary. Each segment keeps the
+ * ranges that cover it, best first (specific before generic, then the narrowest). A lookup is one
+ * binary search over the segment starts, then a walk of that segment's short cover list: O(log n)
+ * plus the nesting depth.
+ *
+ * A lookup of d digits matches a range only when the range holds every card that starts with
+ * those digits (a 6-digit query does not match an 8-digit range: it cannot tell).
+ */
+export class BinIndex<R extends BinRangeRow = BinRangeRow> {
+  /** Groups by rank (index = rank). */
+  readonly groups: readonly BinGroup<R>[];
+  private readonly segHead: Float64Array;
+  private readonly segTail: Float64Array;
+  private readonly coverStart: Int32Array;
+  private readonly cover: Int32Array;
+  private readonly hiHead: Float64Array;
+  private readonly hiTail: Float64Array;
+
+  private constructor(groups: BinGroup<R>[], points: string[], coverStart: Int32Array, cover: Int32Array) {
+    this.groups = groups;
+    this.segHead = Float64Array.from(points, headOf);
+    this.segTail = Float64Array.from(points, tailOf);
+    this.coverStart = coverStart;
+    this.cover = cover;
+    this.hiHead = Float64Array.from(groups, (g) => headOf(g.hi));
+    this.hiTail = Float64Array.from(groups, (g) => tailOf(g.hi));
+  }
+
+  /** Builds the index over `rows` (bounds already validated: digits, InitialBin <= FinalBin). */
+  static build<R extends BinRangeRow>(rows: readonly R[]): BinIndex<R> {
+    const groups = groupRanges(rows);
+    const n = groups.length;
+    const ends = groups.map((g) => successor(g.hi));
+    const all = new Array<string>(2 * n);
+    for (let i = 0; i < n; i++) {
+      all[2 * i] = groups[i]!.lo;
+      all[2 * i + 1] = ends[i]!;
+    }
+    all.sort();
+    const points: string[] = [];
+    for (const p of all) if (p !== points[points.length - 1] && p !== 'A') points.push(p);
+    const byLo = groups.map((_, i) => i).sort((a, b) => (groups[a]!.lo < groups[b]!.lo ? -1 : groups[a]!.lo > groups[b]!.lo ? 1 : 0));
+    const byEnd = groups.map((_, i) => i).sort((a, b) => (ends[a]! < ends[b]! ? -1 : ends[a]! > ends[b]! ? 1 : 0));
+    const active = new Set<number>();
+    const coverStart = new Int32Array(points.length + 1);
+    const pool: number[] = [];
+    let li = 0;
+    let ei = 0;
+    for (let s = 0; s < points.length; s++) {
+      const p = points[s]!;
+      while (ei < n && ends[byEnd[ei]!]! <= p) active.delete(byEnd[ei++]!);
+      while (li < n && groups[byLo[li]!]!.lo <= p) active.add(byLo[li++]!);
+      coverStart[s] = pool.length;
+      if (active.size === 1) pool.push(active.values().next().value!);
+      else if (active.size > 1) for (const g of [...active].sort((x, y) => x - y)) pool.push(g);
+    }
+    coverStart[points.length] = pool.length;
+    return new BinIndex(groups, points, coverStart, Int32Array.from(pool));
+  }
+
+  /** Number of distinct (range, type) groups. */
+  get size(): number {
+    return this.groups.length;
+  }
+
+  /** The winning range for the digits (a BIN or the first digits of a card), or undefined. */
+  lookup(digits: string): BinGroup<R> | undefined {
+    checkDigits(digits);
+    const qlo = digits.length === BIN_WIDTH ? digits : digits.padEnd(BIN_WIDTH, '0');
+    const qhi = digits.length === BIN_WIDTH ? digits : digits.padEnd(BIN_WIDTH, '9');
+    const loHead = headOf(qlo);
+    const loTail = tailOf(qlo);
+    // last segment whose start <= qlo
+    let a = 0;
+    let b = this.segHead.length - 1;
+    let s = -1;
+    while (a <= b) {
+      const m = (a + b) >>> 1;
+      const h = this.segHead[m]!;
+      if (h < loHead || (h === loHead && this.segTail[m]! <= loTail)) {
+        s = m;
+        a = m + 1;
+      } else b = m - 1;
+    }
+    if (s < 0) return undefined;
+    const hiHead = headOf(qhi);
+    const hiTail = tailOf(qhi);
+    for (let k = this.coverStart[s]!; k < this.coverStart[s + 1]!; k++) {
+      const g = this.cover[k]!;
+      const h = this.hiHead[g]!;
+      if (h > hiHead || (h === hiHead && this.hiTail[g]! >= hiTail)) return this.groups[g];
+    }
+    return undefined;
+  }
+}
+
+/** The same answer as `BinIndex.lookup` by scanning every group: the reference for tests and the benchmark. */
+export function linearLookup<R extends BinRangeRow>(groups: readonly BinGroup<R>[], digits: string): BinGroup<R> | undefined {
+  checkDigits(digits);
+  const qlo = digits.padEnd(BIN_WIDTH, '0');
+  const qhi = digits.padEnd(BIN_WIDTH, '9');
+  let best: BinGroup<R> | undefined;
+  for (const g of groups) {
+    if (g.lo <= qlo && g.hi >= qhi && (!best || g.rank < best.rank)) best = g;
+  }
+  return best;
+}

@@ -1,0 +1,11 @@
+/**
+ * Initialization tables: validation, the BIN index, the selection rules, versioned storage.
+ * The engine's entry points are re-exported here.
+ */
+export { parseInitialization } from './schema/parse.js';
+export * from './schema/flags.js';
+export type { AcquirerFlags, EmvEntry, Issuer, MerchantInfo, Parameters, Product, RawInitialization } from './schema/tables.js';
+export { binFlagMask, binFlagsObject, binHas, type BinRow, type InitializationTables } from './model.js';
+export { BinIndex, linearLookup, groupRanges, type BinGroup, type BinRangeRow } from './bins/bin-index.js';
+export { normaliseHigh, normaliseLow, BIN_WIDTH } from './bins/normalise.js';
+export * from './records/index.js';
