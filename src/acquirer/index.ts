@@ -5,11 +5,13 @@ import { AcquirerHttp } from './http.js';
 import { OmniTokens, type SecretSource } from './oauth.js';
 import { OmniClient } from './omni-client.js';
 import { EcommerceClient } from './ecommerce-client.js';
+import { WalletClient } from './wallet-client.js';
 
 export { ROUTES, routePath, matchRoute, type RouteName, type RouteBase, type RouteSpec, type RouteMatch, type HttpMethod } from './routes.js';
 export { AcquirerHttp, type AcquirerHttpOptions, type AcquirerResponse, type SendOptions } from './http.js';
 export { OmniTokens, OMNI_SCOPES, type ScopeFamily, type SecretSource } from './oauth.js';
 export { OmniClient, type CallOptions } from './omni-client.js';
+export { WalletClient, type WalletPayment, type WalletPaymentAnswer, type WalletClientOptions } from './wallet-client.js';
 export { EcommerceClient, type PixSaleRequest, type QrSaleRequest, type EcommerceSale, type EcommerceVoidAnswer, type CardBinAnswer } from './ecommerce-client.js';
 export { httpError, isOutcomeUnknown, acquirerContext, returnOf, type AcquirerErrorContext } from './errors.js';
 export * from './outcomes.js';
@@ -48,6 +50,8 @@ export interface Acquirer {
   tokens: OmniTokens;
   omni: OmniClient;
   ecommerce?: EcommerceClient;
+  /** A wallet's client of the QR API (tests and `omnipos wallet pay`). */
+  wallet: WalletClient;
   close(): Promise<void>;
 }
 
@@ -80,5 +84,6 @@ export function createAcquirer(deps: AcquirerDeps): Acquirer {
   });
   const omni = new OmniClient({ http, tokens, log });
   const ecommerce = deps.ecommerce ? new EcommerceClient({ http, merchantId: deps.ecommerce.merchantId, merchantKey: deps.ecommerce.merchantKey }) : undefined;
-  return { http, tokens, omni, ...(ecommerce ? { ecommerce } : {}), close: () => http.close() };
+  const wallet = new WalletClient({ http, clientId: s.clientId, clientSecret: deps.clientSecret, clock: deps.clock });
+  return { http, tokens, omni, wallet, ...(ecommerce ? { ecommerce } : {}), close: () => http.close() };
 }

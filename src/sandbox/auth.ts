@@ -14,7 +14,9 @@ const FAMILY: Record<'transactional' | 'registration', readonly string[]> = {
   registration: ['PhysicalCieloMaster', 'Administrator', 'AdminBackoffice'],
 };
 
-const hash = (token: string): string => createHash('sha256').update(token).digest('hex');
+/** Tokens are kept as SHA-256 hashes only. */
+export const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+const hash = hashToken;
 
 function safeEqual(a: string, b: string): boolean {
   const x = Buffer.from(a);

@@ -37,6 +37,14 @@ export interface SandboxOptions {
   faults?: Readonly<Record<string, FaultSpec>>;
   /** Largest request body accepted, bytes (default 256 KiB). */
   maxBodyBytes?: number;
+  /** The partner URL that receives the wallet undo callback (statusCode 3); none by default. */
+  walletCallbackUrl?: string;
+  /** Pause between deliveries of an undelivered callback, ms (default 5000). */
+  callbackRetryMs?: number;
+  /** Lifetime of a wallet RSA key, ms (default one hour); an expired key_id gets 412 001. */
+  walletKeyTtlMs?: number;
+  /** How long a QR code stays payable after its 81.01 time, ms (default 15 minutes). */
+  qrValidityMs?: number;
 }
 
 /** What the handlers share. */
@@ -44,7 +52,8 @@ export interface SandboxContext {
   db: Db;
   clock: SandboxClock;
   log: Logger;
-  options: Required<Pick<SandboxOptions, 'outcomeAttempts' | 'withholdMs' | 'tokenTtlSeconds' | 'maxBodyBytes'>>;
+  options: Required<Pick<SandboxOptions, 'outcomeAttempts' | 'withholdMs' | 'tokenTtlSeconds' | 'maxBodyBytes' | 'callbackRetryMs' | 'walletKeyTtlMs' | 'qrValidityMs'>> &
+    Pick<SandboxOptions, 'walletCallbackUrl'>;
   /** Base URL for Links. */
   publicUrl(): string;
   newId(): string;

@@ -10,8 +10,6 @@ import { nextNsu } from './answers.js';
 import { ledgerEntry, newUuid, problem, type SandboxContext } from './context.js';
 import { Fields, objectBody, Refusal, type Answer, type SandboxRequest } from './http-kit.js';
 
-/** How long a QR code sale's code stays payable, ms (shared with the wallet API's check of 81.01). */
-export const QR_VALIDITY_MS = 15 * 60_000;
 /** How long a Pix refund waits for the provider's approval before it shows as refunded (11). */
 export const PIX_REFUND_DELAY_MS = 60_000;
 
@@ -149,7 +147,7 @@ export async function createEcommerceSale(ctx: SandboxContext, req: SandboxReque
   const answer = { MerchantOrderId: orderId, ...(body.Customer ? { Customer: body.Customer } : {}), Payment: payment };
   ctx.db
     .prepare(`INSERT INTO ecommerce_sales (payment_id, merchant_order_id, type, amount, status, reference_label, qr_expires_at, created_at, answer) VALUES (?, ?, ?, ?, 12, ?, ?, ?, ?)`)
-    .run(paymentId, orderId, type, amount, label, type === 'qrcode' ? now.getTime() + QR_VALIDITY_MS : null, now.getTime(), JSON.stringify(answer));
+    .run(paymentId, orderId, type, amount, label, type === 'qrcode' ? now.getTime() + ctx.options.qrValidityMs : null, now.getTime(), JSON.stringify(answer));
   ledgerEntry(ctx, { kind: `${String(type).toLowerCase()}-created`, paymentId, merchantOrderId: orderId, amount: 0 });
   const row = findEcommerce(ctx, paymentId) as EcommerceRow;
   return { status: 201, body: answerOf(ctx, row) };

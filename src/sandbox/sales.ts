@@ -10,6 +10,7 @@ import { INITIALIZATION_VERSION, maskedCardNode, nextNsu, receiptInformation, re
 import { invalidFields, jsonBody, objectBody, omniError, Refusal, type Answer, type SandboxRequest } from './http-kit.js';
 import { ORDER_ID, validateSale } from './sale-validate.js';
 import { merchantExists, terminalExists } from './registration.js';
+import { enqueueCallback, type UndoCallback } from './callbacks.js';
 
 export interface SaleRow {
   payment_id: string;
@@ -214,6 +215,7 @@ function setConfirmation(ctx: SandboxContext, row: SaleRow, cs: 1 | 2, kind: str
   ctx.db.transaction(() => {
     ctx.db.prepare(`UPDATE sales SET confirmation_status = ? WHERE payment_id = ?`).run(cs, row.payment_id);
     ledgerEntry(ctx, { kind, paymentId: row.payment_id, merchantOrderId: row.merchant_order_id, amount: cs === 2 ? -row.amount : 0 });
+    if (cs === 2 && row.input_mode === 'QrCode') enqueueCallback(ctx, undoCallback(row));
   })();
   return findSale(ctx, row.payment_id) as SaleRow;
 }
@@ -283,4 +285,22 @@ export function undoSaleByOrderId(ctx: SandboxContext, req: SandboxRequest): Ans
     throw omniError(404, 'NOT_FOUND');
   }
   return undo(ctx, req, row);
+}
+
+/** The wallet undo callback of a paid QR sale (000, "Undo callback payload", statusCode 3). */
+function undoCallback(row: SaleRow): UndoCallback {
+  const p = (JSON.parse(row.answer) as { Payment: { AuthorizationCode?: string; ProofOfSale?: string; Wallet?: { QrTimestamp?: string } } }).Payment;
+  const ts = p.Wallet?.QrTimestamp ?? '';
+  const m = /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(ts);
+  const transactionDate = m ? `20${m[3]}-${m[2]}-${m[1]}T${m[4]}:${m[5]}:${m[6]}-03:00` : new Date(row.created_at).toISOString();
+  return {
+    transactionDate,
+    terminalLogicalNumber: row.terminal_id,
+    authorizationCode: p.AuthorizationCode ?? '',
+    nsu: p.ProofOfSale ?? '',
+    merchantId: Number(SANDBOX_MERCHANT.merchant.merchantNumber),
+    amount: row.amount / 100,
+    originalTransactionType: 1,
+    statusCode: 3,
+  };
 }

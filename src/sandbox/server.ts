@@ -15,6 +15,8 @@ import { confirmSale, createSale, getSale, getSaleByOrderId, undoSale, undoSaleB
 import { confirmVoid, createVoid, getVoid, undoVoid } from './voids.js';
 import { getInitialization, postInitialization } from './initialization.js';
 import { cardBin, createEcommerceSale, getEcommerceSale, voidEcommerceSale } from './ecommerce.js';
+import { WalletApi } from './wallet.js';
+import { CallbackDeliverer } from './callbacks.js';
 import { createMerchant, createTerminal, getMerchant, updateMerchant } from './registration.js';
 
 type Handler = (ctx: SandboxContext, req: SandboxRequest) => Answer | Promise<Answer>;
@@ -52,6 +54,8 @@ export interface Sandbox {
   handle(req: IncomingMessage, res: ServerResponse): void;
   /** The address used in `Links` (set by `listenSandbox` unless the options gave one). */
   setPublicUrl(url: string): void;
+  /** One delivery pass over queued wallet undo callbacks (also run on a timer). */
+  deliverCallbacks(): Promise<void>;
   /** Closes held connections and the database. */
   close(): void;
 }
@@ -87,11 +91,26 @@ export function buildSandbox(options: SandboxOptions): Sandbox {
       withholdMs: options.withholdMs ?? 40_000,
       tokenTtlSeconds: options.tokenTtlSeconds ?? 86_399,
       maxBodyBytes: options.maxBodyBytes ?? 256 * 1024,
+      callbackRetryMs: options.callbackRetryMs ?? 5000,
+      walletKeyTtlMs: options.walletKeyTtlMs ?? 3_600_000,
+      qrValidityMs: options.qrValidityMs ?? 15 * 60_000,
+      ...(options.walletCallbackUrl ? { walletCallbackUrl: options.walletCallbackUrl } : {}),
     },
     publicUrl: () => publicUrl,
     newId: newUuid,
   };
   const faults = new Faults(ctx, options.faults);
+  const wallet = new WalletApi(ctx);
+  const deliverer = new CallbackDeliverer(ctx);
+  deliverer.start();
+  const handlers: Partial<Record<RouteName, Handler>> = {
+    ...HANDLERS,
+    walletTokenJson: (_c, r) => wallet.token(r, false),
+    walletTokenForm: (_c, r) => wallet.token(r, true),
+    walletPublicKey: (_c, r) => wallet.publicKey(r),
+    walletParseQr: (_c, r) => wallet.parse(r),
+    walletCardPayment: (_c, r) => wallet.pay(r),
+  };
   const held = new Set<ServerResponse>();
   let closed = false;
 
@@ -126,7 +145,7 @@ export function buildSandbox(options: SandboxOptions): Sandbox {
       send(res, ctx, 405, { ReturnCode: '405', ReturnMessage: `${method} is not allowed on ${path}` }, { allow: match.allowed.join(', ') });
       return;
     }
-    const handler = HANDLERS[match.name];
+    const handler = handlers[match.name];
     if (!handler) {
       send(res, ctx, 501, { ReturnCode: '501', ReturnMessage: `${match.name} is not implemented by the sandbox yet` });
       return;
@@ -197,8 +216,10 @@ export function buildSandbox(options: SandboxOptions): Sandbox {
         });
       });
     },
+    deliverCallbacks: () => deliverer.deliverNow(),
     close() {
       closed = true;
+      deliverer.stop();
       for (const r of held) r.socket?.destroy();
       held.clear();
       db.close();

@@ -6,7 +6,7 @@ import { createAcquirer, type Acquirer } from '../../../src/acquirer/index.js';
 import type { PhysicalCard, PhysicalSaleRequest, VoidRequest } from '../../../src/acquirer/omni-types.js';
 import { deriveTdesKeys, encodePinBlock, encryptData, encryptPinBlock, withCounter } from '../../../src/crypto/index.js';
 import { createLogger } from '../../../src/core/log/index.js';
-import { buildSandbox, listenSandbox, type FaultSpec, type RunningSandbox, type LedgerReport } from '../../../src/sandbox/index.js';
+import { buildSandbox, listenSandbox, type FaultSpec, type RunningSandbox, type LedgerReport, type SandboxOptions } from '../../../src/sandbox/index.js';
 import { SANDBOX_CREDENTIALS } from '../../../tables/sandbox-credentials.js';
 import { SANDBOX_KEYS } from '../../../tables/sandbox-keys.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
@@ -34,6 +34,8 @@ export interface HarnessOptions {
   withholdMs?: number;
   clientTimeoutMs?: number;
   tokenTtlSeconds?: number;
+  /** Any other sandbox option (callback URL, key lifetime…). */
+  extra?: Partial<SandboxOptions>;
 }
 
 export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
@@ -46,6 +48,7 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
       outcomeAttempts: o.outcomeAttempts ?? 1,
       withholdMs: o.withholdMs ?? 1200,
       ...(o.tokenTtlSeconds !== undefined ? { tokenTtlSeconds: o.tokenTtlSeconds } : {}),
+      ...o.extra,
     });
   let running = await listenSandbox(build());
   let dispatcher = new Agent();

@@ -1,0 +1,279 @@
+import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
+import { HOST_TIME_ZONE, localTime } from '../core/clock.js';
+import { decryptCardData, generateWalletKeyPair, isLuhnValid, isValidCnpj, isValidCpf } from '../crypto/index.js';
+import { parseQr, type ParsedPadraoq } from '../qr/index.js';
+import { basicCredentials, credentialsOk, hashToken, issueToken } from './auth.js';
+import { businessDay } from './clock.js';
+import { ledgerEntry, newUuid, type SandboxContext } from './context.js';
+import { findEcommerce, markQrPaid, type EcommerceRow } from './ecommerce.js';
+import { formBody, Refusal, type Answer, type SandboxRequest } from './http-kit.js';
+import { merchantExists, terminalExists } from './registration.js';
+import { cardMatch, findSaleByOrderId } from './sales.js';
+import { nextNsu, saleLinks } from './answers.js';
+import cardOutcomes from '../../tables/acquirer/card-outcomes.json' with { type: 'json' };
+
+const WALLET_SCOPES = ['qrcode_write', 'qrcode_read'];
+
+interface WalletKey {
+  keyId: string;
+  publicKey: string;
+  privateKeyPem: string;
+  expiresAt: number;
+}
+
+const err = (status: number, description: string, extra: Record<string, unknown> = {}): Refusal => new Refusal(status, { description, ...extra });
+const business = (status: 412 | 422, code: string, description: string): Refusal => new Refusal(status, { code, description });
+
+function mediaType(req: SandboxRequest): string {
+  return (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
+}
+
+function jsonObject(req: SandboxRequest): Record<string, unknown> {
+  if (mediaType(req) !== 'application/json') throw err(415, `Content-Type must be application/json, got ${mediaType(req) || 'none'}`);
+  let body: unknown;
+  try {
+    body = JSON.parse(req.rawBody.toString('utf8'));
+  } catch {
+    throw err(400, 'body is not valid JSON', { problems: ['body: is not valid JSON'] });
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw err(400, 'body must be a JSON object', { problems: ['body: must be a JSON object'] });
+  return body as Record<string, unknown>;
+}
+
+/**
+ * The wallet-facing QR API (000): token (JSON and form), rotating RSA public key, card payment
+ * and QR parsing. Keys live in memory: a restart rotates them, and a wallet holding an old
+ * `key_id` gets 412 `001` and fetches the new one, as with any expired key.
+ */
+export class WalletApi {
+  readonly #ctx: SandboxContext;
+  readonly #keys = new Map<string, WalletKey>();
+  #current: WalletKey | undefined;
+
+  constructor(ctx: SandboxContext) {
+    this.#ctx = ctx;
+  }
+
+  #key(): WalletKey {
+    const now = this.#ctx.clock.now().getTime();
+    if (!this.#current || this.#current.expiresAt <= now) {
+      const pair = generateWalletKeyPair();
+      this.#current = { keyId: newUuid(), publicKey: pair.publicKey, privateKeyPem: pair.privateKeyPem, expiresAt: now + this.#ctx.options.walletKeyTtlMs };
+      this.#keys.set(this.#current.keyId, this.#current);
+    }
+    return this.#current;
+  }
+
+  /** `POST /v2/oauth/access-token` (JSON) and `POST /v2/oauth/token` (form). */
+  token(req: SandboxRequest, form: boolean): Answer {
+    let grant: unknown;
+    let scopes: unknown;
+    if (form) {
+      const f = formBody(req);
+      grant = f.get('grant_type');
+      scopes = f.get('scopes') ?? f.get('scope') ?? undefined;
+    } else {
+      const b = jsonObject(req);
+      grant = b.grant_type;
+      scopes = b.scopes ?? b.scope;
+    }
+    if (!credentialsOk(basicCredentials(req.headers.authorization))) throw err(401, 'client authentication failed');
+    if (grant !== 'client_credentials') throw err(400, 'grant_type must be client_credentials', { problems: ['grant_type: must be client_credentials'] });
+    const asked = typeof scopes === 'string' ? scopes.split(/[\s,]+/).filter((s) => s !== '') : [];
+    const unknown = asked.filter((s) => !WALLET_SCOPES.includes(s));
+    if (unknown.length > 0) throw err(400, `unknown scope ${unknown.join(',')}`, { problems: [`scopes: unknown ${unknown.join(',')}`] });
+    return { status: 200, body: issueToken(this.#ctx, 'wallet', asked.length > 0 ? asked : WALLET_SCOPES) };
+  }
+
+  #requireToken(req: SandboxRequest, scope: 'qrcode_read' | 'qrcode_write'): void {
+    const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
+    if (!m) throw err(401, 'Authorization: Bearer token is required');
+    const row = this.#ctx.db.prepare(`SELECT api, scopes, expires_at FROM tokens WHERE token_hash = ?`).get(hashToken(m[1] as string)) as
+      | { api: string; scopes: string; expires_at: number }
+      | undefined;
+    if (!row || row.api !== 'wallet' || row.expires_at <= this.#ctx.clock.now().getTime()) throw err(401, 'token is not valid or expired');
+    if (!row.scopes.split(' ').includes(scope)) throw err(403, `token lacks the scope ${scope}`);
+  }
+
+  /** `GET /padraoq/v1/publicKey`. `expires_in` is in seconds (the document leaves the unit open). */
+  publicKey(req: SandboxRequest): Answer {
+    this.#requireToken(req, 'qrcode_read');
+    const k = this.#key();
+    return { status: 200, body: { public_key: k.publicKey, key_id: k.keyId, expires_in: Math.max(0, Math.floor((k.expiresAt - this.#ctx.clock.now().getTime()) / 1000)) } };
+  }
+
+  /** `GET /padraoq/v1/parsedQRCode?qrcode=…`. */
+  parse(req: SandboxRequest): Answer {
+    this.#requireToken(req, 'qrcode_read');
+    const text = req.query.get('qrcode') ?? req.query.get('qr_code');
+    if (!text) throw err(400, 'qrcode: is required', { problems: ['qrcode: is required'] });
+    let parsed;
+    try {
+      parsed = parseQr(text);
+    } catch (e) {
+      throw business(422, '002', `Invalid QR code: ${(e as Error).message}`);
+    }
+    if (parsed.model === 'pix') throw business(412, '002', 'dynamic br.com.padraoq QR code expected');
+    return { status: 200, body: { qrcode_data: parsed.qrcode_data } };
+  }
+
+  /** `POST /padraoq/v1/payment/card`. */
+  pay(req: SandboxRequest): Answer {
+    this.#requireToken(req, 'qrcode_write');
+    const body = jsonObject(req);
+    const problems: string[] = [];
+    const str = (k: string): string | undefined => {
+      const v = body[k];
+      if (typeof v !== 'string' || v === '') {
+        problems.push(`${k}: is required`);
+        return undefined;
+      }
+      return v;
+    };
+    const keyId = str('key_id');
+    const cardData = str('card_data');
+    const payer = str('payee_document');
+    str('payee_name');
+    if (!('authorization_token' in body)) problems.push('authorization_token: is required (null is accepted)');
+    else if (body.authorization_token !== null && typeof body.authorization_token !== 'string') problems.push('authorization_token: must be a string or null');
+    const qr = typeof body.qrcode === 'string' ? body.qrcode : typeof body.qr_code === 'string' ? body.qr_code : undefined;
+    if (!qr) problems.push('qrcode: is required (also accepted as qr_code)');
+    if (payer && !(isValidCpf(payer) || isValidCnpj(payer))) problems.push('payee_document: not a valid CPF or CNPJ');
+    if (problems.length > 0) throw err(400, problems.join('; '), { problems });
+
+    const key = this.#keys.get(keyId as string);
+    const now = this.#ctx.clock.now();
+    if (!key || key.expiresAt <= now.getTime()) throw business(412, '001', 'expired key: fetch the public key again');
+
+    let parsed;
+    try {
+      parsed = parseQr(qr as string);
+    } catch (e) {
+      throw business(422, '002', `Invalid QR code: ${(e as Error).message}`);
+    }
+    if (parsed.model === 'pix' || parsed.qrcode_data.point_of_initiation_method !== '12') throw business(412, '002', 'dynamic br.com.padraoq QR code expected');
+    const code = parsed;
+    const data = code.qrcode_data;
+    const merchantNumber = data.merchant_account_information.id_merchant;
+    const terminalId = data.merchant_account_information.id_terminal;
+    if (merchantNumber !== SANDBOX_MERCHANT.merchant.merchantNumber) throw business(422, '002', 'Invalid QR code: 26.01 is not a registered merchant');
+    if (!merchantExists(this.#ctx, SANDBOX_MERCHANT.merchant.subordinatedMerchantId) || !terminalExists(this.#ctx, SANDBOX_MERCHANT.merchant.subordinatedMerchantId, terminalId)) {
+      throw business(422, '002', 'Invalid QR code: 26.02 is not a registered terminal');
+    }
+    const issuedAt = qrInstant(data.payment_information.timestamp);
+    if (issuedAt === undefined) throw business(422, '002', 'Invalid QR code: 81.01 is not a date');
+    if (now.getTime() > issuedAt + this.#ctx.options.qrValidityMs) throw business(422, '003', 'QR code expired');
+    if (data.payment_information.tipo_de_transacao !== '01') throw business(422, '002', 'Invalid QR code: 81.04 is not a sale');
+
+    let card;
+    try {
+      card = decryptCardData(key.privateKeyPem, cardData as string);
+    } catch {
+      throw business(422, '004', 'Invalid card data');
+    }
+    if (!/^\d{12,19}$/.test(card.card_number) || !isLuhnValid(card.card_number)) throw business(422, '004', 'Invalid card data');
+    if (!/^\d{4}$/.test(card.card_expiration_date) || !/^\d{3,4}$/.test(card.card_cvv)) throw business(422, '004', 'Invalid card data');
+    const mm = Number(card.card_expiration_date.slice(0, 2));
+    const yy = Number(card.card_expiration_date.slice(2));
+    const today = localTime(now, HOST_TIME_ZONE);
+    if (mm < 1 || mm > 12 || 2000 + yy < today.year || (2000 + yy === today.year && mm < today.month)) throw business(422, '006', 'Authorizer or issuer error: card expired');
+    if (data.payment_information.modalidade === '0001') throw business(422, '005', 'Card not accepted: debit payments are not accepted');
+
+    const label = data.additional_data_field.reference_label;
+    const previous = this.#ctx.db.prepare(`SELECT payer_document, answer FROM wallet_payments WHERE reference_label = ?`).get(label) as
+      | { payer_document: string; answer: string }
+      | undefined;
+    if (previous) {
+      if (previous.payer_document !== payer) throw err(409, 'payment resubmitted with a different payer document');
+      return { status: 200, body: JSON.parse(previous.answer) as unknown };
+    }
+    const digit = card.card_number.at(-1) as keyof typeof cardOutcomes.byLastDigit;
+    const row = cardOutcomes.byLastDigit[digit];
+    if (row.result === 'declined') throw business(422, '006', `Authorizer or issuer error: ${row.returnCode} ${row.returnMessage}`);
+
+    const amount = Math.round(Number(data.transaction_amount) * 100);
+    const ecommerce = this.#ctx.db.prepare(`SELECT payment_id FROM ecommerce_sales WHERE reference_label = ?`).get(label) as { payment_id: string } | undefined;
+    let ecRow: EcommerceRow | undefined;
+    if (ecommerce) {
+      ecRow = findEcommerce(this.#ctx, ecommerce.payment_id);
+      if (!ecRow || ecRow.status !== 12) throw business(422, '002', 'Invalid QR code: the sale is not awaiting payment');
+    } else if (!/^\d{1,15}$/.test(label)) {
+      throw business(422, '002', 'Invalid QR code: 62.05 must carry the MerchantOrderId');
+    } else if (findSaleByOrderId(this.#ctx, label)) {
+      throw err(409, 'payment resubmitted: the MerchantOrderId already has a sale');
+    }
+    const authorizationCode = String(100000 + Math.floor(Math.random() * 900000));
+    const hostNsu = nextNsu(this.#ctx);
+    const answer = {
+      reference_label: label,
+      merchant_id: merchantNumber,
+      terminal_id: terminalId,
+      authorization_code: authorizationCode,
+      authentication_code: null,
+      host_nsu: hostNsu,
+      terminal_nsu: (code.fields as { nsu?: string }).nsu ?? '',
+      timestamp: data.payment_information.timestamp,
+      card_scheme: card.card_number.startsWith('4') ? 'VISA' : card.card_number.startsWith('5') ? 'MASTERCARD' : 'ELO',
+    };
+    this.#ctx.db.transaction(() => {
+      let paymentId: string | null = null;
+      if (ecRow) markQrPaid(this.#ctx, ecRow);
+      else paymentId = this.#recordTerminalSale(code, label, terminalId, amount, authorizationCode, hostNsu, card.card_number);
+      this.#ctx.db
+        .prepare(`INSERT INTO wallet_payments (id, reference_label, payer_document, card_match, amount, payment_id, ecommerce_payment_id, answer, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+        .run(newUuid(), label, payer, cardMatch(card.card_number), amount, paymentId, ecRow?.payment_id ?? null, JSON.stringify(answer), now.getTime());
+    })();
+    return { status: 200, body: answer };
+  }
+
+  /** A wallet payment of a terminal's QR becomes a terminal sale the terminal finds by its MerchantOrderId (DESIGN.md). */
+  #recordTerminalSale(code: ParsedPadraoq, orderId: string, terminalId: string, amount: number, authorizationCode: string, nsu: string, pan: string): string {
+    const ctx = this.#ctx;
+    const now = ctx.clock.now();
+    const paymentId = newUuid();
+    const answer = {
+      MerchantOrderId: orderId,
+      Customer: { Name: '[Guest]' },
+      Payment: {
+        SubordinatedMerchantId: SANDBOX_MERCHANT.merchant.subordinatedMerchantId,
+        Type: code.qrcode_data.payment_information.modalidade === '0001' ? 'PhysicalDebitCard' : 'PhysicalCreditCard',
+        Amount: amount,
+        Installments: Number(code.qrcode_data.payment_information.parcelas) || 1,
+        Capture: true,
+        ReceivedDate: now.toISOString(),
+        CapturedAmount: amount,
+        Provider: 'Simulado',
+        Status: 2,
+        ReturnCode: '000',
+        ReturnMessage: `APROVADA ${authorizationCode}`,
+        AuthorizationCode: authorizationCode,
+        ProofOfSale: nsu,
+        PaymentId: paymentId,
+        Currency: 'BRL',
+        Country: 'BRA',
+        ConfirmationStatus: 0,
+        Wallet: { ReferenceLabel: orderId, TerminalNsu: (code.fields as { nsu?: string }).nsu ?? '', QrTimestamp: code.qrcode_data.payment_information.timestamp },
+        PinPadInformation: { TerminalId: terminalId },
+        Links: saleLinks(ctx, paymentId, true),
+      },
+    };
+    ctx.db
+      .prepare(
+        `INSERT INTO sales (payment_id, merchant_order_id, terminal_id, amount, status, confirmation_status, input_mode, business_day, created_at, card_match, answer)
+         VALUES (?, ?, ?, ?, 2, 0, 'QrCode', ?, ?, ?, ?)`,
+      )
+      .run(paymentId, orderId, terminalId, amount, businessDay(now), now.getTime(), cardMatch(pan), JSON.stringify(answer));
+    ledgerEntry(ctx, { kind: 'charge', paymentId, merchantOrderId: orderId, amount, note: 'wallet QR payment' });
+    return paymentId;
+  }
+}
+
+/** 81.01 `DDMMYYHHmmss` in host time → epoch ms, or undefined. */
+export function qrInstant(ts: string): number | undefined {
+  const m = /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(ts);
+  if (!m) return undefined;
+  const [, dd, mo, yy, hh, mi, ss] = m.map(Number) as [number, number, number, number, number, number, number];
+  // São Paulo has no daylight saving time since 2019: UTC-3.
+  const ms = Date.UTC(2000 + yy, mo - 1, dd, hh + 3, mi, ss);
+  return Number.isNaN(ms) ? undefined : ms;
+}
