@@ -54,6 +54,15 @@ export const ERROR_CODES = {
   INIT_RECORD_INVALID: { http: 502, exit: 3, summary: 'an ABECS §4.1 AID, CA key or revoked-certificate record is malformed' },
   INIT_NOT_INITIALIZED: { http: 503, exit: 4, summary: 'no initialization tables are in force, or the acquirer locked the terminal until it is initialized' },
   INIT_CARD_REFUSED: { http: 422, exit: 4, summary: 'the initialization tables do not allow this card, entry mode or option' },
+  // receipt printer driver (drivers/printer throws PrinterError with these same code strings; adapters and the CLI map it)
+  PRINTER_DISCONNECTED: { http: 503, exit: 3, summary: 'the printer link is down (closed, write failed, device removed)' },
+  PRINTER_TIMEOUT: { http: 504, exit: 3, summary: 'the printer did not answer a status request in time' },
+  PRINTER_PROTOCOL: { http: 502, exit: 3, summary: 'bytes from or for the printer do not decode' },
+  PRINTER_INVALID_ARGUMENT: { http: 400, exit: 2, summary: 'a value does not fit a printer command' },
+  PRINTER_UNSUPPORTED: { http: 400, exit: 2, summary: 'the printer model lacks the feature asked for' },
+  PRINTER_NOT_FOUND: { http: 503, exit: 3, summary: 'no printer at the configured address, or it cannot be opened' },
+  // receipts
+  RECEIPT_INVALID: { http: 400, exit: 2, summary: 'the data for a receipt is missing or malformed' },
 } as const satisfies Record<string, { http: number; exit: number; summary: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
