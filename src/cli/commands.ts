@@ -7,8 +7,9 @@ import { toolsCrc16, toolsQrDecode, toolsQrEncode } from './tools-qr.js';
 import { toolsTlvDecode } from './tools-tlv.js';
 import { runDaemon } from './run-daemon.js';
 import { sandboxCredentialsCommand, sandboxRun } from './sandbox.js';
+import { walletPay } from './wallet.js';
 import { pinpadDisplay, pinpadInfo, pinpadPorts } from './pinpad.js';
 import { simPinpad } from './sim.js';
 
 /** Every `omnipos` command. Add a command by adding its module here. */
-export const COMMANDS: readonly Command[] = [runDaemon, demoSale, configCheck, configSchema, toolsTlvDecode, toolsQrDecode, toolsQrEncode, toolsCrc16, toolsDukpt, toolsPinblockEncode, toolsPinblockDecode, sandboxRun, sandboxCredentialsCommand, pinpadInfo, pinpadDisplay, pinpadPorts, simPinpad];
+export const COMMANDS: readonly Command[] = [runDaemon, demoSale, configCheck, configSchema, toolsTlvDecode, toolsQrDecode, toolsQrEncode, toolsCrc16, toolsDukpt, toolsPinblockEncode, toolsPinblockDecode, sandboxRun, sandboxCredentialsCommand, walletPay, pinpadInfo, pinpadDisplay, pinpadPorts, simPinpad];
