@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Agent } from 'undici';
 import { createAcquirer, type Acquirer } from './acquirer/index.js';
+import { buildApp, listenApi } from './api/app.js';
 import { OmniDeliveryAdapter } from './adapters/acquirer-delivery.js';
 import { OmniSaleAdapter } from './adapters/acquirer-sale.js';
 import { SimulatedCardPort } from './adapters/simulated-card.js';
@@ -30,6 +31,8 @@ export interface Daemon {
   readonly apiTokenFile: string;
   /** The embedded sandbox host, when the configuration asks for it. */
   readonly sandbox: RunningSandbox | undefined;
+  /** Where the cash register's API listens, when started. */
+  readonly apiUrl: string | undefined;
   stop(): Promise<void>;
 }
 
@@ -40,6 +43,9 @@ export interface DaemonDeps {
   env?: Readonly<Record<string, string | undefined>>;
   /** Listen port of the embedded sandbox instead of the configured one (0: a free port). */
   sandboxPort?: number;
+  /** Start the local API (default true); its port instead of the configured one (0: a free port). */
+  api?: boolean;
+  apiPort?: number;
   onEvent?: (event: SaleEvent) => void;
 }
 
@@ -77,7 +83,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
   const clock = deps.clock ?? systemClock;
   const values = config.values;
   const db = openTerminalDatabase(values.stateDir, log.child({ component: 'store' }));
-  const { file: apiTokenFile } = ensureApiToken(values.stateDir);
+  const { file: apiTokenFile, token } = ensureApiToken(values.stateDir);
   const journal = new Journal(db);
   const outbox = new Outbox(db);
   const orderIds = new MerchantOrderIds(db, { ordinal: values.terminal.ordinal, clock });
@@ -136,6 +142,10 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
   engine.recover();
   const outboxLoop = setInterval(() => void forwarder.runOnce(), 1000);
   outboxLoop.unref();
+  const api =
+    deps.api === false
+      ? undefined
+      : await listenApi(buildApp({ engine, journal, outbox, token, log: log.child({ component: 'api' }) }), values.api.host, deps.apiPort ?? values.api.port);
 
   const interval = watchdogIntervalMs(env);
   const watchdog = interval
@@ -149,7 +159,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
 
   await sdNotify(env, '--ready', `--status=omnipos ${values.environment}`);
   log.info(
-    { environment: values.environment, stateDir: values.stateDir, terminal: values.terminal.terminalId, apiTokenFile, sandbox: sandbox?.url },
+    { environment: values.environment, stateDir: values.stateDir, terminal: values.terminal.terminalId, apiTokenFile, api: api?.url, sandbox: sandbox?.url },
     'omnipos started',
   );
   return {
@@ -164,7 +174,9 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     printer,
     apiTokenFile,
     sandbox,
+    apiUrl: api?.url,
     async stop() {
+      await api?.close();
       if (watchdog) clearInterval(watchdog);
       clearInterval(outboxLoop);
       await sdNotify(env, '--stopping');

@@ -1,5 +1,6 @@
 import { configCheck, configSchema } from './config.js';
 import type { Command } from './context.js';
+import { apiToken } from './api-token.js';
 import { demoSale } from './demo.js';
 import { toolsDukpt } from './tools-dukpt.js';
 import { toolsPinblockDecode, toolsPinblockEncode } from './tools-pinblock.js';
@@ -12,4 +13,4 @@ import { pinpadDisplay, pinpadInfo, pinpadPorts } from './pinpad.js';
 import { simPinpad } from './sim.js';
 
 /** Every `omnipos` command. Add a command by adding its module here. */
-export const COMMANDS: readonly Command[] = [runDaemon, demoSale, configCheck, configSchema, toolsTlvDecode, toolsQrDecode, toolsQrEncode, toolsCrc16, toolsDukpt, toolsPinblockEncode, toolsPinblockDecode, sandboxRun, sandboxCredentialsCommand, walletPay, pinpadInfo, pinpadDisplay, pinpadPorts, simPinpad];
+export const COMMANDS: readonly Command[] = [runDaemon, demoSale, apiToken, configCheck, configSchema, toolsTlvDecode, toolsQrDecode, toolsQrEncode, toolsCrc16, toolsDukpt, toolsPinblockEncode, toolsPinblockDecode, sandboxRun, sandboxCredentialsCommand, walletPay, pinpadInfo, pinpadDisplay, pinpadPorts, simPinpad];

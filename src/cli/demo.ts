@@ -54,7 +54,7 @@ The state directory is a new temporary folder unless --state-dir names one.`,
         step(`${e.merchantOrderId}: ${e.input} → ${e.state} (${e.status})`);
       } else if (e.type === 'alarm') step(`ALARM ${e.code}: ${e.message}`);
     };
-    const daemon = await startDaemon({ config, log: createLogger({ level: 'warn' }), env: {}, sandboxPort: 0, onEvent });
+    const daemon = await startDaemon({ config, log: createLogger({ level: 'warn' }), env: {}, sandboxPort: 0, api: false, onEvent });
     try {
       if (daemon.sandbox) step(`embedded sandbox host at ${daemon.sandbox.url}`);
       step(`sale of ${formatBRL(amount)} (${values.method}, confirmation ${values.confirmation})`);

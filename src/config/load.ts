@@ -88,7 +88,7 @@ export function loadConfig(options: LoadOptions = {}): Config {
   }
   const overrides = applyEnvOverrides(raw as Record<string, unknown>, env, (p) => schemaHasPath(ConfigSchema, p));
   const parsed = ConfigSchema.safeParse(raw, {
-    error: (iss) => (iss.code === 'invalid_type' && iss.input === undefined ? 'is required' : undefined),
+    error: (iss) => (iss.input === undefined && (iss.code === 'invalid_type' || iss.code === 'invalid_value') ? 'is required' : undefined),
   });
   const problems = [...overrides.problems, ...(parsed.success ? [] : problemsFromZod(parsed.error))];
   if (!parsed.success || problems.length > 0) throw invalid(problems, source);

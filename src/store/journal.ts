@@ -132,6 +132,20 @@ export class Journal {
     return r ? toEntry(r) : undefined;
   }
 
+  /** The entry a client's `Idempotency-Key` opened, if any. */
+  byIdempotencyKey(key: string): JournalEntry | undefined {
+    const r = this.#db.prepare("SELECT * FROM journal WHERE json_extract(data, '$.idempotencyKey') = ?").get(key) as Row | undefined;
+    return r ? toEntry(r) : undefined;
+  }
+
+  /** The newest entries first, optionally only those in `states`. */
+  list(options: { states?: readonly string[]; limit?: number } = {}): JournalEntry[] {
+    const limit = Math.min(Math.max(options.limit ?? 100, 1), 1000);
+    const states = options.states ?? [];
+    const where = states.length > 0 ? `WHERE state IN (${states.map(() => '?').join(',')})` : '';
+    return (this.#db.prepare(`SELECT * FROM journal ${where} ORDER BY id DESC LIMIT ?`).all(...states, limit) as Row[]).map(toEntry);
+  }
+
   /** Entries in any of `states`, oldest first (recovery walks these at start). */
   inStates(states: readonly string[]): JournalEntry[] {
     if (states.length === 0) return [];

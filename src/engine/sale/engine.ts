@@ -62,13 +62,13 @@ export class SaleEngine {
   }
 
   /** Opens the journal row (committed before anything else) and runs the sale in the background. */
-  async start(request: SaleRequest): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+  async start(request: SaleRequest, options: { idempotencyKey?: string } = {}): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     if (this.#active) throw new OmniposError('ENGINE_BUSY', 'a sale is already using the pinpad', { active: this.#active.id });
     const abort = new AbortController();
     this.#active = { id: -1, abort };
     try {
       const merchantOrderId = await this.#d.orderIds.next();
-      const data: SaleData = { request, merchantOrderId };
+      const data: SaleData = { request, merchantOrderId, ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) };
       const entry = this.#d.journal.open({
         kind: 'sale',
         merchantOrderId,

@@ -45,6 +45,8 @@ export interface HostReceipt {
 export interface SaleData {
   request: SaleRequest;
   merchantOrderId: string;
+  /** The cash register's `Idempotency-Key`, when it sent one. */
+  idempotencyKey?: string;
   card?: CardSummary;
   paymentId?: string;
   authorizationCode?: string;

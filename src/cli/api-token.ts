@@ -1,0 +1,19 @@
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config/index.js';
+import { ensureApiToken } from '../store/index.js';
+import type { Command } from './context.js';
+
+export const apiToken: Command = {
+  path: ['api', 'token'],
+  summary: "print the local API's bearer token (created at first start)",
+  usage: `omnipos api token [--config PATH]
+
+Prints the bearer token the cash register sends as "Authorization: Bearer <token>". It lives in
+<stateDir>/api-token (mode 0600) and is created if missing. Hand it to the cash register only.`,
+  run(args, ctx) {
+    const { values } = parseArgs({ args, options: { config: { type: 'string' } }, strict: true });
+    const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
+    ctx.out(`${ensureApiToken(config.values.stateDir).token}\n`);
+    return Promise.resolve(0);
+  },
+};

@@ -1,0 +1,84 @@
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config/index.js';
+import { createLogger } from '../../../src/core/log/index.js';
+import { startDaemon, type Daemon } from '../../../src/main.js';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+let daemon: Daemon;
+let token: string;
+let stateDir: string;
+
+beforeAll(async () => {
+  stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-api-'));
+  const config = loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir } });
+  daemon = await startDaemon({ config, log: createLogger({ level: 'silent' }), env: {}, sandboxPort: 0, apiPort: 0 });
+  token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
+});
+afterAll(async () => {
+  await daemon.stop();
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+async function call(method: 'GET' | 'POST', p: string, o: { body?: unknown; raw?: string; type?: string; auth?: string | null; headers?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = { ...(o.headers ?? {}) };
+  if (o.auth !== null) headers.authorization = o.auth ?? `Bearer ${token}`;
+  if (o.body !== undefined || o.raw !== undefined) headers['content-type'] = o.type ?? 'application/json';
+  const res = await request(`${daemon.apiUrl}${p}`, { method, headers, ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : o.raw !== undefined ? { body: o.raw } : {}) });
+  const text = await res.body.text();
+  return { status: res.statusCode, body: (text ? JSON.parse(text) : undefined) };
+}
+
+async function until(id: number, statuses: string[]) {
+  for (let i = 0; i < 200; i++) {
+    const r = await call('GET', `/v1/payments/${id}`);
+    if (statuses.includes(r.body.status)) return r.body;
+    await new Promise((res) => setTimeout(res, 25));
+  }
+  throw new Error(`payment ${id} never reached ${statuses.join('|')}`);
+}
+
+describe('the cash register API over loopback HTTP', () => {
+  it('a sale with confirmation by the cash register: pending → approved (awaiting) → confirmed', async () => {
+    const created = await call('POST', '/v1/payments', { body: { amount: 2510, method: 'credit', confirmation: 'ecr' }, headers: { 'idempotency-key': 'ecr-sale-1' } });
+    expect(created.status).toBe(202);
+    expect(created.body).toMatchObject({ status: 'pending', amount: 2510, method: 'credit', confirmation: 'ecr' });
+    const approved = await until(created.body.id, ['approved', 'declined', 'failed']);
+    expect(approved).toMatchObject({ status: 'approved', state: 'awaiting-decision', card: { maskedPan: '476173******0060' } });
+    expect(approved.authorizationCode).toMatch(/^\d{6}$/);
+    expect((await call('GET', '/v1/payments?status=approved')).body.payments.map((p: { id: number }) => p.id)).toContain(created.body.id);
+    const confirmed = await call('POST', `/v1/payments/${created.body.id}/confirm`);
+    expect(confirmed.body.status).toBe('confirmed');
+    const again = await call('POST', '/v1/payments', { body: { amount: 2510, method: 'credit', confirmation: 'ecr' }, headers: { 'idempotency-key': 'ecr-sale-1' } });
+    expect(again).toMatchObject({ status: 200, body: { id: created.body.id } });
+    const other = await call('POST', '/v1/payments', { body: { amount: 999, method: 'credit' }, headers: { 'idempotency-key': 'ecr-sale-1' } });
+    expect(other).toMatchObject({ status: 422, body: { error: { code: 'IDEMPOTENCY_KEY_REUSED', field: 'Idempotency-Key' } } });
+    expect((await call('POST', `/v1/payments/${created.body.id}/confirm`)).status).toBe(409);
+  });
+
+  it('a declined sale reads declined; undo of an approved sale reads undone', async () => {
+    const declined = await call('POST', '/v1/payments', { body: { amount: 2511, method: 'debit' } });
+    expect((await until(declined.body.id, ['declined', 'confirmed', 'failed'])).status).toBe('declined');
+    const sale = await call('POST', '/v1/payments', { body: { amount: 2510, method: 'credit', confirmation: 'ecr' } });
+    await until(sale.body.id, ['approved']);
+    expect((await call('POST', `/v1/payments/${sale.body.id}/undo`)).body.status).toBe('undone');
+  });
+
+  it('refuses what it cannot take: token, content type, JSON, fields, routes', async () => {
+    expect((await call('GET', '/v1/payments', { auth: null })).status).toBe(401);
+    expect((await call('GET', '/v1/payments', { auth: 'Bearer wrong' })).status).toBe(401);
+    expect((await call('POST', '/v1/payments', { raw: 'amount=1', type: 'application/x-www-form-urlencoded' })).status).toBe(415);
+    expect((await call('POST', '/v1/payments', { raw: '{"amount":' })).body.error.code).toBe('INVALID_JSON');
+    expect((await call('POST', '/v1/payments', { body: { amount: '10', method: 'credit' } })).body.error).toMatchObject({ code: 'INVALID_FIELD', field: 'amount' });
+    expect((await call('POST', '/v1/payments', { body: { amount: 10 } })).body.error).toMatchObject({ field: 'method', message: 'method: is required' });
+    expect((await call('POST', '/v1/payments', { body: { amount: 10, method: 'credit', tip: 1 } })).body.error).toMatchObject({ field: 'tip' });
+    expect((await call('POST', '/v1/payments', { body: [1] })).status).toBe(400);
+    expect((await call('GET', '/v1/payments/999999')).status).toBe(404);
+    expect((await call('GET', '/v1/payments/abc')).status).toBe(404);
+    expect((await call('GET', '/v1/payments?status=weird')).status).toBe(400);
+    expect((await call('GET', '/nope')).status).toBe(404);
+    expect((await call('GET', '/v1/health')).body).toMatchObject({ status: 'ok' });
+  });
+});
