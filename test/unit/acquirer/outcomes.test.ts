@@ -10,6 +10,7 @@ import {
   type Operation,
   type OperationAction,
 } from '../../../src/acquirer/outcomes.js';
+import { returnOf } from '../../../src/acquirer/errors.js';
 
 const TIMEOUT: Exchange = { kind: 'transport', failure: 'timeout' };
 const NOT_SENT: Exchange = { kind: 'transport', failure: 'not-sent' };
@@ -151,5 +152,26 @@ describe('exchangeOf', () => {
     const t = new OmniposError('ACQUIRER_UNREACHABLE', 'x', { route: 'saleUndo', transport: 'not-sent', outcomeUnknown: false });
     expect(exchangeOf({ error: t })).toEqual({ kind: 'transport', failure: 'not-sent' });
     expect(exchangeOf({ error: new Error('bug') })).toEqual({ kind: 'transport', failure: 'lost' });
+  });
+});
+
+describe('outcome tables never throw (property, 1000 runs each)', () => {
+  it('any status and any body give a decision', async () => {
+    const fc = (await import('fast-check')).default;
+    const seed = Date.now() % 2_147_483_647;
+    console.log(`fast-check seed ${seed}`);
+    const body = fc.oneof(fc.anything(), fc.record({ Payment: fc.anything(), ReturnCode: fc.oneof(fc.string(), fc.integer()) }), fc.json().map((j) => JSON.parse(j) as unknown));
+    fc.assert(
+      fc.property(fc.integer({ min: 100, max: 599 }), body, fc.constantFrom<Operation>('confirm', 'undo', 'void-confirm', 'void-undo'), (status, b, op) => {
+        const ex = answer(status, b);
+        expect(['approved', 'anomaly', 'declined', 'refused', 'not-sent', 'unknown']).toContain(saleOutcome(ex).kind);
+        expect(['done', 'retry', 'dead-letter', 'needs-refund']).toContain(operationOutcome(op, ex).action);
+        expect(['approved', 'declined', 'refused', 'not-sent', 'unknown']).toContain(voidOutcome(ex).kind);
+        expect(['found', 'not-found', 'unknown']).toContain(queryOutcome(ex).kind);
+        if (status >= 500) expect(saleOutcome(ex).kind).toBe('unknown');
+        if (status === 404 && returnOf(b).returnCode === undefined) expect(operationOutcome(op, ex).action).not.toBe('done');
+      }),
+      { numRuns: 1000, seed },
+    );
   });
 });
