@@ -73,7 +73,7 @@ async function apply(sim: VirtualPinpad, c: ControlCommand): Promise<Record<stri
       await sim.replug();
       return {};
     case 'state':
-      return { display: sim.engine.state.display, received: sim.engine.state.received, opened: sim.engine.state.opened };
+      return { display: sim.engine.state.display, received: sim.engine.state.received, opened: sim.engine.state.opened, cans: sim.engine.state.cans, ...sim.plugs };
   }
 }
 

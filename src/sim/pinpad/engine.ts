@@ -33,6 +33,8 @@ export interface SimState {
   session: Record<string, unknown>;
   /** Commands received, by id, in order (for tests). */
   received: string[];
+  /** CAN bytes received (a probe or a cancel), for tests that prove none came. */
+  cans: number;
 }
 
 export interface EngineOptions {
@@ -59,7 +61,7 @@ const ST_INTERR = 40;
  */
 export class SimEngine {
   readonly faults = new FaultSet();
-  readonly state: SimState = { display: ['', ''], opened: false, session: {}, received: [] };
+  readonly state: SimState = { display: ['', ''], opened: false, session: {}, received: [], cans: 0 };
   private readonly decoder = new FrameDecoder();
   private lastResponse: Uint8Array | undefined;
   private running: AbortController | undefined;
@@ -105,9 +107,10 @@ export class SimEngine {
       if (this.faults.silent()) continue;
       if (e.type === 'control') {
         if (e.byte === control.CAN) {
+          this.state.cans++;
           this.abortRunning();
           this.write(Uint8Array.of(control.EOT));
-        } else if (e.byte === control.NAK && this.lastResponse) this.write(this.lastResponse);
+        } else if (e.byte === control.NAK && this.lastResponse) this.sendFrame(this.lastResponse);
       } else if (e.type === 'bad-frame') this.write(Uint8Array.of(control.NAK));
       else if (e.type === 'frame') this.onPacket(e.data);
     }
@@ -136,8 +139,9 @@ export class SimEngine {
     this.lastResponse = undefined;
     const mid = this.unplugMidCommand;
     if (mid) {
+      // the ACK is on its way; the cable goes while the command "runs"
       this.unplugMidCommand = undefined;
-      this.opts.unplug?.(mid.replugAfterMs);
+      setTimeout(() => this.opts.unplug?.(mid.replugAfterMs), 50);
       return;
     }
     const ac = new AbortController();
@@ -175,6 +179,11 @@ export class SimEngine {
     }
     const frame = encodeFrame(data);
     this.lastResponse = frame;
+    this.sendFrame(frame);
+  }
+
+  /** Sends a response packet, with its CRC spoiled while a bad-crc fault lasts (resends on NAK count too). */
+  private sendFrame(frame: Uint8Array): void {
     if (this.faults.take('bad-crc')) {
       const bad = Uint8Array.from(frame);
       bad[bad.length - 1] = bad[bad.length - 1]! ^ 0xff;
@@ -205,6 +214,15 @@ export class SimEngine {
             resolve(keys);
           };
           this.keyWaiters.push(waiter);
+          signal.addEventListener(
+            'abort',
+            () => {
+              clearTimeout(t);
+              const i = this.keyWaiters.indexOf(waiter);
+              if (i >= 0) this.keyWaiters.splice(i, 1);
+            },
+            { once: true },
+          );
         });
       },
     };

@@ -36,6 +36,8 @@ export class VirtualPinpad {
   private replugTimer: NodeJS.Timeout | undefined;
   private unplugged = false;
   port = 0;
+  /** Times the cable was pulled and plugged back (for tests that must see a real replug). */
+  readonly plugs = { unplugged: 0, replugged: 0 };
 
   constructor(private readonly opts: VirtualPinpadOptions = {}) {
     this.profile = makeProfile(opts.profile);
@@ -85,6 +87,7 @@ export class VirtualPinpad {
   /** Pulls the cable: kills the pty (its path disappears) or drops the TCP client; plugs back after `replugAfterMs`. */
   async unplug(replugAfterMs?: number): Promise<void> {
     this.unplugged = true;
+    this.plugs.unplugged++;
     this.engine.faults.clear();
     this.opts.onEvent?.('unplugged', { replugAfterMs });
     this.client?.destroy();
@@ -102,6 +105,7 @@ export class VirtualPinpad {
     this.unplugged = false;
     this.engine.reset();
     if (this.opts.ptyPath) await this.startPty();
+    this.plugs.replugged++;
     this.opts.onEvent?.('replugged');
   }
 

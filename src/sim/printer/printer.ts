@@ -1,0 +1,354 @@
+import {
+  decodeText,
+  EscPosDecoder,
+  encodeRealtimeStatus,
+  encodeTransmitPaperStatus,
+  qrBitmap,
+  QR_ECC,
+  QR_FN,
+  type Bitmap,
+  type EscPosOp,
+  type PrinterStatus,
+  type QrEcc,
+} from '../../../drivers/printer/index.js';
+import { DEFAULT_PRINTER_MODEL_ID, findPrinterModel, type CodePageId, type PrinterModel } from '../../../tables/printers/index.js';
+import { makeReceipt, type Align, type PaperRow, type PrintedReceipt } from './paper.js';
+
+/** Options of a virtual printer. */
+export interface VirtualPrinterOptions {
+  /** The model it behaves as (default `virtual-80`). */
+  model?: PrinterModel;
+  /** Lines of paper on the roll (default: endless). Printing past them stops with paper out. */
+  paperLines?: number;
+  /** The near-end sensor trips when this many lines or fewer are left (default 0: off). */
+  nearEndLines?: number;
+  /** Time to print one line, ms (default 0: instant). Status requests are answered meanwhile. */
+  lineMs?: number;
+}
+
+/** Faults a test or the control of the simulator can set. */
+export interface VirtualPrinterFaults {
+  coverOpen?: boolean;
+  /** Offline for another reason (power save, a jam): no print, status says offline. */
+  offline?: boolean;
+  cutterError?: boolean;
+}
+
+const ALIGNS: readonly Align[] = ['left', 'center', 'right'];
+
+interface Style {
+  align: Align;
+  bold: boolean;
+  underline: boolean;
+  width: number;
+  height: number;
+  codeTable: number;
+}
+
+const initialStyle = (): Style => ({ align: 'left', bold: false, underline: false, width: 1, height: 1, codeTable: 0 });
+
+/**
+ * A receipt printer in software: accepts a whole ESC/POS stream, decodes it with the driver's own
+ * decoder, prints it on virtual paper (text, barcodes, QR codes, raster images, cuts), and answers
+ * DLE EOT at once and GS r in order, as a real printer does. Faults: the roll running out after N
+ * lines (mid-receipt), the cover opened, offline. Bytes after a fault wait in the buffer and print
+ * when the fault is cleared. Listeners get every byte the printer sends back.
+ */
+export class VirtualPrinter {
+  readonly model: PrinterModel;
+  private readonly decoder = new EscPosDecoder();
+  private readonly queue: EscPosOp[] = [];
+  private readonly replyListeners = new Set<(bytes: Uint8Array) => void>();
+  private readonly done: PrintedReceipt[] = [];
+  private rows: PaperRow[] = [];
+  private line: number[] = [];
+  private lineAlign: Align | undefined;
+  private style: Style = initialStyle();
+  private paperLeft: number;
+  private readonly nearEndLines: number;
+  private readonly lineMs: number;
+  private faults: Required<VirtualPrinterFaults> = { coverOpen: false, offline: false, cutterError: false };
+  private qr: { data?: Uint8Array; size: number; ecc: QrEcc } = { size: 3, ecc: 'L' };
+  private pausedUntilTick = false;
+  private printedLines = 0;
+  /** ESC p pulses received. */
+  drawerKicks = 0;
+  /** Commands and bytes it did not understand (a test can assert there are none). */
+  readonly unknown: EscPosOp[] = [];
+
+  constructor(opts: VirtualPrinterOptions = {}) {
+    this.model = opts.model ?? findPrinterModel(DEFAULT_PRINTER_MODEL_ID)!;
+    this.paperLeft = opts.paperLines ?? Number.POSITIVE_INFINITY;
+    this.nearEndLines = opts.nearEndLines ?? 0;
+    this.lineMs = opts.lineMs ?? 0;
+  }
+
+  /** Subscribes to the bytes the printer sends back. */
+  onReply(listener: (bytes: Uint8Array) => void): () => void {
+    this.replyListeners.add(listener);
+    return () => this.replyListeners.delete(listener);
+  }
+
+  /** Bytes from the host. Real-time commands are answered before this returns. */
+  write(chunk: Uint8Array): void {
+    for (const op of this.decoder.push(chunk)) {
+      if (op.kind === 'command' && op.realtime) this.realtime(op.name, op.args);
+      else this.queue.push(op);
+    }
+    this.pump();
+  }
+
+  /** The status a DLE EOT would report now. */
+  status(): PrinterStatus {
+    const paperOut = this.paperLeft <= 0;
+    const blocked = this.faults.coverOpen || paperOut || this.faults.offline || this.faults.cutterError;
+    return {
+      online: !blocked,
+      coverOpen: this.faults.coverOpen,
+      paperOut,
+      paperNearEnd: paperOut || (this.nearEndLines > 0 && this.paperLeft <= this.nearEndLines),
+      stoppedByPaperEnd: paperOut,
+      errorOccurred: this.faults.cutterError,
+      cutterError: this.faults.cutterError,
+      unrecoverableError: false,
+      autoRecoverableError: false,
+      waitingOnlineRecovery: false,
+      feedButton: false,
+      drawerPin3High: false,
+    };
+  }
+
+  /** Sets or clears faults; printing resumes when none is left. */
+  setFaults(f: VirtualPrinterFaults): void {
+    this.faults = { ...this.faults, ...f };
+    this.pump();
+  }
+
+  /** A new roll with `lines` lines (default endless); printing resumes. */
+  loadPaper(lines = Number.POSITIVE_INFINITY): void {
+    this.paperLeft = lines;
+    this.pump();
+  }
+
+  /** Lines left on the roll. */
+  get paperLinesLeft(): number {
+    return this.paperLeft;
+  }
+
+  /** Operations received and not yet printed (a fault holds them). */
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  /** Lines printed since power-on. */
+  get linesPrinted(): number {
+    return this.printedLines;
+  }
+
+  /** Pieces of paper cut off so far. */
+  get receipts(): readonly PrintedReceipt[] {
+    return this.done;
+  }
+
+  /** The paper printed since the last cut, still in the printer. */
+  get uncut(): PrintedReceipt {
+    return makeReceipt(this.rows, 'none', this.model.columns.a);
+  }
+
+  /** The most recent piece of paper cut off, if any. */
+  get lastReceipt(): PrintedReceipt | undefined {
+    return this.done.at(-1);
+  }
+
+  private reply(bytes: number[]): void {
+    const b = Uint8Array.from(bytes);
+    for (const l of this.replyListeners) l(b);
+  }
+
+  private realtime(name: string, args: readonly number[]): void {
+    if (name === 'realtimeStatus') {
+      const n = args[0]!;
+      if (n >= 1 && n <= 4) this.reply([encodeRealtimeStatus(this.status())[n - 1]!]);
+    } else if (name === 'realtimeRequest' && (args[0] === 1 || args[0] === 2)) {
+      this.faults.cutterError = false;
+      if (args[0] === 2) this.queue.length = 0;
+      this.pump();
+    }
+  }
+
+  private get blocked(): boolean {
+    return !this.status().online;
+  }
+
+  private pump(): void {
+    while (!this.pausedUntilTick && !this.blocked && this.queue.length > 0) {
+      const op = this.queue[0]!;
+      const fed = this.apply(op);
+      if (fed === 'stalled') return;
+      this.queue.shift();
+      if (fed > 0 && this.lineMs > 0) {
+        this.pausedUntilTick = true;
+        setTimeout(() => {
+          this.pausedUntilTick = false;
+          this.pump();
+        }, this.lineMs * fed).unref();
+        return;
+      }
+    }
+  }
+
+  /** Consumes `n` lines of paper, or stalls with paper out when there are not enough. */
+  private feedPaper(n: number): boolean {
+    if (this.paperLeft < n) {
+      this.paperLeft = 0;
+      return false;
+    }
+    this.paperLeft -= n;
+    this.printedLines += n;
+    return true;
+  }
+
+  private codePage(): CodePageId | undefined {
+    return (Object.entries(this.model.codePages) as [CodePageId, number][]).find(([, n]) => n === this.style.codeTable)?.[0];
+  }
+
+  private decodeLine(bytes: number[]): string {
+    const cp = this.codePage();
+    if (cp) return decodeText(Uint8Array.from(bytes), cp);
+    // A code table this model does not define here (PC437 at power-on): the upper half is unknown.
+    return bytes.map((b) => (b < 0x80 ? String.fromCharCode(b) : '?')).join('');
+  }
+
+  /** Prints the pending text line (if `force`, even an empty one). Returns lines fed or 'stalled'. */
+  private flushLine(force: boolean): number | 'stalled' {
+    if (this.line.length === 0 && !force) return 0;
+    if (!this.feedPaper(this.style.height)) return 'stalled';
+    const s = this.style;
+    this.rows.push({ kind: 'text', text: this.decodeLine(this.line), align: this.lineAlign ?? s.align, width: s.width, height: s.height, bold: s.bold, underline: s.underline });
+    this.line = [];
+    this.lineAlign = undefined;
+    return s.height;
+  }
+
+  private printImage(bitmap: Bitmap, qrData?: string): number | 'stalled' {
+    const pending = this.flushLine(false);
+    if (pending === 'stalled') return pending;
+    const lines = Math.ceil(bitmap.height / 24);
+    if (!this.feedPaper(lines)) return 'stalled';
+    this.rows.push({ kind: 'image', bitmap, align: this.style.align, ...(qrData !== undefined ? { qrData } : {}) });
+    return lines;
+  }
+
+  private cut(m: number): number | 'stalled' {
+    const pending = this.flushLine(false);
+    if (pending === 'stalled') return pending;
+    const full = m === 0 || m === 48 || m === 65;
+    const { cutter } = this.model;
+    if (!cutter.full && !cutter.partial) return 0;
+    this.done.push(makeReceipt(this.rows, full && cutter.full ? 'full' : 'partial', this.model.columns.a));
+    this.rows = [];
+    return 0;
+  }
+
+  private apply(op: EscPosOp): number | 'stalled' {
+    if (op.kind === 'text') {
+      if (this.line.length === 0) this.lineAlign = this.style.align;
+      for (const b of op.bytes) this.line.push(b);
+      const max = Math.floor(this.model.columns.a / this.style.width);
+      if (this.line.length > max) {
+        const rest = this.line.slice(max);
+        this.line = this.line.slice(0, max);
+        const r = this.flushLine(true);
+        if (r === 'stalled') return r;
+        this.line = rest;
+        this.lineAlign = this.style.align;
+        return r;
+      }
+      return 0;
+    }
+    if (op.kind !== 'command') {
+      this.unknown.push(op);
+      return 0;
+    }
+    const a = op.args;
+    switch (op.name) {
+      case 'lineFeed':
+        return this.flushLine(true);
+      case 'feedLines': {
+        const first = this.flushLine(false);
+        if (first === 'stalled') return first;
+        for (let i = 0; i < a[0]!; i++) {
+          if (!this.feedPaper(1)) return 'stalled';
+          this.rows.push({ kind: 'text', text: '', align: 'left', width: 1, height: 1, bold: false, underline: false });
+        }
+        return first + a[0]!;
+      }
+      case 'initialize':
+        this.style = initialStyle();
+        this.qr = { size: 3, ecc: 'L' };
+        return 0;
+      case 'codeTable':
+        this.style.codeTable = a[0]!;
+        return 0;
+      case 'justification':
+        this.style.align = ALIGNS[a[0]! % 48] ?? 'left';
+        return 0;
+      case 'emphasized':
+        this.style.bold = (a[0]! & 1) === 1;
+        return 0;
+      case 'underline':
+        this.style.underline = a[0]! % 48 > 0;
+        return 0;
+      case 'characterSize':
+        this.style.width = ((a[0]! >> 4) & 7) + 1;
+        this.style.height = (a[0]! & 7) + 1;
+        return 0;
+      case 'printMode':
+        this.style.bold = (a[0]! & 0x08) !== 0;
+        this.style.height = a[0]! & 0x10 ? 2 : 1;
+        this.style.width = a[0]! & 0x20 ? 2 : 1;
+        this.style.underline = (a[0]! & 0x80) !== 0;
+        return 0;
+      case 'pulse':
+        this.drawerKicks++;
+        return 0;
+      case 'cut':
+        return this.cut(a[0]!);
+      case 'transmitStatus':
+        if (a[0] === 1 || a[0] === 49) this.reply([encodeTransmitPaperStatus({ paperNearEnd: this.status().paperNearEnd, paperOut: false })]);
+        else if (a[0] === 2 || a[0] === 50) this.reply([0x00]);
+        return 0;
+      case 'barcode': {
+        const pending = this.flushLine(false);
+        if (pending === 'stalled') return pending;
+        if (!this.feedPaper(4)) return 'stalled';
+        let data = Buffer.from(op.data ?? new Uint8Array()).toString('latin1');
+        if (a[0] === 73) data = data.replace(/^\{[ABC]/, '').replace(/\{\{/g, '{');
+        this.rows.push({ kind: 'barcode', system: a[0]!, data, align: this.style.align });
+        return pending + 4;
+      }
+      case 'rasterImage': {
+        const [, x, y] = a as [number, number, number];
+        return this.printImage({ width: x * 8, height: y, bytesPerRow: x, data: op.data! });
+      }
+      case 'symbol':
+        return this.symbol(op.data!);
+      default:
+        return 0;
+    }
+  }
+
+  /** GS ( k: the QR Code functions; other symbols are ignored. */
+  private symbol(d: Uint8Array): number | 'stalled' {
+    if (d[0] !== 49) return 0;
+    const fn = d[1];
+    if (fn === QR_FN.moduleSize) this.qr.size = d[2] ?? 3;
+    else if (fn === QR_FN.errorCorrection) this.qr.ecc = (Object.entries(QR_ECC).find(([, v]) => v === d[2])?.[0] ?? 'L') as QrEcc;
+    else if (fn === QR_FN.store) this.qr.data = d.slice(3);
+    else if (fn === QR_FN.print && this.qr.data) {
+      const text = new TextDecoder().decode(this.qr.data);
+      return this.printImage(qrBitmap(text, { scale: this.qr.size, ecc: this.qr.ecc, margin: 4, maxWidth: this.model.printWidthDots }), text);
+    }
+    return 0;
+  }
+}
