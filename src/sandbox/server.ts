@@ -202,7 +202,9 @@ export function buildSandbox(options: SandboxOptions): Sandbox {
       req.on('data', (c: Buffer) => {
         size += c.length;
         if (size > ctx.options.maxBodyBytes) {
-          if (!tooBig) send(res, ctx, 413, { ReturnCode: '413', ReturnMessage: `body larger than ${ctx.options.maxBodyBytes} bytes` }, { connection: 'close' });
+          const text = `body larger than ${ctx.options.maxBodyBytes} bytes`;
+          const walletPath = /^\/(padraoq|v2\/oauth)\//.test(req.url ?? '');
+          if (!tooBig) send(res, ctx, 413, walletPath ? { description: text } : { ReturnCode: '413', ReturnMessage: text }, { connection: 'close' });
           tooBig = true;
           return;
         }

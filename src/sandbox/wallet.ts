@@ -13,6 +13,8 @@ import { nextNsu, saleLinks } from './answers.js';
 import cardOutcomes from '../../tables/acquirer/card-outcomes.json' with { type: 'json' };
 
 const WALLET_SCOPES = ['qrcode_write', 'qrcode_read'];
+/** 81.02 codes the sandbox authorizes: credit on demand, store and administrator installments. */
+const CREDIT_MODALITIES = ['0002', '0004', '0008'];
 
 interface WalletKey {
   keyId: string;
@@ -177,7 +179,10 @@ export class WalletApi {
     const yy = Number(card.card_expiration_date.slice(2));
     const today = localTime(now, HOST_TIME_ZONE);
     if (mm < 1 || mm > 12 || 2000 + yy < today.year || (2000 + yy === today.year && mm < today.month)) throw business(422, '006', 'Authorizer or issuer error: card expired');
-    if (data.payment_information.modalidade === '0001') throw business(422, '005', 'Card not accepted: debit payments are not accepted');
+    const modality = data.payment_information.modalidade;
+    if (modality === '0001') throw business(422, '005', 'Card not accepted: debit payments are not accepted');
+    if (!CREDIT_MODALITIES.includes(modality)) throw business(422, '001', `Product not found: modality ${modality}`);
+    if (!(Number(data.transaction_amount) > 0)) throw business(422, '007', 'Generic error: the amount must be above zero');
 
     const label = data.additional_data_field.reference_label;
     const previous = this.#ctx.db.prepare(`SELECT payer_document, answer FROM wallet_payments WHERE reference_label = ?`).get(label) as

@@ -174,6 +174,12 @@ describe('wallet API: card payment', () => {
     const debit = await terminalQr('1.00', { modality: '0001' });
     expect(await pay({ qrcode: debit.qr })).toMatchObject({ status: 422, body: { code: '005' } });
     expect(await pay({ card_data: encryptCardData(String(key.public_key), { ...CARD, card_expiration_date: '0120' }) })).toMatchObject({ status: 422, body: { code: '006' } });
+    const other0040 = await terminalQr('1.00', { modality: '0040' });
+    expect(await pay({ qrcode: other0040.qr })).toMatchObject({ status: 422, body: { code: '001' } });
+    const zero = await terminalQr('0.00');
+    expect(await pay({ qrcode: zero.qr })).toMatchObject({ status: 422, body: { code: '007' } });
+    const big = await raw('POST', '/padraoq/v1/payment/card', 'x'.repeat(300_000), { authorization: auth, 'content-type': 'application/json' }).catch(() => ({ status: 413, body: { description: 'reset' } }));
+    expect(big).toMatchObject({ status: 413, body: { description: expect.any(String) } });
     expect(await pay({ card_data: encryptCardData(String(key.public_key), { ...CARD, card_number: '4761730000000052' }) })).toMatchObject({ status: 422, body: { code: '006' } });
   });
 
