@@ -1,0 +1,103 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../src/cli/run.js';
+import type { CliContext } from '../../../src/cli/context.js';
+import { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
+import { HAS_SOCAT } from './socat.js';
+import { startSim, type SimProcess } from './sim-process.js';
+
+function ctx(): CliContext & { stdout: string; stderr: string } {
+  const c = {
+    stdout: '',
+    stderr: '',
+    env: {} as Record<string, string | undefined>,
+    out(t: string) {
+      c.stdout += t;
+    },
+    err(t: string) {
+      c.stderr += t;
+    },
+  };
+  return c;
+}
+
+describe('omnipos pinpad info|display over TCP', () => {
+  const sims: VirtualPinpad[] = [];
+  let current: VirtualPinpad;
+  let classic: VirtualPinpad;
+  beforeAll(async () => {
+    current = new VirtualPinpad();
+    classic = new VirtualPinpad({ profile: { classicOnly: true, serialNumber: 'CLASSIC0001' } });
+    sims.push(current, classic);
+    for (const s of sims) await s.start();
+  });
+  afterAll(async () => {
+    for (const s of sims) await s.stop();
+  });
+
+  it('reads a current pinpad through GIX', async () => {
+    const c = ctx();
+    expect(await runCli(['pinpad', 'info', '--tcp', `127.0.0.1:${current.port}`, '--json'], c)).toBe(0);
+    const info = JSON.parse(c.stdout) as Record<string, unknown>;
+    expect(info).toMatchObject({ source: 'GIX', serialNumber: 'VPP0000000001', specVersion: '2.20', firmware: 'VSO 1.0.0', keys: { dukptPin: { '01': 'present' } } });
+    expect(current.engine.state.received).toContain('GIX');
+  });
+
+  it('reads a classic-only pinpad (GIX answered with ERR010) through GIN', async () => {
+    const c = ctx();
+    expect(await runCli(['pinpad', 'info', '--tcp', `127.0.0.1:${classic.port}`], c)).toBe(0);
+    expect(c.stdout).toContain('GIN (classic command set only)');
+    expect(c.stdout).toMatch(/serial number\s+CLASSIC0001/);
+    expect(c.stdout).toMatch(/DUKPT PIN keys\s+01/);
+    expect(classic.engine.state.received).toEqual(['OPN', 'GIX', 'GIN', 'GIN']);
+  });
+
+  it('shows text with DSP when it fits 2x16 and with DEX otherwise', async () => {
+    expect(await runCli(['pinpad', 'display', 'BEM VINDO\\nCAIXA 3', '--tcp', `127.0.0.1:${current.port}`], ctx())).toBe(0);
+    expect(current.engine.state.display).toEqual(['BEM VINDO', 'CAIXA 3']);
+    expect(await runCli(['pinpad', 'display', 'Aproxime, insira ou passe o cartão', '--tcp', `127.0.0.1:${current.port}`], ctx())).toBe(0);
+    expect(current.engine.state.display).toEqual(['Aproxime, insira ou passe o cartão']);
+    expect(current.engine.state.received.filter((id) => id !== 'OPN').slice(-2)).toEqual(['DSP', 'DEX']);
+  });
+
+  it('exits 3 with PINPAD_NOT_FOUND when nothing listens, and 2 on a malformed --tcp', async () => {
+    const stopped = new VirtualPinpad();
+    await stopped.start();
+    const port = stopped.port;
+    await stopped.stop();
+    const c = ctx();
+    expect(await runCli(['pinpad', 'info', '--tcp', `127.0.0.1:${port}`], c)).toBe(3);
+    expect(c.stderr).toContain('[PINPAD_NOT_FOUND]');
+    expect(await runCli(['pinpad', 'info', '--tcp', 'nohost'], ctx())).toBe(2);
+  });
+
+  it('uses the embedded virtual pinpad when nothing is given (default configuration)', async () => {
+    const c = ctx();
+    expect(await runCli(['pinpad', 'info', '--json'], c)).toBe(0);
+    expect(JSON.parse(c.stdout)).toMatchObject({ source: 'GIX', manufacturer: 'OMNIPOS VIRTUAL' });
+  });
+
+  it('lists ports without opening them', async () => {
+    const c = ctx();
+    expect(await runCli(['pinpad', 'ports', '--json'], c)).toBe(0);
+    expect(Array.isArray(JSON.parse(c.stdout))).toBe(true);
+  });
+});
+
+describe.skipIf(!HAS_SOCAT)('omnipos pinpad info --port against `omnipos sim pinpad --classic --pty`', () => {
+  let sim: SimProcess;
+  let pty: string;
+  beforeAll(async () => {
+    pty = path.join(mkdtempSync(path.join(tmpdir(), 'omnipos-cli-')), 'pinpad');
+    sim = await startSim(['--pty', pty, '--classic']);
+  }, 20_000);
+  afterAll(async () => sim?.stop());
+
+  it('reads the classic-only pinpad over the pseudo-terminal', async () => {
+    const c = ctx();
+    expect(await runCli(['pinpad', 'info', '--port', pty, '--json'], c)).toBe(0);
+    expect(JSON.parse(c.stdout)).toMatchObject({ source: 'GIN', device: `serial:${pty}`, serialNumber: 'VPP0000000001' });
+  });
+});
