@@ -124,8 +124,8 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     clock,
     log: log.child({ component: 'engine' }),
     attended: values.terminal.mode === 'attended',
-    ecrDecisionMs: 15 * 60_000,
-    closeMarginMs: 30 * 60_000,
+    ecrDecisionMs: values.payments.ecrDecisionSeconds * 1000,
+    closeMarginMs: values.payments.closeMarginSeconds * 1000,
     onOutbox: () => void forwarderRef.runOnce?.(),
     ...(deps.onEvent ? { onEvent: deps.onEvent } : {}),
   });

@@ -104,6 +104,13 @@ const sandbox = z.strictObject({
   outcomeAttempts: z.number().int().min(1).max(100).default(1),
 });
 
+const payments = z.strictObject({
+  /** How long the cash register has to confirm or undo an approved sale (confirmation: ecr), seconds. */
+  ecrDecisionSeconds: z.number().int().min(1).max(86_400).default(900),
+  /** Deadlines end at least this long before the daily close (00:00 host time), seconds. */
+  closeMarginSeconds: z.number().int().min(0).max(21_600).default(1800),
+});
+
 const api = z.strictObject({
   host: z.string().min(1).default('127.0.0.1'),
   port: port.default(7878),
@@ -124,6 +131,7 @@ export const ConfigSchema = z.strictObject({
   sandbox: sandbox.prefault({}),
   pinpad: pinpadOptions.prefault({}),
   printer: printer.default({ kind: 'virtual' }),
+  payments: payments.prefault({}),
   api: api.prefault({}),
   log: log.prefault({}),
 });

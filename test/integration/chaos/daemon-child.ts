@@ -1,0 +1,46 @@
+/**
+ * The daemon as a child process for kill tests. `sale` starts the daemon and one sale, and
+ * SIGKILLs itself when the journal commits KILL_AT (`state:<name>`, optionally `+<ms>` to die
+ * that long after the commit); `recover` starts the daemon (recovery runs at start), delivers
+ * the outbox, prints the journal as JSON and exits.
+ */
+import { loadConfig } from '../../../src/config/index.js';
+import { createLogger } from '../../../src/core/log/index.js';
+import { startDaemon } from '../../../src/main.js';
+
+const mode = process.argv[2];
+const killAt = process.env.KILL_AT ?? '';
+const [target, delay] = killAt.split('+');
+const config = loadConfig({ env: process.env });
+const daemon = await startDaemon({
+  config,
+  log: createLogger({ level: 'silent' }),
+  env: {},
+  api: false,
+  onEvent: (e) => {
+    if (e.type !== 'state' || target !== `state:${e.state}`) return;
+    if (delay) setTimeout(() => process.kill(process.pid, 'SIGKILL'), Number(delay));
+    else process.kill(process.pid, 'SIGKILL');
+  },
+});
+
+if (mode === 'sale') {
+  const amount = Number(process.env.SALE_AMOUNT ?? '1010');
+  const confirmation = (process.env.SALE_CONFIRMATION ?? 'auto') as 'auto' | 'ecr';
+  const { entry, done } = await daemon.engine.start({ amount, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation });
+  process.stdout.write(`${JSON.stringify({ merchantOrderId: entry.merchantOrderId })}\n`);
+  await done;
+  for (let i = 0; i < 200 && daemon.outbox.depth().pending > 0; i++) {
+    await daemon.forwarder.runOnce();
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  // Survived: wait to be killed (a deadline or a delayed kill may still come).
+  await new Promise((r) => setTimeout(r, 5000));
+} else {
+  for (let i = 0; i < 400 && daemon.outbox.depth().pending > 0; i++) {
+    await daemon.forwarder.runOnce();
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  process.stdout.write(`${JSON.stringify({ journal: daemon.journal.list(), outbox: daemon.outbox.depth() })}\n`);
+}
+await daemon.stop();

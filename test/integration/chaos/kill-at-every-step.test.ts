@@ -1,0 +1,66 @@
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTempDirs } from '../../helpers/temp-dir.js';
+import { startHarness, type Harness } from '../acquirer/harness.js';
+
+const tempDir = useTempDirs();
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ withholdMs: 3000 });
+});
+afterAll(async () => {
+  await h.close();
+});
+
+function child(mode: 'sale' | 'recover', stateDir: string, env: Record<string, string>): Promise<{ code: number | null; signal: string | null; out: string; err: string }> {
+  const urls = Object.fromEntries(
+    ['AUTH', 'REQUEST', 'QUERY', 'PARAMETERS', 'WALLET', 'ECOMMERCE'].map((k) => [`OMNIPOS_ACQUIRER__${k}_URL`, h.running.url]),
+  );
+  const p = spawn(process.execPath, ['--import', 'tsx', 'test/integration/chaos/daemon-child.ts', mode], {
+    env: { ...process.env, OMNIPOS_CONFIG: '', OMNIPOS_STATE_DIR: stateDir, OMNIPOS_SANDBOX__EMBEDDED: 'false', OMNIPOS_ACQUIRER__TIMEOUT_MS: '1000', ...urls, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  p.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  p.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  return new Promise((resolve) => p.once('exit', (code, signal) => resolve({ code, signal, out, err })));
+}
+
+const FINAL = ['confirmed', 'undone', 'aborted', 'declined'];
+
+describe('the daemon killed (SIGKILL) at every step of a sale loses nothing and charges nothing twice', () => {
+  it.each([
+    // Amounts differ so each case meets the sandbox's cents outcome on its first attempt.
+    ['state:started', '1010', 'auto', ['aborted']],
+    ['state:card-read', '1110', 'auto', ['aborted']],
+    ['state:authorizing', '1210', 'auto', ['undone']],
+    ['state:authorizing+400', '1312', 'auto', ['undone']],
+    ['state:finishing-chip', '1410', 'auto', ['undone']],
+    ['state:approved', '1510', 'auto', ['undone']],
+    ['state:confirming', '1610', 'auto', ['confirmed']],
+    ['state:awaiting-decision', '1710', 'ecr', ['undone']],
+    ['state:undoing', '1812', 'auto', ['undone']],
+  ])('killed at %s (amount %s, confirmation %s) → %j', async (killAt, amount, confirmation, expected) => {
+    const stateDir = tempDir();
+    const sale = await child('sale', stateDir, { KILL_AT: killAt, SALE_AMOUNT: amount, SALE_CONFIRMATION: confirmation, OMNIPOS_PAYMENTS__ECR_DECISION_SECONDS: '1' });
+    expect(sale.signal, sale.err).toBe('SIGKILL');
+    const recovered = await child('recover', stateDir, { OMNIPOS_PAYMENTS__ECR_DECISION_SECONDS: '1' });
+    expect(recovered.code, recovered.err).toBe(0);
+    const { journal, outbox } = JSON.parse(recovered.out.trim().split('\n').at(-1)!) as { journal: { merchantOrderId: string; state: string }[]; outbox: { pending: number } };
+    expect(journal).toHaveLength(1);
+    const row = journal[0]!;
+    const merchantOrderId = row.merchantOrderId;
+    expect(FINAL).toContain(row.state);
+    expect(expected).toContain(row.state);
+    expect(outbox.pending).toBe(0);
+
+    const ledger = await h.ledger();
+    const charges = ledger.sales.filter((s) => s.merchantOrderId === merchantOrderId);
+    expect(charges.length).toBeLessThanOrEqual(1);
+    const charged = charges.reduce((a, s) => a + s.charged, 0);
+    if (row.state === 'confirmed') expect(charges[0]).toMatchObject({ confirmationStatus: 1, charged: Number(amount) });
+    else expect(charged).toBe(0);
+    expect(ledger.problems.filter((p) => p.merchantOrderId === merchantOrderId)).toEqual([]);
+  });
+});
