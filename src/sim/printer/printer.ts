@@ -252,19 +252,22 @@ export class VirtualPrinter {
 
   private apply(op: EscPosOp): number | 'stalled' {
     if (op.kind === 'text') {
-      if (this.line.length === 0) this.lineAlign = this.style.align;
-      for (const b of op.bytes) this.line.push(b);
-      const max = Math.floor(this.model.columns.a / this.style.width);
-      if (this.line.length > max) {
-        const rest = this.line.slice(max);
-        this.line = this.line.slice(0, max);
-        const r = this.flushLine(true);
-        if (r === 'stalled') return r;
-        this.line = rest;
-        this.lineAlign = this.style.align;
-        return r;
+      const max = Math.max(1, Math.floor(this.model.columns.a / this.style.width));
+      let fed = 0;
+      for (let i = 0; i < op.bytes.length; i++) {
+        if (this.line.length >= max) {
+          const r = this.flushLine(true);
+          if (r === 'stalled') {
+            // Keep what is not yet on paper at the head of the queue; it prints after the fault.
+            this.queue[0] = { ...op, bytes: op.bytes.slice(i) };
+            return r;
+          }
+          fed += r;
+        }
+        if (this.line.length === 0) this.lineAlign = this.style.align;
+        this.line.push(op.bytes[i]!);
       }
-      return 0;
+      return fed;
     }
     if (op.kind !== 'command') {
       this.unknown.push(op);
@@ -278,7 +281,10 @@ export class VirtualPrinter {
         const first = this.flushLine(false);
         if (first === 'stalled') return first;
         for (let i = 0; i < a[0]!; i++) {
-          if (!this.feedPaper(1)) return 'stalled';
+          if (!this.feedPaper(1)) {
+            this.queue[0] = { ...op, args: [a[0]! - i] };
+            return 'stalled';
+          }
           this.rows.push({ kind: 'text', text: '', align: 'left', width: 1, height: 1, bold: false, underline: false });
         }
         return first + a[0]!;

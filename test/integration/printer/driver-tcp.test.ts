@@ -1,0 +1,119 @@
+import net from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { EscPosEncoder, EscPosPrinter, type PrinterEvent } from '../../../drivers/printer/index.js';
+import { TcpTransport } from '../../../drivers/transport/index.js';
+import { serveVirtualPrinter, VirtualPrinter, type VirtualPrinterOptions, type VirtualPrinterServer } from '../../../src/sim/printer/index.js';
+
+const cleanups: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  while (cleanups.length) await cleanups.pop()!();
+});
+
+async function rig(opts: VirtualPrinterOptions = {}, driver: { pollMs?: number; printTimeoutMs?: number } = {}): Promise<{ sim: VirtualPrinter; server: VirtualPrinterServer; printer: EscPosPrinter; events: PrinterEvent[] }> {
+  const sim = new VirtualPrinter(opts);
+  const server = await serveVirtualPrinter(sim);
+  const printer = new EscPosPrinter({ transport: new TcpTransport({ host: '127.0.0.1', port: server.port }), model: sim.model, pollMs: driver.pollMs ?? 20, replyTimeoutMs: 300, printTimeoutMs: driver.printTimeoutMs ?? 5000 });
+  const events: PrinterEvent[] = [];
+  printer.onEvent((e) => events.push(e));
+  await printer.open();
+  cleanups.push(async () => {
+    await printer.close();
+    await server.close();
+  });
+  return { sim, server, printer, events };
+}
+
+function receipt(sim: VirtualPrinter, lines = 8): Uint8Array {
+  const e = new EscPosEncoder(sim.model).initialize().align('center').bold(true).line('COMPROVANTE DE CRÉDITO').bold(false).align('left');
+  for (let i = 1; i <= lines; i++) e.line(`linha ${i} — ação`);
+  return e.cut().encode();
+}
+
+describe('EscPosPrinter over TCP against the virtual printer (real loopback)', () => {
+  it('reads the four real-time statuses', async () => {
+    const { printer, events } = await rig();
+    const s = await printer.status();
+    expect(s).toMatchObject({ online: true, paperOut: false, coverOpen: false });
+    expect(events.map((e) => e.type)).toEqual(['idle']);
+  });
+
+  it('a receipt is printed only after the printer answered behind the cut and reported idle', async () => {
+    const { sim, printer } = await rig({ lineMs: 15 });
+    const t = Date.now();
+    const r = await printer.print(receipt(sim));
+    expect(r.outcome).toBe('printed');
+    expect(Date.now() - t).toBeGreaterThanOrEqual(15 * 9);
+    expect(sim.receipts).toHaveLength(1);
+    expect(sim.lastReceipt!.lines[0]).toContain('COMPROVANTE DE CRÉDITO');
+    expect(sim.lastReceipt!.lines[1]).toBe('linha 1 - ação');
+  });
+
+  it('paper out mid-receipt: uncertain (ask the cashier), a paper-out event, and the rest prints after a new roll', async () => {
+    const { sim, printer, events } = await rig({ paperLines: 4, lineMs: 5 });
+    const r = await printer.print(receipt(sim));
+    expect(r).toMatchObject({ outcome: 'uncertain', reason: 'paper-out' });
+    expect(events.map((e) => e.type)).toContain('paper-out');
+    expect(sim.receipts).toHaveLength(0);
+    expect(sim.uncut.lines).toHaveLength(4);
+    sim.loadPaper();
+    await new Promise((res) => setTimeout(res, 150));
+    expect(sim.receipts).toHaveLength(1);
+    expect(await printer.status()).toMatchObject({ paperOut: false, online: true });
+    expect(events.at(-1)?.type).toBe('idle');
+  });
+
+  it('cover open before printing: not printed, and nothing was sent', async () => {
+    const { sim, printer } = await rig();
+    sim.setFaults({ coverOpen: true });
+    const r = await printer.print(receipt(sim));
+    expect(r).toMatchObject({ outcome: 'not-printed', reason: 'cover-open' });
+    expect(sim.pending).toBe(0);
+    sim.setFaults({ coverOpen: false });
+    expect(sim.receipts).toHaveLength(0);
+  });
+
+  it('cover opened while printing: uncertain with the cover-open event', async () => {
+    const { sim, printer, events } = await rig({ lineMs: 20 });
+    setTimeout(() => sim.setFaults({ coverOpen: true }), 60);
+    const r = await printer.print(receipt(sim, 20));
+    expect(r).toMatchObject({ outcome: 'uncertain', reason: 'cover-open' });
+    expect(events.map((e) => e.type)).toContain('cover-open');
+  });
+
+  it('offline: not printed', async () => {
+    const { sim, printer, events } = await rig();
+    sim.setFaults({ offline: true });
+    expect(await printer.print(receipt(sim))).toMatchObject({ outcome: 'not-printed', reason: 'offline' });
+    expect(events.map((e) => e.type)).toEqual(['offline']);
+  });
+
+  it('the connection drops mid-receipt: uncertain, and a disconnected event', async () => {
+    const { sim, server, printer, events } = await rig({ lineMs: 20 });
+    setTimeout(() => server.dropConnections(), 60);
+    const r = await printer.print(receipt(sim, 20));
+    expect(r).toMatchObject({ outcome: 'uncertain', reason: 'disconnected' });
+    expect(events.map((e) => e.type)).toContain('disconnected');
+  });
+
+  it('a device that accepts bytes but never answers status: not printed (no-answer), within the reply timeout', async () => {
+    const silent = net.createServer((s) => s.on('data', () => undefined));
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
+    const port = (silent.address() as net.AddressInfo).port;
+    const sim = new VirtualPrinter();
+    const printer = new EscPosPrinter({ transport: new TcpTransport({ host: '127.0.0.1', port }), model: sim.model, replyTimeoutMs: 100 });
+    await printer.open();
+    cleanups.push(async () => {
+      await printer.close();
+      await new Promise<void>((r) => silent.close(() => r()));
+    });
+    const t = Date.now();
+    expect(await printer.print(receipt(sim))).toMatchObject({ outcome: 'not-printed', reason: 'no-answer' });
+    expect(Date.now() - t).toBeLessThan(1000);
+    await expect(printer.status()).rejects.toMatchObject({ code: 'PRINTER_TIMEOUT' });
+  });
+
+  it('a printer that never finishes: uncertain after the print timeout', async () => {
+    const { sim, printer } = await rig({ lineMs: 200 }, { printTimeoutMs: 150 });
+    expect(await printer.print(receipt(sim, 10))).toMatchObject({ outcome: 'uncertain', reason: 'timeout' });
+  });
+});
