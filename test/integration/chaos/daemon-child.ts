@@ -4,6 +4,8 @@
  * that long after the commit); `recover` starts the daemon (recovery runs at start), delivers
  * the outbox, prints the journal as JSON and exits.
  */
+import path from 'node:path';
+import { pino } from 'pino';
 import { loadConfig } from '../../../src/config/index.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import { startDaemon } from '../../../src/main.js';
@@ -14,7 +16,8 @@ const [target, delay] = killAt.split('+');
 const config = loadConfig({ env: process.env });
 const daemon = await startDaemon({
   config,
-  log: createLogger({ level: 'silent' }),
+  // Everything at debug into the state directory, so the test can scan the logs for card data.
+  log: createLogger({ level: 'debug', destination: pino.destination({ dest: path.join(config.values.stateDir, 'logs', 'omnipos.log'), mkdir: true, sync: true }) }),
   env: {},
   api: false,
   onEvent: (e) => {

@@ -1,5 +1,8 @@
 import { spawn } from 'node:child_process';
+import { statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scanForCardData } from '../../helpers/scan-card-data.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { startHarness, type Harness } from '../acquirer/harness.js';
 
@@ -28,6 +31,12 @@ function child(mode: 'sale' | 'recover', stateDir: string, env: Record<string, s
 }
 
 const FINAL = ['confirmed', 'undone', 'aborted', 'declined'];
+
+it('the card-data scan finds a PAN planted in a file (the scan can fail)', () => {
+  const dir = tempDir();
+  writeFileSync(path.join(dir, 'x.log'), 'noise 4761730000000060 noise');
+  expect(scanForCardData(dir)).toEqual(['x.log: 476173…']);
+});
 
 describe('the daemon killed (SIGKILL) at every step of a sale loses nothing and charges nothing twice', () => {
   it.each([
@@ -62,5 +71,8 @@ describe('the daemon killed (SIGKILL) at every step of a sale loses nothing and 
     if (row.state === 'confirmed') expect(charges[0]).toMatchObject({ confirmationStatus: 1, charged: Number(amount) });
     else expect(charged).toBe(0);
     expect(ledger.problems.filter((p) => p.merchantOrderId === merchantOrderId)).toEqual([]);
+    // The scan reads the database, its WAL and the debug logs; it must have something to read.
+    expect(statSync(path.join(stateDir, 'logs', 'omnipos.log')).size).toBeGreaterThan(0);
+    expect(scanForCardData(stateDir)).toEqual([]);
   });
 });
