@@ -9,3 +9,5 @@ export { binFlagMask, binFlagsObject, binHas, type BinRow, type InitializationTa
 export { BinIndex, linearLookup, groupRanges, type BinGroup, type BinRangeRow } from './bins/bin-index.js';
 export { normaliseHigh, normaliseLow, BIN_WIDTH } from './bins/normalise.js';
 export * from './records/index.js';
+export { InitializationStore, type InstallOptions, type InstallResult, type VersionInfo } from './storage/store.js';
+export { pinpadTableVersion, isNewerVersion, assertOperational } from './version.js';

@@ -54,4 +54,49 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 2,
+    name: 'initialization tables, versioned',
+    // A version is written beside the one in force (state 'writing', possibly over several
+    // transactions) and put in force by one transaction that marks it complete and moves
+    // init_current; an interrupted write leaves the previous version in force. Bins are rows (the
+    // BIN index is rebuilt from them at start); the other tables are one JSON document.
+    up: `
+      CREATE TABLE init_versions (
+        version      TEXT PRIMARY KEY CHECK (length(version) BETWEEN 1 AND 13 AND version NOT GLOB '*[^0-9]*'),
+        state        TEXT NOT NULL CHECK (state IN ('writing', 'complete')),
+        started_at   TEXT NOT NULL,
+        completed_at TEXT
+      ) STRICT;
+
+      CREATE TABLE init_current (
+        id                   INTEGER PRIMARY KEY CHECK (id = 1),
+        version              TEXT NOT NULL REFERENCES init_versions(version),
+        switched_at          TEXT NOT NULL,
+        pinpad_table_version TEXT
+      ) STRICT;
+
+      CREATE TABLE init_documents (
+        version TEXT NOT NULL,
+        name    TEXT NOT NULL,
+        body    TEXT NOT NULL CHECK (json_valid(body)),
+        PRIMARY KEY (version, name)
+      ) STRICT;
+
+      CREATE TABLE init_bins (
+        version     TEXT NOT NULL,
+        seq         INTEGER NOT NULL,
+        lo19        TEXT NOT NULL CHECK (length(lo19) = 19),
+        hi19        TEXT NOT NULL CHECK (length(hi19) = 19),
+        initial_bin TEXT NOT NULL,
+        final_bin   TEXT NOT NULL,
+        product_id  INTEGER NOT NULL,
+        issuer_id   INTEGER NOT NULL,
+        type        INTEGER NOT NULL CHECK (type IN (0, 1)),
+        flags       INTEGER NOT NULL,
+        PRIMARY KEY (version, seq)
+      ) STRICT, WITHOUT ROWID;
+      CREATE INDEX init_bins_range ON init_bins(version, type, lo19, hi19);
+    `,
+  },
 ];

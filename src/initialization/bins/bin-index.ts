@@ -28,36 +28,49 @@ function tailOf(n19: string): number {
   return Number(n19.slice(SPLIT));
 }
 
-/** Groups rows by (range, type) and ranks the groups: specific first, then the narrowest. */
+/** Groups rows by (range, type) and ranks the groups: specific first, then the narrowest, then the lower start. */
 export function groupRanges<R extends BinRangeRow>(rows: readonly R[]): BinGroup<R>[] {
   const byKey = new Map<string, { lo: string; hi: string; type: 0 | 1; rows: R[] }>();
   for (const row of rows) {
     const lo = normaliseLow(row.InitialBin);
     const hi = normaliseHigh(row.FinalBin);
-    const key = `${lo}${hi}${row.Type}`;
+    const key = lo + hi + row.Type;
     const g = byKey.get(key);
     if (g) g.rows.push(row);
     else byKey.set(key, { lo, hi, type: row.Type, rows: [row] });
   }
   const groups = [...byKey.values()];
-  const width = groups.map((g) => BigInt(g.hi) - BigInt(g.lo));
-  const order = groups.map((_, i) => i);
+  const n = groups.length;
+  // Width as a double is exact below 2^53; wider spans (bounds of under 4 digits) tie-break exactly.
+  const width = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    const g = groups[i]!;
+    width[i] = (headOf(g.hi) - headOf(g.lo)) * 1e9 + (tailOf(g.hi) - tailOf(g.lo));
+  }
+  const order = Array.from({ length: n }, (_, i) => i);
   order.sort((a, b) => {
     const ga = groups[a]!;
     const gb = groups[b]!;
     if (ga.type !== gb.type) return ga.type - gb.type;
     const wa = width[a]!;
     const wb = width[b]!;
-    if (wa !== wb) return wa < wb ? -1 : 1;
+    if (wa !== wb && (wa < 2 ** 53 || wb < 2 ** 53)) return wa - wb;
+    if (wa >= 2 ** 53) {
+      const xa = BigInt(ga.hi) - BigInt(ga.lo);
+      const xb = BigInt(gb.hi) - BigInt(gb.lo);
+      if (xa !== xb) return xa < xb ? -1 : 1;
+    }
     return ga.lo < gb.lo ? -1 : ga.lo > gb.lo ? 1 : 0;
   });
-  const ranked = new Array<BinGroup<R>>(groups.length);
-  order.forEach((gi, rank) => {
-    const g = groups[gi]!;
+  const ranked = new Array<BinGroup<R>>(n);
+  for (let rank = 0; rank < n; rank++) {
+    const g = groups[order[rank]!]!;
     ranked[rank] = { lo: g.lo, hi: g.hi, type: g.type, rows: g.rows, rank };
-  });
+  }
   return ranked;
 }
+
+const TOP = 2n ** 64n - 1n; // the successor of 9999999999999999999: above every 19-digit value
 
 /**
  * The BIN index: the ranges of `Bins`, normalised to 19 digits (InitialBin padded with 0s,
@@ -79,10 +92,10 @@ export class BinIndex<R extends BinRangeRow = BinRangeRow> {
   private readonly hiHead: Float64Array;
   private readonly hiTail: Float64Array;
 
-  private constructor(groups: BinGroup<R>[], points: string[], coverStart: Int32Array, cover: Int32Array) {
+  private constructor(groups: BinGroup<R>[], points: readonly bigint[], coverStart: Int32Array, cover: Int32Array) {
     this.groups = groups;
-    this.segHead = Float64Array.from(points, headOf);
-    this.segTail = Float64Array.from(points, tailOf);
+    this.segHead = Float64Array.from(points, (p) => Number(p / 1_000_000_000n));
+    this.segTail = Float64Array.from(points, (p) => Number(p % 1_000_000_000n));
     this.coverStart = coverStart;
     this.cover = cover;
     this.hiHead = Float64Array.from(groups, (g) => headOf(g.hi));
@@ -93,31 +106,57 @@ export class BinIndex<R extends BinRangeRow = BinRangeRow> {
   static build<R extends BinRangeRow>(rows: readonly R[]): BinIndex<R> {
     const groups = groupRanges(rows);
     const n = groups.length;
-    const ends = groups.map((g) => successor(g.hi));
-    const all = new Array<string>(2 * n);
+    // Every start and every end + 1 cuts a segment. Sort them as 64-bit integers (native, no comparator).
+    const lo = new BigUint64Array(n);
+    const end = new BigUint64Array(n);
+    const all = new BigUint64Array(2 * n);
     for (let i = 0; i < n; i++) {
-      all[2 * i] = groups[i]!.lo;
-      all[2 * i + 1] = ends[i]!;
+      const g = groups[i]!;
+      lo[i] = BigInt(g.lo);
+      const next = successor(g.hi);
+      end[i] = next === 'A' ? TOP : BigInt(next);
+      all[2 * i] = lo[i]!;
+      all[2 * i + 1] = end[i]!;
     }
     all.sort();
-    const points: string[] = [];
-    for (const p of all) if (p !== points[points.length - 1] && p !== 'A') points.push(p);
-    const byLo = groups.map((_, i) => i).sort((a, b) => (groups[a]!.lo < groups[b]!.lo ? -1 : groups[a]!.lo > groups[b]!.lo ? 1 : 0));
-    const byEnd = groups.map((_, i) => i).sort((a, b) => (ends[a]! < ends[b]! ? -1 : ends[a]! > ends[b]! ? 1 : 0));
-    const active = new Set<number>();
-    const coverStart = new Int32Array(points.length + 1);
-    const pool: number[] = [];
-    let li = 0;
-    let ei = 0;
-    for (let s = 0; s < points.length; s++) {
-      const p = points[s]!;
-      while (ei < n && ends[byEnd[ei]!]! <= p) active.delete(byEnd[ei++]!);
-      while (li < n && groups[byLo[li]!]!.lo <= p) active.add(byLo[li++]!);
-      coverStart[s] = pool.length;
-      if (active.size === 1) pool.push(active.values().next().value!);
-      else if (active.size > 1) for (const g of [...active].sort((x, y) => x - y)) pool.push(g);
+    const pointAt = new Map<bigint, number>();
+    const points: bigint[] = [];
+    for (const p of all) {
+      if (p === TOP || pointAt.has(p)) continue;
+      pointAt.set(p, points.length);
+      points.push(p);
     }
-    coverStart[points.length] = pool.length;
+    // Which groups start and which stop at each point: linked lists by point (a counting sort).
+    const m = points.length;
+    const addHead = new Int32Array(m).fill(-1);
+    const addNext = new Int32Array(n);
+    const delHead = new Int32Array(m).fill(-1);
+    const delNext = new Int32Array(n);
+    for (let i = n - 1; i >= 0; i--) {
+      const a = pointAt.get(lo[i]!)!;
+      addNext[i] = addHead[a]!;
+      addHead[a] = i;
+      const d = pointAt.get(end[i]!);
+      if (d !== undefined) {
+        delNext[i] = delHead[d]!;
+        delHead[d] = i;
+      }
+    }
+    // Sweep: the groups covering each segment, kept sorted by rank (the nesting depth is small).
+    const active: number[] = [];
+    const coverStart = new Int32Array(m + 1);
+    const pool: number[] = [];
+    for (let s = 0; s < m; s++) {
+      for (let g = delHead[s]!; g !== -1; g = delNext[g]!) active.splice(active.indexOf(g), 1);
+      for (let g = addHead[s]!; g !== -1; g = addNext[g]!) {
+        let k = active.length;
+        while (k > 0 && active[k - 1]! > g) k--;
+        active.splice(k, 0, g);
+      }
+      coverStart[s] = pool.length;
+      for (const g of active) pool.push(g);
+    }
+    coverStart[m] = pool.length;
     return new BinIndex(groups, points, coverStart, Int32Array.from(pool));
   }
 
