@@ -7,7 +7,7 @@ import { infoFromGin, infoFromGix, type PinpadInfo } from './commands/info.js';
 import { checkResponse, isUnknownCommand, type CommandSpec } from './commands/spec.js';
 import type { TwoLineText } from './commands/text.js';
 import { PinpadError, isPinpadError } from './errors.js';
-import { Link, type LossReason } from './link/link.js';
+import { CLEAR_LAYER, Link, type LossReason, type PacketLayer } from './link/link.js';
 import { linkTimings, type LinkTimings } from './link/timings.js';
 import { SILENT_LOGGER, type DriverLogger } from './logger.js';
 
@@ -35,6 +35,13 @@ export interface PinpadEvents {
 /** Runs a command inside the session opener, before the pinpad is reported connected. */
 export type SessionRunner = <Req, Res>(spec: CommandSpec<Req, Res>, req: Req) => Promise<Res>;
 
+/** What a session opener gets: a way to run commands and to set the packet layer (secure channel). */
+export interface SessionControl {
+  run: SessionRunner;
+  /** Sets the packet layer for the rest of this connection (CLEAR_LAYER to go back to clear). */
+  setLayer(layer: PacketLayer): void;
+}
+
 export interface PinpadOptions {
   /** Makes a new transport for each connection attempt (the same target each time). */
   transport: () => Transport;
@@ -44,8 +51,11 @@ export interface PinpadOptions {
   probeIntervalMs?: number;
   /** Reconnect after a loss with exponential backoff: first delay (default 250 ms), cap (default 5000 ms). */
   reconnect?: { enabled?: boolean; initialMs?: number; maxMs?: number };
-  /** Opens the session after each (re)connect. Default: classic OPN. Issue 5 passes the secure OPN here. */
-  openSession?: (run: SessionRunner) => Promise<void>;
+  /**
+   * Opens the session after each (re)connect; every new connection starts in clear. Default:
+   * classic OPN. The secure channel passes its opener here (secure OPN, then `setLayer`).
+   */
+  openSession?: (session: SessionControl) => Promise<void>;
   log?: DriverLogger;
 }
 
@@ -92,6 +102,11 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
 
   get status(): PinpadStatus {
     return this.statusValue;
+  }
+
+  /** Sets the packet layer of the current connection (the secure channel after OPN; CLEAR_LAYER after CLO). */
+  setLayer(layer: PacketLayer = CLEAR_LAYER): void {
+    if (this.link) this.link.layer = layer;
   }
 
   /** Bytes and errors seen on the current link (for diagnostics and the benchmark). */
@@ -237,8 +252,13 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
     }
     this.classicOnly = undefined;
     try {
-      const runner: SessionRunner = (spec, req) => this.exec(link, spec, req, {});
-      await (this.opts.openSession ?? ((run) => run(OPN_CLASSIC, undefined)))(runner);
+      const session: SessionControl = {
+        run: (spec, req) => this.exec(link, spec, req, {}),
+        setLayer: (layer) => {
+          link.layer = layer;
+        },
+      };
+      await (this.opts.openSession ?? ((s) => s.run(OPN_CLASSIC, undefined)))(session);
     } catch (e) {
       this.statusValue = 'disconnected';
       await link.shutdown();

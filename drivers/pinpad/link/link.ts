@@ -6,6 +6,18 @@ import type { Transport } from '../../transport/transport.js';
 import { INITIAL_LINK_STATE, transition, type FailReason, type LinkEffect, type LinkInput, type LinkState } from './machine.js';
 import type { LinkTimings } from './timings.js';
 
+/**
+ * A layer between application data and packets: identity for clear traffic; the secure channel of
+ * §5.2 (issue 5) seals commands as DC2 + AES and opens answers. `open` may throw (a packet that
+ * does not decrypt): the command waiting for that answer fails with the error thrown.
+ */
+export interface PacketLayer {
+  seal(data: Uint8Array, commandId: string): Uint8Array;
+  open(data: Uint8Array): Uint8Array;
+}
+
+export const CLEAR_LAYER: PacketLayer = { seal: (d) => d, open: (d) => d };
+
 /** Why the link went down; the owner reconnects. */
 export type LossReason = 'read-error' | 'write-error' | 'port-closed' | 'probe-unanswered' | 'cancel-unanswered';
 
@@ -59,6 +71,10 @@ export class Link {
   private inbox: LinkInput[] = [];
   private running = false;
   private lost = false;
+  /** Frames whose `open` failed, with the error, until their response settles. */
+  private readonly unopened = new WeakMap<Uint8Array, unknown>();
+  /** The packet layer in force; the session opener swaps it (secure channel) and a new link starts clear. */
+  layer: PacketLayer = CLEAR_LAYER;
   /** Bytes written and read, for the benchmark and diagnostics. */
   readonly counters = { bytesOut: 0, bytesIn: 0, discarded: 0, badFrames: 0 };
 
@@ -87,7 +103,7 @@ export class Link {
   /** Queues a command (PKTDATA); resolves with the response's PKTDATA. */
   submit(name: string, data: Uint8Array, blocking: boolean, onNotification?: (data: Uint8Array) => void): { id: number; response: Promise<Uint8Array> } {
     const id = this.nextId++;
-    const wire = encodeFrame(data);
+    const wire = encodeFrame(this.layer.seal(data, name));
     const response = new Promise<Uint8Array>((resolve, reject) => {
       this.pending.set(id, { name, resolve, reject, ...(onNotification ? { onNotification } : {}) });
     });
@@ -142,7 +158,16 @@ export class Link {
       this.counters.bytesIn += chunk.length;
       const inputs: LinkInput[] = [{ type: 'activity' }];
       for (const e of this.decoder.push(chunk)) {
-        if (e.type === 'frame') inputs.push({ type: 'frame', data: e.data, notification: isNotification(e.data) });
+        if (e.type === 'frame') {
+          let data: Uint8Array;
+          try {
+            data = this.layer.open(e.data);
+          } catch (err) {
+            data = e.data;
+            this.unopened.set(data, err);
+          }
+          inputs.push({ type: 'frame', data, notification: !this.unopened.has(data) && isNotification(data) });
+        }
         else if (e.type === 'control') inputs.push({ type: 'control', byte: e.byte });
         else if (e.type === 'bad-frame') {
           this.counters.badFrames++;
@@ -210,7 +235,10 @@ export class Link {
       case 'response': {
         const p = this.pending.get(e.id);
         this.pending.delete(e.id);
-        p?.resolve(e.data);
+        if (this.unopened.has(e.data)) {
+          const err = this.unopened.get(e.data);
+          p?.reject(err instanceof PinpadError ? err : new PinpadError('PINPAD_PROTOCOL', `${p.name}: the answer does not open`, { command: p.name }, { cause: err }));
+        } else p?.resolve(e.data);
         return;
       }
       case 'failed': {

@@ -1,4 +1,4 @@
-import { control, decodeCommand, encodeFrame, encodeResponse, FrameDecoder, isPinpadError } from '../../../drivers/pinpad/index.js';
+import { CLEAR_LAYER, control, decodeCommand, encodeFrame, encodeResponse, FrameDecoder, isPinpadError, type PacketLayer } from '../../../drivers/pinpad/index.js';
 import { FaultSet, type Fault } from './faults.js';
 import type { VirtualPinpadProfile } from './profile.js';
 
@@ -20,6 +20,8 @@ export interface SimContext {
   notify(text: string): void;
   /** Waits for the cardholder to type (the `keys` control command or the default). */
   nextKeys(): Promise<string>;
+  /** Switches the packet layer once this command's answer is out (secure OPN answers in clear, then seals). */
+  setLayerAfterResponse(layer: PacketLayer): void;
 }
 
 /** A handler returns the response's PKTDATA (see encodeResponse). Throwing gives ST_INTERR. */
@@ -69,6 +71,8 @@ export class SimEngine {
   private keyWaiters: ((k: string) => void)[] = [];
   private interByte: NodeJS.Timeout | undefined;
   private unplugMidCommand: { replugAfterMs: number | undefined } | undefined;
+  /** The pinpad's packet layer: clear by default; the secure channel (issue 5) sets its own after OPN. */
+  layer: PacketLayer = CLEAR_LAYER;
   /** How long the simulated cardholder takes to type when no keys were scripted, ms; null = never types. */
   typingMs: number | null;
 
@@ -92,8 +96,9 @@ export class SimEngine {
     this.faults.add(f);
   }
 
-  /** Forgets link state (a new connection, after a replug). */
+  /** Forgets link state (a new connection, after a replug): back to clear traffic. */
   reset(): void {
+    this.layer = CLEAR_LAYER;
     this.decoder.reset();
     this.running?.abort();
     this.running = undefined;
@@ -152,13 +157,15 @@ export class SimEngine {
   private async execute(data: Uint8Array, ac: AbortController): Promise<void> {
     let response: Uint8Array;
     let id = 'ERR';
+    let nextLayer: PacketLayer | undefined;
     try {
-      const cmd = decodeCommand(data);
+      const opened = this.layer.open(data);
+      const cmd = decodeCommand(opened);
       id = cmd.id;
       this.state.received.push(id);
       const handler = this.opts.handlers.get(id);
       if (!handler) response = encodeResponse('ERR', ERR_INVCALL);
-      else response = await handler({ ...cmd, data }, this.context(ac.signal));
+      else response = await handler({ ...cmd, data: opened }, this.context(ac.signal, (l) => (nextLayer = l)));
     } catch (e) {
       if (ac.signal.aborted) return;
       response = encodeResponse(id, isPinpadError(e) && e.code === 'PINPAD_PROTOCOL' ? 11 : ST_INTERR);
@@ -166,6 +173,7 @@ export class SimEngine {
     if (ac.signal.aborted) return;
     if (this.running === ac) this.running = undefined;
     await this.respond(response, ac.signal);
+    if (nextLayer) this.layer = nextLayer;
   }
 
   private async respond(data: Uint8Array, signal: AbortSignal): Promise<void> {
@@ -177,7 +185,7 @@ export class SimEngine {
       const noise = [0x00, 0x41, 0xff, 0x7e, 0x30, 0x20];
       this.write(Uint8Array.from({ length: garbage.bytes ?? 16 }, (_, i) => noise[i % noise.length]!));
     }
-    const frame = encodeFrame(data);
+    const frame = encodeFrame(this.layer.seal(data, data.length >= 3 ? Buffer.from(data.subarray(0, 3)).toString('latin1') : ''));
     this.lastResponse = frame;
     this.sendFrame(frame);
   }
@@ -191,13 +199,14 @@ export class SimEngine {
     } else this.write(frame);
   }
 
-  private context(signal: AbortSignal): SimContext {
+  private context(signal: AbortSignal, setLayer: (l: PacketLayer) => void): SimContext {
     return {
+      setLayerAfterResponse: setLayer,
       profile: this.opts.profile,
       state: this.state,
       signal,
       notify: (text) => {
-        if (!signal.aborted) this.write(encodeFrame(encodeResponse('NTM', 0, [Buffer.from(text.slice(0, 32), 'latin1')])));
+        if (!signal.aborted) this.write(encodeFrame(this.layer.seal(encodeResponse('NTM', 0, [Buffer.from(text.slice(0, 32), 'latin1')]), 'NTM')));
       },
       nextKeys: () => {
         const k = this.keys.shift();

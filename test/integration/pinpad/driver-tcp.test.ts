@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Pinpad, isPinpadError, type PinpadLinkEvent, type PinpadNotification } from '../../../drivers/pinpad/index.js';
+import { CLEAR_LAYER, OPN_CLASSIC, Pinpad, PinpadError, encodeResponse, isPinpadError, type PacketLayer, type PinpadLinkEvent, type PinpadNotification } from '../../../drivers/pinpad/index.js';
+import type { SimHandler } from '../../../src/sim/pinpad/index.js';
 import { TcpTransport } from '../../../drivers/transport/tcp.js';
 import { VirtualPinpad, type VirtualPinpadOptions } from '../../../src/sim/pinpad/server.js';
 
@@ -73,5 +74,38 @@ describe('Pinpad driver against the virtual pinpad over TCP loopback', () => {
     await expect(p).rejects.toSatisfy((e) => isPinpadError(e, 'PINPAD_CANCELLED'));
     await pinpad.display('depois');
     expect(sim.engine.state.display[0]).toBe('depois');
+  });
+
+  it('takes a packet layer after OPN at both ends (how the secure channel of issue 5 slots in)', async () => {
+    const toy: PacketLayer = {
+      seal: (d) => Uint8Array.from([0x12, ...d.map((b) => b ^ 0x5a)]),
+      open: (d) => {
+        if (d[0] !== 0x12) throw new PinpadError('PINPAD_PROTOCOL', 'not sealed', {});
+        return Uint8Array.from(d.subarray(1).map((b) => b ^ 0x5a));
+      },
+    };
+    const secureOpn: SimHandler = (_cmd, ctx) => {
+      ctx.setLayerAfterResponse(toy);
+      return encodeResponse('OPN', 0);
+    };
+    const sim = new VirtualPinpad({ handlers: new Map([['OPN', secureOpn]]) });
+    await sim.start();
+    cleanup.push(() => sim.stop());
+    const pinpad = new Pinpad({
+      transport: () => new TcpTransport({ host: '127.0.0.1', port: sim.port }),
+      timings: FAST,
+      probeIntervalMs: 0,
+      openSession: async (s) => {
+        await s.run(OPN_CLASSIC, undefined);
+        s.setLayer(toy);
+      },
+    });
+    cleanup.push(() => pinpad.close());
+    await pinpad.connect();
+    await pinpad.display('selado');
+    expect(sim.engine.state.display[0]).toBe('selado');
+    expect((await pinpad.info()).serialNumber).toBe('VPP0000000001');
+    sim.engine.layer = CLEAR_LAYER;
+    await expect(pinpad.display('x')).rejects.toMatchObject({ code: 'PINPAD_PROTOCOL' });
   });
 });
