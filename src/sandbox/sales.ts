@@ -11,6 +11,7 @@ import { invalidFields, jsonBody, objectBody, omniError, Refusal, type Answer, t
 import { ORDER_ID, validateSale } from './sale-validate.js';
 import { merchantExists, terminalExists } from './registration.js';
 import { enqueueCallback, type UndoCallback } from './callbacks.js';
+import { CONFIRM_TAGS, missingTags } from './emv-check.js';
 
 export interface SaleRow {
   payment_id: string;
@@ -73,6 +74,10 @@ export function createSale(ctx: SandboxContext, req: SandboxRequest): Answer {
   else if (!terminalExists(ctx, merchantId, v.terminalId)) problems.push('Payment.PinPadInformation.TerminalId: no such terminal is registered for the merchant');
   if (problems.length > 0) throw invalidFields(problems);
   const cardPath = `Payment.${v.cardNode}`;
+  if (typeof v.card.EmvData === 'string') {
+    const bad = missingTags(`${cardPath}.EmvData`, v.card.EmvData, []);
+    if (bad.length > 0) throw invalidFields(bad);
+  }
   const read = readCard(cardPath, v.card);
   const pinOk = v.authenticationMethod === 'OnlineAuthentication' ? pinMatches(`${cardPath}.PinBlock`, v.card.PinBlock as Record<string, unknown>, read) : true;
 
@@ -209,6 +214,10 @@ function chipBody(req: SandboxRequest, row: SaleRow, op: 'confirm' | 'undo'): vo
   if (b[wrong] !== undefined) throw invalidFields([`${wrong}: unknown member; this operation spells it ${spelled}`]);
   if (b.EmvData !== undefined && (typeof b.EmvData !== 'string' || !/^([0-9A-Fa-f]{2})+$/.test(b.EmvData))) throw invalidFields(['EmvData: must be hex']);
   if (op === 'confirm' && isChip(row.input_mode) && b.EmvData === undefined) throw invalidFields(['EmvData: is required to confirm a chip sale']);
+  if (op === 'confirm' && typeof b.EmvData === 'string') {
+    const missing = missingTags('EmvData', b.EmvData, CONFIRM_TAGS);
+    if (missing.length > 0) throw invalidFields(missing);
+  }
 }
 
 function setConfirmation(ctx: SandboxContext, row: SaleRow, cs: 1 | 2, kind: string): SaleRow {

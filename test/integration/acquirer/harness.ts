@@ -192,5 +192,5 @@ export function voidRequest(amount: number, lastDigit = 0, merchantVoidId = next
   return { MerchantVoidId: merchantVoidId, MerchantVoidDate: new Date().toISOString(), VoidAmount: amount, Card: cardNode(card(lastDigit)) };
 }
 
-export const EMV_CONFIRM = { EmvData: '9F2608A1B2C3D4E5F607089F2701409F3704DEADBEEF95050000000000', IssuerScriptResults: '0000' };
+export const EMV_CONFIRM = { EmvData: '9F2608A1B2C3D4E5F607089F2701409F3704DEADBEEF950500000000009F100706011A03900000', IssuerScriptResults: '0000' };
 export const EMV_UNDO = { EmvData: '9F2608A1B2C3D4E5F607089F2701009F3704DEADBEEF95050000000000', IssuerScriptsResults: '0000' };

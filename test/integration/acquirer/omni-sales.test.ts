@@ -78,6 +78,18 @@ describe('omni sales against the sandbox over loopback HTTP', () => {
     expect((err2 as { context: { returnMessage: string } }).context.returnMessage).toMatch(/IssuerScriptResults: unknown member; this operation spells it IssuerScriptsResults/);
   });
 
+  it('a chip confirmation needs 95, 9F10, 9F26, 9F27 and 9F37 (never 9F0B); malformed EMV data is refused', async () => {
+    const a = await h.acquirer.omni.createSale(sale(7310));
+    const err = await h.acquirer.omni.confirmSale(a.Payment.PaymentId, { EmvData: '9F2608A1B2C3D4E5F607089F270140', IssuerScriptResults: '0000' }).catch((e: unknown) => e);
+    expect((err as { context: { returnMessage: string } }).context.returnMessage).toMatch(/EmvData: missing tags 95, 9F10, 9F37/);
+    await expect(h.acquirer.omni.confirmSale(a.Payment.PaymentId, EMV_CONFIRM)).resolves.toMatchObject({ ConfirmationStatus: 1 });
+    const bad = sale(7320);
+    (bad.Payment.CreditCard as { EmvData: string }).EmvData = '9F26FF';
+    const r = await h.acquirer.omni.authorize(bad);
+    expect(r.outcome).toMatchObject({ kind: 'refused', status: 400 });
+    expect((r.outcome as { returnMessage: string }).returnMessage).toMatch(/Payment\.CreditCard\.EmvData: not valid BER-TLV/);
+  });
+
   it('typed and stripe sales decrypt CardNumber / TrackTwoData; stripe without PIN', async () => {
     const typed = await h.acquirer.omni.createSale(sale(7400, { card: cardNode(card(1), { inputMode: 'Typed', pin: null }) }));
     expect(typed.Payment.Status).toBe(2);
