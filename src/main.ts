@@ -91,7 +91,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
   const sandbox =
     values.environment === 'sandbox' && values.sandbox.embedded
       ? await listenSandbox(
-          buildSandbox({ dbFile: path.join(values.stateDir, 'sandbox.db'), log, outcomeAttempts: values.sandbox.outcomeAttempts }),
+          buildSandbox({ dbFile: path.join(values.stateDir, 'sandbox', 'acquirer.db'), log, outcomeAttempts: values.sandbox.outcomeAttempts }),
           { port: deps.sandboxPort ?? values.sandbox.port },
         )
       : undefined;

@@ -81,7 +81,7 @@ const acquirer = z.strictObject({
   /** 5-digit key set identifier registered at the acquirer for the DUKPT BDK. */
   ksi: z.string().regex(/^\d{5}$/, 'must be 5 digits'),
   /** Request timeout in milliseconds. */
-  timeoutMs: z.number().int().min(1000).max(120_000).default(30_000),
+  timeoutMs: z.number().int().min(100).max(120_000).default(30_000),
 });
 
 const terminal = z.strictObject({
