@@ -1,0 +1,61 @@
+import type { Cents } from '../core/money.js';
+import type { Environment } from '../config/index.js';
+
+/** One row of the omni answer's `ReceiptInformation`. */
+export interface ReceiptInformationRow {
+  readonly Field: string;
+  readonly Label: string;
+  readonly Content: string;
+}
+
+/** One row of the omni answer's `PrintMessage`. */
+export interface PrintMessageRow {
+  readonly Position: string;
+  readonly Message: string;
+}
+
+/** Characters per line the receipt is laid out for (58 mm, 80 mm at 42 and at 48 columns). */
+export type ReceiptColumns = 32 | 42 | 48;
+export const RECEIPT_COLUMNS: readonly ReceiptColumns[] = [32, 42, 48];
+
+export type ReceiptCopy = 'customer' | 'merchant';
+export type ReceiptKind = 'sale' | 'void';
+
+/** Everything a card receipt is made of: the host's rows plus what the terminal knows. */
+export interface ReceiptSource {
+  readonly kind: ReceiptKind;
+  readonly environment: Environment;
+  readonly paymentType: 'credit' | 'debit' | 'voucher';
+  readonly amount: Cents;
+  /** 1 = à vista. */
+  readonly installments: number;
+  readonly interest?: 'ByMerchant' | 'ByIssuer';
+  readonly receiptInformation: readonly ReceiptInformationRow[];
+  readonly printMessages?: readonly PrintMessageRow[];
+  readonly merchantOrderId: string;
+  /** Used when the host's rows lack them. */
+  readonly authorizationCode?: string;
+  readonly nsu?: string;
+  /** As the pinpad gave it (first 8, last 4 at most); printed as first 6 and last 4 at most. */
+  readonly maskedPan?: string;
+  readonly brand?: string;
+  /** How the cardholder was verified: a signature line on the merchant copy only for `signature`. */
+  readonly cvm?: 'pin' | 'signature' | 'none';
+  /** When the row lacks DATE/HOUR. */
+  readonly at?: { readonly date: string; readonly time: string };
+}
+
+export type Align = 'left' | 'center' | 'right';
+
+/**
+ * The receipt as a printer-neutral document. Same shape as drivers/printer's `PrintDocument`
+ * (src/ may not import drivers/; test/unit/receipt/document-shape.test.ts keeps them equal), so
+ * `encodeDocument(receiptDocument(...), model)` gives the bytes.
+ */
+export type ReceiptOp =
+  | { readonly op: 'text'; readonly text: string; readonly align?: Align; readonly bold?: boolean; readonly underline?: boolean; readonly width?: 1 | 2; readonly height?: 1 | 2 }
+  | { readonly op: 'feed'; readonly lines: number }
+  | { readonly op: 'qr'; readonly data: string; readonly size?: number; readonly ecc?: 'L' | 'M' | 'Q' | 'H' }
+  | { readonly op: 'cut'; readonly kind?: 'partial' | 'full' };
+
+export type ReceiptDocument = readonly ReceiptOp[];
