@@ -117,6 +117,9 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
   /** Opens the transport, aborts any blocking command left running (CAN, §2.2.2.3), opens the session. */
   async connect(): Promise<void> {
     if (this.statusValue === 'connected') return;
+    if (this.statusValue === 'connecting' || this.statusValue === 'reconnecting') {
+      throw new PinpadError('PINPAD_DISCONNECTED', `the pinpad is already ${this.statusValue}; wait for the link event`, { status: this.statusValue });
+    }
     await this.connectOnce();
     this.emit('link', { state: 'connected' });
   }
@@ -264,7 +267,10 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
       await link.shutdown();
       throw e;
     }
-    if (this.link !== link || (this.statusValue as PinpadStatus) === 'closed') throw new PinpadError('PINPAD_DISCONNECTED', 'closed while connecting');
+    if (this.link !== link || (this.statusValue as PinpadStatus) === 'closed') {
+      await link.shutdown();
+      throw new PinpadError('PINPAD_DISCONNECTED', 'closed while connecting', { transport: transport.description });
+    }
     this.statusValue = 'connected';
     this.startProbe();
     this.log.info({ transport: transport.description }, 'pinpad connected');

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { Pinpad, type PinpadInfo } from '../../drivers/pinpad/index.js';
+import { Pinpad, isUnknownCommand, type PinpadInfo } from '../../drivers/pinpad/index.js';
 import { discoverPinpadPorts, listHidDevices, listSerialPorts, knownPinpad, SerialTransport, TcpTransport, type Transport } from '../../drivers/transport/index.js';
 import { loadConfig } from '../config/index.js';
 import { OmniposError } from '../core/errors/index.js';
@@ -122,9 +122,19 @@ Shows TEXT with DSP (2 lines of 16) when it fits; longer text or text with "\\n"
     if (!text) throw new OmniposError('INVALID_ARGUMENT', 'give the TEXT to show', {});
     const target = await resolveTarget(values, ctx);
     const lines = text.split('\n');
-    await withPinpad(target, (p) =>
-      lines.length <= 2 && lines.every((l) => l.length <= 16) ? p.display([lines[0] ?? '', lines[1] ?? '']) : p.displayEx(text, { horizontal: 'center', vertical: 'center' }),
-    );
+    const fits = lines.length <= 2 && lines.every((l) => l.length <= 16);
+    const twoBySixteen = (): [string, string] => (fits ? [lines[0] ?? '', lines[1] ?? ''] : [text.replace(/\n/g, ' ').slice(0, 16), text.replace(/\n/g, ' ').slice(16, 32)]);
+    await withPinpad(target, async (p) => {
+      if (fits) return p.display(twoBySixteen());
+      try {
+        await p.displayEx(text, { horizontal: 'center', vertical: 'center' });
+      } catch (e) {
+        // a pinpad that knows only the classic commands: the first 32 characters with DSP
+        if (!isUnknownCommand(e)) throw e;
+        ctx.err('the pinpad does not know DEX; showing the first 32 characters with DSP\n');
+        await p.display(twoBySixteen());
+      }
+    });
     if (values.json) printJson(ctx, { shown: text });
     return 0;
   },

@@ -10,7 +10,9 @@ export const PINPAD_COMMANDS = {
   GIX: { section: '3.2.4', blocking: false, abecs: true, obsolete: false },
   CLO: { section: '3.2.6', blocking: false, abecs: false, obsolete: false },
   CLX: { section: '3.2.7', blocking: false, abecs: true, obsolete: false },
-  DEX: { section: '3.3.4', blocking: false, abecs: false, obsolete: false },
+  // The flag columns of §3.3's table are lost in the transcription; DEX ("Extended", not in BibComp,
+  // §7.4 "novos comandos … Comandos Abecs") is taken as Abecs although its fields are fixed.
+  DEX: { section: '3.3.4', blocking: false, abecs: true, obsolete: false },
   DSP: { section: '3.3.5', blocking: false, abecs: false, obsolete: false },
   GCD: { section: '3.3.8', blocking: true, abecs: true, obsolete: false },
   RMC: { section: '3.3.14', blocking: true, abecs: false, obsolete: false },

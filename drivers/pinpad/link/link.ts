@@ -116,8 +116,9 @@ export class Link {
     this.dispatch({ type: 'cancel', id });
   }
 
-  /** Sends CAN on an idle link and waits for EOT; false if unanswered. Does nothing (true) unless idle. */
+  /** Sends CAN on an idle link and waits for EOT; false if unanswered or the link is down. Does nothing (true) while a command runs. */
   probe(): Promise<boolean> {
+    if (this.lost || this.state.kind === 'down') return Promise.resolve(false);
     if (!this.idle) return Promise.resolve(true);
     const p = new Promise<boolean>((r) => this.probeWaiters.push(r));
     this.dispatch({ type: 'probe' });

@@ -62,6 +62,13 @@ describe('omnipos pinpad info|display over TCP', () => {
     expect(current.engine.state.received.filter((id) => id !== 'OPN').slice(-2)).toEqual(['DSP', 'DEX']);
   });
 
+  it('falls back to DSP (first 32 characters) on a classic-only pinpad that does not know DEX', async () => {
+    const c = ctx();
+    expect(await runCli(['pinpad', 'display', 'Aproxime, insira ou passe o cartão', '--tcp', `127.0.0.1:${classic.port}`], c)).toBe(0);
+    expect(c.stderr).toContain('does not know DEX');
+    expect(classic.engine.state.display).toEqual(['Aproxime, insira', ' ou passe o cart']);
+  });
+
   it('exits 3 with PINPAD_NOT_FOUND when nothing listens, and 2 on a malformed --tcp', async () => {
     const stopped = new VirtualPinpad();
     await stopped.start();

@@ -108,4 +108,28 @@ describe('Pinpad driver against the virtual pinpad over TCP loopback', () => {
     sim.engine.layer = CLEAR_LAYER;
     await expect(pinpad.display('x')).rejects.toMatchObject({ code: 'PINPAD_PROTOCOL' });
   });
+
+  it('reconnects with exponential backoff capped at maxMs while the pinpad is away, refusing commands at once meanwhile', async () => {
+    const { sim, pinpad, events } = await setup();
+    await sim.unplug();
+    const until = async (pred: () => boolean) => {
+      const end = Date.now() + 5000;
+      while (!pred()) {
+        if (Date.now() > end) throw new Error('timed out');
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    };
+    await until(() => events.filter((e) => e.state === 'reconnecting').length >= 5);
+    const t0 = Date.now();
+    await expect(pinpad.display('agora nao')).rejects.toMatchObject({ code: 'PINPAD_DISCONNECTED', context: { status: 'reconnecting' } });
+    expect(Date.now() - t0).toBeLessThan(50);
+    expect(events[1]).toMatchObject({ state: 'disconnected' });
+    const delays = events.filter((e) => e.state === 'reconnecting').map((e) => (e as { delayMs: number }).delayMs);
+    expect(delays.slice(0, 5)).toEqual([20, 40, 80, 100, 100]);
+    await sim.replug();
+    await until(() => pinpad.status === 'connected');
+    expect(events.at(-1)).toMatchObject({ state: 'reconnected' });
+    await pinpad.display('de volta');
+    expect(sim.engine.state.display[0]).toBe('de volta');
+  });
 });

@@ -8,12 +8,12 @@ export const CLASSIC_HANDLERS: ReadonlyMap<string, SimHandler> = new Map([
   ['CLO', clo],
   ['GIN', gin],
   ['DSP', dsp],
-  ['DEX', dex],
 ]);
 
 /** The Abecs commands a current pinpad adds (issues 5 and 6 add theirs here). */
 export const ABECS_HANDLERS: ReadonlyMap<string, SimHandler> = new Map([
   ['GIX', gix],
+  ['DEX', dex],
   ['GCD', gcd],
 ]);
 
