@@ -1,16 +1,17 @@
 import { configCheck, configSchema } from './config.js';
 import type { Command } from './context.js';
+import { queueFlush, queueList } from './queue.js';
 import { apiToken } from './api-token.js';
 import { demoSale } from './demo.js';
 import { toolsDukpt } from './tools-dukpt.js';
 import { toolsPinblockDecode, toolsPinblockEncode } from './tools-pinblock.js';
 import { toolsCrc16, toolsQrDecode, toolsQrEncode } from './tools-qr.js';
 import { toolsTlvDecode } from './tools-tlv.js';
-import { runDaemon } from './run-daemon.js';
+import { runDaemon, startDaemonCommand } from './run-daemon.js';
 import { sandboxCredentialsCommand, sandboxRun } from './sandbox.js';
 import { walletPay } from './wallet.js';
 import { pinpadDisplay, pinpadInfo, pinpadPorts } from './pinpad.js';
 import { simPinpad } from './sim.js';
 
 /** Every `omnipos` command. Add a command by adding its module here. */
-export const COMMANDS: readonly Command[] = [runDaemon, demoSale, apiToken, configCheck, configSchema, toolsTlvDecode, toolsQrDecode, toolsQrEncode, toolsCrc16, toolsDukpt, toolsPinblockEncode, toolsPinblockDecode, sandboxRun, sandboxCredentialsCommand, walletPay, pinpadInfo, pinpadDisplay, pinpadPorts, simPinpad];
+export const COMMANDS: readonly Command[] = [runDaemon, startDaemonCommand, demoSale, apiToken, queueList, queueFlush, configCheck, configSchema, toolsTlvDecode, toolsQrDecode, toolsQrEncode, toolsCrc16, toolsDukpt, toolsPinblockEncode, toolsPinblockDecode, sandboxRun, sandboxCredentialsCommand, walletPay, pinpadInfo, pinpadDisplay, pinpadPorts, simPinpad];

@@ -41,3 +41,6 @@ and feeds the systemd watchdog; the devices, the engine and the API join as they
     return 0;
   },
 };
+
+/** `omnipos start`: the same as `omnipos run` (the name the issues use). */
+export const startDaemonCommand: Command = { ...runDaemon, path: ['start'], summary: 'the same as omnipos run' };

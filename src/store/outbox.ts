@@ -134,6 +134,18 @@ export class Outbox {
     this.#db.prepare('UPDATE outbox SET attempts = attempts + 1, dead_letter_reason = ? WHERE id = ?').run(reason, id);
   }
 
+  /** Every task still pending and every dead letter, oldest first (for technicians). */
+  open(): OutboxTask[] {
+    return (this.#db.prepare('SELECT * FROM outbox WHERE done_at IS NULL ORDER BY id').all() as Row[]).map(toTask);
+  }
+
+  /** Makes every pending task due at `now`; returns how many. Dead letters stay where they are. */
+  flush(now: Date): number {
+    return this.#db
+      .prepare('UPDATE outbox SET next_try_at = ? WHERE done_at IS NULL AND dead_letter_reason IS NULL AND next_try_at > ?')
+      .run(now.toISOString(), now.toISOString()).changes;
+  }
+
   /** How many tasks wait, and the nearest deadline among them (for health and alarms). */
   depth(): { pending: number; deadLetters: number; oldestDeadline: string | null } {
     const r = this.#db
