@@ -205,7 +205,7 @@ function operationBody(ctx: SandboxContext, row: SaleRow): Record<string, unknow
 }
 
 /** Reads the optional chip body of confirm (`IssuerScriptResults`) or undo (`IssuerScriptsResults`). */
-function chipBody(req: SandboxRequest, row: SaleRow, op: 'confirm' | 'undo'): void {
+function chipBody(ctx: SandboxContext, req: SandboxRequest, row: SaleRow, op: 'confirm' | 'undo'): void {
   const body = jsonBody(req);
   const spelled = op === 'confirm' ? 'IssuerScriptResults' : 'IssuerScriptsResults';
   const wrong = op === 'confirm' ? 'IssuerScriptsResults' : 'IssuerScriptResults';
@@ -214,9 +214,17 @@ function chipBody(req: SandboxRequest, row: SaleRow, op: 'confirm' | 'undo'): vo
   if (b[wrong] !== undefined) throw invalidFields([`${wrong}: unknown member; this operation spells it ${spelled}`]);
   if (b.EmvData !== undefined && (typeof b.EmvData !== 'string' || !/^([0-9A-Fa-f]{2})+$/.test(b.EmvData))) throw invalidFields(['EmvData: must be hex']);
   if (op === 'confirm' && isChip(row.input_mode) && b.EmvData === undefined) throw invalidFields(['EmvData: is required to confirm a chip sale']);
+  if (typeof b.EmvData === 'string') {
+    const malformed = missingTags('EmvData', b.EmvData, []);
+    if (malformed.length > 0) throw invalidFields(malformed);
+  }
   if (op === 'confirm' && typeof b.EmvData === 'string') {
+    // The manual lists the tags a confirmation carries; whether the host refuses without them is a
+    // homologation question, so the sandbox flags the gap in the ledger instead of refusing.
     const missing = missingTags('EmvData', b.EmvData, CONFIRM_TAGS);
-    if (missing.length > 0) throw invalidFields(missing);
+    if (missing.length > 0) {
+      problem(ctx, { kind: 'confirm-missing-emv-tags', merchantOrderId: row.merchant_order_id, paymentId: row.payment_id, detail: missing.join('; ') });
+    }
   }
 }
 
@@ -233,7 +241,7 @@ function setConfirmation(ctx: SandboxContext, row: SaleRow, cs: 1 | 2, kind: str
 export function confirmSale(ctx: SandboxContext, req: SandboxRequest): Answer {
   requireToken(ctx, req, 'transactional');
   const row = saleOr404(ctx, findSale(ctx, req.route.params.PaymentId ?? ''));
-  chipBody(req, row, 'confirm');
+  chipBody(ctx, req, row, 'confirm');
   if (row.status === 3) {
     const o = centsOutcome(ctx, 30, row.amount, `confirm:${row.payment_id}`);
     if (!o) throw omniError(400, 'DECLINED_SALE');
@@ -254,7 +262,7 @@ export function confirmSale(ctx: SandboxContext, req: SandboxRequest): Answer {
 }
 
 function undo(ctx: SandboxContext, req: SandboxRequest, row: SaleRow): Answer {
-  chipBody(req, row, 'undo');
+  chipBody(ctx, req, row, 'undo');
   if (row.status === 3) throw omniError(400, 'DECLINED_SALE');
   if (row.confirmation_status === 2) return { status: 200, body: operationBody(ctx, row) };
   if (row.confirmation_status === 1) {

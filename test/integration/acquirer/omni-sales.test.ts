@@ -78,14 +78,19 @@ describe('omni sales against the sandbox over loopback HTTP', () => {
     expect((err2 as { context: { returnMessage: string } }).context.returnMessage).toMatch(/IssuerScriptResults: unknown member; this operation spells it IssuerScriptsResults/);
   });
 
-  it('a chip confirmation needs 95, 9F10, 9F26, 9F27 and 9F37 (never 9F0B); malformed EMV data is refused', async () => {
+  it('a chip confirmation without 95, 9F10, 9F26, 9F27 or 9F37 is flagged (9F0B never required); malformed EMV data is refused', async () => {
     const a = await h.acquirer.omni.createSale(sale(7310));
-    const err = await h.acquirer.omni.confirmSale(a.Payment.PaymentId, { EmvData: '9F2608A1B2C3D4E5F607089F270140', IssuerScriptResults: '0000' }).catch((e: unknown) => e);
-    expect((err as { context: { returnMessage: string } }).context.returnMessage).toMatch(/EmvData: missing tags 95, 9F10, 9F37/);
-    await expect(h.acquirer.omni.confirmSale(a.Payment.PaymentId, EMV_CONFIRM)).resolves.toMatchObject({ ConfirmationStatus: 1 });
-    const bad = sale(7320);
-    (bad.Payment.CreditCard as { EmvData: string }).EmvData = '9F26FF';
-    const r = await h.acquirer.omni.authorize(bad);
+    const bad = await h.acquirer.omni.confirmSale(a.Payment.PaymentId, { EmvData: '9F26', IssuerScriptResults: '0000' }).catch((e: unknown) => e);
+    expect((bad as { context: { returnMessage: string } }).context.returnMessage).toMatch(/EmvData: not valid BER-TLV/);
+    await expect(h.acquirer.omni.confirmSale(a.Payment.PaymentId, { EmvData: '9F2608A1B2C3D4E5F607089F270140', IssuerScriptResults: '0000' })).resolves.toMatchObject({ ConfirmationStatus: 1 });
+    const flagged = (await h.ledger()).problems.filter((p) => p.kind === 'confirm-missing-emv-tags' && p.paymentId === a.Payment.PaymentId);
+    expect(flagged.map((p) => p.detail)).toEqual(['EmvData: missing tags 95, 9F10, 9F37']);
+    const b = await h.acquirer.omni.createSale(sale(7361));
+    await h.acquirer.omni.confirmSale(b.Payment.PaymentId, EMV_CONFIRM);
+    expect((await h.ledger()).problems.some((p) => p.paymentId === b.Payment.PaymentId)).toBe(false);
+    const badSale = sale(7320);
+    (badSale.Payment.CreditCard as { EmvData: string }).EmvData = '9F26FF';
+    const r = await h.acquirer.omni.authorize(badSale);
     expect(r.outcome).toMatchObject({ kind: 'refused', status: 400 });
     expect((r.outcome as { returnMessage: string }).returnMessage).toMatch(/Payment\.CreditCard\.EmvData: not valid BER-TLV/);
   });
