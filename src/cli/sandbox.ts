@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/index.js';
 import { OmniposError } from '../core/errors/index.js';
 import { createLogger } from '../core/log/index.js';
-import { buildSandbox, listenSandbox, sandboxCredentials } from '../sandbox/index.js';
+import { buildSandbox, listenSandbox, sandboxCredentials, type FaultSpec } from '../sandbox/index.js';
 import { printJson, type Command } from './context.js';
 
 function portOf(text: string | undefined, fallback: number): number {
@@ -16,7 +16,8 @@ function portOf(text: string | undefined, fallback: number): number {
 export const sandboxRun: Command = {
   path: ['sandbox'],
   summary: 'run the sandbox acquirer host on loopback (omni, e-commerce, wallet APIs and /sandbox/ controls)',
-  usage: `omnipos sandbox [--port N] [--host ADDR] [--db FILE] [--withhold-ms MS] [--config PATH]
+  usage: `omnipos sandbox [--port N] [--host ADDR] [--db FILE] [--withhold-ms MS] [--faults JSON]
+                [--callback-url URL] [--config PATH]
 
 Runs the acquirer sandbox host until SIGTERM or SIGINT: the omni API (token, sales, queries,
 confirmations, undos, voids) under the documents' own paths, plus its controls:
@@ -25,6 +26,8 @@ confirmations, undos, voids) under the documents' own paths, plus its controls:
   POST /sandbox/close-day    confirm every pending sale now (the 00:00 America/Sao_Paulo close)
   POST /sandbox/faults       {"route": "saleCreate", "latencyMs"|"status"|"reset"|"drop", "times"}
   GET  /sandbox/credentials  the test credentials, merchant and terminal
+--faults takes the body of POST /sandbox/faults (one fault or a list) to apply from the start;
+--callback-url is the partner URL that receives the wallet undo callback.
 Default port: the configuration's sandbox.port (${'18080'} in config/omnipos.json); the state is kept
 in <stateDir>/sandbox/acquirer.db, so a restart loses nothing.`,
   async run(args, ctx) {
@@ -35,6 +38,8 @@ in <stateDir>/sandbox/acquirer.db, so a restart loses nothing.`,
         host: { type: 'string' },
         db: { type: 'string' },
         'withhold-ms': { type: 'string' },
+        faults: { type: 'string' },
+        'callback-url': { type: 'string' },
         config: { type: 'string' },
       },
       strict: true,
@@ -45,7 +50,25 @@ in <stateDir>/sandbox/acquirer.db, so a restart loses nothing.`,
     if (withholdMs !== undefined && (!Number.isInteger(withholdMs) || withholdMs < 0)) {
       throw new OmniposError('INVALID_ARGUMENT', `--withhold-ms: expected a whole number of milliseconds`);
     }
+    let faults: Record<string, FaultSpec> | undefined;
+    if (values.faults !== undefined) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(values.faults);
+      } catch {
+        throw new OmniposError('INVALID_ARGUMENT', '--faults: expected JSON, e.g. {"route":"saleCreate","reset":"after"}');
+      }
+      const list = (Array.isArray(parsed) ? parsed : [parsed]) as ({ route?: unknown } & FaultSpec)[];
+      faults = {};
+      for (const f of list) {
+        if (!f || typeof f.route !== 'string') throw new OmniposError('INVALID_ARGUMENT', '--faults: each fault needs a "route"');
+        const { route, ...spec } = f;
+        faults[route] = spec;
+      }
+    }
     const sandbox = buildSandbox({
+      ...(faults ? { faults } : {}),
+      ...(values['callback-url'] ? { walletCallbackUrl: values['callback-url'] } : {}),
       dbFile: values.db ?? path.join(config.values.stateDir, 'sandbox', 'acquirer.db'),
       log,
       outcomeAttempts: config.values.sandbox.outcomeAttempts,

@@ -27,7 +27,7 @@ describe('omnipos sandbox', () => {
 
   it('runs as a process on the given port and stops on SIGTERM', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-cli-sandbox-'));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'sandbox', '--port', '0', '--db', path.join(dir, 'a.db')], {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'sandbox', '--port', '0', '--db', path.join(dir, 'a.db'), '--faults', '{"route":"saleGet","status":503,"times":2}'], {
       cwd: process.cwd(),
       env: { ...process.env, OMNIPOS_LOG__LEVEL: 'silent', OMNIPOS_STATE_DIR: dir },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -46,6 +46,8 @@ describe('omnipos sandbox', () => {
       const r = await request(`${url}/sandbox/health`);
       expect(r.statusCode).toBe(200);
       await r.body.dump();
+      const f = await request(`${url}/sandbox/faults`);
+      expect(await f.body.json()).toEqual({ saleGet: { status: 503, times: 2 } });
       const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
