@@ -80,7 +80,10 @@ let restarts = 0;
 
 async function startDaemon(): Promise<void> {
   daemon = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'run'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  for (let i = 0; i < 200; i++) {
+  const child = daemon;
+  // Up to a minute: a loaded machine starts Node slowly.
+  for (let i = 0; i < 1200; i++) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the daemon exited at start (${child.exitCode ?? child.signalCode})`);
     try {
       token = readFileSync(path.join(stateDir, 'api-token'), 'utf8').trim();
       const r = await request(`${api}/v1/health`, { headers: { authorization: `Bearer ${token}` } });
