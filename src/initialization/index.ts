@@ -11,3 +11,5 @@ export { normaliseHigh, normaliseLow, BIN_WIDTH } from './bins/normalise.js';
 export * from './records/index.js';
 export { InitializationStore, type InstallOptions, type InstallResult, type VersionInfo } from './storage/store.js';
 export { pinpadTableVersion, isNewerVersion, assertOperational } from './version.js';
+export { TableSet, paymentTypeOf, type PaymentType } from './table-set.js';
+export * from './rules/index.js';

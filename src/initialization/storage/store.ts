@@ -56,7 +56,8 @@ export class InitializationStore {
     private readonly db: Db,
     private readonly clock: Clock,
   ) {
-    this.nearest = db.prepare('SELECT lo19, hi19 FROM init_bins WHERE version = ? AND type = ? AND lo19 <= ? ORDER BY lo19 DESC, hi19 ASC LIMIT 1');
+    // Both columns descending: one backward walk of the index, no sort.
+    this.nearest = db.prepare('SELECT lo19, hi19 FROM init_bins WHERE version = ? AND type = ? AND lo19 <= ? ORDER BY lo19 DESC, hi19 DESC LIMIT 8');
     this.group = db.prepare('SELECT initial_bin, final_bin, product_id, issuer_id, type, flags FROM init_bins WHERE version = ? AND type = ? AND lo19 = ? AND hi19 = ?');
   }
 
@@ -153,8 +154,8 @@ export class InitializationStore {
 
   /**
    * The BIN rows of a range found with the SQLite index alone, the way a table lookup is usually
-   * written: per type (specific first), the range starting nearest at or below the card, kept if it
-   * also ends at or above it. Exact when the ranges of a type do not nest or overlap; the in-memory
+   * written: per type (specific first), among the few ranges starting nearest at or below the card,
+   * the first that also ends at or above it. Exact when the ranges of a type do not nest or overlap; the in-memory
    * `BinIndex` is exact always. The benchmark compares the two.
    */
   lookupSql(digits: string, version = this.currentVersion()): BinRow[] {
@@ -162,8 +163,15 @@ export class InitializationStore {
     const lo = normaliseLow(digits);
     const hi = normaliseHigh(digits);
     for (const type of [0, 1]) {
-      const r = this.nearest.get(version, type, lo) as { lo19: string; hi19: string } | undefined;
-      if (!r || r.hi19 < hi) continue;
+      // The nearest starts (ties: the narrowest) that also reach the card.
+      const near = this.nearest.all(version, type, lo) as { lo19: string; hi19: string }[];
+      let r: { lo19: string; hi19: string } | undefined;
+      for (const x of near) {
+        if (x.hi19 < hi) continue;
+        if (r && x.lo19 !== r.lo19) break;
+        r = x;
+      }
+      if (!r) continue;
       const rows = this.group.all(version, type, r.lo19, r.hi19) as BinDbRow[];
       return rows.map((x) => ({ InitialBin: x.initial_bin, FinalBin: x.final_bin, ProductId: x.product_id, IssuerId: x.issuer_id, Type: x.type, flags: x.flags }));
     }
