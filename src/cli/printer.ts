@@ -1,0 +1,195 @@
+import { parseArgs } from 'node:util';
+import {
+  conditionOf,
+  encodeDocument,
+  EscPosPrinter,
+  isPrinterError,
+  UsbPrinterTransport,
+  type PrintDocument,
+  type PrinterErrorCode,
+  type PrinterStatus,
+} from '../../drivers/printer/index.js';
+import { SerialTransport, TcpTransport, type Transport } from '../../drivers/transport/index.js';
+import { DEFAULT_PRINTER_MODEL_ID, findPrinterModel, PRINTER_MODELS, type PrinterModel } from '../../tables/printers/index.js';
+import { loadConfig } from '../config/index.js';
+import { OmniposError, type ErrorCode } from '../core/errors/index.js';
+import { serveVirtualPrinter, VirtualPrinter } from '../sim/printer/index.js';
+import { printJson, type CliContext, type Command } from './context.js';
+
+/** Compile-time proof that every printer driver code is in the catalogue under the same name. */
+type Missing = Exclude<PrinterErrorCode, ErrorCode>;
+const _everyPrinterCodeIsCatalogued: Missing extends never ? true : Missing = true;
+void _everyPrinterCodeIsCatalogued;
+
+const OPTIONS = {
+  tcp: { type: 'string' },
+  serial: { type: 'string' },
+  baud: { type: 'string' },
+  usb: { type: 'string' },
+  model: { type: 'string' },
+  config: { type: 'string' },
+  fault: { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
+
+const TARGET_USAGE = `  --tcp HOST:PORT   a network printer's raw port (usually 9100)
+  --serial PATH     a serial printer (--baud N, default 9600)
+  --usb VID:PID     a USB printer-class device, ids in hex (e.g. 04b8:0e15)
+  --model ID        the printer model in tables/printers (default ${DEFAULT_PRINTER_MODEL_ID}): ${PRINTER_MODELS.map((m) => m.id).join(', ')}
+  --config PATH     read the printer from this configuration (default: the configured printer,
+                    the embedded virtual printer unless configured otherwise)
+  --fault F         virtual printer only: start with paper-out, cover-open or offline
+  --json            JSON output`;
+
+interface Target {
+  transport: () => Transport;
+  description: string;
+  model: PrinterModel;
+  virtual?: VirtualPrinter;
+  stop?: () => Promise<void>;
+}
+
+function hostPort(v: string): { host: string; port: number } {
+  const m = /^(.+):(\d{1,5})$/.exec(v);
+  const port = m ? Number(m[2]) : NaN;
+  if (!m || port < 1 || port > 65535) throw new OmniposError('INVALID_ARGUMENT', `--tcp: expected HOST:PORT, got ${JSON.stringify(v)}`, { option: 'tcp' });
+  return { host: m[1]!, port };
+}
+
+function usbIds(v: string): { vendorId: number; productId: number } {
+  const m = /^([0-9a-fA-F]{4}):([0-9a-fA-F]{4})$/.exec(v);
+  if (!m) throw new OmniposError('INVALID_ARGUMENT', `--usb: expected VID:PID in hex, got ${JSON.stringify(v)}`, { option: 'usb' });
+  return { vendorId: parseInt(m[1]!, 16), productId: parseInt(m[2]!, 16) };
+}
+
+async function virtualTarget(model: PrinterModel, fault: string | undefined): Promise<Target> {
+  const sim = new VirtualPrinter({ model });
+  if (fault === 'paper-out') sim.loadPaper(0);
+  else if (fault === 'cover-open') sim.setFaults({ coverOpen: true });
+  else if (fault === 'offline') sim.setFaults({ offline: true });
+  else if (fault !== undefined) throw new OmniposError('INVALID_ARGUMENT', `--fault: expected paper-out, cover-open or offline, got ${JSON.stringify(fault)}`, { option: 'fault' });
+  const server = await serveVirtualPrinter(sim);
+  return { transport: () => new TcpTransport({ host: server.host, port: server.port }), description: `virtual:${server.host}:${server.port}`, model, virtual: sim, stop: () => server.close() };
+}
+
+/** --tcp, --serial, --usb, or the configured printer (the embedded virtual printer by default). */
+async function resolveTarget(v: { tcp?: string; serial?: string; baud?: string; usb?: string; model?: string; config?: string; fault?: string }, ctx: CliContext): Promise<Target> {
+  const explicitModel = v.model !== undefined ? findPrinterModel(v.model) : undefined;
+  if (v.model !== undefined && !explicitModel) throw new OmniposError('INVALID_ARGUMENT', `--model: no printer model ${JSON.stringify(v.model)} in tables/printers`, { option: 'model' });
+  const model = explicitModel ?? findPrinterModel(DEFAULT_PRINTER_MODEL_ID)!;
+  if (v.fault !== undefined && (v.tcp || v.serial || v.usb)) throw new OmniposError('INVALID_ARGUMENT', '--fault applies to the virtual printer only', { option: 'fault' });
+  if (v.tcp) {
+    const hp = hostPort(v.tcp);
+    return { transport: () => new TcpTransport(hp), description: `tcp:${v.tcp}`, model };
+  }
+  if (v.serial) {
+    const baudRate = v.baud === undefined ? 9600 : Number(v.baud);
+    if (!Number.isInteger(baudRate) || baudRate < 1200 || baudRate > 921600) throw new OmniposError('INVALID_ARGUMENT', `--baud: expected 1200..921600, got ${JSON.stringify(v.baud)}`, { option: 'baud' });
+    return { transport: () => new SerialTransport({ path: v.serial!, baudRate }), description: `serial:${v.serial}`, model };
+  }
+  if (v.usb) {
+    const ids = usbIds(v.usb);
+    return { transport: () => new UsbPrinterTransport(ids), description: `usb:${v.usb}`, model };
+  }
+  const p = loadConfig({ ...(v.config ? { path: v.config } : {}), env: ctx.env }).values.printer;
+  switch (p.kind) {
+    case 'virtual':
+      return virtualTarget(model, v.fault);
+    case 'tcp':
+      return { transport: () => new TcpTransport({ host: p.host, port: p.port }), description: `tcp:${p.host}:${p.port}`, model };
+    case 'serial':
+      return { transport: () => new SerialTransport({ path: p.path, baudRate: p.baudRate }), description: `serial:${p.path}`, model };
+    case 'usb':
+      return { transport: () => new UsbPrinterTransport({ vendorId: parseInt(p.vendorId, 16), productId: parseInt(p.productId, 16) }), description: `usb:${p.vendorId}:${p.productId}`, model };
+    case 'none':
+      throw new OmniposError('PRINTER_NOT_FOUND', 'the configuration has no printer (printer.kind is "none")', {});
+  }
+}
+
+function fromPrinterError(e: unknown): unknown {
+  return isPrinterError(e) ? new OmniposError(e.code, e.message, e.context, { cause: e }) : e;
+}
+
+async function withPrinter<T>(target: Target, f: (p: EscPosPrinter) => Promise<T>): Promise<T> {
+  const printer = new EscPosPrinter({ transport: target.transport(), model: target.model, replyTimeoutMs: 1500 });
+  try {
+    await printer.open();
+    return await f(printer);
+  } catch (e) {
+    throw fromPrinterError(e);
+  } finally {
+    await printer.close().catch(() => undefined);
+    await target.stop?.();
+  }
+}
+
+function statusLines(s: PrinterStatus): string {
+  const flags = (Object.entries(s) as [keyof PrinterStatus, boolean][]).filter(([k, v]) => (k === 'online' ? !v : v)).map(([k]) => (k === 'online' ? 'offline' : k));
+  return `condition  ${conditionOf(s)}\nflags      ${flags.length ? flags.join(' ') : 'none'}\n`;
+}
+
+export const printerStatus: Command = {
+  path: ['printer', 'status'],
+  summary: 'read the printer\'s real-time status (paper, cover, errors)',
+  usage: `omnipos printer status [--tcp HOST:PORT | --serial PATH | --usb VID:PID] [--model ID] [--json]
+
+Asks the printer for its four real-time statuses (DLE EOT 1-4) and says what stops it from
+printing, if anything. Exits 0 when it is idle and ready, 3 when it is not (or does not answer).
+${TARGET_USAGE}`,
+  async run(args: string[], ctx: CliContext) {
+    const { values } = parseArgs({ args, options: OPTIONS, strict: true });
+    const target = await resolveTarget(values, ctx);
+    const status = await withPrinter(target, (p) => p.status());
+    const condition = conditionOf(status);
+    if (values.json) printJson(ctx, { printer: target.description, model: target.model.id, condition, status });
+    else ctx.out(`printer    ${target.description} (${target.model.id})\n${statusLines(status)}`);
+    return condition === 'idle' ? 0 : 3;
+  },
+};
+
+/** The test page: the model, a column ruler, Portuguese text in the code page, a barcode, a QR code, a cut. */
+export function testPage(model: PrinterModel, where: string): PrintDocument {
+  const cols = model.columns.a;
+  const ruler = Array.from({ length: cols }, (_, i) => String((i + 1) % 10)).join('');
+  return [
+    { op: 'text', text: 'OMNIPOS - TESTE DE IMPRESSORA', align: 'center', bold: true },
+    { op: 'text', text: `${model.vendor} ${model.name}`, align: 'center' },
+    { op: 'text', text: where, align: 'center' },
+    { op: 'text', text: ruler },
+    { op: 'text', text: `${cols} colunas, página ${model.defaultCodePage.toUpperCase()}` },
+    { op: 'text', text: 'Crédito, Débito, ação, não, pão, avô' },
+    { op: 'text', text: 'ÁÉÍÓÚ ÂÊÔ ÃÕ Ç À áéíóú âêô ãõ ç à º ª' },
+    { op: 'text', text: 'R$ 1.234,56', align: 'right', bold: true },
+    { op: 'text', text: 'LARGURA DUPLA', align: 'center', width: 2, height: 2 },
+    { op: 'barcode', data: '000123', symbology: 'code128' },
+    { op: 'qr', data: 'https://omnipos.invalid/teste', size: 4 },
+    { op: 'text', text: model.qrNative ? 'QR pelo comando da impressora' : 'QR como imagem (raster)', align: 'center' },
+    { op: 'cut', kind: 'partial' },
+  ];
+}
+
+export const printerTest: Command = {
+  path: ['printer', 'test'],
+  summary: 'print a test page and wait until the printer says it is out',
+  usage: `omnipos printer test [--tcp HOST:PORT | --serial PATH | --usb VID:PID] [--model ID] [--json]
+
+Prints a test page (columns ruler, accents in the code page, a barcode, a QR code, a cut) and
+follows it until the printer reports idle and error-free after the cut. On the virtual printer
+(the default) it also shows the paper as a person reads it. Exits 0 when printed, 3 when not
+(the reason is printed: paper-out, cover-open, offline, error, no-answer, disconnected, timeout).
+${TARGET_USAGE}`,
+  async run(args: string[], ctx: CliContext) {
+    const { values } = parseArgs({ args, options: OPTIONS, strict: true });
+    const target = await resolveTarget(values, ctx);
+    const sim = target.virtual;
+    const bytes = encodeDocument(testPage(target.model, target.description), target.model);
+    const result = await withPrinter(target, (p) => p.print(bytes));
+    const paper = sim?.lastReceipt?.lines ?? [];
+    if (values.json) printJson(ctx, { printer: target.description, model: target.model.id, bytes: bytes.length, ...result, ...(sim ? { paper } : {}) });
+    else {
+      ctx.out(`printer    ${target.description} (${target.model.id})\nsent       ${bytes.length} bytes\noutcome    ${result.outcome}${result.outcome === 'printed' ? '' : ` (${result.reason})`}\n`);
+      if (paper.length) ctx.out(`\n${paper.map((l) => `| ${l.padEnd(target.model.columns.a)} |`).join('\n')}\n`);
+    }
+    return result.outcome === 'printed' ? 0 : 3;
+  },
+};
