@@ -5,7 +5,9 @@ export interface LedgerReport {
   entries: { at: string; kind: string; paymentId: string | null; merchantOrderId: string | null; voidId: string | null; amount: number; note: string | null }[];
   problems: { at: string; kind: string; merchantOrderId: string | null; paymentId: string | null; detail: string }[];
   sales: { paymentId: string; merchantOrderId: string; amount: number; status: number; confirmationStatus: number; voided: number; charged: number }[];
-  totals: { charged: number; sales: number };
+  /** E-commerce Pix and QR code sales: what each still holds of the shopper's money. */
+  ecommerce: { paymentId: string; merchantOrderId: string; type: string; amount: number; status: number; refunded: number; charged: number }[];
+  totals: { charged: number; sales: number; ecommerceCharged: number };
 }
 
 /**
@@ -55,11 +57,30 @@ export function ledgerReport(ctx: SandboxContext): LedgerReport {
       charged: live ? s.amount - s.voided : 0,
     };
   });
+  const ecommerce = (
+    ctx.db.prepare(`SELECT payment_id, merchant_order_id, type, amount, status, refunded_amount FROM ecommerce_sales ORDER BY created_at`).all() as {
+      payment_id: string;
+      merchant_order_id: string;
+      type: string;
+      amount: number;
+      status: number;
+      refunded_amount: number;
+    }[]
+  ).map((e) => ({
+    paymentId: e.payment_id,
+    merchantOrderId: e.merchant_order_id,
+    type: e.type,
+    amount: e.amount,
+    status: e.status,
+    refunded: e.refunded_amount,
+    charged: e.status === 2 ? e.amount - e.refunded_amount : 0,
+  }));
   return {
     now: ctx.clock.now().toISOString(),
     entries,
     problems,
     sales,
-    totals: { charged: sales.reduce((a, s) => a + s.charged, 0), sales: sales.length },
+    ecommerce,
+    totals: { charged: sales.reduce((a, s) => a + s.charged, 0), sales: sales.length, ecommerceCharged: ecommerce.reduce((a, e) => a + e.charged, 0) },
   };
 }

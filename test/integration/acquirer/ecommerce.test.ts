@@ -34,8 +34,10 @@ describe('e-commerce Pix', () => {
     expect((await ec.getSale(s.Payment.PaymentId)).Payment.Status).toBe(2);
     await expect(ec.voidSale(s.Payment.PaymentId, 1234)).resolves.toMatchObject({ Status: 12 });
     expect((await ec.getSale(s.Payment.PaymentId)).Payment.Status).toBe(2);
+    expect((await h.ledger()).ecommerce.find((e) => e.paymentId === s.Payment.PaymentId)).toMatchObject({ status: 2, refunded: 1234, charged: 0 });
     await h.control('POST', '/sandbox/clock', { advanceMs: 61_000 });
     expect((await ec.getSale(s.Payment.PaymentId)).Payment.Status).toBe(11);
+    expect((await h.ledger()).entries.filter((e) => e.paymentId === s.Payment.PaymentId).map((e) => e.kind)).toEqual(['pix-created', 'pix-paid', 'pix-refund-requested', 'pix-refunded']);
   });
 
   it('a cancelled Pix paid late becomes 2 and is flagged', async () => {
