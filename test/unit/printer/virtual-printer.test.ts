@@ -1,8 +1,13 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { encodeCommand, EscPosEncoder, decodeRealtimeStatus, isRealtimeReply, isTransmitStatusReply, type PrinterStatus } from '../../../drivers/printer/index.js';
 import { findPrinterModel } from '../../../tables/printers/index.js';
 import { VirtualPrinter } from '../../../src/sim/printer/index.js';
 import { decodeQrBitmap } from '../../helpers/qr-decode.js';
+import { fcSeed } from './sources.js';
+import { bitmapFrom } from '../../../drivers/printer/index.js';
+
+const seed = fcSeed('virtual printer');
 
 const PIX = '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
 
@@ -113,5 +118,29 @@ describe('virtual printer', () => {
     const p = new VirtualPrinter({ model: findPrinterModel('virtual-58')! });
     p.write(new EscPosEncoder(p.model).initialize().line('x'.repeat(40)).size(2, 1).line('y'.repeat(20)).cut().encode());
     expect(p.lastReceipt!.lines.slice(0, 4)).toEqual(['x'.repeat(32), 'x'.repeat(8), 'y'.repeat(16), 'y'.repeat(4)]);
+  });
+
+  it('a logo goes as a GS v 0 raster and lands on paper dot for dot', () => {
+    const logo = bitmapFrom(120, 48, (x, y) => (x + y) % 7 === 0 || (x > 40 && x < 80 && y > 10 && y < 38));
+    const p = new VirtualPrinter();
+    p.write(new EscPosEncoder(p.model).initialize().align('center').image(logo).line('LOJA').cut().encode());
+    const img = p.lastReceipt!.images[0]!.bitmap;
+    expect([img.width, img.height]).toEqual([120, 48]);
+    expect(Buffer.from(img.data).equals(Buffer.from(logo.data))).toBe(true);
+    expect(p.lastReceipt!.lines[0]).toBe(' '.repeat(Math.floor((48 - 16) / 2)) + '[imagem 120x48]');
+  });
+
+  it('takes any byte stream without throwing, and every byte it sends back is a well-formed status (fuzz)', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), fc.integer({ min: 0, max: 30 }), (noise, paper) => {
+        const p = new VirtualPrinter({ paperLines: paper });
+        const replies: number[] = [];
+        p.onReply((b) => replies.push(...b));
+        p.write(noise);
+        p.write(Uint8Array.of(0x10, 0x04, 0x01));
+        for (const b of replies) expect(isRealtimeReply(b) || isTransmitStatusReply(b)).toBe(true);
+      }),
+      { numRuns: 1000, seed },
+    );
   });
 });
