@@ -97,9 +97,8 @@ async function startDaemon(): Promise<void> {
   throw new Error('the daemon did not start');
 }
 
-async function kill(): Promise<void> {
-  const d = daemon;
-  if (!d || d.exitCode !== null) return;
+async function kill(d: ChildProcess | undefined = daemon): Promise<void> {
+  if (!d || d.exitCode !== null || d.signalCode !== null) return;
   const exited = new Promise((r) => d.once('exit', r));
   d.kill('SIGKILL');
   await exited;
@@ -140,8 +139,10 @@ for (let i = 0; i < SALES; i++) {
   const confirmation = random() < 0.5 ? 'ecr' : 'auto';
   const amount = (10 + Math.floor(random() * 90)) * 100 + (random() < 0.85 ? 10 : 11);
   const killAfter = random() < KILL_RATE ? Math.floor(random() * 600) : undefined;
+  // The kill aims at this daemon only, and is awaited whatever the sale did.
+  const target = daemon;
+  const killer = killAfter === undefined ? undefined : sleep(killAfter).then(() => kill(target));
   try {
-    const killer = killAfter === undefined ? undefined : sleep(killAfter).then(kill);
     const created = await apiCall('POST', '/v1/payments', { amount, method: pick(['credit', 'debit']), confirmation });
     if (created.status === 202 || created.status === 200) {
       for (let t = 0; t < 60; t++) {
@@ -155,9 +156,10 @@ for (let i = 0; i < SALES; i++) {
         await sleep(30);
       }
     }
-    await killer;
   } catch {
     /* the daemon died under the request: that is the point */
+  } finally {
+    await killer;
   }
   if (daemon?.exitCode !== null || daemon.signalCode !== null) {
     await startDaemon();

@@ -5,9 +5,8 @@ import { SimulatedCardPort } from '../../src/adapters/simulated-card.js';
 import { systemClock } from '../../src/core/clock.js';
 import { createLogger } from '../../src/core/log/index.js';
 import { OutboxForwarder } from '../../src/engine/outbox/forwarder.js';
-import type { AcquirerDeliveryPort, CardPort, EncryptedCard, SaleAuthorizationPort } from '../../src/engine/ports.js';
+import type { AcquirerDeliveryPort, CardPort, SaleAuthorizationPort } from '../../src/engine/ports.js';
 import { SaleEngine } from '../../src/engine/sale/engine.js';
-import type { CardSummary } from '../../src/engine/sale/types.js';
 import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase, type Db } from '../../src/store/index.js';
 
 /**
