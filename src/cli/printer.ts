@@ -193,3 +193,73 @@ ${TARGET_USAGE}`,
     return result.outcome === 'printed' ? 0 : 3;
   },
 };
+
+/** Resolves when the process is asked to stop. */
+function untilSignal(): Promise<void> {
+  return new Promise((resolve) => {
+    process.once('SIGTERM', () => resolve());
+    process.once('SIGINT', () => resolve());
+  });
+}
+
+function intOption(v: string | undefined, name: string, min: number, max: number): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min || n > max) throw new OmniposError('INVALID_ARGUMENT', `--${name}: expected an integer in ${min}..${max}, got ${JSON.stringify(v)}`, { option: name });
+  return n;
+}
+
+/** Control words read from standard input, one a line. */
+const CONTROL: Readonly<Record<string, (p: VirtualPrinter) => void>> = {
+  'paper-out': (p) => p.loadPaper(0),
+  'load-paper': (p) => p.loadPaper(),
+  'cover-open': (p) => p.setFaults({ coverOpen: true }),
+  'cover-close': (p) => p.setFaults({ coverOpen: false }),
+  offline: (p) => p.setFaults({ offline: true }),
+  online: (p) => p.setFaults({ offline: false }),
+};
+
+export const simPrinter: Command = {
+  path: ['sim', 'printer'],
+  summary: 'run the virtual ESC/POS printer on a TCP port (like a network printer\'s 9100)',
+  usage: `omnipos sim printer [--tcp PORT] [--model ID] [--paper-lines N] [--near-end N] [--line-ms MS]
+
+Runs a virtual receipt printer until stopped (SIGTERM/SIGINT). It decodes ESC/POS, answers
+real-time status, and writes each receipt it cuts to standard output as a person would read it.
+  --tcp PORT        listen on 127.0.0.1:PORT (default 9100; 0 = any free port)
+  --model ID        the model it behaves as (default ${DEFAULT_PRINTER_MODEL_ID})
+  --paper-lines N   lines on the roll before it runs out (default endless)
+  --near-end N      the near-end sensor trips with N lines left
+  --line-ms MS      time to print one line (default 0)
+Standard input takes one control word a line: ${Object.keys(CONTROL).join(', ')}.
+Prints one JSON line when ready: {"ready":true,"tcp":PORT,"model":ID}.`,
+  async run(args: string[], ctx: CliContext) {
+    const { values } = parseArgs({
+      args,
+      options: { tcp: { type: 'string' }, model: { type: 'string' }, 'paper-lines': { type: 'string' }, 'near-end': { type: 'string' }, 'line-ms': { type: 'string' } },
+      strict: true,
+    });
+    const model = findPrinterModel(values.model ?? DEFAULT_PRINTER_MODEL_ID);
+    if (!model) throw new OmniposError('INVALID_ARGUMENT', `--model: no printer model ${JSON.stringify(values.model)} in tables/printers`, { option: 'model' });
+    const paperLines = intOption(values['paper-lines'], 'paper-lines', 0, 10_000_000);
+    const nearEndLines = intOption(values['near-end'], 'near-end', 0, 10_000_000);
+    const lineMs = intOption(values['line-ms'], 'line-ms', 0, 10_000);
+    const sim = new VirtualPrinter({ model, ...(paperLines !== undefined ? { paperLines } : {}), ...(nearEndLines !== undefined ? { nearEndLines } : {}), ...(lineMs !== undefined ? { lineMs } : {}) });
+    sim.onCut((r) => ctx.out(`${'='.repeat(model.columns.a)}\n${r.text}\n${'='.repeat(model.columns.a)} (${r.cut} cut)\n`));
+    const server = await serveVirtualPrinter(sim, { port: intOption(values.tcp, 'tcp', 0, 65535) ?? 9100 });
+    const onLine = (chunk: Buffer): void => {
+      for (const word of chunk.toString('utf8').split(/\s+/).filter(Boolean)) {
+        const act = CONTROL[word];
+        if (act) act(sim);
+        ctx.err(`${JSON.stringify({ control: word, known: act !== undefined, status: sim.status() })}\n`);
+      }
+    };
+    process.stdin.on('data', onLine);
+    ctx.out(`${JSON.stringify({ ready: true, tcp: server.port, model: model.id })}\n`);
+    await untilSignal();
+    process.stdin.off('data', onLine);
+    process.stdin.pause();
+    await server.close();
+    return 0;
+  },
+};

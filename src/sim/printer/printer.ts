@@ -59,6 +59,7 @@ export class VirtualPrinter {
   private readonly decoder = new EscPosDecoder();
   private readonly queue: EscPosOp[] = [];
   private readonly replyListeners = new Set<(bytes: Uint8Array) => void>();
+  private readonly cutListeners = new Set<(receipt: PrintedReceipt) => void>();
   private readonly done: PrintedReceipt[] = [];
   private rows: PaperRow[] = [];
   private line: number[] = [];
@@ -87,6 +88,12 @@ export class VirtualPrinter {
   onReply(listener: (bytes: Uint8Array) => void): () => void {
     this.replyListeners.add(listener);
     return () => this.replyListeners.delete(listener);
+  }
+
+  /** Subscribes to each piece of paper the cutter cuts off. */
+  onCut(listener: (receipt: PrintedReceipt) => void): () => void {
+    this.cutListeners.add(listener);
+    return () => this.cutListeners.delete(listener);
   }
 
   /** Bytes from the host. Real-time commands are answered before this returns. */
@@ -245,8 +252,10 @@ export class VirtualPrinter {
     const full = m === 0 || m === 48 || m === 65;
     const { cutter } = this.model;
     if (!cutter.full && !cutter.partial) return 0;
-    this.done.push(makeReceipt(this.rows, full && cutter.full ? 'full' : 'partial', this.model.columns.a));
+    const receipt = makeReceipt(this.rows, full && cutter.full ? 'full' : 'partial', this.model.columns.a);
+    this.done.push(receipt);
     this.rows = [];
+    for (const l of this.cutListeners) l(receipt);
     return 0;
   }
 
