@@ -106,7 +106,14 @@ export class EscPosPrinter {
     return this.exclusive(() => this.queryStatus());
   }
 
-  /** Sends a receipt and follows it until the printer has printed it, or says why it cannot tell. */
+  /**
+   * Sends a receipt and follows it until the printer has printed it, or says why it cannot tell.
+   * Status is checked first (nothing is sent to a printer that is not ready); the receipt goes
+   * with `GS r 1` behind it, which the printer answers only once everything before it (the cut
+   * included) is processed. Polling starts one interval after the write has drained, so stray
+   * answers that Epson printers give to a `DLE EOT` pattern inside image data arrive while no
+   * request is pending and are dropped.
+   */
   print(bytes: Uint8Array): Promise<PrintResult> {
     return this.exclusive(() => this.printLocked(bytes));
   }

@@ -24,6 +24,11 @@ export interface VirtualPrinterOptions {
   nearEndLines?: number;
   /** Time to print one line, ms (default 0: instant). Status requests are answered meanwhile. */
   lineMs?: number;
+  /**
+   * Answer `DLE EOT n` wherever its three bytes appear in the stream, even inside an image's data,
+   * as Epson printers do (default false: only at command boundaries).
+   */
+  realtimeInData?: boolean;
 }
 
 /** Faults a test or the control of the simulator can set. */
@@ -68,6 +73,8 @@ export class VirtualPrinter {
   private paperLeft: number;
   private readonly nearEndLines: number;
   private readonly lineMs: number;
+  private readonly realtimeInData: boolean;
+  private carry: number[] = [];
   private faults: Required<VirtualPrinterFaults> = { coverOpen: false, offline: false, cutterError: false };
   private qr: { data?: Uint8Array; size: number; ecc: QrEcc } = { size: 3, ecc: 'L' };
   private pausedUntilTick = false;
@@ -82,6 +89,7 @@ export class VirtualPrinter {
     this.paperLeft = opts.paperLines ?? Number.POSITIVE_INFINITY;
     this.nearEndLines = opts.nearEndLines ?? 0;
     this.lineMs = opts.lineMs ?? 0;
+    this.realtimeInData = opts.realtimeInData ?? false;
   }
 
   /** Subscribes to the bytes the printer sends back. */
@@ -98,11 +106,24 @@ export class VirtualPrinter {
 
   /** Bytes from the host. Real-time commands are answered before this returns. */
   write(chunk: Uint8Array): void {
+    if (this.realtimeInData) this.scanRealtime(chunk);
     for (const op of this.decoder.push(chunk)) {
-      if (op.kind === 'command' && op.realtime) this.realtime(op.name, op.args);
-      else this.queue.push(op);
+      if (op.kind === 'command' && op.realtime) {
+        if (!this.realtimeInData) this.realtime(op.name, op.args);
+      } else this.queue.push(op);
     }
     this.pump();
+  }
+
+  /** Finds `DLE EOT n` / `DLE ENQ n` in the raw bytes (across chunk ends) and answers at once. */
+  private scanRealtime(chunk: Uint8Array): void {
+    const bytes = [...this.carry, ...chunk];
+    let i = 0;
+    for (; i + 2 < bytes.length; i++) {
+      if (bytes[i] === 0x10 && bytes[i + 1] === 0x04) this.realtime('realtimeStatus', [bytes[i + 2]!]);
+      else if (bytes[i] === 0x10 && bytes[i + 1] === 0x05) this.realtime('realtimeRequest', [bytes[i + 2]!]);
+    }
+    this.carry = bytes.slice(Math.max(i, bytes.length - 2));
   }
 
   /** The status a DLE EOT would report now. */

@@ -117,3 +117,19 @@ describe('EscPosPrinter over TCP against the virtual printer (real loopback)', (
     expect(await printer.print(receipt(sim, 10))).toMatchObject({ outcome: 'uncertain', reason: 'timeout' });
   });
 });
+
+describe('status bytes hidden in image data (Epson answers DLE EOT even inside a raster)', () => {
+  it('stray replies to a DLE EOT pattern inside a logo do not confuse the driver: printed, status right', async () => {
+    const { bitmapFrom } = await import('../../../drivers/printer/index.js');
+    // Row bytes 0x10 0x04 0x01 repeated: the pattern of DLE EOT 1 in the raster data.
+    const pattern = [0x10, 0x04, 0x01];
+    const logo = bitmapFrom(24 * 8, 16, (x, y) => ((pattern[Math.floor(x / 8) % 3]! >> (7 - (x % 8))) & 1) === 1 && y >= 0);
+    const { sim, printer } = await rig({ realtimeInData: true });
+    const stray: number[] = [];
+    sim.onReply((b) => stray.push(...b));
+    const r = await printer.print(new EscPosEncoder(sim.model).initialize().image(logo).line('depois do logo').cut().encode());
+    expect(stray.length).toBeGreaterThan(8 + 1 + 4);
+    expect(r).toMatchObject({ outcome: 'printed', status: { online: true, paperOut: false } });
+    expect(sim.lastReceipt!.lines).toContain('depois do logo');
+  });
+});
