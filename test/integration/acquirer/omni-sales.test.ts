@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isOmniposError } from '../../../src/core/errors/index.js';
+import { deriveTdesKeys, encryptData } from '../../../src/crypto/index.js';
+import { SANDBOX_KEYS } from '../../../tables/sandbox-keys.js';
 import { EMV_CONFIRM, EMV_UNDO, card, cardNode, sale, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
@@ -101,6 +103,25 @@ describe('omni sales against the sandbox over loopback HTTP', () => {
     const stripe = await h.acquirer.omni.createSale(sale(7500, { card: cardNode(card(4), { inputMode: 'MagStripe' }), debit: true }));
     expect(stripe.Payment.Status).toBe(2);
     expect(stripe.Payment.EmvResponseData).toBeUndefined();
+  });
+
+  it('reads track 2 encrypted as packed nibbles (D separator, F filler) as well as ASCII', async () => {
+    const c = card(2);
+    const node = cardNode(c);
+    const ksn = node.EncryptedCardData?.TrackTwoDataKSN ?? '';
+    const nibbles = `${c.pan}D${c.expiry}${c.serviceCode}0000000000`;
+    const packed = nibbles.length % 2 === 0 ? nibbles : `${nibbles}F`;
+    const key = deriveTdesKeys(SANDBOX_KEYS.bdk, ksn).dataKeyRequest;
+    node.TrackTwoData = encryptData(key, packed, { iv: node.EncryptedCardData?.InitializationVector ?? '' }).toString('hex').toUpperCase();
+    const { outcome } = await h.acquirer.omni.authorize(sale(8270, { card: node, lastDigit: 2 }));
+    expect(outcome).toMatchObject({ kind: 'declined', returnCode: '05' });
+  });
+
+  it('a card node that does not decrypt is refused naming the field', async () => {
+    const node = cardNode(card(0));
+    node.TrackTwoData = 'AB'.repeat(16);
+    const { outcome } = await h.acquirer.omni.authorize(sale(8300, { card: node }));
+    expect((outcome as { returnMessage: string }).returnMessage).toMatch(/Payment\.CreditCard\.TrackTwoData: (does not decrypt|the clear text holds no PAN)/);
   });
 
   it('a wrong PIN declines with 55', async () => {
