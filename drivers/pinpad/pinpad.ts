@@ -1,4 +1,5 @@
 import { EventEmitter } from 'node:events';
+import { PINPAD_COMMANDS } from '../../tables/pinpad/commands.js';
 import { isTransportError, type Transport } from '../transport/transport.js';
 import { decodeResponse } from './codec/message.js';
 import { CLO, GIN, GIX, OPN_CLASSIC, type GinResult, type GixResult } from './commands/control.js';
@@ -63,6 +64,9 @@ export interface RunOptions {
   /** Aborting sends CAN for a command on the wire, or drops it from the queue; the call rejects with PINPAD_CANCELLED. */
   signal?: AbortSignal;
 }
+
+/** PKTDATA limit for commands that are not Abecs commands (§2.2.1: legacy compatibility). */
+const MAX_CLASSIC_PKTDATA = 1024;
 
 function num(v: number | undefined, def: number, min: number, max: number, name: string): number {
   const x = v ?? def;
@@ -149,6 +153,15 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
       data = spec.encode(req);
     } catch (e) {
       return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+    }
+    const flags = (PINPAD_COMMANDS as Record<string, { abecs: boolean } | undefined>)[spec.id];
+    if (flags && !flags.abecs && data.length > MAX_CLASSIC_PKTDATA) {
+      return Promise.reject(
+        new PinpadError('PINPAD_INVALID_ARGUMENT', `${spec.id}: ${data.length} bytes; only Abecs commands may exceed ${MAX_CLASSIC_PKTDATA} (§2.2.1)`, {
+          command: spec.id,
+          length: data.length,
+        }),
+      );
     }
     const { id, response } = link.submit(spec.id, data, spec.blocking, (ntm) => this.notify(spec.id, ntm));
     const onAbort = (): void => link.cancel(id);

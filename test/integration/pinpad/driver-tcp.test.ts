@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { CLEAR_LAYER, OPN_CLASSIC, Pinpad, PinpadError, encodeResponse, isPinpadError, type PacketLayer, type PinpadLinkEvent, type PinpadNotification } from '../../../drivers/pinpad/index.js';
 import type { SimHandler } from '../../../src/sim/pinpad/index.js';
 import { TcpTransport } from '../../../drivers/transport/tcp.js';
+import { TransportError } from '../../../drivers/transport/transport.js';
 import { VirtualPinpad, type VirtualPinpadOptions } from '../../../src/sim/pinpad/server.js';
 
 const FAST = { ackMs: 300, responseMs: 800, eotMs: 300, silenceMs: 60 };
@@ -131,5 +132,37 @@ describe('Pinpad driver against the virtual pinpad over TCP loopback', () => {
     expect(events.at(-1)).toMatchObject({ state: 'reconnected' });
     await pinpad.display('de volta');
     expect(sim.engine.state.display[0]).toBe('de volta');
+  });
+
+  it('sees a write error as an unplug: the command fails as disconnected and the driver reconnects', async () => {
+    const sim = new VirtualPinpad();
+    await sim.start();
+    cleanup.push(() => sim.stop());
+    let failWrites = false;
+    /** The real TCP transport, with writes that fail on demand (a cable pulled between two writes). */
+    class FlakyTcp extends TcpTransport {
+      override write(bytes: Uint8Array): Promise<void> {
+        return failWrites ? Promise.reject(new TransportError('TRANSPORT_DISCONNECTED', 'write failed: EIO')) : super.write(bytes);
+      }
+    }
+    const pinpad = new Pinpad({ transport: () => new FlakyTcp({ host: '127.0.0.1', port: sim.port }), timings: FAST, probeIntervalMs: 0, reconnect: { initialMs: 20, maxMs: 40 } });
+    cleanup.push(() => pinpad.close());
+    const events: PinpadLinkEvent[] = [];
+    pinpad.on('link', (e) => events.push(e));
+    await pinpad.connect();
+    failWrites = true;
+    await expect(pinpad.display('falha')).rejects.toSatisfy((e) => isPinpadError(e, 'PINPAD_DISCONNECTED'));
+    expect(events[1]).toEqual({ state: 'disconnected', reason: 'write-error' });
+    failWrites = false;
+    const end = Date.now() + 3000;
+    while (pinpad.status !== 'connected' && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+    await pinpad.display('ok');
+    expect(sim.engine.state.display[0]).toBe('ok');
+  });
+
+  it('refuses a classic command over 1024 bytes of packet data (§2.2.1)', async () => {
+    const { pinpad } = await setup();
+    const big = { id: 'DSP', blocking: false, encode: () => new Uint8Array(1025).fill(0x41), decode: () => undefined };
+    await expect(pinpad.run(big, undefined)).rejects.toMatchObject({ code: 'PINPAD_INVALID_ARGUMENT', context: { length: 1025 } });
   });
 });
