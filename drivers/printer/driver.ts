@@ -64,6 +64,8 @@ export class EscPosPrinter {
   private lock: Promise<unknown> = Promise.resolve();
   private reading: Promise<void> | undefined;
   private lost: PrinterError | undefined;
+  private closed = false;
+  private stopMonitor: (() => void) | undefined;
 
   constructor(private readonly opts: EscPosPrinterOptions) {
     this.pollMs = range(opts.pollMs, 200, 20, 5000, 'pollMs');
@@ -93,17 +95,68 @@ export class EscPosPrinter {
       throw new PrinterError('PRINTER_NOT_FOUND', `${this.opts.transport.description}: ${(e as Error).message}`, { transport: this.opts.transport.description }, { cause: e });
     }
     this.lost = undefined;
+    this.closed = false;
     this.reading = this.readLoop();
   }
 
   async close(): Promise<void> {
+    this.stopMonitor?.();
+    this.closed = true;
     await this.opts.transport.close();
     await this.reading;
   }
 
+  /**
+   * After the link was lost (a dropped connection, an unplugged cable), the next request opens the
+   * transport again once; if that fails the request fails with PRINTER_DISCONNECTED.
+   */
+  private async reopenIfLost(): Promise<void> {
+    if (!this.lost || this.closed) return;
+    await this.opts.transport.close().catch(() => undefined);
+    await this.reading;
+    try {
+      await this.open();
+    } catch (e) {
+      throw new PrinterError('PRINTER_DISCONNECTED', `${this.opts.transport.description}: lost and not reopened`, {}, { cause: e });
+    }
+    this.opts.log?.('printer.reopened', { transport: this.opts.transport.description });
+  }
+
   /** The four real-time statuses (DLE EOT 1..4), read one after the other. */
   status(): Promise<PrinterStatus> {
-    return this.exclusive(() => this.queryStatus());
+    return this.exclusive(async () => {
+      await this.reopenIfLost();
+      return this.queryStatus();
+    });
+  }
+
+  /**
+   * Polls status every `intervalMs` between requests, so paper running low, an open cover or a
+   * lost link show up as events while nothing prints (a kiosk's health, the paper check before a
+   * card is read). Returns the function that stops it; `close()` stops it too.
+   */
+  monitor(intervalMs = 2000): () => void {
+    this.stopMonitor?.();
+    let stopped = false;
+    let timer: NodeJS.Timeout | undefined;
+    const tick = (): void => {
+      timer = setTimeout(() => {
+        this.status()
+          .catch(() => undefined)
+          .finally(() => {
+            if (!stopped) tick();
+          });
+      }, intervalMs);
+      timer.unref();
+    };
+    tick();
+    const stop = (): void => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      if (this.stopMonitor === stop) this.stopMonitor = undefined;
+    };
+    this.stopMonitor = stop;
+    return stop;
   }
 
   /**
@@ -225,6 +278,11 @@ export class EscPosPrinter {
   }
 
   private async printLocked(bytes: Uint8Array): Promise<PrintResult> {
+    try {
+      await this.reopenIfLost();
+    } catch {
+      return { outcome: 'not-printed', reason: 'disconnected' };
+    }
     const before = await this.tryStatus();
     if (typeof before === 'string') return { outcome: 'not-printed', reason: before };
     const cond = conditionOf(before);

@@ -133,3 +133,38 @@ describe('status bytes hidden in image data (Epson answers DLE EOT even inside a
     expect(sim.lastReceipt!.lines).toContain('depois do logo');
   });
 });
+
+describe('link loss and monitoring', () => {
+  it('after a dropped connection the next request reopens the link once', async () => {
+    const { sim, server, printer, events } = await rig();
+    await printer.status();
+    server.dropConnections();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(events.map((e) => e.type)).toContain('disconnected');
+    expect(await printer.print(receipt(sim, 2))).toMatchObject({ outcome: 'printed' });
+    expect(sim.receipts).toHaveLength(1);
+  });
+
+  it('a printer gone for good: not printed (disconnected), status fails with PRINTER_DISCONNECTED', async () => {
+    const { sim, server, printer } = await rig();
+    await printer.status();
+    await server.close();
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await printer.print(receipt(sim, 2))).toMatchObject({ outcome: 'not-printed', reason: 'disconnected' });
+    await expect(printer.status()).rejects.toMatchObject({ code: 'PRINTER_DISCONNECTED' });
+  });
+
+  it('monitoring emits paper-near-end, cover-open and idle as they happen, with nothing printing', async () => {
+    const { sim, printer, events } = await rig({ paperLines: 100, nearEndLines: 50 });
+    const stop = printer.monitor(25);
+    await new Promise((r) => setTimeout(r, 80));
+    sim.loadPaper(40);
+    await new Promise((r) => setTimeout(r, 80));
+    sim.setFaults({ coverOpen: true });
+    await new Promise((r) => setTimeout(r, 80));
+    sim.setFaults({ coverOpen: false });
+    await new Promise((r) => setTimeout(r, 80));
+    stop();
+    expect(events.map((e) => e.type)).toEqual(['idle', 'paper-near-end', 'cover-open', 'idle']);
+  });
+});
