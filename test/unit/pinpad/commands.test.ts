@@ -249,6 +249,21 @@ describe('codec properties', () => {
       { numRuns: 1000, seed: fcSeed('response fuzz') },
     );
   });
+  it('random blocks through every GIN layout and the DEX layout give fields or a PinpadError, never anything else', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 120 }), fc.integer({ min: 0, max: 99 }), (block, acq) => {
+        for (const f of [() => GIN.decode({ id: 'GIN', status: 0, blocks: [block] }, acq), () => decodeLayout(CLASSIC_LAYOUTS.DEX_REQUEST, block, 'DEX')]) {
+          try {
+            f();
+          } catch (e) {
+            expect(e).toBeInstanceOf(PinpadError);
+          }
+        }
+      }),
+      { numRuns: 1000, seed: fcSeed('layout fuzz') },
+    );
+  });
+
   it('encodeResponse and decodeResponse agree', () => {
     const data = encodeResponse('GIX', 0, [Uint8Array.of(0x80, 0x01, 0, 1, 0x41)]);
     expect(decodeResponse(data)).toEqual({ id: 'GIX', status: 0, blocks: [Uint8Array.of(0x80, 0x01, 0, 1, 0x41)] });
