@@ -41,6 +41,17 @@ describe('fault injection and the undo race', () => {
     expect(q.Payment).toMatchObject({ Status: 2, ConfirmationStatus: 0 });
   });
 
+  it('a sale still landing: the first query by order id says 404, a later one finds it (404 is never final by itself)', async () => {
+    await h.fault('saleCreate', { latencyMs: 500 });
+    const req = sale(4350);
+    const fast = h.newAcquirer(150);
+    expect((await fast.omni.authorize(req)).outcome).toEqual({ kind: 'unknown', reason: 'timeout' });
+    const first = await fast.omni.getSaleByOrderId(req.MerchantOrderId).catch((e: unknown) => e);
+    expect((first as { context: { status: number } }).context.status).toBe(404);
+    await new Promise((r) => setTimeout(r, 600));
+    expect((await fast.omni.getSaleByOrderId(req.MerchantOrderId)).Payment.Status).toBe(2);
+  });
+
   it('a 5xx fault is not recorded, latency delays, and faults count down', async () => {
     await h.fault('saleCreate', { status: 503, times: 2 });
     expect((await omni().authorize(sale(4500))).outcome).toMatchObject({ kind: 'unknown', reason: 'HTTP 503' });
