@@ -19,6 +19,7 @@ const Source = z.object({
   receiptInformation: z.array(z.looseObject({})).max(200),
   printMessages: z.array(z.looseObject({})).max(50).optional(),
   merchantOrderId: z.string().regex(/^\d{1,15}$/),
+  digitalCopy: z.string().min(1).max(500).optional(),
 });
 
 /** The host's `ReceiptInformation` fields this layout places itself; any other row is printed as `Label: Content`. */
@@ -131,6 +132,10 @@ export function receiptDocument(input: ReceiptSource, copy: ReceiptCopy, columns
     text('ASSINATURA DO CLIENTE', { align: 'center' });
   }
   for (const m of s.printMessages ?? []) if (!TOP.test(m.Position.trim())) text(maskPansIn(m.Message), { align: 'center' });
+  if (s.digitalCopy) {
+    ops.push({ op: 'qr', data: s.digitalCopy, size: columns === 32 ? 3 : 4 });
+    text('COMPROVANTE DIGITAL', { align: 'center' });
+  }
   if (testEnv) text(TEST_ENVIRONMENT_BANNER, { align: 'center', bold: true });
   ops.push({ op: 'cut', kind: 'partial' });
   return ops;

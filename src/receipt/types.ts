@@ -41,6 +41,8 @@ export interface ReceiptSource {
   readonly brand?: string;
   /** How the cardholder was verified: a signature line on the merchant copy only for `signature`. */
   readonly cvm?: 'pin' | 'signature' | 'none';
+  /** A link to the receipt's digital copy, printed as a QR code at the end (kiosks, screens). */
+  readonly digitalCopy?: string;
   /** When the row lacks DATE/HOUR. */
   readonly at?: { readonly date: string; readonly time: string };
 }

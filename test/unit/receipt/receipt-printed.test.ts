@@ -88,3 +88,26 @@ describe('receipts as printed on the virtual printer (every kind, 32/42/48 colum
     expect(bottom).not.toContain('5413330089020011');
   });
 });
+
+describe('the digital copy QR', () => {
+  it('prints as a QR code that decodes back to the link, on every width (native and raster)', async () => {
+    const { decodeQrBitmap } = await import('../../helpers/qr-decode.js');
+    const url = 'https://omnipos.invalid/r/263260010000123?v=1';
+    for (const cols of RECEIPT_COLUMNS) {
+      const model = MODEL_FOR[cols];
+      const p = new VirtualPrinter({ model });
+      p.write(encodeDocument(receiptDocument(source({ digitalCopy: url }), 'customer', cols), model));
+      const r = p.lastReceipt!;
+      expect(r.images).toHaveLength(1);
+      expect(decodeQrBitmap(r.images[0]!.bitmap)).toBe(url);
+      expect(r.lines.map((l) => l.trim())).toContain('COMPROVANTE DIGITAL');
+    }
+  });
+
+  it('the HTML view embeds the QR as SVG from src/qr', async () => {
+    const { renderQrSvg } = await import('../../../src/qr/render.js');
+    const { receiptHtml } = await import('../../../src/receipt/index.js');
+    const html = receiptHtml(receiptDocument(source({ digitalCopy: 'https://x.invalid/1' }), 'customer', 42), 42, (d) => renderQrSvg(d));
+    expect(html).toContain('<span class="qr"><svg xmlns="http://www.w3.org/2000/svg"');
+  });
+});
