@@ -13,3 +13,4 @@ export { InitializationStore, type InstallOptions, type InstallResult, type Vers
 export { pinpadTableVersion, isNewerVersion, assertOperational } from './version.js';
 export { TableSet, paymentTypeOf, type PaymentType } from './table-set.js';
 export * from './rules/index.js';
+export { planPinpadLoad, tlrBlocks, TLR_MAX, type PinpadLoadPlan } from './pinpad-load.js';
