@@ -1,5 +1,4 @@
-import type { ReceiptPort } from '../engine/ports.js';
-import type { SaleData } from '../engine/sale/types.js';
+import type { ReceiptPort, ReceiptSubject } from '../engine/ports.js';
 
 /**
  * The minimal virtual printer: the receipt as text lines, kept in memory (and handed to a
@@ -15,7 +14,7 @@ export class TextReceiptPrinter implements ReceiptPort {
     this.#banner = options.testBanner;
   }
 
-  print(sale: SaleData): Promise<'printed'> {
+  print(sale: ReceiptSubject): Promise<'printed'> {
     const lines = [
       ...(this.#banner ? [this.#banner] : []),
       ...(sale.hostReceipt?.fields ?? []).map((f) => `${f.label}: ${f.content}`),

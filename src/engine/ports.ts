@@ -10,6 +10,8 @@ import type { CardSummary, HostSaleOutcome, SaleData, SaleRequest } from './sale
 export interface Delivery {
   action: 'done' | 'retry' | 'dead-letter' | 'needs-refund';
   reason: string;
+  /** A watched QR sale was paid after it ended, and this undid the payment. */
+  late?: boolean;
 }
 
 export type SaleQuery =
@@ -79,7 +81,10 @@ export interface SaleAuthorizationPort {
   authorize(order: SaleOrder): Promise<HostSaleOutcome>;
 }
 
+/** What a receipt is printed from: a card sale's data, or a QR sale's. */
+export type ReceiptSubject = Pick<SaleData, 'merchantOrderId' | 'authorizationCode' | 'hostReceipt'>;
+
 /** Prints (or shows) the receipt; `printed` only when the printer says so after the cut. */
 export interface ReceiptPort {
-  print(sale: SaleData): Promise<'printed' | 'skipped' | 'failed' | 'unsure'>;
+  print(sale: ReceiptSubject): Promise<'printed' | 'skipped' | 'failed' | 'unsure'>;
 }

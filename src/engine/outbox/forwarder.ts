@@ -6,6 +6,7 @@ import { nextDailyClose } from '../daily-close.js';
 import type { AcquirerDeliveryPort, Delivery } from '../ports.js';
 import { OUTBOX_OPERATIONS, type ConfirmTask, type UndoTask } from './tasks.js';
 import { attemptUndo, type UndoRaceOptions } from './undo-race.js';
+import { attemptWatch, type WatchTask } from './watch.js';
 
 export interface ForwarderDeps {
   db: Db;
@@ -65,6 +66,8 @@ export class OutboxForwarder {
         const attempt = await attemptUndo(this.#deps.port, task.payload as unknown as UndoTask, now, close, this.#deps.undoRace);
         delivery = attempt.delivery;
         payload = attempt.payload as Record<string, unknown> | undefined;
+      } else if (task.operation === OUTBOX_OPERATIONS.watch) {
+        delivery = await attemptWatch(this.#deps.port, task.payload as unknown as WatchTask, now);
       } else {
         delivery = { action: 'dead-letter', reason: `unknown operation ${task.operation}` };
       }

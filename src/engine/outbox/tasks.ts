@@ -20,6 +20,7 @@ export interface UndoTask {
 export const OUTBOX_OPERATIONS = {
   confirm: 'sale.confirm',
   undo: 'sale.undo',
+  watch: 'qr.watch',
 } as const;
 
 /** One task per sale and operation: enqueueing again returns the task already there. */

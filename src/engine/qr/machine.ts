@@ -1,0 +1,73 @@
+import type { SaleContext } from '../sale/types.js';
+import { QR_FINAL, type QrEffect, type QrInput, type QrSaleData, type QrState, type QrStateName } from './types.js';
+
+export type QrStep = { ok: true; state: QrState; effects: QrEffect[]; input: string } | { ok: false; reason: string };
+
+function go(state: QrState, name: QrStateName, input: string, patch: Partial<QrSaleData>, ...effects: QrEffect[]): QrStep {
+  return { ok: true, state: { name, data: { ...state.data, ...patch } }, effects, input };
+}
+
+const undo = (s: QrState, input: string, reason: string): QrStep => go(s, 'undoing', input, { reason }, { kind: 'outbox.undo' });
+
+/** The wallet QR sale as a pure transition function (same contract as the card sale's). */
+export function qrTransition(state: QrState, input: QrInput, ctx: SaleContext): QrStep {
+  const refuse = (): QrStep => ({ ok: false, reason: `input ${input.kind} is not valid in state ${state.name}` });
+  if (QR_FINAL.has(state.name)) return refuse();
+  switch (state.name) {
+    case 'started':
+      if (input.kind === 'shown') return go(state, 'showing', 'code shown', { qrCode: input.qrCode, nsu: input.nsu, expiresAt: input.expiresAt }, { kind: 'watch.payment' });
+      if (input.kind === 'build-failed') return go(state, 'failed', 'code not built', { reason: input.reason });
+      if (input.kind === 'cancel') return go(state, 'cancelled', `cancel by ${input.by}`, { reason: `cancelled by ${input.by}` });
+      return refuse();
+    case 'showing':
+      if (input.kind === 'paid') {
+        return go(state, 'approved', 'paid by the wallet', { paymentId: input.paymentId, ...(input.authorizationCode ? { authorizationCode: input.authorizationCode } : {}) }, { kind: 'print.receipt' });
+      }
+      // The code may still be paid until its validity ends: watch, and undo what comes late.
+      if (input.kind === 'cancel') return go(state, 'cancelling', `cancel by ${input.by}`, { reason: `cancelled by ${input.by}` }, { kind: 'outbox.watch' });
+      if (input.kind === 'expired') return go(state, 'expiring', 'code expired', { reason: 'the code expired unpaid' }, { kind: 'outbox.watch' });
+      return refuse();
+    case 'approved':
+      if (input.kind === 'receipt') {
+        if (input.result === 'printed' || input.result === 'skipped') {
+          if (state.data.request.confirmation === 'auto') return go(state, 'confirming', `receipt ${input.result}`, { receipt: input.result }, { kind: 'outbox.confirm' });
+          const deadline = ctx.decisionDeadline(ctx.now).toISOString();
+          return go(state, 'awaiting-decision', `receipt ${input.result}`, { receipt: input.result, deadline }, { kind: 'schedule.deadline', at: deadline });
+        }
+        if (input.result === 'unsure' && ctx.attended) return go(state, 'approved', 'receipt unsure', {}, { kind: 'ask.receipt' });
+        return undo(state, `receipt ${input.result}`, 'the receipt did not come out');
+      }
+      if (input.kind === 'cancel') return undo(state, `cancel by ${input.by}`, `cancelled by ${input.by}`);
+      return refuse();
+    case 'awaiting-decision':
+      if (input.kind === 'decision') {
+        if (input.decision === 'confirm') return go(state, 'confirming', `confirm by ${input.by}`, {}, { kind: 'outbox.confirm' });
+        return undo(state, `undo by ${input.by}`, input.by === 'deadline' ? 'no decision before the deadline' : `undone by ${input.by}`);
+      }
+      if (input.kind === 'cancel') return undo(state, `cancel by ${input.by}`, `cancelled by ${input.by}`);
+      return refuse();
+    case 'confirming':
+    case 'undoing':
+      if (input.kind !== 'delivered') return refuse();
+      if (input.action === 'done') return go(state, state.name === 'confirming' ? 'confirmed' : 'undone', `${state.name === 'confirming' ? 'confirm' : 'undo'} delivered`, {});
+      if (input.action === 'needs-refund') {
+        return go(state, 'needs-refund', 'undo too late', { reason: input.reason }, { kind: 'alarm', code: 'NEEDS_REFUND', message: `QR sale ${state.data.merchantOrderId} stayed charged: ${input.reason}` });
+      }
+      return go(state, 'dead-letter', `${state.name} dead-letter`, { reason: input.reason }, { kind: 'alarm', code: 'QR_DEAD_LETTER', message: `QR sale ${state.data.merchantOrderId}: ${input.reason}` });
+    case 'cancelling':
+    case 'expiring': {
+      if (input.kind !== 'delivered') return refuse();
+      const end: QrStateName = state.name === 'cancelling' ? 'cancelled' : 'expired';
+      if (input.action === 'done' && input.late) {
+        return go(state, 'undone', 'late payment undone', { reason: input.reason }, { kind: 'alarm', code: 'QR_LATE_PAYMENT', message: `QR sale ${state.data.merchantOrderId} was paid after it ended; the payment was undone` });
+      }
+      if (input.action === 'done') return go(state, end, 'no late payment', {});
+      if (input.action === 'needs-refund') {
+        return go(state, 'needs-refund', 'late payment kept', { reason: input.reason }, { kind: 'alarm', code: 'NEEDS_REFUND', message: `QR sale ${state.data.merchantOrderId} was paid late and stayed charged: ${input.reason}` });
+      }
+      return go(state, 'dead-letter', 'watch dead-letter', { reason: input.reason }, { kind: 'alarm', code: 'QR_DEAD_LETTER', message: `QR sale ${state.data.merchantOrderId}: ${input.reason}` });
+    }
+    default:
+      return refuse();
+  }
+}

@@ -1,0 +1,82 @@
+import type { ConfirmationMode } from '../sale/types.js';
+
+/**
+ * A wallet QR sale (DESIGN.md, "Wallet QR sales"): the terminal builds the dynamic
+ * `br.com.padraoq` code itself, shows it, and queries the host by MerchantOrderId until the
+ * wallet's payment appears, the code expires or the sale is cancelled. A payment is then
+ * confirmed or undone like a card sale; after a cancel or an expiry an outbox task keeps
+ * querying until the code's validity (plus a margin) has passed and undoes a late payment.
+ */
+
+export interface QrSaleRequest {
+  /** Cents. */
+  amount: number;
+  method: 'credit' | 'debit';
+  installments: number;
+  interest: 'ByMerchant' | 'ByIssuer';
+  confirmation: ConfirmationMode;
+}
+
+export interface QrSaleData {
+  request: QrSaleRequest;
+  merchantOrderId: string;
+  idempotencyKey?: string;
+  /** The code shown (no card data in it). */
+  qrCode?: string;
+  nsu?: string;
+  /** When the code stops being payable (ISO), from 81.01 and the configured validity. */
+  expiresAt?: string;
+  paymentId?: string;
+  authorizationCode?: string;
+  deadline?: string;
+  receipt?: 'printed' | 'skipped' | 'failed';
+  reason?: string;
+}
+
+export const QR_STATES = [
+  'started',
+  'showing',
+  'approved',
+  'awaiting-decision',
+  'confirming',
+  'undoing',
+  'cancelling',
+  'expiring',
+  'confirmed',
+  'undone',
+  'cancelled',
+  'expired',
+  'failed',
+  'needs-refund',
+  'dead-letter',
+] as const;
+export type QrStateName = (typeof QR_STATES)[number];
+
+export const QR_FINAL: ReadonlySet<QrStateName> = new Set(['confirmed', 'undone', 'cancelled', 'expired', 'failed', 'needs-refund', 'dead-letter']);
+
+export interface QrState {
+  name: QrStateName;
+  data: QrSaleData;
+}
+
+export type QrInput =
+  | { kind: 'shown'; qrCode: string; nsu: string; expiresAt: string }
+  | { kind: 'build-failed'; reason: string }
+  | { kind: 'paid'; paymentId: string; authorizationCode?: string }
+  | { kind: 'expired' }
+  | { kind: 'cancel'; by: 'ecr' | 'customer' | 'operator' }
+  | { kind: 'receipt'; result: 'printed' | 'skipped' | 'failed' | 'unsure' }
+  | { kind: 'decision'; decision: 'confirm' | 'undo'; by: 'ecr' | 'deadline' | 'operator' }
+  /** The outbox settled the confirmation, the undo, or the late-payment watch (`late`: a payment found and undone). */
+  | { kind: 'delivered'; action: 'done' | 'dead-letter' | 'needs-refund'; reason: string; late?: boolean };
+
+export type QrEffect =
+  | { kind: 'watch.payment' }
+  | { kind: 'print.receipt' }
+  | { kind: 'ask.receipt' }
+  | { kind: 'schedule.deadline'; at: string }
+  | { kind: 'outbox.confirm' }
+  | { kind: 'outbox.undo' }
+  /** Keep querying until the code's validity (plus a margin) has passed; undo a late payment. */
+  | { kind: 'outbox.watch' }
+  | { kind: 'alarm'; code: string; message: string };
