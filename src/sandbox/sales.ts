@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { HOST_TIME_ZONE, localTime } from '../core/clock.js';
 import cardOutcomes from '../../tables/acquirer/card-outcomes.json' with { type: 'json' };
 import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
 import { requireToken } from './auth.js';
@@ -95,6 +96,7 @@ export function createSale(ctx: SandboxContext, req: SandboxRequest): Answer {
   let decision: Decision;
   const band = centsBand(v.amount);
   if (!pinOk) decision = { kind: 'declined', code: '55', message: 'SENHA INVALIDA' };
+  else if (isExpired(read.expiry ?? typedExpiry(v.card.ExpirationDate), ctx.clock.now())) decision = { kind: 'declined', code: '57', message: 'Expired card' };
   else if (band === 10) {
     const o = centsOutcome(ctx, 10, v.amount, `sale:${v.amount}`);
     decision =
@@ -320,4 +322,19 @@ function undoCallback(row: SaleRow): UndoCallback {
     originalTransactionType: 1,
     statusCode: 3,
   };
+}
+
+/** `MM/yyyy` → `YYMM`, or undefined. */
+function typedExpiry(value: unknown): string | undefined {
+  const m = typeof value === 'string' ? /^(0[1-9]|1[0-2])\/\d{2}(\d{2})$/.exec(value) : null;
+  return m ? `${m[2]}${m[1]}` : undefined;
+}
+
+/** A card is valid through the last day of its expiry month (host time). */
+function isExpired(yymm: string | undefined, now: Date): boolean {
+  if (!yymm || !/^\d{4}$/.test(yymm)) return false;
+  const t = localTime(now, HOST_TIME_ZONE);
+  const year = 2000 + Number(yymm.slice(0, 2));
+  const month = Number(yymm.slice(2));
+  return year < t.year || (year === t.year && month < t.month);
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isOmniposError } from '../../../src/core/errors/index.js';
+import { saleOutcome } from '../../../src/acquirer/index.js';
 import { deriveTdesKeys, encryptData } from '../../../src/crypto/index.js';
 import { SANDBOX_KEYS } from '../../../tables/sandbox-keys.js';
 import { EMV_CONFIRM, EMV_UNDO, card, cardNode, sale, startHarness, type Harness } from './harness.js';
@@ -122,6 +123,22 @@ describe('omni sales against the sandbox over loopback HTTP', () => {
     node.TrackTwoData = 'AB'.repeat(16);
     const { outcome } = await h.acquirer.omni.authorize(sale(8300, { card: node }));
     expect((outcome as { returnMessage: string }).returnMessage).toMatch(/Payment\.CreditCard\.TrackTwoData: (does not decrypt|the clear text holds no PAN)/);
+  });
+
+  it('an expired card (track or typed expiry before the host month) declines with 57', async () => {
+    const c = card(0);
+    const expired = { ...c, expiry: '2001', track2: `${c.pan}=2001${c.serviceCode}0000000000`, expirationDate: '01/2020' };
+    const { outcome } = await h.acquirer.omni.authorize(sale(8400, { card: cardNode(expired) }));
+    expect(outcome).toMatchObject({ kind: 'declined', returnCode: '57' });
+    const typed = cardNode(expired, { inputMode: 'Typed', pin: null });
+    expect((await h.acquirer.omni.authorize(sale(8500, { card: typed }))).outcome).toMatchObject({ kind: 'declined', returnCode: '57' });
+  });
+
+  it('Capture false gives Status 1, which the sale table calls an anomaly', async () => {
+    const req = sale(8600);
+    const res = await h.acquirer.omni.raw('saleCreate', {}, { json: { ...req, Payment: { ...req.Payment, Capture: false } } });
+    expect(res.status).toBe(201);
+    expect(saleOutcome({ kind: 'answer', status: res.status, body: res.body })).toMatchObject({ kind: 'anomaly', reason: 'authorized-not-captured' });
   });
 
   it('a wrong PIN declines with 55', async () => {
