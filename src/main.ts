@@ -138,9 +138,14 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     onSettled: (task, delivery) => engine.settled(task, delivery),
     undoRace: { processingWindowMs: 2 * values.acquirer.timeoutMs },
   });
-  forwarderRef.runOnce = () => forwarder.runOnce();
+  const outboxLog = log.child({ component: 'outbox' });
+  forwarderRef.runOnce = () =>
+    forwarder.runOnce().catch((e: unknown) => {
+      outboxLog.error({ err: e }, 'outbox pass failed');
+      return 0;
+    });
   engine.recover();
-  const outboxLoop = setInterval(() => void forwarder.runOnce(), 1000);
+  const outboxLoop = setInterval(() => void forwarderRef.runOnce?.(), 1000);
   outboxLoop.unref();
   const api =
     deps.api === false

@@ -25,6 +25,15 @@ export function isIdentifierKey(key: string): boolean {
   return IDENTIFIER_KEYS.has(key.toLowerCase().replace(/[^a-z0-9]/g, ''));
 }
 
+/**
+ * An identifier's value as we issue or receive them: up to 15 digits (MerchantOrderId, NSU) or
+ * a UUID (PaymentId, VoidId), whose all-digit groups can look like a dashed PAN.
+ */
+export function isIdentifierValue(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && String(value).length <= 15;
+  return typeof value === 'string' && (/^\d{1,15}$/.test(value) || /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value));
+}
+
 export function isSensitiveKey(key: string): boolean {
   const k = key.toLowerCase().replace(/[^a-z0-9]/g, '');
   return !SAFE_KEYS.has(k) && SENSITIVE_KEY.test(k);
@@ -94,7 +103,7 @@ export function scrubValue(value: unknown, depth = 0): unknown {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     if (isSensitiveKey(k) && v !== undefined && v !== null && v !== '') out[k] = REDACTED;
-    else if (isIdentifierKey(k) && (typeof v === 'string' || typeof v === 'number') && /^\d{1,15}$/.test(String(v))) out[k] = v;
+    else if (isIdentifierKey(k) && isIdentifierValue(v)) out[k] = v;
     else out[k] = scrubValue(v, depth + 1);
   }
   return out;

@@ -48,7 +48,14 @@ export class OutboxForwarder {
   async #run(): Promise<number> {
     const { outbox, clock } = this.#deps;
     const due = outbox.due(clock.now());
-    for (const task of due) await this.#attempt(task);
+    for (const task of due) {
+      try {
+        await this.#attempt(task);
+      } catch (e) {
+        // Recording the result failed (the task stays due and is tried again): never crash the daemon.
+        this.#deps.log.error({ task: task.id, operation: task.operation, err: e }, 'outbox attempt not recorded');
+      }
+    }
     return due.length;
   }
 

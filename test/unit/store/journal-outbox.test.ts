@@ -110,3 +110,20 @@ describe('identifiers are not card numbers', () => {
     db.close();
   });
 });
+
+describe('UUIDs are identifiers too', () => {
+  it('keeps a PaymentId whose digit groups look like a dashed Luhn-valid PAN', async () => {
+    // 40128888-8888-1881-... : the dashed run 4012 8888 8888 1881 is a published Visa test number.
+    const paymentId = '40128888-8888-1881-1234-567890123456';
+    const { db, outbox } = store();
+    expect(outbox.enqueue({ operation: 'undo', idempotencyKey: 'undo:u', payload: { paymentId }, at }).payload).toEqual({ paymentId });
+    expect(() => outbox.enqueue({ operation: 'undo', idempotencyKey: 'undo:v', payload: { note: `x ${paymentId}` }, at })).toThrow(
+      expect.objectContaining({ code: 'STORE_SENSITIVE_DATA' }),
+    );
+    const { captureLogger } = await import('../../helpers/capture-log.js');
+    const { log, output } = captureLogger();
+    log.info({ paymentId }, 'undo');
+    expect(output()).toContain(paymentId);
+    db.close();
+  });
+});
