@@ -14,3 +14,4 @@ export { pinpadTableVersion, isNewerVersion, assertOperational } from './version
 export { TableSet, paymentTypeOf, type PaymentType } from './table-set.js';
 export * from './rules/index.js';
 export { planPinpadLoad, tlrBlocks, TLR_MAX, type PinpadLoadPlan } from './pinpad-load.js';
+export { initialize, initializationDue, type TablesSource, type PinpadTables, type InitStep, type InitializeDeps, type InitializeResult } from './initialize.js';

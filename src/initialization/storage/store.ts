@@ -141,6 +141,12 @@ export class InitializationStore {
     return rows.map((r) => ({ version: r.version, state: r.state, startedAt: r.started_at, completedAt: r.completed_at, current: r.version === current }));
   }
 
+  /** When the version in force was switched in (for the re-initialization schedule). */
+  switchedAt(): Date | undefined {
+    const row = this.db.prepare('SELECT switched_at FROM init_current WHERE id = 1').get() as { switched_at: string } | undefined;
+    return row ? new Date(row.switched_at) : undefined;
+  }
+
   /** The pinpad table version last loaded for the version in force (set by the pinpad load), if any. */
   pinpadTableVersion(): string | undefined {
     const row = this.db.prepare('SELECT pinpad_table_version FROM init_current WHERE id = 1').get() as { pinpad_table_version: string | null } | undefined;
