@@ -3,8 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'src/**/*.test.ts', 'drivers/**/*.test.ts', 'tables/**/*.test.ts'],
-    testTimeout: 20_000,
-    hookTimeout: 20_000,
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
     pool: 'forks',
     benchmark: { include: ['test/bench/**/*.bench.ts'] },
   },

@@ -150,7 +150,7 @@ describe('MerchantOrderId', () => {
       ),
       { numRuns: 200, seed },
     );
-  });
+  }, 180_000);
 });
 
 describe('terminal NSU', () => {
