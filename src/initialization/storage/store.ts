@@ -57,8 +57,8 @@ export class InitializationStore {
     private readonly clock: Clock,
   ) {
     // Both columns descending: one backward walk of the index, no sort.
-    this.nearest = db.prepare('SELECT lo19, hi19 FROM init_bins WHERE version = ? AND type = ? AND lo19 <= ? ORDER BY lo19 DESC, hi19 DESC LIMIT 8');
-    this.group = db.prepare('SELECT initial_bin, final_bin, product_id, issuer_id, type, flags FROM init_bins WHERE version = ? AND type = ? AND lo19 = ? AND hi19 = ?');
+    this.nearest = db.prepare('SELECT lo19, hi19 FROM init_bins INDEXED BY init_bins_range WHERE version = ? AND type = ? AND lo19 <= ? ORDER BY lo19 DESC, hi19 DESC LIMIT 8');
+    this.group = db.prepare('SELECT initial_bin, final_bin, product_id, issuer_id, type, flags FROM init_bins INDEXED BY init_bins_range WHERE version = ? AND type = ? AND lo19 = ? AND hi19 = ?');
   }
 
   /** The version in force, or undefined before the first initialization. */
