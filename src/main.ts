@@ -8,6 +8,7 @@ import { SimulatedCardPort } from './adapters/simulated-card.js';
 import { TextReceiptPrinter } from './adapters/text-receipt.js';
 import type { Config } from './config/index.js';
 import { systemClock, type Clock } from './core/clock.js';
+import { HostClock } from './core/host-clock.js';
 import { OmniposError } from './core/errors/index.js';
 import type { Logger } from './core/log/index.js';
 import { sdNotify, watchdogIntervalMs } from './core/systemd.js';
@@ -80,7 +81,8 @@ function cardPort(config: Config): CardPort {
 export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
   const { config, log } = deps;
   const env = deps.env ?? process.env;
-  const clock = deps.clock ?? systemClock;
+  // Business time is the host's: the offset is learnt from the acquirer's Date headers.
+  const clock = new HostClock(deps.clock ?? systemClock);
   const values = config.values;
   const db = openTerminalDatabase(values.stateDir, log.child({ component: 'store' }));
   const { file: apiTokenFile, token } = ensureApiToken(values.stateDir);
@@ -103,6 +105,9 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     clock,
     log,
     dispatcher,
+    onHostDate: (date) => {
+      if (clock.observe(date)) log.warn({ offsetMs: clock.offsetMs }, "the terminal's clock differs from the host's: following the host");
+    },
   });
 
   const printer = new TextReceiptPrinter(values.environment === 'production' ? {} : { testBanner: 'AMBIENTE DE TESTE — SEM VALOR' });

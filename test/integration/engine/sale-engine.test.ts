@@ -189,4 +189,18 @@ describe('card sales through the engine, the strict sandbox and a real SQLite jo
     expect((await h.ledger()).problems.filter((p) => p.merchantOrderId === entry.merchantOrderId)).toEqual([]);
     after.db.close();
   });
+
+  it('an undo that reaches the host after its daily close confirmed the sale becomes needs-refund, with an alarm', async () => {
+    const t = terminal();
+    const { entry, done } = await t.engine.start(credit(1010, 'ecr'));
+    await done;
+    expect(t.journal.get(entry.id)?.state).toBe('awaiting-decision');
+    expect((await h.control('POST', '/sandbox/close-day')).status).toBe(200);
+    await t.engine.decide(entry.id, 'undo');
+    await t.settle();
+    expect(t.journal.get(entry.id)?.state).toBe('needs-refund');
+    expect(t.events.some((e) => e.type === 'alarm' && e.code === 'NEEDS_REFUND')).toBe(true);
+    expect(await ledgerRow(entry.merchantOrderId)).toMatchObject({ confirmationStatus: 1, charged: 1010 });
+    t.db.close();
+  });
 });
