@@ -13,6 +13,7 @@ import {
 } from '../../../drivers/printer/index.js';
 import { DEFAULT_PRINTER_MODEL_ID, findPrinterModel, type CodePageId, type PrinterModel } from '../../../tables/printers/index.js';
 import { makeReceipt, type Align, type PaperRow, type PrintedReceipt } from './paper.js';
+import { renderPaperPng } from './png.js';
 
 /** Options of a virtual printer. */
 export interface VirtualPrinterOptions {
@@ -181,6 +182,11 @@ export class VirtualPrinter {
   /** The paper printed since the last cut, still in the printer. */
   get uncut(): PrintedReceipt {
     return makeReceipt(this.rows, 'none', this.model.columns.a);
+  }
+
+  /** A piece of paper as a PNG, one printer dot a pixel (the last one cut off by default). */
+  png(receipt: PrintedReceipt | undefined = this.lastReceipt): Uint8Array {
+    return renderPaperPng(receipt?.rows ?? [], this.model);
   }
 
   /** The most recent piece of paper cut off, if any. */
