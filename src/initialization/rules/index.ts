@@ -7,3 +7,4 @@ export { passwordRule, securityCodeRule, type PasswordDecision, type SecurityCod
 export { duplicateWarning, deviceAccepted, voidAllowed, type RecentSale, type Device, type VoidRequest } from './sale-checks.js';
 export { inputModeOf, authenticationMethodOf, type InputMode, type AuthenticationMethod, type CvmResult } from './omni.js';
 export { decideForCard, type CardDecision, type ProductDecision } from './decide.js';
+export { planSale, type SaleContext, type SalePlan } from './sale.js';

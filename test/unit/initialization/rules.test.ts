@@ -13,6 +13,7 @@ import {
   lastFourRequired,
   passwordRule,
   productChoice,
+  planSale,
   securityCodeRule,
   stripeAccepted,
   typingAllowed,
@@ -248,5 +249,24 @@ describe('InputMode and AuthenticationMethod of the omni request', () => {
     expect(authenticationMethodOf({ entry: 'magstripe' }, 'required')).toBe('OnlineAuthentication');
     expect(authenticationMethodOf({ entry: 'magstripe' }, 'none')).toBe('NoPassword');
     expect(authenticationMethodOf({ entry: 'typed' }, 'none')).toBe('NoPassword');
+  });
+});
+
+describe("planSale: the rules in a sale's order", () => {
+  const sale = { amount: 1000, installments: 1, today: { year: 2026, month: 11 }, maskedPan: '47617300****0060', recent: [], device: { hasPinpad: true, hasChipReader: true } };
+  it('asks the customer to choose, then plans the chosen product for the omni request', () => {
+    const set = fixture((t) => (t.Bins[2]!.RequiresPassword = true));
+    expect(planSale(set, stripe(), sale)).toEqual({ ok: 'choose', options: [{ productId: 1, label: 'VISA CREDITO' }, { productId: 2, label: 'VISA DEBITO' }] });
+    const debit = planSale(set, stripe(), { ...sale, productId: 2 });
+    expect(debit).toMatchObject({ ok: true, plan: { productId: 2, brandId: 1, issuerId: 10, paymentType: 'PhysicalDebitCard', InputMode: 'MagStripe', IsFallback: false, password: 'required' } });
+    const credit = planSale(set, chip('A0000000031010'), { ...sale, installments: 3 });
+    expect(credit).toMatchObject({ ok: true, plan: { productId: 1, InputMode: 'Emv', password: 'card', tags: { first: expect.any(String) } } });
+  });
+
+  it('refuses at the first rule that says no', () => {
+    const set = fixture();
+    expect(planSale(set, stripe('47617315'), { ...sale, installments: 13 })).toMatchObject({ ok: false, reason: 'installments-not-allowed' });
+    expect(planSale(set, stripe('47617315', { serviceCode: '201' }), sale)).toMatchObject({ ok: false, reason: 'use-chip' });
+    expect(planSale(set, stripe('47617315'), { ...sale, device: { hasPinpad: true, hasChipReader: false } })).toMatchObject({ ok: false, reason: 'requires-chip-reader' });
   });
 });
