@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
   conditionOf,
@@ -29,6 +30,7 @@ const OPTIONS = {
   model: { type: 'string' },
   config: { type: 'string' },
   fault: { type: 'string' },
+  png: { type: 'string' },
   json: { type: 'boolean' },
 } as const;
 
@@ -39,6 +41,7 @@ const TARGET_USAGE = `  --tcp HOST:PORT   a network printer's raw port (usually 
   --config PATH     read the printer from this configuration (default: the configured printer,
                     the embedded virtual printer unless configured otherwise)
   --fault F         virtual printer only: start with paper-out, cover-open or offline
+  --png FILE        virtual printer only (printer test): also write the paper as a PNG
   --json            JSON output`;
 
 interface Target {
@@ -180,11 +183,13 @@ follows it until the printer reports idle and error-free after the cut. On the v
 ${TARGET_USAGE}`,
   async run(args: string[], ctx: CliContext) {
     const { values } = parseArgs({ args, options: OPTIONS, strict: true });
+    if (values.png !== undefined && (values.tcp || values.serial || values.usb)) throw new OmniposError('INVALID_ARGUMENT', '--png applies to the virtual printer only', { option: 'png' });
     const target = await resolveTarget(values, ctx);
     const sim = target.virtual;
     const bytes = encodeDocument(testPage(target.model, target.description), target.model);
     const result = await withPrinter(target, (p) => p.print(bytes));
     const paper = sim?.lastReceipt?.lines ?? [];
+    if (values.png !== undefined && sim) writeFileSync(values.png, sim.png(sim.lastReceipt ?? sim.uncut));
     if (values.json) printJson(ctx, { printer: target.description, model: target.model.id, bytes: bytes.length, ...result, ...(sim ? { paper } : {}) });
     else {
       ctx.out(`printer    ${target.description} (${target.model.id})\nsent       ${bytes.length} bytes\noutcome    ${result.outcome}${result.outcome === 'printed' ? '' : ` (${result.reason})`}\n`);

@@ -25,6 +25,21 @@ describe('omnipos printer status | test (against the virtual printer by default)
     expect(r.out).toContain('QR pelo comando da impressora');
   });
 
+  it('printer test --png writes the virtual paper as a PNG', async () => {
+    const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const path = await import('node:path');
+    const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-png-'));
+    try {
+      const file = path.join(dir, 'page.png');
+      expect((await cli(['printer', 'test', '--png', file])).code).toBe(0);
+      expect([...readFileSync(file).subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+      expect((await cli(['printer', 'test', '--png', file, '--tcp', '127.0.0.1:9'])).code).toBe(2);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('a 58 mm model without GS ( k gets the QR as a raster, and 32 columns', async () => {
     const r = await cli(['printer', 'test', '--model', 'virtual-58', '--json']);
     expect(r.code).toBe(0);
