@@ -21,6 +21,8 @@ export const PINPAD_ERROR_CODES = [
   'PINPAD_INVALID_ARGUMENT',
   /** The pinpad or port could not be found or opened. */
   'PINPAD_NOT_FOUND',
+  /** The pinpad cannot do what was asked: a card command to a pinpad without secure OPN (secure channel, issue 5). */
+  'PINPAD_UNSUPPORTED',
 ] as const;
 
 export type PinpadErrorCode = (typeof PINPAD_ERROR_CODES)[number];

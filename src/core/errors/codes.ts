@@ -49,6 +49,8 @@ export const ERROR_CODES = {
   PINPAD_PROTOCOL: { http: 502, exit: 3, summary: 'the pinpad answer does not decode' },
   PINPAD_INVALID_ARGUMENT: { http: 400, exit: 2, summary: 'a value does not fit the pinpad command layout' },
   PINPAD_NOT_FOUND: { http: 503, exit: 3, summary: 'no pinpad at the configured port, or it cannot be opened' },
+  // pinpad secure channel (issue 5)
+  PINPAD_UNSUPPORTED: { http: 503, exit: 3, summary: 'the pinpad does not support this (no secure OPN: not supported for card sales)' },
   // initialization tables (src/initialization)
   INIT_TABLE_INVALID: { http: 502, exit: 3, summary: 'an initialization table from the acquirer is malformed (the path names the field)' },
   INIT_RECORD_INVALID: { http: 502, exit: 3, summary: 'an ABECS §4.1 AID, CA key or revoked-certificate record is malformed' },
