@@ -167,27 +167,48 @@ export class BinIndex<R extends BinRangeRow = BinRangeRow> {
 
   /** The winning range for the digits (a BIN or the first digits of a card), or undefined. */
   lookup(digits: string): BinGroup<R> | undefined {
-    checkDigits(digits);
-    const qlo = digits.length === BIN_WIDTH ? digits : digits.padEnd(BIN_WIDTH, '0');
-    const qhi = digits.length === BIN_WIDTH ? digits : digits.padEnd(BIN_WIDTH, '9');
-    const loHead = headOf(qlo);
-    const loTail = tailOf(qlo);
-    // last segment whose start <= qlo
+    // The query's bounds, digits padded with 0s (low) and 9s (high), as [first 10, last 9] digits,
+    // read straight from the characters: no string is built on this path.
+    const n = digits.length;
+    if (n === 0 || n > BIN_WIDTH) checkDigits(digits);
+    let loHead = 0;
+    let hiHead = 0;
+    let loTail = 0;
+    let hiTail = 0;
+    for (let i = 0; i < BIN_WIDTH; i++) {
+      let lo = 0;
+      let hi = 9;
+      if (i < n) {
+        const d = digits.charCodeAt(i) - 48;
+        if (d < 0 || d > 9) checkDigits(digits);
+        lo = d;
+        hi = d;
+      }
+      if (i < SPLIT) {
+        loHead = loHead * 10 + lo;
+        hiHead = hiHead * 10 + hi;
+      } else {
+        loTail = loTail * 10 + lo;
+        hiTail = hiTail * 10 + hi;
+      }
+    }
+    // last segment whose start <= the query's low bound
+    const segHead = this.segHead;
+    const segTail = this.segTail;
     let a = 0;
-    let b = this.segHead.length - 1;
+    let b = segHead.length - 1;
     let s = -1;
     while (a <= b) {
       const m = (a + b) >>> 1;
-      const h = this.segHead[m]!;
-      if (h < loHead || (h === loHead && this.segTail[m]! <= loTail)) {
+      const h = segHead[m]!;
+      if (h < loHead || (h === loHead && segTail[m]! <= loTail)) {
         s = m;
         a = m + 1;
       } else b = m - 1;
     }
     if (s < 0) return undefined;
-    const hiHead = headOf(qhi);
-    const hiTail = tailOf(qhi);
-    for (let k = this.coverStart[s]!; k < this.coverStart[s + 1]!; k++) {
+    const end = this.coverStart[s + 1]!;
+    for (let k = this.coverStart[s]!; k < end; k++) {
       const g = this.cover[k]!;
       const h = this.hiHead[g]!;
       if (h > hiHead || (h === hiHead && this.hiTail[g]! >= hiTail)) return this.groups[g];
