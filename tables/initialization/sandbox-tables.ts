@@ -24,5 +24,5 @@ const Tables = z.object({
 
 export type SandboxTables = z.infer<typeof Tables>;
 
-/** The minimal initialization set the sandbox serves (see the JSON's $comment), validated at load. */
+/** The initialization tables the sandbox serves (see the JSON's $comment), validated at load; src/initialization validates them fully. */
 export const SANDBOX_TABLES: Readonly<SandboxTables> = Object.freeze(Tables.parse(data));

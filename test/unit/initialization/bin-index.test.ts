@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { isOmniposError } from '../../../src/core/errors/index.js';
 import { BinIndex, linearLookup, normaliseHigh, normaliseLow, type BinRangeRow } from '../../../src/initialization/index.js';
 import { seed } from './helpers.js';
 
@@ -83,5 +84,23 @@ describe('BIN index', () => {
       }),
       { numRuns: 1000, seed: seed('BIN index vs linear scan') },
     );
+  });
+
+  it('refuses anything but 1 to 19 digits with INVALID_ARGUMENT, whatever the string (fuzz)', () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 25 }), (q) => {
+        try {
+          const got = index.lookup(q);
+          expect(/^\d{1,19}$/.test(q)).toBe(true);
+          expect(got?.rank).toBe(linearLookup(index.groups, q)?.rank);
+        } catch (e) {
+          expect(isOmniposError(e, 'INVALID_ARGUMENT')).toBe(true);
+          expect(/^\d{1,19}$/.test(q)).toBe(false);
+        }
+      }),
+      { numRuns: 1000, seed: seed('BIN lookup fuzz') },
+    );
+    expect(() => index.lookup('')).toThrow(/expected 1 to 19 digits/);
+    expect(() => index.lookup('1'.repeat(20))).toThrow(/expected 1 to 19 digits/);
   });
 });
