@@ -1,0 +1,64 @@
+import { CARD_COMMANDS } from '../../../../tables/pinpad/card-commands.js';
+import { PinpadError } from '../../errors.js';
+import { encodeCommand } from '../../codec/message.js';
+import { encodeParams } from '../../codec/params.js';
+import type { CommandSpec } from '../spec.js';
+import { bytes, need, params, readData, tagList } from './kit.js';
+
+/** An FCX request (§3.7.4): the host's answer, or that none came. */
+export interface FcxRequest {
+  outcome: 'approved' | 'declined' | 'no-communication';
+  /** SPE_ARC: the authorization response code (tag 8A) the host sent; required unless no-communication. */
+  arc?: string;
+  /** SPE_EMVDATA: the host's TLV (91 issuer authentication data, 71/72 issuer scripts). */
+  emvData?: Uint8Array;
+  /** SPE_TAGLIST: the second tag list. */
+  tags?: readonly string[] | Uint8Array;
+  /** Wait for a contactless card shown again for issuer scripts, seconds. */
+  timeoutS?: number;
+}
+
+export interface FcxResult {
+  /** The card's own decision. */
+  decision: 'approved' | 'declined';
+  result: string;
+  emvData?: Uint8Array;
+  issuerScriptResults?: Uint8Array;
+}
+
+const OUTCOME = { approved: 0, declined: 1, 'no-communication': 2 } as const;
+
+/** FCX (§3.7.4): finishes the chip with the host's answer; the card gives its second cryptogram. */
+export const FCX: CommandSpec<FcxRequest, FcxResult> = {
+  id: 'FCX',
+  blocking: CARD_COMMANDS.FCX.blocking,
+  encode: (r) => {
+    if (r.outcome !== 'no-communication' && (r.arc === undefined || !/^[\x20-\x7e]{2}$/.test(r.arc))) {
+      throw new PinpadError('PINPAD_INVALID_ARGUMENT', 'SPE_ARC: two characters are required when the host answered', { field: 'SPE_ARC' });
+    }
+    return encodeCommand(
+      'FCX',
+      encodeParams(
+        params([
+          ['SPE_EMVDATA', r.emvData],
+          ['SPE_TAGLIST', r.tags === undefined ? undefined : tagList(r.tags)],
+          ['SPE_ARC', r.outcome === 'no-communication' ? undefined : r.arc],
+          ['SPE_FCXOPT', `${OUTCOME[r.outcome]}000`],
+          ['SPE_TIMEOUT', r.timeoutS],
+        ]),
+      ),
+    );
+  },
+  decode: (rsp) => {
+    const d = readData(rsp, 'FCX');
+    const res = need(d, 'PP_FCXRES', 'FCX', /^[01]\d\d$/);
+    const emv = bytes(d, 'PP_EMVDATA');
+    const isr = bytes(d, 'PP_ISRESULTS');
+    return {
+      decision: res[0] === '0' ? 'approved' : 'declined',
+      result: res,
+      ...(emv ? { emvData: Uint8Array.from(emv) } : {}),
+      ...(isr ? { issuerScriptResults: Uint8Array.from(isr) } : {}),
+    };
+  },
+};
