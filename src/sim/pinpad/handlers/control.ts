@@ -2,16 +2,13 @@ import { abecsId, GIX_DEFAULT_IDS } from '../../../../tables/pinpad/abecs-ids.js
 import { CLASSIC_LAYOUTS, ginLayout } from '../../../../tables/pinpad/classic-layouts.js';
 import { decodeLayout, decodeParams, encodeField, encodeLayout, encodeParams, encodeResponse, type FieldValue, type Param } from '../../../../drivers/pinpad/index.js';
 import type { SimHandler } from '../engine.js';
+import { openWithSecureChannel } from '../secure/opn.js';
 import type { VirtualPinpadProfile } from '../profile.js';
 
 const ST_INVPARM = 11;
 
-/** OPN (§3.2.1/§6.4.1): always accepted; any secure-OPN data is answered as an obsolete pinpad does until issue 5 adds KSEC. */
-export const opn: SimHandler = (_cmd, ctx) => {
-  ctx.state.opened = true;
-  ctx.state.display = ['', ''];
-  return encodeResponse('OPN', 0);
-};
+/** OPN (§3.2.1/§3.2.2/§6.4.1): always accepted; with key data, the secure channel (src/sim/pinpad/secure). */
+export const opn: SimHandler = (cmd, ctx) => openWithSecureChannel(cmd, ctx);
 
 /** CLO (§3.2.6/§6.4.5): leaves CLO_MSG on the display; inconsistent data is no error. */
 export const clo: SimHandler = (cmd, ctx) => {

@@ -1,0 +1,168 @@
+import { OPN_CLASSIC } from '../commands/control.js';
+import { PinpadError, isPinpadError } from '../errors.js';
+import type { PacketLayer } from '../link/link.js';
+import { SILENT_LOGGER, type DriverLogger } from '../logger.js';
+import type { SessionControl } from '../pinpad.js';
+import { isSealed, openPacket, sealPacket } from './envelope.js';
+import { OPN_SECURE } from './opn.js';
+import type { TerminalKey } from './rsa.js';
+
+/**
+ * What the secure OPN said about the pinpad (§3.2.2): `abecs` answered CRKSEC (current
+ * specification: Abecs commands, card sales); `classic` answered as an obsolete pinpad (information
+ * and display only); `unknown` before the first OPN.
+ */
+export type Recognition = 'unknown' | 'abecs' | 'classic';
+
+/** Why the last secure session ended. */
+export type SessionEnd = 'reconnect' | 'opn' | 'clo' | 'err009' | 'nosec' | 'bad-answer';
+
+/** The secure channel's state, for `omnipos pinpad info`, adapters and tests. Never the key. */
+export interface SecureStatus {
+  readonly recognition: Recognition;
+  /** A secure session (KSEC) is up on the current connection. */
+  readonly secure: boolean;
+  /** Secure sessions established since the driver was built. */
+  readonly sessions: number;
+  readonly lastEnd?: SessionEnd;
+}
+
+const text = (b: Uint8Array, from: number, to: number): string => Buffer.from(b.subarray(from, to)).toString('latin1');
+
+/**
+ * The secure channel of ABECS 2.20 §5.2 as the driver's packet layer, plus the session opener
+ * that establishes it (secure OPN, CRKSEC unwrapped under the terminal key).
+ *
+ * - `seal`: OPN always clear (§5.2.2); anything else DC2 + AES while a session is up, clear otherwise.
+ * - `open`: DC2 answers are decrypted and checked (§5.2.2.2; a failure ends the session, "erro
+ *   fatal"); clear answers are taken inside a session only where §5.2.2/§6.3.2 send them:
+ *   CLO/CLX/OPN (which end the session), `ERR009` (the pinpad refused our packet and closed,
+ *   §5.2.2.3), `xxx003` (the pinpad has no session: it was reset), and `xxx009` for a clear
+ *   command (refused, the session holds). Any other clear answer fails the command.
+ *
+ * A lost session (ERR009, ST_NOSEC, an answer that does not open) is re-established by `ensure()`,
+ * which SecurePinpad calls after the failure and before the next command.
+ */
+export class SecureChannel implements PacketLayer {
+  private key: Uint8Array | undefined;
+  private recognitionValue: Recognition = 'unknown';
+  private sessions = 0;
+  private lastEnd: SessionEnd | undefined;
+  private lostSession = false;
+  private control: SessionControl | undefined;
+  private reopening: Promise<void> | undefined;
+  private readonly log: DriverLogger;
+
+  constructor(
+    private readonly terminalKey: TerminalKey,
+    log?: DriverLogger,
+  ) {
+    this.log = log ?? SILENT_LOGGER;
+  }
+
+  /** The opener to pass as PinpadOptions.openSession: installs this layer and runs the secure OPN. */
+  readonly openSession = async (session: SessionControl): Promise<void> => {
+    if (this.key) this.end('reconnect');
+    this.lostSession = false;
+    this.control = session;
+    session.setLayer(this);
+    await this.establish(session);
+  };
+
+  get status(): SecureStatus {
+    return { recognition: this.recognitionValue, secure: this.key !== undefined, sessions: this.sessions, ...(this.lastEnd ? { lastEnd: this.lastEnd } : {}) };
+  }
+
+  get recognition(): Recognition {
+    return this.recognitionValue;
+  }
+
+  /** True after the pinpad dropped the session under us (ERR009, ST_NOSEC, an answer that did not open). */
+  get lost(): boolean {
+    return this.lostSession;
+  }
+
+  /**
+   * Makes sure a current pinpad has a secure session before a command: waits for a reopen in
+   * progress, or runs a new secure OPN when the session ended (CLO, ERR009, a reset). Does nothing
+   * for a classic pinpad or before the first connection.
+   */
+  ensure(): Promise<void> {
+    if (this.reopening) return this.reopening;
+    if (this.recognitionValue !== 'abecs' || this.key || !this.control) return Promise.resolve();
+    return this.reopen();
+  }
+
+  /** Ends the current session (if any) with a new secure OPN on the current connection. */
+  reopen(): Promise<void> {
+    const control = this.control;
+    if (!control) return Promise.reject(new PinpadError('PINPAD_DISCONNECTED', 'OPN: the pinpad was never connected', {}));
+    this.reopening ??= this.establish(control).finally(() => {
+      this.reopening = undefined;
+    });
+    return this.reopening;
+  }
+
+  seal(data: Uint8Array, commandId: string): Uint8Array {
+    if (commandId === 'OPN' || !this.key) return data;
+    return sealPacket(this.key, data);
+  }
+
+  open(data: Uint8Array): Uint8Array {
+    if (isSealed(data)) {
+      if (!this.key) throw new PinpadError('PINPAD_PROTOCOL', 'a secure (DC2) answer while no secure session is up', { where: 'secure channel', reason: 'no-session' });
+      try {
+        return openPacket(this.key, data, 'secure answer');
+      } catch (e) {
+        this.end('bad-answer', true);
+        throw e;
+      }
+    }
+    if (!this.key) return data;
+    const id = text(data, 0, 3);
+    const status = text(data, 3, 6);
+    if (id === 'OPN') this.end('opn');
+    else if (id === 'CLO' || id === 'CLX') this.end('clo');
+    else if (status === '003') this.end('nosec', true);
+    else if (id === 'ERR' && status === '009') this.end('err009', true);
+    else if (status !== '009') {
+      throw new PinpadError('PINPAD_PROTOCOL', `${id}: a clear answer inside a secure session (§6.3.2)`, { where: 'secure channel', responseId: id, reason: 'clear-answer' });
+    }
+    return data;
+  }
+
+  private end(why: SessionEnd, lost = false): void {
+    this.key?.fill(0);
+    this.key = undefined;
+    this.lastEnd = why;
+    if (lost) this.lostSession = true;
+    this.log.info({ reason: why }, 'pinpad secure session ended');
+  }
+
+  private async establish(session: SessionControl): Promise<void> {
+    const pub = { modulus: this.terminalKey.modulus, publicExponent: this.terminalKey.publicExponent };
+    let answer;
+    try {
+      answer = await session.run(OPN_SECURE, pub);
+    } catch (e) {
+      // A pinpad that refuses OPN with data predates §3.2.2: serve it as the obsolete pinpad it is.
+      if (!isPinpadError(e, 'PINPAD_STATUS') || this.recognitionValue === 'abecs') throw e;
+      this.log.info({ status: e.context.status }, 'pinpad refused the secure OPN; trying the classic one');
+      await session.run(OPN_CLASSIC, undefined);
+      answer = { kind: 'obsolete' } as const;
+    }
+    if (answer.kind === 'obsolete') {
+      this.recognitionValue = 'classic';
+      this.lostSession = false;
+      this.log.info({ recognition: 'classic' }, 'pinpad answered OPN as an obsolete pinpad: no secure channel, not supported for card sales');
+      return;
+    }
+    const ksec = this.terminalKey.unwrap(answer.cryptogram);
+    this.key?.fill(0);
+    this.key = ksec;
+    this.recognitionValue = 'abecs';
+    this.lostSession = false;
+    this.sessions++;
+    this.log.info({ recognition: 'abecs', sessions: this.sessions }, 'pinpad secure session established');
+  }
+}

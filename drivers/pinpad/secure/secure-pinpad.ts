@@ -1,0 +1,77 @@
+import type { CommandSpec } from '../commands/spec.js';
+import { PinpadError } from '../errors.js';
+import { Pinpad, type PinpadOptions, type RunOptions } from '../pinpad.js';
+import { SecureChannel, type SecureStatus } from './channel.js';
+import type { TerminalKey } from './rsa.js';
+
+/**
+ * Commands that read a card, a PIN or a typed card number, or load the card tables: only for a
+ * pinpad recognised by secure OPN (§3.1.2, §3.2.2). A classic pinpad gets information and
+ * display only; the classic card commands (GCR/GOC/FNC) are a later piece.
+ */
+export const CARD_SALE_COMMANDS: ReadonlySet<string> = new Set([
+  'GCX', 'GED', 'GOX', 'FCX', 'GTK', 'GPN', 'EBX', 'ENB', 'CEX', 'CKE', 'CHP', 'DWK',
+  'GCR', 'CNG', 'GOC', 'FNC', 'GTS', 'TLI', 'TLR', 'TLE',
+]);
+
+/** Commands that run without a secure session (they open or close one). */
+const SESSION_COMMANDS: ReadonlySet<string> = new Set(['OPN', 'CLO', 'CLX']);
+
+export interface SecurePinpadOptions extends Omit<PinpadOptions, 'openSession'> {
+  /** The terminal's RSA key pair (src/adapters/pinpad-keys.ts loads it from the state directory). */
+  terminalKey: TerminalKey;
+}
+
+/**
+ * The Pinpad driver with the secure channel of ABECS 2.20 §5.2: every (re)connect opens with a
+ * secure OPN; a current pinpad's commands then travel as DC2 + AES under KSEC. Before each
+ * command it re-establishes a session the pinpad dropped (CLO, ERR009, a reset) and, after a
+ * command that lost it, opens a new one before reporting the failure. A pinpad that answers OPN
+ * as an obsolete one is served for information and display; card commands to it fail with
+ * PINPAD_UNSUPPORTED ("not supported for card sales").
+ */
+export class SecurePinpad extends Pinpad {
+  readonly channel: SecureChannel;
+
+  constructor(opts: SecurePinpadOptions) {
+    const { terminalKey, ...rest } = opts;
+    const channel = new SecureChannel(terminalKey, opts.log);
+    super({ ...rest, openSession: channel.openSession });
+    this.channel = channel;
+  }
+
+  /** Recognition and whether a secure session is up (never the key). */
+  get secure(): SecureStatus {
+    return this.channel.status;
+  }
+
+  /** True when the pinpad may be sent card commands (recognised by secure OPN, §3.2.2). */
+  get cardSales(): boolean {
+    return this.channel.recognition === 'abecs';
+  }
+
+  override async run<Req, Res>(spec: CommandSpec<Req, Res>, req: Req, opts: RunOptions = {}): Promise<Res> {
+    if (this.channel.recognition === 'classic' && CARD_SALE_COMMANDS.has(spec.id)) {
+      throw new PinpadError('PINPAD_UNSUPPORTED', `${spec.id}: the pinpad answered OPN as an obsolete pinpad (no secure channel): not supported for card sales`, {
+        command: spec.id,
+        recognition: 'classic',
+      });
+    }
+    if (!SESSION_COMMANDS.has(spec.id) && this.status === 'connected') await this.channel.ensure();
+    try {
+      return await super.run(spec, req, opts);
+    } catch (e) {
+      if (this.channel.lost && this.status === 'connected') {
+        await this.channel.ensure().catch(() => undefined);
+      }
+      throw e;
+    }
+  }
+
+  /** A fresh secure session (OPN is never sent encrypted, §6.4.1); a classic OPN for a classic pinpad. */
+  override async open(opts?: RunOptions): Promise<void> {
+    if (this.channel.recognition === 'classic') return super.open(opts);
+    if (this.status !== 'connected') return super.open(opts);
+    await this.channel.reopen();
+  }
+}

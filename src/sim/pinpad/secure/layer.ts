@@ -1,0 +1,106 @@
+import { encodeResponse, isSealed, openPacket, sealPacket, type PacketLayer } from '../../../../drivers/pinpad/index.js';
+import type { SimState } from '../engine.js';
+
+const ST_NOSEC = 3;
+const ST_ERRPKTSEC = 9;
+const ST_INVCALL = 10;
+
+const idOf = (b: Uint8Array): string => Buffer.from(b.subarray(0, 3)).toString('latin1');
+
+/** The secure session as the virtual pinpad keeps it in `state.session.secure` (CLO and OPN wipe it). */
+export interface SimSecureSession {
+  readonly ksec: Uint8Array;
+}
+
+/** The session of `state`, if one is up. */
+export function secureSession(state: SimState): SimSecureSession | undefined {
+  const s = state.session.secure as SimSecureSession | undefined;
+  return s && s.ksec instanceof Uint8Array ? s : undefined;
+}
+
+/** Thrown by `open` for a packet the layer answers itself; the engine then asks `seal` for the answer. */
+class Refused extends Error {}
+
+/**
+ * The pinpad's side of §5.2 and §6.3.2, as the engine's packet layer. The key lives in
+ * `state.session.secure`, so CLO (which clears the session) ends it and its answer goes out clear.
+ * Packets the pinpad refuses never reach a handler: `open` throws and the engine's answer for the
+ * failure is replaced, in `seal`, by the one §6.3.2 prescribes, in clear:
+ * - DC2 with no session: `ERR003` (ST_NOSEC).
+ * - DC2 that fails the checks of §5.2.2.2: `ERR009`, session ended, pinpad closed.
+ * - an encrypted OPN: `OPN010` (ST_INVCALL), session ended.
+ * - a clear command other than OPN inside a session: `xxx009`, session kept.
+ * A secure OPN's answer goes out clear and only then does its new key take over (`arm`).
+ */
+export class SimSecureLayer implements PacketLayer {
+  private refusal: Uint8Array | undefined;
+  private armed: Uint8Array | undefined;
+  /** Every command that reached a handler through this layer, and whether it came encrypted (for tests). */
+  readonly trace: { id: string; sealed: boolean }[] = [];
+
+  constructor(private readonly state: SimState) {}
+
+  /** Starts a session with `ksec` once the OPN answer now being produced is out. */
+  arm(ksec: Uint8Array): void {
+    this.armed = ksec;
+  }
+
+  open(data: Uint8Array): Uint8Array {
+    this.refusal = undefined;
+    const session = secureSession(this.state);
+    if (isSealed(data)) {
+      if (!session) return this.refuse(encodeResponse('ERR', ST_NOSEC));
+      let clr: Uint8Array;
+      try {
+        clr = openPacket(session.ksec, data, 'virtual pinpad');
+      } catch {
+        this.close();
+        return this.refuse(encodeResponse('ERR', ST_ERRPKTSEC));
+      }
+      if (idOf(clr) === 'OPN') {
+        this.close();
+        return this.refuse(encodeResponse('OPN', ST_INVCALL));
+      }
+      this.trace.push({ id: idOf(clr), sealed: true });
+      return clr;
+    }
+    const id = idOf(data);
+    if (session && id !== 'OPN') return this.refuse(encodeResponse(id, ST_ERRPKTSEC));
+    this.trace.push({ id, sealed: false });
+    return data;
+  }
+
+  seal(data: Uint8Array, responseId: string): Uint8Array {
+    const refusal = this.refusal;
+    this.refusal = undefined;
+    if (refusal) return refusal;
+    if (responseId === 'OPN') {
+      const ksec = this.armed;
+      this.armed = undefined;
+      if (ksec) this.state.session.secure = { ksec } satisfies SimSecureSession;
+      return data;
+    }
+    const session = secureSession(this.state);
+    if (!session || responseId === 'CLO' || responseId === 'CLX') return data;
+    return sealPacket(session.ksec, data);
+  }
+
+  private close(): void {
+    this.state.session = {};
+    this.state.opened = false;
+  }
+
+  private refuse(answer: Uint8Array): never {
+    this.refusal = answer;
+    throw new Refused('refused by the secure channel');
+  }
+}
+
+const layers = new WeakMap<SimState, SimSecureLayer>();
+
+/** The one secure layer of a virtual pinpad (it keeps its trace across connections). */
+export function secureLayerOf(state: SimState): SimSecureLayer {
+  let l = layers.get(state);
+  if (!l) layers.set(state, (l = new SimSecureLayer(state)));
+  return l;
+}

@@ -1,0 +1,49 @@
+import { constants, createPublicKey, publicEncrypt, randomBytes } from 'node:crypto';
+import { decodeSecureOpnBlock, encodeResponse, encodeSecureOpnAnswer, isPinpadError, KSEC_LENGTH } from '../../../../drivers/pinpad/index.js';
+import type { SimCommand, SimContext } from '../engine.js';
+import { secureLayerOf } from './layer.js';
+
+const ST_INVPARM = 11;
+
+const b64url = (b: Uint8Array): string => Buffer.from(b).toString('base64url');
+
+/**
+ * Wraps KSEC under the terminal's public key (§5.2.1): RSA with the PKCS#1 v1.5 type-2 block
+ * `00 02 random-nonzero 00 KSEC`, the size of KMOD.
+ */
+export function wrapSessionKey(modulus: Uint8Array, publicExponent: Uint8Array, ksec: Uint8Array): Uint8Array {
+  const key = createPublicKey({ key: { kty: 'RSA', n: b64url(modulus), e: b64url(publicExponent) }, format: 'jwk' });
+  return Uint8Array.from(publicEncrypt({ key, padding: constants.RSA_PKCS1_PADDING }, ksec));
+}
+
+/**
+ * OPN (§3.2.1, §3.2.2, §6.4.1): always accepted in clear; ends any session as CLO would. With
+ * key data, a current pinpad draws a new KSEC and answers CRKSEC (the key takes over once the
+ * clear answer is out); a classic-only profile answers `OPN000` as an obsolete pinpad does.
+ */
+export function openWithSecureChannel(cmd: SimCommand, ctx: SimContext): Uint8Array {
+  ctx.state.session = {};
+  ctx.state.opened = true;
+  ctx.state.display = ['', ''];
+  const layer = secureLayerOf(ctx.state);
+  ctx.setLayerAfterResponse(layer);
+  const block = cmd.blocks[0];
+  if (!block || block.length === 0 || ctx.profile.classicOnly) return encodeResponse('OPN', 0);
+  let pub;
+  try {
+    pub = decodeSecureOpnBlock(block);
+  } catch (e) {
+    if (isPinpadError(e)) return encodeResponse('OPN', ST_INVPARM);
+    throw e;
+  }
+  if (pub.opMode !== 0) return encodeResponse('OPN', ST_INVPARM);
+  const ksec = Uint8Array.from(randomBytes(KSEC_LENGTH));
+  let cryptogram: Uint8Array;
+  try {
+    cryptogram = wrapSessionKey(pub.modulus, pub.publicExponent, ksec);
+  } catch {
+    return encodeResponse('OPN', ST_INVPARM);
+  }
+  layer.arm(ksec);
+  return encodeResponse('OPN', 0, [encodeSecureOpnAnswer(cryptogram)]);
+}
