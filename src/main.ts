@@ -14,9 +14,12 @@ import type { Logger } from './core/log/index.js';
 import { sdNotify, watchdogIntervalMs } from './core/systemd.js';
 import { OutboxForwarder } from './engine/outbox/forwarder.js';
 import type { CardPort } from './engine/ports.js';
+import type { MerchantProfile } from './engine/qr/code.js';
+import { QrEngine, type QrEvent } from './engine/qr/engine.js';
 import { SaleEngine, type SaleEvent } from './engine/sale/engine.js';
 import { buildSandbox, listenSandbox, type RunningSandbox } from './sandbox/index.js';
 import { Journal, MerchantOrderIds, Outbox, ensureApiToken, openTerminalDatabase, type Db } from './store/index.js';
+import { SANDBOX_MERCHANT } from '../tables/sandbox-merchant.js';
 
 /** What a running daemon holds; `stop()` closes it in reverse order. */
 export interface Daemon {
@@ -26,6 +29,7 @@ export interface Daemon {
   readonly outbox: Outbox;
   readonly orderIds: MerchantOrderIds;
   readonly engine: SaleEngine;
+  readonly qrEngine: QrEngine;
   readonly forwarder: OutboxForwarder;
   readonly acquirer: Acquirer;
   readonly printer: TextReceiptPrinter;
@@ -47,7 +51,26 @@ export interface DaemonDeps {
   /** Start the local API (default true); its port instead of the configured one (0: a free port). */
   api?: boolean;
   apiPort?: number;
-  onEvent?: (event: SaleEvent) => void;
+  onEvent?: (event: SaleEvent | QrEvent) => void;
+}
+
+/**
+ * What the QR code says of the merchant. The sandbox's registered merchant in the sandbox;
+ * elsewhere the initialization's Merchant table (not wired yet: QR sales are refused).
+ */
+function merchantProfile(config: Config): MerchantProfile | undefined {
+  if (config.values.environment !== 'sandbox') return undefined;
+  const m = SANDBOX_MERCHANT.merchant;
+  return {
+    merchantNumber: m.merchantNumber,
+    terminalId: config.values.terminal.terminalId,
+    nationalId: m.nationalId,
+    mcc: m.mcc,
+    name: m.name,
+    city: m.city,
+    postalCode: m.postalCode,
+    deviceType: config.values.terminal.mode === 'attended' ? 'P' : 'T',
+  };
 }
 
 const URL_KEYS = ['authUrl', 'requestUrl', 'queryUrl', 'parametersUrl', 'walletUrl', 'ecommerceUrl'] as const;
@@ -93,7 +116,12 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
   const sandbox =
     values.environment === 'sandbox' && values.sandbox.embedded
       ? await listenSandbox(
-          buildSandbox({ dbFile: path.join(values.stateDir, 'sandbox', 'acquirer.db'), log, outcomeAttempts: values.sandbox.outcomeAttempts }),
+          buildSandbox({
+            dbFile: path.join(values.stateDir, 'sandbox', 'acquirer.db'),
+            log,
+            outcomeAttempts: values.sandbox.outcomeAttempts,
+            qrValidityMs: values.qr.validitySeconds * 1000,
+          }),
           { port: deps.sandboxPort ?? values.sandbox.port },
         )
       : undefined;
@@ -134,13 +162,34 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     onOutbox: () => void forwarderRef.runOnce?.(),
     ...(deps.onEvent ? { onEvent: deps.onEvent } : {}),
   });
+  const delivery = new OmniDeliveryAdapter(acquirer.omni);
+  const profile = merchantProfile(config);
+  const qrEngine = new QrEngine({
+    db,
+    journal,
+    outbox,
+    orderIds,
+    host: delivery,
+    receipt: printer,
+    merchant: profile ?? { merchantNumber: '0000000000000000', terminalId: values.terminal.terminalId, mcc: '0000', name: '-', city: '-', deviceType: 'P' },
+    clock,
+    log: log.child({ component: 'qr' }),
+    attended: values.terminal.mode === 'attended',
+    ecrDecisionMs: values.payments.ecrDecisionSeconds * 1000,
+    closeMarginMs: values.payments.closeMarginSeconds * 1000,
+    validityMs: values.qr.validitySeconds * 1000,
+    watchMarginMs: values.qr.watchMarginSeconds * 1000,
+    pollMs: values.qr.pollMs,
+    onOutbox: () => void forwarderRef.runOnce?.(),
+    ...(deps.onEvent ? { onEvent: deps.onEvent } : {}),
+  });
   const forwarder = new OutboxForwarder({
     db,
     outbox,
-    port: new OmniDeliveryAdapter(acquirer.omni),
+    port: delivery,
     clock,
     log: log.child({ component: 'outbox' }),
-    onSettled: (task, delivery) => engine.settled(task, delivery),
+    onSettled: (task, result) => (journal.get(task.journalId ?? -1)?.kind === 'qr' ? qrEngine.settled(task, result) : engine.settled(task, result)),
     undoRace: { processingWindowMs: 2 * values.acquirer.timeoutMs },
   });
   const outboxLog = log.child({ component: 'outbox' });
@@ -150,12 +199,17 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
       return 0;
     });
   engine.recover();
+  qrEngine.recover();
   const outboxLoop = setInterval(() => void forwarderRef.runOnce?.(), 1000);
   outboxLoop.unref();
   const api =
     deps.api === false
       ? undefined
-      : await listenApi(buildApp({ engine, journal, outbox, token, log: log.child({ component: 'api' }) }), values.api.host, deps.apiPort ?? values.api.port);
+      : await listenApi(
+          buildApp({ engine, qrEngine: profile ? qrEngine : undefined, journal, outbox, token, log: log.child({ component: 'api' }) }),
+          values.api.host,
+          deps.apiPort ?? values.api.port,
+        );
 
   const interval = watchdogIntervalMs(env);
   const watchdog = interval
@@ -179,6 +233,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     outbox,
     orderIds,
     engine,
+    qrEngine,
     forwarder,
     acquirer,
     printer,
@@ -191,6 +246,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
       clearInterval(outboxLoop);
       await sdNotify(env, '--stopping');
       engine.stop();
+      qrEngine.stop();
       await forwarder.runOnce().catch(() => 0);
       await acquirer.close();
       await dispatcher.close();

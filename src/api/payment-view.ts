@@ -1,9 +1,53 @@
 import type { JournalEntry } from '../store/index.js';
-import { paymentStatus } from '../engine/sale/status.js';
+import { paymentStatus, type PaymentStatus } from '../engine/sale/status.js';
 import type { SaleData, SaleStateName } from '../engine/sale/types.js';
+import type { QrSaleData, QrStateName } from '../engine/qr/types.js';
+
+const QR_STATUS: Record<QrStateName, PaymentStatus> = {
+  started: 'pending',
+  showing: 'pending',
+  approved: 'pending',
+  'awaiting-decision': 'approved',
+  confirming: 'confirmed',
+  confirmed: 'confirmed',
+  undoing: 'undone',
+  undone: 'undone',
+  cancelling: 'cancelled',
+  cancelled: 'cancelled',
+  expiring: 'cancelled',
+  expired: 'cancelled',
+  failed: 'failed',
+  'needs-refund': 'needs-refund',
+  'dead-letter': 'failed',
+};
+
+/** A wallet QR sale as the cash register reads it: the code to show while pending. */
+function qrView(entry: JournalEntry): Record<string, unknown> {
+  const d = entry.data as unknown as QrSaleData;
+  const state = entry.state as QrStateName;
+  return {
+    id: entry.id,
+    merchantOrderId: entry.merchantOrderId,
+    status: QR_STATUS[state],
+    state,
+    amount: entry.amount,
+    method: 'wallet-qr',
+    qrModality: d.request.method,
+    installments: d.request.installments,
+    confirmation: d.request.confirmation,
+    ...(d.qrCode && state === 'showing' ? { qrCode: d.qrCode, expiresAt: d.expiresAt } : {}),
+    ...(d.paymentId ? { paymentId: d.paymentId } : {}),
+    ...(d.nsu ? { nsu: d.nsu } : {}),
+    ...(d.deadline ? { decisionDeadline: d.deadline } : {}),
+    ...(d.reason ? { reason: d.reason } : {}),
+    createdAt: entry.createdAt,
+    updatedAt: entry.updatedAt,
+  };
+}
 
 /** What the cash register reads of a payment: its status, the host's ids and codes, and the receipt. */
 export function paymentView(entry: JournalEntry): Record<string, unknown> {
+  if (entry.kind === 'qr') return qrView(entry);
   const d = entry.data as unknown as SaleData;
   const state = entry.state as SaleStateName;
   return {

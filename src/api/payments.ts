@@ -1,21 +1,25 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { isOmniposError } from '../core/errors/index.js';
+import type { QrEngine } from '../engine/qr/engine.js';
 import type { SaleEngine } from '../engine/sale/engine.js';
-import { SALE_STATES, type SaleStateName } from '../engine/sale/types.js';
 import type { Journal } from '../store/index.js';
 import { ApiError, readJson, sendJson } from './http-kit.js';
 import { paymentView } from './payment-view.js';
-import { paymentStatus, type PaymentStatus } from '../engine/sale/status.js';
+import type { PaymentStatus } from '../engine/sale/status.js';
 
 export interface PaymentsDeps {
   engine: SaleEngine;
+  /** Wallet QR sales, when the terminal knows its merchant data. */
+  qrEngine?: QrEngine | undefined;
   journal: Journal;
 }
 
 const PaymentRequest = z.strictObject({
   amount: z.number().int('must be a whole number of cents').positive('must be more than 0').max(99_999_999),
-  method: z.enum(['credit', 'debit', 'voucher']),
+  method: z.enum(['credit', 'debit', 'voucher', 'wallet-qr']),
+  /** For `wallet-qr`: what the code offers (81.02). */
+  qrModality: z.enum(['credit', 'debit']).optional(),
   installments: z.number().int().min(1).max(99).default(1),
   interest: z.enum(['ByMerchant', 'ByIssuer']).default('ByMerchant'),
   confirmation: z.enum(['auto', 'ecr']).default('auto'),
@@ -36,7 +40,7 @@ function idParam(raw: string): number {
 
 function saleOr404(journal: Journal, id: number) {
   const entry = journal.get(id);
-  if (!entry || entry.kind !== 'sale') throw new ApiError(404, 'NOT_FOUND', `no payment ${id}`);
+  if (!entry || (entry.kind !== 'sale' && entry.kind !== 'qr')) throw new ApiError(404, 'NOT_FOUND', `no payment ${id}`);
   return entry;
 }
 
@@ -59,8 +63,17 @@ export async function createPayment(req: IncomingMessage, res: ServerResponse, d
       return;
     }
   }
+  const { qrModality, ...request } = parsed.data;
   try {
-    const { entry, done } = await deps.engine.start(parsed.data, key ? { idempotencyKey: key } : {});
+    if (request.method === 'wallet-qr') {
+      if (!deps.qrEngine) throw new ApiError(409, 'NOT_AVAILABLE', 'wallet QR sales need the merchant data of an initialized terminal');
+      const { entry, done } = await deps.qrEngine.start({ ...request, method: qrModality ?? 'credit' }, key ? { idempotencyKey: key } : {});
+      done.catch(() => undefined);
+      sendJson(res, 202, paymentView(deps.journal.get(entry.id) ?? entry), { location: `/v1/payments/${entry.id}` });
+      return;
+    }
+    if (qrModality) throw new ApiError(400, 'INVALID_FIELD', 'qrModality: only with method wallet-qr', 'qrModality');
+    const { entry, done } = await deps.engine.start({ ...request, method: request.method }, key ? { idempotencyKey: key } : {});
     done.catch(() => undefined);
     sendJson(res, 202, paymentView(entry), { location: `/v1/payments/${entry.id}` });
   } catch (e) {
@@ -81,18 +94,23 @@ export function listPayments(res: ServerResponse, deps: PaymentsDeps, query: URL
   if (status !== null && !STATUSES.includes(status as PaymentStatus)) {
     throw new ApiError(400, 'INVALID_FIELD', `status: one of ${STATUSES.join(', ')}`, 'status');
   }
-  const states = status ? SALE_STATES.filter((s: SaleStateName) => paymentStatus(s) === status) : undefined;
-  const entries = deps.journal.list({ ...(states ? { states } : {}), limit: 200 }).filter((e) => e.kind === 'sale');
-  sendJson(res, 200, { payments: entries.map(paymentView) });
+  const views = deps.journal
+    .list({ limit: 500 })
+    .filter((e) => e.kind === 'sale' || e.kind === 'qr')
+    .map(paymentView)
+    .filter((v) => status === null || v.status === status);
+  sendJson(res, 200, { payments: views.slice(0, 200) });
 }
 
 /** `POST /v1/payments/{id}/confirm|undo|cancel`. */
 export async function act(res: ServerResponse, deps: PaymentsDeps, rawId: string, action: 'confirm' | 'undo' | 'cancel'): Promise<void> {
   const id = idParam(rawId);
-  saleOr404(deps.journal, id);
+  const entry = saleOr404(deps.journal, id);
+  const engine = entry.kind === 'qr' ? deps.qrEngine : deps.engine;
+  if (!engine) throw new ApiError(409, 'NOT_AVAILABLE', 'wallet QR sales are not available');
   try {
-    if (action === 'cancel') await deps.engine.cancel(id, 'ecr');
-    else await deps.engine.decide(id, action, 'ecr');
+    if (action === 'cancel') await engine.cancel(id, 'ecr');
+    else await engine.decide(id, action, 'ecr');
   } catch (e) {
     if (isOmniposError(e, 'ENGINE_NOT_ALLOWED')) throw new ApiError(409, 'NOT_ALLOWED', e.message);
     throw e;

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/index.js';
 import { formatBRL } from '../core/money.js';
 import { createLogger } from '../core/log/index.js';
+import type { QrEvent } from '../engine/qr/engine.js';
 import type { SaleEvent } from '../engine/sale/engine.js';
 import { paymentStatus } from '../engine/sale/status.js';
 import type { PaymentMethod, SaleStateName } from '../engine/sale/types.js';
@@ -48,8 +49,8 @@ The state directory is a new temporary folder unless --state-dir names one.`,
     const step = (text: string): void => ctx.out(`• ${text}\n`);
     step(`configuration ${config.source} (${config.values.environment}), state in ${stateDir}`);
     let last = 'started' as SaleStateName;
-    const onEvent = (e: SaleEvent): void => {
-      if (e.type === 'state') {
+    const onEvent = (e: SaleEvent | QrEvent): void => {
+      if (e.type === 'state' && 'status' in e) {
         last = e.state;
         step(`${e.merchantOrderId}: ${e.input} → ${e.state} (${e.status})`);
       } else if (e.type === 'alarm') step(`ALARM ${e.code}: ${e.message}`);

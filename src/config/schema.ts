@@ -111,6 +111,15 @@ const payments = z.strictObject({
   closeMarginSeconds: z.number().int().min(0).max(21_600).default(1800),
 });
 
+const qr = z.strictObject({
+  /** How long a wallet QR code can be paid, seconds (81.01 + this; the sandbox checks the same value). */
+  validitySeconds: z.number().int().min(30).max(86_400).default(900),
+  /** How long after that a cancelled or expired code is still watched for a late payment, seconds. */
+  watchMarginSeconds: z.number().int().min(0).max(86_400).default(300),
+  /** How often the host is asked whether a shown code was paid, milliseconds. */
+  pollMs: z.number().int().min(100).max(60_000).default(1000),
+});
+
 const api = z.strictObject({
   host: z.string().min(1).default('127.0.0.1'),
   port: port.default(7878),
@@ -132,6 +141,7 @@ export const ConfigSchema = z.strictObject({
   pinpad: pinpadOptions.prefault({}),
   printer: printer.default({ kind: 'virtual' }),
   payments: payments.prefault({}),
+  qr: qr.prefault({}),
   api: api.prefault({}),
   log: log.prefault({}),
 });

@@ -19,19 +19,26 @@ const SAFE_KEYS = new Set(['idempotencykey', 'tokenurl', 'tokenfile']);
  * time in ten; under these keys it is an identifier, not a card number, and stays readable.
  * (In free text it is masked like any PAN-shaped run: log identifiers as fields.)
  */
-const IDENTIFIER_KEYS = new Set(['merchantorderid', 'merchantvoidid', 'orderid', 'paymentid', 'voidid', 'nsu', 'idempotencykey']);
+const IDENTIFIER_KEYS = new Set(['merchantorderid', 'merchantvoidid', 'orderid', 'paymentid', 'voidid', 'nsu', 'idempotencykey', 'qrcode']);
 
 export function isIdentifierKey(key: string): boolean {
   return IDENTIFIER_KEYS.has(key.toLowerCase().replace(/[^a-z0-9]/g, ''));
 }
 
 /**
- * An identifier's value as we issue or receive them: up to 15 digits (MerchantOrderId, NSU) or
- * a UUID (PaymentId, VoidId), whose all-digit groups can look like a dashed PAN.
+ * An identifier's value as we issue or receive them: up to 15 digits (MerchantOrderId, NSU), a
+ * UUID (PaymentId, VoidId), whose all-digit groups can look like a dashed PAN, or a QR payload
+ * we built, whose runs of digits can too.
  */
 export function isIdentifierValue(value: unknown): boolean {
   if (typeof value === 'number') return Number.isSafeInteger(value) && String(value).length <= 15;
-  return typeof value === 'string' && (/^\d{1,15}$/.test(value) || /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value));
+  return (
+    typeof value === 'string' &&
+    (/^\d{1,15}$/.test(value) ||
+      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value) ||
+      // A merchant-presented EMV QR payload (merchant number, amounts, dates: digits, never a card).
+      /^000201[\x20-\x7e]*6304[0-9A-F]{4}$/.test(value))
+  );
 }
 
 export function isSensitiveKey(key: string): boolean {

@@ -13,8 +13,8 @@ let stateDir: string;
 
 beforeAll(async () => {
   stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-api-'));
-  const config = loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir } });
-  daemon = await startDaemon({ config, log: createLogger({ level: 'silent' }), env: {}, sandboxPort: 0, apiPort: 0 });
+  const config2 = loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_QR__POLL_MS: '100' } });
+  daemon = await startDaemon({ config: config2, log: createLogger({ level: 'silent' }), env: {}, sandboxPort: 0, apiPort: 0 });
   token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
 });
 afterAll(async () => {
@@ -64,6 +64,25 @@ describe('the cash register API over loopback HTTP', () => {
     const sale = await call('POST', '/v1/payments', { body: { amount: 2510, method: 'credit', confirmation: 'ecr' } });
     await until(sale.body.id, ['approved']);
     expect((await call('POST', `/v1/payments/${sale.body.id}/undo`)).body.status).toBe('undone');
+  });
+
+  it('a wallet QR sale: the code to show comes back at once; paid by the wallet, it is confirmed', async () => {
+    const created = await call('POST', '/v1/payments', { body: { amount: 2610, method: 'wallet-qr', qrModality: 'credit' } });
+    expect(created.status).toBe(202);
+    expect(created.body).toMatchObject({ status: 'pending', state: 'showing', method: 'wallet-qr', qrModality: 'credit' });
+    expect(created.body.qrCode).toMatch(/^000201010212.*6304[0-9A-F]{4}$/);
+    const { runCli } = await import('../../../src/cli/run.js');
+    const { TEST_CARDS } = await import('../../../tables/test-cards.js');
+    const card = TEST_CARDS[0]!;
+    let err = '';
+    const code = await runCli(
+      ['wallet', 'pay', created.body.qrCode, '--card', card.pan, '--cvv', '123', '--exp', `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`, '--name', 'TESTE', '--document', '52998224725'],
+      { out: () => undefined, err: (t) => (err += t), env: { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_ACQUIRER__WALLET_URL: daemon.sandbox!.url } },
+    );
+    expect(err).toBe('');
+    expect(code).toBe(0);
+    expect((await until(created.body.id, ['confirmed', 'failed', 'cancelled'])).status).toBe('confirmed');
+    expect((await call('POST', '/v1/payments', { body: { amount: 10, method: 'credit', qrModality: 'debit' } })).body.error.field).toBe('qrModality');
   });
 
   it('refuses what it cannot take: token, content type, JSON, fields, routes', async () => {
