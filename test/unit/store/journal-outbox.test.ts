@@ -130,8 +130,8 @@ describe('UUIDs are identifiers too', () => {
 
 describe('QR payloads are not card numbers', () => {
   it('keeps a QR payload whose digit runs pass Luhn, under qrCode only', () => {
-    // 26.01 merchant number 4111111111111111 makes a Luhn-valid 16-digit run inside the payload.
-    const qr = '00020101021226380014br.com.padraoq01164111111111111111520454115303986540510.005802BR6304ABCD';
+    // A merchant name (59) holding a Luhn-valid 16-digit run, set apart by spaces.
+    const qr = '0002010102125925LOJA 4111111111111111 XYZ6304ABCD';
     const { db, journal } = store();
     expect(journal.open({ kind: 'qr', merchantOrderId: '5', state: 'showing', amount: 1000, input: 'x', at, data: { qrCode: qr } }).data.qrCode).toBe(qr);
     expect(() => journal.open({ kind: 'qr', merchantOrderId: '6', state: 'showing', amount: 1000, input: 'x', at, data: { note: qr } })).toThrow(
