@@ -3,7 +3,7 @@ import { PinpadError } from '../../errors.js';
 import { encodeCommand } from '../../codec/message.js';
 import { encodeParams } from '../../codec/params.js';
 import type { CommandSpec } from '../spec.js';
-import { bytes, need, params, readData, tagList } from './kit.js';
+import { bytes, need, params, readData, tagList, text } from './kit.js';
 
 /** An FCX request (§3.7.4): the host's answer, or that none came. */
 export interface FcxRequest {
@@ -51,7 +51,11 @@ export const FCX: CommandSpec<FcxRequest, FcxResult> = {
   },
   decode: (rsp) => {
     const d = readData(rsp, 'FCX');
-    const res = need(d, 'PP_FCXRES', 'FCX', /^[01]\d\d$/);
+    // The specification's own FCX example (§3.7.4) answers with id 8056h (PP_GOXRES) holding 3 digits:
+    // read that too when PP_FCXRES (8058h) is absent.
+    const legacy = text(d, 'PP_GOXRES');
+    const res = text(d, 'PP_FCXRES') === undefined && legacy?.length === 3 ? legacy : need(d, 'PP_FCXRES', 'FCX');
+    if (!/^[01]\d\d$/.test(res)) throw new PinpadError('PINPAD_PROTOCOL', 'FCX: PP_FCXRES is not 0xx or 1xx', { where: 'FCX', field: 'PP_FCXRES' });
     const emv = bytes(d, 'PP_EMVDATA');
     const isr = bytes(d, 'PP_ISRESULTS');
     return {
