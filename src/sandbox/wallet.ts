@@ -1,6 +1,7 @@
+import { generateKeyPair } from 'node:crypto';
 import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
 import { HOST_TIME_ZONE, localTime } from '../core/clock.js';
-import { decryptCardData, generateWalletKeyPair, isLuhnValid, isValidCnpj, isValidCpf } from '../crypto/index.js';
+import { WALLET_RSA_BITS, decryptCardData, isLuhnValid, isValidCnpj, isValidCpf } from '../crypto/index.js';
 import { parseQr, type ParsedPadraoq } from '../qr/index.js';
 import { basicCredentials, credentialsOk, hashToken, issueToken } from './auth.js';
 import { businessDay } from './clock.js';
@@ -51,16 +52,27 @@ export class WalletApi {
   readonly #ctx: SandboxContext;
   readonly #keys = new Map<string, WalletKey>();
   #current: WalletKey | undefined;
+  #spare: Promise<{ publicKey: string; privateKeyPem: string }> | undefined;
 
   constructor(ctx: SandboxContext) {
     this.#ctx = ctx;
   }
 
-  #key(): WalletKey {
+  /** Starts making the next key (a wallet asks for a token before the key). */
+  #prepare(): void {
+    if (this.#spare) return;
+    this.#spare = makeKeyPair();
+    this.#spare.catch(() => undefined);
+  }
+
+  /** The current key, rotated when expired. Keys are made off the event loop, one ahead. */
+  async #key(): Promise<WalletKey> {
     const now = this.#ctx.clock.now().getTime();
     if (!this.#current || this.#current.expiresAt <= now) {
-      const pair = generateWalletKeyPair();
-      this.#current = { keyId: newUuid(), publicKey: pair.publicKey, privateKeyPem: pair.privateKeyPem, expiresAt: now + this.#ctx.options.walletKeyTtlMs };
+      const pair = await (this.#spare ?? makeKeyPair());
+      this.#spare = makeKeyPair();
+      this.#spare.catch(() => undefined);
+      this.#current = { keyId: newUuid(), publicKey: pair.publicKey, privateKeyPem: pair.privateKeyPem, expiresAt: this.#ctx.clock.now().getTime() + this.#ctx.options.walletKeyTtlMs };
       this.#keys.set(this.#current.keyId, this.#current);
     }
     return this.#current;
@@ -84,6 +96,7 @@ export class WalletApi {
     const asked = typeof scopes === 'string' ? scopes.split(/[\s,]+/).filter((s) => s !== '') : [];
     const unknown = asked.filter((s) => !WALLET_SCOPES.includes(s));
     if (unknown.length > 0) throw err(400, `unknown scope ${unknown.join(',')}`, { problems: [`scopes: unknown ${unknown.join(',')}`] });
+    this.#prepare();
     return { status: 200, body: issueToken(this.#ctx, 'wallet', asked.length > 0 ? asked : WALLET_SCOPES) };
   }
 
@@ -98,9 +111,9 @@ export class WalletApi {
   }
 
   /** `GET /padraoq/v1/publicKey`. `expires_in` is in seconds (the document leaves the unit open). */
-  publicKey(req: SandboxRequest): Answer {
+  async publicKey(req: SandboxRequest): Promise<Answer> {
     this.#requireToken(req, 'qrcode_read');
-    const k = this.#key();
+    const k = await this.#key();
     return { status: 200, body: { public_key: k.publicKey, key_id: k.keyId, expires_in: Math.max(0, Math.floor((k.expiresAt - this.#ctx.clock.now().getTime()) / 1000)) } };
   }
 
@@ -281,4 +294,20 @@ export function qrInstant(ts: string): number | undefined {
   // São Paulo has no daylight saving time since 2019: UTC-3.
   const ms = Date.UTC(2000 + yy, mo - 1, dd, hh + 3, mi, ss);
   return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** An RSA-2048 wallet key pair made on libuv's thread pool: Base64 DER SPKI public key, PKCS#8 PEM private key. */
+function makeKeyPair(): Promise<{ publicKey: string; privateKeyPem: string }> {
+  return new Promise((resolve, reject) => {
+    generateKeyPair('rsa', { modulusLength: WALLET_RSA_BITS }, (e, publicKey, privateKey) => {
+      if (e) {
+        reject(e);
+        return;
+      }
+      resolve({
+        publicKey: publicKey.export({ format: 'der', type: 'spki' }).toString('base64'),
+        privateKeyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
+      });
+    });
+  });
 }

@@ -46,13 +46,13 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
       dbFile,
       log,
       outcomeAttempts: o.outcomeAttempts ?? 1,
-      withholdMs: o.withholdMs ?? 1200,
+      withholdMs: o.withholdMs ?? 6000,
       ...(o.tokenTtlSeconds !== undefined ? { tokenTtlSeconds: o.tokenTtlSeconds } : {}),
       ...o.extra,
     });
   let running = await listenSandbox(build());
   let dispatcher = new Agent();
-  const make = (timeoutMs = o.clientTimeoutMs ?? 600): Acquirer =>
+  const make = (timeoutMs = o.clientTimeoutMs ?? 5000): Acquirer =>
     createAcquirer({
       settings: {
         authUrl: running.url,
