@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isOmniposError } from '../../../src/core/errors/index.js';
+import { parseInitialization } from '../../../src/initialization/index.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { cardNode, card, sale, startHarness, type Harness } from './harness.js';
@@ -47,6 +48,13 @@ describe('initialization (parameters address)', () => {
       expect(bins.some((b) => c.pan.slice(0, b.InitialBin.length) >= b.InitialBin && c.pan.slice(0, b.FinalBin.length) <= b.FinalBin)).toBe(true);
     }
     expect((t.Emv as { NatEmvConctactRiskFloorLimit: number }[]).every((e) => e.NatEmvConctactRiskFloorLimit === 0)).toBe(true);
+  });
+
+  it("the served tables pass the terminal's own initialization schema", async () => {
+    const t = await h.acquirer.omni.initialization(MID, TID);
+    const parsed = parseInitialization(t);
+    expect(parsed.bins.length).toBeGreaterThan(0);
+    expect(parsed.version).toBe(String(t.InitializationVersion));
   });
 
   it('an unknown terminal, or one ending 0404, is TERMINAL INEXISTENTE (404)', async () => {
