@@ -13,7 +13,7 @@ const Message = z.strictObject({ Position: z.string(), Message: z.string() });
 const Source = z.object({
   kind: z.enum(['sale', 'void']),
   environment: z.enum(['sandbox', 'homologation', 'production']),
-  paymentType: z.enum(['credit', 'debit', 'voucher']),
+  paymentType: z.enum(['credit', 'debit', 'voucher', 'wallet-qr', 'pix']),
   amount: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER),
   installments: z.number().int().min(1).max(99),
   receiptInformation: z.array(z.looseObject({})).max(200),
@@ -55,6 +55,8 @@ export function validateReceiptSource(source: unknown): ReceiptSource {
 }
 
 function title(s: ReceiptSource): string {
+  if (s.paymentType === 'pix') return s.kind === 'void' ? 'DEVOLUÇÃO PIX' : 'PAGAMENTO PIX';
+  if (s.paymentType === 'wallet-qr') return s.kind === 'void' ? 'CANCELAMENTO QR CODE' : 'PAGAMENTO POR QR CODE';
   const product = { credit: 'CRÉDITO', debit: 'DÉBITO', voucher: 'VOUCHER' }[s.paymentType];
   if (s.kind === 'void') return `CANCELAMENTO DE ${product}`;
   if (s.paymentType !== 'credit' || s.installments === 1) return s.paymentType === 'voucher' ? product : `${product} À VISTA`;

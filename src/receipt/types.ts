@@ -25,7 +25,8 @@ export type ReceiptKind = 'sale' | 'void';
 export interface ReceiptSource {
   readonly kind: ReceiptKind;
   readonly environment: Environment;
-  readonly paymentType: 'credit' | 'debit' | 'voucher';
+  /** Card products, or a wallet's payment of the terminal's QR code, or Pix. */
+  readonly paymentType: 'credit' | 'debit' | 'voucher' | 'wallet-qr' | 'pix';
   readonly amount: Cents;
   /** 1 = à vista. */
   readonly installments: number;

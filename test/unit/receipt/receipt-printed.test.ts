@@ -44,10 +44,12 @@ describe('receipts as printed on the virtual printer (every kind, 32/42/48 colum
     expect(lines.map((l) => l.trim())).toContain(title);
     expect(text).toContain('PADARIA SÃO JOÃO');
     expect(text).toContain('MACEIÓ - AL');
-    expect(text).toMatch(/CARTÃO +541333\*{6}3511/);
+    if (s.paymentType === 'pix') expect(text).not.toContain('CARTÃO');
+    else expect(text).toMatch(/CARTÃO +541333\*{6}3511/);
+    if (s.receiptInformation.some((r) => r.Field === 'PIX_E2E')) expect(text).toMatch(/ID PIX +E00038166202611221305abcdef12345|ID PIX\n *E00038166202611221305abcdef12345/);
     expect(text).toMatch(/AUTORIZAÇÃO +A1B2C3/);
     expect(text).toMatch(/DOC \(NSU\) +000123/);
-    expect(text).toMatch(/MODO +CHIP \/ ONL/);
+    if (s.receiptInformation.find((r) => r.Field === 'INPUT_METHOD')?.Content) expect(text).toMatch(/MODO +CHIP \/ ONL/);
     expect(text).toMatch(s.kind === 'void' ? /VALOR CANCELADO +R\$ 10,00/ : /VALOR +R\$ 10,00/);
     if (s.installments === 3) {
       expect(text).toMatch(/PARCELAS +3x/);
