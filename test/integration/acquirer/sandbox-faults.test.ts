@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EMV_CONFIRM, EMV_UNDO, sale, startHarness, type Harness } from './harness.js';
+import { EMV_CONFIRM, EMV_UNDO, sale, startHarness, voidRequest, type Harness } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -193,11 +193,20 @@ describe('clock, daily close, restart', () => {
     expect((await h.ledger()).problems.filter((p) => p.kind === 'undo-after-close' && p.paymentId === a.Payment.PaymentId)).toHaveLength(1);
   });
 
-  it('POST /sandbox/close-day confirms what is pending now', async () => {
+  it('POST /sandbox/close-day confirms what is pending now, voids included, each flagged', async () => {
     const a = await omni().createSale(sale(5600));
+    const b = await omni().createSale(sale(5700));
+    await omni().confirmSale(b.Payment.PaymentId, EMV_CONFIRM);
+    const v = (await omni().settleVoid(b.Payment.PaymentId, voidRequest(700))) as { voidId: string };
     const r = await h.control('POST', '/sandbox/close-day');
+    expect(r.body).toMatchObject({ salesConfirmed: expect.any(Number), voidsConfirmed: expect.any(Number) });
     expect((r.body as { salesConfirmed: number }).salesConfirmed).toBeGreaterThanOrEqual(1);
     expect((await omni().getSale(a.Payment.PaymentId)).Payment.ConfirmationStatus).toBe(1);
+    expect((await omni().getVoid(b.Payment.PaymentId, v.voidId)).CancellationStatus).toBe(3);
+    const l = await h.ledger();
+    expect(l.problems.some((p) => p.kind === 'void-pending-at-close' && p.paymentId === b.Payment.PaymentId)).toBe(true);
+    expect(l.sales.find((s) => s.paymentId === b.Payment.PaymentId)?.charged).toBe(5000);
+    await expect(omni().settle('void-undo', () => omni().undoVoid(b.Payment.PaymentId, v.voidId))).resolves.toMatchObject({ action: 'dead-letter' });
   });
 
   it('a restart loses nothing: sales, ledger, clock and faults survive', async () => {
