@@ -14,6 +14,18 @@ function luhnOk(pan: string): boolean {
   return sum % 10 === 0;
 }
 
+const Hex = z.string().regex(/^([0-9A-F]{2})+$/);
+
+/** A chip application: AID, label, the card's EMV data objects by tag (no track or PAN tags), contactless device type. */
+const Chip = z.strictObject({
+  aid: z.string().regex(/^([0-9A-F]{2}){5,16}$/),
+  label: z.string().min(1).max(16),
+  emv: z.record(z.string().regex(/^[0-9A-F]{2,4}$/), Hex),
+  /** PP_DEVTYPE (§3.7.1) when read contactless: "00" card (default), "01" phone… */
+  deviceType: z.string().regex(/^\d{2}$/).optional(),
+});
+export type TestCardChip = z.infer<typeof Chip>;
+
 const TestCard = z.strictObject({
   name: z.string().min(1),
   pan: z.string().regex(/^\d{13,19}$/).refine(luhnOk, 'Luhn check digit is wrong'),
@@ -29,6 +41,12 @@ const TestCard = z.strictObject({
   productId: z.number().int(),
   /** The PAN's last digit, selecting the row of the card sandbox table (002). */
   lastDigitOutcome: z.number().int().min(0).max(9),
+  /** How the card can be read (the virtual pinpad's deck); see `cardInterfaces` for the default. */
+  interfaces: z.array(z.enum(['stripe', 'chip', 'contactless'])).min(1).optional(),
+  /** The card's chip application; absent: `chipDefaults` of its brand. */
+  chip: z.lazy(() => Chip).optional(),
+  /** How the card misbehaves on the virtual pinpad. */
+  failure: z.enum(['chip-fallback', 'chip-problems', 'blocked', 'ctls-see-phone', 'ctls-offline-approval']).optional(),
 });
 
 export type TestCard = z.infer<typeof TestCard> & {
@@ -49,6 +67,19 @@ const cards = z
       expirationDate: `${c.expiry.slice(2, 4)}/20${c.expiry.slice(0, 2)}`,
     });
   });
+
+const chipDefaults = z.record(z.string(), Chip).parse((data as { chipDefaults?: unknown }).chipDefaults ?? {});
+
+/** The chip of a card: its own, or its brand's default (the first cards carry none). */
+export function cardChip(card: TestCard): TestCardChip | undefined {
+  return card.chip ?? chipDefaults[String(card.brandId)];
+}
+
+/** How a card can be read: as declared, else the stripe plus the chip when the service code says it has one (2xx, 6xx). */
+export function cardInterfaces(card: TestCard): readonly ('stripe' | 'chip' | 'contactless')[] {
+  if (card.interfaces) return card.interfaces;
+  return /^[26]/.test(card.serviceCode) && cardChip(card) ? ['chip', 'stripe'] : ['stripe'];
+}
 
 /** The sandbox test cards shared by the virtual pinpad and the sandbox host, validated at load. */
 export const TEST_CARDS: readonly TestCard[] = Object.freeze(cards);
