@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
-import { Pinpad, isUnknownCommand, type PinpadInfo } from '../../drivers/pinpad/index.js';
+import { SecurePinpad, isUnknownCommand, type PinpadInfo, type SecureStatus, type TerminalKey } from '../../drivers/pinpad/index.js';
+import { loadPinpadKey } from '../adapters/pinpad-keys.js';
 import { discoverPinpadPorts, listHidDevices, listSerialPorts, knownPinpad, SerialTransport, TcpTransport, type Transport } from '../../drivers/transport/index.js';
 import { loadConfig } from '../config/index.js';
 import { OmniposError } from '../core/errors/index.js';
@@ -51,9 +52,23 @@ async function resolveTarget(values: { port?: string; tcp?: string; config?: str
   }
 }
 
-/** Connects, runs `f`, closes; driver errors become OmniposError. */
-async function withPinpad<T>(target: Target, f: (p: Pinpad) => Promise<T>): Promise<T> {
-  const pinpad = new Pinpad({ transport: target.transport, probeIntervalMs: 0, reconnect: { enabled: false } });
+// --- secure channel (issue 5): every command connects with a secure OPN under the terminal key of the state directory
+/** The terminal's pinpad key (made at first use in the configured state directory). */
+function terminalKey(values: { config?: string }, ctx: CliContext): TerminalKey {
+  const stateDir = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env }).values.stateDir;
+  return loadPinpadKey(stateDir).key;
+}
+
+/** What `pinpad info` says about recognition (§3.2.2) and the secure session. */
+function secureFields(s: SecureStatus): { recognition: string; secure: boolean; cardSales: string } {
+  const recognition = s.recognition === 'abecs' ? 'current (answered the secure OPN)' : s.recognition === 'classic' ? 'classic (answered OPN as an obsolete pinpad)' : 'unknown';
+  return { recognition, secure: s.secure, cardSales: s.recognition === 'abecs' ? 'supported' : 'not supported for card sales' };
+}
+// --- end secure channel
+
+/** Connects (secure OPN), runs `f`, closes; driver errors become OmniposError. */
+async function withPinpad<T>(target: Target, f: (p: SecurePinpad) => Promise<T>, key: TerminalKey): Promise<T> {
+  const pinpad = new SecurePinpad({ transport: target.transport, terminalKey: key, probeIntervalMs: 0, reconnect: { enabled: false } });
   try {
     await pinpad.connect();
     return await f(pinpad);
@@ -72,9 +87,12 @@ function slotsText(slots: Readonly<Record<string, string>>): string {
   return present.length ? present.join(' ') : 'none';
 }
 
-function infoText(info: PinpadInfo, where: string): string {
+function infoText(info: PinpadInfo, where: string, secure: ReturnType<typeof secureFields>): string {
   const lines = [
     ['device', where],
+    ['recognition', secure.recognition],
+    ['secure', secure.secure ? 'yes (AES session, §5.2)' : 'no'],
+    ['card sales', secure.cardSales],
     ['answered', info.source === 'GIX' ? 'GIX (current command set)' : 'GIN (classic command set only)'],
     ['manufacturer', info.manufacturer],
     ['model', info.model],
@@ -96,15 +114,18 @@ export const pinpadInfo: Command = {
   summary: 'show the pinpad model, serial number, firmware, spec version and key slots',
   usage: `omnipos pinpad info [--port PATH | --tcp HOST:PORT] [--config PATH] [--json]
 
-Connects (CAN, OPN), asks GIX — or GIN when the pinpad knows only the classic commands — and
-prints what it says. Without --port or --tcp, uses the configured device (the embedded virtual
+Connects (CAN, secure OPN under the terminal key of the state directory), asks GIX — or GIN when
+the pinpad knows only the classic commands — and prints what it says, with the recognition (a
+pinpad answering the secure OPN follows ABECS 2.20; one answering as an obsolete pinpad is not
+supported for card sales) and whether a secure session is up ("secure"). Without --port or --tcp, uses the configured device (the embedded virtual
 pinpad by default).`,
   async run(args, ctx) {
     const { values } = parseArgs({ args, options: TARGET_OPTIONS, strict: true });
+    const key = terminalKey(values, ctx);
     const target = await resolveTarget(values, ctx);
-    const info = await withPinpad(target, (p) => p.info());
-    if (values.json) printJson(ctx, { device: target.description, ...info });
-    else ctx.out(infoText(info, target.description));
+    const { info, secure } = await withPinpad(target, async (p) => ({ info: await p.info(), secure: secureFields(p.secure) }), key);
+    if (values.json) printJson(ctx, { device: target.description, ...secure, ...info });
+    else ctx.out(infoText(info, target.description, secure));
     return 0;
   },
 };
@@ -120,6 +141,7 @@ Shows TEXT with DSP (2 lines of 16) when it fits; longer text or text with "\\n"
     const { values, positionals } = parseArgs({ args, options: TARGET_OPTIONS, strict: true, allowPositionals: true });
     const text = positionals.join(' ').replace(/\\n/g, '\n');
     if (!text) throw new OmniposError('INVALID_ARGUMENT', 'give the TEXT to show', {});
+    const key = terminalKey(values, ctx);
     const target = await resolveTarget(values, ctx);
     const lines = text.split('\n');
     const fits = lines.length <= 2 && lines.every((l) => l.length <= 16);
@@ -134,7 +156,7 @@ Shows TEXT with DSP (2 lines of 16) when it fits; longer text or text with "\\n"
         ctx.err('the pinpad does not know DEX; showing the first 32 characters with DSP\n');
         await p.display(twoBySixteen());
       }
-    });
+    }, key);
     if (values.json) printJson(ctx, { shown: text });
     return 0;
   },

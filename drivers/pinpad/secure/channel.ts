@@ -97,7 +97,10 @@ export class SecureChannel implements PacketLayer {
   reopen(): Promise<void> {
     const control = this.control;
     if (!control) return Promise.reject(new PinpadError('PINPAD_DISCONNECTED', 'OPN: the pinpad was never connected', {}));
-    this.reopening ??= this.establish(control).finally(() => {
+    this.reopening ??= (async () => {
+      control.setLayer(this); // whatever layer was set meanwhile, the session's packets are this channel's
+      await this.establish(control);
+    })().finally(() => {
       this.reopening = undefined;
     });
     return this.reopening;

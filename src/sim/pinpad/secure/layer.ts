@@ -40,13 +40,24 @@ export class SimSecureLayer implements PacketLayer {
 
   constructor(private readonly state: SimState) {}
 
-  /** Starts a session with `ksec` once the OPN answer now being produced is out. */
-  arm(ksec: Uint8Array): void {
+  /**
+   * Starts a session with `ksec` once the OPN answer now being produced is out: when this layer
+   * seals that answer, or — on a new connection, where the engine still seals it in clear and
+   * installs this layer after — when the next packet arrives. `undefined` disarms.
+   */
+  arm(ksec: Uint8Array | undefined): void {
     this.armed = ksec;
+  }
+
+  private promote(): void {
+    const ksec = this.armed;
+    this.armed = undefined;
+    if (ksec) this.state.session.secure = { ksec } satisfies SimSecureSession;
   }
 
   open(data: Uint8Array): Uint8Array {
     this.refusal = undefined;
+    this.promote();
     const session = secureSession(this.state);
     if (isSealed(data)) {
       if (!session) return this.refuse(encodeResponse('ERR', ST_NOSEC));
@@ -75,9 +86,7 @@ export class SimSecureLayer implements PacketLayer {
     this.refusal = undefined;
     if (refusal) return refusal;
     if (responseId === 'OPN') {
-      const ksec = this.armed;
-      this.armed = undefined;
-      if (ksec) this.state.session.secure = { ksec } satisfies SimSecureSession;
+      this.promote();
       return data;
     }
     const session = secureSession(this.state);

@@ -26,6 +26,7 @@ export function openWithSecureChannel(cmd: SimCommand, ctx: SimContext): Uint8Ar
   ctx.state.opened = true;
   ctx.state.display = ['', ''];
   const layer = secureLayerOf(ctx.state);
+  layer.arm(undefined);
   ctx.setLayerAfterResponse(layer);
   const block = cmd.blocks[0];
   if (!block || block.length === 0 || ctx.profile.classicOnly) return encodeResponse('OPN', 0);
