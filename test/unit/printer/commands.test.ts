@@ -46,8 +46,8 @@ describe('ESC/POS commands, byte for byte against the published references', () 
   });
 
   it('the QR sequence: model 2, size, error correction, store, print (fn 165, 167, 169, 180, 181)', () => {
-    // Layouts: fn 165 `1D 28 6B 04 00 31 41 n1 n2`, fn 167 `… 03 00 31 43 n`, fn 169 `… 03 00 31 45 n`
-    // (Epson TM-T88III Programming Guide pp. 527-533, same pages as SRC.EPSON_FN180), 180 and 181 as above.
+    // Layouts: fn 165 and 167 (SRC.CITIZEN_FN165_167), 167 and 169 (SRC.HPRT_FN167_169),
+    // 180 (SRC.EPSON_FN180) and 181 (SRC.EPSON_FN181).
     expect(hex(qrNativeBytes('PIX', { size: 5, ecc: 'Q' }))).toBe(
       ['1D 28 6B 04 00 31 41 32 00', '1D 28 6B 03 00 31 43 05', '1D 28 6B 03 00 31 45 32', '1D 28 6B 06 00 31 50 30 50 49 58', '1D 28 6B 03 00 31 51 30'].join(' '),
     );

@@ -4,8 +4,10 @@ export const SRC = {
   EPSON_FN181: 'office.manualsonline.com/manuals/mfg/epson/tmu210.html?p=535',
   /** Epson TM-T88III Programming Guide Ver. 10.01, p. 533: GS ( k Function 180 `1D 28 6B pL pH 31 50 30 d1..dk`, k = pL + pH×256 − 3. */
   EPSON_FN180: 'easymanua.ls/epson/tm-t88iii/manual/518843?p=533',
-  /** Bixolon SRP-F310 command manual p. 89, Function 180, same layout; HPRT HM-E200 p. 47, functions 180/181. */
-  BIXOLON_FN180: 'manual/bixolon/srp-f310/2759409?page=89',
+  /** Citizen CT-S2000 manual p. 215: GS ( k Function 165 `1D 28 6B 04 00 31 41 n1 n2` (n1 50 = model 2, n2 0) and Function 167 `… 03 00 31 43 n`. */
+  CITIZEN_FN165_167: 'office.manualsonline.com/manuals/mfg/citizen_systems/ct_s2000.html?p=215',
+  /** HPRT TP809 programming manual p. 41: Function 167 `1D 28 6B 03 00 31 43 n` and Function 169 `1D 28 6B 03 00 31 45 n` (48 L, 49 M, 50 Q, 51 H). */
+  HPRT_FN167_169: 'manualshive.com/en/manual/hprt/tp809/tp809_programming-manual_2176425-47.html',
   /** Epson TM-T85 manual p. 5-43: GS V m (0/48 full, 1/49 partial), GS V m n (65 full, 66 partial after feeding). */
   EPSON_GS_V: 'office.manualsonline.com/manuals/mfg/epson/tmt85t85p_printer.html?p=101',
   /** NCR 7168 online help "Select Cut Mode and Cut Paper": 1D 56 m / 1D 56 m n, same values. */
