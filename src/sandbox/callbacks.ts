@@ -1,5 +1,7 @@
 import { request } from 'undici';
+import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
 import type { SandboxContext } from './context.js';
+import type { SaleRow } from './sales.js';
 
 /** The wallet document's undo callback payload (000, "Undo callback payload"). */
 export interface UndoCallback {
@@ -70,4 +72,22 @@ export class CallbackDeliverer {
       this.#running = false;
     }
   }
+}
+
+/** The wallet undo callback of a paid QR sale (000, "Undo callback payload", statusCode 3). */
+export function undoCallback(row: SaleRow): UndoCallback {
+  const p = (JSON.parse(row.answer) as { Payment: { AuthorizationCode?: string; ProofOfSale?: string; Wallet?: { QrTimestamp?: string } } }).Payment;
+  const ts = p.Wallet?.QrTimestamp ?? '';
+  const m = /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(ts);
+  const transactionDate = m ? `20${m[3]}-${m[2]}-${m[1]}T${m[4]}:${m[5]}:${m[6]}-03:00` : new Date(row.created_at).toISOString();
+  return {
+    transactionDate,
+    terminalLogicalNumber: row.terminal_id,
+    authorizationCode: p.AuthorizationCode ?? '',
+    nsu: p.ProofOfSale ?? '',
+    merchantId: Number(SANDBOX_MERCHANT.merchant.merchantNumber),
+    amount: row.amount / 100,
+    originalTransactionType: 1,
+    statusCode: 3,
+  };
 }

@@ -1,6 +1,7 @@
 import { SANDBOX_KEYS } from '../../tables/sandbox-keys.js';
 import { testCardByPan, type TestCard } from '../../tables/test-cards.js';
 import { decodePinBlock, decryptData, decryptPinBlock, deriveTdesKeys, stripZeroPadding } from '../crypto/index.js';
+import { HOST_TIME_ZONE, localTime } from '../core/clock.js';
 import { invalidFields } from './http-kit.js';
 
 /** What the host learns from the card node: the PAN (kept in memory only) and the test card, if any. */
@@ -77,4 +78,19 @@ export function pinMatches(path: string, pinBlock: Record<string, unknown>, read
     return false;
   }
   return read.card ? pin === read.card.pin : true;
+}
+
+/** `MM/yyyy` → `YYMM`, or undefined. */
+export function typedExpiry(value: unknown): string | undefined {
+  const m = typeof value === 'string' ? /^(0[1-9]|1[0-2])\/\d{2}(\d{2})$/.exec(value) : null;
+  return m ? `${m[2]}${m[1]}` : undefined;
+}
+
+/** A card is valid through the last day of its expiry month (host time). */
+export function isExpired(yymm: string | undefined, now: Date): boolean {
+  if (!yymm || !/^\d{4}$/.test(yymm)) return false;
+  const t = localTime(now, HOST_TIME_ZONE);
+  const year = 2000 + Number(yymm.slice(0, 2));
+  const month = Number(yymm.slice(2));
+  return year < t.year || (year === t.year && month < t.month);
 }

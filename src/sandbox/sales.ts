@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
-import { HOST_TIME_ZONE, localTime } from '../core/clock.js';
 import cardOutcomes from '../../tables/acquirer/card-outcomes.json' with { type: 'json' };
 import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
 import { requireToken } from './auth.js';
-import { readCard, pinMatches, type CardRead } from './card.js';
+import { isExpired, readCard, pinMatches, typedExpiry, type CardRead } from './card.js';
 import { centsBand, centsOutcome } from './cents.js';
 import { businessDay } from './clock.js';
 import { ledgerEntry, newUuid, problem, type SandboxContext } from './context.js';
@@ -11,7 +10,7 @@ import { INITIALIZATION_VERSION, maskedCardNode, nextNsu, receiptInformation, re
 import { invalidFields, jsonBody, objectBody, omniError, Refusal, type Answer, type SandboxRequest } from './http-kit.js';
 import { ORDER_ID, validateSale } from './sale-validate.js';
 import { merchantExists, terminalExists } from './registration.js';
-import { enqueueCallback, type UndoCallback } from './callbacks.js';
+import { enqueueCallback, undoCallback } from './callbacks.js';
 import { CONFIRM_TAGS, missingTags } from './emv-check.js';
 
 export interface SaleRow {
@@ -306,35 +305,3 @@ export function undoSaleByOrderId(ctx: SandboxContext, req: SandboxRequest): Ans
   return undo(ctx, req, row);
 }
 
-/** The wallet undo callback of a paid QR sale (000, "Undo callback payload", statusCode 3). */
-function undoCallback(row: SaleRow): UndoCallback {
-  const p = (JSON.parse(row.answer) as { Payment: { AuthorizationCode?: string; ProofOfSale?: string; Wallet?: { QrTimestamp?: string } } }).Payment;
-  const ts = p.Wallet?.QrTimestamp ?? '';
-  const m = /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(ts);
-  const transactionDate = m ? `20${m[3]}-${m[2]}-${m[1]}T${m[4]}:${m[5]}:${m[6]}-03:00` : new Date(row.created_at).toISOString();
-  return {
-    transactionDate,
-    terminalLogicalNumber: row.terminal_id,
-    authorizationCode: p.AuthorizationCode ?? '',
-    nsu: p.ProofOfSale ?? '',
-    merchantId: Number(SANDBOX_MERCHANT.merchant.merchantNumber),
-    amount: row.amount / 100,
-    originalTransactionType: 1,
-    statusCode: 3,
-  };
-}
-
-/** `MM/yyyy` → `YYMM`, or undefined. */
-function typedExpiry(value: unknown): string | undefined {
-  const m = typeof value === 'string' ? /^(0[1-9]|1[0-2])\/\d{2}(\d{2})$/.exec(value) : null;
-  return m ? `${m[2]}${m[1]}` : undefined;
-}
-
-/** A card is valid through the last day of its expiry month (host time). */
-function isExpired(yymm: string | undefined, now: Date): boolean {
-  if (!yymm || !/^\d{4}$/.test(yymm)) return false;
-  const t = localTime(now, HOST_TIME_ZONE);
-  const year = 2000 + Number(yymm.slice(0, 2));
-  const month = Number(yymm.slice(2));
-  return year < t.year || (year === t.year && month < t.month);
-}

@@ -1,7 +1,6 @@
-import { generateKeyPair } from 'node:crypto';
 import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
 import { HOST_TIME_ZONE, localTime } from '../core/clock.js';
-import { WALLET_RSA_BITS, decryptCardData, isLuhnValid, isValidCnpj, isValidCpf } from '../crypto/index.js';
+import { decryptCardData, isLuhnValid, isValidCnpj, isValidCpf } from '../crypto/index.js';
 import { parseQr, type ParsedPadraoq } from '../qr/index.js';
 import { basicCredentials, credentialsOk, hashToken, issueToken } from './auth.js';
 import { businessDay } from './clock.js';
@@ -12,6 +11,7 @@ import { merchantExists, terminalExists } from './registration.js';
 import { cardMatch, findSaleByOrderId } from './sales.js';
 import { nextNsu, saleLinks } from './answers.js';
 import cardOutcomes from '../../tables/acquirer/card-outcomes.json' with { type: 'json' };
+import { makeKeyPair, qrInstant } from './wallet-keys.js';
 
 const WALLET_SCOPES = ['qrcode_write', 'qrcode_read'];
 /** 81.02 codes the sandbox authorizes: credit on demand, store and administrator installments. */
@@ -286,28 +286,3 @@ export class WalletApi {
   }
 }
 
-/** 81.01 `DDMMYYHHmmss` in host time → epoch ms, or undefined. */
-export function qrInstant(ts: string): number | undefined {
-  const m = /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(ts);
-  if (!m) return undefined;
-  const [, dd, mo, yy, hh, mi, ss] = m.map(Number) as [number, number, number, number, number, number, number];
-  // São Paulo has no daylight saving time since 2019: UTC-3.
-  const ms = Date.UTC(2000 + yy, mo - 1, dd, hh + 3, mi, ss);
-  return Number.isNaN(ms) ? undefined : ms;
-}
-
-/** An RSA-2048 wallet key pair made on libuv's thread pool: Base64 DER SPKI public key, PKCS#8 PEM private key. */
-function makeKeyPair(): Promise<{ publicKey: string; privateKeyPem: string }> {
-  return new Promise((resolve, reject) => {
-    generateKeyPair('rsa', { modulusLength: WALLET_RSA_BITS }, (e, publicKey, privateKey) => {
-      if (e) {
-        reject(e);
-        return;
-      }
-      resolve({
-        publicKey: publicKey.export({ format: 'der', type: 'spki' }).toString('base64'),
-        privateKeyPem: privateKey.export({ format: 'pem', type: 'pkcs8' }).toString(),
-      });
-    });
-  });
-}
