@@ -184,10 +184,16 @@ export class InitializationStore {
     return [];
   }
 
+  /** Removes every stored version but `keep` (and the one in force), by version: no scan of the rows kept. */
   private removeVersionsExcept(keep: string | undefined): void {
-    const k = keep ?? '';
-    this.db.prepare('DELETE FROM init_bins WHERE version <> ?').run(k);
-    this.db.prepare('DELETE FROM init_documents WHERE version <> ?').run(k);
-    this.db.prepare('DELETE FROM init_versions WHERE version <> ? AND version NOT IN (SELECT version FROM init_current)').run(k);
+    const gone = this.db
+      .prepare('SELECT version FROM init_versions WHERE version IS NOT ? AND version NOT IN (SELECT version FROM init_current)')
+      .pluck()
+      .all(keep ?? null) as string[];
+    for (const v of gone) {
+      this.db.prepare('DELETE FROM init_bins WHERE version = ?').run(v);
+      this.db.prepare('DELETE FROM init_documents WHERE version = ?').run(v);
+      this.db.prepare('DELETE FROM init_versions WHERE version = ?').run(v);
+    }
   }
 }
