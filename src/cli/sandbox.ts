@@ -29,7 +29,7 @@ confirmations, undos, voids) under the documents' own paths, plus its controls:
 --faults takes the body of POST /sandbox/faults (one fault or a list) to apply from the start;
 --callback-url is the partner URL that receives the wallet undo callback.
 Default port: the configuration's sandbox.port (${'18080'} in config/omnipos.json); the state is kept
-in <stateDir>/sandbox.db (the embedded host's file), so a restart loses nothing.`,
+in <stateDir>/sandbox/acquirer.db (the embedded host's file too), so a restart loses nothing.`,
   async run(args, ctx) {
     const { values } = parseArgs({
       args,
@@ -69,7 +69,7 @@ in <stateDir>/sandbox.db (the embedded host's file), so a restart loses nothing.
     const sandbox = buildSandbox({
       ...(faults ? { faults } : {}),
       ...(values['callback-url'] ? { walletCallbackUrl: values['callback-url'] } : {}),
-      dbFile: values.db ?? path.join(config.values.stateDir, 'sandbox.db'),
+      dbFile: values.db ?? path.join(config.values.stateDir, 'sandbox', 'acquirer.db'),
       log,
       outcomeAttempts: config.values.sandbox.outcomeAttempts,
       ...(withholdMs !== undefined ? { withholdMs } : {}),
