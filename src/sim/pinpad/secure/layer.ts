@@ -30,34 +30,17 @@ class Refused extends Error {}
  * - DC2 that fails the checks of §5.2.2.2: `ERR009`, session ended, pinpad closed.
  * - an encrypted OPN: `OPN010` (ST_INVCALL), session ended.
  * - a clear command other than OPN inside a session: `xxx009`, session kept.
- * A secure OPN's answer goes out clear and only then does its new key take over (`arm`).
+ * OPN answers go out clear (a secure OPN's carries the new key's cryptogram).
  */
 export class SimSecureLayer implements PacketLayer {
   private refusal: Uint8Array | undefined;
-  private armed: Uint8Array | undefined;
   /** Every command that reached a handler through this layer, and whether it came encrypted (for tests). */
   readonly trace: { id: string; sealed: boolean }[] = [];
 
   constructor(private readonly state: SimState) {}
 
-  /**
-   * Starts a session with `ksec` once the OPN answer now being produced is out: when this layer
-   * seals that answer, or — on a new connection, where the engine still seals it in clear and
-   * installs this layer after — when the next packet arrives. `undefined` disarms.
-   */
-  arm(ksec: Uint8Array | undefined): void {
-    this.armed = ksec;
-  }
-
-  private promote(): void {
-    const ksec = this.armed;
-    this.armed = undefined;
-    if (ksec) this.state.session.secure = { ksec } satisfies SimSecureSession;
-  }
-
   open(data: Uint8Array): Uint8Array {
     this.refusal = undefined;
-    this.promote();
     const session = secureSession(this.state);
     if (isSealed(data)) {
       if (!session) return this.refuse(encodeResponse('ERR', ST_NOSEC));
@@ -85,12 +68,9 @@ export class SimSecureLayer implements PacketLayer {
     const refusal = this.refusal;
     this.refusal = undefined;
     if (refusal) return refusal;
-    if (responseId === 'OPN') {
-      this.promote();
-      return data;
-    }
     const session = secureSession(this.state);
-    if (!session || responseId === 'CLO' || responseId === 'CLX') return data;
+    // OPN answers are clear (the terminal has no key before it); CLO/CLX answers are clear (§5.2.2)
+    if (!session || responseId === 'OPN' || responseId === 'CLO' || responseId === 'CLX') return data;
     return sealPacket(session.ksec, data);
   }
 

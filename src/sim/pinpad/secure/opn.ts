@@ -1,7 +1,7 @@
 import { constants, createPublicKey, publicEncrypt, randomBytes } from 'node:crypto';
 import { decodeSecureOpnBlock, encodeResponse, encodeSecureOpnAnswer, isPinpadError, KSEC_LENGTH } from '../../../../drivers/pinpad/index.js';
 import type { SimCommand, SimContext } from '../engine.js';
-import { secureLayerOf } from './layer.js';
+import { secureLayerOf, type SimSecureSession } from './layer.js';
 
 const ST_INVPARM = 11;
 
@@ -18,15 +18,14 @@ export function wrapSessionKey(modulus: Uint8Array, publicExponent: Uint8Array, 
 
 /**
  * OPN (§3.2.1, §3.2.2, §6.4.1): always accepted in clear; ends any session as CLO would. With
- * key data, a current pinpad draws a new KSEC and answers CRKSEC (the key takes over once the
- * clear answer is out); a classic-only profile answers `OPN000` as an obsolete pinpad does.
+ * key data, a current pinpad draws a new KSEC and answers CRKSEC (in clear, as every OPN answer);
+ * a classic-only profile answers `OPN000` as an obsolete pinpad does.
  */
 export function openWithSecureChannel(cmd: SimCommand, ctx: SimContext): Uint8Array {
   ctx.state.session = {};
   ctx.state.opened = true;
   ctx.state.display = ['', ''];
   const layer = secureLayerOf(ctx.state);
-  layer.arm(undefined);
   ctx.setLayerAfterResponse(layer);
   const block = cmd.blocks[0];
   if (!block || block.length === 0 || ctx.profile.classicOnly) return encodeResponse('OPN', 0);
@@ -45,6 +44,6 @@ export function openWithSecureChannel(cmd: SimCommand, ctx: SimContext): Uint8Ar
   } catch {
     return encodeResponse('OPN', ST_INVPARM);
   }
-  layer.arm(ksec);
+  ctx.state.session.secure = { ksec } satisfies SimSecureSession;
   return encodeResponse('OPN', 0, [encodeSecureOpnAnswer(cryptogram)]);
 }
