@@ -1,59 +1,39 @@
-import type { Clock } from '../../core/clock.js';
 import { OmniposError } from '../../core/errors/index.js';
-import type { Logger } from '../../core/log/index.js';
-import type { Db, Journal, JournalEntry, MerchantOrderIds, Outbox, OutboxTask } from '../../store/index.js';
-import { decisionDeadline } from '../daily-close.js';
+import type { JournalEntry, MerchantOrderIds } from '../../store/index.js';
+import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
 import { OUTBOX_OPERATIONS, idempotencyKey, type ConfirmTask, type UndoTask } from '../outbox/tasks.js';
 import type { CardPort, Delivery, EncryptedCard, ReceiptPort, SaleAuthorizationPort } from '../ports.js';
 import { saleTransition } from './machine.js';
 import { planRecovery } from './recovery.js';
 import { paymentStatus, type PaymentStatus } from './status.js';
-import type { SaleContext, SaleData, SaleEffect, SaleInput, SaleRequest, SaleState, SaleStateName } from './types.js';
+import type { HostSaleOutcome, SaleContext, SaleData, SaleEffect, SaleInput, SaleRequest, SaleState, SaleStateName } from './types.js';
 
 export type SaleEvent =
   | { type: 'state'; id: number; merchantOrderId: string; state: SaleStateName; status: PaymentStatus; input: string }
   | { type: 'alarm'; id: number; code: string; message: string }
   | { type: 'receipt-question'; id: number };
 
-export interface SaleEngineDeps {
-  db: Db;
-  journal: Journal;
-  outbox: Outbox;
+export interface SaleEngineDeps extends OwnerDeps {
   orderIds: MerchantOrderIds;
   card: CardPort;
   host: SaleAuthorizationPort;
   receipt: ReceiptPort;
-  clock: Clock;
-  log: Logger;
-  /** A cashier is there (counter) or not (kiosk). */
-  attended: boolean;
-  /** How long the cash register has to confirm or undo an approved sale, ms. */
-  ecrDecisionMs: number;
-  /** Deadlines end at least this long before the daily close, ms. */
-  closeMarginMs: number;
-  /** Called after a commit that put a request in the outbox (wake the forwarder). */
-  onOutbox?: () => void;
   onEvent?: (event: SaleEvent) => void;
 }
 
 const DURABLE = new Set<SaleEffect['kind']>(['outbox.confirm', 'outbox.undo']);
 
-function stateOf(entry: JournalEntry): SaleState {
-  return { name: entry.state as SaleStateName, data: entry.data as unknown as SaleData };
-}
-
 /**
- * Owns card sales: runs the pure machine, commits each transition (and the outbox requests it
- * asks for, in the same transaction) before running its effects on the ports, and feeds the
- * ports' results back as inputs. One sale at a time holds the pinpad.
+ * Owns card sales: runs the pure machine (commit first, outbox requests in the same
+ * transaction, then the effects on the ports) and holds the pinpad for one sale at a time.
  */
-export class SaleEngine {
+export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput, SaleEffect, SaleEvent> {
   readonly #d: SaleEngineDeps;
   #active: { id: number; abort: AbortController; cancelBy?: 'ecr' | 'customer' | 'operator' } | undefined;
   readonly #cards = new Map<number, EncryptedCard>();
-  readonly #timers = new Map<number, NodeJS.Timeout>();
 
   constructor(deps: SaleEngineDeps) {
+    super(deps, 'sale', DURABLE, deps.onEvent);
     this.#d = deps;
   }
 
@@ -69,17 +49,9 @@ export class SaleEngine {
     try {
       const merchantOrderId = await this.#d.orderIds.next();
       const data: SaleData = { request, merchantOrderId, ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) };
-      const entry = this.#d.journal.open({
-        kind: 'sale',
-        merchantOrderId,
-        state: 'started',
-        amount: request.amount,
-        data: data as unknown as Record<string, unknown>,
-        input: 'request',
-        at: this.#d.clock.now(),
-      });
+      const entry = this.#d.journal.open({ kind: 'sale', merchantOrderId, state: 'started', amount: request.amount, data: data as unknown as Record<string, unknown>, input: 'request', at: this.#d.clock.now() });
       this.#active.id = entry.id;
-      this.#emit({ type: 'state', id: entry.id, merchantOrderId, state: 'started', status: 'pending', input: 'request' });
+      this.emit({ type: 'state', id: entry.id, merchantOrderId, state: 'started', status: 'pending', input: 'request' });
       const done = this.#drive(entry.id, abort.signal).finally(() => {
         this.#cards.delete(entry.id);
         if (this.#active?.id === entry.id) this.#active = undefined;
@@ -93,43 +65,29 @@ export class SaleEngine {
 
   /** The cash register, the customer or an operator cancels. Whatever was approved is undone. */
   async cancel(id: number, by: 'ecr' | 'customer' | 'operator'): Promise<void> {
-    const entry = this.#entry(id);
-    if (this.#active?.id === id && entry.state === 'started') {
+    const entry = this.entry(id);
+    if (this.#active?.id === id) {
       this.#active.cancelBy = by;
       this.#active.abort.abort(new OmniposError('ENGINE_CANCELLED', `cancelled by ${by}`));
-      return;
+      // The card read in progress ends and the sale's own flow records the cancel.
+      if (entry.state === 'started') return;
     }
-    if (this.#active?.id === id) this.#active.abort.abort(new OmniposError('ENGINE_CANCELLED', `cancelled by ${by}`));
-    await this.#apply(id, { kind: 'cancel', by });
+    await this.apply(id, { kind: 'cancel', by });
   }
 
   /** The cash register's decision on an approved sale. */
   async decide(id: number, decision: 'confirm' | 'undo', by: 'ecr' | 'operator' = 'ecr'): Promise<JournalEntry> {
-    const state = this.#entry(id).state;
+    const state = this.entry(id).state;
     if (state !== 'awaiting-decision' && !(decision === 'undo' && state === 'approved')) {
       throw new OmniposError('ENGINE_NOT_ALLOWED', `sale ${id} is ${state}: it cannot be ${decision === 'confirm' ? 'confirmed' : 'undone'} now`, { id, state });
     }
-    await this.#apply(id, { kind: 'decision', decision, by });
-    return this.#entry(id);
+    await this.apply(id, { kind: 'decision', decision, by });
+    return this.entry(id);
   }
 
   /** The cashier's answer to "did the receipt come out?". */
   async receiptAnswer(id: number, printed: boolean): Promise<void> {
-    await this.#apply(id, { kind: 'receipt', result: printed ? 'printed' : 'failed' });
-  }
-
-  /** For the outbox forwarder, inside its transaction: a confirmation or undo was settled. */
-  settled(task: OutboxTask, delivery: Delivery): void {
-    if (task.journalId === null || delivery.action === 'retry') return;
-    const entry = this.#d.journal.get(task.journalId);
-    if (!entry) return;
-    const step = saleTransition(stateOf(entry), { kind: 'delivered', action: delivery.action, reason: delivery.reason }, this.#ctx());
-    if (!step.ok) {
-      this.#d.log.warn({ id: entry.id, reason: step.reason }, 'delivery not applied');
-      return;
-    }
-    this.#commit(entry, step.state, step.input, []);
-    for (const e of step.effects) if (e.kind === 'alarm') this.#alarm(entry.id, e.code, e.message);
+    await this.apply(id, { kind: 'receipt', result: printed ? 'printed' : 'failed' });
   }
 
   /**
@@ -138,18 +96,17 @@ export class SaleEngine {
    */
   recover(): { id: number; from: string; plan: string }[] {
     const now = this.#d.clock.now();
-    const unfinished = this.#d.journal.inStates(['started', 'card-read', 'authorizing', 'finishing-chip', 'approved', 'awaiting-decision', 'confirming', 'undoing']);
     const report: { id: number; from: string; plan: string }[] = [];
-    for (const entry of unfinished) {
+    for (const entry of this.#d.journal.inStates(['started', 'card-read', 'authorizing', 'finishing-chip', 'approved', 'awaiting-decision', 'confirming', 'undoing'])) {
       if (entry.kind !== 'sale') continue;
-      const state = stateOf(entry);
+      const state = this.stateOf(entry);
       const plan = planRecovery(state, now);
       if (plan.kind === 'transition') {
-        this.#commit(entry, { name: plan.to, data: { ...state.data, reason: plan.reason } }, `recovery: ${plan.reason}`, plan.effects);
+        this.commit(entry, { name: plan.to, data: { ...state.data, reason: plan.reason } }, `recovery: ${plan.reason}`, plan.effects);
       } else if (plan.kind === 'ensure') {
-        this.#d.db.transaction(() => this.#durable(entry.id, state, plan.effects)).immediate();
+        this.#d.db.transaction(() => this.writeDurable(entry.id, state, plan.effects)).immediate();
       } else if (plan.kind === 'wait') {
-        this.#schedule(entry.id, plan.until);
+        this.schedule(entry.id, plan.until);
       }
       report.push({ id: entry.id, from: entry.state, plan: plan.kind === 'transition' ? plan.to : plan.kind });
       this.#d.log.info({ id: entry.id, merchantOrderId: entry.merchantOrderId, from: entry.state, plan: plan.kind }, 'recovered');
@@ -159,70 +116,34 @@ export class SaleEngine {
   }
 
   stop(): void {
-    for (const t of this.#timers.values()) clearTimeout(t);
-    this.#timers.clear();
+    this.stopTimers();
     this.#active?.abort.abort(new OmniposError('ENGINE_CANCELLED', 'stopping'));
   }
 
-  /* ------------------------------------------------------------ internals */
+  /* ---------------------------------------------------- the machine's hooks */
 
-  async #drive(id: number, signal: AbortSignal): Promise<void> {
-    const data = stateOf(this.#entry(id)).data;
-    let read;
-    try {
-      read = await this.#d.card.readCard({ merchantOrderId: data.merchantOrderId, amount: data.request.amount, method: data.request.method }, signal);
-    } catch (e) {
-      const by = this.#active?.cancelBy;
-      await this.#apply(id, signal.aborted && by ? { kind: 'cancel', by } : { kind: 'card-failed', reason: (e as Error).message });
-      return;
-    }
-    this.#cards.set(id, read.card);
-    await this.#apply(id, { kind: 'card-read', card: read.summary });
-    if (signal.aborted) {
-      await this.#apply(id, { kind: 'cancel', by: this.#active?.cancelBy ?? 'ecr' });
-      return;
-    }
-    await this.#apply(id, { kind: 'authorize' });
+  protected transition(state: SaleState, input: SaleInput, ctx: SaleContext): MachineStep<SaleState, SaleEffect> {
+    return saleTransition(state, input, ctx);
   }
 
-  #ctx(): SaleContext {
-    const { clock, attended, ecrDecisionMs, closeMarginMs } = this.#d;
-    return { now: clock.now(), attended, decisionDeadline: (now) => decisionDeadline(now, ecrDecisionMs, closeMarginMs) };
+  protected stateEvent(id: number, state: SaleState, input: string): SaleEvent {
+    return { type: 'state', id, merchantOrderId: state.data.merchantOrderId, state: state.name, status: paymentStatus(state.name), input };
   }
 
-  #entry(id: number): JournalEntry {
-    const entry = this.#d.journal.get(id);
-    if (!entry || entry.kind !== 'sale') throw new OmniposError('ENGINE_NOT_FOUND', `no sale ${id}`, { id });
-    return entry;
+  protected alarmEvent(id: number, code: string, message: string): SaleEvent {
+    return { type: 'alarm', id, code, message };
   }
 
-  /** Applies one input: commit first (with its outbox requests), then run the other effects. */
-  async #apply(id: number, input: SaleInput): Promise<void> {
-    const entry = this.#entry(id);
-    const step = saleTransition(stateOf(entry), input, this.#ctx());
-    if (!step.ok) {
-      this.#d.log.debug({ id, reason: step.reason }, 'input ignored');
-      return;
-    }
-    this.#commit(entry, step.state, step.input, step.effects);
-    for (const effect of step.effects) {
-      if (!DURABLE.has(effect.kind)) await this.#run(id, step.state, effect);
-    }
+  protected deliveredInput(delivery: Delivery): SaleInput {
+    return { kind: 'delivered', action: delivery.action === 'retry' ? 'done' : delivery.action, reason: delivery.reason };
   }
 
-  #commit(entry: JournalEntry, next: SaleState, input: string, effects: readonly SaleEffect[]): void {
-    const { db, journal } = this.#d;
-    const at = this.#d.clock.now();
-    db.transaction(() => {
-      journal.transition(entry.id, { from: entry.state, to: next.name, input, at, data: next.data as unknown as Record<string, unknown> });
-      this.#durable(entry.id, next, effects);
-    }).immediate();
-    this.#emit({ type: 'state', id: entry.id, merchantOrderId: next.data.merchantOrderId, state: next.name, status: paymentStatus(next.name), input });
-    if (effects.some((e) => DURABLE.has(e.kind))) this.#d.onOutbox?.();
+  protected deadlineInput(): SaleInput {
+    return { kind: 'decision', decision: 'undo', by: 'deadline' };
   }
 
   /** Writes the outbox requests of `effects` (idempotent: one task per sale and operation). */
-  #durable(journalId: number, state: SaleState, effects: readonly SaleEffect[]): void {
+  protected writeDurable(journalId: number, state: SaleState, effects: readonly SaleEffect[]): void {
     const at = this.#d.clock.now();
     const d = state.data;
     for (const e of effects) {
@@ -241,25 +162,12 @@ export class SaleEngine {
     }
   }
 
-  async #run(id: number, state: SaleState, effect: SaleEffect): Promise<void> {
-    const { card, host, receipt, log } = this.#d;
+  protected async run(id: number, state: SaleState, effect: SaleEffect): Promise<void> {
+    const { card, receipt, log } = this.#d;
     switch (effect.kind) {
-      case 'acquirer.sale': {
-        const secret = this.#cards.get(id);
-        this.#cards.delete(id);
-        const d = state.data;
-        let outcome;
-        if (!secret || !d.card) outcome = { kind: 'not-sent' as const };
-        else {
-          try {
-            outcome = await host.authorize({ merchantOrderId: d.merchantOrderId, request: d.request, summary: d.card, card: secret, paymentDateTime: new Date(d.sentAt ?? Date.now()) });
-          } catch (e) {
-            outcome = { kind: 'unknown' as const, reason: (e as Error).message };
-          }
-        }
-        await this.#apply(id, { kind: 'host-answer', outcome });
+      case 'acquirer.sale':
+        await this.apply(id, { kind: 'host-answer', outcome: await this.#authorize(id, state.data) });
         return;
-      }
       case 'pinpad.finish-chip': {
         let result;
         try {
@@ -271,7 +179,7 @@ export class SaleEngine {
           result = { card: 'failed' as const, reason: (e as Error).message };
         }
         if (state.name === 'finishing-chip') {
-          await this.#apply(id, { kind: 'chip-finished', card: result.card, ...(result.emv ? { emv: result.emv } : {}), ...(result.reason ? { reason: result.reason } : {}) });
+          await this.apply(id, { kind: 'chip-finished', card: result.card, ...(result.emv ? { emv: result.emv } : {}), ...(result.reason ? { reason: result.reason } : {}) });
         }
         return;
       }
@@ -286,43 +194,53 @@ export class SaleEngine {
           log.warn({ id, err: e }, 'receipt failed');
           result = 'unsure';
         }
-        await this.#apply(id, { kind: 'receipt', result });
+        await this.apply(id, { kind: 'receipt', result });
         return;
       }
       case 'ask.receipt':
-        this.#emit({ type: 'receipt-question', id });
+        this.emit({ type: 'receipt-question', id });
         return;
       case 'schedule.deadline':
-        this.#schedule(id, effect.at);
+        this.schedule(id, effect.at);
         return;
       case 'alarm':
-        this.#alarm(id, effect.code, effect.message);
+        this.alarm(id, effect.code, effect.message);
         return;
       default:
         return;
     }
   }
 
-  #schedule(id: number, at: string): void {
-    clearTimeout(this.#timers.get(id));
-    const t = setTimeout(() => {
-      this.#timers.delete(id);
-      this.#apply(id, { kind: 'decision', decision: 'undo', by: 'deadline' }).catch((e: unknown) => this.#d.log.error({ id, err: e }, 'deadline undo failed'));
-    }, Math.max(0, Date.parse(at) - this.#d.clock.now().getTime()));
-    t.unref();
-    this.#timers.set(id, t);
-  }
+  /* ------------------------------------------------------------ internals */
 
-  #alarm(id: number, code: string, message: string): void {
-    this.#d.log.error({ id, alarm: code }, message);
-    this.#emit({ type: 'alarm', id, code, message });
-  }
-
-  #emit(event: SaleEvent): void {
+  async #drive(id: number, signal: AbortSignal): Promise<void> {
+    const data = this.stateOf(this.entry(id)).data;
+    let read;
     try {
-      this.#d.onEvent?.(event);
+      read = await this.#d.card.readCard({ merchantOrderId: data.merchantOrderId, amount: data.request.amount, method: data.request.method }, signal);
     } catch (e) {
-      this.#d.log.warn({ err: e }, 'event listener failed');
+      const by = this.#active?.cancelBy;
+      await this.apply(id, signal.aborted && by ? { kind: 'cancel', by } : { kind: 'card-failed', reason: (e as Error).message });
+      return;
+    }
+    this.#cards.set(id, read.card);
+    await this.apply(id, { kind: 'card-read', card: read.summary });
+    if (signal.aborted) {
+      await this.apply(id, { kind: 'cancel', by: this.#active?.cancelBy ?? 'ecr' });
+      return;
+    }
+    await this.apply(id, { kind: 'authorize' });
+  }
+
+  /** Sends the sale with the card data held in memory for this one request, then forgets it. */
+  async #authorize(id: number, d: SaleData): Promise<HostSaleOutcome> {
+    const secret = this.#cards.get(id);
+    this.#cards.delete(id);
+    if (!secret || !d.card) return { kind: 'not-sent' };
+    try {
+      return await this.#d.host.authorize({ merchantOrderId: d.merchantOrderId, request: d.request, summary: d.card, card: secret, paymentDateTime: new Date(d.sentAt ?? Date.now()) });
+    } catch (e) {
+      return { kind: 'unknown', reason: (e as Error).message };
     }
   }
 }

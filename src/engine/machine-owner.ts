@@ -1,0 +1,146 @@
+import type { Clock } from '../core/clock.js';
+import { OmniposError } from '../core/errors/index.js';
+import type { Logger } from '../core/log/index.js';
+import type { Db, Journal, JournalEntry, JournalKind, Outbox, OutboxTask } from '../store/index.js';
+import { decisionDeadline } from './daily-close.js';
+import type { Delivery } from './ports.js';
+import type { SaleContext } from './sale/types.js';
+
+export interface MachineState<N extends string, D> {
+  name: N;
+  data: D;
+}
+
+export type MachineStep<S, E> = { ok: true; state: S; effects: E[]; input: string } | { ok: false; reason: string };
+
+/** What every owner of a journaled machine needs. */
+export interface OwnerDeps {
+  db: Db;
+  journal: Journal;
+  outbox: Outbox;
+  clock: Clock;
+  log: Logger;
+  /** A cashier is there (counter) or not (kiosk). */
+  attended: boolean;
+  /** How long the cash register has to confirm or undo, ms. */
+  ecrDecisionMs: number;
+  /** Deadlines end at least this long before the daily close, ms. */
+  closeMarginMs: number;
+  /** Called after a commit that put a request in the outbox (wake the forwarder). */
+  onOutbox?: () => void;
+}
+
+type AlarmEffect = { kind: 'alarm'; code: string; message: string };
+
+/**
+ * The owner of a pure machine kept in the journal: it commits each transition, with the outbox
+ * requests the transition asks for, in one transaction, before running the other effects, and
+ * feeds the effects' results back as inputs. Card sales and wallet QR sales are its two kinds.
+ */
+export abstract class MachineOwner<N extends string, D extends { merchantOrderId: string }, I, E extends { kind: string }, Ev> {
+  protected readonly deps: OwnerDeps;
+  readonly #timers = new Map<number, NodeJS.Timeout>();
+  readonly #kind: JournalKind;
+  readonly #durable: ReadonlySet<string>;
+  readonly #onEvent: ((event: Ev) => void) | undefined;
+
+  protected constructor(deps: OwnerDeps, kind: JournalKind, durable: ReadonlySet<E['kind']>, onEvent?: (event: Ev) => void) {
+    this.deps = deps;
+    this.#kind = kind;
+    this.#durable = durable;
+    this.#onEvent = onEvent;
+  }
+
+  protected abstract transition(state: MachineState<N, D>, input: I, ctx: SaleContext): MachineStep<MachineState<N, D>, E>;
+  /** Writes the outbox requests among `effects` (inside the commit's transaction). */
+  protected abstract writeDurable(journalId: number, state: MachineState<N, D>, effects: readonly E[]): void;
+  /** Runs one effect after the commit. */
+  protected abstract run(id: number, state: MachineState<N, D>, effect: E): Promise<void>;
+  protected abstract stateEvent(id: number, state: MachineState<N, D>, input: string): Ev;
+  protected abstract alarmEvent(id: number, code: string, message: string): Ev;
+  /** The input an outbox settlement becomes. */
+  protected abstract deliveredInput(delivery: Delivery): I;
+  /** The input a missed cash-register deadline becomes. */
+  protected abstract deadlineInput(): I;
+
+  /** For the outbox forwarder, inside its transaction: a request of this machine was settled. */
+  settled(task: OutboxTask, delivery: Delivery): void {
+    if (task.journalId === null || delivery.action === 'retry') return;
+    const entry = this.deps.journal.get(task.journalId);
+    if (!entry || entry.kind !== this.#kind) return;
+    const step = this.transition(this.stateOf(entry), this.deliveredInput(delivery), this.ctx());
+    if (!step.ok) {
+      this.deps.log.warn({ id: entry.id, reason: step.reason }, 'delivery not applied');
+      return;
+    }
+    this.commit(entry, step.state, step.input, []);
+    for (const e of step.effects) if (e.kind === 'alarm') this.alarm(entry.id, (e as unknown as AlarmEffect).code, (e as unknown as AlarmEffect).message);
+  }
+
+  /** Clears the deadline timers. */
+  stopTimers(): void {
+    for (const t of this.#timers.values()) clearTimeout(t);
+    this.#timers.clear();
+  }
+
+  protected stateOf(entry: JournalEntry): MachineState<N, D> {
+    return { name: entry.state as N, data: entry.data as unknown as D };
+  }
+
+  protected ctx(): SaleContext {
+    const { clock, attended, ecrDecisionMs, closeMarginMs } = this.deps;
+    return { now: clock.now(), attended, decisionDeadline: (now) => decisionDeadline(now, ecrDecisionMs, closeMarginMs) };
+  }
+
+  protected entry(id: number): JournalEntry {
+    const entry = this.deps.journal.get(id);
+    if (!entry || entry.kind !== this.#kind) throw new OmniposError('ENGINE_NOT_FOUND', `no ${this.#kind} ${id}`, { id });
+    return entry;
+  }
+
+  /** Applies one input: commit first (with its outbox requests), then run the other effects. */
+  protected async apply(id: number, input: I): Promise<void> {
+    const entry = this.entry(id);
+    const step = this.transition(this.stateOf(entry), input, this.ctx());
+    if (!step.ok) {
+      this.deps.log.debug({ id, reason: step.reason }, 'input ignored');
+      return;
+    }
+    this.commit(entry, step.state, step.input, step.effects);
+    for (const effect of step.effects) if (!this.#durable.has(effect.kind)) await this.run(id, step.state, effect);
+  }
+
+  protected commit(entry: JournalEntry, next: MachineState<N, D>, input: string, effects: readonly E[]): void {
+    const { db, journal, clock } = this.deps;
+    db.transaction(() => {
+      journal.transition(entry.id, { from: entry.state, to: next.name, input, at: clock.now(), data: next.data });
+      this.writeDurable(entry.id, next, effects);
+    }).immediate();
+    this.emit(this.stateEvent(entry.id, next, input));
+    if (effects.some((e) => this.#durable.has(e.kind))) this.deps.onOutbox?.();
+  }
+
+  /** Arms the cash register's deadline: when it passes, the deadline input is applied. */
+  protected schedule(id: number, at: string): void {
+    clearTimeout(this.#timers.get(id));
+    const t = setTimeout(() => {
+      this.#timers.delete(id);
+      this.apply(id, this.deadlineInput()).catch((e: unknown) => this.deps.log.error({ id, err: e }, 'deadline undo failed'));
+    }, Math.max(0, Date.parse(at) - this.deps.clock.now().getTime()));
+    t.unref();
+    this.#timers.set(id, t);
+  }
+
+  protected alarm(id: number, code: string, message: string): void {
+    this.deps.log.error({ id, alarm: code }, message);
+    this.emit(this.alarmEvent(id, code, message));
+  }
+
+  protected emit(event: Ev): void {
+    try {
+      this.#onEvent?.(event);
+    } catch (e) {
+      this.deps.log.warn({ err: e }, 'event listener failed');
+    }
+  }
+}
