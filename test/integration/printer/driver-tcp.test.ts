@@ -2,6 +2,7 @@ import net from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EscPosEncoder, EscPosPrinter, type PrinterEvent } from '../../../drivers/printer/index.js';
 import { TcpTransport } from '../../../drivers/transport/index.js';
+import { until } from './until.js';
 import { serveVirtualPrinter, VirtualPrinter, type VirtualPrinterOptions, type VirtualPrinterServer } from '../../../src/sim/printer/index.js';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -56,8 +57,7 @@ describe('EscPosPrinter over TCP against the virtual printer (real loopback)', (
     expect(sim.receipts).toHaveLength(0);
     expect(sim.uncut.lines).toHaveLength(4);
     sim.loadPaper();
-    await new Promise((res) => setTimeout(res, 150));
-    expect(sim.receipts).toHaveLength(1);
+    await until('the rest of the receipt', () => sim.receipts.length === 1);
     expect(await printer.status()).toMatchObject({ paperOut: false, online: true });
     expect(events.at(-1)?.type).toBe('idle');
   });
@@ -139,17 +139,17 @@ describe('link loss and monitoring', () => {
     const { sim, server, printer, events } = await rig();
     await printer.status();
     server.dropConnections();
-    await new Promise((r) => setTimeout(r, 50));
-    expect(events.map((e) => e.type)).toContain('disconnected');
+    await until('the disconnected event', () => events.some((e) => e.type === 'disconnected'));
     expect(await printer.print(receipt(sim, 2))).toMatchObject({ outcome: 'printed' });
     expect(sim.receipts).toHaveLength(1);
   });
 
   it('a printer gone for good: not printed (disconnected), status fails with PRINTER_DISCONNECTED', async () => {
     const { sim, server, printer } = await rig();
+    const lost = new Promise<void>((r) => printer.onEvent((e) => e.type === 'disconnected' && r()));
     await printer.status();
     await server.close();
-    await new Promise((r) => setTimeout(r, 50));
+    await lost;
     expect(await printer.print(receipt(sim, 2))).toMatchObject({ outcome: 'not-printed', reason: 'disconnected' });
     await expect(printer.status()).rejects.toMatchObject({ code: 'PRINTER_DISCONNECTED' });
   });
@@ -157,13 +157,14 @@ describe('link loss and monitoring', () => {
   it('monitoring emits paper-near-end, cover-open and idle as they happen, with nothing printing', async () => {
     const { sim, printer, events } = await rig({ paperLines: 100, nearEndLines: 50 });
     const stop = printer.monitor(25);
-    await new Promise((r) => setTimeout(r, 80));
+    const seen = (t: string, n = 1): (() => boolean) => () => events.filter((e) => e.type === t).length >= n;
+    await until('idle', seen('idle'));
     sim.loadPaper(40);
-    await new Promise((r) => setTimeout(r, 80));
+    await until('paper-near-end', seen('paper-near-end'));
     sim.setFaults({ coverOpen: true });
-    await new Promise((r) => setTimeout(r, 80));
+    await until('cover-open', seen('cover-open'));
     sim.setFaults({ coverOpen: false });
-    await new Promise((r) => setTimeout(r, 80));
+    await until('idle again', seen('idle', 2));
     stop();
     expect(events.map((e) => e.type)).toEqual(['idle', 'paper-near-end', 'cover-open', 'idle']);
   });

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { EscPosEncoder, EscPosPrinter } from '../../../drivers/printer/index.js';
 import { TcpTransport } from '../../../drivers/transport/index.js';
 import { findPrinterModel } from '../../../tables/printers/index.js';
+import { until } from './until.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -28,14 +29,11 @@ describe('omnipos sim printer (its own process, a real TCP port)', () => {
     try {
       await printer.open();
       expect(await printer.print(new EscPosEncoder(model).initialize().align('center').line('Débito à vista').cut().encode())).toMatchObject({ outcome: 'printed' });
-      await new Promise((r) => setTimeout(r, 50));
-      expect(out).toContain('         Débito à vista');
+      await until('the receipt on stdout', () => out.includes('         Débito à vista'));
       child.stdin.write('cover-open\n');
-      await new Promise((r) => setTimeout(r, 200));
-      expect(await printer.status()).toMatchObject({ coverOpen: true });
+      await until('cover open', async () => (await printer.status()).coverOpen);
       child.stdin.write('cover-close\n');
-      await new Promise((r) => setTimeout(r, 200));
-      expect(await printer.status()).toMatchObject({ coverOpen: false, online: true });
+      await until('cover closed', async () => (await printer.status()).online);
     } finally {
       await printer.close();
       const exited = new Promise<number | null>((r) => child.once('exit', r));
