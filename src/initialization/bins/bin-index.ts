@@ -47,20 +47,30 @@ export function groupRanges<R extends BinRangeRow>(rows: readonly R[]): BinGroup
     const g = groups[i]!;
     width[i] = (headOf(g.hi) - headOf(g.lo)) * 1e9 + (tailOf(g.hi) - tailOf(g.lo));
   }
-  const order = Array.from({ length: n }, (_, i) => i);
+  const type = new Uint8Array(n);
+  const lo = new Array<string>(n);
+  for (let i = 0; i < n; i++) {
+    type[i] = groups[i]!.type;
+    lo[i] = groups[i]!.lo;
+  }
+  const BIG = 2 ** 53;
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = i;
   order.sort((a, b) => {
-    const ga = groups[a]!;
-    const gb = groups[b]!;
-    if (ga.type !== gb.type) return ga.type - gb.type;
+    const ta = type[a]!;
+    const tb = type[b]!;
+    if (ta !== tb) return ta - tb;
     const wa = width[a]!;
     const wb = width[b]!;
-    if (wa !== wb && (wa < 2 ** 53 || wb < 2 ** 53)) return wa - wb;
-    if (wa >= 2 ** 53) {
-      const xa = BigInt(ga.hi) - BigInt(ga.lo);
-      const xb = BigInt(gb.hi) - BigInt(gb.lo);
+    if (wa !== wb && (wa < BIG || wb < BIG)) return wa - wb;
+    if (wa >= BIG) {
+      const xa = BigInt(groups[a]!.hi) - BigInt(lo[a]!);
+      const xb = BigInt(groups[b]!.hi) - BigInt(lo[b]!);
       if (xa !== xb) return xa < xb ? -1 : 1;
     }
-    return ga.lo < gb.lo ? -1 : ga.lo > gb.lo ? 1 : 0;
+    const la = lo[a]!;
+    const lb = lo[b]!;
+    return la < lb ? -1 : la > lb ? 1 : 0;
   });
   const ranked = new Array<BinGroup<R>>(n);
   for (let rank = 0; rank < n; rank++) {
@@ -94,8 +104,15 @@ export class BinIndex<R extends BinRangeRow = BinRangeRow> {
 
   private constructor(groups: BinGroup<R>[], points: readonly bigint[], coverStart: Int32Array, cover: Int32Array) {
     this.groups = groups;
-    this.segHead = Float64Array.from(points, (p) => Number(p / 1_000_000_000n));
-    this.segTail = Float64Array.from(points, (p) => Number(p % 1_000_000_000n));
+    const m = points.length;
+    this.segHead = new Float64Array(m);
+    this.segTail = new Float64Array(m);
+    for (let i = 0; i < m; i++) {
+      const p = points[i]!;
+      const q = p / 1_000_000_000n;
+      this.segHead[i] = Number(q);
+      this.segTail[i] = Number(p - q * 1_000_000_000n);
+    }
     this.coverStart = coverStart;
     this.cover = cover;
     this.hiHead = Float64Array.from(groups, (g) => headOf(g.hi));
