@@ -21,6 +21,17 @@ function clearText(bytes: Buffer): string {
   return bytes.toString('hex').toUpperCase().replace(/F+$/, '');
 }
 
+/**
+ * The host holds one BDK per registered KSI (DESIGN.md: KSN = FFFFF + KSI + device id + counter);
+ * a KSN naming another KSI cannot be decrypted there.
+ */
+function checkKsi(path: string, ksn: string): void {
+  const prefix = `FFFFF${SANDBOX_KEYS.ksi}`;
+  if (!ksn.toUpperCase().startsWith(prefix)) {
+    throw invalidFields([`${path}: KSI ${ksn.slice(5, 10)} is not registered (the KSN must start ${prefix})`]);
+  }
+}
+
 function decrypt(node: string, cipherHex: string, ksn: string, iv: string): string {
   try {
     const key = deriveTdesKeys(SANDBOX_KEYS.bdk, ksn).dataKeyRequest;
@@ -50,6 +61,7 @@ export function readCard(path: string, card: Record<string, unknown>): CardRead 
     problems.push(`${path}.EncryptedCardData.${typed ? 'CardNumberKSN' : 'TrackTwoDataKSN'}: is required (20 hex digits)`);
   }
   if (problems.length > 0) throw invalidFields(problems);
+  checkKsi(`${path}.EncryptedCardData.${typed ? 'CardNumberKSN' : 'TrackTwoDataKSN'}`, ksn as string);
   const clear = decrypt(`${path}.${dataName}`, data as string, ksn as string, iv);
   const [panPart, rest] = clear.split(/[=D]/);
   const pan = panPart ?? '';
@@ -70,6 +82,7 @@ export function pinMatches(path: string, pinBlock: Record<string, unknown>, read
   if (typeof block !== 'string' || !/^[0-9A-Fa-f]{16}$/.test(block)) problems.push(`${path}.EncryptedPinBlock: is required (16 hex digits)`);
   if (typeof ksn !== 'string' || !/^[0-9A-Fa-f]{20}$/.test(ksn)) problems.push(`${path}.KsnIdentification: is required (20 hex digits)`);
   if (problems.length > 0) throw invalidFields(problems);
+  checkKsi(`${path}.KsnIdentification`, ksn as string);
   let pin: string;
   try {
     const key = deriveTdesKeys(SANDBOX_KEYS.bdk, ksn as string).pinKey;

@@ -141,6 +141,13 @@ describe('omni sales against the sandbox over loopback HTTP', () => {
     expect(saleOutcome({ kind: 'answer', status: res.status, body: res.body })).toMatchObject({ kind: 'anomaly', reason: 'authorized-not-captured' });
   });
 
+  it('a KSN naming an unregistered KSI is refused, naming the field', async () => {
+    const node = cardNode(card(0));
+    node.EncryptedCardData = { ...(node.EncryptedCardData as NonNullable<typeof node.EncryptedCardData>), TrackTwoDataKSN: 'FFFF9876543210E00001' };
+    const { outcome } = await h.acquirer.omni.authorize(sale(8700, { card: node }));
+    expect((outcome as { returnMessage: string }).returnMessage).toMatch(/Payment\.CreditCard\.EncryptedCardData\.TrackTwoDataKSN: KSI 87654 is not registered/);
+  });
+
   it('a wrong PIN declines with 55', async () => {
     const { outcome } = await h.acquirer.omni.authorize(sale(7600, { card: cardNode(card(0), { pin: '9999' }) }));
     expect(outcome).toMatchObject({ kind: 'declined', returnCode: '55' });
