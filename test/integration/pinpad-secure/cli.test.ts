@@ -1,0 +1,67 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CliContext } from '../../../src/cli/context.js';
+import { runCli } from '../../../src/cli/run.js';
+import { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
+import { secureLayerOf } from '../../../src/sim/pinpad/secure/index.js';
+
+function ctx(stateDir: string): CliContext & { stdout: string; stderr: string } {
+  const c = {
+    stdout: '',
+    stderr: '',
+    env: { OMNIPOS_STATE_DIR: stateDir } as Record<string, string | undefined>,
+    out(t: string) {
+      c.stdout += t;
+    },
+    err(t: string) {
+      c.stderr += t;
+    },
+  };
+  return c;
+}
+
+describe('omnipos pinpad info: recognition and the secure field', () => {
+  const stateDir = path.join(mkdtempSync(path.join(tmpdir(), 'omnipos-cli-secure-')), 'state');
+  let current: VirtualPinpad;
+  let classic: VirtualPinpad;
+  beforeAll(async () => {
+    current = new VirtualPinpad();
+    classic = new VirtualPinpad({ profile: { classicOnly: true, serialNumber: 'CLASSIC0001' } });
+    await current.start();
+    await classic.start();
+  });
+  afterAll(async () => {
+    await current.stop();
+    await classic.stop();
+  });
+
+  it('a current pinpad: recognised by the secure OPN, secure true, GIX sealed', async () => {
+    const c = ctx(stateDir);
+    expect(await runCli(['pinpad', 'info', '--tcp', `127.0.0.1:${current.port}`, '--json'], c)).toBe(0);
+    expect(JSON.parse(c.stdout)).toMatchObject({ recognition: 'current (answered the secure OPN)', secure: true, cardSales: 'supported', source: 'GIX' });
+    expect(current.engine.state.received).toEqual(['OPN', 'GIX', 'GIX']);
+    // the layer is installed by the OPN it answers, so it sees what follows: both GIX encrypted
+    expect(secureLayerOf(current.engine.state).trace).toEqual([
+      { id: 'GIX', sealed: true },
+      { id: 'GIX', sealed: true },
+    ]);
+    const t = ctx(stateDir);
+    expect(await runCli(['pinpad', 'info', '--tcp', `127.0.0.1:${current.port}`], t)).toBe(0);
+    expect(t.stdout).toMatch(/recognition\s+current/);
+    expect(t.stdout).toMatch(/secure\s+yes/);
+  });
+
+  it('a classic-only pinpad: "not supported for card sales", secure false, information still read', async () => {
+    const c = ctx(stateDir);
+    expect(await runCli(['pinpad', 'info', '--tcp', `127.0.0.1:${classic.port}`], c)).toBe(0);
+    expect(c.stdout).toMatch(/recognition\s+classic/);
+    expect(c.stdout).toMatch(/secure\s+no/);
+    expect(c.stdout).toMatch(/card sales\s+not supported for card sales/);
+    expect(c.stdout).toMatch(/serial number\s+CLASSIC0001/);
+    const j = ctx(stateDir);
+    expect(await runCli(['pinpad', 'display', 'SO CONSULTA', '--tcp', `127.0.0.1:${classic.port}`], j)).toBe(0);
+    expect(classic.engine.state.display).toEqual(['SO CONSULTA', '']);
+  });
+});
