@@ -87,6 +87,14 @@ describe('QR rendering decodes back to the exact string (jsQR, an independent de
     );
   });
 
+  it('fits a small display (a pinpad loads PNG images): 128 pixels at most, and it still decodes', async () => {
+    const text = CODES[0]!.text;
+    const png = decodePng(await renderQrPng(text, { scale: 8, maxWidth: 128, margin: 2 }));
+    expect(png.width).toBeLessThanOrEqual(128);
+    expect(decodeQrRgba(png.rgba, png.width, png.height)).toBe(text);
+    await expect(renderQrPng('z'.repeat(1500), { maxWidth: 64 })).rejects.toMatchObject({ code: 'QR_INVALID' });
+  });
+
   it('fits the paper: a long code on 384 dots shrinks its modules; one too big is refused (QR_INVALID)', () => {
     const long = 'x'.repeat(600);
     const m = qrModules(long);
