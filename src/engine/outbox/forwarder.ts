@@ -7,11 +7,14 @@ import type { AcquirerDeliveryPort, Delivery } from '../ports.js';
 import { OUTBOX_OPERATIONS, type ConfirmTask, type UndoTask } from './tasks.js';
 import { attemptUndo, type UndoRaceOptions } from './undo-race.js';
 import { attemptWatch, type WatchTask } from './watch.js';
+import { attemptPix, type PixHostPort, type PixTask } from './pix.js';
 
 export interface ForwarderDeps {
   db: Db;
   outbox: Outbox;
   port: AcquirerDeliveryPort;
+  /** The e-commerce API for Pix cancels and refunds (absent without e-commerce credentials). */
+  pix?: PixHostPort | undefined;
   clock: Clock;
   log: Logger;
   /**
@@ -75,6 +78,11 @@ export class OutboxForwarder {
         payload = attempt.payload as Record<string, unknown> | undefined;
       } else if (task.operation === OUTBOX_OPERATIONS.watch) {
         delivery = await attemptWatch(this.#deps.port, task.payload as unknown as WatchTask, now);
+      } else if ((task.operation === OUTBOX_OPERATIONS.pixCancel || task.operation === OUTBOX_OPERATIONS.pixRefund) && this.#deps.pix) {
+        const op = task.operation === OUTBOX_OPERATIONS.pixCancel ? 'cancel' : 'refund';
+        const attempt = await attemptPix(this.#deps.pix, task.payload as unknown as PixTask, op, now);
+        delivery = attempt.delivery;
+        payload = attempt.payload as Record<string, unknown> | undefined;
       } else {
         delivery = { action: 'dead-letter', reason: `unknown operation ${task.operation}` };
       }

@@ -21,6 +21,8 @@ export const OUTBOX_OPERATIONS = {
   confirm: 'sale.confirm',
   undo: 'sale.undo',
   watch: 'qr.watch',
+  pixCancel: 'pix.cancel',
+  pixRefund: 'pix.refund',
 } as const;
 
 /** One task per sale and operation: enqueueing again returns the task already there. */

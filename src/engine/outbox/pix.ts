@@ -1,0 +1,55 @@
+import type { Delivery } from '../ports.js';
+
+/** What the outbox needs of the e-commerce API for Pix. */
+export interface PixHostPort {
+  /** The sale's status (12 pending or refund pending, 2 paid, 10 cancelled, 11 refunded), or unknown. */
+  status(paymentId: string): Promise<{ kind: 'found'; status: number } | { kind: 'unknown'; reason: string }>;
+  /** `PUT …/void`: cancels a pending Pix (10) or asks a paid one's refund (12, then 11). */
+  void(paymentId: string): Promise<{ kind: 'answered'; status: number } | { kind: 'unknown'; reason: string }>;
+}
+
+export interface PixTask {
+  merchantOrderId: string;
+  paymentId: string;
+  /** For a cancel: watch until then (ISO), refunding a late payment. */
+  until?: string;
+  /** A refund was asked: status 12 now means "refund pending", not "unpaid". */
+  refundAsked?: boolean;
+  /** The refund is of a payment that came after the cancel. */
+  late?: boolean;
+}
+
+export interface PixAttempt {
+  delivery: Delivery;
+  payload?: PixTask;
+}
+
+/**
+ * One attempt at cancelling (and watching) or refunding a Pix. Refund: paid → ask the refund;
+ * refunded (11) or never paid (10) → done. Cancel: pending → cancel it; cancelled → done once
+ * the code's validity has passed; paid (late) → ask the refund, and done when refunded.
+ */
+export async function attemptPix(port: PixHostPort, task: PixTask, op: 'cancel' | 'refund', now: Date): Promise<PixAttempt> {
+  const s = await port.status(task.paymentId);
+  if (s.kind === 'unknown') return { delivery: { action: 'retry', reason: `query: ${s.reason}` } };
+  switch (s.status) {
+    case 11:
+      return { delivery: { action: 'done', reason: task.late ? 'the late payment was refunded' : 'refunded', ...(task.late ? { late: true } : {}) } };
+    case 10:
+      if (op === 'refund' || now.getTime() >= Date.parse(task.until ?? '')) return { delivery: { action: 'done', reason: 'cancelled; no payment' } };
+      return { delivery: { action: 'retry', reason: 'cancelled; watching for a late payment until the code ends' } };
+    case 12:
+      if (task.refundAsked) return { delivery: { action: 'retry', reason: 'refund pending at the provider' } };
+      break;
+    case 2:
+      break;
+    default:
+      return { delivery: { action: 'retry', reason: `status ${s.status}` } };
+  }
+  // Status 2 (paid) or 12 (not paid yet): void it — a refund, or a cancel.
+  const v = await port.void(task.paymentId);
+  if (v.kind === 'unknown') return { delivery: { action: 'retry', reason: `void: ${v.reason}` } };
+  const paid = s.status === 2;
+  const payload: PixTask = { ...task, ...(paid ? { refundAsked: true, ...(op === 'cancel' ? { late: true } : {}) } : {}) };
+  return { delivery: { action: 'retry', reason: paid ? 'refund asked' : 'cancel asked' }, payload };
+}

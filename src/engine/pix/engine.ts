@@ -1,0 +1,202 @@
+import { sleep } from '../../core/clock.js';
+import { OmniposError } from '../../core/errors/index.js';
+import type { JournalEntry, MerchantOrderIds } from '../../store/index.js';
+import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
+import type { PixHostPort, PixTask } from '../outbox/pix.js';
+import { OUTBOX_OPERATIONS, idempotencyKey } from '../outbox/tasks.js';
+import type { Delivery, ReceiptPort } from '../ports.js';
+import type { SaleContext } from '../sale/types.js';
+import { pixTransition } from './machine.js';
+import type { PixCreation, PixEffect, PixInput, PixSaleData, PixSaleRequest, PixState, PixStateName } from './types.js';
+
+export type PixEvent =
+  | { type: 'state'; id: number; merchantOrderId: string; state: PixStateName; input: string }
+  /** Show this copy-and-paste code (and its QR) to the payer. */
+  | { type: 'qr'; id: number; qrCode: string; expiresAt: string }
+  | { type: 'alarm'; id: number; code: string; message: string }
+  | { type: 'receipt-question'; id: number };
+
+/** Creating a Pix charge (never repeated automatically). */
+export interface PixCreatePort extends PixHostPort {
+  create(order: { merchantOrderId: string; amount: number; payer: { name: string; document: string } }): Promise<PixCreation>;
+}
+
+export interface PixEngineDeps extends OwnerDeps {
+  orderIds: MerchantOrderIds;
+  host: PixCreatePort;
+  receipt: ReceiptPort;
+  /** How long the code is shown and watched, ms; a cancelled code is watched that long plus the margin. */
+  validityMs: number;
+  watchMarginMs: number;
+  pollMs: number;
+  onEvent?: (event: PixEvent) => void;
+}
+
+const DURABLE = new Set<PixEffect['kind']>(['outbox.pix-cancel', 'outbox.pix-refund']);
+
+/** Owns Pix sales, as SaleEngine owns card sales. */
+export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput, PixEffect, PixEvent> {
+  readonly #d: PixEngineDeps;
+  #stopped = false;
+
+  constructor(deps: PixEngineDeps) {
+    super(deps, 'pix', DURABLE, deps.onEvent);
+    this.#d = deps;
+  }
+
+  /** Opens the journal row, creates the charge (the row says `creating` before the request leaves), shows it, watches it. */
+  async start(request: PixSaleRequest, options: { idempotencyKey?: string } = {}): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+    const merchantOrderId = await this.#d.orderIds.next();
+    const data: PixSaleData = { request, merchantOrderId, ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) };
+    const entry = this.#d.journal.open({ kind: 'pix', merchantOrderId, state: 'creating', amount: request.amount, data: data as unknown as Record<string, unknown>, input: 'request', at: this.#d.clock.now() });
+    this.emit({ type: 'state', id: entry.id, merchantOrderId, state: 'creating', input: 'request' });
+    const done = (async () => {
+      let result: PixCreation;
+      try {
+        result = await this.#d.host.create({ merchantOrderId, amount: request.amount, payer: request.payer });
+      } catch (e) {
+        result = { kind: 'unknown', reason: (e as Error).message };
+      }
+      await this.apply(entry.id, { kind: 'created', result, expiresAt: new Date(this.#d.clock.now().getTime() + this.#d.validityMs).toISOString() });
+    })();
+    return { entry, done };
+  }
+
+  async cancel(id: number, by: 'ecr' | 'customer' | 'operator'): Promise<void> {
+    await this.apply(id, { kind: 'cancel', by });
+  }
+
+  async decide(id: number, decision: 'confirm' | 'undo', by: 'ecr' | 'operator' = 'ecr'): Promise<void> {
+    const state = this.entry(id).state;
+    if (state !== 'awaiting-decision' && !(decision === 'undo' && state === 'approved')) {
+      throw new OmniposError('ENGINE_NOT_ALLOWED', `Pix ${id} is ${state}: it cannot be ${decision === 'confirm' ? 'confirmed' : 'undone'} now`, { id, state });
+    }
+    await this.apply(id, { kind: 'decision', decision, by });
+  }
+
+  /**
+   * At start: a charge being created was never shown (failed); a code that was showing is
+   * cancelled and watched; a paid sale whose receipt was not out is refunded; decisions wait
+   * for their deadline; outbox requests are made sure of.
+   */
+  recover(): { id: number; from: string; plan: string }[] {
+    const now = this.#d.clock.now();
+    const report: { id: number; from: string; plan: string }[] = [];
+    for (const entry of this.#d.journal.inStates(['creating', 'showing', 'approved', 'awaiting-decision', 'cancelling', 'refunding'])) {
+      if (entry.kind !== 'pix') continue;
+      const state = this.stateOf(entry);
+      const to = (name: PixStateName, reason: string, effects: PixEffect[]): string => {
+        this.commit(entry, { name, data: { ...state.data, reason } }, `recovery: ${reason}`, effects);
+        return name;
+      };
+      let plan: string = entry.state;
+      if (state.name === 'creating') plan = to('failed', 'stopped before the code was shown', state.data.paymentId ? [{ kind: 'outbox.pix-cancel' }] : []);
+      else if (state.name === 'showing') plan = to('cancelling', 'stopped while the code was showing', [{ kind: 'outbox.pix-cancel' }]);
+      else if (state.name === 'approved') plan = to('refunding', 'stopped before the receipt was out', [{ kind: 'outbox.pix-refund' }]);
+      else if (state.name === 'awaiting-decision') {
+        if (Date.parse(state.data.deadline ?? '') <= now.getTime()) plan = to('refunding', 'no decision before the deadline', [{ kind: 'outbox.pix-refund' }]);
+        else this.schedule(entry.id, state.data.deadline as string);
+      } else {
+        this.#d.db.transaction(() => this.writeDurable(entry.id, state, [{ kind: state.name === 'cancelling' ? 'outbox.pix-cancel' : 'outbox.pix-refund' }])).immediate();
+      }
+      report.push({ id: entry.id, from: entry.state, plan });
+    }
+    if (report.length > 0) this.#d.onOutbox?.();
+    return report;
+  }
+
+  stop(): void {
+    this.#stopped = true;
+    this.stopTimers();
+  }
+
+  /* ---------------------------------------------------- the machine's hooks */
+
+  protected transition(state: PixState, input: PixInput, ctx: SaleContext): MachineStep<PixState, PixEffect> {
+    return pixTransition(state, input, ctx);
+  }
+
+  protected stateEvent(id: number, state: PixState, input: string): PixEvent {
+    return { type: 'state', id, merchantOrderId: state.data.merchantOrderId, state: state.name, input };
+  }
+
+  protected alarmEvent(id: number, code: string, message: string): PixEvent {
+    return { type: 'alarm', id, code, message };
+  }
+
+  protected deliveredInput(delivery: Delivery): PixInput {
+    return { kind: 'delivered', action: delivery.action === 'retry' ? 'done' : delivery.action, reason: delivery.reason, ...(delivery.late ? { late: true } : {}) };
+  }
+
+  protected deadlineInput(): PixInput {
+    return { kind: 'decision', decision: 'undo', by: 'deadline' };
+  }
+
+  protected writeDurable(journalId: number, state: PixState, effects: readonly PixEffect[]): void {
+    const at = this.#d.clock.now();
+    const d = state.data;
+    for (const e of effects) {
+      if (!d.paymentId || (e.kind !== 'outbox.pix-cancel' && e.kind !== 'outbox.pix-refund')) continue;
+      const cancel = e.kind === 'outbox.pix-cancel';
+      const until = new Date(Date.parse(d.expiresAt ?? at.toISOString()) + this.#d.watchMarginMs).toISOString();
+      const payload: PixTask = { merchantOrderId: d.merchantOrderId, paymentId: d.paymentId, ...(cancel ? { until } : {}) };
+      this.#d.outbox.enqueue({
+        journalId,
+        operation: cancel ? OUTBOX_OPERATIONS.pixCancel : OUTBOX_OPERATIONS.pixRefund,
+        idempotencyKey: idempotencyKey(cancel ? 'pix-cancel' : 'pix-refund', d.merchantOrderId),
+        payload: { ...payload },
+        at,
+      });
+    }
+  }
+
+  protected async run(id: number, state: PixState, effect: PixEffect): Promise<void> {
+    switch (effect.kind) {
+      case 'watch.payment':
+        this.emit({ type: 'qr', id, qrCode: state.data.qrCode ?? '', expiresAt: state.data.expiresAt ?? '' });
+        await this.#watch(id);
+        return;
+      case 'print.receipt': {
+        let result: 'printed' | 'skipped' | 'failed' | 'unsure';
+        try {
+          result = await this.#d.receipt.print({ merchantOrderId: state.data.merchantOrderId });
+        } catch {
+          result = 'unsure';
+        }
+        await this.apply(id, { kind: 'receipt', result });
+        return;
+      }
+      case 'ask.receipt':
+        this.emit({ type: 'receipt-question', id });
+        return;
+      case 'schedule.deadline':
+        this.schedule(id, effect.at);
+        return;
+      case 'alarm':
+        this.alarm(id, effect.code, effect.message);
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Asks the host for the charge's status until it is paid, the code expires, or the sale leaves `showing`. */
+  async #watch(id: number): Promise<void> {
+    for (;;) {
+      if (this.#stopped) return;
+      const entry = this.entry(id);
+      if (entry.state !== 'showing') return;
+      const data = this.stateOf(entry).data;
+      if (this.#d.clock.now().getTime() >= Date.parse(data.expiresAt ?? '')) {
+        await this.apply(id, { kind: 'expired' });
+        return;
+      }
+      const s = await this.#d.host.status(data.paymentId ?? '').catch((e: unknown) => ({ kind: 'unknown' as const, reason: (e as Error).message }));
+      if (s.kind === 'found' && s.status === 2) {
+        await this.apply(id, { kind: 'paid' });
+        return;
+      }
+      await sleep(this.#d.pollMs);
+    }
+  }
+}

@@ -1,0 +1,75 @@
+import type { ConfirmationMode } from '../sale/types.js';
+
+/**
+ * A Pix sale on the JSON e-commerce API: created with the payer's name and document, its
+ * copy-and-paste code shown, watched until paid (status 2). A payment is final at the host; the
+ * cash register may still refuse it, which refunds it. After a cancel, an outbox task cancels
+ * the charge and keeps watching until the code's validity has passed: a payment that arrives
+ * anyway is refunded (`PUT …/void`, pending until the provider approves) with an alarm.
+ */
+export interface PixSaleRequest {
+  amount: number;
+  payer: { name: string; document: string };
+  confirmation: ConfirmationMode;
+}
+
+export interface PixSaleData {
+  request: PixSaleRequest;
+  merchantOrderId: string;
+  idempotencyKey?: string;
+  paymentId?: string;
+  /** The copy-and-paste code (BR Code). */
+  qrCode?: string;
+  expiresAt?: string;
+  deadline?: string;
+  receipt?: 'printed' | 'skipped' | 'failed';
+  reason?: string;
+}
+
+export const PIX_STATES = [
+  'creating',
+  'showing',
+  'approved',
+  'awaiting-decision',
+  'cancelling',
+  'refunding',
+  'confirmed',
+  'cancelled',
+  'refunded',
+  'failed',
+  'dead-letter',
+] as const;
+export type PixStateName = (typeof PIX_STATES)[number];
+export const PIX_FINAL: ReadonlySet<PixStateName> = new Set(['confirmed', 'cancelled', 'refunded', 'failed', 'dead-letter']);
+
+export interface PixState {
+  name: PixStateName;
+  data: PixSaleData;
+}
+
+export type PixCreation =
+  | { kind: 'created'; paymentId: string; qrCode: string }
+  /** Refused, or never sent: nothing exists to pay. */
+  | { kind: 'failed'; reason: string }
+  /** The request may have created a Pix, but no code was ever shown: nobody can pay it. */
+  | { kind: 'unknown'; reason: string };
+
+export type PixInput =
+  | { kind: 'created'; result: PixCreation; expiresAt: string }
+  | { kind: 'paid' }
+  | { kind: 'expired' }
+  | { kind: 'cancel'; by: 'ecr' | 'customer' | 'operator' }
+  | { kind: 'receipt'; result: 'printed' | 'skipped' | 'failed' | 'unsure' }
+  | { kind: 'decision'; decision: 'confirm' | 'undo'; by: 'ecr' | 'deadline' | 'operator' }
+  | { kind: 'delivered'; action: 'done' | 'dead-letter' | 'needs-refund'; reason: string; late?: boolean };
+
+export type PixEffect =
+  | { kind: 'pix.create' }
+  | { kind: 'watch.payment' }
+  | { kind: 'print.receipt' }
+  | { kind: 'ask.receipt' }
+  | { kind: 'schedule.deadline'; at: string }
+  /** Cancel the charge, then watch until the code ends; refund a late payment. */
+  | { kind: 'outbox.pix-cancel' }
+  | { kind: 'outbox.pix-refund' }
+  | { kind: 'alarm'; code: string; message: string };
