@@ -1,6 +1,7 @@
 import net from 'node:net';
 import type { Fault } from './faults.js';
 import type { VirtualPinpad } from './server.js';
+import { cardSim, deckListing, type CardChoice } from './card/index.js'; // issue 6
 
 /**
  * The virtual pinpad's control port: one JSON object per line in, one JSON answer per line out.
@@ -15,7 +16,10 @@ export type ControlCommand =
   | { cmd: 'typing'; ms: number | null }
   | { cmd: 'unplug'; replugAfterMs?: number }
   | { cmd: 'replug' }
-  | { cmd: 'state' };
+  | { cmd: 'state' }
+  // issue 6: the card the customer presents ({"cmd":"card","choice":{"lastDigit":0,"via":"chip"}}), the deck, the EMV table versions
+  | { cmd: 'card'; choice: CardChoice }
+  | { cmd: 'deck' };
 
 const FAULT_KINDS = new Set(['bad-crc', 'lost-ack', 'nak-storm', 'delay', 'garbage', 'silence', 'disconnect']);
 
@@ -43,9 +47,12 @@ export function parseControl(line: string): ControlCommand | { error: string } {
       return typeof v.ms === 'number' || v.ms === null ? { cmd: 'typing', ms: v.ms } : { error: 'typing needs ms (number or null)' };
     case 'unplug':
       return typeof v.replugAfterMs === 'number' ? { cmd: 'unplug', replugAfterMs: v.replugAfterMs } : { cmd: 'unplug' };
+    case 'card':
+      return isRecord(v.choice) ? { cmd: 'card', choice: v.choice } : { error: 'card needs choice {pan|lastDigit|name, via, action, pin}' };
     case 'clear':
     case 'replug':
     case 'state':
+    case 'deck':
       return { cmd: v.cmd };
     default:
       return { error: `unknown cmd ${v.cmd}` };
@@ -72,6 +79,13 @@ async function apply(sim: VirtualPinpad, c: ControlCommand): Promise<Record<stri
     case 'replug':
       await sim.replug();
       return {};
+    case 'card': {
+      const r = cardSim(sim.engine.state).deck.choose(c.choice);
+      if (!r.ok) throw new Error(r.error);
+      return { presented: r.presented };
+    }
+    case 'deck':
+      return { cards: deckListing(), presented: cardSim(sim.engine.state).deck.describe(), tables: cardSim(sim.engine.state).tables.versions() };
     case 'state':
       return { display: sim.engine.state.display, received: sim.engine.state.received, opened: sim.engine.state.opened, cans: sim.engine.state.cans, ...sim.plugs };
   }

@@ -4,6 +4,7 @@ import { decodeLayout, decodeParams, encodeField, encodeLayout, encodeParams, en
 import type { SimHandler } from '../engine.js';
 import { openWithSecureChannel } from '../secure/opn.js';
 import type { VirtualPinpadProfile } from '../profile.js';
+import { tableVersionValue } from '../card/index.js'; // issue 6
 
 const ST_INVPARM = 11;
 
@@ -96,7 +97,7 @@ export const gix: SimHandler = (cmd, ctx) => {
   const ids = list ? Array.from({ length: list.value.length / 2 }, (_, i) => (list.value[2 * i]! << 8) | list.value[2 * i + 1]!) : GIX_DEFAULT_IDS;
   const out: Param[] = [];
   for (const id of ids) {
-    const v = gixValue(ctx.profile, id);
+    const v = gixValue(ctx.profile, id) ?? tableVersionValue(ctx.state, id); // issue 6: PP_TABVERnn
     const def = abecsId(id);
     if (v === undefined || !def) continue;
     out.push({ id, value: encodeField({ name: def.name, format: def.format, length: def.length, variable: def.variable }, v) });

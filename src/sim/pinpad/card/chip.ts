@@ -1,0 +1,130 @@
+import { decodeTlv } from '../../../emv/index.js';
+import type { TableRecord } from '../../../emv/table-records/index.js';
+import type { SimHandler } from '../engine.js';
+import { chipOf } from './deck.js';
+import { answerTags, cryptogram, issuerScripts, transactionObjects, unpredictable } from './emv.js';
+import { answer, bin, fail, hasKey, num, readParams, ST, str } from './kit.js';
+import { enterPin } from './pin-entry.js';
+import { cardSim, type CardSim, type HeldCard } from './state.js';
+
+/** The last objects GOX produced, for FCX (per virtual pinpad). */
+const LAST = new WeakMap<CardSim, { objects: Map<string, string>; record: TableRecord | undefined }>();
+
+function recordFor(sim: CardSim, held: HeldCard, acquirer: string): TableRecord | undefined {
+  const chip = chipOf(held.card);
+  return chip ? sim.tables.aidRecords(chip.aid).find((r) => r.acquirer === acquirer) : undefined;
+}
+
+/** The contactless CVM limit of the AID record (T1_CTLSCVMLIM, cents in hex digits read as decimal digits per §4.1.1). */
+function cvmLimit(r: TableRecord | undefined): number {
+  const v = r?.fields.T1_CTLSCVMLIM;
+  return v && /^\d+$/.test(v) ? Number(v) : Number.POSITIVE_INFINITY;
+}
+
+/**
+ * GOX (§3.7.3, §6.9.3, blocking during PIN entry): terminal risk management and cardholder
+ * verification. A contact chip verifies the PIN online (the test cards' CVM lists start with
+ * "enciphered PIN online", 42 03); a contactless card asks for it only above the AID's contactless
+ * CVM limit, and a phone verifies on itself. The card asks to go online (ARQC) — except the test
+ * card made to approve offline over contactless, which the terminal must refuse.
+ */
+export const gox: SimHandler = async (cmd, ctx) => {
+  const sim = cardSim(ctx.state);
+  const held = sim.held;
+  if (!held || held.via === 'stripe' || held.goxDone !== 'no') return fail('GOX', ST.INVCALL);
+  const p = readParams(cmd);
+  const acq = str(p.get('SPE_ACQREF'));
+  const method = str(p.get('SPE_MTHDPIN'));
+  const slot = num(p.get('SPE_KEYIDX'));
+  if (!acq || method === undefined || slot === undefined) return fail('GOX', ST.MANDAT);
+  if (!held.aidTables.some((a) => a.acquirer === acq)) return fail('GOX', ST.INVPARM);
+  if (method !== '3' || !hasKey(ctx, 'dukptPin', slot)) return fail('GOX', ST.ERRKEY);
+  const amount = num(p.get('SPE_AMOUNT')) ?? held.amount;
+  const cashback = num(p.get('SPE_CASHBACK')) ?? held.cashback;
+  const trnType = bin(p.get('SPE_TRNTYPE'))?.[0] ?? held.transactionType;
+  const opt = str(p.get('SPE_GOXOPT')) ?? '00000';
+  const record = recordFor(sim, held, acq);
+  const chip = chipOf(held.card)!;
+  const c = held.card;
+
+  let pinBlock: { block: string; ksn: string } | undefined;
+  let cvm = 'none' as 'none' | 'online' | 'device';
+  if (held.via === 'chip') cvm = 'online';
+  else if ((chip.deviceType ?? '00') !== '00') cvm = 'device';
+  else if (amount > cvmLimit(record)) cvm = 'online';
+  if (cvm === 'online') {
+    const msg = str(p.get('SPE_DSPMSG')) ?? 'DIGITE A SENHA';
+    const r = await enterPin(ctx, sim, c.pin, num(p.get('SPE_TIMEOUT')) ?? 60, msg);
+    if ('status' in r) return fail('GOX', r.status === 'timeout' ? ST.TIMEOUT : ST.CANCEL);
+    pinBlock = sim.dukpt.encryptPin(r.pin, c.pan);
+  }
+  const atc = (sim.atc.get(c.pan) ?? 0) + 1;
+  sim.atc.set(c.pan, atc);
+  const offline = held.via === 'contactless' && c.failure === 'ctls-offline-approval';
+  const un = unpredictable();
+  const cid = offline ? '40' : '80';
+  const objects = transactionObjects({
+    card: c,
+    record,
+    amount,
+    cashback,
+    transactionType: trnType,
+    date: held.date,
+    atc,
+    un,
+    tvr: cvm === 'online' ? '0000048000' : '0000008000',
+    cvmResults: cvm === 'online' ? '420300' : cvm === 'device' ? '1F0302' : '3F0000',
+    cid,
+    ac: cryptogram(c, offline ? 'TC' : 'ARQC', amount, atc, un),
+  });
+  LAST.set(sim, { objects, record });
+  held.goxDone = offline ? 'offline' : 'online';
+  const decision = offline ? '0' : opt[1] === '1' || !offline ? '2' : '2';
+  const res = `${decision}0${cvm === 'online' ? '2' : '0'}${cvm === 'device' ? '1' : '0'}00`;
+  return answer('GOX', [
+    ['PP_GOXRES', res],
+    ['PP_PINBLK', pinBlock ? Buffer.from(pinBlock.block, 'hex') : undefined],
+    ['PP_KSN', pinBlock ? Buffer.from(pinBlock.ksn, 'hex') : undefined],
+    ['PP_EMVDATA', answerTags(objects, bin(p.get('SPE_TAGLIST')))],
+  ]);
+};
+
+/**
+ * FCX (§3.7.4, §6.9.4): the card's second decision. Host approved (ARC given): the card approves
+ * (TC), unless the deck says it declines after an approval; host declined or no communication:
+ * the card declines (AAC). Issuer scripts sent in SPE_EMVDATA come back as results "20" + script id.
+ */
+export const fcx: SimHandler = (cmd, ctx) => {
+  const sim = cardSim(ctx.state);
+  const held = sim.held;
+  const last = LAST.get(sim);
+  if (!held || held.goxDone === 'no' || held.fcxDone || !last) return fail('FCX', ST.INVCALL);
+  const p = readParams(cmd);
+  const opt = str(p.get('SPE_FCXOPT'));
+  if (!opt || !/^[012]/.test(opt)) return fail('FCX', opt ? ST.INVPARM : ST.MANDAT);
+  const arc = str(p.get('SPE_ARC'));
+  if ((opt[0] === '0' || opt[0] === '1') && !arc) return fail('FCX', ST.MANDAT);
+  const hostData = bin(p.get('SPE_EMVDATA'));
+  if (hostData && hostData.length > 0) {
+    try {
+      decodeTlv(hostData);
+    } catch {
+      return fail('FCX', ST.INVPARM);
+    }
+  }
+  held.fcxDone = true;
+  const approve = opt[0] === '0' && !sim.deck.declineAfterApproval;
+  const objects = new Map(last.objects);
+  const atc = Number.parseInt(objects.get('9F36') ?? '1', 16);
+  objects.set('9F27', approve ? '40' : '00');
+  objects.set('9F26', cryptogram(held.card, approve ? 'TC' : 'AAC', held.amount, atc, objects.get('9F37') ?? ''));
+  if (arc) objects.set('8A', Buffer.from(arc, 'latin1').toString('hex').toUpperCase());
+  if (opt[0] === '2') objects.set('8A', Buffer.from('Z3', 'latin1').toString('hex').toUpperCase());
+  const scripts = issuerScripts(hostData);
+  if (scripts.length) objects.set('9F5B', scripts.map((id) => `20${id}`).join(''));
+  return answer('FCX', [
+    ['PP_FCXRES', approve ? '000' : '100'],
+    ['PP_EMVDATA', answerTags(objects, bin(p.get('SPE_TAGLIST')))],
+    ['PP_ISRESULTS', scripts.length ? Buffer.from(scripts.map((id) => `20${id}`).join(''), 'hex') : undefined],
+  ]);
+};

@@ -1,0 +1,83 @@
+import { decodeParams, encodeParams, encodeResponse, paramValue, param, type FieldValue } from '../../../../drivers/pinpad/index.js';
+import { abecsIdByName } from '../../../../tables/pinpad/abecs-ids.js';
+import type { SimCommand, SimContext } from '../engine.js';
+
+/** Return codes the card handlers answer (§3.1.1). */
+export const ST = {
+  OK: 0,
+  INVCALL: 10,
+  INVPARM: 11,
+  TIMEOUT: 12,
+  CANCEL: 13,
+  MANDAT: 19,
+  TABVERDIF: 20,
+  TABERR: 21,
+  INTERR: 40,
+  ERRKEY: 42,
+  CARDPROBLEMS: 68,
+  CARDAPPNAV: 70,
+  ERRFALLBACK: 76,
+  CARDBLOCKED: 79,
+  CTLSAPPNAV: 84,
+  CTLSEXTCVM: 86,
+  MFNFOUND: 100,
+  MFERR: 102,
+} as const;
+
+/** The parameters of an Abecs command by name (repeats kept in `all`). */
+export function readParams(cmd: SimCommand): { get(name: string): FieldValue | undefined; all(name: string): FieldValue[] } {
+  const ps = decodeParams(cmd.blocks, cmd.id).map(paramValue);
+  return {
+    get: (name) => ps.find((p) => p.name === name)?.value,
+    all: (name) => ps.filter((p) => p.name === name).map((p) => p.value),
+  };
+}
+
+/** A success answer with PP_ data by name (undefined values left out). */
+export function answer(id: string, data: readonly (readonly [string, FieldValue | undefined])[]): Uint8Array {
+  const ps = data.filter(([, v]) => v !== undefined).map(([n, v]) => param(abecsIdByName(n)!, v!));
+  return encodeResponse(id, 0, encodeParams(ps));
+}
+
+export const fail = (id: string, status: number): Uint8Array => encodeResponse(id, status);
+
+/** Waits `ms`, or until the command is aborted (CAN or a new command): true when aborted. */
+export function pause(ms: number, ctx: SimContext): Promise<boolean> {
+  return new Promise((resolve) => {
+    if (ctx.signal.aborted) return resolve(true);
+    const t = setTimeout(() => resolve(false), ms);
+    ctx.signal.addEventListener('abort', () => (clearTimeout(t), resolve(true)), { once: true });
+  });
+}
+
+/** Waits for an abort or SPE_TIMEOUT (seconds; none = forever): 'aborted' or 'timeout'. */
+export function waitNothing(ctx: SimContext, timeoutS: number | undefined): Promise<'aborted' | 'timeout'> {
+  return new Promise((resolve) => {
+    if (ctx.signal.aborted) return resolve('aborted');
+    const t = timeoutS !== undefined && timeoutS > 0 ? setTimeout(() => resolve('timeout'), timeoutS * 1000) : undefined;
+    t?.unref();
+    ctx.signal.addEventListener('abort', () => (clearTimeout(t), resolve('aborted')), { once: true });
+  });
+}
+
+/** A number from an N/X parameter. */
+export function num(v: FieldValue | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = typeof v === 'number' ? v : Number(v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : v);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+export function str(v: FieldValue | undefined): string | undefined {
+  if (v === undefined) return undefined;
+  return v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : String(v);
+}
+
+export function bin(v: FieldValue | undefined): Uint8Array | undefined {
+  if (v === undefined) return undefined;
+  return v instanceof Uint8Array ? v : Buffer.from(String(v), 'latin1');
+}
+
+/** True when the profile has a key in `slot` of `kind` ("1" in the 100-character map). */
+export function hasKey(ctx: SimContext, kind: 'dukptPin' | 'dukptData', slot: number): boolean {
+  return ctx.profile.keys[kind][slot] === '1';
+}

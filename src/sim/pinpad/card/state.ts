@@ -1,0 +1,51 @@
+import type { TestCard } from '../../../../tables/test-cards.js';
+import type { SimState } from '../engine.js';
+import { CardDeck, type Via } from './deck.js';
+import { SimDukpt } from './keys.js';
+import { SimTables } from './tables.js';
+
+/** The card the pinpad holds between GCX/CEX and the end of the transaction. */
+export interface HeldCard {
+  card: TestCard;
+  via: Via;
+  /** Network indexes and records that can process it (PP_AIDTABINFO). */
+  aidTables: { acquirer: string; index: string; applicationType: string }[];
+  amount: number;
+  cashback: number;
+  transactionType: number;
+  date: string;
+  /** The PAN is held for GPN until GTK erases it (§5.4). */
+  panKnown: boolean;
+  gtkDone: boolean;
+  goxDone: 'no' | 'online' | 'offline';
+  fcxDone: boolean;
+  /** The chip is in the reader (RMC waits for it to leave). */
+  inserted: boolean;
+}
+
+/** Everything the card commands keep on the virtual pinpad: it outlives sessions (CLO) and link drops. */
+export interface CardSim {
+  deck: CardDeck;
+  tables: SimTables;
+  dukpt: SimDukpt;
+  held: HeldCard | undefined;
+  /** PP_ICCSTAT of the last chip read, reported with the next stripe read. */
+  lastIccStatus: '0' | '1' | '2';
+  /** Failures already shown once (a phone's "see phone" happens once per card). */
+  shownOnce: Set<string>;
+  /** Application transaction counter per PAN. */
+  atc: Map<string, number>;
+  media: { loading?: { name: string; size: number; crc: number; type: number; chunks: Buffer[] }; files: Map<string, { type: number; data: Buffer }> };
+}
+
+const SIMS = new WeakMap<SimState, CardSim>();
+
+/** The card state of a virtual pinpad (created on first use). */
+export function cardSim(state: SimState): CardSim {
+  let s = SIMS.get(state);
+  if (!s) {
+    s = { deck: new CardDeck(), tables: new SimTables(), dukpt: new SimDukpt(), held: undefined, lastIccStatus: '0', shownOnce: new Set(), atc: new Map(), media: { files: new Map() } };
+    SIMS.set(state, s);
+  }
+  return s;
+}
