@@ -36,7 +36,8 @@ export function checkResponse(id: string, rsp: Response): void {
 
 /** True when `e` is the pinpad saying it does not know the command (ERR + ST_INVCALL), as a classic-only pinpad answers GIX. */
 export function isUnknownCommand(e: unknown): boolean {
-  return e instanceof PinpadError && e.code === 'PINPAD_STATUS' && e.context.unknownCommand === true;
+  // ERR003/ERR009 are the secure channel refusing a packet (§2.3.4), not an unknown command
+  return e instanceof PinpadError && e.code === 'PINPAD_STATUS' && e.context.unknownCommand === true && e.context.status === 10;
 }
 
 /** Requires exactly `n` blocks in a response. */

@@ -63,6 +63,7 @@ export class SecureChannel implements PacketLayer {
   /** The opener to pass as PinpadOptions.openSession: installs this layer and runs the secure OPN. */
   readonly openSession = async (session: SessionControl): Promise<void> => {
     if (this.key) this.end('reconnect');
+    this.recognitionValue = 'unknown'; // a new connection may be another pinpad: recognise it again
     this.lostSession = false;
     this.control = session;
     session.setLayer(this);
