@@ -4,6 +4,8 @@
  * agree by construction; a contract test pins each path to the documents.
  */
 
+import { OmniposError } from '../core/errors/index.js';
+
 /** Which configured base address a route lives under. */
 export type RouteBase = 'auth' | 'request' | 'query' | 'parameters' | 'registration' | 'ecommerce' | 'wallet';
 
@@ -118,7 +120,9 @@ export function routePath<N extends RouteName>(name: N, params: RouteParams<N>):
   const values = params as Record<string, string>;
   return ROUTES[name].path.replace(PARAM, (_m, key: string) => {
     const v = values[key];
-    if (typeof v !== 'string' || v === '') throw new TypeError(`route ${name}: parameter ${key} is missing`);
+    if (typeof v !== 'string' || v === '') {
+      throw new OmniposError('INVALID_ARGUMENT', `route ${name}: parameter ${key} is missing`, { route: name, parameter: key });
+    }
     return encodeURIComponent(v);
   });
 }
