@@ -3,6 +3,7 @@ import { Agent } from 'undici';
 import { createAcquirer, type Acquirer } from './acquirer/index.js';
 import { buildApp, listenApi } from './api/app.js';
 import { OmniDeliveryAdapter } from './adapters/acquirer-delivery.js';
+import { EcommercePixAdapter } from './adapters/pix.js';
 import { OmniSaleAdapter } from './adapters/acquirer-sale.js';
 import { SimulatedCardPort } from './adapters/simulated-card.js';
 import { TextReceiptPrinter } from './adapters/text-receipt.js';
@@ -15,6 +16,7 @@ import { sdNotify, watchdogIntervalMs } from './core/systemd.js';
 import { OutboxForwarder } from './engine/outbox/forwarder.js';
 import type { CardPort } from './engine/ports.js';
 import type { MerchantProfile } from './engine/qr/code.js';
+import { PixEngine, type PixEvent } from './engine/pix/engine.js';
 import { QrEngine, type QrEvent } from './engine/qr/engine.js';
 import { SaleEngine, type SaleEvent } from './engine/sale/engine.js';
 import { buildSandbox, listenSandbox, type RunningSandbox } from './sandbox/index.js';
@@ -30,6 +32,8 @@ export interface Daemon {
   readonly orderIds: MerchantOrderIds;
   readonly engine: SaleEngine;
   readonly qrEngine: QrEngine;
+  /** Pix sales, when the configuration has e-commerce credentials. */
+  readonly pixEngine: PixEngine | undefined;
   readonly forwarder: OutboxForwarder;
   readonly acquirer: Acquirer;
   readonly printer: TextReceiptPrinter;
@@ -51,7 +55,7 @@ export interface DaemonDeps {
   /** Start the local API (default true); its port instead of the configured one (0: a free port). */
   api?: boolean;
   apiPort?: number;
-  onEvent?: (event: SaleEvent | QrEvent) => void;
+  onEvent?: (event: SaleEvent | QrEvent | PixEvent) => void;
 }
 
 /**
@@ -133,6 +137,9 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     clock,
     log,
     dispatcher,
+    ...(values.acquirer.merchantId && config.secrets.merchantKey
+      ? { ecommerce: { merchantId: values.acquirer.merchantId, merchantKey: config.secrets.merchantKey } }
+      : {}),
     onHostDate: (date) => {
       if (clock.observe(date)) log.warn({ offsetMs: clock.offsetMs }, "the terminal's clock differs from the host's: following the host");
     },
@@ -183,13 +190,39 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     onOutbox: () => void forwarderRef.runOnce?.(),
     ...(deps.onEvent ? { onEvent: deps.onEvent } : {}),
   });
+  const pix = acquirer.ecommerce ? new EcommercePixAdapter(acquirer.ecommerce) : undefined;
+  const pixEngine = pix
+    ? new PixEngine({
+        db,
+        journal,
+        outbox,
+        orderIds,
+        host: pix,
+        receipt: printer,
+        clock,
+        log: log.child({ component: 'pix' }),
+        attended: values.terminal.mode === 'attended',
+        ecrDecisionMs: values.payments.ecrDecisionSeconds * 1000,
+        closeMarginMs: values.payments.closeMarginSeconds * 1000,
+        validityMs: values.qr.validitySeconds * 1000,
+        watchMarginMs: values.qr.watchMarginSeconds * 1000,
+        pollMs: values.qr.pollMs,
+        onOutbox: () => void forwarderRef.runOnce?.(),
+        ...(deps.onEvent ? { onEvent: deps.onEvent } : {}),
+      })
+    : undefined;
+  const owners = { sale: engine, qr: qrEngine, pix: pixEngine, void: undefined } as const;
   const forwarder = new OutboxForwarder({
     db,
     outbox,
     port: delivery,
+    pix,
     clock,
     log: log.child({ component: 'outbox' }),
-    onSettled: (task, result) => (journal.get(task.journalId ?? -1)?.kind === 'qr' ? qrEngine.settled(task, result) : engine.settled(task, result)),
+    onSettled: (task, result) => {
+      const kind = journal.get(task.journalId ?? -1)?.kind;
+      if (kind) owners[kind]?.settled(task, result);
+    },
     undoRace: { processingWindowMs: 2 * values.acquirer.timeoutMs },
   });
   const outboxLog = log.child({ component: 'outbox' });
@@ -200,13 +233,14 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     });
   engine.recover();
   qrEngine.recover();
+  pixEngine?.recover();
   const outboxLoop = setInterval(() => void forwarderRef.runOnce?.(), 1000);
   outboxLoop.unref();
   const api =
     deps.api === false
       ? undefined
       : await listenApi(
-          buildApp({ engine, qrEngine: profile ? qrEngine : undefined, journal, outbox, token, log: log.child({ component: 'api' }) }),
+          buildApp({ engine, qrEngine: profile ? qrEngine : undefined, pixEngine, journal, outbox, token, log: log.child({ component: 'api' }) }),
           values.api.host,
           deps.apiPort ?? values.api.port,
         );
@@ -234,6 +268,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     orderIds,
     engine,
     qrEngine,
+    pixEngine,
     forwarder,
     acquirer,
     printer,
@@ -247,6 +282,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
       await sdNotify(env, '--stopping');
       engine.stop();
       qrEngine.stop();
+      pixEngine?.stop();
       await forwarder.runOnce().catch(() => 0);
       await acquirer.close();
       await dispatcher.close();

@@ -2,6 +2,42 @@ import type { JournalEntry } from '../store/index.js';
 import { paymentStatus, type PaymentStatus } from '../engine/sale/status.js';
 import type { SaleData, SaleStateName } from '../engine/sale/types.js';
 import type { QrSaleData, QrStateName } from '../engine/qr/types.js';
+import type { PixSaleData, PixStateName } from '../engine/pix/types.js';
+
+const PIX_STATUS: Record<PixStateName, PaymentStatus> = {
+  creating: 'pending',
+  showing: 'pending',
+  approved: 'pending',
+  'awaiting-decision': 'approved',
+  confirmed: 'confirmed',
+  cancelling: 'cancelled',
+  cancelled: 'cancelled',
+  refunding: 'undone',
+  refunded: 'undone',
+  failed: 'failed',
+  'dead-letter': 'failed',
+};
+
+/** A Pix sale as the cash register reads it: the copy-and-paste code while it can be paid. */
+function pixView(entry: JournalEntry): Record<string, unknown> {
+  const d = entry.data as unknown as PixSaleData;
+  const state = entry.state as PixStateName;
+  return {
+    id: entry.id,
+    merchantOrderId: entry.merchantOrderId,
+    status: PIX_STATUS[state],
+    state,
+    amount: entry.amount,
+    method: 'pix',
+    confirmation: d.request.confirmation,
+    ...(d.qrCode && state === 'showing' ? { qrCode: d.qrCode, expiresAt: d.expiresAt } : {}),
+    ...(d.paymentId ? { paymentId: d.paymentId } : {}),
+    ...(d.deadline ? { decisionDeadline: d.deadline } : {}),
+    ...(d.reason ? { reason: d.reason } : {}),
+    createdAt: entry.createdAt,
+    updatedAt: entry.updatedAt,
+  };
+}
 
 const QR_STATUS: Record<QrStateName, PaymentStatus> = {
   started: 'pending',
@@ -48,6 +84,7 @@ function qrView(entry: JournalEntry): Record<string, unknown> {
 /** What the cash register reads of a payment: its status, the host's ids and codes, and the receipt. */
 export function paymentView(entry: JournalEntry): Record<string, unknown> {
   if (entry.kind === 'qr') return qrView(entry);
+  if (entry.kind === 'pix') return pixView(entry);
   const d = entry.data as unknown as SaleData;
   const state = entry.state as SaleStateName;
   return {

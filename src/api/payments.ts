@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { isOmniposError } from '../core/errors/index.js';
+import type { PixEngine } from '../engine/pix/engine.js';
 import type { QrEngine } from '../engine/qr/engine.js';
+import { isValidDocument } from '../crypto/index.js';
 import type { SaleEngine } from '../engine/sale/engine.js';
 import type { Journal } from '../store/index.js';
 import { ApiError, readJson, sendJson } from './http-kit.js';
@@ -12,12 +14,21 @@ export interface PaymentsDeps {
   engine: SaleEngine;
   /** Wallet QR sales, when the terminal knows its merchant data. */
   qrEngine?: QrEngine | undefined;
+  /** Pix sales, when the terminal has e-commerce credentials. */
+  pixEngine?: PixEngine | undefined;
   journal: Journal;
 }
 
 const PaymentRequest = z.strictObject({
   amount: z.number().int('must be a whole number of cents').positive('must be more than 0').max(99_999_999),
-  method: z.enum(['credit', 'debit', 'voucher', 'wallet-qr']),
+  method: z.enum(['credit', 'debit', 'voucher', 'wallet-qr', 'pix']),
+  /** For `pix`: the payer, as the e-commerce API requires (from the cash register or asked on screen). */
+  payer: z
+    .strictObject({
+      name: z.string().trim().min(2, 'at least 2 letters').max(120),
+      document: z.string().refine((d) => isValidDocument(d.replace(/[.\-/\s]/g, '')), 'must be a valid CPF or CNPJ'),
+    })
+    .optional(),
   /** For `wallet-qr`: what the code offers (81.02). */
   qrModality: z.enum(['credit', 'debit']).optional(),
   installments: z.number().int().min(1).max(99).default(1),
@@ -40,7 +51,7 @@ function idParam(raw: string): number {
 
 function saleOr404(journal: Journal, id: number) {
   const entry = journal.get(id);
-  if (!entry || (entry.kind !== 'sale' && entry.kind !== 'qr')) throw new ApiError(404, 'NOT_FOUND', `no payment ${id}`);
+  if (!entry || entry.kind === 'void') throw new ApiError(404, 'NOT_FOUND', `no payment ${id}`);
   return entry;
 }
 
@@ -63,8 +74,17 @@ export async function createPayment(req: IncomingMessage, res: ServerResponse, d
       return;
     }
   }
-  const { qrModality, ...request } = parsed.data;
+  const { qrModality, payer, ...request } = parsed.data;
   try {
+    if (request.method === 'pix') {
+      if (!deps.pixEngine) throw new ApiError(409, 'NOT_AVAILABLE', 'Pix needs the e-commerce credentials (acquirer.merchantId and merchantKeyFile)');
+      if (!payer) throw new ApiError(400, 'INVALID_FIELD', 'payer: is required for pix', 'payer');
+      const { entry, done } = await deps.pixEngine.start({ amount: request.amount, payer, confirmation: request.confirmation }, key ? { idempotencyKey: key } : {});
+      await Promise.race([done, new Promise((r) => setTimeout(r, 3000))]).catch(() => undefined);
+      sendJson(res, 202, paymentView(deps.journal.get(entry.id) ?? entry), { location: `/v1/payments/${entry.id}` });
+      return;
+    }
+    if (payer) throw new ApiError(400, 'INVALID_FIELD', 'payer: only with method pix', 'payer');
     if (request.method === 'wallet-qr') {
       if (!deps.qrEngine) throw new ApiError(409, 'NOT_AVAILABLE', 'wallet QR sales need the merchant data of an initialized terminal');
       const { entry, done } = await deps.qrEngine.start({ ...request, method: qrModality ?? 'credit' }, key ? { idempotencyKey: key } : {});
@@ -96,7 +116,7 @@ export function listPayments(res: ServerResponse, deps: PaymentsDeps, query: URL
   }
   const views = deps.journal
     .list({ limit: 500 })
-    .filter((e) => e.kind === 'sale' || e.kind === 'qr')
+    .filter((e) => e.kind !== 'void')
     .map(paymentView)
     .filter((v) => status === null || v.status === status);
   sendJson(res, 200, { payments: views.slice(0, 200) });
@@ -106,8 +126,8 @@ export function listPayments(res: ServerResponse, deps: PaymentsDeps, query: URL
 export async function act(res: ServerResponse, deps: PaymentsDeps, rawId: string, action: 'confirm' | 'undo' | 'cancel'): Promise<void> {
   const id = idParam(rawId);
   const entry = saleOr404(deps.journal, id);
-  const engine = entry.kind === 'qr' ? deps.qrEngine : deps.engine;
-  if (!engine) throw new ApiError(409, 'NOT_AVAILABLE', 'wallet QR sales are not available');
+  const engine = entry.kind === 'qr' ? deps.qrEngine : entry.kind === 'pix' ? deps.pixEngine : deps.engine;
+  if (!engine) throw new ApiError(409, 'NOT_AVAILABLE', `${entry.kind} payments are not available`);
   try {
     if (action === 'cancel') await engine.cancel(id, 'ecr');
     else await engine.decide(id, action, 'ecr');

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/index.js';
 import { formatBRL } from '../core/money.js';
 import { createLogger } from '../core/log/index.js';
+import type { PixEvent } from '../engine/pix/engine.js';
 import type { QrEvent } from '../engine/qr/engine.js';
 import type { SaleEvent } from '../engine/sale/engine.js';
 import { paymentStatus } from '../engine/sale/status.js';
@@ -49,7 +50,7 @@ The state directory is a new temporary folder unless --state-dir names one.`,
     const step = (text: string): void => ctx.out(`• ${text}\n`);
     step(`configuration ${config.source} (${config.values.environment}), state in ${stateDir}`);
     let last = 'started' as SaleStateName;
-    const onEvent = (e: SaleEvent | QrEvent): void => {
+    const onEvent = (e: SaleEvent | QrEvent | PixEvent): void => {
       if (e.type === 'state' && 'status' in e) {
         last = e.state;
         step(`${e.merchantOrderId}: ${e.input} → ${e.state} (${e.status})`);

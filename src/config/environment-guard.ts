@@ -27,6 +27,7 @@ export function productionProblems(values: ConfigValues, clientSecret: Secret | 
     if (isLoopbackHost(new URL(values.acquirer[key]).hostname)) refuse(`acquirer.${key}`, 'a loopback acquirer address');
   }
   if (values.acquirer.clientId === SANDBOX_CREDENTIALS.clientId) refuse('acquirer.clientId', 'the sandbox client id');
+  if (values.acquirer.merchantId === SANDBOX_CREDENTIALS.merchantId) refuse('acquirer.merchantId', 'the sandbox merchant id');
   if (clientSecret?.reveal() === SANDBOX_CREDENTIALS.clientSecret) {
     refuse('acquirer.clientSecretFile', 'the sandbox client secret');
   }

@@ -76,7 +76,9 @@ const acquirer = z.strictObject({
   clientId: z.string().min(1, 'must not be empty'),
   /** File holding the OAuth client secret (read at start, never logged). */
   clientSecretFile: filePath,
-  /** File holding the e-commerce MerchantId and MerchantKey as JSON (optional). */
+  /** The e-commerce MerchantId (Pix and QR code sales), a UUID. */
+  merchantId: z.uuid('must be a UUID').optional(),
+  /** File holding the e-commerce MerchantKey (read at start, never logged); with merchantId it enables Pix. */
   merchantKeyFile: filePath.optional(),
   /** 5-digit key set identifier registered at the acquirer for the DUKPT BDK. */
   ksi: z.string().regex(/^\d{5}$/, 'must be 5 digits'),

@@ -85,6 +85,18 @@ describe('the cash register API over loopback HTTP', () => {
     expect((await call('POST', '/v1/payments', { body: { amount: 10, method: 'credit', qrModality: 'debit' } })).body.error.field).toBe('qrModality');
   });
 
+  it('a Pix sale: the payer is required and checked, the code comes back, paid it is confirmed', async () => {
+    expect((await call('POST', '/v1/payments', { body: { amount: 1800, method: 'pix' } })).body.error.field).toBe('payer');
+    expect((await call('POST', '/v1/payments', { body: { amount: 1800, method: 'pix', payer: { name: 'Maria', document: '111.111.111-11' } } })).body.error.field).toBe('payer.document');
+    const created = await call('POST', '/v1/payments', { body: { amount: 1800, method: 'pix', payer: { name: 'Maria da Silva', document: '529.982.247-25' } } });
+    expect(created.status).toBe(202);
+    expect(created.body).toMatchObject({ method: 'pix', status: 'pending', state: 'showing' });
+    expect(created.body.qrCode).toContain('br.gov.bcb.pix');
+    const r = await request(`${daemon.sandbox!.url}/sandbox/pix/${created.body.paymentId}/pay`, { method: 'POST' });
+    await r.body.text();
+    expect((await until(created.body.id, ['confirmed', 'failed', 'cancelled'])).status).toBe('confirmed');
+  });
+
   it('refuses what it cannot take: token, content type, JSON, fields, routes', async () => {
     expect((await call('GET', '/v1/payments', { auth: null })).status).toBe(401);
     expect((await call('GET', '/v1/payments', { auth: 'Bearer wrong' })).status).toBe(401);

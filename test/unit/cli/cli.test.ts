@@ -21,6 +21,7 @@ function badConfigFile(): string {
   delete c.$schema;
   c.acquirer.queryUrl = 'not a url';
   c.acquirer.clientSecretFile = path.resolve(path.dirname(DEFAULT_CONFIG_PATH), c.acquirer.clientSecretFile);
+  c.acquirer.merchantKeyFile = path.resolve(path.dirname(DEFAULT_CONFIG_PATH), c.acquirer.merchantKeyFile);
   const file = path.join(dir, 'bad.json');
   writeFileSync(file, JSON.stringify(c));
   return file;

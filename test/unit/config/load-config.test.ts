@@ -16,6 +16,9 @@ function writeConfig(config: Record<string, any>, secret = 'a-real-looking-secre
   const dir = tempDir();
   writeFileSync(path.join(dir, 'secret'), `${secret}\n`);
   config.acquirer.clientSecretFile = 'secret';
+  // The e-commerce credentials are optional; these tests use the file's own secret only.
+  delete config.acquirer.merchantKeyFile;
+  delete config.acquirer.merchantId;
   delete config.$schema;
   const file = path.join(dir, 'omnipos.json');
   writeFileSync(file, JSON.stringify(config));
@@ -201,5 +204,19 @@ describe('production environment guard', () => {
     expect(() => loadConfig({ path: file, env: { OMNIPOS_PINPAD__DEVICE: '{"kind":"virtual"}' } })).toThrow(
       expect.objectContaining({ code: 'ENVIRONMENT_REFUSED' }),
     );
+  });
+});
+
+describe('e-commerce credentials', () => {
+  it('the default names the sandbox merchant and its key file; production refuses the sandbox merchant id', () => {
+    const config = loadConfig({ env: {} });
+    expect(config.values.acquirer.merchantId).toBe('00000000-0000-4000-8000-000000000001');
+    expect(config.secrets.merchantKey?.reveal()).toBe('OMNIPOSSANDBOXMERCHANTKEYNOTFORPRODUCTION');
+    const c = productionConfig();
+    const file = writeConfig(c, 'live-secret');
+    const raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw.acquirer.merchantId = '00000000-0000-4000-8000-000000000001';
+    writeFileSync(file, JSON.stringify(raw));
+    expect(problemsOf(() => loadConfig({ path: file, env: {} }))).toEqual([{ path: 'acquirer.merchantId', message: 'the sandbox merchant id is not allowed in production' }]);
   });
 });
