@@ -11,7 +11,7 @@
  * Exits 0 when everything reconciles, 1 otherwise.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -215,4 +215,7 @@ console.log(
     2,
   ),
 );
+// Keep the evidence of a failed run; clean up a good one.
+if (problems.length === 0) rmSync(dir, { recursive: true, force: true });
+else console.error(`state kept in ${dir}`);
 process.exit(problems.length === 0 ? 0 : 1);
