@@ -1,5 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { fcSeed } from '../pinpad/seed.js';
 import { checkResponse, decodeResponse, encodeCommand, encodeResponse, isPinpadError, type SessionControl } from '../../../drivers/pinpad/index.js';
 import { SecureChannel, isSealed, openPacket, sealPacket, terminalKeyFromPem, type OpnPublicKey } from '../../../drivers/pinpad/secure/index.js';
 import { DEFAULT_PROFILE, type SimContext, type SimState } from '../../../src/sim/pinpad/index.js';
@@ -107,6 +109,24 @@ describe('SecureChannel as the packet layer', () => {
     expect(() => ch.open(Uint8Array.of(0x12, ...new Uint8Array(16)))).toThrow();
     expect(ch.status).toMatchObject({ secure: false, lastEnd: 'bad-answer' });
     expect(ch.lost).toBe(true);
+  });
+
+  it('any answer bytes: opened data, or a PinpadError; never another throw (1000 runs)', async () => {
+    const ch = new SecureChannel(terminalKey);
+    const state = simState();
+    await ch.openSession(fakeSession(state));
+    const ksec = Uint8Array.from(secureSession(state)!.ksec);
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 120 }), fc.boolean(), (bytes, seal) => {
+        if (!ch.status.secure) ch['key'] = Uint8Array.from(ksec); // keep a session to exercise both paths
+        try {
+          ch.open(seal ? sealPacket(ksec, bytes) : bytes);
+        } catch (e) {
+          expect(isPinpadError(e)).toBe(true);
+        }
+      }),
+      { numRuns: 1000, seed: fcSeed('channel open') },
+    );
   });
 
   it('recognises an obsolete pinpad (OPN000 to the secure OPN) and keeps traffic clear', async () => {
