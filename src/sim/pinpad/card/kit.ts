@@ -35,7 +35,13 @@ export function readParams(cmd: SimCommand): { get(name: string): FieldValue | u
 
 /** A success answer with PP_ data by name (undefined values left out). */
 export function answer(id: string, data: readonly (readonly [string, FieldValue | undefined])[]): Uint8Array {
-  const ps = data.filter(([, v]) => v !== undefined).map(([n, v]) => param(abecsIdByName(n)!, v!));
+  const ps = data
+    .filter(([, v]) => v !== undefined)
+    .map(([n, v]) => {
+      const def = abecsIdByName(n)!;
+      // masked PANs ('*' in an N field, §5.4.1) go as they are
+      return v instanceof Uint8Array && def.format !== 'B' ? { id: def.id, value: v } : param(def, v!);
+    });
   return encodeResponse(id, 0, encodeParams(ps));
 }
 

@@ -120,7 +120,7 @@ export const gcx: SimHandler = async (cmd, ctx) => {
   return answer('GCX', [
     ['PP_CARDTYPE', via === 'chip' ? '03' : '06'],
     ['PP_AIDTABINFO', aidTables.map((a) => a.acquirer + a.index + a.applicationType).join('')],
-    ['PP_PAN', mask(c.pan, panMask)],
+    ['PP_PAN', Buffer.from(mask(c.pan, panMask), 'latin1')],
     ['PP_PANSEQNO', c.panSequenceNumber],
     ['PP_CHNAME', via === 'chip' ? c.cardholderName : undefined],
     ['PP_LABEL', chip!.label],
