@@ -36,16 +36,29 @@ export interface CardSim {
   /** Application transaction counter per PAN. */
   atc: Map<string, number>;
   media: { loading?: { name: string; size: number; crc: number; type: number; chunks: Buffer[] }; files: Map<string, { type: number; data: Buffer }> };
+  /** The session (state.session object) the held card and a load in progress belong to. */
+  epoch: object | undefined;
 }
 
 const SIMS = new WeakMap<SimState, CardSim>();
 
-/** The card state of a virtual pinpad (created on first use). */
+/**
+ * The card state of a virtual pinpad (created on first use). A new session (OPN or CLO replace
+ * `state.session`; the terminal opens one on every connection) drops the card held and any table or
+ * media load in progress: a pulled cable is a power cycle for a USB pinpad, and a load cut before
+ * TLE must leave the tables in force (§3.5.3).
+ */
 export function cardSim(state: SimState): CardSim {
   let s = SIMS.get(state);
   if (!s) {
-    s = { deck: new CardDeck(), tables: new SimTables(), dukpt: new SimDukpt(), held: undefined, lastIccStatus: '0', shownOnce: new Set(), atc: new Map(), media: { files: new Map() } };
+    s = { deck: new CardDeck(), tables: new SimTables(), dukpt: new SimDukpt(), held: undefined, lastIccStatus: '0', shownOnce: new Set(), atc: new Map(), media: { files: new Map() }, epoch: state.session };
     SIMS.set(state, s);
+  }
+  if (s.epoch !== state.session) {
+    s.epoch = state.session;
+    s.held = undefined;
+    s.tables.abort();
+    s.media.loading = undefined;
   }
   return s;
 }
