@@ -46,7 +46,7 @@ describe.skipIf(!HAS_SOCAT)('card commands under faults, over a pseudo-terminal'
     await r.sim.unplug(300);
     // the terminal finds out on its next command and reconnects (CAN, OPN)
     const end = Date.now() + 10_000;
-    let version: string | undefined | 'failed' = 'failed';
+    let version: string | undefined = 'failed';
     while (version === 'failed' && Date.now() < end) {
       version = await tableVersion(r, 2).catch(() => 'failed' as const);
       if (version === 'failed') await new Promise((res) => setTimeout(res, 100));
