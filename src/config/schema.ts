@@ -45,11 +45,11 @@ const pinpad = z.discriminatedUnion('kind', [
 
 const pinpadOptions = z.strictObject({
   device: pinpad.default({ kind: 'virtual', port: 0 }),
-  /** DUKPT key slot (index) of the PIN key and of the data key in the pinpad. */
-  pinKeySlot: z.number().int().min(0).max(99).default(16),
-  dataKeySlot: z.number().int().min(0).max(99).default(16),
-  /** The acquirer's table index (ACQIDX) in GCX/GIX. */
-  acquirerIndex: z.number().int().min(0).max(99).default(4),
+  /** DUKPT key slot (index) of the PIN key and of the data key in the pinpad (defaults: the virtual pinpad's, 01 and 02). */
+  pinKeySlot: z.number().int().min(0).max(99).default(1),
+  dataKeySlot: z.number().int().min(0).max(99).default(2),
+  /** The acquirer's table index (ACQIDX, TAB_ACQ) in GCX/GOX/GIX; 03 as the sandbox's AID records carry it. */
+  acquirerIndex: z.number().int().min(0).max(99).default(3),
 });
 
 const printer = z.discriminatedUnion('kind', [
