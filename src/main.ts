@@ -6,7 +6,11 @@ import { OmniDeliveryAdapter } from './adapters/acquirer-delivery.js';
 import { EcommercePixAdapter } from './adapters/pix.js';
 import { OmniSaleAdapter } from './adapters/acquirer-sale.js';
 import { SimulatedCardPort } from './adapters/simulated-card.js';
-import { TextReceiptPrinter } from './adapters/text-receipt.js';
+import { EscPosReceiptPrinter } from './adapters/escpos-receipt.js';
+import { EscPosPrinter } from '../drivers/printer/index.js';
+import { TcpTransport } from '../drivers/transport/index.js';
+import { VirtualPrinter, serveVirtualPrinter, type VirtualPrinterServer } from './sim/printer/index.js';
+import { findPrinterModel } from '../tables/printers/index.js';
 import type { Config } from './config/index.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { HostClock } from './core/host-clock.js';
@@ -14,7 +18,7 @@ import { OmniposError } from './core/errors/index.js';
 import type { Logger } from './core/log/index.js';
 import { sdNotify, watchdogIntervalMs } from './core/systemd.js';
 import { OutboxForwarder } from './engine/outbox/forwarder.js';
-import type { CardPort } from './engine/ports.js';
+import type { CardPort, ReceiptPort } from './engine/ports.js';
 import type { MerchantProfile } from './engine/qr/code.js';
 import { PixEngine, type PixEvent } from './engine/pix/engine.js';
 import { QrEngine, type QrEvent } from './engine/qr/engine.js';
@@ -36,7 +40,10 @@ export interface Daemon {
   readonly pixEngine: PixEngine | undefined;
   readonly forwarder: OutboxForwarder;
   readonly acquirer: Acquirer;
-  readonly printer: TextReceiptPrinter;
+  /** Where receipts go. */
+  readonly receipts: ReceiptPort;
+  /** The virtual printer, when the configuration asks for one (its paper can be read). */
+  readonly virtualPrinter: VirtualPrinter | undefined;
   readonly apiTokenFile: string;
   /** The embedded sandbox host, when the configuration asks for it. */
   readonly sandbox: RunningSandbox | undefined;
@@ -89,6 +96,45 @@ function acquirerUrls(config: Config, sandbox: RunningSandbox | undefined): Reco
     out[k] = local ? `${sandbox.url}${u.pathname === '/' ? '' : u.pathname}` : config.values.acquirer[k];
   }
   return out;
+}
+
+interface Printing {
+  port: ReceiptPort;
+  virtual?: VirtualPrinter;
+  close(): Promise<void>;
+}
+
+/**
+ * The receipt printer: the virtual one (an ESC/POS printer on a loopback TCP port, driven by the
+ * real driver), a network printer on port 9100, or none (receipts shown, not printed).
+ */
+async function receiptPrinter(config: Config, log: Logger): Promise<Printing> {
+  const p = config.values.printer;
+  const env = config.values.environment;
+  if (p.kind === 'none') return { port: { print: () => Promise.resolve('skipped') }, close: () => Promise.resolve() };
+  if (p.kind === 'virtual') {
+    const virtual = new VirtualPrinter({ model: findPrinterModel('virtual-80') });
+    const server: VirtualPrinterServer = await serveVirtualPrinter(virtual, { port: 0 });
+    const driver = new EscPosPrinter({ transport: new TcpTransport({ host: '127.0.0.1', port: server.port }), model: virtual.model, pollMs: 20 });
+    await driver.open();
+    return {
+      port: new EscPosReceiptPrinter(driver, virtual.model, env, log),
+      virtual,
+      close: async () => {
+        await driver.close().catch(() => undefined);
+        await server.close();
+      },
+    };
+  }
+  if (p.kind === 'tcp') {
+    const model = findPrinterModel('epson-tm-t20');
+    if (!model) throw new OmniposError('CONFIG_INVALID', 'printer model epson-tm-t20 is missing from tables/printers');
+    const driver = new EscPosPrinter({ transport: new TcpTransport({ host: p.host, port: p.port }), model });
+    // A printer that is off now is opened again at the first receipt.
+    await driver.open().catch((e: unknown) => log.warn({ err: e }, 'printer not reachable at start'));
+    return { port: new EscPosReceiptPrinter(driver, model, env, log), close: () => driver.close().catch(() => undefined) };
+  }
+  throw new OmniposError('CONFIG_INVALID', `printer.kind: ${p.kind} printers are not wired into the daemon in this version (virtual, tcp or none)`, { path: 'printer.kind' });
 }
 
 /** Until the pinpad's card commands land, only the virtual pinpad can read cards (through the simulated card port). */
@@ -145,7 +191,8 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     },
   });
 
-  const printer = new TextReceiptPrinter(values.environment === 'production' ? {} : { testBanner: 'AMBIENTE DE TESTE — SEM VALOR' });
+  const printing = await receiptPrinter(config, log.child({ component: 'printer' }));
+  const printer = printing.port;
   const forwarderRef: { runOnce?: () => Promise<number> } = {};
   const engine = new SaleEngine({
     db,
@@ -271,7 +318,8 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     pixEngine,
     forwarder,
     acquirer,
-    printer,
+    receipts: printer,
+    virtualPrinter: printing.virtual,
     apiTokenFile,
     sandbox,
     apiUrl: api?.url,
@@ -287,6 +335,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
       await acquirer.close();
       await dispatcher.close();
       await sandbox?.close();
+      await printing.close();
       db.close();
       log.info('omnipos stopped');
     },

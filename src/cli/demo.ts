@@ -68,8 +68,8 @@ The state directory is a new temporary folder unless --state-dir names one.`,
         confirmation: values.confirmation as 'auto' | 'ecr',
       });
       await done;
-      for (const lines of daemon.printer.printed) {
-        ctx.out(`\n${lines.map((l) => `    | ${l}`).join('\n')}\n\n`);
+      for (const paper of daemon.virtualPrinter?.receipts ?? []) {
+        ctx.out(`\n${paper.lines.map((l) => `    | ${l}`).join('\n')}\n\n`);
       }
       if (last === 'awaiting-decision') {
         step('the cash register confirms (here, the demo does)');

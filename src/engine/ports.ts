@@ -81,8 +81,20 @@ export interface SaleAuthorizationPort {
   authorize(order: SaleOrder): Promise<HostSaleOutcome>;
 }
 
-/** What a receipt is printed from: a card sale's data, or a QR sale's. */
-export type ReceiptSubject = Pick<SaleData, 'merchantOrderId' | 'authorizationCode' | 'hostReceipt'>;
+/** What a receipt is printed from: a card sale's, a wallet QR sale's or a Pix sale's data. */
+export interface ReceiptSubject {
+  merchantOrderId: string;
+  paymentType: 'credit' | 'debit' | 'voucher' | 'wallet-qr' | 'pix';
+  /** Cents. */
+  amount: number;
+  installments: number;
+  interest?: 'ByMerchant' | 'ByIssuer';
+  authorizationCode?: string;
+  nsu?: string;
+  maskedPan?: string;
+  cvm?: 'pin' | 'signature' | 'none';
+  hostReceipt?: SaleData['hostReceipt'];
+}
 
 /** Prints (or shows) the receipt; `printed` only when the printer says so after the cut. */
 export interface ReceiptPort {

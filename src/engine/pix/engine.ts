@@ -159,7 +159,7 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
       case 'print.receipt': {
         let result: 'printed' | 'skipped' | 'failed' | 'unsure';
         try {
-          result = await this.#d.receipt.print({ merchantOrderId: state.data.merchantOrderId });
+          result = await this.#d.receipt.print({ merchantOrderId: state.data.merchantOrderId, paymentType: 'pix', amount: state.data.request.amount, installments: 1 });
         } catch {
           result = 'unsure';
         }

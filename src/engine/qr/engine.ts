@@ -165,7 +165,16 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
       case 'print.receipt': {
         let result: 'printed' | 'skipped' | 'failed' | 'unsure';
         try {
-          result = await this.#d.receipt.print(state.data);
+          const d = state.data;
+          result = await this.#d.receipt.print({
+            merchantOrderId: d.merchantOrderId,
+            paymentType: 'wallet-qr',
+            amount: d.request.amount,
+            installments: d.request.installments,
+            interest: d.request.interest,
+            ...(d.authorizationCode ? { authorizationCode: d.authorizationCode } : {}),
+            ...(d.nsu ? { nsu: d.nsu } : {}),
+          });
         } catch {
           result = 'unsure';
         }

@@ -189,7 +189,18 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
       case 'print.receipt': {
         let result: 'printed' | 'skipped' | 'failed' | 'unsure';
         try {
-          result = await receipt.print(state.data);
+          const d = state.data;
+          result = await receipt.print({
+            merchantOrderId: d.merchantOrderId,
+            paymentType: d.request.method,
+            amount: d.request.amount,
+            installments: d.request.installments,
+            interest: d.request.interest,
+            ...(d.authorizationCode ? { authorizationCode: d.authorizationCode } : {}),
+            ...(d.nsu ? { nsu: d.nsu } : {}),
+            ...(d.card ? { maskedPan: d.card.maskedPan, cvm: d.card.authenticationMethod === 'OnlineAuthentication' ? 'pin' : 'none' } : {}),
+            ...(d.hostReceipt ? { hostReceipt: d.hostReceipt } : {}),
+          });
         } catch (e) {
           log.warn({ id, err: e }, 'receipt failed');
           result = 'unsure';

@@ -16,7 +16,8 @@ describe('omnipos demo sale (the README run command)', () => {
     const r = await demo([]);
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
-    expect(r.out).toContain('AMBIENTE DE TESTE — SEM VALOR');
+    expect(r.out).toContain('AMBIENTE DE TESTE - SEM VALOR');
+    expect(r.out).toMatch(/CARTÃO +476173\*{6}0060/);
     expect(r.out).toMatch(/host approved → finishing-chip/);
     expect(r.out).toMatch(/result: confirmed \(confirmed\)/);
     expect(r.out).not.toMatch(/4761730000000060/);
