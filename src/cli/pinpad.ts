@@ -8,9 +8,9 @@ import { VirtualPinpad } from '../sim/pinpad/index.js';
 import { printJson, type CliContext, type Command } from './context.js';
 import { fromDriverError } from './pinpad-errors.js';
 
-const TARGET_OPTIONS = { port: { type: 'string' }, tcp: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' } } as const;
+export const TARGET_OPTIONS = { port: { type: 'string' }, tcp: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' } } as const;
 
-interface Target {
+export interface Target {
   transport: () => Transport;
   description: string;
   stop?: () => Promise<void>;
@@ -24,7 +24,7 @@ function parseHostPort(v: string): { host: string; port: number } {
 }
 
 /** --port, --tcp, or the configured device (the embedded virtual pinpad by default). */
-async function resolveTarget(values: { port?: string; tcp?: string; config?: string }, ctx: CliContext): Promise<Target> {
+export async function resolveTarget(values: { port?: string; tcp?: string; config?: string }, ctx: CliContext): Promise<Target> {
   if (values.port) return { transport: () => new SerialTransport({ path: values.port! }), description: `serial:${values.port}` };
   if (values.tcp) {
     const hp = parseHostPort(values.tcp);
@@ -54,7 +54,7 @@ async function resolveTarget(values: { port?: string; tcp?: string; config?: str
 
 // --- secure channel (issue 5): every command connects with a secure OPN under the terminal key of the state directory
 /** The terminal's pinpad key (made at first use in the configured state directory). */
-function terminalKey(values: { config?: string }, ctx: CliContext): TerminalKey {
+export function terminalKey(values: { config?: string }, ctx: CliContext): TerminalKey {
   const stateDir = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env }).values.stateDir;
   return loadPinpadKey(stateDir).key;
 }
@@ -67,7 +67,7 @@ function secureFields(s: SecureStatus): { recognition: string; secure: boolean; 
 // --- end secure channel
 
 /** Connects (secure OPN), runs `f`, closes; driver errors become OmniposError. */
-async function withPinpad<T>(target: Target, f: (p: SecurePinpad) => Promise<T>, key: TerminalKey): Promise<T> {
+export async function withPinpad<T>(target: Target, f: (p: SecurePinpad) => Promise<T>, key: TerminalKey): Promise<T> {
   const pinpad = new SecurePinpad({ transport: target.transport, terminalKey: key, probeIntervalMs: 0, reconnect: { enabled: false } });
   try {
     await pinpad.connect();
