@@ -67,8 +67,22 @@ export class InitializationStore {
     return row?.version;
   }
 
-  /** Stores `tables` and puts them in force. */
+  /**
+   * Stores `tables` and puts them in force. Two initializations writing at once do not mix: the
+   * one whose rows were taken over fails with STORE_CONFLICT, the other completes.
+   */
   install(tables: InitializationTables, options: InstallOptions = {}): InstallResult {
+    try {
+      return this.write(tables, options);
+    } catch (e) {
+      if (e instanceof Error && 'code' in e && typeof e.code === 'string' && e.code.startsWith('SQLITE_CONSTRAINT')) {
+        throw new OmniposError('STORE_CONFLICT', `initialization ${tables.version}: another initialization is writing the same version`, { version: tables.version }, { cause: e });
+      }
+      throw e;
+    }
+  }
+
+  private write(tables: InitializationTables, options: InstallOptions): InstallResult {
     const version = tables.version;
     const previous = this.currentVersion();
     if (previous === version) return { version, installed: false, previous };

@@ -118,3 +118,31 @@ describe('versions and the lock', () => {
     expect(code(() => assertOperational(parseInitialization(sandboxAnswer())))).toBe('allowed');
   });
 });
+
+describe('two initializations at once', () => {
+  it('the one overtaken fails with STORE_CONFLICT; the other is in force, whole', () => {
+    const file = path.join(tempDir(), 'omnipos.db');
+    const a = open(file);
+    const b = open(file);
+    a.store.install(version(1763769600001));
+    const big: Record<string, unknown> = { ...sandboxAnswer(), InitializationVersion: 1763769600002 };
+    const first = (big.Bins as Record<string, unknown>[])[0]!;
+    big.Bins = Array.from({ length: 300 }, (_, i) => ({ ...first, InitialBin: String(60000000 + i), FinalBin: String(60000000 + i) }));
+    const tables = parseInitialization(big);
+    let interleaved = false;
+    expect(() =>
+      a.store.install(tables, {
+        chunkRows: 100,
+        onChunk: () => {
+          if (interleaved) return;
+          interleaved = true;
+          expect(b.store.install(tables).installed).toBe(true);
+        },
+      }),
+    ).toThrow(expect.objectContaining({ code: 'STORE_CONFLICT' }));
+    expect(a.store.currentVersion()).toBe('1763769600002');
+    expect(a.store.current()!.bins).toHaveLength(300);
+    a.db.close();
+    b.db.close();
+  });
+});
