@@ -46,7 +46,7 @@ export class EscPosReceiptPrinter implements ReceiptPort {
       'customer',
       receiptColumns(this.model),
     );
-    const result = await this.printer.print(encodeDocument(doc as PrintDocument, this.model));
+    const result = await this.printer.print(encodeDocument(doc, this.model));
     if (result.outcome !== 'printed') this.log.warn({ merchantOrderId: s.merchantOrderId, outcome: result.outcome, reason: result.reason }, 'receipt not printed');
     return result.outcome === 'printed' ? 'printed' : result.outcome === 'not-printed' ? 'failed' : 'unsure';
   }
