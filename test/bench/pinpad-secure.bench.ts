@@ -15,6 +15,11 @@ const ksec = Uint8Array.from(randomBytes(16));
 const small = Uint8Array.from(randomBytes(20));
 const large = Uint8Array.from(randomBytes(2044));
 
+/** forge's finish(pad) takes a padding function; its typings leave the argument out. */
+interface NoPad {
+  finish(pad: () => boolean): boolean;
+}
+
 function forgeSealOpen(clr: Uint8Array): Uint8Array {
   const plain = Buffer.alloc(Math.ceil((4 + clr.length) / 16) * 16);
   plain.writeUInt16BE(clr.length, 0);
@@ -23,18 +28,18 @@ function forgeSealOpen(clr: Uint8Array): Uint8Array {
   const key = Buffer.from(ksec).toString('binary');
   const iv = '\0'.repeat(16);
   const c = forge.cipher.createCipher('AES-CBC', key);
-  c.mode.pad = false;
   c.start({ iv });
   c.update(forge.util.createBuffer(plain.toString('binary')));
-  c.finish();
+  (c as unknown as NoPad).finish(() => true); // no PKCS#7 padding: the block is already a multiple of 16
   const d = forge.cipher.createDecipher('AES-CBC', key);
-  d.mode.unpad = false;
   d.start({ iv });
   d.update(c.output);
-  d.finish();
+  (d as unknown as NoPad).finish(() => true);
   const out = Buffer.from(d.output.getBytes(), 'binary');
   return out.subarray(4, 4 + out.readUInt16BE(0));
 }
+
+if (!Buffer.from(forgeSealOpen(large)).equals(Buffer.from(large))) throw new Error('the forge peer does not round-trip');
 
 describe('secure packet, 20 bytes of CLRDATA (a GIX command)', () => {
   bench('ours: sealPacket + openPacket (node:crypto)', () => {
