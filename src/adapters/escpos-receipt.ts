@@ -1,4 +1,4 @@
-import type { EscPosPrinter, PrintDocument } from '../../drivers/printer/index.js';
+import type { EscPosPrinter } from '../../drivers/printer/index.js';
 import { encodeDocument } from '../../drivers/printer/index.js';
 import type { Environment } from '../config/index.js';
 import type { Logger } from '../core/log/index.js';
