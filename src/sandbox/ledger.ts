@@ -7,6 +7,8 @@ export interface LedgerReport {
   sales: { paymentId: string; merchantOrderId: string; amount: number; status: number; confirmationStatus: number; voided: number; charged: number }[];
   /** E-commerce Pix and QR code sales: what each still holds of the shopper's money. */
   ecommerce: { paymentId: string; merchantOrderId: string; type: string; amount: number; status: number; refunded: number; charged: number }[];
+  /** Wallet undo callbacks: delivered or still being retried. */
+  callbacks: { url: string; attempts: number; deliveredAt: string | null; lastError: string | null; payload: unknown }[];
   totals: { charged: number; sales: number; ecommerceCharged: number };
 }
 
@@ -75,12 +77,22 @@ export function ledgerReport(ctx: SandboxContext): LedgerReport {
     refunded: e.refunded_amount,
     charged: e.status === 2 ? e.amount - e.refunded_amount : 0,
   }));
+  const callbacks = (
+    ctx.db.prepare(`SELECT url, payload, attempts, delivered_at, last_error FROM callbacks ORDER BY id`).all() as {
+      url: string;
+      payload: string;
+      attempts: number;
+      delivered_at: number | null;
+      last_error: string | null;
+    }[]
+  ).map((c) => ({ url: c.url, attempts: c.attempts, deliveredAt: c.delivered_at === null ? null : iso(c.delivered_at), lastError: c.last_error, payload: JSON.parse(c.payload) as unknown }));
   return {
     now: ctx.clock.now().toISOString(),
     entries,
     problems,
     sales,
     ecommerce,
+    callbacks,
     totals: { charged: sales.reduce((a, s) => a + s.charged, 0), sales: sales.length, ecommerceCharged: ecommerce.reduce((a, e) => a + e.charged, 0) },
   };
 }

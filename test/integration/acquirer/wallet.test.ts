@@ -134,6 +134,8 @@ describe('wallet API: card payment', () => {
       statusCode: 3,
     });
     expect(String(callbacks[1]?.body.transactionDate)).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-03:00$/);
+    const listed = (await h.ledger()).callbacks.find((c) => (c.payload as { authorizationCode: string }).authorizationCode === a.authorization_code);
+    expect(listed).toMatchObject({ attempts: 2, lastError: null, deliveredAt: expect.any(String) });
   });
 
   it('pays an e-commerce QR code sale: 12 → 2', async () => {
