@@ -12,8 +12,9 @@ import { sandboxCredentialsCommand, sandboxRun } from './sandbox.js';
 import { walletPay } from './wallet.js';
 import { pinpadDisplay, pinpadInfo, pinpadPorts } from './pinpad.js';
 import { simPinpad } from './sim.js';
+import { pinpadReadCard, pinpadTables, simCard } from './pinpad-card.js';
 import { tablesBin, tablesShow } from './tables.js';
 import { printerStatus, printerTest, simPrinter } from './printer.js';
 
 /** Every `omnipos` command. Add a command by adding its module here. */
-export const COMMANDS: readonly Command[] = [runDaemon, startDaemonCommand, demoSale, apiToken, queueList, queueFlush, configCheck, configSchema, toolsTlvDecode, toolsQrDecode, toolsQrEncode, toolsCrc16, toolsDukpt, toolsPinblockEncode, toolsPinblockDecode, sandboxRun, sandboxCredentialsCommand, walletPay, pinpadInfo, pinpadDisplay, pinpadPorts, simPinpad, printerStatus, printerTest, simPrinter, tablesShow, tablesBin];
+export const COMMANDS: readonly Command[] = [runDaemon, startDaemonCommand, demoSale, apiToken, queueList, queueFlush, configCheck, configSchema, toolsTlvDecode, toolsQrDecode, toolsQrEncode, toolsCrc16, toolsDukpt, toolsPinblockEncode, toolsPinblockDecode, sandboxRun, sandboxCredentialsCommand, walletPay, pinpadInfo, pinpadDisplay, pinpadPorts, simPinpad, printerStatus, printerTest, simPrinter, tablesShow, tablesBin, pinpadReadCard, pinpadTables, simCard];
