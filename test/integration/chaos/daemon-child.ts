@@ -40,7 +40,9 @@ if (mode === 'sale') {
   // Survived: wait to be killed (a deadline or a delayed kill may still come).
   await new Promise((r) => setTimeout(r, 5000));
 } else {
-  for (let i = 0; i < 400 && daemon.outbox.depth().pending > 0; i++) {
+  // Until the outbox is empty and no sale waits for a deadline (a decision due in a second).
+  const open = () => daemon.journal.inStates(['awaiting-decision']).length;
+  for (let i = 0; i < 400 && (daemon.outbox.depth().pending > 0 || open() > 0); i++) {
     await daemon.forwarder.runOnce();
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -55,7 +55,7 @@ function terminal() {
 const payer = { name: 'Maria da Silva', document: '529.982.247-25' };
 
 async function shown(events: PixEvent[]): Promise<Extract<PixEvent, { type: 'qr' }>> {
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 1000; i++) {
     const e = events.find((x) => x.type === 'qr');
     if (e) return e;
     await new Promise((r) => setTimeout(r, 10));

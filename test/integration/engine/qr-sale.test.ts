@@ -69,7 +69,7 @@ async function walletPays(qr: string): Promise<{ code: number; out: string; err:
 }
 
 const qrEvent = async (events: QrEvent[]): Promise<Extract<QrEvent, { type: 'qr' }>> => {
-  for (let i = 0; i < 100; i++) {
+  for (let i = 0; i < 1000; i++) {
     const e = events.find((x) => x.type === 'qr');
     if (e) return e;
     await new Promise((r) => setTimeout(r, 10));
