@@ -177,7 +177,12 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
       : undefined;
   const dispatcher = new Agent({ keepAliveTimeout: 10_000 });
   const acquirer = createAcquirer({
-    settings: { ...acquirerUrls(config, sandbox), clientId: values.acquirer.clientId, timeoutMs: values.acquirer.timeoutMs },
+    settings: {
+      ...acquirerUrls(config, sandbox),
+      ...(values.acquirer.registrationUrl ? { registrationUrl: values.acquirer.registrationUrl } : {}),
+      clientId: values.acquirer.clientId,
+      timeoutMs: values.acquirer.timeoutMs,
+    },
     clientSecret: config.secrets.clientSecret,
     environment: values.environment,
     clock,

@@ -26,6 +26,9 @@ export function productionProblems(values: ConfigValues, clientSecret: Secret | 
   for (const key of URL_KEYS) {
     if (isLoopbackHost(new URL(values.acquirer[key]).hostname)) refuse(`acquirer.${key}`, 'a loopback acquirer address');
   }
+  if (values.acquirer.registrationUrl && isLoopbackHost(new URL(values.acquirer.registrationUrl).hostname)) {
+    refuse('acquirer.registrationUrl', 'a loopback acquirer address');
+  }
   if (values.acquirer.clientId === SANDBOX_CREDENTIALS.clientId) refuse('acquirer.clientId', 'the sandbox client id');
   if (values.acquirer.merchantId === SANDBOX_CREDENTIALS.merchantId) refuse('acquirer.merchantId', 'the sandbox merchant id');
   if (clientSecret?.reveal() === SANDBOX_CREDENTIALS.clientSecret) {

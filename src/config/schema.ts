@@ -69,6 +69,8 @@ const acquirer = z.strictObject({
   queryUrl: httpUrl,
   /** Initialization and registration. */
   parametersUrl: httpUrl,
+  /** Merchant and terminal registration (a host of its own at the acquirer); default: parametersUrl. */
+  registrationUrl: httpUrl.optional(),
   /** The wallet-facing QR API. */
   walletUrl: httpUrl,
   /** The JSON e-commerce API (Pix and QR sales); may point at a merchant-side proxy. */
