@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PinpadCardPort, productResolver } from '../../../src/adapters/pinpad-card.js';
+import { saleRequest, type TerminalIdentity } from '../../../src/adapters/acquirer-sale.js';
+import { parseInitialization, TableSet } from '../../../src/initialization/index.js';
+import type { CardRequest } from '../../../src/engine/ports.js';
+import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
+import { TEST_CARDS } from '../../../tables/test-cards.js';
+import { nextOrderId, startHarness, type Harness } from '../acquirer/harness.js';
+import { HAS_SOCAT } from '../pinpad/socat.js';
+import { startRig, type Rig } from './harness.js';
+
+const TERMINAL: TerminalIdentity = {
+  subordinatedMerchantId: SANDBOX_MERCHANT.merchant.subordinatedMerchantId,
+  terminalId: SANDBOX_MERCHANT.terminal.terminalId,
+  pinpadSerial: 'VPP0000000001',
+  physicalCharacteristics: 'PinPadWithChipReaderWithoutSamAndContactless',
+  softDescriptor: 'OMNIPOS',
+};
+
+describe.skipIf(!HAS_SOCAT)('PinpadCardPort: the engine’s card port on the driver, the virtual pinpad and the sandbox host', () => {
+  let rig: Rig;
+  let h: Harness;
+  let port: PinpadCardPort;
+  let stripePin = false;
+
+  beforeAll(async () => {
+    rig = await startRig();
+    h = await startHarness();
+    const set = new TableSet(parseInitialization(await h.acquirer.omni.initialization(TERMINAL.subordinatedMerchantId, TERMINAL.terminalId)));
+    port = new PinpadCardPort({ pinpad: rig.pinpad, acquirerIndex: 3, pinKeySlot: 1, dataKeySlot: 2, resolveProduct: productResolver(set), stripePin: () => stripePin });
+  }, 30_000);
+  afterAll(async () => {
+    await rig?.stop();
+    await h?.close();
+  });
+
+  async function sell(amount: number, method: CardRequest['method'] = 'credit') {
+    const merchantOrderId = nextOrderId();
+    const read = await port.readCard({ merchantOrderId, amount, method }, new AbortController().signal);
+    const req = saleRequest({ merchantOrderId, request: { amount, method, installments: 1, interest: 'ByMerchant', confirmation: 'auto' }, summary: read.summary, card: read.card, paymentDateTime: new Date() }, TERMINAL);
+    const answer = (await h.acquirer.omni.createSale(req)) as { Payment: { Status: number; PaymentId: string; ReturnCode?: string } };
+    return { read, req, answer };
+  }
+
+  it('a chip sale the sandbox approves: it decrypts the track and checks the PIN; FCX, confirmation with the card’s EMV data, RMC', async () => {
+    rig.choose({ lastDigit: 0, via: 'chip', pin: 'right' });
+    const { read, answer } = await sell(1500);
+    expect(read.summary).toMatchObject({ maskedPan: '476173******0060', inputMode: 'Emv', chip: true, isFallback: false, authenticationMethod: 'OnlineAuthentication', productId: 1, brandId: 1, issuerId: 1010, expiry: '1230', panSequenceNumber: '01' });
+    expect(read.card).toMatchObject({ kind: 'track2', isTlv: false });
+    expect(read.card.data).toHaveLength(48);
+    expect(answer.Payment.Status).toBe(2);
+    const fin = await port.finishChip('approved', { emvResponse: '8A023030' });
+    expect(fin.card).toBe('approved');
+    for (const t of ['95', '9F10', '9F26', '9F27', '9F37']) expect(fin.emv).toHaveProperty(t);
+    const emvHex = Object.entries(fin.emv!).filter(([t]) => ['95', '9F10', '9F26', '9F27', '9F37'].includes(t)).map(([t, v]) => `${t}${(v.length / 2).toString(16).padStart(2, '0').toUpperCase()}${v}`).join('');
+    await expect(h.acquirer.omni.confirmSale(answer.Payment.PaymentId, { EmvData: emvHex })).resolves.toBeDefined();
+    await port.end('OBRIGADO');
+    expect(rig.sim.engine.state.display[0]).toBe('OBRIGADO');
+  });
+
+  it('a wrong PIN typed on the pinpad: the sandbox declines', async () => {
+    rig.choose({ lastDigit: 0, via: 'chip', pin: '9999' });
+    const { answer } = await sell(1500);
+    expect(answer.Payment.Status).not.toBe(2);
+    await port.finishChip('declined', {});
+    await port.end('NEGADA');
+  });
+
+  it('stripe with PIN (GCX → GPN → GTK): the sandbox verifies PIN 4321', async () => {
+    const c = TEST_CARDS.find((x) => x.pin === '4321')!;
+    rig.choose({ pan: c.pan, via: 'stripe', pin: 'right' });
+    stripePin = true;
+    const { read, answer } = await sell(2500);
+    stripePin = false;
+    expect(read.summary).toMatchObject({ inputMode: 'MagStripe', chip: false, authenticationMethod: 'OnlineAuthentication', productId: 80 });
+    expect(read.card.pinBlock).toBeDefined();
+    expect(answer.Payment.Status).toBe(2);
+  });
+
+  it('contactless under the CVM limit: no PIN, approved', async () => {
+    const c = TEST_CARDS.find((x) => x.name.startsWith('mastercard credit, chip'))!;
+    rig.choose({ pan: c.pan, via: 'contactless' });
+    const { read, answer } = await sell(1500);
+    expect(read.summary).toMatchObject({ inputMode: 'ContactlessEmv', authenticationMethod: 'NoPassword', productId: 80 });
+    expect(read.card.pinBlock).toBeUndefined();
+    expect(answer.Payment.Status).toBe(2);
+    expect((await port.finishChip('approved', {})).card).toBe('approved');
+  });
+
+  it('fallback: the chip fails, the stripe read is sent with IsFallback', async () => {
+    rig.choose({ name: 'chip fails', via: 'chip' });
+    const { read, req } = await sell(1500);
+    expect(read.summary).toMatchObject({ inputMode: 'MagStripe', isFallback: true });
+    expect((req.Payment as unknown as { CreditCard: { IsFallback?: boolean } }).CreditCard.IsFallback).toBe(true);
+  });
+
+  it('a contactless offline approval is refused as a failed read ("insert the card")', async () => {
+    rig.choose({ name: 'approves offline', via: 'contactless' });
+    await expect(port.readCard({ merchantOrderId: nextOrderId(), amount: 500, method: 'credit' }, new AbortController().signal)).rejects.toMatchObject({ code: 'PINPAD_STATUS', context: { reason: 'contactless-offline-approval' } });
+  });
+
+  it('the customer cancels: readCard rejects with the pinpad’s ST_CANCEL', async () => {
+    rig.choose({ action: 'cancel' });
+    await expect(port.readCard({ merchantOrderId: nextOrderId(), amount: 500, method: 'credit' }, new AbortController().signal)).rejects.toMatchObject({ code: 'PINPAD_STATUS', context: { status: 13 } });
+  });
+});
