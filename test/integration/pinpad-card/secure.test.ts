@@ -1,0 +1,44 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { card, SecurePinpad } from '../../../drivers/pinpad/index.js';
+import { SerialTransport } from '../../../drivers/transport/serial.js';
+import { loadPinpadKey } from '../../../src/adapters/pinpad-keys.js';
+import { cardSim } from '../../../src/sim/pinpad/card/index.js';
+import { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
+import { TEST_CARDS } from '../../../tables/test-cards.js';
+import { HAS_SOCAT } from '../pinpad/socat.js';
+import { FAST, freshIv, hostDecrypt, hostPin, now } from './harness.js';
+
+describe.skipIf(!HAS_SOCAT)('a chip sale over the secure channel (DC2 + AES under KSEC) on a pseudo-terminal', () => {
+  let sim: VirtualPinpad;
+  let pinpad: SecurePinpad;
+  const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-card-secure-'));
+  beforeAll(async () => {
+    const pty = path.join(dir, 'pinpad');
+    sim = new VirtualPinpad({ tcpPort: 0, ptyPath: pty });
+    await sim.start();
+    pinpad = new SecurePinpad({ transport: () => new SerialTransport({ path: pty }), terminalKey: loadPinpadKey(path.join(dir, 'state')).key, timings: FAST, probeIntervalMs: 0 });
+    await pinpad.connect();
+  }, 30_000);
+  afterAll(async () => {
+    await pinpad?.close();
+    await sim?.stop();
+  });
+
+  it('GCX → GTK → GOX → FCX → RMC travel sealed; the track and PIN still decrypt at the host', async () => {
+    expect(pinpad.secure).toMatchObject({ recognition: 'abecs', secure: true });
+    const c = TEST_CARDS[0]!;
+    cardSim(sim.engine.state).deck.choose({ pan: c.pan, via: 'chip', pin: 'right' });
+    const read = await pinpad.run(card.GCX, { amount: 1000, ...now(), acquirer: '03', contactless: true });
+    expect(read.maskedPan).toBe(`${c.pan.slice(0, 8)}****${c.pan.slice(-4)}`);
+    const enc = await pinpad.run(card.GTK, { keyIndex: 2, iv: freshIv() });
+    expect(hostDecrypt(enc.track2!.data, enc.track2!.ksn, enc.iv).toString('hex').toUpperCase().startsWith(c.track2.replace('=', 'D'))).toBe(true);
+    const gox = await pinpad.run(card.GOX, { acquirer: '03', amount: 1000, pinKeyIndex: 1, tags: ['9F26', '9F27'] });
+    expect(hostPin(gox.pinBlock!.block, gox.pinBlock!.ksn, c.pan)).toBe(c.pin);
+    expect((await pinpad.run(card.FCX, { outcome: 'approved', arc: '00' })).decision).toBe('approved');
+    await pinpad.run(card.RMC, 'FIM');
+    expect(sim.engine.state.received.slice(-5)).toEqual(['GCX', 'GTK', 'GOX', 'FCX', 'RMC']);
+  });
+});
