@@ -208,6 +208,17 @@ describe.skipIf(!HAS_SOCAT)('card commands: the driver against the virtual pinpa
     expect(read.cardType).toBe('chip');
   });
 
+  it('nobody presents a card: GCX ends with ST_TIMEOUT after SPE_TIMEOUT; no PIN typed: GOX likewise', async () => {
+    rig.choose({ action: 'nothing' });
+    const t0 = Date.now();
+    expect(await status(rig.pinpad.run(card.GCX, { amount: 100, ...now(), contactless: true, timeoutS: 1 }))).toBe(12);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
+    rig.choose({ lastDigit: 0, via: 'chip', pin: 'nothing' });
+    await rig.pinpad.run(card.GCX, { amount: 100, ...now(), acquirer: ACQ, contactless: true });
+    expect(await status(rig.pinpad.run(card.GOX, { acquirer: ACQ, amount: 100, pinKeyIndex: PIN_SLOT, timeoutS: 1 }))).toBe(12);
+    expect(await status(rig.pinpad.run(card.GOX, { acquirer: ACQ, amount: 100, pinKeyIndex: 9 }))).toBe(10); // GOX once per read
+  });
+
   it('a card the tables cannot process (no AID record for the network) is ST_CARDAPPNAV', async () => {
     expect(await status(rig.pinpad.run(card.GCX, { amount: 100, ...now(), acquirer: '07', contactless: false }))).toBe(70);
   });

@@ -55,7 +55,10 @@ export const gox: SimHandler = async (cmd, ctx) => {
   if (cvm === 'online') {
     const msg = str(p.get('SPE_DSPMSG')) ?? 'DIGITE A SENHA';
     const r = await enterPin(ctx, sim, c.pin, num(p.get('SPE_TIMEOUT')) ?? 60, msg);
-    if ('status' in r) return fail('GOX', r.status === 'timeout' ? ST.TIMEOUT : ST.CANCEL);
+    if ('status' in r) {
+      held.goxDone = 'failed';
+      return fail('GOX', r.status === 'timeout' ? ST.TIMEOUT : ST.CANCEL);
+    }
     pinBlock = sim.dukpt.encryptPin(r.pin, c.pan);
   }
   const atc = (sim.atc.get(c.pan) ?? 0) + 1;
@@ -98,7 +101,7 @@ export const fcx: SimHandler = (cmd, ctx) => {
   const sim = cardSim(ctx.state);
   const held = sim.held;
   const last = LAST.get(sim);
-  if (!held || held.goxDone === 'no' || held.fcxDone || !last) return fail('FCX', ST.INVCALL);
+  if (!held || (held.goxDone !== 'online' && held.goxDone !== 'offline') || held.fcxDone || !last) return fail('FCX', ST.INVCALL);
   const p = readParams(cmd);
   const opt = str(p.get('SPE_FCXOPT'));
   if (!opt || !/^[012]/.test(opt)) return fail('FCX', opt ? ST.INVPARM : ST.MANDAT);

@@ -17,7 +17,8 @@ export interface HeldCard {
   /** The PAN is held for GPN until GTK erases it (§5.4). */
   panKnown: boolean;
   gtkDone: boolean;
-  goxDone: 'no' | 'online' | 'offline';
+  /** 'failed': GOX ended without a decision (PIN cancelled or timed out): the read is over. */
+  goxDone: 'no' | 'online' | 'offline' | 'failed';
   fcxDone: boolean;
   /** The chip is in the reader (RMC waits for it to leave). */
   inserted: boolean;
