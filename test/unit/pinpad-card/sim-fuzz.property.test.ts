@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { FrameDecoder, encodeCommand, encodeFrame, encodeParams, type LinkEvent } from '../../../drivers/pinpad/index.js';
+import { FrameDecoder, encodeCommand, encodeFrame, encodeParams } from '../../../drivers/pinpad/index.js';
 import { cardSim } from '../../../src/sim/pinpad/card/index.js';
 import { SimEngine } from '../../../src/sim/pinpad/engine.js';
 import { handlersFor } from '../../../src/sim/pinpad/handlers/index.js';
