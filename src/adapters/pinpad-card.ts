@@ -42,6 +42,13 @@ export interface PinpadCardOptions {
   timeoutS?: number;
   /** Told when the customer must act on their phone or show one card only. */
   onPrompt?: (prompt: 'see-phone' | 'one-card') => void;
+  /**
+   * EMV terminal data (hex TLV) that overrides the AID records in GCX and GOX (SPE_EMVDATA), e.g.
+   * `9F350125` (terminal type 25, unattended) and a kiosk's `9F33` without signature CVM.
+   */
+  terminalEmvData?: string;
+  /** Where the alarm of a contactless offline approval goes. */
+  log?: { warn(obj: object, msg?: string): void };
 }
 
 /** The first tag list (GOX): what the sale's EmvData carries (the Emv table's TagsFirst of the sandbox). */
@@ -129,7 +136,8 @@ export class PinpadCardPort implements CardPort {
   async #read(request: CardRequest, signal: AbortSignal): Promise<{ summary: CardSummary; card: EncryptedCard }> {
     const p = this.#o.pinpad;
     const timeoutS = this.#o.timeoutS ?? 60;
-    const gcx = { amount: request.amount, ...this.#when(), acquirer: this.#acq(), contactless: this.#o.contactless ?? true, timeoutS, tags: ['84', '9F06', '5F28'] };
+    const terminalEmv = this.#o.terminalEmvData ? Buffer.from(this.#o.terminalEmvData, 'hex') : undefined;
+    const gcx = { amount: request.amount, ...this.#when(), acquirer: this.#acq(), contactless: this.#o.contactless ?? true, timeoutS, tags: ['84', '9F06', '5F28'], ...(terminalEmv ? { emvData: terminalEmv } : {}) };
     let read: card.GcxResult;
     let fallback = false;
     try {
@@ -162,9 +170,18 @@ export class PinpadCardPort implements CardPort {
       enc = await p.run(card.GTK, { keyIndex: this.#o.dataKeySlot, iv }, { signal });
       const acquirer = read.aidTables.find((a) => a.acquirer === this.#acq())?.acquirer ?? read.aidTables[0]?.acquirer ?? this.#acq();
       this.#chipOpen = true;
-      const gox = await p.run(card.GOX, { acquirer, amount: request.amount, pinKeyIndex: this.#o.pinKeySlot, noOfflineApproval: true, tags: TAGS_FIRST, timeoutS }, { signal });
+      // terminal risk management with zeros: the Emv table's floor limits are 0 (DESIGN.md: no offline approval)
+      const risk = { floorLimit: 0, targetPercent: 0, threshold: 0, maxTargetPercent: 0 };
+      const gox = await p.run(
+        card.GOX,
+        { acquirer, amount: request.amount, pinKeyIndex: this.#o.pinKeySlot, noOfflineApproval: true, risk, tags: TAGS_FIRST, timeoutS, ...(terminalEmv ? { emvData: terminalEmv } : {}) },
+        { signal },
+      );
       const outcome = card.goxOutcome(read, gox);
-      if (outcome === 'insert-card') throw fail('the contactless card approved offline: insert the card', { reason: 'contactless-offline-approval' });
+      if (outcome === 'insert-card') {
+        this.#o.log?.warn({ alarm: 'contactless-offline-approval', maskedPan: sixAndFour(masked) }, 'a contactless card approved offline; the read is refused and the customer asked to insert the card');
+        throw fail('the contactless card approved offline: insert the card', { reason: 'contactless-offline-approval' });
+      }
       if (outcome === 'card-fault') throw fail('the chip approved offline although GOX forbade it', { reason: 'offline-approval' });
       if (outcome === 'declined') throw fail('the card declined', { reason: 'card-declined' });
       if (gox.pinBlock) pinBlock = gox.pinBlock;

@@ -22,12 +22,21 @@ describe.skipIf(!HAS_SOCAT)('PinpadCardPort: the engine’s card port on the dri
   let h: Harness;
   let port: PinpadCardPort;
   let stripePin = false;
+  const alarms: object[] = [];
 
   beforeAll(async () => {
     rig = await startRig();
     h = await startHarness();
     const set = new TableSet(parseInitialization(await h.acquirer.omni.initialization(TERMINAL.subordinatedMerchantId, TERMINAL.terminalId)));
-    port = new PinpadCardPort({ pinpad: rig.pinpad, acquirerIndex: 3, pinKeySlot: 1, dataKeySlot: 2, resolveProduct: productResolver(set), stripePin: () => stripePin });
+    port = new PinpadCardPort({
+      pinpad: rig.pinpad,
+      acquirerIndex: 3,
+      pinKeySlot: 1,
+      dataKeySlot: 2,
+      resolveProduct: productResolver(set),
+      stripePin: () => stripePin,
+      log: { warn: (obj) => void alarms.push(obj) },
+    });
   }, 30_000);
   afterAll(async () => {
     await rig?.stop();
@@ -97,6 +106,7 @@ describe.skipIf(!HAS_SOCAT)('PinpadCardPort: the engine’s card port on the dri
   it('a contactless offline approval is refused as a failed read ("insert the card")', async () => {
     rig.choose({ name: 'approves offline', via: 'contactless' });
     await expect(port.readCard({ merchantOrderId: nextOrderId(), amount: 500, method: 'credit' }, new AbortController().signal)).rejects.toMatchObject({ code: 'PINPAD_STATUS', context: { reason: 'contactless-offline-approval' } });
+    expect(alarms).toEqual([{ alarm: 'contactless-offline-approval', maskedPan: '411111******0030' }]);
   });
 
   it('the customer cancels: readCard rejects with the pinpad’s ST_CANCEL', async () => {
