@@ -219,6 +219,17 @@ describe.skipIf(!HAS_SOCAT)('card commands: the driver against the virtual pinpa
     expect(await status(rig.pinpad.run(card.GOX, { acquirer: ACQ, amount: 100, pinKeyIndex: 9 }))).toBe(10); // GOX once per read
   });
 
+  it('CEX: a swipe (masked incomplete tracks), the chip inserted, then removed', async () => {
+    const c = byName('ending 4');
+    rig.choose({ pan: c.pan, via: 'stripe' });
+    expect(await run(rig.pinpad.run(card.CEX, { stripe: true, keys: true }))).toMatchObject({ code: '90', event: 'stripe', track2: `47617300****0094=${c.expiry}201` });
+    rig.choose({ pan: c.pan, via: 'chip' });
+    expect(await run(rig.pinpad.run(card.CEX, { icc: 'insert' }))).toMatchObject({ code: '92', event: 'icc-inserted' });
+    await rig.pinpad.run(card.GCX, { amount: 100, ...now(), acquirer: ACQ, contactless: false });
+    expect(await run(rig.pinpad.run(card.CEX, { icc: 'remove' }))).toMatchObject({ code: '91', event: 'icc-removed' });
+    await rig.pinpad.run(card.RMC, 'FIM'); // nothing inserted any more: returns at once
+  });
+
   it('a card the tables cannot process (no AID record for the network) is ST_CARDAPPNAV', async () => {
     expect(await status(rig.pinpad.run(card.GCX, { amount: 100, ...now(), acquirer: '07', contactless: false }))).toBe(70);
   });

@@ -243,6 +243,11 @@ describe('tables and multimedia against the §3.5 and §3.4 examples', () => {
   it(`MLI and DSI, byte for byte: ${ex.MLI.source}`, () => {
     expect(hexOf(card.MLI.encode({ name: 'QRCODE01', type: 'png', size: 3334, crc: 0xf211 }))).toBe(ex.MLI.command);
     expect(hexOf(card.DSI.encode('QRCODE01'))).toBe(ex.DSI.command);
+    expect(Buffer.from(card.MLE.encode()).toString('latin1')).toBe('MLE');
+    const mlr = decodeCommand(card.MLR.encode(new Uint8Array(1500).fill(0x41)));
+    const pieces = decodeParams(mlr.blocks, 'MLR');
+    expect(pieces.map((p) => [p.id, p.value.length])).toEqual([[0x0f, 995], [0x0f, 505]]); // SPE_DATAIN of at most 995 bytes
+    expect(mlr.blocks.every((b) => b.length <= 999)).toBe(true);
     expect(() => card.DSI.encode('QR CODE')).toThrow(/SPE_MFNAME/);
   });
 });
