@@ -5,3 +5,5 @@ export { FaultSet, type Fault, type FaultKind } from './faults.js';
 export { DEFAULT_PROFILE, profile, type VirtualPinpadProfile } from './profile.js';
 export { CLASSIC_HANDLERS, ABECS_HANDLERS, handlersFor } from './handlers/index.js';
 export { serveControl, parseControl, type ControlCommand } from './control.js';
+// --- card commands (issue 6): the deck, the card state, the tables held ---
+export { cardSim, CardDeck, findCard, deckListing, SimTables, SimDukpt, CARD_ABECS_HANDLERS, CARD_CLASSIC_HANDLERS, type CardChoice, type CardSim, type Via } from './card/index.js';
