@@ -5,11 +5,13 @@ import { buildApp, listenApi } from './api/app.js';
 import { OmniDeliveryAdapter } from './adapters/acquirer-delivery.js';
 import { EcommercePixAdapter } from './adapters/pix.js';
 import { OmniSaleAdapter } from './adapters/acquirer-sale.js';
-import { SimulatedCardPort } from './adapters/simulated-card.js';
+import { openPinpad, type PinpadDevice } from './adapters/pinpad-device.js';
+import { InitializationStore, TableSet, parseInitialization } from './initialization/index.js';
 import { EscPosReceiptPrinter } from './adapters/escpos-receipt.js';
 import { EscPosPrinter } from '../drivers/printer/index.js';
 import { TcpTransport } from '../drivers/transport/index.js';
 import { VirtualPrinter, serveVirtualPrinter, type VirtualPrinterServer } from './sim/printer/index.js';
+import { VirtualPinpad } from './sim/pinpad/index.js';
 import { findPrinterModel } from '../tables/printers/index.js';
 import type { Config } from './config/index.js';
 import { systemClock, type Clock } from './core/clock.js';
@@ -18,7 +20,7 @@ import { OmniposError } from './core/errors/index.js';
 import type { Logger } from './core/log/index.js';
 import { sdNotify, watchdogIntervalMs } from './core/systemd.js';
 import { OutboxForwarder } from './engine/outbox/forwarder.js';
-import type { CardPort, ReceiptPort } from './engine/ports.js';
+import type { ReceiptPort } from './engine/ports.js';
 import type { MerchantProfile } from './engine/qr/code.js';
 import { PixEngine, type PixEvent } from './engine/pix/engine.js';
 import { QrEngine, type QrEvent } from './engine/qr/engine.js';
@@ -42,6 +44,9 @@ export interface Daemon {
   readonly acquirer: Acquirer;
   /** Where receipts go. */
   readonly receipts: ReceiptPort;
+  /** The pinpad (behind the secure channel), and the virtual one when configured. */
+  readonly pinpad: PinpadDevice;
+  readonly virtualPinpad: VirtualPinpad | undefined;
   /** The virtual printer, when the configuration asks for one (its paper can be read). */
   readonly virtualPrinter: VirtualPrinter | undefined;
   readonly apiTokenFile: string;
@@ -137,14 +142,6 @@ async function receiptPrinter(config: Config, log: Logger): Promise<Printing> {
   throw new OmniposError('CONFIG_INVALID', `printer.kind: ${p.kind} printers are not wired into the daemon in this version (virtual, tcp or none)`, { path: 'printer.kind' });
 }
 
-/** Until the pinpad's card commands land, only the virtual pinpad can read cards (through the simulated card port). */
-function cardPort(config: Config): CardPort {
-  if (config.values.pinpad.device.kind === 'virtual') return new SimulatedCardPort();
-  const refuse = (): Promise<never> =>
-    Promise.reject(new OmniposError('ENGINE_NOT_ALLOWED', 'card sales on a physical pinpad are not available in this version'));
-  return { readCard: refuse, finishChip: refuse, end: () => Promise.resolve() };
-}
-
 /**
  * The composition root: builds every part from the configuration and wires them: the state
  * directory, the database, the API token, the embedded sandbox host (sandbox environment), the
@@ -196,6 +193,24 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     },
   });
 
+  // The initialization tables in force; in the sandbox environment, downloaded at first start.
+  const initStore = new InitializationStore(db, clock);
+  const stored = initStore.current();
+  let tableSet = stored ? new TableSet(stored) : undefined;
+  if (!tableSet && values.environment === 'sandbox') {
+    try {
+      const tables = parseInitialization(await acquirer.omni.initialization(values.terminal.subordinatedMerchantId, values.terminal.terminalId));
+      initStore.install(tables);
+      tableSet = new TableSet(tables);
+    } catch (e) {
+      log.warn({ err: e }, 'initialization from the sandbox failed; card sales have no products');
+    }
+  }
+  // The embedded virtual pinpad listens on loopback; the driver talks to it over real sockets.
+  const device = values.pinpad.device;
+  const virtualPinpad = device.kind === 'virtual' ? new VirtualPinpad({ tcpPort: device.port }) : undefined;
+  await virtualPinpad?.start();
+  const pinpadDevice = await openPinpad(config, () => tableSet, log, virtualPinpad?.port);
   const printing = await receiptPrinter(config, log.child({ component: 'printer' }));
   const printer = printing.port;
   const forwarderRef: { runOnce?: () => Promise<number> } = {};
@@ -204,7 +219,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     journal,
     outbox,
     orderIds,
-    card: cardPort(config),
+    card: pinpadDevice.card,
     host: new OmniSaleAdapter(acquirer.omni, {
       subordinatedMerchantId: values.terminal.subordinatedMerchantId,
       terminalId: values.terminal.terminalId,
@@ -324,6 +339,8 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     forwarder,
     acquirer,
     receipts: printer,
+    pinpad: pinpadDevice,
+    virtualPinpad,
     virtualPrinter: printing.virtual,
     apiTokenFile,
     sandbox,
@@ -334,6 +351,8 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
       clearInterval(outboxLoop);
       await sdNotify(env, '--stopping');
       engine.stop();
+      await pinpadDevice.close();
+      await virtualPinpad?.stop();
       qrEngine.stop();
       pixEngine?.stop();
       await forwarder.runOnce().catch(() => 0);

@@ -234,6 +234,11 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
       await this.apply(id, signal.aborted && by ? { kind: 'cancel', by } : { kind: 'card-failed', reason: (e as Error).message });
       return;
     }
+    if (read.summary.productId === undefined) {
+      // Nothing can be sent without a product: the tables do not take this card for this method.
+      await this.apply(id, { kind: 'card-failed', reason: `the tables have no ${data.request.method} product for this card` });
+      return;
+    }
     this.#cards.set(id, read.card);
     await this.apply(id, { kind: 'card-read', card: read.summary });
     if (signal.aborted) {

@@ -31,6 +31,15 @@ async function call(method: 'GET' | 'POST', p: string, o: { body?: unknown; raw?
   return { status: res.statusCode, body: (text ? JSON.parse(text) : undefined) };
 }
 
+/** Until the pinpad is free again (the card removed after a sale ends). */
+async function idle() {
+  for (let i = 0; i < 400; i++) {
+    if (!(await call('GET', '/v1/health')).body.busy) return;
+    await new Promise((res) => setTimeout(res, 25));
+  }
+  throw new Error('the terminal stayed busy');
+}
+
 async function until(id: number, statuses: string[]) {
   for (let i = 0; i < 200; i++) {
     const r = await call('GET', `/v1/payments/${id}`);
@@ -59,8 +68,13 @@ describe('the cash register API over loopback HTTP', () => {
   });
 
   it('a declined sale reads declined; undo of an approved sale reads undone', async () => {
-    const declined = await call('POST', '/v1/payments', { body: { amount: 2511, method: 'debit' } });
+    const noDebit = await call('POST', '/v1/payments', { body: { amount: 2510, method: 'debit' } });
+    expect(noDebit.status, JSON.stringify(noDebit.body)).toBe(202);
+    expect(await until(noDebit.body.id, ['cancelled', 'failed', 'confirmed'])).toMatchObject({ status: 'cancelled', reason: 'the tables have no debit product for this card' });
+    await idle();
+    const declined = await call('POST', '/v1/payments', { body: { amount: 2511, method: 'credit' } });
     expect((await until(declined.body.id, ['declined', 'confirmed', 'failed'])).status).toBe('declined');
+    await idle();
     const sale = await call('POST', '/v1/payments', { body: { amount: 2510, method: 'credit', confirmation: 'ecr' } });
     await until(sale.body.id, ['approved']);
     expect((await call('POST', `/v1/payments/${sale.body.id}/undo`)).body.status).toBe('undone');

@@ -1,0 +1,58 @@
+import { SecurePinpad } from '../../drivers/pinpad/index.js';
+import { SerialTransport, TcpTransport, type Transport } from '../../drivers/transport/index.js';
+import type { Config } from '../config/index.js';
+import { OmniposError } from '../core/errors/index.js';
+import type { Logger } from '../core/log/index.js';
+import type { CardPort } from '../engine/ports.js';
+import type { TableSet } from '../initialization/index.js';
+import { PinpadCardPort, productResolver } from './pinpad-card.js';
+import { loadPinpadKey } from './pinpad-keys.js';
+
+export interface PinpadDevice {
+  card: CardPort;
+  pinpad: SecurePinpad;
+  close(): Promise<void>;
+}
+
+/**
+ * The configured pinpad behind the secure channel, and the engine's card port on it: the
+ * virtual pinpad (its own TCP listener on loopback, spoken to over real sockets), a serial/USB
+ * CDC device by path, or a pinpad on TCP. An unreachable pinpad does not stop the daemon: the
+ * driver keeps reconnecting and card sales fail until it answers.
+ */
+export async function openPinpad(config: Config, tables: () => TableSet | undefined, log: Logger, virtualPort?: number): Promise<PinpadDevice> {
+  const d = config.values.pinpad.device;
+  let transport: () => Transport;
+  if (d.kind === 'virtual') {
+    if (virtualPort === undefined) throw new OmniposError('CONFIG_INVALID', 'pinpad.device.kind: the virtual pinpad is not running', { path: 'pinpad.device.kind' });
+    transport = () => new TcpTransport({ host: '127.0.0.1', port: virtualPort });
+  } else if (d.kind === 'tcp') {
+    transport = () => new TcpTransport({ host: d.host, port: d.port });
+  } else if (d.kind === 'serial') {
+    transport = () => new SerialTransport({ path: d.path, baudRate: d.baudRate });
+  } else {
+    throw new OmniposError('CONFIG_INVALID', 'pinpad.device.kind: usb discovery is not wired into the daemon in this version; give the serial path (a udev name)', { path: 'pinpad.device.kind' });
+  }
+  const { key } = loadPinpadKey(config.values.stateDir);
+  const driverLog = log.child({ component: 'pinpad' });
+  const pinpad = new SecurePinpad({ transport, terminalKey: key, log: driverLog });
+  await pinpad.connect().catch((e: unknown) => driverLog.warn({ err: e }, 'pinpad not reachable at start; card sales wait for it'));
+  const card = new PinpadCardPort({
+    pinpad,
+    acquirerIndex: config.values.pinpad.acquirerIndex,
+    pinKeySlot: config.values.pinpad.pinKeySlot,
+    dataKeySlot: config.values.pinpad.dataKeySlot,
+    resolveProduct: (q) => {
+      const set = tables();
+      return set ? productResolver(set)(q) : undefined;
+    },
+    log: driverLog,
+  });
+  return {
+    card,
+    pinpad,
+    close: async () => {
+      await pinpad.close().catch(() => undefined);
+    },
+  };
+}
