@@ -3,7 +3,8 @@ import { OmniposError } from '../core/errors/index.js';
 import type { Logger } from '../core/log/index.js';
 import type { Db, Journal, JournalEntry, JournalKind, Outbox, OutboxTask } from '../store/index.js';
 import { decisionDeadline } from './daily-close.js';
-import type { Delivery } from './ports.js';
+import { sleep } from '../core/clock.js';
+import type { Delivery, ReceiptPort, ReceiptSubject } from './ports.js';
 import type { SaleContext } from './sale/types.js';
 
 export interface MachineState<N extends string, D> {
@@ -28,7 +29,11 @@ export interface OwnerDeps {
   closeMarginMs: number;
   /** Called after a commit that put a request in the outbox (wake the forwarder). */
   onOutbox?: () => void;
+  /** Where receipts go. */
+  receipt: ReceiptPort;
 }
+
+type ReceiptResult = 'printed' | 'skipped' | 'failed' | 'unsure';
 
 type AlarmEffect = { kind: 'alarm'; code: string; message: string };
 
@@ -62,6 +67,67 @@ export abstract class MachineOwner<N extends string, D extends { merchantOrderId
   protected abstract deliveredInput(delivery: Delivery): I;
   /** The input a missed cash-register deadline becomes. */
   protected abstract deadlineInput(): I;
+  /** What the receipt of this payment says. */
+  protected abstract receiptSubject(state: MachineState<N, D>): ReceiptSubject;
+  /** The input a receipt's result becomes. */
+  protected abstract receiptInput(result: ReceiptResult): I;
+  protected abstract receiptQuestionEvent(id: number): Ev;
+
+  /**
+   * The effects every kind shares: printing the receipt (a failure to know is `unsure`), asking
+   * the cashier about it, arming the deadline, raising an alarm. True when `effect` was one.
+   */
+  protected async runShared(id: number, state: MachineState<N, D>, effect: E): Promise<boolean> {
+    const e = effect as unknown as { kind: string; at?: string; code?: string; message?: string };
+    switch (e.kind) {
+      case 'print.receipt': {
+        let result: ReceiptResult;
+        try {
+          result = await this.deps.receipt.print(this.receiptSubject(state));
+        } catch (err) {
+          this.deps.log.warn({ id, err }, 'receipt failed');
+          result = 'unsure';
+        }
+        await this.apply(id, this.receiptInput(result));
+        return true;
+      }
+      case 'ask.receipt':
+        this.emit(this.receiptQuestionEvent(id));
+        return true;
+      case 'schedule.deadline':
+        this.schedule(id, e.at ?? this.deps.clock.now().toISOString());
+        return true;
+      case 'alarm':
+        this.alarm(id, e.code ?? 'ALARM', e.message ?? '');
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /**
+   * Asks the host every `pollMs` while the payment stays in `waiting` and its code is valid:
+   * `poll` gives the input to apply (paid) or undefined (ask again); past `expiresAt` the
+   * expiry input is applied. Ends when `stopped()` says so.
+   */
+  protected async watch(id: number, o: { waiting: N; pollMs: number; expired: I; stopped: () => boolean; expiresAt: (d: D) => string | undefined; poll: (d: D) => Promise<I | undefined> }): Promise<void> {
+    for (;;) {
+      if (o.stopped()) return;
+      const entry = this.entry(id);
+      if (entry.state !== o.waiting) return;
+      const data = this.stateOf(entry).data;
+      if (this.deps.clock.now().getTime() >= Date.parse(o.expiresAt(data) ?? '')) {
+        await this.apply(id, o.expired);
+        return;
+      }
+      const input = await o.poll(data).catch(() => undefined);
+      if (input !== undefined) {
+        await this.apply(id, input);
+        return;
+      }
+      await sleep(o.pollMs);
+    }
+  }
 
   /** For the outbox forwarder, inside its transaction: a request of this machine was settled. */
   settled(task: OutboxTask, delivery: Delivery): void {

@@ -1,10 +1,9 @@
-import { sleep } from '../../core/clock.js';
 import { OmniposError } from '../../core/errors/index.js';
 import type { JournalEntry, MerchantOrderIds } from '../../store/index.js';
 import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
 import type { PixHostPort, PixTask } from '../outbox/pix.js';
 import { OUTBOX_OPERATIONS, idempotencyKey } from '../outbox/tasks.js';
-import type { Delivery, ReceiptPort } from '../ports.js';
+import type { Delivery, ReceiptSubject } from '../ports.js';
 import type { SaleContext } from '../sale/types.js';
 import { pixTransition } from './machine.js';
 import type { PixCreation, PixEffect, PixInput, PixSaleData, PixSaleRequest, PixState, PixStateName } from './types.js';
@@ -24,7 +23,6 @@ export interface PixCreatePort extends PixHostPort {
 export interface PixEngineDeps extends OwnerDeps {
   orderIds: MerchantOrderIds;
   host: PixCreatePort;
-  receipt: ReceiptPort;
   /** How long the code is shown and watched, ms; a cancelled code is watched that long plus the margin. */
   validityMs: number;
   watchMarginMs: number;
@@ -150,53 +148,33 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
     }
   }
 
-  protected async run(id: number, state: PixState, effect: PixEffect): Promise<void> {
-    switch (effect.kind) {
-      case 'watch.payment':
-        this.emit({ type: 'qr', id, qrCode: state.data.qrCode ?? '', expiresAt: state.data.expiresAt ?? '' });
-        await this.#watch(id);
-        return;
-      case 'print.receipt': {
-        let result: 'printed' | 'skipped' | 'failed' | 'unsure';
-        try {
-          result = await this.#d.receipt.print({ merchantOrderId: state.data.merchantOrderId, paymentType: 'pix', amount: state.data.request.amount, installments: 1 });
-        } catch {
-          result = 'unsure';
-        }
-        await this.apply(id, { kind: 'receipt', result });
-        return;
-      }
-      case 'ask.receipt':
-        this.emit({ type: 'receipt-question', id });
-        return;
-      case 'schedule.deadline':
-        this.schedule(id, effect.at);
-        return;
-      case 'alarm':
-        this.alarm(id, effect.code, effect.message);
-        return;
-      default:
-        return;
-    }
+  protected receiptSubject(state: PixState): ReceiptSubject {
+    return { merchantOrderId: state.data.merchantOrderId, paymentType: 'pix', amount: state.data.request.amount, installments: 1 };
   }
 
-  /** Asks the host for the charge's status until it is paid, the code expires, or the sale leaves `showing`. */
-  async #watch(id: number): Promise<void> {
-    for (;;) {
-      if (this.#stopped) return;
-      const entry = this.entry(id);
-      if (entry.state !== 'showing') return;
-      const data = this.stateOf(entry).data;
-      if (this.#d.clock.now().getTime() >= Date.parse(data.expiresAt ?? '')) {
-        await this.apply(id, { kind: 'expired' });
-        return;
-      }
-      const s = await this.#d.host.status(data.paymentId ?? '').catch((e: unknown) => ({ kind: 'unknown' as const, reason: (e as Error).message }));
-      if (s.kind === 'found' && s.status === 2) {
-        await this.apply(id, { kind: 'paid' });
-        return;
-      }
-      await sleep(this.#d.pollMs);
-    }
+  protected receiptInput(result: 'printed' | 'skipped' | 'failed' | 'unsure'): PixInput {
+    return { kind: 'receipt', result };
+  }
+
+  protected receiptQuestionEvent(id: number): PixEvent {
+    return { type: 'receipt-question', id };
+  }
+
+  protected async run(id: number, state: PixState, effect: PixEffect): Promise<void> {
+    if (await this.runShared(id, state, effect)) return;
+    if (effect.kind !== 'watch.payment') return;
+    this.emit({ type: 'qr', id, qrCode: state.data.qrCode ?? '', expiresAt: state.data.expiresAt ?? '' });
+    // Asks for the charge's status until it is paid, the code expires, or the sale leaves `showing`.
+    await this.watch(id, {
+      waiting: 'showing',
+      pollMs: this.#d.pollMs,
+      expired: { kind: 'expired' },
+      stopped: () => this.#stopped,
+      expiresAt: (d) => d.expiresAt,
+      poll: async (d) => {
+        const s = await this.#d.host.status(d.paymentId ?? '');
+        return s.kind === 'found' && s.status === 2 ? { kind: 'paid' } : undefined;
+      },
+    });
   }
 }

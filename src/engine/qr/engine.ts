@@ -1,10 +1,9 @@
-import { sleep } from '../../core/clock.js';
 import { OmniposError } from '../../core/errors/index.js';
 import { nextNsu, type JournalEntry, type MerchantOrderIds } from '../../store/index.js';
 import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
 import { OUTBOX_OPERATIONS, idempotencyKey, type ConfirmTask, type UndoTask } from '../outbox/tasks.js';
 import type { WatchTask } from '../outbox/watch.js';
-import type { AcquirerDeliveryPort, Delivery, ReceiptPort } from '../ports.js';
+import type { AcquirerDeliveryPort, Delivery, ReceiptSubject } from '../ports.js';
 import type { SaleContext } from '../sale/types.js';
 import { saleQrCode, type MerchantProfile } from './code.js';
 import { qrTransition } from './machine.js';
@@ -20,7 +19,6 @@ export type QrEvent =
 export interface QrEngineDeps extends OwnerDeps {
   orderIds: MerchantOrderIds;
   host: AcquirerDeliveryPort;
-  receipt: ReceiptPort;
   merchant: MerchantProfile;
   /** How long a code can be paid, ms (shared with the sandbox's check of 81.01). */
   validityMs: number;
@@ -156,62 +154,42 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
     }
   }
 
-  protected async run(id: number, state: QrState, effect: QrEffect): Promise<void> {
-    switch (effect.kind) {
-      case 'watch.payment':
-        this.emit({ type: 'qr', id, qrCode: state.data.qrCode ?? '', expiresAt: state.data.expiresAt ?? '' });
-        await this.#watch(id);
-        return;
-      case 'print.receipt': {
-        let result: 'printed' | 'skipped' | 'failed' | 'unsure';
-        try {
-          const d = state.data;
-          result = await this.#d.receipt.print({
-            merchantOrderId: d.merchantOrderId,
-            paymentType: 'wallet-qr',
-            amount: d.request.amount,
-            installments: d.request.installments,
-            interest: d.request.interest,
-            ...(d.authorizationCode ? { authorizationCode: d.authorizationCode } : {}),
-            ...(d.nsu ? { nsu: d.nsu } : {}),
-          });
-        } catch {
-          result = 'unsure';
-        }
-        await this.apply(id, { kind: 'receipt', result });
-        return;
-      }
-      case 'ask.receipt':
-        this.emit({ type: 'receipt-question', id });
-        return;
-      case 'schedule.deadline':
-        this.schedule(id, effect.at);
-        return;
-      case 'alarm':
-        this.alarm(id, effect.code, effect.message);
-        return;
-      default:
-        return;
-    }
+  protected receiptSubject(state: QrState): ReceiptSubject {
+    const d = state.data;
+    return {
+      merchantOrderId: d.merchantOrderId,
+      paymentType: 'wallet-qr',
+      amount: d.request.amount,
+      installments: d.request.installments,
+      interest: d.request.interest,
+      ...(d.authorizationCode ? { authorizationCode: d.authorizationCode } : {}),
+      ...(d.nsu ? { nsu: d.nsu } : {}),
+    };
   }
 
-  /** Queries by MerchantOrderId until the payment appears, the code expires, or the sale leaves `showing`. */
-  async #watch(id: number): Promise<void> {
-    for (;;) {
-      if (this.#stopped) return;
-      const entry = this.entry(id);
-      if (entry.state !== 'showing') return;
-      const data = this.stateOf(entry).data;
-      if (this.#d.clock.now().getTime() >= Date.parse(data.expiresAt ?? '')) {
-        await this.apply(id, { kind: 'expired' });
-        return;
-      }
-      const q = await this.#d.host.queryByOrderId(data.merchantOrderId).catch((e: unknown) => ({ kind: 'unknown' as const, reason: (e as Error).message }));
-      if (q.kind === 'found' && q.status === 2 && q.confirmationStatus !== 2 && q.paymentId) {
-        await this.apply(id, { kind: 'paid', paymentId: q.paymentId });
-        return;
-      }
-      await sleep(this.#d.pollMs);
-    }
+  protected receiptInput(result: 'printed' | 'skipped' | 'failed' | 'unsure'): QrInput {
+    return { kind: 'receipt', result };
+  }
+
+  protected receiptQuestionEvent(id: number): QrEvent {
+    return { type: 'receipt-question', id };
+  }
+
+  protected async run(id: number, state: QrState, effect: QrEffect): Promise<void> {
+    if (await this.runShared(id, state, effect)) return;
+    if (effect.kind !== 'watch.payment') return;
+    this.emit({ type: 'qr', id, qrCode: state.data.qrCode ?? '', expiresAt: state.data.expiresAt ?? '' });
+    // Queries by MerchantOrderId until the payment appears, the code expires, or the sale leaves `showing`.
+    await this.watch(id, {
+      waiting: 'showing',
+      pollMs: this.#d.pollMs,
+      expired: { kind: 'expired' },
+      stopped: () => this.#stopped,
+      expiresAt: (d) => d.expiresAt,
+      poll: async (d) => {
+        const q = await this.#d.host.queryByOrderId(d.merchantOrderId);
+        return q.kind === 'found' && q.status === 2 && q.confirmationStatus !== 2 && q.paymentId ? { kind: 'paid', paymentId: q.paymentId } : undefined;
+      },
+    });
   }
 }

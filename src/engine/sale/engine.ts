@@ -2,7 +2,7 @@ import { OmniposError } from '../../core/errors/index.js';
 import type { JournalEntry, MerchantOrderIds } from '../../store/index.js';
 import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
 import { OUTBOX_OPERATIONS, idempotencyKey, type ConfirmTask, type UndoTask } from '../outbox/tasks.js';
-import type { CardPort, Delivery, EncryptedCard, ReceiptPort, SaleAuthorizationPort } from '../ports.js';
+import type { CardPort, Delivery, EncryptedCard, ReceiptSubject, SaleAuthorizationPort } from '../ports.js';
 import { saleTransition } from './machine.js';
 import { planRecovery } from './recovery.js';
 import { paymentStatus, type PaymentStatus } from './status.js';
@@ -17,7 +17,6 @@ export interface SaleEngineDeps extends OwnerDeps {
   orderIds: MerchantOrderIds;
   card: CardPort;
   host: SaleAuthorizationPort;
-  receipt: ReceiptPort;
   onEvent?: (event: SaleEvent) => void;
 }
 
@@ -162,8 +161,32 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
     }
   }
 
+  protected receiptSubject(state: SaleState): ReceiptSubject {
+    const d = state.data;
+    return {
+      merchantOrderId: d.merchantOrderId,
+      paymentType: d.request.method,
+      amount: d.request.amount,
+      installments: d.request.installments,
+      interest: d.request.interest,
+      ...(d.authorizationCode ? { authorizationCode: d.authorizationCode } : {}),
+      ...(d.nsu ? { nsu: d.nsu } : {}),
+      ...(d.card ? { maskedPan: d.card.maskedPan, cvm: d.card.authenticationMethod === 'OnlineAuthentication' ? ('pin' as const) : ('none' as const) } : {}),
+      ...(d.hostReceipt ? { hostReceipt: d.hostReceipt } : {}),
+    };
+  }
+
+  protected receiptInput(result: 'printed' | 'skipped' | 'failed' | 'unsure'): SaleInput {
+    return { kind: 'receipt', result };
+  }
+
+  protected receiptQuestionEvent(id: number): SaleEvent {
+    return { type: 'receipt-question', id };
+  }
+
   protected async run(id: number, state: SaleState, effect: SaleEffect): Promise<void> {
-    const { card, receipt, log } = this.#d;
+    if (await this.runShared(id, state, effect)) return;
+    const { card, log } = this.#d;
     switch (effect.kind) {
       case 'acquirer.sale':
         await this.apply(id, { kind: 'host-answer', outcome: await this.#authorize(id, state.data) });
@@ -185,37 +208,6 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
       }
       case 'pinpad.end':
         await card.end(effect.message).catch((e: unknown) => log.warn({ id, err: e }, 'pinpad end failed'));
-        return;
-      case 'print.receipt': {
-        let result: 'printed' | 'skipped' | 'failed' | 'unsure';
-        try {
-          const d = state.data;
-          result = await receipt.print({
-            merchantOrderId: d.merchantOrderId,
-            paymentType: d.request.method,
-            amount: d.request.amount,
-            installments: d.request.installments,
-            interest: d.request.interest,
-            ...(d.authorizationCode ? { authorizationCode: d.authorizationCode } : {}),
-            ...(d.nsu ? { nsu: d.nsu } : {}),
-            ...(d.card ? { maskedPan: d.card.maskedPan, cvm: d.card.authenticationMethod === 'OnlineAuthentication' ? 'pin' : 'none' } : {}),
-            ...(d.hostReceipt ? { hostReceipt: d.hostReceipt } : {}),
-          });
-        } catch (e) {
-          log.warn({ id, err: e }, 'receipt failed');
-          result = 'unsure';
-        }
-        await this.apply(id, { kind: 'receipt', result });
-        return;
-      }
-      case 'ask.receipt':
-        this.emit({ type: 'receipt-question', id });
-        return;
-      case 'schedule.deadline':
-        this.schedule(id, effect.at);
-        return;
-      case 'alarm':
-        this.alarm(id, effect.code, effect.message);
         return;
       default:
         return;
