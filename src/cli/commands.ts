@@ -15,6 +15,7 @@ import { simPinpad } from './sim.js';
 import { pinpadReadCard, pinpadTables, simCard } from './pinpad-card.js';
 import { tablesBin, tablesShow } from './tables.js';
 import { printerStatus, printerTest, simPrinter } from './printer.js';
+import { init } from './init.js';
 
 /** Every `omnipos` command. Add a command by adding its module here. */
-export const COMMANDS: readonly Command[] = [runDaemon, startDaemonCommand, demoSale, apiToken, queueList, queueFlush, configCheck, configSchema, toolsTlvDecode, toolsQrDecode, toolsQrEncode, toolsCrc16, toolsDukpt, toolsPinblockEncode, toolsPinblockDecode, sandboxRun, sandboxCredentialsCommand, walletPay, pinpadInfo, pinpadDisplay, pinpadPorts, simPinpad, printerStatus, printerTest, simPrinter, tablesShow, tablesBin, pinpadReadCard, pinpadTables, simCard];
+export const COMMANDS: readonly Command[] = [runDaemon, startDaemonCommand, demoSale, apiToken, queueList, queueFlush, configCheck, configSchema, toolsTlvDecode, toolsQrDecode, toolsQrEncode, toolsCrc16, toolsDukpt, toolsPinblockEncode, toolsPinblockDecode, sandboxRun, sandboxCredentialsCommand, walletPay, pinpadInfo, pinpadDisplay, pinpadPorts, simPinpad, printerStatus, printerTest, simPrinter, tablesShow, tablesBin, pinpadReadCard, pinpadTables, simCard, init];

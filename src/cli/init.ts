@@ -1,0 +1,212 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { pino } from 'pino';
+import { Agent } from 'undici';
+import { SecurePinpad, type GixResult } from '../../drivers/pinpad/index.js';
+import { TcpTransport } from '../../drivers/transport/index.js';
+import { createAcquirer } from '../acquirer/index.js';
+import { loadPinpadKey } from '../adapters/pinpad-keys.js';
+import { PinpadTablesAdapter } from '../adapters/pinpad-tables.js';
+import { loadConfig, type Config } from '../config/index.js';
+import { systemClock } from '../core/clock.js';
+import { createLogger, type Logger } from '../core/log/index.js';
+import { InitializationStore, initialize, type InitStep, type PinpadLoadPlan, type PinpadTables } from '../initialization/index.js';
+import { buildSandbox, listenSandbox, type RunningSandbox } from '../sandbox/index.js';
+import { VirtualPinpad } from '../sim/pinpad/index.js';
+import { openTerminalDatabase } from '../store/index.js';
+import { printJson, type CliContext, type Command } from './context.js';
+import { technicalGixIds, technicalParameter, type TechnicalParameter } from './init-technical.js';
+import { restoreVirtualTables, saveVirtualTables } from './init-virtual-memory.js';
+import { resolveTarget, type Target } from './pinpad.js';
+import { fromDriverError } from './pinpad-errors.js';
+import { version } from './run.js';
+
+const URL_KEYS = ['authUrl', 'requestUrl', 'queryUrl', 'parametersUrl', 'walletUrl', 'ecommerceUrl'] as const;
+
+/** The acquirer addresses; those naming the embedded sandbox's configured port point where it really listens (as the daemon does). */
+function acquirerUrls(config: Config, sandbox: RunningSandbox | undefined): Record<(typeof URL_KEYS)[number], string> {
+  const out = {} as Record<(typeof URL_KEYS)[number], string>;
+  for (const k of URL_KEYS) {
+    const u = new URL(config.values.acquirer[k]);
+    const port = config.values.sandbox.port;
+    const local = sandbox && (u.hostname === '127.0.0.1' || u.hostname === 'localhost') && (port === 0 || Number(u.port) === port);
+    out[k] = local ? `${sandbox.url}${u.pathname === '/' ? '' : u.pathname}` : config.values.acquirer[k];
+  }
+  return out;
+}
+
+/** The log of a technician's run: the state directory's log file, never the screen. (Root logger: components take one child of it each.) */
+function initLogger(config: Config): Logger {
+  const dir = path.join(config.values.stateDir, 'logs');
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  return createLogger({ level: config.values.log.level, destination: pino.destination({ dest: path.join(dir, 'omnipos.log'), append: true, sync: true }) });
+}
+
+/** The pinpad to initialize: the embedded virtual one (started here, with its table memory) or the configured device. */
+async function pinpadTarget(config: Config, values: { config?: string }, ctx: CliContext): Promise<{ target: Target; virtual?: VirtualPinpad }> {
+  const device = config.values.pinpad.device;
+  if (device.kind !== 'virtual') return { target: await resolveTarget(values, ctx) };
+  const virtual = new VirtualPinpad({ tcpPort: device.port });
+  restoreVirtualTables(virtual, config.values.stateDir);
+  await virtual.start();
+  return {
+    virtual,
+    target: { transport: () => new TcpTransport({ host: '127.0.0.1', port: virtual.port }), description: `virtual:127.0.0.1:${virtual.port}`, stop: () => virtual.stop() },
+  };
+}
+
+/** What `omnipos init --json` prints. */
+export interface InitReport {
+  version: string;
+  installed: boolean;
+  previousVersion: string | undefined;
+  pinpad: 'loaded' | 'up-to-date' | 'no-records';
+  pinpadTableVersion: string | undefined;
+  pinpadDevice: string;
+  technical: TechnicalParameter;
+}
+
+const STEP_TEXT: Record<InitStep, string> = {
+  download: 'download: POST /initialization with the technical parameters',
+  validate: 'validate: every table against its schema',
+  store: 'store: writing beside the version in force',
+  pinpad: 'pinpad: comparing the table version the pinpad holds',
+};
+
+export const init: Command = {
+  path: ['init'],
+  summary: 'initialize the terminal (technicians): technical parameters, tables, pinpad load',
+  usage: `omnipos init [--config PATH] [--json]
+
+Initializes the terminal, one line per step: reads the pinpad's information (GIX), sends it as the
+technical parameters with POST /initialization, downloads the initialization tables, validates
+them, stores them beside the version in force and switches in one transaction, then loads the
+pinpad's AID and CA key tables (TLI, TLR…, TLE) unless it already holds that version. Safe to
+interrupt at any point and to run again: an interrupted run leaves the previous tables in force on
+the terminal and on the pinpad. With the sandbox configuration it starts the embedded sandbox host
+and the virtual pinpad itself and stops them at the end. --json prints the result as one object.
+Exit 0 on success; otherwise the error catalogue's exit code (3: the acquirer or the pinpad is
+unavailable, 2: the configuration is wrong).`,
+  async run(args, ctx) {
+    const { values } = parseArgs({ args, options: { config: { type: 'string' }, json: { type: 'boolean' } }, strict: true });
+    const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
+    const v = config.values;
+    const step = (text: string): void => {
+      if (!values.json) ctx.out(`• ${text}\n`);
+    };
+    const log = initLogger(config);
+    const db = openTerminalDatabase(v.stateDir, log.child({ component: 'store' }));
+    const store = new InitializationStore(db, systemClock);
+    let sandbox: RunningSandbox | undefined;
+    let dispatcher: Agent | undefined;
+    let acquirer: ReturnType<typeof createAcquirer> | undefined;
+    let target: Target | undefined;
+    let pinpad: SecurePinpad | undefined;
+    try {
+      step(`configuration ${config.source} (${v.environment}), terminal ${v.terminal.terminalId}, state in ${v.stateDir}`);
+      const before = store.currentVersion();
+      step(`tables in force: ${before ?? 'none'}`);
+      if (v.environment === 'sandbox' && v.sandbox.embedded) {
+        sandbox = await listenSandbox(buildSandbox({ dbFile: path.join(v.stateDir, 'sandbox', 'acquirer.db'), log, outcomeAttempts: v.sandbox.outcomeAttempts }), { port: v.sandbox.port });
+        step(`embedded sandbox host at ${sandbox.url}`);
+      }
+      const opened = await pinpadTarget(config, values, ctx);
+      target = opened.target;
+      pinpad = new SecurePinpad({ transport: target.transport, terminalKey: loadPinpadKey(v.stateDir).key, probeIntervalMs: 0, reconnect: { enabled: false }, log: log.child({ component: 'pinpad' }) });
+      let gix: GixResult;
+      try {
+        await pinpad.connect();
+        gix = await pinpad.gix(technicalGixIds());
+      } catch (e) {
+        throw fromDriverError(e);
+      }
+      const technical = technicalParameter(gix, version());
+      step(
+        `pinpad ${target.description}: ${technical.ManufacturerName} ${technical.HardwareModel}, serial ${technical.SerialNumber}, firmware ${technical.FirmwareVersion}, spec ${technical.SpecificationVersion}, EMV kernel ${technical.KernelEmvVersion}, ${technical.PhysicalCharacteristics}`,
+      );
+
+      dispatcher = new Agent({ keepAliveTimeout: 10_000 });
+      const client = createAcquirer({
+        settings: {
+          ...acquirerUrls(config, sandbox),
+          ...(v.acquirer.registrationUrl ? { registrationUrl: v.acquirer.registrationUrl } : {}),
+          clientId: v.acquirer.clientId,
+          timeoutMs: v.acquirer.timeoutMs,
+        },
+        clientSecret: config.secrets.clientSecret,
+        environment: v.environment,
+        clock: systemClock,
+        log,
+        dispatcher,
+      });
+      acquirer = client;
+      const tablesPort = new PinpadTablesAdapter(pinpad);
+      let loaded: PinpadLoadPlan | undefined;
+      const pinpadTables: PinpadTables = {
+        tableVersion: async (acq) => {
+          try {
+            return await tablesPort.tableVersion(acq);
+          } catch (e) {
+            throw fromDriverError(e);
+          }
+        },
+        load: async (plan) => {
+          step(`pinpad: loading table version ${plan.tableVersion} (network ${plan.acquirerIndex}, ${plan.tlr.length} TLR commands)`);
+          try {
+            await tablesPort.load(plan);
+          } catch (e) {
+            throw fromDriverError(e);
+          }
+          loaded = plan;
+          if (opened.virtual) saveVirtualTables(v.stateDir, plan);
+        },
+      };
+      let lastStore = -1;
+      const result = await initialize({
+        source: {
+          download: () =>
+            client.omni.initializationTechnical({ SubordinatedMerchantId: v.terminal.subordinatedMerchantId, TerminalId: v.terminal.terminalId, TechnicalParameter: technical }),
+        },
+        store,
+        pinpad: pinpadTables,
+        log,
+        onStep: (s, detail) => {
+          if (s !== 'store') return step(STEP_TEXT[s]);
+          // Plain lines: the start, then each quarter of the BIN rows written.
+          const quarter = detail && detail.total > 0 ? Math.floor((4 * detail.done) / detail.total) : 0;
+          if (quarter === lastStore) return;
+          lastStore = quarter;
+          step(quarter === 0 ? STEP_TEXT.store : `store: ${detail?.done ?? 0}/${detail?.total ?? 0} BIN ranges written`);
+        },
+      });
+      step(result.installed ? `tables version ${result.version} in force (previous: ${before ?? 'none'})` : `tables version ${result.version} is current: nothing to store`);
+      const pinpadVersion = store.pinpadTableVersion();
+      if (result.pinpad === 'loaded') step(`pinpad: table version ${loaded?.tableVersion ?? pinpadVersion ?? '?'} loaded`);
+      else if (result.pinpad === 'up-to-date') step(`pinpad: already holds table version ${pinpadVersion ?? '?'}: load skipped`);
+      else step('pinpad: the tables carry no AID or CA key records: nothing to load');
+      step('initialization complete');
+      if (values.json) {
+        const report: InitReport = {
+          version: result.version,
+          installed: result.installed,
+          previousVersion: before,
+          pinpad: result.pinpad === 'no-pinpad' ? 'no-records' : result.pinpad,
+          pinpadTableVersion: pinpadVersion,
+          pinpadDevice: target.description,
+          technical,
+        };
+        printJson(ctx, report);
+      }
+      log.info({ version: result.version, installed: result.installed, pinpad: result.pinpad }, 'omnipos init done');
+      return 0;
+    } finally {
+      await pinpad?.close().catch(() => undefined);
+      await target?.stop?.();
+      await acquirer?.close();
+      await dispatcher?.close();
+      await sandbox?.close();
+      db.close();
+    }
+  },
+};
