@@ -2,6 +2,8 @@ import path from 'node:path';
 import { Agent } from 'undici';
 import { createAcquirer, type Acquirer } from './acquirer/index.js';
 import { buildApp, listenApi } from './api/app.js';
+import { EventHub } from './api/events.js';
+import { AcquirerReach } from './api/health.js';
 import { OmniDeliveryAdapter } from './adapters/acquirer-delivery.js';
 import { EcommercePixAdapter } from './adapters/pix.js';
 import { OmniSaleAdapter } from './adapters/acquirer-sale.js';
@@ -173,6 +175,15 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
         )
       : undefined;
   const dispatcher = new Agent({ keepAliveTimeout: 10_000 });
+  // --- API events and health: the engines' events fan out to GET /v1/events (and still to
+  // deps.onEvent); what the acquirer last did is kept for GET /v1/health. ---
+  const events = new EventHub(journal, () => clock.now());
+  const acquirerReach = new AcquirerReach(() => clock.now()).watch(dispatcher);
+  const onEvent = (event: SaleEvent | QrEvent | PixEvent): void => {
+    events.publish(event);
+    deps.onEvent?.(event);
+  };
+  // --- end API events and health ---
   const acquirer = createAcquirer({
     settings: {
       ...acquirerUrls(config, sandbox),
@@ -189,6 +200,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
       ? { ecommerce: { merchantId: values.acquirer.merchantId, merchantKey: config.secrets.merchantKey } }
       : {}),
     onHostDate: (date) => {
+      acquirerReach.answered();
       if (clock.observe(date)) log.warn({ offsetMs: clock.offsetMs }, "the terminal's clock differs from the host's: following the host");
     },
   });
@@ -234,7 +246,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     ecrDecisionMs: values.payments.ecrDecisionSeconds * 1000,
     closeMarginMs: values.payments.closeMarginSeconds * 1000,
     onOutbox: () => void forwarderRef.runOnce?.(),
-    ...(deps.onEvent ? { onEvent: deps.onEvent } : {}),
+    onEvent,
   });
   const delivery = new OmniDeliveryAdapter(acquirer.omni);
   const profile = merchantProfile(config);
@@ -255,7 +267,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     watchMarginMs: values.qr.watchMarginSeconds * 1000,
     pollMs: values.qr.pollMs,
     onOutbox: () => void forwarderRef.runOnce?.(),
-    ...(deps.onEvent ? { onEvent: deps.onEvent } : {}),
+    onEvent,
   });
   const pix = acquirer.ecommerce ? new EcommercePixAdapter(acquirer.ecommerce) : undefined;
   const pixEngine = pix
@@ -275,7 +287,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
         watchMarginMs: values.qr.watchMarginSeconds * 1000,
         pollMs: values.qr.pollMs,
         onOutbox: () => void forwarderRef.runOnce?.(),
-        ...(deps.onEvent ? { onEvent: deps.onEvent } : {}),
+        onEvent,
       })
     : undefined;
   const owners = { sale: engine, qr: qrEngine, pix: pixEngine, void: undefined } as const;
@@ -307,7 +319,23 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     deps.api === false
       ? undefined
       : await listenApi(
-          buildApp({ engine, qrEngine: profile ? qrEngine : undefined, pixEngine, journal, outbox, token, log: log.child({ component: 'api' }) }),
+          buildApp({
+            engine,
+            qrEngine: profile ? qrEngine : undefined,
+            pixEngine,
+            journal,
+            outbox,
+            token,
+            log: log.child({ component: 'api' }),
+            events,
+            health: {
+              pinpad: pinpadDevice.pinpad,
+              acquirer: acquirerReach,
+              tablesVersion: () => initStore.currentVersion(),
+              clock,
+              printer: () => ({ kind: values.printer.kind, reachable: null }),
+            },
+          }),
           values.api.host,
           deps.apiPort ?? values.api.port,
         );

@@ -4,47 +4,71 @@ import type { Logger } from '../core/log/index.js';
 import type { Outbox } from '../store/index.js';
 import { requireToken } from './auth.js';
 import { ApiError, sendError, sendJson } from './http-kit.js';
+import { EventHub, serveEvents } from './events.js';
+import { healthView, type HealthSources } from './health.js';
+import { openApiDocument } from './openapi.js';
 import { act, createPayment, getPayment, listPayments, type PaymentsDeps } from './payments.js';
+import { matchPath, type Route } from './routes.js';
 
 export interface ApiDeps extends PaymentsDeps {
   token: string;
   outbox: Outbox;
   log: Logger;
+  /** Where the engines' events are fanned out to `GET /v1/events` (none: the stream stays quiet). */
+  events?: EventHub | undefined;
+  /** The heartbeat comment on the event stream, ms (default 15 s). */
+  heartbeatMs?: number | undefined;
+  /** What `GET /v1/health` reports besides busy and the outbox. */
+  health?: HealthSources | undefined;
 }
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
 
+const quietHub = new EventHub();
+
 /**
- * The cash register's local API, apart from `listen()`. Every route needs the bearer token;
- * nothing in a request can crash the daemon (every error becomes a JSON answer).
+ * Every route the API serves: the router matches on this table and the OpenAPI test lists the
+ * routes from it.
+ */
+export const ROUTES: readonly Route<ApiDeps>[] = [
+  { method: 'POST', path: '/v1/payments', handle: ({ req, res }, deps) => createPayment(req, res, deps) },
+  { method: 'GET', path: '/v1/payments', handle: ({ res, query }, deps) => listPayments(res, deps, query) },
+  { method: 'GET', path: '/v1/payments/{id}', handle: ({ res, params }, deps) => getPayment(res, deps, params.id as string) },
+  ...(['confirm', 'undo', 'cancel'] as const).map(
+    (action): Route<ApiDeps> => ({ method: 'POST', path: `/v1/payments/{id}/${action}`, handle: ({ res, params }, deps) => act(res, deps, params.id as string, action) }),
+  ),
+  { method: 'GET', path: '/v1/events', handle: ({ req, res }, deps) => serveEvents(req, res, deps.events ?? quietHub, deps.heartbeatMs) },
+  { method: 'GET', path: '/v1/health', handle: ({ res }, deps) => sendJson(res, 200, healthView(deps)) },
+  { method: 'GET', path: '/v1/openapi.json', auth: false, handle: ({ res }) => sendJson(res, 200, openApiDocument()) },
+];
+
+/**
+ * The cash register's local API, apart from `listen()`. Every route but the OpenAPI document
+ * needs the bearer token; nothing in a request can crash the daemon (every error becomes a JSON
+ * answer).
  */
 export function buildApp(deps: ApiDeps): Handler {
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = new URL(req.url ?? '/', 'http://localhost');
-    const parts = url.pathname.split('/').filter(Boolean);
-    if (parts[0] !== 'v1') throw new ApiError(404, 'NOT_FOUND', `no route ${url.pathname}`);
-    requireToken(req, deps.token);
+    if (!url.pathname.startsWith('/v1/')) throw new ApiError(404, 'NOT_FOUND', `no route ${url.pathname}`);
     const method = req.method ?? 'GET';
-    if (parts[1] === 'payments') {
-      if (parts.length === 2 && method === 'POST') return createPayment(req, res, deps);
-      if (parts.length === 2 && method === 'GET') return listPayments(res, deps, url.searchParams);
-      if (parts.length === 3 && method === 'GET') return getPayment(res, deps, parts[2] as string);
-      if (parts.length === 4 && method === 'POST' && ['confirm', 'undo', 'cancel'].includes(parts[3] as string)) {
-        return act(res, deps, parts[2] as string, parts[3] as 'confirm' | 'undo' | 'cancel');
-      }
+    const matches = ROUTES.map((r) => ({ r, params: matchPath(r.path, url.pathname) })).filter((m) => m.params !== undefined);
+    if (matches.some((m) => m.r.auth !== false)) requireToken(req, deps.token);
+    const hit = matches.find((m) => m.r.method === method);
+    if (!hit) {
+      if (matches.length === 0) requireToken(req, deps.token);
+      throw new ApiError(404, 'NOT_FOUND', `no route ${method} ${url.pathname}`);
     }
-    if (parts[1] === 'health' && parts.length === 2 && method === 'GET') {
-      const outbox = deps.outbox.depth();
-      return sendJson(res, 200, { status: 'ok', busy: deps.engine.busy, outbox });
-    }
-    throw new ApiError(404, 'NOT_FOUND', `no route ${method} ${url.pathname}`);
+    return hit.r.handle({ req, res, params: hit.params as Record<string, string>, query: url.searchParams }, deps);
   };
   return (req, res) => {
-    route(req, res).catch((e: unknown) => {
-      if (!(e instanceof ApiError)) deps.log.error({ err: e, url: req.url }, 'api handler failed');
-      if (!res.headersSent) sendError(res, e);
-      else res.destroy();
-    });
+    Promise.resolve()
+      .then(() => route(req, res))
+      .catch((e: unknown) => {
+        if (!(e instanceof ApiError)) deps.log.error({ err: e, url: req.url }, 'api handler failed');
+        if (!res.headersSent) sendError(res, e);
+        else res.destroy();
+      });
   };
 }
 

@@ -19,7 +19,8 @@ export interface PaymentsDeps {
   journal: Journal;
 }
 
-const PaymentRequest = z.strictObject({
+/** The body of `POST /v1/payments` (the OpenAPI document is derived from it). */
+export const PaymentRequest = z.strictObject({
   amount: z.number().int('must be a whole number of cents').positive('must be more than 0').max(99_999_999),
   method: z.enum(['credit', 'debit', 'voucher', 'wallet-qr', 'pix']),
   /** For `pix`: the payer, as the e-commerce API requires (from the cash register or asked on screen). */
@@ -106,7 +107,8 @@ export function getPayment(res: ServerResponse, deps: PaymentsDeps, rawId: strin
   sendJson(res, 200, paymentView(saleOr404(deps.journal, idParam(rawId))));
 }
 
-const STATUSES: PaymentStatus[] = ['pending', 'approved', 'confirmed', 'declined', 'cancelled', 'undone', 'needs-refund', 'failed'];
+/** The statuses a payment reads as on the API. */
+export const STATUSES: PaymentStatus[] = ['pending', 'approved', 'confirmed', 'declined', 'cancelled', 'undone', 'needs-refund', 'failed'];
 
 /** `GET /v1/payments?status=approved`: newest first. */
 export function listPayments(res: ServerResponse, deps: PaymentsDeps, query: URLSearchParams): void {

@@ -1,0 +1,97 @@
+import type { Dispatcher } from 'undici';
+import type { Outbox } from '../store/index.js';
+
+/** The pinpad as health reads it (the driver's `SecurePinpad`: link status and secure session). */
+export interface PinpadHealthSource {
+  readonly status: string;
+  readonly secure: { readonly recognition: string; readonly secure: boolean; readonly sessions: number };
+}
+
+/**
+ * Whether the acquirer answered lately: told of every answer (the `Date` header hook) and of
+ * every connection that failed on the acquirer's dispatcher. Nothing is sent to find out.
+ */
+export class AcquirerReach {
+  #lastAnswerAt: Date | undefined;
+  #lastFailureAt: Date | undefined;
+  #lastFailure: string | undefined;
+
+  constructor(private readonly now: () => Date = () => new Date()) {}
+
+  /** An answer came back (any HTTP status). */
+  answered(at: Date = this.now()): void {
+    this.#lastAnswerAt = at;
+  }
+
+  /** A connection to the acquirer failed. */
+  failed(reason: string, at: Date = this.now()): void {
+    this.#lastFailureAt = at;
+    this.#lastFailure = reason;
+  }
+
+  /** Listens to the dispatcher's `connectionError` events. */
+  watch(dispatcher: Dispatcher): this {
+    dispatcher.on('connectionError', (origin, _targets, err) => this.failed(`${String(origin)}: ${err.message}`));
+    return this;
+  }
+
+  /** `reachable`: the last thing heard was an answer; undefined before anything was tried. */
+  view(): { reachable: boolean | null; lastAnswerAt: string | null; lastFailureAt: string | null; lastFailure: string | null } {
+    const a = this.#lastAnswerAt?.getTime();
+    const f = this.#lastFailureAt?.getTime();
+    const reachable = a === undefined && f === undefined ? null : f === undefined || (a !== undefined && a >= f);
+    return {
+      reachable,
+      lastAnswerAt: this.#lastAnswerAt?.toISOString() ?? null,
+      lastFailureAt: this.#lastFailureAt?.toISOString() ?? null,
+      lastFailure: this.#lastFailure ?? null,
+    };
+  }
+}
+
+/** What `GET /v1/health` reads; each part is optional (a daemon without it reports null). */
+export interface HealthSources {
+  pinpad?: PinpadHealthSource | undefined;
+  acquirer?: AcquirerReach | undefined;
+  /** The initialization tables' version in force. */
+  tablesVersion?: (() => string | undefined) | undefined;
+  /** How far the acquirer's clock is ahead of ours, ms (`HostClock.offsetMs`). */
+  clock?: { readonly offsetMs: number } | undefined;
+  /** The configured receipt printer; `reachable` when cheap to know (the virtual printer), else null. */
+  printer?: (() => { kind: string; reachable: boolean | null }) | undefined;
+}
+
+export interface HealthDeps {
+  outbox: Outbox;
+  engine: { readonly busy: boolean };
+  health?: HealthSources | undefined;
+}
+
+/**
+ * The daemon's health: `ok` when the pinpad is connected with a secure session and the
+ * acquirer's last word was an answer; `degraded` otherwise (card sales would fail). Reads only
+ * what the daemon already knows: no command to the pinpad, no request to the acquirer.
+ */
+export function healthView(deps: HealthDeps): Record<string, unknown> {
+  const h = deps.health ?? {};
+  const pinpad = h.pinpad
+    ? { connected: h.pinpad.status === 'connected', status: h.pinpad.status, secure: h.pinpad.secure.secure, recognition: h.pinpad.secure.recognition, sessions: h.pinpad.secure.sessions }
+    : null;
+  const acquirer = h.acquirer?.view() ?? null;
+  const outbox = deps.outbox.depth();
+  const problems: string[] = [];
+  if (pinpad && !(pinpad.connected && pinpad.secure)) problems.push(pinpad.connected ? 'pinpad: no secure session' : `pinpad: ${pinpad.status}`);
+  if (acquirer?.reachable === false) problems.push('acquirer: unreachable');
+  if (outbox.deadLetters > 0) problems.push(`outbox: ${outbox.deadLetters} dead letters`);
+  return {
+    status: problems.length === 0 ? 'ok' : 'degraded',
+    problems,
+    busy: deps.engine.busy,
+    pinpad,
+    printer: h.printer?.() ?? null,
+    acquirer,
+    outbox,
+    tables: { version: h.tablesVersion?.() ?? null },
+    clock: h.clock ? { hostOffsetMs: h.clock.offsetMs } : null,
+  };
+}

@@ -1,0 +1,203 @@
+import { z } from 'zod';
+import { PaymentRequest, STATUSES } from './payments.js';
+
+type Schema = Record<string, unknown>;
+
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: Schema, description: string): Schema => ({ description, content: { 'application/json': { schema } } });
+const error = (description: string): Schema => json(ref('Error'), description);
+
+const PAYMENT_ID = { name: 'id', in: 'path', required: true, description: 'The payment id `POST /v1/payments` returned.', schema: { type: 'string', pattern: '^[0-9]{1,12}$' } };
+
+const requestSchema = (): Schema => {
+  const { $schema: _drop, ...schema } = z.toJSONSchema(PaymentRequest, { io: 'input' }) as Schema;
+  return schema;
+};
+
+const str = { type: 'string' };
+const int = { type: 'integer' };
+const time = { type: 'string', format: 'date-time' };
+const nullable = (s: Schema): Schema => ({ anyOf: [s, { type: 'null' }] });
+
+const SCHEMAS: Record<string, Schema> = {
+  Error: {
+    type: 'object',
+    description: 'Every refusal: a stable code, a message saying what and where, and for bad input the field at fault.',
+    properties: { error: { type: 'object', properties: { code: str, message: str, field: str }, required: ['code', 'message'], additionalProperties: false } },
+    required: ['error'],
+    additionalProperties: false,
+  },
+  PaymentRequest: requestSchema(),
+  Payment: {
+    type: 'object',
+    description: 'A payment as the cash register reads it. Fields the payment does not have yet are absent.',
+    properties: {
+      id: int,
+      merchantOrderId: str,
+      status: { type: 'string', enum: STATUSES },
+      state: { ...str, description: 'The engine state behind the status (for support).' },
+      amount: { ...int, description: 'Cents.' },
+      method: { type: 'string', enum: ['credit', 'debit', 'voucher', 'wallet-qr', 'pix'] },
+      qrModality: { type: 'string', enum: ['credit', 'debit'] },
+      installments: int,
+      interest: { type: 'string', enum: ['ByMerchant', 'ByIssuer'] },
+      confirmation: { type: 'string', enum: ['auto', 'ecr'] },
+      qrCode: { ...str, description: 'The code to show while the payment is pending (wallet QR, Pix).' },
+      expiresAt: time,
+      paymentId: str,
+      authorizationCode: str,
+      nsu: str,
+      returnCode: str,
+      returnMessage: str,
+      card: {
+        type: 'object',
+        properties: { maskedPan: str, inputMode: str, brandId: { type: ['integer', 'string'] }, productId: { type: ['integer', 'string'] } },
+        required: ['maskedPan'],
+      },
+      decisionDeadline: { ...time, description: 'With `confirmation: ecr`: when an undecided sale is undone.' },
+      reason: str,
+      receipt: { type: 'object', description: "The host's receipt fields and messages." },
+      createdAt: time,
+      updatedAt: time,
+    },
+    required: ['id', 'merchantOrderId', 'status', 'state', 'amount', 'method', 'confirmation', 'createdAt', 'updatedAt'],
+  },
+  PaymentList: { type: 'object', properties: { payments: { type: 'array', items: ref('Payment') } }, required: ['payments'], additionalProperties: false },
+  Health: {
+    type: 'object',
+    properties: {
+      status: { type: 'string', enum: ['ok', 'degraded'] },
+      problems: { type: 'array', items: str },
+      busy: { type: 'boolean', description: 'A card sale holds the pinpad.' },
+      pinpad: nullable({
+        type: 'object',
+        properties: { connected: { type: 'boolean' }, status: str, secure: { type: 'boolean', description: 'A secure session (KSEC) is up.' }, recognition: str, sessions: int },
+        required: ['connected', 'status', 'secure', 'recognition', 'sessions'],
+      }),
+      printer: nullable({ type: 'object', properties: { kind: str, reachable: { type: ['boolean', 'null'] } }, required: ['kind', 'reachable'] }),
+      acquirer: nullable({
+        type: 'object',
+        description: 'The last thing heard from the acquirer (nothing is sent to find out).',
+        properties: { reachable: { type: ['boolean', 'null'] }, lastAnswerAt: nullable(time), lastFailureAt: nullable(time), lastFailure: { type: ['string', 'null'] } },
+        required: ['reachable', 'lastAnswerAt', 'lastFailureAt', 'lastFailure'],
+      }),
+      outbox: {
+        type: 'object',
+        properties: { pending: int, deadLetters: int, oldestDeadline: nullable(time) },
+        required: ['pending', 'deadLetters', 'oldestDeadline'],
+      },
+      tables: { type: 'object', properties: { version: { type: ['string', 'null'] } }, required: ['version'] },
+      clock: nullable({ type: 'object', properties: { hostOffsetMs: { ...int, description: "How far the acquirer's clock is ahead of ours." } }, required: ['hostOffsetMs'] }),
+    },
+    required: ['status', 'problems', 'busy', 'pinpad', 'printer', 'acquirer', 'outbox', 'tables', 'clock'],
+  },
+  Event: {
+    type: 'object',
+    description:
+      'One server-sent event (`event:` is its type, `id:` its seq, `data:` this object). States carry the payment status; `qr` the code to show; `alarm` what needs a person; `receipt-question` asks whether the receipt came out.',
+    properties: {
+      type: { type: 'string', enum: ['state', 'qr', 'alarm', 'receipt-question'] },
+      seq: { ...int, description: 'From 1 at daemon start, in the order things happened.' },
+      at: time,
+      id: { ...int, description: 'The payment.' },
+      kind: { type: 'string', enum: ['sale', 'qr', 'pix'] },
+      merchantOrderId: str,
+      state: str,
+      status: { type: 'string', enum: STATUSES },
+      input: str,
+      qrCode: str,
+      expiresAt: str,
+      code: str,
+      message: str,
+    },
+    required: ['type', 'seq', 'at', 'id'],
+  },
+};
+
+const payment = (description: string): Schema => json(ref('Payment'), description);
+const UNAUTHORIZED = error('A missing or wrong bearer token.');
+
+const PATHS: Record<string, Schema> = {
+  '/v1/payments': {
+    post: {
+      summary: 'Start a payment',
+      parameters: [{ name: 'Idempotency-Key', in: 'header', required: false, description: 'The same key returns the same payment.', schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,64}$' } }],
+      requestBody: { required: true, content: { 'application/json': { schema: ref('PaymentRequest') } } },
+      responses: {
+        '200': payment('The payment this Idempotency-Key already started.'),
+        '202': { ...payment('Started; follow it on `GET /v1/payments/{id}` or `GET /v1/events`.'), headers: { Location: { schema: str } } },
+        '400': error('A field at fault (`field`), or a body that is not JSON.'),
+        '401': UNAUTHORIZED,
+        '409': error('The terminal is busy with another payment, or the method is not available.'),
+        '413': error('The body is too large.'),
+        '415': error('The body is not application/json.'),
+        '422': error('The Idempotency-Key was used for another request.'),
+      },
+    },
+    get: {
+      summary: 'List payments, newest first',
+      parameters: [{ name: 'status', in: 'query', required: false, schema: { type: 'string', enum: STATUSES } }],
+      responses: { '200': json(ref('PaymentList'), 'Up to 200 payments.'), '400': error('An unknown status.'), '401': UNAUTHORIZED },
+    },
+  },
+  '/v1/payments/{id}': {
+    get: { summary: 'Read a payment', parameters: [PAYMENT_ID], responses: { '200': payment('The payment.'), '401': UNAUTHORIZED, '404': error('No such payment.') } },
+  },
+  ...Object.fromEntries(
+    (
+      [
+        ['confirm', 'Confirm an approved payment (after the fiscal document)'],
+        ['undo', 'Undo an approved payment'],
+        ['cancel', 'Cancel a payment still in progress'],
+      ] as const
+    ).map(([action, summary]) => [
+      `/v1/payments/{id}/${action}`,
+      {
+        post: {
+          summary,
+          parameters: [PAYMENT_ID],
+          responses: { '200': payment('The payment after the action.'), '401': UNAUTHORIZED, '404': error('No such payment.'), '409': error('The payment cannot take this action now.') },
+        },
+      },
+    ]),
+  ),
+  '/v1/events': {
+    get: {
+      summary: 'Server-sent events: state changes, codes to show, alarms, the receipt question',
+      description:
+        'A `text/event-stream` of Event objects while the connection lasts, with a `: heartbeat` comment every 15 s. No replay: `Last-Event-ID` is ignored; after a reconnect, read `GET /v1/payments`.',
+      responses: {
+        '200': { description: 'The stream.', content: { 'text/event-stream': { schema: { type: 'string' }, itemSchema: ref('Event') } } },
+        '401': UNAUTHORIZED,
+      },
+    },
+  },
+  '/v1/health': {
+    get: { summary: "The terminal's health", responses: { '200': json(ref('Health'), 'What the daemon knows now.'), '401': UNAUTHORIZED } },
+  },
+  '/v1/openapi.json': {
+    get: { summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1.', content: { 'application/json': { schema: { type: 'object' } } } } } },
+  },
+};
+
+/**
+ * The API's OpenAPI 3.1 document, built from the same request schema the router validates with.
+ * `src/api/openapi.json` is this document committed; a test keeps the two equal.
+ */
+export function openApiDocument(): Schema {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'omnipos cash register API',
+      version: '1',
+      description: "The terminal's local API for the cash register: payments, their events, health. Loopback by default.",
+    },
+    servers: [{ url: 'http://127.0.0.1:7878' }],
+    security: [{ bearer: [] }],
+    paths: PATHS,
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: '`omnipos api token` prints it.' } },
+      schemas: SCHEMAS,
+    },
+  };
+}

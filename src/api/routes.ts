@@ -1,0 +1,40 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+
+/** The methods the API serves. */
+export type Method = 'GET' | 'POST';
+
+/** What a route's handler is given: the request, the answer, the path parameters and the query. */
+export interface RouteCall {
+  req: IncomingMessage;
+  res: ServerResponse;
+  params: Record<string, string>;
+  query: URLSearchParams;
+}
+
+/**
+ * One route of the API. `path` is an OpenAPI path template (`/v1/payments/{id}`): the router
+ * matches on it and the OpenAPI test lists the routes from the same table, so a route added
+ * here without documentation fails that test.
+ */
+export interface Route<D> {
+  method: Method;
+  path: string;
+  /** False only for the OpenAPI document itself; every other route needs the bearer token. */
+  auth?: boolean;
+  handle(call: RouteCall, deps: D): Promise<void> | void;
+}
+
+/** Matches `pathname` against a path template; the `{name}` segments become parameters. */
+export function matchPath(template: string, pathname: string): Record<string, string> | undefined {
+  const want = template.split('/').filter(Boolean);
+  const got = pathname.split('/').filter(Boolean);
+  if (want.length !== got.length) return undefined;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < want.length; i++) {
+    const w = want[i] as string;
+    const g = got[i] as string;
+    if (w.startsWith('{') && w.endsWith('}')) params[w.slice(1, -1)] = g;
+    else if (w !== g) return undefined;
+  }
+  return params;
+}

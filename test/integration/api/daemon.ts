@@ -1,0 +1,84 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { loadConfig } from '../../../src/config/index.js';
+import type { Clock } from '../../../src/core/clock.js';
+import { createLogger } from '../../../src/core/log/index.js';
+import { startDaemon, type Daemon } from '../../../src/main.js';
+
+/** A real daemon (embedded sandbox, virtual pinpad and printer) on free loopback ports. */
+export async function startTestDaemon(o: { clock?: Clock } = {}): Promise<{ daemon: Daemon; token: string; stop(): Promise<void> }> {
+  const stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-api11-'));
+  const config = loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_QR__POLL_MS: '100' } });
+  const daemon = await startDaemon({ config, log: createLogger({ level: 'silent' }), env: {}, sandboxPort: 0, apiPort: 0, ...(o.clock ? { clock: o.clock } : {}) });
+  const token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
+  return {
+    daemon,
+    token,
+    stop: async () => {
+      await daemon.stop();
+      rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One parsed server-sent event, or a comment line. */
+export type Sse = { comment: string } | { id?: string; event?: string; data: string };
+
+/**
+ * Opens `GET /v1/events` with fetch (undici) and parses the stream as it arrives, the way a cash
+ * register would: blocks separated by a blank line, `:` comments, `id:`, `event:`, `data:` lines.
+ */
+export async function openEvents(url: string, token: string): Promise<{ status: number; next(timeoutMs?: number): Promise<Sse>; close(): void; headers: Headers }> {
+  const ac = new AbortController();
+  const res = await fetch(`${url}/v1/events`, { headers: { authorization: `Bearer ${token}` }, signal: ac.signal });
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const queue: Sse[] = [];
+  // One read at a time: a read left pending by a timeout is the next one awaited.
+  let pending: ReturnType<typeof reader.read> | undefined;
+  const parse = (): void => {
+    let cut: number;
+    while ((cut = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      if (block.startsWith(':')) {
+        queue.push({ comment: block.slice(1).trim() });
+        continue;
+      }
+      const ev: { id?: string; event?: string; data: string } = { data: '' };
+      for (const line of block.split('\n')) {
+        const i = line.indexOf(':');
+        const field = line.slice(0, i);
+        const value = line.slice(i + 1).replace(/^ /, '');
+        if (field === 'id') ev.id = value;
+        else if (field === 'event') ev.event = value;
+        else if (field === 'data') ev.data += value;
+      }
+      queue.push(ev);
+    }
+  };
+  return {
+    status: res.status,
+    headers: res.headers,
+    async next(timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (queue.length === 0) {
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error('no event in time');
+        let timer: NodeJS.Timeout | undefined;
+        pending ??= reader.read();
+        const chunk = await Promise.race([pending, new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), left)))]);
+        clearTimeout(timer);
+        if (chunk === 'timeout') continue;
+        pending = undefined;
+        if (chunk.done) throw new Error('the stream ended');
+        buffer += decoder.decode(chunk.value, { stream: true });
+        parse();
+      }
+      return queue.shift() as Sse;
+    },
+    close: () => ac.abort(),
+  };
+}
