@@ -67,6 +67,21 @@ function recordedTechnical(state: string): Record<string, string> {
   }
 }
 
+/** `omnipos init` as a real process; `killAt`: SIGKILL it as soon as its output contains that text. */
+function runProcess(state: string, killAt?: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'init'], { env: { ...process.env, ...envFor(state) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      if (killAt && out.includes(killAt)) child.kill('SIGKILL');
+    });
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.once('exit', (code, signal) => resolve({ code, signal, out, err }));
+  });
+}
+
 describe('omnipos init', () => {
   it('first run: technical parameters from GIX sent, tables stored, pinpad loaded; second run: current, load skipped', async () => {
     const state = tempDir();
@@ -119,15 +134,7 @@ describe('omnipos init', () => {
 
   it('as a real process: plain lines when not a TTY, exit 0, then the versions are current', async () => {
     const state = tempDir();
-    const run = () =>
-      new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-        const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'init'], { env: { ...process.env, ...envFor(state) }, stdio: ['ignore', 'pipe', 'pipe'] });
-        let out = '';
-        let err = '';
-        child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-        child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-        child.once('exit', (code) => resolve({ code, out, err }));
-      });
+    const run = () => runProcess(state);
     const first = await run();
     expect(first.err).toBe('');
     expect(first.code).toBe(0);
@@ -137,5 +144,20 @@ describe('omnipos init', () => {
     const second = await run();
     expect(second.code).toBe(0);
     expect(second.out).toContain('load skipped');
+  }, 60_000);
+
+  it('killed (SIGKILL) while storing or while loading the pinpad: the next run completes', async () => {
+    for (const at of ['store: writing beside', 'pinpad: loading']) {
+      const state = tempDir();
+      const killed = await runProcess(state, at);
+      expect(killed.signal).toBe('SIGKILL');
+      const before = inForce(state);
+      // Whatever the kill left, it is one whole version or none, never a mix.
+      expect([undefined, VERSION]).toContain(before.tables);
+      const next = await runProcess(state);
+      expect(next.err).toBe('');
+      expect(next.code).toBe(0);
+      expect(inForce(state)).toEqual({ tables: VERSION, pinpad: '3769600001', pinpadMemory: '3769600001' });
+    }
   }, 60_000);
 });
