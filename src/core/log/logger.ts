@@ -49,9 +49,12 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 /** pino's bindings formatter sees only the root's bindings; children get theirs scrubbed here. */
 function scrubChildBindings(logger: Logger): Logger {
   const child = logger.child.bind(logger);
+  // pino builds a child on its parent's prototype chain: the property must stay redefinable.
   Object.defineProperty(logger, 'child', {
     value: (bindings: Record<string, unknown>, opts?: object) =>
       scrubChildBindings(child(scrubValue(bindings) as Record<string, unknown>, opts)),
+    configurable: true,
+    writable: true,
   });
   return logger;
 }

@@ -63,9 +63,12 @@ describe('logger redaction', () => {
     expect(JSON.parse(out.split('\n')[0]!).msg).toBe('card 601100******9424 refused');
   });
 
-  it('scrubs the bindings of child loggers', () => {
+  it('scrubs the bindings of child loggers, and of their children', () => {
     const { log, output } = captureLogger();
     log.child({ component: 'engine', lastCard: '4012345678909' }).info('ready');
+    log.child({ component: 'a' }).child({ sub: 'b', card: '5555555555554444' }).child({ deeper: 'c' }).info('nested');
+    expect(output()).not.toContain('5555555555554444');
+    expect(output()).toContain('"deeper":"c"');
     expect(output()).not.toContain('4012345678909');
     expect(output()).toContain('"component":"engine"');
   });
