@@ -10,7 +10,7 @@ import { OmniSaleAdapter } from './adapters/acquirer-sale.js';
 import { openPinpad, type PinpadDevice } from './adapters/pinpad-device.js';
 import { InitializationStore, TableSet, parseInitialization } from './initialization/index.js';
 import { EscPosReceiptPrinter } from './adapters/escpos-receipt.js';
-import { EscPosPrinter } from '../drivers/printer/index.js';
+import { EscPosPrinter, type PrinterStatus } from '../drivers/printer/index.js';
 import { TcpTransport } from '../drivers/transport/index.js';
 import { VirtualPrinter, serveVirtualPrinter, type VirtualPrinterServer } from './sim/printer/index.js';
 import { VirtualPinpad } from './sim/pinpad/index.js';
@@ -94,7 +94,7 @@ function merchantProfile(config: Config): MerchantProfile | undefined {
 const URL_KEYS = ['authUrl', 'requestUrl', 'queryUrl', 'parametersUrl', 'walletUrl', 'ecommerceUrl'] as const;
 
 /** The acquirer addresses; those naming the embedded sandbox's configured port (any loopback one when it is 0) point where it really listens. */
-function acquirerUrls(config: Config, sandbox: RunningSandbox | undefined): Record<(typeof URL_KEYS)[number], string> {
+export function acquirerUrls(config: Config, sandbox: RunningSandbox | undefined): Record<(typeof URL_KEYS)[number], string> {
   const out = {} as Record<(typeof URL_KEYS)[number], string>;
   for (const k of URL_KEYS) {
     const u = new URL(config.values.acquirer[k]);
@@ -108,6 +108,8 @@ function acquirerUrls(config: Config, sandbox: RunningSandbox | undefined): Reco
 interface Printing {
   port: ReceiptPort;
   virtual?: VirtualPrinter;
+  /** The last status the driver read (for GET /v1/health; nothing is sent to find out). */
+  lastStatus?: () => PrinterStatus | undefined;
   close(): Promise<void>;
 }
 
@@ -127,6 +129,7 @@ async function receiptPrinter(config: Config, log: Logger): Promise<Printing> {
     return {
       port: new EscPosReceiptPrinter(driver, virtual.model, env, log),
       virtual,
+      lastStatus: () => driver.lastStatus,
       close: async () => {
         await driver.close().catch(() => undefined);
         await server.close();
@@ -139,7 +142,7 @@ async function receiptPrinter(config: Config, log: Logger): Promise<Printing> {
     const driver = new EscPosPrinter({ transport: new TcpTransport({ host: p.host, port: p.port }), model });
     // A printer that is off now is opened again at the first receipt.
     await driver.open().catch((e: unknown) => log.warn({ err: e }, 'printer not reachable at start'));
-    return { port: new EscPosReceiptPrinter(driver, model, env, log), close: () => driver.close().catch(() => undefined) };
+    return { port: new EscPosReceiptPrinter(driver, model, env, log), lastStatus: () => driver.lastStatus, close: () => driver.close().catch(() => undefined) };
   }
   throw new OmniposError('CONFIG_INVALID', `printer.kind: ${p.kind} printers are not wired into the daemon in this version (virtual, tcp or none)`, { path: 'printer.kind' });
 }
@@ -333,7 +336,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
               acquirer: acquirerReach,
               tablesVersion: () => initStore.currentVersion(),
               clock,
-              printer: () => ({ kind: values.printer.kind, reachable: null }),
+              printer: { kind: values.printer.kind, ...(printing.lastStatus ? { lastStatus: printing.lastStatus } : {}) },
             },
           }),
           values.api.host,

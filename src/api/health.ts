@@ -57,14 +57,20 @@ export interface HealthSources {
   tablesVersion?: (() => string | undefined) | undefined;
   /** How far the acquirer's clock is ahead of ours, ms (`HostClock.offsetMs`). */
   clock?: { readonly offsetMs: number } | undefined;
-  /** The configured receipt printer; `reachable` when cheap to know (the virtual printer), else null. */
-  printer?: (() => { kind: string; reachable: boolean | null }) | undefined;
+  /** The configured receipt printer and the last status its driver read (none for `kind: none`). */
+  printer?: { kind: string; lastStatus?: () => { online: boolean; paperOut: boolean; paperNearEnd: boolean; coverOpen: boolean } | undefined } | undefined;
 }
 
 export interface HealthDeps {
   outbox: Outbox;
   engine: { readonly busy: boolean };
   health?: HealthSources | undefined;
+}
+
+/** `reachable` and the paper as of the driver's last status read; null before any. */
+function printerView(p: NonNullable<HealthSources['printer']>): { kind: string; reachable: boolean | null; paperOut: boolean | null; paperNearEnd: boolean | null; coverOpen: boolean | null } {
+  const s = p.lastStatus?.();
+  return { kind: p.kind, reachable: s ? s.online : null, paperOut: s?.paperOut ?? null, paperNearEnd: s?.paperNearEnd ?? null, coverOpen: s?.coverOpen ?? null };
 }
 
 /**
@@ -78,9 +84,13 @@ export function healthView(deps: HealthDeps): Record<string, unknown> {
     ? { connected: h.pinpad.status === 'connected', status: h.pinpad.status, secure: h.pinpad.secure.secure, recognition: h.pinpad.secure.recognition, sessions: h.pinpad.secure.sessions }
     : null;
   const acquirer = h.acquirer?.view() ?? null;
+  const printer = h.printer ? printerView(h.printer) : null;
   const outbox = deps.outbox.depth();
   const problems: string[] = [];
   if (pinpad && !(pinpad.connected && pinpad.secure)) problems.push(pinpad.connected ? 'pinpad: no secure session' : `pinpad: ${pinpad.status}`);
+  if (printer?.reachable === false) problems.push('printer: offline');
+  if (printer?.paperOut) problems.push('printer: paper out');
+  if (printer?.coverOpen) problems.push('printer: cover open');
   if (acquirer?.reachable === false) problems.push('acquirer: unreachable');
   if (outbox.deadLetters > 0) problems.push(`outbox: ${outbox.deadLetters} dead letters`);
   return {
@@ -88,7 +98,7 @@ export function healthView(deps: HealthDeps): Record<string, unknown> {
     problems,
     busy: deps.engine.busy,
     pinpad,
-    printer: h.printer?.() ?? null,
+    printer,
     acquirer,
     outbox,
     tables: { version: h.tablesVersion?.() ?? null },

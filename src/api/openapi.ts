@@ -74,7 +74,18 @@ const SCHEMAS: Record<string, Schema> = {
         properties: { connected: { type: 'boolean' }, status: str, secure: { type: 'boolean', description: 'A secure session (KSEC) is up.' }, recognition: str, sessions: int },
         required: ['connected', 'status', 'secure', 'recognition', 'sessions'],
       }),
-      printer: nullable({ type: 'object', properties: { kind: str, reachable: { type: ['boolean', 'null'] } }, required: ['kind', 'reachable'] }),
+      printer: nullable({
+        type: 'object',
+        description: "As of the last status the printer's driver read (at open and around each receipt); null fields before any.",
+        properties: {
+          kind: str,
+          reachable: { type: ['boolean', 'null'] },
+          paperOut: { type: ['boolean', 'null'] },
+          paperNearEnd: { type: ['boolean', 'null'] },
+          coverOpen: { type: ['boolean', 'null'] },
+        },
+        required: ['kind', 'reachable', 'paperOut', 'paperNearEnd', 'coverOpen'],
+      }),
       acquirer: nullable({
         type: 'object',
         description: 'The last thing heard from the acquirer (nothing is sent to find out).',

@@ -21,7 +21,7 @@ type Health = {
   problems: string[];
   busy: boolean;
   pinpad: { connected: boolean; status: string; secure: boolean; recognition: string; sessions: number };
-  printer: { kind: string };
+  printer: { kind: string; reachable: boolean | null; paperOut: boolean | null; coverOpen: boolean | null };
   acquirer: { reachable: boolean | null; lastAnswerAt: string | null; lastFailureAt: string | null };
   outbox: { pending: number; deadLetters: number; oldestDeadline: string | null };
   tables: { version: string | null };
@@ -68,6 +68,9 @@ describe('GET /v1/health on a real daemon', () => {
     await request(`${t.daemon.apiUrl}/v1/payments/${id}/confirm`, { method: 'POST', headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.body.text());
     const after = await health();
     expect(after.body.outbox).toEqual(t.daemon.outbox.depth());
+    // The receipt went through the virtual printer: its driver's last status is what health shows.
+    for (let i = 0; i < 200 && t.daemon.virtualPrinter!.receipts.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect((await health()).body.printer).toEqual({ kind: 'virtual', reachable: true, paperOut: false, paperNearEnd: false, coverOpen: false });
   });
 
   it('reads degraded while the pinpad is unplugged, and ok again once it is back', async () => {
