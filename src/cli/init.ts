@@ -21,20 +21,7 @@ import { restoreVirtualTables, saveVirtualTables } from './init-virtual-memory.j
 import { resolveTarget, type Target } from './pinpad.js';
 import { fromDriverError } from './pinpad-errors.js';
 import { version } from './run.js';
-
-const URL_KEYS = ['authUrl', 'requestUrl', 'queryUrl', 'parametersUrl', 'walletUrl', 'ecommerceUrl'] as const;
-
-/** The acquirer addresses; those naming the embedded sandbox's configured port point where it really listens (as the daemon does). */
-function acquirerUrls(config: Config, sandbox: RunningSandbox | undefined): Record<(typeof URL_KEYS)[number], string> {
-  const out = {} as Record<(typeof URL_KEYS)[number], string>;
-  for (const k of URL_KEYS) {
-    const u = new URL(config.values.acquirer[k]);
-    const port = config.values.sandbox.port;
-    const local = sandbox && (u.hostname === '127.0.0.1' || u.hostname === 'localhost') && (port === 0 || Number(u.port) === port);
-    out[k] = local ? `${sandbox.url}${u.pathname === '/' ? '' : u.pathname}` : config.values.acquirer[k];
-  }
-  return out;
-}
+import { acquirerUrls } from '../main.js';
 
 /** The log of a technician's run: the state directory's log file, never the screen. (Root logger: components take one child of it each.) */
 function initLogger(config: Config): Logger {
