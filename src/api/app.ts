@@ -42,6 +42,15 @@ export const ROUTES: readonly Route<ApiDeps>[] = [
   { method: 'GET', path: '/v1/openapi.json', auth: false, handle: ({ res }) => sendJson(res, 200, openApiDocument()) },
 ];
 
+/** The request target as a URL; one that does not parse (`//`, `http://[`) is a route that does not exist. */
+function requestUrl(raw: string): URL {
+  try {
+    return new URL(raw.startsWith('/') ? `http://localhost${raw}` : raw);
+  } catch {
+    throw new ApiError(404, 'NOT_FOUND', 'no route for that address');
+  }
+}
+
 /**
  * The cash register's local API, apart from `listen()`. Every route but the OpenAPI document
  * needs the bearer token; nothing in a request can crash the daemon (every error becomes a JSON
@@ -49,7 +58,7 @@ export const ROUTES: readonly Route<ApiDeps>[] = [
  */
 export function buildApp(deps: ApiDeps): Handler {
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
+    const url = requestUrl(req.url ?? '/');
     if (!url.pathname.startsWith('/v1/')) throw new ApiError(404, 'NOT_FOUND', `no route ${url.pathname}`);
     const method = req.method ?? 'GET';
     const matches = ROUTES.map((r) => ({ r, params: matchPath(r.path, url.pathname) })).filter((m) => m.params !== undefined);

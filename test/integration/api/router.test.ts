@@ -1,0 +1,52 @@
+import fc from 'fast-check';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ROUTES } from '../../../src/api/app.js';
+import { matchPath } from '../../../src/api/routes.js';
+import { startTestDaemon } from './daemon.js';
+
+let t: Awaited<ReturnType<typeof startTestDaemon>>;
+beforeAll(async () => {
+  t = await startTestDaemon();
+});
+afterAll(async () => {
+  await t?.stop();
+});
+
+const segment = fc.oneof(
+  fc.constantFrom('v1', 'payments', 'events', 'health', 'openapi.json', 'confirm', 'undo', 'cancel', '1', '999999', '%ZZ', '..', '%2F', ''),
+  fc.string({ maxLength: 8 }).map(encodeURIComponent),
+);
+const path = fc.array(segment, { maxLength: 5 }).map((s) => `/${s.join('/')}`);
+
+describe('the router, fuzzed over loopback', () => {
+  it('matchPath takes {params} and nothing else', () => {
+    expect(matchPath('/v1/payments/{id}/undo', '/v1/payments/12/undo')).toEqual({ id: '12' });
+    expect(matchPath('/v1/payments/{id}', '/v1/payments/12/undo')).toBeUndefined();
+    expect(matchPath('/v1/payments', '/v1/payment')).toBeUndefined();
+  });
+
+  it('any path, with or without the token, answers JSON with a documented status; without the token only the OpenAPI document is served', async () => {
+    const seed = Date.now() % 2 ** 31;
+    console.log(`router fuzz seed ${seed}`);
+    await fc.assert(
+      fc.asyncProperty(path, fc.constantFrom('GET', 'POST', 'DELETE', 'PUT'), fc.boolean(), async (p, method, auth) => {
+        // The event stream never ends; events.test.ts covers it.
+        fc.pre(!(auth && method === 'GET' && new URL(`http://x${p}`).pathname === '/v1/events'));
+        const res = await request(`${t.daemon.apiUrl}${p}`, { method, headers: auth ? { authorization: `Bearer ${t.token}` } : {} });
+        const text = await res.body.text();
+        expect([200, 400, 401, 404, 409]).toContain(res.statusCode);
+        expect(res.headers['content-type']).toMatch(/^application\/json/);
+        const body = JSON.parse(text) as { error?: { code: string } };
+        const pathname = new URL(`http://x${p}`).pathname;
+        const publicPath = ROUTES.some((r) => r.auth === false && matchPath(r.path, pathname));
+        const route = ROUTES.find((r) => r.method === method && matchPath(r.path, pathname));
+        if (!auth && !publicPath && pathname.startsWith('/v1/')) expect(res.statusCode).toBe(401);
+        if (res.statusCode === 200) expect(route).toBeDefined();
+        if (res.statusCode >= 400) expect(body.error?.code).toMatch(/^[A-Z_]+$/);
+      }),
+      { numRuns: 1000, seed },
+    );
+    expect((await request(`${t.daemon.apiUrl}/v1/health`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.body.json())) as object).toMatchObject({ status: 'ok' });
+  }, 60_000);
+});
