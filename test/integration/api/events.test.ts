@@ -75,6 +75,27 @@ describe('GET /v1/events over loopback', () => {
     await request(`${t.daemon.apiUrl}/v1/payments/${sale.id}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.body.text());
   });
 
+  it('a receipt the printer may not have finished (paper ran out): the receipt question, and health shows the paper out', async () => {
+    const printer = t.daemon.virtualPrinter!;
+    printer.loadPaper(3);
+    const stream = await openEvents(t.daemon.apiUrl!, t.token);
+    await stream.next();
+    const sale = await post('/v1/payments', { amount: 2510, method: 'credit' });
+    const seen: Ev[] = [];
+    while (!seen.some((e) => e.type === 'receipt-question')) {
+      const e = data(await stream.next(15_000));
+      if (e.id === sale.id) seen.push(e);
+    }
+    stream.close();
+    expect(seen.at(-1)).toMatchObject({ type: 'receipt-question', kind: 'sale' });
+    expect(seen.filter((e) => e.type === 'state').at(-1)).toMatchObject({ state: 'approved', status: 'pending', input: 'receipt unsure' });
+    const health = await request(`${t.daemon.apiUrl}/v1/health`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.body.json() as Promise<{ status: string; problems: string[]; printer: { paperOut: boolean } }>);
+    expect(health).toMatchObject({ status: 'degraded', printer: { paperOut: true } });
+    expect(health.problems).toContain('printer: paper out');
+    printer.loadPaper();
+    await untilIdle();
+  });
+
   it('refuses a wrong or missing token with 401 JSON, not a stream', async () => {
     for (const authorization of ['Bearer wrong', undefined]) {
       const res = await fetch(`${t.daemon.apiUrl}/v1/events`, { headers: authorization ? { authorization } : {} });
