@@ -178,7 +178,7 @@ const PATHS: Record<string, Schema> = {
       description:
         'A `text/event-stream` of Event objects while the connection lasts, with a `: heartbeat` comment every 15 s. No replay: `Last-Event-ID` is ignored; after a reconnect, read `GET /v1/payments`.',
       responses: {
-        '200': { description: 'The stream.', content: { 'text/event-stream': { schema: { type: 'string' }, itemSchema: ref('Event') } } },
+        '200': { description: 'The stream.', content: { 'text/event-stream': { schema: { type: 'string' }, 'x-itemSchema': ref('Event') } } },
         '401': UNAUTHORIZED,
       },
     },

@@ -61,6 +61,29 @@ describe('GET /v1/openapi.json', () => {
     }
   });
 
+  it('holds together: every $ref resolves, every {param} of a path is a declared path parameter', () => {
+    const schemas = (doc.components as { schemas: Record<string, unknown> }).schemas;
+    const refs: string[] = [];
+    const walk = (v: unknown): void => {
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === 'object') {
+        for (const [k, x] of Object.entries(v)) {
+          if (k === '$ref') refs.push(x as string);
+          else walk(x);
+        }
+      }
+    };
+    walk(doc);
+    expect(refs.length).toBeGreaterThan(10);
+    for (const r of refs) expect(schemas[r.replace('#/components/schemas/', '')], r).toBeDefined();
+    for (const [p, ops] of Object.entries(paths())) {
+      const names = [...p.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      for (const op of Object.values(ops) as { parameters?: { name: string; in: string }[] }[]) {
+        expect((op.parameters ?? []).filter((x) => x.in === 'path').map((x) => x.name)).toEqual(names);
+      }
+    }
+  });
+
   it('real answers conform to the documented schemas (payments, errors, health)', async () => {
     const created = await call('POST', '/v1/payments', { amount: 2510, method: 'credit', confirmation: 'ecr' });
     conforms('POST', '/v1/payments', created);
