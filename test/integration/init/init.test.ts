@@ -159,5 +159,5 @@ describe('omnipos init', () => {
       expect(next.code).toBe(0);
       expect(inForce(state)).toEqual({ tables: VERSION, pinpad: '3769600001', pinpadMemory: '3769600001' });
     }
-  }, 60_000);
+  }, 240_000);
 });
