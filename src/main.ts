@@ -8,7 +8,7 @@ import { OmniDeliveryAdapter } from './adapters/acquirer-delivery.js';
 import { EcommercePixAdapter } from './adapters/pix.js';
 import { OmniSaleAdapter } from './adapters/acquirer-sale.js';
 import { openPinpad, type PinpadDevice } from './adapters/pinpad-device.js';
-import { InitializationStore, TableSet, parseInitialization } from './initialization/index.js';
+import { InitializationStore, TableSet, initializationDue, initialize, isNewerVersion, parseInitialization } from './initialization/index.js';
 import { EscPosReceiptPrinter } from './adapters/escpos-receipt.js';
 import { EscPosPrinter, type PrinterStatus } from '../drivers/printer/index.js';
 import { TcpTransport } from '../drivers/transport/index.js';
@@ -226,6 +226,39 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
   const virtualPinpad = device.kind === 'virtual' ? new VirtualPinpad({ tcpPort: device.port }) : undefined;
   await virtualPinpad?.start();
   const pinpadDevice = await openPinpad(config, () => tableSet, log, virtualPinpad?.port);
+
+  // Re-initialization: when a sale's answer names a newer InitializationVersion, and on a schedule.
+  // The tables are stored and put in force for product selection at once; the pinpad's chip tables
+  // are loaded by `omnipos init` (a load now could interrupt a card read in progress).
+  const initLog = log.child({ component: 'initialization' });
+  let reinitializing: Promise<void> | undefined;
+  const reinitialize = (reason: string): void => {
+    reinitializing ??= (async () => {
+      try {
+        const r = await initialize({
+          source: { download: () => acquirer.omni.initialization(values.terminal.subordinatedMerchantId, values.terminal.terminalId) },
+          store: initStore,
+          log: initLog,
+        });
+        const current = initStore.current();
+        if (current) tableSet = new TableSet(current);
+        initLog.info({ reason, version: r.version, installed: r.installed }, 're-initialized');
+      } catch (e) {
+        initLog.warn({ reason, err: e }, 're-initialization failed; the tables in force stay');
+      } finally {
+        reinitializing = undefined;
+      }
+    })();
+  };
+  const onInitializationVersion = (version: string): void => {
+    if (isNewerVersion(version, initStore.currentVersion())) reinitialize(`a sale's answer names version ${version}`);
+  };
+  const initTimer = setInterval(() => {
+    if (initializationDue({ newerVersionSeen: false, lastSwitchedAt: initStore.switchedAt(), now: clock.now(), everyHours: values.initialization.everyHours })) {
+      reinitialize('scheduled');
+    }
+  }, 3_600_000);
+  initTimer.unref();
   const printing = await receiptPrinter(config, log.child({ component: 'printer' }));
   const printer = printing.port;
   const forwarderRef: { runOnce?: () => Promise<number> } = {};
@@ -241,7 +274,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
       pinpadSerial: 'VIRT00000001',
       physicalCharacteristics: 'PinPadWithChipReaderWithoutSamAndContactless',
       softDescriptor: 'OMNIPOS',
-    }),
+    }, onInitializationVersion),
     receipt: printer,
     clock,
     log: log.child({ component: 'engine' }),
@@ -380,6 +413,8 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
       await api?.close();
       if (watchdog) clearInterval(watchdog);
       clearInterval(outboxLoop);
+      clearInterval(initTimer);
+      await reinitializing;
       await sdNotify(env, '--stopping');
       engine.stop();
       await pinpadDevice.close();

@@ -113,13 +113,25 @@ export class OmniSaleAdapter implements SaleAuthorizationPort {
   readonly #client: OmniClient;
   readonly #terminal: TerminalIdentity;
 
-  constructor(client: OmniClient, terminal: TerminalIdentity) {
+  readonly #onVersion: ((version: string) => void) | undefined;
+
+  /** `onInitializationVersion`: told the `InitializationVersion` every sale answer carries. */
+  constructor(client: OmniClient, terminal: TerminalIdentity, onInitializationVersion?: (version: string) => void) {
     this.#client = client;
     this.#terminal = terminal;
+    this.#onVersion = onInitializationVersion;
   }
 
   async authorize(order: SaleOrder): Promise<HostSaleOutcome> {
-    const { outcome, answer } = await this.#client.authorize(saleRequest(order, this.#terminal));
+    let request;
+    try {
+      request = saleRequest(order, this.#terminal);
+    } catch (e) {
+      return { kind: 'refused', status: 0, returnMessage: (e as Error).message };
+    }
+    const { outcome, answer } = await this.#client.authorize(request);
+    const version = answer?.Payment.InitializationVersion;
+    if (version !== undefined && version !== null) this.#onVersion?.(String(version));
     return hostOutcome(outcome, answer);
   }
 }

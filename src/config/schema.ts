@@ -124,6 +124,11 @@ const qr = z.strictObject({
   pollMs: z.number().int().min(100).max(60_000).default(1000),
 });
 
+const initialization = z.strictObject({
+  /** Download the tables again this often, hours (0: only when a sale's answer names a newer version). */
+  everyHours: z.number().int().min(0).max(24 * 30).default(24),
+});
+
 const api = z.strictObject({
   host: z.string().min(1).default('127.0.0.1'),
   port: port.default(7878),
@@ -146,6 +151,7 @@ export const ConfigSchema = z.strictObject({
   printer: printer.default({ kind: 'virtual' }),
   payments: payments.prefault({}),
   qr: qr.prefault({}),
+  initialization: initialization.prefault({}),
   api: api.prefault({}),
   log: log.prefault({}),
 });
