@@ -8,7 +8,7 @@ import { OmniDeliveryAdapter } from './adapters/acquirer-delivery.js';
 import { EcommercePixAdapter } from './adapters/pix.js';
 import { OmniSaleAdapter } from './adapters/acquirer-sale.js';
 import { openPinpad, type PinpadDevice } from './adapters/pinpad-device.js';
-import { InitializationStore, TableSet, initializationDue, initialize, isNewerVersion, parseInitialization } from './initialization/index.js';
+import { InitializationStore, TableSet, assertOperational, initializationDue, initialize, isNewerVersion, parseInitialization } from './initialization/index.js';
 import { EscPosReceiptPrinter } from './adapters/escpos-receipt.js';
 import { EscPosPrinter, type PrinterStatus } from '../drivers/printer/index.js';
 import { TcpTransport } from '../drivers/transport/index.js';
@@ -250,6 +250,8 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
       }
     })();
   };
+  // No sale until initialized, nor while the acquirer locks every function but initialization.
+  const canSell = (): void => assertOperational(tableSet?.tables);
   const onInitializationVersion = (version: string): void => {
     if (isNewerVersion(version, initStore.currentVersion())) reinitialize(`a sale's answer names version ${version}`);
   };
@@ -268,6 +270,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     outbox,
     orderIds,
     card: pinpadDevice.card,
+    canSell,
     host: new OmniSaleAdapter(acquirer.omni, {
       subordinatedMerchantId: values.terminal.subordinatedMerchantId,
       terminalId: values.terminal.terminalId,
@@ -293,6 +296,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     orderIds,
     host: delivery,
     receipt: printer,
+    canSell,
     merchant: profile ?? { merchantNumber: '0000000000000000', terminalId: values.terminal.terminalId, mcc: '0000', name: '-', city: '-', deviceType: 'P' },
     clock,
     log: log.child({ component: 'qr' }),
@@ -314,6 +318,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
         orderIds,
         host: pix,
         receipt: printer,
+        canSell,
         clock,
         log: log.child({ component: 'pix' }),
         attended: values.terminal.mode === 'attended',

@@ -31,6 +31,8 @@ export interface OwnerDeps {
   onOutbox?: () => void;
   /** Where receipts go. */
   receipt: ReceiptPort;
+  /** Throws (a typed error) when the terminal may not sell now, e.g. not initialized or locked by the acquirer. */
+  canSell?: () => void;
 }
 
 type ReceiptResult = 'printed' | 'skipped' | 'failed' | 'unsure';

@@ -44,6 +44,7 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
 
   /** Opens the journal row, creates the charge (the row says `creating` before the request leaves), shows it, watches it. */
   async start(request: PixSaleRequest, options: { idempotencyKey?: string } = {}): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+    this.deps.canSell?.();
     const merchantOrderId = await this.#d.orderIds.next();
     const data: PixSaleData = { request, merchantOrderId, ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) };
     const entry = this.#d.journal.open({ kind: 'pix', merchantOrderId, state: 'creating', amount: request.amount, data: data as unknown as Record<string, unknown>, input: 'request', at: this.#d.clock.now() });

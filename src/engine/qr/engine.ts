@@ -43,6 +43,7 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
 
   /** Opens the journal row, builds and shows the code, and watches for the payment in the background. */
   async start(request: QrSaleRequest, options: { idempotencyKey?: string } = {}): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+    this.deps.canSell?.();
     const { journal, clock, db } = this.#d;
     const merchantOrderId = await this.#d.orderIds.next();
     const data: QrSaleData = { request, merchantOrderId, ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) };

@@ -42,6 +42,7 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
 
   /** Opens the journal row (committed before anything else) and runs the sale in the background. */
   async start(request: SaleRequest, options: { idempotencyKey?: string } = {}): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+    this.deps.canSell?.();
     if (this.#active) throw new OmniposError('ENGINE_BUSY', 'a sale is already using the pinpad', { active: this.#active.id });
     const abort = new AbortController();
     this.#active = { id: -1, abort };

@@ -40,4 +40,35 @@ describe('re-initialization', () => {
       rmSync(stateDir, { recursive: true, force: true });
     }
   });
+
+  it('no sale while the acquirer locks every function but initialization: refused before a journal row', async () => {
+    const stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-lock-'));
+    try {
+      const db = openTerminalDatabase(stateDir);
+      const m = SANDBOX_MERCHANT.merchant;
+      new InitializationStore(db, systemClock).install(
+        parseInitialization({
+          ...SANDBOX_TABLES,
+          Acquirer: { ...SANDBOX_TABLES.Acquirer, LockAppFunctionsExceptInitialization: true },
+          MerchantId: m.merchantNumber,
+          TerminalId: SANDBOX_MERCHANT.terminal.terminalId,
+          Merchant: { MerchantId: m.merchantNumber, NetworkName: 'SIMULADO', MerchantName: m.name, MerchantAddress: m.address, NationalId: m.nationalId },
+          InitializationVersion: 1763769500000,
+        }),
+      );
+      db.close();
+      const config = loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir } });
+      const daemon = await startDaemon({ config, log: createLogger({ level: 'silent' }), env: {}, sandboxPort: 0, api: false });
+      try {
+        const sale = { amount: 1010, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' } as const;
+        await expect(daemon.engine.start(sale)).rejects.toMatchObject({ code: 'INIT_NOT_INITIALIZED' });
+        await expect(daemon.qrEngine.start({ ...sale })).rejects.toMatchObject({ code: 'INIT_NOT_INITIALIZED' });
+        expect(daemon.journal.list()).toEqual([]);
+      } finally {
+        await daemon.stop();
+      }
+    } finally {
+      rmSync(stateDir, { recursive: true, force: true });
+    }
+  });
 });
