@@ -56,6 +56,8 @@ export class InitializationStore {
     private readonly db: Db,
     private readonly clock: Clock,
   ) {
+    // A load killed between dropping and rebuilding the range index leaves it missing: rebuild it.
+    db.exec('CREATE INDEX IF NOT EXISTS init_bins_range ON init_bins(version, type, lo19, hi19)');
     // Both columns descending: one backward walk of the index, no sort.
     this.nearest = db.prepare('SELECT lo19, hi19 FROM init_bins INDEXED BY init_bins_range WHERE version = ? AND type = ? AND lo19 <= ? ORDER BY lo19 DESC, hi19 DESC LIMIT 8');
     this.group = db.prepare('SELECT initial_bin, final_bin, product_id, issuer_id, type, flags FROM init_bins INDEXED BY init_bins_range WHERE version = ? AND type = ? AND lo19 = ? AND hi19 = ?');
@@ -97,6 +99,10 @@ export class InitializationStore {
       void _k;
       this.db.prepare("INSERT INTO init_documents (version, name, body) VALUES (?, 'tables', ?)").run(version, JSON.stringify(doc satisfies Document));
     })();
+    // A large table loads faster without its range index, built once at the end (a sort) instead
+    // of growing row by row; the tables in force are read from memory meanwhile.
+    const large = tables.bins.length >= 10_000;
+    if (large) this.db.exec('DROP INDEX IF EXISTS init_bins_range');
     const insert = this.db.prepare(
       'INSERT INTO init_bins (version, seq, lo19, hi19, initial_bin, final_bin, product_id, issuer_id, type, flags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
     );
@@ -112,6 +118,7 @@ export class InitializationStore {
       writeChunk(from, to);
       options.onChunk?.(to, bins.length);
     }
+    if (large) this.db.exec('CREATE INDEX IF NOT EXISTS init_bins_range ON init_bins(version, type, lo19, hi19)');
     this.db.transaction(() => {
       const still = this.currentVersion();
       if (still !== previous) throw new OmniposError('STORE_CONFLICT', `initialization ${version}: version ${String(still)} was put in force meanwhile`, { version });
