@@ -2,6 +2,10 @@ import path from 'node:path';
 import { Agent } from 'undici';
 import { createAcquirer, type Acquirer } from './acquirer/index.js';
 import { buildApp, listenApi } from './api/app.js';
+import { acquirerUrls } from './main/acquirer-urls.js';
+import { merchantProfile } from './main/merchant.js';
+import { receiptPrinter } from './main/printing.js';
+import type { VirtualPrinter } from './sim/printer/index.js';
 import { EventHub } from './api/events.js';
 import { AcquirerReach } from './api/health.js';
 import { OmniDeliveryAdapter } from './adapters/acquirer-delivery.js';
@@ -9,27 +13,19 @@ import { EcommercePixAdapter } from './adapters/pix.js';
 import { OmniSaleAdapter } from './adapters/acquirer-sale.js';
 import { openPinpad, type PinpadDevice } from './adapters/pinpad-device.js';
 import { InitializationStore, TableSet, assertOperational, initializationDue, initialize, isNewerVersion, parseInitialization } from './initialization/index.js';
-import { EscPosReceiptPrinter } from './adapters/escpos-receipt.js';
-import { EscPosPrinter, type PrinterStatus } from '../drivers/printer/index.js';
-import { TcpTransport } from '../drivers/transport/index.js';
-import { VirtualPrinter, serveVirtualPrinter, type VirtualPrinterServer } from './sim/printer/index.js';
 import { VirtualPinpad } from './sim/pinpad/index.js';
-import { findPrinterModel } from '../tables/printers/index.js';
 import type { Config } from './config/index.js';
 import { systemClock, type Clock } from './core/clock.js';
 import { HostClock } from './core/host-clock.js';
-import { OmniposError } from './core/errors/index.js';
 import type { Logger } from './core/log/index.js';
 import { sdNotify, watchdogIntervalMs } from './core/systemd.js';
 import { OutboxForwarder } from './engine/outbox/forwarder.js';
 import type { ReceiptPort } from './engine/ports.js';
-import type { MerchantProfile } from './engine/qr/code.js';
 import { PixEngine, type PixEvent } from './engine/pix/engine.js';
 import { QrEngine, type QrEvent } from './engine/qr/engine.js';
 import { SaleEngine, type SaleEvent } from './engine/sale/engine.js';
 import { buildSandbox, listenSandbox, type RunningSandbox } from './sandbox/index.js';
 import { Journal, MerchantOrderIds, Outbox, ensureApiToken, openTerminalDatabase, type Db } from './store/index.js';
-import { SANDBOX_MERCHANT } from '../tables/sandbox-merchant.js';
 
 /** What a running daemon holds; `stop()` closes it in reverse order. */
 export interface Daemon {
@@ -72,80 +68,7 @@ export interface DaemonDeps {
   onEvent?: (event: SaleEvent | QrEvent | PixEvent) => void;
 }
 
-/**
- * What the QR code says of the merchant. The sandbox's registered merchant in the sandbox;
- * elsewhere the initialization's Merchant table (not wired yet: QR sales are refused).
- */
-function merchantProfile(config: Config): MerchantProfile | undefined {
-  if (config.values.environment !== 'sandbox') return undefined;
-  const m = SANDBOX_MERCHANT.merchant;
-  return {
-    merchantNumber: m.merchantNumber,
-    terminalId: config.values.terminal.terminalId,
-    nationalId: m.nationalId,
-    mcc: m.mcc,
-    name: m.name,
-    city: m.city,
-    postalCode: m.postalCode,
-    deviceType: config.values.terminal.mode === 'attended' ? 'P' : 'T',
-  };
-}
-
-const URL_KEYS = ['authUrl', 'requestUrl', 'queryUrl', 'parametersUrl', 'walletUrl', 'ecommerceUrl'] as const;
-
-/** The acquirer addresses; those naming the embedded sandbox's configured port (any loopback one when it is 0) point where it really listens. */
-export function acquirerUrls(config: Config, sandbox: RunningSandbox | undefined): Record<(typeof URL_KEYS)[number], string> {
-  const out = {} as Record<(typeof URL_KEYS)[number], string>;
-  for (const k of URL_KEYS) {
-    const u = new URL(config.values.acquirer[k]);
-    const port = config.values.sandbox.port;
-    const local = sandbox && (u.hostname === '127.0.0.1' || u.hostname === 'localhost') && (port === 0 || Number(u.port) === port);
-    out[k] = local ? `${sandbox.url}${u.pathname === '/' ? '' : u.pathname}` : config.values.acquirer[k];
-  }
-  return out;
-}
-
-interface Printing {
-  port: ReceiptPort;
-  virtual?: VirtualPrinter;
-  /** The last status the driver read (for GET /v1/health; nothing is sent to find out). */
-  lastStatus?: () => PrinterStatus | undefined;
-  close(): Promise<void>;
-}
-
-/**
- * The receipt printer: the virtual one (an ESC/POS printer on a loopback TCP port, driven by the
- * real driver), a network printer on port 9100, or none (receipts shown, not printed).
- */
-async function receiptPrinter(config: Config, log: Logger): Promise<Printing> {
-  const p = config.values.printer;
-  const env = config.values.environment;
-  if (p.kind === 'none') return { port: { print: () => Promise.resolve('skipped') }, close: () => Promise.resolve() };
-  if (p.kind === 'virtual') {
-    const virtual = new VirtualPrinter({ model: findPrinterModel('virtual-80') });
-    const server: VirtualPrinterServer = await serveVirtualPrinter(virtual, { port: 0 });
-    const driver = new EscPosPrinter({ transport: new TcpTransport({ host: '127.0.0.1', port: server.port }), model: virtual.model, pollMs: 20 });
-    await driver.open();
-    return {
-      port: new EscPosReceiptPrinter(driver, virtual.model, env, log),
-      virtual,
-      lastStatus: () => driver.lastStatus,
-      close: async () => {
-        await driver.close().catch(() => undefined);
-        await server.close();
-      },
-    };
-  }
-  if (p.kind === 'tcp') {
-    const model = findPrinterModel('epson-tm-t20');
-    if (!model) throw new OmniposError('CONFIG_INVALID', 'printer model epson-tm-t20 is missing from tables/printers');
-    const driver = new EscPosPrinter({ transport: new TcpTransport({ host: p.host, port: p.port }), model });
-    // A printer that is off now is opened again at the first receipt.
-    await driver.open().catch((e: unknown) => log.warn({ err: e }, 'printer not reachable at start'));
-    return { port: new EscPosReceiptPrinter(driver, model, env, log), lastStatus: () => driver.lastStatus, close: () => driver.close().catch(() => undefined) };
-  }
-  throw new OmniposError('CONFIG_INVALID', `printer.kind: ${p.kind} printers are not wired into the daemon in this version (virtual, tcp or none)`, { path: 'printer.kind' });
-}
+export { acquirerUrls } from './main/acquirer-urls.js';
 
 /**
  * The composition root: builds every part from the configuration and wires them: the state
@@ -297,7 +220,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     host: delivery,
     receipt: printer,
     canSell,
-    merchant: profile ?? { merchantNumber: '0000000000000000', terminalId: values.terminal.terminalId, mcc: '0000', name: '-', city: '-', deviceType: 'P' },
+    ...(profile ? { merchant: profile } : {}),
     clock,
     log: log.child({ component: 'qr' }),
     attended: values.terminal.mode === 'attended',

@@ -19,7 +19,8 @@ export type QrEvent =
 export interface QrEngineDeps extends OwnerDeps {
   orderIds: MerchantOrderIds;
   host: AcquirerDeliveryPort;
-  merchant: MerchantProfile;
+  /** What the code says of the merchant; without it new QR sales are refused (recovery still runs). */
+  merchant?: MerchantProfile;
   /** How long a code can be paid, ms (shared with the sandbox's check of 81.01). */
   validityMs: number;
   /** How long after the validity a cancelled or expired code is still watched, ms. */
@@ -44,6 +45,8 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
   /** Opens the journal row, builds and shows the code, and watches for the payment in the background. */
   async start(request: QrSaleRequest, options: { idempotencyKey?: string } = {}): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     this.deps.canSell?.();
+    const merchant = this.#d.merchant;
+    if (!merchant) throw new OmniposError('ENGINE_NOT_ALLOWED', "wallet QR sales need the merchant's data of an initialized terminal");
     const { journal, clock, db } = this.#d;
     const merchantOrderId = await this.#d.orderIds.next();
     const data: QrSaleData = { request, merchantOrderId, ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) };
@@ -52,7 +55,7 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
     try {
       const issuedAt = clock.now();
       const nsu = nextNsu(db);
-      const qrCode = saleQrCode(this.#d.merchant, { request, merchantOrderId, nsu, issuedAt });
+      const qrCode = saleQrCode(merchant, { request, merchantOrderId, nsu, issuedAt });
       input = { kind: 'shown', qrCode, nsu, expiresAt: new Date(issuedAt.getTime() + this.#d.validityMs).toISOString() };
     } catch (e) {
       input = { kind: 'build-failed', reason: (e as Error).message };

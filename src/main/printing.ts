@@ -1,0 +1,51 @@
+import { EscPosPrinter, type PrinterStatus } from '../../drivers/printer/index.js';
+import { TcpTransport } from '../../drivers/transport/index.js';
+import { findPrinterModel } from '../../tables/printers/index.js';
+import { EscPosReceiptPrinter } from '../adapters/escpos-receipt.js';
+import type { Config } from '../config/index.js';
+import { OmniposError } from '../core/errors/index.js';
+import type { Logger } from '../core/log/index.js';
+import type { ReceiptPort } from '../engine/ports.js';
+import { VirtualPrinter, serveVirtualPrinter, type VirtualPrinterServer } from '../sim/printer/index.js';
+
+export interface Printing {
+  port: ReceiptPort;
+  virtual?: VirtualPrinter;
+  /** The last status the driver read (for GET /v1/health; nothing is sent to find out). */
+  lastStatus?: () => PrinterStatus | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * The receipt printer: the virtual one (an ESC/POS printer on a loopback TCP port, driven by the
+ * real driver), a network printer on port 9100, or none (receipts shown, not printed).
+ */
+export async function receiptPrinter(config: Config, log: Logger): Promise<Printing> {
+  const p = config.values.printer;
+  const env = config.values.environment;
+  if (p.kind === 'none') return { port: { print: () => Promise.resolve('skipped') }, close: () => Promise.resolve() };
+  if (p.kind === 'virtual') {
+    const virtual = new VirtualPrinter({ model: findPrinterModel('virtual-80') });
+    const server: VirtualPrinterServer = await serveVirtualPrinter(virtual, { port: 0 });
+    const driver = new EscPosPrinter({ transport: new TcpTransport({ host: '127.0.0.1', port: server.port }), model: virtual.model, pollMs: 20 });
+    await driver.open();
+    return {
+      port: new EscPosReceiptPrinter(driver, virtual.model, env, log),
+      virtual,
+      lastStatus: () => driver.lastStatus,
+      close: async () => {
+        await driver.close().catch(() => undefined);
+        await server.close();
+      },
+    };
+  }
+  if (p.kind === 'tcp') {
+    const model = findPrinterModel('epson-tm-t20');
+    if (!model) throw new OmniposError('CONFIG_INVALID', 'printer model epson-tm-t20 is missing from tables/printers');
+    const driver = new EscPosPrinter({ transport: new TcpTransport({ host: p.host, port: p.port }), model });
+    // A printer that is off now is opened again at the first receipt.
+    await driver.open().catch((e: unknown) => log.warn({ err: e }, 'printer not reachable at start'));
+    return { port: new EscPosReceiptPrinter(driver, model, env, log), lastStatus: () => driver.lastStatus, close: () => driver.close().catch(() => undefined) };
+  }
+  throw new OmniposError('CONFIG_INVALID', `printer.kind: ${p.kind} printers are not wired into the daemon in this version (virtual, tcp or none)`, { path: 'printer.kind' });
+}
