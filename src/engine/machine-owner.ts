@@ -64,16 +64,33 @@ export abstract class MachineOwner<N extends string, D extends { merchantOrderId
   /** Runs one effect after the commit. */
   protected abstract run(id: number, state: MachineState<N, D>, effect: E): Promise<void>;
   protected abstract stateEvent(id: number, state: MachineState<N, D>, input: string): Ev;
-  protected abstract alarmEvent(id: number, code: string, message: string): Ev;
-  /** The input an outbox settlement becomes. */
-  protected abstract deliveredInput(delivery: Delivery): I;
-  /** The input a missed cash-register deadline becomes. */
-  protected abstract deadlineInput(): I;
   /** What the receipt of this payment says. */
   protected abstract receiptSubject(state: MachineState<N, D>): ReceiptSubject;
+
+  // The inputs and events every kind spells the same way (the three machines share these shapes).
+  protected alarmEvent(id: number, code: string, message: string): Ev {
+    return { type: 'alarm', id, code, message } as unknown as Ev;
+  }
+
+  protected receiptQuestionEvent(id: number): Ev {
+    return { type: 'receipt-question', id } as unknown as Ev;
+  }
+
+  /** The input an outbox settlement becomes. */
+  protected deliveredInput(delivery: Delivery): I {
+    const action = delivery.action === 'retry' ? 'done' : delivery.action;
+    return { kind: 'delivered', action, reason: delivery.reason, ...(delivery.late ? { late: true } : {}) } as unknown as I;
+  }
+
+  /** The input a missed cash-register deadline becomes. */
+  protected deadlineInput(): I {
+    return { kind: 'decision', decision: 'undo', by: 'deadline' } as unknown as I;
+  }
+
   /** The input a receipt's result becomes. */
-  protected abstract receiptInput(result: ReceiptResult): I;
-  protected abstract receiptQuestionEvent(id: number): Ev;
+  protected receiptInput(result: ReceiptResult): I {
+    return { kind: 'receipt', result } as unknown as I;
+  }
 
   /**
    * The effects every kind shares: printing the receipt (a failure to know is `unsure`), asking

@@ -3,7 +3,7 @@ import type { JournalEntry, MerchantOrderIds } from '../../store/index.js';
 import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
 import type { PixHostPort, PixTask } from '../outbox/pix.js';
 import { OUTBOX_OPERATIONS, idempotencyKey } from '../outbox/tasks.js';
-import type { Delivery, ReceiptSubject } from '../ports.js';
+import type { ReceiptSubject } from '../ports.js';
 import type { SaleContext } from '../sale/types.js';
 import { pixTransition } from './machine.js';
 import type { PixCreation, PixEffect, PixInput, PixSaleData, PixSaleRequest, PixState, PixStateName } from './types.js';
@@ -119,17 +119,8 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
     return { type: 'state', id, merchantOrderId: state.data.merchantOrderId, state: state.name, input };
   }
 
-  protected alarmEvent(id: number, code: string, message: string): PixEvent {
-    return { type: 'alarm', id, code, message };
-  }
 
-  protected deliveredInput(delivery: Delivery): PixInput {
-    return { kind: 'delivered', action: delivery.action === 'retry' ? 'done' : delivery.action, reason: delivery.reason, ...(delivery.late ? { late: true } : {}) };
-  }
 
-  protected deadlineInput(): PixInput {
-    return { kind: 'decision', decision: 'undo', by: 'deadline' };
-  }
 
   protected writeDurable(journalId: number, state: PixState, effects: readonly PixEffect[]): void {
     const at = this.#d.clock.now();
@@ -153,13 +144,7 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
     return { merchantOrderId: state.data.merchantOrderId, paymentType: 'pix', amount: state.data.request.amount, installments: 1 };
   }
 
-  protected receiptInput(result: 'printed' | 'skipped' | 'failed' | 'unsure'): PixInput {
-    return { kind: 'receipt', result };
-  }
 
-  protected receiptQuestionEvent(id: number): PixEvent {
-    return { type: 'receipt-question', id };
-  }
 
   protected async run(id: number, state: PixState, effect: PixEffect): Promise<void> {
     if (await this.runShared(id, state, effect)) return;

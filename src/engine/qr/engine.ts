@@ -3,7 +3,7 @@ import { nextNsu, type JournalEntry, type MerchantOrderIds } from '../../store/i
 import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
 import { OUTBOX_OPERATIONS, idempotencyKey, type ConfirmTask, type UndoTask } from '../outbox/tasks.js';
 import type { WatchTask } from '../outbox/watch.js';
-import type { AcquirerDeliveryPort, Delivery, ReceiptSubject } from '../ports.js';
+import type { AcquirerDeliveryPort, ReceiptSubject } from '../ports.js';
 import type { SaleContext } from '../sale/types.js';
 import { saleQrCode, type MerchantProfile } from './code.js';
 import { qrTransition } from './machine.js';
@@ -131,17 +131,8 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
     return { type: 'state', id, merchantOrderId: state.data.merchantOrderId, state: state.name, input };
   }
 
-  protected alarmEvent(id: number, code: string, message: string): QrEvent {
-    return { type: 'alarm', id, code, message };
-  }
 
-  protected deliveredInput(delivery: Delivery): QrInput {
-    return { kind: 'delivered', action: delivery.action === 'retry' ? 'done' : delivery.action, reason: delivery.reason, ...(delivery.late ? { late: true } : {}) };
-  }
 
-  protected deadlineInput(): QrInput {
-    return { kind: 'decision', decision: 'undo', by: 'deadline' };
-  }
 
   protected writeDurable(journalId: number, state: QrState, effects: readonly QrEffect[]): void {
     const at = this.#d.clock.now();
@@ -171,13 +162,7 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
     };
   }
 
-  protected receiptInput(result: 'printed' | 'skipped' | 'failed' | 'unsure'): QrInput {
-    return { kind: 'receipt', result };
-  }
 
-  protected receiptQuestionEvent(id: number): QrEvent {
-    return { type: 'receipt-question', id };
-  }
 
   protected async run(id: number, state: QrState, effect: QrEffect): Promise<void> {
     if (await this.runShared(id, state, effect)) return;

@@ -2,7 +2,7 @@ import { OmniposError } from '../../core/errors/index.js';
 import type { JournalEntry, MerchantOrderIds } from '../../store/index.js';
 import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
 import { OUTBOX_OPERATIONS, idempotencyKey, type ConfirmTask, type UndoTask } from '../outbox/tasks.js';
-import type { CardPort, Delivery, EncryptedCard, ReceiptSubject, SaleAuthorizationPort } from '../ports.js';
+import type { CardPort, EncryptedCard, ReceiptSubject, SaleAuthorizationPort } from '../ports.js';
 import { saleTransition } from './machine.js';
 import { planRecovery } from './recovery.js';
 import { paymentStatus, type PaymentStatus } from './status.js';
@@ -130,17 +130,8 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
     return { type: 'state', id, merchantOrderId: state.data.merchantOrderId, state: state.name, status: paymentStatus(state.name), input };
   }
 
-  protected alarmEvent(id: number, code: string, message: string): SaleEvent {
-    return { type: 'alarm', id, code, message };
-  }
 
-  protected deliveredInput(delivery: Delivery): SaleInput {
-    return { kind: 'delivered', action: delivery.action === 'retry' ? 'done' : delivery.action, reason: delivery.reason };
-  }
 
-  protected deadlineInput(): SaleInput {
-    return { kind: 'decision', decision: 'undo', by: 'deadline' };
-  }
 
   /** Writes the outbox requests of `effects` (idempotent: one task per sale and operation). */
   protected writeDurable(journalId: number, state: SaleState, effects: readonly SaleEffect[]): void {
@@ -177,13 +168,7 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
     };
   }
 
-  protected receiptInput(result: 'printed' | 'skipped' | 'failed' | 'unsure'): SaleInput {
-    return { kind: 'receipt', result };
-  }
 
-  protected receiptQuestionEvent(id: number): SaleEvent {
-    return { type: 'receipt-question', id };
-  }
 
   protected async run(id: number, state: SaleState, effect: SaleEffect): Promise<void> {
     if (await this.runShared(id, state, effect)) return;
