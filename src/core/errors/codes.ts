@@ -63,6 +63,13 @@ export const ERROR_CODES = {
   PRINTER_INVALID_ARGUMENT: { http: 400, exit: 2, summary: 'a value does not fit a printer command' },
   PRINTER_UNSUPPORTED: { http: 400, exit: 2, summary: 'the printer model lacks the feature asked for' },
   PRINTER_NOT_FOUND: { http: 503, exit: 3, summary: 'no printer at the configured address, or it cannot be opened' },
+  // voids (src/engine/void, issue 12)
+  VOID_NOT_ALLOWED: { http: 409, exit: 4, summary: 'the payment cannot be voided (its kind, its state or its product)' },
+  VOID_OVER_LIMIT: { http: 422, exit: 4, summary: "the void amount exceeds what remains of the sale or the issuer's value or percentage limit" },
+  VOID_TOO_LATE: { http: 422, exit: 4, summary: "the sale is older than the issuer's reversal limit in days" },
+  VOID_CARD_MISMATCH: { http: 422, exit: 4, summary: "the card presented is not the sale's card (masked PAN, expiry, PAN sequence number)" },
+  SUPERVISOR_REQUIRED: { http: 403, exit: 4, summary: 'a supervisor must authorize this (a valid supervisor token or password)' },
+  SUPERVISOR_NOT_CONFIGURED: { http: 409, exit: 2, summary: 'no supervisor password is set for this terminal (omnipos supervisor password)' },
   // receipts
   RECEIPT_INVALID: { http: 400, exit: 2, summary: 'the data for a receipt is missing or malformed' },
 } as const satisfies Record<string, { http: number; exit: number; summary: string }>;
