@@ -72,6 +72,8 @@ export const ERROR_CODES = {
   SUPERVISOR_NOT_CONFIGURED: { http: 409, exit: 2, summary: 'no supervisor password is set for this terminal (omnipos supervisor password)' },
   // receipts
   RECEIPT_INVALID: { http: 400, exit: 2, summary: 'the data for a receipt is missing or malformed' },
+  RECEIPT_PRINTER_NOT_READY: { http: 503, exit: 3, summary: 'the receipt printer cannot print now (paper out, cover open, offline); a kiosk sells only with "receipt": false' },
+  RECEIPT_NOT_AVAILABLE: { http: 409, exit: 4, summary: 'this payment has no receipt (it was never approved) or it is not from today' },
 } as const satisfies Record<string, { http: number; exit: number; summary: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
