@@ -2,7 +2,8 @@
  * `npm run chaos -- --sales N [--seed S] [--kill-rate R] [--fault-rate F]`
  *
  * The daemon (`omnipos run`) as a child process, killed with SIGKILL at random points during N
- * sales driven through its API; the strict sandbox host in this process injecting faults
+ * sales driven through its API; the virtual pinpad (`omnipos sim pinpad`) as its own process that
+ * survives every kill, the daemon reaching it over TCP and opening a new secure session each start; the strict sandbox host in this process injecting faults
  * (latency, 5xx, resets before and after recording, withheld answers) on the sale, confirm,
  * undo and query routes; restarts; then, with faults off, a clean start that settles the outbox,
  * and a reconciliation of the terminal's journal with the sandbox's ledger: every charge
@@ -12,7 +13,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -60,6 +61,58 @@ const stateDir = path.join(dir, 'terminal');
 const sandbox = await listenSandbox(buildSandbox({ dbFile: path.join(dir, 'acquirer.db'), log: createLogger({ level: 'silent' }), withholdMs: 1500 }));
 const apiPort = await freePort();
 const api = `http://127.0.0.1:${apiPort}`;
+
+// The virtual pinpad in its own process: it outlives every daemon it serves.
+const pinpad = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'sim', 'pinpad', '--tcp', '0', '--control', '0', '--typing-ms', '5'], {
+  env: { ...process.env, OMNIPOS_CONFIG: '' },
+  stdio: ['ignore', 'pipe', 'ignore'],
+});
+const { tcp: pinpadPort, control: controlPort } = await new Promise<{ tcp: number; control: number }>((resolve, reject) => {
+  let out = '';
+  pinpad.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString('utf8');
+    const line = out.split('\n').find((l) => l.includes('"ready"'));
+    if (line) resolve(JSON.parse(line) as { tcp: number; control: number });
+  });
+  pinpad.once('exit', (code) => reject(new Error(`the virtual pinpad exited at start (${code})`)));
+});
+pinpad.stdout.resume();
+
+/** The customer at the virtual pinpad: which card, how it is presented, what PIN is typed. */
+const control = connect(controlPort, '127.0.0.1');
+await new Promise((r) => control.once('connect', r));
+const controlAnswers: ((line: string) => void)[] = [];
+let controlBuffer = '';
+control.on('data', (chunk: Buffer) => {
+  controlBuffer += chunk.toString('utf8');
+  let nl;
+  while ((nl = controlBuffer.indexOf('\n')) >= 0) {
+    const line = controlBuffer.slice(0, nl);
+    controlBuffer = controlBuffer.slice(nl + 1);
+    controlAnswers.shift()?.(line);
+  }
+});
+function customer(command: Record<string, unknown>): Promise<string> {
+  return new Promise((resolve) => {
+    controlAnswers.push(resolve);
+    control.write(`${JSON.stringify(command)}\n`);
+  });
+}
+const CREDIT_CARDS = [
+  { name: 'sandbox card ending 0', via: 'chip' },
+  { name: 'mastercard credit', via: 'contactless' },
+  { name: 'mastercard credit', via: 'chip' },
+  { name: 'elo credit', via: 'chip' },
+  { name: 'amex credit', via: 'contactless' },
+  { name: 'chip fails', via: 'chip' },
+  { name: 'sandbox stripe card', via: 'stripe' },
+] as const;
+const DEBIT_CARDS = [
+  { name: 'visa debit', via: 'chip' },
+  { name: 'visa debit', via: 'contactless' },
+] as const;
+const PINPAD_FAULTS = [{ kind: 'delay', ms: 300 }, { kind: 'lost-ack' }, { kind: 'bad-crc' }, { kind: 'garbage' }] as const;
+let pinpadFaults = 0;
 const urls = Object.fromEntries(['AUTH', 'REQUEST', 'QUERY', 'PARAMETERS', 'WALLET', 'ECOMMERCE'].map((k) => [`OMNIPOS_ACQUIRER__${k}_URL`, sandbox.url]));
 const env = {
   ...process.env,
@@ -70,6 +123,9 @@ const env = {
   OMNIPOS_ACQUIRER__TIMEOUT_MS: '500',
   OMNIPOS_PAYMENTS__ECR_DECISION_SECONDS: '1',
   OMNIPOS_LOG__LEVEL: 'debug',
+  OMNIPOS_PINPAD__DEVICE__KIND: 'tcp',
+  OMNIPOS_PINPAD__DEVICE__HOST: '127.0.0.1',
+  OMNIPOS_PINPAD__DEVICE__PORT: String(pinpadPort),
   ...urls,
 };
 
@@ -137,13 +193,20 @@ for (let i = 0; i < SALES; i++) {
     await fault({ route: pick(ROUTES), ...pick(FAULTS), times: 1 }).catch(() => undefined);
   }
   const confirmation = random() < 0.5 ? 'ecr' : 'auto';
+  const method = random() < 0.75 ? 'credit' : 'debit';
+  const card = pick<{ name: string; via: string }>(method === 'credit' ? CREDIT_CARDS : DEBIT_CARDS);
+  await customer({ cmd: 'card', choice: { ...card, pin: random() < 0.05 ? '0000' : 'right' } });
+  if (random() < 0.05) {
+    pinpadFaults++;
+    await customer({ cmd: 'fault', fault: pick(PINPAD_FAULTS) });
+  }
   const amount = (10 + Math.floor(random() * 90)) * 100 + (random() < 0.85 ? 10 : 11);
   const killAfter = random() < KILL_RATE ? Math.floor(random() * 600) : undefined;
   // The kill aims at this daemon only, and is awaited whatever the sale did.
   const target = daemon;
   const killer = killAfter === undefined ? undefined : sleep(killAfter).then(() => kill(target));
   try {
-    const created = await apiCall('POST', '/v1/payments', { amount, method: pick(['credit', 'debit']), confirmation });
+    const created = await apiCall('POST', '/v1/payments', { amount, method, confirmation });
     if (created.status === 202 || created.status === 200) {
       for (let t = 0; t < 60; t++) {
         const s = await apiCall('GET', `/v1/payments/${created.body.id}`);
@@ -206,11 +269,16 @@ for (const j of journal) if (j.state === 'confirmed' && !seen.has(j.id)) problem
 for (const p of ledger.problems) problems.push(`ledger problem: ${p.kind} ${p.merchantOrderId ?? ''} ${p.detail}`);
 for (const leak of scanForCardData(stateDir)) problems.push(`card data in clear: ${leak}`);
 await sandbox.close();
+control.end();
+const pinpadExit = new Promise((r) => pinpad.once('exit', r));
+pinpad.kill('SIGTERM');
+await pinpadExit;
+if (pinpad.exitCode !== 0) problems.push(`the virtual pinpad ended with ${pinpad.exitCode ?? pinpad.signalCode}`);
 
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 console.log(
   JSON.stringify(
-    { sales: SALES, seed: values.seed, kills, restarts, faults, journal: Object.fromEntries(states), hostSales: ledger.sales.length, charged: ledger.totals.charged, seconds, problems },
+    { sales: SALES, seed: values.seed, kills, restarts, faults, pinpadFaults, journal: Object.fromEntries(states), hostSales: ledger.sales.length, charged: ledger.totals.charged, seconds, problems },
     null,
     2,
   ),
