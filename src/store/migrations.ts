@@ -99,4 +99,34 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX init_bins_range ON init_bins(version, type, lo19, hi19);
     `,
   },
+  {
+    version: 3,
+    name: 'operations: day closes and alarm webhook deliveries',
+    // A closed day is archived once and never changes (the triggers refuse UPDATE and DELETE).
+    // Alarm notifications wait in alarm_webhooks until the webhook answers 2xx, across restarts.
+    up: `
+      CREATE TABLE day_closes (
+        business_date TEXT PRIMARY KEY CHECK (business_date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+        closed_at     TEXT NOT NULL,
+        report        TEXT NOT NULL CHECK (json_valid(report)),
+        print_outcome TEXT
+      ) STRICT;
+      CREATE TRIGGER day_closes_no_update BEFORE UPDATE ON day_closes
+        BEGIN SELECT RAISE(ABORT, 'a closed day is immutable'); END;
+      CREATE TRIGGER day_closes_no_delete BEFORE DELETE ON day_closes
+        BEGIN SELECT RAISE(ABORT, 'a closed day is immutable'); END;
+
+      CREATE TABLE alarm_webhooks (
+        id           INTEGER PRIMARY KEY,
+        alarm_id     TEXT NOT NULL UNIQUE,
+        body         TEXT NOT NULL CHECK (json_valid(body)),
+        attempts     INTEGER NOT NULL DEFAULT 0,
+        next_try_at  TEXT NOT NULL,
+        last_error   TEXT,
+        delivered_at TEXT,
+        created_at   TEXT NOT NULL
+      ) STRICT;
+      CREATE INDEX alarm_webhooks_due ON alarm_webhooks(next_try_at) WHERE delivered_at IS NULL;
+    `,
+  },
 ];
