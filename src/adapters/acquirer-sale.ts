@@ -19,7 +19,8 @@ const TYPES: Record<PaymentMethod, 'PhysicalCreditCard' | 'PhysicalDebitCard' | 
 
 const NODES = { credit: 'CreditCard', debit: 'DebitCard', voucher: 'VoucherCard' } as const;
 
-function cardNode(order: SaleOrder, card: EncryptedCard): PhysicalCard {
+/** The card node of a request (ciphertext only), from what the pinpad read; voids send it too. */
+export function cardNode(order: Pick<SaleOrder, 'summary'>, card: EncryptedCard): PhysicalCard {
   const s = order.summary;
   const typed = card.kind === 'pan';
   const node: PhysicalCard = {
