@@ -53,7 +53,9 @@ const SCHEMAS: Record<string, Schema> = {
         type: 'object',
         properties: { maskedPan: str, inputMode: str, brandId: { type: ['integer', 'string'] }, productId: { type: ['integer', 'string'] } },
         required: ['maskedPan'],
+        additionalProperties: false,
       },
+      fiscal: ref('FiscalCard'),
       decisionDeadline: { ...time, description: 'With `confirmation: ecr`: when an undecided sale is undone.' },
       reason: str,
       receipt: { type: 'object', description: "The host's receipt fields and messages." },
@@ -61,6 +63,22 @@ const SCHEMAS: Record<string, Schema> = {
       updatedAt: time,
     },
     required: ['id', 'merchantOrderId', 'status', 'state', 'amount', 'method', 'confirmation', 'createdAt', 'updatedAt'],
+    additionalProperties: false,
+  },
+  FiscalCard: {
+    type: 'object',
+    description:
+      "An authorized card sale's fields for the cash register's fiscal document (NFC-e `card` group: `tpIntegra`, `CNPJ`, `tBand`, `cAut`; and the NSU).",
+    properties: {
+      integration: { type: 'integer', enum: [1], description: '`tpIntegra`: 1, integrated with the cash register (TEF).' },
+      acquirerCnpj: { type: 'string', pattern: '^[0-9]{14}$', description: "`CNPJ`: the acquirer's CNPJ." },
+      cardBrand: { type: 'string', pattern: '^[0-9]{2}$', description: '`tBand`: the NFC-e brand code (01 Visa, 02 Mastercard, 06 Elo, … 99 others).' },
+      cardBrandName: str,
+      authorizationCode: { ...str, description: '`cAut`.' },
+      nsu: str,
+    },
+    required: ['integration', 'acquirerCnpj', 'cardBrand', 'authorizationCode'],
+    additionalProperties: false,
   },
   PaymentList: { type: 'object', properties: { payments: { type: 'array', items: ref('Payment') } }, required: ['payments'], additionalProperties: false },
   Health: {

@@ -3,11 +3,13 @@ import { paymentStatus, type PaymentStatus } from '../engine/sale/status.js';
 import type { SaleData, SaleStateName } from '../engine/sale/types.js';
 import type { QrSaleData, QrStateName } from '../engine/qr/types.js';
 import type { PixSaleData, PixStateName } from '../engine/pix/types.js';
+import { fiscalCard } from './payment-fiscal.js';
 
 const PIX_STATUS: Record<PixStateName, PaymentStatus> = {
   creating: 'pending',
   showing: 'pending',
   approved: 'pending',
+  printing: 'pending',
   'awaiting-decision': 'approved',
   confirmed: 'confirmed',
   cancelling: 'cancelled',
@@ -43,6 +45,7 @@ const QR_STATUS: Record<QrStateName, PaymentStatus> = {
   started: 'pending',
   showing: 'pending',
   approved: 'pending',
+  printing: 'pending',
   'awaiting-decision': 'approved',
   confirming: 'confirmed',
   confirmed: 'confirmed',
@@ -81,12 +84,16 @@ function qrView(entry: JournalEntry): Record<string, unknown> {
   };
 }
 
-/** What the cash register reads of a payment: its status, the host's ids and codes, and the receipt. */
+/**
+ * What the cash register reads of a payment: its status, the host's ids and codes, the receipt,
+ * and for an authorized card sale the fields of its fiscal document (`fiscal`).
+ */
 export function paymentView(entry: JournalEntry): Record<string, unknown> {
   if (entry.kind === 'qr') return qrView(entry);
   if (entry.kind === 'pix') return pixView(entry);
   const d = entry.data as unknown as SaleData;
   const state = entry.state as SaleStateName;
+  const fiscal = fiscalCard({ authorizationCode: d.authorizationCode, nsu: d.nsu, brandId: d.card?.brandId });
   return {
     id: entry.id,
     merchantOrderId: entry.merchantOrderId,
@@ -105,6 +112,7 @@ export function paymentView(entry: JournalEntry): Record<string, unknown> {
     ...(d.card
       ? { card: { maskedPan: d.card.maskedPan, inputMode: d.card.inputMode, brandId: d.card.brandId, productId: d.card.productId } }
       : {}),
+    ...(fiscal ? { fiscal } : {}),
     ...(d.deadline ? { decisionDeadline: d.deadline } : {}),
     ...(d.reason ? { reason: d.reason } : {}),
     ...(d.hostReceipt ? { receipt: d.hostReceipt } : {}),

@@ -130,6 +130,10 @@ export async function act(res: ServerResponse, deps: PaymentsDeps, rawId: string
   const entry = saleOr404(deps.journal, id);
   const engine = entry.kind === 'qr' ? deps.qrEngine : entry.kind === 'pix' ? deps.pixEngine : deps.engine;
   if (!engine) throw new ApiError(409, 'NOT_AVAILABLE', `${entry.kind} payments are not available`);
+  // A cancel is for a payment still in progress; one that ended (or awaits a decision) is not cancelled silently.
+  if (action === 'cancel' && paymentView(entry).status !== 'pending') {
+    throw new ApiError(409, 'NOT_ALLOWED', `payment ${id} is ${String(paymentView(entry).status)}: only a pending payment can be cancelled`);
+  }
   try {
     if (action === 'cancel') await engine.cancel(id, 'ecr');
     else await engine.decide(id, action, 'ecr');

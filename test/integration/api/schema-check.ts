@@ -1,6 +1,6 @@
 /**
- * A small JSON Schema checker for the subset the API's OpenAPI document uses (type, enum,
- * properties, required, additionalProperties: false, items, anyOf, $ref to components): enough
+ * A small JSON Schema checker for the subset the API's OpenAPI document uses (type, enum, pattern,
+ * minimum, maximum, properties, required, additionalProperties: false, items, anyOf, $ref to components): enough
  * to hold real responses to the document. Returns the paths at fault, empty when it conforms.
  */
 export function check(schema: Record<string, unknown>, value: unknown, root: Record<string, unknown>, at = '$'): string[] {
@@ -21,6 +21,9 @@ export function check(schema: Record<string, unknown>, value: unknown, root: Rec
     const fits = types.some((t) => t === actual || (t === 'integer' && Number.isInteger(value)) || (t === 'number' && typeof value === 'number'));
     if (!fits) return [`${at}: ${JSON.stringify(value)} is not ${types.join('|')}`];
   }
+  if (typeof schema.pattern === 'string' && typeof value === 'string' && !new RegExp(schema.pattern, 'u').test(value)) errors.push(`${at}: ${JSON.stringify(value)} does not match ${schema.pattern}`);
+  if (typeof schema.minimum === 'number' && typeof value === 'number' && value < schema.minimum) errors.push(`${at}: ${value} < ${schema.minimum}`);
+  if (typeof schema.maximum === 'number' && typeof value === 'number' && value > schema.maximum) errors.push(`${at}: ${value} > ${schema.maximum}`);
   if (Array.isArray(schema.enum) && !schema.enum.includes(value)) errors.push(`${at}: ${JSON.stringify(value)} not in ${JSON.stringify(schema.enum)}`);
   if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
     const obj = value as Record<string, unknown>;
