@@ -70,6 +70,11 @@ export const ERROR_CODES = {
   VOID_CARD_MISMATCH: { http: 422, exit: 4, summary: "the card presented is not the sale's card (masked PAN, expiry, PAN sequence number)" },
   SUPERVISOR_REQUIRED: { http: 403, exit: 4, summary: 'a supervisor must authorize this (a valid supervisor token or password)' },
   SUPERVISOR_NOT_CONFIGURED: { http: 409, exit: 2, summary: 'no supervisor password is set for this terminal (omnipos supervisor password)' },
+  // operations: the day, alarms, homologation, support (src/operations)
+  OPERATIONS_INVALID_DATE: { http: 400, exit: 2, summary: 'a business date is not YYYY-MM-DD' },
+  OPERATIONS_DAY_NOT_CLOSABLE: { http: 409, exit: 4, summary: 'the business day cannot be closed (it has not begun)' },
+  OPERATIONS_SCRIPT_INVALID: { http: 400, exit: 2, summary: 'a homologation script is malformed (the path names the field)' },
+  OPERATIONS_DAEMON_UNREACHABLE: { http: 503, exit: 3, summary: "the running daemon's API could not be reached" },
   // receipts
   RECEIPT_INVALID: { http: 400, exit: 2, summary: 'the data for a receipt is missing or malformed' },
   RECEIPT_PRINTER_NOT_READY: { http: 503, exit: 3, summary: 'the receipt printer cannot print now (paper out, cover open, offline); a kiosk sells only with "receipt": false' },
