@@ -1,7 +1,8 @@
-import { EscPosPrinter, type PrinterStatus } from '../../drivers/printer/index.js';
+import { EscPosPrinter, encodeDocument, type PrinterStatus } from '../../drivers/printer/index.js';
 import { TcpTransport } from '../../drivers/transport/index.js';
-import { findPrinterModel } from '../../tables/printers/index.js';
-import { EscPosReceiptPrinter } from '../adapters/escpos-receipt.js';
+import { findPrinterModel, type PrinterModel } from '../../tables/printers/index.js';
+import { EscPosReceiptPrinter, receiptColumns } from '../adapters/escpos-receipt.js';
+import type { ReceiptColumns, ReceiptDocument } from '../receipt/index.js';
 import type { Config } from '../config/index.js';
 import { OmniposError } from '../core/errors/index.js';
 import type { Logger } from '../core/log/index.js';
@@ -13,7 +14,19 @@ export interface Printing {
   virtual?: VirtualPrinter;
   /** The last status the driver read (for GET /v1/health; nothing is sent to find out). */
   lastStatus?: () => PrinterStatus | undefined;
+  /** Prints a document that is not a sale's receipt (the day's close); absent without a printer. */
+  document?: (doc: ReceiptDocument) => Promise<'printed' | 'failed' | 'unsure'>;
+  /** The receipt width of the printer's model. */
+  columns?: ReceiptColumns;
   close(): Promise<void>;
+}
+
+/** A document through the driver: `printed` only when the printer proved it, as for receipts. */
+function documentPrinter(driver: EscPosPrinter, model: PrinterModel): (doc: ReceiptDocument) => Promise<'printed' | 'failed' | 'unsure'> {
+  return async (doc) => {
+    const result = await driver.print(encodeDocument(doc, model));
+    return result.outcome === 'printed' ? 'printed' : result.outcome === 'not-printed' ? 'failed' : 'unsure';
+  };
 }
 
 /**
@@ -31,6 +44,8 @@ export async function receiptPrinter(config: Config, log: Logger): Promise<Print
     await driver.open();
     return {
       port: new EscPosReceiptPrinter(driver, virtual.model, env, log),
+      document: documentPrinter(driver, virtual.model),
+      columns: receiptColumns(virtual.model),
       virtual,
       lastStatus: () => driver.lastStatus,
       close: async () => {
@@ -45,7 +60,7 @@ export async function receiptPrinter(config: Config, log: Logger): Promise<Print
     const driver = new EscPosPrinter({ transport: new TcpTransport({ host: p.host, port: p.port }), model });
     // A printer that is off now is opened again at the first receipt.
     await driver.open().catch((e: unknown) => log.warn({ err: e }, 'printer not reachable at start'));
-    return { port: new EscPosReceiptPrinter(driver, model, env, log), lastStatus: () => driver.lastStatus, close: () => driver.close().catch(() => undefined) };
+    return { port: new EscPosReceiptPrinter(driver, model, env, log), document: documentPrinter(driver, model), columns: receiptColumns(model), lastStatus: () => driver.lastStatus, close: () => driver.close().catch(() => undefined) };
   }
   throw new OmniposError('CONFIG_INVALID', `printer.kind: ${p.kind} printers are not wired into the daemon in this version (virtual, tcp or none)`, { path: 'printer.kind' });
 }
