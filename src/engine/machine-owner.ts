@@ -92,13 +92,63 @@ export abstract class MachineOwner<N extends string, D extends { merchantOrderId
     return { kind: 'receipt', result } as unknown as I;
   }
 
+  /** The input that begins the receipt step (approved → printing, committed before any byte). */
+  protected printInput(): I {
+    return { kind: 'print' } as unknown as I;
+  }
+
   /**
-   * The effects every kind shares: printing the receipt (a failure to know is `unsure`), asking
-   * the cashier about it, arming the deadline, raising an alarm. True when `effect` was one.
+   * Before a sale starts: the terminal may sell (`canSell`), and an unattended terminal asks the
+   * printer's status — paper out, cover open or offline refuses the sale before the card is read,
+   * unless the request declined the receipt (`receipt: false`).
+   */
+  protected async beforeSale(request: { receipt?: boolean }): Promise<void> {
+    this.deps.canSell?.();
+    if (this.deps.attended || request.receipt === false || !this.deps.receipt.ready) return;
+    let r;
+    try {
+      r = await this.deps.receipt.ready();
+    } catch (e) {
+      r = { ready: false as const, reason: (e as Error).message };
+    }
+    if (!r.ready) {
+      throw new OmniposError('RECEIPT_PRINTER_NOT_READY', `the receipt printer cannot print (${r.reason}): ask again with "receipt": false to sell without a receipt`, { reason: r.reason });
+    }
+  }
+
+  /**
+   * Recovery of a payment found in `printing` (the daemon died mid-print): the machine's answer to
+   * an unsure receipt — the cashier is asked (attended, undone at the deadline) or the payment is
+   * undone (unattended: nobody can confirm the customer got the receipt). Returns the new state.
+   */
+  protected recoverPrinting(entry: JournalEntry): string {
+    const state = this.stateOf(entry);
+    const step = this.transition(state, this.receiptInput('unsure'), this.ctx());
+    if (!step.ok) return entry.state;
+    this.commit(entry, step.state, 'recovery: stopped while the receipt was printing', step.effects);
+    this.runAfterRecovery(entry.id, step.state, step.effects);
+    return step.state.name;
+  }
+
+  /** Runs the effects a recovery transition asks for besides its outbox requests (the question, the deadline). */
+  protected runAfterRecovery(id: number, state: MachineState<N, D>, effects: readonly E[]): void {
+    for (const e of effects) {
+      if (this.#durable.has(e.kind)) continue;
+      this.runShared(id, state, e).catch((err: unknown) => this.deps.log.warn({ id, err }, 'recovery effect failed'));
+    }
+  }
+
+  /**
+   * The effects every kind shares: beginning the receipt step, printing the receipt (the state is
+   * `printing`, committed; a failure to know is `unsure`), asking the cashier about it, arming the
+   * deadline, raising an alarm. True when `effect` was one.
    */
   protected async runShared(id: number, state: MachineState<N, D>, effect: E): Promise<boolean> {
     const e = effect as unknown as { kind: string; at?: string; code?: string; message?: string };
     switch (e.kind) {
+      case 'receipt.start':
+        await this.apply(id, this.printInput());
+        return true;
       case 'print.receipt': {
         let result: ReceiptResult;
         try {
@@ -146,6 +196,11 @@ export abstract class MachineOwner<N extends string, D extends { merchantOrderId
       }
       await sleep(o.pollMs);
     }
+  }
+
+  /** The cashier's answer to "did the receipt come out?" (the receipt question). */
+  async receiptAnswer(id: number, printed: boolean): Promise<void> {
+    await this.apply(id, this.receiptInput(printed ? 'printed' : 'failed'));
   }
 
   /** For the outbox forwarder, inside its transaction: a request of this machine was settled. */

@@ -96,7 +96,12 @@ export interface ReceiptSubject {
   hostReceipt?: SaleData['hostReceipt'];
 }
 
+/** Whether a receipt could be printed now, and if not why (paper out, cover open, offline…). */
+export type ReceiptReadiness = { ready: true } | { ready: false; reason: string };
+
 /** Prints (or shows) the receipt; `printed` only when the printer says so after the cut. */
 export interface ReceiptPort {
-  print(sale: ReceiptSubject): Promise<'printed' | 'skipped' | 'failed' | 'unsure'>;
+  print(sale: ReceiptSubject, options?: { reprint?: boolean }): Promise<'printed' | 'skipped' | 'failed' | 'unsure'>;
+  /** Asks the printer's status (a kiosk does before a sale starts). Absent: nothing to check. */
+  ready?(): Promise<ReceiptReadiness>;
 }

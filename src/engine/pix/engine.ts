@@ -44,7 +44,7 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
 
   /** Opens the journal row, creates the charge (the row says `creating` before the request leaves), shows it, watches it. */
   async start(request: PixSaleRequest, options: { idempotencyKey?: string } = {}): Promise<{ entry: JournalEntry; done: Promise<void> }> {
-    this.deps.canSell?.();
+    await this.beforeSale(request);
     const merchantOrderId = await this.#d.orderIds.next();
     const data: PixSaleData = { request, merchantOrderId, ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) };
     const entry = this.#d.journal.open({ kind: 'pix', merchantOrderId, state: 'creating', amount: request.amount, data: data as unknown as Record<string, unknown>, input: 'request', at: this.#d.clock.now() });
@@ -67,7 +67,7 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
 
   async decide(id: number, decision: 'confirm' | 'undo', by: 'ecr' | 'operator' = 'ecr'): Promise<void> {
     const state = this.entry(id).state;
-    if (state !== 'awaiting-decision' && !(decision === 'undo' && state === 'approved')) {
+    if (state !== 'awaiting-decision' && !(decision === 'undo' && (state === 'approved' || state === 'printing'))) {
       throw new OmniposError('ENGINE_NOT_ALLOWED', `Pix ${id} is ${state}: it cannot be ${decision === 'confirm' ? 'confirmed' : 'undone'} now`, { id, state });
     }
     await this.apply(id, { kind: 'decision', decision, by });
@@ -81,7 +81,7 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
   recover(): { id: number; from: string; plan: string }[] {
     const now = this.#d.clock.now();
     const report: { id: number; from: string; plan: string }[] = [];
-    for (const entry of this.#d.journal.inStates(['creating', 'showing', 'approved', 'awaiting-decision', 'cancelling', 'refunding'])) {
+    for (const entry of this.#d.journal.inStates(['creating', 'showing', 'approved', 'printing', 'awaiting-decision', 'cancelling', 'refunding'])) {
       if (entry.kind !== 'pix') continue;
       const state = this.stateOf(entry);
       const to = (name: PixStateName, reason: string, effects: PixEffect[]): string => {
@@ -92,6 +92,7 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
       if (state.name === 'creating') plan = to('failed', 'stopped before the code was shown', state.data.paymentId ? [{ kind: 'outbox.pix-cancel' }] : []);
       else if (state.name === 'showing') plan = to('cancelling', 'stopped while the code was showing', [{ kind: 'outbox.pix-cancel' }]);
       else if (state.name === 'approved') plan = to('refunding', 'stopped before the receipt was out', [{ kind: 'outbox.pix-refund' }]);
+      else if (state.name === 'printing') plan = this.recoverPrinting(entry);
       else if (state.name === 'awaiting-decision') {
         if (Date.parse(state.data.deadline ?? '') <= now.getTime()) plan = to('refunding', 'no decision before the deadline', [{ kind: 'outbox.pix-refund' }]);
         else this.schedule(entry.id, state.data.deadline as string);

@@ -8,6 +8,13 @@ function go(state: PixState, name: PixStateName, input: string, patch: Partial<P
 
 const refund = (s: PixState, input: string, reason: string) => go(s, 'refunding', input, { reason }, { kind: 'outbox.pix-refund' });
 
+/** The receipt is out (or deliberately not printed): a Pix is final at the host, so `auto` ends here. */
+function afterReceipt(state: PixState, input: string, receipt: 'printed' | 'skipped', ctx: SaleContext): MachineStep<PixState, PixEffect> {
+  if (state.data.request.confirmation === 'auto') return go(state, 'confirmed', input, { receipt });
+  const deadline = ctx.decisionDeadline(ctx.now).toISOString();
+  return go(state, 'awaiting-decision', input, { receipt, deadline }, { kind: 'schedule.deadline', at: deadline });
+}
+
 /** The Pix sale as a pure transition function (same contract as the card sale's). */
 export function pixTransition(state: PixState, input: PixInput, ctx: SaleContext): MachineStep<PixState, PixEffect> {
   const refuse = (): MachineStep<PixState, PixEffect> => ({ ok: false, reason: `input ${input.kind} is not valid in state ${state.name}` });
@@ -20,21 +27,29 @@ export function pixTransition(state: PixState, input: PixInput, ctx: SaleContext
       }
       return go(state, 'failed', `Pix ${input.result.kind}`, { reason: input.result.reason });
     case 'showing':
-      if (input.kind === 'paid') return go(state, 'approved', 'paid', {}, { kind: 'print.receipt' });
+      if (input.kind === 'paid') return go(state, 'approved', 'paid', {}, { kind: 'receipt.start' });
       if (input.kind === 'cancel') return go(state, 'cancelling', `cancel by ${input.by}`, { reason: `cancelled by ${input.by}` }, { kind: 'outbox.pix-cancel' });
       if (input.kind === 'expired') return go(state, 'cancelling', 'code expired', { reason: 'the code expired unpaid' }, { kind: 'outbox.pix-cancel' });
       return refuse();
     case 'approved':
+      // `printing` is committed before a byte goes out; a payer who declined the receipt gets none.
+      if (input.kind === 'print') return state.data.request.receipt === false ? afterReceipt(state, 'receipt declined', 'skipped', ctx) : go(state, 'printing', 'print', {}, { kind: 'print.receipt' });
+      if (input.kind === 'cancel') return refund(state, `cancel by ${input.by}`, `cancelled by ${input.by}`);
+      if (input.kind === 'decision' && input.decision === 'undo') return refund(state, `undo by ${input.by}`, `undone before the receipt (${input.by})`);
+      return refuse();
+    case 'printing':
       if (input.kind === 'receipt') {
-        if (input.result === 'printed' || input.result === 'skipped') {
-          if (state.data.request.confirmation === 'auto') return go(state, 'confirmed', `receipt ${input.result}`, { receipt: input.result });
+        if (input.result === 'printed' || input.result === 'skipped') return afterReceipt(state, `receipt ${input.result}`, input.result, ctx);
+        if (input.result === 'unsure' && ctx.attended) {
           const deadline = ctx.decisionDeadline(ctx.now).toISOString();
-          return go(state, 'awaiting-decision', `receipt ${input.result}`, { receipt: input.result, deadline }, { kind: 'schedule.deadline', at: deadline });
+          return go(state, 'printing', 'receipt unsure', { deadline }, { kind: 'ask.receipt' }, { kind: 'schedule.deadline', at: deadline });
         }
-        if (input.result === 'unsure' && ctx.attended) return go(state, 'approved', 'receipt unsure', {}, { kind: 'ask.receipt' });
-        return refund(state, `receipt ${input.result}`, 'the receipt did not come out');
+        return refund(state, `receipt ${input.result}`, input.result === 'unsure' ? 'nobody can tell whether the receipt came out' : 'the receipt did not come out');
       }
       if (input.kind === 'cancel') return refund(state, `cancel by ${input.by}`, `cancelled by ${input.by}`);
+      if (input.kind === 'decision' && input.decision === 'undo') {
+        return refund(state, `undo by ${input.by}`, input.by === 'deadline' ? 'no answer about the receipt before the deadline' : `undone before the receipt was out (${input.by})`);
+      }
       return refuse();
     case 'awaiting-decision':
       if (input.kind === 'decision') {

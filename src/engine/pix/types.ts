@@ -11,6 +11,8 @@ export interface PixSaleRequest {
   amount: number;
   payer: { name: string; document: string };
   confirmation: ConfirmationMode;
+  /** False: the payer declined the receipt (the receipt step records `skipped`). */
+  receipt?: boolean;
 }
 
 export interface PixSaleData {
@@ -30,6 +32,8 @@ export const PIX_STATES = [
   'creating',
   'showing',
   'approved',
+  /** Committed before the receipt's bytes go to the printer. */
+  'printing',
   'awaiting-decision',
   'cancelling',
   'refunding',
@@ -59,6 +63,8 @@ export type PixInput =
   | { kind: 'paid' }
   | { kind: 'expired' }
   | { kind: 'cancel'; by: 'ecr' | 'customer' | 'operator' }
+  /** The receipt step begins (approved → printing, or `skipped` when the request declined the receipt). */
+  | { kind: 'print' }
   | { kind: 'receipt'; result: 'printed' | 'skipped' | 'failed' | 'unsure' }
   | { kind: 'decision'; decision: 'confirm' | 'undo'; by: 'ecr' | 'deadline' | 'operator' }
   | { kind: 'delivered'; action: 'done' | 'dead-letter' | 'needs-refund'; reason: string; late?: boolean };
@@ -66,6 +72,7 @@ export type PixInput =
 export type PixEffect =
   | { kind: 'pix.create' }
   | { kind: 'watch.payment' }
+  | { kind: 'receipt.start' }
   | { kind: 'print.receipt' }
   | { kind: 'ask.receipt' }
   | { kind: 'schedule.deadline'; at: string }

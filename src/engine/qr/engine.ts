@@ -44,7 +44,7 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
 
   /** Opens the journal row, builds and shows the code, and watches for the payment in the background. */
   async start(request: QrSaleRequest, options: { idempotencyKey?: string } = {}): Promise<{ entry: JournalEntry; done: Promise<void> }> {
-    this.deps.canSell?.();
+    await this.beforeSale(request);
     const merchant = this.#d.merchant;
     if (!merchant) throw new OmniposError('ENGINE_NOT_ALLOWED', "wallet QR sales need the merchant's data of an initialized terminal");
     const { journal, clock, db } = this.#d;
@@ -70,14 +70,10 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
 
   async decide(id: number, decision: 'confirm' | 'undo', by: 'ecr' | 'operator' = 'ecr'): Promise<void> {
     const state = this.entry(id).state;
-    if (state !== 'awaiting-decision' && !(decision === 'undo' && state === 'approved')) {
+    if (state !== 'awaiting-decision' && !(decision === 'undo' && (state === 'approved' || state === 'printing'))) {
       throw new OmniposError('ENGINE_NOT_ALLOWED', `QR sale ${id} is ${state}: it cannot be ${decision === 'confirm' ? 'confirmed' : 'undone'} now`, { id, state });
     }
     await this.apply(id, { kind: 'decision', decision, by });
-  }
-
-  async receiptAnswer(id: number, printed: boolean): Promise<void> {
-    await this.apply(id, { kind: 'receipt', result: printed ? 'printed' : 'failed' });
   }
 
   /**
@@ -89,13 +85,14 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
   recover(): { id: number; from: string; plan: string }[] {
     const now = this.#d.clock.now();
     const report: { id: number; from: string; plan: string }[] = [];
-    for (const entry of this.#d.journal.inStates(['started', 'showing', 'approved', 'awaiting-decision', 'confirming', 'undoing', 'cancelling', 'expiring'])) {
+    for (const entry of this.#d.journal.inStates(['started', 'showing', 'approved', 'printing', 'awaiting-decision', 'confirming', 'undoing', 'cancelling', 'expiring'])) {
       if (entry.kind !== 'qr') continue;
       const state = this.stateOf(entry);
       let plan = entry.state;
       if (state.name === 'started') plan = this.#recommit(entry, state, 'cancelled', 'stopped before the code was shown', []);
       else if (state.name === 'showing') plan = this.#recommit(entry, state, 'cancelling', 'stopped while the code was showing', [{ kind: 'outbox.watch' }]);
       else if (state.name === 'approved') plan = this.#recommit(entry, state, 'undoing', 'stopped before the receipt was out', [{ kind: 'outbox.undo' }]);
+      else if (state.name === 'printing') plan = this.recoverPrinting(entry);
       else if (state.name === 'awaiting-decision') {
         if (Date.parse(state.data.deadline ?? '') <= now.getTime()) plan = this.#recommit(entry, state, 'undoing', 'no decision before the deadline', [{ kind: 'outbox.undo' }]);
         else this.schedule(entry.id, state.data.deadline as string);

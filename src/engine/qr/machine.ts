@@ -9,6 +9,13 @@ function go(state: QrState, name: QrStateName, input: string, patch: Partial<QrS
 
 const undo = (s: QrState, input: string, reason: string): QrStep => go(s, 'undoing', input, { reason }, { kind: 'outbox.undo' });
 
+/** The receipt is out (or deliberately not printed): confirm now, or wait for the cash register. */
+function afterReceipt(state: QrState, input: string, receipt: 'printed' | 'skipped', ctx: SaleContext): QrStep {
+  if (state.data.request.confirmation === 'auto') return go(state, 'confirming', input, { receipt }, { kind: 'outbox.confirm' });
+  const deadline = ctx.decisionDeadline(ctx.now).toISOString();
+  return go(state, 'awaiting-decision', input, { receipt, deadline }, { kind: 'schedule.deadline', at: deadline });
+}
+
 /** The wallet QR sale as a pure transition function (same contract as the card sale's). */
 export function qrTransition(state: QrState, input: QrInput, ctx: SaleContext): QrStep {
   const refuse = (): QrStep => ({ ok: false, reason: `input ${input.kind} is not valid in state ${state.name}` });
@@ -21,23 +28,31 @@ export function qrTransition(state: QrState, input: QrInput, ctx: SaleContext): 
       return refuse();
     case 'showing':
       if (input.kind === 'paid') {
-        return go(state, 'approved', 'paid by the wallet', { paymentId: input.paymentId, ...(input.authorizationCode ? { authorizationCode: input.authorizationCode } : {}) }, { kind: 'print.receipt' });
+        return go(state, 'approved', 'paid by the wallet', { paymentId: input.paymentId, ...(input.authorizationCode ? { authorizationCode: input.authorizationCode } : {}) }, { kind: 'receipt.start' });
       }
       // The code may still be paid until its validity ends: watch, and undo what comes late.
       if (input.kind === 'cancel') return go(state, 'cancelling', `cancel by ${input.by}`, { reason: `cancelled by ${input.by}` }, { kind: 'outbox.watch' });
       if (input.kind === 'expired') return go(state, 'expiring', 'code expired', { reason: 'the code expired unpaid' }, { kind: 'outbox.watch' });
       return refuse();
     case 'approved':
+      // `printing` is committed before a byte goes out; a customer who declined the receipt gets none.
+      if (input.kind === 'print') return state.data.request.receipt === false ? afterReceipt(state, 'receipt declined', 'skipped', ctx) : go(state, 'printing', 'print', {}, { kind: 'print.receipt' });
+      if (input.kind === 'cancel') return undo(state, `cancel by ${input.by}`, `cancelled by ${input.by}`);
+      if (input.kind === 'decision' && input.decision === 'undo') return undo(state, `undo by ${input.by}`, `undone before the receipt (${input.by})`);
+      return refuse();
+    case 'printing':
       if (input.kind === 'receipt') {
-        if (input.result === 'printed' || input.result === 'skipped') {
-          if (state.data.request.confirmation === 'auto') return go(state, 'confirming', `receipt ${input.result}`, { receipt: input.result }, { kind: 'outbox.confirm' });
+        if (input.result === 'printed' || input.result === 'skipped') return afterReceipt(state, `receipt ${input.result}`, input.result, ctx);
+        if (input.result === 'unsure' && ctx.attended) {
           const deadline = ctx.decisionDeadline(ctx.now).toISOString();
-          return go(state, 'awaiting-decision', `receipt ${input.result}`, { receipt: input.result, deadline }, { kind: 'schedule.deadline', at: deadline });
+          return go(state, 'printing', 'receipt unsure', { deadline }, { kind: 'ask.receipt' }, { kind: 'schedule.deadline', at: deadline });
         }
-        if (input.result === 'unsure' && ctx.attended) return go(state, 'approved', 'receipt unsure', {}, { kind: 'ask.receipt' });
-        return undo(state, `receipt ${input.result}`, 'the receipt did not come out');
+        return undo(state, `receipt ${input.result}`, input.result === 'unsure' ? 'nobody can tell whether the receipt came out' : 'the receipt did not come out');
       }
       if (input.kind === 'cancel') return undo(state, `cancel by ${input.by}`, `cancelled by ${input.by}`);
+      if (input.kind === 'decision' && input.decision === 'undo') {
+        return undo(state, `undo by ${input.by}`, input.by === 'deadline' ? 'no answer about the receipt before the deadline' : `undone before the receipt was out (${input.by})`);
+      }
       return refuse();
     case 'awaiting-decision':
       if (input.kind === 'decision') {

@@ -15,6 +15,8 @@ export interface QrSaleRequest {
   installments: number;
   interest: 'ByMerchant' | 'ByIssuer';
   confirmation: ConfirmationMode;
+  /** False: the customer declined the receipt (the receipt step records `skipped`). */
+  receipt?: boolean;
 }
 
 export interface QrSaleData {
@@ -37,6 +39,8 @@ export const QR_STATES = [
   'started',
   'showing',
   'approved',
+  /** Committed before the receipt's bytes go to the printer. */
+  'printing',
   'awaiting-decision',
   'confirming',
   'undoing',
@@ -65,6 +69,8 @@ export type QrInput =
   | { kind: 'paid'; paymentId: string; authorizationCode?: string }
   | { kind: 'expired' }
   | { kind: 'cancel'; by: 'ecr' | 'customer' | 'operator' }
+  /** The receipt step begins (approved → printing, or `skipped` when the request declined the receipt). */
+  | { kind: 'print' }
   | { kind: 'receipt'; result: 'printed' | 'skipped' | 'failed' | 'unsure' }
   | { kind: 'decision'; decision: 'confirm' | 'undo'; by: 'ecr' | 'deadline' | 'operator' }
   /** The outbox settled the confirmation, the undo, or the late-payment watch (`late`: a payment found and undone). */
@@ -72,6 +78,7 @@ export type QrInput =
 
 export type QrEffect =
   | { kind: 'watch.payment' }
+  | { kind: 'receipt.start' }
   | { kind: 'print.receipt' }
   | { kind: 'ask.receipt' }
   | { kind: 'schedule.deadline'; at: string }

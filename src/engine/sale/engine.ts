@@ -42,7 +42,7 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
 
   /** Opens the journal row (committed before anything else) and runs the sale in the background. */
   async start(request: SaleRequest, options: { idempotencyKey?: string } = {}): Promise<{ entry: JournalEntry; done: Promise<void> }> {
-    this.deps.canSell?.();
+    await this.beforeSale(request);
     if (this.#active) throw new OmniposError('ENGINE_BUSY', 'a sale is already using the pinpad', { active: this.#active.id });
     const abort = new AbortController();
     this.#active = { id: -1, abort };
@@ -78,16 +78,11 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
   /** The cash register's decision on an approved sale. */
   async decide(id: number, decision: 'confirm' | 'undo', by: 'ecr' | 'operator' = 'ecr'): Promise<JournalEntry> {
     const state = this.entry(id).state;
-    if (state !== 'awaiting-decision' && !(decision === 'undo' && state === 'approved')) {
+    if (state !== 'awaiting-decision' && !(decision === 'undo' && (state === 'approved' || state === 'printing'))) {
       throw new OmniposError('ENGINE_NOT_ALLOWED', `sale ${id} is ${state}: it cannot be ${decision === 'confirm' ? 'confirmed' : 'undone'} now`, { id, state });
     }
     await this.apply(id, { kind: 'decision', decision, by });
     return this.entry(id);
-  }
-
-  /** The cashier's answer to "did the receipt come out?". */
-  async receiptAnswer(id: number, printed: boolean): Promise<void> {
-    await this.apply(id, { kind: 'receipt', result: printed ? 'printed' : 'failed' });
   }
 
   /**
@@ -95,14 +90,16 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
    * (DESIGN.md's recovery table); the outbox delivers it.
    */
   recover(): { id: number; from: string; plan: string }[] {
-    const now = this.#d.clock.now();
+    const ctx = this.ctx();
     const report: { id: number; from: string; plan: string }[] = [];
-    for (const entry of this.#d.journal.inStates(['started', 'card-read', 'authorizing', 'finishing-chip', 'approved', 'awaiting-decision', 'confirming', 'undoing'])) {
+    for (const entry of this.#d.journal.inStates(['started', 'card-read', 'authorizing', 'finishing-chip', 'approved', 'printing', 'awaiting-decision', 'confirming', 'undoing'])) {
       if (entry.kind !== 'sale') continue;
       const state = this.stateOf(entry);
-      const plan = planRecovery(state, now);
+      const plan = planRecovery(state, ctx);
       if (plan.kind === 'transition') {
-        this.commit(entry, { name: plan.to, data: { ...state.data, reason: plan.reason } }, `recovery: ${plan.reason}`, plan.effects);
+        const next = { name: plan.to, data: { ...state.data, ...plan.patch, reason: plan.reason } };
+        this.commit(entry, next, `recovery: ${plan.reason}`, plan.effects);
+        this.runAfterRecovery(entry.id, next, plan.effects);
       } else if (plan.kind === 'ensure') {
         this.#d.db.transaction(() => this.writeDurable(entry.id, state, plan.effects)).immediate();
       } else if (plan.kind === 'wait') {

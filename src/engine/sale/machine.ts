@@ -39,7 +39,7 @@ function hostAnswer(state: SaleState, outcome: HostSaleOutcome): SaleStep {
       const approved = { ...state, data: { ...state.data, ...patch } };
       if (isChip) return go(approved, 'finishing-chip', input, {}, { kind: 'pinpad.finish-chip', decision: 'approved' });
       if (state.data.cancelRequested) return undo(approved, input, 'cancelled while authorizing', 'paymentId', { kind: 'pinpad.end', message: 'CANCELADA' });
-      return go(approved, 'approved', input, {}, { kind: 'pinpad.end', message: 'APROVADA' }, { kind: 'print.receipt' });
+      return go(approved, 'approved', input, {}, { kind: 'pinpad.end', message: 'APROVADA' }, { kind: 'receipt.start' });
     }
     case 'anomaly':
       return undo({ ...state, data: { ...state.data, paymentId: outcome.paymentId } }, input, `host anomaly: ${outcome.reason}`, 'paymentId',
@@ -111,7 +111,7 @@ export function saleTransition(state: SaleState, input: SaleInput, ctx: SaleCont
       if (input.kind === 'chip-finished') {
         const emv = input.emv ? { emv: input.emv } : {};
         if (input.card === 'approved' && !state.data.cancelRequested) {
-          return go(state, 'approved', 'card approved', emv, { kind: 'print.receipt' });
+          return go(state, 'approved', 'card approved', emv, { kind: 'receipt.start' });
         }
         const reason = input.card === 'approved' ? 'cancelled while authorizing'
           : input.card === 'declined' ? 'card declined after the host approved' : `card session failed: ${input.reason ?? 'unknown'}`;
@@ -120,13 +120,29 @@ export function saleTransition(state: SaleState, input: SaleInput, ctx: SaleCont
       if (input.kind === 'cancel') return go(state, 'finishing-chip', `cancel by ${input.by}`, { cancelRequested: true });
       return refuse(state, input);
     case 'approved':
-      if (input.kind === 'receipt') {
-        if (input.result === 'printed' || input.result === 'skipped') return afterReceipt(state, `receipt ${input.result}`, input.result, ctx);
-        if (input.result === 'unsure' && ctx.attended) return go(state, 'approved', 'receipt unsure', {}, { kind: 'ask.receipt' });
-        return undo(state, `receipt ${input.result}`, 'the receipt did not come out', 'paymentId');
+      // `printing` is committed before a byte goes out; a customer who declined the receipt gets none.
+      if (input.kind === 'print') {
+        if (state.data.request.receipt === false) return afterReceipt(state, 'receipt declined', 'skipped', ctx);
+        return go(state, 'printing', 'print', {}, { kind: 'print.receipt' });
       }
       if (input.kind === 'cancel' || (input.kind === 'decision' && input.decision === 'undo')) {
-        return undo(state, input.kind, `undone before the receipt (${input.kind === 'cancel' ? input.by : input.by})`, 'paymentId');
+        return undo(state, input.kind, `undone before the receipt (${input.by})`, 'paymentId');
+      }
+      return refuse(state, input);
+    case 'printing':
+      if (input.kind === 'receipt') {
+        if (input.result === 'printed' || input.result === 'skipped') return afterReceipt(state, `receipt ${input.result}`, input.result, ctx);
+        if (input.result === 'unsure' && ctx.attended) {
+          // The cashier is asked; without an answer before the deadline the sale is undone.
+          const deadline = ctx.decisionDeadline(ctx.now).toISOString();
+          return go(state, 'printing', 'receipt unsure', { deadline }, { kind: 'ask.receipt' }, { kind: 'schedule.deadline', at: deadline });
+        }
+        const reason = input.result === 'unsure' ? 'nobody can tell whether the receipt came out' : 'the receipt did not come out';
+        return undo(state, `receipt ${input.result}`, reason, 'paymentId');
+      }
+      if (input.kind === 'cancel') return undo(state, `cancel by ${input.by}`, `undone before the receipt was out (${input.by})`, 'paymentId');
+      if (input.kind === 'decision' && input.decision === 'undo') {
+        return undo(state, `undo by ${input.by}`, input.by === 'deadline' ? 'no answer about the receipt before the deadline' : `undone before the receipt was out (${input.by})`, 'paymentId');
       }
       return refuse(state, input);
     case 'awaiting-decision':

@@ -1,4 +1,5 @@
-import type { SaleEffect, SaleState, SaleStateName } from './types.js';
+import { saleTransition } from './machine.js';
+import type { SaleContext, SaleData, SaleEffect, SaleState, SaleStateName } from './types.js';
 
 /**
  * What one unfinished sale needs after a restart: DESIGN.md's recovery table as a pure
@@ -10,6 +11,8 @@ import type { SaleEffect, SaleState, SaleStateName } from './types.js';
  * | started, card-read (nothing sent)        | aborted                                            |
  * | authorizing (the request may have left)  | undo by order id (the undo race: query, undo what is found) |
  * | finishing-chip, approved (receipt not out) | undo (with the card's EMV data when stored)      |
+ * | printing (bytes may have gone out)       | attended: ask the cashier whether the receipt came out (undo at the deadline); |
+ * |                                          | unattended: undo — nobody can confirm the customer got it |
  * | awaiting-decision                        | wait for the cash register until the deadline, then undo |
  * | confirming / undoing                     | make sure the outbox holds the request (idempotent) |
  * | final                                    | nothing                                            |
@@ -19,11 +22,12 @@ import type { SaleEffect, SaleState, SaleStateName } from './types.js';
  */
 export type RecoveryPlan =
   | { kind: 'nothing' }
-  | { kind: 'transition'; to: SaleStateName; reason: string; effects: SaleEffect[] }
+  | { kind: 'transition'; to: SaleStateName; reason: string; effects: SaleEffect[]; patch?: Partial<SaleData> }
   | { kind: 'ensure'; effects: SaleEffect[] }
   | { kind: 'wait'; until: string; effects: SaleEffect[] };
 
-export function planRecovery(state: SaleState, now: Date): RecoveryPlan {
+export function planRecovery(state: SaleState, ctx: SaleContext): RecoveryPlan {
+  const now = ctx.now;
   switch (state.name) {
     case 'started':
     case 'card-read':
@@ -43,6 +47,19 @@ export function planRecovery(state: SaleState, now: Date): RecoveryPlan {
         reason: state.name === 'finishing-chip' ? 'stopped before the card finished' : 'stopped before the receipt was out',
         effects: [{ kind: 'outbox.undo', by: 'paymentId' }],
       };
+    case 'printing': {
+      // The daemon died while the receipt printed: whether it came out is exactly "unsure".
+      const step = saleTransition(state, { kind: 'receipt', result: 'unsure' }, ctx);
+      if (!step.ok) return { kind: 'nothing' };
+      const deadline = step.state.name === 'printing' ? step.state.data.deadline : undefined;
+      return {
+        kind: 'transition',
+        to: step.state.name,
+        reason: ctx.attended ? 'stopped while the receipt was printing: the cashier is asked' : 'stopped while the receipt was printing: nobody can confirm the customer got it',
+        effects: step.effects,
+        ...(deadline ? { patch: { deadline } } : {}),
+      };
+    }
     case 'awaiting-decision': {
       const deadline = state.data.deadline ?? now.toISOString();
       if (Date.parse(deadline) <= now.getTime()) {

@@ -10,6 +10,7 @@ const STATUS: Record<SaleStateName, PaymentStatus> = {
   'finishing-chip': 'pending',
   // Approved by the host, receipt on its way: not final until confirmed.
   approved: 'pending',
+  printing: 'pending',
   'awaiting-decision': 'approved',
   confirming: 'confirmed',
   confirmed: 'confirmed',

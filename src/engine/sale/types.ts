@@ -17,6 +17,8 @@ export interface SaleRequest {
   installments: number;
   interest: Interest;
   confirmation: ConfirmationMode;
+  /** False: the customer declined the receipt; the receipt step records `skipped` and prints nothing. */
+  receipt?: boolean;
 }
 
 /** What the journal keeps of the card. Never a PAN, a track or a PIN block. */
@@ -74,6 +76,8 @@ export const SALE_STATES = [
   'authorizing',
   'finishing-chip',
   'approved',
+  /** Committed before the receipt's bytes go to the printer: a restart here does not know whether it came out. */
+  'printing',
   'awaiting-decision',
   'confirming',
   'undoing',
@@ -128,6 +132,8 @@ export type SaleInput =
   | { kind: 'cancel'; by: 'ecr' | 'customer' | 'operator' }
   | { kind: 'host-answer'; outcome: HostSaleOutcome }
   | { kind: 'chip-finished'; card: 'approved' | 'declined' | 'failed'; emv?: Record<string, string>; reason?: string }
+  /** The receipt step begins (approved → printing, or `skipped` when the request declined the receipt). */
+  | { kind: 'print' }
   | { kind: 'receipt'; result: 'printed' | 'skipped' | 'failed' | 'unsure' }
   | { kind: 'decision'; decision: 'confirm' | 'undo'; by: 'ecr' | 'deadline' | 'operator' }
   | { kind: 'delivered'; action: 'done' | 'dead-letter' | 'needs-refund'; reason: string };
@@ -141,6 +147,9 @@ export type SaleEffect =
   | { kind: 'acquirer.sale' }
   | { kind: 'pinpad.finish-chip'; decision: 'approved' | 'declined' | 'no-communication' | 'aborted' }
   | { kind: 'pinpad.end'; message: string }
+  /** Begin the receipt step (the owner applies `print`). */
+  | { kind: 'receipt.start' }
+  /** Send the receipt to the printer (the state is `printing`, already committed). */
   | { kind: 'print.receipt' }
   | { kind: 'ask.receipt' }
   | { kind: 'schedule.deadline'; at: string }

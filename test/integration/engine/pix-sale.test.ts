@@ -72,7 +72,7 @@ describe('Pix sales on the e-commerce API of the strict sandbox', () => {
     const paymentId = (t.journal.get(entry.id)!.data as { paymentId: string }).paymentId;
     expect((await h.control('POST', `/sandbox/pix/${paymentId}/pay`)).status).toBe(200);
     await done;
-    expect(t.journal.transitions(entry.id).map((x) => x.to)).toEqual(['creating', 'showing', 'approved', 'confirmed']);
+    expect(t.journal.transitions(entry.id).map((x) => x.to)).toEqual(['creating', 'showing', 'approved', 'printing', 'confirmed']);
     t.db.close();
   });
 

@@ -93,7 +93,7 @@ describe('wallet QR sales against the sandbox (the wallet pays through the walle
     expect(paid.code).toBe(0);
     await done;
     await t.settle();
-    expect(t.journal.transitions(entry.id).map((x) => x.to)).toEqual(['started', 'showing', 'approved', 'confirming', 'confirmed']);
+    expect(t.journal.transitions(entry.id).map((x) => x.to)).toEqual(['started', 'showing', 'approved', 'printing', 'confirming', 'confirmed']);
     const row = (await h.ledger()).sales.find((s) => s.merchantOrderId === entry.merchantOrderId);
     expect(row).toMatchObject({ confirmationStatus: 1, charged: 3210 });
     t.db.close();

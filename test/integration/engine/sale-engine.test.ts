@@ -95,7 +95,7 @@ describe('card sales through the engine, the strict sandbox and a real SQLite jo
     await t.settle();
     const final = t.journal.get(entry.id)!;
     expect(final.state).toBe('confirmed');
-    expect(t.journal.transitions(entry.id).map((x) => x.to)).toEqual(['started', 'card-read', 'authorizing', 'finishing-chip', 'approved', 'confirming', 'confirmed']);
+    expect(t.journal.transitions(entry.id).map((x) => x.to)).toEqual(['started', 'card-read', 'authorizing', 'finishing-chip', 'approved', 'printing', 'confirming', 'confirmed']);
     expect(await ledgerRow(entry.merchantOrderId)).toMatchObject({ confirmationStatus: 1, charged: 1010 });
     expect(t.printer.printed[0]?.join('\n')).toContain(`PEDIDO ${entry.merchantOrderId}`);
     expect(t.events.filter((e) => e.type === 'state').map((e) => (e as { status: string }).status).at(-1)).toBe('confirmed');

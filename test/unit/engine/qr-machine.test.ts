@@ -33,9 +33,11 @@ describe('wallet QR sale machine', () => {
   });
 
   it('paid: receipt, then confirmation by omnipos or by the cash register', () => {
-    expect(run([shown, { kind: 'paid', paymentId: 'p' }, { kind: 'receipt', result: 'printed' }]).effects).toEqual(['watch.payment', 'print.receipt', 'outbox.confirm']);
+    const paid = run([shown, { kind: 'paid', paymentId: 'p' }, { kind: 'print' }, { kind: 'receipt', result: 'printed' }]);
+    expect(paid.effects).toEqual(['watch.payment', 'receipt.start', 'print.receipt', 'outbox.confirm']);
+    expect(paid.names).toEqual(['started', 'showing', 'approved', 'printing', 'confirming']);
     const ecr = { ...start, data: { ...start.data, request: { ...start.data.request, confirmation: 'ecr' as const } } };
-    expect(run([shown, { kind: 'paid', paymentId: 'p' }, { kind: 'receipt', result: 'printed' }], ecr).state).toMatchObject({ name: 'awaiting-decision', data: { deadline: '2026-11-22T13:01:00.000Z' } });
+    expect(run([shown, { kind: 'paid', paymentId: 'p' }, { kind: 'print' }, { kind: 'receipt', result: 'printed' }], ecr).state).toMatchObject({ name: 'awaiting-decision', data: { deadline: '2026-11-22T13:01:00.000Z' } });
   });
 
   it('refuses a payment before the code is shown and anything in a final state', () => {

@@ -47,13 +47,15 @@ describe('card sale state machine', () => {
       { kind: 'authorize' },
       approved,
       { kind: 'chip-finished', card: 'approved', emv: { '9F26': 'AABBCCDDEEFF0011', '95': '0000000000' } },
+      { kind: 'print' },
       { kind: 'receipt', result: 'printed' },
       { kind: 'delivered', action: 'done', reason: 'confirmed' },
     ]);
-    expect(r.names).toEqual(['started', 'card-read', 'authorizing', 'finishing-chip', 'approved', 'confirming', 'confirmed']);
+    expect(r.names).toEqual(['started', 'card-read', 'authorizing', 'finishing-chip', 'approved', 'printing', 'confirming', 'confirmed']);
     expect(r.effects).toEqual([
       { kind: 'acquirer.sale' },
       { kind: 'pinpad.finish-chip', decision: 'approved' },
+      { kind: 'receipt.start' },
       { kind: 'print.receipt' },
       { kind: 'outbox.confirm' },
     ]);
@@ -66,9 +68,10 @@ describe('card sale state machine', () => {
       { kind: 'card-read', card: stripeCard },
       { kind: 'authorize' },
       approved,
+      { kind: 'print' },
       { kind: 'receipt', result: 'printed' },
     ]);
-    expect(r.names.slice(-2)).toEqual(['approved', 'awaiting-decision']);
+    expect(r.names.slice(-3)).toEqual(['approved', 'printing', 'awaiting-decision']);
     expect(r.state.data.deadline).toBe('2026-11-22T13:10:00.000Z');
     expect(r.effects).toContainEqual({ kind: 'schedule.deadline', at: '2026-11-22T13:10:00.000Z' });
     expect(paymentStatus(r.state.name)).toBe('approved');
@@ -125,16 +128,31 @@ describe('card sale state machine', () => {
     expect(r.effects.map((e) => e.kind)).toEqual(['acquirer.sale', 'pinpad.end', 'alarm', 'outbox.undo']);
   });
 
-  it('a receipt that did not come out undoes the sale; an unsure one asks the cashier, or undoes on a kiosk', () => {
-    const at = run(start(), [{ kind: 'card-read', card: stripeCard }, { kind: 'authorize' }, approved]).state;
-    expect(run(at, [{ kind: 'receipt', result: 'unsure' }]).effects).toEqual([{ kind: 'ask.receipt' }]);
+  it('a receipt that did not come out undoes the sale; an unsure one asks the cashier (undone at the deadline), or undoes on a kiosk', () => {
+    const approvedState = run(start(), [{ kind: 'card-read', card: stripeCard }, { kind: 'authorize' }, approved]).state;
+    expect(saleTransition(approvedState, { kind: 'receipt', result: 'printed' }, ctx).ok).toBe(false);
+    const at = run(approvedState, [{ kind: 'print' }]).state;
+    expect(at.name).toBe('printing');
+    const asked = run(at, [{ kind: 'receipt', result: 'unsure' }]);
+    expect(asked.state).toMatchObject({ name: 'printing', data: { deadline: '2026-11-22T13:10:00.000Z' } });
+    expect(asked.effects).toEqual([{ kind: 'ask.receipt' }, { kind: 'schedule.deadline', at: '2026-11-22T13:10:00.000Z' }]);
+    expect(run(asked.state, [{ kind: 'receipt', result: 'printed' }]).state.name).toBe('confirming');
+    expect(run(asked.state, [{ kind: 'decision', decision: 'undo', by: 'deadline' }]).state).toMatchObject({ name: 'undoing', data: { reason: 'no answer about the receipt before the deadline' } });
     expect(run(at, [{ kind: 'receipt', result: 'failed' }]).state.name).toBe('undoing');
-    expect(run(at, [{ kind: 'receipt', result: 'unsure' }], { ...ctx, attended: false }).state.name).toBe('undoing');
+    expect(run(at, [{ kind: 'receipt', result: 'unsure' }], { ...ctx, attended: false }).state).toMatchObject({ name: 'undoing', data: { reason: 'nobody can tell whether the receipt came out' } });
     expect(run(at, [{ kind: 'receipt', result: 'skipped' }]).state.name).toBe('confirming');
   });
 
+  it('"receipt": false: the receipt step records skipped and nothing is printed', () => {
+    const noReceipt: SaleState = { name: 'started', data: { ...start().data, request: { ...request('auto'), receipt: false } } };
+    const r = run(noReceipt, [{ kind: 'card-read', card: stripeCard }, { kind: 'authorize' }, approved, { kind: 'print' }]);
+    expect(r.names.slice(-2)).toEqual(['approved', 'confirming']);
+    expect(r.state.data.receipt).toBe('skipped');
+    expect(r.effects.map((e) => e.kind)).not.toContain('print.receipt');
+  });
+
   it('an undo the host answers too late becomes needs-refund with an alarm', () => {
-    const at = run(start(), [{ kind: 'card-read', card: stripeCard }, { kind: 'authorize' }, approved, { kind: 'receipt', result: 'failed' }]).state;
+    const at = run(start(), [{ kind: 'card-read', card: stripeCard }, { kind: 'authorize' }, approved, { kind: 'print' }, { kind: 'receipt', result: 'failed' }]).state;
     const r = run(at, [{ kind: 'delivered', action: 'needs-refund', reason: 'confirmed at the daily close' }]);
     expect(r.state.name).toBe('needs-refund');
     expect(r.effects[0]).toMatchObject({ kind: 'alarm', code: 'NEEDS_REFUND' });
@@ -162,15 +180,17 @@ describe('card sale state machine', () => {
         { kind: 'host-answer', outcome: { kind: 'not-sent' } } as SaleInput,
       ),
       fc.constantFrom('approved', 'declined', 'failed').map((c): SaleInput => ({ kind: 'chip-finished', card: c })),
+      fc.constant({ kind: 'print' } as const),
       fc.constantFrom('printed', 'skipped', 'failed', 'unsure').map((result): SaleInput => ({ kind: 'receipt', result })),
       fc.constantFrom('confirm', 'undo').map((decision): SaleInput => ({ kind: 'decision', decision, by: 'ecr' })),
+      fc.constant({ kind: 'decision', decision: 'undo', by: 'deadline' } as const),
       fc.constantFrom('done', 'dead-letter', 'needs-refund').map((action): SaleInput => ({ kind: 'delivered', action, reason: 'r' })),
     );
     const seed = Date.now();
     console.log(`sale machine property seed ${seed}`);
     fc.assert(
-      fc.property(fc.constantFrom('auto', 'ecr'), fc.boolean(), fc.array(input, { maxLength: 30 }), (mode, attended, inputs) => {
-        let state = start(mode);
+      fc.property(fc.constantFrom('auto', 'ecr'), fc.boolean(), fc.boolean(), fc.array(input, { maxLength: 30 }), (mode, attended, wantsReceipt, inputs) => {
+        let state: SaleState = { ...start(mode), data: { ...start(mode).data, request: { ...request(mode), ...(wantsReceipt ? {} : { receipt: false }) } } };
         let hostApproved = false;
         const durable = new Set<string>();
         for (const i of inputs) {
@@ -178,6 +198,14 @@ describe('card sale state machine', () => {
           if (!step.ok) continue;
           if (state.name === 'authorizing' && i.kind === 'host-answer' && (i.outcome.kind === 'approved' || i.outcome.kind === 'anomaly' || i.outcome.kind === 'unknown')) hostApproved = true;
           for (const e of step.effects) if (e.kind === 'outbox.confirm' || e.kind === 'outbox.undo') durable.add(e.kind);
+          const kinds = step.effects.map((e) => e.kind);
+          // Bytes go to the printer only from a committed `printing`, and never for a declined receipt.
+          if (kinds.includes('print.receipt') && (step.state.name !== 'printing' || !wantsReceipt)) return false;
+          // A receipt counts as printed only when it left `printing`; a kiosk never asks.
+          if (step.state.data.receipt === 'printed' && state.data.receipt !== 'printed' && state.name !== 'printing') return false;
+          if (!attended && kinds.includes('ask.receipt')) return false;
+          // Declined receipt: the step records skipped, never printed.
+          if (!wantsReceipt && (step.state.name === 'printing' || step.state.data.receipt === 'printed')) return false;
           state = step.state;
           assertNoCardData(state.data, 'journal.data');
           if (!SALE_STATES.includes(state.name)) return false;
@@ -209,16 +237,32 @@ describe('recovery at start (DESIGN.md recovery table)', () => {
     ['aborted', { kind: 'nothing' }],
     ['needs-refund', { kind: 'nothing' }],
   ] as const)('%s → %j', (name, plan) => {
-    expect(planRecovery(at(name), now)).toMatchObject(plan);
+    expect(planRecovery(at(name), ctx)).toMatchObject(plan);
+  });
+
+  it('printing (the daemon died mid-print): attended, the cashier is asked with a deadline; unattended, undone', () => {
+    expect(planRecovery(at('printing', { paymentId: 'p-8' }), ctx)).toEqual({
+      kind: 'transition',
+      to: 'printing',
+      reason: 'stopped while the receipt was printing: the cashier is asked',
+      effects: [{ kind: 'ask.receipt' }, { kind: 'schedule.deadline', at: '2026-11-22T13:10:00.000Z' }],
+      patch: { deadline: '2026-11-22T13:10:00.000Z' },
+    });
+    expect(planRecovery(at('printing', { paymentId: 'p-8' }), { ...ctx, attended: false })).toEqual({
+      kind: 'transition',
+      to: 'undoing',
+      reason: 'stopped while the receipt was printing: nobody can confirm the customer got it',
+      effects: [{ kind: 'outbox.undo', by: 'paymentId' }],
+    });
   });
 
   it('awaiting a decision: waits until the deadline, then undoes', () => {
-    expect(planRecovery(at('awaiting-decision', { deadline: '2026-11-22T13:05:00.000Z' }), now)).toEqual({
+    expect(planRecovery(at('awaiting-decision', { deadline: '2026-11-22T13:05:00.000Z' }), ctx)).toEqual({
       kind: 'wait',
       until: '2026-11-22T13:05:00.000Z',
       effects: [{ kind: 'schedule.deadline', at: '2026-11-22T13:05:00.000Z' }],
     });
-    expect(planRecovery(at('awaiting-decision', { deadline: '2026-11-22T12:59:59.000Z', paymentId: 'p' }), now)).toMatchObject({
+    expect(planRecovery(at('awaiting-decision', { deadline: '2026-11-22T12:59:59.000Z', paymentId: 'p' }), ctx)).toMatchObject({
       kind: 'transition',
       to: 'undoing',
       effects: [{ kind: 'outbox.undo', by: 'paymentId' }],
@@ -226,6 +270,6 @@ describe('recovery at start (DESIGN.md recovery table)', () => {
   });
 
   it('an approved sale whose request was answered is undone by PaymentId, one in doubt by order id', () => {
-    expect(planRecovery(at('authorizing', { paymentId: 'p-7' }), now)).toMatchObject({ effects: [{ kind: 'outbox.undo', by: 'paymentId' }] });
+    expect(planRecovery(at('authorizing', { paymentId: 'p-7' }), ctx)).toMatchObject({ effects: [{ kind: 'outbox.undo', by: 'paymentId' }] });
   });
 });
