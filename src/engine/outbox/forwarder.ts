@@ -8,6 +8,8 @@ import { OUTBOX_OPERATIONS, type ConfirmTask, type UndoTask } from './tasks.js';
 import { attemptUndo, type UndoRaceOptions } from './undo-race.js';
 import { attemptWatch, type WatchTask } from './watch.js';
 import { attemptPix, type PixHostPort, type PixTask } from './pix.js';
+import { attemptVoidUndo, type VoidConfirmTask, type VoidUndoTask } from './void.js';
+import type { VoidDeliveryPort } from '../void/ports.js';
 
 export interface ForwarderDeps {
   db: Db;
@@ -15,6 +17,8 @@ export interface ForwarderDeps {
   port: AcquirerDeliveryPort;
   /** The e-commerce API for Pix cancels and refunds (absent without e-commerce credentials). */
   pix?: PixHostPort | undefined;
+  /** The omni API's void confirmations and undos (card voids). */
+  voids?: VoidDeliveryPort | undefined;
   clock: Clock;
   log: Logger;
   /**
@@ -81,6 +85,13 @@ export class OutboxForwarder {
       } else if ((task.operation === OUTBOX_OPERATIONS.pixCancel || task.operation === OUTBOX_OPERATIONS.pixRefund) && this.#deps.pix) {
         const op = task.operation === OUTBOX_OPERATIONS.pixCancel ? 'cancel' : 'refund';
         const attempt = await attemptPix(this.#deps.pix, task.payload as unknown as PixTask, op, now);
+        delivery = attempt.delivery;
+        payload = attempt.payload as Record<string, unknown> | undefined;
+      } else if (task.operation === OUTBOX_OPERATIONS.voidConfirm && this.#deps.voids) {
+        const t = task.payload as unknown as VoidConfirmTask;
+        delivery = await this.#deps.voids.confirmVoid(t.paymentId, t.voidId);
+      } else if (task.operation === OUTBOX_OPERATIONS.voidUndo && this.#deps.voids) {
+        const attempt = await attemptVoidUndo(this.#deps.voids, task.payload as unknown as VoidUndoTask, now, { processingWindowMs: this.#deps.undoRace.processingWindowMs });
         delivery = attempt.delivery;
         payload = attempt.payload as Record<string, unknown> | undefined;
       } else {

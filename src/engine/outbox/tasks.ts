@@ -23,6 +23,8 @@ export const OUTBOX_OPERATIONS = {
   watch: 'qr.watch',
   pixCancel: 'pix.cancel',
   pixRefund: 'pix.refund',
+  voidConfirm: 'void.confirm',
+  voidUndo: 'void.undo',
 } as const;
 
 /** One task per sale and operation: enqueueing again returns the task already there. */

@@ -1,0 +1,98 @@
+import { localTime } from '../../core/clock.js';
+import { OmniposError } from '../../core/errors/index.js';
+import { voidAllowed, type TableSet } from '../../initialization/index.js';
+import type { JournalEntry } from '../../store/index.js';
+import type { CardSummary, SaleData } from '../sale/types.js';
+import type { VoidedSale } from './types.js';
+
+/**
+ * The checks a void passes before anything is sent, each failing with a typed error that says
+ * what and where: the sale can be voided, the amount fits what remains and the issuer's limits,
+ * and the card presented is the sale's.
+ */
+
+/** Sale states the host shows confirmed: only those can be voided (a pending sale is undone instead). */
+const VOIDABLE = new Set(['confirmed', 'needs-refund']);
+
+/** The sale behind journal entry `entry`, or VOID_NOT_ALLOWED saying why it cannot be voided. */
+export function voidableSale(entry: JournalEntry | undefined, id: number): VoidedSale {
+  if (!entry) throw new OmniposError('ENGINE_NOT_FOUND', `no payment ${id}`, { id });
+  if (entry.kind !== 'sale') {
+    throw new OmniposError('VOID_NOT_ALLOWED', `payment ${id} is a ${entry.kind} payment: only card sales are voided with the card`, { id, kind: entry.kind });
+  }
+  const d = entry.data as unknown as SaleData;
+  if (!VOIDABLE.has(entry.state)) {
+    const hint = entry.state === 'awaiting-decision' || entry.state === 'approved' ? ' (not confirmed yet: undo it instead)' : '';
+    throw new OmniposError('VOID_NOT_ALLOWED', `payment ${id} is ${entry.state}: only a confirmed sale can be voided${hint}`, { id, state: entry.state });
+  }
+  if (!d.paymentId || !d.card) throw new OmniposError('VOID_NOT_ALLOWED', `payment ${id} has no PaymentId or card on record`, { id });
+  return { id, merchantOrderId: d.merchantOrderId, paymentId: d.paymentId, amount: entry.amount, method: d.request.method, card: d.card };
+}
+
+/** First 6 and last 4 digits of a masked PAN (the pinpad gives 8 + 4, the journal keeps 6 + 4). */
+function sixFour(masked: string): string {
+  const digits = masked.replace(/\s/g, '');
+  return `${digits.slice(0, 6)}|${digits.slice(-4)}|${digits.length}`;
+}
+
+/**
+ * Whether the card read for the void is the sale's (DESIGN.md: masked PAN, expiry and PAN
+ * sequence number). Returns what differs, or undefined when it matches. An expiry or sequence
+ * number missing on one side is a mismatch only when the other side has it.
+ */
+export function cardMismatch(sale: CardSummary, read: CardSummary): string | undefined {
+  if (sixFour(sale.maskedPan) !== sixFour(read.maskedPan)) return 'masked PAN differs';
+  if ((sale.expiry ?? '') !== (read.expiry ?? '') && sale.expiry !== undefined) return 'expiry differs';
+  if (sale.panSequenceNumber !== undefined && read.panSequenceNumber !== undefined && Number(sale.panSequenceNumber) !== Number(read.panSequenceNumber)) {
+    return 'PAN sequence number differs';
+  }
+  return undefined;
+}
+
+/** Whole days between two instants' host dates (America/Sao_Paulo). */
+export function hostDaysBetween(from: Date, to: Date): number {
+  const day = (d: Date): number => {
+    const t = localTime(d);
+    return Date.UTC(t.year, t.month - 1, t.day) / 86_400_000;
+  };
+  return day(to) - day(from);
+}
+
+export interface LimitCheck {
+  sale: VoidedSale;
+  /** When the sale was made (its journal row's creation). */
+  saleAt: Date;
+  amount: number;
+  /** What earlier voids of the sale gave back or may still give back, cents. */
+  voided: number;
+  now: Date;
+  /** The initialization tables in force (none: only the remaining amount is checked). */
+  tables: TableSet | undefined;
+}
+
+/**
+ * The remaining amount, the terminal's cancellation parameter
+ * (`AllowCancellationWithValueGreaterThanTheValueOfTheSale`), the product's `AllowCancel` and
+ * the issuer's reversal limits (`LimitDayforReversal`, `LimitValueforReversal`,
+ * `LimitPercentforReversal`). Throws VOID_OVER_LIMIT, VOID_TOO_LATE or VOID_NOT_ALLOWED.
+ */
+export function checkVoidLimits(c: LimitCheck): void {
+  const where = { paymentId: c.sale.paymentId, amount: c.amount };
+  if (!Number.isSafeInteger(c.amount) || c.amount <= 0) throw new OmniposError('VOID_OVER_LIMIT', `amount: must be a positive whole number of cents, got ${c.amount}`, where);
+  const remaining = c.sale.amount - c.voided;
+  const greaterAllowed = c.tables?.tables.parameters.AllowCancellationWithValueGreaterThanTheValueOfTheSale === true;
+  if (remaining <= 0) throw new OmniposError('VOID_OVER_LIMIT', `sale ${c.sale.merchantOrderId} is already voided in full (${c.sale.amount} cents)`, { ...where, remaining: 0 });
+  if (c.amount > remaining && !greaterAllowed) {
+    throw new OmniposError('VOID_OVER_LIMIT', `amount: ${c.amount} cents is more than the ${remaining} cents that remain of sale ${c.sale.merchantOrderId}`, { ...where, remaining });
+  }
+  if (!c.tables) return;
+  const productId = c.sale.card.productId;
+  const product = productId !== undefined ? c.tables.product(productId) : undefined;
+  if (!product) throw new OmniposError('VOID_NOT_ALLOWED', `the tables in force have no product ${String(productId)} for sale ${c.sale.merchantOrderId}`, where);
+  const issuer = c.sale.card.issuerId !== undefined ? c.tables.issuer(c.sale.card.issuerId) : undefined;
+  const daysSinceSale = hostDaysBetween(c.saleAt, c.now);
+  const d = voidAllowed(product, issuer, c.tables.tables.parameters, { saleAmount: c.sale.amount, voidAmount: c.amount, daysSinceSale });
+  if (d.ok) return;
+  const code = d.reason === 'void-too-late' ? 'VOID_TOO_LATE' : d.reason === 'void-over-limit' ? 'VOID_OVER_LIMIT' : 'VOID_NOT_ALLOWED';
+  throw new OmniposError(code, d.message, { ...where, reason: d.reason, daysSinceSale, ...(issuer ? { issuerId: issuer.IssuerId } : {}) });
+}

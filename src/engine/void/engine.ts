@@ -1,0 +1,260 @@
+import { OmniposError } from '../../core/errors/index.js';
+import type { TableSet } from '../../initialization/index.js';
+import type { JournalEntry, MerchantOrderIds } from '../../store/index.js';
+import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
+import { OUTBOX_OPERATIONS, idempotencyKey } from '../outbox/tasks.js';
+import type { VoidConfirmTask, VoidUndoTask } from '../outbox/void.js';
+import type { CardPort, EncryptedCard, ReceiptSubject } from '../ports.js';
+import { checkVoidLimits, cardMismatch, voidableSale } from './checks.js';
+import { voidTransition } from './machine.js';
+import type { VoidHostPort } from './ports.js';
+import { planVoidRecovery } from './recovery.js';
+import type { SupervisorCredential, SupervisorGate } from './supervisor.js';
+import { VOID_HOLDS_AMOUNT, voidStatus, type HostVoidOutcome, type VoidData, type VoidEffect, type VoidInput, type VoidState, type VoidStateName, type VoidStatus } from './types.js';
+
+export type VoidEvent =
+  | { type: 'state'; id: number; merchantOrderId: string; state: VoidStateName; status: VoidStatus; input: string; kind: 'void'; saleId: number }
+  | { type: 'alarm'; id: number; code: string; message: string }
+  | { type: 'receipt-question'; id: number };
+
+export interface VoidEngineDeps extends OwnerDeps {
+  /** The never-repeating generator `MerchantVoidId`s come from (the sales' one). */
+  orderIds: MerchantOrderIds;
+  /** The card port that reads with the refund transaction type. */
+  card: CardPort;
+  host: VoidHostPort;
+  supervisor: SupervisorGate;
+  /** The initialization tables in force (the issuers' limits, the cancellation parameters). */
+  tables: () => TableSet | undefined;
+  /** Throws ENGINE_BUSY when another payment holds the pinpad. */
+  assertPinpadFree?: () => void;
+  onEvent?: (event: VoidEvent) => void;
+}
+
+const DURABLE = new Set<VoidEffect['kind']>(['outbox.void-confirm', 'outbox.void-undo']);
+const UNFINISHED: VoidStateName[] = ['started', 'card-read', 'voiding', 'finishing-chip', 'confirming', 'undoing'];
+
+/** What a sale has left to void. */
+export interface Remaining {
+  saleId: number;
+  amount: number;
+  /** Given back, or held by a void not yet settled, cents. */
+  voided: number;
+  remaining: number;
+}
+
+/**
+ * Owns card voids: a supervisor authorizes each; the sale and the limits are checked before a
+ * journal row opens; the customer's card is read again (refund transaction type) and must be
+ * the sale's before anything is sent; then void → confirm (or undo) through the outbox, every
+ * transition committed before its effect. One void at a time holds the pinpad.
+ */
+export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput, VoidEffect, VoidEvent> {
+  readonly #d: VoidEngineDeps;
+  #active: { id: number; abort: AbortController; cancelBy?: 'ecr' | 'customer' | 'operator' } | undefined;
+  readonly #cards = new Map<number, EncryptedCard>();
+
+  constructor(deps: VoidEngineDeps) {
+    super(deps, 'void', DURABLE, deps.onEvent);
+    this.#d = deps;
+  }
+
+  get busy(): boolean {
+    return this.#active !== undefined;
+  }
+
+  /** Throws ENGINE_BUSY while a void holds the pinpad (the sale engine asks before a sale). */
+  assertIdle(): void {
+    if (this.#active) throw new OmniposError('ENGINE_BUSY', 'a void is using the pinpad', { active: this.#active.id });
+  }
+
+  /** What sale `saleId` has left to void: its amount minus every void that gave, or may give, money back. */
+  remaining(saleId: number, amount?: number): Remaining {
+    const total = amount ?? this.entryOf(saleId)?.amount ?? 0;
+    const rows = this.#d.db
+      .prepare(`SELECT state, amount FROM journal WHERE kind = 'void' AND json_extract(data, '$.sale.id') = ?`)
+      .all(saleId) as { state: VoidStateName; amount: number }[];
+    const voided = rows.filter((r) => VOID_HOLDS_AMOUNT.has(r.state)).reduce((s, r) => s + r.amount, 0);
+    return { saleId, amount: total, voided, remaining: total - voided };
+  }
+
+  /**
+   * Authorizes, checks and opens the void of sale `saleId` (the whole remaining amount unless
+   * `amount` says less), then reads the card and sends it in the background. Everything that
+   * refuses here (supervisor, sale, limits, busy) refuses before a journal row exists.
+   */
+  async start(saleId: number, o: { amount?: number; supervisor: SupervisorCredential }): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+    const authorizedBy = this.#d.supervisor.authorize(o.supervisor);
+    if (this.#active) throw new OmniposError('ENGINE_BUSY', 'a void is already using the pinpad', { active: this.#active.id });
+    this.#d.assertPinpadFree?.();
+    const saleEntry = this.entryOf(saleId);
+    const sale = voidableSale(saleEntry, saleId);
+    const left = this.remaining(saleId, sale.amount);
+    const amount = o.amount ?? left.remaining;
+    const now = this.#d.clock.now();
+    checkVoidLimits({ sale, saleAt: new Date((saleEntry as JournalEntry).createdAt), amount, voided: left.voided, now, tables: this.#d.tables() });
+    const abort = new AbortController();
+    this.#active = { id: -1, abort };
+    try {
+      const merchantVoidId = await this.#d.orderIds.next();
+      const data: VoidData = { merchantOrderId: merchantVoidId, merchantVoidId, sale, amount, authorizedBy };
+      const entry = this.#d.journal.open({ kind: 'void', merchantOrderId: merchantVoidId, state: 'started', amount, data: data as unknown as Record<string, unknown>, input: `void by ${authorizedBy}`, at: now });
+      this.#active.id = entry.id;
+      this.deps.log.info({ id: entry.id, merchantVoidId, saleId, amount, authorizedBy }, 'void started');
+      this.emit(this.stateEvent(entry.id, { name: 'started', data }, `void by ${authorizedBy}`));
+      const done = this.#drive(entry.id, abort.signal).finally(() => {
+        this.#cards.delete(entry.id);
+        if (this.#active?.id === entry.id) this.#active = undefined;
+      });
+      return { entry, done };
+    } catch (e) {
+      this.#active = undefined;
+      throw e;
+    }
+  }
+
+  /** The customer, the cashier or an operator cancels while the card is being read. */
+  async cancel(id: number, by: 'ecr' | 'customer' | 'operator'): Promise<void> {
+    const entry = this.entry(id);
+    if (this.#active?.id === id) {
+      this.#active.cancelBy = by;
+      this.#active.abort.abort(new OmniposError('ENGINE_CANCELLED', `cancelled by ${by}`));
+      if (entry.state === 'started') return;
+    }
+    await this.apply(id, { kind: 'cancel', by });
+  }
+
+  /** At start, before any new void: decides and records what each unfinished void needs; the outbox delivers it. */
+  recover(): { id: number; from: string; plan: string }[] {
+    const report: { id: number; from: string; plan: string }[] = [];
+    for (const entry of this.#d.journal.inStates(UNFINISHED)) {
+      if (entry.kind !== 'void') continue;
+      const state = this.stateOf(entry);
+      const plan = planVoidRecovery(state);
+      if (plan.kind === 'transition') {
+        this.commit(entry, { name: plan.to, data: { ...state.data, reason: plan.reason } }, `recovery: ${plan.reason}`, plan.effects);
+      } else if (plan.kind === 'ensure') {
+        this.#d.db.transaction(() => this.writeDurable(entry.id, state, plan.effects)).immediate();
+      }
+      report.push({ id: entry.id, from: entry.state, plan: plan.kind === 'transition' ? plan.to : plan.kind });
+      this.#d.log.info({ id: entry.id, merchantVoidId: entry.merchantOrderId, from: entry.state, plan: plan.kind }, 'void recovered');
+    }
+    if (report.length > 0) this.#d.onOutbox?.();
+    return report;
+  }
+
+  stop(): void {
+    this.stopTimers();
+    this.#active?.abort.abort(new OmniposError('ENGINE_CANCELLED', 'stopping'));
+  }
+
+  /** A void's journal entry (ENGINE_NOT_FOUND for anything else). */
+  get(id: number): JournalEntry {
+    return this.entry(id);
+  }
+
+  /* ---------------------------------------------------- the machine's hooks */
+
+  protected transition(state: VoidState, input: VoidInput): MachineStep<VoidState, VoidEffect> {
+    return voidTransition(state, input);
+  }
+
+  protected stateEvent(id: number, state: VoidState, input: string): VoidEvent {
+    return { type: 'state', id, merchantOrderId: state.data.merchantVoidId, state: state.name, status: voidStatus(state.name), input, kind: 'void', saleId: state.data.sale.id };
+  }
+
+  protected writeDurable(journalId: number, state: VoidState, effects: readonly VoidEffect[]): void {
+    const at = this.#d.clock.now();
+    const d = state.data;
+    for (const e of effects) {
+      if (e.kind === 'outbox.void-confirm' && d.voidId) {
+        const payload: VoidConfirmTask = { merchantVoidId: d.merchantVoidId, paymentId: d.sale.paymentId, voidId: d.voidId };
+        this.#d.outbox.enqueue({ journalId, operation: OUTBOX_OPERATIONS.voidConfirm, idempotencyKey: idempotencyKey('void-confirm', d.merchantVoidId), payload: { ...payload }, at });
+      } else if (e.kind === 'outbox.void-undo') {
+        const payload: VoidUndoTask = {
+          merchantVoidId: d.merchantVoidId,
+          paymentId: d.sale.paymentId,
+          sentAt: d.sentAt ?? at.toISOString(),
+          ...(e.by === 'voidId' && d.voidId ? { voidId: d.voidId } : {}),
+        };
+        this.#d.outbox.enqueue({ journalId, operation: OUTBOX_OPERATIONS.voidUndo, idempotencyKey: idempotencyKey('void-undo', d.merchantVoidId), payload: { ...payload }, at });
+      }
+    }
+  }
+
+  protected receiptSubject(state: VoidState): ReceiptSubject {
+    const d = state.data;
+    return { merchantOrderId: d.merchantVoidId, paymentType: d.sale.method, amount: d.amount, installments: 1, maskedPan: d.sale.card.maskedPan };
+  }
+
+  protected async run(id: number, state: VoidState, effect: VoidEffect): Promise<void> {
+    if (await this.runShared(id, state, effect)) return;
+    const { card, log } = this.#d;
+    switch (effect.kind) {
+      case 'acquirer.void':
+        await this.apply(id, { kind: 'host-answer', outcome: await this.#send(id, state.data) });
+        return;
+      case 'pinpad.finish-chip': {
+        let result;
+        try {
+          result = await card.finishChip(effect.decision, state.data.emvResponse ? { emvResponse: state.data.emvResponse } : {});
+        } catch (e) {
+          result = { card: 'failed' as const, reason: (e as Error).message };
+        }
+        if (state.name === 'finishing-chip') {
+          await this.apply(id, { kind: 'chip-finished', card: result.card, ...(result.emv ? { emv: result.emv } : {}), ...(result.reason ? { reason: result.reason } : {}) });
+        }
+        return;
+      }
+      case 'pinpad.end':
+        await card.end(effect.message).catch((e: unknown) => log.warn({ id, err: e }, 'pinpad end failed'));
+        return;
+      default:
+        return;
+    }
+  }
+
+  /* ------------------------------------------------------------ internals */
+
+  private entryOf(id: number): JournalEntry | undefined {
+    return this.#d.journal.get(id);
+  }
+
+  async #drive(id: number, signal: AbortSignal): Promise<void> {
+    const data = this.stateOf(this.entry(id)).data;
+    let read;
+    try {
+      read = await this.#d.card.readCard({ merchantOrderId: data.merchantVoidId, amount: data.amount, method: data.sale.method }, signal);
+    } catch (e) {
+      const by = this.#active?.cancelBy;
+      await this.apply(id, signal.aborted && by ? { kind: 'cancel', by } : { kind: 'card-failed', reason: (e as Error).message });
+      return;
+    }
+    const mismatch = cardMismatch(data.sale.card, read.summary);
+    if (mismatch) {
+      this.#d.log.warn({ id, saleId: data.sale.id, mismatch, maskedPan: read.summary.maskedPan }, 'void refused: not the sale’s card');
+      await this.apply(id, { kind: 'card-mismatch', card: read.summary, reason: `not the sale's card: ${mismatch}` });
+      return;
+    }
+    this.#cards.set(id, read.card);
+    await this.apply(id, { kind: 'card-read', card: read.summary });
+    if (signal.aborted) {
+      await this.apply(id, { kind: 'cancel', by: this.#active?.cancelBy ?? 'ecr' });
+      return;
+    }
+    // MerchantVoidDate is journaled with the move to `voiding`, before the request leaves.
+    await this.apply(id, { kind: 'send', at: this.#d.clock.now().toISOString() });
+  }
+
+  /** Sends the void with the card data held in memory for this one request, then forgets it. */
+  async #send(id: number, d: VoidData): Promise<HostVoidOutcome> {
+    const secret = this.#cards.get(id);
+    this.#cards.delete(id);
+    if (!secret || !d.card) return { kind: 'not-sent' };
+    try {
+      return await this.#d.host.void({ sale: d.sale, merchantVoidId: d.merchantVoidId, amount: d.amount, date: new Date(d.sentAt ?? Date.now()), summary: d.card, card: secret });
+    } catch (e) {
+      return { kind: 'unknown', reason: (e as Error).message };
+    }
+  }
+}

@@ -1,0 +1,103 @@
+import type { MachineStep } from '../machine-owner.js';
+import { FINAL_VOID_STATES, type HostVoidOutcome, type VoidData, type VoidEffect, type VoidInput, type VoidState, type VoidStateName } from './types.js';
+
+export type VoidStep = MachineStep<VoidState, VoidEffect>;
+
+function go(state: VoidState, name: VoidStateName, input: string, patch: Partial<VoidData>, ...effects: VoidEffect[]): VoidStep {
+  return { ok: true, state: { name, data: { ...state.data, ...patch } }, effects, input };
+}
+
+function refuse(state: VoidState, input: VoidInput): VoidStep {
+  return { ok: false, reason: `input ${input.kind} is not valid in void state ${state.name}` };
+}
+
+const chip = (s: VoidState): boolean => s.data.card?.chip === true;
+
+function rc(o: { returnCode?: string; returnMessage?: string }): Partial<VoidData> {
+  return { ...(o.returnCode !== undefined ? { returnCode: o.returnCode } : {}), ...(o.returnMessage !== undefined ? { returnMessage: o.returnMessage } : {}) };
+}
+
+/** The card is told how the void ended: FCX for chip, a closing message otherwise. */
+function tell(state: VoidState, decision: 'approved' | 'declined' | 'no-communication' | 'aborted', message: string): VoidEffect {
+  return chip(state) ? { kind: 'pinpad.finish-chip', decision } : { kind: 'pinpad.end', message };
+}
+
+function hostAnswer(state: VoidState, outcome: HostVoidOutcome): VoidStep {
+  const input = `host ${outcome.kind}`;
+  switch (outcome.kind) {
+    case 'approved': {
+      const patch: Partial<VoidData> = { voidId: outcome.voidId, ...rc(outcome), ...(outcome.emvResponse ? { emvResponse: outcome.emvResponse } : {}) };
+      if (chip(state)) return go(state, 'finishing-chip', input, patch, { kind: 'pinpad.finish-chip', decision: 'approved' });
+      return go(state, 'confirming', input, patch, { kind: 'pinpad.end', message: 'CANCELAMENTO\nAPROVADO' }, { kind: 'outbox.void-confirm' });
+    }
+    case 'declined':
+      return go(state, 'declined', input, { ...(outcome.voidId ? { voidId: outcome.voidId } : {}), ...rc(outcome), reason: 'void declined by the host' },
+        tell(state, 'declined', 'CANCELAMENTO\nNEGADO'));
+    case 'refused':
+      return go(state, 'failed', input, { ...rc(outcome), reason: `void refused by the host (HTTP ${outcome.status})` },
+        tell(state, 'no-communication', 'FALHA NO\nCANCELAMENTO'));
+    case 'not-sent':
+      return go(state, 'failed', input, { reason: 'the acquirer could not be reached; nothing was sent' }, tell(state, 'no-communication', 'SEM COMUNICACAO'));
+    case 'unknown':
+      // The void may be at the host: undo it by MerchantVoidId (no VoidId came back).
+      return go(state, 'undoing', input, { reason: `void outcome unknown (${outcome.reason})` },
+        tell(state, 'no-communication', 'SEM COMUNICACAO'), { kind: 'outbox.void-undo', by: 'merchantVoidId' });
+  }
+}
+
+/**
+ * The card void as a pure transition function, like the sale's: (state, input) → next state and
+ * the effects its owner runs after committing it, or a refusal. Never throws.
+ *
+ *   started → card-read → voiding → (chip: finishing-chip) → confirming → confirmed
+ *   started → refused (another card: nothing sent)        voiding → declined | failed
+ *   voiding → undoing (no answer: undo by MerchantVoidId)  finishing-chip → undoing (card declined: by VoidId)
+ */
+export function voidTransition(state: VoidState, input: VoidInput): VoidStep {
+  if (FINAL_VOID_STATES.has(state.name)) return refuse(state, input);
+  switch (state.name) {
+    case 'started':
+      if (input.kind === 'card-read') return go(state, 'card-read', 'card read', { card: input.card });
+      if (input.kind === 'card-mismatch') {
+        return go(state, 'refused', 'card mismatch', { card: input.card, reason: input.reason },
+          input.card.chip ? { kind: 'pinpad.finish-chip', decision: 'aborted' } : { kind: 'pinpad.end', message: 'CARTAO DIFERENTE\nDA VENDA' });
+      }
+      if (input.kind === 'card-failed') return go(state, 'aborted', 'card failed', { reason: input.reason }, { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' });
+      if (input.kind === 'cancel') return go(state, 'aborted', `cancel by ${input.by}`, { reason: `cancelled by ${input.by}` }, { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' });
+      return refuse(state, input);
+    case 'card-read':
+      if (input.kind === 'send') return go(state, 'voiding', 'send', { sentAt: input.at }, { kind: 'acquirer.void' });
+      if (input.kind === 'cancel' || input.kind === 'card-failed') {
+        const reason = input.kind === 'cancel' ? `cancelled by ${input.by}` : input.reason;
+        return go(state, 'aborted', input.kind, { reason }, tell(state, 'aborted', 'OPERACAO CANCELADA'));
+      }
+      return refuse(state, input);
+    case 'voiding':
+      if (input.kind === 'host-answer') return hostAnswer(state, input.outcome);
+      return refuse(state, input);
+    case 'finishing-chip':
+      if (input.kind === 'chip-finished') {
+        const emv = input.emv ? { emv: input.emv } : {};
+        if (input.card === 'approved') return go(state, 'confirming', 'card approved', emv, { kind: 'outbox.void-confirm' });
+        const reason = input.card === 'declined' ? 'card declined after the host approved the void' : `card session failed: ${input.reason ?? 'unknown'}`;
+        return go(state, 'undoing', `card ${input.card}`, { ...emv, reason }, { kind: 'outbox.void-undo', by: 'voidId' });
+      }
+      return refuse(state, input);
+    case 'confirming':
+      if (input.kind === 'delivered') {
+        if (input.action === 'done') return go(state, 'confirmed', 'void confirm delivered', {});
+        return go(state, 'dead-letter', `void confirm ${input.action}`, { reason: input.reason },
+          { kind: 'alarm', code: 'VOID_CONFIRM_DEAD_LETTER', message: `confirmation of void ${state.data.merchantVoidId}: ${input.reason}` });
+      }
+      return refuse(state, input);
+    case 'undoing':
+      if (input.kind === 'delivered') {
+        if (input.action === 'done') return go(state, 'undone', 'void undo delivered', {});
+        return go(state, 'dead-letter', `void undo ${input.action}`, { reason: input.reason },
+          { kind: 'alarm', code: 'VOID_UNDO_DEAD_LETTER', message: `undo of void ${state.data.merchantVoidId}: ${input.reason}` });
+      }
+      return refuse(state, input);
+    default:
+      return refuse(state, input);
+  }
+}

@@ -1,0 +1,92 @@
+import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
+import { OmniposError } from '../../core/errors/index.js';
+import type { SupervisorProof } from './types.js';
+
+/**
+ * The supervisor's authorization of a void: a password (or PIN) per terminal, kept only as a
+ * salted scrypt hash, and on the API a supervisor token distinct from the cash register's.
+ * Nothing here reads files: the composition root hands in the stored hash and token.
+ */
+
+/** scrypt cost: N = 2^14, r = 8, p = 1 (16 MiB, tens of ms per check). */
+const N = 16_384;
+const R = 8;
+const P = 1;
+const KEY_LEN = 32;
+/** The stored form: `scrypt$N$r$p$<salt, base64>$<hash, base64>`. */
+const FORMAT = /^scrypt\$(\d+)\$(\d+)\$(\d+)\$([A-Za-z0-9+/=]+)\$([A-Za-z0-9+/=]+)$/;
+
+/** A password or PIN a supervisor may set: 4 to 128 characters. */
+export function assertSupervisorPassword(password: string): void {
+  if (password.length < 4 || password.length > 128) {
+    throw new OmniposError('INVALID_ARGUMENT', `supervisor password: 4 to 128 characters, got ${password.length}`);
+  }
+}
+
+/** The salted scrypt hash of `password`, in the stored form. */
+export function hashSupervisorPassword(password: string, salt: Buffer = randomBytes(16)): string {
+  assertSupervisorPassword(password);
+  const hash = scryptSync(password, salt, KEY_LEN, { N, r: R, p: P, maxmem: 64 * 1024 * 1024 });
+  return `scrypt$${N}$${R}$${P}$${salt.toString('base64')}$${hash.toString('base64')}`;
+}
+
+/** Whether `stored` is a hash this module wrote. */
+export function isSupervisorHash(stored: string): boolean {
+  return FORMAT.test(stored.trim());
+}
+
+/** Checks `password` against the stored hash in constant time. A malformed hash never matches. */
+export function verifySupervisorPassword(password: string, stored: string): boolean {
+  const m = FORMAT.exec(stored.trim());
+  if (!m) return false;
+  const [n, r, p] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (n > 1 << 20 || r > 32 || p > 16) return false;
+  const salt = Buffer.from(m[4] as string, 'base64');
+  const want = Buffer.from(m[5] as string, 'base64');
+  if (want.length === 0 || password.length > 1024) return false;
+  const got = scryptSync(password, salt, want.length, { N: n, r, p, maxmem: 256 * 1024 * 1024 });
+  return timingSafeEqual(got, want);
+}
+
+const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
+
+/** What a request or a command presents for a supervisor. */
+export interface SupervisorCredential {
+  token?: string | undefined;
+  password?: string | undefined;
+}
+
+export interface SupervisorSources {
+  /** The API's supervisor token (never the cash register's). */
+  token: string;
+  /** The stored password hash, read when asked (undefined: none set). */
+  passwordHash(): string | undefined;
+}
+
+/**
+ * Decides whether a credential is a supervisor's: the supervisor token, or the password
+ * checked against its hash. Throws SUPERVISOR_REQUIRED (or SUPERVISOR_NOT_CONFIGURED when a
+ * password is offered and none is set); returns how the supervisor proved it.
+ */
+export class SupervisorGate {
+  readonly #s: SupervisorSources;
+
+  constructor(sources: SupervisorSources) {
+    if (sources.token.length < 32) throw new OmniposError('INVALID_ARGUMENT', 'supervisor token: at least 32 characters');
+    this.#s = sources;
+  }
+
+  authorize(c: SupervisorCredential): SupervisorProof {
+    if (c.token !== undefined && c.token !== '') {
+      if (timingSafeEqual(digest(c.token), digest(this.#s.token))) return 'supervisor-token';
+      throw new OmniposError('SUPERVISOR_REQUIRED', 'the supervisor token is not valid');
+    }
+    if (c.password !== undefined && c.password !== '') {
+      const hash = this.#s.passwordHash();
+      if (!hash) throw new OmniposError('SUPERVISOR_NOT_CONFIGURED', 'no supervisor password is set for this terminal (omnipos supervisor password)');
+      if (verifySupervisorPassword(c.password, hash)) return 'supervisor-password';
+      throw new OmniposError('SUPERVISOR_REQUIRED', 'the supervisor password is not valid');
+    }
+    throw new OmniposError('SUPERVISOR_REQUIRED', 'a void needs a supervisor: send the supervisor token or password');
+  }
+}

@@ -1,0 +1,127 @@
+/**
+ * The card void's states, inputs and effects (DESIGN.md, "The acquirer": void, two-phase and
+ * card-present). A state is what the journal holds; the card read again for the void lives in
+ * memory only, for the one request that needs it.
+ */
+
+import type { CardSummary, PaymentMethod } from '../sale/types.js';
+
+/** The sale a void gives money back for, as the void's journal row remembers it. */
+export interface VoidedSale {
+  /** The sale's journal id. */
+  id: number;
+  merchantOrderId: string;
+  paymentId: string;
+  /** The sale's amount, cents. */
+  amount: number;
+  method: PaymentMethod;
+  /** What the sale stored of its card: the void's card must match it. */
+  card: CardSummary;
+}
+
+/** Who authorized the void: a supervisor, by the API's supervisor token or the terminal's supervisor password. */
+export type SupervisorProof = 'supervisor-token' | 'supervisor-password';
+
+export interface VoidData {
+  /** The journal row's key: the void's own `MerchantVoidId` (from the never-repeating generator). */
+  merchantOrderId: string;
+  merchantVoidId: string;
+  sale: VoidedSale;
+  /** `VoidAmount`, cents. */
+  amount: number;
+  authorizedBy: SupervisorProof;
+  /** The card read again (masked, never a PAN or track). */
+  card?: CardSummary;
+  /** `MerchantVoidDate`: when the void request was about to leave (ISO). */
+  sentAt?: string;
+  voidId?: string;
+  returnCode?: string;
+  returnMessage?: string;
+  /** The card's EMV data after FCX, hex by tag. */
+  emv?: Record<string, string>;
+  emvResponse?: string;
+  reason?: string;
+}
+
+export const VOID_STATES = [
+  'started',
+  'card-read',
+  'voiding',
+  'finishing-chip',
+  'confirming',
+  'undoing',
+  'confirmed',
+  'undone',
+  'declined',
+  'refused',
+  'aborted',
+  'failed',
+  'dead-letter',
+] as const;
+export type VoidStateName = (typeof VOID_STATES)[number];
+
+export const FINAL_VOID_STATES: ReadonlySet<VoidStateName> = new Set(['confirmed', 'undone', 'declined', 'refused', 'aborted', 'failed', 'dead-letter']);
+
+/**
+ * States whose amount counts as voided (or may be, until settled) when the sale's remaining
+ * amount is computed: everything but what ended with nothing given back.
+ */
+export const VOID_HOLDS_AMOUNT: ReadonlySet<VoidStateName> = new Set(['started', 'card-read', 'voiding', 'finishing-chip', 'confirming', 'confirmed', 'undoing', 'dead-letter']);
+
+export interface VoidState {
+  name: VoidStateName;
+  data: VoidData;
+}
+
+/** What the host's answer to the void create meant (the acquirer adapter applies the void table). */
+export type HostVoidOutcome =
+  | { kind: 'approved'; voidId: string; returnCode?: string; returnMessage?: string; emvResponse?: string }
+  | { kind: 'declined'; voidId?: string; returnCode?: string; returnMessage?: string }
+  | { kind: 'refused'; status: number; returnCode?: string; returnMessage?: string }
+  | { kind: 'not-sent' }
+  | { kind: 'unknown'; reason: string };
+
+export type VoidInput =
+  | { kind: 'card-read'; card: CardSummary }
+  /** The card presented is not the sale's: refused before anything is sent. */
+  | { kind: 'card-mismatch'; card: CardSummary; reason: string }
+  | { kind: 'card-failed'; reason: string }
+  | { kind: 'cancel'; by: 'ecr' | 'customer' | 'operator' }
+  /** The request is about to leave; `at` becomes its `MerchantVoidDate` (ISO). */
+  | { kind: 'send'; at: string }
+  | { kind: 'host-answer'; outcome: HostVoidOutcome }
+  | { kind: 'chip-finished'; card: 'approved' | 'declined' | 'failed'; emv?: Record<string, string>; reason?: string }
+  | { kind: 'delivered'; action: 'done' | 'dead-letter' | 'needs-refund'; reason: string };
+
+/** `outbox.*` effects are written in the same transaction as the journal row. */
+export type VoidEffect =
+  | { kind: 'acquirer.void' }
+  | { kind: 'pinpad.finish-chip'; decision: 'approved' | 'declined' | 'no-communication' | 'aborted' }
+  | { kind: 'pinpad.end'; message: string }
+  | { kind: 'outbox.void-confirm' }
+  | { kind: 'outbox.void-undo'; by: 'voidId' | 'merchantVoidId' }
+  | { kind: 'alarm'; code: string; message: string };
+
+/** The status the cash register and the supervisor read (`GET /v1/voids/{id}`). */
+export type VoidStatus = 'pending' | 'approved' | 'declined' | 'refused' | 'cancelled' | 'undone' | 'failed';
+
+const STATUS: Record<VoidStateName, VoidStatus> = {
+  started: 'pending',
+  'card-read': 'pending',
+  voiding: 'pending',
+  'finishing-chip': 'pending',
+  // Once the confirmation is journaled the outbox delivers it: the money goes back.
+  confirming: 'approved',
+  confirmed: 'approved',
+  undoing: 'undone',
+  undone: 'undone',
+  declined: 'declined',
+  refused: 'refused',
+  aborted: 'cancelled',
+  failed: 'failed',
+  'dead-letter': 'failed',
+};
+
+export function voidStatus(state: VoidStateName): VoidStatus {
+  return STATUS[state];
+}
