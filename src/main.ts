@@ -2,6 +2,7 @@ import path from 'node:path';
 import { Agent } from 'undici';
 import { createAcquirer, type Acquirer } from './acquirer/index.js';
 import { buildApp, listenApi } from './api/app.js';
+import { listenLan } from './main/api-lan.js';
 import { acquirerUrls } from './main/acquirer-urls.js';
 import { merchantProfile } from './main/merchant.js';
 import { receiptPrinter } from './main/printing.js';
@@ -52,6 +53,8 @@ export interface Daemon {
   readonly sandbox: RunningSandbox | undefined;
   /** Where the cash register's API listens, when started. */
   readonly apiUrl: string | undefined;
+  /** The API's TLS listener for the LAN (`api.lan`), when configured. */
+  readonly lanUrl: string | undefined;
   stop(): Promise<void>;
 }
 
@@ -279,30 +282,29 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
   pixEngine?.recover();
   const outboxLoop = setInterval(() => void forwarderRef.runOnce?.(), 1000);
   outboxLoop.unref();
-  const api =
+  const handler =
     deps.api === false
       ? undefined
-      : await listenApi(
-          buildApp({
-            engine,
-            qrEngine: profile ? qrEngine : undefined,
-            pixEngine,
-            journal,
-            outbox,
-            token,
-            log: log.child({ component: 'api' }),
-            events,
-            health: {
-              pinpad: pinpadDevice.pinpad,
-              acquirer: acquirerReach,
-              tablesVersion: () => initStore.currentVersion(),
-              clock,
-              printer: { kind: values.printer.kind, ...(printing.lastStatus ? { lastStatus: printing.lastStatus } : {}) },
-            },
-          }),
-          values.api.host,
-          deps.apiPort ?? values.api.port,
-        );
+      : buildApp({
+          engine,
+          qrEngine: profile ? qrEngine : undefined,
+          pixEngine,
+          journal,
+          outbox,
+          token,
+          log: log.child({ component: 'api' }),
+          events,
+          health: {
+            pinpad: pinpadDevice.pinpad,
+            acquirer: acquirerReach,
+            tablesVersion: () => initStore.currentVersion(),
+            clock,
+            printer: { kind: values.printer.kind, ...(printing.lastStatus ? { lastStatus: printing.lastStatus } : {}) },
+          },
+        });
+  const api = handler ? await listenApi(handler, values.api.host, deps.apiPort ?? values.api.port) : undefined;
+  // The optional LAN listener: the same handler over TLS (api.lan).
+  const lan = handler ? await listenLan(handler, config) : undefined;
 
   const interval = watchdogIntervalMs(env);
   const watchdog = interval
@@ -337,8 +339,10 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     apiTokenFile,
     sandbox,
     apiUrl: api?.url,
+    lanUrl: lan?.url,
     async stop() {
       await api?.close();
+      await lan?.close();
       if (watchdog) clearInterval(watchdog);
       clearInterval(outboxLoop);
       clearInterval(initTimer);

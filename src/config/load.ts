@@ -21,7 +21,9 @@ export const DEFAULT_CONFIG_PATH = path.join(PACKAGE_ROOT, 'config', 'omnipos.js
 
 export interface Config {
   readonly values: ConfigValues;
-  readonly secrets: Readonly<{ clientSecret: Secret; merchantKey?: Secret }>;
+  readonly secrets: Readonly<{ clientSecret: Secret; merchantKey?: Secret; apiLanKey?: Secret }>;
+  /** The LAN listener's PEM certificate (`api.lan.certFile`), when configured. */
+  readonly apiLanCert?: string;
   /** The file the configuration came from. */
   readonly source: string;
   /** The OMNIPOS_* variables that overrode a key. */
@@ -104,6 +106,14 @@ export function loadConfig(options: LoadOptions = {}): Config {
   const merchantKey = values.acquirer.merchantKeyFile
     ? readSecret(values.acquirer.merchantKeyFile, 'acquirer.merchantKeyFile', problems)
     : undefined;
+  let apiLanKey: Secret | undefined;
+  let apiLanCert: Secret | undefined;
+  if (values.api.lan) {
+    values.api.lan.certFile = resolve(values.api.lan.certFile);
+    values.api.lan.keyFile = resolve(values.api.lan.keyFile);
+    apiLanCert = readSecret(values.api.lan.certFile, 'api.lan.certFile', problems);
+    apiLanKey = readSecret(values.api.lan.keyFile, 'api.lan.keyFile', problems);
+  }
   if (problems.length > 0) throw invalid(problems, source);
 
   const refused = productionProblems(values, clientSecret);
@@ -116,7 +126,12 @@ export function loadConfig(options: LoadOptions = {}): Config {
   }
   return freeze({
     values,
-    secrets: merchantKey ? { clientSecret: clientSecret as Secret, merchantKey } : { clientSecret: clientSecret as Secret },
+    secrets: {
+      clientSecret: clientSecret as Secret,
+      ...(merchantKey ? { merchantKey } : {}),
+      ...(apiLanKey ? { apiLanKey } : {}),
+    },
+    ...(apiLanCert ? { apiLanCert: apiLanCert.reveal() } : {}),
     source,
     overrides: overrides.applied,
   });

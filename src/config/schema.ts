@@ -129,9 +129,22 @@ const initialization = z.strictObject({
   everyHours: z.number().int().min(0).max(24 * 30).default(24),
 });
 
+/** An optional second listener of the same API, over TLS, for a cash register on another machine. */
+const apiLan = z.strictObject({
+  /** The LAN address to listen on (e.g. 192.168.0.10; 0.0.0.0 for every interface). */
+  host: z.string().min(1, 'must not be empty'),
+  port: port.default(7879),
+  /** PEM certificate (with its chain) the cash register verifies. */
+  certFile: filePath,
+  /** PEM private key of that certificate, readable only by the service user (read at start, never logged). */
+  keyFile: filePath,
+});
+
 const api = z.strictObject({
   host: z.string().min(1).default('127.0.0.1'),
   port: port.default(7878),
+  /** Absent by default: the API answers on loopback only. */
+  lan: apiLan.optional(),
 });
 
 const log = z.strictObject({
