@@ -1,27 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { card, isPinpadError, type CommandSpec, type RunOptions } from '../../drivers/pinpad/index.js';
+import { card, DSP, isPinpadError } from '../../drivers/pinpad/index.js';
 import { OmniposError } from '../core/errors/index.js';
 import { decodeTlv, encodeTlv } from '../emv/index.js';
-import type { CardPort, CardRequest, EncryptedCard } from '../engine/ports.js';
+import type { CardPort, CardRequest, EncryptedCard, PromptListener } from '../engine/ports.js';
 import type { CardSummary, InputMode } from '../engine/sale/types.js';
-import { candidateProducts, paymentTypeOf, type TableSet } from '../initialization/index.js';
+import { asOmnipos, fail, gcxWhen, hexOf, sixAndFour, tlvMap, type CardPinpad } from './pinpad-card-kit.js';
+import type { ProductQuery, ProductResolver, ProductSelection, ProductSelector, SelectionFacts } from './pinpad-card-products.js';
+import { PROMPT_TEXTS, PromptRelay } from './pinpad-card-prompts.js';
+import { readTypedCard } from './pinpad-card-typed.js';
 
-/** Anything that runs the driver's command specs (Pinpad or SecurePinpad). */
-export interface CardPinpad {
-  run<Req, Res>(spec: CommandSpec<Req, Res>, req: Req, opts?: RunOptions): Promise<Res>;
-}
-
-/** What the product tables need to know of a read (never the full PAN: the first 8 digits). */
-export interface ProductQuery {
-  entry: 'magstripe' | 'emv' | 'contactlessMagstripe' | 'contactlessEmv';
-  digits: string;
-  aid?: string;
-  serviceCode?: string;
-  fallback: boolean;
-  method: CardRequest['method'];
-}
-
-export type ProductResolver = (q: ProductQuery) => { productId: number; brandId?: number; issuerId?: number } | undefined;
+export type { CardPinpad } from './pinpad-card-kit.js';
+export { productResolver, tableProductSelector, typedEntryRefusal, type ProductQuery, type ProductResolver, type ProductSelector, type ProductSelection } from './pinpad-card-products.js';
 
 export interface PinpadCardOptions {
   pinpad: CardPinpad;
@@ -32,15 +21,22 @@ export interface PinpadCardOptions {
   dataKeySlot: number;
   /** Offer contactless (the Acquirer table's EnableContaclessCardReader). Default true. */
   contactless?: boolean;
-  /** The product of a read; `productResolver(tableSet)` answers from the initialization tables. */
+  /**
+   * The tables' selection rules (`tableProductSelector`): the product, the customer's choice on
+   * the pinpad (MNU) when several fit, refusals, and who asks for the PIN. Preferred over `resolveProduct`.
+   */
+  selectProduct?: ProductSelector;
+  /** The product of a read without the rules (first candidate of the method); used when `selectProduct` is absent. */
   resolveProduct?: ProductResolver;
-  /** Whether a stripe read asks for the PIN (GPN); default: debit only. */
+  /** Why typed entry cannot work for a method whatever number is typed (`typedEntryRefusal`); undefined = allowed. No function: typed entry refused. */
+  typedRefusal?: (method: CardRequest['method']) => string | undefined;
+  /** Whether a stripe read asks for the PIN (GPN); default: the selection's password rule, else debit only. */
   stripePin?: (q: ProductQuery) => boolean;
   /** Local date and time for GCX; the system clock by default. */
   now?: () => Date;
-  /** Card-wait and PIN-screen timeouts, seconds (default 60). */
+  /** Card-wait, PIN-screen, menu and typing timeouts, seconds (default 60). */
   timeoutS?: number;
-  /** Told when the customer must act on their phone or show one card only. */
+  /** Told when the customer must act on their phone or show one card only (besides the sale's prompt listener). */
   onPrompt?: (prompt: 'see-phone' | 'one-card') => void;
   /**
    * EMV terminal data (hex TLV) that overrides the AID records in GCX and GOX (SPE_EMVDATA), e.g.
@@ -63,53 +59,21 @@ const INPUT: Record<card.GcxResult['cardType'], { mode: InputMode; entry: Produc
   'contactless-chip': { mode: 'ContactlessEmv', entry: 'contactlessEmv' },
 };
 
-/** Driver errors carry the catalogue's codes (PINPAD_*): rethrown as OmniposError with the same code and context. */
-function asOmnipos(e: unknown): unknown {
-  if (isPinpadError(e)) return new OmniposError(e.code, e.message, e.context);
-  return e;
-}
-
-function fail(message: string, context: Record<string, unknown> = {}): OmniposError {
-  return new OmniposError('PINPAD_STATUS', message, context);
-}
-
-/** The first 6 and last 4 digits, the rest masked (CardSummary; the pinpad gives 8 + 4). */
-function sixAndFour(masked: string): string {
-  return masked.length <= 10 ? masked : masked.slice(0, 6) + '*'.repeat(masked.length - 10) + masked.slice(-4);
-}
-
-function tlvMap(b: Uint8Array | undefined): Record<string, string> {
-  if (!b || b.length === 0) return {};
-  try {
-    return Object.fromEntries(decodeTlv(b).map((o) => [o.tag, Buffer.from(o.value).toString('hex').toUpperCase()]));
-  } catch {
-    return {};
-  }
-}
-
-const hexOf = (b: Uint8Array): string => Buffer.from(b).toString('hex').toUpperCase();
-
-/** Resolves the product from the initialization tables (the first candidate of the sale's payment type). */
-export function productResolver(set: TableSet): ProductResolver {
-  const want = { credit: 'PhysicalCreditCard', debit: 'PhysicalDebitCard', voucher: 'PhysicalVoucherCard' } as const;
-  return (q) => {
-    const d = candidateProducts(set, { entry: q.entry, digits: q.digits, ...(q.aid ? { aid: q.aid } : {}), ...(q.serviceCode ? { serviceCode: q.serviceCode } : {}), fallback: q.fallback });
-    if (!d.ok) return undefined;
-    const c = d.candidates.find((x) => paymentTypeOf(x.product) === want[q.method]) ?? undefined;
-    if (!c) return undefined;
-    return { productId: c.product.ProductId, brandId: Number(c.product.BrandId), ...(c.issuer ? { issuerId: c.issuer.IssuerId } : {}) };
-  };
-}
+type Product = Extract<ProductSelection, { kind: 'product' }> | { kind: 'legacy'; productId: number; brandId?: number; issuerId?: number } | undefined;
 
 /**
  * The engine's CardPort on the ABECS driver: GCX (contactless rules; a chip that fails falls back
- * to the stripe), then for stripe GPN (when asked) before GTK, for chip GTK then GOX with PIN
- * method 3 and no offline approval; FCX with the host's answer; RMC. The terminal holds only the
- * masked PAN, the encrypted track 2 with its IV and KSN, and the PIN block with its KSN.
+ * to the stripe), the tables' product — asking the customer with MNU when several fit — then for
+ * stripe GPN (when the tables ask) before GTK, for chip GTK then GOX with PIN method 3 and no
+ * offline approval; typed entry with GCD and EBX where the tables allow; FCX with the host's
+ * answer; RMC. The terminal holds only the masked PAN, the encrypted track 2 (or typed number)
+ * with its IV and KSN, and the PIN block with its KSN. Every prompt goes to the call's listener.
  */
 export class PinpadCardPort implements CardPort {
   readonly #o: PinpadCardOptions;
   #chipOpen = false;
+  /** A contact chip is in the reader: the closing message waits for it to leave (RMC). */
+  #inserted = false;
 
   constructor(options: PinpadCardOptions) {
     this.#o = options;
@@ -119,50 +83,130 @@ export class PinpadCardPort implements CardPort {
     return String(this.#o.acquirerIndex).padStart(2, '0');
   }
 
-  #when(): { date: string; time: string } {
-    const d = this.#o.now?.() ?? new Date();
-    const p = (n: number): string => String(n).padStart(2, '0');
-    return { date: `${p(d.getFullYear() % 100)}${p(d.getMonth() + 1)}${p(d.getDate())}`, time: `${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}` };
+  accepts(request: CardRequest): void {
+    if (request.entry !== 'typed') return;
+    const why = this.#o.typedRefusal ? this.#o.typedRefusal(request.method) : 'this terminal takes no typed cards';
+    if (why) throw new OmniposError('INIT_CARD_REFUSED', `typed entry: ${why}`, { reason: 'typing-not-allowed', method: request.method });
   }
 
-  async readCard(request: CardRequest, signal: AbortSignal): Promise<{ summary: CardSummary; card: EncryptedCard }> {
+  async readCard(request: CardRequest, signal: AbortSignal, onPrompt?: PromptListener): Promise<{ summary: CardSummary; card: EncryptedCard }> {
+    const relay = new PromptRelay(this.#o.pinpad, onPrompt);
     try {
-      return await this.#read(request, signal);
+      this.accepts(request);
+      const read = request.entry === 'typed' ? await this.#typed(request, signal, relay) : await this.#read(request, signal, relay);
+      relay.show('processing', PROMPT_TEXTS.processing);
+      if (!read.summary.chip) await this.#o.pinpad.run(DSP, PROMPT_TEXTS.processing, { signal }).catch(() => undefined);
+      return read;
     } catch (e) {
-      throw asOmnipos(e);
+      throw asOmnipos(e, signal);
     }
   }
 
-  async #read(request: CardRequest, signal: AbortSignal): Promise<{ summary: CardSummary; card: EncryptedCard }> {
+  /** The tables' answer for a read: asks the customer (MNU) when several products fit; throws a refusal. */
+  async #product(query: ProductQuery, facts: SelectionFacts, signal: AbortSignal, relay: PromptRelay): Promise<Product> {
+    const select = this.#o.selectProduct;
+    if (!select) {
+      const r = this.#o.resolveProduct?.(query);
+      return r ? { kind: 'legacy', ...r } : undefined;
+    }
+    let s = select(query, facts);
+    if (s.kind === 'choose') {
+      const options = s.options;
+      relay.show('choose-product', PROMPT_TEXTS.chooseProduct);
+      const n = await relay.during('choose-product', () =>
+        this.#o.pinpad.run(card.MNU, { title: PROMPT_TEXTS.chooseProduct, options: options.map((x) => x.label.slice(0, 24)), timeoutS: this.#o.timeoutS ?? 60 }, { signal }),
+      );
+      s = select(query, { ...facts, productId: options[n - 1]!.productId });
+    }
+    if (s.kind === 'refused') throw new OmniposError('INIT_CARD_REFUSED', s.message, { reason: s.reason });
+    if (s.kind === 'choose') throw new OmniposError('INIT_CARD_REFUSED', 'the product chosen on the pinpad does not fit the card', { reason: 'product-choice' });
+    return s;
+  }
+
+  async #typed(request: CardRequest, signal: AbortSignal, relay: PromptRelay): Promise<{ summary: CardSummary; card: EncryptedCard }> {
+    const chosen: { product?: Product } = {};
+    const facts = (masked: string, expiry: string): SelectionFacts => ({ amount: request.amount, installments: request.installments ?? 1, interest: request.interest ?? 'ByMerchant', maskedPan: masked, expiry });
+    const typed = await readTypedCard(this.#o.pinpad, {
+      dataKeySlot: this.#o.dataKeySlot,
+      timeoutS: this.#o.timeoutS ?? 60,
+      signal,
+      relay,
+      accept: (masked, expiry) => {
+        const s = this.#o.selectProduct?.({ entry: 'typed', digits: masked.slice(0, 8), fallback: false, method: request.method }, facts(masked, expiry));
+        if (!s || s.kind === 'refused') throw new OmniposError('INIT_CARD_REFUSED', s?.message ?? 'no product rules for typed cards', { reason: s?.reason ?? 'typing-not-allowed' });
+        // A typed number offers no menu on the pinpad: several products for it is a refusal, not a guess.
+        if (s.kind === 'choose') throw new OmniposError('INIT_CARD_REFUSED', 'several products fit this typed card; read the card instead', { reason: 'product-choice' });
+        chosen.product = s;
+      },
+    });
+    const p = chosen.product;
+    const summary: CardSummary = {
+      maskedPan: sixAndFour(typed.masked),
+      inputMode: 'Typed',
+      chip: false,
+      isFallback: false,
+      authenticationMethod: 'NoPassword',
+      ...(p ? { productId: p.productId } : {}),
+      ...(p?.brandId !== undefined ? { brandId: p.brandId } : {}),
+      ...(p?.issuerId !== undefined ? { issuerId: p.issuerId } : {}),
+      expiry: `${typed.expiry.slice(2)}${typed.expiry.slice(0, 2)}`,
+    };
+    return { summary, card: typed.encrypted };
+  }
+
+  async #read(request: CardRequest, signal: AbortSignal, relay: PromptRelay): Promise<{ summary: CardSummary; card: EncryptedCard }> {
     const p = this.#o.pinpad;
     const timeoutS = this.#o.timeoutS ?? 60;
     const terminalEmv = this.#o.terminalEmvData ? Buffer.from(this.#o.terminalEmvData, 'hex') : undefined;
-    const gcx = { amount: request.amount, ...this.#when(), acquirer: this.#acq(), contactless: this.#o.contactless ?? true, timeoutS, tags: ['84', '9F06', '5F28'], ...(terminalEmv ? { emvData: terminalEmv } : {}) };
+    const contactless = this.#o.contactless ?? true;
+    const message = contactless ? PROMPT_TEXTS.insertCardContactless : PROMPT_TEXTS.insertCard;
+    const gcx = { amount: request.amount, ...gcxWhen(this.#o.now?.() ?? new Date()), acquirer: this.#acq(), contactless, timeoutS, message, tags: ['84', '9F06', '5F28'], ...(terminalEmv ? { emvData: terminalEmv } : {}) };
     let read: card.GcxResult;
     let fallback = false;
+    this.#inserted = false;
+    relay.show('insert-card', message);
     try {
-      read = await card.readCardWithRules(p, gcx, { signal, ...(this.#o.onPrompt ? { onPrompt: this.#o.onPrompt } : {}) });
+      read = await relay.during('insert-card', () =>
+        card.readCardWithRules(p, gcx, {
+          signal,
+          onPrompt: (x) => {
+            this.#o.onPrompt?.(x);
+            relay.show(x, x === 'see-phone' ? PROMPT_TEXTS.seePhone : PROMPT_TEXTS.oneCard);
+          },
+        }),
+      );
     } catch (e) {
       if (!(isPinpadError(e) && e.code === 'PINPAD_STATUS' && e.context.status === 76)) throw e;
-      // ST_ERRFALLBACK: the customer swipes the same card (the tables' AllowFallbackWhenChipReadingFails decides at the host's product)
-      read = await p.run(card.GCX, { ...gcx, contactless: false }, { signal });
+      // ST_ERRFALLBACK: the customer swipes the same card (the tables' AllowFallbackWhenChipReadingFails decides at the product)
+      relay.show('insert-card', PROMPT_TEXTS.swipeCard);
+      read = await relay.during('insert-card', () => p.run(card.GCX, { ...gcx, contactless: false, message: PROMPT_TEXTS.swipeCard }, { signal }));
       fallback = read.cardType === 'stripe';
     }
     if (read.cardType === 'stripe' && read.iccStatus === 'fallback') fallback = true;
     const { mode, entry } = INPUT[read.cardType];
     const chip = read.cardType === 'chip' || read.cardType === 'contactless-chip';
+    this.#inserted = read.cardType === 'chip';
     const masked = read.maskedPan ?? '';
     const aid = tlvMap(read.emvData)['84'] ?? tlvMap(read.emvData)['9F06'];
     const query: ProductQuery = { entry, digits: masked.slice(0, 8), ...(aid ? { aid } : {}), ...(read.serviceCode ? { serviceCode: read.serviceCode } : {}), fallback, method: request.method };
-    const product = this.#o.resolveProduct?.(query);
+    const facts: SelectionFacts = {
+      amount: request.amount,
+      installments: request.installments ?? 1,
+      interest: request.interest ?? 'ByMerchant',
+      maskedPan: masked,
+      ...(!chip && read.expiry ? { expiry: read.expiry } : {}),
+    };
+    const product = await this.#product(query, facts, signal, relay);
     const iv = randomBytes(8);
     let pinBlock: EncryptedCard['pinBlock'];
     let emvData: string | undefined;
     let auth: CardSummary['authenticationMethod'] = 'NoPassword';
     let enc: card.GtkResult;
     if (!chip) {
-      if ((this.#o.stripePin ?? ((q) => q.method === 'debit'))(query)) {
-        pinBlock = await p.run(card.GPN, { keyIndex: this.#o.pinKeySlot, message: ['DIGITE A SENHA', ''] }, { signal });
+      const askPin = this.#o.stripePin ? this.#o.stripePin(query) : product?.kind === 'product' ? product.password === 'required' : query.method === 'debit';
+      if (askPin) {
+        relay.show('enter-pin', PROMPT_TEXTS.enterPin);
+        pinBlock = await relay.during('enter-pin', () => p.run(card.GPN, { keyIndex: this.#o.pinKeySlot, message: [PROMPT_TEXTS.enterPin, ''] }, { signal }));
         auth = 'OnlineAuthentication';
       }
       enc = await p.run(card.GTK, { keyIndex: this.#o.dataKeySlot, iv, pan: false }, { signal });
@@ -172,10 +216,13 @@ export class PinpadCardPort implements CardPort {
       this.#chipOpen = true;
       // terminal risk management with zeros: the Emv table's floor limits are 0 (DESIGN.md: no offline approval)
       const risk = { floorLimit: 0, targetPercent: 0, threshold: 0, maxTargetPercent: 0 };
-      const gox = await p.run(
-        card.GOX,
-        { acquirer, amount: request.amount, pinKeyIndex: this.#o.pinKeySlot, noOfflineApproval: true, risk, tags: TAGS_FIRST, timeoutS, ...(terminalEmv ? { emvData: terminalEmv } : {}) },
-        { signal },
+      // GOX shows the PIN screen only when the card's CVM asks for it: its notifications say so.
+      const gox = await relay.during('enter-pin', () =>
+        p.run(
+          card.GOX,
+          { acquirer, amount: request.amount, pinKeyIndex: this.#o.pinKeySlot, noOfflineApproval: true, risk, tags: TAGS_FIRST, timeoutS, message: PROMPT_TEXTS.enterPin, ...(terminalEmv ? { emvData: terminalEmv } : {}) },
+          { signal },
+        ),
       );
       const outcome = card.goxOutcome(read, gox);
       if (outcome === 'insert-card') {
@@ -248,11 +295,17 @@ export class PinpadCardPort implements CardPort {
     }
   }
 
-  async end(message: string): Promise<void> {
+  async end(message: string, onPrompt?: PromptListener): Promise<void> {
     this.#chipOpen = false;
     const text = message.slice(0, 32);
+    const relay = new PromptRelay(this.#o.pinpad, onPrompt);
+    relay.show('message', text);
+    if (this.#inserted) relay.show('remove-card', 'RETIRE O CARTAO');
+    this.#inserted = false;
     try {
-      await this.#o.pinpad.run(card.RMC, text.length > 16 && !text.includes('\n') ? text : ([text.split('\n')[0]!.slice(0, 16), (text.split('\n')[1] ?? '').slice(0, 16)] as const));
+      await relay.during('remove-card', () =>
+        this.#o.pinpad.run(card.RMC, text.length > 16 && !text.includes('\n') ? text : ([text.split('\n')[0]!.slice(0, 16), (text.split('\n')[1] ?? '').slice(0, 16)] as const)),
+      );
     } catch (e) {
       throw asOmnipos(e);
     }

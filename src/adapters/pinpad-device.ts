@@ -5,7 +5,7 @@ import { OmniposError } from '../core/errors/index.js';
 import type { Logger } from '../core/log/index.js';
 import type { CardPort } from '../engine/ports.js';
 import type { TableSet } from '../initialization/index.js';
-import { PinpadCardPort, productResolver } from './pinpad-card.js';
+import { PinpadCardPort, tableProductSelector, typedEntryRefusal } from './pinpad-card.js';
 import { loadPinpadKey } from './pinpad-keys.js';
 
 export interface PinpadDevice {
@@ -42,10 +42,9 @@ export async function openPinpad(config: Config, tables: () => TableSet | undefi
     acquirerIndex: config.values.pinpad.acquirerIndex,
     pinKeySlot: config.values.pinpad.pinKeySlot,
     dataKeySlot: config.values.pinpad.dataKeySlot,
-    resolveProduct: (q) => {
-      const set = tables();
-      return set ? productResolver(set)(q) : undefined;
-    },
+    // The tables in force decide the product (the customer chooses on the pinpad when several fit) and typed entry.
+    selectProduct: tableProductSelector(tables),
+    typedRefusal: (method) => typedEntryRefusal(tables(), method),
     log: driverLog,
   });
   return {

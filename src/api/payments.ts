@@ -35,6 +35,8 @@ export const PaymentRequest = z.strictObject({
   installments: z.number().int().min(1).max(99).default(1),
   interest: z.enum(['ByMerchant', 'ByIssuer']).default('ByMerchant'),
   confirmation: z.enum(['auto', 'ecr']).default('auto'),
+  /** Card sales: `typed` has the card number typed on the pinpad (card not present), where the tables allow it. */
+  entry: z.enum(['card', 'typed']).optional(),
 });
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -76,6 +78,7 @@ export async function createPayment(req: IncomingMessage, res: ServerResponse, d
     }
   }
   const { qrModality, payer, ...request } = parsed.data;
+  if (request.entry && (request.method === 'wallet-qr' || request.method === 'pix')) throw new ApiError(400, 'INVALID_FIELD', 'entry: only with a card method (credit, debit, voucher)', 'entry');
   try {
     if (request.method === 'pix') {
       if (!deps.pixEngine) throw new ApiError(409, 'NOT_AVAILABLE', 'Pix needs the e-commerce credentials (acquirer.merchantId and merchantKeyFile)');
@@ -99,6 +102,7 @@ export async function createPayment(req: IncomingMessage, res: ServerResponse, d
     sendJson(res, 202, paymentView(entry), { location: `/v1/payments/${entry.id}` });
   } catch (e) {
     if (isOmniposError(e, 'ENGINE_BUSY')) throw new ApiError(409, 'BUSY', 'the terminal is busy with another payment');
+    if (isOmniposError(e, 'INIT_CARD_REFUSED') && e.context.reason === 'typing-not-allowed') throw new ApiError(409, 'TYPING_NOT_ALLOWED', e.message, 'entry');
     throw e;
   }
 }

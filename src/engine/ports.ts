@@ -53,19 +53,52 @@ export interface CardRequest {
   /** Cents. */
   amount: number;
   method: 'credit' | 'debit' | 'voucher';
+  /** 1 for cash (default); the tables' installment limits apply to the product chosen. */
+  installments?: number;
+  interest?: 'ByMerchant' | 'ByIssuer';
+  /** `typed`: the card number is typed on the pinpad and encrypted there (EBX), where the tables allow. Default `card`. */
+  entry?: 'card' | 'typed';
 }
 
-/** The pinpad's side of a sale: read the card, finish the chip, clear the display. */
+/**
+ * What the pinpad asks of the customer or tells them, as a stable code: present the card
+ * (`insert-card`, with the contactless rules' `see-phone` and `one-card`), type the PIN, choose
+ * the product, type the card number (`typed-entry`), wait while the host decides (`processing`),
+ * take the card (`remove-card`), or a closing `message` (APROVADA, NAO AUTORIZADA…).
+ */
+export type CardPromptCode = 'insert-card' | 'see-phone' | 'one-card' | 'enter-pin' | 'choose-product' | 'typed-entry' | 'processing' | 'remove-card' | 'message';
+
+/** One prompt: its code and the Portuguese text the pinpad shows (never card data). */
+export interface CardPrompt {
+  prompt: CardPromptCode;
+  text: string;
+}
+
+/** Told each prompt as the pinpad shows it; the engine turns them into events of its sale. */
+export type PromptListener = (prompt: CardPrompt) => void;
+
+/**
+ * The pinpad's side of a sale: read the card, finish the chip, clear the display. `readCard` and
+ * `end` may be given a `PromptListener`, told what the customer sees while that call runs.
+ */
 export interface CardPort {
-  /** GCX → (GPN) → GTK → (GOX). Rejects when the card cannot be read or the read is cancelled. */
-  readCard(request: CardRequest, signal: AbortSignal): Promise<{ summary: CardSummary; card: EncryptedCard }>;
-  /** FCX (and RMC) with the host's decision; the card's own decision comes back. */
+  /**
+   * Before a sale opens: throws a typed error (INIT_CARD_REFUSED) when the tables refuse the
+   * request whatever card comes, e.g. typed entry for a method no product allows typing. Optional.
+   */
+  accepts?(request: CardRequest): void;
+  /**
+   * GCX → (MNU) → (GPN) → GTK → (GOX), or the typed number (EBX). Rejects when the card cannot be
+   * read or the read is cancelled (ENGINE_CANCELLED with `context.by` "customer" for the cancel key).
+   */
+  readCard(request: CardRequest, signal: AbortSignal, onPrompt?: PromptListener): Promise<{ summary: CardSummary; card: EncryptedCard }>;
+  /** FCX with the host's decision; the card's own decision comes back (the owner then calls `end`, RMC). */
   finishChip(
     decision: 'approved' | 'declined' | 'no-communication' | 'aborted',
     host: { authorizationCode?: string; emvResponse?: string },
   ): Promise<{ card: 'approved' | 'declined' | 'failed'; emv?: Record<string, string>; reason?: string }>;
   /** Shows a closing message (and waits for the card to be removed when one is in). */
-  end(message: string): Promise<void>;
+  end(message: string, onPrompt?: PromptListener): Promise<void>;
 }
 
 export interface SaleOrder {
@@ -101,7 +134,7 @@ export type ReceiptReadiness = { ready: true } | { ready: false; reason: string 
 
 /** Prints (or shows) the receipt; `printed` only when the printer says so after the cut. */
 export interface ReceiptPort {
-  print(sale: ReceiptSubject, options?: { reprint?: boolean }): Promise<'printed' | 'skipped' | 'failed' | 'unsure'>;
+  print(sale: ReceiptSubject, options?: { reprint?: boolean; copy?: 'customer' | 'merchant' }): Promise<'printed' | 'skipped' | 'failed' | 'unsure'>;
   /** Asks the printer's status (a kiosk does before a sale starts). Absent: nothing to check. */
   ready?(): Promise<ReceiptReadiness>;
 }

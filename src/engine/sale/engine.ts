@@ -1,8 +1,8 @@
-import { OmniposError } from '../../core/errors/index.js';
+import { OmniposError, isOmniposError } from '../../core/errors/index.js';
 import type { JournalEntry, MerchantOrderIds } from '../../store/index.js';
 import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
 import { OUTBOX_OPERATIONS, idempotencyKey, type ConfirmTask, type UndoTask } from '../outbox/tasks.js';
-import type { CardPort, EncryptedCard, ReceiptSubject, SaleAuthorizationPort } from '../ports.js';
+import type { CardPort, CardPromptCode, EncryptedCard, PromptListener, ReceiptSubject, SaleAuthorizationPort } from '../ports.js';
 import { saleTransition } from './machine.js';
 import { planRecovery } from './recovery.js';
 import { paymentStatus, type PaymentStatus } from './status.js';
@@ -11,13 +11,26 @@ import type { HostSaleOutcome, SaleContext, SaleData, SaleEffect, SaleInput, Sal
 export type SaleEvent =
   | { type: 'state'; id: number; merchantOrderId: string; state: SaleStateName; status: PaymentStatus; input: string }
   | { type: 'alarm'; id: number; code: string; message: string }
-  | { type: 'receipt-question'; id: number };
+  | { type: 'receipt-question'; id: number }
+  /** What the pinpad shows the customer during the sale: a stable code and the Portuguese text. */
+  | { type: 'prompt'; id: number; merchantOrderId: string; prompt: CardPromptCode; text: string };
+
+/** A card sale's request: `entry: 'typed'` has the card number typed on the pinpad (where the tables allow). */
+export type CardSaleRequest = SaleRequest & { entry?: 'card' | 'typed' };
 
 export interface SaleEngineDeps extends OwnerDeps {
   orderIds: MerchantOrderIds;
   card: CardPort;
   host: SaleAuthorizationPort;
   onEvent?: (event: SaleEvent) => void;
+}
+
+/** What the pinpad says once the chip is finished (FCX): the machine leaves the message of a chip sale to its owner. */
+function chipMessage(state: SaleState, decision: 'approved' | 'declined' | 'no-communication' | 'aborted', card: 'approved' | 'declined' | 'failed', cancelled: boolean): string {
+  if (state.name === 'finishing-chip') return card === 'approved' && !cancelled ? 'APROVADA' : card === 'declined' ? 'NAO AUTORIZADA' : 'OPERACAO CANCELADA';
+  if (decision === 'declined') return 'NAO AUTORIZADA';
+  if (decision === 'no-communication') return state.name === 'failed' && state.data.reason?.startsWith('refused') ? 'FALHA NA TRANSACAO' : 'SEM COMUNICACAO';
+  return 'OPERACAO CANCELADA';
 }
 
 const DURABLE = new Set<SaleEffect['kind']>(['outbox.confirm', 'outbox.undo']);
@@ -41,8 +54,10 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
   }
 
   /** Opens the journal row (committed before anything else) and runs the sale in the background. */
-  async start(request: SaleRequest, options: { idempotencyKey?: string } = {}): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+  async start(request: CardSaleRequest, options: { idempotencyKey?: string } = {}): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     await this.beforeSale(request);
+    // What the tables refuse whatever the card (typed entry for this method): refused before a journal row.
+    this.#d.card.accepts?.({ merchantOrderId: '', amount: request.amount, method: request.method, installments: request.installments, interest: request.interest, ...(request.entry ? { entry: request.entry } : {}) });
     if (this.#active) throw new OmniposError('ENGINE_BUSY', 'a sale is already using the pinpad', { active: this.#active.id });
     const abort = new AbortController();
     this.#active = { id: -1, abort };
@@ -184,13 +199,16 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
         } catch (e) {
           result = { card: 'failed' as const, reason: (e as Error).message };
         }
+        // The card's session is over: the closing message (and RMC while the chip is in) before the sale moves on.
+        await card.end(chipMessage(state, effect.decision, result.card, this.stateOf(this.entry(id)).data.cancelRequested === true), this.#prompts(id, state.data.merchantOrderId))
+          .catch((e: unknown) => log.warn({ id, err: e }, 'pinpad end failed'));
         if (state.name === 'finishing-chip') {
           await this.apply(id, { kind: 'chip-finished', card: result.card, ...(result.emv ? { emv: result.emv } : {}), ...(result.reason ? { reason: result.reason } : {}) });
         }
         return;
       }
       case 'pinpad.end':
-        await card.end(effect.message).catch((e: unknown) => log.warn({ id, err: e }, 'pinpad end failed'));
+        await card.end(effect.message, this.#prompts(id, state.data.merchantOrderId)).catch((e: unknown) => log.warn({ id, err: e }, 'pinpad end failed'));
         return;
       default:
         return;
@@ -199,14 +217,26 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
 
   /* ------------------------------------------------------------ internals */
 
+  /** The sale's prompt listener: each prompt the pinpad shows becomes a `prompt` event of sale `id`. */
+  #prompts(id: number, merchantOrderId: string): PromptListener {
+    return (p) => this.emit({ type: 'prompt', id, merchantOrderId, prompt: p.prompt, text: p.text });
+  }
+
   async #drive(id: number, signal: AbortSignal): Promise<void> {
     const data = this.stateOf(this.entry(id)).data;
+    const r = data.request as CardSaleRequest;
     let read;
     try {
-      read = await this.#d.card.readCard({ merchantOrderId: data.merchantOrderId, amount: data.request.amount, method: data.request.method }, signal);
+      read = await this.#d.card.readCard(
+        { merchantOrderId: data.merchantOrderId, amount: r.amount, method: r.method, installments: r.installments, interest: r.interest, ...(r.entry ? { entry: r.entry } : {}) },
+        signal,
+        this.#prompts(id, data.merchantOrderId),
+      );
     } catch (e) {
       const by = this.#active?.cancelBy;
-      await this.apply(id, signal.aborted && by ? { kind: 'cancel', by } : { kind: 'card-failed', reason: (e as Error).message });
+      // The customer's cancel key on the pinpad ends the read as a cancel, not as a failed card.
+      const customer = isOmniposError(e, 'ENGINE_CANCELLED') && e.context.by === 'customer';
+      await this.apply(id, signal.aborted && by ? { kind: 'cancel', by } : customer ? { kind: 'cancel', by: 'customer' } : { kind: 'card-failed', reason: (e as Error).message });
       return;
     }
     if (read.summary.productId === undefined) {

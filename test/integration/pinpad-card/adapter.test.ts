@@ -109,8 +109,8 @@ describe.skipIf(!HAS_SOCAT)('PinpadCardPort: the engine’s card port on the dri
     expect(alarms).toEqual([{ alarm: 'contactless-offline-approval', maskedPan: '411111******0030' }]);
   });
 
-  it('the customer cancels: readCard rejects with the pinpad’s ST_CANCEL', async () => {
+  it('the customer cancels: readCard rejects as a cancel by the customer (the pinpad’s ST_CANCEL)', async () => {
     rig.choose({ action: 'cancel' });
-    await expect(port.readCard({ merchantOrderId: nextOrderId(), amount: 500, method: 'credit' }, new AbortController().signal)).rejects.toMatchObject({ code: 'PINPAD_STATUS', context: { status: 13 } });
+    await expect(port.readCard({ merchantOrderId: nextOrderId(), amount: 500, method: 'credit' }, new AbortController().signal)).rejects.toMatchObject({ code: 'ENGINE_CANCELLED', context: { by: 'customer', status: 13 } });
   });
 });

@@ -52,6 +52,13 @@ export const gox: SimHandler = async (cmd, ctx) => {
   if (held.via === 'chip') cvm = 'online';
   else if ((chip.deviceType ?? '00') !== '00') cvm = 'device';
   else if (amount > cvmLimit(record)) cvm = 'online';
+  if (held.via === 'chip' && sim.deck.removeEarly === 'at-pin') {
+    // the customer pulls the card at the PIN screen: the chip is gone, the read is over
+    ctx.notify(str(p.get('SPE_DSPMSG')) ?? 'DIGITE A SENHA');
+    held.goxDone = 'failed';
+    held.inserted = false;
+    return fail('GOX', ST.ERRCARD);
+  }
   if (cvm === 'online') {
     const msg = str(p.get('SPE_DSPMSG')) ?? 'DIGITE A SENHA';
     const r = await enterPin(ctx, sim, c.pin, num(p.get('SPE_TIMEOUT')) ?? 60, msg);
@@ -116,6 +123,11 @@ export const fcx: SimHandler = (cmd, ctx) => {
     }
   }
   held.fcxDone = true;
+  if (held.via === 'chip' && sim.deck.removeEarly === 'before-fcx') {
+    // the card left the reader before the terminal finished: the pinpad cannot reach it
+    held.inserted = false;
+    return fail('FCX', ST.ERRCARD);
+  }
   const approve = opt[0] === '0' && !sim.deck.declineAfterApproval;
   const objects = new Map(last.objects);
   const atc = Number.parseInt(objects.get('9F36') ?? '1', 16);

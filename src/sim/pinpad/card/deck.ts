@@ -26,7 +26,12 @@ export interface CardChoice {
   pin?: string;
   /** The card declines although the host approved (FCX). */
   declineAfterApproval?: boolean;
+  /** The customer pulls the chip card early: at the PIN screen (GOX) or before FCX; 'no' keeps it in. */
+  removeEarly?: RemoveEarly;
 }
+
+/** When the customer takes the chip card out before the terminal is done with it. */
+export type RemoveEarly = 'no' | 'at-pin' | 'before-fcx';
 
 /** Finds a test card; undefined when none fits. */
 export function findCard(c: Pick<CardChoice, 'pan' | 'lastDigit' | 'name'>): TestCard | undefined {
@@ -53,6 +58,7 @@ export class CardDeck {
   presentation: Presentation;
   pin: PinEntry = { kind: 'right' };
   declineAfterApproval = false;
+  removeEarly: RemoveEarly = 'no';
   /** How long the simulated customer takes to present a card or type a PIN, ms. */
   delayMs = 20;
 
@@ -75,6 +81,10 @@ export class CardDeck {
       this.pin = c.pin === 'right' || c.pin === 'cancel' || c.pin === 'nothing' ? { kind: c.pin } : { kind: 'digits', digits: c.pin };
     }
     if (c.declineAfterApproval !== undefined) this.declineAfterApproval = c.declineAfterApproval;
+    if (c.removeEarly !== undefined) {
+      if (!['no', 'at-pin', 'before-fcx'].includes(c.removeEarly)) return { ok: false, error: 'removeEarly: one of no, at-pin, before-fcx' };
+      this.removeEarly = c.removeEarly;
+    }
     return { ok: true, presented: this.describe() };
   }
 
