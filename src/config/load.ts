@@ -21,7 +21,7 @@ export const DEFAULT_CONFIG_PATH = path.join(PACKAGE_ROOT, 'config', 'omnipos.js
 
 export interface Config {
   readonly values: ConfigValues;
-  readonly secrets: Readonly<{ clientSecret: Secret; merchantKey?: Secret; apiLanKey?: Secret }>;
+  readonly secrets: Readonly<{ clientSecret: Secret; merchantKey?: Secret; apiLanKey?: Secret; alarmWebhookSecret?: Secret }>;
   /** The LAN listener's PEM certificate (`api.lan.certFile`), when configured. */
   readonly apiLanCert?: string;
   /** The file the configuration came from. */
@@ -101,6 +101,7 @@ export function loadConfig(options: LoadOptions = {}): Config {
   values.stateDir = resolve(values.stateDir);
   values.acquirer.clientSecretFile = resolve(values.acquirer.clientSecretFile);
   if (values.acquirer.merchantKeyFile) values.acquirer.merchantKeyFile = resolve(values.acquirer.merchantKeyFile);
+  if (values.alarms.webhook) values.alarms.webhook.secretFile = resolve(values.alarms.webhook.secretFile);
 
   const clientSecret = readSecret(values.acquirer.clientSecretFile, 'acquirer.clientSecretFile', problems);
   const merchantKey = values.acquirer.merchantKeyFile
@@ -114,6 +115,7 @@ export function loadConfig(options: LoadOptions = {}): Config {
     apiLanCert = readSecret(values.api.lan.certFile, 'api.lan.certFile', problems);
     apiLanKey = readSecret(values.api.lan.keyFile, 'api.lan.keyFile', problems);
   }
+  const alarmWebhookSecret = values.alarms.webhook ? readSecret(values.alarms.webhook.secretFile, 'alarms.webhook.secretFile', problems) : undefined;
   if (problems.length > 0) throw invalid(problems, source);
 
   const refused = productionProblems(values, clientSecret);
@@ -130,6 +132,7 @@ export function loadConfig(options: LoadOptions = {}): Config {
       clientSecret: clientSecret as Secret,
       ...(merchantKey ? { merchantKey } : {}),
       ...(apiLanKey ? { apiLanKey } : {}),
+      ...(alarmWebhookSecret ? { alarmWebhookSecret } : {}),
     },
     ...(apiLanCert ? { apiLanCert: apiLanCert.reveal() } : {}),
     source,

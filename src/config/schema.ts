@@ -147,6 +147,25 @@ const api = z.strictObject({
   lan: apiLan.optional(),
 });
 
+const alarms = z.strictObject({
+  /** Where alarms are POSTed (JSON, signed with HMAC-SHA256 of the timestamp and body under the shared secret); none: health and logs only. */
+  webhook: z
+    .strictObject({
+      url: httpUrl,
+      /** File holding the shared secret (read at start, never logged). */
+      secretFile: filePath,
+      /** Per-request timeout, milliseconds. */
+      timeoutMs: z.number().int().min(100).max(60_000).default(5000),
+    })
+    .optional(),
+  /** How often the conditions are checked (outbox, printer, pinpad, clock), seconds. */
+  checkSeconds: z.number().int().min(1).max(3600).default(5),
+  /** An undo still undelivered this close to the daily close (00:00 host time) is an alarm, minutes. */
+  closeWarningMinutes: z.number().int().min(1).max(720).default(60),
+  /** The host's clock this far from ours is an alarm, seconds. */
+  clockOffsetSeconds: z.number().int().min(1).max(86_400).default(60),
+});
+
 const log = z.strictObject({
   level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -166,6 +185,7 @@ export const ConfigSchema = z.strictObject({
   qr: qr.prefault({}),
   initialization: initialization.prefault({}),
   api: api.prefault({}),
+  alarms: alarms.prefault({}),
   log: log.prefault({}),
 });
 
