@@ -6,11 +6,15 @@ import { requireToken } from './auth.js';
 import { ApiError, sendError, sendJson } from './http-kit.js';
 import { EventHub, serveEvents } from './events.js';
 import { healthView, type HealthSources } from './health.js';
+import { EventTickets } from './event-tickets.js';
+import { isScreensPath, loadScreens, serveScreens } from './screens.js';
 import { openApiDocument } from './openapi.js';
 import { act, createPayment, getPayment, listPayments, type PaymentsDeps } from './payments.js';
+import { reprintReceipt, showReceipt, type ReceiptService } from './receipts.js';
+import { DAY_ROUTES, type DayApiDeps } from './day.js';
 import { matchPath, type Route } from './routes.js';
 
-export interface ApiDeps extends PaymentsDeps {
+export interface ApiDeps extends PaymentsDeps, DayApiDeps {
   token: string;
   outbox: Outbox;
   log: Logger;
@@ -20,6 +24,12 @@ export interface ApiDeps extends PaymentsDeps {
   heartbeatMs?: number | undefined;
   /** What `GET /v1/health` reports besides busy and the outbox. */
   health?: HealthSources | undefined;
+  /** Receipt views and reprints (none: those routes answer 409). */
+  receipts?: ReceiptService | undefined;
+  /** Single-use tickets for `GET /v1/events?ticket=` (a browser's EventSource sends no header); one set per app by default. */
+  tickets?: EventTickets | undefined;
+  /** The screens' files (default: read once from src/screens). */
+  screens?: ReturnType<typeof loadScreens> | undefined;
 }
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -37,10 +47,20 @@ export const ROUTES: readonly Route<ApiDeps>[] = [
   ...(['confirm', 'undo', 'cancel'] as const).map(
     (action): Route<ApiDeps> => ({ method: 'POST', path: `/v1/payments/{id}/${action}`, handle: ({ res, params }, deps) => act(res, deps, params.id as string, action) }),
   ),
-  { method: 'GET', path: '/v1/events', handle: ({ req, res }, deps) => serveEvents(req, res, deps.events ?? quietHub, deps.heartbeatMs) },
+  { method: 'POST', path: '/v1/events/ticket', handle: ({ res }, deps) => sendJson(res, 201, ticketsOf(deps).issue()) },
+  { method: 'GET', path: '/v1/events', ticket: true, handle: ({ req, res }, deps) => serveEvents(req, res, deps.events ?? quietHub, deps.heartbeatMs) },
+  { method: 'GET', path: '/v1/payments/{id}/receipt', handle: ({ res, params, query }, deps) => showReceipt(res, deps, params.id as string, query) },
+  { method: 'POST', path: '/v1/payments/{id}/receipt/print', handle: ({ req, res, params }, deps) => reprintReceipt(req, res, deps, params.id as string) },
   { method: 'GET', path: '/v1/health', handle: ({ res }, deps) => sendJson(res, 200, healthView(deps)) },
+  ...DAY_ROUTES,
   { method: 'GET', path: '/v1/openapi.json', auth: false, handle: ({ res }) => sendJson(res, 200, openApiDocument()) },
 ];
+
+/** buildApp gives every app its own tickets. */
+function ticketsOf(deps: ApiDeps): EventTickets {
+  if (!deps.tickets) throw new ApiError(404, 'NOT_FOUND', 'no event tickets');
+  return deps.tickets;
+}
 
 /** The request target as a URL; one that does not parse (`//`, `http://[`) is a route that does not exist. */
 function requestUrl(raw: string): URL {
@@ -56,14 +76,18 @@ function requestUrl(raw: string): URL {
  * needs the bearer token; nothing in a request can crash the daemon (every error becomes a JSON
  * answer).
  */
-export function buildApp(deps: ApiDeps): Handler {
+export function buildApp(given: ApiDeps): Handler {
+  const deps: ApiDeps = { ...given, tickets: given.tickets ?? new EventTickets() };
+  const screens = deps.screens ?? loadScreens();
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = requestUrl(req.url ?? '/');
+    if (isScreensPath(url.pathname)) return serveScreens(req, res, url, { token: deps.token, files: screens });
     if (!url.pathname.startsWith('/v1/')) throw new ApiError(404, 'NOT_FOUND', `no route ${url.pathname}`);
     const method = req.method ?? 'GET';
     const matches = ROUTES.map((r) => ({ r, params: matchPath(r.path, url.pathname) })).filter((m) => m.params !== undefined);
-    if (matches.some((m) => m.r.auth !== false)) requireToken(req, deps.token);
     const hit = matches.find((m) => m.r.method === method);
+    const byTicket = hit?.r.ticket === true && ticketsOf(deps).redeem(url.searchParams.get('ticket'));
+    if (!byTicket && matches.some((m) => m.r.auth !== false)) requireToken(req, deps.token);
     if (!hit) {
       if (matches.length === 0) requireToken(req, deps.token);
       throw new ApiError(404, 'NOT_FOUND', `no route ${method} ${url.pathname}`);

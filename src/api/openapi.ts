@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PaymentRequest, STATUSES } from './payments.js';
+import { DAY_SCHEMAS, dayPaths } from './day.js';
 
 type Schema = Record<string, unknown>;
 
@@ -123,9 +124,9 @@ const SCHEMAS: Record<string, Schema> = {
   Event: {
     type: 'object',
     description:
-      'One server-sent event (`event:` is its type, `id:` its seq, `data:` this object). States carry the payment status; `qr` the code to show; `alarm` what needs a person; `receipt-question` asks whether the receipt came out.',
+      'One server-sent event (`event:` is its type, `id:` its seq, `data:` this object). States carry the payment status; `qr` the code to show; `alarm` what needs a person; `receipt-question` asks whether the receipt came out; `prompt` what the pinpad shows the customer during a card sale (`prompt` a stable code, `text` the Portuguese text).',
     properties: {
-      type: { type: 'string', enum: ['state', 'qr', 'alarm', 'receipt-question'] },
+      type: { type: 'string', enum: ['state', 'qr', 'alarm', 'receipt-question', 'prompt'] },
       seq: { ...int, description: 'From 1 at daemon start, in the order things happened.' },
       at: time,
       id: { ...int, description: 'The payment.' },
@@ -138,6 +139,8 @@ const SCHEMAS: Record<string, Schema> = {
       expiresAt: str,
       code: str,
       message: str,
+      prompt: { type: 'string', enum: ['insert-card', 'see-phone', 'one-card', 'enter-pin', 'choose-product', 'typed-entry', 'processing', 'remove-card', 'message'], description: 'For `prompt`: what the pinpad asks or tells.' },
+      text: { ...str, description: 'For `prompt`: the text on the pinpad, one line.' },
     },
     required: ['type', 'seq', 'at', 'id'],
   },
@@ -157,7 +160,7 @@ const PATHS: Record<string, Schema> = {
         '202': { ...payment('Started; follow it on `GET /v1/payments/{id}` or `GET /v1/events`.'), headers: { Location: { schema: str } } },
         '400': error('A field at fault (`field`), or a body that is not JSON.'),
         '401': UNAUTHORIZED,
-        '409': error('The terminal is busy with another payment, or the method is not available.'),
+        '409': error('The terminal is busy with another payment, the method is not available, or the tables forbid typed entry for it (`TYPING_NOT_ALLOWED`).'),
         '413': error('The body is too large.'),
         '415': error('The body is not application/json.'),
         '422': error('The Idempotency-Key was used for another request.'),
@@ -190,8 +193,19 @@ const PATHS: Record<string, Schema> = {
       },
     ]),
   ),
+  '/v1/events/ticket': {
+    post: {
+      summary: 'A single-use ticket for `GET /v1/events?ticket=` (a browser EventSource sends no header)',
+      description: 'Opens one stream once, within `expiresInMs`; the long-lived token never goes in a URL.',
+      responses: {
+        '201': json({ type: 'object', properties: { ticket: str, expiresInMs: { type: 'integer' } }, required: ['ticket', 'expiresInMs'], additionalProperties: false }, 'The ticket.'),
+        '401': UNAUTHORIZED,
+      },
+    },
+  },
   '/v1/events': {
     get: {
+      security: [{ bearer: [] }, { ticket: [] }],
       summary: 'Server-sent events: state changes, codes to show, alarms, the receipt question',
       description:
         'A `text/event-stream` of Event objects while the connection lasts, with a `: heartbeat` comment every 15 s. No replay: `Last-Event-ID` is ignored; after a reconnect, read `GET /v1/payments`.',
@@ -204,6 +218,7 @@ const PATHS: Record<string, Schema> = {
   '/v1/health': {
     get: { summary: "The terminal's health", responses: { '200': json(ref('Health'), 'What the daemon knows now.'), '401': UNAUTHORIZED } },
   },
+  ...dayPaths(UNAUTHORIZED, error),
   '/v1/openapi.json': {
     get: { summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1.', content: { 'application/json': { schema: { type: 'object' } } } } } },
   },
@@ -225,8 +240,11 @@ export function openApiDocument(): Schema {
     security: [{ bearer: [] }],
     paths: PATHS,
     components: {
-      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: '`omnipos api token` prints it.' } },
-      schemas: SCHEMAS,
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: '`omnipos api token` prints it.' },
+        ticket: { type: 'apiKey', in: 'query', name: 'ticket', description: 'From `POST /v1/events/ticket`: single use, 30 s; only `GET /v1/events` takes it.' },
+      },
+      schemas: { ...SCHEMAS, ...DAY_SCHEMAS },
     },
   };
 }

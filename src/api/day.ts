@@ -1,0 +1,177 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isOmniposError } from '../core/errors/index.js';
+import type { DayBook } from '../operations/day/index.js';
+import { ApiError, readJson, sendJson } from './http-kit.js';
+import type { Route } from './routes.js';
+
+/** What the day's routes need: the day book (none: the routes answer 409). */
+export interface DayApiDeps {
+  day?: DayBook | undefined;
+}
+
+function book(deps: DayApiDeps): DayBook {
+  if (!deps.day) throw new ApiError(409, 'NOT_AVAILABLE', "the day's report is not available in this daemon");
+  return deps.day;
+}
+
+function dateParam(query: URLSearchParams): string | undefined {
+  const date = query.get('date');
+  return date === null ? undefined : date;
+}
+
+/** The day's refusals as API answers naming the `date` field. */
+function mapError(e: unknown): unknown {
+  if (isOmniposError(e, 'OPERATIONS_INVALID_DATE')) return new ApiError(400, 'INVALID_FIELD', e.message, 'date');
+  if (isOmniposError(e, 'OPERATIONS_DAY_NOT_CLOSABLE')) return new ApiError(409, 'NOT_ALLOWED', e.message, 'date');
+  return e;
+}
+
+function mapped<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    throw mapError(e);
+  }
+}
+
+/**
+ * Who may close the day. The router has checked the cash register's bearer token; the
+ * supervisor's own token (issue 12, voids) is checked here when it exists, so this is the one
+ * place that tightens `POST /v1/day/close`.
+ */
+export function authorizeDayClose(_req: IncomingMessage, _deps: DayApiDeps): void {
+  // The cash register's token is enough until the supervisor token exists.
+}
+
+/** `POST /v1/day/close`: the date from `?date=`, a JSON body `{ "date": … }`, or today. */
+async function closeDay(req: IncomingMessage, res: ServerResponse, deps: DayApiDeps, query: URLSearchParams): Promise<void> {
+  authorizeDayClose(req, deps);
+  let date = dateParam(query);
+  const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+  if (hasBody) {
+    const body = await readJson(req, 1024);
+    for (const k of Object.keys(body)) if (k !== 'date') throw new ApiError(400, 'INVALID_FIELD', `${k}: unknown field`, k);
+    if (body.date !== undefined) {
+      if (typeof body.date !== 'string') throw new ApiError(400, 'INVALID_FIELD', 'date: must be a string YYYY-MM-DD', 'date');
+      date = body.date;
+    }
+  }
+  const day = book(deps);
+  const result = await day.close(date).catch((e: unknown) => {
+    throw mapError(e);
+  });
+  sendJson(res, result.alreadyClosed ? 200 : 201, result);
+}
+
+/** The day's routes, spread into the router's table. */
+export const DAY_ROUTES: readonly Route<DayApiDeps>[] = [
+  { method: 'GET', path: '/v1/day/report', handle: ({ res, query }, deps) => sendJson(res, 200, mapped(() => book(deps).report(dateParam(query)))) },
+  { method: 'POST', path: '/v1/day/close', handle: ({ req, res, query }, deps) => closeDay(req, res, deps, query) },
+];
+
+type Schema = Record<string, unknown>;
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: Schema, description: string): Schema => ({ description, content: { 'application/json': { schema } } });
+const int = { type: 'integer' };
+const str = { type: 'string' };
+const group = { type: 'object', properties: { sales: int, salesAmount: int, voids: int, voidsAmount: int, net: int }, required: ['sales', 'salesAmount', 'voids', 'voidsAmount', 'net'] };
+const groups = { type: 'object', additionalProperties: group };
+
+/** The schemas of the day's answers, for the OpenAPI document. */
+export const DAY_SCHEMAS: Record<string, Schema> = {
+  DayReport: {
+    type: 'object',
+    description: 'Every sale (card, wallet QR, Pix), void, undo, refund and needs-refund of one business day (00:00 to 00:00 host time), amounts in cents.',
+    properties: {
+      date: { ...str, pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+      from: { ...str, format: 'date-time' },
+      to: { ...str, format: 'date-time' },
+      generatedAt: { ...str, format: 'date-time' },
+      closedAt: { anyOf: [{ ...str, format: 'date-time' }, { type: 'null' }] },
+      counts: {
+        type: 'object',
+        properties: { sales: int, voids: int, byOutcome: { type: 'object', additionalProperties: int }, byState: { type: 'object', additionalProperties: int }, inProgress: int },
+        required: ['sales', 'voids', 'byOutcome', 'byState', 'inProgress'],
+      },
+      totals: {
+        type: 'object',
+        properties: {
+          net: { ...int, description: 'Charged sales minus voids that took effect.' },
+          salesAmount: int,
+          voidsAmount: int,
+          undoneAmount: int,
+          refundedAmount: int,
+          declinedAmount: int,
+          needsRefundAmount: int,
+          byMethod: groups,
+          byBrand: groups,
+          byProduct: groups,
+        },
+        required: ['net', 'salesAmount', 'voidsAmount', 'undoneAmount', 'refundedAmount', 'declinedAmount', 'needsRefundAmount', 'byMethod', 'byBrand', 'byProduct'],
+      },
+      lines: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: {
+            id: int,
+            kind: { type: 'string', enum: ['sale', 'void', 'qr', 'pix'] },
+            merchantOrderId: str,
+            method: str,
+            brand: str,
+            product: str,
+            state: str,
+            outcome: str,
+            amount: int,
+            charged: int,
+            voidOf: str,
+            paymentId: str,
+            createdAt: str,
+          },
+          required: ['id', 'kind', 'merchantOrderId', 'method', 'brand', 'product', 'state', 'outcome', 'amount', 'charged', 'createdAt'],
+        },
+      },
+    },
+    required: ['date', 'from', 'to', 'generatedAt', 'closedAt', 'counts', 'totals', 'lines'],
+  },
+  DayClose: {
+    type: 'object',
+    description: 'A closed day: archived once, never changed.',
+    properties: {
+      date: str,
+      closedAt: { ...str, format: 'date-time' },
+      report: ref('DayReport'),
+      printOutcome: { type: ['string', 'null'], description: 'printed, failed, unsure, skipped; null without a printer.' },
+      alreadyClosed: { type: 'boolean', description: 'The day was closed before: this is the archived close, nothing was printed.' },
+    },
+    required: ['date', 'closedAt', 'report', 'printOutcome', 'alreadyClosed'],
+  },
+};
+
+/** The day's paths, for the OpenAPI document. */
+export function dayPaths(unauthorized: Schema, error: (d: string) => Schema): Record<string, Schema> {
+  const date = { name: 'date', in: 'query', required: false, description: 'A business day, YYYY-MM-DD (default: today, host time).', schema: { ...str, pattern: '^\\d{4}-\\d{2}-\\d{2}$' } };
+  return {
+    '/v1/day/report': {
+      get: {
+        summary: "The day's report (the archived one for a closed day)",
+        parameters: [date],
+        responses: { '200': json(ref('DayReport'), 'The report.'), '400': error('A date that is not YYYY-MM-DD.'), '401': unauthorized, '409': error('No day book in this daemon.') },
+      },
+    },
+    '/v1/day/close': {
+      post: {
+        summary: 'Close the day: print the report and archive it (supervisor)',
+        parameters: [date],
+        requestBody: { required: false, content: { 'application/json': { schema: { type: 'object', properties: { date: date.schema }, additionalProperties: false } } } },
+        responses: {
+          '200': json(ref('DayClose'), 'The day was already closed: the archived close.'),
+          '201': json(ref('DayClose'), 'Closed now.'),
+          '400': error('A date that is not YYYY-MM-DD, or an unknown field.'),
+          '401': unauthorized,
+          '409': error('The day has not begun, or no day book in this daemon.'),
+        },
+      },
+    },
+  };
+}
