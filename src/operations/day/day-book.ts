@@ -1,0 +1,112 @@
+import type { Clock } from '../../core/clock.js';
+import { OmniposError } from '../../core/errors/index.js';
+import type { Logger } from '../../core/log/index.js';
+import type { ReceiptColumns, ReceiptDocument } from '../../receipt/index.js';
+import type { Db, Journal, JournalEntry } from '../../store/index.js';
+import { DayArchive, type DayClose } from './archive.js';
+import { businessDateOf, businessDayBounds, parseBusinessDate, type BusinessDate } from './business-day.js';
+import { dayLine } from './lines.js';
+import { dayReportDocument } from './print.js';
+import { buildDayReport, type DayReport } from './report.js';
+
+/** Prints a document on the receipt printer; says what became of it. */
+export type DocumentPrinter = (doc: ReceiptDocument) => Promise<'printed' | 'skipped' | 'failed' | 'unsure'>;
+
+export interface DayBookDeps {
+  db: Db;
+  journal: Journal;
+  /** Host time (HostClock): business days follow the host's. */
+  clock: Clock;
+  log: Logger;
+  /** Where the close is printed; none: the close is archived without paper. */
+  print?: DocumentPrinter | undefined;
+  columns?: ReceiptColumns;
+  environment: string;
+  terminalId?: string;
+}
+
+/** What `close` answers: the close, and whether it was made now or found archived. */
+export interface DayCloseResult extends DayClose {
+  alreadyClosed: boolean;
+}
+
+/**
+ * The business day: its report (live for an open day, the archived one for a closed day) and its
+ * close, which prints the report and archives it once. Reads the journal only.
+ */
+export class DayBook {
+  readonly archive: DayArchive;
+  #closing: Promise<unknown> = Promise.resolve();
+
+  constructor(private readonly deps: DayBookDeps) {
+    this.archive = new DayArchive(deps.db);
+  }
+
+  /** Today, host time. */
+  today(): BusinessDate {
+    return businessDateOf(this.deps.clock.now());
+  }
+
+  /** The journal rows opened during the day, oldest first. */
+  entries(date: BusinessDate): JournalEntry[] {
+    const { from, to } = businessDayBounds(date);
+    const ids = this.deps.db
+      .prepare('SELECT id FROM journal WHERE created_at >= ? AND created_at < ? ORDER BY id')
+      .all(from.toISOString(), to.toISOString()) as { id: number }[];
+    return ids.map((r) => this.deps.journal.get(r.id)).filter((e): e is JournalEntry => e !== undefined);
+  }
+
+  /** The report as of now (an open day), without looking at the archive. */
+  live(date: BusinessDate, closedAt?: Date): DayReport {
+    const { from, to } = businessDayBounds(date);
+    const { journal } = this.deps;
+    const saleOf = (ref: { id?: number; merchantOrderId?: string }): JournalEntry | undefined =>
+      (ref.id !== undefined ? journal.get(ref.id) : undefined) ?? (ref.merchantOrderId ? journal.byMerchantOrderId(ref.merchantOrderId) : undefined);
+    const lines = this.entries(date).map((e) => dayLine(e, saleOf));
+    return buildDayReport({ date, from, to, now: this.deps.clock.now(), lines, ...(closedAt ? { closedAt } : {}) });
+  }
+
+  /** The day's report: the archived one when the day is closed. `date` defaults to today. */
+  report(date?: string): DayReport {
+    const day = date === undefined ? this.today() : parseBusinessDate(date);
+    return this.archive.get(day)?.report ?? this.live(day);
+  }
+
+  /** The report laid out for the printer. */
+  document(report: DayReport): ReceiptDocument {
+    return dayReportDocument(report, {
+      columns: this.deps.columns ?? 48,
+      environment: this.deps.environment,
+      ...(this.deps.terminalId ? { terminalId: this.deps.terminalId } : {}),
+    });
+  }
+
+  /**
+   * Closes the day (default today): prints the report and archives it. Closing a closed day
+   * answers the archived close and prints nothing. A day that has not begun is refused.
+   */
+  close(date?: string): Promise<DayCloseResult> {
+    const run = this.#closing.then(() => this.#close(date));
+    this.#closing = run.catch(() => undefined);
+    return run;
+  }
+
+  async #close(date?: string): Promise<DayCloseResult> {
+    const day = date === undefined ? this.today() : parseBusinessDate(date);
+    const stored = this.archive.get(day);
+    if (stored) return { ...stored, alreadyClosed: true };
+    if (day > this.today()) throw new OmniposError('OPERATIONS_DAY_NOT_CLOSABLE', `day ${day}: it has not begun (today is ${this.today()}, host time)`, { date: day });
+    const closedAt = this.deps.clock.now();
+    const report = this.live(day, closedAt);
+    let printOutcome: string | null = null;
+    if (this.deps.print) {
+      printOutcome = await this.deps.print(this.document(report)).catch((e: unknown) => {
+        this.deps.log.warn({ err: e, date: day }, 'the day close did not print');
+        return 'failed' as const;
+      });
+    }
+    const { close, stored: fresh } = this.archive.put({ date: day, closedAt: closedAt.toISOString(), report, printOutcome });
+    this.deps.log.info({ date: day, net: close.report.totals.net, lines: close.report.lines.length, printOutcome }, 'day closed');
+    return { ...close, alreadyClosed: !fresh };
+  }
+}

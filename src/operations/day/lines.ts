@@ -1,0 +1,170 @@
+import type { JournalEntry } from '../../store/index.js';
+
+/** What a payment of the day came to, whatever engine ran it. */
+export type DayOutcome =
+  | 'confirmed'
+  | 'approved'
+  | 'needs-refund'
+  | 'dead-letter'
+  | 'declined'
+  | 'undone'
+  | 'refunded'
+  | 'cancelled'
+  | 'failed'
+  | 'in-progress'
+  | 'voided'
+  | 'void-failed';
+
+/** The outcomes that leave the customer charged (the host holds the money, or will at the close). */
+export const CHARGED_OUTCOMES: ReadonlySet<DayOutcome> = new Set(['confirmed', 'approved', 'needs-refund', 'dead-letter']);
+
+/** One row of the day: a sale (card, wallet QR, Pix) or a void, as the report counts it. */
+export interface DayLine {
+  id: number;
+  kind: JournalEntry['kind'];
+  merchantOrderId: string;
+  /** credit, debit, voucher, wallet-qr, pix; a void carries its sale's method when known. */
+  method: string;
+  /** The card brand id (initialization tables), `wallet` or `pix`, `unknown` when not read. */
+  brand: string;
+  /** The product id, or the QR modality; `unknown` when not known. */
+  product: string;
+  /** The engine's state name (the journal's). */
+  state: string;
+  outcome: DayOutcome;
+  /** Cents: the sale's amount, or the void's amount. */
+  amount: number;
+  /** Cents the customer stays charged by this line (a void's is negative when it took effect). */
+  charged: number;
+  /** The sale a void belongs to, when its data names it. */
+  voidOf?: string;
+  paymentId?: string;
+  createdAt: string;
+}
+
+const SALE: Readonly<Record<string, DayOutcome>> = {
+  started: 'in-progress',
+  'card-read': 'in-progress',
+  authorizing: 'in-progress',
+  'finishing-chip': 'in-progress',
+  approved: 'approved',
+  'awaiting-decision': 'approved',
+  confirming: 'confirmed',
+  confirmed: 'confirmed',
+  undoing: 'undone',
+  undone: 'undone',
+  declined: 'declined',
+  aborted: 'cancelled',
+  failed: 'failed',
+  'needs-refund': 'needs-refund',
+  'dead-letter': 'dead-letter',
+};
+
+const QR: Readonly<Record<string, DayOutcome>> = {
+  started: 'in-progress',
+  showing: 'in-progress',
+  approved: 'approved',
+  'awaiting-decision': 'approved',
+  confirming: 'confirmed',
+  confirmed: 'confirmed',
+  undoing: 'undone',
+  undone: 'undone',
+  cancelling: 'cancelled',
+  cancelled: 'cancelled',
+  expiring: 'cancelled',
+  expired: 'cancelled',
+  failed: 'failed',
+  'needs-refund': 'needs-refund',
+  'dead-letter': 'dead-letter',
+};
+
+const PIX: Readonly<Record<string, DayOutcome>> = {
+  creating: 'in-progress',
+  showing: 'in-progress',
+  approved: 'approved',
+  'awaiting-decision': 'approved',
+  confirmed: 'confirmed',
+  cancelling: 'cancelled',
+  cancelled: 'cancelled',
+  refunding: 'refunded',
+  refunded: 'refunded',
+  failed: 'failed',
+  'dead-letter': 'dead-letter',
+};
+
+/**
+ * A void's states are the void engine's (src/engine/void): read by name, defensively, so a state
+ * this table does not know counts as in progress rather than as money moved.
+ */
+const VOID_DONE = /^(approved|authorized|awaiting-decision|confirming|confirmed|voided|done)$/;
+const VOID_FAILED = /^(declined|denied|refused|undoing|undone|aborted|cancelled|failed|rejected|dead-letter)$/;
+
+function str(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined;
+}
+
+function rec(v: unknown): Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+}
+
+function cents(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : undefined;
+}
+
+/** The sale a void names, by journal id or MerchantOrderId, among the keys a void's data may use. */
+export function voidSaleRef(data: Record<string, unknown>): { id?: number; merchantOrderId?: string } {
+  const sale = rec(data.sale);
+  const id = [data.saleId, data.saleJournalId, data.journalId, sale.id].find((v) => typeof v === 'number' && Number.isSafeInteger(v)) as number | undefined;
+  const order = [data.saleMerchantOrderId, sale.merchantOrderId, data.originalMerchantOrderId].map(str).find(Boolean);
+  return { ...(id !== undefined ? { id } : {}), ...(order ? { merchantOrderId: order } : {}) };
+}
+
+/**
+ * One journal row as a line of the day. `saleOf` finds a void's sale (for its method, brand and
+ * product). Never throws on a row whose data lacks a field: it reads as `unknown`.
+ */
+export function dayLine(entry: JournalEntry, saleOf: (ref: { id?: number; merchantOrderId?: string }) => JournalEntry | undefined = () => undefined): DayLine {
+  const d = rec(entry.data);
+  const request = rec(d.request);
+  const card = rec(d.card);
+  const base = { id: entry.id, kind: entry.kind, merchantOrderId: entry.merchantOrderId, state: entry.state, createdAt: entry.createdAt, ...(str(d.paymentId) ? { paymentId: str(d.paymentId) as string } : {}) };
+  if (entry.kind === 'void') {
+    const amount = cents(d.voidAmount) ?? cents(d.amount) ?? entry.amount;
+    const ref = voidSaleRef(d);
+    const sale = saleOf(ref);
+    const of = sale ? dayLine(sale) : undefined;
+    const outcome: DayOutcome = VOID_DONE.test(entry.state) ? 'voided' : VOID_FAILED.test(entry.state) ? 'void-failed' : 'in-progress';
+    return {
+      ...base,
+      method: of?.method ?? 'unknown',
+      brand: of?.brand ?? (str(card.brandId) ?? 'unknown'),
+      product: of?.product ?? (str(card.productId) ?? 'unknown'),
+      outcome,
+      amount,
+      charged: outcome === 'voided' ? -amount : 0,
+      ...(sale ? { voidOf: sale.merchantOrderId } : ref.merchantOrderId ? { voidOf: ref.merchantOrderId } : {}),
+    };
+  }
+  let method: string;
+  let brand: string;
+  let product: string;
+  let table: Readonly<Record<string, DayOutcome>>;
+  if (entry.kind === 'qr') {
+    method = 'wallet-qr';
+    brand = 'wallet';
+    product = str(request.method) ?? 'unknown';
+    table = QR;
+  } else if (entry.kind === 'pix') {
+    method = 'pix';
+    brand = 'pix';
+    product = 'pix';
+    table = PIX;
+  } else {
+    method = str(request.method) ?? 'unknown';
+    brand = str(card.brandId) ?? 'unknown';
+    product = str(card.productId) ?? 'unknown';
+    table = SALE;
+  }
+  const outcome = table[entry.state] ?? 'in-progress';
+  return { ...base, method, brand, product, outcome, amount: entry.amount, charged: CHARGED_OUTCOMES.has(outcome) ? entry.amount : 0 };
+}
