@@ -168,6 +168,7 @@ export async function runQrPayment(ctx: CliContext, config: Config, body: Record
         shown = true;
         ctx.out(`\n${renderQrText(p.qrCode)}\n`);
         ctx.out(`copy-and-paste code: ${p.qrCode}\n`);
+        if (p.paymentId) ctx.out(`• PaymentId ${p.paymentId}\n`);
         ctx.out(`• valid until ${p.expiresAt ?? '?'}; waiting for the payment (Ctrl-C cancels)\n`);
       }
       const result = outcome(p);
