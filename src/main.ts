@@ -5,7 +5,7 @@ import { buildApp, listenApi } from './api/app.js';
 import { listenLan } from './main/api-lan.js';
 import { acquirerUrls } from './main/acquirer-urls.js';
 import { merchantProfile } from './main/merchant.js';
-import { receiptPrinter } from './main/printing.js';
+import { receiptPrinter, receiptService } from './main/printing.js';
 import type { VirtualPrinter } from './sim/printer/index.js';
 import { EventHub } from './api/events.js';
 import { AcquirerReach } from './api/health.js';
@@ -294,6 +294,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
           token,
           log: log.child({ component: 'api' }),
           events,
+          receipts: receiptService(config, printing, clock),
           health: {
             pinpad: pinpadDevice.pinpad,
             acquirer: acquirerReach,

@@ -1,9 +1,9 @@
 import type { EscPosPrinter } from '../../drivers/printer/index.js';
-import { encodeDocument } from '../../drivers/printer/index.js';
+import { conditionOf, encodeDocument } from '../../drivers/printer/index.js';
 import type { Environment } from '../config/index.js';
 import type { Logger } from '../core/log/index.js';
-import type { ReceiptPort, ReceiptSubject } from '../engine/ports.js';
-import { receiptDocument, type ReceiptColumns } from '../receipt/index.js';
+import type { ReceiptPort, ReceiptReadiness, ReceiptSubject } from '../engine/ports.js';
+import { paymentReceipt, type ReceiptColumns, type ReceiptCopy } from '../receipt/index.js';
 import type { PrinterModel } from '../../tables/printers/index.js';
 
 /** The receipt width for a model: the widest layout its font A fits. */
@@ -16,7 +16,7 @@ export function receiptColumns(model: PrinterModel): ReceiptColumns {
  * The engine's receipts on an ESC/POS printer: the customer's copy laid out from the host's
  * rows, encoded for the model, sent, and `printed` only when the printer answered after the cut
  * and reports idle and error-free. Nothing sent → `failed`; bytes out but no proof → `unsure`
- * (the cashier is asked).
+ * (the cashier is asked). A reprint is marked "SEGUNDA VIA".
  */
 export class EscPosReceiptPrinter implements ReceiptPort {
   constructor(
@@ -26,28 +26,20 @@ export class EscPosReceiptPrinter implements ReceiptPort {
     private readonly log: Logger,
   ) {}
 
-  async print(s: ReceiptSubject): Promise<'printed' | 'failed' | 'unsure'> {
-    const doc = receiptDocument(
-      {
-        kind: 'sale',
-        environment: this.environment,
-        paymentType: s.paymentType,
-        amount: s.amount,
-        installments: s.installments,
-        ...(s.interest ? { interest: s.interest } : {}),
-        receiptInformation: (s.hostReceipt?.fields ?? []).map((f) => ({ Field: f.field, Label: f.label, Content: f.content })),
-        printMessages: (s.hostReceipt?.messages ?? []).map((m) => ({ Position: m.position, Message: m.message })),
-        merchantOrderId: s.merchantOrderId,
-        ...(s.authorizationCode ? { authorizationCode: s.authorizationCode } : {}),
-        ...(s.nsu ? { nsu: s.nsu } : {}),
-        ...(s.maskedPan ? { maskedPan: s.maskedPan } : {}),
-        ...(s.cvm ? { cvm: s.cvm } : {}),
-      },
-      'customer',
-      receiptColumns(this.model),
-    );
+  async print(s: ReceiptSubject, options: { reprint?: boolean; copy?: ReceiptCopy } = {}): Promise<'printed' | 'failed' | 'unsure'> {
+    const doc = paymentReceipt(s, { environment: this.environment, copy: options.copy ?? 'customer', columns: receiptColumns(this.model), reprint: options.reprint ?? false });
     const result = await this.printer.print(encodeDocument(doc, this.model));
     if (result.outcome !== 'printed') this.log.warn({ merchantOrderId: s.merchantOrderId, outcome: result.outcome, reason: result.reason }, 'receipt not printed');
     return result.outcome === 'printed' ? 'printed' : result.outcome === 'not-printed' ? 'failed' : 'unsure';
+  }
+
+  /** Reads the printer's real-time status now: idle is ready; paper out, cover open, an error or offline is not. */
+  async ready(): Promise<ReceiptReadiness> {
+    try {
+      const condition = conditionOf(await this.printer.status());
+      return condition === 'idle' ? { ready: true } : { ready: false, reason: condition };
+    } catch (e) {
+      return { ready: false, reason: `offline (${(e as Error).message})` };
+    }
   }
 }

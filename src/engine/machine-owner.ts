@@ -198,6 +198,15 @@ export abstract class MachineOwner<N extends string, D extends { merchantOrderId
     }
   }
 
+  /**
+   * What the receipt of payment `id` says, rebuilt from the journal (the host's receipt rows are
+   * in its data), and its state: reprints and screen views are made from this.
+   */
+  receiptOf(id: number): { state: N; subject: ReceiptSubject } {
+    const state = this.stateOf(this.entry(id));
+    return { state: state.name, subject: this.receiptSubject(state) };
+  }
+
   /** The cashier's answer to "did the receipt come out?" (the receipt question). */
   async receiptAnswer(id: number, printed: boolean): Promise<void> {
     await this.apply(id, this.receiptInput(printed ? 'printed' : 'failed'));

@@ -7,6 +7,7 @@ import type { Config } from '../config/index.js';
 import { OmniposError } from '../core/errors/index.js';
 import type { Logger } from '../core/log/index.js';
 import type { ReceiptPort } from '../engine/ports.js';
+import type { ReceiptService } from '../api/receipts.js';
 import { VirtualPrinter, serveVirtualPrinter, type VirtualPrinterServer } from '../sim/printer/index.js';
 
 export interface Printing {
@@ -63,4 +64,30 @@ export async function receiptPrinter(config: Config, log: Logger): Promise<Print
     return { port: new EscPosReceiptPrinter(driver, model, env, log), document: documentPrinter(driver, model), columns: receiptColumns(model), lastStatus: () => driver.lastStatus, close: () => driver.close().catch(() => undefined) };
   }
   throw new OmniposError('CONFIG_INVALID', `printer.kind: ${p.kind} printers are not wired into the daemon in this version (virtual, tcp or none)`, { path: 'printer.kind' });
+}
+
+/** The virtual printer model of each receipt width, for drawing a receipt as it would print. */
+const MODEL_FOR_COLUMNS: Readonly<Record<ReceiptColumns, string>> = { 32: 'virtual-58', 42: 'epson-tm-t88v', 48: 'virtual-80' };
+
+/**
+ * A receipt as a PNG: its ESC/POS bytes (the same encoder the printer gets) fed to a fresh
+ * virtual printer of that width, and the paper it cut off drawn dot for dot.
+ */
+export function receiptPng(doc: ReceiptDocument, columns: ReceiptColumns): Uint8Array {
+  const model = findPrinterModel(MODEL_FOR_COLUMNS[columns]);
+  if (!model) throw new OmniposError('CONFIG_INVALID', `printer model ${MODEL_FOR_COLUMNS[columns]} is missing from tables/printers`);
+  const paper = new VirtualPrinter({ model });
+  paper.write(encodeDocument(doc, model));
+  return paper.png(paper.lastReceipt ?? paper.uncut);
+}
+
+/** What the API's receipt routes use: views of any width, and reprints through the daemon's printer. */
+export function receiptService(config: Config, printing: Printing, clock: { now(): Date }): ReceiptService {
+  return {
+    environment: config.values.environment,
+    columns: printing.columns ?? 48,
+    reprint: (subject, copy) => printing.port.print(subject, { reprint: true, copy }),
+    png: receiptPng,
+    now: () => clock.now(),
+  };
 }

@@ -8,6 +8,9 @@ import { RECEIPT_COLUMNS, type ReceiptColumns, type ReceiptCopy, type ReceiptDoc
 /** Printed on every receipt and screen outside production (DESIGN.md "Environments"). */
 export const TEST_ENVIRONMENT_BANNER = 'AMBIENTE DE TESTE — SEM VALOR';
 
+/** Printed under the copy's name on a reprint: the customer already holds the first one. */
+export const REPRINT_MARK = '*** SEGUNDA VIA (2a VIA) ***';
+
 const Row = z.strictObject({ Field: z.string(), Label: z.string(), Content: z.string() });
 const Message = z.strictObject({ Position: z.string(), Message: z.string() });
 const Source = z.object({
@@ -20,6 +23,7 @@ const Source = z.object({
   printMessages: z.array(z.looseObject({})).max(50).optional(),
   merchantOrderId: z.string().regex(/^\d{1,15}$/),
   digitalCopy: z.string().min(1).max(500).optional(),
+  reprint: z.boolean().optional(),
 });
 
 /** The host's `ReceiptInformation` fields this layout places itself; any other row is printed as `Label: Content`. */
@@ -106,6 +110,7 @@ export function receiptDocument(input: ReceiptSource, copy: ReceiptCopy, columns
   rule();
   for (const m of s.printMessages ?? []) if (TOP.test(m.Position.trim())) text(maskPansIn(m.Message), { align: 'center' });
   text(copy === 'customer' ? 'VIA CLIENTE' : 'VIA ESTABELECIMENTO', { align: 'center', bold: true });
+  if (s.reprint) text(REPRINT_MARK, { align: 'center', bold: true });
   text(title(s), { align: 'center', bold: true });
   if (s.brand) text(s.brand.toUpperCase(), { align: 'center' });
   rule();

@@ -1,4 +1,5 @@
-export { receiptDocument, validateReceiptSource, TEST_ENVIRONMENT_BANNER } from './build.js';
+export { receiptDocument, validateReceiptSource, TEST_ENVIRONMENT_BANNER, REPRINT_MARK } from './build.js';
+export { paymentReceipt, receiptSourceOf, type ReceiptFacts } from './facts.js';
 export { receiptLines, receiptText, receiptHtml } from './render.js';
 export { maskPan, maskPansIn } from './mask.js';
 export { wrap, labelValue } from './text-layout.js';

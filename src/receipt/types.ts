@@ -44,6 +44,8 @@ export interface ReceiptSource {
   readonly cvm?: 'pin' | 'signature' | 'none';
   /** A link to the receipt's digital copy, printed as a QR code at the end (kiosks, screens). */
   readonly digitalCopy?: string;
+  /** A reprint: marked "SEGUNDA VIA (2a VIA)" under the copy's name. */
+  readonly reprint?: boolean;
   /** When the row lacks DATE/HOUR. */
   readonly at?: { readonly date: string; readonly time: string };
 }
