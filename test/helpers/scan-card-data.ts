@@ -9,10 +9,10 @@ export function clearCardData(): string[] {
 
 /**
  * Files under `dir` (database, WAL, logs, anything) holding a test card's PAN or track in
- * clear, as `file: what`. Empty when nothing leaked.
+ * clear (or any of `secrets`), as `file: what`. Empty when nothing leaked.
  */
-export function scanForCardData(dir: string): string[] {
-  const needles = clearCardData().map((n) => Buffer.from(n, 'ascii'));
+export function scanForCardData(dir: string, secrets: readonly string[] = clearCardData()): string[] {
+  const needles = secrets.map((n) => Buffer.from(n, 'ascii'));
   const found: string[] = [];
   const walk = (d: string): void => {
     for (const name of readdirSync(d)) {

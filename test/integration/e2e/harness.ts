@@ -1,0 +1,206 @@
+/**
+ * End-to-end rig: `omnipos sim pinpad --pty` as its own process (a pseudo-terminal made by socat),
+ * the sandbox host on loopback with its own SQLite file, and the daemon (startDaemon) with
+ * `pinpad.device.kind: serial` at the pty, its SQLite file and its debug log in a state directory,
+ * driven through its HTTP API. One rig serves every case of a file.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { pino } from 'pino';
+import { loadConfig } from '../../../src/config/index.js';
+import { createLogger } from '../../../src/core/log/index.js';
+import { startDaemon, type Daemon } from '../../../src/main.js';
+import type { ApiEvent } from '../../../src/api/events.js';
+import { startHarness, type Harness, type HarnessOptions } from '../acquirer/harness.js';
+import { openEvents } from '../api/daemon.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+
+/** Journal states after which nothing more happens to a sale. */
+export const FINAL_STATES = ['confirmed', 'undone', 'declined', 'aborted', 'failed', 'needs-refund', 'dead-letter'];
+
+/** The virtual pinpad as its own process; `control` sends one JSON line and returns the answer. */
+export interface SimProcess {
+  child: ChildProcess;
+  control(cmd: Record<string, unknown>): Promise<Record<string, unknown>>;
+  stop(): Promise<void>;
+}
+
+async function startSim(ptyPath: string): Promise<SimProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/bin.ts'), 'sim', 'pinpad', '--pty', ptyPath, '--control', '0', '--typing-ms', 'never'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stderr.resume();
+  const ready = await new Promise<{ control: number }>((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => {
+      out += d.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve(JSON.parse(line) as { control: number });
+    });
+    child.once('exit', (code) => reject(new Error(`sim exited with ${code}`)));
+  });
+  const socket = net.connect(ready.control, '127.0.0.1');
+  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+  let buf = '';
+  const waiting: ((line: string) => void)[] = [];
+  socket.on('data', (d: Buffer) => {
+    buf += d.toString();
+    let nl: number;
+    while ((nl = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, nl);
+      buf = buf.slice(nl + 1);
+      waiting.shift()?.(line);
+    }
+  });
+  return {
+    child,
+    control: (cmd) =>
+      new Promise((resolve, reject) => {
+        waiting.push((line) => {
+          const r = JSON.parse(line) as Record<string, unknown>;
+          if (r.ok === true) resolve(r);
+          else reject(new Error(`sim control ${JSON.stringify(cmd)}: ${String(r.error)}`));
+        });
+        socket.write(`${JSON.stringify(cmd)}\n`);
+      }),
+    stop: async () => {
+      socket.destroy();
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+export interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
+export interface E2e {
+  dir: string;
+  stateDir: string;
+  logFile: string;
+  daemon: Daemon;
+  sandbox: Harness;
+  sim: SimProcess;
+  /** Every event of `GET /v1/events` since the rig started, in order. */
+  events: ApiEvent[];
+  api(method: 'GET' | 'POST', p: string, body?: unknown, headers?: Record<string, string>): Promise<Answer>;
+  /** Waits for an event matching `pred` (seen since `since`, an index into `events`). */
+  waitEvent(pred: (e: ApiEvent) => boolean, since?: number, timeoutMs?: number): Promise<ApiEvent>;
+  /** Waits until the payment's journal row is final; returns the payment as the API shows it. */
+  waitFinal(id: number, timeoutMs?: number): Promise<Record<string, unknown>>;
+  /** Waits until the payment's journal row is in `state`. */
+  waitState(id: number, state: string, timeoutMs?: number): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export interface E2eOptions {
+  sandbox?: HarnessOptions;
+  /** Seconds the cash register has to decide (`payments.ecrDecisionSeconds`). */
+  ecrDecisionSeconds?: number;
+  /** The daemon's acquirer timeout, ms. */
+  acquirerTimeoutMs?: number;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export async function startE2e(o: E2eOptions = {}): Promise<E2e> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-e2e-'));
+  const stateDir = path.join(dir, 'state');
+  const logFile = path.join(stateDir, 'logs', 'omnipos.log');
+  const ptyPath = path.join(dir, 'pinpad');
+  const sim = await startSim(ptyPath);
+  const sandbox = await startHarness({ withholdMs: 4000, ...o.sandbox });
+  const base = JSON.parse(readFileSync(path.join(ROOT, 'config/omnipos.json'), 'utf8')) as Record<string, Record<string, unknown>>;
+  const url = sandbox.running.url;
+  const config = {
+    ...base,
+    stateDir,
+    acquirer: {
+      ...base.acquirer,
+      authUrl: url,
+      requestUrl: url,
+      queryUrl: url,
+      parametersUrl: url,
+      walletUrl: url,
+      ecommerceUrl: url,
+      clientSecretFile: path.join(ROOT, 'config/sandbox/client-secret'),
+      merchantKeyFile: path.join(ROOT, 'config/sandbox/merchant-key'),
+      timeoutMs: o.acquirerTimeoutMs ?? 1500,
+    },
+    sandbox: { embedded: false },
+    pinpad: { device: { kind: 'serial', path: ptyPath } },
+    payments: { ecrDecisionSeconds: o.ecrDecisionSeconds ?? 3 },
+    api: { host: '127.0.0.1', port: 0 },
+  };
+  const configFile = path.join(dir, 'omnipos.json');
+  writeFileSync(configFile, JSON.stringify(config, null, 2));
+  const log = createLogger({ level: 'debug', destination: pino.destination({ dest: logFile, mkdir: true, sync: true }) });
+  const daemon = await startDaemon({ config: loadConfig({ path: configFile, env: {} }), log, env: {}, apiPort: 0 });
+  const token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
+  const apiUrl = daemon.apiUrl!;
+  const events: ApiEvent[] = [];
+  const stream = await openEvents(apiUrl, token);
+  let open = true;
+  void (async () => {
+    while (open) {
+      const e = await stream.next(60_000).catch(() => undefined);
+      if (e && 'data' in e) events.push(JSON.parse(e.data) as ApiEvent);
+    }
+  })();
+
+  const api: E2e['api'] = async (method, p, body, headers = {}) => {
+    const res = await fetch(`${apiUrl}${p}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    const text = await res.text();
+    return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+  };
+  const until = async <T>(what: string, timeoutMs: number, probe: () => T | undefined): Promise<T> => {
+    const end = Date.now() + timeoutMs;
+    for (;;) {
+      const v = probe();
+      if (v !== undefined) return v;
+      if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+      await sleep(20);
+    }
+  };
+  return {
+    dir,
+    stateDir,
+    logFile,
+    daemon,
+    sandbox,
+    sim,
+    events,
+    api,
+    waitEvent: (pred, since = 0, timeoutMs = 10_000) => until('an event', timeoutMs, () => events.slice(since).find(pred)),
+    async waitFinal(id, timeoutMs = 20_000) {
+      // Final in the journal, and the pinpad given back (the closing message and RMC done).
+      await until(`payment ${id} to end`, timeoutMs, () => (FINAL_STATES.includes(daemon.journal.get(id)?.state ?? '') && !daemon.engine.busy ? true : undefined));
+      return (await api('GET', `/v1/payments/${id}`)).body;
+    },
+    async waitState(id, state, timeoutMs = 10_000) {
+      await until(`payment ${id} in ${state}`, timeoutMs, () => (daemon.journal.get(id)?.state === state ? true : undefined));
+    },
+    async stop() {
+      open = false;
+      stream.close();
+      await daemon.stop();
+      await sim.stop();
+      await sandbox.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,224 @@
+/**
+ * Card sales end to end through the daemon's API: the virtual pinpad as its own process on a
+ * pseudo-terminal, the sandbox host on loopback, SQLite files. Every product, every input mode
+ * the virtual pinpad offers, the sandbox outcomes (cents and the card's last digit, 002 "Sandbox
+ * behaviour"), PIN right and wrong, typed entry where the tables allow it.
+ */
+import { statSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scanForCardData } from '../../helpers/scan-card-data.js';
+import { HAS_SOCAT } from '../pinpad/socat.js';
+import { startE2e, type E2e } from './harness.js';
+import { clearSecrets, hostSale, present, promptsOf, sell, start, testCard } from './sale-kit.js';
+
+const STRIPE = testCard('stripe card, PIN 4321');
+const MC = testCard('mastercard credit, chip and contactless');
+const VISA_DEBIT = testCard('visa debit (electron)');
+const ALELO = testCard('alelo voucher');
+const CARD0 = testCard('ending 0');
+
+describe.skipIf(!HAS_SOCAT)('card sales through the API, the virtual pinpad on a pty and the sandbox host', () => {
+  let e: E2e;
+  beforeAll(async () => {
+    e = await startE2e();
+  }, 60_000);
+  afterAll(async () => {
+    await e?.stop();
+  });
+
+  describe('every product', () => {
+    it('credit, cash, chip with PIN: confirmed, charged once; the prompts came as events in order', async () => {
+      const s = await sell(e, { lastDigit: 0, via: 'chip' }, { amount: 1000, method: 'credit' });
+      expect(s.view).toMatchObject({ status: 'confirmed', installments: 1, card: { maskedPan: '476173******0060', inputMode: 'Emv', productId: 1 } });
+      expect(s.host).toMatchObject({ status: 2, confirmationStatus: 1, charged: 1000 });
+      expect(promptsOf(e, s.id)).toEqual([
+        'insert-card: APROXIME, INSIRA OU PASSE CARTAO',
+        'enter-pin: DIGITE A SENHA',
+        'processing: PROCESSANDO',
+        'message: APROVADA',
+        'remove-card: RETIRE O CARTAO',
+      ]);
+      // each prompt carries the sale's ids
+      expect(e.events.find((x) => x.type === 'prompt' && x.id === s.id)).toMatchObject({ merchantOrderId: s.merchantOrderId, kind: 'sale' });
+    });
+
+    it('credit in installments financed by the store (ByMerchant, 3)', async () => {
+      const s = await sell(e, { pan: MC.pan, via: 'chip' }, { amount: 30000, method: 'credit', installments: 3, interest: 'ByMerchant' });
+      expect(s.view).toMatchObject({ status: 'confirmed', installments: 3, interest: 'ByMerchant', card: { productId: 80 } });
+      expect(s.host?.charged).toBe(30000);
+    });
+
+    it('credit in installments financed by the card company (ByIssuer, 6), contactless', async () => {
+      const s = await sell(e, { pan: MC.pan, via: 'contactless' }, { amount: 6000, method: 'credit', installments: 6, interest: 'ByIssuer' });
+      expect(s.view).toMatchObject({ status: 'confirmed', installments: 6, interest: 'ByIssuer', card: { inputMode: 'ContactlessEmv' } });
+    });
+
+    it('installments the tables do not allow (debit in 3) end before anything is sent', async () => {
+      const s = await sell(e, { pan: VISA_DEBIT.pan, via: 'chip' }, { amount: 3000, method: 'debit', installments: 3 });
+      expect(s.view).toMatchObject({ status: 'cancelled', state: 'aborted' });
+      expect(s.host).toBeUndefined();
+    });
+
+    it('debit, chip with PIN', async () => {
+      const s = await sell(e, { pan: VISA_DEBIT.pan, via: 'chip' }, { amount: 2000, method: 'debit' });
+      expect(s.view).toMatchObject({ status: 'confirmed', card: { productId: 2, maskedPan: '476173******0060' } });
+      expect(s.host?.charged).toBe(2000);
+    });
+
+    it('voucher: the card carries two voucher products, the customer chooses on the pinpad (MNU) and the choice is the ProductId', async () => {
+      const s = await sell(e, { pan: ALELO.pan, via: 'chip', keys: ['2'] }, { amount: 4500, method: 'voucher' });
+      expect(s.view).toMatchObject({ status: 'confirmed', method: 'voucher', card: { productId: 201, brandId: 20 } });
+      expect(promptsOf(e, s.id)).toContain('choose-product: ESCOLHA O PRODUTO');
+      expect(s.host?.charged).toBe(4500);
+      const first = await sell(e, { pan: ALELO.pan, via: 'chip', keys: ['1'] }, { amount: 4600, method: 'voucher' });
+      expect(first.view).toMatchObject({ status: 'confirmed', card: { productId: 200 } });
+    });
+  });
+
+  describe('every input mode', () => {
+    it('stripe with the PIN the tables ask for (GPN before GTK)', async () => {
+      const s = await sell(e, { pan: STRIPE.pan, via: 'stripe' }, { amount: 2500, method: 'credit' });
+      expect(s.view).toMatchObject({ status: 'confirmed', card: { inputMode: 'MagStripe', productId: 80 } });
+      expect(promptsOf(e, s.id)).toContain('enter-pin: DIGITE A SENHA');
+    });
+
+    it('debit by stripe (Maestro product of the same BIN), PIN verified by the host', async () => {
+      const s = await sell(e, { pan: STRIPE.pan, via: 'stripe' }, { amount: 2600, method: 'debit' });
+      expect(s.view).toMatchObject({ status: 'confirmed', card: { inputMode: 'MagStripe', productId: 81 } });
+    });
+
+    it('a chip card swiped without a chip failure is sent to the chip (nothing sent)', async () => {
+      const s = await sell(e, { lastDigit: 0, via: 'stripe' }, { amount: 2700, method: 'credit' });
+      expect(s.view).toMatchObject({ status: 'cancelled' });
+      expect(s.host).toBeUndefined();
+    });
+
+    it('contactless chip under the CVM limit: no PIN', async () => {
+      const s = await sell(e, { pan: MC.pan, via: 'contactless' }, { amount: 1500, method: 'credit' });
+      expect(s.view).toMatchObject({ status: 'confirmed', card: { inputMode: 'ContactlessEmv' } });
+      expect(promptsOf(e, s.id).some((p) => p.startsWith('enter-pin'))).toBe(false);
+    });
+
+    it('fallback: the chip fails, the stripe is read and sent with IsFallback', async () => {
+      const s = await sell(e, { name: 'chip fails', via: 'chip' }, { amount: 1600, method: 'credit' });
+      expect(s.view).toMatchObject({ status: 'confirmed', card: { inputMode: 'MagStripe' } });
+      expect(promptsOf(e, s.id)).toContain('insert-card: PASSE O CARTAO');
+    });
+
+    it('typed on the pinpad (GCD, EBX) where the tables allow it: the host decrypts the number', async () => {
+      const s = await sell(e, { keys: [CARD0.pan, '12', '30'] }, { amount: 1700, method: 'credit', entry: 'typed' });
+      expect(s.view).toMatchObject({ status: 'confirmed', card: { inputMode: 'Typed', productId: 1, maskedPan: '476173******0060' } });
+      expect(promptsOf(e, s.id)).toEqual(['typed-entry: DIGITE NÚMERO DO CARTÃO', 'typed-entry: DIGITE O MÊS (MM)', 'typed-entry: DIGITE O ANO (AA)', 'processing: PROCESSANDO', 'message: APROVADA']);
+      expect(s.host?.charged).toBe(1700);
+    });
+
+    it('typed entry where the tables forbid it: 409 before anything starts (debit, voucher)', async () => {
+      for (const method of ['debit', 'voucher']) {
+        const r = await e.api('POST', '/v1/payments', { amount: 1800, method, entry: 'typed' });
+        expect(r.status).toBe(409);
+        expect(r.body).toMatchObject({ error: { code: 'TYPING_NOT_ALLOWED', field: 'entry' } });
+      }
+      expect((await e.api('POST', '/v1/payments', { amount: 1800, method: 'pix', entry: 'typed' })).status).toBe(400);
+    });
+  });
+
+  describe('sandbox outcomes', () => {
+    it.each([
+      [0, 'confirmed'],
+      [1, 'confirmed'],
+      [2, 'declined'],
+      [3, 'declined'],
+      [4, 'confirmed'],
+      [5, 'declined'],
+      [6, 'declined'],
+      [7, 'declined'],
+      [8, 'declined'],
+    ])('by the last digit of the PAN: card ending %i → %s', async (digit, status) => {
+      const s = await sell(e, { lastDigit: digit, via: 'chip' }, { amount: 3000 + digit * 100, method: 'credit' });
+      expect(s.view.status).toBe(status);
+      expect(s.host?.charged ?? 0).toBe(status === 'confirmed' ? 3000 + digit * 100 : 0);
+    });
+
+    it('card ending 9 is random at the host (approved or timed out) and ends final either way', async () => {
+      const s = await sell(e, { lastDigit: 9, via: 'chip' }, { amount: 3900, method: 'credit' });
+      expect(['confirmed', 'declined']).toContain(s.view.status);
+    });
+
+    it('cents 11: declined (NAO AUTORIZADA on the pinpad), not confirmed', async () => {
+      const s = await sell(e, { lastDigit: 0, via: 'chip' }, { amount: 5011, method: 'credit' });
+      expect(s.view).toMatchObject({ status: 'declined', returnCode: '05' });
+      expect(promptsOf(e, s.id)).toContain('message: NAO AUTORIZADA');
+      expect(s.host).toMatchObject({ status: 3, charged: 0 });
+    });
+
+    it('cents 19: the host fails (500) → outcome unknown → FCX "no communication", undone', async () => {
+      const s = await sell(e, { lastDigit: 0, via: 'chip' }, { amount: 5019, method: 'credit' });
+      expect(s.view.status).toBe('undone');
+      expect(s.host?.charged ?? 0).toBe(0);
+    });
+
+    it('host silent mid-chip (cents 12): FCX "no communication", then undone by order id', async () => {
+      const s = await sell(e, { lastDigit: 0, via: 'chip' }, { amount: 5012, method: 'credit' });
+      expect(s.view.status).toBe('undone');
+      expect(promptsOf(e, s.id)).toContain('message: SEM COMUNICACAO');
+      expect(s.host?.charged ?? 0).toBe(0);
+    });
+  });
+
+  describe('PIN and the card', () => {
+    it('a wrong PIN: the host declines (55)', async () => {
+      const s = await sell(e, { lastDigit: 0, via: 'chip', pin: '9999' }, { amount: 5100, method: 'credit' });
+      expect(s.view).toMatchObject({ status: 'declined', returnCode: '55' });
+      expect(s.host?.charged).toBe(0);
+    });
+
+    it('a wrong PIN on the stripe (GPN): declined', async () => {
+      const s = await sell(e, { pan: STRIPE.pan, via: 'stripe', pin: '1111' }, { amount: 5200, method: 'credit' });
+      expect(s.view).toMatchObject({ status: 'declined', returnCode: '55' });
+    });
+
+    it('the chip declines after the online approval: undone with the card’s EMV data', async () => {
+      const s = await sell(e, { lastDigit: 0, via: 'chip', declineAfterApproval: true }, { amount: 5300, method: 'credit' });
+      expect(s.view.status).toBe('undone');
+      expect(promptsOf(e, s.id)).toContain('message: NAO AUTORIZADA');
+      expect(s.host).toMatchObject({ status: 2, charged: 0 });
+    });
+
+    it('the card pulled out before FCX (host approved): undone', async () => {
+      const s = await sell(e, { lastDigit: 0, via: 'chip', removeEarly: 'before-fcx' }, { amount: 5400, method: 'credit' });
+      expect(s.view.status).toBe('undone');
+      expect(s.host).toMatchObject({ charged: 0 });
+    });
+
+    it('the card pulled out at the PIN screen: aborted, nothing at the host', async () => {
+      const s = await sell(e, { lastDigit: 0, via: 'chip', removeEarly: 'at-pin' }, { amount: 5500, method: 'credit' });
+      expect(s.view).toMatchObject({ status: 'cancelled', state: 'aborted' });
+      expect(s.host).toBeUndefined();
+    });
+  });
+
+  describe('confirmation', () => {
+    it('by the cash register: approved, then confirmed on its word', async () => {
+      await present(e, { lastDigit: 0, via: 'chip' });
+      const s = await start(e, { amount: 6000, method: 'credit', confirmation: 'ecr' });
+      await e.waitState(s.id, 'awaiting-decision');
+      expect((await e.api('GET', `/v1/payments/${s.id}`)).body.status).toBe('approved');
+      expect((await e.api('POST', `/v1/payments/${s.id}/confirm`)).status).toBe(200);
+      expect((await e.waitFinal(s.id)).status).toBe('confirmed');
+    });
+
+    it('an ECR that never decides: undone at the deadline (3 s here)', async () => {
+      await present(e, { lastDigit: 0, via: 'chip' });
+      const s = await start(e, { amount: 6100, method: 'credit', confirmation: 'ecr' });
+      await e.waitState(s.id, 'awaiting-decision');
+      const view = await e.waitFinal(s.id, 15_000);
+      expect(view.status).toBe('undone');
+      expect((await hostSale(e, s.merchantOrderId))?.charged).toBe(0);
+    });
+  });
+
+  it('afterwards, neither the SQLite file (and its WAL) nor the debug log holds a PAN, a track or a clear PIN block', () => {
+    expect(statSync(e.logFile).size).toBeGreaterThan(0);
+    expect(scanForCardData(e.stateDir, clearSecrets())).toEqual([]);
+  });
+});
