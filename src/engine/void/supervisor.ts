@@ -23,11 +23,14 @@ export function assertSupervisorPassword(password: string): void {
   }
 }
 
-/** The salted scrypt hash of `password`, in the stored form. */
-export function hashSupervisorPassword(password: string, salt: Buffer = randomBytes(16)): string {
+/**
+ * The salted scrypt hash of `password`, in the stored form. `cost` (N, a power of two) is for
+ * tests that hash thousands of times; the default is the one to store.
+ */
+export function hashSupervisorPassword(password: string, salt: Buffer = randomBytes(16), cost: number = N): string {
   assertSupervisorPassword(password);
-  const hash = scryptSync(password, salt, KEY_LEN, { N, r: R, p: P, maxmem: 64 * 1024 * 1024 });
-  return `scrypt$${N}$${R}$${P}$${salt.toString('base64')}$${hash.toString('base64')}`;
+  const hash = scryptSync(password, salt, KEY_LEN, { N: cost, r: R, p: P, maxmem: 64 * 1024 * 1024 });
+  return `scrypt$${cost}$${R}$${P}$${salt.toString('base64')}$${hash.toString('base64')}`;
 }
 
 /** Whether `stored` is a hash this module wrote. */
