@@ -35,6 +35,8 @@ export const PaymentRequest = z.strictObject({
   installments: z.number().int().min(1).max(99).default(1),
   interest: z.enum(['ByMerchant', 'ByIssuer']).default('ByMerchant'),
   confirmation: z.enum(['auto', 'ecr']).default('auto'),
+  /** False: the customer declined the receipt (recorded `skipped`); a kiosk whose printer cannot print refuses a sale without it. */
+  receipt: z.boolean().optional().describe('false: no receipt (the customer declined it; the receipt step records skipped). An unattended terminal whose printer cannot print (paper out, cover open, offline) refuses a sale with 503 RECEIPT_PRINTER_NOT_READY unless this is false.'),
   /** Card sales: `typed` has the card number typed on the pinpad (card not present), where the tables allow it. */
   entry: z.enum(['card', 'typed']).optional(),
 });
@@ -83,7 +85,7 @@ export async function createPayment(req: IncomingMessage, res: ServerResponse, d
     if (request.method === 'pix') {
       if (!deps.pixEngine) throw new ApiError(409, 'NOT_AVAILABLE', 'Pix needs the e-commerce credentials (acquirer.merchantId and merchantKeyFile)');
       if (!payer) throw new ApiError(400, 'INVALID_FIELD', 'payer: is required for pix', 'payer');
-      const { entry, done } = await deps.pixEngine.start({ amount: request.amount, payer, confirmation: request.confirmation }, key ? { idempotencyKey: key } : {});
+      const { entry, done } = await deps.pixEngine.start({ amount: request.amount, payer, confirmation: request.confirmation, ...(request.receipt === false ? { receipt: false } : {}) }, key ? { idempotencyKey: key } : {});
       await Promise.race([done, new Promise((r) => setTimeout(r, 3000))]).catch(() => undefined);
       sendJson(res, 202, paymentView(deps.journal.get(entry.id) ?? entry), { location: `/v1/payments/${entry.id}` });
       return;

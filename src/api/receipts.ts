@@ -89,7 +89,7 @@ export async function reprintReceipt(req: IncomingMessage, res: ServerResponse, 
   const unknown = Object.keys(body).find((k) => k !== 'copy');
   if (unknown) throw new ApiError(400, 'INVALID_FIELD', `${unknown}: unknown field`, unknown);
   if (body.copy !== undefined && body.copy !== 'customer' && body.copy !== 'merchant') throw new ApiError(400, 'INVALID_FIELD', 'copy: one of customer, merchant', 'copy');
-  const copy: ReceiptCopy = (body.copy) ?? 'customer';
+  const copy: ReceiptCopy = body.copy ?? 'customer';
   const day = (d: Date): string => {
     const t = localTime(d);
     return `${t.year}-${String(t.month).padStart(2, '0')}-${String(t.day).padStart(2, '0')}`;
