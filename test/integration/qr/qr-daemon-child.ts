@@ -1,0 +1,40 @@
+/**
+ * The daemon as a child process for the wallet QR kill test. `sale` starts the daemon and one
+ * wallet QR sale, prints the code as a JSON line, and SIGKILLs itself when the journal commits
+ * KILL_AT (a state name, e.g. `approved`: the payment seen, the receipt not out yet). `recover`
+ * starts the daemon (recovery runs at start), delivers the outbox, prints the journal and exits.
+ */
+import path from 'node:path';
+import { pino } from 'pino';
+import { loadConfig } from '../../../src/config/index.js';
+import { createLogger } from '../../../src/core/log/index.js';
+import { startDaemon } from '../../../src/main.js';
+
+const mode = process.argv[2];
+const killAt = process.env.KILL_AT ?? '';
+const config = loadConfig({ env: process.env });
+const daemon = await startDaemon({
+  config,
+  log: createLogger({ level: 'debug', destination: pino.destination({ dest: path.join(config.values.stateDir, 'logs', 'omnipos.log'), mkdir: true, sync: true }) }),
+  env: {},
+  api: false,
+  onEvent: (e) => {
+    if (e.type === 'qr') process.stdout.write(`${JSON.stringify({ qrCode: e.qrCode })}\n`);
+    if (e.type === 'state' && e.state === killAt) process.kill(process.pid, 'SIGKILL');
+  },
+});
+
+if (mode === 'sale') {
+  const { entry, done } = await daemon.qrEngine.start({ amount: Number(process.env.SALE_AMOUNT ?? '4410'), method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' });
+  process.stdout.write(`${JSON.stringify({ merchantOrderId: entry.merchantOrderId })}\n`);
+  await done;
+  // Survived: wait to be killed.
+  await new Promise((r) => setTimeout(r, 60_000));
+} else {
+  for (let i = 0; i < 400 && daemon.outbox.depth().pending > 0; i++) {
+    await daemon.forwarder.runOnce();
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  process.stdout.write(`${JSON.stringify({ journal: daemon.journal.list(), outbox: daemon.outbox.depth() })}\n`);
+}
+await daemon.stop();
