@@ -101,6 +101,7 @@ export function loadConfig(options: LoadOptions = {}): Config {
   values.stateDir = resolve(values.stateDir);
   values.acquirer.clientSecretFile = resolve(values.acquirer.clientSecretFile);
   if (values.acquirer.merchantKeyFile) values.acquirer.merchantKeyFile = resolve(values.acquirer.merchantKeyFile);
+  if (values.supervisor.passwordFile) values.supervisor.passwordFile = resolve(values.supervisor.passwordFile);
   if (values.alarms.webhook) values.alarms.webhook.secretFile = resolve(values.alarms.webhook.secretFile);
 
   const clientSecret = readSecret(values.acquirer.clientSecretFile, 'acquirer.clientSecretFile', problems);

@@ -166,6 +166,14 @@ const alarms = z.strictObject({
   clockOffsetSeconds: z.number().int().min(1).max(86_400).default(60),
 });
 
+const supervisor = z.strictObject({
+  /**
+   * File holding the supervisor's password as a salted scrypt hash (never the password itself),
+   * written by `omnipos supervisor password`; default <stateDir>/supervisor-password.
+   */
+  passwordFile: filePath.optional(),
+});
+
 const log = z.strictObject({
   level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -186,6 +194,8 @@ export const ConfigSchema = z.strictObject({
   initialization: initialization.prefault({}),
   api: api.prefault({}),
   alarms: alarms.prefault({}),
+  /** Who authorizes voids (issue 12). */
+  supervisor: supervisor.prefault({}),
   log: log.prefault({}),
 });
 
