@@ -81,6 +81,13 @@ const SCHEMAS: Record<string, Schema> = {
     required: ['integration', 'acquirerCnpj', 'cardBrand', 'authorizationCode'],
     additionalProperties: false,
   },
+  ReceiptPrint: {
+    type: 'object',
+    description: 'What the printer made of a reprint: `printed` only on its word after the cut; `failed` nothing was printed (paper out, cover open, offline); `unsure` bytes left but no proof; `skipped` no printer.',
+    properties: { id: int, merchantOrderId: str, copy: { type: 'string', enum: ['customer', 'merchant'] }, result: { type: 'string', enum: ['printed', 'failed', 'unsure', 'skipped'] } },
+    required: ['id', 'merchantOrderId', 'copy', 'result'],
+    additionalProperties: false,
+  },
   PaymentList: { type: 'object', properties: { payments: { type: 'array', items: ref('Payment') } }, required: ['payments'], additionalProperties: false },
   Health: {
     type: 'object',
@@ -174,6 +181,45 @@ const PATHS: Record<string, Schema> = {
   },
   '/v1/payments/{id}': {
     get: { summary: 'Read a payment', parameters: [PAYMENT_ID], responses: { '200': payment('The payment.'), '401': UNAUTHORIZED, '404': error('No such payment.') } },
+  },
+  '/v1/payments/{id}/receipt': {
+    get: {
+      summary: "A payment's receipt, rebuilt from the journal: text, an HTML view, or the PNG the virtual printer draws",
+      description: 'For a payment approved by the host whose receipt step began (printing, awaiting a decision, confirmed), of any day.',
+      parameters: [
+        PAYMENT_ID,
+        { name: 'format', in: 'query', required: false, schema: { type: 'string', enum: ['text', 'html', 'png'], default: 'text' } },
+        { name: 'copy', in: 'query', required: false, schema: { type: 'string', enum: ['customer', 'merchant'], default: 'customer' } },
+        { name: 'columns', in: 'query', required: false, description: "Characters a line (default: the printer's width).", schema: { type: 'string', enum: ['32', '42', '48'] } },
+      ],
+      responses: {
+        '200': {
+          description: 'The receipt.',
+          content: { 'text/plain': { schema: { type: 'string' } }, 'text/html': { schema: { type: 'string' } }, 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } },
+        },
+        '400': error('A query value at fault (`field`).'),
+        '401': UNAUTHORIZED,
+        '404': error('No such payment.'),
+        '409': error('RECEIPT_NOT_AVAILABLE: the payment has no receipt (never approved, or undone before its receipt).'),
+      },
+    },
+  },
+  '/v1/payments/{id}/receipt/print': {
+    post: {
+      summary: 'Reprint a receipt of today, marked "SEGUNDA VIA (2a VIA)"',
+      parameters: [PAYMENT_ID],
+      requestBody: {
+        required: false,
+        content: { 'application/json': { schema: { type: 'object', properties: { copy: { type: 'string', enum: ['customer', 'merchant'], default: 'customer' } }, additionalProperties: false } } },
+      },
+      responses: {
+        '200': json(ref('ReceiptPrint'), 'What the printer made of it.'),
+        '400': error('A body field at fault (`field`).'),
+        '401': UNAUTHORIZED,
+        '404': error('No such payment.'),
+        '409': error('RECEIPT_NOT_AVAILABLE: the payment has no receipt, or it is not of today.'),
+      },
+    },
   },
   ...Object.fromEntries(
     (

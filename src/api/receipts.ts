@@ -85,7 +85,9 @@ export function showReceipt(res: ServerResponse, deps: ReceiptsDeps, rawId: stri
 export async function reprintReceipt(req: IncomingMessage, res: ServerResponse, deps: ReceiptsDeps, rawId: string): Promise<void> {
   const { id, createdAt, subject } = receiptOf(deps, rawId);
   const s = service(deps);
-  const body = req.headers['content-type'] === undefined && req.headers['content-length'] === undefined ? {} : await readJson(req);
+  const h = req.headers;
+  const hasBody = h['content-type'] !== undefined || Number(h['content-length'] ?? 0) > 0 || h['transfer-encoding'] !== undefined;
+  const body = hasBody ? await readJson(req) : {};
   const unknown = Object.keys(body).find((k) => k !== 'copy');
   if (unknown) throw new ApiError(400, 'INVALID_FIELD', `${unknown}: unknown field`, unknown);
   if (body.copy !== undefined && body.copy !== 'customer' && body.copy !== 'merchant') throw new ApiError(400, 'INVALID_FIELD', 'copy: one of customer, merchant', 'copy');

@@ -151,6 +151,39 @@ describe('every documented answer, produced on a real daemon and checked against
     seen.add('GET /v1/events 200');
   });
 
+  it('receipts: the view in three formats, the reprint, and their refusals', async () => {
+    await idle();
+    const sale = await hit('/v1/payments', '/v1/payments', { method: 'POST', body: json({ amount: 2510, method: 'credit' }) });
+    await until(sale.body.id as number, (p) => p.status === 'confirmed');
+    await idle();
+    const url = `/v1/payments/${String(sale.body.id)}/receipt`;
+    for (const [format, type] of [['text', 'text/plain'], ['html', 'text/html'], ['png', 'image/png']] as const) {
+      const res = await request(`${t.daemon.apiUrl}${url}?format=${format}`, { headers: { authorization: `Bearer ${t.token}` } });
+      const bytes = Buffer.from(await res.body.arrayBuffer());
+      expect(res.statusCode).toBe(200);
+      expect(String(res.headers['content-type'])).toMatch(new RegExp(`^${type}`));
+      if (format === 'png') expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+      else expect(bytes.toString('utf8')).toContain('VIA CLIENTE');
+    }
+    const op = paths()['/v1/payments/{id}/receipt']?.get;
+    expect(Object.keys(op?.responses['200']?.content ?? {}).sort()).toEqual(['image/png', 'text/html', 'text/plain']);
+    seen.add('GET /v1/payments/{id}/receipt 200');
+    expect((await hit('/v1/payments/{id}/receipt', `${url}?format=pdf`)).body).toMatchObject({ error: { code: 'INVALID_FIELD', field: 'format' } });
+    expect((await hit('/v1/payments/{id}/receipt', url, { token: null })).status).toBe(401);
+    expect((await hit('/v1/payments/{id}/receipt', '/v1/payments/999999/receipt')).status).toBe(404);
+    const printed = await hit('/v1/payments/{id}/receipt/print', `${url}/print`, { method: 'POST' });
+    expect(printed).toMatchObject({ status: 200, body: { id: sale.body.id, copy: 'customer', result: 'printed' } });
+    expect((await hit('/v1/payments/{id}/receipt/print', `${url}/print`, { method: 'POST', body: json({ copy: 'both' }) })).body).toMatchObject({ error: { field: 'copy' } });
+    expect((await hit('/v1/payments/{id}/receipt/print', `${url}/print`, { method: 'POST', token: null })).status).toBe(401);
+    expect((await hit('/v1/payments/{id}/receipt/print', '/v1/payments/999999/receipt/print', { method: 'POST' })).status).toBe(404);
+    // A declined sale has no receipt.
+    const declined = await hit('/v1/payments', '/v1/payments', { method: 'POST', body: json({ amount: 2511, method: 'credit' }) });
+    await until(declined.body.id as number, (p) => p.status === 'declined');
+    await idle();
+    expect((await hit('/v1/payments/{id}/receipt', `/v1/payments/${String(declined.body.id)}/receipt`)).body).toMatchObject({ error: { code: 'RECEIPT_NOT_AVAILABLE' } });
+    expect((await hit('/v1/payments/{id}/receipt/print', `/v1/payments/${String(declined.body.id)}/receipt/print`, { method: 'POST' })).body).toMatchObject({ error: { code: 'RECEIPT_NOT_AVAILABLE' } });
+  }, 60_000);
+
   it('left nothing the document declares unproduced', () => {
     const declared = Object.entries(paths()).flatMap(([p, ops]) => Object.entries(ops).flatMap(([m, op]) => Object.keys(op.responses).map((s) => `${m.toUpperCase()} ${p} ${s}`)));
     // 409 NOT_AVAILABLE (a method the configuration lacks) shares the BUSY answer's schema; the
