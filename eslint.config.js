@@ -47,4 +47,17 @@ export default tseslint.config(
     files: ['*.js'],
     ...tseslint.configs.disableTypeChecked,
   },
+  // The screens: plain ES modules run by the browser (no build step, no type information).
+  {
+    files: ['src/screens/**/*.js'],
+    ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      ...tseslint.configs.disableTypeChecked.languageOptions,
+      sourceType: 'module',
+      globals: Object.fromEntries(
+        ['window', 'document', 'location', 'history', 'sessionStorage', 'fetch', 'EventSource', 'URL', 'URLSearchParams', 'AbortSignal', 'Intl', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'console'].map((g) => [g, 'readonly']),
+      ),
+    },
+    rules: { ...tseslint.configs.disableTypeChecked.rules, 'no-undef': 'error', '@typescript-eslint/no-floating-promises': 'off', '@typescript-eslint/no-misused-promises': 'off' },
+  },
 );

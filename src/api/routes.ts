@@ -21,6 +21,8 @@ export interface Route<D> {
   path: string;
   /** False only for the OpenAPI document itself; every other route needs the bearer token. */
   auth?: boolean;
+  /** Also opened by a single-use `?ticket=` from `POST /v1/events/ticket` instead of the header (EventSource). */
+  ticket?: boolean;
   handle(call: RouteCall, deps: D): Promise<void> | void;
 }
 

@@ -1,0 +1,124 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { renderQrSvg } from '../qr/render.js';
+import { requireToken } from './auth.js';
+import { ApiError } from './http-kit.js';
+
+/**
+ * The cashier, kiosk and supervisor screens: static files from `src/screens/` served under
+ * `/screens/`. The pages themselves need no token (they hold no data); every API call they make
+ * carries the bearer token the kiosk unit hands the page in the URL fragment.
+ *
+ * Path traversal is impossible by construction: the directory is read once, the files whose
+ * names match {@link NAME} are kept in memory, and a request is only ever a lookup of its last
+ * path segment in that map. No request-derived string reaches the file system.
+ */
+
+/** The only file names served: lower-case words, one extension we know the type of. */
+const NAME = /^[a-z0-9][a-z0-9-]*\.(html|js|css|svg|png)$/;
+
+const TYPES: Record<string, string> = {
+  html: 'text/html; charset=utf-8',
+  js: 'text/javascript; charset=utf-8',
+  css: 'text/css; charset=utf-8',
+  svg: 'image/svg+xml',
+  png: 'image/png',
+};
+
+/**
+ * No inline script or style, nothing from another origin; `blob:` images for the QR code the
+ * page renders from the SVG it fetched with its token.
+ */
+export const SCREENS_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+const SECURITY_HEADERS = {
+  'content-security-policy': SCREENS_CSP,
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+} as const;
+
+interface StaticFile {
+  body: Buffer;
+  type: string;
+  etag: string;
+}
+
+/** Where the screens are: `src/screens` beside this file (tsx) or in the source tree (built `dist/`). */
+function defaultDir(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const candidates = [path.join(here, '..', 'screens'), path.join(here, '..', '..', '..', 'src', 'screens')];
+  return candidates.find((d) => existsSync(path.join(d, 'cashier.html'))) ?? (candidates[0] as string);
+}
+
+/** Reads the screens directory once: name → bytes, type, ETag. */
+export function loadScreens(dir: string = defaultDir()): ReadonlyMap<string, StaticFile> {
+  const files = new Map<string, StaticFile>();
+  if (!existsSync(dir)) return files;
+  for (const name of readdirSync(dir)) {
+    const m = NAME.exec(name);
+    if (!m) continue;
+    const body = readFileSync(path.join(dir, name));
+    files.set(name, { body, type: TYPES[m[1] as string] as string, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` });
+  }
+  return files;
+}
+
+/** Longest code the QR endpoint renders (an EMV MPM or Pix code is well under 512 characters). */
+const MAX_QR_TEXT = 1024;
+
+export interface ScreensDeps {
+  token: string;
+  /** The files, when not the default directory's (tests). */
+  screens?: ReadonlyMap<string, StaticFile> | undefined;
+}
+
+/** True for the addresses this module answers: `/screens` and below. */
+export function isScreensPath(pathname: string): boolean {
+  return pathname === '/screens' || pathname.startsWith('/screens/');
+}
+
+/**
+ * Answers `/screens/*`: `GET|HEAD` of a known file (ETag, `Cache-Control: no-cache` so a daemon
+ * upgrade shows at once, the CSP), `/screens/` redirects to the index, and `GET
+ * /screens/qr.svg?text=` renders a payment code with the token (the page turns it into a blob
+ * image).
+ */
+export function serveScreens(req: IncomingMessage, res: ServerResponse, url: URL, deps: ScreensDeps & { files: ReadonlyMap<string, StaticFile> }): void {
+  const method = req.method ?? 'GET';
+  if (method !== 'GET' && method !== 'HEAD') {
+    res.setHeader('allow', 'GET, HEAD');
+    throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not served under /screens/`);
+  }
+  if (url.pathname === '/screens' || url.pathname === '/screens/') {
+    res.writeHead(302, { location: '/screens/index.html', 'cache-control': 'no-cache', ...SECURITY_HEADERS });
+    res.end();
+    return;
+  }
+  const name = url.pathname.slice('/screens/'.length);
+  if (name === 'qr.svg') {
+    requireToken(req, deps.token);
+    const text = url.searchParams.get('text') ?? '';
+    if (text.length === 0 || text.length > MAX_QR_TEXT) throw new ApiError(400, 'INVALID_FIELD', `text: 1 to ${MAX_QR_TEXT} characters`, 'text');
+    const svg = renderQrSvg(text, { ecc: 'M', scale: 8 });
+    res.writeHead(200, { 'content-type': TYPES.svg as string, 'cache-control': 'no-store', ...SECURITY_HEADERS });
+    res.end(method === 'HEAD' ? undefined : svg);
+    return;
+  }
+  const file = deps.files.get(name);
+  if (!file) throw new ApiError(404, 'NOT_FOUND', `no screen file ${name.slice(0, 80)}`);
+  const headers = { 'content-type': file.type, 'cache-control': 'no-cache', etag: file.etag, ...SECURITY_HEADERS };
+  if (req.headers['if-none-match'] === file.etag) {
+    res.writeHead(304, headers);
+    res.end();
+    return;
+  }
+  res.writeHead(200, { ...headers, 'content-length': String(file.body.length) });
+  res.end(method === 'HEAD' ? undefined : file.body);
+}

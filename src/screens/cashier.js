@@ -1,0 +1,116 @@
+// The cashier's screen: amount, method, installments; the payment's prompts, QR and result; the
+// receipt question, reprint and cancel.
+import { ApiFailure, followEvents, money, parseAmount, showQr, token } from './api.js';
+import { applyLang, currentLang, langToggle, t } from './i18n.js';
+import { PaymentRun, stateText } from './payment.js';
+import { answerReceipt, reprint, showReceipt } from './receipt.js';
+
+const $ = (id) => document.getElementById(id);
+let run;
+
+token();
+applyLang();
+langToggle($('lang'));
+
+const method = () => document.querySelector('input[name=method]:checked').value;
+const syncMethod = () => {
+  $('installments-row').hidden = method() !== 'credit';
+  $('payer').hidden = method() !== 'pix';
+};
+$('methods').addEventListener('change', syncMethod);
+syncMethod();
+
+followEvents(
+  (e) => run?.feed(e),
+  (up) => ($('link').hidden = up),
+);
+
+function fail(message) {
+  $('error').textContent = message;
+  $('error').hidden = false;
+}
+
+function request() {
+  const amount = parseAmount($('amount').value);
+  if (amount === undefined) return undefined;
+  const body = { amount, method: method(), confirmation: 'auto' };
+  if (body.method === 'credit') body.installments = Math.max(1, Math.min(12, Number($('installments').value) || 1));
+  if (body.method === 'pix') body.payer = { name: $('payer-name').value.trim(), document: $('payer-document').value.trim() };
+  return body;
+}
+
+function showRun(body) {
+  $('sale').hidden = true;
+  $('run').hidden = false;
+  $('total').textContent = `${money(body.amount, currentLang())} — ${t(`method.${body.method}`)}`;
+  $('prompt').textContent = stateText('started');
+  $('prompt').dataset.source = 'page';
+  for (const id of ['qr', 'question', 'result', 'receipt', 'reprint', 'again']) $(id).hidden = true;
+  $('cancel').hidden = false;
+}
+
+async function finished(view) {
+  $('qr').hidden = true;
+  $('question').hidden = true;
+  $('cancel').hidden = true;
+  $('prompt').textContent = '';
+  const result = $('result');
+  result.hidden = false;
+  result.className = `result ${view.status === 'confirmed' ? 'ok' : 'bad'}`;
+  result.textContent = [stateText(view.state), view.status === 'confirmed' ? '' : view.returnMessage].filter(Boolean).join(' — ');
+  $('again').hidden = false;
+  if (view.status === 'confirmed') {
+    $('reprint').hidden = false;
+    await showReceipt($('receipt'), view);
+  }
+}
+
+$('sale').addEventListener('submit', (ev) => {
+  ev.preventDefault();
+  $('error').hidden = true;
+  const body = request();
+  if (!body) return fail(t('error.amount'));
+  run = new PaymentRun({
+    prompt: (text, source) => {
+      $('prompt').textContent = text;
+      $('prompt').dataset.source = source;
+    },
+    qr: (code) => void showQr($('qr'), code).catch(() => undefined),
+    question: () => ($('question').hidden = false),
+    alarm: () => undefined,
+    done: (view) => void finished(view),
+  });
+  showRun(body);
+  run.start(body).catch((e) => {
+    run = undefined;
+    $('run').hidden = true;
+    $('sale').hidden = false;
+    fail(e instanceof ApiFailure && e.code === 'BUSY' ? t('error.busy') : `${t('error.generic')}${e.message}`);
+  });
+});
+
+$('cancel').addEventListener('click', () => void run?.cancel());
+
+for (const [id, printed] of [['printed-yes', true], ['printed-no', false]]) {
+  $(id).addEventListener('click', () => {
+    $('question').hidden = true;
+    if (run?.id !== undefined) void answerReceipt(run.id, printed).catch((e) => fail(`${t('error.generic')}${e.message}`)).then(() => run?.refresh());
+  });
+}
+
+$('reprint').addEventListener('click', async () => {
+  const view = run?.view;
+  if (!view) return;
+  if (!(await reprint(view.id))) {
+    $('result').textContent = t('reprint.unavailable');
+    await showReceipt($('receipt'), view);
+  }
+});
+
+$('again').addEventListener('click', () => {
+  run = undefined;
+  $('run').hidden = true;
+  $('sale').hidden = false;
+  $('amount').value = '';
+  $('amount').focus();
+});

@@ -1,0 +1,51 @@
+// The receipt on screen, the receipt question and reprint, through the API. The routes named here
+// are the receipts' (GET /v1/payments/{id}/receipt?format=text) and the cashier's answer; when the
+// daemon does not have one yet (404), the page falls back to what GET /v1/payments/{id} tells.
+import { api, money } from './api.js';
+import { currentLang, t } from './i18n.js';
+
+/** A receipt built from the payment itself, when the daemon serves no receipt text. */
+export function receiptFromView(v) {
+  const lines = [
+    `${t('amount')}: ${money(v.amount, currentLang())}`,
+    `${t('method')}: ${t(`method.${v.method}`, v.method)}${v.installments > 1 ? ` ${v.installments}x` : ''}`,
+  ];
+  if (v.card?.maskedPan) lines.push(`${v.card.maskedPan}`);
+  if (v.authorizationCode) lines.push(`AUT ${v.authorizationCode}`);
+  if (v.nsu) lines.push(`NSU ${v.nsu}`);
+  lines.push(`PEDIDO ${v.merchantOrderId}`, new Date(v.updatedAt).toLocaleString(currentLang() === 'en' ? 'en-GB' : 'pt-BR'));
+  for (const f of v.receipt?.fields ?? []) lines.push(`${f.label} ${f.content}`);
+  return lines.join('\n');
+}
+
+/** The receipt's text: the daemon's, else one built from the payment. */
+export async function receiptText(view) {
+  try {
+    const text = await api(`/v1/payments/${view.id}/receipt?format=text`, { accept: 'text/plain' });
+    if (typeof text === 'string' && text.trim()) return text;
+  } catch {
+    // not served by this daemon: fall back
+  }
+  return receiptFromView(view);
+}
+
+/** Shows the receipt in `pre` (as text: nothing in it can run). */
+export async function showReceipt(pre, view) {
+  pre.textContent = await receiptText(view);
+  pre.hidden = false;
+}
+
+/** The cashier's answer to "did the receipt come out?". */
+export async function answerReceipt(id, printed) {
+  return api(`/v1/payments/${id}/receipt-answer`, { method: 'POST', body: { printed } });
+}
+
+/** Prints the receipt again; false when the daemon cannot (the caller shows it on screen instead). */
+export async function reprint(id) {
+  try {
+    await api(`/v1/payments/${id}/receipt/print`, { method: 'POST' });
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,70 @@
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+/** Where the screenshots go (gitignored; CI keeps them as artifacts). */
+export const ARTIFACTS = path.resolve('test-artifacts', 'screens');
+
+/** Debian's chromium, as `.ci/run` installs it. */
+export const CHROMIUM = process.env.OMNIPOS_CHROMIUM ?? '/usr/bin/chromium';
+
+/**
+ * Headless Debian chromium with a fresh profile: no sandbox (containers), no GPU, nothing that
+ * phones home (QUIC, background networking, component updates, sync).
+ */
+export async function launch(): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
+  const profile = mkdtempSync(path.join(tmpdir(), 'omnipos-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1024, height: 768 },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      // The fresh --user-data-dir is `profile`: playwright passes it (it refuses the flag in args).
+    ],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  return {
+    context,
+    page,
+    close: async () => {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Saves a screenshot as `test-artifacts/screens/<name>.png`. */
+export async function snap(page: Page, name: string): Promise<string> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  const file = path.join(ARTIFACTS, `${name}.png`);
+  await page.screenshot({ path: file });
+  return file;
+}
+
+/**
+ * Collects what the page reports as errors (uncaught exceptions, CSP refusals, console errors)
+ * and every answer of 400 or more (`HTTP 404 /path`), but for `allowed` paths: routes a screen
+ * falls back from when the daemon does not serve them, and the browser's own favicon request.
+ */
+export function pageErrors(page: Page, allowed: RegExp[] = []): string[] {
+  const errors: string[] = [];
+  const ok = [/^\/favicon\.ico$/, ...allowed];
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !m.text().startsWith('Failed to load resource')) errors.push(`console: ${m.text()}`);
+  });
+  page.on('response', (r) => {
+    const p = new URL(r.url()).pathname;
+    if (r.status() >= 400 && !ok.some((re) => re.test(p))) errors.push(`HTTP ${r.status()} ${p}`);
+  });
+  return errors;
+}

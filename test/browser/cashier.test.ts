@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestDaemon } from '../integration/api/daemon.js';
+import { clearCardData } from '../helpers/scan-card-data.js';
+import { launch, pageErrors, snap } from './browser.js';
+
+let t: Awaited<ReturnType<typeof startTestDaemon>>;
+let b: Awaited<ReturnType<typeof launch>>;
+beforeAll(async () => {
+  [t, b] = await Promise.all([startTestDaemon(), launch()]);
+});
+afterAll(async () => {
+  await b?.close();
+  await t?.stop();
+});
+
+describe('the cashier screen against a real daemon (embedded sandbox, virtual pinpad and printer)', () => {
+  it('sells from the amount to the receipt: prompts from the event stream, approved, the receipt on screen', async () => {
+    const { page } = b;
+    // The receipts' text route may not be served yet: the screen falls back to the payment's fields.
+    const errors = pageErrors(page, [/^\/v1\/payments\/\d+\/receipt$/]);
+    let bytes = 0;
+    page.on('response', (r) => {
+      if (new URL(r.url()).pathname.startsWith('/screens/') && r.status() === 200) void r.body().then((body) => (bytes += body.length), () => undefined);
+    });
+    await page.goto(`${t.daemon.apiUrl}/screens/cashier.html#token=${t.token}`);
+    // The token left the address bar for the session's storage.
+    expect(new URL(page.url()).hash).toBe('');
+    expect(await page.evaluate(() => (globalThis as unknown as { sessionStorage: { getItem(key: string): string | null } }).sessionStorage.getItem('omnipos.token'))).toBe(t.token);
+    await page.fill('#amount', '25,10');
+    await page.check('input[value=credit]');
+    await page.fill('#installments', '1');
+    await snap(page, 'cashier-1-amount');
+    const clicked = Date.now();
+    await page.click('#charge');
+    // The first prompt the daemon sent (a state or prompt event), not the page's own placeholder.
+    await page.waitForSelector('#prompt[data-source=state], #prompt[data-source=prompt]');
+    const firstPromptMs = Date.now() - clicked;
+    await snap(page, 'cashier-2-prompt');
+    await page.waitForSelector('#result:not([hidden])', { timeout: 20_000 });
+    const finishedMs = Date.now() - clicked;
+    expect(await page.textContent('#result')).toMatch(/Aprovada/);
+    await page.waitForSelector('#receipt:not([hidden])');
+    const receipt = (await page.textContent('#receipt')) ?? '';
+    const sale = (await fetch(`${t.daemon.apiUrl}/v1/payments?status=confirmed`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.json())) as {
+      payments: { id: number; amount: number; authorizationCode?: string; card?: { maskedPan: string } }[];
+    };
+    const paid = sale.payments[0]!;
+    expect(paid.amount).toBe(2510);
+    // The receipt shows the sale's amount and authorization, and the card masked (no full PAN).
+    expect(receipt).toContain('25,10');
+    if (paid.authorizationCode) expect(receipt).toContain(paid.authorizationCode);
+    if (paid.card) expect(receipt).toContain(paid.card.maskedPan);
+    const html = await page.content();
+    for (const clear of clearCardData()) expect(html).not.toContain(clear);
+    // The virtual printer printed it too.
+    expect(t.daemon.virtualPrinter?.receipts.length ?? 0).toBeGreaterThan(0);
+    await snap(page, 'cashier-3-receipt');
+    expect(errors).toEqual([]);
+    console.log(`cashier: page weight ${bytes} bytes; first prompt ${firstPromptMs} ms after Charge; approved with receipt ${finishedMs} ms`);
+  });
+});
