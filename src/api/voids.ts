@@ -1,0 +1,173 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { z } from 'zod';
+import type { VoidEngine } from '../engine/void/engine.js';
+import { voidStatus, type VoidData, type VoidStateName } from '../engine/void/types.js';
+import type { JournalEntry } from '../store/index.js';
+import { ApiError, readJson, sendJson } from './http-kit.js';
+import type { Route } from './routes.js';
+
+/** What the void routes need of the daemon. */
+export interface VoidsApiDeps {
+  /** Card voids (absent: the routes answer 409). */
+  voids?: VoidEngine | undefined;
+}
+
+/** The body of `POST /v1/payments/{id}/void`. */
+export const VoidBody = z.strictObject({
+  /** Cents; the whole remaining amount when absent (partial voids send less). */
+  amount: z.number().int('must be a whole number of cents').positive('must be more than 0').max(99_999_999).optional(),
+});
+
+/** The supervisor's credential headers (never the cash register's bearer token). */
+export const SUPERVISOR_TOKEN_HEADER = 'x-supervisor-token';
+export const SUPERVISOR_PASSWORD_HEADER = 'x-supervisor-password';
+
+const VOID_STATUSES = ['pending', 'approved', 'declined', 'refused', 'cancelled', 'undone', 'failed'] as const;
+
+/** A void as the cash register and the supervisor read it; never card data beyond the masked PAN. */
+export function voidView(entry: JournalEntry, remaining?: number): Record<string, unknown> {
+  const d = entry.data as unknown as VoidData;
+  const state = entry.state as VoidStateName;
+  return {
+    id: entry.id,
+    merchantVoidId: d.merchantVoidId,
+    status: voidStatus(state),
+    state,
+    amount: entry.amount,
+    payment: { id: d.sale.id, merchantOrderId: d.sale.merchantOrderId, paymentId: d.sale.paymentId, amount: d.sale.amount, ...(remaining !== undefined ? { remaining } : {}) },
+    authorizedBy: d.authorizedBy,
+    ...(d.card ? { card: { maskedPan: d.card.maskedPan, inputMode: d.card.inputMode } } : {}),
+    ...(d.voidId ? { voidId: d.voidId } : {}),
+    ...(d.sentAt ? { merchantVoidDate: d.sentAt } : {}),
+    ...(d.returnCode ? { returnCode: d.returnCode } : {}),
+    ...(d.returnMessage ? { returnMessage: d.returnMessage } : {}),
+    ...(d.reason ? { reason: d.reason } : {}),
+    createdAt: entry.createdAt,
+    updatedAt: entry.updatedAt,
+  };
+}
+
+function engineOf(deps: VoidsApiDeps): VoidEngine {
+  if (!deps.voids) throw new ApiError(409, 'NOT_AVAILABLE', 'card voids are not available in this daemon');
+  return deps.voids;
+}
+
+function idOf(raw: string, what: string): number {
+  if (!/^\d{1,12}$/.test(raw)) throw new ApiError(404, 'NOT_FOUND', `no ${what} ${raw}`);
+  return Number(raw);
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/**
+ * `POST /v1/payments/{id}/void`: a supervisor's credential in `X-Supervisor-Token` or
+ * `X-Supervisor-Password`; `{amount?}`. Everything refused before the card is read (supervisor,
+ * sale, limits) answers with its code and no void; otherwise 202 and the void, whose card read
+ * and host exchange go on (`GET /v1/voids/{id}`, the event stream).
+ */
+export async function createVoid(req: IncomingMessage, res: ServerResponse, deps: VoidsApiDeps, rawId: string): Promise<void> {
+  const engine = engineOf(deps);
+  const saleId = idOf(rawId, 'payment');
+  const parsed = VoidBody.safeParse(req.headers['content-length'] === '0' ? {} : await readJson(req));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = issue?.code === 'unrecognized_keys' ? issue.keys[0] : issue?.path.join('.');
+    throw new ApiError(400, 'INVALID_FIELD', `${field || 'body'}: ${issue?.code === 'unrecognized_keys' ? 'unknown field' : (issue?.message ?? 'invalid')}`, field || undefined);
+  }
+  const supervisor = { token: header(req, SUPERVISOR_TOKEN_HEADER), password: header(req, SUPERVISOR_PASSWORD_HEADER) };
+  const { entry, done } = await engine.start(saleId, { supervisor, ...(parsed.data.amount !== undefined ? { amount: parsed.data.amount } : {}) });
+  done.catch(() => undefined);
+  sendJson(res, 202, voidView(engine.get(entry.id), engine.remaining(saleId).remaining), { location: `/v1/voids/${entry.id}` });
+}
+
+/** `GET /v1/voids/{id}`. */
+export function getVoid(res: ServerResponse, deps: VoidsApiDeps, rawId: string): void {
+  const engine = engineOf(deps);
+  const id = idOf(rawId, 'void');
+  let entry: JournalEntry;
+  try {
+    entry = engine.get(id);
+  } catch {
+    throw new ApiError(404, 'NOT_FOUND', `no void ${id}`);
+  }
+  sendJson(res, 200, voidView(entry, engine.remaining((entry.data as unknown as VoidData).sale.id).remaining));
+}
+
+/** The void routes, spread into the API's route table. */
+export const VOID_ROUTES: readonly Route<VoidsApiDeps>[] = [
+  { method: 'POST', path: '/v1/payments/{id}/void', handle: ({ req, res, params }, deps) => createVoid(req, res, deps, params.id as string) },
+  { method: 'GET', path: '/v1/voids/{id}', handle: ({ res, params }, deps) => getVoid(res, deps, params.id as string) },
+];
+
+type Schema = Record<string, unknown>;
+const str = { type: 'string' };
+const int = { type: 'integer' };
+const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: Schema, description: string): Schema => ({ description, content: { 'application/json': { schema } } });
+
+/** The void's schemas for the OpenAPI document. */
+export const VOID_SCHEMAS: Record<string, Schema> = {
+  Void: {
+    type: 'object',
+    description: 'A card void: its own MerchantVoidId, the sale it gives money back for (with what remains of it), and how it went.',
+    properties: {
+      id: int,
+      merchantVoidId: str,
+      status: { type: 'string', enum: VOID_STATUSES, description: '`approved`: the host approved it and the confirmation is journaled (the money goes back).' },
+      state: { ...str, description: 'The engine state behind the status (for support).' },
+      amount: { ...int, description: 'VoidAmount, cents.' },
+      payment: {
+        type: 'object',
+        properties: { id: int, merchantOrderId: str, paymentId: str, amount: int, remaining: { ...int, description: 'What the sale has left to void, cents.' } },
+        required: ['id', 'merchantOrderId', 'paymentId', 'amount'],
+        additionalProperties: false,
+      },
+      authorizedBy: { type: 'string', enum: ['supervisor-token', 'supervisor-password'] },
+      card: { type: 'object', properties: { maskedPan: str, inputMode: str }, required: ['maskedPan'], additionalProperties: false },
+      voidId: str,
+      merchantVoidDate: { type: 'string', format: 'date-time' },
+      returnCode: str,
+      returnMessage: str,
+      reason: str,
+      createdAt: { type: 'string', format: 'date-time' },
+      updatedAt: { type: 'string', format: 'date-time' },
+    },
+    required: ['id', 'merchantVoidId', 'status', 'state', 'amount', 'payment', 'authorizedBy', 'createdAt', 'updatedAt'],
+    additionalProperties: false,
+  },
+};
+
+/** The void routes' paths for the OpenAPI document. */
+export function voidPaths(unauthorized: Schema, error: (d: string) => Schema): Record<string, Schema> {
+  const id = (d: string): Schema => ({ name: 'id', in: 'path', required: true, description: d, schema: { type: 'string', pattern: '^[0-9]{1,12}$' } });
+  return {
+    '/v1/payments/{id}/void': {
+      post: {
+        summary: 'Void a confirmed card sale, in full or in part (a supervisor authorizes; the customer presents the same card)',
+        description:
+          'The supervisor sends `X-Supervisor-Token` (`omnipos supervisor token`) or `X-Supervisor-Password`. The checks (supervisor, a confirmed card sale, the remaining amount, the issuer\'s reversal limits, the terminal\'s cancellation parameters) refuse before anything is read or sent. Then the pinpad reads the card with the refund transaction type; another card ends the void `refused`; the host\'s answer is confirmed or undone through the outbox.',
+        parameters: [
+          id('The payment (card sale) to void.'),
+          { name: 'X-Supervisor-Token', in: 'header', required: false, schema: str },
+          { name: 'X-Supervisor-Password', in: 'header', required: false, schema: str },
+        ],
+        requestBody: { required: false, content: { 'application/json': { schema: { type: 'object', properties: { amount: { ...int, minimum: 1, description: 'Cents; default: what remains.' } }, additionalProperties: false } } } },
+        responses: {
+          '202': json(ref('Void'), 'The void started; read `GET /v1/voids/{id}` or the event stream for its end.'),
+          '400': error('A body field at fault (`field`).'),
+          '401': unauthorized,
+          '403': error('SUPERVISOR_REQUIRED: no supervisor credential, or a wrong one.'),
+          '404': error('No such payment.'),
+          '409': error('VOID_NOT_ALLOWED (not a confirmed card sale), ENGINE_BUSY (the pinpad is in use), SUPERVISOR_NOT_CONFIGURED, or voids not available.'),
+          '422': error("VOID_OVER_LIMIT (more than remains, or than the issuer's value or percentage) or VOID_TOO_LATE (past the issuer's days)."),
+        },
+      },
+    },
+    '/v1/voids/{id}': {
+      get: { summary: 'Read a void', parameters: [id('The void id `POST /v1/payments/{id}/void` returned.')], responses: { '200': json(ref('Void'), 'The void.'), '401': unauthorized, '404': error('No such void.') } },
+    },
+  };
+}

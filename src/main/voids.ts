@@ -1,0 +1,118 @@
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Acquirer } from '../acquirer/index.js';
+import { OmniVoidAdapter } from '../adapters/acquirer-void.js';
+import { productResolver, type CardPinpad } from '../adapters/pinpad-card.js';
+import { refundCardPort } from '../adapters/pinpad-card-refund.js';
+import type { Config } from '../config/index.js';
+import { OmniposError } from '../core/errors/index.js';
+import type { Logger } from '../core/log/index.js';
+import type { OwnerDeps } from '../engine/machine-owner.js';
+import { VoidEngine, type VoidEvent } from '../engine/void/engine.js';
+import { SupervisorGate, hashSupervisorPassword, isSupervisorHash } from '../engine/void/supervisor.js';
+import type { TableSet } from '../initialization/index.js';
+import type { MerchantOrderIds } from '../store/index.js';
+
+/**
+ * Card voids in the daemon: the supervisor's credentials in the state directory, the refund card
+ * port on the daemon's pinpad, the void adapter on the omni client, and the VoidEngine.
+ */
+
+/** Where the supervisor's password hash lives: `supervisor.passwordFile`, or the state directory. */
+export function supervisorPasswordFile(config: Config): string {
+  return config.values.supervisor.passwordFile ?? path.join(config.values.stateDir, 'supervisor-password');
+}
+
+/**
+ * The API's supervisor token: `supervisor-token` in the state directory, created at first start
+ * (32 random bytes, base64url, mode 0600) like the cash register's `api-token`, and never equal
+ * to it. Hand it only to the supervisor's screen or device.
+ */
+export function ensureSupervisorToken(stateDir: string): { token: string; file: string } {
+  const file = path.join(stateDir, 'supervisor-token');
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  try {
+    const token = readFileSync(file, 'utf8').trim();
+    if (token.length >= 32) return { token, file };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  const token = randomBytes(32).toString('base64url');
+  writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  chmodSync(file, 0o600);
+  return { token, file };
+}
+
+/**
+ * The stored hash, read at each check (a password changed by `omnipos supervisor password` counts
+ * at once). Undefined when none is set; a file that does not hold a scrypt hash (a password in
+ * clear, say) is never used: it is reported and treated as no password.
+ */
+export function readSupervisorHash(file: string, log?: Logger): string | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8').trim();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+  if (isSupervisorHash(text)) return text;
+  log?.error({ file }, 'the supervisor password file does not hold a scrypt hash; it is ignored (set it with `omnipos supervisor password`)');
+  return undefined;
+}
+
+/** Writes the hash of `password` (mode 0600, replaced atomically). The password itself is never written. */
+export function writeSupervisorPassword(file: string, password: string): void {
+  const hash = hashSupervisorPassword(password);
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${hash}\n`, { mode: 0o600 });
+  chmodSync(tmp, 0o600);
+  renameSync(tmp, file);
+}
+
+export interface VoidsDeps extends OwnerDeps {
+  config: Config;
+  orderIds: MerchantOrderIds;
+  acquirer: Acquirer;
+  /** The daemon's pinpad (behind the secure channel). */
+  pinpad: CardPinpad;
+  tables: () => TableSet | undefined;
+  /** The cash register's API token: the supervisor's must differ. */
+  apiToken: string;
+  /** Throws ENGINE_BUSY while a sale holds the pinpad. */
+  assertPinpadFree: () => void;
+  onEvent?: (event: VoidEvent) => void;
+}
+
+export interface Voids {
+  engine: VoidEngine;
+  /** The outbox's port for void confirmations and undos. */
+  delivery: OmniVoidAdapter;
+  gate: SupervisorGate;
+  supervisorTokenFile: string;
+}
+
+/** Builds the void engine from the daemon's parts. */
+export function buildVoids(d: VoidsDeps): Voids {
+  const values = d.config.values;
+  const { token, file } = ensureSupervisorToken(values.stateDir);
+  if (token === d.apiToken) throw new OmniposError('CONFIG_INVALID', `${file}: the supervisor token must differ from the cash register's api-token`, { file });
+  const passwordFile = supervisorPasswordFile(d.config);
+  const gate = new SupervisorGate({ token, passwordHash: () => readSupervisorHash(passwordFile, d.log) });
+  const delivery = new OmniVoidAdapter(d.acquirer.omni);
+  const card = refundCardPort({
+    pinpad: d.pinpad,
+    acquirerIndex: values.pinpad.acquirerIndex,
+    pinKeySlot: values.pinpad.pinKeySlot,
+    dataKeySlot: values.pinpad.dataKeySlot,
+    resolveProduct: (q) => {
+      const set = d.tables();
+      return set ? productResolver(set)(q) : undefined;
+    },
+    log: d.log,
+  });
+  const engine = new VoidEngine({ ...d, card, host: delivery, supervisor: gate, tables: d.tables, assertPinpadFree: d.assertPinpadFree, ...(d.onEvent ? { onEvent: d.onEvent } : {}) });
+  return { engine, delivery, gate, supervisorTokenFile: file };
+}
