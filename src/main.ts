@@ -6,6 +6,7 @@ import { listenLan } from './main/api-lan.js';
 import { acquirerUrls } from './main/acquirer-urls.js';
 import { merchantProfile } from './main/merchant.js';
 import { receiptPrinter, receiptService } from './main/printing.js';
+import { startOperations, type Operations } from './main/operations.js';
 import type { VirtualPrinter } from './sim/printer/index.js';
 import { EventHub } from './api/events.js';
 import { AcquirerReach } from './api/health.js';
@@ -53,6 +54,8 @@ export interface Daemon {
   readonly sandbox: RunningSandbox | undefined;
   /** Where the cash register's API listens, when started. */
   readonly apiUrl: string | undefined;
+  /** The day book and the alarm monitor. */
+  readonly operations: Operations;
   /** The API's TLS listener for the LAN (`api.lan`), when configured. */
   readonly lanUrl: string | undefined;
   stop(): Promise<void>;
@@ -282,6 +285,8 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
   pixEngine?.recover();
   const outboxLoop = setInterval(() => void forwarderRef.runOnce?.(), 1000);
   outboxLoop.unref();
+  // The day's report and close, and the alarms (health, logs, webhook).
+  const operations = startOperations({ config, log, db, journal, outbox, clock, wallClock: deps.clock ?? systemClock, events, printing, pinpad: pinpadDevice.pinpad });
   const handler =
     deps.api === false
       ? undefined
@@ -294,6 +299,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
           token,
           log: log.child({ component: 'api' }),
           events,
+          day: operations.day,
           receipts: receiptService(config, printing, clock),
           health: {
             pinpad: pinpadDevice.pinpad,
@@ -301,6 +307,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
             tablesVersion: () => initStore.currentVersion(),
             clock,
             printer: { kind: values.printer.kind, ...(printing.lastStatus ? { lastStatus: printing.lastStatus } : {}) },
+            alarms: () => operations.alarms.alarms(),
           },
         });
   const api = handler ? await listenApi(handler, values.api.host, deps.apiPort ?? values.api.port) : undefined;
@@ -341,6 +348,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     sandbox,
     apiUrl: api?.url,
     lanUrl: lan?.url,
+    operations,
     async stop() {
       await api?.close();
       await lan?.close();
@@ -355,6 +363,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
       qrEngine.stop();
       pixEngine?.stop();
       await forwarder.runOnce().catch(() => 0);
+      await operations.stop();
       await acquirer.close();
       await dispatcher.close();
       await sandbox?.close();

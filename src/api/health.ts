@@ -59,6 +59,8 @@ export interface HealthSources {
   clock?: { readonly offsetMs: number } | undefined;
   /** The configured receipt printer and the last status its driver read (none for `kind: none`). */
   printer?: { kind: string; lastStatus?: () => { online: boolean; paperOut: boolean; paperNearEnd: boolean; coverOpen: boolean } | undefined } | undefined;
+  /** The alarms that hold now and the engines' recent ones (src/operations/alarms). */
+  alarms?: (() => readonly { code: string; severity: string }[]) | undefined;
 }
 
 export interface HealthDeps {
@@ -93,6 +95,8 @@ export function healthView(deps: HealthDeps): Record<string, unknown> {
   if (printer?.coverOpen) problems.push('printer: cover open');
   if (acquirer?.reachable === false) problems.push('acquirer: unreachable');
   if (outbox.deadLetters > 0) problems.push(`outbox: ${outbox.deadLetters} dead letters`);
+  const alarms = h.alarms?.() ?? [];
+  for (const a of alarms) if (a.severity === 'error' && !/DEAD_LETTER|PINPAD_GONE/.test(a.code)) problems.push(`alarm: ${a.code}`);
   return {
     status: problems.length === 0 ? 'ok' : 'degraded',
     problems,
@@ -103,5 +107,6 @@ export function healthView(deps: HealthDeps): Record<string, unknown> {
     outbox,
     tables: { version: h.tablesVersion?.() ?? null },
     clock: h.clock ? { hostOffsetMs: h.clock.offsetMs } : null,
+    alarms,
   };
 }

@@ -96,8 +96,10 @@ const PIX: Readonly<Record<string, DayOutcome>> = {
  * A void's states are the void engine's (src/engine/void): read by name, defensively, so a state
  * this table does not know counts as in progress rather than as money moved.
  */
-const VOID_DONE = /^(approved|authorized|awaiting-decision|confirming|confirmed|voided|done)$/;
-const VOID_FAILED = /^(declined|denied|refused|undoing|undone|aborted|cancelled|failed|rejected|dead-letter)$/;
+// A dead-lettered void confirmation still gives the money back: the host confirms a pending void
+// at the daily close (the void engine's VOID_HOLDS_AMOUNT counts it too).
+const VOID_DONE = /^(approved|authorized|awaiting-decision|confirming|confirmed|voided|done|dead-letter)$/;
+const VOID_FAILED = /^(declined|denied|refused|undoing|undone|aborted|cancelled|failed|rejected)$/;
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined;

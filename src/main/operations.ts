@@ -1,0 +1,77 @@
+import { Agent } from 'undici';
+import type { Config } from '../config/index.js';
+import { systemClock, type Clock } from '../core/clock.js';
+import type { Logger } from '../core/log/index.js';
+import { AlarmMonitor, WebhookQueue, WebhookSender, type AlarmEventSource } from '../operations/alarms/index.js';
+import { DayBook } from '../operations/day/index.js';
+import type { Db, Journal, Outbox } from '../store/index.js';
+import type { Printing } from './printing.js';
+
+export interface OperationsDeps {
+  config: Config;
+  log: Logger;
+  db: Db;
+  journal: Journal;
+  outbox: Outbox;
+  /** Host time (HostClock). */
+  clock: Clock & { readonly offsetMs?: number };
+  /** The terminal's own clock (the webhook's signed timestamp). */
+  wallClock?: Clock;
+  events?: AlarmEventSource;
+  printing: Printing;
+  pinpad?: { readonly status: string };
+}
+
+/** The day book and the alarm monitor, built from the daemon's parts. */
+export interface Operations {
+  day: DayBook;
+  alarms: AlarmMonitor;
+  stop(): Promise<void>;
+}
+
+/** Builds and starts the operations part of the daemon: the day's report and close, and the alarms. */
+export function startOperations(d: OperationsDeps): Operations {
+  const v = d.config.values;
+  const log = d.log.child({ component: 'operations' });
+  const print = d.printing.document;
+  const day = new DayBook({
+    db: d.db,
+    journal: d.journal,
+    clock: d.clock,
+    log,
+    ...(print ? { print } : {}),
+    ...(d.printing.columns ? { columns: d.printing.columns } : {}),
+    environment: v.environment,
+    terminalId: v.terminal.terminalId,
+  });
+  const hook = v.alarms.webhook;
+  const secret = d.config.secrets.alarmWebhookSecret;
+  const dispatcher = hook && secret ? new Agent({ keepAliveTimeout: 10_000 }) : undefined;
+  const webhook =
+    hook && secret && dispatcher
+      ? new WebhookSender({ url: hook.url, secret, timeoutMs: hook.timeoutMs, queue: new WebhookQueue(d.db), wallClock: d.wallClock ?? systemClock, dispatcher, log: log.child({ part: 'alarm-webhook' }) })
+      : undefined;
+  const { lastStatus } = d.printing;
+  const alarms = new AlarmMonitor({
+    journal: d.journal,
+    outbox: d.outbox,
+    clock: d.clock,
+    log: log.child({ part: 'alarms' }),
+    thresholds: { closeWarningMs: v.alarms.closeWarningMinutes * 60_000, clockOffsetMs: v.alarms.clockOffsetSeconds * 1000 },
+    checkMs: v.alarms.checkSeconds * 1000,
+    events: d.events,
+    printer: lastStatus ? () => lastStatus() : undefined,
+    pinpad: d.pinpad ? () => d.pinpad?.status : undefined,
+    clockOffsetMs: () => d.clock.offsetMs ?? 0,
+    webhook,
+    terminal: { terminalId: v.terminal.terminalId, environment: v.environment },
+  }).start();
+  return {
+    day,
+    alarms,
+    async stop() {
+      await alarms.stop();
+      await dispatcher?.close();
+    },
+  };
+}
