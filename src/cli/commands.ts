@@ -18,7 +18,10 @@ import { printerStatus, printerTest, simPrinter } from './printer.js';
 import { init } from './init.js';
 import { qrSale } from './qr-sale.js';
 import { pixSale } from './pix-sale.js';
+import { sale } from './sale.js';
+import { diag } from './diag.js';
+import { registerMerchant, registerTerminal } from './register.js';
 import { receiptReprint, receiptShow } from './receipt.js';
 
 /** Every `omnipos` command. Add a command by adding its module here. */
-export const COMMANDS: readonly Command[] = [runDaemon, startDaemonCommand, demoSale, apiToken, queueList, queueFlush, configCheck, configSchema, toolsTlvDecode, toolsQrDecode, toolsQrEncode, toolsCrc16, toolsDukpt, toolsPinblockEncode, toolsPinblockDecode, sandboxRun, sandboxCredentialsCommand, walletPay, pinpadInfo, pinpadDisplay, pinpadPorts, simPinpad, printerStatus, printerTest, simPrinter, tablesShow, tablesBin, pinpadReadCard, pinpadTables, simCard, init, qrSale, pixSale, receiptReprint, receiptShow];
+export const COMMANDS: readonly Command[] = [runDaemon, startDaemonCommand, demoSale, apiToken, queueList, queueFlush, configCheck, configSchema, toolsTlvDecode, toolsQrDecode, toolsQrEncode, toolsCrc16, toolsDukpt, toolsPinblockEncode, toolsPinblockDecode, sandboxRun, sandboxCredentialsCommand, walletPay, pinpadInfo, pinpadDisplay, pinpadPorts, simPinpad, printerStatus, printerTest, simPrinter, tablesShow, tablesBin, pinpadReadCard, pinpadTables, simCard, init, qrSale, pixSale, sale, diag, registerMerchant, registerTerminal, receiptReprint, receiptShow];

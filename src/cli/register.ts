@@ -1,0 +1,149 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Agent } from 'undici';
+import { createAcquirer, type Acquirer } from '../acquirer/index.js';
+import { loadConfig, type Config } from '../config/index.js';
+import { systemClock } from '../core/clock.js';
+import { OmniposError } from '../core/errors/index.js';
+import { createLogger } from '../core/log/index.js';
+import { acquirerUrls } from '../main/acquirer-urls.js';
+import { buildSandbox, listenSandbox, type RunningSandbox } from '../sandbox/index.js';
+import { text as fieldText } from './daemon-api.js';
+import { printJson, type CliContext, type Command } from './context.js';
+
+/**
+ * The acquirer's registration client for one command: with the sandbox configuration, the
+ * embedded sandbox host (the daemon's when it runs, else one started here on the same database).
+ */
+async function withRegistration<T>(config: Config, ctx: CliContext, f: (a: Acquirer) => Promise<T>): Promise<T> {
+  const v = config.values;
+  const log = createLogger({ level: 'silent' });
+  let sandbox: RunningSandbox | undefined;
+  if (v.environment === 'sandbox' && v.sandbox.embedded) {
+    try {
+      sandbox = await listenSandbox(buildSandbox({ dbFile: path.join(v.stateDir, 'sandbox', 'acquirer.db'), log, outcomeAttempts: v.sandbox.outcomeAttempts }), { port: v.sandbox.port });
+      ctx.err(`• embedded sandbox host started here at ${sandbox.url}\n`);
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'EADDRINUSE') throw e;
+      // The running daemon's embedded sandbox host answers at the configured address.
+    }
+  }
+  const dispatcher = new Agent({ keepAliveTimeout: 5_000 });
+  const acquirer = createAcquirer({
+    settings: {
+      ...acquirerUrls(config, sandbox),
+      ...(v.acquirer.registrationUrl ? { registrationUrl: v.acquirer.registrationUrl } : {}),
+      clientId: v.acquirer.clientId,
+      timeoutMs: v.acquirer.timeoutMs,
+    },
+    clientSecret: config.secrets.clientSecret,
+    environment: v.environment,
+    clock: systemClock,
+    log,
+    dispatcher,
+  });
+  try {
+    return await f(acquirer);
+  } finally {
+    await acquirer.close();
+    await dispatcher.close();
+    await sandbox?.close();
+  }
+}
+
+function readBody(file: string): Record<string, unknown> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new OmniposError('INVALID_ARGUMENT', `--file: ${file} is not a readable JSON file (${(e as Error).message})`, { option: '--file' });
+  }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new OmniposError('INVALID_ARGUMENT', `--file: ${file} must hold a JSON object`, { option: '--file' });
+  return raw as Record<string, unknown>;
+}
+
+export const registerMerchant: Command = {
+  path: ['register', 'merchant'],
+  summary: "register the store at the acquirer (POST /merchants) and print its SubordinatedMerchantId",
+  usage: `omnipos register merchant --file MERCHANT.json [--json] [--config PATH]
+omnipos register merchant --get SUBORDINATED_MERCHANT_ID [--json] [--config PATH]
+
+Sends the store's registration (the acquirer's fields: TradeName, CompanyName, DocumentNumber,
+DocumentType Cpf|Cnpj, Mcc, PhoneNumber, Email, Address {ZipCode, Street, Number, Complement},
+Owner {Name, Email, PhoneNumber, MessengerPhone, Gender}) to the registration address with the
+registration scope, and prints the SubordinatedMerchantId to put in terminal.subordinatedMerchantId.
+--get reads a registered store back. With the sandbox configuration it talks to the embedded
+sandbox host (the daemon's, or one started here). The acquirer's refusal names the field at fault.
+
+Example:
+  omnipos register merchant --file store.json
+  omnipos register merchant --get 4e5f6a7b-8c9d-4e0f-a1b2-c3d4e5f60718 --json
+
+Exit codes: 0 registered (or found); 2 the file or a field is wrong; 3 the acquirer is unreachable.`,
+  async run(args, ctx) {
+    const { values } = parseArgs({ args, options: { file: { type: 'string' }, get: { type: 'string' }, json: { type: 'boolean', default: false }, config: { type: 'string' } }, strict: true });
+    if (!values.file === !values.get) throw new OmniposError('INVALID_ARGUMENT', 'give --file MERCHANT.json to register, or --get ID to read one', { option: '--file' });
+    const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
+    const body = values.file ? readBody(values.file) : undefined;
+    const answer = await withRegistration(config, ctx, (a) => (body ? a.omni.createMerchant(body) : a.omni.getMerchant(values.get!)));
+    const merchant = (answer.Merchant ?? answer) as Record<string, unknown>;
+    if (values.json) printJson(ctx, merchant);
+    else {
+      ctx.out(`SubordinatedMerchantId ${String(merchant.SubordinatedMerchantId)}\n`);
+      ctx.out(`trade name             ${fieldText(merchant.TradeName, '-')}\ndocument               ${fieldText(merchant.DocumentType, '')} ${fieldText(merchant.DocumentNumber, '-')}\n`);
+      if (body) ctx.out(`next: set terminal.subordinatedMerchantId to it in ${config.source}, then omnipos register terminal\n`);
+    }
+    return 0;
+  },
+};
+
+export const registerTerminal: Command = {
+  path: ['register', 'terminal'],
+  summary: 'register this terminal for the store at the acquirer (POST /terminals)',
+  usage: `omnipos register terminal --terminal-id ID [--merchant SUBORDINATED_MERCHANT_ID] (--model N --serial S | --skip-equipment) [--json] [--config PATH]
+
+Registers the terminal's logical number (8 letters or digits) for the store (default: the
+configured terminal.subordinatedMerchantId), with its equipment (the acquirer's EquipmentModel
+number and the pinpad's serial number, as \`omnipos pinpad info\` prints it) or without
+(--skip-equipment). Then set terminal.terminalId and run \`omnipos init\`.
+
+Example:
+  omnipos register terminal --terminal-id 42004299 --model 1 --serial PP123456
+  omnipos register terminal --terminal-id 42004298 --skip-equipment --json
+
+Exit codes: 0 registered; 2 a field is wrong or the id is taken; 3 the acquirer is unreachable.`,
+  async run(args, ctx) {
+    const { values } = parseArgs({
+      args,
+      options: {
+        'terminal-id': { type: 'string' },
+        merchant: { type: 'string' },
+        model: { type: 'string' },
+        serial: { type: 'string' },
+        'skip-equipment': { type: 'boolean', default: false },
+        json: { type: 'boolean', default: false },
+        config: { type: 'string' },
+      },
+      strict: true,
+    });
+    const terminalId = values['terminal-id'];
+    if (!terminalId || !/^[0-9A-Za-z]{8}$/.test(terminalId)) throw new OmniposError('INVALID_ARGUMENT', '--terminal-id: 8 letters or digits', { option: '--terminal-id' });
+    const skip = values['skip-equipment'];
+    if (!skip && (!values.model || !/^\d{1,6}$/.test(values.model) || !values.serial)) {
+      throw new OmniposError('INVALID_ARGUMENT', '--model N and --serial S (the equipment), or --skip-equipment', { option: '--model' });
+    }
+    const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
+    const merchant = values.merchant ?? config.values.terminal.subordinatedMerchantId;
+    const base = {
+      SubordinatedMerchantId: merchant,
+      TerminalId: terminalId,
+      CommunicationType: 'PERFIL_PADRAO',
+      ...(skip ? { SkipEquipment: true } : { EquipmentModel: Number(values.model), EquipmentSerialNumber: values.serial }),
+    };
+    const answer = await withRegistration(config, ctx, (a) => a.omni.createTerminal({ TerminalBaseModel: base }));
+    if (values.json) printJson(ctx, answer);
+    else ctx.out(`terminal ${terminalId} registered for ${merchant}\nnext: set terminal.terminalId to ${terminalId} in ${config.source}, then omnipos init\n`);
+    return 0;
+  },
+};
