@@ -122,6 +122,12 @@ const qr = z.strictObject({
   watchMarginSeconds: z.number().int().min(0).max(86_400).default(300),
   /** How often the host is asked whether a shown code was paid, milliseconds. */
   pollMs: z.number().int().min(100).max(60_000).default(1000),
+  /**
+   * Who makes the wallet QR code: `terminal` (the terminal builds br.com.padraoq; the payment
+   * shows up as a terminal sale) or `ecommerce` (the e-commerce API's QR code sale; needs
+   * acquirer.merchantId and merchantKeyFile).
+   */
+  provider: z.enum(['terminal', 'ecommerce']).default('terminal'),
 });
 
 const initialization = z.strictObject({
