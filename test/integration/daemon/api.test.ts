@@ -70,7 +70,7 @@ describe('the cash register API over loopback HTTP', () => {
   it('a declined sale reads declined; undo of an approved sale reads undone', async () => {
     const noDebit = await call('POST', '/v1/payments', { body: { amount: 2510, method: 'debit' } });
     expect(noDebit.status, JSON.stringify(noDebit.body)).toBe(202);
-    expect(await until(noDebit.body.id, ['cancelled', 'failed', 'confirmed'])).toMatchObject({ status: 'cancelled', reason: 'the tables have no debit product for this card' });
+    expect(await until(noDebit.body.id, ['cancelled', 'failed', 'confirmed'])).toMatchObject({ status: 'cancelled', reason: 'the card has no PhysicalDebitCard product' });
     await idle();
     const declined = await call('POST', '/v1/payments', { body: { amount: 2511, method: 'credit' } });
     expect((await until(declined.body.id, ['declined', 'confirmed', 'failed'])).status).toBe('declined');
