@@ -7,6 +7,7 @@
 import { statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanForCardData } from '../../helpers/scan-card-data.js';
+import { check } from '../api/schema-check.js';
 import { HAS_SOCAT } from '../pinpad/socat.js';
 import { startE2e, type E2e } from './harness.js';
 import { clearSecrets, hostSale, present, promptsOf, sell, start, testCard } from './sale-kit.js';
@@ -215,6 +216,15 @@ describe.skipIf(!HAS_SOCAT)('card sales through the API, the virtual pinpad on a
       expect(view.status).toBe('undone');
       expect((await hostSale(e, s.merchantOrderId))?.charged).toBe(0);
     });
+  });
+
+  it('every event the stream carried, prompts included, conforms to the OpenAPI Event schema', async () => {
+    const doc = (await e.api('GET', '/v1/openapi.json')).body;
+    const prompts = e.events.filter((x) => x.type === 'prompt');
+    expect(new Set(prompts.map((x) => (x as { prompt: string }).prompt))).toEqual(
+      new Set(['insert-card', 'enter-pin', 'choose-product', 'typed-entry', 'processing', 'message', 'remove-card']),
+    );
+    expect(e.events.flatMap((x) => check({ $ref: '#/components/schemas/Event' }, x, doc))).toEqual([]);
   });
 
   it('afterwards, neither the SQLite file (and its WAL) nor the debug log holds a PAN, a track or a clear PIN block', () => {
