@@ -7,9 +7,9 @@ import { createLogger } from '../../../src/core/log/index.js';
 import { startDaemon, type Daemon } from '../../../src/main.js';
 
 /** A real daemon (embedded sandbox, virtual pinpad and printer) on free loopback ports. */
-export async function startTestDaemon(o: { clock?: Clock } = {}): Promise<{ daemon: Daemon; token: string; stop(): Promise<void> }> {
+export async function startTestDaemon(o: { clock?: Clock; env?: Record<string, string> } = {}): Promise<{ daemon: Daemon; token: string; stop(): Promise<void> }> {
   const stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-api11-'));
-  const config = loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_QR__POLL_MS: '100' } });
+  const config = loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_QR__POLL_MS: '100', ...o.env } });
   const daemon = await startDaemon({ config, log: createLogger({ level: 'silent' }), env: {}, sandboxPort: 0, apiPort: 0, ...(o.clock ? { clock: o.clock } : {}) });
   const token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
   return {
