@@ -26,6 +26,8 @@ import type { ReceiptPort } from './engine/ports.js';
 import { PixEngine, type PixEvent } from './engine/pix/engine.js';
 import { QrEngine, type QrEvent } from './engine/qr/engine.js';
 import { SaleEngine, type SaleEvent } from './engine/sale/engine.js';
+import type { VoidEngine } from './engine/void/engine.js';
+import { buildVoids } from './main/voids.js';
 import { buildSandbox, listenSandbox, type RunningSandbox } from './sandbox/index.js';
 import { Journal, MerchantOrderIds, Outbox, ensureApiToken, openTerminalDatabase, type Db } from './store/index.js';
 
@@ -40,6 +42,8 @@ export interface Daemon {
   readonly qrEngine: QrEngine;
   /** Pix sales, when the configuration has e-commerce credentials. */
   readonly pixEngine: PixEngine | undefined;
+  /** Card voids (a supervisor authorizes each). */
+  readonly voids: VoidEngine;
   readonly forwarder: OutboxForwarder;
   readonly acquirer: Acquirer;
   /** Where receipts go. */
@@ -193,13 +197,17 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
   const printing = await receiptPrinter(config, log.child({ component: 'printer' }));
   const printer = printing.port;
   const forwarderRef: { runOnce?: () => Promise<number> } = {};
+  const voidsRef: { engine?: VoidEngine } = {};
   const engine = new SaleEngine({
     db,
     journal,
     outbox,
     orderIds,
     card: pinpadDevice.card,
-    canSell,
+    canSell: () => {
+      canSell();
+      voidsRef.engine?.assertIdle();
+    },
     host: new OmniSaleAdapter(acquirer.omni, {
       subordinatedMerchantId: values.terminal.subordinatedMerchantId,
       terminalId: values.terminal.terminalId,
@@ -260,12 +268,26 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
         onEvent,
       })
     : undefined;
-  const owners = { sale: engine, qr: qrEngine, pix: pixEngine, void: undefined } as const;
+  const voids = buildVoids({
+    db, journal, outbox, orderIds, config, acquirer, clock, receipt: printer, apiToken: token,
+    pinpad: pinpadDevice.pinpad,
+    tables: () => tableSet,
+    saleBusy: () => engine.busy,
+    log: log.child({ component: 'void' }),
+    attended: values.terminal.mode === 'attended',
+    ecrDecisionMs: values.payments.ecrDecisionSeconds * 1000,
+    closeMarginMs: values.payments.closeMarginSeconds * 1000,
+    onOutbox: () => void forwarderRef.runOnce?.(),
+    onEvent: (e) => onEvent(e as unknown as SaleEvent),
+  });
+  voidsRef.engine = voids.engine;
+  const owners = { sale: engine, qr: qrEngine, pix: pixEngine, void: voids.engine } as const;
   const forwarder = new OutboxForwarder({
     db,
     outbox,
     port: delivery,
     pix,
+    voids: voids.delivery,
     clock,
     log: log.child({ component: 'outbox' }),
     onSettled: (task, result) => {
@@ -283,6 +305,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
   engine.recover();
   qrEngine.recover();
   pixEngine?.recover();
+  voids.engine.recover();
   const outboxLoop = setInterval(() => void forwarderRef.runOnce?.(), 1000);
   outboxLoop.unref();
   // The day's report and close, and the alarms (health, logs, webhook).
@@ -294,6 +317,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
           engine,
           qrEngine: profile ? qrEngine : undefined,
           pixEngine,
+          voids: voids.engine,
           journal,
           outbox,
           token,
@@ -338,6 +362,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     engine,
     qrEngine,
     pixEngine,
+    voids: voids.engine,
     forwarder,
     acquirer,
     receipts: printer,
@@ -362,6 +387,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
       await virtualPinpad?.stop();
       qrEngine.stop();
       pixEngine?.stop();
+      voids.engine.stop();
       await forwarder.runOnce().catch(() => 0);
       await operations.stop();
       await acquirer.close();

@@ -12,9 +12,10 @@ import { openApiDocument } from './openapi.js';
 import { act, createPayment, getPayment, listPayments, type PaymentsDeps } from './payments.js';
 import { reprintReceipt, showReceipt, type ReceiptService } from './receipts.js';
 import { DAY_ROUTES, type DayApiDeps } from './day.js';
+import { VOID_ROUTES, type VoidsApiDeps } from './voids.js';
 import { matchPath, type Route } from './routes.js';
 
-export interface ApiDeps extends PaymentsDeps, DayApiDeps {
+export interface ApiDeps extends PaymentsDeps, DayApiDeps, VoidsApiDeps {
   token: string;
   outbox: Outbox;
   log: Logger;
@@ -53,6 +54,7 @@ export const ROUTES: readonly Route<ApiDeps>[] = [
   { method: 'POST', path: '/v1/payments/{id}/receipt/print', handle: ({ req, res, params }, deps) => reprintReceipt(req, res, deps, params.id as string) },
   { method: 'GET', path: '/v1/health', handle: ({ res }, deps) => sendJson(res, 200, healthView(deps)) },
   ...DAY_ROUTES,
+  ...VOID_ROUTES,
   { method: 'GET', path: '/v1/openapi.json', auth: false, handle: ({ res }) => sendJson(res, 200, openApiDocument()) },
 ];
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PaymentRequest, STATUSES } from './payments.js';
 import { DAY_SCHEMAS, dayPaths } from './day.js';
+import { VOID_SCHEMAS, voidPaths } from './voids.js';
 
 type Schema = Record<string, unknown>;
 
@@ -265,6 +266,7 @@ const PATHS: Record<string, Schema> = {
     get: { summary: "The terminal's health", responses: { '200': json(ref('Health'), 'What the daemon knows now.'), '401': UNAUTHORIZED } },
   },
   ...dayPaths(UNAUTHORIZED, error),
+  ...voidPaths(UNAUTHORIZED, error),
   '/v1/openapi.json': {
     get: { summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1.', content: { 'application/json': { schema: { type: 'object' } } } } } },
   },
@@ -290,7 +292,7 @@ export function openApiDocument(): Schema {
         bearer: { type: 'http', scheme: 'bearer', description: '`omnipos api token` prints it.' },
         ticket: { type: 'apiKey', in: 'query', name: 'ticket', description: 'From `POST /v1/events/ticket`: single use, 30 s; only `GET /v1/events` takes it.' },
       },
-      schemas: { ...SCHEMAS, ...DAY_SCHEMAS },
+      schemas: { ...SCHEMAS, ...DAY_SCHEMAS, ...VOID_SCHEMAS },
     },
   };
 }
