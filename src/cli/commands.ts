@@ -16,6 +16,7 @@ import { pinpadReadCard, pinpadTables, simCard } from './pinpad-card.js';
 import { tablesBin, tablesShow } from './tables.js';
 import { printerStatus, printerTest, simPrinter } from './printer.js';
 import { init } from './init.js';
+import { dayClose, dayReport } from './day.js';
 import { qrSale } from './qr-sale.js';
 import { pixSale } from './pix-sale.js';
 import { sale } from './sale.js';
@@ -24,4 +25,4 @@ import { registerMerchant, registerTerminal } from './register.js';
 import { receiptReprint, receiptShow } from './receipt.js';
 
 /** Every `omnipos` command. Add a command by adding its module here. */
-export const COMMANDS: readonly Command[] = [runDaemon, startDaemonCommand, demoSale, apiToken, queueList, queueFlush, configCheck, configSchema, toolsTlvDecode, toolsQrDecode, toolsQrEncode, toolsCrc16, toolsDukpt, toolsPinblockEncode, toolsPinblockDecode, sandboxRun, sandboxCredentialsCommand, walletPay, pinpadInfo, pinpadDisplay, pinpadPorts, simPinpad, printerStatus, printerTest, simPrinter, tablesShow, tablesBin, pinpadReadCard, pinpadTables, simCard, init, qrSale, pixSale, sale, diag, registerMerchant, registerTerminal, receiptReprint, receiptShow];
+export const COMMANDS: readonly Command[] = [runDaemon, startDaemonCommand, demoSale, apiToken, queueList, queueFlush, configCheck, configSchema, toolsTlvDecode, toolsQrDecode, toolsQrEncode, toolsCrc16, toolsDukpt, toolsPinblockEncode, toolsPinblockDecode, sandboxRun, sandboxCredentialsCommand, walletPay, pinpadInfo, pinpadDisplay, pinpadPorts, simPinpad, printerStatus, printerTest, simPrinter, tablesShow, tablesBin, pinpadReadCard, pinpadTables, simCard, init, qrSale, pixSale, sale, diag, registerMerchant, registerTerminal, receiptReprint, receiptShow, dayReport, dayClose];
