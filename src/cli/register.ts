@@ -5,7 +5,7 @@ import { Agent } from 'undici';
 import { createAcquirer, type Acquirer } from '../acquirer/index.js';
 import { loadConfig, type Config } from '../config/index.js';
 import { systemClock } from '../core/clock.js';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError, isOmniposError } from '../core/errors/index.js';
 import { createLogger } from '../core/log/index.js';
 import { acquirerUrls } from '../main/acquirer-urls.js';
 import { buildSandbox, listenSandbox, type RunningSandbox } from '../sandbox/index.js';
@@ -45,6 +45,11 @@ async function withRegistration<T>(config: Config, ctx: CliContext, f: (a: Acqui
   });
   try {
     return await f(acquirer);
+  } catch (e) {
+    // The acquirer refused a field (400, 404, 409, 422): the input is wrong, not the network.
+    const status = isOmniposError(e, 'ACQUIRER_HTTP') ? (e.context as { status?: number }).status : undefined;
+    if (status !== undefined && status >= 400 && status < 500) throw new OmniposError('INVALID_ARGUMENT', (e as Error).message, (e as OmniposError).context);
+    throw e;
   } finally {
     await acquirer.close();
     await dispatcher.close();
