@@ -5,7 +5,8 @@ import { OUTBOX_OPERATIONS, idempotencyKey, type ConfirmTask, type UndoTask } fr
 import type { WatchTask } from '../outbox/watch.js';
 import type { AcquirerDeliveryPort, ReceiptSubject } from '../ports.js';
 import type { SaleContext } from '../sale/types.js';
-import { saleQrCode, type MerchantProfile } from './code.js';
+import type { MerchantProfile } from './code.js';
+import { terminalQrCodes, type QrCodePort } from './code-port.js';
 import { qrTransition } from './machine.js';
 import type { QrEffect, QrInput, QrSaleData, QrSaleRequest, QrState, QrStateName } from './types.js';
 
@@ -19,8 +20,10 @@ export type QrEvent =
 export interface QrEngineDeps extends OwnerDeps {
   orderIds: MerchantOrderIds;
   host: AcquirerDeliveryPort;
-  /** What the code says of the merchant; without it new QR sales are refused (recovery still runs). */
+  /** What the code says of the merchant; without it (and without `codes`) new QR sales are refused (recovery still runs). */
   merchant?: MerchantProfile;
+  /** Where codes come from (the terminal builds them from `merchant` unless another adapter is given). */
+  codes?: QrCodePort;
   /** How long a code can be paid, ms (shared with the sandbox's check of 81.01). */
   validityMs: number;
   /** How long after the validity a cancelled or expired code is still watched, ms. */
@@ -45,18 +48,22 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
   /** Opens the journal row, builds and shows the code, and watches for the payment in the background. */
   async start(request: QrSaleRequest, options: { idempotencyKey?: string } = {}): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     await this.beforeSale(request);
-    const merchant = this.#d.merchant;
-    if (!merchant) throw new OmniposError('ENGINE_NOT_ALLOWED', "wallet QR sales need the merchant's data of an initialized terminal");
+    const codes = this.#d.codes ?? (this.#d.merchant ? terminalQrCodes(this.#d.merchant) : undefined);
+    if (!codes) throw new OmniposError('ENGINE_NOT_ALLOWED', "wallet QR sales need the merchant's data of an initialized terminal");
     const { journal, clock, db } = this.#d;
     const merchantOrderId = await this.#d.orderIds.next();
     const data: QrSaleData = { request, merchantOrderId, ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) };
-    const entry = journal.open({ kind: 'qr', merchantOrderId, state: 'started', amount: request.amount, data: data as unknown as Record<string, unknown>, input: 'request', at: clock.now() });
+    // A code the host makes is marked, so its watch, confirmation and undo go to that host.
+    const provider = codes.provider === 'terminal' ? {} : { provider: codes.provider };
+    const entry = journal.open({ kind: 'qr', merchantOrderId, state: 'started', amount: request.amount, data: { ...data, ...provider }, input: 'request', at: clock.now() });
     let input: QrInput;
     try {
       const issuedAt = clock.now();
       const nsu = nextNsu(db);
-      const qrCode = saleQrCode(merchant, { request, merchantOrderId, nsu, issuedAt });
-      input = { kind: 'shown', qrCode, nsu, expiresAt: new Date(issuedAt.getTime() + this.#d.validityMs).toISOString() };
+      const issued = await codes.issue({ request, merchantOrderId, nsu, issuedAt });
+      // The host's sale id is journaled before its code is shown.
+      if (issued.paymentId) this.commit(entry, { name: 'started', data: { ...data, ...provider, paymentId: issued.paymentId } }, 'code issued by the host', []);
+      input = { kind: 'shown', qrCode: issued.qrCode, nsu, expiresAt: new Date(issuedAt.getTime() + this.#d.validityMs).toISOString() };
     } catch (e) {
       input = { kind: 'build-failed', reason: (e as Error).message };
     }

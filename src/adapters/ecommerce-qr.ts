@@ -1,0 +1,114 @@
+import type { EcommerceClient } from '../acquirer/index.js';
+import type { QrCodeOrder, QrCodePort, QrIssued } from '../engine/qr/code-port.js';
+import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../engine/ports.js';
+
+/** E-commerce sale statuses (002, "Transaction status"): 2 paid, 3 denied, 10 cancelled/voided, 12 pending, 13 aborted. */
+const PAID = 2;
+const VOIDED = 10;
+const PENDING = 12;
+
+function reason(e: unknown): string {
+  return e instanceof Error ? e.message : 'failed';
+}
+
+/**
+ * The documented e-commerce QR code sale as the wallet QR engine's second adapter (DESIGN.md,
+ * "Wallet QR sales"): `POST /1/sales` with `Payment.Type` `qrcode` and `Capture: true` makes the
+ * code (status 12); the sale is asked for by its PaymentId until a wallet pays it (2); a payment
+ * the terminal must not keep is voided (`PUT …/void`, 10). Captured when paid, it has no
+ * confirmation of its own: confirming checks that it is still paid. The engine knows sales by
+ * MerchantOrderId; `paymentIdOf` finds the PaymentId the engine journaled when the code was made.
+ */
+export class EcommerceQrAdapter implements QrCodePort, AcquirerDeliveryPort {
+  readonly provider = 'ecommerce';
+  readonly #client: EcommerceClient;
+  readonly #paymentIdOf: (merchantOrderId: string) => string | undefined;
+  readonly #merchantName: string | undefined;
+
+  constructor(client: EcommerceClient, paymentIdOf: (merchantOrderId: string) => string | undefined, options: { merchantName?: string } = {}) {
+    this.#client = client;
+    this.#paymentIdOf = paymentIdOf;
+    this.#merchantName = options.merchantName;
+  }
+
+  /** Creates the QR code sale; rejects (never retried: a POST) when the host gives no code to show. */
+  async issue(order: QrCodeOrder): Promise<QrIssued> {
+    const r = order.request;
+    const sale = await this.#client.createQrSale({
+      MerchantOrderId: order.merchantOrderId,
+      Payment: { Type: 'qrcode', Amount: r.amount, Installments: r.installments, Capture: true, Modality: r.method === 'debit' ? 'Debit' : 'Credit' },
+      ...(this.#merchantName ? { QrCode: { MerchantName: this.#merchantName } } : {}),
+    });
+    const qrCode = sale.Payment.QrCodeString;
+    // The document promises only the image (QrCodeBase64Image); the text is needed for the pinpad, the terminal and paper.
+    if (typeof qrCode !== 'string' || qrCode.length === 0) throw new Error(`the e-commerce QR sale ${sale.Payment.PaymentId} came without QrCodeString (only its image)`);
+    return { qrCode, paymentId: sale.Payment.PaymentId };
+  }
+
+  /** 12 (not paid yet) reads as not found: nothing to undo; 2 paid; 10 voided reads as undone. */
+  async queryByOrderId(merchantOrderId: string): Promise<SaleQuery> {
+    const paymentId = this.#paymentIdOf(merchantOrderId);
+    if (!paymentId) return { kind: 'not-found' };
+    let status: number;
+    try {
+      status = (await this.#client.getSale(paymentId)).Payment.Status;
+    } catch (e) {
+      // Even a 404 is not final: the host gave this PaymentId when it made the code.
+      return { kind: 'unknown', reason: reason(e) };
+    }
+    if (status === PENDING) return { kind: 'not-found' };
+    if (status === VOIDED) return { kind: 'found', paymentId, status, confirmationStatus: 2 };
+    return { kind: 'found', paymentId, status };
+  }
+
+  async confirm(paymentId: string): Promise<Delivery> {
+    try {
+      const status = (await this.#client.getSale(paymentId)).Payment.Status;
+      if (status === PAID) return { action: 'done', reason: 'captured when paid (Capture: true); the e-commerce API has no confirmation' };
+      return { action: 'dead-letter', reason: `the e-commerce QR sale is in status ${status}, not paid` };
+    } catch (e) {
+      return { action: 'retry', reason: `query: ${reason(e)}` };
+    }
+  }
+
+  async undo(paymentId: string): Promise<Delivery> {
+    try {
+      const v = await this.#client.voidSale(paymentId);
+      if (v.Status === VOIDED) return { action: 'done', reason: 'voided at the e-commerce host' };
+    } catch {
+      // Maybe voided already (a repeated attempt): the status says.
+    }
+    try {
+      const status = (await this.#client.getSale(paymentId)).Payment.Status;
+      if (status === VOIDED) return { action: 'done', reason: 'the e-commerce host shows it voided' };
+      return { action: 'retry', reason: `still in status ${status} at the e-commerce host` };
+    } catch (e) {
+      return { action: 'retry', reason: `query: ${reason(e)}` };
+    }
+  }
+
+  async undoByOrderId(merchantOrderId: string): Promise<Delivery> {
+    const paymentId = this.#paymentIdOf(merchantOrderId);
+    if (!paymentId) return { action: 'done', reason: 'no e-commerce QR sale was created for it' };
+    return this.undo(paymentId);
+  }
+}
+
+/**
+ * The outbox's one delivery port when some QR sales live on the e-commerce API: requests about
+ * those (`owns`) go to `ecommerce`, every other (card sales, the terminal's QR sales) to `card`.
+ */
+export function routeQrDelivery(
+  card: AcquirerDeliveryPort,
+  ecommerce: AcquirerDeliveryPort,
+  owns: { order(merchantOrderId: string): boolean; payment(paymentId: string): boolean },
+): AcquirerDeliveryPort {
+  const byPayment = (id: string): AcquirerDeliveryPort => (owns.payment(id) ? ecommerce : card);
+  const byOrder = (id: string): AcquirerDeliveryPort => (owns.order(id) ? ecommerce : card);
+  return {
+    confirm: (id, emv) => byPayment(id).confirm(id, emv),
+    undo: (id, emv) => byPayment(id).undo(id, emv),
+    undoByOrderId: (id, emv) => byOrder(id).undoByOrderId(id, emv),
+    queryByOrderId: (id) => byOrder(id).queryByOrderId(id),
+  };
+}

@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OmniDeliveryAdapter } from '../../../src/adapters/acquirer-delivery.js';
+import { TextReceiptPrinter } from '../../../src/adapters/text-receipt.js';
+import { runCli } from '../../../src/cli/run.js';
+import { loadConfig } from '../../../src/config/index.js';
+import { systemClock } from '../../../src/core/clock.js';
+import { isOmniposError } from '../../../src/core/errors/index.js';
+import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
+import { QrEngine, type QrEvent } from '../../../src/engine/qr/engine.js';
+import type { QrSaleRequest } from '../../../src/engine/qr/types.js';
+import { qrProvider } from '../../../src/main/qr-provider.js';
+import { parsePadraoq } from '../../../src/qr/index.js';
+import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
+import { TEST_CARDS } from '../../../tables/test-cards.js';
+import { useTempDirs } from '../../helpers/temp-dir.js';
+import { log, startHarness, type Harness } from '../acquirer/harness.js';
+
+const tempDir = useTempDirs();
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+/** A terminal whose QR engine uses the adapter the configuration chooses (qr.provider: ecommerce), composed as the daemon does. */
+function terminal() {
+  const stateDir = tempDir();
+  const config = loadConfig({ env: { OMNIPOS_CONFIG: '', OMNIPOS_STATE_DIR: stateDir, OMNIPOS_QR__PROVIDER: 'ecommerce' } });
+  const db = openTerminalDatabase(stateDir);
+  const journal = new Journal(db);
+  const outbox = new Outbox(db);
+  const events: QrEvent[] = [];
+  const provider = qrProvider(config, h.acquirer, db, journal, new OmniDeliveryAdapter(h.acquirer.omni));
+  expect(provider.codes?.provider).toBe('ecommerce');
+  const engine = new QrEngine({
+    db,
+    journal,
+    outbox,
+    orderIds: new MerchantOrderIds(db, { ordinal: 3, clock: systemClock }),
+    host: provider.delivery,
+    ...(provider.codes ? { codes: provider.codes } : {}),
+    receipt: new TextReceiptPrinter(),
+    clock: systemClock,
+    log,
+    attended: true,
+    ecrDecisionMs: 60_000,
+    closeMarginMs: 60_000,
+    validityMs: 60_000,
+    watchMarginMs: 500,
+    pollMs: 40,
+    onEvent: (e) => void events.push(e),
+  });
+  const forwarder = new OutboxForwarder({ db, outbox, port: provider.delivery, clock: systemClock, log, onSettled: (t, d) => engine.settled(t, d), undoRace: { processingWindowMs: 1000 }, backoff: { baseMs: 20, maxMs: 100, minMs: 10 } });
+  const settle = async (): Promise<void> => {
+    for (let i = 0; i < 300 && outbox.depth().pending > 0; i++) {
+      await forwarder.runOnce();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  return { db, journal, engine, events, settle };
+}
+
+async function walletPays(qr: string): Promise<number> {
+  const card = TEST_CARDS[0]!;
+  return runCli(['wallet', 'pay', qr, '--card', card.pan, '--cvv', '123', '--exp', `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`, '--name', 'TESTE CARTAO', '--document', '52998224725'], {
+    out: () => undefined,
+    err: () => undefined,
+    env: { OMNIPOS_STATE_DIR: tempDir(), OMNIPOS_ACQUIRER__WALLET_URL: h.running.url },
+  });
+}
+
+const sale = (amount: number, installments = 1): QrSaleRequest => ({ amount, method: 'credit', installments, interest: 'ByMerchant', confirmation: 'auto' });
+const shownCode = (events: QrEvent[]): string => (events.find((e) => e.type === 'qr') as Extract<QrEvent, { type: 'qr' }>).qrCode;
+
+describe('the e-commerce QR code sale behind the QR engine\'s port (qr.provider: ecommerce), against the sandbox', () => {
+  it('the host makes the code (its PaymentId journaled before it is shown), a wallet pays it, the engine sees status 2 and confirms', async () => {
+    const t = terminal();
+    const { entry, done } = await t.engine.start(sale(5210, 2));
+    const code = shownCode(t.events);
+    const parsed = parsePadraoq(code);
+    expect(parsed.fields).toMatchObject({ model: 'current', deviceType: 'E', amount: '52.10', installments: '02' });
+    const data = t.journal.get(entry.id)!.data as { provider: string; paymentId: string };
+    expect(data.provider).toBe('ecommerce');
+    expect(t.journal.transitions(entry.id).slice(0, 3).map((x) => [x.to, x.input])).toEqual([
+      ['started', 'request'],
+      ['started', 'code issued by the host'],
+      ['showing', 'code shown'],
+    ]);
+    expect((await h.ledger()).ecommerce.find((e) => e.paymentId === data.paymentId)).toMatchObject({ type: 'qrcode', status: 12, charged: 0, merchantOrderId: entry.merchantOrderId });
+    expect(await walletPays(code)).toBe(0);
+    await done;
+    await t.settle();
+    const path = t.journal.transitions(entry.id).map((x) => x.to);
+    expect(path.slice(0, 4)).toEqual(['started', 'started', 'showing', 'approved']);
+    expect(path.at(-1)).toBe('confirmed');
+    expect((await h.ledger()).ecommerce.find((e) => e.paymentId === data.paymentId)).toMatchObject({ status: 2, charged: 5210 });
+    t.db.close();
+  });
+
+  it('paid after the cashier cancelled: the late payment is voided at the e-commerce host (status 10), with an alarm', async () => {
+    const t = terminal();
+    const { entry, done } = await t.engine.start(sale(5310));
+    const code = shownCode(t.events);
+    await new Promise((r) => setTimeout(r, 120));
+    await t.engine.cancel(entry.id, 'ecr');
+    await done;
+    expect(t.journal.get(entry.id)?.state).toBe('cancelling');
+    expect(await walletPays(code)).toBe(0);
+    await t.settle();
+    expect(t.journal.get(entry.id)?.state).toBe('undone');
+    expect(t.events.some((e) => e.type === 'alarm' && e.code === 'QR_LATE_PAYMENT')).toBe(true);
+    const paymentId = (t.journal.get(entry.id)!.data as { paymentId: string }).paymentId;
+    expect((await h.ledger()).ecommerce.find((e) => e.paymentId === paymentId)).toMatchObject({ status: 10, charged: 0 });
+    t.db.close();
+  });
+
+  it('a cancelled code nobody pays stays unpaid (12 reads as nothing to undo) and ends cancelled once the watch is over', async () => {
+    const t = terminal();
+    const { entry, done } = await t.engine.start(sale(5410));
+    await t.engine.cancel(entry.id, 'customer');
+    await done;
+    const db = t.db;
+    // Move the watch past the code's validity (60 s here) plus the margin.
+    db.prepare("UPDATE outbox SET payload = json_set(payload, '$.until', ?)").run(new Date(Date.now() - 1).toISOString());
+    await t.settle();
+    expect(t.journal.get(entry.id)?.state).toBe('cancelled');
+    t.db.close();
+  });
+
+  it('qr.provider: ecommerce without the e-commerce credentials is refused naming the key', () => {
+    const config = loadConfig({ env: { OMNIPOS_CONFIG: '', OMNIPOS_STATE_DIR: tempDir(), OMNIPOS_QR__PROVIDER: 'ecommerce' } });
+    const db = openTerminalDatabase(tempDir());
+    const noEcommerce = { ...h.acquirer, ecommerce: undefined };
+    let error: unknown;
+    try {
+      qrProvider(config, noEcommerce, db, new Journal(db), new OmniDeliveryAdapter(h.acquirer.omni));
+    } catch (e) {
+      error = e;
+    }
+    expect(isOmniposError(error, 'CONFIG_INVALID')).toBe(true);
+    expect((error as Error).message).toMatch(/^qr\.provider: ecommerce needs the e-commerce credentials/);
+    db.close();
+  });
+});
