@@ -5,6 +5,7 @@ import { buildApp, listenApi } from './api/app.js';
 import { listenLan } from './main/api-lan.js';
 import { acquirerUrls } from './main/acquirer-urls.js';
 import { merchantProfile } from './main/merchant.js';
+import { qrProvider } from './main/qr-provider.js';
 import { receiptPrinter, receiptService } from './main/printing.js';
 import { startOperations, type Operations } from './main/operations.js';
 import type { VirtualPrinter } from './sim/printer/index.js';
@@ -224,7 +225,8 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     onOutbox: () => void forwarderRef.runOnce?.(),
     onEvent,
   });
-  const delivery = new OmniDeliveryAdapter(acquirer.omni);
+  // qr.provider: the terminal's own codes or the e-commerce QR sale; e-commerce QR sales are delivered to that API.
+  const { delivery, codes: qrCodes } = qrProvider(config, acquirer, db, journal, new OmniDeliveryAdapter(acquirer.omni));
   const profile = merchantProfile(config);
   const qrEngine = new QrEngine({
     db,
@@ -235,6 +237,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     receipt: printer,
     canSell,
     ...(profile ? { merchant: profile } : {}),
+    ...(qrCodes ? { codes: qrCodes } : {}),
     clock,
     log: log.child({ component: 'qr' }),
     attended: values.terminal.mode === 'attended',
@@ -315,7 +318,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
       ? undefined
       : buildApp({
           engine,
-          qrEngine: profile ? qrEngine : undefined,
+          qrEngine: profile || qrCodes ? qrEngine : undefined,
           pixEngine,
           voids: voids.engine,
           journal,
