@@ -15,7 +15,7 @@ export interface Customer {
   pan?: string;
   lastDigit?: number;
   name?: string;
-  via?: 'chip' | 'contactless' | 'stripe';
+  via?: 'chip' | 'contactless' | 'stripe' | 'contactless-stripe';
   action?: 'cancel' | 'nothing';
   pin?: string;
   declineAfterApproval?: boolean;

@@ -100,6 +100,18 @@ describe.skipIf(!HAS_SOCAT)('card sales through the API, the virtual pinpad on a
       expect(promptsOf(e, s.id).some((p) => p.startsWith('enter-pin'))).toBe(false);
     });
 
+    it('contactless in magnetic-stripe mode (card type 05): track 2 sent as ContactlessMagStripe, no PIN asked', async () => {
+      const s = await sell(e, { pan: MC.pan, via: 'contactless-stripe' }, { amount: 1550, method: 'credit' });
+      expect(s.view).toMatchObject({ status: 'confirmed', card: { inputMode: 'ContactlessMagStripe', productId: 80 } });
+      expect(promptsOf(e, s.id).some((p) => p.startsWith('enter-pin'))).toBe(false);
+    });
+
+    it('debit on a phone (contactless): "follow the phone" comes as a prompt, the phone verifies the customer', async () => {
+      const s = await sell(e, { name: 'maestro debit on a phone', via: 'contactless' }, { amount: 1560, method: 'debit' });
+      expect(s.view).toMatchObject({ status: 'confirmed', card: { inputMode: 'ContactlessEmv', productId: 81 } });
+      expect(promptsOf(e, s.id)).toContain('see-phone: SIGA INSTRUCOES NO TELEFONE');
+    });
+
     it('fallback: the chip fails, the stripe is read and sent with IsFallback', async () => {
       const s = await sell(e, { name: 'chip fails', via: 'chip' }, { amount: 1600, method: 'credit' });
       expect(s.view).toMatchObject({ status: 'confirmed', card: { inputMode: 'MagStripe' } });
@@ -222,7 +234,7 @@ describe.skipIf(!HAS_SOCAT)('card sales through the API, the virtual pinpad on a
     const doc = (await e.api('GET', '/v1/openapi.json')).body;
     const prompts = e.events.filter((x) => x.type === 'prompt');
     expect(new Set(prompts.map((x) => (x as { prompt: string }).prompt))).toEqual(
-      new Set(['insert-card', 'enter-pin', 'choose-product', 'typed-entry', 'processing', 'message', 'remove-card']),
+      new Set(['insert-card', 'see-phone', 'enter-pin', 'choose-product', 'typed-entry', 'processing', 'message', 'remove-card']),
     );
     expect(e.events.flatMap((x) => check({ $ref: '#/components/schemas/Event' }, x, doc))).toEqual([]);
   });

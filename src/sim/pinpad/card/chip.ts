@@ -31,7 +31,7 @@ function cvmLimit(r: TableRecord | undefined): number {
 export const gox: SimHandler = async (cmd, ctx) => {
   const sim = cardSim(ctx.state);
   const held = sim.held;
-  if (!held || held.via === 'stripe' || held.goxDone !== 'no') return fail('GOX', ST.INVCALL);
+  if (!held || held.via === 'stripe' || held.via === 'contactless-stripe' || held.goxDone !== 'no') return fail('GOX', ST.INVCALL);
   const p = readParams(cmd);
   const acq = str(p.get('SPE_ACQREF'));
   const method = str(p.get('SPE_MTHDPIN'));

@@ -1,7 +1,7 @@
 import { cardChip, cardInterfaces, TEST_CARDS, type TestCard, type TestCardChip } from '../../../../tables/test-cards.js';
 
-/** How the card reaches the reader. */
-export type Via = 'chip' | 'contactless' | 'stripe';
+/** How the card reaches the reader; `contactless-stripe`: a contactless card in its magnetic-stripe mode (GCX card type 05). */
+export type Via = 'chip' | 'contactless' | 'stripe' | 'contactless-stripe';
 
 /** What the customer does at the next card prompt (GCX, CEX). */
 export type Presentation =
@@ -74,7 +74,7 @@ export class CardDeck {
       const card = c.pan !== undefined || c.lastDigit !== undefined || c.name !== undefined ? findCard(c) : this.presentation.kind === 'card' ? this.presentation.card : TEST_CARDS[0];
       if (!card) return { ok: false, error: 'no test card fits (see tables/test-cards.json)' };
       const via = c.via ?? defaultVia(card);
-      if (!cardInterfaces(card).includes(via)) return { ok: false, error: `${card.name} cannot be read by ${via} (it has ${cardInterfaces(card).join(', ')})` };
+      if (!cardInterfaces(card).includes(via === 'contactless-stripe' ? 'contactless' : via)) return { ok: false, error: `${card.name} cannot be read by ${via} (it has ${cardInterfaces(card).join(', ')})` };
       this.presentation = { kind: 'card', card, via };
     }
     if (c.pin !== undefined) {

@@ -22,7 +22,7 @@ function mask(field: string, m: string | undefined): string {
 
 /** What the reader sees when the terminal did not enable contactless: the customer inserts (or swipes) instead. */
 function effectiveVia(c: TestCard, via: Via, contactlessOn: boolean): Via {
-  if (via !== 'contactless' || contactlessOn) return via;
+  if ((via !== 'contactless' && via !== 'contactless-stripe') || contactlessOn) return via;
   const ifs = cardInterfaces(c);
   return ifs.includes('chip') ? 'chip' : 'stripe';
 }
@@ -107,6 +107,15 @@ export const gcx: SimHandler = async (cmd, ctx) => {
   const atc = sim.atc.get(c.pan) ?? 1;
   const objects = transactionObjects({ card: c, record: undefined, amount, cashback, transactionType: trnType, date, atc, un: unpredictable() });
   const tags = answerTags(objects, bin(p.get('SPE_TAGLIST')));
+  if (via === 'contactless-stripe') {
+    // a contactless card in magnetic-stripe mode: track data as from a swipe, through the AID tables (§3.7.1 card type 05)
+    return answer('GCX', [
+      ['PP_CARDTYPE', '05'],
+      ['PP_AIDTABINFO', aidTables.map((a) => a.acquirer + a.index + a.applicationType).join('')],
+      ['PP_TRK2INC', mask(incompleteTrack2(c.track2), panMask)],
+      ['PP_LABEL', chip!.label],
+    ]);
+  }
   if (via === 'stripe') {
     const icc = sim.lastIccStatus;
     sim.lastIccStatus = '0';
@@ -239,7 +248,7 @@ export const cex: SimHandler = async (cmd, ctx) => {
     ]);
   }
   if (via === 'chip' && opt[2] === '1') return answer('CEX', [['PP_EVENT', '92']]);
-  if (via === 'contactless' && opt[3] === '1') return answer('CEX', [['PP_EVENT', '94']]);
+  if ((via === 'contactless' || via === 'contactless-stripe') && opt[3] === '1') return answer('CEX', [['PP_EVENT', '94']]);
   return fail('CEX', (await waitNothing(ctx, timeoutS)) === 'timeout' ? ST.TIMEOUT : ST.CANCEL);
 };
 
