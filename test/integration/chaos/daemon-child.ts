@@ -14,6 +14,8 @@ const mode = process.argv[2];
 const killAt = process.env.KILL_AT ?? '';
 const [target, delay] = killAt.split('+');
 const config = loadConfig({ env: process.env });
+// RECEIPT_ANSWER=yes|no: the cashier's answer to each receipt question (recovery of a sale found printing asks it).
+const questions: number[] = [];
 const daemon = await startDaemon({
   config,
   // Everything at debug into the state directory, so the test can scan the logs for card data.
@@ -21,6 +23,7 @@ const daemon = await startDaemon({
   env: {},
   api: false,
   onEvent: (e) => {
+    if (e.type === 'receipt-question') questions.push(e.id);
     if (e.type !== 'state' || target !== `state:${e.state}`) return;
     if (delay) setTimeout(() => process.kill(process.pid, 'SIGKILL'), Number(delay));
     else process.kill(process.pid, 'SIGKILL');
@@ -41,7 +44,10 @@ if (mode === 'sale') {
   await new Promise((r) => setTimeout(r, 5000));
 } else {
   // Until the outbox is empty and no sale waits for a deadline (a decision due in a second).
-  const open = () => daemon.journal.inStates(['awaiting-decision']).length;
+  const answer = process.env.RECEIPT_ANSWER;
+  if (answer) for (const id of questions) await daemon.engine.receiptAnswer(id, answer === 'yes');
+  if (questions.length > 0) process.stderr.write(`receipt questions: ${JSON.stringify(questions)}\n`);
+  const open = () => daemon.journal.inStates(['awaiting-decision', 'printing']).length;
   for (let i = 0; i < 400 && (daemon.outbox.depth().pending > 0 || open() > 0); i++) {
     await daemon.forwarder.runOnce();
     await new Promise((r) => setTimeout(r, 50));

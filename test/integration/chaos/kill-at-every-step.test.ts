@@ -75,4 +75,35 @@ describe('the daemon killed (SIGKILL) at every step of a sale loses nothing and 
     expect(statSync(path.join(stateDir, 'logs', 'omnipos.log')).size).toBeGreaterThan(0);
     expect(scanForCardData(stateDir)).toEqual([]);
   });
+
+  // Killed in `printing` (committed before the receipt's bytes leave): attended, recovery asks the
+  // cashier "did the receipt come out?" (undone at the deadline without an answer); unattended,
+  // nobody can confirm the customer got it, so it is undone.
+  it.each([
+    ['state:printing', '1910', { RECEIPT_ANSWER: 'no' }, ['undone'], 1],
+    ['state:printing', '2010', { RECEIPT_ANSWER: 'yes' }, ['confirmed'], 1],
+    ['state:printing', '2110', {}, ['undone'], 1],
+    ['state:printing+10', '2210', { RECEIPT_ANSWER: 'yes' }, ['confirmed'], undefined],
+    ['state:printing', '2310', { OMNIPOS_TERMINAL__MODE: 'unattended' }, ['undone'], 0],
+  ] as const)('killed at %s (amount %s, %j) → %j', async (killAt, amount, env, expected, questions) => {
+    const stateDir = tempDir();
+    const common = { OMNIPOS_PAYMENTS__ECR_DECISION_SECONDS: '1', ...('OMNIPOS_TERMINAL__MODE' in env ? { OMNIPOS_TERMINAL__MODE: env.OMNIPOS_TERMINAL__MODE } : {}) };
+    const sale = await child('sale', stateDir, { ...common, KILL_AT: killAt, SALE_AMOUNT: amount, SALE_CONFIRMATION: 'auto' });
+    expect(sale.signal, sale.err).toBe('SIGKILL');
+    const recovered = await child('recover', stateDir, { ...common, ...('RECEIPT_ANSWER' in env ? { RECEIPT_ANSWER: env.RECEIPT_ANSWER } : {}) });
+    expect(recovered.code, recovered.err).toBe(0);
+    const { journal, outbox } = JSON.parse(recovered.out.trim().split('\n').at(-1)!) as { journal: { id: number; merchantOrderId: string; state: string }[]; outbox: { pending: number } };
+    expect(journal).toHaveLength(1);
+    const row = journal[0]!;
+    expect(expected).toContain(row.state);
+    expect(outbox.pending).toBe(0);
+    if (questions === 1) expect(recovered.err).toContain(`receipt questions: [${row.id}]`);
+    if (questions === 0) expect(recovered.err).not.toContain('receipt questions');
+    const ledger = await h.ledger();
+    const charges = ledger.sales.filter((s) => s.merchantOrderId === row.merchantOrderId);
+    expect(charges.length).toBeLessThanOrEqual(1);
+    if (row.state === 'confirmed') expect(charges[0]).toMatchObject({ confirmationStatus: 1, charged: Number(amount) });
+    else expect(charges.reduce((a, s) => a + s.charged, 0)).toBe(0);
+    expect(scanForCardData(stateDir)).toEqual([]);
+  });
 });
