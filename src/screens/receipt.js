@@ -21,7 +21,7 @@ export function receiptFromView(v) {
 /** The receipt's text: the daemon's, else one built from the payment. */
 export async function receiptText(view) {
   try {
-    const text = await api(`/v1/payments/${view.id}/receipt?format=text`, { accept: 'text/plain' });
+    const text = await api(`/v1/payments/${view.id}/receipt?format=text&columns=32`, { accept: 'text/plain' });
     if (typeof text === 'string' && text.trim()) return text;
   } catch {
     // not served by this daemon: fall back

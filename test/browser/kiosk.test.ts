@@ -1,0 +1,123 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestDaemon } from '../integration/api/daemon.js';
+import { decodePng } from '../helpers/png-decode.js';
+import { decodeQrRgba } from '../helpers/qr-decode.js';
+import { launch, pageErrors, snap } from './browser.js';
+
+let t: Awaited<ReturnType<typeof startTestDaemon>>;
+let b: Awaited<ReturnType<typeof launch>>;
+beforeAll(async () => {
+  [t, b] = await Promise.all([startTestDaemon(), launch()]);
+});
+afterAll(async () => {
+  await b?.close();
+  await t?.stop();
+});
+
+/** The kiosk with short waits (URL parameters) and the token in the fragment. */
+const kiosk = (params: string): string => `${t.daemon.apiUrl}/screens/kiosk.html?${params}#token=${t.token}`;
+const screen = (name: string) => `body[data-screen="${name}"]`;
+
+describe('the kiosk screen against a real daemon', () => {
+  it('every wait goes back to idle: the amount, the method, the receipt choice and a payment nobody finishes', async () => {
+    const { page } = b;
+    const errors = pageErrors(page);
+    await page.goto(kiosk('idleMs=700&payMs=1200&resultMs=800&healthMs=500'));
+    await page.waitForSelector(screen('idle'));
+    expect(await page.getAttribute('html', 'lang')).toBe('pt-BR');
+    expect(await page.textContent('#start')).toBe('Toque para pagar');
+    await snap(page, 'kiosk-1-idle');
+    // English on demand; back in Portuguese for the next customer.
+    await page.click('#lang');
+    expect(await page.textContent('#start')).toBe('Touch to pay');
+    await page.click('#start');
+    await page.waitForSelector(screen('amount'));
+    let left = Date.now();
+    await page.waitForSelector(screen('idle'), { timeout: 5000 });
+    const amountWait = Date.now() - left;
+    expect(amountWait).toBeGreaterThanOrEqual(600);
+    expect(await page.textContent('#start')).toBe('Toque para pagar');
+    // Amount typed on the keypad, then nobody chooses a method.
+    await page.click('#start');
+    for (const k of ['2', '5', '1', '0']) await page.click(`[data-key="${k}"]`);
+    expect(await page.textContent('#amount-value')).toMatch(/25,10/);
+    await snap(page, 'kiosk-2-amount');
+    await page.click('[data-key="ok"]');
+    await page.waitForSelector(screen('method'));
+    await page.waitForSelector(screen('idle'), { timeout: 5000 });
+    // Up to the receipt choice, then nobody chooses.
+    await page.click('#start');
+    for (const k of ['2', '6', '1', '0']) await page.click(`[data-key="${k}"]`);
+    await page.click('[data-key="ok"]');
+    await page.click('[data-method="wallet-qr"]');
+    await page.waitForSelector(screen('receipt-choice'));
+    await snap(page, 'kiosk-3-receipt-choice');
+    await page.waitForSelector(screen('idle'), { timeout: 5000 });
+    // A wallet QR code nobody pays: after payMs without news the kiosk cancels it, shows the
+    // result, and is idle again after resultMs; the daemon has the payment cancelled.
+    await page.click('#start');
+    for (const k of ['2', '6', '1', '0']) await page.click(`[data-key="${k}"]`);
+    await page.click('[data-key="ok"]');
+    await page.click('[data-method="wallet-qr"]');
+    left = Date.now();
+    await page.click('[data-receipt="none"]');
+    await page.waitForSelector('#qr:not([hidden])', { timeout: 5000 });
+    await snap(page, 'kiosk-4-qr');
+    // The code on screen, read back from the pixels, is the one the daemon asks the wallet to pay.
+    const png = decodePng(await page.locator('#qr').screenshot());
+    const shown = decodeQrRgba(png.rgba, png.width, png.height);
+    const pending = (await fetch(`${t.daemon.apiUrl}/v1/payments?status=pending`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.json())) as { payments: { qrCode?: string }[] };
+    expect(shown).toBeDefined();
+    expect(shown).toBe(pending.payments[0]?.qrCode);
+    await page.waitForSelector(screen('result'), { timeout: 10_000 });
+    expect(Date.now() - left).toBeGreaterThanOrEqual(1200);
+    expect(await page.textContent('#result-text')).toMatch(/Cancelada/);
+    await snap(page, 'kiosk-5-cancelled');
+    await page.waitForSelector(screen('idle'), { timeout: 5000 });
+    const list = (await fetch(`${t.daemon.apiUrl}/v1/payments`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.json())) as { payments: { method: string; status: string; amount: number }[] };
+    expect(list.payments[0]).toMatchObject({ method: 'wallet-qr', amount: 2610, status: 'cancelled' });
+    expect(errors).toEqual([]);
+  });
+
+  it('a card sale with the receipt on screen instead of paper', async () => {
+    const { page } = b;
+    const errors = pageErrors(page);
+    await page.goto(kiosk('amount=2510&healthMs=500'));
+    await page.waitForSelector(screen('idle'));
+    const printed = t.daemon.virtualPrinter?.receipts.length ?? 0;
+    await page.click('#start');
+    await page.click('[data-method="credit"]');
+    await page.click('[data-receipt="screen"]');
+    await page.waitForSelector(screen('result'), { timeout: 20_000 });
+    expect(await page.textContent('#result-text')).toMatch(/Aprovada/);
+    await page.waitForSelector('#receipt:not([hidden])');
+    expect(await page.textContent('#receipt')).toMatch(/25,10/);
+    await snap(page, 'kiosk-6-receipt-on-screen');
+    const list = (await fetch(`${t.daemon.apiUrl}/v1/payments`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.json())) as { payments: { method: string; status: string }[] };
+    expect(list.payments[0]).toMatchObject({ method: 'credit', status: 'confirmed' });
+    // The kiosk asked for `receipt: false`: nothing came out of the printer.
+    expect((t.daemon.virtualPrinter?.receipts.length ?? 0) - printed).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('shows "out of service" while the pinpad is unplugged, and returns to service on its own', async () => {
+    const { page } = b;
+    const errors = pageErrors(page);
+    await page.goto(kiosk('healthMs=300'));
+    await page.waitForSelector(screen('idle'));
+    const pinpad = t.daemon.virtualPinpad!;
+    const pulled = Date.now();
+    await pinpad.unplug();
+    await page.waitForSelector(screen('out-of-service'), { timeout: 20_000 });
+    const outMs = Date.now() - pulled;
+    expect(await page.textContent('#out-of-service h2')).toBe('Fora de serviço');
+    await snap(page, 'kiosk-7-out-of-service');
+    const plugged = Date.now();
+    await pinpad.replug();
+    await page.waitForSelector(screen('idle'), { timeout: 30_000 });
+    const backMs = Date.now() - plugged;
+    await snap(page, 'kiosk-8-back-in-service');
+    expect(errors).toEqual([]);
+    console.log(`kiosk: out of service ${outMs} ms after the unplug; back ${backMs} ms after the replug`);
+  });
+});
