@@ -33,6 +33,20 @@ describe('omnipos qr sale as a process, paid by omnipos wallet pay in another pr
     expect(sale.out()).toMatch(/result: confirmed \(confirmed\), MerchantOrderId \d{15}, PaymentId [0-9a-f-]{36}/);
   });
 
+  it('with qr.provider ecommerce: the e-commerce QR sale\'s code (device type E), paid by the wallet, exits 0', async () => {
+    const state = tempDir();
+    const sale = omnipos(['qr', 'sale', '--amount', '2610'], { ...inProcess(state), OMNIPOS_QR__PROVIDER: 'ecommerce' });
+    const [, sandboxUrl] = await sale.waitFor(/sandbox host at (http:\/\/\S+?)\)/);
+    const [, code] = await sale.waitFor(/copy-and-paste code: (.+)\n/);
+    expect(decodeTextBlocks(sale.out())).toBe(code);
+    expect(parsePadraoq(code!).fields).toMatchObject({ deviceType: 'E', amount: '26.10' });
+    expect(sale.out()).toMatch(/• PaymentId [0-9a-f-]{36}/);
+    expect((await walletPay(code!, sandboxUrl!, tempDir())).code).toBe(0);
+    const { code: exit } = await sale.exit;
+    expect(exit, sale.err()).toBe(0);
+    expect(sale.out()).toMatch(/result: confirmed/);
+  });
+
   it('with a daemon running (omnipos run): uses its API with the token from the state directory', async () => {
     const state = tempDir();
     const apiPort = await freePort();
