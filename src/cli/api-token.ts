@@ -9,7 +9,10 @@ export const apiToken: Command = {
   usage: `omnipos api token [--config PATH]
 
 Prints the bearer token the cash register sends as "Authorization: Bearer <token>". It lives in
-<stateDir>/api-token (mode 0600) and is created if missing. Hand it to the cash register only.`,
+<stateDir>/api-token (mode 0600) and is created if missing. Hand it to the cash register only.
+
+Example:
+  curl -s localhost:7878/v1/health -H "Authorization: Bearer $(omnipos api token)"`,
   run(args, ctx) {
     const { values } = parseArgs({ args, options: { config: { type: 'string' } }, strict: true });
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });

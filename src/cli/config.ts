@@ -9,7 +9,10 @@ export const configCheck: Command = {
   usage: `omnipos config check [--config PATH]
 
 Prints the effective configuration (file, OMNIPOS_* overrides, defaults) with secrets masked and
-exits 0; or prints one line per problem, each naming its key path, and exits 2.`,
+exits 0; or prints one line per problem, each naming its key path, and exits 2.
+
+Example:
+  omnipos config check --config /etc/omnipos/omnipos.json`,
   run(args, ctx) {
     const { values } = parseArgs({ args, options: { config: { type: 'string' } }, strict: true });
     try {
@@ -32,7 +35,10 @@ export const configSchema: Command = {
   summary: 'print the JSON Schema of the configuration file',
   usage: `omnipos config schema
 
-Prints the JSON Schema that config/omnipos.schema.json holds (editors use it to check a site's file).`,
+Prints the JSON Schema that config/omnipos.schema.json holds (editors use it to check a site's file).
+
+Example:
+  omnipos config schema > config/omnipos.schema.json`,
   run(_args, ctx) {
     printJson(ctx, configJsonSchema());
     return Promise.resolve(0);

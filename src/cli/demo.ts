@@ -23,7 +23,11 @@ the card read (the virtual pinpad's card data, encrypted under the sandbox's DUK
 authorization at the embedded sandbox host over loopback HTTP, the chip's finish, the receipt,
 and the confirmation delivered through the outbox. The amount's cents choose the sandbox's
 answer: 10 approved (default R$ 10,10), 11 declined, 12 no answer (the sale is undone).
-The state directory is a new temporary folder unless --state-dir names one.`,
+The state directory is a new temporary folder unless --state-dir names one.
+
+Example:
+  omnipos demo sale
+  omnipos demo sale --amount 1012          # no answer from the host: the sale is undone`,
   async run(args, ctx) {
     const { values } = parseArgs({
       args,

@@ -74,7 +74,11 @@ interrupt at any point and to run again: an interrupted run leaves the previous 
 the terminal and on the pinpad. With the sandbox configuration it starts the embedded sandbox host
 and the virtual pinpad itself and stops them at the end. --json prints the result as one object.
 Exit 0 on success; otherwise the error catalogue's exit code (3: the acquirer or the pinpad is
-unavailable, 2: the configuration is wrong).`,
+unavailable, 2: the configuration is wrong).
+
+Example:
+  omnipos init
+  omnipos init --json > init-report.json`,
   async run(args, ctx) {
     const { values } = parseArgs({ args, options: { config: { type: 'string' }, json: { type: 'boolean' } }, strict: true });
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });

@@ -49,7 +49,10 @@ Runs GCX (contactless rules of ABECS §3.7.1), then GTK method 51 with the confi
 key slot, then RMC. Prints the card type and the masked PAN (first 8 and last 4 digits); with
 --json also the encrypted track 2 and PAN: their length in hex digits and their KSN. No clear card
 number, track or PIN is ever shown. Without --port or --tcp, uses the configured device (the
-embedded virtual pinpad by default).`,
+embedded virtual pinpad by default).
+
+Example:
+  omnipos pinpad read-card --json`,
   async run(args: string[], ctx: CliContext) {
     const { values } = parseArgs({
       args,
@@ -110,7 +113,10 @@ export const pinpadTables: Command = {
   usage: `omnipos pinpad tables [--tcp HOST:PORT | --port PATH] [--config FILE] [--json]
 
 Asks GIX for PP_TABVER00..99 (ABECS §3.1.3.2) and lists the networks with tables and their
-10-character version ("0000000000" = no version). 00 is the general version.`,
+10-character version ("0000000000" = no version). 00 is the general version.
+
+Example:
+  omnipos pinpad tables --json`,
   async run(args: string[], ctx: CliContext) {
     const { values } = parseArgs({ args, options: TARGET_OPTIONS, strict: true });
     const target = await resolveTarget(values, ctx);
@@ -172,7 +178,10 @@ export const simCard: Command = {
 Tells a running "omnipos sim pinpad --control PORT" what the customer does at the next card
 prompt: which test card (tables/test-cards.json) and how it is presented, what is typed at the PIN
 prompt, and whether the card declines after the host approved. --list prints the deck (masked PANs),
-what is presented now, and the EMV table versions the virtual pinpad holds.`,
+what is presented now, and the EMV table versions the virtual pinpad holds.
+
+Example:
+  omnipos sim card --control 7002 --list`,
   async run(args: string[], ctx: CliContext) {
     const { values } = parseArgs({
       args,

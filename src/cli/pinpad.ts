@@ -118,7 +118,11 @@ Connects (CAN, secure OPN under the terminal key of the state directory), asks G
 the pinpad knows only the classic commands — and prints what it says, with the recognition (a
 pinpad answering the secure OPN follows ABECS 2.20; one answering as an obsolete pinpad is not
 supported for card sales) and whether a secure session is up ("secure"). Without --port or --tcp, uses the configured device (the embedded virtual
-pinpad by default).`,
+pinpad by default).
+
+Example:
+  omnipos pinpad info
+  omnipos pinpad info --port /dev/pinpad --json`,
   async run(args, ctx) {
     const { values } = parseArgs({ args, options: TARGET_OPTIONS, strict: true });
     const key = terminalKey(values, ctx);
@@ -136,7 +140,10 @@ export const pinpadDisplay: Command = {
   usage: `omnipos pinpad display TEXT [--port PATH | --tcp HOST:PORT] [--config PATH]
 
 Shows TEXT with DSP (2 lines of 16) when it fits; longer text or text with "\\n" goes with DEX
-(up to 160 characters), which classic pinpads may not know.`,
+(up to 160 characters), which classic pinpads may not know.
+
+Example:
+  omnipos pinpad display 'CAIXA LIVRE' --port /dev/pinpad`,
   async run(args, ctx) {
     const { values, positionals } = parseArgs({ args, options: TARGET_OPTIONS, strict: true, allowPositionals: true });
     const text = positionals.join(' ').replace(/\\n/g, '\n');
@@ -168,7 +175,10 @@ export const pinpadPorts: Command = {
   usage: `omnipos pinpad ports [--json]
 
 Lists ports as the OS reports them, with their stable udev names and USB ids, and marks those
-whose USB ids are known pinpads. Nothing is opened and no byte is sent.`,
+whose USB ids are known pinpads. Nothing is opened and no byte is sent.
+
+Example:
+  omnipos pinpad ports --json`,
   async run(args, ctx) {
     const { values } = parseArgs({ args, options: { json: { type: 'boolean' } }, strict: true });
     const ports = [...(await listSerialPorts()), ...(await listHidDevices())].map((p) => ({ ...p, pinpad: knownPinpad(p) ?? null }));

@@ -16,7 +16,10 @@ daemon answers. Shows the code as text blocks and prints its copy-and-paste stri
 (a progress line) until it is paid and the receipt is out. Ctrl-C cancels the charge (a payment
 that still arrives is refunded by the terminal, with an alarm).
 
-${EXIT_CODES_TEXT}`,
+${EXIT_CODES_TEXT}
+
+Example:
+  omnipos pix sale --amount 1800 --payer-name 'Maria da Silva' --payer-document 529.982.247-25`,
   async run(args, ctx) {
     const { values } = parseArgs({
       args,

@@ -138,7 +138,10 @@ export const printerStatus: Command = {
 
 Asks the printer for its four real-time statuses (DLE EOT 1-4) and says what stops it from
 printing, if anything. Exits 0 when it is idle and ready, 3 when it is not (or does not answer).
-${TARGET_USAGE}`,
+${TARGET_USAGE}
+
+Example:
+  omnipos printer status --tcp 192.168.0.50:9100 --json`,
   async run(args: string[], ctx: CliContext) {
     const { values } = parseArgs({ args, options: OPTIONS, strict: true });
     const target = await resolveTarget(values, ctx);
@@ -180,7 +183,10 @@ Prints a test page (columns ruler, accents in the code page, a barcode, a QR cod
 follows it until the printer reports idle and error-free after the cut. On the virtual printer
 (the default) it also shows the paper as a person reads it. Exits 0 when printed, 3 when not
 (the reason is printed: paper-out, cover-open, offline, error, no-answer, disconnected, timeout).
-${TARGET_USAGE}`,
+${TARGET_USAGE}
+
+Example:
+  omnipos printer test --usb 04b8:0e15`,
   async run(args: string[], ctx: CliContext) {
     const { values } = parseArgs({ args, options: OPTIONS, strict: true });
     if (values.png !== undefined && (values.tcp || values.serial || values.usb)) throw new OmniposError('INVALID_ARGUMENT', '--png applies to the virtual printer only', { option: 'png' });
@@ -237,7 +243,10 @@ real-time status, and writes each receipt it cuts to standard output as a person
   --near-end N      the near-end sensor trips with N lines left
   --line-ms MS      time to print one line (default 0)
 Standard input takes one control word a line: ${Object.keys(CONTROL).join(', ')}.
-Prints one JSON line when ready: {"ready":true,"tcp":PORT,"model":ID}.`,
+Prints one JSON line when ready: {"ready":true,"tcp":PORT,"model":ID}.
+
+Example:
+  omnipos sim printer --tcp 9100`,
   async run(args: string[], ctx: CliContext) {
     const { values } = parseArgs({
       args,

@@ -217,7 +217,10 @@ text blocks and prints its copy-and-paste string, then waits (a progress line) u
 payment is settled; the receipt is printed and the sale confirmed by the terminal. Ctrl-C
 cancels the sale (a payment that still arrives is undone by the terminal).
 
-${EXIT_CODES_TEXT}`,
+${EXIT_CODES_TEXT}
+
+Example:
+  omnipos qr sale --amount 2610 --modality credit`,
   async run(args, ctx) {
     const { values } = parseArgs({
       args,

@@ -16,7 +16,11 @@ export const queueList: Command = {
   usage: `omnipos queue list [--json] [--config PATH]
 
 One line per request still to deliver (operation, sale, attempts, next try, deadline, last error)
-and per dead letter (with the host's reason). Safe while the daemon runs.`,
+and per dead letter (with the host's reason). Safe while the daemon runs.
+
+Example:
+  omnipos queue list
+  omnipos queue list --json | jq .depth`,
   run(args, ctx) {
     const { db, outbox, json } = open(args, ctx);
     try {
@@ -43,7 +47,10 @@ export const queueFlush: Command = {
   usage: `omnipos queue flush [--config PATH]
 
 Moves the next try of every pending request to now, e.g. after the network came back. Dead
-letters are not retried: they were answered with a permanent code.`,
+letters are not retried: they were answered with a permanent code.
+
+Example:
+  omnipos queue flush`,
   run(args, ctx) {
     const { db, outbox } = open(args, ctx);
     try {

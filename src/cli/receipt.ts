@@ -50,7 +50,10 @@ Asks the running daemon (its API address from the configuration, the token from
 today are reprinted.
 
 Exit codes: 0 printed (the printer's word after the cut); 2 bad arguments; 3 no daemon answers;
-4 no such payment, or it has no receipt of today; 5 the printer did not print it or cannot say.`,
+4 no such payment, or it has no receipt of today; 5 the printer did not print it or cannot say.
+
+Example:
+  omnipos receipt reprint          # the last payment's customer copy`,
   async run(args, ctx) {
     const { values, positionals } = parseArgs({ args, options: { config: { type: 'string' }, copy: { type: 'string' } }, allowPositionals: true, strict: true });
     if (positionals.length > 1) throw new OmniposError('INVALID_ARGUMENT', `one ID at most, got ${positionals.length}`);
@@ -79,7 +82,10 @@ Prints the receipt of payment ID as the running daemon rebuilds it from the jour
 default) or HTML on standard output; a PNG (as the virtual printer draws the ESC/POS bytes) only
 into --out FILE.
 
-Exit codes: 0 shown; 2 bad arguments; 3 no daemon answers; 4 no such payment, or no receipt.`,
+Exit codes: 0 shown; 2 bad arguments; 3 no daemon answers; 4 no such payment, or no receipt.
+
+Example:
+  omnipos receipt show 7 --format png --out receipt.png`,
   async run(args, ctx) {
     const { values, positionals } = parseArgs({
       args,

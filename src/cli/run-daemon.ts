@@ -14,8 +14,14 @@ export const runDaemon: Command = {
 
 Starts omnipos with the configuration (default: config/omnipos.json: sandbox host and virtual
 devices) and runs until SIGTERM or SIGINT. Logs go to standard output and to
-<stateDir>/logs/omnipos.log. Today it opens the state directory, the database and the API token,
-and feeds the systemd watchdog; the devices, the engine and the API join as they land.`,
+<stateDir>/logs/omnipos.log. It opens the database, recovers unfinished sales, connects the
+pinpad and the printer (the embedded sandbox host and virtual devices by default), serves the
+cash register's API (loopback, and api.lan over TLS when configured) and tells systemd it is ready
+(Type=notify) and alive (the watchdog, fed while the event loop and the database answer).
+
+Example:
+  omnipos run
+  OMNIPOS_CONFIG=/etc/omnipos/omnipos.json omnipos run`,
   async run(args, ctx) {
     const { values } = parseArgs({ args, options: { config: { type: 'string' } }, strict: true });
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
@@ -43,4 +49,4 @@ and feeds the systemd watchdog; the devices, the engine and the API join as they
 };
 
 /** `omnipos start`: the same as `omnipos run` (the name the issues use). */
-export const startDaemonCommand: Command = { ...runDaemon, path: ['start'], summary: 'the same as omnipos run' };
+export const startDaemonCommand: Command = { ...runDaemon, path: ['start'], summary: 'the same as omnipos run', usage: runDaemon.usage.replace(/omnipos run\b/g, 'omnipos start') };

@@ -25,6 +25,10 @@ Options:
   --help       this text
   --version    the version
 
+Exit codes (every command; a command's --help adds its own from 5 up):
+  0 done   1 a bug or an unexpected state   2 the input or configuration is wrong
+  3 a device, the daemon or the acquirer is unavailable (retry later)   4 refused by policy
+
 Environment:
   OMNIPOS_CONFIG       configuration file (default: config/omnipos.json, sandbox and virtual devices)
   OMNIPOS_<KEY>        overrides one key, e.g. OMNIPOS_STATE_DIR, OMNIPOS_ACQUIRER__QUERY_URL

@@ -29,7 +29,10 @@ confirmations, undos, voids) under the documents' own paths, plus its controls:
 --faults takes the body of POST /sandbox/faults (one fault or a list) to apply from the start;
 --callback-url is the partner URL that receives the wallet undo callback.
 Default port: the configuration's sandbox.port (${'18080'} in config/omnipos.json); the state is kept
-in <stateDir>/sandbox/acquirer.db (the embedded host's file too), so a restart loses nothing.`,
+in <stateDir>/sandbox/acquirer.db (the embedded host's file too), so a restart loses nothing.
+
+Example:
+  omnipos sandbox --port 18080`,
   async run(args, ctx) {
     const { values } = parseArgs({
       args,
@@ -95,7 +98,10 @@ export const sandboxCredentialsCommand: Command = {
 
 Prints the omni, wallet and e-commerce test credentials the sandbox host accepts, the registered
 test merchant (16-digit merchant number, MCC, name, city) and terminal (8-digit logical number).
-They are public on purpose: a production terminal refuses them.`,
+They are public on purpose: a production terminal refuses them.
+
+Example:
+  omnipos sandbox credentials --json`,
   run(args, ctx) {
     const { values } = parseArgs({ args, options: { json: { type: 'boolean' } }, strict: true });
     const c = sandboxCredentials() as {

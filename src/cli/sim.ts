@@ -30,7 +30,10 @@ Runs a virtual pinpad that speaks ABECS 2.20 until stopped (SIGTERM/SIGINT).
   --control PORT   JSON-lines control port for faults, keys and unplug (0 = any free port)
   --classic        a pinpad that knows only the classic commands (answers GIX with ERR010)
   --typing-ms MS   how long the simulated customer takes to type (default 50; "never" waits for keys)
-Prints one JSON line when ready: {"ready":true,"tcp":PORT,"pty":PATH,"control":PORT}.`,
+Prints one JSON line when ready: {"ready":true,"tcp":PORT,"pty":PATH,"control":PORT}.
+
+Example:
+  omnipos sim pinpad --tcp 7001 --control 7002`,
   async run(args: string[], ctx: CliContext) {
     const { values } = parseArgs({
       args,

@@ -113,7 +113,10 @@ export const tablesShow: Command = {
 Without TABLE: the version, its pinpad table version and the size of each table. TABLE is one of
 ${TABLES.join(', ')}; each row is printed on one line (set flags in brackets), AidParameters and
 PublicKeys as their decoded ABECS §4.1 records. --json prints the table as JSON.
-${SOURCE_USAGE}`,
+${SOURCE_USAGE}
+
+Example:
+  omnipos tables show Products --json`,
   run(args, ctx) {
     const { values, positionals } = parseArgs({ args, options: SOURCE_OPTIONS, allowPositionals: true, strict: true });
     const t = loadTables(values, ctx);
@@ -146,7 +149,10 @@ store and by card company, typing and fallback, and per entry mode the password,
 last-four rules. --aid restricts the products to a chip application (as a chip read does); --entry
 (${ENTRIES.join(', ')}) sets the entry mode used to select products (default magstripe).
 Exits 4 when the tables refuse the card.
-${SOURCE_USAGE}`,
+${SOURCE_USAGE}
+
+Example:
+  omnipos tables bin 47617300 --sandbox --json`,
   run(args, ctx) {
     const { values, positionals } = parseArgs({ args, options: { ...SOURCE_OPTIONS, aid: { type: 'string' }, entry: { type: 'string' } }, allowPositionals: true, strict: true });
     const digits = positionals[0];

@@ -102,7 +102,10 @@ Derives the initial key (ipek), the transaction key and its PIN, data and MAC ke
 response) for one KSN: TDES per ANSI X9.24-1:2009 (BDK 16 bytes, KSN 10 bytes, e.g. the acquirer's
 FFFFF + KSI + device + counter) or AES per X9.24-3:2017 (BDK 16 or 32 bytes, KSN 12 bytes).
 Keys print as upper-case hex. Runs only when the configuration's environment is "sandbox".
-A malformed BDK or KSN, or a counter with more than ten one-bits, exits 2 with the reason.`,
+A malformed BDK or KSN, or a counter with more than ten one-bits, exits 2 with the reason.
+
+Example:
+  omnipos tools dukpt --bdk 0123456789ABCDEFFEDCBA9876543210 --ksn FFFF9876543210E00001`,
   run(args, ctx) {
     const { values } = parseArgs({
       args,

@@ -74,7 +74,10 @@ export const toolsPinblockEncode: Command = {
 Prints clearBlock (format 4: the plaintext PIN field) and, with a key, encryptedPinBlock: under --key
 (TDES for formats 0, 1, 3; AES for 4) or under the DUKPT PIN key of --bdk and --ksn. --random fixes the
 random fill (formats 1 and 3: the nibbles after the PIN, A-F for 3; format 4: the 16 nibbles of its
-second half) to reproduce published examples. With a key, runs only in the sandbox environment.`,
+second half) to reproduce published examples. With a key, runs only in the sandbox environment.
+
+Example:
+  omnipos tools pinblock encode --pin 1234 --pan 4761730000000060`,
   run(args, ctx) {
     const { values } = parseArgs({ args, options: { ...KEY_OPTIONS, pin: { type: 'string' }, random: { type: 'string' } }, strict: true });
     const format = formatOf(values.format);
@@ -107,7 +110,10 @@ export const toolsPinblockDecode: Command = {
 
 Prints pin. Without a key, --block is the clear block (format 4: the plaintext PIN field); with one,
 the encrypted block. An invalid block (control field, PIN length, non-decimal digit, fill, size)
-exits 2 with the reason. With a key, runs only in the sandbox environment.`,
+exits 2 with the reason. With a key, runs only in the sandbox environment.
+
+Example:
+  omnipos tools pinblock decode --block 041223CFFFFFFFF9 --pan 4761730000000060`,
   run(args, ctx) {
     const { values } = parseArgs({ args, options: { ...KEY_OPTIONS, block: { type: 'string' } }, strict: true });
     const format = formatOf(values.format);

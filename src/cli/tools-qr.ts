@@ -42,7 +42,10 @@ export const toolsQrDecode: Command = {
 Checks the CRC and every data object, and prints the model recognised (current, earlier,
 oldest, or pix) and the fields. --json prints {model, qrcode_data, fields} (for Pix, {model, pix}).
 An invalid code exits 2 with the object id and the problem on stderr, e.g.
-"26.01: expected 16 digits, found 15".`,
+"26.01: expected 16 digits, found 15".
+
+Example:
+  omnipos tools qr decode "$(cat code.txt)" --json`,
   run(args, ctx) {
     const { values, positionals } = parseArgs({ args, options: { json: { type: 'boolean' } }, allowPositionals: true, strict: true });
     if (positionals.length !== 1) throw new OmniposError('INVALID_ARGUMENT', 'expected one QR code string (quote it)', {});
@@ -69,7 +72,10 @@ fields in the file, e.g. {"merchantId": "1234567890123456", "terminalId": "12345
 "modality": "0002", "nsu": "000123"}; a cancellation adds "transactionType": "cancellation" and
 "original": {"nsu", "date" (MMDD), "terminalId"}. With --pix the file holds a Pix code's fields
 ({key | url, merchantName, merchantCity, amount?, txid?, info?}). Prints the string, or
-{"qrcode": STRING} with --json. The second scheme's GUI defaults to BR.COM.ELO.`,
+{"qrcode": STRING} with --json. The second scheme's GUI defaults to BR.COM.ELO.
+
+Example:
+  omnipos tools qr encode --file fields.json`,
   run(args, ctx) {
     const { values } = parseArgs({
       args,
@@ -98,7 +104,10 @@ export const toolsCrc16: Command = {
   usage: `omnipos tools crc16 TEXT [--json]
 
 Prints the CRC-16/CCITT-FALSE (poly 1021h, init FFFFh) of TEXT's UTF-8 bytes as four upper-case
-hex digits. To check a QR code, pass everything up to and including "6304".`,
+hex digits. To check a QR code, pass everything up to and including "6304".
+
+Example:
+  omnipos tools crc16 '00020101021226...6304'`,
   run(args, ctx) {
     const { values, positionals } = parseArgs({ args, options: { json: { type: 'boolean' } }, allowPositionals: true, strict: true });
     if (positionals.length !== 1) throw new OmniposError('INVALID_ARGUMENT', 'expected one TEXT (quote it)', {});

@@ -22,7 +22,10 @@ omnipos wallet pay QR_STRING --document CPF < card.json
 Plays a wallet: fetches a token and the RSA public key, encrypts the card data and pays the
 dynamic QR code, then prints the wallet API's answer. Without --card the card is read from
 standard input as {"card_number","card_cvv","card_holder_name","card_expiration_date"}.
-Refuses any host but the local sandbox (environment "sandbox" and a loopback wallet address).`,
+Refuses any host but the local sandbox (environment "sandbox" and a loopback wallet address).
+
+Example:
+  omnipos wallet pay "$QR" --card 4761730000000060 --cvv 123 --exp 1230`,
   async run(args, ctx) {
     const { values, positionals } = parseArgs({
       args,
