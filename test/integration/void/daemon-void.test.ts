@@ -1,0 +1,159 @@
+import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config/index.js';
+import { supervisorPassword, supervisorToken, voidCommand } from '../../../src/cli/void.js';
+import type { CliContext } from '../../../src/cli/context.js';
+import { startDaemon, type Daemon } from '../../../src/main.js';
+import { cardSim } from '../../../src/sim/pinpad/card/index.js';
+import { TEST_CARDS } from '../../../tables/test-cards.js';
+import { captureLogger } from '../../helpers/capture-log.js';
+import { clearCardData, scanForCardData } from '../../helpers/scan-card-data.js';
+
+let daemon: Daemon;
+let token: string;
+let supervisor: string;
+let stateDir: string;
+let env: Record<string, string>;
+const { log, output } = captureLogger('debug');
+
+beforeAll(async () => {
+  stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-void-'));
+  env = { OMNIPOS_STATE_DIR: stateDir };
+  daemon = await startDaemon({ config: loadConfig({ env }), log, env: {}, sandboxPort: 0, apiPort: 0 });
+  token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
+  env.OMNIPOS_API__PORT = new URL(daemon.apiUrl!).port;
+  supervisor = readFileSync(path.join(stateDir, 'supervisor-token'), 'utf8').trim();
+}, 60_000);
+afterAll(async () => {
+  await daemon?.stop();
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+async function call(method: 'GET' | 'POST', p: string, o: { body?: unknown; headers?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = { authorization: `Bearer ${token}`, ...(o.headers ?? {}), ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}) };
+  const res = await request(`${daemon.apiUrl}${p}`, { method, headers, ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}) });
+  const text = await res.body.text();
+  return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
+}
+
+async function poll(p: string, done: (b: { status: string }) => boolean) {
+  for (let i = 0; i < 400; i++) {
+    const r = await call('GET', p);
+    if (done(r.body)) return r.body;
+    await new Promise((res) => setTimeout(res, 25));
+  }
+  throw new Error(`${p} never settled`);
+}
+
+const choose = (c: Parameters<ReturnType<typeof cardSim>['deck']['choose']>[0]): void => {
+  const r = cardSim(daemon.virtualPinpad!.engine.state).deck.choose(c);
+  if (!r.ok) throw new Error(r.error);
+};
+
+async function confirmedSale(amount: number): Promise<number> {
+  choose({ lastDigit: 0, via: 'chip', pin: 'right' });
+  const created = await call('POST', '/v1/payments', { body: { amount, method: 'credit' } });
+  expect(created.status).toBe(202);
+  await poll(`/v1/payments/${created.body.id}`, (b) => ['confirmed', 'declined', 'failed', 'undone'].includes(b.status));
+  await poll(`/v1/payments/${created.body.id}`, (b) => (b as { state?: string }).state === 'confirmed');
+  await new Promise((res) => setTimeout(res, 200)); // the card leaves the pinpad
+  return created.body.id as number;
+}
+
+function cli(): CliContext & { out: (t: string) => void; text: () => string } {
+  const lines: string[] = [];
+  return { out: (t) => void lines.push(t), err: (t) => void lines.push(t), env, text: () => lines.join('') };
+}
+
+describe('voids on the daemon: the API and the CLI, the embedded sandbox and virtual pinpad', () => {
+  it('the supervisor token is its own: a file of mode 0600 beside the api-token, never equal to it', () => {
+    expect(supervisor).toHaveLength(43);
+    expect(supervisor).not.toBe(token);
+    expect(statSync(path.join(stateDir, 'supervisor-token')).mode & 0o777).toBe(0o600);
+  });
+
+  it('POST /v1/payments/{id}/void without a supervisor, or with the cash register’s token as one, is refused (403) and nothing starts', async () => {
+    const id = await confirmedSale(1000);
+    for (const headers of [{}, { 'x-supervisor-token': token }, { 'x-supervisor-token': `${supervisor}x` }]) {
+      const r = await call('POST', `/v1/payments/${id}/void`, { body: {}, headers });
+      expect(r.status).toBe(403);
+      expect(r.body.error.code).toBe('SUPERVISOR_REQUIRED');
+    }
+    // a password when none is set
+    const np = await call('POST', `/v1/payments/${id}/void`, { body: {}, headers: { 'x-supervisor-password': '2468' } });
+    expect(np).toMatchObject({ status: 409, body: { error: { code: 'SUPERVISOR_NOT_CONFIGURED' } } });
+    expect(daemon.journal.list().filter((e) => e.kind === 'void')).toEqual([]);
+    // the bearer token is still required around it
+    const res = await request(`${daemon.apiUrl}/v1/payments/${id}/void`, { method: 'POST', headers: { 'x-supervisor-token': supervisor, 'content-type': 'application/json' }, body: '{}' });
+    expect(res.statusCode).toBe(401);
+    await res.body.text();
+  }, 60_000);
+
+  it('a partial void by the supervisor token (202, then approved), GET /v1/voids/{id}; more than remains is 422; a sale awaiting its decision is 409', async () => {
+    const id = await confirmedSale(1000);
+    const r = await call('POST', `/v1/payments/${id}/void`, { body: { amount: 400 }, headers: { 'x-supervisor-token': supervisor } });
+    expect(r.status).toBe(202);
+    expect(r.body).toMatchObject({ status: 'pending', amount: 400, authorizedBy: 'supervisor-token', payment: { id, amount: 1000 } });
+    expect(r.body.merchantVoidId).toMatch(/^\d{15}$/);
+    const v = await poll(`/v1/voids/${r.body.id}`, (b) => b.status !== 'pending');
+    expect(v).toMatchObject({ status: 'approved', payment: { id, remaining: 600 }, card: { maskedPan: '476173******0060', inputMode: 'Emv' } });
+    await poll(`/v1/voids/${r.body.id}`, (b) => (b as { state?: string }).state === 'confirmed');
+    await new Promise((res) => setTimeout(res, 200));
+    const over = await call('POST', `/v1/payments/${id}/void`, { body: { amount: 601 }, headers: { 'x-supervisor-token': supervisor } });
+    expect(over).toMatchObject({ status: 422, body: { error: { code: 'VOID_OVER_LIMIT' } } });
+    expect((await call('POST', `/v1/payments/${id}/void`, { body: { amount: -1 }, headers: { 'x-supervisor-token': supervisor } })).status).toBe(400);
+    expect((await call('GET', '/v1/voids/999999')).status).toBe(404);
+    expect((await call('GET', `/v1/voids/${id}`)).status).toBe(404); // a sale is not a void
+    expect((await call('POST', '/v1/payments/999999/void', { body: {}, headers: { 'x-supervisor-token': supervisor } })).status).toBe(404);
+    const ecr = await call('POST', '/v1/payments', { body: { amount: 1000, method: 'credit', confirmation: 'ecr' } });
+    await poll(`/v1/payments/${ecr.body.id}`, (b) => b.status === 'approved');
+    const pending = await call('POST', `/v1/payments/${ecr.body.id}/void`, { body: {}, headers: { 'x-supervisor-token': supervisor } });
+    expect(pending).toMatchObject({ status: 409, body: { error: { code: 'VOID_NOT_ALLOWED', message: expect.stringContaining('undo it instead') } } });
+    await call('POST', `/v1/payments/${ecr.body.id}/undo`);
+    await new Promise((res) => setTimeout(res, 200));
+    const ledger = (await request(`${daemon.sandbox!.url}/sandbox/ledger`).then((x) => x.body.json())) as { sales: { merchantOrderId: string; voided: number; charged: number }[] };
+    expect(ledger.sales.find((s) => s.merchantOrderId === daemon.journal.get(id)!.merchantOrderId)).toMatchObject({ voided: 400, charged: 600 });
+  }, 60_000);
+
+  it('omnipos supervisor password stores only a scrypt hash; omnipos void with it voids the rest; a wrong password exits 4', async () => {
+    const id = await confirmedSale(1000);
+    const pwFile = path.join(stateDir, 'pw-input');
+    writeFileSync(pwFile, '97531\n', { mode: 0o600 });
+    const set = cli();
+    expect(await supervisorPassword.run(['--from-file', pwFile], set)).toBe(0);
+    const stored = readFileSync(path.join(stateDir, 'supervisor-password'), 'utf8');
+    expect(stored).toMatch(/^scrypt\$16384\$8\$1\$/);
+    expect(stored).not.toContain('97531');
+    const tok = cli();
+    expect(await supervisorToken.run([], tok)).toBe(0);
+    expect(tok.text().trim()).toBe(supervisor);
+
+    const wrong = path.join(stateDir, 'pw-wrong');
+    writeFileSync(wrong, '11111\n');
+    const bad = cli();
+    expect(await voidCommand.run([String(id), '--supervisor-password-file', wrong], bad)).toBe(4);
+    expect(bad.text()).toContain('SUPERVISOR_REQUIRED');
+
+    const ok = cli();
+    expect(await voidCommand.run([String(id), '--amount', '250', '--supervisor-password-file', pwFile], ok)).toBe(0);
+    expect(ok.text()).toContain('VOID APPROVED; the sale has 750 cents left to void');
+    await new Promise((res) => setTimeout(res, 300));
+
+    // another card: the void is refused by the terminal, nothing reaches the host
+    const other = TEST_CARDS.find((c) => c.name.startsWith('mastercard credit, chip'))!;
+    choose({ pan: other.pan, via: 'chip', pin: 'right' });
+    const refused = cli();
+    expect(await voidCommand.run([String(id), '--supervisor-password-file', pwFile], refused)).toBe(1);
+    expect(refused.text()).toContain("not the sale's card");
+    expect(refused.text()).toContain('VOID REFUSED; the sale has 750 cents left to void');
+  }, 90_000);
+
+  it('no PAN, track or PIN in the state directory (SQLite, WAL) or the daemon’s logs', () => {
+    expect(scanForCardData(stateDir)).toEqual([]);
+    const logs = output();
+    for (const s of clearCardData()) expect(logs.includes(s)).toBe(false);
+  });
+});
