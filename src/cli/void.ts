@@ -74,7 +74,11 @@ Asks the running daemon to void payment ID (a confirmed card sale): all that rem
 --amount cents of it (a partial void). The supervisor password is asked on the terminal (not
 echoed) unless --supervisor-password-file names a file holding it. The customer then presents
 the sale's card on the pinpad; another card is refused before anything is sent. Prints each step
-and exits 0 when the void is approved, 1 when it ended otherwise (declined, refused, undone…).`,
+and exits 0 when the void is approved, 1 when it ended otherwise (declined, refused, undone…).
+
+Examples:
+  omnipos void 42
+  omnipos void 42 --amount 400 --supervisor-password-file /run/omnipos/supervisor`,
   async run(args, ctx) {
     const { values, positionals } = parseArgs({
       args,
@@ -142,7 +146,10 @@ export const supervisorPassword: Command = {
 
 Asks the new password twice on the terminal (not echoed), or reads it from FILE, and writes its
 salted scrypt hash to supervisor.passwordFile (default <stateDir>/supervisor-password, mode 0600).
-The password itself is never written. A supervisor authorizes every void with it.`,
+The password itself is never written. A supervisor authorizes every void with it.
+
+Example:
+  omnipos supervisor password`,
   async run(args, ctx) {
     const { values } = parseArgs({ args, options: { config: { type: 'string' }, 'from-file': { type: 'string' } }, strict: true });
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
@@ -169,7 +176,10 @@ export const supervisorToken: Command = {
 
 Prints the token a supervisor's screen sends as "X-Supervisor-Token: <token>" to authorize a void
 (POST /v1/payments/{id}/void). It lives in <stateDir>/supervisor-token (mode 0600), is created if
-missing, and is never the cash register's api-token. Hand it to the supervisor only.`,
+missing, and is never the cash register's api-token. Hand it to the supervisor only.
+
+Example:
+  omnipos supervisor token`,
   run(args, ctx) {
     const { values } = parseArgs({ args, options: { config: { type: 'string' } }, strict: true });
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
