@@ -10,7 +10,7 @@ import { EventTickets } from './event-tickets.js';
 import { isScreensPath, loadScreens, serveScreens } from './screens.js';
 import { openApiDocument } from './openapi.js';
 import { act, createPayment, getPayment, listPayments, type PaymentsDeps } from './payments.js';
-import { reprintReceipt, showReceipt, type ReceiptService } from './receipts.js';
+import { answerReceipt, reprintReceipt, showReceipt, type ReceiptService } from './receipts.js';
 import { DAY_ROUTES, type DayApiDeps } from './day.js';
 import { VOID_ROUTES, type VoidsApiDeps } from './voids.js';
 import { matchPath, type Route } from './routes.js';
@@ -52,6 +52,7 @@ export const ROUTES: readonly Route<ApiDeps>[] = [
   { method: 'GET', path: '/v1/events', ticket: true, handle: ({ req, res }, deps) => serveEvents(req, res, deps.events ?? quietHub, deps.heartbeatMs) },
   { method: 'GET', path: '/v1/payments/{id}/receipt', handle: ({ res, params, query }, deps) => showReceipt(res, deps, params.id as string, query) },
   { method: 'POST', path: '/v1/payments/{id}/receipt/print', handle: ({ req, res, params }, deps) => reprintReceipt(req, res, deps, params.id as string) },
+  { method: 'POST', path: '/v1/payments/{id}/receipt/answer', handle: ({ req, res, params }, deps) => answerReceipt(req, res, deps, params.id as string) },
   { method: 'GET', path: '/v1/health', handle: ({ res }, deps) => sendJson(res, 200, healthView(deps)) },
   ...DAY_ROUTES,
   ...VOID_ROUTES,

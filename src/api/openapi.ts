@@ -205,6 +205,22 @@ const PATHS: Record<string, Schema> = {
       },
     },
   },
+  '/v1/payments/{id}/receipt/answer': {
+    post: {
+      summary: 'Answer the receipt question ("o comprovante saiu?")',
+      description:
+        'Open while the payment is `printing` after a `receipt-question` event: the printer could not vouch for the receipt (paper out mid-receipt, a lost link), or the daemon restarted mid-print. `true` moves on as a printed receipt; `false` undoes (or refunds) the payment. Unanswered, it is undone at the decision deadline.',
+      parameters: [PAYMENT_ID],
+      requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', properties: { printed: { type: 'boolean' } }, required: ['printed'], additionalProperties: false } } } },
+      responses: {
+        '200': payment('The payment after the answer.'),
+        '400': error('A body field at fault (`field`).'),
+        '401': UNAUTHORIZED,
+        '404': error('No such payment.'),
+        '409': error('No receipt question is open for this payment.'),
+      },
+    },
+  },
   '/v1/payments/{id}/receipt/print': {
     post: {
       summary: 'Reprint a receipt of today, marked "SEGUNDA VIA (2a VIA)"',

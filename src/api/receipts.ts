@@ -5,6 +5,7 @@ import { OmniposError } from '../core/errors/index.js';
 import type { ReceiptSubject } from '../engine/ports.js';
 import { paymentReceipt, receiptHtml, receiptText, RECEIPT_COLUMNS, type ReceiptColumns, type ReceiptCopy, type ReceiptDocument } from '../receipt/index.js';
 import { ApiError, readJson, sendJson } from './http-kit.js';
+import { paymentView } from './payment-view.js';
 import type { PaymentsDeps } from './payments.js';
 
 /** What the receipt routes need from the daemon besides the engines and the journal. */
@@ -100,4 +101,29 @@ export async function reprintReceipt(req: IncomingMessage, res: ServerResponse, 
   if (of !== day(s.now())) throw new OmniposError('RECEIPT_NOT_AVAILABLE', `payment ${id} is of ${of}: only receipts of today are reprinted`, { id, day: of });
   const result = await s.reprint(subject, copy);
   sendJson(res, 200, { id, merchantOrderId: subject.merchantOrderId, copy, result });
+}
+
+/**
+ * `POST /v1/payments/{id}/receipt/answer` with `{"printed": true|false}`: the cashier's answer to
+ * the receipt question ("o comprovante saiu?"), open while the payment is `printing` after the
+ * printer could not vouch for the receipt (or after a restart mid-print). Yes moves on as a
+ * printed receipt; no undoes (or refunds) the payment.
+ */
+export async function answerReceipt(req: IncomingMessage, res: ServerResponse, deps: ReceiptsDeps, rawId: string): Promise<void> {
+  if (!/^\d{1,12}$/.test(rawId)) throw new ApiError(404, 'NOT_FOUND', `no payment ${rawId}`);
+  const id = Number(rawId);
+  const entry = deps.journal.get(id);
+  if (!entry || entry.kind === 'void') throw new ApiError(404, 'NOT_FOUND', `no payment ${id}`);
+  const body = await readJson(req);
+  const unknown = Object.keys(body).find((k) => k !== 'printed');
+  if (unknown) throw new ApiError(400, 'INVALID_FIELD', `${unknown}: unknown field`, unknown);
+  if (typeof body.printed !== 'boolean') throw new ApiError(400, 'INVALID_FIELD', 'printed: is required (true or false)', 'printed');
+  const engine = entry.kind === 'qr' ? deps.qrEngine : entry.kind === 'pix' ? deps.pixEngine : deps.engine;
+  if (!engine) throw new ApiError(409, 'NOT_AVAILABLE', `${entry.kind} payments are not available`);
+  // The question is open once asked: `printing` with the deadline the question set.
+  if (entry.state !== 'printing' || !(entry.data as { deadline?: string }).deadline) {
+    throw new ApiError(409, 'NOT_ALLOWED', `payment ${id} is ${entry.state}: no receipt question is open`);
+  }
+  await engine.receiptAnswer(id, body.printed);
+  sendJson(res, 200, paymentView(deps.journal.get(id) ?? entry));
 }

@@ -182,6 +182,20 @@ describe('every documented answer, produced on a real daemon and checked against
     await idle();
     expect((await hit('/v1/payments/{id}/receipt', `/v1/payments/${String(declined.body.id)}/receipt`)).body).toMatchObject({ error: { code: 'RECEIPT_NOT_AVAILABLE' } });
     expect((await hit('/v1/payments/{id}/receipt/print', `/v1/payments/${String(declined.body.id)}/receipt/print`, { method: 'POST' })).body).toMatchObject({ error: { code: 'RECEIPT_NOT_AVAILABLE' } });
+
+    // The receipt question: the paper runs out mid-receipt, the cashier says it came out.
+    const printer = t.daemon.virtualPrinter!;
+    printer.loadPaper(3);
+    const asked = await hit('/v1/payments', '/v1/payments', { method: 'POST', body: json({ amount: 2510, method: 'credit' }) });
+    const answer = `/v1/payments/${String(asked.body.id)}/receipt/answer`;
+    for (let i = 0; i < 600 && !(t.daemon.journal.get(asked.body.id as number)?.state === 'printing' && t.daemon.journal.get(asked.body.id as number)?.data.deadline); i++) await new Promise((r) => setTimeout(r, 25));
+    printer.loadPaper();
+    expect((await hit('/v1/payments/{id}/receipt/answer', answer, { method: 'POST', body: json({ printed: 'yes' }) })).body).toMatchObject({ error: { field: 'printed' } });
+    expect((await hit('/v1/payments/{id}/receipt/answer', answer, { method: 'POST', body: json({ printed: true }), token: null })).status).toBe(401);
+    expect((await hit('/v1/payments/{id}/receipt/answer', '/v1/payments/999999/receipt/answer', { method: 'POST', body: json({ printed: true }) })).status).toBe(404);
+    expect((await hit('/v1/payments/{id}/receipt/answer', answer, { method: 'POST', body: json({ printed: true }) })).body).toMatchObject({ status: 'confirmed', state: 'confirming' });
+    expect((await hit('/v1/payments/{id}/receipt/answer', answer, { method: 'POST', body: json({ printed: true }) })).body).toMatchObject({ error: { code: 'NOT_ALLOWED' } });
+    await idle();
   }, 60_000);
 
   it('left nothing the document declares unproduced', () => {
