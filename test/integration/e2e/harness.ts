@@ -4,9 +4,7 @@
  * `pinpad.device.kind: serial` at the pty, its SQLite file and its debug log in a state directory,
  * driven through its HTTP API. One rig serves every case of a file.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,65 +15,29 @@ import { startDaemon, type Daemon } from '../../../src/main.js';
 import type { ApiEvent } from '../../../src/api/events.js';
 import { startHarness, type Harness, type HarnessOptions } from '../acquirer/harness.js';
 import { openEvents } from '../api/daemon.js';
+import { startSim } from '../pinpad/sim-process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 /** Journal states after which nothing more happens to a sale. */
 export const FINAL_STATES = ['confirmed', 'undone', 'declined', 'aborted', 'failed', 'needs-refund', 'dead-letter'];
 
-/** The virtual pinpad as its own process; `control` sends one JSON line and returns the answer. */
+/** The virtual pinpad as its own process; `control` sends one JSON line and returns the answer (throws on a refusal). */
 export interface SimProcess {
-  child: ChildProcess;
   control(cmd: Record<string, unknown>): Promise<Record<string, unknown>>;
   stop(): Promise<void>;
 }
 
-async function startSim(ptyPath: string): Promise<SimProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/bin.ts'), 'sim', 'pinpad', '--pty', ptyPath, '--control', '0', '--typing-ms', 'never'], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stderr.resume();
-  const ready = await new Promise<{ control: number }>((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (d: Buffer) => {
-      out += d.toString();
-      const line = out.split('\n').find((l) => l.startsWith('{'));
-      if (line) resolve(JSON.parse(line) as { control: number });
-    });
-    child.once('exit', (code) => reject(new Error(`sim exited with ${code}`)));
-  });
-  const socket = net.connect(ready.control, '127.0.0.1');
-  await new Promise<void>((resolve, reject) => socket.once('connect', resolve).once('error', reject));
-  let buf = '';
-  const waiting: ((line: string) => void)[] = [];
-  socket.on('data', (d: Buffer) => {
-    buf += d.toString();
-    let nl: number;
-    while ((nl = buf.indexOf('\n')) >= 0) {
-      const line = buf.slice(0, nl);
-      buf = buf.slice(nl + 1);
-      waiting.shift()?.(line);
-    }
-  });
+async function startPtySim(ptyPath: string): Promise<SimProcess> {
+  // typing "never": the product menu and the typed number wait for the keys a case scripts
+  const sim = await startSim(['--pty', ptyPath, '--typing-ms', 'never']);
   return {
-    child,
-    control: (cmd) =>
-      new Promise((resolve, reject) => {
-        waiting.push((line) => {
-          const r = JSON.parse(line) as Record<string, unknown>;
-          if (r.ok === true) resolve(r);
-          else reject(new Error(`sim control ${JSON.stringify(cmd)}: ${String(r.error)}`));
-        });
-        socket.write(`${JSON.stringify(cmd)}\n`);
-      }),
-    stop: async () => {
-      socket.destroy();
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await exited;
+    control: async (cmd) => {
+      const r = await sim.control(cmd);
+      if (r.ok !== true) throw new Error(`sim control ${JSON.stringify(cmd)}: ${String(r.error)}`);
+      return r;
     },
+    stop: () => sim.stop(),
   };
 }
 
@@ -118,7 +80,7 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2e> {
   const stateDir = path.join(dir, 'state');
   const logFile = path.join(stateDir, 'logs', 'omnipos.log');
   const ptyPath = path.join(dir, 'pinpad');
-  const sim = await startSim(ptyPath);
+  const sim = await startPtySim(ptyPath);
   const sandbox = await startHarness({ withholdMs: 4000, ...o.sandbox });
   const base = JSON.parse(readFileSync(path.join(ROOT, 'config/omnipos.json'), 'utf8')) as Record<string, Record<string, unknown>>;
   const url = sandbox.running.url;
