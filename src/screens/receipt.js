@@ -37,7 +37,7 @@ export async function showReceipt(pre, view) {
 
 /** The cashier's answer to "did the receipt come out?". */
 export async function answerReceipt(id, printed) {
-  return api(`/v1/payments/${id}/receipt-answer`, { method: 'POST', body: { printed } });
+  return api(`/v1/payments/${id}/receipt/answer`, { method: 'POST', body: { printed } });
 }
 
 /** Prints the receipt again; false when the daemon cannot (the caller shows it on screen instead). */

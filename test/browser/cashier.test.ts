@@ -58,4 +58,30 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
     expect(errors).toEqual([]);
     console.log(`cashier: page weight ${bytes} bytes; first prompt ${firstPromptMs} ms after Charge; approved with receipt ${finishedMs} ms`);
   });
+
+  it('asks "did the receipt come out?" when the paper ran out mid-receipt; Sim confirms; Reimprimir prints a second copy', async () => {
+    const { page } = b;
+    const errors = pageErrors(page);
+    const printer = t.daemon.virtualPrinter!;
+    // A fresh load (the same address with only a fragment would not reload the page).
+    await page.goto('about:blank');
+    await page.goto(`${t.daemon.apiUrl}/screens/cashier.html#token=${t.token}`);
+    await page.fill('#amount', '25,10');
+    await page.check('input[value=credit]');
+    printer.loadPaper(3);
+    await page.click('#charge');
+    await page.waitForSelector('#question:not([hidden])', { timeout: 20_000 });
+    expect(await page.textContent('#question p')).toBe('O comprovante saiu?');
+    await snap(page, 'cashier-4-receipt-question');
+    printer.loadPaper();
+    await page.click('#printed-yes');
+    await page.waitForSelector('#result:not([hidden])', { timeout: 20_000 });
+    expect(await page.textContent('#result')).toMatch(/Aprovada/);
+    const before = printer.receipts.length;
+    await page.click('#reprint');
+    for (let i = 0; i < 200 && printer.receipts.length === before; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(printer.receipts.length).toBe(before + 1);
+    await snap(page, 'cashier-5-after-reprint');
+    expect(errors).toEqual([]);
+  });
 });
