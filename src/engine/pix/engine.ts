@@ -6,6 +6,7 @@ import { OUTBOX_OPERATIONS, idempotencyKey } from '../outbox/tasks.js';
 import type { ReceiptSubject } from '../ports.js';
 import type { SaleContext } from '../sale/types.js';
 import { pixTransition } from './machine.js';
+import { showQr, type QrDisplayPort } from '../qr/code-port.js';
 import type { PixCreation, PixEffect, PixInput, PixSaleData, PixSaleRequest, PixState, PixStateName } from './types.js';
 
 export type PixEvent =
@@ -27,6 +28,8 @@ export interface PixEngineDeps extends OwnerDeps {
   validityMs: number;
   watchMarginMs: number;
   pollMs: number;
+  /** The customer's display (the pinpad): the code as an image, or a text. */
+  display?: QrDisplayPort;
   onEvent?: (event: PixEvent) => void;
 }
 
@@ -151,6 +154,7 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
     if (await this.runShared(id, state, effect)) return;
     if (effect.kind !== 'watch.payment') return;
     this.emit({ type: 'qr', id, qrCode: state.data.qrCode ?? '', expiresAt: state.data.expiresAt ?? '' });
+    const onPinpad = showQr(this.#d.display, this.deps.log, state.data.qrCode ?? '', { kind: 'pix', amount: state.data.request.amount });
     // Asks for the charge's status until it is paid, the code expires, or the sale leaves `showing`.
     await this.watch(id, {
       waiting: 'showing',
@@ -163,5 +167,6 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
         return s.kind === 'found' && s.status === 2 ? { kind: 'paid' } : undefined;
       },
     });
+    await onPinpad.clear();
   }
 }

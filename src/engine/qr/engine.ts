@@ -6,7 +6,7 @@ import type { WatchTask } from '../outbox/watch.js';
 import type { AcquirerDeliveryPort, ReceiptSubject } from '../ports.js';
 import type { SaleContext } from '../sale/types.js';
 import type { MerchantProfile } from './code.js';
-import { terminalQrCodes, type QrCodePort } from './code-port.js';
+import { showQr, terminalQrCodes, type QrCodePort, type QrDisplayPort } from './code-port.js';
 import { qrTransition } from './machine.js';
 import type { QrEffect, QrInput, QrSaleData, QrSaleRequest, QrState, QrStateName } from './types.js';
 
@@ -24,6 +24,8 @@ export interface QrEngineDeps extends OwnerDeps {
   merchant?: MerchantProfile;
   /** Where codes come from (the terminal builds them from `merchant` unless another adapter is given). */
   codes?: QrCodePort;
+  /** The customer's display (the pinpad): the code as an image, or a text. */
+  display?: QrDisplayPort;
   /** How long a code can be paid, ms (shared with the sandbox's check of 81.01). */
   validityMs: number;
   /** How long after the validity a cancelled or expired code is still watched, ms. */
@@ -172,6 +174,7 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
     if (await this.runShared(id, state, effect)) return;
     if (effect.kind !== 'watch.payment') return;
     this.emit({ type: 'qr', id, qrCode: state.data.qrCode ?? '', expiresAt: state.data.expiresAt ?? '' });
+    const onPinpad = showQr(this.#d.display, this.deps.log, state.data.qrCode ?? '', { kind: 'wallet-qr', amount: state.data.request.amount });
     // Queries by MerchantOrderId until the payment appears, the code expires, or the sale leaves `showing`.
     await this.watch(id, {
       waiting: 'showing',
@@ -184,5 +187,6 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
         return q.kind === 'found' && q.status === 2 && q.confirmationStatus !== 2 && q.paymentId ? { kind: 'paid', paymentId: q.paymentId } : undefined;
       },
     });
+    await onPinpad.clear();
   }
 }

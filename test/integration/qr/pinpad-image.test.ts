@@ -1,0 +1,137 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { encodeResponse } from '../../../drivers/pinpad/index.js';
+import { OmniDeliveryAdapter } from '../../../src/adapters/acquirer-delivery.js';
+import { openPinpad, type PinpadDevice } from '../../../src/adapters/pinpad-device.js';
+import { PinpadQrDisplay } from '../../../src/adapters/pinpad-image.js';
+import { EcommercePixAdapter } from '../../../src/adapters/pix.js';
+import { TextReceiptPrinter } from '../../../src/adapters/text-receipt.js';
+import { loadConfig } from '../../../src/config/index.js';
+import { systemClock } from '../../../src/core/clock.js';
+import { PixEngine, type PixEvent } from '../../../src/engine/pix/engine.js';
+import { QrEngine, type QrEvent } from '../../../src/engine/qr/engine.js';
+import { parsePadraoq, parsePix } from '../../../src/qr/index.js';
+import { cardSim, VirtualPinpad, type VirtualPinpadOptions } from '../../../src/sim/pinpad/index.js';
+import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
+import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
+import { decodePng } from '../../helpers/png-decode.js';
+import { decodeQrRgba } from '../../helpers/qr-decode.js';
+import { useTempDirs } from '../../helpers/temp-dir.js';
+import { log, startHarness, type Harness } from '../acquirer/harness.js';
+
+const tempDir = useTempDirs();
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+/** The virtual pinpad on loopback TCP and the daemon's pinpad (secure channel) on it. */
+async function rig(options: VirtualPinpadOptions = {}): Promise<{ sim: VirtualPinpad; device: PinpadDevice; display: PinpadQrDisplay; stop(): Promise<void> }> {
+  const sim = new VirtualPinpad({ tcpPort: 0, ...options });
+  await sim.start();
+  const config = loadConfig({ env: { OMNIPOS_CONFIG: '', OMNIPOS_STATE_DIR: tempDir() } });
+  const device = await openPinpad(config, () => undefined, log, sim.port);
+  const display = new PinpadQrDisplay(device.pinpad, log);
+  return {
+    sim,
+    device,
+    display,
+    stop: async () => {
+      await device.close();
+      await sim.stop();
+    },
+  };
+}
+
+/** What the pinpad holds under the file name, decoded as a person's phone would (PNG → jsQR). */
+function decodedImage(sim: VirtualPinpad, name = 'QRCODE'): string | undefined {
+  const file = cardSim(sim.engine.state).media.files.get(name);
+  if (!file) return undefined;
+  const { width, height, rgba } = decodePng(file.data);
+  return decodeQrRgba(rgba, width, height);
+}
+
+async function until(f: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!f()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const stops: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const s of stops.splice(0)) await s();
+});
+
+const m = SANDBOX_MERCHANT.merchant;
+const owner = (db: ReturnType<typeof openTerminalDatabase>) => ({
+  db,
+  journal: new Journal(db),
+  outbox: new Outbox(db),
+  orderIds: new MerchantOrderIds(db, { ordinal: 4, clock: systemClock }),
+  receipt: new TextReceiptPrinter(),
+  clock: systemClock,
+  log,
+  attended: true,
+  ecrDecisionMs: 60_000,
+  closeMarginMs: 60_000,
+  validityMs: 60_000,
+  watchMarginMs: 500,
+  pollMs: 50,
+});
+
+describe('the QR code on the pinpad display (MLI/MLR/MLE, DSI) during a wallet QR or Pix sale', () => {
+  it('a wallet QR sale loads its code as a PNG and shows it; the image the pinpad received decodes to the exact code string', async () => {
+    const r = await rig();
+    stops.push(r.stop);
+    const db = openTerminalDatabase(tempDir());
+    const events: QrEvent[] = [];
+    const engine = new QrEngine({
+      ...owner(db),
+      host: new OmniDeliveryAdapter(h.acquirer.omni),
+      merchant: { merchantNumber: m.merchantNumber, terminalId: SANDBOX_MERCHANT.terminal.terminalId, nationalId: m.nationalId, mcc: m.mcc, name: m.name, city: m.city, postalCode: m.postalCode, deviceType: 'P' },
+      display: r.display,
+      onEvent: (e) => void events.push(e),
+    });
+    const { entry, done } = await engine.start({ amount: 6610, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' });
+    const shown = events.find((e) => e.type === 'qr') as Extract<QrEvent, { type: 'qr' }>;
+    await until(() => r.sim.engine.state.display[0] === '[image QRCODE]');
+    expect(decodedImage(r.sim)).toBe(shown.qrCode);
+    expect(parsePadraoq(shown.qrCode).qrcode_data.transaction_amount).toBe('66.10');
+    const sent = r.sim.engine.state.received;
+    expect(sent.filter((c) => ['MLI', 'MLR', 'MLE', 'DSI'].includes(c)).filter((c, i, a) => c !== a[i - 1])).toEqual(['MLI', 'MLR', 'MLE', 'DSI']);
+    // The sale ends (cancelled here): the display is cleared.
+    await engine.cancel(entry.id, 'ecr');
+    await done;
+    expect(r.sim.engine.state.display.join('').trim()).toBe('');
+    db.close();
+  });
+
+  it('a Pix sale shows its BR Code the same way', async () => {
+    const r = await rig();
+    stops.push(r.stop);
+    const db = openTerminalDatabase(tempDir());
+    const events: PixEvent[] = [];
+    const engine = new PixEngine({ ...owner(db), host: new EcommercePixAdapter(h.acquirer.ecommerce!), display: r.display, onEvent: (e) => void events.push(e) });
+    const { entry, done } = await engine.start({ amount: 6710, payer: { name: 'Maria da Silva', document: '52998224725' }, confirmation: 'auto' });
+    await until(() => events.some((e) => e.type === 'qr'));
+    const shown = events.find((e) => e.type === 'qr') as Extract<PixEvent, { type: 'qr' }>;
+    await until(() => r.sim.engine.state.display[0] === '[image QRCODE]');
+    expect(decodedImage(r.sim)).toBe(shown.qrCode);
+    expect(parsePix(shown.qrCode).transactionAmount).toBe('67.10');
+    await engine.cancel(entry.id, 'ecr');
+    await done;
+    db.close();
+  });
+
+  it('a pinpad without image support (MLI answers ERR 010) gets a text pointing at the screen instead, and no file', async () => {
+    const r = await rig({ handlers: new Map([['MLI', () => encodeResponse('MLI', 10)]]) });
+    stops.push(r.stop);
+    expect(await r.display.show('00020101021226760014br.com.padraoq', { kind: 'wallet-qr', amount: 1234 })).toBe('text');
+    expect(r.sim.engine.state.display).toEqual(['R$ 12,34', 'PAGUE COM QR CODE', 'NA TELA DO CAIXA']);
+    expect(cardSim(r.sim.engine.state).media.files.size).toBe(0);
+  });
+});
