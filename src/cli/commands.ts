@@ -17,7 +17,6 @@ import { tablesBin, tablesShow } from './tables.js';
 import { printerStatus, printerTest, simPrinter } from './printer.js';
 import { init } from './init.js';
 import { dayClose, dayReport } from './day.js';
-import { supportBundleCommand } from './support.js';
 import { qrSale } from './qr-sale.js';
 import { pixSale } from './pix-sale.js';
 import { sale } from './sale.js';
@@ -28,4 +27,4 @@ import { receiptReprint, receiptShow } from './receipt.js';
 import { supervisorPassword, supervisorToken, voidCommand } from './void.js';
 
 /** Every `omnipos` command. Add a command by adding its module here. */
-export const COMMANDS: readonly Command[] = [runDaemon, startDaemonCommand, demoSale, apiToken, queueList, queueFlush, configCheck, configSchema, toolsTlvDecode, toolsQrDecode, toolsQrEncode, toolsCrc16, toolsDukpt, toolsPinblockEncode, toolsPinblockDecode, sandboxRun, sandboxCredentialsCommand, walletPay, pinpadInfo, pinpadDisplay, pinpadPorts, simPinpad, printerStatus, printerTest, simPrinter, tablesShow, tablesBin, pinpadReadCard, pinpadTables, simCard, init, qrSale, pixSale, sale, diag, registerMerchant, registerTerminal, kiosk, receiptReprint, receiptShow, dayReport, dayClose, voidCommand, supervisorPassword, supervisorToken, supportBundleCommand];
+export const COMMANDS: readonly Command[] = [runDaemon, startDaemonCommand, demoSale, apiToken, queueList, queueFlush, configCheck, configSchema, toolsTlvDecode, toolsQrDecode, toolsQrEncode, toolsCrc16, toolsDukpt, toolsPinblockEncode, toolsPinblockDecode, sandboxRun, sandboxCredentialsCommand, walletPay, pinpadInfo, pinpadDisplay, pinpadPorts, simPinpad, printerStatus, printerTest, simPrinter, tablesShow, tablesBin, pinpadReadCard, pinpadTables, simCard, init, qrSale, pixSale, sale, diag, registerMerchant, registerTerminal, kiosk, receiptReprint, receiptShow, dayReport, dayClose, voidCommand, supervisorPassword, supervisorToken];

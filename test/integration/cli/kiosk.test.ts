@@ -1,0 +1,72 @@
+import { mkdtempSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../src/cli/run.js';
+import { startTestDaemon } from '../api/daemon.js';
+
+let t: Awaited<ReturnType<typeof startTestDaemon>>;
+let dir: string;
+beforeAll(async () => {
+  t = await startTestDaemon();
+  dir = mkdtempSync(path.join(tmpdir(), 'omnipos-kiosk-test-'));
+}, 60_000);
+afterAll(async () => {
+  await t?.stop();
+});
+
+async function cli(argv: string[], env: Record<string, string>) {
+  let out = '';
+  let err = '';
+  const code = await runCli(argv, { out: (s) => (out += s), err: (s) => (err += s), env });
+  return { code, out, err };
+}
+
+/** A stand-in browser: records its arguments and the page it was asked to open, exits 7. */
+function fakeBrowser(): { exe: string; argsFile: string } {
+  const exe = path.join(dir, 'browser.sh');
+  const argsFile = path.join(dir, 'browser-args');
+  writeFileSync(exe, `#!/bin/sh\nprintf '%s\\n' "$@" > '${argsFile}'\nexit 7\n`);
+  chmodSync(exe, 0o755);
+  return { exe, argsFile };
+}
+
+describe('omnipos kiosk (what omnipos-kiosk.service runs)', () => {
+  it('waits for the health, then opens the screen full screen through a private start page: the token is in the page, never in the arguments', async () => {
+    const runtime = mkdtempSync(path.join(tmpdir(), 'omnipos-kiosk-run-'));
+    const creds = mkdtempSync(path.join(tmpdir(), 'omnipos-kiosk-cred-'));
+    writeFileSync(path.join(creds, 'api-token'), `${t.token}\n`);
+    const browser = fakeBrowser();
+    const r = await cli(['kiosk', '--screen', 'cashier', '--api', t.daemon.apiUrl!, '--browser', browser.exe], { CREDENTIALS_DIRECTORY: creds, RUNTIME_DIRECTORY: runtime });
+    expect(r.err).toBe('');
+    expect(r.code).toBe(7);
+    const args = readFileSync(browser.argsFile, 'utf8').trim().split('\n');
+    expect(args).toEqual(expect.arrayContaining(['--kiosk', '--no-first-run', `--user-data-dir=${path.join(runtime, 'profile')}`, `file://${path.join(runtime, 'start.html')}`]));
+    expect(args.join(' ')).not.toContain(t.token);
+    const page = readFileSync(path.join(runtime, 'start.html'), 'utf8');
+    expect(page).toContain(`location.replace("${t.daemon.apiUrl}/screens/cashier.html#token=${encodeURIComponent(t.token)}")`);
+    const { statSync } = await import('node:fs');
+    expect(statSync(path.join(runtime, 'start.html')).mode & 0o777).toBe(0o600);
+  });
+
+  it('gives up with exit 3 when no daemon answers in time, and refuses a wrong token with exit 4', async () => {
+    const port = await new Promise<number>((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const p = (s.address() as { port: number }).port;
+        s.close(() => resolve(p));
+      });
+    });
+    const tokenFile = path.join(dir, 'token');
+    writeFileSync(tokenFile, t.token);
+    const started = Date.now();
+    const down = await cli(['kiosk', '--api', `http://127.0.0.1:${port}`, '--token-file', tokenFile, '--wait-seconds', '1', '--browser', '/bin/false'], {});
+    expect(down.code).toBe(3);
+    expect(down.err).toMatch(/did not answer within 1 s/);
+    expect(Date.now() - started).toBeLessThan(5000);
+    writeFileSync(tokenFile, 'not-the-token');
+    const wrong = await cli(['kiosk', '--api', t.daemon.apiUrl!, '--token-file', tokenFile, '--browser', '/bin/false'], {});
+    expect(wrong.code).toBe(4);
+    expect((await cli(['kiosk', '--api', t.daemon.apiUrl!], {})).code).toBe(2);
+  });
+});
