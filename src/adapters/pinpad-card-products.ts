@@ -33,6 +33,8 @@ export interface SelectionFacts {
   maskedPan: string;
   /** The product the customer chose on the pinpad (MNU), once asked. */
   productId?: number;
+  /** Typed entry: whether the number's check digit is right (Luhn); the tables may waive the check. */
+  luhnValid?: boolean;
 }
 
 /**
@@ -64,7 +66,7 @@ export function productResolver(set: TableSet): ProductResolver {
  * sale's method (a choice when several fit, e.g. a meal and a food voucher on one card), the
  * issuer's device needs, a swiped chip card sent to the chip unless it is the fallback the tables
  * allow, installments, expiry, the password rule; for typed entry also the typing permission at
- * every level. A typed card whose product wants the security code is refused: this terminal does
+ * every level and the check digit (unless `DoNotValidateCardModule10`). A typed card whose product wants the security code is refused: this terminal does
  * not collect it.
  */
 export function tableProductSelector(tables: () => TableSet | undefined, now: () => Date = () => new Date()): ProductSelector {
@@ -94,6 +96,9 @@ export function tableProductSelector(tables: () => TableSet | undefined, now: ()
       const levels = { parameters: set.tables.parameters, issuer: c?.issuer, bin: c?.bin };
       const typing = typingAllowed(set.tables.acquirer, levels);
       if (!typing.ok) return { kind: 'refused', reason: typing.reason, message: typing.message };
+      if (facts.luhnValid === false && !requiredByAny(levels, 'DoNotValidateCardModule10')) {
+        return { kind: 'refused', reason: 'invalid-card-number', message: 'the typed card number fails its check digit (Luhn): type it again' };
+      }
       if (p.securityCode.ask) return { kind: 'refused', reason: 'typing-not-allowed', message: 'the tables want the security code for this typed card, which this terminal does not collect' };
     }
     return { kind: 'product', productId: p.productId, brandId: p.brandId, ...(p.issuerId !== undefined ? { issuerId: p.issuerId } : {}), password: p.password };

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { card, GCD } from '../../drivers/pinpad/index.js';
 import { GCD_MESSAGES } from '../../tables/pinpad/gcd-messages.js';
 import { OmniposError } from '../core/errors/index.js';
+import { isLuhnValid } from '../crypto/index.js';
 import type { EncryptedCard } from '../engine/ports.js';
 import type { CardPinpad } from './pinpad-card-kit.js';
 import type { PromptRelay } from './pinpad-card-prompts.js';
@@ -25,13 +26,13 @@ function refused(message: string, field: string): OmniposError {
 /**
  * Typed entry on the pinpad: the number (GCD prompt 32h "DIGITE NÚMERO DO CARTÃO"), the expiry
  * month and year (13h, 14h), then EBX method 51 encrypts the number under the DUKPT data key with
- * a fresh IV. The clear digits exist only in this function, long enough to pack and mask them;
- * the packed block is wiped after EBX. `accept(masked)` runs the tables before the number is
- * encrypted and throws when they refuse it.
+ * a fresh IV. The clear digits exist only in this function, long enough to pack, mask and check
+ * them (Luhn); the packed block is wiped after EBX. `accept(masked, expiry, luhnValid)` runs the
+ * tables before the number is encrypted and throws when they refuse it.
  */
 export async function readTypedCard(
   p: CardPinpad,
-  o: { dataKeySlot: number; timeoutS: number; signal: AbortSignal; relay: PromptRelay; accept: (masked: string, expiry: string) => void },
+  o: { dataKeySlot: number; timeoutS: number; signal: AbortSignal; relay: PromptRelay; accept: (masked: string, expiry: string, luhnValid: boolean) => void },
 ): Promise<TypedCard> {
   const ask = async (message: number, digits: number | [number, number]): Promise<string> => {
     const [min, max] = typeof digits === 'number' ? [digits, digits] : digits;
@@ -45,7 +46,7 @@ export async function readTypedCard(
   const year = await ask(MSG.year, 2);
   if (!/^(0[1-9]|1[0-2])$/.test(month) || !/^\d{2}$/.test(year)) throw refused('typed expiry: expected a month 01-12 and a 2-digit year', 'expiry');
   const expiry = `${year}${month}`;
-  o.accept(masked, expiry);
+  o.accept(masked, expiry, isLuhnValid(pan));
   const block = card.typedPanBlock(pan);
   try {
     const enc = await p.run(card.EBX, { data: block, keyIndex: o.dataKeySlot, iv: randomBytes(8) }, { signal: o.signal });

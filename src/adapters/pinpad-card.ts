@@ -125,14 +125,14 @@ export class PinpadCardPort implements CardPort {
 
   async #typed(request: CardRequest, signal: AbortSignal, relay: PromptRelay): Promise<{ summary: CardSummary; card: EncryptedCard }> {
     const chosen: { product?: Product } = {};
-    const facts = (masked: string, expiry: string): SelectionFacts => ({ amount: request.amount, installments: request.installments ?? 1, interest: request.interest ?? 'ByMerchant', maskedPan: masked, expiry });
+    const facts = (masked: string, expiry: string, luhnValid: boolean): SelectionFacts => ({ amount: request.amount, installments: request.installments ?? 1, interest: request.interest ?? 'ByMerchant', maskedPan: masked, expiry, luhnValid });
     const typed = await readTypedCard(this.#o.pinpad, {
       dataKeySlot: this.#o.dataKeySlot,
       timeoutS: this.#o.timeoutS ?? 60,
       signal,
       relay,
-      accept: (masked, expiry) => {
-        const s = this.#o.selectProduct?.({ entry: 'typed', digits: masked.slice(0, 8), fallback: false, method: request.method }, facts(masked, expiry));
+      accept: (masked, expiry, luhnValid) => {
+        const s = this.#o.selectProduct?.({ entry: 'typed', digits: masked.slice(0, 8), fallback: false, method: request.method }, facts(masked, expiry, luhnValid));
         if (!s || s.kind === 'refused') throw new OmniposError('INIT_CARD_REFUSED', s?.message ?? 'no product rules for typed cards', { reason: s?.reason ?? 'typing-not-allowed' });
         // A typed number offers no menu on the pinpad: several products for it is a refusal, not a guess.
         if (s.kind === 'choose') throw new OmniposError('INIT_CARD_REFUSED', 'several products fit this typed card; read the card instead', { reason: 'product-choice' });

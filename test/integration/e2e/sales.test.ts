@@ -125,6 +125,14 @@ describe.skipIf(!HAS_SOCAT)('card sales through the API, the virtual pinpad on a
       expect(s.host?.charged).toBe(1700);
     });
 
+    it('a typed number with a wrong check digit ends before anything is encrypted or sent', async () => {
+      const typo = `${CARD0.pan.slice(0, -1)}${(Number(CARD0.pan.at(-1)) + 1) % 10}`;
+      const s = await sell(e, { keys: [typo, '12', '30'] }, { amount: 1750, method: 'credit', entry: 'typed' });
+      expect(s.view).toMatchObject({ status: 'cancelled', state: 'aborted' });
+      expect(String(e.daemon.journal.get(s.id)?.data.reason)).toMatch(/check digit/);
+      expect(s.host).toBeUndefined();
+    });
+
     it('typed entry where the tables forbid it: 409 before anything starts (debit, voucher)', async () => {
       for (const method of ['debit', 'voucher']) {
         const r = await e.api('POST', '/v1/payments', { amount: 1800, method, entry: 'typed' });

@@ -50,6 +50,9 @@ describe('tableProductSelector', () => {
     // the Visa range checks a typed expiry (CheckExpiryDateWhenCardNumberIsTyped): January 2023 is past in June 2026
     const expired = select({ entry: 'typed', digits: card('ending 0').pan.slice(0, 8), fallback: false, method: 'credit' }, { ...facts, expiry: '2301' });
     expect(expired).toMatchObject({ kind: 'refused', reason: 'expired' });
+    // a typo: the check digit is wrong and no level waives the check (DoNotValidateCardModule10)
+    const typo = select({ entry: 'typed', digits: card('ending 0').pan.slice(0, 8), fallback: false, method: 'credit' }, { ...facts, expiry: '3012', luhnValid: false });
+    expect(typo).toMatchObject({ kind: 'refused', reason: 'invalid-card-number' });
   });
 
   it('typedEntryRefusal: credit can be typed; no debit or voucher range allows it; no tables, no typing', () => {
