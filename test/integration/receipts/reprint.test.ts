@@ -121,6 +121,25 @@ describe('reprint of a receipt of the day, rebuilt from the journal', () => {
     expect(printer.receipts.length).toBe(count);
   });
 
+  it('paper out mid-receipt at a counter: printing, the question, the cashier says no → undone, and no receipt to reprint', async () => {
+    const printer = t.daemon.virtualPrinter!;
+    printer.loadPaper(3);
+    const created = await api('POST', '/v1/payments', { amount: 2510, method: 'credit' });
+    const id = created.json().id as number;
+    try {
+      for (let i = 0; i < 600 && !(t.daemon.journal.get(id)?.state === 'printing' && t.daemon.journal.get(id)?.data.deadline); i++) await new Promise((r) => setTimeout(r, 25));
+      expect(t.daemon.journal.get(id)).toMatchObject({ state: 'printing' });
+      const trail = t.daemon.journal.transitions(id).map((x) => `${x.to}:${x.input}`);
+      expect(trail.slice(-3)).toEqual(['approved:card approved', 'printing:print', 'printing:receipt unsure']);
+    } finally {
+      printer.loadPaper();
+    }
+    const answered = await api('POST', `/v1/payments/${id}/receipt/answer`, { printed: false });
+    expect(answered.json()).toMatchObject({ id, status: 'undone', reason: 'the receipt did not come out' });
+    expect((await api('POST', `/v1/payments/${id}/receipt/print`)).json()).toMatchObject({ error: { code: 'RECEIPT_NOT_AVAILABLE' } });
+    for (let i = 0; i < 200 && t.daemon.engine.busy; i++) await new Promise((r) => setTimeout(r, 25));
+  });
+
   it('omnipos receipt reprint (no ID: the last sale with a receipt) and omnipos receipt show, against the running daemon', async () => {
     const printer = t.daemon.virtualPrinter!;
     // The newest sale with a receipt awaits the cash register's decision: it has its receipt already.
