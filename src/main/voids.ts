@@ -81,8 +81,10 @@ export interface VoidsDeps extends OwnerDeps {
   tables: () => TableSet | undefined;
   /** The cash register's API token: the supervisor's must differ. */
   apiToken: string;
-  /** Throws ENGINE_BUSY while a sale holds the pinpad. */
-  assertPinpadFree: () => void;
+  /** The outbox can refund Pix sales (e-commerce credentials configured). */
+  pixRefunds?: boolean;
+  /** True while a sale holds the pinpad (a void then waits its turn: ENGINE_BUSY). */
+  saleBusy: () => boolean;
   onEvent?: (event: VoidEvent) => void;
 }
 
@@ -113,6 +115,9 @@ export function buildVoids(d: VoidsDeps): Voids {
     },
     log: d.log,
   });
-  const engine = new VoidEngine({ ...d, card, host: delivery, supervisor: gate, tables: d.tables, assertPinpadFree: d.assertPinpadFree, ...(d.onEvent ? { onEvent: d.onEvent } : {}) });
+  const assertPinpadFree = (): void => {
+    if (d.saleBusy()) throw new OmniposError('ENGINE_BUSY', 'a sale is using the pinpad');
+  };
+  const engine = new VoidEngine({ ...d, card, host: delivery, supervisor: gate, tables: d.tables, assertPinpadFree, ...(d.onEvent ? { onEvent: d.onEvent } : {}) });
   return { engine, delivery, gate, supervisorTokenFile: file };
 }

@@ -17,8 +17,14 @@ const VOIDABLE = new Set(['confirmed', 'needs-refund']);
 /** The sale behind journal entry `entry`, or VOID_NOT_ALLOWED saying why it cannot be voided. */
 export function voidableSale(entry: JournalEntry | undefined, id: number): VoidedSale {
   if (!entry) throw new OmniposError('ENGINE_NOT_FOUND', `no payment ${id}`, { id });
+  if (entry.kind === 'pix') {
+    const p = entry.data as { merchantOrderId: string; paymentId?: string };
+    if (entry.state !== 'confirmed') throw new OmniposError('VOID_NOT_ALLOWED', `Pix ${id} is ${entry.state}: only a confirmed Pix is refunded`, { id, state: entry.state });
+    if (!p.paymentId) throw new OmniposError('VOID_NOT_ALLOWED', `Pix ${id} has no PaymentId on record`, { id });
+    return { kind: 'pix', id, merchantOrderId: p.merchantOrderId, paymentId: p.paymentId, amount: entry.amount, method: 'pix' };
+  }
   if (entry.kind !== 'sale') {
-    throw new OmniposError('VOID_NOT_ALLOWED', `payment ${id} is a ${entry.kind} payment: only card sales are voided with the card`, { id, kind: entry.kind });
+    throw new OmniposError('VOID_NOT_ALLOWED', `payment ${id} is a ${entry.kind} payment: card sales are voided with the card, Pix sales refunded`, { id, kind: entry.kind });
   }
   const d = entry.data as unknown as SaleData;
   if (!VOIDABLE.has(entry.state)) {
@@ -85,7 +91,7 @@ export function checkVoidLimits(c: LimitCheck): void {
   if (c.amount > remaining && !greaterAllowed) {
     throw new OmniposError('VOID_OVER_LIMIT', `amount: ${c.amount} cents is more than the ${remaining} cents that remain of sale ${c.sale.merchantOrderId}`, { ...where, remaining });
   }
-  if (!c.tables) return;
+  if (!c.tables || !c.sale.card) return;
   const productId = c.sale.card.productId;
   const product = productId !== undefined ? c.tables.product(productId) : undefined;
   if (!product) throw new OmniposError('VOID_NOT_ALLOWED', `the tables in force have no product ${String(productId)} for sale ${c.sale.merchantOrderId}`, where);

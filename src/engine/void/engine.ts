@@ -10,6 +10,7 @@ import { voidTransition } from './machine.js';
 import type { VoidHostPort } from './ports.js';
 import { planVoidRecovery } from './recovery.js';
 import type { SupervisorCredential, SupervisorGate } from './supervisor.js';
+import type { PixTask } from '../outbox/pix.js';
 import { VOID_HOLDS_AMOUNT, voidStatus, type HostVoidOutcome, type VoidData, type VoidEffect, type VoidInput, type VoidState, type VoidStateName, type VoidStatus } from './types.js';
 
 export type VoidEvent =
@@ -28,11 +29,13 @@ export interface VoidEngineDeps extends OwnerDeps {
   tables: () => TableSet | undefined;
   /** Throws ENGINE_BUSY when another payment holds the pinpad. */
   assertPinpadFree?: () => void;
+  /** The outbox can refund Pix sales (the e-commerce credentials are configured). */
+  pixRefunds?: boolean;
   onEvent?: (event: VoidEvent) => void;
 }
 
-const DURABLE = new Set<VoidEffect['kind']>(['outbox.void-confirm', 'outbox.void-undo']);
-const UNFINISHED: VoidStateName[] = ['started', 'card-read', 'voiding', 'finishing-chip', 'confirming', 'undoing'];
+const DURABLE = new Set<VoidEffect['kind']>(['outbox.void-confirm', 'outbox.void-undo', 'outbox.pix-refund']);
+const UNFINISHED: VoidStateName[] = ['started', 'card-read', 'voiding', 'finishing-chip', 'confirming', 'undoing', 'refunding'];
 
 /** What a sale has left to void. */
 export interface Remaining {
@@ -85,14 +88,15 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
    */
   async start(saleId: number, o: { amount?: number; supervisor: SupervisorCredential }): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     const authorizedBy = this.#d.supervisor.authorize(o.supervisor);
-    if (this.#active) throw new OmniposError('ENGINE_BUSY', 'a void is already using the pinpad', { active: this.#active.id });
-    this.#d.assertPinpadFree?.();
     const saleEntry = this.entryOf(saleId);
     const sale = voidableSale(saleEntry, saleId);
     const left = this.remaining(saleId, sale.amount);
     const amount = o.amount ?? left.remaining;
     const now = this.#d.clock.now();
     checkVoidLimits({ sale, saleAt: new Date((saleEntry as JournalEntry).createdAt), amount, voided: left.voided, now, tables: this.#d.tables() });
+    if (sale.kind === 'pix') return this.#refund(sale, amount, left.remaining, authorizedBy);
+    if (this.#active) throw new OmniposError('ENGINE_BUSY', 'a void is already using the pinpad', { active: this.#active.id });
+    this.#d.assertPinpadFree?.();
     const abort = new AbortController();
     this.#active = { id: -1, abort };
     try {
@@ -111,6 +115,24 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
       this.#active = undefined;
       throw e;
     }
+  }
+
+  /**
+   * A Pix sale is refunded, not voided with a card: the refund is journaled with its outbox
+   * request in one commit, and the outbox asks it (`PUT …/void`) and waits for the provider.
+   */
+  async #refund(sale: VoidData['sale'], amount: number, remaining: number, authorizedBy: VoidData['authorizedBy']): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+    if (!this.#d.pixRefunds) throw new OmniposError('VOID_NOT_ALLOWED', 'Pix refunds need the e-commerce credentials (acquirer.merchantId and merchantKeyFile)', { saleId: sale.id });
+    if (amount !== remaining || remaining !== sale.amount) {
+      throw new OmniposError('VOID_NOT_ALLOWED', `a Pix is refunded in full (${sale.amount} cents): partial Pix refunds are not supported`, { saleId: sale.id, amount });
+    }
+    const merchantVoidId = await this.#d.orderIds.next();
+    const data: VoidData = { merchantOrderId: merchantVoidId, merchantVoidId, sale, amount, authorizedBy };
+    const entry = this.#d.journal.open({ kind: 'void', merchantOrderId: merchantVoidId, state: 'started', amount, data: data as unknown as Record<string, unknown>, input: `refund by ${authorizedBy}`, at: this.#d.clock.now() });
+    this.deps.log.info({ id: entry.id, merchantVoidId, saleId: sale.id, amount, authorizedBy }, 'Pix refund started');
+    this.emit(this.stateEvent(entry.id, { name: 'started', data }, `refund by ${authorizedBy}`));
+    await this.apply(entry.id, { kind: 'refund' });
+    return { entry, done: Promise.resolve() };
   }
 
   /** The customer, the cashier or an operator cancels while the card is being read. */
@@ -178,13 +200,17 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
           ...(e.by === 'voidId' && d.voidId ? { voidId: d.voidId } : {}),
         };
         this.#d.outbox.enqueue({ journalId, operation: OUTBOX_OPERATIONS.voidUndo, idempotencyKey: idempotencyKey('void-undo', d.merchantVoidId), payload: { ...payload }, at });
+      } else if (e.kind === 'outbox.pix-refund') {
+        // keyed on the refund's own id: the Pix engine's own refund task of the sale is another
+        const payload: PixTask = { merchantOrderId: d.sale.merchantOrderId, paymentId: d.sale.paymentId };
+        this.#d.outbox.enqueue({ journalId, operation: OUTBOX_OPERATIONS.pixRefund, idempotencyKey: idempotencyKey('pix-refund', d.merchantVoidId), payload: { ...payload }, at });
       }
     }
   }
 
   protected receiptSubject(state: VoidState): ReceiptSubject {
     const d = state.data;
-    return { merchantOrderId: d.merchantVoidId, paymentType: d.sale.method, amount: d.amount, installments: 1, maskedPan: d.sale.card.maskedPan };
+    return { merchantOrderId: d.merchantVoidId, paymentType: d.sale.method, amount: d.amount, installments: 1, ...(d.sale.card ? { maskedPan: d.sale.card.maskedPan } : {}) };
   }
 
   protected async run(id: number, state: VoidState, effect: VoidEffect): Promise<void> {
@@ -222,15 +248,17 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
 
   async #drive(id: number, signal: AbortSignal): Promise<void> {
     const data = this.stateOf(this.entry(id)).data;
+    const { card: saleCard, method } = data.sale;
+    if (!saleCard || method === 'pix') throw new OmniposError('INTERNAL', `void ${id}: a card void of a sale without a card`);
     let read;
     try {
-      read = await this.#d.card.readCard({ merchantOrderId: data.merchantVoidId, amount: data.amount, method: data.sale.method }, signal);
+      read = await this.#d.card.readCard({ merchantOrderId: data.merchantVoidId, amount: data.amount, method }, signal);
     } catch (e) {
       const by = this.#active?.cancelBy;
       await this.apply(id, signal.aborted && by ? { kind: 'cancel', by } : { kind: 'card-failed', reason: (e as Error).message });
       return;
     }
-    const mismatch = cardMismatch(data.sale.card, read.summary);
+    const mismatch = cardMismatch(saleCard, read.summary);
     if (mismatch) {
       this.#d.log.warn({ id, saleId: data.sale.id, mismatch, maskedPan: read.summary.maskedPan }, 'void refused: not the sale’s card');
       await this.apply(id, { kind: 'card-mismatch', card: read.summary, reason: `not the sale's card: ${mismatch}` });

@@ -63,6 +63,7 @@ export function voidTransition(state: VoidState, input: VoidInput): VoidStep {
           input.card.chip ? { kind: 'pinpad.finish-chip', decision: 'aborted' } : { kind: 'pinpad.end', message: 'CARTAO DIFERENTE\nDA VENDA' });
       }
       if (input.kind === 'card-failed') return go(state, 'aborted', 'card failed', { reason: input.reason }, { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' });
+      if (input.kind === 'refund' && state.data.sale.kind === 'pix') return go(state, 'refunding', 'refund', {}, { kind: 'outbox.pix-refund' });
       if (input.kind === 'cancel') return go(state, 'aborted', `cancel by ${input.by}`, { reason: `cancelled by ${input.by}` }, { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' });
       return refuse(state, input);
     case 'card-read':
@@ -88,6 +89,13 @@ export function voidTransition(state: VoidState, input: VoidInput): VoidStep {
         if (input.action === 'done') return go(state, 'confirmed', 'void confirm delivered', {});
         return go(state, 'dead-letter', `void confirm ${input.action}`, { reason: input.reason },
           { kind: 'alarm', code: 'VOID_CONFIRM_DEAD_LETTER', message: `confirmation of void ${state.data.merchantVoidId}: ${input.reason}` });
+      }
+      return refuse(state, input);
+    case 'refunding':
+      if (input.kind === 'delivered') {
+        if (input.action === 'done') return go(state, 'confirmed', 'refund delivered', {});
+        return go(state, 'dead-letter', `refund ${input.action}`, { reason: input.reason },
+          { kind: 'alarm', code: 'PIX_REFUND_DEAD_LETTER', message: `refund ${state.data.merchantVoidId} of Pix ${state.data.sale.merchantOrderId}: ${input.reason}` });
       }
       return refuse(state, input);
     case 'undoing':

@@ -8,7 +8,7 @@ import type { VoidEffect, VoidState, VoidStateName } from './types.js';
  * | started, card-read (nothing sent)      | aborted                                                 |
  * | voiding (the request may have left)    | undo by MerchantVoidId (by VoidId when it is known)     |
  * | finishing-chip (approved, card open)   | undo by VoidId: the card never finished the void        |
- * | confirming / undoing                   | make sure the outbox holds the request (idempotent)     |
+ * | confirming / undoing / refunding       | make sure the outbox holds the request (idempotent)     |
  * | final                                  | nothing                                                 |
  */
 export type VoidRecoveryPlan =
@@ -31,6 +31,8 @@ export function planVoidRecovery(state: VoidState): VoidRecoveryPlan {
       return { kind: 'ensure', effects: [{ kind: 'outbox.void-confirm' }] };
     case 'undoing':
       return { kind: 'ensure', effects: [undoBy(state)] };
+    case 'refunding':
+      return { kind: 'ensure', effects: [{ kind: 'outbox.pix-refund' }] };
     default:
       return { kind: 'nothing' };
   }

@@ -8,15 +8,17 @@ import type { CardSummary, PaymentMethod } from '../sale/types.js';
 
 /** The sale a void gives money back for, as the void's journal row remembers it. */
 export interface VoidedSale {
+  /** `pix`: a Pix sale, refunded on the e-commerce API; absent: a card sale, voided with the card. */
+  kind?: 'pix';
   /** The sale's journal id. */
   id: number;
   merchantOrderId: string;
   paymentId: string;
   /** The sale's amount, cents. */
   amount: number;
-  method: PaymentMethod;
-  /** What the sale stored of its card: the void's card must match it. */
-  card: CardSummary;
+  method: PaymentMethod | 'pix';
+  /** What the sale stored of its card (card sales): the void's card must match it. */
+  card?: CardSummary;
 }
 
 /** Who authorized the void: a supervisor, by the API's supervisor token or the terminal's supervisor password. */
@@ -50,6 +52,8 @@ export const VOID_STATES = [
   'finishing-chip',
   'confirming',
   'undoing',
+  /** A Pix refund asked through the outbox, until the provider approves it. */
+  'refunding',
   'confirmed',
   'undone',
   'declined',
@@ -66,7 +70,7 @@ export const FINAL_VOID_STATES: ReadonlySet<VoidStateName> = new Set(['confirmed
  * States whose amount counts as voided (or may be, until settled) when the sale's remaining
  * amount is computed: everything but what ended with nothing given back.
  */
-export const VOID_HOLDS_AMOUNT: ReadonlySet<VoidStateName> = new Set(['started', 'card-read', 'voiding', 'finishing-chip', 'confirming', 'confirmed', 'undoing', 'dead-letter']);
+export const VOID_HOLDS_AMOUNT: ReadonlySet<VoidStateName> = new Set(['started', 'card-read', 'voiding', 'finishing-chip', 'confirming', 'confirmed', 'undoing', 'refunding', 'dead-letter']);
 
 export interface VoidState {
   name: VoidStateName;
@@ -87,6 +91,8 @@ export type VoidInput =
   | { kind: 'card-mismatch'; card: CardSummary; reason: string }
   | { kind: 'card-failed'; reason: string }
   | { kind: 'cancel'; by: 'ecr' | 'customer' | 'operator' }
+  /** A Pix sale: ask its refund (no card to read). */
+  | { kind: 'refund' }
   /** The request is about to leave; `at` becomes its `MerchantVoidDate` (ISO). */
   | { kind: 'send'; at: string }
   | { kind: 'host-answer'; outcome: HostVoidOutcome }
@@ -100,6 +106,7 @@ export type VoidEffect =
   | { kind: 'pinpad.end'; message: string }
   | { kind: 'outbox.void-confirm' }
   | { kind: 'outbox.void-undo'; by: 'voidId' | 'merchantVoidId' }
+  | { kind: 'outbox.pix-refund' }
   | { kind: 'alarm'; code: string; message: string };
 
 /** The status the cash register and the supervisor read (`GET /v1/voids/{id}`). */
@@ -115,6 +122,7 @@ const STATUS: Record<VoidStateName, VoidStatus> = {
   confirmed: 'approved',
   undoing: 'undone',
   undone: 'undone',
+  refunding: 'pending',
   declined: 'declined',
   refused: 'refused',
   aborted: 'cancelled',

@@ -77,7 +77,7 @@ describe('voids on the daemon: the API and the CLI, the embedded sandbox and vir
 
   it('POST /v1/payments/{id}/void without a supervisor, or with the cash register’s token as one, is refused (403) and nothing starts', async () => {
     const id = await confirmedSale(1000);
-    for (const headers of [{}, { 'x-supervisor-token': token }, { 'x-supervisor-token': `${supervisor}x` }]) {
+    for (const headers of [{}, { 'x-supervisor-token': token }, { 'x-supervisor-token': `${supervisor}x` }] as Record<string, string>[]) {
       const r = await call('POST', `/v1/payments/${id}/void`, { body: {}, headers });
       expect(r.status).toBe(403);
       expect(r.body.error.code).toBe('SUPERVISOR_REQUIRED');
