@@ -276,6 +276,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     pinpad: pinpadDevice.pinpad,
     tables: () => tableSet,
     saleBusy: () => engine.busy,
+    pixRefunds: pix !== undefined,
     log: log.child({ component: 'void' }),
     attended: values.terminal.mode === 'attended',
     ecrDecisionMs: values.payments.ecrDecisionSeconds * 1000,
