@@ -6,6 +6,7 @@ import { listenLan } from './main/api-lan.js';
 import { acquirerUrls } from './main/acquirer-urls.js';
 import { merchantProfile } from './main/merchant.js';
 import { qrProvider } from './main/qr-provider.js';
+import { PinpadQrDisplay } from './adapters/pinpad-image.js';
 import { receiptPrinter, receiptService } from './main/printing.js';
 import { startOperations, type Operations } from './main/operations.js';
 import type { VirtualPrinter } from './sim/printer/index.js';
@@ -228,6 +229,8 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
   // qr.provider: the terminal's own codes or the e-commerce QR sale; e-commerce QR sales are delivered to that API.
   const { delivery, codes: qrCodes } = qrProvider(config, acquirer, db, journal, new OmniDeliveryAdapter(acquirer.omni));
   const profile = merchantProfile(config);
+  // The QR (wallet or Pix) on the pinpad's display while it can be paid: an image, or a text.
+  const qrDisplay = new PinpadQrDisplay(pinpadDevice.pinpad, log.child({ component: 'pinpad-display' }));
   const qrEngine = new QrEngine({
     db,
     journal,
@@ -238,6 +241,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     canSell,
     ...(profile ? { merchant: profile } : {}),
     ...(qrCodes ? { codes: qrCodes } : {}),
+    display: qrDisplay,
     clock,
     log: log.child({ component: 'qr' }),
     attended: values.terminal.mode === 'attended',
@@ -257,6 +261,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
         outbox,
         orderIds,
         host: pix,
+        display: qrDisplay,
         receipt: printer,
         canSell,
         clock,

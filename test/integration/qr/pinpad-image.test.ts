@@ -106,7 +106,7 @@ describe('the QR code on the pinpad display (MLI/MLR/MLE, DSI) during a wallet Q
     // The sale ends (cancelled here): the display is cleared.
     await engine.cancel(entry.id, 'ecr');
     await done;
-    expect(r.sim.engine.state.display.join('').trim()).toBe('');
+    await until(() => r.sim.engine.state.display.join('').trim() === '');
     db.close();
   });
 
