@@ -1,4 +1,5 @@
-import type { CardSummary, HostSaleOutcome, SaleData, SaleRequest } from './sale/types.js';
+import type { ReceiptFacts } from '../receipt/index.js';
+import type { CardSummary, HostSaleOutcome, SaleRequest } from './sale/types.js';
 
 /**
  * The engine's ports: what it needs from the acquirer, the pinpad and the printer, in its own
@@ -114,20 +115,8 @@ export interface SaleAuthorizationPort {
   authorize(order: SaleOrder): Promise<HostSaleOutcome>;
 }
 
-/** What a receipt is printed from: a card sale's, a wallet QR sale's or a Pix sale's data. */
-export interface ReceiptSubject {
-  merchantOrderId: string;
-  paymentType: 'credit' | 'debit' | 'voucher' | 'wallet-qr' | 'pix';
-  /** Cents. */
-  amount: number;
-  installments: number;
-  interest?: 'ByMerchant' | 'ByIssuer';
-  authorizationCode?: string;
-  nsu?: string;
-  maskedPan?: string;
-  cvm?: 'pin' | 'signature' | 'none';
-  hostReceipt?: SaleData['hostReceipt'];
-}
+/** What a receipt is printed from: a card sale's, a wallet QR sale's or a Pix sale's data (src/receipt's facts). */
+export type ReceiptSubject = ReceiptFacts;
 
 /** Whether a receipt could be printed now, and if not why (paper out, cover open, offline…). */
 export type ReceiptReadiness = { ready: true } | { ready: false; reason: string };
