@@ -18,8 +18,13 @@ export function daemonApi(config: Config): DaemonApi {
   const { token, file } = ensureApiToken(config.values.stateDir);
   const host = ['0.0.0.0', '::'].includes(config.values.api.host) ? '127.0.0.1' : config.values.api.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${config.values.api.port}`;
+  return apiAt(url, token, file);
+}
+
+/** The API of a daemon this process started (its URL and token known). */
+export function apiAt(url: string, token: string, tokenFile: string): DaemonApi {
   const dispatcher = new Agent({ keepAliveTimeout: 5_000, connect: { timeout: 2_000 } });
-  return { url, token, tokenFile: file, dispatcher, close: () => dispatcher.close().catch(() => undefined) };
+  return { url, token, tokenFile, dispatcher, close: () => dispatcher.close().catch(() => undefined) };
 }
 
 /** The words a command prints when no daemon answers: how to start one. */

@@ -46,8 +46,8 @@ function parseWhole(text: string | undefined, flag: string, min: number, max: nu
   return n;
 }
 
-/** Runs one card sale on the daemon's API, telling the prompts and states as the event stream brings them. */
-async function runCardSale(api: DaemonApi, body: Record<string, unknown>, ctx: CliContext, json: boolean): Promise<number> {
+/** Runs one card sale on the daemon's API, telling the prompts and states as the event stream brings them; returns the exit code its outcome means. */
+export async function runCardSale(api: DaemonApi, body: Record<string, unknown>, ctx: CliContext, json: boolean): Promise<number> {
   const tty = process.stdout.isTTY === true && !json;
   const say = (text: string): void => {
     if (!json) ctx.out(`${tty ? '\r\x1b[K' : ''}${text}\n`);
