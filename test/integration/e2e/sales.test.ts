@@ -178,6 +178,26 @@ describe.skipIf(!HAS_SOCAT)('card sales through the API, the virtual pinpad on a
       expect(s.host?.charged ?? 0).toBe(0);
     });
 
+    it.each([
+      [7020, 'approved'],
+      [7021, 'denied'],
+      [7022, 'timed out'],
+      [7029, 'failing (500)'],
+    ])('confirmation outcomes by cents: %i, the first confirmation %s — the outbox retries, confirmed once', async (amount) => {
+      const s = await sell(e, { lastDigit: 0, via: 'chip' }, { amount, method: 'credit' });
+      expect(s.view.status).toBe('confirmed');
+      expect(s.host).toMatchObject({ status: 2, confirmationStatus: 1, charged: amount });
+    });
+
+    it('undo outcomes by cents: the cash register undoes a sale of cents 21, the first undo is denied, the retry undoes it', async () => {
+      await present(e, { lastDigit: 0, via: 'chip' });
+      const s = await start(e, { amount: 7121, method: 'credit', confirmation: 'ecr' });
+      await e.waitState(s.id, 'awaiting-decision');
+      expect((await e.api('POST', `/v1/payments/${s.id}/undo`)).status).toBe(200);
+      expect((await e.waitFinal(s.id)).status).toBe('undone');
+      expect(await hostSale(e, s.merchantOrderId)).toMatchObject({ charged: 0 });
+    });
+
     it('host silent mid-chip (cents 12): FCX "no communication", then undone by order id', async () => {
       const s = await sell(e, { lastDigit: 0, via: 'chip' }, { amount: 5012, method: 'credit' });
       expect(s.view.status).toBe('undone');
