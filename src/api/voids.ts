@@ -146,9 +146,9 @@ export function voidPaths(unauthorized: Schema, error: (d: string) => Schema): R
   return {
     '/v1/payments/{id}/void': {
       post: {
-        summary: 'Void a confirmed card sale, in full or in part (a supervisor authorizes; the customer presents the same card)',
+        summary: 'Void a confirmed card sale, in full or in part (a supervisor authorizes; the customer presents the same card), or refund a confirmed Pix in full',
         description:
-          'The supervisor sends `X-Supervisor-Token` (`omnipos supervisor token`) or `X-Supervisor-Password`. The checks (supervisor, a confirmed card sale, the remaining amount, the issuer\'s reversal limits, the terminal\'s cancellation parameters) refuse before anything is read or sent. Then the pinpad reads the card with the refund transaction type; another card ends the void `refused`; the host\'s answer is confirmed or undone through the outbox.',
+          'The supervisor sends `X-Supervisor-Token` (`omnipos supervisor token`) or `X-Supervisor-Password`. The checks (supervisor, a confirmed card sale, the remaining amount, the issuer\'s reversal limits, the terminal\'s cancellation parameters) refuse before anything is read or sent. Then the pinpad reads the card with the refund transaction type; another card ends the void `refused`; the host\'s answer is confirmed or undone through the outbox. A Pix is refunded in full through the outbox (no card), `pending` until the provider approves.',
         parameters: [
           id('The payment (card sale) to void.'),
           { name: 'X-Supervisor-Token', in: 'header', required: false, schema: str },

@@ -88,7 +88,9 @@ describe('void checks before anything is sent', () => {
     expect(voidableSale(entry({ state: 'needs-refund' }), 5).paymentId).toBe('p');
     expect(() => voidableSale(undefined, 5)).toThrow(expect.objectContaining({ code: 'ENGINE_NOT_FOUND' }));
     expect(() => voidableSale(entry({ state: 'awaiting-decision' }), 5)).toThrow(expect.objectContaining({ code: 'VOID_NOT_ALLOWED', message: expect.stringContaining('undo it instead') }));
-    expect(() => voidableSale(entry({ kind: 'pix' }), 5)).toThrow(expect.objectContaining({ code: 'VOID_NOT_ALLOWED' }));
+    expect(voidableSale(entry({ kind: 'pix' }), 5)).toEqual({ kind: 'pix', id: 5, merchantOrderId: 'm', paymentId: 'p', amount: 1000, method: 'pix' });
+    expect(() => voidableSale(entry({ kind: 'pix', state: 'showing' }), 5)).toThrow(expect.objectContaining({ code: 'VOID_NOT_ALLOWED' }));
+    expect(() => voidableSale(entry({ kind: 'qr' }), 5)).toThrow(expect.objectContaining({ code: 'VOID_NOT_ALLOWED', message: expect.stringContaining('qr payment') }));
     expect(() => voidableSale(entry({ state: 'undone' }), 5)).toThrow(expect.objectContaining({ code: 'VOID_NOT_ALLOWED' }));
   });
 });

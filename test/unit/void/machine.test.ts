@@ -63,6 +63,18 @@ describe('card void machine', () => {
     expect(u.effects).toContain('outbox.void-undo:merchantVoidId');
   });
 
+  it('a Pix sale is refunded through the outbox (no card); a card sale cannot take that path', () => {
+    const pixSale: VoidState = { name: 'started', data: { ...start.data, sale: { kind: 'pix', id: 2, merchantOrderId: 'm', paymentId: 'p', amount: 1000, method: 'pix' } } };
+    const r = run([{ kind: 'refund' }, done], pixSale);
+    expect(r.names).toEqual(['started', 'refunding', 'confirmed']);
+    expect(r.effects).toEqual(['outbox.pix-refund']);
+    expect(voidTransition(start, { kind: 'refund' }).ok).toBe(false);
+    const dead = run([{ kind: 'refund' }, { kind: 'delivered', action: 'dead-letter', reason: 'x' }], pixSale);
+    expect(dead.state.name).toBe('dead-letter');
+    expect(dead.effects.at(-1)).toBe('alarm');
+    expect(planVoidRecovery({ ...pixSale, name: 'refunding' })).toEqual({ kind: 'ensure', effects: [{ kind: 'outbox.pix-refund' }] });
+  });
+
   it('a dead letter raises an alarm', () => {
     const r = run([{ kind: 'card-read', card: stripeCard }, send, answer({ kind: 'approved', voidId: 'v' }), { kind: 'delivered', action: 'dead-letter', reason: 'NOT_ALLOWED' }]);
     expect(r.state.name).toBe('dead-letter');
@@ -94,6 +106,7 @@ describe('card void machine', () => {
       fc.constant({ kind: 'card-failed' as const, reason: 'x' }),
       fc.constantFrom('ecr', 'customer', 'operator').map((by) => ({ kind: 'cancel' as const, by: by as 'ecr' })),
       fc.constant(send),
+      fc.constant({ kind: 'refund' as const }),
       outcome.map((o) => answer(o as HostVoidOutcome)),
       fc.constantFrom('approved', 'declined', 'failed').map((card) => ({ kind: 'chip-finished' as const, card: card as 'approved' })),
       fc.constantFrom('done', 'dead-letter', 'needs-refund').map((action) => ({ kind: 'delivered' as const, action: action as 'done', reason: 'r' })),

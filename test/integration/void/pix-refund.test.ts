@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OmniDeliveryAdapter } from '../../../src/adapters/acquirer-delivery.js';
+import { OmniVoidAdapter } from '../../../src/adapters/acquirer-void.js';
+import { EcommercePixAdapter } from '../../../src/adapters/pix.js';
+import { SimulatedCardPort } from '../../../src/adapters/simulated-card.js';
+import { TextReceiptPrinter } from '../../../src/adapters/text-receipt.js';
+import { systemClock } from '../../../src/core/clock.js';
+import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
+import { PixEngine, type PixEvent } from '../../../src/engine/pix/engine.js';
+import { VoidEngine } from '../../../src/engine/void/engine.js';
+import { SupervisorGate } from '../../../src/engine/void/supervisor.js';
+import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
+import { useTempDirs } from '../../helpers/temp-dir.js';
+import { log, startHarness, type Harness } from '../acquirer/harness.js';
+import { SUPERVISOR_HASH, SUPERVISOR_TOKEN } from './terminal.js';
+
+const tempDir = useTempDirs();
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+function terminal(o: { pixRefunds?: boolean } = {}) {
+  const db = openTerminalDatabase(tempDir());
+  const journal = new Journal(db);
+  const outbox = new Outbox(db);
+  const orderIds = new MerchantOrderIds(db, { ordinal: 9, clock: systemClock });
+  const events: PixEvent[] = [];
+  const pix = new EcommercePixAdapter(h.acquirer.ecommerce!);
+  const common = { db, journal, outbox, orderIds, receipt: new TextReceiptPrinter(), clock: systemClock, log, attended: true, ecrDecisionMs: 60_000, closeMarginMs: 60_000 };
+  const pixEngine = new PixEngine({ ...common, host: pix, validityMs: 60_000, watchMarginMs: 1000, pollMs: 40, onEvent: (e) => void events.push(e) });
+  const voidAdapter = new OmniVoidAdapter(h.acquirer.omni);
+  const voids = new VoidEngine({
+    ...common,
+    card: new SimulatedCardPort(),
+    host: voidAdapter,
+    supervisor: new SupervisorGate({ token: SUPERVISOR_TOKEN, passwordHash: () => SUPERVISOR_HASH }),
+    tables: () => undefined,
+    pixRefunds: o.pixRefunds ?? true,
+  });
+  const forwarder = new OutboxForwarder({
+    db,
+    outbox,
+    port: new OmniDeliveryAdapter(h.acquirer.omni),
+    pix,
+    voids: voidAdapter,
+    clock: systemClock,
+    log,
+    onSettled: (t, d) => (journal.get(t.journalId ?? -1)?.kind === 'void' ? voids.settled(t, d) : pixEngine.settled(t, d)),
+    undoRace: { processingWindowMs: 1000 },
+    backoff: { baseMs: 20, maxMs: 60, minMs: 10 },
+  });
+  const pass = async (n = 1): Promise<void> => {
+    for (let i = 0; i < n; i++) {
+      await forwarder.runOnce();
+      await new Promise((r) => setTimeout(r, 70));
+    }
+  };
+  /** A Pix sale created, paid at the sandbox and confirmed. */
+  const paidPix = async (amount: number): Promise<number> => {
+    const { entry, done } = await pixEngine.start({ amount, payer: { name: 'Maria da Silva', document: '529.982.247-25' }, confirmation: 'auto' });
+    for (let i = 0; i < 500 && !(journal.get(entry.id)!.data as { paymentId?: string }).paymentId; i++) await new Promise((r) => setTimeout(r, 10));
+    const paymentId = (journal.get(entry.id)!.data as { paymentId: string }).paymentId;
+    expect((await h.control('POST', `/sandbox/pix/${paymentId}/pay`)).status).toBe(200);
+    await done;
+    expect(journal.get(entry.id)?.state).toBe('confirmed');
+    return entry.id;
+  };
+  return { db, journal, outbox, voids, pass, paidPix };
+}
+
+const byToken = { supervisor: { token: SUPERVISOR_TOKEN } };
+
+describe('refunds of Pix sales through the void engine, the outbox and the strict sandbox', () => {
+  it('a confirmed Pix is refunded in full: refund asked, pending until the provider approves (host clock + 61 s), then done; the host holds nothing', async () => {
+    const t = terminal();
+    const saleId = await t.paidPix(2300);
+    const { entry } = await t.voids.start(saleId, byToken);
+    expect(t.journal.get(entry.id)).toMatchObject({ kind: 'void', state: 'refunding', amount: 2300, data: { sale: { kind: 'pix', id: saleId } } });
+    expect(t.outbox.open().map((x) => x.operation)).toEqual(['pix.refund']);
+    await t.pass(2);
+    expect(t.journal.get(entry.id)?.state).toBe('refunding');
+    expect(t.outbox.open()[0]?.payload).toMatchObject({ refundAsked: true });
+    expect(t.voids.remaining(saleId)).toMatchObject({ voided: 2300, remaining: 0 });
+    await h.control('POST', '/sandbox/clock', { advanceMs: 61_000 });
+    await t.pass(2);
+    expect(t.journal.transitions(entry.id).map((x) => x.to)).toEqual(['started', 'refunding', 'confirmed']);
+    const mo = t.journal.get(saleId)!.merchantOrderId;
+    expect((await h.ledger()).ecommerce.find((e) => e.merchantOrderId === mo)).toMatchObject({ status: 11, refunded: 2300, charged: 0 });
+    await expect(t.voids.start(saleId, byToken)).rejects.toMatchObject({ code: 'VOID_OVER_LIMIT' });
+    t.db.close();
+  });
+
+  it('refused before anything is sent: a partial Pix refund, no supervisor, no e-commerce credentials', async () => {
+    const t = terminal();
+    const saleId = await t.paidPix(1800);
+    await expect(t.voids.start(saleId, { ...byToken, amount: 900 })).rejects.toMatchObject({ code: 'VOID_NOT_ALLOWED', message: expect.stringContaining('refunded in full') });
+    await expect(t.voids.start(saleId, { supervisor: {} })).rejects.toMatchObject({ code: 'SUPERVISOR_REQUIRED' });
+    expect(t.outbox.open()).toEqual([]);
+    t.db.close();
+    const u = terminal({ pixRefunds: false });
+    const other = await u.paidPix(1700);
+    await expect(u.voids.start(other, byToken)).rejects.toMatchObject({ code: 'VOID_NOT_ALLOWED', message: expect.stringContaining('e-commerce credentials') });
+    u.db.close();
+  });
+});
