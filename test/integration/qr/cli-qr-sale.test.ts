@@ -40,7 +40,7 @@ describe('omnipos qr sale as a process, paid by omnipos wallet pay in another pr
     const [, code] = await sale.waitFor(/copy-and-paste code: (.+)\n/);
     expect(decodeTextBlocks(sale.out())).toBe(code);
     expect(parsePadraoq(code!).fields).toMatchObject({ deviceType: 'E', amount: '26.10' });
-    expect(sale.out()).toMatch(/• PaymentId [0-9a-f-]{36}/);
+    await sale.waitFor(/• PaymentId [0-9a-f-]{36}\n/);
     expect((await walletPay(code!, sandboxUrl!, tempDir())).code).toBe(0);
     const { code: exit } = await sale.exit;
     expect(exit, sale.err()).toBe(0);
