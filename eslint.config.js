@@ -55,7 +55,7 @@ export default tseslint.config(
       ...tseslint.configs.disableTypeChecked.languageOptions,
       sourceType: 'module',
       globals: Object.fromEntries(
-        ['window', 'document', 'location', 'history', 'sessionStorage', 'fetch', 'EventSource', 'URL', 'URLSearchParams', 'AbortSignal', 'Intl', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'console'].map((g) => [g, 'readonly']),
+        ['window', 'document', 'location', 'history', 'sessionStorage', 'performance', 'fetch', 'EventSource', 'URL', 'URLSearchParams', 'AbortSignal', 'Intl', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'console'].map((g) => [g, 'readonly']),
       ),
     },
     rules: { ...tseslint.configs.disableTypeChecked.rules, 'no-undef': 'error', '@typescript-eslint/no-floating-promises': 'off', '@typescript-eslint/no-misused-promises': 'off' },

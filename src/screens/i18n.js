@@ -79,6 +79,9 @@ const TEXT = {
     'prompt.processing': 'Processando…',
     'prompt.wrong-pin': 'Senha incorreta',
     'prompt.show-qr': 'Escaneie o QR code com o app',
+    'prompt.see-phone': 'Veja as instruções no celular',
+    'prompt.one-card': 'Apresente apenas um cartão',
+    'prompt.typed-entry': 'Digite o número do cartão no pinpad',
   },
   en: {
     'title.cashier': 'Cashier',
@@ -158,6 +161,9 @@ const TEXT = {
     'prompt.processing': 'Processing…',
     'prompt.wrong-pin': 'Wrong PIN',
     'prompt.show-qr': 'Scan the QR code with your app',
+    'prompt.see-phone': 'Check your phone',
+    'prompt.one-card': 'Present one card only',
+    'prompt.typed-entry': 'Type the card number on the pinpad',
   },
 };
 

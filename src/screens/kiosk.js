@@ -67,11 +67,12 @@ function paintTotals() {
   $('amount-value').textContent = money(sale.amount, currentLang());
 }
 
-/** What makes card sales impossible now: a pinpad, printer or acquirer known to be down, or no daemon. */
+/** What makes sales impossible now: a pinpad, printer or acquirer known to be down, or no daemon. */
 function outOfService(h) {
   if (!h) return true;
   if (h.pinpad && !(h.pinpad.connected && h.pinpad.secure)) return true;
-  if (h.printer && h.printer.reachable === false) return true;
+  // A printer offline because of its paper or cover still lets the kiosk sell (receipt on screen).
+  if (h.printer && h.printer.reachable === false && !h.printer.paperOut && !h.printer.coverOpen) return true;
   if (h.acquirer && h.acquirer.reachable === false) return true;
   return false;
 }
@@ -159,6 +160,15 @@ async function pay(receipt) {
   try {
     await run.start(body);
   } catch (e) {
+    // The daemon read the printer before the card and it cannot print: the customer chooses
+    // again, without paper (the receipt on screen, or none).
+    if (e instanceof ApiFailure && e.code === 'RECEIPT_PRINTER_NOT_READY') {
+      run = undefined;
+      $('choose-print').disabled = true;
+      $('paper-out').hidden = false;
+      show('receipt-choice', IDLE_MS);
+      return;
+    }
     // A daemon without the `receipt` option yet: the sale goes on with the printed receipt.
     if (e instanceof ApiFailure && e.status === 400 && e.field === 'receipt') {
       delete body.receipt;

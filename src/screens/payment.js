@@ -35,6 +35,7 @@ export class PaymentRun {
     this.early = [];
     this.timer = undefined;
     this.lastEventAt = Date.now();
+    this.prompted = false;
   }
 
   /** Every event of the stream goes through here. */
@@ -50,6 +51,9 @@ export class PaymentRun {
     this.lastEventAt = Date.now();
     switch (e.type) {
       case 'prompt':
+        // Marks for the page's timing (performance.getEntriesByName): the first prompt of a payment.
+        if (!this.prompted) performance.mark('omnipos:first-prompt');
+        this.prompted = true;
         this.on.prompt(promptText(e), 'prompt');
         break;
       case 'qr':
@@ -72,6 +76,7 @@ export class PaymentRun {
 
   /** POST /v1/payments; throws ApiFailure when refused. */
   async start(request) {
+    performance.mark('omnipos:start');
     const view = await api('/v1/payments', { method: 'POST', body: request });
     this.id = view.id;
     this.apply(view);

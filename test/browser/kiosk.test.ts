@@ -7,7 +7,8 @@ import { launch, pageErrors, snap } from './browser.js';
 let t: Awaited<ReturnType<typeof startTestDaemon>>;
 let b: Awaited<ReturnType<typeof launch>>;
 beforeAll(async () => {
-  [t, b] = await Promise.all([startTestDaemon(), launch()]);
+  // A kiosk's daemon: unattended (no receipt question; the printer read before the card).
+  [t, b] = await Promise.all([startTestDaemon({ env: { OMNIPOS_TERMINAL__MODE: 'unattended' } }), launch()]);
 });
 afterAll(async () => {
   await b?.close();
@@ -98,6 +99,41 @@ describe('the kiosk screen against a real daemon', () => {
     // The kiosk asked for `receipt: false`: nothing came out of the printer.
     expect((t.daemon.virtualPrinter?.receipts.length ?? 0) - printed).toBe(0);
     expect(errors).toEqual([]);
+  });
+
+  it('checks the printer before the card: out of paper, Imprimir is refused and the receipt is shown on screen instead', async () => {
+    const { page } = b;
+    const printer = t.daemon.virtualPrinter!;
+    const errors = pageErrors(page);
+    await page.goto('about:blank');
+    await page.goto(kiosk('amount=2510&healthMs=500'));
+    await page.waitForSelector(screen('idle'));
+    printer.loadPaper(0);
+    const printed = printer.receipts.length;
+    const sales = t.daemon.journal.list({ limit: 500 }).length;
+    await page.click('#start');
+    await page.click('[data-method="credit"]');
+    await page.waitForSelector(screen('receipt-choice'));
+    // Health may not know yet (the driver reads the status when asked): the daemon's own check
+    // before the card refuses the sale, and the kiosk asks again without paper.
+    const healthKnew = !(await page.isEnabled('#choose-print'));
+    if (!healthKnew) await page.click('#choose-print');
+    await page.waitForSelector('#choose-print:disabled');
+    await page.waitForSelector('#paper-out:not([hidden])');
+    expect(await page.textContent('#paper-out')).toMatch(/sem papel/);
+    await snap(page, 'kiosk-9-paper-out');
+    // No journal row was opened for the refused attempt: the card was never asked for.
+    expect(t.daemon.journal.list({ limit: 500 }).length).toBe(sales);
+    await page.click('[data-receipt="screen"]');
+    await page.waitForSelector(screen('result'), { timeout: 20_000 });
+    expect(await page.textContent('#result-text')).toMatch(/Aprovada/);
+    await page.waitForSelector('#receipt:not([hidden])');
+    expect(printer.receipts.length).toBe(printed);
+    printer.loadPaper();
+    // Either health already knew (Imprimir never offered) or the daemon's check answered 503.
+    if (!healthKnew) expect(errors).toContain('HTTP 503 /v1/payments');
+    console.log(`kiosk: paper out caught by ${healthKnew ? 'health before the choice' : "the daemon's check before the card (503 RECEIPT_PRINTER_NOT_READY)"}`);
+    expect(errors.filter((e) => e !== 'HTTP 503 /v1/payments')).toEqual([]);
   });
 
   it('shows "out of service" while the pinpad is unplugged, and returns to service on its own', async () => {
