@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { Agent } from 'undici';
+import { Agent, type Dispatcher } from 'undici';
 import { createAcquirer, type Acquirer } from './acquirer/index.js';
 import { buildApp, listenApi } from './api/app.js';
 import { listenLan } from './main/api-lan.js';
@@ -78,6 +78,8 @@ export interface DaemonDeps {
   api?: boolean;
   apiPort?: number;
   onEvent?: (event: SaleEvent | QrEvent | PixEvent) => void;
+  /** Interceptors composed onto the acquirer clients' dispatcher (the homologation runner's evidence tap). */
+  acquirerInterceptors?: readonly Dispatcher.DispatcherComposeInterceptor[];
 }
 
 export { acquirerUrls } from './main/acquirer-urls.js';
@@ -112,11 +114,12 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
           { port: deps.sandboxPort ?? values.sandbox.port },
         )
       : undefined;
-  const dispatcher = new Agent({ keepAliveTimeout: 10_000 });
+  const agent = new Agent({ keepAliveTimeout: 10_000 });
+  const dispatcher: Dispatcher = deps.acquirerInterceptors?.length ? agent.compose(...deps.acquirerInterceptors) : agent;
   // --- API events and health: the engines' events fan out to GET /v1/events (and still to
   // deps.onEvent); what the acquirer last did is kept for GET /v1/health. ---
   const events = new EventHub(journal, () => clock.now());
-  const acquirerReach = new AcquirerReach(() => clock.now()).watch(dispatcher);
+  const acquirerReach = new AcquirerReach(() => clock.now()).watch(agent);
   const onEvent = (event: SaleEvent | QrEvent | PixEvent): void => {
     events.publish(event);
     deps.onEvent?.(event);
@@ -400,7 +403,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
       await forwarder.runOnce().catch(() => 0);
       await operations.stop();
       await acquirer.close();
-      await dispatcher.close();
+      await agent.close();
       await sandbox?.close();
       await printing.close();
       db.close();
