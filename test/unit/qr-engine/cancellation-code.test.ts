@@ -125,4 +125,19 @@ describe('buildCancellationCode: the cancellation code of a wallet QR sale (000,
       { seed: SEED, numRuns: 1000 },
     );
   });
+
+  it('any text as the original: a code, or QR_INVALID naming where; never another error (fuzz, 1000 runs)', () => {
+    const sale2 = saleQrCode(MERCHANT, { request: request(500), merchantOrderId: '263180010000555', nsu: '000001', issuedAt: SOLD });
+    const mutated = fc.tuple(fc.nat(sale2.length - 1), fc.string({ minLength: 0, maxLength: 3 })).map(([at, s]) => sale2.slice(0, at) + s + sale2.slice(at + 1));
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ maxLength: 400 }), mutated), (text) => {
+        try {
+          parsePadraoq(buildCancellationCode({ original: text, nsu: '000002', issuedAt: CANCELLED }));
+        } catch (e) {
+          expect(isOmniposError(e, 'QR_INVALID'), String(e)).toBe(true);
+        }
+      }),
+      { seed: SEED, numRuns: 1000 },
+    );
+  });
 });
