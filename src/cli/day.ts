@@ -23,7 +23,11 @@ export const dayReport: Command = {
 Reads the journal (safe while the daemon runs) and prints the business day's report (default
 today; days run 00:00 to 00:00 America/Sao_Paulo) as the printer lays it out, or as JSON. A
 closed day prints its archived close. The terminal's own clock decides "today" here; the daemon
-follows the host's clock (GET /v1/day/report).`,
+follows the host's clock (GET /v1/day/report).
+
+Example:
+  omnipos day report
+  omnipos day report --date 2026-11-21 --json`,
   run(args, ctx) {
     const { config, date, json } = options(args, ctx);
     const db = openTerminalDatabase(config.values.stateDir);
@@ -47,7 +51,10 @@ export const dayClose: Command = {
 Asks the running daemon (POST /v1/day/close on its local API, with the token in the state
 directory) to close the business day (default today, host time): the report is printed and
 archived, never to change. Closing a closed day prints nothing and shows the archived close.
-Exit 3 when the daemon is not running.`,
+Exit 3 when the daemon is not running.
+
+Example:
+  omnipos day close`,
   async run(args, ctx) {
     const { config, date, json } = options(args, ctx);
     const { host, port } = config.values.api;

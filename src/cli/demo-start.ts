@@ -42,7 +42,7 @@ function untilStopped(): Promise<string> {
 
 export const demoStart: Command = {
   path: ['demo'],
-  summary: 'the demo (npm start): the daemon on the embedded default, one chip sale with its prompts and receipt, then the screens until Ctrl-C',
+  summary: 'the demo (npm start): one chip sale on the embedded default, then the screens until Ctrl-C',
   usage: `omnipos demo [--amount CENTS] [--method credit|debit|voucher] [--port N] [--state-dir DIR] [--once] [--config PATH]
 
 What \`npm start\` runs on a fresh machine, with nothing to install besides Node: starts the daemon

@@ -32,7 +32,10 @@ Writes a gzipped tar (default ./omnipos-support-<terminal>-<time>.tar.gz, mode 0
 README.txt, config.json (secrets shown only as the file they come from), versions.json,
 health.json (from the running daemon's API, or why it could not be asked), outbox.json, day.json
 (today's journal summary) and logs.txt (the end of <stateDir>/logs/omnipos.log). Nothing in it
-is card data, a token or a key. Open it with: tar xzf FILE`,
+is card data, a token or a key. Open it with: tar xzf FILE
+
+Example:
+  omnipos support bundle --out /tmp/omnipos-support.tar.gz`,
   async run(args, ctx) {
     const { values } = parseArgs({ args, options: { config: { type: 'string' }, out: { type: 'string' } }, strict: true });
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });

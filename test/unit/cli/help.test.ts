@@ -50,3 +50,15 @@ describe('every omnipos command', () => {
     expect(c!.usage.split('\n')[0]).toContain('--json');
   });
 });
+
+describe('the README', () => {
+  it('lists every command once, in "The omnipos command"', async () => {
+    const { readFileSync } = await import('node:fs');
+    const readme = readFileSync('README.md', 'utf8');
+    const start = readme.indexOf('## The omnipos command');
+    expect(start).toBeGreaterThan(0);
+    const section = readme.slice(start, readme.indexOf('\n## ', start + 5));
+    const lines = section.split('\n').filter((l) => l.includes('omnipos '));
+    for (const c of COMMANDS) expect(lines.some((l) => l.includes(c.path.join(' '))), c.path.join(' ')).toBe(true);
+  });
+});
