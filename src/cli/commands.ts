@@ -17,6 +17,8 @@ import { tablesBin, tablesShow } from './tables.js';
 import { printerStatus, printerTest, simPrinter } from './printer.js';
 import { init } from './init.js';
 import { dayClose, dayReport } from './day.js';
+import { supportBundleCommand } from './support.js';
+import { homologationRun } from './homologation.js';
 import { qrSale } from './qr-sale.js';
 import { pixSale } from './pix-sale.js';
 import { sale } from './sale.js';
@@ -28,4 +30,4 @@ import { receiptReprint, receiptShow } from './receipt.js';
 import { supervisorPassword, supervisorToken, voidCommand } from './void.js';
 
 /** Every `omnipos` command. Add a command by adding its module here. */
-export const COMMANDS: readonly Command[] = [runDaemon, startDaemonCommand, demoStart, demoSale, apiToken, queueList, queueFlush, configCheck, configSchema, toolsTlvDecode, toolsQrDecode, toolsQrEncode, toolsCrc16, toolsDukpt, toolsPinblockEncode, toolsPinblockDecode, sandboxRun, sandboxCredentialsCommand, walletPay, pinpadInfo, pinpadDisplay, pinpadPorts, simPinpad, printerStatus, printerTest, simPrinter, tablesShow, tablesBin, pinpadReadCard, pinpadTables, simCard, init, qrSale, pixSale, sale, diag, registerMerchant, registerTerminal, kiosk, receiptReprint, receiptShow, dayReport, dayClose, voidCommand, supervisorPassword, supervisorToken];
+export const COMMANDS: readonly Command[] = [runDaemon, startDaemonCommand, demoStart, demoSale, apiToken, queueList, queueFlush, configCheck, configSchema, toolsTlvDecode, toolsQrDecode, toolsQrEncode, toolsCrc16, toolsDukpt, toolsPinblockEncode, toolsPinblockDecode, sandboxRun, sandboxCredentialsCommand, walletPay, pinpadInfo, pinpadDisplay, pinpadPorts, simPinpad, printerStatus, printerTest, simPrinter, tablesShow, tablesBin, pinpadReadCard, pinpadTables, simCard, init, qrSale, pixSale, sale, diag, registerMerchant, registerTerminal, kiosk, receiptReprint, receiptShow, dayReport, dayClose, voidCommand, supervisorPassword, supervisorToken, supportBundleCommand, homologationRun];
