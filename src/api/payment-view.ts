@@ -5,6 +5,11 @@ import type { QrSaleData, QrStateName } from '../engine/qr/types.js';
 import type { PixSaleData, PixStateName } from '../engine/pix/types.js';
 import { fiscalCard } from './payment-fiscal.js';
 
+/** The receipt question is open: `printing` after the printer could not vouch for the receipt (the question set the deadline). */
+export function receiptQuestion(entry: JournalEntry): boolean {
+  return entry.state === 'printing' && typeof (entry.data as { deadline?: unknown }).deadline === 'string';
+}
+
 const PIX_STATUS: Record<PixStateName, PaymentStatus> = {
   creating: 'pending',
   showing: 'pending',
@@ -35,6 +40,7 @@ function pixView(entry: JournalEntry): Record<string, unknown> {
     ...(d.qrCode && state === 'showing' ? { qrCode: d.qrCode, expiresAt: d.expiresAt } : {}),
     ...(d.paymentId ? { paymentId: d.paymentId } : {}),
     ...(d.deadline ? { decisionDeadline: d.deadline } : {}),
+    ...(receiptQuestion(entry) ? { receiptQuestion: true } : {}),
     ...(d.reason ? { reason: d.reason } : {}),
     createdAt: entry.createdAt,
     updatedAt: entry.updatedAt,
@@ -78,6 +84,7 @@ function qrView(entry: JournalEntry): Record<string, unknown> {
     ...(d.paymentId ? { paymentId: d.paymentId } : {}),
     ...(d.nsu ? { nsu: d.nsu } : {}),
     ...(d.deadline ? { decisionDeadline: d.deadline } : {}),
+    ...(receiptQuestion(entry) ? { receiptQuestion: true } : {}),
     ...(d.reason ? { reason: d.reason } : {}),
     createdAt: entry.createdAt,
     updatedAt: entry.updatedAt,
@@ -114,6 +121,7 @@ export function paymentView(entry: JournalEntry): Record<string, unknown> {
       : {}),
     ...(fiscal ? { fiscal } : {}),
     ...(d.deadline ? { decisionDeadline: d.deadline } : {}),
+    ...(receiptQuestion(entry) ? { receiptQuestion: true } : {}),
     ...(d.reason ? { reason: d.reason } : {}),
     ...(d.hostReceipt ? { receipt: d.hostReceipt } : {}),
     createdAt: entry.createdAt,

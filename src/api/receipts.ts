@@ -5,7 +5,7 @@ import { OmniposError } from '../core/errors/index.js';
 import type { ReceiptSubject } from '../engine/ports.js';
 import { paymentReceipt, receiptHtml, receiptText, RECEIPT_COLUMNS, type ReceiptColumns, type ReceiptCopy, type ReceiptDocument } from '../receipt/index.js';
 import { ApiError, readJson, sendJson } from './http-kit.js';
-import { paymentView } from './payment-view.js';
+import { paymentView, receiptQuestion } from './payment-view.js';
 import type { PaymentsDeps } from './payments.js';
 
 /** What the receipt routes need from the daemon besides the engines and the journal. */
@@ -120,8 +120,7 @@ export async function answerReceipt(req: IncomingMessage, res: ServerResponse, d
   if (typeof body.printed !== 'boolean') throw new ApiError(400, 'INVALID_FIELD', 'printed: is required (true or false)', 'printed');
   const engine = entry.kind === 'qr' ? deps.qrEngine : entry.kind === 'pix' ? deps.pixEngine : deps.engine;
   if (!engine) throw new ApiError(409, 'NOT_AVAILABLE', `${entry.kind} payments are not available`);
-  // The question is open once asked: `printing` with the deadline the question set.
-  if (entry.state !== 'printing' || !(entry.data as { deadline?: string }).deadline) {
+  if (!receiptQuestion(entry)) {
     throw new ApiError(409, 'NOT_ALLOWED', `payment ${id} is ${entry.state}: no receipt question is open`);
   }
   await engine.receiptAnswer(id, body.printed);

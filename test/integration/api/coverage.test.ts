@@ -190,6 +190,7 @@ describe('every documented answer, produced on a real daemon and checked against
     const answer = `/v1/payments/${String(asked.body.id)}/receipt/answer`;
     for (let i = 0; i < 600 && !(t.daemon.journal.get(asked.body.id as number)?.state === 'printing' && t.daemon.journal.get(asked.body.id as number)?.data.deadline); i++) await new Promise((r) => setTimeout(r, 25));
     printer.loadPaper();
+    expect((await hit('/v1/payments/{id}', `/v1/payments/${String(asked.body.id)}`)).body).toMatchObject({ status: 'pending', state: 'printing', receiptQuestion: true });
     expect((await hit('/v1/payments/{id}/receipt/answer', answer, { method: 'POST', body: json({ printed: 'yes' }) })).body).toMatchObject({ error: { field: 'printed' } });
     expect((await hit('/v1/payments/{id}/receipt/answer', answer, { method: 'POST', body: json({ printed: true }), token: null })).status).toBe(401);
     expect((await hit('/v1/payments/{id}/receipt/answer', '/v1/payments/999999/receipt/answer', { method: 'POST', body: json({ printed: true }) })).status).toBe(404);
