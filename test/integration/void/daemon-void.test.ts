@@ -11,6 +11,7 @@ import { cardSim } from '../../../src/sim/pinpad/card/index.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { captureLogger } from '../../helpers/capture-log.js';
 import { clearCardData, scanForCardData } from '../../helpers/scan-card-data.js';
+import { openEvents } from '../api/daemon.js';
 
 let daemon: Daemon;
 let token: string;
@@ -94,8 +95,23 @@ describe('voids on the daemon: the API and the CLI, the embedded sandbox and vir
 
   it('a partial void by the supervisor token (202, then approved), GET /v1/voids/{id}; more than remains is 422; a sale awaiting its decision is 409', async () => {
     const id = await confirmedSale(1000);
+    const stream = await openEvents(daemon.apiUrl!, token);
     const r = await call('POST', `/v1/payments/${id}/void`, { body: { amount: 400 }, headers: { 'x-supervisor-token': supervisor } });
     expect(r.status).toBe(202);
+    // the void's steps reach the event stream
+    const seen: string[] = [];
+    while (!seen.includes('confirmed')) {
+      const e = await stream.next();
+      if ('data' in e && e.event === 'state') {
+        const d = JSON.parse(e.data) as { id: number; kind?: string; state: string };
+        if (d.id === r.body.id) {
+          expect(d.kind).toBe('void');
+          seen.push(d.state);
+        }
+      }
+    }
+    stream.close();
+    expect(seen).toEqual(['started', 'card-read', 'voiding', 'finishing-chip', 'confirming', 'confirmed']);
     expect(r.body).toMatchObject({ status: 'pending', amount: 400, authorizedBy: 'supervisor-token', payment: { id, amount: 1000 } });
     expect(r.body.merchantVoidId).toMatch(/^\d{15}$/);
     const v = await poll(`/v1/voids/${r.body.id}`, (b) => b.status !== 'pending');

@@ -5,6 +5,7 @@ import { PinpadCardPort, productResolver, type CardPinpad } from '../../../src/a
 import { refundCardPort } from '../../../src/adapters/pinpad-card-refund.js';
 import { TextReceiptPrinter } from '../../../src/adapters/text-receipt.js';
 import { systemClock, type Clock } from '../../../src/core/clock.js';
+import { OmniposError } from '../../../src/core/errors/index.js';
 import type { Logger } from '../../../src/core/log/index.js';
 import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
 import { SaleEngine } from '../../../src/engine/sale/engine.js';
@@ -77,7 +78,7 @@ export function voidTerminal(o: { dir: string; h: Harness; pinpad: CardPinpad; t
     supervisor: new SupervisorGate({ token: SUPERVISOR_TOKEN, passwordHash: () => SUPERVISOR_HASH }),
     tables: () => o.tables,
     assertPinpadFree: () => {
-      if (sales.busy) throw new Error('busy');
+      if (sales.busy) throw new OmniposError('ENGINE_BUSY', 'a sale is using the pinpad');
     },
     onEvent: (e) => void events.push(e),
   });

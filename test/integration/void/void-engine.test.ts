@@ -204,6 +204,29 @@ describe.skipIf(!HAS_SOCAT)('card voids end to end: the virtual pinpad over a pt
     after.close();
   }, 60_000);
 
+  it('one payment on the pinpad at a time: a sale while a void reads the card, or a void while a sale does, is ENGINE_BUSY', async () => {
+    const slowGcx: CardPinpad = {
+      async run<Req, Res>(spec: CommandSpec<Req, Res>, req: Req, opts?: RunOptions): Promise<Res> {
+        if (spec === (card.GCX as unknown)) await new Promise((r) => setTimeout(r, 400));
+        return spy.run(spec, req, opts);
+      },
+    };
+    const t = terminal({ pinpad: slowGcx });
+    chip0();
+    const saleId = await t.sell(1000);
+    const { entry, done } = await t.voids.start(saleId, { ...byToken, amount: 100 });
+    await expect(t.sales.start({ amount: 500, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' })).rejects.toMatchObject({ code: 'ENGINE_BUSY' });
+    await expect(t.voids.start(saleId, { ...byToken, amount: 100 })).rejects.toMatchObject({ code: 'ENGINE_BUSY' });
+    await done;
+    await t.settle();
+    expect(t.journal.get(entry.id)?.state).toBe('confirmed');
+    const sale = await t.sales.start({ amount: 700, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' });
+    await expect(t.voids.start(saleId, { ...byToken, amount: 100 })).rejects.toMatchObject({ code: 'ENGINE_BUSY' });
+    await sale.done;
+    await t.settle();
+    t.close();
+  }, 60_000);
+
   it('no PAN, track or PIN in the SQLite files or the logs after all of the above', () => {
     expect(scanned).toBeGreaterThanOrEqual(8);
     expect(leaks).toEqual([]);
