@@ -20,6 +20,7 @@ export const PROMPT_TEXTS = {
   insertCardContactless: 'APROXIME, INSIRA\nOU PASSE CARTAO',
   insertCard: 'INSIRA OU PASSE\nO CARTAO',
   swipeCard: 'PASSE O CARTAO',
+  insertChip: 'INSIRA O CARTAO',
   seePhone: 'SIGA INSTRUCOES\nNO TELEFONE',
   oneCard: 'APRESENTE APENAS\nUM CARTAO',
   enterPin: 'DIGITE A SENHA',

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { card, DSP, isPinpadError } from '../../drivers/pinpad/index.js';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError, isOmniposError } from '../core/errors/index.js';
 import { decodeTlv, encodeTlv } from '../emv/index.js';
 import type { CardPort, CardRequest, EncryptedCard, PromptListener } from '../engine/ports.js';
 import type { CardSummary, InputMode } from '../engine/sale/types.js';
@@ -154,12 +154,17 @@ export class PinpadCardPort implements CardPort {
     return { summary, card: typed.encrypted };
   }
 
-  async #read(request: CardRequest, signal: AbortSignal, relay: PromptRelay): Promise<{ summary: CardSummary; card: EncryptedCard }> {
+  /**
+   * One card read. A contactless read the terminal cannot take — a card that approved offline, or
+   * a card whose products the tables do not take contactless — is read again once with
+   * contactless off, the customer asked to insert the card (DESIGN.md: no offline approval).
+   */
+  async #read(request: CardRequest, signal: AbortSignal, relay: PromptRelay, again?: { message: string }): Promise<{ summary: CardSummary; card: EncryptedCard }> {
     const p = this.#o.pinpad;
     const timeoutS = this.#o.timeoutS ?? 60;
     const terminalEmv = this.#o.terminalEmvData ? Buffer.from(this.#o.terminalEmvData, 'hex') : undefined;
-    const contactless = this.#o.contactless ?? true;
-    const message = contactless ? PROMPT_TEXTS.insertCardContactless : PROMPT_TEXTS.insertCard;
+    const contactless = again ? false : (this.#o.contactless ?? true);
+    const message = again?.message ?? (contactless ? PROMPT_TEXTS.insertCardContactless : PROMPT_TEXTS.insertCard);
     const gcx = { amount: request.amount, ...gcxWhen(this.#o.now?.() ?? new Date()), acquirer: this.#acq(), contactless, timeoutS, message, tags: ['84', '9F06', '5F28'], ...(terminalEmv ? { emvData: terminalEmv } : {}) };
     let read: card.GcxResult;
     let fallback = false;
@@ -196,7 +201,15 @@ export class PinpadCardPort implements CardPort {
       maskedPan: masked,
       ...(!chip && read.expiry ? { expiry: read.expiry } : {}),
     };
-    const product = await this.#product(query, facts, signal, relay);
+    let product: Product;
+    try {
+      product = await this.#product(query, facts, signal, relay);
+    } catch (e) {
+      if (!again && contactless && (entry === 'contactlessEmv' || entry === 'contactlessMagstripe') && isOmniposError(e, 'INIT_CARD_REFUSED') && e.context.reason === 'contactless-not-allowed') {
+        return this.#read(request, signal, relay, { message: PROMPT_TEXTS.insertCard });
+      }
+      throw e;
+    }
     const iv = randomBytes(8);
     let pinBlock: EncryptedCard['pinBlock'];
     let emvData: string | undefined;
@@ -227,6 +240,8 @@ export class PinpadCardPort implements CardPort {
       const outcome = card.goxOutcome(read, gox);
       if (outcome === 'insert-card') {
         this.#o.log?.warn({ alarm: 'contactless-offline-approval', maskedPan: sixAndFour(masked) }, 'a contactless card approved offline; the read is refused and the customer asked to insert the card');
+        this.#chipOpen = false;
+        if (!again) return this.#read(request, signal, relay, { message: PROMPT_TEXTS.insertChip });
         throw fail('the contactless card approved offline: insert the card', { reason: 'contactless-offline-approval' });
       }
       if (outcome === 'card-fault') throw fail('the chip approved offline although GOX forbade it', { reason: 'offline-approval' });

@@ -112,6 +112,12 @@ describe.skipIf(!HAS_SOCAT)('card sales through the API, the virtual pinpad on a
       expect(promptsOf(e, s.id)).toContain('see-phone: SIGA INSTRUCOES NO TELEFONE');
     });
 
+    it('a contactless card that approves offline is not taken: the customer inserts it and the chip goes online', async () => {
+      const s = await sell(e, { name: 'approves offline', via: 'contactless' }, { amount: 1570, method: 'credit' });
+      expect(s.view).toMatchObject({ status: 'confirmed', card: { inputMode: 'Emv', maskedPan: '411111******0030' } });
+      expect(promptsOf(e, s.id)).toContain('insert-card: INSIRA O CARTAO');
+    });
+
     it('fallback: the chip fails, the stripe is read and sent with IsFallback', async () => {
       const s = await sell(e, { name: 'chip fails', via: 'chip' }, { amount: 1600, method: 'credit' });
       expect(s.view).toMatchObject({ status: 'confirmed', card: { inputMode: 'MagStripe' } });

@@ -103,10 +103,15 @@ describe.skipIf(!HAS_SOCAT)('PinpadCardPort: the engine’s card port on the dri
     expect((req.Payment as unknown as { CreditCard: { IsFallback?: boolean } }).CreditCard.IsFallback).toBe(true);
   });
 
-  it('a contactless offline approval is refused as a failed read ("insert the card")', async () => {
+  it('a contactless offline approval is refused as a failed read: an alarm, and the card read again by its chip ("insert the card")', async () => {
     rig.choose({ name: 'approves offline', via: 'contactless' });
-    await expect(port.readCard({ merchantOrderId: nextOrderId(), amount: 500, method: 'credit' }, new AbortController().signal)).rejects.toMatchObject({ code: 'PINPAD_STATUS', context: { reason: 'contactless-offline-approval' } });
+    const prompts: string[] = [];
+    const read = await port.readCard({ merchantOrderId: nextOrderId(), amount: 500, method: 'credit' }, new AbortController().signal, (p) => prompts.push(`${p.prompt}: ${p.text}`));
     expect(alarms).toEqual([{ alarm: 'contactless-offline-approval', maskedPan: '411111******0030' }]);
+    expect(read.summary).toMatchObject({ inputMode: 'Emv', chip: true, maskedPan: '411111******0030' });
+    expect(prompts).toContain('insert-card: INSIRA O CARTAO');
+    await port.finishChip('declined', {});
+    await port.end('CANCELADA');
   });
 
   it('the customer cancels: readCard rejects as a cancel by the customer (the pinpad’s ST_CANCEL)', async () => {
