@@ -84,7 +84,7 @@ export function buildApp(given: ApiDeps): Handler {
   const screens = deps.screens ?? loadScreens();
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = requestUrl(req.url ?? '/');
-    if (isScreensPath(url.pathname)) return serveScreens(req, res, url, { token: deps.token, files: screens });
+    if (isScreensPath(url.pathname)) return serveScreens(req, res, url, { token: deps.token, files: screens, environment: deps.receipts?.environment });
     if (!url.pathname.startsWith('/v1/')) throw new ApiError(404, 'NOT_FOUND', `no route ${url.pathname}`);
     const method = req.method ?? 'GET';
     const matches = ROUTES.map((r) => ({ r, params: matchPath(r.path, url.pathname) })).filter((m) => m.params !== undefined);

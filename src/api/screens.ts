@@ -75,6 +75,8 @@ const MAX_QR_TEXT = 1024;
 
 export interface ScreensDeps {
   token: string;
+  /** The daemon's environment: outside production every screen says "AMBIENTE DE TESTE — SEM VALOR". */
+  environment?: string | undefined;
   /** The files, when not the default directory's (tests). */
   screens?: ReadonlyMap<string, StaticFile> | undefined;
 }
@@ -86,9 +88,9 @@ export function isScreensPath(pathname: string): boolean {
 
 /**
  * Answers `/screens/*`: `GET|HEAD` of a known file (ETag, `Cache-Control: no-cache` so a daemon
- * upgrade shows at once, the CSP), `/screens/` redirects to the index, and `GET
+ * upgrade shows at once, the CSP), `/screens/` redirects to the index, `GET
  * /screens/qr.svg?text=` renders a payment code with the token (the page turns it into a blob
- * image).
+ * image), and `GET /screens/environment.json` says which environment the daemon runs in.
  */
 export function serveScreens(req: IncomingMessage, res: ServerResponse, url: URL, deps: ScreensDeps & { files: ReadonlyMap<string, StaticFile> }): void {
   const method = req.method ?? 'GET';
@@ -102,6 +104,12 @@ export function serveScreens(req: IncomingMessage, res: ServerResponse, url: URL
     return;
   }
   const name = url.pathname.slice('/screens/'.length);
+  if (name === 'environment.json') {
+    // Not a secret (every receipt prints it): the pages read it before they have a token.
+    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...SECURITY_HEADERS });
+    res.end(method === 'HEAD' ? undefined : JSON.stringify({ environment: deps.environment ?? null }));
+    return;
+  }
   if (name === 'qr.svg') {
     requireToken(req, deps.token);
     const text = url.searchParams.get('text') ?? '';

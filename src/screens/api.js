@@ -131,3 +131,21 @@ export function msParam(name, fallback) {
   const v = Number(new URLSearchParams(location.search).get(name));
   return Number.isFinite(v) && v > 0 ? v : fallback;
 }
+
+/**
+ * Outside production every screen says so: a banner "AMBIENTE DE TESTE — SEM VALOR" at the top,
+ * from GET /screens/environment.json (no banner when the daemon does not say).
+ */
+export async function environmentBanner() {
+  try {
+    const { environment } = await fetch('/screens/environment.json', { cache: 'no-store' }).then((r) => r.json());
+    if (!environment || environment === 'production') return;
+    const banner = document.createElement('div');
+    banner.className = 'test-banner';
+    banner.id = 'environment';
+    banner.textContent = `AMBIENTE DE TESTE — SEM VALOR (${environment})`;
+    document.body.prepend(banner);
+  } catch {
+    // no banner
+  }
+}

@@ -1,6 +1,6 @@
 // The cashier's screen: amount, method, installments; the payment's prompts, QR and result; the
 // receipt question, reprint and cancel.
-import { ApiFailure, followEvents, money, parseAmount, showQr, token } from './api.js';
+import { ApiFailure, followEvents, money, parseAmount, showQr, token, environmentBanner } from './api.js';
 import { applyLang, currentLang, langToggle, t } from './i18n.js';
 import { PaymentRun, stateText } from './payment.js';
 import { answerReceipt, reprint, showReceipt } from './receipt.js';
@@ -9,6 +9,7 @@ const $ = (id) => document.getElementById(id);
 let run;
 
 token();
+void environmentBanner();
 applyLang();
 langToggle($('lang'));
 

@@ -2,7 +2,7 @@
 // idle (?idleMs= for the choices, ?payMs= without news from the payment, ?resultMs= on the
 // result); the printer is checked before the card; "out of service" while the pinpad, the
 // printer or the acquirer is down (GET /v1/health every ?healthMs=), and back on its own.
-import { ApiFailure, followEvents, money, msParam, showQr, token } from './api.js';
+import { ApiFailure, followEvents, money, msParam, showQr, token, environmentBanner } from './api.js';
 import { applyLang, currentLang, langToggle, t } from './i18n.js';
 import { PaymentRun, stateText } from './payment.js';
 import { showReceipt } from './receipt.js';
@@ -20,6 +20,7 @@ let timer;
 let health;
 
 token();
+void environmentBanner();
 applyLang();
 langToggle($('lang'), () => paintTotals());
 

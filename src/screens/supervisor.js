@@ -1,12 +1,13 @@
 // The supervisor's page: today's payments (GET /v1/payments), the outbox and health, alarms as
 // they come. The day report and voids (issue 12) go in #operations.
-import { api, followEvents, money, token } from './api.js';
+import { api, followEvents, money, token, environmentBanner } from './api.js';
 import { applyLang, currentLang, langToggle, t } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 5000;
 
 token();
+void environmentBanner();
 applyLang();
 langToggle($('lang'), () => void refresh());
 

@@ -94,4 +94,23 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
     await snap(page, 'cashier-5-after-reprint');
     expect(errors).toEqual([]);
   });
+
+  it("the supervisor's page: today's payments as the API lists them, the outbox, a place for the day report and voids", async () => {
+    const { page } = b;
+    const errors = pageErrors(page);
+    await page.goto('about:blank');
+    await page.goto(`${t.daemon.apiUrl}/screens/supervisor.html#token=${t.token}`);
+    await page.waitForSelector('#payments tbody tr');
+    const listed = (await fetch(`${t.daemon.apiUrl}/v1/payments`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.json())) as { payments: { id: number; status: string }[] };
+    const rows = await page.$$eval('#payments tbody tr', (trs) => trs.map((tr) => [tr.children[0]?.textContent, tr.getAttribute('data-status')]));
+    expect(rows).toEqual(listed.payments.map((p) => [String(p.id), p.status]));
+    expect(rows.filter((r) => r[1] === 'confirmed').length).toBeGreaterThanOrEqual(2);
+    await page.waitForSelector('#outbox dd');
+    expect(await page.textContent('#outbox')).toMatch(/pending/);
+    expect(await page.isVisible('#operations')).toBe(true);
+    // Outside production every screen says so.
+    expect(await page.textContent('#environment')).toMatch(/AMBIENTE DE TESTE — SEM VALOR/);
+    await snap(page, 'supervisor-1');
+    expect(errors).toEqual([]);
+  });
 });
