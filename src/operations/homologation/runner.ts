@@ -114,8 +114,11 @@ export async function runHomologation(script: HomologationScript, d: RunnerDeps)
     d.recorder.begin(test.id);
     const result: TestResult = { id: test.id, ...(test.title ? { title: test.title } : {}), ok: true, steps: [], files: [] };
     const voids: number[] = [];
+    const receipts: Record<string, string> = {};
     for (const step of test.steps) {
       const r = await runStep(step, result, voids, { api, settle, supervisorToken: d.supervisorToken });
+      // The receipts as the sale printed them (an undone sale has none to show afterwards).
+      if (result.paymentId !== undefined && Object.keys(receipts).length === 0) await captureReceipts(api, result.paymentId, receipts);
       const expected = step.expect;
       if (expected) {
         r.expected = expected;
@@ -136,13 +139,9 @@ export async function runHomologation(script: HomologationScript, d: RunnerDeps)
     writeJson(path.join(dir, 'exchanges.json'), d.recorder.exchanges(test.id));
     result.files.push(`${test.id}/exchanges.json`);
     if (result.paymentId !== undefined) {
-      for (const copy of ['customer', 'merchant'] as const) {
-        const receipt = await api('GET', `/v1/payments/${result.paymentId}/receipt?format=text&copy=${copy}`);
-        if (receipt.status === 200) {
-          const text = typeof receipt.body.text === 'string' ? receipt.body.text : receipt.text;
-          writeFileSync(path.join(dir, `receipt-${copy}.txt`), scrubText(text), { mode: 0o600 });
-          result.files.push(`${test.id}/receipt-${copy}.txt`);
-        }
+      for (const [copy, text] of Object.entries(receipts)) {
+        writeFileSync(path.join(dir, `receipt-${copy}.txt`), scrubText(text), { mode: 0o600 });
+        result.files.push(`${test.id}/receipt-${copy}.txt`);
       }
       const emv = {
         afterChip: d.emvOf?.(result.paymentId) ?? null,
@@ -166,6 +165,14 @@ export async function runHomologation(script: HomologationScript, d: RunnerDeps)
   };
   writeJson(path.join(d.outDir, 'summary.json'), summary);
   return summary;
+}
+
+/** The customer's and the merchant's receipts of a payment, as `GET /v1/payments/{id}/receipt` rebuilds them. */
+async function captureReceipts(api: StepTools['api'], paymentId: number, into: Record<string, string>): Promise<void> {
+  for (const copy of ['customer', 'merchant'] as const) {
+    const r = await api('GET', `/v1/payments/${paymentId}/receipt?format=text&copy=${copy}`);
+    if (r.status === 200) into[copy] = typeof r.body.text === 'string' ? r.body.text : r.text;
+  }
 }
 
 interface StepTools {
