@@ -199,8 +199,14 @@ describe('every documented answer, produced on a real daemon and checked against
     await idle();
   }, 60_000);
 
-  it('left nothing the document declares unproduced', () => {
-    const declared = Object.entries(paths()).flatMap(([p, ops]) => Object.entries(ops).flatMap(([m, op]) => Object.keys(op.responses).map((s) => `${m.toUpperCase()} ${p} ${s}`)));
+  it('left nothing the document declares for these routes unproduced', () => {
+    // Every route but the voids' and the day's, which their own areas' tests produce and check
+    // with the same checker (the supervisor's token and a second card read are theirs to set up).
+    const elsewhere = /^\/v1\/(day\/|voids\/|payments\/\{id\}\/void$)/;
+    const declared = Object.entries(paths())
+      .filter(([p]) => !elsewhere.test(p))
+      .flatMap(([p, ops]) => Object.entries(ops).flatMap(([m, op]) => Object.keys(op.responses).map((s) => `${m.toUpperCase()} ${p} ${s}`)));
+    expect(declared.length).toBeGreaterThanOrEqual(30);
     // 409 NOT_AVAILABLE (a method the configuration lacks) shares the BUSY answer's schema; the
     // sandbox configuration has every method.
     expect(declared.filter((d) => !seen.has(d)).sort()).toEqual([]);
