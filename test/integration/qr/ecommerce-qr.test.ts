@@ -1,19 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OmniDeliveryAdapter } from '../../../src/adapters/acquirer-delivery.js';
-import { TextReceiptPrinter } from '../../../src/adapters/text-receipt.js';
 import { runCli } from '../../../src/cli/run.js';
 import { loadConfig } from '../../../src/config/index.js';
-import { systemClock } from '../../../src/core/clock.js';
 import { isOmniposError } from '../../../src/core/errors/index.js';
-import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
-import { QrEngine, type QrEvent } from '../../../src/engine/qr/engine.js';
-import type { QrSaleRequest } from '../../../src/engine/qr/types.js';
 import { qrProvider } from '../../../src/main/qr-provider.js';
 import { parsePadraoq } from '../../../src/qr/index.js';
-import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
+import { Journal, openTerminalDatabase } from '../../../src/store/index.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
-import { log, startHarness, type Harness } from '../acquirer/harness.js';
+import { startHarness, type Harness } from '../acquirer/harness.js';
+import { qrSaleRequest, qrTerminal, shownCode } from './terminal.js';
 
 const tempDir = useTempDirs();
 let h: Harness;
@@ -29,37 +25,9 @@ function terminal() {
   const stateDir = tempDir();
   const config = loadConfig({ env: { OMNIPOS_CONFIG: '', OMNIPOS_STATE_DIR: stateDir, OMNIPOS_QR__PROVIDER: 'ecommerce' } });
   const db = openTerminalDatabase(stateDir);
-  const journal = new Journal(db);
-  const outbox = new Outbox(db);
-  const events: QrEvent[] = [];
-  const provider = qrProvider(config, h.acquirer, db, journal, new OmniDeliveryAdapter(h.acquirer.omni));
+  const provider = qrProvider(config, h.acquirer, db, new Journal(db), new OmniDeliveryAdapter(h.acquirer.omni));
   expect(provider.codes?.provider).toBe('ecommerce');
-  const engine = new QrEngine({
-    db,
-    journal,
-    outbox,
-    orderIds: new MerchantOrderIds(db, { ordinal: 3, clock: systemClock }),
-    host: provider.delivery,
-    ...(provider.codes ? { codes: provider.codes } : {}),
-    receipt: new TextReceiptPrinter(),
-    clock: systemClock,
-    log,
-    attended: true,
-    ecrDecisionMs: 60_000,
-    closeMarginMs: 60_000,
-    validityMs: 60_000,
-    watchMarginMs: 500,
-    pollMs: 40,
-    onEvent: (e) => void events.push(e),
-  });
-  const forwarder = new OutboxForwarder({ db, outbox, port: provider.delivery, clock: systemClock, log, onSettled: (t, d) => engine.settled(t, d), undoRace: { processingWindowMs: 1000 }, backoff: { baseMs: 20, maxMs: 100, minMs: 10 } });
-  const settle = async (): Promise<void> => {
-    for (let i = 0; i < 300 && outbox.depth().pending > 0; i++) {
-      await forwarder.runOnce();
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
-  return { db, journal, engine, events, settle };
+  return qrTerminal(h, stateDir, { db, ordinal: 3, host: provider.delivery, ...(provider.codes ? { codes: provider.codes } : {}) });
 }
 
 async function walletPays(qr: string): Promise<number> {
@@ -71,8 +39,7 @@ async function walletPays(qr: string): Promise<number> {
   });
 }
 
-const sale = (amount: number, installments = 1): QrSaleRequest => ({ amount, method: 'credit', installments, interest: 'ByMerchant', confirmation: 'auto' });
-const shownCode = (events: QrEvent[]): string => (events.find((e) => e.type === 'qr') as Extract<QrEvent, { type: 'qr' }>).qrCode;
+const sale = qrSaleRequest;
 
 describe('the e-commerce QR code sale behind the QR engine\'s port (qr.provider: ecommerce), against the sandbox', () => {
   it('the host makes the code (its PaymentId journaled before it is shown), a wallet pays it, the engine sees status 2 and confirms', async () => {

@@ -1,22 +1,19 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { encodeResponse } from '../../../drivers/pinpad/index.js';
-import { OmniDeliveryAdapter } from '../../../src/adapters/acquirer-delivery.js';
 import { openPinpad, type PinpadDevice } from '../../../src/adapters/pinpad-device.js';
 import { PinpadQrDisplay } from '../../../src/adapters/pinpad-image.js';
 import { EcommercePixAdapter } from '../../../src/adapters/pix.js';
-import { TextReceiptPrinter } from '../../../src/adapters/text-receipt.js';
 import { loadConfig } from '../../../src/config/index.js';
-import { systemClock } from '../../../src/core/clock.js';
 import { PixEngine, type PixEvent } from '../../../src/engine/pix/engine.js';
-import { QrEngine, type QrEvent } from '../../../src/engine/qr/engine.js';
+import type { QrEvent } from '../../../src/engine/qr/engine.js';
 import { parsePadraoq, parsePix } from '../../../src/qr/index.js';
 import { cardSim, VirtualPinpad, type VirtualPinpadOptions } from '../../../src/sim/pinpad/index.js';
-import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
-import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
+import { openTerminalDatabase } from '../../../src/store/index.js';
 import { decodePng } from '../../helpers/png-decode.js';
 import { decodeQrRgba } from '../../helpers/qr-decode.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { log, startHarness, type Harness } from '../acquirer/harness.js';
+import { ownerDeps, qrTerminal } from './terminal.js';
 
 const tempDir = useTempDirs();
 let h: Harness;
@@ -66,36 +63,11 @@ afterEach(async () => {
   for (const s of stops.splice(0)) await s();
 });
 
-const m = SANDBOX_MERCHANT.merchant;
-const owner = (db: ReturnType<typeof openTerminalDatabase>) => ({
-  db,
-  journal: new Journal(db),
-  outbox: new Outbox(db),
-  orderIds: new MerchantOrderIds(db, { ordinal: 4, clock: systemClock }),
-  receipt: new TextReceiptPrinter(),
-  clock: systemClock,
-  log,
-  attended: true,
-  ecrDecisionMs: 60_000,
-  closeMarginMs: 60_000,
-  validityMs: 60_000,
-  watchMarginMs: 500,
-  pollMs: 50,
-});
-
 describe('the QR code on the pinpad display (MLI/MLR/MLE, DSI) during a wallet QR or Pix sale', () => {
   it('a wallet QR sale loads its code as a PNG and shows it; the image the pinpad received decodes to the exact code string', async () => {
     const r = await rig();
     stops.push(r.stop);
-    const db = openTerminalDatabase(tempDir());
-    const events: QrEvent[] = [];
-    const engine = new QrEngine({
-      ...owner(db),
-      host: new OmniDeliveryAdapter(h.acquirer.omni),
-      merchant: { merchantNumber: m.merchantNumber, terminalId: SANDBOX_MERCHANT.terminal.terminalId, nationalId: m.nationalId, mcc: m.mcc, name: m.name, city: m.city, postalCode: m.postalCode, deviceType: 'P' },
-      display: r.display,
-      onEvent: (e) => void events.push(e),
-    });
+    const { db, engine, events } = qrTerminal(h, tempDir(), { ordinal: 4, display: r.display });
     const { entry, done } = await engine.start({ amount: 6610, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' });
     const shown = events.find((e) => e.type === 'qr') as Extract<QrEvent, { type: 'qr' }>;
     await until(() => r.sim.engine.state.display[0] === '[image QRCODE]');
@@ -115,7 +87,7 @@ describe('the QR code on the pinpad display (MLI/MLR/MLE, DSI) during a wallet Q
     stops.push(r.stop);
     const db = openTerminalDatabase(tempDir());
     const events: PixEvent[] = [];
-    const engine = new PixEngine({ ...owner(db), host: new EcommercePixAdapter(h.acquirer.ecommerce!), display: r.display, onEvent: (e) => void events.push(e) });
+    const engine = new PixEngine({ ...ownerDeps(db, 5), host: new EcommercePixAdapter(h.acquirer.ecommerce!), display: r.display, onEvent: (e) => void events.push(e) });
     const { entry, done } = await engine.start({ amount: 6710, payer: { name: 'Maria da Silva', document: '52998224725' }, confirmation: 'auto' });
     await until(() => events.some((e) => e.type === 'qr'));
     const shown = events.find((e) => e.type === 'qr') as Extract<PixEvent, { type: 'qr' }>;

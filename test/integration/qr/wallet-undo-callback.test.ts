@@ -1,19 +1,16 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OmniDeliveryAdapter } from '../../../src/adapters/acquirer-delivery.js';
-import { TextReceiptPrinter } from '../../../src/adapters/text-receipt.js';
-import { systemClock } from '../../../src/core/clock.js';
-import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
 import type { AcquirerDeliveryPort } from '../../../src/engine/ports.js';
-import { QrEngine, type QrEvent } from '../../../src/engine/qr/engine.js';
+import type { QrEvent } from '../../../src/engine/qr/engine.js';
 import { parsePadraoq } from '../../../src/qr/index.js';
-import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { scanForCardData } from '../../helpers/scan-card-data.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
-import { log, startHarness, type Harness } from '../acquirer/harness.js';
+import { startHarness, type Harness } from '../acquirer/harness.js';
 import { startCallbackReceiver, type CallbackReceiver } from './callback-receiver.js';
 import { walletPay } from './cli-process.js';
+import { qrTerminal } from './terminal.js';
 
 const tempDir = useTempDirs();
 let h: Harness;
@@ -108,10 +105,6 @@ describe('wallet QR sale: the terminal killed after it saw the payment, before t
 
 describe('wallet QR sale: a payment made after the cashier cancelled and after the terminal\'s first query', () => {
   it('is undone, not kept: the ledger shows nothing charged and the partner callback receives statusCode 3', async () => {
-    const db = openTerminalDatabase(tempDir());
-    const journal = new Journal(db);
-    const outbox = new Outbox(db);
-    const events: QrEvent[] = [];
     const omni = new OmniDeliveryAdapter(h.acquirer.omni);
     let queries = 0;
     const port: AcquirerDeliveryPort = {
@@ -123,26 +116,7 @@ describe('wallet QR sale: a payment made after the cashier cancelled and after t
         return omni.queryByOrderId(id);
       },
     };
-    const m = SANDBOX_MERCHANT.merchant;
-    const engine = new QrEngine({
-      db,
-      journal,
-      outbox,
-      orderIds: new MerchantOrderIds(db, { ordinal: 2, clock: systemClock }),
-      host: port,
-      receipt: new TextReceiptPrinter(),
-      merchant: { merchantNumber: m.merchantNumber, terminalId: SANDBOX_MERCHANT.terminal.terminalId, nationalId: m.nationalId, mcc: m.mcc, name: m.name, city: m.city, postalCode: m.postalCode, deviceType: 'P' },
-      clock: systemClock,
-      log,
-      attended: true,
-      ecrDecisionMs: 60_000,
-      closeMarginMs: 60_000,
-      validityMs: 60_000,
-      watchMarginMs: 500,
-      pollMs: 40,
-      onEvent: (e) => void events.push(e),
-    });
-    const forwarder = new OutboxForwarder({ db, outbox, port, clock: systemClock, log, onSettled: (t, d) => engine.settled(t, d), undoRace: { processingWindowMs: 1000 }, backoff: { baseMs: 20, maxMs: 100, minMs: 10 } });
+    const { db, journal, engine, events, settle } = qrTerminal(h, tempDir(), { ordinal: 2, host: port });
     const before = partner.received.filter((r) => r.answered < 300).length;
 
     const { entry, done } = await engine.start({ amount: 4510, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' });
@@ -156,10 +130,7 @@ describe('wallet QR sale: a payment made after the cashier cancelled and after t
     const paid = await walletPay(shown.qrCode, h.running.url, tempDir());
     expect(paid.code, paid.err).toBe(0);
     const answer = JSON.parse(paid.out) as { authorization_code: string; host_nsu: string };
-    for (let i = 0; i < 300 && outbox.depth().pending > 0; i++) {
-      await forwarder.runOnce();
-      await new Promise((r) => setTimeout(r, 20));
-    }
+    await settle();
     expect(journal.transitions(entry.id).map((t) => t.to)).toEqual(['started', 'showing', 'cancelling', 'undone']);
     expect(events.some((e) => e.type === 'alarm' && e.code === 'QR_LATE_PAYMENT')).toBe(true);
     expect((await h.ledger()).sales.find((s) => s.merchantOrderId === entry.merchantOrderId)).toMatchObject({ charged: 0, confirmationStatus: 2 });
