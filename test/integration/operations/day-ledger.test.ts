@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/run.js';
@@ -40,8 +42,9 @@ const until = (id: number, statuses: string[]) =>
 const idle = () => waitFor('the pinpad free', async () => ((await call('GET', '/v1/health')).body.busy ? undefined : true));
 
 describe("the day's report against the sandbox ledger, through a real daemon", () => {
-  it('a day of mixed traffic (20 card sales: confirmed, confirmed by the cash register, undone, declined; a wallet QR sale; a Pix sale) adds up to what the host holds', async () => {
+  it('a day of mixed traffic (20 card sales: confirmed, confirmed by the cash register, undone, declined; a partial and a whole card-present void; a wallet QR sale; a Pix sale) adds up to what the host holds', async () => {
     const expected = { declined: 0, undone: 0, confirmed: 0 };
+    const confirmedIds: number[] = [];
     for (let i = 0; i < 20; i++) {
       // Cents 11: the sandbox declines; cents 10: it approves (DESIGN.md, sandbox outcomes).
       const declined = i % 5 === 3;
@@ -61,7 +64,21 @@ describe("the day's report against the sandbox ledger, through a real daemon", (
       } else {
         expect((await until(created.body.id, ['confirmed', 'failed', 'declined'])).status).toBe('confirmed');
         expected.confirmed++;
+        confirmedIds.push(created.body.id);
       }
+      await idle();
+    }
+    // Two card-present voids authorized by the supervisor: a partial one and a whole one.
+    const supervisor = readFileSync(path.join(t.daemon.config.values.stateDir, 'supervisor-token'), 'utf8').trim();
+    for (const [saleId, amount] of [[confirmedIds[0]!, 500], [confirmedIds[1]!, undefined]] as const) {
+      const v = await request(`${t.daemon.apiUrl}/v1/payments/${saleId}/void`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${t.token}`, 'x-supervisor-token': supervisor, 'content-type': 'application/json' },
+        body: JSON.stringify(amount ? { amount } : {}),
+      });
+      const body = (await v.body.json()) as { id: number };
+      expect(v.statusCode, JSON.stringify(body)).toBe(202);
+      await waitFor(`void ${body.id} approved`, async () => ((await call('GET', `/v1/voids/${body.id}`)).body.status === 'approved' ? true : undefined));
       await idle();
     }
     // A wallet pays the terminal's QR code.
@@ -88,16 +105,25 @@ describe("the day's report against the sandbox ledger, through a real daemon", (
     const ledger = (await (await request(`${t.daemon.sandbox!.url}/sandbox/ledger`)).body.json()) as LedgerReport;
     // Line by line: what each payment still charges the customer, as the host's ledger says.
     const hostCharged = new Map<string, number>([...ledger.sales, ...ledger.ecommerce].map((s) => [s.merchantOrderId, s.charged]));
-    const lines = report.lines as { merchantOrderId: string; charged: number; kind: string; outcome: string }[];
-    expect(lines).toHaveLength(22);
+    const lines = report.lines as { merchantOrderId: string; charged: number; kind: string; outcome: string; voidOf?: string }[];
+    expect(lines).toHaveLength(24);
+    // A sale's line plus its voids' lines (negative) is what the host still charges for it.
+    const charged = new Map<string, number>();
     for (const line of lines) {
-      if (line.outcome === 'declined') continue;
-      expect(hostCharged.get(line.merchantOrderId), `${line.kind} ${line.merchantOrderId} ${line.outcome}`).toBe(line.charged);
+      const sale = line.kind === 'void' ? (line.voidOf as string) : line.merchantOrderId;
+      charged.set(sale, (charged.get(sale) ?? 0) + line.charged);
     }
+    for (const line of lines) {
+      if (line.kind === 'void' || line.outcome === 'declined') continue;
+      expect(hostCharged.get(line.merchantOrderId), `${line.kind} ${line.merchantOrderId} ${line.outcome}`).toBe(charged.get(line.merchantOrderId));
+    }
+    expect(report.counts).toMatchObject({ voids: 2 });
+    expect(report.counts.byOutcome.voided).toBe(2);
     expect(report.totals.net).toBe(ledger.totals.charged + ledger.totals.ecommerceCharged);
     expect(report.totals.net).toBeGreaterThan(0);
     expect(report.counts.byOutcome).toMatchObject({ confirmed: expected.confirmed, declined: expected.declined, undone: expected.undone });
     expect(report.counts.sales).toBe(22);
+    expect(report.totals.voidsAmount).toBe(500 + lines.find((l) => l.kind !== 'void' && l.merchantOrderId === lines.find((v) => v.kind === 'void' && v.charged !== -500)?.voidOf)!.charged);
     expect(report.counts.inProgress).toBe(0);
     // Totals by method add up to the net; the QR and Pix sales sit under their own methods.
     const byMethod = report.totals.byMethod as Record<string, { net: number; sales: number }>;
