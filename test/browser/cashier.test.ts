@@ -95,6 +95,25 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
     expect(errors).toEqual([]);
   });
 
+  it('a wallet QR sale: the code on screen, then Cancelar withdraws it', async () => {
+    const { page } = b;
+    const errors = pageErrors(page);
+    await page.goto('about:blank');
+    await page.goto(`${t.daemon.apiUrl}/screens/cashier.html#token=${t.token}`);
+    await page.fill('#amount', '26,10');
+    await page.check('input[value=wallet-qr]');
+    expect(await page.isVisible('#installments-row')).toBe(false);
+    await page.click('#charge');
+    await page.waitForSelector('#qr:not([hidden])', { timeout: 10_000 });
+    await snap(page, 'cashier-6-qr');
+    await page.click('#cancel');
+    await page.waitForSelector('#result:not([hidden])', { timeout: 10_000 });
+    expect(await page.textContent('#result')).toMatch(/Cancelada/);
+    const list = (await fetch(`${t.daemon.apiUrl}/v1/payments`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.json())) as { payments: { method: string; status: string; amount: number }[] };
+    expect(list.payments[0]).toMatchObject({ method: 'wallet-qr', amount: 2610, status: 'cancelled' });
+    expect(errors).toEqual([]);
+  });
+
   it("the supervisor's page: today's payments as the API lists them, the outbox, a place for the day report and voids", async () => {
     const { page } = b;
     const errors = pageErrors(page);
@@ -105,6 +124,7 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
     const rows = await page.$$eval('#payments tbody tr', (trs) => trs.map((tr) => [tr.children[0]?.textContent, tr.getAttribute('data-status')]));
     expect(rows).toEqual(listed.payments.map((p) => [String(p.id), p.status]));
     expect(rows.filter((r) => r[1] === 'confirmed').length).toBeGreaterThanOrEqual(2);
+    expect(rows.filter((r) => r[1] === 'cancelled').length).toBeGreaterThanOrEqual(1);
     await page.waitForSelector('#outbox dd');
     expect(await page.textContent('#outbox')).toMatch(/pending/);
     expect(await page.isVisible('#operations')).toBe(true);

@@ -75,6 +75,13 @@ describe('GET /screens/*', () => {
     }
   });
 
+  it('says the environment without a token (null when the daemon does not tell)', async () => {
+    const r = await raw('/screens/environment.json');
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toMatch(/^application\/json/);
+    expect(JSON.parse(r.body.toString())).toEqual({ environment: null });
+  });
+
   it('redirects /screens/ to the index; refuses other methods with 405', async () => {
     expect(await raw('/screens/')).toMatchObject({ status: 302, headers: { location: '/screens/index.html' } });
     expect(await raw('/screens')).toMatchObject({ status: 302 });
