@@ -1,6 +1,6 @@
 import { HOST_TIME_ZONE, localTime } from '../../core/clock.js';
 import { OmniposError } from '../../core/errors/index.js';
-import { lastDailyClose, nextDailyClose } from '../../engine/daily-close.js';
+import { nextDailyClose } from '../../engine/daily-close.js';
 
 /** A business day, `YYYY-MM-DD` in the host's time zone. */
 export type BusinessDate = string;
@@ -30,8 +30,9 @@ export function parseBusinessDate(raw: string, where = 'date'): BusinessDate {
  */
 export function businessDayBounds(date: BusinessDate, timeZone: string = HOST_TIME_ZONE): { from: Date; to: Date } {
   const [y, m, d] = parseBusinessDate(date).split('-').map(Number) as [number, number, number];
-  // Noon UTC of that calendar date is inside the local day for every zone within ±11 h.
-  const noon = new Date(Date.UTC(y, m - 1, d, 12));
-  const inside = businessDateOf(noon, timeZone) === date ? noon : new Date(Date.UTC(y, m - 1, d, 15));
-  return { from: lastDailyClose(inside, timeZone), to: nextDailyClose(inside, timeZone) };
+  // Noon UTC of a calendar date is inside that local day for every zone within ±11 h; the day
+  // begins at the close after the previous day's noon (lastDailyClose would step 25 h back, which
+  // lands on the close itself on a 25-hour day).
+  const inside = (day: number): Date => new Date(Date.UTC(y, m - 1, day, 12));
+  return { from: nextDailyClose(inside(d - 1), timeZone), to: nextDailyClose(inside(d), timeZone) };
 }
