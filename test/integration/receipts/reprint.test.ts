@@ -111,6 +111,30 @@ describe('reprint of a receipt of the day, rebuilt from the journal', () => {
     expect(html.bytes.toString('utf8')).toMatch(/^<!doctype html>.*<meta charset="utf-8">.*<pre class="omnipos-receipt"/s);
   });
 
+  it('a Pix payment: paid in the sandbox, its receipt printed, reprinted as PAGAMENTO PIX with SEGUNDA VIA', async () => {
+    const printer = t.daemon.virtualPrinter!;
+    const created = await api('POST', '/v1/payments', { amount: 1234, method: 'pix', payer: { name: 'João da Conceição', document: '529.982.247-25' } });
+    expect(created.status, created.bytes.toString()).toBe(202);
+    const id = created.json().id as number;
+    let paymentId: string | undefined;
+    for (let i = 0; i < 200 && !paymentId; i++) {
+      paymentId = (t.daemon.journal.get(id)?.data as { paymentId?: string }).paymentId;
+      if (!paymentId) await new Promise((r) => setTimeout(r, 25));
+    }
+    const paid = await request(`${t.daemon.sandbox!.url}/sandbox/pix/${paymentId!}/pay`, { method: 'POST' });
+    expect(paid.statusCode).toBe(200);
+    await paid.body.text();
+    for (let i = 0; i < 400 && t.daemon.journal.get(id)?.state !== 'confirmed'; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(t.daemon.journal.transitions(id).map((x) => x.to)).toEqual(['creating', 'showing', 'approved', 'printing', 'confirmed']);
+    const first = printer.lastReceipt!.lines;
+    expect((await api('POST', `/v1/payments/${id}/receipt/print`)).json()).toMatchObject({ id, result: 'printed' });
+    const again = printer.lastReceipt!.lines;
+    expect(again.map((l) => l.trim())).toContain('PAGAMENTO PIX');
+    expect(again.join('\n')).toMatch(/VALOR +R\$ 12,34/);
+    expect(again.filter((l) => !l.includes('SEGUNDA VIA'))).toEqual([...first]);
+    expect(again.length).toBe(first.length + 1);
+  });
+
   it('a declined sale has no receipt: 409 RECEIPT_NOT_AVAILABLE, nothing printed', async () => {
     const printer = t.daemon.virtualPrinter!;
     const p = await sale({ amount: 2511, method: 'credit' }, ['declined']);
