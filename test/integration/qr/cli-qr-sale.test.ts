@@ -84,6 +84,17 @@ describe('omnipos qr sale as a process, paid by omnipos wallet pay in another pr
     expect(sale.err()).toMatch(/the payment ended cancelling: cancelled by ecr/);
   });
 
+  it('a code nobody pays expires: exit 5, said on standard error', async () => {
+    const state = tempDir();
+    // 30 s is the shortest validity the configuration accepts (the daemon and its sandbox share it).
+    const sale = omnipos(['qr', 'sale', '--amount', '3010'], { ...inProcess(state), OMNIPOS_QR__VALIDITY_SECONDS: '30' });
+    await sale.waitFor(/waiting for the payment, 0:(30|29|28) left/);
+    const { code } = await sale.exit;
+    expect(code, sale.err()).toBe(5);
+    expect(sale.out()).toMatch(/result: expiring \(cancelled\)/);
+    expect(sale.err()).toMatch(/the payment ended expiring: the code expired unpaid/);
+  }, 90_000);
+
   it('bad arguments exit 2 with the flag named', async () => {
     let err = '';
     const ctx = { out: () => undefined, err: (t: string) => void (err += t), env: { OMNIPOS_STATE_DIR: tempDir() } };
