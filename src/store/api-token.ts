@@ -8,7 +8,15 @@ import path from 'node:path';
  * it is handed to can use the API. Returns the token and its file.
  */
 export function ensureApiToken(stateDir: string): { token: string; file: string } {
-  const file = path.join(stateDir, 'api-token');
+  return ensureTokenFile(stateDir, 'api-token');
+}
+
+/**
+ * A bearer token in file `name` of the state directory, created when missing or too short (32
+ * random bytes, base64url, mode 0600): the API's and the supervisor's are two such files.
+ */
+export function ensureTokenFile(stateDir: string, name: string): { token: string; file: string } {
+  const file = path.join(stateDir, name);
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   try {
     const token = readFileSync(file, 'utf8').trim();

@@ -16,4 +16,4 @@ import { openDatabase, type Db } from './open.js';
 export function openTerminalDatabase(stateDir: string, log?: Logger): Db {
   return openDatabase({ file: path.join(stateDir, 'omnipos.db'), migrations: MIGRATIONS, ...(log ? { log } : {}) });
 }
-export { ensureApiToken } from './api-token.js';
+export { ensureApiToken, ensureTokenFile } from './api-token.js';
