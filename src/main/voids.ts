@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Acquirer } from '../acquirer/index.js';
@@ -12,7 +11,7 @@ import type { OwnerDeps } from '../engine/machine-owner.js';
 import { VoidEngine, type VoidEvent } from '../engine/void/engine.js';
 import { SupervisorGate, hashSupervisorPassword, isSupervisorHash } from '../engine/void/supervisor.js';
 import type { TableSet } from '../initialization/index.js';
-import type { MerchantOrderIds } from '../store/index.js';
+import { ensureTokenFile, type MerchantOrderIds } from '../store/index.js';
 
 /**
  * Card voids in the daemon: the supervisor's credentials in the state directory, the refund card
@@ -30,18 +29,7 @@ export function supervisorPasswordFile(config: Config): string {
  * to it. Hand it only to the supervisor's screen or device.
  */
 export function ensureSupervisorToken(stateDir: string): { token: string; file: string } {
-  const file = path.join(stateDir, 'supervisor-token');
-  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
-  try {
-    const token = readFileSync(file, 'utf8').trim();
-    if (token.length >= 32) return { token, file };
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-  }
-  const token = randomBytes(32).toString('base64url');
-  writeFileSync(file, `${token}\n`, { mode: 0o600 });
-  chmodSync(file, 0o600);
-  return { token, file };
+  return ensureTokenFile(stateDir, 'supervisor-token');
 }
 
 /**

@@ -34,6 +34,14 @@ export interface VoidEngineDeps extends OwnerDeps {
   onEvent?: (event: VoidEvent) => void;
 }
 
+/** What the pinpad shows once the chip finished the void. */
+function chipEndMessage(state: VoidStateName, decision: string, card: string): string {
+  if (state === 'refused') return 'CARTAO DIFERENTE\nDA VENDA';
+  if (decision === 'approved' && card === 'approved') return 'CANCELAMENTO\nAPROVADO';
+  if (decision === 'declined') return 'CANCELAMENTO\nNEGADO';
+  return 'CANCELAMENTO\nNAO REALIZADO';
+}
+
 const DURABLE = new Set<VoidEffect['kind']>(['outbox.void-confirm', 'outbox.void-undo', 'outbox.pix-refund']);
 const UNFINISHED: VoidStateName[] = ['started', 'card-read', 'voiding', 'finishing-chip', 'confirming', 'undoing', 'refunding'];
 
@@ -227,6 +235,8 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
         } catch (e) {
           result = { card: 'failed' as const, reason: (e as Error).message };
         }
+        // The card's session is over: the closing message (RMC while the chip is in).
+        await card.end(chipEndMessage(state.name, effect.decision, result.card)).catch((e: unknown) => log.warn({ id, err: e }, 'pinpad end failed'));
         if (state.name === 'finishing-chip') {
           await this.apply(id, { kind: 'chip-finished', card: result.card, ...(result.emv ? { emv: result.emv } : {}), ...(result.reason ? { reason: result.reason } : {}) });
         }

@@ -90,6 +90,7 @@ describe.skipIf(!HAS_SOCAT)('card voids end to end: the virtual pinpad over a pt
       { id: 'GOX', transactionType: 'refund', tag9C: '20' },
     ]);
     expect(seen.map((s) => s.id)).toContain('FCX');
+    expect(rig.sim.engine.state.display).toEqual(['CANCELAMENTO', 'APROVADO']);
     expect(await ledgerSale(t, saleId)).toMatchObject({ voided: 1000, charged: 0 });
     expect(t.voids.remaining(saleId)).toMatchObject({ voided: 1000, remaining: 0 });
     await expect(t.voids.start(saleId, byToken)).rejects.toMatchObject({ code: 'VOID_OVER_LIMIT' });
@@ -107,6 +108,7 @@ describe.skipIf(!HAS_SOCAT)('card voids end to end: the virtual pinpad over a pt
     expect(v.state).toBe('refused');
     expect(String(v.data.reason)).toContain("not the sale's card: masked PAN differs");
     expect(t.journal.transitions(v.id).map((x) => x.to)).toEqual(['started', 'refused']);
+    expect(rig.sim.engine.state.display).toEqual(['CARTAO DIFERENTE', 'DA VENDA']);
     expect((await h.ledger()).entries.length).toBe(before);
     expect(t.outbox.depth().pending).toBe(0);
     expect(await ledgerSale(t, saleId)).toMatchObject({ voided: 0, charged: 1000 });
