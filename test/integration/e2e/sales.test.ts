@@ -1,8 +1,8 @@
 /**
  * Card sales end to end through the daemon's API: the virtual pinpad as its own process on a
  * pseudo-terminal, the sandbox host on loopback, SQLite files. Every product, every input mode
- * the virtual pinpad offers, the sandbox outcomes (cents and the card's last digit, 002 "Sandbox
- * behaviour"), PIN right and wrong, typed entry where the tables allow it.
+ * the virtual pinpad offers, PIN right and wrong, the card declining or pulled out, typed entry
+ * where the tables allow it (outcomes.test.ts has the sandbox's outcomes and confirmation).
  */
 import { statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { scanForCardData } from '../../helpers/scan-card-data.js';
 import { check } from '../api/schema-check.js';
 import { HAS_SOCAT } from '../pinpad/socat.js';
 import { startE2e, type E2e } from './harness.js';
-import { clearSecrets, hostSale, present, promptsOf, sell, start, testCard } from './sale-kit.js';
+import { clearSecrets, promptsOf, sell, testCard } from './sale-kit.js';
 
 const STRIPE = testCard('stripe card, PIN 4321');
 const MC = testCard('mastercard credit, chip and contactless');
@@ -149,69 +149,6 @@ describe.skipIf(!HAS_SOCAT)('card sales through the API, the virtual pinpad on a
     });
   });
 
-  describe('sandbox outcomes', () => {
-    it.each([
-      [0, 'confirmed'],
-      [1, 'confirmed'],
-      [2, 'declined'],
-      [3, 'declined'],
-      [4, 'confirmed'],
-      [5, 'declined'],
-      [6, 'declined'],
-      [7, 'declined'],
-      [8, 'declined'],
-    ])('by the last digit of the PAN: card ending %i → %s', async (digit, status) => {
-      const s = await sell(e, { lastDigit: digit, via: 'chip' }, { amount: 3000 + digit * 100, method: 'credit' });
-      expect(s.view.status).toBe(status);
-      expect(s.host?.charged ?? 0).toBe(status === 'confirmed' ? 3000 + digit * 100 : 0);
-    });
-
-    it('card ending 9 is random at the host (approved or timed out) and ends final either way', async () => {
-      const s = await sell(e, { lastDigit: 9, via: 'chip' }, { amount: 3900, method: 'credit' });
-      expect(['confirmed', 'declined']).toContain(s.view.status);
-    });
-
-    it('cents 11: declined (NAO AUTORIZADA on the pinpad), not confirmed', async () => {
-      const s = await sell(e, { lastDigit: 0, via: 'chip' }, { amount: 5011, method: 'credit' });
-      expect(s.view).toMatchObject({ status: 'declined', returnCode: '05' });
-      expect(promptsOf(e, s.id)).toContain('message: NAO AUTORIZADA');
-      expect(s.host).toMatchObject({ status: 3, charged: 0 });
-    });
-
-    it('cents 19: the host fails (500) → outcome unknown → FCX "no communication", undone', async () => {
-      const s = await sell(e, { lastDigit: 0, via: 'chip' }, { amount: 5019, method: 'credit' });
-      expect(s.view.status).toBe('undone');
-      expect(s.host?.charged ?? 0).toBe(0);
-    });
-
-    it.each([
-      [7020, 'approved'],
-      [7021, 'denied'],
-      [7022, 'timed out'],
-      [7029, 'failing (500)'],
-    ])('confirmation outcomes by cents: %i, the first confirmation %s — the outbox retries, confirmed once', async (amount) => {
-      const s = await sell(e, { lastDigit: 0, via: 'chip' }, { amount, method: 'credit' });
-      expect(s.view.status).toBe('confirmed');
-      expect(s.host).toMatchObject({ status: 2, confirmationStatus: 1, charged: amount });
-    });
-
-    it('undo outcomes by cents: the cash register undoes a sale of cents 21, the first undo is denied, the retry undoes it', async () => {
-      await present(e, { lastDigit: 0, via: 'chip' });
-      const s = await start(e, { amount: 7121, method: 'credit', confirmation: 'ecr' });
-      await e.waitState(s.id, 'awaiting-decision');
-      expect((await e.api('POST', `/v1/payments/${s.id}/undo`)).status).toBe(200);
-      expect((await e.waitFinal(s.id)).status).toBe('undone');
-      expect(await hostSale(e, s.merchantOrderId)).toMatchObject({ charged: 0 });
-    });
-
-    it('host silent mid-chip (cents 12): FCX "no communication", then undone by order id', async () => {
-      const s = await sell(e, { lastDigit: 0, via: 'chip' }, { amount: 5012, method: 'credit' });
-      expect(s.view.status).toBe('undone');
-      expect(promptsOf(e, s.id)).toContain('message: SEM COMUNICACAO');
-      expect(s.host?.charged ?? 0).toBe(0);
-    });
-  });
-
   describe('PIN and the card', () => {
     it('a wrong PIN: the host declines (55)', async () => {
       const s = await sell(e, { lastDigit: 0, via: 'chip', pin: '9999' }, { amount: 5100, method: 'credit' });
@@ -241,26 +178,6 @@ describe.skipIf(!HAS_SOCAT)('card sales through the API, the virtual pinpad on a
       const s = await sell(e, { lastDigit: 0, via: 'chip', removeEarly: 'at-pin' }, { amount: 5500, method: 'credit' });
       expect(s.view).toMatchObject({ status: 'cancelled', state: 'aborted' });
       expect(s.host).toBeUndefined();
-    });
-  });
-
-  describe('confirmation', () => {
-    it('by the cash register: approved, then confirmed on its word', async () => {
-      await present(e, { lastDigit: 0, via: 'chip' });
-      const s = await start(e, { amount: 6000, method: 'credit', confirmation: 'ecr' });
-      await e.waitState(s.id, 'awaiting-decision');
-      expect((await e.api('GET', `/v1/payments/${s.id}`)).body.status).toBe('approved');
-      expect((await e.api('POST', `/v1/payments/${s.id}/confirm`)).status).toBe(200);
-      expect((await e.waitFinal(s.id)).status).toBe('confirmed');
-    });
-
-    it('an ECR that never decides: undone at the deadline (3 s here)', async () => {
-      await present(e, { lastDigit: 0, via: 'chip' });
-      const s = await start(e, { amount: 6100, method: 'credit', confirmation: 'ecr' });
-      await e.waitState(s.id, 'awaiting-decision');
-      const view = await e.waitFinal(s.id, 15_000);
-      expect(view.status).toBe('undone');
-      expect((await hostSale(e, s.merchantOrderId))?.charged).toBe(0);
     });
   });
 
