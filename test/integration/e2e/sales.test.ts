@@ -193,5 +193,7 @@ describe.skipIf(!HAS_SOCAT)('card sales through the API, the virtual pinpad on a
   it('afterwards, neither the SQLite file (and its WAL) nor the debug log holds a PAN, a track or a clear PIN block', () => {
     expect(statSync(e.logFile).size).toBeGreaterThan(0);
     expect(scanForCardData(e.stateDir, clearSecrets())).toEqual([]);
+    // nor the encrypted card data or PIN blocks (sensitive authentication data is not stored, PCI DSS 3.3.1)
+    expect(scanForCardData(e.stateDir, ['"TrackTwoData"', 'EncryptedPinBlock', '"PinBlock"', '"CardNumber"'])).toEqual([]);
   });
 });
