@@ -68,3 +68,20 @@ export function pageErrors(page: Page, allowed: RegExp[] = []): string[] {
   });
   return errors;
 }
+
+/** A payment as `GET /v1/payments` lists it (the fields the screens' tests read). */
+export interface ListedPayment {
+  id: number;
+  amount: number;
+  method: string;
+  status: string;
+  qrCode?: string;
+  authorizationCode?: string;
+  card?: { maskedPan: string };
+}
+
+/** `GET /v1/payments[?status=]` on the daemon, newest first. */
+export async function listPayments(apiUrl: string, token: string, status?: string): Promise<ListedPayment[]> {
+  const res = await fetch(`${apiUrl}/v1/payments${status ? `?status=${status}` : ''}`, { headers: { authorization: `Bearer ${token}` } });
+  return ((await res.json()) as { payments: ListedPayment[] }).payments;
+}

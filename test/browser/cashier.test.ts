@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDaemon } from '../integration/api/daemon.js';
 import { clearCardData } from '../helpers/scan-card-data.js';
-import { launch, pageErrors, snap } from './browser.js';
+import { launch, listPayments, pageErrors, snap } from './browser.js';
 
 let t: Awaited<ReturnType<typeof startTestDaemon>>;
 let b: Awaited<ReturnType<typeof launch>>;
@@ -41,10 +41,7 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
     expect(await page.textContent('#result')).toMatch(/Aprovada/);
     await page.waitForSelector('#receipt:not([hidden])');
     const receipt = (await page.textContent('#receipt')) ?? '';
-    const sale = (await fetch(`${t.daemon.apiUrl}/v1/payments?status=confirmed`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.json())) as {
-      payments: { id: number; amount: number; authorizationCode?: string; card?: { maskedPan: string } }[];
-    };
-    const paid = sale.payments[0]!;
+    const paid = (await listPayments(t.daemon.apiUrl!, t.token, 'confirmed'))[0]!;
     expect(paid.amount).toBe(2510);
     // The receipt shows the sale's amount and authorization, and the card masked (no full PAN).
     expect(receipt).toContain('25,10');
@@ -109,8 +106,8 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
     await page.click('#cancel');
     await page.waitForSelector('#result:not([hidden])', { timeout: 10_000 });
     expect(await page.textContent('#result')).toMatch(/Cancelada/);
-    const list = (await fetch(`${t.daemon.apiUrl}/v1/payments`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.json())) as { payments: { method: string; status: string; amount: number }[] };
-    expect(list.payments[0]).toMatchObject({ method: 'wallet-qr', amount: 2610, status: 'cancelled' });
+    const list = await listPayments(t.daemon.apiUrl!, t.token);
+    expect(list[0]).toMatchObject({ method: 'wallet-qr', amount: 2610, status: 'cancelled' });
     expect(errors).toEqual([]);
   });
 
@@ -120,9 +117,9 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
     await page.goto('about:blank');
     await page.goto(`${t.daemon.apiUrl}/screens/supervisor.html#token=${t.token}`);
     await page.waitForSelector('#payments tbody tr');
-    const listed = (await fetch(`${t.daemon.apiUrl}/v1/payments`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.json())) as { payments: { id: number; status: string }[] };
+    const listed = await listPayments(t.daemon.apiUrl!, t.token);
     const rows = await page.$$eval('#payments tbody tr', (trs) => trs.map((tr) => [tr.children[0]?.textContent, tr.getAttribute('data-status')]));
-    expect(rows).toEqual(listed.payments.map((p) => [String(p.id), p.status]));
+    expect(rows).toEqual(listed.map((p) => [String(p.id), p.status]));
     expect(rows.filter((r) => r[1] === 'confirmed').length).toBeGreaterThanOrEqual(2);
     expect(rows.filter((r) => r[1] === 'cancelled').length).toBeGreaterThanOrEqual(1);
     await page.waitForSelector('#outbox dd');

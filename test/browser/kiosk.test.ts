@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDaemon } from '../integration/api/daemon.js';
 import { decodePng } from '../helpers/png-decode.js';
 import { decodeQrRgba } from '../helpers/qr-decode.js';
-import { launch, pageErrors, snap } from './browser.js';
+import { launch, listPayments, pageErrors, snap } from './browser.js';
 
 let t: Awaited<ReturnType<typeof startTestDaemon>>;
 let b: Awaited<ReturnType<typeof launch>>;
@@ -67,16 +67,16 @@ describe('the kiosk screen against a real daemon', () => {
     // The code on screen, read back from the pixels, is the one the daemon asks the wallet to pay.
     const png = decodePng(await page.locator('#qr').screenshot());
     const shown = decodeQrRgba(png.rgba, png.width, png.height);
-    const pending = (await fetch(`${t.daemon.apiUrl}/v1/payments?status=pending`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.json())) as { payments: { qrCode?: string }[] };
+    const pending = await listPayments(t.daemon.apiUrl!, t.token, 'pending');
     expect(shown).toBeDefined();
-    expect(shown).toBe(pending.payments[0]?.qrCode);
+    expect(shown).toBe(pending[0]?.qrCode);
     await page.waitForSelector(screen('result'), { timeout: 10_000 });
     expect(Date.now() - left).toBeGreaterThanOrEqual(1200);
     expect(await page.textContent('#result-text')).toMatch(/Cancelada/);
     await snap(page, 'kiosk-5-cancelled');
     await page.waitForSelector(screen('idle'), { timeout: 5000 });
-    const list = (await fetch(`${t.daemon.apiUrl}/v1/payments`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.json())) as { payments: { method: string; status: string; amount: number }[] };
-    expect(list.payments[0]).toMatchObject({ method: 'wallet-qr', amount: 2610, status: 'cancelled' });
+    const list = await listPayments(t.daemon.apiUrl!, t.token);
+    expect(list[0]).toMatchObject({ method: 'wallet-qr', amount: 2610, status: 'cancelled' });
     expect(errors).toEqual([]);
   });
 
@@ -94,8 +94,8 @@ describe('the kiosk screen against a real daemon', () => {
     await page.waitForSelector('#receipt:not([hidden])');
     expect(await page.textContent('#receipt')).toMatch(/25,10/);
     await snap(page, 'kiosk-6-receipt-on-screen');
-    const list = (await fetch(`${t.daemon.apiUrl}/v1/payments`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.json())) as { payments: { method: string; status: string }[] };
-    expect(list.payments[0]).toMatchObject({ method: 'credit', status: 'confirmed' });
+    const list = await listPayments(t.daemon.apiUrl!, t.token);
+    expect(list[0]).toMatchObject({ method: 'credit', status: 'confirmed' });
     // The kiosk asked for `receipt: false`: nothing came out of the printer.
     expect((t.daemon.virtualPrinter?.receipts.length ?? 0) - printed).toBe(0);
     expect(errors).toEqual([]);
