@@ -46,7 +46,7 @@ function showRun(body) {
   $('total').textContent = `${money(body.amount, currentLang())} — ${t(`method.${body.method}`)}`;
   $('prompt').textContent = stateText('started');
   $('prompt').dataset.source = 'page';
-  for (const id of ['qr', 'question', 'result', 'receipt', 'reprint', 'again']) $(id).hidden = true;
+  for (const id of ['qr', 'question', 'alarm', 'result', 'receipt', 'reprint', 'again']) $(id).hidden = true;
   $('cancel').hidden = false;
 }
 
@@ -78,7 +78,11 @@ $('sale').addEventListener('submit', (ev) => {
     },
     qr: (code) => void showQr($('qr'), code).catch(() => undefined),
     question: () => ($('question').hidden = false),
-    alarm: () => undefined,
+    // What needs a person (e.g. an undo the host refused): said on screen as the daemon words it.
+    alarm: (e) => {
+      $('alarm').textContent = `${e.code}: ${e.message}`;
+      $('alarm').hidden = false;
+    },
     done: (view) => void finished(view),
   });
   showRun(body);
