@@ -393,7 +393,8 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
       clearInterval(outboxLoop);
       clearInterval(initTimer);
       await reinitializing;
-      await sdNotify(env, '--stopping');
+      // STOPPING=1 as an assignment: systemd-notify has no --stopping before systemd 253 (Debian 12 ships 252).
+      await sdNotify(env, 'STOPPING=1');
       engine.stop();
       await pinpadDevice.close();
       await virtualPinpad?.stop();
