@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import fc from 'fast-check';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/index.js';
@@ -166,6 +167,26 @@ describe('voids on the daemon: the API and the CLI, the embedded sandbox and vir
     expect(refused.text()).toContain("not the sale's card");
     expect(refused.text()).toContain('VOID REFUSED; the sale has 750 cents left to void');
   }, 90_000);
+
+  it('fuzzed over loopback (1000 runs, seed printed): any body and supervisor header on the void route is a JSON refusal, never a 5xx, and no void starts', async () => {
+    const id = await confirmedSale(1000);
+    const before = daemon.journal.list().filter((e) => e.kind === 'void').length;
+    const seed = Date.now();
+    console.log(`void route fuzz seed ${seed}`);
+    const body = fc.oneof(fc.json(), fc.string(), fc.record({ amount: fc.oneof(fc.integer(), fc.double(), fc.string(), fc.constant(null)) }, { requiredKeys: [] }));
+    const hdr = fc.record({ 'x-supervisor-token': fc.string({ minLength: 1, maxLength: 80 }).filter((x) => /^[\x21-\x7e]+$/.test(x)), 'x-supervisor-password': fc.string({ minLength: 1, maxLength: 40 }).filter((x) => /^[\x21-\x7e]+$/.test(x)) }, { requiredKeys: [] });
+    const target = fc.oneof(fc.constant(String(id)), fc.stringMatching(/^[0-9a-z%.]{1,14}$/));
+    await fc.assert(
+      fc.asyncProperty(target, body, hdr, async (t, b, h) => {
+        const res = await request(`${daemon.apiUrl}/v1/payments/${t}/void`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...h }, body: typeof b === 'string' ? b : JSON.stringify(b) });
+        const text = await res.body.text();
+        expect([400, 403, 404, 409]).toContain(res.statusCode);
+        expect((JSON.parse(text) as { error: { code: string } }).error.code).toMatch(/^[A-Z_]+$/);
+      }),
+      { numRuns: 1000, seed },
+    );
+    expect(daemon.journal.list().filter((e) => e.kind === 'void').length).toBe(before);
+  }, 120_000);
 
   it('no PAN, track or PIN in the state directory (SQLite, WAL) or the daemon’s logs', () => {
     expect(scanForCardData(stateDir)).toEqual([]);
