@@ -9,6 +9,8 @@ import type { Command } from './context.js';
 /** Chromium's switches for an unattended screen: full screen, no bars, no first-run, no translation prompt, no crash bubble. */
 export const KIOSK_FLAGS = [
   '--kiosk',
+  // Wayland under cage (the unit's compositor), X11 elsewhere.
+  '--ozone-platform-hint=auto',
   '--noerrdialogs',
   '--disable-infobars',
   '--no-first-run',
