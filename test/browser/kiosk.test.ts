@@ -120,7 +120,7 @@ describe('the kiosk screen against a real daemon', () => {
     if (!healthKnew) await page.click('#choose-print');
     await page.waitForSelector('#choose-print:disabled');
     await page.waitForSelector('#paper-out:not([hidden])');
-    expect(await page.textContent('#paper-out')).toMatch(/sem papel/);
+    expect(await page.textContent('#paper-out')).toMatch(/não pode imprimir/);
     await snap(page, 'kiosk-9-paper-out');
     // No journal row was opened for the refused attempt: the card was never asked for.
     expect(t.daemon.journal.list({ limit: 500 }).length).toBe(sales);
