@@ -44,6 +44,13 @@ type AlarmEffect = { kind: 'alarm'; code: string; message: string };
  * requests the transition asks for, in one transaction, before running the other effects, and
  * feeds the effects' results back as inputs. Card sales and wallet QR sales are its two kinds.
  */
+/** What recovery does with one unfinished entry: the kinds' recovery tables (DESIGN.md) return it. */
+export type OwnerRecoveryPlan<N extends string, D, E> =
+  | { kind: 'nothing' }
+  | { kind: 'transition'; to: N; reason: string; effects: E[]; patch?: Partial<D> }
+  | { kind: 'ensure'; effects: E[] }
+  | { kind: 'wait'; until: string; effects: E[] };
+
 export abstract class MachineOwner<N extends string, D extends { merchantOrderId: string }, I, E extends { kind: string }, Ev> {
   protected readonly deps: OwnerDeps;
   readonly #timers = new Map<number, NodeJS.Timeout>();
@@ -128,6 +135,33 @@ export abstract class MachineOwner<N extends string, D extends { merchantOrderId
     this.commit(entry, step.state, 'recovery: stopped while the receipt was printing', step.effects);
     this.runAfterRecovery(entry.id, step.state, step.effects);
     return step.state.name;
+  }
+
+  /**
+   * At start: walks this kind's entries in `states`, oldest first, and records what `plan` decides
+   * for each — a transition committed with its outbox requests, the outbox request ensured
+   * (idempotent), or the deadline armed — then wakes the outbox. Returns what was done.
+   */
+  protected recoverEntries(states: readonly N[], plan: (state: MachineState<N, D>) => OwnerRecoveryPlan<N, D, E>): { id: number; from: string; plan: string }[] {
+    const report: { id: number; from: string; plan: string }[] = [];
+    for (const entry of this.deps.journal.inStates(states)) {
+      if (entry.kind !== this.#kind) continue;
+      const state = this.stateOf(entry);
+      const p = plan(state);
+      if (p.kind === 'transition') {
+        const next = { name: p.to, data: { ...state.data, ...p.patch, reason: p.reason } };
+        this.commit(entry, next, `recovery: ${p.reason}`, p.effects);
+        this.runAfterRecovery(entry.id, next, p.effects);
+      } else if (p.kind === 'ensure') {
+        this.deps.db.transaction(() => this.writeDurable(entry.id, state, p.effects)).immediate();
+      } else if (p.kind === 'wait') {
+        this.schedule(entry.id, p.until);
+      }
+      report.push({ id: entry.id, from: entry.state, plan: p.kind === 'transition' ? p.to : p.kind });
+      this.deps.log.info({ id: entry.id, merchantOrderId: entry.merchantOrderId, from: entry.state, plan: p.kind }, 'recovered');
+    }
+    if (report.length > 0) this.deps.onOutbox?.();
+    return report;
   }
 
   /** Runs the effects a recovery transition asks for besides its outbox requests (the question, the deadline). */

@@ -106,25 +106,7 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
    */
   recover(): { id: number; from: string; plan: string }[] {
     const ctx = this.ctx();
-    const report: { id: number; from: string; plan: string }[] = [];
-    for (const entry of this.#d.journal.inStates(['started', 'card-read', 'authorizing', 'finishing-chip', 'approved', 'printing', 'awaiting-decision', 'confirming', 'undoing'])) {
-      if (entry.kind !== 'sale') continue;
-      const state = this.stateOf(entry);
-      const plan = planRecovery(state, ctx);
-      if (plan.kind === 'transition') {
-        const next = { name: plan.to, data: { ...state.data, ...plan.patch, reason: plan.reason } };
-        this.commit(entry, next, `recovery: ${plan.reason}`, plan.effects);
-        this.runAfterRecovery(entry.id, next, plan.effects);
-      } else if (plan.kind === 'ensure') {
-        this.#d.db.transaction(() => this.writeDurable(entry.id, state, plan.effects)).immediate();
-      } else if (plan.kind === 'wait') {
-        this.schedule(entry.id, plan.until);
-      }
-      report.push({ id: entry.id, from: entry.state, plan: plan.kind === 'transition' ? plan.to : plan.kind });
-      this.#d.log.info({ id: entry.id, merchantOrderId: entry.merchantOrderId, from: entry.state, plan: plan.kind }, 'recovered');
-    }
-    if (report.length > 0) this.#d.onOutbox?.();
-    return report;
+    return this.recoverEntries(['started', 'card-read', 'authorizing', 'finishing-chip', 'approved', 'printing', 'awaiting-decision', 'confirming', 'undoing'], (state) => planRecovery(state, ctx));
   }
 
   stop(): void {

@@ -156,22 +156,9 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
 
   /** At start, before any new void: decides and records what each unfinished void needs; the outbox delivers it. */
   recover(): { id: number; from: string; plan: string }[] {
-    const report: { id: number; from: string; plan: string }[] = [];
-    for (const entry of this.#d.journal.inStates(UNFINISHED)) {
-      if (entry.kind !== 'void') continue;
-      const state = this.stateOf(entry);
-      const plan = planVoidRecovery(state);
-      if (plan.kind === 'transition') {
-        this.commit(entry, { name: plan.to, data: { ...state.data, reason: plan.reason } }, `recovery: ${plan.reason}`, plan.effects);
-      } else if (plan.kind === 'ensure') {
-        this.#d.db.transaction(() => this.writeDurable(entry.id, state, plan.effects)).immediate();
-      }
-      report.push({ id: entry.id, from: entry.state, plan: plan.kind === 'transition' ? plan.to : plan.kind });
-      this.#d.log.info({ id: entry.id, merchantVoidId: entry.merchantOrderId, from: entry.state, plan: plan.kind }, 'void recovered');
-    }
-    if (report.length > 0) this.#d.onOutbox?.();
-    return report;
+    return this.recoverEntries(UNFINISHED, planVoidRecovery);
   }
+
 
   stop(): void {
     this.stopTimers();
