@@ -318,8 +318,10 @@ export class PinpadCardPort implements CardPort {
     if (this.#inserted) relay.show('remove-card', 'RETIRE O CARTAO');
     this.#inserted = false;
     try {
+      // RMC blocks while the card is in: a customer who leaves it gets the message, the sale goes on after `timeoutS`
+      const signal = AbortSignal.timeout((this.#o.timeoutS ?? 60) * 1000);
       await relay.during('remove-card', () =>
-        this.#o.pinpad.run(card.RMC, text.length > 16 && !text.includes('\n') ? text : ([text.split('\n')[0]!.slice(0, 16), (text.split('\n')[1] ?? '').slice(0, 16)] as const)),
+        this.#o.pinpad.run(card.RMC, text.length > 16 && !text.includes('\n') ? text : ([text.split('\n')[0]!.slice(0, 16), (text.split('\n')[1] ?? '').slice(0, 16)] as const), { signal }),
       );
     } catch (e) {
       throw asOmnipos(e);

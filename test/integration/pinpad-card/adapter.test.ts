@@ -21,13 +21,14 @@ describe.skipIf(!HAS_SOCAT)('PinpadCardPort: the engine’s card port on the dri
   let rig: Rig;
   let h: Harness;
   let port: PinpadCardPort;
+  let set: TableSet;
   let stripePin = false;
   const alarms: object[] = [];
 
   beforeAll(async () => {
     rig = await startRig();
     h = await startHarness();
-    const set = new TableSet(parseInitialization(await h.acquirer.omni.initialization(TERMINAL.subordinatedMerchantId, TERMINAL.terminalId)));
+    set = new TableSet(parseInitialization(await h.acquirer.omni.initialization(TERMINAL.subordinatedMerchantId, TERMINAL.terminalId)));
     port = new PinpadCardPort({
       pinpad: rig.pinpad,
       acquirerIndex: 3,
@@ -112,6 +113,21 @@ describe.skipIf(!HAS_SOCAT)('PinpadCardPort: the engine’s card port on the dri
     expect(prompts).toContain('insert-card: INSIRA O CARTAO');
     await port.finishChip('declined', {});
     await port.end('CANCELADA');
+  });
+
+  it('a card left in the reader: RMC is given up after the timeout (CAN), the message shown, the pinpad free', async () => {
+    const quick = new PinpadCardPort({ pinpad: rig.pinpad, acquirerIndex: 3, pinKeySlot: 1, dataKeySlot: 2, resolveProduct: productResolver(set), timeoutS: 1 });
+    rig.choose({ lastDigit: 0, via: 'chip', pin: 'right', leavesCard: true });
+    await quick.readCard({ merchantOrderId: nextOrderId(), amount: 1500, method: 'credit' }, new AbortController().signal);
+    await quick.finishChip('declined', {});
+    const t0 = Date.now();
+    const prompts: string[] = [];
+    await expect(quick.end('NAO AUTORIZADA', (p) => prompts.push(p.prompt))).rejects.toMatchObject({ code: 'PINPAD_CANCELLED' });
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
+    expect(prompts).toEqual(['message', 'remove-card']);
+    rig.choose({ leavesCard: false });
+    rig.choose({ action: 'cancel' });
+    await expect(quick.readCard({ merchantOrderId: nextOrderId(), amount: 500, method: 'credit' }, new AbortController().signal)).rejects.toMatchObject({ code: 'ENGINE_CANCELLED' });
   });
 
   it('the customer cancels: readCard rejects as a cancel by the customer (the pinpad’s ST_CANCEL)', async () => {

@@ -28,6 +28,8 @@ export interface CardChoice {
   declineAfterApproval?: boolean;
   /** The customer pulls the chip card early: at the PIN screen (GOX) or before FCX; 'no' keeps it in. */
   removeEarly?: RemoveEarly;
+  /** The customer leaves the chip card in the reader (RMC waits until the terminal gives up). */
+  leavesCard?: boolean;
 }
 
 /** When the customer takes the chip card out before the terminal is done with it. */
@@ -59,6 +61,7 @@ export class CardDeck {
   pin: PinEntry = { kind: 'right' };
   declineAfterApproval = false;
   removeEarly: RemoveEarly = 'no';
+  leavesCard = false;
   /** How long the simulated customer takes to present a card or type a PIN, ms. */
   delayMs = 20;
 
@@ -81,6 +84,7 @@ export class CardDeck {
       this.pin = c.pin === 'right' || c.pin === 'cancel' || c.pin === 'nothing' ? { kind: c.pin } : { kind: 'digits', digits: c.pin };
     }
     if (c.declineAfterApproval !== undefined) this.declineAfterApproval = c.declineAfterApproval;
+    if (c.leavesCard !== undefined) this.leavesCard = c.leavesCard === true;
     if (c.removeEarly !== undefined) {
       if (!['no', 'at-pin', 'before-fcx'].includes(c.removeEarly)) return { ok: false, error: 'removeEarly: one of no, at-pin, before-fcx' };
       this.removeEarly = c.removeEarly;

@@ -261,6 +261,7 @@ export const rmc: SimHandler = async (cmd, ctx) => {
   ctx.state.display = [msg.slice(0, 16).trimEnd(), msg.slice(16).trimEnd()];
   if (sim.held?.inserted) {
     ctx.notify('RETIRE O CARTAO');
+    if (sim.deck.leavesCard) return fail('RMC', (await waitNothing(ctx, undefined)) === 'timeout' ? ST.TIMEOUT : ST.CANCEL);
     if (await pause(sim.deck.delayMs, ctx)) return fail('RMC', ST.CANCEL);
     sim.held.inserted = false;
   }
