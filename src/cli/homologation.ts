@@ -26,7 +26,10 @@ header), and writes DIR (default <stateDir>/homologation/<time>/): per test exch
 requests and answers, card data, tokens and keys masked), receipt-customer.txt and
 receipt-merchant.txt, emv.json (the EMV tags, masked by tag) and result.json; summary.json for the
 run. Voids are authorized with the supervisor token of the state directory. Refused in
-production. Exit 0 when every test passed, 1 when one failed.`,
+production. Exit 0 when every test passed, 1 when one failed.
+
+Example:
+  omnipos homologation run scripts/homologation.json --out /tmp/evidence --json`,
   async run(args, ctx) {
     const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { config: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' } }, strict: true });
     const file = positionals[0];
