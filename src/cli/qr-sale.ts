@@ -101,7 +101,13 @@ async function connect(config: Config, ctx: CliContext): Promise<Terminal> {
     }
   }
   const log = createLogger({ level: 'error', destination: process.stderr });
-  const daemon = await startDaemon({ config, log, env: {}, apiPort: 0 });
+  let daemon: Daemon;
+  try {
+    daemon = await startDaemon({ config, log, env: {}, apiPort: 0 });
+  } catch (e) {
+    if (e instanceof OmniposError) throw e;
+    throw new OmniposError('OPERATIONS_DAEMON_UNREACHABLE', `no daemon answered at ${url}, and none could start here: ${(e as Error).message}`, { url });
+  }
   if (!daemon.apiUrl) throw new OmniposError('INTERNAL', 'the daemon started without its API');
   ctx.out(`• no daemon answered at ${url}: started one in this process (state in ${config.values.stateDir}${daemon.sandbox ? `, sandbox host at ${daemon.sandbox.url}` : ''})\n`);
   return { url: daemon.apiUrl, token, daemon, dispatcher };
@@ -189,7 +195,7 @@ export async function runQrPayment(ctx: CliContext, config: Config, body: Record
     }
   } catch (e) {
     if ((e as { code?: string }).code?.startsWith('UND_ERR') || (e as { code?: string }).code === 'ECONNREFUSED') {
-      throw new OmniposError('ACQUIRER_UNREACHABLE', `the terminal's API stopped answering: ${(e as Error).message}`);
+      throw new OmniposError('OPERATIONS_DAEMON_UNREACHABLE', `the terminal's API stopped answering: ${(e as Error).message}`);
     }
     throw e;
   } finally {

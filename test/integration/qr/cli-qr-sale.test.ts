@@ -95,6 +95,21 @@ describe('omnipos qr sale as a process, paid by omnipos wallet pay in another pr
     expect(sale.err()).toMatch(/the payment ended expiring: the code expired unpaid/);
   }, 90_000);
 
+  it('no daemon, and none can start here (its sandbox port is taken): exit 3 with the reason', async () => {
+    const { createServer } = await import('node:net');
+    const busy = createServer();
+    await new Promise<void>((r) => busy.listen(0, '127.0.0.1', r));
+    const port = (busy.address() as { port: number }).port;
+    try {
+      let err = '';
+      const code = await runCli(['qr', 'sale', '--amount', '100'], { out: () => undefined, err: (t) => void (err += t), env: { ...inProcess(tempDir()), OMNIPOS_SANDBOX__PORT: String(port) } });
+      expect(code).toBe(3);
+      expect(err).toMatch(/none could start here: .*EADDRINUSE/);
+    } finally {
+      await new Promise((r) => busy.close(r));
+    }
+  });
+
   it('bad arguments exit 2 with the flag named', async () => {
     let err = '';
     const ctx = { out: () => undefined, err: (t: string) => void (err += t), env: { OMNIPOS_STATE_DIR: tempDir() } };
