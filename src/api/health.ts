@@ -66,6 +66,8 @@ export interface HealthSources {
 export interface HealthDeps {
   outbox: Outbox;
   engine: { readonly busy: boolean };
+  /** A void holds the pinpad too. */
+  voids?: { readonly busy: boolean } | undefined;
   health?: HealthSources | undefined;
 }
 
@@ -100,7 +102,7 @@ export function healthView(deps: HealthDeps): Record<string, unknown> {
   return {
     status: problems.length === 0 ? 'ok' : 'degraded',
     problems,
-    busy: deps.engine.busy,
+    busy: deps.engine.busy || deps.voids?.busy === true,
     pinpad,
     printer,
     acquirer,
