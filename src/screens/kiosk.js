@@ -6,11 +6,13 @@ import { ApiFailure, followEvents, money, msParam, showQr, token, environmentBan
 import { applyLang, currentLang, langToggle, t } from './i18n.js';
 import { PaymentRun, stateText } from './payment.js';
 import { showReceipt } from './receipt.js';
+import { ServiceWatch } from './service.js';
 
 const IDLE_MS = msParam('idleMs', 30_000);
 const PAY_MS = msParam('payMs', 120_000);
 const RESULT_MS = msParam('resultMs', 15_000);
 const HEALTH_MS = msParam('healthMs', 5_000);
+const service = new ServiceWatch(msParam('acquirerDownMs', 60_000));
 const PRICE = Number(new URLSearchParams(location.search).get('amount')) || 0;
 
 const $ = (id) => document.getElementById(id);
@@ -70,12 +72,9 @@ function paintTotals() {
 
 /** What makes sales impossible now: a pinpad, printer or acquirer known to be down, or no daemon. */
 function outOfService(h) {
-  if (!h) return true;
-  if (h.pinpad && !(h.pinpad.connected && h.pinpad.secure)) return true;
-  // A printer offline because of its paper or cover still lets the kiosk sell (receipt on screen).
-  if (h.printer && h.printer.reachable === false && !h.printer.paperOut && !h.printer.coverOpen) return true;
-  if (h.acquirer && h.acquirer.reachable === false) return true;
-  return false;
+  const why = service.reason(h);
+  document.body.dataset.outOfService = why;
+  return why !== '';
 }
 
 async function readHealth() {

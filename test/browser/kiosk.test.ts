@@ -147,6 +147,7 @@ describe('the kiosk screen against a real daemon', () => {
     await page.waitForSelector(screen('out-of-service'), { timeout: 20_000 });
     const outMs = Date.now() - pulled;
     expect(await page.textContent('#out-of-service h2')).toBe('Fora de serviço');
+    expect(await page.getAttribute('body', 'data-out-of-service')).toBe('pinpad');
     await snap(page, 'kiosk-7-out-of-service');
     const plugged = Date.now();
     await pinpad.replug();
@@ -155,5 +156,33 @@ describe('the kiosk screen against a real daemon', () => {
     await snap(page, 'kiosk-8-back-in-service');
     expect(errors).toEqual([]);
     console.log(`kiosk: out of service ${outMs} ms after the unplug; back ${backMs} ms after the replug`);
+  });
+
+  it('the out-of-service rule (src/screens/service.js, run in the page): each part down, paper is not down, the acquirer held for acquirerDownMs after a failure is first seen', async () => {
+    const { page } = b;
+    await page.goto(kiosk('healthMs=60000'));
+    const ok = { pinpad: { connected: true, secure: true }, printer: { reachable: true, paperOut: false, coverOpen: false }, acquirer: { reachable: true, lastFailureAt: null } };
+    // A string, so that vitest does not rewrite the page's dynamic import.
+    const script = `import('/screens/service.js').then(({ ServiceWatch }) => {
+      const healthy = ${JSON.stringify(ok)};
+      const w = new ServiceWatch(1000);
+      const failed = (at) => ({ ...healthy, acquirer: { reachable: false, lastFailureAt: at } });
+      return [
+        w.reason(healthy, 0),
+        w.reason(undefined, 0),
+        w.reason({ ...healthy, pinpad: { connected: true, secure: false } }, 0),
+        w.reason({ ...healthy, pinpad: { connected: false, secure: false } }, 0),
+        w.reason({ ...healthy, printer: { reachable: false, paperOut: false, coverOpen: false } }, 0),
+        w.reason({ ...healthy, printer: { reachable: false, paperOut: true, coverOpen: false } }, 0),
+        w.reason({ ...healthy, printer: { reachable: false, paperOut: false, coverOpen: true } }, 0),
+        w.reason({ ...healthy, printer: null, pinpad: null, acquirer: null }, 0),
+        w.reason(failed('T1'), 10000),
+        w.reason(failed('T1'), 10999),
+        w.reason(failed('T1'), 11000),
+        w.reason(failed('T2'), 20000),
+      ];
+    })`;
+    const results = await page.evaluate(script);
+    expect(results).toEqual(['', 'daemon', 'pinpad', 'pinpad', 'printer', '', '', '', 'acquirer', 'acquirer', '', 'acquirer']);
   });
 });
