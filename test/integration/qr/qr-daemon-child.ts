@@ -1,6 +1,6 @@
 /**
- * The daemon as a child process for the wallet QR kill test. `sale` starts the daemon and one
- * wallet QR sale, prints the code as a JSON line, and SIGKILLs itself when the journal commits
+ * The daemon as a child process for the wallet QR and Pix kill tests. `sale` starts the daemon and
+ * one wallet QR sale (or Pix with KIND=pix), prints the code as a JSON line, and SIGKILLs itself when the journal commits
  * KILL_AT (a state name, e.g. `approved`: the payment seen, the receipt not out yet). `recover`
  * starts the daemon (recovery runs at start), delivers the outbox, prints the journal and exits.
  */
@@ -25,7 +25,12 @@ const daemon = await startDaemon({
 });
 
 if (mode === 'sale') {
-  const { entry, done } = await daemon.qrEngine.start({ amount: Number(process.env.SALE_AMOUNT ?? '4410'), method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' });
+  const amount = Number(process.env.SALE_AMOUNT ?? '4410');
+  // KIND=pix: a Pix sale instead (the payer as the e-commerce API requires).
+  const { entry, done } =
+    process.env.KIND === 'pix'
+      ? await daemon.pixEngine!.start({ amount, payer: { name: 'Maria da Silva', document: '52998224725' }, confirmation: 'auto' })
+      : await daemon.qrEngine.start({ amount, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' });
   process.stdout.write(`${JSON.stringify({ merchantOrderId: entry.merchantOrderId })}\n`);
   await done;
   // Survived: wait to be killed.
