@@ -106,4 +106,11 @@ describe('the QR code on the pinpad display (MLI/MLR/MLE, DSI) during a wallet Q
     expect(r.sim.engine.state.display).toEqual(['R$ 12,34', 'PAGUE COM QR CODE', 'NA TELA DO CAIXA']);
     expect(cardSim(r.sim.engine.state).media.files.size).toBe(0);
   });
+
+  it('a classic pinpad (no images, no DEX) gets the two-line DSP text', async () => {
+    const r = await rig({ handlers: new Map([['MLI', () => encodeResponse('MLI', 10)], ['DEX', () => encodeResponse('DEX', 10)]]) });
+    stops.push(r.stop);
+    expect(await r.display.show('00020101021226760014br.com.padraoq', { kind: 'pix', amount: 990 })).toBe('text');
+    expect(r.sim.engine.state.display.map((l) => l.trim())).toEqual(['PIX R$ 9,90', 'VEJA A TELA']);
+  });
 });
