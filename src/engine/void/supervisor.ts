@@ -64,6 +64,12 @@ export interface SupervisorSources {
   token: string;
   /** The stored password hash, read when asked (undefined: none set). */
   passwordHash(): string | undefined;
+  /** Wrong credentials in a row before the gate closes for `lockMs` (default 5). */
+  maxFailures?: number;
+  /** How long the gate stays closed after `maxFailures` wrong credentials, ms (default 60 s). */
+  lockMs?: number;
+  /** Milliseconds now (default Date.now). */
+  now?: () => number;
 }
 
 /**
@@ -73,13 +79,38 @@ export interface SupervisorSources {
  */
 export class SupervisorGate {
   readonly #s: SupervisorSources;
+  #failures = 0;
+  #lockedUntil = 0;
 
   constructor(sources: SupervisorSources) {
     if (sources.token.length < 32) throw new OmniposError('INVALID_ARGUMENT', 'supervisor token: at least 32 characters');
     this.#s = sources;
   }
 
+  /**
+   * After `maxFailures` wrong credentials in a row the gate refuses everything, right or wrong,
+   * for `lockMs` (guessing the password through the API is slow and loud); a success resets it.
+   */
   authorize(c: SupervisorCredential): SupervisorProof {
+    const now = (this.#s.now ?? Date.now)();
+    const offered = (c.token !== undefined && c.token !== '') || (c.password !== undefined && c.password !== '');
+    if (offered && now < this.#lockedUntil) {
+      throw new OmniposError('SUPERVISOR_REQUIRED', `too many wrong supervisor credentials: try again in ${Math.ceil((this.#lockedUntil - now) / 1000)} s`, { lockedUntil: new Date(this.#lockedUntil).toISOString() });
+    }
+    try {
+      const proof = this.#check(c);
+      this.#failures = 0;
+      return proof;
+    } catch (e) {
+      if (offered && e instanceof OmniposError && e.code === 'SUPERVISOR_REQUIRED' && ++this.#failures >= (this.#s.maxFailures ?? 5)) {
+        this.#failures = 0;
+        this.#lockedUntil = now + (this.#s.lockMs ?? 60_000);
+      }
+      throw e;
+    }
+  }
+
+  #check(c: SupervisorCredential): SupervisorProof {
     if (c.token !== undefined && c.token !== '') {
       if (timingSafeEqual(digest(c.token), digest(this.#s.token))) return 'supervisor-token';
       throw new OmniposError('SUPERVISOR_REQUIRED', 'the supervisor token is not valid');

@@ -55,4 +55,19 @@ describe('supervisor password (salted scrypt) and token', () => {
     expect(() => gate.authorize({ password: '9753' })).toThrow(expect.objectContaining({ code: 'SUPERVISOR_NOT_CONFIGURED' }));
     expect(() => new SupervisorGate({ token: 'short', passwordHash: () => undefined })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
   });
+
+  it('five wrong credentials in a row close the gate for a minute, even to the right ones; a success resets the count', () => {
+    const token = 't'.repeat(43);
+    let now = 1_000_000;
+    const hash = hashSupervisorPassword('9753', undefined, 1024);
+    const gate = new SupervisorGate({ token, passwordHash: () => hash, now: () => now });
+    const wrong = (): unknown => gate.authorize({ password: '0000' });
+    for (let i = 0; i < 4; i++) expect(wrong).toThrow(expect.objectContaining({ message: 'the supervisor password is not valid' }));
+    expect(gate.authorize({ token })).toBe('supervisor-token'); // resets
+    for (let i = 0; i < 5; i++) expect(wrong).toThrow(expect.objectContaining({ code: 'SUPERVISOR_REQUIRED' }));
+    expect(() => gate.authorize({ token })).toThrow(expect.objectContaining({ code: 'SUPERVISOR_REQUIRED', message: expect.stringContaining('try again in 60 s') }));
+    expect(() => gate.authorize({ password: '9753' })).toThrow(expect.objectContaining({ message: expect.stringContaining('too many') }));
+    now += 60_000;
+    expect(gate.authorize({ password: '9753' })).toBe('supervisor-password');
+  });
 });
