@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PaymentRequest, STATUSES } from './payments.js';
 import { DAY_SCHEMAS, dayPaths } from './day.js';
+import { ALARM_SCHEMA } from './alarms.js';
 import { VOID_SCHEMAS, voidPaths } from './voids.js';
 
 type Schema = Record<string, unknown>;
@@ -127,8 +128,9 @@ const SCHEMAS: Record<string, Schema> = {
       },
       tables: { type: 'object', properties: { version: { type: ['string', 'null'] } }, required: ['version'] },
       clock: nullable({ type: 'object', properties: { hostOffsetMs: { ...int, description: "How far the acquirer's clock is ahead of ours." } }, required: ['hostOffsetMs'] }),
+      alarms: { type: 'array', items: ref('Alarm'), description: "What holds now, then the engines' alarms of the last 24 hours." },
     },
-    required: ['status', 'problems', 'busy', 'pinpad', 'printer', 'acquirer', 'outbox', 'tables', 'clock'],
+    required: ['status', 'problems', 'busy', 'pinpad', 'printer', 'acquirer', 'outbox', 'tables', 'clock', 'alarms'],
   },
   Event: {
     type: 'object',
@@ -309,7 +311,7 @@ export function openApiDocument(): Schema {
         bearer: { type: 'http', scheme: 'bearer', description: '`omnipos api token` prints it.' },
         ticket: { type: 'apiKey', in: 'query', name: 'ticket', description: 'From `POST /v1/events/ticket`: single use, 30 s; only `GET /v1/events` takes it.' },
       },
-      schemas: { ...SCHEMAS, ...DAY_SCHEMAS, ...VOID_SCHEMAS },
+      schemas: { ...SCHEMAS, ...DAY_SCHEMAS, ...VOID_SCHEMAS, Alarm: ALARM_SCHEMA },
     },
   };
 }
