@@ -229,6 +229,23 @@ describe.skipIf(!HAS_SOCAT)('card voids end to end: the virtual pinpad over a pt
     t.close();
   }, 60_000);
 
+  it('a sale left charged by an undo after the daily close (needs-refund) is voided when the customer returns', async () => {
+    const t = terminal();
+    chip0();
+    const { entry, done } = await t.sales.start({ amount: 1000, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'ecr' });
+    await done;
+    expect(t.journal.get(entry.id)?.state).toBe('awaiting-decision');
+    expect((await h.control('POST', '/sandbox/close-day')).status).toBe(200);
+    await t.sales.decide(entry.id, 'undo');
+    await t.settle();
+    expect(t.journal.get(entry.id)?.state).toBe('needs-refund');
+    expect(await ledgerSale(t, entry.id)).toMatchObject({ charged: 1000 });
+    const v = await voidAndSettle(t, entry.id);
+    expect(v.state).toBe('confirmed');
+    expect(await ledgerSale(t, entry.id)).toMatchObject({ voided: 1000, charged: 0 });
+    t.close();
+  }, 60_000);
+
   it('no PAN, track or PIN in the SQLite files or the logs after all of the above', () => {
     expect(scanned).toBeGreaterThanOrEqual(8);
     expect(leaks).toEqual([]);
