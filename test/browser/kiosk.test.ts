@@ -1,4 +1,9 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/run.js';
+import { TEST_CARDS } from '../../tables/test-cards.js';
 import { startTestDaemon } from '../integration/api/daemon.js';
 import { decodePng } from '../helpers/png-decode.js';
 import { decodeQrRgba } from '../helpers/qr-decode.js';
@@ -98,6 +103,35 @@ describe('the kiosk screen against a real daemon', () => {
     expect(list[0]).toMatchObject({ method: 'credit', status: 'confirmed' });
     // The kiosk asked for `receipt: false`: nothing came out of the printer.
     expect((t.daemon.virtualPrinter?.receipts.length ?? 0) - printed).toBe(0);
+    expect(errors).toEqual([]);
+  });
+
+  it('a wallet QR sale paid by scanning the screen: the code read from the pixels, paid through the wallet API, approved on the kiosk', async () => {
+    const { page } = b;
+    const errors = pageErrors(page);
+    await page.goto('about:blank');
+    await page.goto(kiosk('amount=2610&healthMs=1000'));
+    await page.click('#start');
+    await page.click('[data-method="wallet-qr"]');
+    await page.click('[data-receipt="none"]');
+    await page.waitForSelector('#qr:not([hidden])', { timeout: 5000 });
+    const png = decodePng(await page.locator('#qr').screenshot());
+    const scanned = decodeQrRgba(png.rgba, png.width, png.height);
+    expect(scanned).toMatch(/^000201/);
+    // The customer's wallet pays what it scanned (the CLI's `omnipos wallet pay`, first test card).
+    const card = TEST_CARDS[0]!;
+    const state = mkdtempSync(path.join(tmpdir(), 'omnipos-wallet-'));
+    let out = '';
+    const code = await runCli(
+      ['wallet', 'pay', scanned!, '--card', card.pan, '--cvv', '123', '--exp', `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`, '--name', 'TESTE CARTAO', '--document', '52998224725'],
+      { out: (x) => (out += x), err: (x) => (out += x), env: { OMNIPOS_STATE_DIR: state, OMNIPOS_ACQUIRER__WALLET_URL: t.daemon.sandbox!.url } },
+    );
+    rmSync(state, { recursive: true, force: true });
+    expect(code, out).toBe(0);
+    await page.waitForSelector(screen('result'), { timeout: 15_000 });
+    expect(await page.textContent('#result-text')).toMatch(/Aprovada/);
+    await snap(page, 'kiosk-10-qr-paid');
+    expect((await listPayments(t.daemon.apiUrl!, t.token))[0]).toMatchObject({ method: 'wallet-qr', amount: 2610, status: 'confirmed' });
     expect(errors).toEqual([]);
   });
 
