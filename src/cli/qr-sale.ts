@@ -181,6 +181,9 @@ export async function runQrPayment(ctx: CliContext, config: Config, body: Record
       if (result !== undefined) {
         ctx.out(`${tty ? '\r\x1b[K' : ''}result: ${p.state} (${p.status}), MerchantOrderId ${p.merchantOrderId}${p.paymentId ? `, PaymentId ${p.paymentId}` : ''}\n`);
         if (result !== SALE_EXIT.confirmed) ctx.err(`omnipos: the payment ended ${p.state}${p.reason ? `: ${p.reason}` : ''}\n`);
+        if (terminal.daemon && (result === SALE_EXIT.cancelled || result === SALE_EXIT.expired)) {
+          ctx.out('• a payment that still arrives is undone (or refunded) by the terminal: the next omnipos start keeps watching\n');
+        }
         return result;
       }
       const now = Date.now();

@@ -82,6 +82,7 @@ describe('omnipos qr sale as a process, paid by omnipos wallet pay in another pr
     expect(sale.out()).toMatch(/Ctrl-C: cancelling the payment/);
     expect(sale.out()).toMatch(/result: cancelling \(cancelled\)/);
     expect(sale.err()).toMatch(/the payment ended cancelling: cancelled by ecr/);
+    expect(sale.out()).toMatch(/the next omnipos start keeps watching/);
   });
 
   it('a code nobody pays expires: exit 5, said on standard error', async () => {
