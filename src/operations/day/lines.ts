@@ -1,3 +1,5 @@
+import { paymentStatus } from '../../engine/sale/status.js';
+import { SALE_STATES, type SaleStateName } from '../../engine/sale/types.js';
 import type { JournalEntry } from '../../store/index.js';
 
 /** What a payment of the day came to, whatever engine ran it. */
@@ -42,23 +44,18 @@ export interface DayLine {
   createdAt: string;
 }
 
-const SALE: Readonly<Record<string, DayOutcome>> = {
-  started: 'in-progress',
-  'card-read': 'in-progress',
-  authorizing: 'in-progress',
-  'finishing-chip': 'in-progress',
-  approved: 'approved',
-  'awaiting-decision': 'approved',
-  confirming: 'confirmed',
-  confirmed: 'confirmed',
-  undoing: 'undone',
-  undone: 'undone',
-  declined: 'declined',
-  aborted: 'cancelled',
-  failed: 'failed',
-  'needs-refund': 'needs-refund',
-  'dead-letter': 'dead-letter',
-};
+/**
+ * A card sale's outcome from the status the cash register reads (src/engine/sale/status.ts), with
+ * two states told apart: `approved` (the host approved, the receipt is on its way: charged, though
+ * the API still says pending) and `dead-letter` (failed on the API, but the host holds the sale).
+ */
+function saleOutcome(state: string): DayOutcome {
+  if (!(SALE_STATES as readonly string[]).includes(state)) return 'in-progress';
+  if (state === 'approved') return 'approved';
+  if (state === 'dead-letter') return 'dead-letter';
+  const status = paymentStatus(state as SaleStateName);
+  return status === 'pending' ? 'in-progress' : status;
+}
 
 const QR: Readonly<Record<string, DayOutcome>> = {
   started: 'in-progress',
@@ -150,23 +147,22 @@ export function dayLine(entry: JournalEntry, saleOf: (ref: { id?: number; mercha
   let method: string;
   let brand: string;
   let product: string;
-  let table: Readonly<Record<string, DayOutcome>>;
+  let outcome: DayOutcome;
   if (entry.kind === 'qr') {
     method = 'wallet-qr';
     brand = 'wallet';
     product = str(request.method) ?? 'unknown';
-    table = QR;
+    outcome = QR[entry.state] ?? 'in-progress';
   } else if (entry.kind === 'pix') {
     method = 'pix';
     brand = 'pix';
     product = 'pix';
-    table = PIX;
+    outcome = PIX[entry.state] ?? 'in-progress';
   } else {
     method = str(request.method) ?? 'unknown';
     brand = str(card.brandId) ?? 'unknown';
     product = str(card.productId) ?? 'unknown';
-    table = SALE;
+    outcome = saleOutcome(entry.state);
   }
-  const outcome = table[entry.state] ?? 'in-progress';
   return { ...base, method, brand, product, outcome, amount: entry.amount, charged: CHARGED_OUTCOMES.has(outcome) ? entry.amount : 0 };
 }
