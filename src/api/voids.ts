@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import type { VoidEngine } from '../engine/void/engine.js';
 import { voidStatus, type VoidData, type VoidStateName } from '../engine/void/types.js';
-import type { JournalEntry } from '../store/index.js';
+import type { Journal, JournalEntry } from '../store/index.js';
 import { ApiError, readJson, sendJson } from './http-kit.js';
 import type { Route } from './routes.js';
 
@@ -10,6 +10,7 @@ import type { Route } from './routes.js';
 export interface VoidsApiDeps {
   /** Card voids (absent: the routes answer 409). */
   voids?: VoidEngine | undefined;
+  journal: Journal;
 }
 
 /** The body of `POST /v1/payments/{id}/void`. */
@@ -96,10 +97,21 @@ export function getVoid(res: ServerResponse, deps: VoidsApiDeps, rawId: string):
   sendJson(res, 200, voidView(entry, engine.remaining((entry.data as unknown as VoidData).sale.id).remaining));
 }
 
+/** `GET /v1/payments/{id}/voids`: what the sale has left to void, and its voids. */
+export function listVoids(res: ServerResponse, deps: VoidsApiDeps, rawId: string): void {
+  const engine = engineOf(deps);
+  const saleId = idOf(rawId, 'payment');
+  const sale = deps.journal.get(saleId);
+  if (!sale || sale.kind === 'void') throw new ApiError(404, 'NOT_FOUND', `no payment ${saleId}`);
+  const left = engine.remaining(saleId, sale.amount);
+  sendJson(res, 200, { payment: { id: saleId, amount: left.amount, voided: left.voided, remaining: left.remaining }, voids: engine.voidsOf(saleId).map((e) => voidView(e)) });
+}
+
 /** The void routes, spread into the API's route table. */
 export const VOID_ROUTES: readonly Route<VoidsApiDeps>[] = [
   { method: 'POST', path: '/v1/payments/{id}/void', handle: ({ req, res, params }, deps) => createVoid(req, res, deps, params.id as string) },
   { method: 'GET', path: '/v1/voids/{id}', handle: ({ res, params }, deps) => getVoid(res, deps, params.id as string) },
+  { method: 'GET', path: '/v1/payments/{id}/voids', handle: ({ res, params }, deps) => listVoids(res, deps, params.id as string) },
 ];
 
 type Schema = Record<string, unknown>;
@@ -110,6 +122,15 @@ const json = (schema: Schema, description: string): Schema => ({ description, co
 
 /** The void's schemas for the OpenAPI document. */
 export const VOID_SCHEMAS: Record<string, Schema> = {
+  VoidList: {
+    type: 'object',
+    properties: {
+      payment: { type: 'object', properties: { id: int, amount: int, voided: int, remaining: int }, required: ['id', 'amount', 'voided', 'remaining'], additionalProperties: false },
+      voids: { type: 'array', items: ref('Void') },
+    },
+    required: ['payment', 'voids'],
+    additionalProperties: false,
+  },
   Void: {
     type: 'object',
     description: 'A card void: its own MerchantVoidId, the sale it gives money back for (with what remains of it), and how it went.',
@@ -164,6 +185,13 @@ export function voidPaths(unauthorized: Schema, error: (d: string) => Schema): R
           '409': error('VOID_NOT_ALLOWED (not a confirmed card sale), ENGINE_BUSY (the pinpad is in use), SUPERVISOR_NOT_CONFIGURED, or voids not available.'),
           '422': error("VOID_OVER_LIMIT (more than remains, or than the issuer's value or percentage) or VOID_TOO_LATE (past the issuer's days)."),
         },
+      },
+    },
+    '/v1/payments/{id}/voids': {
+      get: {
+        summary: "A payment's voids (and refunds), and what it has left to void",
+        parameters: [id('The payment.')],
+        responses: { '200': json(ref('VoidList'), 'The voids, oldest first.'), '401': unauthorized, '404': error('No such payment.') },
       },
     },
     '/v1/voids/{id}': {

@@ -165,6 +165,12 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
     this.#active?.abort.abort(new OmniposError('ENGINE_CANCELLED', 'stopping'));
   }
 
+  /** The voids (and refunds) of sale `saleId`, oldest first. */
+  voidsOf(saleId: number): JournalEntry[] {
+    const ids = this.#d.db.prepare(`SELECT id FROM journal WHERE kind = 'void' AND json_extract(data, '$.sale.id') = ? ORDER BY id`).all(saleId) as { id: number }[];
+    return ids.map((r) => this.entry(r.id));
+  }
+
   /** A void's journal entry (ENGINE_NOT_FOUND for anything else). */
   get(id: number): JournalEntry {
     return this.entry(id);

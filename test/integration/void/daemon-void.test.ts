@@ -119,6 +119,9 @@ describe('voids on the daemon: the API and the CLI, the embedded sandbox and vir
     expect(v).toMatchObject({ status: 'approved', payment: { id, remaining: 600 }, card: { maskedPan: '476173******0060', inputMode: 'Emv' } });
     await poll(`/v1/voids/${r.body.id}`, (b) => (b as { state?: string }).state === 'confirmed');
     await new Promise((res) => setTimeout(res, 200));
+    const list = await call('GET', `/v1/payments/${id}/voids`);
+    expect(list.body).toMatchObject({ payment: { id, amount: 1000, voided: 400, remaining: 600 }, voids: [{ id: r.body.id, status: 'approved', amount: 400 }] });
+    expect((await call('GET', `/v1/payments/${r.body.id}/voids`)).status).toBe(404);
     const over = await call('POST', `/v1/payments/${id}/void`, { body: { amount: 601 }, headers: { 'x-supervisor-token': supervisor } });
     expect(over).toMatchObject({ status: 422, body: { error: { code: 'VOID_OVER_LIMIT' } } });
     expect((await call('POST', `/v1/payments/${id}/void`, { body: { amount: -1 }, headers: { 'x-supervisor-token': supervisor } })).status).toBe(400);
