@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDaemon } from '../integration/api/daemon.js';
 import { clearCardData } from '../helpers/scan-card-data.js';
@@ -12,6 +13,16 @@ afterAll(async () => {
   await b?.close();
   await t?.stop();
 });
+
+/** The page's own marks: POST sent → first pinpad prompt event shown (undefined: none came). */
+async function pinpadPromptMs(page: Page): Promise<number | undefined> {
+  return page.evaluate(() => {
+    const perf = (globalThis as unknown as { performance: { getEntriesByName(n: string): { startTime: number }[] } }).performance;
+    const start = perf.getEntriesByName('omnipos:start').at(-1)?.startTime;
+    const first = perf.getEntriesByName('omnipos:first-prompt').at(-1)?.startTime;
+    return start === undefined || first === undefined || first < start ? undefined : first - start;
+  });
+}
 
 describe('the cashier screen against a real daemon (embedded sandbox, virtual pinpad and printer)', () => {
   it('sells from the amount to the receipt: prompts from the event stream, approved, the receipt on screen', async () => {
@@ -52,13 +63,7 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
     // The virtual printer printed it too.
     expect(t.daemon.virtualPrinter?.receipts.length ?? 0).toBeGreaterThan(0);
     await snap(page, 'cashier-3-receipt');
-    // The page's own marks: POST sent → first pinpad prompt event shown ("insert or tap the card").
-    const promptMs = await page.evaluate(() => {
-      const perf = (globalThis as unknown as { performance: { getEntriesByName(n: string): { startTime: number }[] } }).performance;
-      const start = perf.getEntriesByName('omnipos:start').at(-1)?.startTime;
-      const first = perf.getEntriesByName('omnipos:first-prompt').at(-1)?.startTime;
-      return start === undefined || first === undefined ? undefined : first - start;
-    });
+    const promptMs = await pinpadPromptMs(page);
     expect(promptMs).toBeDefined();
     expect(errors).toEqual([]);
     console.log(
@@ -111,6 +116,32 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
     expect(errors).toEqual([]);
   });
 
+  it('reopens the event stream with a new ticket when it drops (a spent ticket is never reused)', async () => {
+    const { page } = b;
+    const errors = pageErrors(page, [/^\/v1\/events$/]);
+    const opened: string[] = [];
+    let dropped = 0;
+    await page.route('**/v1/events?*', async (route) => {
+      opened.push(new URL(route.request().url()).searchParams.get('ticket') ?? '');
+      // The first stream fails as a dropped connection would; the next ones go through.
+      if (dropped++ === 0) await route.abort('connectionreset');
+      else await route.continue();
+    });
+    await page.goto('about:blank');
+    await page.goto(`${t.daemon.apiUrl}/screens/cashier.html#token=${t.token}`);
+    for (let i = 0; i < 100 && opened.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(opened.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(opened).size).toBe(opened.length);
+    // The reopened stream carries the next sale's events to the screen.
+    await page.fill('#amount', '25,10');
+    await page.click('#charge');
+    await page.waitForSelector('#result:not([hidden])', { timeout: 20_000 });
+    // A pinpad prompt reached the page: only the event stream carries those (the poll reads states).
+    expect(await pinpadPromptMs(page)).toBeDefined();
+    await page.unroute('**/v1/events?*');
+    expect(errors).toEqual([]);
+  });
+
   it("the supervisor's page: today's payments as the API lists them, the outbox, a place for the day report and voids", async () => {
     const { page } = b;
     const errors = pageErrors(page);
@@ -120,7 +151,7 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
     const listed = await listPayments(t.daemon.apiUrl!, t.token);
     const rows = await page.$$eval('#payments tbody tr', (trs) => trs.map((tr) => [tr.children[0]?.textContent, tr.getAttribute('data-status')]));
     expect(rows).toEqual(listed.map((p) => [String(p.id), p.status]));
-    expect(rows.filter((r) => r[1] === 'confirmed').length).toBeGreaterThanOrEqual(2);
+    expect(rows.filter((r) => r[1] === 'confirmed').length).toBeGreaterThanOrEqual(3);
     expect(rows.filter((r) => r[1] === 'cancelled').length).toBeGreaterThanOrEqual(1);
     await page.waitForSelector('#outbox dd');
     expect(await page.textContent('#outbox')).toMatch(/pending/);
