@@ -10,6 +10,7 @@ import { createLogger } from '../../../src/core/log/index.js';
 import { nextDailyClose } from '../../../src/engine/daily-close.js';
 import { startDaemon, type Daemon } from '../../../src/main.js';
 import { signWebhook, verifyWebhook } from '../../../src/operations/alarms/index.js';
+import { businessDateOf } from '../../../src/operations/day/index.js';
 
 const SECRET = 'a-shared-secret-for-the-alarm-webhook-0123456789';
 
@@ -137,4 +138,34 @@ describe('alarms reach a webhook', () => {
       expect(r.body).not.toContain(token);
     }
   }, 90_000);
+
+  it('past the close, the host confirmed the sale the undo never reached: needs-refund reaches the receiver once, and the day report shows it', async () => {
+    const hostNow = new Date(String((await sandbox('GET', '/sandbox/clock')).now));
+    // 00:01 the next day, host time: the sandbox's close confirms what was pending.
+    await sandbox('POST', '/sandbox/clock', { now: new Date(nextDailyClose(hostNow).getTime() + 60_000).toISOString() });
+    const sale = daemon.journal.list({ limit: 10 }).find((e) => e.kind === 'sale')!;
+    // Due at once: the next attempt learns the host's new time from its Date header, the one after queries.
+    const pushed = async () => {
+      daemon.outbox.flush(new Date(0));
+      await daemon.forwarder.runOnce();
+      return daemon.journal.get(sale.id)?.state === 'needs-refund' ? true : undefined;
+    };
+    await waitFor('needs-refund', pushed);
+    const refunds = await waitFor('NEEDS_REFUND delivered', () => {
+      const got = received.filter((r) => r.answered === 200 && JSON.parse(r.body).code === 'NEEDS_REFUND');
+      return got.length > 0 ? got : undefined;
+    });
+    const alarm = JSON.parse(refunds[0]!.body);
+    expect(alarm).toMatchObject({ id: `needs-refund:${sale.id}`, severity: 'error' });
+    expect(verifyWebhook(SECRET, { signature: refunds[0]!.headers['x-omnipos-signature'] as string, timestamp: refunds[0]!.headers['x-omnipos-timestamp'] as string }, refunds[0]!.body, Math.floor(Date.now() / 1000))).toBe(true);
+    // The engine's event and the check see the same happening: one notification.
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(received.filter((r) => JSON.parse(r.body).code === 'NEEDS_REFUND' && r.answered === 200)).toHaveLength(1);
+    expect((await api('GET', '/v1/health')).body.alarms.map((a: { code: string }) => a.code)).toContain('NEEDS_REFUND');
+    // The sale's business day (host time when it was opened) lists it in needs-refund, still charged.
+    const report = (await api('GET', `/v1/day/report?date=${businessDateOf(new Date(sale.createdAt))}`)).body;
+    expect(report.lines.find((l: { id: number }) => l.id === sale.id)).toMatchObject({ outcome: 'needs-refund', charged: 2510 });
+    expect(report.totals.needsRefundAmount).toBe(2510);
+    expect(report.counts.byOutcome['needs-refund']).toBe(1);
+  }, 60_000);
 });
