@@ -12,6 +12,7 @@ import { SaleEngine } from '../../../src/engine/sale/engine.js';
 import type { SaleRequest } from '../../../src/engine/sale/types.js';
 import { VoidEngine, type VoidEvent } from '../../../src/engine/void/engine.js';
 import type { VoidHostPort } from '../../../src/engine/void/ports.js';
+import type { CardPort } from '../../../src/engine/ports.js';
 import { SupervisorGate, hashSupervisorPassword } from '../../../src/engine/void/supervisor.js';
 import type { TableSet } from '../../../src/initialization/index.js';
 import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase, type Db } from '../../../src/store/index.js';
@@ -50,7 +51,7 @@ export interface Terminal {
  * the acquirer clients over loopback to the strict sandbox, and the card ports on the driver
  * talking to the virtual pinpad over a pseudo-terminal.
  */
-export function voidTerminal(o: { dir: string; h: Harness; pinpad: CardPinpad; tables: TableSet; log: Logger; clock?: Clock; voidClock?: Clock; voidHost?: VoidHostPort; processingWindowMs?: number }): Terminal {
+export function voidTerminal(o: { dir: string; h: Harness; pinpad: CardPinpad; tables: TableSet; log: Logger; clock?: Clock; voidClock?: Clock; voidHost?: VoidHostPort; processingWindowMs?: number; voidCard?: (port: CardPort) => CardPort }): Terminal {
   const clock = o.clock ?? systemClock;
   const db = openTerminalDatabase(o.dir, o.log);
   const journal = new Journal(db);
@@ -73,7 +74,7 @@ export function voidTerminal(o: { dir: string; h: Harness; pinpad: CardPinpad; t
     ...common,
     clock: o.voidClock ?? clock,
     orderIds,
-    card: refundCardPort(cardOptions),
+    card: o.voidCard ? o.voidCard(refundCardPort(cardOptions)) : refundCardPort(cardOptions),
     host: o.voidHost ?? voidAdapter,
     supervisor: new SupervisorGate({ token: SUPERVISOR_TOKEN, passwordHash: () => SUPERVISOR_HASH }),
     tables: () => o.tables,

@@ -4,6 +4,7 @@ import type { CardPinpad } from '../../../src/adapters/pinpad-card.js';
 import { OmniVoidAdapter } from '../../../src/adapters/acquirer-void.js';
 import { decodeTlv } from '../../../src/emv/index.js';
 import type { VoidHostPort } from '../../../src/engine/void/ports.js';
+import type { CardPort } from '../../../src/engine/ports.js';
 import { parseInitialization, TableSet } from '../../../src/initialization/index.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { captureLogger } from '../../helpers/capture-log.js';
@@ -244,6 +245,38 @@ describe.skipIf(!HAS_SOCAT)('card voids end to end: the virtual pinpad over a pt
     expect(v.state).toBe('confirmed');
     expect(await ledgerSale(t, entry.id)).toMatchObject({ voided: 1000, charged: 0 });
     t.close();
+  }, 60_000);
+
+  it('killed after the host approved but before the chip finished: recovery undoes the void by VoidId; killed while confirming: recovery confirms it', async () => {
+    const dir = tempDir();
+    const hanging = (p: CardPort): CardPort => ({ readCard: (r, s) => p.readCard(r, s), finishChip: () => new Promise(() => undefined), end: (m) => p.end(m) });
+    const before = scannedOnClose(voidTerminal({ dir, h, pinpad: spy, tables, log, voidCard: hanging }));
+    chip0();
+    const saleId = await before.sell(1000);
+    const { entry } = await before.voids.start(saleId, byToken);
+    for (let i = 0; i < 200 && before.journal.get(entry.id)?.state !== 'finishing-chip'; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(before.journal.get(entry.id)?.state).toBe('finishing-chip');
+    expect(await ledgerSale(before, saleId)).toMatchObject({ voided: 1000 });
+    before.close();
+    await rig.pinpad.run(card.FCX, { outcome: 'no-communication', tags: ['95'] }).catch(() => undefined);
+    const after = scannedOnClose(voidTerminal({ dir, h, pinpad: spy, tables, log }));
+    expect(after.voids.recover()).toEqual([{ id: entry.id, from: 'finishing-chip', plan: 'undoing' }]);
+    expect(after.outbox.open()[0]?.payload).toMatchObject({ voidId: expect.any(String) });
+    await after.settle();
+    expect(after.journal.get(entry.id)?.state).toBe('undone');
+    expect(await ledgerSale(after, saleId)).toMatchObject({ voided: 0, charged: 1000 });
+
+    // a void approved and journaled confirming, the terminal stopped before the outbox delivered it
+    const { entry: second, done } = await after.voids.start(saleId, byToken);
+    await done;
+    expect(after.journal.get(second.id)?.state).toBe('confirming');
+    after.close();
+    const again = scannedOnClose(voidTerminal({ dir, h, pinpad: spy, tables, log }));
+    expect(again.voids.recover()).toEqual([{ id: second.id, from: 'confirming', plan: 'ensure' }]);
+    await again.settle();
+    expect(again.journal.get(second.id)?.state).toBe('confirmed');
+    expect(await ledgerSale(again, saleId)).toMatchObject({ voided: 1000, charged: 0 });
+    again.close();
   }, 60_000);
 
   it('no PAN, track or PIN in the SQLite files or the logs after all of the above', () => {
