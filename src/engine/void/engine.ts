@@ -64,6 +64,8 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
   readonly #d: VoidEngineDeps;
   #active: { id: number; abort: AbortController; cancelBy?: 'ecr' | 'customer' | 'operator' } | undefined;
   readonly #cards = new Map<number, EncryptedCard>();
+  /** Sales whose refund row is being opened (between the checks and the commit). */
+  readonly #opening = new Set<number>();
 
   constructor(deps: VoidEngineDeps) {
     super(deps, 'void', DURABLE, deps.onEvent);
@@ -134,6 +136,16 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
     if (amount !== remaining || remaining !== sale.amount) {
       throw new OmniposError('VOID_NOT_ALLOWED', `a Pix is refunded in full (${sale.amount} cents): partial Pix refunds are not supported`, { saleId: sale.id, amount });
     }
+    if (this.#opening.has(sale.id)) throw new OmniposError('ENGINE_BUSY', `a refund of Pix ${sale.id} is being opened`, { saleId: sale.id });
+    this.#opening.add(sale.id);
+    try {
+      return await this.#openRefund(sale, amount, authorizedBy);
+    } finally {
+      this.#opening.delete(sale.id);
+    }
+  }
+
+  async #openRefund(sale: VoidData['sale'], amount: number, authorizedBy: VoidData['authorizedBy']): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     const merchantVoidId = await this.#d.orderIds.next();
     const data: VoidData = { merchantOrderId: merchantVoidId, merchantVoidId, sale, amount, authorizedBy };
     const entry = this.#d.journal.open({ kind: 'void', merchantOrderId: merchantVoidId, state: 'started', amount, data: data as unknown as Record<string, unknown>, input: `refund by ${authorizedBy}`, at: this.#d.clock.now() });

@@ -78,7 +78,11 @@ describe('refunds of Pix sales through the void engine, the outbox and the stric
   it('a confirmed Pix is refunded in full: refund asked, pending until the provider approves (host clock + 61 s), then done; the host holds nothing', async () => {
     const t = terminal();
     const saleId = await t.paidPix(2300);
-    const { entry } = await t.voids.start(saleId, byToken);
+    // two supervisors at once: one refund opens, the other is refused
+    const both = await Promise.allSettled([t.voids.start(saleId, byToken), t.voids.start(saleId, byToken)]);
+    expect(both.map((b) => b.status).sort()).toEqual(['fulfilled', 'rejected']);
+    const entry = (both.find((b) => b.status === 'fulfilled') as PromiseFulfilledResult<{ entry: { id: number } }>).value.entry;
+    expect(t.journal.list().filter((e) => e.kind === 'void')).toHaveLength(1);
     expect(t.journal.get(entry.id)).toMatchObject({ kind: 'void', state: 'refunding', amount: 2300, data: { sale: { kind: 'pix', id: saleId } } });
     expect(t.outbox.open().map((x) => x.operation)).toEqual(['pix.refund']);
     await t.pass(2);
