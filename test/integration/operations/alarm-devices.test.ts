@@ -1,0 +1,85 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../../src/config/index.js';
+import { createLogger } from '../../../src/core/log/index.js';
+import { startDaemon, type Daemon } from '../../../src/main.js';
+import { verifyWebhook } from '../../../src/operations/alarms/index.js';
+
+const SECRET = 'devices-webhook-secret';
+let dir: string;
+let daemon: Daemon;
+let token: string;
+let receiver: Server;
+const received: { body: string; signature: string; timestamp: string }[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'omnipos-alarm-dev-'));
+  receiver = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString('utf8')));
+    req.on('end', () => {
+      received.push({ body, signature: String(req.headers['x-omnipos-signature']), timestamp: String(req.headers['x-omnipos-timestamp']) });
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  writeFileSync(path.join(dir, 'secret'), SECRET);
+  const config = loadConfig({
+    env: {
+      OMNIPOS_STATE_DIR: path.join(dir, 'state'),
+      OMNIPOS_ALARMS__WEBHOOK__URL: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`,
+      OMNIPOS_ALARMS__WEBHOOK__SECRET_FILE: path.join(dir, 'secret'),
+      OMNIPOS_ALARMS__CHECK_SECONDS: '1',
+    },
+  });
+  daemon = await startDaemon({ config, log: createLogger({ level: 'silent' }), env: {}, sandboxPort: 0, apiPort: 0 });
+  token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
+});
+afterAll(async () => {
+  await daemon?.stop();
+  await new Promise<void>((r) => receiver?.close(() => r()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const alarms = async (): Promise<string[]> => {
+  const res = await request(`${daemon.apiUrl}/v1/health`, { headers: { authorization: `Bearer ${token}` } });
+  return ((await res.body.json()) as { alarms: { code: string }[] }).alarms.map((a) => a.code);
+};
+
+async function until(what: string, f: () => Promise<boolean> | boolean, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!(await f())) {
+    if (Date.now() > end) throw new Error(`never: ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const delivered = (code: string) => received.filter((r) => JSON.parse(r.body).code === code);
+
+describe('device alarms through a real daemon', () => {
+  it('the pinpad unplugged: PINPAD_GONE in health and at the webhook (signed); back, it clears', async () => {
+    await daemon.virtualPinpad!.unplug();
+    await until('PINPAD_GONE in health', async () => (await alarms()).includes('PINPAD_GONE'));
+    await until('PINPAD_GONE delivered', () => delivered('PINPAD_GONE').length === 1);
+    const d = delivered('PINPAD_GONE')[0]!;
+    expect(verifyWebhook(SECRET, d, d.body, Math.floor(Date.now() / 1000))).toBe(true);
+    await daemon.virtualPinpad!.replug();
+    await until('PINPAD_GONE cleared', async () => !(await alarms()).includes('PINPAD_GONE'));
+  }, 60_000);
+
+  it('the printer out of paper after a receipt: PRINTER_PAPER_OUT in health and at the webhook', async () => {
+    daemon.virtualPrinter!.loadPaper(3);
+    const res = await request(`${daemon.apiUrl}/v1/payments`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ amount: 2510, method: 'credit' }) });
+    expect(res.statusCode).toBe(202);
+    await res.body.text();
+    await until('PRINTER_PAPER_OUT in health', async () => (await alarms()).includes('PRINTER_PAPER_OUT'));
+    await until('PRINTER_PAPER_OUT delivered', () => delivered('PRINTER_PAPER_OUT').length === 1);
+    expect(JSON.parse(delivered('PRINTER_PAPER_OUT')[0]!.body)).toMatchObject({ severity: 'warn', source: 'condition', message: 'the receipt printer is out of paper' });
+    daemon.virtualPrinter!.loadPaper();
+  }, 60_000);
+});
