@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,6 +61,7 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   await host?.close();
+  if (process.env.OMNIPOS_KEEP_EVIDENCE) cpSync(dir, process.env.OMNIPOS_KEEP_EVIDENCE, { recursive: true });
   rmSync(dir, { recursive: true, force: true });
 });
 
