@@ -1,5 +1,5 @@
-// The supervisor's page: today's payments (GET /v1/payments), the outbox and health, alarms as
-// they come. The day report and voids (issue 12) go in #operations.
+// The supervisor's page: today's payments (GET /v1/payments), the outbox and health, the alarms
+// health holds. The day report and voids (issue 12) go in #operations.
 import { api, followEvents, money, token, environmentBanner } from './api.js';
 import { applyLang, currentLang, langToggle, t } from './i18n.js';
 
@@ -56,6 +56,16 @@ function paintHealth(h) {
       return [dt, dd];
     }),
   );
+  // The alarms that hold now and the engines' recent ones, as health keeps them (nothing is lost
+  // when the page was closed while one was raised).
+  $('alarms').replaceChildren(
+    ...(h.alarms ?? []).map((a) => {
+      const li = document.createElement('li');
+      li.dataset.severity = a.severity;
+      li.textContent = `${a.since ? new Date(a.since).toLocaleTimeString(currentLang() === 'en' ? 'en-GB' : 'pt-BR') : ''} ${a.code}: ${a.message ?? ''}`;
+      return li;
+    }),
+  );
   $('problems').replaceChildren(
     ...(h.problems ?? []).map((p) => {
       const li = document.createElement('li');
@@ -71,13 +81,9 @@ async function refresh() {
   if (health.status === 'fulfilled') paintHealth(health.value);
 }
 
+// A state change or an alarm: read the list and health again.
 followEvents((e) => {
-  if (e.type === 'alarm') {
-    const li = document.createElement('li');
-    li.textContent = `${new Date(e.at).toLocaleTimeString()} #${e.id} ${e.code}: ${e.message}`;
-    $('alarms').prepend(li);
-  }
-  if (e.type === 'state') void refresh();
+  if (e.type === 'state' || e.type === 'alarm') void refresh();
 });
 void refresh();
 setInterval(() => void refresh(), REFRESH_MS);

@@ -145,6 +145,14 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
   it("the supervisor's page: today's payments as the API lists them, the outbox, a place for the day report and voids", async () => {
     const { page } = b;
     const errors = pageErrors(page);
+    // Paper out, found by a reprint: an alarm health holds while the supervisor looks.
+    const printer = t.daemon.virtualPrinter!;
+    printer.loadPaper(0);
+    const last = (await listPayments(t.daemon.apiUrl!, t.token, 'confirmed'))[0]!;
+    await fetch(`${t.daemon.apiUrl}/v1/payments/${last.id}/receipt/print`, { method: 'POST', headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.text());
+    // The monitor checks on its own every so often (a device condition must hold twice); here, at once.
+    t.daemon.operations.alarms.check();
+    t.daemon.operations.alarms.check();
     await page.goto('about:blank');
     await page.goto(`${t.daemon.apiUrl}/screens/supervisor.html#token=${t.token}`);
     await page.waitForSelector('#payments tbody tr');
@@ -156,6 +164,14 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
     await page.waitForSelector('#outbox dd');
     expect(await page.textContent('#outbox')).toMatch(/pending/);
     expect(await page.isVisible('#operations')).toBe(true);
+    // The alarms health holds, one line each, as health words them.
+    const health = (await fetch(`${t.daemon.apiUrl}/v1/health`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.json())) as { alarms?: { code: string }[] };
+    const alarmLines = await page.$$eval('#alarms li', (lis) => lis.map((li) => li.textContent ?? ''));
+    expect(alarmLines.length).toBe(health.alarms?.length ?? 0);
+    expect(alarmLines.some((l) => l.includes('PRINTER_PAPER_OUT'))).toBe(true);
+    for (const [i, a] of (health.alarms ?? []).entries()) expect(alarmLines[i]).toContain(a.code);
+    console.log(`supervisor: ${alarmLines.length} alarm(s) held: ${alarmLines.join(' | ')}`);
+    printer.loadPaper();
     // Outside production every screen says so.
     expect(await page.textContent('#environment')).toMatch(/AMBIENTE DE TESTE — SEM VALOR/);
     await snap(page, 'supervisor-1');
