@@ -13,6 +13,7 @@ import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { captureLogger } from '../../helpers/capture-log.js';
 import { clearCardData, scanForCardData } from '../../helpers/scan-card-data.js';
 import { openEvents } from '../api/daemon.js';
+import { check } from '../api/schema-check.js';
 
 let daemon: Daemon;
 let token: string;
@@ -34,11 +35,31 @@ afterAll(async () => {
   rmSync(stateDir, { recursive: true, force: true });
 });
 
-async function call(method: 'GET' | 'POST', p: string, o: { body?: unknown; headers?: Record<string, string> } = {}) {
-  const headers: Record<string, string> = { authorization: `Bearer ${token}`, ...(o.headers ?? {}), ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}) };
+/** The void routes' templates: each answer on them is checked against the OpenAPI document. */
+const VOID_ROUTES: [RegExp, string][] = [
+  [/^\/v1\/payments\/[^/]+\/void$/, '/v1/payments/{id}/void'],
+  [/^\/v1\/payments\/[^/]+\/voids$/, '/v1/payments/{id}/voids'],
+  [/^\/v1\/voids\/[^/]+$/, '/v1/voids/{id}'],
+];
+/** (method route status) answered and checked against the document. */
+const produced = new Set<string>();
+let doc: Record<string, unknown> | undefined;
+
+async function call(method: 'GET' | 'POST', p: string, o: { body?: unknown; headers?: Record<string, string>; bearer?: boolean } = {}) {
+  const headers: Record<string, string> = { ...(o.bearer === false ? {} : { authorization: `Bearer ${token}` }), ...(o.headers ?? {}), ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}) };
   const res = await request(`${daemon.apiUrl}${p}`, { method, headers, ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}) });
   const text = await res.body.text();
-  return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
+  const body = text ? JSON.parse(text) : undefined;
+  const route = VOID_ROUTES.find(([re]) => re.test(p))?.[1];
+  if (route) {
+    doc ??= (await request(`${daemon.apiUrl}/v1/openapi.json`).then((r) => r.body.json())) as Record<string, unknown>;
+    const op = (doc.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> }>>)[route]?.[method.toLowerCase()];
+    const schema = op?.responses[String(res.statusCode)]?.content?.['application/json']?.schema;
+    expect(schema, `${method} ${route} answered ${res.statusCode}, which the document does not declare: ${text}`).toBeDefined();
+    expect(check(schema!, body, doc), `${method} ${route} ${res.statusCode}`).toEqual([]);
+    produced.add(`${method} ${route} ${res.statusCode}`);
+  }
+  return { status: res.statusCode, body };
 }
 
 async function poll(p: string, done: (b: { status: string }) => boolean) {
@@ -89,9 +110,9 @@ describe('voids on the daemon: the API and the CLI, the embedded sandbox and vir
     expect(np).toMatchObject({ status: 409, body: { error: { code: 'SUPERVISOR_NOT_CONFIGURED' } } });
     expect(daemon.journal.list().filter((e) => e.kind === 'void')).toEqual([]);
     // the bearer token is still required around it
-    const res = await request(`${daemon.apiUrl}/v1/payments/${id}/void`, { method: 'POST', headers: { 'x-supervisor-token': supervisor, 'content-type': 'application/json' }, body: '{}' });
-    expect(res.statusCode).toBe(401);
-    await res.body.text();
+    expect((await call('POST', `/v1/payments/${id}/void`, { body: {}, headers: { 'x-supervisor-token': supervisor }, bearer: false })).status).toBe(401);
+    expect((await call('GET', `/v1/payments/${id}/voids`, { bearer: false })).status).toBe(401);
+    expect((await call('GET', '/v1/voids/1', { bearer: false })).status).toBe(401);
   }, 60_000);
 
   it('a partial void by the supervisor token (202, then approved), GET /v1/voids/{id}; more than remains is 422; a sale awaiting its decision is 409', async () => {
@@ -190,6 +211,13 @@ describe('voids on the daemon: the API and the CLI, the embedded sandbox and vir
     );
     expect(daemon.journal.list().filter((e) => e.kind === 'void').length).toBe(before);
   }, 120_000);
+
+  it('every answer the OpenAPI document declares for the void routes was produced above and conformed to its schema', () => {
+    const paths = doc!.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>;
+    const declared = VOID_ROUTES.flatMap(([, route]) => Object.entries(paths[route] ?? {}).flatMap(([m, op]) => Object.keys(op.responses).map((st) => `${m.toUpperCase()} ${route} ${st}`)));
+    expect(declared.length).toBe(13);
+    expect(declared.filter((d) => !produced.has(d)).sort()).toEqual([]);
+  });
 
   it('no PAN, track or PIN in the state directory (SQLite, WAL) or the daemon’s logs', () => {
     expect(scanForCardData(stateDir)).toEqual([]);
