@@ -72,7 +72,7 @@ Example:
       status = res.statusCode;
       body = (await res.body.json()) as Record<string, unknown>;
     } catch (e) {
-      throw new OmniposError('OPERATIONS_DAEMON_UNREACHABLE', `day close: the daemon's API at ${base} did not answer (${(e as Error).message}); is omnipos running?`, { url: base });
+      throw new OmniposError('OPERATIONS_DAEMON_UNREACHABLE', `the daemon's API at ${base} did not answer (${(e as Error).message}); is omnipos running?`, { url: base });
     }
     if (status >= 400) {
       const err = (body.error ?? {}) as { code?: string; message?: string };

@@ -69,6 +69,7 @@ export function dayReportDocument(report: DayReport, o: { columns: ReceiptColumn
   groupLines('POR PRODUTO', report.totals.byProduct, (k) => (/^\d+$/.test(k) ? `PRODUTO ${k}` : k.toUpperCase()));
   rule();
   text('SITUACAO', { bold: true });
+  if (Object.keys(report.counts.byOutcome).length === 0) text('  (nenhuma operacao)');
   for (const [k, n] of Object.entries(report.counts.byOutcome)) lv(`  ${OUTCOME[k] ?? k}`, String(n));
   if (report.totals.undoneAmount > 0) lv('DESFEITO', formatBRL(report.totals.undoneAmount));
   if (report.totals.needsRefundAmount > 0) lv('A DEVOLVER', formatBRL(report.totals.needsRefundAmount));
