@@ -219,4 +219,26 @@ describe('the kiosk screen against a real daemon', () => {
     const results = await page.evaluate(script);
     expect(results).toEqual(['', 'daemon', 'pinpad', 'pinpad', 'printer', '', '', '', 'acquirer', 'acquirer', '', 'acquirer']);
   });
+
+  // Last: it stops the embedded acquirer for good.
+  it('out of service once a sale finds the acquirer unreachable, and back to idle after acquirerDownMs (the next sale tries)', async () => {
+    const { page } = b;
+    const errors = pageErrors(page);
+    await page.goto('about:blank');
+    await page.goto(kiosk('amount=2510&healthMs=300&acquirerDownMs=2000&resultMs=500'));
+    await page.waitForSelector(screen('idle'));
+    await t.daemon.sandbox!.close();
+    await page.click('#start');
+    await page.click('[data-method="credit"]');
+    await page.click('[data-receipt="none"]');
+    await page.waitForSelector(screen('out-of-service'), { timeout: 30_000 });
+    expect(await page.getAttribute('body', 'data-out-of-service')).toBe('acquirer');
+    const out = Date.now();
+    await snap(page, 'kiosk-11-acquirer-down');
+    await page.waitForSelector(screen('idle'), { timeout: 10_000 });
+    expect(Date.now() - out).toBeGreaterThanOrEqual(1000);
+    const sale = (await listPayments(t.daemon.apiUrl!, t.token))[0]!;
+    expect(['failed', 'cancelled', 'declined', 'undone']).toContain(sale.status);
+    expect(errors.filter((e) => !e.startsWith('HTTP 5'))).toEqual([]);
+  });
 });
