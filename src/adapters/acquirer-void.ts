@@ -1,3 +1,4 @@
+import { returnCodeName } from '../../tables/acquirer/return-codes.js';
 import { acquirerContext, type OmniClient, type VoidOutcome, type VoidRequest } from '../acquirer/index.js';
 import type { Delivery } from '../engine/ports.js';
 import type { VoidDeliveryPort, VoidHostPort, VoidOrder, VoidUndoDelivery } from '../engine/void/ports.js';
@@ -63,16 +64,24 @@ export class OmniVoidAdapter implements VoidHostPort, VoidDeliveryPort {
     return this.#undo(() => this.#client.undoVoidByMerchantVoidId(paymentId, merchantVoidId));
   }
 
+  /**
+   * A void the host already confirmed (at its daily close, say) cannot be undone: the refund
+   * stands, which the engine reads as `needs-refund` — the customer has the money back.
+   */
   async #undo(call: () => Promise<unknown>): Promise<VoidUndoDelivery> {
     let notFound = false;
+    let confirmed = false;
     const o = await this.#client.settle('void-undo', async () => {
       try {
         return await call();
       } catch (e) {
-        notFound = acquirerContext(e)?.status === 404;
+        const ctx = acquirerContext(e);
+        notFound = ctx?.status === 404;
+        confirmed = returnCodeName(ctx?.returnCode) === 'ALREADY_CONFIRMED';
         throw e;
       }
     });
+    if (confirmed || o.cancellationStatus === 3) return { action: 'needs-refund', reason: `the void stands: the host had confirmed it (${o.reason})` };
     return { action: o.action, reason: o.reason, ...(notFound && o.action === 'retry' ? { notFound: true } : {}) };
   }
 }

@@ -101,6 +101,11 @@ export function voidTransition(state: VoidState, input: VoidInput): VoidStep {
     case 'undoing':
       if (input.kind === 'delivered') {
         if (input.action === 'done') return go(state, 'undone', 'void undo delivered', {});
+        // The host had confirmed the void (e.g. at its daily close): the money went back after all.
+        if (input.action === 'needs-refund') {
+          return go(state, 'confirmed', 'void stood', { reason: input.reason },
+            { kind: 'alarm', code: 'VOID_STOOD', message: `void ${state.data.merchantVoidId} could not be undone: ${input.reason}` });
+        }
         return go(state, 'dead-letter', `void undo ${input.action}`, { reason: input.reason },
           { kind: 'alarm', code: 'VOID_UNDO_DEAD_LETTER', message: `undo of void ${state.data.merchantVoidId}: ${input.reason}` });
       }

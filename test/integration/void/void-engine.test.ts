@@ -279,6 +279,22 @@ describe.skipIf(!HAS_SOCAT)('card voids end to end: the virtual pinpad over a pt
     again.close();
   }, 60_000);
 
+  it('a void without an answer that the host confirms at its daily close before the undo arrives stands: confirmed, with an alarm, the money given back', async () => {
+    const t = terminal();
+    chip0();
+    const saleId = await t.sell(1042);
+    const { entry, done } = await t.voids.start(saleId, byToken);
+    await done;
+    expect(t.journal.get(entry.id)?.state).toBe('undoing');
+    expect((await h.control('POST', '/sandbox/close-day')).status).toBe(200);
+    await t.settle();
+    expect(t.journal.get(entry.id)).toMatchObject({ state: 'confirmed', data: { reason: expect.stringContaining('the void stands') } });
+    expect(t.events.some((e) => e.type === 'alarm' && e.code === 'VOID_STOOD')).toBe(true);
+    expect(await ledgerSale(t, saleId)).toMatchObject({ voided: 1042, charged: 0 });
+    expect(t.voids.remaining(saleId).remaining).toBe(0);
+    t.close();
+  }, 60_000);
+
   it('no PAN, track or PIN in the SQLite files or the logs after all of the above', () => {
     expect(scanned).toBeGreaterThanOrEqual(8);
     expect(leaks).toEqual([]);

@@ -75,6 +75,12 @@ describe('card void machine', () => {
     expect(planVoidRecovery({ ...pixSale, name: 'refunding' })).toEqual({ kind: 'ensure', effects: [{ kind: 'outbox.pix-refund' }] });
   });
 
+  it('an undo the host refuses because it confirmed the void (daily close): the void stood, confirmed, with an alarm', () => {
+    const r = run([{ kind: 'card-read', card: stripeCard }, send, answer({ kind: 'unknown', reason: 'timeout' }), { kind: 'delivered', action: 'needs-refund', reason: 'the void stands' }]);
+    expect(r.names.slice(-2)).toEqual(['undoing', 'confirmed']);
+    expect(r.effects.at(-1)).toBe('alarm');
+  });
+
   it('a dead letter raises an alarm', () => {
     const r = run([{ kind: 'card-read', card: stripeCard }, send, answer({ kind: 'approved', voidId: 'v' }), { kind: 'delivered', action: 'dead-letter', reason: 'NOT_ALLOWED' }]);
     expect(r.state.name).toBe('dead-letter');
