@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { card, type CommandSpec, type RunOptions } from '../../../drivers/pinpad/index.js';
 import type { CardPinpad } from '../../../src/adapters/pinpad-card.js';
@@ -23,6 +25,26 @@ let tables: TableSet;
 /** What the void's card port sent the pinpad: command id and transaction type, and GOX's 9C. */
 const seen: { id: string; transactionType?: string; tag9C?: string }[] = [];
 let spy: CardPinpad;
+/** Every encrypted track, PAN and PIN block the pinpad handed over: none may be stored or logged either. */
+const ciphertexts = new Set<string>();
+
+/** Files under `dir` holding one of the ciphertexts (hex, either case). */
+function scanForCiphertexts(dir: string): string[] {
+  const found: string[] = [];
+  const walk = (d: string): void => {
+    for (const name of readdirSync(d)) {
+      const p = path.join(d, name);
+      if (statSync(p).isDirectory()) walk(p);
+      else {
+        const bytes = readFileSync(p);
+        for (const c of ciphertexts) if (bytes.includes(Buffer.from(c)) || bytes.includes(Buffer.from(c.toLowerCase()))) found.push(`${name}: ${c.slice(0, 8)}…`);
+      }
+    }
+  };
+  walk(dir);
+  return found;
+}
+
 /** Card data found in a terminal's state directory when it closed (temporary folders go after each test). */
 const leaks: string[] = [];
 let scanned = 0;
@@ -39,6 +61,9 @@ beforeAll(async () => {
       const emv = (res as { emvData?: Uint8Array }).emvData;
       const t9c = spec === (card.GOX as unknown) && emv ? decodeTlv(emv).find((x) => x.tag === '9C') : undefined;
       seen.push({ id, ...(r?.transactionType ? { transactionType: r.transactionType } : {}), ...(t9c ? { tag9C: Buffer.from(t9c.value).toString('hex') } : {}) });
+      // the ciphertexts the terminal holds in memory only: the encrypted track 2 and PAN, the PIN block
+      const out = res as { pinBlock?: { block: string }; track2?: { data: string }; pan?: { data: string } };
+      for (const c of [out.pinBlock?.block, out.track2?.data, out.pan?.data]) if (c) ciphertexts.add(c.toUpperCase());
       return res;
     },
   };
@@ -56,7 +81,7 @@ function terminal(extra: Partial<Parameters<typeof voidTerminal>[0]> = {}): Term
 function scannedOnClose(t: Terminal): Terminal {
   const close = t.close;
   const dir = t.db.name.replace(/\/omnipos\.db$/, '');
-  return { ...t, close: () => { close(); leaks.push(...scanForCardData(dir)); scanned++; } };
+  return { ...t, close: () => { close(); leaks.push(...scanForCardData(dir), ...scanForCiphertexts(dir)); scanned++; } };
 }
 
 const chip0 = (): void => rig.choose({ lastDigit: 0, via: 'chip', pin: 'right' });
@@ -302,5 +327,7 @@ describe.skipIf(!HAS_SOCAT)('card voids end to end: the virtual pinpad over a pt
     expect(logs.length).toBeGreaterThan(0);
     for (const secret of clearCardData()) expect(logs.includes(secret)).toBe(false);
     for (const c of TEST_CARDS) expect(logs).not.toMatch(new RegExp(`"pin(Block)?":"?${c.pin}`));
+    expect(ciphertexts.size).toBeGreaterThan(20);
+    for (const c of ciphertexts) expect(logs.toUpperCase().includes(c), `ciphertext ${c.slice(0, 8)}… in the logs`).toBe(false);
   });
 });
