@@ -194,18 +194,21 @@ describe.skipIf(!HAS_SOCAT)('card voids end to end: the virtual pinpad over a pt
       [1059, 'confirmed', ['confirming', 'confirmed']], // confirmation 500, then confirmed
     ];
     const results: Record<number, string> = {};
+    const ms: number[] = [];
     for (const [amount, want, tail] of cases) {
       chip0();
       const saleId = await t.sell(amount);
       const v = await voidAndSettle(t, saleId);
       results[amount] = v.state;
+      const steps = t.journal.transitions(v.id);
+      ms.push(Date.parse(steps.at(-1)!.at) - Date.parse(steps[0]!.at));
       expect(v.state, `cents ${amount % 100}`).toBe(want);
       expect(t.journal.transitions(v.id).map((x) => x.to).slice(-tail.length), `cents ${amount % 100}`).toEqual(tail);
       const l = await ledgerSale(t, saleId);
       expect(l.voided, `cents ${amount % 100}`).toBe(want === 'confirmed' ? amount : 0);
       expect(t.voids.remaining(saleId).remaining, `cents ${amount % 100}`).toBe(want === 'confirmed' ? 0 : amount);
     }
-    console.log('void outcomes by cents', results);
+    console.log('void outcomes by cents', results, 'ms from the void row to its end (card read, host, FCX, outbox):', ms);
     t.close();
   }, 120_000);
 
