@@ -1,6 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDaemon } from '../integration/api/daemon.js';
+import { decodePng } from '../helpers/png-decode.js';
+import { decodeQrRgba } from '../helpers/qr-decode.js';
 import { clearCardData } from '../helpers/scan-card-data.js';
 import { launch, listPayments, pageErrors, snap } from './browser.js';
 
@@ -113,6 +115,30 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
     expect(await page.textContent('#result')).toMatch(/Cancelada/);
     const list = await listPayments(t.daemon.apiUrl!, t.token);
     expect(list[0]).toMatchObject({ method: 'wallet-qr', amount: 2610, status: 'cancelled' });
+    expect(errors).toEqual([]);
+  });
+
+  it("a Pix sale: the payer's name and CPF, the code on screen read back from its pixels, then Cancelar", async () => {
+    const { page } = b;
+    const errors = pageErrors(page);
+    await page.goto('about:blank');
+    await page.goto(`${t.daemon.apiUrl}/screens/cashier.html#token=${t.token}`);
+    await page.fill('#amount', '12,00');
+    await page.check('input[value=pix]');
+    expect(await page.isVisible('#payer')).toBe(true);
+    await page.fill('#payer-name', 'Maria da Silva');
+    await page.fill('#payer-document', '529.982.247-25');
+    await page.click('#charge');
+    await page.waitForSelector('#qr:not([hidden])', { timeout: 15_000 });
+    const png = decodePng(await page.locator('#qr').screenshot());
+    const shown = decodeQrRgba(png.rgba, png.width, png.height);
+    const pending = (await listPayments(t.daemon.apiUrl!, t.token, 'pending'))[0];
+    expect(pending).toMatchObject({ method: 'pix', amount: 1200 });
+    expect(shown).toBe(pending?.qrCode);
+    await snap(page, 'cashier-7-pix');
+    await page.click('#cancel');
+    await page.waitForSelector('#result:not([hidden])', { timeout: 15_000 });
+    expect(await page.textContent('#result')).toMatch(/Cancelada/);
     expect(errors).toEqual([]);
   });
 
