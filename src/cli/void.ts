@@ -106,7 +106,7 @@ Examples:
       try {
         r = await call(dispatcher, `${base}/v1/payments/${id}/void`, token, 'POST', { 'x-supervisor-password': password }, amount !== undefined ? { amount } : {});
       } catch (e) {
-        throw new OmniposError('INVALID_ARGUMENT', `no omnipos daemon answers at ${base} (${(e as Error).message}); start it with \`omnipos start\``, { url: base });
+        throw new OmniposError('OPERATIONS_DAEMON_UNREACHABLE', `no omnipos daemon answers at ${base} (${(e as Error).message}); start it with \`omnipos start\``, { url: base });
       }
       if (r.status !== 202) {
         const err = (r.body.error ?? {}) as { code?: string; message?: string };
