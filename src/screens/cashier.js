@@ -44,7 +44,7 @@ function showRun(body) {
   $('sale').hidden = true;
   $('run').hidden = false;
   $('total').textContent = `${money(body.amount, currentLang())} — ${t(`method.${body.method}`)}`;
-  $('prompt').textContent = stateText('started');
+  $('prompt').textContent = stateText('started', body.method);
   $('prompt').dataset.source = 'page';
   for (const id of ['qr', 'question', 'alarm', 'result', 'receipt', 'reprint', 'again']) $(id).hidden = true;
   $('cancel').hidden = false;

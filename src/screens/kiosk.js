@@ -140,7 +140,7 @@ async function pay(receipt) {
   sale.receipt = receipt === 'print' && !printerReady(health) ? 'screen' : receipt;
   const body = { amount: sale.amount, method: sale.method === 'wallet-qr' ? 'wallet-qr' : sale.method, confirmation: 'auto' };
   if (sale.receipt !== 'print') body.receipt = false;
-  $('prompt').textContent = sale.method === 'wallet-qr' ? stateText('creating') : stateText('started');
+  $('prompt').textContent = stateText('started', sale.method);
   $('qr').hidden = true;
   $('cancel').hidden = false;
   show('paying', PAY_MS);

@@ -16,8 +16,9 @@ export function promptText(e) {
   return known || e.text || '';
 }
 
-/** The text for a payment state (the engine's state name). */
-export function stateText(state) {
+/** The text for a payment state (the engine's state name); a QR or Pix sale starts by making its code, not by asking for a card. */
+export function stateText(state, method) {
+  if (state === 'started' && (method === 'wallet-qr' || method === 'pix')) return t('state.creating');
   return t(`state.${state}`, state);
 }
 
@@ -66,7 +67,7 @@ export class PaymentRun {
         this.on.alarm?.(e);
         break;
       case 'state':
-        this.on.prompt(stateText(e.state), 'state');
+        this.on.prompt(stateText(e.state, this.method), 'state');
         if (e.status && FINAL.has(e.status)) void this.refresh();
         break;
       default:
@@ -77,6 +78,7 @@ export class PaymentRun {
   /** POST /v1/payments; throws ApiFailure when refused. */
   async start(request) {
     performance.mark('omnipos:start');
+    this.method = request.method;
     const view = await api('/v1/payments', { method: 'POST', body: request });
     this.id = view.id;
     this.apply(view);
@@ -108,7 +110,7 @@ export class PaymentRun {
       this.finished = true;
       this.on.done(view);
     } else if (moved && this.view) {
-      this.on.prompt(stateText(view.state), 'state');
+      this.on.prompt(stateText(view.state, this.method), 'state');
     }
   }
 

@@ -135,6 +135,8 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
     const pending = (await listPayments(t.daemon.apiUrl!, t.token, 'pending'))[0];
     expect(pending).toMatchObject({ method: 'pix', amount: 1200 });
     expect(shown).toBe(pending?.qrCode);
+    // A Pix sale never asks for a card.
+    expect(await page.textContent('#prompt')).not.toMatch(/cartão/i);
     await snap(page, 'cashier-7-pix');
     await page.click('#cancel');
     await page.waitForSelector('#result:not([hidden])', { timeout: 15_000 });
