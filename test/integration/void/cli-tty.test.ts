@@ -17,7 +17,7 @@ describe.skipIf(!HAS_SCRIPT)('omnipos void on a real terminal (a pty by script(1
         encoding: 'utf8',
         timeout: 60_000,
       });
-      const out = r.stdout.replace(/\x1b\[[0-9;]*[A-Za-z]/g, '');
+      const out = r.stdout.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*[A-Za-z]`, 'g'), '');
       expect(out).toContain('supervisor password: ');
       expect(out).not.toContain('S3cr3t-typed');
       expect(out).toContain('no omnipos daemon answers at http://127.0.0.1:1');
