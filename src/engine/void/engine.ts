@@ -11,7 +11,8 @@ import type { VoidHostPort } from './ports.js';
 import { planVoidRecovery } from './recovery.js';
 import type { SupervisorCredential, SupervisorGate } from './supervisor.js';
 import type { PixTask } from '../outbox/pix.js';
-import { VOID_HOLDS_AMOUNT, voidStatus, type HostVoidOutcome, type VoidData, type VoidEffect, type VoidInput, type VoidState, type VoidStateName, type VoidStatus } from './types.js';
+import { remainingOf, voidIdsOf, type Remaining } from './ledger.js';
+import { voidStatus, type HostVoidOutcome, type VoidData, type VoidEffect, type VoidInput, type VoidState, type VoidStateName, type VoidStatus } from './types.js';
 
 export type VoidEvent =
   | { type: 'state'; id: number; merchantOrderId: string; state: VoidStateName; status: VoidStatus; input: string; kind: 'void'; saleId: number }
@@ -45,15 +46,6 @@ function chipEndMessage(state: VoidStateName, decision: string, card: string): s
 const DURABLE = new Set<VoidEffect['kind']>(['outbox.void-confirm', 'outbox.void-undo', 'outbox.pix-refund']);
 const UNFINISHED: VoidStateName[] = ['started', 'card-read', 'voiding', 'finishing-chip', 'confirming', 'undoing', 'refunding'];
 
-/** What a sale has left to void. */
-export interface Remaining {
-  saleId: number;
-  amount: number;
-  /** Given back, or held by a void not yet settled, cents. */
-  voided: number;
-  remaining: number;
-}
-
 /**
  * Owns card voids: a supervisor authorizes each; the sale and the limits are checked before a
  * journal row opens; the customer's card is read again (refund transaction type) and must be
@@ -83,12 +75,7 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
 
   /** What sale `saleId` has left to void: its amount minus every void that gave, or may give, money back. */
   remaining(saleId: number, amount?: number): Remaining {
-    const total = amount ?? this.entryOf(saleId)?.amount ?? 0;
-    const rows = this.#d.db
-      .prepare(`SELECT state, amount FROM journal WHERE kind = 'void' AND json_extract(data, '$.sale.id') = ?`)
-      .all(saleId) as { state: VoidStateName; amount: number }[];
-    const voided = rows.filter((r) => VOID_HOLDS_AMOUNT.has(r.state)).reduce((s, r) => s + r.amount, 0);
-    return { saleId, amount: total, voided, remaining: total - voided };
+    return remainingOf(this.#d.db, saleId, amount ?? this.entryOf(saleId)?.amount ?? 0);
   }
 
   /**
@@ -179,8 +166,7 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
 
   /** The voids (and refunds) of sale `saleId`, oldest first. */
   voidsOf(saleId: number): JournalEntry[] {
-    const ids = this.#d.db.prepare(`SELECT id FROM journal WHERE kind = 'void' AND json_extract(data, '$.sale.id') = ? ORDER BY id`).all(saleId) as { id: number }[];
-    return ids.map((r) => this.entry(r.id));
+    return voidIdsOf(this.#d.db, saleId).map((id) => this.entry(id));
   }
 
   /** A void's journal entry (ENGINE_NOT_FOUND for anything else). */
