@@ -4,6 +4,7 @@ import { createAcquirer, type Acquirer } from './acquirer/index.js';
 import { buildApp, listenApi } from './api/app.js';
 import { listenLan } from './main/api-lan.js';
 import { acquirerUrls } from './main/acquirer-urls.js';
+import { startAcquirerProbe, type AcquirerProbeOptions } from './main/acquirer-probe.js';
 import { merchantProfile } from './main/merchant.js';
 import { qrProvider } from './main/qr-provider.js';
 import { PinpadQrDisplay } from './adapters/pinpad-image.js';
@@ -80,6 +81,8 @@ export interface DaemonDeps {
   onEvent?: (event: SaleEvent | QrEvent | PixEvent) => void;
   /** Interceptors composed onto the acquirer clients' dispatcher (the homologation runner's evidence tap). */
   acquirerInterceptors?: readonly Dispatcher.DispatcherComposeInterceptor[];
+  /** Timings of the acquirer reachability probe (tests shorten them). */
+  acquirerProbe?: AcquirerProbeOptions;
 }
 
 export { acquirerUrls } from './main/acquirer-urls.js';
@@ -145,6 +148,9 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
       if (clock.observe(date)) log.warn({ offsetMs: clock.offsetMs }, "the terminal's clock differs from the host's: following the host");
     },
   });
+
+  // GET /v1/health's acquirer reachability recovers without a sale: a token request with backoff.
+  const acquirerProbe = startAcquirerProbe(acquirer, acquirerReach, clock, log, deps.acquirerProbe);
 
   // The initialization tables in force; in the sandbox environment, downloaded at first start.
   const initStore = new InitializationStore(db, clock);
@@ -282,6 +288,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
   const voids = buildVoids({
     db, journal, outbox, orderIds, config, acquirer, clock, receipt: printer, apiToken: token,
     pinpad: pinpadDevice.pinpad,
+    display: qrDisplay,
     tables: () => tableSet,
     saleBusy: () => engine.busy,
     pixRefunds: pix !== undefined,
@@ -392,6 +399,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
       if (watchdog) clearInterval(watchdog);
       clearInterval(outboxLoop);
       clearInterval(initTimer);
+      await acquirerProbe.stop();
       await reinitializing;
       // STOPPING=1 as an assignment: systemd-notify has no --stopping before systemd 253 (Debian 12 ships 252).
       await sdNotify(env, 'STOPPING=1');

@@ -64,17 +64,27 @@ export class OmniTokens {
     return p;
   }
 
+  /**
+   * Asks the host for a new token now, whatever the cache holds, and keeps it (the daemon's
+   * reachability probe: the cheapest request that proves the host answers). `timeoutMs` bounds
+   * this one request (default: the HTTP layer's).
+   */
+  async refresh(scope: ScopeFamily, timeoutMs?: number): Promise<void> {
+    await this.#fetch(scope, timeoutMs);
+  }
+
   /** Forgets the cached token (after the host answered 401 to it). */
   invalidate(scope: ScopeFamily, token?: string): void {
     const cached = this.#cache.get(scope);
     if (cached && (token === undefined || cached.token === token)) this.#cache.delete(scope);
   }
 
-  async #fetch(scope: ScopeFamily): Promise<string> {
+  async #fetch(scope: ScopeFamily, timeoutMs?: number): Promise<string> {
     const basic = Buffer.from(`${this.#o.clientId}:${this.#o.clientSecret.reveal()}`).toString('base64');
     const res = await this.#o.http.send('omniToken', {}, {
       form: { grant_type: 'client_credentials', scope: OMNI_SCOPES[scope] },
       headers: { authorization: `Basic ${basic}` },
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     });
     if (res.status !== 200 && res.status !== 201) throw httpError('omniToken', res.status, res.body);
     const parsed = TokenAnswer.safeParse(res.body);

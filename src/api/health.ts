@@ -8,25 +8,57 @@ export interface PinpadHealthSource {
 }
 
 /**
- * Whether the acquirer answered lately: told of every answer (the `Date` header hook) and of
- * every connection that failed on the acquirer's dispatcher. Nothing is sent to find out.
+ * Whether the acquirer answered lately: told of every answer (the `Date` header hook), of every
+ * connection that failed on the acquirer's dispatcher, and of the daemon's probe
+ * (src/main/acquirer-probe.ts), which asks again while the acquirer reads unreachable.
  */
 export class AcquirerReach {
   #lastAnswerAt: Date | undefined;
   #lastFailureAt: Date | undefined;
   #lastFailure: string | undefined;
+  /** Which came last, by call order (the clock may step when the host's Date header corrects it). */
+  #lastWasAnswer: boolean | undefined;
+  readonly #listeners = new Set<(reachable: boolean) => void>();
 
   constructor(private readonly now: () => Date = () => new Date()) {}
 
   /** An answer came back (any HTTP status). */
   answered(at: Date = this.now()): void {
+    const before = this.reachable;
     this.#lastAnswerAt = at;
+    this.#lastWasAnswer = true;
+    this.#tell(before);
   }
 
-  /** A connection to the acquirer failed. */
+  /** A connection to the acquirer failed (or the probe got no usable answer). */
   failed(reason: string, at: Date = this.now()): void {
+    const before = this.reachable;
     this.#lastFailureAt = at;
     this.#lastFailure = reason;
+    this.#lastWasAnswer = false;
+    this.#tell(before);
+  }
+
+  /** Told each time `reachable` changes (not on every answer). Returns the unsubscribe. */
+  onChange(listener: (reachable: boolean) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /** As `view().reachable`: whether the last thing heard was an answer; null before anything was. */
+  get reachable(): boolean | null {
+    return this.#lastWasAnswer ?? null;
+  }
+
+  /** When the acquirer last answered anything. */
+  get lastAnswerAt(): Date | undefined {
+    return this.#lastAnswerAt;
+  }
+
+  #tell(before: boolean | null): void {
+    const now = this.reachable;
+    if (now === before || now === null) return;
+    for (const l of this.#listeners) l(now);
   }
 
   /** Listens to the dispatcher's `connectionError` events. */
@@ -37,11 +69,8 @@ export class AcquirerReach {
 
   /** `reachable`: the last thing heard was an answer; undefined before anything was tried. */
   view(): { reachable: boolean | null; lastAnswerAt: string | null; lastFailureAt: string | null; lastFailure: string | null } {
-    const a = this.#lastAnswerAt?.getTime();
-    const f = this.#lastFailureAt?.getTime();
-    const reachable = a === undefined && f === undefined ? null : f === undefined || (a !== undefined && a >= f);
     return {
-      reachable,
+      reachable: this.reachable,
       lastAnswerAt: this.#lastAnswerAt?.toISOString() ?? null,
       lastFailureAt: this.#lastFailureAt?.toISOString() ?? null,
       lastFailure: this.#lastFailure ?? null,
