@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { Agent } from 'undici';
 import { SecurePinpad, type GixResult } from '../../drivers/pinpad/index.js';
 import { TcpTransport } from '../../drivers/transport/index.js';
-import { createAcquirer } from '../acquirer/index.js';
+import type { Acquirer } from '../acquirer/index.js';
 import { loadPinpadKey } from '../adapters/pinpad-keys.js';
 import { PinpadTablesAdapter } from '../adapters/pinpad-tables.js';
 import { loadConfig, type Config } from '../config/index.js';
@@ -21,7 +21,7 @@ import { restoreVirtualTables, saveVirtualTables } from './init-virtual-memory.j
 import { resolveTarget, type Target } from './pinpad.js';
 import { fromDriverError } from './pinpad-errors.js';
 import { version } from './run.js';
-import { acquirerUrls } from '../main.js';
+import { acquirerFromConfig } from '../main/acquirer-urls.js';
 
 /** The log of a technician's run: the state directory's log file, never the screen. (Root logger: components take one child of it each.) */
 function initLogger(config: Config): Logger {
@@ -91,7 +91,7 @@ Example:
     const store = new InitializationStore(db, systemClock);
     let sandbox: RunningSandbox | undefined;
     let dispatcher: Agent | undefined;
-    let acquirer: ReturnType<typeof createAcquirer> | undefined;
+    let acquirer: Acquirer | undefined;
     let target: Target | undefined;
     let pinpad: SecurePinpad | undefined;
     try {
@@ -118,19 +118,7 @@ Example:
       );
 
       dispatcher = new Agent({ keepAliveTimeout: 10_000 });
-      const client = createAcquirer({
-        settings: {
-          ...acquirerUrls(config, sandbox),
-          ...(v.acquirer.registrationUrl ? { registrationUrl: v.acquirer.registrationUrl } : {}),
-          clientId: v.acquirer.clientId,
-          timeoutMs: v.acquirer.timeoutMs,
-        },
-        clientSecret: config.secrets.clientSecret,
-        environment: v.environment,
-        clock: systemClock,
-        log,
-        dispatcher,
-      });
+      const client = acquirerFromConfig(config, { sandbox, clock: systemClock, log, dispatcher });
       acquirer = client;
       const tablesPort = new PinpadTablesAdapter(pinpad);
       let loaded: PinpadLoadPlan | undefined;

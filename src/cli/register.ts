@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Agent } from 'undici';
-import { createAcquirer, type Acquirer } from '../acquirer/index.js';
+import type { Acquirer } from '../acquirer/index.js';
 import { loadConfig, type Config } from '../config/index.js';
 import { systemClock } from '../core/clock.js';
 import { OmniposError, isOmniposError } from '../core/errors/index.js';
 import { createLogger } from '../core/log/index.js';
-import { acquirerUrls } from '../main/acquirer-urls.js';
+import { acquirerFromConfig } from '../main/acquirer-urls.js';
 import { buildSandbox, listenSandbox, type RunningSandbox } from '../sandbox/index.js';
 import { text as fieldText } from './daemon-api.js';
 import { printJson, type CliContext, type Command } from './context.js';
@@ -30,19 +30,7 @@ async function withRegistration<T>(config: Config, ctx: CliContext, f: (a: Acqui
     }
   }
   const dispatcher = new Agent({ keepAliveTimeout: 5_000 });
-  const acquirer = createAcquirer({
-    settings: {
-      ...acquirerUrls(config, sandbox),
-      ...(v.acquirer.registrationUrl ? { registrationUrl: v.acquirer.registrationUrl } : {}),
-      clientId: v.acquirer.clientId,
-      timeoutMs: v.acquirer.timeoutMs,
-    },
-    clientSecret: config.secrets.clientSecret,
-    environment: v.environment,
-    clock: systemClock,
-    log,
-    dispatcher,
-  });
+  const acquirer = acquirerFromConfig(config, { sandbox, clock: systemClock, log, dispatcher });
   try {
     return await f(acquirer);
   } catch (e) {

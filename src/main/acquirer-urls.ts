@@ -1,4 +1,8 @@
+import type { Dispatcher } from 'undici';
+import { createAcquirer, type Acquirer } from '../acquirer/index.js';
 import type { Config } from '../config/index.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/log/index.js';
 import type { RunningSandbox } from '../sandbox/index.js';
 
 const URL_KEYS = ['authUrl', 'requestUrl', 'queryUrl', 'parametersUrl', 'walletUrl', 'ecommerceUrl'] as const;
@@ -13,4 +17,39 @@ export function acquirerUrls(config: Config, sandbox: RunningSandbox | undefined
     out[k] = local ? `${sandbox.url}${u.pathname === '/' ? '' : u.pathname}` : config.values.acquirer[k];
   }
   return out;
+}
+
+/** What {@link acquirerFromConfig} needs besides the configuration. */
+export interface AcquirerWiring {
+  /** The embedded sandbox host, when one runs here: the addresses naming it point where it listens. */
+  sandbox?: RunningSandbox | undefined;
+  clock: Clock;
+  log: Logger;
+  dispatcher?: Dispatcher;
+  onHostDate?: (date: Date) => void;
+}
+
+/**
+ * The acquirer's clients as the configuration names them: its addresses (the embedded sandbox's
+ * where it runs), the client credentials, the environment (homologation sends its header) and,
+ * when the terminal has them, the e-commerce credentials. One place for the daemon and the
+ * commands that talk to the acquirer on their own.
+ */
+export function acquirerFromConfig(config: Config, wiring: AcquirerWiring): Acquirer {
+  const a = config.values.acquirer;
+  return createAcquirer({
+    settings: {
+      ...acquirerUrls(config, wiring.sandbox),
+      ...(a.registrationUrl ? { registrationUrl: a.registrationUrl } : {}),
+      clientId: a.clientId,
+      timeoutMs: a.timeoutMs,
+    },
+    clientSecret: config.secrets.clientSecret,
+    environment: config.values.environment,
+    clock: wiring.clock,
+    log: wiring.log,
+    ...(wiring.dispatcher ? { dispatcher: wiring.dispatcher } : {}),
+    ...(wiring.onHostDate ? { onHostDate: wiring.onHostDate } : {}),
+    ...(a.merchantId && config.secrets.merchantKey ? { ecommerce: { merchantId: a.merchantId, merchantKey: config.secrets.merchantKey } } : {}),
+  });
 }
