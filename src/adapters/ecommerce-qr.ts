@@ -45,7 +45,11 @@ export class EcommerceQrAdapter implements QrCodePort, AcquirerDeliveryPort {
     return { qrCode, paymentId: sale.Payment.PaymentId };
   }
 
-  /** 12 (not paid yet) reads as not found: nothing to undo; 2 paid; 10 voided reads as undone. */
+  /**
+   * 12 (not paid yet) reads as not found: nothing to undo; 2 paid, and `captured` (Capture: true:
+   * no confirmation will come, so past the daily close it stays charged like a confirmed card
+   * sale); 10 voided reads as undone.
+   */
   async queryByOrderId(merchantOrderId: string): Promise<SaleQuery> {
     const paymentId = this.#paymentIdOf(merchantOrderId);
     if (!paymentId) return { kind: 'not-found' };
@@ -58,7 +62,7 @@ export class EcommerceQrAdapter implements QrCodePort, AcquirerDeliveryPort {
     }
     if (status === PENDING) return { kind: 'not-found' };
     if (status === VOIDED) return { kind: 'found', paymentId, status, confirmationStatus: 2 };
-    return { kind: 'found', paymentId, status };
+    return { kind: 'found', paymentId, status, ...(status === PAID ? { captured: true } : {}) };
   }
 
   async confirm(paymentId: string): Promise<Delivery> {

@@ -16,7 +16,11 @@ export interface Delivery {
 }
 
 export type SaleQuery =
-  | { kind: 'found'; paymentId?: string; status?: number; confirmationStatus?: number }
+  /**
+   * `captured`: final at the host with no confirmation of its own (the e-commerce QR sale, captured
+   * when paid): past the daily close the undo rule treats it as confirmed.
+   */
+  | { kind: 'found'; paymentId?: string; status?: number; confirmationStatus?: number; captured?: boolean }
   /** Not found now; never final by itself (the sale may still be landing). */
   | { kind: 'not-found' }
   | { kind: 'unknown'; reason: string };

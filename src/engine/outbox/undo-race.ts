@@ -19,8 +19,9 @@ export interface UndoAttempt {
  * of the sale's day: undo by PaymentId when it is known, else by order id, and when that does
  * not settle it, query by order id — a sale found is undone by its PaymentId next, a sale not
  * found is nothing charged only once the host's processing window has passed and a second
- * query agrees. Past the close: query; confirmed by the host → `needs-refund`; undone,
- * declined or (twice, after the window) not found → done.
+ * query agrees. Past the close: query; confirmed by the host, or captured and still paid (the
+ * e-commerce QR sale, which has no confirmation) → `needs-refund`; undone, declined or (twice,
+ * after the window) not found → done.
  */
 export async function attemptUndo(
   port: AcquirerDeliveryPort,
@@ -54,6 +55,9 @@ export async function attemptUndo(
   if (q.status === 3) return { delivery: { action: 'done', reason: 'the host shows it declined: nothing to undo' }, ...keep };
   if (pastClose && q.confirmationStatus === 1) {
     return { delivery: { action: 'needs-refund', reason: 'the host confirmed it at the daily close' }, ...keep };
+  }
+  if (pastClose && q.captured === true) {
+    return { delivery: { action: 'needs-refund', reason: 'captured when paid, and still paid after the daily close' }, ...keep };
   }
   return { delivery: { action: 'retry', reason: learnt ? 'found; undo by PaymentId next' : 'still pending at the host' }, ...keep };
 }

@@ -166,3 +166,20 @@ describe('the outbox forwarder', () => {
     db.close();
   });
 });
+
+describe('the undo race and a sale captured when paid (the e-commerce QR sale: no confirmation of its own)', () => {
+  const paid: SaleQuery = { kind: 'found', paymentId: 'e-1', status: 2, captured: true };
+
+  it('past the close, still paid → needs-refund, with no undo sent', async () => {
+    const host = new ScriptedHost({ query: [paid] });
+    const r = await attemptUndo(host, { ...task, paymentId: 'e-1' }, at('2026-11-23T03:01:00Z'), close, window);
+    expect(r.delivery).toEqual({ action: 'needs-refund', reason: 'captured when paid, and still paid after the daily close' });
+    expect(host.calls).toEqual([`query ${task.merchantOrderId}`]);
+  });
+
+  it('before the close, the same answer is a retry (the void is tried again), never needs-refund', async () => {
+    const host = new ScriptedHost({ undo: [retry('still in status 2')], query: [paid] });
+    const r = await attemptUndo(host, { ...task, paymentId: 'e-1' }, at('2026-11-23T02:59:00Z'), close, window);
+    expect(r.delivery.action).toBe('retry');
+  });
+});
