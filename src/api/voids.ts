@@ -23,7 +23,7 @@ export const VoidBody = z.strictObject({
 export const SUPERVISOR_TOKEN_HEADER = 'x-supervisor-token';
 export const SUPERVISOR_PASSWORD_HEADER = 'x-supervisor-password';
 
-const VOID_STATUSES = ['pending', 'approved', 'declined', 'refused', 'cancelled', 'undone', 'failed'] as const;
+const VOID_STATUSES = ['pending', 'approved', 'declined', 'refused', 'cancelled', 'undone', 'failed', 'expired'] as const;
 
 /** A void as the cash register and the supervisor read it; never card data beyond the masked PAN. */
 export function voidView(entry: JournalEntry, remaining?: number): Record<string, unknown> {
@@ -43,6 +43,7 @@ export function voidView(entry: JournalEntry, remaining?: number): Record<string
     ...(d.returnCode ? { returnCode: d.returnCode } : {}),
     ...(d.returnMessage ? { returnMessage: d.returnMessage } : {}),
     ...(d.reason ? { reason: d.reason } : {}),
+    ...(d.qrCode ? { cancellationCode: { qrCode: d.qrCode, ...(d.expiresAt ? { expiresAt: d.expiresAt } : {}) } } : {}),
     createdAt: entry.createdAt,
     updatedAt: entry.updatedAt,
   };
@@ -137,7 +138,7 @@ export const VOID_SCHEMAS: Record<string, Schema> = {
     properties: {
       id: int,
       merchantVoidId: str,
-      status: { type: 'string', enum: VOID_STATUSES, description: '`approved`: the host approved it and the confirmation is journaled (the money goes back).' },
+      status: { type: 'string', enum: VOID_STATUSES, description: '`approved`: the host approved it and the confirmation is journaled (the money goes back). `expired`: a wallet QR void whose cancellation code nobody paid.' },
       state: { ...str, description: 'The engine state behind the status (for support).' },
       amount: { ...int, description: 'VoidAmount, cents.' },
       payment: {
@@ -153,6 +154,13 @@ export const VOID_SCHEMAS: Record<string, Schema> = {
       returnCode: str,
       returnMessage: str,
       reason: str,
+      cancellationCode: {
+        type: 'object',
+        description: 'A wallet QR void: the cancellation code (81.04 `02`) the customer pays with the wallet, and until when.',
+        properties: { qrCode: str, expiresAt: { type: 'string', format: 'date-time' } },
+        required: ['qrCode'],
+        additionalProperties: false,
+      },
       createdAt: { type: 'string', format: 'date-time' },
       updatedAt: { type: 'string', format: 'date-time' },
     },
@@ -169,7 +177,7 @@ export function voidPaths(unauthorized: Schema, error: (d: string) => Schema): R
       post: {
         summary: 'Void a confirmed card sale, in full or in part (a supervisor authorizes; the customer presents the same card), or refund a confirmed Pix in full',
         description:
-          'The supervisor sends `X-Supervisor-Token` (`omnipos supervisor token`) or `X-Supervisor-Password`. The checks (supervisor, a confirmed card sale, the remaining amount, the issuer\'s reversal limits, the terminal\'s cancellation parameters) refuse before anything is read or sent. Then the pinpad reads the card with the refund transaction type; another card ends the void `refused`; the host\'s answer is confirmed or undone through the outbox. A Pix is refunded in full through the outbox (no card), `pending` until the provider approves.',
+          'The supervisor sends `X-Supervisor-Token` (`omnipos supervisor token`) or `X-Supervisor-Password`. The checks (supervisor, a confirmed card sale, the remaining amount, the issuer\'s reversal limits, the terminal\'s cancellation parameters) refuse before anything is read or sent. Then the pinpad reads the card with the refund transaction type; another card ends the void `refused`; the host\'s answer is confirmed or undone through the outbox. A Pix is refunded in full through the outbox (no card), `pending` until the provider approves. A confirmed wallet QR sale of the terminal\'s own code is voided (in full or in part) by a cancellation code shown on the screen (event `qr`) and the pinpad, `pending` until the customer\'s wallet pays it (then `approved`) or `expired`.',
         parameters: [
           id('The payment (card sale) to void.'),
           { name: 'X-Supervisor-Token', in: 'header', required: false, schema: str },

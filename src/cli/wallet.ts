@@ -22,6 +22,8 @@ omnipos wallet pay QR_STRING --document CPF < card.json
 Plays a wallet: fetches a token and the RSA public key, encrypts the card data and pays the
 dynamic QR code, then prints the wallet API's answer. Without --card the card is read from
 standard input as {"card_number","card_cvv","card_holder_name","card_expiration_date"}.
+A cancellation code (81.04 "02", shown by a void of a wallet QR sale) is paid the same way,
+with the card that paid the sale: the sandbox voids that much of the sale it names.
 Refuses any host but the local sandbox (environment "sandbox" and a loopback wallet address).
 
 Example:

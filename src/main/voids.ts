@@ -9,6 +9,8 @@ import { OmniposError } from '../core/errors/index.js';
 import type { Logger } from '../core/log/index.js';
 import type { OwnerDeps } from '../engine/machine-owner.js';
 import { VoidEngine, type VoidEvent } from '../engine/void/engine.js';
+import type { QrDisplayPort } from '../engine/qr/code-port.js';
+import type { WalletCancellationPort } from '../engine/void/ports.js';
 import { SupervisorGate, hashSupervisorPassword, isSupervisorHash } from '../engine/void/supervisor.js';
 import type { TableSet } from '../initialization/index.js';
 import { ensureTokenFile, type MerchantOrderIds } from '../store/index.js';
@@ -73,7 +75,27 @@ export interface VoidsDeps extends OwnerDeps {
   pixRefunds?: boolean;
   /** True while a sale holds the pinpad (a void then waits its turn: ENGINE_BUSY). */
   saleBusy: () => boolean;
+  /** The customer's display, where a wallet QR void's cancellation code is shown. */
+  display?: QrDisplayPort;
   onEvent?: (event: VoidEvent) => void;
+}
+
+/**
+ * Whether the wallet applied a cancellation code: the sale's query lists the voids the wallet
+ * applied under `Payment.Voids` (the sandbox's contract, a homologation question).
+ */
+export function walletCancellations(omni: Acquirer['omni']): WalletCancellationPort {
+  return {
+    async applied(paymentId, merchantVoidId) {
+      const sale = await omni.getSale(paymentId);
+      const voids = (sale.Payment as { Voids?: unknown }).Voids;
+      if (!Array.isArray(voids)) return undefined;
+      const hit = (voids as { MerchantVoidId?: unknown; VoidId?: unknown; CancellationStatus?: unknown }[]).find(
+        (v) => String(v.MerchantVoidId) === merchantVoidId && typeof v.VoidId === 'string' && (v.CancellationStatus === 1 || v.CancellationStatus === 3),
+      );
+      return hit ? { voidId: hit.VoidId as string } : undefined;
+    },
+  };
 }
 
 export interface Voids {
@@ -106,6 +128,13 @@ export function buildVoids(d: VoidsDeps): Voids {
   const assertPinpadFree = (): void => {
     if (d.saleBusy()) throw new OmniposError('ENGINE_BUSY', 'a sale is using the pinpad');
   };
-  const engine = new VoidEngine({ ...d, card, host: delivery, supervisor: gate, tables: d.tables, assertPinpadFree, ...(d.onEvent ? { onEvent: d.onEvent } : {}) });
+  const wallet = {
+    host: walletCancellations(d.acquirer.omni),
+    validityMs: values.qr.validitySeconds * 1000,
+    watchMarginMs: values.qr.watchMarginSeconds * 1000,
+    pollMs: values.qr.pollMs,
+    ...(d.display ? { display: d.display } : {}),
+  };
+  const engine = new VoidEngine({ ...d, card, host: delivery, supervisor: gate, tables: d.tables, assertPinpadFree, wallet, ...(d.onEvent ? { onEvent: d.onEvent } : {}) });
   return { engine, delivery, gate, supervisorTokenFile: file };
 }

@@ -126,7 +126,13 @@ export function receiptDocument(input: ReceiptSource, copy: ReceiptCopy, columns
   const input2 = field('INPUT_METHOD');
   const mode = [input2 ? (INPUT_METHOD[input2] ?? input2) : undefined, field('TRANSACTION_MODE')].filter(Boolean).join(' / ');
   lv('MODO', mode || undefined);
-  lv('PEDIDO', s.merchantOrderId);
+  lv(s.kind === 'void' ? 'CANCELAMENTO' : 'PEDIDO', s.merchantOrderId);
+  if (s.kind === 'void' && s.original) {
+    text('ESTORNO DA VENDA ORIGINAL', { bold: true });
+    lv('PEDIDO ORIG.', s.original.merchantOrderId);
+    lv('NSU ORIG.', s.original.nsu);
+    lv('AUT. ORIG.', s.original.authorizationCode);
+  }
   for (const r of s.receiptInformation) if (!PLACED.has(r.Field) && r.Content.trim()) lv(r.Label.trim() || r.Field, maskPansIn(r.Content.trim()));
   rule();
   lv(s.kind === 'void' ? 'VALOR CANCELADO' : 'VALOR', formatBRL(s.amount), { bold: true });

@@ -9,6 +9,10 @@ import type { ReceiptColumns, ReceiptCopy, ReceiptDocument, ReceiptSource } from
  * they say the same thing.
  */
 export interface ReceiptFacts {
+  /** A void's receipt (default a sale's): `merchantOrderId` is then the void's MerchantVoidId. */
+  kind?: 'sale' | 'void';
+  /** A void's: the sale it gives money back for. */
+  original?: { merchantOrderId: string; nsu?: string; authorizationCode?: string };
   merchantOrderId: string;
   paymentType: 'credit' | 'debit' | 'voucher' | 'wallet-qr' | 'pix';
   /** Cents. */
@@ -26,7 +30,8 @@ export interface ReceiptFacts {
 /** The receipt source of a payment's facts; `reprint` marks the paper "SEGUNDA VIA". */
 export function receiptSourceOf(f: ReceiptFacts, environment: Environment, options: { reprint?: boolean } = {}): ReceiptSource {
   return {
-    kind: 'sale',
+    kind: f.kind ?? 'sale',
+    ...(f.original ? { original: f.original } : {}),
     environment,
     paymentType: f.paymentType,
     amount: f.amount,

@@ -46,6 +46,8 @@ export interface ReceiptSource {
   readonly digitalCopy?: string;
   /** A reprint: marked "SEGUNDA VIA (2a VIA)" under the copy's name. */
   readonly reprint?: boolean;
+  /** A void's: the sale it gives money back for, printed under "VENDA ORIGINAL". */
+  readonly original?: { readonly merchantOrderId: string; readonly nsu?: string; readonly authorizationCode?: string };
   /** When the row lacks DATE/HOUR. */
   readonly at?: { readonly date: string; readonly time: string };
 }

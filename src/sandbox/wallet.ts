@@ -12,6 +12,7 @@ import { cardMatch, findSaleByOrderId } from './sales.js';
 import { nextNsu, saleLinks } from './answers.js';
 import cardOutcomes from '../../tables/acquirer/card-outcomes.json' with { type: 'json' };
 import { makeKeyPair, qrInstant } from './wallet-keys.js';
+import { applyCancellation } from './wallet-cancel.js';
 
 const WALLET_SCOPES = ['qrcode_write', 'qrcode_read'];
 /** 81.02 codes the sandbox authorizes: credit on demand, store and administrator installments. */
@@ -178,7 +179,8 @@ export class WalletApi {
     const issuedAt = qrInstant(data.payment_information.timestamp);
     if (issuedAt === undefined) throw business(422, '002', 'Invalid QR code: 81.01 is not a date');
     if (now.getTime() > issuedAt + this.#ctx.options.qrValidityMs) throw business(422, '003', 'QR code expired');
-    if (data.payment_information.tipo_de_transacao !== '01') throw business(422, '002', 'Invalid QR code: 81.04 is not a sale');
+    const transactionType = data.payment_information.tipo_de_transacao;
+    if (transactionType !== '01' && transactionType !== '02') throw business(422, '002', `Invalid QR code: 81.04 is ${transactionType}, neither a sale (01) nor a cancellation (02)`);
 
     let card;
     try {
@@ -192,6 +194,8 @@ export class WalletApi {
     const yy = Number(card.card_expiration_date.slice(2));
     const today = localTime(now, HOST_TIME_ZONE);
     if (mm < 1 || mm > 12 || 2000 + yy < today.year || (2000 + yy === today.year && mm < today.month)) throw business(422, '006', 'Authorizer or issuer error: card expired');
+    // A cancellation code voids the sale it names (wallet-cancel.ts).
+    if (transactionType === '02') return applyCancellation(this.#ctx, code, data.additional_data_field.reference_label, payer as string, card);
     const modality = data.payment_information.modalidade;
     if (modality === '0001') throw business(422, '005', 'Card not accepted: debit payments are not accepted');
     if (!CREDIT_MODALITIES.includes(modality)) throw business(422, '001', `Product not found: modality ${modality}`);

@@ -3,6 +3,7 @@ import { OmniposError } from '../../core/errors/index.js';
 import { voidAllowed, type TableSet } from '../../initialization/index.js';
 import type { JournalEntry } from '../../store/index.js';
 import type { CardSummary, SaleData } from '../sale/types.js';
+import type { QrSaleData } from '../qr/types.js';
 import type { VoidedSale } from './types.js';
 
 /**
@@ -23,8 +24,9 @@ export function voidableSale(entry: JournalEntry | undefined, id: number): Voide
     if (!p.paymentId) throw new OmniposError('VOID_NOT_ALLOWED', `Pix ${id} has no PaymentId on record`, { id });
     return { kind: 'pix', id, merchantOrderId: p.merchantOrderId, paymentId: p.paymentId, amount: entry.amount, method: 'pix' };
   }
+  if (entry.kind === 'qr') return walletQrSale(entry, id);
   if (entry.kind !== 'sale') {
-    throw new OmniposError('VOID_NOT_ALLOWED', `payment ${id} is a ${entry.kind} payment: card sales are voided with the card, Pix sales refunded`, { id, kind: entry.kind });
+    throw new OmniposError('VOID_NOT_ALLOWED', `payment ${id} is a ${entry.kind} payment: card sales are voided with the card, wallet QR sales with a cancellation code, Pix sales refunded`, { id, kind: entry.kind });
   }
   const d = entry.data as unknown as SaleData;
   if (!VOIDABLE.has(entry.state)) {
@@ -32,7 +34,26 @@ export function voidableSale(entry: JournalEntry | undefined, id: number): Voide
     throw new OmniposError('VOID_NOT_ALLOWED', `payment ${id} is ${entry.state}: only a confirmed sale can be voided${hint}`, { id, state: entry.state });
   }
   if (!d.paymentId || !d.card) throw new OmniposError('VOID_NOT_ALLOWED', `payment ${id} has no PaymentId or card on record`, { id });
-  return { id, merchantOrderId: d.merchantOrderId, paymentId: d.paymentId, amount: entry.amount, method: d.request.method, card: d.card };
+  return {
+    id, merchantOrderId: d.merchantOrderId, paymentId: d.paymentId, amount: entry.amount, method: d.request.method, card: d.card,
+    ...(d.authorizationCode ? { authorizationCode: d.authorizationCode } : {}),
+    ...(d.nsu ? { nsu: d.nsu } : {}),
+  };
+}
+
+/** A confirmed wallet QR sale of the terminal's own code: voided by the cancellation code the wallet pays. */
+function walletQrSale(entry: JournalEntry, id: number): VoidedSale {
+  const q = entry.data as unknown as QrSaleData & { provider?: string };
+  if (!VOIDABLE.has(entry.state)) throw new OmniposError('VOID_NOT_ALLOWED', `QR sale ${id} is ${entry.state}: only a confirmed sale can be voided`, { id, state: entry.state });
+  if (q.provider !== undefined && q.provider !== 'terminal') {
+    throw new OmniposError('VOID_NOT_ALLOWED', `QR sale ${id} was made by the ${q.provider} API: only the terminal's own codes are voided with a cancellation code`, { id, provider: q.provider });
+  }
+  if (!q.paymentId || !q.qrCode) throw new OmniposError('VOID_NOT_ALLOWED', `QR sale ${id} has no PaymentId or code on record`, { id });
+  return {
+    kind: 'wallet-qr', id, merchantOrderId: q.merchantOrderId, paymentId: q.paymentId, amount: entry.amount, method: q.request.method, qrCode: q.qrCode,
+    ...(q.authorizationCode ? { authorizationCode: q.authorizationCode } : {}),
+    ...(q.nsu ? { nsu: q.nsu } : {}),
+  };
 }
 
 /** First 6 and last 4 digits of a masked PAN (the pinpad gives 8 + 4, the journal keeps 6 + 4). */

@@ -12,12 +12,17 @@ import { planVoidRecovery } from './recovery.js';
 import type { SupervisorCredential, SupervisorGate } from './supervisor.js';
 import type { PixTask } from '../outbox/pix.js';
 import { remainingOf, voidIdsOf, type Remaining } from './ledger.js';
+import { showQr } from '../qr/code-port.js';
+import { printVoidReceipt, voidReceiptSubject } from './receipt.js';
+import { issueCancellation, watchUntil, type WalletVoidOptions } from './wallet.js';
 import { voidStatus, type HostVoidOutcome, type VoidData, type VoidEffect, type VoidInput, type VoidState, type VoidStateName, type VoidStatus } from './types.js';
 
 export type VoidEvent =
   | { type: 'state'; id: number; merchantOrderId: string; state: VoidStateName; status: VoidStatus; input: string; kind: 'void'; saleId: number }
   | { type: 'alarm'; id: number; code: string; message: string }
-  | { type: 'receipt-question'; id: number };
+  | { type: 'receipt-question'; id: number }
+  /** A wallet QR void: show this cancellation code to the customer (screen, pinpad). */
+  | { type: 'qr'; id: number; qrCode: string; expiresAt: string; kind: 'void-cancellation' };
 
 export interface VoidEngineDeps extends OwnerDeps {
   /** The never-repeating generator `MerchantVoidId`s come from (the sales' one). */
@@ -32,6 +37,8 @@ export interface VoidEngineDeps extends OwnerDeps {
   assertPinpadFree?: () => void;
   /** The outbox can refund Pix sales (the e-commerce credentials are configured). */
   pixRefunds?: boolean;
+  /** Voids of wallet QR sales by cancellation code (absent: refused). */
+  wallet?: WalletVoidOptions;
   onEvent?: (event: VoidEvent) => void;
 }
 
@@ -44,7 +51,7 @@ function chipEndMessage(state: VoidStateName, decision: string, card: string): s
 }
 
 const DURABLE = new Set<VoidEffect['kind']>(['outbox.void-confirm', 'outbox.void-undo', 'outbox.pix-refund']);
-const UNFINISHED: VoidStateName[] = ['started', 'card-read', 'voiding', 'finishing-chip', 'confirming', 'undoing', 'refunding'];
+const UNFINISHED: VoidStateName[] = ['started', 'card-read', 'voiding', 'finishing-chip', 'confirming', 'undoing', 'refunding', 'showing-code'];
 
 /**
  * Owns card voids: a supervisor authorizes each; the sale and the limits are checked before a
@@ -58,6 +65,7 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
   readonly #cards = new Map<number, EncryptedCard>();
   /** Sales whose refund row is being opened (between the checks and the commit). */
   readonly #opening = new Set<number>();
+  #stopped = false;
 
   constructor(deps: VoidEngineDeps) {
     super(deps, 'void', DURABLE, deps.onEvent);
@@ -92,6 +100,7 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
     const now = this.#d.clock.now();
     checkVoidLimits({ sale, saleAt: new Date((saleEntry as JournalEntry).createdAt), amount, voided: left.voided, now, tables: this.#d.tables() });
     if (sale.kind === 'pix') return this.#refund(sale, amount, left.remaining, authorizedBy);
+    if (sale.kind === 'wallet-qr') return this.#guarded(sale.id, () => this.#openCancellation(sale, amount, authorizedBy));
     if (this.#active) throw new OmniposError('ENGINE_BUSY', 'a void is already using the pinpad', { active: this.#active.id });
     this.#d.assertPinpadFree?.();
     const abort = new AbortController();
@@ -123,13 +132,35 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
     if (amount !== remaining || remaining !== sale.amount) {
       throw new OmniposError('VOID_NOT_ALLOWED', `a Pix is refunded in full (${sale.amount} cents): partial Pix refunds are not supported`, { saleId: sale.id, amount });
     }
-    if (this.#opening.has(sale.id)) throw new OmniposError('ENGINE_BUSY', `a refund of Pix ${sale.id} is being opened`, { saleId: sale.id });
-    this.#opening.add(sale.id);
+    return this.#guarded(sale.id, () => this.#openRefund(sale, amount, authorizedBy));
+  }
+
+  /** One opening at a time per sale (a second, at once, is ENGINE_BUSY): the remaining amount was read before. */
+  async #guarded<T>(saleId: number, open: () => Promise<T>): Promise<T> {
+    if (this.#opening.has(saleId)) throw new OmniposError('ENGINE_BUSY', `a void of payment ${saleId} is being opened`, { saleId });
+    this.#opening.add(saleId);
     try {
-      return await this.#openRefund(sale, amount, authorizedBy);
+      return await open();
     } finally {
-      this.#opening.delete(sale.id);
+      this.#opening.delete(saleId);
     }
+  }
+
+  /**
+   * A wallet QR sale is voided by a cancellation code the customer's wallet pays: journaled, then
+   * the code is built and shown, and the host watched until the wallet applied it or it expired.
+   */
+  async #openCancellation(sale: VoidData['sale'], amount: number, authorizedBy: VoidData['authorizedBy']): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+    const wallet = this.#d.wallet;
+    if (!wallet) throw new OmniposError('VOID_NOT_ALLOWED', 'voids of wallet QR sales are not available in this daemon', { saleId: sale.id });
+    const merchantVoidId = await this.#d.orderIds.next();
+    const data: VoidData = { merchantOrderId: merchantVoidId, merchantVoidId, sale, amount, authorizedBy };
+    const entry = this.#d.journal.open({ kind: 'void', merchantOrderId: merchantVoidId, state: 'started', amount, data: data as unknown as Record<string, unknown>, input: `void by ${authorizedBy}`, at: this.#d.clock.now() });
+    this.deps.log.info({ id: entry.id, merchantVoidId, saleId: sale.id, amount, authorizedBy }, 'wallet QR void started');
+    this.emit(this.stateEvent(entry.id, { name: 'started', data }, `void by ${authorizedBy}`));
+    const done = this.apply(entry.id, issueCancellation(this.#d.db, this.#d.clock, wallet.validityMs, data));
+    done.catch((e: unknown) => this.deps.log.error({ id: entry.id, err: e }, 'wallet QR void failed'));
+    return { entry, done };
   }
 
   async #openRefund(sale: VoidData['sale'], amount: number, authorizedBy: VoidData['authorizedBy']): Promise<{ entry: JournalEntry; done: Promise<void> }> {
@@ -155,11 +186,18 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
 
   /** At start, before any new void: decides and records what each unfinished void needs; the outbox delivers it. */
   recover(): { id: number; from: string; plan: string }[] {
-    return this.recoverEntries(UNFINISHED, planVoidRecovery);
+    const report = this.recoverEntries(UNFINISHED, planVoidRecovery);
+    // A cancellation code shown before the stop stays payable: watch it again until it expires.
+    for (const entry of this.#d.journal.inStates(['showing-code'])) {
+      if (entry.kind !== 'void') continue;
+      this.run(entry.id, this.stateOf(entry), { kind: 'watch.cancellation' }).catch((e: unknown) => this.deps.log.warn({ id: entry.id, err: e }, 'cancellation watch failed'));
+    }
+    return report;
   }
 
 
   stop(): void {
+    this.#stopped = true;
     this.stopTimers();
     this.#active?.abort.abort(new OmniposError('ENGINE_CANCELLED', 'stopping'));
   }
@@ -208,8 +246,7 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
   }
 
   protected receiptSubject(state: VoidState): ReceiptSubject {
-    const d = state.data;
-    return { merchantOrderId: d.merchantVoidId, paymentType: d.sale.method, amount: d.amount, installments: 1, ...(d.sale.card ? { maskedPan: d.sale.card.maskedPan } : {}) };
+    return voidReceiptSubject(state.data);
   }
 
   protected async run(id: number, state: VoidState, effect: VoidEffect): Promise<void> {
@@ -236,12 +273,49 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
       case 'pinpad.end':
         await card.end(effect.message).catch((e: unknown) => log.warn({ id, err: e }, 'pinpad end failed'));
         return;
+      case 'print.void-receipt':
+        await this.#printReceipt(id, state);
+        return;
+      case 'watch.cancellation':
+        await this.#watchCancellation(id, state);
+        return;
       default:
         return;
     }
   }
 
   /* ------------------------------------------------------------ internals */
+
+  /** Prints the approved void's copies; a failure alarms (and is logged), never undoes the void. */
+  async #printReceipt(id: number, state: VoidState): Promise<void> {
+    const result = await printVoidReceipt(this.deps.receipt, voidReceiptSubject(state.data), this.deps.log);
+    this.deps.log.info({ id, merchantVoidId: state.data.merchantVoidId, result }, 'void receipt');
+    if (result !== 'printed') this.alarm(id, 'VOID_RECEIPT_FAILED', `the receipt of void ${state.data.merchantVoidId} was ${result === 'failed' ? 'not printed' : 'maybe not printed'}: reprint it`);
+  }
+
+  /** Shows the cancellation code and asks the host until the wallet applied it or the code expired. */
+  async #watchCancellation(id: number, state: VoidState): Promise<void> {
+    const wallet = this.#d.wallet;
+    const d = state.data;
+    if (!wallet || !d.qrCode) return;
+    this.emit({ type: 'qr', id, qrCode: d.qrCode, expiresAt: d.expiresAt ?? '', kind: 'void-cancellation' });
+    const onPinpad = showQr(wallet.display, this.deps.log, d.qrCode, { kind: 'wallet-qr', amount: d.amount });
+    try {
+      await this.watch(id, {
+        waiting: 'showing-code',
+        pollMs: wallet.pollMs,
+        expired: { kind: 'code-expired' },
+        stopped: () => this.#stopped,
+        expiresAt: (x) => watchUntil(x, wallet.watchMarginMs),
+        poll: async (x) => {
+          const found = await wallet.host.applied(x.sale.paymentId, x.merchantVoidId);
+          return found ? { kind: 'code-applied', voidId: found.voidId } : undefined;
+        },
+      });
+    } finally {
+      await onPinpad.clear();
+    }
+  }
 
   private entryOf(id: number): JournalEntry | undefined {
     return this.#d.journal.get(id);

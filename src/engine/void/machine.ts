@@ -12,6 +12,7 @@ function refuse(state: VoidState, input: VoidInput): VoidStep {
 }
 
 const chip = (s: VoidState): boolean => s.data.card?.chip === true;
+const PRINT: VoidEffect = { kind: 'print.void-receipt' };
 
 function rc(o: { returnCode?: string; returnMessage?: string }): Partial<VoidData> {
   return { ...(o.returnCode !== undefined ? { returnCode: o.returnCode } : {}), ...(o.returnMessage !== undefined ? { returnMessage: o.returnMessage } : {}) };
@@ -28,7 +29,7 @@ function hostAnswer(state: VoidState, outcome: HostVoidOutcome): VoidStep {
     case 'approved': {
       const patch: Partial<VoidData> = { voidId: outcome.voidId, ...rc(outcome), ...(outcome.emvResponse ? { emvResponse: outcome.emvResponse } : {}) };
       if (chip(state)) return go(state, 'finishing-chip', input, patch, { kind: 'pinpad.finish-chip', decision: 'approved' });
-      return go(state, 'confirming', input, patch, { kind: 'pinpad.end', message: 'CANCELAMENTO\nAPROVADO' }, { kind: 'outbox.void-confirm' });
+      return go(state, 'confirming', input, patch, { kind: 'pinpad.end', message: 'CANCELAMENTO\nAPROVADO' }, { kind: 'outbox.void-confirm' }, PRINT);
     }
     case 'declined':
       return go(state, 'declined', input, { ...(outcome.voidId ? { voidId: outcome.voidId } : {}), ...rc(outcome), reason: 'void declined by the host' },
@@ -64,6 +65,10 @@ export function voidTransition(state: VoidState, input: VoidInput): VoidStep {
       }
       if (input.kind === 'card-failed') return go(state, 'aborted', 'card failed', { reason: input.reason }, { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' });
       if (input.kind === 'refund' && state.data.sale.kind === 'pix') return go(state, 'refunding', 'refund', {}, { kind: 'outbox.pix-refund' });
+      if (input.kind === 'code-shown' && state.data.sale.kind === 'wallet-qr') {
+        return go(state, 'showing-code', 'cancellation code shown', { qrCode: input.qrCode, nsu: input.nsu, expiresAt: input.expiresAt }, { kind: 'watch.cancellation' });
+      }
+      if (input.kind === 'code-failed') return go(state, 'failed', 'cancellation code failed', { reason: input.reason });
       if (input.kind === 'cancel') return go(state, 'aborted', `cancel by ${input.by}`, { reason: `cancelled by ${input.by}` }, { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' });
       return refuse(state, input);
     case 'card-read':
@@ -79,7 +84,7 @@ export function voidTransition(state: VoidState, input: VoidInput): VoidStep {
     case 'finishing-chip':
       if (input.kind === 'chip-finished') {
         const emv = input.emv ? { emv: input.emv } : {};
-        if (input.card === 'approved') return go(state, 'confirming', 'card approved', emv, { kind: 'outbox.void-confirm' });
+        if (input.card === 'approved') return go(state, 'confirming', 'card approved', emv, { kind: 'outbox.void-confirm' }, PRINT);
         const reason = input.card === 'declined' ? 'card declined after the host approved the void' : `card session failed: ${input.reason ?? 'unknown'}`;
         return go(state, 'undoing', `card ${input.card}`, { ...emv, reason }, { kind: 'outbox.void-undo', by: 'voidId' });
       }
@@ -90,6 +95,11 @@ export function voidTransition(state: VoidState, input: VoidInput): VoidStep {
         return go(state, 'dead-letter', `void confirm ${input.action}`, { reason: input.reason },
           { kind: 'alarm', code: 'VOID_CONFIRM_DEAD_LETTER', message: `confirmation of void ${state.data.merchantVoidId}: ${input.reason}` });
       }
+      return refuse(state, input);
+    case 'showing-code':
+      // A code once shown stays payable until it expires: it is watched, never withdrawn.
+      if (input.kind === 'code-applied') return go(state, 'confirmed', 'cancellation applied by the wallet', { voidId: input.voidId }, PRINT);
+      if (input.kind === 'code-expired') return go(state, 'expired', 'cancellation code expired', { reason: 'the cancellation code expired unpaid' });
       return refuse(state, input);
     case 'refunding':
       if (input.kind === 'delivered') {

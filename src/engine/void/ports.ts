@@ -29,3 +29,12 @@ export interface VoidDeliveryPort {
   /** When the void's answer never came: `DELETE …/voids/merchantVoidId/{MerchantVoidId}`. */
   undoVoidByMerchantVoidId(paymentId: string, merchantVoidId: string): Promise<VoidUndoDelivery>;
 }
+
+/**
+ * Where the terminal learns that the customer's wallet applied a cancellation code (the sandbox
+ * lists it under the sale's query as a void whose `MerchantVoidId` is the code's 62.05).
+ */
+export interface WalletCancellationPort {
+  /** The void the wallet applied for `merchantVoidId` on sale `paymentId`, or undefined while there is none. */
+  applied(paymentId: string, merchantVoidId: string): Promise<{ voidId: string } | undefined>;
+}

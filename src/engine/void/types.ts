@@ -8,8 +8,11 @@ import type { CardSummary, PaymentMethod } from '../sale/types.js';
 
 /** The sale a void gives money back for, as the void's journal row remembers it. */
 export interface VoidedSale {
-  /** `pix`: a Pix sale, refunded on the e-commerce API; absent: a card sale, voided with the card. */
-  kind?: 'pix';
+  /**
+   * `pix`: a Pix sale, refunded on the e-commerce API; `wallet-qr`: a wallet QR sale, voided by
+   * the cancellation code the customer's wallet pays; absent: a card sale, voided with the card.
+   */
+  kind?: 'pix' | 'wallet-qr';
   /** The sale's journal id. */
   id: number;
   merchantOrderId: string;
@@ -19,6 +22,11 @@ export interface VoidedSale {
   method: PaymentMethod | 'pix';
   /** What the sale stored of its card (card sales): the void's card must match it. */
   card?: CardSummary;
+  /** The sale's authorization code and terminal NSU, for the void's receipt. */
+  authorizationCode?: string;
+  nsu?: string;
+  /** Wallet QR sales: the sale's code as it was shown (the cancellation code is built from it). */
+  qrCode?: string;
 }
 
 /** Who authorized the void: a supervisor, by the API's supervisor token or the terminal's supervisor password. */
@@ -43,6 +51,10 @@ export interface VoidData {
   emv?: Record<string, string>;
   emvResponse?: string;
   reason?: string;
+  /** Wallet QR voids: the cancellation code shown, its NSU (82.04) and when it stops being payable (ISO). */
+  qrCode?: string;
+  nsu?: string;
+  expiresAt?: string;
 }
 
 export const VOID_STATES = [
@@ -54,7 +66,11 @@ export const VOID_STATES = [
   'undoing',
   /** A Pix refund asked through the outbox, until the provider approves it. */
   'refunding',
+  /** A wallet QR void: the cancellation code is shown until the wallet applies it, or it expires. */
+  'showing-code',
   'confirmed',
+  /** The cancellation code expired unpaid: nothing was given back. */
+  'expired',
   'undone',
   'declined',
   'refused',
@@ -64,13 +80,13 @@ export const VOID_STATES = [
 ] as const;
 export type VoidStateName = (typeof VOID_STATES)[number];
 
-export const FINAL_VOID_STATES: ReadonlySet<VoidStateName> = new Set(['confirmed', 'undone', 'declined', 'refused', 'aborted', 'failed', 'dead-letter']);
+export const FINAL_VOID_STATES: ReadonlySet<VoidStateName> = new Set(['confirmed', 'undone', 'declined', 'refused', 'aborted', 'failed', 'dead-letter', 'expired']);
 
 /**
  * States whose amount counts as voided (or may be, until settled) when the sale's remaining
  * amount is computed: everything but what ended with nothing given back.
  */
-export const VOID_HOLDS_AMOUNT: ReadonlySet<VoidStateName> = new Set(['started', 'card-read', 'voiding', 'finishing-chip', 'confirming', 'confirmed', 'undoing', 'refunding', 'dead-letter']);
+export const VOID_HOLDS_AMOUNT: ReadonlySet<VoidStateName> = new Set(['started', 'card-read', 'voiding', 'finishing-chip', 'confirming', 'confirmed', 'undoing', 'refunding', 'showing-code', 'dead-letter']);
 
 export interface VoidState {
   name: VoidStateName;
@@ -97,7 +113,13 @@ export type VoidInput =
   | { kind: 'send'; at: string }
   | { kind: 'host-answer'; outcome: HostVoidOutcome }
   | { kind: 'chip-finished'; card: 'approved' | 'declined' | 'failed'; emv?: Record<string, string>; reason?: string }
-  | { kind: 'delivered'; action: 'done' | 'dead-letter' | 'needs-refund'; reason: string };
+  | { kind: 'delivered'; action: 'done' | 'dead-letter' | 'needs-refund'; reason: string }
+  /** A wallet QR sale: the cancellation code was built and is shown. */
+  | { kind: 'code-shown'; qrCode: string; nsu: string; expiresAt: string }
+  | { kind: 'code-failed'; reason: string }
+  /** The wallet applied the cancellation code: the host lists the void under the sale. */
+  | { kind: 'code-applied'; voidId: string }
+  | { kind: 'code-expired' };
 
 /** `outbox.*` effects are written in the same transaction as the journal row. */
 export type VoidEffect =
@@ -107,10 +129,14 @@ export type VoidEffect =
   | { kind: 'outbox.void-confirm' }
   | { kind: 'outbox.void-undo'; by: 'voidId' | 'merchantVoidId' }
   | { kind: 'outbox.pix-refund' }
-  | { kind: 'alarm'; code: string; message: string };
+  | { kind: 'alarm'; code: string; message: string }
+  /** Show the cancellation code and watch the host until the wallet applied it or it expired. */
+  | { kind: 'watch.cancellation' }
+  /** The void was approved: print its receipt (customer and merchant copies); a failure only alarms. */
+  | { kind: 'print.void-receipt' };
 
 /** The status the cash register and the supervisor read (`GET /v1/voids/{id}`). */
-export type VoidStatus = 'pending' | 'approved' | 'declined' | 'refused' | 'cancelled' | 'undone' | 'failed';
+export type VoidStatus = 'pending' | 'approved' | 'declined' | 'refused' | 'cancelled' | 'undone' | 'failed' | 'expired';
 
 const STATUS: Record<VoidStateName, VoidStatus> = {
   started: 'pending',
@@ -123,6 +149,8 @@ const STATUS: Record<VoidStateName, VoidStatus> = {
   undoing: 'undone',
   undone: 'undone',
   refunding: 'pending',
+  'showing-code': 'pending',
+  expired: 'expired',
   declined: 'declined',
   refused: 'refused',
   aborted: 'cancelled',

@@ -90,7 +90,13 @@ describe('void checks before anything is sent', () => {
     expect(() => voidableSale(entry({ state: 'awaiting-decision' }), 5)).toThrow(expect.objectContaining({ code: 'VOID_NOT_ALLOWED', message: expect.stringContaining('undo it instead') }));
     expect(voidableSale(entry({ kind: 'pix' }), 5)).toEqual({ kind: 'pix', id: 5, merchantOrderId: 'm', paymentId: 'p', amount: 1000, method: 'pix' });
     expect(() => voidableSale(entry({ kind: 'pix', state: 'showing' }), 5)).toThrow(expect.objectContaining({ code: 'VOID_NOT_ALLOWED' }));
-    expect(() => voidableSale(entry({ kind: 'qr' }), 5)).toThrow(expect.objectContaining({ code: 'VOID_NOT_ALLOWED', message: expect.stringContaining('qr payment') }));
+    // A wallet QR sale is voided with a cancellation code: the terminal's own code, confirmed, on record.
+    expect(() => voidableSale(entry({ kind: 'qr' }), 5)).toThrow(expect.objectContaining({ code: 'VOID_NOT_ALLOWED', message: expect.stringContaining('no PaymentId or code') }));
+    const qr = (o: Record<string, unknown>, state = 'confirmed'): JournalEntry => entry({ kind: 'qr', state, data: { merchantOrderId: 'm', paymentId: 'p', qrCode: 'Q', nsu: '000007', request: { method: 'credit' }, ...o } });
+    expect(voidableSale(qr({}), 5)).toEqual({ kind: 'wallet-qr', id: 5, merchantOrderId: 'm', paymentId: 'p', amount: 1000, method: 'credit', qrCode: 'Q', nsu: '000007' });
+    expect(() => voidableSale(qr({}, 'showing'), 5)).toThrow(expect.objectContaining({ code: 'VOID_NOT_ALLOWED' }));
+    expect(() => voidableSale(qr({ provider: 'ecommerce' }), 5)).toThrow(expect.objectContaining({ code: 'VOID_NOT_ALLOWED', message: expect.stringContaining('ecommerce') }));
+    expect(() => voidableSale(entry({ kind: 'cancel' as JournalEntry['kind'] }), 5)).toThrow(expect.objectContaining({ code: 'VOID_NOT_ALLOWED' }));
     expect(() => voidableSale(entry({ state: 'undone' }), 5)).toThrow(expect.objectContaining({ code: 'VOID_NOT_ALLOWED' }));
   });
 });

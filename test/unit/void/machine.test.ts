@@ -33,14 +33,14 @@ describe('card void machine', () => {
   it('stripe: card read, sent (date journaled), approved, confirmed through the outbox', () => {
     const r = run([{ kind: 'card-read', card: stripeCard }, send, answer({ kind: 'approved', voidId: 'v-1' }), done]);
     expect(r.names).toEqual(['started', 'card-read', 'voiding', 'confirming', 'confirmed']);
-    expect(r.effects).toEqual(['acquirer.void', 'pinpad.end', 'outbox.void-confirm']);
+    expect(r.effects).toEqual(['acquirer.void', 'pinpad.end', 'outbox.void-confirm', 'print.void-receipt']);
     expect(r.state.data).toMatchObject({ voidId: 'v-1', sentAt: '2026-11-22T13:00:00.000Z' });
   });
 
   it('chip: FCX before the confirmation; the card declining after the host approved undoes the void by VoidId', () => {
     const ok = run([{ kind: 'card-read', card: chipCard }, send, answer({ kind: 'approved', voidId: 'v-1' }), { kind: 'chip-finished', card: 'approved', emv: { '9F27': '40' } }, done]);
     expect(ok.names).toEqual(['started', 'card-read', 'voiding', 'finishing-chip', 'confirming', 'confirmed']);
-    expect(ok.effects).toEqual(['acquirer.void', 'pinpad.finish-chip', 'outbox.void-confirm']);
+    expect(ok.effects).toEqual(['acquirer.void', 'pinpad.finish-chip', 'outbox.void-confirm', 'print.void-receipt']);
     const no = run([{ kind: 'card-read', card: chipCard }, send, answer({ kind: 'approved', voidId: 'v-1' }), { kind: 'chip-finished', card: 'declined' }, done]);
     expect(no.names.slice(-2)).toEqual(['undoing', 'undone']);
     expect(no.effects).toContain('outbox.void-undo:voidId');
@@ -142,5 +142,29 @@ describe('card void machine', () => {
       }),
       { numRuns: 2000, seed },
     );
+  });
+});
+
+describe('wallet QR void machine (the cancellation code)', () => {
+  const qrStart: VoidState = { name: 'started', data: { ...start.data, sale: { kind: 'wallet-qr', id: 2, merchantOrderId: '263260010000002', paymentId: 'p-2', amount: 1000, method: 'credit', qrCode: 'Q' } } };
+  const shown: VoidInput = { kind: 'code-shown', qrCode: 'C', nsu: '000009', expiresAt: '2026-11-22T13:05:00.000Z' };
+
+  it('shown, then applied by the wallet: confirmed with its VoidId and the receipt printed; nothing for the outbox', () => {
+    const r = run([shown, { kind: 'code-applied', voidId: 'v-9' }], qrStart);
+    expect(r.names).toEqual(['started', 'showing-code', 'confirmed']);
+    expect(r.effects).toEqual(['watch.cancellation', 'print.void-receipt']);
+    expect(r.state.data).toMatchObject({ voidId: 'v-9', qrCode: 'C', nsu: '000009' });
+  });
+
+  it('expired unpaid: final, nothing printed; a shown code is never withdrawn by a cancel; a card sale gets no code', () => {
+    const r = run([shown, { kind: 'code-expired' }], qrStart);
+    expect(r.names).toEqual(['started', 'showing-code', 'expired']);
+    expect(r.effects).toEqual(['watch.cancellation']);
+    expect(FINAL_VOID_STATES.has('expired')).toBe(true);
+    const showing = run([shown], qrStart).state;
+    expect(voidTransition(showing, { kind: 'cancel', by: 'operator' }).ok).toBe(false);
+    expect(voidTransition(start, shown).ok).toBe(false);
+    expect(run([{ kind: 'code-failed', reason: 'QR_INVALID' }], qrStart).state.name).toBe('failed');
+    expect(planVoidRecovery(showing)).toEqual({ kind: 'nothing' });
   });
 });

@@ -1,0 +1,233 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EscPosPrinter } from '../../../drivers/printer/index.js';
+import { TcpTransport } from '../../../drivers/transport/index.js';
+import { findPrinterModel } from '../../../tables/printers/index.js';
+import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
+import { TEST_CARDS } from '../../../tables/test-cards.js';
+import { OmniDeliveryAdapter } from '../../../src/adapters/acquirer-delivery.js';
+import { EscPosReceiptPrinter } from '../../../src/adapters/escpos-receipt.js';
+import { runCli } from '../../../src/cli/run.js';
+import { systemClock } from '../../../src/core/clock.js';
+import { OmniposError } from '../../../src/core/errors/index.js';
+import type { CardPort } from '../../../src/engine/ports.js';
+import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
+import { buildCancellationCode } from '../../../src/engine/qr/code-cancel.js';
+import { saleQrCode, type MerchantProfile } from '../../../src/engine/qr/code.js';
+import { QrEngine, type QrEvent } from '../../../src/engine/qr/engine.js';
+import { VoidEngine, type VoidEvent } from '../../../src/engine/void/engine.js';
+import { SupervisorGate } from '../../../src/engine/void/supervisor.js';
+import { walletCancellations } from '../../../src/main/voids.js';
+import { parsePadraoq, type CurrentFields } from '../../../src/qr/index.js';
+import { VirtualPrinter, serveVirtualPrinter, type VirtualPrinterServer } from '../../../src/sim/printer/index.js';
+import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
+import { useTempDirs } from '../../helpers/temp-dir.js';
+import { log, startHarness, type Harness } from '../acquirer/harness.js';
+import { SUPERVISOR_HASH, SUPERVISOR_TOKEN } from './terminal.js';
+
+/**
+ * Voids of wallet QR sales against the strict sandbox: the terminal shows a cancellation code
+ * (81.04 and 82.03 `02`, 82.05–82.07 naming the sale), the customer's wallet pays it through the
+ * wallet API (`omnipos wallet pay`), the sandbox voids the sale in its ledger, and the terminal
+ * sees it under the sale's query and prints the void's receipt on the virtual printer.
+ */
+
+const tempDir = useTempDirs();
+let h: Harness;
+let virtual: VirtualPrinter;
+let server: VirtualPrinterServer;
+let driver: EscPosPrinter;
+beforeAll(async () => {
+  h = await startHarness();
+  virtual = new VirtualPrinter({ model: findPrinterModel('virtual-80')! });
+  server = await serveVirtualPrinter(virtual, { port: 0 });
+  driver = new EscPosPrinter({ transport: new TcpTransport({ host: '127.0.0.1', port: server.port }), model: virtual.model, pollMs: 20 });
+  await driver.open();
+});
+afterAll(async () => {
+  await driver.close().catch(() => undefined);
+  await server.close();
+  await h.close();
+});
+
+const m = SANDBOX_MERCHANT.merchant;
+const MERCHANT: MerchantProfile = { merchantNumber: m.merchantNumber, terminalId: SANDBOX_MERCHANT.terminal.terminalId, nationalId: m.nationalId, mcc: m.mcc, name: m.name, city: m.city, postalCode: m.postalCode, deviceType: 'P' };
+
+/** No card is read for a wallet QR void: a card port that refuses proves it. */
+const NO_CARD: CardPort = {
+  readCard: () => Promise.reject(new OmniposError('INTERNAL', 'no card is read for a wallet QR void')),
+  finishChip: () => Promise.reject(new OmniposError('INTERNAL', 'no chip')),
+  end: () => Promise.resolve(),
+};
+
+function terminal(o: { validityMs?: number } = {}) {
+  const db = openTerminalDatabase(tempDir());
+  const journal = new Journal(db);
+  const outbox = new Outbox(db);
+  const orderIds = new MerchantOrderIds(db, { ordinal: 3, clock: systemClock });
+  const qrEvents: QrEvent[] = [];
+  const events: VoidEvent[] = [];
+  const port = new OmniDeliveryAdapter(h.acquirer.omni);
+  const receipt = new EscPosReceiptPrinter(driver, virtual.model, 'sandbox', log);
+  const common = { db, journal, outbox, orderIds, clock: systemClock, log, attended: true, ecrDecisionMs: 60_000, closeMarginMs: 60_000, receipt };
+  const qr = new QrEngine({ ...common, host: port, merchant: MERCHANT, validityMs: 60_000, watchMarginMs: 300, pollMs: 40, onEvent: (e) => void qrEvents.push(e) });
+  const voids = new VoidEngine({
+    ...common,
+    card: NO_CARD,
+    host: { void: () => Promise.reject(new Error('no card void here')) },
+    supervisor: new SupervisorGate({ token: SUPERVISOR_TOKEN, passwordHash: () => SUPERVISOR_HASH }),
+    tables: () => undefined,
+    wallet: { host: walletCancellations(h.acquirer.omni), validityMs: o.validityMs ?? 60_000, watchMarginMs: 200, pollMs: 40 },
+    onEvent: (e) => void events.push(e),
+  });
+  const forwarder = new OutboxForwarder({ db, outbox, port, clock: systemClock, log, onSettled: (t, d) => qr.settled(t, d), undoRace: { processingWindowMs: 1000 }, backoff: { baseMs: 20, maxMs: 100, minMs: 10 } });
+  const settle = async (): Promise<void> => {
+    for (let i = 0; i < 300 && outbox.depth().pending > 0; i++) {
+      await forwarder.runOnce();
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  };
+  return { db, journal, qr, voids, qrEvents, events, settle };
+}
+
+async function walletPays(qr: string, card = TEST_CARDS[0]!): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const code = await runCli(
+    ['wallet', 'pay', qr, '--card', card.pan, '--cvv', '123', '--exp', `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`, '--name', 'TESTE CARTAO', '--document', '52998224725'],
+    { out: (t) => (out += t), err: (t) => (err += t), env: { OMNIPOS_STATE_DIR: tempDir(), OMNIPOS_ACQUIRER__WALLET_URL: h.running.url } },
+  );
+  return { code, out, err };
+}
+
+async function until<T>(find: () => T | undefined, what: string): Promise<T> {
+  for (let i = 0; i < 500; i++) {
+    const v = find();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** A confirmed wallet QR sale of `amount` cents: its journal id and the code that was paid. */
+async function paidSale(t: ReturnType<typeof terminal>, amount: number): Promise<{ id: number; code: string }> {
+  const { entry, done } = await t.qr.start({ amount, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' });
+  const shown = await until(() => t.qrEvents.find((e): e is Extract<QrEvent, { type: 'qr' }> => e.type === 'qr' && e.id === entry.id), 'the sale code');
+  expect((await walletPays(shown.qrCode)).code).toBe(0);
+  await done;
+  await t.settle();
+  expect(t.journal.get(entry.id)?.state).toBe('confirmed');
+  return { id: entry.id, code: shown.qrCode };
+}
+
+const cancellationShown = (t: ReturnType<typeof terminal>, id: number) =>
+  until(() => t.events.find((e): e is Extract<VoidEvent, { type: 'qr' }> => e.type === 'qr' && e.id === id), 'the cancellation code');
+
+describe('voids of wallet QR sales with the cancellation code, against the sandbox', () => {
+  it('a partial void: the code names the sale, the wallet pays it, the sandbox voids that much, the terminal sees it and prints both copies', async () => {
+    const t = terminal();
+    const sale = await paidSale(t, 5000);
+    const saleFields = parsePadraoq(sale.code).fields as CurrentFields;
+    const before = virtual.receipts.length;
+    const { entry, done } = await t.voids.start(sale.id, { amount: 2000, supervisor: { token: SUPERVISOR_TOKEN } });
+    const shown = await cancellationShown(t, entry.id);
+    const parsed = parsePadraoq(shown.qrCode);
+    const f = parsed.fields as CurrentFields;
+    expect(parsed.qrcode_data.payment_information.tipo_de_transacao).toBe('02');
+    expect(f.schemeTransactionType).toBe('02');
+    expect(f.original).toEqual({ nsu: saleFields.nsu, date: (saleFields.schemeDate ?? '').slice(0, 4), terminalId: saleFields.terminalId });
+    expect(parsed.qrcode_data.transaction_amount).toBe('20.00');
+    expect(parsed.qrcode_data.additional_data_field.reference_label).toBe(entry.merchantOrderId);
+    expect(t.voids.remaining(sale.id).remaining).toBe(3000);
+
+    const paid = await walletPays(shown.qrCode);
+    expect(paid.err).toBe('');
+    expect(paid.code).toBe(0);
+    expect(JSON.parse(paid.out)).toMatchObject({ reference_label: entry.merchantOrderId, transaction_type: '02' });
+    await done;
+    const v = t.journal.get(entry.id)!;
+    expect(v.state).toBe('confirmed');
+    expect(t.journal.transitions(entry.id).map((x) => x.to).slice(0, 3)).toEqual(['started', 'showing-code', 'confirmed']);
+    expect(v.data).toMatchObject({ voidId: expect.any(String), authorizedBy: 'supervisor-token' });
+    const row = (await h.ledger()).sales.find((s) => s.merchantOrderId === t.journal.get(sale.id)!.merchantOrderId);
+    expect(row).toMatchObject({ voided: 2000, charged: 3000 });
+
+    // The void's receipt, as read off the virtual printer's paper: both copies.
+    const printed = virtual.receipts.slice(before).map((r) => r.lines.join('\n'));
+    expect(printed).toHaveLength(2);
+    expect(printed[0]).toContain('VIA CLIENTE');
+    expect(printed[1]).toContain('VIA ESTABELECIMENTO');
+    for (const text of printed) {
+      expect(text).toContain('CANCELAMENTO QR CODE');
+      expect(text).toContain('ESTORNO DA VENDA ORIGINAL');
+      expect(text).toMatch(/VALOR CANCELADO +R\$ 20,00/);
+      expect(text).toMatch(new RegExp(`PEDIDO ORIG\\. +${t.journal.get(sale.id)!.merchantOrderId}`));
+      expect(text).toMatch(new RegExp(`NSU ORIG\\. +${saleFields.nsu}`));
+    }
+
+    // Paid again by the same payer: the wallet's first answer, and nothing more voided.
+    expect((await walletPays(shown.qrCode)).code).toBe(0);
+    expect((await h.ledger()).sales.find((s) => s.merchantOrderId === row!.merchantOrderId)).toMatchObject({ voided: 2000 });
+
+    // The rest, then nothing remains.
+    const second = await t.voids.start(sale.id, { supervisor: { token: SUPERVISOR_TOKEN } });
+    const code2 = await cancellationShown(t, second.entry.id);
+    expect(parsePadraoq(code2.qrCode).qrcode_data.transaction_amount).toBe('30.00');
+    expect((await walletPays(code2.qrCode)).code).toBe(0);
+    await second.done;
+    expect(t.journal.get(second.entry.id)?.state).toBe('confirmed');
+    expect((await h.ledger()).sales.find((s) => s.merchantOrderId === row!.merchantOrderId)).toMatchObject({ voided: 5000, charged: 0 });
+    await expect(t.voids.start(sale.id, { supervisor: { token: SUPERVISOR_TOKEN } })).rejects.toMatchObject({ code: 'VOID_OVER_LIMIT' });
+    t.voids.stop();
+    t.db.close();
+  });
+
+  it('the sandbox refuses a cancellation for more than remains, for an unknown sale, and with another card; nothing moves', async () => {
+    const t = terminal();
+    const sale = await paidSale(t, 4000);
+    const orderId = t.journal.get(sale.id)!.merchantOrderId;
+    const over = buildCancellationCode({ original: sale.code, nsu: '900001', issuedAt: new Date(), amount: 4000, referenceLabel: '990000000000001' });
+    // More than remains once 1000 are voided: refused.
+    const first = buildCancellationCode({ original: sale.code, nsu: '900002', issuedAt: new Date(), amount: 1000, referenceLabel: '990000000000002' });
+    expect((await walletPays(first)).code).toBe(0);
+    const refusedOver = await walletPays(over);
+    expect(refusedOver.code).not.toBe(0);
+    expect(refusedOver.err).toMatch(/more than the 3000 cents that remain/);
+    // A code naming a sale nobody paid (its NSU was never a wallet payment).
+    const unpaid = saleQrCode(MERCHANT, { request: { amount: 4000, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' }, merchantOrderId: '990000000000003', nsu: '900003', issuedAt: new Date() });
+    const unknown = await walletPays(buildCancellationCode({ original: unpaid, nsu: '900004', issuedAt: new Date(), referenceLabel: '990000000000004' }));
+    expect(unknown.code).not.toBe(0);
+    expect(unknown.err).toMatch(/name no wallet sale/);
+    // Another card than the one that paid the sale.
+    const other = TEST_CARDS.find((c) => c.pan !== TEST_CARDS[0]!.pan && c.brandId === TEST_CARDS[0]!.brandId) ?? TEST_CARDS[1]!;
+    const wrongCard = await walletPays(buildCancellationCode({ original: sale.code, nsu: '900005', issuedAt: new Date(), amount: 500, referenceLabel: '990000000000005' }), other);
+    expect(wrongCard.code).not.toBe(0);
+    expect(wrongCard.err).toMatch(/not the card that paid the sale|Invalid card data/);
+    expect((await h.ledger()).sales.find((s) => s.merchantOrderId === orderId)).toMatchObject({ voided: 1000, charged: 3000 });
+    t.voids.stop();
+    t.db.close();
+  });
+
+  it('a cancellation code nobody pays expires: the void ends expired, the sale keeps its amount to void, nothing printed', async () => {
+    const t = terminal({ validityMs: 300 });
+    const sale = await paidSale(t, 2500);
+    const before = virtual.receipts.length;
+    const { entry, done } = await t.voids.start(sale.id, { supervisor: { password: '2468' } });
+    await cancellationShown(t, entry.id);
+    expect(t.voids.remaining(sale.id).remaining).toBe(0);
+    await done;
+    expect(t.journal.get(entry.id)?.state).toBe('expired');
+    expect(t.voids.remaining(sale.id).remaining).toBe(2500);
+    expect(virtual.receipts.length).toBe(before);
+    t.voids.stop();
+    t.db.close();
+  });
+
+  it('a void without a supervisor is refused before any code exists', async () => {
+    const t = terminal();
+    const sale = await paidSale(t, 1200);
+    await expect(t.voids.start(sale.id, { supervisor: {} })).rejects.toMatchObject({ code: 'SUPERVISOR_REQUIRED' });
+    expect(t.voids.voidsOf(sale.id)).toEqual([]);
+    t.voids.stop();
+    t.db.close();
+  });
+});
