@@ -288,6 +288,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
   const voids = buildVoids({
     db, journal, outbox, orderIds, config, acquirer, clock, receipt: printer, apiToken: token,
     pinpad: pinpadDevice.pinpad,
+    display: qrDisplay,
     tables: () => tableSet,
     saleBusy: () => engine.busy,
     pixRefunds: pix !== undefined,
