@@ -5,6 +5,7 @@ import { buildApp, listenApi } from './api/app.js';
 import { listenLan } from './main/api-lan.js';
 import { acquirerUrls } from './main/acquirer-urls.js';
 import { startAcquirerProbe, type AcquirerProbeOptions } from './main/acquirer-probe.js';
+import { PinpadKeySlots } from './main/pinpad-key-slots.js';
 import { merchantProfile } from './main/merchant.js';
 import { qrProvider } from './main/qr-provider.js';
 import { PinpadQrDisplay } from './adapters/pinpad-image.js';
@@ -170,6 +171,8 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
   const virtualPinpad = device.kind === 'virtual' ? new VirtualPinpad({ tcpPort: device.port }) : undefined;
   await virtualPinpad?.start();
   const pinpadDevice = await openPinpad(config, () => tableSet, log, virtualPinpad?.port);
+  // The DUKPT key slots, read once while the daemon holds the pinpad (GET /v1/health, omnipos diag).
+  const keySlots = new PinpadKeySlots(pinpadDevice.pinpad, { pin: values.pinpad.pinKeySlot, data: values.pinpad.dataKeySlot }, () => clock.now(), log.child({ component: 'pinpad-keys' })).start();
 
   // Re-initialization: when a sale's answer names a newer InitializationVersion, and on a schedule.
   // The tables are stored and put in force for product selection at once; the pinpad's chip tables
@@ -351,6 +354,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
             clock,
             printer: { kind: values.printer.kind, ...(printing.lastStatus ? { lastStatus: printing.lastStatus } : {}) },
             alarms: () => operations.alarms.alarms(),
+            keySlots: () => keySlots.view(),
           },
         });
   const api = handler ? await listenApi(handler, values.api.host, deps.apiPort ?? values.api.port) : undefined;
@@ -404,6 +408,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
       // STOPPING=1 as an assignment: systemd-notify has no --stopping before systemd 253 (Debian 12 ships 252).
       await sdNotify(env, 'STOPPING=1');
       engine.stop();
+      await keySlots.stop();
       await pinpadDevice.close();
       await virtualPinpad?.stop();
       qrEngine.stop();

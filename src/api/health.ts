@@ -7,6 +7,27 @@ export interface PinpadHealthSource {
   readonly secure: { readonly recognition: string; readonly secure: boolean; readonly sessions: number };
 }
 
+/** One DUKPT slot as health shows it: whether the pinpad holds a key there, and the PIN key's KSN (public: it travels with every PIN block). */
+export interface KeySlotView {
+  present: boolean;
+  /** For PIN keys read with GIX: the KSN; null otherwise. Never a key. */
+  ksn: string | null;
+}
+
+/** What `GET /v1/health` shows as `pinpad.keySlots`: read once from the pinpad (GIX, or GIN on a classic one). */
+export interface KeySlotsView {
+  /** When the pinpad answered; null before (not connected yet, or the read failed). */
+  readAt: string | null;
+  /** Why the slots are unknown, when the read failed. */
+  error: string | null;
+  /** The configured slots (`pinpad.pinKeySlot`, `pinpad.dataKeySlot`). */
+  configured: { pin: number; data: number };
+  /** DUKPT PIN keys: every slot holding one, and the configured slot either way. */
+  pin: Record<string, KeySlotView> | null;
+  /** DUKPT data keys, likewise; null when the pinpad does not report them (GIN). */
+  data: Record<string, KeySlotView> | null;
+}
+
 /**
  * Whether the acquirer answered lately: told of every answer (the `Date` header hook), of every
  * connection that failed on the acquirer's dispatcher, and of the daemon's probe
@@ -90,6 +111,8 @@ export interface HealthSources {
   printer?: { kind: string; lastStatus?: () => { online: boolean; paperOut: boolean; paperNearEnd: boolean; coverOpen: boolean } | undefined } | undefined;
   /** The alarms that hold now and the engines' recent ones (src/operations/alarms). */
   alarms?: (() => readonly { code: string; severity: string }[]) | undefined;
+  /** The pinpad's DUKPT key slots as the daemon read them at start (src/main/pinpad-key-slots.ts). */
+  keySlots?: (() => KeySlotsView) | undefined;
 }
 
 export interface HealthDeps {
@@ -106,21 +129,33 @@ function printerView(p: NonNullable<HealthSources['printer']>): { kind: string; 
   return { kind: p.kind, reachable: s ? s.online : null, paperOut: s?.paperOut ?? null, paperNearEnd: s?.paperNearEnd ?? null, coverOpen: s?.coverOpen ?? null };
 }
 
+/** The configured slots the pinpad said are empty (nothing while unread). */
+function missingKeys(k: KeySlotsView): string[] {
+  const out: string[] = [];
+  const slot = (n: number): string => String(n).padStart(2, '0');
+  if (k.pin?.[slot(k.configured.pin)]?.present === false) out.push(`pinpad: no DUKPT PIN key in slot ${k.configured.pin}`);
+  if (k.data?.[slot(k.configured.data)]?.present === false) out.push(`pinpad: no DUKPT data key in slot ${k.configured.data}`);
+  return out;
+}
+
 /**
  * The daemon's health: `ok` when the pinpad is connected with a secure session and the
  * acquirer's last word was an answer; `degraded` otherwise (card sales would fail). Reads only
- * what the daemon already knows: no command to the pinpad, no request to the acquirer.
+ * what the daemon already knows (the key slots were read once at start; the acquirer probe runs
+ * on its own timer): no command to the pinpad, no request to the acquirer.
  */
 export function healthView(deps: HealthDeps): Record<string, unknown> {
   const h = deps.health ?? {};
+  const keySlots = h.keySlots?.() ?? null;
   const pinpad = h.pinpad
-    ? { connected: h.pinpad.status === 'connected', status: h.pinpad.status, secure: h.pinpad.secure.secure, recognition: h.pinpad.secure.recognition, sessions: h.pinpad.secure.sessions }
+    ? { connected: h.pinpad.status === 'connected', status: h.pinpad.status, secure: h.pinpad.secure.secure, recognition: h.pinpad.secure.recognition, sessions: h.pinpad.secure.sessions, keySlots }
     : null;
   const acquirer = h.acquirer?.view() ?? null;
   const printer = h.printer ? printerView(h.printer) : null;
   const outbox = deps.outbox.depth();
   const problems: string[] = [];
   if (pinpad && !(pinpad.connected && pinpad.secure)) problems.push(pinpad.connected ? 'pinpad: no secure session' : `pinpad: ${pinpad.status}`);
+  if (pinpad && keySlots) problems.push(...missingKeys(keySlots));
   if (printer?.reachable === false) problems.push('printer: offline');
   if (printer?.paperOut) problems.push('printer: paper out');
   if (printer?.coverOpen) problems.push('printer: cover open');

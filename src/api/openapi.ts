@@ -92,6 +92,12 @@ const SCHEMAS: Record<string, Schema> = {
     additionalProperties: false,
   },
   PaymentList: { type: 'object', properties: { payments: { type: 'array', items: ref('Payment') } }, required: ['payments'], additionalProperties: false },
+  KeySlot: {
+    type: 'object',
+    properties: { present: { type: 'boolean' }, ksn: { type: ['string', 'null'], description: 'The PIN key\'s KSN (hex), when the pinpad gives it.' } },
+    required: ['present', 'ksn'],
+    additionalProperties: false,
+  },
   Health: {
     type: 'object',
     properties: {
@@ -100,8 +106,26 @@ const SCHEMAS: Record<string, Schema> = {
       busy: { type: 'boolean', description: 'A card sale holds the pinpad.' },
       pinpad: nullable({
         type: 'object',
-        properties: { connected: { type: 'boolean' }, status: str, secure: { type: 'boolean', description: 'A secure session (KSEC) is up.' }, recognition: str, sessions: int },
-        required: ['connected', 'status', 'secure', 'recognition', 'sessions'],
+        properties: {
+          connected: { type: 'boolean' },
+          status: str,
+          secure: { type: 'boolean', description: 'A secure session (KSEC) is up.' },
+          recognition: str,
+          sessions: int,
+          keySlots: nullable({
+            type: 'object',
+            description: "The DUKPT key slots, read once by the daemon (GIX, or GIN on a classic pinpad) when it first held the pinpad. Each map lists the slots holding a key and the configured slot; a PIN key's KSN is given (it is public: it travels with every PIN block). Never a key.",
+            properties: {
+              readAt: nullable(time),
+              error: { type: ['string', 'null'], description: 'Why the slots are unknown (the read failed; tried again at the next connection).' },
+              configured: { type: 'object', properties: { pin: int, data: int }, required: ['pin', 'data'] },
+              pin: nullable({ type: 'object', additionalProperties: ref('KeySlot') }),
+              data: nullable({ type: 'object', additionalProperties: ref('KeySlot'), description: 'Null when the pinpad does not report data keys (GIN).' }),
+            },
+            required: ['readAt', 'error', 'configured', 'pin', 'data'],
+          }),
+        },
+        required: ['connected', 'status', 'secure', 'recognition', 'sessions', 'keySlots'],
       }),
       printer: nullable({
         type: 'object',
@@ -117,7 +141,7 @@ const SCHEMAS: Record<string, Schema> = {
       }),
       acquirer: nullable({
         type: 'object',
-        description: 'The last thing heard from the acquirer (nothing is sent to find out).',
+        description: "The last thing heard from the acquirer: any answer, and the daemon's probe (a token request, never a sale), sent with backoff while the acquirer reads unreachable and every few minutes otherwise.",
         properties: { reachable: { type: ['boolean', 'null'] }, lastAnswerAt: nullable(time), lastFailureAt: nullable(time), lastFailure: { type: ['string', 'null'] } },
         required: ['reachable', 'lastAnswerAt', 'lastFailureAt', 'lastFailure'],
       }),

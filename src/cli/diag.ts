@@ -20,7 +20,7 @@ export interface DiagReport {
   devices: { kind: string; path: string; vendorId?: number; productId?: number; manufacturer?: string; aliases?: string[]; pinpad: string | null }[];
   pinpad: Record<string, unknown> | null;
   /** The configured DUKPT slots and whether the pinpad holds a key there (null while the daemon holds the pinpad). */
-  keys: { pinKeySlot: number; pinKeyPresent: boolean | null; dataKeySlot: number; dataKeyPresent: boolean | null; note?: string };
+  keys: { pinKeySlot: number; pinKeyPresent: boolean | null; dataKeySlot: number; dataKeyPresent: boolean | null; pinKsn?: string; readAt?: string; note?: string };
   printer: Record<string, unknown> | null;
   acquirer: { url: string; reachable: boolean; httpStatus?: number; error?: string; note?: string };
   /** The acquirer's `Date` header against this machine's clock (positive: the acquirer is ahead). */
@@ -89,6 +89,26 @@ function keyPresence(slots: unknown, slot: number): boolean | null {
   return hit ? hit[1] === 'present' : false;
 }
 
+/** The key slots as the daemon read them at start (`pinpad.keySlots` of /v1/health), for the configured slots. */
+function daemonKeys(slots: unknown, pinKeySlot: number, dataKeySlot: number): DiagReport['keys'] {
+  const k = slots as { readAt?: string | null; error?: string | null; pin?: Record<string, { present?: boolean; ksn?: string | null }> | null; data?: Record<string, { present?: boolean }> | null } | null | undefined;
+  const slot = (n: number): string => String(n).padStart(2, '0');
+  if (!k || !k.readAt) {
+    const why = k?.error ? `the daemon could not read them (${k.error})` : 'the daemon has not read them yet (the pinpad was not connected)';
+    return { pinKeySlot, pinKeyPresent: null, dataKeySlot, dataKeyPresent: null, note: why };
+  }
+  const pin = k.pin?.[slot(pinKeySlot)];
+  const data = k.data?.[slot(dataKeySlot)];
+  return {
+    pinKeySlot,
+    pinKeyPresent: pin ? pin.present === true : k.pin ? false : null,
+    dataKeySlot,
+    dataKeyPresent: data ? data.present === true : k.data ? false : null,
+    ...(pin?.ksn ? { pinKsn: pin.ksn } : {}),
+    readAt: k.readAt,
+  };
+}
+
 /** Collects the report: from the daemon when one answers, else by probing each part directly. */
 export async function diagnose(config: Config, configArgs: string[], ctx: CliContext): Promise<DiagReport> {
   const v = config.values;
@@ -116,7 +136,7 @@ export async function diagnose(config: Config, configArgs: string[], ctx: CliCon
       daemon: { url: api.url, running: true },
       devices,
       pinpad: pinpad ? { device: v.pinpad.device.kind, ...pinpad } : null,
-      keys: { pinKeySlot: v.pinpad.pinKeySlot, pinKeyPresent: null, dataKeySlot: v.pinpad.dataKeySlot, dataKeyPresent: null, note: 'the daemon holds the pinpad: stop it and run `omnipos diag` or `omnipos pinpad info` to read the key slots' },
+      keys: daemonKeys(pinpad?.keySlots, v.pinpad.pinKeySlot, v.pinpad.dataKeySlot),
       printer: health.printer as Record<string, unknown> | null,
       acquirer,
       clock: { ...clock, daemonOffsetMs: (health.clock as { hostOffsetMs?: number } | null)?.hostOffsetMs ?? null },
@@ -164,7 +184,12 @@ function text(r: DiagReport): string {
   lines.push(['devices', r.devices.length ? r.devices.map((d) => `${d.path}${d.pinpad ? ` (pinpad: ${d.pinpad})` : ''}`).join(', ') : 'no serial or HID ports']);
   const p = r.pinpad;
   lines.push(['pinpad', p ? `${fieldText(p.device, '')} connected ${yesNo(p.connected as boolean)}, recognition ${fieldText(p.recognition, '?')}, secure session ${yesNo(p.secure as boolean)}${p.model ? `, ${fieldText(p.manufacturer)} ${fieldText(p.model)} serial ${fieldText(p.serialNumber)}` : ''}${p.error ? ` (${fieldText(p.error)})` : ''}` : 'none configured']);
-  lines.push(['key slots', r.keys.note ? `PIN ${r.keys.pinKeySlot}, data ${r.keys.dataKeySlot}: ${r.keys.note}` : `PIN key in slot ${r.keys.pinKeySlot}: ${yesNo(r.keys.pinKeyPresent)}; data key in slot ${r.keys.dataKeySlot}: ${yesNo(r.keys.dataKeyPresent)}`]);
+  lines.push([
+    'key slots',
+    r.keys.note
+      ? `PIN ${r.keys.pinKeySlot}, data ${r.keys.dataKeySlot}: ${r.keys.note}`
+      : `PIN key in slot ${r.keys.pinKeySlot}: ${yesNo(r.keys.pinKeyPresent)}${r.keys.pinKsn ? ` (KSN ${fieldText(r.keys.pinKsn)})` : ''}; data key in slot ${r.keys.dataKeySlot}: ${yesNo(r.keys.dataKeyPresent)}${r.keys.readAt ? `; read by the daemon at ${r.keys.readAt}` : ''}`,
+  ]);
   const pr = r.printer;
   lines.push(['printer', pr ? (pr.error ? `${fieldText(pr.kind, '')} ${fieldText(pr.error)}` : `${String(pr.printer ?? pr.kind)} ${pr.condition ? fieldText(pr.condition) : `reachable ${yesNo(pr.reachable as boolean | null)}, paper out ${yesNo(pr.paperOut as boolean | null)}, cover open ${yesNo(pr.coverOpen as boolean | null)}`}`) : 'none configured']);
   lines.push(['acquirer', r.acquirer.reachable ? `reachable at ${r.acquirer.url} (HTTP ${r.acquirer.httpStatus})` : `unreachable at ${r.acquirer.url} (${r.acquirer.error ?? '?'})${r.acquirer.note ? `: ${r.acquirer.note}` : ''}`]);
@@ -184,8 +209,8 @@ pinpads), the pinpad's recognition and secure session, the DUKPT key slots the c
 names and whether the pinpad holds keys there, the printer's status, whether the acquirer answers
 and how far its Date header is from this machine's clock, the initialization tables in force and
 the outbox. When a daemon runs, the pinpad, printer, tables and outbox come from its
-GET /v1/health (the daemon holds the devices, so the key slots are not read); otherwise this
-command opens the pinpad and the printer itself. Sends no business request to the acquirer.
+GET /v1/health (the daemon holds the devices; it read the key slots when it first held the
+pinpad); otherwise this command opens the pinpad and the printer itself. Sends no business request to the acquirer.
 
 Example:
   omnipos diag

@@ -39,7 +39,7 @@ describe('GET /v1/health on a real daemon', () => {
     expect(status).toBe(200);
     const secure = t.daemon.pinpad.pinpad.secure;
     expect(secure.secure).toBe(true);
-    expect(body.pinpad).toEqual({ connected: true, status: 'connected', secure: true, recognition: secure.recognition, sessions: secure.sessions });
+    expect(body.pinpad).toEqual({ connected: true, status: 'connected', secure: true, recognition: secure.recognition, sessions: secure.sessions, keySlots: expect.objectContaining({ configured: { pin: 1, data: 2 } }) });
     const version = (t.daemon.db.prepare('SELECT version FROM init_current WHERE id = 1').get() as { version: string }).version;
     expect(body.tables.version).toBe(version);
     // Initialization at start reached the sandbox: its answer is the last word.

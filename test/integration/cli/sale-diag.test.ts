@@ -90,7 +90,7 @@ describe('omnipos diag', () => {
       pinpad: { connected: true, secure: true },
       printer: { kind: 'virtual', reachable: true },
       acquirer: { reachable: true },
-      keys: { pinKeySlot: 1, pinKeyPresent: null, dataKeySlot: 2 },
+      keys: { pinKeySlot: 1, pinKeyPresent: true, dataKeySlot: 2, dataKeyPresent: true },
     });
     expect(report.tables.version).toMatch(/^\d{13}$/);
     expect(report.outbox).toEqual(t.daemon.outbox.depth());
