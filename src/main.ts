@@ -346,6 +346,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
           log: log.child({ component: 'api' }),
           events,
           day: operations.day,
+          supervisor: voids.gate,
           receipts: receiptService(config, printing, clock),
           health: {
             pinpad: pinpadDevice.pinpad,
