@@ -3,10 +3,14 @@ import { isOmniposError } from '../core/errors/index.js';
 import type { DayBook } from '../operations/day/index.js';
 import { ApiError, readJson, sendJson } from './http-kit.js';
 import type { Route } from './routes.js';
+import type { SupervisorGate } from '../engine/void/supervisor.js';
+import { SUPERVISOR_PASSWORD_HEADER, SUPERVISOR_TOKEN_HEADER } from './voids.js';
 
 /** What the day's routes need: the day book (none: the routes answer 409). */
 export interface DayApiDeps {
   day?: DayBook | undefined;
+  /** The supervisor's gate (the voids' one): closing the day needs a supervisor. */
+  supervisor?: Pick<SupervisorGate, 'authorize'> | undefined;
 }
 
 function book(deps: DayApiDeps): DayBook {
@@ -34,13 +38,19 @@ function mapped<T>(f: () => T): T {
   }
 }
 
+function header(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
 /**
- * Who may close the day. The router has checked the cash register's bearer token; the
- * supervisor's own token (issue 12, voids) is checked here when it exists, so this is the one
- * place that tightens `POST /v1/day/close`.
+ * Who may close the day: the router has checked the cash register's bearer token; a supervisor
+ * then proves it as for a void, with `X-Supervisor-Token` or `X-Supervisor-Password`
+ * (SUPERVISOR_REQUIRED, 403, otherwise). A daemon without a supervisor gate closes no day.
  */
-export function authorizeDayClose(_req: IncomingMessage, _deps: DayApiDeps): void {
-  // The cash register's token is enough until the supervisor token exists.
+export function authorizeDayClose(req: IncomingMessage, deps: DayApiDeps): void {
+  if (!deps.supervisor) throw new ApiError(409, 'NOT_AVAILABLE', 'closing the day needs a supervisor, and this daemon has no supervisor credentials');
+  deps.supervisor.authorize({ token: header(req, SUPERVISOR_TOKEN_HEADER), password: header(req, SUPERVISOR_PASSWORD_HEADER) }, 'closing the day');
 }
 
 /** `POST /v1/day/close`: the date from `?date=`, a JSON body `{ "date": … }`, or today. */
@@ -162,14 +172,20 @@ export function dayPaths(unauthorized: Schema, error: (d: string) => Schema): Re
     '/v1/day/close': {
       post: {
         summary: 'Close the day: print the report and archive it (supervisor)',
-        parameters: [date],
+        description: 'A supervisor authorizes the close as a void: `X-Supervisor-Token` (`omnipos supervisor token`) or `X-Supervisor-Password`.',
+        parameters: [
+          date,
+          { name: 'X-Supervisor-Token', in: 'header', required: false, schema: str },
+          { name: 'X-Supervisor-Password', in: 'header', required: false, schema: str },
+        ],
         requestBody: { required: false, content: { 'application/json': { schema: { type: 'object', properties: { date: date.schema }, additionalProperties: false } } } },
         responses: {
           '200': json(ref('DayClose'), 'The day was already closed: the archived close.'),
           '201': json(ref('DayClose'), 'Closed now.'),
           '400': error('A date that is not YYYY-MM-DD, or an unknown field.'),
           '401': unauthorized,
-          '409': error('The day has not begun, or no day book in this daemon.'),
+          '403': error('SUPERVISOR_REQUIRED: no supervisor credential, or a wrong one.'),
+          '409': error('The day has not begun, no day book in this daemon, or SUPERVISOR_NOT_CONFIGURED (a password offered and none set).'),
         },
       },
     },

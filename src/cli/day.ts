@@ -8,6 +8,7 @@ import { DayBook } from '../operations/day/index.js';
 import { receiptText } from '../receipt/index.js';
 import { ensureApiToken, Journal, openTerminalDatabase } from '../store/index.js';
 import { printJson, type CliContext, type Command } from './context.js';
+import { askHidden, readPasswordFile } from './void.js';
 
 function options(args: string[], ctx: CliContext): { config: Config; date: string | undefined; json: boolean } {
   const { values } = parseArgs({ args, options: { config: { type: 'string' }, date: { type: 'string' }, json: { type: 'boolean' } }, strict: true });
@@ -45,18 +46,28 @@ Example:
 
 export const dayClose: Command = {
   path: ['day', 'close'],
-  summary: 'close the day: the running daemon prints the report and archives it (once)',
-  usage: `omnipos day close [--date YYYY-MM-DD] [--json] [--config PATH]
+  summary: 'close the day (a supervisor authorizes): the running daemon prints the report and archives it (once)',
+  usage: `omnipos day close [--date YYYY-MM-DD] [--json] [--supervisor-password-file FILE] [--config PATH]
 
 Asks the running daemon (POST /v1/day/close on its local API, with the token in the state
 directory) to close the business day (default today, host time): the report is printed and
 archived, never to change. Closing a closed day prints nothing and shows the archived close.
+A supervisor authorizes the close: the supervisor password is asked on the terminal (not
+echoed) unless --supervisor-password-file names a file holding it; a wrong one exits 4.
 Exit 3 when the daemon is not running.
 
 Example:
   omnipos day close`,
   async run(args, ctx) {
-    const { config, date, json } = options(args, ctx);
+    const { values } = parseArgs({
+      args,
+      options: { config: { type: 'string' }, date: { type: 'string' }, json: { type: 'boolean' }, 'supervisor-password-file': { type: 'string' } },
+      strict: true,
+    });
+    const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
+    const { date } = values;
+    const json = values.json === true;
+    const password = values['supervisor-password-file'] ? readPasswordFile(values['supervisor-password-file']) : await askHidden('supervisor password: ', ctx);
     const { host, port } = config.values.api;
     const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     const { token } = ensureApiToken(config.values.stateDir);
@@ -65,7 +76,7 @@ Example:
     try {
       const res = await request(`${base}/v1/day/close`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-supervisor-password': password },
         body: JSON.stringify(date ? { date } : {}),
         headersTimeout: 60_000,
       });
@@ -77,7 +88,7 @@ Example:
     if (status >= 400) {
       const err = (body.error ?? {}) as { code?: string; message?: string };
       ctx.err(`omnipos day close: ${err.message ?? `HTTP ${status}`} [${err.code ?? status}]\n`);
-      return status === 400 ? 2 : 4;
+      return status === 400 || err.code === 'SUPERVISOR_NOT_CONFIGURED' ? 2 : 4;
     }
     if (json) printJson(ctx, body);
     else {

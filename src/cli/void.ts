@@ -8,7 +8,7 @@ import { ensureApiToken } from '../store/index.js';
 import type { CliContext, Command } from './context.js';
 
 /** Reads a line from the terminal without echoing it. */
-async function askHidden(prompt: string, ctx: CliContext): Promise<string> {
+export async function askHidden(prompt: string, ctx: CliContext): Promise<string> {
   const stdin = process.stdin;
   if (!stdin.isTTY) throw new OmniposError('INVALID_ARGUMENT', 'no terminal to ask the supervisor password on: give --supervisor-password-file');
   ctx.err(prompt);
@@ -36,7 +36,8 @@ async function askHidden(prompt: string, ctx: CliContext): Promise<string> {
   });
 }
 
-function readPasswordFile(file: string): string {
+/** The supervisor password held in `file` (one line). */
+export function readPasswordFile(file: string): string {
   const text = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
   if (text === '') throw new OmniposError('INVALID_ARGUMENT', `${file}: the supervisor password file is empty`, { file });
   return text;
@@ -63,7 +64,7 @@ async function call(dispatcher: Agent, url: string, token: string, method: 'GET'
   }
 }
 
-const FINAL = new Set(['approved', 'declined', 'refused', 'cancelled', 'undone', 'failed']);
+const FINAL = new Set(['approved', 'declined', 'refused', 'cancelled', 'undone', 'failed', 'expired']);
 
 export const voidCommand: Command = {
   path: ['void'],

@@ -91,14 +91,14 @@ export class SupervisorGate {
    * After `maxFailures` wrong credentials in a row the gate refuses everything, right or wrong,
    * for `lockMs` (guessing the password through the API is slow and loud); a success resets it.
    */
-  authorize(c: SupervisorCredential): SupervisorProof {
+  authorize(c: SupervisorCredential, what = 'a void'): SupervisorProof {
     const now = (this.#s.now ?? Date.now)();
     const offered = (c.token !== undefined && c.token !== '') || (c.password !== undefined && c.password !== '');
     if (offered && now < this.#lockedUntil) {
       throw new OmniposError('SUPERVISOR_REQUIRED', `too many wrong supervisor credentials: try again in ${Math.ceil((this.#lockedUntil - now) / 1000)} s`, { lockedUntil: new Date(this.#lockedUntil).toISOString() });
     }
     try {
-      const proof = this.#check(c);
+      const proof = this.#check(c, what);
       this.#failures = 0;
       return proof;
     } catch (e) {
@@ -110,7 +110,7 @@ export class SupervisorGate {
     }
   }
 
-  #check(c: SupervisorCredential): SupervisorProof {
+  #check(c: SupervisorCredential, what: string): SupervisorProof {
     if (c.token !== undefined && c.token !== '') {
       if (timingSafeEqual(digest(c.token), digest(this.#s.token))) return 'supervisor-token';
       throw new OmniposError('SUPERVISOR_REQUIRED', 'the supervisor token is not valid');
@@ -121,6 +121,6 @@ export class SupervisorGate {
       if (verifySupervisorPassword(c.password, hash)) return 'supervisor-password';
       throw new OmniposError('SUPERVISOR_REQUIRED', 'the supervisor password is not valid');
     }
-    throw new OmniposError('SUPERVISOR_REQUIRED', 'a void needs a supervisor: send the supervisor token or password');
+    throw new OmniposError('SUPERVISOR_REQUIRED', `${what} needs a supervisor: send the supervisor token or password`);
   }
 }

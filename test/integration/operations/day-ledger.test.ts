@@ -18,7 +18,12 @@ afterAll(async () => {
 async function call(method: 'GET' | 'POST', p: string, body?: unknown) {
   const res = await request(`${t.daemon.apiUrl}${p}`, {
     method,
-    headers: { authorization: `Bearer ${t.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${t.token}`,
+      // Closing the day needs a supervisor (issue 12): the daemon's supervisor token.
+      ...(p.startsWith('/v1/day/close') ? { 'x-supervisor-token': readFileSync(path.join(t.daemon.config.values.stateDir, 'supervisor-token'), 'utf8').trim() } : {}),
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.body.text();
