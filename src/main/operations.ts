@@ -1,4 +1,5 @@
 import { Agent } from 'undici';
+import { givenBackOf } from '../engine/void/ledger.js';
 import type { Config } from '../config/index.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Logger } from '../core/log/index.js';
@@ -65,6 +66,7 @@ export function startOperations(d: OperationsDeps): Operations {
     clockOffsetMs: () => d.clock.offsetMs ?? 0,
     webhook,
     terminal: { terminalId: v.terminal.terminalId, environment: v.environment },
+    voided: (saleId) => givenBackOf(d.db, saleId),
   }).start();
   return {
     day,

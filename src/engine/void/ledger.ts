@@ -15,6 +15,17 @@ export function voidIdsOf(db: Db, saleId: number): number[] {
   return (db.prepare(`SELECT id FROM journal WHERE kind = 'void' AND json_extract(data, '$.sale.id') = ? ORDER BY id`).all(saleId) as { id: number }[]).map((r) => r.id);
 }
 
+/** States of a void whose money went back (the host approved it; the confirmation is journaled or done). */
+const GAVE_BACK = ['confirming', 'confirmed'];
+
+/** What the voids of sale `saleId` gave back (approved by the host or applied by the wallet), cents. */
+export function givenBackOf(db: Db, saleId: number): number {
+  const row = db
+    .prepare(`SELECT COALESCE(SUM(amount), 0) AS s FROM journal WHERE kind = 'void' AND state IN (${GAVE_BACK.map(() => '?').join(', ')}) AND json_extract(data, '$.sale.id') = ?`)
+    .get(...GAVE_BACK, saleId) as { s: number };
+  return row.s;
+}
+
 /**
  * What sale `saleId` (of `amount` cents) has left: its amount minus every void that gave, or may
  * still give, money back (VOID_HOLDS_AMOUNT: a void in flight holds its amount until it settles).

@@ -31,6 +31,11 @@ export interface AlarmMonitorOptions {
   terminal: { terminalId: string; environment: string };
   /** How long an engine's one-off alarm stays in health, ms (default 24 h). */
   recentMs?: number;
+  /**
+   * What voids gave back of a sale, cents (the void engine's `givenBackOf`): a needs-refund sale
+   * voided in full is settled and raises nothing; one voided in part names what is still owed.
+   */
+  voided?: ((saleId: number) => number) | undefined;
 }
 
 /** Conditions that may flicker (a device between two reads) are raised when seen in two checks in a row. */
@@ -99,7 +104,10 @@ export class AlarmMonitor {
       deadLetters: open
         .filter((t) => t.deadLetterReason !== null)
         .map((t) => ({ taskId: t.id, journalId: t.journalId, operation: t.operation, merchantOrderId: order(t.payload), reason: t.deadLetterReason ?? '' })),
-      needsRefund: this.#o.journal.inStates(['needs-refund']).map((e) => ({ id: e.id, kind: e.kind, merchantOrderId: e.merchantOrderId, amount: e.amount })),
+      needsRefund: this.#o.journal
+        .inStates(['needs-refund'])
+        .map((e) => ({ id: e.id, kind: e.kind, merchantOrderId: e.merchantOrderId, amount: e.amount - (this.#o.voided?.(e.id) ?? 0) }))
+        .filter((e) => e.amount > 0),
       printer: this.#o.printer?.(),
       pinpad: this.#o.pinpad?.(),
       clockOffsetMs: this.#o.clockOffsetMs?.() ?? 0,

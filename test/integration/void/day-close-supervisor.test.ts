@@ -17,7 +17,7 @@ let token: string;
 let supervisor: string;
 let stateDir: string;
 let env: Record<string, string>;
-const { log } = captureLogger('warn');
+const { log } = captureLogger('info');
 
 beforeAll(async () => {
   stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-dayclose-'));
