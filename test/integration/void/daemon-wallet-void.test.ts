@@ -1,0 +1,106 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { request } from 'undici';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../src/cli/run.js';
+import { loadConfig } from '../../../src/config/index.js';
+import { startDaemon, type Daemon } from '../../../src/main.js';
+import { parsePadraoq } from '../../../src/qr/index.js';
+import { TEST_CARDS } from '../../../tables/test-cards.js';
+import { captureLogger } from '../../helpers/capture-log.js';
+import { check } from '../api/schema-check.js';
+
+/**
+ * A wallet QR void through a real daemon: `POST /v1/payments/{id}/void` of a confirmed wallet QR
+ * sale answers with the cancellation code, `omnipos wallet pay` pays it against the embedded
+ * sandbox, the void ends approved, its receipt is on the virtual printer's paper, and every
+ * answer matches the OpenAPI document.
+ */
+
+let daemon: Daemon;
+let token: string;
+let supervisor: string;
+let stateDir: string;
+let doc: Record<string, unknown>;
+const { log } = captureLogger('info');
+
+beforeAll(async () => {
+  stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-wallet-void-'));
+  daemon = await startDaemon({ config: loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir } }), log, env: {}, sandboxPort: 0, apiPort: 0 });
+  token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
+  supervisor = readFileSync(path.join(stateDir, 'supervisor-token'), 'utf8').trim();
+  doc = (await request(`${daemon.apiUrl}/v1/openapi.json`).then((r) => r.body.json())) as Record<string, unknown>;
+}, 60_000);
+afterAll(async () => {
+  await daemon?.stop();
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+async function call(method: 'GET' | 'POST', p: string, o: { body?: unknown; headers?: Record<string, string>; route?: string } = {}) {
+  const res = await request(`${daemon.apiUrl}${p}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(o.headers ?? {}), ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}),
+  });
+  const text = await res.body.text();
+  const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+  if (o.route) {
+    const op = (doc.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> }>>)[o.route]?.[method.toLowerCase()];
+    const schema = op?.responses[String(res.statusCode)]?.content?.['application/json']?.schema;
+    expect(schema, `${method} ${o.route} ${res.statusCode} is not declared: ${text}`).toBeDefined();
+    expect(check(schema!, body, doc)).toEqual([]);
+  }
+  return { status: res.statusCode, body };
+}
+
+async function poll(p: string, done: (b: Record<string, unknown>) => boolean, route?: string): Promise<Record<string, unknown>> {
+  for (let i = 0; i < 400; i++) {
+    const r = await call('GET', p, route ? { route } : {});
+    if (done(r.body)) return r.body;
+    await new Promise((res) => setTimeout(res, 25));
+  }
+  throw new Error(`${p} never settled`);
+}
+
+async function walletPays(qr: string): Promise<number> {
+  const card = TEST_CARDS[0]!;
+  return runCli(
+    ['wallet', 'pay', qr, '--card', card.pan, '--cvv', '123', '--exp', `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`, '--name', 'TESTE CARTAO', '--document', '52998224725'],
+    { out: () => undefined, err: () => undefined, env: { OMNIPOS_STATE_DIR: mkdtempSync(path.join(tmpdir(), 'omnipos-wallet-')), OMNIPOS_ACQUIRER__WALLET_URL: daemon.sandbox!.url } },
+  );
+}
+
+describe('a wallet QR void through the daemon', () => {
+  it('POST …/void of a confirmed wallet QR sale shows the cancellation code; the wallet pays it; approved, printed, the sandbox voided it', async () => {
+    const created = await call('POST', '/v1/payments', { body: { amount: 3000, method: 'wallet-qr', confirmation: 'auto' } });
+    expect(created.status).toBe(202);
+    const id = created.body.id as number;
+    const showing = await poll(`/v1/payments/${id}`, (b) => typeof b.qrCode === 'string');
+    expect(await walletPays(showing.qrCode as string)).toBe(0);
+    await poll(`/v1/payments/${id}`, (b) => b.status === 'confirmed' || b.state === 'confirmed');
+    const printedBefore = daemon.virtualPrinter!.receipts.length;
+
+    expect((await call('POST', `/v1/payments/${id}/void`, { body: { amount: 1000 }, route: '/v1/payments/{id}/void' })).status).toBe(403);
+    const started = await call('POST', `/v1/payments/${id}/void`, { body: { amount: 1000 }, headers: { 'x-supervisor-token': supervisor }, route: '/v1/payments/{id}/void' });
+    expect(started.status).toBe(202);
+    expect(started.body).toMatchObject({ status: 'pending', state: 'showing-code', amount: 1000, payment: { id, remaining: 2000 } });
+    const code = (started.body.cancellationCode as { qrCode: string }).qrCode;
+    expect(parsePadraoq(code).qrcode_data.payment_information.tipo_de_transacao).toBe('02');
+
+    expect(await walletPays(code)).toBe(0);
+    const done = await poll(`/v1/voids/${started.body.id as number}`, (b) => b.status !== 'pending', '/v1/voids/{id}');
+    expect(done).toMatchObject({ status: 'approved', state: 'confirmed', voidId: expect.any(String) });
+    const list = await call('GET', `/v1/payments/${id}/voids`, { route: '/v1/payments/{id}/voids' });
+    expect(list.body.payment).toEqual({ id, amount: 3000, voided: 1000, remaining: 2000 });
+    const ledger = (await request(`${daemon.sandbox!.url}/sandbox/ledger`).then((r) => r.body.json())) as { sales: { paymentId: string; voided: number; charged: number }[] };
+    expect(ledger.sales.find((s) => s.paymentId === (done.payment as { paymentId: string }).paymentId)).toMatchObject({ voided: 1000, charged: 2000 });
+    for (let i = 0; i < 200 && daemon.virtualPrinter!.receipts.length < printedBefore + 2; i++) await new Promise((r) => setTimeout(r, 25));
+    const paper = daemon.virtualPrinter!.receipts.slice(printedBefore).map((r) => r.lines.join('\n'));
+    expect(paper).toHaveLength(2);
+    for (const text of paper) {
+      expect(text).toContain('CANCELAMENTO QR CODE');
+      expect(text).toMatch(/VALOR CANCELADO +R\$ 10,00/);
+    }
+  }, 60_000);
+});
