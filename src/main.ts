@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { Agent, type Dispatcher } from 'undici';
-import { createAcquirer, type Acquirer } from './acquirer/index.js';
+import type { Acquirer } from './acquirer/index.js';
 import { buildApp, listenApi } from './api/app.js';
 import { listenLan } from './main/api-lan.js';
-import { acquirerUrls } from './main/acquirer-urls.js';
+import { acquirerFromConfig } from './main/acquirer-urls.js';
 import { startAcquirerProbe, type AcquirerProbeOptions } from './main/acquirer-probe.js';
 import { PinpadKeySlots } from './main/pinpad-key-slots.js';
 import { merchantProfile } from './main/merchant.js';
@@ -129,21 +129,11 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     deps.onEvent?.(event);
   };
   // --- end API events and health ---
-  const acquirer = createAcquirer({
-    settings: {
-      ...acquirerUrls(config, sandbox),
-      ...(values.acquirer.registrationUrl ? { registrationUrl: values.acquirer.registrationUrl } : {}),
-      clientId: values.acquirer.clientId,
-      timeoutMs: values.acquirer.timeoutMs,
-    },
-    clientSecret: config.secrets.clientSecret,
-    environment: values.environment,
+  const acquirer = acquirerFromConfig(config, {
+    sandbox,
     clock,
     log,
     dispatcher,
-    ...(values.acquirer.merchantId && config.secrets.merchantKey
-      ? { ecommerce: { merchantId: values.acquirer.merchantId, merchantKey: config.secrets.merchantKey } }
-      : {}),
     onHostDate: (date) => {
       acquirerReach.answered();
       if (clock.observe(date)) log.warn({ offsetMs: clock.offsetMs }, "the terminal's clock differs from the host's: following the host");
