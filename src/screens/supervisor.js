@@ -1,7 +1,8 @@
 // The supervisor's page: today's payments (GET /v1/payments), the outbox and health, the alarms
-// health holds. The day report and voids (issue 12) go in #operations.
+// health holds; in #operations the day report, its close and voids (supervisor-operations.js).
 import { api, followEvents, money, token, environmentBanner } from './api.js';
 import { applyLang, currentLang, langToggle, t } from './i18n.js';
+import { mountOperations, paintDay } from './supervisor-operations.js';
 
 const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 5000;
@@ -10,6 +11,7 @@ token();
 void environmentBanner();
 applyLang();
 langToggle($('lang'), () => void refresh());
+mountOperations();
 
 /** True when `iso` is on the same local day as now. */
 function today(iso) {
@@ -79,6 +81,7 @@ async function refresh() {
   const [list, health] = await Promise.allSettled([api('/v1/payments'), api('/v1/health')]);
   if (list.status === 'fulfilled') paintPayments(list.value.payments);
   if (health.status === 'fulfilled') paintHealth(health.value);
+  await paintDay();
 }
 
 // A state change or an alarm: read the list and health again.
