@@ -59,8 +59,9 @@ const NO_CARD: CardPort = {
   end: () => Promise.resolve(),
 };
 
-function terminal(o: { validityMs?: number } = {}) {
-  const db = openTerminalDatabase(tempDir());
+function terminal(o: { validityMs?: number; dir?: string } = {}) {
+  const dir = o.dir ?? tempDir();
+  const db = openTerminalDatabase(dir);
   const journal = new Journal(db);
   const outbox = new Outbox(db);
   const orderIds = new MerchantOrderIds(db, { ordinal: 3, clock: systemClock });
@@ -86,7 +87,7 @@ function terminal(o: { validityMs?: number } = {}) {
       await new Promise((r) => setTimeout(r, 20));
     }
   };
-  return { db, journal, qr, voids, qrEvents, events, settle };
+  return { dir, db, journal, qr, voids, qrEvents, events, settle };
 }
 
 async function walletPays(qr: string, card = TEST_CARDS[0]!): Promise<{ code: number; out: string; err: string }> {
@@ -220,6 +221,28 @@ describe('voids of wallet QR sales with the cancellation code, against the sandb
     expect(virtual.receipts.length).toBe(before);
     t.voids.stop();
     t.db.close();
+  });
+
+  it('a restart while the cancellation code shows: recovery watches it again, and the wallet paying it then still ends the void confirmed', async () => {
+    const t1 = terminal();
+    const sale = await paidSale(t1, 1800);
+    const { entry, done } = await t1.voids.start(sale.id, { supervisor: { token: SUPERVISOR_TOKEN } });
+    const shown = await cancellationShown(t1, entry.id);
+    t1.voids.stop();
+    await done;
+    expect(t1.journal.get(entry.id)?.state).toBe('showing-code');
+    t1.db.close();
+
+    const t2 = terminal({ dir: t1.dir });
+    t2.voids.recover();
+    const again = await cancellationShown(t2, entry.id);
+    expect(again.qrCode).toBe(shown.qrCode);
+    expect(t2.voids.remaining(sale.id).remaining).toBe(0);
+    expect((await walletPays(shown.qrCode)).code).toBe(0);
+    await until(() => (t2.journal.get(entry.id)?.state === 'confirmed' ? true : undefined), 'the void confirmed after the restart');
+    expect((await h.ledger()).sales.find((s) => s.merchantOrderId === t2.journal.get(sale.id)!.merchantOrderId)).toMatchObject({ voided: 1800, charged: 0 });
+    t2.voids.stop();
+    t2.db.close();
   });
 
   it('a void without a supervisor is refused before any code exists', async () => {
