@@ -83,7 +83,7 @@ describe("the supervisor's operations", () => {
     await page.waitForSelector('#void-status[data-status="approved"]', { timeout: 15_000 });
     expect(await page.isHidden('#void-qr')).toBe(true);
     // The report counts the void that took effect: R$ 12,00 given back, R$ 30,00 net.
-    await page.waitForFunction(() => /Total cancelado\s*R\$\s*12,00/.test(document.getElementById('day-report')?.textContent ?? ''));
+    await expect.poll(() => page.textContent('#day-report'), { timeout: 10_000 }).toMatch(/Total cancelado\s*R\$\s*12,00/);
     expect(await page.textContent('#day-report')).toMatch(/Líquido\s*R\$\s*30,00/);
     await snap(page, 'supervisor-void-approved');
     expect(errors.filter((e) => !/HTTP 403/.test(e))).toEqual([]);

@@ -46,6 +46,16 @@ function hostAnswer(state: VoidState, outcome: HostVoidOutcome): VoidStep {
   }
 }
 
+/** A wallet QR void before its code shows: no card, no pinpad session; only the code's inputs (or a cancel). */
+function walletStarted(state: VoidState, input: VoidInput): VoidStep {
+  if (input.kind === 'code-shown') {
+    return go(state, 'showing-code', 'cancellation code shown', { qrCode: input.qrCode, nsu: input.nsu, expiresAt: input.expiresAt }, { kind: 'watch.cancellation' });
+  }
+  if (input.kind === 'code-failed') return go(state, 'failed', 'cancellation code failed', { reason: input.reason });
+  if (input.kind === 'cancel') return go(state, 'aborted', `cancel by ${input.by}`, { reason: `cancelled by ${input.by}` });
+  return refuse(state, input);
+}
+
 /**
  * The card void as a pure transition function, like the sale's: (state, input) → next state and
  * the effects its owner runs after committing it, or a refusal. Never throws.
@@ -58,6 +68,7 @@ export function voidTransition(state: VoidState, input: VoidInput): VoidStep {
   if (FINAL_VOID_STATES.has(state.name)) return refuse(state, input);
   switch (state.name) {
     case 'started':
+      if (state.data.sale.kind === 'wallet-qr') return walletStarted(state, input);
       if (input.kind === 'card-read') return go(state, 'card-read', 'card read', { card: input.card });
       if (input.kind === 'card-mismatch') {
         return go(state, 'refused', 'card mismatch', { card: input.card, reason: input.reason },
@@ -65,10 +76,6 @@ export function voidTransition(state: VoidState, input: VoidInput): VoidStep {
       }
       if (input.kind === 'card-failed') return go(state, 'aborted', 'card failed', { reason: input.reason }, { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' });
       if (input.kind === 'refund' && state.data.sale.kind === 'pix') return go(state, 'refunding', 'refund', {}, { kind: 'outbox.pix-refund' });
-      if (input.kind === 'code-shown' && state.data.sale.kind === 'wallet-qr') {
-        return go(state, 'showing-code', 'cancellation code shown', { qrCode: input.qrCode, nsu: input.nsu, expiresAt: input.expiresAt }, { kind: 'watch.cancellation' });
-      }
-      if (input.kind === 'code-failed') return go(state, 'failed', 'cancellation code failed', { reason: input.reason });
       if (input.kind === 'cancel') return go(state, 'aborted', `cancel by ${input.by}`, { reason: `cancelled by ${input.by}` }, { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' });
       return refuse(state, input);
     case 'card-read':

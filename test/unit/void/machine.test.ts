@@ -98,7 +98,7 @@ describe('card void machine', () => {
     for (const s of FINAL_VOID_STATES) expect(planVoidRecovery(at(s))).toEqual({ kind: 'nothing' });
   });
 
-  it('property: any input sequence — never throws, finals absorb, nothing is sent without a matching card read, a confirm only with a VoidId', () => {
+  it('property: any input sequence, card or wallet QR sale — never throws, finals absorb, nothing is sent without a matching card read, a confirm only with a VoidId, one receipt and only once approved', () => {
     const outcome = fc.oneof(
       fc.record({ kind: fc.constant('approved' as const), voidId: fc.constantFrom('v1', 'v2') }),
       fc.record({ kind: fc.constant('declined' as const) }),
@@ -116,13 +116,19 @@ describe('card void machine', () => {
       outcome.map((o) => answer(o as HostVoidOutcome)),
       fc.constantFrom('approved', 'declined', 'failed').map((card) => ({ kind: 'chip-finished' as const, card: card as 'approved' })),
       fc.constantFrom('done', 'dead-letter', 'needs-refund').map((action) => ({ kind: 'delivered' as const, action: action as 'done', reason: 'r' })),
+      fc.constant({ kind: 'code-shown' as const, qrCode: 'C', nsu: '000009', expiresAt: '2026-11-22T13:05:00.000Z' }),
+      fc.constant({ kind: 'code-failed' as const, reason: 'x' }),
+      fc.constantFrom('v7', 'v8').map((voidId) => ({ kind: 'code-applied' as const, voidId })),
+      fc.constant({ kind: 'code-expired' as const }),
     );
+    const walletStart: VoidState = { name: 'started', data: { ...start.data, sale: { kind: 'wallet-qr', id: 2, merchantOrderId: '263260010000002', paymentId: 'p-2', amount: 1000, method: 'credit', qrCode: 'Q' } } };
     const seed = Date.now();
     console.log(`void machine property seed ${seed}`);
     fc.assert(
-      fc.property(fc.array(input, { maxLength: 12 }), (inputs) => {
-        let state = start;
+      fc.property(fc.boolean(), fc.array(input, { maxLength: 12 }), (wallet, inputs) => {
+        let state = wallet ? walletStart : start;
         let mismatched = false;
+        let receipts = 0;
         for (const i of inputs) {
           const s = voidTransition(state, i);
           if (FINAL_VOID_STATES.has(state.name)) expect(s.ok).toBe(false);
@@ -135,7 +141,16 @@ describe('card void machine', () => {
               expect(s.state.data.sentAt).toBeDefined();
             }
             if (e.kind === 'outbox.void-confirm') expect(s.state.data.voidId).toBeDefined();
+            if (e.kind === 'print.void-receipt') {
+              receipts++;
+              expect(['confirming', 'confirmed']).toContain(s.state.name);
+              expect(s.state.data.voidId).toBeDefined();
+            }
+            // A wallet QR void never touches the card or the void API; a card void shows no code.
+            if (wallet) expect(['acquirer.void', 'pinpad.finish-chip', 'pinpad.end', 'outbox.void-confirm', 'outbox.void-undo']).not.toContain(e.kind);
+            else expect(e.kind).not.toBe('watch.cancellation');
           }
+          expect(receipts).toBeLessThanOrEqual(1);
           expect(VOID_STATES).toContain(s.state.name);
           state = s.state;
         }
