@@ -227,6 +227,7 @@ describe('the kiosk screen against a real daemon', () => {
     await page.goto('about:blank');
     await page.goto(kiosk('amount=2510&healthMs=300&acquirerDownMs=2000&resultMs=500'));
     await page.waitForSelector(screen('idle'));
+    const before = Math.max(0, ...(await listPayments(t.daemon.apiUrl!, t.token)).map((p) => Number(p.id)));
     await t.daemon.sandbox!.close();
     await page.click('#start');
     await page.click('[data-method="credit"]');
@@ -237,8 +238,11 @@ describe('the kiosk screen against a real daemon', () => {
     await snap(page, 'kiosk-11-acquirer-down');
     await page.waitForSelector(screen('idle'), { timeout: 10_000 });
     expect(Date.now() - out).toBeGreaterThanOrEqual(1000);
-    const sale = (await listPayments(t.daemon.apiUrl!, t.token))[0]!;
-    expect(['failed', 'cancelled', 'declined', 'undone']).toContain(sale.status);
+    // The kiosk may learn that the acquirer is gone before the customer's sale starts (the closed
+    // sandbox drops the daemon's kept-alive connections) and then never open one: either way,
+    // nothing taken while the acquirer was down is kept.
+    const taken = (await listPayments(t.daemon.apiUrl!, t.token)).filter((p) => Number(p.id) > before);
+    for (const sale of taken) expect(['failed', 'cancelled', 'declined', 'undone']).toContain(sale.status);
     expect(errors.filter((e) => !e.startsWith('HTTP 5'))).toEqual([]);
   });
 });
