@@ -48,7 +48,7 @@ async function confirmedSale(amount: number, nsu: string): Promise<{ code: strin
   const code = saleQrCode(MERCHANT, { request: request(amount), merchantOrderId: orderId, nsu, issuedAt: new Date() });
   expect((await pay(code)).status).toBe(200);
   const sale = await h.acquirer.omni.getSaleByOrderId(orderId);
-  await h.acquirer.omni.confirmSale(sale.Payment.PaymentId as string);
+  await h.acquirer.omni.confirmSale(sale.Payment.PaymentId);
   return { code, orderId, amount };
 }
 
