@@ -2,10 +2,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/run.js';
 import { supervisorPassword } from '../../src/cli/void.js';
-import { TEST_CARDS } from '../../tables/test-cards.js';
 import { startTestDaemon } from '../integration/api/daemon.js';
+import { walletPays as walletPaysAt } from '../integration/void/wallet-pay.js';
 import { launch, pageErrors, snap } from './browser.js';
 
 /**
@@ -32,13 +31,7 @@ async function api(method: 'GET' | 'POST', p: string, body?: unknown): Promise<R
   return (await res.json()) as Record<string, unknown>;
 }
 
-async function walletPays(qr: string): Promise<number> {
-  const card = TEST_CARDS[0]!;
-  return runCli(
-    ['wallet', 'pay', qr, '--card', card.pan, '--cvv', '123', '--exp', `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`, '--name', 'TESTE CARTAO', '--document', '52998224725'],
-    { out: () => undefined, err: () => undefined, env: { OMNIPOS_STATE_DIR: mkdtempSync(path.join(tmpdir(), 'omnipos-wallet-')), OMNIPOS_ACQUIRER__WALLET_URL: t.daemon.sandbox!.url } },
-  );
-}
+const walletPays = async (qr: string): Promise<number> => (await walletPaysAt(t.daemon.sandbox!.url, qr)).code;
 
 async function until<T>(what: string, f: () => Promise<T | undefined>): Promise<T> {
   for (let i = 0; i < 400; i++) {

@@ -1,15 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/run.js';
-import { loadConfig } from '../../../src/config/index.js';
-import { startDaemon, type Daemon } from '../../../src/main.js';
+import type { Daemon } from '../../../src/main.js';
 import { parsePadraoq } from '../../../src/qr/index.js';
-import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { captureLogger } from '../../helpers/capture-log.js';
 import { check } from '../api/schema-check.js';
+import { supervisedDaemon, walletPays as walletPaysAt } from './wallet-pay.js';
 
 /**
  * A wallet QR void through a real daemon: `POST /v1/payments/{id}/void` of a confirmed wallet QR
@@ -18,23 +13,20 @@ import { check } from '../api/schema-check.js';
  * answer matches the OpenAPI document.
  */
 
+let t: Awaited<ReturnType<typeof supervisedDaemon>>;
 let daemon: Daemon;
 let token: string;
 let supervisor: string;
-let stateDir: string;
 let doc: Record<string, unknown>;
 const { log } = captureLogger('info');
 
 beforeAll(async () => {
-  stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-wallet-void-'));
-  daemon = await startDaemon({ config: loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir } }), log, env: {}, sandboxPort: 0, apiPort: 0 });
-  token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
-  supervisor = readFileSync(path.join(stateDir, 'supervisor-token'), 'utf8').trim();
+  t = await supervisedDaemon(log);
+  ({ daemon, token, supervisor } = t);
   doc = (await request(`${daemon.apiUrl}/v1/openapi.json`).then((r) => r.body.json())) as Record<string, unknown>;
 }, 60_000);
 afterAll(async () => {
-  await daemon?.stop();
-  rmSync(stateDir, { recursive: true, force: true });
+  await t?.stop();
 });
 
 async function call(method: 'GET' | 'POST', p: string, o: { body?: unknown; headers?: Record<string, string>; route?: string } = {}) {
@@ -63,13 +55,7 @@ async function poll(p: string, done: (b: Record<string, unknown>) => boolean, ro
   throw new Error(`${p} never settled`);
 }
 
-async function walletPays(qr: string): Promise<number> {
-  const card = TEST_CARDS[0]!;
-  return runCli(
-    ['wallet', 'pay', qr, '--card', card.pan, '--cvv', '123', '--exp', `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`, '--name', 'TESTE CARTAO', '--document', '52998224725'],
-    { out: () => undefined, err: () => undefined, env: { OMNIPOS_STATE_DIR: mkdtempSync(path.join(tmpdir(), 'omnipos-wallet-')), OMNIPOS_ACQUIRER__WALLET_URL: daemon.sandbox!.url } },
-  );
-}
+const walletPays = async (qr: string): Promise<number> => (await walletPaysAt(daemon.sandbox!.url, qr)).code;
 
 describe('a wallet QR void through the daemon', () => {
   it('POST …/void of a confirmed wallet QR sale shows the cancellation code; the wallet pays it; approved, printed, the sandbox voided it', async () => {

@@ -1,17 +1,17 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayClose } from '../../../src/cli/day.js';
 import type { CliContext } from '../../../src/cli/context.js';
 import { supervisorPassword } from '../../../src/cli/void.js';
-import { loadConfig } from '../../../src/config/index.js';
-import { startDaemon, type Daemon } from '../../../src/main.js';
+import type { Daemon } from '../../../src/main.js';
 import { captureLogger } from '../../helpers/capture-log.js';
+import { supervisedDaemon } from './wallet-pay.js';
 
 /** Closing the day needs a supervisor, as a void does: through a real daemon, its API and the CLI. */
 
+let t: Awaited<ReturnType<typeof supervisedDaemon>>;
 let daemon: Daemon;
 let token: string;
 let supervisor: string;
@@ -20,16 +20,11 @@ let env: Record<string, string>;
 const { log } = captureLogger('info');
 
 beforeAll(async () => {
-  stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-dayclose-'));
-  env = { OMNIPOS_STATE_DIR: stateDir };
-  daemon = await startDaemon({ config: loadConfig({ env }), log, env: {}, sandboxPort: 0, apiPort: 0 });
-  token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
-  env.OMNIPOS_API__PORT = new URL(daemon.apiUrl!).port;
-  supervisor = readFileSync(path.join(stateDir, 'supervisor-token'), 'utf8').trim();
+  t = await supervisedDaemon(log);
+  ({ daemon, token, supervisor, stateDir, env } = t);
 }, 60_000);
 afterAll(async () => {
-  await daemon?.stop();
-  rmSync(stateDir, { recursive: true, force: true });
+  await t?.stop();
 });
 
 async function close(headers: Record<string, string>): Promise<{ status: number; body: { error?: { code: string }; alreadyClosed?: boolean } }> {

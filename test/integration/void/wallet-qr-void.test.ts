@@ -6,7 +6,6 @@ import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { OmniDeliveryAdapter } from '../../../src/adapters/acquirer-delivery.js';
 import { EscPosReceiptPrinter } from '../../../src/adapters/escpos-receipt.js';
-import { runCli } from '../../../src/cli/run.js';
 import { systemClock } from '../../../src/core/clock.js';
 import { OmniposError } from '../../../src/core/errors/index.js';
 import type { CardPort } from '../../../src/engine/ports.js';
@@ -23,6 +22,7 @@ import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../.
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { log, startHarness, type Harness } from '../acquirer/harness.js';
 import { SUPERVISOR_HASH, SUPERVISOR_TOKEN } from './terminal.js';
+import { walletPays as walletPaysAt } from './wallet-pay.js';
 
 /**
  * Voids of wallet QR sales against the strict sandbox: the terminal shows a cancellation code
@@ -90,15 +90,7 @@ function terminal(o: { validityMs?: number; dir?: string } = {}) {
   return { dir, db, journal, qr, voids, qrEvents, events, settle };
 }
 
-async function walletPays(qr: string, card = TEST_CARDS[0]!): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await runCli(
-    ['wallet', 'pay', qr, '--card', card.pan, '--cvv', '123', '--exp', `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`, '--name', 'TESTE CARTAO', '--document', '52998224725'],
-    { out: (t) => (out += t), err: (t) => (err += t), env: { OMNIPOS_STATE_DIR: tempDir(), OMNIPOS_ACQUIRER__WALLET_URL: h.running.url } },
-  );
-  return { code, out, err };
-}
+const walletPays = (qr: string, card = TEST_CARDS[0]!) => walletPaysAt(h.running.url, qr, card);
 
 async function until<T>(find: () => T | undefined, what: string): Promise<T> {
   for (let i = 0; i < 500; i++) {
