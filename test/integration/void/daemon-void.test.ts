@@ -117,6 +117,7 @@ describe('voids on the daemon: the API and the CLI, the embedded sandbox and vir
 
   it('a partial void by the supervisor token (202, then approved), GET /v1/voids/{id}; more than remains is 422; a sale awaiting its decision is 409', async () => {
     const id = await confirmedSale(1000);
+    const printedBefore = daemon.virtualPrinter!.receipts.length;
     const stream = await openEvents(daemon.apiUrl!, token);
     const r = await call('POST', `/v1/payments/${id}/void`, { body: { amount: 400 }, headers: { 'x-supervisor-token': supervisor } });
     expect(r.status).toBe(202);
@@ -140,6 +141,22 @@ describe('voids on the daemon: the API and the CLI, the embedded sandbox and vir
     expect(v).toMatchObject({ status: 'approved', payment: { id, remaining: 600 }, card: { maskedPan: '476173******0060', inputMode: 'Emv' } });
     await poll(`/v1/voids/${r.body.id}`, (b) => (b as { state?: string }).state === 'confirmed');
     await new Promise((res) => setTimeout(res, 200));
+    // The void's receipt on the virtual printer's paper: both copies, the sale's NSU and authorization.
+    for (let i = 0; i < 200 && daemon.virtualPrinter!.receipts.length < printedBefore + 2; i++) await new Promise((res) => setTimeout(res, 25));
+    const sale = (await call('GET', `/v1/payments/${id}`)).body as { nsu?: string; authorizationCode?: string; merchantOrderId: string };
+    const paper = daemon.virtualPrinter!.receipts.slice(printedBefore).map((x) => x.lines.join('\n'));
+    expect(paper).toHaveLength(2);
+    expect(paper[0]).toContain('VIA CLIENTE');
+    expect(paper[1]).toContain('VIA ESTABELECIMENTO');
+    for (const text of paper) {
+      expect(text).toContain('CANCELAMENTO DE CRÉDITO');
+      expect(text).toContain('ESTORNO DA VENDA ORIGINAL');
+      expect(text).toMatch(/VALOR CANCELADO +R\$ 4,00/);
+      expect(text).toMatch(new RegExp(`PEDIDO ORIG\\. +${sale.merchantOrderId}`));
+      expect(text).toMatch(new RegExp(`NSU ORIG\\. +${sale.nsu ?? 'missing'}`));
+      expect(text).toMatch(new RegExp(`AUT\\. ORIG\\. +${sale.authorizationCode ?? 'missing'}`));
+      expect(text).toMatch(/476173\*+0060/);
+    }
     const list = await call('GET', `/v1/payments/${id}/voids`);
     expect(list.body).toMatchObject({ payment: { id, amount: 1000, voided: 400, remaining: 600 }, voids: [{ id: r.body.id, status: 'approved', amount: 400 }] });
     expect((await call('GET', `/v1/payments/${r.body.id}/voids`)).status).toBe(404);
