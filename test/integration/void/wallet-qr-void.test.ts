@@ -237,6 +237,24 @@ describe('voids of wallet QR sales with the cancellation code, against the sandb
     t2.db.close();
   });
 
+  it('the printer out of paper: the void stands (approved, voided at the host) and VOID_RECEIPT_FAILED is raised', async () => {
+    const t = terminal();
+    const sale = await paidSale(t, 1100);
+    virtual.loadPaper(0);
+    try {
+      const { entry, done } = await t.voids.start(sale.id, { supervisor: { token: SUPERVISOR_TOKEN } });
+      expect((await walletPays((await cancellationShown(t, entry.id)).qrCode)).code).toBe(0);
+      await done;
+      expect(t.journal.get(entry.id)?.state).toBe('confirmed');
+      expect(t.events.filter((e) => e.type === 'alarm').map((e) => (e as { code: string }).code)).toEqual(['VOID_RECEIPT_FAILED']);
+      expect((await h.ledger()).sales.find((s) => s.merchantOrderId === t.journal.get(sale.id)!.merchantOrderId)).toMatchObject({ voided: 1100 });
+    } finally {
+      virtual.loadPaper();
+    }
+    t.voids.stop();
+    t.db.close();
+  });
+
   it('a void without a supervisor is refused before any code exists', async () => {
     const t = terminal();
     const sale = await paidSale(t, 1200);
