@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import QRCode from 'qrcode';
 import { Agent, request } from 'undici';
 import { loadConfig, type Config } from '../config/index.js';
 import { OmniposError } from '../core/errors/index.js';
@@ -68,14 +69,16 @@ const FINAL = new Set(['approved', 'declined', 'refused', 'cancelled', 'undone',
 
 export const voidCommand: Command = {
   path: ['void'],
-  summary: 'void a confirmed card sale (a supervisor authorizes; the customer presents the same card)',
+  summary: 'void a confirmed card sale (a supervisor authorizes; the customer presents the same card) or wallet QR sale (a cancellation code)',
   usage: `omnipos void ID [--amount CENTS] [--supervisor-password-file FILE] [--timeout SECONDS] [--config PATH]
 
 Asks the running daemon to void payment ID (a confirmed card sale): all that remains of it, or
 --amount cents of it (a partial void). The supervisor password is asked on the terminal (not
 echoed) unless --supervisor-password-file names a file holding it. The customer then presents
-the sale's card on the pinpad; another card is refused before anything is sent. Prints each step
-and exits 0 when the void is approved, 1 when it ended otherwise (declined, refused, undone…).
+the sale's card on the pinpad; another card is refused before anything is sent. A wallet QR sale
+is voided by a cancellation code, printed here (text and QR) and shown on the pinpad, that the
+customer pays with the wallet. Prints each step and exits 0 when the void is approved, 1 when it
+ended otherwise (declined, refused, undone, expired…).
 
 Examples:
   omnipos void 42
@@ -116,7 +119,11 @@ Examples:
       }
       let v = r.body;
       const voidId = String(v.id);
-      ctx.out(`void ${voidId} (MerchantVoidId ${String(v.merchantVoidId)}) of payment ${id}: ${String(v.amount)} cents; present the sale's card on the pinpad\n`);
+      const code = (v.cancellationCode as { qrCode?: string; expiresAt?: string } | undefined) ?? undefined;
+      if (code?.qrCode) {
+        ctx.out(`void ${voidId} (MerchantVoidId ${String(v.merchantVoidId)}) of payment ${id}: ${String(v.amount)} cents; the customer pays this cancellation code with the wallet (until ${code.expiresAt ?? '?'}):\n${code.qrCode}\n`);
+        ctx.out(await QRCode.toString(code.qrCode, { type: 'terminal', small: true, errorCorrectionLevel: 'M' }));
+      } else ctx.out(`void ${voidId} (MerchantVoidId ${String(v.merchantVoidId)}) of payment ${id}: ${String(v.amount)} cents; present the sale's card on the pinpad\n`);
       let last = '';
       const until = Date.now() + Number(values.timeout) * 1000;
       for (;;) {

@@ -1,5 +1,8 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { supervisorPassword, voidCommand } from '../../../src/cli/void.js';
 import type { Daemon } from '../../../src/main.js';
 import { parsePadraoq } from '../../../src/qr/index.js';
 import { captureLogger } from '../../helpers/capture-log.js';
@@ -88,5 +91,23 @@ describe('a wallet QR void through the daemon', () => {
       expect(text).toContain('CANCELAMENTO QR CODE');
       expect(text).toMatch(/VALOR CANCELADO +R\$ 10,00/);
     }
+
+    // omnipos void prints the cancellation code (text and QR) and waits until the wallet paid it.
+    const pw = path.join(t.stateDir, 'pw');
+    writeFileSync(pw, '97531\n');
+    expect(await supervisorPassword.run(['--from-file', pw], { out: () => undefined, err: () => undefined, env: t.env })).toBe(0);
+    let out = '';
+    const running = voidCommand.run([String(id), '--amount', '500', '--supervisor-password-file', pw, '--timeout', '30'], { out: (x) => void (out += x), err: (x) => void (out += x), env: t.env });
+    let printed: string | undefined;
+    for (let i = 0; i < 400 && !printed; i++) {
+      printed = /with the wallet \(until [^)]*\):\n(000201.+)\n/.exec(out)?.[1];
+      if (!printed) await new Promise((r) => setTimeout(r, 25));
+    }
+    expect(printed, out).toBeDefined();
+    expect(parsePadraoq(printed!).qrcode_data.transaction_amount).toBe('5.00');
+    expect(out).toMatch(/[▀▄█]/);
+    expect(await walletPays(printed!)).toBe(0);
+    expect(await running).toBe(0);
+    expect(out).toMatch(/VOID APPROVED; the sale has 1500 cents left to void/);
   }, 60_000);
 });
