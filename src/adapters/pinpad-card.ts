@@ -40,9 +40,10 @@ export interface PinpadCardOptions {
   onPrompt?: (prompt: 'see-phone' | 'one-card') => void;
   /**
    * EMV terminal data (hex TLV) that overrides the AID records in GCX and GOX (SPE_EMVDATA), e.g.
-   * `9F350125` (terminal type 25, unattended) and a kiosk's `9F33` without signature CVM.
+   * `9F350124` (terminal type 24, unattended online only) and a kiosk's `9F33` without signature CVM;
+   * a function is asked at each read (the tables in force may change).
    */
-  terminalEmvData?: string;
+  terminalEmvData?: string | (() => string | undefined);
   /** Where the alarm of a contactless offline approval goes. */
   log?: { warn(obj: object, msg?: string): void };
 }
@@ -162,7 +163,8 @@ export class PinpadCardPort implements CardPort {
   async #read(request: CardRequest, signal: AbortSignal, relay: PromptRelay, again?: { message: string }): Promise<{ summary: CardSummary; card: EncryptedCard }> {
     const p = this.#o.pinpad;
     const timeoutS = this.#o.timeoutS ?? 60;
-    const terminalEmv = this.#o.terminalEmvData ? Buffer.from(this.#o.terminalEmvData, 'hex') : undefined;
+    const ted = typeof this.#o.terminalEmvData === 'function' ? this.#o.terminalEmvData() : this.#o.terminalEmvData;
+    const terminalEmv = ted ? Buffer.from(ted, 'hex') : undefined;
     const contactless = again ? false : (this.#o.contactless ?? true);
     const message = again?.message ?? (contactless ? PROMPT_TEXTS.insertCardContactless : PROMPT_TEXTS.insertCard);
     const gcx = { amount: request.amount, ...gcxWhen(this.#o.now?.() ?? new Date()), acquirer: this.#acq(), contactless, timeoutS, message, tags: ['84', '9F06', '5F28'], ...(terminalEmv ? { emvData: terminalEmv } : {}) };

@@ -7,6 +7,7 @@ import type { CardPort } from '../engine/ports.js';
 import type { TableSet } from '../initialization/index.js';
 import { PinpadCardPort, tableProductSelector, typedEntryRefusal } from './pinpad-card.js';
 import { loadPinpadKey } from './pinpad-keys.js';
+import { unattendedTerminalData } from './pinpad-terminal-emv.js';
 
 export interface PinpadDevice {
   card: CardPort;
@@ -45,6 +46,10 @@ export async function openPinpad(config: Config, tables: () => TableSet | undefi
     // The tables in force decide the product (the customer chooses on the pinpad when several fit) and typed entry.
     selectProduct: tableProductSelector(tables),
     typedRefusal: (method) => typedEntryRefusal(tables(), method),
+    // A kiosk tells the card it is unattended and takes no signature (EMV Book 4 A1/A2): SPE_EMVDATA of GCX and GOX.
+    ...(config.values.terminal.mode === 'unattended'
+      ? { terminalEmvData: () => unattendedTerminalData(tables()?.tables.aidRecords ?? [], String(config.values.pinpad.acquirerIndex).padStart(2, '0')) }
+      : {}),
     log: driverLog,
   });
   return {

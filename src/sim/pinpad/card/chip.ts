@@ -2,7 +2,7 @@ import { decodeTlv } from '../../../emv/index.js';
 import type { TableRecord } from '../../../emv/table-records/index.js';
 import type { SimHandler } from '../engine.js';
 import { chipOf } from './deck.js';
-import { answerTags, cryptogram, issuerScripts, transactionObjects, unpredictable } from './emv.js';
+import { answerTags, chooseChipCvm, cryptogram, issuerScripts, terminalOverrides, transactionObjects, unpredictable } from './emv.js';
 import { answer, bin, fail, hasKey, num, readParams, ST, str } from './kit.js';
 import { enterPin } from './pin-entry.js';
 import { cardSim, type CardSim, type HeldCard } from './state.js';
@@ -47,9 +47,17 @@ export const gox: SimHandler = async (cmd, ctx) => {
   const chip = chipOf(held.card)!;
   const c = held.card;
 
+  // SPE_EMVDATA: terminal data over the AID record's (a kiosk's 9F35 and 9F33 without signature).
+  const terminal = terminalOverrides(bin(p.get('SPE_EMVDATA')));
+  if (!terminal) return fail('GOX', ST.INVPARM);
   let pinBlock: { block: string; ksn: string } | undefined;
-  let cvm = 'none' as 'none' | 'online' | 'device';
-  if (held.via === 'chip') cvm = 'online';
+  let cvm = 'none' as 'none' | 'online' | 'device' | 'signature';
+  let chipCvmResults: string | undefined;
+  if (held.via === 'chip') {
+    const chosen = chooseChipCvm(chip.emv['8E'], terminal.get('9F33') ?? record?.fields.T1_TRMCAPAB, amount);
+    cvm = chosen.cvm;
+    chipCvmResults = chosen.results;
+  }
   else if ((chip.deviceType ?? '00') !== '00') cvm = 'device';
   else if (amount > cvmLimit(record)) cvm = 'online';
   if (held.via === 'chip' && sim.deck.removeEarly === 'at-pin') {
@@ -83,14 +91,15 @@ export const gox: SimHandler = async (cmd, ctx) => {
     atc,
     un,
     tvr: cvm === 'online' ? '0000048000' : '0000008000',
-    cvmResults: cvm === 'online' ? '420300' : cvm === 'device' ? '1F0302' : '3F0000',
+    cvmResults: chipCvmResults ?? (cvm === 'online' ? '420300' : cvm === 'device' ? '1F0302' : '3F0000'),
     cid,
     ac: cryptogram(c, offline ? 'TC' : 'ARQC', amount, atc, un),
   });
+  for (const [tag, value] of terminal) objects.set(tag, value);
   LAST.set(sim, { objects, record });
   held.goxDone = offline ? 'offline' : 'online';
   const decision = offline ? '0' : opt[1] === '1' || !offline ? '2' : '2';
-  const res = `${decision}0${cvm === 'online' ? '2' : '0'}${cvm === 'device' ? '1' : '0'}00`;
+  const res = `${decision}${cvm === 'signature' ? '1' : '0'}${cvm === 'online' ? '2' : '0'}${cvm === 'device' ? '1' : '0'}00`;
   return answer('GOX', [
     ['PP_GOXRES', res],
     ['PP_PINBLK', pinBlock ? Buffer.from(pinBlock.block, 'hex') : undefined],

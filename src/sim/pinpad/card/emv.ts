@@ -114,3 +114,52 @@ export function issuerScripts(data: Uint8Array | undefined): string[] {
     return [];
   }
 }
+
+/**
+ * The terminal data a command's SPE_EMVDATA sets over the AID record's (GCX, GOX: e.g. a kiosk's
+ * 9F35 and 9F33), as tag → hex; undefined when the field is not TLV.
+ */
+export function terminalOverrides(data: Uint8Array | undefined): Map<string, string> | undefined {
+  const m = new Map<string, string>();
+  if (!data || data.length === 0) return m;
+  try {
+    for (const o of decodeTlv(data)) m.set(o.tag, Buffer.from(o.value).toString('hex').toUpperCase());
+  } catch {
+    return undefined;
+  }
+  return m;
+}
+
+/** The cardholder verification a contact chip ends with. */
+export type ChipCvm = 'online' | 'signature' | 'none';
+
+/**
+ * CVM list processing (EMV Book 3 §10.5, codes in Annex C3) over the card's 8E and the terminal
+ * capabilities 9F33 (Book 4 Annex A2, byte 2: b7 enciphered PIN online, b6 signature, b4 no CVM):
+ * the first rule whose condition holds and whose method the terminal supports; a rule that cannot
+ * be done goes on to the next only when its b7 ("apply succeeding rule if this fails") is set.
+ * Offline PIN is not modelled (the test cards verify online). `cvm` is also what goes in 9F34.
+ */
+export function chooseChipCvm(cvmList: string | undefined, capabilities: string | undefined, amount: number): { cvm: ChipCvm; results: string } {
+  const caps = capabilities && /^[0-9A-Fa-f]{6}$/.test(capabilities) ? Number.parseInt(capabilities.slice(2, 4), 16) : 0xf0;
+  if (!cvmList || !/^([0-9A-Fa-f]{2}){10,}$/.test(cvmList)) return { cvm: 'online', results: '420300' };
+  const x = Number.parseInt(cvmList.slice(0, 8), 16);
+  const y = Number.parseInt(cvmList.slice(8, 16), 16);
+  const supported: Record<number, { bit: number; cvm: ChipCvm; result: string }> = {
+    0x02: { bit: 0x40, cvm: 'online', result: '00' },
+    0x1e: { bit: 0x20, cvm: 'signature', result: '00' },
+    0x1f: { bit: 0x08, cvm: 'none', result: '02' },
+  };
+  for (let i = 16; i + 4 <= cvmList.length; i += 4) {
+    const code = Number.parseInt(cvmList.slice(i, i + 2), 16);
+    const cond = Number.parseInt(cvmList.slice(i + 2, i + 4), 16);
+    const method = supported[code & 0x3f];
+    const applies =
+      cond === 0x00 || cond === 0x02 || (cond === 0x03 && method !== undefined && (caps & method.bit) !== 0) ||
+      (cond === 0x06 && amount < x) || (cond === 0x07 && amount > x) || (cond === 0x08 && amount < y) || (cond === 0x09 && amount > y);
+    if (!applies) continue;
+    if (method && (caps & method.bit) !== 0) return { cvm: method.cvm, results: `${cvmList.slice(i, i + 4)}${method.result}`.toUpperCase() };
+    if (!(code & 0x40)) break;
+  }
+  return { cvm: 'none', results: '3F0001' };
+}
