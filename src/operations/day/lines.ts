@@ -96,7 +96,7 @@ const PIX: Readonly<Record<string, DayOutcome>> = {
 // A dead-lettered void confirmation still gives the money back: the host confirms a pending void
 // at the daily close (the void engine's VOID_HOLDS_AMOUNT counts it too).
 const VOID_DONE = /^(approved|authorized|awaiting-decision|confirming|confirmed|voided|done|dead-letter)$/;
-const VOID_FAILED = /^(declined|denied|refused|undoing|undone|aborted|cancelled|failed|rejected)$/;
+const VOID_FAILED = /^(declined|denied|refused|undoing|undone|aborted|cancelled|failed|rejected|expired)$/;
 
 function str(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined;

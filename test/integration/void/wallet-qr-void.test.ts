@@ -14,6 +14,7 @@ import { buildCancellationCode } from '../../../src/engine/qr/code-cancel.js';
 import { saleQrCode, type MerchantProfile } from '../../../src/engine/qr/code.js';
 import { QrEngine, type QrEvent } from '../../../src/engine/qr/engine.js';
 import { VoidEngine, type VoidEvent } from '../../../src/engine/void/engine.js';
+import { DayBook } from '../../../src/operations/day/index.js';
 import { SupervisorGate } from '../../../src/engine/void/supervisor.js';
 import { walletCancellations } from '../../../src/main/voids.js';
 import { parsePadraoq, type CurrentFields } from '../../../src/qr/index.js';
@@ -210,6 +211,10 @@ describe('voids of wallet QR sales with the cancellation code, against the sandb
     await done;
     expect(t.journal.get(entry.id)?.state).toBe('expired');
     expect(t.voids.remaining(sale.id).remaining).toBe(2500);
+    // The day's report: the expired void moved nothing and is over (not in progress).
+    const day = new DayBook({ db: t.db, journal: t.journal, clock: systemClock, log, environment: 'sandbox', terminalId: SANDBOX_MERCHANT.terminal.terminalId }).report();
+    expect(day.lines.find((l) => l.id === entry.id)).toMatchObject({ outcome: 'void-failed', charged: 0 });
+    expect(day.lines.find((l) => l.id === sale.id)).toMatchObject({ charged: 2500 });
     expect(virtual.receipts.length).toBe(before);
     t.voids.stop();
     t.db.close();
