@@ -3,7 +3,8 @@ import type { Environment } from '../config/index.js';
 import { localTime } from '../core/clock.js';
 import { OmniposError } from '../core/errors/index.js';
 import type { ReceiptSubject } from '../engine/ports.js';
-import { paymentReceipt, receiptHtml, receiptText, RECEIPT_COLUMNS, type ReceiptColumns, type ReceiptCopy, type ReceiptDocument } from '../receipt/index.js';
+import { digitalCopyText, paymentReceipt, receiptHtml, receiptSourceOf, receiptText, RECEIPT_COLUMNS, type ReceiptColumns, type ReceiptCopy, type ReceiptDocument } from '../receipt/index.js';
+import { renderQrSvg } from '../qr/render.js';
 import { ApiError, readJson, sendJson } from './http-kit.js';
 import { paymentView, receiptQuestion } from './payment-view.js';
 import type { PaymentsDeps } from './payments.js';
@@ -54,14 +55,23 @@ function oneOf<T extends string>(query: URLSearchParams, name: string, allowed: 
 }
 
 /**
- * `GET /v1/payments/{id}/receipt?format=text|html|png&copy=customer|merchant&columns=32|42|48`:
- * the receipt as the paper says it — text from the receipt layout, an HTML view for a screen, or
- * the PNG the virtual printer draws from the ESC/POS bytes.
+ * `GET /v1/payments/{id}/receipt?format=text|html|png|qr&copy=customer|merchant&columns=32|42|48`:
+ * the receipt as the paper says it — text from the receipt layout, an HTML view for a screen, the
+ * PNG the virtual printer draws from the ESC/POS bytes, or (`qr`) an SVG QR code holding the
+ * customer's copy as text (`digitalCopyText`: 32 columns, or the compact form) for a phone to read
+ * offline — a kiosk that cannot print shows it; `copy` and `columns` do not apply to it.
  */
 export function showReceipt(res: ServerResponse, deps: ReceiptsDeps, rawId: string, query: URLSearchParams): void {
   const { subject } = receiptOf(deps, rawId);
   const s = service(deps);
-  const format = oneOf(query, 'format', ['text', 'html', 'png'] as const, 'text');
+  const format = oneOf(query, 'format', ['text', 'html', 'png', 'qr'] as const, 'text');
+  if (format === 'qr') {
+    const { text, form } = digitalCopyText(receiptSourceOf(subject, s.environment));
+    const svg = renderQrSvg(text, { ecc: 'L', scale: 4 });
+    res.writeHead(200, { 'cache-control': 'no-store', 'content-type': 'image/svg+xml', 'x-omnipos-digital-copy': form });
+    res.end(svg);
+    return;
+  }
   const copy = oneOf(query, 'copy', ['customer', 'merchant'] as const, 'customer');
   const columns = Number(oneOf(query, 'columns', RECEIPT_COLUMNS.map(String), String(s.columns))) as ReceiptColumns;
   const doc = paymentReceipt(subject, { environment: s.environment, copy, columns });

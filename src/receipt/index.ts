@@ -2,6 +2,7 @@ export { receiptDocument, validateReceiptSource, TEST_ENVIRONMENT_BANNER, REPRIN
 export { paymentReceipt, receiptSourceOf, type ReceiptFacts } from './facts.js';
 export { receiptLines, receiptText, receiptHtml } from './render.js';
 export { maskPan, maskPansIn } from './mask.js';
+export { digitalCopyText, DIGITAL_COPY_MAX_BYTES, type DigitalCopyOptions } from './digital-copy.js';
 export { wrap, labelValue } from './text-layout.js';
 export {
   RECEIPT_COLUMNS,
