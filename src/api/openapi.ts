@@ -212,18 +212,19 @@ const PATHS: Record<string, Schema> = {
   },
   '/v1/payments/{id}/receipt': {
     get: {
-      summary: "A payment's receipt, rebuilt from the journal: text, an HTML view, or the PNG the virtual printer draws",
-      description: 'For a payment approved by the host whose receipt step began (printing, awaiting a decision, confirmed), of any day.',
+      summary: "A payment's receipt, rebuilt from the journal: text, an HTML view, the PNG the virtual printer draws, or a QR code of its digital copy",
+      description:
+        'For a payment approved by the host whose receipt step began (printing, awaiting a decision, confirmed), of any day. `format=qr`: an SVG QR code holding the customer copy as text (32 columns, card number at most first 6 / last 4) for a phone to read offline — or, past what a QR code of version 20 at ECC L holds (858 bytes), a compact form (merchant, date, amount, product, masked card, authorization code, NSU, order, status); header `x-omnipos-digital-copy` says `full` or `compact`; `copy` and `columns` do not apply. A kiosk shows it when it does not print.',
       parameters: [
         PAYMENT_ID,
-        { name: 'format', in: 'query', required: false, schema: { type: 'string', enum: ['text', 'html', 'png'], default: 'text' } },
+        { name: 'format', in: 'query', required: false, schema: { type: 'string', enum: ['text', 'html', 'png', 'qr'], default: 'text' } },
         { name: 'copy', in: 'query', required: false, schema: { type: 'string', enum: ['customer', 'merchant'], default: 'customer' } },
         { name: 'columns', in: 'query', required: false, description: "Characters a line (default: the printer's width).", schema: { type: 'string', enum: ['32', '42', '48'] } },
       ],
       responses: {
         '200': {
           description: 'The receipt.',
-          content: { 'text/plain': { schema: { type: 'string' } }, 'text/html': { schema: { type: 'string' } }, 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } } },
+          content: { 'text/plain': { schema: { type: 'string' } }, 'text/html': { schema: { type: 'string' } }, 'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } }, 'image/svg+xml': { schema: { type: 'string' } } },
         },
         '400': error('A query value at fault (`field`).'),
         '401': UNAUTHORIZED,
