@@ -6,6 +6,7 @@ import { ApiFailure, followEvents, money, msParam, showQr, token, environmentBan
 import { applyLang, currentLang, langToggle, t } from './i18n.js';
 import { PaymentRun, stateText } from './payment.js';
 import { showReceipt } from './receipt.js';
+import { hideReceiptQr, showReceiptQr } from './kiosk-receipt-qr.js';
 import { ServiceWatch } from './service.js';
 
 const IDLE_MS = msParam('idleMs', 30_000);
@@ -184,8 +185,13 @@ async function finished(view) {
   $('result-text').textContent = [stateText(view.state), ok ? '' : view.returnMessage].filter(Boolean).join(' — ');
   $('result-text').className = `result ${ok ? 'ok' : 'bad'}`;
   $('receipt').hidden = true;
+  hideReceiptQr($('receipt-qr'));
   show('result', RESULT_MS);
-  if (ok && sale.receipt === 'screen' && view.id !== undefined) await showReceipt($('receipt'), view);
+  // Not printed (no paper, or "no receipt"): the receipt on screen when asked, and in either case
+  // its digital copy as a QR code the customer's phone reads.
+  if (ok && sale.receipt !== 'print' && view.id !== undefined) {
+    await Promise.all([sale.receipt === 'screen' ? showReceipt($('receipt'), view) : undefined, showReceiptQr($('receipt-qr'), view.id)]);
+  }
 }
 
 $('cancel').addEventListener('click', () => {
