@@ -13,7 +13,8 @@ const IDLE_MS = msParam('idleMs', 30_000);
 const PAY_MS = msParam('payMs', 120_000);
 const RESULT_MS = msParam('resultMs', 15_000);
 const HEALTH_MS = msParam('healthMs', 5_000);
-const service = new ServiceWatch(msParam('acquirerDownMs', 60_000));
+// Out of service once health has said "acquirer unreachable" for this long; back when it says reachable.
+const service = new ServiceWatch(msParam('acquirerDownMs', 5_000));
 const PRICE = Number(new URLSearchParams(location.search).get('amount')) || 0;
 
 const $ = (id) => document.getElementById(id);

@@ -1,15 +1,17 @@
 // Whether the kiosk can sell, from GET /v1/health. Pure (no DOM): the kiosk and its tests use it.
 
 /**
- * Remembers when the page first saw each acquirer failure: the daemon sends nothing to the
- * acquirer to find out whether it is back (only a sale or the outbox would), so "acquirer down"
- * holds for `acquirerDownMs` after a failure is first seen, then the kiosk lets the next sale try.
+ * Follows health's `acquirer.reachable`: the daemon probes the acquirer on its own while it reads
+ * unreachable (src/main/acquirer-probe.ts), so health turns reachable again without a sale and the
+ * kiosk need not guess. A small grace against flapping: "acquirer down" only once health has said
+ * unreachable for `acquirerDownMs` in a row (one failed request the next probe contradicts does not
+ * close the kiosk); back in service as soon as health says reachable.
  */
 export class ServiceWatch {
-  constructor(acquirerDownMs = 60_000) {
+  constructor(acquirerDownMs = 5_000) {
     this.acquirerDownMs = acquirerDownMs;
-    this.failure = undefined;
-    this.seenAt = 0;
+    /** When health first said unreachable in the current run of such readings; undefined while reachable. */
+    this.downSince = undefined;
   }
 
   /** Why the kiosk is out of service now (a short reason), or '' when it can sell. */
@@ -19,12 +21,10 @@ export class ServiceWatch {
     // A printer offline because of its paper or cover still lets the kiosk sell (receipt on screen).
     if (h.printer && h.printer.reachable === false && !h.printer.paperOut && !h.printer.coverOpen) return 'printer';
     if (h.acquirer && h.acquirer.reachable === false) {
-      const failure = h.acquirer.lastFailureAt ?? 'unknown';
-      if (failure !== this.failure) {
-        this.failure = failure;
-        this.seenAt = now;
-      }
-      if (now - this.seenAt < this.acquirerDownMs) return 'acquirer';
+      this.downSince ??= now;
+      if (now - this.downSince >= this.acquirerDownMs) return 'acquirer';
+    } else if (h.acquirer) {
+      this.downSince = undefined;
     }
     return '';
   }
