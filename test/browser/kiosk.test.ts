@@ -232,7 +232,7 @@ describe('the kiosk screen against a real daemon', () => {
   });
 
   // Last: it stops the embedded acquirer for good.
-  it('out of service once a sale finds the acquirer unreachable, and it stays out while health says so (the daemon's probe keeps failing)', async () => {
+  it('out of service once a sale finds the acquirer unreachable, and it stays out while health says so (the daemon’s probe keeps failing)', async () => {
     const { page } = b;
     const errors = pageErrors(page);
     await page.goto('about:blank');
