@@ -2,7 +2,7 @@ import { card as driverCard, CARD_LAYOUTS, decodeLayout, encodeResponse } from '
 import { cardInterfaces, type TestCard } from '../../../../tables/test-cards.js';
 import type { SimHandler, SimContext } from '../engine.js';
 import { chipOf, type Via } from './deck.js';
-import { answerTags, transactionObjects, unpredictable } from './emv.js';
+import { answerTags, terminalOverrides, transactionObjects, unpredictable } from './emv.js';
 import { packTrack, packTrack1 } from './keys.js';
 import { answer, bin, fail, hasKey, num, pause, readParams, ST, str, waitNothing } from './kit.js';
 import { enterPin } from './pin-entry.js';
@@ -38,6 +38,9 @@ export const gcx: SimHandler = async (cmd, ctx) => {
   const date = str(p.get('SPE_TRNDATE'));
   const time = str(p.get('SPE_TRNTIME'));
   if (!date || !time) return fail('GCX', ST.MANDAT);
+  // SPE_EMVDATA: terminal data over the tables' (a kiosk's 9F35, 9F33), as GOX takes it too
+  const terminal = terminalOverrides(bin(p.get('SPE_EMVDATA')));
+  if (!terminal) return fail('GCX', ST.INVPARM);
   const opt = str(p.get('SPE_GCXOPT')) ?? '00000';
   const contactlessOn = opt[0] === '1' && ctx.profile.contactless;
   const timeoutS = num(p.get('SPE_TIMEOUT'));
@@ -106,6 +109,7 @@ export const gcx: SimHandler = async (cmd, ctx) => {
   };
   const atc = sim.atc.get(c.pan) ?? 1;
   const objects = transactionObjects({ card: c, record: undefined, amount, cashback, transactionType: trnType, date, atc, un: unpredictable() });
+  for (const [tag, value] of terminal) objects.set(tag, value);
   const tags = answerTags(objects, bin(p.get('SPE_TAGLIST')));
   if (via === 'contactless-stripe') {
     // a contactless card in magnetic-stripe mode: track data as from a swipe, through the AID tables (§3.7.1 card type 05)
