@@ -24,7 +24,7 @@ describe.skipIf(!HAS_SOCAT)('SPE_EMVDATA on the virtual pinpad', () => {
     await rig?.stop();
   });
 
-  async function chipRead(emvData?: Uint8Array): Promise<{ gcx: card.GcxResult; gox: Awaited<ReturnType<typeof rig.pinpad.run<typeof card.GOX>>> }> {
+  async function chipRead(emvData?: Uint8Array): Promise<{ gcx: card.GcxResult; gox: card.GoxResult }> {
     rig.choose({ lastDigit: 0, via: 'chip', pin: 'right' });
     const gcx = await rig.pinpad.run(card.GCX, { amount: 1000, ...now(), acquirer: '03', contactless: false, tags: ['9F35', '9F33'], ...(emvData ? { emvData } : {}) });
     const gox = await rig.pinpad.run(card.GOX, { acquirer: gcx.aidTables[0]!.acquirer, amount: 1000, pinKeyIndex: 1, tags: ['9F35', '9F33', '9F34'], ...(emvData ? { emvData } : {}) });
