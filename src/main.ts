@@ -6,6 +6,7 @@ import { listenLan } from './main/api-lan.js';
 import { acquirerFromConfig } from './main/acquirer-urls.js';
 import { startAcquirerProbe, type AcquirerProbeOptions } from './main/acquirer-probe.js';
 import { PinpadKeySlots } from './main/pinpad-key-slots.js';
+import { saleIdentity } from './main/sale-identity.js';
 import { merchantProfile } from './main/merchant.js';
 import { qrProvider } from './main/qr-provider.js';
 import { PinpadQrDisplay } from './adapters/pinpad-image.js';
@@ -212,13 +213,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
       canSell();
       voidsRef.engine?.assertIdle();
     },
-    host: new OmniSaleAdapter(acquirer.omni, {
-      subordinatedMerchantId: values.terminal.subordinatedMerchantId,
-      terminalId: values.terminal.terminalId,
-      pinpadSerial: 'VIRT00000001',
-      physicalCharacteristics: 'PinPadWithChipReaderWithoutSamAndContactless',
-      softDescriptor: 'OMNIPOS',
-    }, onInitializationVersion),
+    host: new OmniSaleAdapter(acquirer.omni, saleIdentity(values.terminal, () => keySlots.identity()), onInitializationVersion),
     receipt: printer,
     clock,
     log: log.child({ component: 'engine' }),

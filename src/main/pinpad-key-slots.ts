@@ -10,6 +10,12 @@ export interface KeySlotSource {
   off(event: 'link', listener: (e: { state: string }) => void): unknown;
 }
 
+/** The pinpad as a sale's PinPadInformation names it: its serial number and its card readers (GIX/GIN). */
+export interface PinpadIdentity {
+  serialNumber: string;
+  contactless: boolean;
+}
+
 const slotName = (n: number): string => String(n).padStart(2, '0');
 
 /** The slots worth showing: those holding a key, and the configured one. */
@@ -32,6 +38,7 @@ function pick(slots: Readonly<Record<string, string>> | undefined, configured: n
  */
 export class PinpadKeySlots {
   #view: KeySlotsView;
+  #identity: PinpadIdentity | undefined;
   #reading: Promise<void> | undefined;
   #done = false;
   readonly #listener = (e: { state: string }): void => {
@@ -70,6 +77,7 @@ export class PinpadKeySlots {
     const { pin, data } = this.#view.configured;
     try {
       const info = await this.pinpad.info();
+      this.#identity = { serialNumber: info.serialNumber, contactless: info.contactless };
       this.#view = { readAt: this.now().toISOString(), error: null, configured: { pin, data }, pin: pick(info.keys.dukptPin, pin, info.dukptPinKsn), data: pick(info.keys.dukptData, data) };
       this.#done = true;
       this.pinpad.off('link', this.#listener);
@@ -82,5 +90,10 @@ export class PinpadKeySlots {
 
   view(): KeySlotsView {
     return this.#view;
+  }
+
+  /** What the same answer said of the pinpad itself (undefined until a read succeeded). */
+  identity(): PinpadIdentity | undefined {
+    return this.#identity;
   }
 }
