@@ -19,7 +19,7 @@ import { OmniDeliveryAdapter } from './adapters/acquirer-delivery.js';
 import { EcommercePixAdapter } from './adapters/pix.js';
 import { OmniSaleAdapter } from './adapters/acquirer-sale.js';
 import { openPinpad, type PinpadDevice } from './adapters/pinpad-device.js';
-import { InitializationStore, TableSet, assertOperational, initializationDue, initialize, isNewerVersion, parseInitialization } from './initialization/index.js';
+import { TablesInForce } from './main/tables-in-force.js';
 import { VirtualPinpad } from './sim/pinpad/index.js';
 import type { Config } from './config/index.js';
 import { systemClock, type Clock } from './core/clock.js';
@@ -144,61 +144,17 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
   // GET /v1/health's acquirer reachability recovers without a sale: a token request with backoff.
   const acquirerProbe = startAcquirerProbe(acquirer, acquirerReach, clock, log, deps.acquirerProbe);
 
-  // The initialization tables in force; in the sandbox environment, downloaded at first start.
-  const initStore = new InitializationStore(db, clock);
-  const stored = initStore.current();
-  let tableSet = stored ? new TableSet(stored) : undefined;
-  if (!tableSet && values.environment === 'sandbox') {
-    try {
-      const tables = parseInitialization(await acquirer.omni.initialization(values.terminal.subordinatedMerchantId, values.terminal.terminalId));
-      initStore.install(tables);
-      tableSet = new TableSet(tables);
-    } catch (e) {
-      log.warn({ err: e }, 'initialization from the sandbox failed; card sales have no products');
-    }
-  }
+  // The initialization tables in force, and their renewal (a newer version named by a sale, a schedule).
+  const tables = await TablesInForce.open(db, config, acquirer, clock, log);
   // The embedded virtual pinpad listens on loopback; the driver talks to it over real sockets.
   const device = values.pinpad.device;
   const virtualPinpad = device.kind === 'virtual' ? new VirtualPinpad({ tcpPort: device.port }) : undefined;
   await virtualPinpad?.start();
-  const pinpadDevice = await openPinpad(config, () => tableSet, log, virtualPinpad?.port);
+  const pinpadDevice = await openPinpad(config, () => tables.current(), log, virtualPinpad?.port);
   // The DUKPT key slots, read once while the daemon holds the pinpad (GET /v1/health, omnipos diag).
   const keySlots = new PinpadKeySlots(pinpadDevice.pinpad, { pin: values.pinpad.pinKeySlot, data: values.pinpad.dataKeySlot }, () => clock.now(), log.child({ component: 'pinpad-keys' })).start();
 
-  // Re-initialization: when a sale's answer names a newer InitializationVersion, and on a schedule.
-  // The tables are stored and put in force for product selection at once; the pinpad's chip tables
-  // are loaded by `omnipos init` (a load now could interrupt a card read in progress).
-  const initLog = log.child({ component: 'initialization' });
-  let reinitializing: Promise<void> | undefined;
-  const reinitialize = (reason: string): void => {
-    reinitializing ??= (async () => {
-      try {
-        const r = await initialize({
-          source: { download: () => acquirer.omni.initialization(values.terminal.subordinatedMerchantId, values.terminal.terminalId) },
-          store: initStore,
-          log: initLog,
-        });
-        const current = initStore.current();
-        if (current) tableSet = new TableSet(current);
-        initLog.info({ reason, version: r.version, installed: r.installed }, 're-initialized');
-      } catch (e) {
-        initLog.warn({ reason, err: e }, 're-initialization failed; the tables in force stay');
-      } finally {
-        reinitializing = undefined;
-      }
-    })();
-  };
-  // No sale until initialized, nor while the acquirer locks every function but initialization.
-  const canSell = (): void => assertOperational(tableSet?.tables);
-  const onInitializationVersion = (version: string): void => {
-    if (isNewerVersion(version, initStore.currentVersion())) reinitialize(`a sale's answer names version ${version}`);
-  };
-  const initTimer = setInterval(() => {
-    if (initializationDue({ newerVersionSeen: false, lastSwitchedAt: initStore.switchedAt(), now: clock.now(), everyHours: values.initialization.everyHours })) {
-      reinitialize('scheduled');
-    }
-  }, 3_600_000);
-  initTimer.unref();
+  const canSell = tables.canSell;
   const printing = await receiptPrinter(config, log.child({ component: 'printer' }));
   const printer = printing.port;
   const forwarderRef: { runOnce?: () => Promise<number> } = {};
@@ -213,7 +169,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
       canSell();
       voidsRef.engine?.assertIdle();
     },
-    host: new OmniSaleAdapter(acquirer.omni, saleIdentity(values.terminal, () => keySlots.identity()), onInitializationVersion),
+    host: new OmniSaleAdapter(acquirer.omni, saleIdentity(values.terminal, () => keySlots.identity()), tables.onVersion),
     receipt: printer,
     clock,
     log: log.child({ component: 'engine' }),
@@ -277,7 +233,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     db, journal, outbox, orderIds, config, acquirer, clock, receipt: printer, apiToken: token,
     pinpad: pinpadDevice.pinpad,
     display: qrDisplay,
-    tables: () => tableSet,
+    tables: () => tables.current(),
     saleBusy: () => engine.busy,
     pixRefunds: pix !== undefined,
     log: log.child({ component: 'void' }),
@@ -336,7 +292,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
           health: {
             pinpad: pinpadDevice.pinpad,
             acquirer: acquirerReach,
-            tablesVersion: () => initStore.currentVersion(),
+            tablesVersion: () => tables.store.currentVersion(),
             clock,
             printer: { kind: values.printer.kind, ...(printing.lastStatus ? { lastStatus: printing.lastStatus } : {}) },
             alarms: () => operations.alarms.alarms(),
@@ -388,9 +344,8 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
       await lan?.close();
       if (watchdog) clearInterval(watchdog);
       clearInterval(outboxLoop);
-      clearInterval(initTimer);
       await acquirerProbe.stop();
-      await reinitializing;
+      await tables.stop();
       // STOPPING=1 as an assignment: systemd-notify has no --stopping before systemd 253 (Debian 12 ships 252).
       await sdNotify(env, 'STOPPING=1');
       engine.stop();
