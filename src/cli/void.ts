@@ -69,7 +69,7 @@ const FINAL = new Set(['approved', 'declined', 'refused', 'cancelled', 'undone',
 
 export const voidCommand: Command = {
   path: ['void'],
-  summary: 'void a confirmed card sale (a supervisor authorizes; the customer presents the same card) or wallet QR sale (a cancellation code)',
+  summary: 'void a confirmed sale, with a supervisor: a card sale (same card) or a wallet QR sale (cancellation code)',
   usage: `omnipos void ID [--amount CENTS] [--supervisor-password-file FILE] [--timeout SECONDS] [--config PATH]
 
 Asks the running daemon to void payment ID (a confirmed card sale): all that remains of it, or

@@ -151,22 +151,23 @@ describe('every documented answer, produced on a real daemon and checked against
     seen.add('GET /v1/events 200');
   });
 
-  it('receipts: the view in three formats, the reprint, and their refusals', async () => {
+  it('receipts: the view in four formats (text, HTML, PNG, the digital copy as a QR in SVG), the reprint, and their refusals', async () => {
     await idle();
     const sale = await hit('/v1/payments', '/v1/payments', { method: 'POST', body: json({ amount: 2510, method: 'credit' }) });
     await until(sale.body.id as number, (p) => p.status === 'confirmed');
     await idle();
     const url = `/v1/payments/${String(sale.body.id)}/receipt`;
-    for (const [format, type] of [['text', 'text/plain'], ['html', 'text/html'], ['png', 'image/png']] as const) {
+    for (const [format, type] of [['text', 'text/plain'], ['html', 'text/html'], ['png', 'image/png'], ['qr', 'image/svg+xml']] as const) {
       const res = await request(`${t.daemon.apiUrl}${url}?format=${format}`, { headers: { authorization: `Bearer ${t.token}` } });
       const bytes = Buffer.from(await res.body.arrayBuffer());
       expect(res.statusCode).toBe(200);
-      expect(String(res.headers['content-type'])).toMatch(new RegExp(`^${type}`));
+      expect(String(res.headers['content-type']).startsWith(type), `${format}: ${String(res.headers['content-type'])}`).toBe(true);
       if (format === 'png') expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+      else if (format === 'qr') expect(bytes.toString('utf8')).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
       else expect(bytes.toString('utf8')).toContain('VIA CLIENTE');
     }
     const op = paths()['/v1/payments/{id}/receipt']?.get;
-    expect(Object.keys(op?.responses['200']?.content ?? {}).sort()).toEqual(['image/png', 'text/html', 'text/plain']);
+    expect(Object.keys(op?.responses['200']?.content ?? {}).sort()).toEqual(['image/png', 'image/svg+xml', 'text/html', 'text/plain']);
     seen.add('GET /v1/payments/{id}/receipt 200');
     expect((await hit('/v1/payments/{id}/receipt', `${url}?format=pdf`)).body).toMatchObject({ error: { code: 'INVALID_FIELD', field: 'format' } });
     expect((await hit('/v1/payments/{id}/receipt', url, { token: null })).status).toBe(401);
