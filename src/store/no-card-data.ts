@@ -1,5 +1,5 @@
 import { OmniposError } from '../core/errors/index.js';
-import { isIdentifierKey, isIdentifierValue, isSensitiveKey, scrubText } from '../core/log/index.js';
+import { isIdentifierKey, isIdentifierValue, isOpaqueEmvField, isSensitiveKey, scrubText } from '../core/log/index.js';
 
 /**
  * Refuses, before anything is written, a value holding sensitive authentication data or a PAN:
@@ -19,7 +19,7 @@ export function assertNoCardData(value: unknown, where: string, path = ''): void
     if (!Array.isArray(value) && isSensitiveKey(k) && v !== undefined && v !== null) {
       throw new OmniposError('STORE_SENSITIVE_DATA', `${where}${here}: sensitive data may not be stored`, { where, path: here });
     }
-    if (!Array.isArray(value) && isIdentifierKey(k) && isIdentifierValue(v)) continue;
+    if (!Array.isArray(value) && ((isIdentifierKey(k) && isIdentifierValue(v)) || isOpaqueEmvField(k, v))) continue;
     assertNoCardData(v, where, here);
   }
 }
