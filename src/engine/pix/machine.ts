@@ -1,4 +1,5 @@
 import type { MachineStep } from '../machine-owner.js';
+import { receiptStep } from '../receipt-step.js';
 import type { SaleContext } from '../sale/types.js';
 import { PIX_FINAL, type PixEffect, type PixInput, type PixSaleData, type PixState, type PixStateName } from './types.js';
 
@@ -32,25 +33,13 @@ export function pixTransition(state: PixState, input: PixInput, ctx: SaleContext
       if (input.kind === 'expired') return go(state, 'cancelling', 'code expired', { reason: 'the code expired unpaid' }, { kind: 'outbox.pix-cancel' });
       return refuse();
     case 'approved':
-      // `printing` is committed before a byte goes out; a payer who declined the receipt gets none.
-      if (input.kind === 'print') return state.data.request.receipt === false ? afterReceipt(state, 'receipt declined', 'skipped', ctx) : go(state, 'printing', 'print', {}, { kind: 'print.receipt' });
-      if (input.kind === 'cancel') return refund(state, `cancel by ${input.by}`, `cancelled by ${input.by}`);
-      if (input.kind === 'decision' && input.decision === 'undo') return refund(state, `undo by ${input.by}`, `undone before the receipt (${input.by})`);
-      return refuse();
     case 'printing':
-      if (input.kind === 'receipt') {
-        if (input.result === 'printed' || input.result === 'skipped') return afterReceipt(state, `receipt ${input.result}`, input.result, ctx);
-        if (input.result === 'unsure' && ctx.attended) {
-          const deadline = ctx.decisionDeadline(ctx.now).toISOString();
-          return go(state, 'printing', 'receipt unsure', { deadline }, { kind: 'ask.receipt' }, { kind: 'schedule.deadline', at: deadline });
-        }
-        return refund(state, `receipt ${input.result}`, input.result === 'unsure' ? 'nobody can tell whether the receipt came out' : 'the receipt did not come out');
-      }
-      if (input.kind === 'cancel') return refund(state, `cancel by ${input.by}`, `cancelled by ${input.by}`);
-      if (input.kind === 'decision' && input.decision === 'undo') {
-        return refund(state, `undo by ${input.by}`, input.by === 'deadline' ? 'no answer about the receipt before the deadline' : `undone before the receipt was out (${input.by})`);
-      }
-      return refuse();
+      return receiptStep(state.name, state.data.request.receipt === false, input, ctx, {
+        printing: (label, patch, ...effects) => go(state, 'printing', label, patch, ...effects),
+        after: (label, receipt) => afterReceipt(state, label, receipt, ctx),
+        giveBack: (label, reason) => refund(state, label, reason),
+        refuse,
+      });
     case 'awaiting-decision':
       if (input.kind === 'decision') {
         if (input.decision === 'confirm') return go(state, 'confirmed', `confirm by ${input.by}`, {});

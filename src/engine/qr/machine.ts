@@ -1,3 +1,4 @@
+import { receiptStep } from '../receipt-step.js';
 import type { SaleContext } from '../sale/types.js';
 import { QR_FINAL, type QrEffect, type QrInput, type QrSaleData, type QrState, type QrStateName } from './types.js';
 
@@ -35,25 +36,13 @@ export function qrTransition(state: QrState, input: QrInput, ctx: SaleContext): 
       if (input.kind === 'expired') return go(state, 'expiring', 'code expired', { reason: 'the code expired unpaid' }, { kind: 'outbox.watch' });
       return refuse();
     case 'approved':
-      // `printing` is committed before a byte goes out; a customer who declined the receipt gets none.
-      if (input.kind === 'print') return state.data.request.receipt === false ? afterReceipt(state, 'receipt declined', 'skipped', ctx) : go(state, 'printing', 'print', {}, { kind: 'print.receipt' });
-      if (input.kind === 'cancel') return undo(state, `cancel by ${input.by}`, `cancelled by ${input.by}`);
-      if (input.kind === 'decision' && input.decision === 'undo') return undo(state, `undo by ${input.by}`, `undone before the receipt (${input.by})`);
-      return refuse();
     case 'printing':
-      if (input.kind === 'receipt') {
-        if (input.result === 'printed' || input.result === 'skipped') return afterReceipt(state, `receipt ${input.result}`, input.result, ctx);
-        if (input.result === 'unsure' && ctx.attended) {
-          const deadline = ctx.decisionDeadline(ctx.now).toISOString();
-          return go(state, 'printing', 'receipt unsure', { deadline }, { kind: 'ask.receipt' }, { kind: 'schedule.deadline', at: deadline });
-        }
-        return undo(state, `receipt ${input.result}`, input.result === 'unsure' ? 'nobody can tell whether the receipt came out' : 'the receipt did not come out');
-      }
-      if (input.kind === 'cancel') return undo(state, `cancel by ${input.by}`, `cancelled by ${input.by}`);
-      if (input.kind === 'decision' && input.decision === 'undo') {
-        return undo(state, `undo by ${input.by}`, input.by === 'deadline' ? 'no answer about the receipt before the deadline' : `undone before the receipt was out (${input.by})`);
-      }
-      return refuse();
+      return receiptStep(state.name, state.data.request.receipt === false, input, ctx, {
+        printing: (label, patch, ...effects) => go(state, 'printing', label, patch, ...effects),
+        after: (label, receipt) => afterReceipt(state, label, receipt, ctx),
+        giveBack: (label, reason) => undo(state, label, reason),
+        refuse,
+      });
     case 'awaiting-decision':
       if (input.kind === 'decision') {
         if (input.decision === 'confirm') return go(state, 'confirming', `confirm by ${input.by}`, {}, { kind: 'outbox.confirm' });
