@@ -155,6 +155,14 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
   const keySlots = new PinpadKeySlots(pinpadDevice.pinpad, { pin: values.pinpad.pinKeySlot, data: values.pinpad.dataKeySlot }, () => clock.now(), log.child({ component: 'pinpad-keys' })).start();
 
   const canSell = tables.canSell;
+  // What every payment engine is told alike: who is there to answer, the cash register's deadline
+  // and the margin before the daily close; and, for the QR codes, their validity and watching.
+  const timing = {
+    attended: values.terminal.mode === 'attended',
+    ecrDecisionMs: values.payments.ecrDecisionSeconds * 1000,
+    closeMarginMs: values.payments.closeMarginSeconds * 1000,
+  };
+  const qrTiming = { validityMs: values.qr.validitySeconds * 1000, watchMarginMs: values.qr.watchMarginSeconds * 1000, pollMs: values.qr.pollMs };
   const printing = await receiptPrinter(config, log.child({ component: 'printer' }));
   const printer = printing.port;
   const forwarderRef: { runOnce?: () => Promise<number> } = {};
@@ -173,9 +181,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     receipt: printer,
     clock,
     log: log.child({ component: 'engine' }),
-    attended: values.terminal.mode === 'attended',
-    ecrDecisionMs: values.payments.ecrDecisionSeconds * 1000,
-    closeMarginMs: values.payments.closeMarginSeconds * 1000,
+    ...timing,
     onOutbox: () => void forwarderRef.runOnce?.(),
     onEvent,
   });
@@ -197,12 +203,8 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     display: qrDisplay,
     clock,
     log: log.child({ component: 'qr' }),
-    attended: values.terminal.mode === 'attended',
-    ecrDecisionMs: values.payments.ecrDecisionSeconds * 1000,
-    closeMarginMs: values.payments.closeMarginSeconds * 1000,
-    validityMs: values.qr.validitySeconds * 1000,
-    watchMarginMs: values.qr.watchMarginSeconds * 1000,
-    pollMs: values.qr.pollMs,
+    ...timing,
+    ...qrTiming,
     onOutbox: () => void forwarderRef.runOnce?.(),
     onEvent,
   });
@@ -219,12 +221,8 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
         canSell,
         clock,
         log: log.child({ component: 'pix' }),
-        attended: values.terminal.mode === 'attended',
-        ecrDecisionMs: values.payments.ecrDecisionSeconds * 1000,
-        closeMarginMs: values.payments.closeMarginSeconds * 1000,
-        validityMs: values.qr.validitySeconds * 1000,
-        watchMarginMs: values.qr.watchMarginSeconds * 1000,
-        pollMs: values.qr.pollMs,
+        ...timing,
+        ...qrTiming,
         onOutbox: () => void forwarderRef.runOnce?.(),
         onEvent,
       })
@@ -237,9 +235,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     saleBusy: () => engine.busy,
     pixRefunds: pix !== undefined,
     log: log.child({ component: 'void' }),
-    attended: values.terminal.mode === 'attended',
-    ecrDecisionMs: values.payments.ecrDecisionSeconds * 1000,
-    closeMarginMs: values.payments.closeMarginSeconds * 1000,
+    ...timing,
     onOutbox: () => void forwarderRef.runOnce?.(),
     onEvent: (e) => onEvent(e as unknown as SaleEvent),
   });
