@@ -62,6 +62,7 @@ export {
 } from './pinblock.js';
 export {
   panField4,
+  checkPan4,
   encipherFormat4,
   decipherFormat4,
   encryptPin,
