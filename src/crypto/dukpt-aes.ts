@@ -104,13 +104,13 @@ function checkKeyType(type: unknown, what: string): AesKeyType {
  * allows the same strength or weaker (an AES-128 BDK gives 2TDEA, 3TDEA and AES-128 keys; AES-192 adds AES-192;
  * AES-256 gives every type).
  */
-export function checkAesWorkingKeyType(derivation: AesBdkType, working: AesKeyType): void {
+export function checkAesWorkingKeyType(derivation: AesBdkType, working: AesKeyType, what = 'derivation key'): void {
   const from = AES_DUKPT_KEY_TYPES[derivation].strength;
   const to = AES_DUKPT_KEY_TYPES[checkKeyType(working, 'working key type')].strength;
   if (to > from) {
     throw new OmniposError(
       'CRYPTO_INVALID_KEY',
-      `an ${derivation} derivation key cannot give ${working} working keys: X9.24-3 6.1.3 allows keys of the same strength or weaker`,
+      `an ${derivation} ${what} cannot give ${working} working keys: X9.24-3 6.1.3 allows keys of the same strength or weaker`,
       { derivation, working },
     );
   }
@@ -228,7 +228,7 @@ export function deriveAesKeys(bdk: BytesLike, ksn: AesKsnLike, type?: AesKeyType
     });
   }
   const keyType = checkKeyType(options.keyType ?? bdkType, 'working key type');
-  checkAesWorkingKeyType(bdkType, keyType);
+  checkAesWorkingKeyType(bdkType, keyType, 'BDK');
   const initialKey = deriveAesInitialKey(bdkBytes, k);
   const transactionKey = deriveAesTransactionKey(initialKey, k);
   const w = (usage: AesKeyUsage): Buffer => deriveAesWorkingKey(transactionKey, k, usage, keyType);
