@@ -36,7 +36,12 @@ function pinKeyOf(flags: KeyFlags, format: PinBlockFormat): { key: Buffer | stri
   if (flags.key !== undefined && (flags.bdk !== undefined || flags.ksn !== undefined)) {
     throw new OmniposError('INVALID_ARGUMENT', 'give either --key or --bdk with --ksn, not both', {});
   }
-  if (flags.key !== undefined) return { key: flags.key };
+  if (flags.key !== undefined) {
+    if (flags['bdk-type'] !== undefined || flags['key-type'] !== undefined) {
+      throw new OmniposError('INVALID_ARGUMENT', '--bdk-type and --key-type go with --bdk and --ksn, not --key', {});
+    }
+    return { key: flags.key };
+  }
   if (flags.bdk === undefined && flags.ksn === undefined) return undefined;
   const bdk = required(flags.bdk, '--bdk');
   const ksn = required(flags.ksn, '--ksn');

@@ -92,4 +92,10 @@ describe('omnipos tools pinblock: PIN keys of any AES DUKPT key type', () => {
     expect(r.code).toBe(2);
     expect(r.err).toContain(reason);
   });
+
+  it('--key-type with --key (no DUKPT) exits 2 instead of being ignored', async () => {
+    const r = await cli(['tools', 'pinblock', 'encode', '--pin', '1234', '--pan', '1234567', '--format', '4', '--key', '00112233445566778899AABBCCDDEEFF', '--key-type', 'aes128']);
+    expect(r.code).toBe(2);
+    expect(r.err).toContain('--key-type go with --bdk and --ksn');
+  });
 });
