@@ -38,6 +38,7 @@ const V = JSON.parse(readFileSync(new URL('../../vectors/crypto/x9.24-3-2017-key
   suites: Suite[];
   derivationData: { rows: { usage: AesKeyUsage; keyType: AesKeyType; counter: number; block: number; data: string }[] };
   notAllowed: { rows: { bdkType: AesBdkType; keyType: AesKeyType }[] };
+  aes256TransactionKeys: { rows: { ksn: string; transactionKey: string }[] };
 };
 const RUNS = 1000;
 function seed(name: string): number {
@@ -67,6 +68,13 @@ describe('AES DUKPT working key types independent of the BDK (X9.24-3:2017 suppl
         expect(toHex(deriveAesWorkingKey(device, row.ksn, 'pinEncryption', suite.keyType))).toBe(row.pinKey);
       },
     );
+  });
+
+  it.each(V.aes256TransactionKeys.rows)('AES-256 BDK, KSN $ksn: the published transaction key, and AES-128 keys from it', (row) => {
+    const k = deriveAesKeys(V.bdk256, row.ksn, 'aes128');
+    expect(toHex(k.transactionKey)).toBe(row.transactionKey);
+    expect(k.pinKey).toHaveLength(16);
+    expect(toHex(deriveAesWorkingKey(row.transactionKey, row.ksn, 'pinEncryption', 'aes128'))).toBe(toHex(k.pinKey));
   });
 
   it.each(V.derivationData.rows)('derivation data of $keyType $usage (block $block): $data', (row) => {
