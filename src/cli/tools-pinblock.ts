@@ -10,7 +10,7 @@ import {
   type PinBlockFormat,
 } from '../crypto/index.js';
 import type { Command } from './context.js';
-import { aesKeysFor, printRecord, required, requireSandbox, schemeOf } from './tools-dukpt.js';
+import { aesKeysFor, dukptChoiceOf, printRecord, required, requireSandbox, type DukptFlags } from './tools-dukpt.js';
 
 const FORMATS: readonly PinBlockFormat[] = [0, 1, 3, 4];
 
@@ -22,35 +22,41 @@ function formatOf(value: string | undefined): PinBlockFormat {
   return f;
 }
 
-interface KeyFlags {
+interface KeyFlags extends DukptFlags {
   key?: string | undefined;
   bdk?: string | undefined;
   ksn?: string | undefined;
-  scheme?: string | undefined;
 }
 
-/** The PIN key from `--key`, or from `--bdk` and `--ksn` by DUKPT; undefined when neither is given. */
-function pinKeyOf(flags: KeyFlags, format: PinBlockFormat): { key: Buffer | string; ksn?: string } | undefined {
+/**
+ * The PIN key from `--key`, or from `--bdk` and `--ksn` by DUKPT; undefined when neither is given. Formats 0, 1
+ * and 3 take a TDES PIN key (TDES DUKPT, or AES DUKPT with --key-type tdes2 or tdes3), format 4 an AES one.
+ */
+function pinKeyOf(flags: KeyFlags, format: PinBlockFormat): { key: Buffer | string; ksn?: string; keyType?: string } | undefined {
   if (flags.key !== undefined && (flags.bdk !== undefined || flags.ksn !== undefined)) {
     throw new OmniposError('INVALID_ARGUMENT', 'give either --key or --bdk with --ksn, not both', {});
   }
-  if (flags.key !== undefined) return { key: flags.key };
+  if (flags.key !== undefined) {
+    if (flags['bdk-type'] !== undefined || flags['key-type'] !== undefined) {
+      throw new OmniposError('INVALID_ARGUMENT', '--bdk-type and --key-type go with --bdk and --ksn, not --key', {});
+    }
+    return { key: flags.key };
+  }
   if (flags.bdk === undefined && flags.ksn === undefined) return undefined;
   const bdk = required(flags.bdk, '--bdk');
   const ksn = required(flags.ksn, '--ksn');
-  const scheme = schemeOf(flags.scheme ?? (format === 4 ? 'aes128' : 'tdes'));
-  if ((scheme === 'tdes') !== (format !== 4)) {
-    throw new OmniposError('INVALID_ARGUMENT', `format ${format} needs ${format === 4 ? 'an AES' : 'the TDES'} scheme; got --scheme ${scheme}`, {
-      format,
-      scheme,
-    });
+  const choice = dukptChoiceOf(flags, bdk, format === 4 ? 'aes' : 'tdes');
+  const keyType = choice.scheme === 'tdes' ? 'tdes2' : choice.keyType;
+  if (keyType.startsWith('tdes') !== (format !== 4)) {
+    const needs = format === 4 ? 'an AES PIN key (--key-type aes128, aes192 or aes256)' : 'a TDES PIN key (--scheme tdes, or --key-type tdes2 or tdes3)';
+    throw new OmniposError('INVALID_ARGUMENT', `format ${format} needs ${needs}; the DUKPT PIN key would be ${keyType}`, { format, keyType });
   }
-  if (scheme === 'tdes') {
+  if (choice.scheme === 'tdes') {
     const k = deriveTdesKeys(bdk, ksn);
     return { key: k.pinKey, ksn: k.ksn.hex };
   }
-  const k = aesKeysFor(scheme, bdk, ksn);
-  return { key: k.pinKey, ksn: k.ksn.hex };
+  const k = aesKeysFor(choice, bdk, ksn);
+  return { key: k.pinKey, ksn: k.ksn.hex, keyType };
 }
 
 const KEY_OPTIONS = {
@@ -58,6 +64,8 @@ const KEY_OPTIONS = {
   bdk: { type: 'string' },
   ksn: { type: 'string' },
   scheme: { type: 'string' },
+  'bdk-type': { type: 'string' },
+  'key-type': { type: 'string' },
   format: { type: 'string' },
   pan: { type: 'string' },
   json: { type: 'boolean' },
@@ -69,10 +77,15 @@ export const toolsPinblockEncode: Command = {
   path: ['tools', 'pinblock', 'encode'],
   summary: 'build an ISO 9564-1 PIN block (formats 0, 1, 3, 4), optionally encrypted (keys: sandbox only)',
   usage: `omnipos tools pinblock encode --pin PIN --pan PAN [--format 0|1|3|4] [--random HEX]
-       [--key HEX | --bdk HEX --ksn HEX [--scheme tdes|aes128|aes256]] [--json] [--config PATH]
+       [--key HEX | --bdk HEX --ksn HEX [--scheme tdes|aes|aes128|aes192|aes256]
+        [--bdk-type aes128|aes192|aes256] [--key-type tdes2|tdes3|aes128|aes192|aes256]] [--json] [--config PATH]
 
 Prints clearBlock (format 4: the plaintext PIN field) and, with a key, encryptedPinBlock: under --key
-(TDES for formats 0, 1, 3; AES for 4) or under the DUKPT PIN key of --bdk and --ksn. --random fixes the
+(TDES for formats 0, 1, 3; AES for 4) or under the DUKPT PIN key of --bdk and --ksn: TDES DUKPT for
+formats 0, 1, 3 and AES DUKPT for 4 by default; an AES BDK gives a TDES PIN key for formats 0, 1, 3
+with --key-type tdes2 or tdes3, and a PIN key of another AES size with --key-type (see tools dukpt).
+Format 4 takes a PAN of 1 to 19 digits (shorter than 12: zero-padded on the left, M = 0; ISO
+9564-1 9.4.2), formats 0 and 3 one of 8 to 19. --random fixes the
 random fill (formats 1 and 3: the nibbles after the PIN, A-F for 3; format 4: the 16 nibbles of its
 second half) to reproduce published examples. With a key, runs only in the sandbox environment.
 
@@ -93,6 +106,7 @@ Example:
       record.clearBlock = toHex(out.clearBlock);
       record.encryptedPinBlock = toHex(out.encryptedPinBlock);
       if (key.ksn) record.ksn = key.ksn;
+      if (key.keyType) record.keyType = key.keyType;
     } else {
       record.clearBlock = toHex(encodePinBlock(input));
     }
@@ -106,10 +120,12 @@ export const toolsPinblockDecode: Command = {
   path: ['tools', 'pinblock', 'decode'],
   summary: 'read the PIN of an ISO 9564-1 PIN block, clear or encrypted (keys: sandbox only)',
   usage: `omnipos tools pinblock decode --block HEX --pan PAN [--format 0|1|3|4]
-       [--key HEX | --bdk HEX --ksn HEX [--scheme tdes|aes128|aes256]] [--json] [--config PATH]
+       [--key HEX | --bdk HEX --ksn HEX [--scheme tdes|aes|aes128|aes192|aes256]
+        [--bdk-type aes128|aes192|aes256] [--key-type tdes2|tdes3|aes128|aes192|aes256]] [--json] [--config PATH]
 
 Prints pin. Without a key, --block is the clear block (format 4: the plaintext PIN field); with one,
-the encrypted block. An invalid block (control field, PIN length, non-decimal digit, fill, size)
+the encrypted block; --bdk-type and --key-type as in encode. An invalid block (control field, PIN
+length, non-decimal digit, fill, size)
 exits 2 with the reason. With a key, runs only in the sandbox environment.
 
 Example:

@@ -8,9 +8,10 @@ function readable(r: ParsedQr): string {
   if (r.model === 'pix') {
     const p = r.pix;
     const rows: [string, string | undefined][] = [
-      ['model', `pix (${p.type})`],
+      ['model', `pix (${p.composition.replace('+', ' + ')})`],
       ['key', p.key],
       ['url', p.url],
+      ['recurrence', p.recurrence ? `${p.recurrence.url} (Pix Automático, template ${p.recurrence.templateId})` : undefined],
       ['info', p.info],
       ['amount', p.transactionAmount],
       ['merchant', `${p.merchantName}, ${p.merchantCity}`],
@@ -40,7 +41,10 @@ export const toolsQrDecode: Command = {
   usage: `omnipos tools qr decode STRING [--json]
 
 Checks the CRC and every data object, and prints the model recognised (current, earlier,
-oldest, or pix) and the fields. --json prints {model, qrcode_data, fields} (for Pix, {model, pix}).
+oldest, or pix) and the fields. A Pix code is static (a key), dynamic (a location URL), a Pix
+Automático recurrence (template 80 with the recurrence location), or a composite of a payment and
+a recurrence; a key and a payment location together are refused. --json prints {model,
+qrcode_data, fields} (for Pix, {model, pix} with pix.composition and pix.recurrence).
 An invalid code exits 2 with the object id and the problem on stderr, e.g.
 "26.01: expected 16 digits, found 15".
 
@@ -71,7 +75,8 @@ fields in the file, e.g. {"merchantId": "1234567890123456", "terminalId": "12345
 "merchantCity": "São Paulo", "referenceLabel": "26326001000001", "timestamp": "221126083000",
 "modality": "0002", "nsu": "000123"}; a cancellation adds "transactionType": "cancellation" and
 "original": {"nsu", "date" (MMDD), "terminalId"}. With --pix the file holds a Pix code's fields
-({key | url, merchantName, merchantCity, amount?, txid?, info?}). Prints the string, or
+({key | url, merchantName, merchantCity, amount?, txid?, info?, recurrenceUrl?}; recurrenceUrl
+alone makes a Pix Automático code, beside key or url a composite). Prints the string, or
 {"qrcode": STRING} with --json. The second scheme's GUI defaults to BR.COM.ELO.
 
 Example:

@@ -3,14 +3,29 @@
  * (encrypt the PIN field, XOR the PAN field, encrypt again). Plus one entry point per direction for every format:
  * `encryptPin` and `decryptPin`.
  */
+import { OmniposError } from '../core/errors/index.js';
 import { toBytes, type BytesLike } from './bytes.js';
 import { aesEcb } from './ciphers.js';
 import { decryptPinBlock, encryptPinBlock } from './data-cipher.js';
-import { checkPan, decodePinBlock, encodePinBlock, type DecodePinBlockInput, type EncodePinBlockInput } from './pinblock.js';
+import { decodePinBlock, encodePinBlock, type DecodePinBlockInput, type EncodePinBlockInput } from './pinblock.js';
+
+/**
+ * Checks a format 4 PAN: 1 to 19 digits. ISO 9564-1:2017 (9.4.2, the plain text PAN field) sets no minimum: a PAN
+ * shorter than 12 digits is right-justified and padded to the left with zeros, M = 0.
+ */
+export function checkPan4(pan: string | undefined): string {
+  if (typeof pan !== 'string' || !/^\d{1,19}$/.test(pan)) {
+    throw new OmniposError('PINBLOCK_INVALID', 'PAN: expected 1 to 19 digits (format 4)', {
+      reason: 'pan',
+      length: typeof pan === 'string' ? pan.length : undefined,
+    });
+  }
+  return pan;
+}
 
 /** Format 4's 16-byte PAN field: M (PAN length - 12, 0 when shorter), the PAN (left-padded to 12), zeros. */
 export function panField4(pan: string): Buffer {
-  const p = checkPan(pan);
+  const p = checkPan4(pan);
   const m = Math.max(0, p.length - 12);
   return Buffer.from(`${m}${p.padStart(12, '0')}`.padEnd(32, '0'), 'hex');
 }
@@ -54,7 +69,7 @@ export interface EncryptedPin {
 export function encryptPin(input: EncryptPinInput): EncryptedPin {
   const clearBlock = encodePinBlock(input);
   const encryptedPinBlock =
-    input.format === 4 ? encipherFormat4(input.key, clearBlock, checkPan(input.pan)) : encryptPinBlock(input.key, clearBlock, 'tdes');
+    input.format === 4 ? encipherFormat4(input.key, clearBlock, checkPan4(input.pan)) : encryptPinBlock(input.key, clearBlock, 'tdes');
   return { clearBlock, encryptedPinBlock };
 }
 
@@ -66,6 +81,6 @@ export interface DecryptPinInput extends DecodePinBlockInput {
 /** Decrypts an encrypted PIN block of any format and returns the PIN (PINBLOCK_INVALID with a reason otherwise). */
 export function decryptPin(input: DecryptPinInput): string {
   const clear =
-    input.format === 4 ? decipherFormat4(input.key, input.block, checkPan(input.pan)) : decryptPinBlock(input.key, input.block, 'tdes');
+    input.format === 4 ? decipherFormat4(input.key, input.block, checkPan4(input.pan)) : decryptPinBlock(input.key, input.block, 'tdes');
   return decodePinBlock(clear, input);
 }

@@ -1,13 +1,20 @@
 import { mpmChild, parseMpm, qrError, type MpmObject } from './mpm.js';
+import { PIX_GUI, pixCompositionOf, pixRecurrenceOf, type PixComposition, type PixRecurrence } from './pix-recurrence.js';
 
-/** The GUI of Pix (Banco Central, BR Code); compared without regard to case. */
-export const PIX_GUI = 'br.gov.bcb.pix';
+export { PIX_GUI } from './pix-recurrence.js';
 
 /** A Pix BR Code as parsed: the generic objects plus the Pix fields. */
 export interface PixCode {
   readonly objects: readonly MpmObject[];
-  /** `dynamic` when 26.25 (the payload location URL) is present, else `static`. */
-  readonly type: 'static' | 'dynamic';
+  /**
+   * The payment: `dynamic` when 26.25 (the payload location URL) is present, `static` when a key (26.01) is;
+   * `recurrence` when the code carries only a Pix Automático recurrence (no payment).
+   */
+  readonly type: 'static' | 'dynamic' | 'recurrence';
+  /** The payment and the recurrence together: `static+recurrence`, `dynamic+recurrence`, or `type` alone. */
+  readonly composition: PixComposition;
+  /** The Pix Automático recurrence template (80 to 99 with GUI `br.gov.bcb.pix`), when present. */
+  readonly recurrence?: PixRecurrence;
   readonly pointOfInitiationMethod?: string;
   /** 26.01, the Pix key (e-mail, phone, CPF/CNPJ or random key). */
   readonly key?: string;
@@ -39,8 +46,9 @@ export function looksLikePix(objects: readonly MpmObject[]): boolean {
 }
 
 /**
- * Parses a Pix BR Code: EMV MPM with CRC, merchant account 26 with GUI `br.gov.bcb.pix` and a
- * key (26.01) or location (26.25), and the mandatory 52, 53, 58, 59, 60. QR_INVALID otherwise.
+ * Parses a Pix BR Code: EMV MPM with CRC, merchant account 26 with GUI `br.gov.bcb.pix` and a key (26.01) or a
+ * location (26.25) but not both, or neither beside a Pix Automático recurrence template (80–99 with the Pix GUI and
+ * its location in 25), and the mandatory 52, 53, 58, 59, 60. QR_INVALID otherwise.
  */
 export function parsePix(text: string): PixCode {
   return interpretPix(parseMpm(text));
@@ -54,7 +62,8 @@ export function interpretPix(objects: readonly MpmObject[]): PixCode {
   if (!gui || gui.value.toLowerCase() !== PIX_GUI) throw qrError('26.00', `expected "${PIX_GUI}"`, { found: gui?.value });
   const key = mpmChild(mai.children, '01')?.value;
   const url = mpmChild(mai.children, '25')?.value;
-  if (key === undefined && url === undefined) throw qrError('26', 'expected a Pix key (26.01) or a location URL (26.25)');
+  const recurrence = pixRecurrenceOf(objects);
+  const composition = pixCompositionOf(key, url, recurrence);
   const amount = mpmChild(objects, '54')?.value;
   if (amount !== undefined && !/^\d+(\.\d{1,2})?$/.test(amount)) throw qrError('54', 'expected a decimal amount', { found: amount });
   const info = mpmChild(mai.children, '02')?.value;
@@ -63,7 +72,9 @@ export function interpretPix(objects: readonly MpmObject[]): PixCode {
   const txid = mpmChild(mpmChild(objects, '62')?.children, '05')?.value;
   return {
     objects,
-    type: url !== undefined ? 'dynamic' : 'static',
+    type: composition === 'recurrence' ? 'recurrence' : url !== undefined ? 'dynamic' : 'static',
+    composition,
+    ...(recurrence ? { recurrence } : {}),
     ...(poi !== undefined ? { pointOfInitiationMethod: poi } : {}),
     ...(key !== undefined ? { key } : {}),
     ...(info !== undefined ? { info } : {}),

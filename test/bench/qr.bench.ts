@@ -29,6 +29,20 @@ describe('QR parse: Pix, pix-utils README example', () => {
   });
 });
 
+// Pix Automático, a dynamic charge with its recurrence (Banco Central sandbox code; test/vectors/qr/pix-automatico.json)
+const BCB_COMPOSITE =
+  '00020101021226940014br.gov.bcb.pix2572qr-h.sandbox.pix.bcb.gov.br/rest/api/v2/7b2d64c4eb744a2d92a4dd5f8cfc4dfa5204000053039865802BR5913FULANO DE TAL6008BRASILIA62070503***80950014br.gov.bcb.pix2573qr-h.sandbox.pix.bcb.gov.br/rest/api/rec/3d29b94249c54b3f8c533d729f59b5e56304DBE0';
+if (parsePix(BCB_COMPOSITE).recurrence?.url !== (pixUtilsParse(BCB_COMPOSITE) as { urlRec?: string }).urlRec) throw new Error('the two parsers read the recurrence differently');
+
+describe('QR parse: Pix Automático composite (dynamic charge + recurrence, BCB sandbox)', () => {
+  bench('omnipos parsePix', () => {
+    parsePix(BCB_COMPOSITE);
+  });
+  bench('pix-utils parsePix', () => {
+    pixUtilsParse(BCB_COMPOSITE);
+  });
+});
+
 describe('QR build: Pix static with amount and info (pix-utils README input)', () => {
   bench('omnipos buildPix', () => {
     buildPix({ key: 'nubank@thalesog.com', info: 'Gerado por Pix-Utils', merchantName: 'Thales Ogliari', merchantCity: 'Sao Paulo', amount: 1 });
