@@ -1,4 +1,3 @@
-import { OPN_CLASSIC } from '../commands/control.js';
 import { PinpadError, isPinpadError } from '../errors.js';
 import type { PacketLayer } from '../link/link.js';
 import { SILENT_LOGGER, type DriverLogger } from '../logger.js';
@@ -26,6 +25,9 @@ export interface SecureStatus {
   readonly sessions: number;
   readonly lastEnd?: SessionEnd;
 }
+
+/** Secure OPNs sent before a refusal (an error status) is reported. */
+const SECURE_OPN_TRIES = 3;
 
 const text = (b: Uint8Array, from: number, to: number): string => Buffer.from(b.subarray(from, to)).toString('latin1');
 
@@ -146,14 +148,20 @@ export class SecureChannel implements PacketLayer {
   private async establish(session: SessionControl): Promise<void> {
     const pub = { modulus: this.terminalKey.modulus, publicExponent: this.terminalKey.publicExponent };
     let answer;
-    try {
-      answer = await session.run(OPN_SECURE, pub);
-    } catch (e) {
-      // A pinpad that refuses OPN with data predates §3.2.2: serve it as the obsolete pinpad it is.
-      if (!isPinpadError(e, 'PINPAD_STATUS') || this.recognitionValue === 'abecs') throw e;
-      this.log.info({ status: e.context.status }, 'pinpad refused the secure OPN; trying the classic one');
-      await session.run(OPN_CLASSIC, undefined);
-      answer = { kind: 'obsolete' } as const;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        answer = await session.run(OPN_SECURE, pub);
+        break;
+      } catch (e) {
+        // A refused secure OPN (an error status) is not an obsolete pinpad: only a bare OPN000
+        // answers as one (§3.2.2). A current pinpad also answers a classic OPN with OPN000, so
+        // falling back to it would take a busy pinpad for an obsolete one. Tried again, then reported.
+        if (!isPinpadError(e, 'PINPAD_STATUS') || attempt >= SECURE_OPN_TRIES) {
+          if (isPinpadError(e, 'PINPAD_STATUS')) this.log.warn({ status: e.context.status, attempts: attempt }, 'pinpad refused the secure OPN');
+          throw e;
+        }
+        this.log.info({ status: e.context.status, attempt }, 'pinpad refused the secure OPN; trying it again');
+      }
     }
     if (answer.kind === 'obsolete') {
       this.recognitionValue = 'classic';
