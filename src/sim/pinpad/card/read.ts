@@ -1,4 +1,7 @@
-import { card as driverCard, CARD_LAYOUTS, decodeLayout, encodeResponse } from '../../../../drivers/pinpad/index.js';
+import { CARD_LAYOUTS } from '../../../../tables/pinpad/card-commands.js';
+import { writeAnswer as encodeResponse } from '../wire/command.js';
+import { isLayoutFault, readLayout } from '../wire/layout.js';
+import { maskPan, partialTrack1 as incompleteTrack1, partialTrack2 as incompleteTrack2 } from './tracks.js';
 import { cardInterfaces, type TestCard } from '../../../../tables/test-cards.js';
 import type { SimHandler, SimContext } from '../engine.js';
 import { chipOf, type Via } from './deck.js';
@@ -8,17 +11,13 @@ import { answer, bin, fail, hasKey, num, pause, readParams, ST, str, waitNothing
 import { enterPin } from './pin-entry.js';
 import { cardSim, type CardSim, type HeldCard } from './state.js';
 
-const { maskPanField, incompleteTrack1, incompleteTrack2 } = driverCard;
 
 /** Track 1 of a test card: format B, PAN, name, YYMM, service code, discretionary data. */
 export function track1Of(c: TestCard): string {
   return `B${c.pan}^${c.cardholderName.padEnd(26, ' ').slice(0, 26)}^${c.expiry}${c.serviceCode}0000000000`;
 }
 
-function mask(field: string, m: string | undefined): string {
-  if (!m || !/^\d{4}$/.test(m)) return field;
-  return maskPanField(field, Number(m.slice(0, 2)), Number(m.slice(2)));
-}
+const mask = maskPan;
 
 /** What the reader sees when the terminal did not enable contactless: the customer inserts (or swipes) instead. */
 function effectiveVia(c: TestCard, via: Via, contactlessOn: boolean): Via {
@@ -183,7 +182,8 @@ export const gpn: SimHandler = async (cmd, ctx) => {
   const sim = cardSim(ctx.state);
   const block = cmd.blocks[0];
   if (!block) return fail('GPN', ST.INVPARM);
-  const f = decodeLayout(CARD_LAYOUTS.GPN_REQUEST, block, 'GPN');
+  const f = readLayout(CARD_LAYOUTS.GPN_REQUEST, block);
+  if (isLayoutFault(f) || cmd.blocks.length !== 1) return fail('GPN', ST.INVPARM);
   const min = Number(f.GPN_MIN1);
   const max = Number(f.GPN_MAX1);
   if (f.GPN_ENTRIES !== '1' || min < 4 || max < min) return fail('GPN', ST.INVPARM);
