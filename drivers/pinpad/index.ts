@@ -4,7 +4,7 @@ export { PinpadError, isPinpadError, isDisconnected, PINPAD_ERROR_CODES, type Pi
 export { linkTimings, SPEC_TIMINGS, type LinkTimings } from './link/timings.js';
 export { CLEAR_LAYER, isNotification, type LossReason, type PacketLayer } from './link/link.js';
 export type { DriverLogger } from './logger.js';
-export { encodeFrame, wireLength } from './frame.js';
+export { encodeFrame, packetCrc, wireLength } from './frame.js';
 export { FrameDecoder, type LinkEvent } from './decoder.js';
 export { PinpadFramer } from './framer.js';
 export { crc16 } from './crc.js';
