@@ -1,7 +1,7 @@
 import { Refusal, type SimCommand, type SimContext } from '../engine.js';
 import { writeAnswer } from '../wire/command.js';
 import type { FieldValue } from '../wire/fields.js';
-import { faultStatus, isParamFault, packBlocks, readParams as readWire, writeDatum, type ParamSet } from '../wire/params.js';
+import { faultStatus, isParamFault, packBlocks, ParamFaultError, readParams as readWire, writeDatum, type ParamSet } from '../wire/params.js';
 
 export type { FieldValue };
 
@@ -36,7 +36,15 @@ export const ST = {
 export function readParams(cmd: SimCommand): ParamSet {
   const p = readWire(cmd.id, cmd.blocks);
   if (isParamFault(p)) throw new Refusal(faultStatus(p), `${cmd.id}: ${p.kind} ${'name' in p ? p.name : `block ${p.block} offset ${p.offset}`}`);
-  return p;
+  const refuse = <T>(f: () => T): T => {
+    try {
+      return f();
+    } catch (e) {
+      if (e instanceof ParamFaultError) throw new Refusal(faultStatus(e.fault), `${cmd.id}: ${e.message}`);
+      throw e;
+    }
+  };
+  return { get: (n) => refuse(() => p.get(n)), all: (n) => refuse(() => p.all(n)), has: (n) => p.has(n) };
 }
 
 /** A success answer with PP_ data by name (undefined values left out). */

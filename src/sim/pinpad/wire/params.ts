@@ -67,25 +67,45 @@ export function readParams(id: string, blocks: readonly Uint8Array[]): ParamSet 
   if (!Array.isArray(raw)) return raw;
   const table = commandParams(id);
   const values = new Map<string, FieldValue[]>();
+  const lazy = new Map<string, ParamFault>();
   for (const p of raw) {
     const def = abecsId(p.id);
     if (!def || def.id >= 0x8000) continue; // unknown, or a PP_ datum: not a parameter
     if (table && !(def.name in table.params)) continue; // not foreseen for this command: ignored
-    const fault = check(def, p.value, table?.anyLength?.includes(def.name) ?? false);
-    if (fault) return fault;
     const list = values.get(def.name) ?? [];
-    if (list.length > 0 && !(table?.repeats?.includes(def.name) ?? false)) continue; // first value wins (§6.2.2)
+    if (list.length > 0 && !(table?.repeats?.includes(def.name) ?? false)) continue; // first value wins, the rest ignored (§6.2.2)
+    const fault = check(def, p.value, table?.anyLength?.includes(def.name) ?? false);
+    if (fault) {
+      // an MD parameter is checked when the situation needs it (the handler reads it): the PPC930 of
+      // the public log takes a GOX whose SPE_WKENC (B16) has 8 bytes with SPE_MTHDPIN "3" (DUKPT)
+      if (table?.params[def.name] === 'MD') {
+        lazy.set(def.name, fault);
+        continue;
+      }
+      return fault;
+    }
     list.push(readField(def.format, p.value));
     values.set(def.name, list);
   }
   if (table) {
     for (const [name, presence] of Object.entries(table.params)) if (presence === 'M' && !values.has(name)) return { kind: 'missing', name };
   }
-  return {
-    get: (name) => values.get(name)?.[0],
-    all: (name) => values.get(name) ?? [],
-    has: (name) => values.has(name),
+  const use = (name: string): void => {
+    const f = lazy.get(name);
+    if (f) throw new ParamFaultError(f);
   };
+  return {
+    get: (name) => (use(name), values.get(name)?.[0]),
+    all: (name) => (use(name), values.get(name) ?? []),
+    has: (name) => values.has(name) || lazy.has(name),
+  };
+}
+
+/** Thrown by ParamSet.get for an MD parameter that was sent malformed and is now needed. */
+export class ParamFaultError extends Error {
+  constructor(readonly fault: ParamFault) {
+    super(`${fault.kind} ${'name' in fault ? fault.name : ''}`);
+  }
 }
 
 export function isParamFault(x: unknown): x is ParamFault {
