@@ -65,6 +65,9 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
+/** ST_INVPARM (§3.1.1). */
+const ST_INVPARM = 11;
+
 /** Commands after which no card transaction is open. */
 const CARD_SESSION_ENDS: ReadonlySet<string> = new Set(['RMC', 'CLO', 'CLX', 'OPN']);
 /** A card transaction with no command for this long is over (its caller never sent RMC). */
@@ -306,9 +309,17 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
     return this.run(DSP, text, opts);
   }
 
-  /** DEX (§3.3.4): free text (lines split by "\n"), up to 160 characters. */
-  displayEx(text: string, options?: DexOptions, opts?: RunOptions): Promise<void> {
-    return this.run(DEX, { text, ...(options ? { options } : {}) }, opts);
+  /** DEX (§3.3.4): free text (lines split by "\n"), up to 160 characters; without the options on a pinpad that refuses them (2.12). */
+  async displayEx(text: string, options?: DexOptions, opts?: RunOptions): Promise<void> {
+    try {
+      await this.run(DEX, { text, ...(options ? { options } : {}) }, opts);
+    } catch (e) {
+      // A 2.12 pinpad knows no DEX_OPTIONS (new in 2.20): the extra bytes make DEX_MSGLEN disagree
+      // with the data and it answers ST_INVPARM (2.12 §6). The text goes again without them.
+      if (!options || !isPinpadError(e, 'PINPAD_STATUS') || e.context.unknownCommand === true || Number(e.context.status) !== ST_INVPARM) throw e;
+      this.log.info({ command: 'DEX' }, 'pinpad refused DEX_OPTIONS; shown without them');
+      await this.run(DEX, { text }, opts);
+    }
   }
 
   /** GCD (§3.3.8, blocking): data typed by the customer for a fixed prompt. */

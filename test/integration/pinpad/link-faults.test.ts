@@ -163,3 +163,22 @@ describe('no phantom control bytes (§2.2.1, §2.2.3)', () => {
     expect(sends).toBe(2);
   });
 });
+
+describe('2.12 pinpads: DEX options refused', () => {
+  it('DEX with options on a pinpad that knows none (2.12: ST_INVPARM when DEX_MSGLEN disagrees) is shown again without them', async () => {
+    const { peer, pinpad } = await setup();
+    const shown: string[] = [];
+    peer.script = (cmd, raw, p) => {
+      if (cmd !== 'DEX') return;
+      // 2.12 §3.3.4: DEX CMD_LEN1(3) DEX_MSGLEN(3) DEX_MSG; anything else is ST_INVPARM
+      const len = Number(raw.subarray(3, 6).toString());
+      const msgLen = Number(raw.subarray(6, 9).toString());
+      if (len !== 3 + msgLen) return p.answer('DEX011');
+      shown.push(raw.subarray(9).toString('latin1'));
+      p.answer('DEX000');
+    };
+    await expect(within(pinpad.displayEx('VALOR: 1,00\nAPROXIME', { horizontal: 'center', kind: 'info' }))).resolves.toBeUndefined();
+    expect(shown).toEqual(['VALOR: 1,00\rAPROXIME']);
+    expect(peer.commands()).toEqual(['OPN', 'DEX', 'DEX']);
+  });
+});
