@@ -78,9 +78,9 @@ describe('no idle probe inside an open card transaction (GCX … RMC)', () => {
     const read = await pinpad.run(card.GCX, GCX_REQ);
     expect(read.cardType).toBe('contactless-chip');
     const from = peer.seen.length;
-    expect(pinpad.inCardSession).toBe(true);
     await sleep(600); // twelve probe intervals: the host is authorising
     expect(peer.controls(CAN, from)).toBe(0);
+    expect(pinpad.inCardSession).toBe(true);
     await pinpad.run(card.RMC, ['APROVADA', '']);
     expect(pinpad.inCardSession).toBe(false);
     await until(() => peer.controls(CAN, from) >= 1); // probes again once the card transaction is over
@@ -99,8 +99,9 @@ describe('sealed when sent, not when queued', () => {
     peer.script = (cmd, raw, p) => {
       if (cmd === 'OPN') p.answer('OPN000');
       // the test's layer puts the session's mark before the clear packet: "1DSP…" or "2DSP…"
-      if (raw[0] === 0x31) held = () => p.answer('DSP000');
-      if (raw[0] === 0x32) p.answer('DSP000');
+      if (cmd === 'OPN') return;
+      if (raw[0] === 0x31 && !held) held = () => p.answer('DSP000');
+      else p.answer('DSP000');
     };
     const { pinpad } = await clearPinpad(peer);
     let mark = '1';
