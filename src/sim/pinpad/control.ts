@@ -48,7 +48,7 @@ export function parseControl(line: string): ControlCommand | { error: string } {
     case 'unplug':
       return typeof v.replugAfterMs === 'number' ? { cmd: 'unplug', replugAfterMs: v.replugAfterMs } : { cmd: 'unplug' };
     case 'card':
-      return isRecord(v.choice) ? { cmd: 'card', choice: v.choice } : { error: 'card needs choice {pan|lastDigit|name, via, action, pin, declineAfterApproval, removeEarly, leavesCard}' };
+      return isRecord(v.choice) ? { cmd: 'card', choice: v.choice } : { error: 'card needs choice {pan|lastDigit|name, via, action, pin, declineAfterApproval, declineOffline, removeEarly, leavesCard}' };
     case 'clear':
     case 'replug':
     case 'state':

@@ -164,16 +164,20 @@ export const gtk: SimHandler = (cmd, ctx) => {
   if (want.pan) clear.push(packTrack(c.pan));
   if (want.t1) clear.push(packTrack1(track1Of(c)));
   if (want.t2) clear.push(packTrack(c.track2));
-  const { ksn, out } = sim.dukpt.encryptData(clear, iv, method === '51' ? 'cbc' : 'ecb');
+  // §6.3.4.2: one KSN for every field in ECB, a KSN of its own per field in CBC
+  const enc = sim.dukpt.encryptFields(clear, iv, method === '51' ? 'cbc' : 'ecb');
   for (const b of clear) b.fill(0);
   held.gtkDone = true;
   held.panKnown = false;
-  const ksnBytes = Buffer.from(ksn, 'hex');
   let i = 0;
   const data: [string, Uint8Array | undefined][] = [];
-  if (want.pan) data.push(['PP_ENCPAN', out[i++]], ['PP_ENCPANKSN', ksnBytes]);
-  if (want.t1) data.push(['PP_TRACK1', out[i++]], ['PP_TRK1KSN', ksnBytes]);
-  if (want.t2) data.push(['PP_TRACK2', out[i++]], ['PP_TRK2KSN', ksnBytes]);
+  const next = (d: string, k: string): void => {
+    const e = enc[i++]!;
+    data.push([d, e.out], [k, Buffer.from(e.ksn, 'hex')]);
+  };
+  if (want.pan) next('PP_ENCPAN', 'PP_ENCPANKSN');
+  if (want.t1) next('PP_TRACK1', 'PP_TRK1KSN');
+  if (want.t2) next('PP_TRACK2', 'PP_TRK2KSN');
   return answer('GTK', data);
 };
 

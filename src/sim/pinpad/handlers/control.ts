@@ -116,7 +116,17 @@ function gixValue(p: VirtualPinpadProfile, id: number): FieldValue | undefined {
  * line 82: 8016h before 8012h, no 800Bh/8062h/8065h).
  */
 const GIX_212_ORDER = [0x8001, 0x8002, 0x8003, 0x8004, 0x8005, 0x8006, 0x8007, 0x8008, 0x8009, 0x800a, 0x8010, 0x8011, 0x8016, 0x8012, 0x8013, 0x8014, 0x8015, 0x8020, 0x8021, 0x8022, 0x8030, 0x8031, 0x8032, 0x8033, 0x8034, 0x8035, 0x8036];
-const IDS_212: Readonly<Record<number, (p: VirtualPinpadProfile) => string>> = { 0x8030: () => '0'.repeat(100), 0x8031: () => '0'.repeat(100), 0x8034: () => '0'.repeat(100) };
+const IDS_212: Readonly<Record<number, (p: VirtualPinpadProfile) => string>> = {
+  0x8030: () => '0'.repeat(100),
+  0x8031: () => '0'.repeat(100),
+  0x8034: () => '0'.repeat(100),
+  // the kernel versions and graphic display data the PPC930 answers (log lines 82-146), in this pinpad's words
+  0x8014: (p) => (p.contactless ? '1.0.1-20170601' : ''),
+  0x8015: (p) => (p.contactless ? '1.0.0-20150224' : ''),
+  0x8016: (p) => (p.contactless ? '1.0.1-20180614' : ''),
+  0x8021: () => '03200240',
+  0x8022: () => '11',
+};
 
 /** One GIX datum, or undefined when this pinpad has no value for it (skipped, §3.2.4). */
 function gixDatum(p: VirtualPinpadProfile, state: Parameters<typeof tableVersionValue>[0], id: number): Uint8Array | undefined {
