@@ -217,7 +217,12 @@ function onControl(t: LinkTimings, state: LinkState, byte: number): Transition {
 
 function onFrame(t: LinkTimings, state: LinkState, data: Uint8Array, notification: boolean): Transition {
   if (state.kind !== 'await-response' || state.nakPending) return { state, effects: [] };
-  if (notification) return { state, effects: [{ type: 'notification', id: state.cmd.id, data }] };
+  if (notification) {
+    // a non-blocking command gets none (§2.3.3); should one come, its 10 s start again rather than never end
+    const effects: LinkEffect[] = [{ type: 'notification', id: state.cmd.id, data }];
+    if (!state.cmd.blocking) effects.push({ type: 'timer', ms: t.responseMs });
+    return { state, effects };
+  }
   return next(t, state.queue, [{ type: 'response', id: state.cmd.id, data }]);
 }
 

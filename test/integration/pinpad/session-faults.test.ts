@@ -1,7 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { INFO_GIX_IDS } from '../../../drivers/pinpad/pinpad.js';
-import { Pinpad, SecurePinpad, card, isPinpadError, terminalKeyFromPem, type PacketLayer, type PinpadLinkEvent, type TerminalKey } from '../../../drivers/pinpad/index.js';
+import { INFO_GIX_IDS, Pinpad, SecurePinpad, card, isPinpadError, terminalKeyFromPem, type PacketLayer, type PinpadLinkEvent, type TerminalKey } from '../../../drivers/pinpad/index.js';
 import { TcpTransport } from '../../../drivers/transport/tcp.js';
 import { CAN, ScriptedPeer, sleep, until } from './scripted-peer.js';
 
