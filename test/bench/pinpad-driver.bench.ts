@@ -94,5 +94,9 @@ async function ratio(name: string, run: () => Promise<unknown>, n: number): Prom
 for (const [name, run] of COMMANDS) await ratio(name, run, 500);
 
 describe('pinpad driver per command (real link, captured PPC930 answers)', () => {
-  for (const [name, run] of COMMANDS) bench(name, run);
+  for (const [name, run] of COMMANDS) {
+    bench(name, async () => {
+      await run();
+    });
+  }
 });
