@@ -289,6 +289,7 @@ describe('link machine properties', () => {
       { type: 'control', byte: 0x18 },
       { type: 'bad-frame' },
       { type: 'activity' },
+      { type: 'activity', started: true },
       { type: 'timeout' },
       { type: 'frame', data: Uint8Array.of(0x41), notification: false },
       { type: 'frame', data: Uint8Array.of(0x4e), notification: true },
@@ -313,6 +314,13 @@ describe('link machine properties', () => {
           h.feed(x);
           if (h.state.kind === 'idle' || h.state.kind === 'down') expect(h.state.queue.length).toBe(0);
         }
+        // every command ends without the link going down: the owner's inter-byte timer turns a stalled
+        // packet into a bad frame, and the one timer fires; a blocking command waits on its caller's cancel
+        for (let k = 0; k < 2000 && h.state.kind !== 'idle'; k++) {
+          if (h.state.kind === 'await-response' && h.state.cmd.blocking && !h.state.nakPending) h.feed({ type: 'cancel', id: h.state.cmd.id });
+          else h.feed(k % 2 ? { type: 'timeout' } : { type: 'bad-frame' });
+        }
+        expect(['idle', 'down']).toContain(h.state.kind);
         h.feed({ type: 'down' });
         const settled = h.log.filter((e) => e.type === 'response' || e.type === 'failed').map((e) => (e as { id: number }).id);
         expect(new Set(settled).size).toBe(settled.length);
