@@ -1,0 +1,114 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { Pinpad, card, isPinpadError, type PinpadLinkEvent } from '../../../drivers/pinpad/index.js';
+import { TcpTransport } from '../../../drivers/transport/tcp.js';
+import { VirtualPinpad, type VirtualPinpadOptions } from '../../../src/sim/pinpad/index.js';
+import { cardSim, type CardChoice } from '../../../src/sim/pinpad/card/index.js';
+import { sleep, until } from './scripted-peer.js';
+
+/**
+ * The driver's issue-18 bullets against the strict virtual pinpad (its own §6.2 reader, real faults
+ * of a serial line) over TCP loopback. Times are shortened where the behaviour is under test.
+ */
+const TIMINGS = { ackMs: 600, responseMs: 1200, eotMs: 500, interByteMs: 400, silenceMs: 100 };
+const ACQ = '03';
+
+const cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  for (const f of cleanup.splice(0).reverse()) await f();
+});
+
+async function setup(probeIntervalMs = 0, simOpts: VirtualPinpadOptions = {}) {
+  const sim = new VirtualPinpad({ tcpPort: 0, ...simOpts });
+  await sim.start();
+  cleanup.push(() => sim.stop());
+  const pinpad = new Pinpad({
+    transport: () => new TcpTransport({ host: '127.0.0.1', port: sim.port }),
+    timings: TIMINGS,
+    probeIntervalMs,
+    reconnect: { initialMs: 50, maxMs: 200 },
+  });
+  cleanup.push(() => pinpad.close());
+  const events: PinpadLinkEvent[] = [];
+  pinpad.on('link', (e) => events.push(e));
+  await pinpad.connect();
+  const choose = (c: CardChoice): void => {
+    const r = cardSim(sim.engine.state).deck.choose(c);
+    if (!r.ok) throw new Error(r.error);
+  };
+  return { sim, pinpad, events, choose };
+}
+
+function within<T>(p: Promise<T>, ms = 8000): Promise<T> {
+  return Promise.race([p, sleep(ms).then(() => Promise.reject(new Error(`still pending after ${ms} ms`)))]);
+}
+
+const today = (): { date: string; time: string } => {
+  const d = new Date();
+  const p = (n: number): string => String(n).padStart(2, '0');
+  return { date: `${p(d.getFullYear() % 100)}${p(d.getMonth() + 1)}${p(d.getDate())}`, time: `${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}` };
+};
+
+describe('driver against the strict virtual pinpad: a serial line\'s faults', () => {
+  it('a truncated answer to a blocking command (no ETB) is NAKed after the inter-byte time and taken whole', async () => {
+    const { sim, pinpad } = await setup();
+    sim.inject({ kind: 'truncated-answer' });
+    sim.engine.type('4321');
+    await expect(within(pinpad.getData({ message: 7, minDigits: 4, maxDigits: 4, timeoutS: 30 }))).resolves.toBe('4321');
+  });
+
+  it('a lost answer: PINPAD_TIMEOUT, then CAN to resynchronise, and the next command is shown', async () => {
+    const { sim, pinpad } = await setup();
+    const cans = sim.engine.state.cans;
+    sim.inject({ kind: 'lost-answer' });
+    const err = await within(pinpad.display(['LOST', ''])).catch((e: unknown) => e);
+    expect(isPinpadError(err, 'PINPAD_TIMEOUT')).toBe(true);
+    await until(() => sim.engine.state.cans > cans);
+    await within(pinpad.display(['NEXT', '']));
+    expect(sim.engine.state.display).toEqual(['NEXT', '']);
+  });
+
+  it('a late answer (past the non-blocking wait): timeout, CAN, and the late answer is not taken for the next command', async () => {
+    const { sim, pinpad } = await setup();
+    sim.inject({ kind: 'delay', ms: 2000 });
+    const err = await within(pinpad.display(['LATE', ''])).catch((e: unknown) => e);
+    expect(isPinpadError(err, 'PINPAD_TIMEOUT')).toBe(true);
+    await within(pinpad.display(['ON TIME', '']));
+    expect(sim.engine.state.display).toEqual(['ON TIME', '']);
+  });
+
+  it('noise with stray SYN, ACK, NAK and EOT before answers: every command still ends with its own answer', async () => {
+    const { sim, pinpad } = await setup();
+    sim.inject({ kind: 'garbage', bytes: 24, control: true, count: 5 });
+    for (let i = 0; i < 5; i++) {
+      await within(pinpad.display([`NOISE ${i}`, '']));
+      expect(sim.engine.state.display[0]).toBe(`NOISE ${i}`);
+    }
+  });
+});
+
+describe('driver against the strict virtual pinpad: the card transaction', () => {
+  it('no idle probe between GCX and GOX: firmware that drops the EMV context on CAN still runs GOX', async () => {
+    const { sim, pinpad, choose } = await setup(50);
+    await until(() => sim.engine.state.cans >= 2); // the idle link is probed
+    choose({ lastDigit: 0, via: 'chip', pin: 'right', declineAfterApproval: false });
+    sim.inject({ kind: 'can-drops-emv' });
+    const read = await within(pinpad.run(card.GCX, { amount: 1000, ...today(), acquirer: ACQ, contactless: false }));
+    expect(read.cardType).toBe('chip');
+    const cans = sim.engine.state.cans;
+    await sleep(500); // ten probe intervals: the host is asked in this time
+    expect(sim.engine.state.cans).toBe(cans);
+    const gox = await within(pinpad.run(card.GOX, { acquirer: read.aidTables[0]!.acquirer, amount: 1000, pinKeyIndex: 1 }));
+    expect(gox.decision).toBe('online');
+  });
+
+  it('an unplug inside the card transaction is seen through the transport, without a probe', async () => {
+    const { sim, pinpad, events, choose } = await setup(50);
+    choose({ lastDigit: 0, via: 'chip', pin: 'right', declineAfterApproval: false });
+    await within(pinpad.run(card.GCX, { amount: 1000, ...today(), acquirer: ACQ, contactless: false }));
+    const cans = sim.engine.state.cans;
+    await sleep(300); // six probe intervals with the card in
+    await sim.unplug();
+    await until(() => events.some((e) => e.state === 'disconnected'));
+    expect(sim.engine.state.cans).toBe(cans);
+  });
+});
