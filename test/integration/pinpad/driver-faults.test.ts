@@ -3,6 +3,8 @@ import { Pinpad, card, isPinpadError, type PinpadLinkEvent } from '../../../driv
 import { TcpTransport } from '../../../drivers/transport/tcp.js';
 import { VirtualPinpad, type VirtualPinpadOptions } from '../../../src/sim/pinpad/index.js';
 import { cardSim, type CardChoice } from '../../../src/sim/pinpad/card/index.js';
+import { PinpadCardPort } from '../../../src/adapters/pinpad-card.js';
+import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { sleep, until } from './scripted-peer.js';
 
 /**
@@ -111,4 +113,25 @@ describe('driver against the strict virtual pinpad: the card transaction', () =>
     await until(() => events.some((e) => e.state === 'disconnected'));
     expect(sim.engine.state.cans).toBe(cans);
   });
+});
+
+describe('driver against the strict virtual pinpad: FCX has a deadline', () => {
+  for (const via of ['contactless', 'chip'] as const) {
+    it(`a ${via} card whose FCX answer is lost: aborted at the deadline (CAN), ${via === 'contactless' ? "the host's approval stands (§3.7.4 note 2)" : 'the card session failed'}, the pinpad runs the next command`, async () => {
+      const { sim, pinpad, choose } = await setup();
+      const c = TEST_CARDS.find((x) => x.name.startsWith('mastercard credit, chip'))!;
+      choose(via === 'chip' ? { pan: c.pan, via, pin: 'right' } : { pan: c.pan, via });
+      const port = new PinpadCardPort({ pinpad, acquirerIndex: 3, pinKeySlot: 1, dataKeySlot: 2, resolveProduct: () => ({ productId: 80 }), finishTimeoutMs: 600, timeoutS: 30 });
+      sim.engine.type('1234');
+      const read = await within(port.readCard({ merchantOrderId: 'FCX-SIM', amount: 1500, method: 'credit', installments: 1, interest: 'ByMerchant' }, new AbortController().signal));
+      expect(read.summary.inputMode).toBe(via === 'chip' ? 'Emv' : 'ContactlessEmv');
+      const cans = sim.engine.state.cans;
+      sim.inject({ kind: 'lost-answer' });
+      const r = await within(port.finishChip('approved', { emvResponse: '8A023030' }));
+      expect(r.card).toBe(via === 'chip' ? 'failed' : 'approved');
+      expect(sim.engine.state.cans).toBeGreaterThan(cans);
+      await within(pinpad.display(['NEXT', '']));
+      expect(sim.engine.state.display).toEqual(['NEXT', '']);
+    });
+  }
 });
