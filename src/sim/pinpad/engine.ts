@@ -224,6 +224,13 @@ export class SimEngine {
       return;
     }
     const id = data[0] === DC2 ? this.layer.peekId?.(data) : latin1(data.subarray(0, 3));
+    if (data[0] === DC2 && id !== undefined && data.length > MAX_CLASSIC_PKTDATA && CLASSIC_COMMAND_IDS.has(id)) {
+      // a sealed classic command over 1024 bytes (§2.2.1): refused as the reader refuses a clear one
+      const r = (this.state.rejected ??= {});
+      r['too-long'] = (r['too-long'] ?? 0) + 1;
+      this.write(Uint8Array.of(NAK));
+      return;
+    }
     const unplug = this.faults.takeDisconnect(id, 'before-ack');
     if (unplug) {
       this.opts.unplug?.(unplug.replugAfterMs);

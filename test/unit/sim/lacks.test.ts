@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FrameDecoder, encodeFrame, sealPacket, decodeResponse, decodeParams, type LinkEvent } from '../../../drivers/pinpad/index.js';
+import { FrameDecoder, encodeFrame, sealPacket, openPacket, decodeResponse, decodeParams, type LinkEvent } from '../../../drivers/pinpad/index.js';
 import { dukptDecryptData } from '../../../src/crypto/index.js';
 import { SimEngine } from '../../../src/sim/pinpad/engine.js';
 import { handlersFor } from '../../../src/sim/pinpad/handlers/index.js';
@@ -107,5 +107,28 @@ describe('what the virtual pinpad lacked (issue 18)', () => {
     expect(text(await r.send(encodeFrame(cmd('DEX', Buffer.from('003OLA000000')))))).toBe('DEX011');
     const now = rig();
     expect(text(await now.send(encodeFrame(cmd('DEX', Buffer.from('003OLA000000')))))).toBe('DEX000');
+  });
+});
+
+describe('a sealed classic command over 1024 bytes (§2.2.1)', () => {
+  it('is NAKed like a clear one; a sealed Abecs command of that size is taken', async () => {
+    const r = rig();
+    const ksec = new Uint8Array(16).fill(9);
+    r.engine.state.session.secure = { ksec };
+    r.engine.layer = secureLayerOf(r.engine.state);
+    const out: number[] = [];
+    const engine = new SimEngine({ profile: profile(), handlers: handlersFor(false), output: (b) => out.push(...b), typingMs: null });
+    engine.state.session.secure = { ksec };
+    engine.layer = secureLayerOf(engine.state);
+    engine.receive(encodeFrame(sealPacket(ksec, cmd('TLR', Buffer.from(`01${'9'.repeat(997)}`), Buffer.alloc(40, 0x41)))));
+    expect(out).toEqual([0x15]);
+    expect(engine.state.rejected).toEqual({ 'too-long': 1 });
+    // GIX in two blocks (SPE_IDLIST, then two unknown parameters of padding): 1121 bytes of CLRDATA
+    const b1 = Buffer.concat([par(0x01, Buffer.from('8001', 'hex')), par(0x7777, Buffer.alloc(900))]);
+    const b2 = par(0x7778, Buffer.alloc(200));
+    const clr = Buffer.concat([Buffer.from(`GIX${b1.length}`), b1, Buffer.from(`${b2.length}`), b2]);
+    expect(clr.length).toBeGreaterThan(1024);
+    const gix = await r.send(encodeFrame(sealPacket(ksec, clr)));
+    expect(text(openPacket(ksec, gix)).slice(0, 6)).toBe('GIX000');
   });
 });
