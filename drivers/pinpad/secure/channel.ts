@@ -40,7 +40,8 @@ const text = (b: Uint8Array, from: number, to: number): string => Buffer.from(b.
  *   fatal"); clear answers are taken inside a session only where §5.2.2/§6.3.2 send them:
  *   CLO/CLX/OPN (which end the session), `ERR009` (the pinpad refused our packet and closed,
  *   §5.2.2.3), `xxx003` (the pinpad has no session: it was reset), and `xxx009` for a clear
- *   command (refused, the session holds). Any other clear answer fails the command.
+ *   command (refused, the session holds), and a clear NTM (a notification, passed on). Any other
+ *   clear answer fails the command.
  *
  * A lost session (ERR009, ST_NOSEC, an answer that does not open) is re-established by `ensure()`,
  * which SecurePinpad calls after the failure and before the next command.
@@ -127,6 +128,12 @@ export class SecureChannel implements PacketLayer {
     if (!this.key) return data;
     const id = text(data, 0, 3);
     const status = text(data, 3, 6);
+    if (id === 'NTM') {
+      // A notification in clear inside a session (some firmware sends them so): text for the
+      // operator, nothing secret; passed on, the blocking command goes on (§2.3.3).
+      this.log.debug({ responseId: id }, 'pinpad sent a clear notification inside the secure session');
+      return data;
+    }
     if (id === 'OPN') this.end('opn');
     else if (id === 'CLO' || id === 'CLX') this.end('clo');
     else if (status === '003') this.end('nosec', true);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Pinpad, card, isPinpadError, type PinpadLinkEvent } from '../../../drivers/pinpad/index.js';
+import { generateKeyPairSync } from 'node:crypto';
+import { Pinpad, SecurePinpad, card, isPinpadError, terminalKeyFromPem, type PinpadLinkEvent, type PinpadNotification } from '../../../drivers/pinpad/index.js';
 import { TcpTransport } from '../../../drivers/transport/tcp.js';
 import { VirtualPinpad, type VirtualPinpadOptions } from '../../../src/sim/pinpad/index.js';
 import { cardSim, type CardChoice } from '../../../src/sim/pinpad/card/index.js';
@@ -134,4 +135,25 @@ describe('driver against the strict virtual pinpad: FCX has a deadline', () => {
       expect(sim.engine.state.display).toEqual(['NEXT', '']);
     });
   }
+});
+
+describe('driver against the strict virtual pinpad: the secure session', () => {
+  it('a notification in clear inside the secure session is passed on and the blocking command goes on', async () => {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicExponent: 0x10001 });
+    const terminalKey = terminalKeyFromPem(privateKey.export({ format: 'pem', type: 'pkcs8' }).toString());
+    const sim = new VirtualPinpad({ tcpPort: 0 });
+    await sim.start();
+    cleanup.push(() => sim.stop());
+    const pinpad = new SecurePinpad({ transport: () => new TcpTransport({ host: '127.0.0.1', port: sim.port }), terminalKey, timings: TIMINGS, probeIntervalMs: 0, reconnect: { enabled: false } });
+    cleanup.push(() => pinpad.close());
+    await pinpad.connect();
+    expect(pinpad.secure).toMatchObject({ recognition: 'abecs', secure: true });
+    const notes: PinpadNotification[] = [];
+    pinpad.on('notification', (n) => notes.push(n));
+    sim.inject({ kind: 'clear-ntm' });
+    sim.engine.type('1234');
+    await expect(within(pinpad.getData({ message: 7, minDigits: 4, maxDigits: 4, timeoutS: 30 }))).resolves.toBe('1234');
+    expect(notes.length).toBeGreaterThan(0);
+    expect(pinpad.secure.secure).toBe(true);
+  });
 });
