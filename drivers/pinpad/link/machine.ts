@@ -216,6 +216,12 @@ function onControl(t: LinkTimings, state: LinkState, byte: number): Transition {
 }
 
 function onFrame(t: LinkTimings, state: LinkState, data: Uint8Array, notification: boolean): Transition {
+  if (state.kind === 'await-ack') {
+    // The answer came but its ACK was lost on the line: the pinpad answers only a command it took
+    const acked = onControl(t, state, ACK);
+    const after = onFrame(t, acked.state, data, notification);
+    return { state: after.state, effects: [...acked.effects, ...after.effects] };
+  }
   if (state.kind !== 'await-response' || state.nakPending) return { state, effects: [] };
   if (notification) {
     // a non-blocking command gets none (§2.3.3); should one come, its 10 s start again rather than never end

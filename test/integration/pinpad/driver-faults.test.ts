@@ -79,6 +79,14 @@ describe('driver against the strict virtual pinpad: a serial line\'s faults', ()
     expect(sim.engine.state.display).toEqual(['ON TIME', '']);
   });
 
+  it('a lost ACK: the answer that follows is taken (the pinpad answers only a command it took)', async () => {
+    const { sim, pinpad } = await setup();
+    sim.inject({ kind: 'lost-ack' });
+    await within(pinpad.display(['NO ACK', '']));
+    expect(sim.engine.state.display).toEqual(['NO ACK', '']);
+    expect(sim.engine.state.received.filter((id) => id === 'DSP')).toHaveLength(1);
+  });
+
   it('noise with stray SYN, ACK, NAK and EOT before answers: every command still ends with its own answer', async () => {
     const { sim, pinpad } = await setup();
     sim.inject({ kind: 'garbage', bytes: 24, control: true, count: 5 });

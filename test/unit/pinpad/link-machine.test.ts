@@ -116,6 +116,17 @@ describe('link machine: sending (§2.2.2.1)', () => {
 });
 
 describe('link machine: responses (§2.2.2.2)', () => {
+  it('an answer whose ACK was lost on the line is taken as ACK and answer', () => {
+    const h = new Harness();
+    h.feed({ type: 'submit', cmd: cmd(1) });
+    expect(h.feed(frame('DSP000'))).toEqual([
+      { type: 'acked', id: 1 },
+      { type: 'timer', ms: 10_000 },
+      { type: 'response', id: 1, data: Buffer.from('DSP000') },
+      { type: 'timer', ms: null },
+    ]);
+  });
+
   it('times a non-blocking command out after 10 s, then sends CAN to resynchronise (§2.2.2.3)', () => {
     const h = new Harness();
     h.feed({ type: 'submit', cmd: cmd(1) }, ACK);
