@@ -4,8 +4,10 @@
  * ST_MANDAT; MD mandatory depending on another parameter — the command's handler decides; O optional).
  * Parameters not listed are "not foreseen" for the command and are ignored (§3.1.3.1 "Regras de
  * composição", §6.2.2). `repeats` names the parameters that may come more than once (MNU's options,
- * MLR's pieces); any other repeat keeps its first value (§6.2.2). `anyLength` names a parameter the
- * pinpad must accept at any length "por uma questão de robustez" (§6.5.12 SPE_TRACKS).
+ * MLR's pieces); any other repeat keeps its first value (§6.2.2). `robust` names a parameter the
+ * pinpad must take whatever its length and characters, "por uma questão de robustez": SPE_CEXOPT
+ * (§6.5.1: any size, a character out of range counts as "0"), SPE_TRACKS (§6.5.12: the same) and
+ * SPE_MFINFO (§6.6.1: any size of at least 7 bytes, checked by the command).
  */
 export type Presence = 'M' | 'MD' | 'O';
 
@@ -13,22 +15,22 @@ export interface CommandParams {
   readonly section: string;
   readonly params: Readonly<Record<string, Presence>>;
   readonly repeats?: readonly string[];
-  readonly anyLength?: readonly string[];
+  readonly robust?: readonly string[];
 }
 
 export const ABECS_COMMAND_PARAMS = {
   GIX: { section: '3.2.4', params: { SPE_IDLIST: 'O' } },
   CLX: { section: '3.2.7', params: { SPE_DSPMSG: 'O', SPE_MFNAME: 'O' } },
-  CEX: { section: '3.3.1', params: { SPE_CEXOPT: 'M', SPE_TIMEOUT: 'O', SPE_PANMASK: 'O' } },
+  CEX: { section: '3.3.1', params: { SPE_CEXOPT: 'M', SPE_TIMEOUT: 'O', SPE_PANMASK: 'O' }, robust: ['SPE_CEXOPT'] },
   EBX: { section: '3.3.6', params: { SPE_DATAIN: 'M', SPE_MTHDDAT: 'M', SPE_KEYIDX: 'M', SPE_WKENC: 'MD', SPE_IVCBC: 'O' } },
   GCD: { section: '3.3.8', params: { SPE_MSGIDX: 'M', SPE_GCDOPT: 'O', SPE_MINDIG: 'O', SPE_MAXDIG: 'O', SPE_TIMEOUT: 'O' } },
   GTK: {
     section: '3.3.12',
     params: { SPE_TRACKS: 'O', SPE_MTHDDAT: 'O', SPE_IVCBC: 'O', SPE_OPNDIG: 'O', SPE_KEYIDX: 'MD', SPE_WKENC: 'MD', SPE_PBKMOD: 'MD', SPE_PBKEXP: 'MD' },
-    anyLength: ['SPE_TRACKS'],
+    robust: ['SPE_TRACKS'],
   },
   MNU: { section: '3.3.13', params: { SPE_TIMEOUT: 'O', SPE_DSPMSG: 'O', SPE_MNUOPT: 'M' }, repeats: ['SPE_MNUOPT'] },
-  MLI: { section: '3.4.1', params: { SPE_MFNAME: 'M', SPE_MFINFO: 'M' } },
+  MLI: { section: '3.4.1', params: { SPE_MFNAME: 'M', SPE_MFINFO: 'M' }, robust: ['SPE_MFINFO'] },
   MLR: { section: '3.4.2', params: { SPE_DATAIN: 'M' }, repeats: ['SPE_DATAIN'] },
   MLE: { section: '3.4.3', params: {} },
   DSI: { section: '3.4.6', params: { SPE_MFNAME: 'M' } },

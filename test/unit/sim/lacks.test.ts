@@ -132,3 +132,18 @@ describe('a sealed classic command over 1024 bytes (§2.2.1)', () => {
     expect(text(openPacket(ksec, gix)).slice(0, 6)).toBe('GIX000');
   });
 });
+
+describe("RMC and CEX take what §6.5.14 and §6.5.1 say they must", () => {
+  it('RMC with a short message with a control character is shown as DSP would (no exception exists)', async () => {
+    const r = rig();
+    expect(text(await r.send(encodeFrame(Uint8Array.from(Buffer.from('RMC007RETIRE\x01', 'latin1')))))).toBe('RMC000');
+    expect(r.engine.state.display).toEqual(['RETIRE', '']);
+  });
+
+  it('CEX with SPE_CEXOPT "X1" (stripe only, the rest "0") reads a swiped card', async () => {
+    const r = rig();
+    cardSim(r.engine.state).deck.choose({ name: 'stripe card', via: 'stripe' });
+    const a = data(await r.send(encodeFrame(cmd('CEX', par(0x06, 'X1')))));
+    expect(text(a.get(0x8040)!)).toBe('90');
+  });
+});

@@ -161,3 +161,12 @@ describe('parameter reader properties (fast-check, 1000 runs)', () => {
     );
   });
 });
+
+describe('robustness the specification asks of the pinpad (never stricter than the real thing)', () => {
+  it('SPE_CEXOPT (§6.5.1) and SPE_TRACKS (§6.5.12) of any size and characters; SPE_MFINFO (§6.6.1) of any size', () => {
+    for (const opt of ['1', '11110000', 'X1?1', '']) expect(status('CEX', [par(0x06, opt)]), opt).toBe(0);
+    expect(status('CEX', [par(0x23, '0604')])).toBe(19); // still mandatory
+    for (const t of ['1', '111111', '1?1']) expect(status('GTK', [par(0x07, t)]), t).toBe(0);
+    expect(status('MLI', [block(par(0x1e, 'QRCODE01'), par(0x1f, hex('00000D06F21101')))])).toBe(0);
+  });
+});

@@ -231,8 +231,15 @@ export const ebx: SimHandler = (cmd, ctx) => {
 export const cex: SimHandler = async (cmd, ctx) => {
   const sim = cardSim(ctx.state);
   const p = readParams(cmd);
-  const opt = str(p.get('SPE_CEXOPT'));
-  if (!opt || !/^[01][01][012][01]/.test(opt)) return fail('CEX', ST.INVPARM);
+  // §6.5.1: SPE_CEXOPT of any size; a character missing or out of its range counts as "0"
+  const raw = str(p.get('SPE_CEXOPT')) ?? '';
+  const ranges = ['01', '01', '012', '01'];
+  const opt = ranges
+    .map((r, i) => {
+      const c = raw.charAt(i);
+      return c !== '' && r.includes(c) ? c : '0';
+    })
+    .join('');
   const timeoutS = num(p.get('SPE_TIMEOUT'));
   const panMask = str(p.get('SPE_PANMASK'));
   if (opt[2] === '2') {
@@ -263,9 +270,10 @@ export const cex: SimHandler = async (cmd, ctx) => {
 /** RMC (§3.3.14, §6.5.14, blocking while a card is in): waits for the customer to take the card. */
 export const rmc: SimHandler = async (cmd, ctx) => {
   const sim = cardSim(ctx.state);
-  const block = cmd.blocks[0];
-  if (!block || block.length !== 32) return fail('RMC', ST.INVPARM);
-  const msg = Buffer.from(block).toString('latin1');
+  // §6.5.14: RMC_MSG follows DSP's rules and robustness (§6.5.5): control characters become spaces,
+  // a short message is padded, extra characters are ignored; "Situações de exceção: não há"
+  const raw = Buffer.from(cmd.blocks[0] ?? new Uint8Array()).toString('latin1');
+  const msg = [...raw].map((c) => (c.charCodeAt(0) < 0x20 ? ' ' : c)).join('').padEnd(32, ' ').slice(0, 32);
   ctx.state.display = [msg.slice(0, 16).trimEnd(), msg.slice(16).trimEnd()];
   if (sim.held?.inserted) {
     ctx.notify('RETIRE O CARTAO');

@@ -47,13 +47,12 @@ export function splitParams(blocks: readonly Uint8Array[]): { id: number; value:
   return out;
 }
 
-function check(def: AbecsId, value: Uint8Array, anyLength: boolean): ParamFault | undefined {
+function check(def: AbecsId, value: Uint8Array, robust: boolean): ParamFault | undefined {
+  if (robust) return undefined; // the command takes it whatever it holds (§6.5.1, §6.5.12, §6.6.1)
   const pattern = PARAM_PATTERNS[def.name];
   if (pattern) return pattern.test(Buffer.from(value).toString('latin1')) ? undefined : { kind: 'format', name: def.name };
-  if (!anyLength) {
-    if (def.variable ? value.length > def.length : value.length !== def.length) return { kind: 'length', name: def.name, got: value.length };
-    if (def.format === 'H' && value.length % 2 !== 0) return { kind: 'length', name: def.name, got: value.length };
-  }
+  if (def.variable ? value.length > def.length : value.length !== def.length) return { kind: 'length', name: def.name, got: value.length };
+  if (def.format === 'H' && value.length % 2 !== 0) return { kind: 'length', name: def.name, got: value.length };
   if (!fitsFormat(def.format, value, CR_ALLOWED.has(def.name))) return { kind: 'format', name: def.name };
   return undefined;
 }
@@ -74,7 +73,7 @@ export function readParams(id: string, blocks: readonly Uint8Array[]): ParamSet 
     if (table && !(def.name in table.params)) continue; // not foreseen for this command: ignored
     const list = values.get(def.name) ?? [];
     if (list.length > 0 && !(table?.repeats?.includes(def.name) ?? false)) continue; // first value wins, the rest ignored (§6.2.2)
-    const fault = check(def, p.value, table?.anyLength?.includes(def.name) ?? false);
+    const fault = check(def, p.value, table?.robust?.includes(def.name) ?? false);
     if (fault) {
       // an MD parameter is checked when the situation needs it (the handler reads it): the PPC930 of
       // the public log takes a GOX whose SPE_WKENC (B16) has 8 bytes with SPE_MTHDPIN "3" (DUKPT)
