@@ -90,6 +90,9 @@ export interface EngineOptions {
 const ERR_INVCALL = 10;
 const ST_INVPARM = 11;
 const ST_INTERR = 40;
+const ST_RSPOVRFL = 45;
+/** The largest answer that fits both a clear packet (2049) and a sealed one's CLRDATA (2044, §5.2.2). */
+const MAX_CLRDATA_SEALED = 2044;
 
 const latin1 = (b: Uint8Array): string => Buffer.from(b).toString('latin1');
 
@@ -276,7 +279,13 @@ export class SimEngine {
     }
     if (ac.signal.aborted) return;
     if (this.running === ac) this.running = undefined;
-    await this.respond(response, id, ac.signal);
+    // an answer that does not fit a packet (2049 bytes clear, 2044 of CLRDATA sealed) is ST_RSPOVRFL (§6.4.3)
+    if (response.length > MAX_CLRDATA_SEALED) response = writeAnswer(id, ST_RSPOVRFL);
+    try {
+      await this.respond(response, id, ac.signal);
+    } catch {
+      // never let one answer take the pinpad down: the terminal sees a lost answer
+    }
     if (nextLayer) this.layer = nextLayer;
   }
 

@@ -147,3 +147,11 @@ describe("RMC and CEX take what §6.5.14 and §6.5.1 say they must", () => {
     expect(text(a.get(0x8040)!)).toBe('90');
   });
 });
+
+describe('an answer too big for a packet (§6.4.3 ST_RSPOVRFL)', () => {
+  it('GIX asking 60 key maps of 100 bytes (6 kB of answer) answers GIX045 instead of crashing', async () => {
+    const r = rig();
+    const ids = Buffer.from('8032'.repeat(60), 'hex');
+    expect(text(await r.send(encodeFrame(cmd('GIX', par(0x01, ids)))))).toBe('GIX045');
+  });
+});
