@@ -17,7 +17,8 @@ function rig(p: Partial<VirtualPinpadProfile> = {}) {
   async function send(packet: Uint8Array): Promise<Uint8Array> {
     const from = events.length;
     engine.receive(packet);
-    for (let i = 0; i < 300; i++) {
+    // generous: this machine is loaded (never a bound on how long things take)
+    for (const end = Date.now() + 15_000; Date.now() < end; ) {
       const f = events.slice(from).find((e) => e.type === 'frame' && Buffer.from(e.data.subarray(0, 3)).toString('latin1') !== 'NTM');
       if (f && f.type === 'frame') return f.data;
       await new Promise((r) => setTimeout(r, 10));
