@@ -27,7 +27,7 @@ describe('virtual pinpad, link side (§6.2.1)', () => {
     s.engine.receive(bad);
     // §6.2.1: the rest of a bad packet is discarded until 500 ms of silence, then NAK
     expect(s.events.slice(2)).toEqual([]);
-    await new Promise((r) => setTimeout(r, 700));
+    for (const end = Date.now() + 15_000; s.events.length < 3 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
     s.engine.receive(Uint8Array.of(0x18));
     expect(s.events.slice(2)).toEqual([
       { type: 'control', byte: 0x15 },
