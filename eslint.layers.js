@@ -31,6 +31,22 @@ export const ALLOWED = {
   test: ['*'],
 };
 
+/**
+ * Folders that may not import another although their areas may: a counterpart is not a mirror
+ * (BRIEF "How we build"). The virtual pinpad speaks ABECS with its own reader and codec, sharing
+ * only the specification's data in tables/; the virtual printer may keep using drivers/printer.
+ */
+export const FORBIDDEN = [
+  { from: 'src/sim/pinpad', to: 'drivers/pinpad', why: "the virtual pinpad never uses the driver's decoder or codecs (share data in tables/pinpad)" },
+];
+
+const under = (rel, dir) => rel === dir || rel.startsWith(`${dir}/`);
+
+/** The FORBIDDEN rule that refuses an import of `target` from `file` (both repository-relative), if any. */
+export function forbiddenImport(file, target) {
+  return FORBIDDEN.find((f) => under(file, f.from) && under(target, f.to));
+}
+
 /** Pure codecs: no I/O modules. */
 const PURE_AREAS = new Set(CODECS);
 const IO_MODULES = /^(node:)?(fs|fs\/promises|net|http|https|http2|dgram|child_process|worker_threads|tty)$|^(serialport|usb|node-hid|undici|better-sqlite3|pino)$/;
@@ -67,6 +83,7 @@ export const layersRule = {
     messages: {
       up: '{{from}} may not import {{to}} (layers point down: see DESIGN.md "Layers and folders")',
       unknown: '{{from}} is not a known area; add it to eslint.layers.js',
+      mirror: '{{from}} may not import {{to}}: {{why}}',
       impure: '{{from}} is a pure codec and may not import {{module}}',
     },
   },
@@ -84,6 +101,11 @@ export const layersRule = {
         return;
       }
       const target = path.relative(root, path.resolve(path.dirname(context.filename), source)).split(path.sep).join('/');
+      const banned = forbiddenImport(file, target);
+      if (banned) {
+        context.report({ node, messageId: 'mirror', data: { from: banned.from, to: banned.to, why: banned.why } });
+        return;
+      }
       const to = areaOf(target);
       if (!to) return;
       if (!allowedFor(from)) {

@@ -1,10 +1,10 @@
 /** The ABECS pinpad driver: the public surface for src/adapters, src/sim and the CLI. */
-export { Pinpad, type SessionControl, type PinpadOptions, type PinpadEvents, type PinpadLinkEvent, type PinpadNotification, type PinpadStatus, type RunOptions, type SessionRunner } from './pinpad.js';
+export { Pinpad, INFO_GIX_IDS, type SessionControl, type PinpadOptions, type PinpadEvents, type PinpadLinkEvent, type PinpadNotification, type PinpadStatus, type RunOptions, type SessionRunner } from './pinpad.js';
 export { PinpadError, isPinpadError, isDisconnected, PINPAD_ERROR_CODES, type PinpadErrorCode } from './errors.js';
 export { linkTimings, SPEC_TIMINGS, type LinkTimings } from './link/timings.js';
 export { CLEAR_LAYER, isNotification, type LossReason, type PacketLayer } from './link/link.js';
 export type { DriverLogger } from './logger.js';
-export { encodeFrame, wireLength } from './frame.js';
+export { encodeFrame, packetCrc, wireLength } from './frame.js';
 export { FrameDecoder, type LinkEvent } from './decoder.js';
 export { PinpadFramer } from './framer.js';
 export { crc16 } from './crc.js';

@@ -65,6 +65,34 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
+/** ST_INVPARM (§3.1.1). */
+const ST_INVPARM = 11;
+
+/** Commands after which no card transaction is open. */
+const CARD_SESSION_ENDS: ReadonlySet<string> = new Set(['RMC', 'CLO', 'CLX', 'OPN']);
+/** A card transaction with no command for this long is over (its caller never sent RMC). */
+const CARD_SESSION_MAX_IDLE_MS = 300_000;
+
+/**
+ * The ids `info()` asks in GIX: what it reports (identity, versions, readers, key maps), not the
+ * whole "(†)" set — a GIX without a list took 8 s on a real PPC930 (`transcao_completa_com_scope.txt`, lines 75-81).
+ */
+export const INFO_GIX_IDS: readonly number[] = [
+  0x8001, // PP_SERNUM
+  0x8003, // PP_MODEL
+  0x8004, // PP_MNNAME
+  0x8005, // PP_CAPAB
+  0x8006, // PP_SOVER
+  0x8007, // PP_SPECVER
+  0x8008, // PP_MANVERS
+  0x8009, // PP_APPVERS
+  0x8010, // PP_KRNLVER
+  0x8032, // PP_MKTDESP
+  0x8033, // PP_MKTDESD
+  0x8035, // PP_DKPTTDESP
+  0x8036, // PP_DKPTTDESD
+];
+
 /** PKTDATA limit for commands that are not Abecs commands (§2.2.1: legacy compatibility). */
 const MAX_CLASSIC_PKTDATA = 1024;
 
@@ -91,6 +119,10 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
   private probeTimer: NodeJS.Timeout | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
   private classicOnly: boolean | undefined;
+  /** What info() read on this connection (a full GIX takes 8 s on a real PPC930): asked once per connection. */
+  private infoCache: Promise<PinpadInfo> | undefined;
+  /** When the open card transaction (GCX … RMC) last ran a command; undefined when none is open. */
+  private cardSessionAt: number | undefined;
 
   constructor(private readonly opts: PinpadOptions) {
     super();
@@ -163,16 +195,43 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
         }),
       );
     }
-    const { id, response } = link.submit(spec.id, data, spec.blocking, (ntm) => this.notify(spec.id, ntm));
+    let submitted: ReturnType<Link['submit']>;
+    try {
+      submitted = link.submit(spec.id, data, spec.blocking, (ntm) => this.notify(spec.id, ntm));
+    } catch (e) {
+      return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+    }
+    const { id, response } = submitted;
+    if (this.cardSessionAt !== undefined) this.cardSessionAt = Date.now();
     const onAbort = (): void => link.cancel(id);
     signal?.addEventListener('abort', onAbort, { once: true });
-    return response
-      .then((bytes) => {
-        const rsp = decodeResponse(bytes);
-        checkResponse(spec.id, rsp);
-        return spec.decode(rsp, req);
-      })
-      .finally(() => signal?.removeEventListener('abort', onAbort));
+    const result = response.then((bytes) => {
+      const rsp = decodeResponse(bytes);
+      checkResponse(spec.id, rsp);
+      return spec.decode(rsp, req);
+    });
+    result.then(
+      () => this.trackCardSession(spec.id, true),
+      () => this.trackCardSession(spec.id, false),
+    );
+    return result.finally(() => signal?.removeEventListener('abort', onAbort));
+  }
+
+  /**
+   * A card transaction is open from a card read (GCX, GCR) to its end (RMC, CLO, CLX, OPN): no idle
+   * probe then, for a CAN may abort the card session on some firmware; an unplug is seen through the
+   * transport. It also ends after CARD_SESSION_MAX_IDLE_MS without a command (a caller that never sent RMC).
+   */
+  private trackCardSession(command: string, ok: boolean): void {
+    if ((command === 'GCX' || command === 'GCR') && ok) this.cardSessionAt = Date.now();
+    else if (command === 'GCX' || command === 'GCR' || CARD_SESSION_ENDS.has(command)) this.cardSessionAt = undefined;
+  }
+
+  /** True while a card transaction (GCX … RMC) is open on this connection. */
+  get inCardSession(): boolean {
+    if (this.cardSessionAt === undefined) return false;
+    if (Date.now() - this.cardSessionAt > CARD_SESSION_MAX_IDLE_MS) this.cardSessionAt = undefined;
+    return this.cardSessionAt !== undefined;
   }
 
   private notify(command: string, data: Uint8Array): void {
@@ -204,13 +263,26 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
   }
 
   /**
-   * Model, serial number, firmware, spec version and key presence per slot: GIX for a pinpad that
-   * knows the current commands; GIN 00 (+ 03 for DUKPT slot 01) for one that answers GIX with ERR.
+   * Model, serial number, firmware, spec version and key presence per slot: GIX (the ids of
+   * INFO_GIX_IDS) for a pinpad that knows the current commands; GIN 00 (+ 03 for DUKPT slot 01) for
+   * one that answers GIX with ERR. Read once per connection and kept (the KSNs as they were then);
+   * `refresh` asks again.
    */
-  async info(opts?: RunOptions): Promise<PinpadInfo> {
+  info(opts?: RunOptions & { refresh?: boolean }): Promise<PinpadInfo> {
+    if (opts?.refresh || !this.infoCache) {
+      const p = this.readInfo(opts);
+      this.infoCache = p;
+      p.catch(() => {
+        if (this.infoCache === p) this.infoCache = undefined;
+      });
+    }
+    return this.infoCache;
+  }
+
+  private async readInfo(opts?: RunOptions): Promise<PinpadInfo> {
     if (this.classicOnly !== true) {
       try {
-        const first = await this.gix(undefined, opts);
+        const first = await this.gix(INFO_GIX_IDS, opts);
         this.classicOnly = false;
         const slots = Object.entries(infoFromGix(first).keys.dukptPin).filter(([, v]) => v === 'present');
         const ksnIds = slots.map(([slot]) => 0x9100 + Number(slot));
@@ -237,9 +309,17 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
     return this.run(DSP, text, opts);
   }
 
-  /** DEX (§3.3.4): free text (lines split by "\n"), up to 160 characters. */
-  displayEx(text: string, options?: DexOptions, opts?: RunOptions): Promise<void> {
-    return this.run(DEX, { text, ...(options ? { options } : {}) }, opts);
+  /** DEX (§3.3.4): free text (lines split by "\n"), up to 160 characters; without the options on a pinpad that refuses them (2.12). */
+  async displayEx(text: string, options?: DexOptions, opts?: RunOptions): Promise<void> {
+    try {
+      await this.run(DEX, { text, ...(options ? { options } : {}) }, opts);
+    } catch (e) {
+      // A 2.12 pinpad knows no DEX_OPTIONS (new in 2.20): the extra bytes make DEX_MSGLEN disagree
+      // with the data and it answers ST_INVPARM (2.12 §6). The text goes again without them.
+      if (!options || !isPinpadError(e, 'PINPAD_STATUS') || e.context.unknownCommand === true || Number(e.context.status) !== ST_INVPARM) throw e;
+      this.log.info({ command: 'DEX' }, 'pinpad refused DEX_OPTIONS; shown without them');
+      await this.run(DEX, { text }, opts);
+    }
   }
 
   /** GCD (§3.3.8, blocking): data typed by the customer for a fixed prompt. */
@@ -267,6 +347,8 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
       throw new PinpadError('PINPAD_DISCONNECTED', `${transport.description}: no EOT in answer to CAN`, { transport: transport.description });
     }
     this.classicOnly = undefined;
+    this.infoCache = undefined;
+    this.cardSessionAt = undefined;
     try {
       const session: SessionControl = {
         run: (spec, req) => this.exec(link, spec, req, {}),
@@ -319,7 +401,7 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
     if (this.probeMs === 0) return;
     this.probeTimer = setInterval(() => {
       const link = this.link;
-      if (this.statusValue === 'connected' && link?.idle) void link.probe();
+      if (this.statusValue === 'connected' && link?.idle && !this.inCardSession) void link.probe();
     }, this.probeMs);
     this.probeTimer.unref();
   }

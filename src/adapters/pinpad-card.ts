@@ -44,6 +44,12 @@ export interface PinpadCardOptions {
    * a function is asked at each read (the tables in force may change).
    */
   terminalEmvData?: string | (() => string | undefined);
+  /**
+   * How long FCX may take before it is aborted (CAN), ms; default `timeoutS` (60 s). FCX blocks while
+   * a contactless card is asked back for issuer scripts (§3.7.4): a lost answer must not hold the sale
+   * nor every later pinpad command.
+   */
+  finishTimeoutMs?: number;
   /** Where the alarm of a contactless offline approval goes. */
   log?: { warn(obj: object, msg?: string): void };
 }
@@ -75,6 +81,8 @@ export class PinpadCardPort implements CardPort {
   #chipOpen = false;
   /** A contact chip is in the reader: the closing message waits for it to leave (RMC). */
   #inserted = false;
+  /** The open chip transaction is a contactless card's (FCX's outcome rule of §3.7.4 note 2). */
+  #tapped = false;
 
   constructor(options: PinpadCardOptions) {
     this.#o = options;
@@ -193,6 +201,7 @@ export class PinpadCardPort implements CardPort {
     const { mode, entry } = INPUT[read.cardType];
     const chip = read.cardType === 'chip' || read.cardType === 'contactless-chip';
     this.#inserted = read.cardType === 'chip';
+    this.#tapped = read.cardType === 'contactless-chip';
     const masked = read.maskedPan ?? '';
     const aid = tlvMap(read.emvData)['84'] ?? tlvMap(read.emvData)['9F06'];
     const query: ProductQuery = { entry, digits: masked.slice(0, 8), ...(aid ? { aid } : {}), ...(read.serviceCode ? { serviceCode: read.serviceCode } : {}), fallback, method: request.method };
@@ -297,18 +306,27 @@ export class PinpadCardPort implements CardPort {
       }
     }
     const outcome = decision === 'approved' ? 'approved' : decision === 'declined' ? 'declined' : 'no-communication';
+    const signal = AbortSignal.timeout(this.#o.finishTimeoutMs ?? (this.#o.timeoutS ?? 60) * 1000);
     try {
-      const r = await this.#o.pinpad.run(card.FCX, {
-        outcome,
-        ...(outcome !== 'no-communication' ? { arc: arc ?? (outcome === 'approved' ? '00' : '05') } : {}),
-        ...(hostTlv ? { emvData: hostTlv } : {}),
-        tags: TAGS_SECOND,
-      });
+      const r = await this.#o.pinpad.run(
+        card.FCX,
+        {
+          outcome,
+          ...(outcome !== 'no-communication' ? { arc: arc ?? (outcome === 'approved' ? '00' : '05') } : {}),
+          ...(hostTlv ? { emvData: hostTlv } : {}),
+          tags: TAGS_SECOND,
+        },
+        { signal },
+      );
       const emv = tlvMap(r.emvData);
       if (r.issuerScriptResults) emv['9F5B'] = hexOf(r.issuerScriptResults);
       return { card: r.decision, emv };
     } catch (e) {
-      return { card: 'failed', reason: (e as Error).message };
+      const reason = signal.aborted ? `FCX took longer than its deadline (${(e as Error).message})` : (e as Error).message;
+      // §3.7.4 note 2: a contactless card has left; its FCX cancelled or failed, the host's answer
+      // stands (the pinpad returns only EOT, no PP_FCXRES). A contact chip's failure is the card's.
+      if (this.#tapped) return { card: outcome === 'approved' ? 'approved' : 'declined', emv: {}, reason };
+      return { card: 'failed', reason };
     }
   }
 

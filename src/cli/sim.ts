@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { OmniposError } from '../core/errors/index.js';
-import { serveControl, VirtualPinpad } from '../sim/pinpad/index.js';
+import { serveControl, TIMING_NAMES, VirtualPinpad, type TimingName } from '../sim/pinpad/index.js';
 import type { CliContext, Command } from './context.js';
 
 function intOption(v: string | undefined, name: string, min: number, max: number): number | undefined {
@@ -22,7 +22,7 @@ export const simPinpad: Command = {
   path: ['sim', 'pinpad'],
   summary: 'run the virtual ABECS pinpad on a TCP port or a pseudo-terminal',
   usage: `omnipos sim pinpad (--tcp PORT | --pty PATH) [--control PORT] [--classic] [--typing-ms MS|never]
-                      [--serial TEXT] [--model TEXT]
+                      [--serial TEXT] [--model TEXT] [--timing fast|ppc930] [--answers 2.20|2.12]
 
 Runs a virtual pinpad that speaks ABECS 2.20 until stopped (SIGTERM/SIGINT).
   --tcp PORT       listen for the terminal on 127.0.0.1:PORT (0 = any free port)
@@ -30,6 +30,10 @@ Runs a virtual pinpad that speaks ABECS 2.20 until stopped (SIGTERM/SIGINT).
   --control PORT   JSON-lines control port for faults, keys and unplug (0 = any free port)
   --classic        a pinpad that knows only the classic commands (answers GIX with ERR010)
   --typing-ms MS   how long the simulated customer takes to type (default 50; "never" waits for keys)
+  --timing NAME    processing time per command: fast (none, the default) or ppc930 (a real Gertec
+                   PPC930's, from a public log: secure OPN 3 s, full GIX 8 s, GOX 2 s, loads by size)
+  --answers VER    2.20 (default) or 2.12: answers as the PPC930 of the public log gives them
+                   (2.12-era GIX ids and order, DEX options refused)
 Prints one JSON line when ready: {"ready":true,"tcp":PORT,"pty":PATH,"control":PORT}.
 
 Example:
@@ -45,10 +49,18 @@ Example:
         'typing-ms': { type: 'string' },
         serial: { type: 'string' },
         model: { type: 'string' },
+        timing: { type: 'string' },
+        answers: { type: 'string' },
       },
       strict: true,
     });
     if (values.tcp === undefined && values.pty === undefined) throw new OmniposError('INVALID_ARGUMENT', 'give --tcp PORT or --pty PATH', {});
+    if (values.timing !== undefined && !(TIMING_NAMES as readonly string[]).includes(values.timing)) {
+      throw new OmniposError('INVALID_ARGUMENT', `--timing: expected one of ${TIMING_NAMES.join(', ')}, got ${JSON.stringify(values.timing)}`, { option: 'timing' });
+    }
+    if (values.answers !== undefined && values.answers !== '2.20' && values.answers !== '2.12') {
+      throw new OmniposError('INVALID_ARGUMENT', `--answers: expected 2.20 or 2.12, got ${JSON.stringify(values.answers)}`, { option: 'answers' });
+    }
     const typing = values['typing-ms'] === 'never' ? null : intOption(values['typing-ms'], 'typing-ms', 0, 3_600_000);
     const sim = new VirtualPinpad({
       tcpPort: intOption(values.tcp, 'tcp', 0, 65535) ?? 0,
@@ -58,6 +70,8 @@ Example:
         classicOnly: values.classic === true,
         ...(values.serial ? { serialNumber: values.serial } : {}),
         ...(values.model ? { model: values.model } : {}),
+        ...(values.timing ? { timing: values.timing as TimingName } : {}),
+        ...(values.answers === '2.12' ? { answers: '2.12' as const, specVersion: '2.12' } : {}),
       },
       onEvent: (event, detail) => ctx.err(`${JSON.stringify({ event, ...detail })}\n`),
     });

@@ -44,7 +44,7 @@ export interface PinpadLoadPlan {
 /**
  * Plans the pinpad table load for the tables in force: AID records, then CA keys, then revoked
  * certificates, under the network index the records carry (all must carry the same one, or "00"
- * for merged CA keys). `pinpadVersion` is the version the pinpad reports for that network (GIX);
+ * for merged CA keys); with merged CA keys the whole set goes under TLI_ACQIDX "00" (§4.2.1, §6.7.3). `pinpadVersion` is the version the pinpad reports for that network (GIX);
  * when it equals the tables' version the load is skipped. With no records at all (the host sent
  * none) the plan is empty and skipped: the pinpad keeps what it has.
  */
@@ -52,7 +52,10 @@ export function planPinpadLoad(tables: Pick<InitializationTables, 'version' | 'a
   const ordered: TableRecord[] = [...tables.aidRecords, ...tables.keyRecords.filter((r) => r.kind === 'capk'), ...tables.keyRecords.filter((r) => r.kind === 'revoked')];
   const networks = new Set(ordered.map((r) => r.acquirer).filter((a) => a !== '00'));
   if (networks.size > 1) throw new OmniposError('INIT_RECORD_INVALID', `the records name several networks (${[...networks].join(', ')}); one load covers one`, { networks: [...networks] });
-  const acquirerIndex = [...networks][0] ?? '00';
+  // CA keys merged under TAB_ACQ "00" (§4.1.2) load only with unified management (§4.2.1, TLI_ACQIDX "00"):
+  // under a network's TLI the pinpad discards every record of another TAB_ACQ, "00" included (§6.7.3).
+  const merged = ordered.some((r) => r.acquirer === '00');
+  const acquirerIndex = merged ? '00' : ([...networks][0] ?? '00');
   const tableVersion = pinpadTableVersion(tables.version);
   const empty = ordered.length === 0;
   return { acquirerIndex, tableVersion, tlr: empty ? [] : tlrBlocks(ordered.map((r) => r.raw)), skip: empty || pinpadVersion === tableVersion };

@@ -19,7 +19,7 @@ export interface PacketLayer {
 export const CLEAR_LAYER: PacketLayer = { seal: (d) => d, open: (d) => d };
 
 /** Why the link went down; the owner reconnects. */
-export type LossReason = 'read-error' | 'write-error' | 'port-closed' | 'probe-unanswered' | 'cancel-unanswered';
+export type LossReason = 'read-error' | 'write-error' | 'port-closed' | 'probe-unanswered' | 'cancel-unanswered' | 'resync-unanswered';
 
 interface Pending {
   readonly name: string;
@@ -62,7 +62,9 @@ function errorFor(name: string, reason: FailReason, t: LinkTimings): PinpadError
  */
 export class Link {
   private state: LinkState = INITIAL_LINK_STATE;
-  private readonly decoder = new FrameDecoder();
+  private readonly decoder: FrameDecoder;
+  /** The inter-byte timer of a packet being received (§2.2.3), apart from the machine's one timer. */
+  private byteTimer: NodeJS.Timeout | undefined;
   private readonly pending = new Map<number, Pending>();
   private probeWaiters: ((ok: boolean) => void)[] = [];
   private timer: NodeJS.Timeout | undefined;
@@ -83,7 +85,9 @@ export class Link {
     private readonly timings: LinkTimings,
     private readonly log: DriverLogger,
     private readonly onLoss: (reason: LossReason, cause?: unknown) => void,
-  ) {}
+  ) {
+    this.decoder = new FrameDecoder({ silenceMs: timings.silenceMs });
+  }
 
   /** Starts reading and brings the machine up. */
   start(): void {
@@ -103,12 +107,35 @@ export class Link {
   /** Queues a command (PKTDATA); resolves with the response's PKTDATA. */
   submit(name: string, data: Uint8Array, blocking: boolean, onNotification?: (data: Uint8Array) => void): { id: number; response: Promise<Uint8Array> } {
     const id = this.nextId++;
-    const wire = encodeFrame(this.layer.seal(data, name));
+    // Encoded now to refuse at once what cannot be sent, and again when it goes on the wire: sealed
+    // under the session in force then (a command queued before a new secure OPN leaves under the new key).
+    const queuedWire = encodeFrame(this.layer.seal(data, name));
+    let sentWire: Uint8Array | undefined;
+    const wireAtSend = (): Uint8Array => {
+      if (sentWire) return sentWire;
+      try {
+        sentWire = encodeFrame(this.layer.seal(data, name));
+      } catch (e) {
+        this.log.warn({ cmd: name, id, err: (e as Error).message }, 'pinpad command could not be sealed at send; sent as queued');
+        sentWire = queuedWire;
+      }
+      return sentWire;
+    };
     const response = new Promise<Uint8Array>((resolve, reject) => {
       this.pending.set(id, { name, resolve, reject, ...(onNotification ? { onNotification } : {}) });
     });
     this.log.debug({ cmd: name, id, bytes: data.length, blocking }, 'pinpad command queued');
-    this.dispatch({ type: 'submit', cmd: { id, name, wire, blocking } });
+    this.dispatch({
+      type: 'submit',
+      cmd: {
+        id,
+        name,
+        blocking,
+        get wire() {
+          return wireAtSend();
+        },
+      },
+    });
     return { id, response };
   }
 
@@ -130,6 +157,7 @@ export class Link {
     this.lost = true;
     this.dispatch({ type: 'down' });
     this.setTimer(null);
+    this.setByteTimer(false);
     await this.transport.close();
   }
 
@@ -139,6 +167,7 @@ export class Link {
     this.log.warn({ reason, transport: this.transport.description }, 'pinpad link lost');
     this.dispatch({ type: 'down' });
     this.setTimer(null);
+    this.setByteTimer(false);
     void this.transport.close();
     this.onLoss(reason, cause);
   }
@@ -157,8 +186,10 @@ export class Link {
         return;
       }
       this.counters.bytesIn += chunk.length;
-      const inputs: LinkInput[] = [{ type: 'activity' }];
-      for (const e of this.decoder.push(chunk)) {
+      const starts = this.decoder.starts;
+      const events = this.decoder.push(chunk, performance.now());
+      const inputs: LinkInput[] = [{ type: 'activity', started: this.decoder.starts !== starts }];
+      for (const e of events) {
         if (e.type === 'frame') {
           let data: Uint8Array;
           try {
@@ -179,8 +210,24 @@ export class Link {
           this.log.debug({ count: e.count }, 'pinpad discarded bytes');
         }
       }
+      this.setByteTimer(this.decoder.inFrame);
       this.dispatch(...inputs);
     }
+  }
+
+  /** (Re)arms the inter-byte timer while a packet is in progress; past it the packet is dropped as stalled. */
+  private setByteTimer(inFrame: boolean): void {
+    if (this.byteTimer) clearTimeout(this.byteTimer);
+    this.byteTimer = undefined;
+    if (!inFrame || this.lost) return;
+    this.byteTimer = setTimeout(() => {
+      this.byteTimer = undefined;
+      const e = this.decoder.stall();
+      if (!e || this.lost) return;
+      this.counters.badFrames++;
+      this.log.debug({ reason: 'stalled', length: e.type === 'bad-frame' ? e.length : 0 }, 'pinpad bad packet');
+      this.dispatch({ type: 'bad-frame' });
+    }, this.timings.interByteMs);
   }
 
   private setTimer(ms: number | null): void {
@@ -212,6 +259,12 @@ export class Link {
   private run(e: LinkEffect): void {
     switch (e.type) {
       case 'write':
+        // The pinpad speaks only when asked: a half packet on the line when we send (a stray SYN, an
+        // answer cut short before our CAN) is noise, and must not swallow the ACK or EOT to come.
+        if (this.decoder.inFrame) {
+          this.decoder.reset();
+          this.setByteTimer(false);
+        }
         this.counters.bytesOut += e.bytes.length;
         if (e.what !== 'command') this.log.debug({ what: e.what }, 'pinpad control byte sent');
         this.transport.write(e.bytes).catch((err: unknown) => this.loss('write-error', err));
@@ -223,6 +276,10 @@ export class Link {
         return;
       case 'drop-partial':
         this.decoder.reset();
+        this.setByteTimer(false);
+        return;
+      case 'resync-failed':
+        if (!this.lost) queueMicrotask(() => this.loss('resync-unanswered'));
         return;
       case 'probed': {
         const waiters = this.probeWaiters.splice(0);

@@ -8,11 +8,15 @@ import type { LinkTimings } from './timings.js';
  * command is on the wire at a time; others wait in `queue`, in order.
  */
 
-/** A command ready for the wire. `wire` is the whole encoded packet. */
+/** A command ready for the wire. */
 export interface LinkCommand {
   readonly id: number;
   /** CMD_ID, for logs and errors. */
   readonly name: string;
+  /**
+   * The whole encoded packet. Read only when the command goes on the wire: the link builds it then,
+   * so it is sealed under the session key in force when sent, not when queued (and resent as is on NAK).
+   */
   readonly wire: Uint8Array;
   /** Blocking commands wait for the response without limit and may receive notifications. */
   readonly blocking: boolean;
@@ -50,8 +54,10 @@ export type LinkState =
     }
   | {
       readonly kind: 'cancelling';
-      /** The command being cancelled; absent for a probe of the idle link. */
+      /** The command being cancelled; absent for a probe of the idle link or a resynchronisation. */
       readonly cmd: LinkCommand | undefined;
+      /** cancel: a command's (cmd set); probe: of the idle link; resync: after a command timed out. */
+      readonly purpose: 'cancel' | 'probe' | 'resync';
       readonly cans: number;
       readonly queue: readonly LinkCommand[];
     }
@@ -66,8 +72,12 @@ export type LinkInput =
   | { readonly type: 'control'; readonly byte: number }
   | { readonly type: 'frame'; readonly data: Uint8Array; readonly notification: boolean }
   | { readonly type: 'bad-frame' }
-  /** Any bytes arrived (before their events). Restarts the silence wait of a discard. */
-  | { readonly type: 'activity' }
+  /**
+   * Any bytes arrived (before their events). Restarts the silence wait of a discard. `started`: a
+   * packet began (SYN) in them — the non-blocking 10 s runs to the answer's first byte (§2.2.3), the
+   * inter-byte time of the packet (the owner's) takes over from there.
+   */
+  | { readonly type: 'activity'; readonly started?: boolean }
   /** The one timer fired. */
   | { readonly type: 'timeout' }
   | { readonly type: 'down' }
@@ -82,6 +92,8 @@ export type LinkEffect =
   | { readonly type: 'notification'; readonly id: number; readonly data: Uint8Array }
   | { readonly type: 'failed'; readonly id: number; readonly reason: FailReason }
   | { readonly type: 'probed'; readonly ok: boolean }
+  /** The CAN sent to resynchronise after a timeout got no EOT: the pinpad is gone. */
+  | { readonly type: 'resync-failed' }
   /** Drop any half-received packet: the silence ended a discard. */
   | { readonly type: 'drop-partial' };
 
@@ -112,6 +124,15 @@ function drain(t: LinkTimings, queue: readonly LinkCommand[], effects: LinkEffec
   return { state: { kind: 'draining', queue }, effects };
 }
 
+/**
+ * After a command timed out (no ACK, no answer): CAN, to bring the pinpad back to idle whatever it
+ * was doing (§2.2.2.3), then the next command once EOT comes.
+ */
+function resync(t: LinkTimings, queue: readonly LinkCommand[], effects: LinkEffect[]): Transition {
+  effects.push({ type: 'write', bytes: CAN_BYTE, what: 'can' }, { type: 'timer', ms: t.eotMs });
+  return { state: { kind: 'cancelling', cmd: undefined, purpose: 'resync', cans: 1, queue }, effects };
+}
+
 function fail(cmd: LinkCommand, reason: FailReason): LinkEffect {
   return { type: 'failed', id: cmd.id, reason };
 }
@@ -123,7 +144,7 @@ export function transition(t: LinkTimings, state: LinkState, input: LinkInput): 
     case 'down': {
       const effects: LinkEffect[] = [{ type: 'timer', ms: null }];
       if ('cmd' in state && state.cmd) effects.push(fail(state.cmd, 'disconnected'));
-      if (state.kind === 'cancelling' && !state.cmd) effects.push({ type: 'probed', ok: false });
+      if (state.kind === 'cancelling' && state.purpose === 'probe') effects.push({ type: 'probed', ok: false });
       for (const q of state.queue) effects.push(fail(q, 'disconnected'));
       return { state: { kind: 'down', queue: [] }, effects };
     }
@@ -140,7 +161,7 @@ export function transition(t: LinkTimings, state: LinkState, input: LinkInput): 
       }
       if ((state.kind === 'await-ack' || state.kind === 'await-response') && state.cmd.id === input.id) {
         return {
-          state: { kind: 'cancelling', cmd: state.cmd, cans: 1, queue: state.queue },
+          state: { kind: 'cancelling', cmd: state.cmd, purpose: 'cancel', cans: 1, queue: state.queue },
           effects: [{ type: 'write', bytes: CAN_BYTE, what: 'can' }, { type: 'timer', ms: t.eotMs }],
         };
       }
@@ -149,12 +170,13 @@ export function transition(t: LinkTimings, state: LinkState, input: LinkInput): 
     case 'probe':
       if (state.kind !== 'idle') return same;
       return {
-        state: { kind: 'cancelling', cmd: undefined, cans: 1, queue: state.queue },
+        state: { kind: 'cancelling', cmd: undefined, purpose: 'probe', cans: 1, queue: state.queue },
         effects: [{ type: 'write', bytes: CAN_BYTE, what: 'can' }, { type: 'timer', ms: t.eotMs }],
       };
     case 'activity':
       if (state.kind === 'draining') return { state, effects: [{ type: 'timer', ms: t.silenceMs }] };
       if (state.kind === 'await-response' && state.nakPending) return { state, effects: [{ type: 'timer', ms: t.silenceMs }] };
+      if (state.kind === 'await-response' && input.started && !state.cmd.blocking) return { state, effects: [{ type: 'timer', ms: null }] };
       return same;
     case 'control':
       return onControl(t, state, input.byte);
@@ -187,21 +209,33 @@ function onControl(t: LinkTimings, state: LinkState, byte: number): Transition {
     return { state, effects: [] };
   }
   if (state.kind === 'cancelling' && byte === EOT) {
-    return next(t, state.queue, [state.cmd ? fail(state.cmd, 'cancelled') : { type: 'probed', ok: true }]);
+    const done: LinkEffect[] = state.cmd ? [fail(state.cmd, 'cancelled')] : state.purpose === 'probe' ? [{ type: 'probed', ok: true }] : [];
+    return next(t, state.queue, done);
   }
   return { state, effects: [] };
 }
 
 function onFrame(t: LinkTimings, state: LinkState, data: Uint8Array, notification: boolean): Transition {
+  if (state.kind === 'await-ack') {
+    // The answer came but its ACK was lost on the line: the pinpad answers only a command it took
+    const acked = onControl(t, state, ACK);
+    const after = onFrame(t, acked.state, data, notification);
+    return { state: after.state, effects: [...acked.effects, ...after.effects] };
+  }
   if (state.kind !== 'await-response' || state.nakPending) return { state, effects: [] };
-  if (notification) return { state, effects: [{ type: 'notification', id: state.cmd.id, data }] };
+  if (notification) {
+    // a non-blocking command gets none (§2.3.3); should one come, its 10 s start again rather than never end
+    const effects: LinkEffect[] = [{ type: 'notification', id: state.cmd.id, data }];
+    if (!state.cmd.blocking) effects.push({ type: 'timer', ms: t.responseMs });
+    return { state, effects };
+  }
   return next(t, state.queue, [{ type: 'response', id: state.cmd.id, data }]);
 }
 
 function onTimeout(t: LinkTimings, state: LinkState): Transition {
   switch (state.kind) {
     case 'await-ack':
-      return drain(t, state.queue, [fail(state.cmd, 'no-ack')]);
+      return resync(t, state.queue, [fail(state.cmd, 'no-ack')]);
     case 'await-response':
       if (state.nakPending) {
         return {
@@ -209,7 +243,7 @@ function onTimeout(t: LinkTimings, state: LinkState): Transition {
           effects: [{ type: 'write', bytes: NAK_BYTE, what: 'nak' }, { type: 'timer', ms: state.cmd.blocking ? null : t.responseMs }],
         };
       }
-      return state.cmd.blocking ? { state, effects: [] } : drain(t, state.queue, [fail(state.cmd, 'timeout')]);
+      return state.cmd.blocking ? { state, effects: [] } : resync(t, state.queue, [fail(state.cmd, 'timeout')]);
     case 'cancelling':
       if (state.cans < t.cancelTries) {
         return {
@@ -217,7 +251,9 @@ function onTimeout(t: LinkTimings, state: LinkState): Transition {
           effects: [{ type: 'write', bytes: CAN_BYTE, what: 'can' }, { type: 'timer', ms: t.eotMs }],
         };
       }
-      return drain(t, state.queue, [state.cmd ? fail(state.cmd, 'cancel-unanswered') : { type: 'probed', ok: false }]);
+      return drain(t, state.queue, [
+        state.cmd ? fail(state.cmd, 'cancel-unanswered') : state.purpose === 'probe' ? { type: 'probed', ok: false } : { type: 'resync-failed' },
+      ]);
     case 'draining':
       return next(t, state.queue, [{ type: 'drop-partial' }]);
     default:

@@ -11,6 +11,8 @@ export interface LinkTimings {
   responseMs: number;
   /** Wait for EOT after CAN, ms (§2.2.2.3: 2 s). Range 1..60000. */
   eotMs: number;
+  /** Wait for each next byte inside a packet, ms (§2.2.3: 2 s); past it the packet is an error. Range 1..60000. */
+  interByteMs: number;
   /** Silence that ends the discard after an error, ms (§2.2.3: 500 ms). Range 1..10000. */
   silenceMs: number;
   /** Sends of a command before giving up on NAKs (§2.2.2.1: 3). Range 1..10. */
@@ -25,6 +27,7 @@ export const SPEC_TIMINGS: Readonly<LinkTimings> = Object.freeze({
   ackMs: 2000,
   responseMs: 10_000,
   eotMs: 2000,
+  interByteMs: 2000,
   silenceMs: 500,
   sendTries: 3,
   receiveTries: 3,
@@ -35,6 +38,7 @@ const RANGES: Record<keyof LinkTimings, [number, number]> = {
   ackMs: [1, 60_000],
   responseMs: [1, 600_000],
   eotMs: [1, 60_000],
+  interByteMs: [1, 60_000],
   silenceMs: [1, 10_000],
   sendTries: [1, 10],
   receiveTries: [1, 10],

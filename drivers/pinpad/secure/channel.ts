@@ -1,4 +1,3 @@
-import { OPN_CLASSIC } from '../commands/control.js';
 import { PinpadError, isPinpadError } from '../errors.js';
 import type { PacketLayer } from '../link/link.js';
 import { SILENT_LOGGER, type DriverLogger } from '../logger.js';
@@ -27,6 +26,9 @@ export interface SecureStatus {
   readonly lastEnd?: SessionEnd;
 }
 
+/** Secure OPNs sent before a refusal (an error status) is reported. */
+const SECURE_OPN_TRIES = 3;
+
 const text = (b: Uint8Array, from: number, to: number): string => Buffer.from(b.subarray(from, to)).toString('latin1');
 
 /**
@@ -38,7 +40,8 @@ const text = (b: Uint8Array, from: number, to: number): string => Buffer.from(b.
  *   fatal"); clear answers are taken inside a session only where §5.2.2/§6.3.2 send them:
  *   CLO/CLX/OPN (which end the session), `ERR009` (the pinpad refused our packet and closed,
  *   §5.2.2.3), `xxx003` (the pinpad has no session: it was reset), and `xxx009` for a clear
- *   command (refused, the session holds). Any other clear answer fails the command.
+ *   command (refused, the session holds), and a clear NTM (a notification, passed on). Any other
+ *   clear answer fails the command.
  *
  * A lost session (ERR009, ST_NOSEC, an answer that does not open) is re-established by `ensure()`,
  * which SecurePinpad calls after the failure and before the next command.
@@ -125,6 +128,12 @@ export class SecureChannel implements PacketLayer {
     if (!this.key) return data;
     const id = text(data, 0, 3);
     const status = text(data, 3, 6);
+    if (id === 'NTM') {
+      // A notification in clear inside a session (some firmware sends them so): text for the
+      // operator, nothing secret; passed on, the blocking command goes on (§2.3.3).
+      this.log.debug({ responseId: id }, 'pinpad sent a clear notification inside the secure session');
+      return data;
+    }
     if (id === 'OPN') this.end('opn');
     else if (id === 'CLO' || id === 'CLX') this.end('clo');
     else if (status === '003') this.end('nosec', true);
@@ -146,14 +155,20 @@ export class SecureChannel implements PacketLayer {
   private async establish(session: SessionControl): Promise<void> {
     const pub = { modulus: this.terminalKey.modulus, publicExponent: this.terminalKey.publicExponent };
     let answer;
-    try {
-      answer = await session.run(OPN_SECURE, pub);
-    } catch (e) {
-      // A pinpad that refuses OPN with data predates §3.2.2: serve it as the obsolete pinpad it is.
-      if (!isPinpadError(e, 'PINPAD_STATUS') || this.recognitionValue === 'abecs') throw e;
-      this.log.info({ status: e.context.status }, 'pinpad refused the secure OPN; trying the classic one');
-      await session.run(OPN_CLASSIC, undefined);
-      answer = { kind: 'obsolete' } as const;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        answer = await session.run(OPN_SECURE, pub);
+        break;
+      } catch (e) {
+        // A refused secure OPN (an error status) is not an obsolete pinpad: only a bare OPN000
+        // answers as one (§3.2.2). A current pinpad also answers a classic OPN with OPN000, so
+        // falling back to it would take a busy pinpad for an obsolete one. Tried again, then reported.
+        if (!isPinpadError(e, 'PINPAD_STATUS') || attempt >= SECURE_OPN_TRIES) {
+          if (isPinpadError(e, 'PINPAD_STATUS')) this.log.warn({ status: e.context.status, attempts: attempt }, 'pinpad refused the secure OPN');
+          throw e;
+        }
+        this.log.info({ status: e.context.status, attempt }, 'pinpad refused the secure OPN; trying it again');
+      }
     }
     if (answer.kind === 'obsolete') {
       this.recognitionValue = 'classic';

@@ -1,5 +1,5 @@
 import type { CommandSpec } from '../commands/spec.js';
-import { PinpadError } from '../errors.js';
+import { PinpadError, isPinpadError } from '../errors.js';
 import { Pinpad, type PinpadOptions, type RunOptions } from '../pinpad.js';
 import { SecureChannel, type SecureStatus } from './channel.js';
 import type { TerminalKey } from './rsa.js';
@@ -13,6 +13,13 @@ export const CARD_SALE_COMMANDS: ReadonlySet<string> = new Set([
   'GCX', 'GED', 'GOX', 'FCX', 'GTK', 'GPN', 'EBX', 'ENB', 'CEX', 'CKE', 'CHP', 'DWK',
   'GCR', 'CNG', 'GOC', 'FNC', 'GTS', 'TLI', 'TLR', 'TLE',
 ]);
+
+/** ERR009 or xxx003 (§6.3.2): the pinpad refused a packet for the secure session, and ran nothing. */
+function isSessionRefusal(e: unknown): boolean {
+  if (!isPinpadError(e, 'PINPAD_STATUS')) return false;
+  const status = Number(e.context.status);
+  return status === 3 || (status === 9 && e.context.responseId === 'ERR');
+}
 
 /** Commands that run without a secure session (they open or close one). */
 const SESSION_COMMANDS: ReadonlySet<string> = new Set(['OPN', 'CLO', 'CLX']);
@@ -61,10 +68,13 @@ export class SecurePinpad extends Pinpad {
     try {
       return await super.run(spec, req, opts);
     } catch (e) {
-      if (this.channel.lost && this.status === 'connected') {
-        await this.channel.ensure().catch(() => undefined);
-      }
-      throw e;
+      if (!this.channel.lost || this.status !== 'connected') throw e;
+      let reopened = true;
+      await this.channel.ensure().catch(() => (reopened = false));
+      // The pinpad refused the packet for the session (ERR009: it did not open; xxx003: no session,
+      // a reset): nothing ran, so the command goes once more under the new session (§5.2.2.3).
+      if (!reopened || !isSessionRefusal(e) || SESSION_COMMANDS.has(spec.id) || opts.signal?.aborted) throw e;
+      return super.run(spec, req, opts);
     }
   }
 

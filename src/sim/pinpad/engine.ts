@@ -1,14 +1,31 @@
-import { CLEAR_LAYER, control, decodeCommand, encodeFrame, encodeResponse, FrameDecoder, isPinpadError, type PacketLayer } from '../../../drivers/pinpad/index.js';
+import { CLASSIC_COMMAND_IDS } from '../../../tables/pinpad/command-params.js';
 import { FaultSet, type Fault } from './faults.js';
 import type { VirtualPinpadProfile } from './profile.js';
+import { timingFor, type TimingProfile } from './timing.js';
+import { isCommandFault, parseCommand, writeAnswer } from './wire/command.js';
+import { PinpadFrameReader, type ReaderEvent } from './wire/frame-reader.js';
+import { CAN, DC2, EOT, MAX_CLASSIC_PKTDATA, MAX_PKTDATA, NAK, ACK, SYN, writePacket } from './wire/link-bytes.js';
 
 /** A command as a handler sees it. */
 export interface SimCommand {
   readonly id: string;
   readonly blocks: readonly Uint8Array[];
-  /** The whole PKTDATA (CMD_ID and blocks). */
+  /** The whole PKTDATA (CMD_ID and blocks), clear. */
   readonly data: Uint8Array;
 }
+
+/**
+ * How packets are opened and answers sealed: clear by default; the secure channel (§5.2) sets its
+ * own after a secure OPN. `open` may throw to refuse a packet; `seal` then gives the refusal.
+ */
+export interface PacketLayer {
+  open(data: Uint8Array): Uint8Array;
+  seal(data: Uint8Array, responseId: string): Uint8Array;
+  /** The command id inside a packet, without side effects (fault targeting); undefined when it does not open. */
+  peekId?(data: Uint8Array): string | undefined;
+}
+
+export const CLEAR_LAYER: PacketLayer = { open: (d) => d, seal: (d) => d };
 
 /** What a handler can see and do. */
 export interface SimContext {
@@ -24,19 +41,30 @@ export interface SimContext {
   setLayerAfterResponse(layer: PacketLayer): void;
 }
 
-/** A handler returns the response's PKTDATA (see encodeResponse). Throwing gives ST_INTERR. */
+/** A handler returns the answer's PKTDATA (see writeAnswer). Throwing a Refusal gives its status; anything else ST_INTERR. */
 export type SimHandler = (cmd: SimCommand, ctx: SimContext) => Uint8Array | Promise<Uint8Array>;
 
-/** The pinpad's own state: display, session. The secure channel (issue 5) keeps its key here. */
+/** Thrown by a handler (or its parameter reading) to answer `status` with no data. */
+export class Refusal extends Error {
+  constructor(readonly status: number, readonly why: string) {
+    super(why);
+  }
+}
+
+/** The pinpad's own state: display, session. The secure channel keeps its key here. */
 export interface SimState {
   display: string[];
   opened: boolean;
-  /** Free slots for later issues (secure session key, held track, EMV tables). */
+  /** Free slots for the secure session key, held track, EMV tables. */
   session: Record<string, unknown>;
   /** Commands received, by id, in order (for tests). */
   received: string[];
   /** CAN bytes received (a probe or a cancel), for tests that prove none came. */
   cans: number;
+  /** Packets NAKed by the link level, by reason (for tests of the strict reader). */
+  rejected?: Record<string, number>;
+  /** Moved on when the card context is lost without a new session (a CAN some firmware reads as "drop it"). */
+  cardEpoch?: number;
 }
 
 export interface EngineOptions {
@@ -49,35 +77,60 @@ export interface EngineOptions {
   /** What the cardholder types when nobody scripted keys, after `typingMs` (default "12345", 50 ms; null = never). */
   defaultKeys?: string;
   typingMs?: number | null;
-  /** Inter-byte timeout inside a packet, ms (§6.2.1: 1.5 s). */
+  /** Inter-byte limit inside a packet, ms (§6.2.1: 1.5 s). */
   interByteMs?: number;
+  /** Silence before NAKing a bad packet, ms (§6.2.1: 500 ms). */
+  silenceMs?: number;
+  /** Processing times (default: the profile's `timing`). */
+  timing?: TimingProfile;
+  /** The clock (tests). */
+  now?: () => number;
 }
 
 const ERR_INVCALL = 10;
+const ST_INVPARM = 11;
 const ST_INTERR = 40;
+const ST_RSPOVRFL = 45;
+/** The largest answer that fits both a clear packet (2049) and a sealed one's CLRDATA (2044, §5.2.2). */
+const MAX_CLRDATA_SEALED = 2044;
+
+const latin1 = (b: Uint8Array): string => Buffer.from(b).toString('latin1');
+
+/** The longest PKTDATA for a packet starting with `head`: 1024 for a classic command, 2049 otherwise (§2.2.1). */
+export function packetLimit(head: Uint8Array): number {
+  if (head.length < 3 || head[0] === DC2) return MAX_PKTDATA;
+  return CLASSIC_COMMAND_IDS.has(latin1(head.subarray(0, 3))) ? MAX_CLASSIC_PKTDATA : MAX_PKTDATA;
+}
 
 /**
- * The pinpad side of the ABECS link (§6.2.1) over any byte pipe: ACK/NAK of packets, EOT to CAN,
- * resend on NAK, abort of a blocking command by CAN or a new command, and dispatch of each command
- * to a handler by CMD_ID (unknown ids answer ERR010, §2.3.4). Faults are injected here.
+ * The pinpad side of the ABECS link (§6.2) over any byte pipe, with its own reader: ACK of a good
+ * packet, NAK of a bad one after the silence §6.2.1 asks for, EOT to CAN, resend on NAK, abort of a
+ * blocking command by CAN or a new packet, and dispatch of each command to a handler by CMD_ID
+ * (unknown ids answer ERR010, §2.3.4; a broken block structure ST_INVPARM, §6.2.2). Each command
+ * takes the profile's processing time before its answer. Faults are injected here.
  */
 export class SimEngine {
   readonly faults = new FaultSet();
-  readonly state: SimState = { display: ['', ''], opened: false, session: {}, received: [], cans: 0 };
-  private readonly decoder = new FrameDecoder();
+  readonly state: SimState = { display: ['', ''], opened: false, session: {}, received: [], cans: 0, rejected: {}, cardEpoch: 0 };
+  private readonly reader: PinpadFrameReader;
   private lastResponse: Uint8Array | undefined;
   private running: AbortController | undefined;
   private keys: string[] = [];
   private keyWaiters: ((k: string) => void)[] = [];
-  private interByte: NodeJS.Timeout | undefined;
-  private unplugMidCommand: { replugAfterMs: number | undefined } | undefined;
-  /** The pinpad's packet layer: clear by default; the secure channel (issue 5) sets its own after OPN. */
+  private tickTimer: NodeJS.Timeout | undefined;
+  private readonly now: () => number;
+  /** The pinpad's packet layer: clear by default; the secure channel sets its own after OPN. */
   layer: PacketLayer = CLEAR_LAYER;
   /** How long the simulated cardholder takes to type when no keys were scripted, ms; null = never types. */
   typingMs: number | null;
+  /** Processing times per command. */
+  timing: TimingProfile;
 
   constructor(private readonly opts: EngineOptions) {
     this.typingMs = opts.typingMs === undefined ? 50 : opts.typingMs;
+    this.now = opts.now ?? Date.now;
+    this.timing = opts.timing ?? timingFor(opts.profile.timing);
+    this.reader = new PinpadFrameReader({ interByteMs: opts.interByteMs ?? 1500, silenceMs: opts.silenceMs ?? 500, limitFor: packetLimit });
   }
 
   /** Queues what the cardholder types next (for GCD and later PIN/menus). */
@@ -88,9 +141,8 @@ export class SimEngine {
   }
 
   inject(f: Fault): void {
-    if (f.kind === 'disconnect') {
-      if ((f.when ?? 'now') === 'now') this.opts.unplug?.(f.replugAfterMs);
-      else this.unplugMidCommand = { replugAfterMs: f.replugAfterMs };
+    if (f.kind === 'disconnect' && (f.when ?? 'now') === 'now') {
+      this.opts.unplug?.(f.replugAfterMs);
       return;
     }
     this.faults.add(f);
@@ -99,7 +151,9 @@ export class SimEngine {
   /** Forgets link state (a new connection, after a replug): back to clear traffic. */
   reset(): void {
     this.layer = CLEAR_LAYER;
-    this.decoder.reset();
+    this.reader.reset();
+    if (this.tickTimer) clearTimeout(this.tickTimer);
+    this.tickTimer = undefined;
     this.running?.abort();
     this.running = undefined;
     this.lastResponse = undefined;
@@ -107,21 +161,54 @@ export class SimEngine {
 
   /** Bytes from the terminal. */
   receive(bytes: Uint8Array): void {
-    if (this.interByte) clearTimeout(this.interByte);
-    for (const e of this.decoder.push(bytes)) {
+    this.handle(this.reader.push(bytes, this.now()));
+    this.schedule();
+  }
+
+  /** Bytes dropped as line noise outside packets so far. */
+  get noise(): number {
+    return this.reader.noise;
+  }
+
+  private schedule(): void {
+    if (this.tickTimer) clearTimeout(this.tickTimer);
+    this.tickTimer = undefined;
+    const at = this.reader.deadline();
+    if (at === undefined) return;
+    this.tickTimer = setTimeout(() => {
+      this.tickTimer = undefined;
+      this.handle(this.reader.tick(this.now()));
+      this.schedule();
+    }, Math.max(0, at - this.now()) + 1);
+    this.tickTimer.unref();
+  }
+
+  private handle(events: readonly ReaderEvent[]): void {
+    for (const e of events) {
       if (this.faults.silent()) continue;
-      if (e.type === 'control') {
-        if (e.byte === control.CAN) {
+      switch (e.type) {
+        case 'can':
           this.state.cans++;
           this.abortRunning();
-          this.write(Uint8Array.of(control.EOT));
-        } else if (e.byte === control.NAK && this.lastResponse) this.sendFrame(this.lastResponse);
-      } else if (e.type === 'bad-frame') this.write(Uint8Array.of(control.NAK));
-      else if (e.type === 'frame') this.onPacket(e.data);
-    }
-    if (this.decoder.inFrame) {
-      this.interByte = setTimeout(() => this.decoder.reset(), this.opts.interByteMs ?? 1500);
-      this.interByte.unref();
+          // some firmware drops the EMV kernel's context on any CAN, even with a card session open
+          if (this.faults.take('can-drops-emv')) this.state.cardEpoch = (this.state.cardEpoch ?? 0) + 1;
+          this.write(Uint8Array.of(EOT));
+          break;
+        case 'nak':
+          if (this.lastResponse) this.sendFrame(this.lastResponse);
+          break;
+        case 'reject': {
+          const r = (this.state.rejected ??= {});
+          r[e.reason] = (r[e.reason] ?? 0) + 1;
+          this.write(Uint8Array.of(NAK));
+          break;
+        }
+        case 'packet':
+          this.onPacket(e.data);
+          break;
+        case 'ack':
+          break;
+      }
     }
   }
 
@@ -136,16 +223,28 @@ export class SimEngine {
 
   private onPacket(data: Uint8Array): void {
     if (this.faults.take('nak-storm')) {
-      this.write(Uint8Array.of(control.NAK));
+      this.write(Uint8Array.of(NAK));
       return;
     }
-    if (!this.faults.take('lost-ack')) this.write(Uint8Array.of(control.ACK));
+    const id = data[0] === DC2 ? this.layer.peekId?.(data) : latin1(data.subarray(0, 3));
+    if (data[0] === DC2 && id !== undefined && data.length > MAX_CLASSIC_PKTDATA && CLASSIC_COMMAND_IDS.has(id)) {
+      // a sealed classic command over 1024 bytes (§2.2.1): refused as the reader refuses a clear one
+      const r = (this.state.rejected ??= {});
+      r['too-long'] = (r['too-long'] ?? 0) + 1;
+      this.write(Uint8Array.of(NAK));
+      return;
+    }
+    const unplug = this.faults.takeDisconnect(id, 'before-ack');
+    if (unplug) {
+      this.opts.unplug?.(unplug.replugAfterMs);
+      return;
+    }
+    if (!this.faults.take('lost-ack')) this.write(Uint8Array.of(ACK));
     this.abortRunning();
     this.lastResponse = undefined;
-    const mid = this.unplugMidCommand;
+    const mid = this.faults.takeDisconnect(id, 'mid-command');
     if (mid) {
       // the ACK is on its way; the cable goes while the command "runs"
-      this.unplugMidCommand = undefined;
       setTimeout(() => this.opts.unplug?.(mid.replugAfterMs), 50);
       return;
     }
@@ -160,37 +259,70 @@ export class SimEngine {
     let nextLayer: PacketLayer | undefined;
     try {
       const opened = this.layer.open(data);
-      const cmd = decodeCommand(opened);
-      id = cmd.id;
-      this.state.received.push(id);
-      const handler = this.opts.handlers.get(id);
-      if (!handler) response = encodeResponse('ERR', ERR_INVCALL);
-      else response = await handler({ ...cmd, data: opened }, this.context(ac.signal, (l) => (nextLayer = l)));
+      const cmd = parseCommand(opened);
+      if (isCommandFault(cmd)) {
+        id = cmd.kind === 'no-id' ? 'ERR' : latin1(opened.subarray(0, 3));
+        response = writeAnswer(id, cmd.kind === 'no-id' ? ERR_INVCALL : ST_INVPARM);
+      } else {
+        id = cmd.id;
+        this.state.received.push(id);
+        const handler = this.opts.handlers.get(id);
+        if (!handler) response = writeAnswer('ERR', ERR_INVCALL);
+        else {
+          if (await this.processing(cmd.id, opened, ac.signal)) return;
+          response = await handler({ ...cmd, data: opened }, this.context(ac.signal, (l) => (nextLayer = l)));
+        }
+      }
     } catch (e) {
       if (ac.signal.aborted) return;
-      response = encodeResponse(id, isPinpadError(e) && e.code === 'PINPAD_PROTOCOL' ? 11 : ST_INTERR);
+      response = writeAnswer(id, e instanceof Refusal ? e.status : ST_INTERR);
     }
     if (ac.signal.aborted) return;
     if (this.running === ac) this.running = undefined;
-    await this.respond(response, ac.signal);
+    // an answer that does not fit a packet (2049 bytes clear, 2044 of CLRDATA sealed) is ST_RSPOVRFL (§6.4.3)
+    if (response.length > MAX_CLRDATA_SEALED) response = writeAnswer(id, ST_RSPOVRFL);
+    try {
+      await this.respond(response, id, ac.signal);
+    } catch {
+      // never let one answer take the pinpad down: the terminal sees a lost answer
+    }
     if (nextLayer) this.layer = nextLayer;
   }
 
-  private async respond(data: Uint8Array, signal: AbortSignal): Promise<void> {
+  /** Waits the command's processing time; true when aborted meanwhile. */
+  private processing(id: string, data: Uint8Array, signal: AbortSignal): Promise<boolean> {
+    const ms = this.timing.processingMs(id, data);
+    if (ms <= 0) return Promise.resolve(signal.aborted);
+    return new Promise((resolve) => {
+      const t = setTimeout(() => resolve(false), ms);
+      signal.addEventListener('abort', () => (clearTimeout(t), resolve(true)), { once: true });
+    });
+  }
+
+  private async respond(data: Uint8Array, id: string, signal: AbortSignal): Promise<void> {
     const delay = this.faults.take('delay');
     if (delay) await new Promise((r) => setTimeout(r, delay.ms));
     if (signal.aborted || this.faults.silent()) return;
     const garbage = this.faults.take('garbage');
-    if (garbage) {
-      const noise = [0x00, 0x41, 0xff, 0x7e, 0x30, 0x20];
-      this.write(Uint8Array.from({ length: garbage.bytes ?? 16 }, (_, i) => noise[i % noise.length]!));
-    }
-    const frame = encodeFrame(this.layer.seal(data, data.length >= 3 ? Buffer.from(data.subarray(0, 3)).toString('latin1') : ''));
+    if (garbage) this.write(noise(garbage.bytes ?? 16, garbage.control ?? false));
+    const frame = writePacket(this.layer.seal(data, data.length >= 3 ? latin1(data.subarray(0, 3)) : ''));
     this.lastResponse = frame;
+    if (this.faults.take('lost-answer')) return; // gone on the wire; a NAK still brings it back
+    const unplug = this.faults.takeDisconnect(id, 'mid-answer');
+    if (unplug) {
+      this.write(frame.subarray(0, Math.max(1, frame.length >> 1)));
+      this.opts.unplug?.(unplug.replugAfterMs);
+      return;
+    }
+    const cut = this.faults.take('truncated-answer');
+    if (cut) {
+      this.write(frame.subarray(0, Math.max(1, Math.min(frame.length - 1, cut.keep ?? frame.length >> 1))));
+      return;
+    }
     this.sendFrame(frame);
   }
 
-  /** Sends a response packet, with its CRC spoiled while a bad-crc fault lasts (resends on NAK count too). */
+  /** Sends an answer packet, with its CRC spoiled while a bad-crc fault lasts (resends on NAK count too). */
   private sendFrame(frame: Uint8Array): void {
     if (this.faults.take('bad-crc')) {
       const bad = Uint8Array.from(frame);
@@ -206,7 +338,10 @@ export class SimEngine {
       state: this.state,
       signal,
       notify: (text) => {
-        if (!signal.aborted) this.write(encodeFrame(this.layer.seal(encodeResponse('NTM', 0, [Buffer.from(text.slice(0, 32), 'latin1')]), 'NTM')));
+        if (signal.aborted) return;
+        const ntm = writeAnswer('NTM', 0, [Buffer.from(text.slice(0, 32), 'latin1')]);
+        // a clear NTM inside a session is a firmware fault some pinpads have: the terminal must not trust it
+        this.write(writePacket(this.faults.take('clear-ntm') ? ntm : this.layer.seal(ntm, 'NTM')));
       },
       nextKeys: () => {
         const k = this.keys.shift();
@@ -236,4 +371,12 @@ export class SimEngine {
       },
     };
   }
+}
+
+/** Line noise: printable junk, or (with `control`) the link's own control bytes and stray SYNs among it. */
+export function noise(bytes: number, control: boolean): Uint8Array {
+  const plain = [0x00, 0x41, 0xff, 0x7e, 0x30, 0x20];
+  const ctl = [SYN, 0x41, ACK, 0x00, NAK, 0xff, EOT, SYN, CAN, 0x30];
+  const src = control ? ctl : plain;
+  return Uint8Array.from({ length: bytes }, (_, i) => src[i % src.length]!);
 }

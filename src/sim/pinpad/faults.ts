@@ -1,41 +1,66 @@
 /**
- * Faults the virtual pinpad injects on command (from tests, the control port, or the CLI). Counted
- * faults apply to the next `count` occasions (default 1) and then wear off.
+ * Faults the virtual pinpad injects on command (from tests, the control port, or the CLI): the
+ * errors a real serial line and real firmware produce. Counted faults apply to the next `count`
+ * occasions (default 1) and then wear off.
  */
 export type Fault =
-  /** The next responses go out with a wrong CRC (the right one is resent on NAK). */
+  /** The next answers go out with a wrong CRC (the right one is resent on NAK). */
   | { kind: 'bad-crc'; count?: number }
   /** The ACK of the next commands is lost on the wire; the command still runs and answers. */
   | { kind: 'lost-ack'; count?: number }
   /** NAK the next packets received instead of ACK. */
   | { kind: 'nak-storm'; count?: number }
-  /** Hold the next responses `ms` before sending. */
+  /** Hold the next answers `ms` before sending (past 10 s: a late answer, §2.2.2 non-blocking limit). */
   | { kind: 'delay'; ms: number; count?: number }
-  /** Send `bytes` bytes of line noise before the next responses. */
-  | { kind: 'garbage'; bytes?: number; count?: number }
-  /** Stop answering anything (no ACK, no EOT, no response) until cleared, or for `ms`. */
+  /** Send `bytes` bytes of line noise before the next answers; `control`: stray SYN, ACK, NAK, EOT among them. */
+  | { kind: 'garbage'; bytes?: number; control?: boolean; count?: number }
+  /** The next answers stop after `keep` bytes (default half): no ETB, no CRC ever comes. */
+  | { kind: 'truncated-answer'; keep?: number; count?: number }
+  /** The next answers are lost on the wire (the pinpad still has them for a NAK). */
+  | { kind: 'lost-answer'; count?: number }
+  /** The next NTM notifications go out in clear even inside a secure session. */
+  | { kind: 'clear-ntm'; count?: number }
+  /** The next CAN also drops the card held and the EMV context (as some firmware does). */
+  | { kind: 'can-drops-emv'; count?: number }
+  /** Stop answering anything (no ACK, no EOT, no answer) until cleared, or for `ms`. */
   | { kind: 'silence'; ms?: number }
-  /** Drop the connection (unplug) now, or after ACKing the next command; plug back after `replugAfterMs` (never if absent). */
-  | { kind: 'disconnect'; when?: 'now' | 'mid-command'; replugAfterMs?: number };
+  /**
+   * Pull the cable: now; or at a step of the next command (`command` limits it to one id):
+   * before its ACK, after its ACK while it runs (`mid-command`), or half-way through its answer.
+   * Plug back after `replugAfterMs` (never if absent).
+   */
+  | { kind: 'disconnect'; when?: DisconnectStep; command?: string; replugAfterMs?: number };
 
+export type DisconnectStep = 'now' | 'before-ack' | 'mid-command' | 'mid-answer';
 export type FaultKind = Fault['kind'];
+export const FAULT_KINDS: readonly FaultKind[] = ['bad-crc', 'lost-ack', 'nak-storm', 'delay', 'garbage', 'truncated-answer', 'lost-answer', 'clear-ntm', 'can-drops-emv', 'silence', 'disconnect'];
+export const DISCONNECT_STEPS: readonly DisconnectStep[] = ['now', 'before-ack', 'mid-command', 'mid-answer'];
+
+type Counted = Exclude<Fault, { kind: 'silence' } | { kind: 'disconnect' }>;
+type Disconnect = Extract<Fault, { kind: 'disconnect' }>;
 
 /** The active faults, with what is left of each. */
 export class FaultSet {
   private counts = new Map<FaultKind, { fault: Fault; left: number }>();
   private silentUntil: number | undefined;
+  private disconnects: Disconnect[] = [];
 
   add(f: Fault, now = Date.now()): void {
     if (f.kind === 'silence') {
       this.silentUntil = f.ms === undefined ? Number.POSITIVE_INFINITY : now + f.ms;
       return;
     }
-    const count = 'count' in f && f.count !== undefined ? f.count : 1;
+    if (f.kind === 'disconnect') {
+      this.disconnects.push(f);
+      return;
+    }
+    const count = f.count !== undefined ? f.count : 1;
     this.counts.set(f.kind, { fault: f, left: count });
   }
 
   clear(): void {
     this.counts.clear();
+    this.disconnects = [];
     this.silentUntil = undefined;
   }
 
@@ -44,14 +69,21 @@ export class FaultSet {
   }
 
   /** Takes one use of a counted fault, if active. */
-  take<K extends FaultKind>(kind: K): Extract<Fault, { kind: K }> | undefined {
+  take<K extends Counted['kind']>(kind: K): Extract<Fault, { kind: K }> | undefined {
     const e = this.counts.get(kind);
     if (!e) return undefined;
     if (--e.left <= 0) this.counts.delete(kind);
     return e.fault as Extract<Fault, { kind: K }>;
   }
 
+  /** Takes the unplug planned for this step of command `id` (undefined id: a sealed packet, any command matches). */
+  takeDisconnect(id: string | undefined, step: Exclude<DisconnectStep, 'now'>): Disconnect | undefined {
+    const i = this.disconnects.findIndex((d) => (d.when ?? 'now') === step && (d.command === undefined || id === undefined || d.command === id));
+    if (i < 0) return undefined;
+    return this.disconnects.splice(i, 1)[0];
+  }
+
   list(): Fault[] {
-    return [...this.counts.values()].map((e) => e.fault);
+    return [...[...this.counts.values()].map((e) => e.fault), ...this.disconnects];
   }
 }

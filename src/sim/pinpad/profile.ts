@@ -1,3 +1,5 @@
+import type { TimingName } from './timing.js';
+
 /**
  * What the virtual pinpad says about itself. The default is a current (ABECS 2.20) pinpad with a
  * DUKPT:TDES:PIN key in slot 01 and a DUKPT:TDES:DAT key in slot 02; `classicOnly` makes it a
@@ -25,6 +27,13 @@ export interface VirtualPinpadProfile {
   dukptPinKsn: Record<string, string>;
   /** Text display size "LLCC" (PP_DSPTXTSZ). */
   displayText: string;
+  /** Processing times (src/sim/pinpad/timing.ts): `fast` (none, the default) or `ppc930` (a real PPC930's). */
+  timing: TimingName;
+  /**
+   * The version its answers follow: `2.20`, or `2.12` as the PPC930 of the public log answers
+   * (GIX data in its own order, 2.12 ids 8030h/8031h/8034h this version does not list, DEX options refused).
+   */
+  answers: '2.20' | '2.12';
 }
 
 function slots(present: readonly number[], supported = 10): string {
@@ -46,6 +55,8 @@ export const DEFAULT_PROFILE: Readonly<VirtualPinpadProfile> = Object.freeze({
   keys: { mkPin: slots([]), mkData: slots([]), dukptPin: slots([1]), dukptData: slots([2]) },
   dukptPinKsn: { '01': 'FFFFF030331234500001' },
   displayText: '0216',
+  timing: 'fast',
+  answers: '2.20',
 });
 
 /** The default profile with `overrides`. */

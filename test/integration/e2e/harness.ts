@@ -28,9 +28,9 @@ export interface SimProcess {
   stop(): Promise<void>;
 }
 
-async function startPtySim(ptyPath: string): Promise<SimProcess> {
+async function startPtySim(ptyPath: string, extra: readonly string[] = []): Promise<SimProcess> {
   // typing "never": the product menu and the typed number wait for the keys a case scripts
-  const sim = await startSim(['--pty', ptyPath, '--typing-ms', 'never']);
+  const sim = await startSim(['--pty', ptyPath, '--typing-ms', 'never', ...extra]);
   return {
     control: async (cmd) => {
       const r = await sim.control(cmd);
@@ -71,6 +71,8 @@ export interface E2eOptions {
   ecrDecisionSeconds?: number;
   /** The daemon's acquirer timeout, ms. */
   acquirerTimeoutMs?: number;
+  /** More `omnipos sim pinpad` options (e.g. `--timing ppc930` for a real pinpad's processing times). */
+  simArgs?: readonly string[];
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -80,7 +82,7 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2e> {
   const stateDir = path.join(dir, 'state');
   const logFile = path.join(stateDir, 'logs', 'omnipos.log');
   const ptyPath = path.join(dir, 'pinpad');
-  const sim = await startPtySim(ptyPath);
+  const sim = await startPtySim(ptyPath, o.simArgs);
   const sandbox = await startHarness({ withholdMs: 4000, ...o.sandbox });
   const base = JSON.parse(readFileSync(path.join(ROOT, 'config/omnipos.json'), 'utf8')) as Record<string, Record<string, unknown>>;
   const url = sandbox.running.url;

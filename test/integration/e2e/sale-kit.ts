@@ -60,10 +60,10 @@ export async function hostSale(e: E2e, merchantOrderId: string): Promise<Sold['h
 }
 
 /** One whole sale: the customer at the pinpad, the API request, the end of the sale, the host's view. */
-export async function sell(e: E2e, c: Customer, body: Record<string, unknown>): Promise<Sold> {
+export async function sell(e: E2e, c: Customer, body: Record<string, unknown>, timeoutMs?: number): Promise<Sold> {
   await present(e, c);
   const s = await start(e, body);
-  const view = await e.waitFinal(s.id);
+  const view = await e.waitFinal(s.id, timeoutMs);
   return { ...s, view, host: await hostSale(e, s.merchantOrderId) };
 }
 

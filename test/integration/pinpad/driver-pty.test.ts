@@ -97,9 +97,10 @@ describe.skipIf(!HAS_SOCAT)('Pinpad driver against the virtual pinpad process ov
     expect((await pinpad.gin(0)).fields.GIN_SERNUM).toBe('VPP0000000001');
   });
 
-  it('fails on a lost ACK with PINPAD_TIMEOUT (phase ack), discards the late response, and the next command works', async () => {
+  it('takes the answer of a command whose ACK was lost (the pinpad answers only what it took), and the next command works', async () => {
     await sim.fault({ kind: 'lost-ack' });
-    await expect(pinpad.display('sem ack')).rejects.toMatchObject({ code: 'PINPAD_TIMEOUT', context: { phase: 'ack' } });
+    await pinpad.display('sem ack');
+    expect((await sim.state()).display[0]).toBe('sem ack');
     await pinpad.display('com ack');
     expect((await sim.state()).display[0]).toBe('com ack');
   });
@@ -149,7 +150,9 @@ describe.skipIf(!HAS_SOCAT)('Pinpad driver against the virtual pinpad process ov
     await until(() => events.filter((e) => e.state === 'reconnecting').length >= 2);
     await sim.control({ cmd: 'clear' });
     await until(() => pinpad.status === 'connected');
-    expect(events[0]).toEqual({ state: 'disconnected', reason: 'probe-unanswered' });
+    // the idle probe's CAN, or the CAN that resynchronises after the command's timeout, went unanswered
+    expect(events[0]).toMatchObject({ state: 'disconnected' });
+    expect(['probe-unanswered', 'resync-unanswered']).toContain((events[0] as { reason: string }).reason);
     expect(events.at(-1)).toMatchObject({ state: 'reconnected' });
     await pinpad.display('voltou');
     expect((await sim.state()).display[0]).toBe('voltou');

@@ -53,4 +53,15 @@ describe('the layer lint rule (DESIGN.md "Layers and folders")', () => {
     expect(await lint('src/main.ts', "import './api/app.js'; import '../drivers/printer/driver.js';")).toEqual([]);
     expect(await lint('test/unit/x.test.ts', "import '../../src/main.js';")).toEqual([]);
   });
+
+  it('refuses the virtual pinpad importing the pinpad driver (a counterpart, not a mirror), but not the virtual printer its driver', async () => {
+    const why = "src/sim/pinpad may not import drivers/pinpad: the virtual pinpad never uses the driver's decoder or codecs (share data in tables/pinpad)";
+    expect(await lint('src/sim/pinpad/engine.ts', "import { FrameDecoder } from '../../../drivers/pinpad/index.js';")).toEqual([why]);
+    expect(await lint('src/sim/pinpad/card/read.ts', "import { maskPanField } from '../../../../drivers/pinpad/commands/card/mask.js';")).toEqual([why]);
+    expect(await lint('src/sim/pinpad/x.ts', "export * from '../../../drivers/pinpad/codec/params.js';")).toEqual([why]);
+    expect(await lint('src/sim/pinpad/x.ts', "const m = await import('../../../drivers/pinpad/decoder.js');")).toEqual([why]);
+    expect(await lint('src/sim/pinpad/x.ts', "import { ABECS_COMMAND_PARAMS } from '../../../tables/pinpad/command-params.js';")).toEqual([]);
+    expect(await lint('src/sim/printer/x.ts', "import { encode } from '../../../drivers/printer/index.js';")).toEqual([]);
+    expect(await lint('src/sim/pinpad-other/x.ts', "import '../../../drivers/pinpad/index.js';")).toEqual([]);
+  });
 });

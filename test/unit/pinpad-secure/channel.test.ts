@@ -136,16 +136,25 @@ describe('SecureChannel as the packet layer', () => {
     expect(ch.seal(encodeCommand('DSP'), 'DSP')).toEqual(encodeCommand('DSP'));
   });
 
-  it('falls back to the classic OPN when a pinpad refuses the secure one with a status', async () => {
+  it('a refused secure OPN is not an obsolete pinpad: it is tried again, then reported; never a classic OPN (§3.2.2)', async () => {
     const sent: string[] = [];
     const ch = new SecureChannel(terminalKey);
-    await ch.openSession(
-      fakeSession(simState(), (d) => {
-        sent.push(text(d.subarray(0, 6)));
-        return d.length > 3 ? encodeResponse('OPN', 11) : encodeResponse('OPN', 0);
-      }),
-    );
-    expect(sent).toEqual(['OPN523', 'OPN']); // 1 + 3 + 512 + 1 + 6 (e = 010001h)
+    const err = await ch
+      .openSession(
+        fakeSession(simState(), (d) => {
+          sent.push(text(d.subarray(0, 6)));
+          return d.length > 3 ? encodeResponse('OPN', 11) : encodeResponse('OPN', 0);
+        }),
+      )
+      .catch((e: unknown) => e);
+    expect(isPinpadError(err, 'PINPAD_STATUS')).toBe(true);
+    expect(sent).toEqual(['OPN523', 'OPN523', 'OPN523']); // 1 + 3 + 512 + 1 + 6 (e = 010001h)
+    expect(ch.status.recognition).toBe('unknown');
+  });
+
+  it('only a bare OPN000 to the secure OPN marks the pinpad obsolete (§3.2.2 "Resposta (pinpad obsoleto)")', async () => {
+    const ch = new SecureChannel(terminalKey);
+    await ch.openSession(fakeSession(simState(), () => encodeResponse('OPN', 0)));
     expect(ch.status.recognition).toBe('classic');
   });
 });

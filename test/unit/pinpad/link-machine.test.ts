@@ -105,20 +105,65 @@ describe('link machine: sending (§2.2.2.1)', () => {
     ]);
   });
 
-  it('fails with no-ack when neither ACK nor NAK comes within 2 s', () => {
+  it('fails with no-ack when neither ACK nor NAK comes within 2 s, then sends CAN to resynchronise', () => {
     const h = new Harness();
-    h.feed({ type: 'submit', cmd: cmd(1) });
+    h.feed({ type: 'submit', cmd: cmd(1) }, { type: 'submit', cmd: cmd(2) });
     expect(h.advance(1999)).toEqual([]);
-    expect(h.advance(1)).toEqual([{ type: 'failed', id: 1, reason: 'no-ack' }, { type: 'timer', ms: 500 }]);
+    expect(h.advance(1)).toEqual([{ type: 'failed', id: 1, reason: 'no-ack' }, { type: 'write', bytes: Uint8Array.of(0x18), what: 'can' }, { type: 'timer', ms: 2000 }]);
+    // EOT: the pinpad is idle again; the next command goes
+    expect(h.feed(EOT)).toEqual([{ type: 'write', bytes: cmd(2).wire, what: 'command' }, { type: 'timer', ms: 2000 }]);
   });
 });
 
 describe('link machine: responses (§2.2.2.2)', () => {
-  it('times a non-blocking command out after 10 s', () => {
+  it('an answer whose ACK was lost on the line is taken as ACK and answer', () => {
+    const h = new Harness();
+    h.feed({ type: 'submit', cmd: cmd(1) });
+    expect(h.feed(frame('DSP000'))).toEqual([
+      { type: 'acked', id: 1 },
+      { type: 'timer', ms: 10_000 },
+      { type: 'response', id: 1, data: Buffer.from('DSP000') },
+      { type: 'timer', ms: null },
+    ]);
+  });
+
+  it('times a non-blocking command out after 10 s, then sends CAN to resynchronise (§2.2.2.3)', () => {
     const h = new Harness();
     h.feed({ type: 'submit', cmd: cmd(1) }, ACK);
     expect(h.advance(9999)).toEqual([]);
-    expect(h.advance(1)).toEqual([{ type: 'failed', id: 1, reason: 'timeout' }, { type: 'timer', ms: 500 }]);
+    expect(h.advance(1)).toEqual([{ type: 'failed', id: 1, reason: 'timeout' }, { type: 'write', bytes: Uint8Array.of(0x18), what: 'can' }, { type: 'timer', ms: 2000 }]);
+    expect(h.feed(EOT)).toEqual([{ type: 'timer', ms: null }]);
+    expect(h.state.kind).toBe('idle');
+  });
+
+  it('a resynchronising CAN that gets no EOT three times reports the pinpad gone', () => {
+    const h = new Harness();
+    h.feed({ type: 'submit', cmd: cmd(1) }, ACK);
+    h.advance(10_000 + 6000);
+    expect(h.writes('can')).toBe(3);
+    expect(h.log).toContainEqual({ type: 'resync-failed' });
+  });
+
+  it('the 10 s of a non-blocking command run to the first byte of the answer (§2.2.3 flowchart), not to its end', () => {
+    const h = new Harness();
+    h.feed({ type: 'submit', cmd: cmd(1) }, ACK);
+    h.advance(9000);
+    // noise that starts no packet does not stop the clock
+    expect(h.feed({ type: 'activity', started: false })).toEqual([]);
+    // the answer's SYN at 9.9 s: the inter-byte time (the owner's) guards the rest
+    h.advance(900);
+    expect(h.feed({ type: 'activity', started: true })).toEqual([{ type: 'timer', ms: null }]);
+    expect(h.advance(5000)).toEqual([]);
+    h.feed(frame('GIX000'));
+    expect(h.outcome(1)).toMatchObject({ type: 'response' });
+  });
+
+  it('a packet that stalls half-way (reported as a bad packet) is NAKed after silence and the retransmission taken', () => {
+    const h = new Harness();
+    h.feed({ type: 'submit', cmd: cmd(1, true) }, ACK, { type: 'activity', started: true }, { type: 'bad-frame' });
+    expect(h.advance(500)).toEqual([{ type: 'write', bytes: Uint8Array.of(0x15), what: 'nak' }, { type: 'timer', ms: null }]);
+    h.feed(frame('GCD000'));
+    expect(h.outcome(1)).toMatchObject({ type: 'response' });
   });
 
   it('waits without limit for a blocking command, passing notifications on', () => {
@@ -255,6 +300,7 @@ describe('link machine properties', () => {
       { type: 'control', byte: 0x18 },
       { type: 'bad-frame' },
       { type: 'activity' },
+      { type: 'activity', started: true },
       { type: 'timeout' },
       { type: 'frame', data: Uint8Array.of(0x41), notification: false },
       { type: 'frame', data: Uint8Array.of(0x4e), notification: true },
@@ -279,6 +325,13 @@ describe('link machine properties', () => {
           h.feed(x);
           if (h.state.kind === 'idle' || h.state.kind === 'down') expect(h.state.queue.length).toBe(0);
         }
+        // every command ends without the link going down: the owner's inter-byte timer turns a stalled
+        // packet into a bad frame, and the one timer fires; a blocking command waits on its caller's cancel
+        for (let k = 0; k < 2000 && h.state.kind !== 'idle'; k++) {
+          if (h.state.kind === 'await-response' && h.state.cmd.blocking && !h.state.nakPending) h.feed({ type: 'cancel', id: h.state.cmd.id });
+          else h.feed(k % 2 ? { type: 'timeout' } : { type: 'bad-frame' });
+        }
+        expect(['idle', 'down']).toContain(h.state.kind);
         h.feed({ type: 'down' });
         const settled = h.log.filter((e) => e.type === 'response' || e.type === 'failed').map((e) => (e as { id: number }).id);
         expect(new Set(settled).size).toBe(settled.length);

@@ -25,6 +25,9 @@ describe('virtual pinpad, link side (§6.2.1)', () => {
     const bad = Uint8Array.from(encodeFrame(DSP.encode('oi')));
     bad[bad.length - 1]! ^= 1;
     s.engine.receive(bad);
+    // §6.2.1: the rest of a bad packet is discarded until 500 ms of silence, then NAK
+    expect(s.events.slice(2)).toEqual([]);
+    for (const end = Date.now() + 15_000; s.events.length < 3 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
     s.engine.receive(Uint8Array.of(0x18));
     expect(s.events.slice(2)).toEqual([
       { type: 'control', byte: 0x15 },

@@ -11,10 +11,18 @@ export function def(name: string): AbecsId {
   return d;
 }
 
+/** Fixed-length text parameters sent at their own length, without padding spaces. */
+const UNPADDED: ReadonlySet<string> = new Set(['SPE_MFNAME']);
+
 /** Builds parameters from (name, value) pairs, skipping undefined values, in the order given. */
 export function params(entries: readonly (readonly [string, FieldValue | undefined])[]): Param[] {
   const out: Param[] = [];
-  for (const [name, value] of entries) if (value !== undefined) out.push(param(def(name), value, { allowCr: name === 'SPE_DSPMSG' }));
+  for (const [name, value] of entries) {
+    if (value === undefined) continue;
+    const d = def(name);
+    // SPE_MFNAME (A8) is "letters and digits, no spaces" (§3.1.3.1): a shorter name goes as it is, never padded
+    out.push(param(UNPADDED.has(name) ? { ...d, variable: true } : d, value, { allowCr: name === 'SPE_DSPMSG' }));
+  }
   return out;
 }
 

@@ -1,4 +1,7 @@
-import { CARD_LAYOUTS, card as driverCard, decodeLayout, encodeResponse } from '../../../../drivers/pinpad/index.js';
+import { CARD_LAYOUTS } from '../../../../tables/pinpad/card-commands.js';
+import { writeAnswer as encodeResponse } from '../wire/command.js';
+import { isLayoutFault, readLayout } from '../wire/layout.js';
+import { linkCrc } from '../wire/link-bytes.js';
 import type { SimHandler } from '../engine.js';
 import { answer, bin, fail, readParams, ST, str } from './kit.js';
 import { cardSim } from './state.js';
@@ -6,8 +9,9 @@ import { cardSim } from './state.js';
 /** TLI (§3.5.2, §6.7.2): always starts a load; 020 when the version differs from the one in force. */
 export const tli: SimHandler = (cmd, ctx) => {
   const block = cmd.blocks[0];
-  if (!block || block.length !== 12) return fail('TLI', ST.INVPARM);
-  const f = decodeLayout(CARD_LAYOUTS.TLI_REQUEST, block, 'TLI');
+  if (!block || cmd.blocks.length !== 1) return fail('TLI', ST.INVPARM);
+  const f = readLayout(CARD_LAYOUTS.TLI_REQUEST, block);
+  if (isLayoutFault(f)) return fail('TLI', ST.INVPARM);
   ctx.state.display = ['ATUALIZANDO', 'TABELAS'];
   const differs = cardSim(ctx.state).tables.begin(String(f.TLI_ACQIDX), Buffer.from(block.subarray(2)).toString('latin1'));
   return encodeResponse('TLI', differs ? ST.TABVERDIF : ST.OK);
@@ -55,7 +59,7 @@ export const mle: SimHandler = (_cmd, ctx) => {
   if (!l) return fail('MLE', ST.INVCALL);
   m.loading = undefined;
   const data = Buffer.concat(l.chunks);
-  if (data.length !== l.size || driverCard.mediaCrc(data) !== l.crc) return fail('MLE', ST.MFERR);
+  if (data.length !== l.size || linkCrc(data, false) !== l.crc) return fail('MLE', ST.MFERR);
   m.files.set(l.name, { type: l.type, data });
   return encodeResponse('MLE', 0);
 };

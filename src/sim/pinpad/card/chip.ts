@@ -42,7 +42,6 @@ export const gox: SimHandler = async (cmd, ctx) => {
   const amount = num(p.get('SPE_AMOUNT')) ?? held.amount;
   const cashback = num(p.get('SPE_CASHBACK')) ?? held.cashback;
   const trnType = bin(p.get('SPE_TRNTYPE'))?.[0] ?? held.transactionType;
-  const opt = str(p.get('SPE_GOXOPT')) ?? '00000';
   const record = recordFor(sim, held, acq);
   const chip = chipOf(held.card)!;
   const c = held.card;
@@ -79,8 +78,10 @@ export const gox: SimHandler = async (cmd, ctx) => {
   const atc = (sim.atc.get(c.pan) ?? 0) + 1;
   sim.atc.set(c.pan, atc);
   const offline = held.via === 'contactless' && c.failure === 'ctls-offline-approval';
+  // the card's first GENERATE AC answers AAC: declined offline (§3.7.3 PP_GOXRES "1xxxxx"), no FCX follows
+  const declined = sim.deck.declineOffline;
   const un = unpredictable();
-  const cid = offline ? '40' : '80';
+  const cid = declined ? '00' : offline ? '40' : '80';
   const objects = transactionObjects({
     card: c,
     record,
@@ -93,12 +94,12 @@ export const gox: SimHandler = async (cmd, ctx) => {
     tvr: cvm === 'online' ? '0000048000' : '0000008000',
     cvmResults: chipCvmResults ?? (cvm === 'online' ? '420300' : cvm === 'device' ? '1F0302' : '3F0000'),
     cid,
-    ac: cryptogram(c, offline ? 'TC' : 'ARQC', amount, atc, un),
+    ac: cryptogram(c, declined ? 'AAC' : offline ? 'TC' : 'ARQC', amount, atc, un),
   });
   for (const [tag, value] of terminal) objects.set(tag, value);
   LAST.set(sim, { objects, record });
-  held.goxDone = offline ? 'offline' : 'online';
-  const decision = offline ? '0' : opt[1] === '1' || !offline ? '2' : '2';
+  held.goxDone = declined ? 'failed' : offline ? 'offline' : 'online';
+  const decision = declined ? '1' : offline ? '0' : '2';
   const res = `${decision}${cvm === 'signature' ? '1' : '0'}${cvm === 'online' ? '2' : '0'}${cvm === 'device' ? '1' : '0'}00`;
   return answer('GOX', [
     ['PP_GOXRES', res],

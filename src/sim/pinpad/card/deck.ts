@@ -26,6 +26,8 @@ export interface CardChoice {
   pin?: string;
   /** The card declines although the host approved (FCX). */
   declineAfterApproval?: boolean;
+  /** The card declines offline in GOX (its first GENERATE AC gives an AAC: PP_GOXRES "1xxxxx"). */
+  declineOffline?: boolean;
   /** The customer pulls the chip card early: at the PIN screen (GOX) or before FCX; 'no' keeps it in. */
   removeEarly?: RemoveEarly;
   /** The customer leaves the chip card in the reader (RMC waits until the terminal gives up). */
@@ -60,6 +62,7 @@ export class CardDeck {
   presentation: Presentation;
   pin: PinEntry = { kind: 'right' };
   declineAfterApproval = false;
+  declineOffline = false;
   removeEarly: RemoveEarly = 'no';
   leavesCard = false;
   /** How long the simulated customer takes to present a card or type a PIN, ms. */
@@ -84,6 +87,7 @@ export class CardDeck {
       this.pin = c.pin === 'right' || c.pin === 'cancel' || c.pin === 'nothing' ? { kind: c.pin } : { kind: 'digits', digits: c.pin };
     }
     if (c.declineAfterApproval !== undefined) this.declineAfterApproval = c.declineAfterApproval;
+    if (c.declineOffline !== undefined) this.declineOffline = c.declineOffline;
     if (c.leavesCard !== undefined) this.leavesCard = c.leavesCard === true;
     if (c.removeEarly !== undefined) {
       if (!['no', 'at-pin', 'before-fcx'].includes(c.removeEarly)) return { ok: false, error: 'removeEarly: one of no, at-pin, before-fcx' };

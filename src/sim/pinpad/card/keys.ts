@@ -35,6 +35,22 @@ export class SimDukpt {
     return { ksn, out };
   }
 
+  /**
+   * GTK's fields under the DUKPT data key as §6.3.4.2 says: in ECB mode the clear PAN and tracks are
+   * concatenated and encrypted under ONE key (one KSN for every field); in CBC mode each field is
+   * encrypted on its own, each under a new key with its own KSN ("diferentes e independentes").
+   */
+  encryptFields(blocks: readonly Uint8Array[], iv: Uint8Array, mode: 'cbc' | 'ecb'): { ksn: string; out: Buffer }[] {
+    if (mode === 'ecb') {
+      const { ksn, out } = this.encryptData(blocks, iv, 'ecb');
+      return out.map((o) => ({ ksn, out: o }));
+    }
+    return blocks.map((b) => {
+      const { ksn, out } = this.encryptData([b], iv, 'cbc');
+      return { ksn, out: out[0]! };
+    });
+  }
+
   /** An ISO format 0 PIN block under the DUKPT PIN key. */
   encryptPin(pin: string, pan: string): { block: string; ksn: string } {
     const ksn = this.next('pin');

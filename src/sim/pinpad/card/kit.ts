@@ -1,6 +1,9 @@
-import { decodeParams, encodeParams, encodeResponse, paramValue, param, type FieldValue } from '../../../../drivers/pinpad/index.js';
-import { abecsIdByName } from '../../../../tables/pinpad/abecs-ids.js';
-import type { SimCommand, SimContext } from '../engine.js';
+import { Refusal, type SimCommand, type SimContext } from '../engine.js';
+import { writeAnswer } from '../wire/command.js';
+import type { FieldValue } from '../wire/fields.js';
+import { faultStatus, isParamFault, packBlocks, ParamFaultError, readParams as readWire, writeDatum, type ParamSet } from '../wire/params.js';
+
+export type { FieldValue };
 
 /** Return codes the card handlers answer (§3.1.1). */
 export const ST = {
@@ -25,28 +28,32 @@ export const ST = {
   MFERR: 102,
 } as const;
 
-/** The parameters of an Abecs command by name (repeats kept in `all`). */
-export function readParams(cmd: SimCommand): { get(name: string): FieldValue | undefined; all(name: string): FieldValue[] } {
-  const ps = decodeParams(cmd.blocks, cmd.id).map(paramValue);
-  return {
-    get: (name) => ps.find((p) => p.name === name)?.value,
-    all: (name) => ps.filter((p) => p.name === name).map((p) => p.value),
+/**
+ * The parameters of an Abecs command by name, read strictly (src/sim/pinpad/wire/params.ts): a
+ * broken structure or a parameter outside its format or length refuses the command with
+ * ST_INVPARM, a missing mandatory one with ST_MANDAT (§3.1.3.1, §6.2.2).
+ */
+export function readParams(cmd: SimCommand): ParamSet {
+  const p = readWire(cmd.id, cmd.blocks);
+  if (isParamFault(p)) throw new Refusal(faultStatus(p), `${cmd.id}: ${p.kind} ${'name' in p ? p.name : `block ${p.block} offset ${p.offset}`}`);
+  const refuse = <T>(f: () => T): T => {
+    try {
+      return f();
+    } catch (e) {
+      if (e instanceof ParamFaultError) throw new Refusal(faultStatus(e.fault), `${cmd.id}: ${e.message}`);
+      throw e;
+    }
   };
+  return { get: (n) => refuse(() => p.get(n)), all: (n) => refuse(() => p.all(n)), has: (n) => p.has(n) };
 }
 
 /** A success answer with PP_ data by name (undefined values left out). */
 export function answer(id: string, data: readonly (readonly [string, FieldValue | undefined])[]): Uint8Array {
-  const ps = data
-    .filter(([, v]) => v !== undefined)
-    .map(([n, v]) => {
-      const def = abecsIdByName(n)!;
-      // masked PANs ('*' in an N field, §5.4.1) go as they are
-      return v instanceof Uint8Array && def.format !== 'B' ? { id: def.id, value: v } : param(def, v!);
-    });
-  return encodeResponse(id, 0, encodeParams(ps));
+  const ps = data.filter(([, v]) => v !== undefined).map(([n, v]) => writeDatum(n, v!));
+  return writeAnswer(id, 0, packBlocks(ps));
 }
 
-export const fail = (id: string, status: number): Uint8Array => encodeResponse(id, status);
+export const fail = (id: string, status: number): Uint8Array => writeAnswer(id, status);
 
 /** Waits `ms`, or until the command is aborted (CAN or a new command): true when aborted. */
 export function pause(ms: number, ctx: SimContext): Promise<boolean> {

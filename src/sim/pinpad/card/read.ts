@@ -1,4 +1,7 @@
-import { card as driverCard, CARD_LAYOUTS, decodeLayout, encodeResponse } from '../../../../drivers/pinpad/index.js';
+import { CARD_LAYOUTS } from '../../../../tables/pinpad/card-commands.js';
+import { writeAnswer as encodeResponse } from '../wire/command.js';
+import { isLayoutFault, readLayout } from '../wire/layout.js';
+import { maskPan, partialTrack1 as incompleteTrack1, partialTrack2 as incompleteTrack2 } from './tracks.js';
 import { cardInterfaces, type TestCard } from '../../../../tables/test-cards.js';
 import type { SimHandler, SimContext } from '../engine.js';
 import { chipOf, type Via } from './deck.js';
@@ -8,17 +11,13 @@ import { answer, bin, fail, hasKey, num, pause, readParams, ST, str, waitNothing
 import { enterPin } from './pin-entry.js';
 import { cardSim, type CardSim, type HeldCard } from './state.js';
 
-const { maskPanField, incompleteTrack1, incompleteTrack2 } = driverCard;
 
 /** Track 1 of a test card: format B, PAN, name, YYMM, service code, discretionary data. */
 export function track1Of(c: TestCard): string {
   return `B${c.pan}^${c.cardholderName.padEnd(26, ' ').slice(0, 26)}^${c.expiry}${c.serviceCode}0000000000`;
 }
 
-function mask(field: string, m: string | undefined): string {
-  if (!m || !/^\d{4}$/.test(m)) return field;
-  return maskPanField(field, Number(m.slice(0, 2)), Number(m.slice(2)));
-}
+const mask = maskPan;
 
 /** What the reader sees when the terminal did not enable contactless: the customer inserts (or swipes) instead. */
 function effectiveVia(c: TestCard, via: Via, contactlessOn: boolean): Via {
@@ -165,16 +164,20 @@ export const gtk: SimHandler = (cmd, ctx) => {
   if (want.pan) clear.push(packTrack(c.pan));
   if (want.t1) clear.push(packTrack1(track1Of(c)));
   if (want.t2) clear.push(packTrack(c.track2));
-  const { ksn, out } = sim.dukpt.encryptData(clear, iv, method === '51' ? 'cbc' : 'ecb');
+  // §6.3.4.2: one KSN for every field in ECB, a KSN of its own per field in CBC
+  const enc = sim.dukpt.encryptFields(clear, iv, method === '51' ? 'cbc' : 'ecb');
   for (const b of clear) b.fill(0);
   held.gtkDone = true;
   held.panKnown = false;
-  const ksnBytes = Buffer.from(ksn, 'hex');
   let i = 0;
   const data: [string, Uint8Array | undefined][] = [];
-  if (want.pan) data.push(['PP_ENCPAN', out[i++]], ['PP_ENCPANKSN', ksnBytes]);
-  if (want.t1) data.push(['PP_TRACK1', out[i++]], ['PP_TRK1KSN', ksnBytes]);
-  if (want.t2) data.push(['PP_TRACK2', out[i++]], ['PP_TRK2KSN', ksnBytes]);
+  const next = (d: string, k: string): void => {
+    const e = enc[i++]!;
+    data.push([d, e.out], [k, Buffer.from(e.ksn, 'hex')]);
+  };
+  if (want.pan) next('PP_ENCPAN', 'PP_ENCPANKSN');
+  if (want.t1) next('PP_TRACK1', 'PP_TRK1KSN');
+  if (want.t2) next('PP_TRACK2', 'PP_TRK2KSN');
   return answer('GTK', data);
 };
 
@@ -183,7 +186,8 @@ export const gpn: SimHandler = async (cmd, ctx) => {
   const sim = cardSim(ctx.state);
   const block = cmd.blocks[0];
   if (!block) return fail('GPN', ST.INVPARM);
-  const f = decodeLayout(CARD_LAYOUTS.GPN_REQUEST, block, 'GPN');
+  const f = readLayout(CARD_LAYOUTS.GPN_REQUEST, block);
+  if (isLayoutFault(f) || cmd.blocks.length !== 1) return fail('GPN', ST.INVPARM);
   const min = Number(f.GPN_MIN1);
   const max = Number(f.GPN_MAX1);
   if (f.GPN_ENTRIES !== '1' || min < 4 || max < min) return fail('GPN', ST.INVPARM);
@@ -227,8 +231,15 @@ export const ebx: SimHandler = (cmd, ctx) => {
 export const cex: SimHandler = async (cmd, ctx) => {
   const sim = cardSim(ctx.state);
   const p = readParams(cmd);
-  const opt = str(p.get('SPE_CEXOPT'));
-  if (!opt || !/^[01][01][012][01]/.test(opt)) return fail('CEX', ST.INVPARM);
+  // §6.5.1: SPE_CEXOPT of any size; a character missing or out of its range counts as "0"
+  const raw = str(p.get('SPE_CEXOPT')) ?? '';
+  const ranges = ['01', '01', '012', '01'];
+  const opt = ranges
+    .map((r, i) => {
+      const c = raw.charAt(i);
+      return c !== '' && r.includes(c) ? c : '0';
+    })
+    .join('');
   const timeoutS = num(p.get('SPE_TIMEOUT'));
   const panMask = str(p.get('SPE_PANMASK'));
   if (opt[2] === '2') {
@@ -259,9 +270,10 @@ export const cex: SimHandler = async (cmd, ctx) => {
 /** RMC (§3.3.14, §6.5.14, blocking while a card is in): waits for the customer to take the card. */
 export const rmc: SimHandler = async (cmd, ctx) => {
   const sim = cardSim(ctx.state);
-  const block = cmd.blocks[0];
-  if (!block || block.length !== 32) return fail('RMC', ST.INVPARM);
-  const msg = Buffer.from(block).toString('latin1');
+  // §6.5.14: RMC_MSG follows DSP's rules and robustness (§6.5.5): control characters become spaces,
+  // a short message is padded, extra characters are ignored; "Situações de exceção: não há"
+  const raw = Buffer.from(cmd.blocks[0] ?? new Uint8Array()).toString('latin1');
+  const msg = [...raw].map((c) => (c.charCodeAt(0) < 0x20 ? ' ' : c)).join('').padEnd(32, ' ').slice(0, 32);
   ctx.state.display = [msg.slice(0, 16).trimEnd(), msg.slice(16).trimEnd()];
   if (sim.held?.inserted) {
     ctx.notify('RETIRE O CARTAO');

@@ -39,6 +39,8 @@ export interface CardSim {
   media: { loading?: { name: string; size: number; crc: number; type: number; chunks: Buffer[] }; files: Map<string, { type: number; data: Buffer }> };
   /** The session (state.session object) the held card and a load in progress belong to. */
   epoch: object | undefined;
+  /** The state's cardEpoch the held card belongs to (a CAN that drops the EMV context moves it on). */
+  cardEpoch: number;
 }
 
 const SIMS = new WeakMap<SimState, CardSim>();
@@ -52,7 +54,7 @@ const SIMS = new WeakMap<SimState, CardSim>();
 export function cardSim(state: SimState): CardSim {
   let s = SIMS.get(state);
   if (!s) {
-    s = { deck: new CardDeck(), tables: new SimTables(), dukpt: new SimDukpt(), held: undefined, lastIccStatus: '0', shownOnce: new Set(), atc: new Map(), media: { files: new Map() }, epoch: state.session };
+    s = { deck: new CardDeck(), tables: new SimTables(), dukpt: new SimDukpt(), held: undefined, lastIccStatus: '0', shownOnce: new Set(), atc: new Map(), media: { files: new Map() }, epoch: state.session, cardEpoch: state.cardEpoch ?? 0 };
     SIMS.set(state, s);
   }
   if (s.epoch !== state.session) {
@@ -60,6 +62,11 @@ export function cardSim(state: SimState): CardSim {
     s.held = undefined;
     s.tables.abort();
     s.media.loading = undefined;
+  }
+  if (s.cardEpoch !== (state.cardEpoch ?? 0)) {
+    // the firmware dropped the EMV context: the card read is gone, the session and loads stay
+    s.cardEpoch = state.cardEpoch ?? 0;
+    s.held = undefined;
   }
   return s;
 }

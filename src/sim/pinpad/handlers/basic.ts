@@ -1,7 +1,10 @@
 import { GCD_MESSAGES } from '../../../../tables/pinpad/gcd-messages.js';
 import { CLASSIC_LAYOUTS } from '../../../../tables/pinpad/classic-layouts.js';
-import { decodeLayout, decodeParams, encodeParams, encodeResponse, paramValue } from '../../../../drivers/pinpad/index.js';
 import type { SimHandler } from '../engine.js';
+import { readParams } from '../card/kit.js';
+import { writeAnswer as encodeResponse } from '../wire/command.js';
+import { isLayoutFault, readLayout } from '../wire/layout.js';
+import { packBlocks, writeDatum } from '../wire/params.js';
 
 const ST_INVPARM = 11;
 
@@ -24,15 +27,19 @@ export const dsp: SimHandler = (cmd, ctx) => {
 export const dex: SimHandler = (cmd, ctx) => {
   const block = cmd.blocks[0];
   if (!block) return encodeResponse('DEX', ST_INVPARM);
-  const f = decodeLayout(CLASSIC_LAYOUTS.DEX_REQUEST, block, 'DEX');
+  // §6.5.4: any character below 20h in DEX_MSG is a line break, so DEX_MSG's bytes are not refused
+  const f = readLayout(CLASSIC_LAYOUTS.DEX_REQUEST, block, ['DEX_MSG']);
+  if (isLayoutFault(f)) return encodeResponse('DEX', ST_INVPARM);
+  // a 2.12 pinpad's DEX has no DEX_OPTIONS (the PPC930 of the public log): it refuses them
+  if (ctx.profile.answers === '2.12' && f.DEX_OPTIONS !== undefined) return encodeResponse('DEX', ST_INVPARM);
   ctx.state.display = controlsTo(String(f.DEX_MSG), '\n').split('\n');
   return encodeResponse('DEX', 0);
 };
 
 /** GCD (§3.3.8/§6.5.8, blocking): shows the fixed prompt, waits for keys, returns PP_VALUE. */
 export const gcd: SimHandler = async (cmd, ctx) => {
-  const ps = decodeParams(cmd.blocks, 'GCD').map(paramValue);
-  const get = (name: string) => ps.find((p) => p.name === name)?.value;
+  const ps = readParams(cmd);
+  const get = (name: string) => ps.get(name);
   const idx = get('SPE_MSGIDX');
   if (typeof idx !== 'number') return encodeResponse('GCD', ST_MANDAT);
   const prompt = GCD_MESSAGES[idx];
@@ -54,5 +61,5 @@ export const gcd: SimHandler = async (cmd, ctx) => {
   if (keys === '\x18') return encodeResponse('GCD', 13);
   const value = keys.slice(0, max);
   if (value.length < min) return encodeResponse('GCD', ST_INVPARM);
-  return encodeResponse('GCD', 0, encodeParams([{ id: 0x804d, value: Buffer.from(value, 'latin1') }]));
+  return encodeResponse('GCD', 0, packBlocks([writeDatum('PP_VALUE', value)]));
 };

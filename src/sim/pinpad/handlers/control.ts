@@ -1,10 +1,15 @@
 import { abecsId, GIX_DEFAULT_IDS } from '../../../../tables/pinpad/abecs-ids.js';
 import { CLASSIC_LAYOUTS, ginLayout } from '../../../../tables/pinpad/classic-layouts.js';
-import { decodeLayout, decodeParams, encodeField, encodeLayout, encodeParams, encodeResponse, type FieldValue, type Param } from '../../../../drivers/pinpad/index.js';
 import type { SimHandler } from '../engine.js';
+import { readParams } from '../card/kit.js';
+import { writeAnswer as encodeResponse } from '../wire/command.js';
+import { writeField, type FieldValue } from '../wire/fields.js';
+import { isLayoutFault, readLayout, writeLayout } from '../wire/layout.js';
+import { packBlocks, writeRawDatum } from '../wire/params.js';
 import { openWithSecureChannel } from '../secure/opn.js';
 import type { VirtualPinpadProfile } from '../profile.js';
-import { tableVersionValue } from '../card/index.js'; // issue 6
+import { cardSim, tableVersionValue } from '../card/index.js'; // issue 6
+import { str } from '../card/kit.js';
 
 const ST_INVPARM = 11;
 
@@ -18,6 +23,21 @@ export const clo: SimHandler = (cmd, ctx) => {
   ctx.state.opened = false;
   ctx.state.session = {};
   return encodeResponse('CLO', 0);
+};
+
+/**
+ * CLX (§3.2.7, §6.4.5): closes as CLO does (session key erased, card data dropped, answer in clear);
+ * leaves SPE_MFNAME's image on the display when that file is loaded, SPE_DSPMSG otherwise.
+ */
+export const clx: SimHandler = (cmd, ctx) => {
+  const p = readParams(cmd);
+  const name = str(p.get('SPE_MFNAME'))?.trim().toUpperCase();
+  const shown = name !== undefined && cardSim(ctx.state).media.files.has(name);
+  const msg = (str(p.get('SPE_DSPMSG')) ?? '').split('\r');
+  ctx.state.display = shown ? [`[image ${name}]`, ''] : [msg[0] ?? '', msg[1] ?? ''];
+  ctx.state.opened = false;
+  ctx.state.session = {};
+  return encodeResponse('CLX', 0);
 };
 
 function ginValues(p: VirtualPinpadProfile, acqIdx: number): Record<string, FieldValue> {
@@ -53,10 +73,10 @@ function ginValues(p: VirtualPinpadProfile, acqIdx: number): Record<string, Fiel
 
 /** GIN (§3.2.3): the layout for the acquirer index asked. */
 export const gin: SimHandler = (cmd, ctx) => {
-  const req = decodeLayout(CLASSIC_LAYOUTS.GIN_REQUEST, cmd.blocks[0] ?? new Uint8Array(), 'GIN');
+  const req = readLayout(CLASSIC_LAYOUTS.GIN_REQUEST, cmd.blocks[0] ?? new Uint8Array());
+  if (isLayoutFault(req) || cmd.blocks.length !== 1) return encodeResponse('GIN', ST_INVPARM);
   const acq = Number(req.GIN_ACQIDX);
-  if (!Number.isInteger(acq)) return encodeResponse('GIN', ST_INVPARM);
-  return encodeResponse('GIN', 0, [encodeLayout(ginLayout(acq), ginValues(ctx.profile, acq))]);
+  return encodeResponse('GIN', 0, [writeLayout(ginLayout(acq), ginValues(ctx.profile, acq))]);
 };
 
 function gixValue(p: VirtualPinpadProfile, id: number): FieldValue | undefined {
@@ -84,23 +104,51 @@ function gixValue(p: VirtualPinpadProfile, id: number): FieldValue | undefined {
   const def = abecsId(id);
   if (!def) return undefined;
   if (def.name in byName) return byName[def.name];
-  const ksn = /^PP_KSNTDESP(\d\d)$/.exec(def.name);
-  if (ksn && p.dukptPinKsn[ksn[1]!]) return Buffer.from(p.dukptPinKsn[ksn[1]!]!, 'hex');
+  const ksn = /^PP_KSNTDES([PD])(\d\d)$/.exec(def.name);
+  if (ksn && ksn[1] === 'P' && p.dukptPinKsn[ksn[2]!]) return Buffer.from(p.dukptPinKsn[ksn[2]!]!, 'hex');
   return undefined;
+}
+
+/**
+ * The data of ABECS 2.12 a 2.12 pinpad still answers in GIX (protocolo_abecs_2_12.md §3.1.3.2, lines
+ * 2341-2371: 8030h MK:DES:PIN, 8031h MK:DES:DAT, 8034h DUKPT:DES:PIN key maps, A100), and the order
+ * the PPC930 of the public log answers a GIX without SPE_IDLIST in (transcao_completa_com_scope.txt
+ * line 82: 8016h before 8012h, no 800Bh/8062h/8065h).
+ */
+const GIX_212_ORDER = [0x8001, 0x8002, 0x8003, 0x8004, 0x8005, 0x8006, 0x8007, 0x8008, 0x8009, 0x800a, 0x8010, 0x8011, 0x8016, 0x8012, 0x8013, 0x8014, 0x8015, 0x8020, 0x8021, 0x8022, 0x8030, 0x8031, 0x8032, 0x8033, 0x8034, 0x8035, 0x8036];
+const IDS_212: Readonly<Record<number, (p: VirtualPinpadProfile) => string>> = {
+  0x8030: () => '0'.repeat(100),
+  0x8031: () => '0'.repeat(100),
+  0x8034: () => '0'.repeat(100),
+  // the kernel versions and graphic display data the PPC930 answers (log lines 82-146), in this pinpad's words
+  0x8014: (p) => (p.contactless ? '1.0.1-20170601' : ''),
+  0x8015: (p) => (p.contactless ? '1.0.0-20150224' : ''),
+  0x8016: (p) => (p.contactless ? '1.0.1-20180614' : ''),
+  0x8021: () => '03200240',
+  0x8022: () => '11',
+};
+
+/** One GIX datum, or undefined when this pinpad has no value for it (skipped, §3.2.4). */
+function gixDatum(p: VirtualPinpadProfile, state: Parameters<typeof tableVersionValue>[0], id: number): Uint8Array | undefined {
+  if (p.answers === '2.12' && IDS_212[id]) return writeRawDatum(id, Buffer.from(IDS_212[id](p), 'latin1'));
+  const v = gixValue(p, id) ?? tableVersionValue(state, id); // PP_TABVERnn
+  const def = abecsId(id);
+  if (v === undefined || !def) return undefined;
+  return writeRawDatum(id, writeField(def, v));
 }
 
 /** GIX (§3.2.4/§6.4.3): the asked data in the order asked, unknown ids skipped; all "(†)" data without SPE_IDLIST. */
 export const gix: SimHandler = (cmd, ctx) => {
-  const params = decodeParams(cmd.blocks, 'GIX');
-  const list = params.find((x) => x.id === 0x0001);
-  if (list && list.value.length % 2 !== 0) return encodeResponse('GIX', ST_INVPARM);
-  const ids = list ? Array.from({ length: list.value.length / 2 }, (_, i) => (list.value[2 * i]! << 8) | list.value[2 * i + 1]!) : GIX_DEFAULT_IDS;
-  const out: Param[] = [];
+  const params = readParams(cmd);
+  const raw = params.get('SPE_IDLIST');
+  const list = raw instanceof Uint8Array ? raw : undefined;
+  if (list && list.length % 2 !== 0) return encodeResponse('GIX', ST_INVPARM);
+  const all = ctx.profile.answers === '2.12' ? GIX_212_ORDER : GIX_DEFAULT_IDS;
+  const ids = list ? Array.from({ length: list.length / 2 }, (_, i) => (list[2 * i]! << 8) | list[2 * i + 1]!) : all;
+  const out: Uint8Array[] = [];
   for (const id of ids) {
-    const v = gixValue(ctx.profile, id) ?? tableVersionValue(ctx.state, id); // issue 6: PP_TABVERnn
-    const def = abecsId(id);
-    if (v === undefined || !def) continue;
-    out.push({ id, value: encodeField({ name: def.name, format: def.format, length: def.length, variable: def.variable }, v) });
+    const d = gixDatum(ctx.profile, ctx.state, id);
+    if (d) out.push(d);
   }
-  return encodeResponse('GIX', 0, encodeParams(out));
+  return encodeResponse('GIX', 0, packBlocks(out));
 };

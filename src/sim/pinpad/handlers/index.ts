@@ -1,6 +1,6 @@
 import type { SimHandler } from '../engine.js';
 import { dex, dsp, gcd } from './basic.js';
-import { clo, gin, gix, opn } from './control.js';
+import { clo, clx, gin, gix, opn } from './control.js';
 import { CARD_ABECS_HANDLERS, CARD_CLASSIC_HANDLERS } from '../card/index.js'; // issue 6
 
 /** Commands every virtual pinpad knows (the classic set and those a classic pinpad also has). */
@@ -15,6 +15,7 @@ export const CLASSIC_HANDLERS: ReadonlyMap<string, SimHandler> = new Map([
 /** The Abecs commands a current pinpad adds (issues 5 and 6 add theirs here). */
 export const ABECS_HANDLERS: ReadonlyMap<string, SimHandler> = new Map([
   ['GIX', gix],
+  ['CLX', clx],
   ['DEX', dex],
   ['GCD', gcd],
   ...CARD_ABECS_HANDLERS, // issue 6: GCX, GTK, GOX, FCX, EBX, CEX, MNU, MLI, MLR, MLE, DSI

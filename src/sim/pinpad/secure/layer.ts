@@ -1,5 +1,6 @@
-import { encodeResponse, isSealed, openPacket, sealPacket, type PacketLayer } from '../../../../drivers/pinpad/index.js';
-import type { SimState } from '../engine.js';
+import type { PacketLayer, SimState } from '../engine.js';
+import { writeAnswer } from '../wire/command.js';
+import { isSecurePacket, openCommand, sealAnswer } from './envelope.js';
 
 const ST_NOSEC = 3;
 const ST_ERRPKTSEC = 9;
@@ -42,26 +43,30 @@ export class SimSecureLayer implements PacketLayer {
   open(data: Uint8Array): Uint8Array {
     this.refusal = undefined;
     const session = secureSession(this.state);
-    if (isSealed(data)) {
-      if (!session) return this.refuse(encodeResponse('ERR', ST_NOSEC));
-      let clr: Uint8Array;
-      try {
-        clr = openPacket(session.ksec, data, 'virtual pinpad');
-      } catch {
+    if (isSecurePacket(data)) {
+      if (!session) return this.refuse(writeAnswer('ERR', ST_NOSEC));
+      const clr = openCommand(session.ksec, data);
+      if (!clr) {
         this.close();
-        return this.refuse(encodeResponse('ERR', ST_ERRPKTSEC));
+        return this.refuse(writeAnswer('ERR', ST_ERRPKTSEC));
       }
       if (idOf(clr) === 'OPN') {
         this.close();
-        return this.refuse(encodeResponse('OPN', ST_INVCALL));
+        return this.refuse(writeAnswer('OPN', ST_INVCALL));
       }
       this.trace.push({ id: idOf(clr), sealed: true });
       return clr;
     }
     const id = idOf(data);
-    if (session && id !== 'OPN') return this.refuse(encodeResponse(id, ST_ERRPKTSEC));
+    if (session && id !== 'OPN') return this.refuse(writeAnswer(id, ST_ERRPKTSEC));
     this.trace.push({ id, sealed: false });
     return data;
+  }
+
+  peekId(data: Uint8Array): string | undefined {
+    const session = secureSession(this.state);
+    const clr = session && isSecurePacket(data) ? openCommand(session.ksec, data) : undefined;
+    return clr ? idOf(clr) : undefined;
   }
 
   seal(data: Uint8Array, responseId: string): Uint8Array {
@@ -71,7 +76,7 @@ export class SimSecureLayer implements PacketLayer {
     const session = secureSession(this.state);
     // OPN answers are clear (the terminal has no key before it); CLO/CLX answers are clear (§5.2.2)
     if (!session || responseId === 'OPN' || responseId === 'CLO' || responseId === 'CLX') return data;
-    return sealPacket(session.ksec, data);
+    return sealAnswer(session.ksec, data);
   }
 
   private close(): void {

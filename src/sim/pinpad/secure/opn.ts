@@ -1,5 +1,7 @@
 import { constants, createPublicKey, publicEncrypt, randomBytes } from 'node:crypto';
-import { decodeSecureOpnBlock, encodeResponse, encodeSecureOpnAnswer, isPinpadError, KSEC_LENGTH } from '../../../../drivers/pinpad/index.js';
+import { writeAnswer } from '../wire/command.js';
+import { KSEC_BYTES } from './envelope.js';
+import { readOpnBlock, writeOpnAnswer } from './opn-block.js';
 import type { SimCommand, SimContext } from '../engine.js';
 import { secureLayerOf, type SimSecureSession } from './layer.js';
 
@@ -28,22 +30,16 @@ export function openWithSecureChannel(cmd: SimCommand, ctx: SimContext): Uint8Ar
   const layer = secureLayerOf(ctx.state);
   ctx.setLayerAfterResponse(layer);
   const block = cmd.blocks[0];
-  if (!block || block.length === 0 || ctx.profile.classicOnly) return encodeResponse('OPN', 0);
-  let pub;
-  try {
-    pub = decodeSecureOpnBlock(block);
-  } catch (e) {
-    if (isPinpadError(e)) return encodeResponse('OPN', ST_INVPARM);
-    throw e;
-  }
-  if (pub.opMode !== 0) return encodeResponse('OPN', ST_INVPARM);
-  const ksec = Uint8Array.from(randomBytes(KSEC_LENGTH));
+  if (!block || block.length === 0 || ctx.profile.classicOnly) return writeAnswer('OPN', 0);
+  const pub = readOpnBlock(block);
+  if (!pub) return writeAnswer('OPN', ST_INVPARM);
+  const ksec = Uint8Array.from(randomBytes(KSEC_BYTES));
   let cryptogram: Uint8Array;
   try {
-    cryptogram = wrapSessionKey(pub.modulus, pub.publicExponent, ksec);
+    cryptogram = wrapSessionKey(pub.modulus, pub.exponent, ksec);
   } catch {
-    return encodeResponse('OPN', ST_INVPARM);
+    return writeAnswer('OPN', ST_INVPARM);
   }
   ctx.state.session.secure = { ksec } satisfies SimSecureSession;
-  return encodeResponse('OPN', 0, [encodeSecureOpnAnswer(cryptogram)]);
+  return writeAnswer('OPN', 0, [writeOpnAnswer(cryptogram)]);
 }
