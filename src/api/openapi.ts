@@ -3,6 +3,7 @@ import { PaymentRequest, STATUSES } from './payments.js';
 import { DAY_SCHEMAS, dayPaths } from './day.js';
 import { ALARM_SCHEMA } from './alarms.js';
 import { VOID_SCHEMAS, voidPaths } from './voids.js';
+import { named, TAGS } from './openapi-operations.js';
 
 type Schema = Record<string, unknown>;
 
@@ -301,7 +302,15 @@ const PATHS: Record<string, Schema> = {
       description:
         'A `text/event-stream` of Event objects while the connection lasts, with a `: heartbeat` comment every 15 s. No replay: `Last-Event-ID` is ignored; after a reconnect, read `GET /v1/payments`.',
       responses: {
-        '200': { description: 'The stream.', content: { 'text/event-stream': { schema: { type: 'string' }, 'x-itemSchema': ref('Event') } } },
+        '200': {
+          description: 'The stream.',
+          content: {
+            'text/event-stream': {
+              schema: { type: 'string', description: 'Blocks of `id:`, `event:` and `data:` lines; each `data:` is an Event as JSON.', contentSchema: ref('Event') },
+              'x-itemSchema': ref('Event'),
+            },
+          },
+        },
         '401': UNAUTHORIZED,
       },
     },
@@ -312,7 +321,20 @@ const PATHS: Record<string, Schema> = {
   ...dayPaths(UNAUTHORIZED, error),
   ...voidPaths(UNAUTHORIZED, error),
   '/v1/openapi.json': {
-    get: { summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1.', content: { 'application/json': { schema: { type: 'object' } } } } } },
+    get: {
+      summary: 'This document',
+      description: 'The source of the generated clients and of `GET /v1/docs`; kept in the repository as `src/api/openapi.json`.',
+      security: [],
+      responses: { '200': { description: 'OpenAPI 3.1.', content: { 'application/json': { schema: { type: 'object' } } } }, '406': error('`Accept` does not take application/json.') },
+    },
+  },
+  '/v1/docs': {
+    get: {
+      summary: 'This document as a page (the API reference)',
+      description: 'One HTML page rendered by the daemon from the same document: no script, nothing from another origin, served under the screens\' content security policy.',
+      security: [],
+      responses: { '200': { description: 'The reference.', content: { 'text/html': { schema: { type: 'string' } } } }, '406': error('`Accept` does not take text/html.') },
+    },
   },
 };
 
@@ -327,10 +349,12 @@ export function openApiDocument(): Schema {
       title: 'omnipos cash register API',
       version: '1',
       description: "The terminal's local API for the cash register: payments, their events, health. Loopback by default.",
+      license: { name: 'Proprietary', identifier: 'LicenseRef-omnipos-proprietary' },
     },
-    servers: [{ url: 'http://127.0.0.1:7878' }],
+    servers: [{ url: 'http://127.0.0.1:7878', description: 'The daemon on the terminal (`api.host`, `api.port`).' }],
     security: [{ bearer: [] }],
-    paths: PATHS,
+    tags: TAGS.map((t) => ({ ...t })),
+    paths: named(PATHS),
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: '`omnipos api token` prints it.' },
