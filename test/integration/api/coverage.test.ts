@@ -139,6 +139,7 @@ describe('every documented answer, produced on a real daemon and checked against
     expect((await hit('/v1/health', '/v1/health')).status).toBe(200);
     expect((await hit('/v1/health', '/v1/health', { token: 'x' })).status).toBe(401);
     expect((await hit('/v1/events', '/v1/events', { token: null })).status).toBe(401);
+    expect((await hit('/v1/events', '/v1/events', { headers: { 'last-event-id': 'yesterday' } })).status).toBe(400);
     expect((await hit('/v1/openapi.json', '/v1/openapi.json', { token: null })).status).toBe(200);
     expect((await hit('/v1/openapi.json', '/v1/openapi.json', { token: null, headers: { accept: 'text/html' } })).status).toBe(406);
     expect((await hit('/v1/docs', '/v1/docs', { token: null, headers: { accept: 'application/json' } })).status).toBe(406);
