@@ -38,7 +38,10 @@ const freePort = (): Promise<number> =>
 async function daemonReady(state: string): Promise<number> {
   const [api, sandbox] = [await freePort(), await freePort()];
   const t0 = performance.now();
-  const p = spawn(process.execPath, [BIN, 'run'], { env: { ...process.env, OMNIPOS_STATE_DIR: state, OMNIPOS_API__PORT: String(api), OMNIPOS_SANDBOX__PORT: String(sandbox) }, stdio: 'ignore' });
+  // The acquirer's URLs follow the embedded sandbox to its free port.
+  const urls = Object.fromEntries(['AUTH', 'REQUEST', 'QUERY', 'PARAMETERS', 'WALLET', 'ECOMMERCE'].map((k) => [`OMNIPOS_ACQUIRER__${k}_URL`, `http://127.0.0.1:${sandbox}`]));
+  const env = { ...process.env, ...urls, OMNIPOS_STATE_DIR: state, OMNIPOS_API__PORT: String(api), OMNIPOS_SANDBOX__PORT: String(sandbox) };
+  const p = spawn(process.execPath, [BIN, 'run'], { env, stdio: 'ignore' });
   try {
     for (;;) {
       if (p.exitCode !== null) throw new Error(`omnipos run exited ${String(p.exitCode)}`);
