@@ -34,7 +34,7 @@ import { SaleEngine, type SaleEvent } from './engine/sale/engine.js';
 import type { VoidEngine } from './engine/void/engine.js';
 import { buildVoids } from './main/voids.js';
 import { buildSandbox, listenSandbox, type RunningSandbox } from './sandbox/index.js';
-import { Journal, MerchantOrderIds, Outbox, ensureApiToken, openTerminalDatabase, type Db } from './store/index.js';
+import { EventLog, Journal, MerchantOrderIds, Outbox, ensureApiToken, openTerminalDatabase, type Db } from './store/index.js';
 
 /** What a running daemon holds; `stop()` closes it in reverse order. */
 export interface Daemon {
@@ -123,7 +123,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
   const dispatcher: Dispatcher = deps.acquirerInterceptors?.length ? agent.compose(...deps.acquirerInterceptors) : agent;
   // --- API events and health: the engines' events fan out to GET /v1/events (and still to
   // deps.onEvent); what the acquirer last did is kept for GET /v1/health. ---
-  const events = new EventHub(journal, () => clock.now());
+  const events = new EventHub(journal, () => clock.now(), new EventLog(db));
   const acquirerReach = new AcquirerReach(() => clock.now()).watch(agent);
   const onEvent = (event: SaleEvent | QrEvent | PixEvent): void => {
     events.publish(event);

@@ -8,7 +8,7 @@ import { EventHub, serveEvents } from './events.js';
 import { healthView, type HealthSources } from './health.js';
 import { EventTickets } from './event-tickets.js';
 import { isScreensPath, loadScreens, serveScreens } from './screens.js';
-import { openApiDocument } from './openapi.js';
+import { serveDocument, serveReference } from './reference.js';
 import { act, createPayment, getPayment, listPayments, type PaymentsDeps } from './payments.js';
 import { answerReceipt, reprintReceipt, showReceipt, type ReceiptService } from './receipts.js';
 import { DAY_ROUTES, type DayApiDeps } from './day.js';
@@ -56,7 +56,8 @@ export const ROUTES: readonly Route<ApiDeps>[] = [
   { method: 'GET', path: '/v1/health', handle: ({ res }, deps) => sendJson(res, 200, healthView(deps)) },
   ...DAY_ROUTES,
   ...VOID_ROUTES,
-  { method: 'GET', path: '/v1/openapi.json', auth: false, handle: ({ res }) => sendJson(res, 200, openApiDocument()) },
+  { method: 'GET', path: '/v1/openapi.json', auth: false, handle: ({ req, res }) => serveDocument(req, res) },
+  { method: 'GET', path: '/v1/docs', auth: false, handle: ({ req, res }) => serveReference(req, res) },
 ];
 
 /** buildApp gives every app its own tickets. */
@@ -75,7 +76,7 @@ function requestUrl(raw: string): URL {
 }
 
 /**
- * The cash register's local API, apart from `listen()`. Every route but the OpenAPI document
+ * The cash register's local API, apart from `listen()`. Every route but the OpenAPI document (and its page)
  * needs the bearer token; nothing in a request can crash the daemon (every error becomes a JSON
  * answer).
  */

@@ -1,8 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { HOST_TIME_ZONE, localTime } from '../core/clock.js';
 import type { PixEvent } from '../engine/pix/engine.js';
 import type { QrEvent } from '../engine/qr/engine.js';
 import type { SaleEvent } from '../engine/sale/engine.js';
-import type { Journal } from '../store/index.js';
+import type { EventLog, Journal } from '../store/index.js';
+import { ApiError } from './http-kit.js';
 import { paymentView } from './payment-view.js';
 
 /** What the engines tell through their `onEvent`. */
@@ -13,36 +15,71 @@ export type PaymentKind = 'sale' | 'qr' | 'pix';
 
 /**
  * An event as the cash register reads it on `GET /v1/events`: the engine's event, numbered in
- * the order it happened (`seq`, from 1 at daemon start), stamped, and for a state change the
- * payment's API status (`pending`, `approved`, ...) whatever engine moved it.
+ * the order it happened (`seq`: with an event log, increasing across restarts and never given
+ * twice), stamped, and for a state change the payment's API status (`pending`, `approved`, ...)
+ * whatever engine moved it.
  */
 export type ApiEvent = EngineEvent & { seq: number; at: string; kind?: PaymentKind; status?: string };
 
 type Listener = (event: ApiEvent) => void;
 
+/** At most this many events are replayed to one reconnecting client. */
+export const MAX_REPLAY = 20_000;
+
+/** How a reconnect's replay went (the `x-omnipos-replay` header): see {@link EventHub.replay}. */
+export type ReplayOutcome = 'none' | 'complete' | 'partial';
+
+/** The business day of `at` (host time), YYYY-MM-DD. */
+export function businessDay(at: Date): string {
+  const t = localTime(at, HOST_TIME_ZONE);
+  return `${String(t.year).padStart(4, '0')}-${String(t.month).padStart(2, '0')}-${String(t.day).padStart(2, '0')}`;
+}
+
 /**
- * Fans the engines' events out to the API's subscribers. Nothing is kept: a subscriber sees
- * what happens while it is subscribed (no replay, no `Last-Event-ID`); after a reconnect the
- * cash register reads `GET /v1/payments` for the state it missed.
+ * Fans the engines' events out to the API's subscribers and, given an event log, keeps them for
+ * the business day: a client that reconnects with `Last-Event-ID` is sent what it missed (that
+ * day's events after it, in order), then the live ones.
  */
 export class EventHub {
   #seq = 0;
+  #day: string | undefined;
   readonly #listeners = new Set<Listener>();
 
-  /** `journal`: where a state change's payment is looked up for its status and kind. */
+  /**
+   * `journal`: where a state change's payment is looked up for its status and kind. `log`: where
+   * events are kept for replay (none: nothing is replayed, seq counts from 1 at start).
+   */
   constructor(
     private readonly journal?: Journal,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+    private readonly log?: EventLog,
+  ) {
+    if (log) this.#seq = log.bounds(this.#today()).last;
+  }
 
-  /** The engines' `onEvent`. Never throws: a failing subscriber is dropped. */
+  #today(): string {
+    const day = businessDay(this.now());
+    if (day !== this.#day) {
+      this.#day = day;
+      // The stream is kept for the business day: a new day forgets the ones before.
+      try {
+        this.log?.pruneBefore(day);
+      } catch {
+        // a busy or full disk: pruning waits for the next day change
+      }
+    }
+    return day;
+  }
+
+  /** The engines' `onEvent`. Never throws: a failing subscriber is dropped; an event the log refuses is still sent live. */
   publish(event: EngineEvent): void {
-    const out: ApiEvent = { ...event, seq: ++this.#seq, at: this.now().toISOString() };
+    const out: ApiEvent = { ...event, seq: 0, at: this.now().toISOString() };
     const entry = this.journal?.get(event.id);
     if (entry && entry.kind !== 'void') {
       out.kind = entry.kind;
       if (event.type === 'state') out.status = String(paymentView(entry).status);
     }
+    out.seq = this.#next(out);
     for (const listener of this.#listeners) {
       try {
         listener(out);
@@ -50,6 +87,46 @@ export class EventHub {
         this.#listeners.delete(listener);
       }
     }
+  }
+
+  /**
+   * The event's seq: the log's row. An event the log's guard refuses (card data) still takes a
+   * seq, as a withheld row the replay skips (and calls partial); without a log, or with the
+   * database failing, one past the last given.
+   */
+  #next(out: ApiEvent): number {
+    if (this.log) {
+      const day = this.#today();
+      try {
+        this.#seq = this.log.append(day, out.at, out);
+        return this.#seq;
+      } catch {
+        try {
+          this.#seq = this.log.withhold(day, out.at);
+          return this.#seq;
+        } catch {
+          // the database fails: sent live, not replayable
+        }
+      }
+    }
+    return ++this.#seq;
+  }
+
+  /**
+   * The events after `lastEventId` a reconnecting client missed: today's, in order, at most
+   * {@link MAX_REPLAY}. `complete` when nothing it missed is left out; `partial` when some is (its
+   * id is from before today, from another database, or past the bound): read `GET /v1/payments`.
+   */
+  replay(lastEventId: number): { events: Record<string, unknown>[]; outcome: ReplayOutcome } {
+    if (!this.log) return { events: [], outcome: 'partial' };
+    const day = this.#today();
+    const { first, last } = this.log.bounds(day);
+    const rows = this.log.since(day, lastEventId, MAX_REPLAY);
+    const events = rows.filter((e) => e.body.withheld !== true).map((e) => e.body);
+    // Missed events of an earlier day (or ids this database never gave) are not replayed.
+    const beforeToday = lastEventId < last && (first === undefined || lastEventId < first - 1);
+    const gap = lastEventId > last || beforeToday || rows.length === MAX_REPLAY || events.length < rows.length;
+    return { events, outcome: gap ? 'partial' : 'complete' };
   }
 
   /** Calls `listener` for every event from now on; returns the unsubscribe. */
@@ -66,19 +143,29 @@ export class EventHub {
 /** A subscriber that does not read is cut off past this many bytes waiting. */
 const MAX_BUFFERED = 1024 * 1024;
 
+const frame = (e: { seq: unknown; type: unknown }): string => `id: ${String(e.seq)}\nevent: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`;
+
+/** `Last-Event-ID` as a seq; absent: undefined; anything but a whole number: 400. */
+function lastEventId(req: IncomingMessage): number | undefined {
+  const raw = req.headers['last-event-id'];
+  if (raw === undefined || (typeof raw === 'string' && raw.trim() === '')) return undefined;
+  const text = String(raw).trim();
+  if (!/^\d{1,15}$/.test(text)) throw new ApiError(400, 'INVALID_FIELD', 'Last-Event-ID: the seq (id:) of the last event received, a whole number', 'Last-Event-ID');
+  return Number(text);
+}
+
 /**
  * `GET /v1/events`: server-sent events (`event: <type>`, `id: <seq>`, `data: <json>`), a
- * comment line every `heartbeatMs` so proxies and the cash register see the stream alive.
+ * comment line every `heartbeatMs` so proxies and the cash register see the stream alive. With
+ * `Last-Event-ID`, the day's events after it come first (header `x-omnipos-replay`), then the
+ * live ones, none twice and none left between.
  */
-export function serveEvents(req: IncomingMessage, res: ServerResponse, hub: EventHub, heartbeatMs = 15_000): void {
-  res.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-store',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
-  // Sent at once so the client knows the subscription is in place before it starts a sale.
-  res.write(': omnipos events\n\n');
+export async function serveEvents(req: IncomingMessage, res: ServerResponse, hub: EventHub, heartbeatMs = 15_000): Promise<void> {
+  const after = lastEventId(req);
+  // Read and subscribe in one synchronous step: nothing is published between the two.
+  const replay = after === undefined ? { events: [], outcome: 'none' as const } : hub.replay(after);
+  const early: ApiEvent[] = [];
+  let live = false;
   const send = (text: string): void => {
     if (res.writableLength > MAX_BUFFERED) {
       res.destroy();
@@ -86,13 +173,37 @@ export function serveEvents(req: IncomingMessage, res: ServerResponse, hub: Even
     }
     res.write(text);
   };
-  const off = hub.subscribe((e) => send(`id: ${e.seq}\nevent: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`));
+  const off = hub.subscribe((e) => {
+    if (live) send(frame(e));
+    else early.push(e);
+  });
   const beat = setInterval(() => send(': heartbeat\n\n'), heartbeatMs);
   beat.unref();
+  let closed = false;
   const end = (): void => {
+    closed = true;
     off();
     clearInterval(beat);
   };
   res.once('close', end);
   req.once('error', end);
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    connection: 'keep-alive',
+    'x-accel-buffering': 'no',
+    'x-omnipos-replay': replay.outcome,
+  });
+  // Sent at once so the client knows the subscription is in place before it starts a sale.
+  res.write(': omnipos events\n\n');
+  // The replay may be long: written as the client takes it, the live events held meanwhile.
+  for (const e of replay.events) {
+    if (closed) return;
+    if (!res.write(frame(e as { seq: unknown; type: unknown }))) await new Promise<void>((resolve) => {
+      res.once('drain', resolve);
+      res.once('close', resolve);
+    });
+  }
+  live = true;
+  for (const e of early.splice(0)) send(frame(e));
 }

@@ -3,6 +3,7 @@ import { PaymentRequest, STATUSES } from './payments.js';
 import { DAY_SCHEMAS, dayPaths } from './day.js';
 import { ALARM_SCHEMA } from './alarms.js';
 import { VOID_SCHEMAS, voidPaths } from './voids.js';
+import { named, TAGS } from './openapi-operations.js';
 
 type Schema = Record<string, unknown>;
 
@@ -162,7 +163,7 @@ const SCHEMAS: Record<string, Schema> = {
       'One server-sent event (`event:` is its type, `id:` its seq, `data:` this object). States carry the payment status; `qr` the code to show; `alarm` what needs a person; `receipt-question` asks whether the receipt came out; `prompt` what the pinpad shows the customer during a card sale (`prompt` a stable code, `text` the Portuguese text).',
     properties: {
       type: { type: 'string', enum: ['state', 'qr', 'alarm', 'receipt-question', 'prompt'] },
-      seq: { ...int, description: 'From 1 at daemon start, in the order things happened.' },
+      seq: { ...int, description: 'In the order things happened; grows across daemon restarts and is never given twice. The `id:` of the event.' },
       at: time,
       id: { ...int, description: 'The payment.' },
       kind: { type: 'string', enum: ['sale', 'qr', 'pix'] },
@@ -299,9 +300,33 @@ const PATHS: Record<string, Schema> = {
       security: [{ bearer: [] }, { ticket: [] }],
       summary: 'Server-sent events: state changes, codes to show, alarms, the receipt question',
       description:
-        'A `text/event-stream` of Event objects while the connection lasts, with a `: heartbeat` comment every 15 s. No replay: `Last-Event-ID` is ignored; after a reconnect, read `GET /v1/payments`.',
+        'A `text/event-stream` of Event objects while the connection lasts, with a `: heartbeat` comment every 15 s. Each event\'s `id:` is its `seq`, kept in the terminal\'s database for the business day (America/Sao_Paulo): a client that reconnects with `Last-Event-ID` (what a browser\'s EventSource sends by itself) first gets the events of the day after it, in order — across a daemon restart too — then the live ones, none twice. The header `x-omnipos-replay` says `complete`, or `partial` when some of what it missed is not replayed (before today, more than 20,000, or never written); then read `GET /v1/payments`.',
+      parameters: [
+        {
+          name: 'Last-Event-ID',
+          in: 'header',
+          required: false,
+          description: 'The `seq` (`id:`) of the last event received: the events after it are sent first.',
+          schema: { type: 'string', pattern: '^[0-9]{1,15}$' },
+        },
+      ],
       responses: {
-        '200': { description: 'The stream.', content: { 'text/event-stream': { schema: { type: 'string' }, 'x-itemSchema': ref('Event') } } },
+        '200': {
+          description: 'The stream.',
+          headers: {
+            'x-omnipos-replay': {
+              description: '`none` without `Last-Event-ID`; `complete` when every event after it is replayed; `partial` when some are not.',
+              schema: { type: 'string', enum: ['none', 'complete', 'partial'] },
+            },
+          },
+          content: {
+            'text/event-stream': {
+              schema: { type: 'string', description: 'Blocks of `id:`, `event:` and `data:` lines; each `data:` is an Event as JSON.', contentSchema: ref('Event') },
+              'x-itemSchema': ref('Event'),
+            },
+          },
+        },
+        '400': error('A `Last-Event-ID` that is not a seq (`field`).'),
         '401': UNAUTHORIZED,
       },
     },
@@ -312,7 +337,20 @@ const PATHS: Record<string, Schema> = {
   ...dayPaths(UNAUTHORIZED, error),
   ...voidPaths(UNAUTHORIZED, error),
   '/v1/openapi.json': {
-    get: { summary: 'This document', security: [], responses: { '200': { description: 'OpenAPI 3.1.', content: { 'application/json': { schema: { type: 'object' } } } } } },
+    get: {
+      summary: 'This document',
+      description: 'The source of the generated clients and of `GET /v1/docs`; kept in the repository as `src/api/openapi.json`.',
+      security: [],
+      responses: { '200': { description: 'OpenAPI 3.1.', content: { 'application/json': { schema: { type: 'object' } } } }, '406': error('`Accept` does not take application/json.') },
+    },
+  },
+  '/v1/docs': {
+    get: {
+      summary: 'This document as a page (the API reference)',
+      description: 'One HTML page rendered by the daemon from the same document: no script, nothing from another origin, served under the screens\' content security policy.',
+      security: [],
+      responses: { '200': { description: 'The reference.', content: { 'text/html': { schema: { type: 'string' } } } }, '406': error('`Accept` does not take text/html.') },
+    },
   },
 };
 
@@ -327,10 +365,12 @@ export function openApiDocument(): Schema {
       title: 'omnipos cash register API',
       version: '1',
       description: "The terminal's local API for the cash register: payments, their events, health. Loopback by default.",
+      license: { name: 'Proprietary', identifier: 'LicenseRef-omnipos-proprietary' },
     },
-    servers: [{ url: 'http://127.0.0.1:7878' }],
+    servers: [{ url: 'http://127.0.0.1:7878', description: 'The daemon on the terminal (`api.host`, `api.port`).' }],
     security: [{ bearer: [] }],
-    paths: PATHS,
+    tags: TAGS.map((t) => ({ ...t })),
+    paths: named(PATHS),
     components: {
       securitySchemes: {
         bearer: { type: 'http', scheme: 'bearer', description: '`omnipos api token` prints it.' },

@@ -19,7 +19,7 @@ export interface RouteCall {
 export interface Route<D> {
   method: Method;
   path: string;
-  /** False only for the OpenAPI document itself; every other route needs the bearer token. */
+  /** False only for the OpenAPI document and its page (`/v1/docs`); every other route needs the bearer token. */
   auth?: boolean;
   /** Also opened by a single-use `?ticket=` from `POST /v1/events/ticket` instead of the header (EventSource). */
   ticket?: boolean;

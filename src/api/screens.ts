@@ -35,7 +35,7 @@ const TYPES: Record<string, string> = {
 export const SCREENS_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' blob:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-const SECURITY_HEADERS = {
+export const SECURITY_HEADERS = {
   'content-security-policy': SCREENS_CSP,
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/index.js';
-import { ensureApiToken } from '../store/index.js';
+import { ensureApiToken } from '../store/api-token.js';
 import type { Command } from './context.js';
 
 export const apiToken: Command = {

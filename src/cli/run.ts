@@ -1,16 +1,28 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { PACKAGE_ROOT } from '../config/index.js';
+import { fileURLToPath } from 'node:url';
 import { exitCodeOf, isOmniposError } from '../core/errors/index.js';
-import { COMMANDS } from './commands.js';
+import { COMMANDS, type CommandEntry } from './commands.js';
 import type { CliContext, Command } from './context.js';
 
+/** The folder holding package.json, from source or from dist/ (as config's PACKAGE_ROOT, without loading the configuration's schema). */
+function packageRoot(): string {
+  let dir = path.dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  return dir;
+}
+
 export function version(): string {
-  const pkg = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string };
+  const pkg = JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
   return pkg.version;
 }
 
-function help(commands: readonly Command[]): string {
+/** A command, or a row of the table whose module is imported when needed. */
+type Listed = Command | CommandEntry;
+
+const loaded = async (c: Listed): Promise<Command> => ('load' in c ? c.load() : c);
+
+function help(commands: readonly Listed[]): string {
   const width = Math.max(...commands.map((c) => c.path.join(' ').length));
   const lines = commands.map((c) => `  ${c.path.join(' ').padEnd(width)}  ${c.summary}`);
   return `omnipos ${version()}: the payment terminal application (ABECS pinpad, acquirer terminal API, receipts, QR)
@@ -35,8 +47,8 @@ Environment:
 `;
 }
 
-function match(argv: readonly string[], commands: readonly Command[]): { command: Command; rest: string[] } | undefined {
-  let best: Command | undefined;
+function match(argv: readonly string[], commands: readonly Listed[]): { command: Listed; rest: string[] } | undefined {
+  let best: Listed | undefined;
   for (const c of commands) {
     if (c.path.every((w, i) => argv[i] === w) && (!best || c.path.length > best.path.length)) best = c;
   }
@@ -44,7 +56,7 @@ function match(argv: readonly string[], commands: readonly Command[]): { command
 }
 
 /** Runs one CLI invocation and returns its exit code; never throws. */
-export async function runCli(argv: readonly string[], ctx: CliContext, commands: readonly Command[] = COMMANDS): Promise<number> {
+export async function runCli(argv: readonly string[], ctx: CliContext, commands: readonly Listed[] = COMMANDS): Promise<number> {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
     ctx.out(help(commands));
     return argv.length === 0 ? 2 : 0;
@@ -58,12 +70,13 @@ export async function runCli(argv: readonly string[], ctx: CliContext, commands:
     ctx.err(`omnipos: unknown command "${argv.join(' ')}"; see omnipos --help\n`);
     return 2;
   }
-  if (found.rest.includes('--help') || found.rest.includes('-h')) {
-    ctx.out(`${found.command.usage}\n`);
-    return 0;
-  }
   try {
-    return await found.command.run(found.rest, ctx);
+    const command = await loaded(found.command);
+    if (found.rest.includes('--help') || found.rest.includes('-h')) {
+      ctx.out(`${command.usage}\n`);
+      return 0;
+    }
+    return await command.run(found.rest, ctx);
   } catch (e) {
     if (isOmniposError(e)) {
       ctx.err(`omnipos ${found.command.path.join(' ')}: ${e.message} [${e.code}]\n`);

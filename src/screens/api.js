@@ -1,4 +1,5 @@
 // The screens' link to the daemon: the bearer token, JSON calls, the event stream, the QR image.
+import { t } from './i18n.js';
 
 const TOKEN_KEY = 'omnipos.token';
 
@@ -143,7 +144,13 @@ export async function environmentBanner() {
     const banner = document.createElement('div');
     banner.className = 'test-banner';
     banner.id = 'environment';
-    banner.textContent = `AMBIENTE DE TESTE — SEM VALOR (${environment})`;
+    // The words follow the page's language (data-i18n); the environment's name is an identifier.
+    const words = document.createElement('span');
+    words.dataset.i18n = 'environment.test';
+    words.textContent = t('environment.test');
+    const name = document.createElement('code');
+    name.textContent = environment;
+    banner.append(words, ' (', name, ')');
     document.body.prepend(banner);
   } catch {
     // no banner

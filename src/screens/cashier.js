@@ -1,7 +1,7 @@
 // The cashier's screen: amount, method, installments; the payment's prompts, QR and result; the
 // receipt question, reprint and cancel.
 import { ApiFailure, followEvents, money, parseAmount, showQr, token, environmentBanner } from './api.js';
-import { applyLang, currentLang, langToggle, t } from './i18n.js';
+import { alarmText, applyLang, currentLang, errorText, langToggle, t } from './i18n.js';
 import { PaymentRun, stateText } from './payment.js';
 import { answerReceipt, reprint, showReceipt } from './receipt.js';
 
@@ -11,7 +11,13 @@ let run;
 token();
 void environmentBanner();
 applyLang();
-langToggle($('lang'));
+// A new language repaints what the page wrote itself: the run's total, prompt and result.
+langToggle($('lang'), () => {
+  if (!run?.view) return;
+  $('total').textContent = `${money(run.view.amount, currentLang())} — ${t(`method.${run.view.method}`)}`;
+  if (run.finished) void finished(run.view);
+  else $('prompt').textContent = stateText(run.view.state, run.view.method);
+});
 
 const method = () => document.querySelector('input[name=method]:checked').value;
 const syncMethod = () => {
@@ -58,7 +64,15 @@ async function finished(view) {
   const result = $('result');
   result.hidden = false;
   result.className = `result ${view.status === 'confirmed' ? 'ok' : 'bad'}`;
-  result.textContent = [stateText(view.state), view.status === 'confirmed' ? '' : view.returnMessage].filter(Boolean).join(' — ');
+  result.textContent = stateText(view.state);
+  // The acquirer's own words for a refusal, in Portuguese whatever the page's language (lang says so).
+  if (view.status !== 'confirmed' && view.returnMessage) {
+    const host = document.createElement('span');
+    host.lang = 'pt-BR';
+    host.className = 'host-message';
+    host.textContent = view.returnMessage;
+    result.append(' — ', host);
+  }
   $('again').hidden = false;
   if (view.status === 'confirmed') {
     $('reprint').hidden = false;
@@ -72,15 +86,19 @@ $('sale').addEventListener('submit', (ev) => {
   const body = request();
   if (!body) return fail(t('error.amount'));
   run = new PaymentRun({
-    prompt: (text, source) => {
+    prompt: (text, source, lang) => {
       $('prompt').textContent = text;
       $('prompt').dataset.source = source;
+      // The pinpad's own text (a message the page has no words for) is in Portuguese.
+      if (lang) $('prompt').lang = lang;
+      else $('prompt').removeAttribute('lang');
     },
     qr: (code) => void showQr($('qr'), code).catch(() => undefined),
     question: () => ($('question').hidden = false),
     // What needs a person (e.g. an undo the host refused): said on screen as the daemon words it.
     alarm: (e) => {
-      $('alarm').textContent = `${e.code}: ${e.message}`;
+      $('alarm').dataset.code = e.code;
+      $('alarm').textContent = currentLang() === 'en' && e.message ? e.message : alarmText(e);
       $('alarm').hidden = false;
     },
     done: (view) => void finished(view),
@@ -90,7 +108,7 @@ $('sale').addEventListener('submit', (ev) => {
     run = undefined;
     $('run').hidden = true;
     $('sale').hidden = false;
-    fail(e instanceof ApiFailure && e.code === 'BUSY' ? t('error.busy') : `${t('error.generic')}${e.message}`);
+    fail(e instanceof ApiFailure && e.code === 'BUSY' ? t('error.busy') : `${t('error.generic')}${errorText(e)}`);
   });
 });
 
@@ -99,7 +117,7 @@ $('cancel').addEventListener('click', () => void run?.cancel());
 for (const [id, printed] of [['printed-yes', true], ['printed-no', false]]) {
   $(id).addEventListener('click', () => {
     $('question').hidden = true;
-    if (run?.id !== undefined) void answerReceipt(run.id, printed).catch((e) => fail(`${t('error.generic')}${e.message}`)).then(() => run?.refresh());
+    if (run?.id !== undefined) void answerReceipt(run.id, printed).catch((e) => fail(`${t('error.generic')}${errorText(e)}`)).then(() => run?.refresh());
   });
 }
 

@@ -1,4 +1,7 @@
-// What the screens say, in Portuguese (the default) and English. One table; `data-i18n` names a key.
+// What the screens say, in Portuguese (the default) and English. One table; `data-i18n` names a key
+// (`data-i18n-alt` an image's alternative text). One language at a time: the daemon's own words
+// (health's problems, alarm messages, refusals) are shown through their codes, in the page's language.
+import { PROBLEMS, TERMINAL_TEXT } from './i18n-terminal.js';
 
 const TEXT = {
   pt: {
@@ -29,6 +32,7 @@ const TEXT = {
     'receipt.none': 'Sem comprovante',
     'receipt.paper-out': 'A impressora não pode imprimir agora: o comprovante será mostrado na tela.',
     'receipt.title': 'Comprovante',
+    'receipt.order': 'PEDIDO',
     'receipt.unavailable': 'Comprovante indisponível.',
     'reprint.unavailable': 'Reimpressão indisponível; comprovante na tela.',
     ok: 'OK',
@@ -84,6 +88,8 @@ const TEXT = {
     'state.failed': 'Falhou',
     'state.needs-refund': 'Desfeita — estorno pendente',
     'state.dead-letter': 'Falhou',
+    'state.refunding': 'Estornando…',
+    'state.refunded': 'Estornada',
     'prompt.insert-card': 'Insira, passe ou aproxime o cartão',
     'prompt.enter-pin': 'Digite a senha no pinpad',
     'prompt.choose-product': 'Escolha a opção no pinpad',
@@ -123,6 +129,7 @@ const TEXT = {
     'receipt.none': 'No receipt',
     'receipt.paper-out': 'The printer cannot print now: the receipt will be shown on screen.',
     'receipt.title': 'Receipt',
+    'receipt.order': 'ORDER',
     'receipt.unavailable': 'Receipt not available.',
     'reprint.unavailable': 'Reprint not available; receipt on screen.',
     ok: 'OK',
@@ -178,6 +185,8 @@ const TEXT = {
     'state.failed': 'Failed',
     'state.needs-refund': 'Undone — refund pending',
     'state.dead-letter': 'Failed',
+    'state.refunding': 'Refunding…',
+    'state.refunded': 'Refunded',
     'prompt.insert-card': 'Insert, swipe or tap the card',
     'prompt.enter-pin': 'Enter your PIN on the pinpad',
     'prompt.choose-product': 'Choose the option on the pinpad',
@@ -191,6 +200,15 @@ const TEXT = {
   },
 };
 
+Object.assign(TEXT.pt, TERMINAL_TEXT.pt);
+Object.assign(TEXT.en, TERMINAL_TEXT.en);
+
+/** Every key of both languages (tests check they match). */
+export const TEXT_KEYS = { pt: Object.keys(TEXT.pt), en: Object.keys(TEXT.en) };
+
+/** Business time: the acquirer's time zone, whatever the browser's is. */
+export const HOST_TIME_ZONE = 'America/Sao_Paulo';
+
 const LANG_KEY = 'omnipos.lang';
 let lang = sessionStorage.getItem(LANG_KEY) === 'en' ? 'en' : 'pt';
 
@@ -203,10 +221,77 @@ export function t(key, fallback) {
   return TEXT[lang][key] ?? TEXT.pt[key] ?? fallback ?? key;
 }
 
+/** `text` with its `{name}` slots filled from `values` (a slot without a value is left out). */
+function fill(text, values = {}) {
+  return text.replace(/\s?\{(\w+)\}/g, (m, name) => (values[name] === undefined || values[name] === null ? '' : m.replace(`{${name}}`, String(values[name]))));
+}
+
+/** A payment's API status (`confirmed`, …) in the page's language. */
+export function statusText(status) {
+  return t(`status.${status}`, t('status.unknown', status));
+}
+
+/** One of health's problems (`printer: paper out`, …) in the page's language. */
+export function problemText(problem) {
+  for (const [re, key, slots] of PROBLEMS) {
+    const m = re.exec(problem);
+    if (!m) continue;
+    const values = {};
+    slots.forEach((name, i) => (values[name] = m[i + 1]));
+    if (values.pinpad) values.status = t(`pinpad.${values.pinpad}`, values.pinpad);
+    if (values.alarmCode) values.alarm = t(`alarm.${values.alarmCode}`, `${t('alarm.unknown')} ${values.alarmCode}`);
+    return fill(t(key), values);
+  }
+  return `${t('problem.unknown')} (${problem})`;
+}
+
+/** An alarm (health's or an `alarm` event) in the page's language, by its code; slots from its context. */
+export function alarmText(alarm) {
+  const known = TEXT[lang][`alarm.${alarm.code}`];
+  if (!known) return `${t('alarm.unknown')} ${alarm.code}`;
+  return fill(known, { ...(alarm.context ?? {}) });
+}
+
+/** A refusal (ApiFailure) in the page's language, by its code; the field at fault when there is one. */
+export function errorText(e) {
+  const known = TEXT[lang][`error.${e.code}`];
+  const text = known ?? `${t('error.unknown')} (${e.code ?? '?'})`;
+  return e.field ? `${text}: ${e.field}` : text;
+}
+
+const formats = new Map();
+function format(options) {
+  const key = `${lang}|${JSON.stringify(options)}`;
+  let f = formats.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(lang === 'en' ? 'en-GB' : 'pt-BR', { timeZone: HOST_TIME_ZONE, ...options });
+    formats.set(key, f);
+  }
+  return f;
+}
+
+/** The time of `iso` in business time (America/Sao_Paulo), HH:MM:SS. */
+export function hostTime(iso) {
+  return format({ hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+}
+
+/** The date and time of `iso` in business time. */
+export function hostDateTime(iso) {
+  return format({ year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+}
+
+/** The business day of `iso` (America/Sao_Paulo), YYYY-MM-DD. */
+export function hostDay(iso) {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: HOST_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date(iso));
+  const get = (type) => parts.find((p) => p.type === type)?.value;
+  return `${get('year')}-${get('month')}-${get('day')}`;
+}
+
 /** Fills every `[data-i18n]` element under `root` and the document's language. */
 export function applyLang(root = document) {
   document.documentElement.lang = lang === 'en' ? 'en' : 'pt-BR';
   for (const el of root.querySelectorAll('[data-i18n]')) el.textContent = t(el.dataset.i18n);
+  for (const el of root.querySelectorAll('[data-i18n-alt]')) el.alt = t(el.dataset.i18nAlt);
 }
 
 /** Switches language (kept for the session) and repaints. */

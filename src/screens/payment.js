@@ -16,6 +16,11 @@ export function promptText(e) {
   return known || e.text || '';
 }
 
+/** The language of {@link promptText}'s answer: the page's, or Portuguese for the pinpad's own text. */
+export function promptLang(e) {
+  return t(`prompt.${e.prompt}`, '') ? '' : 'pt-BR';
+}
+
 /** The text for a payment state (the engine's state name); a QR or Pix sale starts by making its code, not by asking for a card. */
 export function stateText(state, method) {
   if (state === 'started' && (method === 'wallet-qr' || method === 'pix')) return t('state.creating');
@@ -55,7 +60,7 @@ export class PaymentRun {
         // Marks for the page's timing (performance.getEntriesByName): the first prompt of a payment.
         if (!this.prompted) performance.mark('omnipos:first-prompt');
         this.prompted = true;
-        this.on.prompt(promptText(e), 'prompt');
+        this.on.prompt(promptText(e), 'prompt', promptLang(e));
         break;
       case 'qr':
         if (e.qrCode) this.on.qr(e.qrCode);

@@ -2,7 +2,7 @@
 // /v1/day/report) with its close, and a void of a payment. Closing the day and voiding both need
 // the supervisor's password, sent as X-Supervisor-Password and never kept by the page.
 import { ApiFailure, money, parseAmount, showQr, token } from './api.js';
-import { currentLang, t } from './i18n.js';
+import { currentLang, errorText, hostDateTime, t } from './i18n.js';
 
 const $ = (id) => document.getElementById(id);
 const POLL_MS = 500;
@@ -35,9 +35,19 @@ function facts(dl, pairs) {
   );
 }
 
+/** The refusal each message element shows, to repaint it in a new language. */
+const failures = new Map();
+
 function failure(el, e) {
-  el.textContent = `${t('error.generic', 'Não foi possível: ')}${e.message} [${e.code ?? ''}]`;
+  failures.set(el, e);
+  el.textContent = `${t('error.generic', 'Não foi possível: ')}${errorText(e)}`;
   el.dataset.code = e.code ?? '';
+}
+
+/** Repaints the operations' words in the page's language (the language button calls it). */
+export async function repaintOperations() {
+  for (const [el, e] of failures) if (el.dataset.code) failure(el, e);
+  await paintDay();
 }
 
 /** The day's report: counts, totals and whether it was closed. */
@@ -54,7 +64,7 @@ export async function paintDay() {
       [t('day.voids-amount', 'Total cancelado'), money(r.totals.voidsAmount, lang)],
       [t('day.needs-refund', 'Estornos pendentes'), money(r.totals.needsRefundAmount, lang)],
       [t('day.net', 'Líquido'), money(r.totals.net, lang)],
-      [t('day.closed', 'Fechado'), r.closedAt ? new Date(r.closedAt).toLocaleString(lang === 'en' ? 'en-GB' : 'pt-BR') : t('no', 'Não')],
+      [t('day.closed', 'Fechado'), r.closedAt ? hostDateTime(r.closedAt) : t('no', 'Não')],
     ]);
   } catch (e) {
     failure($('day-message'), e);
@@ -67,7 +77,7 @@ async function closeDay() {
   try {
     const r = await call('/v1/day/close', { method: 'POST', password: $('supervisor-password').value });
     message.dataset.code = '';
-    message.textContent = `${t('day.closed-now', 'Dia fechado')}: ${r.date} (${r.printOutcome ?? '—'})`;
+    message.textContent = `${t('day.closed-now', 'Dia fechado')}: ${r.date} (${r.printOutcome ? t(`print.${r.printOutcome}`, r.printOutcome) : t('print.skipped')})`;
     await paintDay();
   } catch (e) {
     failure(message, e);
@@ -85,6 +95,8 @@ async function followVoid(id) {
       failure(status, e);
       return;
     }
+    failures.delete(status);
+    status.dataset.code = '';
     status.dataset.status = v.status;
     status.dataset.id = String(v.id);
     status.textContent = `${t('void.void', 'Cancelamento')} ${v.merchantVoidId}: ${t(`void.status.${v.status}`, v.status)} (${money(v.amount, currentLang())})`;

@@ -1,8 +1,8 @@
 // The supervisor's page: today's payments (GET /v1/payments), the outbox and health, the alarms
 // health holds; in #operations the day report, its close and voids (supervisor-operations.js).
 import { api, followEvents, money, token, environmentBanner } from './api.js';
-import { applyLang, currentLang, langToggle, t } from './i18n.js';
-import { mountOperations, paintDay } from './supervisor-operations.js';
+import { alarmText, applyLang, currentLang, hostDateTime, hostDay, hostTime, langToggle, problemText, statusText, t } from './i18n.js';
+import { mountOperations, paintDay, repaintOperations } from './supervisor-operations.js';
 
 const $ = (id) => document.getElementById(id);
 const REFRESH_MS = 5000;
@@ -10,18 +10,21 @@ const REFRESH_MS = 5000;
 token();
 void environmentBanner();
 applyLang();
-langToggle($('lang'), () => void refresh());
+langToggle($('lang'), () => void refresh().then(repaintOperations));
 mountOperations();
 
-/** True when `iso` is on the same local day as now. */
+/** True when `iso` is in today's business day (America/Sao_Paulo), whatever the browser's zone. */
 function today(iso) {
-  return new Date(iso).toDateString() === new Date().toDateString();
+  return hostDay(iso) === hostDay(new Date().toISOString());
 }
 
-function cell(row, text) {
+function cell(row, text, raw = false) {
   const td = document.createElement('td');
   td.textContent = text ?? '';
+  // Identifiers (authorization code, NSU, masked card) are the same in any language.
+  if (raw) td.dataset.raw = '';
   row.append(td);
+  return td;
 }
 
 function paintPayments(payments) {
@@ -30,13 +33,13 @@ function paintPayments(payments) {
     const tr = document.createElement('tr');
     tr.dataset.status = p.status;
     cell(tr, String(p.id));
-    cell(tr, new Date(p.createdAt).toLocaleTimeString(currentLang() === 'en' ? 'en-GB' : 'pt-BR'));
+    cell(tr, hostTime(p.createdAt)).dataset.at = p.createdAt;
     cell(tr, money(p.amount, currentLang()));
     cell(tr, t(`method.${p.method}`, p.method));
-    cell(tr, p.status);
-    cell(tr, p.authorizationCode);
-    cell(tr, p.nsu);
-    cell(tr, p.card?.maskedPan);
+    cell(tr, statusText(p.status));
+    cell(tr, p.authorizationCode, true);
+    cell(tr, p.nsu, true);
+    cell(tr, p.card?.maskedPan, true);
     return tr;
   });
   body.replaceChildren(...rows);
@@ -44,10 +47,10 @@ function paintPayments(payments) {
 
 function paintHealth(h) {
   const facts = [
-    ['status', h.status],
-    ['pending', h.outbox?.pending],
-    ['dead letters', h.outbox?.deadLetters],
-    ['oldest deadline', h.outbox?.oldestDeadline ?? '—'],
+    [t('health.status'), t(`health.${h.status}`, h.status)],
+    [t('outbox.pending'), h.outbox?.pending],
+    [t('outbox.dead-letters'), h.outbox?.deadLetters],
+    [t('outbox.oldest-deadline'), h.outbox?.oldestDeadline ? hostDateTime(h.outbox.oldestDeadline) : '—'],
   ];
   $('outbox').replaceChildren(
     ...facts.flatMap(([k, v]) => {
@@ -64,14 +67,17 @@ function paintHealth(h) {
     ...(h.alarms ?? []).map((a) => {
       const li = document.createElement('li');
       li.dataset.severity = a.severity;
-      li.textContent = `${a.since ? new Date(a.since).toLocaleTimeString(currentLang() === 'en' ? 'en-GB' : 'pt-BR') : ''} ${a.code}: ${a.message ?? ''}`;
+      li.dataset.code = a.code;
+      // In English the daemon's own message (it has the details); in Portuguese ours, by the code.
+      li.textContent = `${a.since ? hostTime(a.since) : ''} ${currentLang() === 'en' && a.message ? a.message : alarmText(a)}`;
       return li;
     }),
   );
   $('problems').replaceChildren(
     ...(h.problems ?? []).map((p) => {
       const li = document.createElement('li');
-      li.textContent = p;
+      li.dataset.problem = p;
+      li.textContent = problemText(p);
       return li;
     }),
   );

@@ -129,4 +129,19 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX alarm_webhooks_due ON alarm_webhooks(next_try_at) WHERE delivered_at IS NULL;
     `,
   },
+  {
+    version: 4,
+    name: 'the event stream, kept for the business day',
+    // What GET /v1/events sent, so a client reconnecting with Last-Event-ID gets what it missed,
+    // across a daemon restart. AUTOINCREMENT: a seq is never given twice, even after pruning.
+    up: `
+      CREATE TABLE api_events (
+        seq          INTEGER PRIMARY KEY AUTOINCREMENT,
+        business_day TEXT NOT NULL CHECK (business_day GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+        at           TEXT NOT NULL,
+        body         TEXT NOT NULL CHECK (json_valid(body))
+      ) STRICT;
+      CREATE INDEX api_events_day ON api_events(business_day, seq);
+    `,
+  },
 ];

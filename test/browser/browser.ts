@@ -11,13 +11,15 @@ export const CHROMIUM = process.env.OMNIPOS_CHROMIUM ?? '/usr/bin/chromium';
 
 /**
  * Headless Debian chromium with a fresh profile: no sandbox (containers), no GPU, nothing that
- * phones home (QUIC, background networking, component updates, sync).
+ * phones home (QUIC, background networking, component updates, sync). `timezoneId`: the
+ * browser's zone (default the machine's).
  */
-export async function launch(): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
+export async function launch(o: { timezoneId?: string } = {}): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
   const profile = mkdtempSync(path.join(tmpdir(), 'omnipos-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
+    ...(o.timezoneId ? { timezoneId: o.timezoneId } : {}),
     viewport: { width: 1024, height: 768 },
     args: [
       '--headless',

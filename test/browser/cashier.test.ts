@@ -190,14 +190,15 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
     expect(rows.filter((r) => r[1] === 'confirmed').length).toBeGreaterThanOrEqual(3);
     expect(rows.filter((r) => r[1] === 'cancelled').length).toBeGreaterThanOrEqual(1);
     await page.waitForSelector('#outbox dd');
-    expect(await page.textContent('#outbox')).toMatch(/pending/);
+    expect(await page.textContent('#outbox')).toMatch(/Envios pendentes/);
     expect(await page.isVisible('#operations')).toBe(true);
-    // The alarms health holds, one line each, as health words them.
+    // The alarms health holds, one line each, in the page's language (by code: data-code).
     const health = (await fetch(`${t.daemon.apiUrl}/v1/health`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.json())) as { alarms?: { code: string }[] };
     const alarmLines = await page.$$eval('#alarms li', (lis) => lis.map((li) => li.textContent ?? ''));
+    const alarmCodes = await page.$$eval('#alarms li', (lis) => lis.map((li) => li.getAttribute('data-code')));
     expect(alarmLines.length).toBe(health.alarms?.length ?? 0);
-    expect(alarmLines.some((l) => l.includes('PRINTER_PAPER_OUT'))).toBe(true);
-    for (const [i, a] of (health.alarms ?? []).entries()) expect(alarmLines[i]).toContain(a.code);
+    expect(alarmCodes).toEqual((health.alarms ?? []).map((a) => a.code));
+    expect(alarmLines.some((l) => l.includes('A impressora está sem papel'))).toBe(true);
     console.log(`supervisor: ${alarmLines.length} alarm(s) held: ${alarmLines.join(' | ')}`);
     printer.loadPaper();
     // Outside production every screen says so.

@@ -139,7 +139,13 @@ describe('every documented answer, produced on a real daemon and checked against
     expect((await hit('/v1/health', '/v1/health')).status).toBe(200);
     expect((await hit('/v1/health', '/v1/health', { token: 'x' })).status).toBe(401);
     expect((await hit('/v1/events', '/v1/events', { token: null })).status).toBe(401);
+    expect((await hit('/v1/events', '/v1/events', { headers: { 'last-event-id': 'yesterday' } })).status).toBe(400);
     expect((await hit('/v1/openapi.json', '/v1/openapi.json', { token: null })).status).toBe(200);
+    expect((await hit('/v1/openapi.json', '/v1/openapi.json', { token: null, headers: { accept: 'text/html' } })).status).toBe(406);
+    expect((await hit('/v1/docs', '/v1/docs', { token: null, headers: { accept: 'application/json' } })).status).toBe(406);
+    const page = await request(`${t.daemon.apiUrl}/v1/docs`);
+    expect([page.statusCode, page.headers['content-type'], (await page.body.text()).slice(0, 15)]).toEqual([200, 'text/html; charset=utf-8', '<!doctype html>']);
+    seen.add('GET /v1/docs 200');
     // The screens' single-use ticket for EventSource, when the daemon has that route.
     if (paths()['/v1/events/ticket']) {
       expect((await hit('/v1/events/ticket', '/v1/events/ticket', { method: 'POST' })).status).toBe(201);

@@ -28,10 +28,11 @@ export type Sse = { comment: string } | { id?: string; event?: string; data: str
 /**
  * Opens `GET /v1/events` with fetch (undici) and parses the stream as it arrives, the way a cash
  * register would: blocks separated by a blank line, `:` comments, `id:`, `event:`, `data:` lines.
+ * `lastEventId`: sent as `Last-Event-ID`, as a reconnecting client does.
  */
-export async function openEvents(url: string, token: string): Promise<{ status: number; next(timeoutMs?: number): Promise<Sse>; close(): void; headers: Headers }> {
+export async function openEvents(url: string, token: string, lastEventId?: string): Promise<{ status: number; next(timeoutMs?: number): Promise<Sse>; close(): void; headers: Headers }> {
   const ac = new AbortController();
-  const res = await fetch(`${url}/v1/events`, { headers: { authorization: `Bearer ${token}` }, signal: ac.signal });
+  const res = await fetch(`${url}/v1/events`, { headers: { authorization: `Bearer ${token}`, ...(lastEventId !== undefined ? { 'last-event-id': lastEventId } : {}) }, signal: ac.signal });
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let buffer = '';

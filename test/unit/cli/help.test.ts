@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../../src/cli/commands.js';
+import { COMMANDS as ENTRIES } from '../../../src/cli/commands.js';
 import { runCli } from '../../../src/cli/run.js';
 import { ERROR_CODES } from '../../../src/core/errors/codes.js';
 
@@ -9,6 +9,9 @@ async function cli(argv: string[]) {
   const code = await runCli(argv, { out: (t) => (out += t), err: (t) => (err += t), env: {} });
   return { code, out, err };
 }
+
+/** Every command's module, loaded (the table in commands.ts imports each only when it runs). */
+const COMMANDS = await Promise.all(ENTRIES.map(async (e) => ({ ...(await e.load()), entry: e })));
 
 /** Commands whose output a machine reads (a script, the technician's tools): each takes --json. */
 const MACHINE_READ = ['queue list', 'pinpad info', 'pinpad ports', 'printer status', 'tables show', 'tables bin', 'init', 'sale', 'diag', 'register merchant', 'register terminal', 'sandbox credentials'];
@@ -27,6 +30,11 @@ describe('every omnipos command', () => {
     expect(help.code).toBe(0);
     expect(help.out).toBe(`${c.usage}\n`);
     expect(help.err).toBe('');
+  });
+
+  it('the table the help reads without loading a module says what each module says (path and summary)', () => {
+    expect(COMMANDS.length).toBeGreaterThanOrEqual(48);
+    for (const c of COMMANDS) expect({ path: c.entry.path, summary: c.entry.summary }).toEqual({ path: c.path, summary: c.summary });
   });
 
   it('no two commands share a path, and the top-level help lists every one with its summary and the exit codes', async () => {

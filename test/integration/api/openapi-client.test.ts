@@ -1,0 +1,88 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import ts from 'typescript';
+import { afterAll, describe, expect, it } from 'vitest';
+import { typesFromDocument } from './openapi-types.js';
+
+/**
+ * A cash register's client generated from the document: the types of `src/api/openapi.json`
+ * (openapi-typescript when it is a devDependency, else our stand-in generator in the same shape)
+ * type-check the README's TypeScript walk-through, strict. A walk-through that misuses a field
+ * does not.
+ */
+
+const ROOT = new URL('../../../', import.meta.url).pathname;
+const DOC = path.join(ROOT, 'src/api/openapi.json');
+const MARK = '<!-- client walk-through: type-checked by test/integration/api/openapi-client.test.ts -->';
+const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-client-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** The README's walk-through: the ```ts block after the mark. */
+function walkThrough(): string {
+  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const at = readme.indexOf(MARK);
+  expect(at, 'README.md has the client walk-through mark').toBeGreaterThan(0);
+  const block = /```ts\n([\s\S]*?)```/.exec(readme.slice(at));
+  expect(block).not.toBeNull();
+  return block![1] as string;
+}
+
+const generator = path.join(ROOT, 'node_modules/.bin/openapi-typescript');
+
+function generate(): string {
+  const out = path.join(dir, 'omnipos-api.ts');
+  if (existsSync(generator)) {
+    const run = spawnSync(generator, [DOC, '-o', out], { encoding: 'utf8', timeout: 120_000 });
+    expect(run.status, run.stderr).toBe(0);
+  } else {
+    writeFileSync(out, typesFromDocument(JSON.parse(readFileSync(DOC, 'utf8')) as Record<string, unknown>));
+  }
+  return out;
+}
+
+/** Type-checks `code` beside the generated types; the diagnostics as text. */
+function typecheck(code: string, name: string): string[] {
+  const file = path.join(dir, `${name}.ts`);
+  writeFileSync(file, code);
+  const program = ts.createProgram([file], {
+    strict: true,
+    noUncheckedIndexedAccess: true,
+    exactOptionalPropertyTypes: true,
+    target: ts.ScriptTarget.ES2022,
+    module: ts.ModuleKind.NodeNext,
+    moduleResolution: ts.ModuleResolutionKind.NodeNext,
+    lib: ['lib.es2022.d.ts'],
+    types: ['node'],
+    typeRoots: [path.join(ROOT, 'node_modules/@types')],
+    noEmit: true,
+    skipLibCheck: true,
+  });
+  return ts
+    .getPreEmitDiagnostics(program)
+    .filter((d) => d.file === undefined || !d.file.fileName.includes('node_modules'))
+    .map((d) => `${d.file ? path.basename(d.file.fileName) : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+}
+
+describe("a client generated from the OpenAPI document, on the README's walk-through", () => {
+  it(`type-checks strict with the types ${existsSync(generator) ? 'openapi-typescript' : 'the stand-in generator'} writes`, () => {
+    generate();
+    writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}');
+    expect(typecheck(walkThrough(), 'walk-through')).toEqual([]);
+  }, 120_000);
+
+  it('fails on a misused field, an unknown method, a missing required field (the types are not `any`)', () => {
+    const code = walkThrough();
+    const broken = [
+      code.replace('sale.fiscal.authorizationCode', 'sale.fiscal.authorisationCode'),
+      code.replace("method: 'credit'", "method: 'cheque'"),
+      code.replace('amount: 2510, ', ''),
+      code.replace("e.status !== 'pending'", "e.status !== 'waiting'"),
+    ];
+    broken.forEach((b, i) => {
+      expect(b).not.toBe(code);
+      expect(typecheck(b, `broken-${i}`).length, `variant ${i}`).toBeGreaterThan(0);
+    });
+  }, 120_000);
+});
