@@ -129,4 +129,24 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX alarm_webhooks_due ON alarm_webhooks(next_try_at) WHERE delivered_at IS NULL;
     `,
   },
+  {
+    // Issue 20 (fleet). Numbered 4 on this branch; another branch adds an event log as 4: whichever
+    // lands second becomes 5 (steps have no gaps).
+    version: 4,
+    name: 'fleet telemetry outbox',
+    // Messages for the MQTT broker, apart from the money outbox: delivered in id order, deleted
+    // once the broker acknowledged them. msg_id is what a consumer deduplicates on; the same
+    // message is never queued twice.
+    up: `
+      CREATE TABLE telemetry_outbox (
+        id         INTEGER PRIMARY KEY,
+        msg_id     TEXT NOT NULL UNIQUE,
+        topic      TEXT NOT NULL,
+        payload    TEXT NOT NULL CHECK (json_valid(payload)),
+        qos        INTEGER NOT NULL CHECK (qos IN (0, 1)),
+        retain     INTEGER NOT NULL CHECK (retain IN (0, 1)),
+        created_at TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
 ];
