@@ -80,6 +80,13 @@ export class TablesInForce {
     })();
   }
 
+  /** Re-initializes now (the fleet's `init` command) and answers the version in force after it. */
+  async reinitialize(reason: string): Promise<{ version: string | undefined }> {
+    this.renew(reason);
+    await this.#renewing;
+    return { version: this.store.currentVersion() };
+  }
+
   /** Stops the schedule and waits for a re-initialization under way. */
   async stop(): Promise<void> {
     clearInterval(this.#timer);

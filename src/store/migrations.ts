@@ -136,10 +136,11 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'fleet telemetry outbox',
     // Messages for the MQTT broker, apart from the money outbox: delivered in id order, deleted
     // once the broker acknowledged them. msg_id is what a consumer deduplicates on; the same
-    // message is never queued twice.
+    // message is never queued twice. AUTOINCREMENT: the id is the message's `seq`, which must keep
+    // growing after the table empties (a plain rowid would start again at 1).
     up: `
       CREATE TABLE telemetry_outbox (
-        id         INTEGER PRIMARY KEY,
+        id         INTEGER PRIMARY KEY AUTOINCREMENT,
         msg_id     TEXT NOT NULL UNIQUE,
         topic      TEXT NOT NULL,
         payload    TEXT NOT NULL CHECK (json_valid(payload)),

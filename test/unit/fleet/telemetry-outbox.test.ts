@@ -34,4 +34,15 @@ describe('the telemetry outbox (SQLite, apart from the money outbox)', () => {
     expect(box.next(1)[0]!.msgId).toBe('m31');
     db.close();
   });
+
+  it('keeps seq growing after the queue empties (consumers check the order by it)', () => {
+    const db = openDatabase({ file: path.join(tempDir(), 'omnipos.db'), migrations: MIGRATIONS });
+    const box = new TelemetryOutbox(db);
+    box.add({ msgId: 'a', topic: 't', payload: {}, qos: 1, retain: false });
+    box.add({ msgId: 'b', topic: 't', payload: {}, qos: 1, retain: false });
+    for (const m of box.next(10)) box.delivered(m.seq);
+    box.add({ msgId: 'c', topic: 't', payload: {}, qos: 1, retain: false });
+    expect(box.next(1)[0]!.seq).toBe(3);
+    db.close();
+  });
 });
