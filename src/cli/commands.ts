@@ -28,6 +28,7 @@ import { kiosk } from './kiosk.js';
 import { demoStart } from './demo-start.js';
 import { receiptReprint, receiptShow } from './receipt.js';
 import { supervisorPassword, supervisorToken, voidCommand } from './void.js';
+import { fleetCmd, fleetDay, fleetWatch } from './fleet.js';
 
 /** Every `omnipos` command. Add a command by adding its module here. */
-export const COMMANDS: readonly Command[] = [runDaemon, startDaemonCommand, demoStart, demoSale, apiToken, queueList, queueFlush, configCheck, configSchema, toolsTlvDecode, toolsQrDecode, toolsQrEncode, toolsCrc16, toolsDukpt, toolsPinblockEncode, toolsPinblockDecode, sandboxRun, sandboxCredentialsCommand, walletPay, pinpadInfo, pinpadDisplay, pinpadPorts, simPinpad, printerStatus, printerTest, simPrinter, tablesShow, tablesBin, pinpadReadCard, pinpadTables, simCard, init, qrSale, pixSale, sale, diag, registerMerchant, registerTerminal, kiosk, receiptReprint, receiptShow, dayReport, dayClose, voidCommand, supervisorPassword, supervisorToken, supportBundleCommand, homologationRun];
+export const COMMANDS: readonly Command[] = [runDaemon, startDaemonCommand, demoStart, demoSale, apiToken, queueList, queueFlush, configCheck, configSchema, toolsTlvDecode, toolsQrDecode, toolsQrEncode, toolsCrc16, toolsDukpt, toolsPinblockEncode, toolsPinblockDecode, sandboxRun, sandboxCredentialsCommand, walletPay, pinpadInfo, pinpadDisplay, pinpadPorts, simPinpad, printerStatus, printerTest, simPrinter, tablesShow, tablesBin, pinpadReadCard, pinpadTables, simCard, init, qrSale, pixSale, sale, diag, registerMerchant, registerTerminal, kiosk, receiptReprint, receiptShow, dayReport, dayClose, voidCommand, supervisorPassword, supervisorToken, supportBundleCommand, homologationRun, fleetWatch, fleetDay, fleetCmd];

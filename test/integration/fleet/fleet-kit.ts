@@ -84,7 +84,9 @@ export class Broker {
         // Run as whoever runs the tests (as root, mosquitto would switch to "mosquitto", who cannot read the temp dir).
         `user ${userInfo().username}`,
         'per_listener_settings false',
-        'persistence false',
+        // Sessions and their queued messages survive a restart: a consumer with a persistent session misses nothing.
+        'persistence true',
+        `persistence_location ${dir}/`,
         'allow_anonymous false',
         `acl_file ${path.join(dir, 'acl')}`,
         'log_dest stderr',
@@ -142,20 +144,23 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** Until `f()` is true, polling; generous, for a loaded machine. */
-export async function until(what: string, f: () => boolean, timeoutMs = 45_000): Promise<void> {
+export async function until(what: string, f: () => boolean, timeoutMs = 45_000, explain?: () => string): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!f()) {
-    if (Date.now() > end) throw new Error(`never: ${what}`);
+    if (Date.now() > end) throw new Error(`never: ${what}${explain ? `\n${explain()}` : ''}`);
     await sleep(50);
   }
 }
 
 /** An MQTT client with one of the test CA's client certificates. */
-export async function mqttAs(broker: Broker, name: string, opts: { reconnectPeriod?: number } = {}): Promise<MqttClient> {
+export async function mqttAs(broker: Broker, name: string, opts: { reconnectPeriod?: number; session?: string } = {}): Promise<MqttClient> {
   const c = broker.pki.client(name);
   const client = connect(broker.url, {
     protocolVersion: 5,
-    clientId: `${name}-${Math.random().toString(36).slice(2, 8)}`,
+    clientId: opts.session ?? `${name}-${Math.random().toString(36).slice(2, 8)}`,
+    // A consumer that must see every message keeps a session (clean start off, an expiry): the
+    // broker queues its QoS 1 messages while it is away, across a broker restart.
+    ...(opts.session ? { clean: false, properties: { sessionExpiryInterval: 3600 } } : {}),
     ca: readFileSync(broker.pki.ca),
     cert: readFileSync(c.cert),
     key: readFileSync(c.key),

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../src/cli/run.js';
 import { loadConfig, PACKAGE_ROOT } from '../../../src/config/index.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import { startDaemon, type Daemon } from '../../../src/main.js';
@@ -44,7 +45,7 @@ beforeAll(async () => {
   const merchantId = SANDBOX_MERCHANT.merchant.subordinatedMerchantId;
   const insert = sandbox.sandbox.ctx.db.prepare('INSERT INTO terminals (terminal_id, subordinated_merchant_id, body) VALUES (?, ?, ?)');
   for (const id of [...ids, KILLED]) insert.run(id, merchantId, JSON.stringify({ TerminalId: id }));
-  operator = await mqttAs(broker, 'operator');
+  operator = await mqttAs(broker, 'operator', { session: 'fleet-consumer' });
   operator.on('message', (topic, payload, packet) => received.push({ topic, retain: packet.retain, raw: payload.toString(), body: payload.length ? (JSON.parse(payload.toString()) as Record<string, unknown>) : {} }));
   await operator.subscribeAsync('omnipos/#', { qos: 1 });
   daemons = [];
@@ -106,7 +107,8 @@ describe('a fleet of terminals on a real mosquitto (TLS, client certificates, AC
     expect(daemons.every((d) => d.fleet?.connected === false)).toBe(true);
     await broker.start();
     await round(4);
-    await until('every payment at the consumer', () => daemons.every((d, i) => new Set(payments(ids[i] as string).map((m) => m.body.id)).size === finalPayments(d).length && finalPayments(d).length === 4), 60_000);
+    await until('every payment at the consumer', () => daemons.every((d, i) => new Set(payments(ids[i] as string).map((m) => m.body.id)).size === finalPayments(d).length && finalPayments(d).length === 4), 60_000, () =>
+      daemons.map((d, i) => `${ids[i]}: journal ${d.journal.inStates(['confirmed', 'confirming', 'declined', 'failed', 'aborted', 'awaiting-decision']).map((e) => `${e.id}:${e.state}`).join(',')} received ${[...new Set(payments(ids[i] as string).map((m) => String(m.body.id)))].join(',')} connected ${String(d.fleet?.connected)} stats ${JSON.stringify(d.fleet?.stats)} queued ${JSON.stringify(d.db.prepare('SELECT id, msg_id FROM telemetry_outbox').all())}`).join('\n'));
 
     for (const [i, d] of daemons.entries()) {
       const got = deduped(payments(ids[i] as string));
@@ -136,7 +138,7 @@ describe('a fleet of terminals on a real mosquitto (TLS, client certificates, AC
     d0.outbox.deadLetter(task.id, 'refused by the host (test)');
     const alarms = (): Record<string, unknown>[] => received.filter((m) => m.topic === `${prefix(ids[0] as string)}/alarms`).map((m) => m.body);
     await until('the alarm raised', () => alarms().some((a) => a.event === 'raised' && (a.alarm as { code: string }).code === 'DEAD_LETTER'));
-    await until('the status names it', () => received.some((m) => m.topic === `${prefix(ids[0] as string)}/status` && JSON.stringify(m.body.alarms).includes('DEAD_LETTER')));
+    await until('the status names it', () => received.some((m) => m.topic === `${prefix(ids[0] as string)}/status` && String(JSON.stringify(m.body.alarms ?? [])).includes('DEAD_LETTER')));
     d0.outbox.done(task.id, new Date());
     await until('the alarm cleared', () => alarms().some((a) => a.event === 'cleared' && (a.alarm as { code: string }).code === 'DEAD_LETTER'));
 
@@ -183,6 +185,30 @@ describe('a fleet of terminals on a real mosquitto (TLS, client certificates, AC
     expect(received.some((m) => m.body.id === 'intruder')).toBe(false);
     expect(overheard).toEqual([]);
     await other.endAsync(true);
+  }, 60_000);
+
+  it('omnipos fleet day / watch / cmd read the same fleet as an operator', async () => {
+    const cli = async (argv: string[]): Promise<{ code: number; out: string; err: string }> => {
+      let out = '';
+      let err = '';
+      const op = broker.pki.client('operator');
+      const code = await runCli([...argv, '--broker', broker.url, '--ca', broker.pki.ca, '--cert', op.cert, '--key', op.key], { out: (t) => (out += t), err: (t) => (err += t), env: {} });
+      return { code, out, err };
+    };
+    const ledger = ledgerReport(sandbox.sandbox.ctx);
+    const date = daemons[0]?.operations.day.today() as string;
+    const day = await cli(['fleet', 'day', '--date', date, '--json']);
+    expect(day.err).toBe('');
+    expect(JSON.parse(day.out)).toMatchObject({ date, terminals: FLEET, net: ledger.totals.charged, sales: FLEET * 4 });
+    const watch = await cli(['fleet', 'watch', '--once']);
+    expect(watch.code).toBe(0);
+    for (const id of ids) expect(watch.out).toMatch(new RegExp(`${MERCHANT}/${id} +yes +(ok|degraded) +no +\\S+ +4 `));
+    const init = await cli(['fleet', 'cmd', ids[2] as string, 'init', '--json']);
+    expect(init.code, init.err).toBe(0);
+    expect(JSON.parse(init.out)).toMatchObject({ ok: true, command: 'init', result: { version: expect.any(String) } });
+    const refused = await cli(['fleet', 'cmd', `${MERCHANT}/${ids[2] as string}`, 'void']);
+    expect(refused.code).toBe(1);
+    expect(refused.out).toContain('moves money');
   }, 60_000);
 
   it('a terminal killed with SIGKILL shows offline through its last will', async () => {
