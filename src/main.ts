@@ -34,6 +34,7 @@ import { SaleEngine, type SaleEvent } from './engine/sale/engine.js';
 import type { VoidEngine } from './engine/void/engine.js';
 import { buildVoids } from './main/voids.js';
 import { startFleet } from './main/fleet.js';
+import { startMetrics } from './main/metrics.js';
 import type { FleetClient } from './fleet/client.js';
 import { buildSandbox, listenSandbox, type RunningSandbox } from './sandbox/index.js';
 import { Journal, MerchantOrderIds, Outbox, ensureApiToken, openTerminalDatabase, type Db } from './store/index.js';
@@ -284,6 +285,19 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     alarms: () => operations.alarms.alarms(),
     keySlots: () => keySlots.view(),
   };
+  // GET /metrics: payments, outboxes, host latency, pinpad link, printer, alarms (Prometheus).
+  const telemetryRef: { queued?: () => { queued: number } } = {};
+  const metrics = startMetrics({
+    config, sandbox, journal, events, pinpad: pinpadDevice.pinpad,
+    sources: {
+      outbox: () => outbox.depth(),
+      telemetry: () => telemetryRef.queued?.() ?? { queued: 0 },
+      printerKind: values.printer.kind,
+      printer: printing.lastStatus,
+      alarms: () => operations.alarms.alarms(),
+      pinpadStatus: () => pinpadDevice.pinpad.status,
+    },
+  });
   const handler =
     deps.api === false
       ? undefined
@@ -301,6 +315,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
           supervisor: voids.gate,
           receipts: receiptService(config, printing, clock),
           health,
+          metrics: () => metrics.metrics.render(),
         });
   const api = handler ? await listenApi(handler, values.api.host, deps.apiPort ?? values.api.port) : undefined;
   // The optional LAN listener: the same handler over TLS (api.lan).
@@ -315,6 +330,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     now: () => clock.now(),
     ...(deps.fleetReconnectMs !== undefined ? { reconnectMs: deps.fleetReconnectMs } : {}),
   });
+  if (fleet) telemetryRef.queued = () => fleet.outbox.counts();
 
   const interval = watchdogIntervalMs(env);
   const watchdog = interval
@@ -355,6 +371,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     fleet: fleet?.client,
     async stop() {
       await fleet?.stop();
+      metrics.stop();
       await api?.close();
       await lan?.close();
       if (watchdog) clearInterval(watchdog);

@@ -26,9 +26,15 @@ interface CardFacts {
 
 const METHOD_OF_KIND: Record<string, string> = { qr: 'wallet-qr', pix: 'pix' };
 
+/** A payment's method as the API names it: the card sale's request method, `wallet-qr` or `pix`. */
+export function paymentMethod(entry: JournalEntry): string {
+  const m = (entry.data as { request?: { method?: unknown } }).request?.method;
+  return METHOD_OF_KIND[entry.kind] ?? (typeof m === 'string' ? m : entry.kind);
+}
+
 /** `payments`: one payment's final state, as a consumer of the fleet reads it. */
 export function paymentMessage(terminal: string, entry: JournalEntry, status: string): { msgId: string; payload: Record<string, unknown> } {
-  const d = entry.data as { request?: { method?: unknown }; card?: CardFacts; authorizationCode?: unknown; nsu?: unknown };
+  const d = entry.data as { card?: CardFacts; authorizationCode?: unknown; nsu?: unknown };
   const msgId = `${terminal}-p${entry.id}-${status}`;
   const card = d.card;
   const pan = mask64(card?.maskedPan);
@@ -41,7 +47,7 @@ export function paymentMessage(terminal: string, entry: JournalEntry, status: st
         id: entry.id,
         orderId: entry.merchantOrderId,
         amount: entry.amount,
-        method: METHOD_OF_KIND[entry.kind] ?? (typeof d.request?.method === 'string' ? d.request.method : entry.kind),
+        method: paymentMethod(entry),
         ...(card?.brandId !== undefined ? { brand: card.brandId } : {}),
         ...(card?.productId !== undefined ? { product: card.productId } : {}),
         ...(pan ? { maskedPan: pan } : {}),

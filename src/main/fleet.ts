@@ -34,7 +34,7 @@ function software(): string {
 }
 
 /** The fleet's MQTT client, when `fleet.mqtt` is configured; it follows the engines' events. */
-export function startFleet(d: FleetDeps): { client: FleetClient; stop(): Promise<void> } | undefined {
+export function startFleet(d: FleetDeps): { client: FleetClient; outbox: TelemetryOutbox; stop(): Promise<void> } | undefined {
   const settings = fleetMqttSettings(d.config);
   if (!settings) return undefined;
   const outbox = new TelemetryOutbox(d.db, settings.maxQueued, d.now);
@@ -62,6 +62,7 @@ export function startFleet(d: FleetDeps): { client: FleetClient; stop(): Promise
   const unsubscribe = d.events.subscribe((e) => client.onEvent(e));
   return {
     client,
+    outbox,
     async stop() {
       unsubscribe();
       await client.stop();

@@ -147,6 +147,18 @@ describe('a fleet of terminals on a real mosquitto (TLS, client certificates, AC
     expect(status).toMatchObject({ online: true, terminal: ids[1], busy: false, tables: { version: expect.any(String) }, pinpad: { connected: true }, outbox: { pending: 0 } });
     expect(typeof status?.software).toBe('string');
 
+    // GET /metrics on a terminal: its payments, the host's latency per operation, the outboxes, the pinpad link.
+    const scrape = await fetch(`${d0.apiUrl as string}/metrics`, { headers: { authorization: `Bearer ${readFileSync(d0.apiTokenFile, 'utf8').trim()}` } });
+    const exposition = await scrape.text();
+    expect(scrape.headers.get('content-type')).toMatch(/^application\/openmetrics-text/);
+    expect(exposition).toContain('omnipos_payments_total{method="credit",status="confirmed"} 4');
+    expect(exposition).toMatch(/omnipos_host_request_duration_seconds_count\{operation="saleCreate",outcome="answer"\} [1-9]/);
+    expect(exposition).toContain('omnipos_outbox_tasks{state="pending"} 0');
+    expect(exposition).toMatch(/omnipos_outbox_oldest_deadline_seconds \d/);
+    expect(exposition).toContain('omnipos_pinpad_link_state{state="connected"} 1');
+    expect(exposition).toContain('omnipos_fleet_telemetry_queued 0');
+    expect(exposition).toMatch(/omnipos_printer_state\{kind="virtual",condition="online"\} 1/);
+
     // Nothing that crossed the broker holds card data, the API token or the client secret.
     const secrets = [...clearCardData(), ...daemons.map((d) => readFileSync(d.apiTokenFile, 'utf8').trim()), readFileSync(path.join(PACKAGE_ROOT, 'config', 'sandbox', 'client-secret'), 'utf8').trim()];
     const leaks = received.filter((m) => secrets.some((s) => m.raw.includes(s)) || /"(track|ksn|pinBlock|token)[^"]*":"(?!\[REDACTED\])/i.test(m.raw));
@@ -192,7 +204,7 @@ describe('a fleet of terminals on a real mosquitto (TLS, client certificates, AC
       let out = '';
       let err = '';
       const op = broker.pki.client('operator');
-      const code = await runCli([...argv, '--broker', broker.url, '--ca', broker.pki.ca, '--cert', op.cert, '--key', op.key], { out: (t) => (out += t), err: (t) => (err += t), env: {} });
+      const code = await runCli([...argv, '--broker', broker.url, '--ca', broker.pki.ca, '--cert', op.cert, '--key', op.key, '--timeout-seconds', '30'], { out: (t) => (out += t), err: (t) => (err += t), env: {} });
       return { code, out, err };
     };
     const ledger = ledgerReport(sandbox.sandbox.ctx);
@@ -207,7 +219,7 @@ describe('a fleet of terminals on a real mosquitto (TLS, client certificates, AC
     expect(init.code, init.err).toBe(0);
     expect(JSON.parse(init.out)).toMatchObject({ ok: true, command: 'init', result: { version: expect.any(String) } });
     const refused = await cli(['fleet', 'cmd', `${MERCHANT}/${ids[2] as string}`, 'void']);
-    expect(refused.code).toBe(1);
+    expect(refused.code, refused.err + refused.out).toBe(1);
     expect(refused.out).toContain('moves money');
   }, 60_000);
 
