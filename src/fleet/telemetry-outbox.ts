@@ -33,9 +33,12 @@ interface Row {
 
 /**
  * The telemetry outbox (table `telemetry_outbox`): apart from the money outbox, so a broker
- * away never holds a sale nor a confirmation. A message is queued once (same `msgId`, ignored),
- * read in order, and deleted when the broker acknowledged it. Past `maxQueued` the oldest go.
+ * away never holds a sale nor a confirmation. A message is queued once (same `msgId`, ignored,
+ * also after its delivery), read in order, and marked when the broker acknowledged it; delivered
+ * rows go after two days. Past `maxQueued` waiting messages the oldest go.
  */
+const KEEP_DELIVERED_MS = 2 * 86_400_000;
+
 export class TelemetryOutbox {
   #dropped = 0;
   readonly #insert;
@@ -43,6 +46,8 @@ export class TelemetryOutbox {
   readonly #remove;
   readonly #count;
   readonly #trim;
+  readonly #prune;
+  #prunedAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     db: Db,
@@ -50,10 +55,11 @@ export class TelemetryOutbox {
     private readonly now: () => Date = () => new Date(),
   ) {
     this.#insert = db.prepare('INSERT OR IGNORE INTO telemetry_outbox (msg_id, topic, payload, qos, retain, created_at) VALUES (?, ?, ?, ?, ?, ?)');
-    this.#next = db.prepare('SELECT * FROM telemetry_outbox WHERE id > ? ORDER BY id LIMIT ?');
-    this.#remove = db.prepare('DELETE FROM telemetry_outbox WHERE id = ?');
-    this.#count = db.prepare('SELECT count(*) AS n, min(created_at) AS oldest FROM telemetry_outbox');
-    this.#trim = db.prepare('DELETE FROM telemetry_outbox WHERE id IN (SELECT id FROM telemetry_outbox ORDER BY id LIMIT ?)');
+    this.#next = db.prepare('SELECT * FROM telemetry_outbox WHERE delivered_at IS NULL AND id > ? ORDER BY id LIMIT ?');
+    this.#remove = db.prepare('UPDATE telemetry_outbox SET delivered_at = ? WHERE id = ?');
+    this.#count = db.prepare('SELECT count(*) AS n, min(created_at) AS oldest FROM telemetry_outbox WHERE delivered_at IS NULL');
+    this.#trim = db.prepare('DELETE FROM telemetry_outbox WHERE id IN (SELECT id FROM telemetry_outbox WHERE delivered_at IS NULL ORDER BY id LIMIT ?)');
+    this.#prune = db.prepare('DELETE FROM telemetry_outbox WHERE delivered_at IS NOT NULL AND delivered_at < ?');
   }
 
   /** Queues one message; false when one with the same id was queued already. */
@@ -63,6 +69,11 @@ export class TelemetryOutbox {
     if (added) {
       const { n } = this.#count.get() as { n: number };
       if (n > this.maxQueued) this.#dropped += this.#trim.run(n - this.maxQueued).changes;
+      const now = this.now().getTime();
+      if (now - this.#prunedAt > 3_600_000) {
+        this.#prunedAt = now;
+        this.#prune.run(new Date(now - KEEP_DELIVERED_MS).toISOString());
+      }
     }
     return added;
   }
@@ -80,9 +91,9 @@ export class TelemetryOutbox {
     }));
   }
 
-  /** The broker acknowledged it. */
+  /** The broker acknowledged it: kept (as delivered) for two days, so the same id is not queued again. */
   delivered(seq: number): void {
-    this.#remove.run(seq);
+    this.#remove.run(this.now().toISOString(), seq);
   }
 
   counts(): TelemetryCounts {

@@ -92,6 +92,8 @@ export class Broker {
         'log_dest stderr',
         'log_type error',
         'log_type warning',
+        'log_type notice',
+        'log_timestamp_format %H:%M:%S',
         `listener ${port} 127.0.0.1`,
         `cafile ${pki.ca}`,
         `certfile ${path.join(dir, 'broker.pem')}`,
@@ -174,7 +176,7 @@ export async function mqttAs(broker: Broker, name: string, opts: { reconnectPeri
 }
 
 /** A terminal's configuration file: the shared sandbox host, a virtual pinpad and printer, the fleet broker. */
-export function terminalConfig(o: { dir: string; terminalId: string; ordinal: number; sandboxUrl: string; broker: Broker; merchantId: string; api?: boolean }): string {
+export function terminalConfig(o: { dir: string; terminalId: string; ordinal: number; sandboxUrl: string; broker: Broker; merchantId: string; brokerUrl?: string; noFleet?: boolean }): string {
   const c = o.broker.pki.client(o.terminalId);
   const file = path.join(o.dir, 'omnipos.json');
   const url = o.sandboxUrl;
@@ -198,7 +200,7 @@ export function terminalConfig(o: { dir: string; terminalId: string; ordinal: nu
       api: { host: '127.0.0.1', port: 0 },
       alarms: { checkSeconds: 1 },
       log: { level: 'silent' },
-      fleet: { mqtt: { url: o.broker.url, merchant: MERCHANT, certFile: c.cert, keyFile: c.key, caFile: o.broker.pki.ca, keepaliveSeconds: 5, statusSeconds: 60 } },
+      ...(o.noFleet ? {} : { fleet: { mqtt: { url: o.brokerUrl ?? o.broker.url, merchant: MERCHANT, certFile: c.cert, keyFile: c.key, caFile: o.broker.pki.ca, keepaliveSeconds: 30, statusSeconds: 60 } } }),
     }),
   );
   return file;

@@ -215,11 +215,12 @@ describe('a fleet of terminals on a real mosquitto (TLS, client certificates, AC
     const watch = await cli(['fleet', 'watch', '--once']);
     expect(watch.code).toBe(0);
     for (const id of ids) expect(watch.out).toMatch(new RegExp(`${MERCHANT}/${id} +yes +(ok|degraded) +no +\\S+ +4 `));
+    const why = (): string => `${JSON.stringify(daemons[2]?.fleet?.stats)} connected=${String(daemons[2]?.fleet?.connected)}\n${broker.log.split('\n').filter((l) => l.includes(ids[2] as string) || l.includes('omnipos-fleet')).join('\n')}`;
     const init = await cli(['fleet', 'cmd', ids[2] as string, 'init', '--json']);
-    expect(init.code, init.err).toBe(0);
+    expect(init.code, init.err + why()).toBe(0);
     expect(JSON.parse(init.out)).toMatchObject({ ok: true, command: 'init', result: { version: expect.any(String) } });
     const refused = await cli(['fleet', 'cmd', `${MERCHANT}/${ids[2] as string}`, 'void']);
-    expect(refused.code, refused.err + refused.out).toBe(1);
+    expect(refused.code, refused.err + refused.out + why()).toBe(1);
     expect(refused.out).toContain('moves money');
   }, 60_000);
 

@@ -45,4 +45,19 @@ describe('the telemetry outbox (SQLite, apart from the money outbox)', () => {
     expect(box.next(1)[0]!.seq).toBe(3);
     db.close();
   });
+
+  it('never queues a message again once delivered (a payment says "confirmed" twice: confirming, confirmed)', () => {
+    const db = openDatabase({ file: path.join(tempDir(), 'omnipos.db'), migrations: MIGRATIONS });
+    let now = new Date('2026-11-25T12:00:00Z');
+    const box = new TelemetryOutbox(db, 1000, () => now);
+    expect(box.add({ msgId: 'T-p1-confirmed', topic: 't', payload: {}, qos: 1, retain: false })).toBe(true);
+    box.delivered(box.next(1)[0]!.seq);
+    expect(box.add({ msgId: 'T-p1-confirmed', topic: 't', payload: {}, qos: 1, retain: false })).toBe(false);
+    expect(box.next(10)).toEqual([]);
+    // Two days on, delivered rows are pruned.
+    now = new Date('2026-11-28T12:00:00Z');
+    box.add({ msgId: 'other', topic: 't', payload: {}, qos: 1, retain: false });
+    expect(db.prepare('SELECT msg_id FROM telemetry_outbox').all()).toEqual([{ msg_id: 'other' }]);
+    db.close();
+  });
 });
