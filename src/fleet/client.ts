@@ -35,6 +35,9 @@ export interface FleetClientOptions {
   reconnectMs?: number;
 }
 
+/** How long the broker keeps a terminal's retained `day/<date>`, seconds (40 days). */
+export const DAY_RETAIN_SECONDS = 40 * 86_400;
+
 /** A state event as the daemon's event hub tells it. */
 export interface FleetPaymentEvent {
   type: string;
@@ -213,7 +216,10 @@ export class FleetClient {
               const text = JSON.stringify({ ...(JSON.parse(m.payload) as Record<string, unknown>), seq: m.seq });
               // A publish left waiting by a lost connection is abandoned: the message stays queued
               // and goes again after the reconnect (a consumer drops the duplicate by id).
-              const sent = await untilClosed(client, client.publishAsync(m.topic, text, { qos: m.qos, retain: m.retain }));
+              // A retained day report expires from the broker after DAY_RETAIN_SECONDS (MQTT 5), so
+              // 10,000 terminals do not leave 10,000 retained topics a day there for ever.
+              const options = { qos: m.qos, retain: m.retain, ...(m.retain && m.topic.startsWith(this.topics.day('')) ? { properties: { messageExpiryInterval: DAY_RETAIN_SECONDS } } : {}) };
+              const sent = await untilClosed(client, client.publishAsync(m.topic, text, options));
               if (!sent) return;
               this.#count(text);
               this.#o.outbox.delivered(m.seq);
