@@ -182,6 +182,10 @@ describe('a fleet of terminals on a real mosquitto (TLS, client certificates, AC
     expect(await ask('day-report')).toMatchObject({ ok: true, result: { date: expect.any(String), totals: { net: expect.any(Number) } } });
     expect(await ask('outbox-flush')).toMatchObject({ ok: true, result: { settled: expect.any(Number) } });
     expect(await ask('init')).toMatchObject({ ok: true, result: { version: expect.any(String) } });
+    // A re-initialization that fails answers so, with the acquirer's reason (the tables in force stay).
+    sandbox.sandbox.faults.set('initialization', { status: 503, times: 10 });
+    expect(await ask('init')).toMatchObject({ ok: false, error: { code: expect.any(String), message: expect.any(String) } });
+    sandbox.sandbox.faults.clear();
 
     // Terminal 2's certificate may not publish on terminal 1's command topic: the broker says so (PUBACK 135).
     const seen = daemons[0]?.fleet?.stats.commands;
