@@ -24,6 +24,8 @@ export const ALLOWED = {
   'src/sim': [...INNER, 'drivers/*'],
   'src/operations': [...INNER, 'src/store', 'src/initialization', 'src/acquirer', 'src/receipt', 'src/engine'],
   'src/api': [...INNER, 'src/store', 'src/initialization', 'src/acquirer', 'src/receipt', 'src/engine', 'src/operations'],
+  // Fleet telemetry over MQTT (issue 20): beside the API, reads the store, the engines' events and operations.
+  'src/fleet': [...INNER, 'src/store', 'src/engine', 'src/operations'],
   'src/main': ['*'],
   'src/cli': ['*'],
   // Browser code served by the API: imports only itself (it reaches the daemon over HTTP).

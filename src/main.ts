@@ -33,6 +33,9 @@ import { QrEngine, type QrEvent } from './engine/qr/engine.js';
 import { SaleEngine, type SaleEvent } from './engine/sale/engine.js';
 import type { VoidEngine } from './engine/void/engine.js';
 import { buildVoids } from './main/voids.js';
+import { startFleet } from './main/fleet.js';
+import { startMetrics } from './main/metrics.js';
+import type { FleetClient } from './fleet/client.js';
 import { buildSandbox, listenSandbox, type RunningSandbox } from './sandbox/index.js';
 import { EventLog, Journal, MerchantOrderIds, Outbox, ensureApiToken, openTerminalDatabase, type Db } from './store/index.js';
 
@@ -67,6 +70,8 @@ export interface Daemon {
   readonly operations: Operations;
   /** The API's TLS listener for the LAN (`api.lan`), when configured. */
   readonly lanUrl: string | undefined;
+  /** The fleet's MQTT client, when `fleet.mqtt` is configured. */
+  readonly fleet: FleetClient | undefined;
   stop(): Promise<void>;
 }
 
@@ -85,6 +90,8 @@ export interface DaemonDeps {
   acquirerInterceptors?: readonly Dispatcher.DispatcherComposeInterceptor[];
   /** Timings of the acquirer reachability probe (tests shorten them). */
   acquirerProbe?: AcquirerProbeOptions;
+  /** The fleet client's broker retry period, ms (tests shorten it). */
+  fleetReconnectMs?: number;
 }
 
 export { acquirerUrls } from './main/acquirer-urls.js';
@@ -269,6 +276,28 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
   outboxLoop.unref();
   // The day's report and close, and the alarms (health, logs, webhook).
   const operations = startOperations({ config, log, db, journal, outbox, clock, wallClock: deps.clock ?? systemClock, events, printing, pinpad: pinpadDevice.pinpad });
+  const health = {
+    pinpad: pinpadDevice.pinpad,
+    acquirer: acquirerReach,
+    tablesVersion: () => tables.store.currentVersion(),
+    clock,
+    printer: { kind: values.printer.kind, ...(printing.lastStatus ? { lastStatus: printing.lastStatus } : {}) },
+    alarms: () => operations.alarms.alarms(),
+    keySlots: () => keySlots.view(),
+  };
+  // GET /metrics: payments, outboxes, host latency, pinpad link, printer, alarms (Prometheus).
+  const telemetryRef: { queued?: () => { queued: number } } = {};
+  const metrics = startMetrics({
+    config, sandbox, journal, events, pinpad: pinpadDevice.pinpad,
+    sources: {
+      outbox: () => outbox.depth(),
+      telemetry: () => telemetryRef.queued?.() ?? { queued: 0 },
+      printerKind: values.printer.kind,
+      printer: printing.lastStatus,
+      alarms: () => operations.alarms.alarms(),
+      pinpadStatus: () => pinpadDevice.pinpad.status,
+    },
+  });
   const handler =
     deps.api === false
       ? undefined
@@ -285,19 +314,23 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
           day: operations.day,
           supervisor: voids.gate,
           receipts: receiptService(config, printing, clock),
-          health: {
-            pinpad: pinpadDevice.pinpad,
-            acquirer: acquirerReach,
-            tablesVersion: () => tables.store.currentVersion(),
-            clock,
-            printer: { kind: values.printer.kind, ...(printing.lastStatus ? { lastStatus: printing.lastStatus } : {}) },
-            alarms: () => operations.alarms.alarms(),
-            keySlots: () => keySlots.view(),
-          },
+          health,
+          metrics: () => metrics.metrics.render(),
         });
   const api = handler ? await listenApi(handler, values.api.host, deps.apiPort ?? values.api.port) : undefined;
   // The optional LAN listener: the same handler over TLS (api.lan).
   const lan = handler ? await listenLan(handler, config) : undefined;
+
+  // Fleet telemetry over MQTT (fleet.mqtt): follows the events, never on a sale's path.
+  const fleet = startFleet({
+    config, log, db, journal, events, operations,
+    health: { outbox, engine, voids: voids.engine, health },
+    init: () => tables.reinitialize('fleet command'),
+    outboxFlush: () => forwarderRef.runOnce?.() ?? Promise.resolve(0),
+    now: () => clock.now(),
+    ...(deps.fleetReconnectMs !== undefined ? { reconnectMs: deps.fleetReconnectMs } : {}),
+  });
+  if (fleet) telemetryRef.queued = () => fleet.outbox.counts();
 
   const interval = watchdogIntervalMs(env);
   const watchdog = interval
@@ -335,7 +368,10 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     apiUrl: api?.url,
     lanUrl: lan?.url,
     operations,
+    fleet: fleet?.client,
     async stop() {
+      await fleet?.stop();
+      metrics.stop();
       await api?.close();
       await lan?.close();
       if (watchdog) clearInterval(watchdog);

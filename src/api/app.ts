@@ -14,6 +14,7 @@ import { answerReceipt, reprintReceipt, showReceipt, type ReceiptService } from 
 import { DAY_ROUTES, type DayApiDeps } from './day.js';
 import { VOID_ROUTES, type VoidsApiDeps } from './voids.js';
 import { matchPath, type Route } from './routes.js';
+import { serveMetrics, type MetricsSource } from './metrics.js';
 
 export interface ApiDeps extends PaymentsDeps, DayApiDeps, VoidsApiDeps {
   token: string;
@@ -29,6 +30,8 @@ export interface ApiDeps extends PaymentsDeps, DayApiDeps, VoidsApiDeps {
   receipts?: ReceiptService | undefined;
   /** Single-use tickets for `GET /v1/events?ticket=` (a browser's EventSource sends no header); one set per app by default. */
   tickets?: EventTickets | undefined;
+  /** `GET /metrics`'s Prometheus exposition (none: 404). */
+  metrics?: MetricsSource | undefined;
   /** The screens' files (default: read once from src/screens). */
   screens?: ReturnType<typeof loadScreens> | undefined;
 }
@@ -58,6 +61,7 @@ export const ROUTES: readonly Route<ApiDeps>[] = [
   ...VOID_ROUTES,
   { method: 'GET', path: '/v1/openapi.json', auth: false, handle: ({ req, res }) => serveDocument(req, res) },
   { method: 'GET', path: '/v1/docs', auth: false, handle: ({ req, res }) => serveReference(req, res) },
+  { method: 'GET', path: '/metrics', handle: ({ res }, deps) => serveMetrics(res, deps.metrics) },
 ];
 
 /** buildApp gives every app its own tickets. */
@@ -86,7 +90,8 @@ export function buildApp(given: ApiDeps): Handler {
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = requestUrl(req.url ?? '/');
     if (isScreensPath(url.pathname)) return serveScreens(req, res, url, { token: deps.token, files: screens, environment: deps.receipts?.environment });
-    if (!url.pathname.startsWith('/v1/')) throw new ApiError(404, 'NOT_FOUND', `no route ${url.pathname}`);
+    // Prometheus scrapes /metrics by convention; every other route is under /v1/.
+    if (!url.pathname.startsWith('/v1/') && url.pathname !== '/metrics') throw new ApiError(404, 'NOT_FOUND', `no route ${url.pathname}`);
     const method = req.method ?? 'GET';
     const matches = ROUTES.map((r) => ({ r, params: matchPath(r.path, url.pathname) })).filter((m) => m.params !== undefined);
     const hit = matches.find((m) => m.r.method === method);

@@ -40,6 +40,7 @@ export const OPERATIONS: Readonly<Record<string, OperationName>> = {
   'GET /v1/day/report': { operationId: 'getDayReport', tag: 'day' },
   'POST /v1/day/close': { operationId: 'closeDay', tag: 'day' },
   'GET /v1/health': { operationId: 'getHealth', tag: 'health' },
+  'GET /metrics': { operationId: 'getMetrics', tag: 'health' },
   'GET /v1/openapi.json': { operationId: 'getOpenApiDocument', tag: 'reference' },
   'GET /v1/docs': { operationId: 'getApiReference', tag: 'reference' },
 };

@@ -336,6 +336,17 @@ const PATHS: Record<string, Schema> = {
   },
   ...dayPaths(UNAUTHORIZED, error),
   ...voidPaths(UNAUTHORIZED, error),
+  '/metrics': {
+    get: {
+      summary: 'Prometheus metrics (OpenMetrics text)',
+      description:
+        'Payments by method and status, the outbox (pending, dead letters, oldest deadline), the acquirer latency per operation, the pinpad link (state, losses, reconnects), the printer, alarms in force, the fleet telemetry queue. Scrape with the bearer token.',
+      responses: {
+        '200': { description: 'The exposition.', content: { 'application/openmetrics-text': { schema: { type: 'string' } } } },
+        '401': UNAUTHORIZED,
+      },
+    },
+  },
   '/v1/openapi.json': {
     get: {
       summary: 'This document',

@@ -65,4 +65,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { path: ['supervisor','token'], summary: "print the API's supervisor token (distinct from the cash register's)", load: async () => (await import('./void.js')).supervisorToken },
   { path: ['support','bundle'], summary: "write one .tar.gz for support: configuration (secrets masked), versions, health, outbox, logs, the day", load: async () => (await import('./support.js')).supportBundleCommand },
   { path: ['homologation','run'], summary: "run the acquirer's homologation script against the configured host and write the evidence per test", load: async () => (await import('./homologation.js')).homologationRun },
+  { path: ['fleet','watch'], summary: "a live table of the fleet's terminals: online, health, alarms, today's sales, tables and software", load: async () => (await import('./fleet.js')).fleetWatch },
+  { path: ['fleet','day'], summary: "the day's totals across the fleet, from every terminal's retained day/<date>", load: async () => (await import('./fleet.js')).fleetDay },
+  { path: ['fleet','cmd'], summary: "ask a terminal over the broker to run a safe command (init, outbox-flush, status, day-report)", load: async () => (await import('./fleet.js')).fleetCmd },
 ];

@@ -184,6 +184,36 @@ const log = z.strictObject({
   level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
+/** Fleet telemetry and safe remote commands over MQTT (issue 20). Absent: the terminal talks to no broker. */
+const fleetMqtt = z.strictObject({
+  /** The broker: `mqtts://host:8883` (TLS). `mqtt://` (clear) is accepted only in the sandbox environment. */
+  url: z.string().regex(/^mqtts?:\/\/[^/\s]+/, 'must be an mqtts:// (or, in the sandbox, mqtt://) URL'),
+  /** The merchant's level of the topic tree; default terminal.subordinatedMerchantId. Letters, digits, `-` and `_`. */
+  merchant: z.string().regex(/^[0-9A-Za-z_-]{1,64}$/, 'must be 1 to 64 letters, digits, - or _').optional(),
+  /** Topic prefix; default `omnipos/<merchant>/<terminal id>`. No wildcards. */
+  topicPrefix: z.string().regex(/^[^#+\s]+[^/#+\s]$/, 'must be a topic without wildcards nor a trailing /').optional(),
+  /** MQTT client id; default `omnipos-<terminal id>`. */
+  clientId: z.string().min(1).max(64).optional(),
+  /** Username and password, each from a file (read at start, never logged). */
+  usernameFile: filePath.optional(),
+  passwordFile: filePath.optional(),
+  /** Client certificate and its key (PEM files), instead of or besides the password. */
+  certFile: filePath.optional(),
+  keyFile: filePath.optional(),
+  /** The CA (PEM) that signed the broker's certificate; default the system's CAs. */
+  caFile: filePath.optional(),
+  /** Keep-alive, seconds: a dead terminal shows offline (its last will) within about 1.5 times this. */
+  keepaliveSeconds: z.number().int().min(5).max(3600).default(30),
+  /** How often `status` is published even when nothing changed, seconds. */
+  statusSeconds: z.number().int().min(5).max(86_400).default(300),
+  /** Telemetry messages kept while the broker is away; past it the oldest are dropped (never a sale delayed). */
+  maxQueued: z.number().int().min(100).max(1_000_000).default(50_000),
+});
+
+const fleet = z.strictObject({
+  mqtt: fleetMqtt.optional(),
+});
+
 export const ConfigSchema = z.strictObject({
   /** Editor hint pointing at config/omnipos.schema.json; ignored. */
   $schema: z.string().optional(),
@@ -203,6 +233,8 @@ export const ConfigSchema = z.strictObject({
   /** Who authorizes voids (issue 12). */
   supervisor: supervisor.prefault({}),
   log: log.prefault({}),
+  /** Fleet telemetry over MQTT (issue 20); absent by default. */
+  fleet: fleet.prefault({}),
 });
 
 /** The JSON Schema kept in config/omnipos.schema.json (a test keeps the two equal). */

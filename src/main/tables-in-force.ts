@@ -14,7 +14,8 @@ import type { Db } from '../store/index.js';
 export class TablesInForce {
   readonly store: InitializationStore;
   #set: TableSet | undefined;
-  #renewing: Promise<void> | undefined;
+  /** The re-initialization under way; it resolves to its failure, if any (renew never rejects). */
+  #renewing: Promise<{ error: unknown } | undefined> | undefined;
   readonly #timer: NodeJS.Timeout;
   readonly #log: Logger;
 
@@ -72,12 +73,22 @@ export class TablesInForce {
         const current = this.store.current();
         if (current) this.#set = new TableSet(current);
         this.#log.info({ reason, version: r.version, installed: r.installed }, 're-initialized');
+        return undefined;
       } catch (e) {
         this.#log.warn({ reason, err: e }, 're-initialization failed; the tables in force stay');
+        return { error: e };
       } finally {
         this.#renewing = undefined;
       }
     })();
+  }
+
+  /** Re-initializes now (the fleet's `init` command) and answers the version in force after it; throws what made it fail. */
+  async reinitialize(reason: string): Promise<{ version: string | undefined }> {
+    this.renew(reason);
+    const failed = await this.#renewing;
+    if (failed) throw failed.error;
+    return { version: this.store.currentVersion() };
   }
 
   /** Stops the schedule and waits for a re-initialization under way. */

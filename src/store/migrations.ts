@@ -144,4 +144,27 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX api_events_day ON api_events(business_day, seq);
     `,
   },
+  {
+    version: 5,
+    name: 'fleet telemetry outbox',
+    // Messages for the MQTT broker, apart from the money outbox: delivered in id order and marked
+    // when the broker acknowledged them (kept two days, so the same message is never queued
+    // twice: a payment tells "confirmed" at confirming and at confirmed). msg_id is what a
+    // consumer deduplicates on. AUTOINCREMENT: the id is the message's `seq`, which must keep
+    // growing after the table empties (a plain rowid would start again at 1).
+    up: `
+      CREATE TABLE telemetry_outbox (
+        id           INTEGER PRIMARY KEY AUTOINCREMENT,
+        msg_id       TEXT NOT NULL UNIQUE,
+        topic        TEXT NOT NULL,
+        payload      TEXT NOT NULL CHECK (json_valid(payload)),
+        qos          INTEGER NOT NULL CHECK (qos IN (0, 1)),
+        retain       INTEGER NOT NULL CHECK (retain IN (0, 1)),
+        created_at   TEXT NOT NULL,
+        delivered_at TEXT
+      ) STRICT;
+      CREATE INDEX telemetry_outbox_waiting ON telemetry_outbox(id) WHERE delivered_at IS NULL;
+      CREATE INDEX telemetry_outbox_delivered ON telemetry_outbox(delivered_at) WHERE delivered_at IS NOT NULL;
+    `,
+  },
 ];

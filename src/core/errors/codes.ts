@@ -75,6 +75,9 @@ export const ERROR_CODES = {
   OPERATIONS_DAY_NOT_CLOSABLE: { http: 409, exit: 4, summary: 'the business day cannot be closed (it has not begun)' },
   OPERATIONS_SCRIPT_INVALID: { http: 400, exit: 2, summary: 'a homologation script is malformed (the path names the field)' },
   OPERATIONS_DAEMON_UNREACHABLE: { http: 503, exit: 3, summary: "the running daemon's API could not be reached" },
+  // fleet: the MQTT broker (src/fleet, omnipos fleet)
+  FLEET_BROKER_UNREACHABLE: { http: 503, exit: 3, summary: 'the fleet broker could not be reached or refused the connection' },
+  FLEET_NO_ANSWER: { http: 504, exit: 3, summary: 'no terminal answered on the fleet broker in time' },
   // receipts
   RECEIPT_INVALID: { http: 400, exit: 2, summary: 'the data for a receipt is missing or malformed' },
   RECEIPT_PRINTER_NOT_READY: { http: 503, exit: 3, summary: 'the receipt printer cannot print now (paper out, cover open, offline); a kiosk sells only with "receipt": false' },

@@ -157,6 +157,18 @@ describe('every documented answer, produced on a real daemon and checked against
     seen.add('GET /v1/events 200');
   });
 
+  it('GET /metrics: the Prometheus exposition behind the token', async () => {
+    const res = await request(`${t.daemon.apiUrl}/metrics`, { headers: { authorization: `Bearer ${t.token}` } });
+    const text = await res.body.text();
+    expect(res.statusCode).toBe(200);
+    expect(String(res.headers['content-type'])).toMatch(/^application\/openmetrics-text; version=1\.0\.0/);
+    expect(text).toContain('# TYPE omnipos_payments counter');
+    expect(text.trimEnd().endsWith('# EOF')).toBe(true);
+    expect(Object.keys(paths()['/metrics']?.get?.responses['200']?.content ?? {})).toEqual(['application/openmetrics-text']);
+    seen.add('GET /metrics 200');
+    expect((await hit('/metrics', '/metrics', { token: null })).status).toBe(401);
+  });
+
   it('receipts: the view in four formats (text, HTML, PNG, the digital copy as a QR in SVG), the reprint, and their refusals', async () => {
     await idle();
     const sale = await hit('/v1/payments', '/v1/payments', { method: 'POST', body: json({ amount: 2510, method: 'credit' }) });

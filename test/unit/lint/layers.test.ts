@@ -64,4 +64,15 @@ describe('the layer lint rule (DESIGN.md "Layers and folders")', () => {
     expect(await lint('src/sim/printer/x.ts', "import { encode } from '../../../drivers/printer/index.js';")).toEqual([]);
     expect(await lint('src/sim/pinpad-other/x.ts', "import '../../../drivers/pinpad/index.js';")).toEqual([]);
   });
+
+  it('places src/fleet beside the API: it reads the store, the engines and operations, and nothing below imports it', async () => {
+    expect(await lint('src/fleet/x.ts', "import '../store/index.js'; import '../engine/sale/engine.js'; import '../operations/day/index.js'; import '../config/fleet.js'; import '../core/log/index.js';")).toEqual([]);
+    expect(await lint('src/fleet/x.ts', "import '../api/app.js';")).toEqual(['src/fleet may not import src/api (layers point down: see DESIGN.md "Layers and folders")']);
+    expect(await lint('src/fleet/x.ts', "import '../adapters/pix.js';")).toHaveLength(1);
+    expect(await lint('src/fleet/x.ts', "import '../sandbox/index.js';")).toHaveLength(1);
+    expect(await lint('src/api/x.ts', "import '../fleet/client.js';")).toHaveLength(1);
+    expect(await lint('src/engine/x.ts', "import '../fleet/client.js';")).toHaveLength(1);
+    expect(await lint('src/operations/x.ts', "import '../fleet/client.js';")).toHaveLength(1);
+    expect(await lint('src/main/x.ts', "import '../fleet/client.js';")).toEqual([]);
+  });
 });

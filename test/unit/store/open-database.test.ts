@@ -39,7 +39,7 @@ describe('openDatabase', () => {
     const file = path.join(dir, 'state', 'omnipos.db');
     expect(statSync(file).mode & 0o077).toBe(0);
     expect(statSync(path.join(dir, 'state')).mode & 0o077).toBe(0);
-    expect(tables(file)).toEqual(['alarm_webhooks', 'api_events', 'counters', 'day_closes', 'init_bins', 'init_current', 'init_documents', 'init_versions', 'journal', 'journal_transitions', 'outbox', 'sqlite_sequence']);
+    expect(tables(file)).toEqual(['alarm_webhooks', 'api_events', 'counters', 'day_closes', 'init_bins', 'init_current', 'init_documents', 'init_versions', 'journal', 'journal_transitions', 'outbox', 'sqlite_sequence', 'telemetry_outbox']);
     expect(userVersion(file)).toBe(MIGRATIONS.length);
   });
 
