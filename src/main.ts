@@ -35,6 +35,8 @@ import type { VoidEngine } from './engine/void/engine.js';
 import { buildVoids } from './main/voids.js';
 import { buildSandbox, listenSandbox, type RunningSandbox } from './sandbox/index.js';
 import { Journal, MerchantOrderIds, Outbox, ensureApiToken, openTerminalDatabase, type Db } from './store/index.js';
+import { lockStateDir } from './store/lock.js';
+import { Held } from './main/held.js';
 
 /** What a running daemon holds; `stop()` closes it in reverse order. */
 export interface Daemon {
@@ -85,6 +87,11 @@ export interface DaemonDeps {
   acquirerInterceptors?: readonly Dispatcher.DispatcherComposeInterceptor[];
   /** Timings of the acquirer reachability probe (tests shorten them). */
   acquirerProbe?: AcquirerProbeOptions;
+  /**
+   * A stop asked for while starting (SIGTERM): the start-up stops at its next step, closes what it
+   * opened and rejects with StartAborted (src/main/held.ts).
+   */
+  signal?: AbortSignal;
 }
 
 export { acquirerUrls } from './main/acquirer-urls.js';
@@ -94,32 +101,57 @@ export { acquirerUrls } from './main/acquirer-urls.js';
  * directory, the database, the API token, the embedded sandbox host (sandbox environment), the
  * acquirer clients, the outbox forwarder, the sale engine (recovery runs before it takes a
  * sale) and the systemd watchdog.
+ *
+ * A start-up that fails (a port taken, the state directory held by another daemon, a damaged
+ * database…) or is asked to stop closes everything it opened, newest first, before it rejects:
+ * the process is left with nothing open and exits.
  */
 export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
+  const held = new Held(deps.log, deps.signal);
+  try {
+    return await startParts(deps, held);
+  } catch (e) {
+    await held.closeAll();
+    throw e;
+  }
+}
+
+async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   const { config, log } = deps;
   const env = deps.env ?? process.env;
   // Business time is the host's: the offset is learnt from the acquirer's Date headers.
   const clock = new HostClock(deps.clock ?? systemClock);
   const values = config.values;
-  const db = openTerminalDatabase(values.stateDir, log.child({ component: 'store' }));
-  const { file: apiTokenFile, token } = ensureApiToken(values.stateDir);
+  // One daemon per state directory: a second one refuses here, before it opens the database.
+  const lock = await held.step('the state directory lock', () => lockStateDir(values.stateDir));
+  held.add('the state directory lock', () => lock.release());
+  const db = await held.step('the database', () => openTerminalDatabase(values.stateDir, log.child({ component: 'store' })));
+  held.add('the database', () => db.close());
+  const { file: apiTokenFile, token } = await held.step('the API token', () => ensureApiToken(values.stateDir));
   const journal = new Journal(db);
   const outbox = new Outbox(db);
   const orderIds = new MerchantOrderIds(db, { ordinal: values.terminal.ordinal, clock });
 
   const sandbox =
     values.environment === 'sandbox' && values.sandbox.embedded
-      ? await listenSandbox(
-          buildSandbox({
+      ? await held.step('the embedded sandbox host', async () => {
+          const host = buildSandbox({
             dbFile: path.join(values.stateDir, 'sandbox', 'acquirer.db'),
             log,
             outcomeAttempts: values.sandbox.outcomeAttempts,
             qrValidityMs: values.qr.validitySeconds * 1000,
-          }),
-          { port: deps.sandboxPort ?? values.sandbox.port },
-        )
+          });
+          try {
+            return await listenSandbox(host, { port: deps.sandboxPort ?? values.sandbox.port });
+          } catch (e) {
+            host.close();
+            throw e;
+          }
+        })
       : undefined;
+  if (sandbox) held.add('the embedded sandbox host', () => sandbox.close());
   const agent = new Agent({ keepAliveTimeout: 10_000 });
+  held.add('the acquirer connections', () => agent.close());
   const dispatcher: Dispatcher = deps.acquirerInterceptors?.length ? agent.compose(...deps.acquirerInterceptors) : agent;
   // --- API events and health: the engines' events fan out to GET /v1/events (and still to
   // deps.onEvent); what the acquirer last did is kept for GET /v1/health. ---
@@ -140,19 +172,27 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
       if (clock.observe(date)) log.warn({ offsetMs: clock.offsetMs }, "the terminal's clock differs from the host's: following the host");
     },
   });
+  held.add('the acquirer clients', () => acquirer.close());
 
   // GET /v1/health's acquirer reachability recovers without a sale: a token request with backoff.
   const acquirerProbe = startAcquirerProbe(acquirer, acquirerReach, clock, log, deps.acquirerProbe);
+  held.add('the acquirer probe', () => acquirerProbe.stop());
 
   // The initialization tables in force, and their renewal (a newer version named by a sale, a schedule).
-  const tables = await TablesInForce.open(db, config, acquirer, clock, log);
+  const tables = await held.step('the initialization tables', () => TablesInForce.open(db, config, acquirer, clock, log));
+  held.add('the initialization tables', () => tables.stop());
   // The embedded virtual pinpad listens on loopback; the driver talks to it over real sockets.
   const device = values.pinpad.device;
   const virtualPinpad = device.kind === 'virtual' ? new VirtualPinpad({ tcpPort: device.port }) : undefined;
-  await virtualPinpad?.start();
-  const pinpadDevice = await openPinpad(config, () => tables.current(), log, virtualPinpad?.port);
+  if (virtualPinpad) {
+    held.add('the virtual pinpad', () => virtualPinpad.stop());
+    await held.step('the virtual pinpad', () => virtualPinpad.start());
+  }
+  const pinpadDevice = await held.step('the pinpad', () => openPinpad(config, () => tables.current(), log, virtualPinpad?.port));
+  held.add('the pinpad', () => pinpadDevice.close());
   // The DUKPT key slots, read once while the daemon holds the pinpad (GET /v1/health, omnipos diag).
   const keySlots = new PinpadKeySlots(pinpadDevice.pinpad, { pin: values.pinpad.pinKeySlot, data: values.pinpad.dataKeySlot }, () => clock.now(), log.child({ component: 'pinpad-keys' })).start();
+  held.add('the key slot reader', () => keySlots.stop());
 
   const canSell = tables.canSell;
   // What every payment engine is told alike: who is there to answer, the cash register's deadline
@@ -163,7 +203,8 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     closeMarginMs: values.payments.closeMarginSeconds * 1000,
   };
   const qrTiming = { validityMs: values.qr.validitySeconds * 1000, watchMarginMs: values.qr.watchMarginSeconds * 1000, pollMs: values.qr.pollMs };
-  const printing = await receiptPrinter(config, log.child({ component: 'printer' }));
+  const printing = await held.step('the receipt printer', () => receiptPrinter(config, log.child({ component: 'printer' })));
+  held.add('the receipt printer', () => printing.close());
   const printer = printing.port;
   const forwarderRef: { runOnce?: () => Promise<number> } = {};
   const voidsRef: { engine?: VoidEngine } = {};
@@ -261,14 +302,26 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
       outboxLog.error({ err: e }, 'outbox pass failed');
       return 0;
     });
+  // Stopping: the last outbox pass (once the daemon was ready) after the engines stop.
+  let ready = false;
+  held.add('the last outbox pass', () => (ready ? forwarder.runOnce().catch(() => 0) : undefined));
+  held.add('the payment engines', () => {
+    engine.stop();
+    qrEngine.stop();
+    pixEngine?.stop();
+    voids.engine.stop();
+  });
   engine.recover();
   qrEngine.recover();
   pixEngine?.recover();
   voids.engine.recover();
   const outboxLoop = setInterval(() => void forwarderRef.runOnce?.(), 1000);
   outboxLoop.unref();
+  held.add('the outbox loop', () => clearInterval(outboxLoop));
   // The day's report and close, and the alarms (health, logs, webhook).
   const operations = startOperations({ config, log, db, journal, outbox, clock, wallClock: deps.clock ?? systemClock, events, printing, pinpad: pinpadDevice.pinpad });
+  held.add('the day book and alarms', () => operations.stop());
+  held.check();
   const handler =
     deps.api === false
       ? undefined
@@ -295,9 +348,11 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
             keySlots: () => keySlots.view(),
           },
         });
-  const api = handler ? await listenApi(handler, values.api.host, deps.apiPort ?? values.api.port) : undefined;
+  const api = handler ? await held.step("the cash register's API", () => listenApi(handler, values.api.host, deps.apiPort ?? values.api.port)) : undefined;
+  if (api) held.add("the cash register's API", () => api.close());
   // The optional LAN listener: the same handler over TLS (api.lan).
-  const lan = handler ? await listenLan(handler, config) : undefined;
+  const lan = handler ? await held.step("the cash register's API on the LAN (api.lan)", () => listenLan(handler, config)) : undefined;
+  if (lan) held.add("the cash register's API on the LAN", () => lan.close());
 
   const interval = watchdogIntervalMs(env);
   const watchdog = interval
@@ -308,8 +363,13 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
       }, interval)
     : undefined;
   watchdog?.unref();
+  if (watchdog) held.add('the systemd watchdog', () => clearInterval(watchdog));
+  // STOPPING=1 as an assignment: systemd-notify has no --stopping before systemd 253 (Debian 12 ships 252).
+  held.add('systemd', () => (ready ? sdNotify(env, 'STOPPING=1') : undefined));
 
+  held.check();
   await sdNotify(env, '--ready', `--status=omnipos ${values.environment}`);
+  ready = true;
   log.info(
     { environment: values.environment, stateDir: values.stateDir, terminal: values.terminal.terminalId, apiTokenFile, api: api?.url, sandbox: sandbox?.url },
     'omnipos started',
@@ -336,28 +396,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     lanUrl: lan?.url,
     operations,
     async stop() {
-      await api?.close();
-      await lan?.close();
-      if (watchdog) clearInterval(watchdog);
-      clearInterval(outboxLoop);
-      await acquirerProbe.stop();
-      await tables.stop();
-      // STOPPING=1 as an assignment: systemd-notify has no --stopping before systemd 253 (Debian 12 ships 252).
-      await sdNotify(env, 'STOPPING=1');
-      engine.stop();
-      await keySlots.stop();
-      await pinpadDevice.close();
-      await virtualPinpad?.stop();
-      qrEngine.stop();
-      pixEngine?.stop();
-      voids.engine.stop();
-      await forwarder.runOnce().catch(() => 0);
-      await operations.stop();
-      await acquirer.close();
-      await agent.close();
-      await sandbox?.close();
-      await printing.close();
-      db.close();
+      await held.closeAll();
       log.info('omnipos stopped');
     },
   };
