@@ -34,7 +34,7 @@ import { SaleEngine, type SaleEvent } from './engine/sale/engine.js';
 import type { VoidEngine } from './engine/void/engine.js';
 import { buildVoids } from './main/voids.js';
 import { buildSandbox, listenSandbox, type RunningSandbox } from './sandbox/index.js';
-import { Journal, MerchantOrderIds, Outbox, ensureApiToken, openTerminalDatabase, type Db } from './store/index.js';
+import { Journal, MerchantOrderIds, Outbox, ensureApiToken, openCheckedTerminalDatabase, type Db } from './store/index.js';
 import { lockStateDir } from './store/lock.js';
 import { Held } from './main/held.js';
 
@@ -125,7 +125,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   // One daemon per state directory: a second one refuses here, before it opens the database.
   const lock = await held.step('the state directory lock', () => lockStateDir(values.stateDir));
   held.add('the state directory lock', () => lock.release());
-  const db = await held.step('the database', () => openTerminalDatabase(values.stateDir, log.child({ component: 'store' })));
+  const db = await held.step('the database', () => openCheckedTerminalDatabase(values.stateDir, log.child({ component: 'store' })));
   held.add('the database', () => db.close());
   const { file: apiTokenFile, token } = await held.step('the API token', () => ensureApiToken(values.stateDir));
   const journal = new Journal(db);

@@ -139,6 +139,12 @@ export class Outbox {
     return (this.#db.prepare('SELECT * FROM outbox WHERE done_at IS NULL ORDER BY id').all() as Row[]).map(toTask);
   }
 
+  /** One task by id (reading a damaged file row by row). */
+  get(id: number): OutboxTask | undefined {
+    const r = this.#db.prepare('SELECT * FROM outbox WHERE id = ?').get(id) as Row | undefined;
+    return r ? toTask(r) : undefined;
+  }
+
   /** Makes every pending task due at `now`; returns how many. Dead letters stay where they are. */
   flush(now: Date): number {
     return this.#db
