@@ -36,6 +36,7 @@ import { buildVoids } from './main/voids.js';
 import { buildSandbox, listenSandbox, type RunningSandbox } from './sandbox/index.js';
 import { Journal, MerchantOrderIds, Outbox, ensureApiToken, openCheckedTerminalDatabase, type Db } from './store/index.js';
 import { lockStateDir } from './store/lock.js';
+import { WriteHealth, onWriteFailure } from './store/write-health.js';
 import { Held } from './main/held.js';
 
 /** What a running daemon holds; `stop()` closes it in reverse order. */
@@ -92,6 +93,8 @@ export interface DaemonDeps {
    * opened and rejects with StartAborted (src/main/held.ts).
    */
   signal?: AbortSignal;
+  /** Free bytes on the state directory's file system below which no new payment starts (default 8 MiB). */
+  diskReserveBytes?: number;
 }
 
 export { acquirerUrls } from './main/acquirer-urls.js';
@@ -128,6 +131,9 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   const db = await held.step('the database', () => openCheckedTerminalDatabase(values.stateDir, log.child({ component: 'store' })));
   held.add('the database', () => db.close());
   const { file: apiTokenFile, token } = await held.step('the API token', () => ensureApiToken(values.stateDir));
+  // The journal's room to commit: no new payment starts while the disk is (nearly) full; heals by itself.
+  const writeHealth = new WriteHealth({ dir: values.stateDir, log: log.child({ component: 'store' }), now: () => new Date(), ...(deps.diskReserveBytes !== undefined ? { reserveBytes: deps.diskReserveBytes } : {}) });
+  onWriteFailure(db, (e) => writeHealth.failed(e));
   const journal = new Journal(db);
   const outbox = new Outbox(db);
   const orderIds = new MerchantOrderIds(db, { ordinal: values.terminal.ordinal, clock });
@@ -194,7 +200,11 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   const keySlots = new PinpadKeySlots(pinpadDevice.pinpad, { pin: values.pinpad.pinKeySlot, data: values.pinpad.dataKeySlot }, () => clock.now(), log.child({ component: 'pinpad-keys' })).start();
   held.add('the key slot reader', () => keySlots.stop());
 
-  const canSell = tables.canSell;
+  // A new payment (card, QR, Pix) starts only with initialization tables in force and room on the disk.
+  const canSell = (): void => {
+    writeHealth.assertWritable();
+    tables.canSell();
+  };
   // What every payment engine is told alike: who is there to answer, the cash register's deadline
   // and the margin before the daily close; and, for the QR codes, their validity and watching.
   const timing = {
@@ -344,7 +354,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
             tablesVersion: () => tables.store.currentVersion(),
             clock,
             printer: { kind: values.printer.kind, ...(printing.lastStatus ? { lastStatus: printing.lastStatus } : {}) },
-            alarms: () => operations.alarms.alarms(),
+            alarms: () => [...writeHealth.alarms(), ...operations.alarms.alarms()],
             keySlots: () => keySlots.view(),
           },
         });

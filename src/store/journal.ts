@@ -1,6 +1,7 @@
 import { OmniposError } from '../core/errors/index.js';
 import { assertNoCardData } from './no-card-data.js';
 import type { Db } from './open.js';
+import { writeFailure } from './write-health.js';
 
 export type JournalKind = 'sale' | 'void' | 'qr' | 'pix';
 
@@ -64,31 +65,35 @@ export class Journal {
     const data = entry.data ?? {};
     assertNoCardData(data, 'journal.data');
     const at = entry.at.toISOString();
-    return this.#db
-      .transaction(() => {
-        let id: number;
-        try {
-          id = Number(
-            this.#db
-              .prepare(
-                'INSERT INTO journal (kind, merchant_order_id, state, amount, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-              )
-              .run(entry.kind, entry.merchantOrderId, entry.state, entry.amount, JSON.stringify(data), at, at).lastInsertRowid,
-          );
-        } catch (e) {
-          if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
-            throw new OmniposError('STORE_CONFLICT', `MerchantOrderId ${entry.merchantOrderId} is already in the journal`, {
-              merchantOrderId: entry.merchantOrderId,
-            });
+    try {
+      return this.#db
+        .transaction(() => {
+          let id: number;
+          try {
+            id = Number(
+              this.#db
+                .prepare(
+                  'INSERT INTO journal (kind, merchant_order_id, state, amount, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+                )
+                .run(entry.kind, entry.merchantOrderId, entry.state, entry.amount, JSON.stringify(data), at, at).lastInsertRowid,
+            );
+          } catch (e) {
+            if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+              throw new OmniposError('STORE_CONFLICT', `MerchantOrderId ${entry.merchantOrderId} is already in the journal`, {
+                merchantOrderId: entry.merchantOrderId,
+              });
+            }
+            throw e;
           }
-          throw e;
-        }
-        this.#db
-          .prepare('INSERT INTO journal_transitions (journal_id, seq, from_state, to_state, input, at) VALUES (?, 1, NULL, ?, ?, ?)')
-          .run(id, entry.state, entry.input, at);
-        return this.get(id) as JournalEntry;
-      })
-      .immediate();
+          this.#db
+            .prepare('INSERT INTO journal_transitions (journal_id, seq, from_state, to_state, input, at) VALUES (?, 1, NULL, ?, ?, ?)')
+            .run(id, entry.state, entry.input, at);
+          return this.get(id) as JournalEntry;
+        })
+        .immediate();
+    } catch (e) {
+      throw writeFailure(this.#db, e) ?? e;
+    }
   }
 
   /**
@@ -97,29 +102,33 @@ export class Journal {
    */
   transition(id: number, t: { from: string; to: string; input: string; at: Date; data?: Record<string, unknown> }): JournalEntry {
     if (t.data) assertNoCardData(t.data, 'journal.data');
-    return this.#db
-      .transaction(() => {
-        const current = this.get(id);
-        if (!current) throw new OmniposError('STORE_CONFLICT', `journal entry ${id} does not exist`, { id });
-        if (current.state !== t.from) {
-          throw new OmniposError('STORE_CONFLICT', `journal entry ${id} is ${current.state}, not ${t.from}`, {
-            id,
-            state: current.state,
-            expected: t.from,
-          });
-        }
-        const at = t.at.toISOString();
-        const data = { ...current.data, ...(t.data ?? {}) };
-        this.#db
-          .prepare('UPDATE journal SET state = ?, data = ?, updated_at = ? WHERE id = ?')
-          .run(t.to, JSON.stringify(data), at, id);
-        const seq = (this.#db.prepare('SELECT max(seq) AS s FROM journal_transitions WHERE journal_id = ?').get(id) as { s: number }).s + 1;
-        this.#db
-          .prepare('INSERT INTO journal_transitions (journal_id, seq, from_state, to_state, input, at) VALUES (?, ?, ?, ?, ?, ?)')
-          .run(id, seq, t.from, t.to, t.input, at);
-        return this.get(id) as JournalEntry;
-      })
-      .immediate();
+    try {
+      return this.#db
+        .transaction(() => {
+          const current = this.get(id);
+          if (!current) throw new OmniposError('STORE_CONFLICT', `journal entry ${id} does not exist`, { id });
+          if (current.state !== t.from) {
+            throw new OmniposError('STORE_CONFLICT', `journal entry ${id} is ${current.state}, not ${t.from}`, {
+              id,
+              state: current.state,
+              expected: t.from,
+            });
+          }
+          const at = t.at.toISOString();
+          const data = { ...current.data, ...(t.data ?? {}) };
+          this.#db
+            .prepare('UPDATE journal SET state = ?, data = ?, updated_at = ? WHERE id = ?')
+            .run(t.to, JSON.stringify(data), at, id);
+          const seq = (this.#db.prepare('SELECT max(seq) AS s FROM journal_transitions WHERE journal_id = ?').get(id) as { s: number }).s + 1;
+          this.#db
+            .prepare('INSERT INTO journal_transitions (journal_id, seq, from_state, to_state, input, at) VALUES (?, ?, ?, ?, ?, ?)')
+            .run(id, seq, t.from, t.to, t.input, at);
+          return this.get(id) as JournalEntry;
+        })
+        .immediate();
+    } catch (e) {
+      throw writeFailure(this.#db, e) ?? e;
+    }
   }
 
   get(id: number): JournalEntry | undefined {
