@@ -6,9 +6,11 @@
 //   SOAK_SALES=300 npm run soak        a short one
 //   SOAK_SECONDS=120 npm run soak      stop after that long, whatever SOAK_SALES says
 //   SOAK_EVERY=50                      a sample every 50 sales (default: SOAK_SALES / 20)
+//   SOAK_SNAPSHOT_AT=100,400           V8 heap snapshots after those sales (compare them in DevTools)
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { writeHeapSnapshot } from 'node:v8';
 import { request } from 'undici';
 import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/core/log/index.js';
@@ -19,6 +21,7 @@ const SECONDS = process.env.SOAK_SECONDS ? Number(process.env.SOAK_SECONDS) : In
 const EVERY = Number(process.env.SOAK_EVERY ?? Math.max(1, Math.floor(SALES / 20)));
 const mib = (n: number): number => Math.round((n / 1048576) * 10) / 10;
 const gc = (globalThis as { gc?: () => void }).gc;
+const SNAPSHOT_AT = new Set((process.env.SOAK_SNAPSHOT_AT ?? '').split(',').filter(Boolean).map(Number));
 
 const stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-soak-'));
 const config = loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir } });
@@ -64,6 +67,10 @@ try {
     const s = await sale();
     statuses[s] = (statuses[s] ?? 0) + 1;
     n++;
+    if (SNAPSHOT_AT.has(n)) {
+      gc?.();
+      console.log(JSON.stringify({ sales: n, heapSnapshot: writeHeapSnapshot(path.join(tmpdir(), `omnipos-soak-${process.pid}-${n}.heapsnapshot`)) }));
+    }
     if (n % EVERY === 0) {
       samples.push(sample(n, t0));
       console.log(JSON.stringify(samples.at(-1)));
