@@ -2,6 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../../src/core/clock.js';
 import { isOmniposError } from '../../../src/core/errors/index.js';
+import { HostClock } from '../../../src/core/host-clock.js';
+import { createLogger } from '../../../src/core/log/index.js';
+import { DayBook } from '../../../src/operations/day/index.js';
+import { Journal } from '../../../src/store/index.js';
 import { MIGRATIONS, MerchantOrderIds, openDatabase } from '../../../src/store/index.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import path from 'node:path';
@@ -66,5 +70,40 @@ describe('MerchantOrderId under a clock NTP steps', () => {
       }),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe("the business day under a clock NTP steps: the host's Date headers keep it", () => {
+  it("a local step of an hour back or forward is undone by the next Date header: the host's day does not change", () => {
+    const local = new SteppedClock(Date.parse('2026-11-25T23:30:00-03:00'));
+    const host = new HostClock(local);
+    const hostNow = (): Date => new Date(Math.floor(Date.parse('2026-11-25T23:30:00-03:00') / 1000) * 1000);
+    expect(host.observe(hostNow())).toBe(false);
+    for (const step of [-3_600_000, +3_600_000, -26 * 3_600_000, +26 * 3_600_000]) {
+      local.ms = Date.parse('2026-11-25T23:30:00-03:00') + step;
+      expect(host.observe(hostNow())).toBe(true);
+      expect(Math.abs(host.now().getTime() - Date.parse('2026-11-25T23:30:00-03:00'))).toBeLessThanOrEqual(1000);
+    }
+  });
+
+  it('the day close is neither doubled by a step back into the closed day nor confused by a step forward and back', async () => {
+    const db = openDatabase({ file: path.join(tempDir(), 'omnipos.db'), migrations: MIGRATIONS });
+    try {
+      const clock = new SteppedClock(Date.parse('2026-11-25T22:00:00-03:00'));
+      const book = new DayBook({ db, journal: new Journal(db), clock, log: createLogger({ level: 'silent' }), environment: 'sandbox' });
+      const first = await book.close();
+      expect(first.alreadyClosed).toBe(false);
+      clock.ms -= 3_600_000; // NTP steps back an hour: still the 25th, already closed
+      expect((await book.close()).alreadyClosed).toBe(true);
+      clock.ms += 5 * 3_600_000; // forward past midnight: the 26th is its own day
+      const next = await book.close();
+      expect(next.alreadyClosed).toBe(false);
+      expect(next.date).not.toBe(first.date);
+      clock.ms -= 5 * 3_600_000; // and back: the 25th stays closed once
+      expect((await book.close()).alreadyClosed).toBe(true);
+      expect(db.prepare('SELECT count(*) AS n FROM day_closes').get()).toEqual({ n: 2 });
+    } finally {
+      db.close();
+    }
   });
 });
