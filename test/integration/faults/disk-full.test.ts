@@ -129,4 +129,24 @@ describe.skipIf(!mounted)('a full disk under the daemon', () => {
     expect((await call('GET', '/v1/health')).body.problems).not.toContain('alarm: STORE_WRITE_FAILED');
     await idle();
   });
+
+  it('below the reserve a payment already in flight still finishes: the cash register confirms it, the outbox delivers the confirmation', async () => {
+    const created = await call('POST', '/v1/payments', { amount: 2510, method: 'credit', confirmation: 'ecr' });
+    expect(created.status).toBe(202);
+    const id = created.body.id as number;
+    const status = async (): Promise<string> => (await call('GET', `/v1/payments/${id}`)).body.status as string;
+    for (let i = 0; i < 400 && (await status()) === 'pending'; i++) await new Promise((r) => setTimeout(r, 25));
+    expect(await status()).toBe('approved');
+    const filler = fill(mountPoint, 1024 * 1024);
+    try {
+      expect((await call('POST', '/v1/payments', { amount: 2510, method: 'credit' })).status).toBe(503);
+      const confirmed = await call('POST', `/v1/payments/${id}/confirm`);
+      expect(confirmed.status).toBe(200);
+      for (let i = 0; i < 400 && (await status()) !== 'confirmed'; i++) await new Promise((r) => setTimeout(r, 25));
+      expect(await status()).toBe('confirmed');
+      expect(((await call('GET', '/v1/health')).body.outbox as { pending: number }).pending).toBe(0);
+    } finally {
+      rmSync(filler);
+    }
+  });
 });
