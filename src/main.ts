@@ -37,7 +37,10 @@ import { startFleet } from './main/fleet.js';
 import { startMetrics } from './main/metrics.js';
 import type { FleetClient } from './fleet/client.js';
 import { buildSandbox, listenSandbox, type RunningSandbox } from './sandbox/index.js';
-import { EventLog, Journal, MerchantOrderIds, Outbox, ensureApiToken, openTerminalDatabase, type Db } from './store/index.js';
+import { EventLog, Journal, MerchantOrderIds, Outbox, ensureApiToken, openCheckedTerminalDatabase, type Db } from './store/index.js';
+import { lockStateDir } from './store/lock.js';
+import { WriteHealth, onWriteFailure } from './store/write-health.js';
+import { Held } from './main/held.js';
 
 /** What a running daemon holds; `stop()` closes it in reverse order. */
 export interface Daemon {
@@ -92,6 +95,13 @@ export interface DaemonDeps {
   acquirerProbe?: AcquirerProbeOptions;
   /** The fleet client's broker retry period, ms (tests shorten it). */
   fleetReconnectMs?: number;
+  /**
+   * A stop asked for while starting (SIGTERM): the start-up stops at its next step, closes what it
+   * opened and rejects with StartAborted (src/main/held.ts).
+   */
+  signal?: AbortSignal;
+  /** Free bytes on the state directory's file system below which no new payment starts (default 8 MiB). */
+  diskReserveBytes?: number;
 }
 
 export { acquirerUrls } from './main/acquirer-urls.js';
@@ -101,32 +111,60 @@ export { acquirerUrls } from './main/acquirer-urls.js';
  * directory, the database, the API token, the embedded sandbox host (sandbox environment), the
  * acquirer clients, the outbox forwarder, the sale engine (recovery runs before it takes a
  * sale) and the systemd watchdog.
+ *
+ * A start-up that fails (a port taken, the state directory held by another daemon, a damaged
+ * database…) or is asked to stop closes everything it opened, newest first, before it rejects:
+ * the process is left with nothing open and exits.
  */
 export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
+  const held = new Held(deps.log, deps.signal);
+  try {
+    return await startParts(deps, held);
+  } catch (e) {
+    await held.closeAll();
+    throw e;
+  }
+}
+
+async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   const { config, log } = deps;
   const env = deps.env ?? process.env;
   // Business time is the host's: the offset is learnt from the acquirer's Date headers.
   const clock = new HostClock(deps.clock ?? systemClock);
   const values = config.values;
-  const db = openTerminalDatabase(values.stateDir, log.child({ component: 'store' }));
-  const { file: apiTokenFile, token } = ensureApiToken(values.stateDir);
+  // One daemon per state directory: a second one refuses here, before it opens the database.
+  const lock = await held.step('the state directory lock', () => lockStateDir(values.stateDir));
+  held.add('the state directory lock', () => lock.release());
+  const db = await held.step('the database', () => openCheckedTerminalDatabase(values.stateDir, log.child({ component: 'store' })));
+  held.add('the database', () => db.close());
+  const { file: apiTokenFile, token } = await held.step('the API token', () => ensureApiToken(values.stateDir));
+  // The journal's room to commit: no new payment starts while the disk is (nearly) full; heals by itself.
+  const writeHealth = new WriteHealth({ dir: values.stateDir, log: log.child({ component: 'store' }), now: () => new Date(), ...(deps.diskReserveBytes !== undefined ? { reserveBytes: deps.diskReserveBytes } : {}) });
+  onWriteFailure(db, (e) => writeHealth.failed(e));
   const journal = new Journal(db);
   const outbox = new Outbox(db);
   const orderIds = new MerchantOrderIds(db, { ordinal: values.terminal.ordinal, clock });
 
   const sandbox =
     values.environment === 'sandbox' && values.sandbox.embedded
-      ? await listenSandbox(
-          buildSandbox({
+      ? await held.step('the embedded sandbox host', async () => {
+          const host = buildSandbox({
             dbFile: path.join(values.stateDir, 'sandbox', 'acquirer.db'),
             log,
             outcomeAttempts: values.sandbox.outcomeAttempts,
             qrValidityMs: values.qr.validitySeconds * 1000,
-          }),
-          { port: deps.sandboxPort ?? values.sandbox.port },
-        )
+          });
+          try {
+            return await listenSandbox(host, { port: deps.sandboxPort ?? values.sandbox.port });
+          } catch (e) {
+            host.close();
+            throw e;
+          }
+        })
       : undefined;
+  if (sandbox) held.add('the embedded sandbox host', () => sandbox.close());
   const agent = new Agent({ keepAliveTimeout: 10_000 });
+  held.add('the acquirer connections', () => agent.close());
   const dispatcher: Dispatcher = deps.acquirerInterceptors?.length ? agent.compose(...deps.acquirerInterceptors) : agent;
   // --- API events and health: the engines' events fan out to GET /v1/events (and still to
   // deps.onEvent); what the acquirer last did is kept for GET /v1/health. ---
@@ -147,21 +185,33 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
       if (clock.observe(date)) log.warn({ offsetMs: clock.offsetMs }, "the terminal's clock differs from the host's: following the host");
     },
   });
+  held.add('the acquirer clients', () => acquirer.close());
 
   // GET /v1/health's acquirer reachability recovers without a sale: a token request with backoff.
   const acquirerProbe = startAcquirerProbe(acquirer, acquirerReach, clock, log, deps.acquirerProbe);
+  held.add('the acquirer probe', () => acquirerProbe.stop());
 
   // The initialization tables in force, and their renewal (a newer version named by a sale, a schedule).
-  const tables = await TablesInForce.open(db, config, acquirer, clock, log);
+  const tables = await held.step('the initialization tables', () => TablesInForce.open(db, config, acquirer, clock, log));
+  held.add('the initialization tables', () => tables.stop());
   // The embedded virtual pinpad listens on loopback; the driver talks to it over real sockets.
   const device = values.pinpad.device;
   const virtualPinpad = device.kind === 'virtual' ? new VirtualPinpad({ tcpPort: device.port }) : undefined;
-  await virtualPinpad?.start();
-  const pinpadDevice = await openPinpad(config, () => tables.current(), log, virtualPinpad?.port);
+  if (virtualPinpad) {
+    held.add('the virtual pinpad', () => virtualPinpad.stop());
+    await held.step('the virtual pinpad', () => virtualPinpad.start());
+  }
+  const pinpadDevice = await held.step('the pinpad', () => openPinpad(config, () => tables.current(), log, virtualPinpad?.port));
+  held.add('the pinpad', () => pinpadDevice.close());
   // The DUKPT key slots, read once while the daemon holds the pinpad (GET /v1/health, omnipos diag).
   const keySlots = new PinpadKeySlots(pinpadDevice.pinpad, { pin: values.pinpad.pinKeySlot, data: values.pinpad.dataKeySlot }, () => clock.now(), log.child({ component: 'pinpad-keys' })).start();
+  held.add('the key slot reader', () => keySlots.stop());
 
-  const canSell = tables.canSell;
+  // A new payment (card, QR, Pix) starts only with initialization tables in force and room on the disk.
+  const canSell = (): void => {
+    writeHealth.assertWritable();
+    tables.canSell();
+  };
   // What every payment engine is told alike: who is there to answer, the cash register's deadline
   // and the margin before the daily close; and, for the QR codes, their validity and watching.
   const timing = {
@@ -170,7 +220,8 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     closeMarginMs: values.payments.closeMarginSeconds * 1000,
   };
   const qrTiming = { validityMs: values.qr.validitySeconds * 1000, watchMarginMs: values.qr.watchMarginSeconds * 1000, pollMs: values.qr.pollMs };
-  const printing = await receiptPrinter(config, log.child({ component: 'printer' }));
+  const printing = await held.step('the receipt printer', () => receiptPrinter(config, log.child({ component: 'printer' })));
+  held.add('the receipt printer', () => printing.close());
   const printer = printing.port;
   const forwarderRef: { runOnce?: () => Promise<number> } = {};
   const voidsRef: { engine?: VoidEngine } = {};
@@ -268,21 +319,32 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
       outboxLog.error({ err: e }, 'outbox pass failed');
       return 0;
     });
+  // Stopping: the last outbox pass (once the daemon was ready) after the engines stop.
+  let ready = false;
+  held.add('the last outbox pass', () => (ready ? forwarder.runOnce().catch(() => 0) : undefined));
+  held.add('the payment engines', () => {
+    engine.stop();
+    qrEngine.stop();
+    pixEngine?.stop();
+    voids.engine.stop();
+  });
   engine.recover();
   qrEngine.recover();
   pixEngine?.recover();
   voids.engine.recover();
   const outboxLoop = setInterval(() => void forwarderRef.runOnce?.(), 1000);
   outboxLoop.unref();
+  held.add('the outbox loop', () => clearInterval(outboxLoop));
   // The day's report and close, and the alarms (health, logs, webhook).
   const operations = startOperations({ config, log, db, journal, outbox, clock, wallClock: deps.clock ?? systemClock, events, printing, pinpad: pinpadDevice.pinpad });
+  held.add('the day book and alarms', () => operations.stop());
   const health = {
     pinpad: pinpadDevice.pinpad,
     acquirer: acquirerReach,
     tablesVersion: () => tables.store.currentVersion(),
     clock,
     printer: { kind: values.printer.kind, ...(printing.lastStatus ? { lastStatus: printing.lastStatus } : {}) },
-    alarms: () => operations.alarms.alarms(),
+    alarms: () => [...writeHealth.alarms(), ...operations.alarms.alarms()],
     keySlots: () => keySlots.view(),
   };
   // GET /metrics: payments, outboxes, host latency, pinpad link, printer, alarms (Prometheus).
@@ -298,6 +360,8 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
       pinpadStatus: () => pinpadDevice.pinpad.status,
     },
   });
+  held.add('the metrics', () => metrics.stop());
+  held.check();
   const handler =
     deps.api === false
       ? undefined
@@ -317,9 +381,11 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
           health,
           metrics: () => metrics.metrics.render(),
         });
-  const api = handler ? await listenApi(handler, values.api.host, deps.apiPort ?? values.api.port) : undefined;
+  const api = handler ? await held.step("the cash register's API", () => listenApi(handler, values.api.host, deps.apiPort ?? values.api.port)) : undefined;
+  if (api) held.add("the cash register's API", () => api.close());
   // The optional LAN listener: the same handler over TLS (api.lan).
-  const lan = handler ? await listenLan(handler, config) : undefined;
+  const lan = handler ? await held.step("the cash register's API on the LAN (api.lan)", () => listenLan(handler, config)) : undefined;
+  if (lan) held.add("the cash register's API on the LAN", () => lan.close());
 
   // Fleet telemetry over MQTT (fleet.mqtt): follows the events, never on a sale's path.
   const fleet = startFleet({
@@ -330,7 +396,10 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     now: () => clock.now(),
     ...(deps.fleetReconnectMs !== undefined ? { reconnectMs: deps.fleetReconnectMs } : {}),
   });
-  if (fleet) telemetryRef.queued = () => fleet.outbox.counts();
+  if (fleet) {
+    telemetryRef.queued = () => fleet.outbox.counts();
+    held.add('the fleet client', () => fleet.stop());
+  }
 
   const interval = watchdogIntervalMs(env);
   const watchdog = interval
@@ -341,8 +410,13 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
       }, interval)
     : undefined;
   watchdog?.unref();
+  if (watchdog) held.add('the systemd watchdog', () => clearInterval(watchdog));
+  // STOPPING=1 as an assignment: systemd-notify has no --stopping before systemd 253 (Debian 12 ships 252).
+  held.add('systemd', () => (ready ? sdNotify(env, 'STOPPING=1') : undefined));
 
+  held.check();
   await sdNotify(env, '--ready', `--status=omnipos ${values.environment}`);
+  ready = true;
   log.info(
     { environment: values.environment, stateDir: values.stateDir, terminal: values.terminal.terminalId, apiTokenFile, api: api?.url, sandbox: sandbox?.url },
     'omnipos started',
@@ -370,30 +444,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     operations,
     fleet: fleet?.client,
     async stop() {
-      await fleet?.stop();
-      metrics.stop();
-      await api?.close();
-      await lan?.close();
-      if (watchdog) clearInterval(watchdog);
-      clearInterval(outboxLoop);
-      await acquirerProbe.stop();
-      await tables.stop();
-      // STOPPING=1 as an assignment: systemd-notify has no --stopping before systemd 253 (Debian 12 ships 252).
-      await sdNotify(env, 'STOPPING=1');
-      engine.stop();
-      await keySlots.stop();
-      await pinpadDevice.close();
-      await virtualPinpad?.stop();
-      qrEngine.stop();
-      pixEngine?.stop();
-      voids.engine.stop();
-      await forwarder.runOnce().catch(() => 0);
-      await operations.stop();
-      await acquirer.close();
-      await agent.close();
-      await sandbox?.close();
-      await printing.close();
-      db.close();
+      await held.closeAll();
       log.info('omnipos stopped');
     },
   };

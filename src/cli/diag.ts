@@ -1,10 +1,11 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { loadConfig, type Config } from '../config/index.js';
 import { isOmniposError } from '../core/errors/index.js';
 import { systemClock } from '../core/clock.js';
 import { InitializationStore } from '../initialization/index.js';
-import { Outbox, openTerminalDatabase } from '../store/index.js';
+import { DAMAGE_MARKER, Outbox, openTerminalDatabase, readDamage, type DamageRecord } from '../store/index.js';
 import { printJson, type CliContext, type Command } from './context.js';
 import { callApi, daemonApi, isNotListening, text as fieldText } from './daemon-api.js';
 import { pinpadInfo, pinpadPorts } from './pinpad.js';
@@ -27,6 +28,18 @@ export interface DiagReport {
   clock: { local: string; acquirerDate: string | null; offsetMs: number | null; daemonOffsetMs?: number | null };
   tables: { version: string | null };
   outbox: { pending: number; deadLetters: number; oldestDeadline: string | null } | null;
+  /** The database: sound, or found damaged and kept aside (the daemon then refuses to start and sell). */
+  database: { damaged: false } | { damaged: true; at: string; reason: string; keptIn: string; marker: string; todo: string[] };
+}
+
+/** What a technician does about a damaged database, in order. */
+function damageTodo(stateDir: string, damage: DamageRecord): string[] {
+  const marker = path.join(stateDir, DAMAGE_MARKER);
+  return [
+    `omnipos queue list reads what the damaged file still had to deliver (confirmations, undos) from ${damage.keptIn}`,
+    'settle those sales with the acquirer (support: omnipos support bundle, the kept folder)',
+    `then remove ${marker} and restart omnipos: it starts a new, empty journal (the kept folder stays for support)`,
+  ];
 }
 
 /** Runs another command in this process with `--json` and returns what it printed, or the error it raised. */
@@ -74,6 +87,7 @@ async function probeAcquirer(config: Config): Promise<{ acquirer: DiagReport['ac
 
 /** The tables in force and the outbox, read from the database (safe beside a running daemon: WAL). */
 function storeParts(config: Config): { tables: DiagReport['tables']; outbox: DiagReport['outbox'] } {
+  if (readDamage(config.values.stateDir)) return { tables: { version: null }, outbox: null };
   const db = openTerminalDatabase(config.values.stateDir);
   try {
     return { tables: { version: new InitializationStore(db, systemClock).currentVersion() ?? null }, outbox: new Outbox(db).depth() };
@@ -126,6 +140,11 @@ export async function diagnose(config: Config, configArgs: string[], ctx: CliCon
   const devices = ports.ok ? (ports.value as DiagReport['devices']) : [];
   const { acquirer, clock } = await probeAcquirer(config);
   const problems: string[] = [];
+  const damage = readDamage(v.stateDir);
+  const database: DiagReport['database'] = damage
+    ? { damaged: true, at: damage.at, reason: damage.reason, keptIn: damage.keptIn, marker: path.join(v.stateDir, DAMAGE_MARKER), todo: damageTodo(v.stateDir, damage) }
+    : { damaged: false };
+  if (damage) problems.push(`database: damaged (${damage.reason}) at ${damage.at}, kept in ${damage.keptIn}; nothing is sold`);
   let report: DiagReport;
   if (health) {
     const pinpad = health.pinpad as Record<string, unknown> | null;
@@ -142,6 +161,7 @@ export async function diagnose(config: Config, configArgs: string[], ctx: CliCon
       clock: { ...clock, daemonOffsetMs: (health.clock as { hostOffsetMs?: number } | null)?.hostOffsetMs ?? null },
       tables: health.tables as DiagReport['tables'],
       outbox: health.outbox as DiagReport['outbox'],
+      database,
     };
     for (const p of (health.problems as string[] | undefined) ?? []) problems.push(p);
   } else {
@@ -161,6 +181,7 @@ export async function diagnose(config: Config, configArgs: string[], ctx: CliCon
       acquirer,
       clock,
       ...storeParts(config),
+      database,
     };
     if (!info.ok) problems.push(`pinpad: ${info.error}`);
     else if (value?.secure !== true) problems.push('pinpad: no secure session');
@@ -195,6 +216,7 @@ function text(r: DiagReport): string {
   lines.push(['acquirer', r.acquirer.reachable ? `reachable at ${r.acquirer.url} (HTTP ${r.acquirer.httpStatus})` : `unreachable at ${r.acquirer.url} (${r.acquirer.error ?? '?'})${r.acquirer.note ? `: ${r.acquirer.note}` : ''}`]);
   lines.push(['clock', r.clock.offsetMs === null ? `local ${r.clock.local}; no Date header from the acquirer` : `the acquirer's Date header is ${(r.clock.offsetMs / 1000).toFixed(1)} s ${r.clock.offsetMs >= 0 ? 'ahead of' : 'behind'} this machine (header resolution 1 s)${r.clock.daemonOffsetMs !== undefined && r.clock.daemonOffsetMs !== null ? `; the daemon follows an offset of ${(r.clock.daemonOffsetMs / 1000).toFixed(1)} s` : ''}`]);
   lines.push(['tables', r.tables.version ?? 'none in force (run `omnipos init`)']);
+  if (r.database.damaged) lines.push(['database', `DAMAGED at ${r.database.at}: ${r.database.reason}; kept in ${r.database.keptIn}. To do: ${r.database.todo.map((t, i) => `(${i + 1}) ${t}`).join('; ')}`]);
   lines.push(['outbox', r.outbox ? `${r.outbox.pending} pending, ${r.outbox.deadLetters} dead letters${r.outbox.oldestDeadline ? `, oldest deadline ${r.outbox.oldestDeadline}` : ''}` : '?']);
   return lines.map(([k, val]) => `${k.padEnd(10)} ${val}`).join('\n') + '\n';
 }

@@ -4,7 +4,9 @@ import { loadConfig } from '../config/index.js';
 import { OmniposError } from '../core/errors/index.js';
 import { createLogger } from '../core/log/index.js';
 import { buildSandbox, listenSandbox, sandboxCredentials, type FaultSpec } from '../sandbox/index.js';
+import { startError } from '../main/held.js';
 import { printJson, type Command } from './context.js';
+import { serveUntilStopped } from './run-lifecycle.js';
 
 function portOf(text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
@@ -77,17 +79,21 @@ Example:
       outcomeAttempts: config.values.sandbox.outcomeAttempts,
       ...(withholdMs !== undefined ? { withholdMs } : {}),
     });
-    const keepAlive = setInterval(() => undefined, 1 << 30);
-    const stopRequested = new Promise<void>((resolve) => {
-      process.once('SIGTERM', resolve);
-      process.once('SIGINT', resolve);
+    const port = portOf(values.port, config.values.sandbox.port);
+    const host = values.host ?? '127.0.0.1';
+    // A port taken: one line naming it, the sandbox's database closed, the process exits (issue 23).
+    return serveUntilStopped({
+      start: async () => {
+        try {
+          const running = await listenSandbox(sandbox, { port, host });
+          ctx.out(`omnipos sandbox listening on ${running.url}\n`);
+          return { stop: () => running.close() };
+        } catch (e) {
+          sandbox.close();
+          throw startError('the sandbox host', e);
+        }
+      },
     });
-    const running = await listenSandbox(sandbox, { port: portOf(values.port, config.values.sandbox.port), host: values.host ?? '127.0.0.1' });
-    ctx.out(`omnipos sandbox listening on ${running.url}\n`);
-    await stopRequested;
-    clearInterval(keepAlive);
-    await running.close();
-    return 0;
   },
 };
 

@@ -1,13 +1,14 @@
 import type { Db } from './open.js';
+import { statement } from './statements.js';
 
 /** Reads a named counter's value (text), or undefined when it was never written. */
 export function readCounter(db: Db, name: string): string | undefined {
-  const row = db.prepare('SELECT value FROM counters WHERE name = ?').get(name) as { value: string } | undefined;
+  const row = statement(db, 'SELECT value FROM counters WHERE name = ?').get(name) as { value: string } | undefined;
   return row?.value;
 }
 
 export function writeCounter(db: Db, name: string, value: string): void {
-  db.prepare('INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value').run(
+  statement(db, 'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value').run(
     name,
     value,
   );

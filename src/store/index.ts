@@ -7,14 +7,41 @@ export { Journal, type JournalEntry, type JournalKind, type NewEntry } from './j
 export { EventLog, type LoggedEvent } from './event-log.js';
 export { Outbox, type OutboxTask, type NewTask } from './outbox.js';
 export { assertNoCardData } from './no-card-data.js';
+export { DAMAGE_MARKER, readDamage, databaseProblem, type DamageRecord } from './damage.js';
 
 import path from 'node:path';
 import type { Logger } from '../core/log/index.js';
 import { MIGRATIONS } from './migrations.js';
 import { openDatabase, type Db } from './open.js';
+import { damagedError, databaseProblem, readDamage, setAside } from './damage.js';
 
-/** The terminal's database: `omnipos.db` in the state directory, schema brought up to date. */
+/**
+ * The terminal's database: `omnipos.db` in the state directory, schema brought up to date.
+ * Refused (STORE_DAMAGED) while a damaged database is kept aside there: no tool creates a fresh,
+ * empty journal in its place.
+ */
 export function openTerminalDatabase(stateDir: string, log?: Logger): Db {
+  const damage = readDamage(stateDir);
+  if (damage) throw damagedError(stateDir, damage);
   return openDatabase({ file: path.join(stateDir, 'omnipos.db'), migrations: MIGRATIONS, ...(log ? { log } : {}) });
 }
+
+/**
+ * What the daemon opens: the database checked first (header, WAL header, quick_check, read-only).
+ * A damaged file is never written over: it is moved aside with its WAL, the marker is left, and
+ * STORE_DAMAGED is raised (every later start refuses the same way until a technician acts).
+ */
+export function openCheckedTerminalDatabase(stateDir: string, log: Logger, now: () => Date = () => new Date()): Db {
+  const existing = readDamage(stateDir);
+  if (existing) throw damagedError(stateDir, existing);
+  const file = path.join(stateDir, 'omnipos.db');
+  const problem = databaseProblem(file);
+  if (problem) {
+    const record = setAside(file, problem, now());
+    log.fatal({ alarm: 'STORE_DAMAGED', file, reason: problem, keptIn: record.keptIn }, 'the database is damaged: kept aside, nothing is sold (omnipos diag says what to do)');
+    throw damagedError(stateDir, record);
+  }
+  return openTerminalDatabase(stateDir, log);
+}
 export { ensureApiToken, ensureTokenFile } from './api-token.js';
+export { salvageOutbox, type Salvage } from './salvage.js';

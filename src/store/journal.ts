@@ -1,6 +1,8 @@
 import { OmniposError } from '../core/errors/index.js';
 import { assertNoCardData } from './no-card-data.js';
 import type { Db } from './open.js';
+import { statement } from './statements.js';
+import { writeFailure } from './write-health.js';
 
 export type JournalKind = 'sale' | 'void' | 'qr' | 'pix';
 
@@ -64,31 +66,33 @@ export class Journal {
     const data = entry.data ?? {};
     assertNoCardData(data, 'journal.data');
     const at = entry.at.toISOString();
-    return this.#db
-      .transaction(() => {
-        let id: number;
-        try {
-          id = Number(
-            this.#db
-              .prepare(
-                'INSERT INTO journal (kind, merchant_order_id, state, amount, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-              )
-              .run(entry.kind, entry.merchantOrderId, entry.state, entry.amount, JSON.stringify(data), at, at).lastInsertRowid,
-          );
-        } catch (e) {
-          if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
-            throw new OmniposError('STORE_CONFLICT', `MerchantOrderId ${entry.merchantOrderId} is already in the journal`, {
-              merchantOrderId: entry.merchantOrderId,
-            });
+    try {
+      return this.#db
+        .transaction(() => {
+          let id: number;
+          try {
+            id = Number(
+              statement(this.#db, 
+                  'INSERT INTO journal (kind, merchant_order_id, state, amount, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+                )
+                .run(entry.kind, entry.merchantOrderId, entry.state, entry.amount, JSON.stringify(data), at, at).lastInsertRowid,
+            );
+          } catch (e) {
+            if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
+              throw new OmniposError('STORE_CONFLICT', `MerchantOrderId ${entry.merchantOrderId} is already in the journal`, {
+                merchantOrderId: entry.merchantOrderId,
+              });
+            }
+            throw e;
           }
-          throw e;
-        }
-        this.#db
-          .prepare('INSERT INTO journal_transitions (journal_id, seq, from_state, to_state, input, at) VALUES (?, 1, NULL, ?, ?, ?)')
-          .run(id, entry.state, entry.input, at);
-        return this.get(id) as JournalEntry;
-      })
-      .immediate();
+          statement(this.#db, 'INSERT INTO journal_transitions (journal_id, seq, from_state, to_state, input, at) VALUES (?, 1, NULL, ?, ?, ?)')
+            .run(id, entry.state, entry.input, at);
+          return this.get(id) as JournalEntry;
+        })
+        .immediate();
+    } catch (e) {
+      throw writeFailure(this.#db, e) ?? e;
+    }
   }
 
   /**
@@ -97,44 +101,46 @@ export class Journal {
    */
   transition(id: number, t: { from: string; to: string; input: string; at: Date; data?: Record<string, unknown> }): JournalEntry {
     if (t.data) assertNoCardData(t.data, 'journal.data');
-    return this.#db
-      .transaction(() => {
-        const current = this.get(id);
-        if (!current) throw new OmniposError('STORE_CONFLICT', `journal entry ${id} does not exist`, { id });
-        if (current.state !== t.from) {
-          throw new OmniposError('STORE_CONFLICT', `journal entry ${id} is ${current.state}, not ${t.from}`, {
-            id,
-            state: current.state,
-            expected: t.from,
-          });
-        }
-        const at = t.at.toISOString();
-        const data = { ...current.data, ...(t.data ?? {}) };
-        this.#db
-          .prepare('UPDATE journal SET state = ?, data = ?, updated_at = ? WHERE id = ?')
-          .run(t.to, JSON.stringify(data), at, id);
-        const seq = (this.#db.prepare('SELECT max(seq) AS s FROM journal_transitions WHERE journal_id = ?').get(id) as { s: number }).s + 1;
-        this.#db
-          .prepare('INSERT INTO journal_transitions (journal_id, seq, from_state, to_state, input, at) VALUES (?, ?, ?, ?, ?, ?)')
-          .run(id, seq, t.from, t.to, t.input, at);
-        return this.get(id) as JournalEntry;
-      })
-      .immediate();
+    try {
+      return this.#db
+        .transaction(() => {
+          const current = this.get(id);
+          if (!current) throw new OmniposError('STORE_CONFLICT', `journal entry ${id} does not exist`, { id });
+          if (current.state !== t.from) {
+            throw new OmniposError('STORE_CONFLICT', `journal entry ${id} is ${current.state}, not ${t.from}`, {
+              id,
+              state: current.state,
+              expected: t.from,
+            });
+          }
+          const at = t.at.toISOString();
+          const data = { ...current.data, ...(t.data ?? {}) };
+          statement(this.#db, 'UPDATE journal SET state = ?, data = ?, updated_at = ? WHERE id = ?')
+            .run(t.to, JSON.stringify(data), at, id);
+          const seq = (statement(this.#db, 'SELECT max(seq) AS s FROM journal_transitions WHERE journal_id = ?').get(id) as { s: number }).s + 1;
+          statement(this.#db, 'INSERT INTO journal_transitions (journal_id, seq, from_state, to_state, input, at) VALUES (?, ?, ?, ?, ?, ?)')
+            .run(id, seq, t.from, t.to, t.input, at);
+          return this.get(id) as JournalEntry;
+        })
+        .immediate();
+    } catch (e) {
+      throw writeFailure(this.#db, e) ?? e;
+    }
   }
 
   get(id: number): JournalEntry | undefined {
-    const r = this.#db.prepare('SELECT * FROM journal WHERE id = ?').get(id) as Row | undefined;
+    const r = statement(this.#db, 'SELECT * FROM journal WHERE id = ?').get(id) as Row | undefined;
     return r ? toEntry(r) : undefined;
   }
 
   byMerchantOrderId(merchantOrderId: string): JournalEntry | undefined {
-    const r = this.#db.prepare('SELECT * FROM journal WHERE merchant_order_id = ?').get(merchantOrderId) as Row | undefined;
+    const r = statement(this.#db, 'SELECT * FROM journal WHERE merchant_order_id = ?').get(merchantOrderId) as Row | undefined;
     return r ? toEntry(r) : undefined;
   }
 
   /** The entry a client's `Idempotency-Key` opened, if any. */
   byIdempotencyKey(key: string): JournalEntry | undefined {
-    const r = this.#db.prepare("SELECT * FROM journal WHERE json_extract(data, '$.idempotencyKey') = ?").get(key) as Row | undefined;
+    const r = statement(this.#db, "SELECT * FROM journal WHERE json_extract(data, '$.idempotencyKey') = ?").get(key) as Row | undefined;
     return r ? toEntry(r) : undefined;
   }
 
@@ -143,22 +149,20 @@ export class Journal {
     const limit = Math.min(Math.max(options.limit ?? 100, 1), 1000);
     const states = options.states ?? [];
     const where = states.length > 0 ? `WHERE state IN (${states.map(() => '?').join(',')})` : '';
-    return (this.#db.prepare(`SELECT * FROM journal ${where} ORDER BY id DESC LIMIT ?`).all(...states, limit) as Row[]).map(toEntry);
+    return (statement(this.#db, `SELECT * FROM journal ${where} ORDER BY id DESC LIMIT ?`).all(...states, limit) as Row[]).map(toEntry);
   }
 
   /** Entries in any of `states`, oldest first (recovery walks these at start). */
   inStates(states: readonly string[]): JournalEntry[] {
     if (states.length === 0) return [];
-    const rows = this.#db
-      .prepare(`SELECT * FROM journal WHERE state IN (${states.map(() => '?').join(',')}) ORDER BY id`)
+    const rows = statement(this.#db, `SELECT * FROM journal WHERE state IN (${states.map(() => '?').join(',')}) ORDER BY id`)
       .all(...states) as Row[];
     return rows.map(toEntry);
   }
 
   transitions(id: number): { seq: number; from: string | null; to: string; input: string; at: string }[] {
     return (
-      this.#db
-        .prepare('SELECT seq, from_state, to_state, input, at FROM journal_transitions WHERE journal_id = ? ORDER BY seq')
+      statement(this.#db, 'SELECT seq, from_state, to_state, input, at FROM journal_transitions WHERE journal_id = ? ORDER BY seq')
         .all(id) as { seq: number; from_state: string | null; to_state: string; input: string; at: string }[]
     ).map((r) => ({ seq: r.seq, from: r.from_state, to: r.to_state, input: r.input, at: r.at }));
   }

@@ -95,8 +95,19 @@ export function openDatabase(options: OpenOptions): Db {
     return db;
   } catch (e) {
     db.close();
-    throw e;
+    throw lockedBy(e, file, options.busyTimeoutMs ?? 5000) ?? e;
   }
+}
+
+/** SQLITE_BUSY past the busy timeout, however deep: another process holds the file (a second daemon, a tool). */
+function lockedBy(e: unknown, file: string, waitedMs: number): OmniposError | undefined {
+  for (let c: unknown = e; c; c = (c as { cause?: unknown }).cause) {
+    const code = (c as { code?: unknown }).code;
+    if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
+      return new OmniposError('STORE_OPEN_FAILED', `${file} is locked by another process (waited ${waitedMs} ms); stop it (another omnipos, a sqlite3 shell) and start again`, { file }, { cause: e });
+    }
+  }
+  return undefined;
 }
 
 function refused(file: string, name: string, wanted: unknown, got: unknown): OmniposError {

@@ -1,5 +1,6 @@
 import { assertNoCardData } from './no-card-data.js';
 import type { Db } from './open.js';
+import { statement } from './statements.js';
 
 export interface OutboxTask {
   id: number;
@@ -74,8 +75,7 @@ export class Outbox {
   enqueue(task: NewTask): OutboxTask {
     assertNoCardData(task.payload, 'outbox.payload');
     const at = task.at.toISOString();
-    this.#db
-      .prepare(
+    statement(this.#db, 
         `INSERT INTO outbox (journal_id, operation, idempotency_key, payload, next_try_at, deadline_at, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(idempotency_key) DO NOTHING`,
       )
@@ -92,15 +92,14 @@ export class Outbox {
   }
 
   byKey(idempotencyKey: string): OutboxTask | undefined {
-    const r = this.#db.prepare('SELECT * FROM outbox WHERE idempotency_key = ?').get(idempotencyKey) as Row | undefined;
+    const r = statement(this.#db, 'SELECT * FROM outbox WHERE idempotency_key = ?').get(idempotencyKey) as Row | undefined;
     return r ? toTask(r) : undefined;
   }
 
   /** Pending tasks whose next try is due at `now`, soonest first. */
   due(now: Date, limit = 50): OutboxTask[] {
     return (
-      this.#db
-        .prepare(
+      statement(this.#db, 
           `SELECT * FROM outbox WHERE done_at IS NULL AND dead_letter_reason IS NULL AND next_try_at <= ?
            ORDER BY next_try_at, id LIMIT ?`,
         )
@@ -111,45 +110,48 @@ export class Outbox {
   /** Replaces a pending task's payload (e.g. the undo race learning the PaymentId). */
   updatePayload(id: number, payload: Record<string, unknown>): void {
     assertNoCardData(payload, 'outbox.payload');
-    this.#db.prepare('UPDATE outbox SET payload = ? WHERE id = ? AND done_at IS NULL').run(JSON.stringify(payload), id);
+    statement(this.#db, 'UPDATE outbox SET payload = ? WHERE id = ? AND done_at IS NULL').run(JSON.stringify(payload), id);
   }
 
   byJournal(journalId: number): OutboxTask[] {
-    return (this.#db.prepare('SELECT * FROM outbox WHERE journal_id = ? ORDER BY id').all(journalId) as Row[]).map(toTask);
+    return (statement(this.#db, 'SELECT * FROM outbox WHERE journal_id = ? ORDER BY id').all(journalId) as Row[]).map(toTask);
   }
 
   /** A failed attempt: counted, its error kept (scrubbed by the caller), tried again at `nextTryAt`. */
   failed(id: number, error: string, nextTryAt: Date): void {
-    this.#db
-      .prepare('UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_try_at = ? WHERE id = ?')
+    statement(this.#db, 'UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_try_at = ? WHERE id = ?')
       .run(error, nextTryAt.toISOString(), id);
   }
 
   done(id: number, at: Date): void {
-    this.#db.prepare('UPDATE outbox SET attempts = attempts + 1, done_at = ? WHERE id = ?').run(at.toISOString(), id);
+    statement(this.#db, 'UPDATE outbox SET attempts = attempts + 1, done_at = ? WHERE id = ?').run(at.toISOString(), id);
   }
 
   /** Only for requests answered with a named permanent code. */
   deadLetter(id: number, reason: string): void {
-    this.#db.prepare('UPDATE outbox SET attempts = attempts + 1, dead_letter_reason = ? WHERE id = ?').run(reason, id);
+    statement(this.#db, 'UPDATE outbox SET attempts = attempts + 1, dead_letter_reason = ? WHERE id = ?').run(reason, id);
   }
 
   /** Every task still pending and every dead letter, oldest first (for technicians). */
   open(): OutboxTask[] {
-    return (this.#db.prepare('SELECT * FROM outbox WHERE done_at IS NULL ORDER BY id').all() as Row[]).map(toTask);
+    return (statement(this.#db, 'SELECT * FROM outbox WHERE done_at IS NULL ORDER BY id').all() as Row[]).map(toTask);
+  }
+
+  /** One task by id (reading a damaged file row by row). */
+  get(id: number): OutboxTask | undefined {
+    const r = statement(this.#db, 'SELECT * FROM outbox WHERE id = ?').get(id) as Row | undefined;
+    return r ? toTask(r) : undefined;
   }
 
   /** Makes every pending task due at `now`; returns how many. Dead letters stay where they are. */
   flush(now: Date): number {
-    return this.#db
-      .prepare('UPDATE outbox SET next_try_at = ? WHERE done_at IS NULL AND dead_letter_reason IS NULL AND next_try_at > ?')
+    return statement(this.#db, 'UPDATE outbox SET next_try_at = ? WHERE done_at IS NULL AND dead_letter_reason IS NULL AND next_try_at > ?')
       .run(now.toISOString(), now.toISOString()).changes;
   }
 
   /** How many tasks wait, and the nearest deadline among them (for health and alarms). */
   depth(): { pending: number; deadLetters: number; oldestDeadline: string | null } {
-    const r = this.#db
-      .prepare(
+    const r = statement(this.#db, 
         `SELECT
            sum(done_at IS NULL AND dead_letter_reason IS NULL) AS pending,
            sum(dead_letter_reason IS NOT NULL) AS dead,

@@ -13,6 +13,9 @@ export const ERROR_CODES = {
   CONFIG_INVALID: { http: 500, exit: 2, summary: 'the configuration is invalid' },
   CONFIG_NOT_FOUND: { http: 500, exit: 2, summary: 'the configuration file or a file it names is missing' },
   ENVIRONMENT_REFUSED: { http: 500, exit: 4, summary: 'the environment forbids this part or action' },
+  // daemon start-up (src/main.ts)
+  START_LISTEN_FAILED: { http: 500, exit: 3, summary: 'a port the daemon must listen on is taken by another process or not allowed' },
+  START_FAILED: { http: 500, exit: 1, summary: 'a part of the daemon failed to start (the message names it)' },
   // store
   STORE_OPEN_FAILED: { http: 500, exit: 3, summary: 'the database could not be opened' },
   STORE_NEWER_SCHEMA: { http: 500, exit: 4, summary: 'the database was written by a newer omnipos' },
@@ -20,6 +23,9 @@ export const ERROR_CODES = {
   STORE_MIGRATION_FAILED: { http: 500, exit: 1, summary: 'a schema migration failed and was rolled back' },
   STORE_CONFLICT: { http: 409, exit: 1, summary: 'a row changed under a transition or a key is taken' },
   STORE_SENSITIVE_DATA: { http: 500, exit: 1, summary: 'card data was about to be written to the database' },
+  STATE_DIR_LOCKED: { http: 500, exit: 3, summary: 'another omnipos daemon holds the state directory (its lock); stop it first' },
+  STORE_DAMAGED: { http: 503, exit: 3, summary: 'the database failed its integrity check: it was set aside untouched, nothing is sold until a technician acts (omnipos diag)' },
+  STORE_WRITE_FAILED: { http: 503, exit: 3, summary: 'the journal cannot commit (disk full or I/O error): no new payment starts until it can' },
   CLOCK_BEHIND: { http: 503, exit: 3, summary: 'the clock is behind the last identifier issued' },
   // pure codecs (crypto, emv, qr)
   CODEC_INVALID_INPUT: { http: 400, exit: 2, summary: 'a value does not decode' },

@@ -1,0 +1,107 @@
+import { OmniposError, isOmniposError } from '../core/errors/index.js';
+import type { Logger } from '../core/log/index.js';
+
+/** Thrown inside a start-up that a stop request (SIGTERM) cut short; nothing is left open. */
+export class StartAborted extends Error {
+  constructor() {
+    super('start-up cancelled by a stop request');
+    this.name = 'StartAborted';
+  }
+}
+
+export function isStartAborted(e: unknown): e is StartAborted {
+  return e instanceof StartAborted;
+}
+
+interface Entry {
+  what: string;
+  close: () => unknown;
+}
+
+/** How long one part may take to close before the next is closed anyway, in ms. */
+const CLOSE_STEP_MS = 5000;
+
+/**
+ * What a starting daemon has opened, in order. Each part is registered as soon as it exists; a
+ * failure or a stop request before the daemon is ready closes what was opened, newest first, and
+ * `stop()` closes the same list. Closing never throws and never waits more than
+ * {@link CLOSE_STEP_MS} on one part, so a part that hangs cannot keep the others open.
+ */
+export class Held {
+  private readonly entries: Entry[] = [];
+  private closing: Promise<void> | undefined;
+
+  constructor(
+    private readonly log: Logger,
+    private readonly signal?: AbortSignal,
+  ) {}
+
+  /** Registers a part to close. */
+  add(what: string, close: () => unknown): void {
+    this.entries.push({ what, close });
+  }
+
+  /** Throws {@link StartAborted} when a stop was asked for while starting. */
+  check(): void {
+    if (this.signal?.aborted) throw new StartAborted();
+  }
+
+  /**
+   * Runs one step of the start-up: a stop asked before or during it aborts the start; an error that
+   * is not one of ours is named after the step (one line for the technician: what and where).
+   */
+  async step<T>(what: string, open: () => T | Promise<T>): Promise<T> {
+    this.check();
+    let value: T;
+    try {
+      value = await open();
+    } catch (e) {
+      throw startError(what, e);
+    }
+    this.check();
+    return value;
+  }
+
+  /** Closes everything registered, newest first; idempotent. */
+  closeAll(): Promise<void> {
+    this.closing ??= (async () => {
+      for (const entry of this.entries.splice(0).reverse()) {
+        let timer: NodeJS.Timeout | undefined;
+        try {
+          await Promise.race([
+            Promise.resolve().then(entry.close),
+            new Promise<void>((resolve) => {
+              timer = setTimeout(() => {
+                this.log.warn({ part: entry.what, waitedMs: CLOSE_STEP_MS }, 'a part did not close in time; closing the others');
+                resolve();
+              }, CLOSE_STEP_MS);
+            }),
+          ]);
+        } catch (e) {
+          this.log.warn({ part: entry.what, err: e }, 'a part failed to close');
+        } finally {
+          clearTimeout(timer);
+        }
+      }
+    })();
+    return this.closing;
+  }
+}
+
+const LISTEN_CODES: Record<string, string> = {
+  EADDRINUSE: 'the address is in use by another process',
+  EACCES: 'this user may not listen there',
+  EADDRNOTAVAIL: 'no interface of this machine has that address',
+};
+
+/** One clear error for a failed start-up step: ours pass through, a refused listen says where, the rest name the step. */
+export function startError(what: string, e: unknown): unknown {
+  if (isOmniposError(e) || isStartAborted(e)) return e;
+  const err = e as NodeJS.ErrnoException & { address?: string; port?: number };
+  const why = err.code ? LISTEN_CODES[err.code] : undefined;
+  if (why && err.syscall === 'listen') {
+    const where = err.port !== undefined ? `${err.address ?? ''}:${err.port}` : (err.address ?? '?');
+    return new OmniposError('START_LISTEN_FAILED', `${what} cannot listen on ${where}: ${why}`, { part: what, address: err.address, port: err.port, errno: err.code }, { cause: e });
+  }
+  return new OmniposError('START_FAILED', `${what}: ${err.message ?? String(e)}`, { part: what, ...(err.code ? { errno: err.code } : {}) }, { cause: e });
+}
