@@ -1,0 +1,66 @@
+/**
+ * Card sales end to end with the pinpad behind a BibComp library (issue 19): the daemon's
+ * `pinpad.device` is `{ kind: "bibcomp" }` with the test library (test/fixtures/bibcomp, built with
+ * the machine's compiler), which speaks ABECS to the virtual pinpad process over TCP. The driver,
+ * its secure channel and the sale path are the ABECS ones: current commands pass whole through the
+ * library's generic command.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { scanForCardData } from '../../helpers/scan-card-data.js';
+import { HAS_SOCAT } from '../pinpad/socat.js';
+import { startE2e, type E2e } from '../e2e/harness.js';
+import { clearSecrets, promptsOf, sell, testCard } from '../e2e/sale-kit.js';
+import { buildBibcomp } from './build.js';
+
+const STRIPE = testCard('stripe card, PIN 4321');
+const MC = testCard('mastercard credit, chip and contactless');
+
+describe.skipIf(!HAS_SOCAT)('card sales through the daemon with the pinpad behind the test BibComp library', () => {
+  let e: E2e;
+  beforeAll(async () => {
+    const library = buildBibcomp();
+    e = await startE2e({ pinpadDevice: ({ tcp }) => ({ kind: 'bibcomp', library, port: `127.0.0.1:${tcp}` }) });
+  }, 90_000);
+  afterAll(async () => {
+    await e?.stop();
+  });
+
+  it('chip with PIN: confirmed, charged once, the prompts as the ABECS driver gives them, PAN masked', async () => {
+    const s = await sell(e, { lastDigit: 0, via: 'chip' }, { amount: 1000, method: 'credit' }, 60_000);
+    expect(s.view).toMatchObject({ status: 'confirmed', card: { maskedPan: '476173******0060', inputMode: 'Emv', productId: 1 } });
+    expect(s.host).toMatchObject({ status: 2, confirmationStatus: 1, charged: 1000 });
+    expect(promptsOf(e, s.id)).toEqual([
+      'insert-card: APROXIME, INSIRA OU PASSE CARTAO',
+      'enter-pin: DIGITE A SENHA',
+      'processing: PROCESSANDO',
+      'message: APROVADA',
+      'remove-card: RETIRE O CARTAO',
+    ]);
+    // the card commands reached the pinpad through the library (its only client is the library's socket)
+    expect((await e.sim.control({ cmd: 'state' })).received).toEqual(expect.arrayContaining(['OPN', 'GCX', 'GOX', 'FCX', 'RMC']));
+  }, 90_000);
+
+  it('contactless and stripe with PIN through the library', async () => {
+    const c = await sell(e, { pan: MC.pan, via: 'contactless' }, { amount: 1500, method: 'credit' }, 60_000);
+    expect(c.view).toMatchObject({ status: 'confirmed', card: { inputMode: 'ContactlessEmv' } });
+    const s = await sell(e, { pan: STRIPE.pan, via: 'stripe' }, { amount: 2500, method: 'credit' }, 60_000);
+    expect(s.view).toMatchObject({ status: 'confirmed', card: { inputMode: 'MagStripe', productId: 80 } });
+    expect(promptsOf(e, s.id)).toContain('enter-pin: DIGITE A SENHA');
+  }, 120_000);
+
+  it('the cash register cancels at the card prompt: aborted, nothing at the host', async () => {
+    const r = await e.api('POST', '/v1/payments', { amount: 1200, method: 'credit' });
+    await e.sim.control({ cmd: 'card', choice: { action: 'nothing', pin: 'right', declineAfterApproval: false, removeEarly: 'no' } });
+    expect(r.status).toBe(202);
+    const id = Number(r.body.id);
+    await e.waitEvent((x) => x.type === 'prompt' && x.id === id && (x as { prompt: string }).prompt === 'insert-card', 0, 30_000);
+    expect((await e.api('POST', `/v1/payments/${id}/cancel`)).status).toBe(200);
+    const view = await e.waitFinal(id, 60_000);
+    expect(view).toMatchObject({ status: 'cancelled', state: 'aborted' });
+  }, 90_000);
+
+  it('the journal, the database and the logs hold no clear card data nor PIN blocks', () => {
+    expect(scanForCardData(e.stateDir, clearSecrets())).toEqual([]);
+    expect(scanForCardData(e.stateDir, ['"TrackTwoData"', 'EncryptedPinBlock', '"PinBlock"', '"CardNumber"'])).toEqual([]);
+  });
+});
