@@ -14,6 +14,8 @@ export interface BibcompTransportOptions {
   port: string;
   /** Pause between two PP_GenericCmdBin polls that answered PROCESSING (default 20 ms). */
   pollMs?: number;
+  /** Pause before polling again after an answer (a sealed NTM is followed by more; default 50 ms). */
+  afterAnswerMs?: number;
   /** A library call that has not returned after this long is a wedged library (default 15 s). */
   callTimeoutMs?: number;
   log?: DriverLogger;
@@ -51,6 +53,7 @@ export class BibcompTransport implements Transport {
   private pollGen = 0;
   private readonly pollMs: number;
   private readonly callTimeoutMs: number;
+  private readonly afterAnswerMs: number;
   private readonly log: DriverLogger;
   private readonly wedged: { value: boolean; call?: string };
   /** Calls made, for the benchmark and diagnostics. */
@@ -60,6 +63,7 @@ export class BibcompTransport implements Transport {
     this.description = `bibcomp:${opts.port}`;
     this.pollMs = opts.pollMs ?? 20;
     this.callTimeoutMs = opts.callTimeoutMs ?? 15_000;
+    this.afterAnswerMs = opts.afterAnswerMs ?? 50;
     this.log = opts.log ?? SILENT_LOGGER;
     this.wedged = opts.wedged ?? { value: false };
   }
@@ -161,17 +165,18 @@ export class BibcompTransport implements Transport {
           return this.opts.calls.pollGeneric();
         });
         if (gen !== this.pollGen || this.closed || this.failure) return;
+        let pause = this.pollMs;
         if (r.code === PPCOMP.OK && r.data) {
-          // a sealed packet may be a notification the link opens; keep listening until the next command or CAN
+          // A sealed packet may be a notification the link opens: keep listening until the next command
+          // or CAN, but after a pause, so that the driver's next command finds the library free.
           this.push(encodeFrame(r.data));
-          continue;
-        }
-        if (r.code === PPCOMP.NOTIFY) {
+          pause = this.afterAnswerMs;
+        } else if (r.code === PPCOMP.NOTIFY) {
           this.push(encodeFrame(notification(r.text ?? '')));
-          continue;
+        } else if (r.code !== PPCOMP.PROCESSING) {
+          return this.fail(`PP_GenericCmdBin answered ${r.code}`, { code: r.code });
         }
-        if (r.code !== PPCOMP.PROCESSING) return this.fail(`PP_GenericCmdBin answered ${r.code}`, { code: r.code });
-        await new Promise((res) => setTimeout(res, this.pollMs));
+        await new Promise((res) => setTimeout(res, pause));
       }
     };
     loop().catch((e: unknown) => this.fail(`PP_GenericCmdBin: ${(e as Error).message}`));
