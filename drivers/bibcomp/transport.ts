@@ -236,8 +236,8 @@ export class BibcompTransport implements Transport {
   }
 }
 
-/** A clear NTM answer (§2.3.3) carrying the library's notification, two lines of 16. */
+/** A clear NTM answer (§2.3.3: "NTM", RSP_STAT 000, RSP_LEN1, NTM_MSG of up to 32) carrying the library's notification. */
 function notification(text: string): Uint8Array {
-  const msg = text.slice(0, 32).padEnd(32, ' ');
-  return new Uint8Array(Buffer.from(`NTM000032${msg}`, 'latin1'));
+  const msg = text.slice(0, 32);
+  return new Uint8Array(Buffer.from(`NTM000${String(msg.length).padStart(3, '0')}${msg}`, 'latin1'));
 }

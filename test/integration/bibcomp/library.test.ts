@@ -1,7 +1,11 @@
+import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BibcompTransport, loadBibcomp, PPCOMP, type BibcompCalls } from '../../../drivers/bibcomp/index.js';
-import { SecurePinpad, isPinpadError, terminalKeyFromPem, type PinpadNotification, type TerminalKey } from '../../../drivers/pinpad/index.js';
+import { Pinpad, SecurePinpad, isPinpadError, terminalKeyFromPem, type PinpadNotification, type TerminalKey } from '../../../drivers/pinpad/index.js';
 import { secureLayerOf } from '../../../src/sim/pinpad/secure/index.js';
 import { VirtualPinpad } from '../../../src/sim/pinpad/server.js';
 import { buildBibcomp } from './build.js';
@@ -108,4 +112,28 @@ describe('SecurePinpad through the bridge (BibcompTransport): sealed packets pas
     await pinpad.display('depois');
     expect(sim.engine.state.display[0]).toBe('depois');
   }, 30_000);
+});
+
+describe('the bridge in the clear, and a library that lacks the binary-safe generic command', () => {
+  it('a clear NTM becomes PPCOMP_NOTIFY in the library and the same notification from the driver', async () => {
+    const sim = await simUp({ typingMs: null });
+    const pinpad = new Pinpad({ transport: () => new BibcompTransport({ calls, port: `127.0.0.1:${sim.port}`, pollMs: 5 }), probeIntervalMs: 0 });
+    cleanup.push(() => pinpad.close());
+    await pinpad.connect();
+    const notes: PinpadNotification[] = [];
+    pinpad.on('notification', (n) => notes.push(n));
+    sim.engine.type('12345');
+    expect(await pinpad.getData({ message: 9, maxDigits: 10, timeoutS: 60 })).toBe('12345');
+    expect(notes).toEqual([{ command: 'GCD', text: 'DIGITE O RG' }]);
+  }, 30_000);
+
+  it('is refused at load, naming the missing function', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-bibcomp-old-'));
+    const src = path.join(dir, 'old.c');
+    // a library with only the NUL-terminated generic command
+    writeFileSync(src, 'int PP_Open(const char *p){(void)p;return 0;}\nint PP_Close(const char *m){(void)m;return 0;}\nint PP_Abort(void){return 0;}\nint PP_StartGenericCmd(const char *i){(void)i;return 0;}\nint PP_GenericCmd(char *o, char *n){(void)o;(void)n;return 1;}\n');
+    const so = path.join(dir, 'libold.so');
+    execFileSync(process.env.CC ?? 'cc', ['-shared', '-fPIC', '-o', so, src]);
+    expect(() => loadBibcomp(so)).toThrow(/PP_StartGenericCmdBin/);
+  });
 });
