@@ -1,3 +1,4 @@
+import { BibcompTransport, bibcompLibrary } from '../../drivers/bibcomp/index.js';
 import { SecurePinpad } from '../../drivers/pinpad/index.js';
 import { SerialTransport, TcpTransport, type Transport } from '../../drivers/transport/index.js';
 import type { Config } from '../config/index.js';
@@ -8,6 +9,21 @@ import type { TableSet } from '../initialization/index.js';
 import { PinpadCardPort, tableProductSelector, typedEntryRefusal } from './pinpad-card.js';
 import { loadPinpadKey } from './pinpad-keys.js';
 import { unattendedTerminalData } from './pinpad-terminal-emv.js';
+
+/**
+ * The pinpad behind the vendor's BibComp library (drivers/bibcomp): the same driver, its current
+ * commands passed whole through the library's generic command. A library that does not load or
+ * lacks a function is a configuration error, named.
+ */
+export function bibcompTransport(d: { library: string; port: string; callTimeoutMs: number }, log?: Logger): () => Transport {
+  let lib: ReturnType<typeof bibcompLibrary>;
+  try {
+    lib = bibcompLibrary(d.library);
+  } catch (e) {
+    throw new OmniposError('CONFIG_INVALID', `pinpad.device.library: ${(e as Error).message}`, { path: 'pinpad.device.library' });
+  }
+  return () => new BibcompTransport({ calls: lib.calls, wedged: lib.wedged, port: d.port, callTimeoutMs: d.callTimeoutMs, ...(log ? { log } : {}) });
+}
 
 export interface PinpadDevice {
   card: CardPort;
@@ -31,6 +47,8 @@ export async function openPinpad(config: Config, tables: () => TableSet | undefi
     transport = () => new TcpTransport({ host: d.host, port: d.port });
   } else if (d.kind === 'serial') {
     transport = () => new SerialTransport({ path: d.path, baudRate: d.baudRate });
+  } else if (d.kind === 'bibcomp') {
+    transport = bibcompTransport(d, log.child({ component: 'pinpad' }));
   } else {
     throw new OmniposError('CONFIG_INVALID', 'pinpad.device.kind: usb discovery is not wired into the daemon in this version; give the serial path (a udev name)', { path: 'pinpad.device.kind' });
   }

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { SecurePinpad, isUnknownCommand, type PinpadInfo, type SecureStatus, type TerminalKey } from '../../drivers/pinpad/index.js';
+import { bibcompTransport } from '../adapters/pinpad-device.js';
 import { loadPinpadKey } from '../adapters/pinpad-keys.js';
 import { discoverPinpadPorts, listHidDevices, listSerialPorts, knownPinpad, SerialTransport, TcpTransport, type Transport } from '../../drivers/transport/index.js';
 import { loadConfig } from '../config/index.js';
@@ -47,6 +48,8 @@ export async function resolveTarget(values: { port?: string; tcp?: string; confi
       await sim.start();
       return { transport: () => new TcpTransport({ host: '127.0.0.1', port: sim.port }), description: `virtual:127.0.0.1:${sim.port}`, stop: () => sim.stop() };
     }
+    case 'bibcomp':
+      return { transport: bibcompTransport(device), description: `bibcomp:${device.library} ${device.port}` };
     default:
       throw new OmniposError('CONFIG_INVALID', 'pinpad.device.kind is not one this command knows', {});
   }

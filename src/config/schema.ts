@@ -41,6 +41,15 @@ const pinpad = z.discriminatedUnion('kind', [
     productId: z.string().regex(/^[0-9a-fA-F]{4}$/, 'must be 4 hex digits'),
   }),
   z.strictObject({ kind: z.literal('tcp'), host: z.string().min(1), port }),
+  z.strictObject({
+    kind: z.literal('bibcomp'),
+    /** The vendor's BibComp shared library (PPCOMP C API, "API Compartilhada para Pinpad"), e.g. /opt/vendor/lib/libppcomp.so. */
+    library: filePath,
+    /** The port string the library's PP_Open takes (vendor-defined: "COM1", "/dev/ttyACM0", "USB"…). */
+    port: z.string({ error: 'must be the port string for PP_Open' }).min(1, 'must be the port string for PP_Open'),
+    /** A library call that has not returned after this long wedges the bridge (the daemon stays up; restart it). */
+    callTimeoutMs: z.number().int().min(1000).max(600_000).default(15_000),
+  }),
 ]);
 
 const pinpadOptions = z.strictObject({

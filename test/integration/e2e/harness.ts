@@ -24,14 +24,18 @@ export const FINAL_STATES = ['confirmed', 'undone', 'declined', 'aborted', 'fail
 
 /** The virtual pinpad as its own process; `control` sends one JSON line and returns the answer (throws on a refusal). */
 export interface SimProcess {
+  /** Its TCP listener on loopback (beside the pty). */
+  readonly tcp: number;
   control(cmd: Record<string, unknown>): Promise<Record<string, unknown>>;
   stop(): Promise<void>;
 }
 
-async function startPtySim(ptyPath: string, extra: readonly string[] = []): Promise<SimProcess> {
-  // typing "never": the product menu and the typed number wait for the keys a case scripts
-  const sim = await startSim(['--pty', ptyPath, '--typing-ms', 'never', ...extra]);
+async function startPtySim(ptyPath: string | undefined, extra: readonly string[] = []): Promise<SimProcess> {
+  // typing "never": the product menu and the typed number wait for the keys a case scripts.
+  // Without a pty the sim takes its TCP client directly (behind a pty, socat is its one client).
+  const sim = await startSim([...(ptyPath ? ['--pty', ptyPath] : []), '--typing-ms', 'never', ...extra]);
   return {
+    tcp: sim.tcp,
     control: async (cmd) => {
       const r = await sim.control(cmd);
       if (r.ok !== true) throw new Error(`sim control ${JSON.stringify(cmd)}: ${String(r.error)}`);
@@ -73,6 +77,11 @@ export interface E2eOptions {
   acquirerTimeoutMs?: number;
   /** More `omnipos sim pinpad` options (e.g. `--timing ppc930` for a real pinpad's processing times). */
   simArgs?: readonly string[];
+  /**
+   * The daemon's `pinpad.device` for the sim's TCP port (e.g. the BibComp bridge); the sim then runs
+   * without a pty. Default: `serial` at the sim's pty.
+   */
+  pinpadDevice?: (sim: { tcp: number }) => Record<string, unknown>;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -82,7 +91,7 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2e> {
   const stateDir = path.join(dir, 'state');
   const logFile = path.join(stateDir, 'logs', 'omnipos.log');
   const ptyPath = path.join(dir, 'pinpad');
-  const sim = await startPtySim(ptyPath, o.simArgs);
+  const sim = await startPtySim(o.pinpadDevice ? undefined : ptyPath, o.simArgs);
   const sandbox = await startHarness({ withholdMs: 4000, ...o.sandbox });
   const base = JSON.parse(readFileSync(path.join(ROOT, 'config/omnipos.json'), 'utf8')) as Record<string, Record<string, unknown>>;
   const url = sandbox.running.url;
@@ -102,7 +111,7 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2e> {
       timeoutMs: o.acquirerTimeoutMs ?? 1500,
     },
     sandbox: { embedded: false },
-    pinpad: { device: { kind: 'serial', path: ptyPath } },
+    pinpad: { device: o.pinpadDevice ? o.pinpadDevice({ tcp: sim.tcp }) : { kind: 'serial', path: ptyPath } },
     payments: { ecrDecisionSeconds: o.ecrDecisionSeconds ?? 3 },
     api: { host: '127.0.0.1', port: 0 },
   };

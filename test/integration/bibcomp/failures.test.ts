@@ -1,0 +1,92 @@
+/**
+ * A library that fails (issue 19, "Must show"): one that answers an error code, one that never
+ * leaves PPCOMP_PROCESSING, one whose call never returns. Each gives the caller a clear failure and
+ * a working cancel, and the event loop keeps running (the calls are on koffi's worker threads).
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BibcompTransport, loadBibcomp, type BibcompCalls } from '../../../drivers/bibcomp/index.js';
+import { SecurePinpad, isPinpadError, terminalKeyFromPem, type PinpadLinkEvent, type TerminalKey } from '../../../drivers/pinpad/index.js';
+import { VirtualPinpad } from '../../../src/sim/pinpad/server.js';
+import { buildBibcomp, setFault } from './build.js';
+
+const cleanup: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  setFault(library, 'none');
+  for (const f of cleanup.splice(0).reverse()) await f();
+});
+
+let library: string;
+let calls: BibcompCalls;
+let terminalKey: TerminalKey;
+beforeAll(() => {
+  library = buildBibcomp();
+  calls = loadBibcomp(library);
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicExponent: 0x10001 });
+  terminalKey = terminalKeyFromPem(privateKey.export({ format: 'pem', type: 'pkcs8' }).toString());
+}, 60_000);
+
+const until = async (what: string, f: () => boolean, ms = 20_000): Promise<void> => {
+  const end = Date.now() + ms;
+  while (!f()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+async function bridged(callTimeoutMs = 15_000) {
+  const sim = new VirtualPinpad({ typingMs: null });
+  await sim.start();
+  cleanup.push(() => sim.stop());
+  const wedged = { value: false };
+  const transport = () => new BibcompTransport({ calls, wedged, port: `127.0.0.1:${sim.port}`, pollMs: 5, callTimeoutMs });
+  const pinpad = new SecurePinpad({ transport, terminalKey, probeIntervalMs: 0, timings: { responseMs: 1500 }, reconnect: { initialMs: 50, maxMs: 200 } });
+  cleanup.push(() => pinpad.close());
+  const events: PinpadLinkEvent[] = [];
+  pinpad.on('link', (e) => events.push(e));
+  await pinpad.connect();
+  return { sim, pinpad, events, wedged };
+}
+
+describe('a BibComp library that fails', () => {
+  it('an error code from the library (31, its port lost) fails the command as a disconnection; the driver reopens the library and goes on', async () => {
+    const { sim, pinpad, events } = await bridged();
+    setFault(library, 'error');
+    await expect(pinpad.display('falha')).rejects.toSatisfy((e) => isPinpadError(e, 'PINPAD_DISCONNECTED'));
+    setFault(library, 'none');
+    await until('the reconnect', () => events.some((e) => e.state === 'reconnected'));
+    await pinpad.display('depois');
+    expect(sim.engine.state.display[0]).toBe('depois');
+  }, 30_000);
+
+  it('a library that never leaves PPCOMP_PROCESSING: a blocking command is cancelled (PP_Abort), a non-blocking one times out, then the link works', async () => {
+    const { sim, pinpad } = await bridged();
+    setFault(library, 'stuck');
+    const ac = new AbortController();
+    const p = pinpad.getData({ message: 1 }, { signal: ac.signal });
+    const cans = sim.engine.state.cans;
+    await until('GCD at the pinpad', () => sim.engine.state.received.includes('GCD'));
+    ac.abort();
+    await expect(p).rejects.toSatisfy((e) => isPinpadError(e, 'PINPAD_CANCELLED'));
+    expect(sim.engine.state.cans).toBeGreaterThan(cans);
+    await expect(pinpad.display('preso')).rejects.toSatisfy((e) => isPinpadError(e, 'PINPAD_TIMEOUT'));
+    setFault(library, 'none');
+    await pinpad.display('depois');
+    expect(sim.engine.state.display[0]).toBe('depois');
+  }, 30_000);
+
+  it('a call that never returns wedges the bridge: the command fails, the event loop runs on, no further call is made', async () => {
+    const { pinpad, wedged } = await bridged(1500);
+    setFault(library, 'block');
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 50);
+    cleanup.push(() => Promise.resolve(clearInterval(timer)));
+    // whichever comes first: the driver's 10 s (here 1.5 s) for the answer, or the bridge's call deadline
+    await expect(pinpad.display('bloqueio')).rejects.toSatisfy((e) => isPinpadError(e, 'PINPAD_DISCONNECTED') || isPinpadError(e, 'PINPAD_TIMEOUT'));
+    await until('the wedge', () => wedged.value);
+    expect(wedged).toMatchObject({ value: true, call: 'PP_GenericCmdBin' });
+    expect(ticks).toBeGreaterThan(5);
+    // reconnecting refuses at once, naming the call; the pinpad stays disconnected until a restart
+    await expect(pinpad.display('de novo')).rejects.toSatisfy((e) => isPinpadError(e, 'PINPAD_DISCONNECTED'));
+  }, 30_000);
+});
