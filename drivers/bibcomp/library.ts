@@ -1,4 +1,15 @@
-import koffi from 'koffi';
+import { createRequire } from 'node:module';
+import type koffiModule from 'koffi';
+
+/**
+ * koffi, loaded on first use: its native binary is loaded only by a daemon whose pinpad is behind a
+ * BibComp library, never by one driving a serial or TCP pinpad (nor by `omnipos --help`).
+ */
+let koffiLoaded: typeof koffiModule | undefined;
+function koffi(): typeof koffiModule {
+  koffiLoaded ??= createRequire(import.meta.url)('koffi') as typeof koffiModule;
+  return koffiLoaded;
+}
 
 /** A function declared with koffi: callable, and `.async(...args, callback)` on its worker thread. */
 interface KoffiFunction {
@@ -70,7 +81,7 @@ export const REQUIRED_FUNCTIONS = ['PP_Open', 'PP_Close', 'PP_Abort', 'PP_StartG
  * when the library cannot be loaded or lacks a function the bridge needs.
  */
 export function loadBibcomp(path: string): BibcompCalls {
-  const lib = koffi.load(path);
+  const lib = koffi().load(path);
   const f = (decl: string): KoffiFunction => lib.func(decl) as KoffiFunction;
   const open = f('int PP_Open(const char *psCom)');
   const close = f('int PP_Close(const char *psIdleMsg)');
