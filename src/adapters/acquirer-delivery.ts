@@ -1,5 +1,5 @@
 import type { OmniClient} from '../acquirer/index.js';
-import { isOutcomeUnknown, queryOutcome, exchangeOf, type ConfirmChipData, type UndoChipData } from '../acquirer/index.js';
+import { NOTHING_CHARGED_STATUSES, isOutcomeUnknown, queryOutcome, exchangeOf, type ConfirmChipData, type OperationOutcome, type QueryOutcome, type UndoChipData } from '../acquirer/index.js';
 import { encodeTlv, toHex } from '../emv/index.js';
 import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../engine/ports.js';
 
@@ -24,6 +24,11 @@ function undoBody(emv: Record<string, string> | undefined): UndoChipData | undef
   return d ? { EmvData: d.EmvData, ...(d.scripts ? { IssuerScriptsResults: d.scripts } : {}) } : undefined;
 }
 
+/** An operation outcome as the outbox sees it: `query` (the answer decided nothing) is tried again after a query. */
+function delivered(o: OperationOutcome): Delivery {
+  return { action: o.action === 'query' ? 'retry' : o.action, reason: o.reason };
+}
+
 /** The outbox's requests on the acquirer's omni API, decided by its outcome tables. */
 export class OmniDeliveryAdapter implements AcquirerDeliveryPort {
   readonly #client: OmniClient;
@@ -32,30 +37,44 @@ export class OmniDeliveryAdapter implements AcquirerDeliveryPort {
     this.#client = client;
   }
 
+  /**
+   * A confirmation decided by its 2xx body; anything else (a non-2xx, an unclear body) is asked
+   * of the query by PaymentId: confirmed → done, undone → dead letter, Status 3 → done (nothing
+   * to confirm), Status 10/13 → dead letter (the host cancelled a sale the terminal approved),
+   * still pending or no clear answer → confirm again later.
+   */
   async confirm(paymentId: string, emv?: Record<string, string>): Promise<Delivery> {
     const o = await this.#client.settle('confirm', () => this.#client.confirmSale(paymentId, confirmBody(emv)));
-    return { action: o.action, reason: o.reason };
+    if (o.action !== 'query') return delivered(o);
+    const q = await this.#query(() => this.#client.getSale(paymentId));
+    if (q.kind !== 'found') return { action: 'retry', reason: `${o.reason}; query: ${q.kind === 'unknown' ? q.reason : 'not found'}` };
+    if (q.confirmationStatus === 1) return { action: 'done', reason: `${o.reason}; the query shows it confirmed` };
+    if (q.confirmationStatus === 2) return { action: 'dead-letter', reason: `${o.reason}; the query shows it undone: it cannot be confirmed` };
+    if (q.status === 3) return { action: 'done', reason: `${o.reason}; the query shows it declined: nothing to confirm` };
+    if (q.status !== undefined && NOTHING_CHARGED_STATUSES.has(q.status)) return { action: 'dead-letter', reason: `${o.reason}; the query shows Status ${q.status}: the host cancelled it` };
+    return { action: 'retry', reason: `${o.reason}; the query shows it still pending` };
   }
 
+  /** An undo decided by its 2xx body; otherwise `retry`, and the undo race's query decides. */
   async undo(paymentId: string, emv?: Record<string, string>): Promise<Delivery> {
-    const o = await this.#client.settle('undo', () => this.#client.undoSale(paymentId, undoBody(emv)));
-    return { action: o.action, reason: o.reason };
+    return delivered(await this.#client.settle('undo', () => this.#client.undoSale(paymentId, undoBody(emv))));
   }
 
   async undoByOrderId(merchantOrderId: string, emv?: Record<string, string>): Promise<Delivery> {
-    const o = await this.#client.settle('undo', () => this.#client.undoSaleByOrderId(merchantOrderId, undoBody(emv)));
-    return { action: o.action, reason: o.reason };
+    return delivered(await this.#client.settle('undo', () => this.#client.undoSaleByOrderId(merchantOrderId, undoBody(emv))));
+  }
+
+  async #query(call: () => Promise<unknown>): Promise<QueryOutcome> {
+    try {
+      return queryOutcome({ kind: 'answer', status: 200, body: await call() });
+    } catch (e) {
+      const q = queryOutcome(exchangeOf({ error: e }));
+      return q.kind === 'found' ? { kind: 'unknown', reason: isOutcomeUnknown(e) ? 'outcome unknown' : (e as Error).message } : q;
+    }
   }
 
   async queryByOrderId(merchantOrderId: string): Promise<SaleQuery> {
-    let q;
-    try {
-      const body = await this.#client.getSaleByOrderId(merchantOrderId);
-      q = queryOutcome({ kind: 'answer', status: 200, body });
-    } catch (e) {
-      q = queryOutcome(exchangeOf({ error: e }));
-      if (q.kind === 'found') return { kind: 'unknown', reason: isOutcomeUnknown(e) ? 'outcome unknown' : (e as Error).message };
-    }
+    const q = await this.#query(() => this.#client.getSaleByOrderId(merchantOrderId));
     if (q.kind !== 'found') return q;
     return {
       kind: 'found',
