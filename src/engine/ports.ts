@@ -47,6 +47,8 @@ export interface EncryptedCard {
   ksn: string;
   iv: string;
   isTlv: boolean;
+  /** Stripe reads of a card with a track 1: the whole track 1 from GTK, encrypted like track 2 (same IV), with its KSN. */
+  track1?: { data: string; ksn: string };
   /** The PIN block under the DUKPT PIN key, when a PIN was taken online. */
   pinBlock?: { block: string; ksn: string };
   /** The card's EMV request data (hex TLV) after GOX, for chip sales. */
