@@ -253,7 +253,8 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
       const kind = journal.get(task.journalId ?? -1)?.kind;
       if (kind) owners[kind]?.settled(task, result);
     },
-    undoRace: { processingWindowMs: 2 * values.acquirer.timeoutMs },
+    undoRace: { processingWindowMs: 2 * values.acquirer.timeoutMs, closeMarginMs: timing.closeMarginMs },
+    onAlarm: (a) => onEvent({ type: 'alarm', id: a.journalId ?? -1, code: a.code, message: a.message }),
   });
   const outboxLog = log.child({ component: 'outbox' });
   forwarderRef.runOnce = () =>
