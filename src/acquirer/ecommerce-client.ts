@@ -63,7 +63,8 @@ export interface EcommerceClientOptions {
 }
 
 /**
- * The JSON e-commerce API (002): Pix and QR code sales, query, void/refund, BIN lookup. Every
+ * The JSON e-commerce API (002): Pix and QR code sales and void/refund on the request host; sale
+ * query and BIN lookup on the query host (routes.ts `ecommerceQuery`). Every
  * request carries `MerchantId`, `MerchantKey` and a fresh `RequestId`. Non-2xx answers throw
  * ACQUIRER_HTTP with the first `{Code, Message}` of the error list.
  */

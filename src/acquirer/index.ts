@@ -23,10 +23,19 @@ export interface AcquirerSettings {
   requestUrl: string;
   queryUrl: string;
   parametersUrl: string;
-  /** Merchant and terminal registration; defaults to parametersUrl. */
+  /**
+   * Merchant and terminal registration, a host of its own. No fallback: without it a registration
+   * call fails before anything is sent (the configuration requires it outside the sandbox).
+   */
   registrationUrl?: string;
   walletUrl: string;
+  /** The e-commerce API's request host (sales, voids). */
   ecommerceUrl: string;
+  /**
+   * The e-commerce API's query host (`GET /1/sales/{id}`, `GET /1/cardBin/{bin}`). The configuration
+   * requires it outside the sandbox; when absent (sandbox tests) the request host is used.
+   */
+  ecommerceQueryUrl?: string;
   clientId: string;
   timeoutMs: number;
 }
@@ -65,8 +74,9 @@ export function createAcquirer(deps: AcquirerDeps): Acquirer {
       request: s.requestUrl,
       query: s.queryUrl,
       parameters: s.parametersUrl,
-      registration: s.registrationUrl ?? s.parametersUrl,
+      registration: s.registrationUrl ?? '',
       ecommerce: s.ecommerceUrl,
+      ecommerceQuery: s.ecommerceQueryUrl ?? s.ecommerceUrl,
       wallet: s.walletUrl,
     },
     timeoutMs: s.timeoutMs,
