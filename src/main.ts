@@ -3,7 +3,7 @@ import { Agent, type Dispatcher } from 'undici';
 import type { Acquirer } from './acquirer/index.js';
 import { buildApp, listenApi } from './api/app.js';
 import { listenLan } from './main/api-lan.js';
-import { acquirerFromConfig } from './main/acquirer-urls.js';
+import { acquirerFromConfig, sandboxListenOptions } from './main/acquirer-urls.js';
 import { startAcquirerProbe, type AcquirerProbeOptions } from './main/acquirer-probe.js';
 import { PinpadKeySlots } from './main/pinpad-key-slots.js';
 import { saleIdentity } from './main/sale-identity.js';
@@ -105,7 +105,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
   const { file: apiTokenFile, token } = ensureApiToken(values.stateDir);
   const journal = new Journal(db);
   const outbox = new Outbox(db);
-  const orderIds = new MerchantOrderIds(db, { ordinal: values.terminal.ordinal, clock });
+  const orderIds = new MerchantOrderIds(db, { ordinal: values.terminal.orderIdTerminal ?? values.terminal.ordinal, clock });
 
   const sandbox =
     values.environment === 'sandbox' && values.sandbox.embedded
@@ -116,7 +116,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
             outcomeAttempts: values.sandbox.outcomeAttempts,
             qrValidityMs: values.qr.validitySeconds * 1000,
           }),
-          { port: deps.sandboxPort ?? values.sandbox.port },
+          sandboxListenOptions(config, deps.sandboxPort),
         )
       : undefined;
   const agent = new Agent({ keepAliveTimeout: 10_000 });

@@ -15,6 +15,7 @@ export { WalletClient, type WalletPayment, type WalletPaymentAnswer, type Wallet
 export { EcommerceClient, type PixSaleRequest, type QrSaleRequest, type EcommerceSale, type EcommerceVoidAnswer, type CardBinAnswer } from './ecommerce-client.js';
 export { httpError, isOutcomeUnknown, acquirerContext, returnOf, type AcquirerErrorContext } from './errors.js';
 export * from './outcomes.js';
+export { saleOwnership, findOurSale, type OurSale, type Ownership } from './ownership.js';
 export type * from './omni-types.js';
 
 /** The acquirer settings the clients need (a subset of the configuration's `acquirer`). */
