@@ -147,7 +147,11 @@ export class OutboxForwarder {
     }
     const after = clock.now();
     db.transaction(() => {
-      if (payload) outbox.updatePayload(task.id, payload);
+      if (payload) {
+        // The sale may have replaced the task's EMV tags (the card finished) while this attempt ran: keep those.
+        const emv = outbox.byKey(task.idempotencyKey)?.payload.emv;
+        outbox.updatePayload(task.id, emv === undefined ? payload : { ...payload, emv });
+      }
       if (delivery.action === 'retry') {
         const random = this.#deps.random ?? Math.random;
         const closeForBackoff = after.getTime() < close.getTime() ? close : nextDailyClose(after);
