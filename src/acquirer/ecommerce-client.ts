@@ -12,11 +12,13 @@ export interface PixSaleRequest {
   Payment: { Type: 'Pix'; Amount: number };
 }
 
-/** A QR code card sale (status 12 until a wallet pays the code). */
+/**
+ * A QR code card sale (status 12 until a wallet pays the code), as the e-commerce page's
+ * "Gerando um QR Code via API" request writes it (lines 2374-2389): `QrCode` under `Payment`.
+ */
 export interface QrSaleRequest {
   MerchantOrderId: string;
-  Payment: { Type: 'qrcode'; Amount: number; Installments: number; Capture: boolean; Modality?: 'Credit' | 'Debit' };
-  QrCode?: { MerchantName?: string };
+  Payment: { Type: 'qrcode'; Amount: number; Installments: number; Capture: boolean; Modality?: 'Credit' | 'Debit'; QrCode?: { MerchantName?: string } };
 }
 
 export interface EcommerceSale {
