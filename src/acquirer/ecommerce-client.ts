@@ -105,7 +105,12 @@ export class EcommerceClient {
 
   /** `PUT /1/sales/{PaymentId}/void[?Amount=cents]`: cancel a pending sale, void a paid QR sale, refund a paid Pix. */
   async voidSale(paymentId: string, amount?: number, options: { timeoutMs?: number } = {}): Promise<EcommerceVoidAnswer> {
-    return (await this.#json('ecommerceSaleVoid', { PaymentId: paymentId }, { ...(amount !== undefined ? { query: { Amount: String(amount) } } : {}), ...options })) as EcommerceVoidAnswer;
+    // The manual's void request names Content-Type: application/json as required, though it has no body.
+    return (await this.#json('ecommerceSaleVoid', { PaymentId: paymentId }, {
+      ...(amount !== undefined ? { query: { Amount: String(amount) } } : {}),
+      headers: { 'content-type': 'application/json' },
+      ...options,
+    })) as EcommerceVoidAnswer;
   }
 
   /** `GET /1/cardBin/{first six digits}`. */

@@ -64,6 +64,8 @@ describe('e-commerce queries go to the query host (the old code sent them to the
       'ecommerceQuery GET /1/cardBin/411011',
       'ecommerce PUT /1/sales/p1/void',
     ]);
+    // The void names its Content-Type (the manual's curl for PUT …/void, e-commerce page line 1952ff).
+    expect(seen.at(-1)!.req.headers['content-type']).toBe('application/json');
   });
 });
 
