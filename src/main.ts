@@ -27,6 +27,7 @@ import { HostClock } from './core/host-clock.js';
 import type { Logger } from './core/log/index.js';
 import { sdNotify, watchdogIntervalMs } from './core/systemd.js';
 import { OutboxForwarder } from './engine/outbox/forwarder.js';
+import { PaymentLock } from './engine/payment-lock.js';
 import type { ReceiptPort } from './engine/ports.js';
 import { PixEngine, type PixEvent } from './engine/pix/engine.js';
 import { QrEngine, type QrEvent } from './engine/qr/engine.js';
@@ -161,6 +162,8 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     attended: values.terminal.mode === 'attended',
     ecrDecisionMs: values.payments.ecrDecisionSeconds * 1000,
     closeMarginMs: values.payments.closeMarginSeconds * 1000,
+    // One payment at a time per terminal (card, wallet QR, Pix, voids): the host refuses simultaneous ones.
+    lock: new PaymentLock(),
   };
   const qrTiming = { validityMs: values.qr.validitySeconds * 1000, watchMarginMs: values.qr.watchMarginSeconds * 1000, pollMs: values.qr.pollMs };
   const printing = await receiptPrinter(config, log.child({ component: 'printer' }));

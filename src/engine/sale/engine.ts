@@ -56,6 +56,10 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
 
   /** Opens the journal row (committed before anything else) and runs the sale in the background. */
   async start(request: CardSaleRequest, options: { idempotencyKey?: string } = {}): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+    return this.holdPayment('sale', (attach) => this.#start(request, options, attach));
+  }
+
+  async #start(request: CardSaleRequest, options: { idempotencyKey?: string }, attach: (id: number) => void): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     await this.beforeSale(request);
     // What the tables refuse whatever the card (typed entry for this method): refused before a journal row.
     this.#d.card.accepts?.({ merchantOrderId: '', amount: request.amount, method: request.method, installments: request.installments, interest: request.interest, ...(request.entry ? { entry: request.entry } : {}) });
@@ -67,6 +71,7 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
       const data: SaleData = { request, merchantOrderId, ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) };
       const entry = this.#d.journal.open({ kind: 'sale', merchantOrderId, state: 'started', amount: request.amount, data: data as unknown as Record<string, unknown>, input: 'request', at: this.#d.clock.now() });
       this.#active.id = entry.id;
+      attach(entry.id);
       this.emit({ type: 'state', id: entry.id, merchantOrderId, state: 'started', status: 'pending', input: 'request' });
       const done = this.#drive(entry.id, abort.signal).finally(() => {
         this.#cards.delete(entry.id);

@@ -92,6 +92,14 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
    * refuses here (supervisor, sale, limits, busy) refuses before a journal row exists.
    */
   async start(saleId: number, o: { amount?: number; supervisor: SupervisorCredential }): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+    return this.holdPayment('void', async (attach) => {
+      const started = await this.#start(saleId, o);
+      attach(started.entry.id);
+      return started;
+    });
+  }
+
+  async #start(saleId: number, o: { amount?: number; supervisor: SupervisorCredential }): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     const authorizedBy = this.#d.supervisor.authorize(o.supervisor);
     const saleEntry = this.entryOf(saleId);
     const sale = voidableSale(saleEntry, saleId);
