@@ -6,6 +6,7 @@ import type { Faults } from './faults.js';
 import { Fields, invalidFields, jsonBody, objectBody, Refusal, type Answer, type SandboxRequest } from './http-kit.js';
 import { ledgerReport } from './ledger.js';
 import { payPix } from './ecommerce.js';
+import { scenario, setScenario, STRICT_RULES, validateScenario } from './scenario.js';
 
 /** What `omnipos sandbox credentials --json` and `GET /sandbox/credentials` print. */
 export function sandboxCredentials(): Record<string, unknown> {
@@ -46,6 +47,10 @@ export function control(ctx: SandboxContext, faults: Faults, req: SandboxRequest
     }
     case 'POST /sandbox/close-day':
       return { status: 200, body: runClose(ctx, 'close run by POST /sandbox/close-day') };
+    case 'GET /sandbox/scenario':
+      return { status: 200, body: { ...scenario(ctx), rules: STRICT_RULES } };
+    case 'POST /sandbox/scenario':
+      return { status: 200, body: setScenario(ctx, validateScenario(jsonBody(req))) };
     case 'GET /sandbox/faults':
       return { status: 200, body: faults.list() };
     case 'DELETE /sandbox/faults':
@@ -65,7 +70,7 @@ export function control(ctx: SandboxContext, faults: Faults, req: SandboxRequest
     default: {
       const pix = /^POST \/sandbox\/pix\/([^/]+)\/pay$/.exec(key);
       if (pix) return payPix(ctx, decodeURIComponent(pix[1] as string));
-      throw new Refusal(404, { ReturnCode: '404', ReturnMessage: `no sandbox control ${key}` });
+      throw new Refusal(404, { error: `no sandbox control ${key}` });
     }
   }
 }

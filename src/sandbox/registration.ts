@@ -2,7 +2,8 @@ import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
 import { isValidCnpj, isValidCpf } from '../crypto/index.js';
 import { requireToken } from './auth.js';
 import { newUuid, type SandboxContext } from './context.js';
-import { Fields, invalidFields, objectBody, omniError, Refusal, type Answer, type SandboxRequest } from './http-kit.js';
+import { apiError, CODE } from './errors.js';
+import { Fields, invalidFields, objectBody, type Answer, type SandboxRequest } from './http-kit.js';
 import { PHYSICAL_CHARACTERISTICS } from './sale-validate.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -71,7 +72,7 @@ function merchantBody(ctx: SandboxContext, id: string): Record<string, unknown> 
     return { SubordinatedMerchantId: m.subordinatedMerchantId, TradeName: m.name, DocumentNumber: m.nationalId, DocumentType: 'Cnpj', Mcc: Number(m.mcc) };
   }
   const row = ctx.db.prepare(`SELECT body FROM merchants WHERE subordinated_merchant_id = ?`).get(id) as { body: string } | undefined;
-  if (!row) throw omniError(404, 'NOT_FOUND', `merchant ${id}`);
+  if (!row) throw apiError(404, CODE.merchantIdNotFound, `merchant ${id}`);
   return JSON.parse(row.body) as Record<string, unknown>;
 }
 
@@ -85,7 +86,7 @@ export function getMerchant(ctx: SandboxContext, req: SandboxRequest): Answer {
 export function updateMerchant(ctx: SandboxContext, req: SandboxRequest): Answer {
   requireToken(ctx, req, 'registration');
   const id = (req.route.params.SubordinatedMerchantId ?? '').toLowerCase();
-  if (id === SANDBOX_MERCHANT.merchant.subordinatedMerchantId) throw omniError(400, 'NOT_ALLOWED', 'the built-in test merchant cannot change');
+  if (id === SANDBOX_MERCHANT.merchant.subordinatedMerchantId) throw apiError(400, CODE.internal, 'the built-in test merchant cannot change');
   const current = merchantBody(ctx, id);
   const body = objectBody(req);
   validateMerchant(body, false);
@@ -162,7 +163,7 @@ function validateTechnical(body: Record<string, unknown>): void {
 /** Refuses an unknown terminal as the public sandbox does (TerminalId ending 0404 → "TERMINAL INEXISTENTE"). */
 export function checkTerminal(ctx: SandboxContext, merchantId: string, terminalId: string): void {
   if (terminalId.endsWith('0404') || !merchantExists(ctx, merchantId.toLowerCase()) || !terminalExists(ctx, merchantId.toLowerCase(), terminalId)) {
-    throw new Refusal(404, { ReturnCode: '404', ReturnMessage: 'TERMINAL INEXISTENTE' });
+    throw apiError(404, CODE.internal, 'TERMINAL INEXISTENTE');
   }
 }
 

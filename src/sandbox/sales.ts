@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
-import cardOutcomes from '../../tables/acquirer/card-outcomes.json' with { type: 'json' };
+import cardOutcomes from '../../tables/sandbox/card-outcomes.json' with { type: 'json' };
 import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
 import { requireToken } from './auth.js';
 import { isExpired, readCard, pinMatches, typedExpiry, type CardRead } from './card.js';
 import { centsBand, centsOutcome } from './cents.js';
 import { businessDay } from './clock.js';
-import { ledgerEntry, newUuid, problem, type SandboxContext } from './context.js';
+import { ledgerEntry, linkTo, newUuid, problem, type SandboxContext } from './context.js';
 import { INITIALIZATION_VERSION, maskedCardNode, nextNsu, receiptInformation, receiptPan, saleLinks } from './answers.js';
-import { invalidFields, jsonBody, objectBody, omniError, Refusal, type Answer, type SandboxRequest } from './http-kit.js';
+import { invalidFields, jsonBody, objectBody, type Answer, type SandboxRequest } from './http-kit.js';
+import { apiError, CODE, hostError } from './errors.js';
 import { ORDER_ID, validateSale } from './sale-validate.js';
 import { merchantExists, terminalExists } from './registration.js';
 import { enqueueCallback, undoCallback } from './callbacks.js';
@@ -89,7 +90,7 @@ export function createSale(ctx: SandboxContext, req: SandboxRequest): Answer {
       paymentId: existing.payment_id,
       detail: `MerchantOrderId ${v.merchantOrderId} was sent again (first sale ${existing.payment_id}); refused`,
     });
-    throw omniError(400, 'DUPLICATE_ORDER_ID', v.merchantOrderId);
+    throw apiError(400, CODE.duplicateOrderId, `MerchantOrderId ${v.merchantOrderId}`);
   }
 
   let decision: Decision;
@@ -104,7 +105,7 @@ export function createSale(ctx: SandboxContext, req: SandboxRequest): Answer {
   else if (band !== undefined) decision = { kind: 'approved' };
   else decision = byLastDigit(read, v.merchantOrderId);
 
-  if (decision.kind === 'error') return { status: 500, body: { ReturnCode: '500', ReturnMessage: 'Erro no processamento' } };
+  if (decision.kind === 'error') return hostError();
 
   const now = ctx.clock.now();
   const paymentId = newUuid();
@@ -177,7 +178,7 @@ export function createSale(ctx: SandboxContext, req: SandboxRequest): Answer {
 }
 
 function saleOr404(ctx: SandboxContext, row: SaleRow | undefined): SaleRow {
-  if (!row) throw omniError(404, 'NOT_FOUND');
+  if (!row) throw apiError(404, CODE.notFound);
   return row;
 }
 
@@ -245,26 +246,26 @@ export function confirmSale(ctx: SandboxContext, req: SandboxRequest): Answer {
   chipBody(ctx, req, row, 'confirm');
   if (row.status === 3) {
     const o = centsOutcome(ctx, 30, row.amount, `confirm:${row.payment_id}`);
-    if (!o) throw omniError(400, 'DECLINED_SALE');
-    if (o === 'denied') throw new Refusal(400, { ReturnCode: '05', ReturnMessage: 'NEGADA' });
-    if (o === 'error') return { status: 500, body: { ReturnCode: '500', ReturnMessage: 'Erro no processamento' } };
+    if (!o) throw apiError(400, CODE.notAvailableToCapture, 'the sale was declined');
+    if (o === 'denied') throw apiError(400, CODE.notAvailableToCapture, 'confirmation denied (cents 31)');
+    if (o === 'error') return hostError();
     ledgerEntry(ctx, { kind: 'confirm-declined', paymentId: row.payment_id, merchantOrderId: row.merchant_order_id });
     if (o === 'timeout') return { withhold: true };
     return { status: 200, body: { ...operationBody(ctx, row), ConfirmationStatus: 1 } };
   }
-  if (row.confirmation_status === 2) throw omniError(400, 'ALREADY_UNDONE');
+  if (row.confirmation_status === 2) throw apiError(400, CODE.notAvailableToCapture, 'the sale was undone');
   if (row.confirmation_status === 1) return { status: 200, body: operationBody(ctx, row) };
   const o = centsOutcome(ctx, 20, row.amount, `confirm:${row.payment_id}`);
-  if (o === 'denied') throw new Refusal(400, { ReturnCode: '05', ReturnMessage: 'NEGADA' });
-  if (o === 'error') return { status: 500, body: { ReturnCode: '500', ReturnMessage: 'Erro no processamento' } };
+  if (o === 'denied') throw apiError(400, CODE.notAvailableToCapture, 'confirmation denied (cents 21)');
+  if (o === 'error') return hostError();
   const done = setConfirmation(ctx, row, 1, 'confirm');
   if (o === 'timeout') return { withhold: true };
-  return { status: 200, body: { ...operationBody(ctx, done), Links: [...saleLinks(ctx, done.payment_id, false), { Method: 'POST', Rel: 'void', Href: `${ctx.publicUrl()}/1/physicalSales/${done.payment_id}/voids` }] } };
+  return { status: 200, body: { ...operationBody(ctx, done), Links: [...saleLinks(ctx, done.payment_id, false), { Method: 'POST', Rel: 'void', Href: linkTo(ctx, 'voidCreate', { PaymentId: done.payment_id }) }] } };
 }
 
 function undo(ctx: SandboxContext, req: SandboxRequest, row: SaleRow): Answer {
   chipBody(ctx, req, row, 'undo');
-  if (row.status === 3) throw omniError(400, 'DECLINED_SALE');
+  if (row.status === 3) throw apiError(400, CODE.notAvailableToVoid, 'the sale was declined');
   if (row.confirmation_status === 2) return { status: 200, body: operationBody(ctx, row) };
   if (row.confirmation_status === 1) {
     if (row.closed_by_host) {
@@ -274,13 +275,13 @@ function undo(ctx: SandboxContext, req: SandboxRequest, row: SaleRow): Answer {
         paymentId: row.payment_id,
         detail: `undo of ${row.merchant_order_id} arrived after the daily close confirmed it; the customer stays charged`,
       });
-      throw omniError(400, 'PAST_DAILY_CLOSE');
+      throw apiError(400, CODE.notAvailableToVoid, 'confirmed by the daily close');
     }
-    throw omniError(400, 'ALREADY_CONFIRMED');
+    throw apiError(400, CODE.notAvailableToVoid, 'the sale is confirmed');
   }
   const o = centsOutcome(ctx, 20, row.amount, `undo:${row.payment_id}`);
-  if (o === 'denied') throw new Refusal(400, { ReturnCode: '05', ReturnMessage: 'NEGADA' });
-  if (o === 'error') return { status: 500, body: { ReturnCode: '500', ReturnMessage: 'Erro no processamento' } };
+  if (o === 'denied') throw apiError(400, CODE.notAvailableToVoid, 'undo denied (cents 21)');
+  if (o === 'error') return hostError();
   const done = setConfirmation(ctx, row, 2, 'undo');
   if (o === 'timeout') return { withhold: true };
   return { status: 200, body: operationBody(ctx, done) };
@@ -300,7 +301,7 @@ export function undoSaleByOrderId(ctx: SandboxContext, req: SandboxRequest): Ans
   const row = findSaleByOrderId(ctx, id);
   if (!row) {
     ledgerEntry(ctx, { kind: 'undo-not-found', merchantOrderId: id });
-    throw omniError(404, 'NOT_FOUND');
+    throw apiError(404, CODE.notFound);
   }
   return undo(ctx, req, row);
 }

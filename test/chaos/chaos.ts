@@ -20,7 +20,7 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { request } from 'undici';
 import { createLogger } from '../../src/core/log/index.js';
-import { buildSandbox, listenSandbox, type LedgerReport } from '../../src/sandbox/index.js';
+import { buildSandbox, listenSandbox, type LedgerReport, sandboxEnv } from '../../src/sandbox/index.js';
 import { scanForCardData } from '../helpers/scan-card-data.js';
 
 const { values } = parseArgs({
@@ -113,7 +113,7 @@ const DEBIT_CARDS = [
 ] as const;
 const PINPAD_FAULTS = [{ kind: 'delay', ms: 300 }, { kind: 'lost-ack' }, { kind: 'bad-crc' }, { kind: 'garbage' }] as const;
 let pinpadFaults = 0;
-const urls = Object.fromEntries(['AUTH', 'REQUEST', 'QUERY', 'PARAMETERS', 'WALLET', 'ECOMMERCE'].map((k) => [`OMNIPOS_ACQUIRER__${k}_URL`, sandbox.url]));
+const urls = sandboxEnv(sandbox);
 const env = {
   ...process.env,
   OMNIPOS_CONFIG: '',

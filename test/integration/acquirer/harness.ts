@@ -6,7 +6,7 @@ import { createAcquirer, type Acquirer } from '../../../src/acquirer/index.js';
 import type { PhysicalCard, PhysicalSaleRequest, VoidRequest } from '../../../src/acquirer/omni-types.js';
 import { deriveTdesKeys, encodePinBlock, encryptData, encryptPinBlock, withCounter } from '../../../src/crypto/index.js';
 import { createLogger } from '../../../src/core/log/index.js';
-import { buildSandbox, listenSandbox, type FaultSpec, type RunningSandbox, type LedgerReport, type SandboxOptions } from '../../../src/sandbox/index.js';
+import { buildSandbox, listenSandbox, sandboxSettings, type FaultSpec, type RunningSandbox, type LedgerReport, type SandboxOptions } from '../../../src/sandbox/index.js';
 import { SANDBOX_CREDENTIALS } from '../../../tables/sandbox-credentials.js';
 import { SANDBOX_KEYS } from '../../../tables/sandbox-keys.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
@@ -55,12 +55,7 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
   const make = (timeoutMs = o.clientTimeoutMs ?? 5000): Acquirer =>
     createAcquirer({
       settings: {
-        authUrl: running.url,
-        requestUrl: running.url,
-        queryUrl: running.url,
-        parametersUrl: running.url,
-        walletUrl: running.url,
-        ecommerceUrl: running.url,
+        ...sandboxSettings(running),
         clientId: SANDBOX_CREDENTIALS.clientId,
         timeoutMs,
       },
@@ -93,9 +88,9 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
       if (r.status !== 200) throw new Error(`fault refused: ${JSON.stringify(r.body)}`);
     },
     async restart() {
-      const port = running.port;
+      const { port, ports } = running;
       await running.close();
-      running = await listenSandbox(build(), { port });
+      running = await listenSandbox(build(), { port, ports });
       h.running = running;
       // connections to the old process are gone: a real client would open new ones
       await dispatcher.close();

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanForCardData } from '../../helpers/scan-card-data.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { startHarness, type Harness } from '../acquirer/harness.js';
+import { sandboxEnv } from '../../../src/sandbox/index.js';
 
 const tempDir = useTempDirs();
 let h: Harness;
@@ -16,9 +17,7 @@ afterAll(async () => {
 });
 
 function child(mode: 'sale' | 'recover', stateDir: string, env: Record<string, string>): Promise<{ code: number | null; signal: string | null; out: string; err: string }> {
-  const urls = Object.fromEntries(
-    ['AUTH', 'REQUEST', 'QUERY', 'PARAMETERS', 'WALLET', 'ECOMMERCE'].map((k) => [`OMNIPOS_ACQUIRER__${k}_URL`, h.running.url]),
-  );
+  const urls = sandboxEnv(h.running);
   const p = spawn(process.execPath, ['--import', 'tsx', 'test/integration/chaos/daemon-child.ts', mode], {
     env: { ...process.env, OMNIPOS_CONFIG: '', OMNIPOS_STATE_DIR: stateDir, OMNIPOS_SANDBOX__EMBEDDED: 'false', OMNIPOS_ACQUIRER__TIMEOUT_MS: '1000', ...urls, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

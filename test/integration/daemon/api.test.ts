@@ -91,7 +91,7 @@ describe('the cash register API over loopback HTTP', () => {
     let err = '';
     const code = await runCli(
       ['wallet', 'pay', created.body.qrCode, '--card', card.pan, '--cvv', '123', '--exp', `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`, '--name', 'TESTE', '--document', '52998224725'],
-      { out: () => undefined, err: (t) => (err += t), env: { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_ACQUIRER__WALLET_URL: daemon.sandbox!.url } },
+      { out: () => undefined, err: (t) => (err += t), env: { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_ACQUIRER__WALLET_URL: daemon.sandbox!.urls.wallet } },
     );
     expect(err).toBe('');
     expect(code).toBe(0);

@@ -58,7 +58,7 @@ async function poll(p: string, done: (b: Record<string, unknown>) => boolean, ro
   throw new Error(`${p} never settled`);
 }
 
-const walletPays = async (qr: string): Promise<number> => (await walletPaysAt(daemon.sandbox!.url, qr)).code;
+const walletPays = async (qr: string): Promise<number> => (await walletPaysAt(daemon.sandbox!.urls.wallet, qr)).code;
 
 describe('a wallet QR void through the daemon', () => {
   it('POST …/void of a confirmed wallet QR sale shows the cancellation code; the wallet pays it; approved, printed, the sandbox voided it', async () => {
