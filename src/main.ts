@@ -189,7 +189,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
     onEvent,
   });
   // qr.provider: the terminal's own codes or the e-commerce QR sale; e-commerce QR sales are delivered to that API.
-  const { delivery, codes: qrCodes } = qrProvider(config, acquirer, db, journal, new OmniDeliveryAdapter(acquirer.omni));
+  const { delivery, codes: qrCodes } = qrProvider(config, acquirer, db, journal, new OmniDeliveryAdapter(acquirer.omni, { terminalId: values.terminal.terminalId, subordinatedMerchantId: values.terminal.subordinatedMerchantId }));
   const profile = merchantProfile(config);
   // The QR (wallet or Pix) on the pinpad's display while it can be paid: an image, or a text.
   const qrDisplay = new PinpadQrDisplay(pinpadDevice.pinpad, log.child({ component: 'pinpad-display' }));

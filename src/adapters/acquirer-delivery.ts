@@ -1,5 +1,5 @@
 import type { OmniClient} from '../acquirer/index.js';
-import { NOTHING_CHARGED_STATUSES, isOutcomeUnknown, queryOutcome, exchangeOf, type ConfirmChipData, type OperationOutcome, type QueryOutcome, type UndoChipData } from '../acquirer/index.js';
+import { NOTHING_CHARGED_STATUSES, findOurSale, isOutcomeUnknown, queryOutcome, exchangeOf, type ConfirmChipData, type OperationOutcome, type QueryOutcome, type UndoChipData } from '../acquirer/index.js';
 import { encodeTlv, toHex } from '../emv/index.js';
 import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../engine/ports.js';
 
@@ -32,9 +32,15 @@ function delivered(o: OperationOutcome): Delivery {
 /** The outbox's requests on the acquirer's omni API, decided by its outcome tables. */
 export class OmniDeliveryAdapter implements AcquirerDeliveryPort {
   readonly #client: OmniClient;
+  readonly #terminal: { terminalId: string; subordinatedMerchantId: string } | undefined;
 
-  constructor(client: OmniClient) {
+  /**
+   * `terminal`: this terminal's logical number and merchant; with them, a sale found by order id
+   * is checked to be ours (terminal, merchant, amount) before the race undoes it by PaymentId.
+   */
+  constructor(client: OmniClient, terminal?: { terminalId: string; subordinatedMerchantId: string }) {
     this.#client = client;
+    this.#terminal = terminal;
   }
 
   /**
@@ -73,8 +79,19 @@ export class OmniDeliveryAdapter implements AcquirerDeliveryPort {
     }
   }
 
-  async queryByOrderId(merchantOrderId: string): Promise<SaleQuery> {
-    const q = await this.#query(() => this.#client.getSaleByOrderId(merchantOrderId));
+  /**
+   * The query by order id. With the terminal's identity and the sale's amount, a sale shown is
+   * checked to be ours first: another terminal's or merchant's sale under the same order id is
+   * never reported as found (nor undone), and an answer that cannot tell is asked again.
+   */
+  async queryByOrderId(merchantOrderId: string, expected?: { amount: number }): Promise<SaleQuery> {
+    let raw: unknown;
+    const q = await this.#query(async () => (raw = await this.#client.getSaleByOrderId(merchantOrderId)));
+    if (q.kind === 'found' && this.#terminal && expected) {
+      const own = findOurSale(raw, { merchantOrderId, ...this.#terminal, amount: expected.amount });
+      if (own.ours === false) return { kind: 'unknown', reason: `a sale under order id ${merchantOrderId} that is not ours: ${own.reason}` };
+      if (own.ours === 'unknown') return { kind: 'unknown', reason: `cannot tell whether the sale found is ours: ${own.reason}` };
+    }
     if (q.kind !== 'found') return q;
     return {
       kind: 'found',

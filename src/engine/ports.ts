@@ -31,7 +31,8 @@ export interface AcquirerDeliveryPort {
   undo(paymentId: string, emv?: Record<string, string>): Promise<Delivery>;
   /** Undo when the sale's answer never came (`DELETE …/orderId/{MerchantOrderId}`). */
   undoByOrderId(merchantOrderId: string, emv?: Record<string, string>): Promise<Delivery>;
-  queryByOrderId(merchantOrderId: string): Promise<SaleQuery>;
+  /** `expected`: what the terminal sent, so a sale found can be checked to be ours (adapters that can). */
+  queryByOrderId(merchantOrderId: string, expected?: { amount: number }): Promise<SaleQuery>;
 }
 
 export type { HostSaleOutcome };

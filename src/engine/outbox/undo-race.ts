@@ -54,7 +54,7 @@ export async function attemptUndo(port: AcquirerDeliveryPort, task: UndoTask, no
     const d = task.paymentId ? await port.undo(task.paymentId, task.emv) : await port.undoByOrderId(task.merchantOrderId, task.emv);
     if (d.action !== 'retry') return { delivery: d };
   }
-  const q = await port.queryByOrderId(task.merchantOrderId);
+  const q = await port.queryByOrderId(task.merchantOrderId, task.amount !== undefined ? { amount: task.amount } : undefined);
   if (q.kind === 'unknown') return { delivery: { action: 'retry', reason: `query: ${q.reason}` } };
   if (q.kind === 'not-found') {
     if (!pastClose) return { delivery: { action: 'retry', reason: 'not found yet: never final before the close of the sale\'s day' } };

@@ -145,6 +145,7 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
         const payload: UndoTask = {
           merchantOrderId: d.merchantOrderId,
           sentAt: d.sentAt ?? at.toISOString(),
+          amount: d.request.amount,
           ...(e.by === 'paymentId' && d.paymentId ? { paymentId: d.paymentId } : {}),
           ...(d.emv ? { emv: d.emv } : {}),
         };

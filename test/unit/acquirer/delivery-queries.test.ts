@@ -116,3 +116,21 @@ describe('confirm and undo answers that decide nothing', () => {
     expect(await new OmniDeliveryAdapter(empty.acquirer.omni).queryByOrderId('263290010000001')).toEqual({ kind: 'not-found' });
   });
 });
+
+describe('a sale found by order id is undone only when it is ours', () => {
+  const path = 'GET /1/physicalSales/MerchantOrderId/263290010000001';
+  const sale = (terminalId: string, amount: number) => ({ MerchantOrderId: '263290010000001', Payment: { PaymentId: PID, Status: 2, ConfirmationStatus: 0, Amount: amount, PinPadInformation: { TerminalId: terminalId } } });
+  const us = { terminalId: '42004201', subordinatedMerchantId: '4e5f6a7b-8c9d-4e0f-a1b2-c3d4e5f60718' };
+
+  it('another terminal\'s sale under the same order id is never reported found', async () => {
+    const h = await host({ [path]: { status: 200, body: sale('42009999', 1010) } });
+    const q = await new OmniDeliveryAdapter(h.acquirer.omni, us).queryByOrderId('263290010000001', { amount: 1010 });
+    expect(q).toMatchObject({ kind: 'unknown', reason: expect.stringMatching(/not ours: the sale belongs to terminal 42009999/) });
+  });
+
+  it('ours (terminal and amount match) is found with its PaymentId', async () => {
+    const h = await host({ [path]: { status: 200, body: sale('42004201', 1010) } });
+    const q = await new OmniDeliveryAdapter(h.acquirer.omni, us).queryByOrderId('263290010000001', { amount: 1010 });
+    expect(q).toMatchObject({ kind: 'found', paymentId: PID });
+  });
+});
