@@ -1,5 +1,6 @@
 import { SANDBOX_CREDENTIALS } from '../../tables/sandbox-credentials.js';
 import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
+import { BUILT_IN_MERCHANTS } from '../../tables/sandbox/merchants.js';
 import { runClose, maybeCloseDay } from './close-day.js';
 import type { FaultSpec, SandboxContext } from './context.js';
 import type { Faults } from './faults.js';
@@ -16,6 +17,8 @@ export function sandboxCredentials(): Record<string, unknown> {
     ecommerce: { merchantId: SANDBOX_CREDENTIALS.merchantId, merchantKey: SANDBOX_CREDENTIALS.merchantKey },
     merchant: SANDBOX_MERCHANT.merchant,
     terminal: SANDBOX_MERCHANT.terminal,
+    /** Every built-in merchant of the one OAuth client, each with its own first terminal. */
+    merchants: BUILT_IN_MERCHANTS,
   };
 }
 

@@ -1,4 +1,4 @@
-import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
+import { BUILT_IN_MERCHANTS, builtInMerchant } from '../../tables/sandbox/merchants.js';
 import { isValidCnpj, isValidCpf } from '../crypto/index.js';
 import { requireToken } from './auth.js';
 import { newUuid, type SandboxContext } from './context.js';
@@ -11,13 +11,13 @@ const PHONE = /^\d{10,14}$/;
 
 /** True when the merchant is the built-in test merchant or was registered. */
 export function merchantExists(ctx: SandboxContext, id: string): boolean {
-  if (id === SANDBOX_MERCHANT.merchant.subordinatedMerchantId) return true;
+  if (builtInMerchant(id)) return true;
   return ctx.db.prepare(`SELECT 1 FROM merchants WHERE subordinated_merchant_id = ?`).get(id) !== undefined;
 }
 
 /** True when the terminal is registered for the merchant. */
 export function terminalExists(ctx: SandboxContext, merchantId: string, terminalId: string): boolean {
-  if (merchantId === SANDBOX_MERCHANT.merchant.subordinatedMerchantId && terminalId === SANDBOX_MERCHANT.terminal.terminalId) return true;
+  if (builtInMerchant(merchantId)?.terminal.terminalId === terminalId) return true;
   return ctx.db.prepare(`SELECT 1 FROM terminals WHERE terminal_id = ? AND subordinated_merchant_id = ?`).get(terminalId, merchantId) !== undefined;
 }
 
@@ -67,8 +67,9 @@ export function createMerchant(ctx: SandboxContext, req: SandboxRequest): Answer
 }
 
 function merchantBody(ctx: SandboxContext, id: string): Record<string, unknown> {
-  if (id === SANDBOX_MERCHANT.merchant.subordinatedMerchantId) {
-    const m = SANDBOX_MERCHANT.merchant;
+  const builtIn = builtInMerchant(id);
+  if (builtIn) {
+    const m = builtIn.merchant;
     return { SubordinatedMerchantId: m.subordinatedMerchantId, TradeName: m.name, DocumentNumber: m.nationalId, DocumentType: 'Cnpj', Mcc: Number(m.mcc) };
   }
   const row = ctx.db.prepare(`SELECT body FROM merchants WHERE subordinated_merchant_id = ?`).get(id) as { body: string } | undefined;
@@ -86,7 +87,7 @@ export function getMerchant(ctx: SandboxContext, req: SandboxRequest): Answer {
 export function updateMerchant(ctx: SandboxContext, req: SandboxRequest): Answer {
   requireToken(ctx, req, 'registration');
   const id = (req.route.params.SubordinatedMerchantId ?? '').toLowerCase();
-  if (id === SANDBOX_MERCHANT.merchant.subordinatedMerchantId) throw apiError(400, CODE.internal, 'the built-in test merchant cannot change');
+  if (builtInMerchant(id)) throw apiError(400, CODE.internal, 'a built-in test merchant cannot change');
   const current = merchantBody(ctx, id);
   const body = objectBody(req);
   validateMerchant(body, false);
@@ -113,7 +114,7 @@ export function createTerminal(ctx: SandboxContext, req: SandboxRequest): Answer
   const mid = (merchantId as string).toLowerCase();
   if (!merchantExists(ctx, mid)) throw invalidFields([`SubordinatedMerchantId: no merchant ${mid}`]);
   const taken = ctx.db.prepare(`SELECT subordinated_merchant_id FROM terminals WHERE terminal_id = ?`).get(terminalId) as { subordinated_merchant_id: string } | undefined;
-  if (taken || terminalId === SANDBOX_MERCHANT.terminal.terminalId) throw invalidFields([`TerminalId: ${String(terminalId)} is already registered`]);
+  if (taken || BUILT_IN_MERCHANTS.some((m) => m.terminal.terminalId === terminalId)) throw invalidFields([`TerminalId: ${String(terminalId)} is already registered`]);
   const now = ctx.clock.now();
   const terminal = { ...body, SubordinatedMerchantId: mid, SkipEquipment: skip, AcquirerIds: [4] };
   delete (terminal as Record<string, unknown>).TerminalBaseModel;

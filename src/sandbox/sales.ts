@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import cardOutcomes from '../../tables/sandbox/card-outcomes.json' with { type: 'json' };
 import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
+import { builtInMerchant } from '../../tables/sandbox/merchants.js';
 import { requireToken } from './auth.js';
 import { isExpired, readCard, pinMatches, typedExpiry, type CardRead } from './card.js';
 import { centsBand, centsOutcome } from './cents.js';
@@ -9,6 +10,8 @@ import { ledgerEntry, linkTo, newUuid, problem, type SandboxContext } from './co
 import { INITIALIZATION_VERSION, maskedCardNode, nextNsu, receiptInformation, receiptPan, saleLinks } from './answers.js';
 import { invalidFields, jsonBody, objectBody, type Answer, type SandboxRequest } from './http-kit.js';
 import { apiError, CODE, hostError } from './errors.js';
+import { Refusal } from './refusal.js';
+import { scenario } from './scenario.js';
 import { ORDER_ID, validateSale } from './sale-validate.js';
 import { merchantExists, terminalExists } from './registration.js';
 import { enqueueCallback, undoCallback } from './callbacks.js';
@@ -158,8 +161,8 @@ export function createSale(ctx: SandboxContext, req: SandboxRequest): Answer {
       InitializationVersion: INITIALIZATION_VERSION,
       ConfirmationStatus: 0,
       ...(isChip(v.inputMode) ? { EmvResponseData: approved ? '8A023030' : '8A023035' } : {}),
-      MerchantAcquirerId: SANDBOX_MERCHANT.merchant.merchantNumber,
-      TerminalAcquirerId: SANDBOX_MERCHANT.terminal.terminalId,
+      MerchantAcquirerId: (builtInMerchant(merchantId) ?? SANDBOX_MERCHANT).merchant.merchantNumber,
+      TerminalAcquirerId: v.terminalId,
     },
   };
   ctx.db.transaction(() => {
@@ -178,14 +181,33 @@ export function createSale(ctx: SandboxContext, req: SandboxRequest): Answer {
 }
 
 function saleOr404(ctx: SandboxContext, row: SaleRow | undefined): SaleRow {
-  if (!row) throw apiError(404, CODE.notFound);
+  if (!row) throw apiError(404, scenario(ctx).notFound === '318' ? CODE.noTransactionFound : CODE.notFound);
   return row;
+}
+
+/**
+ * "Not found" in the scenario's shape (scenario.ts `notFound`): the manual's 404 `[{Code: 307}]`
+ * by default. An undo gets only the 404 shapes (an empty list becomes a 404 with `[]`).
+ */
+function notFound(ctx: SandboxContext, op: 'query' | 'undo'): Refusal {
+  const shape = scenario(ctx).notFound;
+  if (shape === '318') return apiError(404, CODE.noTransactionFound);
+  if (shape === 'manual') return apiError(404, CODE.notFound);
+  if (op === 'undo') return new Refusal(404, []);
+  return new Refusal(200, shape === 'empty-list' ? [] : { Payments: [] });
+}
+
+/** The query host sees a sale only once the scenario's visibility delay has passed since it was made. */
+function visible(ctx: SandboxContext, row: SaleRow | undefined): SaleRow | undefined {
+  if (!row) return undefined;
+  const delay = scenario(ctx).visibilityDelayMs;
+  return delay > 0 && ctx.clock.now().getTime() < row.created_at + delay ? undefined : row;
 }
 
 /** `GET /1/physicalSales/{PaymentId}`. */
 export function getSale(ctx: SandboxContext, req: SandboxRequest): Answer {
   requireToken(ctx, req, 'transactional');
-  return { status: 200, body: currentAnswer(ctx, saleOr404(ctx, findSale(ctx, req.route.params.PaymentId ?? ''))) };
+  return { status: 200, body: currentAnswer(ctx, saleOr404(ctx, visible(ctx, findSale(ctx, req.route.params.PaymentId ?? '')))) };
 }
 
 /** `GET /1/physicalSales/MerchantOrderId/{MerchantOrderId}`. */
@@ -193,7 +215,9 @@ export function getSaleByOrderId(ctx: SandboxContext, req: SandboxRequest): Answ
   requireToken(ctx, req, 'transactional');
   const id = req.route.params.MerchantOrderId ?? '';
   if (!ORDER_ID.test(id)) throw invalidFields(['MerchantOrderId: must be 1 to 15 digits']);
-  return { status: 200, body: currentAnswer(ctx, saleOr404(ctx, findSaleByOrderId(ctx, id))) };
+  const row = visible(ctx, findSaleByOrderId(ctx, id));
+  if (!row) throw notFound(ctx, 'query');
+  return { status: 200, body: currentAnswer(ctx, row) };
 }
 
 function operationBody(ctx: SandboxContext, row: SaleRow): Record<string, unknown> {
@@ -301,7 +325,7 @@ export function undoSaleByOrderId(ctx: SandboxContext, req: SandboxRequest): Ans
   const row = findSaleByOrderId(ctx, id);
   if (!row) {
     ledgerEntry(ctx, { kind: 'undo-not-found', merchantOrderId: id });
-    throw apiError(404, CODE.notFound);
+    throw notFound(ctx, 'undo');
   }
   return undo(ctx, req, row);
 }

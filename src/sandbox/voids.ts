@@ -1,6 +1,7 @@
 import { apiError, CODE, hostError } from './errors.js';
 import { requireToken } from './auth.js';
 import { pinMatches, readCard } from './card.js';
+import { scenario } from './scenario.js';
 import { centsOutcome } from './cents.js';
 import { ledgerEntry, linkTo, newUuid, problem, type SandboxContext } from './context.js';
 import { INITIALIZATION_VERSION } from './answers.js';
@@ -38,6 +39,40 @@ function voidAnswer(ctx: SandboxContext, v: VoidRow): Record<string, unknown> {
     Status: v.cancellation_status === 1 || v.cancellation_status === 3 ? 10 : 2,
     Links: links(ctx, v.payment_id, v.void_id, v.cancellation_status === 1),
   };
+}
+
+/**
+ * The void create answer in the scenario's dialect: `pt` with `CancellationStatus` (CONECTA_PT
+ * 8038-8045); `en` as the English page prints it, `{VoidId, Status: 10, ReturnCode: 0,
+ * ReturnMessage: "Success", Links}` with no `CancellationStatus` (CONECTA_EN 1458-1466); a denied
+ * void in `en` is `Status` 3 with the denial's ReturnCode.
+ */
+function createAnswer(ctx: SandboxContext, v: VoidRow): Record<string, unknown> {
+  const full = voidAnswer(ctx, v);
+  if (scenario(ctx).dialect === 'pt') return full;
+  const approved = v.cancellation_status === 1;
+  return {
+    VoidId: v.void_id,
+    Status: approved ? 10 : 3,
+    ReturnCode: approved ? 0 : full.ReturnCode,
+    ReturnMessage: approved ? 'Success' : full.ReturnMessage,
+    Links: full.Links,
+  };
+}
+
+/**
+ * The void confirmation answer: `pt` exactly as the Portuguese example prints it — with
+ * `CancellationStatus: 4` and the misspelt `ConfirmatinoStatus: 1`, `Status: 2` (CONECTA_PT
+ * 8593-8600), whatever the void's real state, so the client must query the void to know it;
+ * `en` with the status table's values, `CancellationStatus` 3 and `Status` 10.
+ */
+function confirmAnswer(ctx: SandboxContext, v: VoidRow): Record<string, unknown> {
+  const links = [
+    { Method: 'GET', Rel: 'self', Href: linkTo(ctx, 'saleGet', { PaymentId: v.payment_id }) },
+    { Method: 'POST', Rel: 'void', Href: linkTo(ctx, 'voidCreate', { PaymentId: v.payment_id }) },
+  ];
+  if (scenario(ctx).dialect === 'pt') return { CancellationStatus: 4, ConfirmatinoStatus: 1, Status: 2, ReturnCode: 0, ReturnMessage: 'Success', Links: links };
+  return { CancellationStatus: v.cancellation_status, Status: 10, ReturnCode: 0, ReturnMessage: 'Success', Links: links };
 }
 
 function saleFor(ctx: SandboxContext, req: SandboxRequest): SaleRow {
@@ -121,7 +156,7 @@ export function createVoid(ctx: SandboxContext, req: SandboxRequest): Answer {
   })();
   if (o === 'timeout') return { withhold: true };
   const row = ctx.db.prepare(`SELECT * FROM voids WHERE void_id = ?`).get(voidId) as VoidRow;
-  return { status: 201, body: voidAnswer(ctx, row) };
+  return { status: 201, body: createAnswer(ctx, row) };
 }
 
 /** `PUT …/voids/{VoidId}/confirmation`. */
@@ -129,7 +164,7 @@ export function confirmVoid(ctx: SandboxContext, req: SandboxRequest): Answer {
   requireToken(ctx, req, 'transactional');
   const sale = saleFor(ctx, req);
   const v = findVoid(ctx, sale, req);
-  if (v.cancellation_status === 3) return { status: 200, body: { ...voidAnswer(ctx, v), ConfirmationStatus: 1, ReturnCode: 0, ReturnMessage: 'Success' } };
+  if (v.cancellation_status === 3) return { status: 200, body: confirmAnswer(ctx, v) };
   if (v.cancellation_status === 4) throw apiError(400, CODE.notAvailableToCapture, 'the void was undone');
   if (v.cancellation_status !== 1) throw apiError(400, CODE.notAvailableToCapture, 'the void was denied');
   const o = centsOutcome(ctx, 50, sale.amount, `void-confirm:${v.void_id}`);
@@ -141,7 +176,7 @@ export function confirmVoid(ctx: SandboxContext, req: SandboxRequest): Answer {
   })();
   if (o === 'timeout') return { withhold: true };
   const row = ctx.db.prepare(`SELECT * FROM voids WHERE void_id = ?`).get(v.void_id) as VoidRow;
-  return { status: 200, body: { ...voidAnswer(ctx, row), ConfirmationStatus: 1, ReturnCode: 0, ReturnMessage: 'Success' } };
+  return { status: 200, body: confirmAnswer(ctx, row) };
 }
 
 /** `DELETE …/voids/{VoidId}` and `DELETE …/voids/merchantVoidId/{MerchantVoidId}`. */

@@ -7,6 +7,7 @@ import { businessDay } from './clock.js';
 import { ledgerEntry, newUuid, type SandboxContext } from './context.js';
 import { findEcommerce, markQrPaid, type EcommerceRow } from './ecommerce.js';
 import { walletError } from './errors.js';
+import { scenario } from './scenario.js';
 import { formBody, Refusal, type Answer, type SandboxRequest } from './http-kit.js';
 import { merchantExists, terminalExists } from './registration.js';
 import { cardMatch, findSaleByOrderId } from './sales.js';
@@ -160,7 +161,11 @@ export class WalletApi {
 
     const key = this.#keys.get(keyId);
     const now = this.#ctx.clock.now();
-    if (!key || key.expiresAt <= now.getTime()) throw business(412, '412.001', 'fetch the public key again');
+    if (!key || key.expiresAt <= now.getTime()) {
+      // QR_V4 149 prints the reason as "001"; the payment table writes its codes as "412.1xx": the scenario picks the form.
+      if (scenario(this.#ctx).walletKeyCode === '001') throw new Refusal(412, { code: '001', description: 'Chave expirada' });
+      throw business(412, '412.001', 'fetch the public key again');
+    }
 
     let parsed;
     try {
