@@ -6,6 +6,7 @@ import { createAcquirer, type Acquirer } from '../../../src/acquirer/index.js';
 import type { PhysicalCard, PhysicalSaleRequest, VoidRequest } from '../../../src/acquirer/omni-types.js';
 import { deriveTdesKeys, encodePinBlock, encryptData, encryptPinBlock, withCounter } from '../../../src/crypto/index.js';
 import { createLogger } from '../../../src/core/log/index.js';
+import { decodeTlv, toHex } from '../../../src/emv/index.js';
 import { buildSandbox, listenSandbox, sandboxSettings, type FaultSpec, type RunningSandbox, type LedgerReport, type SandboxOptions } from '../../../src/sandbox/index.js';
 import { SANDBOX_CREDENTIALS } from '../../../tables/sandbox-credentials.js';
 import { SANDBOX_KEYS } from '../../../tables/sandbox-keys.js';
@@ -189,3 +190,8 @@ export function voidRequest(amount: number, lastDigit = 0, merchantVoidId = next
 
 export const EMV_CONFIRM = { EmvData: '9F2608A1B2C3D4E5F607089F2701409F3704DEADBEEF950500000000009F100706011A03900000', IssuerScriptResults: '0000' };
 export const EMV_UNDO = { EmvData: '9F2608A1B2C3D4E5F607089F2701009F3704DEADBEEF95050000000000', IssuerScriptsResults: '0000' };
+
+/** EMV data as the outbox's ports take it: hex by tag (a primitive TLV list decoded). */
+export function emvTags(hex: string): Record<string, string> {
+  return Object.fromEntries(decodeTlv(hex).map((t) => [t.tag, toHex(t.value).toUpperCase()]));
+}
