@@ -24,6 +24,7 @@ export interface QrSaleRequest {
 export interface EcommerceSale {
   MerchantOrderId: string;
   Payment: {
+    /** The manual's Pix answer spells it `Paymentid` (e-commerce page line 1870): read with `ecommercePaymentId`. */
     PaymentId: string;
     Status: number;
     Amount: number;
@@ -35,6 +36,13 @@ export interface EcommerceSale {
     [more: string]: unknown;
   };
   [more: string]: unknown;
+}
+
+/** The sale's PaymentId as either spelling the manual shows (`PaymentId`; `Paymentid` in the Pix answer, line 1870). */
+export function ecommercePaymentId(sale: EcommerceSale): string | undefined {
+  const p = sale.Payment as Record<string, unknown>;
+  const id = typeof p.PaymentId === 'string' && p.PaymentId !== '' ? p.PaymentId : p.Paymentid;
+  return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
 export interface EcommerceVoidAnswer {

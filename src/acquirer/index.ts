@@ -12,7 +12,7 @@ export { AcquirerHttp, type AcquirerHttpOptions, type AcquirerResponse, type Sen
 export { OmniTokens, OMNI_SCOPES, type ScopeFamily, type SecretSource } from './oauth.js';
 export { OmniClient, type CallOptions } from './omni-client.js';
 export { WalletClient, type WalletPayment, type WalletPaymentAnswer, type WalletClientOptions } from './wallet-client.js';
-export { EcommerceClient, type PixSaleRequest, type QrSaleRequest, type EcommerceSale, type EcommerceVoidAnswer, type CardBinAnswer } from './ecommerce-client.js';
+export { EcommerceClient, ecommercePaymentId, type PixSaleRequest, type QrSaleRequest, type EcommerceSale, type EcommerceVoidAnswer, type CardBinAnswer } from './ecommerce-client.js';
 export { httpError, isOutcomeUnknown, acquirerContext, returnOf, type AcquirerErrorContext } from './errors.js';
 export * from './outcomes.js';
 export { saleOwnership, findOurSale, type OurSale, type Ownership } from './ownership.js';

@@ -1,4 +1,4 @@
-import type { EcommerceClient } from '../acquirer/index.js';
+import { ecommercePaymentId, type EcommerceClient } from '../acquirer/index.js';
 import type { QrCodeOrder, QrCodePort, QrIssued } from '../engine/qr/code-port.js';
 import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../engine/ports.js';
 import { qrTextFromPng } from './qr-image.js';
@@ -46,7 +46,8 @@ export class EcommerceQrAdapter implements QrCodePort, AcquirerDeliveryPort {
         ...(this.#merchantName ? { QrCode: { MerchantName: this.#merchantName } } : {}),
       },
     });
-    const paymentId = sale.Payment.PaymentId;
+    const paymentId = ecommercePaymentId(sale);
+    if (!paymentId) throw new Error('the e-commerce QR sale answer names no PaymentId');
     // The host answers only the image (QrCodeBase64Image, no text): the text the pinpad shows and the
     // receipt prints is read from it, so all three carry the code the host registered.
     const image = sale.Payment.QrCodeBase64Image ?? sale.Payment.QrcodeBase64Image;

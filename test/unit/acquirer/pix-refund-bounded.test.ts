@@ -85,3 +85,46 @@ describe('Pix refund with the query host down', () => {
     expect(first.payload?.queryFailures).toBe(0);
   });
 });
+
+/**
+ * The manual's Pix creation answer (e-commerce page lines 1862-1883, the JSON tab) names the payment
+ * `Paymentid`; its shell tab (1897) `PaymentId`. Either is read: the old code took `PaymentId` only
+ * and would track a Pix without its id.
+ */
+describe('Pix creation answered in either spelling the manual shows', () => {
+  it.each(['Paymentid', 'PaymentId'])('Payment.%s', async (key) => {
+    const host = await loopback((req: Recorded, res) => {
+      json(res, 201, {
+        MerchantOrderId: '2020102601',
+        Customer: { Name: 'Nome do Pagador' },
+        Payment: {
+          [key]: '1997be4d-694a-472e-98f0-e7f4b4c8f1e7',
+          Type: 'Pix',
+          AcquirerTransactionId: '86c200c7-7cdf-4375-92dd-1f62dfa846ad',
+          ProofOfSale: '123456',
+          QrcodeBase64Image: 'rfhviy64ak+zse18cwcmtg==',
+          QrCodeString:
+            '00020101021226880014br.gov.bcb.pix2566qrcodes-h.cielo.com.br/pix-qr/d05b1a34-ec52-4201-ba1e-d3cc2a43162552040000530398654041.005802BR5918Merchant Teste HML6009Sao Paulo62120508000101296304031C',
+          Amount: 100,
+          ReceivedDate: '2020-10-15 18:53:20',
+          Status: 12,
+          ReturnCode: '0',
+          ReturnMessage: 'Pix gerado com sucesso',
+        },
+      });
+    });
+    cleanup.push(host.close);
+    const a = createAcquirer({
+      settings: { authUrl: host.url, requestUrl: host.url, queryUrl: host.url, parametersUrl: host.url, walletUrl: host.url, ecommerceUrl: host.url, ecommerceQueryUrl: host.url, clientId: 'c', timeoutMs: 5000 },
+      clientSecret: { reveal: () => 'x' },
+      ecommerce: { merchantId: '00000000-0000-4000-8000-000000000009', merchantKey: { reveal: () => 'k' } },
+      environment: 'sandbox',
+      clock: { now: () => new Date() },
+      log: createLogger({ level: 'silent' }),
+      dispatcher: new Agent(),
+    });
+    cleanup.push(() => a.close());
+    const created = await new EcommercePixAdapter(a.ecommerce!).create({ merchantOrderId: '2020102601', amount: 100, payer: { name: 'Nome do Pagador', document: '529.982.247-25' } });
+    expect(created).toMatchObject({ kind: 'created', paymentId: '1997be4d-694a-472e-98f0-e7f4b4c8f1e7', qrCode: expect.stringMatching(/^000201/) });
+  });
+});
