@@ -224,8 +224,10 @@ export class PinpadCardPort implements CardPort {
         pinBlock = await relay.during('enter-pin', () => p.run(card.GPN, { keyIndex: this.#o.pinKeySlot, message: [PROMPT_TEXTS.enterPin, ''] }, { signal }));
         auth = 'OnlineAuthentication';
       }
-      // Track 1 too when the card has one (GCX gave its incomplete track 1): the sale sends TrackOneData.
-      enc = await p.run(card.GTK, { keyIndex: this.#o.dataKeySlot, iv, pan: false, ...(read.track1 ? { track1: true } : {}) }, { signal });
+      // Track 1 too: the stripe sale sends TrackOneData (Conecta pt page line 3370). GTK returns PP_TRACK1 only
+      // "se disponível no pinpad e requerida em SPE_TRACKS" (ABECS 2.20 §GTK), so asking costs nothing when the
+      // card has none (a contactless card in stripe mode gives no PP_TRK1INC at GCX, yet may carry it).
+      enc = await p.run(card.GTK, { keyIndex: this.#o.dataKeySlot, iv, pan: false, track1: true }, { signal });
     } else {
       enc = await p.run(card.GTK, { keyIndex: this.#o.dataKeySlot, iv }, { signal });
       const acquirer = read.aidTables.find((a) => a.acquirer === this.#acq())?.acquirer ?? read.aidTables[0]?.acquirer ?? this.#acq();

@@ -91,6 +91,8 @@ describe('sales built from real reads carry every required field, and the sandbo
     expect(read.summary.inputMode).toBe('ContactlessMagStripe');
     expect(['Typed', 'MagStripe', 'Emv', 'ContactlessEmv']).toContain(node.InputMode);
     expect(node.ExpirationDate).toMatch(/^\d{2}\/\d{4}$/);
+    // A Mastercard in stripe mode carries track 1 (PayPass Track 1 Data): GTK returns it when asked.
+    expect(node.TrackOneData).toMatch(/^[0-9A-F]+$/);
     expect(outcome.kind).toBe('approved');
   });
 });
