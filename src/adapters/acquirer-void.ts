@@ -1,5 +1,5 @@
 import { codeMeaning } from '../../tables/acquirer/return-codes.js';
-import { acquirerContext, exchangeOf, voidQueryOutcome, type OmniClient, type VoidOutcome, type VoidQueryOutcome, type VoidRequest } from '../acquirer/index.js';
+import { acquirerContext, exchangeOf, queryOutcome, voidQueryOutcome, type OmniClient, type VoidOutcome, type VoidQueryOutcome, type VoidRequest } from '../acquirer/index.js';
 import type { Delivery } from '../engine/ports.js';
 import type { VoidDeliveryPort, VoidHostPort, VoidOrder, VoidUndoDelivery } from '../engine/void/ports.js';
 import type { HostVoidOutcome } from '../engine/void/types.js';
@@ -80,6 +80,15 @@ export class OmniVoidAdapter implements VoidHostPort, VoidDeliveryPort {
 
   undoVoidByMerchantVoidId(paymentId: string, merchantVoidId: string): Promise<VoidUndoDelivery> {
     return this.#undo(() => this.#client.undoVoidByMerchantVoidId(paymentId, merchantVoidId), undefined, paymentId);
+  }
+
+  async saleStatus(paymentId: string): Promise<number | undefined> {
+    try {
+      const q = queryOutcome({ kind: 'answer', status: 200, body: await this.#client.getSale(paymentId) });
+      return q.kind === 'found' ? q.status : undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   async #queryVoid(paymentId: string, voidId: string): Promise<VoidQueryOutcome> {

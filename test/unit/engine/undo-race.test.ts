@@ -3,6 +3,7 @@ import { createLogger } from '../../../src/core/log/index.js';
 import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
 import { OUTBOX_OPERATIONS, idempotencyKey, type UndoTask } from '../../../src/engine/outbox/tasks.js';
 import { attemptUndo } from '../../../src/engine/outbox/undo-race.js';
+import { attemptVoidUndo } from '../../../src/engine/outbox/void.js';
 import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../../../src/engine/ports.js';
 import { Outbox, openTerminalDatabase, type OutboxTask } from '../../../src/store/index.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
@@ -217,5 +218,24 @@ describe('the undo race and a sale captured when paid (the e-commerce QR sale: n
     const host = new ScriptedHost({ undo: [retry('still in status 2')], query: [paid] });
     const r = await attemptUndo(host, { ...task, paymentId: 'e-1' }, at('2026-11-23T02:50:00Z'), window);
     expect(r.delivery.action).toBe('retry');
+  });
+});
+
+describe('a void undo without a VoidId whose refusal decides nothing', () => {
+  const voidTask = { merchantVoidId: '263260010360009', paymentId: 'p-v', sentAt };
+  const port = (status: number | undefined) => ({
+    confirmVoid: () => Promise.resolve({ action: 'done' as const, reason: 'x' }),
+    undoVoid: () => Promise.resolve({ action: 'retry' as const, reason: 'HTTP 400' }),
+    undoVoidByMerchantVoidId: () => Promise.resolve({ action: 'retry' as const, reason: 'HTTP 400 ReturnCode 309: the answer decides nothing' }),
+    saleStatus: () => Promise.resolve(status),
+  });
+  it('before the close of its day: retried', async () => {
+    expect((await attemptVoidUndo(port(10), voidTask, at('2026-11-22T20:00:00Z'), { processingWindowMs: 60_000 })).delivery.action).toBe('retry');
+  });
+  it('past the close: the sale voided (Status 10) → the void stood; anything else → dead letter (ask the acquirer); unreadable → retried', async () => {
+    const past = at('2026-11-23T03:10:00Z');
+    expect((await attemptVoidUndo(port(10), voidTask, past, { processingWindowMs: 60_000 })).delivery.action).toBe('needs-refund');
+    expect((await attemptVoidUndo(port(2), voidTask, past, { processingWindowMs: 60_000 })).delivery.action).toBe('dead-letter');
+    expect((await attemptVoidUndo(port(undefined), voidTask, past, { processingWindowMs: 60_000 })).delivery.action).toBe('retry');
   });
 });
