@@ -116,6 +116,9 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
             log,
             outcomeAttempts: values.sandbox.outcomeAttempts,
             qrValidityMs: values.qr.validitySeconds * 1000,
+            // The terminal-built wallet QR needs an acquirer that registers such codes: the sandbox
+            // plays one only when this terminal is set to build them (the host's default refuses them, 422.002).
+            scenario: { registersTerminalQr: values.qr.provider === 'terminal' },
           }),
           sandboxListenOptions(config, deps.sandboxPort),
         )
@@ -315,7 +318,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
 
   await sdNotify(env, '--ready', `--status=omnipos ${values.environment}`);
   log.info(
-    { environment: values.environment, stateDir: values.stateDir, terminal: values.terminal.terminalId, apiTokenFile, api: api?.url, sandbox: sandbox?.url },
+    { environment: values.environment, stateDir: values.stateDir, terminal: values.terminal.terminalId, apiTokenFile, api: api?.url, sandbox: sandbox?.url, sandboxWallet: sandbox?.urls.wallet },
     'omnipos started',
   );
   return {

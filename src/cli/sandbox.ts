@@ -80,6 +80,8 @@ Example:
       dbFile: values.db ?? path.join(config.values.stateDir, 'sandbox', 'acquirer.db'),
       log,
       outcomeAttempts: config.values.sandbox.outcomeAttempts,
+      // terminal-built wallet QR codes are payable only when the configuration builds them (scenario registersTerminalQr)
+      scenario: { registersTerminalQr: config.values.qr.provider === 'terminal' },
       ...(withholdMs !== undefined ? { withholdMs } : {}),
     });
     const keepAlive = setInterval(() => undefined, 1 << 30);

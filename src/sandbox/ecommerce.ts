@@ -9,6 +9,7 @@ import { nextNsu } from './answers.js';
 import { ledgerEntry, linkTo, newUuid, problem, type SandboxContext } from './context.js';
 import { apiError, apiErrors, CODE, fieldCode } from './errors.js';
 import { Fields, objectBody, Refusal, type Answer, type SandboxRequest } from './http-kit.js';
+import { strict } from './scenario.js';
 
 /** How long a Pix refund waits for the provider's approval before it shows as refunded (11). */
 export const PIX_REFUND_DELAY_MS = 60_000;
@@ -106,6 +107,9 @@ export async function createEcommerceSale(ctx: SandboxContext, req: SandboxReque
     modality = f.string('Payment.Modality', { optional: true, oneOf: ['Credit', 'Debit'] }) ?? 'Credit';
     f.bool('Payment.Capture', { optional: true });
   }
+  // The manual's QR sale request names the QR code's options under Payment (ECOMMERCE 2385-2387).
+  if (type === 'qrcode' && body.QrCode !== undefined && strict(ctx, 'qrcode-under-payment')) f.problems.push('QrCode: not a member of the sale; it goes under Payment');
+  if (type === 'qrcode') f.object('Payment.QrCode', { optional: true });
   if (f.problems.length > 0) throw fieldErrors(f.problems);
   const now = ctx.clock.now();
   const paymentId = newUuid();
@@ -140,7 +144,8 @@ export async function createEcommerceSale(ctx: SandboxContext, req: SandboxReque
       installments: installments > 1 ? installments : 0,
       nsu: nextNsu(ctx),
     });
-    Object.assign(payment, { QrCodeString: qrString, ReturnCode: '0', ReturnMessage: 'QRCode gerado com sucesso' });
+    // The QR sale's answer carries the image only, no text (ECOMMERCE 2548, 2582): the client reads the code from it.
+    Object.assign(payment, { ReturnCode: '0', ReturnMessage: 'QRCode gerado com sucesso' });
   }
   payment.QrcodeBase64Image = (await QRCode.toDataURL(qrString, { errorCorrectionLevel: 'M' })).replace(/^data:image\/png;base64,/, '');
   if (type === 'qrcode') {
@@ -170,6 +175,9 @@ export function getEcommerceSale(ctx: SandboxContext, req: SandboxRequest): Answ
  */
 export function voidEcommerceSale(ctx: SandboxContext, req: SandboxRequest): Answer {
   requireMerchant(req);
+  // The manual's void request sends Content-Type: application/json (ECOMMERCE 1955, 6295ff).
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/json' && strict(ctx, 'void-content-type')) throw apiError(415, CODE.internal, `Content-Type: application/json is required, got ${type || 'none'}`);
   const row = findEcommerce(ctx, req.route.params.PaymentId ?? '');
   if (!row) throw apiError(404, CODE.notFound);
   const amountText = req.query.get('Amount');

@@ -11,7 +11,7 @@ import { INITIALIZATION_VERSION, maskedCardNode, nextNsu, receiptInformation, re
 import { invalidFields, jsonBody, objectBody, type Answer, type SandboxRequest } from './http-kit.js';
 import { apiError, CODE, hostError } from './errors.js';
 import { Refusal } from './refusal.js';
-import { scenario } from './scenario.js';
+import { scenario, strict } from './scenario.js';
 import { ORDER_ID, validateSale } from './sale-validate.js';
 import { merchantExists, terminalExists } from './registration.js';
 import { enqueueCallback, undoCallback } from './callbacks.js';
@@ -71,7 +71,7 @@ export function currentAnswer(ctx: SandboxContext, row: SaleRow): Record<string,
 export function createSale(ctx: SandboxContext, req: SandboxRequest): Answer {
   requireToken(ctx, req, 'transactional');
   const body = objectBody(req);
-  const v = validateSale(body);
+  const v = validateSale(body, (rule) => strict(ctx, rule));
   const problems: string[] = [];
   const merchantId = v.subordinatedMerchantId.toLowerCase();
   if (!merchantExists(ctx, merchantId)) problems.push('Payment.SubordinatedMerchantId: no such merchant is registered');
@@ -240,6 +240,11 @@ function chipBody(ctx: SandboxContext, req: SandboxRequest, row: SaleRow, op: 'c
   if (b[wrong] !== undefined) throw invalidFields([`${wrong}: unknown member; this operation spells it ${spelled}`]);
   if (b.EmvData !== undefined && (typeof b.EmvData !== 'string' || !/^([0-9A-Fa-f]{2})+$/.test(b.EmvData))) throw invalidFields(['EmvData: must be hex']);
   if (op === 'confirm' && isChip(row.input_mode) && b.EmvData === undefined) throw invalidFields(['EmvData: is required to confirm a chip sale']);
+  // A chip undo carries the chip's data (CONECTA_PT 7393-7420, "Cartao com chip").
+  if (op === 'undo' && isChip(row.input_mode) && b.EmvData === undefined && strict(ctx, 'undo-emv-data')) {
+    problem(ctx, { kind: 'chip-undo-without-emv-data', merchantOrderId: row.merchant_order_id, paymentId: row.payment_id, detail: 'a chip undo came without EmvData; refused' });
+    throw invalidFields(['EmvData: is required to undo a chip sale']);
+  }
   if (typeof b.EmvData === 'string') {
     const malformed = missingTags('EmvData', b.EmvData, []);
     if (malformed.length > 0) throw invalidFields(malformed);

@@ -5,7 +5,7 @@ import { systemClock } from '../core/clock.js';
 import { omniToken } from './auth.js';
 import { SandboxClock } from './clock.js';
 import { maybeCloseDay } from './close-day.js';
-import { newUuid, type SandboxContext, type SandboxOptions } from './context.js';
+import { newUuid, problem, type SandboxContext, type SandboxOptions } from './context.js';
 import { control } from './controls.js';
 import { openSandboxDatabase } from './db.js';
 import { apiEntry, hostError, walletError } from './errors.js';
@@ -211,7 +211,35 @@ export function buildSandbox(options: SandboxOptions): Sandbox {
       hold(res);
       return;
     }
+    // A request the host refuses as malformed is named in the ledger (a client that sends one has a bug).
+    if ((answer.status === 400 || answer.status === 415) && malformed(answer.body)) {
+      problem(ctx, { kind: 'refused-request', detail: `${match.name}: ${refusalText(answer.body)}` });
+    }
     send(res, ctx, answer.status, answer.body, answer.headers);
+  }
+
+  /** True when the refusal is about the request's form (a field), not the state of a sale (302, 307-310, 318). */
+  function malformed(body: unknown): boolean {
+    const list = Array.isArray(body) ? body : [body];
+    return list.some((e) => {
+      if (!e || typeof e !== 'object') return false;
+      const code = (e as Record<string, unknown>).Code ?? (e as Record<string, unknown>).code;
+      if (typeof code === 'string') return code.startsWith('412.1');
+      return typeof code === 'number' && ![302, 303, 307, 308, 309, 310, 318].includes(code);
+    });
+  }
+
+  function refusalText(body: unknown): string {
+    const list = Array.isArray(body) ? body : [body];
+    return list
+      .map((e) => {
+        if (!e || typeof e !== 'object') return '';
+        const r = e as Record<string, unknown>;
+        const text = r.Message ?? r.description ?? r.error;
+        return typeof text === 'string' ? text : '';
+      })
+      .join(' | ')
+      .slice(0, 600);
   }
 
   async function run(fn: () => Answer | Promise<Answer>): Promise<Answer> {

@@ -186,6 +186,17 @@ export class WalletApi {
     if (issuedAt === undefined) throw business(422, '422.002', '81.01 is not a date');
     if (now.getTime() > issuedAt + this.#ctx.options.qrValidityMs) throw business(422, '422.003');
     const transactionType = data.payment_information.tipo_de_transacao;
+    // The host pays only codes it registered when it generated them (QR_V4 343-345, 422.002: "Não foi
+    // encontrado o registro de geração do QRCode"): the e-commerce QR sales. A code the terminal built
+    // itself is payable only where the acquirer registers such codes (scenario registersTerminalQr).
+    const registered = this.#ctx.db.prepare(`SELECT 1 FROM ecommerce_sales WHERE reference_label = ?`).get(data.additional_data_field.reference_label) !== undefined;
+    if (!registered && !scenario(this.#ctx).registersTerminalQr) {
+      ledgerEntry(this.#ctx, { kind: 'wallet-unregistered-code', merchantOrderId: data.additional_data_field.reference_label, note: 'a terminal-built code: the host has no record of generating it' });
+      throw business(422, '422.002', 'the host has no record of generating this QR code');
+    }
+    if (!registered) {
+      ledgerEntry(this.#ctx, { kind: 'wallet-terminal-code', merchantOrderId: data.additional_data_field.reference_label, note: 'a terminal-built code paid under the registersTerminalQr scenario' });
+    }
     if (transactionType !== '01' && transactionType !== '02') throw business(422, '422.002', `81.04 is ${transactionType}, neither a sale (01) nor a cancellation (02)`);
 
     let card;

@@ -49,6 +49,9 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
       outcomeAttempts: o.outcomeAttempts ?? 1,
       withholdMs: o.withholdMs ?? 6000,
       ...(o.tokenTtlSeconds !== undefined ? { tokenTtlSeconds: o.tokenTtlSeconds } : {}),
+      // The terminal-built wallet QR codes these tests pay need an acquirer that registers them
+      // (the host's default refuses them with 422.002; sandbox-contract.test.ts proves it).
+      scenario: { registersTerminalQr: true },
       ...o.extra,
     });
   let running = await listenSandbox(build());
@@ -144,11 +147,18 @@ export function cardNode(
       ...(inputMode === 'Typed' ? { CardNumberKSN: dataKsn } : { TrackTwoDataKSN: dataKsn }),
       IsDataInTLVFormat: false,
     },
-    ...(inputMode === 'Typed' ? { CardNumber: cipher } : { TrackTwoData: cipher }),
+    ...(inputMode === 'Typed' ? { CardNumber: cipher, SecurityCodeStatus: 'Nonexistent' } : { TrackTwoData: cipher }),
     ...(inputMode === 'Emv' || inputMode === 'ContactlessEmv'
       ? { EmvData: '9F2608A1B2C3D4E5F607089F2701809F3704DEADBEEF950500000000009F100706011A03900000', PanSequenceNumber: Number(c.panSequenceNumber) }
       : {}),
   };
+  if (inputMode === 'MagStripe') {
+    // the stripe sale's track 1 (CONECTA_PT 3099: "Sim"), encrypted like track 2 under its own KSN
+    const t1Ksn = withCounter(SANDBOX_KEYS.dataInitialKsn, counter++).hex;
+    const t1 = Buffer.from(`B${c.pan}^TESTE/CARTAO^${c.track2.split('=')[1]?.slice(0, 7) ?? ''}000000000`, 'ascii');
+    (node as unknown as Record<string, unknown>).TrackOneData = encryptData(deriveTdesKeys(SANDBOX_KEYS.bdk, t1Ksn).dataKeyRequest, t1, { iv }).toString('hex').toUpperCase();
+    (node.EncryptedCardData as unknown as Record<string, unknown>).TrackOneDataKSN = t1Ksn;
+  }
   if (o.pin !== null) {
     const pinKsn = withCounter(SANDBOX_KEYS.pinInitialKsn, counter++).hex;
     const pinKey = deriveTdesKeys(SANDBOX_KEYS.bdk, pinKsn).pinKey;

@@ -63,11 +63,11 @@ describe('confirmation and undo cents 20–29 (the sale approved)', () => {
 
   it('29 error on undo (500, not applied) → retry; the retry undoes', async () => {
     const a = await omni().createSale(sale(1029));
-    const err = await omni().undoSale(a.Payment.PaymentId).catch((e: unknown) => e);
+    const err = await omni().undoSale(a.Payment.PaymentId, EMV_UNDO).catch((e: unknown) => e);
     expect(isOmniposError(err, 'ACQUIRER_HTTP')).toBe(true);
     expect((err as { context: { status: number; outcomeUnknown: boolean } }).context).toMatchObject({ status: 500, outcomeUnknown: true });
     expect((await omni().getSale(a.Payment.PaymentId)).Payment.ConfirmationStatus).toBe(0);
-    await expect(omni().settle('undo', () => omni().undoSale(a.Payment.PaymentId))).resolves.toMatchObject({ action: 'done' });
+    await expect(omni().settle('undo', () => omni().undoSale(a.Payment.PaymentId, EMV_UNDO))).resolves.toMatchObject({ action: 'done' });
   });
 });
 

@@ -53,7 +53,7 @@ describe('omni sales against the sandbox over loopback HTTP', () => {
     const a = await h.acquirer.omni.createSale(sale(7000));
     const id = a.Payment.PaymentId;
     await expect(h.acquirer.omni.undoSale(id, EMV_UNDO)).resolves.toMatchObject({ ConfirmationStatus: 2 });
-    await expect(h.acquirer.omni.settle('undo', () => h.acquirer.omni.undoSale(id))).resolves.toMatchObject({ action: 'done' });
+    await expect(h.acquirer.omni.settle('undo', () => h.acquirer.omni.undoSale(id, EMV_UNDO))).resolves.toMatchObject({ action: 'done' });
     const ledger = await h.ledger();
     expect(ledger.sales.find((s) => s.paymentId === id)?.charged).toBe(0);
   });

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API_ERRORS } from '../../../tables/sandbox/published-errors.js';
 import { BUILT_IN_MERCHANTS } from '../../../tables/sandbox/merchants.js';
 import type { SandboxBase } from '../../../src/sandbox/index.js';
-import { EMV_CONFIRM, nextOrderId, sale, startHarness, voidRequest, type Harness } from './harness.js';
+import { EMV_CONFIRM, EMV_UNDO, nextOrderId, sale, startHarness, voidRequest, type Harness } from './harness.js';
 
 /**
  * The sandbox's own contract, on the wire: each base on its own listener, the host's published
@@ -95,7 +95,7 @@ describe('errors as the host sends them', () => {
     expect((await h.control('POST', '/sandbox/faults', { route: 'walletCardPayment', error: 309 })).status).toBe(400);
     const a = await h.acquirer.omni.createSale(sale(1000));
     await h.fault('saleUndo', { error: 310, handled: true });
-    const undo = await call('requests', 'DELETE', `/1/physicalSales/${a.Payment.PaymentId}`, {});
+    const undo = await call('requests', 'DELETE', `/1/physicalSales/${a.Payment.PaymentId}`, EMV_UNDO);
     expect(undo).toMatchObject({ status: 400, json: [{ Code: 310, Message: 'Payment method doest not support this operation' }] });
     // the host did undo it: an answer the client must not read as "not undone"
     expect((await h.acquirer.omni.getSale(a.Payment.PaymentId)).Payment.ConfirmationStatus).toBe(2);

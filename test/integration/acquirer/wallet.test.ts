@@ -9,6 +9,7 @@ import { buildPadraoq, buildPix } from '../../../src/qr/index.js';
 import { SANDBOX_CREDENTIALS } from '../../../tables/sandbox-credentials.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { EMV_CONFIRM, nextOrderId, startHarness, type Harness } from './harness.js';
+import { qrTextFromPng } from '../../../src/adapters/qr-image.js';
 
 let h: Harness;
 const callbacks: { status: number; body: Record<string, unknown> }[] = [];
@@ -141,7 +142,7 @@ describe('wallet API: card payment', () => {
   it('pays an e-commerce QR code sale: 12 → 2', async () => {
     const ec = h.acquirer.ecommerce as EcommerceClient;
     const s = await ec.createQrSale({ MerchantOrderId: nextOrderId(), Payment: { Type: 'qrcode', Amount: 4321, Installments: 1, Capture: true } });
-    await h.acquirer.wallet.pay({ qrCode: s.Payment.QrCodeString ?? '', card: CARD, ...PAYER });
+    await h.acquirer.wallet.pay({ qrCode: qrTextFromPng(s.Payment.QrCodeBase64Image ?? ''), card: CARD, ...PAYER });
     expect((await ec.getSale(s.Payment.PaymentId)).Payment.Status).toBe(2);
   });
 
