@@ -5,7 +5,7 @@ import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
 import { OUTBOX_OPERATIONS, idempotencyKey, type UndoTask } from '../../../src/engine/outbox/tasks.js';
 import type { Delivery } from '../../../src/engine/ports.js';
 import { Outbox, openTerminalDatabase, type Db, type OutboxTask } from '../../../src/store/index.js';
-import { log, sale, startHarness, type Harness } from '../acquirer/harness.js';
+import { EMV_UNDO, emvTags, log, sale, startHarness, type Harness } from '../acquirer/harness.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 
 const tempDir = useTempDirs();
@@ -41,8 +41,9 @@ function forwarder(windowMs: number): { db: Db; outbox: Outbox; settled: Deliver
   return { db, outbox, settled, run };
 }
 
+/** A chip sale's undo: the strict sandbox refuses a chip undo without EmvData (issue 16), as the manual's chip undo carries it. */
 function undoTask(merchantOrderId: string, paymentId?: string): UndoTask {
-  return { merchantOrderId, sentAt: new Date().toISOString(), ...(paymentId ? { paymentId } : {}) };
+  return { merchantOrderId, sentAt: new Date().toISOString(), emv: emvTags(EMV_UNDO.EmvData), ...(paymentId ? { paymentId } : {}) };
 }
 
 describe('the outbox against the strict sandbox over loopback', () => {
