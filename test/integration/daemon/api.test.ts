@@ -99,6 +99,26 @@ describe('the cash register API over loopback HTTP', () => {
     expect((await call('POST', '/v1/payments', { body: { amount: 10, method: 'credit', qrModality: 'debit' } })).body.error.field).toBe('qrModality');
   });
 
+  it('one payment at a time per terminal: while a wallet QR code shows, a card sale, a Pix sale and another QR sale answer 409 BUSY; once it is cancelled, a card sale goes (issue 17)', async () => {
+    await idle();
+    const qr = await call('POST', '/v1/payments', { body: { amount: 2710, method: 'wallet-qr', qrModality: 'credit' } });
+    expect(qr.status).toBe(202);
+    const card = await call('POST', '/v1/payments', { body: { amount: 2810, method: 'credit' } });
+    expect(card).toMatchObject({ status: 409, body: { error: { code: 'BUSY' } } });
+    const pix = await call('POST', '/v1/payments', { body: { amount: 2910, method: 'pix', payer: { name: 'Maria Silva', document: '52998224725' } } });
+    expect(pix.status).toBe(409);
+    expect((await call('POST', '/v1/payments', { body: { amount: 3010, method: 'wallet-qr', qrModality: 'debit' } })).status).toBe(409);
+    expect((await call('POST', `/v1/payments/${qr.body.id}/cancel`)).status).toBe(200);
+    await until(qr.body.id, ['cancelled', 'failed']);
+    let next = { status: 409, body: {} as Record<string, unknown> };
+    for (let i = 0; i < 100 && next.status === 409; i++) {
+      next = await call('POST', '/v1/payments', { body: { amount: 3110, method: 'credit' } });
+      if (next.status === 409) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(next.status).toBe(202);
+    await until(next.body.id as number, ['confirmed', 'declined', 'failed', 'cancelled']);
+  });
+
   it('a Pix sale: the payer is required and checked, the code comes back, paid it is confirmed', async () => {
     expect((await call('POST', '/v1/payments', { body: { amount: 1800, method: 'pix' } })).body.error.field).toBe('payer');
     expect((await call('POST', '/v1/payments', { body: { amount: 1800, method: 'pix', payer: { name: 'Maria', document: '111.111.111-11' } } })).body.error.field).toBe('payer.document');
