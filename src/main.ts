@@ -300,6 +300,7 @@ export async function startDaemon(deps: DaemonDeps): Promise<Daemon> {
             printer: { kind: values.printer.kind, ...(printing.lastStatus ? { lastStatus: printing.lastStatus } : {}) },
             alarms: () => operations.alarms.alarms(),
             keySlots: () => keySlots.view(),
+            paymentBusy: () => timing.lock.busy,
           },
         });
   const api = handler ? await listenApi(handler, values.api.host, deps.apiPort ?? values.api.port) : undefined;
