@@ -68,6 +68,8 @@ export const SANDBOX_ROUTES = {
     saleUndo: { method: 'DELETE', path: '/1/physicalSales/{PaymentId}', source: 'CONECTA_PT:7358 "Desfazimento por PaymentId"' },
     saleUndoByOrderId: { method: 'DELETE', path: '/1/physicalSales/orderId/{MerchantOrderId}', source: 'CONECTA_PT:7460 "Desfazimento por OrderId"' },
     saleConfirm: { method: 'PUT', path: '/1/physicalSales/{PaymentId}/confirmation', source: 'CONECTA_PT:7590 "Confirmação"' },
+    saleUndoPut: { method: 'PUT', path: '/1/physicalSales/{PaymentId}/undo', source: 'CONECTA_EN:1603, 1679 (the English page\'s undo)' },
+    saleUndoByOrderIdPut: { method: 'PUT', path: '/1/physicalSales/orderId/{MerchantOrderId}/undo', source: 'CONECTA_EN:1757, 1837' },
     voidCreate: { method: 'POST', path: '/1/physicalSales/{PaymentId}/voids', source: 'CONECTA_PT:8001 "Cancelamento de Pagamento"' },
     voidConfirm: { method: 'PUT', path: '/1/physicalSales/{PaymentId}/voids/{VoidId}/confirmation', source: 'CONECTA_PT:8584 "Confirmação de Cancelamento"' },
     voidUndo: { method: 'DELETE', path: '/1/physicalSales/{PaymentId}/voids/{VoidId}', source: 'CONECTA_EN:1882 (void undo)' },

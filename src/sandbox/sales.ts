@@ -32,6 +32,35 @@ export interface SaleRow {
   answer: string;
 }
 
+const RECEIPT_NAMES: Record<string, string> = {
+  MERCHANT_NAME: 'MerchantName',
+  MERCHANT_ADDRESS: 'MerchantAddress',
+  MERCHANT_CITY: 'MerchantCity',
+  MERCHANT_STATE: 'MerchantState',
+  MERCHANT_CODE: 'MerchantCode',
+  TERMINAL: 'Terminal',
+  NSU: 'Nsu',
+  DATE: 'Date',
+  HOUR: 'Hour',
+  CARD_NUMBER: 'CardNumber',
+  TRANSACTION_TYPE: 'TransactionType',
+  AUTHORIZATION_CODE: 'AuthorizationCode',
+  TRANSACTION_MODE: 'TransactionMode',
+  INPUT_METHOD: 'InputMethod',
+  CPF_CNPJ: 'CpfCnpj',
+  VALUE: 'Value',
+  SOFT_DESCRIPTOR: 'SoftDescriptor',
+};
+
+function receiptObject(rows: { Field: string; Content: string }[], brand: string): Record<string, string> {
+  const out: Record<string, string> = { IssuerName: `CIELO#${brand}`, Brand: brand };
+  for (const r of rows) {
+    const name = RECEIPT_NAMES[r.Field];
+    if (name) out[name] = r.Content;
+  }
+  return out;
+}
+
 export const cardMatch = (pan: string): string => createHash('sha256').update(`omnipos-sandbox:${pan}`).digest('hex');
 
 type Decision = { kind: 'approved' } | { kind: 'declined'; code: string; message: string } | { kind: 'timeout' } | { kind: 'error' };
@@ -118,14 +147,38 @@ export function createSale(ctx: SandboxContext, req: SandboxRequest): Answer {
   const authorizationCode = approved ? String(100000 + (parseInt(paymentId.slice(0, 6), 16) % 900000)) : '';
   const status = approved ? (v.capture ? 2 : 1) : 3;
   const payment = body.Payment as Record<string, unknown>;
-  const { PinBlock: _omit, ...cardEcho } = maskedCardNode(v.card);
-  void _omit;
+  const cardEcho = maskedCardNode(v.card);
+  const pinBlock = v.card.PinBlock;
+  const transaction = v.type === 'PhysicalDebitCard' ? 'VENDA A DEBITO' : v.type === 'PhysicalVoucherCard' ? 'VENDA VOUCHER' : 'VENDA A CREDITO';
+  const brand = read.pan.startsWith('4') ? 'VISA' : /^5[1-5]|^2[2-7]/.test(read.pan) ? 'MASTERCARD' : read.pan.startsWith('3') ? 'AMEX' : 'ELO';
+  const receiptRows = approved
+    ? receiptInformation(ctx, {
+        nsu,
+        at: now,
+        maskedPan: receiptPan(read.pan),
+        type: v.type,
+        authorizationCode,
+        inputMode: v.inputMode,
+        amount: v.amount,
+        transaction,
+        ...(typeof payment.SoftDescriptor === 'string' ? { softDescriptor: payment.SoftDescriptor } : {}),
+      })
+    : [];
   const answer = {
     MerchantOrderId: v.merchantOrderId,
     Customer: { Name: '[Guest]' },
     Payment: {
       ...payment,
-      [v.cardNode]: cardEcho,
+      // the card node as the manual's answers echo it (CONECTA_PT 3905ff): ciphertexts masked here, and the
+      // PIN block without its block; the echo's own members beside it
+      [v.cardNode]: {
+        ...cardEcho,
+        TruncateCardNumberWhenPrinting: false,
+        IsFallback: false,
+        SaveCard: false,
+        BrandInformation: { Type: transaction, Name: brand },
+        ...(pinBlock && typeof pinBlock === 'object' ? { PinBlock: { ...(pinBlock as Record<string, unknown>), EncryptedPinBlock: '*'.repeat(16) } } : {}),
+      },
       Installments: v.installments,
       Interest: payment.Interest ?? 'ByMerchant',
       Capture: v.capture,
@@ -143,19 +196,10 @@ export function createSale(ctx: SandboxContext, req: SandboxRequest): Answer {
       Country: 'BRA',
       ServiceTaxAmount: 0,
       PrintMessage: [],
-      ReceiptInformation: approved
-        ? receiptInformation(ctx, {
-            nsu,
-            at: now,
-            maskedPan: receiptPan(read.pan),
-            type: v.type,
-            authorizationCode,
-            inputMode: v.inputMode,
-            amount: v.amount,
-            transaction: v.type === 'PhysicalDebitCard' ? 'VENDA A DEBITO' : v.type === 'PhysicalVoucherCard' ? 'VENDA VOUCHER' : 'VENDA A CREDITO',
-            ...(typeof payment.SoftDescriptor === 'string' ? { softDescriptor: payment.SoftDescriptor } : {}),
-          })
-        : [],
+      ReceiptInformation: receiptRows,
+      // the same slip as named members (CONECTA_PT 3905ff "Receipt"), from the rows above
+      ...(approved ? { Receipt: receiptObject(receiptRows, brand) } : {}),
+      OfflinePaymentType: 'Online',
       ...(approved ? { AuthorizationCode: authorizationCode } : {}),
       ProofOfSale: nsu,
       InitializationVersion: INITIALIZATION_VERSION,

@@ -31,6 +31,8 @@ const HANDLERS: Partial<Record<SandboxRouteName, Handler>> = {
   saleConfirm: confirmSale,
   saleUndo: undoSale,
   saleUndoByOrderId: undoSaleByOrderId,
+  saleUndoPut: undoSale,
+  saleUndoByOrderIdPut: undoSaleByOrderId,
   voidCreate: createVoid,
   voidConfirm: confirmVoid,
   voidUndo: undoVoid,

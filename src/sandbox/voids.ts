@@ -49,7 +49,18 @@ function voidAnswer(ctx: SandboxContext, v: VoidRow): Record<string, unknown> {
  */
 function createAnswer(ctx: SandboxContext, v: VoidRow): Record<string, unknown> {
   const full = voidAnswer(ctx, v);
-  if (scenario(ctx).dialect === 'pt') return full;
+  if (scenario(ctx).dialect === 'pt') {
+    // The members the pt example prints beside CancellationStatus (CONECTA_PT 8040-8100); Reason* from the
+    // e-commerce page's reason table (0 Successful, 7 Denied). The example's Receipt block is not modelled.
+    const approved = v.cancellation_status === 1 || v.cancellation_status === 3;
+    return {
+      ...full,
+      ConfirmationStatus: 1,
+      PhysicalTransactionStatus: full.Status,
+      ReasonCode: approved ? 0 : 7,
+      ReasonMessage: approved ? 'Successful' : 'Denied',
+    };
+  }
   const approved = v.cancellation_status === 1;
   return {
     VoidId: v.void_id,
