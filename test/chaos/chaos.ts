@@ -59,6 +59,10 @@ const started = Date.now();
 const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-chaos-'));
 const stateDir = path.join(dir, 'terminal');
 const sandbox = await listenSandbox(buildSandbox({ dbFile: path.join(dir, 'acquirer.db'), log: createLogger({ level: 'silent' }), withholdMs: 1500 }));
+// The host as the manual shows it, drawn from the seed (issue 16): an answer dialect, a not-found
+// shape, and a sale that may reach the query host only seconds after it was made.
+const hostScenario = { dialect: pick(['pt', 'en'] as const), notFound: pick(['manual', '318', 'empty-list', 'payments-empty'] as const), visibilityDelayMs: pick([0, 0, 1000, 3000] as const) };
+await (await request(`${sandbox.url}/sandbox/scenario`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(hostScenario) })).body.text();
 const apiPort = await freePort();
 const api = `http://127.0.0.1:${apiPort}`;
 
@@ -278,7 +282,7 @@ if (pinpad.exitCode !== 0) problems.push(`the virtual pinpad ended with ${pinpad
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 console.log(
   JSON.stringify(
-    { sales: SALES, seed: values.seed, kills, restarts, faults, pinpadFaults, journal: Object.fromEntries(states), hostSales: ledger.sales.length, charged: ledger.totals.charged, seconds, problems },
+    { sales: SALES, seed: values.seed, hostScenario, kills, restarts, faults, pinpadFaults, journal: Object.fromEntries(states), hostSales: ledger.sales.length, charged: ledger.totals.charged, seconds, problems },
     null,
     2,
   ),
