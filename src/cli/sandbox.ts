@@ -29,6 +29,8 @@ there), plus its controls on --port:
   POST /sandbox/close-day    confirm every pending sale now (the 00:00 America/Sao_Paulo close)
   POST /sandbox/faults       {"route": "saleCreate", "latencyMs"|"status"|"reset"|"drop"|"error", "times"}
                              ("error": a published number, e.g. 309, or wallet code "422.002")
+  POST /sandbox/scenario     {"dialect": "pt"|"en", "notFound", "visibilityDelayMs", "outcomes",
+                             "registersTerminalQr", "lenient": [rule…]}; GET shows it and the rules
   GET  /sandbox/credentials  the test credentials, merchant and terminal
 --faults takes the body of POST /sandbox/faults (one fault or a list) to apply from the start;
 --callback-url is the partner URL that receives the wallet undo callback.

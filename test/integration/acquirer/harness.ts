@@ -46,7 +46,9 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
     buildSandbox({
       dbFile,
       log,
-      outcomeAttempts: o.outcomeAttempts ?? 1,
+      // cents outcomes repeat on every attempt, as the public sandbox does; a test whose retry must
+      // get past one asks for the first-N scenario with outcomeAttempts
+      ...(o.outcomeAttempts !== undefined ? { outcomeAttempts: o.outcomeAttempts } : {}),
       withholdMs: o.withholdMs ?? 6000,
       ...(o.tokenTtlSeconds !== undefined ? { tokenTtlSeconds: o.tokenTtlSeconds } : {}),
       // The terminal-built wallet QR codes these tests pay need an acquirer that registers them
