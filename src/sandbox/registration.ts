@@ -99,9 +99,11 @@ export function updateMerchant(ctx: SandboxContext, req: SandboxRequest): Answer
 /** `POST /terminals`: flat (manual) or under `TerminalBaseModel` (002). */
 export function createTerminal(ctx: SandboxContext, req: SandboxRequest): Answer {
   requireToken(ctx, req, 'registration');
-  const raw = objectBody(req);
-  const body = (raw.TerminalBaseModel && typeof raw.TerminalBaseModel === 'object' ? { ...raw, ...(raw.TerminalBaseModel) } : raw);
+  // The current manual's body is flat (CONECTA_PT 9890-9898, 9942-9952); the English page's
+  // TerminalBaseModel wrapper (CONECTA_EN 2484-2489) is the older shape, refused here.
+  const body = objectBody(req);
   const f = new Fields(body);
+  if (body.TerminalBaseModel !== undefined) f.problems.push('TerminalBaseModel: not a member; the terminal\'s fields go flat in the body');
   const merchantId = f.string('SubordinatedMerchantId', { re: /^[0-9a-f-]{36}$/i, hint: 'must be a GUID' });
   const terminalId = f.string('TerminalId', { re: /^[0-9A-Za-z]{8}$/, hint: 'must be 8 letters or digits' });
   f.string('CommunicationType');
@@ -117,7 +119,6 @@ export function createTerminal(ctx: SandboxContext, req: SandboxRequest): Answer
   if (taken || BUILT_IN_MERCHANTS.some((m) => m.terminal.terminalId === terminalId)) throw invalidFields([`TerminalId: ${String(terminalId)} is already registered`]);
   const now = ctx.clock.now();
   const terminal = { ...body, SubordinatedMerchantId: mid, SkipEquipment: skip, AcquirerIds: [4] };
-  delete (terminal as Record<string, unknown>).TerminalBaseModel;
   ctx.db.prepare(`INSERT INTO terminals (terminal_id, subordinated_merchant_id, body) VALUES (?, ?, ?)`).run(terminalId, mid, JSON.stringify(terminal));
   return {
     status: 201,

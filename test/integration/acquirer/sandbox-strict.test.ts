@@ -166,3 +166,22 @@ describe('wallet QR per the QR manual v4', () => {
     }
   });
 });
+
+describe('registration on its own host', () => {
+  it('POST /terminals takes the current manual\'s flat body (CONECTA_PT 9890-9898) and refuses the older TerminalBaseModel wrapper', async () => {
+    const master = await h.acquirer.tokens.token('registration');
+    const post = async (body: unknown) => {
+      const r = await request(`${h.running.urls.registration}/terminals`, { method: 'POST', headers: { authorization: `Bearer ${master}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: r.statusCode, json: (await r.body.json()) as unknown };
+    };
+    const flat = { SubordinatedMerchantId: SANDBOX_MERCHANT.merchant.subordinatedMerchantId, CommunicationType: 'PERFIL_PADRAO', SkipEquipment: true, TerminalId: '42009901' };
+    const wrapped = await post({ TerminalBaseModel: { ...flat, TerminalId: '42009902' } });
+    expect(wrapped.status).toBe(400);
+    expect(JSON.stringify(wrapped.json)).toMatch(/TerminalBaseModel: not a member/);
+    expect((await post(flat)).status).toBe(201);
+    // and only there: the parameters host does not serve it
+    const elsewhere = await request(`${new URL(h.running.urls.parameters).origin}/terminals`, { method: 'POST', headers: { authorization: `Bearer ${master}`, 'content-type': 'application/json' }, body: JSON.stringify(flat) });
+    expect(elsewhere.statusCode).toBe(404);
+    await elsewhere.body.dump();
+  });
+});
