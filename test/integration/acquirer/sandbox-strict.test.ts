@@ -172,7 +172,7 @@ describe('registration on its own host', () => {
     const master = await h.acquirer.tokens.token('registration');
     const post = async (body: unknown) => {
       const r = await request(`${h.running.urls.registration}/terminals`, { method: 'POST', headers: { authorization: `Bearer ${master}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      return { status: r.statusCode, json: (await r.body.json()) as unknown };
+      return { status: r.statusCode, json: (await r.body.json()) };
     };
     const flat = { SubordinatedMerchantId: SANDBOX_MERCHANT.merchant.subordinatedMerchantId, CommunicationType: 'PERFIL_PADRAO', SkipEquipment: true, TerminalId: '42009901' };
     const wrapped = await post({ TerminalBaseModel: { ...flat, TerminalId: '42009902' } });
