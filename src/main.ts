@@ -3,7 +3,7 @@ import { Agent, type Dispatcher } from 'undici';
 import type { Acquirer } from './acquirer/index.js';
 import { buildApp, listenApi } from './api/app.js';
 import { listenLan } from './main/api-lan.js';
-import { acquirerFromConfig } from './main/acquirer-urls.js';
+import { acquirerFromConfig, sandboxListenOptions } from './main/acquirer-urls.js';
 import { startAcquirerProbe, type AcquirerProbeOptions } from './main/acquirer-probe.js';
 import { PinpadKeySlots } from './main/pinpad-key-slots.js';
 import { saleIdentity } from './main/sale-identity.js';
@@ -27,6 +27,7 @@ import { HostClock } from './core/host-clock.js';
 import type { Logger } from './core/log/index.js';
 import { sdNotify, watchdogIntervalMs } from './core/systemd.js';
 import { OutboxForwarder } from './engine/outbox/forwarder.js';
+import { PaymentLock } from './engine/payment-lock.js';
 import type { ReceiptPort } from './engine/ports.js';
 import { PixEngine, type PixEvent } from './engine/pix/engine.js';
 import { QrEngine, type QrEvent } from './engine/qr/engine.js';
@@ -143,7 +144,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   onWriteFailure(db, (e) => writeHealth.failed(e));
   const journal = new Journal(db);
   const outbox = new Outbox(db);
-  const orderIds = new MerchantOrderIds(db, { ordinal: values.terminal.ordinal, clock });
+  const orderIds = new MerchantOrderIds(db, { ordinal: values.terminal.orderIdTerminal ?? values.terminal.ordinal, clock });
 
   const sandbox =
     values.environment === 'sandbox' && values.sandbox.embedded
@@ -153,9 +154,12 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
             log,
             outcomeAttempts: values.sandbox.outcomeAttempts,
             qrValidityMs: values.qr.validitySeconds * 1000,
+            // The terminal-built wallet QR needs an acquirer that registers such codes: the sandbox
+            // plays one only when this terminal is set to build them (the host's default refuses them, 422.002).
+            scenario: { registersTerminalQr: values.qr.provider === 'terminal' },
           });
           try {
-            return await listenSandbox(host, { port: deps.sandboxPort ?? values.sandbox.port });
+            return await listenSandbox(host, sandboxListenOptions(config, deps.sandboxPort));
           } catch (e) {
             host.close();
             throw e;
@@ -218,6 +222,8 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
     attended: values.terminal.mode === 'attended',
     ecrDecisionMs: values.payments.ecrDecisionSeconds * 1000,
     closeMarginMs: values.payments.closeMarginSeconds * 1000,
+    // One payment at a time per terminal (card, wallet QR, Pix, voids): the host refuses simultaneous ones.
+    lock: new PaymentLock(),
   };
   const qrTiming = { validityMs: values.qr.validitySeconds * 1000, watchMarginMs: values.qr.watchMarginSeconds * 1000, pollMs: values.qr.pollMs };
   const printing = await held.step('the receipt printer', () => receiptPrinter(config, log.child({ component: 'printer' })));
@@ -244,7 +250,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
     onEvent,
   });
   // qr.provider: the terminal's own codes or the e-commerce QR sale; e-commerce QR sales are delivered to that API.
-  const { delivery, codes: qrCodes } = qrProvider(config, acquirer, db, journal, new OmniDeliveryAdapter(acquirer.omni));
+  const { delivery, codes: qrCodes } = qrProvider(config, acquirer, db, journal, new OmniDeliveryAdapter(acquirer.omni, { terminalId: values.terminal.terminalId, subordinatedMerchantId: values.terminal.subordinatedMerchantId }));
   const profile = merchantProfile(config);
   // The QR (wallet or Pix) on the pinpad's display while it can be paid: an image, or a text.
   const qrDisplay = new PinpadQrDisplay(pinpadDevice.pinpad, log.child({ component: 'pinpad-display' }));
@@ -311,7 +317,8 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
       const kind = journal.get(task.journalId ?? -1)?.kind;
       if (kind) owners[kind]?.settled(task, result);
     },
-    undoRace: { processingWindowMs: 2 * values.acquirer.timeoutMs },
+    undoRace: { processingWindowMs: 2 * values.acquirer.timeoutMs, closeMarginMs: timing.closeMarginMs },
+    onAlarm: (a) => onEvent({ type: 'alarm', id: a.journalId ?? -1, code: a.code, message: a.message }),
   });
   const outboxLog = log.child({ component: 'outbox' });
   forwarderRef.runOnce = () =>
@@ -346,6 +353,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
     printer: { kind: values.printer.kind, ...(printing.lastStatus ? { lastStatus: printing.lastStatus } : {}) },
     alarms: () => [...writeHealth.alarms(), ...operations.alarms.alarms()],
     keySlots: () => keySlots.view(),
+    paymentBusy: () => timing.lock.busy,
   };
   // GET /metrics: payments, outboxes, host latency, pinpad link, printer, alarms (Prometheus).
   const telemetryRef: { queued?: () => { queued: number } } = {};
@@ -418,7 +426,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   await sdNotify(env, '--ready', `--status=omnipos ${values.environment}`);
   ready = true;
   log.info(
-    { environment: values.environment, stateDir: values.stateDir, terminal: values.terminal.terminalId, apiTokenFile, api: api?.url, sandbox: sandbox?.url },
+    { environment: values.environment, stateDir: values.stateDir, terminal: values.terminal.terminalId, apiTokenFile, api: api?.url, sandbox: sandbox?.url, sandboxWallet: sandbox?.urls.wallet },
     'omnipos started',
   );
   return {

@@ -12,16 +12,19 @@ export interface PixSaleRequest {
   Payment: { Type: 'Pix'; Amount: number };
 }
 
-/** A QR code card sale (status 12 until a wallet pays the code). */
+/**
+ * A QR code card sale (status 12 until a wallet pays the code), as the e-commerce page's
+ * "Gerando um QR Code via API" request writes it (lines 2374-2389): `QrCode` under `Payment`.
+ */
 export interface QrSaleRequest {
   MerchantOrderId: string;
-  Payment: { Type: 'qrcode'; Amount: number; Installments: number; Capture: boolean; Modality?: 'Credit' | 'Debit' };
-  QrCode?: { MerchantName?: string };
+  Payment: { Type: 'qrcode'; Amount: number; Installments: number; Capture: boolean; Modality?: 'Credit' | 'Debit'; QrCode?: { MerchantName?: string } };
 }
 
 export interface EcommerceSale {
   MerchantOrderId: string;
   Payment: {
+    /** The manual's Pix answer spells it `Paymentid` (e-commerce page line 1870): read with `ecommercePaymentId`. */
     PaymentId: string;
     Status: number;
     Amount: number;
@@ -33,6 +36,13 @@ export interface EcommerceSale {
     [more: string]: unknown;
   };
   [more: string]: unknown;
+}
+
+/** The sale's PaymentId as either spelling the manual shows (`PaymentId`; `Paymentid` in the Pix answer, line 1870). */
+export function ecommercePaymentId(sale: EcommerceSale): string | undefined {
+  const p = sale.Payment as Record<string, unknown>;
+  const id = typeof p.PaymentId === 'string' && p.PaymentId !== '' ? p.PaymentId : p.Paymentid;
+  return typeof id === 'string' && id !== '' ? id : undefined;
 }
 
 export interface EcommerceVoidAnswer {
@@ -63,7 +73,8 @@ export interface EcommerceClientOptions {
 }
 
 /**
- * The JSON e-commerce API (002): Pix and QR code sales, query, void/refund, BIN lookup. Every
+ * The JSON e-commerce API (002): Pix and QR code sales and void/refund on the request host; sale
+ * query and BIN lookup on the query host (routes.ts `ecommerceQuery`). Every
  * request carries `MerchantId`, `MerchantKey` and a fresh `RequestId`. Non-2xx answers throw
  * ACQUIRER_HTTP with the first `{Code, Message}` of the error list.
  */
@@ -102,7 +113,12 @@ export class EcommerceClient {
 
   /** `PUT /1/sales/{PaymentId}/void[?Amount=cents]`: cancel a pending sale, void a paid QR sale, refund a paid Pix. */
   async voidSale(paymentId: string, amount?: number, options: { timeoutMs?: number } = {}): Promise<EcommerceVoidAnswer> {
-    return (await this.#json('ecommerceSaleVoid', { PaymentId: paymentId }, { ...(amount !== undefined ? { query: { Amount: String(amount) } } : {}), ...options })) as EcommerceVoidAnswer;
+    // The manual's void request names Content-Type: application/json as required, though it has no body.
+    return (await this.#json('ecommerceSaleVoid', { PaymentId: paymentId }, {
+      ...(amount !== undefined ? { query: { Amount: String(amount) } } : {}),
+      headers: { 'content-type': 'application/json' },
+      ...options,
+    })) as EcommerceVoidAnswer;
   }
 
   /** `GET /1/cardBin/{first six digits}`. */

@@ -81,7 +81,11 @@ export class AcquirerHttp {
 
   /** The absolute URL of a route. */
   url<N extends RouteName>(name: N, params: RouteParams<N>, query?: Record<string, string>): string {
-    const base = this.#o.bases[ROUTES[name].base].replace(/\/+$/, '');
+    const key = ROUTES[name].base;
+    const base = this.#o.bases[key].replace(/\/+$/, '');
+    if (base === '') {
+      throw new OmniposError('INVALID_ARGUMENT', `${name}: no ${key} address is configured (acquirer.${key}Url)`, { route: name, base: key, outcomeUnknown: false });
+    }
     const qs = query && Object.keys(query).length > 0 ? `?${new URLSearchParams(query).toString()}` : '';
     return `${base}${routePath(name, params)}${qs}`;
   }

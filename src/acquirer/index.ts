@@ -12,9 +12,10 @@ export { AcquirerHttp, type AcquirerHttpOptions, type AcquirerResponse, type Sen
 export { OmniTokens, OMNI_SCOPES, type ScopeFamily, type SecretSource } from './oauth.js';
 export { OmniClient, type CallOptions } from './omni-client.js';
 export { WalletClient, type WalletPayment, type WalletPaymentAnswer, type WalletClientOptions } from './wallet-client.js';
-export { EcommerceClient, type PixSaleRequest, type QrSaleRequest, type EcommerceSale, type EcommerceVoidAnswer, type CardBinAnswer } from './ecommerce-client.js';
+export { EcommerceClient, ecommercePaymentId, type PixSaleRequest, type QrSaleRequest, type EcommerceSale, type EcommerceVoidAnswer, type CardBinAnswer } from './ecommerce-client.js';
 export { httpError, isOutcomeUnknown, acquirerContext, returnOf, type AcquirerErrorContext } from './errors.js';
 export * from './outcomes.js';
+export { saleOwnership, findOurSale, type OurSale, type Ownership } from './ownership.js';
 export type * from './omni-types.js';
 
 /** The acquirer settings the clients need (a subset of the configuration's `acquirer`). */
@@ -23,10 +24,19 @@ export interface AcquirerSettings {
   requestUrl: string;
   queryUrl: string;
   parametersUrl: string;
-  /** Merchant and terminal registration; defaults to parametersUrl. */
+  /**
+   * Merchant and terminal registration, a host of its own. No fallback: without it a registration
+   * call fails before anything is sent (the configuration requires it outside the sandbox).
+   */
   registrationUrl?: string;
   walletUrl: string;
+  /** The e-commerce API's request host (sales, voids). */
   ecommerceUrl: string;
+  /**
+   * The e-commerce API's query host (`GET /1/sales/{id}`, `GET /1/cardBin/{bin}`). The configuration
+   * requires it outside the sandbox; when absent (sandbox tests) the request host is used.
+   */
+  ecommerceQueryUrl?: string;
   clientId: string;
   timeoutMs: number;
 }
@@ -65,8 +75,9 @@ export function createAcquirer(deps: AcquirerDeps): Acquirer {
       request: s.requestUrl,
       query: s.queryUrl,
       parameters: s.parametersUrl,
-      registration: s.registrationUrl ?? s.parametersUrl,
+      registration: s.registrationUrl ?? '',
       ecommerce: s.ecommerceUrl,
+      ecommerceQuery: s.ecommerceQueryUrl ?? s.ecommerceUrl,
       wallet: s.walletUrl,
     },
     timeoutMs: s.timeoutMs,

@@ -3,7 +3,11 @@
  * sends or reads is typed; answers keep every other member the host adds.
  */
 
-export type InputMode = 'Typed' | 'MagStripe' | 'Emv' | 'ContactlessMagStripe' | 'ContactlessEmv';
+/**
+ * The sale's `InputMode` enum as the manual's request tables give it (Conecta pt page, e.g. line
+ * 1431 and 3368: "Enum: Typed, MagStripe, Emv, ContactlessEmv"); there is no contactless-stripe value.
+ */
+export type InputMode = 'Typed' | 'MagStripe' | 'Emv' | 'ContactlessEmv';
 export type AuthenticationMethod = 'NoPassword' | 'OnlineAuthentication' | 'OfflineAuthentication';
 export type PhysicalPaymentType = 'PhysicalCreditCard' | 'PhysicalDebitCard' | 'PhysicalVoucherCard';
 export type PhysicalCharacteristics =
@@ -18,6 +22,8 @@ export type PhysicalCharacteristics =
 export interface EncryptedCardData {
   EncryptionType: 'Dukpt3DesCBC';
   InitializationVector: string;
+  /** The KSN track 1 was encrypted under (GTK's PP_TRK1KSN), beside TrackOneData. */
+  TrackOneDataKSN?: string;
   TrackTwoDataKSN?: string;
   CardNumberKSN?: string;
   IsDataInTLVFormat?: boolean;
@@ -33,9 +39,13 @@ export interface PinBlock {
 export interface PhysicalCard {
   InputMode: InputMode;
   AuthenticationMethod: AuthenticationMethod;
-  ExpirationDate?: string;
-  BrandId?: number;
-  IssuerId?: number;
+  /** MM/yyyy, from the card read; required for every input mode. */
+  ExpirationDate: string;
+  /** From the tables (Product and BIN); required: a sale without them is refused before it is sent. */
+  BrandId: number;
+  IssuerId: number;
+  /** Encrypted track 1 (GTK), stripe reads of a card that has one. */
+  TrackOneData?: string;
   /** Encrypted track 2 (GTK); stripe and chip. */
   TrackTwoData?: string;
   /** Encrypted typed PAN (EBX). */

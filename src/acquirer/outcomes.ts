@@ -1,4 +1,4 @@
-import { returnCodeName, type ReturnCodeName } from '../../tables/acquirer/return-codes.js';
+import { codeMeaning } from '../../tables/acquirer/return-codes.js';
 import { acquirerContext, returnOf } from './errors.js';
 import type { AcquirerResponse } from './http.js';
 
@@ -64,7 +64,7 @@ export function saleOutcome(ex: Exchange, captureRequested = true): SaleOutcome 
   const ret = returnOf(body);
   if (status >= 500 || status === 408) return { kind: 'unknown', reason: `HTTP ${status}` };
   if (status >= 400) {
-    return { kind: 'refused', status, ...ret, duplicateOrderId: returnCodeName(ret.returnCode) === 'DUPLICATE_ORDER_ID' };
+    return { kind: 'refused', status, ...ret, duplicateOrderId: codeMeaning(ret.returnCode) === 'duplicate-order-id' };
   }
   if (status < 200 || status >= 300) return { kind: 'unknown', reason: `HTTP ${status}` };
   const p = payment(body);
@@ -88,8 +88,10 @@ export type Operation = 'confirm' | 'undo' | 'void-confirm' | 'void-undo';
  * `done`: nothing more to send. `retry`: send again later (the outbox's backoff).
  * `dead-letter`: stop and raise an alarm. `needs-refund`: the sale stays charged (confirmed by
  * the host, e.g. at the daily close); alarm, and a void when the customer returns.
+ * `query`: the answer decides nothing (any non-2xx, or a 2xx that is not unambiguous): ask the
+ * host for the sale's (or the void's) state and decide on that.
  */
-export type OperationAction = 'done' | 'retry' | 'dead-letter' | 'needs-refund';
+export type OperationAction = 'done' | 'retry' | 'dead-letter' | 'needs-refund' | 'query';
 
 export interface OperationOutcome {
   action: OperationAction;
@@ -100,74 +102,51 @@ export interface OperationOutcome {
   cancellationStatus?: number;
 }
 
-/** Named permanent codes per operation; any other code (or none) on an error status retries. */
-const PERMANENT: Record<Operation, Partial<Record<ReturnCodeName, OperationAction>>> = {
-  confirm: {
-    ALREADY_CONFIRMED: 'done',
-    ALREADY_UNDONE: 'dead-letter',
-    DECLINED_SALE: 'done',
-    NOT_ALLOWED: 'dead-letter',
-    PAST_DAILY_CLOSE: 'done',
-  },
-  undo: {
-    ALREADY_UNDONE: 'done',
-    DECLINED_SALE: 'done',
-    ALREADY_CONFIRMED: 'needs-refund',
-    PAST_DAILY_CLOSE: 'needs-refund',
-    NOT_ALLOWED: 'dead-letter',
-  },
-  'void-confirm': {
-    ALREADY_CONFIRMED: 'done',
-    ALREADY_UNDONE: 'dead-letter',
-    NOT_ALLOWED: 'dead-letter',
-  },
-  'void-undo': {
-    ALREADY_UNDONE: 'done',
-    ALREADY_CONFIRMED: 'dead-letter',
-    NOT_ALLOWED: 'dead-letter',
-    PAST_DAILY_CLOSE: 'dead-letter',
-  },
-};
+/** A sale `Status` that is final at the host with nothing charged: 3 denied, 10 cancelled, 13 aborted. */
+export const NOTHING_CHARGED_STATUSES: ReadonlySet<number> = new Set([3, 10, 13]);
 
-/** The confirm/undo/void table, keyed on (operation, HTTP status, ConfirmationStatus, Status, ReturnCode). */
+/**
+ * The confirm/undo/void table. Only a 2xx body decides (`ConfirmationStatus`,
+ * `CancellationStatus`, `Status`); a return code never does. Any non-2xx, and any 2xx the
+ * table cannot read unambiguously (`{}`, `null`, status 0, the void confirmation's
+ * `CancellationStatus: 4` beside `ConfirmatinoStatus: 1`), is `query`. A lost exchange is
+ * `retry` (every one of these requests is safe to repeat).
+ */
 export function operationOutcome(op: Operation, ex: Exchange): OperationOutcome {
   if (ex.kind === 'transport') return { action: 'retry', reason: `transport ${ex.failure}` };
   const { status, body } = ex;
-  const ret = returnOf(body);
-  const name = returnCodeName(ret.returnCode);
-  if (status >= 200 && status < 300) {
-    const p = payment(body);
-    const cs = intField(p, 'ConfirmationStatus', 'ConfirmatinoStatus');
-    const cancel = intField(p, 'CancellationStatus');
-    const st = intField(p, 'Status');
-    const extra = { ...(cs !== undefined ? { confirmationStatus: cs } : {}), ...(cancel !== undefined ? { cancellationStatus: cancel } : {}) };
-    switch (op) {
-      case 'confirm':
-        if (cs === 1) return { action: 'done', reason: 'confirmed', ...extra };
-        if (cs === 2) return { action: 'dead-letter', reason: 'sale was undone; cannot confirm', ...extra };
-        if (st === 3) return { action: 'done', reason: 'declined sale: nothing to confirm', ...extra };
-        return { action: 'retry', reason: `2xx with ConfirmationStatus ${String(cs)}`, ...extra };
-      case 'undo':
-        if (cs === 2) return { action: 'done', reason: 'undone', ...extra };
-        if (cs === 1) return { action: 'needs-refund', reason: 'sale is confirmed; undo did not happen', ...extra };
-        if (st === 3) return { action: 'done', reason: 'declined sale: nothing to undo', ...extra };
-        return { action: 'retry', reason: `2xx with ConfirmationStatus ${String(cs)}`, ...extra };
-      case 'void-confirm':
-        if (cancel === 3) return { action: 'done', reason: 'void confirmed', ...extra };
-        if (cancel === 4) return { action: 'dead-letter', reason: 'void was undone; cannot confirm', ...extra };
-        if (cancel === 2) return { action: 'dead-letter', reason: 'void was denied', ...extra };
-        return { action: 'retry', reason: `2xx with CancellationStatus ${String(cancel)}`, ...extra };
-      case 'void-undo':
-        if (cancel === 4) return { action: 'done', reason: 'void undone', ...extra };
-        if (cancel === 2) return { action: 'done', reason: 'void was denied: nothing to undo', ...extra };
-        if (cancel === 3) return { action: 'dead-letter', reason: 'void is confirmed; the refund stands', ...extra };
-        return { action: 'retry', reason: `2xx with CancellationStatus ${String(cancel)}`, ...extra };
-    }
+  if (status < 200 || status >= 300) {
+    const ret = returnOf(body);
+    return { action: 'query', reason: `HTTP ${status}${ret.returnCode !== undefined ? ` ReturnCode ${JSON.stringify(ret.returnCode)}` : ''}: the answer decides nothing` };
   }
-  const permanent = name ? PERMANENT[op][name] : undefined;
-  if (permanent) return { action: permanent, reason: `HTTP ${status} ${name ?? ''}`.trim() };
-  // A 404 is never final by itself; 401/403, 4xx without a named code, 5xx: send again later.
-  return { action: 'retry', reason: `HTTP ${status}${ret.returnCode !== undefined ? ` ReturnCode ${String(ret.returnCode)}` : ''}` };
+  const p = payment(body);
+  const cs = intField(p, 'ConfirmationStatus');
+  const cancel = intField(p, 'CancellationStatus');
+  const st = intField(p, 'Status');
+  const extra = { ...(cs !== undefined ? { confirmationStatus: cs } : {}), ...(cancel !== undefined ? { cancellationStatus: cancel } : {}) };
+  const unclear = (what: string): OperationOutcome => ({ action: 'query', reason: `2xx ${what}: not unambiguous`, ...extra });
+  switch (op) {
+    case 'confirm':
+      if (cs === 1) return { action: 'done', reason: 'confirmed', ...extra };
+      if (cs === 2) return { action: 'dead-letter', reason: 'the sale was undone; it cannot be confirmed', ...extra };
+      if (st !== undefined && NOTHING_CHARGED_STATUSES.has(st)) return { action: 'done', reason: `Status ${st}: nothing to confirm`, ...extra };
+      return unclear(`ConfirmationStatus ${String(cs)}`);
+    case 'undo':
+      if (cs === 2) return { action: 'done', reason: 'undone', ...extra };
+      if (cs === 1) return { action: 'needs-refund', reason: 'the sale is confirmed; the undo did not happen', ...extra };
+      if (st !== undefined && NOTHING_CHARGED_STATUSES.has(st)) return { action: 'done', reason: `Status ${st}: nothing to undo`, ...extra };
+      return unclear(`ConfirmationStatus ${String(cs)}`);
+    case 'void-confirm':
+      // The Portuguese page's confirmation example answers CancellationStatus 4 with ConfirmatinoStatus 1:
+      // only 3 (confirmed) is read; anything else is asked of the void's query.
+      if (cancel === 3) return { action: 'done', reason: 'void confirmed', ...extra };
+      return unclear(`CancellationStatus ${String(cancel)}`);
+    case 'void-undo':
+      if (cancel === 4) return { action: 'done', reason: 'void undone', ...extra };
+      if (cancel === 2) return { action: 'done', reason: 'void was denied: nothing to undo', ...extra };
+      if (cancel === 3) return { action: 'needs-refund', reason: 'the void is confirmed; the refund stands', ...extra };
+      return unclear(`CancellationStatus ${String(cancel)}`);
+  }
 }
 
 /* ----------------------------------------------------------------- void */
@@ -180,40 +159,103 @@ export type VoidOutcome =
   /** Maybe voided: undo by MerchantVoidId, or query. */
   | { kind: 'unknown'; reason: string };
 
-/** The void create table: CancellationStatus 1 → approved (to confirm), 2 → declined. */
+function idField(obj: Record<string, unknown> | undefined, key: string): string | undefined {
+  const v = obj?.[key];
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+/** `ReturnCode` 0 as the manual writes it: `0` (English void answer) or `"0"`/`"000"` (Portuguese). */
+function returnCodeZero(code: unknown): boolean {
+  return code === 0 || code === '0' || code === '000';
+}
+
+/**
+ * The void create table, in every shape the manual shows: approved on `CancellationStatus` 1
+ * (Portuguese page) or on `Status` 10 with `ReturnCode` 0 (English page, which has no
+ * CancellationStatus), with a `VoidId` either way; `CancellationStatus` 2 → declined.
+ */
 export function voidOutcome(ex: Exchange): VoidOutcome {
   if (ex.kind === 'transport') return ex.failure === 'not-sent' ? { kind: 'not-sent' } : { kind: 'unknown', reason: ex.failure };
   const { status, body } = ex;
   const ret = returnOf(body);
   if (status >= 500 || status === 408) return { kind: 'unknown', reason: `HTTP ${status}` };
   if (status >= 400) return { kind: 'refused', status, ...ret };
+  if (status < 200 || status >= 300) return { kind: 'unknown', reason: `HTTP ${status}` };
   const p = payment(body);
   const cancel = intField(p, 'CancellationStatus');
-  const voidId = typeof p?.VoidId === 'string' && p.VoidId !== '' ? p.VoidId : undefined;
-  if (cancel === 1 && voidId) return { kind: 'approved', voidId };
+  const st = intField(p, 'Status');
+  const voidId = idField(p, 'VoidId');
   if (cancel === 2) return { kind: 'declined', ...(voidId ? { voidId } : {}), ...ret };
-  return { kind: 'unknown', reason: `CancellationStatus ${String(cancel)}` };
+  if (voidId && cancel === 1) return { kind: 'approved', voidId };
+  if (voidId && cancel === undefined && st === 10 && returnCodeZero(p?.ReturnCode)) return { kind: 'approved', voidId };
+  return { kind: 'unknown', reason: `CancellationStatus ${String(cancel)}, Status ${String(st)}${voidId ? '' : ', no VoidId'}` };
 }
 
 /* ---------------------------------------------------------------- query */
 
 export type QueryOutcome =
   | { kind: 'found'; status: number | undefined; confirmationStatus: number | undefined; paymentId: string | undefined }
-  /** 404: not found NOW. Never final by itself: the caller applies the processing window. */
+  /** Not found NOW. Never final by itself: the caller applies the close of the sale's day. */
   | { kind: 'not-found' }
   | { kind: 'unknown'; reason: string };
+
+/**
+ * The host's "not found", in the shapes it is given: HTTP 404 whose body carries a published
+ * not-found code (303, 307, 318 of the e-commerce error table, as the `[{Code, Message}]` array
+ * or `{ReturnCode}`), or a 2xx empty list (`[]`, `{"Payments": []}`). A 404 without such a code
+ * (no body, an unpublished code) may be a path the host does not serve: it is not "not found".
+ */
+function notFound(status: number, body: unknown): boolean | undefined {
+  if (status === 404) return codeMeaning(returnOf(body).returnCode) === 'not-found';
+  if (status >= 200 && status < 300) {
+    if (Array.isArray(body)) return body.length === 0;
+    if (body && typeof body === 'object' && Array.isArray((body as Record<string, unknown>).Payments)) {
+      return ((body as Record<string, unknown>).Payments as unknown[]).length === 0;
+    }
+  }
+  return undefined;
+}
 
 /** The query table (by PaymentId or by MerchantOrderId). */
 export function queryOutcome(ex: Exchange): QueryOutcome {
   if (ex.kind === 'transport') return { kind: 'unknown', reason: ex.failure };
-  if (ex.status === 404) return { kind: 'not-found' };
-  if (ex.status < 200 || ex.status >= 300) return { kind: 'unknown', reason: `HTTP ${ex.status}` };
-  const p = payment(ex.body);
+  const nf = notFound(ex.status, ex.body);
+  if (nf === true) return { kind: 'not-found' };
+  if (ex.status < 200 || ex.status >= 300) return { kind: 'unknown', reason: `HTTP ${ex.status}${ex.status === 404 ? ' without a published not-found code' : ''}` };
+  let body = ex.body;
+  // A list of one sale reads as that sale; several sales under one order id are not ours to pick.
+  if (Array.isArray(body)) {
+    if (body.length !== 1) return { kind: 'unknown', reason: `${body.length} sales under one order id` };
+    body = body[0];
+  }
+  const list = body && typeof body === 'object' ? (body as Record<string, unknown>).Payments : undefined;
+  if (Array.isArray(list)) {
+    if (list.length !== 1) return { kind: 'unknown', reason: `${list.length} sales under one order id` };
+    body = list[0];
+  }
+  const p = payment(body);
   if (!p) return { kind: 'unknown', reason: 'answer is not an object' };
   return {
     kind: 'found',
     status: intField(p, 'Status'),
     confirmationStatus: intField(p, 'ConfirmationStatus'),
-    paymentId: typeof p.PaymentId === 'string' ? p.PaymentId : undefined,
+    paymentId: idField(p, 'PaymentId'),
   };
+}
+
+export type VoidQueryOutcome =
+  | { kind: 'found'; cancellationStatus: number | undefined; status: number | undefined }
+  | { kind: 'not-found' }
+  | { kind: 'unknown'; reason: string };
+
+/** The void query (`GET …/voids/{VoidId}`, answered `{VoidId, CancellationStatus, Status}`). */
+export function voidQueryOutcome(ex: Exchange): VoidQueryOutcome {
+  if (ex.kind === 'transport') return { kind: 'unknown', reason: ex.failure };
+  if (notFound(ex.status, ex.body) === true) return { kind: 'not-found' };
+  if (ex.status < 200 || ex.status >= 300) return { kind: 'unknown', reason: `HTTP ${ex.status}` };
+  const p = payment(ex.body);
+  if (!p) return { kind: 'unknown', reason: 'answer is not an object' };
+  const cancellationStatus = intField(p, 'CancellationStatus');
+  if (cancellationStatus === undefined) return { kind: 'unknown', reason: 'answer without CancellationStatus' };
+  return { kind: 'found', cancellationStatus, status: intField(p, 'Status') };
 }

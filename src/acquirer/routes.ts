@@ -1,13 +1,14 @@
 /**
- * Every path the terminal calls at the acquirer, in one table (DESIGN.md, "The acquirer").
- * The clients build URLs from it and the sandbox host routes requests with it, so both ends
- * agree by construction; a contract test pins each path to the documents.
+ * Every path the terminal calls at the acquirer, in one table (DESIGN.md, "The acquirer"), each
+ * under the base address the acquirer's manual gives it. The clients build URLs from it; a
+ * contract test (test/unit/acquirer/routes.test.ts) pins each path and base to the manual's page
+ * and line. The sandbox host keeps its own table (issue 16), so a misreading here shows there.
  */
 
 import { OmniposError } from '../core/errors/index.js';
 
 /** Which configured base address a route lives under. */
-export type RouteBase = 'auth' | 'request' | 'query' | 'parameters' | 'registration' | 'ecommerce' | 'wallet';
+export type RouteBase = 'auth' | 'request' | 'query' | 'parameters' | 'registration' | 'ecommerce' | 'ecommerceQuery' | 'wallet';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -88,11 +89,12 @@ export const ROUTES = {
   merchantGet: { method: 'GET', base: 'registration', path: '/merchants/{SubordinatedMerchantId}', safeToRepeat: true, scope: 'registration' },
   merchantUpdate: { method: 'PUT', base: 'registration', path: '/merchants/{SubordinatedMerchantId}', safeToRepeat: true, scope: 'registration' },
   terminalCreate: { method: 'POST', base: 'registration', path: '/terminals', safeToRepeat: false, scope: 'registration' },
-  // e-commerce JSON API (Pix and QR code sales, BIN lookup): MerchantId/MerchantKey headers
+  // e-commerce JSON API (Pix and QR code sales, BIN lookup): MerchantId/MerchantKey headers;
+  // requests on the transactional host, queries (sale, card BIN) on the query host
   ecommerceSaleCreate: { method: 'POST', base: 'ecommerce', path: '/1/sales', safeToRepeat: false },
-  ecommerceSaleGet: { method: 'GET', base: 'ecommerce', path: '/1/sales/{PaymentId}', safeToRepeat: true },
+  ecommerceSaleGet: { method: 'GET', base: 'ecommerceQuery', path: '/1/sales/{PaymentId}', safeToRepeat: true },
   ecommerceSaleVoid: { method: 'PUT', base: 'ecommerce', path: '/1/sales/{PaymentId}/void', safeToRepeat: false },
-  ecommerceCardBin: { method: 'GET', base: 'ecommerce', path: '/1/cardBin/{Bin}', safeToRepeat: true },
+  ecommerceCardBin: { method: 'GET', base: 'ecommerceQuery', path: '/1/cardBin/{Bin}', safeToRepeat: true },
   // wallet-facing QR API (000)
   walletTokenJson: { method: 'POST', base: 'wallet', path: '/v2/oauth/access-token', safeToRepeat: true },
   walletTokenForm: { method: 'POST', base: 'wallet', path: '/v2/oauth/token', safeToRepeat: true },

@@ -44,7 +44,7 @@ const Key = z.looseObject({ public_key: z.string().min(1), key_id: z.string().mi
 /**
  * A wallet's side of the QR API (000): token with scopes `qrcode_write,qrcode_read`, the RSA
  * public key (cached until its `expires_in`), card payment with the card data encrypted under
- * it, and QR parsing. A 412 `001` (expired key) fetches the key again and pays once more: the
+ * it, and QR parsing. A 412 `001` or `412.001` (expired key) fetches the key again and pays once more: the
  * host did not process the payment. 412 and 422 business errors throw ACQUIRER_HTTP carrying
  * `code` and `description`.
  */
@@ -100,7 +100,9 @@ export class WalletClient {
       const res = await this.#o.http.send('walletCardPayment', {}, { json: body, headers: { authorization: `Bearer ${await this.#bearer()}` } });
       if (res.status === 200 || res.status === 201) return res.body as WalletPaymentAnswer;
       const code = (res.body as { code?: unknown } | undefined)?.code;
-      if (res.status === 412 && code === '001' && attempt === 0) continue;
+      // "412 Precondition Failed — 001: Chave expirada" (QR manual v4, line 149); the host's codes
+      // elsewhere carry the status as a prefix ("412.101"), so both spellings mean the expired key.
+      if (res.status === 412 && (code === '001' || code === '412.001') && attempt === 0) continue;
       throw httpError('walletCardPayment', res.status, res.body);
     }
     throw new OmniposError('ACQUIRER_HTTP', 'walletCardPayment: the key expired twice', { route: 'walletCardPayment', outcomeUnknown: false });

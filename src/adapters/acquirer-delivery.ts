@@ -1,5 +1,5 @@
 import type { OmniClient} from '../acquirer/index.js';
-import { isOutcomeUnknown, queryOutcome, exchangeOf, type ConfirmChipData, type UndoChipData } from '../acquirer/index.js';
+import { NOTHING_CHARGED_STATUSES, findOurSale, isOutcomeUnknown, queryOutcome, exchangeOf, type ConfirmChipData, type OperationOutcome, type QueryOutcome, type UndoChipData } from '../acquirer/index.js';
 import { encodeTlv, toHex } from '../emv/index.js';
 import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../engine/ports.js';
 
@@ -24,37 +24,73 @@ function undoBody(emv: Record<string, string> | undefined): UndoChipData | undef
   return d ? { EmvData: d.EmvData, ...(d.scripts ? { IssuerScriptsResults: d.scripts } : {}) } : undefined;
 }
 
+/** An operation outcome as the outbox sees it: `query` (the answer decided nothing) is tried again after a query. */
+function delivered(o: OperationOutcome): Delivery {
+  return { action: o.action === 'query' ? 'retry' : o.action, reason: o.reason };
+}
+
 /** The outbox's requests on the acquirer's omni API, decided by its outcome tables. */
 export class OmniDeliveryAdapter implements AcquirerDeliveryPort {
   readonly #client: OmniClient;
+  readonly #terminal: { terminalId: string; subordinatedMerchantId: string } | undefined;
 
-  constructor(client: OmniClient) {
+  /**
+   * `terminal`: this terminal's logical number and merchant; with them, a sale found by order id
+   * is checked to be ours (terminal, merchant, amount) before the race undoes it by PaymentId.
+   */
+  constructor(client: OmniClient, terminal?: { terminalId: string; subordinatedMerchantId: string }) {
     this.#client = client;
+    this.#terminal = terminal;
   }
 
+  /**
+   * A confirmation decided by its 2xx body; anything else (a non-2xx, an unclear body) is asked
+   * of the query by PaymentId: confirmed → done, undone → dead letter, Status 3 → done (nothing
+   * to confirm), Status 10/13 → dead letter (the host cancelled a sale the terminal approved),
+   * still pending or no clear answer → confirm again later.
+   */
   async confirm(paymentId: string, emv?: Record<string, string>): Promise<Delivery> {
     const o = await this.#client.settle('confirm', () => this.#client.confirmSale(paymentId, confirmBody(emv)));
-    return { action: o.action, reason: o.reason };
+    if (o.action !== 'query') return delivered(o);
+    const q = await this.#query(() => this.#client.getSale(paymentId));
+    if (q.kind !== 'found') return { action: 'retry', reason: `${o.reason}; query: ${q.kind === 'unknown' ? q.reason : 'not found'}` };
+    if (q.confirmationStatus === 1) return { action: 'done', reason: `${o.reason}; the query shows it confirmed` };
+    if (q.confirmationStatus === 2) return { action: 'dead-letter', reason: `${o.reason}; the query shows it undone: it cannot be confirmed` };
+    if (q.status === 3) return { action: 'done', reason: `${o.reason}; the query shows it declined: nothing to confirm` };
+    if (q.status !== undefined && NOTHING_CHARGED_STATUSES.has(q.status)) return { action: 'dead-letter', reason: `${o.reason}; the query shows Status ${q.status}: the host cancelled it` };
+    return { action: 'retry', reason: `${o.reason}; the query shows it still pending` };
   }
 
+  /** An undo decided by its 2xx body; otherwise `retry`, and the undo race's query decides. */
   async undo(paymentId: string, emv?: Record<string, string>): Promise<Delivery> {
-    const o = await this.#client.settle('undo', () => this.#client.undoSale(paymentId, undoBody(emv)));
-    return { action: o.action, reason: o.reason };
+    return delivered(await this.#client.settle('undo', () => this.#client.undoSale(paymentId, undoBody(emv))));
   }
 
   async undoByOrderId(merchantOrderId: string, emv?: Record<string, string>): Promise<Delivery> {
-    const o = await this.#client.settle('undo', () => this.#client.undoSaleByOrderId(merchantOrderId, undoBody(emv)));
-    return { action: o.action, reason: o.reason };
+    return delivered(await this.#client.settle('undo', () => this.#client.undoSaleByOrderId(merchantOrderId, undoBody(emv))));
   }
 
-  async queryByOrderId(merchantOrderId: string): Promise<SaleQuery> {
-    let q;
+  async #query(call: () => Promise<unknown>): Promise<QueryOutcome> {
     try {
-      const body = await this.#client.getSaleByOrderId(merchantOrderId);
-      q = queryOutcome({ kind: 'answer', status: 200, body });
+      return queryOutcome({ kind: 'answer', status: 200, body: await call() });
     } catch (e) {
-      q = queryOutcome(exchangeOf({ error: e }));
-      if (q.kind === 'found') return { kind: 'unknown', reason: isOutcomeUnknown(e) ? 'outcome unknown' : (e as Error).message };
+      const q = queryOutcome(exchangeOf({ error: e }));
+      return q.kind === 'found' ? { kind: 'unknown', reason: isOutcomeUnknown(e) ? 'outcome unknown' : (e as Error).message } : q;
+    }
+  }
+
+  /**
+   * The query by order id. With the terminal's identity and the sale's amount, a sale shown is
+   * checked to be ours first: another terminal's or merchant's sale under the same order id is
+   * never reported as found (nor undone), and an answer that cannot tell is asked again.
+   */
+  async queryByOrderId(merchantOrderId: string, expected?: { amount: number }): Promise<SaleQuery> {
+    let raw: unknown;
+    const q = await this.#query(async () => (raw = await this.#client.getSaleByOrderId(merchantOrderId)));
+    if (q.kind === 'found' && this.#terminal && expected) {
+      const own = findOurSale(raw, { merchantOrderId, ...this.#terminal, amount: expected.amount });
+      if (own.ours === false) return { kind: 'unknown', reason: `a sale under order id ${merchantOrderId} that is not ours: ${own.reason}` };
+      if (own.ours === 'unknown') return { kind: 'unknown', reason: `cannot tell whether the sale found is ours: ${own.reason}` };
     }
     if (q.kind !== 'found') return q;
     return {

@@ -1,6 +1,7 @@
-import type { OmniClient, PhysicalCard, PhysicalSaleRequest, PhysicalSaleResponse, SaleOutcome } from '../acquirer/index.js';
+import type { InputMode, OmniClient, PhysicalCard, PhysicalSaleRequest, PhysicalSaleResponse, SaleOutcome } from '../acquirer/index.js';
+import { OmniposError } from '../core/errors/index.js';
 import type { EncryptedCard, SaleAuthorizationPort, SaleOrder } from '../engine/ports.js';
-import type { HostSaleOutcome, PaymentMethod } from '../engine/sale/types.js';
+import type { CardSummary, HostSaleOutcome, PaymentMethod } from '../engine/sale/types.js';
 
 export interface TerminalIdentity {
   subordinatedMerchantId: string;
@@ -19,23 +20,57 @@ const TYPES: Record<PaymentMethod, 'PhysicalCreditCard' | 'PhysicalDebitCard' | 
 
 const NODES = { credit: 'CreditCard', debit: 'DebitCard', voucher: 'VoucherCard' } as const;
 
-/** The card node of a request (ciphertext only), from what the pinpad read; voids send it too. */
+/**
+ * The sale's `InputMode` for what the pinpad read. The manual's enum has no contactless-stripe
+ * value (pt page line 1431: "Enum: Typed, MagStripe, Emv, ContactlessEmv", beside PP_GetCard's
+ * "05 - Chip sem contato simulando tarja"): such a read carries tracks and no chip data, so it goes
+ * as `MagStripe` with its tracks (a question for homologation, README "Decisions").
+ */
+export function wireInputMode(mode: CardSummary['inputMode']): InputMode {
+  return mode === 'ContactlessMagStripe' ? 'MagStripe' : mode;
+}
+
+/** Why a request for this read cannot be sent (a required field the read or the tables did not give), or undefined. */
+export function missingCardFields(s: CardSummary): string | undefined {
+  const missing: string[] = [];
+  if (s.brandId === undefined) missing.push('BrandId (the tables gave no brand)');
+  if (s.issuerId === undefined) missing.push('IssuerId (the tables gave no issuer)');
+  if (!s.expiry || !/^(0[1-9]|1[0-2])\d{2}$/.test(s.expiry)) missing.push('ExpirationDate (the read gave no valid expiry)');
+  return missing.length > 0 ? `the sale cannot be sent without ${missing.join(', ')}` : undefined;
+}
+
+/**
+ * The card node of a request (ciphertext only), from what the pinpad read; voids send it too.
+ * Every field the manual marks required for the input mode (Conecta pt page, "Requisição" tables):
+ * `ExpirationDate` MM/yyyy for every mode (line 1426, 3365), `BrandId` and `IssuerId` (3366-3367),
+ * `SecurityCodeStatus` on typed entry (1427), `TrackOneData` with `TrackOneDataKSN` on stripe when
+ * the card has a track 1 (3370, example 3441-3446). Throws (before anything is sent) when the
+ * read or the tables left one of them out.
+ */
 export function cardNode(order: Pick<SaleOrder, 'summary'>, card: EncryptedCard): PhysicalCard {
   const s = order.summary;
+  const missing = missingCardFields(s);
+  if (missing) throw new OmniposError('INVALID_ARGUMENT', missing, { reason: 'missing-card-fields' });
   const typed = card.kind === 'pan';
+  const expiry = s.expiry as string;
+  const track1 = !typed && card.track1 ? card.track1 : undefined;
   const node: PhysicalCard = {
-    InputMode: s.inputMode,
+    InputMode: wireInputMode(s.inputMode),
     AuthenticationMethod: s.authenticationMethod,
-    ...(s.brandId !== undefined ? { BrandId: s.brandId } : {}),
-    ...(s.issuerId !== undefined ? { IssuerId: s.issuerId } : {}),
+    ExpirationDate: `${expiry.slice(0, 2)}/20${expiry.slice(2)}`,
+    BrandId: s.brandId as number,
+    IssuerId: s.issuerId as number,
+    // This terminal never asks for the CVV: typed entry is allowed only where the tables do not want it.
+    ...(typed ? { SecurityCodeStatus: 'Nonexistent' as const } : {}),
+    ...(track1 ? { TrackOneData: track1.data } : {}),
     ...(typed ? { CardNumber: card.data } : { TrackTwoData: card.data }),
     EncryptedCardData: {
       EncryptionType: 'Dukpt3DesCBC',
       InitializationVector: card.iv,
+      ...(track1 ? { TrackOneDataKSN: track1.ksn } : {}),
       ...(typed ? { CardNumberKSN: card.ksn } : { TrackTwoDataKSN: card.ksn }),
       IsDataInTLVFormat: card.isTlv,
     },
-    ...(typed && s.expiry ? { ExpirationDate: `${s.expiry.slice(0, 2)}/20${s.expiry.slice(2)}` } : {}),
     ...(card.emvData ? { EmvData: card.emvData } : {}),
     ...(s.panSequenceNumber !== undefined ? { PanSequenceNumber: Number(s.panSequenceNumber) } : {}),
     ...(s.isFallback ? { IsFallback: true } : {}),
@@ -44,10 +79,16 @@ export function cardNode(order: Pick<SaleOrder, 'summary'>, card: EncryptedCard)
   return node;
 }
 
+/** `SoftDescriptor`: at most 13 characters (pt page line 1418), no accents or symbols. */
+const SOFT_DESCRIPTOR = /^[A-Za-z0-9 ]{1,13}$/;
+
 /** The omni request, field by field as DESIGN.md lists it. Always `Capture: true`. */
 export function saleRequest(order: SaleOrder, t: TerminalIdentity): PhysicalSaleRequest {
   const r = order.request;
-  if (order.summary.productId === undefined) throw new Error('the card has no product: the tables chose none');
+  if (!SOFT_DESCRIPTOR.test(t.softDescriptor)) {
+    throw new OmniposError('INVALID_ARGUMENT', `SoftDescriptor "${t.softDescriptor}": at most 13 letters, digits or spaces, no accents or symbols (terminal.softDescriptor)`, { reason: 'soft-descriptor' });
+  }
+  if (order.summary.productId === undefined) throw new OmniposError('INVALID_ARGUMENT', 'the card has no product: the tables chose none', { reason: 'missing-card-fields' });
   return {
     MerchantOrderId: order.merchantOrderId,
     Payment: {

@@ -1,5 +1,5 @@
-import { returnCodeName } from '../../tables/acquirer/return-codes.js';
-import { acquirerContext, type OmniClient, type VoidOutcome, type VoidRequest } from '../acquirer/index.js';
+import { codeMeaning } from '../../tables/acquirer/return-codes.js';
+import { acquirerContext, exchangeOf, queryOutcome, voidQueryOutcome, type OmniClient, type VoidOutcome, type VoidQueryOutcome, type VoidRequest } from '../acquirer/index.js';
 import type { Delivery } from '../engine/ports.js';
 import type { VoidDeliveryPort, VoidHostPort, VoidOrder, VoidUndoDelivery } from '../engine/void/ports.js';
 import type { HostVoidOutcome } from '../engine/void/types.js';
@@ -51,37 +51,80 @@ export class OmniVoidAdapter implements VoidHostPort, VoidDeliveryPort {
     return hostVoidOutcome(await this.#client.settleVoid(order.sale.paymentId, voidRequest(order)));
   }
 
+  /**
+   * A void confirmation is done on `CancellationStatus` 3 only. Any other answer (a non-2xx, the
+   * manual's `CancellationStatus: 4` beside `ConfirmatinoStatus: 1`, `{}`, `null`) is asked of the
+   * void's query: confirmed (3) → done; still authorized (1) or not finished (0) → confirm again;
+   * denied (2) or undone (4) → dead letter (the refund is not in effect: alarm).
+   */
   async confirmVoid(paymentId: string, voidId: string): Promise<Delivery> {
     const o = await this.#client.settle('void-confirm', () => this.#client.confirmVoid(paymentId, voidId));
-    return { action: o.action, reason: o.reason };
+    if (o.action !== 'query') return { action: o.action, reason: o.reason };
+    const q = await this.#queryVoid(paymentId, voidId);
+    if (q.kind !== 'found') return { action: 'retry', reason: `${o.reason}; void query: ${q.kind === 'unknown' ? q.reason : 'not found'}` };
+    switch (q.cancellationStatus) {
+      case 3:
+        return { action: 'done', reason: `${o.reason}; the void query shows it confirmed` };
+      case 2:
+        return { action: 'dead-letter', reason: `${o.reason}; the void query shows it denied` };
+      case 4:
+        return { action: 'dead-letter', reason: `${o.reason}; the void query shows it undone: the refund is not in effect` };
+      default:
+        return { action: 'retry', reason: `${o.reason}; the void query shows CancellationStatus ${String(q.cancellationStatus)}: confirm again` };
+    }
   }
 
   undoVoid(paymentId: string, voidId: string): Promise<VoidUndoDelivery> {
-    return this.#undo(() => this.#client.undoVoid(paymentId, voidId));
+    return this.#undo(() => this.#client.undoVoid(paymentId, voidId), voidId, paymentId);
   }
 
   undoVoidByMerchantVoidId(paymentId: string, merchantVoidId: string): Promise<VoidUndoDelivery> {
-    return this.#undo(() => this.#client.undoVoidByMerchantVoidId(paymentId, merchantVoidId));
+    return this.#undo(() => this.#client.undoVoidByMerchantVoidId(paymentId, merchantVoidId), undefined, paymentId);
+  }
+
+  async saleStatus(paymentId: string): Promise<number | undefined> {
+    try {
+      const q = queryOutcome({ kind: 'answer', status: 200, body: await this.#client.getSale(paymentId) });
+      return q.kind === 'found' ? q.status : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  async #queryVoid(paymentId: string, voidId: string): Promise<VoidQueryOutcome> {
+    try {
+      return voidQueryOutcome({ kind: 'answer', status: 200, body: await this.#client.getVoid(paymentId, voidId) });
+    } catch (e) {
+      const q = voidQueryOutcome(exchangeOf({ error: e }));
+      return q.kind === 'found' ? { kind: 'unknown', reason: (e as Error).message } : q;
+    }
   }
 
   /**
-   * A void the host already confirmed (at its daily close, say) cannot be undone: the refund
-   * stands, which the engine reads as `needs-refund` — the customer has the money back.
+   * An undo decided by its 2xx body (4 undone, 2 denied → done; 3 confirmed → the void stood,
+   * `needs-refund`, which the engine reads as "the customer has the money back"). Anything else
+   * is asked of the void's query when the VoidId is known, decided the same way; a published
+   * "not found" (404 with 303/307/318) is reported as `notFound`, never final by itself.
    */
-  async #undo(call: () => Promise<unknown>): Promise<VoidUndoDelivery> {
+  async #undo(call: () => Promise<unknown>, voidId: string | undefined, paymentId: string): Promise<VoidUndoDelivery> {
     let notFound = false;
-    let confirmed = false;
     const o = await this.#client.settle('void-undo', async () => {
       try {
         return await call();
       } catch (e) {
         const ctx = acquirerContext(e);
-        notFound = ctx?.status === 404;
-        confirmed = returnCodeName(ctx?.returnCode) === 'ALREADY_CONFIRMED';
+        notFound = ctx?.status === 404 && codeMeaning(ctx.returnCode) === 'not-found';
         throw e;
       }
     });
-    if (confirmed || o.cancellationStatus === 3) return { action: 'needs-refund', reason: `the void stands: the host had confirmed it (${o.reason})` };
-    return { action: o.action, reason: o.reason, ...(notFound && o.action === 'retry' ? { notFound: true } : {}) };
+    if (o.action === 'needs-refund') return { action: 'needs-refund', reason: `the void stands: the host had confirmed it (${o.reason})` };
+    if (o.action !== 'query') return { action: o.action, reason: o.reason };
+    if (!voidId) return { action: 'retry', reason: o.reason, ...(notFound ? { notFound: true } : {}) };
+    const q = await this.#queryVoid(paymentId, voidId);
+    if (q.kind === 'not-found') return { action: 'retry', reason: `${o.reason}; the void query finds no such void`, notFound: true };
+    if (q.kind === 'unknown') return { action: 'retry', reason: `${o.reason}; void query: ${q.reason}` };
+    if (q.cancellationStatus === 4 || q.cancellationStatus === 2) return { action: 'done', reason: `${o.reason}; the void query shows CancellationStatus ${q.cancellationStatus}` };
+    if (q.cancellationStatus === 3) return { action: 'needs-refund', reason: `the void stands: the void query shows it confirmed (${o.reason})` };
+    return { action: 'retry', reason: `${o.reason}; the void query shows CancellationStatus ${String(q.cancellationStatus)}: undo again` };
   }
 }

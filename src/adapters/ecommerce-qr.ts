@@ -1,6 +1,7 @@
-import type { EcommerceClient } from '../acquirer/index.js';
+import { ecommercePaymentId, type EcommerceClient } from '../acquirer/index.js';
 import type { QrCodeOrder, QrCodePort, QrIssued } from '../engine/qr/code-port.js';
 import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../engine/ports.js';
+import { qrTextFromPng } from './qr-image.js';
 
 /** E-commerce sale statuses (002, "Transaction status"): 2 paid, 3 denied, 10 cancelled/voided, 12 pending, 13 aborted. */
 const PAID = 2;
@@ -36,13 +37,28 @@ export class EcommerceQrAdapter implements QrCodePort, AcquirerDeliveryPort {
     const r = order.request;
     const sale = await this.#client.createQrSale({
       MerchantOrderId: order.merchantOrderId,
-      Payment: { Type: 'qrcode', Amount: r.amount, Installments: r.installments, Capture: true, Modality: r.method === 'debit' ? 'Debit' : 'Credit' },
-      ...(this.#merchantName ? { QrCode: { MerchantName: this.#merchantName } } : {}),
+      Payment: {
+        Type: 'qrcode',
+        Amount: r.amount,
+        Installments: r.installments,
+        Capture: true,
+        Modality: r.method === 'debit' ? 'Debit' : 'Credit',
+        ...(this.#merchantName ? { QrCode: { MerchantName: this.#merchantName } } : {}),
+      },
     });
-    const qrCode = sale.Payment.QrCodeString;
-    // The document promises only the image (QrCodeBase64Image); the text is needed for the pinpad, the terminal and paper.
-    if (typeof qrCode !== 'string' || qrCode.length === 0) throw new Error(`the e-commerce QR sale ${sale.Payment.PaymentId} came without QrCodeString (only its image)`);
-    return { qrCode, paymentId: sale.Payment.PaymentId };
+    const paymentId = ecommercePaymentId(sale);
+    if (!paymentId) throw new Error('the e-commerce QR sale answer names no PaymentId');
+    // The host answers only the image (QrCodeBase64Image, no text): the text the pinpad shows and the
+    // receipt prints is read from it, so all three carry the code the host registered.
+    const image = sale.Payment.QrCodeBase64Image ?? sale.Payment.QrcodeBase64Image;
+    try {
+      if (typeof image !== 'string' || image.length === 0) throw new Error(`the e-commerce QR sale ${paymentId} came without QrCodeBase64Image`);
+      return { qrCode: qrTextFromPng(image), paymentId };
+    } catch (e) {
+      // A code nobody can see is cancelled (best effort: unpaid, it also expires at the host).
+      await this.#client.voidSale(paymentId).catch(() => undefined);
+      throw e;
+    }
   }
 
   /**

@@ -73,8 +73,8 @@ type Product = Extract<ProductSelection, { kind: 'product' }> | { kind: 'legacy'
  * to the stripe), the tables' product — asking the customer with MNU when several fit — then for
  * stripe GPN (when the tables ask) before GTK, for chip GTK then GOX with PIN method 3 and no
  * offline approval; typed entry with GCD and EBX where the tables allow; FCX with the host's
- * answer; RMC. The terminal holds only the masked PAN, the encrypted track 2 (or typed number)
- * with its IV and KSN, and the PIN block with its KSN. Every prompt goes to the call's listener.
+ * answer; RMC. The terminal holds only the masked PAN, the encrypted track 2 (and track 1 for a
+ * stripe card that has one; or the typed number) with its IV and KSN, and the PIN block with its KSN. Every prompt goes to the call's listener.
  */
 export class PinpadCardPort implements CardPort {
   readonly #o: PinpadCardOptions;
@@ -233,7 +233,10 @@ export class PinpadCardPort implements CardPort {
         pinBlock = await relay.during('enter-pin', () => p.run(card.GPN, { keyIndex: this.#o.pinKeySlot, message: [PROMPT_TEXTS.enterPin, ''] }, { signal }));
         auth = 'OnlineAuthentication';
       }
-      enc = await p.run(card.GTK, { keyIndex: this.#o.dataKeySlot, iv, pan: false }, { signal });
+      // Track 1 too: the stripe sale sends TrackOneData (Conecta pt page line 3370). GTK returns PP_TRACK1 only
+      // "se disponível no pinpad e requerida em SPE_TRACKS" (ABECS 2.20 §GTK), so asking costs nothing when the
+      // card has none (a contactless card in stripe mode gives no PP_TRK1INC at GCX, yet may carry it).
+      enc = await p.run(card.GTK, { keyIndex: this.#o.dataKeySlot, iv, pan: false, track1: true }, { signal });
     } else {
       enc = await p.run(card.GTK, { keyIndex: this.#o.dataKeySlot, iv }, { signal });
       const acquirer = read.aidTables.find((a) => a.acquirer === this.#acq())?.acquirer ?? read.aidTables[0]?.acquirer ?? this.#acq();
@@ -280,6 +283,7 @@ export class PinpadCardPort implements CardPort {
       ksn: t2.EncryptedCardData.TrackTwoDataKSN,
       iv: t2.EncryptedCardData.InitializationVector,
       isTlv: false,
+      ...(!chip && enc.track1 ? { track1: { data: enc.track1.data, ksn: enc.track1.ksn } } : {}),
       ...(pinBlock ? { pinBlock } : {}),
       ...(emvData ? { emvData } : {}),
     };

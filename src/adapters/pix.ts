@@ -1,4 +1,4 @@
-import { isOutcomeUnknown, type EcommerceClient } from '../acquirer/index.js';
+import { ecommercePaymentId, isOutcomeUnknown, type EcommerceClient } from '../acquirer/index.js';
 import type { PixCreatePort } from '../engine/pix/engine.js';
 import type { PixCreation } from '../engine/pix/types.js';
 
@@ -23,8 +23,10 @@ export class EcommercePixAdapter implements PixCreatePort {
         Payment: { Type: 'Pix', Amount: order.amount },
       });
       const qrCode = sale.Payment.QrCodeString;
+      const paymentId = ecommercePaymentId(sale);
+      if (!paymentId) return { kind: 'unknown', reason: 'the answer names no PaymentId' };
       if (!qrCode) return { kind: 'unknown', reason: 'the answer has no QrCodeString' };
-      return { kind: 'created', paymentId: sale.Payment.PaymentId, qrCode };
+      return { kind: 'created', paymentId, qrCode };
     } catch (e) {
       return isOutcomeUnknown(e) ? { kind: 'unknown', reason: reason(e) } : { kind: 'failed', reason: reason(e) };
     }

@@ -113,6 +113,8 @@ export interface HealthSources {
   alarms?: (() => readonly { code: string; severity: string }[]) | undefined;
   /** The pinpad's DUKPT key slots as the daemon read them at start (src/main/pinpad-key-slots.ts). */
   keySlots?: (() => KeySlotsView) | undefined;
+  /** True while any payment (card, wallet QR, Pix, void) holds the terminal's payment lock. */
+  paymentBusy?: (() => boolean) | undefined;
 }
 
 export interface HealthDeps {
@@ -166,7 +168,7 @@ export function healthView(deps: HealthDeps): Record<string, unknown> {
   return {
     status: problems.length === 0 ? 'ok' : 'degraded',
     problems,
-    busy: deps.engine.busy || deps.voids?.busy === true,
+    busy: deps.engine.busy || deps.voids?.busy === true || deps.health?.paymentBusy?.() === true,
     pinpad,
     printer,
     acquirer,

@@ -104,7 +104,7 @@ const SCHEMAS: Record<string, Schema> = {
     properties: {
       status: { type: 'string', enum: ['ok', 'degraded'] },
       problems: { type: 'array', items: str },
-      busy: { type: 'boolean', description: 'A card sale holds the pinpad.' },
+      busy: { type: 'boolean', description: 'A payment (card, wallet QR, Pix or void) holds the terminal: a new one answers 409 BUSY.' },
       pinpad: nullable({
         type: 'object',
         properties: {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
+import { isOmniposError } from '../core/errors/index.js';
 import type { VoidEngine } from '../engine/void/engine.js';
 import { voidStatus, type VoidData, type VoidStateName } from '../engine/void/types.js';
 import type { Journal, JournalEntry } from '../store/index.js';
@@ -80,7 +81,15 @@ export async function createVoid(req: IncomingMessage, res: ServerResponse, deps
     throw new ApiError(400, 'INVALID_FIELD', `${field || 'body'}: ${issue?.code === 'unrecognized_keys' ? 'unknown field' : (issue?.message ?? 'invalid')}`, field || undefined);
   }
   const supervisor = { token: header(req, SUPERVISOR_TOKEN_HEADER), password: header(req, SUPERVISOR_PASSWORD_HEADER) };
-  const { entry, done } = await engine.start(saleId, { supervisor, ...(parsed.data.amount !== undefined ? { amount: parsed.data.amount } : {}) });
+  let started;
+  try {
+    started = await engine.start(saleId, { supervisor, ...(parsed.data.amount !== undefined ? { amount: parsed.data.amount } : {}) });
+  } catch (e) {
+    // One payment at a time per terminal: a void while a sale (card, wallet QR, Pix) or another void is in progress.
+    if (isOmniposError(e, 'ENGINE_BUSY')) throw new ApiError(409, 'BUSY', 'the terminal is busy with another payment');
+    throw e;
+  }
+  const { entry, done } = started;
   done.catch(() => undefined);
   sendJson(res, 202, voidView(engine.get(entry.id), engine.remaining(saleId).remaining), { location: `/v1/voids/${entry.id}` });
 }
@@ -190,7 +199,7 @@ export function voidPaths(unauthorized: Schema, error: (d: string) => Schema): R
           '401': unauthorized,
           '403': error('SUPERVISOR_REQUIRED: no supervisor credential, or a wrong one.'),
           '404': error('No such payment.'),
-          '409': error('VOID_NOT_ALLOWED (not a confirmed card sale), ENGINE_BUSY (the pinpad is in use), SUPERVISOR_NOT_CONFIGURED, or voids not available.'),
+          '409': error('VOID_NOT_ALLOWED (not a confirmed card sale), BUSY (another payment — card, wallet QR, Pix or void — is in progress), SUPERVISOR_NOT_CONFIGURED, or voids not available.'),
           '422': error("VOID_OVER_LIMIT (more than remains, or than the issuer's value or percentage) or VOID_TOO_LATE (past the issuer's days)."),
         },
       },

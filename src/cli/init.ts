@@ -21,7 +21,7 @@ import { restoreVirtualTables, saveVirtualTables } from './init-virtual-memory.j
 import { resolveTarget, type Target } from './pinpad.js';
 import { fromDriverError } from './pinpad-errors.js';
 import { version } from './run.js';
-import { acquirerFromConfig } from '../main/acquirer-urls.js';
+import { acquirerFromConfig, sandboxListenOptions } from '../main/acquirer-urls.js';
 
 /** The log of a technician's run: the state directory's log file, never the screen. (Root logger: components take one child of it each.) */
 function initLogger(config: Config): Logger {
@@ -99,7 +99,7 @@ Example:
       const before = store.currentVersion();
       step(`tables in force: ${before ?? 'none'}`);
       if (v.environment === 'sandbox' && v.sandbox.embedded) {
-        sandbox = await listenSandbox(buildSandbox({ dbFile: path.join(v.stateDir, 'sandbox', 'acquirer.db'), log, outcomeAttempts: v.sandbox.outcomeAttempts }), { port: v.sandbox.port });
+        sandbox = await listenSandbox(buildSandbox({ dbFile: path.join(v.stateDir, 'sandbox', 'acquirer.db'), log, outcomeAttempts: v.sandbox.outcomeAttempts }), sandboxListenOptions(config));
         step(`embedded sandbox host at ${sandbox.url}`);
       }
       const opened = await pinpadTarget(config, values, ctx);

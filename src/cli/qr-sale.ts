@@ -109,7 +109,7 @@ async function connect(config: Config, ctx: CliContext): Promise<Terminal> {
     throw new OmniposError('OPERATIONS_DAEMON_UNREACHABLE', `no daemon answered at ${url}, and none could start here: ${(e as Error).message}`, { url });
   }
   if (!daemon.apiUrl) throw new OmniposError('INTERNAL', 'the daemon started without its API');
-  ctx.out(`• no daemon answered at ${url}: started one in this process (state in ${config.values.stateDir}${daemon.sandbox ? `, sandbox host at ${daemon.sandbox.url}` : ''})\n`);
+  ctx.out(`• no daemon answered at ${url}: started one in this process (state in ${config.values.stateDir}${daemon.sandbox ? `, sandbox host at ${daemon.sandbox.url}, its wallet API at ${daemon.sandbox.urls.wallet}` : ''})\n`);
   return { url: daemon.apiUrl, token, daemon, dispatcher };
 }
 

@@ -7,7 +7,7 @@ import { loadConfig, type Config } from '../config/index.js';
 import { systemClock } from '../core/clock.js';
 import { OmniposError, isOmniposError } from '../core/errors/index.js';
 import { createLogger } from '../core/log/index.js';
-import { acquirerFromConfig } from '../main/acquirer-urls.js';
+import { acquirerFromConfig, sandboxListenOptions } from '../main/acquirer-urls.js';
 import { buildSandbox, listenSandbox, type RunningSandbox } from '../sandbox/index.js';
 import { text as fieldText } from './daemon-api.js';
 import { printJson, type CliContext, type Command } from './context.js';
@@ -22,7 +22,7 @@ async function withRegistration<T>(config: Config, ctx: CliContext, f: (a: Acqui
   let sandbox: RunningSandbox | undefined;
   if (v.environment === 'sandbox' && v.sandbox.embedded) {
     try {
-      sandbox = await listenSandbox(buildSandbox({ dbFile: path.join(v.stateDir, 'sandbox', 'acquirer.db'), log, outcomeAttempts: v.sandbox.outcomeAttempts }), { port: v.sandbox.port });
+      sandbox = await listenSandbox(buildSandbox({ dbFile: path.join(v.stateDir, 'sandbox', 'acquirer.db'), log, outcomeAttempts: v.sandbox.outcomeAttempts }), sandboxListenOptions(config));
       ctx.err(`• embedded sandbox host started here at ${sandbox.url}\n`);
     } catch (e) {
       if ((e as { code?: string }).code !== 'EADDRINUSE') throw e;
@@ -91,6 +91,20 @@ Exit codes: 0 registered (or found); 2 the file or a field is wrong; 3 the acqui
   },
 };
 
+/**
+ * The `POST /terminals` body as the current manual writes it: flat, not under `TerminalBaseModel`
+ * (Conecta pt page, "Criar Terminal sem Equipamento" lines 9890-9898 and "com Equipamento"
+ * 9942-9952; the English page's TerminalBaseModel wrapper, 2484-2489, is the older shape).
+ */
+export function terminalRegistration(t: { subordinatedMerchantId: string; terminalId: string; equipment?: { model: number; serial: string } }): Record<string, unknown> {
+  return {
+    SubordinatedMerchantId: t.subordinatedMerchantId,
+    CommunicationType: 'PERFIL_PADRAO',
+    TerminalId: t.terminalId,
+    ...(t.equipment ? { EquipmentModel: t.equipment.model, EquipmentSerialNumber: t.equipment.serial } : { SkipEquipment: true }),
+  };
+}
+
 export const registerTerminal: Command = {
   path: ['register', 'terminal'],
   summary: 'register this terminal for the store at the acquirer (POST /terminals)',
@@ -128,13 +142,8 @@ Exit codes: 0 registered; 2 a field is wrong or the id is taken; 3 the acquirer 
     }
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
     const merchant = values.merchant ?? config.values.terminal.subordinatedMerchantId;
-    const base = {
-      SubordinatedMerchantId: merchant,
-      TerminalId: terminalId,
-      CommunicationType: 'PERFIL_PADRAO',
-      ...(skip ? { SkipEquipment: true } : { EquipmentModel: Number(values.model), EquipmentSerialNumber: values.serial }),
-    };
-    const answer = await withRegistration(config, ctx, (a) => a.omni.createTerminal({ TerminalBaseModel: base }));
+    const body = terminalRegistration({ subordinatedMerchantId: merchant, terminalId, ...(skip ? {} : { equipment: { model: Number(values.model), serial: values.serial! } }) });
+    const answer = await withRegistration(config, ctx, (a) => a.omni.createTerminal(body));
     if (values.json) printJson(ctx, answer);
     else ctx.out(`terminal ${terminalId} registered for ${merchant}\nnext: set terminal.terminalId to ${terminalId} in ${config.source}, then omnipos init\n`);
     return 0;

@@ -3,7 +3,8 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/index.js';
 import { OmniposError } from '../core/errors/index.js';
 import { createLogger } from '../core/log/index.js';
-import { buildSandbox, listenSandbox, sandboxCredentials, type FaultSpec } from '../sandbox/index.js';
+import { sandboxListenOptions } from '../main/acquirer-urls.js';
+import { buildSandbox, CONFIG_KEY_OF_BASE, listenSandbox, SANDBOX_BASES, sandboxCredentials, type FaultSpec, type SandboxBase } from '../sandbox/index.js';
 import { startError } from '../main/held.js';
 import { printJson, type Command } from './context.js';
 import { serveUntilStopped } from './run-lifecycle.js';
@@ -21,16 +22,22 @@ export const sandboxRun: Command = {
   usage: `omnipos sandbox [--port N] [--host ADDR] [--db FILE] [--withhold-ms MS] [--faults JSON]
                 [--callback-url URL] [--config PATH]
 
-Runs the acquirer sandbox host until SIGTERM or SIGINT: the omni API (token, sales, queries,
-confirmations, undos, voids) under the documents' own paths, plus its controls:
+Runs the acquirer sandbox host until SIGTERM or SIGINT, each base address of the acquirer on its
+own listener as the configuration names them (authorization, requests, queries, parameters,
+registration, e-commerce requests, e-commerce queries, wallet; a path on the wrong one is unknown
+there), plus its controls on --port:
   GET  /sandbox/ledger       every charge, confirmation, undo and void, with a problems list
   POST /sandbox/clock        {"now": ISO} or {"advanceMs": N}; every Date header follows it
   POST /sandbox/close-day    confirm every pending sale now (the 00:00 America/Sao_Paulo close)
-  POST /sandbox/faults       {"route": "saleCreate", "latencyMs"|"status"|"reset"|"drop", "times"}
+  POST /sandbox/faults       {"route": "saleCreate", "latencyMs"|"status"|"reset"|"drop"|"error", "times"}
+                             ("error": a published number, e.g. 309, or wallet code "422.002")
+  POST /sandbox/scenario     {"dialect": "pt"|"en", "notFound", "visibilityDelayMs", "outcomes",
+                             "registersTerminalQr", "lenient": [rule…]}; GET shows it and the rules
   GET  /sandbox/credentials  the test credentials, merchant and terminal
 --faults takes the body of POST /sandbox/faults (one fault or a list) to apply from the start;
 --callback-url is the partner URL that receives the wallet undo callback.
-Default port: the configuration's sandbox.port (${'18080'} in config/omnipos.json); the state is kept
+Default port: the configuration's sandbox.port (${'18080'} in config/omnipos.json; the bases on
+18081-18088, as its acquirer addresses say; --port 0 puts every listener on a free port); the state is kept
 in <stateDir>/sandbox/acquirer.db (the embedded host's file too), so a restart loses nothing.
 
 Example:
@@ -77,6 +84,8 @@ Example:
       dbFile: values.db ?? path.join(config.values.stateDir, 'sandbox', 'acquirer.db'),
       log,
       outcomeAttempts: config.values.sandbox.outcomeAttempts,
+      // terminal-built wallet QR codes are payable only when the configuration builds them (scenario registersTerminalQr)
+      scenario: { registersTerminalQr: config.values.qr.provider === 'terminal' },
       ...(withholdMs !== undefined ? { withholdMs } : {}),
     });
     const port = portOf(values.port, config.values.sandbox.port);
@@ -85,8 +94,9 @@ Example:
     return serveUntilStopped({
       start: async () => {
         try {
-          const running = await listenSandbox(sandbox, { port, host });
+          const running = await listenSandbox(sandbox, { ...sandboxListenOptions(config, port), host });
           ctx.out(`omnipos sandbox listening on ${running.url}\n`);
+          for (const b of SANDBOX_BASES) ctx.out(`  ${CONFIG_KEY_OF_BASE[b].padEnd(18)} ${running.urls[b]}\n`);
           return { stop: () => running.close() };
         } catch (e) {
           sandbox.close();
@@ -100,21 +110,27 @@ Example:
 export const sandboxCredentialsCommand: Command = {
   path: ['sandbox', 'credentials'],
   summary: 'print the test credentials the sandbox accepts, and its registered merchant and terminal',
-  usage: `omnipos sandbox credentials [--json]
+  usage: `omnipos sandbox credentials [--json] [--config PATH]
 
 Prints the omni, wallet and e-commerce test credentials the sandbox host accepts, the registered
-test merchant (16-digit merchant number, MCC, name, city) and terminal (8-digit logical number).
+test merchant (16-digit merchant number, MCC, name, city) and terminal (8-digit logical number),
+and every address of the sandbox as the configuration names it (one per base, and the controls).
 They are public on purpose: a production terminal refuses them.
 
 Example:
   omnipos sandbox credentials --json`,
   run(args, ctx) {
-    const { values } = parseArgs({ args, options: { json: { type: 'boolean' } }, strict: true });
-    const c = sandboxCredentials() as {
+    const { values } = parseArgs({ args, options: { json: { type: 'boolean' }, config: { type: 'string' } }, strict: true });
+    const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
+    const acquirer = config.values.acquirer as unknown as Record<string, string | undefined>;
+    const addresses: Record<string, string> = { controls: `http://127.0.0.1:${config.values.sandbox.port}` };
+    for (const b of SANDBOX_BASES) addresses[b satisfies SandboxBase] = acquirer[CONFIG_KEY_OF_BASE[b]] ?? '';
+    const c = { ...sandboxCredentials(), addresses } as {
       omni: { clientId: string; clientSecret: string };
       ecommerce: { merchantId: string; merchantKey: string };
       merchant: { subordinatedMerchantId: string; merchantNumber: string; mcc: string; name: string; city: string };
       terminal: { terminalId: string };
+      addresses: Record<string, string>;
     };
     if (values.json) {
       printJson(ctx, c);
@@ -126,6 +142,7 @@ Example:
         `e-commerce:      MerchantId ${c.ecommerce.merchantId}  MerchantKey ${c.ecommerce.merchantKey}`,
         `merchant:        ${c.merchant.name}, ${c.merchant.city} (MCC ${c.merchant.mcc}), number ${c.merchant.merchantNumber}, SubordinatedMerchantId ${c.merchant.subordinatedMerchantId}`,
         `terminal:        ${c.terminal.terminalId}`,
+        ...Object.entries(c.addresses).map(([k, u]) => `${`${k}:`.padEnd(17)}${u}`),
         '',
       ].join('\n'),
     );

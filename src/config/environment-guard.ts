@@ -3,7 +3,17 @@ import type { ConfigProblem } from './problems.js';
 import type { ConfigValues } from './schema.js';
 import type { Secret } from './secret.js';
 
-const URL_KEYS = ['authUrl', 'requestUrl', 'queryUrl', 'parametersUrl', 'walletUrl', 'ecommerceUrl'] as const;
+/** Every acquirer address key; the bearer tokens and the merchant key travel to them. */
+export const ACQUIRER_URL_KEYS = [
+  'authUrl',
+  'requestUrl',
+  'queryUrl',
+  'parametersUrl',
+  'registrationUrl',
+  'walletUrl',
+  'ecommerceUrl',
+  'ecommerceQueryUrl',
+] as const;
 
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
@@ -23,11 +33,9 @@ export function productionProblems(values: ConfigValues, clientSecret: Secret | 
   if (values.pinpad.device.kind === 'virtual') refuse('pinpad.device.kind', 'a virtual pinpad');
   if (values.printer.kind === 'virtual') refuse('printer.kind', 'a virtual printer');
   if (values.sandbox.embedded) refuse('sandbox.embedded', 'the embedded sandbox host');
-  for (const key of URL_KEYS) {
-    if (isLoopbackHost(new URL(values.acquirer[key]).hostname)) refuse(`acquirer.${key}`, 'a loopback acquirer address');
-  }
-  if (values.acquirer.registrationUrl && isLoopbackHost(new URL(values.acquirer.registrationUrl).hostname)) {
-    refuse('acquirer.registrationUrl', 'a loopback acquirer address');
+  for (const key of ACQUIRER_URL_KEYS) {
+    const url = values.acquirer[key];
+    if (url !== undefined && isLoopbackHost(new URL(url).hostname)) refuse(`acquirer.${key}`, 'a loopback acquirer address');
   }
   if (values.acquirer.clientId === SANDBOX_CREDENTIALS.clientId) refuse('acquirer.clientId', 'the sandbox client id');
   if (values.acquirer.merchantId === SANDBOX_CREDENTIALS.merchantId) refuse('acquirer.merchantId', 'the sandbox merchant id');

@@ -2,4 +2,5 @@ export { loadConfig, describeConfig, DEFAULT_CONFIG_PATH, PACKAGE_ROOT, type Con
 export { ConfigSchema, Environment, configJsonSchema, type ConfigValues, type ConfigInput } from './schema.js';
 export { Secret } from './secret.js';
 export { type ConfigProblem, formatProblem } from './problems.js';
-export { isLoopbackHost, productionProblems } from './environment-guard.js';
+export { ACQUIRER_URL_KEYS, isLoopbackHost, productionProblems } from './environment-guard.js';
+export { applySandboxDefaults, outsideSandboxProblems } from './outside-sandbox.js';

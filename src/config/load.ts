@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { OmniposError } from '../core/errors/index.js';
 import { applyEnvOverrides } from './env-overrides.js';
 import { productionProblems } from './environment-guard.js';
+import { applySandboxDefaults, outsideSandboxProblems } from './outside-sandbox.js';
 import { formatProblem, problemsFromZod, type ConfigProblem } from './problems.js';
 import { ConfigSchema, type ConfigValues } from './schema.js';
 import { schemaHasPath } from './schema-walk.js';
@@ -96,6 +97,9 @@ export function loadConfig(options: LoadOptions = {}): Config {
   if (!parsed.success || problems.length > 0) throw invalid(problems, source);
 
   const values = parsed.data;
+  const missing = outsideSandboxProblems(values);
+  if (missing.length > 0) throw invalid(missing, source);
+  applySandboxDefaults(values);
   const dir = path.dirname(source);
   const resolve = (p: string): string => path.resolve(dir, p);
   values.stateDir = resolve(values.stateDir);

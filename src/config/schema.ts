@@ -76,14 +76,22 @@ const acquirer = z.strictObject({
   requestUrl: httpUrl,
   /** Queries by PaymentId and MerchantOrderId. */
   queryUrl: httpUrl,
-  /** Initialization and registration. */
+  /** Initialization (the parameters download host). */
   parametersUrl: httpUrl,
-  /** Merchant and terminal registration (a host of its own at the acquirer); default: parametersUrl. */
+  /**
+   * Merchant and terminal registration, a host of its own at the acquirer (`omnichannelcadastro…`).
+   * Required outside the sandbox; in the sandbox it defaults to parametersUrl.
+   */
   registrationUrl: httpUrl.optional(),
   /** The wallet-facing QR API. */
   walletUrl: httpUrl,
-  /** The JSON e-commerce API (Pix and QR sales); may point at a merchant-side proxy. */
+  /** The JSON e-commerce API's request host (Pix and QR sales, voids); may point at a merchant-side proxy. */
   ecommerceUrl: httpUrl,
+  /**
+   * The JSON e-commerce API's query host (`apiquery…`): `GET /1/sales/{id}` and `GET /1/cardBin/{bin}`.
+   * Required outside the sandbox; in the sandbox it defaults to ecommerceUrl.
+   */
+  ecommerceQueryUrl: httpUrl.optional(),
   clientId: z.string().min(1, 'must not be empty'),
   /** File holding the OAuth client secret (read at start, never logged). */
   clientSecretFile: filePath,
@@ -102,8 +110,24 @@ const terminal = z.strictObject({
   subordinatedMerchantId: z.uuid('must be a UUID'),
   /** The acquirer's TerminalId, 8 characters. */
   terminalId: z.string().regex(/^[0-9A-Za-z]{8}$/, 'must be 8 letters or digits'),
-  /** This terminal's ordinal within the merchant (set at registration), part of every MerchantOrderId. */
+  /** This terminal's ordinal within the merchant (set at registration). */
   ordinal: z.number().int().min(1, 'must be 1 to 999').max(999, 'must be 1 to 999'),
+  /**
+   * The terminal part of every MerchantOrderId (4 digits): unique across every terminal of the
+   * acquirer client (the OAuth clientId, which serves several merchants), since the host keeps
+   * order ids per client, not per merchant. Required outside the sandbox; in the sandbox it
+   * defaults to the ordinal.
+   */
+  orderIdTerminal: z.number().int().min(1, 'must be 1 to 9999').max(9999, 'must be 1 to 9999').optional(),
+  /**
+   * What the cardholder's statement shows after the merchant's name (the sale's `SoftDescriptor`):
+   * at most 13 characters, A–Z, 0–9 and spaces. Required outside the sandbox; in the sandbox "OMNIPOS".
+   */
+  softDescriptor: z
+    .string()
+    .regex(/^[A-Za-z0-9 ]{1,13}$/, 'must be 1 to 13 letters A-Z, digits or spaces (no accents or symbols)')
+    .refine((s) => s.trim() !== '', 'must not be blank')
+    .optional(),
   /** `attended` (a cashier) or `unattended` (a kiosk). */
   mode: z.enum(['attended', 'unattended']).default('attended'),
 });
@@ -132,11 +156,12 @@ const qr = z.strictObject({
   /** How often the host is asked whether a shown code was paid, milliseconds. */
   pollMs: z.number().int().min(100).max(60_000).default(1000),
   /**
-   * Who makes the wallet QR code: `terminal` (the terminal builds br.com.padraoq; the payment
-   * shows up as a terminal sale) or `ecommerce` (the e-commerce API's QR code sale; needs
-   * acquirer.merchantId and merchantKeyFile).
+   * Who makes the wallet QR code: `ecommerce` (the e-commerce API's QR code sale, the only code the
+   * acquirer's host registers; needs acquirer.merchantId and merchantKeyFile) or `terminal` (the
+   * terminal builds br.com.padraoq itself: only for the sandbox or an acquirer that registers such
+   * codes). Default: `terminal` in the sandbox, `ecommerce` elsewhere.
    */
-  provider: z.enum(['terminal', 'ecommerce']).default('terminal'),
+  provider: z.enum(['terminal', 'ecommerce']).optional(),
 });
 
 const initialization = z.strictObject({

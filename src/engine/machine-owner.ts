@@ -6,6 +6,7 @@ import { decisionDeadline } from './daily-close.js';
 import { sleep } from '../core/clock.js';
 import type { Delivery, ReceiptPort, ReceiptSubject } from './ports.js';
 import type { SaleContext } from './sale/types.js';
+import type { PaymentLock } from './payment-lock.js';
 
 export interface MachineState<N extends string, D> {
   name: N;
@@ -33,6 +34,8 @@ export interface OwnerDeps {
   receipt: ReceiptPort;
   /** Throws (a typed error) when the terminal may not sell now, e.g. not initialized or locked by the acquirer. */
   canSell?: () => void;
+  /** One payment at a time per terminal, shared by every kind (card, wallet QR, Pix, voids). */
+  lock?: PaymentLock;
 }
 
 type ReceiptResult = 'printed' | 'skipped' | 'failed' | 'unsure';
@@ -102,6 +105,11 @@ export abstract class MachineOwner<N extends string, D extends { merchantOrderId
   /** The input that begins the receipt step (approved → printing, committed before any byte). */
   protected printInput(): I {
     return { kind: 'print' } as unknown as I;
+  }
+
+  /** Runs a payment's `start` holding the terminal's payment lock (when the daemon gives one). */
+  protected holdPayment<T extends { done: Promise<void> }>(kind: 'sale' | 'qr' | 'pix' | 'void', start: (attach: (id: number) => void) => Promise<T>): Promise<T> {
+    return this.deps.lock ? this.deps.lock.hold(kind, start) : start(() => undefined);
   }
 
   /**

@@ -31,7 +31,8 @@ export interface AcquirerDeliveryPort {
   undo(paymentId: string, emv?: Record<string, string>): Promise<Delivery>;
   /** Undo when the sale's answer never came (`DELETE …/orderId/{MerchantOrderId}`). */
   undoByOrderId(merchantOrderId: string, emv?: Record<string, string>): Promise<Delivery>;
-  queryByOrderId(merchantOrderId: string): Promise<SaleQuery>;
+  /** `expected`: what the terminal sent, so a sale found can be checked to be ours (adapters that can). */
+  queryByOrderId(merchantOrderId: string, expected?: { amount: number }): Promise<SaleQuery>;
 }
 
 export type { HostSaleOutcome };
@@ -47,6 +48,8 @@ export interface EncryptedCard {
   ksn: string;
   iv: string;
   isTlv: boolean;
+  /** Stripe reads of a card with a track 1: the whole track 1 from GTK, encrypted like track 2 (same IV), with its KSN. */
+  track1?: { data: string; ksn: string };
   /** The PIN block under the DUKPT PIN key, when a PIN was taken online. */
   pinBlock?: { block: string; ksn: string };
   /** The card's EMV request data (hex TLV) after GOX, for chip sales. */

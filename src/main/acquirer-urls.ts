@@ -3,18 +3,70 @@ import { createAcquirer, type Acquirer } from '../acquirer/index.js';
 import type { Config } from '../config/index.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log/index.js';
-import type { RunningSandbox } from '../sandbox/index.js';
+import { CONFIG_KEY_OF_BASE, type ListenOptions, type RunningSandbox, type SandboxBase } from '../sandbox/index.js';
 
-const URL_KEYS = ['authUrl', 'requestUrl', 'queryUrl', 'parametersUrl', 'walletUrl', 'ecommerceUrl'] as const;
+const URL_KEYS = ['authUrl', 'requestUrl', 'queryUrl', 'parametersUrl', 'walletUrl', 'ecommerceUrl', 'registrationUrl', 'ecommerceQueryUrl'] as const;
+type UrlKey = (typeof URL_KEYS)[number];
 
-/** The acquirer addresses; those naming the embedded sandbox's configured port (any loopback one when it is 0) point where it really listens. */
-export function acquirerUrls(config: Config, sandbox: RunningSandbox | undefined): Record<(typeof URL_KEYS)[number], string> {
-  const out = {} as Record<(typeof URL_KEYS)[number], string>;
+const BASE_OF_KEY = Object.fromEntries((Object.entries(CONFIG_KEY_OF_BASE) as [SandboxBase, string][]).map(([b, k]) => [k, b])) as Record<UrlKey, SandboxBase>;
+
+const isLoopback = (host: string): boolean => host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
+
+/** A configured address's port (the scheme's default when it names none). */
+const portOf = (u: URL): number => (u.port !== '' ? Number(u.port) : u.protocol === 'https:' ? 443 : 80);
+
+/** The ports the configuration's loopback addresses give each base (a port two bases or the controls share gives none). */
+function plannedPorts(config: Config): Partial<Record<SandboxBase, number>> {
+  const controls = config.values.sandbox.port;
+  const seen = new Map<number, number>([[controls, 2]]);
+  const wanted: [SandboxBase, number][] = [];
   for (const k of URL_KEYS) {
-    const u = new URL(config.values.acquirer[k]);
-    const port = config.values.sandbox.port;
-    const local = sandbox && (u.hostname === '127.0.0.1' || u.hostname === 'localhost') && (port === 0 || Number(u.port) === port);
-    out[k] = local ? `${sandbox.url}${u.pathname === '/' ? '' : u.pathname}` : config.values.acquirer[k];
+    const v = config.values.acquirer[k];
+    if (!v) continue;
+    const u = new URL(v);
+    if (!isLoopback(u.hostname)) continue;
+    const p = portOf(u);
+    seen.set(p, (seen.get(p) ?? 0) + 1);
+    wanted.push([BASE_OF_KEY[k], p]);
+  }
+  const out: Partial<Record<SandboxBase, number>> = {};
+  for (const [b, p] of wanted) if (seen.get(p) === 1) out[b] = p;
+  return out;
+}
+
+/**
+ * Where the embedded sandbox listens: the controls on `sandbox.port` (or `controlsPort`), and each
+ * base on the port its configured address names (config/omnipos.json gives each base its own), so
+ * an address points at the listener that plays that base. With the controls on port 0 (tests),
+ * every base takes a free port too, and the addresses are mapped by their key.
+ */
+export function sandboxListenOptions(config: Config, controlsPort = config.values.sandbox.port): ListenOptions {
+  return { port: controlsPort, ports: controlsPort === 0 ? {} : plannedPorts(config) };
+}
+
+/**
+ * The acquirer addresses. Those naming the embedded sandbox (a loopback address on one of the
+ * ports the configuration gives it, or any loopback one when `sandbox.port` is 0) point where it
+ * really listens: the listener on that port when there is one, else the one playing the key's
+ * base; the configured path (e.g. `/api/v0.1`) is kept.
+ */
+export function acquirerUrls(config: Config, sandbox: RunningSandbox | undefined): Record<UrlKey, string> {
+  const out = {} as Record<UrlKey, string>;
+  const ours = new Set<number>([config.values.sandbox.port, ...Object.values(plannedPorts(config))]);
+  const byPort = new Map<number, SandboxBase>();
+  if (sandbox) for (const [b, p] of Object.entries(sandbox.ports) as [SandboxBase, number][]) byPort.set(p, b);
+  for (const k of URL_KEYS) {
+    const v = config.values.acquirer[k];
+    if (v === undefined) continue;
+    const u = new URL(v);
+    const port = portOf(u);
+    if (!sandbox || !isLoopback(u.hostname) || (config.values.sandbox.port !== 0 && !ours.has(port))) {
+      out[k] = v;
+      continue;
+    }
+    const base = byPort.get(port) ?? BASE_OF_KEY[k];
+    const listener = new URL(sandbox.urls[base]);
+    out[k] = `${listener.protocol}//${listener.host}${u.pathname === '/' ? '' : u.pathname.replace(/\/$/, '')}`;
   }
   return out;
 }
@@ -40,7 +92,6 @@ export function acquirerFromConfig(config: Config, wiring: AcquirerWiring): Acqu
   return createAcquirer({
     settings: {
       ...acquirerUrls(config, wiring.sandbox),
-      ...(a.registrationUrl ? { registrationUrl: a.registrationUrl } : {}),
       clientId: a.clientId,
       timeoutMs: a.timeoutMs,
     },

@@ -19,7 +19,9 @@ export interface QrProvider {
  * so sales made before a configuration change are still settled where they live.
  */
 export function qrProvider(config: Config, acquirer: Acquirer, db: Db, journal: Journal, card: AcquirerDeliveryPort): QrProvider {
-  const wanted = config.values.qr.provider;
+  // Outside the sandbox the host pays only codes it registered: the e-commerce QR sale, unless the
+  // configuration says explicitly that this acquirer registers the terminal's own codes.
+  const wanted = config.values.qr.provider ?? (config.values.environment === 'sandbox' ? 'terminal' : 'ecommerce');
   if (!acquirer.ecommerce) {
     if (wanted === 'ecommerce') {
       throw new OmniposError('CONFIG_INVALID', 'qr.provider: ecommerce needs the e-commerce credentials (acquirer.merchantId and acquirer.merchantKeyFile)', { path: 'qr.provider' });

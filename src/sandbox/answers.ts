@@ -1,7 +1,6 @@
 import { HOST_TIME_ZONE, localTime } from '../core/clock.js';
 import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
-import { routePath } from '../acquirer/routes.js';
-import type { SandboxContext } from './context.js';
+import { linkTo, type SandboxContext } from './context.js';
 
 /** The initialization version the sandbox's tables carry (13 digits, as the manual shows). */
 export const INITIALIZATION_VERSION = 1763769600001;
@@ -14,12 +13,11 @@ export function nextNsu(ctx: SandboxContext): string {
 }
 
 export function saleLinks(ctx: SandboxContext, paymentId: string, approved: boolean): { Method: string; Rel: string; Href: string }[] {
-  const base = ctx.publicUrl();
-  const links = [{ Method: 'GET', Rel: 'self', Href: `${base}${routePath('saleGet', { PaymentId: paymentId })}` }];
+  const links = [{ Method: 'GET', Rel: 'self', Href: linkTo(ctx, 'saleGet', { PaymentId: paymentId }) }];
   if (approved) {
     links.push(
-      { Method: 'PUT', Rel: 'confirm', Href: `${base}${routePath('saleConfirm', { PaymentId: paymentId })}` },
-      { Method: 'DELETE', Rel: 'reverse', Href: `${base}${routePath('saleUndo', { PaymentId: paymentId })}` },
+      { Method: 'PUT', Rel: 'confirm', Href: linkTo(ctx, 'saleConfirm', { PaymentId: paymentId }) },
+      { Method: 'DELETE', Rel: 'reverse', Href: linkTo(ctx, 'saleUndo', { PaymentId: paymentId }) },
     );
   }
   return links;

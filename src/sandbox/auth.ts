@@ -66,20 +66,20 @@ export function omniToken(ctx: SandboxContext, req: SandboxRequest): Answer {
 /** Checks the bearer token of an omni request and its scope; throws a 401/403 Refusal. */
 export function requireToken(ctx: SandboxContext, req: SandboxRequest, family: 'transactional' | 'registration', api: 'omni' | 'wallet' = 'omni'): void {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
-  if (!m) throw new Refusal(401, { ReturnCode: '401', ReturnMessage: 'Authorization: Bearer token is required' }, { 'www-authenticate': 'Bearer' });
+  if (!m) throw new Refusal(401, undefined, { 'www-authenticate': 'Bearer' });
   const row = ctx.db.prepare(`SELECT api, scopes, expires_at FROM tokens WHERE token_hash = ?`).get(hash(m[1] as string)) as
     | { api: string; scopes: string; expires_at: number }
     | undefined;
   if (!row || row.api !== api) {
-    throw new Refusal(401, { ReturnCode: '401', ReturnMessage: 'token is not valid' }, { 'www-authenticate': 'Bearer error="invalid_token"' });
+    throw new Refusal(401, undefined, { 'www-authenticate': 'Bearer error="invalid_token"' });
   }
   if (row.expires_at <= ctx.clock.now().getTime()) {
-    throw new Refusal(401, { ReturnCode: '401', ReturnMessage: 'token expired' }, { 'www-authenticate': 'Bearer error="invalid_token"' });
+    throw new Refusal(401, undefined, { 'www-authenticate': 'Bearer error="invalid_token", error_description="The access token expired"' });
   }
   if (api === 'omni') {
     const scopes = row.scopes.split(' ');
     if (!FAMILY[family].some((s) => scopes.includes(s))) {
-      throw new Refusal(403, { ReturnCode: '403', ReturnMessage: `token lacks a scope for this operation (${FAMILY[family].join(' or ')})` });
+      throw new Refusal(403, undefined, { 'www-authenticate': `Bearer error="insufficient_scope", scope="${FAMILY[family].join(' ')}"` });
     }
   }
 }

@@ -1,4 +1,5 @@
 import { withinAttempts, type SandboxContext } from './context.js';
+import { scenario } from './scenario.js';
 
 export type CentsOutcome = 'approved' | 'denied' | 'timeout' | 'error';
 
@@ -6,13 +7,16 @@ export type CentsOutcome = 'approved' | 'denied' | 'timeout' | 'error';
  * The public sandbox's rule (DESIGN.md): the amount's cents choose an outcome — base+0
  * approved, base+1 denied, base+2 timeout, base+9 error — for bases 10 (sale), 20 (undo and
  * confirmation), 30 (confirmation of a denied sale), 40 (void) and 50 (void confirmation).
- * Applies to the first N attempts per `key` only, so a retry can finish.
+ * Repeats on every attempt (the public sandbox's behaviour, scenario `repeat`), or applies to the
+ * first N attempts per `key` only (scenario `first-n`), so a retry can finish.
  */
 export function centsOutcome(ctx: SandboxContext, base: 10 | 20 | 30 | 40 | 50, amount: number, key: string): CentsOutcome | undefined {
   const offset = (amount % 100) - base;
   const outcome = ({ 0: 'approved', 1: 'denied', 2: 'timeout', 9: 'error' } as Record<number, CentsOutcome>)[offset];
   if (!outcome) return undefined;
-  return withinAttempts(ctx, `${key}:${base}`) ? outcome : undefined;
+  const s = scenario(ctx);
+  if (s.outcomes === 'repeat') return outcome;
+  return withinAttempts(ctx, `${key}:${base}`, s.firstN) ? outcome : undefined;
 }
 
 /** True when the sale's cents fall in a band whose outcome belongs to a later operation. */

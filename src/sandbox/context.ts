@@ -3,6 +3,8 @@ import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log/index.js';
 import type { SandboxClock } from './clock.js';
 import type { Db } from './db.js';
+import type { Scenario } from './scenario.js';
+import { pathOf, ROUTE_BASE, type SandboxBase, type SandboxRouteName } from './routes.js';
 
 /** A fault for one route (by route name, e.g. `saleCreate`), applied to the next `times` requests. */
 export interface FaultSpec {
@@ -14,6 +16,15 @@ export interface FaultSpec {
   reset?: 'before' | 'after';
   /** Handle (record) the request, then never answer. */
   drop?: boolean;
+  /**
+   * Answer this published error instead (an API number such as 309, or a wallet code such as
+   * "422.002"), in the route's own shape; `errorStatus` sets the HTTP status (default 400, or
+   * the wallet table's). Lets a test prove the client decides on nothing it does not know.
+   */
+  error?: number | string;
+  errorStatus?: number;
+  /** With `error`: the host does the work (records the sale, the undo…) and then answers the error. */
+  handled?: boolean;
   /** How many requests it applies to (default 1). */
   times?: number;
 }
@@ -25,14 +36,19 @@ export interface SandboxOptions {
   log: Logger;
   /** Base clock; the host adds the offset set by `POST /sandbox/clock`. Default: system time. */
   clock?: Clock;
-  /** A cents-chosen outcome applies to the first N attempts only (default 1). */
+  /**
+   * A cents-chosen outcome applies to the first N attempts only (the `first-n` scenario). Without
+   * it the outcome repeats on every attempt, as the public sandbox does (the `repeat` scenario).
+   */
   outcomeAttempts?: number;
+  /** The scenario to start with (the database's, when it has one, is kept otherwise). */
+  scenario?: Partial<Scenario>;
   /** How long the "timeout" outcome and a dropped answer hold the connection before closing it, ms (default 40 000, above the client's 30 s). */
   withholdMs?: number;
   /** Lifetime of the tokens it issues, s (default 86 399, as the manual shows). */
   tokenTtlSeconds?: number;
-  /** The address printed in `Links` (default: the listening address). */
-  publicUrl?: string;
+  /** The addresses printed in `Links`, per base (default: where each base listens). */
+  publicUrls?: Partial<Record<SandboxBase, string>>;
   /** Faults set at start, by route name. */
   faults?: Readonly<Record<string, FaultSpec>>;
   /** Largest request body accepted, bytes (default 256 KiB). */
@@ -52,10 +68,10 @@ export interface SandboxContext {
   db: Db;
   clock: SandboxClock;
   log: Logger;
-  options: Required<Pick<SandboxOptions, 'outcomeAttempts' | 'withholdMs' | 'tokenTtlSeconds' | 'maxBodyBytes' | 'callbackRetryMs' | 'walletKeyTtlMs' | 'qrValidityMs'>> &
+  options: Required<Pick<SandboxOptions, 'withholdMs' | 'tokenTtlSeconds' | 'maxBodyBytes' | 'callbackRetryMs' | 'walletKeyTtlMs' | 'qrValidityMs'>> &
     Pick<SandboxOptions, 'walletCallbackUrl'>;
-  /** Base URL for Links. */
-  publicUrl(): string;
+  /** The address of a base's listener, for Links. */
+  publicUrl(base: SandboxBase): string;
   newId(): string;
 }
 
@@ -76,11 +92,16 @@ export function problem(ctx: SandboxContext, e: { kind: string; merchantOrderId?
 }
 
 /** Counts one attempt of a cents-chosen outcome; true while the first N attempts last. */
-export function withinAttempts(ctx: SandboxContext, key: string): boolean {
+export function withinAttempts(ctx: SandboxContext, key: string, n: number): boolean {
   const row = ctx.db.prepare(`SELECT count FROM attempts WHERE key = ?`).get(key) as { count: number } | undefined;
   const count = (row?.count ?? 0) + 1;
   ctx.db.prepare(`INSERT INTO attempts (key, count) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET count = excluded.count`).run(key, count);
-  return count <= ctx.options.outcomeAttempts;
+  return count <= n;
 }
 
 export const newUuid = (): string => randomUUID();
+
+/** The absolute address of a route on its own base, for `Links`. */
+export function linkTo(ctx: SandboxContext, name: SandboxRouteName, params: Record<string, string>): string {
+  return `${ctx.publicUrl(ROUTE_BASE[name])}${pathOf(name, params)}`;
+}

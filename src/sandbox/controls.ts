@@ -1,11 +1,13 @@
 import { SANDBOX_CREDENTIALS } from '../../tables/sandbox-credentials.js';
 import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
+import { BUILT_IN_MERCHANTS } from '../../tables/sandbox/merchants.js';
 import { runClose, maybeCloseDay } from './close-day.js';
 import type { FaultSpec, SandboxContext } from './context.js';
 import type { Faults } from './faults.js';
 import { Fields, invalidFields, jsonBody, objectBody, Refusal, type Answer, type SandboxRequest } from './http-kit.js';
 import { ledgerReport } from './ledger.js';
 import { payPix } from './ecommerce.js';
+import { scenario, setScenario, STRICT_RULES, validateScenario } from './scenario.js';
 
 /** What `omnipos sandbox credentials --json` and `GET /sandbox/credentials` print. */
 export function sandboxCredentials(): Record<string, unknown> {
@@ -15,6 +17,8 @@ export function sandboxCredentials(): Record<string, unknown> {
     ecommerce: { merchantId: SANDBOX_CREDENTIALS.merchantId, merchantKey: SANDBOX_CREDENTIALS.merchantKey },
     merchant: SANDBOX_MERCHANT.merchant,
     terminal: SANDBOX_MERCHANT.terminal,
+    /** Every built-in merchant of the one OAuth client, each with its own first terminal. */
+    merchants: BUILT_IN_MERCHANTS,
   };
 }
 
@@ -46,6 +50,10 @@ export function control(ctx: SandboxContext, faults: Faults, req: SandboxRequest
     }
     case 'POST /sandbox/close-day':
       return { status: 200, body: runClose(ctx, 'close run by POST /sandbox/close-day') };
+    case 'GET /sandbox/scenario':
+      return { status: 200, body: { ...scenario(ctx), rules: STRICT_RULES } };
+    case 'POST /sandbox/scenario':
+      return { status: 200, body: setScenario(ctx, validateScenario(jsonBody(req))) };
     case 'GET /sandbox/faults':
       return { status: 200, body: faults.list() };
     case 'DELETE /sandbox/faults':
@@ -65,7 +73,7 @@ export function control(ctx: SandboxContext, faults: Faults, req: SandboxRequest
     default: {
       const pix = /^POST \/sandbox\/pix\/([^/]+)\/pay$/.exec(key);
       if (pix) return payPix(ctx, decodeURIComponent(pix[1] as string));
-      throw new Refusal(404, { ReturnCode: '404', ReturnMessage: `no sandbox control ${key}` });
+      throw new Refusal(404, { error: `no sandbox control ${key}` });
     }
   }
 }

@@ -2,13 +2,14 @@ import { timingSafeEqual } from 'node:crypto';
 import QRCode from 'qrcode';
 import { SANDBOX_CREDENTIALS } from '../../tables/sandbox-credentials.js';
 import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
-import { routePath } from '../acquirer/routes.js';
 import { HOST_TIME_ZONE, localTime } from '../core/clock.js';
 import { isValidCnpj, isValidCpf } from '../crypto/index.js';
 import { buildPadraoq, buildPix } from '../qr/index.js';
 import { nextNsu } from './answers.js';
-import { ledgerEntry, newUuid, problem, type SandboxContext } from './context.js';
+import { ledgerEntry, linkTo, newUuid, problem, type SandboxContext } from './context.js';
+import { apiError, apiErrors, CODE, fieldCode } from './errors.js';
 import { Fields, objectBody, Refusal, type Answer, type SandboxRequest } from './http-kit.js';
+import { strict } from './scenario.js';
 
 /** How long a Pix refund waits for the provider's approval before it shows as refunded (11). */
 export const PIX_REFUND_DELAY_MS = 60_000;
@@ -27,9 +28,9 @@ export interface EcommerceRow {
   answer: string;
 }
 
-/** The e-commerce error body: a list of `{Code, Message}`. */
-function ecommerceErrors(status: number, messages: string[]): Refusal {
-  return new Refusal(status, messages.map((m) => ({ Code: status, Message: m })));
+/** Field problems as the e-commerce host refuses them: one published `{Code, Message}` per field. */
+function fieldErrors(problems: string[]): Refusal {
+  return apiErrors(400, problems.map((p) => ({ code: fieldCode(p), detail: p })));
 }
 
 function same(a: string | undefined, b: string): boolean {
@@ -43,8 +44,11 @@ function same(a: string | undefined, b: string): boolean {
 function requireMerchant(req: SandboxRequest): void {
   const id = req.headers.merchantid;
   const key = req.headers.merchantkey;
-  if (typeof id !== 'string' || typeof key !== 'string') throw ecommerceErrors(401, ['MerchantId and MerchantKey headers are required']);
-  if (!same(id, SANDBOX_CREDENTIALS.merchantId) || !same(key, SANDBOX_CREDENTIALS.merchantKey)) throw ecommerceErrors(401, ['MerchantId or MerchantKey is not valid']);
+  if (typeof id !== 'string' || id === '') throw apiError(401, CODE.merchantIdRequired);
+  if (typeof key !== 'string' || key === '') throw apiError(401, CODE.merchantKeyRequired);
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw apiError(401, CODE.merchantIdFormat);
+  if (!same(id, SANDBOX_CREDENTIALS.merchantId)) throw apiError(401, CODE.merchantIdNotFound);
+  if (!same(key, SANDBOX_CREDENTIALS.merchantKey)) throw apiError(401, CODE.merchantKeyInvalid);
 }
 
 /** Moves a due Pix refund to 11 (refunded) when the provider's delay has passed on the host clock. */
@@ -65,7 +69,7 @@ export function findEcommerce(ctx: SandboxContext, paymentId: string): Ecommerce
 function answerOf(ctx: SandboxContext, row: EcommerceRow): Record<string, unknown> {
   const a = JSON.parse(row.answer) as { Payment: Record<string, unknown> };
   a.Payment.Status = row.status;
-  a.Payment.Links = [{ Method: 'GET', Rel: 'self', Href: `${ctx.publicUrl()}${routePath('ecommerceSaleGet', { PaymentId: row.payment_id })}` }];
+  a.Payment.Links = [{ Method: 'GET', Rel: 'self', Href: linkTo(ctx, 'ecommerceSaleGet', { PaymentId: row.payment_id }) }];
   return a;
 }
 
@@ -103,7 +107,10 @@ export async function createEcommerceSale(ctx: SandboxContext, req: SandboxReque
     modality = f.string('Payment.Modality', { optional: true, oneOf: ['Credit', 'Debit'] }) ?? 'Credit';
     f.bool('Payment.Capture', { optional: true });
   }
-  if (f.problems.length > 0) throw ecommerceErrors(400, f.problems);
+  // The manual's QR sale request names the QR code's options under Payment (ECOMMERCE 2385-2387).
+  if (type === 'qrcode' && body.QrCode !== undefined && strict(ctx, 'qrcode-under-payment')) f.problems.push('QrCode: not a member of the sale; it goes under Payment');
+  if (type === 'qrcode') f.object('Payment.QrCode', { optional: true });
+  if (f.problems.length > 0) throw fieldErrors(f.problems);
   const now = ctx.clock.now();
   const paymentId = newUuid();
   const m = SANDBOX_MERCHANT.merchant;
@@ -137,7 +144,8 @@ export async function createEcommerceSale(ctx: SandboxContext, req: SandboxReque
       installments: installments > 1 ? installments : 0,
       nsu: nextNsu(ctx),
     });
-    Object.assign(payment, { QrCodeString: qrString, ReturnCode: '0', ReturnMessage: 'QRCode gerado com sucesso' });
+    // The QR sale's answer carries the image only, no text (ECOMMERCE 2548, 2582): the client reads the code from it.
+    Object.assign(payment, { ReturnCode: '0', ReturnMessage: 'QRCode gerado com sucesso' });
   }
   payment.QrcodeBase64Image = (await QRCode.toDataURL(qrString, { errorCorrectionLevel: 'M' })).replace(/^data:image\/png;base64,/, '');
   if (type === 'qrcode') {
@@ -157,7 +165,7 @@ export async function createEcommerceSale(ctx: SandboxContext, req: SandboxReque
 export function getEcommerceSale(ctx: SandboxContext, req: SandboxRequest): Answer {
   requireMerchant(req);
   const row = findEcommerce(ctx, req.route.params.PaymentId ?? '');
-  if (!row) throw ecommerceErrors(404, ['sale not found']);
+  if (!row) throw apiError(404, CODE.notFound);
   return { status: 200, body: answerOf(ctx, row) };
 }
 
@@ -167,15 +175,18 @@ export function getEcommerceSale(ctx: SandboxContext, req: SandboxRequest): Answ
  */
 export function voidEcommerceSale(ctx: SandboxContext, req: SandboxRequest): Answer {
   requireMerchant(req);
+  // The manual's void request sends Content-Type: application/json (ECOMMERCE 1955, 6295ff).
+  const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
+  if (type !== 'application/json' && strict(ctx, 'void-content-type')) throw apiError(415, CODE.internal, `Content-Type: application/json is required, got ${type || 'none'}`);
   const row = findEcommerce(ctx, req.route.params.PaymentId ?? '');
-  if (!row) throw ecommerceErrors(404, ['sale not found']);
+  if (!row) throw apiError(404, CODE.notFound);
   const amountText = req.query.get('Amount');
-  if (amountText !== null && !/^\d{1,15}$/.test(amountText)) throw ecommerceErrors(400, ['Amount: must be whole cents']);
+  if (amountText !== null && !/^\d{1,15}$/.test(amountText)) throw apiError(400, CODE.amountInvalid, 'Amount: must be whole cents');
   const amount = amountText === null ? row.amount - row.refunded_amount : Number(amountText);
-  if (amount <= 0 || amount > row.amount - row.refunded_amount) throw ecommerceErrors(400, [`Amount: at most ${row.amount - row.refunded_amount}`]);
+  if (amount <= 0 || amount > row.amount - row.refunded_amount) throw apiError(400, CODE.amountInvalid, `Amount: at most ${row.amount - row.refunded_amount}`);
   const reason = (status: number, code: number, message: string): Answer => ({
     status: 200,
-    body: { Status: status, ReasonCode: code, ReasonMessage: message, ReturnCode: '0', ReturnMessage: message, Links: [{ Method: 'GET', Rel: 'self', Href: `${ctx.publicUrl()}${routePath('ecommerceSaleGet', { PaymentId: row.payment_id })}` }] },
+    body: { Status: status, ReasonCode: code, ReasonMessage: message, ReturnCode: '0', ReturnMessage: message, Links: [{ Method: 'GET', Rel: 'self', Href: linkTo(ctx, 'ecommerceSaleGet', { PaymentId: row.payment_id }) }] },
   });
   if (row.status === 12 && row.refund_due_at === null) {
     ctx.db.prepare(`UPDATE ecommerce_sales SET status = 10 WHERE payment_id = ?`).run(row.payment_id);
@@ -194,7 +205,7 @@ export function voidEcommerceSale(ctx: SandboxContext, req: SandboxRequest): Ans
     ledgerEntry(ctx, { kind: 'pix-refund-requested', paymentId: row.payment_id, merchantOrderId: row.merchant_order_id, amount: 0 });
     return reason(12, 0, 'Refund requested');
   }
-  throw ecommerceErrors(400, [`the sale's status ${row.status} does not allow a void`]);
+  throw apiError(400, CODE.notAvailableToVoid, `the sale's status is ${row.status}`);
 }
 
 /** `POST /sandbox/pix/{PaymentId}/pay`: the shopper pays a Pix, also after it was cancelled (a late payment). */
@@ -218,7 +229,7 @@ export function cardBin(ctx: SandboxContext, req: SandboxRequest): Answer {
   requireMerchant(req);
   void ctx;
   const bin = req.route.params.Bin ?? '';
-  if (!/^\d{6,9}$/.test(bin)) throw ecommerceErrors(400, ['Bin: must be the first 6 to 9 digits of the card']);
+  if (!/^\d{6,9}$/.test(bin)) throw apiError(400, CODE.internal, 'Bin: must be the first 6 to 9 digits of the card');
   const d = bin.split('');
   const issuerCode = d[5] === '1' ? '104' : d[5] === '2' ? '001' : '237';
   return {

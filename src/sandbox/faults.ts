@@ -1,6 +1,7 @@
-import { ROUTES } from '../acquirer/routes.js';
 import type { FaultSpec, SandboxContext } from './context.js';
 import { invalidFields, Fields } from './http-kit.js';
+import { isPublishedApiCode, isPublishedWalletCode } from './errors.js';
+import { isRouteName, ROUTE_BASE } from './routes.js';
 
 /** Faults per route name, kept in the database so a restart keeps them. */
 export class Faults {
@@ -14,15 +15,22 @@ export class Faults {
   /** Validates and stores a fault; throws a 400 Refusal naming the bad member. */
   set(route: string, spec: FaultSpec): void {
     const f = new Fields({ route, ...spec });
-    if (!(route in ROUTES)) f.problems.push(`route: unknown route ${route}; one of ${Object.keys(ROUTES).join(', ')}`);
+    if (!isRouteName(route)) f.problems.push(`route: unknown route ${route}; one of ${Object.keys(ROUTE_BASE).join(', ')}`);
+    else if (spec.error !== undefined) {
+      const wallet = ROUTE_BASE[route] === 'wallet';
+      const ok = wallet ? typeof spec.error === 'string' && isPublishedWalletCode(spec.error) : typeof spec.error === 'number' && isPublishedApiCode(spec.error);
+      if (!ok) f.problems.push(`error: ${String(spec.error)} is not a published ${wallet ? 'wallet code ("422.002")' : 'API error number (309)'}`);
+    }
+    f.int('errorStatus', { min: 400, max: 599, optional: true });
+    f.bool('handled', { optional: true });
     f.int('latencyMs', { min: 0, max: 600_000, optional: true });
     f.int('status', { min: 500, max: 599, optional: true });
     f.string('reset', { oneOf: ['before', 'after'], optional: true });
     f.bool('drop', { optional: true });
     f.int('times', { min: 1, max: 1_000_000, optional: true });
     f.check();
-    if (spec.latencyMs === undefined && spec.status === undefined && spec.reset === undefined && !spec.drop) {
-      throw invalidFields(['fault: give latencyMs, status, reset or drop']);
+    if (spec.latencyMs === undefined && spec.status === undefined && spec.reset === undefined && !spec.drop && spec.error === undefined) {
+      throw invalidFields(['fault: give latencyMs, status, reset, drop or error']);
     }
     this.#ctx.db
       .prepare(`INSERT INTO faults (route, spec) VALUES (?, ?) ON CONFLICT(route) DO UPDATE SET spec = excluded.spec`)

@@ -1,6 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { returnCode, type ReturnCodeName } from '../../tables/acquirer/return-codes.js';
-import type { RouteMatch } from '../acquirer/routes.js';
+import { apiError, apiErrors, CODE, fieldCode } from './errors.js';
+import { Refusal } from './refusal.js';
+import type { RouteMatch } from './routes.js';
+
+export { Refusal };
 
 /** One request as the sandbox's handlers see it. */
 export interface SandboxRequest {
@@ -15,25 +18,9 @@ export interface SandboxRequest {
 /** What a handler answers: a status and JSON body, or "withhold the answer" (the timeout outcome). */
 export type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | { withhold: true };
 
-/** Thrown by handlers to answer at once (auth, validation, not found). */
-export class Refusal extends Error {
-  readonly answer: { status: number; body: unknown; headers?: Record<string, string> };
-
-  constructor(status: number, body: unknown, headers?: Record<string, string>) {
-    super(`HTTP ${status}`);
-    this.answer = { status, body, ...(headers ? { headers } : {}) };
-  }
-}
-
-/** The documented omni error body `{ReturnCode, ReturnMessage}` for a named code. */
-export function omniError(status: number, name: ReturnCodeName, detail?: string): Refusal {
-  const row = returnCode(name);
-  return new Refusal(status, { ReturnCode: row.code, ReturnMessage: detail ? `${row.message}: ${detail}` : row.message });
-}
-
-/** A 400 naming every field that is missing or wrong. */
+/** A 400 with one published error per field that is missing or wrong (tables/sandbox/published-errors.json). */
 export function invalidFields(problems: string[]): Refusal {
-  return omniError(400, 'INVALID_REQUEST', problems.join('; '));
+  return apiErrors(400, problems.map((p) => ({ code: fieldCode(p), detail: p })));
 }
 
 function mediaType(headers: IncomingHttpHeaders): string {
@@ -48,12 +35,12 @@ export function jsonBody(req: SandboxRequest): unknown {
   if (req.rawBody.length === 0) return undefined;
   const type = mediaType(req.headers);
   if (type !== 'application/json' && !type.endsWith('+json')) {
-    throw new Refusal(415, { ReturnCode: '415', ReturnMessage: `Content-Type must be application/json, got ${type || 'none'}` });
+    throw apiError(415, CODE.internal, `Content-Type must be application/json, got ${type || 'none'}`);
   }
   try {
     return JSON.parse(req.rawBody.toString('utf8')) as unknown;
   } catch (e) {
-    throw omniError(400, 'INVALID_REQUEST', `body is not valid JSON (${(e as Error).message})`);
+    throw apiError(400, CODE.emptyRequest, `body is not valid JSON (${(e as Error).message})`);
   }
 }
 

@@ -1,6 +1,8 @@
-export { buildSandbox, listenSandbox, type Sandbox, type RunningSandbox } from './server.js';
+export { buildSandbox, listenSandbox, type Sandbox, type RunningSandbox, type ListenOptions } from './server.js';
 export type { SandboxOptions, FaultSpec } from './context.js';
 export { sandboxCredentials } from './controls.js';
 export { ledgerReport, type LedgerReport } from './ledger.js';
 export { businessDay } from './clock.js';
 export { INITIALIZATION_VERSION } from './answers.js';
+export { SANDBOX_BASES, BASE_SOURCES, type SandboxBase } from './routes.js';
+export { CONFIG_KEY_OF_BASE, sandboxSettings, sandboxEnv } from './addresses.js';

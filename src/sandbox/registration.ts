@@ -1,8 +1,9 @@
-import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
+import { BUILT_IN_MERCHANTS, builtInMerchant } from '../../tables/sandbox/merchants.js';
 import { isValidCnpj, isValidCpf } from '../crypto/index.js';
 import { requireToken } from './auth.js';
 import { newUuid, type SandboxContext } from './context.js';
-import { Fields, invalidFields, objectBody, omniError, Refusal, type Answer, type SandboxRequest } from './http-kit.js';
+import { apiError, CODE } from './errors.js';
+import { Fields, invalidFields, objectBody, type Answer, type SandboxRequest } from './http-kit.js';
 import { PHYSICAL_CHARACTERISTICS } from './sale-validate.js';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -10,13 +11,13 @@ const PHONE = /^\d{10,14}$/;
 
 /** True when the merchant is the built-in test merchant or was registered. */
 export function merchantExists(ctx: SandboxContext, id: string): boolean {
-  if (id === SANDBOX_MERCHANT.merchant.subordinatedMerchantId) return true;
+  if (builtInMerchant(id)) return true;
   return ctx.db.prepare(`SELECT 1 FROM merchants WHERE subordinated_merchant_id = ?`).get(id) !== undefined;
 }
 
 /** True when the terminal is registered for the merchant. */
 export function terminalExists(ctx: SandboxContext, merchantId: string, terminalId: string): boolean {
-  if (merchantId === SANDBOX_MERCHANT.merchant.subordinatedMerchantId && terminalId === SANDBOX_MERCHANT.terminal.terminalId) return true;
+  if (builtInMerchant(merchantId)?.terminal.terminalId === terminalId) return true;
   return ctx.db.prepare(`SELECT 1 FROM terminals WHERE terminal_id = ? AND subordinated_merchant_id = ?`).get(terminalId, merchantId) !== undefined;
 }
 
@@ -66,12 +67,13 @@ export function createMerchant(ctx: SandboxContext, req: SandboxRequest): Answer
 }
 
 function merchantBody(ctx: SandboxContext, id: string): Record<string, unknown> {
-  if (id === SANDBOX_MERCHANT.merchant.subordinatedMerchantId) {
-    const m = SANDBOX_MERCHANT.merchant;
+  const builtIn = builtInMerchant(id);
+  if (builtIn) {
+    const m = builtIn.merchant;
     return { SubordinatedMerchantId: m.subordinatedMerchantId, TradeName: m.name, DocumentNumber: m.nationalId, DocumentType: 'Cnpj', Mcc: Number(m.mcc) };
   }
   const row = ctx.db.prepare(`SELECT body FROM merchants WHERE subordinated_merchant_id = ?`).get(id) as { body: string } | undefined;
-  if (!row) throw omniError(404, 'NOT_FOUND', `merchant ${id}`);
+  if (!row) throw apiError(404, CODE.merchantIdNotFound, `merchant ${id}`);
   return JSON.parse(row.body) as Record<string, unknown>;
 }
 
@@ -85,7 +87,7 @@ export function getMerchant(ctx: SandboxContext, req: SandboxRequest): Answer {
 export function updateMerchant(ctx: SandboxContext, req: SandboxRequest): Answer {
   requireToken(ctx, req, 'registration');
   const id = (req.route.params.SubordinatedMerchantId ?? '').toLowerCase();
-  if (id === SANDBOX_MERCHANT.merchant.subordinatedMerchantId) throw omniError(400, 'NOT_ALLOWED', 'the built-in test merchant cannot change');
+  if (builtInMerchant(id)) throw apiError(400, CODE.internal, 'a built-in test merchant cannot change');
   const current = merchantBody(ctx, id);
   const body = objectBody(req);
   validateMerchant(body, false);
@@ -97,9 +99,11 @@ export function updateMerchant(ctx: SandboxContext, req: SandboxRequest): Answer
 /** `POST /terminals`: flat (manual) or under `TerminalBaseModel` (002). */
 export function createTerminal(ctx: SandboxContext, req: SandboxRequest): Answer {
   requireToken(ctx, req, 'registration');
-  const raw = objectBody(req);
-  const body = (raw.TerminalBaseModel && typeof raw.TerminalBaseModel === 'object' ? { ...raw, ...(raw.TerminalBaseModel) } : raw);
+  // The current manual's body is flat (CONECTA_PT 9890-9898, 9942-9952); the English page's
+  // TerminalBaseModel wrapper (CONECTA_EN 2484-2489) is the older shape, refused here.
+  const body = objectBody(req);
   const f = new Fields(body);
+  if (body.TerminalBaseModel !== undefined) f.problems.push('TerminalBaseModel: not a member; the terminal\'s fields go flat in the body');
   const merchantId = f.string('SubordinatedMerchantId', { re: /^[0-9a-f-]{36}$/i, hint: 'must be a GUID' });
   const terminalId = f.string('TerminalId', { re: /^[0-9A-Za-z]{8}$/, hint: 'must be 8 letters or digits' });
   f.string('CommunicationType');
@@ -112,10 +116,9 @@ export function createTerminal(ctx: SandboxContext, req: SandboxRequest): Answer
   const mid = (merchantId as string).toLowerCase();
   if (!merchantExists(ctx, mid)) throw invalidFields([`SubordinatedMerchantId: no merchant ${mid}`]);
   const taken = ctx.db.prepare(`SELECT subordinated_merchant_id FROM terminals WHERE terminal_id = ?`).get(terminalId) as { subordinated_merchant_id: string } | undefined;
-  if (taken || terminalId === SANDBOX_MERCHANT.terminal.terminalId) throw invalidFields([`TerminalId: ${String(terminalId)} is already registered`]);
+  if (taken || BUILT_IN_MERCHANTS.some((m) => m.terminal.terminalId === terminalId)) throw invalidFields([`TerminalId: ${String(terminalId)} is already registered`]);
   const now = ctx.clock.now();
   const terminal = { ...body, SubordinatedMerchantId: mid, SkipEquipment: skip, AcquirerIds: [4] };
-  delete (terminal as Record<string, unknown>).TerminalBaseModel;
   ctx.db.prepare(`INSERT INTO terminals (terminal_id, subordinated_merchant_id, body) VALUES (?, ?, ?)`).run(terminalId, mid, JSON.stringify(terminal));
   return {
     status: 201,
@@ -162,7 +165,7 @@ function validateTechnical(body: Record<string, unknown>): void {
 /** Refuses an unknown terminal as the public sandbox does (TerminalId ending 0404 → "TERMINAL INEXISTENTE"). */
 export function checkTerminal(ctx: SandboxContext, merchantId: string, terminalId: string): void {
   if (terminalId.endsWith('0404') || !merchantExists(ctx, merchantId.toLowerCase()) || !terminalExists(ctx, merchantId.toLowerCase(), terminalId)) {
-    throw new Refusal(404, { ReturnCode: '404', ReturnMessage: 'TERMINAL INEXISTENTE' });
+    throw apiError(404, CODE.internal, 'TERMINAL INEXISTENTE');
   }
 }
 

@@ -1,13 +1,17 @@
 import { createHash } from 'node:crypto';
-import cardOutcomes from '../../tables/acquirer/card-outcomes.json' with { type: 'json' };
+import cardOutcomes from '../../tables/sandbox/card-outcomes.json' with { type: 'json' };
 import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
+import { builtInMerchant } from '../../tables/sandbox/merchants.js';
 import { requireToken } from './auth.js';
 import { isExpired, readCard, pinMatches, typedExpiry, type CardRead } from './card.js';
 import { centsBand, centsOutcome } from './cents.js';
 import { businessDay } from './clock.js';
-import { ledgerEntry, newUuid, problem, type SandboxContext } from './context.js';
+import { ledgerEntry, linkTo, newUuid, problem, type SandboxContext } from './context.js';
 import { INITIALIZATION_VERSION, maskedCardNode, nextNsu, receiptInformation, receiptPan, saleLinks } from './answers.js';
-import { invalidFields, jsonBody, objectBody, omniError, Refusal, type Answer, type SandboxRequest } from './http-kit.js';
+import { invalidFields, jsonBody, objectBody, type Answer, type SandboxRequest } from './http-kit.js';
+import { apiError, CODE, hostError } from './errors.js';
+import { Refusal } from './refusal.js';
+import { scenario, strict } from './scenario.js';
 import { ORDER_ID, validateSale } from './sale-validate.js';
 import { merchantExists, terminalExists } from './registration.js';
 import { enqueueCallback, undoCallback } from './callbacks.js';
@@ -26,6 +30,35 @@ export interface SaleRow {
   closed_by_host: number;
   card_match: string | null;
   answer: string;
+}
+
+const RECEIPT_NAMES: Record<string, string> = {
+  MERCHANT_NAME: 'MerchantName',
+  MERCHANT_ADDRESS: 'MerchantAddress',
+  MERCHANT_CITY: 'MerchantCity',
+  MERCHANT_STATE: 'MerchantState',
+  MERCHANT_CODE: 'MerchantCode',
+  TERMINAL: 'Terminal',
+  NSU: 'Nsu',
+  DATE: 'Date',
+  HOUR: 'Hour',
+  CARD_NUMBER: 'CardNumber',
+  TRANSACTION_TYPE: 'TransactionType',
+  AUTHORIZATION_CODE: 'AuthorizationCode',
+  TRANSACTION_MODE: 'TransactionMode',
+  INPUT_METHOD: 'InputMethod',
+  CPF_CNPJ: 'CpfCnpj',
+  VALUE: 'Value',
+  SOFT_DESCRIPTOR: 'SoftDescriptor',
+};
+
+function receiptObject(rows: { Field: string; Content: string }[], brand: string): Record<string, string> {
+  const out: Record<string, string> = { IssuerName: `CIELO#${brand}`, Brand: brand };
+  for (const r of rows) {
+    const name = RECEIPT_NAMES[r.Field];
+    if (name) out[name] = r.Content;
+  }
+  return out;
 }
 
 export const cardMatch = (pan: string): string => createHash('sha256').update(`omnipos-sandbox:${pan}`).digest('hex');
@@ -67,7 +100,7 @@ export function currentAnswer(ctx: SandboxContext, row: SaleRow): Record<string,
 export function createSale(ctx: SandboxContext, req: SandboxRequest): Answer {
   requireToken(ctx, req, 'transactional');
   const body = objectBody(req);
-  const v = validateSale(body);
+  const v = validateSale(body, (rule) => strict(ctx, rule));
   const problems: string[] = [];
   const merchantId = v.subordinatedMerchantId.toLowerCase();
   if (!merchantExists(ctx, merchantId)) problems.push('Payment.SubordinatedMerchantId: no such merchant is registered');
@@ -89,7 +122,7 @@ export function createSale(ctx: SandboxContext, req: SandboxRequest): Answer {
       paymentId: existing.payment_id,
       detail: `MerchantOrderId ${v.merchantOrderId} was sent again (first sale ${existing.payment_id}); refused`,
     });
-    throw omniError(400, 'DUPLICATE_ORDER_ID', v.merchantOrderId);
+    throw apiError(400, CODE.duplicateOrderId, `MerchantOrderId ${v.merchantOrderId}`);
   }
 
   let decision: Decision;
@@ -104,7 +137,7 @@ export function createSale(ctx: SandboxContext, req: SandboxRequest): Answer {
   else if (band !== undefined) decision = { kind: 'approved' };
   else decision = byLastDigit(read, v.merchantOrderId);
 
-  if (decision.kind === 'error') return { status: 500, body: { ReturnCode: '500', ReturnMessage: 'Erro no processamento' } };
+  if (decision.kind === 'error') return hostError();
 
   const now = ctx.clock.now();
   const paymentId = newUuid();
@@ -114,14 +147,38 @@ export function createSale(ctx: SandboxContext, req: SandboxRequest): Answer {
   const authorizationCode = approved ? String(100000 + (parseInt(paymentId.slice(0, 6), 16) % 900000)) : '';
   const status = approved ? (v.capture ? 2 : 1) : 3;
   const payment = body.Payment as Record<string, unknown>;
-  const { PinBlock: _omit, ...cardEcho } = maskedCardNode(v.card);
-  void _omit;
+  const cardEcho = maskedCardNode(v.card);
+  const pinBlock = v.card.PinBlock;
+  const transaction = v.type === 'PhysicalDebitCard' ? 'VENDA A DEBITO' : v.type === 'PhysicalVoucherCard' ? 'VENDA VOUCHER' : 'VENDA A CREDITO';
+  const brand = read.pan.startsWith('4') ? 'VISA' : /^5[1-5]|^2[2-7]/.test(read.pan) ? 'MASTERCARD' : read.pan.startsWith('3') ? 'AMEX' : 'ELO';
+  const receiptRows = approved
+    ? receiptInformation(ctx, {
+        nsu,
+        at: now,
+        maskedPan: receiptPan(read.pan),
+        type: v.type,
+        authorizationCode,
+        inputMode: v.inputMode,
+        amount: v.amount,
+        transaction,
+        ...(typeof payment.SoftDescriptor === 'string' ? { softDescriptor: payment.SoftDescriptor } : {}),
+      })
+    : [];
   const answer = {
     MerchantOrderId: v.merchantOrderId,
     Customer: { Name: '[Guest]' },
     Payment: {
       ...payment,
-      [v.cardNode]: cardEcho,
+      // the card node as the manual's answers echo it (CONECTA_PT 3905ff): ciphertexts masked here, and the
+      // PIN block without its block; the echo's own members beside it
+      [v.cardNode]: {
+        ...cardEcho,
+        TruncateCardNumberWhenPrinting: false,
+        IsFallback: false,
+        SaveCard: false,
+        BrandInformation: { Type: transaction, Name: brand },
+        ...(pinBlock && typeof pinBlock === 'object' ? { PinBlock: { ...(pinBlock as Record<string, unknown>), EncryptedPinBlock: '*'.repeat(16) } } : {}),
+      },
       Installments: v.installments,
       Interest: payment.Interest ?? 'ByMerchant',
       Capture: v.capture,
@@ -139,26 +196,17 @@ export function createSale(ctx: SandboxContext, req: SandboxRequest): Answer {
       Country: 'BRA',
       ServiceTaxAmount: 0,
       PrintMessage: [],
-      ReceiptInformation: approved
-        ? receiptInformation(ctx, {
-            nsu,
-            at: now,
-            maskedPan: receiptPan(read.pan),
-            type: v.type,
-            authorizationCode,
-            inputMode: v.inputMode,
-            amount: v.amount,
-            transaction: v.type === 'PhysicalDebitCard' ? 'VENDA A DEBITO' : v.type === 'PhysicalVoucherCard' ? 'VENDA VOUCHER' : 'VENDA A CREDITO',
-            ...(typeof payment.SoftDescriptor === 'string' ? { softDescriptor: payment.SoftDescriptor } : {}),
-          })
-        : [],
+      ReceiptInformation: receiptRows,
+      // the same slip as named members (CONECTA_PT 3905ff "Receipt"), from the rows above
+      ...(approved ? { Receipt: receiptObject(receiptRows, brand) } : {}),
+      OfflinePaymentType: 'Online',
       ...(approved ? { AuthorizationCode: authorizationCode } : {}),
       ProofOfSale: nsu,
       InitializationVersion: INITIALIZATION_VERSION,
       ConfirmationStatus: 0,
       ...(isChip(v.inputMode) ? { EmvResponseData: approved ? '8A023030' : '8A023035' } : {}),
-      MerchantAcquirerId: SANDBOX_MERCHANT.merchant.merchantNumber,
-      TerminalAcquirerId: SANDBOX_MERCHANT.terminal.terminalId,
+      MerchantAcquirerId: (builtInMerchant(merchantId) ?? SANDBOX_MERCHANT).merchant.merchantNumber,
+      TerminalAcquirerId: v.terminalId,
     },
   };
   ctx.db.transaction(() => {
@@ -177,14 +225,33 @@ export function createSale(ctx: SandboxContext, req: SandboxRequest): Answer {
 }
 
 function saleOr404(ctx: SandboxContext, row: SaleRow | undefined): SaleRow {
-  if (!row) throw omniError(404, 'NOT_FOUND');
+  if (!row) throw apiError(404, scenario(ctx).notFound === '318' ? CODE.noTransactionFound : CODE.notFound);
   return row;
+}
+
+/**
+ * "Not found" in the scenario's shape (scenario.ts `notFound`): the manual's 404 `[{Code: 307}]`
+ * by default. An undo gets only the 404 shapes (an empty list becomes a 404 with `[]`).
+ */
+function notFound(ctx: SandboxContext, op: 'query' | 'undo'): Refusal {
+  const shape = scenario(ctx).notFound;
+  if (shape === '318') return apiError(404, CODE.noTransactionFound);
+  if (shape === 'manual') return apiError(404, CODE.notFound);
+  if (op === 'undo') return new Refusal(404, []);
+  return new Refusal(200, shape === 'empty-list' ? [] : { Payments: [] });
+}
+
+/** The query host sees a sale only once the scenario's visibility delay has passed since it was made. */
+function visible(ctx: SandboxContext, row: SaleRow | undefined): SaleRow | undefined {
+  if (!row) return undefined;
+  const delay = scenario(ctx).visibilityDelayMs;
+  return delay > 0 && ctx.clock.now().getTime() < row.created_at + delay ? undefined : row;
 }
 
 /** `GET /1/physicalSales/{PaymentId}`. */
 export function getSale(ctx: SandboxContext, req: SandboxRequest): Answer {
   requireToken(ctx, req, 'transactional');
-  return { status: 200, body: currentAnswer(ctx, saleOr404(ctx, findSale(ctx, req.route.params.PaymentId ?? ''))) };
+  return { status: 200, body: currentAnswer(ctx, saleOr404(ctx, visible(ctx, findSale(ctx, req.route.params.PaymentId ?? '')))) };
 }
 
 /** `GET /1/physicalSales/MerchantOrderId/{MerchantOrderId}`. */
@@ -192,7 +259,9 @@ export function getSaleByOrderId(ctx: SandboxContext, req: SandboxRequest): Answ
   requireToken(ctx, req, 'transactional');
   const id = req.route.params.MerchantOrderId ?? '';
   if (!ORDER_ID.test(id)) throw invalidFields(['MerchantOrderId: must be 1 to 15 digits']);
-  return { status: 200, body: currentAnswer(ctx, saleOr404(ctx, findSaleByOrderId(ctx, id))) };
+  const row = visible(ctx, findSaleByOrderId(ctx, id));
+  if (!row) throw notFound(ctx, 'query');
+  return { status: 200, body: currentAnswer(ctx, row) };
 }
 
 function operationBody(ctx: SandboxContext, row: SaleRow): Record<string, unknown> {
@@ -215,6 +284,11 @@ function chipBody(ctx: SandboxContext, req: SandboxRequest, row: SaleRow, op: 'c
   if (b[wrong] !== undefined) throw invalidFields([`${wrong}: unknown member; this operation spells it ${spelled}`]);
   if (b.EmvData !== undefined && (typeof b.EmvData !== 'string' || !/^([0-9A-Fa-f]{2})+$/.test(b.EmvData))) throw invalidFields(['EmvData: must be hex']);
   if (op === 'confirm' && isChip(row.input_mode) && b.EmvData === undefined) throw invalidFields(['EmvData: is required to confirm a chip sale']);
+  // A chip undo carries the chip's data (CONECTA_PT 7393-7420, "Cartao com chip").
+  if (op === 'undo' && isChip(row.input_mode) && b.EmvData === undefined && strict(ctx, 'undo-emv-data')) {
+    problem(ctx, { kind: 'chip-undo-without-emv-data', merchantOrderId: row.merchant_order_id, paymentId: row.payment_id, detail: 'a chip undo came without EmvData; refused' });
+    throw invalidFields(['EmvData: is required to undo a chip sale']);
+  }
   if (typeof b.EmvData === 'string') {
     const malformed = missingTags('EmvData', b.EmvData, []);
     if (malformed.length > 0) throw invalidFields(malformed);
@@ -245,26 +319,26 @@ export function confirmSale(ctx: SandboxContext, req: SandboxRequest): Answer {
   chipBody(ctx, req, row, 'confirm');
   if (row.status === 3) {
     const o = centsOutcome(ctx, 30, row.amount, `confirm:${row.payment_id}`);
-    if (!o) throw omniError(400, 'DECLINED_SALE');
-    if (o === 'denied') throw new Refusal(400, { ReturnCode: '05', ReturnMessage: 'NEGADA' });
-    if (o === 'error') return { status: 500, body: { ReturnCode: '500', ReturnMessage: 'Erro no processamento' } };
+    if (!o) throw apiError(400, CODE.notAvailableToCapture, 'the sale was declined');
+    if (o === 'denied') throw apiError(400, CODE.notAvailableToCapture, 'confirmation denied (cents 31)');
+    if (o === 'error') return hostError();
     ledgerEntry(ctx, { kind: 'confirm-declined', paymentId: row.payment_id, merchantOrderId: row.merchant_order_id });
     if (o === 'timeout') return { withhold: true };
     return { status: 200, body: { ...operationBody(ctx, row), ConfirmationStatus: 1 } };
   }
-  if (row.confirmation_status === 2) throw omniError(400, 'ALREADY_UNDONE');
+  if (row.confirmation_status === 2) throw apiError(400, CODE.notAvailableToCapture, 'the sale was undone');
   if (row.confirmation_status === 1) return { status: 200, body: operationBody(ctx, row) };
   const o = centsOutcome(ctx, 20, row.amount, `confirm:${row.payment_id}`);
-  if (o === 'denied') throw new Refusal(400, { ReturnCode: '05', ReturnMessage: 'NEGADA' });
-  if (o === 'error') return { status: 500, body: { ReturnCode: '500', ReturnMessage: 'Erro no processamento' } };
+  if (o === 'denied') throw apiError(400, CODE.notAvailableToCapture, 'confirmation denied (cents 21)');
+  if (o === 'error') return hostError();
   const done = setConfirmation(ctx, row, 1, 'confirm');
   if (o === 'timeout') return { withhold: true };
-  return { status: 200, body: { ...operationBody(ctx, done), Links: [...saleLinks(ctx, done.payment_id, false), { Method: 'POST', Rel: 'void', Href: `${ctx.publicUrl()}/1/physicalSales/${done.payment_id}/voids` }] } };
+  return { status: 200, body: { ...operationBody(ctx, done), Links: [...saleLinks(ctx, done.payment_id, false), { Method: 'POST', Rel: 'void', Href: linkTo(ctx, 'voidCreate', { PaymentId: done.payment_id }) }] } };
 }
 
 function undo(ctx: SandboxContext, req: SandboxRequest, row: SaleRow): Answer {
   chipBody(ctx, req, row, 'undo');
-  if (row.status === 3) throw omniError(400, 'DECLINED_SALE');
+  if (row.status === 3) throw apiError(400, CODE.notAvailableToVoid, 'the sale was declined');
   if (row.confirmation_status === 2) return { status: 200, body: operationBody(ctx, row) };
   if (row.confirmation_status === 1) {
     if (row.closed_by_host) {
@@ -274,13 +348,13 @@ function undo(ctx: SandboxContext, req: SandboxRequest, row: SaleRow): Answer {
         paymentId: row.payment_id,
         detail: `undo of ${row.merchant_order_id} arrived after the daily close confirmed it; the customer stays charged`,
       });
-      throw omniError(400, 'PAST_DAILY_CLOSE');
+      throw apiError(400, CODE.notAvailableToVoid, 'confirmed by the daily close');
     }
-    throw omniError(400, 'ALREADY_CONFIRMED');
+    throw apiError(400, CODE.notAvailableToVoid, 'the sale is confirmed');
   }
   const o = centsOutcome(ctx, 20, row.amount, `undo:${row.payment_id}`);
-  if (o === 'denied') throw new Refusal(400, { ReturnCode: '05', ReturnMessage: 'NEGADA' });
-  if (o === 'error') return { status: 500, body: { ReturnCode: '500', ReturnMessage: 'Erro no processamento' } };
+  if (o === 'denied') throw apiError(400, CODE.notAvailableToVoid, 'undo denied (cents 21)');
+  if (o === 'error') return hostError();
   const done = setConfirmation(ctx, row, 2, 'undo');
   if (o === 'timeout') return { withhold: true };
   return { status: 200, body: operationBody(ctx, done) };
@@ -300,7 +374,7 @@ export function undoSaleByOrderId(ctx: SandboxContext, req: SandboxRequest): Ans
   const row = findSaleByOrderId(ctx, id);
   if (!row) {
     ledgerEntry(ctx, { kind: 'undo-not-found', merchantOrderId: id });
-    throw omniError(404, 'NOT_FOUND');
+    throw notFound(ctx, 'undo');
   }
   return undo(ctx, req, row);
 }

@@ -1,10 +1,11 @@
-import { routePath } from '../acquirer/routes.js';
+import { apiError, CODE, hostError } from './errors.js';
 import { requireToken } from './auth.js';
 import { pinMatches, readCard } from './card.js';
+import { scenario } from './scenario.js';
 import { centsOutcome } from './cents.js';
-import { ledgerEntry, newUuid, problem, type SandboxContext } from './context.js';
+import { ledgerEntry, linkTo, newUuid, problem, type SandboxContext } from './context.js';
 import { INITIALIZATION_VERSION } from './answers.js';
-import { Fields, invalidFields, objectBody, omniError, Refusal, type Answer, type SandboxRequest } from './http-kit.js';
+import { Fields, invalidFields, objectBody, type Answer, type SandboxRequest } from './http-kit.js';
 import { INPUT_MODES, AUTH_METHODS, ORDER_ID } from './sale-validate.js';
 import { cardMatch, findSale, type SaleRow } from './sales.js';
 
@@ -19,12 +20,11 @@ interface VoidRow {
 }
 
 function links(ctx: SandboxContext, paymentId: string, voidId: string, pending: boolean): { Method: string; Rel: string; Href: string }[] {
-  const base = ctx.publicUrl();
-  const out = [{ Method: 'GET', Rel: 'self', Href: `${base}${routePath('voidGet', { PaymentId: paymentId, VoidId: voidId })}` }];
+  const out = [{ Method: 'GET', Rel: 'self', Href: linkTo(ctx, 'voidGet', { PaymentId: paymentId, VoidId: voidId }) }];
   if (pending) {
     out.push(
-      { Method: 'PUT', Rel: 'confirm', Href: `${base}${routePath('voidConfirm', { PaymentId: paymentId, VoidId: voidId })}` },
-      { Method: 'DELETE', Rel: 'reverse', Href: `${base}${routePath('voidUndo', { PaymentId: paymentId, VoidId: voidId })}` },
+      { Method: 'PUT', Rel: 'confirm', Href: linkTo(ctx, 'voidConfirm', { PaymentId: paymentId, VoidId: voidId }) },
+      { Method: 'DELETE', Rel: 'reverse', Href: linkTo(ctx, 'voidUndo', { PaymentId: paymentId, VoidId: voidId }) },
     );
   }
   return out;
@@ -41,9 +41,54 @@ function voidAnswer(ctx: SandboxContext, v: VoidRow): Record<string, unknown> {
   };
 }
 
+/**
+ * The void create answer in the scenario's dialect: `pt` with `CancellationStatus` (CONECTA_PT
+ * 8038-8045); `en` as the English page prints it, `{VoidId, Status: 10, ReturnCode: 0,
+ * ReturnMessage: "Success", Links}` with no `CancellationStatus` (CONECTA_EN 1458-1466); a denied
+ * void in `en` is `Status` 3 with the denial's ReturnCode.
+ */
+function createAnswer(ctx: SandboxContext, v: VoidRow): Record<string, unknown> {
+  const full = voidAnswer(ctx, v);
+  if (scenario(ctx).dialect === 'pt') {
+    // The members the pt example prints beside CancellationStatus (CONECTA_PT 8040-8100); Reason* from the
+    // e-commerce page's reason table (0 Successful, 7 Denied). The example's Receipt block is not modelled.
+    const approved = v.cancellation_status === 1 || v.cancellation_status === 3;
+    return {
+      ...full,
+      ConfirmationStatus: 1,
+      PhysicalTransactionStatus: full.Status,
+      ReasonCode: approved ? 0 : 7,
+      ReasonMessage: approved ? 'Successful' : 'Denied',
+    };
+  }
+  const approved = v.cancellation_status === 1;
+  return {
+    VoidId: v.void_id,
+    Status: approved ? 10 : 3,
+    ReturnCode: approved ? 0 : full.ReturnCode,
+    ReturnMessage: approved ? 'Success' : full.ReturnMessage,
+    Links: full.Links,
+  };
+}
+
+/**
+ * The void confirmation answer: `pt` exactly as the Portuguese example prints it — with
+ * `CancellationStatus: 4` and the misspelt `ConfirmatinoStatus: 1`, `Status: 2` (CONECTA_PT
+ * 8593-8600), whatever the void's real state, so the client must query the void to know it;
+ * `en` with the status table's values, `CancellationStatus` 3 and `Status` 10.
+ */
+function confirmAnswer(ctx: SandboxContext, v: VoidRow): Record<string, unknown> {
+  const links = [
+    { Method: 'GET', Rel: 'self', Href: linkTo(ctx, 'saleGet', { PaymentId: v.payment_id }) },
+    { Method: 'POST', Rel: 'void', Href: linkTo(ctx, 'voidCreate', { PaymentId: v.payment_id }) },
+  ];
+  if (scenario(ctx).dialect === 'pt') return { CancellationStatus: 4, ConfirmatinoStatus: 1, Status: 2, ReturnCode: 0, ReturnMessage: 'Success', Links: links };
+  return { CancellationStatus: v.cancellation_status, Status: 10, ReturnCode: 0, ReturnMessage: 'Success', Links: links };
+}
+
 function saleFor(ctx: SandboxContext, req: SandboxRequest): SaleRow {
   const row = findSale(ctx, req.route.params.PaymentId ?? '');
-  if (!row) throw omniError(404, 'NOT_FOUND');
+  if (!row) throw apiError(404, CODE.notFound);
   return row;
 }
 
@@ -54,7 +99,7 @@ function findVoid(ctx: SandboxContext, sale: SaleRow, req: SandboxRequest): Void
       ? ctx.db.prepare(`SELECT * FROM voids WHERE void_id = ? AND payment_id = ?`).get(p.VoidId, sale.payment_id)
       : ctx.db.prepare(`SELECT * FROM voids WHERE merchant_void_id = ? AND payment_id = ?`).get(p.MerchantVoidId ?? '', sale.payment_id)
   ) as VoidRow | undefined;
-  if (!v) throw omniError(404, 'NOT_FOUND');
+  if (!v) throw apiError(404, CODE.notFound);
   return v;
 }
 
@@ -82,10 +127,10 @@ export function createVoid(ctx: SandboxContext, req: SandboxRequest): Answer {
   const read = readCard('Card', card as Record<string, unknown>);
   const pinOk = auth === 'OnlineAuthentication' ? pinMatches('Card.PinBlock', (card as Record<string, unknown>).PinBlock as Record<string, unknown>, read) : true;
 
-  if (sale.status !== 2) throw omniError(400, 'NOT_ALLOWED', 'the sale was not approved');
-  if (sale.confirmation_status === 2) throw omniError(400, 'ALREADY_UNDONE');
-  if (sale.confirmation_status === 0) throw omniError(400, 'NOT_ALLOWED', 'the sale is not confirmed: undo it instead');
-  if (sale.card_match !== cardMatch(read.pan)) throw omniError(400, 'CARD_MISMATCH');
+  if (sale.status !== 2) throw apiError(400, CODE.notAvailableToVoid, 'the sale was not approved');
+  if (sale.confirmation_status === 2) throw apiError(400, CODE.notAvailableToVoid, 'the sale was undone');
+  if (sale.confirmation_status === 0) throw apiError(400, CODE.notAvailableToVoid, 'the sale is not confirmed: undo it instead');
+  if (sale.card_match !== cardMatch(read.pan)) throw apiError(400, CODE.notAvailableToVoid, 'the card differs from the sale\'s');
   const dup = ctx.db.prepare(`SELECT void_id FROM voids WHERE payment_id = ? AND merchant_void_id = ?`).get(sale.payment_id, merchantVoidId) as
     | { void_id: string }
     | undefined;
@@ -96,13 +141,13 @@ export function createVoid(ctx: SandboxContext, req: SandboxRequest): Answer {
       paymentId: sale.payment_id,
       detail: `MerchantVoidId ${String(merchantVoidId)} was sent again for the sale; refused`,
     });
-    throw omniError(400, 'DUPLICATE_ORDER_ID', `MerchantVoidId ${String(merchantVoidId)}`);
+    throw apiError(400, CODE.duplicateOrderId, `MerchantVoidId ${String(merchantVoidId)}`);
   }
   const voided = (ctx.db.prepare(`SELECT COALESCE(SUM(amount), 0) AS s FROM voids WHERE payment_id = ? AND cancellation_status IN (1, 3)`).get(sale.payment_id) as { s: number }).s;
-  if ((amount as number) > sale.amount - voided) throw omniError(400, 'VOID_AMOUNT_EXCEEDED', `at most ${sale.amount - voided}`);
+  if ((amount as number) > sale.amount - voided) throw apiError(400, CODE.notAvailableToVoid, `VoidAmount: at most ${sale.amount - voided}`);
 
   const o = centsOutcome(ctx, 40, sale.amount, `void:${sale.payment_id}`);
-  if (o === 'error') return { status: 500, body: { ReturnCode: '500', ReturnMessage: 'Erro no processamento' } };
+  if (o === 'error') return hostError();
   const denied = !pinOk || o === 'denied';
   const voidId = newUuid();
   const now = ctx.clock.now();
@@ -122,7 +167,7 @@ export function createVoid(ctx: SandboxContext, req: SandboxRequest): Answer {
   })();
   if (o === 'timeout') return { withhold: true };
   const row = ctx.db.prepare(`SELECT * FROM voids WHERE void_id = ?`).get(voidId) as VoidRow;
-  return { status: 201, body: voidAnswer(ctx, row) };
+  return { status: 201, body: createAnswer(ctx, row) };
 }
 
 /** `PUT …/voids/{VoidId}/confirmation`. */
@@ -130,19 +175,19 @@ export function confirmVoid(ctx: SandboxContext, req: SandboxRequest): Answer {
   requireToken(ctx, req, 'transactional');
   const sale = saleFor(ctx, req);
   const v = findVoid(ctx, sale, req);
-  if (v.cancellation_status === 3) return { status: 200, body: { ...voidAnswer(ctx, v), ConfirmationStatus: 1, ReturnCode: 0, ReturnMessage: 'Success' } };
-  if (v.cancellation_status === 4) throw omniError(400, 'ALREADY_UNDONE');
-  if (v.cancellation_status !== 1) throw omniError(400, 'NOT_ALLOWED', 'the void was denied');
+  if (v.cancellation_status === 3) return { status: 200, body: confirmAnswer(ctx, v) };
+  if (v.cancellation_status === 4) throw apiError(400, CODE.notAvailableToCapture, 'the void was undone');
+  if (v.cancellation_status !== 1) throw apiError(400, CODE.notAvailableToCapture, 'the void was denied');
   const o = centsOutcome(ctx, 50, sale.amount, `void-confirm:${v.void_id}`);
-  if (o === 'denied') throw new Refusal(400, { ReturnCode: '05', ReturnMessage: 'NEGADA' });
-  if (o === 'error') return { status: 500, body: { ReturnCode: '500', ReturnMessage: 'Erro no processamento' } };
+  if (o === 'denied') throw apiError(400, CODE.notAvailableToCapture, 'void confirmation denied (cents 41)');
+  if (o === 'error') return hostError();
   ctx.db.transaction(() => {
     ctx.db.prepare(`UPDATE voids SET cancellation_status = 3 WHERE void_id = ?`).run(v.void_id);
     ledgerEntry(ctx, { kind: 'void-confirm', paymentId: sale.payment_id, merchantOrderId: sale.merchant_order_id, voidId: v.void_id });
   })();
   if (o === 'timeout') return { withhold: true };
   const row = ctx.db.prepare(`SELECT * FROM voids WHERE void_id = ?`).get(v.void_id) as VoidRow;
-  return { status: 200, body: { ...voidAnswer(ctx, row), ConfirmationStatus: 1, ReturnCode: 0, ReturnMessage: 'Success' } };
+  return { status: 200, body: confirmAnswer(ctx, row) };
 }
 
 /** `DELETE …/voids/{VoidId}` and `DELETE …/voids/merchantVoidId/{MerchantVoidId}`. */
@@ -153,7 +198,7 @@ export function undoVoid(ctx: SandboxContext, req: SandboxRequest): Answer {
     throw invalidFields(['MerchantVoidId: must be 1 to 15 digits']);
   }
   const v = findVoid(ctx, sale, req);
-  if (v.cancellation_status === 3) throw omniError(400, 'ALREADY_CONFIRMED');
+  if (v.cancellation_status === 3) throw apiError(400, CODE.notAvailableToVoid, 'the void is confirmed');
   if (v.cancellation_status === 1) {
     ctx.db.transaction(() => {
       ctx.db.prepare(`UPDATE voids SET cancellation_status = 4 WHERE void_id = ?`).run(v.void_id);

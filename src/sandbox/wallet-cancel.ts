@@ -2,6 +2,7 @@ import type { WalletCardData } from '../crypto/index.js';
 import type { CurrentFields, ParsedPadraoq } from '../qr/index.js';
 import { nextNsu } from './answers.js';
 import { ledgerEntry, newUuid, type SandboxContext } from './context.js';
+import { walletError } from './errors.js';
 import { Refusal, type Answer } from './http-kit.js';
 import { cardMatch, type SaleRow } from './sales.js';
 
@@ -16,7 +17,7 @@ import { cardMatch, type SaleRow } from './sales.js';
  * card, or more than remains is refused (422), and nothing moves.
  */
 
-const refuse = (code: string, description: string): Refusal => new Refusal(422, { code, description });
+const refuse = (code: string, detail: string): Refusal => walletError(`422.${code}`, detail.replace(/^Invalid QR code: /, ''), 422);
 
 /** One void the wallet applied, as the sale's query lists it. */
 export interface WalletVoidView {

@@ -6,11 +6,13 @@ import { basicCredentials, credentialsOk, hashToken, issueToken } from './auth.j
 import { businessDay } from './clock.js';
 import { ledgerEntry, newUuid, type SandboxContext } from './context.js';
 import { findEcommerce, markQrPaid, type EcommerceRow } from './ecommerce.js';
+import { walletError } from './errors.js';
+import { scenario } from './scenario.js';
 import { formBody, Refusal, type Answer, type SandboxRequest } from './http-kit.js';
 import { merchantExists, terminalExists } from './registration.js';
 import { cardMatch, findSaleByOrderId } from './sales.js';
 import { nextNsu, saleLinks } from './answers.js';
-import cardOutcomes from '../../tables/acquirer/card-outcomes.json' with { type: 'json' };
+import cardOutcomes from '../../tables/sandbox/card-outcomes.json' with { type: 'json' };
 import { makeKeyPair, qrInstant } from './wallet-keys.js';
 import { applyCancellation } from './wallet-cancel.js';
 
@@ -26,7 +28,8 @@ interface WalletKey {
 }
 
 const err = (status: number, description: string, extra: Record<string, unknown> = {}): Refusal => new Refusal(status, { description, ...extra });
-const business = (status: 412 | 422, code: string, description: string): Refusal => new Refusal(status, { code, description });
+/** A published wallet error (tables/sandbox/published-errors.json, QR_V4 315ff); the detail goes in parentheses. */
+const business = (status: 400 | 412 | 422, code: string, detail?: string): Refusal => walletError(code, detail, status);
 
 function mediaType(req: SandboxRequest): string {
   return (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
@@ -122,14 +125,14 @@ export class WalletApi {
   parse(req: SandboxRequest): Answer {
     this.#requireToken(req, 'qrcode_read');
     const text = req.query.get('qrcode') ?? req.query.get('qr_code');
-    if (!text) throw err(400, 'qrcode: is required', { problems: ['qrcode: is required'] });
+    if (!text) throw business(400, '412.104', 'qrcode');
     let parsed;
     try {
       parsed = parseQr(text);
     } catch (e) {
-      throw business(422, '002', `Invalid QR code: ${(e as Error).message}`);
+      throw business(422, '422.002', (e as Error).message);
     }
-    if (parsed.model === 'pix') throw business(412, '002', 'dynamic br.com.padraoq QR code expected');
+    if (parsed.model === 'pix') throw business(412, '412.002');
     return { status: 200, body: { qrcode_data: parsed.qrcode_data } };
   }
 
@@ -137,69 +140,83 @@ export class WalletApi {
   pay(req: SandboxRequest): Answer {
     this.#requireToken(req, 'qrcode_write');
     const body = jsonObject(req);
-    const problems: string[] = [];
     const str = (k: string): string | undefined => {
       const v = body[k];
-      if (typeof v !== 'string' || v === '') {
-        problems.push(`${k}: is required`);
-        return undefined;
-      }
-      return v;
+      return typeof v === 'string' && v !== '' ? v : undefined;
     };
+    // Required ("Sim") as the manual's table marks them (QR_V4 248-253): key_id, card_data, payee_document, qrcode;
+    // payee_name and authorization_token are "Não". The first missing field answers with its published code.
     const keyId = str('key_id');
+    if (!keyId) throw business(400, '412.101');
     const cardData = str('card_data');
+    if (!cardData) throw business(400, '412.102');
+    const qr = typeof body.qrcode === 'string' && body.qrcode !== '' ? body.qrcode : typeof body.qr_code === 'string' && body.qr_code !== '' ? body.qr_code : undefined;
+    if (!qr) throw business(400, '412.104');
     const payer = str('payee_document');
-    str('payee_name');
-    if (!('authorization_token' in body)) problems.push('authorization_token: is required (null is accepted)');
-    else if (body.authorization_token !== null && typeof body.authorization_token !== 'string') problems.push('authorization_token: must be a string or null');
-    const qr = typeof body.qrcode === 'string' ? body.qrcode : typeof body.qr_code === 'string' ? body.qr_code : undefined;
-    if (!qr) problems.push('qrcode: is required (also accepted as qr_code)');
-    if (payer && !(isValidCpf(payer) || isValidCnpj(payer))) problems.push('payee_document: not a valid CPF or CNPJ');
-    if (problems.length > 0) throw err(400, problems.join('; '), { problems });
+    if (!payer || !/^(\d{11}|\d{14})$/.test(payer)) throw business(422, '412.155');
+    if (payer.length === 11 && !isValidCpf(payer)) throw business(400, '412.156');
+    if (payer.length === 14 && !isValidCnpj(payer)) throw business(400, '412.157');
+    if (body.payee_name !== undefined && body.payee_name !== null && typeof body.payee_name !== 'string') throw err(400, 'payee_name: must be a string');
+    if (body.authorization_token !== undefined && body.authorization_token !== null && typeof body.authorization_token !== 'string') throw err(400, 'authorization_token: must be a string or null');
 
-    const key = this.#keys.get(keyId as string);
+    const key = this.#keys.get(keyId);
     const now = this.#ctx.clock.now();
-    if (!key || key.expiresAt <= now.getTime()) throw business(412, '001', 'expired key: fetch the public key again');
+    if (!key || key.expiresAt <= now.getTime()) {
+      // QR_V4 149 prints the reason as "001"; the payment table writes its codes as "412.1xx": the scenario picks the form.
+      if (scenario(this.#ctx).walletKeyCode === '001') throw new Refusal(412, { code: '001', description: 'Chave expirada' });
+      throw business(412, '412.001', 'fetch the public key again');
+    }
 
     let parsed;
     try {
-      parsed = parseQr(qr as string);
+      parsed = parseQr(qr);
     } catch (e) {
-      throw business(422, '002', `Invalid QR code: ${(e as Error).message}`);
+      throw business(422, '422.002', (e as Error).message);
     }
-    if (parsed.model === 'pix' || parsed.qrcode_data.point_of_initiation_method !== '12') throw business(412, '002', 'dynamic br.com.padraoq QR code expected');
+    if (parsed.model === 'pix' || parsed.qrcode_data.point_of_initiation_method !== '12') throw business(412, '412.002');
     const code = parsed;
     const data = code.qrcode_data;
     const merchantNumber = data.merchant_account_information.id_merchant;
     const terminalId = data.merchant_account_information.id_terminal;
-    if (merchantNumber !== SANDBOX_MERCHANT.merchant.merchantNumber) throw business(422, '002', 'Invalid QR code: 26.01 is not a registered merchant');
+    if (merchantNumber !== SANDBOX_MERCHANT.merchant.merchantNumber) throw business(422, '422.002', '26.01 is not a registered merchant');
     if (!merchantExists(this.#ctx, SANDBOX_MERCHANT.merchant.subordinatedMerchantId) || !terminalExists(this.#ctx, SANDBOX_MERCHANT.merchant.subordinatedMerchantId, terminalId)) {
-      throw business(422, '002', 'Invalid QR code: 26.02 is not a registered terminal');
+      throw business(422, '422.002', '26.02 is not a registered terminal');
     }
     const issuedAt = qrInstant(data.payment_information.timestamp);
-    if (issuedAt === undefined) throw business(422, '002', 'Invalid QR code: 81.01 is not a date');
-    if (now.getTime() > issuedAt + this.#ctx.options.qrValidityMs) throw business(422, '003', 'QR code expired');
+    if (issuedAt === undefined) throw business(422, '422.002', '81.01 is not a date');
+    if (now.getTime() > issuedAt + this.#ctx.options.qrValidityMs) throw business(422, '422.003');
     const transactionType = data.payment_information.tipo_de_transacao;
-    if (transactionType !== '01' && transactionType !== '02') throw business(422, '002', `Invalid QR code: 81.04 is ${transactionType}, neither a sale (01) nor a cancellation (02)`);
+    // The host pays only codes it registered when it generated them (QR_V4 343-345, 422.002: "Não foi
+    // encontrado o registro de geração do QRCode"): the e-commerce QR sales. A code the terminal built
+    // itself is payable only where the acquirer registers such codes (scenario registersTerminalQr).
+    const registered = this.#ctx.db.prepare(`SELECT 1 FROM ecommerce_sales WHERE reference_label = ?`).get(data.additional_data_field.reference_label) !== undefined;
+    if (!registered && !scenario(this.#ctx).registersTerminalQr) {
+      ledgerEntry(this.#ctx, { kind: 'wallet-unregistered-code', merchantOrderId: data.additional_data_field.reference_label, note: 'a terminal-built code: the host has no record of generating it' });
+      throw business(422, '422.002', 'the host has no record of generating this QR code');
+    }
+    if (!registered) {
+      ledgerEntry(this.#ctx, { kind: 'wallet-terminal-code', merchantOrderId: data.additional_data_field.reference_label, note: 'a terminal-built code paid under the registersTerminalQr scenario' });
+    }
+    if (transactionType !== '01' && transactionType !== '02') throw business(422, '422.002', `81.04 is ${transactionType}, neither a sale (01) nor a cancellation (02)`);
 
     let card;
     try {
-      card = decryptCardData(key.privateKeyPem, cardData as string);
+      card = decryptCardData(key.privateKeyPem, cardData);
     } catch {
-      throw business(422, '004', 'Invalid card data');
+      throw business(422, '422.007', 'card_data does not decrypt');
     }
-    if (!/^\d{12,19}$/.test(card.card_number) || !isLuhnValid(card.card_number)) throw business(422, '004', 'Invalid card data');
-    if (!/^\d{4}$/.test(card.card_expiration_date) || !/^\d{3,4}$/.test(card.card_cvv)) throw business(422, '004', 'Invalid card data');
+    if (!/^\d{12,19}$/.test(card.card_number) || !isLuhnValid(card.card_number)) throw business(422, '422.004', 'card_number');
+    if (!/^\d{4}$/.test(card.card_expiration_date) || !/^\d{3,4}$/.test(card.card_cvv)) throw business(422, '422.004', 'card_expiration_date or card_cvv');
     const mm = Number(card.card_expiration_date.slice(0, 2));
     const yy = Number(card.card_expiration_date.slice(2));
     const today = localTime(now, HOST_TIME_ZONE);
-    if (mm < 1 || mm > 12 || 2000 + yy < today.year || (2000 + yy === today.year && mm < today.month)) throw business(422, '006', 'Authorizer or issuer error: card expired');
+    if (mm < 1 || mm > 12 || 2000 + yy < today.year || (2000 + yy === today.year && mm < today.month)) throw business(422, '422.004', 'card_expiration_date is before this month');
     // A cancellation code voids the sale it names (wallet-cancel.ts).
-    if (transactionType === '02') return applyCancellation(this.#ctx, code, data.additional_data_field.reference_label, payer as string, card);
+    if (transactionType === '02') return applyCancellation(this.#ctx, code, data.additional_data_field.reference_label, payer, card);
     const modality = data.payment_information.modalidade;
-    if (modality === '0001') throw business(422, '005', 'Card not accepted: debit payments are not accepted');
-    if (!CREDIT_MODALITIES.includes(modality)) throw business(422, '001', `Product not found: modality ${modality}`);
-    if (!(Number(data.transaction_amount) > 0)) throw business(422, '007', 'Generic error: the amount must be above zero');
+    if (modality === '0001') throw business(422, '422.001', 'modality 0001 (debit)');
+    if (!CREDIT_MODALITIES.includes(modality)) throw business(422, '422.001', `modality ${modality}`);
+    if (!(Number(data.transaction_amount) > 0)) throw business(422, '422.002', '54 transaction amount must be above zero');
 
     const label = data.additional_data_field.reference_label;
     const previous = this.#ctx.db.prepare(`SELECT payer_document, answer FROM wallet_payments WHERE reference_label = ?`).get(label) as
@@ -211,16 +228,16 @@ export class WalletApi {
     }
     const digit = card.card_number.at(-1) as keyof typeof cardOutcomes.byLastDigit;
     const row = cardOutcomes.byLastDigit[digit];
-    if (row.result === 'declined') throw business(422, '006', `Authorizer or issuer error: ${row.returnCode} ${row.returnMessage}`);
+    if (row.result === 'declined') throw business(422, '422.006', row.returnCode);
 
     const amount = Math.round(Number(data.transaction_amount) * 100);
     const ecommerce = this.#ctx.db.prepare(`SELECT payment_id FROM ecommerce_sales WHERE reference_label = ?`).get(label) as { payment_id: string } | undefined;
     let ecRow: EcommerceRow | undefined;
     if (ecommerce) {
       ecRow = findEcommerce(this.#ctx, ecommerce.payment_id);
-      if (!ecRow || ecRow.status !== 12) throw business(422, '002', 'Invalid QR code: the sale is not awaiting payment');
+      if (!ecRow || ecRow.status !== 12) throw business(422, '422.002', 'the sale is not awaiting payment');
     } else if (!/^\d{1,15}$/.test(label)) {
-      throw business(422, '002', 'Invalid QR code: 62.05 must carry the MerchantOrderId');
+      throw business(422, '422.002', '62.05 must carry the MerchantOrderId');
     } else if (findSaleByOrderId(this.#ctx, label)) {
       throw err(409, 'payment resubmitted: the MerchantOrderId already has a sale');
     }

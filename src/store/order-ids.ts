@@ -6,7 +6,10 @@ import type { Db } from './open.js';
 const COUNTER = 'merchant_order_id';
 
 export interface OrderIdOptions {
-  /** The terminal's ordinal within the merchant, 1..999 (set at registration). */
+  /**
+   * The id's terminal part, 1..9999 (configuration `terminal.orderIdTerminal`): unique across every
+   * terminal of the acquirer client, which keeps order ids per OAuth client, not per merchant.
+   */
   ordinal: number;
   clock: Clock;
   /** The host's time zone; the date part and the daily sequence follow it. */
@@ -18,11 +21,14 @@ export interface OrderIdOptions {
 }
 
 /**
- * Issues `MerchantOrderId`s (and `MerchantVoidId`s): 15 digits, never repeated for the merchant.
+ * Issues `MerchantOrderId`s (and `MerchantVoidId`s): 15 digits (the manual's limit: "valores
+ * numéricos de 1 a 15 dígitos e não pode ser duplicado", Conecta pt page line 1396), never repeated
+ * for the acquirer client.
  *
  *   YYDDD   host date (year, day of year)
- *   OOO     this terminal's ordinal within the merchant
- *   SSSSSSS max(last + 1, tenths of a second since host midnight)
+ *   TTTT    this terminal's number, unique across the acquirer client's fleet (not the merchant's
+ *           ordinal: every merchant's first terminal is 001, and one client serves many merchants)
+ *   SSSSSS  max(last + 1, tenths of a second since host midnight; at most 863999)
  *
  * Two rules make it survive a lost database: an id is never ahead of the clock (when ids are
  * asked faster than ten a second we wait for the clock), and the first id after the counter is
@@ -37,8 +43,8 @@ export class MerchantOrderIds {
   readonly #opts: Required<OrderIdOptions>;
 
   constructor(db: Db, options: OrderIdOptions) {
-    if (!Number.isInteger(options.ordinal) || options.ordinal < 1 || options.ordinal > 999) {
-      throw new OmniposError('INVALID_ARGUMENT', `terminal.ordinal: must be 1..999, got ${options.ordinal}`);
+    if (!Number.isInteger(options.ordinal) || options.ordinal < 1 || options.ordinal > 9999) {
+      throw new OmniposError('INVALID_ARGUMENT', `terminal.orderIdTerminal: must be 1..9999, got ${options.ordinal}`);
     }
     this.#db = db;
     this.#opts = {
@@ -54,19 +60,20 @@ export class MerchantOrderIds {
     let waited = 0;
     for (;;) {
       const now = localTime(this.#opts.clock.now(), this.#opts.timeZone);
-      const prefix = `${String(now.year % 100).padStart(2, '0')}${String(now.dayOfYear).padStart(3, '0')}${String(this.#opts.ordinal).padStart(3, '0')}`;
+      const prefix = `${String(now.year % 100).padStart(2, '0')}${String(now.dayOfYear).padStart(3, '0')}${String(this.#opts.ordinal).padStart(4, '0')}`;
       const issued = this.#db
         .transaction((): string | number => {
           let last = readCounter(this.#db, COUNTER);
           if (last === undefined) {
             // A fresh (or lost) counter: start one tenth of a second past the clock.
-            last = `${prefix}${String(now.decisecondsOfDay).padStart(7, '0')}`;
+            last = `${prefix}${String(now.decisecondsOfDay).padStart(6, '0')}`;
             writeCounter(this.#db, COUNTER, last);
           }
           if (last.slice(0, 5) > prefix.slice(0, 5)) return Number.POSITIVE_INFINITY;
-          const wanted = last.slice(0, 8) === prefix ? Math.max(Number(last.slice(8)) + 1, now.decisecondsOfDay) : now.decisecondsOfDay;
+          // A counter of the older layout (3-digit ordinal, 7-digit sequence) never equals the prefix: the clock starts again.
+          const wanted = last.length === 15 && last.slice(0, 9) === prefix ? Math.max(Number(last.slice(9)) + 1, now.decisecondsOfDay) : now.decisecondsOfDay;
           if (wanted > now.decisecondsOfDay) return wanted - now.decisecondsOfDay;
-          const id = `${prefix}${String(wanted).padStart(7, '0')}`;
+          const id = `${prefix}${String(wanted).padStart(6, '0')}`;
           writeCounter(this.#db, COUNTER, id);
           return id;
         })

@@ -1,46 +1,40 @@
 import { z } from 'zod';
 import data from './return-codes.json' with { type: 'json' };
 
+/**
+ * What the client may read from a published code: `not-found` (a query's "no such sale"),
+ * `duplicate-order-id` (a sale refused for its MerchantOrderId), or nothing (`informational`).
+ */
+export type ReturnCodeMeaning = 'informational' | 'not-found' | 'duplicate-order-id';
+
 const ReturnCodeRow = z.strictObject({
   code: z.string().regex(/^\d{1,3}$/),
   name: z.string().regex(/^[A-Z_]+$/),
-  source: z.enum(['documented', 'sandbox']),
-  permanent: z.boolean(),
+  meaning: z.enum(['informational', 'not-found', 'duplicate-order-id']),
   message: z.string().min(1),
-  note: z.string().optional(),
+  /** Where the acquirer publishes it: page and line (or the seed file and line). */
+  source: z.string().min(10),
 });
 
 export type ReturnCodeRow = z.infer<typeof ReturnCodeRow>;
 
-/** Every named acquirer return code (see the file's $comment), validated at load. */
+/** Every code the acquirer publishes that the client names (see the file's $comment), validated at load. */
 export const RETURN_CODES: readonly ReturnCodeRow[] = Object.freeze(z.array(ReturnCodeRow).parse(data.codes));
 
-export type ReturnCodeName =
-  | 'APPROVED' | 'SUCCESS' | 'NOT_AUTHORIZED' | 'EXPIRED_CARD' | 'CARD_PROBLEM' | 'CANCELED_CARD' | 'BLOCKED_CARD'
-  | 'ISSUER_TIMEOUT' | 'WRONG_PIN' | 'INVALID_REQUEST' | 'UNAUTHORIZED' | 'NOT_FOUND' | 'HOST_ERROR' | 'ALREADY_UNDONE'
-  | 'ALREADY_CONFIRMED' | 'NOT_ALLOWED' | 'PAST_DAILY_CLOSE' | 'DUPLICATE_ORDER_ID' | 'DECLINED_SALE'
-  | 'VOID_AMOUNT_EXCEEDED' | 'CARD_MISMATCH';
-
-const byName = new Map(RETURN_CODES.map((r) => [r.name, r]));
-
-/** The row of a named code; throws on a name the table lacks (a programming error). */
-export function returnCode(name: ReturnCodeName): ReturnCodeRow {
-  const row = byName.get(name);
-  if (!row) throw new Error(`return-codes.json has no ${name}`);
-  return row;
-}
+const byCode = new Map(RETURN_CODES.map((r) => [r.code, r]));
 
 /**
- * The name of a code as the host sent it: numbers and strings alike, leading zeros kept
- * significant only where the table has them ("000" and "0" differ; 5 matches "05").
+ * The published row of a code exactly as the host sent it. A number is read as its decimal
+ * digits (the host sends `0` and `"0"` alike); nothing is folded: `"0310"`, `" 310"` and `5`
+ * (for `"05"`) match no row.
  */
-export function returnCodeName(code: string | number | undefined): ReturnCodeName | undefined {
+export function publishedCode(code: string | number | undefined): ReturnCodeRow | undefined {
   if (code === undefined) return undefined;
-  const s = String(code).trim();
-  const exact = RETURN_CODES.find((r) => r.code === s);
-  if (exact) return exact.name as ReturnCodeName;
-  if (!/^\d+$/.test(s)) return undefined;
-  const n = Number(s);
-  const loose = RETURN_CODES.filter((r) => Number(r.code) === n);
-  return loose.length === 1 ? (loose[0]?.name as ReturnCodeName) : undefined;
+  if (typeof code === 'number') return Number.isInteger(code) && code >= 0 ? byCode.get(String(code)) : undefined;
+  return byCode.get(code);
+}
+
+/** The meaning of a code as the host sent it (undefined for a code the acquirer does not publish). */
+export function codeMeaning(code: string | number | undefined): ReturnCodeMeaning | undefined {
+  return publishedCode(code)?.meaning;
 }

@@ -124,7 +124,7 @@ describe('the kiosk screen against a real daemon', () => {
     let out = '';
     const code = await runCli(
       ['wallet', 'pay', scanned!, '--card', card.pan, '--cvv', '123', '--exp', `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`, '--name', 'TESTE CARTAO', '--document', '52998224725'],
-      { out: (x) => (out += x), err: (x) => (out += x), env: { OMNIPOS_STATE_DIR: state, OMNIPOS_ACQUIRER__WALLET_URL: t.daemon.sandbox!.url } },
+      { out: (x) => (out += x), err: (x) => (out += x), env: { OMNIPOS_STATE_DIR: state, OMNIPOS_ACQUIRER__WALLET_URL: t.daemon.sandbox!.urls.wallet } },
     );
     rmSync(state, { recursive: true, force: true });
     expect(code, out).toBe(0);

@@ -31,7 +31,7 @@ async function api(method: 'GET' | 'POST', p: string, body?: unknown): Promise<R
   return (await res.json()) as Record<string, unknown>;
 }
 
-const walletPays = async (qr: string): Promise<number> => (await walletPaysAt(t.daemon.sandbox!.url, qr)).code;
+const walletPays = async (qr: string): Promise<number> => (await walletPaysAt(t.daemon.sandbox!.urls.wallet, qr)).code;
 
 async function until<T>(what: string, f: () => Promise<T | undefined>): Promise<T> {
   for (let i = 0; i < 400; i++) {

@@ -29,16 +29,37 @@ export interface ForwarderDeps {
   undoRace: UndoRaceOptions;
   backoff?: BackoffOptions;
   random?: () => number;
+  /** Attempts in flight at once (each bounded by the client's timeouts). Default 8. */
+  concurrency?: number;
+  /** Due tasks taken per pass. Default 500. */
+  batch?: number;
+  /** Attempts after which a task still open raises OUTBOX_STUCK. Default 20. */
+  attemptCeiling?: number;
+  /** A task still open this close to its sale's close raises OUTBOX_STUCK, ms. Default 2 h. */
+  alarmBeforeCloseMs?: number;
+  /** Told once per task (per run of the daemon) when it is stuck: the caller raises the alarm. */
+  onAlarm?: (alarm: { journalId: number | null; taskId: number; code: 'OUTBOX_STUCK'; message: string }) => void;
+}
+
+/** The close of the business day of the sale (or void) a task belongs to: from when it was sent, else from the task's creation. */
+export function taskClose(task: OutboxTask): Date {
+  const sentAt = task.payload.sentAt;
+  const from = typeof sentAt === 'string' && !Number.isNaN(Date.parse(sentAt)) ? sentAt : task.createdAt;
+  return nextDailyClose(new Date(from));
 }
 
 /**
  * Delivers the outbox: each due task is attempted, and its result recorded in one transaction
  * with the journal's move. At least once, in order per sale (a sale has one open task at a
- * time), with backoff capped against the daily close of the sale's day.
+ * time), with backoff capped against the daily close of the sale's day. A pass runs up to
+ * `concurrency` attempts at once, the tasks whose sale closes first first, so a brown-out with
+ * many pending undos costs one timeout per `concurrency` tasks, not one per task; a task past
+ * its attempt ceiling, or still open near its sale's close, raises OUTBOX_STUCK.
  */
 export class OutboxForwarder {
   readonly #deps: ForwarderDeps;
   #running: Promise<number> | undefined;
+  readonly #alarmed = new Set<number>();
 
   constructor(deps: ForwarderDeps) {
     this.#deps = deps;
@@ -54,22 +75,46 @@ export class OutboxForwarder {
 
   async #run(): Promise<number> {
     const { outbox, clock } = this.#deps;
-    const due = outbox.due(clock.now());
-    for (const task of due) {
-      try {
-        await this.#attempt(task);
-      } catch (e) {
-        // Recording the result failed (the task stays due and is tried again): never crash the daemon.
-        this.#deps.log.error({ task: task.id, operation: task.operation, err: e }, 'outbox attempt not recorded');
+    const due = outbox
+      .due(clock.now(), this.#deps.batch ?? 500)
+      .map((task) => ({ task, close: taskClose(task).getTime() }))
+      .sort((a, b) => a.close - b.close || a.task.nextTryAt.localeCompare(b.task.nextTryAt) || a.task.id - b.task.id);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      for (let i = next++; i < due.length; i = next++) {
+        const { task } = due[i] as { task: OutboxTask };
+        try {
+          await this.#attempt(task);
+        } catch (e) {
+          // Recording the result failed (the task stays due and is tried again): never crash the daemon.
+          this.#deps.log.error({ task: task.id, operation: task.operation, err: e }, 'outbox attempt not recorded');
+        }
       }
-    }
+    };
+    const width = Math.max(1, Math.min(this.#deps.concurrency ?? 8, due.length));
+    await Promise.all(Array.from({ length: width }, () => worker()));
     return due.length;
+  }
+
+  /** OUTBOX_STUCK, once per task: past the attempt ceiling, or still open near the close of its sale's day. */
+  #checkStuck(task: OutboxTask, attempts: number, close: Date, now: Date, reason: string): void {
+    if (this.#alarmed.has(task.id)) return;
+    const ceiling = this.#deps.attemptCeiling ?? 20;
+    const nearClose = now.getTime() >= close.getTime() - (this.#deps.alarmBeforeCloseMs ?? 2 * 3_600_000);
+    if (attempts < ceiling && !nearClose) return;
+    this.#alarmed.add(task.id);
+    const { merchantVoidId, merchantOrderId } = task.payload;
+    const order = typeof merchantVoidId === 'string' ? merchantVoidId : typeof merchantOrderId === 'string' ? merchantOrderId : `task ${task.id}`;
+    const why = attempts >= ceiling ? `${attempts} attempts` : `still open ${Math.max(0, Math.round((close.getTime() - now.getTime()) / 60_000))} min before the close of its day`;
+    const message = `${task.operation} of ${order} undelivered (${why}; last: ${reason}); the close of its day is ${close.toISOString()}`;
+    this.#deps.log.error({ task: task.id, operation: task.operation, attempts, close: close.toISOString() }, 'outbox task stuck');
+    this.#deps.onAlarm?.({ journalId: task.journalId, taskId: task.id, code: 'OUTBOX_STUCK', message });
   }
 
   async #attempt(task: OutboxTask): Promise<void> {
     const { db, outbox, clock, log } = this.#deps;
     const now = clock.now();
-    const close = nextDailyClose(new Date(task.createdAt));
+    const close = taskClose(task);
     let delivery: Delivery;
     let payload: Record<string, unknown> | undefined;
     try {
@@ -77,7 +122,7 @@ export class OutboxForwarder {
         const t = task.payload as unknown as ConfirmTask;
         delivery = await this.#deps.port.confirm(t.paymentId, t.emv);
       } else if (task.operation === OUTBOX_OPERATIONS.undo) {
-        const attempt = await attemptUndo(this.#deps.port, task.payload as unknown as UndoTask, now, close, this.#deps.undoRace);
+        const attempt = await attemptUndo(this.#deps.port, task.payload as unknown as UndoTask, now, this.#deps.undoRace);
         delivery = attempt.delivery;
         payload = attempt.payload as Record<string, unknown> | undefined;
       } else if (task.operation === OUTBOX_OPERATIONS.watch) {
@@ -102,7 +147,11 @@ export class OutboxForwarder {
     }
     const after = clock.now();
     db.transaction(() => {
-      if (payload) outbox.updatePayload(task.id, payload);
+      if (payload) {
+        // The sale may have replaced the task's EMV tags (the card finished) while this attempt ran: keep those.
+        const emv = outbox.byKey(task.idempotencyKey)?.payload.emv;
+        outbox.updatePayload(task.id, emv === undefined ? payload : { ...payload, emv });
+      }
       if (delivery.action === 'retry') {
         const random = this.#deps.random ?? Math.random;
         const closeForBackoff = after.getTime() < close.getTime() ? close : nextDailyClose(after);
@@ -113,6 +162,8 @@ export class OutboxForwarder {
       else outbox.done(task.id, after);
       this.#deps.onSettled(task, delivery);
     }).immediate();
+    if (delivery.action === 'retry') this.#checkStuck(task, task.attempts + 1, close, after, delivery.reason);
+    else this.#alarmed.delete(task.id);
     const level = delivery.action === 'retry' ? 'info' : delivery.action === 'done' ? 'info' : 'error';
     log[level]({ task: task.id, operation: task.operation, action: delivery.action, reason: delivery.reason, attempts: task.attempts + 1 }, 'outbox attempt');
   }

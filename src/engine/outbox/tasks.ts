@@ -13,6 +13,8 @@ export interface UndoTask {
   emv?: Record<string, string>;
   /** When the sale request was about to leave (ISO): the processing window counts from here. */
   sentAt: string;
+  /** The sale's amount, cents: a sale found by order id must match it to be ours. */
+  amount?: number;
   /** Queries that found nothing after the processing window had passed. */
   notFoundAfterWindow?: number;
 }

@@ -1,3 +1,4 @@
+import { nextDailyClose } from '../daily-close.js';
 import type { Delivery } from '../ports.js';
 import type { VoidDeliveryPort } from '../void/ports.js';
 
@@ -31,7 +32,16 @@ export interface VoidAttempt {
  */
 export async function attemptVoidUndo(port: VoidDeliveryPort, task: VoidUndoTask, now: Date, options: { processingWindowMs: number; agreeing?: number }): Promise<VoidAttempt> {
   const d = task.voidId ? await port.undoVoid(task.paymentId, task.voidId) : await port.undoVoidByMerchantVoidId(task.paymentId, task.merchantVoidId);
-  if (!d.notFound) return { delivery: { action: d.action, reason: d.reason } };
+  if (!d.notFound) {
+    // A refusal that decides nothing, with no VoidId to query: past the close of the void's day the
+    // host has confirmed whatever void there was; the sale's query tells whether it stood.
+    if (d.action === 'retry' && !task.voidId && port.saleStatus && now.getTime() >= nextDailyClose(new Date(task.sentAt)).getTime()) {
+      const status = await port.saleStatus(task.paymentId);
+      if (status === 10) return { delivery: { action: 'needs-refund', reason: `the void stands: past the close of its day the sale shows Status 10 (${d.reason})` } };
+      if (status !== undefined) return { delivery: { action: 'dead-letter', reason: `past the close of its day the void's outcome cannot be read (the sale shows Status ${status}; ${d.reason}): ask the acquirer` } };
+    }
+    return { delivery: { action: d.action, reason: d.reason } };
+  }
   if (now.getTime() - Date.parse(task.sentAt) < options.processingWindowMs) {
     return { delivery: { action: 'retry', reason: 'void not found yet; inside the processing window' } };
   }

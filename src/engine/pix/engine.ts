@@ -47,10 +47,15 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
 
   /** Opens the journal row, creates the charge (the row says `creating` before the request leaves), shows it, watches it. */
   async start(request: PixSaleRequest, options: { idempotencyKey?: string } = {}): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+    return this.holdPayment('pix', (attach) => this.#start(request, options, attach));
+  }
+
+  async #start(request: PixSaleRequest, options: { idempotencyKey?: string }, attach: (id: number) => void): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     await this.beforeSale(request);
     const merchantOrderId = await this.#d.orderIds.next();
     const data: PixSaleData = { request, merchantOrderId, ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) };
     const entry = this.#d.journal.open({ kind: 'pix', merchantOrderId, state: 'creating', amount: request.amount, data: data as unknown as Record<string, unknown>, input: 'request', at: this.#d.clock.now() });
+    attach(entry.id);
     this.emit({ type: 'state', id: entry.id, merchantOrderId, state: 'creating', input: 'request' });
     const done = (async () => {
       let result: PixCreation;

@@ -49,6 +49,10 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
 
   /** Opens the journal row, builds and shows the code, and watches for the payment in the background. */
   async start(request: QrSaleRequest, options: { idempotencyKey?: string } = {}): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+    return this.holdPayment('qr', (attach) => this.#start(request, options, attach));
+  }
+
+  async #start(request: QrSaleRequest, options: { idempotencyKey?: string }, attach: (id: number) => void): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     await this.beforeSale(request);
     const codes = this.#d.codes ?? (this.#d.merchant ? terminalQrCodes(this.#d.merchant) : undefined);
     if (!codes) throw new OmniposError('ENGINE_NOT_ALLOWED', "wallet QR sales need the merchant's data of an initialized terminal");
@@ -58,6 +62,7 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
     // A code the host makes is marked, so its watch, confirmation and undo go to that host.
     const provider = codes.provider === 'terminal' ? {} : { provider: codes.provider };
     const entry = journal.open({ kind: 'qr', merchantOrderId, state: 'started', amount: request.amount, data: { ...data, ...provider }, input: 'request', at: clock.now() });
+    attach(entry.id);
     let input: QrInput;
     try {
       const issuedAt = clock.now();

@@ -3,6 +3,7 @@ import type { JournalEntry, MerchantOrderIds } from '../../store/index.js';
 import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
 import { OUTBOX_OPERATIONS, idempotencyKey, type ConfirmTask, type UndoTask } from '../outbox/tasks.js';
 import type { CardPort, CardPromptCode, EncryptedCard, PromptListener, ReceiptSubject, SaleAuthorizationPort } from '../ports.js';
+import { undoRequestTags } from './chip-tags.js';
 import { saleTransition } from './machine.js';
 import { planRecovery } from './recovery.js';
 import { paymentStatus, type PaymentStatus } from './status.js';
@@ -33,7 +34,7 @@ function chipMessage(state: SaleState, decision: 'approved' | 'declined' | 'no-c
   return 'OPERACAO CANCELADA';
 }
 
-const DURABLE = new Set<SaleEffect['kind']>(['outbox.confirm', 'outbox.undo']);
+const DURABLE = new Set<SaleEffect['kind']>(['outbox.confirm', 'outbox.undo', 'outbox.undo-emv']);
 
 /**
  * Owns card sales: runs the pure machine (commit first, outbox requests in the same
@@ -55,6 +56,10 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
 
   /** Opens the journal row (committed before anything else) and runs the sale in the background. */
   async start(request: CardSaleRequest, options: { idempotencyKey?: string } = {}): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+    return this.holdPayment('sale', (attach) => this.#start(request, options, attach));
+  }
+
+  async #start(request: CardSaleRequest, options: { idempotencyKey?: string }, attach: (id: number) => void): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     await this.beforeSale(request);
     // What the tables refuse whatever the card (typed entry for this method): refused before a journal row.
     this.#d.card.accepts?.({ merchantOrderId: '', amount: request.amount, method: request.method, installments: request.installments, interest: request.interest, ...(request.entry ? { entry: request.entry } : {}) });
@@ -66,6 +71,7 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
       const data: SaleData = { request, merchantOrderId, ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) };
       const entry = this.#d.journal.open({ kind: 'sale', merchantOrderId, state: 'started', amount: request.amount, data: data as unknown as Record<string, unknown>, input: 'request', at: this.#d.clock.now() });
       this.#active.id = entry.id;
+      attach(entry.id);
       this.emit({ type: 'state', id: entry.id, merchantOrderId, state: 'started', status: 'pending', input: 'request' });
       const done = this.#drive(entry.id, abort.signal).finally(() => {
         this.#cards.delete(entry.id);
@@ -139,10 +145,15 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
         const payload: UndoTask = {
           merchantOrderId: d.merchantOrderId,
           sentAt: d.sentAt ?? at.toISOString(),
+          amount: d.request.amount,
           ...(e.by === 'paymentId' && d.paymentId ? { paymentId: d.paymentId } : {}),
           ...(d.emv ? { emv: d.emv } : {}),
         };
         this.#d.outbox.enqueue({ journalId, operation: OUTBOX_OPERATIONS.undo, idempotencyKey: idempotencyKey('undo', d.merchantOrderId), payload: { ...payload }, at });
+      } else if (e.kind === 'outbox.undo-emv' && d.emv) {
+        // The card finished after the undo was written: the pending undo carries the tags after FCX.
+        const t = this.#d.outbox.byKey(idempotencyKey('undo', d.merchantOrderId));
+        if (t && t.doneAt === null && t.deadLetterReason === null) this.#d.outbox.updatePayload(t.id, { ...t.payload, emv: d.emv });
       }
     }
   }
@@ -186,6 +197,9 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
           .catch((e: unknown) => log.warn({ id, err: e }, 'pinpad end failed'));
         if (state.name === 'finishing-chip') {
           await this.apply(id, { kind: 'chip-finished', card: result.card, ...(result.emv ? { emv: result.emv } : {}), ...(result.reason ? { reason: result.reason } : {}) });
+        } else if (result.emv && Object.keys(result.emv).length > 0 && this.entry(id).state === 'undoing') {
+          // Timeout or anomaly: the sale was already being undone; the undo takes the card's tags after FCX.
+          await this.apply(id, { kind: 'chip-data', emv: result.emv });
         }
         return;
       }
@@ -227,7 +241,8 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
       return;
     }
     this.#cards.set(id, read.card);
-    await this.apply(id, { kind: 'card-read', card: read.summary });
+    const emv = read.summary.chip ? undoRequestTags(read.card.emvData) : undefined;
+    await this.apply(id, { kind: 'card-read', card: read.summary, ...(emv ? { emv } : {}) });
     if (signal.aborted) {
       await this.apply(id, { kind: 'cancel', by: this.#active?.cancelBy ?? 'ecr' });
       return;

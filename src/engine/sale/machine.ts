@@ -89,7 +89,7 @@ export function saleTransition(state: SaleState, input: SaleInput, ctx: SaleCont
   if (FINAL_STATES.has(state.name)) return refuse(state, input);
   switch (state.name) {
     case 'started':
-      if (input.kind === 'card-read') return go(state, 'card-read', 'card read', { card: input.card });
+      if (input.kind === 'card-read') return go(state, 'card-read', 'card read', { card: input.card, ...(input.emv ? { emv: input.emv } : {}) });
       if (input.kind === 'card-failed') return go(state, 'aborted', 'card failed', { reason: input.reason }, { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' });
       if (input.kind === 'cancel') return go(state, 'aborted', `cancel by ${input.by}`, { reason: `cancelled by ${input.by}` }, { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' });
       return refuse(state, input);
@@ -160,6 +160,7 @@ export function saleTransition(state: SaleState, input: SaleInput, ctx: SaleCont
       }
       return refuse(state, input);
     case 'undoing':
+      if (input.kind === 'chip-data') return go(state, 'undoing', 'chip data', { emv: input.emv }, { kind: 'outbox.undo-emv' });
       if (input.kind === 'delivered') {
         if (input.action === 'done') return go(state, 'undone', 'undo delivered', {});
         if (input.action === 'needs-refund') {

@@ -57,7 +57,11 @@ export interface SaleData {
   returnMessage?: string;
   /** When the sale request was about to leave (ISO): the undo race measures its window from here. */
   sentAt?: string;
-  /** EMV tags after FCX (95, 9F10, 9F26, 9F27, 9F37, issuer script results), hex by tag: confirm and undo send them. */
+  /**
+   * The chip's EMV tags, hex by tag, that confirm and undo send: the non-sensitive request tags
+   * (chip-tags.ts), journaled when the card is read, before the sale leaves; replaced by the tags
+   * after FCX (95, 9F10, 9F26, 9F27, 9F37, issuer script results) when the card finishes.
+   */
   emv?: Record<string, string>;
   /** When the cash register's decision is due (ISO). */
   deadline?: string;
@@ -126,7 +130,10 @@ export type HostSaleOutcome =
   | { kind: 'unknown'; reason: string; paymentId?: string };
 
 export type SaleInput =
-  | { kind: 'card-read'; card: CardSummary }
+  /** `emv`: the chip read's non-sensitive request tags (chip-tags.ts). */
+  | { kind: 'card-read'; card: CardSummary; emv?: Record<string, string> }
+  /** The card finished (FCX) after the sale was already being undone: its tags replace the undo's. */
+  | { kind: 'chip-data'; emv: Record<string, string> }
   | { kind: 'card-failed'; reason: string }
   | { kind: 'authorize' }
   | { kind: 'cancel'; by: 'ecr' | 'customer' | 'operator' }
@@ -155,6 +162,8 @@ export type SaleEffect =
   | { kind: 'schedule.deadline'; at: string }
   | { kind: 'outbox.confirm' }
   | { kind: 'outbox.undo'; by: 'paymentId' | 'orderId' }
+  /** The pending undo's payload takes the sale's current EMV tags (after FCX). */
+  | { kind: 'outbox.undo-emv' }
   | { kind: 'alarm'; code: string; message: string };
 
 export interface SaleContext {

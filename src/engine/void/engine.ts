@@ -10,6 +10,7 @@ import { voidTransition } from './machine.js';
 import type { VoidHostPort } from './ports.js';
 import { planVoidRecovery } from './recovery.js';
 import type { SupervisorCredential, SupervisorGate } from './supervisor.js';
+import type { SupervisorProof } from './types.js';
 import type { PixTask } from '../outbox/pix.js';
 import { remainingOf, voidIdsOf, type Remaining } from './ledger.js';
 import { showQr } from '../qr/code-port.js';
@@ -92,7 +93,16 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
    * refuses here (supervisor, sale, limits, busy) refuses before a journal row exists.
    */
   async start(saleId: number, o: { amount?: number; supervisor: SupervisorCredential }): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+    // Who asks is checked before the terminal is found busy: a refused supervisor is told so, not BUSY.
     const authorizedBy = this.#d.supervisor.authorize(o.supervisor);
+    return this.holdPayment('void', async (attach) => {
+      const started = await this.#start(saleId, o, authorizedBy);
+      attach(started.entry.id);
+      return started;
+    });
+  }
+
+  async #start(saleId: number, o: { amount?: number }, authorizedBy: SupervisorProof): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     const saleEntry = this.entryOf(saleId);
     const sale = voidableSale(saleEntry, saleId);
     const left = this.remaining(saleId, sale.amount);

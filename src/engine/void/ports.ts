@@ -28,6 +28,11 @@ export interface VoidDeliveryPort {
   undoVoid(paymentId: string, voidId: string): Promise<VoidUndoDelivery>;
   /** When the void's answer never came: `DELETE …/voids/merchantVoidId/{MerchantVoidId}`. */
   undoVoidByMerchantVoidId(paymentId: string, merchantVoidId: string): Promise<VoidUndoDelivery>;
+  /**
+   * The voided sale's `Status` as the query shows it (10 when voided), or undefined when it cannot
+   * be read: past the close, what tells whether a void whose VoidId never came stood.
+   */
+  saleStatus?(paymentId: string): Promise<number | undefined>;
 }
 
 /**

@@ -23,6 +23,12 @@ describe('omnipos sandbox', () => {
     expect(j.merchant?.merchantNumber).toMatch(/^\d{16}$/);
     expect(j.merchant?.mcc).toMatch(/^\d{4}$/);
     expect(j.terminal?.terminalId).toMatch(/^\d{8}$/);
+    // every address, one per base of the acquirer, as the default configuration names them
+    expect(Object.keys(j.addresses ?? {}).sort()).toEqual(
+      ['authorization', 'controls', 'ecommerceQueries', 'ecommerceRequests', 'parameters', 'queries', 'registration', 'requests', 'wallet'].sort(),
+    );
+    expect(new Set(Object.values(j.addresses ?? {}).map((u) => new URL(u).port)).size).toBe(9);
+    expect(j.addresses?.parameters).toMatch(/\/api\/v0\.1$/);
   });
 
   it('runs as a process on the given port and stops on SIGTERM', async () => {

@@ -45,7 +45,7 @@ describe('omnipos wallet pay', () => {
   it('pays a terminal QR against the sandbox and prints the answer', async () => {
     const orderId = nextOrderId();
     const r = await run([qrFor(orderId), '--card', '4761730000000011', '--cvv', '123', '--exp', '1230', '--name', 'TESTE', '--document', '52998224725'], {
-      OMNIPOS_ACQUIRER__WALLET_URL: h.running.url,
+      OMNIPOS_ACQUIRER__WALLET_URL: h.running.urls.wallet,
     });
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
@@ -58,7 +58,7 @@ describe('omnipos wallet pay', () => {
     const remote = await run(args, { OMNIPOS_ACQUIRER__WALLET_URL: 'https://wallet.example.com' });
     expect(remote.code).toBe(4);
     expect(remote.err).toMatch(/refusing https:\/\/wallet\.example\.com/);
-    const homolog = await run(args, { OMNIPOS_ACQUIRER__WALLET_URL: h.running.url, OMNIPOS_ENVIRONMENT: 'homologation' });
+    const homolog = await run(args, { OMNIPOS_ACQUIRER__WALLET_URL: h.running.urls.wallet, OMNIPOS_ENVIRONMENT: 'homologation' });
     expect(homolog.code).toBe(4);
   });
 });

@@ -5,6 +5,7 @@ import { crc16Hex, parseQr } from '../../../src/qr/index.js';
 import { SANDBOX_CREDENTIALS } from '../../../tables/sandbox-credentials.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { nextOrderId, startHarness, type Harness } from './harness.js';
+import { qrTextFromPng } from '../../../src/adapters/qr-image.js';
 
 let h: Harness;
 let ec: Client;
@@ -68,7 +69,7 @@ describe('e-commerce QR code sale', () => {
   it('starts at 12 with a br.com.padraoq code naming the registered merchant; cancelling gives 10', async () => {
     const s = await ec.createQrSale({ MerchantOrderId: nextOrderId(), Payment: { Type: 'qrcode', Amount: 5000, Installments: 1, Capture: true } });
     expect(s.Payment.Status).toBe(12);
-    const parsed = parseQr(s.Payment.QrCodeString ?? '');
+    const parsed = parseQr(qrTextFromPng(s.Payment.QrCodeBase64Image ?? ''));
     expect(parsed.model).toBe('current');
     if (parsed.model !== 'pix') {
       expect(parsed.qrcode_data.merchant_account_information.id_merchant).toBe(SANDBOX_MERCHANT.merchant.merchantNumber);

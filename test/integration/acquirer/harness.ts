@@ -6,7 +6,8 @@ import { createAcquirer, type Acquirer } from '../../../src/acquirer/index.js';
 import type { PhysicalCard, PhysicalSaleRequest, VoidRequest } from '../../../src/acquirer/omni-types.js';
 import { deriveTdesKeys, encodePinBlock, encryptData, encryptPinBlock, withCounter } from '../../../src/crypto/index.js';
 import { createLogger } from '../../../src/core/log/index.js';
-import { buildSandbox, listenSandbox, type FaultSpec, type RunningSandbox, type LedgerReport, type SandboxOptions } from '../../../src/sandbox/index.js';
+import { decodeTlv, toHex } from '../../../src/emv/index.js';
+import { buildSandbox, listenSandbox, sandboxSettings, type FaultSpec, type RunningSandbox, type LedgerReport, type SandboxOptions } from '../../../src/sandbox/index.js';
 import { SANDBOX_CREDENTIALS } from '../../../tables/sandbox-credentials.js';
 import { SANDBOX_KEYS } from '../../../tables/sandbox-keys.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
@@ -45,9 +46,14 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
     buildSandbox({
       dbFile,
       log,
-      outcomeAttempts: o.outcomeAttempts ?? 1,
+      // cents outcomes repeat on every attempt, as the public sandbox does; a test whose retry must
+      // get past one asks for the first-N scenario with outcomeAttempts
+      ...(o.outcomeAttempts !== undefined ? { outcomeAttempts: o.outcomeAttempts } : {}),
       withholdMs: o.withholdMs ?? 6000,
       ...(o.tokenTtlSeconds !== undefined ? { tokenTtlSeconds: o.tokenTtlSeconds } : {}),
+      // The terminal-built wallet QR codes these tests pay need an acquirer that registers them
+      // (the host's default refuses them with 422.002; sandbox-contract.test.ts proves it).
+      scenario: { registersTerminalQr: true },
       ...o.extra,
     });
   let running = await listenSandbox(build());
@@ -55,12 +61,7 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
   const make = (timeoutMs = o.clientTimeoutMs ?? 5000): Acquirer =>
     createAcquirer({
       settings: {
-        authUrl: running.url,
-        requestUrl: running.url,
-        queryUrl: running.url,
-        parametersUrl: running.url,
-        walletUrl: running.url,
-        ecommerceUrl: running.url,
+        ...sandboxSettings(running),
         clientId: SANDBOX_CREDENTIALS.clientId,
         timeoutMs,
       },
@@ -93,9 +94,9 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
       if (r.status !== 200) throw new Error(`fault refused: ${JSON.stringify(r.body)}`);
     },
     async restart() {
-      const port = running.port;
+      const { port, ports } = running;
       await running.close();
-      running = await listenSandbox(build(), { port });
+      running = await listenSandbox(build(), { port, ports });
       h.running = running;
       // connections to the old process are gone: a real client would open new ones
       await dispatcher.close();
@@ -148,11 +149,18 @@ export function cardNode(
       ...(inputMode === 'Typed' ? { CardNumberKSN: dataKsn } : { TrackTwoDataKSN: dataKsn }),
       IsDataInTLVFormat: false,
     },
-    ...(inputMode === 'Typed' ? { CardNumber: cipher } : { TrackTwoData: cipher }),
+    ...(inputMode === 'Typed' ? { CardNumber: cipher, SecurityCodeStatus: 'Nonexistent' } : { TrackTwoData: cipher }),
     ...(inputMode === 'Emv' || inputMode === 'ContactlessEmv'
       ? { EmvData: '9F2608A1B2C3D4E5F607089F2701809F3704DEADBEEF950500000000009F100706011A03900000', PanSequenceNumber: Number(c.panSequenceNumber) }
       : {}),
   };
+  if (inputMode === 'MagStripe') {
+    // the stripe sale's track 1 (CONECTA_PT 3099: "Sim"), encrypted like track 2 under its own KSN
+    const t1Ksn = withCounter(SANDBOX_KEYS.dataInitialKsn, counter++).hex;
+    const t1 = Buffer.from(`B${c.pan}^TESTE/CARTAO^${c.track2.split('=')[1]?.slice(0, 7) ?? ''}000000000`, 'ascii');
+    (node as unknown as Record<string, unknown>).TrackOneData = encryptData(deriveTdesKeys(SANDBOX_KEYS.bdk, t1Ksn).dataKeyRequest, t1, { iv }).toString('hex').toUpperCase();
+    (node.EncryptedCardData as unknown as Record<string, unknown>).TrackOneDataKSN = t1Ksn;
+  }
   if (o.pin !== null) {
     const pinKsn = withCounter(SANDBOX_KEYS.pinInitialKsn, counter++).hex;
     const pinKey = deriveTdesKeys(SANDBOX_KEYS.bdk, pinKsn).pinKey;
@@ -194,3 +202,8 @@ export function voidRequest(amount: number, lastDigit = 0, merchantVoidId = next
 
 export const EMV_CONFIRM = { EmvData: '9F2608A1B2C3D4E5F607089F2701409F3704DEADBEEF950500000000009F100706011A03900000', IssuerScriptResults: '0000' };
 export const EMV_UNDO = { EmvData: '9F2608A1B2C3D4E5F607089F2701009F3704DEADBEEF95050000000000', IssuerScriptsResults: '0000' };
+
+/** EMV data as the outbox's ports take it: hex by tag (a primitive TLV list decoded). */
+export function emvTags(hex: string): Record<string, string> {
+  return Object.fromEntries(decodeTlv(hex).map((t) => [t.tag, toHex(t.value).toUpperCase()]));
+}

@@ -6,7 +6,7 @@ import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { createAcquirer } from '../../../src/acquirer/index.js';
 import { createLogger } from '../../../src/core/log/index.js';
-import { buildSandbox, listenSandbox } from '../../../src/sandbox/index.js';
+import { buildSandbox, listenSandbox, sandboxSettings } from '../../../src/sandbox/index.js';
 import { SANDBOX_CREDENTIALS } from '../../../tables/sandbox-credentials.js';
 import { EMV_CONFIRM, card, cardNode, sale } from './harness.js';
 
@@ -23,7 +23,7 @@ describe('logs', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-logs-'));
     const running = await listenSandbox(buildSandbox({ dbFile: path.join(dir, 's.db'), log, withholdMs: 300 }));
     const acquirer = createAcquirer({
-      settings: { authUrl: running.url, requestUrl: running.url, queryUrl: running.url, parametersUrl: running.url, walletUrl: running.url, ecommerceUrl: running.url, clientId: SANDBOX_CREDENTIALS.clientId, timeoutMs: 200 },
+      settings: { ...sandboxSettings(running), clientId: SANDBOX_CREDENTIALS.clientId, timeoutMs: 200 },
       clientSecret: { reveal: () => SANDBOX_CREDENTIALS.clientSecret },
       environment: 'homologation',
       clock: { now: () => new Date() },

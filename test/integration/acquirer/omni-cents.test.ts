@@ -1,17 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isOmniposError } from '../../../src/core/errors/index.js';
-import { EMV_CONFIRM, EMV_UNDO, sale, startHarness, voidRequest, type Harness } from './harness.js';
+import { OmniDeliveryAdapter } from '../../../src/adapters/acquirer-delivery.js';
+import { OmniVoidAdapter } from '../../../src/adapters/acquirer-void.js';
+import { attemptUndo } from '../../../src/engine/outbox/undo-race.js';
+import { EMV_CONFIRM, EMV_UNDO, emvTags, sale, startHarness, voidRequest, type Harness } from './harness.js';
 
 /** Cents outcomes (DESIGN.md and the manual's "Simular respostas" tables), first N = 1 attempt. */
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ withholdMs: 900, clientTimeoutMs: 400 });
+  h = await startHarness({ withholdMs: 900, clientTimeoutMs: 400, outcomeAttempts: 1 }); // first-N: these tests retry past a cents outcome
 });
 afterAll(async () => {
   await h.close();
 });
 
 const omni = (): Harness['acquirer']['omni'] => h.acquirer.omni;
+/** The outbox's ports: an answer that decides nothing is followed by a query (issue 17). */
+const delivery = (): OmniDeliveryAdapter => new OmniDeliveryAdapter(h.acquirer.omni);
+const voids = (): OmniVoidAdapter => new OmniVoidAdapter(h.acquirer.omni);
 
 describe('sale cents 10/11/12/19', () => {
   it('12: the answer is withheld past the client timeout, the sale is recorded pending; the query by order id finds it', async () => {
@@ -41,11 +47,11 @@ describe('confirmation and undo cents 20–29 (the sale approved)', () => {
     await expect(omni().settle('confirm', () => omni().confirmSale(a.Payment.PaymentId, EMV_CONFIRM))).resolves.toMatchObject({ action: 'done' });
   });
 
-  it('21 denied on confirm → retry, and the retry confirms', async () => {
+  it('21 denied on confirm: the answer decides nothing (query), the query shows it pending (retry), and the retry confirms', async () => {
     const a = await omni().createSale(sale(20021));
     const first = await omni().settle('confirm', () => omni().confirmSale(a.Payment.PaymentId, EMV_CONFIRM));
-    expect(first).toMatchObject({ action: 'retry' });
-    await expect(omni().settle('confirm', () => omni().confirmSale(a.Payment.PaymentId, EMV_CONFIRM))).resolves.toMatchObject({ action: 'done' });
+    expect(first).toMatchObject({ action: 'query' });
+    await expect(delivery().confirm(a.Payment.PaymentId, emvTags(EMV_CONFIRM.EmvData))).resolves.toMatchObject({ action: 'done' });
   });
 
   it('22 timeout on undo: withheld, applied; the repeat says done', async () => {
@@ -57,11 +63,11 @@ describe('confirmation and undo cents 20–29 (the sale approved)', () => {
 
   it('29 error on undo (500, not applied) → retry; the retry undoes', async () => {
     const a = await omni().createSale(sale(1029));
-    const err = await omni().undoSale(a.Payment.PaymentId).catch((e: unknown) => e);
+    const err = await omni().undoSale(a.Payment.PaymentId, EMV_UNDO).catch((e: unknown) => e);
     expect(isOmniposError(err, 'ACQUIRER_HTTP')).toBe(true);
     expect((err as { context: { status: number; outcomeUnknown: boolean } }).context).toMatchObject({ status: 500, outcomeUnknown: true });
     expect((await omni().getSale(a.Payment.PaymentId)).Payment.ConfirmationStatus).toBe(0);
-    await expect(omni().settle('undo', () => omni().undoSale(a.Payment.PaymentId))).resolves.toMatchObject({ action: 'done' });
+    await expect(omni().settle('undo', () => omni().undoSale(a.Payment.PaymentId, EMV_UNDO))).resolves.toMatchObject({ action: 'done' });
   });
 });
 
@@ -73,15 +79,17 @@ describe('confirmation of a denied sale, cents 30–39', () => {
     expect(c).toMatchObject({ Status: 3 });
   });
 
-  it('31 denied, 39 error; outside 30–39 a confirmation of a denied sale is DECLINED_SALE → done', async () => {
+  it('31 denied, 39 error; outside 30–39 a confirmation or undo of a denied sale is decided by the query (Status 3) → done', async () => {
     const s31 = (await omni().authorize(sale(20031))).answer?.Payment.PaymentId ?? '';
-    expect((await omni().settle('confirm', () => omni().confirmSale(s31, EMV_CONFIRM))).action).toBe('retry');
+    expect((await omni().settle('confirm', () => omni().confirmSale(s31, EMV_CONFIRM))).action).toBe('query');
     const s39 = (await omni().authorize(sale(1039))).answer?.Payment.PaymentId ?? '';
     const e39 = await omni().confirmSale(s39, EMV_CONFIRM).catch((e: unknown) => e);
     expect((e39 as { context: { status: number } }).context.status).toBe(500);
-    const declined = (await omni().authorize(sale(6000, { lastDigit: 2 }))).answer?.Payment.PaymentId ?? '';
-    expect(await omni().settle('confirm', () => omni().confirmSale(declined, EMV_CONFIRM))).toMatchObject({ action: 'done' });
-    expect(await omni().settle('undo', () => omni().undoSale(declined))).toMatchObject({ action: 'done' });
+    const declinedSale = sale(6000, { lastDigit: 2 });
+    const declined = (await omni().authorize(declinedSale)).answer?.Payment.PaymentId ?? '';
+    expect(await delivery().confirm(declined, emvTags(EMV_CONFIRM.EmvData))).toMatchObject({ action: 'done' });
+    const undo = await attemptUndo(delivery(), { merchantOrderId: declinedSale.MerchantOrderId, paymentId: declined, sentAt: new Date().toISOString(), emv: emvTags(EMV_UNDO.EmvData) }, new Date(), { processingWindowMs: 1000 });
+    expect(undo.delivery).toMatchObject({ action: 'done', reason: expect.stringMatching(/Status 3/) });
   });
 });
 
@@ -98,7 +106,7 @@ describe('voids 40–49 and void confirmations 50–59 (sale approved and confir
     expect(v.kind).toBe('approved');
     const voidId = (v as { voidId: string }).voidId;
     await expect(omni().getVoid(id, voidId)).resolves.toMatchObject({ CancellationStatus: 1, Status: 10 });
-    await expect(omni().settle('void-confirm', () => omni().confirmVoid(id, voidId))).resolves.toMatchObject({ action: 'done' });
+    await expect(voids().confirmVoid(id, voidId)).resolves.toMatchObject({ action: 'done' });
     const l = await h.ledger();
     expect(l.sales.find((s) => s.paymentId === id)).toMatchObject({ voided: 5040, charged: 0 });
   });
@@ -120,8 +128,8 @@ describe('voids 40–49 and void confirmations 50–59 (sale approved and confir
     const id = await confirmedSale(10000);
     const r1 = voidRequest(4000);
     expect((await omni().settleVoid(id, r1)).kind).toBe('approved');
-    expect(await omni().settleVoid(id, voidRequest(7000))).toMatchObject({ kind: 'refused', returnCode: '316' });
-    expect(await omni().settleVoid(id, { ...voidRequest(1000), MerchantVoidId: r1.MerchantVoidId })).toMatchObject({ kind: 'refused', returnCode: '314' });
+    expect(await omni().settleVoid(id, voidRequest(7000))).toMatchObject({ kind: 'refused', returnCode: 309 });
+    expect(await omni().settleVoid(id, { ...voidRequest(1000), MerchantVoidId: r1.MerchantVoidId })).toMatchObject({ kind: 'refused', returnCode: 302 });
     const l = await h.ledger();
     expect(l.problems.some((p) => p.kind === 'duplicate-merchant-void-id' && p.paymentId === id)).toBe(true);
     expect(l.sales.find((s) => s.paymentId === id)?.charged).toBe(6000);
@@ -129,23 +137,25 @@ describe('voids 40–49 and void confirmations 50–59 (sale approved and confir
 
   it('a void needs the same card and a confirmed sale', async () => {
     const id = await confirmedSale(10100);
-    expect(await omni().settleVoid(id, voidRequest(100, 1))).toMatchObject({ kind: 'refused', returnCode: '317' });
+    expect(await omni().settleVoid(id, voidRequest(100, 1))).toMatchObject({ kind: 'refused', returnCode: 309 });
     const pending = await omni().createSale(sale(10200));
-    expect(await omni().settleVoid(pending.Payment.PaymentId, voidRequest(100))).toMatchObject({ kind: 'refused', returnCode: '312' });
+    expect(await omni().settleVoid(pending.Payment.PaymentId, voidRequest(100))).toMatchObject({ kind: 'refused', returnCode: 309 });
   });
 
   it('50 confirm approved, 51 denied (retry then done), 59 error; undo of a pending void by VoidId', async () => {
     const id50 = await confirmedSale(5050);
     const v50 = (await omni().settleVoid(id50, voidRequest(5050))) as { voidId: string };
-    await expect(omni().settle('void-confirm', () => omni().confirmVoid(id50, v50.voidId))).resolves.toMatchObject({ action: 'done' });
-    await expect(omni().settle('void-undo', () => omni().undoVoid(id50, v50.voidId))).resolves.toMatchObject({ action: 'dead-letter' });
+    await expect(voids().confirmVoid(id50, v50.voidId)).resolves.toMatchObject({ action: 'done' });
+    // A confirmed void cannot be undone: the host's error decides nothing, the void's query shows it confirmed: it stands.
+    expect((await omni().settle('void-undo', () => omni().undoVoid(id50, v50.voidId))).action).toBe('query');
+    await expect(voids().undoVoid(id50, v50.voidId)).resolves.toMatchObject({ action: 'needs-refund' });
     const id51 = await confirmedSale(20051);
     const v51 = (await omni().settleVoid(id51, voidRequest(20051))) as { voidId: string };
-    expect((await omni().settle('void-confirm', () => omni().confirmVoid(id51, v51.voidId))).action).toBe('retry');
-    expect((await omni().settle('void-confirm', () => omni().confirmVoid(id51, v51.voidId))).action).toBe('done');
+    expect((await voids().confirmVoid(id51, v51.voidId)).action).toBe('retry');
+    expect((await voids().confirmVoid(id51, v51.voidId)).action).toBe('done');
     const id59 = await confirmedSale(1059);
     const v59 = (await omni().settleVoid(id59, voidRequest(1059))) as { voidId: string };
-    expect((await omni().settle('void-confirm', () => omni().confirmVoid(id59, v59.voidId))).action).toBe('retry');
-    await expect(omni().settle('void-undo', () => omni().undoVoid(id59, v59.voidId))).resolves.toMatchObject({ action: 'done' });
+    expect((await voids().confirmVoid(id59, v59.voidId)).action).toBe('retry');
+    await expect(voids().undoVoid(id59, v59.voidId)).resolves.toMatchObject({ action: 'done' });
   });
 });

@@ -3,7 +3,9 @@ import { isOmniposError } from '../../../src/core/errors/index.js';
 import { saleOutcome } from '../../../src/acquirer/index.js';
 import { deriveTdesKeys, encryptData } from '../../../src/crypto/index.js';
 import { SANDBOX_KEYS } from '../../../tables/sandbox-keys.js';
-import { EMV_CONFIRM, EMV_UNDO, card, cardNode, sale, startHarness, type Harness } from './harness.js';
+import { OmniDeliveryAdapter } from '../../../src/adapters/acquirer-delivery.js';
+import { attemptUndo } from '../../../src/engine/outbox/undo-race.js';
+import { EMV_CONFIRM, EMV_UNDO, card, cardNode, emvTags, sale, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -51,23 +53,25 @@ describe('omni sales against the sandbox over loopback HTTP', () => {
     const a = await h.acquirer.omni.createSale(sale(7000));
     const id = a.Payment.PaymentId;
     await expect(h.acquirer.omni.undoSale(id, EMV_UNDO)).resolves.toMatchObject({ ConfirmationStatus: 2 });
-    await expect(h.acquirer.omni.settle('undo', () => h.acquirer.omni.undoSale(id))).resolves.toMatchObject({ action: 'done' });
+    await expect(h.acquirer.omni.settle('undo', () => h.acquirer.omni.undoSale(id, EMV_UNDO))).resolves.toMatchObject({ action: 'done' });
     const ledger = await h.ledger();
     expect(ledger.sales.find((s) => s.paymentId === id)?.charged).toBe(0);
   });
 
-  it('a confirmed sale cannot be undone: ALREADY_CONFIRMED → needs-refund', async () => {
-    const a = await h.acquirer.omni.createSale(sale(7100));
+  it('a confirmed sale cannot be undone: the host\'s 4xx decides nothing; the undo race\'s query shows it confirmed → needs-refund', async () => {
+    const req = sale(7100);
+    const a = await h.acquirer.omni.createSale(req);
     await h.acquirer.omni.confirmSale(a.Payment.PaymentId, EMV_CONFIRM);
-    await expect(h.acquirer.omni.settle('undo', () => h.acquirer.omni.undoSale(a.Payment.PaymentId))).resolves.toMatchObject({ action: 'needs-refund' });
+    await expect(h.acquirer.omni.settle('undo', () => h.acquirer.omni.undoSale(a.Payment.PaymentId, EMV_UNDO))).resolves.toMatchObject({ action: 'query' });
+    const r = await attemptUndo(new OmniDeliveryAdapter(h.acquirer.omni), { merchantOrderId: req.MerchantOrderId, paymentId: a.Payment.PaymentId, sentAt: new Date().toISOString(), emv: emvTags(EMV_UNDO.EmvData) }, new Date(), { processingWindowMs: 1000 });
+    expect(r.delivery).toMatchObject({ action: 'needs-refund' });
   });
 
-  it('an undone sale cannot be confirmed: dead letter', async () => {
+  it('an undone sale cannot be confirmed: the 4xx is queried; the query shows it undone → dead letter', async () => {
     const a = await h.acquirer.omni.createSale(sale(7200));
-    await h.acquirer.omni.undoSale(a.Payment.PaymentId);
-    await expect(h.acquirer.omni.settle('confirm', () => h.acquirer.omni.confirmSale(a.Payment.PaymentId, EMV_CONFIRM))).resolves.toMatchObject({
-      action: 'dead-letter',
-    });
+    await h.acquirer.omni.undoSale(a.Payment.PaymentId, EMV_UNDO);
+    await expect(h.acquirer.omni.settle('confirm', () => h.acquirer.omni.confirmSale(a.Payment.PaymentId, EMV_CONFIRM))).resolves.toMatchObject({ action: 'query' });
+    await expect(new OmniDeliveryAdapter(h.acquirer.omni).confirm(a.Payment.PaymentId, emvTags(EMV_CONFIRM.EmvData))).resolves.toMatchObject({ action: 'dead-letter' });
   });
 
   it('a chip sale confirmed without EmvData is refused naming EmvData; the wrong spelling is named', async () => {

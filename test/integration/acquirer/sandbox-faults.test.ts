@@ -29,7 +29,9 @@ describe('fault injection and the undo race', () => {
     await h.fault('saleCreate', { reset: 'before' });
     const req = sale(4300);
     expect((await omni().authorize(req)).outcome).toEqual({ kind: 'unknown', reason: 'lost' });
-    await expect(omni().settle('undo', () => omni().undoSaleByOrderId(req.MerchantOrderId))).resolves.toMatchObject({ action: 'retry', reason: expect.stringContaining('404') });
+    // the manual's not-found: 404 with the published 307 (ECOMMERCE 7548); the client must not read it as final
+    const undo = await omni().undoSaleByOrderId(req.MerchantOrderId).catch((e: unknown) => e);
+    expect((undo as { context: { status: number; returnCode: number } }).context).toMatchObject({ status: 404, returnCode: 307 });
     expect((await h.ledger()).sales.some((s) => s.merchantOrderId === req.MerchantOrderId)).toBe(false);
   });
 
@@ -75,7 +77,8 @@ describe('strictness', () => {
     const req = sale(4700);
     await omni().createSale(req);
     const again = await omni().authorize({ ...req, Payment: { ...req.Payment, Amount: 4800 } });
-    expect(again.outcome).toMatchObject({ kind: 'refused', status: 400, returnCode: '314', duplicateOrderId: true });
+    // 302 "Sent MerchantOrderId is duplicated" (ECOMMERCE 7537), not a number of ours
+    expect(again.outcome).toMatchObject({ kind: 'refused', status: 400, returnCode: 302 });
     const l = await h.ledger();
     expect(l.problems.filter((p) => p.kind === 'duplicate-order-id' && p.merchantOrderId === req.MerchantOrderId)).toHaveLength(1);
     expect(l.sales.filter((s) => s.merchantOrderId === req.MerchantOrderId)).toHaveLength(1);
@@ -87,8 +90,13 @@ describe('strictness', () => {
     delete req.Payment.PaymentDateTime;
     delete (req.Payment.CreditCard as Record<string, unknown>).BrandId;
     const { outcome } = await omni().authorize(req as never);
-    expect(outcome).toMatchObject({ kind: 'refused', status: 400, returnCode: '400' });
-    const msg = (outcome as { returnMessage: string }).returnMessage;
+    // the first entry of the published array: 122 "MerchantOrderId is required" (ECOMMERCE 7429)
+    expect(outcome).toMatchObject({ kind: 'refused', status: 400, returnCode: 122 });
+    const token = await h.acquirer.tokens.token('transactional');
+    const raw = await request(`${h.running.urls.requests}/1/physicalSales`, { method: 'POST', body: JSON.stringify(req), headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } });
+    const entries = (await raw.body.json()) as { Code: number; Message: string }[];
+    expect(entries.map((e) => e.Code)).toEqual([122, 0, 182]);
+    const msg = entries.map((e) => e.Message).join(' | ');
     expect(msg).toContain('MerchantOrderId: is required');
     expect(msg).toContain('Payment.PaymentDateTime: is required');
     expect(msg).toContain('Payment.CreditCard.BrandId: is required');
@@ -107,7 +115,7 @@ describe('strictness', () => {
     const req = sale(5100);
     await omni().createSale(req);
     const token = await h.acquirer.tokens.token('transactional');
-    const res = await request(`${h.running.url}/1/physicalSales/MerchantOrderId/${req.MerchantOrderId}`, {
+    const res = await request(`${h.running.urls.queries}/1/physicalSales/MerchantOrderId/${req.MerchantOrderId}`, {
       method: 'DELETE',
       headers: { authorization: `Bearer ${token}` },
     });
@@ -121,29 +129,30 @@ describe('strictness', () => {
     const token = await h.acquirer.tokens.token('transactional');
     const auth = { authorization: `Bearer ${token}` };
     const post = async (body: string, headers: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> => {
-      const r = await request(`${h.running.url}/1/physicalSales`, { method: 'POST', body, headers });
+      const r = await request(`${h.running.urls.requests}/1/physicalSales`, { method: 'POST', body, headers });
       const text = await r.body.text();
       return { status: r.statusCode, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
     };
-    expect(await post('{"MerchantOrderId":', { ...auth, 'content-type': 'application/json' })).toMatchObject({ status: 400, body: { ReturnCode: '400' } });
+    const first = (r: { body: unknown }): { Code: number; Message: string } => (r.body as { Code: number; Message: string }[])[0] as { Code: number; Message: string };
+    expect(first(await post('{"MerchantOrderId":', { ...auth, 'content-type': 'application/json' }))).toMatchObject({ Code: 184 });
     expect((await post('{}', { ...auth, 'content-type': 'text/xml' })).status).toBe(415);
-    expect((await post('', { ...auth, 'content-type': 'application/json' })).body.ReturnMessage).toMatch(/body: is required/);
-    expect((await post('[]', { ...auth, 'content-type': 'application/json' })).body.ReturnMessage).toMatch(/must be a JSON object/);
+    expect(first(await post('', { ...auth, 'content-type': 'application/json' }))).toMatchObject({ Code: 184, Message: expect.stringMatching(/body: is required/) });
+    expect(first(await post('[]', { ...auth, 'content-type': 'application/json' })).Message).toMatch(/must be a JSON object/);
     expect((await post('null', { ...auth, 'content-type': 'application/json' })).status).toBe(400);
     expect((await post('x'.repeat(300_000), { ...auth, 'content-type': 'application/json' }).catch(() => ({ status: 413, body: {} }))).status).toBe(413);
     expect((await post('{}', { 'content-type': 'application/json' })).status).toBe(401);
     expect((await post('{}', { authorization: 'Bearer nope', 'content-type': 'application/json' })).status).toBe(401);
     expect((await post('{}', { authorization: 'Basic eDp5', 'content-type': 'application/json' })).status).toBe(401);
-    const r404 = await request(`${h.running.url}/2/nothing`, { method: 'GET' });
+    const r404 = await request(`${h.running.urls.requests}/2/nothing`, { method: 'GET' });
     expect(r404.statusCode).toBe(404);
-    await r404.body.dump();
+    expect(await r404.body.text()).toBe('');
     expect((await omni().createSale(sale(5200))).Payment.Status).toBe(2);
   });
 
   it('the token endpoint: wrong secret 401 invalid_client, bad grant 400, unknown scope 400, seed scopes accepted, manual scopes by default', async () => {
     const basic = (id: string, s: string): string => `Basic ${Buffer.from(`${id}:${s}`).toString('base64')}`;
     const tok = async (auth: string, body: string, type = 'application/x-www-form-urlencoded'): Promise<{ status: number; body: Record<string, unknown> }> => {
-      const r = await request(`${h.running.url}/oauth2/token`, { method: 'POST', body, headers: { authorization: auth, 'content-type': type } });
+      const r = await request(`${h.running.urls.authorization}/oauth2/token`, { method: 'POST', body, headers: { authorization: auth, 'content-type': type } });
       return { status: r.statusCode, body: JSON.parse(await r.body.text()) as Record<string, unknown> };
     };
     const good = basic('omnipos-sandbox-client', 'omnipos-sandbox-secret-not-for-production');
@@ -154,10 +163,10 @@ describe('strictness', () => {
     expect(seed).toMatchObject({ status: 200, body: { token_type: 'bearer', expires_in: 86399 } });
     // a registration-only token may not sell
     const master = await tok(good, 'grant_type=client_credentials&scope=PhysicalCieloMaster');
-    const r = await request(`${h.running.url}/1/physicalSales/x`, { headers: { authorization: `Bearer ${String(master.body.access_token)}` } });
+    const r = await request(`${h.running.urls.queries}/1/physicalSales/x`, { headers: { authorization: `Bearer ${String(master.body.access_token)}` } });
     expect(r.statusCode).toBe(403);
     await r.body.dump();
-    const admin = await request(`${h.running.url}/1/physicalSales/x`, { headers: { authorization: `Bearer ${String(seed.body.access_token)}` } });
+    const admin = await request(`${h.running.urls.queries}/1/physicalSales/x`, { headers: { authorization: `Bearer ${String(seed.body.access_token)}` } });
     expect(admin.statusCode).toBe(404);
     await admin.body.dump();
   });
@@ -189,7 +198,9 @@ describe('clock, daily close, restart', () => {
     const l = await h.ledger();
     expect(l.problems.filter((p) => p.kind === 'pending-at-close' && p.paymentId === a.Payment.PaymentId)).toHaveLength(1);
     expect(l.problems.some((p) => p.paymentId === before.Payment.PaymentId)).toBe(false);
-    await expect(omni().settle('undo', () => omni().undoSaleByOrderId(req.MerchantOrderId, EMV_UNDO))).resolves.toMatchObject({ action: 'needs-refund' });
+    // the host's answer: 309 "Transaction not available to void" (ECOMMERCE 7544); the client must query and find ConfirmationStatus 1
+    const undo = await omni().undoSaleByOrderId(req.MerchantOrderId, EMV_UNDO).catch((e: unknown) => e);
+    expect((undo as { context: { status: number; returnCode: number } }).context).toMatchObject({ status: 400, returnCode: 309 });
     expect((await h.ledger()).problems.filter((p) => p.kind === 'undo-after-close' && p.paymentId === a.Payment.PaymentId)).toHaveLength(1);
   });
 
@@ -206,7 +217,8 @@ describe('clock, daily close, restart', () => {
     const l = await h.ledger();
     expect(l.problems.some((p) => p.kind === 'void-pending-at-close' && p.paymentId === b.Payment.PaymentId)).toBe(true);
     expect(l.sales.find((s) => s.paymentId === b.Payment.PaymentId)?.charged).toBe(5000);
-    await expect(omni().settle('void-undo', () => omni().undoVoid(b.Payment.PaymentId, v.voidId))).resolves.toMatchObject({ action: 'dead-letter' });
+    const undo = await omni().undoVoid(b.Payment.PaymentId, v.voidId).catch((e: unknown) => e);
+    expect((undo as { context: { status: number; returnCode: number } }).context).toMatchObject({ status: 400, returnCode: 309 });
   });
 
   it('a restart loses nothing: sales, ledger, clock and faults survive', async () => {

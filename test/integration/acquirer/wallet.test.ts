@@ -9,6 +9,7 @@ import { buildPadraoq, buildPix } from '../../../src/qr/index.js';
 import { SANDBOX_CREDENTIALS } from '../../../tables/sandbox-credentials.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { EMV_CONFIRM, nextOrderId, startHarness, type Harness } from './harness.js';
+import { qrTextFromPng } from '../../../src/adapters/qr-image.js';
 
 let h: Harness;
 const callbacks: { status: number; body: Record<string, unknown> }[] = [];
@@ -70,7 +71,7 @@ const CARD: WalletCardData = { card_number: '4761730000000060', card_cvv: '123',
 const PAYER = { payerDocument: '52998224725', payerName: 'Pagador Teste' };
 
 async function raw(method: 'GET' | 'POST', path: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
-  const r = await request(`${h.running.url}${path}`, { method, headers, ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}) });
+  const r = await request(`${h.running.urls.wallet}${path}`, { method, headers, ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}) });
   const text = await r.body.text();
   return { status: r.statusCode, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
@@ -141,7 +142,7 @@ describe('wallet API: card payment', () => {
   it('pays an e-commerce QR code sale: 12 → 2', async () => {
     const ec = h.acquirer.ecommerce as EcommerceClient;
     const s = await ec.createQrSale({ MerchantOrderId: nextOrderId(), Payment: { Type: 'qrcode', Amount: 4321, Installments: 1, Capture: true } });
-    await h.acquirer.wallet.pay({ qrCode: s.Payment.QrCodeString ?? '', card: CARD, ...PAYER });
+    await h.acquirer.wallet.pay({ qrCode: qrTextFromPng(s.Payment.QrCodeBase64Image ?? ''), card: CARD, ...PAYER });
     expect((await ec.getSale(s.Payment.PaymentId)).Payment.Status).toBe(2);
   });
 
@@ -153,36 +154,40 @@ describe('wallet API: card payment', () => {
       const { qr } = await terminalQr('1.00');
       return raw('POST', '/padraoq/v1/payment/card', { key_id: key.key_id, card_data: encryptCardData(String(key.public_key), CARD), payee_document: PAYER.payerDocument, payee_name: PAYER.payerName, authorization_token: null, qrcode: qr, ...over }, { authorization: auth, 'content-type': 'application/json', ...headers });
     };
-    // 400 with the list of problems
-    const bad = await pay({ key_id: undefined, payee_name: '', payee_document: '123' });
-    expect(bad.status).toBe(400);
-    expect(bad.body.problems).toEqual(expect.arrayContaining(['key_id: is required', 'payee_name: is required', 'payee_document: not a valid CPF or CNPJ']));
+    // the published codes of the QR manual v4 payment table (QR_V4 335-383), one per refusal
+    expect(await pay({ key_id: undefined })).toMatchObject({ status: 400, body: { code: '412.101' } });
+    expect(await pay({ card_data: '' })).toMatchObject({ status: 400, body: { code: '412.102' } });
+    expect(await pay({ qrcode: undefined })).toMatchObject({ status: 400, body: { code: '412.104' } });
+    expect(await pay({ payee_document: '123' })).toMatchObject({ status: 422, body: { code: '412.155' } });
+    expect(await pay({ payee_document: '52998224726' })).toMatchObject({ status: 400, body: { code: '412.156' } });
+    // payee_name and authorization_token are "Não" (QR_V4 251-252): leaving them out is no refusal
+    expect((await pay({ payee_name: undefined, authorization_token: undefined })).status).toBe(200);
     // 401, 403, 415
     expect((await pay({}, { authorization: 'Bearer nope' })).status).toBe(401);
     expect((await pay({}, { authorization: await bearer('qrcode_read') })).status).toBe(403);
     expect((await pay({}, { 'content-type': 'text/plain' })).status).toBe(415);
     // 412 001 expired or unknown key; 412 002 a Pix (not a padraoq code)
-    expect((await pay({ key_id: 'old' })).body).toMatchObject({ code: '001' });
+    expect((await pay({ key_id: 'old' })).body).toMatchObject({ code: '412.001' });
     const pix = buildPix({ key: 'chave@example.com', merchantName: 'X', merchantCity: 'Y', amount: 1 });
-    expect(await pay({ qrcode: pix })).toMatchObject({ status: 412, body: { code: '002' } });
+    expect(await pay({ qrcode: pix })).toMatchObject({ status: 412, body: { code: '412.002' } });
     // 422 business codes
-    expect((await pay({ qrcode: 'not a qr' })).body).toMatchObject({ code: '002' });
+    expect((await pay({ qrcode: 'not a qr' })).body).toMatchObject({ code: '422.002' });
     const other = await terminalQr('1.00', { merchantId: '9999999999999999' });
-    expect(await pay({ qrcode: other.qr })).toMatchObject({ status: 422, body: { code: '002' } });
+    expect(await pay({ qrcode: other.qr })).toMatchObject({ status: 422, body: { code: '422.002' } });
     const old = await terminalQr('1.00', { at: new Date((await hostNow()).getTime() - 16 * 60_000) });
-    expect(await pay({ qrcode: old.qr })).toMatchObject({ status: 422, body: { code: '003' } });
-    expect(await pay({ card_data: Buffer.from('garbage').toString('base64') })).toMatchObject({ status: 422, body: { code: '004' } });
-    expect(await pay({ card_data: encryptCardData(String(key.public_key), { ...CARD, card_number: '4761730000000061' }) })).toMatchObject({ status: 422, body: { code: '004' } });
+    expect(await pay({ qrcode: old.qr })).toMatchObject({ status: 422, body: { code: '422.003' } });
+    expect(await pay({ card_data: Buffer.from('garbage').toString('base64') })).toMatchObject({ status: 422, body: { code: '422.007' } });
+    expect(await pay({ card_data: encryptCardData(String(key.public_key), { ...CARD, card_number: '4761730000000061' }) })).toMatchObject({ status: 422, body: { code: '422.004' } });
     const debit = await terminalQr('1.00', { modality: '0001' });
-    expect(await pay({ qrcode: debit.qr })).toMatchObject({ status: 422, body: { code: '005' } });
-    expect(await pay({ card_data: encryptCardData(String(key.public_key), { ...CARD, card_expiration_date: '0120' }) })).toMatchObject({ status: 422, body: { code: '006' } });
+    expect(await pay({ qrcode: debit.qr })).toMatchObject({ status: 422, body: { code: '422.001' } });
+    expect(await pay({ card_data: encryptCardData(String(key.public_key), { ...CARD, card_expiration_date: '0120' }) })).toMatchObject({ status: 422, body: { code: '422.004' } });
     const other0040 = await terminalQr('1.00', { modality: '0040' });
-    expect(await pay({ qrcode: other0040.qr })).toMatchObject({ status: 422, body: { code: '001' } });
+    expect(await pay({ qrcode: other0040.qr })).toMatchObject({ status: 422, body: { code: '422.001' } });
     const zero = await terminalQr('0.00');
-    expect(await pay({ qrcode: zero.qr })).toMatchObject({ status: 422, body: { code: '007' } });
-    const big = await raw('POST', '/padraoq/v1/payment/card', 'x'.repeat(300_000), { authorization: auth, 'content-type': 'application/json' }).catch(() => ({ status: 413, body: { description: 'reset' } }));
-    expect(big).toMatchObject({ status: 413, body: { description: expect.any(String) } });
-    expect(await pay({ card_data: encryptCardData(String(key.public_key), { ...CARD, card_number: '4761730000000052' }) })).toMatchObject({ status: 422, body: { code: '006' } });
+    expect(await pay({ qrcode: zero.qr })).toMatchObject({ status: 422, body: { code: '422.002' } });
+    const big = await raw('POST', '/padraoq/v1/payment/card', 'x'.repeat(300_000), { authorization: auth, 'content-type': 'application/json' }).catch(() => ({ status: 413, body: {} }));
+    expect(big.status).toBe(413);
+    expect(await pay({ card_data: encryptCardData(String(key.public_key), { ...CARD, card_number: '4761730000000052' }) })).toMatchObject({ status: 422, body: { code: '422.006' } });
   });
 
   it('a key that expired on the host clock gets 412 001; the client fetches the new key and pays', async () => {
@@ -193,7 +198,7 @@ describe('wallet API: card payment', () => {
     const { encryptCardData } = await import('../../../src/crypto/index.js');
     const { qr } = await terminalQr('2.00');
     const r = await raw('POST', '/padraoq/v1/payment/card', { key_id: k1.key_id, card_data: encryptCardData(String(k1.public_key), CARD), payee_document: PAYER.payerDocument, payee_name: 'x', authorization_token: null, qrcode: qr }, { authorization: await bearer(), 'content-type': 'application/json' });
-    expect(r).toMatchObject({ status: 412, body: { code: '001' } });
+    expect(r).toMatchObject({ status: 412, body: { code: '412.001' } });
     await expect(h.acquirer.wallet.pay({ qrCode: qr, card: CARD, ...PAYER })).resolves.toMatchObject({ terminal_nsu: '000123' });
   });
 

@@ -73,6 +73,12 @@ describe('GET /v1/events over loopback', () => {
     expect(qr).toMatchObject({ kind: 'qr', qrCode: sale.qrCode });
     expect(sale.qrCode).toMatch(/^000201/);
     await request(`${t.daemon.apiUrl}/v1/payments/${sale.id}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.body.text());
+    // One payment at a time per terminal: the next test's sale waits until the QR sale's flow is over.
+    for (let i = 0; i < 400; i++) {
+      const h = (await request(`${t.daemon.apiUrl}/v1/health`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.body.json())) as { busy: boolean };
+      if (!h.busy) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
   });
 
   it('a receipt the printer may not have finished (paper ran out): the receipt question, and health shows the paper out', async () => {

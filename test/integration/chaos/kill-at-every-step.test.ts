@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanForCardData } from '../../helpers/scan-card-data.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { startHarness, type Harness } from '../acquirer/harness.js';
+import { sandboxEnv } from '../../../src/sandbox/index.js';
 
 const tempDir = useTempDirs();
 let h: Harness;
@@ -16,9 +17,7 @@ afterAll(async () => {
 });
 
 function child(mode: 'sale' | 'recover', stateDir: string, env: Record<string, string>): Promise<{ code: number | null; signal: string | null; out: string; err: string }> {
-  const urls = Object.fromEntries(
-    ['AUTH', 'REQUEST', 'QUERY', 'PARAMETERS', 'WALLET', 'ECOMMERCE'].map((k) => [`OMNIPOS_ACQUIRER__${k}_URL`, h.running.url]),
-  );
+  const urls = sandboxEnv(h.running);
   const p = spawn(process.execPath, ['--import', 'tsx', 'test/integration/chaos/daemon-child.ts', mode], {
     env: { ...process.env, OMNIPOS_CONFIG: '', OMNIPOS_STATE_DIR: stateDir, OMNIPOS_SANDBOX__EMBEDDED: 'false', OMNIPOS_ACQUIRER__TIMEOUT_MS: '1000', ...urls, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -43,8 +42,10 @@ describe('the daemon killed (SIGKILL) at every step of a sale loses nothing and 
     // Amounts differ so each case meets the sandbox's cents outcome on its first attempt.
     ['state:started', '1010', 'auto', ['aborted']],
     ['state:card-read', '1110', 'auto', ['aborted']],
-    ['state:authorizing', '1210', 'auto', ['undone']],
-    ['state:authorizing+400', '1312', 'auto', ['undone']],
+    // Killed right after 'authorizing' is committed the request may never have left: a sale the host never
+    // recorded stays 'undoing' (undone by order id and queried again) until the close of its day (issue 17).
+    ['state:authorizing', '1210', 'auto', ['undone', 'undoing']],
+    ['state:authorizing+400', '1312', 'auto', ['undone', 'undoing']],
     ['state:finishing-chip', '1410', 'auto', ['undone']],
     ['state:approved', '1510', 'auto', ['undone']],
     ['state:confirming', '1610', 'auto', ['confirmed']],
@@ -60,12 +61,16 @@ describe('the daemon killed (SIGKILL) at every step of a sale loses nothing and 
     expect(journal).toHaveLength(1);
     const row = journal[0]!;
     const merchantOrderId = row.merchantOrderId;
-    expect(FINAL).toContain(row.state);
     expect(expected).toContain(row.state);
-    expect(outbox.pending).toBe(0);
-
     const ledger = await h.ledger();
     const charges = ledger.sales.filter((s) => s.merchantOrderId === merchantOrderId);
+    // Not found is never final before the close: only a sale the host never recorded may still be undoing.
+    if (row.state === 'undoing') expect(charges).toEqual([]);
+    else {
+      expect(FINAL).toContain(row.state);
+      expect(outbox.pending).toBe(0);
+    }
+
     expect(charges.length).toBeLessThanOrEqual(1);
     const charged = charges.reduce((a, s) => a + s.charged, 0);
     if (row.state === 'confirmed') expect(charges[0]).toMatchObject({ confirmationStatus: 1, charged: Number(amount) });

@@ -9,7 +9,7 @@ beforeAll(async () => {
   t = await startTestDaemon();
   const port = new URL(t.daemon.apiUrl!).port;
   // The commands find the daemon as a technician's would: its address and state directory from the configuration.
-  env = { OMNIPOS_STATE_DIR: t.daemon.config.values.stateDir, OMNIPOS_API__PORT: port, OMNIPOS_ACQUIRER__AUTH_URL: t.daemon.sandbox!.url };
+  env = { OMNIPOS_STATE_DIR: t.daemon.config.values.stateDir, OMNIPOS_API__PORT: port, OMNIPOS_ACQUIRER__AUTH_URL: t.daemon.sandbox!.urls.authorization };
 }, 60_000);
 afterAll(async () => {
   await t?.stop();

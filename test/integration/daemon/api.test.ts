@@ -91,12 +91,32 @@ describe('the cash register API over loopback HTTP', () => {
     let err = '';
     const code = await runCli(
       ['wallet', 'pay', created.body.qrCode, '--card', card.pan, '--cvv', '123', '--exp', `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`, '--name', 'TESTE', '--document', '52998224725'],
-      { out: () => undefined, err: (t) => (err += t), env: { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_ACQUIRER__WALLET_URL: daemon.sandbox!.url } },
+      { out: () => undefined, err: (t) => (err += t), env: { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_ACQUIRER__WALLET_URL: daemon.sandbox!.urls.wallet } },
     );
     expect(err).toBe('');
     expect(code).toBe(0);
     expect((await until(created.body.id, ['confirmed', 'failed', 'cancelled'])).status).toBe('confirmed');
     expect((await call('POST', '/v1/payments', { body: { amount: 10, method: 'credit', qrModality: 'debit' } })).body.error.field).toBe('qrModality');
+  });
+
+  it('one payment at a time per terminal: while a wallet QR code shows, a card sale, a Pix sale and another QR sale answer 409 BUSY; once it is cancelled, a card sale goes (issue 17)', async () => {
+    await idle();
+    const qr = await call('POST', '/v1/payments', { body: { amount: 2710, method: 'wallet-qr', qrModality: 'credit' } });
+    expect(qr.status).toBe(202);
+    const card = await call('POST', '/v1/payments', { body: { amount: 2810, method: 'credit' } });
+    expect(card).toMatchObject({ status: 409, body: { error: { code: 'BUSY' } } });
+    const pix = await call('POST', '/v1/payments', { body: { amount: 2910, method: 'pix', payer: { name: 'Maria Silva', document: '52998224725' } } });
+    expect(pix.status).toBe(409);
+    expect((await call('POST', '/v1/payments', { body: { amount: 3010, method: 'wallet-qr', qrModality: 'debit' } })).status).toBe(409);
+    expect((await call('POST', `/v1/payments/${qr.body.id}/cancel`)).status).toBe(200);
+    await until(qr.body.id, ['cancelled', 'failed']);
+    let next = { status: 409, body: {} as Record<string, unknown> };
+    for (let i = 0; i < 100 && next.status === 409; i++) {
+      next = await call('POST', '/v1/payments', { body: { amount: 3110, method: 'credit' } });
+      if (next.status === 409) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(next.status).toBe(202);
+    await until(next.body.id as number, ['confirmed', 'declined', 'failed', 'cancelled']);
   });
 
   it('a Pix sale: the payer is required and checked, the code comes back, paid it is confirmed', async () => {

@@ -16,6 +16,7 @@ import type { ApiEvent } from '../../../src/api/events.js';
 import { startHarness, type Harness, type HarnessOptions } from '../acquirer/harness.js';
 import { openEvents } from '../api/daemon.js';
 import { startSim } from '../pinpad/sim-process.js';
+import { sandboxSettings } from '../../../src/sandbox/index.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -94,18 +95,12 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2e> {
   const sim = await startPtySim(o.pinpadDevice ? undefined : ptyPath, o.simArgs);
   const sandbox = await startHarness({ withholdMs: 4000, ...o.sandbox });
   const base = JSON.parse(readFileSync(path.join(ROOT, 'config/omnipos.json'), 'utf8')) as Record<string, Record<string, unknown>>;
-  const url = sandbox.running.url;
   const config = {
     ...base,
     stateDir,
     acquirer: {
       ...base.acquirer,
-      authUrl: url,
-      requestUrl: url,
-      queryUrl: url,
-      parametersUrl: url,
-      walletUrl: url,
-      ecommerceUrl: url,
+      ...sandboxSettings(sandbox.running),
       clientSecretFile: path.join(ROOT, 'config/sandbox/client-secret'),
       merchantKeyFile: path.join(ROOT, 'config/sandbox/merchant-key'),
       timeoutMs: o.acquirerTimeoutMs ?? 1500,

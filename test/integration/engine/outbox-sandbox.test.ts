@@ -5,7 +5,7 @@ import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
 import { OUTBOX_OPERATIONS, idempotencyKey, type UndoTask } from '../../../src/engine/outbox/tasks.js';
 import type { Delivery } from '../../../src/engine/ports.js';
 import { Outbox, openTerminalDatabase, type Db, type OutboxTask } from '../../../src/store/index.js';
-import { log, sale, startHarness, type Harness } from '../acquirer/harness.js';
+import { EMV_UNDO, emvTags, log, sale, startHarness, type Harness } from '../acquirer/harness.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 
 const tempDir = useTempDirs();
@@ -41,8 +41,9 @@ function forwarder(windowMs: number): { db: Db; outbox: Outbox; settled: Deliver
   return { db, outbox, settled, run };
 }
 
+/** A chip sale's undo: the strict sandbox refuses a chip undo without EmvData (issue 16), as the manual's chip undo carries it. */
 function undoTask(merchantOrderId: string, paymentId?: string): UndoTask {
-  return { merchantOrderId, sentAt: new Date().toISOString(), ...(paymentId ? { paymentId } : {}) };
+  return { merchantOrderId, sentAt: new Date().toISOString(), emv: emvTags(EMV_UNDO.EmvData), ...(paymentId ? { paymentId } : {}) };
 }
 
 describe('the outbox against the strict sandbox over loopback', () => {
@@ -61,13 +62,29 @@ describe('the outbox against the strict sandbox over loopback', () => {
     db.close();
   });
 
-  it('a sale the host never recorded (HTTP 500) is settled as nothing charged once two queries agree after the window', async () => {
+  it('a sale the host never recorded (HTTP 500) is never "nothing charged" before the close of its day: undone and queried again and again', async () => {
     const req = sale(4219);
     expect((await h.acquirer.omni.authorize(req)).outcome.kind).toBe('unknown');
     const { db, outbox, settled, run } = forwarder(0);
     outbox.enqueue({ operation: OUTBOX_OPERATIONS.undo, idempotencyKey: idempotencyKey('undo', req.MerchantOrderId), payload: { ...undoTask(req.MerchantOrderId) }, at: new Date() });
     await run();
-    expect(settled).toEqual([{ action: 'done', reason: 'not found 2 times after the processing window: nothing was charged' }]);
+    // The old race settled this after two not-founds; the sale could still become visible.
+    expect(settled).toEqual([]);
+    const task = outbox.byKey(idempotencyKey('undo', req.MerchantOrderId));
+    expect(task?.attempts).toBeGreaterThan(2);
+    expect(task?.lastError).toBe("not found yet: never final before the close of the sale's day");
+    db.close();
+  });
+
+  it('past the close of the sale\'s day, a sale the host never recorded is nothing charged once two queries agree', async () => {
+    const req = sale(5219);
+    expect((await h.acquirer.omni.authorize(req)).outcome.kind).toBe('unknown');
+    const { db, outbox, settled, run } = forwarder(0);
+    // Sent two days ago (host time): its day closed long since.
+    const sentAt = new Date(Date.now() - 2 * 86_400_000).toISOString();
+    outbox.enqueue({ operation: OUTBOX_OPERATIONS.undo, idempotencyKey: idempotencyKey('undo', req.MerchantOrderId), payload: { merchantOrderId: req.MerchantOrderId, sentAt }, at: new Date() });
+    await run();
+    expect(settled).toEqual([{ action: 'done', reason: "not found 2 times after the close of the sale's day: nothing was charged" }]);
     expect(outbox.byKey(idempotencyKey('undo', req.MerchantOrderId))?.attempts).toBe(2);
     expect((await h.ledger()).sales.find((s) => s.merchantOrderId === req.MerchantOrderId)).toBeUndefined();
     db.close();

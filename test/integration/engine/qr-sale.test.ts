@@ -63,7 +63,7 @@ async function walletPays(qr: string): Promise<{ code: number; out: string; err:
   let err = '';
   const code = await runCli(
     ['wallet', 'pay', qr, '--card', card.pan, '--cvv', '123', '--exp', `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`, '--name', 'TESTE CARTAO', '--document', '52998224725'],
-    { out: (t) => (out += t), err: (t) => (err += t), env: { OMNIPOS_STATE_DIR: tempDir(), OMNIPOS_ACQUIRER__WALLET_URL: h.running.url } },
+    { out: (t) => (out += t), err: (t) => (err += t), env: { OMNIPOS_STATE_DIR: tempDir(), OMNIPOS_ACQUIRER__WALLET_URL: h.running.urls.wallet } },
   );
   return { code, out, err };
 }

@@ -8,7 +8,7 @@ import { AcquirerReach } from '../../../src/api/health.js';
 import { HostClock } from '../../../src/core/host-clock.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import { AcquirerProbe } from '../../../src/main/acquirer-probe.js';
-import { buildSandbox, listenSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
+import { buildSandbox, listenSandbox, type RunningSandbox, sandboxSettings } from '../../../src/sandbox/index.js';
 import { SANDBOX_CREDENTIALS } from '../../../tables/sandbox-credentials.js';
 import { loadConfig } from '../../../src/config/index.js';
 import { startDaemon } from '../../../src/main.js';
@@ -45,9 +45,8 @@ async function rig(port = 0): Promise<Rig> {
   const agent = new Agent({ keepAliveTimeout: 10_000 });
   const clock = new HostClock({ now: () => new Date(Date.now() - BEHIND_MS) });
   const reach = new AcquirerReach(() => clock.now()).watch(agent);
-  const url = running.url;
   const acquirer = createAcquirer({
-    settings: { authUrl: url, requestUrl: url, queryUrl: url, parametersUrl: url, walletUrl: url, ecommerceUrl: url, clientId: SANDBOX_CREDENTIALS.clientId, timeoutMs: 5000 },
+    settings: { ...sandboxSettings(running), clientId: SANDBOX_CREDENTIALS.clientId, timeoutMs: 5000 },
     clientSecret: { reveal: () => SANDBOX_CREDENTIALS.clientSecret },
     environment: 'sandbox',
     clock,
@@ -142,14 +141,14 @@ describe('acquirer probe against the sandbox over loopback', () => {
     const r = await rig();
     r.probe.start();
     await until(() => r.reach.reachable === true, 5000);
-    const port = r.running.port;
+    const { port, ports } = r.running;
     await r.running.close();
     await until(() => r.reach.reachable === false, 5000);
     const downSince = r.probe.probes;
     await wait(1200);
     // Still asking while down (each probe is two tries 200 ms apart, then pauses of 40, 80, 160… ms).
     expect(r.probe.probes).toBeGreaterThan(downSince + 1);
-    r.running = await listenSandbox((r as Rig & { build: () => ReturnType<typeof buildSandbox> }).build(), { port });
+    r.running = await listenSandbox((r as Rig & { build: () => ReturnType<typeof buildSandbox> }).build(), { port, ports });
     await until(() => r.reach.reachable === true, 5000);
     expect(r.changes).toEqual([true, false, true]);
   });
@@ -162,7 +161,7 @@ describe('acquirer probe against the sandbox over loopback', () => {
     const wrong = new AcquirerProbe({ ask: () => Promise.reject(new Error('not an acquirer error')), reach: r.reach, now: () => new Date(), log });
     expect(await wrong.probe()).toBe('failed');
     const refused = createAcquirer({
-      settings: { authUrl: r.running.url, requestUrl: r.running.url, queryUrl: r.running.url, parametersUrl: r.running.url, walletUrl: r.running.url, ecommerceUrl: r.running.url, clientId: 'nobody', timeoutMs: 2000 },
+      settings: { ...sandboxSettings(r.running), clientId: 'nobody', timeoutMs: 2000 },
       clientSecret: { reveal: () => 'wrong' },
       environment: 'sandbox',
       clock: { now: () => new Date() },

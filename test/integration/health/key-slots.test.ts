@@ -31,7 +31,7 @@ async function withDaemon(env: Record<string, string>, f: (d: { health: () => Pr
       const text = await res.body.text();
       return { text, body: JSON.parse(text) as { problems: string[]; pinpad: { keySlots: KeySlots | null } } };
     };
-    await f({ health, cliEnv: { ...env, OMNIPOS_STATE_DIR: stateDir, OMNIPOS_API__PORT: new URL(daemon.apiUrl!).port, OMNIPOS_ACQUIRER__AUTH_URL: daemon.sandbox!.url } });
+    await f({ health, cliEnv: { ...env, OMNIPOS_STATE_DIR: stateDir, OMNIPOS_API__PORT: new URL(daemon.apiUrl!).port, OMNIPOS_ACQUIRER__AUTH_URL: daemon.sandbox!.urls.authorization } });
   } finally {
     await daemon.stop();
     rmSync(stateDir, { recursive: true, force: true });

@@ -28,13 +28,15 @@ const received: Received[] = [];
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'omnipos-alarms-'));
-  // The receiver refuses the first delivery (500) to prove the retry, then takes every one.
+  // The receiver refuses the first UNDO_NEAR_CLOSE delivery (500) to prove the retry, then takes every one.
   receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const answered = received.length === 0 ? 500 : 200;
-      received.push({ headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), answered });
+      // The first UNDO_NEAR_CLOSE is refused (other alarms, e.g. OUTBOX_STUCK of the same undo, may come first).
+      const body = Buffer.concat(chunks).toString('utf8');
+      const answered = body.includes('"UNDO_NEAR_CLOSE"') && !received.some((r) => r.body.includes('"UNDO_NEAR_CLOSE"')) ? 500 : 200;
+      received.push({ headers: req.headers, body, answered });
       res.writeHead(answered).end();
     });
   });

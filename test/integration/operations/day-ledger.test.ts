@@ -92,7 +92,7 @@ describe("the day's report against the sandbox ledger, through a real daemon", (
     const card = TEST_CARDS[0]!;
     const paid = await runCli(
       ['wallet', 'pay', qr.body.qrCode, '--card', card.pan, '--cvv', '123', '--exp', `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`, '--name', 'TESTE', '--document', '52998224725'],
-      { out: () => undefined, err: (s) => console.log(s), env: { OMNIPOS_STATE_DIR: t.daemon.config.values.stateDir, OMNIPOS_ACQUIRER__WALLET_URL: t.daemon.sandbox!.url } },
+      { out: () => undefined, err: (s) => console.log(s), env: { OMNIPOS_STATE_DIR: t.daemon.config.values.stateDir, OMNIPOS_ACQUIRER__WALLET_URL: t.daemon.sandbox!.urls.wallet } },
     );
     expect(paid).toBe(0);
     expect((await until(qr.body.id, ['confirmed', 'failed', 'cancelled'])).status).toBe('confirmed');

@@ -9,7 +9,7 @@ import { systemClock } from '../../../src/core/clock.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import { InitializationStore, initialize } from '../../../src/initialization/index.js';
 import { parseScript } from '../../../src/operations/homologation/index.js';
-import { buildSandbox, listenSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
+import { buildSandbox, listenSandbox, type RunningSandbox, sandboxEnv } from '../../../src/sandbox/index.js';
 import { openTerminalDatabase } from '../../../src/store/index.js';
 import { scanForCardData } from '../../helpers/scan-card-data.js';
 import { sensitiveIn } from './sensitive.js';
@@ -42,7 +42,7 @@ beforeAll(async () => {
   // The acquirer's homologation host, played by the sandbox on its own port.
   host = await listenSandbox(buildSandbox({ dbFile: path.join(dir, 'host', 'acquirer.db'), log: createLogger({ level: 'silent' }) }), { port: 0 });
   env = { OMNIPOS_STATE_DIR: path.join(dir, 'state'), OMNIPOS_ENVIRONMENT: 'homologation' };
-  for (const k of ['AUTH_URL', 'REQUEST_URL', 'QUERY_URL', 'PARAMETERS_URL', 'WALLET_URL', 'ECOMMERCE_URL']) env[`OMNIPOS_ACQUIRER__${k}`] = host.url;
+  Object.assign(env, sandboxEnv(host));
   // A technician initializes the terminal before the script (omnipos init): the tables in force.
   const config = loadConfig({ env });
   const db = openTerminalDatabase(config.values.stateDir);

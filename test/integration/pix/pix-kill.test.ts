@@ -4,6 +4,7 @@ import { parsePix } from '../../../src/qr/index.js';
 import { scanForCardData } from '../../helpers/scan-card-data.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { startHarness, type Harness } from '../acquirer/harness.js';
+import { sandboxEnv } from '../../../src/sandbox/index.js';
 
 const tempDir = useTempDirs();
 let h: Harness;
@@ -16,7 +17,7 @@ afterAll(async () => {
 
 /** The daemon child of the QR kill test (test/integration/qr/qr-daemon-child.ts), making a Pix sale. */
 function child(mode: 'sale' | 'recover', stateDir: string, env: Record<string, string> = {}) {
-  const urls = Object.fromEntries(['AUTH', 'REQUEST', 'QUERY', 'PARAMETERS', 'WALLET', 'ECOMMERCE'].map((k) => [`OMNIPOS_ACQUIRER__${k}_URL`, h.running.url]));
+  const urls = sandboxEnv(h.running);
   const p = spawn(process.execPath, ['--import', 'tsx', 'test/integration/qr/qr-daemon-child.ts', mode], {
     env: { ...process.env, OMNIPOS_CONFIG: '', OMNIPOS_STATE_DIR: stateDir, OMNIPOS_SANDBOX__EMBEDDED: 'false', OMNIPOS_ACQUIRER__TIMEOUT_MS: '2000', OMNIPOS_QR__POLL_MS: '100', KIND: 'pix', ...urls, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -16,7 +16,7 @@ describe('omnipos qr sale as a process, paid by omnipos wallet pay in another pr
   it('with no daemon running: starts one in-process, shows a code that decodes to the string it prints, exits 0 once paid and confirmed', async () => {
     const state = tempDir();
     const sale = omnipos(['qr', 'sale', '--amount', '2710', '--installments', '3'], inProcess(state));
-    const [, sandboxUrl] = await sale.waitFor(/sandbox host at (http:\/\/\S+?)\)/);
+    const [, walletUrl] = await sale.waitFor(/its wallet API at (http:\/\/\S+?)\)/);
     const [, code] = await sale.waitFor(/copy-and-paste code: (.+)\n/);
     // What a person sees in the terminal decodes (jsQR) to exactly the printed string, which the codec parses.
     expect(decodeTextBlocks(sale.out())).toBe(code);
@@ -25,7 +25,7 @@ describe('omnipos qr sale as a process, paid by omnipos wallet pay in another pr
     expect(parsed.qrcode_data.transaction_amount).toBe('27.10');
     expect(parsed.qrcode_data.payment_information.parcelas).toBe('03');
     await sale.waitFor(/waiting for the payment/);
-    const paid = await walletPay(code!, sandboxUrl!, tempDir());
+    const paid = await walletPay(code!, walletUrl!, tempDir());
     expect(paid.err).toBe('');
     expect(paid.code).toBe(0);
     const { code: exit } = await sale.exit;
@@ -36,12 +36,12 @@ describe('omnipos qr sale as a process, paid by omnipos wallet pay in another pr
   it('with qr.provider ecommerce: the e-commerce QR sale\'s code (device type E), paid by the wallet, exits 0', async () => {
     const state = tempDir();
     const sale = omnipos(['qr', 'sale', '--amount', '2610'], { ...inProcess(state), OMNIPOS_QR__PROVIDER: 'ecommerce' });
-    const [, sandboxUrl] = await sale.waitFor(/sandbox host at (http:\/\/\S+?)\)/);
+    const [, walletUrl] = await sale.waitFor(/its wallet API at (http:\/\/\S+?)\)/);
     const [, code] = await sale.waitFor(/copy-and-paste code: (.+)\n/);
     expect(decodeTextBlocks(sale.out())).toBe(code);
     expect(parsePadraoq(code!).fields).toMatchObject({ deviceType: 'E', amount: '26.10' });
     await sale.waitFor(/• PaymentId [0-9a-f-]{36}\n/);
-    expect((await walletPay(code!, sandboxUrl!, tempDir())).code).toBe(0);
+    expect((await walletPay(code!, walletUrl!, tempDir())).code).toBe(0);
     const { code: exit } = await sale.exit;
     expect(exit, sale.err()).toBe(0);
     expect(sale.out()).toMatch(/result: confirmed/);
@@ -53,11 +53,11 @@ describe('omnipos qr sale as a process, paid by omnipos wallet pay in another pr
     const daemon = omnipos(['run'], { OMNIPOS_STATE_DIR: state, OMNIPOS_SANDBOX__PORT: '0', OMNIPOS_API__PORT: String(apiPort), OMNIPOS_QR__POLL_MS: '200', OMNIPOS_LOG__LEVEL: 'info' });
     try {
       const [started] = await daemon.waitFor(/.*"omnipos started".*\n/);
-      const sandboxUrl = (JSON.parse(started) as { sandbox: string }).sandbox;
+      const walletUrl = (JSON.parse(started) as { sandboxWallet: string }).sandboxWallet;
       const sale = omnipos(['qr', 'sale', '--amount', '2810'], { OMNIPOS_STATE_DIR: state, OMNIPOS_API__PORT: String(apiPort) });
       await sale.waitFor(new RegExp(`omnipos daemon at http://127\\.0\\.0\\.1:${apiPort}`));
       const [, code] = await sale.waitFor(/copy-and-paste code: (.+)\n/);
-      expect((await walletPay(code!, sandboxUrl, tempDir())).code).toBe(0);
+      expect((await walletPay(code!, walletUrl, tempDir())).code).toBe(0);
       const { code: exit } = await sale.exit;
       expect(exit, sale.err()).toBe(0);
       expect(sale.out()).toMatch(/result: confirmed/);
@@ -128,7 +128,7 @@ describe('omnipos pix sale as a process', () => {
   it('shows the BR Code, exits 0 once the payer paid it', async () => {
     const state = tempDir();
     const sale = omnipos(['pix', 'sale', '--amount', '1990', '--payer-name', 'Maria da Silva', '--payer-document', '529.982.247-25'], inProcess(state));
-    const [, sandboxUrl] = await sale.waitFor(/sandbox host at (http:\/\/\S+?)\)/);
+    const [, sandboxUrl] = await sale.waitFor(/sandbox host at (http:\/\/\S+?),/);
     const [, code] = await sale.waitFor(/copy-and-paste code: (.+)\n/);
     expect(decodeTextBlocks(sale.out())).toBe(code);
     expect(parsePix(code!)).toMatchObject({ transactionAmount: '19.90', type: 'dynamic' });

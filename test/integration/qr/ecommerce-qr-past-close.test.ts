@@ -15,6 +15,7 @@ import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { log, startHarness, type Harness } from '../acquirer/harness.js';
 import { ownerDeps, qrSaleRequest, shownCode } from './terminal.js';
+import { sandboxSettings } from '../../../src/sandbox/index.js';
 
 /**
  * An undo of a paid e-commerce QR sale first tried after the daily close (README, "The e-commerce
@@ -33,9 +34,8 @@ afterAll(async () => {
 function terminal() {
   const stateDir = tempDir();
   const clock = new HostClock(systemClock);
-  const url = h.running.url;
   const acquirer: Acquirer = createAcquirer({
-    settings: { authUrl: url, requestUrl: url, queryUrl: url, parametersUrl: url, walletUrl: url, ecommerceUrl: url, clientId: SANDBOX_CREDENTIALS.clientId, timeoutMs: 5000 },
+    settings: { ...sandboxSettings(h.running), clientId: SANDBOX_CREDENTIALS.clientId, timeoutMs: 5000 },
     clientSecret: { reveal: () => SANDBOX_CREDENTIALS.clientSecret },
     ecommerce: { merchantId: SANDBOX_CREDENTIALS.merchantId, merchantKey: { reveal: () => SANDBOX_CREDENTIALS.merchantKey } },
     environment: 'sandbox',
@@ -75,7 +75,7 @@ async function walletPays(qr: string): Promise<number> {
   return runCli(['wallet', 'pay', qr, '--card', card.pan, '--cvv', '123', '--exp', `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`, '--name', 'TESTE CARTAO', '--document', '52998224725'], {
     out: () => undefined,
     err: () => undefined,
-    env: { OMNIPOS_STATE_DIR: tempDir(), OMNIPOS_ACQUIRER__WALLET_URL: h.running.url },
+    env: { OMNIPOS_STATE_DIR: tempDir(), OMNIPOS_ACQUIRER__WALLET_URL: h.running.urls.wallet },
   });
 }
 

@@ -11,6 +11,7 @@ import { startHarness, type Harness } from '../acquirer/harness.js';
 import { startCallbackReceiver, type CallbackReceiver } from './callback-receiver.js';
 import { walletPay } from './cli-process.js';
 import { qrTerminal } from './terminal.js';
+import { sandboxEnv } from '../../../src/sandbox/index.js';
 
 const tempDir = useTempDirs();
 let h: Harness;
@@ -26,7 +27,7 @@ afterAll(async () => {
 });
 
 function child(mode: 'sale' | 'recover', stateDir: string, env: Record<string, string> = {}) {
-  const urls = Object.fromEntries(['AUTH', 'REQUEST', 'QUERY', 'PARAMETERS', 'WALLET', 'ECOMMERCE'].map((k) => [`OMNIPOS_ACQUIRER__${k}_URL`, h.running.url]));
+  const urls = sandboxEnv(h.running);
   const p = spawn(process.execPath, ['--import', 'tsx', 'test/integration/qr/qr-daemon-child.ts', mode], {
     env: { ...process.env, OMNIPOS_CONFIG: '', OMNIPOS_STATE_DIR: stateDir, OMNIPOS_SANDBOX__EMBEDDED: 'false', OMNIPOS_ACQUIRER__TIMEOUT_MS: '2000', OMNIPOS_QR__POLL_MS: '100', ...urls, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -78,7 +79,7 @@ describe('wallet QR sale: the terminal killed after it saw the payment, before t
     const sale = child('sale', state, { KILL_AT: 'approved', SALE_AMOUNT: '4410' });
     const { merchantOrderId } = (await sale.line('merchantOrderId')) as { merchantOrderId: string };
     const { qrCode } = (await sale.line('qrCode')) as { qrCode: string };
-    const paid = await walletPay(qrCode, h.running.url, tempDir());
+    const paid = await walletPay(qrCode, h.running.urls.wallet, tempDir());
     expect(paid.code, paid.err).toBe(0);
     const answer = JSON.parse(paid.out) as { authorization_code: string; host_nsu: string };
     const killed = await sale.exit;
@@ -127,7 +128,7 @@ describe('wallet QR sale: a payment made after the cashier cancelled and after t
     await done;
     expect(journal.get(entry.id)?.state).toBe('cancelling');
 
-    const paid = await walletPay(shown.qrCode, h.running.url, tempDir());
+    const paid = await walletPay(shown.qrCode, h.running.urls.wallet, tempDir());
     expect(paid.code, paid.err).toBe(0);
     const answer = JSON.parse(paid.out) as { authorization_code: string; host_nsu: string };
     await settle();

@@ -83,7 +83,7 @@ describe("the sandbox's cancellation codes (property, against a model)", () => {
           remaining[i] = remaining[i]! - amount;
         } else {
           expect([412, 422]).toContain(answer.status);
-          expect(answer.code).toMatch(/^00\d$/);
+          expect(answer.code).toMatch(/^422\.00\d$/);
         }
       }),
       { numRuns: 1000, seed },

@@ -91,7 +91,7 @@ function terminal(o: { validityMs?: number; dir?: string } = {}) {
   return { dir, db, journal, qr, voids, qrEvents, events, settle };
 }
 
-const walletPays = (qr: string, card = TEST_CARDS[0]!) => walletPaysAt(h.running.url, qr, card);
+const walletPays = (qr: string, card = TEST_CARDS[0]!) => walletPaysAt(h.running.urls.wallet, qr, card);
 
 async function until<T>(find: () => T | undefined, what: string): Promise<T> {
   for (let i = 0; i < 500; i++) {

@@ -41,10 +41,12 @@ function productionConfig(): Record<string, any> {
   c.sandbox.embedded = false;
   c.pinpad.device = { kind: 'serial', path: '/dev/pinpad' };
   c.printer = { kind: 'usb', vendorId: '0519', productId: '0001' };
-  for (const k of ['authUrl', 'requestUrl', 'queryUrl', 'parametersUrl', 'walletUrl', 'ecommerceUrl']) {
+  for (const k of ['authUrl', 'requestUrl', 'queryUrl', 'parametersUrl', 'registrationUrl', 'walletUrl', 'ecommerceUrl', 'ecommerceQueryUrl']) {
     c.acquirer[k] = 'https://api.acquirer.example';
   }
   c.acquirer.clientId = 'merchant-client-7f3a';
+  c.terminal.orderIdTerminal = 4711;
+  c.terminal.softDescriptor = 'PADARIA SOL';
   return c;
 }
 
@@ -179,9 +181,9 @@ describe('production environment guard', () => {
     const c = productionConfig();
     c.printer = { kind: 'virtual' };
     c.sandbox.embedded = true;
-    c.acquirer.requestUrl = 'http://localhost:8080';
-    c.acquirer.queryUrl = 'http://127.0.0.2:8080';
-    c.acquirer.walletUrl = 'http://[::1]:8080';
+    c.acquirer.requestUrl = 'https://localhost:8080';
+    c.acquirer.queryUrl = 'https://127.0.0.2:8080';
+    c.acquirer.walletUrl = 'https://[::1]:8080';
     c.acquirer.clientId = 'omnipos-sandbox-client';
     const paths = problemsOf(() => loadConfig({ path: writeConfig(c, 'omnipos-sandbox-secret-not-for-production'), env: {} })).map(
       (p) => p.path,
@@ -218,5 +220,64 @@ describe('e-commerce credentials', () => {
     raw.acquirer.merchantId = '00000000-0000-4000-8000-000000000001';
     writeFileSync(file, JSON.stringify(raw));
     expect(problemsOf(() => loadConfig({ path: file, env: {} }))).toEqual([{ path: 'acquirer.merchantId', message: 'the sandbox merchant id is not allowed in production' }]);
+  });
+});
+
+describe('outside the sandbox (issue 17): what the real host needs, refused at start by key', () => {
+  it('homologation and production refuse a configuration without registrationUrl, ecommerceQueryUrl, orderIdTerminal or softDescriptor (the old code fell back or used constants)', () => {
+    for (const environment of ['homologation', 'production']) {
+      const c = productionConfig();
+      c.environment = environment;
+      delete c.acquirer.registrationUrl;
+      delete c.acquirer.ecommerceQueryUrl;
+      delete c.terminal.orderIdTerminal;
+      delete c.terminal.softDescriptor;
+      let error: unknown;
+      try {
+        loadConfig({ path: writeConfig(c, 'live-secret'), env: {} });
+      } catch (e) {
+        error = e;
+      }
+      expect(error, environment).toMatchObject({ code: 'CONFIG_INVALID' });
+      expect(((error as OmniposError).context.problems as ConfigProblem[]).map((p) => p.path).sort()).toEqual(
+        ['acquirer.ecommerceQueryUrl', 'acquirer.registrationUrl', 'terminal.orderIdTerminal', 'terminal.softDescriptor'].sort(),
+      );
+    }
+  });
+
+  it('every acquirer address must be https outside the sandbox, each refused by its key (a loopback one stays allowed in homologation)', () => {
+    const c = productionConfig();
+    c.acquirer.authUrl = 'http://auth.acquirer.example';
+    c.acquirer.ecommerceQueryUrl = 'http://apiquery.acquirer.example';
+    c.acquirer.registrationUrl = 'http://cadastro.acquirer.example';
+    const problems = problemsOf(() => loadConfig({ path: writeConfig(c, 'live-secret'), env: {} }));
+    expect(problems.map((p) => p.path).sort()).toEqual(['acquirer.authUrl', 'acquirer.ecommerceQueryUrl', 'acquirer.registrationUrl']);
+    expect(problems[0]!.message).toMatch(/https/);
+    const h = productionConfig();
+    h.environment = 'homologation';
+    h.acquirer.requestUrl = 'http://127.0.0.1:18443';
+    expect(loadConfig({ path: writeConfig(h, 'live-secret'), env: {} }).values.acquirer.requestUrl).toBe('http://127.0.0.1:18443');
+    h.acquirer.requestUrl = 'http://api.acquirer.example';
+    expect(problemsOf(() => loadConfig({ path: writeConfig(h, 'live-secret'), env: {} })).map((p) => p.path)).toEqual(['acquirer.requestUrl']);
+  });
+
+  it('a 14-character or accented softDescriptor is refused by the schema', () => {
+    const c = productionConfig();
+    c.terminal.softDescriptor = 'PADARIA DO SOL';
+    expect(problemsOf(() => loadConfig({ path: writeConfig(c, 'live-secret'), env: {} })).map((p) => p.path)).toEqual(['terminal.softDescriptor']);
+    c.terminal.softDescriptor = 'PADARIA SÃO';
+    expect(problemsOf(() => loadConfig({ path: writeConfig(c, 'live-secret'), env: {} })).map((p) => p.path)).toEqual(['terminal.softDescriptor']);
+  });
+
+  it('the sandbox keeps its defaults; the wallet QR provider defaults to the e-commerce QR sale outside the sandbox', () => {
+    const sandbox = loadConfig({ env: {} }).values;
+    expect(sandbox.qr.provider).toBe('terminal');
+    expect(sandbox.terminal.softDescriptor).toBe('OMNIPOS');
+    expect(sandbox.terminal.orderIdTerminal).toBe(sandbox.terminal.ordinal);
+    expect(sandbox.acquirer.ecommerceQueryUrl).toBeDefined();
+    expect(loadConfig({ path: writeConfig(productionConfig(), 'live-secret'), env: {} }).values.qr.provider).toBe('ecommerce');
+    const explicit = productionConfig();
+    explicit.qr = { provider: 'terminal' };
+    expect(loadConfig({ path: writeConfig(explicit, 'live-secret'), env: {} }).values.qr.provider).toBe('terminal');
   });
 });

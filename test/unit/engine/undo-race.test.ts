@@ -3,6 +3,7 @@ import { createLogger } from '../../../src/core/log/index.js';
 import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
 import { OUTBOX_OPERATIONS, idempotencyKey, type UndoTask } from '../../../src/engine/outbox/tasks.js';
 import { attemptUndo } from '../../../src/engine/outbox/undo-race.js';
+import { attemptVoidUndo } from '../../../src/engine/outbox/void.js';
 import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../../../src/engine/ports.js';
 import { Outbox, openTerminalDatabase, type OutboxTask } from '../../../src/store/index.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
@@ -46,56 +47,92 @@ class ScriptedHost implements AcquirerDeliveryPort {
 
 const retry = (reason = 'HTTP 404'): Delivery => ({ action: 'retry', reason });
 const sentAt = '2026-11-22T13:00:00.000Z';
-const close = new Date('2026-11-23T03:00:00.000Z');
 const window = { processingWindowMs: 60_000 };
 const task: UndoTask = { merchantOrderId: '263260010360003', sentAt };
 const at = (iso: string) => new Date(iso);
 
-describe('the undo race', () => {
+describe('the undo race, bounded by the close of the SALE\'s business day (issue 17)', () => {
   it('a sale that landed late is found by the query and undone by its PaymentId next', async () => {
     const host = new ScriptedHost({ undoByOrderId: [retry()], query: [{ kind: 'found', paymentId: 'p-1', status: 2, confirmationStatus: 0 }], undo: [{ action: 'done', reason: 'undone' }] });
-    const first = await attemptUndo(host, task, at('2026-11-22T13:00:05Z'), close, window);
+    const first = await attemptUndo(host, task, at('2026-11-22T13:00:05Z'), window);
     expect(first).toEqual({ delivery: { action: 'retry', reason: 'found; undo by PaymentId next' }, payload: { ...task, paymentId: 'p-1' } });
-    const second = await attemptUndo(host, first.payload!, at('2026-11-22T13:00:07Z'), close, window);
+    const second = await attemptUndo(host, first.payload!, at('2026-11-22T13:00:07Z'), window);
     expect(second.delivery.action).toBe('done');
     expect(host.calls).toEqual(['undo-order 263260010360003', 'query 263260010360003', 'undo p-1']);
   });
 
-  it('"not found" inside the processing window is never final', async () => {
-    const host = new ScriptedHost({ undoByOrderId: [retry(), retry()], query: [{ kind: 'not-found' }, { kind: 'not-found' }] });
-    let r = await attemptUndo(host, task, at('2026-11-22T13:00:10Z'), close, window);
+  it('"not found" is never final before the close: a sale visible only minutes later is still undone', async () => {
+    const host = new ScriptedHost({
+      undoByOrderId: [retry(), retry(), retry()],
+      query: [{ kind: 'not-found' }, { kind: 'not-found' }, { kind: 'found', paymentId: 'p-late', status: 2, confirmationStatus: 0 }],
+      undo: [{ action: 'done', reason: 'undone' }],
+    });
+    // Two not-founds well after the old 60-second window: the old race called that "nothing was charged".
+    let r = await attemptUndo(host, task, at('2026-11-22T13:02:00Z'), window);
     expect(r.delivery.action).toBe('retry');
-    expect(r.payload).toBeUndefined();
-    r = await attemptUndo(host, task, at('2026-11-22T13:00:50Z'), close, window);
+    r = await attemptUndo(host, r.payload ?? task, at('2026-11-22T13:05:00Z'), window);
     expect(r.delivery.action).toBe('retry');
+    r = await attemptUndo(host, r.payload ?? task, at('2026-11-22T13:30:00Z'), window);
+    expect(r.payload?.paymentId).toBe('p-late');
+    r = await attemptUndo(host, r.payload!, at('2026-11-22T13:30:05Z'), window);
+    expect(r.delivery.action).toBe('done');
   });
 
-  it('"not found" is final only after the window, when a second query agrees', async () => {
-    const host = new ScriptedHost({ undoByOrderId: [retry(), retry()], query: [{ kind: 'not-found' }, { kind: 'not-found' }] });
-    const first = await attemptUndo(host, task, at('2026-11-22T13:01:01Z'), close, window);
+  it('"nothing was charged" only past the close of the sale\'s day, when a final query agrees', async () => {
+    const host = new ScriptedHost({ query: [{ kind: 'not-found' }, { kind: 'not-found' }] });
+    const first = await attemptUndo(host, task, at('2026-11-23T03:00:01Z'), window);
     expect(first.delivery.action).toBe('retry');
     expect(first.payload?.notFoundAfterWindow).toBe(1);
-    const second = await attemptUndo(host, first.payload!, at('2026-11-22T13:01:05Z'), close, window);
-    expect(second.delivery).toEqual({ action: 'done', reason: 'not found 2 times after the processing window: nothing was charged' });
+    const second = await attemptUndo(host, first.payload!, at('2026-11-23T03:00:05Z'), window);
+    expect(second.delivery).toEqual({ action: 'done', reason: 'not found 2 times after the close of the sale\'s day: nothing was charged' });
+    expect(host.calls).toEqual(['query 263260010360003', 'query 263260010360003']);
+  });
+
+  it('ConfirmationStatus 1 seen while undoing, before the close, is needs-refund at once', async () => {
+    const host = new ScriptedHost({ undoByOrderId: [retry('HTTP 400')], query: [{ kind: 'found', paymentId: 'p-3', status: 2, confirmationStatus: 1 }] });
+    const r = await attemptUndo(host, task, at('2026-11-22T13:10:00Z'), window);
+    expect(r.delivery).toMatchObject({ action: 'needs-refund' });
+  });
+
+  it.each([3, 10, 13])('Status %i is final: nothing to undo', async (status) => {
+    const host = new ScriptedHost({ undoByOrderId: [retry()], query: [{ kind: 'found', paymentId: 'p-4', status, confirmationStatus: 0 }] });
+    expect((await attemptUndo(host, task, at('2026-11-22T13:10:00Z'), window)).delivery.action).toBe('done');
   });
 
   it('a query that fails settles nothing', async () => {
     const host = new ScriptedHost({ undoByOrderId: [retry()], query: [{ kind: 'unknown', reason: 'timeout' }] });
-    expect((await attemptUndo(host, task, at('2026-11-22T14:00:00Z'), close, window)).delivery).toEqual({ action: 'retry', reason: 'query: timeout' });
+    expect((await attemptUndo(host, task, at('2026-11-22T14:00:00Z'), window)).delivery).toEqual({ action: 'retry', reason: 'query: timeout' });
   });
 
-  it('past the close: no undo is sent; confirmed by the host → needs-refund, undone → done', async () => {
+  it('past the close: confirmed by the host → needs-refund, undone → done, no undo by order id', async () => {
     const confirmed = new ScriptedHost({ query: [{ kind: 'found', paymentId: 'p-2', status: 2, confirmationStatus: 1 }] });
-    expect((await attemptUndo(confirmed, { ...task, paymentId: 'p-2' }, at('2026-11-23T03:00:01Z'), close, window)).delivery.action).toBe('needs-refund');
+    expect((await attemptUndo(confirmed, { ...task, paymentId: 'p-2' }, at('2026-11-23T03:00:01Z'), window)).delivery.action).toBe('needs-refund');
     expect(confirmed.calls).toEqual(['query 263260010360003']);
     const undone = new ScriptedHost({ query: [{ kind: 'found', paymentId: 'p-2', status: 10, confirmationStatus: 2 }] });
-    expect((await attemptUndo(undone, { ...task, paymentId: 'p-2' }, at('2026-11-23T04:00:00Z'), close, window)).delivery.action).toBe('done');
+    expect((await attemptUndo(undone, { ...task, paymentId: 'p-2' }, at('2026-11-23T04:00:00Z'), window)).delivery.action).toBe('done');
+  });
+
+  it('past the close, a sale the host still shows pending is undone by its PaymentId, attempt after attempt', async () => {
+    const pending: SaleQuery = { kind: 'found', paymentId: 'p-5', status: 2, confirmationStatus: 0 };
+    const host = new ScriptedHost({ query: [pending, pending], undo: [retry('HTTP 500'), { action: 'done', reason: 'undone' }] });
+    const r1 = await attemptUndo(host, task, at('2026-11-23T03:10:00Z'), window);
+    expect(r1.delivery.action).toBe('retry');
+    const r2 = await attemptUndo(host, r1.payload ?? task, at('2026-11-23T03:20:00Z'), window);
+    expect(r2.delivery.action).toBe('done');
+    expect(host.calls).toEqual(['query 263260010360003', 'undo p-5', 'query 263260010360003', 'undo p-5']);
+  });
+
+  it('in the last minutes before the close the order-id undo stops; a pending sale is undone by PaymentId', async () => {
+    const host = new ScriptedHost({ query: [{ kind: 'found', paymentId: 'p-6', status: 2, confirmationStatus: 0 }], undo: [{ action: 'done', reason: 'undone' }] });
+    const r = await attemptUndo(host, task, at('2026-11-23T02:57:00Z'), window);
+    expect(r.delivery.action).toBe('done');
+    expect(host.calls).toEqual(['query 263260010360003', 'undo p-6']);
   });
 
   it('an undo the host settles (done, needs-refund, dead letter) needs no query', async () => {
     for (const action of ['done', 'needs-refund', 'dead-letter'] as const) {
       const host = new ScriptedHost({ undo: [{ action, reason: action }] });
-      expect((await attemptUndo(host, { ...task, paymentId: 'p' }, at('2026-11-22T14:00:00Z'), close, window)).delivery.action).toBe(action);
+      expect((await attemptUndo(host, { ...task, paymentId: 'p' }, at('2026-11-22T14:00:00Z'), window)).delivery.action).toBe(action);
       expect(host.calls).toEqual(['undo p']);
     }
   });
@@ -172,14 +209,33 @@ describe('the undo race and a sale captured when paid (the e-commerce QR sale: n
 
   it('past the close, still paid → needs-refund, with no undo sent', async () => {
     const host = new ScriptedHost({ query: [paid] });
-    const r = await attemptUndo(host, { ...task, paymentId: 'e-1' }, at('2026-11-23T03:01:00Z'), close, window);
+    const r = await attemptUndo(host, { ...task, paymentId: 'e-1' }, at('2026-11-23T03:01:00Z'), window);
     expect(r.delivery).toEqual({ action: 'needs-refund', reason: 'captured when paid, and still paid after the daily close' });
     expect(host.calls).toEqual([`query ${task.merchantOrderId}`]);
   });
 
   it('before the close, the same answer is a retry (the void is tried again), never needs-refund', async () => {
     const host = new ScriptedHost({ undo: [retry('still in status 2')], query: [paid] });
-    const r = await attemptUndo(host, { ...task, paymentId: 'e-1' }, at('2026-11-23T02:59:00Z'), close, window);
+    const r = await attemptUndo(host, { ...task, paymentId: 'e-1' }, at('2026-11-23T02:50:00Z'), window);
     expect(r.delivery.action).toBe('retry');
+  });
+});
+
+describe('a void undo without a VoidId whose refusal decides nothing', () => {
+  const voidTask = { merchantVoidId: '263260010360009', paymentId: 'p-v', sentAt };
+  const port = (status: number | undefined) => ({
+    confirmVoid: () => Promise.resolve({ action: 'done' as const, reason: 'x' }),
+    undoVoid: () => Promise.resolve({ action: 'retry' as const, reason: 'HTTP 400' }),
+    undoVoidByMerchantVoidId: () => Promise.resolve({ action: 'retry' as const, reason: 'HTTP 400 ReturnCode 309: the answer decides nothing' }),
+    saleStatus: () => Promise.resolve(status),
+  });
+  it('before the close of its day: retried', async () => {
+    expect((await attemptVoidUndo(port(10), voidTask, at('2026-11-22T20:00:00Z'), { processingWindowMs: 60_000 })).delivery.action).toBe('retry');
+  });
+  it('past the close: the sale voided (Status 10) → the void stood; anything else → dead letter (ask the acquirer); unreadable → retried', async () => {
+    const past = at('2026-11-23T03:10:00Z');
+    expect((await attemptVoidUndo(port(10), voidTask, past, { processingWindowMs: 60_000 })).delivery.action).toBe('needs-refund');
+    expect((await attemptVoidUndo(port(2), voidTask, past, { processingWindowMs: 60_000 })).delivery.action).toBe('dead-letter');
+    expect((await attemptVoidUndo(port(undefined), voidTask, past, { processingWindowMs: 60_000 })).delivery.action).toBe('retry');
   });
 });

@@ -75,4 +75,30 @@ describe('the layer lint rule (DESIGN.md "Layers and folders")', () => {
     expect(await lint('src/operations/x.ts', "import '../fleet/client.js';")).toHaveLength(1);
     expect(await lint('src/main/x.ts', "import '../fleet/client.js';")).toEqual([]);
   });
+
+  it('refuses the sandbox importing the acquirer client: the host is written from the manual, not from our client', async () => {
+    expect(await lint('src/sandbox/x.ts', "import { ROUTES } from '../acquirer/routes.js';")).toEqual([
+      'src/sandbox may not import src/acquirer (layers point down: see DESIGN.md "Layers and folders")',
+    ]);
+    expect(await lint('src/sandbox/x.ts', "export * from '../acquirer/outcomes.js';")).toHaveLength(1);
+    expect(await lint('src/sandbox/x.ts', "const c = await import('../acquirer/index.js');")).toHaveLength(1);
+    // the client's tables are the client's too
+    expect(await lint('src/sandbox/x.ts', "import '../core/clock.js'; import '../crypto/index.js'; import '../../tables/sandbox/published-errors.js';")).toEqual([]);
+  });
+
+  it('src/sandbox as it is on disk imports nothing from src/acquirer', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const dir = 'src/sandbox';
+    const files = readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    expect(files.length).toBeGreaterThan(10);
+    const found: string[] = [];
+    for (const f of files) {
+      const text = readFileSync(`${dir}/${f}`, 'utf8');
+      const messages = await lint(`${dir}/${f}`, text);
+      found.push(...messages.map((m) => `${f}: ${m}`));
+      // nor the client's own tables (return codes and routes are the client's reading of the manual)
+      if (/from '[./]*tables\/acquirer\//.test(text)) found.push(`${f}: imports tables/acquirer`);
+    }
+    expect(found).toEqual([]);
+  });
 });

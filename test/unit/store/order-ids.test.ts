@@ -17,16 +17,16 @@ function deleteDatabase(dir: string): void {
 }
 
 describe('MerchantOrderId', () => {
-  it('is 15 digits: host date YYDDD, terminal ordinal, then tenths of a second since host midnight', async () => {
+  it('is 15 digits: host date YYDDD, the terminal’s fleet-wide number (4 digits), then tenths of a second since host midnight', async () => {
     // 2026-11-22 13:00:00.250 UTC is 10:00:00.250 in America/Sao_Paulo (UTC-3), day 326 of 2026.
     const clock = new FakeClock('2026-11-22T13:00:00.250Z');
     const db = openTerminalDatabase(tempDir());
     const id = await ids(db, clock, 42).next();
     expect(id).toMatch(/^\d{15}$/);
     expect(id.slice(0, 5)).toBe('26326');
-    expect(id.slice(5, 8)).toBe('042');
+    expect(id.slice(5, 9)).toBe('0042');
     // a fresh counter starts one tenth of a second past the clock: 36000.2 s → 360002 + 1
-    expect(id.slice(8)).toBe('0360003');
+    expect(id.slice(9)).toBe('360003');
     db.close();
   });
 
@@ -48,7 +48,7 @@ describe('MerchantOrderId', () => {
     }
     expect(new Set(seen).size).toBe(200);
     expect([...seen].sort()).toEqual(seen);
-    const last = Number(seen.at(-1)!.slice(8));
+    const last = Number(seen.at(-1)!.slice(9));
     expect(last).toBeLessThanOrEqual(Math.floor((clock.now().getTime() - Date.parse('2026-11-22T03:00:00Z')) / 100));
     db.close();
   });
@@ -97,10 +97,35 @@ describe('MerchantOrderId', () => {
     b.close();
   });
 
+  it('two terminals of different merchants under one acquirer client never collide: the terminal part is 1..9999, fleet-wide (the old 3-digit ordinal was per merchant, so every first terminal issued the same ids)', async () => {
+    const clock = new FakeClock('2026-11-22T13:00:00.000Z');
+    const merchantA = openTerminalDatabase(tempDir());
+    const merchantB = openTerminalDatabase(tempDir());
+    // Both are their merchant's first terminal (ordinal 1); the fleet numbers them 1001 and 2001.
+    const a = await ids(merchantA, clock, 1001).next();
+    const b = await ids(merchantB, clock, 2001).next();
+    expect(a).not.toBe(b);
+    expect([a.slice(5, 9), b.slice(5, 9)]).toEqual(['1001', '2001']);
+    expect(() => ids(merchantA, clock, 10_000)).toThrow(/1\.\.9999/);
+    merchantA.close();
+    merchantB.close();
+  });
+
+  it('a counter left in the older layout (3-digit ordinal, 7-digit sequence) is not continued as if it were the new one', async () => {
+    const clock = new FakeClock('2026-11-22T13:00:00.000Z');
+    const db = openTerminalDatabase(tempDir());
+    await ids(db, clock, 1).next();
+    db.prepare("UPDATE counters SET value = '263260010360005' WHERE name = 'merchant_order_id'").run();
+    const id = await ids(db, clock, 1).next();
+    expect(id.slice(0, 9)).toBe('263260001');
+    expect(Number(id.slice(9))).toBeGreaterThanOrEqual(360000);
+    db.close();
+  });
+
   it('refuses to issue when the clock is far behind the last id, instead of repeating one', async () => {
     const clock = new FakeClock('2026-11-22T13:00:00.000Z');
     const db = openTerminalDatabase(tempDir());
-    writeCounter(db, 'merchant_order_id', '263260010500000');
+    writeCounter(db, 'merchant_order_id', '263260001500000');
     await expect(ids(db, clock).next()).rejects.toMatchObject({ code: 'CLOCK_BEHIND' });
     db.close();
   });

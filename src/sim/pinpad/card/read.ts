@@ -159,7 +159,7 @@ export const gtk: SimHandler = (cmd, ctx) => {
   if (p.get('SPE_OPNDIG') !== undefined && num(p.get('SPE_OPNDIG')) !== 0) return fail('GTK', ST.INVPARM); // open digits: not offered
   const iv = bin(p.get('SPE_IVCBC')) ?? new Uint8Array(8);
   const c = held.card;
-  const want = { pan: flags[0] === '1' && held.via !== 'stripe', t1: flags[1] === '1' && held.via === 'stripe', t2: flags[2] === '1' };
+  const want = { pan: flags[0] === '1' && held.via !== 'stripe', t1: flags[1] === '1' && (held.via === 'stripe' || held.via === 'contactless-stripe'), t2: flags[2] === '1' };
   const clear: Buffer[] = [];
   if (want.pan) clear.push(packTrack(c.pan));
   if (want.t1) clear.push(packTrack1(track1Of(c)));

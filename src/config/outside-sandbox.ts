@@ -1,0 +1,45 @@
+import type { ConfigProblem } from './problems.js';
+import type { ConfigValues } from './schema.js';
+import { ACQUIRER_URL_KEYS, isLoopbackHost } from './environment-guard.js';
+
+
+/** What the sandbox may leave out and the real host needs (issue 17): each named by its key. */
+const REQUIRED_OUTSIDE_SANDBOX: readonly { path: string; get: (v: ConfigValues) => unknown; why: string }[] = [
+  { path: 'acquirer.registrationUrl', get: (v) => v.acquirer.registrationUrl, why: 'the registration host is not the parameters host' },
+  { path: 'acquirer.ecommerceQueryUrl', get: (v) => v.acquirer.ecommerceQueryUrl, why: 'e-commerce queries (sales, card BIN) go to the query host' },
+  { path: 'terminal.orderIdTerminal', get: (v) => v.terminal.orderIdTerminal, why: 'MerchantOrderIds must be unique across every merchant of the acquirer client' },
+  { path: 'terminal.softDescriptor', get: (v) => v.terminal.softDescriptor, why: "the cardholder's statement shows it" },
+];
+
+/**
+ * What a homologation or production terminal refuses besides the production guard: a key the
+ * real host needs left out, and an acquirer address that is not https (a loopback address stays
+ * allowed in homologation: a local TLS proxy or the test host; production refuses loopback).
+ */
+export function outsideSandboxProblems(values: ConfigValues): ConfigProblem[] {
+  if (values.environment === 'sandbox') return [];
+  const problems: ConfigProblem[] = [];
+  for (const r of REQUIRED_OUTSIDE_SANDBOX) {
+    if (r.get(values) === undefined) problems.push({ path: r.path, message: `is required outside the sandbox (${r.why})` });
+  }
+  for (const key of ACQUIRER_URL_KEYS) {
+    const url = values.acquirer[key];
+    if (url === undefined) continue;
+    const u = new URL(url);
+    if (u.protocol === 'https:') continue;
+    if (values.environment === 'homologation' && isLoopbackHost(u.hostname)) continue;
+    problems.push({ path: `acquirer.${key}`, message: `must be an https address outside the sandbox (bearer tokens and the merchant key travel there), got ${u.protocol}//${u.host}` });
+  }
+  return problems;
+}
+
+/** The sandbox's defaults for the keys the real host needs (outside the sandbox they are required). */
+export function applySandboxDefaults(values: ConfigValues): void {
+  const sandbox = values.environment === 'sandbox';
+  values.qr.provider ??= sandbox ? 'terminal' : 'ecommerce';
+  if (!sandbox) return;
+  values.acquirer.registrationUrl ??= values.acquirer.parametersUrl;
+  values.acquirer.ecommerceQueryUrl ??= values.acquirer.ecommerceUrl;
+  values.terminal.orderIdTerminal ??= values.terminal.ordinal;
+  values.terminal.softDescriptor ??= 'OMNIPOS';
+}
