@@ -48,7 +48,7 @@ for (const [i, mode] of modes.entries()) {
   const dir = path.join(root, mode);
   mkdirSync(dir);
   const brokerUrl = mode === 'down' ? `mqtts://127.0.0.1:${await freePort()}` : broker.url;
-  const config = loadConfig({ path: terminalConfig({ dir, terminalId: ids[mode], ordinal: i + 1, sandboxUrl: sandbox.url, broker, merchantId, brokerUrl, noFleet: mode === 'none' }), env: {} });
+  const config = loadConfig({ path: terminalConfig({ dir, terminalId: ids[mode], ordinal: i + 1, sandbox, broker, merchantId, brokerUrl, noFleet: mode === 'none' }), env: {} });
   const d = await startDaemon({ config, log, env: {}, api: false, fleetReconnectMs: 200 });
   if (mode === 'up') for (let k = 0; k < 100 && !d.fleet?.connected; k++) await sleep(50);
   let flapping = mode === 'flapping';

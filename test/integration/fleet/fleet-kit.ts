@@ -1,6 +1,7 @@
 // A real mosquitto on loopback for the fleet tests: a test CA made here with openssl, a TLS
 // listener that requires a client certificate (its CN is the MQTT username), and an ACL file
 // (a terminal writes only under its own prefix and reads only its own commands).
+import { sandboxSettings, type SandboxBase } from '../../../src/sandbox/index.js';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -176,10 +177,9 @@ export async function mqttAs(broker: Broker, name: string, opts: { reconnectPeri
 }
 
 /** A terminal's configuration file: the shared sandbox host, a virtual pinpad and printer, the fleet broker. */
-export function terminalConfig(o: { dir: string; terminalId: string; ordinal: number; sandboxUrl: string; broker: Broker; merchantId: string; brokerUrl?: string; noFleet?: boolean }): string {
+export function terminalConfig(o: { dir: string; terminalId: string; ordinal: number; sandbox: { urls: Readonly<Record<SandboxBase, string>> }; broker: Broker; merchantId: string; brokerUrl?: string; noFleet?: boolean }): string {
   const c = o.broker.pki.client(o.terminalId);
   const file = path.join(o.dir, 'omnipos.json');
-  const url = o.sandboxUrl;
   writeFileSync(
     file,
     JSON.stringify({
@@ -187,7 +187,8 @@ export function terminalConfig(o: { dir: string; terminalId: string; ordinal: nu
       stateDir: path.join(o.dir, 'state'),
       terminal: { subordinatedMerchantId: o.merchantId, terminalId: o.terminalId, ordinal: o.ordinal, mode: 'attended' },
       acquirer: {
-        authUrl: url, requestUrl: url, queryUrl: url, parametersUrl: url, walletUrl: url, ecommerceUrl: url,
+        // every base address on its own listener of the shared sandbox host
+        ...sandboxSettings(o.sandbox),
         clientId: 'omnipos-sandbox-client',
         clientSecretFile: path.join(PACKAGE_ROOT, 'config', 'sandbox', 'client-secret'),
         merchantId: '00000000-0000-4000-8000-000000000001',

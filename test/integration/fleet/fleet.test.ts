@@ -52,7 +52,7 @@ beforeAll(async () => {
   for (const [i, id] of ids.entries()) {
     const dir = path.join(root, id);
     mkdirSync(dir);
-    const config = loadConfig({ path: terminalConfig({ dir, terminalId: id, ordinal: i + 1, sandboxUrl: sandbox.url, broker, merchantId }), env: {} });
+    const config = loadConfig({ path: terminalConfig({ dir, terminalId: id, ordinal: i + 1, sandbox, broker, merchantId }), env: {} });
     daemons.push(await startDaemon({ config, log, env: {}, apiPort: 0, fleetReconnectMs: 300 }));
   }
 }, 120_000);
@@ -231,7 +231,7 @@ describe('a fleet of terminals on a real mosquitto (TLS, client certificates, AC
   it('a terminal killed with SIGKILL shows offline through its last will', async () => {
     const dir = path.join(root, KILLED);
     mkdirSync(dir);
-    const file = terminalConfig({ dir, terminalId: KILLED, ordinal: 99, sandboxUrl: sandbox.url, broker, merchantId: SANDBOX_MERCHANT.merchant.subordinatedMerchantId });
+    const file = terminalConfig({ dir, terminalId: KILLED, ordinal: 99, sandbox, broker, merchantId: SANDBOX_MERCHANT.merchant.subordinatedMerchantId });
     const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'terminal-child.ts'), file], { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
     child.stdout.on('data', (b: Buffer) => (out += b.toString()));
