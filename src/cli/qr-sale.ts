@@ -105,8 +105,10 @@ async function connect(config: Config, ctx: CliContext): Promise<Terminal> {
   try {
     daemon = await startDaemon({ config, log, env: {}, apiPort: 0 });
   } catch (e) {
-    if (e instanceof OmniposError) throw e;
-    throw new OmniposError('OPERATIONS_DAEMON_UNREACHABLE', `no daemon answered at ${url}, and none could start here: ${(e as Error).message}`, { url });
+    const why = `no daemon answered at ${url}, and none could start here: ${(e as Error).message}`;
+    // A start that failed keeps its own code (a port taken, the state directory held: exit 3); the message says both.
+    if (e instanceof OmniposError) throw new OmniposError(e.code, why, { ...e.context, url });
+    throw new OmniposError('OPERATIONS_DAEMON_UNREACHABLE', why, { url });
   }
   if (!daemon.apiUrl) throw new OmniposError('INTERNAL', 'the daemon started without its API');
   ctx.out(`• no daemon answered at ${url}: started one in this process (state in ${config.values.stateDir}${daemon.sandbox ? `, sandbox host at ${daemon.sandbox.url}, its wallet API at ${daemon.sandbox.urls.wallet}` : ''})\n`);

@@ -105,7 +105,7 @@ describe('omnipos qr sale as a process, paid by omnipos wallet pay in another pr
       let err = '';
       const code = await runCli(['qr', 'sale', '--amount', '100'], { out: () => undefined, err: (t) => void (err += t), env: { ...inProcess(tempDir()), OMNIPOS_SANDBOX__PORT: String(port) } });
       expect(code).toBe(3);
-      expect(err).toMatch(/none could start here: .*EADDRINUSE/);
+      expect(err).toMatch(/none could start here: the embedded sandbox host cannot listen on 127\.0\.0\.1:\d+: the address is in use/);
     } finally {
       await new Promise((r) => busy.close(r));
     }
