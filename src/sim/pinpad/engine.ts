@@ -6,6 +6,9 @@ import { isCommandFault, parseCommand, writeAnswer } from './wire/command.js';
 import { PinpadFrameReader, type ReaderEvent } from './wire/frame-reader.js';
 import { CAN, DC2, EOT, MAX_CLASSIC_PKTDATA, MAX_PKTDATA, NAK, ACK, SYN, writePacket } from './wire/link-bytes.js';
 
+/** Command ids the virtual pinpad keeps in `state.received` (the oldest go first). */
+export const KEPT_RECEIVED = 10_000;
+
 /** A command as a handler sees it. */
 export interface SimCommand {
   readonly id: string;
@@ -266,6 +269,8 @@ export class SimEngine {
       } else {
         id = cmd.id;
         this.state.received.push(id);
+        // The last KEPT_RECEIVED ids only: a pinpad that serves 10^5 sales in a soak must not grow without bound.
+        if (this.state.received.length > KEPT_RECEIVED) this.state.received.splice(0, this.state.received.length - KEPT_RECEIVED);
         const handler = this.opts.handlers.get(id);
         if (!handler) response = writeAnswer('ERR', ERR_INVCALL);
         else {

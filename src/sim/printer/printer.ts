@@ -15,6 +15,9 @@ import { DEFAULT_PRINTER_MODEL_ID, findPrinterModel, type CodePageId, type Print
 import { makeReceipt, type Align, type PaperRow, type PrintedReceipt } from './paper.js';
 import { renderPaperPng } from './png.js';
 
+/** Pieces of cut paper the virtual printer keeps for `receipts` (the oldest go first). */
+export const KEPT_RECEIPTS = 500;
+
 /** Options of a virtual printer. */
 export interface VirtualPrinterOptions {
   /** The model it behaves as (default `virtual-80`). */
@@ -281,6 +284,8 @@ export class VirtualPrinter {
     if (!cutter.full && !cutter.partial) return 0;
     const receipt = makeReceipt(this.rows, full && cutter.full ? 'full' : 'partial', this.model.columns.a);
     this.done.push(receipt);
+    // Paper leaves a real printer: keep the last KEPT_RECEIPTS pieces, so a soak of 10^5 sales measures the daemon, not this.
+    if (this.done.length > KEPT_RECEIPTS) this.done.splice(0, this.done.length - KEPT_RECEIPTS);
     this.rows = [];
     for (const l of this.cutListeners) l(receipt);
     return 0;
