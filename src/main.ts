@@ -1,34 +1,29 @@
 import path from 'node:path';
 import { Agent, type Dispatcher } from 'undici';
-import type { Acquirer } from './acquirer/index.js';
 import { buildApp, listenApi } from './api/app.js';
 import { listenLan } from './main/api-lan.js';
 import { acquirerFromConfig, sandboxListenOptions } from './main/acquirer-urls.js';
-import { startAcquirerProbe, type AcquirerProbeOptions } from './main/acquirer-probe.js';
+import { startAcquirerProbe } from './main/acquirer-probe.js';
 import { PinpadKeySlots } from './main/pinpad-key-slots.js';
 import { saleIdentity } from './main/sale-identity.js';
 import { merchantProfile } from './main/merchant.js';
 import { qrProvider } from './main/qr-provider.js';
 import { PinpadQrDisplay } from './adapters/pinpad-image.js';
 import { receiptPrinter, receiptService } from './main/printing.js';
-import { startOperations, type Operations } from './main/operations.js';
-import type { VirtualPrinter } from './sim/printer/index.js';
+import { startOperations } from './main/operations.js';
 import { EventHub } from './api/events.js';
 import { AcquirerReach } from './api/health.js';
 import { OmniDeliveryAdapter } from './adapters/acquirer-delivery.js';
 import { EcommercePixAdapter } from './adapters/pix.js';
 import { OmniSaleAdapter } from './adapters/acquirer-sale.js';
-import { openPinpad, type PinpadDevice } from './adapters/pinpad-device.js';
+import { openPinpad } from './adapters/pinpad-device.js';
 import { TablesInForce } from './main/tables-in-force.js';
 import { VirtualPinpad } from './sim/pinpad/index.js';
-import type { Config } from './config/index.js';
-import { systemClock, type Clock } from './core/clock.js';
+import { systemClock } from './core/clock.js';
 import { HostClock } from './core/host-clock.js';
-import type { Logger } from './core/log/index.js';
 import { sdNotify, watchdogIntervalMs } from './core/systemd.js';
 import { OutboxForwarder } from './engine/outbox/forwarder.js';
 import { PaymentLock } from './engine/payment-lock.js';
-import type { ReceiptPort } from './engine/ports.js';
 import { PixEngine, type PixEvent } from './engine/pix/engine.js';
 import { QrEngine, type QrEvent } from './engine/qr/engine.js';
 import { SaleEngine, type SaleEvent } from './engine/sale/engine.js';
@@ -36,75 +31,14 @@ import type { VoidEngine } from './engine/void/engine.js';
 import { buildVoids } from './main/voids.js';
 import { startFleet } from './main/fleet.js';
 import { startMetrics } from './main/metrics.js';
-import type { FleetClient } from './fleet/client.js';
-import { buildSandbox, listenSandbox, type RunningSandbox } from './sandbox/index.js';
-import { EventLog, Journal, MerchantOrderIds, Outbox, ensureApiToken, openCheckedTerminalDatabase, type Db } from './store/index.js';
+import { buildSandbox, listenSandbox } from './sandbox/index.js';
+import { EventLog, Journal, MerchantOrderIds, Outbox, ensureApiToken, openCheckedTerminalDatabase } from './store/index.js';
 import { lockStateDir } from './store/lock.js';
 import { WriteHealth, onWriteFailure } from './store/write-health.js';
 import { Held } from './main/held.js';
+import type { Daemon, DaemonDeps } from './main/daemon.js';
 
-/** What a running daemon holds; `stop()` closes it in reverse order. */
-export interface Daemon {
-  readonly config: Config;
-  readonly db: Db;
-  readonly journal: Journal;
-  readonly outbox: Outbox;
-  readonly orderIds: MerchantOrderIds;
-  readonly engine: SaleEngine;
-  readonly qrEngine: QrEngine;
-  /** Pix sales, when the configuration has e-commerce credentials. */
-  readonly pixEngine: PixEngine | undefined;
-  /** Card voids (a supervisor authorizes each). */
-  readonly voids: VoidEngine;
-  readonly forwarder: OutboxForwarder;
-  readonly acquirer: Acquirer;
-  /** Where receipts go. */
-  readonly receipts: ReceiptPort;
-  /** The pinpad (behind the secure channel), and the virtual one when configured. */
-  readonly pinpad: PinpadDevice;
-  readonly virtualPinpad: VirtualPinpad | undefined;
-  /** The virtual printer, when the configuration asks for one (its paper can be read). */
-  readonly virtualPrinter: VirtualPrinter | undefined;
-  readonly apiTokenFile: string;
-  /** The embedded sandbox host, when the configuration asks for it. */
-  readonly sandbox: RunningSandbox | undefined;
-  /** Where the cash register's API listens, when started. */
-  readonly apiUrl: string | undefined;
-  /** The day book and the alarm monitor. */
-  readonly operations: Operations;
-  /** The API's TLS listener for the LAN (`api.lan`), when configured. */
-  readonly lanUrl: string | undefined;
-  /** The fleet's MQTT client, when `fleet.mqtt` is configured. */
-  readonly fleet: FleetClient | undefined;
-  stop(): Promise<void>;
-}
-
-export interface DaemonDeps {
-  config: Config;
-  log: Logger;
-  clock?: Clock;
-  env?: Readonly<Record<string, string | undefined>>;
-  /** Listen port of the embedded sandbox instead of the configured one (0: a free port). */
-  sandboxPort?: number;
-  /** Start the local API (default true); its port instead of the configured one (0: a free port). */
-  api?: boolean;
-  apiPort?: number;
-  onEvent?: (event: SaleEvent | QrEvent | PixEvent) => void;
-  /** Interceptors composed onto the acquirer clients' dispatcher (the homologation runner's evidence tap). */
-  acquirerInterceptors?: readonly Dispatcher.DispatcherComposeInterceptor[];
-  /** Timings of the acquirer reachability probe (tests shorten them). */
-  acquirerProbe?: AcquirerProbeOptions;
-  /** The fleet client's broker retry period, ms (tests shorten it). */
-  fleetReconnectMs?: number;
-  /**
-   * A stop asked for while starting (SIGTERM): the start-up stops at its next step, closes what it
-   * opened and rejects with StartAborted (src/main/held.ts).
-   */
-  signal?: AbortSignal;
-  /** Free bytes on the state directory's file system below which no new payment starts (default 8 MiB). */
-  diskReserveBytes?: number;
-}
-
+export type { Daemon, DaemonDeps } from './main/daemon.js';
 export { acquirerUrls } from './main/acquirer-urls.js';
 
 /**

@@ -1,0 +1,84 @@
+import type { Dispatcher } from 'undici';
+import type { Acquirer } from '../acquirer/index.js';
+import type { PinpadDevice } from '../adapters/pinpad-device.js';
+import type { Config } from '../config/index.js';
+import type { Clock } from '../core/clock.js';
+import type { Logger } from '../core/log/index.js';
+import type { OutboxForwarder } from '../engine/outbox/forwarder.js';
+import type { PixEngine, PixEvent } from '../engine/pix/engine.js';
+import type { ReceiptPort } from '../engine/ports.js';
+import type { QrEngine, QrEvent } from '../engine/qr/engine.js';
+import type { SaleEngine, SaleEvent } from '../engine/sale/engine.js';
+import type { VoidEngine } from '../engine/void/engine.js';
+import type { FleetClient } from '../fleet/client.js';
+import type { RunningSandbox } from '../sandbox/index.js';
+import type { VirtualPinpad } from '../sim/pinpad/index.js';
+import type { VirtualPrinter } from '../sim/printer/index.js';
+import type { Db, Journal, MerchantOrderIds, Outbox } from '../store/index.js';
+import type { AcquirerProbeOptions } from './acquirer-probe.js';
+import type { Operations } from './operations.js';
+
+// The daemon's shape: what startDaemon (src/main.ts) is given and what it returns.
+
+/** What a running daemon holds; `stop()` closes it in reverse order. */
+export interface Daemon {
+  readonly config: Config;
+  readonly db: Db;
+  readonly journal: Journal;
+  readonly outbox: Outbox;
+  readonly orderIds: MerchantOrderIds;
+  readonly engine: SaleEngine;
+  readonly qrEngine: QrEngine;
+  /** Pix sales, when the configuration has e-commerce credentials. */
+  readonly pixEngine: PixEngine | undefined;
+  /** Card voids (a supervisor authorizes each). */
+  readonly voids: VoidEngine;
+  readonly forwarder: OutboxForwarder;
+  readonly acquirer: Acquirer;
+  /** Where receipts go. */
+  readonly receipts: ReceiptPort;
+  /** The pinpad (behind the secure channel), and the virtual one when configured. */
+  readonly pinpad: PinpadDevice;
+  readonly virtualPinpad: VirtualPinpad | undefined;
+  /** The virtual printer, when the configuration asks for one (its paper can be read). */
+  readonly virtualPrinter: VirtualPrinter | undefined;
+  readonly apiTokenFile: string;
+  /** The embedded sandbox host, when the configuration asks for it. */
+  readonly sandbox: RunningSandbox | undefined;
+  /** Where the cash register's API listens, when started. */
+  readonly apiUrl: string | undefined;
+  /** The day book and the alarm monitor. */
+  readonly operations: Operations;
+  /** The API's TLS listener for the LAN (`api.lan`), when configured. */
+  readonly lanUrl: string | undefined;
+  /** The fleet's MQTT client, when `fleet.mqtt` is configured. */
+  readonly fleet: FleetClient | undefined;
+  stop(): Promise<void>;
+}
+
+export interface DaemonDeps {
+  config: Config;
+  log: Logger;
+  clock?: Clock;
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Listen port of the embedded sandbox instead of the configured one (0: a free port). */
+  sandboxPort?: number;
+  /** Start the local API (default true); its port instead of the configured one (0: a free port). */
+  api?: boolean;
+  apiPort?: number;
+  onEvent?: (event: SaleEvent | QrEvent | PixEvent) => void;
+  /** Interceptors composed onto the acquirer clients' dispatcher (the homologation runner's evidence tap). */
+  acquirerInterceptors?: readonly Dispatcher.DispatcherComposeInterceptor[];
+  /** Timings of the acquirer reachability probe (tests shorten them). */
+  acquirerProbe?: AcquirerProbeOptions;
+  /** The fleet client's broker retry period, ms (tests shorten it). */
+  fleetReconnectMs?: number;
+  /**
+   * A stop asked for while starting (SIGTERM): the start-up stops at its next step, closes what it
+   * opened and rejects with StartAborted (src/main/held.ts).
+   */
+  signal?: AbortSignal;
+  /** Free bytes on the state directory's file system below which no new payment starts (default 8 MiB). */
+  diskReserveBytes?: number;
+}
+
