@@ -84,6 +84,7 @@ const shared = {
   OMNIPOS_ACQUIRER__TIMEOUT_MS: '500',
   OMNIPOS_PAYMENTS__ECR_DECISION_SECONDS: '1',
   OMNIPOS_LOG__LEVEL: 'debug',
+  OMNIPOS_ALARMS__CHECK_SECONDS: '1',
   ...sandboxEnv(sandbox),
 };
 // The first merchant as the default configuration has it; the second from tables/sandbox/second-merchant.json.
@@ -145,11 +146,15 @@ const pinpadFaults: Record<string, number> = {};
 const decisions: Record<string, number> = {};
 const creates: Record<string, number> = {};
 const voids: Record<string, number> = {};
+const busyWith: Record<string, number> = {};
 let slowSales = 0;
-let undoNearCloseAlarms = 0;
+/** Health reads during and at the end of the brown-out that showed UNDO_NEAR_CLOSE. */
+let undoNearCloseSeen = 0;
+/** What the cash register asked of each sale it decided, and the API's answer. */
+const intents = new Map<string, { decision: string; status: number }>();
 let brownoutSales = 0;
 const brownoutAt = BROWNOUT ? Math.floor(SALES * 0.7) : -1;
-const brownoutLength = Math.max(2, Math.round(SALES * 0.05));
+const brownoutLength = Math.max(3, Math.round(SALES * 0.05));
 const slowCount = Math.round(SALES * SLOW_SHARE);
 const slowFrom = Math.floor(SALES * 0.35);
 
@@ -163,11 +168,11 @@ for (const t of terminals) {
 }
 
 /** Polls a payment until it leaves `pending` (a slow pinpad takes seconds), at most `ms`. */
-async function settle(t: Terminal, p: string, ms: number): Promise<any> {
+async function settle(t: Terminal, p: string, ms: number, waiting: readonly string[] = ['pending']): Promise<any> {
   const until = Date.now() + ms;
   for (;;) {
     const s = await t.call('GET', p);
-    if (s.body?.status !== 'pending' || Date.now() > until) return s.body;
+    if (!waiting.includes(s.body?.status) || Date.now() > until) return s.body;
     await sleep(30);
   }
 }
@@ -193,10 +198,11 @@ for (let i = 0; i < SALES; i++) {
   const brownout = i >= brownoutAt && i < brownoutAt + brownoutLength && brownoutAt >= 0;
   if (brownout) brownoutSales++;
   if (i === brownoutAt + brownoutLength && brownoutAt >= 0 && closeAt) {
+    // Two alarm checks' time for the undos still refused to be seen as near the close.
+    await sleep(2500);
     for (const t of terminals) {
-      if (!t.alive()) continue;
-      const h = await t.call('GET', '/v1/health');
-      if ((h.body?.alarms ?? []).some((a: { code: string }) => a.code === 'UNDO_NEAR_CLOSE')) undoNearCloseAlarms++;
+      const h = t.alive() ? await t.call('GET', '/v1/health').catch(() => undefined) : undefined;
+      if ((h?.body?.alarms ?? []).some((a: { code: string }) => a.code === 'UNDO_NEAR_CLOSE')) undoNearCloseSeen++;
     }
     await control('/sandbox/faults', 'DELETE');
     await control('/sandbox/clock', 'POST', { now: new Date(closeAt.getTime() + 60_000).toISOString() });
@@ -227,21 +233,36 @@ for (let i = 0; i < SALES; i++) {
   const amount = (10 + Math.floor(random() * 90)) * 100 + (random() < 0.85 ? 10 : 11);
   const killAfter = random() < KILL_RATE ? Math.floor(random() * (slow ? 3000 : 600)) : undefined;
   const decision = brownout ? 'undo' : pick(['confirm', 'undo', 'none'] as const);
-  const voidIt = decision === 'confirm' && random() < VOID_RATE;
+  const voidIt = decision !== 'undo' && random() < VOID_RATE;
   // The kill aims at this daemon only, and is awaited whatever the sale did.
   const target = t.daemon;
   const killer = killAfter === undefined ? undefined : sleep(killAfter).then(() => t.kill(target));
   try {
-    const created = await t.call('POST', '/v1/payments', { amount, method, confirmation });
-    count(creates, String(created.status));
+    // A cash register waits while the terminal is busy finishing the previous sale (a slow pinpad, an undo).
+    let created = await t.call('POST', '/v1/payments', { amount, method, confirmation });
+    for (let w = 0; created.status === 409 && created.body?.error?.code === 'BUSY' && w < (slow ? 200 : 50); w++) {
+      await sleep(200);
+      created = await t.call('POST', '/v1/payments', { amount, method, confirmation });
+    }
+    if (created.status === 409) {
+      // What kept the terminal busy: the open payments' states (a figure of the run).
+      for (const st of ['pending', 'approved']) for (const p of (await t.call('GET', `/v1/payments?status=${st}`)).body?.payments ?? []) count(busyWith, String(p.state));
+    }
+    count(creates, `${created.status}${created.status >= 400 ? ` ${String(created.body?.error?.code ?? created.body?.code ?? '')}` : ''}`);
     if (created.status === 202 || created.status === 200) {
       const id = created.body.id as string;
       const s = await settle(t, `/v1/payments/${id}`, slow ? 30_000 : 3_000);
       if (s?.status === 'approved') {
         count(decisions, decision);
-        if (decision !== 'none') await t.call('POST', `/v1/payments/${id}/${decision}`);
+        if (decision !== 'none') {
+          const d = await t.call('POST', `/v1/payments/${id}/${decision}`);
+          intents.set(String(created.body.merchantOrderId), { decision, status: d.status });
+        }
+      }
+      // A supervisor voids a share of the sales that end confirmed (by the cash register or automatically).
+      if (s?.status === 'approved' || s?.status === 'confirmed') {
         if (voidIt) {
-          const c = await settle(t, `/v1/payments/${id}`, 5_000);
+          const c = await settle(t, `/v1/payments/${id}`, 5_000, ['pending', 'approved']);
           if (c?.status === 'confirmed') {
             const v = await t.call('POST', `/v1/payments/${id}/void`, {}, { 'x-supervisor-token': t.supervisor });
             count(voids, `create ${v.status}`);
@@ -257,6 +278,10 @@ for (let i = 0; i < SALES; i++) {
     /* the daemon died under the request: that is the point */
   } finally {
     await killer;
+  }
+  if (brownout && t.alive()) {
+    const h = await t.call('GET', '/v1/health').catch(() => undefined);
+    if ((h?.body?.alarms ?? []).some((a: { code: string }) => a.code === 'UNDO_NEAR_CLOSE')) undoNearCloseSeen++;
   }
   if (!t.alive()) {
     await t.startDaemon(shared);
@@ -317,7 +342,7 @@ for (const t of terminals) {
 }
 
 const ledger = (await control('/sandbox/ledger', 'GET')) as LedgerReport;
-const report = reconcile({ terminals: terminals.map((t) => ({ name: t.name, stateDir: t.stateDir, alarms: alarms.get(t.name) ?? [] })), ledger });
+const report = reconcile({ terminals: terminals.map((t) => ({ name: t.name, stateDir: t.stateDir, alarms: alarms.get(t.name) ?? [] })), ledger, intents });
 await sandbox.close();
 for (const t of terminals) {
   await t.stopPinpad();
@@ -335,12 +360,13 @@ console.log(
       kills: Object.fromEntries(terminals.map((t) => [t.name, t.kills])),
       restarts: Object.fromEntries(terminals.map((t) => [t.name, t.restarts])),
       creates,
+      busyWith,
       decisions,
       voids,
       hostFaults,
       pinpadFaults,
       slowSales,
-      brownout: BROWNOUT ? { at: brownoutAt, sales: brownoutSales, close: closeAt?.toISOString(), undoNearCloseAlarms } : 'off',
+      brownout: BROWNOUT ? { at: brownoutAt, sales: brownoutSales, close: closeAt?.toISOString(), undoNearCloseSeen } : 'off',
       closedDay,
       ...report.figures,
       seconds,

@@ -10,7 +10,9 @@
  * - every ledger problem is a problem, except the two issue 17 allows near the close: a sale the
  *   host confirmed at its close (`pending-at-close`) or an undo it refused after (`undo-after-close`)
  *   whose journal row says `needs-refund` and whose NEEDS_REFUND alarm holds, or (`pending-at-close`
- *   only) whose journal row says `confirmed` (the cash register's own decision, delivered by the close);
+ *   only) whose journal row says `confirmed` and whose undo the cash register did not have accepted
+ *   (the close delivered the confirmation);
+ * - a sale whose undo the API accepted (2xx) and that ends `confirmed` in the journal;
  * - no card number in clear in any state directory.
  */
 import path from 'node:path';
@@ -38,8 +40,14 @@ interface Row {
 const SALE_FINAL = ['confirmed', 'undone', 'declined', 'aborted', 'failed', 'needs-refund'];
 const VOID_FINAL = ['confirmed', 'undone', 'declined', 'aborted', 'failed', 'refused'];
 
-export function reconcile(o: { terminals: readonly TerminalEvidence[]; ledger: LedgerReport }): { problems: string[]; figures: Record<string, unknown> } {
+export function reconcile(o: {
+  terminals: readonly TerminalEvidence[];
+  ledger: LedgerReport;
+  /** What the cash register asked of a sale (by MerchantOrderId) and the API's HTTP status. */
+  intents?: ReadonlyMap<string, { decision: string; status: number }>;
+}): { problems: string[]; figures: Record<string, unknown> } {
   const problems: string[] = [];
+  const intents = o.intents ?? new Map<string, { decision: string; status: number }>();
   const rows: Row[] = [];
   for (const t of o.terminals) {
     const db = new Database(path.join(t.stateDir, 'omnipos.db'), { readonly: true });
@@ -87,6 +95,10 @@ export function reconcile(o: { terminals: readonly TerminalEvidence[]; ledger: L
     const given = voidedByJournal.get(s.merchantOrderId) ?? 0;
     if (s.voided !== given) problems.push(`${s.merchantOrderId}: the host gave back ${s.voided} by voids, the journal's confirmed voids ${given}`);
   }
+  for (const [id, i] of intents) {
+    const r = sales.get(id);
+    if (i.decision === 'undo' && i.status < 300 && r?.state === 'confirmed') problems.push(`${r.terminal}: ${id}: the API accepted its undo (${i.status}), the journal says confirmed`);
+  }
   for (const r of sales.values()) if (r.state === 'confirmed' && !seen.has(r.merchantOrderId)) problems.push(`${r.terminal}: ${r.merchantOrderId} confirmed in the journal, unknown to the host`);
 
   const atClose: Record<string, number> = {};
@@ -97,7 +109,8 @@ export function reconcile(o: { terminals: readonly TerminalEvidence[]; ledger: L
       atClose[`${p.kind} → needs-refund`] = (atClose[`${p.kind} → needs-refund`] ?? 0) + 1;
       continue;
     }
-    if (p.kind === 'pending-at-close' && j?.state === 'confirmed') {
+    const undoAsked = p.merchantOrderId !== null && intents.get(p.merchantOrderId)?.decision === 'undo' && (intents.get(p.merchantOrderId)?.status ?? 0) < 300;
+    if (p.kind === 'pending-at-close' && j?.state === 'confirmed' && !undoAsked) {
       atClose['pending-at-close → confirmed'] = (atClose['pending-at-close → confirmed'] ?? 0) + 1;
       continue;
     }
