@@ -1,28 +1,34 @@
 /**
- * `npm run chaos -- --sales N [--seed S] [--kill-rate R] [--fault-rate F]`
+ * `npm run chaos -- --sales N [--seed S] [--kill-rate R] [--fault-rate F] [--pinpad-fault-rate P]
+ *   [--slow-share X] [--merchants 1|2] [--void-rate V] [--brownout on|off]`
  *
  * The daemon (`omnipos run`) as a child process, killed with SIGKILL at random points during N
- * sales driven through its API; the virtual pinpad (`omnipos sim pinpad`) as its own process that
- * survives every kill, the daemon reaching it over TCP and opening a new secure session each start; the strict sandbox host in this process injecting faults
- * (latency, 5xx, resets before and after recording, withheld answers) on the sale, confirm,
- * undo and query routes; restarts; then, with faults off, a clean start that settles the outbox,
- * and a reconciliation of the terminal's journal with the sandbox's ledger: every charge
- * confirmed exactly once or undone, nothing pending, nothing charged twice, no ledger problem,
- * and no card number in clear in the database or the logs. Sub-second timeouts throughout.
- * Exits 0 when everything reconciles, 1 otherwise.
+ * sales driven through its API; its virtual pinpad (`omnipos sim pinpad`) as its own process that
+ * survives every kill, the daemon reaching it over TCP and opening a new secure session each start.
+ * The pinpad's faults (issue 18): delays, lost ACKs, bad CRCs, line noise with control bytes,
+ * truncated and lost answers, a CAN that drops the EMV context, a disconnect mid-answer with replug;
+ * a share of the sales (`--slow-share`) on the slow `ppc930` timing profile (a pinpad per process,
+ * so both processes restart at the phase's edges). The strict sandbox host in this process, its
+ * dialect, not-found shape and delayed visibility drawn from the seed (issue 16), injecting faults
+ * (latency, 5xx, resets before and after recording, withheld answers, and the host's published
+ * error numbers on the confirmation, undo and void routes, before or after the host did the work,
+ * so the client must query); a brown-out near the daily close (the host's clock moved to two
+ * minutes before it while undos are refused, then past it: issue 17); with `--merchants 2` a second
+ * daemon for the host's second merchant (own state directory, own pinpad, orderIdTerminal 2001)
+ * against the same host. Then, with faults off, clean starts that settle the outboxes, and a
+ * reconciliation of the terminals' journals with the sandbox's ledger (test/chaos/reconcile.ts).
+ * Sub-second timeouts throughout. Exits 0 when everything reconciles, 1 otherwise.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { connect, createServer } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import Database from 'better-sqlite3';
 import { request } from 'undici';
 import { createLogger } from '../../src/core/log/index.js';
 import { nextDailyClose } from '../../src/engine/daily-close.js';
 import { buildSandbox, listenSandbox, type LedgerReport, sandboxEnv } from '../../src/sandbox/index.js';
-import { scanForCardData } from '../helpers/scan-card-data.js';
+import { reconcile } from './reconcile.js';
+import { sleep, Terminal } from './terminal.js';
 
 const { values } = parseArgs({
   options: {
@@ -30,11 +36,22 @@ const { values } = parseArgs({
     seed: { type: 'string', default: String(Date.now() % 1_000_000) },
     'kill-rate': { type: 'string', default: '0.25' },
     'fault-rate': { type: 'string', default: '0.3' },
+    'pinpad-fault-rate': { type: 'string', default: '0.1' },
+    'slow-share': { type: 'string', default: '0.1' },
+    merchants: { type: 'string', default: '2' },
+    'void-rate': { type: 'string', default: '0.1' },
+    brownout: { type: 'string', default: 'on' },
   },
 });
 const SALES = Number(values.sales);
 const KILL_RATE = Number(values['kill-rate']);
 const FAULT_RATE = Number(values['fault-rate']);
+const PINPAD_FAULT_RATE = Number(values['pinpad-fault-rate']);
+const SLOW_SHARE = Number(values['slow-share']);
+const MERCHANTS = Number(values.merchants);
+const VOID_RATE = Number(values['void-rate']);
+const BROWNOUT = values.brownout !== 'off';
+if (MERCHANTS !== 1 && MERCHANTS !== 2) throw new Error('--merchants: 1 or 2');
 let seed = Number(values.seed);
 /** mulberry32: a seeded generator, so a failing run can be replayed with --seed. */
 function random(): number {
@@ -45,64 +62,46 @@ function random(): number {
   return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
 }
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
+const count = (m: Record<string, number>, k: string): void => void (m[k] = (m[k] ?? 0) + 1);
 
 const started = Date.now();
 const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-chaos-'));
-const stateDir = path.join(dir, 'terminal');
 const sandbox = await listenSandbox(buildSandbox({ dbFile: path.join(dir, 'acquirer.db'), log: createLogger({ level: 'silent' }), withholdMs: 1500 }));
+const control = async (p: string, method: 'GET' | 'POST' | 'DELETE', body?: unknown): Promise<any> => {
+  const r = await request(`${sandbox.url}${p}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
+  const text = await r.body.text();
+  if (r.statusCode >= 400) throw new Error(`${method} ${p}: ${r.statusCode} ${text}`);
+  return text ? JSON.parse(text) : undefined;
+};
 // The host as the manual shows it, drawn from the seed (issue 16): an answer dialect, a not-found
 // shape, and a sale that may reach the query host only seconds after it was made.
 const hostScenario = { dialect: pick(['pt', 'en'] as const), notFound: pick(['manual', '318', 'empty-list', 'payments-empty'] as const), visibilityDelayMs: pick([0, 0, 1000, 3000] as const) };
-await (await request(`${sandbox.url}/sandbox/scenario`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(hostScenario) })).body.text();
-const apiPort = await freePort();
-const api = `http://127.0.0.1:${apiPort}`;
+await control('/sandbox/scenario', 'POST', hostScenario);
 
-// The virtual pinpad in its own process: it outlives every daemon it serves.
-const pinpad = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'sim', 'pinpad', '--tcp', '0', '--control', '0', '--typing-ms', '5'], {
-  env: { ...process.env, OMNIPOS_CONFIG: '' },
-  stdio: ['ignore', 'pipe', 'ignore'],
-});
-const { tcp: pinpadPort, control: controlPort } = await new Promise<{ tcp: number; control: number }>((resolve, reject) => {
-  let out = '';
-  pinpad.stdout.on('data', (chunk: Buffer) => {
-    out += chunk.toString('utf8');
-    const line = out.split('\n').find((l) => l.includes('"ready"'));
-    if (line) resolve(JSON.parse(line) as { tcp: number; control: number });
-  });
-  pinpad.once('exit', (code) => reject(new Error(`the virtual pinpad exited at start (${code})`)));
-});
-pinpad.stdout.resume();
-
-/** The customer at the virtual pinpad: which card, how it is presented, what PIN is typed. */
-const control = connect(controlPort, '127.0.0.1');
-await new Promise((r) => control.once('connect', r));
-const controlAnswers: ((line: string) => void)[] = [];
-let controlBuffer = '';
-control.on('data', (chunk: Buffer) => {
-  controlBuffer += chunk.toString('utf8');
-  let nl;
-  while ((nl = controlBuffer.indexOf('\n')) >= 0) {
-    const line = controlBuffer.slice(0, nl);
-    controlBuffer = controlBuffer.slice(nl + 1);
-    controlAnswers.shift()?.(line);
-  }
-});
-function customer(command: Record<string, unknown>): Promise<string> {
-  return new Promise((resolve) => {
-    controlAnswers.push(resolve);
-    control.write(`${JSON.stringify(command)}\n`);
-  });
+const shared = {
+  OMNIPOS_CONFIG: '',
+  OMNIPOS_SANDBOX__EMBEDDED: 'false',
+  OMNIPOS_ACQUIRER__TIMEOUT_MS: '500',
+  OMNIPOS_PAYMENTS__ECR_DECISION_SECONDS: '1',
+  OMNIPOS_LOG__LEVEL: 'debug',
+  OMNIPOS_ALARMS__CHECK_SECONDS: '1',
+  ...sandboxEnv(sandbox),
+};
+// The first merchant as the default configuration has it; the second from tables/sandbox/second-merchant.json.
+const terminals = [new Terminal({ name: 'merchant-1', stateDir: path.join(dir, 'terminal'), env: {} })];
+if (MERCHANTS === 2) {
+  terminals.push(
+    new Terminal({
+      name: 'merchant-2',
+      stateDir: path.join(dir, 'terminal-2'),
+      env: {
+        // One JSON object: an OMNIPOS_* value of digits is read as a number, and terminalId is a string.
+        OMNIPOS_TERMINAL: JSON.stringify({ subordinatedMerchantId: '7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d', terminalId: '42004301', ordinal: 1, orderIdTerminal: 2001, softDescriptor: 'OMNIPOS', mode: 'attended' }),
+      },
+    }),
+  );
 }
+
 const CREDIT_CARDS = [
   { name: 'sandbox card ending 0', via: 'chip' },
   { name: 'mastercard credit', via: 'contactless' },
@@ -116,112 +115,163 @@ const DEBIT_CARDS = [
   { name: 'visa debit', via: 'chip' },
   { name: 'visa debit', via: 'contactless' },
 ] as const;
-const PINPAD_FAULTS = [{ kind: 'delay', ms: 300 }, { kind: 'lost-ack' }, { kind: 'bad-crc' }, { kind: 'garbage' }] as const;
-let pinpadFaults = 0;
-const urls = sandboxEnv(sandbox);
-const env = {
-  ...process.env,
-  OMNIPOS_CONFIG: '',
-  OMNIPOS_STATE_DIR: stateDir,
-  OMNIPOS_SANDBOX__EMBEDDED: 'false',
-  OMNIPOS_API__PORT: String(apiPort),
-  OMNIPOS_ACQUIRER__TIMEOUT_MS: '500',
-  OMNIPOS_PAYMENTS__ECR_DECISION_SECONDS: '1',
-  OMNIPOS_LOG__LEVEL: 'debug',
-  OMNIPOS_PINPAD__DEVICE__KIND: 'tcp',
-  OMNIPOS_PINPAD__DEVICE__HOST: '127.0.0.1',
-  OMNIPOS_PINPAD__DEVICE__PORT: String(pinpadPort),
-  ...urls,
-};
+// src/sim/pinpad/README.md, "Faults": the first four from before, the rest the strict pinpad's (issue 18).
+const PINPAD_FAULTS = [
+  { kind: 'delay', ms: 300 },
+  { kind: 'lost-ack' },
+  { kind: 'bad-crc' },
+  { kind: 'garbage' },
+  { kind: 'garbage', bytes: 16, control: true },
+  { kind: 'truncated-answer' },
+  { kind: 'lost-answer' },
+  { kind: 'can-drops-emv' },
+  { kind: 'disconnect', when: 'mid-answer', replugAfterMs: 500 },
+] as const;
+const pinpadFaultName = (f: (typeof PINPAD_FAULTS)[number]): string => ('control' in f ? 'garbage+control' : 'when' in f ? `disconnect-${f.when}+replug` : f.kind);
 
-let daemon: ChildProcess | undefined;
-let token = '';
-let kills = 0;
-let restarts = 0;
-
-async function startDaemon(): Promise<void> {
-  daemon = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'run'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-  const child = daemon;
-  // Up to a minute: a loaded machine starts Node slowly.
-  for (let i = 0; i < 1200; i++) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the daemon exited at start (${child.exitCode ?? child.signalCode})`);
-    try {
-      token = readFileSync(path.join(stateDir, 'api-token'), 'utf8').trim();
-      const r = await request(`${api}/v1/health`, { headers: { authorization: `Bearer ${token}` } });
-      await r.body.text();
-      if (r.statusCode === 200) return;
-    } catch {
-      /* not up yet */
-    }
-    await sleep(50);
-  }
-  throw new Error('the daemon did not start');
-}
-
-async function kill(d: ChildProcess | undefined = daemon): Promise<void> {
-  if (!d || d.exitCode !== null || d.signalCode !== null) return;
-  const exited = new Promise((r) => d.once('exit', r));
-  d.kill('SIGKILL');
-  await exited;
-  kills++;
-}
-
-async function apiCall(method: 'GET' | 'POST', p: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const r = await request(`${api}${p}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-    headersTimeout: 5000,
-    bodyTimeout: 5000,
-  });
-  const text = await r.body.text();
-  return { status: r.statusCode, body: text ? JSON.parse(text) : undefined };
-}
-
+// Host faults: the transport's, on any route; and the host's published errors (tables/sandbox/published-errors.json:
+// 0 internal error, 307 not found, 308 not available to capture, 309 not available to void) on the routes that
+// change a sale, answered before the host did the work or after it (`handled`): the client must query, never decide.
 const FAULTS = [{ latencyMs: 700 }, { status: 503 }, { reset: 'before' }, { reset: 'after' }, { drop: true }] as const;
 const ROUTES = ['saleCreate', 'saleConfirm', 'saleUndo', 'saleUndoByOrderId', 'saleGetByOrderId', 'omniToken'] as const;
+const ERROR_ROUTES = ['saleConfirm', 'saleUndo', 'saleUndoByOrderId', 'voidCreate', 'voidConfirm'] as const;
+const ERRORS = [
+  { error: 0, errorStatus: 500 },
+  { error: 307, errorStatus: 404 },
+  { error: 308, errorStatus: 400 },
+  { error: 309, errorStatus: 400 },
+] as const;
+const hostFaults: Record<string, number> = {};
+const pinpadFaults: Record<string, number> = {};
+const decisions: Record<string, number> = {};
+const creates: Record<string, number> = {};
+const voids: Record<string, number> = {};
+const busyWith: Record<string, number> = {};
+let slowSales = 0;
+/** Health reads during and at the end of the brown-out that showed UNDO_NEAR_CLOSE. */
+let undoNearCloseSeen = 0;
+/** What the cash register asked of each sale it decided, and the API's answer. */
+const intents = new Map<string, { decision: string; status: number }>();
+let brownoutSales = 0;
+const brownoutAt = BROWNOUT ? Math.floor(SALES * 0.7) : -1;
+const brownoutLength = Math.max(3, Math.round(SALES * 0.05));
+const slowCount = Math.round(SALES * SLOW_SHARE);
+const slowFrom = Math.floor(SALES * 0.35);
 
-async function fault(spec: Record<string, unknown> | null): Promise<void> {
-  const r = await request(`${sandbox.url}/sandbox/faults`, {
-    method: spec ? 'POST' : 'DELETE',
-    headers: { 'content-type': 'application/json' },
-    ...(spec ? { body: JSON.stringify(spec) } : {}),
-  });
-  await r.body.text();
+async function hostFault(spec: Record<string, unknown>): Promise<void> {
+  await control('/sandbox/faults', 'POST', spec).catch((e: unknown) => console.error(`fault refused: ${String(e)}`));
 }
 
-await startDaemon();
-let faults = 0;
-for (let i = 0; i < SALES; i++) {
-  if (random() < FAULT_RATE) {
-    faults++;
-    await fault({ route: pick(ROUTES), ...pick(FAULTS), times: 1 }).catch(() => undefined);
+for (const t of terminals) {
+  await t.startPinpad('fast');
+  await t.startDaemon(shared);
+}
+
+/** Polls a payment until it leaves `pending` (a slow pinpad takes seconds), at most `ms`. */
+async function settle(t: Terminal, p: string, ms: number, waiting: readonly string[] = ['pending']): Promise<any> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const s = await t.call('GET', p);
+    if (!waiting.includes(s.body?.status) || Date.now() > until) return s.body;
+    await sleep(30);
   }
-  const confirmation = random() < 0.5 ? 'ecr' : 'auto';
+}
+
+let closeAt: Date | undefined;
+for (let i = 0; i < SALES; i++) {
+  // The slow profile for a share of the sales: every terminal's pinpad restarted on ppc930, then back.
+  if (slowCount > 0 && (i === slowFrom || i === slowFrom + slowCount)) {
+    for (const t of terminals) await t.switchTiming(i === slowFrom ? 'ppc930' : 'fast', shared);
+  }
+  const slow = slowCount > 0 && i >= slowFrom && i < slowFrom + slowCount;
+  if (slow) slowSales++;
+  // The brown-out: the host's day two minutes from its close, undos refused, confirmations slow; every
+  // sale of the window is undone by the cash register; then the host's clock passes the close.
+  if (i === brownoutAt) {
+    const hostNow = ((await control('/sandbox/clock', 'GET')) as { now: string }).now;
+    closeAt = nextDailyClose(new Date(hostNow));
+    await control('/sandbox/faults', 'DELETE');
+    await control('/sandbox/clock', 'POST', { now: new Date(closeAt.getTime() - 120_000).toISOString() });
+    for (const route of ['saleUndo', 'saleUndoByOrderId', 'saleUndoPut', 'saleUndoByOrderIdPut']) await hostFault({ route, status: 503, times: 1_000_000 });
+    await hostFault({ route: 'saleConfirm', latencyMs: 700, times: 1_000_000 });
+  }
+  const brownout = i >= brownoutAt && i < brownoutAt + brownoutLength && brownoutAt >= 0;
+  if (brownout) brownoutSales++;
+  if (i === brownoutAt + brownoutLength && brownoutAt >= 0 && closeAt) {
+    // Two alarm checks' time for the undos still refused to be seen as near the close.
+    await sleep(2500);
+    for (const t of terminals) {
+      const h = t.alive() ? await t.call('GET', '/v1/health').catch(() => undefined) : undefined;
+      if ((h?.body?.alarms ?? []).some((a: { code: string }) => a.code === 'UNDO_NEAR_CLOSE')) undoNearCloseSeen++;
+    }
+    await control('/sandbox/faults', 'DELETE');
+    await control('/sandbox/clock', 'POST', { now: new Date(closeAt.getTime() + 60_000).toISOString() });
+  }
+  const t = terminals.length === 1 ? (terminals[0] as Terminal) : pick(terminals);
+  if (!brownout && random() < FAULT_RATE) {
+    if (random() < 0.5) {
+      const f = pick(FAULTS);
+      count(hostFaults, Object.entries(f).map(([k, v]) => `${k}:${String(v)}`).join(','));
+      await hostFault({ route: pick(ROUTES), ...f, times: 1 });
+    } else {
+      const e = pick(ERRORS);
+      const handled = random() < 0.5;
+      const route = pick(ERROR_ROUTES);
+      count(hostFaults, `error:${e.error}${handled ? ' after the work' : ''} on ${route.startsWith('void') ? 'void' : route}`);
+      await hostFault({ route, ...e, handled, times: 1 });
+    }
+  }
+  const confirmation = brownout || random() < 0.5 ? 'ecr' : 'auto';
   const method = random() < 0.75 ? 'credit' : 'debit';
   const card = pick<{ name: string; via: string }>(method === 'credit' ? CREDIT_CARDS : DEBIT_CARDS);
-  await customer({ cmd: 'card', choice: { ...card, pin: random() < 0.05 ? '0000' : 'right' } });
-  if (random() < 0.05) {
-    pinpadFaults++;
-    await customer({ cmd: 'fault', fault: pick(PINPAD_FAULTS) });
+  await t.customer({ cmd: 'card', choice: { ...card, pin: random() < 0.05 ? '0000' : 'right' } });
+  if (random() < PINPAD_FAULT_RATE) {
+    const f = pick(PINPAD_FAULTS);
+    count(pinpadFaults, pinpadFaultName(f));
+    await t.customer({ cmd: 'fault', fault: f });
   }
   const amount = (10 + Math.floor(random() * 90)) * 100 + (random() < 0.85 ? 10 : 11);
-  const killAfter = random() < KILL_RATE ? Math.floor(random() * 600) : undefined;
+  const killAfter = random() < KILL_RATE ? Math.floor(random() * (slow ? 3000 : 600)) : undefined;
+  const decision = brownout ? 'undo' : pick(['confirm', 'undo', 'none'] as const);
+  const voidIt = decision !== 'undo' && random() < VOID_RATE;
   // The kill aims at this daemon only, and is awaited whatever the sale did.
-  const target = daemon;
-  const killer = killAfter === undefined ? undefined : sleep(killAfter).then(() => kill(target));
+  const target = t.daemon;
+  const killer = killAfter === undefined ? undefined : sleep(killAfter).then(() => t.kill(target));
   try {
-    const created = await apiCall('POST', '/v1/payments', { amount, method, confirmation });
+    // A cash register waits while the terminal is busy finishing the previous sale (a slow pinpad, an undo).
+    let created = await t.call('POST', '/v1/payments', { amount, method, confirmation });
+    for (let w = 0; created.status === 409 && created.body?.error?.code === 'BUSY' && w < (slow ? 200 : 50); w++) {
+      await sleep(200);
+      created = await t.call('POST', '/v1/payments', { amount, method, confirmation });
+    }
+    if (created.status === 409) {
+      // What kept the terminal busy: the open payments' states (a figure of the run).
+      for (const st of ['pending', 'approved']) for (const p of (await t.call('GET', `/v1/payments?status=${st}`)).body?.payments ?? []) count(busyWith, String(p.state));
+    }
+    count(creates, `${created.status}${created.status >= 400 ? ` ${String(created.body?.error?.code ?? created.body?.code ?? '')}` : ''}`);
     if (created.status === 202 || created.status === 200) {
-      for (let t = 0; t < 60; t++) {
-        const s = await apiCall('GET', `/v1/payments/${created.body.id}`);
-        if (s.body.status === 'approved') {
-          const decision = pick(['confirm', 'undo', 'none']);
-          if (decision !== 'none') await apiCall('POST', `/v1/payments/${created.body.id}/${decision}`);
-          break;
+      const id = created.body.id as string;
+      const s = await settle(t, `/v1/payments/${id}`, slow ? 30_000 : 3_000);
+      if (s?.status === 'approved') {
+        count(decisions, decision);
+        if (decision !== 'none') {
+          const d = await t.call('POST', `/v1/payments/${id}/${decision}`);
+          intents.set(String(created.body.merchantOrderId), { decision, status: d.status });
         }
-        if (!['pending'].includes(s.body.status)) break;
-        await sleep(30);
+      }
+      // A supervisor voids a share of the sales that end confirmed (by the cash register or automatically).
+      if (s?.status === 'approved' || s?.status === 'confirmed') {
+        if (voidIt) {
+          const c = await settle(t, `/v1/payments/${id}`, 5_000, ['pending', 'approved']);
+          if (c?.status === 'confirmed') {
+            const v = await t.call('POST', `/v1/payments/${id}/void`, {}, { 'x-supervisor-token': t.supervisor });
+            count(voids, `create ${v.status}`);
+            if (v.status === 202 || v.status === 200) {
+              const vs = await settle(t, `/v1/voids/${v.body.id}`, slow ? 30_000 : 5_000);
+              count(voids, `then ${String(vs?.status)}`);
+            }
+          }
+        }
       }
     }
   } catch {
@@ -229,90 +279,104 @@ for (let i = 0; i < SALES; i++) {
   } finally {
     await killer;
   }
-  if (daemon?.exitCode !== null || daemon.signalCode !== null) {
-    await startDaemon();
-    restarts++;
+  if (brownout && t.alive()) {
+    const h = await t.call('GET', '/v1/health').catch(() => undefined);
+    if ((h?.body?.alarms ?? []).some((a: { code: string }) => a.code === 'UNDO_NEAR_CLOSE')) undoNearCloseSeen++;
   }
+  if (!t.alive()) {
+    await t.startDaemon(shared);
+    t.restarts++;
+  }
+}
+if (slowCount > 0 && slowFrom + slowCount >= SALES) for (const t of terminals) await t.switchTiming('fast', shared);
+
+/** Clean runs until nothing is pending and the outbox is empty, on every terminal. */
+async function settleAll(rounds: number): Promise<boolean> {
+  let done = true;
+  for (const t of terminals) {
+    let clean = false;
+    for (let k = 0; k < rounds && !clean; k++) {
+      const h = await t.call('GET', '/v1/health');
+      const open = (await t.call('GET', '/v1/payments?status=pending')).body.payments.length + (await t.call('GET', '/v1/payments?status=approved')).body.payments.length;
+      clean = h.body.outbox.pending === 0 && open === 0;
+      if (!clean) await sleep(100);
+    }
+    done &&= clean;
+  }
+  return done;
 }
 
 // Faults off, one clean run until nothing is pending, then a clean stop.
-await fault(null);
-await kill();
-await startDaemon();
-for (let t = 0; t < 600; t++) {
-  const h = await apiCall('GET', '/v1/health');
-  const open = (await apiCall('GET', '/v1/payments?status=pending')).body.payments.length + (await apiCall('GET', '/v1/payments?status=approved')).body.payments.length;
-  if (h.body.outbox.pending === 0 && open === 0) break;
-  await sleep(100);
+await control('/sandbox/faults', 'DELETE');
+for (const t of terminals) {
+  await t.kill();
+  await t.startDaemon(shared);
 }
+await settleAll(600);
 // A sale the host never recorded is never "nothing charged" before the close of its day (issue 17):
 // its undo stays pending. The host's day ends (its clock moves past the close; the terminal's business
 // clock follows the host's Date header), and the outbox settles those with a final query.
 let closedDay = false;
-if ((await apiCall('GET', '/v1/health')).body.outbox.pending > 0) {
+if (!(await settleAll(1))) {
   closedDay = true;
-  const hostNow = ((await (await request(`${sandbox.url}/sandbox/clock`)).body.json()) as { now: string }).now;
-  const target = new Date(nextDailyClose(new Date(hostNow)).getTime() + 60_000).toISOString();
-  await request(`${sandbox.url}/sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ now: target }) });
+  const hostNow = ((await control('/sandbox/clock', 'GET')) as { now: string }).now;
+  await control('/sandbox/clock', 'POST', { now: new Date(nextDailyClose(new Date(hostNow)).getTime() + 60_000).toISOString() });
   // The terminal's clock follows the host's only when it hears from it: a restart (its probe and first
   // requests) brings it past the close too; time then goes on at the host, ten minutes per round (the
   // outbox backs off up to 5 min between tries).
   for (let round = 0; round < 6; round++) {
-    await kill();
-    await startDaemon();
-    for (let t = 0; t < 150; t++) {
-      if ((await apiCall('GET', '/v1/health')).body.outbox.pending === 0) break;
-      await sleep(100);
+    for (const t of terminals) {
+      await t.kill();
+      await t.startDaemon(shared);
     }
-    if ((await apiCall('GET', '/v1/health')).body.outbox.pending === 0) break;
-    await request(`${sandbox.url}/sandbox/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ advanceMs: 600_000 }) });
+    if (await settleAll(150)) break;
+    await control('/sandbox/clock', 'POST', { advanceMs: 600_000 });
   }
 }
-const stopped = new Promise((r) => daemon?.once('exit', r));
-daemon?.kill('SIGTERM');
-await stopped;
+// The alarms that hold at the end (each needs-refund sale must have its NEEDS_REFUND alarm), then a clean stop.
+const alarms = new Map<string, { code: string; context?: Record<string, unknown> }[]>();
+for (const t of terminals) {
+  await sleep(200);
+  alarms.set(t.name, ((await t.call('GET', '/v1/health')).body.alarms ?? []) as { code: string; context?: Record<string, unknown> }[]);
+  await t.stop();
+}
 
-// Reconciliation.
-const ledger = (await (await request(`${sandbox.url}/sandbox/ledger`)).body.json()) as LedgerReport;
-const db = new Database(path.join(stateDir, 'omnipos.db'), { readonly: true });
-const journal = db.prepare('SELECT merchant_order_id AS id, state FROM journal').all() as { id: string; state: string }[];
-db.close();
-const problems: string[] = [];
-const byOrder = new Map(journal.map((j) => [j.id, j.state]));
-const states = new Map<string, number>();
-for (const j of journal) states.set(j.state, (states.get(j.state) ?? 0) + 1);
-for (const j of journal) {
-  // needs-refund: an undo the host's close overtook, with its alarm (issue 17 allows it; counted in the figures).
-  if (!['confirmed', 'undone', 'declined', 'aborted', 'failed', 'needs-refund'].includes(j.state)) problems.push(`journal ${j.id} is ${j.state}`);
-}
-const seen = new Map<string, number>();
-for (const s of ledger.sales) seen.set(s.merchantOrderId, (seen.get(s.merchantOrderId) ?? 0) + 1);
-for (const [id, n] of seen) if (n > 1) problems.push(`ledger has ${n} sales for ${id}`);
-for (const s of ledger.sales) {
-  const state = byOrder.get(s.merchantOrderId);
-  if (s.charged > 0 && !((state === 'confirmed' || state === 'needs-refund') && s.confirmationStatus === 1)) problems.push(`${s.merchantOrderId} charged ${s.charged} but journal says ${state ?? 'nothing'} (ConfirmationStatus ${s.confirmationStatus})`);
-  if (state === 'confirmed' && s.confirmationStatus !== 1) problems.push(`${s.merchantOrderId} confirmed in the journal, ConfirmationStatus ${s.confirmationStatus} at the host`);
-  if (s.status === 2 && s.confirmationStatus === 0) problems.push(`${s.merchantOrderId} still pending at the host (journal: ${state ?? "nothing"}, status ${s.status})`);
-}
-for (const j of journal) if (j.state === 'confirmed' && !seen.has(j.id)) problems.push(`${j.id} confirmed in the journal, unknown to the host`);
-for (const p of ledger.problems) problems.push(`ledger problem: ${p.kind} ${p.merchantOrderId ?? ''} ${p.detail}`);
-for (const leak of scanForCardData(stateDir)) problems.push(`card data in clear: ${leak}`);
+const ledger = (await control('/sandbox/ledger', 'GET')) as LedgerReport;
+const report = reconcile({ terminals: terminals.map((t) => ({ name: t.name, stateDir: t.stateDir, alarms: alarms.get(t.name) ?? [] })), ledger, intents });
 await sandbox.close();
-control.end();
-const pinpadExit = new Promise((r) => pinpad.once('exit', r));
-pinpad.kill('SIGTERM');
-await pinpadExit;
-if (pinpad.exitCode !== 0) problems.push(`the virtual pinpad ended with ${pinpad.exitCode ?? pinpad.signalCode}`);
+for (const t of terminals) {
+  await t.stopPinpad();
+  for (const code of t.pinpadExits) if (code !== 0) report.problems.push(`the virtual pinpad of ${t.name} ended with ${String(code)}`);
+}
 
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 console.log(
   JSON.stringify(
-    { sales: SALES, seed: values.seed, hostScenario, kills, restarts, faults, pinpadFaults, closedDay, journal: Object.fromEntries(states), hostSales: ledger.sales.length, charged: ledger.totals.charged, seconds, problems },
+    {
+      sales: SALES,
+      seed: values.seed,
+      hostScenario,
+      merchants: MERCHANTS,
+      kills: Object.fromEntries(terminals.map((t) => [t.name, t.kills])),
+      restarts: Object.fromEntries(terminals.map((t) => [t.name, t.restarts])),
+      creates,
+      busyWith,
+      decisions,
+      voids,
+      hostFaults,
+      pinpadFaults,
+      slowSales,
+      brownout: BROWNOUT ? { at: brownoutAt, sales: brownoutSales, close: closeAt?.toISOString(), undoNearCloseSeen } : 'off',
+      closedDay,
+      ...report.figures,
+      seconds,
+      problems: report.problems,
+    },
     null,
     2,
   ),
 );
 // Keep the evidence of a failed run; clean up a good one.
-if (problems.length === 0) rmSync(dir, { recursive: true, force: true });
+if (report.problems.length === 0) rmSync(dir, { recursive: true, force: true });
 else console.error(`state kept in ${dir}`);
-process.exit(problems.length === 0 ? 0 : 1);
+process.exit(report.problems.length === 0 ? 0 : 1);
