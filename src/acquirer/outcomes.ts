@@ -179,7 +179,14 @@ export function voidOutcome(ex: Exchange): VoidOutcome {
   const { status, body } = ex;
   const ret = returnOf(body);
   if (status >= 500 || status === 408) return { kind: 'unknown', reason: `HTTP ${status}` };
-  if (status >= 400) return { kind: 'refused', status, ...ret };
+  if (status >= 400) {
+    // Refused only on a code the acquirer publishes (309: not available to void). A not-found (307, 318) or a code
+    // it does not publish decides nothing: the host may have voided (the chaos run saw a 404 307 after an approved
+    // void), so the void is undone by MerchantVoidId and the sale stays as the host then shows it.
+    const meaning = codeMeaning(ret.returnCode);
+    if (meaning === undefined || meaning === 'not-found') return { kind: 'unknown', reason: `HTTP ${status}, code ${String(ret.returnCode)}` };
+    return { kind: 'refused', status, ...ret };
+  }
   if (status < 200 || status >= 300) return { kind: 'unknown', reason: `HTTP ${status}` };
   const p = payment(body);
   const cancel = intField(p, 'CancellationStatus');

@@ -151,6 +151,9 @@ describe('void create and query tables', () => {
     ['201 CancellationStatus 2', answer(201, { VoidId: 'v', CancellationStatus: 2 }), 'declined'],
     ['201 CancellationStatus 0', answer(201, { VoidId: 'v', CancellationStatus: 0 }), 'unknown'],
     ['400', answer(400, [{ Code: 309, Message: 'Transaction not available to void' }]), 'refused'],
+    // chaos seed 20261125: a 404 307 answered after the host had voided; "refused" left the sale confirmed in the books
+    ['404 307 (not found) decides nothing', answer(404, [{ Code: 307, Message: 'Transaction not found' }]), 'unknown'],
+    ['400 with a code nobody publishes decides nothing', answer(400, [{ Code: 999, Message: '?' }]), 'unknown'],
     ['500', answer(500, {}), 'unknown'],
     ['timeout', TIMEOUT, 'unknown'],
     ['not sent', NOT_SENT, 'not-sent'],
