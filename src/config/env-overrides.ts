@@ -35,6 +35,8 @@ export function applyEnvOverrides(
   raw: Record<string, unknown>,
   env: Readonly<Record<string, string | undefined>>,
   knows: (path: string[]) => boolean,
+  /** Whether the key holds text: its value is taken as written (`OMNIPOS_TERMINAL__TERMINAL_ID=42004301` is the text "42004301", not a number). */
+  isText: (path: string[]) => boolean = () => false,
 ): Overrides {
   const result: Overrides = { applied: [], problems: [] };
   for (const [variable, value] of Object.entries(env).sort(([a], [b]) => a.localeCompare(b))) {
@@ -50,7 +52,7 @@ export function applyEnvOverrides(
       if (next === null || typeof next !== 'object' || Array.isArray(next)) node[seg] = {};
       node = node[seg] as Record<string, unknown>;
     }
-    node[path[path.length - 1] as string] = parseValue(value);
+    node[path[path.length - 1] as string] = isText(path) ? value : parseValue(value);
     result.applied.push({ variable, path: path.join('.') });
   }
   return result;

@@ -7,7 +7,7 @@ import { productionProblems } from './environment-guard.js';
 import { applySandboxDefaults, outsideSandboxProblems } from './outside-sandbox.js';
 import { formatProblem, problemsFromZod, type ConfigProblem } from './problems.js';
 import { ConfigSchema, type ConfigValues } from './schema.js';
-import { schemaHasPath } from './schema-walk.js';
+import { schemaHasPath, schemaPathIsText } from './schema-walk.js';
 import { Secret } from './secret.js';
 
 /** The installed omnipos's root folder (the one holding package.json), from source or from dist/. */
@@ -89,7 +89,7 @@ export function loadConfig(options: LoadOptions = {}): Config {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw invalid([{ path: '(root)', message: 'must be a JSON object' }], source);
   }
-  const overrides = applyEnvOverrides(raw as Record<string, unknown>, env, (p) => schemaHasPath(ConfigSchema, p));
+  const overrides = applyEnvOverrides(raw as Record<string, unknown>, env, (p) => schemaHasPath(ConfigSchema, p), (p) => schemaPathIsText(ConfigSchema, p));
   const parsed = ConfigSchema.safeParse(raw, {
     error: (iss) => (iss.input === undefined && (iss.code === 'invalid_type' || iss.code === 'invalid_value') ? 'is required' : undefined),
   });

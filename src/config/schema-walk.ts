@@ -25,3 +25,18 @@ export function schemaHasPath(schema: z.ZodType, path: readonly string[]): boole
   if (def.type === 'union' && def.options) return def.options.some((o) => schemaHasPath(o, path));
   return false;
 }
+
+const WRAPPERS = ['default', 'prefault', 'optional', 'nullable', 'readonly', 'catch'];
+
+/** Whether the key at `path` holds text (a string, an enum of strings): its environment value is taken as written. */
+export function schemaPathIsText(schema: z.ZodType, path: readonly string[]): boolean {
+  const def = defOf(schema);
+  if (def.innerType && WRAPPERS.includes(def.type)) return schemaPathIsText(def.innerType, path);
+  if (path.length === 0) return def.type === 'string' || def.type === 'enum' || (def.type === 'union' && !!def.options?.every((o) => schemaPathIsText(o, path)));
+  if (def.type === 'object' && def.shape) {
+    const child = def.shape[path[0] as string];
+    return child !== undefined && schemaPathIsText(child, path.slice(1));
+  }
+  if (def.type === 'union' && def.options) return def.options.some((o) => schemaHasPath(o, path) && schemaPathIsText(o, path));
+  return false;
+}

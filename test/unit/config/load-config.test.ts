@@ -111,6 +111,12 @@ describe('loadConfig', () => {
     expect(config.overrides.map((o) => o.path)).toContain('stateDir');
   });
 
+  it('a text key takes its digits as written: OMNIPOS_TERMINAL__TERMINAL_ID=42004301 is the text, not a number (found by the chaos run)', () => {
+    const config = loadConfig({ env: { OMNIPOS_CONFIG: writeConfig(baseConfig()), OMNIPOS_TERMINAL__TERMINAL_ID: '42004301', OMNIPOS_TERMINAL__ORDINAL: '7' } });
+    expect(config.values.terminal.terminalId).toBe('42004301');
+    expect(config.values.terminal.ordinal).toBe(7);
+  });
+
   it('refuses an override of a key that does not exist, naming the variable', () => {
     expect(problemsOf(() => loadConfig({ env: { OMNIPOS_STAT_DIR: '/tmp/x' } }))).toContainEqual({
       path: 'OMNIPOS_STAT_DIR',
