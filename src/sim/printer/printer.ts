@@ -284,7 +284,6 @@ export class VirtualPrinter {
     if (!cutter.full && !cutter.partial) return 0;
     const receipt = makeReceipt(this.rows, full && cutter.full ? 'full' : 'partial', this.model.columns.a);
     this.done.push(receipt);
-    // Paper leaves a real printer: keep the last KEPT_RECEIPTS pieces, so a soak of 10^5 sales measures the daemon, not this.
     if (this.done.length > KEPT_RECEIPTS) this.done.splice(0, this.done.length - KEPT_RECEIPTS);
     this.rows = [];
     for (const l of this.cutListeners) l(receipt);

@@ -1,13 +1,10 @@
-import { Agent } from 'undici';
 import QRCode from 'qrcode';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAcquirer } from '../../../src/acquirer/index.js';
 import { EcommerceQrAdapter } from '../../../src/adapters/ecommerce-qr.js';
 import { qrTextFromPng } from '../../../src/adapters/qr-image.js';
-import { createLogger } from '../../../src/core/log/index.js';
 import type { QrCodeOrder } from '../../../src/engine/qr/code-port.js';
-import { json, loopback, type Recorded } from './loopback.js';
+import { loopbackAcquirer, json, loopback, type Recorded } from './loopback.js';
 
 /**
  * The wallet QR code the acquirer's host registers is the e-commerce QR code sale, and its answer
@@ -47,15 +44,7 @@ async function hostAnswering(payment: (req: Recorded) => Record<string, unknown>
     json(res, 404, [{ Code: 0, Message: 'no' }]);
   });
   cleanup.push(s.close);
-  const a = createAcquirer({
-    settings: { authUrl: s.url, requestUrl: s.url, queryUrl: s.url, parametersUrl: s.url, walletUrl: s.url, ecommerceUrl: s.url, ecommerceQueryUrl: s.url, clientId: 'c', timeoutMs: 5000 },
-    clientSecret: { reveal: () => 'x' },
-    ecommerce: { merchantId: '00000000-0000-4000-8000-000000000009', merchantKey: { reveal: () => 'k' } },
-    environment: 'sandbox',
-    clock: { now: () => new Date() },
-    log: createLogger({ level: 'silent' }),
-    dispatcher: new Agent(),
-  });
+  const a = loopbackAcquirer(s.url, { ecommerceQueryUrl: s.url }, { ecommerce: true });
   cleanup.push(() => a.close());
   return { s, adapter: new EcommerceQrAdapter(a.ecommerce!, () => undefined, { merchantName: 'Loja Teste' }) };
 }

@@ -1,3 +1,6 @@
+import { Agent } from 'undici';
+import { createAcquirer, type Acquirer, type AcquirerSettings } from '../../../src/acquirer/index.js';
+import { createLogger } from '../../../src/core/log/index.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -38,4 +41,20 @@ export async function loopback(
 export function json(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify(body));
+}
+
+/**
+ * The acquirer clients pointed at loopback servers: every address at `url` unless `settings` names
+ * another (e.g. `ecommerceQueryUrl`), test credentials, a silent log. The caller closes it.
+ */
+export function loopbackAcquirer(url: string, settings: Partial<AcquirerSettings> = {}, o: { ecommerce?: boolean } = {}): Acquirer {
+  return createAcquirer({
+    settings: { authUrl: url, requestUrl: url, queryUrl: url, parametersUrl: url, walletUrl: url, ecommerceUrl: url, clientId: 'c', timeoutMs: 5000, ...settings },
+    clientSecret: { reveal: () => 'x' },
+    ...(o.ecommerce ? { ecommerce: { merchantId: '00000000-0000-4000-8000-000000000009', merchantKey: { reveal: () => 'k' } } } : {}),
+    environment: 'sandbox',
+    clock: { now: () => new Date() },
+    log: createLogger({ level: 'silent' }),
+    dispatcher: new Agent(),
+  });
 }

@@ -1,8 +1,6 @@
-import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { createAcquirer, findOurSale, saleOwnership, type OurSale } from '../../../src/acquirer/index.js';
-import { createLogger } from '../../../src/core/log/index.js';
-import { json, loopback } from './loopback.js';
+import { findOurSale, saleOwnership, type OurSale } from '../../../src/acquirer/index.js';
+import { loopbackAcquirer, json, loopback } from './loopback.js';
 
 /**
  * The manual's answer to `GET /1/physicalSales/MerchantOrderId/{id}` (Conecta pt page,
@@ -58,14 +56,7 @@ describe('is the sale found by order id ours? (one acquirer client serves many m
       if (req.url === '/oauth2/token') return json(res, 200, { access_token: 't', token_type: 'bearer', expires_in: 3600 });
       json(res, 200, { ...MANUAL_QUERY_ANSWER, Payment: { ...MANUAL_QUERY_ANSWER.Payment, PinPadInformation: { TerminalId: '77770001' } } });
     });
-    const a = createAcquirer({
-      settings: { authUrl: s.url, requestUrl: s.url, queryUrl: s.url, parametersUrl: s.url, walletUrl: s.url, ecommerceUrl: s.url, clientId: 'c', timeoutMs: 5000 },
-      clientSecret: { reveal: () => 'x' },
-      environment: 'sandbox',
-      clock: { now: () => new Date() },
-      log: createLogger({ level: 'silent' }),
-      dispatcher: new Agent(),
-    });
+    const a = loopbackAcquirer(s.url);
     try {
       const answer = await a.omni.getSaleByOrderId('20180204');
       expect(findOurSale(answer, OURS)).toMatchObject({ ours: false });

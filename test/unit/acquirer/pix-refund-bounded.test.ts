@@ -4,7 +4,7 @@ import { createAcquirer } from '../../../src/acquirer/index.js';
 import { EcommercePixAdapter } from '../../../src/adapters/pix.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import { attemptPix, PIX_QUERY_FAILURES_MAX, type PixTask } from '../../../src/engine/outbox/pix.js';
-import { json, loopback, type Recorded } from './loopback.js';
+import { loopbackAcquirer, json, loopback, type Recorded } from './loopback.js';
 
 /**
  * A Pix refund does not depend on a working status query forever (issue 17). Over real HTTP: the
@@ -31,15 +31,7 @@ describe('Pix refund with the query host down', () => {
       json(res, 503, [{ Code: 0, Message: 'Internal error' }]);
     });
     cleanup.push(request.close, query.close);
-    const a = createAcquirer({
-      settings: { authUrl: request.url, requestUrl: request.url, queryUrl: request.url, parametersUrl: request.url, walletUrl: request.url, ecommerceUrl: request.url, ecommerceQueryUrl: query.url, clientId: 'c', timeoutMs: 5000 },
-      clientSecret: { reveal: () => 'x' },
-      ecommerce: { merchantId: '00000000-0000-4000-8000-000000000009', merchantKey: { reveal: () => 'k' } },
-      environment: 'sandbox',
-      clock: { now: () => new Date() },
-      log: createLogger({ level: 'silent' }),
-      dispatcher: new Agent(),
-    });
+    const a = loopbackAcquirer(request.url, { ecommerceQueryUrl: query.url }, { ecommerce: true });
     cleanup.push(() => a.close());
     const pix = new EcommercePixAdapter(a.ecommerce!);
     let task: PixTask = { merchantOrderId: '263290001360003', paymentId: 'p-pix-1' };

@@ -1,12 +1,9 @@
-import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAcquirer } from '../../../src/acquirer/index.js';
 import { OmniSaleAdapter, cardNode, saleRequest, type TerminalIdentity } from '../../../src/adapters/acquirer-sale.js';
-import { createLogger } from '../../../src/core/log/index.js';
 import type { EncryptedCard, SaleOrder } from '../../../src/engine/ports.js';
 import type { CardSummary } from '../../../src/engine/sale/types.js';
 import { saleIdentity } from '../../../src/main/sale-identity.js';
-import { json, loopback } from './loopback.js';
+import { loopbackAcquirer, json, loopback } from './loopback.js';
 
 /**
  * The card node of the sale as the manual's request tables mark it (Conecta pt page,
@@ -103,14 +100,7 @@ describe('over HTTP: a sale missing a required field is refused before anything 
       json(res, 201, { MerchantOrderId: '263290010000001', Payment: { PaymentId: 'p1', Status: 2, ReturnCode: '000', ConfirmationStatus: 0 } });
     });
     close = s.close;
-    const acquirer = createAcquirer({
-      settings: { authUrl: s.url, requestUrl: s.url, queryUrl: s.url, parametersUrl: s.url, walletUrl: s.url, ecommerceUrl: s.url, clientId: 'cid', timeoutMs: 5000 },
-      clientSecret: { reveal: () => 'x' },
-      environment: 'sandbox',
-      clock: { now: () => new Date() },
-      log: createLogger({ level: 'silent' }),
-      dispatcher: new Agent(),
-    });
+    const acquirer = loopbackAcquirer(s.url, { clientId: 'cid' });
     try {
       const adapter = new OmniSaleAdapter(acquirer.omni, TERMINAL);
       const refused = await adapter.authorize(order(summary({ brandId: undefined, issuerId: undefined }), T2));

@@ -1,9 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
-import { createAcquirer } from '../../../src/acquirer/index.js';
-import { createLogger } from '../../../src/core/log/index.js';
-import { json, loopback } from './loopback.js';
+import { json, loopback, loopbackAcquirer } from './loopback.js';
 
 /**
  * The wallet API's expired key: "412 Precondition Failed — 001: Chave expirada" (QR manual v4,
@@ -22,14 +19,7 @@ describe('wallet card payment after the host expired its key', () => {
       if (payments === 1) return json(res, 412, { code, description: 'Chave expirada' });
       json(res, 201, { reference_label: '263290001360003', merchant_id: 'm', terminal_id: 't', authorization_code: '031581', authentication_code: null, host_nsu: '1', terminal_nsu: '1', timestamp: 'x', card_scheme: 'ELO' });
     });
-    const a = createAcquirer({
-      settings: { authUrl: s.url, requestUrl: s.url, queryUrl: s.url, parametersUrl: s.url, walletUrl: s.url, ecommerceUrl: s.url, clientId: 'c', timeoutMs: 5000 },
-      clientSecret: { reveal: () => 'x' },
-      environment: 'sandbox',
-      clock: { now: () => new Date() },
-      log: createLogger({ level: 'silent' }),
-      dispatcher: new Agent(),
-    });
+    const a = loopbackAcquirer(s.url);
     try {
       const paid = await a.wallet.pay({ qrCode: '000201', card: { card_number: '4761739001010010', card_cvv: '123', card_holder_name: 'TESTE', card_expiration_date: '1230' }, payerDocument: '52998224725', payerName: 'TESTE' });
       expect(paid.authorization_code).toBe('031581');
