@@ -89,7 +89,7 @@ export function loadConfig(options: LoadOptions = {}): Config {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw invalid([{ path: '(root)', message: 'must be a JSON object' }], source);
   }
-  const overrides = applyEnvOverrides(raw as Record<string, unknown>, env, (p) => schemaHasPath(ConfigSchema, p), (p) => schemaPathIsText(ConfigSchema, p));
+  const overrides = applyEnvOverrides(raw as Record<string, unknown>, env, (p) => schemaHasPath(ConfigSchema, p), (p) => schemaPathIsText(ConfigSchema, p, raw));
   const parsed = ConfigSchema.safeParse(raw, {
     error: (iss) => (iss.input === undefined && (iss.code === 'invalid_type' || iss.code === 'invalid_value') ? 'is required' : undefined),
   });

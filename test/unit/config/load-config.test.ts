@@ -117,6 +117,19 @@ describe('loadConfig', () => {
     expect(config.values.terminal.ordinal).toBe(7);
   });
 
+  it('a key whose type depends on the device kind follows the kind: the tcp pinpad port is a number, the bibcomp port string is text (a port the CI run refused as text)', () => {
+    const tcp = loadConfig({
+      env: { OMNIPOS_CONFIG: writeConfig(baseConfig()), OMNIPOS_PINPAD__DEVICE__KIND: 'tcp', OMNIPOS_PINPAD__DEVICE__HOST: '127.0.0.1', OMNIPOS_PINPAD__DEVICE__PORT: '4000' },
+    });
+    expect(tcp.values.pinpad.device).toEqual({ kind: 'tcp', host: '127.0.0.1', port: 4000 });
+    const virtual = loadConfig({ env: { OMNIPOS_CONFIG: writeConfig(baseConfig()), OMNIPOS_PINPAD__DEVICE__PORT: '4001' } });
+    expect(virtual.values.pinpad.device).toMatchObject({ port: 4001 });
+    const bib = loadConfig({
+      env: { OMNIPOS_CONFIG: writeConfig(baseConfig()), OMNIPOS_PINPAD__DEVICE__KIND: 'bibcomp', OMNIPOS_PINPAD__DEVICE__LIBRARY: '/opt/v/libppcomp.so', OMNIPOS_PINPAD__DEVICE__PORT: '1' },
+    });
+    expect(bib.values.pinpad.device).toMatchObject({ kind: 'bibcomp', port: '1' });
+  });
+
   it('refuses an override of a key that does not exist, naming the variable', () => {
     expect(problemsOf(() => loadConfig({ env: { OMNIPOS_STAT_DIR: '/tmp/x' } }))).toContainEqual({
       path: 'OMNIPOS_STAT_DIR',
