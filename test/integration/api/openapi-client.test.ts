@@ -9,8 +9,8 @@ import { typesFromDocument } from './openapi-types.js';
 /**
  * A cash register's client generated from the document: the types of `src/api/openapi.json`
  * (openapi-typescript when it is a devDependency, else our stand-in generator in the same shape)
- * type-check the README's TypeScript walk-through, strict. A walk-through that misuses a field
- * does not.
+ * type-check the integration guide's TypeScript walk-through (docs/integration.md), strict. A
+ * walk-through that misuses a field does not.
  */
 
 const ROOT = new URL('../../../', import.meta.url).pathname;
@@ -19,11 +19,11 @@ const MARK = '<!-- client walk-through: type-checked by test/integration/api/ope
 const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-client-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The README's walk-through: the ```ts block after the mark. */
+/** The integration guide's walk-through (docs/integration.md): the ```ts block after the mark. */
 function walkThrough(): string {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+  const readme = readFileSync(path.join(ROOT, 'docs/integration.md'), 'utf8');
   const at = readme.indexOf(MARK);
-  expect(at, 'README.md has the client walk-through mark').toBeGreaterThan(0);
+  expect(at, 'docs/integration.md has the client walk-through mark').toBeGreaterThan(0);
   const block = /```ts\n([\s\S]*?)```/.exec(readme.slice(at));
   expect(block).not.toBeNull();
   return block![1] as string;
@@ -67,7 +67,7 @@ function typecheck(code: string, name: string): string[] {
     .map((d) => `${d.file ? path.basename(d.file.fileName) : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
 }
 
-describe("a client generated from the OpenAPI document, on the README's walk-through", () => {
+describe("a client generated from the OpenAPI document, on the integration guide's walk-through", () => {
   it(`type-checks strict with the types ${existsSync(generator) ? 'openapi-typescript' : 'the stand-in generator'} writes`, () => {
     generate();
     writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}');

@@ -25,7 +25,7 @@ describe('the OpenAPI document for generated clients', () => {
     const ids = named.map(([, op]) => op.operationId);
     expect(new Set(ids).size).toBe(ids.length);
     for (const id of ids) expect(id).toMatch(/^[a-z][A-Za-z0-9]*$/);
-    // The names the README's walk-through and existing clients use do not move.
+    // The names the integration guide's walk-through (docs/integration.md) and existing clients use do not move.
     expect(Object.fromEntries(named.filter(([at]) => at.includes('/v1/payments') && !at.includes('receipt') && !at.includes('void')).map(([at, op]) => [at, op.operationId]))).toEqual({
       'POST /v1/payments': 'createPayment',
       'GET /v1/payments': 'listPayments',

@@ -1,6 +1,6 @@
 /**
  * TypeScript types from the OpenAPI document, in the shape openapi-typescript 7 writes them
- * (`paths`, `components`, `operations`, `$defs`), for the test that type-checks the README's
+ * (`paths`, `components`, `operations`, `$defs`), for the test that type-checks the integration guide's
  * client against the document. When `openapi-typescript` is a devDependency the test uses it
  * instead; this generator only stands in until then and covers what the document uses
  * ($ref, type and type arrays, enum, const, anyOf/oneOf, properties/required, additionalProperties).

@@ -59,10 +59,10 @@ describe('every omnipos command', () => {
   });
 });
 
-describe('the README', () => {
+describe('the operations guide (docs/operations.md)', () => {
   it('lists every command once, in "The omnipos command"', async () => {
     const { readFileSync } = await import('node:fs');
-    const readme = readFileSync('README.md', 'utf8');
+    const readme = readFileSync('docs/operations.md', 'utf8');
     const start = readme.indexOf('## The omnipos command');
     expect(start).toBeGreaterThan(0);
     const section = readme.slice(start, readme.indexOf('\n## ', start + 5));
