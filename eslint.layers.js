@@ -1,4 +1,4 @@
-// The import directions of DESIGN.md ("Layers and folders"), as data walked by one lint rule.
+// The import directions of docs/architecture.md ("Rings"), as data walked by one lint rule.
 // tables/ <- drivers/ <- src/; inside src/, an inner ring never imports an outer one.
 import path from 'node:path';
 

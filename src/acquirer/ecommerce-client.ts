@@ -68,7 +68,10 @@ export interface CardBinAnswer {
 export interface EcommerceClientOptions {
   http: AcquirerHttp;
   merchantId: string;
-  /** Can refund anything for the merchant: kept in a file only the service user reads (DESIGN.md). */
+  /**
+   * Can refund anything for the merchant: kept in a file only the service user reads
+   * (docs/acquirer.md, "The e-commerce API").
+   */
   merchantKey: SecretSource;
 }
 

@@ -4,7 +4,7 @@ import type { Clock } from '../core/clock.js';
 import { httpError } from './errors.js';
 import type { AcquirerHttp } from './http.js';
 
-/** The public manual's scopes: the client asks for these (DESIGN.md, "OAuth scopes"). */
+/** The public manual's scopes: the client asks for these (docs/acquirer.md, "OAuth scopes"). */
 export const OMNI_SCOPES = {
   transactional: 'PhysicalCieloTransactional',
   registration: 'PhysicalCieloMaster',

@@ -74,7 +74,7 @@ export interface PhysicalSaleRequest {
     Amount: number;
     Installments: number;
     Interest?: 'ByMerchant' | 'ByIssuer';
-    /** Always true (DESIGN.md): the host's default false would make a pre-authorization. */
+    /** Always true (docs/acquirer.md, "The sale request"): the host's default false would make a pre-authorization. */
     Capture: true;
     SoftDescriptor?: string;
     ProductId: number;

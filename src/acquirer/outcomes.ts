@@ -3,7 +3,7 @@ import { acquirerContext, returnOf } from './errors.js';
 import type { AcquirerResponse } from './http.js';
 
 /**
- * The outcome tables of DESIGN.md ("The acquirer"), in one module: what a sale answer means,
+ * The outcome tables (docs/decisions.md, "The acquirer's answers"), in one module: what a sale answer means,
  * and what to do after a confirm, undo or void answer. Pure: they read an `Exchange` (an
  * answer, or how the exchange failed) and return a decision; tested row by row.
  */

@@ -1,5 +1,5 @@
 /**
- * Every path the terminal calls at the acquirer, in one table (DESIGN.md, "The acquirer"), each
+ * Every path the terminal calls at the acquirer, in one table (docs/acquirer.md, "Routes"), each
  * under the base address the acquirer's manual gives it. The clients build URLs from it; a
  * contract test (test/unit/acquirer/routes.test.ts) pins each path and base to the manual's page
  * and line. The sandbox host keeps its own table (issue 16), so a misreading here shows there.

@@ -24,7 +24,7 @@ const NODES = { credit: 'CreditCard', debit: 'DebitCard', voucher: 'VoucherCard'
  * The sale's `InputMode` for what the pinpad read. The manual's enum has no contactless-stripe
  * value (pt page line 1431: "Enum: Typed, MagStripe, Emv, ContactlessEmv", beside PP_GetCard's
  * "05 - Chip sem contato simulando tarja"): such a read carries tracks and no chip data, so it goes
- * as `MagStripe` with its tracks (a question for homologation, README "Decisions").
+ * as `MagStripe` with its tracks (a question for homologation, docs/decisions.md).
  */
 export function wireInputMode(mode: CardSummary['inputMode']): InputMode {
   return mode === 'ContactlessMagStripe' ? 'MagStripe' : mode;
@@ -82,7 +82,7 @@ export function cardNode(order: Pick<SaleOrder, 'summary'>, card: EncryptedCard)
 /** `SoftDescriptor`: at most 13 characters (pt page line 1418), no accents or symbols. */
 const SOFT_DESCRIPTOR = /^[A-Za-z0-9 ]{1,13}$/;
 
-/** The omni request, field by field as DESIGN.md lists it. Always `Capture: true`. */
+/** The omni request, field by field (docs/acquirer.md, "The sale request"). Always `Capture: true`. */
 export function saleRequest(order: SaleOrder, t: TerminalIdentity): PhysicalSaleRequest {
   const r = order.request;
   if (!SOFT_DESCRIPTOR.test(t.softDescriptor)) {

@@ -13,8 +13,8 @@ function reason(e: unknown): string {
 }
 
 /**
- * The documented e-commerce QR code sale as the wallet QR engine's second adapter (DESIGN.md,
- * "Wallet QR sales"): `POST /1/sales` with `Payment.Type` `qrcode` and `Capture: true` makes the
+ * The documented e-commerce QR code sale as the wallet QR engine's second adapter (docs/architecture.md,
+ * "Wallet QR sale"): `POST /1/sales` with `Payment.Type` `qrcode` and `Capture: true` makes the
  * code (status 12); the sale is asked for by its PaymentId until a wallet pays it (2); a payment
  * the terminal must not keep is voided (`PUT …/void`, 10). Captured when paid, it has no
  * confirmation of its own: confirming checks that it is still paid. The engine knows sales by

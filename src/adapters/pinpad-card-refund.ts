@@ -4,7 +4,8 @@ import { PinpadCardPort, type CardPinpad, type PinpadCardOptions } from './pinpa
 /**
  * The pinpad as a void reads the card: GCX and GOX carry transaction type 20h (refund,
  * `SPE_TRNTYPE`, ABECS §3.1.3.1), so the card's 9C says refund; every other command passes as is.
- * DESIGN.md: the chip void's sequence is GCX and GOX with type 20h, then FCX and RMC.
+ * The chip void's sequence is GCX and GOX with type 20h, then FCX and RMC (docs/pinpad.md, "Card
+ * data and the sale path").
  */
 export function refundPinpad(pinpad: CardPinpad): CardPinpad {
   return {

@@ -166,7 +166,7 @@ export class PinpadCardPort implements CardPort {
   /**
    * One card read. A contactless read the terminal cannot take — a card that approved offline, or
    * a card whose products the tables do not take contactless — is read again once with
-   * contactless off, the customer asked to insert the card (DESIGN.md: no offline approval).
+   * contactless off, the customer asked to insert the card (docs/pinpad.md: no offline approval).
    */
   async #read(request: CardRequest, signal: AbortSignal, relay: PromptRelay, again?: { message: string }): Promise<{ summary: CardSummary; card: EncryptedCard }> {
     const p = this.#o.pinpad;
@@ -241,7 +241,7 @@ export class PinpadCardPort implements CardPort {
       enc = await p.run(card.GTK, { keyIndex: this.#o.dataKeySlot, iv }, { signal });
       const acquirer = read.aidTables.find((a) => a.acquirer === this.#acq())?.acquirer ?? read.aidTables[0]?.acquirer ?? this.#acq();
       this.#chipOpen = true;
-      // terminal risk management with zeros: the Emv table's floor limits are 0 (DESIGN.md: no offline approval)
+      // terminal risk management with zeros: the Emv table's floor limits are 0 (docs/pinpad.md: no offline approval)
       const risk = { floorLimit: 0, targetPercent: 0, threshold: 0, maxTargetPercent: 0 };
       // GOX shows the PIN screen only when the card's CVM asks for it: its notifications say so.
       const gox = await relay.during('enter-pin', () =>

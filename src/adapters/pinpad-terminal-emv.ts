@@ -5,7 +5,7 @@ import type { TableRecord } from '../initialization/records/index.js';
  * EMV Book 4 (v4.3) Annex A1, Terminal Type (9F35, n2): the first digit says who operates the
  * terminal (1 financial institution, 2 merchant, 3 cardholder), the second its environment:
  * 1/2/3 attended (online only / offline with online capability / offline only), 4/5/6 unattended
- * (the same three). A kiosk is operated by the merchant and never approves offline (DESIGN.md: floor
+ * (the same three). A kiosk is operated by the merchant and never approves offline (docs/pinpad.md: floor
  * limits 0, GOX with no offline approval): 4, unattended online only. So the counter's 22 becomes 24,
  * not 25 — 25 would tell the card the terminal could approve offline, which it never does.
  */

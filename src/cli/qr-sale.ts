@@ -10,8 +10,8 @@ import { ensureApiToken } from '../store/index.js';
 import type { CliContext, Command } from './context.js';
 
 /**
- * Exit codes of `omnipos qr sale` and `omnipos pix sale` (also in their usage texts and the
- * README): what became of the payment, so a script can branch on it.
+ * Exit codes of `omnipos qr sale` and `omnipos pix sale` (also in their usage texts and
+ * docs/operations.md): what became of the payment, so a script can branch on it.
  */
 export const SALE_EXIT = {
   /** Paid and confirmed: final. */

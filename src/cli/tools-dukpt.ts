@@ -65,7 +65,7 @@ export function dukptChoiceOf(flags: DukptFlags, bdk: string, fallback: 'tdes' |
 
 /**
  * Refuses to go on unless the configuration (`--config`, OMNIPOS_CONFIG or the default) is the sandbox's:
- * tools that take keys never run against a homologation or production terminal (DESIGN.md, "Environments").
+ * tools that take keys never run against a homologation or production terminal (docs/configuration.md, "Environments").
  */
 export function requireSandbox(ctx: CliContext, configPath: string | undefined, tool: string): void {
   const config = loadConfig({ ...(configPath ? { path: configPath } : {}), env: ctx.env });

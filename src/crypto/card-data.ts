@@ -1,8 +1,8 @@
 /**
  * Wallet card data (seed 000, "Card-data layout"): the JSON object `card_number`, `card_cvv`, `card_holder_name`,
  * `card_expiration_date`, encrypted whole with RSA 2048 `RSA/ECB/PKCS1Padding` and sent in Base64. The public key
- * is the Base64 of its DER SubjectPublicKeyInfo (DESIGN.md). Node's crypto refuses PKCS#1 v1.5 decryption
- * (CVE-2023-46809), so the decrypting side (the sandbox host) uses node-forge.
+ * is the Base64 of its DER SubjectPublicKeyInfo (docs/acquirer.md, "Wallet QR codes"). Node's crypto refuses
+ * PKCS#1 v1.5 decryption (CVE-2023-46809), so the decrypting side (the sandbox host) uses node-forge.
  */
 import { constants, createPublicKey, generateKeyPairSync, publicEncrypt, type KeyObject } from 'node:crypto';
 import forge from 'node-forge';

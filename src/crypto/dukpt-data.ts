@@ -1,5 +1,5 @@
 /**
- * One-call DUKPT data encryption for the two sides of `Dukpt3DesCBC` (DESIGN.md, "The acquirer"): the pinpad
+ * One-call DUKPT data encryption for the two sides of `Dukpt3DesCBC` (docs/acquirer.md, "The sale request"): the pinpad
  * (holding its initial key) encrypts track 2 or a typed card number; the host (holding the BDK) decrypts it with
  * the KSN and IV sent beside it. TDES-CBC under the request data key, zero padding.
  */

@@ -1,7 +1,7 @@
 /**
  * DUKPT key serial numbers (ANSI X9.24-1:2009, 10 bytes): the low 21 bits are the transaction counter, the rest
  * identifies the initial key. The acquirer lays the 20 hex digits out as `FFFFF` + 5-digit KSI + device id
- * (19 bits) + counter (21 bits), e.g. `FFFFF030331234500012` (DESIGN.md, "The acquirer").
+ * (19 bits) + counter (21 bits), e.g. `FFFFF030331234500012` (docs/acquirer.md, "Key serial numbers").
  */
 import { OmniposError } from '../core/errors/index.js';
 import { toBytes, toHex, type BytesLike } from './bytes.js';

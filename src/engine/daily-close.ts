@@ -2,8 +2,8 @@ import { HOST_TIME_ZONE, localTime } from '../core/clock.js';
 
 /**
  * The daily close *(homologation)*: we assume the host confirms every sale still pending at
- * 00:00 America/Sao_Paulo and that an undo by order id works the same day only (README,
- * "Decisions"). Times here are host time: the caller's clock is checked against the host's
+ * 00:00 America/Sao_Paulo and that an undo by order id works the same day only (docs/decisions.md,
+ * "The daily close"). Times here are host time: the caller's clock is checked against the host's
  * `Date` header.
  *
  * A "close" is the first instant of a local day: local midnight, or, where a daylight-saving

@@ -47,7 +47,10 @@ type AlarmEffect = { kind: 'alarm'; code: string; message: string };
  * requests the transition asks for, in one transaction, before running the other effects, and
  * feeds the effects' results back as inputs. Card sales and wallet QR sales are its two kinds.
  */
-/** What recovery does with one unfinished entry: the kinds' recovery tables (DESIGN.md) return it. */
+/**
+ * What recovery does with one unfinished entry: the kinds' recovery tables (docs/architecture.md,
+ * "Recovery") return it.
+ */
 export type OwnerRecoveryPlan<N extends string, D, E> =
   | { kind: 'nothing' }
   | { kind: 'transition'; to: N; reason: string; effects: E[]; patch?: Partial<D> }

@@ -3,7 +3,7 @@ import type { InitializationTables } from './model.js';
 
 /**
  * The pinpad's table version (TLI/GIX, A10) for an `InitializationVersion` (up to 13 digits):
- * its last 10 digits, left-padded with zeros (DESIGN.md, "Where the documents are silent").
+ * its last 10 digits, left-padded with zeros (docs/decisions.md, "Initialization tables").
  * 1763769600001 → "3769600001".
  */
 export function pinpadTableVersion(version: string | number): string {

@@ -5,7 +5,7 @@ import { maskPan, maskPansIn } from './mask.js';
 import { labelValue, wrap } from './text-layout.js';
 import { RECEIPT_COLUMNS, type ReceiptColumns, type ReceiptCopy, type ReceiptDocument, type ReceiptOp, type ReceiptSource } from './types.js';
 
-/** Printed on every receipt and screen outside production (DESIGN.md "Environments"). */
+/** Printed on every receipt and screen outside production (docs/configuration.md, "Environments"). */
 export const TEST_ENVIRONMENT_BANNER = 'AMBIENTE DE TESTE — SEM VALOR';
 
 /** Printed under the copy's name on a reprint: the customer already holds the first one. */

@@ -3,7 +3,7 @@ import { SANDBOX_CREDENTIALS } from '../../tables/sandbox-credentials.js';
 import type { SandboxContext } from './context.js';
 import { formBody, Refusal, type Answer, type SandboxRequest } from './http-kit.js';
 
-/** Scopes the omni token endpoint accepts: the public manual's and the seed's (DESIGN.md). */
+/** Scopes the omni token endpoint accepts: the public manual's and the seed's (docs/acquirer.md, "OAuth scopes"). */
 export const MANUAL_SCOPES = ['PhysicalCieloMaster', 'PhysicalCieloTransactional'] as const;
 export const SEED_SCOPES = ['Administrator', 'AnalyticsApiOverview', 'AdminBackoffice'] as const;
 const KNOWN = new Set<string>([...MANUAL_SCOPES, ...SEED_SCOPES]);

@@ -24,7 +24,7 @@ export function enqueueCallback(ctx: SandboxContext, payload: UndoCallback): voi
 
 /**
  * Delivers queued callbacks: `POST` with the JSON body, retried every `callbackRetryMs`
- * until the partner answers 2xx (DESIGN.md, "Wallet QR sales").
+ * until the partner answers 2xx (docs/acquirer.md, "Wallet QR codes").
  */
 export class CallbackDeliverer {
   readonly #ctx: SandboxContext;

@@ -22,8 +22,8 @@ function clearText(bytes: Buffer): string {
 }
 
 /**
- * The host holds one BDK per registered KSI (DESIGN.md: KSN = FFFFF + KSI + device id + counter);
- * a KSN naming another KSI cannot be decrypted there.
+ * The host holds one BDK per registered KSI (docs/acquirer.md, "Key serial numbers": KSN = FFFFF +
+ * KSI + device id + counter); a KSN naming another KSI cannot be decrypted there.
  */
 function checkKsi(path: string, ksn: string): void {
   const prefix = `FFFFF${SANDBOX_KEYS.ksi}`;

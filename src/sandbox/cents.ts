@@ -4,9 +4,10 @@ import { scenario } from './scenario.js';
 export type CentsOutcome = 'approved' | 'denied' | 'timeout' | 'error';
 
 /**
- * The public sandbox's rule (DESIGN.md): the amount's cents choose an outcome — base+0
- * approved, base+1 denied, base+2 timeout, base+9 error — for bases 10 (sale), 20 (undo and
- * confirmation), 30 (confirmation of a denied sale), 40 (void) and 50 (void confirmation).
+ * The public sandbox's rule (docs/sandbox.md, "Outcomes by the amount's cents"): the amount's
+ * cents choose an outcome — base+0 approved, base+1 denied, base+2 timeout, base+9 error — for
+ * bases 10 (sale), 20 (undo and confirmation), 30 (confirmation of a denied sale), 40 (void) and
+ * 50 (void confirmation).
  * Repeats on every attempt (the public sandbox's behaviour, scenario `repeat`), or applies to the
  * first N attempts per `key` only (scenario `first-n`), so a retry can finish.
  */

@@ -2,7 +2,7 @@ import { businessDay } from './clock.js';
 import { ledgerEntry, problem, type SandboxContext } from './context.js';
 
 /**
- * The daily close (DESIGN.md, "The daily close", a homologation question): at 00:00
+ * The daily close (docs/decisions.md, "The daily close", a homologation question): at 00:00
  * America/Sao_Paulo the host confirms every sale still pending (and every void still
  * pending), each flagged in the ledger's problems. Undos that arrive afterwards are refused.
  */

@@ -2,7 +2,7 @@ import { decodeTlv, findTlv } from '../emv/index.js';
 
 /**
  * Tags a chip confirmation must carry (the manual lists 95, 9F10, 9F26, 9F27, 9F37 and 9F0B;
- * DESIGN.md: 9F0B is rarely present and is not required).
+ * docs/acquirer.md, "Confirmations and undos": 9F0B is rarely present and is not required).
  */
 export const CONFIRM_TAGS = ['95', '9F10', '9F26', '9F27', '9F37'] as const;
 

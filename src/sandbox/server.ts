@@ -88,7 +88,7 @@ function faultError(base: SandboxBase, code: number | string, status: number | u
 }
 
 /**
- * Builds the sandbox host (DESIGN.md: `buildApp(deps)` apart from `listen()`). State lives in
+ * Builds the sandbox host (docs/architecture.md, "Ports and adapters": built apart from `listen()`). State lives in
  * SQLite (`options.dbFile`) so a restart loses nothing. Every request is handled in full or
  * refused as the host refuses it; nothing a client sends can crash it. Each base address of the
  * acquirer is its own listener (src/sandbox/routes.ts): a path sent to the wrong one is unknown there.

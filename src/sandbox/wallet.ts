@@ -265,7 +265,10 @@ export class WalletApi {
     return { status: 200, body: answer };
   }
 
-  /** A wallet payment of a terminal's QR becomes a terminal sale the terminal finds by its MerchantOrderId (DESIGN.md). */
+  /**
+   * A wallet payment of a terminal's QR becomes a terminal sale the terminal finds by its MerchantOrderId
+   * (docs/decisions.md, "The sandbox host").
+   */
   #recordTerminalSale(code: ParsedPadraoq, orderId: string, terminalId: string, amount: number, authorizationCode: string, nsu: string, pan: string): string {
     const ctx = this.#ctx;
     const now = ctx.clock.now();

@@ -31,7 +31,7 @@ export function saleClose(task: { sentAt: string }): Date {
 }
 
 /**
- * One attempt at undoing a sale (DESIGN.md's undo race, bounded by the SALE's business day).
+ * One attempt at undoing a sale (the undo race of docs/decisions.md, bounded by the SALE's business day).
  *
  * - Until `closeMarginMs` before the close of the day the sale was sent in: undo (by PaymentId
  *   when known, else by order id) and, unless its 2xx answer decided, query by order id.

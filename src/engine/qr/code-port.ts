@@ -19,7 +19,7 @@ export interface QrIssued {
 
 /**
  * Where a wallet QR sale's code comes from, the port the QR engine's adapters implement
- * (DESIGN.md, "Wallet QR sales"): `terminal` builds the `br.com.padraoq` code itself and the
+ * (docs/architecture.md, "Wallet QR sale"): `terminal` builds the `br.com.padraoq` code itself and the
  * wallet's payment shows up as a terminal sale found by MerchantOrderId; `ecommerce` asks the
  * e-commerce API for a QR code sale (`Payment.Type` `qrcode`, status 12 until paid, 2 once paid).
  * Either way the engine then watches, confirms and undoes through its AcquirerDeliveryPort.

@@ -1,7 +1,7 @@
 import type { ConfirmationMode } from '../sale/types.js';
 
 /**
- * A wallet QR sale (DESIGN.md, "Wallet QR sales"): the terminal builds the dynamic
+ * A wallet QR sale (docs/architecture.md, "Wallet QR sale"): the terminal builds the dynamic
  * `br.com.padraoq` code itself, shows it, and queries the host by MerchantOrderId until the
  * wallet's payment appears, the code expires or the sale is cancelled. A payment is then
  * confirmed or undone like a card sale; after a cancel or an expiry an outbox task keeps

@@ -108,7 +108,7 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
 
   /**
    * At start, before any new sale: decides and records what each unfinished sale needs
-   * (DESIGN.md's recovery table); the outbox delivers it.
+   * (docs/architecture.md, "Recovery"); the outbox delivers it.
    */
   recover(): { id: number; from: string; plan: string }[] {
     const ctx = this.ctx();

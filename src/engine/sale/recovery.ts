@@ -2,7 +2,7 @@ import { saleTransition } from './machine.js';
 import type { SaleContext, SaleData, SaleEffect, SaleState, SaleStateName } from './types.js';
 
 /**
- * What one unfinished sale needs after a restart: DESIGN.md's recovery table as a pure
+ * What one unfinished sale needs after a restart: the recovery table of docs/architecture.md ("Recovery") as a pure
  * function. Recovery decides and records this synchronously before a new sale starts; the
  * outbox then delivers it.
  *

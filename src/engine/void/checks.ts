@@ -63,7 +63,7 @@ function sixFour(masked: string): string {
 }
 
 /**
- * Whether the card read for the void is the sale's (DESIGN.md: masked PAN, expiry and PAN
+ * Whether the card read for the void is the sale's (docs/decisions.md, "Voids": masked PAN, expiry and PAN
  * sequence number). Returns what differs, or undefined when it matches. An expiry or sequence
  * number missing on one side is a mismatch only when the other side has it.
  */

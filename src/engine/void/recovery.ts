@@ -1,7 +1,7 @@
 import type { VoidEffect, VoidState, VoidStateName } from './types.js';
 
 /**
- * What one unfinished void needs after a restart: DESIGN.md's recovery table read for voids.
+ * What one unfinished void needs after a restart: the recovery table (docs/architecture.md, "Recovery") read for voids.
  *
  * | state when the terminal stopped        | recovery                                                |
  * |----------------------------------------|---------------------------------------------------------|

@@ -1,5 +1,5 @@
 /**
- * The card void's states, inputs and effects (DESIGN.md, "The acquirer": void, two-phase and
+ * The card void's states, inputs and effects (docs/acquirer.md, "Voids": two-phase and
  * card-present). A state is what the journal holds; the card read again for the void lives in
  * memory only, for the one request that needs it.
  */

@@ -6,7 +6,7 @@ import type { Issuer, Parameters } from '../schema/tables.js';
  * The three levels that carry the same flags: the terminal-wide `Parameters`, the card's
  * `Issuers` row and its `Bins` row (the last two unknown before the card is read).
  *
- * How they combine (decision, README "Decisions"; the documents give each level's flag without a
+ * How they combine (decision, docs/decisions.md "Initialization tables"; the documents give each level's flag without a
  * precedence): a permission (`Allow…`) holds only if every level that carries it allows it; a
  * requirement or check (`Requires…`, `Check…`, `Restrict…`, `Interprets…`) applies if any level
  * sets it. The stricter level always wins.

@@ -19,7 +19,7 @@ export interface FieldRule {
 export type PadraoqModel = 'current' | 'earlier' | 'oldest';
 
 export const PADRAOQ_GUI = 'br.com.padraoq';
-/** The second scheme's GUI: the document's anonymised name and the real one (DESIGN.md "The acquirer"). */
+/** The second scheme's GUI: the document's anonymised name and the real one (docs/acquirer.md, "Wallet QR codes"). */
 export const SECOND_SCHEME_GUIS = ['BR.COM.ELO', 'BR.COM.SCHEMEB'] as const;
 export const DEFAULT_SECOND_SCHEME_GUI = 'BR.COM.ELO';
 /** 27.01 for this service operator. */

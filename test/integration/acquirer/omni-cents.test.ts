@@ -5,7 +5,7 @@ import { OmniVoidAdapter } from '../../../src/adapters/acquirer-void.js';
 import { attemptUndo } from '../../../src/engine/outbox/undo-race.js';
 import { EMV_CONFIRM, EMV_UNDO, emvTags, sale, startHarness, voidRequest, type Harness } from './harness.js';
 
-/** Cents outcomes (DESIGN.md and the manual's "Simular respostas" tables), first N = 1 attempt. */
+/** Cents outcomes (docs/sandbox.md and the manual's "Simular respostas" tables), first N = 1 attempt. */
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness({ withholdMs: 900, clientTimeoutMs: 400, outcomeAttempts: 1 }); // first-N: these tests retry past a cents outcome

@@ -1,7 +1,7 @@
 /**
  * Outcomes end to end through the daemon's API (the virtual pinpad as its own process on a pty,
  * the sandbox host on loopback, SQLite files): the sandbox's outcomes by the PAN's last digit and
- * by the amount's cents (002 "Sandbox behaviour"; DESIGN.md: sale 10-19, undo and confirmation
+ * by the amount's cents (002 "Sandbox behaviour"; docs/sandbox.md: sale 10-19, undo and confirmation
  * 20-29), cards that cannot be sold, both confirmation modes and an ECR that never decides.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -64,7 +64,7 @@ describe('the DUKPT key slots, read by the daemon while it holds the pinpad', ()
       const k = h.body.pinpad.keySlots!;
       expect(k.error).toBeNull();
       expect(k.configured).toEqual({ pin: 1, data: 2 });
-      // The KSN: FFFFF + the sandbox's KSI + device id + counter (DESIGN.md), from GIX PP_KSNTDESP01.
+      // The KSN: FFFFF + the sandbox's KSI + device id + counter (docs/acquirer.md), from GIX PP_KSNTDESP01.
       expect(k.pin?.['01']).toEqual({ present: true, ksn: expect.stringMatching(new RegExp(`^FFFFF${SANDBOX_KEYS.ksi}[0-9A-F]{10}$`)) });
       expect(k.data?.['02']).toMatchObject({ present: true });
       // No key material anywhere in the answer: not the BDK, not the initial keys derived from it.

@@ -51,7 +51,7 @@ describe("the day's report against the sandbox ledger, through a real daemon", (
     const expected = { declined: 0, undone: 0, confirmed: 0 };
     const confirmedIds: number[] = [];
     for (let i = 0; i < 20; i++) {
-      // Cents 11: the sandbox declines; cents 10: it approves (DESIGN.md, sandbox outcomes).
+      // Cents 11: the sandbox declines; cents 10: it approves (docs/sandbox.md, "Outcomes by the amount's cents").
       const declined = i % 5 === 3;
       const amount = 1000 + i * 100 + (declined ? 11 : 10);
       const ecr = i % 4 === 0;

@@ -18,7 +18,7 @@ import { ownerDeps, qrSaleRequest, shownCode } from './terminal.js';
 import { sandboxSettings } from '../../../src/sandbox/index.js';
 
 /**
- * An undo of a paid e-commerce QR sale first tried after the daily close (README, "The e-commerce
+ * An undo of a paid e-commerce QR sale first tried after the daily close (docs/decisions.md, "The e-commerce
  * QR sale"). The terminal's business time is a HostClock taught by the sandbox's Date headers; the
  * sandbox's clock control moves the host past 00:00 America/Sao_Paulo.
  */

@@ -19,7 +19,7 @@ const LOST: Exchange = { kind: 'transport', failure: 'lost' };
 const answer = (status: number, body: unknown): Exchange => ({ kind: 'answer', status, body });
 const pay = (p: Record<string, unknown>): unknown => ({ MerchantOrderId: '1', Payment: { PaymentId: 'pid', ...p } });
 
-describe('sale outcome table (DESIGN.md, "Outcome tables")', () => {
+describe('sale outcome table (docs/decisions.md, "The acquirer\'s answers")', () => {
   const rows: [string, Exchange, string][] = [
     ['201 Status 2 → approved', answer(201, pay({ Status: 2, ReturnCode: '000' })), 'approved'],
     ['201 Status "2" (string) → approved', answer(201, pay({ Status: '2' })), 'approved'],

@@ -11,7 +11,7 @@ function seed(name: string): number {
 }
 
 describe('KSN', () => {
-  it('reads the acquirer layout: FFFFF + 5-digit KSI + device id + 21-bit counter (DESIGN.md example)', () => {
+  it('reads the acquirer layout: FFFFF + 5-digit KSI + device id + 21-bit counter (docs/acquirer.md example)', () => {
     const k = parseKsn('FFFFF030331234500012', { acquirer: true });
     expect(k.prefix).toBe('FFFFF');
     expect(k.ksi).toBe('03033');

@@ -13,7 +13,7 @@ const FCI_DSID =
 const CLEAR = ['5413339000001513', '5981786067381230', '4B4C53432043415244', 'KLSC CARD', '20122019', 'D29125', '3534313333333930'];
 
 describe('dumpTlv masks card data by tag', () => {
-  it('covers the tags DESIGN.md names', () => {
+  it('covers the tags docs/operations.md names (Logs)', () => {
     for (const t of ['5A', '57', '56', '5F20', '9F0B', '9F6B', '99']) expect(MASKED_TAGS).toContain(t);
   });
 

@@ -219,7 +219,7 @@ describe('card sale state machine', () => {
   });
 });
 
-describe('recovery at start (DESIGN.md recovery table)', () => {
+describe('recovery at start (docs/architecture.md recovery table)', () => {
   const base = start('ecr').data;
   const at = (name: SaleState['name'], extra: Partial<SaleState['data']> = {}): SaleState => ({ name, data: { ...base, ...extra } });
 

@@ -23,7 +23,7 @@ async function lint(file: string, code: string): Promise<string[]> {
   return result!.messages.map((m) => m.message);
 }
 
-describe('the layer lint rule (DESIGN.md "Layers and folders")', () => {
+describe('the layer lint rule (docs/architecture.md "Rings")', () => {
   it('refuses drivers importing src', async () => {
     expect(await lint('drivers/pinpad/x.ts', "import { a } from '../../src/core/errors/index.js';")).toEqual([
       'drivers/pinpad may not import src/core (layers point down: see DESIGN.md "Layers and folders")',

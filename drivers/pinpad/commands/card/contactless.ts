@@ -59,7 +59,7 @@ export async function readCardWithRules(
 }
 
 /**
- * The terminal's reading of GOX (DESIGN.md: no offline approval). Online: go to the host. Declined:
+ * The terminal's reading of GOX (docs/pinpad.md: no offline approval). Online: go to the host. Declined:
  * the card declined. An offline approval is never accepted: from a contactless card it is a failed
  * read ("insert the card", with an alarm); from a contact chip, which GOX forbade, it is a card fault.
  */

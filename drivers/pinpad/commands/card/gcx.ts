@@ -6,7 +6,7 @@ import type { CommandSpec } from '../spec.js';
 import { bytes, digits, need, params, readData, tagList, text, type Data } from './kit.js';
 import { maskPanField } from './mask.js';
 
-/** How many PAN digits stay open (SPE_PANMASK "eedd"); first 8 and last 4 by default (DESIGN.md). */
+/** How many PAN digits stay open (SPE_PANMASK "eedd"); first 8 and last 4 by default (docs/pinpad.md). */
 export interface PanMask {
   left: number;
   right: number;

@@ -23,7 +23,7 @@ export interface GoxRequest {
   currency?: string;
   /** SPE_KEYIDX: the DUKPT PIN key slot. */
   pinKeyIndex: number;
-  /** SPE_GOXOPT second digit: the card may not approve offline (true unless said otherwise: DESIGN.md). */
+  /** SPE_GOXOPT second digit: the card may not approve offline (true unless said otherwise: docs/pinpad.md). */
   noOfflineApproval?: boolean;
   /** SPE_GOXOPT first digit: the PAN is on the exception list. */
   exceptionList?: boolean;
