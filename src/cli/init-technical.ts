@@ -50,7 +50,8 @@ export interface TechnicalParameter {
 }
 
 /**
- * The technical parameters from the pinpad's GIX answer, as docs/acquirer.md ("Initialization") maps them:
+ * The technical parameters from the pinpad's GIX answer, as docs/acquirer.md ("Initialization and
+ * registration") maps them:
  * PP_KRNLVER → KernelEmvVersion, PP_CTLSVER → ContactlessModuleVersion, PP_MCTLSVER and
  * PP_VCTLSVER → the PayPass and payWave kernels, PP_MODEL, PP_MNNAME, PP_SOVER (firmware),
  * PP_MANVERS (the ABECS shared library: BasicLibVersion), PP_SPECVER, PP_APPVERS (the acquirer's
