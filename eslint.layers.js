@@ -82,10 +82,10 @@ function permits(from, to) {
 export const layersRule = {
   meta: {
     type: 'problem',
-    docs: { description: 'imports point down the layers of DESIGN.md' },
+    docs: { description: 'imports point down the rings of docs/architecture.md' },
     schema: [],
     messages: {
-      up: '{{from}} may not import {{to}} (layers point down: see DESIGN.md "Layers and folders")',
+      up: '{{from}} may not import {{to}} (layers point down: see docs/architecture.md "Rings")',
       unknown: '{{from}} is not a known area; add it to eslint.layers.js',
       mirror: '{{from}} may not import {{to}}: {{why}}',
       impure: '{{from}} is a pure codec and may not import {{module}}',

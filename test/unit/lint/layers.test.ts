@@ -26,7 +26,7 @@ async function lint(file: string, code: string): Promise<string[]> {
 describe('the layer lint rule (docs/architecture.md "Rings")', () => {
   it('refuses drivers importing src', async () => {
     expect(await lint('drivers/pinpad/x.ts', "import { a } from '../../src/core/errors/index.js';")).toEqual([
-      'drivers/pinpad may not import src/core (layers point down: see DESIGN.md "Layers and folders")',
+      'drivers/pinpad may not import src/core (layers point down: see docs/architecture.md "Rings")',
     ]);
   });
 
@@ -67,7 +67,7 @@ describe('the layer lint rule (docs/architecture.md "Rings")', () => {
 
   it('places src/fleet beside the API: it reads the store, the engines and operations, and nothing below imports it', async () => {
     expect(await lint('src/fleet/x.ts', "import '../store/index.js'; import '../engine/sale/engine.js'; import '../operations/day/index.js'; import '../config/fleet.js'; import '../core/log/index.js';")).toEqual([]);
-    expect(await lint('src/fleet/x.ts', "import '../api/app.js';")).toEqual(['src/fleet may not import src/api (layers point down: see DESIGN.md "Layers and folders")']);
+    expect(await lint('src/fleet/x.ts', "import '../api/app.js';")).toEqual(['src/fleet may not import src/api (layers point down: see docs/architecture.md "Rings")']);
     expect(await lint('src/fleet/x.ts', "import '../adapters/pix.js';")).toHaveLength(1);
     expect(await lint('src/fleet/x.ts', "import '../sandbox/index.js';")).toHaveLength(1);
     expect(await lint('src/api/x.ts', "import '../fleet/client.js';")).toHaveLength(1);
@@ -78,7 +78,7 @@ describe('the layer lint rule (docs/architecture.md "Rings")', () => {
 
   it('refuses the sandbox importing the acquirer client: the host is written from the manual, not from our client', async () => {
     expect(await lint('src/sandbox/x.ts', "import { ROUTES } from '../acquirer/routes.js';")).toEqual([
-      'src/sandbox may not import src/acquirer (layers point down: see DESIGN.md "Layers and folders")',
+      'src/sandbox may not import src/acquirer (layers point down: see docs/architecture.md "Rings")',
     ]);
     expect(await lint('src/sandbox/x.ts', "export * from '../acquirer/outcomes.js';")).toHaveLength(1);
     expect(await lint('src/sandbox/x.ts', "const c = await import('../acquirer/index.js');")).toHaveLength(1);
