@@ -40,6 +40,9 @@ export interface OwnerDeps {
 
 type ReceiptResult = 'printed' | 'skipped' | 'failed' | 'unsure';
 
+/** How often an armed deadline is checked against the (host) clock, which may jump, ms. */
+const DEADLINE_CHECK_MS = 1000;
+
 type AlarmEffect = { kind: 'alarm'; code: string; message: string };
 
 /**
@@ -314,15 +317,35 @@ export abstract class MachineOwner<N extends string, D extends { merchantOrderId
     if (effects.some((e) => this.#durable.has(e.kind))) this.deps.onOutbox?.();
   }
 
-  /** Arms the cash register's deadline: when it passes, the deadline input is applied. */
+  /**
+   * Arms the cash register's deadline: when it passes, the deadline input is applied. `at` is host
+   * time, and the clock follows the host's `Date` header: it jumps when the terminal learns the
+   * host's time, e.g. the first answer after a restart, whose recovery armed this deadline on the
+   * terminal's own clock (hours behind a host whose clock moved, the chaos run's brown-out). So the
+   * deadline is checked against the clock at least every DEADLINE_CHECK_MS, and it passes at the
+   * first of: the clock reaching `at`, or the real time it was armed for having elapsed (the cash
+   * register's time, whatever the clock learns meanwhile).
+   */
   protected schedule(id: number, at: string): void {
     clearTimeout(this.#timers.get(id));
-    const t = setTimeout(() => {
+    const due = Date.parse(at);
+    const left = (): number => due - this.deps.clock.now().getTime();
+    const elapsedAt = performance.now() + Math.max(0, left());
+    const check = (): void => {
+      const wait = Math.min(left(), elapsedAt - performance.now());
+      if (wait > 0) {
+        arm(Math.min(wait, DEADLINE_CHECK_MS));
+        return;
+      }
       this.#timers.delete(id);
       this.apply(id, this.deadlineInput()).catch((e: unknown) => this.deps.log.error({ id, err: e }, 'deadline undo failed'));
-    }, Math.max(0, Date.parse(at) - this.deps.clock.now().getTime()));
-    t.unref();
-    this.#timers.set(id, t);
+    };
+    const arm = (ms: number): void => {
+      const t = setTimeout(check, ms);
+      t.unref();
+      this.#timers.set(id, t);
+    };
+    arm(Number.isFinite(due) ? Math.min(Math.max(0, left()), DEADLINE_CHECK_MS) : 0);
   }
 
   protected alarm(id: number, code: string, message: string): void {

@@ -3,7 +3,8 @@ import { OmniDeliveryAdapter } from '../../../src/adapters/acquirer-delivery.js'
 import { OmniSaleAdapter } from '../../../src/adapters/acquirer-sale.js';
 import { SimulatedCardPort, type SimulatedCardOptions } from '../../../src/adapters/simulated-card.js';
 import { TextReceiptPrinter } from '../../../src/adapters/text-receipt.js';
-import { systemClock } from '../../../src/core/clock.js';
+import { systemClock, type Clock } from '../../../src/core/clock.js';
+import { HostClock } from '../../../src/core/host-clock.js';
 import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
 import type { SaleAuthorizationPort } from '../../../src/engine/ports.js';
 import { SaleEngine, type SaleEvent } from '../../../src/engine/sale/engine.js';
@@ -41,7 +42,7 @@ interface Terminal {
   settle(): Promise<void>;
 }
 
-function terminal(o: { dir?: string; card?: SimulatedCardOptions; host?: SaleAuthorizationPort; ecrDecisionMs?: number } = {}): Terminal {
+function terminal(o: { dir?: string; card?: SimulatedCardOptions; host?: SaleAuthorizationPort; ecrDecisionMs?: number; clock?: Clock } = {}): Terminal {
   const db = openTerminalDatabase(o.dir ?? tempDir());
   const journal = new Journal(db);
   const outbox = new Outbox(db);
@@ -55,7 +56,7 @@ function terminal(o: { dir?: string; card?: SimulatedCardOptions; host?: SaleAut
     card: new SimulatedCardPort(o.card),
     host: o.host ?? new OmniSaleAdapter(h.acquirer.omni, identity),
     receipt: printer,
-    clock: systemClock,
+    clock: o.clock ?? systemClock,
     log,
     attended: true,
     ecrDecisionMs: o.ecrDecisionMs ?? 60_000,
@@ -66,7 +67,7 @@ function terminal(o: { dir?: string; card?: SimulatedCardOptions; host?: SaleAut
     db,
     outbox,
     port: new OmniDeliveryAdapter(h.acquirer.omni),
-    clock: systemClock,
+    clock: o.clock ?? systemClock,
     log,
     onSettled: (t, d) => engine.settled(t, d),
     undoRace: { processingWindowMs: 1500 },
@@ -152,6 +153,21 @@ describe('card sales through the engine, the strict sandbox and a real SQLite jo
     const { entry, done } = await t.engine.start(credit(1010, 'ecr'));
     await done;
     await new Promise((r) => setTimeout(r, 400));
+    await t.settle();
+    expect(t.journal.get(entry.id)).toMatchObject({ state: 'undone', data: { reason: 'no decision before the deadline' } });
+    expect(await ledgerRow(entry.merchantOrderId)).toMatchObject({ charged: 0 });
+    t.db.close();
+  });
+
+  it('the clock learns the host is hours ahead while a sale awaits the decision: the deadline passes on the host clock, not hours later', async () => {
+    // The daemon's clock follows the host's Date header (HostClock); the deadline was armed an hour out.
+    const clock = new HostClock(systemClock);
+    const t = terminal({ ecrDecisionMs: 3_600_000, clock });
+    const { entry, done } = await t.engine.start(credit(1010, 'ecr'));
+    await done;
+    expect(t.journal.get(entry.id)?.state).toBe('awaiting-decision');
+    expect(clock.observe(new Date(Date.now() + 2 * 3_600_000))).toBe(true);
+    for (let i = 0; i < 300 && t.journal.get(entry.id)?.state === 'awaiting-decision'; i++) await new Promise((r) => setTimeout(r, 50));
     await t.settle();
     expect(t.journal.get(entry.id)).toMatchObject({ state: 'undone', data: { reason: 'no decision before the deadline' } });
     expect(await ledgerRow(entry.merchantOrderId)).toMatchObject({ charged: 0 });
