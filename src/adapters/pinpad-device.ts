@@ -1,4 +1,4 @@
-import { BibcompTransport, bibcompLibrary } from '../../drivers/bibcomp/index.js';
+import { bibcompLibrary, bibcompTransportFor } from '../../drivers/bibcomp/index.js';
 import { card as cardCommands, SecurePinpad } from '../../drivers/pinpad/index.js';
 import { SerialTransport, TcpTransport, type Transport } from '../../drivers/transport/index.js';
 import type { Config } from '../config/index.js';
@@ -22,7 +22,8 @@ export function bibcompTransport(d: { library: string; port: string; callTimeout
   } catch (e) {
     throw new OmniposError('CONFIG_INVALID', `pinpad.device.library: ${(e as Error).message}`, { path: 'pinpad.device.library' });
   }
-  return () => new BibcompTransport({ calls: lib.calls, wedged: lib.wedged, port: d.port, callTimeoutMs: d.callTimeoutMs, ...(log ? { log } : {}) });
+  // a library without the generic command is driven through its classic functions (issue 19)
+  return () => bibcompTransportFor(lib, { port: d.port, callTimeoutMs: d.callTimeoutMs, ...(log ? { log } : {}) });
 }
 
 export interface PinpadDevice {
