@@ -19,3 +19,4 @@ export function bibcompTransportFor(lib: { calls: BibcompCalls; wedged: Wedge },
   const common = { calls: lib.calls, wedged: lib.wedged, port: o.port, ...(o.callTimeoutMs !== undefined ? { callTimeoutMs: o.callTimeoutMs } : {}), ...(o.log ? { log: o.log } : {}) };
   return lib.calls.generic ? new BibcompTransport(common) : new ClassicBibcompTransport(common);
 }
+export { findBibcompLibraries, LIBRARY_DIRS } from './discover.js';
