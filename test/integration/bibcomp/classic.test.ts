@@ -13,6 +13,7 @@ import { PinpadCardPort } from '../../../src/adapters/pinpad-card.js';
 import { cardSim } from '../../../src/sim/pinpad/card/index.js';
 import { VirtualPinpad } from '../../../src/sim/pinpad/server.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
+import records from '../../vectors/initialization/abecs-4.1-records.json' with { type: 'json' };
 import { buildBibcomp, setFault } from './build.js';
 
 const cleanup: (() => Promise<void>)[] = [];
@@ -95,6 +96,17 @@ describe('a BibComp library without the generic command', () => {
     const f = await pinpad.run(card.FNC, { outcome: 'approved', arc: '00', tags: ['9F27'] });
     expect(f.decision).toBe('approved');
     await pinpad.run(card.RMC, ['OBRIGADO', '']);
+  }, 30_000);
+
+  it('loads the EMV tables through PP_TableLoadInit/Rec/End (TLI, TLR, TLE): the §4.1.1 record in force under its version', async () => {
+    const { sim, pinpad } = await rig();
+    const started = await card.startTableLoad(pinpad, { acquirer: '02', version: 'CLASSIC001' });
+    expect(started.versionDiffers).toBe(true); // PPCOMP_TABEXP (20) is ST_TABVERDIF: the load goes on (§3.5.2)
+    await pinpad.run(card.TLR, { records: [records.aid340.record] });
+    await pinpad.run(card.TLE, undefined);
+    expect(cardSim(sim.engine.state).tables.version('02')).toBe('CLASSIC001');
+    expect(await pinpad.run(card.GTS, '02')).toBe('CLASSIC001');
+    expect(sim.engine.state.received).toEqual(expect.arrayContaining(['TLI', 'TLR', 'TLE', 'GTS']));
   }, 30_000);
 
   it('refuses card sales by name, before any card is asked: the library cannot have the track encrypted', async () => {

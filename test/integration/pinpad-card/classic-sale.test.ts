@@ -125,6 +125,20 @@ describe.skipIf(!HAS_SOCAT)('the card port on a classic-only pinpad (GCR → EBX
     await port.end('CANCELADA');
   });
 
+  it('CKE (§3.3.3): the driver reads the virtual pinpad\'s swipe event (tracks masked) and a key', async () => {
+    const c = TEST_CARDS.find((x) => x.pin === '4321')!;
+    rig.choose({ pan: c.pan, via: 'stripe' });
+    const r = await rig.pinpad.run(card.CKE, { key: true, stripe: true, chip: 'insert', contactless: false });
+    expect(r.event).toBe('stripe');
+    if (r.event === 'stripe') {
+      expect(r.maskedPan).toMatch(/^\d{8}\*+\d{4}$/);
+      r.clear.wipe();
+    }
+    expect(JSON.stringify(r)).not.toContain(c.pan);
+    rig.choose({ action: 'cancel' });
+    expect(await rig.pinpad.run(card.CKE, { key: true })).toEqual({ event: 'key', key: '13' });
+  });
+
   it('nothing the driver logged holds a clear PAN or track', () => {
     const all = rig.logs.join('\n');
     for (const c of TEST_CARDS) expect(all).not.toContain(c.pan);

@@ -191,3 +191,21 @@ describe('GOC (§3.6.3) and FNC (§3.6.4)', () => {
     expect(card.GTS.decode(answer(Buffer.from('GTS000010XEMVST0003', 'latin1')), '02')).toBe('XEMVST0003');
   });
 });
+
+describe('CKE (§3.3.3)', () => {
+  it('encodes both command examples (lines 4339, 4378) and decodes the key answer example (F1, line 4383)', () => {
+    expect(latin1(card.CKE.encode({ key: true, stripe: true, chip: 'insert', contactless: true }))).toBe('CKE0041111');
+    expect(latin1(card.CKE.encode({ key: true }))).toBe('CKE003100');
+    expect(card.CKE.decode(answer(Buffer.from('CKE000003004', 'latin1')), {})).toEqual({ event: 'key', key: '04' });
+    expect(card.CKE.decode(answer(Buffer.from('CKE00000221', 'latin1')), {})).toEqual({ event: 'chip', present: true });
+  });
+
+  it('a swipe: the tracks masked, the clear ones apart and never printed', () => {
+    const t1 = 'B4761739001010010^SANDBOX CARD/ZERO         ^30122010000000000';
+    const t2 = '4761739001010010=30122010000000000';
+    const body = `1${String(t1.length).padStart(2, '0')}${t1.padEnd(76)}${String(t2.length).padStart(2, '0')}${t2.padEnd(37)}000${''.padEnd(104)}`;
+    const r = card.CKE.decode(answer(Buffer.from(`CKE000225${body}`, 'latin1')), {});
+    expect(r).toMatchObject({ event: 'stripe', maskedPan: '47617390****0010', track2: '47617390****0010=3012201' });
+    expect(JSON.stringify(r) + inspect(r)).not.toContain('4761739001010010');
+  });
+});

@@ -19,3 +19,4 @@ export { GCR, decodeGcr, type GcrRequest, type GcrResult } from './classic/gcr.j
 export { GOC, FNC, GTS, type GocRequest, type FncRequest } from './classic/chip.js';
 export { ClassicCardPinpad, CLASSIC_TRACK_REFUSAL, type ClassicCardOptions, type ClassicRunner } from './classic/flow.js';
 export { ClearCardData } from './classic/tracks.js';
+export { CKE, type CkeRequest, type CkeResult } from './classic/events.js';
