@@ -49,11 +49,10 @@ describe('the virtual pinpad answers the classic card commands (§3.6, §3.5.1, 
   }
   const deck = () => cardSim(sim.engine.state).deck;
 
-  it('GCR example 2 with other table versions is ST_TABVERDIF; "GCR" alone then reads the swiped card (fixed layout, tracks in clear)', async () => {
+  it('GCR example 2 reads a swiped card whatever the table version (§6.8.1.2 checks it for an inserted chip only): fixed layout, tracks in clear', async () => {
     const card = TEST_CARDS.find((c) => c.lastDigitOutcome === 0 && !c.failure)!;
     expect(deck().choose({ pan: card.pan, via: 'stripe' }).ok).toBe(true);
-    expect((await exchange(GCR_EXAMPLE_2)).answer).toBe('GCR020');
-    const { answer } = await exchange('GCR');
+    const { answer } = await exchange(GCR_EXAMPLE_2);
     expect(answer.slice(0, 9)).toBe('GCR000342');
     const d = answer.slice(9);
     expect(d.slice(0, 2)).toBe('00'); // GCR_CARDTYPE magnetic
@@ -97,11 +96,18 @@ describe('the virtual pinpad answers the classic card commands (§3.6, §3.5.1, 
     expect((await exchange(FNC_EXAMPLE)).answer).toBe('FNC010'); // once
   });
 
-  it('GCR example 1 (a list of records the tables do not hold): ST_TABVERDIF, then the card is not accepted', async () => {
+  it('GCR example 1 with a chip inserted: ST_TABVERDIF (other version, §6.8.1.2); "GCR" alone (§6.8.2) then finds none of its records', async () => {
     const card = TEST_CARDS.find((c) => c.lastDigitOutcome === 0 && !c.failure && c.serviceCode.startsWith('2'))!;
     deck().choose({ pan: card.pan, via: 'chip' });
     expect((await exchange(GCR_EXAMPLE_1)).answer).toBe('GCR020');
     expect((await exchange('GCR')).answer).toBe('GCR070');
+  });
+
+  it('a contactless card is read whatever GCR_TABVER says (§6.8.1.3, §7.4)', async () => {
+    const card = TEST_CARDS.find((c) => c.name.startsWith('mastercard credit, chip'))!;
+    deck().choose({ pan: card.pan, via: 'contactless' });
+    const r = await exchange('GCR041' + '0099000000001200251125120000' + 'NOTTHEONE0' + '001');
+    expect(r.answer.slice(0, 11)).toBe('GCR00034206');
   });
 
   it('refuses malformed classic commands (§6.2.2: ST_INVPARM) and out-of-order ones (ST_INVCALL)', async () => {
@@ -109,6 +115,7 @@ describe('the virtual pinpad answers the classic card commands (§3.6, §3.5.1, 
     expect((await exchange('GCR041' + GCR_EXAMPLE_2.slice(6, 46) + '2')).answer).toBe('GCR011'); // GCR_CTLSON "2"
     expect((await exchange('GCR041' + '0099000000002837140724113922TABVER0918010')).answer).toBe('GCR011'); // a list count without a list
     expect((await exchange('GCR')).answer).toBe('GCR010'); // nothing pending
+    expect((await exchange('RMC032' + ' '.repeat(32))).answer).toBe('RMC000'); // no card held from here
     expect((await exchange(GOC_EXAMPLE)).answer).toBe('GOC010');
     expect((await exchange(FNC_EXAMPLE)).answer).toBe('FNC010');
     expect((await exchange('GTS0030AB')).answer).toBe('GTS011');

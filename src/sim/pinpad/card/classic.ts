@@ -87,10 +87,6 @@ export const gcr: SimHandler = async (cmd, ctx) => {
   else if (cmd.blocks.length === 1) ask = readGcr(cmd.blocks[0]!);
   if (!ask) return fail('GCR', again ? ST.INVCALL : ST.INVPARM);
   PENDING.delete(sim);
-  if (!again && (sim.tables.version(ask.acquirer) ?? zeros(10)) !== ask.tableVersion) {
-    PENDING.set(sim, ask);
-    return fail('GCR', ST.TABVERDIF);
-  }
   const contactlessOn = ask.contactless && ctx.profile.contactless;
   const msg = contactlessOn ? 'APROXIME, INSIRA\rOU PASSE CARTAO' : 'INSIRA OU PASSE\rO CARTAO';
   sim.held = undefined;
@@ -116,6 +112,12 @@ export const gcr: SimHandler = async (cmd, ctx) => {
       sim.shownOnce.add(c.pan);
       return fail('GCR', ST.CTLSEXTCVM);
     }
+  }
+  // §6.8.1.2: only an inserted chip has GCR_TABVER checked (not a swipe, not contactless: §6.8.1.3, §7.4);
+  // the request is kept for "GCR" alone (§6.8.2), the card stays in the reader
+  if (via === 'chip' && !again && (sim.tables.version(ask.acquirer) ?? zeros(10)) !== ask.tableVersion) {
+    PENDING.set(sim, ask);
+    return fail('GCR', ST.TABVERDIF);
   }
   let aidTables: HeldCard['aidTables'] = [];
   if (via !== 'stripe') {
