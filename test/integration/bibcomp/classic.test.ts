@@ -132,6 +132,24 @@ describe('a BibComp library without the generic command', () => {
     expect(sim.engine.state.display).toEqual(['DE NOVO', '']);
   }, 30_000);
 
+  it('a library stuck in PPCOMP_PROCESSING on PP_GetCard: the cancel still goes out (PP_Abort) and the link is usable after', async () => {
+    const { sim, pinpad, deck } = await rig();
+    deck.choose({ lastDigit: 0, via: 'chip' });
+    const version = await pinpad.run(card.GTS, '00');
+    setFault(library, 'stuck');
+    const ac = new AbortController();
+    const p = pinpad.run(card.GCR, { acquirer: '00', amount: 100, date: '251125', time: '120000', tableVersion: version, contactless: false }, { signal: ac.signal });
+    const end = Date.now() + 20_000;
+    while (!sim.engine.state.received.includes('GCR') && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    const cans = sim.engine.state.cans;
+    ac.abort();
+    expect(isPinpadError(await p.then(() => null, (x: unknown) => x), 'PINPAD_CANCELLED')).toBe(true);
+    expect(sim.engine.state.cans).toBeGreaterThan(cans);
+    setFault(library, 'none');
+    await pinpad.display(['SEGUE', '']);
+    expect(sim.engine.state.display).toEqual(['SEGUE', '']);
+  }, 30_000);
+
   it('a library error on PP_StartGetCard is a lost link: the command fails as disconnected and the driver reconnects', async () => {
     const { pinpad } = await rig();
     setFault(library, 'error');
