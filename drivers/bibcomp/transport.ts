@@ -3,6 +3,7 @@ import { encodeFrame } from '../pinpad/frame.js';
 import type { DriverLogger } from '../pinpad/logger.js';
 import { SILENT_LOGGER } from '../pinpad/logger.js';
 import { TransportError, type Transport } from '../transport/transport.js';
+import { LibraryGate } from './gate.js';
 import { PPCOMP, type BibcompCalls } from './library.js';
 
 const ACK = 0x06;
@@ -46,8 +47,8 @@ export class BibcompTransport implements Transport {
   private readonly chunks: Uint8Array[] = [];
   private reader: { resolve(c: Uint8Array | null): void; reject(e: Error): void } | undefined;
   private failure: TransportError | undefined;
-  /** Library calls, one at a time. */
-  private chain: Promise<unknown> = Promise.resolve();
+  /** Library calls, one at a time, with the wedge deadline. */
+  private readonly gate: LibraryGate;
   /** A command was started and its answers are being polled (until CAN or close). */
   private polling = false;
   private pollGen = 0;
@@ -66,6 +67,7 @@ export class BibcompTransport implements Transport {
     this.afterAnswerMs = opts.afterAnswerMs ?? 50;
     this.log = opts.log ?? SILENT_LOGGER;
     this.wedged = opts.wedged ?? { value: false };
+    this.gate = new LibraryGate(this.callTimeoutMs, this.log, this.wedged);
   }
 
   get isOpen(): boolean {
@@ -189,26 +191,7 @@ export class BibcompTransport implements Transport {
 
   /** Runs one library call after the previous one, with the wedge deadline. */
   private call<T>(name: string, fn: () => Promise<T>): Promise<T> {
-    const run = async (): Promise<T> => {
-      if (this.wedged.value) throw new Error(`the library is wedged in ${this.wedged.call ?? 'a call'}`);
-      let timer: NodeJS.Timeout | undefined;
-      const deadline = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => {
-          this.wedged.value = true;
-          this.wedged.call = name;
-          this.log.warn({ call: name, ms: this.callTimeoutMs }, 'bibcomp library call did not return; the bridge stops calling it');
-          reject(new Error(`${name} did not return within ${this.callTimeoutMs} ms`));
-        }, this.callTimeoutMs);
-      });
-      try {
-        return await Promise.race([fn(), deadline]);
-      } finally {
-        clearTimeout(timer);
-      }
-    };
-    const p = this.chain.then(run, run);
-    this.chain = p.catch(() => undefined);
-    return p;
+    return this.gate.call(name, fn);
   }
 
   private push(chunk: Uint8Array): void {

@@ -1,10 +1,11 @@
 import { EventEmitter } from 'node:events';
+export { INFO_GIX_IDS } from './commands/info.js';
 import { PINPAD_COMMANDS } from '../../tables/pinpad/commands.js';
 import { isTransportError, type Transport } from '../transport/transport.js';
 import { decodeResponse } from './codec/message.js';
 import { CLO, GIN, GIX, OPN_CLASSIC, type GinResult, type GixResult } from './commands/control.js';
 import { DEX, DSP, GCD, type DexOptions, type GcdRequest } from './commands/display.js';
-import { infoFromGin, infoFromGix, type PinpadInfo } from './commands/info.js';
+import { INFO_GIX_IDS, infoFromGin, infoFromGix, type PinpadInfo } from './commands/info.js';
 import { checkResponse, isUnknownCommand, type CommandSpec } from './commands/spec.js';
 import type { TwoLineText } from './commands/text.js';
 import { PinpadError, isPinpadError } from './errors.js';
@@ -72,26 +73,6 @@ const ST_INVPARM = 11;
 const CARD_SESSION_ENDS: ReadonlySet<string> = new Set(['RMC', 'CLO', 'CLX', 'OPN']);
 /** A card transaction with no command for this long is over (its caller never sent RMC). */
 const CARD_SESSION_MAX_IDLE_MS = 300_000;
-
-/**
- * The ids `info()` asks in GIX: what it reports (identity, versions, readers, key maps), not the
- * whole "(†)" set — a GIX without a list took 8 s on a real PPC930 (`transcao_completa_com_scope.txt`, lines 75-81).
- */
-export const INFO_GIX_IDS: readonly number[] = [
-  0x8001, // PP_SERNUM
-  0x8003, // PP_MODEL
-  0x8004, // PP_MNNAME
-  0x8005, // PP_CAPAB
-  0x8006, // PP_SOVER
-  0x8007, // PP_SPECVER
-  0x8008, // PP_MANVERS
-  0x8009, // PP_APPVERS
-  0x8010, // PP_KRNLVER
-  0x8032, // PP_MKTDESP
-  0x8033, // PP_MKTDESD
-  0x8035, // PP_DKPTTDESP
-  0x8036, // PP_DKPTTDESD
-];
 
 /** PKTDATA limit for commands that are not Abecs commands (§2.2.1: legacy compatibility). */
 const MAX_CLASSIC_PKTDATA = 1024;

@@ -1,5 +1,5 @@
-import { BibcompTransport, bibcompLibrary } from '../../drivers/bibcomp/index.js';
-import { SecurePinpad } from '../../drivers/pinpad/index.js';
+import { bibcompLibrary, bibcompTransportFor } from '../../drivers/bibcomp/index.js';
+import { card as cardCommands, SecurePinpad } from '../../drivers/pinpad/index.js';
 import { SerialTransport, TcpTransport, type Transport } from '../../drivers/transport/index.js';
 import type { Config } from '../config/index.js';
 import { OmniposError } from '../core/errors/index.js';
@@ -22,7 +22,8 @@ export function bibcompTransport(d: { library: string; port: string; callTimeout
   } catch (e) {
     throw new OmniposError('CONFIG_INVALID', `pinpad.device.library: ${(e as Error).message}`, { path: 'pinpad.device.library' });
   }
-  return () => new BibcompTransport({ calls: lib.calls, wedged: lib.wedged, port: d.port, callTimeoutMs: d.callTimeoutMs, ...(log ? { log } : {}) });
+  // a library without the generic command is driven through its classic functions (issue 19)
+  return () => bibcompTransportFor(lib, { port: d.port, callTimeoutMs: d.callTimeoutMs, ...(log ? { log } : {}) });
 }
 
 export interface PinpadDevice {
@@ -57,7 +58,14 @@ export async function openPinpad(config: Config, tables: () => TableSet | undefi
   const pinpad = new SecurePinpad({ transport, terminalKey: key, log: driverLog });
   await pinpad.connect().catch((e: unknown) => driverLog.warn({ err: e }, 'pinpad not reachable at start; card sales wait for it'));
   const card = new PinpadCardPort({
-    pinpad,
+    // a pinpad that answers OPN as an obsolete one sells through the classic card commands (issue 19)
+    pinpad: new cardCommands.ClassicCardPinpad(pinpad, {
+      dataKeySlot: config.values.pinpad.dataKeySlot,
+      aidOf: (acq, idx) => {
+        const r = tables()?.tables.aidRecords.find((x) => x.acquirer === acq && x.index === idx);
+        return r?.fields.T1_AID?.slice(0, Number(r.fields.T1_AIDLEN) * 2);
+      },
+    }),
     acquirerIndex: config.values.pinpad.acquirerIndex,
     pinKeySlot: config.values.pinpad.pinKeySlot,
     dataKeySlot: config.values.pinpad.dataKeySlot,

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { SecurePinpad, isUnknownCommand, type PinpadInfo, type SecureStatus, type TerminalKey } from '../../drivers/pinpad/index.js';
+import { findBibcompLibraries, LIBRARY_DIRS } from '../../drivers/bibcomp/index.js';
 import { bibcompTransport } from '../adapters/pinpad-device.js';
 import { loadPinpadKey } from '../adapters/pinpad-keys.js';
 import { discoverPinpadPorts, listHidDevices, listSerialPorts, knownPinpad, SerialTransport, TcpTransport, type Transport } from '../../drivers/transport/index.js';
@@ -175,21 +176,25 @@ Example:
 export const pinpadPorts: Command = {
   path: ['pinpad', 'ports'],
   summary: 'list serial and HID ports and say which look like pinpads (sends nothing)',
-  usage: `omnipos pinpad ports [--json]
+  usage: `omnipos pinpad ports [--json] [--lib-dir DIR]...
 
 Lists ports as the OS reports them, with their stable udev names and USB ids, and marks those
-whose USB ids are known pinpads. Nothing is opened and no byte is sent.
+whose USB ids are known pinpads; then the BibComp libraries (lib*ppcomp*.so, *bibcomp*.so) found
+in /usr/lib, /usr/lib64, /usr/local/lib, the multiarch folders and /opt/*/lib (and each --lib-dir),
+for "pinpad.device": {"kind": "bibcomp", "library": PATH}. Nothing is opened, loaded or sent.
 
 Example:
   omnipos pinpad ports --json`,
   async run(args, ctx) {
-    const { values } = parseArgs({ args, options: { json: { type: 'boolean' } }, strict: true });
+    const { values } = parseArgs({ args, options: { json: { type: 'boolean' }, 'lib-dir': { type: 'string', multiple: true } }, strict: true });
+    const libraries = findBibcompLibraries([...LIBRARY_DIRS, ...(values['lib-dir'] ?? [])]).map((p) => ({ kind: 'library' as const, path: p, pinpad: 'BibComp library' }));
     const ports = [...(await listSerialPorts()), ...(await listHidDevices())].map((p) => ({ ...p, pinpad: knownPinpad(p) ?? null }));
     if (values.json) {
-      printJson(ctx, ports);
+      printJson(ctx, [...ports, ...libraries]);
       return 0;
     }
     if (ports.length === 0) ctx.out('no serial or HID ports found\n');
+    for (const l of libraries) ctx.out(`library ${l.path}  <- BibComp library (kind "bibcomp")\n`);
     for (const p of ports) {
       const ids = p.vendorId !== undefined ? ` ${p.vendorId.toString(16).padStart(4, '0')}:${(p.productId ?? 0).toString(16).padStart(4, '0')}` : '';
       ctx.out(`${p.kind.padEnd(6)} ${p.path}${ids}${p.manufacturer ? ` ${p.manufacturer}` : ''}${p.pinpad ? `  <- pinpad (${p.pinpad})` : ''}\n`);

@@ -91,3 +91,23 @@ export function infoFromGin(general: GinResult, acq03?: GinResult): PinpadInfo {
     keys: { dukptPin: a ? { '01': str(a.GIN_DUKPT) === 'T' ? 'present' : 'absent' } : {} },
   };
 }
+
+/**
+ * The ids `info()` asks in GIX: what it reports (identity, versions, readers, key maps), not the
+ * whole "(†)" set — a GIX without a list took 8 s on a real PPC930 (`transcao_completa_com_scope.txt`, lines 75-81).
+ */
+export const INFO_GIX_IDS: readonly number[] = [
+  0x8001, // PP_SERNUM
+  0x8003, // PP_MODEL
+  0x8004, // PP_MNNAME
+  0x8005, // PP_CAPAB
+  0x8006, // PP_SOVER
+  0x8007, // PP_SPECVER
+  0x8008, // PP_MANVERS
+  0x8009, // PP_APPVERS
+  0x8010, // PP_KRNLVER
+  0x8032, // PP_MKTDESP
+  0x8033, // PP_MKTDESD
+  0x8035, // PP_DKPTTDESP
+  0x8036, // PP_DKPTTDESD
+];

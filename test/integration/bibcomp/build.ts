@@ -6,18 +6,21 @@ import { fileURLToPath } from 'node:url';
 import koffi from 'koffi';
 
 const SOURCE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/bibcomp/ppcomp.c');
-let built: string | undefined;
+const built = new Map<string, string>();
 
 /**
  * The test BibComp library (test/fixtures/bibcomp/ppcomp.c), compiled with the machine's C compiler
- * into a temporary directory, once per test process: `cc -shared -fPIC`.
+ * into a temporary directory, once per test process: `cc -shared -fPIC`. `classic`: the variant
+ * without the generic command (-DPPTEST_NO_GENERIC), a vendor library of the classic kind.
  */
-export function buildBibcomp(): string {
-  if (built && existsSync(built)) return built;
+export function buildBibcomp(variant: 'generic' | 'classic' = 'generic'): string {
+  const done = built.get(variant);
+  if (done && existsSync(done)) return done;
   const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-bibcomp-'));
-  const out = path.join(dir, 'libppcomp.so');
-  execFileSync(process.env.CC ?? 'cc', ['-O2', '-Wall', '-Werror', '-shared', '-fPIC', '-o', out, SOURCE], { stdio: ['ignore', 'ignore', 'pipe'] });
-  built = out;
+  const out = path.join(dir, variant === 'classic' ? 'libppcomp-classic.so' : 'libppcomp.so');
+  const flags = variant === 'classic' ? ['-DPPTEST_NO_GENERIC'] : [];
+  execFileSync(process.env.CC ?? 'cc', ['-O2', '-Wall', '-Werror', ...flags, '-shared', '-fPIC', '-o', out, SOURCE], { stdio: ['ignore', 'ignore', 'pipe'] });
+  built.set(variant, out);
   return out;
 }
 

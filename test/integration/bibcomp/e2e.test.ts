@@ -67,6 +67,18 @@ describe.skipIf(!HAS_SOCAT)('card sales through the daemon with the pinpad behin
     expect(promptsOf(e, s.id)).toContain('enter-pin: DIGITE A SENHA');
   }, 120_000);
 
+  it('fallback, typed entry (GCD, EBX) and the customer cancelling at the PIN screen, through the library', async () => {
+    const f = await sell(e, { name: 'chip fails', via: 'chip' }, { amount: 1600, method: 'credit' }, 60_000);
+    expect(f.view).toMatchObject({ status: 'confirmed', card: { inputMode: 'MagStripe' } });
+    expect(promptsOf(e, f.id)).toContain('insert-card: PASSE O CARTAO');
+    const card0 = testCard('sandbox card ending 0');
+    const t = await sell(e, { keys: [card0.pan, '12', '30'] }, { amount: 1700, method: 'credit', entry: 'typed' }, 60_000);
+    expect(t.view).toMatchObject({ status: 'confirmed', card: { inputMode: 'Typed' } });
+    const p = await sell(e, { lastDigit: 0, via: 'chip', pin: 'cancel' }, { amount: 1750, method: 'credit' }, 60_000);
+    expect(p.view).toMatchObject({ status: 'cancelled' });
+    expect(p.host).toBeUndefined();
+  }, 150_000);
+
   it('the cash register cancels at the card prompt: aborted, nothing at the host', async () => {
     const r = await e.api('POST', '/v1/payments', { amount: 1200, method: 'credit' });
     await e.sim.control({ cmd: 'card', choice: { action: 'nothing', pin: 'right', declineAfterApproval: false, removeEarly: 'no' } });

@@ -7,7 +7,7 @@ import { handlersFor } from '../../../src/sim/pinpad/handlers/index.js';
 import { profile } from '../../../src/sim/pinpad/profile.js';
 import { fcSeed } from '../pinpad/seed.js';
 
-const IDS = ['GCX', 'GTK', 'GOX', 'FCX', 'EBX', 'CEX', 'MNU', 'MLI', 'MLR', 'MLE', 'DSI', 'GPN', 'RMC', 'TLI', 'TLR', 'TLE'] as const;
+const IDS = ['GCX', 'GTK', 'GOX', 'FCX', 'EBX', 'CEX', 'MNU', 'MLI', 'MLR', 'MLE', 'DSI', 'GPN', 'RMC', 'TLI', 'TLR', 'TLE', 'GCR', 'GOC', 'FNC', 'GTS', 'CKE'] as const;
 const SPE_IDS = Array.from({ length: 0x26 }, (_, i) => i + 1);
 
 describe('the virtual pinpad answers any card command, however malformed, with a well-formed response (property)', () => {

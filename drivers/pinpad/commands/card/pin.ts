@@ -18,6 +18,11 @@ export interface GpnRequest {
   maxDigits?: number;
   /** GPN_MSG1: 2 lines of 16. */
   message: TwoLineText;
+  /**
+   * GPN_PAN: only for a classic read (GCR), after which the pinpad holds no PAN (§3.3.11: the empty
+   * PAN is for the End-to-End reads of §5.4, GCX/CEX). Absent: the pinpad's own.
+   */
+  pan?: string;
 }
 
 export interface PinBlockResult {
@@ -34,13 +39,14 @@ export const GPN: CommandSpec<GpnRequest, PinBlockResult> = {
     const min = r.minDigits ?? 4;
     const max = r.maxDigits ?? 12;
     if (min < 4 || max < min || max > 12) throw new PinpadError('PINPAD_INVALID_ARGUMENT', `GPN: PIN length ${min}..${max} must lie in 4..12`, { field: 'GPN_MIN1' });
+    if (r.pan !== undefined && !/^\d{2,19}$/.test(r.pan)) throw new PinpadError('PINPAD_INVALID_ARGUMENT', 'GPN_PAN: expected 2 to 19 digits', { field: 'GPN_PAN' });
     return encodeCommand('GPN', [
       encodeLayout(CARD_LAYOUTS.GPN_REQUEST, {
         GPN_METHOD: '3',
         GPN_KEYIDX: digits(r.keyIndex, 2, 'GPN_KEYIDX'),
         GPN_WKENC: '0'.repeat(32),
-        GPN_PANLEN: '00',
-        GPN_PAN: '',
+        GPN_PANLEN: r.pan === undefined ? '00' : digits(r.pan.length, 2, 'GPN_PANLEN'),
+        GPN_PAN: r.pan ?? '',
         GPN_ENTRIES: '1',
         GPN_MIN1: digits(min, 2, 'GPN_MIN1'),
         GPN_MAX1: digits(max, 2, 'GPN_MAX1'),

@@ -1,6 +1,6 @@
 import { decodeTlv } from '../../../emv/index.js';
 import type { TableRecord } from '../../../emv/table-records/index.js';
-import type { SimHandler } from '../engine.js';
+import type { SimContext, SimHandler } from '../engine.js';
 import { chipOf } from './deck.js';
 import { answerTags, chooseChipCvm, cryptogram, issuerScripts, terminalOverrides, transactionObjects, unpredictable } from './emv.js';
 import { answer, bin, fail, hasKey, num, readParams, ST, str } from './kit.js';
@@ -38,19 +38,70 @@ export const gox: SimHandler = async (cmd, ctx) => {
   const slot = num(p.get('SPE_KEYIDX'));
   if (!acq || method === undefined || slot === undefined) return fail('GOX', ST.MANDAT);
   if (!held.aidTables.some((a) => a.acquirer === acq)) return fail('GOX', ST.INVPARM);
-  if (method !== '3' || !hasKey(ctx, 'dukptPin', slot)) return fail('GOX', ST.ERRKEY);
-  const amount = num(p.get('SPE_AMOUNT')) ?? held.amount;
-  const cashback = num(p.get('SPE_CASHBACK')) ?? held.cashback;
-  const trnType = bin(p.get('SPE_TRNTYPE'))?.[0] ?? held.transactionType;
-  const record = recordFor(sim, held, acq);
-  const chip = chipOf(held.card)!;
-  const c = held.card;
-
   // SPE_EMVDATA: terminal data over the AID record's (a kiosk's 9F35 and 9F33 without signature).
   const terminal = terminalOverrides(bin(p.get('SPE_EMVDATA')));
   if (!terminal) return fail('GOX', ST.INVPARM);
+  const r = await chipVerify(ctx, {
+    acquirer: acq,
+    pinMethod: method,
+    keySlot: slot,
+    amount: num(p.get('SPE_AMOUNT')) ?? held.amount,
+    cashback: num(p.get('SPE_CASHBACK')) ?? held.cashback,
+    transactionType: bin(p.get('SPE_TRNTYPE'))?.[0] ?? held.transactionType,
+    terminal,
+    message: str(p.get('SPE_DSPMSG')) ?? 'DIGITE A SENHA',
+    timeoutS: num(p.get('SPE_TIMEOUT')) ?? 60,
+    tagList: bin(p.get('SPE_TAGLIST')),
+  });
+  if (typeof r === 'number') return fail('GOX', r);
+  const res = `${r.decision}${r.cvm === 'signature' ? '1' : '0'}${r.cvm === 'online' ? '2' : '0'}${r.cvm === 'device' ? '1' : '0'}00`;
+  return answer('GOX', [
+    ['PP_GOXRES', res],
+    ['PP_PINBLK', r.pinBlock ? Buffer.from(r.pinBlock.block, 'hex') : undefined],
+    ['PP_KSN', r.pinBlock ? Buffer.from(r.pinBlock.ksn, 'hex') : undefined],
+    ['PP_EMVDATA', r.tags],
+  ]);
+};
+
+/** What GOX (§3.7.3) and the classic GOC (§3.6.3) ask of the chip, each read by its own layout. */
+export interface ChipVerifyInput {
+  acquirer: string;
+  /** "3" = DUKPT:TDES:PIN (the only method of this pinpad). */
+  pinMethod: string;
+  keySlot: number;
+  amount: number;
+  cashback: number;
+  transactionType: number;
+  terminal: Map<string, string>;
+  message: string;
+  timeoutS: number;
+  tagList: Uint8Array | undefined;
+}
+
+/** The card's first decision: "0" approved offline, "1" declined, "2" online; or a status to answer. */
+export interface ChipVerifyResult {
+  decision: '0' | '1' | '2';
+  cvm: 'none' | 'online' | 'device' | 'signature';
+  pinBlock?: { block: string; ksn: string };
+  tags: Uint8Array | undefined;
+}
+
+/**
+ * Terminal risk management and cardholder verification for the held chip card (GOX and GOC): a
+ * contact chip follows its CVM list, a contactless card asks for the PIN above the AID's contactless
+ * CVM limit, a phone verifies on itself; the card goes online (ARQC) except the test card made to
+ * approve offline over contactless. Returns a status (number) when the command must fail.
+ */
+export async function chipVerify(ctx: SimContext, i: ChipVerifyInput): Promise<ChipVerifyResult | number> {
+  const sim = cardSim(ctx.state);
+  const held = sim.held!;
+  if (i.pinMethod !== '3' || !hasKey(ctx, 'dukptPin', i.keySlot)) return ST.ERRKEY;
+  const { amount, cashback, terminal } = i;
+  const record = recordFor(sim, held, i.acquirer);
+  const chip = chipOf(held.card)!;
+  const c = held.card;
   let pinBlock: { block: string; ksn: string } | undefined;
-  let cvm = 'none' as 'none' | 'online' | 'device' | 'signature';
+  let cvm = 'none' as ChipVerifyResult['cvm'];
   let chipCvmResults: string | undefined;
   if (held.via === 'chip') {
     const chosen = chooseChipCvm(chip.emv['8E'], terminal.get('9F33') ?? record?.fields.T1_TRMCAPAB, amount);
@@ -61,17 +112,16 @@ export const gox: SimHandler = async (cmd, ctx) => {
   else if (amount > cvmLimit(record)) cvm = 'online';
   if (held.via === 'chip' && sim.deck.removeEarly === 'at-pin') {
     // the customer pulls the card at the PIN screen: the chip is gone, the read is over
-    ctx.notify(str(p.get('SPE_DSPMSG')) ?? 'DIGITE A SENHA');
+    ctx.notify(i.message);
     held.goxDone = 'failed';
     held.inserted = false;
-    return fail('GOX', ST.ERRCARD);
+    return ST.ERRCARD;
   }
   if (cvm === 'online') {
-    const msg = str(p.get('SPE_DSPMSG')) ?? 'DIGITE A SENHA';
-    const r = await enterPin(ctx, sim, c.pin, num(p.get('SPE_TIMEOUT')) ?? 60, msg);
+    const r = await enterPin(ctx, sim, c.pin, i.timeoutS, i.message);
     if ('status' in r) {
       held.goxDone = 'failed';
-      return fail('GOX', r.status === 'timeout' ? ST.TIMEOUT : ST.CANCEL);
+      return r.status === 'timeout' ? ST.TIMEOUT : ST.CANCEL;
     }
     pinBlock = sim.dukpt.encryptPin(r.pin, c.pan);
   }
@@ -87,7 +137,7 @@ export const gox: SimHandler = async (cmd, ctx) => {
     record,
     amount,
     cashback,
-    transactionType: trnType,
+    transactionType: i.transactionType,
     date: held.date,
     atc,
     un,
@@ -99,15 +149,8 @@ export const gox: SimHandler = async (cmd, ctx) => {
   for (const [tag, value] of terminal) objects.set(tag, value);
   LAST.set(sim, { objects, record });
   held.goxDone = declined ? 'failed' : offline ? 'offline' : 'online';
-  const decision = declined ? '1' : offline ? '0' : '2';
-  const res = `${decision}${cvm === 'signature' ? '1' : '0'}${cvm === 'online' ? '2' : '0'}${cvm === 'device' ? '1' : '0'}00`;
-  return answer('GOX', [
-    ['PP_GOXRES', res],
-    ['PP_PINBLK', pinBlock ? Buffer.from(pinBlock.block, 'hex') : undefined],
-    ['PP_KSN', pinBlock ? Buffer.from(pinBlock.ksn, 'hex') : undefined],
-    ['PP_EMVDATA', answerTags(objects, bin(p.get('SPE_TAGLIST')))],
-  ]);
-};
+  return { decision: declined ? '1' : offline ? '0' : '2', cvm, ...(pinBlock ? { pinBlock } : {}), tags: answerTags(objects, i.tagList) };
+}
 
 /**
  * FCX (§3.7.4, §6.9.4): the card's second decision. Host approved (ARC given): the card approves
@@ -117,39 +160,51 @@ export const gox: SimHandler = async (cmd, ctx) => {
 export const fcx: SimHandler = (cmd, ctx) => {
   const sim = cardSim(ctx.state);
   const held = sim.held;
-  const last = LAST.get(sim);
-  if (!held || (held.goxDone !== 'online' && held.goxDone !== 'offline') || held.fcxDone || !last) return fail('FCX', ST.INVCALL);
+  if (!held || (held.goxDone !== 'online' && held.goxDone !== 'offline') || held.fcxDone || !LAST.get(sim)) return fail('FCX', ST.INVCALL);
   const p = readParams(cmd);
   const opt = str(p.get('SPE_FCXOPT'));
   if (!opt || !/^[012]/.test(opt)) return fail('FCX', opt ? ST.INVPARM : ST.MANDAT);
   const arc = str(p.get('SPE_ARC'));
   if ((opt[0] === '0' || opt[0] === '1') && !arc) return fail('FCX', ST.MANDAT);
-  const hostData = bin(p.get('SPE_EMVDATA'));
-  if (hostData && hostData.length > 0) {
+  const r = chipFinish(ctx, { outcome: opt[0] as '0' | '1' | '2', arc, hostData: bin(p.get('SPE_EMVDATA')), tagList: bin(p.get('SPE_TAGLIST')) });
+  if (typeof r === 'number') return fail('FCX', r);
+  return answer('FCX', [
+    ['PP_FCXRES', r.approve ? '000' : '100'],
+    ['PP_EMVDATA', r.tags],
+    ['PP_ISRESULTS', r.scripts.length ? Buffer.from(r.scripts.map((id) => `20${id}`).join(''), 'hex') : undefined],
+  ]);
+};
+
+/**
+ * The card's second decision (FCX and the classic FNC): outcome "0" host approved (the card
+ * approves with a TC unless the deck says otherwise), "1" host declined, "2" no communication (AAC).
+ * Returns a status (number) when the command must fail.
+ */
+export function chipFinish(ctx: SimContext, i: { outcome: '0' | '1' | '2'; arc: string | undefined; hostData: Uint8Array | undefined; tagList: Uint8Array | undefined }): { approve: boolean; tags: Uint8Array | undefined; scripts: string[] } | number {
+  const sim = cardSim(ctx.state);
+  const held = sim.held!;
+  const last = LAST.get(sim)!;
+  if (i.hostData && i.hostData.length > 0) {
     try {
-      decodeTlv(hostData);
+      decodeTlv(i.hostData);
     } catch {
-      return fail('FCX', ST.INVPARM);
+      return ST.INVPARM;
     }
   }
   held.fcxDone = true;
   if (held.via === 'chip' && sim.deck.removeEarly === 'before-fcx') {
     // the card left the reader before the terminal finished: the pinpad cannot reach it
     held.inserted = false;
-    return fail('FCX', ST.ERRCARD);
+    return ST.ERRCARD;
   }
-  const approve = opt[0] === '0' && !sim.deck.declineAfterApproval;
+  const approve = i.outcome === '0' && !sim.deck.declineAfterApproval;
   const objects = new Map(last.objects);
   const atc = Number.parseInt(objects.get('9F36') ?? '1', 16);
   objects.set('9F27', approve ? '40' : '00');
   objects.set('9F26', cryptogram(held.card, approve ? 'TC' : 'AAC', held.amount, atc, objects.get('9F37') ?? ''));
-  if (arc) objects.set('8A', Buffer.from(arc, 'latin1').toString('hex').toUpperCase());
-  if (opt[0] === '2') objects.set('8A', Buffer.from('Z3', 'latin1').toString('hex').toUpperCase());
-  const scripts = issuerScripts(hostData);
+  if (i.arc) objects.set('8A', Buffer.from(i.arc, 'latin1').toString('hex').toUpperCase());
+  if (i.outcome === '2') objects.set('8A', Buffer.from('Z3', 'latin1').toString('hex').toUpperCase());
+  const scripts = issuerScripts(i.hostData);
   if (scripts.length) objects.set('9F5B', scripts.map((id) => `20${id}`).join(''));
-  return answer('FCX', [
-    ['PP_FCXRES', approve ? '000' : '100'],
-    ['PP_EMVDATA', answerTags(objects, bin(p.get('SPE_TAGLIST')))],
-    ['PP_ISRESULTS', scripts.length ? Buffer.from(scripts.map((id) => `20${id}`).join(''), 'hex') : undefined],
-  ]);
-};
+  return { approve, tags: answerTags(objects, i.tagList), scripts };
+}

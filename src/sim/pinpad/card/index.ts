@@ -2,6 +2,7 @@ import type { SimHandler } from '../engine.js';
 import { dsi, mle, mli, mlr, tle, tli, tlr } from './admin.js';
 import { fcx, gox } from './chip.js';
 import { cex, ebx, gcx, gpn, gtk, mnu, rmc } from './read.js';
+import { cke, fnc, gcr, goc, gts } from './classic.js';
 
 /** The virtual pinpad's card, table and multimedia commands (issue 6). */
 
@@ -12,6 +13,12 @@ export const CARD_CLASSIC_HANDLERS: ReadonlyMap<string, SimHandler> = new Map([
   ['TLI', tli],
   ['TLR', tlr],
   ['TLE', tle],
+  // the obsolete card commands (§3.6, §3.5.1, §3.3.3): every pinpad still answers them (§3.1.2)
+  ['GCR', gcr],
+  ['GOC', goc],
+  ['FNC', fnc],
+  ['GTS', gts],
+  ['CKE', cke],
 ]);
 
 /** Abecs (PARID) ones. */

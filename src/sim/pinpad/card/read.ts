@@ -20,7 +20,7 @@ export function track1Of(c: TestCard): string {
 const mask = maskPan;
 
 /** What the reader sees when the terminal did not enable contactless: the customer inserts (or swipes) instead. */
-function effectiveVia(c: TestCard, via: Via, contactlessOn: boolean): Via {
+export function effectiveVia(c: TestCard, via: Via, contactlessOn: boolean): Via {
   if ((via !== 'contactless' && via !== 'contactless-stripe') || contactlessOn) return via;
   const ifs = cardInterfaces(c);
   return ifs.includes('chip') ? 'chip' : 'stripe';

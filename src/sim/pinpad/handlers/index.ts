@@ -21,7 +21,8 @@ export const ABECS_HANDLERS: ReadonlyMap<string, SimHandler> = new Map([
   ...CARD_ABECS_HANDLERS, // issue 6: GCX, GTK, GOX, FCX, EBX, CEX, MNU, MLI, MLR, MLE, DSI
 ]);
 
-/** The handler map for a profile: classic-only pinpads answer ERR010 to Abecs commands. */
-export function handlersFor(classicOnly: boolean, extra: ReadonlyMap<string, SimHandler> = new Map()): Map<string, SimHandler> {
-  return new Map([...CLASSIC_HANDLERS, ...(classicOnly ? [] : [...ABECS_HANDLERS]), ...extra]);
+/** The handler map for a profile: classic-only pinpads answer ERR010 to Abecs commands (EBX kept when `classicEbx`). */
+export function handlersFor(classicOnly: boolean, extra: ReadonlyMap<string, SimHandler> = new Map(), classicEbx = false): Map<string, SimHandler> {
+  const ebx = classicOnly && classicEbx ? [['EBX', ABECS_HANDLERS.get('EBX')!] as const] : [];
+  return new Map([...CLASSIC_HANDLERS, ...(classicOnly ? ebx : [...ABECS_HANDLERS]), ...extra]);
 }
