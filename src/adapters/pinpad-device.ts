@@ -1,6 +1,6 @@
 import { BibcompTransport, bibcompLibrary } from '../../drivers/bibcomp/index.js';
 import { SecurePinpad } from '../../drivers/pinpad/index.js';
-import { SerialTransport, TcpTransport, type Transport } from '../../drivers/transport/index.js';
+import type { Transport } from '../../drivers/transport/index.js';
 import type { Config } from '../config/index.js';
 import { OmniposError } from '../core/errors/index.js';
 import type { Logger } from '../core/log/index.js';
@@ -32,26 +32,12 @@ export interface PinpadDevice {
 }
 
 /**
- * The configured pinpad behind the secure channel, and the engine's card port on it: the
- * virtual pinpad (its own TCP listener on loopback, spoken to over real sockets), a serial/USB
- * CDC device by path, or a pinpad on TCP. An unreachable pinpad does not stop the daemon: the
- * driver keeps reconnecting and card sales fail until it answers.
+ * The configured pinpad behind the secure channel, and the engine's card port on it; the
+ * transport is the one src/main/devices.ts builds from the configuration (the CLI's too). An
+ * unreachable pinpad does not stop the daemon: the driver keeps reconnecting and card sales fail
+ * until it answers.
  */
-export async function openPinpad(config: Config, tables: () => TableSet | undefined, log: Logger, virtualPort?: number): Promise<PinpadDevice> {
-  const d = config.values.pinpad.device;
-  let transport: () => Transport;
-  if (d.kind === 'virtual') {
-    if (virtualPort === undefined) throw new OmniposError('CONFIG_INVALID', 'pinpad.device.kind: the virtual pinpad is not running', { path: 'pinpad.device.kind' });
-    transport = () => new TcpTransport({ host: '127.0.0.1', port: virtualPort });
-  } else if (d.kind === 'tcp') {
-    transport = () => new TcpTransport({ host: d.host, port: d.port });
-  } else if (d.kind === 'serial') {
-    transport = () => new SerialTransport({ path: d.path, baudRate: d.baudRate });
-  } else if (d.kind === 'bibcomp') {
-    transport = bibcompTransport(d, log.child({ component: 'pinpad' }));
-  } else {
-    throw new OmniposError('CONFIG_INVALID', 'pinpad.device.kind: usb discovery is not wired into the daemon in this version; give the serial path (a udev name)', { path: 'pinpad.device.kind' });
-  }
+export async function openPinpad(config: Config, tables: () => TableSet | undefined, log: Logger, transport: () => Transport): Promise<PinpadDevice> {
   const { key } = loadPinpadKey(config.values.stateDir);
   const driverLog = log.child({ component: 'pinpad' });
   const pinpad = new SecurePinpad({ transport, terminalKey: key, log: driverLog });
