@@ -18,7 +18,7 @@ import { technicalGixIds, technicalParameter, type TechnicalParameter } from './
 import { restoreVirtualTables, saveVirtualTables } from './init-virtual-memory.js';
 import { resolveTarget, type Target } from './pinpad.js';
 import { fromDriverError } from './pinpad-errors.js';
-import { version } from './run.js';
+import { version } from './version.js';
 import { acquirerFromConfig, sandboxListenOptions } from '../main/acquirer-urls.js';
 
 /** The log of a technician's run: the state directory's log file, never the screen. (Root logger: components take one child of it each.) */
