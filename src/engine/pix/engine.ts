@@ -1,6 +1,7 @@
 import { OmniposError } from '../../core/errors/index.js';
 import type { JournalEntry, MerchantOrderIds } from '../../store/index.js';
 import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
+import { SPEAKS_ALL } from '../machine-vocabulary.js';
 import type { PixHostPort, PixTask } from '../outbox/pix.js';
 import { OUTBOX_OPERATIONS, idempotencyKey } from '../outbox/tasks.js';
 import type { ReceiptSubject } from '../ports.js';
@@ -41,7 +42,7 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
   #stopped = false;
 
   constructor(deps: PixEngineDeps) {
-    super(deps, 'pix', DURABLE, deps.onEvent);
+    super(deps, 'pix', DURABLE, SPEAKS_ALL, deps.onEvent);
     this.#d = deps;
   }
 

@@ -2,6 +2,7 @@ import { OmniposError } from '../../core/errors/index.js';
 import type { TableSet } from '../../initialization/index.js';
 import type { JournalEntry, MerchantOrderIds } from '../../store/index.js';
 import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
+import { SPEAKS_CORE } from '../machine-vocabulary.js';
 import { OUTBOX_OPERATIONS, idempotencyKey } from '../outbox/tasks.js';
 import type { VoidConfirmTask, VoidUndoTask } from '../outbox/void.js';
 import type { CardPort, EncryptedCard, ReceiptSubject } from '../ports.js';
@@ -69,7 +70,7 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
   #stopped = false;
 
   constructor(deps: VoidEngineDeps) {
-    super(deps, 'void', DURABLE, deps.onEvent);
+    super(deps, 'void', DURABLE, SPEAKS_CORE, deps.onEvent);
     this.#d = deps;
   }
 
