@@ -30,7 +30,7 @@ export async function resolveTarget(values: { port?: string; tcp?: string; confi
   return openPinpadTarget(loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env }).values.pinpad.device, opts);
 }
 
-// --- secure channel (issue 5): every command connects with a secure OPN under the terminal key of the state directory
+// --- secure channel: every command connects with a secure OPN under the terminal key of the state directory
 /** The terminal's pinpad key (made at first use in the configured state directory). */
 export function terminalKey(values: { config?: string }, ctx: CliContext): TerminalKey {
   const stateDir = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env }).values.stateDir;

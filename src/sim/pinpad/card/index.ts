@@ -3,7 +3,7 @@ import { dsi, mle, mli, mlr, tle, tli, tlr } from './admin.js';
 import { fcx, gox } from './chip.js';
 import { cex, ebx, gcx, gpn, gtk, mnu, rmc } from './read.js';
 
-/** The virtual pinpad's card, table and multimedia commands (issue 6). */
+/** The virtual pinpad's card, table and multimedia commands. */
 
 /** Classic (fixed-field) ones: a classic pinpad has them too. */
 export const CARD_CLASSIC_HANDLERS: ReadonlyMap<string, SimHandler> = new Map([
