@@ -1,3 +1,4 @@
+import { journalData } from '../engine/journal-data.js';
 import type { PaymentKind } from '../core/payment-kinds.js';
 import type { JournalEntry } from '../store/index.js';
 import { paymentStatus, type PaymentStatus } from '../engine/sale/status.js';
@@ -28,7 +29,7 @@ const PIX_STATUS: Record<PixStateName, PaymentStatus> = {
 
 /** A Pix sale as the cash register reads it: the copy-and-paste code while it can be paid. */
 function pixView(entry: JournalEntry): Record<string, unknown> {
-  const d = entry.data as unknown as PixSaleData;
+  const d = journalData<PixSaleData>(entry);
   const state = entry.state as PixStateName;
   return {
     id: entry.id,
@@ -69,7 +70,7 @@ const QR_STATUS: Record<QrStateName, PaymentStatus> = {
 
 /** A wallet QR sale as the cash register reads it: the code to show while pending. */
 function qrView(entry: JournalEntry): Record<string, unknown> {
-  const d = entry.data as unknown as QrSaleData;
+  const d = journalData<QrSaleData>(entry);
   const state = entry.state as QrStateName;
   return {
     id: entry.id,
@@ -101,7 +102,7 @@ export function paymentView(entry: JournalEntry): Record<string, unknown> {
 }
 
 function cardView(entry: JournalEntry): Record<string, unknown> {
-  const d = entry.data as unknown as SaleData;
+  const d = journalData<SaleData>(entry);
   const state = entry.state as SaleStateName;
   const fiscal = fiscalCard({ authorizationCode: d.authorizationCode, nsu: d.nsu, brandId: d.card?.brandId });
   return {

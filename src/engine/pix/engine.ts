@@ -55,7 +55,7 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
     await this.beforeSale(request);
     const merchantOrderId = await this.#d.orderIds.next();
     const data: PixSaleData = { request, merchantOrderId, ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) };
-    const entry = this.#d.journal.open({ kind: 'pix', merchantOrderId, state: 'creating', amount: request.amount, data: data as unknown as Record<string, unknown>, input: 'request', at: this.#d.clock.now() });
+    const entry = this.#d.journal.open({ kind: 'pix', merchantOrderId, state: 'creating', amount: request.amount, data: { ...data }, input: 'request', at: this.#d.clock.now() });
     attach(entry.id);
     this.emit({ type: 'state', id: entry.id, merchantOrderId, state: 'creating', input: 'request' });
     const done = (async () => {

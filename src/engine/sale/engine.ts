@@ -72,7 +72,7 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
     try {
       const merchantOrderId = await this.#d.orderIds.next();
       const data: SaleData = { request, merchantOrderId, ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) };
-      const entry = this.#d.journal.open({ kind: 'sale', merchantOrderId, state: 'started', amount: request.amount, data: data as unknown as Record<string, unknown>, input: 'request', at: this.#d.clock.now() });
+      const entry = this.#d.journal.open({ kind: 'sale', merchantOrderId, state: 'started', amount: request.amount, data: { ...data }, input: 'request', at: this.#d.clock.now() });
       this.#active.id = entry.id;
       attach(entry.id);
       this.emit({ type: 'state', id: entry.id, merchantOrderId, state: 'started', status: 'pending', input: 'request' });
