@@ -21,12 +21,12 @@ export const ALLOWED = {
   'src/engine': [...INNER, 'src/store', 'src/initialization', 'src/acquirer', 'src/receipt'],
   'src/adapters': [...INNER, 'src/store', 'src/initialization', 'src/acquirer', 'src/receipt', 'src/engine', 'drivers/*'],
   // The sandbox plays the acquirer's host from the manual: it never imports our client (src/acquirer),
-  // so a misreading of the manual on one side cannot hide on the other (issue 16).
+  // so a misreading of the manual on one side cannot hide on the other.
   'src/sandbox': [...INNER, 'src/store', 'src/initialization'],
   'src/sim': [...INNER, 'drivers/*'],
   'src/operations': [...INNER, 'src/store', 'src/initialization', 'src/acquirer', 'src/receipt', 'src/engine'],
   'src/api': [...INNER, 'src/store', 'src/initialization', 'src/acquirer', 'src/receipt', 'src/engine', 'src/operations'],
-  // Fleet telemetry over MQTT (issue 20): beside the API, reads the store, the engines' events and operations.
+  // Fleet telemetry over MQTT: beside the API, reads the store, the engines' events and operations.
   'src/fleet': [...INNER, 'src/store', 'src/engine', 'src/operations'],
   'src/main': ['*'],
   'src/cli': ['*'],

@@ -18,7 +18,7 @@ import { EcommercePixAdapter } from './adapters/pix.js';
 import { OmniSaleAdapter } from './adapters/acquirer-sale.js';
 import { openPinpad } from './adapters/pinpad-device.js';
 import { TablesInForce } from './main/tables-in-force.js';
-import { VirtualPinpad } from './sim/pinpad/index.js';
+import { openPinpadTarget } from './main/devices.js';
 import { systemClock } from './core/clock.js';
 import { HostClock } from './core/host-clock.js';
 import { sdNotify, watchdogIntervalMs } from './core/systemd.js';
@@ -34,6 +34,8 @@ import { startMetrics } from './main/metrics.js';
 import { buildSandbox, listenSandbox } from './sandbox/index.js';
 import { EventLog, Journal, MerchantOrderIds, Outbox, ensureApiToken, openCheckedTerminalDatabase } from './store/index.js';
 import { lockStateDir } from './store/lock.js';
+import type { JournalKind, OutboxTask } from './store/index.js';
+import type { Delivery } from './engine/ports.js';
 import { WriteHealth, onWriteFailure } from './store/write-health.js';
 import { Held } from './main/held.js';
 import type { Daemon, DaemonDeps } from './main/daemon.js';
@@ -132,14 +134,12 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   // The initialization tables in force, and their renewal (a newer version named by a sale, a schedule).
   const tables = await held.step('the initialization tables', () => TablesInForce.open(db, config, acquirer, clock, log));
   held.add('the initialization tables', () => tables.stop());
-  // The embedded virtual pinpad listens on loopback; the driver talks to it over real sockets.
-  const device = values.pinpad.device;
-  const virtualPinpad = device.kind === 'virtual' ? new VirtualPinpad({ tcpPort: device.port }) : undefined;
-  if (virtualPinpad) {
-    held.add('the virtual pinpad', () => virtualPinpad.stop());
-    await held.step('the virtual pinpad', () => virtualPinpad.start());
-  }
-  const pinpadDevice = await held.step('the pinpad', () => openPinpad(config, () => tables.current(), log, virtualPinpad?.port));
+  // The pinpad as the configuration names it (src/main/devices.ts, as for the CLI); the embedded
+  // virtual pinpad listens on loopback and the driver talks to it over real sockets.
+  const pinpadTarget = await held.step('the pinpad', () => openPinpadTarget(values.pinpad.device, { log: log.child({ component: 'pinpad' }) }));
+  held.add('the pinpad', () => pinpadTarget.stop());
+  const virtualPinpad = pinpadTarget.virtual;
+  const pinpadDevice = await held.step('the pinpad', () => openPinpad(config, () => tables.current(), log, pinpadTarget.transport));
   held.add('the pinpad', () => pinpadDevice.close());
   // The DUKPT key slots, read once while the daemon holds the pinpad (GET /v1/health, omnipos diag).
   const keySlots = new PinpadKeySlots(pinpadDevice.pinpad, { pin: values.pinpad.pinKeySlot, data: values.pinpad.dataKeySlot }, () => clock.now(), log.child({ component: 'pinpad-keys' })).start();
@@ -238,7 +238,8 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
     onEvent: (e) => onEvent(e as unknown as SaleEvent),
   });
   voidsRef.engine = voids.engine;
-  const owners = { sale: engine, qr: qrEngine, pix: pixEngine, void: voids.engine } as const;
+  // The machine of each journal kind (src/core/payment-kinds.ts): a kind added there does not compile until it has one.
+  const owners: Readonly<Record<JournalKind, { settled: (task: OutboxTask, delivery: Delivery) => void } | undefined>> = { sale: engine, qr: qrEngine, pix: pixEngine, void: voids.engine };
   const forwarder = new OutboxForwarder({
     db,
     outbox,
@@ -379,6 +380,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
     pinpad: pinpadDevice,
     virtualPinpad,
     virtualPrinter: printing.virtual,
+    devices: { pinpad: pinpadTarget.description, printer: printing.description ?? 'none' },
     apiTokenFile,
     sandbox,
     apiUrl: api?.url,

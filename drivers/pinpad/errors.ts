@@ -21,7 +21,7 @@ export const PINPAD_ERROR_CODES = [
   'PINPAD_INVALID_ARGUMENT',
   /** The pinpad or port could not be found or opened. */
   'PINPAD_NOT_FOUND',
-  /** The pinpad cannot do what was asked: a card command to a pinpad without secure OPN (secure channel, issue 5). */
+  /** The pinpad cannot do what was asked: a card command to a pinpad without secure OPN (the secure channel). */
   'PINPAD_UNSUPPORTED',
 ] as const;
 

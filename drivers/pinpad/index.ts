@@ -18,8 +18,8 @@ export { OPN_CLASSIC, CLO, GIN, GIX, type GinResult, type GixResult } from './co
 export { DSP, DEX, GCD, type DexOptions, type GcdRequest } from './commands/display.js';
 export { infoFromGin, infoFromGix, type PinpadInfo, type KeySlots } from './commands/info.js';
 export { twoLines, type TwoLineText } from './commands/text.js';
-// secure channel (issue 5)
+// secure channel (secure/)
 export * from './secure/index.js';
-// --- card commands (issue 6) ---
+// --- card commands (commands/card) ---
 export * as card from './commands/card/index.js';
 export { CARD_COMMANDS, CARD_LAYOUTS, CARD_TYPES, type CardType, type CardTypeCode, type TransactionType } from '../../tables/pinpad/card-commands.js';

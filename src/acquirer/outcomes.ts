@@ -1,4 +1,4 @@
-import { codeMeaning } from '../../tables/acquirer/return-codes.js';
+import { codeMeaning, isReturnCode } from '../../tables/acquirer/return-codes.js';
 import { acquirerContext, returnOf } from './errors.js';
 import type { AcquirerResponse } from './http.js';
 
@@ -164,9 +164,9 @@ function idField(obj: Record<string, unknown> | undefined, key: string): string 
   return typeof v === 'string' && v !== '' ? v : undefined;
 }
 
-/** `ReturnCode` 0 as the manual writes it: `0` (English void answer) or `"0"`/`"000"` (Portuguese). */
+/** `ReturnCode` 0 as the manual writes it: `0` (English void answer) or `"0"`/`"000"` (Portuguese): SUCCESS or APPROVED in the table. */
 function returnCodeZero(code: unknown): boolean {
-  return code === 0 || code === '0' || code === '000';
+  return (typeof code === 'string' || typeof code === 'number') && isReturnCode(code, 'SUCCESS', 'APPROVED');
 }
 
 /**

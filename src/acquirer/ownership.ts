@@ -1,7 +1,7 @@
 /**
  * Is a sale the host shows ours? One OAuth client serves many merchants and the host keeps
- * `MerchantOrderId`s per client, so a query or undo by order id can find another terminal's sale
- * (issue 17). Before undoing by `PaymentId` a sale found by order id, the terminal checks it is
+ * `MerchantOrderId`s per client, so a query or undo by order id can find another terminal's sale.
+ * Before undoing by `PaymentId` a sale found by order id, the terminal checks it is
  * its own: the order id, the logical terminal (`Payment.PinPadInformation.TerminalId`, bound to one
  * merchant at registration), the amount, and the merchant (`Payment.SubordinatedMerchantId`) when
  * the answer carries it — the manual's query answer does not (Conecta pt page lines 7712-7760).

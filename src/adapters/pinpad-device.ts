@@ -1,6 +1,6 @@
 import { bibcompLibrary, bibcompTransportFor } from '../../drivers/bibcomp/index.js';
 import { card as cardCommands, SecurePinpad } from '../../drivers/pinpad/index.js';
-import { SerialTransport, TcpTransport, type Transport } from '../../drivers/transport/index.js';
+import type { Transport } from '../../drivers/transport/index.js';
 import type { Config } from '../config/index.js';
 import { OmniposError } from '../core/errors/index.js';
 import type { Logger } from '../core/log/index.js';
@@ -22,7 +22,7 @@ export function bibcompTransport(d: { library: string; port: string; callTimeout
   } catch (e) {
     throw new OmniposError('CONFIG_INVALID', `pinpad.device.library: ${(e as Error).message}`, { path: 'pinpad.device.library' });
   }
-  // a library without the generic command is driven through its classic functions (issue 19)
+  // a library without the generic command is driven through its classic functions
   return () => bibcompTransportFor(lib, { port: d.port, callTimeoutMs: d.callTimeoutMs, ...(log ? { log } : {}) });
 }
 
@@ -33,32 +33,18 @@ export interface PinpadDevice {
 }
 
 /**
- * The configured pinpad behind the secure channel, and the engine's card port on it: the
- * virtual pinpad (its own TCP listener on loopback, spoken to over real sockets), a serial/USB
- * CDC device by path, or a pinpad on TCP. An unreachable pinpad does not stop the daemon: the
- * driver keeps reconnecting and card sales fail until it answers.
+ * The configured pinpad behind the secure channel, and the engine's card port on it; the
+ * transport is the one src/main/devices.ts builds from the configuration (the CLI's too). An
+ * unreachable pinpad does not stop the daemon: the driver keeps reconnecting and card sales fail
+ * until it answers.
  */
-export async function openPinpad(config: Config, tables: () => TableSet | undefined, log: Logger, virtualPort?: number): Promise<PinpadDevice> {
-  const d = config.values.pinpad.device;
-  let transport: () => Transport;
-  if (d.kind === 'virtual') {
-    if (virtualPort === undefined) throw new OmniposError('CONFIG_INVALID', 'pinpad.device.kind: the virtual pinpad is not running', { path: 'pinpad.device.kind' });
-    transport = () => new TcpTransport({ host: '127.0.0.1', port: virtualPort });
-  } else if (d.kind === 'tcp') {
-    transport = () => new TcpTransport({ host: d.host, port: d.port });
-  } else if (d.kind === 'serial') {
-    transport = () => new SerialTransport({ path: d.path, baudRate: d.baudRate });
-  } else if (d.kind === 'bibcomp') {
-    transport = bibcompTransport(d, log.child({ component: 'pinpad' }));
-  } else {
-    throw new OmniposError('CONFIG_INVALID', 'pinpad.device.kind: usb discovery is not wired into the daemon in this version; give the serial path (a udev name)', { path: 'pinpad.device.kind' });
-  }
+export async function openPinpad(config: Config, tables: () => TableSet | undefined, log: Logger, transport: () => Transport): Promise<PinpadDevice> {
   const { key } = loadPinpadKey(config.values.stateDir);
   const driverLog = log.child({ component: 'pinpad' });
   const pinpad = new SecurePinpad({ transport, terminalKey: key, log: driverLog });
   await pinpad.connect().catch((e: unknown) => driverLog.warn({ err: e }, 'pinpad not reachable at start; card sales wait for it'));
   const card = new PinpadCardPort({
-    // a pinpad that answers OPN as an obsolete one sells through the classic card commands (issue 19)
+    // a pinpad that answers OPN as an obsolete one sells through the classic card commands
     pinpad: new cardCommands.ClassicCardPinpad(pinpad, {
       dataKeySlot: config.values.pinpad.dataKeySlot,
       aidOf: (acq, idx) => {

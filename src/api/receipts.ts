@@ -7,7 +7,7 @@ import { digitalCopyText, paymentReceipt, receiptHtml, receiptSourceOf, receiptT
 import { renderQrSvg } from '../qr/render.js';
 import { ApiError, readJson, sendJson } from './http-kit.js';
 import { paymentView, receiptQuestion } from './payment-view.js';
-import type { PaymentsDeps } from './payments.js';
+import { engineOf, paymentOr404, type PaymentsDeps } from './payments.js';
 
 /** What the receipt routes need from the daemon besides the engines and the journal. */
 export interface ReceiptService {
@@ -37,10 +37,8 @@ function service(deps: ReceiptsDeps): ReceiptService {
 function receiptOf(deps: ReceiptsDeps, rawId: string): { id: number; createdAt: string; subject: ReceiptSubject } {
   if (!/^\d{1,12}$/.test(rawId)) throw new ApiError(404, 'NOT_FOUND', `no payment ${rawId}`);
   const id = Number(rawId);
-  const entry = deps.journal.get(id);
-  if (!entry || entry.kind === 'void') throw new ApiError(404, 'NOT_FOUND', `no payment ${id}`);
-  const engine = entry.kind === 'qr' ? deps.qrEngine : entry.kind === 'pix' ? deps.pixEngine : deps.engine;
-  if (!engine) throw new ApiError(409, 'NOT_AVAILABLE', `${entry.kind} payments are not available`);
+  const entry = paymentOr404(deps.journal, id);
+  const engine = engineOf(deps, entry.kind);
   if (!RECEIPT_STATES.includes(entry.state)) {
     throw new OmniposError('RECEIPT_NOT_AVAILABLE', `payment ${id} is ${entry.state}: only an approved payment whose receipt step began has a receipt`, { id, state: entry.state });
   }
@@ -122,14 +120,12 @@ export async function reprintReceipt(req: IncomingMessage, res: ServerResponse, 
 export async function answerReceipt(req: IncomingMessage, res: ServerResponse, deps: ReceiptsDeps, rawId: string): Promise<void> {
   if (!/^\d{1,12}$/.test(rawId)) throw new ApiError(404, 'NOT_FOUND', `no payment ${rawId}`);
   const id = Number(rawId);
-  const entry = deps.journal.get(id);
-  if (!entry || entry.kind === 'void') throw new ApiError(404, 'NOT_FOUND', `no payment ${id}`);
+  const entry = paymentOr404(deps.journal, id);
   const body = await readJson(req);
   const unknown = Object.keys(body).find((k) => k !== 'printed');
   if (unknown) throw new ApiError(400, 'INVALID_FIELD', `${unknown}: unknown field`, unknown);
   if (typeof body.printed !== 'boolean') throw new ApiError(400, 'INVALID_FIELD', 'printed: is required (true or false)', 'printed');
-  const engine = entry.kind === 'qr' ? deps.qrEngine : entry.kind === 'pix' ? deps.pixEngine : deps.engine;
-  if (!engine) throw new ApiError(409, 'NOT_AVAILABLE', `${entry.kind} payments are not available`);
+  const engine = engineOf(deps, entry.kind);
   if (!receiptQuestion(entry)) {
     throw new ApiError(409, 'NOT_ALLOWED', `payment ${id} is ${entry.state}: no receipt question is open`);
   }

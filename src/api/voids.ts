@@ -1,3 +1,4 @@
+import { journalData } from '../engine/journal-data.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { isOmniposError } from '../core/errors/index.js';
@@ -28,7 +29,7 @@ const VOID_STATUSES = ['pending', 'approved', 'declined', 'refused', 'cancelled'
 
 /** A void as the cash register and the supervisor read it; never card data beyond the masked PAN. */
 export function voidView(entry: JournalEntry, remaining?: number): Record<string, unknown> {
-  const d = entry.data as unknown as VoidData;
+  const d = journalData<VoidData>(entry);
   const state = entry.state as VoidStateName;
   return {
     id: entry.id,
@@ -104,7 +105,7 @@ export function getVoid(res: ServerResponse, deps: VoidsApiDeps, rawId: string):
   } catch {
     throw new ApiError(404, 'NOT_FOUND', `no void ${id}`);
   }
-  sendJson(res, 200, voidView(entry, engine.remaining((entry.data as unknown as VoidData).sale.id).remaining));
+  sendJson(res, 200, voidView(entry, engine.remaining(journalData<VoidData>(entry).sale.id).remaining));
 }
 
 /** `GET /v1/payments/{id}/voids`: what the sale has left to void, and its voids. */

@@ -4,7 +4,6 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { Agent } from 'undici';
 import { SecurePinpad, type GixResult } from '../../drivers/pinpad/index.js';
-import { TcpTransport } from '../../drivers/transport/index.js';
 import type { Acquirer } from '../acquirer/index.js';
 import { loadPinpadKey } from '../adapters/pinpad-keys.js';
 import { PinpadTablesAdapter } from '../adapters/pinpad-tables.js';
@@ -13,14 +12,13 @@ import { systemClock } from '../core/clock.js';
 import { createLogger, type Logger } from '../core/log/index.js';
 import { InitializationStore, initialize, type InitStep, type PinpadLoadPlan, type PinpadTables } from '../initialization/index.js';
 import { buildSandbox, listenSandbox, type RunningSandbox } from '../sandbox/index.js';
-import { VirtualPinpad } from '../sim/pinpad/index.js';
 import { openTerminalDatabase } from '../store/index.js';
 import { printJson, type CliContext, type Command } from './context.js';
 import { technicalGixIds, technicalParameter, type TechnicalParameter } from './init-technical.js';
 import { restoreVirtualTables, saveVirtualTables } from './init-virtual-memory.js';
 import { resolveTarget, type Target } from './pinpad.js';
 import { fromDriverError } from './pinpad-errors.js';
-import { version } from './run.js';
+import { version } from './version.js';
 import { acquirerFromConfig, sandboxListenOptions } from '../main/acquirer-urls.js';
 
 /** The log of a technician's run: the state directory's log file, never the screen. (Root logger: components take one child of it each.) */
@@ -30,17 +28,9 @@ function initLogger(config: Config): Logger {
   return createLogger({ level: config.values.log.level, destination: pino.destination({ dest: path.join(dir, 'omnipos.log'), append: true, sync: true }) });
 }
 
-/** The pinpad to initialize: the embedded virtual one (started here, with its table memory) or the configured device. */
-async function pinpadTarget(config: Config, values: { config?: string }, ctx: CliContext): Promise<{ target: Target; virtual?: VirtualPinpad }> {
-  const device = config.values.pinpad.device;
-  if (device.kind !== 'virtual') return { target: await resolveTarget(values, ctx) };
-  const virtual = new VirtualPinpad({ tcpPort: device.port });
-  restoreVirtualTables(virtual, config.values.stateDir);
-  await virtual.start();
-  return {
-    virtual,
-    target: { transport: () => new TcpTransport({ host: '127.0.0.1', port: virtual.port }), description: `virtual:127.0.0.1:${virtual.port}`, stop: () => virtual.stop() },
-  };
+/** The pinpad to initialize: the configured device; the embedded virtual one starts here with its table memory. */
+function pinpadTarget(config: Config, values: { config?: string }, ctx: CliContext): Promise<Target> {
+  return resolveTarget(values, ctx, { beforeVirtualStart: (virtual) => void restoreVirtualTables(virtual, config.values.stateDir) });
 }
 
 /** What `omnipos init --json` prints. */
@@ -102,8 +92,8 @@ Example:
         sandbox = await listenSandbox(buildSandbox({ dbFile: path.join(v.stateDir, 'sandbox', 'acquirer.db'), log, outcomeAttempts: v.sandbox.outcomeAttempts }), sandboxListenOptions(config));
         step(`embedded sandbox host at ${sandbox.url}`);
       }
-      const opened = await pinpadTarget(config, values, ctx);
-      target = opened.target;
+      target = await pinpadTarget(config, values, ctx);
+      const opened = target;
       pinpad = new SecurePinpad({ transport: target.transport, terminalKey: loadPinpadKey(v.stateDir).key, probeIntervalMs: 0, reconnect: { enabled: false }, log: log.child({ component: 'pinpad' }) });
       let gix: GixResult;
       try {
@@ -181,7 +171,7 @@ Example:
       return 0;
     } finally {
       await pinpad?.close().catch(() => undefined);
-      await target?.stop?.();
+      await target?.stop();
       await acquirer?.close();
       await dispatcher?.close();
       await sandbox?.close();

@@ -1,22 +1,18 @@
 import { parseArgs } from 'node:util';
 import { SecurePinpad, isUnknownCommand, type PinpadInfo, type SecureStatus, type TerminalKey } from '../../drivers/pinpad/index.js';
 import { findBibcompLibraries, LIBRARY_DIRS } from '../../drivers/bibcomp/index.js';
-import { bibcompTransport } from '../adapters/pinpad-device.js';
 import { loadPinpadKey } from '../adapters/pinpad-keys.js';
-import { discoverPinpadPorts, listHidDevices, listSerialPorts, knownPinpad, SerialTransport, TcpTransport, type Transport } from '../../drivers/transport/index.js';
+import { listHidDevices, listSerialPorts, knownPinpad } from '../../drivers/transport/index.js';
 import { loadConfig } from '../config/index.js';
 import { OmniposError } from '../core/errors/index.js';
-import { VirtualPinpad } from '../sim/pinpad/index.js';
+import { openPinpadTarget, type PinpadTarget, type PinpadTargetOptions } from '../main/devices.js';
 import { printJson, type CliContext, type Command } from './context.js';
 import { fromDriverError } from './pinpad-errors.js';
 
 export const TARGET_OPTIONS = { port: { type: 'string' }, tcp: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' } } as const;
 
-export interface Target {
-  transport: () => Transport;
-  description: string;
-  stop?: () => Promise<void>;
-}
+/** The pinpad a command talks to: the one src/main/devices.ts builds for the daemon too. */
+export type Target = PinpadTarget;
 
 function parseHostPort(v: string): { host: string; port: number } {
   const m = /^(.+):(\d{1,5})$/.exec(v);
@@ -25,38 +21,17 @@ function parseHostPort(v: string): { host: string; port: number } {
   return { host: m[1]!, port };
 }
 
-/** --port, --tcp, or the configured device (the embedded virtual pinpad by default). */
-export async function resolveTarget(values: { port?: string; tcp?: string; config?: string }, ctx: CliContext): Promise<Target> {
-  if (values.port) return { transport: () => new SerialTransport({ path: values.port! }), description: `serial:${values.port}` };
-  if (values.tcp) {
-    const hp = parseHostPort(values.tcp);
-    return { transport: () => new TcpTransport(hp), description: `tcp:${values.tcp}` };
-  }
-  const device = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env }).values.pinpad.device;
-  switch (device.kind) {
-    case 'serial':
-      return { transport: () => new SerialTransport({ path: device.path, baudRate: device.baudRate }), description: `serial:${device.path}` };
-    case 'tcp':
-      return { transport: () => new TcpTransport({ host: device.host, port: device.port }), description: `tcp:${device.host}:${device.port}` };
-    case 'usb': {
-      const found = await discoverPinpadPorts({ usbIds: [{ vendorId: parseInt(device.vendorId, 16), productId: parseInt(device.productId, 16) }] });
-      const first = found[0];
-      if (!first) throw new OmniposError('PINPAD_NOT_FOUND', `no serial port with USB id ${device.vendorId}:${device.productId}`, { vendorId: device.vendorId });
-      return { transport: () => new SerialTransport({ path: first.path }), description: `serial:${first.path} (${first.why})` };
-    }
-    case 'virtual': {
-      const sim = new VirtualPinpad({ tcpPort: device.port });
-      await sim.start();
-      return { transport: () => new TcpTransport({ host: '127.0.0.1', port: sim.port }), description: `virtual:127.0.0.1:${sim.port}`, stop: () => sim.stop() };
-    }
-    case 'bibcomp':
-      return { transport: bibcompTransport(device), description: `bibcomp:${device.library} ${device.port}` };
-    default:
-      throw new OmniposError('CONFIG_INVALID', 'pinpad.device.kind is not one this command knows', {});
-  }
+/**
+ * --port, --tcp, or the configured device (the embedded virtual pinpad by default), built by the
+ * daemon's own factory: a command reaches exactly the pinpads the daemon runs.
+ */
+export async function resolveTarget(values: { port?: string; tcp?: string; config?: string }, ctx: CliContext, opts: PinpadTargetOptions = {}): Promise<Target> {
+  if (values.port) return openPinpadTarget({ kind: 'serial', path: values.port, baudRate: 19200 }, opts);
+  if (values.tcp) return openPinpadTarget({ kind: 'tcp', ...parseHostPort(values.tcp) }, opts);
+  return openPinpadTarget(loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env }).values.pinpad.device, opts);
 }
 
-// --- secure channel (issue 5): every command connects with a secure OPN under the terminal key of the state directory
+// --- secure channel: every command connects with a secure OPN under the terminal key of the state directory
 /** The terminal's pinpad key (made at first use in the configured state directory). */
 export function terminalKey(values: { config?: string }, ctx: CliContext): TerminalKey {
   const stateDir = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env }).values.stateDir;

@@ -5,13 +5,12 @@ import {
   encodeDocument,
   EscPosPrinter,
   isPrinterError,
-  UsbPrinterTransport,
   type PrintDocument,
   type PrinterErrorCode,
   type PrinterStatus,
 } from '../../drivers/printer/index.js';
-import { SerialTransport, TcpTransport, type Transport } from '../../drivers/transport/index.js';
 import { DEFAULT_PRINTER_MODEL_ID, findPrinterModel, PRINTER_MODELS, type PrinterModel } from '../../tables/printers/index.js';
+import { DEFAULT_REAL_PRINTER_MODEL_ID, openPrinterTarget, type PrinterDeviceConfig, type PrinterTarget } from '../main/devices.js';
 import { loadConfig } from '../config/index.js';
 import { OmniposError, type ErrorCode } from '../core/errors/index.js';
 import { serveVirtualPrinter, VirtualPrinter } from '../sim/printer/index.js';
@@ -37,20 +36,15 @@ const OPTIONS = {
 const TARGET_USAGE = `  --tcp HOST:PORT   a network printer's raw port (usually 9100)
   --serial PATH     a serial printer (--baud N, default 9600)
   --usb VID:PID     a USB printer-class device, ids in hex (e.g. 04b8:0e15)
-  --model ID        the printer model in tables/printers (default ${DEFAULT_PRINTER_MODEL_ID}): ${PRINTER_MODELS.map((m) => m.id).join(', ')}
+  --model ID        the printer model in tables/printers (default ${DEFAULT_PRINTER_MODEL_ID} for the virtual
+                    printer, ${DEFAULT_REAL_PRINTER_MODEL_ID} for a real one, as the daemon): ${PRINTER_MODELS.map((m) => m.id).join(', ')}
   --config PATH     read the printer from this configuration (default: the configured printer,
                     the embedded virtual printer unless configured otherwise)
   --fault F         virtual printer only: start with paper-out, cover-open or offline
   --png FILE        virtual printer only (printer test): also write the paper as a PNG
   --json            JSON output`;
 
-interface Target {
-  transport: () => Transport;
-  description: string;
-  model: PrinterModel;
-  virtual?: VirtualPrinter;
-  stop?: () => Promise<void>;
-}
+type Target = PrinterTarget;
 
 function hostPort(v: string): { host: string; port: number } {
   const m = /^(.+):(\d{1,5})$/.exec(v);
@@ -59,54 +53,42 @@ function hostPort(v: string): { host: string; port: number } {
   return { host: m[1]!, port };
 }
 
-function usbIds(v: string): { vendorId: number; productId: number } {
+function usbIds(v: string): { vendorId: string; productId: string } {
   const m = /^([0-9a-fA-F]{4}):([0-9a-fA-F]{4})$/.exec(v);
   if (!m) throw new OmniposError('INVALID_ARGUMENT', `--usb: expected VID:PID in hex, got ${JSON.stringify(v)}`, { option: 'usb' });
-  return { vendorId: parseInt(m[1]!, 16), productId: parseInt(m[2]!, 16) };
+  return { vendorId: m[1]!, productId: m[2]! };
 }
 
-async function virtualTarget(model: PrinterModel, fault: string | undefined): Promise<Target> {
-  const sim = new VirtualPrinter({ model });
-  if (fault === 'paper-out') sim.loadPaper(0);
-  else if (fault === 'cover-open') sim.setFaults({ coverOpen: true });
-  else if (fault === 'offline') sim.setFaults({ offline: true });
-  else if (fault !== undefined) throw new OmniposError('INVALID_ARGUMENT', `--fault: expected paper-out, cover-open or offline, got ${JSON.stringify(fault)}`, { option: 'fault' });
-  const server = await serveVirtualPrinter(sim);
-  return { transport: () => new TcpTransport({ host: server.host, port: server.port }), description: `virtual:${server.host}:${server.port}`, model, virtual: sim, stop: () => server.close() };
+function faultOf(fault: string | undefined): ((sim: VirtualPrinter) => void) | undefined {
+  if (fault === undefined) return undefined;
+  if (fault === 'paper-out') return (sim) => sim.loadPaper(0);
+  if (fault === 'cover-open') return (sim) => sim.setFaults({ coverOpen: true });
+  if (fault === 'offline') return (sim) => sim.setFaults({ offline: true });
+  throw new OmniposError('INVALID_ARGUMENT', `--fault: expected paper-out, cover-open or offline, got ${JSON.stringify(fault)}`, { option: 'fault' });
 }
 
-/** --tcp, --serial, --usb, or the configured printer (the embedded virtual printer by default). */
-async function resolveTarget(v: { tcp?: string; serial?: string; baud?: string; usb?: string; model?: string; config?: string; fault?: string }, ctx: CliContext): Promise<Target> {
-  const explicitModel = v.model !== undefined ? findPrinterModel(v.model) : undefined;
-  if (v.model !== undefined && !explicitModel) throw new OmniposError('INVALID_ARGUMENT', `--model: no printer model ${JSON.stringify(v.model)} in tables/printers`, { option: 'model' });
-  const model = explicitModel ?? findPrinterModel(DEFAULT_PRINTER_MODEL_ID)!;
+/**
+ * --tcp, --serial, --usb, or the configured printer (the embedded virtual printer by default),
+ * built by the daemon's own factory (src/main/devices.ts): a command reaches the printers the
+ * daemon runs, as the same model unless --model names another.
+ */
+export async function resolveTarget(v: { tcp?: string; serial?: string; baud?: string; usb?: string; model?: string; config?: string; fault?: string }, ctx: CliContext): Promise<Target> {
+  const model = v.model !== undefined ? findPrinterModel(v.model) : undefined;
+  if (v.model !== undefined && !model) throw new OmniposError('INVALID_ARGUMENT', `--model: no printer model ${JSON.stringify(v.model)} in tables/printers`, { option: 'model' });
   if (v.fault !== undefined && (v.tcp || v.serial || v.usb)) throw new OmniposError('INVALID_ARGUMENT', '--fault applies to the virtual printer only', { option: 'fault' });
-  if (v.tcp) {
-    const hp = hostPort(v.tcp);
-    return { transport: () => new TcpTransport(hp), description: `tcp:${v.tcp}`, model };
-  }
-  if (v.serial) {
+  const fault = faultOf(v.fault);
+  const opts = { ...(model ? { model } : {}), ...(fault ? { beforeVirtualStart: fault } : {}) };
+  let device: PrinterDeviceConfig;
+  if (v.tcp) device = { kind: 'tcp', ...hostPort(v.tcp) };
+  else if (v.serial) {
     const baudRate = v.baud === undefined ? 9600 : Number(v.baud);
     if (!Number.isInteger(baudRate) || baudRate < 1200 || baudRate > 921600) throw new OmniposError('INVALID_ARGUMENT', `--baud: expected 1200..921600, got ${JSON.stringify(v.baud)}`, { option: 'baud' });
-    return { transport: () => new SerialTransport({ path: v.serial!, baudRate }), description: `serial:${v.serial}`, model };
-  }
-  if (v.usb) {
-    const ids = usbIds(v.usb);
-    return { transport: () => new UsbPrinterTransport(ids), description: `usb:${v.usb}`, model };
-  }
-  const p = loadConfig({ ...(v.config ? { path: v.config } : {}), env: ctx.env }).values.printer;
-  switch (p.kind) {
-    case 'virtual':
-      return virtualTarget(model, v.fault);
-    case 'tcp':
-      return { transport: () => new TcpTransport({ host: p.host, port: p.port }), description: `tcp:${p.host}:${p.port}`, model };
-    case 'serial':
-      return { transport: () => new SerialTransport({ path: p.path, baudRate: p.baudRate }), description: `serial:${p.path}`, model };
-    case 'usb':
-      return { transport: () => new UsbPrinterTransport({ vendorId: parseInt(p.vendorId, 16), productId: parseInt(p.productId, 16) }), description: `usb:${p.vendorId}:${p.productId}`, model };
-    case 'none':
-      throw new OmniposError('PRINTER_NOT_FOUND', 'the configuration has no printer (printer.kind is "none")', {});
-  }
+    device = { kind: 'serial', path: v.serial, baudRate };
+  } else if (v.usb) device = { kind: 'usb', ...usbIds(v.usb) };
+  else device = loadConfig({ ...(v.config ? { path: v.config } : {}), env: ctx.env }).values.printer;
+  const target = await openPrinterTarget(device, opts);
+  if (!target) throw new OmniposError('PRINTER_NOT_FOUND', 'the configuration has no printer (printer.kind is "none")', {});
+  return target;
 }
 
 function fromPrinterError(e: unknown): unknown {
@@ -122,7 +104,7 @@ async function withPrinter<T>(target: Target, f: (p: EscPosPrinter) => Promise<T
     throw fromPrinterError(e);
   } finally {
     await printer.close().catch(() => undefined);
-    await target.stop?.();
+    await target.stop();
   }
 }
 

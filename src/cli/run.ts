@@ -1,21 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { exitCodeOf, isOmniposError } from '../core/errors/index.js';
 import { COMMANDS, type CommandEntry } from './commands.js';
 import type { CliContext, Command } from './context.js';
+import { version } from './version.js';
 
-/** The folder holding package.json, from source or from dist/ (as config's PACKAGE_ROOT, without loading the configuration's schema). */
-function packageRoot(): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
-  return dir;
-}
-
-export function version(): string {
-  const pkg = JSON.parse(readFileSync(path.join(packageRoot(), 'package.json'), 'utf8')) as { version: string };
-  return pkg.version;
-}
+export { version } from './version.js';
 
 /** A command, or a row of the table whose module is imported when needed. */
 type Listed = Command | CommandEntry;

@@ -90,7 +90,7 @@ Example:
     });
     const port = portOf(values.port, config.values.sandbox.port);
     const host = values.host ?? '127.0.0.1';
-    // A port taken: one line naming it, the sandbox's database closed, the process exits (issue 23).
+    // A port taken: one line naming it, the sandbox's database closed, the process exits.
     return serveUntilStopped({
       start: async () => {
         try {

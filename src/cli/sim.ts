@@ -29,7 +29,7 @@ Runs a virtual pinpad that speaks ABECS 2.20 until stopped (SIGTERM/SIGINT).
   --pty PATH       also appear as a pseudo-terminal at PATH (needs socat; PATH survives replugs)
   --control PORT   JSON-lines control port for faults, keys and unplug (0 = any free port)
   --classic        a pinpad that knows only the classic commands (answers GIX with ERR010)
-  --classic-ebx    with --classic: it keeps EBX, so its classic card reads can be sold (issue 19)
+  --classic-ebx    with --classic: it keeps EBX, so its classic card reads can be sold
   --typing-ms MS   how long the simulated customer takes to type (default 50; "never" waits for keys)
   --timing NAME    processing time per command: fast (none, the default) or ppc930 (a real Gertec
                    PPC930's, from a public log: secure OPN 3 s, full GIX 8 s, GOX 2 s, loads by size)

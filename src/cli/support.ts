@@ -7,7 +7,7 @@ import { systemClock } from '../core/clock.js';
 import { supportBundle, type SupportBundleDeps } from '../operations/support/index.js';
 import { ensureApiToken, openTerminalDatabase } from '../store/index.js';
 import type { Command } from './context.js';
-import { version } from './run.js';
+import { version } from './version.js';
 
 /** The running daemon's health over its local API, or why it could not be asked. */
 async function daemonHealth(config: Config): Promise<SupportBundleDeps['health']> {

@@ -3,7 +3,7 @@ import type { ConfigValues } from './schema.js';
 import { ACQUIRER_URL_KEYS, isLoopbackHost } from './environment-guard.js';
 
 
-/** What the sandbox may leave out and the real host needs (issue 17): each named by its key. */
+/** What the sandbox may leave out and the real host needs : each named by its key. */
 const REQUIRED_OUTSIDE_SANDBOX: readonly { path: string; get: (v: ConfigValues) => unknown; why: string }[] = [
   { path: 'acquirer.registrationUrl', get: (v) => v.acquirer.registrationUrl, why: 'the registration host is not the parameters host' },
   { path: 'acquirer.ecommerceQueryUrl', get: (v) => v.acquirer.ecommerceQueryUrl, why: 'e-commerce queries (sales, card BIN) go to the query host' },

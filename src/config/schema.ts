@@ -218,7 +218,7 @@ const log = z.strictObject({
   level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
-/** Fleet telemetry and safe remote commands over MQTT (issue 20). Absent: the terminal talks to no broker. */
+/** Fleet telemetry and safe remote commands over MQTT. Absent: the terminal talks to no broker. */
 const fleetMqtt = z.strictObject({
   /** The broker: `mqtts://host:8883` (TLS). `mqtt://` (clear) is accepted only in the sandbox environment. */
   url: z.string().regex(/^mqtts?:\/\/[^/\s]+/, 'must be an mqtts:// (or, in the sandbox, mqtt://) URL'),
@@ -264,10 +264,10 @@ export const ConfigSchema = z.strictObject({
   initialization: initialization.prefault({}),
   api: api.prefault({}),
   alarms: alarms.prefault({}),
-  /** Who authorizes voids (issue 12). */
+  /** Who authorizes voids. */
   supervisor: supervisor.prefault({}),
   log: log.prefault({}),
-  /** Fleet telemetry over MQTT (issue 20); absent by default. */
+  /** Fleet telemetry over MQTT; absent by default. */
   fleet: fleet.prefault({}),
 });
 

@@ -7,6 +7,7 @@ import { sleep } from '../core/clock.js';
 import type { Delivery, ReceiptPort, ReceiptSubject } from './ports.js';
 import type { SaleContext } from './sale/types.js';
 import type { PaymentLock } from './payment-lock.js';
+import { isSharedKind, type MachineVocabulary, type ReceiptResult, type ReceiptStepInput } from './machine-vocabulary.js';
 
 export interface MachineState<N extends string, D> {
   name: N;
@@ -38,12 +39,8 @@ export interface OwnerDeps {
   lock?: PaymentLock;
 }
 
-type ReceiptResult = 'printed' | 'skipped' | 'failed' | 'unsure';
-
 /** How often an armed deadline is checked against the (host) clock, which may jump, ms. */
 const DEADLINE_CHECK_MS = 1000;
-
-type AlarmEffect = { kind: 'alarm'; code: string; message: string };
 
 /**
  * The owner of a pure machine kept in the journal: it commits each transition, with the outbox
@@ -66,11 +63,14 @@ export abstract class MachineOwner<N extends string, D extends { merchantOrderId
   readonly #kind: JournalKind;
   readonly #durable: ReadonlySet<string>;
   readonly #onEvent: ((event: Ev) => void) | undefined;
+  readonly #words: MachineVocabulary<I, E, Ev>;
 
-  protected constructor(deps: OwnerDeps, kind: JournalKind, durable: ReadonlySet<E['kind']>, onEvent?: (event: Ev) => void) {
+  /** `words`: the machine's proof that it speaks the shared vocabulary (src/engine/machine-vocabulary.ts). */
+  protected constructor(deps: OwnerDeps, kind: JournalKind, durable: ReadonlySet<E['kind']>, words: MachineVocabulary<I, E, Ev>, onEvent?: (event: Ev) => void) {
     this.deps = deps;
     this.#kind = kind;
     this.#durable = durable;
+    this.#words = words;
     this.#onEvent = onEvent;
   }
 
@@ -83,34 +83,30 @@ export abstract class MachineOwner<N extends string, D extends { merchantOrderId
   /** What the receipt of this payment says. */
   protected abstract receiptSubject(state: MachineState<N, D>): ReceiptSubject;
 
-  // The inputs and events every kind spells the same way (the three machines share these shapes).
+  // The inputs and events every kind spells the same way (src/engine/machine-vocabulary.ts).
   protected alarmEvent(id: number, code: string, message: string): Ev {
-    return { type: 'alarm', id, code, message } as unknown as Ev;
-  }
-
-  protected receiptQuestionEvent(id: number): Ev {
-    return { type: 'receipt-question', id } as unknown as Ev;
+    return this.#words.alarm({ type: 'alarm', id, code, message });
   }
 
   /** The input an outbox settlement becomes. */
   protected deliveredInput(delivery: Delivery): I {
     const action = delivery.action === 'retry' ? 'done' : delivery.action;
-    return { kind: 'delivered', action, reason: delivery.reason, ...(delivery.late ? { late: true } : {}) } as unknown as I;
+    return this.#words.delivered({ kind: 'delivered', action, reason: delivery.reason, ...(delivery.late ? { late: true } : {}) });
   }
 
-  /** The input a missed cash-register deadline becomes. */
-  protected deadlineInput(): I {
-    return { kind: 'decision', decision: 'undo', by: 'deadline' } as unknown as I;
+  /** A receipt-step input, for a machine that has the owner's receipt step (undefined otherwise). */
+  #receiptStep(input: ReceiptStepInput): I | undefined {
+    return this.#words.receipt?.input(input);
   }
 
-  /** The input a receipt's result becomes. */
-  protected receiptInput(result: ReceiptResult): I {
-    return { kind: 'receipt', result } as unknown as I;
-  }
-
-  /** The input that begins the receipt step (approved → printing, committed before any byte). */
-  protected printInput(): I {
-    return { kind: 'print' } as unknown as I;
+  /** Applies a receipt-step input; a machine without the step ignores it (logged). */
+  async #applyReceiptStep(id: number, input: ReceiptStepInput): Promise<void> {
+    const mapped = this.#receiptStep(input);
+    if (mapped === undefined) {
+      this.deps.log.warn({ id, input: input.kind }, `a ${this.#kind} has no receipt step: input ignored`);
+      return;
+    }
+    await this.apply(id, mapped);
   }
 
   /** Runs a payment's `start` holding the terminal's payment lock (when the daemon gives one). */
@@ -144,7 +140,9 @@ export abstract class MachineOwner<N extends string, D extends { merchantOrderId
    */
   protected recoverPrinting(entry: JournalEntry): string {
     const state = this.stateOf(entry);
-    const step = this.transition(state, this.receiptInput('unsure'), this.ctx());
+    const unsure = this.#receiptStep({ kind: 'receipt', result: 'unsure' });
+    if (unsure === undefined) return entry.state;
+    const step = this.transition(state, unsure, this.ctx());
     if (!step.ok) return entry.state;
     this.commit(entry, step.state, 'recovery: stopped while the receipt was printing', step.effects);
     this.runAfterRecovery(entry.id, step.state, step.effects);
@@ -192,10 +190,11 @@ export abstract class MachineOwner<N extends string, D extends { merchantOrderId
    * deadline, raising an alarm. True when `effect` was one.
    */
   protected async runShared(id: number, state: MachineState<N, D>, effect: E): Promise<boolean> {
-    const e = effect as unknown as { kind: string; at?: string; code?: string; message?: string };
+    if (!isSharedKind(effect)) return false;
+    const e = this.#words.effect(effect);
     switch (e.kind) {
       case 'receipt.start':
-        await this.apply(id, this.printInput());
+        await this.#applyReceiptStep(id, { kind: 'print' });
         return true;
       case 'print.receipt': {
         let result: ReceiptResult;
@@ -205,20 +204,20 @@ export abstract class MachineOwner<N extends string, D extends { merchantOrderId
           this.deps.log.warn({ id, err }, 'receipt failed');
           result = 'unsure';
         }
-        await this.apply(id, this.receiptInput(result));
+        await this.#applyReceiptStep(id, { kind: 'receipt', result });
         return true;
       }
-      case 'ask.receipt':
-        this.emit(this.receiptQuestionEvent(id));
+      case 'ask.receipt': {
+        const question = this.#words.receipt?.question({ type: 'receipt-question', id });
+        if (question !== undefined) this.emit(question);
         return true;
+      }
       case 'schedule.deadline':
-        this.schedule(id, e.at ?? this.deps.clock.now().toISOString());
+        this.schedule(id, e.at);
         return true;
       case 'alarm':
-        this.alarm(id, e.code ?? 'ALARM', e.message ?? '');
+        this.alarm(id, e.code, e.message);
         return true;
-      default:
-        return false;
     }
   }
 
@@ -257,7 +256,7 @@ export abstract class MachineOwner<N extends string, D extends { merchantOrderId
 
   /** The cashier's answer to "did the receipt come out?" (the receipt question). */
   async receiptAnswer(id: number, printed: boolean): Promise<void> {
-    await this.apply(id, this.receiptInput(printed ? 'printed' : 'failed'));
+    await this.#applyReceiptStep(id, { kind: 'receipt', result: printed ? 'printed' : 'failed' });
   }
 
   /** For the outbox forwarder, inside its transaction: a request of this machine was settled. */
@@ -271,7 +270,11 @@ export abstract class MachineOwner<N extends string, D extends { merchantOrderId
       return;
     }
     this.commit(entry, step.state, step.input, []);
-    for (const e of step.effects) if (e.kind === 'alarm') this.alarm(entry.id, (e as unknown as AlarmEffect).code, (e as unknown as AlarmEffect).message);
+    for (const effect of step.effects) {
+      if (!isSharedKind(effect)) continue;
+      const e = this.#words.effect(effect);
+      if (e.kind === 'alarm') this.alarm(entry.id, e.code, e.message);
+    }
   }
 
   /** Clears the deadline timers. */
@@ -281,7 +284,8 @@ export abstract class MachineOwner<N extends string, D extends { merchantOrderId
   }
 
   protected stateOf(entry: JournalEntry): MachineState<N, D> {
-    return { name: entry.state as N, data: entry.data as unknown as D };
+    // The journal holds what this machine wrote (its data, as JSON): read back as written.
+    return { name: entry.state as N, data: entry.data as D };
   }
 
   protected ctx(): SaleContext {
@@ -338,7 +342,7 @@ export abstract class MachineOwner<N extends string, D extends { merchantOrderId
         return;
       }
       this.#timers.delete(id);
-      this.apply(id, this.deadlineInput()).catch((e: unknown) => this.deps.log.error({ id, err: e }, 'deadline undo failed'));
+      this.#applyReceiptStep(id, { kind: 'decision', decision: 'undo', by: 'deadline' }).catch((e: unknown) => this.deps.log.error({ id, err: e }, 'deadline undo failed'));
     };
     const arm = (ms: number): void => {
       const t = setTimeout(check, ms);

@@ -1,5 +1,4 @@
-import { EscPosPrinter, encodeDocument, type PrinterStatus } from '../../drivers/printer/index.js';
-import { TcpTransport } from '../../drivers/transport/index.js';
+import { encodeDocument, type EscPosPrinter, type PrinterStatus } from '../../drivers/printer/index.js';
 import { findPrinterModel, type PrinterModel } from '../../tables/printers/index.js';
 import { EscPosReceiptPrinter, receiptColumns } from '../adapters/escpos-receipt.js';
 import type { ReceiptColumns, ReceiptDocument } from '../receipt/index.js';
@@ -8,7 +7,8 @@ import { OmniposError } from '../core/errors/index.js';
 import type { Logger } from '../core/log/index.js';
 import type { ReceiptPort } from '../engine/ports.js';
 import type { ReceiptService } from '../api/receipts.js';
-import { VirtualPrinter, serveVirtualPrinter, type VirtualPrinterServer } from '../sim/printer/index.js';
+import { VirtualPrinter } from '../sim/printer/index.js';
+import { openPrinterTarget, printerDriver } from './devices.js';
 
 export interface Printing {
   port: ReceiptPort;
@@ -17,6 +17,8 @@ export interface Printing {
   lastStatus?: () => PrinterStatus | undefined;
   /** Prints a document that is not a sale's receipt (the day's close); absent without a printer. */
   document?: (doc: ReceiptDocument) => Promise<'printed' | 'failed' | 'unsure'>;
+  /** Where the printer is (`tcp:10.0.0.5:9100`, `virtual:127.0.0.1:40111`); absent without a printer. */
+  description?: string;
   /** The receipt width of the printer's model. */
   columns?: ReceiptColumns;
   close(): Promise<void>;
@@ -31,39 +33,35 @@ function documentPrinter(driver: EscPosPrinter, model: PrinterModel): (doc: Rece
 }
 
 /**
- * The receipt printer: the virtual one (an ESC/POS printer on a loopback TCP port, driven by the
- * real driver), a network printer on port 9100, or none (receipts shown, not printed).
+ * The receipt printer the configuration names (src/main/devices.ts builds it, as for the CLI):
+ * the virtual one (an ESC/POS printer on a loopback TCP port, driven by the real driver), a
+ * network printer, a serial printer, a USB printer-class device, or none (receipts shown, not
+ * printed). A real printer that is off at start is opened again at the first receipt.
  */
 export async function receiptPrinter(config: Config, log: Logger): Promise<Printing> {
-  const p = config.values.printer;
   const env = config.values.environment;
-  if (p.kind === 'none') return { port: { print: () => Promise.resolve('skipped') }, close: () => Promise.resolve() };
-  if (p.kind === 'virtual') {
-    const virtual = new VirtualPrinter({ model: findPrinterModel('virtual-80') });
-    const server: VirtualPrinterServer = await serveVirtualPrinter(virtual, { port: 0 });
-    const driver = new EscPosPrinter({ transport: new TcpTransport({ host: '127.0.0.1', port: server.port }), model: virtual.model, pollMs: 20 });
-    await driver.open();
-    return {
-      port: new EscPosReceiptPrinter(driver, virtual.model, env, log),
-      document: documentPrinter(driver, virtual.model),
-      columns: receiptColumns(virtual.model),
-      virtual,
-      lastStatus: () => driver.lastStatus,
-      close: async () => {
-        await driver.close().catch(() => undefined);
-        await server.close();
-      },
-    };
+  const target = await openPrinterTarget(config.values.printer);
+  if (!target) return { port: { print: () => Promise.resolve('skipped') }, close: () => Promise.resolve() };
+  const driver = printerDriver(target, target.virtual ? { pollMs: 20 } : {});
+  try {
+    if (target.virtual) await driver.open();
+    else await driver.open().catch((e: unknown) => log.warn({ err: e, printer: target.description }, 'printer not reachable at start'));
+  } catch (e) {
+    await target.stop();
+    throw e;
   }
-  if (p.kind === 'tcp') {
-    const model = findPrinterModel('epson-tm-t20');
-    if (!model) throw new OmniposError('CONFIG_INVALID', 'printer model epson-tm-t20 is missing from tables/printers');
-    const driver = new EscPosPrinter({ transport: new TcpTransport({ host: p.host, port: p.port }), model });
-    // A printer that is off now is opened again at the first receipt.
-    await driver.open().catch((e: unknown) => log.warn({ err: e }, 'printer not reachable at start'));
-    return { port: new EscPosReceiptPrinter(driver, model, env, log), document: documentPrinter(driver, model), columns: receiptColumns(model), lastStatus: () => driver.lastStatus, close: () => driver.close().catch(() => undefined) };
-  }
-  throw new OmniposError('CONFIG_INVALID', `printer.kind: ${p.kind} printers are not wired into the daemon in this version (virtual, tcp or none)`, { path: 'printer.kind' });
+  return {
+    port: new EscPosReceiptPrinter(driver, target.model, env, log),
+    document: documentPrinter(driver, target.model),
+    columns: receiptColumns(target.model),
+    description: target.description,
+    ...(target.virtual ? { virtual: target.virtual } : {}),
+    lastStatus: () => driver.lastStatus,
+    close: async () => {
+      await driver.close().catch(() => undefined);
+      await target.stop();
+    },
+  };
 }
 
 /** The virtual printer model of each receipt width, for drawing a receipt as it would print. */

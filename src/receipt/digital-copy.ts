@@ -1,3 +1,4 @@
+import type { PaymentMethod } from '../core/payment-kinds.js';
 import { formatBRL } from '../core/money.js';
 import { receiptDocument, TEST_ENVIRONMENT_BANNER } from './build.js';
 import { maskPan, maskPansIn } from './mask.js';
@@ -32,11 +33,14 @@ export function digitalCopyText(source: ReceiptSource, options: DigitalCopyOptio
   return { text: compactCopy(source, options.status), form: 'compact' };
 }
 
+/** The product line of the compact copy when the host named no brand, per payment method. */
+const COMPACT_PRODUCT: Readonly<Record<PaymentMethod, string>> = { credit: 'CREDITO', debit: 'DEBITO', voucher: 'VOUCHER', 'wallet-qr': 'CARTEIRA DIGITAL', pix: 'PIX' };
+
 function compactCopy(s: ReceiptSource, status = 'APROVADA'): string {
   const field = (name: string): string | undefined => s.receiptInformation.find((r) => r.Field === name)?.Content.trim() || undefined;
   const pan = field('CARD_NUMBER') ?? s.maskedPan;
   const date = [field('DATE') ?? s.at?.date, field('HOUR') ?? s.at?.time].filter(Boolean).join(' ');
-  const product = s.brand ?? { credit: 'CREDITO', debit: 'DEBITO', voucher: 'VOUCHER', 'wallet-qr': 'CARTEIRA DIGITAL', pix: 'PIX' }[s.paymentType];
+  const product = s.brand ?? COMPACT_PRODUCT[s.paymentType];
   const rows: [string, string | undefined][] = [
     ['', field('MERCHANT_NAME') ?? field('SOFT_DESCRIPTOR')],
     ['DATA ', date || undefined],

@@ -1,3 +1,4 @@
+import type { PaymentMethod } from '../core/payment-kinds.js';
 import type { Environment } from '../config/index.js';
 import { receiptDocument } from './build.js';
 import type { ReceiptColumns, ReceiptCopy, ReceiptDocument, ReceiptSource } from './types.js';
@@ -14,7 +15,7 @@ export interface ReceiptFacts {
   /** A void's: the sale it gives money back for. */
   original?: { merchantOrderId: string; nsu?: string; authorizationCode?: string };
   merchantOrderId: string;
-  paymentType: 'credit' | 'debit' | 'voucher' | 'wallet-qr' | 'pix';
+  paymentType: PaymentMethod;
   /** Cents. */
   amount: number;
   installments: number;

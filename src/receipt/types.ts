@@ -1,3 +1,4 @@
+import type { PaymentMethod } from '../core/payment-kinds.js';
 import type { Cents } from '../core/money.js';
 import type { Environment } from '../config/index.js';
 
@@ -26,7 +27,7 @@ export interface ReceiptSource {
   readonly kind: ReceiptKind;
   readonly environment: Environment;
   /** Card products, or a wallet's payment of the terminal's QR code, or Pix. */
-  readonly paymentType: 'credit' | 'debit' | 'voucher' | 'wallet-qr' | 'pix';
+  readonly paymentType: PaymentMethod;
   readonly amount: Cents;
   /** 1 = à vista. */
   readonly installments: number;

@@ -1,7 +1,6 @@
 import { request } from 'undici';
 import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
 import type { SandboxContext } from './context.js';
-import type { SaleRow } from './sales.js';
 
 /** The wallet document's undo callback payload (000, "Undo callback payload"). */
 export interface UndoCallback {
@@ -75,7 +74,7 @@ export class CallbackDeliverer {
 }
 
 /** The wallet undo callback of a paid QR sale (000, "Undo callback payload", statusCode 3). */
-export function undoCallback(row: SaleRow): UndoCallback {
+export function undoCallback(row: { readonly answer: string; readonly created_at: number; readonly terminal_id: string; readonly amount: number }): UndoCallback {
   const p = (JSON.parse(row.answer) as { Payment: { AuthorizationCode?: string; ProofOfSale?: string; Wallet?: { QrTimestamp?: string } } }).Payment;
   const ts = p.Wallet?.QrTimestamp ?? '';
   const m = /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(ts);

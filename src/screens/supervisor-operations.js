@@ -1,4 +1,4 @@
-// The supervisor's operations (issue 12), drawn into #operations: the day's report (GET
+// The supervisor's operations, drawn into #operations: the day's report (GET
 // /v1/day/report) with its close, and a void of a payment. Closing the day and voiding both need
 // the supervisor's password, sent as X-Supervisor-Password and never kept by the page.
 import { ApiFailure, money, parseAmount, showQr, token } from './api.js';

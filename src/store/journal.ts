@@ -4,7 +4,10 @@ import type { Db } from './open.js';
 import { statement } from './statements.js';
 import { writeFailure } from './write-health.js';
 
-export type JournalKind = 'sale' | 'void' | 'qr' | 'pix';
+import type { JournalKind } from '../core/payment-kinds.js';
+
+/** A payment of a kind of src/core/payment-kinds.ts, or a void of one. */
+export type { JournalKind };
 
 export interface JournalEntry {
   id: number;

@@ -8,7 +8,7 @@ const caches = new WeakMap<Db, Map<string, Statement>>();
 /**
  * The prepared statement for `sql` on `db`, compiled once and reused. Each `db.prepare()` compiles
  * the SQL again and holds a native statement that only a V8 garbage collection frees: about a
- * hundred per sale before this (issue 23, memory over months). Only for `get`/`all`/`run`, which
+ * hundred per sale before this (memory over months). Only for `get`/`all`/`run`, which
  * finish before they return (an `iterate()` in progress would make a shared statement busy).
  */
 export function statement(db: Db, sql: string): Statement {

@@ -7,9 +7,32 @@ import data from './return-codes.json' with { type: 'json' };
  */
 export type ReturnCodeMeaning = 'informational' | 'not-found' | 'duplicate-order-id';
 
+/** The names of the rows, as code names them (a test holds them equal to the JSON's, in order). */
+export const RETURN_CODE_NAMES = [
+  'APPROVED',
+  'SUCCESS',
+  'NOT_AUTHORIZED',
+  'EXPIRED_CARD',
+  'BLOCKED_CARD',
+  'ISSUER_TIMEOUT',
+  'CANCELED_CARD',
+  'CARD_PROBLEM',
+  'INVALID_REQUEST',
+  'DUPLICATE_ORDER_ID',
+  'ORDER_NOT_FOUND',
+  'TRANSACTION_NOT_FOUND',
+  'NOT_AVAILABLE_TO_CAPTURE',
+  'NOT_AVAILABLE_TO_VOID',
+  'OPERATION_NOT_SUPPORTED',
+  'REFUND_NOT_ENABLED',
+  'NOT_AVAILABLE_TO_REFUND',
+  'NO_TRANSACTION_FOUND',
+] as const;
+export type ReturnCodeName = (typeof RETURN_CODE_NAMES)[number];
+
 const ReturnCodeRow = z.strictObject({
   code: z.string().regex(/^\d{1,3}$/),
-  name: z.string().regex(/^[A-Z_]+$/),
+  name: z.enum(RETURN_CODE_NAMES),
   meaning: z.enum(['informational', 'not-found', 'duplicate-order-id']),
   message: z.string().min(1),
   /** Where the acquirer publishes it: page and line (or the seed file and line). */
@@ -37,4 +60,10 @@ export function publishedCode(code: string | number | undefined): ReturnCodeRow 
 /** The meaning of a code as the host sent it (undefined for a code the acquirer does not publish). */
 export function codeMeaning(code: string | number | undefined): ReturnCodeMeaning | undefined {
   return publishedCode(code)?.meaning;
+}
+
+/** True when the host sent one of the named codes (exactly, as publishedCode reads it). */
+export function isReturnCode(code: string | number | undefined, ...names: readonly ReturnCodeName[]): boolean {
+  const row = publishedCode(code);
+  return row !== undefined && names.includes(row.name);
 }

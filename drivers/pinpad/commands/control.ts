@@ -7,7 +7,7 @@ import { decodeParams, encodeParams, param, paramValue } from '../codec/params.j
 import { blocks, type CommandSpec } from './spec.js';
 import { twoLines, type TwoLineText } from './text.js';
 
-/** Classic OPN (§3.2.1): `OPN` -> `OPN000`. No secure channel; the secure OPN comes with issue 5. */
+/** Classic OPN (§3.2.1): `OPN` -> `OPN000`. No secure channel; the secure OPN is in secure/. */
 export const OPN_CLASSIC: CommandSpec<void, void> = {
   id: 'OPN',
   blocking: false,

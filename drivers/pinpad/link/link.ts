@@ -8,7 +8,7 @@ import type { LinkTimings } from './timings.js';
 
 /**
  * A layer between application data and packets: identity for clear traffic; the secure channel of
- * §5.2 (issue 5) seals commands as DC2 + AES and opens answers. `open` may throw (a packet that
+ * §5.2 (the secure channel, secure/) seals commands as DC2 + AES and opens answers. `open` may throw (a packet that
  * does not decrypt): the command waiting for that answer fails with the error thrown.
  */
 export interface PacketLayer {
@@ -30,7 +30,7 @@ interface Pending {
 
 const NTM = [0x4e, 0x54, 0x4d];
 
-/** True for an NTM notification packet (§2.3.3). Secure packets (DC2…) are classified after decryption, in issue 5. */
+/** True for an NTM notification packet (§2.3.3). Secure packets (DC2…) are classified after decryption, by the secure channel. */
 export function isNotification(data: Uint8Array): boolean {
   return data.length >= 3 && data[0] === NTM[0] && data[1] === NTM[1] && data[2] === NTM[2];
 }

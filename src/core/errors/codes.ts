@@ -55,7 +55,7 @@ export const ERROR_CODES = {
   PINPAD_PROTOCOL: { http: 502, exit: 3, summary: 'the pinpad answer does not decode' },
   PINPAD_INVALID_ARGUMENT: { http: 400, exit: 2, summary: 'a value does not fit the pinpad command layout' },
   PINPAD_NOT_FOUND: { http: 503, exit: 3, summary: 'no pinpad at the configured port, or it cannot be opened' },
-  // pinpad secure channel (issue 5)
+  // pinpad secure channel (drivers/pinpad/secure)
   PINPAD_UNSUPPORTED: { http: 503, exit: 3, summary: 'the pinpad does not support this (no secure OPN: not supported for card sales)' },
   // initialization tables (src/initialization)
   INIT_TABLE_INVALID: { http: 502, exit: 3, summary: 'an initialization table from the acquirer is malformed (the path names the field)' },
@@ -69,7 +69,7 @@ export const ERROR_CODES = {
   PRINTER_INVALID_ARGUMENT: { http: 400, exit: 2, summary: 'a value does not fit a printer command' },
   PRINTER_UNSUPPORTED: { http: 400, exit: 2, summary: 'the printer model lacks the feature asked for' },
   PRINTER_NOT_FOUND: { http: 503, exit: 3, summary: 'no printer at the configured address, or it cannot be opened' },
-  // voids (src/engine/void, issue 12)
+  // voids (src/engine/void)
   VOID_NOT_ALLOWED: { http: 409, exit: 4, summary: 'the payment cannot be voided (its kind, its state or its product)' },
   VOID_OVER_LIMIT: { http: 422, exit: 4, summary: "the void amount exceeds what remains of the sale or the issuer's value or percentage limit" },
   VOID_TOO_LATE: { http: 422, exit: 4, summary: "the sale is older than the issuer's reversal limit in days" },

@@ -4,11 +4,9 @@ import type { Db, Outbox, OutboxTask } from '../../store/index.js';
 import { nextTryAt, type BackoffOptions } from '../backoff.js';
 import { nextDailyClose } from '../daily-close.js';
 import type { AcquirerDeliveryPort, Delivery } from '../ports.js';
-import { OUTBOX_OPERATIONS, type ConfirmTask, type UndoTask } from './tasks.js';
-import { attemptUndo, type UndoRaceOptions } from './undo-race.js';
-import { attemptWatch, type WatchTask } from './watch.js';
-import { attemptPix, type PixHostPort, type PixTask } from './pix.js';
-import { attemptVoidUndo, type VoidConfirmTask, type VoidUndoTask } from './void.js';
+import { attemptTask, isOutboxOperation } from './attempts.js';
+import type { UndoRaceOptions } from './undo-race.js';
+import type { PixHostPort } from './pix.js';
 import type { VoidDeliveryPort } from '../void/ports.js';
 
 export interface ForwarderDeps {
@@ -118,25 +116,9 @@ export class OutboxForwarder {
     let delivery: Delivery;
     let payload: Record<string, unknown> | undefined;
     try {
-      if (task.operation === OUTBOX_OPERATIONS.confirm) {
-        const t = task.payload as unknown as ConfirmTask;
-        delivery = await this.#deps.port.confirm(t.paymentId, t.emv);
-      } else if (task.operation === OUTBOX_OPERATIONS.undo) {
-        const attempt = await attemptUndo(this.#deps.port, task.payload as unknown as UndoTask, now, this.#deps.undoRace);
-        delivery = attempt.delivery;
-        payload = attempt.payload as Record<string, unknown> | undefined;
-      } else if (task.operation === OUTBOX_OPERATIONS.watch) {
-        delivery = await attemptWatch(this.#deps.port, task.payload as unknown as WatchTask, now);
-      } else if ((task.operation === OUTBOX_OPERATIONS.pixCancel || task.operation === OUTBOX_OPERATIONS.pixRefund) && this.#deps.pix) {
-        const op = task.operation === OUTBOX_OPERATIONS.pixCancel ? 'cancel' : 'refund';
-        const attempt = await attemptPix(this.#deps.pix, task.payload as unknown as PixTask, op, now);
-        delivery = attempt.delivery;
-        payload = attempt.payload as Record<string, unknown> | undefined;
-      } else if (task.operation === OUTBOX_OPERATIONS.voidConfirm && this.#deps.voids) {
-        const t = task.payload as unknown as VoidConfirmTask;
-        delivery = await this.#deps.voids.confirmVoid(t.paymentId, t.voidId);
-      } else if (task.operation === OUTBOX_OPERATIONS.voidUndo && this.#deps.voids) {
-        const attempt = await attemptVoidUndo(this.#deps.voids, task.payload as unknown as VoidUndoTask, now, { processingWindowMs: this.#deps.undoRace.processingWindowMs });
+      if (isOutboxOperation(task.operation)) {
+        const { port, pix, voids, undoRace } = this.#deps;
+        const attempt = await attemptTask(task.operation, task.payload, { port, pix, voids, undoRace, now });
         delivery = attempt.delivery;
         payload = attempt.payload as Record<string, unknown> | undefined;
       } else {

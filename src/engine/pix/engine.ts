@@ -1,6 +1,7 @@
 import { OmniposError } from '../../core/errors/index.js';
 import type { JournalEntry, MerchantOrderIds } from '../../store/index.js';
 import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
+import { SPEAKS_ALL } from '../machine-vocabulary.js';
 import type { PixHostPort, PixTask } from '../outbox/pix.js';
 import { OUTBOX_OPERATIONS, idempotencyKey } from '../outbox/tasks.js';
 import type { ReceiptSubject } from '../ports.js';
@@ -41,7 +42,7 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
   #stopped = false;
 
   constructor(deps: PixEngineDeps) {
-    super(deps, 'pix', DURABLE, deps.onEvent);
+    super(deps, 'pix', DURABLE, SPEAKS_ALL, deps.onEvent);
     this.#d = deps;
   }
 
@@ -54,7 +55,7 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
     await this.beforeSale(request);
     const merchantOrderId = await this.#d.orderIds.next();
     const data: PixSaleData = { request, merchantOrderId, ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) };
-    const entry = this.#d.journal.open({ kind: 'pix', merchantOrderId, state: 'creating', amount: request.amount, data: data as unknown as Record<string, unknown>, input: 'request', at: this.#d.clock.now() });
+    const entry = this.#d.journal.open({ kind: 'pix', merchantOrderId, state: 'creating', amount: request.amount, data: { ...data }, input: 'request', at: this.#d.clock.now() });
     attach(entry.id);
     this.emit({ type: 'state', id: entry.id, merchantOrderId, state: 'creating', input: 'request' });
     const done = (async () => {

@@ -1,6 +1,7 @@
 import { OmniposError } from '../../core/errors/index.js';
 import { nextNsu, type JournalEntry, type MerchantOrderIds } from '../../store/index.js';
 import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
+import { SPEAKS_ALL } from '../machine-vocabulary.js';
 import { OUTBOX_OPERATIONS, idempotencyKey, type ConfirmTask, type UndoTask } from '../outbox/tasks.js';
 import type { WatchTask } from '../outbox/watch.js';
 import type { AcquirerDeliveryPort, ReceiptSubject } from '../ports.js';
@@ -43,7 +44,7 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
   #stopped = false;
 
   constructor(deps: QrEngineDeps) {
-    super(deps, 'qr', DURABLE, deps.onEvent);
+    super(deps, 'qr', DURABLE, SPEAKS_ALL, deps.onEvent);
     this.#d = deps;
   }
 

@@ -1,6 +1,7 @@
 import { OmniposError, isOmniposError } from '../../core/errors/index.js';
 import type { JournalEntry, MerchantOrderIds } from '../../store/index.js';
 import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
+import { SPEAKS_ALL } from '../machine-vocabulary.js';
 import { OUTBOX_OPERATIONS, idempotencyKey, type ConfirmTask, type UndoTask } from '../outbox/tasks.js';
 import type { CardPort, CardPromptCode, EncryptedCard, PromptListener, ReceiptSubject, SaleAuthorizationPort } from '../ports.js';
 import { undoRequestTags } from './chip-tags.js';
@@ -27,10 +28,12 @@ export interface SaleEngineDeps extends OwnerDeps {
 }
 
 /** What the pinpad says once the chip is finished (FCX): the machine leaves the message of a chip sale to its owner. */
-function chipMessage(state: SaleState, decision: 'approved' | 'declined' | 'no-communication' | 'aborted', card: 'approved' | 'declined' | 'failed', cancelled: boolean): string {
+function chipMessage(state: SaleState, effect: Extract<SaleEffect, { kind: 'pinpad.finish-chip' }>, card: 'approved' | 'declined' | 'failed', cancelled: boolean): string {
   if (state.name === 'finishing-chip') return card === 'approved' && !cancelled ? 'APROVADA' : card === 'declined' ? 'NAO AUTORIZADA' : 'OPERACAO CANCELADA';
-  if (decision === 'declined') return 'NAO AUTORIZADA';
-  if (decision === 'no-communication') return state.name === 'failed' && state.data.reason?.startsWith('refused') ? 'FALHA NA TRANSACAO' : 'SEM COMUNICACAO';
+  // The machine names the message when the decision does not (a refusal): never read off a reason's text.
+  if (effect.message !== undefined) return effect.message;
+  if (effect.decision === 'declined') return 'NAO AUTORIZADA';
+  if (effect.decision === 'no-communication') return 'SEM COMUNICACAO';
   return 'OPERACAO CANCELADA';
 }
 
@@ -46,7 +49,7 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
   readonly #cards = new Map<number, EncryptedCard>();
 
   constructor(deps: SaleEngineDeps) {
-    super(deps, 'sale', DURABLE, deps.onEvent);
+    super(deps, 'sale', DURABLE, SPEAKS_ALL, deps.onEvent);
     this.#d = deps;
   }
 
@@ -69,7 +72,7 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
     try {
       const merchantOrderId = await this.#d.orderIds.next();
       const data: SaleData = { request, merchantOrderId, ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) };
-      const entry = this.#d.journal.open({ kind: 'sale', merchantOrderId, state: 'started', amount: request.amount, data: data as unknown as Record<string, unknown>, input: 'request', at: this.#d.clock.now() });
+      const entry = this.#d.journal.open({ kind: 'sale', merchantOrderId, state: 'started', amount: request.amount, data: { ...data }, input: 'request', at: this.#d.clock.now() });
       this.#active.id = entry.id;
       attach(entry.id);
       this.emit({ type: 'state', id: entry.id, merchantOrderId, state: 'started', status: 'pending', input: 'request' });
@@ -193,7 +196,7 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
           result = { card: 'failed' as const, reason: (e as Error).message };
         }
         // The card's session is over: the closing message (and RMC while the chip is in) before the sale moves on.
-        await card.end(chipMessage(state, effect.decision, result.card, this.stateOf(this.entry(id)).data.cancelRequested === true), this.#prompts(id, state.data.merchantOrderId))
+        await card.end(chipMessage(state, effect, result.card, this.stateOf(this.entry(id)).data.cancelRequested === true), this.#prompts(id, state.data.merchantOrderId))
           .catch((e: unknown) => log.warn({ id, err: e }, 'pinpad end failed'));
         if (state.name === 'finishing-chip') {
           await this.apply(id, { kind: 'chip-finished', card: result.card, ...(result.emv ? { emv: result.emv } : {}), ...(result.reason ? { reason: result.reason } : {}) });

@@ -63,7 +63,7 @@ function hostAnswer(state: SaleState, outcome: HostSaleOutcome): SaleStep {
           ...(outcome.returnMessage !== undefined ? { returnMessage: outcome.returnMessage } : {}),
           reason: `refused by the host (HTTP ${outcome.status})`,
         },
-        isChip ? { kind: 'pinpad.finish-chip', decision: 'no-communication' } : { kind: 'pinpad.end', message: 'FALHA NA TRANSACAO' },
+        isChip ? { kind: 'pinpad.finish-chip', decision: 'no-communication', message: 'FALHA NA TRANSACAO' } : { kind: 'pinpad.end', message: 'FALHA NA TRANSACAO' },
       );
     case 'not-sent':
       return go(state, 'failed', input, { reason: 'the acquirer could not be reached; nothing was sent' },

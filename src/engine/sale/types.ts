@@ -152,7 +152,8 @@ export type SaleInput =
  */
 export type SaleEffect =
   | { kind: 'acquirer.sale' }
-  | { kind: 'pinpad.finish-chip'; decision: 'approved' | 'declined' | 'no-communication' | 'aborted' }
+  /** `message`: what the pinpad shows after FCX when the decision alone does not say it (the host refused: FALHA NA TRANSACAO). */
+  | { kind: 'pinpad.finish-chip'; decision: 'approved' | 'declined' | 'no-communication' | 'aborted'; message?: string }
   | { kind: 'pinpad.end'; message: string }
   /** Begin the receipt step (the owner applies `print`). */
   | { kind: 'receipt.start' }

@@ -1,3 +1,4 @@
+import { journalData } from '../journal-data.js';
 import { localTime } from '../../core/clock.js';
 import { OmniposError } from '../../core/errors/index.js';
 import { voidAllowed, type TableSet } from '../../initialization/index.js';
@@ -28,7 +29,7 @@ export function voidableSale(entry: JournalEntry | undefined, id: number): Voide
   if (entry.kind !== 'sale') {
     throw new OmniposError('VOID_NOT_ALLOWED', `payment ${id} is a ${entry.kind} payment: card sales are voided with the card, wallet QR sales with a cancellation code, Pix sales refunded`, { id, kind: entry.kind });
   }
-  const d = entry.data as unknown as SaleData;
+  const d = journalData<SaleData>(entry);
   if (!VOIDABLE.has(entry.state)) {
     const hint = entry.state === 'awaiting-decision' || entry.state === 'approved' ? ' (not confirmed yet: undo it instead)' : '';
     throw new OmniposError('VOID_NOT_ALLOWED', `payment ${id} is ${entry.state}: only a confirmed sale can be voided${hint}`, { id, state: entry.state });
@@ -43,7 +44,7 @@ export function voidableSale(entry: JournalEntry | undefined, id: number): Voide
 
 /** A confirmed wallet QR sale of the terminal's own code: voided by the cancellation code the wallet pays. */
 function walletQrSale(entry: JournalEntry, id: number): VoidedSale {
-  const q = entry.data as unknown as QrSaleData & { provider?: string };
+  const q = journalData<QrSaleData & { provider?: string }>(entry);
   if (!VOIDABLE.has(entry.state)) throw new OmniposError('VOID_NOT_ALLOWED', `QR sale ${id} is ${entry.state}: only a confirmed sale can be voided`, { id, state: entry.state });
   if (q.provider !== undefined && q.provider !== 'terminal') {
     throw new OmniposError('VOID_NOT_ALLOWED', `QR sale ${id} was made by the ${q.provider} API: only the terminal's own codes are voided with a cancellation code`, { id, provider: q.provider });

@@ -2,6 +2,7 @@ import { OmniposError } from '../../core/errors/index.js';
 import type { TableSet } from '../../initialization/index.js';
 import type { JournalEntry, MerchantOrderIds } from '../../store/index.js';
 import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
+import { SPEAKS_CORE } from '../machine-vocabulary.js';
 import { OUTBOX_OPERATIONS, idempotencyKey } from '../outbox/tasks.js';
 import type { VoidConfirmTask, VoidUndoTask } from '../outbox/void.js';
 import type { CardPort, EncryptedCard, ReceiptSubject } from '../ports.js';
@@ -69,7 +70,7 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
   #stopped = false;
 
   constructor(deps: VoidEngineDeps) {
-    super(deps, 'void', DURABLE, deps.onEvent);
+    super(deps, 'void', DURABLE, SPEAKS_CORE, deps.onEvent);
     this.#d = deps;
   }
 
@@ -118,7 +119,7 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
     try {
       const merchantVoidId = await this.#d.orderIds.next();
       const data: VoidData = { merchantOrderId: merchantVoidId, merchantVoidId, sale, amount, authorizedBy };
-      const entry = this.#d.journal.open({ kind: 'void', merchantOrderId: merchantVoidId, state: 'started', amount, data: data as unknown as Record<string, unknown>, input: `void by ${authorizedBy}`, at: now });
+      const entry = this.#d.journal.open({ kind: 'void', merchantOrderId: merchantVoidId, state: 'started', amount, data: { ...data }, input: `void by ${authorizedBy}`, at: now });
       this.#active.id = entry.id;
       this.deps.log.info({ id: entry.id, merchantVoidId, saleId, amount, authorizedBy }, 'void started');
       this.emit(this.stateEvent(entry.id, { name: 'started', data }, `void by ${authorizedBy}`));
@@ -165,7 +166,7 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
     if (!wallet) throw new OmniposError('VOID_NOT_ALLOWED', 'voids of wallet QR sales are not available in this daemon', { saleId: sale.id });
     const merchantVoidId = await this.#d.orderIds.next();
     const data: VoidData = { merchantOrderId: merchantVoidId, merchantVoidId, sale, amount, authorizedBy };
-    const entry = this.#d.journal.open({ kind: 'void', merchantOrderId: merchantVoidId, state: 'started', amount, data: data as unknown as Record<string, unknown>, input: `void by ${authorizedBy}`, at: this.#d.clock.now() });
+    const entry = this.#d.journal.open({ kind: 'void', merchantOrderId: merchantVoidId, state: 'started', amount, data: { ...data }, input: `void by ${authorizedBy}`, at: this.#d.clock.now() });
     this.deps.log.info({ id: entry.id, merchantVoidId, saleId: sale.id, amount, authorizedBy }, 'wallet QR void started');
     this.emit(this.stateEvent(entry.id, { name: 'started', data }, `void by ${authorizedBy}`));
     const done = this.apply(entry.id, issueCancellation(this.#d.db, this.#d.clock, wallet.validityMs, data));
@@ -176,7 +177,7 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
   async #openRefund(sale: VoidData['sale'], amount: number, authorizedBy: VoidData['authorizedBy']): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     const merchantVoidId = await this.#d.orderIds.next();
     const data: VoidData = { merchantOrderId: merchantVoidId, merchantVoidId, sale, amount, authorizedBy };
-    const entry = this.#d.journal.open({ kind: 'void', merchantOrderId: merchantVoidId, state: 'started', amount, data: data as unknown as Record<string, unknown>, input: `refund by ${authorizedBy}`, at: this.#d.clock.now() });
+    const entry = this.#d.journal.open({ kind: 'void', merchantOrderId: merchantVoidId, state: 'started', amount, data: { ...data }, input: `refund by ${authorizedBy}`, at: this.#d.clock.now() });
     this.deps.log.info({ id: entry.id, merchantVoidId, saleId: sale.id, amount, authorizedBy }, 'Pix refund started');
     this.emit(this.stateEvent(entry.id, { name: 'started', data }, `refund by ${authorizedBy}`));
     await this.apply(entry.id, { kind: 'refund' });

@@ -1,3 +1,4 @@
+import type { PaymentKind } from '../../core/payment-kinds.js';
 import { paymentStatus } from '../../engine/sale/status.js';
 import { SALE_STATES, type SaleStateName } from '../../engine/sale/types.js';
 import type { JournalEntry } from '../../store/index.js';
@@ -118,6 +119,13 @@ export function voidSaleRef(data: Record<string, unknown>): { id?: number; merch
   return { ...(id !== undefined ? { id } : {}), ...(order ? { merchantOrderId: order } : {}) };
 }
 
+/** What a payment of each kind reads as on the day's lines: a kind of src/core/payment-kinds.ts added there does not compile until it has a line. */
+const DAY_FACTS: Readonly<Record<PaymentKind, (state: string, request: Record<string, unknown>, card: Record<string, unknown>) => { method: string; brand: string; product: string; outcome: DayOutcome }>> = {
+  sale: (state, request, card) => ({ method: str(request.method) ?? 'unknown', brand: str(card.brandId) ?? 'unknown', product: str(card.productId) ?? 'unknown', outcome: saleOutcome(state) }),
+  qr: (state, request) => ({ method: 'wallet-qr', brand: 'wallet', product: str(request.method) ?? 'unknown', outcome: QR[state] ?? 'in-progress' }),
+  pix: (state) => ({ method: 'pix', brand: 'pix', product: 'pix', outcome: PIX[state] ?? 'in-progress' }),
+};
+
 /**
  * One journal row as a line of the day. `saleOf` finds a void's sale (for its method, brand and
  * product). Never throws on a row whose data lacks a field: it reads as `unknown`.
@@ -144,25 +152,6 @@ export function dayLine(entry: JournalEntry, saleOf: (ref: { id?: number; mercha
       ...(sale ? { voidOf: sale.merchantOrderId } : ref.merchantOrderId ? { voidOf: ref.merchantOrderId } : {}),
     };
   }
-  let method: string;
-  let brand: string;
-  let product: string;
-  let outcome: DayOutcome;
-  if (entry.kind === 'qr') {
-    method = 'wallet-qr';
-    brand = 'wallet';
-    product = str(request.method) ?? 'unknown';
-    outcome = QR[entry.state] ?? 'in-progress';
-  } else if (entry.kind === 'pix') {
-    method = 'pix';
-    brand = 'pix';
-    product = 'pix';
-    outcome = PIX[entry.state] ?? 'in-progress';
-  } else {
-    method = str(request.method) ?? 'unknown';
-    brand = str(card.brandId) ?? 'unknown';
-    product = str(card.productId) ?? 'unknown';
-    outcome = saleOutcome(entry.state);
-  }
+  const { method, brand, product, outcome } = DAY_FACTS[entry.kind](entry.state, request, card);
   return { ...base, method, brand, product, outcome, amount: entry.amount, charged: CHARGED_OUTCOMES.has(outcome) ? entry.amount : 0 };
 }

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { DISCONNECT_STEPS, FAULT_KINDS, type Fault } from './faults.js';
 import type { VirtualPinpad } from './server.js';
-import { cardSim, deckListing, type CardChoice } from './card/index.js'; // issue 6
+import { cardSim, deckListing, type CardChoice } from './card/index.js';
 
 /**
  * The virtual pinpad's control port: one JSON object per line in, one JSON answer per line out.
@@ -17,7 +17,7 @@ export type ControlCommand =
   | { cmd: 'unplug'; replugAfterMs?: number }
   | { cmd: 'replug' }
   | { cmd: 'state' }
-  // issue 6: the card the customer presents ({"cmd":"card","choice":{"lastDigit":0,"via":"chip"}}), the deck, the EMV table versions
+  // The card the customer presents ({"cmd":"card","choice":{"lastDigit":0,"via":"chip"}}), the deck, the EMV table versions
   | { cmd: 'card'; choice: CardChoice }
   | { cmd: 'deck' };
 

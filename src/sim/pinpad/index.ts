@@ -6,5 +6,5 @@ export { timingFor, TIMING_NAMES, PPC930_MS, type TimingName, type TimingProfile
 export { DEFAULT_PROFILE, profile, type VirtualPinpadProfile } from './profile.js';
 export { CLASSIC_HANDLERS, ABECS_HANDLERS, handlersFor } from './handlers/index.js';
 export { serveControl, parseControl, type ControlCommand } from './control.js';
-// --- card commands (issue 6): the deck, the card state, the tables held ---
+// --- card commands: the deck, the card state, the tables held ---
 export { cardSim, CardDeck, findCard, deckListing, SimTables, SimDukpt, CARD_ABECS_HANDLERS, CARD_CLASSIC_HANDLERS, type CardChoice, type CardSim, type Via } from './card/index.js';

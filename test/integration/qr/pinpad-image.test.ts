@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { encodeResponse } from '../../../drivers/pinpad/index.js';
+import { TcpTransport } from '../../../drivers/transport/index.js';
 import { openPinpad, type PinpadDevice } from '../../../src/adapters/pinpad-device.js';
 import { PinpadQrDisplay } from '../../../src/adapters/pinpad-image.js';
 import { EcommercePixAdapter } from '../../../src/adapters/pix.js';
@@ -29,7 +30,7 @@ async function rig(options: VirtualPinpadOptions = {}): Promise<{ sim: VirtualPi
   const sim = new VirtualPinpad({ tcpPort: 0, ...options });
   await sim.start();
   const config = loadConfig({ env: { OMNIPOS_CONFIG: '', OMNIPOS_STATE_DIR: tempDir() } });
-  const device = await openPinpad(config, () => undefined, log, sim.port);
+  const device = await openPinpad(config, () => undefined, log, () => new TcpTransport({ host: '127.0.0.1', port: sim.port }));
   const display = new PinpadQrDisplay(device.pinpad, log);
   return {
     sim,

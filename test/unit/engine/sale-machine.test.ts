@@ -118,7 +118,12 @@ describe('card sale state machine', () => {
       const r = run(start(), [{ kind: 'card-read', card: chipCard }, { kind: 'authorize' }, { kind: 'host-answer', outcome }]);
       expect(r.state.name).toBe(outcome.kind === 'declined' ? 'declined' : 'failed');
       expect(r.effects.filter((e) => e.kind.startsWith('outbox.'))).toEqual([]);
-      expect(r.effects.at(-1)).toEqual({ kind: 'pinpad.finish-chip', decision: outcome.kind === 'declined' ? 'declined' : 'no-communication' });
+      expect(r.effects.at(-1)).toEqual({
+        kind: 'pinpad.finish-chip',
+        decision: outcome.kind === 'declined' ? 'declined' : 'no-communication',
+        // The pinpad's text after a refusal is the machine's word, not read off the reason's text.
+        ...(outcome.kind === 'refused' ? { message: 'FALHA NA TRANSACAO' } : {}),
+      });
     }
   });
 

@@ -14,7 +14,7 @@ export { TLI, TLR, TLE, startTableLoad, loadTables, type TliRequest, type TlrReq
 export { MLI, MLR, MLE, DSI, mediaInfo, mediaCrc, showImage, type MliRequest } from './media.js';
 export { nextAfterGcx, readCardWithRules, goxOutcome, type GcxNext, type ReadCardOptions } from './contactless.js';
 export { maskPanField, incompleteTrack1, incompleteTrack2, holdsClearPan } from './mask.js';
-// the classic (obsolete) card commands and the flow that serves the card port with them (issue 19)
+// the classic (obsolete) card commands and the flow that serves the card port with them
 export { GCR, decodeGcr, type GcrRequest, type GcrResult } from './classic/gcr.js';
 export { GOC, FNC, GTS, type GocRequest, type FncRequest } from './classic/chip.js';
 export { ClassicCardPinpad, CLASSIC_TRACK_REFUSAL, type ClassicCardOptions, type ClassicRunner } from './classic/flow.js';

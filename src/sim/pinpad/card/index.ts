@@ -4,7 +4,7 @@ import { fcx, gox } from './chip.js';
 import { cex, ebx, gcx, gpn, gtk, mnu, rmc } from './read.js';
 import { cke, fnc, gcr, goc, gts } from './classic.js';
 
-/** The virtual pinpad's card, table and multimedia commands (issue 6). */
+/** The virtual pinpad's card, table and multimedia commands. */
 
 /** Classic (fixed-field) ones: a classic pinpad has them too. */
 export const CARD_CLASSIC_HANDLERS: ReadonlyMap<string, SimHandler> = new Map([

@@ -8,7 +8,7 @@ import { isLayoutFault, readLayout, writeLayout } from '../wire/layout.js';
 import { packBlocks, writeRawDatum } from '../wire/params.js';
 import { openWithSecureChannel } from '../secure/opn.js';
 import type { VirtualPinpadProfile } from '../profile.js';
-import { cardSim, tableVersionValue } from '../card/index.js'; // issue 6
+import { cardSim, tableVersionValue } from '../card/index.js';
 import { str } from '../card/kit.js';
 
 const ST_INVPARM = 11;

@@ -1,7 +1,7 @@
 import type { SimHandler } from '../engine.js';
 import { dex, dsp, gcd } from './basic.js';
 import { clo, clx, gin, gix, opn } from './control.js';
-import { CARD_ABECS_HANDLERS, CARD_CLASSIC_HANDLERS } from '../card/index.js'; // issue 6
+import { CARD_ABECS_HANDLERS, CARD_CLASSIC_HANDLERS } from '../card/index.js';
 
 /** Commands every virtual pinpad knows (the classic set and those a classic pinpad also has). */
 export const CLASSIC_HANDLERS: ReadonlyMap<string, SimHandler> = new Map([
@@ -9,7 +9,7 @@ export const CLASSIC_HANDLERS: ReadonlyMap<string, SimHandler> = new Map([
   ['CLO', clo],
   ['GIN', gin],
   ['DSP', dsp],
-  ...CARD_CLASSIC_HANDLERS, // issue 6: GPN, RMC, TLI, TLR, TLE
+  ...CARD_CLASSIC_HANDLERS, // GPN, RMC, TLI, TLR, TLE
 ]);
 
 /** The Abecs commands a current pinpad adds (issues 5 and 6 add theirs here). */
@@ -18,7 +18,7 @@ export const ABECS_HANDLERS: ReadonlyMap<string, SimHandler> = new Map([
   ['CLX', clx],
   ['DEX', dex],
   ['GCD', gcd],
-  ...CARD_ABECS_HANDLERS, // issue 6: GCX, GTK, GOX, FCX, EBX, CEX, MNU, MLI, MLR, MLE, DSI
+  ...CARD_ABECS_HANDLERS, // GCX, GTK, GOX, FCX, EBX, CEX, MNU, MLI, MLR, MLE, DSI
 ]);
 
 /** The handler map for a profile: classic-only pinpads answer ERR010 to Abecs commands (EBX kept when `classicEbx`). */

@@ -1,0 +1,88 @@
+import type { AcquirerDeliveryPort, Delivery } from '../ports.js';
+import type { VoidDeliveryPort } from '../void/ports.js';
+import { attemptPix, type PixHostPort, type PixTask } from './pix.js';
+import { OUTBOX_OPERATIONS, type ConfirmTask, type UndoTask } from './tasks.js';
+import { attemptUndo, type UndoRaceOptions } from './undo-race.js';
+import { attemptVoidUndo, type VoidConfirmTask, type VoidUndoTask } from './void.js';
+import { attemptWatch, type WatchTask } from './watch.js';
+
+/** An outbox operation's name as stored (`sale.confirm`, `pix.refund`…). */
+export type OutboxOperation = (typeof OUTBOX_OPERATIONS)[keyof typeof OUTBOX_OPERATIONS];
+
+/** The payload each operation carries: what the engine enqueued, and what an attempt keeps for the next one. */
+export interface OutboxPayloads {
+  'sale.confirm': ConfirmTask;
+  'sale.undo': UndoTask;
+  'qr.watch': WatchTask;
+  'pix.cancel': PixTask;
+  'pix.refund': PixTask;
+  'void.confirm': VoidConfirmTask;
+  'void.undo': VoidUndoTask;
+}
+
+/** What an attempt may use: the hosts' ports (Pix and voids only when configured) and the time. */
+export interface AttemptContext {
+  port: AcquirerDeliveryPort;
+  pix?: PixHostPort | undefined;
+  voids?: VoidDeliveryPort | undefined;
+  undoRace: UndoRaceOptions;
+  now: Date;
+}
+
+/** One attempt's result: the delivery, and the payload to keep when it changed. */
+export interface Attempt<P> {
+  delivery: Delivery;
+  payload?: P | undefined;
+}
+
+const noPort = (op: OutboxOperation): Promise<Attempt<never>> => Promise.resolve({ delivery: { action: 'dead-letter', reason: `unknown operation ${op}` } });
+
+/**
+ * The attempt of each operation: a registry keyed by the operation, so an operation added to
+ * OUTBOX_OPERATIONS does not compile until it has a payload type and an attempt here.
+ */
+export const ATTEMPTS: { readonly [Op in OutboxOperation]: (ctx: AttemptContext, task: OutboxPayloads[Op]) => Promise<Attempt<OutboxPayloads[Op]>> } = {
+  'sale.confirm': async (c, t) => ({ delivery: await c.port.confirm(t.paymentId, t.emv) }),
+  'sale.undo': (c, t) => attemptUndo(c.port, t, c.now, c.undoRace),
+  'qr.watch': async (c, t) => ({ delivery: await attemptWatch(c.port, t, c.now) }),
+  'pix.cancel': (c, t) => (c.pix ? attemptPix(c.pix, t, 'cancel', c.now) : noPort('pix.cancel')),
+  'pix.refund': (c, t) => (c.pix ? attemptPix(c.pix, t, 'refund', c.now) : noPort('pix.refund')),
+  'void.confirm': async (c, t) => (c.voids ? { delivery: await c.voids.confirmVoid(t.paymentId, t.voidId) } : noPort('void.confirm')),
+  'void.undo': (c, t) => (c.voids ? attemptVoidUndo(c.voids, t, c.now, { processingWindowMs: c.undoRace.processingWindowMs }) : noPort('void.undo')),
+};
+
+const OPERATIONS: ReadonlySet<string> = new Set(Object.values(OUTBOX_OPERATIONS));
+
+export function isOutboxOperation(op: string): op is OutboxOperation {
+  return OPERATIONS.has(op);
+}
+
+/**
+ * The fields without which an operation's attempt cannot be made (the others are optional or
+ * learnt). A stored payload that lacks one was not written by this version's engines: it is
+ * dead-lettered (an alarm, the task kept), never sent half-formed.
+ */
+const REQUIRED: { readonly [Op in OutboxOperation]: readonly (keyof OutboxPayloads[Op] & string)[] } = {
+  'sale.confirm': ['merchantOrderId', 'paymentId'],
+  'sale.undo': ['merchantOrderId'],
+  'qr.watch': ['merchantOrderId', 'until'],
+  'pix.cancel': ['merchantOrderId', 'paymentId'],
+  'pix.refund': ['merchantOrderId', 'paymentId'],
+  'void.confirm': ['merchantVoidId', 'paymentId', 'voidId'],
+  'void.undo': ['merchantVoidId', 'paymentId'],
+};
+
+function holds<Op extends OutboxOperation>(op: Op, payload: object): payload is OutboxPayloads[Op] {
+  const fields: readonly string[] = REQUIRED[op];
+  return fields.every((k) => typeof (payload as Record<string, unknown>)[k] === 'string');
+}
+
+/**
+ * Attempts a stored task: its payload is what the engine enqueued for this operation (the outbox
+ * keeps it as JSON and gives it back as written), checked for the fields the attempt needs.
+ */
+export function attemptTask<Op extends OutboxOperation>(op: Op, payload: object, ctx: AttemptContext): Promise<Attempt<OutboxPayloads[Op]>> {
+  if (!holds(op, payload)) return Promise.resolve({ delivery: { action: 'dead-letter', reason: `${op}: the stored payload lacks ${REQUIRED[op].join(', ')}` } });
+  const attempt: (ctx: AttemptContext, task: OutboxPayloads[Op]) => Promise<Attempt<OutboxPayloads[Op]>> = ATTEMPTS[op];
+  return attempt(ctx, payload);
+}
