@@ -7,7 +7,7 @@
 # What goes in:
 #   /opt/omnipos/dist, package.json, README.md, src/screens, config/   the compiled program (tsc)
 #   /opt/omnipos/node_modules      production dependencies only, native modules for the runtime below
-#   /opt/omnipos/node/bin/node     a Node LTS runtime of its own (Debian 12's nodejs is 18), taken
+#   /opt/omnipos/node/bin/node     a Node LTS runtime of its own (24; Debian 12's nodejs is 18), taken
 #                                  from the npm registry's node-linux-<arch> package (the official
 #                                  build; nodejs.org is not needed)
 #   /usr/bin/omnipos               the command (packaging/debian/omnipos)
@@ -29,7 +29,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PROJECT="$PWD"
 
-NODE_VERSION="${OMNIPOS_NODE_VERSION:-24.21.0}"
+# The runtime: the newest Node LTS (24). better-sqlite3 before 13 aborts on Node 24 (its Statement
+# destructor and Node 24's node::ObjectWrap, README "Supported runtimes"): with it, Node 22.
+SQLITE_MAJOR="$(node -p 'require("./package-lock.json").packages["node_modules/better-sqlite3"].version.split(".")[0]')"
+if [ "$SQLITE_MAJOR" -ge 13 ]; then DEFAULT_NODE=24.21.0; else DEFAULT_NODE=22.23.3; fi
+NODE_VERSION="${OMNIPOS_NODE_VERSION:-$DEFAULT_NODE}"
+if [ "$SQLITE_MAJOR" -lt 13 ] && [ "${NODE_VERSION%%.*}" -ge 24 ]; then
+  echo "package: better-sqlite3 $SQLITE_MAJOR aborts on Node $NODE_VERSION; use Node 22 or better-sqlite3 13" >&2
+  exit 2
+fi
 HOST_ARCH="$(dpkg --print-architecture)"
 ARCH="${OMNIPOS_DEB_ARCH:-$HOST_ARCH}"
 OUT="${OMNIPOS_DEB_OUT:-$PROJECT/dist-deb}"
