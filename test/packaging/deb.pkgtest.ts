@@ -11,16 +11,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * and udev, the way a terminal's image has them), in a chroot; the command, the configuration
  * check, the users, the modes, the units (`systemd-analyze verify` inside the root); then
  * reinstalled over itself with an edited conffile, removed, purged (state kept), and purged again
- * with OMNIPOS_PURGE_STATE=yes (state and users gone).
+ * with PURGE_OMNIPOS_STATE=yes (state and users gone).
  *
  * Needs root (chroot, dpkg into a foreign root), debootstrap and a Debian mirror (deb.debian.org
- * or OMNIPOS_DEBIAN_MIRROR). `npm run test:package` (and .ci/run) runs it; the default suite does
- * not (it takes minutes). OMNIPOS_DEB=path skips the build and tests that file. Every phase's time
+ * or DEBIAN_MIRROR). `npm run test:package` (and .ci/run) runs it; the default suite does
+ * not (it takes minutes). DEB_FILE=path skips the build and tests that file. Every phase's time
  * is printed. Nothing outside the temporary folder is written, and it is removed at the end.
  */
 
 const PROJECT = path.resolve(import.meta.dirname, '..', '..');
-const MIRROR = process.env.OMNIPOS_DEBIAN_MIRROR ?? 'http://deb.debian.org/debian';
+const MIRROR = process.env.DEBIAN_MIRROR ?? 'http://deb.debian.org/debian';
 const SUITE = 'bookworm';
 
 const missing = [
@@ -32,10 +32,11 @@ const work = mkdtempSync(path.join(tmpdir(), 'omnipos-pkgtest-'));
 const root = path.join(work, 'root');
 const timings: string[] = [];
 
-function run(cmd: string, args: readonly string[], opts: { env?: Record<string, string>; input?: string } = {}): SpawnSyncReturns<string> {
+/** `clean`: only `env` (a command inside the root sees none of the host's variables, OMNIPOS_* above all). */
+function run(cmd: string, args: readonly string[], opts: { env?: Record<string, string>; input?: string; clean?: boolean } = {}): SpawnSyncReturns<string> {
   const r = spawnSync(cmd, args, {
     encoding: 'utf8',
-    env: { ...process.env, ...opts.env },
+    env: opts.clean ? { ...opts.env } : { ...process.env, ...opts.env },
     input: opts.input,
     maxBuffer: 64 * 1024 * 1024,
   });
@@ -53,6 +54,7 @@ function ok(cmd: string, args: readonly string[], opts: { env?: Record<string, s
 function inRoot(args: readonly string[], env: Record<string, string> = {}): SpawnSyncReturns<string> {
   return run('chroot', [root, ...args], {
     env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', LANG: 'C.UTF-8', DEBIAN_FRONTEND: 'noninteractive', ...env },
+    clean: true,
   });
 }
 
@@ -91,13 +93,13 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-describe.skipIf(missing.length > 0 && process.env.OMNIPOS_PACKAGE_TEST !== 'required')(`the Debian package${missing.length ? ` (needs ${missing.join(', ')})` : ''}`, () => {
+describe.skipIf(missing.length > 0 && process.env.PACKAGE_TEST !== 'required')(`the Debian package${missing.length ? ` (needs ${missing.join(', ')})` : ''}`, () => {
   beforeAll(() => {
-    expect(missing, 'what this test needs (CI sets OMNIPOS_PACKAGE_TEST=required)').toEqual([]);
+    expect(missing, 'what this test needs (CI sets PACKAGE_TEST=required)').toEqual([]);
     deb =
-      process.env.OMNIPOS_DEB ??
+      process.env.DEB_FILE ??
       timed('npm run package', () =>
-        ok('bash', [path.join(PROJECT, 'packaging', 'build-deb.sh')], { env: { OMNIPOS_DEB_OUT: path.join(work, 'out') } })
+        ok('bash', [path.join(PROJECT, 'packaging', 'build-deb.sh')], { env: { DEB_OUT: path.join(work, 'out') } })
           .trim()
           .split('\n')
           .pop()!,
@@ -245,10 +247,10 @@ describe.skipIf(missing.length > 0 && process.env.OMNIPOS_PACKAGE_TEST !== 'requ
     expect(inRoot(['getent', 'passwd', 'omnipos']).status).toBe(0);
   });
 
-  it('purged with OMNIPOS_PURGE_STATE=yes, the state, the users and the group go too', () => {
+  it('purged with PURGE_OMNIPOS_STATE=yes, the state, the users and the group go too', () => {
     okInRoot(['dpkg', '-i', '/tmp/omnipos.deb']);
     expect(existsSync(inside('var/lib/omnipos/journal-marker'))).toBe(true); // the kept state is found again
-    okInRoot(['dpkg', '-P', 'omnipos'], { OMNIPOS_PURGE_STATE: 'yes' });
+    okInRoot(['dpkg', '-P', 'omnipos'], { PURGE_OMNIPOS_STATE: 'yes' });
     expect(existsSync(inside('var/lib/omnipos'))).toBe(false);
     expect(inRoot(['getent', 'passwd', 'omnipos']).status).not.toBe(0);
     expect(inRoot(['getent', 'passwd', 'omnipos-kiosk']).status).not.toBe(0);
