@@ -31,7 +31,6 @@ import type { VoidEngine } from './engine/void/engine.js';
 import { buildVoids } from './main/voids.js';
 import { startFleet } from './main/fleet.js';
 import { startMetrics } from './main/metrics.js';
-import { buildSandbox, listenSandbox } from './sandbox/index.js';
 import { EventLog, Journal, MerchantOrderIds, Outbox, ensureApiToken, openCheckedTerminalDatabase } from './store/index.js';
 import { lockStateDir } from './store/lock.js';
 import type { JournalKind, OutboxTask } from './store/index.js';
@@ -85,6 +84,8 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   const sandbox =
     values.environment === 'sandbox' && values.sandbox.embedded
       ? await held.step('the embedded sandbox host', async () => {
+          // Imported only here: a production terminal never loads the sandbox host (fast start).
+          const { buildSandbox, listenSandbox } = await import('./sandbox/index.js');
           const host = buildSandbox({
             dbFile: path.join(values.stateDir, 'sandbox', 'acquirer.db'),
             log,

@@ -1,6 +1,10 @@
-import QRCode from 'qrcode';
+import { createRequire } from 'node:module';
+import type QRCode from 'qrcode';
 import { PrinterError } from './errors.js';
 import type { QrEcc } from './layouts.js';
+
+/** qrcode loads at the first code drawn, not when omnipos starts (fast start). */
+const qrcode = (): typeof QRCode => createRequire(import.meta.url)('qrcode') as typeof QRCode;
 
 /**
  * A one-bit image in GS v 0's own layout: rows of `bytesPerRow` bytes, most significant bit
@@ -51,7 +55,7 @@ export function qrMatrix(data: string, ecc: QrEcc = 'M'): QrMatrix {
   if (data.length === 0) throw new PrinterError('PRINTER_INVALID_ARGUMENT', 'qr: the data is empty', {});
   let code: QRCode.QRCode;
   try {
-    code = QRCode.create(data, { errorCorrectionLevel: ecc });
+    code = qrcode().create(data, { errorCorrectionLevel: ecc });
   } catch (e) {
     throw new PrinterError('PRINTER_INVALID_ARGUMENT', `qr: ${(e as Error).message}`, { length: data.length }, { cause: e });
   }

@@ -1,8 +1,12 @@
 import { readdir, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { SerialPort } from 'serialport';
+import { createRequire } from 'node:module';
+import type * as SerialportModule from 'serialport';
 import { KNOWN_PINPAD_USB_IDS } from '../../tables/pinpad/usb-ids.js';
 import type { PortInfo } from './transport.js';
+
+/** serialport (a native module) is loaded when ports are listed, not when omnipos starts (fast start). */
+const load = createRequire(import.meta.url);
 
 /** Where udev keeps stable names for serial devices. */
 export const UDEV_SERIAL_DIRS = ['/dev/serial/by-id', '/dev/serial/by-path'];
@@ -22,7 +26,7 @@ async function udevAliases(dirs: readonly string[]): Promise<Map<string, string[
 
 /** Serial ports the OS lists (no port is opened), each with its stable udev names. */
 export async function listSerialPorts(udevDirs: readonly string[] = UDEV_SERIAL_DIRS): Promise<PortInfo[]> {
-  const ports = await SerialPort.list().catch(() => []);
+  const ports = await (load('serialport') as typeof SerialportModule).SerialPort.list().catch(() => []);
   const aliases = await udevAliases(udevDirs);
   return ports.map((p) => {
     const real = p.path;

@@ -1,6 +1,11 @@
-import HID from 'node-hid';
+import { createRequire } from 'node:module';
+import type HID from 'node-hid';
 import { ChunkQueue } from './chunk-queue.js';
 import { TransportError, type PortInfo, type Transport } from './transport.js';
+
+/** node-hid (a native module) is loaded at the first open or listing, not when omnipos starts (fast start). */
+const load = createRequire(import.meta.url);
+const nodeHid = (): typeof HID => load('node-hid') as typeof HID;
 
 /**
  * How link bytes sit in HID reports. HID pinpads carry the ABECS byte stream in fixed-size
@@ -39,7 +44,7 @@ export class HidTransport implements Transport {
     this.queue = new ChunkQueue();
     this.closing = false;
     try {
-      this.device = await HID.HIDAsync.open(this.opts.path);
+      this.device = await nodeHid().HIDAsync.open(this.opts.path);
     } catch (e) {
       throw new TransportError('TRANSPORT_OPEN_FAILED', `${this.description}: ${(e as Error).message}`, { path: this.opts.path }, { cause: e });
     }
@@ -90,7 +95,7 @@ export class HidTransport implements Transport {
 
 /** HID devices that could be pinpads: keyboards (usage page 1, usage 6) are left out. */
 export async function listHidDevices(): Promise<PortInfo[]> {
-  const devices = await HID.devicesAsync().catch(() => [] as HID.Device[]);
+  const devices = await nodeHid().devicesAsync().catch(() => [] as HID.Device[]);
   return devices
     .filter((d) => d.path && !(d.usagePage === 1 && d.usage === 6))
     .map((d) => ({

@@ -1,6 +1,12 @@
-import { SerialPort } from 'serialport';
+import { createRequire } from 'node:module';
+import type { SerialPort } from 'serialport';
+import type * as SerialportModule from 'serialport';
 import { ChunkQueue } from './chunk-queue.js';
 import { TransportError, type Transport } from './transport.js';
+
+/** serialport (a native module) is loaded at the first open, not when omnipos starts (fast start). */
+const load = createRequire(import.meta.url);
+const serialport = (): typeof SerialportModule => load('serialport') as typeof SerialportModule;
 
 /** Serial settings; ABECS §2.1 fixes 19200 8N1. */
 export interface SerialOptions {
@@ -26,7 +32,7 @@ export class SerialTransport implements Transport {
   }
 
   open(): Promise<void> {
-    const port = new SerialPort({ path: this.opts.path, baudRate: this.opts.baudRate ?? 19200, dataBits: 8, parity: 'none', stopBits: 1, autoOpen: false });
+    const port = new (serialport().SerialPort)({ path: this.opts.path, baudRate: this.opts.baudRate ?? 19200, dataBits: 8, parity: 'none', stopBits: 1, autoOpen: false });
     this.port = port;
     this.queue = new ChunkQueue();
     this.closing = false;

@@ -1,9 +1,15 @@
-import { Agent, request, type Dispatcher } from 'undici';
+import { createRequire } from 'node:module';
+import type { Dispatcher } from 'undici';
+import type * as UndiciModule from 'undici';
 import { OmniposError } from '../core/errors/index.js';
 import type { Logger } from '../core/log/index.js';
 import { sleep } from '../core/clock.js';
 import type { AcquirerErrorContext } from './errors.js';
 import { ROUTES, routePath, type RouteBase, type RouteName, type RouteParams } from './routes.js';
+
+/** undici loads at the first request, not when omnipos starts (fast start). */
+const load = createRequire(import.meta.url);
+const undici = (): typeof UndiciModule => load('undici') as typeof UndiciModule;
 
 /** Options of the HTTP layer shared by every acquirer client. */
 export interface AcquirerHttpOptions {
@@ -67,7 +73,7 @@ function errorCode(e: unknown): string | undefined {
  */
 export class AcquirerHttp {
   readonly #o: AcquirerHttpOptions;
-  readonly #dispatcher: Dispatcher;
+  #dispatcher: Dispatcher | undefined;
   readonly #log: Logger;
 
   constructor(options: AcquirerHttpOptions) {
@@ -75,7 +81,7 @@ export class AcquirerHttp {
       throw new OmniposError('INVALID_ARGUMENT', `acquirer http: timeoutMs must be a positive integer, got ${options.timeoutMs}`);
     }
     this.#o = options;
-    this.#dispatcher = options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000 });
+    this.#dispatcher = options.dispatcher;
     this.#log = options.log;
   }
 
@@ -133,11 +139,11 @@ export class AcquirerHttp {
     let res: Dispatcher.ResponseData;
     let text: string;
     try {
-      res = await request(url, {
+      res = await undici().request(url, {
         method: spec.method,
         headers,
         ...(body !== undefined ? { body } : {}),
-        dispatcher: this.#dispatcher,
+        dispatcher: (this.#dispatcher ??= new (undici().Agent)({ keepAliveTimeout: 10_000 })),
         signal,
         headersTimeout: timeoutMs,
         bodyTimeout: timeoutMs,
@@ -183,6 +189,6 @@ export class AcquirerHttp {
 
   /** Closes the private dispatcher (not one that was injected). */
   async close(): Promise<void> {
-    if (!this.#o.dispatcher) await this.#dispatcher.close();
+    if (!this.#o.dispatcher) await this.#dispatcher?.close();
   }
 }

@@ -1,11 +1,15 @@
-import * as jsqrModule from 'jsqr';
-import { PNG } from 'pngjs';
+import { createRequire } from 'node:module';
+import type * as PngjsModule from 'pngjs';
 import { OmniposError } from '../core/errors/index.js';
 
 type Decode = (data: Uint8ClampedArray, width: number, height: number, options?: { inversionAttempts?: 'dontInvert' | 'onlyInvert' | 'attemptBoth' | 'invertFirst' }) => { data: string } | null;
-// jsqr is a CommonJS bundle: under Node's ESM interop its function is `default` (or `default.default`).
-const mod = jsqrModule as unknown as { default: Decode | { default: Decode } };
-const jsQR: Decode = typeof mod.default === 'function' ? mod.default : mod.default.default;
+// jsqr and pngjs load at the first image decoded, not when omnipos starts (fast start). jsqr is a
+// CommonJS bundle whose export is the function (or, bundled, its `default`).
+const load = createRequire(import.meta.url);
+const jsQR = (): Decode => {
+  const mod = load('jsqr') as Decode | { default: Decode };
+  return typeof mod === 'function' ? mod : mod.default;
+};
 
 /** A host's image larger than this is not a QR code we show (a 300×300 RGBA PNG is ~20 KB). */
 const MAX_IMAGE_BYTES = 2_000_000;
@@ -23,13 +27,13 @@ export function qrTextFromPng(base64: string): string {
   if (bytes.length === 0 || bytes.length > MAX_IMAGE_BYTES) throw unreadable(`the image is ${bytes.length} bytes`);
   let png: { width: number; height: number; data: Buffer };
   try {
-    png = PNG.sync.read(bytes);
+    png = (load('pngjs') as typeof PngjsModule).PNG.sync.read(bytes);
   } catch (e) {
     throw unreadable(`not a PNG image (${(e as Error).message})`);
   }
   if (png.width > MAX_SIDE || png.height > MAX_SIDE) throw unreadable(`a ${png.width}×${png.height} image`);
   const rgba = new Uint8ClampedArray(png.data.buffer, png.data.byteOffset, png.data.byteLength);
-  const code = jsQR(rgba, png.width, png.height, { inversionAttempts: 'attemptBoth' });
+  const code = jsQR()(rgba, png.width, png.height, { inversionAttempts: 'attemptBoth' });
   if (!code || code.data === '') throw unreadable('no QR code could be read in the image');
   return code.data;
 }

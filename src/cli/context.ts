@@ -3,6 +3,10 @@ export interface CliContext {
   out(text: string): void;
   err(text: string): void;
   env: Readonly<Record<string, string | undefined>>;
+  /** `out` is a terminal (progress bars drawn in place); otherwise plain lines. Absent: not a terminal. */
+  tty?: boolean;
+  /** The terminal's width, when `tty`. */
+  columns?: number;
 }
 
 export interface Command {

@@ -14,6 +14,7 @@ import { InitializationStore, initialize, type InitStep, type PinpadLoadPlan, ty
 import { buildSandbox, listenSandbox, type RunningSandbox } from '../sandbox/index.js';
 import { openTerminalDatabase } from '../store/index.js';
 import { printJson, type CliContext, type Command } from './context.js';
+import { createProgress } from './progress.js';
 import { technicalGixIds, technicalParameter, type TechnicalParameter } from './init-technical.js';
 import { restoreVirtualTables, saveVirtualTables } from './init-virtual-memory.js';
 import { resolveTarget, type Target } from './pinpad.js';
@@ -73,9 +74,9 @@ Example:
     const { values } = parseArgs({ args, options: { config: { type: 'string' }, json: { type: 'boolean' } }, strict: true });
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
     const v = config.values;
-    const step = (text: string): void => {
-      if (!values.json) ctx.out(`• ${text}\n`);
-    };
+    // A bar on a terminal, plain lines otherwise, nothing with --json (its one object is unchanged).
+    const progress = createProgress({ write: (t) => ctx.out(t), tty: ctx.tty === true, ...(ctx.columns ? { columns: ctx.columns } : {}), quiet: values.json === true });
+    const step = (text: string): void => progress.step(text);
     const log = initLogger(config);
     const db = openTerminalDatabase(v.stateDir, log.child({ component: 'store' }));
     const store = new InitializationStore(db, systemClock);
@@ -123,7 +124,7 @@ Example:
         load: async (plan) => {
           step(`pinpad: loading table version ${plan.tableVersion} (network ${plan.acquirerIndex}, ${plan.tlr.length} TLR commands)`);
           try {
-            await tablesPort.load(plan);
+            await tablesPort.load(plan, (done, total) => progress.update(`pinpad: TLR records loaded (network ${plan.acquirerIndex})`, done, total));
           } catch (e) {
             throw fromDriverError(e);
           }
@@ -131,7 +132,6 @@ Example:
           if (opened.virtual) saveVirtualTables(v.stateDir, plan);
         },
       };
-      let lastStore = -1;
       const result = await initialize({
         source: {
           download: () =>
@@ -142,11 +142,9 @@ Example:
         log,
         onStep: (s, detail) => {
           if (s !== 'store') return step(STEP_TEXT[s]);
-          // Plain lines: the start, then each quarter of the BIN rows written.
-          const quarter = detail && detail.total > 0 ? Math.floor((4 * detail.done) / detail.total) : 0;
-          if (quarter === lastStore) return;
-          lastStore = quarter;
-          step(quarter === 0 ? STEP_TEXT.store : `store: ${detail?.done ?? 0}/${detail?.total ?? 0} BIN ranges written`);
+          if (detail?.done === 0) step(STEP_TEXT.store);
+          // On a terminal a bar; otherwise a line at each quarter of the BIN rows written.
+          if (detail) progress.update('store: BIN ranges written', detail.done, detail.total);
         },
       });
       step(result.installed ? `tables version ${result.version} in force (previous: ${before ?? 'none'})` : `tables version ${result.version} is current: nothing to store`);
@@ -154,6 +152,7 @@ Example:
       if (result.pinpad === 'loaded') step(`pinpad: table version ${loaded?.tableVersion ?? pinpadVersion ?? '?'} loaded`);
       else if (result.pinpad === 'up-to-date') step(`pinpad: already holds table version ${pinpadVersion ?? '?'}: load skipped`);
       else step('pinpad: the tables carry no AID or CA key records: nothing to load');
+      progress.end();
       step('initialization complete');
       if (values.json) {
         const report: InitReport = {

@@ -5,8 +5,12 @@
  * PKCS#1 v1.5 decryption (CVE-2023-46809), so the decrypting side (the sandbox host) uses node-forge.
  */
 import { constants, createPublicKey, generateKeyPairSync, publicEncrypt, type KeyObject } from 'node:crypto';
-import forge from 'node-forge';
+import { createRequire } from 'node:module';
+import type forge from 'node-forge';
 import { OmniposError } from '../core/errors/index.js';
+
+/** node-forge loads at the first decryption (the sandbox host's wallet), not when omnipos starts (fast start). */
+const forgeLib = (): typeof forge => createRequire(import.meta.url)('node-forge') as typeof forge;
 
 /** The plain card-data layout, every field a string. */
 export interface WalletCardData {
@@ -73,7 +77,7 @@ export function encryptCardData(publicKey: string | KeyObject, card: WalletCardD
 export function decryptCardData(privateKeyPem: string, cardDataBase64: string): WalletCardData {
   let key: forge.pki.rsa.PrivateKey;
   try {
-    key = forge.pki.privateKeyFromPem(privateKeyPem);
+    key = forgeLib().pki.privateKeyFromPem(privateKeyPem);
   } catch {
     throw new OmniposError('CRYPTO_INVALID_KEY', 'wallet private key: not an RSA private key in PEM', {});
   }

@@ -1,4 +1,6 @@
-import { connect, type IClientOptions, type MqttClient } from 'mqtt';
+import { createRequire } from 'node:module';
+import type { IClientOptions, MqttClient } from 'mqtt';
+import type * as MqttModule from 'mqtt';
 import type { FleetMqttSettings } from '../config/fleet.js';
 import type { Logger } from '../core/log/index.js';
 import type { JournalEntry } from '../store/index.js';
@@ -6,6 +8,9 @@ import { checkCommand, type FleetCommand } from './commands.js';
 import { alarmMessage, dayMessage, FINAL_STATUSES, paymentMessage, scrubbed, type AlarmFacts, type DayFacts } from './messages.js';
 import type { TelemetryOutbox } from './telemetry-outbox.js';
 import { FleetTopics } from './topics.js';
+
+/** mqtt is loaded when the fleet client connects (only with fleet.mqtt configured), not when omnipos starts. */
+const load = createRequire(import.meta.url);
 
 /** What the terminal tells and does, read from the daemon's parts (src/main/fleet.ts). */
 export interface FleetSources {
@@ -93,7 +98,7 @@ export class FleetClient {
       ...(s.cert ? { cert: s.cert } : {}),
       ...(s.key ? { key: s.key.reveal() } : {}),
     };
-    const client = connect(s.url, options);
+    const client = (load('mqtt') as typeof MqttModule).connect(s.url, options);
     this.#client = client;
     client.on('connect', () => {
       this.stats.connects++;

@@ -3,7 +3,9 @@ import { createAcquirer, type Acquirer } from '../acquirer/index.js';
 import type { Config } from '../config/index.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log/index.js';
-import { CONFIG_KEY_OF_BASE, type ListenOptions, type RunningSandbox, type SandboxBase } from '../sandbox/index.js';
+// The addresses' table alone, not the sandbox host (src/main.ts imports that only when embedded).
+import { CONFIG_KEY_OF_BASE } from '../sandbox/addresses.js';
+import type { ListenOptions, RunningSandbox, SandboxBase } from '../sandbox/index.js';
 
 const URL_KEYS = ['authUrl', 'requestUrl', 'queryUrl', 'parametersUrl', 'walletUrl', 'ecommerceUrl', 'registrationUrl', 'ecommerceQueryUrl'] as const;
 type UrlKey = (typeof URL_KEYS)[number];

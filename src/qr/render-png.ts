@@ -1,7 +1,11 @@
 /** QR as a PNG for screens and downloads, drawn by the `qrcode` package from the same matrix. */
-import QRCode from 'qrcode';
+import { createRequire } from 'node:module';
+import type QRCode from 'qrcode';
 import { OmniposError } from '../core/errors/index.js';
 import { qrModules, type QrRenderOptions } from './render.js';
+
+/** qrcode loads at the first code drawn, not when omnipos starts (fast start). */
+const qrcode = (): typeof QRCode => createRequire(import.meta.url)('qrcode') as typeof QRCode;
 
 /**
  * A PNG of the code, `scale` pixels a module, with a quiet zone of `margin` modules (default 4).
@@ -18,7 +22,7 @@ export async function renderQrPng(text: string, opts: QrRenderOptions & { scale?
     if (scale < 1) throw new OmniposError('QR_INVALID', `qr render: ${modules} modules do not fit ${opts.maxWidth} pixels`, { modules, maxWidth: opts.maxWidth });
   }
   try {
-    const buf = await QRCode.toBuffer(text, { type: 'png', errorCorrectionLevel: opts.ecc ?? 'M', margin, scale });
+    const buf = await qrcode().toBuffer(text, { type: 'png', errorCorrectionLevel: opts.ecc ?? 'M', margin, scale });
     return new Uint8Array(buf);
   } catch (e) {
     throw new OmniposError('QR_INVALID', `qr render: ${(e as Error).message}`, { length: text.length });

@@ -4,8 +4,12 @@
  * displays. The printer's own QR command and its raster bytes are drivers/printer's (a codec does
  * not write device bytes); PNG is in render-png.ts. Errors: QR_INVALID.
  */
-import QRCode from 'qrcode';
+import { createRequire } from 'node:module';
+import type QRCode from 'qrcode';
 import { OmniposError } from '../core/errors/index.js';
+
+/** qrcode loads at the first code drawn, not when omnipos starts (fast start). */
+const qrcode = (): typeof QRCode => createRequire(import.meta.url)('qrcode') as typeof QRCode;
 
 export type QrEcc = 'L' | 'M' | 'Q' | 'H';
 
@@ -21,7 +25,7 @@ export function qrModules(text: string, ecc: QrEcc = 'M'): QrModules {
   if (text.length === 0) throw new OmniposError('QR_INVALID', 'qr render: the text is empty', {});
   let code: QRCode.QRCode;
   try {
-    code = QRCode.create(text, { errorCorrectionLevel: ecc });
+    code = qrcode().create(text, { errorCorrectionLevel: ecc });
   } catch (e) {
     throw new OmniposError('QR_INVALID', `qr render: ${(e as Error).message}`, { length: text.length });
   }

@@ -24,6 +24,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
+import { createProgress } from '../../src/cli/progress.js';
 import { createLogger } from '../../src/core/log/index.js';
 import { nextDailyClose } from '../../src/engine/daily-close.js';
 import { buildSandbox, listenSandbox, type LedgerReport, sandboxEnv } from '../../src/sandbox/index.js';
@@ -178,7 +179,11 @@ async function settle(t: Terminal, p: string, ms: number, waiting: readonly stri
 }
 
 let closeAt: Date | undefined;
+// The run's progress on standard error (a bar on a terminal, a line per quarter otherwise); the
+// report stays the one JSON object on standard output.
+const progress = createProgress({ write: (t) => process.stderr.write(t), tty: process.stderr.isTTY === true, columns: process.stderr.columns });
 for (let i = 0; i < SALES; i++) {
+  progress.update('chaos: sales started', i, SALES);
   // The slow profile for a share of the sales: every terminal's pinpad restarted on ppc930, then back.
   if (slowCount > 0 && (i === slowFrom || i === slowFrom + slowCount)) {
     for (const t of terminals) await t.switchTiming(i === slowFrom ? 'ppc930' : 'fast', shared);
@@ -288,6 +293,8 @@ for (let i = 0; i < SALES; i++) {
     t.restarts++;
   }
 }
+progress.update('chaos: sales started', SALES, SALES);
+progress.end();
 if (slowCount > 0 && slowFrom + slowCount >= SALES) for (const t of terminals) await t.switchTiming('fast', shared);
 
 /** Clean runs until nothing is pending and the outbox is empty, on every terminal. */

@@ -1,7 +1,11 @@
 import { inspect } from 'node:util';
-import forge from 'node-forge';
+import { createRequire } from 'node:module';
+import type forge from 'node-forge';
 import { PinpadError } from '../errors.js';
 import { KSEC_LENGTH } from './envelope.js';
+
+/** node-forge loads at the first terminal key, not when omnipos starts (fast start). */
+const forgeLib = (): typeof forge => createRequire(import.meta.url)('node-forge') as typeof forge;
 
 /** OPN_MODLEN is fixed at "256" (§3.2.2): a 2048-bit modulus. */
 export const MODULUS_BYTES = 256;
@@ -27,7 +31,7 @@ function bytesOf(big: forge.jsbn.BigInteger): Uint8Array {
 }
 
 function big(bytes: Uint8Array): forge.jsbn.BigInteger {
-  return new forge.jsbn.BigInteger(Buffer.from(bytes).toString('hex') || '0', 16);
+  return new (forgeLib().jsbn.BigInteger)(Buffer.from(bytes).toString('hex') || '0', 16);
 }
 
 function fromForge(key: forge.pki.rsa.PrivateKey): TerminalKey {
@@ -71,7 +75,7 @@ function fromForge(key: forge.pki.rsa.PrivateKey): TerminalKey {
 export function terminalKeyFromPem(pem: string): TerminalKey {
   let key: forge.pki.rsa.PrivateKey;
   try {
-    key = forge.pki.privateKeyFromPem(pem);
+    key = forgeLib().pki.privateKeyFromPem(pem);
   } catch {
     throw new PinpadError('PINPAD_INVALID_ARGUMENT', 'terminal key: not an unencrypted RSA private key in PEM', {});
   }
@@ -83,6 +87,6 @@ export function terminalKeyFromPem(pem: string): TerminalKey {
  * factors): how §3.2.2 publishes its example key (KMOD, KPUB = 0Dh, KPRV). For vectors and tests.
  */
 export function terminalKeyFromComponents(c: { modulus: Uint8Array; publicExponent: Uint8Array; privateExponent: Uint8Array }): TerminalKey {
-  const key = forge.pki.setRsaPrivateKey(big(c.modulus), big(c.publicExponent), big(c.privateExponent), null as never, null as never, null as never, null as never, null as never);
+  const key = forgeLib().pki.setRsaPrivateKey(big(c.modulus), big(c.publicExponent), big(c.privateExponent), null as never, null as never, null as never, null as never, null as never);
   return fromForge(key);
 }

@@ -40,17 +40,28 @@ describe('wallet card data (seed 000, RSA 2048 PKCS#1 v1.5, Base64)', () => {
     expect(encryptCardData(keys.publicKey, card)).not.toBe(encryptCardData(keys.publicKey, card));
   });
 
-  it('needs node-forge: Node refuses PKCS#1 v1.5 decryption (CVE-2023-46809), unless reverted', () => {
+  it('needs node-forge: Node refuses PKCS#1 v1.5 decryption (CVE-2023-46809, Node 20), or with implicit rejection (Node 22 and 24, OpenSSL 3.2+) answers a wrong ciphertext with bytes instead of an error', () => {
     const b64 = encryptCardData(keys.publicKey, card);
+    const wrong = Buffer.from(encryptCardData(generateWalletKeyPair().publicKey, card), 'base64');
     let refused = false;
+    let fromWrong: Buffer | undefined;
     try {
       privateDecrypt({ key: keys.privateKeyPem, padding: constants.RSA_PKCS1_PADDING }, Buffer.from(b64, 'base64'));
+      fromWrong = privateDecrypt({ key: keys.privateKeyPem, padding: constants.RSA_PKCS1_PADDING }, wrong);
     } catch {
       refused = true;
     }
-    // Node 20.11+ refuses unless started with --security-revert=CVE-2023-46809
-    expect(refused).toBe(!process.execArgv.some((a) => a.includes('CVE-2023-46809')));
+    if (refused) {
+      // Node 20.11+ refuses unless started with --security-revert=CVE-2023-46809.
+      expect(process.execArgv.some((a) => a.includes('CVE-2023-46809'))).toBe(false);
+    } else {
+      // Implicit rejection: a ciphertext under another key "decrypts" to random bytes, so Node cannot say
+      // "does not decrypt"; node-forge can (the next test) and stays the decryptor.
+      expect(fromWrong).toBeInstanceOf(Buffer);
+      expect(fromWrong!.toString('latin1')).not.toContain('card_number');
+    }
     expect(decryptCardData(keys.privateKeyPem, b64).card_number).toBe(card.card_number);
+    expect(() => decryptCardData(keys.privateKeyPem, wrong.toString('base64'))).toThrow(/does not decrypt/);
   });
 
   it('refuses a key that is not RSA 2048, and text that is not Base64', () => {

@@ -72,8 +72,18 @@ export async function startTableLoad(p: SpecRunner, req: TliRequest, opts?: { si
 }
 
 /** A whole load: TLI, each TLR block, TLE. Interrupted before TLE, the pinpad keeps its previous tables. */
-export async function loadTables(p: SpecRunner, plan: { acquirer: string; version: string; blocks: readonly string[] }, opts?: { signal?: AbortSignal }): Promise<void> {
-  await startTableLoad(p, { acquirer: plan.acquirer, version: plan.version }, opts);
-  for (const data of plan.blocks) await p.run(TLR, { data }, opts);
-  await p.run(TLE, undefined, opts);
+export async function loadTables(
+  p: SpecRunner,
+  plan: { acquirer: string; version: string; blocks: readonly string[] },
+  opts?: { signal?: AbortSignal; onBlock?: (done: number, total: number) => void },
+): Promise<void> {
+  const run = opts?.signal ? { signal: opts.signal } : undefined;
+  await startTableLoad(p, { acquirer: plan.acquirer, version: plan.version }, run);
+  const total = plan.blocks.length;
+  opts?.onBlock?.(0, total);
+  for (const [i, data] of plan.blocks.entries()) {
+    await p.run(TLR, { data }, run);
+    opts?.onBlock?.(i + 1, total);
+  }
+  await p.run(TLE, undefined, run);
 }
