@@ -29,13 +29,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 PROJECT="$PWD"
 
-# The runtime: the newest Node LTS (24). better-sqlite3 before 13 aborts on Node 24 (its Statement
-# destructor and Node 24's node::ObjectWrap, README "Supported runtimes"): with it, Node 22.
-SQLITE_MAJOR="$(node -p 'require("./package-lock.json").packages["node_modules/better-sqlite3"].version.split(".")[0]')"
-if [ "$SQLITE_MAJOR" -ge 13 ]; then DEFAULT_NODE=24.21.0; else DEFAULT_NODE=22.23.3; fi
-NODE_VERSION="${DEB_NODE_VERSION:-$DEFAULT_NODE}"
-if [ "$SQLITE_MAJOR" -lt 13 ] && [ "${NODE_VERSION%%.*}" -ge 24 ]; then
-  echo "package: better-sqlite3 $SQLITE_MAJOR aborts on Node $NODE_VERSION; use Node 22 or better-sqlite3 13" >&2
+# The runtime: the newest Node LTS (24). On Node 22 and later the program loads SQLite from
+# better-sqlite3 13 (`better-sqlite3-napi`, Node-API, prebuilt in its npm package; src/store/sqlite.ts),
+# so the package ships that one and drops better-sqlite3 12 (kept for development on Node 20 only).
+NODE_VERSION="${DEB_NODE_VERSION:-24.21.0}"
+if [ "${NODE_VERSION%%.*}" -lt 22 ]; then
+  echo "package: the bundled runtime must be Node 22 or later (src/store/sqlite.ts loads better-sqlite3-napi there)" >&2
   exit 2
 fi
 HOST_ARCH="$(dpkg --print-architecture)"
@@ -90,8 +89,10 @@ install -m 0644 "$RUNTIME/LICENSE" "$APP/node/LICENSE"
 # 4. Production dependencies for the target.
 say "production dependencies for $ARCH (npm ci --omit=dev)"
 if [ "$ARCH" = "$HOST_ARCH" ]; then
+  # --ignore-scripts: every native module the runtime loads is prebuilt in its npm package (better-sqlite3
+  # 12, which would compile, is dropped below).
   (cd "$APP" && PATH="$RUNTIME/bin:$PATH" npm_config_nodedir="$RUNTIME" \
-    npm ci --omit=dev --no-audit --no-fund --loglevel=error)
+    npm ci --omit=dev --no-audit --no-fund --loglevel=error --ignore-scripts)
 else
   (cd "$APP" && npm ci --omit=dev --no-audit --no-fund --loglevel=error --ignore-scripts \
     --os=linux --cpu="$NPM_CPU" --libc=glibc)
@@ -102,7 +103,8 @@ say "pruning"
 NM="$APP/node_modules"
 rm -rf "$NM"/.bin "$NM"/.package-lock.json
 find "$NM" -depth -type d \( -name obj.target -o -name .deps -o -name test -o -name tests -o -name docs \) -prune -exec rm -rf {} +
-rm -rf "$NM"/better-sqlite3/deps "$NM"/better-sqlite3/src "$NM"/better-sqlite3/build/Release/test_extension.node \
+# better-sqlite3 12 is for Node 20 (development); the bundled runtime loads better-sqlite3-napi.
+rm -rf "$NM"/better-sqlite3 "$NM"/better-sqlite3-napi/deps "$NM"/better-sqlite3-napi/src \
   "$NM"/koffi/src "$NM"/koffi/vendor "$NM"/koffi/doc "$NM"/node-hid/hidapi "$NM"/node-hid/src \
   "$NM"/@serialport/bindings-cpp/src
 case "$ARCH" in amd64) keep='x64' ;; arm64) keep='arm64' ;; esac
@@ -126,7 +128,7 @@ while IFS= read -r f; do
     *ELF*) say "removed: $f is not for $ARCH ($info)"; rm -f "$f" ;;
   esac
 done < <(find "$NM" -name '*.node')
-for m in better-sqlite3 @serialport/bindings-cpp node-hid; do
+for m in better-sqlite3-napi @serialport/bindings-cpp node-hid; do
   [ -d "$NM/$m" ] || continue
   if ! find "$NM/$m" -name '*.node' | grep -q .; then
     say "no $ARCH binary for the native module $m (no prebuilt one in its npm package, and it cannot be compiled for $ARCH on $HOST_ARCH): build the $ARCH package on an $ARCH machine"

@@ -1,6 +1,6 @@
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import Database from './sqlite.js';
 import { OmniposError } from '../core/errors/index.js';
 
 /** The marker a damaged database leaves in the state directory: while it exists nothing opens a new database there. */

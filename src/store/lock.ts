@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import Database from './sqlite.js';
 import { OmniposError } from '../core/errors/index.js';
 
 /** The lock a daemon holds on its state directory for as long as it runs. */

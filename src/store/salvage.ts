@@ -1,7 +1,7 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import Database from './sqlite.js';
 import { OmniposError } from '../core/errors/index.js';
 import { Outbox, type OutboxTask } from './outbox.js';
 

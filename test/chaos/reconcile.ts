@@ -16,7 +16,7 @@
  * - no card number in clear in any state directory.
  */
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import Database from '../../src/store/sqlite.js';
 import type { LedgerReport } from '../../src/sandbox/index.js';
 import { scanForCardData } from '../helpers/scan-card-data.js';
 

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, openSync, readdirSync, readFileSync, statSync, writeSync, closeSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import Database from '../../../src/store/sqlite.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MIGRATIONS, Outbox, databaseProblem, openDatabase, openTerminalDatabase, salvageOutbox, type Migration } from '../../../src/store/index.js';
 import { walHeaderProblem } from '../../../src/store/damage.js';

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import Database from '../../../src/store/sqlite.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG_PATH, loadConfig } from '../../../src/config/index.js';
 import { isOmniposError } from '../../../src/core/errors/index.js';

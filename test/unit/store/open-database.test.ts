@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import Database from '../../../src/store/sqlite.js';
 import { describe, expect, it } from 'vitest';
 import { MIGRATIONS, openDatabase, openTerminalDatabase, type Migration } from '../../../src/store/index.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import Database from 'better-sqlite3';
+import Database from '../../../src/store/sqlite.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Journal, MIGRATIONS, Outbox, openDatabase } from '../../../src/store/index.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
