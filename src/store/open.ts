@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { OmniposError } from '../core/errors/index.js';
 import type { Logger } from '../core/log/index.js';
 import type { Migration } from './migration.js';
+import { watchWrites } from './write-health.js';
 
 export type Db = Database.Database;
 
@@ -66,6 +67,7 @@ function migrate(db: Db, file: string, migrations: readonly Migration[], log?: L
  * - WAL with `synchronous=FULL` (better-sqlite3 builds SQLite so that WAL defaults to NORMAL,
  *   which can lose a committed row on power loss);
  * - foreign keys on; a busy timeout;
+ * - every statement and transaction reports a disk-full or I/O error (the daemon's write health);
  * - a database written by a newer omnipos is refused, not touched.
  */
 export function openDatabase(options: OpenOptions): Db {
@@ -77,6 +79,8 @@ export function openDatabase(options: OpenOptions): Db {
   try {
     mkdirSync(dir, { recursive: true, mode: 0o700 });
     db = new Database(file);
+    // Every write's disk-full or I/O error is heard by the daemon's write health (write-health.ts).
+    watchWrites(db);
   } catch (e) {
     throw new OmniposError('STORE_OPEN_FAILED', `cannot open ${file}: ${(e as Error).message}`, { file }, { cause: e });
   }
