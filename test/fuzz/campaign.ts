@@ -28,6 +28,7 @@ import { parseScript } from '../../src/operations/homologation/script.js';
 import { Refusal } from '../../src/sandbox/refusal.js';
 import { SANDBOX_TABLES } from '../../tables/initialization/sandbox-tables.js';
 import { ApiError } from '../../src/api/http-kit.js';
+import { padraoqInputs } from './padraoq-seeds.js';
 import { apiTarget, configTarget, documentWords, sandboxTarget, type AsyncTarget } from './http-targets.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -147,8 +148,9 @@ const TARGETS: Target<unknown>[] = [
   target({ name: 'ber-tlv', input: bytesFrom(hexSeeds('test/vectors/emv/tlv-card-responses.json')), run: (b: Uint8Array) => decodeTlv(b) }),
   target({ name: 'emv-qr-mpm', input: textFrom(qrTexts), run: (s: string) => parseMpm(s) }),
   target({ name: 'pix', input: textFrom(qrTexts), run: (s: string) => parsePix(s) }),
-  target({ name: 'wallet-qr-padraoq', input: textFrom(qrTexts), run: (s: string) => parsePadraoq(s) }),
-  target({ name: 'qr-any', input: textFrom(qrTexts), run: (s: string) => parseQr(s) }),
+  // Published QR texts edited, and strings built from the acquirer document's padraoq layout (padraoq-seeds.ts).
+  target({ name: 'wallet-qr-padraoq', input: fc.oneof(textFrom(qrTexts), padraoqInputs), run: (s: string) => parsePadraoq(s) }),
+  target({ name: 'qr-any', input: fc.oneof(textFrom(qrTexts), padraoqInputs), run: (s: string) => parseQr(s) }),
   target({ name: 'abecs-4.1-table-records', input: textFrom(textSeeds('test/vectors/initialization/abecs-4.1-records.json', 20)), run: (s: string) => decodeRecords(s, 'fuzz') }),
   target({
     name: 'initialization-tables (JSON)',
