@@ -35,7 +35,7 @@ import { EventLog, Journal, MerchantOrderIds, Outbox, ensureApiToken, openChecke
 import { lockStateDir } from './store/lock.js';
 import type { JournalKind, OutboxTask } from './store/index.js';
 import type { Delivery } from './engine/ports.js';
-import { WriteHealth, onWriteFailure } from './store/write-health.js';
+import { WriteHealth } from './store/write-health.js';
 import { Held } from './main/held.js';
 import type { Daemon, DaemonDeps } from './main/daemon.js';
 
@@ -74,9 +74,9 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   const db = await held.step('the database', () => openCheckedTerminalDatabase(values.stateDir, log.child({ component: 'store' })));
   held.add('the database', () => db.close());
   const { file: apiTokenFile, token } = await held.step('the API token', () => ensureApiToken(values.stateDir));
-  // The journal's room to commit: no new payment starts while the disk is (nearly) full; heals by itself.
-  const writeHealth = new WriteHealth({ dir: values.stateDir, log: log.child({ component: 'store' }), now: () => new Date(), ...(deps.diskReserveBytes !== undefined ? { reserveBytes: deps.diskReserveBytes } : {}) });
-  onWriteFailure(db, (e) => writeHealth.failed(e));
+  // The journal's room to commit: no new payment starts while the disk is (nearly) full or a write
+  // failed (any table: journal, outbox, events, telemetry) until one commits again; heals by itself.
+  const writeHealth = new WriteHealth({ dir: values.stateDir, db, log: log.child({ component: 'store' }), now: () => new Date(), ...(deps.diskReserveBytes !== undefined ? { reserveBytes: deps.diskReserveBytes } : {}) });
   const journal = new Journal(db);
   const outbox = new Outbox(db);
   const orderIds = new MerchantOrderIds(db, { ordinal: values.terminal.orderIdTerminal ?? values.terminal.ordinal, clock });

@@ -88,6 +88,20 @@ function faultError(base: SandboxBase, code: number | string, status: number | u
 }
 
 /**
+ * The request target as a URL. `new URL('//', base)` reads `//` as a host and throws (the fuzz
+ * campaign's sandbox crash: `GET //` answered 500); an origin-form target is a path, whatever it
+ * starts with. Undefined for a target no URL parser reads (400).
+ */
+function requestUrl(target: string | undefined): URL | undefined {
+  const t = target ?? '/';
+  try {
+    return t.startsWith('/') ? new URL(`http://sandbox${t}`) : new URL(t, 'http://sandbox');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Builds the sandbox host (docs/architecture.md, "Ports and adapters": built apart from `listen()`). State lives in
  * SQLite (`options.dbFile`) so a restart loses nothing. Every request is handled in full or
  * refused as the host refuses it; nothing a client sends can crash it. Each base address of the
@@ -144,7 +158,11 @@ export function buildSandbox(options: SandboxOptions): Sandbox {
   }
 
   async function processControls(req: IncomingMessage, res: ServerResponse, rawBody: Buffer): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://sandbox');
+    const url = requestUrl(req.url);
+    if (!url) {
+      send(res, ctx, 400, undefined);
+      return;
+    }
     const method = (req.method ?? 'GET').toUpperCase();
     const path = url.pathname;
     if (path !== '/sandbox' && !path.startsWith('/sandbox/')) {
@@ -157,7 +175,11 @@ export function buildSandbox(options: SandboxOptions): Sandbox {
   }
 
   async function processApi(bases: readonly SandboxBase[], req: IncomingMessage, res: ServerResponse, rawBody: Buffer): Promise<void> {
-    const url = new URL(req.url ?? '/', 'http://sandbox');
+    const url = requestUrl(req.url);
+    if (!url) {
+      send(res, ctx, 400, undefined);
+      return;
+    }
     const method = (req.method ?? 'GET').toUpperCase();
     const prefix = BASE_SOURCES[bases[0] as SandboxBase].prefix;
     let path = url.pathname;

@@ -1,5 +1,6 @@
 import type { Db } from './open.js';
 import { assertNoCardData } from './no-card-data.js';
+import { statement } from './statements.js';
 
 /** One event as the stream sent it: its seq, and the JSON object of its `data:` line. */
 export interface LoggedEvent {
@@ -24,17 +25,17 @@ export class EventLog {
   append(businessDay: string, at: string, body: Record<string, unknown>): number {
     assertNoCardData(body, 'api_events.body');
     // The seq's place in the object is kept (0 until read back), so a replayed event reads as it was sent.
-    return Number(this.#db.prepare('INSERT INTO api_events (business_day, at, body) VALUES (?, ?, ?)').run(businessDay, at, JSON.stringify({ ...body, seq: 0 })).lastInsertRowid);
+    return Number(statement(this.#db, 'INSERT INTO api_events (business_day, at, body) VALUES (?, ?, ?)').run(businessDay, at, JSON.stringify({ ...body, seq: 0 })).lastInsertRowid);
   }
 
   /** Takes a seq for an event that may not be kept (the guard refused it): the row says only `withheld`. */
   withhold(businessDay: string, at: string): number {
-    return Number(this.#db.prepare('INSERT INTO api_events (business_day, at, body) VALUES (?, ?, ?)').run(businessDay, at, '{"withheld":true}').lastInsertRowid);
+    return Number(statement(this.#db, 'INSERT INTO api_events (business_day, at, body) VALUES (?, ?, ?)').run(businessDay, at, '{"withheld":true}').lastInsertRowid);
   }
 
   /** The day's events after `seq`, oldest first, at most `limit`. */
   since(businessDay: string, seq: number, limit: number): LoggedEvent[] {
-    return (this.#db.prepare('SELECT seq, body FROM api_events WHERE business_day = ? AND seq > ? ORDER BY seq LIMIT ?').all(businessDay, seq, limit) as { seq: number; body: string }[]).map((r) => {
+    return (statement(this.#db, 'SELECT seq, body FROM api_events WHERE business_day = ? AND seq > ? ORDER BY seq LIMIT ?').all(businessDay, seq, limit) as { seq: number; body: string }[]).map((r) => {
       const body = JSON.parse(r.body) as Record<string, unknown>;
       body.seq = r.seq;
       return { seq: r.seq, body };
@@ -43,13 +44,13 @@ export class EventLog {
 
   /** The day's first seq, and the last seq ever given (0 for none). */
   bounds(businessDay: string): { first: number | undefined; last: number } {
-    const first = (this.#db.prepare('SELECT min(seq) AS s FROM api_events WHERE business_day = ?').get(businessDay) as { s: number | null }).s;
-    const last = (this.#db.prepare("SELECT seq AS s FROM sqlite_sequence WHERE name = 'api_events'").get() as { s: number } | undefined)?.s ?? 0;
+    const first = (statement(this.#db, 'SELECT min(seq) AS s FROM api_events WHERE business_day = ?').get(businessDay) as { s: number | null }).s;
+    const last = (statement(this.#db, "SELECT seq AS s FROM sqlite_sequence WHERE name = 'api_events'").get() as { s: number } | undefined)?.s ?? 0;
     return { first: first ?? undefined, last };
   }
 
   /** Forgets the days before `businessDay`; returns how many events went. */
   pruneBefore(businessDay: string): number {
-    return this.#db.prepare('DELETE FROM api_events WHERE business_day < ?').run(businessDay).changes;
+    return statement(this.#db, 'DELETE FROM api_events WHERE business_day < ?').run(businessDay).changes;
   }
 }

@@ -45,3 +45,4 @@ export function openCheckedTerminalDatabase(stateDir: string, log: Logger, now: 
 }
 export { ensureApiToken, ensureTokenFile } from './api-token.js';
 export { salvageOutbox, type Salvage } from './salvage.js';
+export { statement } from './statements.js';

@@ -1,31 +1,121 @@
 import { statfsSync } from 'node:fs';
+import type { Statement, Transaction } from 'better-sqlite3';
 import { OmniposError } from '../core/errors/index.js';
 import type { Logger } from '../core/log/index.js';
 import type { Db } from './open.js';
 
-const listeners = new WeakMap<Db, (e: OmniposError) => void>();
+interface Listener {
+  failed: (e: OmniposError) => void;
+  committed?: () => void;
+}
+const listeners = new WeakMap<Db, Listener>();
+const watched = new WeakSet<Db>();
+/** Errors already reported: an error rethrown through nested wrappers is heard once. */
+const reported = new WeakSet<object>();
 
-/** Who hears that a write to `db` failed for want of space or an I/O error (the daemon's write health). */
-export function onWriteFailure(db: Db, listener: (e: OmniposError) => void): void {
-  listeners.set(db, listener);
+/**
+ * Who hears that a write to `db` failed for want of space or an I/O error (the daemon's write
+ * health), and that a write committed again. Every statement and transaction of a watched
+ * database reports ({@link watchWrites}): the journal, the outbox, the API's event log, the
+ * telemetry outbox alike.
+ */
+export function onWriteFailure(db: Db, failed: (e: OmniposError) => void, committed?: () => void): void {
+  listeners.set(db, { failed, ...(committed ? { committed } : {}) });
+}
+
+/** SQLite's "disk full" and I/O error codes (SQLITE_FULL, SQLITE_IOERR_*: ENOSPC, EIO, EROFS underneath). */
+function isStoreFailure(e: unknown): string | undefined {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR')) ? code : undefined;
 }
 
 /**
- * SQLite's "disk full" and I/O errors (SQLITE_FULL, SQLITE_IOERR_*; ENOSPC and EIO underneath) as
- * STORE_WRITE_FAILED (503, the cash register shows the code), reported to the listener; anything
- * else undefined (rethrown as it was). The transaction was rolled back: nothing of it was written.
+ * SQLite's "disk full" and I/O errors as STORE_WRITE_FAILED (503, the cash register shows the
+ * code), reported to the listener; anything else undefined (rethrown as it was). The transaction
+ * was rolled back: nothing of it was written.
  */
 export function writeFailure(db: Db, e: unknown): OmniposError | undefined {
-  const code = (e as { code?: unknown }).code;
-  if (typeof code !== 'string' || !(code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR'))) return undefined;
+  const code = isStoreFailure(e);
+  if (!code) return undefined;
   const err = new OmniposError('STORE_WRITE_FAILED', `the journal cannot commit (${code}: ${(e as Error).message}); no new payment starts until it can`, { sqlite: code }, { cause: e });
-  listeners.get(db)?.(err);
+  if (!reported.has(e as object)) {
+    reported.add(e as object);
+    listeners.get(db)?.failed(err);
+  }
   return err;
+}
+
+function guardStatement(db: Db, s: Statement): Statement {
+  for (const method of ['run', 'get', 'all'] as const) {
+    const original = (Object.getPrototypeOf(s) as Record<string, (...a: unknown[]) => unknown>)[method] as (...a: unknown[]) => unknown;
+    Object.defineProperty(s, method, {
+      value: (...args: unknown[]): unknown => {
+        try {
+          const out = original.apply(s, args);
+          if (method === 'run' && !s.reader && !db.inTransaction) listeners.get(db)?.committed?.();
+          return out;
+        } catch (e) {
+          writeFailure(db, e);
+          throw e;
+        }
+      },
+    });
+  }
+  return s;
+}
+
+function guardTransaction<F extends (...a: never[]) => unknown>(db: Db, t: Transaction<F>): Transaction<F> {
+  const wrap = (f: (...a: unknown[]) => unknown) => (...args: unknown[]): unknown => {
+    try {
+      const out = f(...args);
+      if (!db.inTransaction) listeners.get(db)?.committed?.();
+      return out;
+    } catch (e) {
+      writeFailure(db, e);
+      throw e;
+    }
+  };
+  const out = wrap(t as unknown as (...a: unknown[]) => unknown) as unknown as Transaction<F>;
+  for (const variant of ['default', 'deferred', 'immediate', 'exclusive'] as const) {
+    const f = (t as unknown as Record<string, (...a: unknown[]) => unknown>)[variant] as (...a: unknown[]) => unknown;
+    Object.defineProperty(out, variant, { value: wrap((...a: unknown[]) => f(...a)) });
+  }
+  return out;
+}
+
+/**
+ * Makes every statement prepared on `db`, every transaction and every `exec` report a disk-full
+ * or I/O error to the listener ({@link onWriteFailure}), and a commit that succeeded. Before
+ * this only the journal's writes were heard: an outbox that could not record a delivery, or an
+ * event log that could not append, failed in silence. Idempotent.
+ */
+export function watchWrites(db: Db): void {
+  if (watched.has(db)) return;
+  watched.add(db);
+  const prepare = db.prepare.bind(db);
+  db.prepare = ((sql: string) => guardStatement(db, prepare(sql))) as Db['prepare'];
+  const transaction = db.transaction.bind(db);
+  db.transaction = (<F extends (...a: never[]) => unknown>(fn: F) => guardTransaction(db, transaction(fn))) as Db['transaction'];
+  const exec = db.exec.bind(db);
+  db.exec = ((sql: string) => {
+    try {
+      return exec(sql);
+    } catch (e) {
+      writeFailure(db, e);
+      throw e;
+    }
+  });
 }
 
 export interface WriteHealthOptions {
   /** The folder whose file system holds the database. */
   dir: string;
+  /**
+   * The database whose writes are watched: a failed write holds the alarm until a write commits
+   * again (the check writes one page itself when nothing else does). Without it only the free
+   * space is watched.
+   */
+  db?: Db;
   /**
    * Free bytes below which no new payment starts: the room kept for the payments in flight to
    * reach a final state and for the outbox to record what it delivers. Default 8 MiB.
@@ -48,21 +138,32 @@ export interface WriteHealthAlarm {
 
 /**
  * Whether the journal can take a new payment: the free space of its file system against the
- * reserve, and the last write that failed. It heals by itself: once the space is back, the next
- * check clears the failure and the alarm.
+ * reserve, and the last write that failed (ENOSPC, EIO, EROFS: in the journal, the outbox, the
+ * event log…). It heals by itself: a failed write holds until a write commits again (the next
+ * check tries one: the schema version written over with itself), and once the space is back the
+ * next check clears the alarm.
  */
 export class WriteHealth {
-  readonly #o: Required<Omit<WriteHealthOptions, 'reserveBytes'>> & { reserveBytes: number };
+  readonly #o: Omit<WriteHealthOptions, 'reserveBytes'> & { reserveBytes: number };
   #failure: { since: string; reason: string } | undefined;
+  /** The last write failed and no write has committed since. */
+  #writeFailed: string | undefined;
 
   constructor(o: WriteHealthOptions) {
     this.#o = { ...o, reserveBytes: o.reserveBytes ?? 8 * 1024 * 1024 };
+    if (o.db) onWriteFailure(o.db, (e) => this.failed(e), () => this.committed());
   }
 
   /** A write failed (from {@link writeFailure}). */
   failed(e: OmniposError): void {
     if (!this.#failure) this.#o.log.error({ alarm: 'STORE_WRITE_FAILED', err: e }, 'the journal cannot commit: no new payment starts');
+    this.#writeFailed = e.message;
     this.#failure ??= { since: this.#o.now().toISOString(), reason: e.message };
+  }
+
+  /** A write committed: the store writes again (the free space is still checked). */
+  committed(): void {
+    this.#writeFailed = undefined;
   }
 
   /** Free bytes for this process on the database's file system. */
@@ -71,8 +172,23 @@ export class WriteHealth {
     return s.bavail * s.bsize;
   }
 
-  /** Why no new payment may start now, or undefined. */
-  problem(): string | undefined {
+  /** Tries one write (the schema version over itself, one page): true when it committed. */
+  #probe(): boolean {
+    const db = this.#o.db;
+    if (!db || db.inTransaction) return false;
+    try {
+      const version = db.pragma('user_version', { simple: true }) as number;
+      db.pragma(`user_version = ${version}`);
+      this.#writeFailed = undefined;
+      return true;
+    } catch (e) {
+      this.#writeFailed = `${(e as { code?: string }).code ?? 'error'}: ${(e as Error).message}`;
+      return false;
+    }
+  }
+
+  #why(): string | undefined {
+    if (this.#writeFailed !== undefined && !this.#probe()) return `a write to the database failed (${this.#writeFailed}) and none has committed since`;
     let free: number;
     try {
       free = this.freeBytes();
@@ -80,15 +196,23 @@ export class WriteHealth {
       return `the state directory's file system cannot be read (${(e as Error).message})`;
     }
     if (free < this.#o.reserveBytes) {
-      const reason = `${Math.floor(free / 1024)} KiB free on ${this.#o.dir}, below the ${Math.floor(this.#o.reserveBytes / 1024)} KiB kept for payments in flight and the outbox`;
+      return `${Math.floor(free / 1024)} KiB free on ${this.#o.dir}, below the ${Math.floor(this.#o.reserveBytes / 1024)} KiB kept for payments in flight and the outbox`;
+    }
+    return undefined;
+  }
+
+  /** Why no new payment may start now, or undefined. */
+  problem(): string | undefined {
+    const why = this.#why();
+    if (why) {
       if (!this.#failure) {
-        this.#failure = { since: this.#o.now().toISOString(), reason };
-        this.#o.log.error({ alarm: 'STORE_WRITE_FAILED', freeBytes: free, reserveBytes: this.#o.reserveBytes }, 'the disk is nearly full: no new payment starts');
+        this.#failure = { since: this.#o.now().toISOString(), reason: why };
+        this.#o.log.error({ alarm: 'STORE_WRITE_FAILED', reason: why }, 'the journal cannot commit: no new payment starts');
       }
-      return reason;
+      return why;
     }
     if (this.#failure) {
-      this.#o.log.info({ freeBytes: free, since: this.#failure.since }, 'the disk has room again: payments start again');
+      this.#o.log.info({ since: this.#failure.since }, 'the database writes again and the disk has room: payments start again');
       this.#failure = undefined;
     }
     return undefined;

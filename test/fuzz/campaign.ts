@@ -25,6 +25,11 @@ import { parseInitialization } from '../../src/initialization/schema/parse.js';
 import { parseMpm, parsePadraoq, parsePix, parseQr } from '../../src/qr/index.js';
 import { parseControl } from '../../src/sim/pinpad/control.js';
 import { parseScript } from '../../src/operations/homologation/script.js';
+import { Refusal } from '../../src/sandbox/refusal.js';
+import { SANDBOX_TABLES } from '../../tables/initialization/sandbox-tables.js';
+import { ApiError } from '../../src/api/http-kit.js';
+import { padraoqInputs } from './padraoq-seeds.js';
+import { apiTarget, configTarget, documentWords, sandboxTarget, type AsyncTarget } from './http-targets.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const RUNS = Number(process.env.FUZZ_RUNS ?? 1_000_000);
@@ -83,7 +88,7 @@ function textFrom(seeds: readonly string[]): fc.Arbitrary<string> {
 }
 
 /** A typed refusal is the parser doing its job; anything else is a crash. */
-const refusal = (e: unknown): boolean => isOmniposError(e) || isPinpadError(e) || e instanceof PrinterError;
+const refusal = (e: unknown): boolean => isOmniposError(e) || isPinpadError(e) || e instanceof PrinterError || e instanceof Refusal || (e instanceof ApiError && e.status < 500);
 
 interface Target<T> {
   name: string;
@@ -93,6 +98,38 @@ interface Target<T> {
 const target = <T>(t: Target<T>): Target<unknown> => t;
 
 const pinpadSeeds = hexSeeds('test/vectors/pinpad/abecs-2.20-examples.json');
+const docFields = documentWords(root).fields;
+const docValue = fc.oneof(fc.integer(), fc.string({ maxLength: 20 }), fc.stringMatching(/^\d{1,19}$/), fc.boolean(), fc.constant(null), fc.jsonValue({ maxDepth: 1 }));
+/**
+ * A whole initialization answer that parses (the tables the sandbox serves, in the answer's shape):
+ * the mutations start from it and replace leaves with values of every kind, so the parser is
+ * tried deep inside, not only refused at the top.
+ */
+const initSeeds: unknown[] = [{ MerchantId: '1234567890', TerminalId: '42004301', Merchant: { MerchantId: '1', NetworkName: 'X', MerchantName: 'Y', MerchantAddress: 'Z', NationalId: '00000000000191' }, ...SANDBOX_TABLES, InitializationVersion: '1' }];
+/** A JSON value with some leaves replaced (the n-th leaf, counted through the tree). */
+function mutateJson(seed: unknown, edits: [number, unknown][]): unknown {
+  const copy = JSON.parse(JSON.stringify(seed)) as unknown;
+  const count = (node: unknown): number => (node && typeof node === 'object' ? Object.values(node).reduce((a: number, c) => a + count(c), 0) : 1);
+  const leavesInSeed = Math.max(1, count(copy));
+  for (const [n, v] of edits) {
+    let k = n % leavesInSeed;
+    const walk = (node: unknown): boolean => {
+      if (!node || typeof node !== 'object') return false;
+      for (const key of Object.keys(node)) {
+        const child = (node as Record<string, unknown>)[key];
+        if (child === null || typeof child !== 'object') {
+          if (k-- === 0) {
+            (node as Record<string, unknown>)[key] = v;
+            return true;
+          }
+        } else if (walk(child)) return true;
+      }
+      return false;
+    };
+    walk(copy);
+  }
+  return copy;
+}
 const qrTexts = textSeeds('test/vectors/qr/published.json', 20);
 const TARGETS: Target<unknown>[] = [
   target({
@@ -111,12 +148,19 @@ const TARGETS: Target<unknown>[] = [
   target({ name: 'ber-tlv', input: bytesFrom(hexSeeds('test/vectors/emv/tlv-card-responses.json')), run: (b: Uint8Array) => decodeTlv(b) }),
   target({ name: 'emv-qr-mpm', input: textFrom(qrTexts), run: (s: string) => parseMpm(s) }),
   target({ name: 'pix', input: textFrom(qrTexts), run: (s: string) => parsePix(s) }),
-  target({ name: 'wallet-qr-padraoq', input: textFrom(qrTexts), run: (s: string) => parsePadraoq(s) }),
-  target({ name: 'qr-any', input: textFrom(qrTexts), run: (s: string) => parseQr(s) }),
+  // Published QR texts edited, and strings built from the acquirer document's padraoq layout (padraoq-seeds.ts).
+  target({ name: 'wallet-qr-padraoq', input: fc.oneof(textFrom(qrTexts), padraoqInputs), run: (s: string) => parsePadraoq(s) }),
+  target({ name: 'qr-any', input: fc.oneof(textFrom(qrTexts), padraoqInputs), run: (s: string) => parseQr(s) }),
   target({ name: 'abecs-4.1-table-records', input: textFrom(textSeeds('test/vectors/initialization/abecs-4.1-records.json', 20)), run: (s: string) => decodeRecords(s, 'fuzz') }),
   target({
     name: 'initialization-tables (JSON)',
-    input: fc.oneof(fc.jsonValue({ maxDepth: 4 }), fc.record({ Bins: fc.jsonValue({ maxDepth: 3 }), Products: fc.jsonValue({ maxDepth: 3 }), Emv: fc.jsonValue({ maxDepth: 3 }) })),
+    // Keys from the acquirer's documents (002: Bins, Products, Emv, Issuers, Parameters and their fields) and the recorded answers.
+    input: fc.oneof(
+      fc.jsonValue({ maxDepth: 4 }),
+      fc.record({ Bins: fc.jsonValue({ maxDepth: 3 }), Products: fc.jsonValue({ maxDepth: 3 }), Emv: fc.jsonValue({ maxDepth: 3 }) }),
+      ...(initSeeds.length ? [fc.tuple(fc.constantFrom(...initSeeds), fc.array(fc.tuple(fc.nat(), docValue), { maxLength: 3 })).map(([seed, edits]) => mutateJson(seed, edits))] : []),
+      fc.dictionary(fc.constantFrom('Bins', 'Products', 'Emv', 'Issuers', 'Parameters', 'TerminalParameters', ...docFields), fc.array(fc.dictionary(docFields.length ? fc.constantFrom(...docFields) : fc.string(), docValue, { maxKeys: 12 }), { maxLength: 4 })),
+    ),
     run: (j: unknown) => parseInitialization(j),
   }),
   target({ name: 'homologation-script (JSON text)', input: fc.oneof(fc.json({ maxDepth: 4 }), textFrom(['{"steps":[]}'])), run: (s: string) => parseScript(s) }),
@@ -138,6 +182,34 @@ interface Result {
   perSecond: number;
   refusals: number;
   crash?: string;
+}
+
+async function campaignAsync(t: AsyncTarget<unknown>): Promise<Result> {
+  let inputs = 0;
+  let refusals = 0;
+  const started = process.hrtime.bigint();
+  const out = await fc.check(
+    fc.asyncProperty(t.input, async (x) => {
+      inputs++;
+      const t0 = performance.now();
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([t.run(x), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`hang: one input took more than ${HANG_MS} ms`)), HANG_MS)))]);
+      } catch (e) {
+        if (!refusal(e)) throw e;
+        refusals++;
+      } finally {
+        clearTimeout(timer);
+      }
+      const ms = performance.now() - t0;
+      if (ms > HANG_MS) throw new Error(`hang: one input took ${ms.toFixed(0)} ms`);
+    }),
+    { numRuns: RUNS, ...(SECONDS ? { interruptAfterTimeLimit: SECONDS * 1000, markInterruptAsFailure: false } : {}), endOnFailure: false },
+  );
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const result: Result = { name: t.name, inputs, seconds: Number(seconds.toFixed(2)), perSecond: Math.round(inputs / seconds), refusals };
+  if (out.failed) result.crash = `${String(out.errorInstance)}\n  counterexample: ${fc.stringify(out.counterexample)}`;
+  return result;
 }
 
 function campaign(t: Target<unknown>): Result {
@@ -166,9 +238,20 @@ function campaign(t: Target<unknown>): Result {
 }
 
 const results: Result[] = [];
-for (const t of TARGETS) {
-  if (ONLY && !ONLY.some((o) => t.name.includes(o))) continue;
-  const r = campaign(t);
+const wanted = (name: string): boolean => !ONLY || ONLY.some((o) => name.includes(o));
+// The targets that read requests and files, built only when asked for (the sandbox opens a database).
+const ASYNC_TARGETS: { name: string; make: () => AsyncTarget<unknown> | Promise<AsyncTarget<unknown>> }[] = [
+  { name: 'configuration (file + OMNIPOS_* overrides)', make: () => configTarget(root) },
+  { name: 'api-payment-request (body and headers)', make: () => apiTarget() },
+  { name: 'sandbox-requests (every base)', make: () => sandboxTarget(root) },
+  { name: 'sandbox-requests (wallet)', make: () => sandboxTarget(root, 'wallet') },
+];
+const queue: (() => Promise<Result>)[] = [
+  ...TARGETS.filter((t) => wanted(t.name)).map((t) => () => Promise.resolve(campaign(t))),
+  ...ASYNC_TARGETS.filter((t) => wanted(t.name)).map((t) => async () => campaignAsync(await t.make())),
+];
+for (const next of queue) {
+  const r = await next();
   results.push(r);
   process.stdout.write(`${r.name.padEnd(36)} ${String(r.inputs).padStart(9)} inputs  ${r.seconds.toFixed(1).padStart(7)} s  ${String(r.perSecond).padStart(8)}/s  refused ${r.refusals}${r.crash ? `  CRASH ${r.crash}` : ''}\n`);
 }

@@ -58,6 +58,11 @@ export class OutboxForwarder {
   readonly #deps: ForwarderDeps;
   #running: Promise<number> | undefined;
   readonly #alarmed = new Set<number>();
+  /**
+   * Tasks delivered whose result the database could not record (a full disk, an I/O error): each
+   * is sent again only after a backoff of its own, not every pass, until a record commits.
+   */
+  readonly #unrecorded = new Map<number, { failures: number; notBefore: number }>();
 
   constructor(deps: ForwarderDeps) {
     this.#deps = deps;
@@ -73,8 +78,14 @@ export class OutboxForwarder {
 
   async #run(): Promise<number> {
     const { outbox, clock } = this.#deps;
+    const nowMs = clock.now().getTime();
     const due = outbox
       .due(clock.now(), this.#deps.batch ?? 500)
+      .filter((task) => {
+        // A hold further off than the longest backoff is a clock stepped back: not kept.
+        const notBefore = this.#unrecorded.get(task.id)?.notBefore ?? 0;
+        return notBefore <= nowMs || notBefore - nowMs > (this.#deps.backoff?.maxMs ?? 300_000);
+      })
       .map((task) => ({ task, close: taskClose(task).getTime() }))
       .sort((a, b) => a.close - b.close || a.task.nextTryAt.localeCompare(b.task.nextTryAt) || a.task.id - b.task.id);
     let next = 0;
@@ -84,8 +95,11 @@ export class OutboxForwarder {
         try {
           await this.#attempt(task);
         } catch (e) {
-          // Recording the result failed (the task stays due and is tried again): never crash the daemon.
-          this.#deps.log.error({ task: task.id, operation: task.operation, err: e }, 'outbox attempt not recorded');
+          // Recording the result failed (the task stays due and is tried again, after a backoff): never crash the daemon.
+          const failures = (this.#unrecorded.get(task.id)?.failures ?? 0) + 1;
+          const at = this.#deps.clock.now();
+          this.#unrecorded.set(task.id, { failures, notBefore: nextTryAt(failures - 1, at, taskClose(task), (this.#deps.random ?? Math.random)(), this.#deps.backoff).getTime() });
+          this.#deps.log.error({ task: task.id, operation: task.operation, err: e, failures }, 'outbox attempt not recorded');
         }
       }
     };
@@ -144,6 +158,7 @@ export class OutboxForwarder {
       else outbox.done(task.id, after);
       this.#deps.onSettled(task, delivery);
     }).immediate();
+    this.#unrecorded.delete(task.id);
     if (delivery.action === 'retry') this.#checkStuck(task, task.attempts + 1, close, after, delivery.reason);
     else this.#alarmed.delete(task.id);
     const level = delivery.action === 'retry' ? 'info' : delivery.action === 'done' ? 'info' : 'error';

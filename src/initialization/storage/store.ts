@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.js';
 import { OmniposError } from '../../core/errors/index.js';
 import type { Statement } from 'better-sqlite3';
-import type { Db } from '../../store/index.js';
+import { statement, type Db } from '../../store/index.js';
 import { normaliseHigh, normaliseLow } from '../bins/normalise.js';
 import type { BinRow, InitializationTables } from '../model.js';
 import { decodeRecords } from '../records/index.js';
@@ -65,7 +65,7 @@ export class InitializationStore {
 
   /** The version in force, or undefined before the first initialization. */
   currentVersion(): string | undefined {
-    const row = this.db.prepare('SELECT version FROM init_current WHERE id = 1').get() as { version: string } | undefined;
+    const row = statement(this.db, 'SELECT version FROM init_current WHERE id = 1').get() as { version: string } | undefined;
     return row?.version;
   }
 
@@ -164,13 +164,13 @@ export class InitializationStore {
 
   /** When the version in force was switched in (for the re-initialization schedule). */
   switchedAt(): Date | undefined {
-    const row = this.db.prepare('SELECT switched_at FROM init_current WHERE id = 1').get() as { switched_at: string } | undefined;
+    const row = statement(this.db, 'SELECT switched_at FROM init_current WHERE id = 1').get() as { switched_at: string } | undefined;
     return row ? new Date(row.switched_at) : undefined;
   }
 
   /** The pinpad table version last loaded for the version in force (set by the pinpad load), if any. */
   pinpadTableVersion(): string | undefined {
-    const row = this.db.prepare('SELECT pinpad_table_version FROM init_current WHERE id = 1').get() as { pinpad_table_version: string | null } | undefined;
+    const row = statement(this.db, 'SELECT pinpad_table_version FROM init_current WHERE id = 1').get() as { pinpad_table_version: string | null } | undefined;
     return row?.pinpad_table_version ?? undefined;
   }
 

@@ -8,8 +8,8 @@ import { loadConfig } from '../../../src/config/index.js';
 import { isOmniposError } from '../../../src/core/errors/index.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import { startDaemon, type Daemon } from '../../../src/main.js';
-import { Journal, MIGRATIONS, openDatabase } from '../../../src/store/index.js';
-import { onWriteFailure } from '../../../src/store/write-health.js';
+import { EventLog, Journal, MIGRATIONS, Outbox, openDatabase } from '../../../src/store/index.js';
+import { WriteHealth, onWriteFailure } from '../../../src/store/write-health.js';
 
 // Issue 23, "a full disk": on a small file system this test makes (a size-limited tmpfs; root can
 // mount one). Where mounting is impossible the tests are skipped and say why.
@@ -77,6 +77,40 @@ describe.skipIf(!mounted)('a full disk: SQLite refuses the commit, nothing half-
     rmSync(filler);
     const entry = journal.open({ kind: 'sale', merchantOrderId: '263290010000001', state: 'started', amount: 100, data: big, input: 'request', at: new Date() });
     expect(entry.state).toBe('started');
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+});
+
+describe.skipIf(!mounted)('a full disk under the outbox and the event log', () => {
+  it('ENOSPC under an outbox write and an event-log append is heard as STORE_WRITE_FAILED (before: only the journal was heard); the write health holds until a write commits, then heals by itself', () => {
+    const dir = mkdtempSync(path.join(mountPoint, 'outbox-'));
+    const db = openDatabase({ file: path.join(dir, 'omnipos.db'), migrations: MIGRATIONS });
+    const heard: string[] = [];
+    const health = new WriteHealth({ dir, db, reserveBytes: 0, log: createLogger({ level: 'silent' }), now: () => new Date() });
+    const outbox = new Outbox(db);
+    const events = new EventLog(db);
+    const task = outbox.enqueue({ operation: 'confirm', idempotencyKey: 'confirm-1', payload: { paymentId: 'p-1' }, at: new Date() });
+    onWriteFailure(db, (e) => {
+      heard.push(e.code);
+      health.failed(e);
+    }, () => health.committed());
+    const big = { note: 'x'.repeat(512 * 1024) };
+    const filler = fill(mountPoint, 0);
+    try {
+      expect(() => outbox.enqueue({ operation: 'confirm', idempotencyKey: 'confirm-2', payload: big, at: new Date() })).toThrow(/disk is full|SQLITE_FULL/);
+      expect(heard).toEqual(['STORE_WRITE_FAILED']);
+      expect(() => events.append('2026-11-25', new Date().toISOString(), big)).toThrow();
+      expect(heard).toEqual(['STORE_WRITE_FAILED', 'STORE_WRITE_FAILED']);
+      expect(outbox.byKey('confirm-2')).toBeUndefined();
+      // reserve 0: only the failed write holds the alarm, until a write commits
+      expect(health.problem() ?? '').toMatch(/a write to the database failed \(SQLITE_FULL|KiB free/);
+    } finally {
+      rmSync(filler);
+    }
+    expect(health.problem()).toBeUndefined();
+    outbox.done(task.id, new Date());
+    expect(outbox.open()).toEqual([]);
     db.close();
     rmSync(dir, { recursive: true, force: true });
   });

@@ -43,6 +43,16 @@ describe('openDatabase', () => {
     expect(userVersion(file)).toBe(MIGRATIONS.length);
   });
 
+  it("bounds SQLite's page cache to 2 MiB per connection (better-sqlite3's build keeps 16 MiB: the RSS a daemon gained over months, issue 23)", () => {
+    const dir = tempDir();
+    const db = openTerminalDatabase(path.join(dir, 'state'));
+    expect(db.pragma('cache_size', { simple: true })).toBe(-2048);
+    db.close();
+    const other = openDatabase({ file: path.join(dir, 'state', 'omnipos.db'), migrations: MIGRATIONS, cacheKiB: 512 });
+    expect(other.pragma('cache_size', { simple: true })).toBe(-512);
+    other.close();
+  });
+
   it('refuses a database written by a newer omnipos and leaves it untouched', () => {
     const file = path.join(tempDir(), 'newer.db');
     const raw = new Database(file);

@@ -33,9 +33,15 @@ class Refused extends Error {}
  * - a clear command other than OPN inside a session: `xxx009`, session kept.
  * OPN answers go out clear (a secure OPN's carries the new key's cryptogram).
  */
+/**
+ * Trace entries kept: the newest. Unbounded, the trace held five entries a sale for as long as the
+ * daemon ran its virtual pinpad (the soak: 6,000 objects retained over 1,200 sales).
+ */
+export const KEPT_TRACE = 1000;
+
 export class SimSecureLayer implements PacketLayer {
   private refusal: Uint8Array | undefined;
-  /** Every command that reached a handler through this layer, and whether it came encrypted (for tests). */
+  /** The last {@link KEPT_TRACE} commands that reached a handler through this layer, and whether each came encrypted (for tests). */
   readonly trace: { id: string; sealed: boolean }[] = [];
 
   constructor(private readonly state: SimState) {}
@@ -54,13 +60,18 @@ export class SimSecureLayer implements PacketLayer {
         this.close();
         return this.refuse(writeAnswer('OPN', ST_INVCALL));
       }
-      this.trace.push({ id: idOf(clr), sealed: true });
+      this.#traced({ id: idOf(clr), sealed: true });
       return clr;
     }
     const id = idOf(data);
     if (session && id !== 'OPN') return this.refuse(writeAnswer(id, ST_ERRPKTSEC));
-    this.trace.push({ id, sealed: false });
+    this.#traced({ id, sealed: false });
     return data;
+  }
+
+  #traced(entry: { id: string; sealed: boolean }): void {
+    this.trace.push(entry);
+    if (this.trace.length > KEPT_TRACE) this.trace.splice(0, this.trace.length - KEPT_TRACE);
   }
 
   peekId(data: Uint8Array): string | undefined {

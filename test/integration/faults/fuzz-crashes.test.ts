@@ -1,0 +1,63 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../../../src/core/log/index.js';
+import { buildSandbox, listenSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
+
+// Crashes the fuzz campaign (npm run fuzz, issue 23) found, each kept as a test over the real
+// thing: raw HTTP over loopback, so the request target reaches the host exactly as sent.
+
+/** Sends `raw` to 127.0.0.1:`port` and returns the status line's code. */
+function rawStatus(port: number, raw: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(raw));
+    let text = '';
+    socket.setEncoding('latin1');
+    socket.on('data', (d: string) => {
+      text += d;
+      const m = /^HTTP\/1\.1 (\d{3})/.exec(text);
+      if (m) {
+        socket.destroy();
+        resolve(Number(m[1]));
+      }
+    });
+    socket.on('error', reject);
+    socket.on('close', () => reject(new Error(`closed without a status: ${JSON.stringify(text)}`)));
+  });
+}
+
+describe('sandbox: request targets a URL parser reads as a host', () => {
+  let running: RunningSandbox;
+  let dir: string;
+  const errors: string[] = [];
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'omnipos-fuzz-crash-'));
+    const host = buildSandbox({ dbFile: path.join(dir, 'acquirer.db'), log: createLogger({ level: 'error', destination: { write: (s: string) => void errors.push(s) } }) });
+    running = await listenSandbox(host, { port: 0 });
+  });
+  afterAll(async () => {
+    await running?.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  // Fuzz counterexample (sandbox-requests): POST // with a JSON body answered 500 "Internal error"
+  // (new URL('//', base) throws "Invalid URL"); the host has no such path: 404, nothing logged.
+  it.each([
+    ['authorization', 'POST //'],
+    ['wallet', 'POST //'],
+    ['requests', 'GET //1/physicalSales'],
+    ['wallet', 'GET ///padraoq/v1/publicKey'],
+  ] as const)('%s: %s is an unknown path (404), not an internal error', async (base, line) => {
+    const status = await rawStatus(running.ports[base], `${line} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+    expect(status).toBe(404);
+    expect(errors).toEqual([]);
+  });
+
+  it('the controls listener too', async () => {
+    const status = await rawStatus(running.port, 'GET // HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect(status).toBe(404);
+    expect(errors).toEqual([]);
+  });
+});
