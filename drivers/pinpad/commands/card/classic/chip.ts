@@ -1,3 +1,4 @@
+import { COMMANDS } from '../../../../../tables/pinpad/commands.js';
 import { field, type Layout } from '../../../../../tables/pinpad/formats.js';
 import { decodeLayout, encodeLayout } from '../../../codec/layout.js';
 import { encodeCommand } from '../../../codec/message.js';
@@ -76,7 +77,7 @@ function hexRun(s: string, at: number, lenDigits: number, where: string, name: s
 
 export const GOC: CommandSpec<GocRequest, GoxResult> = {
   id: 'GOC',
-  blocking: true,
+  blocking: COMMANDS.GOC.blocking,
   encode: (r) => {
     const risk = r.risk;
     let acqPr = '';
@@ -134,7 +135,7 @@ export interface FncRequest {
 
 export const FNC: CommandSpec<FncRequest, FcxResult> = {
   id: 'FNC',
-  blocking: true,
+  blocking: COMMANDS.FNC.blocking,
   encode: (r) => {
     const none = r.outcome === 'no-communication';
     const arc = none ? '00' : (r.arc ?? (r.outcome === 'approved' ? '00' : '05'));
@@ -166,7 +167,7 @@ export const FNC: CommandSpec<FncRequest, FcxResult> = {
 /** GTS (§3.5.1, obsolete): the version of a network's tables ("0000000000" when none). */
 export const GTS: CommandSpec<string, string> = {
   id: 'GTS',
-  blocking: false,
+  blocking: COMMANDS.GTS.blocking,
   encode: (acquirer) => {
     if (!/^\d{2}$/.test(acquirer)) throw new PinpadError('PINPAD_INVALID_ARGUMENT', 'GTS_ACQIDX: expected 2 digits', { field: 'GTS_ACQIDX' });
     return encodeCommand('GTS', [Buffer.from(acquirer, 'latin1')]);

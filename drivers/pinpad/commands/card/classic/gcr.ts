@@ -1,3 +1,4 @@
+import { COMMANDS } from '../../../../../tables/pinpad/commands.js';
 import { CARD_TYPES, ICC_STATUS, type CardTypeCode } from '../../../../../tables/pinpad/card-commands.js';
 import { field, type Layout } from '../../../../../tables/pinpad/formats.js';
 import { decodeLayout, encodeLayout } from '../../../codec/layout.js';
@@ -141,7 +142,7 @@ export function decodeGcr(block: Uint8Array): GcrResult {
 
 export const GCR: CommandSpec<GcrRequest, GcrResult> = {
   id: 'GCR',
-  blocking: true,
+  blocking: COMMANDS.GCR.blocking,
   encode: (r) => {
     if ('again' in r) return encodeCommand('GCR', []);
     const list = r.aidList ?? [];
