@@ -1,3 +1,6 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { abecsIdByName, type AbecsId } from '../../../tables/pinpad/abecs-ids.js';
 import { ABECS_COMMAND_PARAMS, PARAM_PATTERNS, type CommandParams } from '../../../tables/pinpad/command-params.js';
@@ -18,8 +21,13 @@ interface Spec {
 const isSpec = (x: unknown): x is Spec =>
   typeof x === 'object' && x !== null && typeof (x as Spec).id === 'string' && typeof (x as Spec).blocking === 'boolean' && typeof (x as Spec).encode === 'function';
 
-const driverModules = import.meta.glob(['../../../drivers/pinpad/commands/**/*.ts', '../../../drivers/pinpad/secure/opn.ts'], { eager: true });
-const driverSpecs = Object.entries(driverModules).flatMap(([file, m]) =>
+const root = fileURLToPath(new URL('../../../drivers/pinpad/', import.meta.url));
+const driverFiles = [
+  ...readdirSync(join(root, 'commands'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => join(root, 'commands', f)),
+  join(root, 'secure', 'opn.ts'),
+];
+const driverModules: [string, unknown][] = await Promise.all(driverFiles.map(async (f) => [f, await import(pathToFileURL(f).href)] as [string, unknown]));
+const driverSpecs = driverModules.flatMap(([file, m]) =>
   Object.entries(m as Record<string, unknown>).flatMap(([name, v]) => (isSpec(v) ? [{ where: `${file} ${name}`, spec: v }] : [])),
 );
 
