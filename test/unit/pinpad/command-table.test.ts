@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { SPE_PARAMS } from '../../../tables/pinpad/abecs-ids.js';
 import { CARD_COMMANDS, CARD_LAYOUTS } from '../../../tables/pinpad/card-commands.js';
+import { CLASSIC_CARD_LAYOUTS } from '../../../tables/pinpad/classic-card-layouts.js';
 import { CLASSIC_LAYOUTS } from '../../../tables/pinpad/classic-layouts.js';
 import { ABECS_COMMAND_PARAMS, CLASSIC_COMMAND_IDS, PARAM_PATTERNS, CR_ALLOWED } from '../../../tables/pinpad/command-params.js';
 import { COMMANDS, commandRow, type CommandRow } from '../../../tables/pinpad/commands.js';
@@ -62,10 +63,18 @@ describe('the ABECS command table (tables/pinpad/commands.ts)', () => {
   });
 
   it('every fixed-field layout belongs to a classic command (DEX alone: an Abecs command with fixed fields, §3.3.4, §7.4)', () => {
-    for (const key of [...Object.keys(CLASSIC_LAYOUTS), ...Object.keys(CARD_LAYOUTS)]) {
+    const layouts = { ...CLASSIC_LAYOUTS, ...CARD_LAYOUTS, ...CLASSIC_CARD_LAYOUTS };
+    for (const [key, layout] of Object.entries(layouts)) {
       const id = key.slice(0, 3);
       expect(commandRow(id)?.family, key).toBe(id === 'DEX' ? 'abecs' : 'classic');
+      // the spec names every field of a command after it (GCR_TRK1, GOC_KSN…)
+      for (const f of layout) expect(f.name.startsWith(`${id}_`), `${key} ${f.name}`).toBe(true);
     }
+    // §3.6.1: a 40-character head before GCR_QTDAPP × A4; the answer's fixed part up to GCR_CARDEXP is 307;
+    // §3.6.3: GOC's block 1 is 86 characters before GOC_ACQPR, the answer 45 up to GOC_EMVDTLEN
+    const width = (l: readonly { length: number }[]): number => l.reduce((n, f) => n + f.length, 0);
+    const { GCR_REQUEST, GCR_RESPONSE, GOC_REQUEST, GOC_RESPONSE } = CLASSIC_CARD_LAYOUTS;
+    expect([width(GCR_REQUEST), width(GCR_RESPONSE), width(GOC_REQUEST), width(GOC_RESPONSE)]).toEqual([40, 307, 86, 45]);
   });
 
   it('CLASSIC_COMMAND_IDS and CARD_COMMANDS are views of the table, not lists of their own', () => {
