@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 export { INFO_GIX_IDS } from './commands/info.js';
-import { PINPAD_COMMANDS } from '../../tables/pinpad/commands.js';
+import { commandRow } from '../../tables/pinpad/commands.js';
 import { isTransportError, type Transport } from '../transport/transport.js';
 import { decodeResponse } from './codec/message.js';
 import { CLO, GIN, GIX, OPN_CLASSIC, type GinResult, type GixResult } from './commands/control.js';
@@ -167,8 +167,7 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
     } catch (e) {
       return Promise.reject(e instanceof Error ? e : new Error(String(e)));
     }
-    const flags = (PINPAD_COMMANDS as Record<string, { abecs: boolean } | undefined>)[spec.id];
-    if (flags && !flags.abecs && data.length > MAX_CLASSIC_PKTDATA) {
+    if (commandRow(spec.id)?.family === 'classic' && data.length > MAX_CLASSIC_PKTDATA) {
       return Promise.reject(
         new PinpadError('PINPAD_INVALID_ARGUMENT', `${spec.id}: ${data.length} bytes; only Abecs commands may exceed ${MAX_CLASSIC_PKTDATA} (§2.2.1)`, {
           command: spec.id,

@@ -1,31 +1,15 @@
+import { COMMANDS, type CommandRow } from './commands.js';
 import { field, type Layout } from './formats.js';
 
 /**
- * The card, table and multimedia commands of ABECS 2.20 (guilhermecabral05/abecs-rust
- * protocolo_abecs_2_20.md) this product drives, with their flags from §3.3–§3.5 and §3.7:
- * `blocking` (waits for the cardholder), `abecs` (PARID/PARLEN parameters) — the flag columns
- * are lost in the transcription; they are read from each command's layout (PARIDs or fixed
- * fields) and its text ("aguarda", "blocante"). Kept beside `commands.ts` (issue 4's rows).
+ * The card, table and multimedia commands this product drives (§3.3–§3.5, §3.7): their rows of the one
+ * table, `commands.ts`, with `abecs` for PARID/PARLEN parameters.
  */
-export const CARD_COMMANDS = {
-  CEX: { section: '3.3.1', blocking: true, abecs: true },
-  EBX: { section: '3.3.6', blocking: false, abecs: true },
-  GPN: { section: '3.3.11', blocking: true, abecs: false },
-  GTK: { section: '3.3.12', blocking: false, abecs: true },
-  MNU: { section: '3.3.13', blocking: true, abecs: true },
-  RMC: { section: '3.3.14', blocking: true, abecs: false },
-  MLI: { section: '3.4.1', blocking: false, abecs: true },
-  MLR: { section: '3.4.2', blocking: false, abecs: true },
-  MLE: { section: '3.4.3', blocking: false, abecs: true },
-  DSI: { section: '3.4.6', blocking: false, abecs: true },
-  TLI: { section: '3.5.2', blocking: false, abecs: false },
-  TLR: { section: '3.5.3', blocking: false, abecs: false },
-  TLE: { section: '3.5.4', blocking: false, abecs: false },
-  GCX: { section: '3.7.1', blocking: true, abecs: true },
-  GOX: { section: '3.7.3', blocking: true, abecs: true },
-  // Blocking only when a contactless card must be shown again for issuer scripts (§3.7.4 note 2).
-  FCX: { section: '3.7.4', blocking: true, abecs: true },
-} as const satisfies Record<string, { section: string; blocking: boolean; abecs: boolean }>;
+const CARD_IDS = ['CEX', 'EBX', 'GPN', 'GTK', 'MNU', 'RMC', 'MLI', 'MLR', 'MLE', 'DSI', 'TLI', 'TLR', 'TLE', 'GCX', 'GOX', 'FCX'] as const;
+export const CARD_COMMANDS = Object.fromEntries(CARD_IDS.map((id) => [id, { ...COMMANDS[id], abecs: COMMANDS[id].family === 'abecs' }])) as Record<
+  (typeof CARD_IDS)[number],
+  CommandRow & { readonly abecs: boolean }
+>;
 
 export type CardCommandId = keyof typeof CARD_COMMANDS;
 

@@ -84,14 +84,8 @@ export type AbecsCommandWithParams = keyof typeof ABECS_COMMAND_PARAMS;
  */
 export const CR_ALLOWED: ReadonlySet<string> = new Set(['SPE_DSPMSG']);
 
-/**
- * The fixed-field ("classic", BibComp) commands: their PKTDATA may not exceed 1024 bytes (§2.2.1,
- * §3.1.3). The flag columns of §3's tables are lost in the transcription; these are the commands
- * whose layouts are fixed fields rather than PARID/PARLEN parameters.
- */
-export const CLASSIC_COMMAND_IDS: ReadonlySet<string> = new Set([
-  'OPN', 'GIN', 'DWK', 'CLO', 'CHP', 'CKE', 'DSP', 'ENB', 'GDU', 'GKY', 'GPN', 'RMC', 'TLI', 'TLR', 'TLE', 'GCR', 'CNG', 'GOC', 'FNC',
-]);
+/** The fixed-field ("classic", BibComp) commands: from the one table, `commands.ts`. */
+export { CLASSIC_COMMAND_IDS } from './commands.js';
 
 /**
  * Parameters whose content the specification narrows beyond their format, checked instead of the

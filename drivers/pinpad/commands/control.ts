@@ -1,3 +1,4 @@
+import { COMMANDS } from '../../../tables/pinpad/commands.js';
 import { PP_DATA, abecsIdByName, GIX_DEFAULT_IDS } from '../../../tables/pinpad/abecs-ids.js';
 import { CLASSIC_LAYOUTS, ginLayout } from '../../../tables/pinpad/classic-layouts.js';
 import type { FieldValue } from '../codec/fields.js';
@@ -10,7 +11,7 @@ import { twoLines, type TwoLineText } from './text.js';
 /** Classic OPN (§3.2.1): `OPN` -> `OPN000`. No secure channel; the secure OPN is in secure/. */
 export const OPN_CLASSIC: CommandSpec<void, void> = {
   id: 'OPN',
-  blocking: false,
+  blocking: COMMANDS.OPN.blocking,
   encode: () => encodeCommand('OPN'),
   decode: (rsp) => void blocks(rsp, 0),
 };
@@ -18,7 +19,7 @@ export const OPN_CLASSIC: CommandSpec<void, void> = {
 /** CLO (§3.2.6): ends the session, leaving a 2x16 message on the display. */
 export const CLO: CommandSpec<TwoLineText | undefined, void> = {
   id: 'CLO',
-  blocking: false,
+  blocking: COMMANDS.CLO.blocking,
   encode: (msg) => encodeCommand('CLO', [encodeLayout(CLASSIC_LAYOUTS.CLO_REQUEST, { CLO_MSG: twoLines(msg ?? '', 'CLO_MSG') })]),
   decode: (rsp) => void blocks(rsp, 0),
 };
@@ -32,7 +33,7 @@ export interface GinResult {
 /** GIN (§3.2.3, obsolete but the only information command of a classic pinpad). */
 export const GIN: CommandSpec<number, GinResult> = {
   id: 'GIN',
-  blocking: false,
+  blocking: COMMANDS.GIN.blocking,
   encode: (acqIdx) => encodeCommand('GIN', [encodeLayout(CLASSIC_LAYOUTS.GIN_REQUEST, { GIN_ACQIDX: acqIdx })]),
   decode: (rsp, acqIdx) => {
     const [block] = blocks(rsp, 1);
@@ -52,7 +53,7 @@ export interface GixResult {
  */
 export const GIX: CommandSpec<readonly number[] | undefined, GixResult> = {
   id: 'GIX',
-  blocking: false,
+  blocking: COMMANDS.GIX.blocking,
   encode: (ids) => {
     const list = ids ?? GIX_DEFAULT_IDS;
     const bytes = new Uint8Array(list.length * 2);

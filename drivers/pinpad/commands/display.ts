@@ -1,3 +1,4 @@
+import { COMMANDS } from '../../../tables/pinpad/commands.js';
 import { abecsIdByName } from '../../../tables/pinpad/abecs-ids.js';
 import { CLASSIC_LAYOUTS } from '../../../tables/pinpad/classic-layouts.js';
 import { PinpadError } from '../errors.js';
@@ -11,7 +12,7 @@ import { twoLines, type TwoLineText } from './text.js';
 /** DSP (§3.3.5): a 2x16 message. */
 export const DSP: CommandSpec<TwoLineText, void> = {
   id: 'DSP',
-  blocking: false,
+  blocking: COMMANDS.DSP.blocking,
   encode: (msg) => encodeCommand('DSP', [encodeLayout(CLASSIC_LAYOUTS.DSP_REQUEST, { DSP_MSG: twoLines(msg, 'DSP_MSG') })]),
   decode: (rsp) => void blocks(rsp, 0),
 };
@@ -30,7 +31,7 @@ const K = { generic: 0, success: 1, error: 2, alert: 3, info: 4 } as const;
 /** DEX (§3.3.4): free text up to 160 characters, lines split by "\n" (sent as CR), with options. */
 export const DEX: CommandSpec<{ text: string; options?: DexOptions }, void> = {
   id: 'DEX',
-  blocking: false,
+  blocking: COMMANDS.DEX.blocking,
   encode: ({ text, options }) => {
     const msg = text.replace(/\r?\n/g, '\r');
     const bytes = latin1({ name: 'DEX_MSG', format: 'S' }, msg, true);
@@ -58,7 +59,7 @@ export interface GcdRequest {
 /** GCD (§3.3.8, blocking): clear data typed on the pinpad's keyboard, returned as PP_VALUE. */
 export const GCD: CommandSpec<GcdRequest, string> = {
   id: 'GCD',
-  blocking: true,
+  blocking: COMMANDS.GCD.blocking,
   encode: (req) => {
     const def = (n: string) => abecsIdByName(n)!;
     if (req.maxDigits !== undefined && req.minDigits !== undefined && req.maxDigits < req.minDigits) {

@@ -1,3 +1,4 @@
+import { COMMANDS } from '../../../tables/pinpad/commands.js';
 import { ascii, concat } from '../codec/bytes.js';
 import { encodeCommand } from '../codec/message.js';
 import { blocks, type CommandSpec } from '../commands/spec.js';
@@ -108,7 +109,7 @@ export function encodeSecureOpnAnswer(cryptogram: Uint8Array): Uint8Array {
  */
 export const OPN_SECURE: CommandSpec<OpnPublicKey, SecureOpnResult> = {
   id: 'OPN',
-  blocking: false,
+  blocking: COMMANDS.OPN.blocking,
   encode: (key) => encodeCommand('OPN', [encodeSecureOpnBlock(key)]),
   decode: (rsp) => {
     if (rsp.blocks.length === 0) return { kind: 'obsolete' };

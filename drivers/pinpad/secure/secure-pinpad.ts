@@ -1,3 +1,4 @@
+import { commandIds } from '../../../tables/pinpad/commands.js';
 import type { CommandSpec } from '../commands/spec.js';
 import { PinpadError, isPinpadError } from '../errors.js';
 import { Pinpad, type PinpadOptions, type RunOptions } from '../pinpad.js';
@@ -5,22 +6,19 @@ import { SecureChannel, type SecureStatus } from './channel.js';
 import type { TerminalKey } from './rsa.js';
 
 /**
- * Commands that read a card, a PIN or a typed card number, or load the card tables. The current ones
- * only for a pinpad recognised by secure OPN (§3.2.2); the obsolete ones (§3.6 GCR/CNG/GOC/FNC,
- * §3.5.1 GTS, §3.3.3 CKE, §3.3.7 ENB) never to such a pinpad (§3.1.2: "O SPE não deve utilizar um
- * comando obsoleto para um pinpad que reconhecidamente segue esta especificação"). A pinpad that
- * answers OPN as an obsolete one gets the classic card commands (the classic flow,
- * `card.ClassicCardPinpad`), GPN, RMC, the table load and EBX (which it may lack: then no card sales).
+ * Commands that read a card, a PIN or a typed card number, or load the card tables (the table's
+ * `access`, tables/pinpad/commands.ts). The current ones only for a pinpad recognised by secure OPN
+ * (§3.2.2); the obsolete ones never to such a pinpad (§3.1.2: "O SPE não deve utilizar um comando
+ * obsoleto para um pinpad que reconhecidamente segue esta especificação"). A pinpad that answers OPN
+ * as an obsolete one gets the classic card commands (the classic flow, `card.ClassicCardPinpad`), GPN,
+ * the table load and EBX (which it may lack: then no card sales).
  */
-export const CARD_SALE_COMMANDS: ReadonlySet<string> = new Set([
-  'GCX', 'GED', 'GOX', 'FCX', 'GTK', 'GPN', 'EBX', 'ENB', 'CEX', 'CKE', 'CHP', 'DWK',
-  'GCR', 'CNG', 'GOC', 'FNC', 'GTS', 'TLI', 'TLR', 'TLE',
-]);
+export const CARD_SALE_COMMANDS: ReadonlySet<string> = commandIds((r) => r.access !== 'any');
 
 /** The obsolete card commands (§3.1.2): for a pinpad not recognised as current only. */
-export const OBSOLETE_CARD_COMMANDS: ReadonlySet<string> = new Set(['GCR', 'CNG', 'GOC', 'FNC', 'GTS', 'CKE', 'ENB']);
-/** What a pinpad recognised as obsolete is sent of CARD_SALE_COMMANDS. */
-const CLASSIC_CARD_COMMANDS: ReadonlySet<string> = new Set([...OBSOLETE_CARD_COMMANDS, 'GPN', 'RMC', 'TLI', 'TLR', 'TLE', 'EBX']);
+export const OBSOLETE_CARD_COMMANDS: ReadonlySet<string> = commandIds((r) => r.access === 'classic-only');
+/** What a pinpad recognised as obsolete is refused of CARD_SALE_COMMANDS. */
+const SECURE_ONLY_COMMANDS: ReadonlySet<string> = commandIds((r) => r.access === 'secure');
 
 /** ERR009 or xxx003 (§6.3.2): the pinpad refused a packet for the secure session, and ran nothing. */
 function isSessionRefusal(e: unknown): boolean {
@@ -69,7 +67,7 @@ export class SecurePinpad extends Pinpad {
     if (this.channel.recognition === 'abecs' && OBSOLETE_CARD_COMMANDS.has(spec.id)) {
       throw new PinpadError('PINPAD_UNSUPPORTED', `${spec.id}: an obsolete command, not sent to a pinpad recognised as current (§3.1.2)`, { command: spec.id, recognition: 'abecs' });
     }
-    if (this.channel.recognition === 'classic' && CARD_SALE_COMMANDS.has(spec.id) && !CLASSIC_CARD_COMMANDS.has(spec.id)) {
+    if (this.channel.recognition === 'classic' && SECURE_ONLY_COMMANDS.has(spec.id)) {
       throw new PinpadError('PINPAD_UNSUPPORTED', `${spec.id}: the pinpad answered OPN as an obsolete pinpad (no secure channel): not supported for card sales`, {
         command: spec.id,
         recognition: 'classic',

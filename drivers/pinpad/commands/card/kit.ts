@@ -1,4 +1,5 @@
 import { abecsIdByName, type AbecsId } from '../../../../tables/pinpad/abecs-ids.js';
+import { CR_ALLOWED, PARAM_PATTERNS } from '../../../../tables/pinpad/command-params.js';
 import { PinpadError } from '../../errors.js';
 import type { FieldValue } from '../../codec/fields.js';
 import type { Response } from '../../codec/message.js';
@@ -11,8 +12,6 @@ export function def(name: string): AbecsId {
   return d;
 }
 
-/** Fixed-length text parameters sent at their own length, without padding spaces. */
-const UNPADDED: ReadonlySet<string> = new Set(['SPE_MFNAME']);
 
 /** Builds parameters from (name, value) pairs, skipping undefined values, in the order given. */
 export function params(entries: readonly (readonly [string, FieldValue | undefined])[]): Param[] {
@@ -20,8 +19,9 @@ export function params(entries: readonly (readonly [string, FieldValue | undefin
   for (const [name, value] of entries) {
     if (value === undefined) continue;
     const d = def(name);
-    // SPE_MFNAME (A8) is "letters and digits, no spaces" (§3.1.3.1): a shorter name goes as it is, never padded
-    out.push(param(UNPADDED.has(name) ? { ...d, variable: true } : d, value, { allowCr: name === 'SPE_DSPMSG' }));
+    // a parameter whose content the table narrows (SPE_MFNAME, A8, "letters and digits, no spaces", §3.1.3.1)
+    // goes at its own length, never padded; SPE_DSPMSG may hold CR (tables/pinpad/command-params.ts)
+    out.push(param(Object.hasOwn(PARAM_PATTERNS, name) ? { ...d, variable: true } : d, value, { allowCr: CR_ALLOWED.has(name) }));
   }
   return out;
 }

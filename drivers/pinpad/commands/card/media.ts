@@ -1,4 +1,5 @@
 import { CARD_COMMANDS, MEDIA_TYPES } from '../../../../tables/pinpad/card-commands.js';
+import { PARAM_PATTERNS } from '../../../../tables/pinpad/command-params.js';
 import { PinpadError } from '../../errors.js';
 import { crc16 } from '../../crc.js';
 import { encodeCommand } from '../../codec/message.js';
@@ -8,7 +9,7 @@ import { params } from './kit.js';
 
 /** A multimedia file name (SPE_MFNAME, §3.1.3.1): letters and digits, 1 to 8. */
 function mfName(name: string): string {
-  if (!/^[A-Za-z0-9]{1,8}$/.test(name)) throw new PinpadError('PINPAD_INVALID_ARGUMENT', `SPE_MFNAME: expected 1 to 8 letters or digits, got ${JSON.stringify(name)}`, { field: 'SPE_MFNAME' });
+  if (!PARAM_PATTERNS.SPE_MFNAME!.test(name)) throw new PinpadError('PINPAD_INVALID_ARGUMENT', `SPE_MFNAME: expected 1 to 8 letters or digits, got ${JSON.stringify(name)}`, { field: 'SPE_MFNAME' });
   return name.toUpperCase();
 }
 

@@ -1,4 +1,4 @@
-import { field, type Layout } from '../../../../tables/pinpad/formats.js';
+import { CLASSIC_CARD_LAYOUTS } from '../../../../tables/pinpad/classic-card-layouts.js';
 import type { SimCommand, SimContext, SimHandler } from '../engine.js';
 import { writeAnswer } from '../wire/command.js';
 import { isLayoutFault, readLayout } from '../wire/layout.js';
@@ -21,15 +21,7 @@ import { cardSim, type CardSim, type HeldCard } from './state.js';
 const ST_MCDATAERR = 60;
 
 /** §3.6.1 GCR command: the fixed head (40 characters), then GCR_QTDAPP × A4, then GCR_CTLSON (optional N1). */
-const GCR_HEAD: Layout = [
-  field('GCR_ACQIDXREQ', 'N2'),
-  field('GCR_APPTYPREQ', 'N2'),
-  field('GCR_AMOUNT', 'N12'),
-  field('GCR_DATE', 'N6'),
-  field('GCR_TIME', 'N6'),
-  field('GCR_TABVER', 'A10'),
-  field('GCR_QTDAPP', 'N2'),
-];
+const GCR_HEAD = CLASSIC_CARD_LAYOUTS.GCR_REQUEST;
 
 interface GcrAsk {
   acquirer: string;
@@ -163,22 +155,7 @@ export const gcr: SimHandler = async (cmd, ctx) => {
 };
 
 /** §3.6.3 GOC command block 1 (86 characters and GOC_ACQPR). */
-const GOC_HEAD: Layout = [
-  field('GOC_AMOUNT', 'N12'),
-  field('GOC_CASHBACK', 'N12'),
-  field('GOC_EXCLIST', 'N1'),
-  field('GOC_CONNECT', 'N1'),
-  field('GOC_RUF1', 'N1'),
-  field('GOC_METHOD', 'N1'),
-  field('GOC_KEYIDX', 'N2'),
-  field('GOC_WKENC', 'H32'),
-  field('GOC_RISKMAN', 'N1'),
-  field('GOC_FLRLIMIT', 'H8'),
-  field('GOC_TPBRS', 'N2'),
-  field('GOC_TVBRS', 'H8'),
-  field('GOC_MTPBRS', 'N2'),
-  field('GOC_ACQPRLEN', 'N3'),
-];
+const GOC_HEAD = CLASSIC_CARD_LAYOUTS.GOC_REQUEST;
 
 /** A tag-list block "LLL" + hex (GOC_TAGS1LEN/GOC_TAGS1, §3.6.3; FNC_TAGSLEN/FNC_TAGS, §3.6.4): bytes, or undefined when malformed. */
 function tagBlock(b: Uint8Array | undefined, max = 256): Uint8Array | undefined {

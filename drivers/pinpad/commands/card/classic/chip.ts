@@ -1,4 +1,5 @@
-import { field, type Layout } from '../../../../../tables/pinpad/formats.js';
+import { COMMANDS } from '../../../../../tables/pinpad/commands.js';
+import { CLASSIC_CARD_LAYOUTS } from '../../../../../tables/pinpad/classic-card-layouts.js';
 import { decodeLayout, encodeLayout } from '../../../codec/layout.js';
 import { encodeCommand } from '../../../codec/message.js';
 import { PinpadError } from '../../../errors.js';
@@ -26,35 +27,10 @@ export interface GocRequest {
   tags: readonly string[] | Uint8Array;
 }
 
-const GOC_HEAD: Layout = [
-  field('GOC_AMOUNT', 'N12'),
-  field('GOC_CASHBACK', 'N12'),
-  field('GOC_EXCLIST', 'N1'),
-  field('GOC_CONNECT', 'N1'),
-  field('GOC_RUF1', 'N1'),
-  field('GOC_METHOD', 'N1'),
-  field('GOC_KEYIDX', 'N2'),
-  field('GOC_WKENC', 'H32'),
-  field('GOC_RISKMAN', 'N1'),
-  field('GOC_FLRLIMIT', 'H8'),
-  field('GOC_TPBRS', 'N2'),
-  field('GOC_TVBRS', 'H8'),
-  field('GOC_MTPBRS', 'N2'),
-  field('GOC_ACQPRLEN', 'N3'),
-];
+const GOC_HEAD = CLASSIC_CARD_LAYOUTS.GOC_REQUEST;
 
 /** §3.6.3 answer up to GOC_EMVDTLEN (45 characters). */
-const GOC_ANSWER: Layout = [
-  field('GOC_DECISION', 'N1'),
-  field('GOC_SIGNAT', 'N1'),
-  field('GOC_PINOFF', 'N1'),
-  field('GOC_ERRPINOFF', 'N1'),
-  field('GOC_PBLOCKED', 'N1'),
-  field('GOC_PINONL', 'N1'),
-  field('GOC_PINBLK', 'H16'),
-  field('GOC_KSN', 'H20'),
-  field('GOC_EMVDTLEN', 'N3'),
-];
+const GOC_ANSWER = CLASSIC_CARD_LAYOUTS.GOC_RESPONSE;
 
 const protocol = (where: string, message: string, f: string): PinpadError => new PinpadError('PINPAD_PROTOCOL', `${where}: ${message}`, { where, field: f });
 
@@ -76,7 +52,7 @@ function hexRun(s: string, at: number, lenDigits: number, where: string, name: s
 
 export const GOC: CommandSpec<GocRequest, GoxResult> = {
   id: 'GOC',
-  blocking: true,
+  blocking: COMMANDS.GOC.blocking,
   encode: (r) => {
     const risk = r.risk;
     let acqPr = '';
@@ -134,7 +110,7 @@ export interface FncRequest {
 
 export const FNC: CommandSpec<FncRequest, FcxResult> = {
   id: 'FNC',
-  blocking: true,
+  blocking: COMMANDS.FNC.blocking,
   encode: (r) => {
     const none = r.outcome === 'no-communication';
     const arc = none ? '00' : (r.arc ?? (r.outcome === 'approved' ? '00' : '05'));
@@ -166,7 +142,7 @@ export const FNC: CommandSpec<FncRequest, FcxResult> = {
 /** GTS (§3.5.1, obsolete): the version of a network's tables ("0000000000" when none). */
 export const GTS: CommandSpec<string, string> = {
   id: 'GTS',
-  blocking: false,
+  blocking: COMMANDS.GTS.blocking,
   encode: (acquirer) => {
     if (!/^\d{2}$/.test(acquirer)) throw new PinpadError('PINPAD_INVALID_ARGUMENT', 'GTS_ACQIDX: expected 2 digits', { field: 'GTS_ACQIDX' });
     return encodeCommand('GTS', [Buffer.from(acquirer, 'latin1')]);

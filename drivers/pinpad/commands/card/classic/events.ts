@@ -1,3 +1,4 @@
+import { COMMANDS } from '../../../../../tables/pinpad/commands.js';
 import { encodeCommand } from '../../../codec/message.js';
 import { PinpadError } from '../../../errors.js';
 import type { CommandSpec } from '../../spec.js';
@@ -25,7 +26,7 @@ const protocol = (message: string, f: string): PinpadError => new PinpadError('P
 
 export const CKE: CommandSpec<CkeRequest, CkeResult> = {
   id: 'CKE',
-  blocking: true,
+  blocking: COMMANDS.CKE.blocking,
   encode: (r) => {
     const b = `${r.key ? 1 : 0}${r.stripe ? 1 : 0}${r.chip === 'insert' ? 1 : r.chip === 'remove' ? 2 : 0}${r.contactless === undefined ? '' : r.contactless ? 1 : 0}`;
     return encodeCommand('CKE', [Buffer.from(b, 'latin1')]);

@@ -1,5 +1,6 @@
+import { COMMANDS } from '../../../../../tables/pinpad/commands.js';
 import { CARD_TYPES, ICC_STATUS, type CardTypeCode } from '../../../../../tables/pinpad/card-commands.js';
-import { field, type Layout } from '../../../../../tables/pinpad/formats.js';
+import { CLASSIC_CARD_LAYOUTS } from '../../../../../tables/pinpad/classic-card-layouts.js';
 import { decodeLayout, encodeLayout } from '../../../codec/layout.js';
 import { encodeCommand } from '../../../codec/message.js';
 import { PinpadError } from '../../../errors.js';
@@ -43,38 +44,9 @@ export interface GcrResult {
   clear: ClearCardData;
 }
 
-/** §3.6.1 command: the fixed head (40 characters), then GCR_QTDAPP × A4 and GCR_CTLSON. */
-const REQUEST: Layout = [
-  field('GCR_ACQIDXREQ', 'N2'),
-  field('GCR_APPTYPREQ', 'N2'),
-  field('GCR_AMOUNT', 'N12'),
-  field('GCR_DATE', 'N6'),
-  field('GCR_TIME', 'N6'),
-  field('GCR_TABVER', 'A10'),
-  field('GCR_QTDAPP', 'N2'),
-];
 
-/** §3.6.1 response up to GCR_CARDEXP (307 characters). */
-const ANSWER_HEAD: Layout = [
-  field('GCR_CARDTYPE', 'N2'),
-  field('GCR_STATCHIP', 'N1'),
-  field('GCR_APPTYPE', 'N2'),
-  field('GCR_ACQIDX', 'N2'),
-  field('GCR_RECIDX', 'A2'),
-  field('GCR_TRK1LEN', 'N2'),
-  field('GCR_TRK1', 'A76'),
-  field('GCR_TRK2LEN', 'N2'),
-  field('GCR_TRK2', 'A37'),
-  field('GCR_TRK3LEN', 'A3'),
-  field('GCR_TRK3', 'A104'),
-  field('GCR_PANLEN', 'N2'),
-  field('GCR_PAN', 'A19'),
-  field('GCR_PANSEQNO', 'N2'),
-  field('GCR_APPLABEL', 'A16'),
-  field('GCR_SRVCODE', 'N3'),
-  field('GCR_CHNAME', 'A26'),
-  field('GCR_CARDEXP', 'N6'),
-];
+const REQUEST = CLASSIC_CARD_LAYOUTS.GCR_REQUEST;
+const ANSWER_HEAD = CLASSIC_CARD_LAYOUTS.GCR_RESPONSE;
 const HEAD = 307;
 
 const protocol = (message: string, f: string): PinpadError => new PinpadError('PINPAD_PROTOCOL', `GCR: ${message}`, { where: 'GCR', field: f });
@@ -141,7 +113,7 @@ export function decodeGcr(block: Uint8Array): GcrResult {
 
 export const GCR: CommandSpec<GcrRequest, GcrResult> = {
   id: 'GCR',
-  blocking: true,
+  blocking: COMMANDS.GCR.blocking,
   encode: (r) => {
     if ('again' in r) return encodeCommand('GCR', []);
     const list = r.aidList ?? [];
