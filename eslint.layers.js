@@ -19,13 +19,29 @@ export const ALLOWED = {
   'src/acquirer': [...INNER],
   'src/receipt': [...INNER],
   'src/engine': [...INNER, 'src/store', 'src/initialization', 'src/acquirer', 'src/receipt'],
-  'src/adapters': [...INNER, 'src/store', 'src/initialization', 'src/acquirer', 'src/receipt', 'src/engine', 'drivers/*'],
+  'src/adapters': [
+    ...INNER,
+    'src/store',
+    'src/initialization',
+    'src/acquirer',
+    'src/receipt',
+    'src/engine',
+    'drivers/*',
+  ],
   // The sandbox plays the acquirer's host from the manual: it never imports our client (src/acquirer),
   // so a misreading of the manual on one side cannot hide on the other.
   'src/sandbox': [...INNER, 'src/store', 'src/initialization'],
   'src/sim': [...INNER, 'drivers/*'],
   'src/operations': [...INNER, 'src/store', 'src/initialization', 'src/acquirer', 'src/receipt', 'src/engine'],
-  'src/api': [...INNER, 'src/store', 'src/initialization', 'src/acquirer', 'src/receipt', 'src/engine', 'src/operations'],
+  'src/api': [
+    ...INNER,
+    'src/store',
+    'src/initialization',
+    'src/acquirer',
+    'src/receipt',
+    'src/engine',
+    'src/operations',
+  ],
   // Fleet telemetry over MQTT: beside the API, reads the store, the engines' events and operations.
   'src/fleet': [...INNER, 'src/store', 'src/engine', 'src/operations'],
   'src/main': ['*'],
@@ -41,7 +57,11 @@ export const ALLOWED = {
  * only the specification's data in tables/; the virtual printer may keep using drivers/printer.
  */
 export const FORBIDDEN = [
-  { from: 'src/sim/pinpad', to: 'drivers/pinpad', why: "the virtual pinpad never uses the driver's decoder or codecs (share data in tables/pinpad)" },
+  {
+    from: 'src/sim/pinpad',
+    to: 'drivers/pinpad',
+    why: "the virtual pinpad never uses the driver's decoder or codecs (share data in tables/pinpad)",
+  },
 ];
 
 const under = (rel, dir) => rel === dir || rel.startsWith(`${dir}/`);
@@ -53,7 +73,8 @@ export function forbiddenImport(file, target) {
 
 /** Pure codecs: no I/O modules. */
 const PURE_AREAS = new Set(CODECS);
-const IO_MODULES = /^(node:)?(fs|fs\/promises|net|http|https|http2|dgram|child_process|worker_threads|tty)$|^(serialport|usb|node-hid|undici|better-sqlite3|pino)$/;
+const IO_MODULES =
+  /^(node:)?(fs|fs\/promises|net|http|https|http2|dgram|child_process|worker_threads|tty)$|^(serialport|usb|node-hid|undici|better-sqlite3|pino)$/;
 
 /** The area a repository-relative path belongs to, or undefined outside the layered tree. */
 export function areaOf(rel) {
@@ -104,7 +125,10 @@ export const layersRule = {
         }
         return;
       }
-      const target = path.relative(root, path.resolve(path.dirname(context.filename), source)).split(path.sep).join('/');
+      const target = path
+        .relative(root, path.resolve(path.dirname(context.filename), source))
+        .split(path.sep)
+        .join('/');
       const banned = forbiddenImport(file, target);
       if (banned) {
         context.report({ node, messageId: 'mirror', data: { from: banned.from, to: banned.to, why: banned.why } });

@@ -31,7 +31,14 @@ import type { VoidEngine } from './engine/void/engine.js';
 import { buildVoids } from './main/voids.js';
 import { startFleet } from './main/fleet.js';
 import { startMetrics } from './main/metrics.js';
-import { EventLog, Journal, MerchantOrderIds, Outbox, ensureApiToken, openCheckedTerminalDatabase } from './store/index.js';
+import {
+  EventLog,
+  Journal,
+  MerchantOrderIds,
+  Outbox,
+  ensureApiToken,
+  openCheckedTerminalDatabase,
+} from './store/index.js';
 import { lockStateDir } from './store/lock.js';
 import type { JournalKind, OutboxTask } from './store/index.js';
 import type { Delivery } from './engine/ports.js';
@@ -71,15 +78,26 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   // One daemon per state directory: a second one refuses here, before it opens the database.
   const lock = await held.step('the state directory lock', () => lockStateDir(values.stateDir));
   held.add('the state directory lock', () => lock.release());
-  const db = await held.step('the database', () => openCheckedTerminalDatabase(values.stateDir, log.child({ component: 'store' })));
+  const db = await held.step('the database', () =>
+    openCheckedTerminalDatabase(values.stateDir, log.child({ component: 'store' })),
+  );
   held.add('the database', () => db.close());
   const { file: apiTokenFile, token } = await held.step('the API token', () => ensureApiToken(values.stateDir));
   // The journal's room to commit: no new payment starts while the disk is (nearly) full or a write
   // failed (any table: journal, outbox, events, telemetry) until one commits again; heals by itself.
-  const writeHealth = new WriteHealth({ dir: values.stateDir, db, log: log.child({ component: 'store' }), now: () => new Date(), ...(deps.diskReserveBytes !== undefined ? { reserveBytes: deps.diskReserveBytes } : {}) });
+  const writeHealth = new WriteHealth({
+    dir: values.stateDir,
+    db,
+    log: log.child({ component: 'store' }),
+    now: () => new Date(),
+    ...(deps.diskReserveBytes !== undefined ? { reserveBytes: deps.diskReserveBytes } : {}),
+  });
   const journal = new Journal(db);
   const outbox = new Outbox(db);
-  const orderIds = new MerchantOrderIds(db, { ordinal: values.terminal.orderIdTerminal ?? values.terminal.ordinal, clock });
+  const orderIds = new MerchantOrderIds(db, {
+    ordinal: values.terminal.orderIdTerminal ?? values.terminal.ordinal,
+    clock,
+  });
 
   const sandbox =
     values.environment === 'sandbox' && values.sandbox.embedded
@@ -106,7 +124,9 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   if (sandbox) held.add('the embedded sandbox host', () => sandbox.close());
   const agent = new Agent({ keepAliveTimeout: 10_000 });
   held.add('the acquirer connections', () => agent.close());
-  const dispatcher: Dispatcher = deps.acquirerInterceptors?.length ? agent.compose(...deps.acquirerInterceptors) : agent;
+  const dispatcher: Dispatcher = deps.acquirerInterceptors?.length
+    ? agent.compose(...deps.acquirerInterceptors)
+    : agent;
   // --- API events and health: the engines' events fan out to GET /v1/events (and still to
   // deps.onEvent); what the acquirer last did is kept for GET /v1/health. ---
   const events = new EventHub(journal, () => clock.now(), new EventLog(db));
@@ -123,7 +143,8 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
     dispatcher,
     onHostDate: (date) => {
       acquirerReach.answered();
-      if (clock.observe(date)) log.warn({ offsetMs: clock.offsetMs }, "the terminal's clock differs from the host's: following the host");
+      if (clock.observe(date))
+        log.warn({ offsetMs: clock.offsetMs }, "the terminal's clock differs from the host's: following the host");
     },
   });
   held.add('the acquirer clients', () => acquirer.close());
@@ -133,17 +154,28 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   held.add('the acquirer probe', () => acquirerProbe.stop());
 
   // The initialization tables in force, and their renewal (a newer version named by a sale, a schedule).
-  const tables = await held.step('the initialization tables', () => TablesInForce.open(db, config, acquirer, clock, log));
+  const tables = await held.step('the initialization tables', () =>
+    TablesInForce.open(db, config, acquirer, clock, log),
+  );
   held.add('the initialization tables', () => tables.stop());
   // The pinpad as the configuration names it (src/main/devices.ts, as for the CLI); the embedded
   // virtual pinpad listens on loopback and the driver talks to it over real sockets.
-  const pinpadTarget = await held.step('the pinpad', () => openPinpadTarget(values.pinpad.device, { log: log.child({ component: 'pinpad' }) }));
+  const pinpadTarget = await held.step('the pinpad', () =>
+    openPinpadTarget(values.pinpad.device, { log: log.child({ component: 'pinpad' }) }),
+  );
   held.add('the pinpad', () => pinpadTarget.stop());
   const virtualPinpad = pinpadTarget.virtual;
-  const pinpadDevice = await held.step('the pinpad', () => openPinpad(config, () => tables.current(), log, pinpadTarget.transport));
+  const pinpadDevice = await held.step('the pinpad', () =>
+    openPinpad(config, () => tables.current(), log, pinpadTarget.transport),
+  );
   held.add('the pinpad', () => pinpadDevice.close());
   // The DUKPT key slots, read once while the daemon holds the pinpad (GET /v1/health, omnipos diag).
-  const keySlots = new PinpadKeySlots(pinpadDevice.pinpad, { pin: values.pinpad.pinKeySlot, data: values.pinpad.dataKeySlot }, () => clock.now(), log.child({ component: 'pinpad-keys' })).start();
+  const keySlots = new PinpadKeySlots(
+    pinpadDevice.pinpad,
+    { pin: values.pinpad.pinKeySlot, data: values.pinpad.dataKeySlot },
+    () => clock.now(),
+    log.child({ component: 'pinpad-keys' }),
+  ).start();
   held.add('the key slot reader', () => keySlots.stop());
 
   // A new payment (card, QR, Pix) starts only with initialization tables in force and room on the disk.
@@ -160,8 +192,14 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
     // One payment at a time per terminal (card, wallet QR, Pix, voids): the host refuses simultaneous ones.
     lock: new PaymentLock(),
   };
-  const qrTiming = { validityMs: values.qr.validitySeconds * 1000, watchMarginMs: values.qr.watchMarginSeconds * 1000, pollMs: values.qr.pollMs };
-  const printing = await held.step('the receipt printer', () => receiptPrinter(config, log.child({ component: 'printer' })));
+  const qrTiming = {
+    validityMs: values.qr.validitySeconds * 1000,
+    watchMarginMs: values.qr.watchMarginSeconds * 1000,
+    pollMs: values.qr.pollMs,
+  };
+  const printing = await held.step('the receipt printer', () =>
+    receiptPrinter(config, log.child({ component: 'printer' })),
+  );
   held.add('the receipt printer', () => printing.close());
   const printer = printing.port;
   const forwarderRef: { runOnce?: () => Promise<number> } = {};
@@ -176,7 +214,11 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
       canSell();
       voidsRef.engine?.assertIdle();
     },
-    host: new OmniSaleAdapter(acquirer.omni, saleIdentity(values.terminal, () => keySlots.identity()), tables.onVersion),
+    host: new OmniSaleAdapter(
+      acquirer.omni,
+      saleIdentity(values.terminal, () => keySlots.identity()),
+      tables.onVersion,
+    ),
     receipt: printer,
     clock,
     log: log.child({ component: 'engine' }),
@@ -185,7 +227,16 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
     onEvent,
   });
   // qr.provider: the terminal's own codes or the e-commerce QR sale; e-commerce QR sales are delivered to that API.
-  const { delivery, codes: qrCodes } = qrProvider(config, acquirer, db, journal, new OmniDeliveryAdapter(acquirer.omni, { terminalId: values.terminal.terminalId, subordinatedMerchantId: values.terminal.subordinatedMerchantId }));
+  const { delivery, codes: qrCodes } = qrProvider(
+    config,
+    acquirer,
+    db,
+    journal,
+    new OmniDeliveryAdapter(acquirer.omni, {
+      terminalId: values.terminal.terminalId,
+      subordinatedMerchantId: values.terminal.subordinatedMerchantId,
+    }),
+  );
   const profile = merchantProfile(config);
   // The QR (wallet or Pix) on the pinpad's display while it can be paid: an image, or a text.
   const qrDisplay = new PinpadQrDisplay(pinpadDevice.pinpad, log.child({ component: 'pinpad-display' }));
@@ -227,7 +278,15 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
       })
     : undefined;
   const voids = buildVoids({
-    db, journal, outbox, orderIds, config, acquirer, clock, receipt: printer, apiToken: token,
+    db,
+    journal,
+    outbox,
+    orderIds,
+    config,
+    acquirer,
+    clock,
+    receipt: printer,
+    apiToken: token,
     pinpad: pinpadDevice.pinpad,
     display: qrDisplay,
     tables: () => tables.current(),
@@ -240,7 +299,8 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   });
   voidsRef.engine = voids.engine;
   // The machine of each journal kind (src/core/payment-kinds.ts): a kind added there does not compile until it has one.
-  const owners: Readonly<Record<JournalKind, { settled: (task: OutboxTask, delivery: Delivery) => void } | undefined>> = { sale: engine, qr: qrEngine, pix: pixEngine, void: voids.engine };
+  const owners: Readonly<Record<JournalKind, { settled: (task: OutboxTask, delivery: Delivery) => void } | undefined>> =
+    { sale: engine, qr: qrEngine, pix: pixEngine, void: voids.engine };
   const forwarder = new OutboxForwarder({
     db,
     outbox,
@@ -279,7 +339,18 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   outboxLoop.unref();
   held.add('the outbox loop', () => clearInterval(outboxLoop));
   // The day's report and close, and the alarms (health, logs, webhook).
-  const operations = startOperations({ config, log, db, journal, outbox, clock, wallClock: deps.clock ?? systemClock, events, printing, pinpad: pinpadDevice.pinpad });
+  const operations = startOperations({
+    config,
+    log,
+    db,
+    journal,
+    outbox,
+    clock,
+    wallClock: deps.clock ?? systemClock,
+    events,
+    printing,
+    pinpad: pinpadDevice.pinpad,
+  });
   held.add('the day book and alarms', () => operations.stop());
   const health = {
     pinpad: pinpadDevice.pinpad,
@@ -294,7 +365,11 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   // GET /metrics: payments, outboxes, host latency, pinpad link, printer, alarms (Prometheus).
   const telemetryRef: { queued?: () => { queued: number } } = {};
   const metrics = startMetrics({
-    config, sandbox, journal, events, pinpad: pinpadDevice.pinpad,
+    config,
+    sandbox,
+    journal,
+    events,
+    pinpad: pinpadDevice.pinpad,
     sources: {
       outbox: () => outbox.depth(),
       telemetry: () => telemetryRef.queued?.() ?? { queued: 0 },
@@ -325,15 +400,26 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
           health,
           metrics: () => metrics.metrics.render(),
         });
-  const api = handler ? await held.step("the cash register's API", () => listenApi(handler, values.api.host, deps.apiPort ?? values.api.port)) : undefined;
+  const api = handler
+    ? await held.step("the cash register's API", () =>
+        listenApi(handler, values.api.host, deps.apiPort ?? values.api.port),
+      )
+    : undefined;
   if (api) held.add("the cash register's API", () => api.close());
   // The optional LAN listener: the same handler over TLS (api.lan).
-  const lan = handler ? await held.step("the cash register's API on the LAN (api.lan)", () => listenLan(handler, config)) : undefined;
+  const lan = handler
+    ? await held.step("the cash register's API on the LAN (api.lan)", () => listenLan(handler, config))
+    : undefined;
   if (lan) held.add("the cash register's API on the LAN", () => lan.close());
 
   // Fleet telemetry over MQTT (fleet.mqtt): follows the events, never on a sale's path.
   const fleet = startFleet({
-    config, log, db, journal, events, operations,
+    config,
+    log,
+    db,
+    journal,
+    events,
+    operations,
     health: { outbox, engine, voids: voids.engine, health },
     init: () => tables.reinitialize('fleet command'),
     outboxFlush: () => forwarderRef.runOnce?.() ?? Promise.resolve(0),
@@ -362,7 +448,15 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   await sdNotify(env, '--ready', `--status=omnipos ${values.environment}`);
   ready = true;
   log.info(
-    { environment: values.environment, stateDir: values.stateDir, terminal: values.terminal.terminalId, apiTokenFile, api: api?.url, sandbox: sandbox?.url, sandboxWallet: sandbox?.urls.wallet },
+    {
+      environment: values.environment,
+      stateDir: values.stateDir,
+      terminal: values.terminal.terminalId,
+      apiTokenFile,
+      api: api?.url,
+      sandbox: sandbox?.url,
+      sandboxWallet: sandbox?.urls.wallet,
+    },
     'omnipos started',
   );
   return {

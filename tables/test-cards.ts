@@ -22,13 +22,19 @@ const Chip = z.strictObject({
   label: z.string().min(1).max(16),
   emv: z.record(z.string().regex(/^[0-9A-F]{2,4}$/), Hex),
   /** PP_DEVTYPE (§3.7.1) when read contactless: "00" card (default), "01" phone… */
-  deviceType: z.string().regex(/^\d{2}$/).optional(),
+  deviceType: z
+    .string()
+    .regex(/^\d{2}$/)
+    .optional(),
 });
 export type TestCardChip = z.infer<typeof Chip>;
 
 const TestCard = z.strictObject({
   name: z.string().min(1),
-  pan: z.string().regex(/^\d{13,19}$/).refine(luhnOk, 'Luhn check digit is wrong'),
+  pan: z
+    .string()
+    .regex(/^\d{13,19}$/)
+    .refine(luhnOk, 'Luhn check digit is wrong'),
   /** YYMM, as on the track. */
   expiry: z.string().regex(/^\d{2}(0[1-9]|1[0-2])$/),
   serviceCode: z.string().regex(/^\d{3}$/),
@@ -42,7 +48,10 @@ const TestCard = z.strictObject({
   /** The PAN's last digit, selecting the row of the card sandbox table (002). */
   lastDigitOutcome: z.number().int().min(0).max(9),
   /** How the card can be read (the virtual pinpad's deck); see `cardInterfaces` for the default. */
-  interfaces: z.array(z.enum(['stripe', 'chip', 'contactless'])).min(1).optional(),
+  interfaces: z
+    .array(z.enum(['stripe', 'chip', 'contactless']))
+    .min(1)
+    .optional(),
   /** The card's chip application; absent: `chipDefaults` of its brand. */
   chip: z.lazy(() => Chip).optional(),
   /** How the card misbehaves on the virtual pinpad. */
@@ -60,7 +69,8 @@ const cards = z
   .array(TestCard)
   .parse(data.cards)
   .map((c) => {
-    if (Number(c.pan.at(-1)) !== c.lastDigitOutcome) throw new Error(`test-cards.json: ${c.name}: lastDigitOutcome differs from the PAN's last digit`);
+    if (Number(c.pan.at(-1)) !== c.lastDigitOutcome)
+      throw new Error(`test-cards.json: ${c.name}: lastDigitOutcome differs from the PAN's last digit`);
     return Object.freeze({
       ...c,
       track2: `${c.pan}=${c.expiry}${c.serviceCode}0000000000`,

@@ -44,8 +44,16 @@ const ROUTES: Readonly<Record<string, (b: Blocks) => Route | undefined>> = {
   CLO: () => ({ kind: 'local' }),
   GIN: () => ({ kind: 'run', fn: 'PP_GetInfo', inputs: one }),
   DSP: () => ({ kind: 'run', fn: 'PP_Display', inputs: one }),
-  GCR: (b) => (b.length === 0 ? { kind: 'start', start: 'PP_ResumeGetCard', poll: 'PP_GetCard', inputs: none } : { kind: 'start', start: 'PP_StartGetCard', poll: 'PP_GetCard', inputs: one }),
-  GOC: () => ({ kind: 'start', start: 'PP_StartGoOnChip', poll: 'PP_GoOnChip', inputs: (b) => (b.length === 3 ? [...b] : undefined) }),
+  GCR: (b) =>
+    b.length === 0
+      ? { kind: 'start', start: 'PP_ResumeGetCard', poll: 'PP_GetCard', inputs: none }
+      : { kind: 'start', start: 'PP_StartGetCard', poll: 'PP_GetCard', inputs: one },
+  GOC: () => ({
+    kind: 'start',
+    start: 'PP_StartGoOnChip',
+    poll: 'PP_GoOnChip',
+    inputs: (b) => (b.length === 3 ? [...b] : undefined),
+  }),
   FNC: () => ({ kind: 'run', fn: 'PP_FinishChip', inputs: (b) => (b.length === 2 ? [...b] : undefined) }),
   GPN: () => ({ kind: 'start', start: 'PP_StartGetPIN', poll: 'PP_GetPIN', inputs: one }),
   RMC: () => ({ kind: 'start', start: 'PP_StartRemoveCard', poll: 'PP_RemoveCard', inputs: one }),
@@ -56,7 +64,14 @@ const ROUTES: Readonly<Record<string, (b: Blocks) => Route | undefined>> = {
 };
 
 /** Library return codes that mean the link to the pinpad is gone (the library's own, §PPCOMP.H 14-15, 30-34). */
-const LINK_LOST: ReadonlySet<number> = new Set([PPCOMP.NOTOPEN, PPCOMP.PORTERR, PPCOMP.COMMERR, PPCOMP.UNKNOWNSTAT, PPCOMP.RSPERR, PPCOMP.COMMTOUT]);
+const LINK_LOST: ReadonlySet<number> = new Set([
+  PPCOMP.NOTOPEN,
+  PPCOMP.PORTERR,
+  PPCOMP.COMMERR,
+  PPCOMP.UNKNOWNSTAT,
+  PPCOMP.RSPERR,
+  PPCOMP.COMMTOUT,
+]);
 
 const latin1 = (b: Uint8Array): string => Buffer.from(b).toString('latin1');
 const n3 = (n: number): string => String(n).padStart(3, '0');
@@ -116,13 +131,22 @@ export class ClassicBibcompTransport implements Transport {
 
   async open(): Promise<void> {
     const w = this.gate.wedge;
-    if (w.value) throw new TransportError('TRANSPORT_OPEN_FAILED', `${this.description}: the library did not return from ${w.call ?? 'a call'}; restart the daemon`, { port: this.opts.port, call: w.call });
+    if (w.value)
+      throw new TransportError(
+        'TRANSPORT_OPEN_FAILED',
+        `${this.description}: the library did not return from ${w.call ?? 'a call'}; restart the daemon`,
+        { port: this.opts.port, call: w.call },
+      );
     let code = await this.gate.call('PP_Open', () => this.opts.calls.open(this.opts.port));
     if (code === PPCOMP.ALREADYOPEN) {
       await this.gate.call('PP_Close', () => this.opts.calls.close(''));
       code = await this.gate.call('PP_Open', () => this.opts.calls.open(this.opts.port));
     }
-    if (code !== PPCOMP.OK) throw new TransportError('TRANSPORT_OPEN_FAILED', `${this.description}: PP_Open answered ${code}`, { port: this.opts.port, code });
+    if (code !== PPCOMP.OK)
+      throw new TransportError('TRANSPORT_OPEN_FAILED', `${this.description}: PP_Open answered ${code}`, {
+        port: this.opts.port,
+        code,
+      });
     this.opened = true;
   }
 
@@ -156,7 +180,8 @@ export class ClassicBibcompTransport implements Transport {
     const r = this.reader;
     this.reader = undefined;
     r?.resolve(null);
-    if (this.opened && !this.gate.wedge.value) await this.gate.call('PP_Close', () => this.opts.calls.close('')).catch(() => undefined);
+    if (this.opened && !this.gate.wedge.value)
+      await this.gate.call('PP_Close', () => this.opts.calls.close('')).catch(() => undefined);
   }
 
   private command(data: Uint8Array): void {
@@ -169,12 +194,14 @@ export class ClassicBibcompTransport implements Transport {
     if (route.kind === 'local') return this.answer(gen, id, PPCOMP.OK, route.data);
     const inputs = route.inputs(cmd.blocks);
     // PPCOMP.H passes NUL-terminated text: a block with a NUL or outside Latin-1 text cannot be carried
-    if (!inputs || inputs.some((x) => [...x].some((ch) => ch.charCodeAt(0) < 0x20))) return this.answer(gen, id, PPCOMP.INVPARM);
+    if (!inputs || inputs.some((x) => [...x].some((ch) => ch.charCodeAt(0) < 0x20)))
+      return this.answer(gen, id, PPCOMP.INVPARM);
     if (route.kind === 'run') {
       void this.runCall(gen, id, route.fn, inputs);
       return;
     }
-    if (!this.opts.calls.has(route.start) || !this.opts.calls.has(route.poll)) return this.answer(gen, 'ERR', PPCOMP.INVCALL);
+    if (!this.opts.calls.has(route.start) || !this.opts.calls.has(route.poll))
+      return this.answer(gen, 'ERR', PPCOMP.INVCALL);
     void this.gate
       .call(route.start, () => {
         this.counters.starts++;
@@ -186,7 +213,12 @@ export class ClassicBibcompTransport implements Transport {
       );
   }
 
-  private async runCall(gen: number, id: string, fn: ClassicFunction | 'PP_GetInfo' | 'PP_Display', inputs: string[]): Promise<void> {
+  private async runCall(
+    gen: number,
+    id: string,
+    fn: ClassicFunction | 'PP_GetInfo' | 'PP_Display',
+    inputs: string[],
+  ): Promise<void> {
     const c = this.opts.calls;
     try {
       let r: ClassicAnswer;
@@ -228,7 +260,10 @@ export class ClassicBibcompTransport implements Transport {
 
   private answer(gen: number, id: string, status: number, data?: string): void {
     if (gen !== this.gen || this.closed || this.failure) return;
-    const body = status === PPCOMP.OK && data !== undefined && data !== '' ? `${n3(Buffer.byteLength(data, 'latin1'))}${data}` : '';
+    const body =
+      status === PPCOMP.OK && data !== undefined && data !== ''
+        ? `${n3(Buffer.byteLength(data, 'latin1'))}${data}`
+        : '';
     this.push(encodeFrame(Uint8Array.from(Buffer.from(`${id}${n3(status)}${body}`, 'latin1'))));
   }
 
@@ -261,7 +296,10 @@ export class ClassicBibcompTransport implements Transport {
     if (this.closed || this.failure) return;
     this.gen++;
     this.log.warn({ ...context, port: this.opts.port }, `bibcomp: ${message}`);
-    this.failure = new TransportError('TRANSPORT_DISCONNECTED', `${this.description}: ${message}`, { port: this.opts.port, ...context });
+    this.failure = new TransportError('TRANSPORT_DISCONNECTED', `${this.description}: ${message}`, {
+      port: this.opts.port,
+      ...context,
+    });
     const r = this.reader;
     this.reader = undefined;
     r?.reject(this.failure);

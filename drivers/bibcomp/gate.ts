@@ -28,7 +28,10 @@ export class LibraryGate {
         timer = setTimeout(() => {
           this.wedge.value = true;
           this.wedge.call = name;
-          this.log.warn({ call: name, ms: this.callTimeoutMs }, 'bibcomp library call did not return; the bridge stops calling it');
+          this.log.warn(
+            { call: name, ms: this.callTimeoutMs },
+            'bibcomp library call did not return; the bridge stops calling it',
+          );
           reject(new Error(`${name} did not return within ${this.callTimeoutMs} ms`));
         }, this.callTimeoutMs);
       });

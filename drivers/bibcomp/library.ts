@@ -76,8 +76,15 @@ export const CLASSIC_FUNCTIONS = {
   PP_GetCard: { decl: 'int PP_GetCard(_Out_ uint8_t *psOutput, _Out_ uint8_t *psMsgNotify)', out: true, notify: true },
   PP_ResumeGetCard: { decl: 'int PP_ResumeGetCard()' },
   PP_StartGoOnChip: { decl: 'int PP_StartGoOnChip(const char *psInput, const char *psTags, const char *psTagsOpt)' },
-  PP_GoOnChip: { decl: 'int PP_GoOnChip(_Out_ uint8_t *psOutput, _Out_ uint8_t *psMsgNotify)', out: true, notify: true },
-  PP_FinishChip: { decl: 'int PP_FinishChip(const char *psInput, const char *psTags, _Out_ uint8_t *psOutput)', out: true },
+  PP_GoOnChip: {
+    decl: 'int PP_GoOnChip(_Out_ uint8_t *psOutput, _Out_ uint8_t *psMsgNotify)',
+    out: true,
+    notify: true,
+  },
+  PP_FinishChip: {
+    decl: 'int PP_FinishChip(const char *psInput, const char *psTags, _Out_ uint8_t *psOutput)',
+    out: true,
+  },
   PP_StartGetPIN: { decl: 'int PP_StartGetPIN(const char *psInput)' },
   PP_GetPIN: { decl: 'int PP_GetPIN(_Out_ uint8_t *psOutput, _Out_ uint8_t *psMsgNotify)', out: true, notify: true },
   PP_StartRemoveCard: { decl: 'int PP_StartRemoveCard(const char *psMsg)' },
@@ -109,7 +116,9 @@ export interface BibcompCalls {
 
 function asyncCall<T>(fn: KoffiFunction, ...args: unknown[]): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    fn.async(...args, (err: unknown, res: T) => (err ? reject(err instanceof Error ? err : new Error('koffi call failed')) : resolve(res)));
+    fn.async(...args, (err: unknown, res: T) =>
+      err ? reject(err instanceof Error ? err : new Error('koffi call failed')) : resolve(res),
+    );
   });
 }
 
@@ -141,7 +150,9 @@ export function loadBibcomp(path: string): BibcompCalls {
     }
   };
   const start = optional('int PP_StartGenericCmdBin(const uint8_t *psInput, int len)');
-  const poll = optional('int PP_GenericCmdBin(_Out_ uint8_t *psOutput, int cap, _Out_ int *outLen, _Out_ uint8_t *psMsgNotify)');
+  const poll = optional(
+    'int PP_GenericCmdBin(_Out_ uint8_t *psOutput, int cap, _Out_ int *outLen, _Out_ uint8_t *psMsgNotify)',
+  );
   const classicFns = new Map<ClassicFunction, KoffiFunction>();
   for (const [name, d] of Object.entries(CLASSIC_FUNCTIONS) as [ClassicFunction, { decl: string }][]) {
     const fn = optional(d.decl);
@@ -149,7 +160,9 @@ export function loadBibcomp(path: string): BibcompCalls {
   }
   const generic = start !== undefined && poll !== undefined;
   if (!generic && !(classicFns.has('PP_StartGetCard') && classicFns.has('PP_GetCard'))) {
-    throw new Error(`${path}: neither PP_StartGenericCmdBin/PP_GenericCmdBin nor PP_StartGetCard/PP_GetCard is exported`);
+    throw new Error(
+      `${path}: neither PP_StartGenericCmdBin/PP_GenericCmdBin nor PP_StartGetCard/PP_GetCard is exported`,
+    );
   }
   let getInfo: KoffiFunction | undefined;
   let display: KoffiFunction | undefined;
@@ -169,12 +182,17 @@ export function loadBibcomp(path: string): BibcompCalls {
       const out = spec.out ? Buffer.alloc(OUTPUT_SIZE) : undefined;
       const notify = spec.notify ? Buffer.alloc(NOTIFY_SIZE) : undefined;
       const code = await asyncCall<number>(c, ...inputs, ...(out ? [out] : []), ...(notify ? [notify] : []));
-      return { code, ...(out && code === PPCOMP.OK ? { output: cstr(out) } : {}), ...(notify && code === PPCOMP.NOTIFY ? { notify: cstr(notify) } : {}) };
+      return {
+        code,
+        ...(out && code === PPCOMP.OK ? { output: cstr(out) } : {}),
+        ...(notify && code === PPCOMP.NOTIFY ? { notify: cstr(notify) } : {}),
+      };
     },
     open: (port) => asyncCall<number>(open, port),
     close: (msg) => asyncCall<number>(close, msg),
     abort: () => asyncCall<number>(abort),
-    startGeneric: (data) => (start ? asyncCall<number>(start, Buffer.from(data), data.length) : Promise.resolve(PPCOMP.NOFUNC)),
+    startGeneric: (data) =>
+      start ? asyncCall<number>(start, Buffer.from(data), data.length) : Promise.resolve(PPCOMP.NOFUNC),
     pollGeneric: async () => {
       if (!poll) return { code: PPCOMP.NOFUNC };
       const out = Buffer.alloc(MAX_PKTDATA);

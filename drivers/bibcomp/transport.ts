@@ -76,7 +76,11 @@ export class BibcompTransport implements Transport {
 
   async open(): Promise<void> {
     if (this.wedged.value) {
-      throw new TransportError('TRANSPORT_OPEN_FAILED', `${this.description}: the library did not return from ${this.wedged.call ?? 'a call'}; restart the daemon`, { port: this.opts.port, call: this.wedged.call });
+      throw new TransportError(
+        'TRANSPORT_OPEN_FAILED',
+        `${this.description}: the library did not return from ${this.wedged.call ?? 'a call'}; restart the daemon`,
+        { port: this.opts.port, call: this.wedged.call },
+      );
     }
     let code = await this.call('PP_Open', () => this.opts.calls.open(this.opts.port));
     if (code === PPCOMP.ALREADYOPEN) {
@@ -85,7 +89,10 @@ export class BibcompTransport implements Transport {
       code = await this.call('PP_Open', () => this.opts.calls.open(this.opts.port));
     }
     if (code !== PPCOMP.OK) {
-      throw new TransportError('TRANSPORT_OPEN_FAILED', `${this.description}: PP_Open answered ${code}`, { port: this.opts.port, code });
+      throw new TransportError('TRANSPORT_OPEN_FAILED', `${this.description}: PP_Open answered ${code}`, {
+        port: this.opts.port,
+        code,
+      });
     }
     this.opened = true;
   }
@@ -212,7 +219,10 @@ export class BibcompTransport implements Transport {
     if (this.closed || this.failure) return;
     this.stopPolling();
     this.log.warn({ ...context, port: this.opts.port }, `bibcomp: ${message}`);
-    this.failure = new TransportError('TRANSPORT_DISCONNECTED', `${this.description}: ${message}`, { port: this.opts.port, ...context });
+    this.failure = new TransportError('TRANSPORT_DISCONNECTED', `${this.description}: ${message}`, {
+      port: this.opts.port,
+      ...context,
+    });
     const r = this.reader;
     this.reader = undefined;
     r?.reject(this.failure);

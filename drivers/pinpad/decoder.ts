@@ -56,7 +56,8 @@ export class FrameDecoder {
   /** Feeds bytes that arrived at `now` (ms, any monotonic clock; needed only with `silenceMs`); returns what they completed. */
   push(chunk: Uint8Array, now = 0): LinkEvent[] {
     const out: LinkEvent[] = [];
-    if (this.phase === 'skip' && chunk.length > 0 && now - this.lastAt >= (this.opts.silenceMs ?? 0)) this.phase = 'hunt';
+    if (this.phase === 'skip' && chunk.length > 0 && now - this.lastAt >= (this.opts.silenceMs ?? 0))
+      this.phase = 'hunt';
     for (const b of chunk) this.step(b, out);
     if (chunk.length > 0) this.lastAt = now;
     this.flushDiscarded(out);

@@ -18,9 +18,13 @@ export function packetCrc(data: Uint8Array): number {
  */
 export function encodeFrame(data: Uint8Array): Uint8Array {
   if (data.length === 0 || data.length > MAX_PKTDATA) {
-    throw new PinpadError('PINPAD_INVALID_ARGUMENT', `packet data must be 1..${MAX_PKTDATA} bytes, got ${data.length}`, {
-      length: data.length,
-    });
+    throw new PinpadError(
+      'PINPAD_INVALID_ARGUMENT',
+      `packet data must be 1..${MAX_PKTDATA} bytes, got ${data.length}`,
+      {
+        length: data.length,
+      },
+    );
   }
   let escapes = 0;
   for (const b of data) if (needsEscape(b)) escapes++;

@@ -1,5 +1,16 @@
 /** The ABECS pinpad driver: the public surface for src/adapters, src/sim and the CLI. */
-export { Pinpad, INFO_GIX_IDS, type SessionControl, type PinpadOptions, type PinpadEvents, type PinpadLinkEvent, type PinpadNotification, type PinpadStatus, type RunOptions, type SessionRunner } from './pinpad.js';
+export {
+  Pinpad,
+  INFO_GIX_IDS,
+  type SessionControl,
+  type PinpadOptions,
+  type PinpadEvents,
+  type PinpadLinkEvent,
+  type PinpadNotification,
+  type PinpadStatus,
+  type RunOptions,
+  type SessionRunner,
+} from './pinpad.js';
 export { PinpadError, isPinpadError, isDisconnected, PINPAD_ERROR_CODES, type PinpadErrorCode } from './errors.js';
 export { linkTimings, SPEC_TIMINGS, type LinkTimings } from './link/timings.js';
 export { CLEAR_LAYER, isNotification, type LossReason, type PacketLayer } from './link/link.js';
@@ -22,4 +33,11 @@ export { twoLines, type TwoLineText } from './commands/text.js';
 export * from './secure/index.js';
 // --- card commands (commands/card) ---
 export * as card from './commands/card/index.js';
-export { CARD_COMMANDS, CARD_LAYOUTS, CARD_TYPES, type CardType, type CardTypeCode, type TransactionType } from '../../tables/pinpad/card-commands.js';
+export {
+  CARD_COMMANDS,
+  CARD_LAYOUTS,
+  CARD_TYPES,
+  type CardType,
+  type CardTypeCode,
+  type TransactionType,
+} from '../../tables/pinpad/card-commands.js';

@@ -80,7 +80,10 @@ const MAX_CLASSIC_PKTDATA = 1024;
 function num(v: number | undefined, def: number, min: number, max: number, name: string): number {
   const x = v ?? def;
   if (!Number.isInteger(x) || x < min || x > max) {
-    throw new PinpadError('PINPAD_INVALID_ARGUMENT', `${name} must be an integer in ${min}..${max}, got ${x}`, { key: name, value: x });
+    throw new PinpadError('PINPAD_INVALID_ARGUMENT', `${name} must be an integer in ${min}..${max}, got ${x}`, {
+      key: name,
+      value: x,
+    });
   }
   return x;
 }
@@ -135,7 +138,11 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
   async connect(): Promise<void> {
     if (this.statusValue === 'connected') return;
     if (this.statusValue === 'connecting' || this.statusValue === 'reconnecting') {
-      throw new PinpadError('PINPAD_DISCONNECTED', `the pinpad is already ${this.statusValue}; wait for the link event`, { status: this.statusValue });
+      throw new PinpadError(
+        'PINPAD_DISCONNECTED',
+        `the pinpad is already ${this.statusValue}; wait for the link event`,
+        { status: this.statusValue },
+      );
     }
     await this.connectOnce();
     this.emit('link', { state: 'connected' });
@@ -153,14 +160,22 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
   /** Runs one command; rejects with a PinpadError (see errors.ts for the codes). */
   run<Req, Res>(spec: CommandSpec<Req, Res>, req: Req, opts: RunOptions = {}): Promise<Res> {
     if (this.statusValue !== 'connected' || !this.link) {
-      return Promise.reject(new PinpadError('PINPAD_DISCONNECTED', `${spec.id}: the pinpad is ${this.statusValue}`, { command: spec.id, status: this.statusValue }));
+      return Promise.reject(
+        new PinpadError('PINPAD_DISCONNECTED', `${spec.id}: the pinpad is ${this.statusValue}`, {
+          command: spec.id,
+          status: this.statusValue,
+        }),
+      );
     }
     return this.exec(this.link, spec, req, opts);
   }
 
   private exec<Req, Res>(link: Link, spec: CommandSpec<Req, Res>, req: Req, opts: RunOptions): Promise<Res> {
     const signal = opts.signal;
-    if (signal?.aborted) return Promise.reject(new PinpadError('PINPAD_CANCELLED', `${spec.id}: cancelled before it was sent`, { command: spec.id }));
+    if (signal?.aborted)
+      return Promise.reject(
+        new PinpadError('PINPAD_CANCELLED', `${spec.id}: cancelled before it was sent`, { command: spec.id }),
+      );
     let data: Uint8Array;
     try {
       data = spec.encode(req);
@@ -169,10 +184,14 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
     }
     if (commandRow(spec.id)?.family === 'classic' && data.length > MAX_CLASSIC_PKTDATA) {
       return Promise.reject(
-        new PinpadError('PINPAD_INVALID_ARGUMENT', `${spec.id}: ${data.length} bytes; only Abecs commands may exceed ${MAX_CLASSIC_PKTDATA} (§2.2.1)`, {
-          command: spec.id,
-          length: data.length,
-        }),
+        new PinpadError(
+          'PINPAD_INVALID_ARGUMENT',
+          `${spec.id}: ${data.length} bytes; only Abecs commands may exceed ${MAX_CLASSIC_PKTDATA} (§2.2.1)`,
+          {
+            command: spec.id,
+            length: data.length,
+          },
+        ),
       );
     }
     let submitted: ReturnType<Link['submit']>;
@@ -267,7 +286,8 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
         const slots = Object.entries(infoFromGix(first).keys.dukptPin).filter(([, v]) => v === 'present');
         const ksnIds = slots.map(([slot]) => 0x9100 + Number(slot));
         const entries = [...first.entries];
-        for (let i = 0; i < ksnIds.length; i += 64) entries.push(...(await this.gix(ksnIds.slice(i, i + 64), opts)).entries);
+        for (let i = 0; i < ksnIds.length; i += 64)
+          entries.push(...(await this.gix(ksnIds.slice(i, i + 64), opts)).entries);
         return infoFromGix({ data: { ...first.data }, entries });
       } catch (e) {
         if (!isUnknownCommand(e)) throw e;
@@ -296,7 +316,13 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
     } catch (e) {
       // A 2.12 pinpad knows no DEX_OPTIONS (new in 2.20): the extra bytes make DEX_MSGLEN disagree
       // with the data and it answers ST_INVPARM (2.12 §6). The text goes again without them.
-      if (!options || !isPinpadError(e, 'PINPAD_STATUS') || e.context.unknownCommand === true || Number(e.context.status) !== ST_INVPARM) throw e;
+      if (
+        !options ||
+        !isPinpadError(e, 'PINPAD_STATUS') ||
+        e.context.unknownCommand === true ||
+        Number(e.context.status) !== ST_INVPARM
+      )
+        throw e;
       this.log.info({ command: 'DEX' }, 'pinpad refused DEX_OPTIONS; shown without them');
       await this.run(DEX, { text }, opts);
     }
@@ -315,7 +341,12 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
     } catch (e) {
       this.statusValue = 'disconnected';
       const code = isTransportError(e, 'TRANSPORT_OPEN_FAILED') ? 'PINPAD_NOT_FOUND' : 'PINPAD_DISCONNECTED';
-      throw new PinpadError(code, `cannot open ${transport.description}: ${(e as Error).message}`, { transport: transport.description }, { cause: e });
+      throw new PinpadError(
+        code,
+        `cannot open ${transport.description}: ${(e as Error).message}`,
+        { transport: transport.description },
+        { cause: e },
+      );
     }
     const link = new Link(transport, this.timings, this.log, (reason) => this.onLoss(link, reason));
     this.link = link;
@@ -324,7 +355,9 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
     if (!(await link.probe())) {
       this.statusValue = 'disconnected';
       await link.shutdown();
-      throw new PinpadError('PINPAD_DISCONNECTED', `${transport.description}: no EOT in answer to CAN`, { transport: transport.description });
+      throw new PinpadError('PINPAD_DISCONNECTED', `${transport.description}: no EOT in answer to CAN`, {
+        transport: transport.description,
+      });
     }
     this.classicOnly = undefined;
     this.infoCache = undefined;
@@ -366,12 +399,12 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
     this.emit('link', { state: 'reconnecting', attempt, delayMs });
     this.reconnectTimer = setTimeout(() => {
       this.reconnectTimer = undefined;
-      if ((this.statusValue) === 'closed') return;
+      if (this.statusValue === 'closed') return;
       this.connectOnce().then(
         () => this.emit('link', { state: 'reconnected', attempt }),
         (e: unknown) => {
           this.log.debug({ attempt, code: (e as PinpadError).code }, 'pinpad reconnect failed');
-          if ((this.statusValue) !== 'closed') this.scheduleReconnect(attempt + 1);
+          if (this.statusValue !== 'closed') this.scheduleReconnect(attempt + 1);
         },
       );
     }, delayMs);

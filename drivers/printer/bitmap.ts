@@ -19,8 +19,18 @@ export interface Bitmap {
 
 /** An empty (white) bitmap. */
 export function blankBitmap(width: number, height: number): Bitmap {
-  if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1 || width > 65535 * 8 || height > 65535) {
-    throw new PrinterError('PRINTER_INVALID_ARGUMENT', `bitmap: ${width}x${height} is not a printable size`, { width, height });
+  if (
+    !Number.isInteger(width) ||
+    !Number.isInteger(height) ||
+    width < 1 ||
+    height < 1 ||
+    width > 65535 * 8 ||
+    height > 65535
+  ) {
+    throw new PrinterError('PRINTER_INVALID_ARGUMENT', `bitmap: ${width}x${height} is not a printable size`, {
+      width,
+      height,
+    });
   }
   const bytesPerRow = Math.ceil(width / 8);
   return { width, height, bytesPerRow, data: new Uint8Array(bytesPerRow * height) };
@@ -57,10 +67,19 @@ export function qrMatrix(data: string, ecc: QrEcc = 'M'): QrMatrix {
   try {
     code = qrcode().create(data, { errorCorrectionLevel: ecc });
   } catch (e) {
-    throw new PrinterError('PRINTER_INVALID_ARGUMENT', `qr: ${(e as Error).message}`, { length: data.length }, { cause: e });
+    throw new PrinterError(
+      'PRINTER_INVALID_ARGUMENT',
+      `qr: ${(e as Error).message}`,
+      { length: data.length },
+      { cause: e },
+    );
   }
   const m = code.modules;
-  return { size: m.size, version: code.version, dark: (x, y) => x >= 0 && y >= 0 && x < m.size && y < m.size && m.data[y * m.size + x] === 1 };
+  return {
+    size: m.size,
+    version: code.version,
+    dark: (x, y) => x >= 0 && y >= 0 && x < m.size && y < m.size && m.data[y * m.size + x] === 1,
+  };
 }
 
 /**
@@ -68,13 +87,20 @@ export function qrMatrix(data: string, ecc: QrEcc = 'M'): QrMatrix {
  * of `margin` modules. The scale shrinks to fit `maxWidth` dots; below one dot per module it
  * refuses (the data is too long for the paper).
  */
-export function qrBitmap(data: string, opts: { scale?: number; margin?: number; ecc?: QrEcc; maxWidth?: number } = {}): Bitmap {
+export function qrBitmap(
+  data: string,
+  opts: { scale?: number; margin?: number; ecc?: QrEcc; maxWidth?: number } = {},
+): Bitmap {
   const m = qrMatrix(data, opts.ecc ?? 'M');
   const margin = opts.margin ?? 4;
   const modules = m.size + 2 * margin;
   let scale = opts.scale ?? 6;
   if (opts.maxWidth !== undefined) scale = Math.min(scale, Math.floor(opts.maxWidth / modules));
-  if (scale < 1) throw new PrinterError('PRINTER_INVALID_ARGUMENT', `qr: ${modules} modules do not fit ${opts.maxWidth} dots`, { modules, maxWidth: opts.maxWidth });
+  if (scale < 1)
+    throw new PrinterError('PRINTER_INVALID_ARGUMENT', `qr: ${modules} modules do not fit ${opts.maxWidth} dots`, {
+      modules,
+      maxWidth: opts.maxWidth,
+    });
   const side = modules * scale;
   return bitmapFrom(side, side, (x, y) => m.dark(Math.floor(x / scale) - margin, Math.floor(y / scale) - margin));
 }

@@ -14,25 +14,39 @@ export function encodeCommand(name: CommandName, args: readonly number[] = [], d
   const layout: CommandLayout = LAYOUTS[name];
   const kinds = paramKinds(layout, args);
   if (args.length !== kinds.length) {
-    throw new PrinterError('PRINTER_INVALID_ARGUMENT', `${name}: expected ${kinds.length} parameters, got ${args.length}`, { command: name });
+    throw new PrinterError(
+      'PRINTER_INVALID_ARGUMENT',
+      `${name}: expected ${kinds.length} parameters, got ${args.length}`,
+      { command: name },
+    );
   }
   const out: number[] = [...layout.prefix];
   kinds.forEach((k, i) => {
     const v = args[i]!;
     const max = k === 'u8' ? 0xff : 0xffff;
     if (!Number.isInteger(v) || v < 0 || v > max) {
-      throw new PrinterError('PRINTER_INVALID_ARGUMENT', `${name}: parameter ${i + 1} must be an integer 0..${max}, got ${v}`, { command: name, index: i });
+      throw new PrinterError(
+        'PRINTER_INVALID_ARGUMENT',
+        `${name}: parameter ${i + 1} must be an integer 0..${max}, got ${v}`,
+        { command: name, index: i },
+      );
     }
     if (k === 'u8') out.push(v);
     else out.push(v & 0xff, v >> 8);
   });
   const want = layout.data?.(args);
   const body = data ?? new Uint8Array(0);
-  if (want === undefined && body.length > 0) throw new PrinterError('PRINTER_INVALID_ARGUMENT', `${name}: takes no data`, { command: name });
+  if (want === undefined && body.length > 0)
+    throw new PrinterError('PRINTER_INVALID_ARGUMENT', `${name}: takes no data`, { command: name });
   if (typeof want === 'number' && body.length !== want) {
-    throw new PrinterError('PRINTER_INVALID_ARGUMENT', `${name}: parameters announce ${want} data bytes, got ${body.length}`, { command: name });
+    throw new PrinterError(
+      'PRINTER_INVALID_ARGUMENT',
+      `${name}: parameters announce ${want} data bytes, got ${body.length}`,
+      { command: name },
+    );
   }
-  if (want === 'nul' && body.includes(0)) throw new PrinterError('PRINTER_INVALID_ARGUMENT', `${name}: data may not contain NUL`, { command: name });
+  if (want === 'nul' && body.includes(0))
+    throw new PrinterError('PRINTER_INVALID_ARGUMENT', `${name}: data may not contain NUL`, { command: name });
   const bytes = new Uint8Array(out.length + body.length + (want === 'nul' ? 1 : 0));
   bytes.set(out, 0);
   bytes.set(body, out.length);

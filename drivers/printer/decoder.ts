@@ -4,7 +4,14 @@ import { LAYOUTS, type CommandLayout, type CommandName, type ParamKind } from '.
 /** What the decoder read: text bytes, a known command, or bytes it skipped. */
 export type EscPosOp =
   | { readonly kind: 'text'; readonly bytes: Uint8Array; readonly offset: number }
-  | { readonly kind: 'command'; readonly name: CommandName; readonly args: readonly number[]; readonly data?: Uint8Array; readonly realtime: boolean; readonly offset: number }
+  | {
+      readonly kind: 'command';
+      readonly name: CommandName;
+      readonly args: readonly number[];
+      readonly data?: Uint8Array;
+      readonly realtime: boolean;
+      readonly offset: number;
+    }
   /** A control sequence no layout names: its bytes were skipped. */
   | { readonly kind: 'unknown'; readonly bytes: Uint8Array; readonly offset: number }
   /** A known command refused (its data length is beyond `maxData`): its header was skipped. */
@@ -12,7 +19,9 @@ export type EscPosOp =
   /** Bytes left at `end()` that do not complete a command. */
   | { readonly kind: 'truncated'; readonly bytes: Uint8Array; readonly offset: number };
 
-const ENTRIES = (Object.entries(LAYOUTS) as [CommandName, CommandLayout][]).sort((a, b) => b[1].prefix.length - a[1].prefix.length);
+const ENTRIES = (Object.entries(LAYOUTS) as [CommandName, CommandLayout][]).sort(
+  (a, b) => b[1].prefix.length - a[1].prefix.length,
+);
 const INTRODUCERS = new Set([0x10, 0x1b, 0x1c, 0x1d]);
 
 /** Default bound on one command's data (a 576-dot-wide raster 14,000 dots long fits). */
@@ -82,7 +91,12 @@ export class EscPosDecoder {
     return { op: { kind: 'unknown', bytes: b.slice(pos, pos + 1), offset }, next: pos + 1 };
   }
 
-  private command(name: CommandName, layout: CommandLayout, pos: number, offset: number): { op: EscPosOp; next: number } | undefined {
+  private command(
+    name: CommandName,
+    layout: CommandLayout,
+    pos: number,
+    offset: number,
+  ): { op: EscPosOp; next: number } | undefined {
     const b = this.buf;
     let at = pos + layout.prefix.length;
     const args: number[] = [];
@@ -104,12 +118,17 @@ export class EscPosDecoder {
       const limit = Math.min(b.length, at + 256);
       const nul = b.indexOf(0, at);
       if (nul < 0 || nul > limit) {
-        if (b.length - at > 255) return { op: { kind: 'invalid', name, reason: 'no NUL within 255 data bytes', offset }, next: at };
+        if (b.length - at > 255)
+          return { op: { kind: 'invalid', name, reason: 'no NUL within 255 data bytes', offset }, next: at };
         return undefined;
       }
       return { op: { kind: 'command', name, args, data: b.slice(at, nul), realtime, offset }, next: nul + 1 };
     }
-    if (want > this.maxData) return { op: { kind: 'invalid', name, reason: `announces ${want} data bytes (limit ${this.maxData})`, offset }, next: at };
+    if (want > this.maxData)
+      return {
+        op: { kind: 'invalid', name, reason: `announces ${want} data bytes (limit ${this.maxData})`, offset },
+        next: at,
+      };
     if (at + want > b.length) return undefined;
     return { op: { kind: 'command', name, args, data: b.slice(at, at + want), realtime, offset }, next: at + want };
   }

@@ -10,7 +10,15 @@ import type { QrEcc } from './layouts.js';
  */
 export type PrintOp =
   /** One line of text; the line feed is added. Widths count columns at normal size. */
-  | { readonly op: 'text'; readonly text: string; readonly align?: Align; readonly bold?: boolean; readonly underline?: boolean; readonly width?: 1 | 2; readonly height?: 1 | 2 }
+  | {
+      readonly op: 'text';
+      readonly text: string;
+      readonly align?: Align;
+      readonly bold?: boolean;
+      readonly underline?: boolean;
+      readonly width?: 1 | 2;
+      readonly height?: 1 | 2;
+    }
   | { readonly op: 'feed'; readonly lines: number }
   | { readonly op: 'qr'; readonly data: string; readonly size?: number; readonly ecc?: QrEcc }
   | { readonly op: 'barcode'; readonly data: string; readonly symbology: 'code128' | 'ean13' }
@@ -44,7 +52,9 @@ export function encodeDocument(doc: PrintDocument, model: PrinterModel): Uint8Ar
         e.feed(op.lines);
         break;
       case 'qr':
-        e.align('center').qr(op.data, { ...(op.size !== undefined ? { size: op.size } : {}), ...(op.ecc ? { ecc: op.ecc } : {}) }).align('left');
+        e.align('center')
+          .qr(op.data, { ...(op.size !== undefined ? { size: op.size } : {}), ...(op.ecc ? { ecc: op.ecc } : {}) })
+          .align('left');
         break;
       case 'barcode':
         e.align('center').barcode(op.data, op.symbology).align('left');

@@ -36,14 +36,23 @@ export interface EscPosPrinterOptions {
  */
 export type PrintResult =
   | { readonly outcome: 'printed'; readonly status: PrinterStatus }
-  | { readonly outcome: 'not-printed'; readonly reason: Exclude<PrinterCondition, 'idle'> | 'no-answer' | 'disconnected'; readonly status?: PrinterStatus }
-  | { readonly outcome: 'uncertain'; readonly reason: Exclude<PrinterCondition, 'idle'> | 'no-answer' | 'disconnected' | 'timeout'; readonly status?: PrinterStatus };
+  | {
+      readonly outcome: 'not-printed';
+      readonly reason: Exclude<PrinterCondition, 'idle'> | 'no-answer' | 'disconnected';
+      readonly status?: PrinterStatus;
+    }
+  | {
+      readonly outcome: 'uncertain';
+      readonly reason: Exclude<PrinterCondition, 'idle'> | 'no-answer' | 'disconnected' | 'timeout';
+      readonly status?: PrinterStatus;
+    };
 
 type Waiter = { resolve: (b: number) => void; reject: (e: unknown) => void; timer: NodeJS.Timeout };
 
 function range(v: number | undefined, def: number, min: number, max: number, name: string): number {
   const x = v ?? def;
-  if (!Number.isFinite(x) || x < min || x > max) throw new PrinterError('PRINTER_INVALID_ARGUMENT', `${name} must be ${min}..${max} ms, got ${x}`, { option: name });
+  if (!Number.isFinite(x) || x < min || x > max)
+    throw new PrinterError('PRINTER_INVALID_ARGUMENT', `${name} must be ${min}..${max} ms, got ${x}`, { option: name });
   return x;
 }
 
@@ -92,7 +101,12 @@ export class EscPosPrinter {
     try {
       await this.opts.transport.open();
     } catch (e) {
-      throw new PrinterError('PRINTER_NOT_FOUND', `${this.opts.transport.description}: ${(e as Error).message}`, { transport: this.opts.transport.description }, { cause: e });
+      throw new PrinterError(
+        'PRINTER_NOT_FOUND',
+        `${this.opts.transport.description}: ${(e as Error).message}`,
+        { transport: this.opts.transport.description },
+        { cause: e },
+      );
     }
     this.lost = undefined;
     this.closed = false;
@@ -117,7 +131,12 @@ export class EscPosPrinter {
     try {
       await this.open();
     } catch (e) {
-      throw new PrinterError('PRINTER_DISCONNECTED', `${this.opts.transport.description}: lost and not reopened`, {}, { cause: e });
+      throw new PrinterError(
+        'PRINTER_DISCONNECTED',
+        `${this.opts.transport.description}: lost and not reopened`,
+        {},
+        { cause: e },
+      );
     }
     this.opts.log?.('printer.reopened', { transport: this.opts.transport.description });
   }
@@ -188,7 +207,9 @@ export class EscPosPrinter {
       try {
         chunk = await this.opts.transport.read();
       } catch (e) {
-        this.fail(new PrinterError('PRINTER_DISCONNECTED', `${this.opts.transport.description}: link lost`, {}, { cause: e }));
+        this.fail(
+          new PrinterError('PRINTER_DISCONNECTED', `${this.opts.transport.description}: link lost`, {}, { cause: e }),
+        );
         return;
       }
       if (chunk === null) {
@@ -230,7 +251,12 @@ export class EscPosPrinter {
     try {
       await this.opts.transport.write(bytes);
     } catch (e) {
-      const err = new PrinterError('PRINTER_DISCONNECTED', `${this.opts.transport.description}: write failed`, {}, { cause: e });
+      const err = new PrinterError(
+        'PRINTER_DISCONNECTED',
+        `${this.opts.transport.description}: write failed`,
+        {},
+        { cause: e },
+      );
       this.fail(err);
       throw err;
     }
@@ -313,7 +339,8 @@ export class EscPosPrinter {
         return { outcome: 'uncertain', reason: c, status: s };
       }
       if (processed !== undefined) {
-        if (decodeTransmitPaperStatus(processed).paperOut) return { outcome: 'uncertain', reason: 'paper-out', status: s };
+        if (decodeTransmitPaperStatus(processed).paperOut)
+          return { outcome: 'uncertain', reason: 'paper-out', status: s };
         this.emit({ type: 'idle', status: s });
         return { outcome: 'printed', status: s };
       }

@@ -12,7 +12,10 @@ const ALIGN: Record<Align, number> = { left: 0, center: 1, right: 2 };
 /** GS ( k for the QR Code (cn 49): function `fn` with its parameters. */
 export function qrFunction(fn: number, params: Uint8Array | readonly number[]): Uint8Array {
   const body = Uint8Array.from([QR_CN, fn, ...params]);
-  if (body.length > 0xffff) throw new PrinterError('PRINTER_INVALID_ARGUMENT', `qr: ${body.length - 3} data bytes exceed GS ( k`, { length: body.length });
+  if (body.length > 0xffff)
+    throw new PrinterError('PRINTER_INVALID_ARGUMENT', `qr: ${body.length - 3} data bytes exceed GS ( k`, {
+      length: body.length,
+    });
   return encodeCommand('symbol', [body.length], body);
 }
 
@@ -32,9 +35,13 @@ export interface QrOptions {
  */
 export function qrNativeBytes(data: string, opts: { size?: number; ecc?: QrEcc } = {}): Uint8Array {
   const size = opts.size ?? 6;
-  if (!Number.isInteger(size) || size < 1 || size > 16) throw new PrinterError('PRINTER_INVALID_ARGUMENT', `qr: module size must be 1..16, got ${size}`, { size });
+  if (!Number.isInteger(size) || size < 1 || size > 16)
+    throw new PrinterError('PRINTER_INVALID_ARGUMENT', `qr: module size must be 1..16, got ${size}`, { size });
   const bytes = new TextEncoder().encode(data);
-  if (bytes.length === 0 || bytes.length > 7089) throw new PrinterError('PRINTER_INVALID_ARGUMENT', `qr: ${bytes.length} bytes of data (1..7089)`, { length: bytes.length });
+  if (bytes.length === 0 || bytes.length > 7089)
+    throw new PrinterError('PRINTER_INVALID_ARGUMENT', `qr: ${bytes.length} bytes of data (1..7089)`, {
+      length: bytes.length,
+    });
   return concatBytes([
     qrFunction(QR_FN.model, [50, 0]),
     qrFunction(QR_FN.moduleSize, [size]),
@@ -58,9 +65,13 @@ export class EscPosEncoder {
   private parts: Uint8Array[] = [];
   private cp: CodePageId;
 
-  constructor(readonly model: PrinterModel, opts: { codePage?: CodePageId } = {}) {
+  constructor(
+    readonly model: PrinterModel,
+    opts: { codePage?: CodePageId } = {},
+  ) {
     this.cp = opts.codePage ?? model.defaultCodePage;
-    if (model.codePages[this.cp] === undefined) throw new PrinterError('PRINTER_UNSUPPORTED', `${model.id} has no code page ${this.cp}`, { model: model.id });
+    if (model.codePages[this.cp] === undefined)
+      throw new PrinterError('PRINTER_UNSUPPORTED', `${model.id} has no code page ${this.cp}`, { model: model.id });
   }
 
   /** The code page text is encoded in. */
@@ -81,7 +92,11 @@ export class EscPosEncoder {
   /** ESC t n: selects a code page the model has. */
   codePage(id: CodePageId): this {
     const n = this.model.codePages[id];
-    if (n === undefined) throw new PrinterError('PRINTER_UNSUPPORTED', `${this.model.id} has no code page ${id}`, { model: this.model.id, codePage: id });
+    if (n === undefined)
+      throw new PrinterError('PRINTER_UNSUPPORTED', `${this.model.id} has no code page ${id}`, {
+        model: this.model.id,
+        codePage: id,
+      });
     this.cp = id;
     return this.push(encodeCommand('codeTable', [n]));
   }
@@ -134,23 +149,43 @@ export class EscPosEncoder {
 
   /** GS ! n: width and height multipliers 1-8. */
   size(width: number, height: number): this {
-    for (const [v, what] of [[width, 'width'], [height, 'height']] as const) {
-      if (!Number.isInteger(v) || v < 1 || v > 8) throw new PrinterError('PRINTER_INVALID_ARGUMENT', `size: ${what} must be 1..8, got ${v}`, { [what]: v });
+    for (const [v, what] of [
+      [width, 'width'],
+      [height, 'height'],
+    ] as const) {
+      if (!Number.isInteger(v) || v < 1 || v > 8)
+        throw new PrinterError('PRINTER_INVALID_ARGUMENT', `size: ${what} must be 1..8, got ${v}`, { [what]: v });
     }
     return this.push(encodeCommand('characterSize', [((width - 1) << 4) | (height - 1)]));
   }
 
   /** GS h, GS w, GS H, then GS k form 2 (CODE128 gets the `{B` code set prefix). */
-  barcode(data: string, symbology: 'code128' | 'ean13', opts: { height?: number; width?: number; hri?: 'none' | 'above' | 'below' } = {}): this {
-    if (!this.model.barcodes.includes(symbology)) throw new PrinterError('PRINTER_UNSUPPORTED', `${this.model.id} does not print ${symbology}`, { model: this.model.id });
+  barcode(
+    data: string,
+    symbology: 'code128' | 'ean13',
+    opts: { height?: number; width?: number; hri?: 'none' | 'above' | 'below' } = {},
+  ): this {
+    if (!this.model.barcodes.includes(symbology))
+      throw new PrinterError('PRINTER_UNSUPPORTED', `${this.model.id} does not print ${symbology}`, {
+        model: this.model.id,
+      });
     let body: string;
     if (symbology === 'ean13') {
-      if (!/^\d{12,13}$/.test(data)) throw new PrinterError('PRINTER_INVALID_ARGUMENT', `ean13: expected 12 or 13 digits, got ${data.length} characters`, { length: data.length });
+      if (!/^\d{12,13}$/.test(data))
+        throw new PrinterError(
+          'PRINTER_INVALID_ARGUMENT',
+          `ean13: expected 12 or 13 digits, got ${data.length} characters`,
+          { length: data.length },
+        );
       body = data;
     } else {
-      if (!/^[\x20-\x7e]{1,253}$/.test(data)) throw new PrinterError('PRINTER_INVALID_ARGUMENT', 'code128: expected 1..253 printable ASCII characters', { length: data.length });
+      if (!/^[\x20-\x7e]{1,253}$/.test(data))
+        throw new PrinterError('PRINTER_INVALID_ARGUMENT', 'code128: expected 1..253 printable ASCII characters', {
+          length: data.length,
+        });
       body = `{B${data.replace(/\{/g, '{{')}`;
-      if (body.length > 255) throw new PrinterError('PRINTER_INVALID_ARGUMENT', 'code128: too long once escaped', { length: body.length });
+      if (body.length > 255)
+        throw new PrinterError('PRINTER_INVALID_ARGUMENT', 'code128: too long once escaped', { length: body.length });
     }
     const hri = { none: 0, above: 1, below: 2 }[opts.hri ?? 'below'];
     return this.push(encodeCommand('barcodeHeight', [opts.height ?? 80]))
@@ -162,14 +197,25 @@ export class EscPosEncoder {
   /** A QR code: GS ( k when the model has it (unless `raster`), else a GS v 0 raster that fits the paper. */
   qr(data: string, opts: QrOptions = {}): this {
     if (this.model.qrNative && !opts.raster) return this.push(qrNativeBytes(data, opts));
-    if (!this.model.raster) throw new PrinterError('PRINTER_UNSUPPORTED', `${this.model.id} prints neither QR codes nor raster images`, { model: this.model.id });
-    return this.image(qrBitmap(data, { scale: opts.size ?? 6, ecc: opts.ecc ?? 'M', maxWidth: this.model.printWidthDots }));
+    if (!this.model.raster)
+      throw new PrinterError('PRINTER_UNSUPPORTED', `${this.model.id} prints neither QR codes nor raster images`, {
+        model: this.model.id,
+      });
+    return this.image(
+      qrBitmap(data, { scale: opts.size ?? 6, ecc: opts.ecc ?? 'M', maxWidth: this.model.printWidthDots }),
+    );
   }
 
   /** GS v 0: a raster image (a logo, a QR code), as wide as the paper at most. */
   image(b: Bitmap): this {
-    if (!this.model.raster) throw new PrinterError('PRINTER_UNSUPPORTED', `${this.model.id} prints no raster images`, { model: this.model.id });
-    if (b.width > this.model.printWidthDots) throw new PrinterError('PRINTER_INVALID_ARGUMENT', `image: ${b.width} dots exceed ${this.model.printWidthDots}`, { width: b.width });
+    if (!this.model.raster)
+      throw new PrinterError('PRINTER_UNSUPPORTED', `${this.model.id} prints no raster images`, {
+        model: this.model.id,
+      });
+    if (b.width > this.model.printWidthDots)
+      throw new PrinterError('PRINTER_INVALID_ARGUMENT', `image: ${b.width} dots exceed ${this.model.printWidthDots}`, {
+        width: b.width,
+      });
     return this.push(rasterBytes(b));
   }
 
@@ -189,8 +235,17 @@ export class EscPosEncoder {
 
   /** ESC p: pulse on drawer pin 2 (or 5), on `onMs` and off `offMs` (2 ms units, rounded). */
   drawer(pin: 2 | 5 = 2, onMs = 50, offMs = 500): this {
-    if (!this.model.drawer) throw new PrinterError('PRINTER_UNSUPPORTED', `${this.model.id} has no drawer connector`, { model: this.model.id });
-    return this.push(encodeCommand('pulse', [pin === 2 ? 0 : 1, Math.min(255, Math.round(onMs / 2)), Math.min(255, Math.round(offMs / 2))]));
+    if (!this.model.drawer)
+      throw new PrinterError('PRINTER_UNSUPPORTED', `${this.model.id} has no drawer connector`, {
+        model: this.model.id,
+      });
+    return this.push(
+      encodeCommand('pulse', [
+        pin === 2 ? 0 : 1,
+        Math.min(255, Math.round(onMs / 2)),
+        Math.min(255, Math.round(offMs / 2)),
+      ]),
+    );
   }
 
   /** Bytes as given (already ESC/POS). */

@@ -25,7 +25,12 @@ export class PrinterError extends Error {
   readonly code: PrinterErrorCode;
   readonly context: Readonly<Record<string, unknown>>;
 
-  constructor(code: PrinterErrorCode, message: string, context: Readonly<Record<string, unknown>> = {}, options?: { cause?: unknown }) {
+  constructor(
+    code: PrinterErrorCode,
+    message: string,
+    context: Readonly<Record<string, unknown>> = {},
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = 'PrinterError';
     this.code = code;

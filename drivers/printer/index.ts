@@ -1,6 +1,15 @@
 export { PrinterError, isPrinterError, PRINTER_ERROR_CODES, type PrinterErrorCode } from './errors.js';
 export { encodeText, decodeText, printedLength } from './codepage.js';
-export { LAYOUTS, QR_FN, QR_ECC, QR_CN, BARCODE_SYSTEM, type CommandName, type CommandLayout, type QrEcc } from './layouts.js';
+export {
+  LAYOUTS,
+  QR_FN,
+  QR_ECC,
+  QR_CN,
+  BARCODE_SYSTEM,
+  type CommandName,
+  type CommandLayout,
+  type QrEcc,
+} from './layouts.js';
 export { encodeCommand, concatBytes } from './command.js';
 export { EscPosEncoder, qrNativeBytes, qrFunction, rasterBytes, type Align, type QrOptions } from './encoder.js';
 export { encodeDocument, type PrintDocument, type PrintOp } from './document.js';

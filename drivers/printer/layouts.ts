@@ -78,7 +78,12 @@ export const LAYOUTS = {
   /** GS L nL nH: left margin, dots. */
   leftMargin: { prefix: [GS, 0x4c], params: ['u16'] },
   /** GS V m [n]: cut. m 0/48 full, 1/49 partial; m 65 full and 66 partial after feeding n dots. */
-  cut: { prefix: [GS, 0x56], params: ['u8'], more: (a) => (a[0] === 65 || a[0] === 66 || a[0] === 97 || a[0] === 98 || a[0] === 103 || a[0] === 104 ? ['u8'] : []) },
+  cut: {
+    prefix: [GS, 0x56],
+    params: ['u8'],
+    more: (a) =>
+      a[0] === 65 || a[0] === 66 || a[0] === 97 || a[0] === 98 || a[0] === 103 || a[0] === 104 ? ['u8'] : [],
+  },
   /** GS W nL nH: print area width, dots. */
   printAreaWidth: { prefix: [GS, 0x57], params: ['u16'] },
   /** GS f n: HRI font. */
@@ -86,7 +91,12 @@ export const LAYOUTS = {
   /** GS h n: bar code height, dots. */
   barcodeHeight: { prefix: [GS, 0x68], params: ['u8'] },
   /** GS k m d1..dk NUL (m 0-6) or GS k m n d1..dn (m 65-79): print bar code. */
-  barcode: { prefix: [GS, 0x6b], params: ['u8'], more: (a) => (a[0]! >= 65 ? ['u8'] : []), data: (a) => (a[0]! >= 65 ? a[1]! : 'nul') },
+  barcode: {
+    prefix: [GS, 0x6b],
+    params: ['u8'],
+    more: (a) => (a[0]! >= 65 ? ['u8'] : []),
+    data: (a) => (a[0]! >= 65 ? a[1]! : 'nul'),
+  },
   /** GS r n: transmit status (1/49 paper sensor, 2/50 drawer); processed in order with the print data. */
   transmitStatus: { prefix: [GS, 0x72], params: ['u8'] },
   /** GS v 0 m xL xH yL yH d1..dk: raster bit image, x bytes wide, y dots high, k = x × y. */

@@ -38,9 +38,16 @@ export function isTransmitStatusReply(byte: number): boolean {
   return (byte & 0x90) === 0x00;
 }
 
-function bitsOf<N extends keyof typeof REALTIME_BITS>(n: N, byte: number): Record<keyof (typeof REALTIME_BITS)[N], boolean> {
+function bitsOf<N extends keyof typeof REALTIME_BITS>(
+  n: N,
+  byte: number,
+): Record<keyof (typeof REALTIME_BITS)[N], boolean> {
   if (!Number.isInteger(byte) || byte < 0 || byte > 0xff || !isRealtimeReply(byte)) {
-    throw new PrinterError('PRINTER_PROTOCOL', `DLE EOT ${n}: reply 0x${byte.toString(16).padStart(2, '0')} lacks the fixed bits 0xx1xx10`, { n, byte });
+    throw new PrinterError(
+      'PRINTER_PROTOCOL',
+      `DLE EOT ${n}: reply 0x${byte.toString(16).padStart(2, '0')} lacks the fixed bits 0xx1xx10`,
+      { n, byte },
+    );
   }
   const out: Record<string, boolean> = {};
   for (const [k, mask] of Object.entries(REALTIME_BITS[n])) out[k] = (byte & mask) === mask;
@@ -73,7 +80,11 @@ export function decodeRealtimeStatus(printer: number, offline: number, error: nu
 export function encodeRealtimeStatus(status: PrinterStatus): [number, number, number, number] {
   const on = (b: boolean, mask: number): number => (b ? mask : 0);
   return [
-    0x12 | on(status.drawerPin3High, 0x04) | on(!status.online, 0x08) | on(status.waitingOnlineRecovery, 0x20) | on(status.feedButton, 0x40),
+    0x12 |
+      on(status.drawerPin3High, 0x04) |
+      on(!status.online, 0x08) |
+      on(status.waitingOnlineRecovery, 0x20) |
+      on(status.feedButton, 0x40),
     0x12 | on(status.coverOpen, 0x04) | on(status.stoppedByPaperEnd, 0x20) | on(status.errorOccurred, 0x40),
     0x12 | on(status.cutterError, 0x08) | on(status.unrecoverableError, 0x20) | on(status.autoRecoverableError, 0x40),
     0x12 | on(status.paperNearEnd, 0x0c) | on(status.paperOut, 0x60),
@@ -82,7 +93,8 @@ export function encodeRealtimeStatus(status: PrinterStatus): [number, number, nu
 
 /** GS r 1 answer: paper near end (bits 0,1) and paper out (bits 2,3). */
 export function decodeTransmitPaperStatus(byte: number): { paperNearEnd: boolean; paperOut: boolean } {
-  if (!isTransmitStatusReply(byte)) throw new PrinterError('PRINTER_PROTOCOL', `GS r 1: answer 0x${byte.toString(16)} has bit 4 or 7 on`, { byte });
+  if (!isTransmitStatusReply(byte))
+    throw new PrinterError('PRINTER_PROTOCOL', `GS r 1: answer 0x${byte.toString(16)} has bit 4 or 7 on`, { byte });
   return { paperNearEnd: (byte & 0x03) === 0x03, paperOut: (byte & 0x0c) === 0x0c };
 }
 
@@ -107,7 +119,11 @@ export type PrinterEvent =
   | { readonly type: 'paper-near-end'; readonly status: PrinterStatus }
   | { readonly type: 'cover-open'; readonly status: PrinterStatus }
   | { readonly type: 'offline'; readonly status: PrinterStatus }
-  | { readonly type: 'error'; readonly status: PrinterStatus; readonly cause: 'cutter' | 'unrecoverable' | 'auto-recoverable' | 'other' }
+  | {
+      readonly type: 'error';
+      readonly status: PrinterStatus;
+      readonly cause: 'cutter' | 'unrecoverable' | 'auto-recoverable' | 'other';
+    }
   | { readonly type: 'idle'; readonly status: PrinterStatus }
   | { readonly type: 'disconnected' };
 
@@ -121,7 +137,8 @@ export function statusEvents(prev: PrinterStatus | undefined, next: PrinterStatu
   if (began('cutterError')) events.push({ type: 'error', status: next, cause: 'cutter' });
   if (began('unrecoverableError')) events.push({ type: 'error', status: next, cause: 'unrecoverable' });
   if (began('autoRecoverableError')) events.push({ type: 'error', status: next, cause: 'auto-recoverable' });
-  if (conditionOf(next) === 'offline' && (!prev || conditionOf(prev) !== 'offline')) events.push({ type: 'offline', status: next });
+  if (conditionOf(next) === 'offline' && (!prev || conditionOf(prev) !== 'offline'))
+    events.push({ type: 'offline', status: next });
   const idle = conditionOf(next) === 'idle';
   if (idle && (!prev || conditionOf(prev) !== 'idle')) events.push({ type: 'idle', status: next });
   return events;

@@ -9,7 +9,15 @@ interface UsbDeviceLike {
   releaseInterface(n: number): Promise<void>;
   transferOut(endpoint: number, data: Uint8Array): Promise<{ status: string }>;
   transferIn(endpoint: number, length: number): Promise<{ status: string; data?: DataView }>;
-  readonly configuration: { interfaces: { interfaceNumber: number; alternate: { interfaceClass: number; endpoints: { endpointNumber: number; direction: 'in' | 'out'; type: string }[] } }[] } | null;
+  readonly configuration: {
+    interfaces: {
+      interfaceNumber: number;
+      alternate: {
+        interfaceClass: number;
+        endpoints: { endpointNumber: number; direction: 'in' | 'out'; type: string }[];
+      };
+    }[];
+  } | null;
 }
 
 export interface UsbPrinterOptions {
@@ -20,7 +28,9 @@ export interface UsbPrinterOptions {
 }
 
 async function defaultFind(vendorId: number, productId: number): Promise<UsbDeviceLike | undefined> {
-  const mod = (await import('usb')) as unknown as { webusb: { getDevices(): Promise<(UsbDeviceLike & { vendorId: number; productId: number })[]> } };
+  const mod = (await import('usb')) as unknown as {
+    webusb: { getDevices(): Promise<(UsbDeviceLike & { vendorId: number; productId: number })[]> };
+  };
   const devices = await mod.webusb.getDevices();
   return devices.find((d) => d.vendorId === vendorId && d.productId === productId);
 }
@@ -48,13 +58,19 @@ export class UsbPrinterTransport implements Transport {
 
   async open(): Promise<void> {
     const d = await (this.opts.find ?? defaultFind)(this.opts.vendorId, this.opts.productId).catch((e: unknown) => {
-      throw new TransportError('TRANSPORT_OPEN_FAILED', `${this.description}: ${(e as Error).message}`, {}, { cause: e });
+      throw new TransportError(
+        'TRANSPORT_OPEN_FAILED',
+        `${this.description}: ${(e as Error).message}`,
+        {},
+        { cause: e },
+      );
     });
     if (!d) throw new TransportError('TRANSPORT_OPEN_FAILED', `${this.description}: no such device`, {});
     try {
       await d.open();
       if (!d.configuration) await d.selectConfiguration(1);
-      const ifc = d.configuration?.interfaces.find((i) => i.alternate.interfaceClass === 7) ?? d.configuration?.interfaces[0];
+      const ifc =
+        d.configuration?.interfaces.find((i) => i.alternate.interfaceClass === 7) ?? d.configuration?.interfaces[0];
       if (!ifc) throw new Error('no interface');
       this.iface = ifc.interfaceNumber;
       await d.claimInterface(this.iface);
@@ -65,7 +81,12 @@ export class UsbPrinterTransport implements Transport {
       this.epOut = out.endpointNumber;
       this.epIn = inn?.endpointNumber ?? 0;
     } catch (e) {
-      throw new TransportError('TRANSPORT_OPEN_FAILED', `${this.description}: ${(e as Error).message}`, {}, { cause: e });
+      throw new TransportError(
+        'TRANSPORT_OPEN_FAILED',
+        `${this.description}: ${(e as Error).message}`,
+        {},
+        { cause: e },
+      );
     }
     this.device = d;
     this.closing = false;
@@ -79,10 +100,16 @@ export class UsbPrinterTransport implements Transport {
       try {
         const r = await d.transferIn(this.epIn, 64);
         if (this.closing) return null;
-        if (r.data && r.data.byteLength > 0) return new Uint8Array(r.data.buffer, r.data.byteOffset, r.data.byteLength).slice();
+        if (r.data && r.data.byteLength > 0)
+          return new Uint8Array(r.data.buffer, r.data.byteOffset, r.data.byteLength).slice();
       } catch (e) {
         if (this.closing) return null;
-        throw new TransportError('TRANSPORT_DISCONNECTED', `${this.description}: ${(e as Error).message}`, {}, { cause: e });
+        throw new TransportError(
+          'TRANSPORT_DISCONNECTED',
+          `${this.description}: ${(e as Error).message}`,
+          {},
+          { cause: e },
+        );
       }
     }
   }
@@ -94,7 +121,12 @@ export class UsbPrinterTransport implements Transport {
       const r = await d.transferOut(this.epOut, bytes);
       if (r.status !== 'ok') throw new Error(`transfer ${r.status}`);
     } catch (e) {
-      throw new TransportError('TRANSPORT_DISCONNECTED', `${this.description}: ${(e as Error).message}`, {}, { cause: e });
+      throw new TransportError(
+        'TRANSPORT_DISCONNECTED',
+        `${this.description}: ${(e as Error).message}`,
+        {},
+        { cause: e },
+      );
     }
   }
 

@@ -52,8 +52,11 @@ export interface UsbId {
 /** The known pinpad the port's USB ids name, if any. */
 export function knownPinpad(port: PortInfo, extra: readonly UsbId[] = []): string | undefined {
   if (port.vendorId === undefined) return undefined;
-  const match = (id: UsbId) => id.vendorId === port.vendorId && (id.productId === undefined || id.productId === port.productId);
-  const known = KNOWN_PINPAD_USB_IDS.filter(match).sort((a, b) => (b.productId !== undefined ? 1 : 0) - (a.productId !== undefined ? 1 : 0))[0];
+  const match = (id: UsbId) =>
+    id.vendorId === port.vendorId && (id.productId === undefined || id.productId === port.productId);
+  const known = KNOWN_PINPAD_USB_IDS.filter(match).sort(
+    (a, b) => (b.productId !== undefined ? 1 : 0) - (a.productId !== undefined ? 1 : 0),
+  )[0];
   if (known) return known.name;
   return extra.some(match) ? 'configured USB id' : undefined;
 }
@@ -72,19 +75,29 @@ export interface DiscoveryOptions {
  * else a port whose udev name contains `udevName`; else the ports whose USB ids are known pinpads.
  * A port matching none (a fiscal printer, a scale) is never returned.
  */
-export async function discoverPinpadPorts(opts: DiscoveryOptions, ports?: readonly PortInfo[]): Promise<{ path: string; why: string }[]> {
+export async function discoverPinpadPorts(
+  opts: DiscoveryOptions,
+  ports?: readonly PortInfo[],
+): Promise<{ path: string; why: string }[]> {
   if (opts.path) return [{ path: opts.path, why: 'configured path' }];
   const list = ports ?? (await listSerialPorts());
   if (opts.udevName) {
     const needle = opts.udevName.toLowerCase();
     return list.flatMap((p) =>
-      (p.aliases ?? []).filter((a) => path.basename(a).toLowerCase().includes(needle)).map((a) => ({ path: a, why: `udev name ${path.basename(a)}` })),
+      (p.aliases ?? [])
+        .filter((a) => path.basename(a).toLowerCase().includes(needle))
+        .map((a) => ({ path: a, why: `udev name ${path.basename(a)}` })),
     );
   }
   return list.flatMap((p) => {
     const name = knownPinpad(p, opts.usbIds);
     if (!name) return [];
     const stable = (p.aliases ?? []).find((a) => a.startsWith('/dev/serial/by-id/'));
-    return [{ path: stable ?? p.path, why: `USB ${p.vendorId!.toString(16).padStart(4, '0')}:${(p.productId ?? 0).toString(16).padStart(4, '0')} ${name}` }];
+    return [
+      {
+        path: stable ?? p.path,
+        why: `USB ${p.vendorId!.toString(16).padStart(4, '0')}:${(p.productId ?? 0).toString(16).padStart(4, '0')} ${name}`,
+      },
+    ];
   });
 }

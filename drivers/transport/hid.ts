@@ -46,14 +46,23 @@ export class HidTransport implements Transport {
     try {
       this.device = await nodeHid().HIDAsync.open(this.opts.path);
     } catch (e) {
-      throw new TransportError('TRANSPORT_OPEN_FAILED', `${this.description}: ${(e as Error).message}`, { path: this.opts.path }, { cause: e });
+      throw new TransportError(
+        'TRANSPORT_OPEN_FAILED',
+        `${this.description}: ${(e as Error).message}`,
+        { path: this.opts.path },
+        { cause: e },
+      );
     }
     this.device.on('data', (report: Buffer) => {
       const len = Math.min(report[0] ?? 0, report.length - 1);
       if (len > 0) this.queue.push(Uint8Array.from(report.subarray(1, 1 + len)));
     });
     this.device.on('error', (e: unknown) =>
-      this.queue.end(this.closing ? null : new TransportError('TRANSPORT_DISCONNECTED', `${this.description}: device lost`, {}, { cause: e })),
+      this.queue.end(
+        this.closing
+          ? null
+          : new TransportError('TRANSPORT_DISCONNECTED', `${this.description}: device lost`, {}, { cause: e }),
+      ),
     );
   }
 
@@ -95,7 +104,9 @@ export class HidTransport implements Transport {
 
 /** HID devices that could be pinpads: keyboards (usage page 1, usage 6) are left out. */
 export async function listHidDevices(): Promise<PortInfo[]> {
-  const devices = await nodeHid().devicesAsync().catch(() => [] as HID.Device[]);
+  const devices = await nodeHid()
+    .devicesAsync()
+    .catch(() => [] as HID.Device[]);
   return devices
     .filter((d) => d.path && !(d.usagePage === 1 && d.usage === 6))
     .map((d) => ({

@@ -32,18 +32,42 @@ export class SerialTransport implements Transport {
   }
 
   open(): Promise<void> {
-    const port = new (serialport().SerialPort)({ path: this.opts.path, baudRate: this.opts.baudRate ?? 19200, dataBits: 8, parity: 'none', stopBits: 1, autoOpen: false });
+    const port = new (serialport().SerialPort)({
+      path: this.opts.path,
+      baudRate: this.opts.baudRate ?? 19200,
+      dataBits: 8,
+      parity: 'none',
+      stopBits: 1,
+      autoOpen: false,
+    });
     this.port = port;
     this.queue = new ChunkQueue();
     this.closing = false;
     const lost = (why: string, cause?: unknown): void =>
-      this.queue.end(this.closing ? null : new TransportError('TRANSPORT_DISCONNECTED', `${this.description}: ${why}`, { path: this.opts.path }, { cause }));
+      this.queue.end(
+        this.closing
+          ? null
+          : new TransportError(
+              'TRANSPORT_DISCONNECTED',
+              `${this.description}: ${why}`,
+              { path: this.opts.path },
+              { cause },
+            ),
+      );
     port.on('data', (chunk: Buffer) => this.queue.push(Uint8Array.from(chunk)));
     port.on('close', (err: unknown) => lost(err ? 'device lost' : 'port closed', err));
     port.on('error', (err: unknown) => lost('port error', err));
     return new Promise((resolve, reject) => {
       port.open((err) => {
-        if (err) reject(new TransportError('TRANSPORT_OPEN_FAILED', `${this.description}: ${err.message}`, { path: this.opts.path }, { cause: err }));
+        if (err)
+          reject(
+            new TransportError(
+              'TRANSPORT_OPEN_FAILED',
+              `${this.description}: ${err.message}`,
+              { path: this.opts.path },
+              { cause: err },
+            ),
+          );
         else resolve();
       });
     });
@@ -55,9 +79,18 @@ export class SerialTransport implements Transport {
 
   write(bytes: Uint8Array): Promise<void> {
     const port = this.port;
-    if (!port || !this.isOpen) return Promise.reject(new TransportError('TRANSPORT_DISCONNECTED', `${this.description}: not open`));
+    if (!port || !this.isOpen)
+      return Promise.reject(new TransportError('TRANSPORT_DISCONNECTED', `${this.description}: not open`));
     return new Promise((resolve, reject) => {
-      const fail = (err: unknown): void => reject(new TransportError('TRANSPORT_DISCONNECTED', `${this.description}: write failed`, { path: this.opts.path }, { cause: err }));
+      const fail = (err: unknown): void =>
+        reject(
+          new TransportError(
+            'TRANSPORT_DISCONNECTED',
+            `${this.description}: write failed`,
+            { path: this.opts.path },
+            { cause: err },
+          ),
+        );
       port.write(Buffer.from(bytes), (err) => {
         if (err) return fail(err);
         port.drain((e) => (e ? fail(e) : resolve()));

@@ -32,7 +32,12 @@ export class TcpTransport implements Transport {
       socket.setNoDelay(true);
       const timer = setTimeout(() => {
         socket.destroy();
-        reject(new TransportError('TRANSPORT_OPEN_FAILED', `${this.description}: connect timed out`, { host: this.opts.host, port: this.opts.port }));
+        reject(
+          new TransportError('TRANSPORT_OPEN_FAILED', `${this.description}: connect timed out`, {
+            host: this.opts.host,
+            port: this.opts.port,
+          }),
+        );
       }, this.opts.connectTimeoutMs ?? 3000);
       socket.once('connect', () => {
         clearTimeout(timer);
@@ -41,12 +46,19 @@ export class TcpTransport implements Transport {
       });
       socket.once('error', (err) => {
         clearTimeout(timer);
-        if (this.socket !== socket) reject(new TransportError('TRANSPORT_OPEN_FAILED', `${this.description}: ${err.message}`, {}, { cause: err }));
+        if (this.socket !== socket)
+          reject(
+            new TransportError('TRANSPORT_OPEN_FAILED', `${this.description}: ${err.message}`, {}, { cause: err }),
+          );
       });
       socket.on('data', (chunk: Buffer) => this.queue.push(Uint8Array.from(chunk)));
       socket.on('close', () => {
         if (this.socket === socket || this.socket === undefined) {
-          this.queue.end(this.closing ? null : new TransportError('TRANSPORT_DISCONNECTED', `${this.description}: connection closed`));
+          this.queue.end(
+            this.closing
+              ? null
+              : new TransportError('TRANSPORT_DISCONNECTED', `${this.description}: connection closed`),
+          );
         }
       });
     });
@@ -58,9 +70,16 @@ export class TcpTransport implements Transport {
 
   write(bytes: Uint8Array): Promise<void> {
     const s = this.socket;
-    if (!s || !this.isOpen) return Promise.reject(new TransportError('TRANSPORT_DISCONNECTED', `${this.description}: not connected`));
+    if (!s || !this.isOpen)
+      return Promise.reject(new TransportError('TRANSPORT_DISCONNECTED', `${this.description}: not connected`));
     return new Promise((resolve, reject) => {
-      s.write(bytes, (err) => (err ? reject(new TransportError('TRANSPORT_DISCONNECTED', `${this.description}: write failed`, {}, { cause: err })) : resolve()));
+      s.write(bytes, (err) =>
+        err
+          ? reject(
+              new TransportError('TRANSPORT_DISCONNECTED', `${this.description}: write failed`, {}, { cause: err }),
+            )
+          : resolve(),
+      );
     });
   }
 

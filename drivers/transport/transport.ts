@@ -47,7 +47,12 @@ export type TransportErrorCode = 'TRANSPORT_OPEN_FAILED' | 'TRANSPORT_DISCONNECT
 export class TransportError extends Error {
   readonly code: TransportErrorCode;
   readonly context: Readonly<Record<string, unknown>>;
-  constructor(code: TransportErrorCode, message: string, context: Readonly<Record<string, unknown>> = {}, options?: { cause?: unknown }) {
+  constructor(
+    code: TransportErrorCode,
+    message: string,
+    context: Readonly<Record<string, unknown>> = {},
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = 'TransportError';
     this.code = code;

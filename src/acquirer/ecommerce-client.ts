@@ -18,7 +18,14 @@ export interface PixSaleRequest {
  */
 export interface QrSaleRequest {
   MerchantOrderId: string;
-  Payment: { Type: 'qrcode'; Amount: number; Installments: number; Capture: boolean; Modality?: 'Credit' | 'Debit'; QrCode?: { MerchantName?: string } };
+  Payment: {
+    Type: 'qrcode';
+    Amount: number;
+    Installments: number;
+    Capture: boolean;
+    Modality?: 'Credit' | 'Debit';
+    QrCode?: { MerchantName?: string };
+  };
 }
 
 export interface EcommerceSale {
@@ -91,11 +98,20 @@ export class EcommerceClient {
   async #json<N extends RouteName>(name: N, params: RouteParams<N>, options: SendOptions = {}): Promise<unknown> {
     const res: AcquirerResponse = await this.#o.http.send(name, params, {
       ...options,
-      headers: { ...options.headers, MerchantId: this.#o.merchantId, MerchantKey: this.#o.merchantKey.reveal(), RequestId: randomUUID() },
+      headers: {
+        ...options.headers,
+        MerchantId: this.#o.merchantId,
+        MerchantKey: this.#o.merchantKey.reveal(),
+        RequestId: randomUUID(),
+      },
     });
     if (res.status < 200 || res.status >= 300) throw httpError(name, res.status, res.body);
     if (res.notJson || res.body === undefined) {
-      throw new OmniposError('ACQUIRER_BAD_RESPONSE', `${name}: HTTP ${res.status} with a body that is not JSON`, { route: name, status: res.status, outcomeUnknown: true });
+      throw new OmniposError('ACQUIRER_BAD_RESPONSE', `${name}: HTTP ${res.status} with a body that is not JSON`, {
+        route: name,
+        status: res.status,
+        outcomeUnknown: true,
+      });
     }
     return res.body;
   }
@@ -115,13 +131,21 @@ export class EcommerceClient {
   }
 
   /** `PUT /1/sales/{PaymentId}/void[?Amount=cents]`: cancel a pending sale, void a paid QR sale, refund a paid Pix. */
-  async voidSale(paymentId: string, amount?: number, options: { timeoutMs?: number } = {}): Promise<EcommerceVoidAnswer> {
+  async voidSale(
+    paymentId: string,
+    amount?: number,
+    options: { timeoutMs?: number } = {},
+  ): Promise<EcommerceVoidAnswer> {
     // The manual's void request names Content-Type: application/json as required, though it has no body.
-    return (await this.#json('ecommerceSaleVoid', { PaymentId: paymentId }, {
-      ...(amount !== undefined ? { query: { Amount: String(amount) } } : {}),
-      headers: { 'content-type': 'application/json' },
-      ...options,
-    })) as EcommerceVoidAnswer;
+    return (await this.#json(
+      'ecommerceSaleVoid',
+      { PaymentId: paymentId },
+      {
+        ...(amount !== undefined ? { query: { Amount: String(amount) } } : {}),
+        headers: { 'content-type': 'application/json' },
+        ...options,
+      },
+    )) as EcommerceVoidAnswer;
   }
 
   /** `GET /1/cardBin/{first six digits}`. */

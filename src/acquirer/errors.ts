@@ -42,7 +42,10 @@ export function returnOf(body: unknown): { returnCode?: string | number; returnM
 export function httpError(route: RouteName, status: number, body: unknown): OmniposError {
   const ret = returnOf(body);
   const outcomeUnknown = status >= 500 || status === 408;
-  const detail = ret.returnCode !== undefined ? ` ReturnCode ${String(ret.returnCode)}${ret.returnMessage ? ` (${ret.returnMessage.trim()})` : ''}` : '';
+  const detail =
+    ret.returnCode !== undefined
+      ? ` ReturnCode ${String(ret.returnCode)}${ret.returnMessage ? ` (${ret.returnMessage.trim()})` : ''}`
+      : '';
   const ctx: AcquirerErrorContext = { route, status, ...ret, outcomeUnknown };
   if (status === 401 || status === 403) {
     return new OmniposError('ACQUIRER_AUTH_FAILED', `${route}: HTTP ${status}${detail}`, ctx);

@@ -53,7 +53,15 @@ export interface AcquirerResponse {
   notJson: boolean;
 }
 
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'UND_ERR_CONNECT_TIMEOUT', 'EADDRNOTAVAIL']);
+const NOT_SENT = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'EADDRNOTAVAIL',
+]);
 
 function errorCode(e: unknown): string | undefined {
   let cur: unknown = e;
@@ -78,7 +86,10 @@ export class AcquirerHttp {
 
   constructor(options: AcquirerHttpOptions) {
     if (!Number.isInteger(options.timeoutMs) || options.timeoutMs <= 0) {
-      throw new OmniposError('INVALID_ARGUMENT', `acquirer http: timeoutMs must be a positive integer, got ${options.timeoutMs}`);
+      throw new OmniposError(
+        'INVALID_ARGUMENT',
+        `acquirer http: timeoutMs must be a positive integer, got ${options.timeoutMs}`,
+      );
     }
     this.#o = options;
     this.#dispatcher = options.dispatcher;
@@ -90,14 +101,22 @@ export class AcquirerHttp {
     const key = ROUTES[name].base;
     const base = this.#o.bases[key].replace(/\/+$/, '');
     if (base === '') {
-      throw new OmniposError('INVALID_ARGUMENT', `${name}: no ${key} address is configured (acquirer.${key}Url)`, { route: name, base: key, outcomeUnknown: false });
+      throw new OmniposError('INVALID_ARGUMENT', `${name}: no ${key} address is configured (acquirer.${key}Url)`, {
+        route: name,
+        base: key,
+        outcomeUnknown: false,
+      });
     }
     const qs = query && Object.keys(query).length > 0 ? `?${new URLSearchParams(query).toString()}` : '';
     return `${base}${routePath(name, params)}${qs}`;
   }
 
   /** Sends one request (repeating it only when the route is safe to repeat). */
-  async send<N extends RouteName>(name: N, params: RouteParams<N>, options: SendOptions = {}): Promise<AcquirerResponse> {
+  async send<N extends RouteName>(
+    name: N,
+    params: RouteParams<N>,
+    options: SendOptions = {},
+  ): Promise<AcquirerResponse> {
     const spec = ROUTES[name];
     const tries = spec.safeToRepeat ? 1 + (this.#o.safeRetries ?? 1) : 1;
     let last: unknown;
@@ -166,7 +185,14 @@ export class AcquirerHttp {
       }
     }
     this.#log.debug({ route: name, status: res.statusCode, ms: Date.now() - started }, 'acquirer answer');
-    return { route: name, status: res.statusCode, body: parsed, text, notJson, ...(validDate ? { date: validDate } : {}) };
+    return {
+      route: name,
+      status: res.statusCode,
+      body: parsed,
+      text,
+      notJson,
+      ...(validDate ? { date: validDate } : {}),
+    };
   }
 
   #transportError(route: RouteName, e: unknown, aborted: boolean, timeoutMs: number): OmniposError {
@@ -175,7 +201,9 @@ export class AcquirerHttp {
     if (timedOut) {
       const ctx: AcquirerErrorContext = { route, outcomeUnknown: true, transport: 'timeout' };
       this.#log.warn({ route, timeoutMs }, 'acquirer did not answer in time');
-      return new OmniposError('ACQUIRER_UNKNOWN_OUTCOME', `${route}: no answer within ${timeoutMs} ms`, ctx, { cause: e });
+      return new OmniposError('ACQUIRER_UNKNOWN_OUTCOME', `${route}: no answer within ${timeoutMs} ms`, ctx, {
+        cause: e,
+      });
     }
     if (code && NOT_SENT.has(code)) {
       const ctx: AcquirerErrorContext = { route, outcomeUnknown: false, transport: 'not-sent' };
@@ -184,7 +212,9 @@ export class AcquirerHttp {
     }
     const ctx: AcquirerErrorContext = { route, outcomeUnknown: true, transport: 'lost' };
     this.#log.warn({ route, code }, 'acquirer connection lost');
-    return new OmniposError('ACQUIRER_UNKNOWN_OUTCOME', `${route}: connection lost (${code ?? 'unknown'})`, ctx, { cause: e });
+    return new OmniposError('ACQUIRER_UNKNOWN_OUTCOME', `${route}: connection lost (${code ?? 'unknown'})`, ctx, {
+      cause: e,
+    });
   }
 
   /** Closes the private dispatcher (not one that was injected). */

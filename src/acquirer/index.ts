@@ -7,12 +7,34 @@ import { OmniClient } from './omni-client.js';
 import { EcommerceClient } from './ecommerce-client.js';
 import { WalletClient } from './wallet-client.js';
 
-export { ROUTES, routePath, matchRoute, type RouteName, type RouteBase, type RouteSpec, type RouteMatch, type HttpMethod } from './routes.js';
+export {
+  ROUTES,
+  routePath,
+  matchRoute,
+  type RouteName,
+  type RouteBase,
+  type RouteSpec,
+  type RouteMatch,
+  type HttpMethod,
+} from './routes.js';
 export { AcquirerHttp, type AcquirerHttpOptions, type AcquirerResponse, type SendOptions } from './http.js';
 export { OmniTokens, OMNI_SCOPES, type ScopeFamily, type SecretSource } from './oauth.js';
 export { OmniClient, type CallOptions } from './omni-client.js';
-export { WalletClient, type WalletPayment, type WalletPaymentAnswer, type WalletClientOptions } from './wallet-client.js';
-export { EcommerceClient, ecommercePaymentId, type PixSaleRequest, type QrSaleRequest, type EcommerceSale, type EcommerceVoidAnswer, type CardBinAnswer } from './ecommerce-client.js';
+export {
+  WalletClient,
+  type WalletPayment,
+  type WalletPaymentAnswer,
+  type WalletClientOptions,
+} from './wallet-client.js';
+export {
+  EcommerceClient,
+  ecommercePaymentId,
+  type PixSaleRequest,
+  type QrSaleRequest,
+  type EcommerceSale,
+  type EcommerceVoidAnswer,
+  type CardBinAnswer,
+} from './ecommerce-client.js';
 export { httpError, isOutcomeUnknown, acquirerContext, returnOf, type AcquirerErrorContext } from './errors.js';
 export * from './outcomes.js';
 export { saleOwnership, findOurSale, type OurSale, type Ownership } from './ownership.js';
@@ -94,7 +116,9 @@ export function createAcquirer(deps: AcquirerDeps): Acquirer {
     ...(deps.tokenMarginMs !== undefined ? { marginMs: deps.tokenMarginMs } : {}),
   });
   const omni = new OmniClient({ http, tokens, log });
-  const ecommerce = deps.ecommerce ? new EcommerceClient({ http, merchantId: deps.ecommerce.merchantId, merchantKey: deps.ecommerce.merchantKey }) : undefined;
+  const ecommerce = deps.ecommerce
+    ? new EcommerceClient({ http, merchantId: deps.ecommerce.merchantId, merchantKey: deps.ecommerce.merchantKey })
+    : undefined;
   const wallet = new WalletClient({ http, clientId: s.clientId, clientSecret: deps.clientSecret, clock: deps.clock });
   return { http, tokens, omni, wallet, ...(ecommerce ? { ecommerce } : {}), close: () => http.close() };
 }

@@ -81,11 +81,15 @@ export class OmniTokens {
 
   async #fetch(scope: ScopeFamily, timeoutMs?: number): Promise<string> {
     const basic = Buffer.from(`${this.#o.clientId}:${this.#o.clientSecret.reveal()}`).toString('base64');
-    const res = await this.#o.http.send('omniToken', {}, {
-      form: { grant_type: 'client_credentials', scope: OMNI_SCOPES[scope] },
-      headers: { authorization: `Basic ${basic}` },
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-    });
+    const res = await this.#o.http.send(
+      'omniToken',
+      {},
+      {
+        form: { grant_type: 'client_credentials', scope: OMNI_SCOPES[scope] },
+        headers: { authorization: `Basic ${basic}` },
+        ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      },
+    );
     if (res.status !== 200 && res.status !== 201) throw httpError('omniToken', res.status, res.body);
     const parsed = TokenAnswer.safeParse(res.body);
     if (!parsed.success) {
@@ -97,7 +101,10 @@ export class OmniTokens {
     }
     const lifetimeMs = parsed.data.expires_in * 1000;
     const margin = Math.min(this.#o.marginMs ?? 60_000, lifetimeMs / 10);
-    this.#cache.set(scope, { token: parsed.data.access_token, renewAt: this.#o.clock.now().getTime() + lifetimeMs - margin });
+    this.#cache.set(scope, {
+      token: parsed.data.access_token,
+      renewAt: this.#o.clock.now().getTime() + lifetimeMs - margin,
+    });
     return parsed.data.access_token;
   }
 }

@@ -60,7 +60,11 @@ export class OmniClient {
   }
 
   /** Sends with a bearer token; renews the token once on a 401. Returns the answer, any status. */
-  async raw<N extends RouteName>(name: N, params: RouteParams<N>, options: SendOptions = {}): Promise<AcquirerResponse> {
+  async raw<N extends RouteName>(
+    name: N,
+    params: RouteParams<N>,
+    options: SendOptions = {},
+  ): Promise<AcquirerResponse> {
     const spec = ROUTES[name] as { scope?: ScopeFamily };
     const scope: ScopeFamily = spec.scope ?? 'transactional';
     const token = await this.#tokens.token(scope);
@@ -95,17 +99,25 @@ export class OmniClient {
     }
     const body = await this.#json('saleCreate', {}, { json: sale, ...options });
     if (!isObject(body) || !isObject(body.Payment)) {
-      throw new OmniposError('ACQUIRER_BAD_RESPONSE', 'saleCreate: the answer has no Payment', { route: 'saleCreate', outcomeUnknown: true });
+      throw new OmniposError('ACQUIRER_BAD_RESPONSE', 'saleCreate: the answer has no Payment', {
+        route: 'saleCreate',
+        outcomeUnknown: true,
+      });
     }
     return body as PhysicalSaleResponse;
   }
 
   /** Sends the sale and applies the sale table; never throws for what the host or the network did. */
-  async authorize(sale: PhysicalSaleRequest, options: CallOptions = {}): Promise<{ outcome: SaleOutcome; answer?: PhysicalSaleResponse }> {
+  async authorize(
+    sale: PhysicalSaleRequest,
+    options: CallOptions = {},
+  ): Promise<{ outcome: SaleOutcome; answer?: PhysicalSaleResponse }> {
     try {
       const res = await this.raw('saleCreate', {}, { json: sale, ...options });
       const outcome = saleOutcome({ kind: 'answer', status: res.status, body: res.body }, sale.Payment.Capture);
-      return isObject(res.body) && isObject(res.body.Payment) ? { outcome, answer: res.body as PhysicalSaleResponse } : { outcome };
+      return isObject(res.body) && isObject(res.body.Payment)
+        ? { outcome, answer: res.body as PhysicalSaleResponse }
+        : { outcome };
     } catch (e) {
       if (e instanceof OmniposError && e.code === 'INVALID_ARGUMENT') throw e;
       return { outcome: saleOutcome(exchangeOf({ error: e }), sale.Payment.Capture) };
@@ -119,25 +131,45 @@ export class OmniClient {
 
   /** `GET /1/physicalSales/MerchantOrderId/{MerchantOrderId}`. A 404 throws with status 404: not final by itself. */
   async getSaleByOrderId(merchantOrderId: string, options: CallOptions = {}): Promise<PhysicalSaleResponse> {
-    return (await this.#json('saleGetByOrderId', { MerchantOrderId: merchantOrderId }, options)) as PhysicalSaleResponse;
+    return (await this.#json(
+      'saleGetByOrderId',
+      { MerchantOrderId: merchantOrderId },
+      options,
+    )) as PhysicalSaleResponse;
   }
 
   /** `PUT …/{PaymentId}/confirmation`; chip sales send the card's EMV data. */
   async confirmSale(paymentId: string, chip?: ConfirmChipData, options: CallOptions = {}): Promise<OperationAnswer> {
-    return (await this.#json('saleConfirm', { PaymentId: paymentId }, { json: chip ?? {}, ...options })) as OperationAnswer;
+    return (await this.#json(
+      'saleConfirm',
+      { PaymentId: paymentId },
+      { json: chip ?? {}, ...options },
+    )) as OperationAnswer;
   }
 
   /** `DELETE /1/physicalSales/{PaymentId}`; chip sales send the card's EMV data. */
   async undoSale(paymentId: string, chip?: UndoChipData, options: CallOptions = {}): Promise<OperationAnswer> {
-    return (await this.#json('saleUndo', { PaymentId: paymentId }, { ...(chip ? { json: chip } : {}), ...options })) as OperationAnswer;
+    return (await this.#json(
+      'saleUndo',
+      { PaymentId: paymentId },
+      { ...(chip ? { json: chip } : {}), ...options },
+    )) as OperationAnswer;
   }
 
   /** `DELETE /1/physicalSales/orderId/{MerchantOrderId}`: when the sale's answer never arrived. */
-  async undoSaleByOrderId(merchantOrderId: string, chip?: UndoChipData, options: CallOptions = {}): Promise<OperationAnswer> {
-    return (await this.#json('saleUndoByOrderId', { MerchantOrderId: merchantOrderId }, {
-      ...(chip ? { json: chip } : {}),
-      ...options,
-    })) as OperationAnswer;
+  async undoSaleByOrderId(
+    merchantOrderId: string,
+    chip?: UndoChipData,
+    options: CallOptions = {},
+  ): Promise<OperationAnswer> {
+    return (await this.#json(
+      'saleUndoByOrderId',
+      { MerchantOrderId: merchantOrderId },
+      {
+        ...(chip ? { json: chip } : {}),
+        ...options,
+      },
+    )) as OperationAnswer;
   }
 
   /* ----------------------------------------------------------- voids */
@@ -148,15 +180,27 @@ export class OmniClient {
   }
 
   async confirmVoid(paymentId: string, voidId: string, options: CallOptions = {}): Promise<VoidAnswer> {
-    return (await this.#json('voidConfirm', { PaymentId: paymentId, VoidId: voidId }, { json: {}, ...options })) as VoidAnswer;
+    return (await this.#json(
+      'voidConfirm',
+      { PaymentId: paymentId, VoidId: voidId },
+      { json: {}, ...options },
+    )) as VoidAnswer;
   }
 
   async undoVoid(paymentId: string, voidId: string, options: CallOptions = {}): Promise<VoidAnswer> {
     return (await this.#json('voidUndo', { PaymentId: paymentId, VoidId: voidId }, options)) as VoidAnswer;
   }
 
-  async undoVoidByMerchantVoidId(paymentId: string, merchantVoidId: string, options: CallOptions = {}): Promise<VoidAnswer> {
-    return (await this.#json('voidUndoByMerchantVoidId', { PaymentId: paymentId, MerchantVoidId: merchantVoidId }, options)) as VoidAnswer;
+  async undoVoidByMerchantVoidId(
+    paymentId: string,
+    merchantVoidId: string,
+    options: CallOptions = {},
+  ): Promise<VoidAnswer> {
+    return (await this.#json(
+      'voidUndoByMerchantVoidId',
+      { PaymentId: paymentId, MerchantVoidId: merchantVoidId },
+      options,
+    )) as VoidAnswer;
   }
 
   async getVoid(paymentId: string, voidId: string, options: CallOptions = {}): Promise<VoidAnswer> {
@@ -188,15 +232,23 @@ export class OmniClient {
   /* ------------------------------------- initialization, registration */
 
   /** `GET /initialization/{SubordinatedMerchantId}/{TerminalId}` (parameters address). */
-  async initialization(subordinatedMerchantId: string, terminalId: string, options: CallOptions = {}): Promise<Record<string, unknown>> {
-    return (await this.#json('initialization', { SubordinatedMerchantId: subordinatedMerchantId, TerminalId: terminalId }, options)) as Record<
-      string,
-      unknown
-    >;
+  async initialization(
+    subordinatedMerchantId: string,
+    terminalId: string,
+    options: CallOptions = {},
+  ): Promise<Record<string, unknown>> {
+    return (await this.#json(
+      'initialization',
+      { SubordinatedMerchantId: subordinatedMerchantId, TerminalId: terminalId },
+      options,
+    )) as Record<string, unknown>;
   }
 
   /** `POST /initialization` with the pinpad's `TechnicalParameter` ("baixa técnica"). */
-  async initializationTechnical(body: Record<string, unknown>, options: CallOptions = {}): Promise<Record<string, unknown>> {
+  async initializationTechnical(
+    body: Record<string, unknown>,
+    options: CallOptions = {},
+  ): Promise<Record<string, unknown>> {
     return (await this.#json('initializationTechnical', {}, { json: body, ...options })) as Record<string, unknown>;
   }
 
@@ -205,14 +257,22 @@ export class OmniClient {
   }
 
   async getMerchant(subordinatedMerchantId: string, options: CallOptions = {}): Promise<Record<string, unknown>> {
-    return (await this.#json('merchantGet', { SubordinatedMerchantId: subordinatedMerchantId }, options)) as Record<string, unknown>;
-  }
-
-  async updateMerchant(subordinatedMerchantId: string, body: Record<string, unknown>, options: CallOptions = {}): Promise<Record<string, unknown>> {
-    return (await this.#json('merchantUpdate', { SubordinatedMerchantId: subordinatedMerchantId }, { json: body, ...options })) as Record<
+    return (await this.#json('merchantGet', { SubordinatedMerchantId: subordinatedMerchantId }, options)) as Record<
       string,
       unknown
     >;
+  }
+
+  async updateMerchant(
+    subordinatedMerchantId: string,
+    body: Record<string, unknown>,
+    options: CallOptions = {},
+  ): Promise<Record<string, unknown>> {
+    return (await this.#json(
+      'merchantUpdate',
+      { SubordinatedMerchantId: subordinatedMerchantId },
+      { json: body, ...options },
+    )) as Record<string, unknown>;
   }
 
   async createTerminal(body: Record<string, unknown>, options: CallOptions = {}): Promise<Record<string, unknown>> {

@@ -18,7 +18,12 @@ export type Exchange =
 export function exchangeOf(settled: { response: AcquirerResponse } | { error: unknown }): Exchange {
   if ('response' in settled) return { kind: 'answer', status: settled.response.status, body: settled.response.body };
   const ctx = acquirerContext(settled.error);
-  if (ctx?.status !== undefined) return { kind: 'answer', status: ctx.status, body: { ReturnCode: ctx.returnCode, ReturnMessage: ctx.returnMessage } };
+  if (ctx?.status !== undefined)
+    return {
+      kind: 'answer',
+      status: ctx.status,
+      body: { ReturnCode: ctx.returnCode, ReturnMessage: ctx.returnMessage },
+    };
   if (ctx?.transport) return { kind: 'transport', failure: ctx.transport };
   // Anything else (a bug, a bad body) happened after the request may have left.
   return { kind: 'transport', failure: 'lost' };
@@ -27,7 +32,8 @@ export function exchangeOf(settled: { response: AcquirerResponse } | { error: un
 function payment(body: unknown): Record<string, unknown> | undefined {
   if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
   const b = body as Record<string, unknown>;
-  if (b.Payment && typeof b.Payment === 'object' && !Array.isArray(b.Payment)) return b.Payment as Record<string, unknown>;
+  if (b.Payment && typeof b.Payment === 'object' && !Array.isArray(b.Payment))
+    return b.Payment as Record<string, unknown>;
   return b;
 }
 
@@ -70,11 +76,14 @@ export function saleOutcome(ex: Exchange, captureRequested = true): SaleOutcome 
   const p = payment(body);
   const st = intField(p, 'Status');
   const paymentId = typeof p?.PaymentId === 'string' && p.PaymentId !== '' ? p.PaymentId : undefined;
-  if (st === undefined) return { kind: 'unknown', reason: 'answer without Payment.Status', ...(paymentId ? { paymentId } : {}) };
+  if (st === undefined)
+    return { kind: 'unknown', reason: 'answer without Payment.Status', ...(paymentId ? { paymentId } : {}) };
   if (st === 2 && paymentId) return { kind: 'approved', paymentId, ...ret };
   if (st === 2) return { kind: 'unknown', reason: 'Status 2 without PaymentId' };
   if (st === 1 && paymentId) {
-    return captureRequested ? { kind: 'anomaly', paymentId, reason: 'authorized-not-captured' } : { kind: 'approved', paymentId, ...ret };
+    return captureRequested
+      ? { kind: 'anomaly', paymentId, reason: 'authorized-not-captured' }
+      : { kind: 'approved', paymentId, ...ret };
   }
   if (st === 3) return { kind: 'declined', ...(paymentId ? { paymentId } : {}), ...ret };
   return { kind: 'unknown', reason: `Status ${st}`, ...(paymentId ? { paymentId } : {}) };
@@ -117,24 +126,37 @@ export function operationOutcome(op: Operation, ex: Exchange): OperationOutcome 
   const { status, body } = ex;
   if (status < 200 || status >= 300) {
     const ret = returnOf(body);
-    return { action: 'query', reason: `HTTP ${status}${ret.returnCode !== undefined ? ` ReturnCode ${JSON.stringify(ret.returnCode)}` : ''}: the answer decides nothing` };
+    return {
+      action: 'query',
+      reason: `HTTP ${status}${ret.returnCode !== undefined ? ` ReturnCode ${JSON.stringify(ret.returnCode)}` : ''}: the answer decides nothing`,
+    };
   }
   const p = payment(body);
   const cs = intField(p, 'ConfirmationStatus');
   const cancel = intField(p, 'CancellationStatus');
   const st = intField(p, 'Status');
-  const extra = { ...(cs !== undefined ? { confirmationStatus: cs } : {}), ...(cancel !== undefined ? { cancellationStatus: cancel } : {}) };
-  const unclear = (what: string): OperationOutcome => ({ action: 'query', reason: `2xx ${what}: not unambiguous`, ...extra });
+  const extra = {
+    ...(cs !== undefined ? { confirmationStatus: cs } : {}),
+    ...(cancel !== undefined ? { cancellationStatus: cancel } : {}),
+  };
+  const unclear = (what: string): OperationOutcome => ({
+    action: 'query',
+    reason: `2xx ${what}: not unambiguous`,
+    ...extra,
+  });
   switch (op) {
     case 'confirm':
       if (cs === 1) return { action: 'done', reason: 'confirmed', ...extra };
       if (cs === 2) return { action: 'dead-letter', reason: 'the sale was undone; it cannot be confirmed', ...extra };
-      if (st !== undefined && NOTHING_CHARGED_STATUSES.has(st)) return { action: 'done', reason: `Status ${st}: nothing to confirm`, ...extra };
+      if (st !== undefined && NOTHING_CHARGED_STATUSES.has(st))
+        return { action: 'done', reason: `Status ${st}: nothing to confirm`, ...extra };
       return unclear(`ConfirmationStatus ${String(cs)}`);
     case 'undo':
       if (cs === 2) return { action: 'done', reason: 'undone', ...extra };
-      if (cs === 1) return { action: 'needs-refund', reason: 'the sale is confirmed; the undo did not happen', ...extra };
-      if (st !== undefined && NOTHING_CHARGED_STATUSES.has(st)) return { action: 'done', reason: `Status ${st}: nothing to undo`, ...extra };
+      if (cs === 1)
+        return { action: 'needs-refund', reason: 'the sale is confirmed; the undo did not happen', ...extra };
+      if (st !== undefined && NOTHING_CHARGED_STATUSES.has(st))
+        return { action: 'done', reason: `Status ${st}: nothing to undo`, ...extra };
       return unclear(`ConfirmationStatus ${String(cs)}`);
     case 'void-confirm':
       // The Portuguese page's confirmation example answers CancellationStatus 4 with ConfirmatinoStatus 1:
@@ -175,7 +197,8 @@ function returnCodeZero(code: unknown): boolean {
  * CancellationStatus), with a `VoidId` either way; `CancellationStatus` 2 → declined.
  */
 export function voidOutcome(ex: Exchange): VoidOutcome {
-  if (ex.kind === 'transport') return ex.failure === 'not-sent' ? { kind: 'not-sent' } : { kind: 'unknown', reason: ex.failure };
+  if (ex.kind === 'transport')
+    return ex.failure === 'not-sent' ? { kind: 'not-sent' } : { kind: 'unknown', reason: ex.failure };
   const { status, body } = ex;
   const ret = returnOf(body);
   if (status >= 500 || status === 408) return { kind: 'unknown', reason: `HTTP ${status}` };
@@ -201,7 +224,10 @@ export function voidOutcome(ex: Exchange): VoidOutcome {
   if (cancel === 2) return { kind: 'declined', ...(voidId ? { voidId } : {}), ...ret };
   if (voidId && cancel === 1) return { kind: 'approved', voidId };
   if (voidId && cancel === undefined && st === 10 && returnCodeZero(p?.ReturnCode)) return { kind: 'approved', voidId };
-  return { kind: 'unknown', reason: `CancellationStatus ${String(cancel)}, Status ${String(st)}${voidId ? '' : ', no VoidId'}` };
+  return {
+    kind: 'unknown',
+    reason: `CancellationStatus ${String(cancel)}, Status ${String(st)}${voidId ? '' : ', no VoidId'}`,
+  };
 }
 
 /* ---------------------------------------------------------------- query */
@@ -234,7 +260,11 @@ export function queryOutcome(ex: Exchange): QueryOutcome {
   if (ex.kind === 'transport') return { kind: 'unknown', reason: ex.failure };
   const nf = notFound(ex.status, ex.body);
   if (nf === true) return { kind: 'not-found' };
-  if (ex.status < 200 || ex.status >= 300) return { kind: 'unknown', reason: `HTTP ${ex.status}${ex.status === 404 ? ' without a published not-found code' : ''}` };
+  if (ex.status < 200 || ex.status >= 300)
+    return {
+      kind: 'unknown',
+      reason: `HTTP ${ex.status}${ex.status === 404 ? ' without a published not-found code' : ''}`,
+    };
   let body = ex.body;
   // A list of one sale reads as that sale; several sales under one order id are not ours to pick.
   if (Array.isArray(body)) {

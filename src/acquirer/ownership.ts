@@ -38,7 +38,8 @@ export function saleOwnership(answer: unknown, ours: OurSale): Ownership {
   const paymentId = text(p.PaymentId);
   if (!paymentId) return { ours: 'unknown', reason: 'the answer has no PaymentId' };
   const orderId = text(answer.MerchantOrderId);
-  if (orderId !== undefined && orderId !== ours.merchantOrderId) return { ours: false, reason: `MerchantOrderId ${orderId} is not ${ours.merchantOrderId}` };
+  if (orderId !== undefined && orderId !== ours.merchantOrderId)
+    return { ours: false, reason: `MerchantOrderId ${orderId} is not ${ours.merchantOrderId}` };
   const merchant = text(p.SubordinatedMerchantId);
   if (merchant !== undefined && merchant.toLowerCase() !== ours.subordinatedMerchantId.toLowerCase()) {
     return { ours: false, reason: `the sale belongs to merchant ${merchant}` };
@@ -47,7 +48,12 @@ export function saleOwnership(answer: unknown, ours: OurSale): Ownership {
   const terminal = text(pinpad?.TerminalId) ?? text(p.TerminalId);
   if (terminal === undefined) return { ours: 'unknown', reason: 'the answer names no TerminalId' };
   if (terminal !== ours.terminalId) return { ours: false, reason: `the sale belongs to terminal ${terminal}` };
-  const amount = typeof p.Amount === 'number' ? p.Amount : typeof p.Amount === 'string' && /^\d+$/.test(p.Amount) ? Number(p.Amount) : undefined;
+  const amount =
+    typeof p.Amount === 'number'
+      ? p.Amount
+      : typeof p.Amount === 'string' && /^\d+$/.test(p.Amount)
+        ? Number(p.Amount)
+        : undefined;
   if (amount === undefined) return { ours: 'unknown', reason: 'the answer has no Amount' };
   if (amount !== ours.amount) return { ours: false, reason: `the sale is of ${amount} cents, ours of ${ours.amount}` };
   return { ours: true, paymentId };
@@ -59,9 +65,20 @@ export function saleOwnership(answer: unknown, ours: OurSale): Ownership {
  * shown is someone else's; unknown otherwise (nothing shown, or an answer that cannot tell).
  */
 export function findOurSale(answer: unknown, ours: OurSale): Ownership {
-  const list = Array.isArray(answer) ? answer : isObject(answer) && Array.isArray(answer.Payments) ? (answer.Payments as unknown[]) : [answer];
+  const list = Array.isArray(answer)
+    ? answer
+    : isObject(answer) && Array.isArray(answer.Payments)
+      ? (answer.Payments as unknown[])
+      : [answer];
   if (list.length === 0) return { ours: 'unknown', reason: 'the answer shows no sale' };
-  const checks = list.map((a) => saleOwnership(isObject(a) && !isObject(a.Payment) && 'PaymentId' in a ? { MerchantOrderId: a.MerchantOrderId ?? ours.merchantOrderId, Payment: a } : a, ours));
+  const checks = list.map((a) =>
+    saleOwnership(
+      isObject(a) && !isObject(a.Payment) && 'PaymentId' in a
+        ? { MerchantOrderId: a.MerchantOrderId ?? ours.merchantOrderId, Payment: a }
+        : a,
+      ours,
+    ),
+  );
   const mine = checks.filter((c): c is Extract<Ownership, { ours: true }> => c.ours === true);
   if (mine.length === 1) return mine[0]!;
   if (mine.length > 1) return { ours: 'unknown', reason: `${mine.length} sales match ours` };

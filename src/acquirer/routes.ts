@@ -8,7 +8,8 @@
 import { OmniposError } from '../core/errors/index.js';
 
 /** Which configured base address a route lives under. */
-export type RouteBase = 'auth' | 'request' | 'query' | 'parameters' | 'registration' | 'ecommerce' | 'ecommerceQuery' | 'wallet';
+export type RouteBase =
+  'auth' | 'request' | 'query' | 'parameters' | 'registration' | 'ecommerce' | 'ecommerceQuery' | 'wallet';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
@@ -27,8 +28,20 @@ export const ROUTES = {
   // omni: OAuth (authorization address)
   omniToken: { method: 'POST', base: 'auth', path: '/oauth2/token', safeToRepeat: true },
   // omni: sales (requests and queries addresses)
-  saleCreate: { method: 'POST', base: 'request', path: '/1/physicalSales', safeToRepeat: false, scope: 'transactional' },
-  saleGet: { method: 'GET', base: 'query', path: '/1/physicalSales/{PaymentId}', safeToRepeat: true, scope: 'transactional' },
+  saleCreate: {
+    method: 'POST',
+    base: 'request',
+    path: '/1/physicalSales',
+    safeToRepeat: false,
+    scope: 'transactional',
+  },
+  saleGet: {
+    method: 'GET',
+    base: 'query',
+    path: '/1/physicalSales/{PaymentId}',
+    safeToRepeat: true,
+    scope: 'transactional',
+  },
   saleGetByOrderId: {
     method: 'GET',
     base: 'query',
@@ -43,7 +56,13 @@ export const ROUTES = {
     safeToRepeat: false,
     scope: 'transactional',
   },
-  saleUndo: { method: 'DELETE', base: 'request', path: '/1/physicalSales/{PaymentId}', safeToRepeat: false, scope: 'transactional' },
+  saleUndo: {
+    method: 'DELETE',
+    base: 'request',
+    path: '/1/physicalSales/{PaymentId}',
+    safeToRepeat: false,
+    scope: 'transactional',
+  },
   saleUndoByOrderId: {
     method: 'DELETE',
     base: 'request',
@@ -52,7 +71,13 @@ export const ROUTES = {
     scope: 'transactional',
   },
   // omni: voids
-  voidCreate: { method: 'POST', base: 'request', path: '/1/physicalSales/{PaymentId}/voids', safeToRepeat: false, scope: 'transactional' },
+  voidCreate: {
+    method: 'POST',
+    base: 'request',
+    path: '/1/physicalSales/{PaymentId}/voids',
+    safeToRepeat: false,
+    scope: 'transactional',
+  },
   voidConfirm: {
     method: 'PUT',
     base: 'request',
@@ -74,7 +99,13 @@ export const ROUTES = {
     safeToRepeat: false,
     scope: 'transactional',
   },
-  voidGet: { method: 'GET', base: 'query', path: '/1/physicalSales/{PaymentId}/voids/{VoidId}', safeToRepeat: true, scope: 'transactional' },
+  voidGet: {
+    method: 'GET',
+    base: 'query',
+    path: '/1/physicalSales/{PaymentId}/voids/{VoidId}',
+    safeToRepeat: true,
+    scope: 'transactional',
+  },
   // omni: initialization (parameters address)
   initialization: {
     method: 'GET',
@@ -83,12 +114,42 @@ export const ROUTES = {
     safeToRepeat: true,
     scope: 'transactional',
   },
-  initializationTechnical: { method: 'POST', base: 'parameters', path: '/initialization', safeToRepeat: true, scope: 'transactional' },
+  initializationTechnical: {
+    method: 'POST',
+    base: 'parameters',
+    path: '/initialization',
+    safeToRepeat: true,
+    scope: 'transactional',
+  },
   // omni: merchant and terminal registration
-  merchantCreate: { method: 'POST', base: 'registration', path: '/merchants', safeToRepeat: false, scope: 'registration' },
-  merchantGet: { method: 'GET', base: 'registration', path: '/merchants/{SubordinatedMerchantId}', safeToRepeat: true, scope: 'registration' },
-  merchantUpdate: { method: 'PUT', base: 'registration', path: '/merchants/{SubordinatedMerchantId}', safeToRepeat: true, scope: 'registration' },
-  terminalCreate: { method: 'POST', base: 'registration', path: '/terminals', safeToRepeat: false, scope: 'registration' },
+  merchantCreate: {
+    method: 'POST',
+    base: 'registration',
+    path: '/merchants',
+    safeToRepeat: false,
+    scope: 'registration',
+  },
+  merchantGet: {
+    method: 'GET',
+    base: 'registration',
+    path: '/merchants/{SubordinatedMerchantId}',
+    safeToRepeat: true,
+    scope: 'registration',
+  },
+  merchantUpdate: {
+    method: 'PUT',
+    base: 'registration',
+    path: '/merchants/{SubordinatedMerchantId}',
+    safeToRepeat: true,
+    scope: 'registration',
+  },
+  terminalCreate: {
+    method: 'POST',
+    base: 'registration',
+    path: '/terminals',
+    safeToRepeat: false,
+    scope: 'registration',
+  },
   // e-commerce JSON API (Pix and QR code sales, BIN lookup): MerchantId/MerchantKey headers;
   // requests on the transactional host, queries (sale, card BIN) on the query host
   ecommerceSaleCreate: { method: 'POST', base: 'ecommerce', path: '/1/sales', safeToRepeat: false },
@@ -106,7 +167,9 @@ export const ROUTES = {
 export type RouteName = keyof typeof ROUTES;
 
 /** The names of a route's path parameters, e.g. `PaymentId`. */
-export type RouteParams<N extends RouteName> = (typeof ROUTES)[N]['path'] extends infer P extends string ? ParamsOf<P> : never;
+export type RouteParams<N extends RouteName> = (typeof ROUTES)[N]['path'] extends infer P extends string
+  ? ParamsOf<P>
+  : never;
 
 type ParamsOf<P extends string> = P extends `${string}{${infer Name}}${infer Rest}`
   ? { [K in Name | keyof ParamsOf<Rest>]: string }
@@ -123,7 +186,10 @@ export function routePath<N extends RouteName>(name: N, params: RouteParams<N>):
   return ROUTES[name].path.replace(PARAM, (_m, key: string) => {
     const v = values[key];
     if (typeof v !== 'string' || v === '') {
-      throw new OmniposError('INVALID_ARGUMENT', `route ${name}: parameter ${key} is missing`, { route: name, parameter: key });
+      throw new OmniposError('INVALID_ARGUMENT', `route ${name}: parameter ${key} is missing`, {
+        route: name,
+        parameter: key,
+      });
     }
     return encodeURIComponent(v);
   });

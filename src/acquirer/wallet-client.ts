@@ -63,12 +63,31 @@ export class WalletClient {
     const basic = `Basic ${Buffer.from(`${this.#o.clientId}:${this.#o.clientSecret.reveal()}`).toString('base64')}`;
     const form = this.#o.tokenFormat === 'form';
     const res = form
-      ? await this.#o.http.send('walletTokenForm', {}, { form: { grant_type: 'client_credentials', scopes: 'qrcode_write,qrcode_read' }, headers: { authorization: basic } })
-      : await this.#o.http.send('walletTokenJson', {}, { json: { grant_type: 'client_credentials', scopes: 'qrcode_write,qrcode_read' }, headers: { authorization: basic } });
+      ? await this.#o.http.send(
+          'walletTokenForm',
+          {},
+          {
+            form: { grant_type: 'client_credentials', scopes: 'qrcode_write,qrcode_read' },
+            headers: { authorization: basic },
+          },
+        )
+      : await this.#o.http.send(
+          'walletTokenJson',
+          {},
+          {
+            json: { grant_type: 'client_credentials', scopes: 'qrcode_write,qrcode_read' },
+            headers: { authorization: basic },
+          },
+        );
     const route = form ? 'walletTokenForm' : 'walletTokenJson';
     if (res.status !== 200 && res.status !== 201) throw httpError(route, res.status, res.body);
     const t = Token.safeParse(res.body);
-    if (!t.success) throw new OmniposError('ACQUIRER_BAD_RESPONSE', `${route}: no access_token/expires_in`, { route, status: res.status, outcomeUnknown: false });
+    if (!t.success)
+      throw new OmniposError('ACQUIRER_BAD_RESPONSE', `${route}: no access_token/expires_in`, {
+        route,
+        status: res.status,
+        outcomeUnknown: false,
+      });
     this.#token = { value: t.data.access_token, renewAt: now + t.data.expires_in * 900 };
     return t.data.access_token;
   }
@@ -77,10 +96,19 @@ export class WalletClient {
   async publicKey(force = false): Promise<{ publicKey: string; keyId: string }> {
     const now = this.#o.clock.now().getTime();
     if (!force && this.#key && now < this.#key.renewAt) return this.#key;
-    const res = await this.#o.http.send('walletPublicKey', {}, { headers: { authorization: `Bearer ${await this.#bearer()}` } });
+    const res = await this.#o.http.send(
+      'walletPublicKey',
+      {},
+      { headers: { authorization: `Bearer ${await this.#bearer()}` } },
+    );
     if (res.status !== 200) throw httpError('walletPublicKey', res.status, res.body);
     const k = Key.safeParse(res.body);
-    if (!k.success) throw new OmniposError('ACQUIRER_BAD_RESPONSE', 'walletPublicKey: no public_key/key_id/expires_in', { route: 'walletPublicKey', status: 200, outcomeUnknown: false });
+    if (!k.success)
+      throw new OmniposError('ACQUIRER_BAD_RESPONSE', 'walletPublicKey: no public_key/key_id/expires_in', {
+        route: 'walletPublicKey',
+        status: 200,
+        outcomeUnknown: false,
+      });
     this.#key = { publicKey: k.data.public_key, keyId: k.data.key_id, renewAt: now + k.data.expires_in * 900 };
     return this.#key;
   }
@@ -97,7 +125,11 @@ export class WalletClient {
         authorization_token: null,
         [p.qrField ?? 'qrcode']: p.qrCode,
       };
-      const res = await this.#o.http.send('walletCardPayment', {}, { json: body, headers: { authorization: `Bearer ${await this.#bearer()}` } });
+      const res = await this.#o.http.send(
+        'walletCardPayment',
+        {},
+        { json: body, headers: { authorization: `Bearer ${await this.#bearer()}` } },
+      );
       if (res.status === 200 || res.status === 201) return res.body as WalletPaymentAnswer;
       const code = (res.body as { code?: unknown } | undefined)?.code;
       // "412 Precondition Failed — 001: Chave expirada" (QR manual v4, line 149); the host's codes
@@ -105,12 +137,19 @@ export class WalletClient {
       if (res.status === 412 && (code === '001' || code === '412.001') && attempt === 0) continue;
       throw httpError('walletCardPayment', res.status, res.body);
     }
-    throw new OmniposError('ACQUIRER_HTTP', 'walletCardPayment: the key expired twice', { route: 'walletCardPayment', outcomeUnknown: false });
+    throw new OmniposError('ACQUIRER_HTTP', 'walletCardPayment: the key expired twice', {
+      route: 'walletCardPayment',
+      outcomeUnknown: false,
+    });
   }
 
   /** `GET /padraoq/v1/parsedQRCode?qrcode=…`. */
   async parse(qrCode: string): Promise<Record<string, unknown>> {
-    const res = await this.#o.http.send('walletParseQr', {}, { query: { qrcode: qrCode }, headers: { authorization: `Bearer ${await this.#bearer()}` } });
+    const res = await this.#o.http.send(
+      'walletParseQr',
+      {},
+      { query: { qrcode: qrCode }, headers: { authorization: `Bearer ${await this.#bearer()}` } },
+    );
     if (res.status !== 200) throw httpError('walletParseQr', res.status, res.body);
     return res.body as Record<string, unknown>;
   }

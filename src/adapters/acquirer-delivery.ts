@@ -1,5 +1,15 @@
-import type { OmniClient} from '../acquirer/index.js';
-import { NOTHING_CHARGED_STATUSES, findOurSale, isOutcomeUnknown, queryOutcome, exchangeOf, type ConfirmChipData, type OperationOutcome, type QueryOutcome, type UndoChipData } from '../acquirer/index.js';
+import type { OmniClient } from '../acquirer/index.js';
+import {
+  NOTHING_CHARGED_STATUSES,
+  findOurSale,
+  isOutcomeUnknown,
+  queryOutcome,
+  exchangeOf,
+  type ConfirmChipData,
+  type OperationOutcome,
+  type QueryOutcome,
+  type UndoChipData,
+} from '../acquirer/index.js';
 import { encodeTlv, toHex } from '../emv/index.js';
 import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../engine/ports.js';
 
@@ -53,11 +63,18 @@ export class OmniDeliveryAdapter implements AcquirerDeliveryPort {
     const o = await this.#client.settle('confirm', () => this.#client.confirmSale(paymentId, confirmBody(emv)));
     if (o.action !== 'query') return delivered(o);
     const q = await this.#query(() => this.#client.getSale(paymentId));
-    if (q.kind !== 'found') return { action: 'retry', reason: `${o.reason}; query: ${q.kind === 'unknown' ? q.reason : 'not found'}` };
+    if (q.kind !== 'found')
+      return { action: 'retry', reason: `${o.reason}; query: ${q.kind === 'unknown' ? q.reason : 'not found'}` };
     if (q.confirmationStatus === 1) return { action: 'done', reason: `${o.reason}; the query shows it confirmed` };
-    if (q.confirmationStatus === 2) return { action: 'dead-letter', reason: `${o.reason}; the query shows it undone: it cannot be confirmed` };
-    if (q.status === 3) return { action: 'done', reason: `${o.reason}; the query shows it declined: nothing to confirm` };
-    if (q.status !== undefined && NOTHING_CHARGED_STATUSES.has(q.status)) return { action: 'dead-letter', reason: `${o.reason}; the query shows Status ${q.status}: the host cancelled it` };
+    if (q.confirmationStatus === 2)
+      return { action: 'dead-letter', reason: `${o.reason}; the query shows it undone: it cannot be confirmed` };
+    if (q.status === 3)
+      return { action: 'done', reason: `${o.reason}; the query shows it declined: nothing to confirm` };
+    if (q.status !== undefined && NOTHING_CHARGED_STATUSES.has(q.status))
+      return {
+        action: 'dead-letter',
+        reason: `${o.reason}; the query shows Status ${q.status}: the host cancelled it`,
+      };
     return { action: 'retry', reason: `${o.reason}; the query shows it still pending` };
   }
 
@@ -67,7 +84,9 @@ export class OmniDeliveryAdapter implements AcquirerDeliveryPort {
   }
 
   async undoByOrderId(merchantOrderId: string, emv?: Record<string, string>): Promise<Delivery> {
-    return delivered(await this.#client.settle('undo', () => this.#client.undoSaleByOrderId(merchantOrderId, undoBody(emv))));
+    return delivered(
+      await this.#client.settle('undo', () => this.#client.undoSaleByOrderId(merchantOrderId, undoBody(emv))),
+    );
   }
 
   async #query(call: () => Promise<unknown>): Promise<QueryOutcome> {
@@ -75,7 +94,9 @@ export class OmniDeliveryAdapter implements AcquirerDeliveryPort {
       return queryOutcome({ kind: 'answer', status: 200, body: await call() });
     } catch (e) {
       const q = queryOutcome(exchangeOf({ error: e }));
-      return q.kind === 'found' ? { kind: 'unknown', reason: isOutcomeUnknown(e) ? 'outcome unknown' : (e as Error).message } : q;
+      return q.kind === 'found'
+        ? { kind: 'unknown', reason: isOutcomeUnknown(e) ? 'outcome unknown' : (e as Error).message }
+        : q;
     }
   }
 
@@ -89,8 +110,10 @@ export class OmniDeliveryAdapter implements AcquirerDeliveryPort {
     const q = await this.#query(async () => (raw = await this.#client.getSaleByOrderId(merchantOrderId)));
     if (q.kind === 'found' && this.#terminal && expected) {
       const own = findOurSale(raw, { merchantOrderId, ...this.#terminal, amount: expected.amount });
-      if (own.ours === false) return { kind: 'unknown', reason: `a sale under order id ${merchantOrderId} that is not ours: ${own.reason}` };
-      if (own.ours === 'unknown') return { kind: 'unknown', reason: `cannot tell whether the sale found is ours: ${own.reason}` };
+      if (own.ours === false)
+        return { kind: 'unknown', reason: `a sale under order id ${merchantOrderId} that is not ours: ${own.reason}` };
+      if (own.ours === 'unknown')
+        return { kind: 'unknown', reason: `cannot tell whether the sale found is ours: ${own.reason}` };
     }
     if (q.kind !== 'found') return q;
     return {

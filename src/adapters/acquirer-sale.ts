@@ -1,4 +1,11 @@
-import type { InputMode, OmniClient, PhysicalCard, PhysicalSaleRequest, PhysicalSaleResponse, SaleOutcome } from '../acquirer/index.js';
+import type {
+  InputMode,
+  OmniClient,
+  PhysicalCard,
+  PhysicalSaleRequest,
+  PhysicalSaleResponse,
+  SaleOutcome,
+} from '../acquirer/index.js';
 import { OmniposError } from '../core/errors/index.js';
 import type { EncryptedCard, SaleAuthorizationPort, SaleOrder } from '../engine/ports.js';
 import type { CardSummary, HostSaleOutcome, PaymentMethod } from '../engine/sale/types.js';
@@ -8,7 +15,8 @@ export interface TerminalIdentity {
   terminalId: string;
   /** The pinpad's serial number (GIX). */
   pinpadSerial: string;
-  physicalCharacteristics: 'PinPadWithChipReaderWithoutSamAndContactless' | 'PinPadWithChipReaderWithoutSamModule' | 'PinPadWithoutChipReader';
+  physicalCharacteristics:
+    'PinPadWithChipReaderWithoutSamAndContactless' | 'PinPadWithChipReaderWithoutSamModule' | 'PinPadWithoutChipReader';
   softDescriptor: string;
 }
 
@@ -35,7 +43,8 @@ export function missingCardFields(s: CardSummary): string | undefined {
   const missing: string[] = [];
   if (s.brandId === undefined) missing.push('BrandId (the tables gave no brand)');
   if (s.issuerId === undefined) missing.push('IssuerId (the tables gave no issuer)');
-  if (!s.expiry || !/^(0[1-9]|1[0-2])\d{2}$/.test(s.expiry)) missing.push('ExpirationDate (the read gave no valid expiry)');
+  if (!s.expiry || !/^(0[1-9]|1[0-2])\d{2}$/.test(s.expiry))
+    missing.push('ExpirationDate (the read gave no valid expiry)');
   return missing.length > 0 ? `the sale cannot be sent without ${missing.join(', ')}` : undefined;
 }
 
@@ -74,7 +83,15 @@ export function cardNode(order: Pick<SaleOrder, 'summary'>, card: EncryptedCard)
     ...(card.emvData ? { EmvData: card.emvData } : {}),
     ...(s.panSequenceNumber !== undefined ? { PanSequenceNumber: Number(s.panSequenceNumber) } : {}),
     ...(s.isFallback ? { IsFallback: true } : {}),
-    ...(card.pinBlock ? { PinBlock: { EncryptedPinBlock: card.pinBlock.block, EncryptionType: 'Dukpt3Des', KsnIdentification: card.pinBlock.ksn } } : {}),
+    ...(card.pinBlock
+      ? {
+          PinBlock: {
+            EncryptedPinBlock: card.pinBlock.block,
+            EncryptionType: 'Dukpt3Des',
+            KsnIdentification: card.pinBlock.ksn,
+          },
+        }
+      : {}),
   };
   return node;
 }
@@ -86,9 +103,16 @@ const SOFT_DESCRIPTOR = /^[A-Za-z0-9 ]{1,13}$/;
 export function saleRequest(order: SaleOrder, t: TerminalIdentity): PhysicalSaleRequest {
   const r = order.request;
   if (!SOFT_DESCRIPTOR.test(t.softDescriptor)) {
-    throw new OmniposError('INVALID_ARGUMENT', `SoftDescriptor "${t.softDescriptor}": at most 13 letters, digits or spaces, no accents or symbols (terminal.softDescriptor)`, { reason: 'soft-descriptor' });
+    throw new OmniposError(
+      'INVALID_ARGUMENT',
+      `SoftDescriptor "${t.softDescriptor}": at most 13 letters, digits or spaces, no accents or symbols (terminal.softDescriptor)`,
+      { reason: 'soft-descriptor' },
+    );
   }
-  if (order.summary.productId === undefined) throw new OmniposError('INVALID_ARGUMENT', 'the card has no product: the tables chose none', { reason: 'missing-card-fields' });
+  if (order.summary.productId === undefined)
+    throw new OmniposError('INVALID_ARGUMENT', 'the card has no product: the tables chose none', {
+      reason: 'missing-card-fields',
+    });
   return {
     MerchantOrderId: order.merchantOrderId,
     Payment: {
@@ -146,7 +170,11 @@ export function hostOutcome(outcome: SaleOutcome, answer?: PhysicalSaleResponse)
     case 'not-sent':
       return { kind: 'not-sent' };
     case 'unknown':
-      return { kind: 'unknown', reason: outcome.reason, ...(outcome.paymentId ? { paymentId: outcome.paymentId } : {}) };
+      return {
+        kind: 'unknown',
+        reason: outcome.reason,
+        ...(outcome.paymentId ? { paymentId: outcome.paymentId } : {}),
+      };
   }
 }
 

@@ -1,5 +1,14 @@
 import { codeMeaning } from '../../tables/acquirer/return-codes.js';
-import { acquirerContext, exchangeOf, queryOutcome, voidQueryOutcome, type OmniClient, type VoidOutcome, type VoidQueryOutcome, type VoidRequest } from '../acquirer/index.js';
+import {
+  acquirerContext,
+  exchangeOf,
+  queryOutcome,
+  voidQueryOutcome,
+  type OmniClient,
+  type VoidOutcome,
+  type VoidQueryOutcome,
+  type VoidRequest,
+} from '../acquirer/index.js';
 import type { Delivery } from '../engine/ports.js';
 import type { VoidDeliveryPort, VoidHostPort, VoidOrder, VoidUndoDelivery } from '../engine/void/ports.js';
 import type { HostVoidOutcome } from '../engine/void/types.js';
@@ -61,16 +70,23 @@ export class OmniVoidAdapter implements VoidHostPort, VoidDeliveryPort {
     const o = await this.#client.settle('void-confirm', () => this.#client.confirmVoid(paymentId, voidId));
     if (o.action !== 'query') return { action: o.action, reason: o.reason };
     const q = await this.#queryVoid(paymentId, voidId);
-    if (q.kind !== 'found') return { action: 'retry', reason: `${o.reason}; void query: ${q.kind === 'unknown' ? q.reason : 'not found'}` };
+    if (q.kind !== 'found')
+      return { action: 'retry', reason: `${o.reason}; void query: ${q.kind === 'unknown' ? q.reason : 'not found'}` };
     switch (q.cancellationStatus) {
       case 3:
         return { action: 'done', reason: `${o.reason}; the void query shows it confirmed` };
       case 2:
         return { action: 'dead-letter', reason: `${o.reason}; the void query shows it denied` };
       case 4:
-        return { action: 'dead-letter', reason: `${o.reason}; the void query shows it undone: the refund is not in effect` };
+        return {
+          action: 'dead-letter',
+          reason: `${o.reason}; the void query shows it undone: the refund is not in effect`,
+        };
       default:
-        return { action: 'retry', reason: `${o.reason}; the void query shows CancellationStatus ${String(q.cancellationStatus)}: confirm again` };
+        return {
+          action: 'retry',
+          reason: `${o.reason}; the void query shows CancellationStatus ${String(q.cancellationStatus)}: confirm again`,
+        };
     }
   }
 
@@ -117,14 +133,21 @@ export class OmniVoidAdapter implements VoidHostPort, VoidDeliveryPort {
         throw e;
       }
     });
-    if (o.action === 'needs-refund') return { action: 'needs-refund', reason: `the void stands: the host had confirmed it (${o.reason})` };
+    if (o.action === 'needs-refund')
+      return { action: 'needs-refund', reason: `the void stands: the host had confirmed it (${o.reason})` };
     if (o.action !== 'query') return { action: o.action, reason: o.reason };
     if (!voidId) return { action: 'retry', reason: o.reason, ...(notFound ? { notFound: true } : {}) };
     const q = await this.#queryVoid(paymentId, voidId);
-    if (q.kind === 'not-found') return { action: 'retry', reason: `${o.reason}; the void query finds no such void`, notFound: true };
+    if (q.kind === 'not-found')
+      return { action: 'retry', reason: `${o.reason}; the void query finds no such void`, notFound: true };
     if (q.kind === 'unknown') return { action: 'retry', reason: `${o.reason}; void query: ${q.reason}` };
-    if (q.cancellationStatus === 4 || q.cancellationStatus === 2) return { action: 'done', reason: `${o.reason}; the void query shows CancellationStatus ${q.cancellationStatus}` };
-    if (q.cancellationStatus === 3) return { action: 'needs-refund', reason: `the void stands: the void query shows it confirmed (${o.reason})` };
-    return { action: 'retry', reason: `${o.reason}; the void query shows CancellationStatus ${String(q.cancellationStatus)}: undo again` };
+    if (q.cancellationStatus === 4 || q.cancellationStatus === 2)
+      return { action: 'done', reason: `${o.reason}; the void query shows CancellationStatus ${q.cancellationStatus}` };
+    if (q.cancellationStatus === 3)
+      return { action: 'needs-refund', reason: `the void stands: the void query shows it confirmed (${o.reason})` };
+    return {
+      action: 'retry',
+      reason: `${o.reason}; the void query shows CancellationStatus ${String(q.cancellationStatus)}: undo again`,
+    };
   }
 }

@@ -26,7 +26,11 @@ export class EcommerceQrAdapter implements QrCodePort, AcquirerDeliveryPort {
   readonly #paymentIdOf: (merchantOrderId: string) => string | undefined;
   readonly #merchantName: string | undefined;
 
-  constructor(client: EcommerceClient, paymentIdOf: (merchantOrderId: string) => string | undefined, options: { merchantName?: string } = {}) {
+  constructor(
+    client: EcommerceClient,
+    paymentIdOf: (merchantOrderId: string) => string | undefined,
+    options: { merchantName?: string } = {},
+  ) {
     this.#client = client;
     this.#paymentIdOf = paymentIdOf;
     this.#merchantName = options.merchantName;
@@ -52,7 +56,8 @@ export class EcommerceQrAdapter implements QrCodePort, AcquirerDeliveryPort {
     // receipt prints is read from it, so all three carry the code the host registered.
     const image = sale.Payment.QrCodeBase64Image ?? sale.Payment.QrcodeBase64Image;
     try {
-      if (typeof image !== 'string' || image.length === 0) throw new Error(`the e-commerce QR sale ${paymentId} came without QrCodeBase64Image`);
+      if (typeof image !== 'string' || image.length === 0)
+        throw new Error(`the e-commerce QR sale ${paymentId} came without QrCodeBase64Image`);
       return { qrCode: qrTextFromPng(image), paymentId };
     } catch (e) {
       // A code nobody can see is cancelled (best effort: unpaid, it also expires at the host).
@@ -84,7 +89,8 @@ export class EcommerceQrAdapter implements QrCodePort, AcquirerDeliveryPort {
   async confirm(paymentId: string): Promise<Delivery> {
     try {
       const status = (await this.#client.getSale(paymentId)).Payment.Status;
-      if (status === PAID) return { action: 'done', reason: 'captured when paid (Capture: true); the e-commerce API has no confirmation' };
+      if (status === PAID)
+        return { action: 'done', reason: 'captured when paid (Capture: true); the e-commerce API has no confirmation' };
       return { action: 'dead-letter', reason: `the e-commerce QR sale is in status ${status}, not paid` };
     } catch (e) {
       return { action: 'retry', reason: `query: ${reason(e)}` };

@@ -26,10 +26,22 @@ export class EscPosReceiptPrinter implements ReceiptPort {
     private readonly log: Logger,
   ) {}
 
-  async print(s: ReceiptSubject, options: { reprint?: boolean; copy?: ReceiptCopy } = {}): Promise<'printed' | 'failed' | 'unsure'> {
-    const doc = paymentReceipt(s, { environment: this.environment, copy: options.copy ?? 'customer', columns: receiptColumns(this.model), reprint: options.reprint ?? false });
+  async print(
+    s: ReceiptSubject,
+    options: { reprint?: boolean; copy?: ReceiptCopy } = {},
+  ): Promise<'printed' | 'failed' | 'unsure'> {
+    const doc = paymentReceipt(s, {
+      environment: this.environment,
+      copy: options.copy ?? 'customer',
+      columns: receiptColumns(this.model),
+      reprint: options.reprint ?? false,
+    });
     const result = await this.printer.print(encodeDocument(doc, this.model));
-    if (result.outcome !== 'printed') this.log.warn({ merchantOrderId: s.merchantOrderId, outcome: result.outcome, reason: result.reason }, 'receipt not printed');
+    if (result.outcome !== 'printed')
+      this.log.warn(
+        { merchantOrderId: s.merchantOrderId, outcome: result.outcome, reason: result.reason },
+        'receipt not printed',
+      );
     return result.outcome === 'printed' ? 'printed' : result.outcome === 'not-printed' ? 'failed' : 'unsure';
   }
 

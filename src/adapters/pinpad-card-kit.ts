@@ -19,7 +19,10 @@ const ST_CANCEL = 13;
 export function asOmnipos(e: unknown, signal?: AbortSignal): unknown {
   if (!isPinpadError(e)) return e;
   if (e.code === 'PINPAD_STATUS' && Number(e.context.status) === ST_CANCEL && !signal?.aborted) {
-    return new OmniposError('ENGINE_CANCELLED', 'the customer cancelled on the pinpad', { by: 'customer', ...e.context });
+    return new OmniposError('ENGINE_CANCELLED', 'the customer cancelled on the pinpad', {
+      by: 'customer',
+      ...e.context,
+    });
   }
   return new OmniposError(e.code, e.message, e.context);
 }
@@ -47,5 +50,8 @@ export const hexOf = (b: Uint8Array): string => Buffer.from(b).toString('hex').t
 /** Local date and time for GCX (YYMMDD, hhmmss). */
 export function gcxWhen(d: Date): { date: string; time: string } {
   const p = (n: number): string => String(n).padStart(2, '0');
-  return { date: `${p(d.getFullYear() % 100)}${p(d.getMonth() + 1)}${p(d.getDate())}`, time: `${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}` };
+  return {
+    date: `${p(d.getFullYear() % 100)}${p(d.getMonth() + 1)}${p(d.getDate())}`,
+    time: `${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`,
+  };
 }

@@ -20,7 +20,9 @@ export interface ProductQuery {
   method: CardRequest['method'];
 }
 
-export type ProductResolver = (q: ProductQuery) => { productId: number; brandId?: number; issuerId?: number } | undefined;
+export type ProductResolver = (
+  q: ProductQuery,
+) => { productId: number; brandId?: number; issuerId?: number } | undefined;
 
 /** The sale facts the selection rules check beside the card (installments, expiry). */
 export interface SelectionFacts {
@@ -48,16 +50,30 @@ export type ProductSelection =
 
 export type ProductSelector = (q: ProductQuery, facts: SelectionFacts) => ProductSelection;
 
-const WANT: Record<CardRequest['method'], PaymentType> = { credit: 'PhysicalCreditCard', debit: 'PhysicalDebitCard', voucher: 'PhysicalVoucherCard' };
+const WANT: Record<CardRequest['method'], PaymentType> = {
+  credit: 'PhysicalCreditCard',
+  debit: 'PhysicalDebitCard',
+  voucher: 'PhysicalVoucherCard',
+};
 
 /** Resolves the product from the initialization tables (the first candidate of the sale's payment type). */
 export function productResolver(set: TableSet): ProductResolver {
   return (q) => {
-    const d = candidateProducts(set, { entry: q.entry, digits: q.digits, ...(q.aid ? { aid: q.aid } : {}), ...(q.serviceCode ? { serviceCode: q.serviceCode } : {}), fallback: q.fallback });
+    const d = candidateProducts(set, {
+      entry: q.entry,
+      digits: q.digits,
+      ...(q.aid ? { aid: q.aid } : {}),
+      ...(q.serviceCode ? { serviceCode: q.serviceCode } : {}),
+      fallback: q.fallback,
+    });
     if (!d.ok) return undefined;
     const c = d.candidates.find((x) => paymentTypeOf(x.product) === WANT[q.method]) ?? undefined;
     if (!c) return undefined;
-    return { productId: c.product.ProductId, brandId: Number(c.product.BrandId), ...(c.issuer ? { issuerId: c.issuer.IssuerId } : {}) };
+    return {
+      productId: c.product.ProductId,
+      brandId: Number(c.product.BrandId),
+      ...(c.issuer ? { issuerId: c.issuer.IssuerId } : {}),
+    };
   };
 }
 
@@ -69,12 +85,21 @@ export function productResolver(set: TableSet): ProductResolver {
  * every level and the check digit (unless `DoNotValidateCardModule10`). A typed card whose product wants the security code is refused: this terminal does
  * not collect it.
  */
-export function tableProductSelector(tables: () => TableSet | undefined, now: () => Date = () => new Date()): ProductSelector {
+export function tableProductSelector(
+  tables: () => TableSet | undefined,
+  now: () => Date = () => new Date(),
+): ProductSelector {
   return (q, facts) => {
     const set = tables();
     if (!set) return { kind: 'refused', reason: 'not-initialized', message: 'no initialization tables are in force' };
     const today = localTime(now());
-    const read = { entry: q.entry, digits: q.digits, ...(q.aid ? { aid: q.aid } : {}), ...(q.serviceCode ? { serviceCode: q.serviceCode } : {}), fallback: q.fallback };
+    const read = {
+      entry: q.entry,
+      digits: q.digits,
+      ...(q.aid ? { aid: q.aid } : {}),
+      ...(q.serviceCode ? { serviceCode: q.serviceCode } : {}),
+      fallback: q.fallback,
+    };
     const plan = planSale(set, read, {
       amount: facts.amount,
       installments: facts.installments,
@@ -97,11 +122,26 @@ export function tableProductSelector(tables: () => TableSet | undefined, now: ()
       const typing = typingAllowed(set.tables.acquirer, levels);
       if (!typing.ok) return { kind: 'refused', reason: typing.reason, message: typing.message };
       if (facts.luhnValid === false && !requiredByAny(levels, 'DoNotValidateCardModule10')) {
-        return { kind: 'refused', reason: 'invalid-card-number', message: 'the typed card number fails its check digit (Luhn): type it again' };
+        return {
+          kind: 'refused',
+          reason: 'invalid-card-number',
+          message: 'the typed card number fails its check digit (Luhn): type it again',
+        };
       }
-      if (p.securityCode.ask) return { kind: 'refused', reason: 'typing-not-allowed', message: 'the tables want the security code for this typed card, which this terminal does not collect' };
+      if (p.securityCode.ask)
+        return {
+          kind: 'refused',
+          reason: 'typing-not-allowed',
+          message: 'the tables want the security code for this typed card, which this terminal does not collect',
+        };
     }
-    return { kind: 'product', productId: p.productId, brandId: p.brandId, ...(p.issuerId !== undefined ? { issuerId: p.issuerId } : {}), password: p.password };
+    return {
+      kind: 'product',
+      productId: p.productId,
+      brandId: p.brandId,
+      ...(p.issuerId !== undefined ? { issuerId: p.issuerId } : {}),
+      password: p.password,
+    };
   };
 }
 
@@ -118,7 +158,10 @@ export function typedEntryRefusal(set: TableSet | undefined, method: CardRequest
     const product = set.product(bin.ProductId);
     if (!product || paymentTypeOf(product) !== WANT[method]) return false;
     const levels = { parameters: set.tables.parameters, issuer: set.issuer(bin.IssuerId), bin };
-    return typingAllowed(set.tables.acquirer, levels).ok && !requiredByAny(levels, 'RequiresSecurityCodeWhenCardNumberIsTyped');
+    return (
+      typingAllowed(set.tables.acquirer, levels).ok &&
+      !requiredByAny(levels, 'RequiresSecurityCodeWhenCardNumberIsTyped')
+    );
   });
   return some ? undefined : `the tables allow no typed ${method} card (AllowTypingCardNumber)`;
 }

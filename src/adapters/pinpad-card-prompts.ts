@@ -30,7 +30,10 @@ export const PROMPT_TEXTS = {
 
 /** A display text as one line (the event's `text`): lines joined by a space, runs of spaces folded. */
 export function oneLine(text: string): string {
-  return text.replace(/[\r\n]+/g, ' ').replace(/\s+/g, ' ').trim();
+  return text
+    .replace(/[\r\n]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /**

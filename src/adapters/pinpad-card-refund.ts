@@ -11,7 +11,7 @@ export function refundPinpad(pinpad: CardPinpad): CardPinpad {
   return {
     run<Req, Res>(spec: CommandSpec<Req, Res>, req: Req, opts?: RunOptions): Promise<Res> {
       const refund = (spec as unknown) === card.GCX || (spec as unknown) === card.GOX;
-      return pinpad.run(spec, refund ? ({ ...req, transactionType: 'refund' }) : req, opts);
+      return pinpad.run(spec, refund ? { ...req, transactionType: 'refund' } : req, opts);
     },
   };
 }

@@ -32,24 +32,38 @@ function refused(message: string, field: string): OmniposError {
  */
 export async function readTypedCard(
   p: CardPinpad,
-  o: { dataKeySlot: number; timeoutS: number; signal: AbortSignal; relay: PromptRelay; accept: (masked: string, expiry: string, luhnValid: boolean) => void },
+  o: {
+    dataKeySlot: number;
+    timeoutS: number;
+    signal: AbortSignal;
+    relay: PromptRelay;
+    accept: (masked: string, expiry: string, luhnValid: boolean) => void;
+  },
 ): Promise<TypedCard> {
   const ask = async (message: number, digits: number | [number, number]): Promise<string> => {
     const [min, max] = typeof digits === 'number' ? [digits, digits] : digits;
     o.relay.show('typed-entry', GCD_MESSAGES[message] ?? '');
-    return o.relay.during('typed-entry', () => p.run(GCD, { message, minDigits: min, maxDigits: max, timeoutS: o.timeoutS }, { signal: o.signal }));
+    return o.relay.during('typed-entry', () =>
+      p.run(GCD, { message, minDigits: min, maxDigits: max, timeoutS: o.timeoutS }, { signal: o.signal }),
+    );
   };
   const pan = await ask(MSG.number, [12, 19]);
-  if (!/^\d{12,19}$/.test(pan)) throw refused(`typed card number: expected 12 to 19 digits, got ${pan.length} characters`, 'number');
+  if (!/^\d{12,19}$/.test(pan))
+    throw refused(`typed card number: expected 12 to 19 digits, got ${pan.length} characters`, 'number');
   const masked = `${pan.slice(0, 8)}${'*'.repeat(pan.length - 12)}${pan.slice(-4)}`;
   const month = await ask(MSG.month, 2);
   const year = await ask(MSG.year, 2);
-  if (!/^(0[1-9]|1[0-2])$/.test(month) || !/^\d{2}$/.test(year)) throw refused('typed expiry: expected a month 01-12 and a 2-digit year', 'expiry');
+  if (!/^(0[1-9]|1[0-2])$/.test(month) || !/^\d{2}$/.test(year))
+    throw refused('typed expiry: expected a month 01-12 and a 2-digit year', 'expiry');
   const expiry = `${year}${month}`;
   o.accept(masked, expiry, isLuhnValid(pan));
   const block = card.typedPanBlock(pan);
   try {
-    const enc = await p.run(card.EBX, { data: block, keyIndex: o.dataKeySlot, iv: randomBytes(8) }, { signal: o.signal });
+    const enc = await p.run(
+      card.EBX,
+      { data: block, keyIndex: o.dataKeySlot, iv: randomBytes(8) },
+      { signal: o.signal },
+    );
     return { masked, expiry, encrypted: { kind: 'pan', data: enc.data, ksn: enc.ksn, iv: enc.iv, isTlv: false } };
   } finally {
     card.wipe(block);

@@ -5,12 +5,26 @@ import { decodeTlv, encodeTlv } from '../emv/index.js';
 import type { CardPort, CardRequest, EncryptedCard, PromptListener } from '../engine/ports.js';
 import type { CardSummary, InputMode } from '../engine/sale/types.js';
 import { asOmnipos, fail, gcxWhen, hexOf, sixAndFour, tlvMap, type CardPinpad } from './pinpad-card-kit.js';
-import type { ProductQuery, ProductResolver, ProductSelection, ProductSelector, SelectionFacts } from './pinpad-card-products.js';
+import type {
+  ProductQuery,
+  ProductResolver,
+  ProductSelection,
+  ProductSelector,
+  SelectionFacts,
+} from './pinpad-card-products.js';
 import { PROMPT_TEXTS, PromptRelay } from './pinpad-card-prompts.js';
 import { readTypedCard } from './pinpad-card-typed.js';
 
 export type { CardPinpad } from './pinpad-card-kit.js';
-export { productResolver, tableProductSelector, typedEntryRefusal, type ProductQuery, type ProductResolver, type ProductSelector, type ProductSelection } from './pinpad-card-products.js';
+export {
+  productResolver,
+  tableProductSelector,
+  typedEntryRefusal,
+  type ProductQuery,
+  type ProductResolver,
+  type ProductSelector,
+  type ProductSelection,
+} from './pinpad-card-products.js';
 
 export interface PinpadCardOptions {
   pinpad: CardPinpad;
@@ -55,7 +69,30 @@ export interface PinpadCardOptions {
 }
 
 /** The first tag list (GOX): what the sale's EmvData carries (the Emv table's TagsFirst of the sandbox). */
-const TAGS_FIRST = ['5F2A', '5F34', '82', '84', '95', '9A', '9C', '9F02', '9F03', '9F09', '9F10', '9F1A', '9F1E', '9F26', '9F27', '9F33', '9F34', '9F35', '9F36', '9F37', '9F41', '9F53'];
+const TAGS_FIRST = [
+  '5F2A',
+  '5F34',
+  '82',
+  '84',
+  '95',
+  '9A',
+  '9C',
+  '9F02',
+  '9F03',
+  '9F09',
+  '9F10',
+  '9F1A',
+  '9F1E',
+  '9F26',
+  '9F27',
+  '9F33',
+  '9F34',
+  '9F35',
+  '9F36',
+  '9F37',
+  '9F41',
+  '9F53',
+];
 /** The second tag list (FCX): what confirmation and undo carry. */
 const TAGS_SECOND = ['95', '9B', '9F26', '9F27', '9F10', '9F36', '9F37', '8A', '9F5B'];
 
@@ -66,7 +103,10 @@ const INPUT: Record<card.GcxResult['cardType'], { mode: InputMode; entry: Produc
   'contactless-chip': { mode: 'ContactlessEmv', entry: 'contactlessEmv' },
 };
 
-type Product = Extract<ProductSelection, { kind: 'product' }> | { kind: 'legacy'; productId: number; brandId?: number; issuerId?: number } | undefined;
+type Product =
+  | Extract<ProductSelection, { kind: 'product' }>
+  | { kind: 'legacy'; productId: number; brandId?: number; issuerId?: number }
+  | undefined;
 
 /**
  * The engine's CardPort on the ABECS driver: GCX (contactless rules; a chip that fails falls back
@@ -95,14 +135,25 @@ export class PinpadCardPort implements CardPort {
   accepts(request: CardRequest): void {
     if (request.entry !== 'typed') return;
     const why = this.#o.typedRefusal ? this.#o.typedRefusal(request.method) : 'this terminal takes no typed cards';
-    if (why) throw new OmniposError('INIT_CARD_REFUSED', `typed entry: ${why}`, { reason: 'typing-not-allowed', method: request.method });
+    if (why)
+      throw new OmniposError('INIT_CARD_REFUSED', `typed entry: ${why}`, {
+        reason: 'typing-not-allowed',
+        method: request.method,
+      });
   }
 
-  async readCard(request: CardRequest, signal: AbortSignal, onPrompt?: PromptListener): Promise<{ summary: CardSummary; card: EncryptedCard }> {
+  async readCard(
+    request: CardRequest,
+    signal: AbortSignal,
+    onPrompt?: PromptListener,
+  ): Promise<{ summary: CardSummary; card: EncryptedCard }> {
     const relay = new PromptRelay(this.#o.pinpad, onPrompt);
     try {
       this.accepts(request);
-      const read = request.entry === 'typed' ? await this.#typed(request, signal, relay) : await this.#read(request, signal, relay);
+      const read =
+        request.entry === 'typed'
+          ? await this.#typed(request, signal, relay)
+          : await this.#read(request, signal, relay);
       relay.show('processing', PROMPT_TEXTS.processing);
       if (!read.summary.chip) await this.#o.pinpad.run(DSP, PROMPT_TEXTS.processing, { signal }).catch(() => undefined);
       return read;
@@ -112,7 +163,12 @@ export class PinpadCardPort implements CardPort {
   }
 
   /** The tables' answer for a read: asks the customer (MNU) when several products fit; throws a refusal. */
-  async #product(query: ProductQuery, facts: SelectionFacts, signal: AbortSignal, relay: PromptRelay): Promise<Product> {
+  async #product(
+    query: ProductQuery,
+    facts: SelectionFacts,
+    signal: AbortSignal,
+    relay: PromptRelay,
+  ): Promise<Product> {
     const select = this.#o.selectProduct;
     if (!select) {
       const r = this.#o.resolveProduct?.(query);
@@ -123,28 +179,59 @@ export class PinpadCardPort implements CardPort {
       const options = s.options;
       relay.show('choose-product', PROMPT_TEXTS.chooseProduct);
       const n = await relay.during('choose-product', () =>
-        this.#o.pinpad.run(card.MNU, { title: PROMPT_TEXTS.chooseProduct, options: options.map((x) => x.label.slice(0, 24)), timeoutS: this.#o.timeoutS ?? 60 }, { signal }),
+        this.#o.pinpad.run(
+          card.MNU,
+          {
+            title: PROMPT_TEXTS.chooseProduct,
+            options: options.map((x) => x.label.slice(0, 24)),
+            timeoutS: this.#o.timeoutS ?? 60,
+          },
+          { signal },
+        ),
       );
       s = select(query, { ...facts, productId: options[n - 1]!.productId });
     }
     if (s.kind === 'refused') throw new OmniposError('INIT_CARD_REFUSED', s.message, { reason: s.reason });
-    if (s.kind === 'choose') throw new OmniposError('INIT_CARD_REFUSED', 'the product chosen on the pinpad does not fit the card', { reason: 'product-choice' });
+    if (s.kind === 'choose')
+      throw new OmniposError('INIT_CARD_REFUSED', 'the product chosen on the pinpad does not fit the card', {
+        reason: 'product-choice',
+      });
     return s;
   }
 
-  async #typed(request: CardRequest, signal: AbortSignal, relay: PromptRelay): Promise<{ summary: CardSummary; card: EncryptedCard }> {
+  async #typed(
+    request: CardRequest,
+    signal: AbortSignal,
+    relay: PromptRelay,
+  ): Promise<{ summary: CardSummary; card: EncryptedCard }> {
     const chosen: { product?: Product } = {};
-    const facts = (masked: string, expiry: string, luhnValid: boolean): SelectionFacts => ({ amount: request.amount, installments: request.installments ?? 1, interest: request.interest ?? 'ByMerchant', maskedPan: masked, expiry, luhnValid });
+    const facts = (masked: string, expiry: string, luhnValid: boolean): SelectionFacts => ({
+      amount: request.amount,
+      installments: request.installments ?? 1,
+      interest: request.interest ?? 'ByMerchant',
+      maskedPan: masked,
+      expiry,
+      luhnValid,
+    });
     const typed = await readTypedCard(this.#o.pinpad, {
       dataKeySlot: this.#o.dataKeySlot,
       timeoutS: this.#o.timeoutS ?? 60,
       signal,
       relay,
       accept: (masked, expiry, luhnValid) => {
-        const s = this.#o.selectProduct?.({ entry: 'typed', digits: masked.slice(0, 8), fallback: false, method: request.method }, facts(masked, expiry, luhnValid));
-        if (!s || s.kind === 'refused') throw new OmniposError('INIT_CARD_REFUSED', s?.message ?? 'no product rules for typed cards', { reason: s?.reason ?? 'typing-not-allowed' });
+        const s = this.#o.selectProduct?.(
+          { entry: 'typed', digits: masked.slice(0, 8), fallback: false, method: request.method },
+          facts(masked, expiry, luhnValid),
+        );
+        if (!s || s.kind === 'refused')
+          throw new OmniposError('INIT_CARD_REFUSED', s?.message ?? 'no product rules for typed cards', {
+            reason: s?.reason ?? 'typing-not-allowed',
+          });
         // A typed number offers no menu on the pinpad: several products for it is a refusal, not a guess.
-        if (s.kind === 'choose') throw new OmniposError('INIT_CARD_REFUSED', 'several products fit this typed card; read the card instead', { reason: 'product-choice' });
+        if (s.kind === 'choose')
+          throw new OmniposError('INIT_CARD_REFUSED', 'several products fit this typed card; read the card instead', {
+            reason: 'product-choice',
+          });
         chosen.product = s;
       },
     });
@@ -168,14 +255,28 @@ export class PinpadCardPort implements CardPort {
    * a card whose products the tables do not take contactless — is read again once with
    * contactless off, the customer asked to insert the card (docs/pinpad.md: no offline approval).
    */
-  async #read(request: CardRequest, signal: AbortSignal, relay: PromptRelay, again?: { message: string }): Promise<{ summary: CardSummary; card: EncryptedCard }> {
+  async #read(
+    request: CardRequest,
+    signal: AbortSignal,
+    relay: PromptRelay,
+    again?: { message: string },
+  ): Promise<{ summary: CardSummary; card: EncryptedCard }> {
     const p = this.#o.pinpad;
     const timeoutS = this.#o.timeoutS ?? 60;
     const ted = typeof this.#o.terminalEmvData === 'function' ? this.#o.terminalEmvData() : this.#o.terminalEmvData;
     const terminalEmv = ted ? Buffer.from(ted, 'hex') : undefined;
     const contactless = again ? false : (this.#o.contactless ?? true);
     const message = again?.message ?? (contactless ? PROMPT_TEXTS.insertCardContactless : PROMPT_TEXTS.insertCard);
-    const gcx = { amount: request.amount, ...gcxWhen(this.#o.now?.() ?? new Date()), acquirer: this.#acq(), contactless, timeoutS, message, tags: ['84', '9F06', '5F28'], ...(terminalEmv ? { emvData: terminalEmv } : {}) };
+    const gcx = {
+      amount: request.amount,
+      ...gcxWhen(this.#o.now?.() ?? new Date()),
+      acquirer: this.#acq(),
+      contactless,
+      timeoutS,
+      message,
+      tags: ['84', '9F06', '5F28'],
+      ...(terminalEmv ? { emvData: terminalEmv } : {}),
+    };
     let read: card.GcxResult;
     let fallback = false;
     this.#inserted = false;
@@ -194,7 +295,9 @@ export class PinpadCardPort implements CardPort {
       if (!(isPinpadError(e) && e.code === 'PINPAD_STATUS' && e.context.status === 76)) throw e;
       // ST_ERRFALLBACK: the customer swipes the same card (the tables' AllowFallbackWhenChipReadingFails decides at the product)
       relay.show('insert-card', PROMPT_TEXTS.swipeCard);
-      read = await relay.during('insert-card', () => p.run(card.GCX, { ...gcx, contactless: false, message: PROMPT_TEXTS.swipeCard }, { signal }));
+      read = await relay.during('insert-card', () =>
+        p.run(card.GCX, { ...gcx, contactless: false, message: PROMPT_TEXTS.swipeCard }, { signal }),
+      );
       fallback = read.cardType === 'stripe';
     }
     if (read.cardType === 'stripe' && read.iccStatus === 'fallback') fallback = true;
@@ -204,7 +307,14 @@ export class PinpadCardPort implements CardPort {
     this.#tapped = read.cardType === 'contactless-chip';
     const masked = read.maskedPan ?? '';
     const aid = tlvMap(read.emvData)['84'] ?? tlvMap(read.emvData)['9F06'];
-    const query: ProductQuery = { entry, digits: masked.slice(0, 8), ...(aid ? { aid } : {}), ...(read.serviceCode ? { serviceCode: read.serviceCode } : {}), fallback, method: request.method };
+    const query: ProductQuery = {
+      entry,
+      digits: masked.slice(0, 8),
+      ...(aid ? { aid } : {}),
+      ...(read.serviceCode ? { serviceCode: read.serviceCode } : {}),
+      fallback,
+      method: request.method,
+    };
     const facts: SelectionFacts = {
       amount: request.amount,
       installments: request.installments ?? 1,
@@ -216,7 +326,13 @@ export class PinpadCardPort implements CardPort {
     try {
       product = await this.#product(query, facts, signal, relay);
     } catch (e) {
-      if (!again && contactless && (entry === 'contactlessEmv' || entry === 'contactlessMagstripe') && isOmniposError(e, 'INIT_CARD_REFUSED') && e.context.reason === 'contactless-not-allowed') {
+      if (
+        !again &&
+        contactless &&
+        (entry === 'contactlessEmv' || entry === 'contactlessMagstripe') &&
+        isOmniposError(e, 'INIT_CARD_REFUSED') &&
+        e.context.reason === 'contactless-not-allowed'
+      ) {
         return this.#read(request, signal, relay, { message: PROMPT_TEXTS.insertCard });
       }
       throw e;
@@ -227,10 +343,16 @@ export class PinpadCardPort implements CardPort {
     let auth: CardSummary['authenticationMethod'] = 'NoPassword';
     let enc: card.GtkResult;
     if (!chip) {
-      const askPin = this.#o.stripePin ? this.#o.stripePin(query) : product?.kind === 'product' ? product.password === 'required' : query.method === 'debit';
+      const askPin = this.#o.stripePin
+        ? this.#o.stripePin(query)
+        : product?.kind === 'product'
+          ? product.password === 'required'
+          : query.method === 'debit';
       if (askPin) {
         relay.show('enter-pin', PROMPT_TEXTS.enterPin);
-        pinBlock = await relay.during('enter-pin', () => p.run(card.GPN, { keyIndex: this.#o.pinKeySlot, message: [PROMPT_TEXTS.enterPin, ''] }, { signal }));
+        pinBlock = await relay.during('enter-pin', () =>
+          p.run(card.GPN, { keyIndex: this.#o.pinKeySlot, message: [PROMPT_TEXTS.enterPin, ''] }, { signal }),
+        );
         auth = 'OnlineAuthentication';
       }
       // Track 1 too: the stripe sale sends TrackOneData (Conecta pt page line 3370). GTK returns PP_TRACK1 only
@@ -239,7 +361,8 @@ export class PinpadCardPort implements CardPort {
       enc = await p.run(card.GTK, { keyIndex: this.#o.dataKeySlot, iv, pan: false, track1: true }, { signal });
     } else {
       enc = await p.run(card.GTK, { keyIndex: this.#o.dataKeySlot, iv }, { signal });
-      const acquirer = read.aidTables.find((a) => a.acquirer === this.#acq())?.acquirer ?? read.aidTables[0]?.acquirer ?? this.#acq();
+      const acquirer =
+        read.aidTables.find((a) => a.acquirer === this.#acq())?.acquirer ?? read.aidTables[0]?.acquirer ?? this.#acq();
       this.#chipOpen = true;
       // terminal risk management with zeros: the Emv table's floor limits are 0 (docs/pinpad.md: no offline approval)
       const risk = { floorLimit: 0, targetPercent: 0, threshold: 0, maxTargetPercent: 0 };
@@ -247,21 +370,42 @@ export class PinpadCardPort implements CardPort {
       const gox = await relay.during('enter-pin', () =>
         p.run(
           card.GOX,
-          { acquirer, amount: request.amount, pinKeyIndex: this.#o.pinKeySlot, noOfflineApproval: true, risk, tags: TAGS_FIRST, timeoutS, message: PROMPT_TEXTS.enterPin, ...(terminalEmv ? { emvData: terminalEmv } : {}) },
+          {
+            acquirer,
+            amount: request.amount,
+            pinKeyIndex: this.#o.pinKeySlot,
+            noOfflineApproval: true,
+            risk,
+            tags: TAGS_FIRST,
+            timeoutS,
+            message: PROMPT_TEXTS.enterPin,
+            ...(terminalEmv ? { emvData: terminalEmv } : {}),
+          },
           { signal },
         ),
       );
       const outcome = card.goxOutcome(read, gox);
       if (outcome === 'insert-card') {
-        this.#o.log?.warn({ alarm: 'contactless-offline-approval', maskedPan: sixAndFour(masked) }, 'a contactless card approved offline; the read is refused and the customer asked to insert the card');
+        this.#o.log?.warn(
+          { alarm: 'contactless-offline-approval', maskedPan: sixAndFour(masked) },
+          'a contactless card approved offline; the read is refused and the customer asked to insert the card',
+        );
         this.#chipOpen = false;
         if (!again) return this.#read(request, signal, relay, { message: PROMPT_TEXTS.insertChip });
-        throw fail('the contactless card approved offline: insert the card', { reason: 'contactless-offline-approval' });
+        throw fail('the contactless card approved offline: insert the card', {
+          reason: 'contactless-offline-approval',
+        });
       }
-      if (outcome === 'card-fault') throw fail('the chip approved offline although GOX forbade it', { reason: 'offline-approval' });
+      if (outcome === 'card-fault')
+        throw fail('the chip approved offline although GOX forbade it', { reason: 'offline-approval' });
       if (outcome === 'declined') throw fail('the card declined', { reason: 'card-declined' });
       if (gox.pinBlock) pinBlock = gox.pinBlock;
-      auth = gox.pin === 'online' ? 'OnlineAuthentication' : gox.pin === 'offline-verified' ? 'OfflineAuthentication' : 'NoPassword';
+      auth =
+        gox.pin === 'online'
+          ? 'OnlineAuthentication'
+          : gox.pin === 'offline-verified'
+            ? 'OfflineAuthentication'
+            : 'NoPassword';
       emvData = gox.emvData ? hexOf(gox.emvData) : undefined;
     }
     const t2 = card.acquirerTrackData(enc);
@@ -326,7 +470,9 @@ export class PinpadCardPort implements CardPort {
       if (r.issuerScriptResults) emv['9F5B'] = hexOf(r.issuerScriptResults);
       return { card: r.decision, emv };
     } catch (e) {
-      const reason = signal.aborted ? `FCX took longer than its deadline (${(e as Error).message})` : (e as Error).message;
+      const reason = signal.aborted
+        ? `FCX took longer than its deadline (${(e as Error).message})`
+        : (e as Error).message;
       // §3.7.4 note 2: a contactless card has left; its FCX cancelled or failed, the host's answer
       // stands (the pinpad returns only EOT, no PP_FCXRES). A contact chip's failure is the card's.
       if (this.#tapped) return { card: outcome === 'approved' ? 'approved' : 'declined', emv: {}, reason };
@@ -345,7 +491,13 @@ export class PinpadCardPort implements CardPort {
       // RMC blocks while the card is in: a customer who leaves it gets the message, the sale goes on after `timeoutS`
       const signal = AbortSignal.timeout((this.#o.timeoutS ?? 60) * 1000);
       await relay.during('remove-card', () =>
-        this.#o.pinpad.run(card.RMC, text.length > 16 && !text.includes('\n') ? text : ([text.split('\n')[0]!.slice(0, 16), (text.split('\n')[1] ?? '').slice(0, 16)] as const), { signal }),
+        this.#o.pinpad.run(
+          card.RMC,
+          text.length > 16 && !text.includes('\n')
+            ? text
+            : ([text.split('\n')[0]!.slice(0, 16), (text.split('\n')[1] ?? '').slice(0, 16)] as const),
+          { signal },
+        ),
       );
     } catch (e) {
       throw asOmnipos(e);

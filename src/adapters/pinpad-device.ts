@@ -15,12 +15,17 @@ import { unattendedTerminalData } from './pinpad-terminal-emv.js';
  * commands passed whole through the library's generic command. A library that does not load or
  * lacks a function is a configuration error, named.
  */
-export function bibcompTransport(d: { library: string; port: string; callTimeoutMs: number }, log?: Logger): () => Transport {
+export function bibcompTransport(
+  d: { library: string; port: string; callTimeoutMs: number },
+  log?: Logger,
+): () => Transport {
   let lib: ReturnType<typeof bibcompLibrary>;
   try {
     lib = bibcompLibrary(d.library);
   } catch (e) {
-    throw new OmniposError('CONFIG_INVALID', `pinpad.device.library: ${(e as Error).message}`, { path: 'pinpad.device.library' });
+    throw new OmniposError('CONFIG_INVALID', `pinpad.device.library: ${(e as Error).message}`, {
+      path: 'pinpad.device.library',
+    });
   }
   // a library without the generic command is driven through its classic functions
   return () => bibcompTransportFor(lib, { port: d.port, callTimeoutMs: d.callTimeoutMs, ...(log ? { log } : {}) });
@@ -38,11 +43,18 @@ export interface PinpadDevice {
  * unreachable pinpad does not stop the daemon: the driver keeps reconnecting and card sales fail
  * until it answers.
  */
-export async function openPinpad(config: Config, tables: () => TableSet | undefined, log: Logger, transport: () => Transport): Promise<PinpadDevice> {
+export async function openPinpad(
+  config: Config,
+  tables: () => TableSet | undefined,
+  log: Logger,
+  transport: () => Transport,
+): Promise<PinpadDevice> {
   const { key } = loadPinpadKey(config.values.stateDir);
   const driverLog = log.child({ component: 'pinpad' });
   const pinpad = new SecurePinpad({ transport, terminalKey: key, log: driverLog });
-  await pinpad.connect().catch((e: unknown) => driverLog.warn({ err: e }, 'pinpad not reachable at start; card sales wait for it'));
+  await pinpad
+    .connect()
+    .catch((e: unknown) => driverLog.warn({ err: e }, 'pinpad not reachable at start; card sales wait for it'));
   const card = new PinpadCardPort({
     // a pinpad that answers OPN as an obsolete one sells through the classic card commands
     pinpad: new cardCommands.ClassicCardPinpad(pinpad, {
@@ -60,7 +72,13 @@ export async function openPinpad(config: Config, tables: () => TableSet | undefi
     typedRefusal: (method) => typedEntryRefusal(tables(), method),
     // A kiosk tells the card it is unattended and takes no signature (EMV Book 4 A1/A2): SPE_EMVDATA of GCX and GOX.
     ...(config.values.terminal.mode === 'unattended'
-      ? { terminalEmvData: () => unattendedTerminalData(tables()?.tables.aidRecords ?? [], String(config.values.pinpad.acquirerIndex).padStart(2, '0')) }
+      ? {
+          terminalEmvData: () =>
+            unattendedTerminalData(
+              tables()?.tables.aidRecords ?? [],
+              String(config.values.pinpad.acquirerIndex).padStart(2, '0'),
+            ),
+        }
       : {}),
     log: driverLog,
   });

@@ -46,7 +46,10 @@ export class PinpadQrDisplay implements QrDisplayPort {
         this.#log.info({ err: e }, 'the pinpad did not show the QR image; showing text');
       }
       const what = caption.kind === 'pix' ? 'PIX' : 'QR CODE';
-      await this.#text(`${formatBRL(caption.amount)}\nPAGUE COM ${what}\nNA TELA DO CAIXA`, [`${what} ${formatBRL(caption.amount)}`, 'VEJA A TELA']);
+      await this.#text(`${formatBRL(caption.amount)}\nPAGUE COM ${what}\nNA TELA DO CAIXA`, [
+        `${what} ${formatBRL(caption.amount)}`,
+        'VEJA A TELA',
+      ]);
       return 'text' as const;
     });
   }

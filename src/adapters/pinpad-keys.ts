@@ -1,5 +1,15 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import path from 'node:path';
 import { isPinpadError, terminalKeyFromPem, type TerminalKey } from '../../drivers/pinpad/index.js';
 import { OmniposError } from '../core/errors/index.js';
@@ -44,15 +54,25 @@ function createOnce(file: string, pem: string): boolean {
 function readKey(file: string): TerminalKey {
   const mode = statSync(file).mode & 0o777;
   if (mode & 0o077) {
-    throw new OmniposError('CRYPTO_INVALID_KEY', `${file}: the pinpad key is readable by others (mode ${mode.toString(8)}); chmod 600 it, or delete it to make a new one`, {
-      file,
-      mode: mode.toString(8),
-    });
+    throw new OmniposError(
+      'CRYPTO_INVALID_KEY',
+      `${file}: the pinpad key is readable by others (mode ${mode.toString(8)}); chmod 600 it, or delete it to make a new one`,
+      {
+        file,
+        mode: mode.toString(8),
+      },
+    );
   }
   try {
     return terminalKeyFromPem(readFileSync(file, 'utf8'));
   } catch (e) {
-    if (isPinpadError(e)) throw new OmniposError('CRYPTO_INVALID_KEY', `${file}: ${e.message}; delete it to make a new one`, { file }, { cause: e });
+    if (isPinpadError(e))
+      throw new OmniposError(
+        'CRYPTO_INVALID_KEY',
+        `${file}: ${e.message}; delete it to make a new one`,
+        { file },
+        { cause: e },
+      );
     throw e;
   }
 }

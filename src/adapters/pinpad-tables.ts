@@ -22,6 +22,10 @@ export class PinpadTablesAdapter implements PinpadTables {
 
   /** `onBlock`: after TLI (0 of the TLR blocks) and after each TLR block, for a progress bar. */
   async load(plan: PinpadLoadPlan, onBlock?: (done: number, total: number) => void): Promise<void> {
-    await card.loadTables(this.pinpad, { acquirer: plan.acquirerIndex, version: plan.tableVersion, blocks: plan.tlr }, onBlock ? { onBlock } : undefined);
+    await card.loadTables(
+      this.pinpad,
+      { acquirer: plan.acquirerIndex, version: plan.tableVersion, blocks: plan.tlr },
+      onBlock ? { onBlock } : undefined,
+    );
   }
 }

@@ -46,6 +46,9 @@ export function withoutSignature(capabilities: string | undefined): string | und
 export function unattendedTerminalData(records: readonly TableRecord[], acquirer: string): string {
   const r = records.find((x) => x.kind === 'aid' && x.acquirer === acquirer) ?? records.find((x) => x.kind === 'aid');
   const caps = withoutSignature(r?.fields.T1_TRMCAPAB);
-  const tlv = encodeTlv([{ tag: '9F35', value: unattendedTerminalType(r?.fields.T1_TRMTYP) }, ...(caps ? [{ tag: '9F33', value: caps }] : [])]);
+  const tlv = encodeTlv([
+    { tag: '9F35', value: unattendedTerminalType(r?.fields.T1_TRMTYP) },
+    ...(caps ? [{ tag: '9F33', value: caps }] : []),
+  ]);
   return Buffer.from(tlv).toString('hex').toUpperCase();
 }

@@ -14,7 +14,11 @@ export class EcommercePixAdapter implements PixCreatePort {
     this.#client = client;
   }
 
-  async create(order: { merchantOrderId: string; amount: number; payer: { name: string; document: string } }): Promise<PixCreation> {
+  async create(order: {
+    merchantOrderId: string;
+    amount: number;
+    payer: { name: string; document: string };
+  }): Promise<PixCreation> {
     const identity = order.payer.document.replace(/\D/g, '');
     try {
       const sale = await this.#client.createPixSale({

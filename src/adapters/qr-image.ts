@@ -2,7 +2,12 @@ import { createRequire } from 'node:module';
 import type * as PngjsModule from 'pngjs';
 import { OmniposError } from '../core/errors/index.js';
 
-type Decode = (data: Uint8ClampedArray, width: number, height: number, options?: { inversionAttempts?: 'dontInvert' | 'onlyInvert' | 'attemptBoth' | 'invertFirst' }) => { data: string } | null;
+type Decode = (
+  data: Uint8ClampedArray,
+  width: number,
+  height: number,
+  options?: { inversionAttempts?: 'dontInvert' | 'onlyInvert' | 'attemptBoth' | 'invertFirst' },
+) => { data: string } | null;
 // jsqr and pngjs load at the first image decoded, not when omnipos starts (fast start). jsqr is a
 // CommonJS bundle whose export is the function (or, bundled, its `default`).
 const load = createRequire(import.meta.url);
@@ -39,5 +44,8 @@ export function qrTextFromPng(base64: string): string {
 }
 
 function unreadable(why: string): OmniposError {
-  return new OmniposError('ACQUIRER_BAD_RESPONSE', `the host's QR code image: ${why}`, { reason: why, outcomeUnknown: false });
+  return new OmniposError('ACQUIRER_BAD_RESPONSE', `the host's QR code image: ${why}`, {
+    reason: why,
+    outcomeUnknown: false,
+  });
 }

@@ -1,5 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { deriveTdesKeys, dukptEncryptData, encryptPin, maskPan, nextCounter, toHex, withCounter } from '../crypto/index.js';
+import {
+  deriveTdesKeys,
+  dukptEncryptData,
+  encryptPin,
+  maskPan,
+  nextCounter,
+  toHex,
+  withCounter,
+} from '../crypto/index.js';
 import type { CardPort, CardRequest, EncryptedCard } from '../engine/ports.js';
 import type { CardSummary, InputMode } from '../engine/sale/types.js';
 import { SANDBOX_KEYS } from '../../tables/sandbox-keys.js';
@@ -49,10 +57,14 @@ export class SimulatedCardPort implements CardPort {
   async readCard(_request: CardRequest, signal: AbortSignal): Promise<{ summary: CardSummary; card: EncryptedCard }> {
     await new Promise<void>((resolve, reject) => {
       const t = setTimeout(resolve, this.#o.delayMs ?? 0);
-      signal.addEventListener('abort', () => {
-        clearTimeout(t);
-        reject(signal.reason as Error);
-      }, { once: true });
+      signal.addEventListener(
+        'abort',
+        () => {
+          clearTimeout(t);
+          reject(signal.reason as Error);
+        },
+        { once: true },
+      );
     });
     const c = this.#card();
     const inputMode = this.#o.inputMode ?? 'Emv';
@@ -61,7 +73,12 @@ export class SimulatedCardPort implements CardPort {
     const iv = toHex(randomBytes(8));
     const data = toHex(dukptEncryptData({ bdk: SANDBOX_KEYS.bdk }, dataKsn, Buffer.from(c.track2, 'ascii'), { iv }));
     const pinKsn = this.#ksn(SANDBOX_KEYS.pinInitialKsn);
-    const pin = encryptPin({ format: 0, pin: this.#o.pin ?? c.pin, pan: c.pan, key: deriveTdesKeys(SANDBOX_KEYS.bdk, pinKsn).pinKey });
+    const pin = encryptPin({
+      format: 0,
+      pin: this.#o.pin ?? c.pin,
+      pan: c.pan,
+      key: deriveTdesKeys(SANDBOX_KEYS.bdk, pinKsn).pinKey,
+    });
     const summary: CardSummary = {
       maskedPan: maskPan(c.pan),
       inputMode,
@@ -88,7 +105,13 @@ export class SimulatedCardPort implements CardPort {
 
   finishChip(decision: 'approved' | 'declined' | 'no-communication' | 'aborted'): ReturnType<CardPort['finishChip']> {
     const approved = decision === 'approved' && (this.#o.cardDecision ?? 'approved') === 'approved';
-    const emv = { '9F26': '1122334455667788', '9F27': approved ? '40' : '00', '95': '0000000000', '9F10': '06011A03A00000', '9F37': 'DEADBEEF' };
+    const emv = {
+      '9F26': '1122334455667788',
+      '9F27': approved ? '40' : '00',
+      '95': '0000000000',
+      '9F10': '06011A03A00000',
+      '9F37': 'DEADBEEF',
+    };
     return Promise.resolve({ card: approved ? 'approved' : 'declined', emv });
   }
 

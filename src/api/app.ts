@@ -47,15 +47,38 @@ const quietHub = new EventHub();
 export const ROUTES: readonly Route<ApiDeps>[] = [
   { method: 'POST', path: '/v1/payments', handle: ({ req, res }, deps) => createPayment(req, res, deps) },
   { method: 'GET', path: '/v1/payments', handle: ({ res, query }, deps) => listPayments(res, deps, query) },
-  { method: 'GET', path: '/v1/payments/{id}', handle: ({ res, params }, deps) => getPayment(res, deps, params.id as string) },
-  ...(['confirm', 'undo', 'cancel'] as const).map(
-    (action): Route<ApiDeps> => ({ method: 'POST', path: `/v1/payments/{id}/${action}`, handle: ({ res, params }, deps) => act(res, deps, params.id as string, action) }),
-  ),
+  {
+    method: 'GET',
+    path: '/v1/payments/{id}',
+    handle: ({ res, params }, deps) => getPayment(res, deps, params.id as string),
+  },
+  ...(['confirm', 'undo', 'cancel'] as const).map((action): Route<ApiDeps> => ({
+    method: 'POST',
+    path: `/v1/payments/{id}/${action}`,
+    handle: ({ res, params }, deps) => act(res, deps, params.id as string, action),
+  })),
   { method: 'POST', path: '/v1/events/ticket', handle: ({ res }, deps) => sendJson(res, 201, ticketsOf(deps).issue()) },
-  { method: 'GET', path: '/v1/events', ticket: true, handle: ({ req, res }, deps) => serveEvents(req, res, deps.events ?? quietHub, deps.heartbeatMs) },
-  { method: 'GET', path: '/v1/payments/{id}/receipt', handle: ({ res, params, query }, deps) => showReceipt(res, deps, params.id as string, query) },
-  { method: 'POST', path: '/v1/payments/{id}/receipt/print', handle: ({ req, res, params }, deps) => reprintReceipt(req, res, deps, params.id as string) },
-  { method: 'POST', path: '/v1/payments/{id}/receipt/answer', handle: ({ req, res, params }, deps) => answerReceipt(req, res, deps, params.id as string) },
+  {
+    method: 'GET',
+    path: '/v1/events',
+    ticket: true,
+    handle: ({ req, res }, deps) => serveEvents(req, res, deps.events ?? quietHub, deps.heartbeatMs),
+  },
+  {
+    method: 'GET',
+    path: '/v1/payments/{id}/receipt',
+    handle: ({ res, params, query }, deps) => showReceipt(res, deps, params.id as string, query),
+  },
+  {
+    method: 'POST',
+    path: '/v1/payments/{id}/receipt/print',
+    handle: ({ req, res, params }, deps) => reprintReceipt(req, res, deps, params.id as string),
+  },
+  {
+    method: 'POST',
+    path: '/v1/payments/{id}/receipt/answer',
+    handle: ({ req, res, params }, deps) => answerReceipt(req, res, deps, params.id as string),
+  },
   { method: 'GET', path: '/v1/health', handle: ({ res }, deps) => sendJson(res, 200, healthView(deps)) },
   ...DAY_ROUTES,
   ...VOID_ROUTES,
@@ -89,11 +112,19 @@ export function buildApp(given: ApiDeps): Handler {
   const screens = deps.screens ?? loadScreens();
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = requestUrl(req.url ?? '/');
-    if (isScreensPath(url.pathname)) return serveScreens(req, res, url, { token: deps.token, files: screens, environment: deps.receipts?.environment });
+    if (isScreensPath(url.pathname))
+      return serveScreens(req, res, url, {
+        token: deps.token,
+        files: screens,
+        environment: deps.receipts?.environment,
+      });
     // Prometheus scrapes /metrics by convention; every other route is under /v1/.
-    if (!url.pathname.startsWith('/v1/') && url.pathname !== '/metrics') throw new ApiError(404, 'NOT_FOUND', `no route ${url.pathname}`);
+    if (!url.pathname.startsWith('/v1/') && url.pathname !== '/metrics')
+      throw new ApiError(404, 'NOT_FOUND', `no route ${url.pathname}`);
     const method = req.method ?? 'GET';
-    const matches = ROUTES.map((r) => ({ r, params: matchPath(r.path, url.pathname) })).filter((m) => m.params !== undefined);
+    const matches = ROUTES.map((r) => ({ r, params: matchPath(r.path, url.pathname) })).filter(
+      (m) => m.params !== undefined,
+    );
     const hit = matches.find((m) => m.r.method === method);
     const byTicket = hit?.r.ticket === true && ticketsOf(deps).redeem(url.searchParams.get('ticket'));
     if (!byTicket && matches.some((m) => m.r.auth !== false)) requireToken(req, deps.token);
@@ -115,7 +146,11 @@ export function buildApp(given: ApiDeps): Handler {
 }
 
 /** Listens on loopback by default. */
-export async function listenApi(handler: Handler, host: string, port: number): Promise<{ server: Server; url: string; close(): Promise<void> }> {
+export async function listenApi(
+  handler: Handler,
+  host: string,
+  port: number,
+): Promise<{ server: Server; url: string; close(): Promise<void> }> {
   const server = createServer(handler);
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;

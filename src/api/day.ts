@@ -49,20 +49,35 @@ function header(req: IncomingMessage, name: string): string | undefined {
  * (SUPERVISOR_REQUIRED, 403, otherwise). A daemon without a supervisor gate closes no day.
  */
 export function authorizeDayClose(req: IncomingMessage, deps: DayApiDeps): void {
-  if (!deps.supervisor) throw new ApiError(409, 'NOT_AVAILABLE', 'closing the day needs a supervisor, and this daemon has no supervisor credentials');
-  deps.supervisor.authorize({ token: header(req, SUPERVISOR_TOKEN_HEADER), password: header(req, SUPERVISOR_PASSWORD_HEADER) }, 'closing the day');
+  if (!deps.supervisor)
+    throw new ApiError(
+      409,
+      'NOT_AVAILABLE',
+      'closing the day needs a supervisor, and this daemon has no supervisor credentials',
+    );
+  deps.supervisor.authorize(
+    { token: header(req, SUPERVISOR_TOKEN_HEADER), password: header(req, SUPERVISOR_PASSWORD_HEADER) },
+    'closing the day',
+  );
 }
 
 /** `POST /v1/day/close`: the date from `?date=`, a JSON body `{ "date": … }`, or today. */
-async function closeDay(req: IncomingMessage, res: ServerResponse, deps: DayApiDeps, query: URLSearchParams): Promise<void> {
+async function closeDay(
+  req: IncomingMessage,
+  res: ServerResponse,
+  deps: DayApiDeps,
+  query: URLSearchParams,
+): Promise<void> {
   authorizeDayClose(req, deps);
   let date = dateParam(query);
   const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
   if (hasBody) {
     const body = await readJson(req, 1024);
-    for (const k of Object.keys(body)) if (k !== 'date') throw new ApiError(400, 'INVALID_FIELD', `${k}: unknown field`, k);
+    for (const k of Object.keys(body))
+      if (k !== 'date') throw new ApiError(400, 'INVALID_FIELD', `${k}: unknown field`, k);
     if (body.date !== undefined) {
-      if (typeof body.date !== 'string') throw new ApiError(400, 'INVALID_FIELD', 'date: must be a string YYYY-MM-DD', 'date');
+      if (typeof body.date !== 'string')
+        throw new ApiError(400, 'INVALID_FIELD', 'date: must be a string YYYY-MM-DD', 'date');
       date = body.date;
     }
   }
@@ -75,23 +90,40 @@ async function closeDay(req: IncomingMessage, res: ServerResponse, deps: DayApiD
 
 /** The day's routes, spread into the router's table. */
 export const DAY_ROUTES: readonly Route<DayApiDeps>[] = [
-  { method: 'GET', path: '/v1/day/report', handle: ({ res, query }, deps) => sendJson(res, 200, mapped(() => book(deps).report(dateParam(query)))) },
+  {
+    method: 'GET',
+    path: '/v1/day/report',
+    handle: ({ res, query }, deps) =>
+      sendJson(
+        res,
+        200,
+        mapped(() => book(deps).report(dateParam(query))),
+      ),
+  },
   { method: 'POST', path: '/v1/day/close', handle: ({ req, res, query }, deps) => closeDay(req, res, deps, query) },
 ];
 
 type Schema = Record<string, unknown>;
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: Schema, description: string): Schema => ({ description, content: { 'application/json': { schema } } });
+const json = (schema: Schema, description: string): Schema => ({
+  description,
+  content: { 'application/json': { schema } },
+});
 const int = { type: 'integer' };
 const str = { type: 'string' };
-const group = { type: 'object', properties: { sales: int, salesAmount: int, voids: int, voidsAmount: int, net: int }, required: ['sales', 'salesAmount', 'voids', 'voidsAmount', 'net'] };
+const group = {
+  type: 'object',
+  properties: { sales: int, salesAmount: int, voids: int, voidsAmount: int, net: int },
+  required: ['sales', 'salesAmount', 'voids', 'voidsAmount', 'net'],
+};
 const groups = { type: 'object', additionalProperties: group };
 
 /** The schemas of the day's answers, for the OpenAPI document. */
 export const DAY_SCHEMAS: Record<string, Schema> = {
   DayReport: {
     type: 'object',
-    description: 'Every sale (card, wallet QR, Pix), void, undo, refund and needs-refund of one business day (00:00 to 00:00 host time), amounts in cents.',
+    description:
+      'Every sale (card, wallet QR, Pix), void, undo, refund and needs-refund of one business day (00:00 to 00:00 host time), amounts in cents.',
     properties: {
       date: { ...str, pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
       from: { ...str, format: 'date-time' },
@@ -100,7 +132,13 @@ export const DAY_SCHEMAS: Record<string, Schema> = {
       closedAt: { anyOf: [{ ...str, format: 'date-time' }, { type: 'null' }] },
       counts: {
         type: 'object',
-        properties: { sales: int, voids: int, byOutcome: { type: 'object', additionalProperties: int }, byState: { type: 'object', additionalProperties: int }, inProgress: int },
+        properties: {
+          sales: int,
+          voids: int,
+          byOutcome: { type: 'object', additionalProperties: int },
+          byState: { type: 'object', additionalProperties: int },
+          inProgress: int,
+        },
         required: ['sales', 'voids', 'byOutcome', 'byState', 'inProgress'],
       },
       totals: {
@@ -117,7 +155,18 @@ export const DAY_SCHEMAS: Record<string, Schema> = {
           byBrand: groups,
           byProduct: groups,
         },
-        required: ['net', 'salesAmount', 'voidsAmount', 'undoneAmount', 'refundedAmount', 'declinedAmount', 'needsRefundAmount', 'byMethod', 'byBrand', 'byProduct'],
+        required: [
+          'net',
+          'salesAmount',
+          'voidsAmount',
+          'undoneAmount',
+          'refundedAmount',
+          'declinedAmount',
+          'needsRefundAmount',
+          'byMethod',
+          'byBrand',
+          'byProduct',
+        ],
       },
       lines: {
         type: 'array',
@@ -138,7 +187,19 @@ export const DAY_SCHEMAS: Record<string, Schema> = {
             paymentId: str,
             createdAt: str,
           },
-          required: ['id', 'kind', 'merchantOrderId', 'method', 'brand', 'product', 'state', 'outcome', 'amount', 'charged', 'createdAt'],
+          required: [
+            'id',
+            'kind',
+            'merchantOrderId',
+            'method',
+            'brand',
+            'product',
+            'state',
+            'outcome',
+            'amount',
+            'charged',
+            'createdAt',
+          ],
         },
       },
     },
@@ -151,8 +212,14 @@ export const DAY_SCHEMAS: Record<string, Schema> = {
       date: str,
       closedAt: { ...str, format: 'date-time' },
       report: ref('DayReport'),
-      printOutcome: { type: ['string', 'null'], description: 'printed, failed, unsure, skipped; null without a printer.' },
-      alreadyClosed: { type: 'boolean', description: 'The day was closed before: this is the archived close, nothing was printed.' },
+      printOutcome: {
+        type: ['string', 'null'],
+        description: 'printed, failed, unsure, skipped; null without a printer.',
+      },
+      alreadyClosed: {
+        type: 'boolean',
+        description: 'The day was closed before: this is the archived close, nothing was printed.',
+      },
     },
     required: ['date', 'closedAt', 'report', 'printOutcome', 'alreadyClosed'],
   },
@@ -160,32 +227,53 @@ export const DAY_SCHEMAS: Record<string, Schema> = {
 
 /** The day's paths, for the OpenAPI document. */
 export function dayPaths(unauthorized: Schema, error: (d: string) => Schema): Record<string, Schema> {
-  const date = { name: 'date', in: 'query', required: false, description: 'A business day, YYYY-MM-DD (default: today, host time).', schema: { ...str, pattern: '^\\d{4}-\\d{2}-\\d{2}$' } };
+  const date = {
+    name: 'date',
+    in: 'query',
+    required: false,
+    description: 'A business day, YYYY-MM-DD (default: today, host time).',
+    schema: { ...str, pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+  };
   return {
     '/v1/day/report': {
       get: {
         summary: "The day's report (the archived one for a closed day)",
         parameters: [date],
-        responses: { '200': json(ref('DayReport'), 'The report.'), '400': error('A date that is not YYYY-MM-DD.'), '401': unauthorized, '409': error('No day book in this daemon.') },
+        responses: {
+          '200': json(ref('DayReport'), 'The report.'),
+          '400': error('A date that is not YYYY-MM-DD.'),
+          '401': unauthorized,
+          '409': error('No day book in this daemon.'),
+        },
       },
     },
     '/v1/day/close': {
       post: {
         summary: 'Close the day: print the report and archive it (supervisor)',
-        description: 'A supervisor authorizes the close as a void: `X-Supervisor-Token` (`omnipos supervisor token`) or `X-Supervisor-Password`.',
+        description:
+          'A supervisor authorizes the close as a void: `X-Supervisor-Token` (`omnipos supervisor token`) or `X-Supervisor-Password`.',
         parameters: [
           date,
           { name: 'X-Supervisor-Token', in: 'header', required: false, schema: str },
           { name: 'X-Supervisor-Password', in: 'header', required: false, schema: str },
         ],
-        requestBody: { required: false, content: { 'application/json': { schema: { type: 'object', properties: { date: date.schema }, additionalProperties: false } } } },
+        requestBody: {
+          required: false,
+          content: {
+            'application/json': {
+              schema: { type: 'object', properties: { date: date.schema }, additionalProperties: false },
+            },
+          },
+        },
         responses: {
           '200': json(ref('DayClose'), 'The day was already closed: the archived close.'),
           '201': json(ref('DayClose'), 'Closed now.'),
           '400': error('A date that is not YYYY-MM-DD, or an unknown field.'),
           '401': unauthorized,
           '403': error('SUPERVISOR_REQUIRED: no supervisor credential, or a wrong one.'),
-          '409': error('The day has not begun, no day book in this daemon, or SUPERVISOR_NOT_CONFIGURED (a password offered and none set).'),
+          '409': error(
+            'The day has not begun, no day book in this daemon, or SUPERVISOR_NOT_CONFIGURED (a password offered and none set).',
+          ),
         },
       },
     },

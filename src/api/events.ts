@@ -144,14 +144,21 @@ export class EventHub {
 /** A subscriber that does not read is cut off past this many bytes waiting. */
 const MAX_BUFFERED = 1024 * 1024;
 
-const frame = (e: { seq: unknown; type: unknown }): string => `id: ${String(e.seq)}\nevent: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`;
+const frame = (e: { seq: unknown; type: unknown }): string =>
+  `id: ${String(e.seq)}\nevent: ${String(e.type)}\ndata: ${JSON.stringify(e)}\n\n`;
 
 /** `Last-Event-ID` as a seq; absent: undefined; anything but a whole number: 400. */
 function lastEventId(req: IncomingMessage): number | undefined {
   const raw = req.headers['last-event-id'];
   if (raw === undefined || (typeof raw === 'string' && raw.trim() === '')) return undefined;
   const text = String(raw).trim();
-  if (!/^\d{1,15}$/.test(text)) throw new ApiError(400, 'INVALID_FIELD', 'Last-Event-ID: the seq (id:) of the last event received, a whole number', 'Last-Event-ID');
+  if (!/^\d{1,15}$/.test(text))
+    throw new ApiError(
+      400,
+      'INVALID_FIELD',
+      'Last-Event-ID: the seq (id:) of the last event received, a whole number',
+      'Last-Event-ID',
+    );
   return Number(text);
 }
 
@@ -161,7 +168,12 @@ function lastEventId(req: IncomingMessage): number | undefined {
  * `Last-Event-ID`, the day's events after it come first (header `x-omnipos-replay`), then the
  * live ones, none twice and none left between.
  */
-export async function serveEvents(req: IncomingMessage, res: ServerResponse, hub: EventHub, heartbeatMs = 15_000): Promise<void> {
+export async function serveEvents(
+  req: IncomingMessage,
+  res: ServerResponse,
+  hub: EventHub,
+  heartbeatMs = 15_000,
+): Promise<void> {
   const after = lastEventId(req);
   // Read and subscribe in one synchronous step: nothing is published between the two.
   const replay = after === undefined ? { events: [], outcome: 'none' as const } : hub.replay(after);
@@ -200,10 +212,11 @@ export async function serveEvents(req: IncomingMessage, res: ServerResponse, hub
   // The replay may be long: written as the client takes it, the live events held meanwhile.
   for (const e of replay.events) {
     if (closed) return;
-    if (!res.write(frame(e as { seq: unknown; type: unknown }))) await new Promise<void>((resolve) => {
-      res.once('drain', resolve);
-      res.once('close', resolve);
-    });
+    if (!res.write(frame(e as { seq: unknown; type: unknown })))
+      await new Promise<void>((resolve) => {
+        res.once('drain', resolve);
+        res.once('close', resolve);
+      });
   }
   live = true;
   for (const e of early.splice(0)) send(frame(e));

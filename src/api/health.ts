@@ -89,7 +89,12 @@ export class AcquirerReach {
   }
 
   /** `reachable`: the last thing heard was an answer; undefined before anything was tried. */
-  view(): { reachable: boolean | null; lastAnswerAt: string | null; lastFailureAt: string | null; lastFailure: string | null } {
+  view(): {
+    reachable: boolean | null;
+    lastAnswerAt: string | null;
+    lastFailureAt: string | null;
+    lastFailure: string | null;
+  } {
     return {
       reachable: this.reachable,
       lastAnswerAt: this.#lastAnswerAt?.toISOString() ?? null,
@@ -108,7 +113,13 @@ export interface HealthSources {
   /** How far the acquirer's clock is ahead of ours, ms (`HostClock.offsetMs`). */
   clock?: { readonly offsetMs: number } | undefined;
   /** The configured receipt printer and the last status its driver read (none for `kind: none`). */
-  printer?: { kind: string; lastStatus?: () => { online: boolean; paperOut: boolean; paperNearEnd: boolean; coverOpen: boolean } | undefined } | undefined;
+  printer?:
+    | {
+        kind: string;
+        lastStatus?: () =>
+          { online: boolean; paperOut: boolean; paperNearEnd: boolean; coverOpen: boolean } | undefined;
+      }
+    | undefined;
   /** The alarms that hold now and the engines' recent ones (src/operations/alarms). */
   alarms?: (() => readonly { code: string; severity: string }[]) | undefined;
   /** The pinpad's DUKPT key slots as the daemon read them at start (src/main/pinpad-key-slots.ts). */
@@ -126,17 +137,31 @@ export interface HealthDeps {
 }
 
 /** `reachable` and the paper as of the driver's last status read; null before any. */
-function printerView(p: NonNullable<HealthSources['printer']>): { kind: string; reachable: boolean | null; paperOut: boolean | null; paperNearEnd: boolean | null; coverOpen: boolean | null } {
+function printerView(p: NonNullable<HealthSources['printer']>): {
+  kind: string;
+  reachable: boolean | null;
+  paperOut: boolean | null;
+  paperNearEnd: boolean | null;
+  coverOpen: boolean | null;
+} {
   const s = p.lastStatus?.();
-  return { kind: p.kind, reachable: s ? s.online : null, paperOut: s?.paperOut ?? null, paperNearEnd: s?.paperNearEnd ?? null, coverOpen: s?.coverOpen ?? null };
+  return {
+    kind: p.kind,
+    reachable: s ? s.online : null,
+    paperOut: s?.paperOut ?? null,
+    paperNearEnd: s?.paperNearEnd ?? null,
+    coverOpen: s?.coverOpen ?? null,
+  };
 }
 
 /** The configured slots the pinpad said are empty (nothing while unread). */
 function missingKeys(k: KeySlotsView): string[] {
   const out: string[] = [];
   const slot = (n: number): string => String(n).padStart(2, '0');
-  if (k.pin?.[slot(k.configured.pin)]?.present === false) out.push(`pinpad: no DUKPT PIN key in slot ${k.configured.pin}`);
-  if (k.data?.[slot(k.configured.data)]?.present === false) out.push(`pinpad: no DUKPT data key in slot ${k.configured.data}`);
+  if (k.pin?.[slot(k.configured.pin)]?.present === false)
+    out.push(`pinpad: no DUKPT PIN key in slot ${k.configured.pin}`);
+  if (k.data?.[slot(k.configured.data)]?.present === false)
+    out.push(`pinpad: no DUKPT data key in slot ${k.configured.data}`);
   return out;
 }
 
@@ -150,13 +175,21 @@ export function healthView(deps: HealthDeps): Record<string, unknown> {
   const h = deps.health ?? {};
   const keySlots = h.keySlots?.() ?? null;
   const pinpad = h.pinpad
-    ? { connected: h.pinpad.status === 'connected', status: h.pinpad.status, secure: h.pinpad.secure.secure, recognition: h.pinpad.secure.recognition, sessions: h.pinpad.secure.sessions, keySlots }
+    ? {
+        connected: h.pinpad.status === 'connected',
+        status: h.pinpad.status,
+        secure: h.pinpad.secure.secure,
+        recognition: h.pinpad.secure.recognition,
+        sessions: h.pinpad.secure.sessions,
+        keySlots,
+      }
     : null;
   const acquirer = h.acquirer?.view() ?? null;
   const printer = h.printer ? printerView(h.printer) : null;
   const outbox = deps.outbox.depth();
   const problems: string[] = [];
-  if (pinpad && !(pinpad.connected && pinpad.secure)) problems.push(pinpad.connected ? 'pinpad: no secure session' : `pinpad: ${pinpad.status}`);
+  if (pinpad && !(pinpad.connected && pinpad.secure))
+    problems.push(pinpad.connected ? 'pinpad: no secure session' : `pinpad: ${pinpad.status}`);
   if (pinpad && keySlots) problems.push(...missingKeys(keySlots));
   if (printer?.reachable === false) problems.push('printer: offline');
   if (printer?.paperOut) problems.push('printer: paper out');
@@ -164,7 +197,8 @@ export function healthView(deps: HealthDeps): Record<string, unknown> {
   if (acquirer?.reachable === false) problems.push('acquirer: unreachable');
   if (outbox.deadLetters > 0) problems.push(`outbox: ${outbox.deadLetters} dead letters`);
   const alarms = h.alarms?.() ?? [];
-  for (const a of alarms) if (a.severity === 'error' && !/DEAD_LETTER|PINPAD_GONE/.test(a.code)) problems.push(`alarm: ${a.code}`);
+  for (const a of alarms)
+    if (a.severity === 'error' && !/DEAD_LETTER|PINPAD_GONE/.test(a.code)) problems.push(`alarm: ${a.code}`);
   return {
     status: problems.length === 0 ? 'ok' : 'degraded',
     problems,

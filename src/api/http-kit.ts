@@ -13,7 +13,12 @@ export class ApiError extends Error {
   }
 }
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers });
   res.end(text);
@@ -49,7 +54,8 @@ export async function readJson(req: IncomingMessage, limit = 64 * 1024): Promise
   } catch (e) {
     throw new ApiError(400, 'INVALID_JSON', `the body is not JSON: ${(e as Error).message}`);
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new ApiError(400, 'INVALID_BODY', 'the body must be a JSON object');
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw new ApiError(400, 'INVALID_BODY', 'the body must be a JSON object');
   return body as Record<string, unknown>;
 }
 

@@ -8,6 +8,10 @@ export type MetricsSource = () => Promise<{ contentType: string; body: string }>
 export async function serveMetrics(res: ServerResponse, metrics: MetricsSource | undefined): Promise<void> {
   if (!metrics) throw new ApiError(404, 'NOT_FOUND', 'no metrics on this daemon');
   const m = await metrics();
-  res.writeHead(200, { 'content-type': m.contentType, 'content-length': Buffer.byteLength(m.body), 'cache-control': 'no-store' });
+  res.writeHead(200, {
+    'content-type': m.contentType,
+    'content-length': Buffer.byteLength(m.body),
+    'cache-control': 'no-store',
+  });
   res.end(m.body);
 }

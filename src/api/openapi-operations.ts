@@ -11,7 +11,10 @@ export interface OperationName {
 
 /** The reference's groups, in the order it shows them. */
 export const TAGS = [
-  { name: 'payments', description: 'Start a payment (card, wallet QR, Pix), read it, decide it (confirm, undo, cancel).' },
+  {
+    name: 'payments',
+    description: 'Start a payment (card, wallet QR, Pix), read it, decide it (confirm, undo, cancel).',
+  },
   { name: 'receipts', description: "A payment's receipt: view it, reprint it, answer the receipt question." },
   { name: 'voids', description: 'Void a confirmed card sale or refund a Pix, with a supervisor.' },
   { name: 'events', description: 'The server-sent event stream and its single-use ticket.' },
@@ -53,7 +56,8 @@ export function named(paths: Record<string, Record<string, unknown>>): Record<st
       Object.fromEntries(
         Object.entries(ops).map(([method, op]) => {
           const name = OPERATIONS[`${method.toUpperCase()} ${path}`];
-          if (!name) throw new Error(`openapi: no operationId for ${method.toUpperCase()} ${path} (add it to OPERATIONS)`);
+          if (!name)
+            throw new Error(`openapi: no operationId for ${method.toUpperCase()} ${path} (add it to OPERATIONS)`);
           return [method, { operationId: name.operationId, tags: [name.tag], ...(op as Record<string, unknown>) }];
         }),
       ),

@@ -69,7 +69,11 @@ export function fiscalBrand(brandId: number | string | undefined): { code: strin
 }
 
 /** The fiscal card group of an approved card sale; undefined before the host authorized it. */
-export function fiscalCard(sale: { authorizationCode?: string | undefined; nsu?: string | undefined; brandId?: number | undefined }): FiscalCard | undefined {
+export function fiscalCard(sale: {
+  authorizationCode?: string | undefined;
+  nsu?: string | undefined;
+  brandId?: number | undefined;
+}): FiscalCard | undefined {
   if (!sale.authorizationCode) return undefined;
   const brand = fiscalBrand(sale.brandId);
   return {

@@ -121,7 +121,14 @@ function cardView(entry: JournalEntry): Record<string, unknown> {
     ...(d.returnCode ? { returnCode: d.returnCode } : {}),
     ...(d.returnMessage ? { returnMessage: d.returnMessage } : {}),
     ...(d.card
-      ? { card: { maskedPan: d.card.maskedPan, inputMode: d.card.inputMode, brandId: d.card.brandId, productId: d.card.productId } }
+      ? {
+          card: {
+            maskedPan: d.card.maskedPan,
+            inputMode: d.card.inputMode,
+            brandId: d.card.brandId,
+            productId: d.card.productId,
+          },
+        }
       : {}),
     ...(fiscal ? { fiscal } : {}),
     ...(d.deadline ? { decisionDeadline: d.deadline } : {}),
@@ -134,4 +141,8 @@ function cardView(entry: JournalEntry): Record<string, unknown> {
 }
 
 /** The view of each kind of payment (src/core/payment-kinds.ts): a kind added there does not compile until it has one. */
-const PAYMENT_VIEWS: Readonly<Record<PaymentKind, (entry: JournalEntry) => Record<string, unknown>>> = { sale: cardView, qr: qrView, pix: pixView };
+const PAYMENT_VIEWS: Readonly<Record<PaymentKind, (entry: JournalEntry) => Record<string, unknown>>> = {
+  sale: cardView,
+  qr: qrView,
+  pix: pixView,
+};

@@ -37,7 +37,12 @@ export const PaymentRequest = z.strictObject({
   interest: z.enum(['ByMerchant', 'ByIssuer']).default('ByMerchant'),
   confirmation: z.enum(['auto', 'ecr']).default('auto'),
   /** False: the customer declined the receipt (recorded `skipped`); a kiosk whose printer cannot print refuses a sale without it. */
-  receipt: z.boolean().optional().describe('false: no receipt (the customer declined it; the receipt step records skipped). An unattended terminal whose printer cannot print (paper out, cover open, offline) refuses a sale with 503 RECEIPT_PRINTER_NOT_READY unless this is false.'),
+  receipt: z
+    .boolean()
+    .optional()
+    .describe(
+      'false: no receipt (the customer declined it; the receipt step records skipped). An unattended terminal whose printer cannot print (paper out, cover open, offline) refuses a sale with 503 RECEIPT_PRINTER_NOT_READY unless this is false.',
+    ),
   /** Card sales: `typed` has the card number typed on the pinpad (card not present), where the tables allow it. */
   entry: z.enum(['card', 'typed']).optional(),
 });
@@ -47,7 +52,12 @@ const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,64}$/;
 function badRequest(error: z.ZodError): ApiError {
   const issue = error.issues[0];
   const field = issue?.code === 'unrecognized_keys' ? issue.keys[0] : issue?.path.join('.');
-  return new ApiError(400, 'INVALID_FIELD', `${field || 'body'}: ${issue?.code === 'unrecognized_keys' ? 'unknown field' : (issue?.message ?? 'invalid')}`, field || undefined);
+  return new ApiError(
+    400,
+    'INVALID_FIELD',
+    `${field || 'body'}: ${issue?.code === 'unrecognized_keys' ? 'unknown field' : (issue?.message ?? 'invalid')}`,
+    field || undefined,
+  );
 }
 
 function idParam(raw: string): number {
@@ -64,7 +74,11 @@ export function paymentOr404(journal: Journal, id: number): JournalEntry & { kin
 
 /** The engine of a payment's kind; 409 when this configuration has none (no e-commerce credentials, no merchant data). */
 export function engineOf(deps: PaymentsDeps, kind: PaymentKind): SaleEngine | QrEngine | PixEngine {
-  const engines: Record<PaymentKind, SaleEngine | QrEngine | PixEngine | undefined> = { sale: deps.engine, qr: deps.qrEngine, pix: deps.pixEngine };
+  const engines: Record<PaymentKind, SaleEngine | QrEngine | PixEngine | undefined> = {
+    sale: deps.engine,
+    qr: deps.qrEngine,
+    pix: deps.pixEngine,
+  };
   const engine = engines[kind];
   if (!engine) throw new ApiError(409, 'NOT_AVAILABLE', `${PAYMENT_KIND[kind].name} payments are not available`);
   return engine;
@@ -81,37 +95,66 @@ export async function createPayment(req: IncomingMessage, res: ServerResponse, d
     throw new ApiError(400, 'INVALID_FIELD', 'Idempotency-Key: 1 to 64 letters, digits or . _ : -', 'Idempotency-Key');
   }
   const parsed = PaymentRequest.safeParse(await readJson(req), {
-    error: (iss) => (iss.input === undefined && (iss.code === 'invalid_type' || iss.code === 'invalid_value') ? 'is required' : undefined),
+    error: (iss) =>
+      iss.input === undefined && (iss.code === 'invalid_type' || iss.code === 'invalid_value')
+        ? 'is required'
+        : undefined,
   });
   if (!parsed.success) throw badRequest(parsed.error);
   if (key) {
     const existing = deps.journal.byIdempotencyKey(key);
     if (existing) {
       const same = JSON.stringify((existing.data as { request?: unknown }).request) === JSON.stringify(parsed.data);
-      if (!same) throw new ApiError(422, 'IDEMPOTENCY_KEY_REUSED', 'Idempotency-Key was used for another payment request', 'Idempotency-Key');
+      if (!same)
+        throw new ApiError(
+          422,
+          'IDEMPOTENCY_KEY_REUSED',
+          'Idempotency-Key was used for another payment request',
+          'Idempotency-Key',
+        );
       sendJson(res, 200, paymentView(existing));
       return;
     }
   }
   const { qrModality, payer, ...request } = parsed.data;
-  if (request.entry && KIND_OF_METHOD[request.method] !== 'sale') throw new ApiError(400, 'INVALID_FIELD', 'entry: only with a card method (credit, debit, voucher)', 'entry');
-  if (payer && request.method !== 'pix') throw new ApiError(400, 'INVALID_FIELD', 'payer: only with method pix', 'payer');
-  if (qrModality && request.method !== 'wallet-qr' && request.method !== 'pix') throw new ApiError(400, 'INVALID_FIELD', 'qrModality: only with method wallet-qr', 'qrModality');
+  if (request.entry && KIND_OF_METHOD[request.method] !== 'sale')
+    throw new ApiError(400, 'INVALID_FIELD', 'entry: only with a card method (credit, debit, voucher)', 'entry');
+  if (payer && request.method !== 'pix')
+    throw new ApiError(400, 'INVALID_FIELD', 'payer: only with method pix', 'payer');
+  if (qrModality && request.method !== 'wallet-qr' && request.method !== 'pix')
+    throw new ApiError(400, 'INVALID_FIELD', 'qrModality: only with method wallet-qr', 'qrModality');
   const started = { location: (id: number) => `/v1/payments/${id}` };
   try {
     // One case per method (src/core/payment-kinds.ts): a method added there does not compile until it is started here.
     switch (request.method) {
       case 'pix': {
-        if (!deps.pixEngine) throw new ApiError(409, 'NOT_AVAILABLE', 'Pix needs the e-commerce credentials (acquirer.merchantId and merchantKeyFile)');
+        if (!deps.pixEngine)
+          throw new ApiError(
+            409,
+            'NOT_AVAILABLE',
+            'Pix needs the e-commerce credentials (acquirer.merchantId and merchantKeyFile)',
+          );
         if (!payer) throw new ApiError(400, 'INVALID_FIELD', 'payer: is required for pix', 'payer');
-        const { entry, done } = await deps.pixEngine.start({ amount: request.amount, payer, confirmation: request.confirmation, ...(request.receipt === false ? { receipt: false } : {}) }, key ? { idempotencyKey: key } : {});
+        const { entry, done } = await deps.pixEngine.start(
+          {
+            amount: request.amount,
+            payer,
+            confirmation: request.confirmation,
+            ...(request.receipt === false ? { receipt: false } : {}),
+          },
+          key ? { idempotencyKey: key } : {},
+        );
         await Promise.race([done, new Promise((r) => setTimeout(r, 3000))]).catch(() => undefined);
         sendJson(res, 202, paymentView(deps.journal.get(entry.id) ?? entry), { location: started.location(entry.id) });
         return;
       }
       case 'wallet-qr': {
-        if (!deps.qrEngine) throw new ApiError(409, 'NOT_AVAILABLE', 'wallet QR sales need the merchant data of an initialized terminal');
-        const { entry, done } = await deps.qrEngine.start({ ...request, method: qrModality ?? 'credit' }, key ? { idempotencyKey: key } : {});
+        if (!deps.qrEngine)
+          throw new ApiError(409, 'NOT_AVAILABLE', 'wallet QR sales need the merchant data of an initialized terminal');
+        const { entry, done } = await deps.qrEngine.start(
+          { ...request, method: qrModality ?? 'credit' },
+          key ? { idempotencyKey: key } : {},
+        );
         done.catch(() => undefined);
         sendJson(res, 202, paymentView(deps.journal.get(entry.id) ?? entry), { location: started.location(entry.id) });
         return;
@@ -119,7 +162,10 @@ export async function createPayment(req: IncomingMessage, res: ServerResponse, d
       case 'credit':
       case 'debit':
       case 'voucher': {
-        const { entry, done } = await deps.engine.start({ ...request, method: request.method }, key ? { idempotencyKey: key } : {});
+        const { entry, done } = await deps.engine.start(
+          { ...request, method: request.method },
+          key ? { idempotencyKey: key } : {},
+        );
         done.catch(() => undefined);
         sendJson(res, 202, paymentView(entry), { location: started.location(entry.id) });
         return;
@@ -129,7 +175,8 @@ export async function createPayment(req: IncomingMessage, res: ServerResponse, d
     }
   } catch (e) {
     if (isOmniposError(e, 'ENGINE_BUSY')) throw new ApiError(409, 'BUSY', 'the terminal is busy with another payment');
-    if (isOmniposError(e, 'INIT_CARD_REFUSED') && e.context.reason === 'typing-not-allowed') throw new ApiError(409, 'TYPING_NOT_ALLOWED', e.message, 'entry');
+    if (isOmniposError(e, 'INIT_CARD_REFUSED') && e.context.reason === 'typing-not-allowed')
+      throw new ApiError(409, 'TYPING_NOT_ALLOWED', e.message, 'entry');
     throw e;
   }
 }
@@ -139,7 +186,16 @@ export function getPayment(res: ServerResponse, deps: PaymentsDeps, rawId: strin
 }
 
 /** The statuses a payment reads as on the API. */
-export const STATUSES: PaymentStatus[] = ['pending', 'approved', 'confirmed', 'declined', 'cancelled', 'undone', 'needs-refund', 'failed'];
+export const STATUSES: PaymentStatus[] = [
+  'pending',
+  'approved',
+  'confirmed',
+  'declined',
+  'cancelled',
+  'undone',
+  'needs-refund',
+  'failed',
+];
 
 /** `GET /v1/payments?status=approved`: newest first. */
 export function listPayments(res: ServerResponse, deps: PaymentsDeps, query: URLSearchParams): void {
@@ -156,13 +212,22 @@ export function listPayments(res: ServerResponse, deps: PaymentsDeps, query: URL
 }
 
 /** `POST /v1/payments/{id}/confirm|undo|cancel`. */
-export async function act(res: ServerResponse, deps: PaymentsDeps, rawId: string, action: 'confirm' | 'undo' | 'cancel'): Promise<void> {
+export async function act(
+  res: ServerResponse,
+  deps: PaymentsDeps,
+  rawId: string,
+  action: 'confirm' | 'undo' | 'cancel',
+): Promise<void> {
   const id = idParam(rawId);
   const entry = paymentOr404(deps.journal, id);
   const engine = engineOf(deps, entry.kind);
   // A cancel is for a payment still in progress; one that ended (or awaits a decision) is not cancelled silently.
   if (action === 'cancel' && paymentView(entry).status !== 'pending') {
-    throw new ApiError(409, 'NOT_ALLOWED', `payment ${id} is ${String(paymentView(entry).status)}: only a pending payment can be cancelled`);
+    throw new ApiError(
+      409,
+      'NOT_ALLOWED',
+      `payment ${id} is ${String(paymentView(entry).status)}: only a pending payment can be cancelled`,
+    );
   }
   try {
     if (action === 'cancel') await engine.cancel(id, 'ecr');

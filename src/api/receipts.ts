@@ -3,7 +3,17 @@ import type { Environment } from '../config/index.js';
 import { localTime } from '../core/clock.js';
 import { OmniposError } from '../core/errors/index.js';
 import type { ReceiptSubject } from '../engine/ports.js';
-import { digitalCopyText, paymentReceipt, receiptHtml, receiptSourceOf, receiptText, RECEIPT_COLUMNS, type ReceiptColumns, type ReceiptCopy, type ReceiptDocument } from '../receipt/index.js';
+import {
+  digitalCopyText,
+  paymentReceipt,
+  receiptHtml,
+  receiptSourceOf,
+  receiptText,
+  RECEIPT_COLUMNS,
+  type ReceiptColumns,
+  type ReceiptCopy,
+  type ReceiptDocument,
+} from '../receipt/index.js';
 import { renderQrSvg } from '../qr/render.js';
 import { ApiError, readJson, sendJson } from './http-kit.js';
 import { paymentView, receiptQuestion } from './payment-view.js';
@@ -40,7 +50,11 @@ function receiptOf(deps: ReceiptsDeps, rawId: string): { id: number; createdAt: 
   const entry = paymentOr404(deps.journal, id);
   const engine = engineOf(deps, entry.kind);
   if (!RECEIPT_STATES.includes(entry.state)) {
-    throw new OmniposError('RECEIPT_NOT_AVAILABLE', `payment ${id} is ${entry.state}: only an approved payment whose receipt step began has a receipt`, { id, state: entry.state });
+    throw new OmniposError(
+      'RECEIPT_NOT_AVAILABLE',
+      `payment ${id} is ${entry.state}: only an approved payment whose receipt step began has a receipt`,
+      { id, state: entry.state },
+    );
   }
   return { id, createdAt: entry.createdAt, subject: engine.receiptOf(id).subject };
 }
@@ -48,7 +62,8 @@ function receiptOf(deps: ReceiptsDeps, rawId: string): { id: number; createdAt: 
 function oneOf<T extends string>(query: URLSearchParams, name: string, allowed: readonly T[], fallback: T): T {
   const v = query.get(name);
   if (v === null) return fallback;
-  if (!allowed.includes(v as T)) throw new ApiError(400, 'INVALID_FIELD', `${name}: one of ${allowed.join(', ')}`, name);
+  if (!allowed.includes(v as T))
+    throw new ApiError(400, 'INVALID_FIELD', `${name}: one of ${allowed.join(', ')}`, name);
   return v as T;
 }
 
@@ -66,7 +81,11 @@ export function showReceipt(res: ServerResponse, deps: ReceiptsDeps, rawId: stri
   if (format === 'qr') {
     const { text, form } = digitalCopyText(receiptSourceOf(subject, s.environment));
     const svg = renderQrSvg(text, { ecc: 'L', scale: 4 });
-    res.writeHead(200, { 'cache-control': 'no-store', 'content-type': 'image/svg+xml', 'x-omnipos-digital-copy': form });
+    res.writeHead(200, {
+      'cache-control': 'no-store',
+      'content-type': 'image/svg+xml',
+      'x-omnipos-digital-copy': form,
+    });
     res.end(svg);
     return;
   }
@@ -80,7 +99,9 @@ export function showReceipt(res: ServerResponse, deps: ReceiptsDeps, rawId: stri
     res.end(png);
   } else if (format === 'html') {
     res.writeHead(200, { ...head, 'content-type': 'text/html; charset=utf-8' });
-    res.end(`<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>Comprovante ${subject.merchantOrderId}</title></head><body>${receiptHtml(doc, columns)}</body></html>\n`);
+    res.end(
+      `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>Comprovante ${subject.merchantOrderId}</title></head><body>${receiptHtml(doc, columns)}</body></html>\n`,
+    );
   } else {
     res.writeHead(200, { ...head, 'content-type': 'text/plain; charset=utf-8' });
     res.end(receiptText(doc, columns));
@@ -91,22 +112,33 @@ export function showReceipt(res: ServerResponse, deps: ReceiptsDeps, rawId: stri
  * `POST /v1/payments/{id}/receipt/print`: prints a second copy of a receipt of today, marked
  * "SEGUNDA VIA", and says what the printer made of it. Body (optional): `{"copy": "merchant"}`.
  */
-export async function reprintReceipt(req: IncomingMessage, res: ServerResponse, deps: ReceiptsDeps, rawId: string): Promise<void> {
+export async function reprintReceipt(
+  req: IncomingMessage,
+  res: ServerResponse,
+  deps: ReceiptsDeps,
+  rawId: string,
+): Promise<void> {
   const { id, createdAt, subject } = receiptOf(deps, rawId);
   const s = service(deps);
   const h = req.headers;
-  const hasBody = h['content-type'] !== undefined || Number(h['content-length'] ?? 0) > 0 || h['transfer-encoding'] !== undefined;
+  const hasBody =
+    h['content-type'] !== undefined || Number(h['content-length'] ?? 0) > 0 || h['transfer-encoding'] !== undefined;
   const body = hasBody ? await readJson(req) : {};
   const unknown = Object.keys(body).find((k) => k !== 'copy');
   if (unknown) throw new ApiError(400, 'INVALID_FIELD', `${unknown}: unknown field`, unknown);
-  if (body.copy !== undefined && body.copy !== 'customer' && body.copy !== 'merchant') throw new ApiError(400, 'INVALID_FIELD', 'copy: one of customer, merchant', 'copy');
+  if (body.copy !== undefined && body.copy !== 'customer' && body.copy !== 'merchant')
+    throw new ApiError(400, 'INVALID_FIELD', 'copy: one of customer, merchant', 'copy');
   const copy: ReceiptCopy = body.copy ?? 'customer';
   const day = (d: Date): string => {
     const t = localTime(d);
     return `${t.year}-${String(t.month).padStart(2, '0')}-${String(t.day).padStart(2, '0')}`;
   };
   const of = day(new Date(createdAt));
-  if (of !== day(s.now())) throw new OmniposError('RECEIPT_NOT_AVAILABLE', `payment ${id} is of ${of}: only receipts of today are reprinted`, { id, day: of });
+  if (of !== day(s.now()))
+    throw new OmniposError('RECEIPT_NOT_AVAILABLE', `payment ${id} is of ${of}: only receipts of today are reprinted`, {
+      id,
+      day: of,
+    });
   const result = await s.reprint(subject, copy);
   sendJson(res, 200, { id, merchantOrderId: subject.merchantOrderId, copy, result });
 }
@@ -117,14 +149,20 @@ export async function reprintReceipt(req: IncomingMessage, res: ServerResponse, 
  * printer could not vouch for the receipt (or after a restart mid-print). Yes moves on as a
  * printed receipt; no undoes (or refunds) the payment.
  */
-export async function answerReceipt(req: IncomingMessage, res: ServerResponse, deps: ReceiptsDeps, rawId: string): Promise<void> {
+export async function answerReceipt(
+  req: IncomingMessage,
+  res: ServerResponse,
+  deps: ReceiptsDeps,
+  rawId: string,
+): Promise<void> {
   if (!/^\d{1,12}$/.test(rawId)) throw new ApiError(404, 'NOT_FOUND', `no payment ${rawId}`);
   const id = Number(rawId);
   const entry = paymentOr404(deps.journal, id);
   const body = await readJson(req);
   const unknown = Object.keys(body).find((k) => k !== 'printed');
   if (unknown) throw new ApiError(400, 'INVALID_FIELD', `${unknown}: unknown field`, unknown);
-  if (typeof body.printed !== 'boolean') throw new ApiError(400, 'INVALID_FIELD', 'printed: is required (true or false)', 'printed');
+  if (typeof body.printed !== 'boolean')
+    throw new ApiError(400, 'INVALID_FIELD', 'printed: is required (true or false)', 'printed');
   const engine = engineOf(deps, entry.kind);
   if (!receiptQuestion(entry)) {
     throw new ApiError(409, 'NOT_ALLOWED', `payment ${id} is ${entry.state}: no receipt question is open`);

@@ -30,7 +30,12 @@ export function accepts(req: IncomingMessage, type: string): boolean {
 }
 
 function negotiate(req: IncomingMessage, type: string): void {
-  if (!accepts(req, type)) throw new ApiError(406, 'NOT_ACCEPTABLE', `this route answers ${type} only (Accept: ${String(req.headers.accept).slice(0, 80)})`);
+  if (!accepts(req, type))
+    throw new ApiError(
+      406,
+      'NOT_ACCEPTABLE',
+      `this route answers ${type} only (Accept: ${String(req.headers.accept).slice(0, 80)})`,
+    );
 }
 
 /** `GET /v1/openapi.json`. */
@@ -66,12 +71,14 @@ function typeOf(schema: unknown): string {
   const type = Array.isArray(s.type) ? s.type.join(' | ') : typeof s.type === 'string' ? s.type : 'any';
   if (type === 'array') return `array of ${typeOf(s.items)}`;
   const extra: string[] = [];
-  if (Array.isArray(s.enum)) extra.push(`one of ${s.enum.map((v) => `<code>${esc(JSON.stringify(v))}</code>`).join(', ')}`);
+  if (Array.isArray(s.enum))
+    extra.push(`one of ${s.enum.map((v) => `<code>${esc(JSON.stringify(v))}</code>`).join(', ')}`);
   if (s.const !== undefined) extra.push(`always <code>${esc(JSON.stringify(s.const))}</code>`);
   if (typeof s.format === 'string') extra.push(esc(s.format));
   if (typeof s.pattern === 'string') extra.push(`<code>${esc(s.pattern)}</code>`);
   if (s.default !== undefined) extra.push(`default <code>${esc(JSON.stringify(s.default))}</code>`);
-  if (type === 'object' && s.additionalProperties && typeof s.additionalProperties === 'object') extra.push(`values ${typeOf(s.additionalProperties)}`);
+  if (type === 'object' && s.additionalProperties && typeof s.additionalProperties === 'object')
+    extra.push(`values ${typeOf(s.additionalProperties)}`);
   return `${esc(type)}${extra.length ? ` (${extra.join('; ')})` : ''}`;
 }
 
@@ -83,18 +90,24 @@ function properties(schema: Obj): string {
     const inner = p.type === 'object' && p.properties ? properties(p) : '';
     return `<tr><td><code>${esc(name)}</code>${required.has(name) ? ' <span class="req">required</span>' : ''}</td><td>${typeOf(p)}</td><td>${prose(p.description)}${inner}</td></tr>`;
   });
-  return rows.length ? `<table><thead><tr><th>field</th><th>type</th><th>meaning</th></tr></thead><tbody>${rows.join('')}</tbody></table>` : '';
+  return rows.length
+    ? `<table><thead><tr><th>field</th><th>type</th><th>meaning</th></tr></thead><tbody>${rows.join('')}</tbody></table>`
+    : '';
 }
 
 function operation(method: string, path: string, op: Obj): string {
   const id = typeof op.operationId === 'string' ? op.operationId : `${method}-${path}`;
   const params = ((op.parameters ?? []) as Obj[]).map(
-    (p) => `<tr><td><code>${esc(String(p.name))}</code> (${esc(String(p.in))})${p.required === true ? ' <span class="req">required</span>' : ''}</td><td>${typeOf(p.schema)}</td><td>${prose(p.description)}</td></tr>`,
+    (p) =>
+      `<tr><td><code>${esc(String(p.name))}</code> (${esc(String(p.in))})${p.required === true ? ' <span class="req">required</span>' : ''}</td><td>${typeOf(p.schema)}</td><td>${prose(p.description)}</td></tr>`,
   );
   const body = op.requestBody as Obj | undefined;
-  const bodySchema = (body?.content as Record<string, Obj> | undefined)?.['application/json']?.schema as Obj | undefined;
+  const bodySchema = (body?.content as Record<string, Obj> | undefined)?.['application/json']?.schema as
+    Obj | undefined;
   const responses = Object.entries((op.responses ?? {}) as Record<string, Obj>).map(([status, r]) => {
-    const types = Object.entries((r.content ?? {}) as Record<string, Obj>).map(([type, c]) => `<code>${esc(type)}</code> ${typeOf(c.schema)}`);
+    const types = Object.entries((r.content ?? {}) as Record<string, Obj>).map(
+      ([type, c]) => `<code>${esc(type)}</code> ${typeOf(c.schema)}`,
+    );
     return `<tr><td>${esc(status)}</td><td>${prose(r.description)}</td><td>${types.join('<br>')}</td></tr>`;
   });
   const open = Array.isArray(op.security) && op.security.length === 0;
@@ -104,7 +117,9 @@ function operation(method: string, path: string, op: Obj): string {
     `<p class="summary">${prose(op.summary)} <span class="opid">operationId <code>${esc(id)}</code>${open ? ' · no token' : ''}</span></p>`,
     op.description ? `<p>${prose(op.description)}</p>` : '',
     params.length ? `<h4>Parameters</h4><table><tbody>${params.join('')}</tbody></table>` : '',
-    bodySchema ? `<h4>Body${body?.required === true ? '' : ' (optional)'}</h4>${bodySchema.$ref ? `<p>${typeOf(bodySchema)}</p>` : properties(bodySchema) || `<p>${typeOf(bodySchema)}</p>`}` : '',
+    bodySchema
+      ? `<h4>Body${body?.required === true ? '' : ' (optional)'}</h4>${bodySchema.$ref ? `<p>${typeOf(bodySchema)}</p>` : properties(bodySchema) || `<p>${typeOf(bodySchema)}</p>`}`
+      : '',
     `<h4>Answers</h4><table><tbody>${responses.join('')}</tbody></table>`,
     '</section>',
   ].join('');
@@ -114,15 +129,24 @@ function operation(method: string, path: string, op: Obj): string {
 export function renderReference(doc: Doc): string {
   const info = doc.info as Obj;
   const tags = (doc.tags ?? []) as { name: string; description?: string }[];
-  const ops = Object.entries(doc.paths as Record<string, Record<string, Obj>>).flatMap(([path, byMethod]) => Object.entries(byMethod).map(([method, op]) => ({ path, method, op })));
+  const ops = Object.entries(doc.paths as Record<string, Record<string, Obj>>).flatMap(([path, byMethod]) =>
+    Object.entries(byMethod).map(([method, op]) => ({ path, method, op })),
+  );
   const groups = tags.map((tag) => {
     const mine = ops.filter((o) => (o.op.tags as string[] | undefined)?.[0] === tag.name);
     return `<section id="tag-${esc(tag.name)}"><h2>${esc(tag.name)}</h2><p>${prose(tag.description)}</p>${mine.map((o) => operation(o.method, o.path, o.op)).join('')}</section>`;
   });
   const schemas = Object.entries(((doc.components as Obj).schemas ?? {}) as Record<string, Obj>).map(
-    ([name, s]) => `<section class="schema" id="schema-${esc(name)}"><h3>${esc(name)}</h3><p>${prose(s.description)}</p>${properties(s) || `<p>${typeOf(s)}</p>`}</section>`,
+    ([name, s]) =>
+      `<section class="schema" id="schema-${esc(name)}"><h3>${esc(name)}</h3><p>${prose(s.description)}</p>${properties(s) || `<p>${typeOf(s)}</p>`}</section>`,
   );
-  const nav = tags.map((t) => `<li><a href="#tag-${esc(t.name)}">${esc(t.name)}</a><ul>${ops.filter((o) => (o.op.tags as string[] | undefined)?.[0] === t.name).map((o) => `<li><a href="#${esc(String(o.op.operationId))}">${esc(String(o.op.operationId))}</a></li>`).join('')}</ul></li>`);
+  const nav = tags.map(
+    (t) =>
+      `<li><a href="#tag-${esc(t.name)}">${esc(t.name)}</a><ul>${ops
+        .filter((o) => (o.op.tags as string[] | undefined)?.[0] === t.name)
+        .map((o) => `<li><a href="#${esc(String(o.op.operationId))}">${esc(String(o.op.operationId))}</a></li>`)
+        .join('')}</ul></li>`,
+  );
   return [
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">',
     `<title>${esc(String(info.title))} — reference</title><link rel="stylesheet" href="/screens/reference.css"></head><body>`,

@@ -65,7 +65,11 @@ export function loadScreens(dir: string = defaultDir()): ReadonlyMap<string, Sta
     const m = NAME.exec(name);
     if (!m) continue;
     const body = readFileSync(path.join(dir, name));
-    files.set(name, { body, type: TYPES[m[1] as string] as string, etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"` });
+    files.set(name, {
+      body,
+      type: TYPES[m[1] as string] as string,
+      etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 22)}"`,
+    });
   }
   return files;
 }
@@ -92,7 +96,12 @@ export function isScreensPath(pathname: string): boolean {
  * /screens/qr.svg?text=` renders a payment code with the token (the page turns it into a blob
  * image), and `GET /screens/environment.json` says which environment the daemon runs in.
  */
-export function serveScreens(req: IncomingMessage, res: ServerResponse, url: URL, deps: ScreensDeps & { files: ReadonlyMap<string, StaticFile> }): void {
+export function serveScreens(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  deps: ScreensDeps & { files: ReadonlyMap<string, StaticFile> },
+): void {
   const method = req.method ?? 'GET';
   if (method !== 'GET' && method !== 'HEAD') {
     res.setHeader('allow', 'GET, HEAD');
@@ -106,14 +115,19 @@ export function serveScreens(req: IncomingMessage, res: ServerResponse, url: URL
   const name = url.pathname.slice('/screens/'.length);
   if (name === 'environment.json') {
     // Not a secret (every receipt prints it): the pages read it before they have a token.
-    res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...SECURITY_HEADERS });
+    res.writeHead(200, {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      ...SECURITY_HEADERS,
+    });
     res.end(method === 'HEAD' ? undefined : JSON.stringify({ environment: deps.environment ?? null }));
     return;
   }
   if (name === 'qr.svg') {
     requireToken(req, deps.token);
     const text = url.searchParams.get('text') ?? '';
-    if (text.length === 0 || text.length > MAX_QR_TEXT) throw new ApiError(400, 'INVALID_FIELD', `text: 1 to ${MAX_QR_TEXT} characters`, 'text');
+    if (text.length === 0 || text.length > MAX_QR_TEXT)
+      throw new ApiError(400, 'INVALID_FIELD', `text: 1 to ${MAX_QR_TEXT} characters`, 'text');
     const svg = renderQrSvg(text, { ecc: 'M', scale: 8 });
     res.writeHead(200, { 'content-type': TYPES.svg as string, 'cache-control': 'no-store', ...SECURITY_HEADERS });
     res.end(method === 'HEAD' ? undefined : svg);

@@ -16,7 +16,10 @@ export interface TlsListenOptions {
  * least; the bearer token is still required on every route but the OpenAPI document. Loopback
  * keeps its own plain listener (`listenApi`).
  */
-export async function listenApiTls(handler: Handler, o: TlsListenOptions): Promise<{ server: Server; url: string; close(): Promise<void> }> {
+export async function listenApiTls(
+  handler: Handler,
+  o: TlsListenOptions,
+): Promise<{ server: Server; url: string; close(): Promise<void> }> {
   const server = createServer({ cert: o.cert, key: o.key, minVersion: 'TLSv1.2' }, handler);
   server.requestTimeout = 30_000;
   server.headersTimeout = 10_000;

@@ -25,7 +25,16 @@ export const VoidBody = z.strictObject({
 export const SUPERVISOR_TOKEN_HEADER = 'x-supervisor-token';
 export const SUPERVISOR_PASSWORD_HEADER = 'x-supervisor-password';
 
-const VOID_STATUSES = ['pending', 'approved', 'declined', 'refused', 'cancelled', 'undone', 'failed', 'expired'] as const;
+const VOID_STATUSES = [
+  'pending',
+  'approved',
+  'declined',
+  'refused',
+  'cancelled',
+  'undone',
+  'failed',
+  'expired',
+] as const;
 
 /** A void as the cash register and the supervisor read it; never card data beyond the masked PAN. */
 export function voidView(entry: JournalEntry, remaining?: number): Record<string, unknown> {
@@ -37,7 +46,13 @@ export function voidView(entry: JournalEntry, remaining?: number): Record<string
     status: voidStatus(state),
     state,
     amount: entry.amount,
-    payment: { id: d.sale.id, merchantOrderId: d.sale.merchantOrderId, paymentId: d.sale.paymentId, amount: d.sale.amount, ...(remaining !== undefined ? { remaining } : {}) },
+    payment: {
+      id: d.sale.id,
+      merchantOrderId: d.sale.merchantOrderId,
+      paymentId: d.sale.paymentId,
+      amount: d.sale.amount,
+      ...(remaining !== undefined ? { remaining } : {}),
+    },
     authorizedBy: d.authorizedBy,
     ...(d.card ? { card: { maskedPan: d.card.maskedPan, inputMode: d.card.inputMode } } : {}),
     ...(d.voidId ? { voidId: d.voidId } : {}),
@@ -72,19 +87,32 @@ function header(req: IncomingMessage, name: string): string | undefined {
  * sale, limits) answers with its code and no void; otherwise 202 and the void, whose card read
  * and host exchange go on (`GET /v1/voids/{id}`, the event stream).
  */
-export async function createVoid(req: IncomingMessage, res: ServerResponse, deps: VoidsApiDeps, rawId: string): Promise<void> {
+export async function createVoid(
+  req: IncomingMessage,
+  res: ServerResponse,
+  deps: VoidsApiDeps,
+  rawId: string,
+): Promise<void> {
   const engine = engineOf(deps);
   const saleId = idOf(rawId, 'payment');
   const parsed = VoidBody.safeParse(req.headers['content-length'] === '0' ? {} : await readJson(req));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.code === 'unrecognized_keys' ? issue.keys[0] : issue?.path.join('.');
-    throw new ApiError(400, 'INVALID_FIELD', `${field || 'body'}: ${issue?.code === 'unrecognized_keys' ? 'unknown field' : (issue?.message ?? 'invalid')}`, field || undefined);
+    throw new ApiError(
+      400,
+      'INVALID_FIELD',
+      `${field || 'body'}: ${issue?.code === 'unrecognized_keys' ? 'unknown field' : (issue?.message ?? 'invalid')}`,
+      field || undefined,
+    );
   }
   const supervisor = { token: header(req, SUPERVISOR_TOKEN_HEADER), password: header(req, SUPERVISOR_PASSWORD_HEADER) };
   let started;
   try {
-    started = await engine.start(saleId, { supervisor, ...(parsed.data.amount !== undefined ? { amount: parsed.data.amount } : {}) });
+    started = await engine.start(saleId, {
+      supervisor,
+      ...(parsed.data.amount !== undefined ? { amount: parsed.data.amount } : {}),
+    });
   } catch (e) {
     // One payment at a time per terminal: a void while a sale (card, wallet QR, Pix) or another void is in progress.
     if (isOmniposError(e, 'ENGINE_BUSY')) throw new ApiError(409, 'BUSY', 'the terminal is busy with another payment');
@@ -92,7 +120,9 @@ export async function createVoid(req: IncomingMessage, res: ServerResponse, deps
   }
   const { entry, done } = started;
   done.catch(() => undefined);
-  sendJson(res, 202, voidView(engine.get(entry.id), engine.remaining(saleId).remaining), { location: `/v1/voids/${entry.id}` });
+  sendJson(res, 202, voidView(engine.get(entry.id), engine.remaining(saleId).remaining), {
+    location: `/v1/voids/${entry.id}`,
+  });
 }
 
 /** `GET /v1/voids/{id}`. */
@@ -115,28 +145,47 @@ export function listVoids(res: ServerResponse, deps: VoidsApiDeps, rawId: string
   const sale = deps.journal.get(saleId);
   if (!sale || sale.kind === 'void') throw new ApiError(404, 'NOT_FOUND', `no payment ${saleId}`);
   const left = engine.remaining(saleId, sale.amount);
-  sendJson(res, 200, { payment: { id: saleId, amount: left.amount, voided: left.voided, remaining: left.remaining }, voids: engine.voidsOf(saleId).map((e) => voidView(e)) });
+  sendJson(res, 200, {
+    payment: { id: saleId, amount: left.amount, voided: left.voided, remaining: left.remaining },
+    voids: engine.voidsOf(saleId).map((e) => voidView(e)),
+  });
 }
 
 /** The void routes, spread into the API's route table. */
 export const VOID_ROUTES: readonly Route<VoidsApiDeps>[] = [
-  { method: 'POST', path: '/v1/payments/{id}/void', handle: ({ req, res, params }, deps) => createVoid(req, res, deps, params.id as string) },
+  {
+    method: 'POST',
+    path: '/v1/payments/{id}/void',
+    handle: ({ req, res, params }, deps) => createVoid(req, res, deps, params.id as string),
+  },
   { method: 'GET', path: '/v1/voids/{id}', handle: ({ res, params }, deps) => getVoid(res, deps, params.id as string) },
-  { method: 'GET', path: '/v1/payments/{id}/voids', handle: ({ res, params }, deps) => listVoids(res, deps, params.id as string) },
+  {
+    method: 'GET',
+    path: '/v1/payments/{id}/voids',
+    handle: ({ res, params }, deps) => listVoids(res, deps, params.id as string),
+  },
 ];
 
 type Schema = Record<string, unknown>;
 const str = { type: 'string' };
 const int = { type: 'integer' };
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: Schema, description: string): Schema => ({ description, content: { 'application/json': { schema } } });
+const json = (schema: Schema, description: string): Schema => ({
+  description,
+  content: { 'application/json': { schema } },
+});
 
 /** The void's schemas for the OpenAPI document. */
 export const VOID_SCHEMAS: Record<string, Schema> = {
   VoidList: {
     type: 'object',
     properties: {
-      payment: { type: 'object', properties: { id: int, amount: int, voided: int, remaining: int }, required: ['id', 'amount', 'voided', 'remaining'], additionalProperties: false },
+      payment: {
+        type: 'object',
+        properties: { id: int, amount: int, voided: int, remaining: int },
+        required: ['id', 'amount', 'voided', 'remaining'],
+        additionalProperties: false,
+      },
       voids: { type: 'array', items: ref('Void') },
     },
     required: ['payment', 'voids'],
@@ -144,21 +193,38 @@ export const VOID_SCHEMAS: Record<string, Schema> = {
   },
   Void: {
     type: 'object',
-    description: 'A card void: its own MerchantVoidId, the sale it gives money back for (with what remains of it), and how it went.',
+    description:
+      'A card void: its own MerchantVoidId, the sale it gives money back for (with what remains of it), and how it went.',
     properties: {
       id: int,
       merchantVoidId: str,
-      status: { type: 'string', enum: VOID_STATUSES, description: '`approved`: the host approved it and the confirmation is journaled (the money goes back). `expired`: a wallet QR void whose cancellation code nobody paid.' },
+      status: {
+        type: 'string',
+        enum: VOID_STATUSES,
+        description:
+          '`approved`: the host approved it and the confirmation is journaled (the money goes back). `expired`: a wallet QR void whose cancellation code nobody paid.',
+      },
       state: { ...str, description: 'The engine state behind the status (for support).' },
       amount: { ...int, description: 'VoidAmount, cents.' },
       payment: {
         type: 'object',
-        properties: { id: int, merchantOrderId: str, paymentId: str, amount: int, remaining: { ...int, description: 'What the sale has left to void, cents.' } },
+        properties: {
+          id: int,
+          merchantOrderId: str,
+          paymentId: str,
+          amount: int,
+          remaining: { ...int, description: 'What the sale has left to void, cents.' },
+        },
         required: ['id', 'merchantOrderId', 'paymentId', 'amount'],
         additionalProperties: false,
       },
       authorizedBy: { type: 'string', enum: ['supervisor-token', 'supervisor-password'] },
-      card: { type: 'object', properties: { maskedPan: str, inputMode: str }, required: ['maskedPan'], additionalProperties: false },
+      card: {
+        type: 'object',
+        properties: { maskedPan: str, inputMode: str },
+        required: ['maskedPan'],
+        additionalProperties: false,
+      },
       voidId: str,
       merchantVoidDate: { type: 'string', format: 'date-time' },
       returnCode: str,
@@ -166,7 +232,8 @@ export const VOID_SCHEMAS: Record<string, Schema> = {
       reason: str,
       cancellationCode: {
         type: 'object',
-        description: 'A wallet QR void: the cancellation code (81.04 `02`) the customer pays with the wallet, and until when.',
+        description:
+          'A wallet QR void: the cancellation code (81.04 `02`) the customer pays with the wallet, and until when.',
         properties: { qrCode: str, expiresAt: { type: 'string', format: 'date-time' } },
         required: ['qrCode'],
         additionalProperties: false,
@@ -174,34 +241,66 @@ export const VOID_SCHEMAS: Record<string, Schema> = {
       createdAt: { type: 'string', format: 'date-time' },
       updatedAt: { type: 'string', format: 'date-time' },
     },
-    required: ['id', 'merchantVoidId', 'status', 'state', 'amount', 'payment', 'authorizedBy', 'createdAt', 'updatedAt'],
+    required: [
+      'id',
+      'merchantVoidId',
+      'status',
+      'state',
+      'amount',
+      'payment',
+      'authorizedBy',
+      'createdAt',
+      'updatedAt',
+    ],
     additionalProperties: false,
   },
 };
 
 /** The void routes' paths for the OpenAPI document. */
 export function voidPaths(unauthorized: Schema, error: (d: string) => Schema): Record<string, Schema> {
-  const id = (d: string): Schema => ({ name: 'id', in: 'path', required: true, description: d, schema: { type: 'string', pattern: '^[0-9]{1,12}$' } });
+  const id = (d: string): Schema => ({
+    name: 'id',
+    in: 'path',
+    required: true,
+    description: d,
+    schema: { type: 'string', pattern: '^[0-9]{1,12}$' },
+  });
   return {
     '/v1/payments/{id}/void': {
       post: {
-        summary: 'Void a confirmed card sale, in full or in part (a supervisor authorizes; the customer presents the same card), or refund a confirmed Pix in full',
+        summary:
+          'Void a confirmed card sale, in full or in part (a supervisor authorizes; the customer presents the same card), or refund a confirmed Pix in full',
         description:
-          'The supervisor sends `X-Supervisor-Token` (`omnipos supervisor token`) or `X-Supervisor-Password`. The checks (supervisor, a confirmed card sale, the remaining amount, the issuer\'s reversal limits, the terminal\'s cancellation parameters) refuse before anything is read or sent. Then the pinpad reads the card with the refund transaction type; another card ends the void `refused`; the host\'s answer is confirmed or undone through the outbox. A Pix is refunded in full through the outbox (no card), `pending` until the provider approves. A confirmed wallet QR sale of the terminal\'s own code is voided (in full or in part) by a cancellation code shown on the screen (event `qr`) and the pinpad, `pending` until the customer\'s wallet pays it (then `approved`) or `expired`.',
+          "The supervisor sends `X-Supervisor-Token` (`omnipos supervisor token`) or `X-Supervisor-Password`. The checks (supervisor, a confirmed card sale, the remaining amount, the issuer's reversal limits, the terminal's cancellation parameters) refuse before anything is read or sent. Then the pinpad reads the card with the refund transaction type; another card ends the void `refused`; the host's answer is confirmed or undone through the outbox. A Pix is refunded in full through the outbox (no card), `pending` until the provider approves. A confirmed wallet QR sale of the terminal's own code is voided (in full or in part) by a cancellation code shown on the screen (event `qr`) and the pinpad, `pending` until the customer's wallet pays it (then `approved`) or `expired`.",
         parameters: [
           id('The payment (card sale) to void.'),
           { name: 'X-Supervisor-Token', in: 'header', required: false, schema: str },
           { name: 'X-Supervisor-Password', in: 'header', required: false, schema: str },
         ],
-        requestBody: { required: false, content: { 'application/json': { schema: { type: 'object', properties: { amount: { ...int, minimum: 1, description: 'Cents; default: what remains.' } }, additionalProperties: false } } } },
+        requestBody: {
+          required: false,
+          content: {
+            'application/json': {
+              schema: {
+                type: 'object',
+                properties: { amount: { ...int, minimum: 1, description: 'Cents; default: what remains.' } },
+                additionalProperties: false,
+              },
+            },
+          },
+        },
         responses: {
           '202': json(ref('Void'), 'The void started; read `GET /v1/voids/{id}` or the event stream for its end.'),
           '400': error('A body field at fault (`field`).'),
           '401': unauthorized,
           '403': error('SUPERVISOR_REQUIRED: no supervisor credential, or a wrong one.'),
           '404': error('No such payment.'),
-          '409': error('VOID_NOT_ALLOWED (not a confirmed card sale), BUSY (another payment — card, wallet QR, Pix or void — is in progress), SUPERVISOR_NOT_CONFIGURED, or voids not available.'),
-          '422': error("VOID_OVER_LIMIT (more than remains, or than the issuer's value or percentage) or VOID_TOO_LATE (past the issuer's days)."),
+          '409': error(
+            'VOID_NOT_ALLOWED (not a confirmed card sale), BUSY (another payment — card, wallet QR, Pix or void — is in progress), SUPERVISOR_NOT_CONFIGURED, or voids not available.',
+          ),
+          '422': error(
+            "VOID_OVER_LIMIT (more than remains, or than the issuer's value or percentage) or VOID_TOO_LATE (past the issuer's days).",
+          ),
         },
       },
     },
@@ -209,11 +308,19 @@ export function voidPaths(unauthorized: Schema, error: (d: string) => Schema): R
       get: {
         summary: "A payment's voids (and refunds), and what it has left to void",
         parameters: [id('The payment.')],
-        responses: { '200': json(ref('VoidList'), 'The voids, oldest first.'), '401': unauthorized, '404': error('No such payment.') },
+        responses: {
+          '200': json(ref('VoidList'), 'The voids, oldest first.'),
+          '401': unauthorized,
+          '404': error('No such payment.'),
+        },
       },
     },
     '/v1/voids/{id}': {
-      get: { summary: 'Read a void', parameters: [id('The void id `POST /v1/payments/{id}/void` returned.')], responses: { '200': json(ref('Void'), 'The void.'), '401': unauthorized, '404': error('No such void.') } },
+      get: {
+        summary: 'Read a void',
+        parameters: [id('The void id `POST /v1/payments/{id}/void` returned.')],
+        responses: { '200': json(ref('Void'), 'The void.'), '401': unauthorized, '404': error('No such void.') },
+      },
     },
   };
 }

@@ -35,15 +35,25 @@ export function howToStart(url: string): string {
 /** True for the errors of a connection nobody accepted (no daemon there). */
 export function isNotListening(e: unknown): boolean {
   const code = (e as { code?: string }).code ?? (e as { cause?: { code?: string } }).cause?.code;
-  return code === 'ECONNREFUSED' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH';
+  return (
+    code === 'ECONNREFUSED' || code === 'UND_ERR_CONNECT_TIMEOUT' || code === 'ENOTFOUND' || code === 'EHOSTUNREACH'
+  );
 }
 
 /** One JSON call; an answer that is not JSON comes back as `{ message }`. */
-export async function callApi(api: DaemonApi, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+export async function callApi(
+  api: DaemonApi,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await request(`${api.url}${path}`, {
     method,
     dispatcher: api.dispatcher,
-    headers: { authorization: `Bearer ${api.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${api.token}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     headersTimeout: 15_000,
     bodyTimeout: 15_000,
@@ -65,11 +75,16 @@ export async function requireDaemon(api: DaemonApi): Promise<Record<string, unkn
   try {
     health = await callApi(api, 'GET', '/v1/health');
   } catch (e) {
-    if (isNotListening(e)) throw new OmniposError('OPERATIONS_DAEMON_UNREACHABLE', howToStart(api.url), { url: api.url });
+    if (isNotListening(e))
+      throw new OmniposError('OPERATIONS_DAEMON_UNREACHABLE', howToStart(api.url), { url: api.url });
     throw e;
   }
   if (health.status === 401) {
-    throw new OmniposError('ENVIRONMENT_REFUSED', `the daemon at ${api.url} refused the token in ${api.tokenFile}: is it another state directory's daemon?`, { url: api.url });
+    throw new OmniposError(
+      'ENVIRONMENT_REFUSED',
+      `the daemon at ${api.url} refused the token in ${api.tokenFile}: is it another state directory's daemon?`,
+      { url: api.url },
+    );
   }
   return health.body;
 }
@@ -83,7 +98,10 @@ export type ApiEvent = Record<string, unknown> & { type: string; id?: number };
  */
 export async function subscribeEvents(api: DaemonApi, onEvent: (e: ApiEvent) => void): Promise<{ close(): void }> {
   const ac = new AbortController();
-  const res = await fetch(`${api.url}/v1/events`, { headers: { authorization: `Bearer ${api.token}` }, signal: ac.signal });
+  const res = await fetch(`${api.url}/v1/events`, {
+    headers: { authorization: `Bearer ${api.token}` },
+    signal: ac.signal,
+  });
   if (res.status !== 200 || !res.body) throw new OmniposError('INTERNAL', `GET /v1/events answered HTTP ${res.status}`);
   const reader = res.body.getReader();
   const decoder = new TextDecoder();

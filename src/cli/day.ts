@@ -11,7 +11,11 @@ import { printJson, type CliContext, type Command } from './context.js';
 import { askHidden, readPasswordFile } from './void.js';
 
 function options(args: string[], ctx: CliContext): { config: Config; date: string | undefined; json: boolean } {
-  const { values } = parseArgs({ args, options: { config: { type: 'string' }, date: { type: 'string' }, json: { type: 'boolean' } }, strict: true });
+  const { values } = parseArgs({
+    args,
+    options: { config: { type: 'string' }, date: { type: 'string' }, json: { type: 'boolean' } },
+    strict: true,
+  });
   const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
   return { config, date: values.date, json: values.json === true };
 }
@@ -33,7 +37,14 @@ Example:
     const { config, date, json } = options(args, ctx);
     const db = openTerminalDatabase(config.values.stateDir);
     try {
-      const book = new DayBook({ db, journal: new Journal(db), clock: systemClock, log: createLogger({ level: 'silent' }), environment: config.values.environment, terminalId: config.values.terminal.terminalId });
+      const book = new DayBook({
+        db,
+        journal: new Journal(db),
+        clock: systemClock,
+        log: createLogger({ level: 'silent' }),
+        environment: config.values.environment,
+        terminalId: config.values.terminal.terminalId,
+      });
       const report = book.report(date);
       if (json) printJson(ctx, report);
       else ctx.out(receiptText(book.document(report), 48));
@@ -61,13 +72,20 @@ Example:
   async run(args, ctx) {
     const { values } = parseArgs({
       args,
-      options: { config: { type: 'string' }, date: { type: 'string' }, json: { type: 'boolean' }, 'supervisor-password-file': { type: 'string' } },
+      options: {
+        config: { type: 'string' },
+        date: { type: 'string' },
+        json: { type: 'boolean' },
+        'supervisor-password-file': { type: 'string' },
+      },
       strict: true,
     });
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
     const { date } = values;
     const json = values.json === true;
-    const password = values['supervisor-password-file'] ? readPasswordFile(values['supervisor-password-file']) : await askHidden('supervisor password: ', ctx);
+    const password = values['supervisor-password-file']
+      ? readPasswordFile(values['supervisor-password-file'])
+      : await askHidden('supervisor password: ', ctx);
     const { host, port } = config.values.api;
     const base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
     const { token } = ensureApiToken(config.values.stateDir);
@@ -76,14 +94,22 @@ Example:
     try {
       const res = await request(`${base}/v1/day/close`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-supervisor-password': password },
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          'x-supervisor-password': password,
+        },
         body: JSON.stringify(date ? { date } : {}),
         headersTimeout: 60_000,
       });
       status = res.statusCode;
       body = (await res.body.json()) as Record<string, unknown>;
     } catch (e) {
-      throw new OmniposError('OPERATIONS_DAEMON_UNREACHABLE', `the daemon's API at ${base} did not answer (${(e as Error).message}); is omnipos running?`, { url: base });
+      throw new OmniposError(
+        'OPERATIONS_DAEMON_UNREACHABLE',
+        `the daemon's API at ${base} did not answer (${(e as Error).message}); is omnipos running?`,
+        { url: base },
+      );
     }
     if (status >= 400) {
       const err = (body.error ?? {}) as { code?: string; message?: string };
@@ -93,7 +119,9 @@ Example:
     if (json) printJson(ctx, body);
     else {
       const report = body.report as { totals: { net: number }; lines: unknown[] };
-      ctx.out(`${body.alreadyClosed ? 'already closed' : 'closed'}: ${String(body.date)} at ${String(body.closedAt)}, ${report.lines.length} line(s), net ${report.totals.net} cents, printer: ${String(body.printOutcome)}\n`);
+      ctx.out(
+        `${body.alreadyClosed ? 'already closed' : 'closed'}: ${String(body.date)} at ${String(body.closedAt)}, ${report.lines.length} line(s), net ${report.totals.net} cents, printer: ${String(body.printOutcome)}\n`,
+      );
     }
     return 0;
   },

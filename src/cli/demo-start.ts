@@ -21,7 +21,8 @@ function portFree(port: number): Promise<boolean> {
 
 /** Waits until the virtual printer has cut `count` receipts (the customer's and the merchant's copy), or `ms` passed. */
 async function receiptsOut(daemon: Daemon, count: number, ms: number): Promise<void> {
-  for (let waited = 0; waited < ms && (daemon.virtualPrinter?.receipts.length ?? count) < count; waited += 50) await new Promise((r) => setTimeout(r, 50));
+  for (let waited = 0; waited < ms && (daemon.virtualPrinter?.receipts.length ?? count) < count; waited += 50)
+    await new Promise((r) => setTimeout(r, 50));
 }
 
 function untilStopped(): Promise<string> {
@@ -75,23 +76,30 @@ Exit codes: as omnipos sale's for the demo sale with --once (0 approved and conf
       strict: true,
     });
     const amount = Number(values.amount);
-    if (!/^\d+$/.test(values.amount) || !Number.isSafeInteger(amount) || amount < 1) throw new OmniposError('INVALID_ARGUMENT', '--amount: a whole number of cents above 0', { option: '--amount' });
-    if (!['credit', 'debit', 'voucher'].includes(values.method)) throw new OmniposError('INVALID_ARGUMENT', '--method: credit, debit or voucher', { option: '--method' });
+    if (!/^\d+$/.test(values.amount) || !Number.isSafeInteger(amount) || amount < 1)
+      throw new OmniposError('INVALID_ARGUMENT', '--amount: a whole number of cents above 0', { option: '--amount' });
+    if (!['credit', 'debit', 'voucher'].includes(values.method))
+      throw new OmniposError('INVALID_ARGUMENT', '--method: credit, debit or voucher', { option: '--method' });
     const env = { ...ctx.env, ...(values['state-dir'] ? { OMNIPOS_STATE_DIR: values['state-dir'] } : {}) };
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env });
     const apiPort = values.port === undefined ? config.values.api.port : Number(values.port);
-    if (!Number.isInteger(apiPort) || apiPort < 0 || apiPort > 65535) throw new OmniposError('INVALID_ARGUMENT', '--port: 0 to 65535', { option: '--port' });
+    if (!Number.isInteger(apiPort) || apiPort < 0 || apiPort > 65535)
+      throw new OmniposError('INVALID_ARGUMENT', '--port: 0 to 65535', { option: '--port' });
     const say = (t: string): void => ctx.out(`• ${t}\n`);
     say(`configuration ${config.source} (${config.values.environment}), state in ${config.values.stateDir}`);
     const log = createLogger({ level: 'warn', destination: process.stderr });
     // Another demo or daemon on the same ports: this one takes free ports instead.
     const sandboxPort = (await portFree(config.values.sandbox.port)) ? config.values.sandbox.port : 0;
     const freeApiPort = (await portFree(apiPort)) ? apiPort : 0;
-    if (sandboxPort !== config.values.sandbox.port || freeApiPort !== apiPort) say('a port the demo uses is taken (another omnipos?): using free ports instead');
+    if (sandboxPort !== config.values.sandbox.port || freeApiPort !== apiPort)
+      say('a port the demo uses is taken (another omnipos?): using free ports instead');
     const daemon = await startDaemon({ config, log, env: {}, sandboxPort, apiPort: freeApiPort });
     try {
       if (daemon.sandbox) say(`the acquirer: the embedded sandbox host at ${daemon.sandbox.url}`);
-      if (daemon.virtualPinpad) say(`the pinpad: the virtual pinpad on tcp://127.0.0.1:${daemon.virtualPinpad.port} (ABECS, secure channel ${daemon.pinpad.pinpad.secure.secure ? 'up' : 'down'})`);
+      if (daemon.virtualPinpad)
+        say(
+          `the pinpad: the virtual pinpad on tcp://127.0.0.1:${daemon.virtualPinpad.port} (ABECS, secure channel ${daemon.pinpad.pinpad.secure.secure ? 'up' : 'down'})`,
+        );
       if (daemon.virtualPrinter) say('the printer: the virtual printer (its paper is shown below)');
       const token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
       const api = apiAt(daemon.apiUrl!, token, daemon.apiTokenFile);
@@ -99,20 +107,28 @@ Exit codes: as omnipos sale's for the demo sale with --once (0 approved and conf
       const before = daemon.virtualPrinter?.receipts.length ?? 0;
       let code: number;
       try {
-        code = await runCardSale(api, { amount, method: values.method, installments: 1, interest: 'ByMerchant', confirmation: 'auto' }, ctx, false);
+        code = await runCardSale(
+          api,
+          { amount, method: values.method, installments: 1, interest: 'ByMerchant', confirmation: 'auto' },
+          ctx,
+          false,
+        );
       } finally {
         await api.close();
       }
       // Declined and cancelled sales print nothing.
       if (code === 0) await receiptsOut(daemon, before + 1, 5000);
-      for (const paper of (daemon.virtualPrinter?.receipts ?? []).slice(before)) ctx.out(`\n${paper.lines.map((l) => `    | ${l}`).join('\n')}\n\n`);
+      for (const paper of (daemon.virtualPrinter?.receipts ?? []).slice(before))
+        ctx.out(`\n${paper.lines.map((l) => `    | ${l}`).join('\n')}\n\n`);
       if (values.once) return code;
       const fragment = `#token=${encodeURIComponent(token)}`;
       ctx.out(`\nThe daemon keeps running (Ctrl-C stops it):\n`);
       ctx.out(`  cashier screen   ${daemon.apiUrl}/screens/cashier.html${fragment}\n`);
       ctx.out(`  kiosk screen     ${daemon.apiUrl}/screens/kiosk.html${fragment}\n`);
       ctx.out(`  API              ${daemon.apiUrl}/v1/health  (Authorization: Bearer ${token})\n`);
-      ctx.out(`  another sale     npm run omnipos -- sale --amount 1010${values['state-dir'] ? ` (with OMNIPOS_STATE_DIR=${config.values.stateDir})` : ''}${daemon.apiUrl?.endsWith(`:${config.values.api.port}`) ? '' : ` (with OMNIPOS_API__PORT=${new URL(daemon.apiUrl!).port})`}\n`);
+      ctx.out(
+        `  another sale     npm run omnipos -- sale --amount 1010${values['state-dir'] ? ` (with OMNIPOS_STATE_DIR=${config.values.stateDir})` : ''}${daemon.apiUrl?.endsWith(`:${config.values.api.port}`) ? '' : ` (with OMNIPOS_API__PORT=${new URL(daemon.apiUrl!).port})`}\n`,
+      );
       const signal = await untilStopped();
       say(`${signal}: stopping`);
       return 0;

@@ -50,7 +50,10 @@ Example:
       return 2;
     }
     const stateDir = values['state-dir'] ?? mkdtempSync(path.join(tmpdir(), 'omnipos-demo-'));
-    const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: { ...ctx.env, OMNIPOS_STATE_DIR: stateDir } });
+    const config = loadConfig({
+      ...(values.config ? { path: values.config } : {}),
+      env: { ...ctx.env, OMNIPOS_STATE_DIR: stateDir },
+    });
     const step = (text: string): void => ctx.out(`• ${text}\n`);
     step(`configuration ${config.source} (${config.values.environment}), state in ${stateDir}`);
     let last = 'started' as SaleStateName;
@@ -60,7 +63,14 @@ Example:
         step(`${e.merchantOrderId}: ${e.input} → ${e.state} (${e.status})`);
       } else if (e.type === 'alarm') step(`ALARM ${e.code}: ${e.message}`);
     };
-    const daemon = await startDaemon({ config, log: createLogger({ level: 'warn' }), env: {}, sandboxPort: 0, api: false, onEvent });
+    const daemon = await startDaemon({
+      config,
+      log: createLogger({ level: 'warn' }),
+      env: {},
+      sandboxPort: 0,
+      api: false,
+      onEvent,
+    });
     try {
       if (daemon.sandbox) step(`embedded sandbox host at ${daemon.sandbox.url}`);
       step(`sale of ${formatBRL(amount)} (${values.method}, confirmation ${values.confirmation})`);
@@ -84,7 +94,9 @@ Example:
         await new Promise((r) => setTimeout(r, 50));
       }
       const final = daemon.journal.get(entry.id);
-      step(`result: ${final?.state ?? '?'} (${final ? paymentStatus(final.state as SaleStateName) : '?'}), MerchantOrderId ${entry.merchantOrderId}`);
+      step(
+        `result: ${final?.state ?? '?'} (${final ? paymentStatus(final.state as SaleStateName) : '?'}), MerchantOrderId ${entry.merchantOrderId}`,
+      );
       return final && ['confirmed', 'declined', 'undone'].includes(final.state) ? 0 : 1;
     } finally {
       await daemon.stop();

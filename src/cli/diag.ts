@@ -18,10 +18,26 @@ export interface DiagReport {
   /** `daemon`: the running daemon's /v1/health; `probe`: this command opened the devices itself. */
   source: 'daemon' | 'probe';
   daemon: { url: string; running: boolean };
-  devices: { kind: string; path: string; vendorId?: number; productId?: number; manufacturer?: string; aliases?: string[]; pinpad: string | null }[];
+  devices: {
+    kind: string;
+    path: string;
+    vendorId?: number;
+    productId?: number;
+    manufacturer?: string;
+    aliases?: string[];
+    pinpad: string | null;
+  }[];
   pinpad: Record<string, unknown> | null;
   /** The configured DUKPT slots and whether the pinpad holds a key there (null while the daemon holds the pinpad). */
-  keys: { pinKeySlot: number; pinKeyPresent: boolean | null; dataKeySlot: number; dataKeyPresent: boolean | null; pinKsn?: string; readAt?: string; note?: string };
+  keys: {
+    pinKeySlot: number;
+    pinKeyPresent: boolean | null;
+    dataKeySlot: number;
+    dataKeyPresent: boolean | null;
+    pinKsn?: string;
+    readAt?: string;
+    note?: string;
+  };
   printer: Record<string, unknown> | null;
   acquirer: { url: string; reachable: boolean; httpStatus?: number; error?: string; note?: string };
   /** The acquirer's `Date` header against this machine's clock (positive: the acquirer is ahead). */
@@ -29,7 +45,8 @@ export interface DiagReport {
   tables: { version: string | null };
   outbox: { pending: number; deadLetters: number; oldestDeadline: string | null } | null;
   /** The database: sound, or found damaged and kept aside (the daemon then refuses to start and sell). */
-  database: { damaged: false } | { damaged: true; at: string; reason: string; keptIn: string; marker: string; todo: string[] };
+  database:
+    { damaged: false } | { damaged: true; at: string; reason: string; keptIn: string; marker: string; todo: string[] };
 }
 
 /** What a technician does about a damaged database, in order. */
@@ -43,11 +60,19 @@ function damageTodo(stateDir: string, damage: DamageRecord): string[] {
 }
 
 /** Runs another command in this process with `--json` and returns what it printed, or the error it raised. */
-async function jsonOf(command: Command, args: string[], ctx: CliContext): Promise<{ ok: true; value: unknown; code: number } | { ok: false; error: string }> {
+async function jsonOf(
+  command: Command,
+  args: string[],
+  ctx: CliContext,
+): Promise<{ ok: true; value: unknown; code: number } | { ok: false; error: string }> {
   let out = '';
   let err = '';
   try {
-    const code = await command.run([...args, '--json'], { out: (t) => (out += t), err: (t) => (err += t), env: ctx.env });
+    const code = await command.run([...args, '--json'], {
+      out: (t) => (out += t),
+      err: (t) => (err += t),
+      env: ctx.env,
+    });
     return { ok: true, value: JSON.parse(out) as unknown, code };
   } catch (e) {
     return { ok: false, error: isOmniposError(e) ? `${e.message} [${e.code}]` : err || (e as Error).message };
@@ -58,7 +83,9 @@ async function jsonOf(command: Command, args: string[], ctx: CliContext): Promis
  * Asks the acquirer's authorization address for anything (a GET of its root: no credentials, no
  * business request): any HTTP answer means reachable; its `Date` header gives the clock offset.
  */
-async function probeAcquirer(config: Config): Promise<{ acquirer: DiagReport['acquirer']; clock: DiagReport['clock'] }> {
+async function probeAcquirer(
+  config: Config,
+): Promise<{ acquirer: DiagReport['acquirer']; clock: DiagReport['clock'] }> {
   const url = config.values.acquirer.authUrl;
   const local = new Date();
   try {
@@ -69,7 +96,11 @@ async function probeAcquirer(config: Config): Promise<{ acquirer: DiagReport['ac
     const ok = date && !Number.isNaN(date.getTime());
     return {
       acquirer: { url, reachable: true, httpStatus: res.statusCode },
-      clock: { local: mid.toISOString(), acquirerDate: ok ? date.toISOString() : null, offsetMs: ok ? date.getTime() - mid.getTime() : null },
+      clock: {
+        local: mid.toISOString(),
+        acquirerDate: ok ? date.toISOString() : null,
+        offsetMs: ok ? date.getTime() - mid.getTime() : null,
+      },
     };
   } catch (e) {
     const embedded = config.values.environment === 'sandbox' && config.values.sandbox.embedded;
@@ -90,7 +121,10 @@ function storeParts(config: Config): { tables: DiagReport['tables']; outbox: Dia
   if (readDamage(config.values.stateDir)) return { tables: { version: null }, outbox: null };
   const db = openTerminalDatabase(config.values.stateDir);
   try {
-    return { tables: { version: new InitializationStore(db, systemClock).currentVersion() ?? null }, outbox: new Outbox(db).depth() };
+    return {
+      tables: { version: new InitializationStore(db, systemClock).currentVersion() ?? null },
+      outbox: new Outbox(db).depth(),
+    };
   } finally {
     db.close();
   }
@@ -105,10 +139,20 @@ function keyPresence(slots: unknown, slot: number): boolean | null {
 
 /** The key slots as the daemon read them at start (`pinpad.keySlots` of /v1/health), for the configured slots. */
 function daemonKeys(slots: unknown, pinKeySlot: number, dataKeySlot: number): DiagReport['keys'] {
-  const k = slots as { readAt?: string | null; error?: string | null; pin?: Record<string, { present?: boolean; ksn?: string | null }> | null; data?: Record<string, { present?: boolean }> | null } | null | undefined;
+  const k = slots as
+    | {
+        readAt?: string | null;
+        error?: string | null;
+        pin?: Record<string, { present?: boolean; ksn?: string | null }> | null;
+        data?: Record<string, { present?: boolean }> | null;
+      }
+    | null
+    | undefined;
   const slot = (n: number): string => String(n).padStart(2, '0');
   if (!k || !k.readAt) {
-    const why = k?.error ? `the daemon could not read them (${k.error})` : 'the daemon has not read them yet (the pinpad was not connected)';
+    const why = k?.error
+      ? `the daemon could not read them (${k.error})`
+      : 'the daemon has not read them yet (the pinpad was not connected)';
     return { pinKeySlot, pinKeyPresent: null, dataKeySlot, dataKeyPresent: null, note: why };
   }
   const pin = k.pin?.[slot(pinKeySlot)];
@@ -142,9 +186,17 @@ export async function diagnose(config: Config, configArgs: string[], ctx: CliCon
   const problems: string[] = [];
   const damage = readDamage(v.stateDir);
   const database: DiagReport['database'] = damage
-    ? { damaged: true, at: damage.at, reason: damage.reason, keptIn: damage.keptIn, marker: path.join(v.stateDir, DAMAGE_MARKER), todo: damageTodo(v.stateDir, damage) }
+    ? {
+        damaged: true,
+        at: damage.at,
+        reason: damage.reason,
+        keptIn: damage.keptIn,
+        marker: path.join(v.stateDir, DAMAGE_MARKER),
+        todo: damageTodo(v.stateDir, damage),
+      }
     : { damaged: false };
-  if (damage) problems.push(`database: damaged (${damage.reason}) at ${damage.at}, kept in ${damage.keptIn}; nothing is sold`);
+  if (damage)
+    problems.push(`database: damaged (${damage.reason}) at ${damage.at}, kept in ${damage.keptIn}; nothing is sold`);
   let report: DiagReport;
   if (health) {
     const pinpad = health.pinpad as Record<string, unknown> | null;
@@ -175,9 +227,21 @@ export async function diagnose(config: Config, configArgs: string[], ctx: CliCon
       source: 'probe',
       daemon: { url: api.url, running: false },
       devices,
-      pinpad: info.ok ? { connected: true, ...value } : { connected: false, device: v.pinpad.device.kind, error: info.error },
-      keys: { pinKeySlot: v.pinpad.pinKeySlot, pinKeyPresent: keyPresence(keys?.dukptPin, v.pinpad.pinKeySlot), dataKeySlot: v.pinpad.dataKeySlot, dataKeyPresent: keyPresence(keys?.dukptData, v.pinpad.dataKeySlot) },
-      printer: printer === undefined ? null : printer.ok ? (printer.value as Record<string, unknown>) : { kind: v.printer.kind, reachable: false, error: printer.error },
+      pinpad: info.ok
+        ? { connected: true, ...value }
+        : { connected: false, device: v.pinpad.device.kind, error: info.error },
+      keys: {
+        pinKeySlot: v.pinpad.pinKeySlot,
+        pinKeyPresent: keyPresence(keys?.dukptPin, v.pinpad.pinKeySlot),
+        dataKeySlot: v.pinpad.dataKeySlot,
+        dataKeyPresent: keyPresence(keys?.dukptData, v.pinpad.dataKeySlot),
+      },
+      printer:
+        printer === undefined
+          ? null
+          : printer.ok
+            ? (printer.value as Record<string, unknown>)
+            : { kind: v.printer.kind, reachable: false, error: printer.error },
       acquirer,
       clock,
       ...storeParts(config),
@@ -186,12 +250,18 @@ export async function diagnose(config: Config, configArgs: string[], ctx: CliCon
     if (!info.ok) problems.push(`pinpad: ${info.error}`);
     else if (value?.secure !== true) problems.push('pinpad: no secure session');
     if (report.keys.pinKeyPresent === false) problems.push(`pinpad: no DUKPT PIN key in slot ${v.pinpad.pinKeySlot}`);
-    if (report.keys.dataKeyPresent === false) problems.push(`pinpad: no DUKPT data key in slot ${v.pinpad.dataKeySlot}`);
-    if (printer && (!printer.ok || (printer.value as { condition?: string }).condition !== 'idle')) problems.push(`printer: ${printer.ok ? String((printer.value as { condition?: string }).condition) : printer.error}`);
+    if (report.keys.dataKeyPresent === false)
+      problems.push(`pinpad: no DUKPT data key in slot ${v.pinpad.dataKeySlot}`);
+    if (printer && (!printer.ok || (printer.value as { condition?: string }).condition !== 'idle'))
+      problems.push(
+        `printer: ${printer.ok ? String((printer.value as { condition?: string }).condition) : printer.error}`,
+      );
     if ((report.outbox?.deadLetters ?? 0) > 0) problems.push(`outbox: ${report.outbox?.deadLetters} dead letters`);
   }
-  if (!acquirer.reachable && !problems.some((p) => p.startsWith('acquirer'))) problems.push(`acquirer: unreachable at ${acquirer.url} (${acquirer.error ?? '?'})`);
-  if (clock.offsetMs !== null && Math.abs(clock.offsetMs) > 5 * 60_000) problems.push(`clock: ${Math.round(clock.offsetMs / 1000)} s from the acquirer's`);
+  if (!acquirer.reachable && !problems.some((p) => p.startsWith('acquirer')))
+    problems.push(`acquirer: unreachable at ${acquirer.url} (${acquirer.error ?? '?'})`);
+  if (clock.offsetMs !== null && Math.abs(clock.offsetMs) > 5 * 60_000)
+    problems.push(`clock: ${Math.round(clock.offsetMs / 1000)} s from the acquirer's`);
   report.status = problems.length ? 'degraded' : 'ok';
   return report;
 }
@@ -201,10 +271,23 @@ const yesNo = (b: boolean | null | undefined): string => (b === null || b === un
 function text(r: DiagReport): string {
   const lines: [string, string][] = [];
   lines.push(['status', `${r.status}${r.problems.length ? `: ${r.problems.join('; ')}` : ''}`]);
-  lines.push(['source', r.source === 'daemon' ? `the running daemon at ${r.daemon.url}` : `probed directly (no daemon at ${r.daemon.url})`]);
-  lines.push(['devices', r.devices.length ? r.devices.map((d) => `${d.path}${d.pinpad ? ` (pinpad: ${d.pinpad})` : ''}`).join(', ') : 'no serial or HID ports']);
+  lines.push([
+    'source',
+    r.source === 'daemon' ? `the running daemon at ${r.daemon.url}` : `probed directly (no daemon at ${r.daemon.url})`,
+  ]);
+  lines.push([
+    'devices',
+    r.devices.length
+      ? r.devices.map((d) => `${d.path}${d.pinpad ? ` (pinpad: ${d.pinpad})` : ''}`).join(', ')
+      : 'no serial or HID ports',
+  ]);
   const p = r.pinpad;
-  lines.push(['pinpad', p ? `${fieldText(p.device, '')} connected ${yesNo(p.connected as boolean)}, recognition ${fieldText(p.recognition, '?')}, secure session ${yesNo(p.secure as boolean)}${p.model ? `, ${fieldText(p.manufacturer)} ${fieldText(p.model)} serial ${fieldText(p.serialNumber)}` : ''}${p.error ? ` (${fieldText(p.error)})` : ''}` : 'none configured']);
+  lines.push([
+    'pinpad',
+    p
+      ? `${fieldText(p.device, '')} connected ${yesNo(p.connected as boolean)}, recognition ${fieldText(p.recognition, '?')}, secure session ${yesNo(p.secure as boolean)}${p.model ? `, ${fieldText(p.manufacturer)} ${fieldText(p.model)} serial ${fieldText(p.serialNumber)}` : ''}${p.error ? ` (${fieldText(p.error)})` : ''}`
+      : 'none configured',
+  ]);
   lines.push([
     'key slots',
     r.keys.note
@@ -212,12 +295,38 @@ function text(r: DiagReport): string {
       : `PIN key in slot ${r.keys.pinKeySlot}: ${yesNo(r.keys.pinKeyPresent)}${r.keys.pinKsn ? ` (KSN ${fieldText(r.keys.pinKsn)})` : ''}; data key in slot ${r.keys.dataKeySlot}: ${yesNo(r.keys.dataKeyPresent)}${r.keys.readAt ? `; read by the daemon at ${r.keys.readAt}` : ''}`,
   ]);
   const pr = r.printer;
-  lines.push(['printer', pr ? (pr.error ? `${fieldText(pr.kind, '')} ${fieldText(pr.error)}` : `${String(pr.printer ?? pr.kind)} ${pr.condition ? fieldText(pr.condition) : `reachable ${yesNo(pr.reachable as boolean | null)}, paper out ${yesNo(pr.paperOut as boolean | null)}, cover open ${yesNo(pr.coverOpen as boolean | null)}`}`) : 'none configured']);
-  lines.push(['acquirer', r.acquirer.reachable ? `reachable at ${r.acquirer.url} (HTTP ${r.acquirer.httpStatus})` : `unreachable at ${r.acquirer.url} (${r.acquirer.error ?? '?'})${r.acquirer.note ? `: ${r.acquirer.note}` : ''}`]);
-  lines.push(['clock', r.clock.offsetMs === null ? `local ${r.clock.local}; no Date header from the acquirer` : `the acquirer's Date header is ${(r.clock.offsetMs / 1000).toFixed(1)} s ${r.clock.offsetMs >= 0 ? 'ahead of' : 'behind'} this machine (header resolution 1 s)${r.clock.daemonOffsetMs !== undefined && r.clock.daemonOffsetMs !== null ? `; the daemon follows an offset of ${(r.clock.daemonOffsetMs / 1000).toFixed(1)} s` : ''}`]);
+  lines.push([
+    'printer',
+    pr
+      ? pr.error
+        ? `${fieldText(pr.kind, '')} ${fieldText(pr.error)}`
+        : `${String(pr.printer ?? pr.kind)} ${pr.condition ? fieldText(pr.condition) : `reachable ${yesNo(pr.reachable as boolean | null)}, paper out ${yesNo(pr.paperOut as boolean | null)}, cover open ${yesNo(pr.coverOpen as boolean | null)}`}`
+      : 'none configured',
+  ]);
+  lines.push([
+    'acquirer',
+    r.acquirer.reachable
+      ? `reachable at ${r.acquirer.url} (HTTP ${r.acquirer.httpStatus})`
+      : `unreachable at ${r.acquirer.url} (${r.acquirer.error ?? '?'})${r.acquirer.note ? `: ${r.acquirer.note}` : ''}`,
+  ]);
+  lines.push([
+    'clock',
+    r.clock.offsetMs === null
+      ? `local ${r.clock.local}; no Date header from the acquirer`
+      : `the acquirer's Date header is ${(r.clock.offsetMs / 1000).toFixed(1)} s ${r.clock.offsetMs >= 0 ? 'ahead of' : 'behind'} this machine (header resolution 1 s)${r.clock.daemonOffsetMs !== undefined && r.clock.daemonOffsetMs !== null ? `; the daemon follows an offset of ${(r.clock.daemonOffsetMs / 1000).toFixed(1)} s` : ''}`,
+  ]);
   lines.push(['tables', r.tables.version ?? 'none in force (run `omnipos init`)']);
-  if (r.database.damaged) lines.push(['database', `DAMAGED at ${r.database.at}: ${r.database.reason}; kept in ${r.database.keptIn}. To do: ${r.database.todo.map((t, i) => `(${i + 1}) ${t}`).join('; ')}`]);
-  lines.push(['outbox', r.outbox ? `${r.outbox.pending} pending, ${r.outbox.deadLetters} dead letters${r.outbox.oldestDeadline ? `, oldest deadline ${r.outbox.oldestDeadline}` : ''}` : '?']);
+  if (r.database.damaged)
+    lines.push([
+      'database',
+      `DAMAGED at ${r.database.at}: ${r.database.reason}; kept in ${r.database.keptIn}. To do: ${r.database.todo.map((t, i) => `(${i + 1}) ${t}`).join('; ')}`,
+    ]);
+  lines.push([
+    'outbox',
+    r.outbox
+      ? `${r.outbox.pending} pending, ${r.outbox.deadLetters} dead letters${r.outbox.oldestDeadline ? `, oldest deadline ${r.outbox.oldestDeadline}` : ''}`
+      : '?',
+  ]);
   return lines.map(([k, val]) => `${k.padEnd(10)} ${val}`).join('\n') + '\n';
 }
 
@@ -240,7 +349,11 @@ Example:
 
 Exit codes: 0 every part is ready; 3 a part is not (the problems are listed); 2 bad configuration.`,
   async run(args, ctx) {
-    const { values } = parseArgs({ args, options: { json: { type: 'boolean', default: false }, config: { type: 'string' } }, strict: true });
+    const { values } = parseArgs({
+      args,
+      options: { json: { type: 'boolean', default: false }, config: { type: 'string' } },
+      strict: true,
+    });
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
     const report = await diagnose(config, values.config ? ['--config', values.config] : [], ctx);
     if (values.json) printJson(ctx, report);

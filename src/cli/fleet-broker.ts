@@ -35,20 +35,34 @@ function read(file: string | undefined, what: string): string | undefined {
   try {
     return readFileSync(file, 'utf8');
   } catch (e) {
-    throw new OmniposError('INVALID_ARGUMENT', `--${what}: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new OmniposError(
+      'INVALID_ARGUMENT',
+      `--${what}: cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
   }
 }
 
 /** Reads the broker options (and the caller's own) from `args`. */
-export function brokerArgs<T extends Record<string, { type: 'string' | 'boolean' }>>(args: string[], extra: T): { broker: BrokerArgs; values: Record<string, string | boolean | undefined>; positionals: string[] } {
-  const { values, positionals } = parseArgs({ args, options: { ...BROKER_OPTIONS, ...extra }, strict: true, allowPositionals: true });
+export function brokerArgs<T extends Record<string, { type: 'string' | 'boolean' }>>(
+  args: string[],
+  extra: T,
+): { broker: BrokerArgs; values: Record<string, string | boolean | undefined>; positionals: string[] } {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { ...BROKER_OPTIONS, ...extra },
+    strict: true,
+    allowPositionals: true,
+  });
   const v = values as Record<string, string | boolean | undefined>;
   const url = v.broker;
-  if (typeof url !== 'string' || !/^mqtts?:\/\/[^/\s]+/.test(url)) throw new OmniposError('INVALID_ARGUMENT', '--broker URL is required (mqtts://host:port)');
+  if (typeof url !== 'string' || !/^mqtts?:\/\/[^/\s]+/.test(url))
+    throw new OmniposError('INVALID_ARGUMENT', '--broker URL is required (mqtts://host:port)');
   const prefix = typeof v.prefix === 'string' ? v.prefix : 'omnipos';
-  if (/[#+]/.test(prefix) || prefix.endsWith('/')) throw new OmniposError('INVALID_ARGUMENT', '--prefix must be a topic without wildcards nor a trailing /');
+  if (/[#+]/.test(prefix) || prefix.endsWith('/'))
+    throw new OmniposError('INVALID_ARGUMENT', '--prefix must be a topic without wildcards nor a trailing /');
   const timeout = typeof v['timeout-seconds'] === 'string' ? Number(v['timeout-seconds']) : 10;
-  if (!Number.isFinite(timeout) || timeout <= 0 || timeout > 3600) throw new OmniposError('INVALID_ARGUMENT', '--timeout-seconds must be 1 to 3600');
+  if (!Number.isFinite(timeout) || timeout <= 0 || timeout > 3600)
+    throw new OmniposError('INVALID_ARGUMENT', '--timeout-seconds must be 1 to 3600');
   const ca = read(v.ca as string | undefined, 'ca');
   const cert = read(v.cert as string | undefined, 'cert');
   const key = read(v.key as string | undefined, 'key');
@@ -82,7 +96,10 @@ export async function connectBroker(b: BrokerArgs): Promise<MqttClient> {
   const client = connect(b.broker, b.options);
   try {
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no answer from ${b.broker} within ${b.timeoutMs / 1000} s`)), b.timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no answer from ${b.broker} within ${b.timeoutMs / 1000} s`)),
+        b.timeoutMs,
+      );
       client.once('connect', () => {
         clearTimeout(timer);
         resolve();
@@ -94,7 +111,12 @@ export async function connectBroker(b: BrokerArgs): Promise<MqttClient> {
     });
   } catch (e) {
     await client.endAsync(true).catch(() => undefined);
-    throw new OmniposError('FLEET_BROKER_UNREACHABLE', `cannot connect to the broker ${b.broker}: ${(e as Error).message}`, { broker: b.broker }, { cause: e });
+    throw new OmniposError(
+      'FLEET_BROKER_UNREACHABLE',
+      `cannot connect to the broker ${b.broker}: ${(e as Error).message}`,
+      { broker: b.broker },
+      { cause: e },
+    );
   }
   return client;
 }

@@ -59,7 +59,8 @@ Example:
   omnipos fleet day --broker mqtts://broker.example:8883 --date 2026-11-25 --json`,
   async run(args, ctx) {
     const { broker, values } = brokerArgs(args, { date: { type: 'string' }, json: { type: 'boolean' } });
-    const date = typeof values.date === 'string' ? parseBusinessDate(values.date, '--date') : businessDateOf(new Date());
+    const date =
+      typeof values.date === 'string' ? parseBusinessDate(values.date, '--date') : businessDateOf(new Date());
     const client = await connectBroker(broker);
     const view = new FleetView(broker.prefix);
     client.on('message', (topic, payload) => view.add(topic, payload));
@@ -70,8 +71,13 @@ Example:
     if (values.json === true) printJson(ctx, day);
     else {
       const brl = (c: number): string => (c / 100).toFixed(2);
-      ctx.out(`${date}: ${day.terminals} terminals (${day.closed} closed), ${day.sales} sales, net ${brl(day.net)} (sales ${brl(day.salesAmount)}, voids ${brl(day.voidsAmount)})\n`);
-      for (const t of day.byTerminal) ctx.out(`  ${t.terminal}  ${t.closed ? 'closed' : 'open  '}  ${String(t.sales).padStart(5)} sales  net ${brl(t.net)}\n`);
+      ctx.out(
+        `${date}: ${day.terminals} terminals (${day.closed} closed), ${day.sales} sales, net ${brl(day.net)} (sales ${brl(day.salesAmount)}, voids ${brl(day.voidsAmount)})\n`,
+      );
+      for (const t of day.byTerminal)
+        ctx.out(
+          `  ${t.terminal}  ${t.closed ? 'closed' : 'open  '}  ${String(t.sales).padStart(5)} sales  net ${brl(t.net)}\n`,
+        );
     }
     return 0;
   },
@@ -79,7 +85,7 @@ Example:
 
 export const fleetCmd: Command = {
   path: ['fleet', 'cmd'],
-  summary: `ask a terminal over the broker to run a safe command (${FLEET_COMMANDS.join(", ")})`,
+  summary: `ask a terminal over the broker to run a safe command (${FLEET_COMMANDS.join(', ')})`,
   usage: `omnipos fleet cmd TERMINAL COMMAND [--json] [--prefix P] --broker URL [broker options]
 
 Publishes <prefix>/<merchant>/<terminal>/cmd/<COMMAND> and waits for .../cmd/<COMMAND>/result.
@@ -94,8 +100,13 @@ Example:
   async run(args, ctx) {
     const { broker, values, positionals } = brokerArgs(args, { json: { type: 'boolean' } });
     const [terminal, name] = positionals;
-    if (!terminal || !name || positionals.length !== 2) throw new OmniposError('INVALID_ARGUMENT', 'usage: omnipos fleet cmd TERMINAL COMMAND');
-    if (!/^[0-9A-Za-z_-]+(\/[0-9A-Za-z_-]+)?$/.test(terminal) || !/^[0-9A-Za-z_-]{1,64}$/.test(name)) throw new OmniposError('INVALID_ARGUMENT', 'TERMINAL is [MERCHANT/]TERMINAL and COMMAND a name, without wildcards');
+    if (!terminal || !name || positionals.length !== 2)
+      throw new OmniposError('INVALID_ARGUMENT', 'usage: omnipos fleet cmd TERMINAL COMMAND');
+    if (!/^[0-9A-Za-z_-]+(\/[0-9A-Za-z_-]+)?$/.test(terminal) || !/^[0-9A-Za-z_-]{1,64}$/.test(name))
+      throw new OmniposError(
+        'INVALID_ARGUMENT',
+        'TERMINAL is [MERCHANT/]TERMINAL and COMMAND a name, without wildcards',
+      );
     const client = await connectBroker(broker);
     try {
       let prefix = terminal.includes('/') ? `${broker.prefix}/${terminal}` : undefined;
@@ -107,13 +118,28 @@ Example:
         await quiet(client, 500, broker.timeoutMs);
         client.off('message', onStatus);
         await client.unsubscribeAsync(`${broker.prefix}/+/${terminal}/status`);
-        if (found.length !== 1) throw new OmniposError(found.length === 0 ? 'FLEET_NO_ANSWER' : 'INVALID_ARGUMENT', found.length === 0 ? `no terminal ${terminal} on the broker` : `terminal ${terminal} is under several merchants: name it MERCHANT/${terminal}`);
+        if (found.length !== 1)
+          throw new OmniposError(
+            found.length === 0 ? 'FLEET_NO_ANSWER' : 'INVALID_ARGUMENT',
+            found.length === 0
+              ? `no terminal ${terminal} on the broker`
+              : `terminal ${terminal} is under several merchants: name it MERCHANT/${terminal}`,
+          );
         prefix = found[0];
       }
       const id = `cli-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
       const resultTopic = `${prefix}/cmd/${name}/result`;
       const answer = new Promise<Record<string, unknown>>((resolve, reject) => {
-        const timer = setTimeout(() => reject(new OmniposError('FLEET_NO_ANSWER', `no answer from ${prefix} to ${name} within ${broker.timeoutMs / 1000} s`)), broker.timeoutMs);
+        const timer = setTimeout(
+          () =>
+            reject(
+              new OmniposError(
+                'FLEET_NO_ANSWER',
+                `no answer from ${prefix} to ${name} within ${broker.timeoutMs / 1000} s`,
+              ),
+            ),
+          broker.timeoutMs,
+        );
         client.on('message', (topic, payload) => {
           if (topic !== resultTopic) return;
           try {
@@ -130,7 +156,12 @@ Example:
       await client.publishAsync(`${prefix}/cmd/${name}`, JSON.stringify({ id }), { qos: 1 });
       const body = await answer;
       if (values.json === true) printJson(ctx, body);
-      else ctx.out(body.ok === true ? `${prefix}: ${name} ok ${JSON.stringify(body.result)}\n` : `${prefix}: ${name} refused: ${(body.error as { message?: string } | undefined)?.message ?? '?'}\n`);
+      else
+        ctx.out(
+          body.ok === true
+            ? `${prefix}: ${name} ok ${JSON.stringify(body.result)}\n`
+            : `${prefix}: ${name} refused: ${(body.error as { message?: string } | undefined)?.message ?? '?'}\n`,
+        );
       return body.ok === true ? 0 : 1;
     } finally {
       await client.endAsync(true);

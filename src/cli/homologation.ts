@@ -31,25 +31,56 @@ production. Exit 0 when every test passed, 1 when one failed.
 Example:
   omnipos homologation run scripts/homologation.json --out /tmp/evidence --json`,
   async run(args, ctx) {
-    const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { config: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' } }, strict: true });
+    const { values, positionals } = parseArgs({
+      args,
+      allowPositionals: true,
+      options: { config: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean' } },
+      strict: true,
+    });
     const file = positionals[0];
-    if (!file || positionals.length > 1) throw new OmniposError('INVALID_ARGUMENT', 'homologation run: give one SCRIPT file');
+    if (!file || positionals.length > 1)
+      throw new OmniposError('INVALID_ARGUMENT', 'homologation run: give one SCRIPT file');
     let text: string;
     try {
       text = readFileSync(file, 'utf8');
     } catch (e) {
-      throw new OmniposError('CONFIG_NOT_FOUND', `homologation run: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? 'unreadable'})`, { file });
+      throw new OmniposError(
+        'CONFIG_NOT_FOUND',
+        `homologation run: cannot read ${file} (${(e as NodeJS.ErrnoException).code ?? 'unreadable'})`,
+        { file },
+      );
     }
     const script = parseScript(text, file);
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
     const v = config.values;
-    if (v.environment === 'production') throw new OmniposError('ENVIRONMENT_REFUSED', 'homologation run: refused in production (use environment homologation)');
-    const out = path.resolve(values.out ?? path.join(v.stateDir, 'homologation', new Date().toISOString().replace(/[:.]/g, '-')));
+    if (v.environment === 'production')
+      throw new OmniposError(
+        'ENVIRONMENT_REFUSED',
+        'homologation run: refused in production (use environment homologation)',
+      );
+    const out = path.resolve(
+      values.out ?? path.join(v.stateDir, 'homologation', new Date().toISOString().replace(/[:.]/g, '-')),
+    );
     const logDir = path.join(v.stateDir, 'logs');
     mkdirSync(logDir, { recursive: true, mode: 0o700 });
-    const log = createLogger({ level: v.log.level, destination: pino.destination({ dest: path.join(logDir, 'homologation.log'), append: true, mkdir: true, sync: true }) });
+    const log = createLogger({
+      level: v.log.level,
+      destination: pino.destination({
+        dest: path.join(logDir, 'homologation.log'),
+        append: true,
+        mkdir: true,
+        sync: true,
+      }),
+    });
     const recorder = new EvidenceRecorder();
-    const daemon = await startDaemon({ config, log, env: {}, apiPort: 0, sandboxPort: 0, acquirerInterceptors: [recorder.interceptor()] });
+    const daemon = await startDaemon({
+      config,
+      log,
+      env: {},
+      apiPort: 0,
+      sandboxPort: 0,
+      acquirerInterceptors: [recorder.interceptor()],
+    });
     try {
       const summary = await runHomologation(script, {
         apiUrl: daemon.apiUrl as string,
@@ -64,7 +95,9 @@ Example:
       else {
         for (const t of summary.tests) {
           const last = t.steps.at(-1);
-          ctx.out(`${t.ok ? 'PASS' : 'FAIL'} ${t.id}${t.title ? ` ${t.title}` : ''}${t.ok ? '' : `: ${last?.reason ?? ''}`}\n`);
+          ctx.out(
+            `${t.ok ? 'PASS' : 'FAIL'} ${t.id}${t.title ? ` ${t.title}` : ''}${t.ok ? '' : `: ${last?.reason ?? ''}`}\n`,
+          );
         }
         ctx.out(`${summary.passed} passed, ${summary.failed} failed; evidence in ${out}\n`);
       }

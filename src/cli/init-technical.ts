@@ -80,7 +80,9 @@ export function technicalParameter(gix: GixResult, appVersion: string): Technica
     SimCardNumber: NOT_PRESENT,
     PaymentAppVersion: appVersion,
     SerialNumber: get('PP_SERNUM'),
-    PhysicalCharacteristics: contactless ? 'PinPadWithChipReaderWithoutSamAndContactless' : 'PinPadWithChipReaderWithoutSamModule',
+    PhysicalCharacteristics: contactless
+      ? 'PinPadWithChipReaderWithoutSamAndContactless'
+      : 'PinPadWithChipReaderWithoutSamModule',
     ReturnDataInfo: '00',
   };
 }

@@ -28,7 +28,8 @@ export function restoreVirtualTables(pinpad: VirtualPinpad, stateDir: string): s
   let m: Memory;
   try {
     m = JSON.parse(readFileSync(file, 'utf8')) as Memory;
-    if (typeof m.acquirerIndex !== 'string' || typeof m.tableVersion !== 'string' || !Array.isArray(m.tlr)) return undefined;
+    if (typeof m.acquirerIndex !== 'string' || typeof m.tableVersion !== 'string' || !Array.isArray(m.tlr))
+      return undefined;
   } catch {
     return undefined;
   }
@@ -48,6 +49,11 @@ export function saveVirtualTables(stateDir: string, plan: PinpadLoadPlan): void 
     writeFileSync(`${file}.tmp`, JSON.stringify(body), { mode: 0o600 });
     renameSync(`${file}.tmp`, file);
   } catch (e) {
-    throw new OmniposError('STORE_OPEN_FAILED', `${file}: the virtual pinpad's table memory could not be written`, { file }, { cause: e });
+    throw new OmniposError(
+      'STORE_OPEN_FAILED',
+      `${file}: the virtual pinpad's table memory could not be written`,
+      { file },
+      { cause: e },
+    );
   }
 }

@@ -10,7 +10,13 @@ import { PinpadTablesAdapter } from '../adapters/pinpad-tables.js';
 import { loadConfig, type Config } from '../config/index.js';
 import { systemClock } from '../core/clock.js';
 import { createLogger, type Logger } from '../core/log/index.js';
-import { InitializationStore, initialize, type InitStep, type PinpadLoadPlan, type PinpadTables } from '../initialization/index.js';
+import {
+  InitializationStore,
+  initialize,
+  type InitStep,
+  type PinpadLoadPlan,
+  type PinpadTables,
+} from '../initialization/index.js';
 import { buildSandbox, listenSandbox, type RunningSandbox } from '../sandbox/index.js';
 import { openTerminalDatabase } from '../store/index.js';
 import { printJson, type CliContext, type Command } from './context.js';
@@ -26,12 +32,17 @@ import { acquirerFromConfig, sandboxListenOptions } from '../main/acquirer-urls.
 function initLogger(config: Config): Logger {
   const dir = path.join(config.values.stateDir, 'logs');
   mkdirSync(dir, { recursive: true, mode: 0o700 });
-  return createLogger({ level: config.values.log.level, destination: pino.destination({ dest: path.join(dir, 'omnipos.log'), append: true, sync: true }) });
+  return createLogger({
+    level: config.values.log.level,
+    destination: pino.destination({ dest: path.join(dir, 'omnipos.log'), append: true, sync: true }),
+  });
 }
 
 /** The pinpad to initialize: the configured device; the embedded virtual one starts here with its table memory. */
 function pinpadTarget(config: Config, values: { config?: string }, ctx: CliContext): Promise<Target> {
-  return resolveTarget(values, ctx, { beforeVirtualStart: (virtual) => void restoreVirtualTables(virtual, config.values.stateDir) });
+  return resolveTarget(values, ctx, {
+    beforeVirtualStart: (virtual) => void restoreVirtualTables(virtual, config.values.stateDir),
+  });
 }
 
 /** What `omnipos init --json` prints. */
@@ -71,11 +82,20 @@ Example:
   omnipos init
   omnipos init --json > init-report.json`,
   async run(args, ctx) {
-    const { values } = parseArgs({ args, options: { config: { type: 'string' }, json: { type: 'boolean' } }, strict: true });
+    const { values } = parseArgs({
+      args,
+      options: { config: { type: 'string' }, json: { type: 'boolean' } },
+      strict: true,
+    });
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
     const v = config.values;
     // A bar on a terminal, plain lines otherwise, nothing with --json (its one object is unchanged).
-    const progress = createProgress({ write: (t) => ctx.out(t), tty: ctx.tty === true, ...(ctx.columns ? { columns: ctx.columns } : {}), quiet: values.json === true });
+    const progress = createProgress({
+      write: (t) => ctx.out(t),
+      tty: ctx.tty === true,
+      ...(ctx.columns ? { columns: ctx.columns } : {}),
+      quiet: values.json === true,
+    });
     const step = (text: string): void => progress.step(text);
     const log = initLogger(config);
     const db = openTerminalDatabase(v.stateDir, log.child({ component: 'store' }));
@@ -86,16 +106,31 @@ Example:
     let target: Target | undefined;
     let pinpad: SecurePinpad | undefined;
     try {
-      step(`configuration ${config.source} (${v.environment}), terminal ${v.terminal.terminalId}, state in ${v.stateDir}`);
+      step(
+        `configuration ${config.source} (${v.environment}), terminal ${v.terminal.terminalId}, state in ${v.stateDir}`,
+      );
       const before = store.currentVersion();
       step(`tables in force: ${before ?? 'none'}`);
       if (v.environment === 'sandbox' && v.sandbox.embedded) {
-        sandbox = await listenSandbox(buildSandbox({ dbFile: path.join(v.stateDir, 'sandbox', 'acquirer.db'), log, outcomeAttempts: v.sandbox.outcomeAttempts }), sandboxListenOptions(config));
+        sandbox = await listenSandbox(
+          buildSandbox({
+            dbFile: path.join(v.stateDir, 'sandbox', 'acquirer.db'),
+            log,
+            outcomeAttempts: v.sandbox.outcomeAttempts,
+          }),
+          sandboxListenOptions(config),
+        );
         step(`embedded sandbox host at ${sandbox.url}`);
       }
       target = await pinpadTarget(config, values, ctx);
       const opened = target;
-      pinpad = new SecurePinpad({ transport: target.transport, terminalKey: loadPinpadKey(v.stateDir).key, probeIntervalMs: 0, reconnect: { enabled: false }, log: log.child({ component: 'pinpad' }) });
+      pinpad = new SecurePinpad({
+        transport: target.transport,
+        terminalKey: loadPinpadKey(v.stateDir).key,
+        probeIntervalMs: 0,
+        reconnect: { enabled: false },
+        log: log.child({ component: 'pinpad' }),
+      });
       let gix: GixResult;
       try {
         await pinpad.connect();
@@ -122,9 +157,13 @@ Example:
           }
         },
         load: async (plan) => {
-          step(`pinpad: loading table version ${plan.tableVersion} (network ${plan.acquirerIndex}, ${plan.tlr.length} TLR commands)`);
+          step(
+            `pinpad: loading table version ${plan.tableVersion} (network ${plan.acquirerIndex}, ${plan.tlr.length} TLR commands)`,
+          );
           try {
-            await tablesPort.load(plan, (done, total) => progress.update(`pinpad: TLR records loaded (network ${plan.acquirerIndex})`, done, total));
+            await tablesPort.load(plan, (done, total) =>
+              progress.update(`pinpad: TLR records loaded (network ${plan.acquirerIndex})`, done, total),
+            );
           } catch (e) {
             throw fromDriverError(e);
           }
@@ -135,7 +174,11 @@ Example:
       const result = await initialize({
         source: {
           download: () =>
-            client.omni.initializationTechnical({ SubordinatedMerchantId: v.terminal.subordinatedMerchantId, TerminalId: v.terminal.terminalId, TechnicalParameter: technical }),
+            client.omni.initializationTechnical({
+              SubordinatedMerchantId: v.terminal.subordinatedMerchantId,
+              TerminalId: v.terminal.terminalId,
+              TechnicalParameter: technical,
+            }),
         },
         store,
         pinpad: pinpadTables,
@@ -147,10 +190,16 @@ Example:
           if (detail) progress.update('store: BIN ranges written', detail.done, detail.total);
         },
       });
-      step(result.installed ? `tables version ${result.version} in force (previous: ${before ?? 'none'})` : `tables version ${result.version} is current: nothing to store`);
+      step(
+        result.installed
+          ? `tables version ${result.version} in force (previous: ${before ?? 'none'})`
+          : `tables version ${result.version} is current: nothing to store`,
+      );
       const pinpadVersion = store.pinpadTableVersion();
-      if (result.pinpad === 'loaded') step(`pinpad: table version ${loaded?.tableVersion ?? pinpadVersion ?? '?'} loaded`);
-      else if (result.pinpad === 'up-to-date') step(`pinpad: already holds table version ${pinpadVersion ?? '?'}: load skipped`);
+      if (result.pinpad === 'loaded')
+        step(`pinpad: table version ${loaded?.tableVersion ?? pinpadVersion ?? '?'} loaded`);
+      else if (result.pinpad === 'up-to-date')
+        step(`pinpad: already holds table version ${pinpadVersion ?? '?'}: load skipped`);
       else step('pinpad: the tables carry no AID or CA key records: nothing to load');
       progress.end();
       step('initialization complete');

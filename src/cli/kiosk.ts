@@ -23,21 +23,39 @@ export const KIOSK_FLAGS = [
 ] as const;
 
 /** Polls `GET {api}/v1/health` with the token until it answers 200, or throws after `seconds`. */
-export async function waitForHealth(api: string, token: string, seconds: number, say: (t: string) => void): Promise<void> {
+export async function waitForHealth(
+  api: string,
+  token: string,
+  seconds: number,
+  say: (t: string) => void,
+): Promise<void> {
   const until = Date.now() + seconds * 1000;
   let last = '';
   for (let i = 0; ; i++) {
     try {
-      const res = await fetch(`${api}/v1/health`, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(2000) });
+      const res = await fetch(`${api}/v1/health`, {
+        headers: { authorization: `Bearer ${token}` },
+        signal: AbortSignal.timeout(2000),
+      });
       await res.text();
       if (res.status === 200) return;
       last = `HTTP ${res.status}`;
-      if (res.status === 401) throw new OmniposError('ENVIRONMENT_REFUSED', `the daemon at ${api} refused the token: is it another state directory's?`, { api });
+      if (res.status === 401)
+        throw new OmniposError(
+          'ENVIRONMENT_REFUSED',
+          `the daemon at ${api} refused the token: is it another state directory's?`,
+          { api },
+        );
     } catch (e) {
       if (e instanceof OmniposError) throw e;
       last = (e as { cause?: { code?: string } }).cause?.code ?? (e as Error).message;
     }
-    if (Date.now() >= until) throw new OmniposError('OPERATIONS_DAEMON_UNREACHABLE', `the daemon's API at ${api} did not answer within ${seconds} s (${last})`, { api });
+    if (Date.now() >= until)
+      throw new OmniposError(
+        'OPERATIONS_DAEMON_UNREACHABLE',
+        `the daemon's API at ${api} did not answer within ${seconds} s (${last})`,
+        { api },
+      );
     if (i % 10 === 0) say(`waiting for the daemon's API at ${api} (${last})`);
     await new Promise((r) => setTimeout(r, 500));
   }
@@ -84,29 +102,52 @@ Exit codes: the browser's; 3 the daemon did not answer in time; 2 no token.`,
       },
       strict: true,
     });
-    if (!['kiosk', 'cashier', 'supervisor'].includes(values.screen)) throw new OmniposError('INVALID_ARGUMENT', '--screen: kiosk, cashier or supervisor', { option: '--screen' });
+    if (!['kiosk', 'cashier', 'supervisor'].includes(values.screen))
+      throw new OmniposError('INVALID_ARGUMENT', '--screen: kiosk, cashier or supervisor', { option: '--screen' });
     const seconds = Number(values['wait-seconds']);
-    if (!Number.isInteger(seconds) || seconds < 1 || seconds > 3600) throw new OmniposError('INVALID_ARGUMENT', '--wait-seconds: 1 to 3600', { option: '--wait-seconds' });
+    if (!Number.isInteger(seconds) || seconds < 1 || seconds > 3600)
+      throw new OmniposError('INVALID_ARGUMENT', '--wait-seconds: 1 to 3600', { option: '--wait-seconds' });
     const api = values.api.replace(/\/+$/, '');
-    const tokenFile = values['token-file'] ?? (ctx.env.CREDENTIALS_DIRECTORY ? path.join(ctx.env.CREDENTIALS_DIRECTORY, 'api-token') : undefined);
-    if (!tokenFile) throw new OmniposError('INVALID_ARGUMENT', 'no token: give --token-file, or run under the unit (LoadCredential=api-token)', { option: '--token-file' });
+    const tokenFile =
+      values['token-file'] ??
+      (ctx.env.CREDENTIALS_DIRECTORY ? path.join(ctx.env.CREDENTIALS_DIRECTORY, 'api-token') : undefined);
+    if (!tokenFile)
+      throw new OmniposError(
+        'INVALID_ARGUMENT',
+        'no token: give --token-file, or run under the unit (LoadCredential=api-token)',
+        { option: '--token-file' },
+      );
     let token: string;
     try {
       token = readFileSync(tokenFile, 'utf8').trim();
     } catch (e) {
-      throw new OmniposError('INVALID_ARGUMENT', `--token-file: cannot read ${tokenFile} (${(e as NodeJS.ErrnoException).code ?? 'error'})`, { option: '--token-file' });
+      throw new OmniposError(
+        'INVALID_ARGUMENT',
+        `--token-file: cannot read ${tokenFile} (${(e as NodeJS.ErrnoException).code ?? 'error'})`,
+        { option: '--token-file' },
+      );
     }
     await waitForHealth(api, token, seconds, (t) => ctx.err(`omnipos kiosk: ${t}\n`));
     const dir = ctx.env.RUNTIME_DIRECTORY?.split(':')[0] ?? mkdtempSync(path.join(tmpdir(), 'omnipos-kiosk-'));
     const page = startPage(dir, `${api}/screens/${values.screen}.html#token=${encodeURIComponent(token)}`);
     const profile = path.join(dir, 'profile');
     ctx.out(`omnipos kiosk: ${api}/screens/${values.screen}.html in ${values.browser}\n`);
-    const child = spawn(values.browser, [...KIOSK_FLAGS, `--user-data-dir=${profile}`, `file://${page}`], { stdio: ['ignore', 'inherit', 'inherit'] });
+    const child = spawn(values.browser, [...KIOSK_FLAGS, `--user-data-dir=${profile}`, `file://${page}`], {
+      stdio: ['ignore', 'inherit', 'inherit'],
+    });
     const stop = (): void => void child.kill('SIGTERM');
     process.once('SIGTERM', stop);
     try {
       return await new Promise<number>((resolve, reject) => {
-        child.once('error', (e) => reject(new OmniposError('INVALID_ARGUMENT', `--browser: cannot start ${values.browser} (${(e as NodeJS.ErrnoException).code ?? e.message})`, { option: '--browser' })));
+        child.once('error', (e) =>
+          reject(
+            new OmniposError(
+              'INVALID_ARGUMENT',
+              `--browser: cannot start ${values.browser} (${(e as NodeJS.ErrnoException).code ?? e.message})`,
+              { option: '--browser' },
+            ),
+          ),
+        );
         child.once('exit', (code, signal) => resolve(code ?? (signal ? 0 : 1)));
       });
     } finally {

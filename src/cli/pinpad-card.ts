@@ -7,21 +7,32 @@ import { OmniposError } from '../core/errors/index.js';
 import { printJson, type CliContext, type Command } from './context.js';
 import { resolveTarget, TARGET_OPTIONS, terminalKey, withPinpad } from './pinpad.js';
 
-function pinpadConfig(values: { config?: string }, ctx: CliContext): { pinKeySlot: number; dataKeySlot: number; acquirerIndex: number } {
+function pinpadConfig(
+  values: { config?: string },
+  ctx: CliContext,
+): { pinKeySlot: number; dataKeySlot: number; acquirerIndex: number } {
   return loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env }).values.pinpad;
 }
 
 function intOption(v: string | undefined, name: string, min: number, max: number): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < min || n > max) throw new OmniposError('INVALID_ARGUMENT', `--${name}: expected an integer in ${min}..${max}, got ${JSON.stringify(v)}`, { option: name });
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new OmniposError(
+      'INVALID_ARGUMENT',
+      `--${name}: expected an integer in ${min}..${max}, got ${JSON.stringify(v)}`,
+      { option: name },
+    );
   return n;
 }
 
 function localNow(): { date: string; time: string } {
   const d = new Date();
   const p = (n: number): string => String(n).padStart(2, '0');
-  return { date: `${p(d.getFullYear() % 100)}${p(d.getMonth() + 1)}${p(d.getDate())}`, time: `${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}` };
+  return {
+    date: `${p(d.getFullYear() % 100)}${p(d.getMonth() + 1)}${p(d.getDate())}`,
+    time: `${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`,
+  };
 }
 
 /** What read-card reports: the masked read and, for the encrypted data, only lengths and KSNs. */
@@ -56,7 +67,12 @@ Example:
   async run(args: string[], ctx: CliContext) {
     const { values } = parseArgs({
       args,
-      options: { ...TARGET_OPTIONS, amount: { type: 'string' }, 'no-contactless': { type: 'boolean' }, timeout: { type: 'string' } },
+      options: {
+        ...TARGET_OPTIONS,
+        amount: { type: 'string' },
+        'no-contactless': { type: 'boolean' },
+        timeout: { type: 'string' },
+      },
       strict: true,
     });
     const cfg = pinpadConfig(values, ctx);
@@ -69,7 +85,13 @@ Example:
         const prompts: string[] = [];
         const read = await card.readCardWithRules(
           p,
-          { amount, ...localNow(), acquirer: String(cfg.acquirerIndex).padStart(2, '0'), contactless: values['no-contactless'] !== true, timeoutS },
+          {
+            amount,
+            ...localNow(),
+            acquirer: String(cfg.acquirerIndex).padStart(2, '0'),
+            contactless: values['no-contactless'] !== true,
+            timeoutS,
+          },
           { onPrompt: (x) => prompts.push(x) },
         );
         const enc = await p.run(card.GTK, { keyIndex: cfg.dataKeySlot, iv: randomBytes(8) });
@@ -137,7 +159,9 @@ Example:
     );
     if (values.json) printJson(ctx, { device: target.description, versions });
     else {
-      const rows = Object.entries(versions).map(([n, v]) => `network ${n}  ${v}${v === '0000000000' ? '  (no version)' : ''}`);
+      const rows = Object.entries(versions).map(
+        ([n, v]) => `network ${n}  ${v}${v === '0000000000' ? '  (no version)' : ''}`,
+      );
       ctx.out(`${target.description}\n${rows.length ? rows.join('\n') : 'no EMV tables'}\n`);
     }
     return 0;
@@ -149,8 +173,30 @@ function control(host: string, port: number, msg: object): Promise<Record<string
   return new Promise((resolve, reject) => {
     const s = net.connect({ host, port });
     let buf = '';
-    const t = setTimeout(() => (s.destroy(), reject(new OmniposError('PINPAD_NOT_FOUND', `no answer from the virtual pinpad's control port ${host}:${port}`, { port }))), 5000);
-    s.on('error', (e) => (clearTimeout(t), reject(new OmniposError('PINPAD_NOT_FOUND', `cannot reach the virtual pinpad's control port ${host}:${port} (${e.message})`, { port }))));
+    const t = setTimeout(
+      () => (
+        s.destroy(),
+        reject(
+          new OmniposError('PINPAD_NOT_FOUND', `no answer from the virtual pinpad's control port ${host}:${port}`, {
+            port,
+          }),
+        )
+      ),
+      5000,
+    );
+    s.on(
+      'error',
+      (e) => (
+        clearTimeout(t),
+        reject(
+          new OmniposError(
+            'PINPAD_NOT_FOUND',
+            `cannot reach the virtual pinpad's control port ${host}:${port} (${e.message})`,
+            { port },
+          ),
+        )
+      ),
+    );
     s.on('connect', () => s.write(`${JSON.stringify(msg)}\n`));
     s.on('data', (d: Buffer) => {
       buf += d.toString('utf8');
@@ -202,17 +248,27 @@ Example:
       strict: true,
     });
     const m = /^(?:(.+):)?(\d{1,5})$/.exec(values.control ?? '');
-    if (!m) throw new OmniposError('INVALID_ARGUMENT', '--control: give the control port of "omnipos sim pinpad" ([HOST:]PORT)', { option: 'control' });
+    if (!m)
+      throw new OmniposError(
+        'INVALID_ARGUMENT',
+        '--control: give the control port of "omnipos sim pinpad" ([HOST:]PORT)',
+        { option: 'control' },
+      );
     const host = m[1] ?? '127.0.0.1';
     const port = Number(m[2]);
-    if (values.via !== undefined && !['chip', 'contactless', 'stripe'].includes(values.via)) throw new OmniposError('INVALID_ARGUMENT', '--via: chip, contactless or stripe', { option: 'via' });
-    if (values.pin !== undefined && !/^(right|cancel|nothing|\d{4,12})$/.test(values.pin)) throw new OmniposError('INVALID_ARGUMENT', '--pin: right, cancel, nothing or 4 to 12 digits', { option: 'pin' });
+    if (values.via !== undefined && !['chip', 'contactless', 'stripe'].includes(values.via))
+      throw new OmniposError('INVALID_ARGUMENT', '--via: chip, contactless or stripe', { option: 'via' });
+    if (values.pin !== undefined && !/^(right|cancel|nothing|\d{4,12})$/.test(values.pin))
+      throw new OmniposError('INVALID_ARGUMENT', '--pin: right, cancel, nothing or 4 to 12 digits', { option: 'pin' });
     if (values.list) {
       const r = await control(host, port, { cmd: 'deck' });
       if (values.json) printJson(ctx, r);
       else {
-        const cards = (r.cards as { name: string; pan: string; interfaces: string[]; outcome: number; failure?: string }[]) ?? [];
-        ctx.out(`${cards.map((c) => `${c.pan.padEnd(20)} ${c.interfaces.join('/').padEnd(24)} ${c.name}${c.failure ? ` [${c.failure}]` : ''}`).join('\n')}\npresented: ${String(r.presented)}\n`);
+        const cards =
+          (r.cards as { name: string; pan: string; interfaces: string[]; outcome: number; failure?: string }[]) ?? [];
+        ctx.out(
+          `${cards.map((c) => `${c.pan.padEnd(20)} ${c.interfaces.join('/').padEnd(24)} ${c.name}${c.failure ? ` [${c.failure}]` : ''}`).join('\n')}\npresented: ${String(r.presented)}\n`,
+        );
       }
       return 0;
     }
@@ -223,7 +279,11 @@ Example:
       ...(values.cancel ? { action: 'cancel' } : values.nothing ? { action: 'nothing' } : {}),
       ...(values.via !== undefined ? { via: values.via } : {}),
       ...(values.pin !== undefined ? { pin: values.pin } : {}),
-      ...(values['decline-after-approval'] ? { declineAfterApproval: true } : values['approve-after-approval'] ? { declineAfterApproval: false } : {}),
+      ...(values['decline-after-approval']
+        ? { declineAfterApproval: true }
+        : values['approve-after-approval']
+          ? { declineAfterApproval: false }
+          : {}),
     };
     const r = await control(host, port, { cmd: 'card', choice });
     if (r.ok !== true) throw new OmniposError('INVALID_ARGUMENT', `the virtual pinpad refused: ${String(r.error)}`, {});

@@ -14,7 +14,12 @@ void _everyPinpadCodeIsCatalogued;
 export function fromDriverError(e: unknown): unknown {
   if (isPinpadError(e)) return new OmniposError(e.code, e.message, e.context, { cause: e });
   if (isTransportError(e)) {
-    return new OmniposError(e.code === 'TRANSPORT_OPEN_FAILED' ? 'PINPAD_NOT_FOUND' : 'PINPAD_DISCONNECTED', e.message, e.context, { cause: e });
+    return new OmniposError(
+      e.code === 'TRANSPORT_OPEN_FAILED' ? 'PINPAD_NOT_FOUND' : 'PINPAD_DISCONNECTED',
+      e.message,
+      e.context,
+      { cause: e },
+    );
   }
   return e;
 }

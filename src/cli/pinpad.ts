@@ -1,5 +1,11 @@
 import { parseArgs } from 'node:util';
-import { SecurePinpad, isUnknownCommand, type PinpadInfo, type SecureStatus, type TerminalKey } from '../../drivers/pinpad/index.js';
+import {
+  SecurePinpad,
+  isUnknownCommand,
+  type PinpadInfo,
+  type SecureStatus,
+  type TerminalKey,
+} from '../../drivers/pinpad/index.js';
 import { findBibcompLibraries, LIBRARY_DIRS } from '../../drivers/bibcomp/index.js';
 import { loadPinpadKey } from '../adapters/pinpad-keys.js';
 import { listHidDevices, listSerialPorts, knownPinpad } from '../../drivers/transport/index.js';
@@ -9,7 +15,12 @@ import { openPinpadTarget, type PinpadTarget, type PinpadTargetOptions } from '.
 import { printJson, type CliContext, type Command } from './context.js';
 import { fromDriverError } from './pinpad-errors.js';
 
-export const TARGET_OPTIONS = { port: { type: 'string' }, tcp: { type: 'string' }, config: { type: 'string' }, json: { type: 'boolean' } } as const;
+export const TARGET_OPTIONS = {
+  port: { type: 'string' },
+  tcp: { type: 'string' },
+  config: { type: 'string' },
+  json: { type: 'boolean' },
+} as const;
 
 /** The pinpad a command talks to: the one src/main/devices.ts builds for the daemon too. */
 export type Target = PinpadTarget;
@@ -17,7 +28,10 @@ export type Target = PinpadTarget;
 function parseHostPort(v: string): { host: string; port: number } {
   const m = /^(.+):(\d{1,5})$/.exec(v);
   const port = m ? Number(m[2]) : NaN;
-  if (!m || port < 1 || port > 65535) throw new OmniposError('INVALID_ARGUMENT', `--tcp: expected HOST:PORT, got ${JSON.stringify(v)}`, { option: 'tcp' });
+  if (!m || port < 1 || port > 65535)
+    throw new OmniposError('INVALID_ARGUMENT', `--tcp: expected HOST:PORT, got ${JSON.stringify(v)}`, {
+      option: 'tcp',
+    });
   return { host: m[1]!, port };
 }
 
@@ -25,10 +39,17 @@ function parseHostPort(v: string): { host: string; port: number } {
  * --port, --tcp, or the configured device (the embedded virtual pinpad by default), built by the
  * daemon's own factory: a command reaches exactly the pinpads the daemon runs.
  */
-export async function resolveTarget(values: { port?: string; tcp?: string; config?: string }, ctx: CliContext, opts: PinpadTargetOptions = {}): Promise<Target> {
+export async function resolveTarget(
+  values: { port?: string; tcp?: string; config?: string },
+  ctx: CliContext,
+  opts: PinpadTargetOptions = {},
+): Promise<Target> {
   if (values.port) return openPinpadTarget({ kind: 'serial', path: values.port, baudRate: 19200 }, opts);
   if (values.tcp) return openPinpadTarget({ kind: 'tcp', ...parseHostPort(values.tcp) }, opts);
-  return openPinpadTarget(loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env }).values.pinpad.device, opts);
+  return openPinpadTarget(
+    loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env }).values.pinpad.device,
+    opts,
+  );
 }
 
 // --- secure channel: every command connects with a secure OPN under the terminal key of the state directory
@@ -40,14 +61,28 @@ export function terminalKey(values: { config?: string }, ctx: CliContext): Termi
 
 /** What `pinpad info` says about recognition (§3.2.2) and the secure session. */
 function secureFields(s: SecureStatus): { recognition: string; secure: boolean; cardSales: string } {
-  const recognition = s.recognition === 'abecs' ? 'current (answered the secure OPN)' : s.recognition === 'classic' ? 'classic (answered OPN as an obsolete pinpad)' : 'unknown';
-  return { recognition, secure: s.secure, cardSales: s.recognition === 'abecs' ? 'supported' : 'not supported for card sales' };
+  const recognition =
+    s.recognition === 'abecs'
+      ? 'current (answered the secure OPN)'
+      : s.recognition === 'classic'
+        ? 'classic (answered OPN as an obsolete pinpad)'
+        : 'unknown';
+  return {
+    recognition,
+    secure: s.secure,
+    cardSales: s.recognition === 'abecs' ? 'supported' : 'not supported for card sales',
+  };
 }
 // --- end secure channel
 
 /** Connects (secure OPN), runs `f`, closes; driver errors become OmniposError. */
 export async function withPinpad<T>(target: Target, f: (p: SecurePinpad) => Promise<T>, key: TerminalKey): Promise<T> {
-  const pinpad = new SecurePinpad({ transport: target.transport, terminalKey: key, probeIntervalMs: 0, reconnect: { enabled: false } });
+  const pinpad = new SecurePinpad({
+    transport: target.transport,
+    terminalKey: key,
+    probeIntervalMs: 0,
+    reconnect: { enabled: false },
+  });
   try {
     await pinpad.connect();
     return await f(pinpad);
@@ -106,7 +141,11 @@ Example:
     const { values } = parseArgs({ args, options: TARGET_OPTIONS, strict: true });
     const key = terminalKey(values, ctx);
     const target = await resolveTarget(values, ctx);
-    const { info, secure } = await withPinpad(target, async (p) => ({ info: await p.info(), secure: secureFields(p.secure) }), key);
+    const { info, secure } = await withPinpad(
+      target,
+      async (p) => ({ info: await p.info(), secure: secureFields(p.secure) }),
+      key,
+    );
     if (values.json) printJson(ctx, { device: target.description, ...secure, ...info });
     else ctx.out(infoText(info, target.description, secure));
     return 0;
@@ -131,18 +170,25 @@ Example:
     const target = await resolveTarget(values, ctx);
     const lines = text.split('\n');
     const fits = lines.length <= 2 && lines.every((l) => l.length <= 16);
-    const twoBySixteen = (): [string, string] => (fits ? [lines[0] ?? '', lines[1] ?? ''] : [text.replace(/\n/g, ' ').slice(0, 16), text.replace(/\n/g, ' ').slice(16, 32)]);
-    await withPinpad(target, async (p) => {
-      if (fits) return p.display(twoBySixteen());
-      try {
-        await p.displayEx(text, { horizontal: 'center', vertical: 'center' });
-      } catch (e) {
-        // a pinpad that knows only the classic commands: the first 32 characters with DSP
-        if (!isUnknownCommand(e)) throw e;
-        ctx.err('the pinpad does not know DEX; showing the first 32 characters with DSP\n');
-        await p.display(twoBySixteen());
-      }
-    }, key);
+    const twoBySixteen = (): [string, string] =>
+      fits
+        ? [lines[0] ?? '', lines[1] ?? '']
+        : [text.replace(/\n/g, ' ').slice(0, 16), text.replace(/\n/g, ' ').slice(16, 32)];
+    await withPinpad(
+      target,
+      async (p) => {
+        if (fits) return p.display(twoBySixteen());
+        try {
+          await p.displayEx(text, { horizontal: 'center', vertical: 'center' });
+        } catch (e) {
+          // a pinpad that knows only the classic commands: the first 32 characters with DSP
+          if (!isUnknownCommand(e)) throw e;
+          ctx.err('the pinpad does not know DEX; showing the first 32 characters with DSP\n');
+          await p.display(twoBySixteen());
+        }
+      },
+      key,
+    );
     if (values.json) printJson(ctx, { shown: text });
     return 0;
   },
@@ -161,9 +207,20 @@ for "pinpad.device": {"kind": "bibcomp", "library": PATH}. Nothing is opened, lo
 Example:
   omnipos pinpad ports --json`,
   async run(args, ctx) {
-    const { values } = parseArgs({ args, options: { json: { type: 'boolean' }, 'lib-dir': { type: 'string', multiple: true } }, strict: true });
-    const libraries = findBibcompLibraries([...LIBRARY_DIRS, ...(values['lib-dir'] ?? [])]).map((p) => ({ kind: 'library' as const, path: p, pinpad: 'BibComp library' }));
-    const ports = [...(await listSerialPorts()), ...(await listHidDevices())].map((p) => ({ ...p, pinpad: knownPinpad(p) ?? null }));
+    const { values } = parseArgs({
+      args,
+      options: { json: { type: 'boolean' }, 'lib-dir': { type: 'string', multiple: true } },
+      strict: true,
+    });
+    const libraries = findBibcompLibraries([...LIBRARY_DIRS, ...(values['lib-dir'] ?? [])]).map((p) => ({
+      kind: 'library' as const,
+      path: p,
+      pinpad: 'BibComp library',
+    }));
+    const ports = [...(await listSerialPorts()), ...(await listHidDevices())].map((p) => ({
+      ...p,
+      pinpad: knownPinpad(p) ?? null,
+    }));
     if (values.json) {
       printJson(ctx, [...ports, ...libraries]);
       return 0;
@@ -171,8 +228,13 @@ Example:
     if (ports.length === 0) ctx.out('no serial or HID ports found\n');
     for (const l of libraries) ctx.out(`library ${l.path}  <- BibComp library (kind "bibcomp")\n`);
     for (const p of ports) {
-      const ids = p.vendorId !== undefined ? ` ${p.vendorId.toString(16).padStart(4, '0')}:${(p.productId ?? 0).toString(16).padStart(4, '0')}` : '';
-      ctx.out(`${p.kind.padEnd(6)} ${p.path}${ids}${p.manufacturer ? ` ${p.manufacturer}` : ''}${p.pinpad ? `  <- pinpad (${p.pinpad})` : ''}\n`);
+      const ids =
+        p.vendorId !== undefined
+          ? ` ${p.vendorId.toString(16).padStart(4, '0')}:${(p.productId ?? 0).toString(16).padStart(4, '0')}`
+          : '';
+      ctx.out(
+        `${p.kind.padEnd(6)} ${p.path}${ids}${p.manufacturer ? ` ${p.manufacturer}` : ''}${p.pinpad ? `  <- pinpad (${p.pinpad})` : ''}\n`,
+      );
       for (const a of p.aliases ?? []) ctx.out(`         ${a}\n`);
     }
     return 0;

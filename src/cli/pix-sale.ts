@@ -23,15 +23,31 @@ Example:
   async run(args, ctx) {
     const { values } = parseArgs({
       args,
-      options: { amount: { type: 'string' }, 'payer-name': { type: 'string' }, 'payer-document': { type: 'string' }, config: { type: 'string' } },
+      options: {
+        amount: { type: 'string' },
+        'payer-name': { type: 'string' },
+        'payer-document': { type: 'string' },
+        config: { type: 'string' },
+      },
       strict: true,
     });
     const amount = parseCents(values.amount, '--amount');
     const name = values['payer-name']?.trim();
     const document = values['payer-document']?.replace(/[.\-/\s]/g, '');
-    if (!name || name.length < 2) throw new OmniposError('INVALID_ARGUMENT', '--payer-name: the payer\'s name is required (at least 2 letters)');
-    if (!document || !isValidDocument(document)) throw new OmniposError('INVALID_ARGUMENT', '--payer-document: expected a valid CPF (11 digits) or CNPJ (14 digits)', { found: values['payer-document'] ? 'invalid' : 'missing' });
+    if (!name || name.length < 2)
+      throw new OmniposError('INVALID_ARGUMENT', "--payer-name: the payer's name is required (at least 2 letters)");
+    if (!document || !isValidDocument(document))
+      throw new OmniposError(
+        'INVALID_ARGUMENT',
+        '--payer-document: expected a valid CPF (11 digits) or CNPJ (14 digits)',
+        { found: values['payer-document'] ? 'invalid' : 'missing' },
+      );
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
-    return runQrPayment(ctx, config, { amount, method: 'pix', payer: { name, document }, confirmation: 'auto' }, 'Pix sale');
+    return runQrPayment(
+      ctx,
+      config,
+      { amount, method: 'pix', payer: { name, document }, confirmation: 'auto' },
+      'Pix sale',
+    );
   },
 };

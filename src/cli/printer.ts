@@ -9,8 +9,18 @@ import {
   type PrinterErrorCode,
   type PrinterStatus,
 } from '../../drivers/printer/index.js';
-import { DEFAULT_PRINTER_MODEL_ID, findPrinterModel, PRINTER_MODELS, type PrinterModel } from '../../tables/printers/index.js';
-import { DEFAULT_REAL_PRINTER_MODEL_ID, openPrinterTarget, type PrinterDeviceConfig, type PrinterTarget } from '../main/devices.js';
+import {
+  DEFAULT_PRINTER_MODEL_ID,
+  findPrinterModel,
+  PRINTER_MODELS,
+  type PrinterModel,
+} from '../../tables/printers/index.js';
+import {
+  DEFAULT_REAL_PRINTER_MODEL_ID,
+  openPrinterTarget,
+  type PrinterDeviceConfig,
+  type PrinterTarget,
+} from '../main/devices.js';
 import { loadConfig } from '../config/index.js';
 import { OmniposError, type ErrorCode } from '../core/errors/index.js';
 import { serveVirtualPrinter, VirtualPrinter } from '../sim/printer/index.js';
@@ -49,13 +59,19 @@ type Target = PrinterTarget;
 function hostPort(v: string): { host: string; port: number } {
   const m = /^(.+):(\d{1,5})$/.exec(v);
   const port = m ? Number(m[2]) : NaN;
-  if (!m || port < 1 || port > 65535) throw new OmniposError('INVALID_ARGUMENT', `--tcp: expected HOST:PORT, got ${JSON.stringify(v)}`, { option: 'tcp' });
+  if (!m || port < 1 || port > 65535)
+    throw new OmniposError('INVALID_ARGUMENT', `--tcp: expected HOST:PORT, got ${JSON.stringify(v)}`, {
+      option: 'tcp',
+    });
   return { host: m[1]!, port };
 }
 
 function usbIds(v: string): { vendorId: string; productId: string } {
   const m = /^([0-9a-fA-F]{4}):([0-9a-fA-F]{4})$/.exec(v);
-  if (!m) throw new OmniposError('INVALID_ARGUMENT', `--usb: expected VID:PID in hex, got ${JSON.stringify(v)}`, { option: 'usb' });
+  if (!m)
+    throw new OmniposError('INVALID_ARGUMENT', `--usb: expected VID:PID in hex, got ${JSON.stringify(v)}`, {
+      option: 'usb',
+    });
   return { vendorId: m[1]!, productId: m[2]! };
 }
 
@@ -64,7 +80,11 @@ function faultOf(fault: string | undefined): ((sim: VirtualPrinter) => void) | u
   if (fault === 'paper-out') return (sim) => sim.loadPaper(0);
   if (fault === 'cover-open') return (sim) => sim.setFaults({ coverOpen: true });
   if (fault === 'offline') return (sim) => sim.setFaults({ offline: true });
-  throw new OmniposError('INVALID_ARGUMENT', `--fault: expected paper-out, cover-open or offline, got ${JSON.stringify(fault)}`, { option: 'fault' });
+  throw new OmniposError(
+    'INVALID_ARGUMENT',
+    `--fault: expected paper-out, cover-open or offline, got ${JSON.stringify(fault)}`,
+    { option: 'fault' },
+  );
 }
 
 /**
@@ -72,22 +92,35 @@ function faultOf(fault: string | undefined): ((sim: VirtualPrinter) => void) | u
  * built by the daemon's own factory (src/main/devices.ts): a command reaches the printers the
  * daemon runs, as the same model unless --model names another.
  */
-export async function resolveTarget(v: { tcp?: string; serial?: string; baud?: string; usb?: string; model?: string; config?: string; fault?: string }, ctx: CliContext): Promise<Target> {
+export async function resolveTarget(
+  v: { tcp?: string; serial?: string; baud?: string; usb?: string; model?: string; config?: string; fault?: string },
+  ctx: CliContext,
+): Promise<Target> {
   const model = v.model !== undefined ? findPrinterModel(v.model) : undefined;
-  if (v.model !== undefined && !model) throw new OmniposError('INVALID_ARGUMENT', `--model: no printer model ${JSON.stringify(v.model)} in tables/printers`, { option: 'model' });
-  if (v.fault !== undefined && (v.tcp || v.serial || v.usb)) throw new OmniposError('INVALID_ARGUMENT', '--fault applies to the virtual printer only', { option: 'fault' });
+  if (v.model !== undefined && !model)
+    throw new OmniposError(
+      'INVALID_ARGUMENT',
+      `--model: no printer model ${JSON.stringify(v.model)} in tables/printers`,
+      { option: 'model' },
+    );
+  if (v.fault !== undefined && (v.tcp || v.serial || v.usb))
+    throw new OmniposError('INVALID_ARGUMENT', '--fault applies to the virtual printer only', { option: 'fault' });
   const fault = faultOf(v.fault);
   const opts = { ...(model ? { model } : {}), ...(fault ? { beforeVirtualStart: fault } : {}) };
   let device: PrinterDeviceConfig;
   if (v.tcp) device = { kind: 'tcp', ...hostPort(v.tcp) };
   else if (v.serial) {
     const baudRate = v.baud === undefined ? 9600 : Number(v.baud);
-    if (!Number.isInteger(baudRate) || baudRate < 1200 || baudRate > 921600) throw new OmniposError('INVALID_ARGUMENT', `--baud: expected 1200..921600, got ${JSON.stringify(v.baud)}`, { option: 'baud' });
+    if (!Number.isInteger(baudRate) || baudRate < 1200 || baudRate > 921600)
+      throw new OmniposError('INVALID_ARGUMENT', `--baud: expected 1200..921600, got ${JSON.stringify(v.baud)}`, {
+        option: 'baud',
+      });
     device = { kind: 'serial', path: v.serial, baudRate };
   } else if (v.usb) device = { kind: 'usb', ...usbIds(v.usb) };
   else device = loadConfig({ ...(v.config ? { path: v.config } : {}), env: ctx.env }).values.printer;
   const target = await openPrinterTarget(device, opts);
-  if (!target) throw new OmniposError('PRINTER_NOT_FOUND', 'the configuration has no printer (printer.kind is "none")', {});
+  if (!target)
+    throw new OmniposError('PRINTER_NOT_FOUND', 'the configuration has no printer (printer.kind is "none")', {});
   return target;
 }
 
@@ -109,13 +142,15 @@ async function withPrinter<T>(target: Target, f: (p: EscPosPrinter) => Promise<T
 }
 
 function statusLines(s: PrinterStatus): string {
-  const flags = (Object.entries(s) as [keyof PrinterStatus, boolean][]).filter(([k, v]) => (k === 'online' ? !v : v)).map(([k]) => (k === 'online' ? 'offline' : k));
+  const flags = (Object.entries(s) as [keyof PrinterStatus, boolean][])
+    .filter(([k, v]) => (k === 'online' ? !v : v))
+    .map(([k]) => (k === 'online' ? 'offline' : k));
   return `condition  ${conditionOf(s)}\nflags      ${flags.length ? flags.join(' ') : 'none'}\n`;
 }
 
 export const printerStatus: Command = {
   path: ['printer', 'status'],
-  summary: 'read the printer\'s real-time status (paper, cover, errors)',
+  summary: "read the printer's real-time status (paper, cover, errors)",
   usage: `omnipos printer status [--tcp HOST:PORT | --serial PATH | --usb VID:PID] [--model ID] [--json]
 
 Asks the printer for its four real-time statuses (DLE EOT 1-4) and says what stops it from
@@ -171,16 +206,26 @@ Example:
   omnipos printer test --usb 04b8:0e15`,
   async run(args: string[], ctx: CliContext) {
     const { values } = parseArgs({ args, options: OPTIONS, strict: true });
-    if (values.png !== undefined && (values.tcp || values.serial || values.usb)) throw new OmniposError('INVALID_ARGUMENT', '--png applies to the virtual printer only', { option: 'png' });
+    if (values.png !== undefined && (values.tcp || values.serial || values.usb))
+      throw new OmniposError('INVALID_ARGUMENT', '--png applies to the virtual printer only', { option: 'png' });
     const target = await resolveTarget(values, ctx);
     const sim = target.virtual;
     const bytes = encodeDocument(testPage(target.model, target.description), target.model);
     const result = await withPrinter(target, (p) => p.print(bytes));
     const paper = sim?.lastReceipt?.lines ?? [];
     if (values.png !== undefined && sim) writeFileSync(values.png, sim.png(sim.lastReceipt ?? sim.uncut));
-    if (values.json) printJson(ctx, { printer: target.description, model: target.model.id, bytes: bytes.length, ...result, ...(sim ? { paper } : {}) });
+    if (values.json)
+      printJson(ctx, {
+        printer: target.description,
+        model: target.model.id,
+        bytes: bytes.length,
+        ...result,
+        ...(sim ? { paper } : {}),
+      });
     else {
-      ctx.out(`printer    ${target.description} (${target.model.id})\nsent       ${bytes.length} bytes\noutcome    ${result.outcome}${result.outcome === 'printed' ? '' : ` (${result.reason})`}\n`);
+      ctx.out(
+        `printer    ${target.description} (${target.model.id})\nsent       ${bytes.length} bytes\noutcome    ${result.outcome}${result.outcome === 'printed' ? '' : ` (${result.reason})`}\n`,
+      );
       if (paper.length) ctx.out(`\n${paper.map((l) => `| ${l.padEnd(target.model.columns.a)} |`).join('\n')}\n`);
     }
     return result.outcome === 'printed' ? 0 : 3;
@@ -198,7 +243,12 @@ function untilSignal(): Promise<void> {
 function intOption(v: string | undefined, name: string, min: number, max: number): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < min || n > max) throw new OmniposError('INVALID_ARGUMENT', `--${name}: expected an integer in ${min}..${max}, got ${JSON.stringify(v)}`, { option: name });
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new OmniposError(
+      'INVALID_ARGUMENT',
+      `--${name}: expected an integer in ${min}..${max}, got ${JSON.stringify(v)}`,
+      { option: name },
+    );
   return n;
 }
 
@@ -214,7 +264,7 @@ const CONTROL: Readonly<Record<string, (p: VirtualPrinter) => void>> = {
 
 export const simPrinter: Command = {
   path: ['sim', 'printer'],
-  summary: 'run the virtual ESC/POS printer on a TCP port (like a network printer\'s 9100)',
+  summary: "run the virtual ESC/POS printer on a TCP port (like a network printer's 9100)",
   usage: `omnipos sim printer [--tcp PORT] [--model ID] [--paper-lines N] [--near-end N] [--line-ms MS]
 
 Runs a virtual receipt printer until stopped (SIGTERM/SIGINT). It decodes ESC/POS, answers
@@ -232,16 +282,34 @@ Example:
   async run(args: string[], ctx: CliContext) {
     const { values } = parseArgs({
       args,
-      options: { tcp: { type: 'string' }, model: { type: 'string' }, 'paper-lines': { type: 'string' }, 'near-end': { type: 'string' }, 'line-ms': { type: 'string' } },
+      options: {
+        tcp: { type: 'string' },
+        model: { type: 'string' },
+        'paper-lines': { type: 'string' },
+        'near-end': { type: 'string' },
+        'line-ms': { type: 'string' },
+      },
       strict: true,
     });
     const model = findPrinterModel(values.model ?? DEFAULT_PRINTER_MODEL_ID);
-    if (!model) throw new OmniposError('INVALID_ARGUMENT', `--model: no printer model ${JSON.stringify(values.model)} in tables/printers`, { option: 'model' });
+    if (!model)
+      throw new OmniposError(
+        'INVALID_ARGUMENT',
+        `--model: no printer model ${JSON.stringify(values.model)} in tables/printers`,
+        { option: 'model' },
+      );
     const paperLines = intOption(values['paper-lines'], 'paper-lines', 0, 10_000_000);
     const nearEndLines = intOption(values['near-end'], 'near-end', 0, 10_000_000);
     const lineMs = intOption(values['line-ms'], 'line-ms', 0, 10_000);
-    const sim = new VirtualPrinter({ model, ...(paperLines !== undefined ? { paperLines } : {}), ...(nearEndLines !== undefined ? { nearEndLines } : {}), ...(lineMs !== undefined ? { lineMs } : {}) });
-    sim.onCut((r) => ctx.out(`${'='.repeat(model.columns.a)}\n${r.text}\n${'='.repeat(model.columns.a)} (${r.cut} cut)\n`));
+    const sim = new VirtualPrinter({
+      model,
+      ...(paperLines !== undefined ? { paperLines } : {}),
+      ...(nearEndLines !== undefined ? { nearEndLines } : {}),
+      ...(lineMs !== undefined ? { lineMs } : {}),
+    });
+    sim.onCut((r) =>
+      ctx.out(`${'='.repeat(model.columns.a)}\n${r.text}\n${'='.repeat(model.columns.a)} (${r.cut} cut)\n`),
+    );
     const server = await serveVirtualPrinter(sim, { port: intOption(values.tcp, 'tcp', 0, 65535) ?? 9100 });
     const onLine = (chunk: Buffer): void => {
       for (const word of chunk.toString('utf8').split(/\s+/).filter(Boolean)) {

@@ -60,11 +60,19 @@ interface Terminal {
   dispatcher: Agent;
 }
 
-async function call(t: Terminal, method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+async function call(
+  t: Terminal,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await request(`${t.url}${path}`, {
     method,
     dispatcher: t.dispatcher,
-    headers: { authorization: `Bearer ${t.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${t.token}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     headersTimeout: 15_000,
     bodyTimeout: 15_000,
@@ -92,7 +100,12 @@ async function connect(config: Config, ctx: CliContext): Promise<Terminal> {
   if (config.values.api.port !== 0) {
     try {
       const health = await call({ url, token, dispatcher }, 'GET', '/v1/health');
-      if (health.status === 401) throw new OmniposError('ENVIRONMENT_REFUSED', `the daemon at ${url} refused the token in ${file}: is it another state directory's daemon?`, { url });
+      if (health.status === 401)
+        throw new OmniposError(
+          'ENVIRONMENT_REFUSED',
+          `the daemon at ${url} refused the token in ${file}: is it another state directory's daemon?`,
+          { url },
+        );
       ctx.out(`• omnipos daemon at ${url}\n`);
       return { url, token, dispatcher };
     } catch (e) {
@@ -111,7 +124,9 @@ async function connect(config: Config, ctx: CliContext): Promise<Terminal> {
     throw new OmniposError('OPERATIONS_DAEMON_UNREACHABLE', why, { url });
   }
   if (!daemon.apiUrl) throw new OmniposError('INTERNAL', 'the daemon started without its API');
-  ctx.out(`• no daemon answered at ${url}: started one in this process (state in ${config.values.stateDir}${daemon.sandbox ? `, sandbox host at ${daemon.sandbox.url}, its wallet API at ${daemon.sandbox.urls.wallet}` : ''})\n`);
+  ctx.out(
+    `• no daemon answered at ${url}: started one in this process (state in ${config.values.stateDir}${daemon.sandbox ? `, sandbox host at ${daemon.sandbox.url}, its wallet API at ${daemon.sandbox.urls.wallet}` : ''})\n`,
+  );
   return { url: daemon.apiUrl, token, daemon, dispatcher };
 }
 
@@ -122,13 +137,19 @@ const NOT_KEPT_STATES = new Set(['undoing', 'undone', 'refunding', 'refunded', '
 function outcome(p: PaymentView): number | undefined {
   if (p.state === 'confirmed') return SALE_EXIT.confirmed;
   if (p.state === 'expiring' || p.state === 'expired') return SALE_EXIT.expired;
-  if (p.state === 'cancelling' || p.state === 'cancelled') return /expired/.test(p.reason ?? '') ? SALE_EXIT.expired : SALE_EXIT.cancelled;
+  if (p.state === 'cancelling' || p.state === 'cancelled')
+    return /expired/.test(p.reason ?? '') ? SALE_EXIT.expired : SALE_EXIT.cancelled;
   if (NOT_KEPT_STATES.has(p.state)) return SALE_EXIT.notKept;
   if (FAILED_STATES.has(p.state)) return SALE_EXIT.failed;
   return undefined;
 }
 
-const REFUSALS: Record<number, number> = { 400: SALE_EXIT.usage, 401: SALE_EXIT.usage, 409: SALE_EXIT.refused, 422: SALE_EXIT.usage };
+const REFUSALS: Record<number, number> = {
+  400: SALE_EXIT.usage,
+  401: SALE_EXIT.usage,
+  409: SALE_EXIT.refused,
+  422: SALE_EXIT.usage,
+};
 
 function remaining(expiresAt: string | undefined, now: number): string {
   const s = Math.max(0, Math.round((Date.parse(expiresAt ?? '') - now) / 1000));
@@ -139,7 +160,12 @@ function remaining(expiresAt: string | undefined, now: number): string {
  * Starts a wallet QR or Pix payment on the terminal, shows its code, waits until it is settled
  * and says how it ended (see SALE_EXIT). Ctrl-C cancels the payment.
  */
-export async function runQrPayment(ctx: CliContext, config: Config, body: Record<string, unknown>, label: string): Promise<number> {
+export async function runQrPayment(
+  ctx: CliContext,
+  config: Config,
+  body: Record<string, unknown>,
+  label: string,
+): Promise<number> {
   const terminal = await connect(config, ctx);
   const pollMs = 250;
   const tty = process.stdout.isTTY === true;
@@ -181,17 +207,26 @@ export async function runQrPayment(ctx: CliContext, config: Config, body: Record
       }
       const result = outcome(p);
       if (result !== undefined) {
-        ctx.out(`${tty ? '\r\x1b[K' : ''}result: ${p.state} (${p.status}), MerchantOrderId ${p.merchantOrderId}${p.paymentId ? `, PaymentId ${p.paymentId}` : ''}\n`);
-        if (result !== SALE_EXIT.confirmed) ctx.err(`omnipos: the payment ended ${p.state}${p.reason ? `: ${p.reason}` : ''}\n`);
+        ctx.out(
+          `${tty ? '\r\x1b[K' : ''}result: ${p.state} (${p.status}), MerchantOrderId ${p.merchantOrderId}${p.paymentId ? `, PaymentId ${p.paymentId}` : ''}\n`,
+        );
+        if (result !== SALE_EXIT.confirmed)
+          ctx.err(`omnipos: the payment ended ${p.state}${p.reason ? `: ${p.reason}` : ''}\n`);
         if (terminal.daemon && (result === SALE_EXIT.cancelled || result === SALE_EXIT.expired)) {
-          ctx.out('• a payment that still arrives is undone (or refunded) by the terminal: the next omnipos start keeps watching\n');
+          ctx.out(
+            '• a payment that still arrives is undone (or refunded) by the terminal: the next omnipos start keeps watching\n',
+          );
         }
         return result;
       }
       const now = Date.now();
       if (p.state === 'showing' && (tty || now - lastProgress >= 10_000)) {
         lastProgress = now;
-        ctx.out(tty ? `\r\x1b[K… waiting for the payment, ${remaining(p.expiresAt, now)}` : `… waiting for the payment, ${remaining(p.expiresAt, now)}\n`);
+        ctx.out(
+          tty
+            ? `\r\x1b[K… waiting for the payment, ${remaining(p.expiresAt, now)}`
+            : `… waiting for the payment, ${remaining(p.expiresAt, now)}\n`,
+        );
       }
       await new Promise((r) => setTimeout(r, pollMs));
       const got = await call(terminal, 'GET', `/v1/payments/${p.id}`);
@@ -200,7 +235,10 @@ export async function runQrPayment(ctx: CliContext, config: Config, body: Record
     }
   } catch (e) {
     if ((e as { code?: string }).code?.startsWith('UND_ERR') || (e as { code?: string }).code === 'ECONNREFUSED') {
-      throw new OmniposError('OPERATIONS_DAEMON_UNREACHABLE', `the terminal's API stopped answering: ${(e as Error).message}`);
+      throw new OmniposError(
+        'OPERATIONS_DAEMON_UNREACHABLE',
+        `the terminal's API stopped answering: ${(e as Error).message}`,
+      );
     }
     throw e;
   } finally {
@@ -212,7 +250,8 @@ export async function runQrPayment(ctx: CliContext, config: Config, body: Record
 
 function cents(text: string | undefined, flag: string): number {
   const n = Number(text);
-  if (text === undefined || !/^\d+$/.test(text) || !Number.isSafeInteger(n) || n <= 0) throw new OmniposError('INVALID_ARGUMENT', `${flag}: expected a whole number of cents above 0`, { found: text });
+  if (text === undefined || !/^\d+$/.test(text) || !Number.isSafeInteger(n) || n <= 0)
+    throw new OmniposError('INVALID_ARGUMENT', `${flag}: expected a whole number of cents above 0`, { found: text });
   return n;
 }
 
@@ -235,15 +274,27 @@ Example:
   async run(args, ctx) {
     const { values } = parseArgs({
       args,
-      options: { amount: { type: 'string' }, installments: { type: 'string', default: '1' }, modality: { type: 'string', default: 'credit' }, config: { type: 'string' } },
+      options: {
+        amount: { type: 'string' },
+        installments: { type: 'string', default: '1' },
+        modality: { type: 'string', default: 'credit' },
+        config: { type: 'string' },
+      },
       strict: true,
     });
     const amount = cents(values.amount, '--amount');
     const installments = Number(values.installments);
-    if (!/^\d{1,2}$/.test(values.installments) || installments < 1) throw new OmniposError('INVALID_ARGUMENT', '--installments: expected 1 to 99', { found: values.installments });
-    if (values.modality !== 'credit' && values.modality !== 'debit') throw new OmniposError('INVALID_ARGUMENT', '--modality: credit or debit', { found: values.modality });
+    if (!/^\d{1,2}$/.test(values.installments) || installments < 1)
+      throw new OmniposError('INVALID_ARGUMENT', '--installments: expected 1 to 99', { found: values.installments });
+    if (values.modality !== 'credit' && values.modality !== 'debit')
+      throw new OmniposError('INVALID_ARGUMENT', '--modality: credit or debit', { found: values.modality });
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
-    return runQrPayment(ctx, config, { amount, method: 'wallet-qr', qrModality: values.modality, installments, confirmation: 'auto' }, 'wallet QR sale');
+    return runQrPayment(
+      ctx,
+      config,
+      { amount, method: 'wallet-qr', qrModality: values.modality, installments, confirmation: 'auto' },
+      'wallet QR sale',
+    );
   },
 };
 

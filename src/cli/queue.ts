@@ -1,10 +1,21 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/index.js';
-import { Outbox, openTerminalDatabase, readDamage, salvageOutbox, type DamageRecord, type OutboxTask } from '../store/index.js';
+import {
+  Outbox,
+  openTerminalDatabase,
+  readDamage,
+  salvageOutbox,
+  type DamageRecord,
+  type OutboxTask,
+} from '../store/index.js';
 import { printJson, type CliContext, type Command } from './context.js';
 
 function open(args: string[], ctx: CliContext, extra: Record<string, { type: 'boolean' }> = {}) {
-  const { values } = parseArgs({ args, options: { config: { type: 'string' }, json: { type: 'boolean' }, ...extra }, strict: true });
+  const { values } = parseArgs({
+    args,
+    options: { config: { type: 'string' }, json: { type: 'boolean' }, ...extra },
+    strict: true,
+  });
   const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
   const db = openTerminalDatabase(config.values.stateDir);
   return { db, outbox: new Outbox(db), json: values.json === true };
@@ -14,7 +25,9 @@ function printTasks(ctx: CliContext, tasks: readonly OutboxTask[]): void {
   if (tasks.length === 0) ctx.out('the outbox is empty\n');
   for (const t of tasks) {
     const order = typeof t.payload.merchantOrderId === 'string' ? t.payload.merchantOrderId : '?';
-    const where = t.deadLetterReason ? `DEAD LETTER: ${t.deadLetterReason}` : `next try ${t.nextTryAt}${t.lastError ? ` (last: ${t.lastError})` : ''}`;
+    const where = t.deadLetterReason
+      ? `DEAD LETTER: ${t.deadLetterReason}`
+      : `next try ${t.nextTryAt}${t.lastError ? ` (last: ${t.lastError})` : ''}`;
     ctx.out(`#${t.id} ${t.operation} ${order} attempts ${t.attempts} ${where}\n`);
   }
 }
@@ -23,7 +36,12 @@ function printTasks(ctx: CliContext, tasks: readonly OutboxTask[]): void {
 function listSalvaged(ctx: CliContext, file: string, json: boolean, damage: DamageRecord | undefined): number {
   const salvage = salvageOutbox(file);
   if (json) {
-    printJson(ctx, { damaged: damage ?? null, file: salvage.file, tasks: salvage.tasks, unreadable: salvage.unreadable });
+    printJson(ctx, {
+      damaged: damage ?? null,
+      file: salvage.file,
+      tasks: salvage.tasks,
+      unreadable: salvage.unreadable,
+    });
     return salvage.unreadable.length ? 3 : 0;
   }
   if (damage) ctx.out(`the database is damaged (${damage.reason}); read from the copy kept in ${damage.keptIn}\n`);
@@ -48,7 +66,11 @@ Example:
   omnipos queue list
   omnipos queue list --json | jq .depth`,
   run(args, ctx) {
-    const { values } = parseArgs({ args, options: { config: { type: 'string' }, json: { type: 'boolean' }, db: { type: 'string' } }, strict: true });
+    const { values } = parseArgs({
+      args,
+      options: { config: { type: 'string' }, json: { type: 'boolean' }, db: { type: 'string' } },
+      strict: true,
+    });
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
     const json = values.json === true;
     const damage = readDamage(config.values.stateDir);

@@ -18,7 +18,8 @@ function configOf(args: { config?: string | undefined }, ctx: CliContext) {
 function refused(r: { status: number; body: Record<string, unknown> }): OmniposError {
   const e = (r.body.error ?? {}) as { code?: unknown; message?: unknown };
   const message = text(e.message, `HTTP ${r.status}`);
-  if (e.code === 'RECEIPT_NOT_AVAILABLE' || r.status === 409) return new OmniposError('RECEIPT_NOT_AVAILABLE', message, { status: r.status });
+  if (e.code === 'RECEIPT_NOT_AVAILABLE' || r.status === 409)
+    return new OmniposError('RECEIPT_NOT_AVAILABLE', message, { status: r.status });
   if (r.status === 404) return new OmniposError('ENGINE_NOT_FOUND', message, { status: r.status });
   if (r.status === 400) return new OmniposError('INVALID_ARGUMENT', message, { status: r.status });
   return new OmniposError('INTERNAL', `the daemon answered HTTP ${r.status}: ${message}`, { status: r.status });
@@ -26,7 +27,12 @@ function refused(r: { status: number; body: Record<string, unknown> }): OmniposE
 
 function paymentId(raw: string | undefined): string | undefined {
   if (raw === undefined) return undefined;
-  if (!/^\d{1,12}$/.test(raw)) throw new OmniposError('INVALID_ARGUMENT', `ID: expected the payment's number (as POST /v1/payments returned it), got "${raw}"`, { id: raw });
+  if (!/^\d{1,12}$/.test(raw))
+    throw new OmniposError(
+      'INVALID_ARGUMENT',
+      `ID: expected the payment's number (as POST /v1/payments returned it), got "${raw}"`,
+      { id: raw },
+    );
   return raw;
 }
 
@@ -34,7 +40,9 @@ function paymentId(raw: string | undefined): string | undefined {
 async function lastWithReceipt(api: DaemonApi): Promise<string> {
   const r = await callApi(api, 'GET', '/v1/payments');
   if (r.status !== 200) throw refused(r);
-  const last = ((r.body.payments ?? []) as { id: number; state: string }[]).find((p) => RECEIPT_STATES.includes(p.state));
+  const last = ((r.body.payments ?? []) as { id: number; state: string }[]).find((p) =>
+    RECEIPT_STATES.includes(p.state),
+  );
   if (!last) throw new OmniposError('RECEIPT_NOT_AVAILABLE', 'no payment with a receipt yet', {});
   return String(last.id);
 }
@@ -55,17 +63,30 @@ Exit codes: 0 printed (the printer's word after the cut); 2 bad arguments; 3 no 
 Example:
   omnipos receipt reprint          # the last payment's customer copy`,
   async run(args, ctx) {
-    const { values, positionals } = parseArgs({ args, options: { config: { type: 'string' }, copy: { type: 'string' } }, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({
+      args,
+      options: { config: { type: 'string' }, copy: { type: 'string' } },
+      allowPositionals: true,
+      strict: true,
+    });
     if (positionals.length > 1) throw new OmniposError('INVALID_ARGUMENT', `one ID at most, got ${positionals.length}`);
-    if (values.copy !== undefined && values.copy !== 'customer' && values.copy !== 'merchant') throw new OmniposError('INVALID_ARGUMENT', '--copy: customer or merchant');
+    if (values.copy !== undefined && values.copy !== 'customer' && values.copy !== 'merchant')
+      throw new OmniposError('INVALID_ARGUMENT', '--copy: customer or merchant');
     const api = daemonApi(configOf(values, ctx));
     try {
       await requireDaemon(api);
       const id = paymentId(positionals[0]) ?? (await lastWithReceipt(api));
-      const r = await callApi(api, 'POST', `/v1/payments/${id}/receipt/print`, values.copy ? { copy: values.copy } : {});
+      const r = await callApi(
+        api,
+        'POST',
+        `/v1/payments/${id}/receipt/print`,
+        values.copy ? { copy: values.copy } : {},
+      );
       if (r.status !== 200) throw refused(r);
       const result = text(r.body.result);
-      ctx.out(`payment ${id} (order ${text(r.body.merchantOrderId)}): ${text(r.body.copy)} copy ${result === 'printed' ? 'reprinted' : `not printed (${result})`}\n`);
+      ctx.out(
+        `payment ${id} (order ${text(r.body.merchantOrderId)}): ${text(r.body.copy)} copy ${result === 'printed' ? 'reprinted' : `not printed (${result})`}\n`,
+      );
       return result === 'printed' ? REPRINT_EXIT.printed : REPRINT_EXIT.notPrinted;
     } finally {
       await api.close();
@@ -89,18 +110,35 @@ Example:
   async run(args, ctx) {
     const { values, positionals } = parseArgs({
       args,
-      options: { config: { type: 'string' }, format: { type: 'string', default: 'text' }, copy: { type: 'string' }, columns: { type: 'string' }, out: { type: 'string' } },
+      options: {
+        config: { type: 'string' },
+        format: { type: 'string', default: 'text' },
+        copy: { type: 'string' },
+        columns: { type: 'string' },
+        out: { type: 'string' },
+      },
       allowPositionals: true,
       strict: true,
     });
     const id = paymentId(positionals[0]);
-    if (!id || positionals.length > 1) throw new OmniposError('INVALID_ARGUMENT', 'omnipos receipt show ID: one payment ID');
-    if (values.format === 'png' && !values.out) throw new OmniposError('INVALID_ARGUMENT', '--format png needs --out FILE');
-    const query = new URLSearchParams({ format: values.format, ...(values.copy ? { copy: values.copy } : {}), ...(values.columns ? { columns: values.columns } : {}) });
+    if (!id || positionals.length > 1)
+      throw new OmniposError('INVALID_ARGUMENT', 'omnipos receipt show ID: one payment ID');
+    if (values.format === 'png' && !values.out)
+      throw new OmniposError('INVALID_ARGUMENT', '--format png needs --out FILE');
+    const query = new URLSearchParams({
+      format: values.format,
+      ...(values.copy ? { copy: values.copy } : {}),
+      ...(values.columns ? { columns: values.columns } : {}),
+    });
     const api = daemonApi(configOf(values, ctx));
     try {
       await requireDaemon(api);
-      const res = await request(`${api.url}/v1/payments/${id}/receipt?${query.toString()}`, { dispatcher: api.dispatcher, headers: { authorization: `Bearer ${api.token}` }, headersTimeout: 15_000, bodyTimeout: 15_000 });
+      const res = await request(`${api.url}/v1/payments/${id}/receipt?${query.toString()}`, {
+        dispatcher: api.dispatcher,
+        headers: { authorization: `Bearer ${api.token}` },
+        headersTimeout: 15_000,
+        bodyTimeout: 15_000,
+      });
       const bytes = Buffer.from(await res.body.arrayBuffer());
       if (res.statusCode !== 200) {
         let body: Record<string, unknown> = {};

@@ -22,7 +22,14 @@ async function withRegistration<T>(config: Config, ctx: CliContext, f: (a: Acqui
   let sandbox: RunningSandbox | undefined;
   if (v.environment === 'sandbox' && v.sandbox.embedded) {
     try {
-      sandbox = await listenSandbox(buildSandbox({ dbFile: path.join(v.stateDir, 'sandbox', 'acquirer.db'), log, outcomeAttempts: v.sandbox.outcomeAttempts }), sandboxListenOptions(config));
+      sandbox = await listenSandbox(
+        buildSandbox({
+          dbFile: path.join(v.stateDir, 'sandbox', 'acquirer.db'),
+          log,
+          outcomeAttempts: v.sandbox.outcomeAttempts,
+        }),
+        sandboxListenOptions(config),
+      );
       ctx.err(`• embedded sandbox host started here at ${sandbox.url}\n`);
     } catch (e) {
       if ((e as { code?: string }).code !== 'EADDRINUSE') throw e;
@@ -36,7 +43,8 @@ async function withRegistration<T>(config: Config, ctx: CliContext, f: (a: Acqui
   } catch (e) {
     // The acquirer refused a field (400, 404, 409, 422): the input is wrong, not the network.
     const status = isOmniposError(e, 'ACQUIRER_HTTP') ? (e.context as { status?: number }).status : undefined;
-    if (status !== undefined && status >= 400 && status < 500) throw new OmniposError('INVALID_ARGUMENT', (e as Error).message, (e as OmniposError).context);
+    if (status !== undefined && status >= 400 && status < 500)
+      throw new OmniposError('INVALID_ARGUMENT', (e as Error).message, (e as OmniposError).context);
     throw e;
   } finally {
     await acquirer.close();
@@ -50,15 +58,20 @@ function readBody(file: string): Record<string, unknown> {
   try {
     raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch (e) {
-    throw new OmniposError('INVALID_ARGUMENT', `--file: ${file} is not a readable JSON file (${(e as Error).message})`, { option: '--file' });
+    throw new OmniposError(
+      'INVALID_ARGUMENT',
+      `--file: ${file} is not a readable JSON file (${(e as Error).message})`,
+      { option: '--file' },
+    );
   }
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new OmniposError('INVALID_ARGUMENT', `--file: ${file} must hold a JSON object`, { option: '--file' });
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw))
+    throw new OmniposError('INVALID_ARGUMENT', `--file: ${file} must hold a JSON object`, { option: '--file' });
   return raw as Record<string, unknown>;
 }
 
 export const registerMerchant: Command = {
   path: ['register', 'merchant'],
-  summary: "register the store at the acquirer (POST /merchants) and print its SubordinatedMerchantId",
+  summary: 'register the store at the acquirer (POST /merchants) and print its SubordinatedMerchantId',
   usage: `omnipos register merchant --file MERCHANT.json [--json] [--config PATH]
 omnipos register merchant --get SUBORDINATED_MERCHANT_ID [--json] [--config PATH]
 
@@ -75,17 +88,36 @@ Example:
 
 Exit codes: 0 registered (or found); 2 the file or a field is wrong; 3 the acquirer is unreachable.`,
   async run(args, ctx) {
-    const { values } = parseArgs({ args, options: { file: { type: 'string' }, get: { type: 'string' }, json: { type: 'boolean', default: false }, config: { type: 'string' } }, strict: true });
-    if (!values.file === !values.get) throw new OmniposError('INVALID_ARGUMENT', 'give --file MERCHANT.json to register, or --get ID to read one', { option: '--file' });
+    const { values } = parseArgs({
+      args,
+      options: {
+        file: { type: 'string' },
+        get: { type: 'string' },
+        json: { type: 'boolean', default: false },
+        config: { type: 'string' },
+      },
+      strict: true,
+    });
+    if (!values.file === !values.get)
+      throw new OmniposError('INVALID_ARGUMENT', 'give --file MERCHANT.json to register, or --get ID to read one', {
+        option: '--file',
+      });
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
     const body = values.file ? readBody(values.file) : undefined;
-    const answer = await withRegistration(config, ctx, (a) => (body ? a.omni.createMerchant(body) : a.omni.getMerchant(values.get!)));
+    const answer = await withRegistration(config, ctx, (a) =>
+      body ? a.omni.createMerchant(body) : a.omni.getMerchant(values.get!),
+    );
     const merchant = (answer.Merchant ?? answer) as Record<string, unknown>;
     if (values.json) printJson(ctx, merchant);
     else {
       ctx.out(`SubordinatedMerchantId ${String(merchant.SubordinatedMerchantId)}\n`);
-      ctx.out(`trade name             ${fieldText(merchant.TradeName, '-')}\ndocument               ${fieldText(merchant.DocumentType, '')} ${fieldText(merchant.DocumentNumber, '-')}\n`);
-      if (body) ctx.out(`next: set terminal.subordinatedMerchantId to it in ${config.source}, then omnipos register terminal\n`);
+      ctx.out(
+        `trade name             ${fieldText(merchant.TradeName, '-')}\ndocument               ${fieldText(merchant.DocumentType, '')} ${fieldText(merchant.DocumentNumber, '-')}\n`,
+      );
+      if (body)
+        ctx.out(
+          `next: set terminal.subordinatedMerchantId to it in ${config.source}, then omnipos register terminal\n`,
+        );
     }
     return 0;
   },
@@ -96,12 +128,18 @@ Exit codes: 0 registered (or found); 2 the file or a field is wrong; 3 the acqui
  * (Conecta pt page, "Criar Terminal sem Equipamento" lines 9890-9898 and "com Equipamento"
  * 9942-9952; the English page's TerminalBaseModel wrapper, 2484-2489, is the older shape).
  */
-export function terminalRegistration(t: { subordinatedMerchantId: string; terminalId: string; equipment?: { model: number; serial: string } }): Record<string, unknown> {
+export function terminalRegistration(t: {
+  subordinatedMerchantId: string;
+  terminalId: string;
+  equipment?: { model: number; serial: string };
+}): Record<string, unknown> {
   return {
     SubordinatedMerchantId: t.subordinatedMerchantId,
     CommunicationType: 'PERFIL_PADRAO',
     TerminalId: t.terminalId,
-    ...(t.equipment ? { EquipmentModel: t.equipment.model, EquipmentSerialNumber: t.equipment.serial } : { SkipEquipment: true }),
+    ...(t.equipment
+      ? { EquipmentModel: t.equipment.model, EquipmentSerialNumber: t.equipment.serial }
+      : { SkipEquipment: true }),
   };
 }
 
@@ -135,17 +173,27 @@ Exit codes: 0 registered; 2 a field is wrong or the id is taken; 3 the acquirer 
       strict: true,
     });
     const terminalId = values['terminal-id'];
-    if (!terminalId || !/^[0-9A-Za-z]{8}$/.test(terminalId)) throw new OmniposError('INVALID_ARGUMENT', '--terminal-id: 8 letters or digits', { option: '--terminal-id' });
+    if (!terminalId || !/^[0-9A-Za-z]{8}$/.test(terminalId))
+      throw new OmniposError('INVALID_ARGUMENT', '--terminal-id: 8 letters or digits', { option: '--terminal-id' });
     const skip = values['skip-equipment'];
     if (!skip && (!values.model || !/^\d{1,6}$/.test(values.model) || !values.serial)) {
-      throw new OmniposError('INVALID_ARGUMENT', '--model N and --serial S (the equipment), or --skip-equipment', { option: '--model' });
+      throw new OmniposError('INVALID_ARGUMENT', '--model N and --serial S (the equipment), or --skip-equipment', {
+        option: '--model',
+      });
     }
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
     const merchant = values.merchant ?? config.values.terminal.subordinatedMerchantId;
-    const body = terminalRegistration({ subordinatedMerchantId: merchant, terminalId, ...(skip ? {} : { equipment: { model: Number(values.model), serial: values.serial! } }) });
+    const body = terminalRegistration({
+      subordinatedMerchantId: merchant,
+      terminalId,
+      ...(skip ? {} : { equipment: { model: Number(values.model), serial: values.serial! } }),
+    });
     const answer = await withRegistration(config, ctx, (a) => a.omni.createTerminal(body));
     if (values.json) printJson(ctx, answer);
-    else ctx.out(`terminal ${terminalId} registered for ${merchant}\nnext: set terminal.terminalId to ${terminalId} in ${config.source}, then omnipos init\n`);
+    else
+      ctx.out(
+        `terminal ${terminalId} registered for ${merchant}\nnext: set terminal.terminalId to ${terminalId} in ${config.source}, then omnipos init\n`,
+      );
     return 0;
   },
 };

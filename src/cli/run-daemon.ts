@@ -14,7 +14,13 @@ function oneLine<T>(f: () => T): T {
   try {
     return f();
   } catch (e) {
-    if (isOmniposError(e) && e.message.includes('\n')) throw new OmniposError(e.code, e.message.replace(/:?\n/g, (m) => (m.startsWith(':') ? ': ' : '; ')), e.context, { cause: e });
+    if (isOmniposError(e) && e.message.includes('\n'))
+      throw new OmniposError(
+        e.code,
+        e.message.replace(/:?\n/g, (m) => (m.startsWith(':') ? ': ' : '; ')),
+        e.context,
+        { cause: e },
+      );
     throw e;
   }
 }
@@ -60,4 +66,9 @@ Example:
 };
 
 /** `omnipos start`: the same as `omnipos run` (the name the issues use). */
-export const startDaemonCommand: Command = { ...runDaemon, path: ['start'], summary: 'the same as omnipos run', usage: runDaemon.usage.replace(/omnipos run\b/g, 'omnipos start') };
+export const startDaemonCommand: Command = {
+  ...runDaemon,
+  path: ['start'],
+  summary: 'the same as omnipos run',
+  usage: runDaemon.usage.replace(/omnipos run\b/g, 'omnipos start'),
+};

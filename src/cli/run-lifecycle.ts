@@ -61,7 +61,10 @@ export async function serveUntilStopped(options: ServeOptions): Promise<number> 
       }
       throw e;
     }
-    if (!controller.signal.aborted) await new Promise<void>((resolve) => controller.signal.addEventListener('abort', () => resolve(), { once: true }));
+    if (!controller.signal.aborted)
+      await new Promise<void>((resolve) =>
+        controller.signal.addEventListener('abort', () => resolve(), { once: true }),
+      );
     await running.stop();
     return 0;
   } finally {

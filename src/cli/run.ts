@@ -44,7 +44,11 @@ function match(argv: readonly string[], commands: readonly Listed[]): { command:
 }
 
 /** Runs one CLI invocation and returns its exit code; never throws. */
-export async function runCli(argv: readonly string[], ctx: CliContext, commands: readonly Listed[] = COMMANDS): Promise<number> {
+export async function runCli(
+  argv: readonly string[],
+  ctx: CliContext,
+  commands: readonly Listed[] = COMMANDS,
+): Promise<number> {
   if (argv.length === 0 || argv[0] === '--help' || argv[0] === '-h' || argv[0] === 'help') {
     ctx.out(help(commands));
     return argv.length === 0 ? 2 : 0;

@@ -3,7 +3,15 @@ import { loadConfig } from '../config/index.js';
 import { OmniposError } from '../core/errors/index.js';
 import { formatBRL } from '../core/money.js';
 import { printJson, type CliContext, type Command } from './context.js';
-import { callApi, daemonApi, requireDaemon, subscribeEvents, type ApiEvent, type DaemonApi, text as fieldText } from './daemon-api.js';
+import {
+  callApi,
+  daemonApi,
+  requireDaemon,
+  subscribeEvents,
+  type ApiEvent,
+  type DaemonApi,
+  text as fieldText,
+} from './daemon-api.js';
 
 /** Exit codes of `omnipos sale`: what became of the sale, so a script can branch on it. */
 export const CARD_SALE_EXIT = {
@@ -34,20 +42,44 @@ const FINAL: Record<string, number> = {
 };
 
 /** The steps of a card sale in order, for the progress line (states the sale may skip are simply not shown). */
-const STEPS = ['started', 'card-read', 'authorizing', 'finishing-chip', 'approved', 'printing', 'awaiting-decision', 'confirming', 'confirmed'];
+const STEPS = [
+  'started',
+  'card-read',
+  'authorizing',
+  'finishing-chip',
+  'approved',
+  'printing',
+  'awaiting-decision',
+  'confirming',
+  'confirmed',
+];
 
-const REFUSALS: Record<number, number> = { 400: CARD_SALE_EXIT.usage, 401: CARD_SALE_EXIT.usage, 409: CARD_SALE_EXIT.refused, 422: CARD_SALE_EXIT.usage, 503: CARD_SALE_EXIT.refused };
+const REFUSALS: Record<number, number> = {
+  400: CARD_SALE_EXIT.usage,
+  401: CARD_SALE_EXIT.usage,
+  409: CARD_SALE_EXIT.refused,
+  422: CARD_SALE_EXIT.usage,
+  503: CARD_SALE_EXIT.refused,
+};
 
 function parseWhole(text: string | undefined, flag: string, min: number, max: number): number {
   const n = Number(text);
   if (text === undefined || !/^\d+$/.test(text) || !Number.isSafeInteger(n) || n < min || n > max) {
-    throw new OmniposError('INVALID_ARGUMENT', `${flag}: expected a whole number from ${min} to ${max}`, { option: flag, found: text ?? null });
+    throw new OmniposError('INVALID_ARGUMENT', `${flag}: expected a whole number from ${min} to ${max}`, {
+      option: flag,
+      found: text ?? null,
+    });
   }
   return n;
 }
 
 /** Runs one card sale on the daemon's API, telling the prompts and states as the event stream brings them; returns the exit code its outcome means. */
-export async function runCardSale(api: DaemonApi, body: Record<string, unknown>, ctx: CliContext, json: boolean): Promise<number> {
+export async function runCardSale(
+  api: DaemonApi,
+  body: Record<string, unknown>,
+  ctx: CliContext,
+  json: boolean,
+): Promise<number> {
   const tty = process.stdout.isTTY === true && !json;
   const say = (text: string): void => {
     if (!json) ctx.out(`${tty ? '\r\x1b[K' : ''}${text}\n`);
@@ -62,7 +94,9 @@ export async function runCardSale(api: DaemonApi, body: Record<string, unknown>,
   const progress = (): void => {
     if (!tty || !step) return;
     const n = STEPS.indexOf(step);
-    ctx.out(`\r\x1b[K[${n >= 0 ? n + 1 : '?'}/${STEPS.length}] ${step} … ${Math.round((Date.now() - started) / 1000)} s`);
+    ctx.out(
+      `\r\x1b[K[${n >= 0 ? n + 1 : '?'}/${STEPS.length}] ${step} … ${Math.round((Date.now() - started) / 1000)} s`,
+    );
   };
   const handle = (e: ApiEvent): void => {
     if (e.type === 'prompt') say(`  pinpad: ${String(e.text)}`);
@@ -74,7 +108,8 @@ export async function runCardSale(api: DaemonApi, body: Record<string, unknown>,
         finalStatus = e.status;
         settle();
       }
-    } else if (e.type === 'receipt-question') say('? the printer may not have finished the receipt: answer "did the receipt come out?" on the screen');
+    } else if (e.type === 'receipt-question')
+      say('? the printer may not have finished the receipt: answer "did the receipt come out?" on the screen');
     else if (e.type === 'alarm') say(`! ${String(e.code)}: ${String(e.message)}`);
     progress();
   };
@@ -95,11 +130,15 @@ export async function runCardSale(api: DaemonApi, body: Record<string, unknown>,
     const created = await callApi(api, 'POST', '/v1/payments', body);
     if (created.status !== 202 && created.status !== 200) {
       const error = created.body.error as { code?: string; message?: string } | undefined;
-      ctx.err(`omnipos sale: the terminal refused the sale: HTTP ${created.status} ${error?.code ?? ''} ${error?.message ?? JSON.stringify(created.body)}\n`);
+      ctx.err(
+        `omnipos sale: the terminal refused the sale: HTTP ${created.status} ${error?.code ?? ''} ${error?.message ?? JSON.stringify(created.body)}\n`,
+      );
       return REFUSALS[created.status] ?? CARD_SALE_EXIT.unavailable;
     }
     id = created.body.id as number;
-    say(`• sale ${id} of ${formatBRL(body.amount as number)}, ${String(body.method)}${(body.installments as number) > 1 ? ` in ${String(body.installments)} installments` : ''} (MerchantOrderId ${String(created.body.merchantOrderId)})`);
+    say(
+      `• sale ${id} of ${formatBRL(body.amount as number)}, ${String(body.method)}${(body.installments as number) > 1 ? ` in ${String(body.installments)} installments` : ''} (MerchantOrderId ${String(created.body.merchantOrderId)})`,
+    );
     for (const e of early.splice(0)) if (e.id === id) handle(e);
     if (typeof created.body.status === 'string' && created.body.status in FINAL) finalStatus = created.body.status;
     // The stream tells every change; a poll now and then covers a stream that dropped.
@@ -115,14 +154,23 @@ export async function runCardSale(api: DaemonApi, body: Record<string, unknown>,
       const card = p.card as { maskedPan?: string; inputMode?: string } | undefined;
       const fiscal = p.fiscal as { cardBrandName?: string; cardBrand?: string } | undefined;
       say(`result: ${String(p.status)} (${String(p.state)})${p.reason ? `: ${fieldText(p.reason)}` : ''}`);
-      if (card?.maskedPan) say(`  card ${card.maskedPan} (${card.inputMode ?? '?'})${fiscal ? `, ${fiscal.cardBrandName ?? ''} tBand ${fiscal.cardBrand ?? ''}` : ''}`);
-      if (p.authorizationCode) say(`  authorization ${fieldText(p.authorizationCode)}, NSU ${fieldText(p.nsu, '-')}, PaymentId ${fieldText(p.paymentId, '-')}`);
+      if (card?.maskedPan)
+        say(
+          `  card ${card.maskedPan} (${card.inputMode ?? '?'})${fiscal ? `, ${fiscal.cardBrandName ?? ''} tBand ${fiscal.cardBrand ?? ''}` : ''}`,
+        );
+      if (p.authorizationCode)
+        say(
+          `  authorization ${fieldText(p.authorizationCode)}, NSU ${fieldText(p.nsu, '-')}, PaymentId ${fieldText(p.paymentId, '-')}`,
+        );
     }
     return FINAL[String(p.status)] ?? CARD_SALE_EXIT.unexpected;
   } catch (e) {
     const code = (e as { code?: string }).code ?? '';
     if (code.startsWith('UND_ERR') || code === 'ECONNREFUSED' || code === 'ECONNRESET') {
-      throw new OmniposError('OPERATIONS_DAEMON_UNREACHABLE', `the daemon's API stopped answering: ${(e as Error).message}`);
+      throw new OmniposError(
+        'OPERATIONS_DAEMON_UNREACHABLE',
+        `the daemon's API stopped answering: ${(e as Error).message}`,
+      );
     }
     throw e;
   } finally {
@@ -163,14 +211,24 @@ ${EXIT_TEXT}`,
       strict: true,
     });
     const amount = parseWhole(values.amount, '--amount', 1, 99_999_999);
-    if (!['credit', 'debit', 'voucher'].includes(values.method)) throw new OmniposError('INVALID_ARGUMENT', '--method: credit, debit or voucher', { option: '--method', found: values.method });
+    if (!['credit', 'debit', 'voucher'].includes(values.method))
+      throw new OmniposError('INVALID_ARGUMENT', '--method: credit, debit or voucher', {
+        option: '--method',
+        found: values.method,
+      });
     const installments = parseWhole(values.installments, '--installments', 1, 99);
-    if (!['ByMerchant', 'ByIssuer'].includes(values.interest)) throw new OmniposError('INVALID_ARGUMENT', '--interest: ByMerchant or ByIssuer', { option: '--interest' });
+    if (!['ByMerchant', 'ByIssuer'].includes(values.interest))
+      throw new OmniposError('INVALID_ARGUMENT', '--interest: ByMerchant or ByIssuer', { option: '--interest' });
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
     const api = daemonApi(config);
     try {
       await requireDaemon(api);
-      return await runCardSale(api, { amount, method: values.method, installments, interest: values.interest, confirmation: 'auto' }, ctx, values.json);
+      return await runCardSale(
+        api,
+        { amount, method: values.method, installments, interest: values.interest, confirmation: 'auto' },
+        ctx,
+        values.json,
+      );
     } finally {
       await api.close();
     }

@@ -4,7 +4,15 @@ import { loadConfig } from '../config/index.js';
 import { OmniposError } from '../core/errors/index.js';
 import { createLogger } from '../core/log/index.js';
 import { sandboxListenOptions } from '../main/acquirer-urls.js';
-import { buildSandbox, CONFIG_KEY_OF_BASE, listenSandbox, SANDBOX_BASES, sandboxCredentials, type FaultSpec, type SandboxBase } from '../sandbox/index.js';
+import {
+  buildSandbox,
+  CONFIG_KEY_OF_BASE,
+  listenSandbox,
+  SANDBOX_BASES,
+  sandboxCredentials,
+  type FaultSpec,
+  type SandboxBase,
+} from '../sandbox/index.js';
 import { startError } from '../main/held.js';
 import { printJson, type Command } from './context.js';
 import { serveUntilStopped } from './run-lifecycle.js';
@@ -12,7 +20,8 @@ import { serveUntilStopped } from './run-lifecycle.js';
 function portOf(text: string | undefined, fallback: number): number {
   if (text === undefined) return fallback;
   const n = Number(text);
-  if (!/^\d+$/.test(text) || n > 65535) throw new OmniposError('INVALID_ARGUMENT', `--port: expected 0 to 65535, got "${text}"`, { port: text });
+  if (!/^\d+$/.test(text) || n > 65535)
+    throw new OmniposError('INVALID_ARGUMENT', `--port: expected 0 to 65535, got "${text}"`, { port: text });
   return n;
 }
 
@@ -68,12 +77,16 @@ Example:
       try {
         parsed = JSON.parse(values.faults);
       } catch {
-        throw new OmniposError('INVALID_ARGUMENT', '--faults: expected JSON, e.g. {"route":"saleCreate","reset":"after"}');
+        throw new OmniposError(
+          'INVALID_ARGUMENT',
+          '--faults: expected JSON, e.g. {"route":"saleCreate","reset":"after"}',
+        );
       }
       const list = (Array.isArray(parsed) ? parsed : [parsed]) as ({ route?: unknown } & FaultSpec)[];
       faults = {};
       for (const f of list) {
-        if (!f || typeof f.route !== 'string') throw new OmniposError('INVALID_ARGUMENT', '--faults: each fault needs a "route"');
+        if (!f || typeof f.route !== 'string')
+          throw new OmniposError('INVALID_ARGUMENT', '--faults: each fault needs a "route"');
         const { route, ...spec } = f;
         faults[route] = spec;
       }
@@ -120,7 +133,11 @@ They are public on purpose: a production terminal refuses them.
 Example:
   omnipos sandbox credentials --json`,
   run(args, ctx) {
-    const { values } = parseArgs({ args, options: { json: { type: 'boolean' }, config: { type: 'string' } }, strict: true });
+    const { values } = parseArgs({
+      args,
+      options: { json: { type: 'boolean' }, config: { type: 'string' } },
+      strict: true,
+    });
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
     const acquirer = config.values.acquirer as unknown as Record<string, string | undefined>;
     const addresses: Record<string, string> = { controls: `http://127.0.0.1:${config.values.sandbox.port}` };

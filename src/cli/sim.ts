@@ -6,7 +6,12 @@ import type { CliContext, Command } from './context.js';
 function intOption(v: string | undefined, name: string, min: number, max: number): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
-  if (!Number.isInteger(n) || n < min || n > max) throw new OmniposError('INVALID_ARGUMENT', `--${name}: expected an integer in ${min}..${max}, got ${JSON.stringify(v)}`, { option: name });
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new OmniposError(
+      'INVALID_ARGUMENT',
+      `--${name}: expected an integer in ${min}..${max}, got ${JSON.stringify(v)}`,
+      { option: name },
+    );
   return n;
 }
 
@@ -56,12 +61,21 @@ Example:
       },
       strict: true,
     });
-    if (values.tcp === undefined && values.pty === undefined) throw new OmniposError('INVALID_ARGUMENT', 'give --tcp PORT or --pty PATH', {});
+    if (values.tcp === undefined && values.pty === undefined)
+      throw new OmniposError('INVALID_ARGUMENT', 'give --tcp PORT or --pty PATH', {});
     if (values.timing !== undefined && !(TIMING_NAMES as readonly string[]).includes(values.timing)) {
-      throw new OmniposError('INVALID_ARGUMENT', `--timing: expected one of ${TIMING_NAMES.join(', ')}, got ${JSON.stringify(values.timing)}`, { option: 'timing' });
+      throw new OmniposError(
+        'INVALID_ARGUMENT',
+        `--timing: expected one of ${TIMING_NAMES.join(', ')}, got ${JSON.stringify(values.timing)}`,
+        { option: 'timing' },
+      );
     }
     if (values.answers !== undefined && values.answers !== '2.20' && values.answers !== '2.12') {
-      throw new OmniposError('INVALID_ARGUMENT', `--answers: expected 2.20 or 2.12, got ${JSON.stringify(values.answers)}`, { option: 'answers' });
+      throw new OmniposError(
+        'INVALID_ARGUMENT',
+        `--answers: expected 2.20 or 2.12, got ${JSON.stringify(values.answers)}`,
+        { option: 'answers' },
+      );
     }
     const typing = values['typing-ms'] === 'never' ? null : intOption(values['typing-ms'], 'typing-ms', 0, 3_600_000);
     const sim = new VirtualPinpad({
@@ -79,9 +93,14 @@ Example:
       onEvent: (event, detail) => ctx.err(`${JSON.stringify({ event, ...detail })}\n`),
     });
     await sim.start();
-    const control = values.control !== undefined ? await serveControl(sim, intOption(values.control, 'control', 0, 65535)) : undefined;
+    const control =
+      values.control !== undefined
+        ? await serveControl(sim, intOption(values.control, 'control', 0, 65535))
+        : undefined;
     const controlPort = control ? (control.address() as { port: number }).port : undefined;
-    ctx.out(`${JSON.stringify({ ready: true, tcp: sim.port, ...(values.pty ? { pty: values.pty } : {}), ...(controlPort !== undefined ? { control: controlPort } : {}) })}\n`);
+    ctx.out(
+      `${JSON.stringify({ ready: true, tcp: sim.port, ...(values.pty ? { pty: values.pty } : {}), ...(controlPort !== undefined ? { control: controlPort } : {}) })}\n`,
+    );
     await untilSignal();
     control?.close();
     await sim.stop();

@@ -15,7 +15,12 @@ async function daemonHealth(config: Config): Promise<SupportBundleDeps['health']
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}/v1/health`;
   try {
     const { token } = ensureApiToken(config.values.stateDir);
-    const res = await request(url, { headers: { authorization: `Bearer ${token}` }, headersTimeout: 3000, bodyTimeout: 3000, signal: AbortSignal.timeout(4000) });
+    const res = await request(url, {
+      headers: { authorization: `Bearer ${token}` },
+      headersTimeout: 3000,
+      bodyTimeout: 3000,
+      signal: AbortSignal.timeout(4000),
+    });
     const body: unknown = await res.body.json();
     return res.statusCode === 200 ? { reachable: true, body } : { reachable: false, reason: `HTTP ${res.statusCode}` };
   } catch (e) {
@@ -37,7 +42,11 @@ is card data, a token or a key. Open it with: tar xzf FILE
 Example:
   omnipos support bundle --out /tmp/omnipos-support.tar.gz`,
   async run(args, ctx) {
-    const { values } = parseArgs({ args, options: { config: { type: 'string' }, out: { type: 'string' } }, strict: true });
+    const { values } = parseArgs({
+      args,
+      options: { config: { type: 'string' }, out: { type: 'string' } },
+      strict: true,
+    });
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
     const health = await daemonHealth(config);
     const db = openTerminalDatabase(config.values.stateDir);

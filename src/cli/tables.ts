@@ -30,29 +30,55 @@ const SOURCE_USAGE = `Tables come from the terminal's database (the version in f
 initialization answer saved as JSON, or with --sandbox from the tables the sandbox serves.`;
 
 /** The tables to show: --file, --sandbox, or the version in force in the terminal's database. */
-function loadTables(values: { file?: string | undefined; sandbox?: boolean | undefined; config?: string | undefined }, ctx: CliContext): InitializationTables {
+function loadTables(
+  values: { file?: string | undefined; sandbox?: boolean | undefined; config?: string | undefined },
+  ctx: CliContext,
+): InitializationTables {
   if (values.file) {
     let json: unknown;
     try {
       json = JSON.parse(readFileSync(values.file, 'utf8'));
     } catch (e) {
-      throw new OmniposError('INVALID_ARGUMENT', `--file ${values.file}: ${(e as Error).message}`, { file: values.file });
+      throw new OmniposError('INVALID_ARGUMENT', `--file ${values.file}: ${(e as Error).message}`, {
+        file: values.file,
+      });
     }
     return parseInitialization(json);
   }
-  if (values.sandbox) return parseInitialization({ MerchantId: 'sandbox', TerminalId: 'sandbox', ...SANDBOX_TABLES, InitializationVersion: INITIALIZATION_VERSION });
+  if (values.sandbox)
+    return parseInitialization({
+      MerchantId: 'sandbox',
+      TerminalId: 'sandbox',
+      ...SANDBOX_TABLES,
+      InitializationVersion: INITIALIZATION_VERSION,
+    });
   const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
   const db = openTerminalDatabase(config.values.stateDir);
   try {
     const tables = new InitializationStore(db, { now: () => new Date() }).current();
-    if (!tables) throw new OmniposError('INIT_NOT_INITIALIZED', `no initialization tables in ${config.values.stateDir}: run omnipos init (or use --sandbox or --file)`, {});
+    if (!tables)
+      throw new OmniposError(
+        'INIT_NOT_INITIALIZED',
+        `no initialization tables in ${config.values.stateDir}: run omnipos init (or use --sandbox or --file)`,
+        {},
+      );
     return tables;
   } finally {
     db.close();
   }
 }
 
-const TABLES = ['Acquirer', 'Merchant', 'Bins', 'Products', 'Emv', 'Parameters', 'Issuers', 'AidParameters', 'PublicKeys'] as const;
+const TABLES = [
+  'Acquirer',
+  'Merchant',
+  'Bins',
+  'Products',
+  'Emv',
+  'Parameters',
+  'Issuers',
+  'AidParameters',
+  'PublicKeys',
+] as const;
 type TableName = (typeof TABLES)[number];
 
 function records(rs: readonly TableRecord[]): unknown[] {
@@ -66,7 +92,14 @@ function tableValue(t: InitializationTables, name: TableName): unknown {
     case 'Merchant':
       return t.merchant ?? null;
     case 'Bins':
-      return t.bins.map((b) => ({ InitialBin: b.InitialBin, FinalBin: b.FinalBin, ProductId: b.ProductId, IssuerId: b.IssuerId, Type: b.Type, ...binFlagsObject(b) }));
+      return t.bins.map((b) => ({
+        InitialBin: b.InitialBin,
+        FinalBin: b.FinalBin,
+        ProductId: b.ProductId,
+        IssuerId: b.IssuerId,
+        Type: b.Type,
+        ...binFlagsObject(b),
+      }));
     case 'Products':
       return t.products;
     case 'Emv':
@@ -122,12 +155,23 @@ Example:
     const t = loadTables(values, ctx);
     const name = positionals[0];
     if (name === undefined) {
-      if (values.json) printJson(ctx, { version: t.version, pinpadTableVersion: pinpadTableVersion(t.version), merchantId: t.merchantId, terminalId: t.terminalId, acquirer: t.acquirer, counts: Object.fromEntries(TABLES.map((n) => [n, [tableValue(t, n)].flat().length])) });
+      if (values.json)
+        printJson(ctx, {
+          version: t.version,
+          pinpadTableVersion: pinpadTableVersion(t.version),
+          merchantId: t.merchantId,
+          terminalId: t.terminalId,
+          acquirer: t.acquirer,
+          counts: Object.fromEntries(TABLES.map((n) => [n, [tableValue(t, n)].flat().length])),
+        });
       else ctx.out(`${summary(t)}\n`);
       return Promise.resolve(0);
     }
     const table = TABLES.find((n) => n.toLowerCase() === name.toLowerCase());
-    if (!table) throw new OmniposError('INVALID_ARGUMENT', `unknown table "${name}": expected one of ${TABLES.join(', ')}`, { table: name });
+    if (!table)
+      throw new OmniposError('INVALID_ARGUMENT', `unknown table "${name}": expected one of ${TABLES.join(', ')}`, {
+        table: name,
+      });
     const value = tableValue(t, table);
     if (values.json) printJson(ctx, value);
     else ctx.out(`${(Array.isArray(value) ? value : [value]).map(line).join('\n')}\n`);
@@ -154,11 +198,18 @@ ${SOURCE_USAGE}
 Example:
   omnipos tables bin 47617300 --sandbox --json`,
   run(args, ctx) {
-    const { values, positionals } = parseArgs({ args, options: { ...SOURCE_OPTIONS, aid: { type: 'string' }, entry: { type: 'string' } }, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({
+      args,
+      options: { ...SOURCE_OPTIONS, aid: { type: 'string' }, entry: { type: 'string' } },
+      allowPositionals: true,
+      strict: true,
+    });
     const digits = positionals[0];
-    if (digits === undefined || !/^\d{1,19}$/.test(digits)) throw new OmniposError('INVALID_ARGUMENT', 'expected DIGITS: the first 1 to 19 digits of a card', {});
+    if (digits === undefined || !/^\d{1,19}$/.test(digits))
+      throw new OmniposError('INVALID_ARGUMENT', 'expected DIGITS: the first 1 to 19 digits of a card', {});
     const entry = (values.entry ?? (values.aid ? 'emv' : 'magstripe')) as Entry;
-    if (!ENTRIES.includes(entry)) throw new OmniposError('INVALID_ARGUMENT', `--entry: expected one of ${ENTRIES.join(', ')}`, { entry });
+    if (!ENTRIES.includes(entry))
+      throw new OmniposError('INVALID_ARGUMENT', `--entry: expected one of ${ENTRIES.join(', ')}`, { entry });
     const set = new TableSet(loadTables(values, ctx));
     const d = decideForCard(set, { entry, digits, ...(values.aid ? { aid: values.aid } : {}) });
     if (values.json) {
@@ -169,14 +220,25 @@ Example:
       ctx.out(`${digits}: refused (${d.reason}): ${d.message}\n`);
       return Promise.resolve(4);
     }
-    const out: string[] = [`${digits}: ${d.products.length} product(s)${d.mustChoose ? ', the customer chooses' : ''} (tables ${set.version})`];
+    const out: string[] = [
+      `${digits}: ${d.products.length} product(s)${d.mustChoose ? ', the customer chooses' : ''} (tables ${set.version})`,
+    ];
     for (const p of d.products) {
       out.push(`- ${p.productId} ${p.productName} (${p.paymentType}, brand ${p.brandId})`);
-      if (p.range) out.push(`  range ${p.range.InitialBin}-${p.range.FinalBin} ${p.range.Type === 0 ? 'specific' : 'generic'}`);
-      if (p.issuer) out.push(`  issuer ${p.issuer.issuerId} ${p.issuer.name}${p.issuer.requiresPinpad ? ', requires a PIN pad' : ''}${p.issuer.requiresChipReader ? ', requires a chip reader' : ''}`);
+      if (p.range)
+        out.push(`  range ${p.range.InitialBin}-${p.range.FinalBin} ${p.range.Type === 0 ? 'specific' : 'generic'}`);
+      if (p.issuer)
+        out.push(
+          `  issuer ${p.issuer.issuerId} ${p.issuer.name}${p.issuer.requiresPinpad ? ', requires a PIN pad' : ''}${p.issuer.requiresChipReader ? ', requires a chip reader' : ''}`,
+        );
       const inst = (r: { min: number; max: number } | null) => (r ? `${r.min}-${r.max}` : 'no');
-      out.push(`  installments: by store ${inst(p.installments.ByMerchant)}, by card company ${inst(p.installments.ByIssuer)}; typing ${p.typingAllowed ? 'allowed' : 'not allowed'}; fallback ${p.fallbackAllowed ? 'allowed' : 'not allowed'}`);
-      for (const [e, r] of Object.entries(p.byEntry)) out.push(`  ${e}: password ${r.password}, security code ${r.securityCode ? r.securityCode.join('/') : 'no'}${r.lastFour ? ', last four digits' : ''}`);
+      out.push(
+        `  installments: by store ${inst(p.installments.ByMerchant)}, by card company ${inst(p.installments.ByIssuer)}; typing ${p.typingAllowed ? 'allowed' : 'not allowed'}; fallback ${p.fallbackAllowed ? 'allowed' : 'not allowed'}`,
+      );
+      for (const [e, r] of Object.entries(p.byEntry))
+        out.push(
+          `  ${e}: password ${r.password}, security code ${r.securityCode ? r.securityCode.join('/') : 'no'}${r.lastFour ? ', last four digits' : ''}`,
+        );
       if (p.binFlags) out.push(`  flags: ${BIN_FLAGS.filter((f) => p.binFlags![f]).join(' ')}`);
     }
     ctx.out(`${out.join('\n')}\n`);

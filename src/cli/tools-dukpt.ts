@@ -35,7 +35,10 @@ export interface DukptFlags {
 
 function oneOf<T extends string>(value: string, allowed: readonly T[], flag: string): T {
   if (!allowed.includes(value as T)) {
-    throw new OmniposError('INVALID_ARGUMENT', `${flag}: expected ${allowed.join(', ')}; got "${value}"`, { flag, value });
+    throw new OmniposError('INVALID_ARGUMENT', `${flag}: expected ${allowed.join(', ')}; got "${value}"`, {
+      flag,
+      value,
+    });
   }
   return value as T;
 }
@@ -47,19 +50,32 @@ function oneOf<T extends string>(value: string, allowed: readonly T[], flag: str
  * `fallback` is the scheme when no flag names one.
  */
 export function dukptChoiceOf(flags: DukptFlags, bdk: string, fallback: 'tdes' | 'aes' = 'tdes'): DukptChoice {
-  const scheme = schemeOf(flags.scheme ?? (flags['bdk-type'] !== undefined || flags['key-type'] !== undefined ? 'aes' : fallback));
+  const scheme = schemeOf(
+    flags.scheme ?? (flags['bdk-type'] !== undefined || flags['key-type'] !== undefined ? 'aes' : fallback),
+  );
   if (scheme === 'tdes') {
     if (flags['bdk-type'] !== undefined || flags['key-type'] !== undefined) {
-      throw new OmniposError('INVALID_ARGUMENT', '--bdk-type and --key-type are for AES DUKPT (X9.24-3); TDES DUKPT derives 2TDEA keys from a 2TDEA BDK', {
-        scheme,
-      });
+      throw new OmniposError(
+        'INVALID_ARGUMENT',
+        '--bdk-type and --key-type are for AES DUKPT (X9.24-3); TDES DUKPT derives 2TDEA keys from a 2TDEA BDK',
+        {
+          scheme,
+        },
+      );
     }
     return { scheme };
   }
   const bytes = toBytes(bdk, { what: 'BDK', lengths: [16, 24, 32], code: 'CRYPTO_INVALID_KEY' });
-  const bdkType = flags['bdk-type'] === undefined ? aesBdkTypeOf(bytes.length) : oneOf(flags['bdk-type'], AES_BDK_TYPES, '--bdk-type');
+  const bdkType =
+    flags['bdk-type'] === undefined
+      ? aesBdkTypeOf(bytes.length)
+      : oneOf(flags['bdk-type'], AES_BDK_TYPES, '--bdk-type');
   const keyType =
-    flags['key-type'] !== undefined ? oneOf(flags['key-type'], AES_KEY_TYPES, '--key-type') : scheme === 'aes' ? bdkType : aesKeyType(scheme);
+    flags['key-type'] !== undefined
+      ? oneOf(flags['key-type'], AES_KEY_TYPES, '--key-type')
+      : scheme === 'aes'
+        ? bdkType
+        : aesKeyType(scheme);
   return { scheme: 'aes', bdkType, keyType };
 }
 
@@ -82,7 +98,9 @@ export function requireSandbox(ctx: CliContext, configPath: string | undefined, 
 export function schemeOf(value: string | undefined): DukptScheme {
   const scheme = (value ?? 'tdes') as DukptScheme;
   if (!SCHEMES.includes(scheme)) {
-    throw new OmniposError('INVALID_ARGUMENT', `--scheme: expected ${SCHEMES.join(', ')}; got "${value}"`, { scheme: value });
+    throw new OmniposError('INVALID_ARGUMENT', `--scheme: expected ${SCHEMES.join(', ')}; got "${value}"`, {
+      scheme: value,
+    });
   }
   return scheme;
 }
@@ -108,7 +126,11 @@ export function required(value: string | undefined, flag: string): string {
 }
 
 /** Every key of one DUKPT transaction, upper-case hex, with check values. */
-export function dukptReport(scheme: DukptScheme | DukptChoice, bdk: string, ksn: string): Record<string, string | number> {
+export function dukptReport(
+  scheme: DukptScheme | DukptChoice,
+  bdk: string,
+  ksn: string,
+): Record<string, string | number> {
   const choice = typeof scheme === 'string' ? dukptChoiceOf({ scheme }, bdk) : scheme;
   if (choice.scheme === 'tdes') {
     const k = deriveTdesKeys(bdk, ksn);

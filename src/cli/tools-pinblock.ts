@@ -32,7 +32,10 @@ interface KeyFlags extends DukptFlags {
  * The PIN key from `--key`, or from `--bdk` and `--ksn` by DUKPT; undefined when neither is given. Formats 0, 1
  * and 3 take a TDES PIN key (TDES DUKPT, or AES DUKPT with --key-type tdes2 or tdes3), format 4 an AES one.
  */
-function pinKeyOf(flags: KeyFlags, format: PinBlockFormat): { key: Buffer | string; ksn?: string; keyType?: string } | undefined {
+function pinKeyOf(
+  flags: KeyFlags,
+  format: PinBlockFormat,
+): { key: Buffer | string; ksn?: string; keyType?: string } | undefined {
   if (flags.key !== undefined && (flags.bdk !== undefined || flags.ksn !== undefined)) {
     throw new OmniposError('INVALID_ARGUMENT', 'give either --key or --bdk with --ksn, not both', {});
   }
@@ -48,8 +51,15 @@ function pinKeyOf(flags: KeyFlags, format: PinBlockFormat): { key: Buffer | stri
   const choice = dukptChoiceOf(flags, bdk, format === 4 ? 'aes' : 'tdes');
   const keyType = choice.scheme === 'tdes' ? 'tdes2' : choice.keyType;
   if (keyType.startsWith('tdes') !== (format !== 4)) {
-    const needs = format === 4 ? 'an AES PIN key (--key-type aes128, aes192 or aes256)' : 'a TDES PIN key (--scheme tdes, or --key-type tdes2 or tdes3)';
-    throw new OmniposError('INVALID_ARGUMENT', `format ${format} needs ${needs}; the DUKPT PIN key would be ${keyType}`, { format, keyType });
+    const needs =
+      format === 4
+        ? 'an AES PIN key (--key-type aes128, aes192 or aes256)'
+        : 'a TDES PIN key (--scheme tdes, or --key-type tdes2 or tdes3)';
+    throw new OmniposError(
+      'INVALID_ARGUMENT',
+      `format ${format} needs ${needs}; the DUKPT PIN key would be ${keyType}`,
+      { format, keyType },
+    );
   }
   if (choice.scheme === 'tdes') {
     const k = deriveTdesKeys(bdk, ksn);
@@ -92,11 +102,20 @@ second half) to reproduce published examples. With a key, runs only in the sandb
 Example:
   omnipos tools pinblock encode --pin 1234 --pan 4761730000000060`,
   run(args, ctx) {
-    const { values } = parseArgs({ args, options: { ...KEY_OPTIONS, pin: { type: 'string' }, random: { type: 'string' } }, strict: true });
+    const { values } = parseArgs({
+      args,
+      options: { ...KEY_OPTIONS, pin: { type: 'string' }, random: { type: 'string' } },
+      strict: true,
+    });
     const format = formatOf(values.format);
     const pin = required(values.pin, '--pin');
     const pan = format === 1 ? values.pan : required(values.pan, '--pan');
-    const input = { format, pin, ...(pan !== undefined ? { pan } : {}), ...(values.random !== undefined ? { fill: values.random } : {}) };
+    const input = {
+      format,
+      pin,
+      ...(pan !== undefined ? { pan } : {}),
+      ...(values.random !== undefined ? { fill: values.random } : {}),
+    };
     const takesKey = values.key !== undefined || values.bdk !== undefined || values.ksn !== undefined;
     if (takesKey) requireSandbox(ctx, values.config, 'omnipos tools pinblock encode');
     const key = pinKeyOf(values, format);

@@ -1,7 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { OmniposError } from '../core/errors/index.js';
-import { buildPadraoq, buildPix, crc16Hex, parseQr, type PadraoqInput, type ParsedQr, type PixInput } from '../qr/index.js';
+import {
+  buildPadraoq,
+  buildPix,
+  crc16Hex,
+  parseQr,
+  type PadraoqInput,
+  type ParsedQr,
+  type PixInput,
+} from '../qr/index.js';
 import { printJson, type Command } from './context.js';
 
 function readable(r: ParsedQr): string {
@@ -11,14 +19,20 @@ function readable(r: ParsedQr): string {
       ['model', `pix (${p.composition.replace('+', ' + ')})`],
       ['key', p.key],
       ['url', p.url],
-      ['recurrence', p.recurrence ? `${p.recurrence.url} (Pix Automático, template ${p.recurrence.templateId})` : undefined],
+      [
+        'recurrence',
+        p.recurrence ? `${p.recurrence.url} (Pix Automático, template ${p.recurrence.templateId})` : undefined,
+      ],
       ['info', p.info],
       ['amount', p.transactionAmount],
       ['merchant', `${p.merchantName}, ${p.merchantCity}`],
       ['txid', p.txid],
       ['crc16', p.crc16],
     ];
-    return rows.filter(([, v]) => v !== undefined).map(([k, v]) => `${k.padEnd(10)} ${v}`).join('\n');
+    return rows
+      .filter(([, v]) => v !== undefined)
+      .map(([k, v]) => `${k.padEnd(10)} ${v}`)
+      .join('\n');
   }
   const d = r.qrcode_data;
   const pi = d.payment_information;
@@ -51,8 +65,14 @@ An invalid code exits 2 with the object id and the problem on stderr, e.g.
 Example:
   omnipos tools qr decode "$(cat code.txt)" --json`,
   run(args, ctx) {
-    const { values, positionals } = parseArgs({ args, options: { json: { type: 'boolean' } }, allowPositionals: true, strict: true });
-    if (positionals.length !== 1) throw new OmniposError('INVALID_ARGUMENT', 'expected one QR code string (quote it)', {});
+    const { values, positionals } = parseArgs({
+      args,
+      options: { json: { type: 'boolean' } },
+      allowPositionals: true,
+      strict: true,
+    });
+    if (positionals.length !== 1)
+      throw new OmniposError('INVALID_ARGUMENT', 'expected one QR code string (quote it)', {});
     const parsed = parseQr(positionals[0]!);
     if (values.json) {
       printJson(ctx, parsed.model === 'pix' ? { model: 'pix', pix: { ...parsed.pix, objects: undefined } } : parsed);
@@ -84,7 +104,12 @@ Example:
   run(args, ctx) {
     const { values } = parseArgs({
       args,
-      options: { file: { type: 'string' }, pix: { type: 'boolean' }, 'second-scheme-gui': { type: 'string' }, json: { type: 'boolean' } },
+      options: {
+        file: { type: 'string' },
+        pix: { type: 'boolean' },
+        'second-scheme-gui': { type: 'string' },
+        json: { type: 'boolean' },
+      },
       strict: true,
     });
     if (!values.file) throw new OmniposError('INVALID_ARGUMENT', 'expected --file FIELDS.json', {});
@@ -95,7 +120,9 @@ Example:
       throw new OmniposError('INVALID_ARGUMENT', `${values.file}: ${(e as Error).message}`, { file: values.file });
     }
     const gui = values['second-scheme-gui'];
-    const qrcode = values.pix ? buildPix(fields as PixInput) : buildPadraoq(fields as PadraoqInput, gui ? { secondSchemeGui: gui } : {});
+    const qrcode = values.pix
+      ? buildPix(fields as PixInput)
+      : buildPadraoq(fields as PadraoqInput, gui ? { secondSchemeGui: gui } : {});
     if (values.json) printJson(ctx, { qrcode });
     else ctx.out(`${qrcode}\n`);
     return Promise.resolve(0);
@@ -114,7 +141,12 @@ hex digits. To check a QR code, pass everything up to and including "6304".
 Example:
   omnipos tools crc16 '00020101021226...6304'`,
   run(args, ctx) {
-    const { values, positionals } = parseArgs({ args, options: { json: { type: 'boolean' } }, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({
+      args,
+      options: { json: { type: 'boolean' } },
+      allowPositionals: true,
+      strict: true,
+    });
     if (positionals.length !== 1) throw new OmniposError('INVALID_ARGUMENT', 'expected one TEXT (quote it)', {});
     const crc = crc16Hex(positionals[0]!);
     if (values.json) printJson(ctx, { crc16: crc });

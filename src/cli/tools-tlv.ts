@@ -17,7 +17,12 @@ object, indented by nesting, with the EMV tag name. --json prints an array of
 Example:
   omnipos tools tlv decode 9F2608C2A7E2F3B1D4E5F69F2701809F100706010A03A00000`,
   run(args, ctx) {
-    const { values, positionals } = parseArgs({ args, options: { json: { type: 'boolean' } }, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({
+      args,
+      options: { json: { type: 'boolean' } },
+      allowPositionals: true,
+      strict: true,
+    });
     if (positionals.length === 0) throw new OmniposError('INVALID_ARGUMENT', 'expected the hex to decode', {});
     const objects = decodeTlv(positionals.join(''));
     if (values.json) printJson(ctx, tlvToJson(objects));

@@ -11,7 +11,11 @@ import type { CliContext, Command } from './context.js';
 /** Reads a line from the terminal without echoing it. */
 export async function askHidden(prompt: string, ctx: CliContext): Promise<string> {
   const stdin = process.stdin;
-  if (!stdin.isTTY) throw new OmniposError('INVALID_ARGUMENT', 'no terminal to ask the supervisor password on: give --supervisor-password-file');
+  if (!stdin.isTTY)
+    throw new OmniposError(
+      'INVALID_ARGUMENT',
+      'no terminal to ask the supervisor password on: give --supervisor-password-file',
+    );
   ctx.err(prompt);
   stdin.setRawMode(true);
   stdin.resume();
@@ -40,7 +44,8 @@ export async function askHidden(prompt: string, ctx: CliContext): Promise<string
 /** The supervisor password held in `file` (one line). */
 export function readPasswordFile(file: string): string {
   const text = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
-  if (text === '') throw new OmniposError('INVALID_ARGUMENT', `${file}: the supervisor password file is empty`, { file });
+  if (text === '')
+    throw new OmniposError('INVALID_ARGUMENT', `${file}: the supervisor password file is empty`, { file });
   return text;
 }
 
@@ -49,11 +54,22 @@ function apiUrl(config: Config): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${config.values.api.port}`;
 }
 
-async function call(dispatcher: Agent, url: string, token: string, method: 'GET' | 'POST', headers: Record<string, string> = {}, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+async function call(
+  dispatcher: Agent,
+  url: string,
+  token: string,
+  method: 'GET' | 'POST',
+  headers: Record<string, string> = {},
+  body?: unknown,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await request(url, {
     method,
     dispatcher,
-    headers: { authorization: `Bearer ${token}`, ...headers, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...headers,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     headersTimeout: 30_000,
   });
@@ -86,7 +102,12 @@ Examples:
   async run(args, ctx) {
     const { values, positionals } = parseArgs({
       args,
-      options: { config: { type: 'string' }, amount: { type: 'string' }, 'supervisor-password-file': { type: 'string' }, timeout: { type: 'string', default: '180' } },
+      options: {
+        config: { type: 'string' },
+        amount: { type: 'string' },
+        'supervisor-password-file': { type: 'string' },
+        timeout: { type: 'string', default: '180' },
+      },
       allowPositionals: true,
       strict: true,
     });
@@ -101,16 +122,29 @@ Examples:
       return 2;
     }
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
-    const password = values['supervisor-password-file'] ? readPasswordFile(values['supervisor-password-file']) : await askHidden('supervisor password: ', ctx);
+    const password = values['supervisor-password-file']
+      ? readPasswordFile(values['supervisor-password-file'])
+      : await askHidden('supervisor password: ', ctx);
     const base = apiUrl(config);
     const { token } = ensureApiToken(config.values.stateDir);
     const dispatcher = new Agent({ connect: { timeout: 2_000 } });
     try {
       let r;
       try {
-        r = await call(dispatcher, `${base}/v1/payments/${id}/void`, token, 'POST', { 'x-supervisor-password': password }, amount !== undefined ? { amount } : {});
+        r = await call(
+          dispatcher,
+          `${base}/v1/payments/${id}/void`,
+          token,
+          'POST',
+          { 'x-supervisor-password': password },
+          amount !== undefined ? { amount } : {},
+        );
       } catch (e) {
-        throw new OmniposError('OPERATIONS_DAEMON_UNREACHABLE', `no omnipos daemon answers at ${base} (${(e as Error).message}); start it with \`omnipos start\``, { url: base });
+        throw new OmniposError(
+          'OPERATIONS_DAEMON_UNREACHABLE',
+          `no omnipos daemon answers at ${base} (${(e as Error).message}); start it with \`omnipos start\``,
+          { url: base },
+        );
       }
       if (r.status !== 202) {
         const err = (r.body.error ?? {}) as { code?: string; message?: string };
@@ -121,9 +155,14 @@ Examples:
       const voidId = String(v.id);
       const code = (v.cancellationCode as { qrCode?: string; expiresAt?: string } | undefined) ?? undefined;
       if (code?.qrCode) {
-        ctx.out(`void ${voidId} (MerchantVoidId ${String(v.merchantVoidId)}) of payment ${id}: ${String(v.amount)} cents; the customer pays this cancellation code with the wallet (until ${code.expiresAt ?? '?'}):\n${code.qrCode}\n`);
+        ctx.out(
+          `void ${voidId} (MerchantVoidId ${String(v.merchantVoidId)}) of payment ${id}: ${String(v.amount)} cents; the customer pays this cancellation code with the wallet (until ${code.expiresAt ?? '?'}):\n${code.qrCode}\n`,
+        );
         ctx.out(await QRCode.toString(code.qrCode, { type: 'terminal', small: true, errorCorrectionLevel: 'M' }));
-      } else ctx.out(`void ${voidId} (MerchantVoidId ${String(v.merchantVoidId)}) of payment ${id}: ${String(v.amount)} cents; present the sale's card on the pinpad\n`);
+      } else
+        ctx.out(
+          `void ${voidId} (MerchantVoidId ${String(v.merchantVoidId)}) of payment ${id}: ${String(v.amount)} cents; present the sale's card on the pinpad\n`,
+        );
       let last = '';
       const until = Date.now() + Number(values.timeout) * 1000;
       for (;;) {
@@ -132,14 +171,18 @@ Examples:
         last = line;
         if (FINAL.has(String(v.status))) break;
         if (Date.now() > until) {
-          ctx.err(`omnipos void: still ${String(v.state)} after ${values.timeout} s; read it with GET /v1/voids/${voidId}\n`);
+          ctx.err(
+            `omnipos void: still ${String(v.state)} after ${values.timeout} s; read it with GET /v1/voids/${voidId}\n`,
+          );
           return 1;
         }
         await new Promise((res) => setTimeout(res, 300));
         v = (await call(dispatcher, `${base}/v1/voids/${voidId}`, token, 'GET')).body;
       }
       const payment = v.payment as { remaining?: number } | undefined;
-      ctx.out(`${v.status === 'approved' ? 'VOID APPROVED' : `VOID ${String(v.status).toUpperCase()}`}; the sale has ${String(payment?.remaining ?? '?')} cents left to void\n`);
+      ctx.out(
+        `${v.status === 'approved' ? 'VOID APPROVED' : `VOID ${String(v.status).toUpperCase()}`}; the sale has ${String(payment?.remaining ?? '?')} cents left to void\n`,
+      );
       return v.status === 'approved' ? 0 : 1;
     } finally {
       await dispatcher.close();
@@ -159,7 +202,11 @@ The password itself is never written. A supervisor authorizes every void with it
 Example:
   omnipos supervisor password`,
   async run(args, ctx) {
-    const { values } = parseArgs({ args, options: { config: { type: 'string' }, 'from-file': { type: 'string' } }, strict: true });
+    const { values } = parseArgs({
+      args,
+      options: { config: { type: 'string' }, 'from-file': { type: 'string' } },
+      strict: true,
+    });
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
     let password: string;
     if (values['from-file']) password = readPasswordFile(values['from-file']);

@@ -44,21 +44,32 @@ Example:
       strict: true,
     });
     const qr = positionals[0];
-    if (!qr || positionals.length > 1) throw new OmniposError('INVALID_ARGUMENT', 'wallet pay: give exactly one QR_STRING');
+    if (!qr || positionals.length > 1)
+      throw new OmniposError('INVALID_ARGUMENT', 'wallet pay: give exactly one QR_STRING');
     if (!values.document) throw new OmniposError('INVALID_ARGUMENT', '--document: the payer CPF or CNPJ is required');
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
     const host = new URL(config.values.acquirer.walletUrl).hostname;
     if (config.values.environment !== 'sandbox' || !isLoopbackHost(host)) {
-      throw new OmniposError('SANDBOX_REFUSED', `wallet pay: refusing ${config.values.acquirer.walletUrl}; card data goes only to the local sandbox`, {
-        environment: config.values.environment,
-        host,
-      });
+      throw new OmniposError(
+        'SANDBOX_REFUSED',
+        `wallet pay: refusing ${config.values.acquirer.walletUrl}; card data goes only to the local sandbox`,
+        {
+          environment: config.values.environment,
+          host,
+        },
+      );
     }
     let card: WalletCardData;
     if (values.card !== undefined) {
-      if (!values.cvv || !values.exp || !values.name) throw new OmniposError('INVALID_ARGUMENT', '--card needs --cvv, --exp (MMYY) and --name');
+      if (!values.cvv || !values.exp || !values.name)
+        throw new OmniposError('INVALID_ARGUMENT', '--card needs --cvv, --exp (MMYY) and --name');
       if (!/^\d{4}$/.test(values.exp)) throw new OmniposError('INVALID_ARGUMENT', '--exp: expected MMYY');
-      card = { card_number: values.card, card_cvv: values.cvv, card_holder_name: values.name, card_expiration_date: values.exp };
+      card = {
+        card_number: values.card,
+        card_cvv: values.cvv,
+        card_holder_name: values.name,
+        card_expiration_date: values.exp,
+      };
     } else {
       let parsed: unknown;
       try {
@@ -78,7 +89,12 @@ Example:
       log,
     });
     try {
-      const answer = await acquirer.wallet.pay({ qrCode: qr, card, payerDocument: values.document, payerName: values.payer ?? card.card_holder_name });
+      const answer = await acquirer.wallet.pay({
+        qrCode: qr,
+        card,
+        payerDocument: values.document,
+        payerName: values.payer ?? card.card_holder_name,
+      });
       printJson(ctx, answer);
       return 0;
     } finally {

@@ -17,7 +17,9 @@ export const ACQUIRER_URL_KEYS = [
 
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h.endsWith('.localhost') || /^127\./.test(h) || h === '::1' || h === '0.0.0.0' || h === '::';
+  return (
+    h === 'localhost' || h.endsWith('.localhost') || /^127\./.test(h) || h === '::1' || h === '0.0.0.0' || h === '::'
+  );
 }
 
 /**
@@ -35,10 +37,12 @@ export function productionProblems(values: ConfigValues, clientSecret: Secret | 
   if (values.sandbox.embedded) refuse('sandbox.embedded', 'the embedded sandbox host');
   for (const key of ACQUIRER_URL_KEYS) {
     const url = values.acquirer[key];
-    if (url !== undefined && isLoopbackHost(new URL(url).hostname)) refuse(`acquirer.${key}`, 'a loopback acquirer address');
+    if (url !== undefined && isLoopbackHost(new URL(url).hostname))
+      refuse(`acquirer.${key}`, 'a loopback acquirer address');
   }
   if (values.acquirer.clientId === SANDBOX_CREDENTIALS.clientId) refuse('acquirer.clientId', 'the sandbox client id');
-  if (values.acquirer.merchantId === SANDBOX_CREDENTIALS.merchantId) refuse('acquirer.merchantId', 'the sandbox merchant id');
+  if (values.acquirer.merchantId === SANDBOX_CREDENTIALS.merchantId)
+    refuse('acquirer.merchantId', 'the sandbox merchant id');
   if (clientSecret?.reveal() === SANDBOX_CREDENTIALS.clientSecret) {
     refuse('acquirer.clientSecretFile', 'the sandbox client secret');
   }

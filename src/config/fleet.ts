@@ -31,16 +31,22 @@ export function fleetMqttSettings(config: Config): FleetMqttSettings | undefined
   const m = v.fleet.mqtt;
   if (!m) return undefined;
   const problems: { path: string; message: string }[] = [];
-  if (v.environment !== 'sandbox' && !m.url.startsWith('mqtts://')) problems.push({ path: 'fleet.mqtt.url', message: `must be mqtts:// in ${v.environment}` });
-  if ((m.certFile === undefined) !== (m.keyFile === undefined)) problems.push({ path: 'fleet.mqtt.certFile', message: 'certFile and keyFile go together' });
-  if ((m.usernameFile === undefined) !== (m.passwordFile === undefined)) problems.push({ path: 'fleet.mqtt.usernameFile', message: 'usernameFile and passwordFile go together' });
+  if (v.environment !== 'sandbox' && !m.url.startsWith('mqtts://'))
+    problems.push({ path: 'fleet.mqtt.url', message: `must be mqtts:// in ${v.environment}` });
+  if ((m.certFile === undefined) !== (m.keyFile === undefined))
+    problems.push({ path: 'fleet.mqtt.certFile', message: 'certFile and keyFile go together' });
+  if ((m.usernameFile === undefined) !== (m.passwordFile === undefined))
+    problems.push({ path: 'fleet.mqtt.usernameFile', message: 'usernameFile and passwordFile go together' });
   const dir = path.dirname(config.source);
   const read = (file: string | undefined, key: string): string | undefined => {
     if (file === undefined) return undefined;
     try {
       return readFileSync(path.resolve(dir, file), 'utf8');
     } catch (e) {
-      problems.push({ path: `fleet.mqtt.${key}`, message: `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}` });
+      problems.push({
+        path: `fleet.mqtt.${key}`,
+        message: `cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      });
       return undefined;
     }
   };
@@ -50,7 +56,11 @@ export function fleetMqttSettings(config: Config): FleetMqttSettings | undefined
   const key = read(m.keyFile, 'keyFile');
   const ca = read(m.caFile, 'caFile');
   if (problems.length > 0) {
-    throw new OmniposError('CONFIG_INVALID', `configuration ${config.source} is invalid:\n${problems.map((p) => `  ${p.path}: ${p.message}`).join('\n')}`, { source: config.source, problems });
+    throw new OmniposError(
+      'CONFIG_INVALID',
+      `configuration ${config.source} is invalid:\n${problems.map((p) => `  ${p.path}: ${p.message}`).join('\n')}`,
+      { source: config.source, problems },
+    );
   }
   const terminalId = v.terminal.terminalId;
   const merchant = m.merchant ?? v.terminal.subordinatedMerchantId;

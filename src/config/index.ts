@@ -1,4 +1,11 @@
-export { loadConfig, describeConfig, DEFAULT_CONFIG_PATH, PACKAGE_ROOT, type Config, type LoadOptions } from './load.js';
+export {
+  loadConfig,
+  describeConfig,
+  DEFAULT_CONFIG_PATH,
+  PACKAGE_ROOT,
+  type Config,
+  type LoadOptions,
+} from './load.js';
 export { ConfigSchema, Environment, configJsonSchema, type ConfigValues, type ConfigInput } from './schema.js';
 export { Secret } from './secret.js';
 export { type ConfigProblem, formatProblem } from './problems.js';

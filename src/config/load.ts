@@ -22,7 +22,12 @@ export const DEFAULT_CONFIG_PATH = path.join(PACKAGE_ROOT, 'config', 'omnipos.js
 
 export interface Config {
   readonly values: ConfigValues;
-  readonly secrets: Readonly<{ clientSecret: Secret; merchantKey?: Secret; apiLanKey?: Secret; alarmWebhookSecret?: Secret }>;
+  readonly secrets: Readonly<{
+    clientSecret: Secret;
+    merchantKey?: Secret;
+    apiLanKey?: Secret;
+    alarmWebhookSecret?: Secret;
+  }>;
   /** The LAN listener's PEM certificate (`api.lan.certFile`), when configured. */
   readonly apiLanCert?: string;
   /** The file the configuration came from. */
@@ -89,9 +94,17 @@ export function loadConfig(options: LoadOptions = {}): Config {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw invalid([{ path: '(root)', message: 'must be a JSON object' }], source);
   }
-  const overrides = applyEnvOverrides(raw as Record<string, unknown>, env, (p) => schemaHasPath(ConfigSchema, p), (p) => schemaPathIsText(ConfigSchema, p, raw));
+  const overrides = applyEnvOverrides(
+    raw as Record<string, unknown>,
+    env,
+    (p) => schemaHasPath(ConfigSchema, p),
+    (p) => schemaPathIsText(ConfigSchema, p, raw),
+  );
   const parsed = ConfigSchema.safeParse(raw, {
-    error: (iss) => (iss.input === undefined && (iss.code === 'invalid_type' || iss.code === 'invalid_value') ? 'is required' : undefined),
+    error: (iss) =>
+      iss.input === undefined && (iss.code === 'invalid_type' || iss.code === 'invalid_value')
+        ? 'is required'
+        : undefined,
   });
   const problems = [...overrides.problems, ...(parsed.success ? [] : problemsFromZod(parsed.error))];
   if (!parsed.success || problems.length > 0) throw invalid(problems, source);
@@ -120,7 +133,9 @@ export function loadConfig(options: LoadOptions = {}): Config {
     apiLanCert = readSecret(values.api.lan.certFile, 'api.lan.certFile', problems);
     apiLanKey = readSecret(values.api.lan.keyFile, 'api.lan.keyFile', problems);
   }
-  const alarmWebhookSecret = values.alarms.webhook ? readSecret(values.alarms.webhook.secretFile, 'alarms.webhook.secretFile', problems) : undefined;
+  const alarmWebhookSecret = values.alarms.webhook
+    ? readSecret(values.alarms.webhook.secretFile, 'alarms.webhook.secretFile', problems)
+    : undefined;
   if (problems.length > 0) throw invalid(problems, source);
 
   const refused = productionProblems(values, clientSecret);
@@ -151,6 +166,6 @@ export function describeConfig(config: Config): Record<string, unknown> {
     source: config.source,
     overrides: config.overrides,
     values: config.values,
-    secrets: Object.fromEntries(Object.entries(config.secrets).map(([k, s]) => [k, (s).toJSON()])),
+    secrets: Object.fromEntries(Object.entries(config.secrets).map(([k, s]) => [k, s.toJSON()])),
   };
 }

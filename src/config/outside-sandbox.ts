@@ -2,13 +2,28 @@ import type { ConfigProblem } from './problems.js';
 import type { ConfigValues } from './schema.js';
 import { ACQUIRER_URL_KEYS, isLoopbackHost } from './environment-guard.js';
 
-
 /** What the sandbox may leave out and the real host needs : each named by its key. */
 const REQUIRED_OUTSIDE_SANDBOX: readonly { path: string; get: (v: ConfigValues) => unknown; why: string }[] = [
-  { path: 'acquirer.registrationUrl', get: (v) => v.acquirer.registrationUrl, why: 'the registration host is not the parameters host' },
-  { path: 'acquirer.ecommerceQueryUrl', get: (v) => v.acquirer.ecommerceQueryUrl, why: 'e-commerce queries (sales, card BIN) go to the query host' },
-  { path: 'terminal.orderIdTerminal', get: (v) => v.terminal.orderIdTerminal, why: 'MerchantOrderIds must be unique across every merchant of the acquirer client' },
-  { path: 'terminal.softDescriptor', get: (v) => v.terminal.softDescriptor, why: "the cardholder's statement shows it" },
+  {
+    path: 'acquirer.registrationUrl',
+    get: (v) => v.acquirer.registrationUrl,
+    why: 'the registration host is not the parameters host',
+  },
+  {
+    path: 'acquirer.ecommerceQueryUrl',
+    get: (v) => v.acquirer.ecommerceQueryUrl,
+    why: 'e-commerce queries (sales, card BIN) go to the query host',
+  },
+  {
+    path: 'terminal.orderIdTerminal',
+    get: (v) => v.terminal.orderIdTerminal,
+    why: 'MerchantOrderIds must be unique across every merchant of the acquirer client',
+  },
+  {
+    path: 'terminal.softDescriptor',
+    get: (v) => v.terminal.softDescriptor,
+    why: "the cardholder's statement shows it",
+  },
 ];
 
 /**
@@ -20,7 +35,8 @@ export function outsideSandboxProblems(values: ConfigValues): ConfigProblem[] {
   if (values.environment === 'sandbox') return [];
   const problems: ConfigProblem[] = [];
   for (const r of REQUIRED_OUTSIDE_SANDBOX) {
-    if (r.get(values) === undefined) problems.push({ path: r.path, message: `is required outside the sandbox (${r.why})` });
+    if (r.get(values) === undefined)
+      problems.push({ path: r.path, message: `is required outside the sandbox (${r.why})` });
   }
   for (const key of ACQUIRER_URL_KEYS) {
     const url = values.acquirer[key];
@@ -28,7 +44,10 @@ export function outsideSandboxProblems(values: ConfigValues): ConfigProblem[] {
     const u = new URL(url);
     if (u.protocol === 'https:') continue;
     if (values.environment === 'homologation' && isLoopbackHost(u.hostname)) continue;
-    problems.push({ path: `acquirer.${key}`, message: `must be an https address outside the sandbox (bearer tokens and the merchant key travel there), got ${u.protocol}//${u.host}` });
+    problems.push({
+      path: `acquirer.${key}`,
+      message: `must be an https address outside the sandbox (bearer tokens and the merchant key travel there), got ${u.protocol}//${u.host}`,
+    });
   }
   return problems;
 }

@@ -20,11 +20,13 @@ export function pathToString(path: readonly PropertyKey[]): string {
 }
 
 export function problemsFromZod(error: z.ZodError): ConfigProblem[] {
-  return error.issues.map((issue) => {
-    const base = pathToString(issue.path);
-    if (issue.code === 'unrecognized_keys') {
-      return issue.keys.map((k) => ({ path: base === '(root)' ? k : `${base}.${k}`, message: 'unknown key' }));
-    }
-    return [{ path: base, message: issue.message }];
-  }).flat();
+  return error.issues
+    .map((issue) => {
+      const base = pathToString(issue.path);
+      if (issue.code === 'unrecognized_keys') {
+        return issue.keys.map((k) => ({ path: base === '(root)' ? k : `${base}.${k}`, message: 'unknown key' }));
+      }
+      return [{ path: base, message: issue.message }];
+    })
+    .flat();
 }

@@ -29,7 +29,9 @@ export function schemaHasPath(schema: z.ZodType, path: readonly string[]): boole
 const WRAPPERS = ['default', 'prefault', 'optional', 'nullable', 'readonly', 'catch'];
 
 function child(value: unknown, key: string): unknown {
-  return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+    ? (value as Record<string, unknown>)[key]
+    : undefined;
 }
 
 /** The options of a union that `value` can be: the one its discriminator names when it names one, else all. */

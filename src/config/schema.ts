@@ -5,16 +5,14 @@ import { z } from 'zod';
  * relative paths resolve against the directory of the configuration file.
  */
 
-const httpUrl = z
-  .string({ error: 'must be an https or http URL' })
-  .refine((s) => {
-    try {
-      const u = new URL(s);
-      return (u.protocol === 'https:' || u.protocol === 'http:') && u.hostname !== '';
-    } catch {
-      return false;
-    }
-  }, 'must be an https or http URL');
+const httpUrl = z.string({ error: 'must be an https or http URL' }).refine((s) => {
+  try {
+    const u = new URL(s);
+    return (u.protocol === 'https:' || u.protocol === 'http:') && u.hostname !== '';
+  } catch {
+    return false;
+  }
+}, 'must be an https or http URL');
 
 const filePath = z.string({ error: 'must be a file path' }).min(1, 'must be a file path');
 const port = z.number({ error: 'must be a TCP port number' }).int().min(0).max(65535);
@@ -64,7 +62,11 @@ const pinpadOptions = z.strictObject({
 const printer = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('virtual') }),
   z.strictObject({ kind: z.literal('none') }),
-  z.strictObject({ kind: z.literal('usb'), vendorId: z.string().regex(/^[0-9a-fA-F]{4}$/), productId: z.string().regex(/^[0-9a-fA-F]{4}$/) }),
+  z.strictObject({
+    kind: z.literal('usb'),
+    vendorId: z.string().regex(/^[0-9a-fA-F]{4}$/),
+    productId: z.string().regex(/^[0-9a-fA-F]{4}$/),
+  }),
   z.strictObject({ kind: z.literal('serial'), path: filePath, baudRate: z.number().int().positive().default(9600) }),
   z.strictObject({ kind: z.literal('tcp'), host: z.string().min(1), port: port.default(9100) }),
 ]);
@@ -166,7 +168,12 @@ const qr = z.strictObject({
 
 const initialization = z.strictObject({
   /** Download the tables again this often, hours (0: only when a sale's answer names a newer version). */
-  everyHours: z.number().int().min(0).max(24 * 30).default(24),
+  everyHours: z
+    .number()
+    .int()
+    .min(0)
+    .max(24 * 30)
+    .default(24),
 });
 
 /** An optional second listener of the same API, over TLS, for a cash register on another machine. */
@@ -223,9 +230,15 @@ const fleetMqtt = z.strictObject({
   /** The broker: `mqtts://host:8883` (TLS). `mqtt://` (clear) is accepted only in the sandbox environment. */
   url: z.string().regex(/^mqtts?:\/\/[^/\s]+/, 'must be an mqtts:// (or, in the sandbox, mqtt://) URL'),
   /** The merchant's level of the topic tree; default terminal.subordinatedMerchantId. Letters, digits, `-` and `_`. */
-  merchant: z.string().regex(/^[0-9A-Za-z_-]{1,64}$/, 'must be 1 to 64 letters, digits, - or _').optional(),
+  merchant: z
+    .string()
+    .regex(/^[0-9A-Za-z_-]{1,64}$/, 'must be 1 to 64 letters, digits, - or _')
+    .optional(),
   /** Topic prefix; default `omnipos/<merchant>/<terminal id>`. No wildcards. */
-  topicPrefix: z.string().regex(/^[^#+\s]+[^/#+\s]$/, 'must be a topic without wildcards nor a trailing /').optional(),
+  topicPrefix: z
+    .string()
+    .regex(/^[^#+\s]+[^/#+\s]$/, 'must be a topic without wildcards nor a trailing /')
+    .optional(),
   /** MQTT client id; default `omnipos-<terminal id>`. */
   clientId: z.string().min(1).max(64).optional(),
   /** Username and password, each from a file (read at start, never logged). */

@@ -12,6 +12,8 @@ export function cents(value: number, where = 'amount'): Cents {
 
 /** `123456` → `R$ 1.234,56`. */
 export function formatBRL(amount: Cents): string {
-  const reais = Math.floor(amount / 100).toString().replace(/\B(?=(\d{3})+(?!\d))/g, '.');
+  const reais = Math.floor(amount / 100)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, '.');
   return `R$ ${reais},${String(amount % 100).padStart(2, '0')}`;
 }

@@ -32,7 +32,13 @@ export const PAYMENT_KIND: Readonly<Record<PaymentKind, PaymentKindFacts>> = {
 };
 
 /** The kind of payment a method makes. */
-export const KIND_OF_METHOD: Readonly<Record<PaymentMethod, PaymentKind>> = { credit: 'sale', debit: 'sale', voucher: 'sale', 'wallet-qr': 'qr', pix: 'pix' };
+export const KIND_OF_METHOD: Readonly<Record<PaymentMethod, PaymentKind>> = {
+  credit: 'sale',
+  debit: 'sale',
+  voucher: 'sale',
+  'wallet-qr': 'qr',
+  pix: 'pix',
+};
 
 export function isPaymentKind(kind: string): kind is PaymentKind {
   return (PAYMENT_KINDS as readonly string[]).includes(kind);

@@ -29,7 +29,10 @@ export function toBytes(value: BytesLike, rule: BytesRule): Buffer {
   if (typeof value === 'string') {
     const hex = value.replace(/\s+/g, '');
     if (!HEX_RE.test(hex) || hex.length % 2 !== 0) {
-      throw new OmniposError(code, `${rule.what}: expected hexadecimal digits in pairs`, { what: rule.what, length: hex.length });
+      throw new OmniposError(code, `${rule.what}: expected hexadecimal digits in pairs`, {
+        what: rule.what,
+        length: hex.length,
+      });
     }
     out = Buffer.from(hex, 'hex');
   } else if (value instanceof Uint8Array) {

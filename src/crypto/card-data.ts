@@ -31,7 +31,8 @@ function invalid(message: string, context: Record<string, unknown> = {}): never 
 
 /** The wallet public key from the Base64 of its DER SubjectPublicKeyInfo; RSA 2048 only. */
 export function walletPublicKey(base64Der: string): KeyObject {
-  if (typeof base64Der !== 'string' || !BASE64_RE.test(base64Der.replace(/\s+/g, ''))) invalid('public_key: expected Base64 text');
+  if (typeof base64Der !== 'string' || !BASE64_RE.test(base64Der.replace(/\s+/g, '')))
+    invalid('public_key: expected Base64 text');
   let key: KeyObject;
   try {
     key = createPublicKey({ key: Buffer.from(base64Der, 'base64'), format: 'der', type: 'spki' });
@@ -85,7 +86,8 @@ export function decryptCardData(privateKeyPem: string, cardDataBase64: string): 
   if (!BASE64_RE.test(text)) invalid('card_data: expected Base64 text');
   const cipher = Buffer.from(text, 'base64');
   const size = Math.ceil(key.n.bitLength() / 8);
-  if (cipher.length !== size) invalid(`card_data: expected ${size} bytes of ciphertext, got ${cipher.length}`, { length: cipher.length });
+  if (cipher.length !== size)
+    invalid(`card_data: expected ${size} bytes of ciphertext, got ${cipher.length}`, { length: cipher.length });
   let plain: string;
   try {
     plain = key.decrypt(cipher.toString('binary'), 'RSAES-PKCS1-V1_5');

@@ -21,22 +21,30 @@ function run(algorithm: string, key: Uint8Array, iv: Uint8Array | null, data: Ui
 
 function checkBlocks(data: Uint8Array, block: number, what: string): void {
   if (data.length % block !== 0) {
-    throw new OmniposError('CODEC_INVALID_INPUT', `${what}: length ${data.length} is not a multiple of ${block} bytes`, {
-      what,
-      length: data.length,
-    });
+    throw new OmniposError(
+      'CODEC_INVALID_INPUT',
+      `${what}: length ${data.length} is not a multiple of ${block} bytes`,
+      {
+        what,
+        length: data.length,
+      },
+    );
   }
 }
 
 function tdesAlgorithm(key: Uint8Array, mode: 'ecb' | 'cbc'): string {
   if (key.length === 16) return `des-ede-${mode}`;
   if (key.length === 24) return `des-ede3-${mode}`;
-  throw new OmniposError('CRYPTO_INVALID_KEY', `TDES key: expected 16 or 24 bytes, got ${key.length}`, { length: key.length });
+  throw new OmniposError('CRYPTO_INVALID_KEY', `TDES key: expected 16 or 24 bytes, got ${key.length}`, {
+    length: key.length,
+  });
 }
 
 function aesAlgorithm(key: Uint8Array, mode: 'ecb' | 'cbc'): string {
   if (key.length !== 16 && key.length !== 24 && key.length !== 32) {
-    throw new OmniposError('CRYPTO_INVALID_KEY', `AES key: expected 16, 24 or 32 bytes, got ${key.length}`, { length: key.length });
+    throw new OmniposError('CRYPTO_INVALID_KEY', `AES key: expected 16, 24 or 32 bytes, got ${key.length}`, {
+      length: key.length,
+    });
   }
   return `aes-${key.length * 8}-${mode}`;
 }
@@ -45,7 +53,9 @@ function aesAlgorithm(key: Uint8Array, mode: 'ecb' | 'cbc'): string {
 export function desEcb(key8: Uint8Array, data: Uint8Array, encrypt = true): Buffer {
   checkBlocks(data, DES_BLOCK, 'DES data');
   if (key8.length !== 8) {
-    throw new OmniposError('CRYPTO_INVALID_KEY', `DES key: expected 8 bytes, got ${key8.length}`, { length: key8.length });
+    throw new OmniposError('CRYPTO_INVALID_KEY', `DES key: expected 8 bytes, got ${key8.length}`, {
+      length: key8.length,
+    });
   }
   const ks = desSchedule(key8);
   const out = Buffer.allocUnsafe(data.length);
@@ -85,6 +95,9 @@ export function aesCbc(key: Uint8Array, iv: Uint8Array, data: Uint8Array, encryp
 
 function checkIv(iv: Uint8Array, size: number): void {
   if (iv.length !== size) {
-    throw new OmniposError('CODEC_INVALID_INPUT', `IV: expected ${size} bytes, got ${iv.length}`, { what: 'IV', length: iv.length });
+    throw new OmniposError('CODEC_INVALID_INPUT', `IV: expected ${size} bytes, got ${iv.length}`, {
+      what: 'IV',
+      length: iv.length,
+    });
   }
 }

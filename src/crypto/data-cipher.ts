@@ -59,10 +59,14 @@ export function decryptData(key: BytesLike, ciphertext: BytesLike, options: Data
   const iv = ivOf(options.iv, block);
   const c = toBytes(ciphertext, { what: 'ciphertext' });
   if (c.length === 0 || c.length % block !== 0) {
-    throw new OmniposError('CODEC_INVALID_INPUT', `ciphertext: ${c.length} bytes is not a whole number of ${block}-byte blocks`, {
-      what: 'ciphertext',
-      length: c.length,
-    });
+    throw new OmniposError(
+      'CODEC_INVALID_INPUT',
+      `ciphertext: ${c.length} bytes is not a whole number of ${block}-byte blocks`,
+      {
+        what: 'ciphertext',
+        length: c.length,
+      },
+    );
   }
   return algorithm === 'aes' ? aesCbc(k, iv, c, false) : tdesCbc(k, iv, c, false);
 }
@@ -82,7 +86,11 @@ export function encryptPinBlock(key: BytesLike, clearBlock: BytesLike, algorithm
 }
 
 /** Decrypts one encrypted PIN block in ECB. */
-export function decryptPinBlock(key: BytesLike, encryptedBlock: BytesLike, algorithm: CipherAlgorithm = 'tdes'): Buffer {
+export function decryptPinBlock(
+  key: BytesLike,
+  encryptedBlock: BytesLike,
+  algorithm: CipherAlgorithm = 'tdes',
+): Buffer {
   const block = toBytes(encryptedBlock, { what: 'PIN block', lengths: [blockOf(algorithm)], code: 'PINBLOCK_INVALID' });
   const k = keyOf(key, algorithm);
   return algorithm === 'aes' ? aesEcb(k, block, false) : tdesEcb(k, block, false);

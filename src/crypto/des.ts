@@ -80,7 +80,7 @@ const PC2_T = ((): Int32Array => {
       let out = 0;
       for (let o = 1; o <= 48; o++) {
         const src = PC2[o - 1]! - 1; // 0..55
-        if (Math.floor(src / 7) !== g || (v & (0x40 >> src % 7)) === 0) continue;
+        if (Math.floor(src / 7) !== g || (v & (0x40 >> (src % 7))) === 0) continue;
         out += bitAt(o <= 24 ? o : o - 24, 24);
       }
       t[g * 128 + v] = out;
@@ -121,9 +121,15 @@ export function desSchedule(key: Uint8Array, offset = 0): Int32Array {
     c = ((c << s) | (c >>> (28 - s))) & 0x0fffffff;
     d = ((d << s) | (d >>> (28 - s))) & 0x0fffffff;
     ks[2 * r] =
-      PC2_T[(c >>> 21) & 0x7f]! | PC2_T[128 + ((c >>> 14) & 0x7f)]! | PC2_T[256 + ((c >>> 7) & 0x7f)]! | PC2_T[384 + (c & 0x7f)]!;
+      PC2_T[(c >>> 21) & 0x7f]! |
+      PC2_T[128 + ((c >>> 14) & 0x7f)]! |
+      PC2_T[256 + ((c >>> 7) & 0x7f)]! |
+      PC2_T[384 + (c & 0x7f)]!;
     ks[2 * r + 1] =
-      PC2_T[512 + ((d >>> 21) & 0x7f)]! | PC2_T[640 + ((d >>> 14) & 0x7f)]! | PC2_T[768 + ((d >>> 7) & 0x7f)]! | PC2_T[896 + (d & 0x7f)]!;
+      PC2_T[512 + ((d >>> 21) & 0x7f)]! |
+      PC2_T[640 + ((d >>> 14) & 0x7f)]! |
+      PC2_T[768 + ((d >>> 7) & 0x7f)]! |
+      PC2_T[896 + (d & 0x7f)]!;
   }
   return ks;
 }
@@ -143,7 +149,14 @@ function f(r: number, khi: number, klo: number): number {
 }
 
 /** Runs one block (8 bytes at `inOff`) through the cipher into `out` at `outOff`. */
-export function desCrypt(ks: Int32Array, decrypt: boolean, input: Uint8Array, inOff: number, out: Uint8Array, outOff: number): void {
+export function desCrypt(
+  ks: Int32Array,
+  decrypt: boolean,
+  input: Uint8Array,
+  inOff: number,
+  out: Uint8Array,
+  outOff: number,
+): void {
   let l = 0;
   let r = 0;
   for (let b = 0; b < 8; b++) {

@@ -94,7 +94,9 @@ function aesKey(value: BytesLike, what: string): Buffer {
 
 function checkKeyType(type: unknown, what: string): AesKeyType {
   if (typeof type !== 'string' || !(type in AES_DUKPT_KEY_TYPES)) {
-    throw new OmniposError('CRYPTO_INVALID_KEY', `${what}: expected ${AES_KEY_TYPES.join(', ')}; got ${String(type)}`, { type });
+    throw new OmniposError('CRYPTO_INVALID_KEY', `${what}: expected ${AES_KEY_TYPES.join(', ')}; got ${String(type)}`, {
+      type,
+    });
   }
   return type as AesKeyType;
 }
@@ -169,7 +171,12 @@ export function deriveAesTransactionKey(initialKey: BytesLike, ksn: AesKsnLike):
  * A working key (PIN, MAC, data) of a transaction key, for the KSN's counter: of `type` (the transaction key's own
  * AES type by default), which may be any type no stronger than the transaction key (CRYPTO_INVALID_KEY otherwise).
  */
-export function deriveAesWorkingKey(transactionKey: BytesLike, ksn: AesKsnLike, usage: AesKeyUsage, type?: AesKeyType): Buffer {
+export function deriveAesWorkingKey(
+  transactionKey: BytesLike,
+  ksn: AesKsnLike,
+  usage: AesKeyUsage,
+  type?: AesKeyType,
+): Buffer {
   const k = parseAesKsn(ksn);
   const key = aesKey(transactionKey, 'transaction key');
   const own = aesBdkTypeOf(key.length);
@@ -221,11 +228,17 @@ export function deriveAesKeys(bdk: BytesLike, ksn: AesKsnLike, type?: AesKeyType
   const bdkBytes = aesKey(bdk, 'BDK');
   const bdkType = aesBdkTypeOf(bdkBytes.length);
   if (options.bdkType !== undefined && options.bdkType !== bdkType) {
-    const expected = AES_BDK_TYPES.includes(options.bdkType) ? `${aesKeyTypeBytes(options.bdkType)} bytes` : `one of ${AES_BDK_TYPES.join(', ')}`;
-    throw new OmniposError('CRYPTO_INVALID_KEY', `BDK: ${String(options.bdkType)} expects ${expected}, got ${bdkBytes.length} bytes`, {
-      bdkType: options.bdkType,
-      length: bdkBytes.length,
-    });
+    const expected = AES_BDK_TYPES.includes(options.bdkType)
+      ? `${aesKeyTypeBytes(options.bdkType)} bytes`
+      : `one of ${AES_BDK_TYPES.join(', ')}`;
+    throw new OmniposError(
+      'CRYPTO_INVALID_KEY',
+      `BDK: ${String(options.bdkType)} expects ${expected}, got ${bdkBytes.length} bytes`,
+      {
+        bdkType: options.bdkType,
+        length: bdkBytes.length,
+      },
+    );
   }
   const keyType = checkKeyType(options.keyType ?? bdkType, 'working key type');
   checkAesWorkingKeyType(bdkType, keyType, 'BDK');

@@ -23,14 +23,24 @@ function ipekOf(source: DukptKeySource, ksn: KsnLike): BytesLike {
 }
 
 /** Encrypts data under the DUKPT data key of a KSN (TDES-CBC, zero-padded). */
-export function dukptEncryptData(source: DukptKeySource, ksn: KsnLike, data: BytesLike, options: DukptDataOptions = {}): Buffer {
+export function dukptEncryptData(
+  source: DukptKeySource,
+  ksn: KsnLike,
+  data: BytesLike,
+  options: DukptDataOptions = {},
+): Buffer {
   const k = parseKsn(ksn);
   const key = dataKey(ipekOf(source, k), k, options.direction ?? 'request');
   return encryptData(key, data, options.iv === undefined ? {} : { iv: options.iv });
 }
 
 /** Decrypts data under the DUKPT data key of a KSN; the zero padding stays (see `stripZeroPadding`). */
-export function dukptDecryptData(source: DukptKeySource, ksn: KsnLike, ciphertext: BytesLike, options: DukptDataOptions = {}): Buffer {
+export function dukptDecryptData(
+  source: DukptKeySource,
+  ksn: KsnLike,
+  ciphertext: BytesLike,
+  options: DukptDataOptions = {},
+): Buffer {
   const k = parseKsn(ksn);
   const key = dataKey(ipekOf(source, k), k, options.direction ?? 'request');
   return decryptData(key, ciphertext, options.iv === undefined ? {} : { iv: options.iv });

@@ -53,7 +53,10 @@ export function isValidCounter(counter: number): boolean {
 
 function checkCounter(counter: number, where: Record<string, unknown>): void {
   if (!Number.isInteger(counter) || counter < 0 || counter > COUNTER_MAX) {
-    throw new OmniposError('CRYPTO_INVALID_KEY', `KSN counter ${counter} does not fit in 21 bits`, { ...where, counter });
+    throw new OmniposError('CRYPTO_INVALID_KEY', `KSN counter ${counter} does not fit in 21 bits`, {
+      ...where,
+      counter,
+    });
   }
   const ones = countOnes(counter);
   if (ones > MAX_COUNTER_ONES) {
@@ -106,7 +109,9 @@ export function formatKsn(fields: KsnFields): string {
     throw new OmniposError('CRYPTO_INVALID_KEY', `KSI "${fields.ksi}": expected 5 digits`, { ksi: fields.ksi });
   }
   if (!Number.isInteger(fields.deviceId) || fields.deviceId < 0 || fields.deviceId > DEVICE_ID_MAX) {
-    throw new OmniposError('CRYPTO_INVALID_KEY', `device id ${fields.deviceId} does not fit in 19 bits`, { deviceId: fields.deviceId });
+    throw new OmniposError('CRYPTO_INVALID_KEY', `device id ${fields.deviceId} does not fit in 19 bits`, {
+      deviceId: fields.deviceId,
+    });
   }
   checkCounter(fields.counter, { ksi: fields.ksi });
   const low40 = fields.deviceId * 2 ** COUNTER_BITS + fields.counter;

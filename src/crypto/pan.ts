@@ -28,7 +28,9 @@ export function maskPan(pan: string, mask = '*'): string {
 export function panHash(key: BytesLike, pan: string): string {
   const k = toBytes(key, { what: 'PAN hash key', code: 'CRYPTO_INVALID_KEY' });
   if (k.length < 16) {
-    throw new OmniposError('CRYPTO_INVALID_KEY', `PAN hash key: expected at least 16 bytes, got ${k.length}`, { length: k.length });
+    throw new OmniposError('CRYPTO_INVALID_KEY', `PAN hash key: expected at least 16 bytes, got ${k.length}`, {
+      length: k.length,
+    });
   }
   if (typeof pan !== 'string' || !/^\d{8,19}$/.test(pan)) {
     throw new OmniposError('CODEC_INVALID_INPUT', 'PAN: expected 8 to 19 digits', { what: 'PAN' });

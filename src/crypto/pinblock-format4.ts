@@ -69,7 +69,9 @@ export interface EncryptedPin {
 export function encryptPin(input: EncryptPinInput): EncryptedPin {
   const clearBlock = encodePinBlock(input);
   const encryptedPinBlock =
-    input.format === 4 ? encipherFormat4(input.key, clearBlock, checkPan4(input.pan)) : encryptPinBlock(input.key, clearBlock, 'tdes');
+    input.format === 4
+      ? encipherFormat4(input.key, clearBlock, checkPan4(input.pan))
+      : encryptPinBlock(input.key, clearBlock, 'tdes');
   return { clearBlock, encryptedPinBlock };
 }
 
@@ -81,6 +83,8 @@ export interface DecryptPinInput extends DecodePinBlockInput {
 /** Decrypts an encrypted PIN block of any format and returns the PIN (PINBLOCK_INVALID with a reason otherwise). */
 export function decryptPin(input: DecryptPinInput): string {
   const clear =
-    input.format === 4 ? decipherFormat4(input.key, input.block, checkPan4(input.pan)) : decryptPinBlock(input.key, input.block, 'tdes');
+    input.format === 4
+      ? decipherFormat4(input.key, input.block, checkPan4(input.pan))
+      : decryptPinBlock(input.key, input.block, 'tdes');
   return decodePinBlock(clear, input);
 }

@@ -72,7 +72,9 @@ function checkFormat(format: unknown): FormatRule {
 /** Checks a PAN (8 to 19 digits) and returns it. */
 export function checkPan(pan: string | undefined): string {
   if (typeof pan !== 'string' || !/^\d+$/.test(pan) || pan.length < PAN_MIN || pan.length > PAN_MAX) {
-    fail('pan', `PAN: expected ${PAN_MIN} to ${PAN_MAX} digits`, { length: typeof pan === 'string' ? pan.length : undefined });
+    fail('pan', `PAN: expected ${PAN_MIN} to ${PAN_MAX} digits`, {
+      length: typeof pan === 'string' ? pan.length : undefined,
+    });
   }
   return pan;
 }
@@ -91,7 +93,9 @@ function fillNibbles(rule: FormatRule, count: number, input: EncodePinBlockInput
     const fill = input.fill.toUpperCase();
     const allowed = rule.fill === 'A-F' ? /^[A-F]+$/ : /^[0-9A-F]+$/;
     if (fill.length < count || !allowed.test(fill)) {
-      fail('fill', `fill: expected at least ${count} nibbles of ${rule.fill === 'A-F' ? 'A-F' : '0-F'}`, { length: fill.length });
+      fail('fill', `fill: expected at least ${count} nibbles of ${rule.fill === 'A-F' ? 'A-F' : '0-F'}`, {
+        length: fill.length,
+      });
     }
     return fill.slice(0, count);
   }
@@ -112,7 +116,9 @@ function randomTail(rule: FormatRule, input: EncodePinBlockInput): string {
     }
     return input.fill.slice(0, rule.randomTail).toUpperCase();
   }
-  return Buffer.from((input.random ?? randomBytes)(rule.randomTail / 2)).toString('hex').toUpperCase();
+  return Buffer.from((input.random ?? randomBytes)(rule.randomTail / 2))
+    .toString('hex')
+    .toUpperCase();
 }
 
 /**
@@ -123,7 +129,9 @@ export function encodePinBlock(input: EncodePinBlockInput): Buffer {
   const rule = checkFormat(input.format);
   const pin = input.pin;
   if (typeof pin !== 'string' || !/^\d+$/.test(pin) || pin.length < PIN_MIN || pin.length > PIN_MAX) {
-    fail('pin', `PIN: expected ${PIN_MIN} to ${PIN_MAX} digits`, { length: typeof pin === 'string' ? pin.length : undefined });
+    fail('pin', `PIN: expected ${PIN_MIN} to ${PIN_MAX} digits`, {
+      length: typeof pin === 'string' ? pin.length : undefined,
+    });
   }
   const head = `${input.format}${pin.length.toString(16).toUpperCase()}${pin}`;
   const field = Buffer.from(head + fillNibbles(rule, 16 - head.length, input) + randomTail(rule, input), 'hex');
@@ -144,7 +152,10 @@ export function decodePinBlock(block: BytesLike, input: DecodePinBlockInput): st
   try {
     b = toBytes(block, { what: 'PIN block', lengths: [rule.size], code: 'PINBLOCK_INVALID' });
   } catch (e) {
-    fail('size', `PIN block: expected ${rule.size} bytes (${rule.size * 2} hex digits)`, { format: input.format, cause: (e as Error).message });
+    fail('size', `PIN block: expected ${rule.size} bytes (${rule.size * 2} hex digits)`, {
+      format: input.format,
+      cause: (e as Error).message,
+    });
   }
   if (rule.panBound) {
     const pan = panField(checkPan(input.pan));
@@ -153,11 +164,17 @@ export function decodePinBlock(block: BytesLike, input: DecodePinBlockInput): st
   const nibbles = b.toString('hex').toUpperCase();
   const control = nibbles[0]!;
   if (control !== String(input.format)) {
-    fail('control', `PIN block: control field is ${control}, expected ${input.format}`, { format: input.format, control });
+    fail('control', `PIN block: control field is ${control}, expected ${input.format}`, {
+      format: input.format,
+      control,
+    });
   }
   const length = parseInt(nibbles[1]!, 16);
   if (length < PIN_MIN || length > PIN_MAX) {
-    fail('length', `PIN block: PIN length ${length} is outside ${PIN_MIN} to ${PIN_MAX}`, { format: input.format, length });
+    fail('length', `PIN block: PIN length ${length} is outside ${PIN_MIN} to ${PIN_MAX}`, {
+      format: input.format,
+      length,
+    });
   }
   const pin = nibbles.slice(2, 2 + length);
   if (!/^\d+$/.test(pin)) fail('digit', 'PIN block: the PIN has a non-decimal digit', { format: input.format });

@@ -64,12 +64,16 @@ function decodeRange(bytes: Uint8Array, start: number, end: number, depth: numbe
     if (length > 0x80) {
       const n = length & 0x7f;
       if (n > MAX_LENGTH_BYTES) {
-        throw invalid(`offset ${i - 1} (tag ${tag}): length field of ${n} bytes is too long (at most ${MAX_LENGTH_BYTES})`, {
-          offset: i - 1,
-          tag,
-        });
+        throw invalid(
+          `offset ${i - 1} (tag ${tag}): length field of ${n} bytes is too long (at most ${MAX_LENGTH_BYTES})`,
+          {
+            offset: i - 1,
+            tag,
+          },
+        );
       }
-      if (i + n > end) throw invalid(`offset ${i - 1} (tag ${tag}): length field runs past the end`, { offset: i - 1, tag });
+      if (i + n > end)
+        throw invalid(`offset ${i - 1} (tag ${tag}): length field runs past the end`, { offset: i - 1, tag });
       length = 0;
       for (let k = 0; k < n; k++) length = length * 256 + bytes[i++]!;
     }

@@ -65,7 +65,11 @@ export function tlvToJson(objects: readonly TlvObject[], options: { reveal?: boo
   return objects.map((o) => {
     const info = tagInfo(o.tag);
     const out: TlvJson = { tag: o.tag, length: o.value.length, value: '' };
-    out.value = options.reveal ? toHex(o.value) : o.children ? shownChildren(o.children) : shownValue(o.tag, o.value, info);
+    out.value = options.reveal
+      ? toHex(o.value)
+      : o.children
+        ? shownChildren(o.children)
+        : shownValue(o.tag, o.value, info);
     if (info) out.name = info.name;
     if (!options.reveal && info && 'mask' in info && info.mask !== undefined) out.masked = true;
     if (o.children) out.children = tlvToJson(o.children, options);
@@ -92,7 +96,8 @@ function dumpLines(objects: readonly TlvObject[], indent: string, lines: string[
       continue;
     }
     const shown = shownValue(o.tag, o.value, info);
-    const text = info?.mask === undefined && info && ['a', 'an', 'ans'].includes(info.format) ? printable(o.value) : undefined;
+    const text =
+      info?.mask === undefined && info && ['a', 'an', 'ans'].includes(info.format) ? printable(o.value) : undefined;
     lines.push(`${head}: ${shown}${text !== undefined ? ` "${text}"` : ''}`);
   }
 }

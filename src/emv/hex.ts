@@ -1,6 +1,8 @@
 import { OmniposError } from '../core/errors/index.js';
 
-const HEX_OF_BYTE: readonly string[] = Array.from({ length: 256 }, (_, b) => b.toString(16).toUpperCase().padStart(2, '0'));
+const HEX_OF_BYTE: readonly string[] = Array.from({ length: 256 }, (_, b) =>
+  b.toString(16).toUpperCase().padStart(2, '0'),
+);
 
 /** Nibble value of a hex digit's char code, or -1. */
 function nibble(c: number): number {

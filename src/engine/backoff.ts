@@ -17,7 +17,13 @@ export interface BackoffOptions {
  * The next try after `attempts` failed attempts. `random` in [0, 1) gives the jitter (the
  * delay lands between half and all of the exponential step). `close` is the next daily close.
  */
-export function nextTryAt(attempts: number, now: Date, close: Date, random: number, options: BackoffOptions = {}): Date {
+export function nextTryAt(
+  attempts: number,
+  now: Date,
+  close: Date,
+  random: number,
+  options: BackoffOptions = {},
+): Date {
   const base = options.baseMs ?? 1000;
   const max = options.maxMs ?? 300_000;
   const min = options.minMs ?? 250;

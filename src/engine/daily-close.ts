@@ -62,7 +62,12 @@ export function lastDailyClose(now: Date, timeZone: string = HOST_TIME_ZONE): Da
  * `marginMs` before the next close, so the undo that follows a missing decision is still tried
  * repeatedly before the host confirms the sale on its own.
  */
-export function decisionDeadline(now: Date, ecrTimeoutMs: number, marginMs: number, timeZone: string = HOST_TIME_ZONE): Date {
+export function decisionDeadline(
+  now: Date,
+  ecrTimeoutMs: number,
+  marginMs: number,
+  timeZone: string = HOST_TIME_ZONE,
+): Date {
   const close = nextDailyClose(now, timeZone).getTime();
   const wanted = now.getTime() + ecrTimeoutMs;
   return new Date(Math.max(now.getTime(), Math.min(wanted, close - marginMs)));

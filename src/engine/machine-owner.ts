@@ -7,7 +7,12 @@ import { sleep } from '../core/clock.js';
 import type { Delivery, ReceiptPort, ReceiptSubject } from './ports.js';
 import type { SaleContext } from './sale/types.js';
 import type { PaymentLock } from './payment-lock.js';
-import { isSharedKind, type MachineVocabulary, type ReceiptResult, type ReceiptStepInput } from './machine-vocabulary.js';
+import {
+  isSharedKind,
+  type MachineVocabulary,
+  type ReceiptResult,
+  type ReceiptStepInput,
+} from './machine-vocabulary.js';
 
 export interface MachineState<N extends string, D> {
   name: N;
@@ -57,7 +62,13 @@ export type OwnerRecoveryPlan<N extends string, D, E> =
   | { kind: 'ensure'; effects: E[] }
   | { kind: 'wait'; until: string; effects: E[] };
 
-export abstract class MachineOwner<N extends string, D extends { merchantOrderId: string }, I, E extends { kind: string }, Ev> {
+export abstract class MachineOwner<
+  N extends string,
+  D extends { merchantOrderId: string },
+  I,
+  E extends { kind: string },
+  Ev,
+> {
   protected readonly deps: OwnerDeps;
   readonly #timers = new Map<number, NodeJS.Timeout>();
   readonly #kind: JournalKind;
@@ -66,7 +77,13 @@ export abstract class MachineOwner<N extends string, D extends { merchantOrderId
   readonly #words: MachineVocabulary<I, E, Ev>;
 
   /** `words`: the machine's proof that it speaks the shared vocabulary (src/engine/machine-vocabulary.ts). */
-  protected constructor(deps: OwnerDeps, kind: JournalKind, durable: ReadonlySet<E['kind']>, words: MachineVocabulary<I, E, Ev>, onEvent?: (event: Ev) => void) {
+  protected constructor(
+    deps: OwnerDeps,
+    kind: JournalKind,
+    durable: ReadonlySet<E['kind']>,
+    words: MachineVocabulary<I, E, Ev>,
+    onEvent?: (event: Ev) => void,
+  ) {
     this.deps = deps;
     this.#kind = kind;
     this.#durable = durable;
@@ -74,7 +91,11 @@ export abstract class MachineOwner<N extends string, D extends { merchantOrderId
     this.#onEvent = onEvent;
   }
 
-  protected abstract transition(state: MachineState<N, D>, input: I, ctx: SaleContext): MachineStep<MachineState<N, D>, E>;
+  protected abstract transition(
+    state: MachineState<N, D>,
+    input: I,
+    ctx: SaleContext,
+  ): MachineStep<MachineState<N, D>, E>;
   /** Writes the outbox requests among `effects` (inside the commit's transaction). */
   protected abstract writeDurable(journalId: number, state: MachineState<N, D>, effects: readonly E[]): void;
   /** Runs one effect after the commit. */
@@ -91,7 +112,12 @@ export abstract class MachineOwner<N extends string, D extends { merchantOrderId
   /** The input an outbox settlement becomes. */
   protected deliveredInput(delivery: Delivery): I {
     const action = delivery.action === 'retry' ? 'done' : delivery.action;
-    return this.#words.delivered({ kind: 'delivered', action, reason: delivery.reason, ...(delivery.late ? { late: true } : {}) });
+    return this.#words.delivered({
+      kind: 'delivered',
+      action,
+      reason: delivery.reason,
+      ...(delivery.late ? { late: true } : {}),
+    });
   }
 
   /** A receipt-step input, for a machine that has the owner's receipt step (undefined otherwise). */
@@ -110,7 +136,10 @@ export abstract class MachineOwner<N extends string, D extends { merchantOrderId
   }
 
   /** Runs a payment's `start` holding the terminal's payment lock (when the daemon gives one). */
-  protected holdPayment<T extends { done: Promise<void> }>(kind: 'sale' | 'qr' | 'pix' | 'void', start: (attach: (id: number) => void) => Promise<T>): Promise<T> {
+  protected holdPayment<T extends { done: Promise<void> }>(
+    kind: 'sale' | 'qr' | 'pix' | 'void',
+    start: (attach: (id: number) => void) => Promise<T>,
+  ): Promise<T> {
     return this.deps.lock ? this.deps.lock.hold(kind, start) : start(() => undefined);
   }
 
@@ -129,7 +158,11 @@ export abstract class MachineOwner<N extends string, D extends { merchantOrderId
       r = { ready: false as const, reason: (e as Error).message };
     }
     if (!r.ready) {
-      throw new OmniposError('RECEIPT_PRINTER_NOT_READY', `the receipt printer cannot print (${r.reason}): ask again with "receipt": false to sell without a receipt`, { reason: r.reason });
+      throw new OmniposError(
+        'RECEIPT_PRINTER_NOT_READY',
+        `the receipt printer cannot print (${r.reason}): ask again with "receipt": false to sell without a receipt`,
+        { reason: r.reason },
+      );
     }
   }
 
@@ -154,7 +187,10 @@ export abstract class MachineOwner<N extends string, D extends { merchantOrderId
    * for each — a transition committed with its outbox requests, the outbox request ensured
    * (idempotent), or the deadline armed — then wakes the outbox. Returns what was done.
    */
-  protected recoverEntries(states: readonly N[], plan: (state: MachineState<N, D>) => OwnerRecoveryPlan<N, D, E>): { id: number; from: string; plan: string }[] {
+  protected recoverEntries(
+    states: readonly N[],
+    plan: (state: MachineState<N, D>) => OwnerRecoveryPlan<N, D, E>,
+  ): { id: number; from: string; plan: string }[] {
     const report: { id: number; from: string; plan: string }[] = [];
     for (const entry of this.deps.journal.inStates(states)) {
       if (entry.kind !== this.#kind) continue;
@@ -170,7 +206,10 @@ export abstract class MachineOwner<N extends string, D extends { merchantOrderId
         this.schedule(entry.id, p.until);
       }
       report.push({ id: entry.id, from: entry.state, plan: p.kind === 'transition' ? p.to : p.kind });
-      this.deps.log.info({ id: entry.id, merchantOrderId: entry.merchantOrderId, from: entry.state, plan: p.kind }, 'recovered');
+      this.deps.log.info(
+        { id: entry.id, merchantOrderId: entry.merchantOrderId, from: entry.state, plan: p.kind },
+        'recovered',
+      );
     }
     if (report.length > 0) this.deps.onOutbox?.();
     return report;
@@ -226,7 +265,17 @@ export abstract class MachineOwner<N extends string, D extends { merchantOrderId
    * `poll` gives the input to apply (paid) or undefined (ask again); past `expiresAt` the
    * expiry input is applied. Ends when `stopped()` says so.
    */
-  protected async watch(id: number, o: { waiting: N; pollMs: number; expired: I; stopped: () => boolean; expiresAt: (d: D) => string | undefined; poll: (d: D) => Promise<I | undefined> }): Promise<void> {
+  protected async watch(
+    id: number,
+    o: {
+      waiting: N;
+      pollMs: number;
+      expired: I;
+      stopped: () => boolean;
+      expiresAt: (d: D) => string | undefined;
+      poll: (d: D) => Promise<I | undefined>;
+    },
+  ): Promise<void> {
     for (;;) {
       if (o.stopped()) return;
       const entry = this.entry(id);
@@ -290,12 +339,17 @@ export abstract class MachineOwner<N extends string, D extends { merchantOrderId
 
   protected ctx(): SaleContext {
     const { clock, attended, ecrDecisionMs, closeMarginMs } = this.deps;
-    return { now: clock.now(), attended, decisionDeadline: (now) => decisionDeadline(now, ecrDecisionMs, closeMarginMs) };
+    return {
+      now: clock.now(),
+      attended,
+      decisionDeadline: (now) => decisionDeadline(now, ecrDecisionMs, closeMarginMs),
+    };
   }
 
   protected entry(id: number): JournalEntry {
     const entry = this.deps.journal.get(id);
-    if (!entry || entry.kind !== this.#kind) throw new OmniposError('ENGINE_NOT_FOUND', `no ${this.#kind} ${id}`, { id });
+    if (!entry || entry.kind !== this.#kind)
+      throw new OmniposError('ENGINE_NOT_FOUND', `no ${this.#kind} ${id}`, { id });
     return entry;
   }
 
@@ -342,7 +396,9 @@ export abstract class MachineOwner<N extends string, D extends { merchantOrderId
         return;
       }
       this.#timers.delete(id);
-      this.#applyReceiptStep(id, { kind: 'decision', decision: 'undo', by: 'deadline' }).catch((e: unknown) => this.deps.log.error({ id, err: e }, 'deadline undo failed'));
+      this.#applyReceiptStep(id, { kind: 'decision', decision: 'undo', by: 'deadline' }).catch((e: unknown) =>
+        this.deps.log.error({ id, err: e }, 'deadline undo failed'),
+      );
     };
     const arm = (ms: number): void => {
       const t = setTimeout(check, ms);

@@ -10,17 +10,36 @@ import type { Delivery } from './ports.js';
 export type ReceiptResult = 'printed' | 'skipped' | 'failed' | 'unsure';
 
 /** An outbox request of the machine was settled (`retry` never reaches a machine). */
-export type DeliveredInput = { kind: 'delivered'; action: Exclude<Delivery['action'], 'retry'>; reason: string; late?: boolean };
+export type DeliveredInput = {
+  kind: 'delivered';
+  action: Exclude<Delivery['action'], 'retry'>;
+  reason: string;
+  late?: boolean;
+};
 
 /** The receipt step: begin printing, the receipt's result, the cash register's deadline passing. */
-export type ReceiptStepInput = { kind: 'print' } | { kind: 'receipt'; result: ReceiptResult } | { kind: 'decision'; decision: 'undo'; by: 'deadline' };
+export type ReceiptStepInput =
+  | { kind: 'print' }
+  | { kind: 'receipt'; result: ReceiptResult }
+  | { kind: 'decision'; decision: 'undo'; by: 'deadline' };
 
 export type AlarmEffect = { kind: 'alarm'; code: string; message: string };
 
 /** The effects the owner runs itself for every machine that asks for them. */
-export type SharedEffect = { kind: 'receipt.start' } | { kind: 'print.receipt' } | { kind: 'ask.receipt' } | { kind: 'schedule.deadline'; at: string } | AlarmEffect;
+export type SharedEffect =
+  | { kind: 'receipt.start' }
+  | { kind: 'print.receipt' }
+  | { kind: 'ask.receipt' }
+  | { kind: 'schedule.deadline'; at: string }
+  | AlarmEffect;
 
-export const SHARED_EFFECT_KINDS: ReadonlySet<SharedEffect['kind']> = new Set<SharedEffect['kind']>(['receipt.start', 'print.receipt', 'ask.receipt', 'schedule.deadline', 'alarm']);
+export const SHARED_EFFECT_KINDS: ReadonlySet<SharedEffect['kind']> = new Set<SharedEffect['kind']>([
+  'receipt.start',
+  'print.receipt',
+  'ask.receipt',
+  'schedule.deadline',
+  'alarm',
+]);
 
 export type AlarmEvent = { type: 'alarm'; id: number; code: string; message: string };
 export type ReceiptQuestionEvent = { type: 'receipt-question'; id: number };
@@ -37,13 +56,21 @@ export interface MachineVocabulary<I, E extends { kind: string }, Ev> {
   readonly alarm: (event: AlarmEvent) => Ev;
   /** A machine's effect of a shared kind has the shared shape. */
   readonly effect: (effect: SharedKindOf<E>) => SharedEffect;
-  readonly receipt?: { readonly input: (input: ReceiptStepInput) => I; readonly question: (event: ReceiptQuestionEvent) => Ev };
+  readonly receipt?: {
+    readonly input: (input: ReceiptStepInput) => I;
+    readonly question: (event: ReceiptQuestionEvent) => Ev;
+  };
 }
 
 const same = <T>(x: T): T => x;
 
 /** The vocabulary of a machine that speaks every shared word (card, wallet QR, Pix). */
-export const SPEAKS_ALL = { delivered: same, alarm: same, effect: same, receipt: { input: same, question: same } } as const;
+export const SPEAKS_ALL = {
+  delivered: same,
+  alarm: same,
+  effect: same,
+  receipt: { input: same, question: same },
+} as const;
 
 /** The vocabulary of a machine without the owner's receipt step (the void). */
 export const SPEAKS_CORE = { delivered: same, alarm: same, effect: same } as const;

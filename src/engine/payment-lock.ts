@@ -26,14 +26,22 @@ export class PaymentLock {
   /** Throws ENGINE_BUSY while a payment holds the lock. */
   assertFree(): void {
     const h = this.#holder;
-    if (h) throw new OmniposError('ENGINE_BUSY', `the terminal is busy with another payment (${h.kind}${h.id !== undefined ? ` ${h.id}` : ''})`, { holder: h.kind, ...(h.id !== undefined ? { active: h.id } : {}) });
+    if (h)
+      throw new OmniposError(
+        'ENGINE_BUSY',
+        `the terminal is busy with another payment (${h.kind}${h.id !== undefined ? ` ${h.id}` : ''})`,
+        { holder: h.kind, ...(h.id !== undefined ? { active: h.id } : {}) },
+      );
   }
 
   /**
    * Runs `start` holding the lock: released if `start` throws, else when the `done` it returns
    * settles. `start` is told to name its journal row (`attach`) once it exists.
    */
-  async hold<T extends { done: Promise<void> }>(kind: PaymentHolder['kind'], start: (attach: (id: number) => void) => Promise<T>): Promise<T> {
+  async hold<T extends { done: Promise<void> }>(
+    kind: PaymentHolder['kind'],
+    start: (attach: (id: number) => void) => Promise<T>,
+  ): Promise<T> {
     this.assertFree();
     const holder: PaymentHolder = { kind };
     this.#holder = holder;

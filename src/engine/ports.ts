@@ -74,7 +74,16 @@ export interface CardRequest {
  * the product, type the card number (`typed-entry`), wait while the host decides (`processing`),
  * take the card (`remove-card`), or a closing `message` (APROVADA, NAO AUTORIZADA…).
  */
-export type CardPromptCode = 'insert-card' | 'see-phone' | 'one-card' | 'enter-pin' | 'choose-product' | 'typed-entry' | 'processing' | 'remove-card' | 'message';
+export type CardPromptCode =
+  | 'insert-card'
+  | 'see-phone'
+  | 'one-card'
+  | 'enter-pin'
+  | 'choose-product'
+  | 'typed-entry'
+  | 'processing'
+  | 'remove-card'
+  | 'message';
 
 /** One prompt: its code and the Portuguese text the pinpad shows (never card data). */
 export interface CardPrompt {
@@ -99,7 +108,11 @@ export interface CardPort {
    * GCX → (MNU) → (GPN) → GTK → (GOX), or the typed number (EBX). Rejects when the card cannot be
    * read or the read is cancelled (ENGINE_CANCELLED with `context.by` "customer" for the cancel key).
    */
-  readCard(request: CardRequest, signal: AbortSignal, onPrompt?: PromptListener): Promise<{ summary: CardSummary; card: EncryptedCard }>;
+  readCard(
+    request: CardRequest,
+    signal: AbortSignal,
+    onPrompt?: PromptListener,
+  ): Promise<{ summary: CardSummary; card: EncryptedCard }>;
   /** FCX with the host's decision; the card's own decision comes back (the owner then calls `end`, RMC). */
   finishChip(
     decision: 'approved' | 'declined' | 'no-communication' | 'aborted',
@@ -130,7 +143,10 @@ export type ReceiptReadiness = { ready: true } | { ready: false; reason: string 
 
 /** Prints (or shows) the receipt; `printed` only when the printer says so after the cut. */
 export interface ReceiptPort {
-  print(sale: ReceiptSubject, options?: { reprint?: boolean; copy?: 'customer' | 'merchant' }): Promise<'printed' | 'skipped' | 'failed' | 'unsure'>;
+  print(
+    sale: ReceiptSubject,
+    options?: { reprint?: boolean; copy?: 'customer' | 'merchant' },
+  ): Promise<'printed' | 'skipped' | 'failed' | 'unsure'>;
   /** Asks the printer's status (a kiosk does before a sale starts). Absent: nothing to check. */
   ready?(): Promise<ReceiptReadiness>;
 }

@@ -7,14 +7,21 @@ type ReceiptStepInput =
   | { kind: 'cancel'; by: string }
   | { kind: 'decision'; decision: 'confirm' | 'undo'; by: string };
 
-function is<K extends ReceiptStepInput['kind']>(input: { kind: string }, kind: K): input is Extract<ReceiptStepInput, { kind: K }> {
+function is<K extends ReceiptStepInput['kind']>(
+  input: { kind: string },
+  kind: K,
+): input is Extract<ReceiptStepInput, { kind: K }> {
   return input.kind === kind;
 }
 
 /** How a machine moves: its own states, effects and way of giving the money back. */
 export interface ReceiptMoves<R> {
   /** Into (or staying in) `printing` with these effects: print, or ask the cashier before a deadline. */
-  printing(input: string, patch: { deadline?: string }, ...effects: ({ kind: 'print.receipt' } | { kind: 'ask.receipt' } | { kind: 'schedule.deadline'; at: string })[]): R;
+  printing(
+    input: string,
+    patch: { deadline?: string },
+    ...effects: ({ kind: 'print.receipt' } | { kind: 'ask.receipt' } | { kind: 'schedule.deadline'; at: string })[]
+  ): R;
   /** The receipt is out, or deliberately not printed. */
   after(input: string, receipt: 'printed' | 'skipped'): R;
   /** The money goes back: an undo (wallet QR) or a refund (Pix). */
@@ -28,23 +35,47 @@ export interface ReceiptMoves<R> {
  * cashier with a deadline, or gives the money back on a kiosk; a cancel or an undo before the
  * receipt is out gives it back.
  */
-export function receiptStep<R>(state: 'approved' | 'printing', receiptDeclined: boolean, input: { kind: string }, ctx: SaleContext, m: ReceiptMoves<R>): R {
+export function receiptStep<R>(
+  state: 'approved' | 'printing',
+  receiptDeclined: boolean,
+  input: { kind: string },
+  ctx: SaleContext,
+  m: ReceiptMoves<R>,
+): R {
   if (is(input, 'cancel')) return m.giveBack(`cancel by ${input.by}`, `cancelled by ${input.by}`);
   if (state === 'approved') {
-    if (is(input, 'print')) return receiptDeclined ? m.after('receipt declined', 'skipped') : m.printing('print', {}, { kind: 'print.receipt' });
-    if (is(input, 'decision') && input.decision === 'undo') return m.giveBack(`undo by ${input.by}`, `undone before the receipt (${input.by})`);
+    if (is(input, 'print'))
+      return receiptDeclined
+        ? m.after('receipt declined', 'skipped')
+        : m.printing('print', {}, { kind: 'print.receipt' });
+    if (is(input, 'decision') && input.decision === 'undo')
+      return m.giveBack(`undo by ${input.by}`, `undone before the receipt (${input.by})`);
     return m.refuse();
   }
   if (is(input, 'receipt')) {
-    if (input.result === 'printed' || input.result === 'skipped') return m.after(`receipt ${input.result}`, input.result);
+    if (input.result === 'printed' || input.result === 'skipped')
+      return m.after(`receipt ${input.result}`, input.result);
     if (input.result === 'unsure' && ctx.attended) {
       const deadline = ctx.decisionDeadline(ctx.now).toISOString();
-      return m.printing('receipt unsure', { deadline }, { kind: 'ask.receipt' }, { kind: 'schedule.deadline', at: deadline });
+      return m.printing(
+        'receipt unsure',
+        { deadline },
+        { kind: 'ask.receipt' },
+        { kind: 'schedule.deadline', at: deadline },
+      );
     }
-    return m.giveBack(`receipt ${input.result}`, input.result === 'unsure' ? 'nobody can tell whether the receipt came out' : 'the receipt did not come out');
+    return m.giveBack(
+      `receipt ${input.result}`,
+      input.result === 'unsure' ? 'nobody can tell whether the receipt came out' : 'the receipt did not come out',
+    );
   }
   if (is(input, 'decision') && input.decision === 'undo') {
-    return m.giveBack(`undo by ${input.by}`, input.by === 'deadline' ? 'no answer about the receipt before the deadline' : `undone before the receipt was out (${input.by})`);
+    return m.giveBack(
+      `undo by ${input.by}`,
+      input.by === 'deadline'
+        ? 'no answer about the receipt before the deadline'
+        : `undone before the receipt was out (${input.by})`,
+    );
   }
   return m.refuse();
 }

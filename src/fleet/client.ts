@@ -5,7 +5,15 @@ import type { FleetMqttSettings } from '../config/fleet.js';
 import type { Logger } from '../core/log/index.js';
 import type { JournalEntry } from '../store/index.js';
 import { checkCommand, type FleetCommand } from './commands.js';
-import { alarmMessage, dayMessage, FINAL_STATUSES, paymentMessage, scrubbed, type AlarmFacts, type DayFacts } from './messages.js';
+import {
+  alarmMessage,
+  dayMessage,
+  FINAL_STATUSES,
+  paymentMessage,
+  scrubbed,
+  type AlarmFacts,
+  type DayFacts,
+} from './messages.js';
 import type { TelemetryOutbox } from './telemetry-outbox.js';
 import { FleetTopics } from './topics.js';
 
@@ -91,7 +99,12 @@ export class FleetClient {
       reconnectPeriod: this.#o.reconnectMs ?? 2000,
       connectTimeout: 10_000,
       rejectUnauthorized: true,
-      will: { topic: this.topics.status, payload: Buffer.from(JSON.stringify({ online: false })), qos: 1, retain: true },
+      will: {
+        topic: this.topics.status,
+        payload: Buffer.from(JSON.stringify({ online: false })),
+        qos: 1,
+        retain: true,
+      },
       ...(s.username !== undefined ? { username: s.username } : {}),
       ...(s.password ? { password: s.password.reveal() } : {}),
       ...(s.ca ? { ca: s.ca } : {}),
@@ -103,7 +116,9 @@ export class FleetClient {
     client.on('connect', () => {
       this.stats.connects++;
       this.#o.log.info({ broker: s.url, prefix: s.prefix }, 'fleet broker connected');
-      client.subscribeAsync(this.topics.commands, { qos: 1 }).catch((e: unknown) => this.#o.log.warn({ err: e }, 'fleet: subscribing to commands failed'));
+      client
+        .subscribeAsync(this.topics.commands, { qos: 1 })
+        .catch((e: unknown) => this.#o.log.warn({ err: e }, 'fleet: subscribing to commands failed'));
       this.publishStatus();
       this.#drain();
     });
@@ -130,7 +145,13 @@ export class FleetClient {
     const client = this.#client;
     if (!client) return;
     if (client.connected) {
-      await withTimeout(client.publishAsync(this.topics.status, JSON.stringify({ online: false, at: this.#now().toISOString() }), { qos: 1, retain: true }), 2000).catch(() => undefined);
+      await withTimeout(
+        client.publishAsync(this.topics.status, JSON.stringify({ online: false, at: this.#now().toISOString() }), {
+          qos: 1,
+          retain: true,
+        }),
+        2000,
+      ).catch(() => undefined);
     }
     await client.endAsync(true).catch(() => undefined);
   }
@@ -193,10 +214,17 @@ export class FleetClient {
     const client = this.#client;
     if (!client?.connected || this.#stopped) return;
     this.#safely('status', () => {
-      const body = scrubbed({ ...this.#o.sources.status(), online: true, at: this.#now().toISOString(), telemetry: this.#o.outbox.counts() });
+      const body = scrubbed({
+        ...this.#o.sources.status(),
+        online: true,
+        at: this.#now().toISOString(),
+        telemetry: this.#o.outbox.counts(),
+      });
       const text = JSON.stringify(body);
       this.#count(text);
-      client.publishAsync(this.topics.status, text, { qos: 1, retain: true }).catch((e: unknown) => this.#o.log.debug({ err: e }, 'fleet: status not published'));
+      client
+        .publishAsync(this.topics.status, text, { qos: 1, retain: true })
+        .catch((e: unknown) => this.#o.log.debug({ err: e }, 'fleet: status not published'));
     });
   }
 
@@ -223,7 +251,13 @@ export class FleetClient {
               // and goes again after the reconnect (a consumer drops the duplicate by id).
               // A retained day report expires from the broker after DAY_RETAIN_SECONDS (MQTT 5), so
               // 10,000 terminals do not leave 10,000 retained topics a day there for ever.
-              const options = { qos: m.qos, retain: m.retain, ...(m.retain && m.topic.startsWith(this.topics.day('')) ? { properties: { messageExpiryInterval: DAY_RETAIN_SECONDS } } : {}) };
+              const options = {
+                qos: m.qos,
+                retain: m.retain,
+                ...(m.retain && m.topic.startsWith(this.topics.day(''))
+                  ? { properties: { messageExpiryInterval: DAY_RETAIN_SECONDS } }
+                  : {}),
+              };
               const sent = await untilClosed(client, client.publishAsync(m.topic, text, options));
               if (!sent) return;
               this.#count(text);
@@ -264,19 +298,39 @@ export class FleetClient {
     if (!check.ok) {
       this.stats.refused++;
       this.#o.log.warn({ command: name.slice(0, 64), code: check.code }, 'fleet command refused');
-      answer = { id: check.requestId, command: name.slice(0, 64), ok: false, error: { code: check.code, message: check.reason }, at: at() };
+      answer = {
+        id: check.requestId,
+        command: name.slice(0, 64),
+        ok: false,
+        error: { code: check.code, message: check.reason },
+        at: at(),
+      };
     } else {
       this.#o.log.info({ command: check.command, requestId: check.requestId }, 'fleet command');
       try {
-        answer = { id: check.requestId, command: check.command, ok: true, result: await this.#run(check.command, check.args), at: at() };
+        answer = {
+          id: check.requestId,
+          command: check.command,
+          ok: true,
+          result: await this.#run(check.command, check.args),
+          at: at(),
+        };
       } catch (e) {
         const err = e as Error & { code?: string };
-        answer = { id: check.requestId, command: check.command, ok: false, error: { code: err.code ?? 'FAILED', message: err.message }, at: at() };
+        answer = {
+          id: check.requestId,
+          command: check.command,
+          ok: false,
+          error: { code: err.code ?? 'FAILED', message: err.message },
+          at: at(),
+        };
       }
     }
     const text = JSON.stringify(scrubbed(answer));
     this.#count(text);
-    await this.#client?.publishAsync(this.topics.result(name.slice(0, 64)), text, { qos: 1 }).catch((e: unknown) => this.#o.log.warn({ err: e }, 'fleet: command result not published'));
+    await this.#client
+      ?.publishAsync(this.topics.result(name.slice(0, 64)), text, { qos: 1 })
+      .catch((e: unknown) => this.#o.log.warn({ err: e }, 'fleet: command result not published'));
   }
 
   async #run(command: FleetCommand, args: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -286,7 +340,12 @@ export class FleetClient {
         return { published: true };
       case 'day-report': {
         const day = this.publishDay(typeof args.date === 'string' ? args.date : undefined);
-        return { date: day.date, closed: day.closedAt !== null, counts: day.counts, totals: { net: day.totals.net, salesAmount: day.totals.salesAmount } };
+        return {
+          date: day.date,
+          closed: day.closedAt !== null,
+          counts: day.counts,
+          totals: { net: day.totals.net, salesAmount: day.totals.salesAmount },
+        };
       }
       case 'outbox-flush': {
         const money = await this.#o.sources.outboxFlush();

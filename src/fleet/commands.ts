@@ -25,7 +25,8 @@ function requestIdOf(body: unknown): string | null {
  */
 export function checkCommand(name: string, payload: Uint8Array): CommandCheck {
   let body: unknown = {};
-  if (payload.length > MAX_COMMAND_BYTES) return { ok: false, requestId: null, code: 'BAD_PAYLOAD', reason: `payload over ${MAX_COMMAND_BYTES} bytes` };
+  if (payload.length > MAX_COMMAND_BYTES)
+    return { ok: false, requestId: null, code: 'BAD_PAYLOAD', reason: `payload over ${MAX_COMMAND_BYTES} bytes` };
   const text = Buffer.from(payload).toString('utf8').trim();
   if (text !== '') {
     try {
@@ -36,17 +37,33 @@ export function checkCommand(name: string, payload: Uint8Array): CommandCheck {
   }
   const requestId = requestIdOf(body);
   if (MONEY.test(name)) {
-    return { ok: false, requestId, code: 'MOVES_MONEY', reason: `'${name}' moves money: nothing that moves money is accepted over the broker (accepted: ${FLEET_COMMANDS.join(', ')})` };
+    return {
+      ok: false,
+      requestId,
+      code: 'MOVES_MONEY',
+      reason: `'${name}' moves money: nothing that moves money is accepted over the broker (accepted: ${FLEET_COMMANDS.join(', ')})`,
+    };
   }
   if (!(FLEET_COMMANDS as readonly string[]).includes(name)) {
-    return { ok: false, requestId, code: 'UNKNOWN_COMMAND', reason: `'${name.slice(0, 64)}' is not a fleet command (accepted: ${FLEET_COMMANDS.join(', ')})` };
+    return {
+      ok: false,
+      requestId,
+      code: 'UNKNOWN_COMMAND',
+      reason: `'${name.slice(0, 64)}' is not a fleet command (accepted: ${FLEET_COMMANDS.join(', ')})`,
+    };
   }
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return { ok: false, requestId: null, code: 'BAD_PAYLOAD', reason: 'payload must be a JSON object' };
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    return { ok: false, requestId: null, code: 'BAD_PAYLOAD', reason: 'payload must be a JSON object' };
   const b = body as Record<string, unknown>;
-  if (b.id !== undefined && requestId === null) return { ok: false, requestId: null, code: 'BAD_PAYLOAD', reason: 'id must be 1 to 64 printable characters' };
+  if (b.id !== undefined && requestId === null)
+    return { ok: false, requestId: null, code: 'BAD_PAYLOAD', reason: 'id must be 1 to 64 printable characters' };
   const extra = Object.keys(b).filter((k) => k !== 'id' && k !== 'date');
-  if (extra.length > 0) return { ok: false, requestId, code: 'BAD_PAYLOAD', reason: `unexpected field ${extra[0]?.slice(0, 32) ?? ''}` };
-  if (b.date !== undefined && (typeof b.date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(b.date) || name !== 'day-report')) {
+  if (extra.length > 0)
+    return { ok: false, requestId, code: 'BAD_PAYLOAD', reason: `unexpected field ${extra[0]?.slice(0, 32) ?? ''}` };
+  if (
+    b.date !== undefined &&
+    (typeof b.date !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(b.date) || name !== 'day-report')
+  ) {
     return { ok: false, requestId, code: 'BAD_PAYLOAD', reason: 'date is YYYY-MM-DD, and only for day-report' };
   }
   return { ok: true, command: name as FleetCommand, requestId, args: b.date !== undefined ? { date: b.date } : {} };

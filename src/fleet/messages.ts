@@ -2,7 +2,14 @@ import { scrubValue } from '../core/log/index.js';
 import type { JournalEntry } from '../store/index.js';
 
 /** The payment statuses a sale does not leave on its own: each is published once. */
-export const FINAL_STATUSES: ReadonlySet<string> = new Set(['confirmed', 'declined', 'cancelled', 'undone', 'failed', 'needs-refund']);
+export const FINAL_STATUSES: ReadonlySet<string> = new Set([
+  'confirmed',
+  'declined',
+  'cancelled',
+  'undone',
+  'failed',
+  'needs-refund',
+]);
 
 /** A masked PAN reduced to its first six and last four digits (whatever the pinpad left open). */
 export function mask64(masked: unknown): string | undefined {
@@ -33,7 +40,11 @@ export function paymentMethod(entry: JournalEntry): string {
 }
 
 /** `payments`: one payment's final state, as a consumer of the fleet reads it. */
-export function paymentMessage(terminal: string, entry: JournalEntry, status: string): { msgId: string; payload: Record<string, unknown> } {
+export function paymentMessage(
+  terminal: string,
+  entry: JournalEntry,
+  status: string,
+): { msgId: string; payload: Record<string, unknown> } {
   const d = entry.data as { card?: CardFacts; authorizationCode?: unknown; nsu?: unknown };
   const msgId = `${terminal}-p${entry.id}-${status}`;
   const card = d.card;
@@ -69,11 +80,22 @@ export interface AlarmFacts {
   since: string;
 }
 
-export function alarmMessage(terminal: string, alarm: AlarmFacts, event: 'raised' | 'cleared', at: string): { msgId: string; payload: Record<string, unknown> } {
+export function alarmMessage(
+  terminal: string,
+  alarm: AlarmFacts,
+  event: 'raised' | 'cleared',
+  at: string,
+): { msgId: string; payload: Record<string, unknown> } {
   const msgId = `${terminal}-a${alarm.id}-${event}`;
   return {
     msgId,
-    payload: scrubbed({ id: msgId, terminal, event, at, alarm: { id: alarm.id, code: alarm.code, severity: alarm.severity, message: alarm.message, since: alarm.since } }),
+    payload: scrubbed({
+      id: msgId,
+      terminal,
+      event,
+      at,
+      alarm: { id: alarm.id, code: alarm.code, severity: alarm.severity, message: alarm.message, since: alarm.since },
+    }),
   };
 }
 

@@ -8,7 +8,8 @@ export interface MetricsSources {
   /** The telemetry outbox, when the fleet runs. */
   telemetry?: (() => { queued: number }) | undefined;
   printerKind: string;
-  printer?: (() => { online: boolean; paperOut: boolean; coverOpen: boolean; paperNearEnd?: boolean } | undefined) | undefined;
+  printer?:
+    (() => { online: boolean; paperOut: boolean; coverOpen: boolean; paperNearEnd?: boolean } | undefined) | undefined;
   alarms(): readonly { code: string; severity: string }[];
   pinpadStatus(): string;
 }
@@ -31,7 +32,12 @@ export class TerminalMetrics {
   constructor(sources: MetricsSources) {
     this.registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
     const registers = [this.registry];
-    this.#payments = new Counter({ name: 'omnipos_payments', help: 'Payments that reached a final status, by method and status', labelNames: ['method', 'status'], registers });
+    this.#payments = new Counter({
+      name: 'omnipos_payments',
+      help: 'Payments that reached a final status, by method and status',
+      labelNames: ['method', 'status'],
+      registers,
+    });
     this.#latency = new Histogram({
       name: 'omnipos_host_request_duration_seconds',
       help: "The acquirer's answer time per operation (route name), from the request to its headers",
@@ -39,8 +45,17 @@ export class TerminalMetrics {
       buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60],
       registers,
     });
-    this.#linkErrors = new Counter({ name: 'omnipos_pinpad_link_losses', help: 'Pinpad links lost, by reason', labelNames: ['reason'], registers });
-    this.#reconnects = new Counter({ name: 'omnipos_pinpad_reconnects', help: 'Pinpad links re-established after a loss', registers });
+    this.#linkErrors = new Counter({
+      name: 'omnipos_pinpad_link_losses',
+      help: 'Pinpad links lost, by reason',
+      labelNames: ['reason'],
+      registers,
+    });
+    this.#reconnects = new Counter({
+      name: 'omnipos_pinpad_reconnects',
+      help: 'Pinpad links re-established after a loss',
+      registers,
+    });
     new Gauge({
       name: 'omnipos_pinpad_link_state',
       help: 'The pinpad link: 1 for the state it is in',
@@ -73,7 +88,14 @@ export class TerminalMetrics {
     });
     if (sources.telemetry) {
       const telemetry = sources.telemetry;
-      new Gauge({ name: 'omnipos_fleet_telemetry_queued', help: 'Fleet messages waiting for the MQTT broker', registers, collect() { this.set(telemetry().queued); } });
+      new Gauge({
+        name: 'omnipos_fleet_telemetry_queued',
+        help: 'Fleet messages waiting for the MQTT broker',
+        registers,
+        collect() {
+          this.set(telemetry().queued);
+        },
+      });
     }
     new Gauge({
       name: 'omnipos_printer_state',
@@ -124,7 +146,8 @@ export class TerminalMetrics {
   }
 
   pinpadLink(e: { state: string; reason?: unknown }): void {
-    if (e.state === 'disconnected') this.#linkErrors.inc({ reason: typeof e.reason === 'string' ? e.reason : 'unknown' });
+    if (e.state === 'disconnected')
+      this.#linkErrors.inc({ reason: typeof e.reason === 'string' ? e.reason : 'unknown' });
     if (e.state === 'reconnected') this.#reconnects.inc();
   }
 

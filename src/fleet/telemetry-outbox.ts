@@ -54,18 +54,25 @@ export class TelemetryOutbox {
     private readonly maxQueued = 50_000,
     private readonly now: () => Date = () => new Date(),
   ) {
-    this.#insert = db.prepare('INSERT OR IGNORE INTO telemetry_outbox (msg_id, topic, payload, qos, retain, created_at) VALUES (?, ?, ?, ?, ?, ?)');
+    this.#insert = db.prepare(
+      'INSERT OR IGNORE INTO telemetry_outbox (msg_id, topic, payload, qos, retain, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    );
     this.#next = db.prepare('SELECT * FROM telemetry_outbox WHERE delivered_at IS NULL AND id > ? ORDER BY id LIMIT ?');
     this.#remove = db.prepare('UPDATE telemetry_outbox SET delivered_at = ? WHERE id = ?');
-    this.#count = db.prepare('SELECT count(*) AS n, min(created_at) AS oldest FROM telemetry_outbox WHERE delivered_at IS NULL');
-    this.#trim = db.prepare('DELETE FROM telemetry_outbox WHERE id IN (SELECT id FROM telemetry_outbox WHERE delivered_at IS NULL ORDER BY id LIMIT ?)');
+    this.#count = db.prepare(
+      'SELECT count(*) AS n, min(created_at) AS oldest FROM telemetry_outbox WHERE delivered_at IS NULL',
+    );
+    this.#trim = db.prepare(
+      'DELETE FROM telemetry_outbox WHERE id IN (SELECT id FROM telemetry_outbox WHERE delivered_at IS NULL ORDER BY id LIMIT ?)',
+    );
     this.#prune = db.prepare('DELETE FROM telemetry_outbox WHERE delivered_at IS NOT NULL AND delivered_at < ?');
   }
 
   /** Queues one message; false when one with the same id was queued already. */
   add(m: { msgId: string; topic: string; payload: unknown; qos: 0 | 1; retain: boolean }): boolean {
     const body = JSON.stringify(m.payload);
-    const added = this.#insert.run(m.msgId, m.topic, body, m.qos, m.retain ? 1 : 0, this.now().toISOString()).changes > 0;
+    const added =
+      this.#insert.run(m.msgId, m.topic, body, m.qos, m.retain ? 1 : 0, this.now().toISOString()).changes > 0;
     if (added) {
       const { n } = this.#count.get() as { n: number };
       if (n > this.maxQueued) this.#dropped += this.#trim.run(n - this.maxQueued).changes;

@@ -49,7 +49,10 @@ export class FleetView {
         t.health = typeof body.status === 'string' ? body.status : null;
         t.busy = body.busy === true;
         t.alarms = Array.isArray(body.alarms) ? body.alarms.map((a) => String((a as { code?: unknown }).code)) : [];
-        t.tables = typeof (body.tables as { version?: unknown } | undefined)?.version === 'string' ? String((body.tables as { version: string }).version) : null;
+        t.tables =
+          typeof (body.tables as { version?: unknown } | undefined)?.version === 'string'
+            ? String((body.tables as { version: string }).version)
+            : null;
         t.software = typeof body.software === 'string' ? body.software : null;
       }
       t.at = typeof body.at === 'string' ? body.at : t.at;
@@ -57,18 +60,44 @@ export class FleetView {
       const date = where.leaf.slice(4);
       const totals = (body.totals ?? {}) as Record<string, unknown>;
       const counts = (body.counts ?? {}) as Record<string, unknown>;
-      t.days.set(date, { date, closed: body.closed === true, sales: num(counts.sales), net: num(totals.net), salesAmount: num(totals.salesAmount), voidsAmount: num(totals.voidsAmount) });
+      t.days.set(date, {
+        date,
+        closed: body.closed === true,
+        sales: num(counts.sales),
+        net: num(totals.net),
+        salesAmount: num(totals.salesAmount),
+        voidsAmount: num(totals.voidsAmount),
+      });
     }
   }
 
   /** The day's totals across the fleet, and per terminal. */
-  day(date: string): { date: string; terminals: number; closed: number; sales: number; net: number; salesAmount: number; voidsAmount: number; byTerminal: (DayTotals & { terminal: string })[] } {
+  day(date: string): {
+    date: string;
+    terminals: number;
+    closed: number;
+    sales: number;
+    net: number;
+    salesAmount: number;
+    voidsAmount: number;
+    byTerminal: (DayTotals & { terminal: string })[];
+  } {
     const byTerminal = [...this.terminals.values()].flatMap((t) => {
       const d = t.days.get(date);
       return d ? [{ terminal: t.prefix, ...d }] : [];
     });
-    const sum = (k: 'sales' | 'net' | 'salesAmount' | 'voidsAmount'): number => byTerminal.reduce((s, d) => s + d[k], 0);
-    return { date, terminals: byTerminal.length, closed: byTerminal.filter((d) => d.closed).length, sales: sum('sales'), net: sum('net'), salesAmount: sum('salesAmount'), voidsAmount: sum('voidsAmount'), byTerminal };
+    const sum = (k: 'sales' | 'net' | 'salesAmount' | 'voidsAmount'): number =>
+      byTerminal.reduce((s, d) => s + d[k], 0);
+    return {
+      date,
+      terminals: byTerminal.length,
+      closed: byTerminal.filter((d) => d.closed).length,
+      sales: sum('sales'),
+      net: sum('net'),
+      salesAmount: sum('salesAmount'),
+      voidsAmount: sum('voidsAmount'),
+      byTerminal,
+    };
   }
 
   /** A plain-text table, one line per terminal. */
@@ -89,13 +118,32 @@ export class FleetView {
       ]);
     }
     const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? [];
-    return rows.map((r) => r.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd()).join('\n') + '\n';
+    return (
+      rows
+        .map((r) =>
+          r
+            .map((c, i) => c.padEnd(widths[i] ?? 0))
+            .join('  ')
+            .trimEnd(),
+        )
+        .join('\n') + '\n'
+    );
   }
 
   #terminal(prefix: string): TerminalView {
     let t = this.terminals.get(prefix);
     if (!t) {
-      t = { prefix, online: null, health: null, busy: null, alarms: [], tables: null, software: null, days: new Map(), at: null };
+      t = {
+        prefix,
+        online: null,
+        health: null,
+        busy: null,
+        alarms: [],
+        tables: null,
+        software: null,
+        days: new Map(),
+        at: null,
+      };
       this.terminals.set(prefix, t);
     }
     return t;

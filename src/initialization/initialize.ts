@@ -51,7 +51,10 @@ export async function initialize(deps: InitializeDeps): Promise<InitializeResult
   const tables = parseInitialization(answer);
   deps.onStep?.('store', { done: 0, total: tables.bins.length });
   const stored = store.install(tables, { onChunk: (done, total) => deps.onStep?.('store', { done, total }) });
-  log.info({ version: tables.version, installed: stored.installed, previous: stored.previous, bins: tables.bins.length }, 'initialization tables in force');
+  log.info(
+    { version: tables.version, installed: stored.installed, previous: stored.previous, bins: tables.bins.length },
+    'initialization tables in force',
+  );
   if (!deps.pinpad) return { version: tables.version, installed: stored.installed, pinpad: 'no-pinpad' };
   deps.onStep?.('pinpad');
   const probe = planPinpadLoad(tables);
@@ -59,7 +62,10 @@ export async function initialize(deps: InitializeDeps): Promise<InitializeResult
   const plan = planPinpadLoad(tables, await deps.pinpad.tableVersion(probe.acquirerIndex));
   if (!plan.skip) {
     await deps.pinpad.load(plan);
-    log.info({ tableVersion: plan.tableVersion, acquirerIndex: plan.acquirerIndex, commands: plan.tlr.length }, 'pinpad tables loaded');
+    log.info(
+      { tableVersion: plan.tableVersion, acquirerIndex: plan.acquirerIndex, commands: plan.tlr.length },
+      'pinpad tables loaded',
+    );
   }
   store.setPinpadTableVersion(plan.tableVersion);
   return { version: tables.version, installed: stored.installed, pinpad: plan.skip ? 'up-to-date' : 'loaded' };
@@ -69,7 +75,12 @@ export async function initialize(deps: InitializeDeps): Promise<InitializeResult
  * Whether to initialize again: a sale's answer carried a newer `InitializationVersion`, or the
  * last initialization is older than `everyHours` (the schedule; 0 = never by age).
  */
-export function initializationDue(o: { newerVersionSeen: boolean; lastSwitchedAt: Date | undefined; now: Date; everyHours: number }): boolean {
+export function initializationDue(o: {
+  newerVersionSeen: boolean;
+  lastSwitchedAt: Date | undefined;
+  now: Date;
+  everyHours: number;
+}): boolean {
   if (o.newerVersionSeen || !o.lastSwitchedAt) return true;
   return o.everyHours > 0 && o.now.getTime() - o.lastSwitchedAt.getTime() >= o.everyHours * 3_600_000;
 }

@@ -20,7 +20,12 @@ export function tlrBlocks(records: readonly string[], max = TLR_MAX): string[] {
     size = 2;
   };
   for (const r of records) {
-    if (r.length + 2 > max) throw new OmniposError('INIT_RECORD_INVALID', `a ${r.length}-character record does not fit one TLR command (${max})`, { length: r.length });
+    if (r.length + 2 > max)
+      throw new OmniposError(
+        'INIT_RECORD_INVALID',
+        `a ${r.length}-character record does not fit one TLR command (${max})`,
+        { length: r.length },
+      );
     if (size + r.length > max || batch.length === 99) flush();
     batch.push(r);
     size += r.length;
@@ -48,15 +53,32 @@ export interface PinpadLoadPlan {
  * when it equals the tables' version the load is skipped. With no records at all (the host sent
  * none) the plan is empty and skipped: the pinpad keeps what it has.
  */
-export function planPinpadLoad(tables: Pick<InitializationTables, 'version' | 'aidRecords' | 'keyRecords'>, pinpadVersion?: string): PinpadLoadPlan {
-  const ordered: TableRecord[] = [...tables.aidRecords, ...tables.keyRecords.filter((r) => r.kind === 'capk'), ...tables.keyRecords.filter((r) => r.kind === 'revoked')];
+export function planPinpadLoad(
+  tables: Pick<InitializationTables, 'version' | 'aidRecords' | 'keyRecords'>,
+  pinpadVersion?: string,
+): PinpadLoadPlan {
+  const ordered: TableRecord[] = [
+    ...tables.aidRecords,
+    ...tables.keyRecords.filter((r) => r.kind === 'capk'),
+    ...tables.keyRecords.filter((r) => r.kind === 'revoked'),
+  ];
   const networks = new Set(ordered.map((r) => r.acquirer).filter((a) => a !== '00'));
-  if (networks.size > 1) throw new OmniposError('INIT_RECORD_INVALID', `the records name several networks (${[...networks].join(', ')}); one load covers one`, { networks: [...networks] });
+  if (networks.size > 1)
+    throw new OmniposError(
+      'INIT_RECORD_INVALID',
+      `the records name several networks (${[...networks].join(', ')}); one load covers one`,
+      { networks: [...networks] },
+    );
   // CA keys merged under TAB_ACQ "00" (§4.1.2) load only with unified management (§4.2.1, TLI_ACQIDX "00"):
   // under a network's TLI the pinpad discards every record of another TAB_ACQ, "00" included (§6.7.3).
   const merged = ordered.some((r) => r.acquirer === '00');
   const acquirerIndex = merged ? '00' : ([...networks][0] ?? '00');
   const tableVersion = pinpadTableVersion(tables.version);
   const empty = ordered.length === 0;
-  return { acquirerIndex, tableVersion, tlr: empty ? [] : tlrBlocks(ordered.map((r) => r.raw)), skip: empty || pinpadVersion === tableVersion };
+  return {
+    acquirerIndex,
+    tableVersion,
+    tlr: empty ? [] : tlrBlocks(ordered.map((r) => r.raw)),
+    skip: empty || pinpadVersion === tableVersion,
+  };
 }

@@ -8,7 +8,12 @@ import type { InitializationTables } from './model.js';
  */
 export function pinpadTableVersion(version: string | number): string {
   const v = String(version);
-  if (!/^\d{1,13}$/.test(v)) throw new OmniposError('INVALID_ARGUMENT', `InitializationVersion: expected up to 13 digits, got ${JSON.stringify(v)}`, {});
+  if (!/^\d{1,13}$/.test(v))
+    throw new OmniposError(
+      'INVALID_ARGUMENT',
+      `InitializationVersion: expected up to 13 digits, got ${JSON.stringify(v)}`,
+      {},
+    );
   return v.padStart(10, '0').slice(-10);
 }
 
@@ -27,8 +32,13 @@ export function isNewerVersion(answered: string | number | undefined | null, cur
  * INIT_NOT_INITIALIZED.
  */
 export function assertOperational(tables: InitializationTables | undefined): asserts tables is InitializationTables {
-  if (!tables) throw new OmniposError('INIT_NOT_INITIALIZED', 'the terminal has no initialization tables: run omnipos init', {});
+  if (!tables)
+    throw new OmniposError('INIT_NOT_INITIALIZED', 'the terminal has no initialization tables: run omnipos init', {});
   if (tables.acquirer.LockAppFunctionsExceptInitialization) {
-    throw new OmniposError('INIT_NOT_INITIALIZED', `the acquirer locked every function but initialization (version ${tables.version}): run omnipos init`, { version: tables.version });
+    throw new OmniposError(
+      'INIT_NOT_INITIALIZED',
+      `the acquirer locked every function but initialization (version ${tables.version}): run omnipos init`,
+      { version: tables.version },
+    );
   }
 }

@@ -115,7 +115,10 @@ export class AcquirerProbe {
 
   #scheduleNext(): void {
     if (this.#d.reach.reachable === false) {
-      const step = Math.min(this.#fastMaxMs, this.#fastMinMs * 2 ** Math.min(this.#failures > 0 ? this.#failures - 1 : 0, 30));
+      const step = Math.min(
+        this.#fastMaxMs,
+        this.#fastMinMs * 2 ** Math.min(this.#failures > 0 ? this.#failures - 1 : 0, 30),
+      );
       this.#schedule(Math.round(step / 2 + (step / 2) * (this.#d.random ?? Math.random)()));
       return;
     }
@@ -130,7 +133,11 @@ export class AcquirerProbe {
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       // Something else was heard since: the slow probe waits for its own period again.
-      if (this.#d.reach.reachable !== false && this.#d.reach.lastAnswerAt && this.#d.now().getTime() - this.#d.reach.lastAnswerAt.getTime() < this.#slowMs) {
+      if (
+        this.#d.reach.reachable !== false &&
+        this.#d.reach.lastAnswerAt &&
+        this.#d.now().getTime() - this.#d.reach.lastAnswerAt.getTime() < this.#slowMs
+      ) {
         this.#scheduleNext();
         return;
       }
@@ -148,5 +155,13 @@ export function startAcquirerProbe(
   log: Logger,
   options: AcquirerProbeOptions = {},
 ): AcquirerProbe {
-  return new AcquirerProbe({ ask: (timeoutMs) => acquirer.tokens.refresh('transactional', timeoutMs), reach, now: () => clock.now(), log: log.child({ component: 'acquirer-probe' }) }, options).start();
+  return new AcquirerProbe(
+    {
+      ask: (timeoutMs) => acquirer.tokens.refresh('transactional', timeoutMs),
+      reach,
+      now: () => clock.now(),
+      log: log.child({ component: 'acquirer-probe' }),
+    },
+    options,
+  ).start();
 }

@@ -7,10 +7,21 @@ import type { Logger } from '../core/log/index.js';
 import { CONFIG_KEY_OF_BASE } from '../sandbox/addresses.js';
 import type { ListenOptions, RunningSandbox, SandboxBase } from '../sandbox/index.js';
 
-const URL_KEYS = ['authUrl', 'requestUrl', 'queryUrl', 'parametersUrl', 'walletUrl', 'ecommerceUrl', 'registrationUrl', 'ecommerceQueryUrl'] as const;
+const URL_KEYS = [
+  'authUrl',
+  'requestUrl',
+  'queryUrl',
+  'parametersUrl',
+  'walletUrl',
+  'ecommerceUrl',
+  'registrationUrl',
+  'ecommerceQueryUrl',
+] as const;
 type UrlKey = (typeof URL_KEYS)[number];
 
-const BASE_OF_KEY = Object.fromEntries((Object.entries(CONFIG_KEY_OF_BASE) as [SandboxBase, string][]).map(([b, k]) => [k, b])) as Record<UrlKey, SandboxBase>;
+const BASE_OF_KEY = Object.fromEntries(
+  (Object.entries(CONFIG_KEY_OF_BASE) as [SandboxBase, string][]).map(([b, k]) => [k, b]),
+) as Record<UrlKey, SandboxBase>;
 
 const isLoopback = (host: string): boolean => host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
 
@@ -103,6 +114,8 @@ export function acquirerFromConfig(config: Config, wiring: AcquirerWiring): Acqu
     log: wiring.log,
     ...(wiring.dispatcher ? { dispatcher: wiring.dispatcher } : {}),
     ...(wiring.onHostDate ? { onHostDate: wiring.onHostDate } : {}),
-    ...(a.merchantId && config.secrets.merchantKey ? { ecommerce: { merchantId: a.merchantId, merchantKey: config.secrets.merchantKey } } : {}),
+    ...(a.merchantId && config.secrets.merchantKey
+      ? { ecommerce: { merchantId: a.merchantId, merchantKey: config.secrets.merchantKey } }
+      : {}),
   });
 }

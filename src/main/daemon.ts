@@ -83,4 +83,3 @@ export interface DaemonDeps {
   /** Free bytes on the state directory's file system below which no new payment starts (default 8 MiB). */
   diskReserveBytes?: number;
 }
-

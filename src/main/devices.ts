@@ -1,5 +1,12 @@
 import { EscPosPrinter, UsbPrinterTransport } from '../../drivers/printer/index.js';
-import { discoverPinpadPorts, SerialTransport, TcpTransport, TransportError, type PortInfo, type Transport } from '../../drivers/transport/index.js';
+import {
+  discoverPinpadPorts,
+  SerialTransport,
+  TcpTransport,
+  TransportError,
+  type PortInfo,
+  type Transport,
+} from '../../drivers/transport/index.js';
 import { DEFAULT_PRINTER_MODEL_ID, findPrinterModel, type PrinterModel } from '../../tables/printers/index.js';
 import { bibcompTransport } from '../adapters/pinpad-device.js';
 import type { ConfigValues } from '../config/index.js';
@@ -49,7 +56,9 @@ export class UsbSerialTransport implements Transport {
   readonly description: string;
   #inner: SerialTransport | undefined;
 
-  constructor(private readonly opts: { vendorId: number; productId: number; listPorts?: () => Promise<readonly PortInfo[]> }) {
+  constructor(
+    private readonly opts: { vendorId: number; productId: number; listPorts?: () => Promise<readonly PortInfo[]> },
+  ) {
     this.description = `usb:${hex4(opts.vendorId)}:${hex4(opts.productId)}`;
   }
 
@@ -60,9 +69,16 @@ export class UsbSerialTransport implements Transport {
   async open(): Promise<void> {
     const { vendorId, productId } = this.opts;
     const listed = this.opts.listPorts ? await this.opts.listPorts() : undefined;
-    const found = (await discoverPinpadPorts({ usbIds: [{ vendorId, productId }] }, listed)).filter((f) => f.why.startsWith(`USB ${hex4(vendorId)}:${hex4(productId)}`));
+    const found = (await discoverPinpadPorts({ usbIds: [{ vendorId, productId }] }, listed)).filter((f) =>
+      f.why.startsWith(`USB ${hex4(vendorId)}:${hex4(productId)}`),
+    );
     const first = found[0];
-    if (!first) throw new TransportError('TRANSPORT_OPEN_FAILED', `${this.description}: no serial port with USB id ${hex4(vendorId)}:${hex4(productId)}`, { vendorId: hex4(vendorId), productId: hex4(productId) });
+    if (!first)
+      throw new TransportError(
+        'TRANSPORT_OPEN_FAILED',
+        `${this.description}: no serial port with USB id ${hex4(vendorId)}:${hex4(productId)}`,
+        { vendorId: hex4(vendorId), productId: hex4(productId) },
+      );
     const inner = new SerialTransport({ path: first.path });
     await inner.open();
     this.#inner = inner;
@@ -87,25 +103,55 @@ export class UsbSerialTransport implements Transport {
 }
 
 /** The pinpad the configuration names (starting the embedded virtual one when it is that). */
-export async function openPinpadTarget(device: PinpadDeviceConfig, opts: PinpadTargetOptions = {}): Promise<PinpadTarget> {
+export async function openPinpadTarget(
+  device: PinpadDeviceConfig,
+  opts: PinpadTargetOptions = {},
+): Promise<PinpadTarget> {
   switch (device.kind) {
     case 'virtual': {
       const virtual = new VirtualPinpad({ tcpPort: device.port });
       opts.beforeVirtualStart?.(virtual);
       await virtual.start();
-      return { kind: device.kind, transport: () => new TcpTransport({ host: '127.0.0.1', port: virtual.port }), description: `virtual:127.0.0.1:${virtual.port}`, virtual, stop: () => virtual.stop() };
+      return {
+        kind: device.kind,
+        transport: () => new TcpTransport({ host: '127.0.0.1', port: virtual.port }),
+        description: `virtual:127.0.0.1:${virtual.port}`,
+        virtual,
+        stop: () => virtual.stop(),
+      };
     }
     case 'serial':
-      return { kind: device.kind, transport: () => new SerialTransport({ path: device.path, baudRate: device.baudRate }), description: `serial:${device.path}`, stop: nothing };
+      return {
+        kind: device.kind,
+        transport: () => new SerialTransport({ path: device.path, baudRate: device.baudRate }),
+        description: `serial:${device.path}`,
+        stop: nothing,
+      };
     case 'tcp':
-      return { kind: device.kind, transport: () => new TcpTransport({ host: device.host, port: device.port }), description: `tcp:${device.host}:${device.port}`, stop: nothing };
+      return {
+        kind: device.kind,
+        transport: () => new TcpTransport({ host: device.host, port: device.port }),
+        description: `tcp:${device.host}:${device.port}`,
+        stop: nothing,
+      };
     case 'usb': {
       const ids = { vendorId: parseInt(device.vendorId, 16), productId: parseInt(device.productId, 16) };
-      const transport = (): Transport => new UsbSerialTransport({ ...ids, ...(opts.listPorts ? { listPorts: opts.listPorts } : {}) });
-      return { kind: device.kind, transport, description: `usb:${hex4(ids.vendorId)}:${hex4(ids.productId)}`, stop: nothing };
+      const transport = (): Transport =>
+        new UsbSerialTransport({ ...ids, ...(opts.listPorts ? { listPorts: opts.listPorts } : {}) });
+      return {
+        kind: device.kind,
+        transport,
+        description: `usb:${hex4(ids.vendorId)}:${hex4(ids.productId)}`,
+        stop: nothing,
+      };
     }
     case 'bibcomp':
-      return { kind: device.kind, transport: bibcompTransport(device, opts.log), description: `bibcomp:${device.library} ${device.port}`, stop: nothing };
+      return {
+        kind: device.kind,
+        transport: bibcompTransport(device, opts.log),
+        description: `bibcomp:${device.library} ${device.port}`,
+        stop: nothing,
+      };
     default:
       return unreachable(device);
   }
@@ -138,23 +184,51 @@ function printerModel(id: string): PrinterModel {
 }
 
 /** The printer the configuration names, or undefined for `none` (the virtual one is started here). */
-export async function openPrinterTarget(p: PrinterDeviceConfig, opts: PrinterTargetOptions = {}): Promise<PrinterTarget | undefined> {
+export async function openPrinterTarget(
+  p: PrinterDeviceConfig,
+  opts: PrinterTargetOptions = {},
+): Promise<PrinterTarget | undefined> {
   if (p.kind === 'none') return undefined;
   if (p.kind === 'virtual') {
     const virtual = new VirtualPrinter({ model: opts.model ?? printerModel(DEFAULT_PRINTER_MODEL_ID) });
     opts.beforeVirtualStart?.(virtual);
     const server = await serveVirtualPrinter(virtual, { port: 0 });
-    return { kind: p.kind, transport: () => new TcpTransport({ host: server.host, port: server.port }), description: `virtual:${server.host}:${server.port}`, model: virtual.model, virtual, stop: () => server.close() };
+    return {
+      kind: p.kind,
+      transport: () => new TcpTransport({ host: server.host, port: server.port }),
+      description: `virtual:${server.host}:${server.port}`,
+      model: virtual.model,
+      virtual,
+      stop: () => server.close(),
+    };
   }
   const model = opts.model ?? printerModel(DEFAULT_REAL_PRINTER_MODEL_ID);
   switch (p.kind) {
     case 'tcp':
-      return { kind: p.kind, transport: () => new TcpTransport({ host: p.host, port: p.port }), description: `tcp:${p.host}:${p.port}`, model, stop: nothing };
+      return {
+        kind: p.kind,
+        transport: () => new TcpTransport({ host: p.host, port: p.port }),
+        description: `tcp:${p.host}:${p.port}`,
+        model,
+        stop: nothing,
+      };
     case 'serial':
-      return { kind: p.kind, transport: () => new SerialTransport({ path: p.path, baudRate: p.baudRate }), description: `serial:${p.path}`, model, stop: nothing };
+      return {
+        kind: p.kind,
+        transport: () => new SerialTransport({ path: p.path, baudRate: p.baudRate }),
+        description: `serial:${p.path}`,
+        model,
+        stop: nothing,
+      };
     case 'usb': {
       const ids = { vendorId: parseInt(p.vendorId, 16), productId: parseInt(p.productId, 16) };
-      return { kind: p.kind, transport: () => new UsbPrinterTransport(ids), description: `usb:${hex4(ids.vendorId)}:${hex4(ids.productId)}`, model, stop: nothing };
+      return {
+        kind: p.kind,
+        transport: () => new UsbPrinterTransport(ids),
+        description: `usb:${hex4(ids.vendorId)}:${hex4(ids.productId)}`,
+        model,
+        stop: nothing,
+      };
     }
     default:
       return unreachable(p);
@@ -162,10 +236,16 @@ export async function openPrinterTarget(p: PrinterDeviceConfig, opts: PrinterTar
 }
 
 /** The ESC/POS driver on a printer target (one transport: the driver reopens it itself). */
-export function printerDriver(target: PrinterTarget, options: { pollMs?: number; replyTimeoutMs?: number } = {}): EscPosPrinter {
+export function printerDriver(
+  target: PrinterTarget,
+  options: { pollMs?: number; replyTimeoutMs?: number } = {},
+): EscPosPrinter {
   return new EscPosPrinter({ transport: target.transport(), model: target.model, ...options });
 }
 
 function unreachable(x: never): never {
-  throw new OmniposError('CONFIG_INVALID', `device kind ${JSON.stringify((x as { kind?: unknown }).kind)} is not one this version drives`);
+  throw new OmniposError(
+    'CONFIG_INVALID',
+    `device kind ${JSON.stringify((x as { kind?: unknown }).kind)} is not one this version drives`,
+  );
 }

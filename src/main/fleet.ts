@@ -29,12 +29,15 @@ export interface FleetDeps {
 
 let softwareVersion: string | undefined;
 function software(): string {
-  softwareVersion ??= (JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+  softwareVersion ??= (JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string })
+    .version;
   return softwareVersion;
 }
 
 /** The fleet's MQTT client, when `fleet.mqtt` is configured; it follows the engines' events. */
-export function startFleet(d: FleetDeps): { client: FleetClient; outbox: TelemetryOutbox; stop(): Promise<void> } | undefined {
+export function startFleet(
+  d: FleetDeps,
+): { client: FleetClient; outbox: TelemetryOutbox; stop(): Promise<void> } | undefined {
   const settings = fleetMqttSettings(d.config);
   if (!settings) return undefined;
   const outbox = new TelemetryOutbox(d.db, settings.maxQueued, d.now);
@@ -48,8 +51,18 @@ export function startFleet(d: FleetDeps): { client: FleetClient; outbox: Telemet
     sources: {
       status: () => {
         const h = healthView(d.health);
-        const alarms = (h.alarms as readonly { code: string; severity: string; since?: string }[]).map((a) => ({ code: a.code, severity: a.severity, since: a.since }));
-        return { terminal: settings.terminalId, software: version, environment: d.config.values.environment, ...h, alarms };
+        const alarms = (h.alarms as readonly { code: string; severity: string; since?: string }[]).map((a) => ({
+          code: a.code,
+          severity: a.severity,
+          since: a.since,
+        }));
+        return {
+          terminal: settings.terminalId,
+          software: version,
+          environment: d.config.values.environment,
+          ...h,
+          alarms,
+        };
       },
       today: () => d.operations.day.today(),
       day: (date) => d.operations.day.report(date),

@@ -72,7 +72,10 @@ export class Held {
             Promise.resolve().then(entry.close),
             new Promise<void>((resolve) => {
               timer = setTimeout(() => {
-                this.log.warn({ part: entry.what, waitedMs: CLOSE_STEP_MS }, 'a part did not close in time; closing the others');
+                this.log.warn(
+                  { part: entry.what, waitedMs: CLOSE_STEP_MS },
+                  'a part did not close in time; closing the others',
+                );
                 resolve();
               }, CLOSE_STEP_MS);
             }),
@@ -101,7 +104,17 @@ export function startError(what: string, e: unknown): unknown {
   const why = err.code ? LISTEN_CODES[err.code] : undefined;
   if (why && err.syscall === 'listen') {
     const where = err.port !== undefined ? `${err.address ?? ''}:${err.port}` : (err.address ?? '?');
-    return new OmniposError('START_LISTEN_FAILED', `${what} cannot listen on ${where}: ${why}`, { part: what, address: err.address, port: err.port, errno: err.code }, { cause: e });
+    return new OmniposError(
+      'START_LISTEN_FAILED',
+      `${what} cannot listen on ${where}: ${why}`,
+      { part: what, address: err.address, port: err.port, errno: err.code },
+      { cause: e },
+    );
   }
-  return new OmniposError('START_FAILED', `${what}: ${err.message ?? String(e)}`, { part: what, ...(err.code ? { errno: err.code } : {}) }, { cause: e });
+  return new OmniposError(
+    'START_FAILED',
+    `${what}: ${err.message ?? String(e)}`,
+    { part: what, ...(err.code ? { errno: err.code } : {}) },
+    { cause: e },
+  );
 }

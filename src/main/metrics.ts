@@ -23,7 +23,10 @@ export function startMetrics(d: {
   sandbox: RunningSandbox | undefined;
   journal: Journal;
   events: { subscribe(l: (e: { type: string; id: number; status?: string; kind?: string }) => void): () => void };
-  pinpad: { on(event: 'link', l: (e: { state: string; reason?: unknown }) => void): unknown; off(event: 'link', l: (e: { state: string; reason?: unknown }) => void): unknown };
+  pinpad: {
+    on(event: 'link', l: (e: { state: string; reason?: unknown }) => void): unknown;
+    off(event: 'link', l: (e: { state: string; reason?: unknown }) => void): unknown;
+  };
   sources: MetricsSources;
 }): { metrics: TerminalMetrics; stop(): void } {
   const metrics = new TerminalMetrics(d.sources);
@@ -39,7 +42,7 @@ export function startMetrics(d: {
   const origins = new Set(Object.values(acquirerUrls(d.config, d.sandbox)).map((u) => new URL(u).origin));
   const started = new WeakMap<object, number>();
   const operation = (r: UndiciRequest): string => {
-    const path = typeof r.path === 'string' ? r.path.split('?')[0] ?? '' : '';
+    const path = typeof r.path === 'string' ? (r.path.split('?')[0] ?? '') : '';
     const m = matchRoute(typeof r.method === 'string' ? r.method : 'GET', path);
     return m && 'name' in m ? m.name : 'other';
   };
@@ -48,13 +51,15 @@ export function startMetrics(d: {
     const r = (msg as { request: UndiciRequest }).request;
     if (mine(r)) started.set(r, performance.now());
   };
-  const settle = (outcome: 'answer' | 'error') => (msg: unknown): void => {
-    const r = (msg as { request: UndiciRequest }).request;
-    const t = started.get(r);
-    if (t === undefined) return;
-    started.delete(r);
-    metrics.hostAnswered(operation(r), (performance.now() - t) / 1000, outcome);
-  };
+  const settle =
+    (outcome: 'answer' | 'error') =>
+    (msg: unknown): void => {
+      const r = (msg as { request: UndiciRequest }).request;
+      const t = started.get(r);
+      if (t === undefined) return;
+      started.delete(r);
+      metrics.hostAnswered(operation(r), (performance.now() - t) / 1000, outcome);
+    };
   const onHeaders = settle('answer');
   const onError = settle('error');
   diagnostics.subscribe('undici:request:create', onCreate);

@@ -50,7 +50,15 @@ export function startOperations(d: OperationsDeps): Operations {
   const dispatcher = hook && secret ? new Agent({ keepAliveTimeout: 10_000 }) : undefined;
   const webhook =
     hook && secret && dispatcher
-      ? new WebhookSender({ url: hook.url, secret, timeoutMs: hook.timeoutMs, queue: new WebhookQueue(d.db), wallClock: d.wallClock ?? systemClock, dispatcher, log: log.child({ part: 'alarm-webhook' }) })
+      ? new WebhookSender({
+          url: hook.url,
+          secret,
+          timeoutMs: hook.timeoutMs,
+          queue: new WebhookQueue(d.db),
+          wallClock: d.wallClock ?? systemClock,
+          dispatcher,
+          log: log.child({ part: 'alarm-webhook' }),
+        })
       : undefined;
   const { lastStatus } = d.printing;
   const alarms = new AlarmMonitor({
@@ -58,7 +66,10 @@ export function startOperations(d: OperationsDeps): Operations {
     outbox: d.outbox,
     clock: d.clock,
     log: log.child({ part: 'alarms' }),
-    thresholds: { closeWarningMs: v.alarms.closeWarningMinutes * 60_000, clockOffsetMs: v.alarms.clockOffsetSeconds * 1000 },
+    thresholds: {
+      closeWarningMs: v.alarms.closeWarningMinutes * 60_000,
+      clockOffsetMs: v.alarms.clockOffsetSeconds * 1000,
+    },
     checkMs: v.alarms.checkSeconds * 1000,
     events: d.events,
     printer: lastStatus ? () => lastStatus() : undefined,

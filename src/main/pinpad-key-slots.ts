@@ -19,7 +19,11 @@ export interface PinpadIdentity {
 const slotName = (n: number): string => String(n).padStart(2, '0');
 
 /** The slots worth showing: those holding a key, and the configured one. */
-function pick(slots: Readonly<Record<string, string>> | undefined, configured: number, ksn: Readonly<Record<string, string>> = {}): Record<string, KeySlotView> | null {
+function pick(
+  slots: Readonly<Record<string, string>> | undefined,
+  configured: number,
+  ksn: Readonly<Record<string, string>> = {},
+): Record<string, KeySlotView> | null {
   if (!slots) return null;
   const out: Record<string, KeySlotView> = {};
   const want = slotName(configured);
@@ -78,10 +82,19 @@ export class PinpadKeySlots {
     try {
       const info = await this.pinpad.info();
       this.#identity = { serialNumber: info.serialNumber, contactless: info.contactless };
-      this.#view = { readAt: this.now().toISOString(), error: null, configured: { pin, data }, pin: pick(info.keys.dukptPin, pin, info.dukptPinKsn), data: pick(info.keys.dukptData, data) };
+      this.#view = {
+        readAt: this.now().toISOString(),
+        error: null,
+        configured: { pin, data },
+        pin: pick(info.keys.dukptPin, pin, info.dukptPinKsn),
+        data: pick(info.keys.dukptData, data),
+      };
       this.#done = true;
       this.pinpad.off('link', this.#listener);
-      this.log.info({ pin: this.#view.pin?.[slotName(pin)]?.present, data: this.#view.data?.[slotName(data)]?.present }, 'pinpad key slots read');
+      this.log.info(
+        { pin: this.#view.pin?.[slotName(pin)]?.present, data: this.#view.data?.[slotName(data)]?.present },
+        'pinpad key slots read',
+      );
     } catch (e) {
       this.#view = { ...this.#view, error: (e as Error).message };
       this.log.warn({ err: e }, 'pinpad key slots not read; trying again at the next connection');

@@ -25,7 +25,10 @@ export interface Printing {
 }
 
 /** A document through the driver: `printed` only when the printer proved it, as for receipts. */
-function documentPrinter(driver: EscPosPrinter, model: PrinterModel): (doc: ReceiptDocument) => Promise<'printed' | 'failed' | 'unsure'> {
+function documentPrinter(
+  driver: EscPosPrinter,
+  model: PrinterModel,
+): (doc: ReceiptDocument) => Promise<'printed' | 'failed' | 'unsure'> {
   return async (doc) => {
     const result = await driver.print(encodeDocument(doc, model));
     return result.outcome === 'printed' ? 'printed' : result.outcome === 'not-printed' ? 'failed' : 'unsure';
@@ -45,7 +48,10 @@ export async function receiptPrinter(config: Config, log: Logger): Promise<Print
   const driver = printerDriver(target, target.virtual ? { pollMs: 20 } : {});
   try {
     if (target.virtual) await driver.open();
-    else await driver.open().catch((e: unknown) => log.warn({ err: e, printer: target.description }, 'printer not reachable at start'));
+    else
+      await driver
+        .open()
+        .catch((e: unknown) => log.warn({ err: e, printer: target.description }, 'printer not reachable at start'));
   } catch (e) {
     await target.stop();
     throw e;
@@ -65,7 +71,11 @@ export async function receiptPrinter(config: Config, log: Logger): Promise<Print
 }
 
 /** The virtual printer model of each receipt width, for drawing a receipt as it would print. */
-const MODEL_FOR_COLUMNS: Readonly<Record<ReceiptColumns, string>> = { 32: 'virtual-58', 42: 'epson-tm-t88v', 48: 'virtual-80' };
+const MODEL_FOR_COLUMNS: Readonly<Record<ReceiptColumns, string>> = {
+  32: 'virtual-58',
+  42: 'epson-tm-t88v',
+  48: 'virtual-80',
+};
 
 /**
  * A receipt as a PNG: its ESC/POS bytes (the same encoder the printer gets) fed to a fresh
@@ -73,7 +83,11 @@ const MODEL_FOR_COLUMNS: Readonly<Record<ReceiptColumns, string>> = { 32: 'virtu
  */
 export function receiptPng(doc: ReceiptDocument, columns: ReceiptColumns): Uint8Array {
   const model = findPrinterModel(MODEL_FOR_COLUMNS[columns]);
-  if (!model) throw new OmniposError('CONFIG_INVALID', `printer model ${MODEL_FOR_COLUMNS[columns]} is missing from tables/printers`);
+  if (!model)
+    throw new OmniposError(
+      'CONFIG_INVALID',
+      `printer model ${MODEL_FOR_COLUMNS[columns]} is missing from tables/printers`,
+    );
   const paper = new VirtualPrinter({ model });
   paper.write(encodeDocument(doc, model));
   return paper.png(paper.lastReceipt ?? paper.uncut);

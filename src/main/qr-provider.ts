@@ -18,13 +18,23 @@ export interface QrProvider {
  * e-commerce QR sales in the journal (marked `provider: ecommerce`) are always routed to that API,
  * so sales made before a configuration change are still settled where they live.
  */
-export function qrProvider(config: Config, acquirer: Acquirer, db: Db, journal: Journal, card: AcquirerDeliveryPort): QrProvider {
+export function qrProvider(
+  config: Config,
+  acquirer: Acquirer,
+  db: Db,
+  journal: Journal,
+  card: AcquirerDeliveryPort,
+): QrProvider {
   // Outside the sandbox the host pays only codes it registered: the e-commerce QR sale, unless the
   // configuration says explicitly that this acquirer registers the terminal's own codes.
   const wanted = config.values.qr.provider ?? (config.values.environment === 'sandbox' ? 'terminal' : 'ecommerce');
   if (!acquirer.ecommerce) {
     if (wanted === 'ecommerce') {
-      throw new OmniposError('CONFIG_INVALID', 'qr.provider: ecommerce needs the e-commerce credentials (acquirer.merchantId and acquirer.merchantKeyFile)', { path: 'qr.provider' });
+      throw new OmniposError(
+        'CONFIG_INVALID',
+        'qr.provider: ecommerce needs the e-commerce credentials (acquirer.merchantId and acquirer.merchantKeyFile)',
+        { path: 'qr.provider' },
+      );
     }
     return { codes: undefined, delivery: card };
   }
@@ -41,6 +51,9 @@ export function qrProvider(config: Config, acquirer: Acquirer, db: Db, journal: 
   });
   return {
     codes: wanted === 'ecommerce' ? adapter : undefined,
-    delivery: routeQrDelivery(card, adapter, { order: (id) => ecommerceRow(id) !== undefined, payment: (id) => byPayment.get(id) !== undefined }),
+    delivery: routeQrDelivery(card, adapter, {
+      order: (id) => ecommerceRow(id) !== undefined,
+      payment: (id) => byPayment.get(id) !== undefined,
+    }),
   };
 }

@@ -25,7 +25,9 @@ export function saleIdentity(
       return pinpad()?.serialNumber || UNREAD_SERIAL;
     },
     get physicalCharacteristics() {
-      return pinpad()?.contactless === false ? 'PinPadWithChipReaderWithoutSamModule' : 'PinPadWithChipReaderWithoutSamAndContactless';
+      return pinpad()?.contactless === false
+        ? 'PinPadWithChipReaderWithoutSamModule'
+        : 'PinPadWithChipReaderWithoutSamAndContactless';
     },
   };
 }

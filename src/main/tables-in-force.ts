@@ -2,7 +2,15 @@ import type { Acquirer } from '../acquirer/index.js';
 import type { Config } from '../config/index.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log/index.js';
-import { InitializationStore, TableSet, assertOperational, initializationDue, initialize, isNewerVersion, parseInitialization } from '../initialization/index.js';
+import {
+  InitializationStore,
+  TableSet,
+  assertOperational,
+  initializationDue,
+  initialize,
+  isNewerVersion,
+  parseInitialization,
+} from '../initialization/index.js';
 import type { Db } from '../store/index.js';
 
 /**
@@ -32,7 +40,15 @@ export class TablesInForce {
     this.#log = log.child({ component: 'initialization' });
     const everyHours = config.values.initialization.everyHours;
     this.#timer = setInterval(() => {
-      if (initializationDue({ newerVersionSeen: false, lastSwitchedAt: this.store.switchedAt(), now: clock.now(), everyHours })) this.renew('scheduled');
+      if (
+        initializationDue({
+          newerVersionSeen: false,
+          lastSwitchedAt: this.store.switchedAt(),
+          now: clock.now(),
+          everyHours,
+        })
+      )
+        this.renew('scheduled');
     }, 3_600_000);
     this.#timer.unref();
   }

@@ -48,7 +48,10 @@ export function readSupervisorHash(file: string, log?: Logger): string | undefin
     throw e;
   }
   if (isSupervisorHash(text)) return text;
-  log?.error({ file }, 'the supervisor password file does not hold a scrypt hash; it is ignored (set it with `omnipos supervisor password`)');
+  log?.error(
+    { file },
+    'the supervisor password file does not hold a scrypt hash; it is ignored (set it with `omnipos supervisor password`)',
+  );
   return undefined;
 }
 
@@ -91,7 +94,10 @@ export function walletCancellations(omni: Acquirer['omni']): WalletCancellationP
       const voids = (sale.Payment as { Voids?: unknown }).Voids;
       if (!Array.isArray(voids)) return undefined;
       const hit = (voids as { MerchantVoidId?: unknown; VoidId?: unknown; CancellationStatus?: unknown }[]).find(
-        (v) => String(v.MerchantVoidId) === merchantVoidId && typeof v.VoidId === 'string' && (v.CancellationStatus === 1 || v.CancellationStatus === 3),
+        (v) =>
+          String(v.MerchantVoidId) === merchantVoidId &&
+          typeof v.VoidId === 'string' &&
+          (v.CancellationStatus === 1 || v.CancellationStatus === 3),
       );
       return hit ? { voidId: hit.VoidId as string } : undefined;
     },
@@ -110,7 +116,12 @@ export interface Voids {
 export function buildVoids(d: VoidsDeps): Voids {
   const values = d.config.values;
   const { token, file } = ensureSupervisorToken(values.stateDir);
-  if (token === d.apiToken) throw new OmniposError('CONFIG_INVALID', `${file}: the supervisor token must differ from the cash register's api-token`, { file });
+  if (token === d.apiToken)
+    throw new OmniposError(
+      'CONFIG_INVALID',
+      `${file}: the supervisor token must differ from the cash register's api-token`,
+      { file },
+    );
   const passwordFile = supervisorPasswordFile(d.config);
   const gate = new SupervisorGate({ token, passwordHash: () => readSupervisorHash(passwordFile, d.log) });
   const delivery = new OmniVoidAdapter(d.acquirer.omni);
@@ -135,6 +146,15 @@ export function buildVoids(d: VoidsDeps): Voids {
     pollMs: values.qr.pollMs,
     ...(d.display ? { display: d.display } : {}),
   };
-  const engine = new VoidEngine({ ...d, card, host: delivery, supervisor: gate, tables: d.tables, assertPinpadFree, wallet, ...(d.onEvent ? { onEvent: d.onEvent } : {}) });
+  const engine = new VoidEngine({
+    ...d,
+    card,
+    host: delivery,
+    supervisor: gate,
+    tables: d.tables,
+    assertPinpadFree,
+    wallet,
+    ...(d.onEvent ? { onEvent: d.onEvent } : {}),
+  });
   return { engine, delivery, gate, supervisorTokenFile: file };
 }

@@ -9,7 +9,13 @@ export { isAns, toAns } from './ans.js';
 export { encodeMpm, isTemplateId, mpmChild, parseMpm, qrError, type MpmInput, type MpmObject } from './mpm.js';
 export { interpretPix, looksLikePix, parsePix, PIX_GUI, type PixCode } from './pix.js';
 export { buildPix, type PixInput } from './pix-build.js';
-export { isUnreservedTemplateId, pixCompositionOf, pixRecurrenceOf, type PixComposition, type PixRecurrence } from './pix-recurrence.js';
+export {
+  isUnreservedTemplateId,
+  pixCompositionOf,
+  pixRecurrenceOf,
+  type PixComposition,
+  type PixRecurrence,
+} from './pix-recurrence.js';
 export { buildPadraoq, completeFields, normalizeAmount } from './padraoq/build.js';
 export { interpretPadraoq, parsePadraoq, recogniseModel } from './padraoq/parse.js';
 export { validateLayout } from './padraoq/validate.js';

@@ -42,10 +42,14 @@ function parseLevel(text: string, start: number, end: number, prefix: string, te
     if (!isTwoDigits(text, i)) throw qrError(where, `expected a two-digit id at offset ${i}`, { offset: i });
     const id = text.slice(i, i + 2);
     const name = prefix + id;
-    if (!isTwoDigits(text, i + 2)) throw qrError(name, `expected a two-digit length at offset ${i + 2}`, { offset: i + 2 });
+    if (!isTwoDigits(text, i + 2))
+      throw qrError(name, `expected a two-digit length at offset ${i + 2}`, { offset: i + 2 });
     const len = (text.charCodeAt(i + 2) - 48) * 10 + (text.charCodeAt(i + 3) - 48);
     if (i + 4 + len > end) {
-      throw qrError(name, `length ${len} runs past the end (${end - i - 4} characters left)`, { offset: i, length: len });
+      throw qrError(name, `length ${len} runs past the end (${end - i - 4} characters left)`, {
+        offset: i,
+        length: len,
+      });
     }
     if (seen.has(id)) throw qrError(name, 'appears twice', { offset: i });
     seen.add(id);
@@ -70,14 +74,16 @@ export function parseMpm(text: string, options: { checkCrc?: boolean } = {}): Mp
   if (typeof text !== 'string') throw qrError('payload', 'expected a string');
   const objects = parseLevel(text, 0, text.length, '', true);
   if (objects.length === 0) throw qrError('00', 'missing: the payload is empty');
-  if (objects[0]!.id !== '00') throw qrError('00', 'the payload format indicator must come first', { found: objects[0]!.id });
+  if (objects[0]!.id !== '00')
+    throw qrError('00', 'the payload format indicator must come first', { found: objects[0]!.id });
   const last = objects[objects.length - 1]!;
   if (last.id !== '63') throw qrError('63', 'missing: the CRC must be the last data object');
   if (last.value.length !== 4) throw qrError('63', `expected 4 characters, found ${last.value.length}`);
   if (options.checkCrc !== false) {
     const expected = crc16Hex(text.slice(0, text.length - 4));
     const found = last.value.toUpperCase();
-    if (expected !== found) throw qrError('63', `CRC mismatch: expected ${expected}, found ${last.value}`, { expected, found: last.value });
+    if (expected !== found)
+      throw qrError('63', `CRC mismatch: expected ${expected}, found ${last.value}`, { expected, found: last.value });
   }
   return objects;
 }
@@ -88,7 +94,8 @@ function encodeLevel(objects: readonly MpmInput[], prefix: string): string {
     const name = prefix + o.id;
     if (!/^\d\d$/.test(o.id)) throw qrError(name, 'expected a two-digit id');
     const value = o.children ? encodeLevel(o.children, `${name}.`) : (o.value ?? '');
-    if (value.length > 99) throw qrError(name, `value of ${value.length} characters exceeds 99`, { length: value.length });
+    if (value.length > 99)
+      throw qrError(name, `value of ${value.length} characters exceeds 99`, { length: value.length });
     s += o.id + (value.length < 10 ? '0' : '') + String(value.length) + value;
   }
   return s;

@@ -36,8 +36,10 @@ export interface PixInput {
  */
 export function buildPix(input: PixInput): string {
   const templateId = input.recurrenceTemplateId ?? '80';
-  if (!isUnreservedTemplateId(templateId)) throw qrError(templateId, 'the recurrence template id must be 80 to 99', { templateId });
-  if (input.recurrenceUrl === '') throw qrError(`${templateId}.25`, 'missing (the recurrence location of Pix Automático)');
+  if (!isUnreservedTemplateId(templateId))
+    throw qrError(templateId, 'the recurrence template id must be 80 to 99', { templateId });
+  if (input.recurrenceUrl === '')
+    throw qrError(`${templateId}.25`, 'missing (the recurrence location of Pix Automático)');
   const recurrence = input.recurrenceUrl !== undefined ? { templateId, url: input.recurrenceUrl } : undefined;
   pixCompositionOf(input.key, input.url, recurrence);
   const objects: MpmInput[] = [{ id: '00', value: '01' }];
@@ -55,6 +57,13 @@ export function buildPix(input: PixInput): string {
   );
   if (input.postalCode !== undefined) objects.push({ id: '61', value: input.postalCode });
   objects.push({ id: '62', children: [{ id: '05', value: input.txid ?? '***' }] });
-  if (recurrence) objects.push({ id: templateId, children: [{ id: '00', value: PIX_GUI }, { id: '25', value: recurrence.url }] });
+  if (recurrence)
+    objects.push({
+      id: templateId,
+      children: [
+        { id: '00', value: PIX_GUI },
+        { id: '25', value: recurrence.url },
+      ],
+    });
   return encodeMpm(objects);
 }

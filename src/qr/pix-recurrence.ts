@@ -34,9 +34,13 @@ export function pixRecurrenceOf(objects: readonly MpmObject[]): PixRecurrence | 
     if (!isUnreservedTemplateId(o.id) || !o.children) continue;
     const gui = mpmChild(o.children, '00');
     if (!gui || gui.value.toLowerCase() !== PIX_GUI) continue;
-    if (found) throw qrError(o.id, `a second Pix recurrence template (the first is ${found.templateId})`, { first: found.templateId });
+    if (found)
+      throw qrError(o.id, `a second Pix recurrence template (the first is ${found.templateId})`, {
+        first: found.templateId,
+      });
     const url = mpmChild(o.children, '25')?.value;
-    if (url === undefined || url === '') throw qrError(`${o.id}.25`, 'missing (the recurrence location of Pix Automático)');
+    if (url === undefined || url === '')
+      throw qrError(`${o.id}.25`, 'missing (the recurrence location of Pix Automático)');
     found = { templateId: o.id, url };
   }
   return found;
@@ -51,12 +55,23 @@ export type PixComposition = 'static' | 'dynamic' | 'recurrence' | 'static+recur
  * lives behind the location), and a static code has no location. Neither of them is valid only beside a
  * recurrence (the "QR Code composto" carrying only the recurrence's parameters).
  */
-export function pixCompositionOf(key: string | undefined, url: string | undefined, recurrence: PixRecurrence | undefined): PixComposition {
+export function pixCompositionOf(
+  key: string | undefined,
+  url: string | undefined,
+  recurrence: PixRecurrence | undefined,
+): PixComposition {
   if (key !== undefined && url !== undefined) {
-    throw qrError('26', 'a Pix key (26.01) and a payment location (26.25) together: a dynamic code carries only 26.00 and 26.25');
+    throw qrError(
+      '26',
+      'a Pix key (26.01) and a payment location (26.25) together: a dynamic code carries only 26.00 and 26.25',
+    );
   }
   if (key === undefined && url === undefined) {
-    if (!recurrence) throw qrError('26', 'expected a Pix key (26.01), a location URL (26.25) or a Pix Automático recurrence template (80)');
+    if (!recurrence)
+      throw qrError(
+        '26',
+        'expected a Pix key (26.01), a location URL (26.25) or a Pix Automático recurrence template (80)',
+      );
     return 'recurrence';
   }
   const payment = url !== undefined ? 'dynamic' : 'static';

@@ -1,5 +1,11 @@
 import { mpmChild, parseMpm, qrError, type MpmObject } from './mpm.js';
-import { PIX_GUI, pixCompositionOf, pixRecurrenceOf, type PixComposition, type PixRecurrence } from './pix-recurrence.js';
+import {
+  PIX_GUI,
+  pixCompositionOf,
+  pixRecurrenceOf,
+  type PixComposition,
+  type PixRecurrence,
+} from './pix-recurrence.js';
 
 export { PIX_GUI } from './pix-recurrence.js';
 
@@ -59,13 +65,15 @@ export function interpretPix(objects: readonly MpmObject[]): PixCode {
   const mai = mpmChild(objects, '26');
   if (!mai?.children) throw qrError('26', 'missing (merchant account information)');
   const gui = mpmChild(mai.children, '00');
-  if (!gui || gui.value.toLowerCase() !== PIX_GUI) throw qrError('26.00', `expected "${PIX_GUI}"`, { found: gui?.value });
+  if (!gui || gui.value.toLowerCase() !== PIX_GUI)
+    throw qrError('26.00', `expected "${PIX_GUI}"`, { found: gui?.value });
   const key = mpmChild(mai.children, '01')?.value;
   const url = mpmChild(mai.children, '25')?.value;
   const recurrence = pixRecurrenceOf(objects);
   const composition = pixCompositionOf(key, url, recurrence);
   const amount = mpmChild(objects, '54')?.value;
-  if (amount !== undefined && !/^\d+(\.\d{1,2})?$/.test(amount)) throw qrError('54', 'expected a decimal amount', { found: amount });
+  if (amount !== undefined && !/^\d+(\.\d{1,2})?$/.test(amount))
+    throw qrError('54', 'expected a decimal amount', { found: amount });
   const info = mpmChild(mai.children, '02')?.value;
   const poi = mpmChild(objects, '01')?.value;
   const postal = mpmChild(objects, '61')?.value;

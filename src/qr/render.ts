@@ -30,7 +30,11 @@ export function qrModules(text: string, ecc: QrEcc = 'M'): QrModules {
     throw new OmniposError('QR_INVALID', `qr render: ${(e as Error).message}`, { length: text.length });
   }
   const m = code.modules;
-  return { size: m.size, version: code.version, dark: (x, y) => x >= 0 && y >= 0 && x < m.size && y < m.size && m.data[y * m.size + x] === 1 };
+  return {
+    size: m.size,
+    version: code.version,
+    dark: (x, y) => x >= 0 && y >= 0 && x < m.size && y < m.size && m.data[y * m.size + x] === 1,
+  };
 }
 
 export interface QrRenderOptions {
@@ -68,7 +72,8 @@ export function renderQrSvg(text: string, opts: QrRenderOptions & { scale?: numb
   const n = m.size + 2 * margin;
   const px = n * (opts.scale ?? 4);
   let d = '';
-  for (let y = 0; y < m.size; y++) for (let x = 0; x < m.size; x++) if (m.dark(x, y)) d += `M${x + margin} ${y + margin}h1v1h-1z`;
+  for (let y = 0; y < m.size; y++)
+    for (let x = 0; x < m.size; x++) if (m.dark(x, y)) d += `M${x + margin} ${y + margin}h1v1h-1z`;
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${n} ${n}" width="${px}" height="${px}" shape-rendering="crispEdges"><rect width="${n}" height="${n}" fill="#fff"/><path fill="#000" d="${d}"/></svg>`;
 }
 
@@ -81,19 +86,24 @@ export interface QrBitmap {
 }
 
 /** The code as a one-bit bitmap, `scale` dots a module, shrunk to fit `maxWidth` dots when given. */
-export function renderQrBitmap(text: string, opts: QrRenderOptions & { scale?: number; maxWidth?: number } = {}): QrBitmap {
+export function renderQrBitmap(
+  text: string,
+  opts: QrRenderOptions & { scale?: number; maxWidth?: number } = {},
+): QrBitmap {
   const m = qrModules(text, opts.ecc);
   const margin = opts.margin ?? 4;
   const n = m.size + 2 * margin;
   let scale = opts.scale ?? 4;
   if (opts.maxWidth !== undefined) scale = Math.min(scale, Math.floor(opts.maxWidth / n));
-  if (!Number.isInteger(scale) || scale < 1) throw new OmniposError('QR_INVALID', `qr render: ${n} modules do not fit ${opts.maxWidth} dots`, { modules: n });
+  if (!Number.isInteger(scale) || scale < 1)
+    throw new OmniposError('QR_INVALID', `qr render: ${n} modules do not fit ${opts.maxWidth} dots`, { modules: n });
   const width = n * scale;
   const bytesPerRow = Math.ceil(width / 8);
   const data = new Uint8Array(bytesPerRow * width);
   for (let y = 0; y < width; y++) {
     for (let x = 0; x < width; x++) {
-      if (m.dark(Math.floor(x / scale) - margin, Math.floor(y / scale) - margin)) data[y * bytesPerRow + (x >> 3)]! |= 0x80 >> (x & 7);
+      if (m.dark(Math.floor(x / scale) - margin, Math.floor(y / scale) - margin))
+        data[y * bytesPerRow + (x >> 3)]! |= 0x80 >> (x & 7);
     }
   }
   return { width, height: width, bytesPerRow, data };

@@ -4,7 +4,14 @@ import { OmniposError } from '../core/errors/index.js';
 import { formatBRL, type Cents } from '../core/money.js';
 import { maskPan, maskPansIn } from './mask.js';
 import { labelValue, wrap } from './text-layout.js';
-import { RECEIPT_COLUMNS, type ReceiptColumns, type ReceiptCopy, type ReceiptDocument, type ReceiptOp, type ReceiptSource } from './types.js';
+import {
+  RECEIPT_COLUMNS,
+  type ReceiptColumns,
+  type ReceiptCopy,
+  type ReceiptDocument,
+  type ReceiptOp,
+  type ReceiptSource,
+} from './types.js';
 
 /** Printed on every receipt and screen outside production (docs/configuration.md, "Environments"). */
 export const TEST_ENVIRONMENT_BANNER = 'AMBIENTE DE TESTE — SEM VALOR';
@@ -29,8 +36,23 @@ const Source = z.object({
 
 /** The host's `ReceiptInformation` fields this layout places itself; any other row is printed as `Label: Content`. */
 const PLACED = new Set([
-  'MERCHANT_NAME', 'MERCHANT_ADDRESS', 'MERCHANT_CITY', 'MERCHANT_STATE', 'MERCHANT_CODE', 'TERMINAL', 'NSU', 'DATE', 'HOUR',
-  'CARD_NUMBER', 'TRANSACTION_TYPE', 'AUTHORIZATION_CODE', 'TRANSACTION_MODE', 'INPUT_METHOD', 'CPF_CNPJ', 'VALUE', 'SOFT_DESCRIPTOR',
+  'MERCHANT_NAME',
+  'MERCHANT_ADDRESS',
+  'MERCHANT_CITY',
+  'MERCHANT_STATE',
+  'MERCHANT_CODE',
+  'TERMINAL',
+  'NSU',
+  'DATE',
+  'HOUR',
+  'CARD_NUMBER',
+  'TRANSACTION_TYPE',
+  'AUTHORIZATION_CODE',
+  'TRANSACTION_MODE',
+  'INPUT_METHOD',
+  'CPF_CNPJ',
+  'VALUE',
+  'SOFT_DESCRIPTOR',
 ]);
 
 /** INPUT_METHOD letters as the sandbox (and the manual's answers) send them. */
@@ -63,7 +85,12 @@ export function validateReceiptSource(source: unknown): ReceiptSource {
 const TITLES: Readonly<Record<PaymentMethod, (s: ReceiptSource) => string>> = {
   pix: (s) => (s.kind === 'void' ? 'DEVOLUÇÃO PIX' : 'PAGAMENTO PIX'),
   'wallet-qr': (s) => (s.kind === 'void' ? 'CANCELAMENTO QR CODE' : 'PAGAMENTO POR QR CODE'),
-  credit: (s) => (s.kind === 'void' ? 'CANCELAMENTO DE CRÉDITO' : s.installments === 1 ? 'CRÉDITO À VISTA' : `CRÉDITO PARCELADO ${s.interest === 'ByIssuer' ? 'EMISSOR' : 'LOJA'}`),
+  credit: (s) =>
+    s.kind === 'void'
+      ? 'CANCELAMENTO DE CRÉDITO'
+      : s.installments === 1
+        ? 'CRÉDITO À VISTA'
+        : `CRÉDITO PARCELADO ${s.interest === 'ByIssuer' ? 'EMISSOR' : 'LOJA'}`,
   debit: (s) => (s.kind === 'void' ? 'CANCELAMENTO DE DÉBITO' : 'DÉBITO À VISTA'),
   voucher: (s) => (s.kind === 'void' ? 'CANCELAMENTO DE VOUCHER' : 'VOUCHER'),
 };
@@ -79,7 +106,11 @@ function installmentLines(amount: Cents, n: number, byIssuer: boolean, width: nu
   const base = Math.floor(amount / n);
   const first = amount - base * (n - 1);
   if (first === base) return labelValue('PARCELAS', `${n} x ${formatBRL(base)}`, width);
-  return [...labelValue('PARCELAS', `${n}x`, width), ...labelValue('1ª PARCELA', formatBRL(first), width), ...labelValue(`DEMAIS ${n - 1}`, formatBRL(base), width)];
+  return [
+    ...labelValue('PARCELAS', `${n}x`, width),
+    ...labelValue('1ª PARCELA', formatBRL(first), width),
+    ...labelValue(`DEMAIS ${n - 1}`, formatBRL(base), width),
+  ];
 }
 
 /**
@@ -90,7 +121,8 @@ function installmentLines(amount: Cents, n: number, byIssuer: boolean, width: nu
 export function receiptDocument(input: ReceiptSource, copy: ReceiptCopy, columns: ReceiptColumns): ReceiptDocument {
   const s = validateReceiptSource(input);
   if (!RECEIPT_COLUMNS.includes(columns)) invalid('columns', `expected 32, 42 or 48, got ${String(columns)}`);
-  const field = (name: string): string | undefined => s.receiptInformation.find((r) => r.Field === name)?.Content.trim() || undefined;
+  const field = (name: string): string | undefined =>
+    s.receiptInformation.find((r) => r.Field === name)?.Content.trim() || undefined;
   const ops: ReceiptOp[] = [];
   const text = (t: string, o: Omit<Extract<ReceiptOp, { op: 'text' }>, 'op' | 'text'> = {}): void => {
     for (const l of wrap(t, columns)) ops.push({ op: 'text', text: l, ...o });
@@ -113,7 +145,8 @@ export function receiptDocument(input: ReceiptSource, copy: ReceiptCopy, columns
   const doc = field('CPF_CNPJ');
   if (doc) text(`${doc.replace(/\D/g, '').length === 11 ? 'CPF' : 'CNPJ'}: ${doc}`, { align: 'center' });
   rule();
-  for (const m of s.printMessages ?? []) if (TOP.test(m.Position.trim())) text(maskPansIn(m.Message), { align: 'center' });
+  for (const m of s.printMessages ?? [])
+    if (TOP.test(m.Position.trim())) text(maskPansIn(m.Message), { align: 'center' });
   text(copy === 'customer' ? 'VIA CLIENTE' : 'VIA ESTABELECIMENTO', { align: 'center', bold: true });
   if (s.reprint) text(REPRINT_MARK, { align: 'center', bold: true });
   text(title(s), { align: 'center', bold: true });
@@ -129,7 +162,9 @@ export function receiptDocument(input: ReceiptSource, copy: ReceiptCopy, columns
   const time = field('HOUR') ?? s.at?.time;
   if (date || time) lines(labelValue(date ? `DATA ${date}` : '', time ? `HORA ${time}` : '', columns));
   const input2 = field('INPUT_METHOD');
-  const mode = [input2 ? (INPUT_METHOD[input2] ?? input2) : undefined, field('TRANSACTION_MODE')].filter(Boolean).join(' / ');
+  const mode = [input2 ? (INPUT_METHOD[input2] ?? input2) : undefined, field('TRANSACTION_MODE')]
+    .filter(Boolean)
+    .join(' / ');
   lv('MODO', mode || undefined);
   lv(s.kind === 'void' ? 'CANCELAMENTO' : 'PEDIDO', s.merchantOrderId);
   if (s.kind === 'void' && s.original) {
@@ -138,7 +173,8 @@ export function receiptDocument(input: ReceiptSource, copy: ReceiptCopy, columns
     lv('NSU ORIG.', s.original.nsu);
     lv('AUT. ORIG.', s.original.authorizationCode);
   }
-  for (const r of s.receiptInformation) if (!PLACED.has(r.Field) && r.Content.trim()) lv(r.Label.trim() || r.Field, maskPansIn(r.Content.trim()));
+  for (const r of s.receiptInformation)
+    if (!PLACED.has(r.Field) && r.Content.trim()) lv(r.Label.trim() || r.Field, maskPansIn(r.Content.trim()));
   rule();
   lv(s.kind === 'void' ? 'VALOR CANCELADO' : 'VALOR', formatBRL(s.amount), { bold: true });
   lines(installmentLines(s.amount, s.installments, s.interest === 'ByIssuer', columns));
@@ -149,7 +185,8 @@ export function receiptDocument(input: ReceiptSource, copy: ReceiptCopy, columns
     text('_'.repeat(columns - 4), { align: 'center' });
     text('ASSINATURA DO CLIENTE', { align: 'center' });
   }
-  for (const m of s.printMessages ?? []) if (!TOP.test(m.Position.trim())) text(maskPansIn(m.Message), { align: 'center' });
+  for (const m of s.printMessages ?? [])
+    if (!TOP.test(m.Position.trim())) text(maskPansIn(m.Message), { align: 'center' });
   if (s.digitalCopy) {
     ops.push({ op: 'qr', data: s.digitalCopy, size: columns === 32 ? 3 : 4 });
     text('COMPROVANTE DIGITAL', { align: 'center' });

@@ -26,18 +26,34 @@ export interface DigitalCopyOptions {
  * a backstop). When it is longer than `DIGITAL_COPY_MAX_BYTES`, the compact form: merchant, date,
  * amount, brand or product, masked card, authorization code, NSU and status, one per line.
  */
-export function digitalCopyText(source: ReceiptSource, options: DigitalCopyOptions = {}): { text: string; form: 'full' | 'compact' } {
+export function digitalCopyText(
+  source: ReceiptSource,
+  options: DigitalCopyOptions = {},
+): { text: string; form: 'full' | 'compact' } {
   const lines = receiptLines(receiptDocument(source, 'customer', 32), 32).map((l) => l.trimEnd());
-  const full = maskPansIn(lines.join('\n').replace(/\n{3,}/g, '\n\n').trim());
-  if (Buffer.byteLength(full, 'utf8') <= (options.maxBytes ?? DIGITAL_COPY_MAX_BYTES)) return { text: full, form: 'full' };
+  const full = maskPansIn(
+    lines
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim(),
+  );
+  if (Buffer.byteLength(full, 'utf8') <= (options.maxBytes ?? DIGITAL_COPY_MAX_BYTES))
+    return { text: full, form: 'full' };
   return { text: compactCopy(source, options.status), form: 'compact' };
 }
 
 /** The product line of the compact copy when the host named no brand, per payment method. */
-const COMPACT_PRODUCT: Readonly<Record<PaymentMethod, string>> = { credit: 'CREDITO', debit: 'DEBITO', voucher: 'VOUCHER', 'wallet-qr': 'CARTEIRA DIGITAL', pix: 'PIX' };
+const COMPACT_PRODUCT: Readonly<Record<PaymentMethod, string>> = {
+  credit: 'CREDITO',
+  debit: 'DEBITO',
+  voucher: 'VOUCHER',
+  'wallet-qr': 'CARTEIRA DIGITAL',
+  pix: 'PIX',
+};
 
 function compactCopy(s: ReceiptSource, status = 'APROVADA'): string {
-  const field = (name: string): string | undefined => s.receiptInformation.find((r) => r.Field === name)?.Content.trim() || undefined;
+  const field = (name: string): string | undefined =>
+    s.receiptInformation.find((r) => r.Field === name)?.Content.trim() || undefined;
   const pan = field('CARD_NUMBER') ?? s.maskedPan;
   const date = [field('DATE') ?? s.at?.date, field('HOUR') ?? s.at?.time].filter(Boolean).join(' ');
   const product = s.brand ?? COMPACT_PRODUCT[s.paymentType];

@@ -25,11 +25,18 @@ export interface ReceiptFacts {
   /** As the pinpad gave it; printed as first 6 and last 4 at most. */
   maskedPan?: string;
   cvm?: 'pin' | 'signature' | 'none';
-  hostReceipt?: { fields: { field: string; label: string; content: string }[]; messages: { position: string; message: string }[] };
+  hostReceipt?: {
+    fields: { field: string; label: string; content: string }[];
+    messages: { position: string; message: string }[];
+  };
 }
 
 /** The receipt source of a payment's facts; `reprint` marks the paper "SEGUNDA VIA". */
-export function receiptSourceOf(f: ReceiptFacts, environment: Environment, options: { reprint?: boolean } = {}): ReceiptSource {
+export function receiptSourceOf(
+  f: ReceiptFacts,
+  environment: Environment,
+  options: { reprint?: boolean } = {},
+): ReceiptSource {
   return {
     kind: f.kind ?? 'sale',
     ...(f.original ? { original: f.original } : {}),
@@ -38,7 +45,11 @@ export function receiptSourceOf(f: ReceiptFacts, environment: Environment, optio
     amount: f.amount,
     installments: f.installments,
     ...(f.interest ? { interest: f.interest } : {}),
-    receiptInformation: (f.hostReceipt?.fields ?? []).map((r) => ({ Field: r.field, Label: r.label, Content: r.content })),
+    receiptInformation: (f.hostReceipt?.fields ?? []).map((r) => ({
+      Field: r.field,
+      Label: r.label,
+      Content: r.content,
+    })),
     printMessages: (f.hostReceipt?.messages ?? []).map((m) => ({ Position: m.position, Message: m.message })),
     merchantOrderId: f.merchantOrderId,
     ...(f.authorizationCode ? { authorizationCode: f.authorizationCode } : {}),
@@ -50,6 +61,13 @@ export function receiptSourceOf(f: ReceiptFacts, environment: Environment, optio
 }
 
 /** A payment's receipt as a document: which copy, how wide, first print or reprint. */
-export function paymentReceipt(f: ReceiptFacts, o: { environment: Environment; copy?: ReceiptCopy; columns: ReceiptColumns; reprint?: boolean }): ReceiptDocument {
-  return receiptDocument(receiptSourceOf(f, o.environment, { reprint: o.reprint ?? false }), o.copy ?? 'customer', o.columns);
+export function paymentReceipt(
+  f: ReceiptFacts,
+  o: { environment: Environment; copy?: ReceiptCopy; columns: ReceiptColumns; reprint?: boolean },
+): ReceiptDocument {
+  return receiptDocument(
+    receiptSourceOf(f, o.environment, { reprint: o.reprint ?? false }),
+    o.copy ?? 'customer',
+    o.columns,
+  );
 }

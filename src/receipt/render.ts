@@ -32,7 +32,10 @@ export function receiptHtml(doc: ReceiptDocument, columns: ReceiptColumns, qrSvg
       const line = escapeHtml(place(op.text, columns, op.align ?? 'left', op.width ?? 1));
       rows.push(op.bold ? `<b>${line}</b>` : line);
     } else if (op.op === 'feed') for (let i = 0; i < op.lines; i++) rows.push('');
-    else if (op.op === 'qr') rows.push(qrSvg ? `<span class="qr">${qrSvg(op.data)}</span>` : escapeHtml(place('[QR Code]', columns, 'center')));
+    else if (op.op === 'qr')
+      rows.push(
+        qrSvg ? `<span class="qr">${qrSvg(op.data)}</span>` : escapeHtml(place('[QR Code]', columns, 'center')),
+      );
   }
   return `<pre class="omnipos-receipt" style="font-family:monospace;width:${columns}ch">${rows.join('\n')}</pre>`;
 }

@@ -61,7 +61,15 @@ export type Align = 'left' | 'center' | 'right';
  * `encodeDocument(receiptDocument(...), model)` gives the bytes.
  */
 export type ReceiptOp =
-  | { readonly op: 'text'; readonly text: string; readonly align?: Align; readonly bold?: boolean; readonly underline?: boolean; readonly width?: 1 | 2; readonly height?: 1 | 2 }
+  | {
+      readonly op: 'text';
+      readonly text: string;
+      readonly align?: Align;
+      readonly bold?: boolean;
+      readonly underline?: boolean;
+      readonly width?: 1 | 2;
+      readonly height?: 1 | 2;
+    }
   | { readonly op: 'feed'; readonly lines: number }
   | { readonly op: 'qr'; readonly data: string; readonly size?: number; readonly ecc?: 'L' | 'M' | 'Q' | 'H' }
   | { readonly op: 'cut'; readonly kind?: 'partial' | 'full' };

@@ -25,10 +25,14 @@ function envName(key: string): string {
 
 /** Each configuration key with the address of its listener: `{ authUrl, requestUrl, … }`. */
 export function sandboxSettings(running: { urls: Readonly<Record<SandboxBase, string>> }): Record<AddressKey, string> {
-  return Object.fromEntries((Object.entries(CONFIG_KEY_OF_BASE) as [SandboxBase, AddressKey][]).map(([b, k]) => [k, running.urls[b]])) as Record<AddressKey, string>;
+  return Object.fromEntries(
+    (Object.entries(CONFIG_KEY_OF_BASE) as [SandboxBase, AddressKey][]).map(([b, k]) => [k, running.urls[b]]),
+  ) as Record<AddressKey, string>;
 }
 
 /** The same as `OMNIPOS_ACQUIRER__*_URL` variables, for a CLI or a daemon started in a test. */
 export function sandboxEnv(running: { urls: Readonly<Record<SandboxBase, string>> }): Record<string, string> {
-  return Object.fromEntries(Object.entries(sandboxSettings(running)).map(([k, u]) => [`OMNIPOS_ACQUIRER__${envName(k)}`, u]));
+  return Object.fromEntries(
+    Object.entries(sandboxSettings(running)).map(([k, u]) => [`OMNIPOS_ACQUIRER__${envName(k)}`, u]),
+  );
 }

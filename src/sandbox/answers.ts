@@ -8,11 +8,17 @@ export const INITIALIZATION_VERSION = 1763769600001;
 export function nextNsu(ctx: SandboxContext): string {
   const row = ctx.db.prepare(`SELECT value FROM meta WHERE key = 'nsu'`).get() as { value: string } | undefined;
   const next = ((row ? Number(row.value) : 0) % 999_999) + 1;
-  ctx.db.prepare(`INSERT INTO meta (key, value) VALUES ('nsu', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(String(next));
+  ctx.db
+    .prepare(`INSERT INTO meta (key, value) VALUES ('nsu', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`)
+    .run(String(next));
   return String(next).padStart(6, '0');
 }
 
-export function saleLinks(ctx: SandboxContext, paymentId: string, approved: boolean): { Method: string; Rel: string; Href: string }[] {
+export function saleLinks(
+  ctx: SandboxContext,
+  paymentId: string,
+  approved: boolean,
+): { Method: string; Rel: string; Href: string }[] {
   const links = [{ Method: 'GET', Rel: 'self', Href: linkTo(ctx, 'saleGet', { PaymentId: paymentId }) }];
   if (approved) {
     links.push(
@@ -23,12 +29,28 @@ export function saleLinks(ctx: SandboxContext, paymentId: string, approved: bool
   return links;
 }
 
-const INPUT_METHOD: Record<string, string> = { Typed: 'X', MagStripe: 'D', Emv: 'C', ContactlessMagStripe: 'R', ContactlessEmv: 'R' };
+const INPUT_METHOD: Record<string, string> = {
+  Typed: 'X',
+  MagStripe: 'D',
+  Emv: 'C',
+  ContactlessMagStripe: 'R',
+  ContactlessEmv: 'R',
+};
 
 /** `ReceiptInformation` rows as the manual's answers list them. */
 export function receiptInformation(
   ctx: SandboxContext,
-  s: { nsu: string; at: Date; maskedPan: string; type: string; authorizationCode: string; inputMode: string; amount: number; softDescriptor?: string; transaction: string },
+  s: {
+    nsu: string;
+    at: Date;
+    maskedPan: string;
+    type: string;
+    authorizationCode: string;
+    inputMode: string;
+    amount: number;
+    softDescriptor?: string;
+    transaction: string;
+  },
 ): { Field: string; Label: string; Content: string }[] {
   const m = SANDBOX_MERCHANT.merchant;
   const t = localTime(s.at, HOST_TIME_ZONE);
@@ -68,7 +90,10 @@ export function maskedCardNode(card: Record<string, unknown>): Record<string, un
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(card)) {
     if (k === 'PinBlock') continue;
-    if ((k === 'TrackTwoData' || k === 'TrackOneData' || k === 'CardNumber' || k === 'EmvData') && typeof v === 'string') {
+    if (
+      (k === 'TrackTwoData' || k === 'TrackOneData' || k === 'CardNumber' || k === 'EmvData') &&
+      typeof v === 'string'
+    ) {
       out[k] = '*'.repeat(v.length);
     } else if (k === 'SecurityCode' && typeof v === 'string') {
       out[k] = '***';

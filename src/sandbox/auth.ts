@@ -34,11 +34,19 @@ export function basicCredentials(header: string | undefined): { id: string; secr
 }
 
 export function credentialsOk(c: { id: string; secret: string } | undefined): boolean {
-  return c !== undefined && safeEqual(c.id, SANDBOX_CREDENTIALS.clientId) && safeEqual(c.secret, SANDBOX_CREDENTIALS.clientSecret);
+  return (
+    c !== undefined &&
+    safeEqual(c.id, SANDBOX_CREDENTIALS.clientId) &&
+    safeEqual(c.secret, SANDBOX_CREDENTIALS.clientSecret)
+  );
 }
 
 /** Issues a token and keeps only its hash. */
-export function issueToken(ctx: SandboxContext, api: 'omni' | 'wallet', scopes: string[]): { access_token: string; token_type: string; expires_in: number } {
+export function issueToken(
+  ctx: SandboxContext,
+  api: 'omni' | 'wallet',
+  scopes: string[],
+): { access_token: string; token_type: string; expires_in: number } {
   const token = randomBytes(32).toString('base64url');
   const ttl = ctx.options.tokenTtlSeconds;
   ctx.db
@@ -51,35 +59,52 @@ export function issueToken(ctx: SandboxContext, api: 'omni' | 'wallet', scopes: 
 export function omniToken(ctx: SandboxContext, req: SandboxRequest): Answer {
   const form = formBody(req);
   if (!credentialsOk(basicCredentials(req.headers.authorization))) {
-    return { status: 401, body: { error: 'invalid_client', error_description: 'client authentication failed' }, headers: { 'www-authenticate': 'Basic' } };
+    return {
+      status: 401,
+      body: { error: 'invalid_client', error_description: 'client authentication failed' },
+      headers: { 'www-authenticate': 'Basic' },
+    };
   }
   if (form.get('grant_type') !== 'client_credentials') {
-    return { status: 400, body: { error: 'unsupported_grant_type', error_description: 'grant_type must be client_credentials' } };
+    return {
+      status: 400,
+      body: { error: 'unsupported_grant_type', error_description: 'grant_type must be client_credentials' },
+    };
   }
   const asked = (form.get('scope') ?? '').split(/[\s,]+/).filter((s) => s !== '');
   const unknown = asked.filter((s) => !KNOWN.has(s));
-  if (unknown.length > 0) return { status: 400, body: { error: 'invalid_scope', error_description: `unknown scope ${unknown.join(' ')}` } };
+  if (unknown.length > 0)
+    return { status: 400, body: { error: 'invalid_scope', error_description: `unknown scope ${unknown.join(' ')}` } };
   const scopes = asked.length > 0 ? asked : [...MANUAL_SCOPES];
   return { status: 200, body: issueToken(ctx, 'omni', scopes) };
 }
 
 /** Checks the bearer token of an omni request and its scope; throws a 401/403 Refusal. */
-export function requireToken(ctx: SandboxContext, req: SandboxRequest, family: 'transactional' | 'registration', api: 'omni' | 'wallet' = 'omni'): void {
+export function requireToken(
+  ctx: SandboxContext,
+  req: SandboxRequest,
+  family: 'transactional' | 'registration',
+  api: 'omni' | 'wallet' = 'omni',
+): void {
   const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
   if (!m) throw new Refusal(401, undefined, { 'www-authenticate': 'Bearer' });
-  const row = ctx.db.prepare(`SELECT api, scopes, expires_at FROM tokens WHERE token_hash = ?`).get(hash(m[1] as string)) as
-    | { api: string; scopes: string; expires_at: number }
-    | undefined;
+  const row = ctx.db
+    .prepare(`SELECT api, scopes, expires_at FROM tokens WHERE token_hash = ?`)
+    .get(hash(m[1] as string)) as { api: string; scopes: string; expires_at: number } | undefined;
   if (!row || row.api !== api) {
     throw new Refusal(401, undefined, { 'www-authenticate': 'Bearer error="invalid_token"' });
   }
   if (row.expires_at <= ctx.clock.now().getTime()) {
-    throw new Refusal(401, undefined, { 'www-authenticate': 'Bearer error="invalid_token", error_description="The access token expired"' });
+    throw new Refusal(401, undefined, {
+      'www-authenticate': 'Bearer error="invalid_token", error_description="The access token expired"',
+    });
   }
   if (api === 'omni') {
     const scopes = row.scopes.split(' ');
     if (!FAMILY[family].some((s) => scopes.includes(s))) {
-      throw new Refusal(403, undefined, { 'www-authenticate': `Bearer error="insufficient_scope", scope="${FAMILY[family].join(' ')}"` });
+      throw new Refusal(403, undefined, {
+        'www-authenticate': `Bearer error="insufficient_scope", scope="${FAMILY[family].join(' ')}"`,
+      });
     }
   }
 }

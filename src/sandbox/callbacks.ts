@@ -49,11 +49,19 @@ export class CallbackDeliverer {
     if (this.#running) return;
     this.#running = true;
     try {
-      const rows = this.#ctx.db.prepare(`SELECT id, url, payload FROM callbacks WHERE delivered_at IS NULL ORDER BY id`).all() as { id: number; url: string; payload: string }[];
+      const rows = this.#ctx.db
+        .prepare(`SELECT id, url, payload FROM callbacks WHERE delivered_at IS NULL ORDER BY id`)
+        .all() as { id: number; url: string; payload: string }[];
       for (const r of rows) {
         let error: string | null = null;
         try {
-          const res = await request(r.url, { method: 'POST', body: r.payload, headers: { 'content-type': 'application/json' }, headersTimeout: 5000, bodyTimeout: 5000 });
+          const res = await request(r.url, {
+            method: 'POST',
+            body: r.payload,
+            headers: { 'content-type': 'application/json' },
+            headersTimeout: 5000,
+            bodyTimeout: 5000,
+          });
           await res.body.dump();
           if (res.statusCode < 200 || res.statusCode >= 300) error = `HTTP ${res.statusCode}`;
         } catch (e) {
@@ -74,11 +82,22 @@ export class CallbackDeliverer {
 }
 
 /** The wallet undo callback of a paid QR sale (000, "Undo callback payload", statusCode 3). */
-export function undoCallback(row: { readonly answer: string; readonly created_at: number; readonly terminal_id: string; readonly amount: number }): UndoCallback {
-  const p = (JSON.parse(row.answer) as { Payment: { AuthorizationCode?: string; ProofOfSale?: string; Wallet?: { QrTimestamp?: string } } }).Payment;
+export function undoCallback(row: {
+  readonly answer: string;
+  readonly created_at: number;
+  readonly terminal_id: string;
+  readonly amount: number;
+}): UndoCallback {
+  const p = (
+    JSON.parse(row.answer) as {
+      Payment: { AuthorizationCode?: string; ProofOfSale?: string; Wallet?: { QrTimestamp?: string } };
+    }
+  ).Payment;
   const ts = p.Wallet?.QrTimestamp ?? '';
   const m = /^(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})$/.exec(ts);
-  const transactionDate = m ? `20${m[3]}-${m[2]}-${m[1]}T${m[4]}:${m[5]}:${m[6]}-03:00` : new Date(row.created_at).toISOString();
+  const transactionDate = m
+    ? `20${m[3]}-${m[2]}-${m[1]}T${m[4]}:${m[5]}:${m[6]}-03:00`
+    : new Date(row.created_at).toISOString();
   return {
     transactionDate,
     terminalLogicalNumber: row.terminal_id,

@@ -51,14 +51,19 @@ export function readCard(path: string, card: Record<string, unknown>): CardRead 
   const typed = card.InputMode === 'Typed';
   const problems: string[] = [];
   const type = enc.EncryptionType;
-  if (type !== 'Dukpt3DesCBC' && type !== 4) problems.push(`${path}.EncryptedCardData.EncryptionType: must be Dukpt3DesCBC`);
-  if (!/^[0-9A-Fa-f]{16}$/.test(iv)) problems.push(`${path}.EncryptedCardData.InitializationVector: is required (16 hex digits)`);
+  if (type !== 'Dukpt3DesCBC' && type !== 4)
+    problems.push(`${path}.EncryptedCardData.EncryptionType: must be Dukpt3DesCBC`);
+  if (!/^[0-9A-Fa-f]{16}$/.test(iv))
+    problems.push(`${path}.EncryptedCardData.InitializationVector: is required (16 hex digits)`);
   const data = typed ? card.CardNumber : card.TrackTwoData;
   const ksn = typed ? enc.CardNumberKSN : enc.TrackTwoDataKSN;
   const dataName = typed ? 'CardNumber' : 'TrackTwoData';
-  if (typeof data !== 'string' || !/^([0-9A-Fa-f]{16})+$/.test(data)) problems.push(`${path}.${dataName}: is required (encrypted, hex, whole blocks)`);
+  if (typeof data !== 'string' || !/^([0-9A-Fa-f]{16})+$/.test(data))
+    problems.push(`${path}.${dataName}: is required (encrypted, hex, whole blocks)`);
   if (typeof ksn !== 'string' || !/^[0-9A-Fa-f]{20}$/.test(ksn)) {
-    problems.push(`${path}.EncryptedCardData.${typed ? 'CardNumberKSN' : 'TrackTwoDataKSN'}: is required (20 hex digits)`);
+    problems.push(
+      `${path}.EncryptedCardData.${typed ? 'CardNumberKSN' : 'TrackTwoDataKSN'}: is required (20 hex digits)`,
+    );
   }
   if (problems.length > 0) throw invalidFields(problems);
   checkKsi(`${path}.EncryptedCardData.${typed ? 'CardNumberKSN' : 'TrackTwoDataKSN'}`, ksn as string);
@@ -79,8 +84,10 @@ export function pinMatches(path: string, pinBlock: Record<string, unknown>, read
   const block = pinBlock.EncryptedPinBlock;
   const ksn = pinBlock.KsnIdentification;
   const problems: string[] = [];
-  if (typeof block !== 'string' || !/^[0-9A-Fa-f]{16}$/.test(block)) problems.push(`${path}.EncryptedPinBlock: is required (16 hex digits)`);
-  if (typeof ksn !== 'string' || !/^[0-9A-Fa-f]{20}$/.test(ksn)) problems.push(`${path}.KsnIdentification: is required (20 hex digits)`);
+  if (typeof block !== 'string' || !/^[0-9A-Fa-f]{16}$/.test(block))
+    problems.push(`${path}.EncryptedPinBlock: is required (16 hex digits)`);
+  if (typeof ksn !== 'string' || !/^[0-9A-Fa-f]{20}$/.test(ksn))
+    problems.push(`${path}.KsnIdentification: is required (20 hex digits)`);
   if (problems.length > 0) throw invalidFields(problems);
   checkKsi(`${path}.KsnIdentification`, ksn as string);
   let pin: string;

@@ -11,7 +11,12 @@ export type CentsOutcome = 'approved' | 'denied' | 'timeout' | 'error';
  * Repeats on every attempt (the public sandbox's behaviour, scenario `repeat`), or applies to the
  * first N attempts per `key` only (scenario `first-n`), so a retry can finish.
  */
-export function centsOutcome(ctx: SandboxContext, base: 10 | 20 | 30 | 40 | 50, amount: number, key: string): CentsOutcome | undefined {
+export function centsOutcome(
+  ctx: SandboxContext,
+  base: 10 | 20 | 30 | 40 | 50,
+  amount: number,
+  key: string,
+): CentsOutcome | undefined {
   const offset = (amount % 100) - base;
   const outcome = ({ 0: 'approved', 1: 'denied', 2: 'timeout', 9: 'error' } as Record<number, CentsOutcome>)[offset];
   if (!outcome) return undefined;

@@ -13,7 +13,8 @@ export class SandboxClock implements Clock {
   constructor(base: Clock, db: Db) {
     this.#base = base;
     this.#db = db;
-    const row = db.prepare(`SELECT value FROM meta WHERE key = 'clock_offset_ms'`).get() as { value: string } | undefined;
+    const row = db.prepare(`SELECT value FROM meta WHERE key = 'clock_offset_ms'`).get() as
+      { value: string } | undefined;
     this.#offsetMs = row ? Number(row.value) : 0;
   }
 
@@ -25,7 +26,9 @@ export class SandboxClock implements Clock {
   set(at: Date): void {
     this.#offsetMs = at.getTime() - this.#base.now().getTime();
     this.#db
-      .prepare(`INSERT INTO meta (key, value) VALUES ('clock_offset_ms', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`)
+      .prepare(
+        `INSERT INTO meta (key, value) VALUES ('clock_offset_ms', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
+      )
       .run(String(this.#offsetMs));
   }
 }

@@ -10,14 +10,23 @@ export function runClose(ctx: SandboxContext, label: string): { salesConfirmed: 
   let salesConfirmed = 0;
   let voidsConfirmed = 0;
   ctx.db.transaction(() => {
-    const sales = ctx.db.prepare(`SELECT payment_id, merchant_order_id, amount FROM sales WHERE status = 2 AND confirmation_status = 0`).all() as {
+    const sales = ctx.db
+      .prepare(`SELECT payment_id, merchant_order_id, amount FROM sales WHERE status = 2 AND confirmation_status = 0`)
+      .all() as {
       payment_id: string;
       merchant_order_id: string;
       amount: number;
     }[];
     for (const s of sales) {
-      ctx.db.prepare(`UPDATE sales SET confirmation_status = 1, closed_by_host = 1 WHERE payment_id = ?`).run(s.payment_id);
-      ledgerEntry(ctx, { kind: 'confirm-at-close', paymentId: s.payment_id, merchantOrderId: s.merchant_order_id, note: label });
+      ctx.db
+        .prepare(`UPDATE sales SET confirmation_status = 1, closed_by_host = 1 WHERE payment_id = ?`)
+        .run(s.payment_id);
+      ledgerEntry(ctx, {
+        kind: 'confirm-at-close',
+        paymentId: s.payment_id,
+        merchantOrderId: s.merchant_order_id,
+        note: label,
+      });
       problem(ctx, {
         kind: 'pending-at-close',
         merchantOrderId: s.merchant_order_id,
@@ -27,11 +36,19 @@ export function runClose(ctx: SandboxContext, label: string): { salesConfirmed: 
       salesConfirmed++;
     }
     const voids = ctx.db
-      .prepare(`SELECT v.void_id, v.payment_id, s.merchant_order_id FROM voids v JOIN sales s ON s.payment_id = v.payment_id WHERE v.cancellation_status = 1`)
+      .prepare(
+        `SELECT v.void_id, v.payment_id, s.merchant_order_id FROM voids v JOIN sales s ON s.payment_id = v.payment_id WHERE v.cancellation_status = 1`,
+      )
       .all() as { void_id: string; payment_id: string; merchant_order_id: string }[];
     for (const v of voids) {
       ctx.db.prepare(`UPDATE voids SET cancellation_status = 3 WHERE void_id = ?`).run(v.void_id);
-      ledgerEntry(ctx, { kind: 'void-confirm-at-close', paymentId: v.payment_id, merchantOrderId: v.merchant_order_id, voidId: v.void_id, note: label });
+      ledgerEntry(ctx, {
+        kind: 'void-confirm-at-close',
+        paymentId: v.payment_id,
+        merchantOrderId: v.merchant_order_id,
+        voidId: v.void_id,
+        note: label,
+      });
       problem(ctx, {
         kind: 'void-pending-at-close',
         merchantOrderId: v.merchant_order_id,
@@ -47,9 +64,14 @@ export function runClose(ctx: SandboxContext, label: string): { salesConfirmed: 
 /** Runs the close when the host's clock has crossed 00:00 (host time) since the last check. */
 export function maybeCloseDay(ctx: SandboxContext): void {
   const today = businessDay(ctx.clock.now());
-  const row = ctx.db.prepare(`SELECT value FROM meta WHERE key = 'business_day'`).get() as { value: string } | undefined;
+  const row = ctx.db.prepare(`SELECT value FROM meta WHERE key = 'business_day'`).get() as
+    { value: string } | undefined;
   if (row && row.value < today) runClose(ctx, `daily close of ${row.value}`);
   if (!row || row.value < today) {
-    ctx.db.prepare(`INSERT INTO meta (key, value) VALUES ('business_day', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(today);
+    ctx.db
+      .prepare(
+        `INSERT INTO meta (key, value) VALUES ('business_day', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
+      )
+      .run(today);
   }
 }

@@ -68,7 +68,12 @@ export interface SandboxContext {
   db: Db;
   clock: SandboxClock;
   log: Logger;
-  options: Required<Pick<SandboxOptions, 'withholdMs' | 'tokenTtlSeconds' | 'maxBodyBytes' | 'callbackRetryMs' | 'walletKeyTtlMs' | 'qrValidityMs'>> &
+  options: Required<
+    Pick<
+      SandboxOptions,
+      'withholdMs' | 'tokenTtlSeconds' | 'maxBodyBytes' | 'callbackRetryMs' | 'walletKeyTtlMs' | 'qrValidityMs'
+    >
+  > &
     Pick<SandboxOptions, 'walletCallbackUrl'>;
   /** The address of a base's listener, for Links. */
   publicUrl(base: SandboxBase): string;
@@ -80,11 +85,24 @@ export function ledgerEntry(
   e: { kind: string; paymentId?: string; merchantOrderId?: string; voidId?: string; amount?: number; note?: string },
 ): void {
   ctx.db
-    .prepare(`INSERT INTO ledger (at, kind, payment_id, merchant_order_id, void_id, amount, note) VALUES (?, ?, ?, ?, ?, ?, ?)`)
-    .run(ctx.clock.now().getTime(), e.kind, e.paymentId ?? null, e.merchantOrderId ?? null, e.voidId ?? null, e.amount ?? 0, e.note ?? null);
+    .prepare(
+      `INSERT INTO ledger (at, kind, payment_id, merchant_order_id, void_id, amount, note) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    )
+    .run(
+      ctx.clock.now().getTime(),
+      e.kind,
+      e.paymentId ?? null,
+      e.merchantOrderId ?? null,
+      e.voidId ?? null,
+      e.amount ?? 0,
+      e.note ?? null,
+    );
 }
 
-export function problem(ctx: SandboxContext, e: { kind: string; merchantOrderId?: string; paymentId?: string; detail: string }): void {
+export function problem(
+  ctx: SandboxContext,
+  e: { kind: string; merchantOrderId?: string; paymentId?: string; detail: string },
+): void {
   ctx.log.warn({ problem: e.kind, merchantOrderId: e.merchantOrderId }, e.detail);
   ctx.db
     .prepare(`INSERT INTO problems (at, kind, merchant_order_id, payment_id, detail) VALUES (?, ?, ?, ?, ?)`)
@@ -95,7 +113,9 @@ export function problem(ctx: SandboxContext, e: { kind: string; merchantOrderId?
 export function withinAttempts(ctx: SandboxContext, key: string, n: number): boolean {
   const row = ctx.db.prepare(`SELECT count FROM attempts WHERE key = ?`).get(key) as { count: number } | undefined;
   const count = (row?.count ?? 0) + 1;
-  ctx.db.prepare(`INSERT INTO attempts (key, count) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET count = excluded.count`).run(key, count);
+  ctx.db
+    .prepare(`INSERT INTO attempts (key, count) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET count = excluded.count`)
+    .run(key, count);
   return count <= n;
 }
 

@@ -12,7 +12,11 @@ import { scenario, setScenario, STRICT_RULES, validateScenario } from './scenari
 /** What `omnipos sandbox credentials --json` and `GET /sandbox/credentials` print. */
 export function sandboxCredentials(): Record<string, unknown> {
   return {
-    omni: { clientId: SANDBOX_CREDENTIALS.clientId, clientSecret: SANDBOX_CREDENTIALS.clientSecret, scopes: ['PhysicalCieloTransactional', 'PhysicalCieloMaster'] },
+    omni: {
+      clientId: SANDBOX_CREDENTIALS.clientId,
+      clientSecret: SANDBOX_CREDENTIALS.clientSecret,
+      scopes: ['PhysicalCieloTransactional', 'PhysicalCieloMaster'],
+    },
     wallet: { clientId: SANDBOX_CREDENTIALS.clientId, clientSecret: SANDBOX_CREDENTIALS.clientSecret },
     ecommerce: { merchantId: SANDBOX_CREDENTIALS.merchantId, merchantKey: SANDBOX_CREDENTIALS.merchantKey },
     merchant: SANDBOX_MERCHANT.merchant,
@@ -23,7 +27,11 @@ export function sandboxCredentials(): Record<string, unknown> {
 }
 
 /** The host's own controls under `/sandbox/`. Not part of the acquirer's API. */
-export function control(ctx: SandboxContext, faults: Faults, req: SandboxRequest & { path: string }): Answer | Promise<Answer> {
+export function control(
+  ctx: SandboxContext,
+  faults: Faults,
+  req: SandboxRequest & { path: string },
+): Answer | Promise<Answer> {
   const key = `${req.method} ${req.path.replace(/\/+$/, '')}`;
   switch (key) {
     case 'GET /sandbox/health':

@@ -30,7 +30,10 @@ export interface EcommerceRow {
 
 /** Field problems as the e-commerce host refuses them: one published `{Code, Message}` per field. */
 function fieldErrors(problems: string[]): Refusal {
-  return apiErrors(400, problems.map((p) => ({ code: fieldCode(p), detail: p })));
+  return apiErrors(
+    400,
+    problems.map((p) => ({ code: fieldCode(p), detail: p })),
+  );
 }
 
 function same(a: string | undefined, b: string): boolean {
@@ -46,7 +49,8 @@ function requireMerchant(req: SandboxRequest): void {
   const key = req.headers.merchantkey;
   if (typeof id !== 'string' || id === '') throw apiError(401, CODE.merchantIdRequired);
   if (typeof key !== 'string' || key === '') throw apiError(401, CODE.merchantKeyRequired);
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) throw apiError(401, CODE.merchantIdFormat);
+  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id))
+    throw apiError(401, CODE.merchantIdFormat);
   if (!same(id, SANDBOX_CREDENTIALS.merchantId)) throw apiError(401, CODE.merchantIdNotFound);
   if (!same(key, SANDBOX_CREDENTIALS.merchantKey)) throw apiError(401, CODE.merchantKeyInvalid);
 }
@@ -54,22 +58,32 @@ function requireMerchant(req: SandboxRequest): void {
 /** Moves a due Pix refund to 11 (refunded) when the provider's delay has passed on the host clock. */
 function settleRefund(ctx: SandboxContext, row: EcommerceRow): EcommerceRow {
   if (row.refund_due_at !== null && row.refund_due_at <= ctx.clock.now().getTime() && row.status !== 11) {
-    ctx.db.prepare(`UPDATE ecommerce_sales SET status = 11, refund_due_at = NULL WHERE payment_id = ?`).run(row.payment_id);
-    ledgerEntry(ctx, { kind: 'pix-refunded', paymentId: row.payment_id, merchantOrderId: row.merchant_order_id, amount: -row.refunded_amount });
+    ctx.db
+      .prepare(`UPDATE ecommerce_sales SET status = 11, refund_due_at = NULL WHERE payment_id = ?`)
+      .run(row.payment_id);
+    ledgerEntry(ctx, {
+      kind: 'pix-refunded',
+      paymentId: row.payment_id,
+      merchantOrderId: row.merchant_order_id,
+      amount: -row.refunded_amount,
+    });
     return { ...row, status: 11, refund_due_at: null };
   }
   return row;
 }
 
 export function findEcommerce(ctx: SandboxContext, paymentId: string): EcommerceRow | undefined {
-  const row = ctx.db.prepare(`SELECT * FROM ecommerce_sales WHERE payment_id = ?`).get(paymentId) as EcommerceRow | undefined;
+  const row = ctx.db.prepare(`SELECT * FROM ecommerce_sales WHERE payment_id = ?`).get(paymentId) as
+    EcommerceRow | undefined;
   return row ? settleRefund(ctx, row) : undefined;
 }
 
 function answerOf(ctx: SandboxContext, row: EcommerceRow): Record<string, unknown> {
   const a = JSON.parse(row.answer) as { Payment: Record<string, unknown> };
   a.Payment.Status = row.status;
-  a.Payment.Links = [{ Method: 'GET', Rel: 'self', Href: linkTo(ctx, 'ecommerceSaleGet', { PaymentId: row.payment_id }) }];
+  a.Payment.Links = [
+    { Method: 'GET', Rel: 'self', Href: linkTo(ctx, 'ecommerceSaleGet', { PaymentId: row.payment_id }) },
+  ];
   return a;
 }
 
@@ -97,8 +111,10 @@ export async function createEcommerceSale(ctx: SandboxContext, req: SandboxReque
     f.string('Customer.Name', { re: /^.{1,255}$/, hint: 'at most 255 characters' });
     const idType = f.string('Customer.IdentityType', { oneOf: ['CPF', 'CNPJ'] });
     const identity = f.string('Customer.Identity', { re: /^\d{11}$|^\d{14}$/, hint: 'must be 11 or 14 digits' });
-    if (identity && idType === 'CPF' && !isValidCpf(identity)) f.problems.push('Customer.Identity: CPF check digits are wrong');
-    if (identity && idType === 'CNPJ' && !isValidCnpj(identity)) f.problems.push('Customer.Identity: CNPJ check digits are wrong');
+    if (identity && idType === 'CPF' && !isValidCpf(identity))
+      f.problems.push('Customer.Identity: CPF check digits are wrong');
+    if (identity && idType === 'CNPJ' && !isValidCnpj(identity))
+      f.problems.push('Customer.Identity: CNPJ check digits are wrong');
   }
   let installments = 1;
   let modality = 'Credit';
@@ -108,17 +124,32 @@ export async function createEcommerceSale(ctx: SandboxContext, req: SandboxReque
     f.bool('Payment.Capture', { optional: true });
   }
   // The manual's QR sale request names the QR code's options under Payment (ECOMMERCE 2385-2387).
-  if (type === 'qrcode' && body.QrCode !== undefined && strict(ctx, 'qrcode-under-payment')) f.problems.push('QrCode: not a member of the sale; it goes under Payment');
+  if (type === 'qrcode' && body.QrCode !== undefined && strict(ctx, 'qrcode-under-payment'))
+    f.problems.push('QrCode: not a member of the sale; it goes under Payment');
   if (type === 'qrcode') f.object('Payment.QrCode', { optional: true });
   if (f.problems.length > 0) throw fieldErrors(f.problems);
   const now = ctx.clock.now();
   const paymentId = newUuid();
   const m = SANDBOX_MERCHANT.merchant;
-  const payment: Record<string, unknown> = { ...(body.Payment as Record<string, unknown>), PaymentId: paymentId, Amount: amount, ReceivedDate: now.toISOString(), Status: 12, Provider: 'Simulado' };
+  const payment: Record<string, unknown> = {
+    ...(body.Payment as Record<string, unknown>),
+    PaymentId: paymentId,
+    Amount: amount,
+    ReceivedDate: now.toISOString(),
+    Status: 12,
+    Provider: 'Simulado',
+  };
   let label: string | null = null;
   let qrString: string;
   if (type === 'Pix') {
-    qrString = buildPix({ url: `pix.sandbox.omnipos.invalid/v2/${paymentId.replace(/-/g, '')}`, merchantName: m.name, merchantCity: m.city, amount: (amount as number) / 100, unique: true, mcc: m.mcc });
+    qrString = buildPix({
+      url: `pix.sandbox.omnipos.invalid/v2/${paymentId.replace(/-/g, '')}`,
+      merchantName: m.name,
+      merchantCity: m.city,
+      amount: (amount as number) / 100,
+      unique: true,
+      mcc: m.mcc,
+    });
     Object.assign(payment, {
       AcquirerTransactionId: newUuid(),
       ProofOfSale: nextNsu(ctx),
@@ -147,15 +178,29 @@ export async function createEcommerceSale(ctx: SandboxContext, req: SandboxReque
     // The QR sale's answer carries the image only, no text (ECOMMERCE 2548, 2582): the client reads the code from it.
     Object.assign(payment, { ReturnCode: '0', ReturnMessage: 'QRCode gerado com sucesso' });
   }
-  payment.QrcodeBase64Image = (await QRCode.toDataURL(qrString, { errorCorrectionLevel: 'M' })).replace(/^data:image\/png;base64,/, '');
+  payment.QrcodeBase64Image = (await QRCode.toDataURL(qrString, { errorCorrectionLevel: 'M' })).replace(
+    /^data:image\/png;base64,/,
+    '',
+  );
   if (type === 'qrcode') {
     payment.QrCodeBase64Image = payment.QrcodeBase64Image;
     delete payment.QrcodeBase64Image;
   }
   const answer = { MerchantOrderId: orderId, ...(body.Customer ? { Customer: body.Customer } : {}), Payment: payment };
   ctx.db
-    .prepare(`INSERT INTO ecommerce_sales (payment_id, merchant_order_id, type, amount, status, reference_label, qr_expires_at, created_at, answer) VALUES (?, ?, ?, ?, 12, ?, ?, ?, ?)`)
-    .run(paymentId, orderId, type, amount, label, type === 'qrcode' ? now.getTime() + ctx.options.qrValidityMs : null, now.getTime(), JSON.stringify(answer));
+    .prepare(
+      `INSERT INTO ecommerce_sales (payment_id, merchant_order_id, type, amount, status, reference_label, qr_expires_at, created_at, answer) VALUES (?, ?, ?, ?, 12, ?, ?, ?, ?)`,
+    )
+    .run(
+      paymentId,
+      orderId,
+      type,
+      amount,
+      label,
+      type === 'qrcode' ? now.getTime() + ctx.options.qrValidityMs : null,
+      now.getTime(),
+      JSON.stringify(answer),
+    );
   ledgerEntry(ctx, { kind: `${String(type).toLowerCase()}-created`, paymentId, merchantOrderId: orderId, amount: 0 });
   const row = findEcommerce(ctx, paymentId) as EcommerceRow;
   return { status: 201, body: answerOf(ctx, row) };
@@ -177,32 +222,60 @@ export function voidEcommerceSale(ctx: SandboxContext, req: SandboxRequest): Ans
   requireMerchant(req);
   // The manual's void request sends Content-Type: application/json (ECOMMERCE 1955, 6295ff).
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
-  if (type !== 'application/json' && strict(ctx, 'void-content-type')) throw apiError(415, CODE.internal, `Content-Type: application/json is required, got ${type || 'none'}`);
+  if (type !== 'application/json' && strict(ctx, 'void-content-type'))
+    throw apiError(415, CODE.internal, `Content-Type: application/json is required, got ${type || 'none'}`);
   const row = findEcommerce(ctx, req.route.params.PaymentId ?? '');
   if (!row) throw apiError(404, CODE.notFound);
   const amountText = req.query.get('Amount');
-  if (amountText !== null && !/^\d{1,15}$/.test(amountText)) throw apiError(400, CODE.amountInvalid, 'Amount: must be whole cents');
+  if (amountText !== null && !/^\d{1,15}$/.test(amountText))
+    throw apiError(400, CODE.amountInvalid, 'Amount: must be whole cents');
   const amount = amountText === null ? row.amount - row.refunded_amount : Number(amountText);
-  if (amount <= 0 || amount > row.amount - row.refunded_amount) throw apiError(400, CODE.amountInvalid, `Amount: at most ${row.amount - row.refunded_amount}`);
+  if (amount <= 0 || amount > row.amount - row.refunded_amount)
+    throw apiError(400, CODE.amountInvalid, `Amount: at most ${row.amount - row.refunded_amount}`);
   const reason = (status: number, code: number, message: string): Answer => ({
     status: 200,
-    body: { Status: status, ReasonCode: code, ReasonMessage: message, ReturnCode: '0', ReturnMessage: message, Links: [{ Method: 'GET', Rel: 'self', Href: linkTo(ctx, 'ecommerceSaleGet', { PaymentId: row.payment_id }) }] },
+    body: {
+      Status: status,
+      ReasonCode: code,
+      ReasonMessage: message,
+      ReturnCode: '0',
+      ReturnMessage: message,
+      Links: [{ Method: 'GET', Rel: 'self', Href: linkTo(ctx, 'ecommerceSaleGet', { PaymentId: row.payment_id }) }],
+    },
   });
   if (row.status === 12 && row.refund_due_at === null) {
     ctx.db.prepare(`UPDATE ecommerce_sales SET status = 10 WHERE payment_id = ?`).run(row.payment_id);
-    ledgerEntry(ctx, { kind: `${row.type.toLowerCase()}-cancelled`, paymentId: row.payment_id, merchantOrderId: row.merchant_order_id });
+    ledgerEntry(ctx, {
+      kind: `${row.type.toLowerCase()}-cancelled`,
+      paymentId: row.payment_id,
+      merchantOrderId: row.merchant_order_id,
+    });
     return reason(10, 0, 'Successful');
   }
   if (row.status === 2 && row.type === 'qrcode') {
-    ctx.db.prepare(`UPDATE ecommerce_sales SET status = 10, refunded_amount = refunded_amount + ? WHERE payment_id = ?`).run(amount, row.payment_id);
-    ledgerEntry(ctx, { kind: 'qrcode-void', paymentId: row.payment_id, merchantOrderId: row.merchant_order_id, amount: -amount });
+    ctx.db
+      .prepare(`UPDATE ecommerce_sales SET status = 10, refunded_amount = refunded_amount + ? WHERE payment_id = ?`)
+      .run(amount, row.payment_id);
+    ledgerEntry(ctx, {
+      kind: 'qrcode-void',
+      paymentId: row.payment_id,
+      merchantOrderId: row.merchant_order_id,
+      amount: -amount,
+    });
     return reason(10, 0, 'Successful');
   }
   if (row.status === 2 && row.type === 'Pix') {
     ctx.db
-      .prepare(`UPDATE ecommerce_sales SET refunded_amount = refunded_amount + ?, refund_due_at = ? WHERE payment_id = ?`)
+      .prepare(
+        `UPDATE ecommerce_sales SET refunded_amount = refunded_amount + ?, refund_due_at = ? WHERE payment_id = ?`,
+      )
       .run(amount, ctx.clock.now().getTime() + PIX_REFUND_DELAY_MS, row.payment_id);
-    ledgerEntry(ctx, { kind: 'pix-refund-requested', paymentId: row.payment_id, merchantOrderId: row.merchant_order_id, amount: 0 });
+    ledgerEntry(ctx, {
+      kind: 'pix-refund-requested',
+      paymentId: row.payment_id,
+      merchantOrderId: row.merchant_order_id,
+      amount: 0,
+    });
     return reason(12, 0, 'Refund requested');
   }
   throw apiError(400, CODE.notAvailableToVoid, `the sale's status is ${row.status}`);
@@ -212,9 +285,15 @@ export function voidEcommerceSale(ctx: SandboxContext, req: SandboxRequest): Ans
 export function payPix(ctx: SandboxContext, paymentId: string): Answer {
   const row = findEcommerce(ctx, paymentId);
   if (!row || row.type !== 'Pix') throw new Refusal(404, { ReturnCode: '404', ReturnMessage: `no Pix ${paymentId}` });
-  if (row.status === 2 || row.status === 11) throw new Refusal(409, { ReturnCode: '409', ReturnMessage: 'the Pix is already paid' });
+  if (row.status === 2 || row.status === 11)
+    throw new Refusal(409, { ReturnCode: '409', ReturnMessage: 'the Pix is already paid' });
   if (row.status === 10) {
-    problem(ctx, { kind: 'late-payment', merchantOrderId: row.merchant_order_id, paymentId, detail: `Pix ${paymentId} was paid after it was cancelled` });
+    problem(ctx, {
+      kind: 'late-payment',
+      merchantOrderId: row.merchant_order_id,
+      paymentId,
+      detail: `Pix ${paymentId} was paid after it was cancelled`,
+    });
   }
   ctx.db.prepare(`UPDATE ecommerce_sales SET status = 2 WHERE payment_id = ?`).run(paymentId);
   ledgerEntry(ctx, { kind: 'pix-paid', paymentId, merchantOrderId: row.merchant_order_id, amount: row.amount });
@@ -222,7 +301,11 @@ export function payPix(ctx: SandboxContext, paymentId: string): Answer {
 }
 
 const SCHEMES = ['Visa', 'Master', 'Amex', 'Elo'] as const;
-const ISSUERS: Record<string, string> = { '104': 'CAIXA ECONOMICA FEDERAL', '001': 'BANCO DO BRASIL', '237': 'BRADESCO' };
+const ISSUERS: Record<string, string> = {
+  '104': 'CAIXA ECONOMICA FEDERAL',
+  '001': 'BANCO DO BRASIL',
+  '237': 'BRADESCO',
+};
 
 /** `GET /1/cardBin/{Bin}`: the BIN lookup simulation of 002, one digit per result. */
 export function cardBin(ctx: SandboxContext, req: SandboxRequest): Answer {
@@ -250,6 +333,10 @@ export function cardBin(ctx: SandboxContext, req: SandboxRequest): Answer {
 /** Marks a paid e-commerce QR sale (the wallet paid it). */
 export function markQrPaid(ctx: SandboxContext, row: EcommerceRow): void {
   ctx.db.prepare(`UPDATE ecommerce_sales SET status = 2 WHERE payment_id = ?`).run(row.payment_id);
-  ledgerEntry(ctx, { kind: 'qrcode-paid', paymentId: row.payment_id, merchantOrderId: row.merchant_order_id, amount: row.amount });
+  ledgerEntry(ctx, {
+    kind: 'qrcode-paid',
+    paymentId: row.payment_id,
+    merchantOrderId: row.merchant_order_id,
+    amount: row.amount,
+  });
 }
-

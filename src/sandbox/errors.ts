@@ -66,7 +66,10 @@ export function apiErrors(status: number, items: readonly { code: number; detail
     if (i.detail) list.push(i.detail);
     byCode.set(i.code, list);
   }
-  return new Refusal(status, [...byCode].map(([code, details]) => apiEntry(code, details.length > 0 ? details.join('; ') : undefined)));
+  return new Refusal(
+    status,
+    [...byCode].map(([code, details]) => apiEntry(code, details.length > 0 ? details.join('; ') : undefined)),
+  );
 }
 
 export function isPublishedWalletCode(code: string): boolean {
@@ -75,9 +78,14 @@ export function isPublishedWalletCode(code: string): boolean {
 
 /** A wallet error; the HTTP status is the table's for that code (the first row when it lists two). */
 export function walletError(code: string, detail?: string, status?: number): Refusal {
-  const row = WALLET_ERRORS.find((r) => r.code === code && (status === undefined || r.status === status)) ?? WALLET_ERRORS.find((r) => r.code === code);
+  const row =
+    WALLET_ERRORS.find((r) => r.code === code && (status === undefined || r.status === status)) ??
+    WALLET_ERRORS.find((r) => r.code === code);
   if (!row) throw new Error(`${code} is not a published wallet error`);
-  return new Refusal(status ?? row.status, { code: row.code, description: detail ? `${row.description} (${detail})` : row.description });
+  return new Refusal(status ?? row.status, {
+    code: row.code,
+    description: detail ? `${row.description} (${detail})` : row.description,
+  });
 }
 
 /**

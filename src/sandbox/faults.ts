@@ -15,11 +15,17 @@ export class Faults {
   /** Validates and stores a fault; throws a 400 Refusal naming the bad member. */
   set(route: string, spec: FaultSpec): void {
     const f = new Fields({ route, ...spec });
-    if (!isRouteName(route)) f.problems.push(`route: unknown route ${route}; one of ${Object.keys(ROUTE_BASE).join(', ')}`);
+    if (!isRouteName(route))
+      f.problems.push(`route: unknown route ${route}; one of ${Object.keys(ROUTE_BASE).join(', ')}`);
     else if (spec.error !== undefined) {
       const wallet = ROUTE_BASE[route] === 'wallet';
-      const ok = wallet ? typeof spec.error === 'string' && isPublishedWalletCode(spec.error) : typeof spec.error === 'number' && isPublishedApiCode(spec.error);
-      if (!ok) f.problems.push(`error: ${String(spec.error)} is not a published ${wallet ? 'wallet code ("422.002")' : 'API error number (309)'}`);
+      const ok = wallet
+        ? typeof spec.error === 'string' && isPublishedWalletCode(spec.error)
+        : typeof spec.error === 'number' && isPublishedApiCode(spec.error);
+      if (!ok)
+        f.problems.push(
+          `error: ${String(spec.error)} is not a published ${wallet ? 'wallet code ("422.002")' : 'API error number (309)'}`,
+        );
     }
     f.int('errorStatus', { min: 400, max: 599, optional: true });
     f.bool('handled', { optional: true });
@@ -29,7 +35,13 @@ export class Faults {
     f.bool('drop', { optional: true });
     f.int('times', { min: 1, max: 1_000_000, optional: true });
     f.check();
-    if (spec.latencyMs === undefined && spec.status === undefined && spec.reset === undefined && !spec.drop && spec.error === undefined) {
+    if (
+      spec.latencyMs === undefined &&
+      spec.status === undefined &&
+      spec.reset === undefined &&
+      !spec.drop &&
+      spec.error === undefined
+    ) {
       throw invalidFields(['fault: give latencyMs, status, reset, drop or error']);
     }
     this.#ctx.db
@@ -48,12 +60,16 @@ export class Faults {
 
   /** The fault for one request to `route`, counted down; undefined when none. */
   take(route: string): FaultSpec | undefined {
-    const row = this.#ctx.db.prepare(`SELECT spec FROM faults WHERE route = ?`).get(route) as { spec: string } | undefined;
+    const row = this.#ctx.db.prepare(`SELECT spec FROM faults WHERE route = ?`).get(route) as
+      { spec: string } | undefined;
     if (!row) return undefined;
     const spec = JSON.parse(row.spec) as FaultSpec;
     const left = (spec.times ?? 1) - 1;
     if (left <= 0) this.#ctx.db.prepare(`DELETE FROM faults WHERE route = ?`).run(route);
-    else this.#ctx.db.prepare(`UPDATE faults SET spec = ? WHERE route = ?`).run(JSON.stringify({ ...spec, times: left }), route);
+    else
+      this.#ctx.db
+        .prepare(`UPDATE faults SET spec = ? WHERE route = ?`)
+        .run(JSON.stringify({ ...spec, times: left }), route);
     return spec;
   }
 }

@@ -20,7 +20,10 @@ export type Answer = { status: number; body?: unknown; headers?: Record<string, 
 
 /** A 400 with one published error per field that is missing or wrong (tables/sandbox/published-errors.json). */
 export function invalidFields(problems: string[]): Refusal {
-  return apiErrors(400, problems.map((p) => ({ code: fieldCode(p), detail: p })));
+  return apiErrors(
+    400,
+    problems.map((p) => ({ code: fieldCode(p), detail: p })),
+  );
 }
 
 function mediaType(headers: IncomingHttpHeaders): string {
@@ -48,7 +51,8 @@ export function jsonBody(req: SandboxRequest): unknown {
 export function objectBody(req: SandboxRequest): Record<string, unknown> {
   const body = jsonBody(req);
   if (body === undefined) throw invalidFields(['body: is required']);
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw invalidFields(['body: must be a JSON object']);
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    throw invalidFields(['body: must be a JSON object']);
   return body as Record<string, unknown>;
 }
 
@@ -56,7 +60,10 @@ export function objectBody(req: SandboxRequest): Record<string, unknown> {
 export function formBody(req: SandboxRequest): URLSearchParams {
   const type = mediaType(req.headers);
   if (req.rawBody.length > 0 && type !== 'application/x-www-form-urlencoded' && type !== 'text/plain') {
-    throw new Refusal(415, { error: 'invalid_request', error_description: `Content-Type must be application/x-www-form-urlencoded, got ${type || 'none'}` });
+    throw new Refusal(415, {
+      error: 'invalid_request',
+      error_description: `Content-Type must be application/x-www-form-urlencoded, got ${type || 'none'}`,
+    });
   }
   return new URLSearchParams(req.rawBody.toString('utf8'));
 }
@@ -77,7 +84,10 @@ export class Fields {
 
   constructor(readonly obj: unknown) {}
 
-  string(path: string, opts: { re?: RegExp; hint?: string; optional?: boolean; oneOf?: readonly string[] } = {}): string | undefined {
+  string(
+    path: string,
+    opts: { re?: RegExp; hint?: string; optional?: boolean; oneOf?: readonly string[] } = {},
+  ): string | undefined {
     const v = get(this.obj, path);
     if (v === undefined || v === null || v === '') {
       if (!opts.optional) this.problems.push(`${path}: is required`);

@@ -2,13 +2,43 @@ import type { SandboxContext } from './context.js';
 
 export interface LedgerReport {
   now: string;
-  entries: { at: string; kind: string; paymentId: string | null; merchantOrderId: string | null; voidId: string | null; amount: number; note: string | null }[];
+  entries: {
+    at: string;
+    kind: string;
+    paymentId: string | null;
+    merchantOrderId: string | null;
+    voidId: string | null;
+    amount: number;
+    note: string | null;
+  }[];
   problems: { at: string; kind: string; merchantOrderId: string | null; paymentId: string | null; detail: string }[];
-  sales: { paymentId: string; merchantOrderId: string; amount: number; status: number; confirmationStatus: number; voided: number; charged: number }[];
+  sales: {
+    paymentId: string;
+    merchantOrderId: string;
+    amount: number;
+    status: number;
+    confirmationStatus: number;
+    voided: number;
+    charged: number;
+  }[];
   /** E-commerce Pix and QR code sales: what each still holds of the shopper's money. */
-  ecommerce: { paymentId: string; merchantOrderId: string; type: string; amount: number; status: number; refunded: number; charged: number }[];
+  ecommerce: {
+    paymentId: string;
+    merchantOrderId: string;
+    type: string;
+    amount: number;
+    status: number;
+    refunded: number;
+    charged: number;
+  }[];
   /** Wallet undo callbacks: delivered or still being retried. */
-  callbacks: { url: string; attempts: number; deliveredAt: string | null; lastError: string | null; payload: unknown }[];
+  callbacks: {
+    url: string;
+    attempts: number;
+    deliveredAt: string | null;
+    lastError: string | null;
+    payload: unknown;
+  }[];
   totals: { charged: number; sales: number; ecommerceCharged: number };
 }
 
@@ -20,7 +50,9 @@ export interface LedgerReport {
 export function ledgerReport(ctx: SandboxContext): LedgerReport {
   const iso = (ms: number): string => new Date(ms).toISOString();
   const entries = (
-    ctx.db.prepare(`SELECT at, kind, payment_id, merchant_order_id, void_id, amount, note FROM ledger ORDER BY id`).all() as {
+    ctx.db
+      .prepare(`SELECT at, kind, payment_id, merchant_order_id, void_id, amount, note FROM ledger ORDER BY id`)
+      .all() as {
       at: number;
       kind: string;
       payment_id: string | null;
@@ -29,7 +61,15 @@ export function ledgerReport(ctx: SandboxContext): LedgerReport {
       amount: number;
       note: string | null;
     }[]
-  ).map((e) => ({ at: iso(e.at), kind: e.kind, paymentId: e.payment_id, merchantOrderId: e.merchant_order_id, voidId: e.void_id, amount: e.amount, note: e.note }));
+  ).map((e) => ({
+    at: iso(e.at),
+    kind: e.kind,
+    paymentId: e.payment_id,
+    merchantOrderId: e.merchant_order_id,
+    voidId: e.void_id,
+    amount: e.amount,
+    note: e.note,
+  }));
   const problems = (
     ctx.db.prepare(`SELECT at, kind, merchant_order_id, payment_id, detail FROM problems ORDER BY id`).all() as {
       at: number;
@@ -38,7 +78,13 @@ export function ledgerReport(ctx: SandboxContext): LedgerReport {
       payment_id: string | null;
       detail: string;
     }[]
-  ).map((p) => ({ at: iso(p.at), kind: p.kind, merchantOrderId: p.merchant_order_id, paymentId: p.payment_id, detail: p.detail }));
+  ).map((p) => ({
+    at: iso(p.at),
+    kind: p.kind,
+    merchantOrderId: p.merchant_order_id,
+    paymentId: p.payment_id,
+    detail: p.detail,
+  }));
   const sales = (
     ctx.db
       .prepare(
@@ -46,7 +92,14 @@ export function ledgerReport(ctx: SandboxContext): LedgerReport {
                 COALESCE((SELECT SUM(v.amount) FROM voids v WHERE v.payment_id = s.payment_id AND v.cancellation_status IN (1, 3)), 0) AS voided
            FROM sales s ORDER BY s.created_at`,
       )
-      .all() as { payment_id: string; merchant_order_id: string; amount: number; status: number; confirmation_status: number; voided: number }[]
+      .all() as {
+      payment_id: string;
+      merchant_order_id: string;
+      amount: number;
+      status: number;
+      confirmation_status: number;
+      voided: number;
+    }[]
   ).map((s) => {
     const live = (s.status === 2 || s.status === 1) && s.confirmation_status !== 2;
     return {
@@ -60,7 +113,11 @@ export function ledgerReport(ctx: SandboxContext): LedgerReport {
     };
   });
   const ecommerce = (
-    ctx.db.prepare(`SELECT payment_id, merchant_order_id, type, amount, status, refunded_amount FROM ecommerce_sales ORDER BY created_at`).all() as {
+    ctx.db
+      .prepare(
+        `SELECT payment_id, merchant_order_id, type, amount, status, refunded_amount FROM ecommerce_sales ORDER BY created_at`,
+      )
+      .all() as {
       payment_id: string;
       merchant_order_id: string;
       type: string;
@@ -85,7 +142,13 @@ export function ledgerReport(ctx: SandboxContext): LedgerReport {
       delivered_at: number | null;
       last_error: string | null;
     }[]
-  ).map((c) => ({ url: c.url, attempts: c.attempts, deliveredAt: c.delivered_at === null ? null : iso(c.delivered_at), lastError: c.last_error, payload: JSON.parse(c.payload) as unknown }));
+  ).map((c) => ({
+    url: c.url,
+    attempts: c.attempts,
+    deliveredAt: c.delivered_at === null ? null : iso(c.delivered_at),
+    lastError: c.last_error,
+    payload: JSON.parse(c.payload) as unknown,
+  }));
   return {
     now: ctx.clock.now().toISOString(),
     entries,
@@ -93,6 +156,10 @@ export function ledgerReport(ctx: SandboxContext): LedgerReport {
     sales,
     ecommerce,
     callbacks,
-    totals: { charged: sales.reduce((a, s) => a + s.charged, 0), sales: sales.length, ecommerceCharged: ecommerce.reduce((a, e) => a + e.charged, 0) },
+    totals: {
+      charged: sales.reduce((a, s) => a + s.charged, 0),
+      sales: sales.length,
+      ecommerceCharged: ecommerce.reduce((a, e) => a + e.charged, 0),
+    },
   };
 }

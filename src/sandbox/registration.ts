@@ -18,13 +18,21 @@ export function merchantExists(ctx: SandboxContext, id: string): boolean {
 /** True when the terminal is registered for the merchant. */
 export function terminalExists(ctx: SandboxContext, merchantId: string, terminalId: string): boolean {
   if (builtInMerchant(merchantId)?.terminal.terminalId === terminalId) return true;
-  return ctx.db.prepare(`SELECT 1 FROM terminals WHERE terminal_id = ? AND subordinated_merchant_id = ?`).get(terminalId, merchantId) !== undefined;
+  return (
+    ctx.db
+      .prepare(`SELECT 1 FROM terminals WHERE terminal_id = ? AND subordinated_merchant_id = ?`)
+      .get(terminalId, merchantId) !== undefined
+  );
 }
 
 /** Every field of the manual's merchant table, validated; `withOwner` for create. */
 function validateMerchant(body: Record<string, unknown>, withOwner: boolean): void {
   const f = new Fields(body);
-  f.string('SubordinatedMerchantId', { optional: true, re: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, hint: 'must be a GUID' });
+  f.string('SubordinatedMerchantId', {
+    optional: true,
+    re: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+    hint: 'must be a GUID',
+  });
   f.string('Address.ZipCode', { re: /^\d{5}-?\d{3}$/, hint: 'must be a CEP (8 digits)' });
   f.string('Address.Street', { optional: true, re: /^.{0,120}$/, hint: 'at most 120 characters' });
   f.string('Address.Number', { re: /^.{1,9}$/, hint: 'at most 9 characters' });
@@ -39,7 +47,8 @@ function validateMerchant(body: Record<string, unknown>, withOwner: boolean): vo
   else f.string('CompanyName', { optional: true, re: /^.{0,35}$/, hint: 'at most 35 characters' });
   f.string('SoftDescriptor', { optional: true, re: /^.{0,13}$/, hint: 'at most 13 characters' });
   if (doc && type === 'Cpf' && !isValidCpf(doc)) f.problems.push('DocumentNumber: Dígito verificador inválido (CPF)');
-  if (doc && type === 'Cnpj' && !isValidCnpj(doc)) f.problems.push('DocumentNumber: Dígito verificador inválido (CNPJ)');
+  if (doc && type === 'Cnpj' && !isValidCnpj(doc))
+    f.problems.push('DocumentNumber: Dígito verificador inválido (CNPJ)');
   if (withOwner) {
     f.string('Owner.Name', { re: /^.{1,50}$/, hint: 'at most 50 characters' });
     f.string('Owner.Email', { re: EMAIL, hint: 'must be an email address' });
@@ -62,7 +71,9 @@ export function createMerchant(ctx: SandboxContext, req: SandboxRequest): Answer
   const id = typeof body.SubordinatedMerchantId === 'string' ? body.SubordinatedMerchantId.toLowerCase() : newUuid();
   if (merchantExists(ctx, id)) throw invalidFields([`SubordinatedMerchantId: ${id} already exists`]);
   const stored = { ...body, SubordinatedMerchantId: id };
-  ctx.db.prepare(`INSERT INTO merchants (subordinated_merchant_id, document_number, body) VALUES (?, ?, ?)`).run(id, body.DocumentNumber, JSON.stringify(stored));
+  ctx.db
+    .prepare(`INSERT INTO merchants (subordinated_merchant_id, document_number, body) VALUES (?, ?, ?)`)
+    .run(id, body.DocumentNumber, JSON.stringify(stored));
   return { status: 201, body: stored };
 }
 
@@ -70,9 +81,16 @@ function merchantBody(ctx: SandboxContext, id: string): Record<string, unknown> 
   const builtIn = builtInMerchant(id);
   if (builtIn) {
     const m = builtIn.merchant;
-    return { SubordinatedMerchantId: m.subordinatedMerchantId, TradeName: m.name, DocumentNumber: m.nationalId, DocumentType: 'Cnpj', Mcc: Number(m.mcc) };
+    return {
+      SubordinatedMerchantId: m.subordinatedMerchantId,
+      TradeName: m.name,
+      DocumentNumber: m.nationalId,
+      DocumentType: 'Cnpj',
+      Mcc: Number(m.mcc),
+    };
   }
-  const row = ctx.db.prepare(`SELECT body FROM merchants WHERE subordinated_merchant_id = ?`).get(id) as { body: string } | undefined;
+  const row = ctx.db.prepare(`SELECT body FROM merchants WHERE subordinated_merchant_id = ?`).get(id) as
+    { body: string } | undefined;
   if (!row) throw apiError(404, CODE.merchantIdNotFound, `merchant ${id}`);
   return JSON.parse(row.body) as Record<string, unknown>;
 }
@@ -80,7 +98,10 @@ function merchantBody(ctx: SandboxContext, id: string): Record<string, unknown> 
 /** `GET /merchants/{SubordinatedMerchantId}`. */
 export function getMerchant(ctx: SandboxContext, req: SandboxRequest): Answer {
   requireToken(ctx, req, 'registration');
-  return { status: 200, body: { Merchant: merchantBody(ctx, (req.route.params.SubordinatedMerchantId ?? '').toLowerCase()) } };
+  return {
+    status: 200,
+    body: { Merchant: merchantBody(ctx, (req.route.params.SubordinatedMerchantId ?? '').toLowerCase()) },
+  };
 }
 
 /** `PUT /merchants/{SubordinatedMerchantId}`: the create fields without `Owner`. */
@@ -92,7 +113,9 @@ export function updateMerchant(ctx: SandboxContext, req: SandboxRequest): Answer
   const body = objectBody(req);
   validateMerchant(body, false);
   const stored = { ...body, Owner: current.Owner, SubordinatedMerchantId: id };
-  ctx.db.prepare(`UPDATE merchants SET body = ?, document_number = ? WHERE subordinated_merchant_id = ?`).run(JSON.stringify(stored), body.DocumentNumber, id);
+  ctx.db
+    .prepare(`UPDATE merchants SET body = ?, document_number = ? WHERE subordinated_merchant_id = ?`)
+    .run(JSON.stringify(stored), body.DocumentNumber, id);
   return { status: 200, body: stored };
 }
 
@@ -103,7 +126,8 @@ export function createTerminal(ctx: SandboxContext, req: SandboxRequest): Answer
   // TerminalBaseModel wrapper (CONECTA_EN 2484-2489) is the older shape, refused here.
   const body = objectBody(req);
   const f = new Fields(body);
-  if (body.TerminalBaseModel !== undefined) f.problems.push('TerminalBaseModel: not a member; the terminal\'s fields go flat in the body');
+  if (body.TerminalBaseModel !== undefined)
+    f.problems.push("TerminalBaseModel: not a member; the terminal's fields go flat in the body");
   const merchantId = f.string('SubordinatedMerchantId', { re: /^[0-9a-f-]{36}$/i, hint: 'must be a GUID' });
   const terminalId = f.string('TerminalId', { re: /^[0-9A-Za-z]{8}$/, hint: 'must be 8 letters or digits' });
   f.string('CommunicationType');
@@ -115,11 +139,16 @@ export function createTerminal(ctx: SandboxContext, req: SandboxRequest): Answer
   f.check();
   const mid = (merchantId as string).toLowerCase();
   if (!merchantExists(ctx, mid)) throw invalidFields([`SubordinatedMerchantId: no merchant ${mid}`]);
-  const taken = ctx.db.prepare(`SELECT subordinated_merchant_id FROM terminals WHERE terminal_id = ?`).get(terminalId) as { subordinated_merchant_id: string } | undefined;
-  if (taken || BUILT_IN_MERCHANTS.some((m) => m.terminal.terminalId === terminalId)) throw invalidFields([`TerminalId: ${String(terminalId)} is already registered`]);
+  const taken = ctx.db
+    .prepare(`SELECT subordinated_merchant_id FROM terminals WHERE terminal_id = ?`)
+    .get(terminalId) as { subordinated_merchant_id: string } | undefined;
+  if (taken || BUILT_IN_MERCHANTS.some((m) => m.terminal.terminalId === terminalId))
+    throw invalidFields([`TerminalId: ${String(terminalId)} is already registered`]);
   const now = ctx.clock.now();
   const terminal = { ...body, SubordinatedMerchantId: mid, SkipEquipment: skip, AcquirerIds: [4] };
-  ctx.db.prepare(`INSERT INTO terminals (terminal_id, subordinated_merchant_id, body) VALUES (?, ?, ?)`).run(terminalId, mid, JSON.stringify(terminal));
+  ctx.db
+    .prepare(`INSERT INTO terminals (terminal_id, subordinated_merchant_id, body) VALUES (?, ?, ?)`)
+    .run(terminalId, mid, JSON.stringify(terminal));
   return {
     status: 201,
     body: {
@@ -164,7 +193,11 @@ function validateTechnical(body: Record<string, unknown>): void {
 
 /** Refuses an unknown terminal as the public sandbox does (TerminalId ending 0404 → "TERMINAL INEXISTENTE"). */
 export function checkTerminal(ctx: SandboxContext, merchantId: string, terminalId: string): void {
-  if (terminalId.endsWith('0404') || !merchantExists(ctx, merchantId.toLowerCase()) || !terminalExists(ctx, merchantId.toLowerCase(), terminalId)) {
+  if (
+    terminalId.endsWith('0404') ||
+    !merchantExists(ctx, merchantId.toLowerCase()) ||
+    !terminalExists(ctx, merchantId.toLowerCase(), terminalId)
+  ) {
     throw apiError(404, CODE.internal, 'TERMINAL INEXISTENTE');
   }
 }
@@ -177,7 +210,9 @@ export function recordTechnical(ctx: SandboxContext, req: SandboxRequest): { mer
   checkTerminal(ctx, merchantId, terminalId);
   if (body.TechnicalParameter) {
     ctx.db
-      .prepare(`INSERT INTO terminals (terminal_id, subordinated_merchant_id, body, technical) VALUES (?, ?, '{}', ?) ON CONFLICT(terminal_id) DO UPDATE SET technical = excluded.technical`)
+      .prepare(
+        `INSERT INTO terminals (terminal_id, subordinated_merchant_id, body, technical) VALUES (?, ?, '{}', ?) ON CONFLICT(terminal_id) DO UPDATE SET technical = excluded.technical`,
+      )
       .run(terminalId, merchantId, JSON.stringify(body.TechnicalParameter));
   }
   return { merchantId, terminalId };

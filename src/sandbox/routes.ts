@@ -29,11 +29,27 @@ export const BASE_SOURCES: Record<SandboxBase, { host: string; prefix: string; s
   authorization: { host: 'https://authsandbox.cieloecommerce.cielo.com.br', prefix: '', source: 'CONECTA_PT:60' },
   requests: { host: 'https://apisandbox.cieloecommerce.cielo.com.br', prefix: '', source: 'CONECTA_PT:1320' },
   queries: { host: 'https://apiquerysandbox.cieloecommerce.cielo.com.br', prefix: '', source: 'CONECTA_PT:7700' },
-  parameters: { host: 'https://parametersdownloadsandbox.cieloecommerce.cielo.com.br', prefix: '/api/v0.1', source: 'CONECTA_PT:108' },
-  registration: { host: 'https://merchantapisandbox.cieloecommerce.cielo.com.br', prefix: '', source: 'CONECTA_PT:8670, 9882' },
+  parameters: {
+    host: 'https://parametersdownloadsandbox.cieloecommerce.cielo.com.br',
+    prefix: '/api/v0.1',
+    source: 'CONECTA_PT:108',
+  },
+  registration: {
+    host: 'https://merchantapisandbox.cieloecommerce.cielo.com.br',
+    prefix: '',
+    source: 'CONECTA_PT:8670, 9882',
+  },
   ecommerceRequests: { host: 'https://apisandbox.cieloecommerce.cielo.com.br', prefix: '', source: 'ECOMMERCE:634' },
-  ecommerceQueries: { host: 'https://apiquerysandbox.cieloecommerce.cielo.com.br', prefix: '', source: 'ECOMMERCE:494, 852' },
-  wallet: { host: 'https://api2.cielo.com.br', prefix: '', source: 'QR_V4:17-18 (production paths; the sandbox adds /sandbox)' },
+  ecommerceQueries: {
+    host: 'https://apiquerysandbox.cieloecommerce.cielo.com.br',
+    prefix: '',
+    source: 'ECOMMERCE:494, 852',
+  },
+  wallet: {
+    host: 'https://api2.cielo.com.br',
+    prefix: '',
+    source: 'QR_V4:17-18 (production paths; the sandbox adds /sandbox)',
+  },
 };
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -65,14 +81,46 @@ export const SANDBOX_ROUTES = {
   },
   requests: {
     saleCreate: { method: 'POST', path: '/1/physicalSales', source: 'CONECTA_PT:1327 "Autorização"' },
-    saleUndo: { method: 'DELETE', path: '/1/physicalSales/{PaymentId}', source: 'CONECTA_PT:7358 "Desfazimento por PaymentId"' },
-    saleUndoByOrderId: { method: 'DELETE', path: '/1/physicalSales/orderId/{MerchantOrderId}', source: 'CONECTA_PT:7460 "Desfazimento por OrderId"' },
-    saleConfirm: { method: 'PUT', path: '/1/physicalSales/{PaymentId}/confirmation', source: 'CONECTA_PT:7590 "Confirmação"' },
-    saleUndoPut: { method: 'PUT', path: '/1/physicalSales/{PaymentId}/undo', source: 'CONECTA_EN:1603, 1679 (the English page\'s undo)' },
-    saleUndoByOrderIdPut: { method: 'PUT', path: '/1/physicalSales/orderId/{MerchantOrderId}/undo', source: 'CONECTA_EN:1757, 1837' },
-    voidCreate: { method: 'POST', path: '/1/physicalSales/{PaymentId}/voids', source: 'CONECTA_PT:8001 "Cancelamento de Pagamento"' },
-    voidConfirm: { method: 'PUT', path: '/1/physicalSales/{PaymentId}/voids/{VoidId}/confirmation', source: 'CONECTA_PT:8584 "Confirmação de Cancelamento"' },
-    voidUndo: { method: 'DELETE', path: '/1/physicalSales/{PaymentId}/voids/{VoidId}', source: 'CONECTA_EN:1882 (void undo)' },
+    saleUndo: {
+      method: 'DELETE',
+      path: '/1/physicalSales/{PaymentId}',
+      source: 'CONECTA_PT:7358 "Desfazimento por PaymentId"',
+    },
+    saleUndoByOrderId: {
+      method: 'DELETE',
+      path: '/1/physicalSales/orderId/{MerchantOrderId}',
+      source: 'CONECTA_PT:7460 "Desfazimento por OrderId"',
+    },
+    saleConfirm: {
+      method: 'PUT',
+      path: '/1/physicalSales/{PaymentId}/confirmation',
+      source: 'CONECTA_PT:7590 "Confirmação"',
+    },
+    saleUndoPut: {
+      method: 'PUT',
+      path: '/1/physicalSales/{PaymentId}/undo',
+      source: "CONECTA_EN:1603, 1679 (the English page's undo)",
+    },
+    saleUndoByOrderIdPut: {
+      method: 'PUT',
+      path: '/1/physicalSales/orderId/{MerchantOrderId}/undo',
+      source: 'CONECTA_EN:1757, 1837',
+    },
+    voidCreate: {
+      method: 'POST',
+      path: '/1/physicalSales/{PaymentId}/voids',
+      source: 'CONECTA_PT:8001 "Cancelamento de Pagamento"',
+    },
+    voidConfirm: {
+      method: 'PUT',
+      path: '/1/physicalSales/{PaymentId}/voids/{VoidId}/confirmation',
+      source: 'CONECTA_PT:8584 "Confirmação de Cancelamento"',
+    },
+    voidUndo: {
+      method: 'DELETE',
+      path: '/1/physicalSales/{PaymentId}/voids/{VoidId}',
+      source: 'CONECTA_EN:1882 (void undo)',
+    },
     voidUndoByMerchantVoidId: {
       method: 'DELETE',
       path: '/1/physicalSales/{PaymentId}/voids/merchantVoidId/{MerchantVoidId}',
@@ -81,17 +129,41 @@ export const SANDBOX_ROUTES = {
   },
   queries: {
     saleGet: { method: 'GET', path: '/1/physicalSales/{PaymentId}', source: 'CONECTA_PT:7700 "Consulta de Pagamento"' },
-    saleGetByOrderId: { method: 'GET', path: '/1/physicalSales/MerchantOrderId/{MerchantOrderId}', source: 'CONECTA_PT:7702 "Consulta de Pagamento"' },
-    voidGet: { method: 'GET', path: '/1/physicalSales/{PaymentId}/voids/{VoidId}', source: 'CONECTA_PT:8637 "Consulta de Cancelamento" (host: 8633)' },
+    saleGetByOrderId: {
+      method: 'GET',
+      path: '/1/physicalSales/MerchantOrderId/{MerchantOrderId}',
+      source: 'CONECTA_PT:7702 "Consulta de Pagamento"',
+    },
+    voidGet: {
+      method: 'GET',
+      path: '/1/physicalSales/{PaymentId}/voids/{VoidId}',
+      source: 'CONECTA_PT:8637 "Consulta de Cancelamento" (host: 8633)',
+    },
   },
   parameters: {
-    initialization: { method: 'GET', path: '/initialization/{SubordinatedMerchantId}/{TerminalId}', source: 'CONECTA_PT:125 "Inicialização"' },
-    initializationTechnical: { method: 'POST', path: '/initialization', source: 'CONECTA_PT:491 "Inicialização com baixa tecnica"' },
+    initialization: {
+      method: 'GET',
+      path: '/initialization/{SubordinatedMerchantId}/{TerminalId}',
+      source: 'CONECTA_PT:125 "Inicialização"',
+    },
+    initializationTechnical: {
+      method: 'POST',
+      path: '/initialization',
+      source: 'CONECTA_PT:491 "Inicialização com baixa tecnica"',
+    },
   },
   registration: {
     merchantCreate: { method: 'POST', path: '/merchants', source: 'CONECTA_PT:9535 "Criar nova Loja"' },
-    merchantGet: { method: 'GET', path: '/merchants/{SubordinatedMerchantId}', source: 'CONECTA_PT:9616 "Consulta Loja"' },
-    merchantUpdate: { method: 'PUT', path: '/merchants/{SubordinatedMerchantId}', source: 'CONECTA_PT:9797 "Atualiza uma Loja"' },
+    merchantGet: {
+      method: 'GET',
+      path: '/merchants/{SubordinatedMerchantId}',
+      source: 'CONECTA_PT:9616 "Consulta Loja"',
+    },
+    merchantUpdate: {
+      method: 'PUT',
+      path: '/merchants/{SubordinatedMerchantId}',
+      source: 'CONECTA_PT:9797 "Atualiza uma Loja"',
+    },
     terminalCreate: { method: 'POST', path: '/terminals', source: 'CONECTA_PT:9890 "Criar Terminal sem Equipamento"' },
   },
   ecommerceRequests: {
@@ -116,7 +188,10 @@ export type SandboxRouteName = Extract<{ [B in SandboxBase]: keyof Tables[B] }[S
 
 /** Every route name, with its base. */
 export const ROUTE_BASE: Readonly<Record<SandboxRouteName, SandboxBase>> = Object.freeze(
-  Object.fromEntries(SANDBOX_BASES.flatMap((b) => Object.keys(SANDBOX_ROUTES[b]).map((n) => [n, b]))) as Record<SandboxRouteName, SandboxBase>,
+  Object.fromEntries(SANDBOX_BASES.flatMap((b) => Object.keys(SANDBOX_ROUTES[b]).map((n) => [n, b]))) as Record<
+    SandboxRouteName,
+    SandboxBase
+  >,
 );
 
 export function isRouteName(name: string): name is SandboxRouteName {
@@ -151,7 +226,14 @@ for (const base of SANDBOX_BASES) {
       }
       return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
     });
-    PATTERNS.push({ name, base, method: r.method, re: new RegExp(`^${segs.join('/')}/?$`, 'i'), keys, literals: r.path.split('/').filter((s) => s && !s.startsWith('{')).length });
+    PATTERNS.push({
+      name,
+      base,
+      method: r.method,
+      re: new RegExp(`^${segs.join('/')}/?$`, 'i'),
+      keys,
+      literals: r.path.split('/').filter((s) => s && !s.startsWith('{')).length,
+    });
   }
 }
 PATTERNS.sort((a, b) => b.literals - a.literals);
@@ -161,7 +243,11 @@ PATTERNS.sort((a, b) => b.literals - a.literals);
  * `{ allowed }` when the path exists there under another method; undefined when the listener
  * does not serve the path at all (the host's unknown path).
  */
-export function matchOn(bases: readonly SandboxBase[], method: string, path: string): RouteMatch | { allowed: Method[] } | undefined {
+export function matchOn(
+  bases: readonly SandboxBase[],
+  method: string,
+  path: string,
+): RouteMatch | { allowed: Method[] } | undefined {
   const allowed: Method[] = [];
   let literals = -1;
   for (const p of PATTERNS) {
@@ -189,5 +275,7 @@ export function matchOn(bases: readonly SandboxBase[], method: string, path: str
 export function pathOf(name: SandboxRouteName, params: Record<string, string>): string {
   const base = ROUTE_BASE[name];
   const r = (SANDBOX_ROUTES[base] as Record<string, SandboxRoute>)[name] as SandboxRoute;
-  return BASE_SOURCES[base].prefix + r.path.replace(/\{(\w+)\}/g, (_m, k: string) => encodeURIComponent(params[k] ?? ''));
+  return (
+    BASE_SOURCES[base].prefix + r.path.replace(/\{(\w+)\}/g, (_m, k: string) => encodeURIComponent(params[k] ?? ''))
+  );
 }

@@ -7,7 +7,14 @@ import { isExpired, readCard, pinMatches, typedExpiry, type CardRead } from './c
 import { centsBand, centsOutcome } from './cents.js';
 import { businessDay } from './clock.js';
 import { ledgerEntry, linkTo, newUuid, problem, type SandboxContext } from './context.js';
-import { INITIALIZATION_VERSION, maskedCardNode, nextNsu, receiptInformation, receiptPan, saleLinks } from './answers.js';
+import {
+  INITIALIZATION_VERSION,
+  maskedCardNode,
+  nextNsu,
+  receiptInformation,
+  receiptPan,
+  saleLinks,
+} from './answers.js';
 import { invalidFields, jsonBody, objectBody, type Answer, type SandboxRequest } from './http-kit.js';
 import { apiError, CODE, hostError } from './errors.js';
 import { Refusal } from './refusal.js';
@@ -63,14 +70,17 @@ function receiptObject(rows: { Field: string; Content: string }[], brand: string
 
 export const cardMatch = (pan: string): string => createHash('sha256').update(`omnipos-sandbox:${pan}`).digest('hex');
 
-type Decision = { kind: 'approved' } | { kind: 'declined'; code: string; message: string } | { kind: 'timeout' } | { kind: 'error' };
+type Decision =
+  { kind: 'approved' } | { kind: 'declined'; code: string; message: string } | { kind: 'timeout' } | { kind: 'error' };
 
 function byLastDigit(read: CardRead, merchantOrderId: string): Decision {
   const digit = read.pan.at(-1) as keyof typeof cardOutcomes.byLastDigit;
   const row = cardOutcomes.byLastDigit[digit];
   if (row.result === 'approved') return { kind: 'approved' };
   if (row.result === 'random') {
-    return Number(merchantOrderId.at(-1)) % 2 === 0 ? { kind: 'approved' } : { kind: 'declined', code: '99', message: 'Time out' };
+    return Number(merchantOrderId.at(-1)) % 2 === 0
+      ? { kind: 'approved' }
+      : { kind: 'declined', code: '99', message: 'Time out' };
   }
   return { kind: 'declined', code: row.returnCode, message: row.returnMessage };
 }
@@ -104,7 +114,8 @@ export function createSale(ctx: SandboxContext, req: SandboxRequest): Answer {
   const problems: string[] = [];
   const merchantId = v.subordinatedMerchantId.toLowerCase();
   if (!merchantExists(ctx, merchantId)) problems.push('Payment.SubordinatedMerchantId: no such merchant is registered');
-  else if (!terminalExists(ctx, merchantId, v.terminalId)) problems.push('Payment.PinPadInformation.TerminalId: no such terminal is registered for the merchant');
+  else if (!terminalExists(ctx, merchantId, v.terminalId))
+    problems.push('Payment.PinPadInformation.TerminalId: no such terminal is registered for the merchant');
   if (problems.length > 0) throw invalidFields(problems);
   const cardPath = `Payment.${v.cardNode}`;
   if (typeof v.card.EmvData === 'string') {
@@ -112,7 +123,10 @@ export function createSale(ctx: SandboxContext, req: SandboxRequest): Answer {
     if (bad.length > 0) throw invalidFields(bad);
   }
   const read = readCard(cardPath, v.card);
-  const pinOk = v.authenticationMethod === 'OnlineAuthentication' ? pinMatches(`${cardPath}.PinBlock`, v.card.PinBlock as Record<string, unknown>, read) : true;
+  const pinOk =
+    v.authenticationMethod === 'OnlineAuthentication'
+      ? pinMatches(`${cardPath}.PinBlock`, v.card.PinBlock as Record<string, unknown>, read)
+      : true;
 
   const existing = findSaleByOrderId(ctx, v.merchantOrderId);
   if (existing) {
@@ -128,11 +142,20 @@ export function createSale(ctx: SandboxContext, req: SandboxRequest): Answer {
   let decision: Decision;
   const band = centsBand(v.amount);
   if (!pinOk) decision = { kind: 'declined', code: '55', message: 'SENHA INVALIDA' };
-  else if (isExpired(read.expiry ?? typedExpiry(v.card.ExpirationDate), ctx.clock.now())) decision = { kind: 'declined', code: '57', message: 'Expired card' };
+  else if (isExpired(read.expiry ?? typedExpiry(v.card.ExpirationDate), ctx.clock.now()))
+    decision = { kind: 'declined', code: '57', message: 'Expired card' };
   else if (band === 10) {
     const o = centsOutcome(ctx, 10, v.amount, `sale:${v.amount}`);
     decision =
-      o === 'denied' ? { kind: 'declined', code: '05', message: 'NEGADA' } : o === 'timeout' ? { kind: 'timeout' } : o === 'error' ? { kind: 'error' } : o === 'approved' ? { kind: 'approved' } : byLastDigit(read, v.merchantOrderId);
+      o === 'denied'
+        ? { kind: 'declined', code: '05', message: 'NEGADA' }
+        : o === 'timeout'
+          ? { kind: 'timeout' }
+          : o === 'error'
+            ? { kind: 'error' }
+            : o === 'approved'
+              ? { kind: 'approved' }
+              : byLastDigit(read, v.merchantOrderId);
   } else if (band === 30) decision = { kind: 'declined', code: '05', message: 'NEGADA' };
   else if (band !== undefined) decision = { kind: 'approved' };
   else decision = byLastDigit(read, v.merchantOrderId);
@@ -149,8 +172,19 @@ export function createSale(ctx: SandboxContext, req: SandboxRequest): Answer {
   const payment = body.Payment as Record<string, unknown>;
   const cardEcho = maskedCardNode(v.card);
   const pinBlock = v.card.PinBlock;
-  const transaction = v.type === 'PhysicalDebitCard' ? 'VENDA A DEBITO' : v.type === 'PhysicalVoucherCard' ? 'VENDA VOUCHER' : 'VENDA A CREDITO';
-  const brand = read.pan.startsWith('4') ? 'VISA' : /^5[1-5]|^2[2-7]/.test(read.pan) ? 'MASTERCARD' : read.pan.startsWith('3') ? 'AMEX' : 'ELO';
+  const transaction =
+    v.type === 'PhysicalDebitCard'
+      ? 'VENDA A DEBITO'
+      : v.type === 'PhysicalVoucherCard'
+        ? 'VENDA VOUCHER'
+        : 'VENDA A CREDITO';
+  const brand = read.pan.startsWith('4')
+    ? 'VISA'
+    : /^5[1-5]|^2[2-7]/.test(read.pan)
+      ? 'MASTERCARD'
+      : read.pan.startsWith('3')
+        ? 'AMEX'
+        : 'ELO';
   const receiptRows = approved
     ? receiptInformation(ctx, {
         nsu,
@@ -177,7 +211,9 @@ export function createSale(ctx: SandboxContext, req: SandboxRequest): Answer {
         IsFallback: false,
         SaveCard: false,
         BrandInformation: { Type: transaction, Name: brand },
-        ...(pinBlock && typeof pinBlock === 'object' ? { PinBlock: { ...(pinBlock as Record<string, unknown>), EncryptedPinBlock: '*'.repeat(16) } } : {}),
+        ...(pinBlock && typeof pinBlock === 'object'
+          ? { PinBlock: { ...(pinBlock as Record<string, unknown>), EncryptedPinBlock: '*'.repeat(16) } }
+          : {}),
       },
       Installments: v.installments,
       Interest: payment.Interest ?? 'ByMerchant',
@@ -215,9 +251,27 @@ export function createSale(ctx: SandboxContext, req: SandboxRequest): Answer {
         `INSERT INTO sales (payment_id, merchant_order_id, terminal_id, amount, status, confirmation_status, input_mode, business_day, created_at, card_match, answer)
          VALUES (?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)`,
       )
-      .run(paymentId, v.merchantOrderId, v.terminalId, v.amount, status, v.inputMode, businessDay(now), now.getTime(), cardMatch(read.pan), JSON.stringify(answer));
+      .run(
+        paymentId,
+        v.merchantOrderId,
+        v.terminalId,
+        v.amount,
+        status,
+        v.inputMode,
+        businessDay(now),
+        now.getTime(),
+        cardMatch(read.pan),
+        JSON.stringify(answer),
+      );
     if (approved) ledgerEntry(ctx, { kind: 'charge', paymentId, merchantOrderId: v.merchantOrderId, amount: v.amount });
-    else ledgerEntry(ctx, { kind: 'decline', paymentId, merchantOrderId: v.merchantOrderId, amount: 0, note: declined?.code ?? '' });
+    else
+      ledgerEntry(ctx, {
+        kind: 'decline',
+        paymentId,
+        merchantOrderId: v.merchantOrderId,
+        amount: 0,
+        note: declined?.code ?? '',
+      });
   })();
   if (decision.kind === 'timeout') return { withhold: true };
   const row = findSale(ctx, paymentId) as SaleRow;
@@ -251,7 +305,10 @@ function visible(ctx: SandboxContext, row: SaleRow | undefined): SaleRow | undef
 /** `GET /1/physicalSales/{PaymentId}`. */
 export function getSale(ctx: SandboxContext, req: SandboxRequest): Answer {
   requireToken(ctx, req, 'transactional');
-  return { status: 200, body: currentAnswer(ctx, saleOr404(ctx, visible(ctx, findSale(ctx, req.route.params.PaymentId ?? '')))) };
+  return {
+    status: 200,
+    body: currentAnswer(ctx, saleOr404(ctx, visible(ctx, findSale(ctx, req.route.params.PaymentId ?? '')))),
+  };
 }
 
 /** `GET /1/physicalSales/MerchantOrderId/{MerchantOrderId}`. */
@@ -279,14 +336,22 @@ function chipBody(ctx: SandboxContext, req: SandboxRequest, row: SaleRow, op: 'c
   const body = jsonBody(req);
   const spelled = op === 'confirm' ? 'IssuerScriptResults' : 'IssuerScriptsResults';
   const wrong = op === 'confirm' ? 'IssuerScriptsResults' : 'IssuerScriptResults';
-  if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body))) throw invalidFields(['body: must be a JSON object or null']);
+  if (body !== undefined && body !== null && (typeof body !== 'object' || Array.isArray(body)))
+    throw invalidFields(['body: must be a JSON object or null']);
   const b = (body ?? {}) as Record<string, unknown>;
   if (b[wrong] !== undefined) throw invalidFields([`${wrong}: unknown member; this operation spells it ${spelled}`]);
-  if (b.EmvData !== undefined && (typeof b.EmvData !== 'string' || !/^([0-9A-Fa-f]{2})+$/.test(b.EmvData))) throw invalidFields(['EmvData: must be hex']);
-  if (op === 'confirm' && isChip(row.input_mode) && b.EmvData === undefined) throw invalidFields(['EmvData: is required to confirm a chip sale']);
+  if (b.EmvData !== undefined && (typeof b.EmvData !== 'string' || !/^([0-9A-Fa-f]{2})+$/.test(b.EmvData)))
+    throw invalidFields(['EmvData: must be hex']);
+  if (op === 'confirm' && isChip(row.input_mode) && b.EmvData === undefined)
+    throw invalidFields(['EmvData: is required to confirm a chip sale']);
   // A chip undo carries the chip's data (CONECTA_PT 7393-7420, "Cartao com chip").
   if (op === 'undo' && isChip(row.input_mode) && b.EmvData === undefined && strict(ctx, 'undo-emv-data')) {
-    problem(ctx, { kind: 'chip-undo-without-emv-data', merchantOrderId: row.merchant_order_id, paymentId: row.payment_id, detail: 'a chip undo came without EmvData; refused' });
+    problem(ctx, {
+      kind: 'chip-undo-without-emv-data',
+      merchantOrderId: row.merchant_order_id,
+      paymentId: row.payment_id,
+      detail: 'a chip undo came without EmvData; refused',
+    });
     throw invalidFields(['EmvData: is required to undo a chip sale']);
   }
   if (typeof b.EmvData === 'string') {
@@ -298,7 +363,12 @@ function chipBody(ctx: SandboxContext, req: SandboxRequest, row: SaleRow, op: 'c
     // homologation question, so the sandbox flags the gap in the ledger instead of refusing.
     const missing = missingTags('EmvData', b.EmvData, CONFIRM_TAGS);
     if (missing.length > 0) {
-      problem(ctx, { kind: 'confirm-missing-emv-tags', merchantOrderId: row.merchant_order_id, paymentId: row.payment_id, detail: missing.join('; ') });
+      problem(ctx, {
+        kind: 'confirm-missing-emv-tags',
+        merchantOrderId: row.merchant_order_id,
+        paymentId: row.payment_id,
+        detail: missing.join('; '),
+      });
     }
   }
 }
@@ -306,7 +376,12 @@ function chipBody(ctx: SandboxContext, req: SandboxRequest, row: SaleRow, op: 'c
 function setConfirmation(ctx: SandboxContext, row: SaleRow, cs: 1 | 2, kind: string): SaleRow {
   ctx.db.transaction(() => {
     ctx.db.prepare(`UPDATE sales SET confirmation_status = ? WHERE payment_id = ?`).run(cs, row.payment_id);
-    ledgerEntry(ctx, { kind, paymentId: row.payment_id, merchantOrderId: row.merchant_order_id, amount: cs === 2 ? -row.amount : 0 });
+    ledgerEntry(ctx, {
+      kind,
+      paymentId: row.payment_id,
+      merchantOrderId: row.merchant_order_id,
+      amount: cs === 2 ? -row.amount : 0,
+    });
     if (cs === 2 && row.input_mode === 'QrCode') enqueueCallback(ctx, undoCallback(row));
   })();
   return findSale(ctx, row.payment_id) as SaleRow;
@@ -333,7 +408,16 @@ export function confirmSale(ctx: SandboxContext, req: SandboxRequest): Answer {
   if (o === 'error') return hostError();
   const done = setConfirmation(ctx, row, 1, 'confirm');
   if (o === 'timeout') return { withhold: true };
-  return { status: 200, body: { ...operationBody(ctx, done), Links: [...saleLinks(ctx, done.payment_id, false), { Method: 'POST', Rel: 'void', Href: linkTo(ctx, 'voidCreate', { PaymentId: done.payment_id }) }] } };
+  return {
+    status: 200,
+    body: {
+      ...operationBody(ctx, done),
+      Links: [
+        ...saleLinks(ctx, done.payment_id, false),
+        { Method: 'POST', Rel: 'void', Href: linkTo(ctx, 'voidCreate', { PaymentId: done.payment_id }) },
+      ],
+    },
+  };
 }
 
 function undo(ctx: SandboxContext, req: SandboxRequest, row: SaleRow): Answer {
@@ -378,4 +462,3 @@ export function undoSaleByOrderId(ctx: SandboxContext, req: SandboxRequest): Ans
   }
   return undo(ctx, req, row);
 }
-

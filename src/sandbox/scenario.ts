@@ -51,7 +51,8 @@ export const STRICT_RULES = {
   'expiration-date': 'ExpirationDate (MM/yyyy) on every input mode (CONECTA_PT card tables: "Sim")',
   'security-code-status': 'SecurityCodeStatus on a typed sale (CONECTA_PT 1400ff: "Sim")',
   'soft-descriptor': 'SoftDescriptor of at most 13 characters, A-Z 0-9 and space (CONECTA_PT 1380ff)',
-  'track-one': 'TrackOneData (and its KSN) on a stripe sale; the example at CONECTA_PT 3035ff sends it, the table marks it "Sim"',
+  'track-one':
+    'TrackOneData (and its KSN) on a stripe sale; the example at CONECTA_PT 3035ff sends it, the table marks it "Sim"',
   'undo-emv-data': 'a chip undo carries EmvData (CONECTA_PT 7401ff)',
   'void-content-type': 'PUT /1/sales/{id}/void carries Content-Type application/json (ECOMMERCE 6295ff)',
   'qrcode-under-payment': 'an e-commerce QR sale names the QR code under Payment (Payment.QrCode…)',
@@ -74,7 +75,8 @@ export function validateScenario(patch: unknown): Partial<Scenario> {
   const f = new Fields(patch);
   const out: Partial<Scenario> = {};
   const known = new Set(Object.keys(DEFAULT_SCENARIO));
-  for (const k of Object.keys(patch)) if (!known.has(k)) f.problems.push(`${k}: not a scenario member; one of ${[...known].join(', ')}`);
+  for (const k of Object.keys(patch))
+    if (!known.has(k)) f.problems.push(`${k}: not a scenario member; one of ${[...known].join(', ')}`);
   const d = f.string('dialect', { optional: true, oneOf: ['pt', 'en'] });
   if (d) out.dialect = d as Scenario['dialect'];
   const n = f.string('notFound', { optional: true, oneOf: ['manual', '318', 'empty-list', 'payments-empty'] });
@@ -108,7 +110,11 @@ export function scenario(ctx: SandboxContext): Scenario {
 /** Merges a validated patch into the scenario in force. */
 export function setScenario(ctx: SandboxContext, patch: Partial<Scenario>): Scenario {
   const next = { ...scenario(ctx), ...patch };
-  ctx.db.prepare(`INSERT INTO meta (key, value) VALUES ('scenario', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`).run(JSON.stringify(next));
+  ctx.db
+    .prepare(
+      `INSERT INTO meta (key, value) VALUES ('scenario', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value`,
+    )
+    .run(JSON.stringify(next));
   return next;
 }
 

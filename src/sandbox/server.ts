@@ -12,7 +12,14 @@ import { apiEntry, hostError, walletError } from './errors.js';
 import { Faults } from './faults.js';
 import { setScenario, validateScenario, type Scenario } from './scenario.js';
 import { Refusal, type Answer, type SandboxRequest } from './http-kit.js';
-import { BASE_SOURCES, matchOn, SANDBOX_BASES, SHARED_HOST, type SandboxBase, type SandboxRouteName } from './routes.js';
+import {
+  BASE_SOURCES,
+  matchOn,
+  SANDBOX_BASES,
+  SHARED_HOST,
+  type SandboxBase,
+  type SandboxRouteName,
+} from './routes.js';
 import { confirmSale, createSale, getSale, getSaleByOrderId, undoSale, undoSaleByOrderId } from './sales.js';
 import { confirmVoid, createVoid, getVoid, undoVoid } from './voids.js';
 import { getInitialization, postInitialization } from './initialization.js';
@@ -66,7 +73,13 @@ export interface Sandbox {
   close(): void;
 }
 
-function send(res: ServerResponse, ctx: SandboxContext, status: number, body: unknown, headers: Record<string, string> = {}): void {
+function send(
+  res: ServerResponse,
+  ctx: SandboxContext,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent || res.destroyed) return;
   const text = body === undefined ? '' : JSON.stringify(body);
   res.writeHead(status, {
@@ -79,7 +92,11 @@ function send(res: ServerResponse, ctx: SandboxContext, status: number, body: un
 }
 
 /** The published error a fault asks for, in the shape of the route's API. */
-function faultError(base: SandboxBase, code: number | string, status: number | undefined): { status: number; body: unknown } {
+function faultError(
+  base: SandboxBase,
+  code: number | string,
+  status: number | undefined,
+): { status: number; body: unknown } {
   if (base === 'wallet') {
     const r = walletError(String(code), undefined, status).answer;
     return { status: r.status, body: r.body };
@@ -129,7 +146,10 @@ export function buildSandbox(options: SandboxOptions): Sandbox {
     newId: newUuid,
   };
   const faults = new Faults(ctx, options.faults);
-  const start: Partial<Scenario> = { ...(options.outcomeAttempts !== undefined ? { outcomes: 'first-n', firstN: options.outcomeAttempts } : {}), ...options.scenario };
+  const start: Partial<Scenario> = {
+    ...(options.outcomeAttempts !== undefined ? { outcomes: 'first-n', firstN: options.outcomeAttempts } : {}),
+    ...options.scenario,
+  };
   if (Object.keys(start).length > 0) setScenario(ctx, validateScenario(start));
   const wallet = new WalletApi(ctx);
   const deliverer = new CallbackDeliverer(ctx);
@@ -169,12 +189,26 @@ export function buildSandbox(options: SandboxOptions): Sandbox {
       send(res, ctx, 404, undefined);
       return;
     }
-    const answer = await run(() => control(ctx, faults, { method, path, query: url.searchParams, headers: req.headers, rawBody, route: { name: 'omniToken', base: 'authorization', params: {} } }));
+    const answer = await run(() =>
+      control(ctx, faults, {
+        method,
+        path,
+        query: url.searchParams,
+        headers: req.headers,
+        rawBody,
+        route: { name: 'omniToken', base: 'authorization', params: {} },
+      }),
+    );
     if ('withhold' in answer) return;
     send(res, ctx, answer.status, answer.body, answer.headers);
   }
 
-  async function processApi(bases: readonly SandboxBase[], req: IncomingMessage, res: ServerResponse, rawBody: Buffer): Promise<void> {
+  async function processApi(
+    bases: readonly SandboxBase[],
+    req: IncomingMessage,
+    res: ServerResponse,
+    rawBody: Buffer,
+  ): Promise<void> {
     const url = requestUrl(req.url);
     if (!url) {
       send(res, ctx, 400, undefined);
@@ -221,7 +255,9 @@ export function buildSandbox(options: SandboxOptions): Sandbox {
       req.socket.destroy();
       return;
     }
-    const answer = await run(() => handler(ctx, { method, path, query: url.searchParams, headers: req.headers, rawBody, route: match }));
+    const answer = await run(() =>
+      handler(ctx, { method, path, query: url.searchParams, headers: req.headers, rawBody, route: match }),
+    );
     if (fault?.reset === 'after') {
       req.socket.destroy();
       return;
@@ -316,7 +352,8 @@ export function buildSandbox(options: SandboxOptions): Sandbox {
     faults,
     listener,
     setPublicUrls(urls) {
-      for (const [b, u] of Object.entries(urls) as [SandboxBase, string][]) if (!options.publicUrls?.[b]) publicUrls[b] = u;
+      for (const [b, u] of Object.entries(urls) as [SandboxBase, string][])
+        if (!options.publicUrls?.[b]) publicUrls[b] = u;
     },
     deliverCallbacks: () => deliverer.deliverNow(),
     close() {
@@ -350,7 +387,11 @@ export interface ListenOptions {
   ports?: Partial<Record<SandboxBase, number>>;
 }
 
-async function listenOne(handler: (req: IncomingMessage, res: ServerResponse) => void, port: number, host: string): Promise<Server> {
+async function listenOne(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  port: number,
+  host: string,
+): Promise<Server> {
   const server = createServer(handler);
   server.keepAliveTimeout = 5000;
   await new Promise<void>((resolve, reject) => {

@@ -19,7 +19,12 @@ interface VoidRow {
   answer: string;
 }
 
-function links(ctx: SandboxContext, paymentId: string, voidId: string, pending: boolean): { Method: string; Rel: string; Href: string }[] {
+function links(
+  ctx: SandboxContext,
+  paymentId: string,
+  voidId: string,
+  pending: boolean,
+): { Method: string; Rel: string; Href: string }[] {
   const out = [{ Method: 'GET', Rel: 'self', Href: linkTo(ctx, 'voidGet', { PaymentId: paymentId, VoidId: voidId }) }];
   if (pending) {
     out.push(
@@ -82,8 +87,22 @@ function confirmAnswer(ctx: SandboxContext, v: VoidRow): Record<string, unknown>
     { Method: 'GET', Rel: 'self', Href: linkTo(ctx, 'saleGet', { PaymentId: v.payment_id }) },
     { Method: 'POST', Rel: 'void', Href: linkTo(ctx, 'voidCreate', { PaymentId: v.payment_id }) },
   ];
-  if (scenario(ctx).dialect === 'pt') return { CancellationStatus: 4, ConfirmatinoStatus: 1, Status: 2, ReturnCode: 0, ReturnMessage: 'Success', Links: links };
-  return { CancellationStatus: v.cancellation_status, Status: 10, ReturnCode: 0, ReturnMessage: 'Success', Links: links };
+  if (scenario(ctx).dialect === 'pt')
+    return {
+      CancellationStatus: 4,
+      ConfirmatinoStatus: 1,
+      Status: 2,
+      ReturnCode: 0,
+      ReturnMessage: 'Success',
+      Links: links,
+    };
+  return {
+    CancellationStatus: v.cancellation_status,
+    Status: 10,
+    ReturnCode: 0,
+    ReturnMessage: 'Success',
+    Links: links,
+  };
 }
 
 function saleFor(ctx: SandboxContext, req: SandboxRequest): SaleRow {
@@ -97,7 +116,9 @@ function findVoid(ctx: SandboxContext, sale: SaleRow, req: SandboxRequest): Void
   const v = (
     p.VoidId !== undefined
       ? ctx.db.prepare(`SELECT * FROM voids WHERE void_id = ? AND payment_id = ?`).get(p.VoidId, sale.payment_id)
-      : ctx.db.prepare(`SELECT * FROM voids WHERE merchant_void_id = ? AND payment_id = ?`).get(p.MerchantVoidId ?? '', sale.payment_id)
+      : ctx.db
+          .prepare(`SELECT * FROM voids WHERE merchant_void_id = ? AND payment_id = ?`)
+          .get(p.MerchantVoidId ?? '', sale.payment_id)
   ) as VoidRow | undefined;
   if (!v) throw apiError(404, CODE.notFound);
   return v;
@@ -118,22 +139,29 @@ export function createVoid(ctx: SandboxContext, req: SandboxRequest): Answer {
   if (card) {
     inputMode = f.string('Card.InputMode', { oneOf: INPUT_MODES });
     auth = f.string('Card.AuthenticationMethod', { oneOf: AUTH_METHODS, optional: inputMode === 'Typed' });
-    if (inputMode === 'Typed') f.string('Card.ExpirationDate', { re: /^(0[1-9]|1[0-2])\/\d{4}$/, hint: 'must be MM/yyyy' });
-    if (inputMode === 'Emv' || inputMode === 'ContactlessEmv') f.string('Card.EmvData', { re: /^([0-9A-Fa-f]{2})+$/, hint: 'must be hex' });
+    if (inputMode === 'Typed')
+      f.string('Card.ExpirationDate', { re: /^(0[1-9]|1[0-2])\/\d{4}$/, hint: 'must be MM/yyyy' });
+    if (inputMode === 'Emv' || inputMode === 'ContactlessEmv')
+      f.string('Card.EmvData', { re: /^([0-9A-Fa-f]{2})+$/, hint: 'must be hex' });
     f.object('Card.EncryptedCardData');
     if (auth === 'OnlineAuthentication') f.object('Card.PinBlock');
   }
   f.check();
   const read = readCard('Card', card as Record<string, unknown>);
-  const pinOk = auth === 'OnlineAuthentication' ? pinMatches('Card.PinBlock', (card as Record<string, unknown>).PinBlock as Record<string, unknown>, read) : true;
+  const pinOk =
+    auth === 'OnlineAuthentication'
+      ? pinMatches('Card.PinBlock', (card as Record<string, unknown>).PinBlock as Record<string, unknown>, read)
+      : true;
 
   if (sale.status !== 2) throw apiError(400, CODE.notAvailableToVoid, 'the sale was not approved');
   if (sale.confirmation_status === 2) throw apiError(400, CODE.notAvailableToVoid, 'the sale was undone');
-  if (sale.confirmation_status === 0) throw apiError(400, CODE.notAvailableToVoid, 'the sale is not confirmed: undo it instead');
-  if (sale.card_match !== cardMatch(read.pan)) throw apiError(400, CODE.notAvailableToVoid, 'the card differs from the sale\'s');
-  const dup = ctx.db.prepare(`SELECT void_id FROM voids WHERE payment_id = ? AND merchant_void_id = ?`).get(sale.payment_id, merchantVoidId) as
-    | { void_id: string }
-    | undefined;
+  if (sale.confirmation_status === 0)
+    throw apiError(400, CODE.notAvailableToVoid, 'the sale is not confirmed: undo it instead');
+  if (sale.card_match !== cardMatch(read.pan))
+    throw apiError(400, CODE.notAvailableToVoid, "the card differs from the sale's");
+  const dup = ctx.db
+    .prepare(`SELECT void_id FROM voids WHERE payment_id = ? AND merchant_void_id = ?`)
+    .get(sale.payment_id, merchantVoidId) as { void_id: string } | undefined;
   if (dup) {
     problem(ctx, {
       kind: 'duplicate-merchant-void-id',
@@ -143,8 +171,13 @@ export function createVoid(ctx: SandboxContext, req: SandboxRequest): Answer {
     });
     throw apiError(400, CODE.duplicateOrderId, `MerchantVoidId ${String(merchantVoidId)}`);
   }
-  const voided = (ctx.db.prepare(`SELECT COALESCE(SUM(amount), 0) AS s FROM voids WHERE payment_id = ? AND cancellation_status IN (1, 3)`).get(sale.payment_id) as { s: number }).s;
-  if ((amount as number) > sale.amount - voided) throw apiError(400, CODE.notAvailableToVoid, `VoidAmount: at most ${sale.amount - voided}`);
+  const voided = (
+    ctx.db
+      .prepare(`SELECT COALESCE(SUM(amount), 0) AS s FROM voids WHERE payment_id = ? AND cancellation_status IN (1, 3)`)
+      .get(sale.payment_id) as { s: number }
+  ).s;
+  if ((amount as number) > sale.amount - voided)
+    throw apiError(400, CODE.notAvailableToVoid, `VoidAmount: at most ${sale.amount - voided}`);
 
   const o = centsOutcome(ctx, 40, sale.amount, `void:${sale.payment_id}`);
   if (o === 'error') return hostError();
@@ -161,9 +194,18 @@ export function createVoid(ctx: SandboxContext, req: SandboxRequest): Answer {
   };
   ctx.db.transaction(() => {
     ctx.db
-      .prepare(`INSERT INTO voids (void_id, payment_id, merchant_void_id, amount, cancellation_status, created_at, answer) VALUES (?, ?, ?, ?, ?, ?, ?)`)
+      .prepare(
+        `INSERT INTO voids (void_id, payment_id, merchant_void_id, amount, cancellation_status, created_at, answer) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      )
       .run(voidId, sale.payment_id, merchantVoidId, amount, denied ? 2 : 1, now.getTime(), JSON.stringify(stored));
-    if (!denied) ledgerEntry(ctx, { kind: 'void', paymentId: sale.payment_id, merchantOrderId: sale.merchant_order_id, voidId, amount: -(amount as number) });
+    if (!denied)
+      ledgerEntry(ctx, {
+        kind: 'void',
+        paymentId: sale.payment_id,
+        merchantOrderId: sale.merchant_order_id,
+        voidId,
+        amount: -(amount as number),
+      });
   })();
   if (o === 'timeout') return { withhold: true };
   const row = ctx.db.prepare(`SELECT * FROM voids WHERE void_id = ?`).get(voidId) as VoidRow;
@@ -183,7 +225,12 @@ export function confirmVoid(ctx: SandboxContext, req: SandboxRequest): Answer {
   if (o === 'error') return hostError();
   ctx.db.transaction(() => {
     ctx.db.prepare(`UPDATE voids SET cancellation_status = 3 WHERE void_id = ?`).run(v.void_id);
-    ledgerEntry(ctx, { kind: 'void-confirm', paymentId: sale.payment_id, merchantOrderId: sale.merchant_order_id, voidId: v.void_id });
+    ledgerEntry(ctx, {
+      kind: 'void-confirm',
+      paymentId: sale.payment_id,
+      merchantOrderId: sale.merchant_order_id,
+      voidId: v.void_id,
+    });
   })();
   if (o === 'timeout') return { withhold: true };
   const row = ctx.db.prepare(`SELECT * FROM voids WHERE void_id = ?`).get(v.void_id) as VoidRow;
@@ -202,7 +249,13 @@ export function undoVoid(ctx: SandboxContext, req: SandboxRequest): Answer {
   if (v.cancellation_status === 1) {
     ctx.db.transaction(() => {
       ctx.db.prepare(`UPDATE voids SET cancellation_status = 4 WHERE void_id = ?`).run(v.void_id);
-      ledgerEntry(ctx, { kind: 'void-undo', paymentId: sale.payment_id, merchantOrderId: sale.merchant_order_id, voidId: v.void_id, amount: v.amount });
+      ledgerEntry(ctx, {
+        kind: 'void-undo',
+        paymentId: sale.payment_id,
+        merchantOrderId: sale.merchant_order_id,
+        voidId: v.void_id,
+        amount: v.amount,
+      });
     })();
   }
   const row = ctx.db.prepare(`SELECT * FROM voids WHERE void_id = ?`).get(v.void_id) as VoidRow;

@@ -17,7 +17,8 @@ import { cardMatch, type SaleRow } from './sales.js';
  * card, or more than remains is refused (422), and nothing moves.
  */
 
-const refuse = (code: string, detail: string): Refusal => walletError(`422.${code}`, detail.replace(/^Invalid QR code: /, ''), 422);
+const refuse = (code: string, detail: string): Refusal =>
+  walletError(`422.${code}`, detail.replace(/^Invalid QR code: /, ''), 422);
 
 /** One void the wallet applied, as the sale's query lists it. */
 export interface WalletVoidView {
@@ -34,19 +35,29 @@ function mmdd(timestamp: string): string {
 }
 
 /** The terminal sale a wallet payment became whose terminal NSU, date and terminal id the code names. */
-export function findWalletSale(ctx: SandboxContext, original: { nsu: string; date: string; terminalId: string }): SaleRow | undefined {
+export function findWalletSale(
+  ctx: SandboxContext,
+  original: { nsu: string; date: string; terminalId: string },
+): SaleRow | undefined {
   const rows = ctx.db
-    .prepare(`SELECT * FROM sales WHERE terminal_id = ? AND input_mode = 'QrCode' AND json_extract(answer, '$.Payment.Wallet.TerminalNsu') = ? ORDER BY created_at DESC`)
+    .prepare(
+      `SELECT * FROM sales WHERE terminal_id = ? AND input_mode = 'QrCode' AND json_extract(answer, '$.Payment.Wallet.TerminalNsu') = ? ORDER BY created_at DESC`,
+    )
     .all(original.terminalId, original.nsu) as SaleRow[];
   return rows.find((r) => {
-    const ts = (JSON.parse(r.answer) as { Payment: { Wallet?: { QrTimestamp?: string } } }).Payment.Wallet?.QrTimestamp ?? '';
+    const ts =
+      (JSON.parse(r.answer) as { Payment: { Wallet?: { QrTimestamp?: string } } }).Payment.Wallet?.QrTimestamp ?? '';
     return mmdd(ts) === original.date;
   });
 }
 
 /** What the sale has given back through voids that stand or may (approved, confirmed), cents. */
 function voidedOf(ctx: SandboxContext, paymentId: string): number {
-  return (ctx.db.prepare(`SELECT COALESCE(SUM(amount), 0) AS s FROM voids WHERE payment_id = ? AND cancellation_status IN (1, 3)`).get(paymentId) as { s: number }).s;
+  return (
+    ctx.db
+      .prepare(`SELECT COALESCE(SUM(amount), 0) AS s FROM voids WHERE payment_id = ? AND cancellation_status IN (1, 3)`)
+      .get(paymentId) as { s: number }
+  ).s;
 }
 
 /**
@@ -54,27 +65,50 @@ function voidedOf(ctx: SandboxContext, paymentId: string): number {
  * MerchantVoidId), `payer` the payee document the wallet sent. Idempotent by `label`: the same
  * payer gets the first answer again.
  */
-export function applyCancellation(ctx: SandboxContext, code: ParsedPadraoq, label: string, payer: string, card: WalletCardData): Answer {
+export function applyCancellation(
+  ctx: SandboxContext,
+  code: ParsedPadraoq,
+  label: string,
+  payer: string,
+  card: WalletCardData,
+): Answer {
   const f = code.fields as CurrentFields;
-  if (code.model !== 'current' || !f.original) throw refuse('002', 'Invalid QR code: a cancellation needs 82.05–82.07 (the current model)');
-  if (f.schemeTransactionType !== undefined && f.schemeTransactionType !== '02') throw refuse('002', `Invalid QR code: 82.03 is ${f.schemeTransactionType}, a cancellation is 02`);
-  if (!/^\d{1,15}$/.test(label)) throw refuse('002', 'Invalid QR code: 62.05 of a cancellation must carry the MerchantVoidId');
-  const previous = ctx.db.prepare(`SELECT payer_document, answer FROM wallet_payments WHERE reference_label = ?`).get(label) as { payer_document: string; answer: string } | undefined;
+  if (code.model !== 'current' || !f.original)
+    throw refuse('002', 'Invalid QR code: a cancellation needs 82.05–82.07 (the current model)');
+  if (f.schemeTransactionType !== undefined && f.schemeTransactionType !== '02')
+    throw refuse('002', `Invalid QR code: 82.03 is ${f.schemeTransactionType}, a cancellation is 02`);
+  if (!/^\d{1,15}$/.test(label))
+    throw refuse('002', 'Invalid QR code: 62.05 of a cancellation must carry the MerchantVoidId');
+  const previous = ctx.db
+    .prepare(`SELECT payer_document, answer FROM wallet_payments WHERE reference_label = ?`)
+    .get(label) as { payer_document: string; answer: string } | undefined;
   if (previous) {
-    if (previous.payer_document !== payer) throw new Refusal(409, { description: 'cancellation resubmitted with a different payer document' });
+    if (previous.payer_document !== payer)
+      throw new Refusal(409, { description: 'cancellation resubmitted with a different payer document' });
     return { status: 200, body: JSON.parse(previous.answer) as unknown };
   }
   const sale = findWalletSale(ctx, f.original);
-  if (!sale) throw refuse('002', `Invalid QR code: 82.05–82.07 (NSU ${f.original.nsu}, ${f.original.date}, terminal ${f.original.terminalId}) name no wallet sale`);
-  if (f.originalNsu !== undefined && f.originalNsu !== f.original.nsu) throw refuse('002', 'Invalid QR code: 81.06 and 82.05 name different sales');
-  if (sale.status !== 2 || sale.confirmation_status === 2) throw refuse('002', 'Invalid QR code: the sale was not approved or was undone');
-  if (sale.confirmation_status !== 1) throw refuse('002', 'Invalid QR code: the sale is not confirmed (undo it instead)');
-  if (sale.card_match !== cardMatch(card.card_number)) throw refuse('004', 'Invalid card data: not the card that paid the sale');
+  if (!sale)
+    throw refuse(
+      '002',
+      `Invalid QR code: 82.05–82.07 (NSU ${f.original.nsu}, ${f.original.date}, terminal ${f.original.terminalId}) name no wallet sale`,
+    );
+  if (f.originalNsu !== undefined && f.originalNsu !== f.original.nsu)
+    throw refuse('002', 'Invalid QR code: 81.06 and 82.05 name different sales');
+  if (sale.status !== 2 || sale.confirmation_status === 2)
+    throw refuse('002', 'Invalid QR code: the sale was not approved or was undone');
+  if (sale.confirmation_status !== 1)
+    throw refuse('002', 'Invalid QR code: the sale is not confirmed (undo it instead)');
+  if (sale.card_match !== cardMatch(card.card_number))
+    throw refuse('004', 'Invalid card data: not the card that paid the sale');
   const amount = Math.round(Number(code.qrcode_data.transaction_amount) * 100);
   const remaining = sale.amount - voidedOf(ctx, sale.payment_id);
   if (!(amount > 0)) throw refuse('007', 'Generic error: the amount must be above zero');
-  if (amount > remaining) throw refuse('007', `Generic error: ${amount} cents is more than the ${remaining} cents that remain of the sale`);
-  const dup = ctx.db.prepare(`SELECT 1 FROM voids WHERE payment_id = ? AND merchant_void_id = ?`).get(sale.payment_id, label);
+  if (amount > remaining)
+    throw refuse('007', `Generic error: ${amount} cents is more than the ${remaining} cents that remain of the sale`);
+  const dup = ctx.db
+    .prepare(`SELECT 1 FROM voids WHERE payment_id = ? AND merchant_void_id = ?`)
+    .get(sale.payment_id, label);
   if (dup) throw new Refusal(409, { description: `MerchantVoidId ${label} already voided this sale` });
 
   const now = ctx.clock.now();
@@ -84,7 +118,8 @@ export function applyCancellation(ctx: SandboxContext, code: ParsedPadraoq, labe
     reference_label: label,
     merchant_id: code.qrcode_data.merchant_account_information.id_merchant,
     terminal_id: code.qrcode_data.merchant_account_information.id_terminal,
-    authorization_code: typeof saleAnswer.Payment.AuthorizationCode === 'string' ? saleAnswer.Payment.AuthorizationCode : '',
+    authorization_code:
+      typeof saleAnswer.Payment.AuthorizationCode === 'string' ? saleAnswer.Payment.AuthorizationCode : '',
     authentication_code: null,
     host_nsu: nextNsu(ctx),
     terminal_nsu: f.nsu,
@@ -94,19 +129,58 @@ export function applyCancellation(ctx: SandboxContext, code: ParsedPadraoq, labe
     original_payment_id: sale.payment_id,
     void_id: voidId,
   };
-  const view: WalletVoidView = { VoidId: voidId, MerchantVoidId: label, VoidAmount: amount, CancellationStatus: 3, Source: 'wallet-qr' };
-  const stored = { VoidId: voidId, ReturnCode: '000', ReturnMessage: 'CANCELAMENTO APROVADO', PrintMessage: [], VoidAmount: amount, Source: 'wallet-qr' };
+  const view: WalletVoidView = {
+    VoidId: voidId,
+    MerchantVoidId: label,
+    VoidAmount: amount,
+    CancellationStatus: 3,
+    Source: 'wallet-qr',
+  };
+  const stored = {
+    VoidId: voidId,
+    ReturnCode: '000',
+    ReturnMessage: 'CANCELAMENTO APROVADO',
+    PrintMessage: [],
+    VoidAmount: amount,
+    Source: 'wallet-qr',
+  };
   saleAnswer.Payment.Voids = [...((saleAnswer.Payment.Voids as WalletVoidView[] | undefined) ?? []), view];
   ctx.db.transaction(() => {
     ctx.db
-      .prepare(`INSERT INTO voids (void_id, payment_id, merchant_void_id, amount, cancellation_status, created_at, answer) VALUES (?, ?, ?, ?, 3, ?, ?)`)
+      .prepare(
+        `INSERT INTO voids (void_id, payment_id, merchant_void_id, amount, cancellation_status, created_at, answer) VALUES (?, ?, ?, ?, 3, ?, ?)`,
+      )
       .run(voidId, sale.payment_id, label, amount, now.getTime(), JSON.stringify(stored));
     ctx.db.prepare(`UPDATE sales SET answer = ? WHERE payment_id = ?`).run(JSON.stringify(saleAnswer), sale.payment_id);
-    ledgerEntry(ctx, { kind: 'void', paymentId: sale.payment_id, merchantOrderId: sale.merchant_order_id, voidId, amount: -amount, note: 'wallet QR cancellation' });
-    ledgerEntry(ctx, { kind: 'void-confirm', paymentId: sale.payment_id, merchantOrderId: sale.merchant_order_id, voidId, note: 'applied by the wallet' });
+    ledgerEntry(ctx, {
+      kind: 'void',
+      paymentId: sale.payment_id,
+      merchantOrderId: sale.merchant_order_id,
+      voidId,
+      amount: -amount,
+      note: 'wallet QR cancellation',
+    });
+    ledgerEntry(ctx, {
+      kind: 'void-confirm',
+      paymentId: sale.payment_id,
+      merchantOrderId: sale.merchant_order_id,
+      voidId,
+      note: 'applied by the wallet',
+    });
     ctx.db
-      .prepare(`INSERT INTO wallet_payments (id, reference_label, payer_document, card_match, amount, payment_id, ecommerce_payment_id, answer, created_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?)`)
-      .run(newUuid(), label, payer, cardMatch(card.card_number), -amount, sale.payment_id, JSON.stringify(answer), now.getTime());
+      .prepare(
+        `INSERT INTO wallet_payments (id, reference_label, payer_document, card_match, amount, payment_id, ecommerce_payment_id, answer, created_at) VALUES (?, ?, ?, ?, ?, ?, NULL, ?, ?)`,
+      )
+      .run(
+        newUuid(),
+        label,
+        payer,
+        cardMatch(card.card_number),
+        -amount,
+        sale.payment_id,
+        JSON.stringify(answer),
+        now.getTime(),
+      );
   })();
   return { status: 200, body: answer };
 }

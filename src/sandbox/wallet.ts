@@ -27,7 +27,8 @@ interface WalletKey {
   expiresAt: number;
 }
 
-const err = (status: number, description: string, extra: Record<string, unknown> = {}): Refusal => new Refusal(status, { description, ...extra });
+const err = (status: number, description: string, extra: Record<string, unknown> = {}): Refusal =>
+  new Refusal(status, { description, ...extra });
 /** A published wallet error (tables/sandbox/published-errors.json, QR_V4 315ff); the detail goes in parentheses. */
 const business = (status: 400 | 412 | 422, code: string, detail?: string): Refusal => walletError(code, detail, status);
 
@@ -36,14 +37,16 @@ function mediaType(req: SandboxRequest): string {
 }
 
 function jsonObject(req: SandboxRequest): Record<string, unknown> {
-  if (mediaType(req) !== 'application/json') throw err(415, `Content-Type must be application/json, got ${mediaType(req) || 'none'}`);
+  if (mediaType(req) !== 'application/json')
+    throw err(415, `Content-Type must be application/json, got ${mediaType(req) || 'none'}`);
   let body: unknown;
   try {
     body = JSON.parse(req.rawBody.toString('utf8'));
   } catch {
     throw err(400, 'body is not valid JSON', { problems: ['body: is not valid JSON'] });
   }
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw err(400, 'body must be a JSON object', { problems: ['body: must be a JSON object'] });
+  if (!body || typeof body !== 'object' || Array.isArray(body))
+    throw err(400, 'body must be a JSON object', { problems: ['body: must be a JSON object'] });
   return body as Record<string, unknown>;
 }
 
@@ -76,7 +79,12 @@ export class WalletApi {
       const pair = await (this.#spare ?? makeKeyPair());
       this.#spare = makeKeyPair();
       this.#spare.catch(() => undefined);
-      this.#current = { keyId: newUuid(), publicKey: pair.publicKey, privateKeyPem: pair.privateKeyPem, expiresAt: this.#ctx.clock.now().getTime() + this.#ctx.options.walletKeyTtlMs };
+      this.#current = {
+        keyId: newUuid(),
+        publicKey: pair.publicKey,
+        privateKeyPem: pair.privateKeyPem,
+        expiresAt: this.#ctx.clock.now().getTime() + this.#ctx.options.walletKeyTtlMs,
+      };
       this.#keys.set(this.#current.keyId, this.#current);
     }
     return this.#current;
@@ -96,10 +104,12 @@ export class WalletApi {
       scopes = b.scopes ?? b.scope;
     }
     if (!credentialsOk(basicCredentials(req.headers.authorization))) throw err(401, 'client authentication failed');
-    if (grant !== 'client_credentials') throw err(400, 'grant_type must be client_credentials', { problems: ['grant_type: must be client_credentials'] });
+    if (grant !== 'client_credentials')
+      throw err(400, 'grant_type must be client_credentials', { problems: ['grant_type: must be client_credentials'] });
     const asked = typeof scopes === 'string' ? scopes.split(/[\s,]+/).filter((s) => s !== '') : [];
     const unknown = asked.filter((s) => !WALLET_SCOPES.includes(s));
-    if (unknown.length > 0) throw err(400, `unknown scope ${unknown.join(',')}`, { problems: [`scopes: unknown ${unknown.join(',')}`] });
+    if (unknown.length > 0)
+      throw err(400, `unknown scope ${unknown.join(',')}`, { problems: [`scopes: unknown ${unknown.join(',')}`] });
     this.#prepare();
     return { status: 200, body: issueToken(this.#ctx, 'wallet', asked.length > 0 ? asked : WALLET_SCOPES) };
   }
@@ -107,10 +117,11 @@ export class WalletApi {
   #requireToken(req: SandboxRequest, scope: 'qrcode_read' | 'qrcode_write'): void {
     const m = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '');
     if (!m) throw err(401, 'Authorization: Bearer token is required');
-    const row = this.#ctx.db.prepare(`SELECT api, scopes, expires_at FROM tokens WHERE token_hash = ?`).get(hashToken(m[1] as string)) as
-      | { api: string; scopes: string; expires_at: number }
-      | undefined;
-    if (!row || row.api !== 'wallet' || row.expires_at <= this.#ctx.clock.now().getTime()) throw err(401, 'token is not valid or expired');
+    const row = this.#ctx.db
+      .prepare(`SELECT api, scopes, expires_at FROM tokens WHERE token_hash = ?`)
+      .get(hashToken(m[1] as string)) as { api: string; scopes: string; expires_at: number } | undefined;
+    if (!row || row.api !== 'wallet' || row.expires_at <= this.#ctx.clock.now().getTime())
+      throw err(401, 'token is not valid or expired');
     if (!row.scopes.split(' ').includes(scope)) throw err(403, `token lacks the scope ${scope}`);
   }
 
@@ -118,7 +129,14 @@ export class WalletApi {
   async publicKey(req: SandboxRequest): Promise<Answer> {
     this.#requireToken(req, 'qrcode_read');
     const k = await this.#key();
-    return { status: 200, body: { public_key: k.publicKey, key_id: k.keyId, expires_in: Math.max(0, Math.floor((k.expiresAt - this.#ctx.clock.now().getTime()) / 1000)) } };
+    return {
+      status: 200,
+      body: {
+        public_key: k.publicKey,
+        key_id: k.keyId,
+        expires_in: Math.max(0, Math.floor((k.expiresAt - this.#ctx.clock.now().getTime()) / 1000)),
+      },
+    };
   }
 
   /** `GET /padraoq/v1/parsedQRCode?qrcode=…`. */
@@ -150,20 +168,32 @@ export class WalletApi {
     if (!keyId) throw business(400, '412.101');
     const cardData = str('card_data');
     if (!cardData) throw business(400, '412.102');
-    const qr = typeof body.qrcode === 'string' && body.qrcode !== '' ? body.qrcode : typeof body.qr_code === 'string' && body.qr_code !== '' ? body.qr_code : undefined;
+    const qr =
+      typeof body.qrcode === 'string' && body.qrcode !== ''
+        ? body.qrcode
+        : typeof body.qr_code === 'string' && body.qr_code !== ''
+          ? body.qr_code
+          : undefined;
     if (!qr) throw business(400, '412.104');
     const payer = str('payee_document');
     if (!payer || !/^(\d{11}|\d{14})$/.test(payer)) throw business(422, '412.155');
     if (payer.length === 11 && !isValidCpf(payer)) throw business(400, '412.156');
     if (payer.length === 14 && !isValidCnpj(payer)) throw business(400, '412.157');
-    if (body.payee_name !== undefined && body.payee_name !== null && typeof body.payee_name !== 'string') throw err(400, 'payee_name: must be a string');
-    if (body.authorization_token !== undefined && body.authorization_token !== null && typeof body.authorization_token !== 'string') throw err(400, 'authorization_token: must be a string or null');
+    if (body.payee_name !== undefined && body.payee_name !== null && typeof body.payee_name !== 'string')
+      throw err(400, 'payee_name: must be a string');
+    if (
+      body.authorization_token !== undefined &&
+      body.authorization_token !== null &&
+      typeof body.authorization_token !== 'string'
+    )
+      throw err(400, 'authorization_token: must be a string or null');
 
     const key = this.#keys.get(keyId);
     const now = this.#ctx.clock.now();
     if (!key || key.expiresAt <= now.getTime()) {
       // QR_V4 149 prints the reason as "001"; the payment table writes its codes as "412.1xx": the scenario picks the form.
-      if (scenario(this.#ctx).walletKeyCode === '001') throw new Refusal(412, { code: '001', description: 'Chave expirada' });
+      if (scenario(this.#ctx).walletKeyCode === '001')
+        throw new Refusal(412, { code: '001', description: 'Chave expirada' });
       throw business(412, '412.001', 'fetch the public key again');
     }
 
@@ -173,13 +203,18 @@ export class WalletApi {
     } catch (e) {
       throw business(422, '422.002', (e as Error).message);
     }
-    if (parsed.model === 'pix' || parsed.qrcode_data.point_of_initiation_method !== '12') throw business(412, '412.002');
+    if (parsed.model === 'pix' || parsed.qrcode_data.point_of_initiation_method !== '12')
+      throw business(412, '412.002');
     const code = parsed;
     const data = code.qrcode_data;
     const merchantNumber = data.merchant_account_information.id_merchant;
     const terminalId = data.merchant_account_information.id_terminal;
-    if (merchantNumber !== SANDBOX_MERCHANT.merchant.merchantNumber) throw business(422, '422.002', '26.01 is not a registered merchant');
-    if (!merchantExists(this.#ctx, SANDBOX_MERCHANT.merchant.subordinatedMerchantId) || !terminalExists(this.#ctx, SANDBOX_MERCHANT.merchant.subordinatedMerchantId, terminalId)) {
+    if (merchantNumber !== SANDBOX_MERCHANT.merchant.merchantNumber)
+      throw business(422, '422.002', '26.01 is not a registered merchant');
+    if (
+      !merchantExists(this.#ctx, SANDBOX_MERCHANT.merchant.subordinatedMerchantId) ||
+      !terminalExists(this.#ctx, SANDBOX_MERCHANT.merchant.subordinatedMerchantId, terminalId)
+    ) {
       throw business(422, '422.002', '26.02 is not a registered terminal');
     }
     const issuedAt = qrInstant(data.payment_information.timestamp);
@@ -189,15 +224,27 @@ export class WalletApi {
     // The host pays only codes it registered when it generated them (QR_V4 343-345, 422.002: "Não foi
     // encontrado o registro de geração do QRCode"): the e-commerce QR sales. A code the terminal built
     // itself is payable only where the acquirer registers such codes (scenario registersTerminalQr).
-    const registered = this.#ctx.db.prepare(`SELECT 1 FROM ecommerce_sales WHERE reference_label = ?`).get(data.additional_data_field.reference_label) !== undefined;
+    const registered =
+      this.#ctx.db
+        .prepare(`SELECT 1 FROM ecommerce_sales WHERE reference_label = ?`)
+        .get(data.additional_data_field.reference_label) !== undefined;
     if (!registered && !scenario(this.#ctx).registersTerminalQr) {
-      ledgerEntry(this.#ctx, { kind: 'wallet-unregistered-code', merchantOrderId: data.additional_data_field.reference_label, note: 'a terminal-built code: the host has no record of generating it' });
+      ledgerEntry(this.#ctx, {
+        kind: 'wallet-unregistered-code',
+        merchantOrderId: data.additional_data_field.reference_label,
+        note: 'a terminal-built code: the host has no record of generating it',
+      });
       throw business(422, '422.002', 'the host has no record of generating this QR code');
     }
     if (!registered) {
-      ledgerEntry(this.#ctx, { kind: 'wallet-terminal-code', merchantOrderId: data.additional_data_field.reference_label, note: 'a terminal-built code paid under the registersTerminalQr scenario' });
+      ledgerEntry(this.#ctx, {
+        kind: 'wallet-terminal-code',
+        merchantOrderId: data.additional_data_field.reference_label,
+        note: 'a terminal-built code paid under the registersTerminalQr scenario',
+      });
     }
-    if (transactionType !== '01' && transactionType !== '02') throw business(422, '422.002', `81.04 is ${transactionType}, neither a sale (01) nor a cancellation (02)`);
+    if (transactionType !== '01' && transactionType !== '02')
+      throw business(422, '422.002', `81.04 is ${transactionType}, neither a sale (01) nor a cancellation (02)`);
 
     let card;
     try {
@@ -205,23 +252,28 @@ export class WalletApi {
     } catch {
       throw business(422, '422.007', 'card_data does not decrypt');
     }
-    if (!/^\d{12,19}$/.test(card.card_number) || !isLuhnValid(card.card_number)) throw business(422, '422.004', 'card_number');
-    if (!/^\d{4}$/.test(card.card_expiration_date) || !/^\d{3,4}$/.test(card.card_cvv)) throw business(422, '422.004', 'card_expiration_date or card_cvv');
+    if (!/^\d{12,19}$/.test(card.card_number) || !isLuhnValid(card.card_number))
+      throw business(422, '422.004', 'card_number');
+    if (!/^\d{4}$/.test(card.card_expiration_date) || !/^\d{3,4}$/.test(card.card_cvv))
+      throw business(422, '422.004', 'card_expiration_date or card_cvv');
     const mm = Number(card.card_expiration_date.slice(0, 2));
     const yy = Number(card.card_expiration_date.slice(2));
     const today = localTime(now, HOST_TIME_ZONE);
-    if (mm < 1 || mm > 12 || 2000 + yy < today.year || (2000 + yy === today.year && mm < today.month)) throw business(422, '422.004', 'card_expiration_date is before this month');
+    if (mm < 1 || mm > 12 || 2000 + yy < today.year || (2000 + yy === today.year && mm < today.month))
+      throw business(422, '422.004', 'card_expiration_date is before this month');
     // A cancellation code voids the sale it names (wallet-cancel.ts).
-    if (transactionType === '02') return applyCancellation(this.#ctx, code, data.additional_data_field.reference_label, payer, card);
+    if (transactionType === '02')
+      return applyCancellation(this.#ctx, code, data.additional_data_field.reference_label, payer, card);
     const modality = data.payment_information.modalidade;
     if (modality === '0001') throw business(422, '422.001', 'modality 0001 (debit)');
     if (!CREDIT_MODALITIES.includes(modality)) throw business(422, '422.001', `modality ${modality}`);
-    if (!(Number(data.transaction_amount) > 0)) throw business(422, '422.002', '54 transaction amount must be above zero');
+    if (!(Number(data.transaction_amount) > 0))
+      throw business(422, '422.002', '54 transaction amount must be above zero');
 
     const label = data.additional_data_field.reference_label;
-    const previous = this.#ctx.db.prepare(`SELECT payer_document, answer FROM wallet_payments WHERE reference_label = ?`).get(label) as
-      | { payer_document: string; answer: string }
-      | undefined;
+    const previous = this.#ctx.db
+      .prepare(`SELECT payer_document, answer FROM wallet_payments WHERE reference_label = ?`)
+      .get(label) as { payer_document: string; answer: string } | undefined;
     if (previous) {
       if (previous.payer_document !== payer) throw err(409, 'payment resubmitted with a different payer document');
       return { status: 200, body: JSON.parse(previous.answer) as unknown };
@@ -231,7 +283,9 @@ export class WalletApi {
     if (row.result === 'declined') throw business(422, '422.006', row.returnCode);
 
     const amount = Math.round(Number(data.transaction_amount) * 100);
-    const ecommerce = this.#ctx.db.prepare(`SELECT payment_id FROM ecommerce_sales WHERE reference_label = ?`).get(label) as { payment_id: string } | undefined;
+    const ecommerce = this.#ctx.db
+      .prepare(`SELECT payment_id FROM ecommerce_sales WHERE reference_label = ?`)
+      .get(label) as { payment_id: string } | undefined;
     let ecRow: EcommerceRow | undefined;
     if (ecommerce) {
       ecRow = findEcommerce(this.#ctx, ecommerce.payment_id);
@@ -257,10 +311,31 @@ export class WalletApi {
     this.#ctx.db.transaction(() => {
       let paymentId: string | null = null;
       if (ecRow) markQrPaid(this.#ctx, ecRow);
-      else paymentId = this.#recordTerminalSale(code, label, terminalId, amount, authorizationCode, hostNsu, card.card_number);
+      else
+        paymentId = this.#recordTerminalSale(
+          code,
+          label,
+          terminalId,
+          amount,
+          authorizationCode,
+          hostNsu,
+          card.card_number,
+        );
       this.#ctx.db
-        .prepare(`INSERT INTO wallet_payments (id, reference_label, payer_document, card_match, amount, payment_id, ecommerce_payment_id, answer, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-        .run(newUuid(), label, payer, cardMatch(card.card_number), amount, paymentId, ecRow?.payment_id ?? null, JSON.stringify(answer), now.getTime());
+        .prepare(
+          `INSERT INTO wallet_payments (id, reference_label, payer_document, card_match, amount, payment_id, ecommerce_payment_id, answer, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          newUuid(),
+          label,
+          payer,
+          cardMatch(card.card_number),
+          amount,
+          paymentId,
+          ecRow?.payment_id ?? null,
+          JSON.stringify(answer),
+          now.getTime(),
+        );
     })();
     return { status: 200, body: answer };
   }
@@ -269,7 +344,15 @@ export class WalletApi {
    * A wallet payment of a terminal's QR becomes a terminal sale the terminal finds by its MerchantOrderId
    * (docs/decisions.md, "The sandbox host").
    */
-  #recordTerminalSale(code: ParsedPadraoq, orderId: string, terminalId: string, amount: number, authorizationCode: string, nsu: string, pan: string): string {
+  #recordTerminalSale(
+    code: ParsedPadraoq,
+    orderId: string,
+    terminalId: string,
+    amount: number,
+    authorizationCode: string,
+    nsu: string,
+    pan: string,
+  ): string {
     const ctx = this.#ctx;
     const now = ctx.clock.now();
     const paymentId = newUuid();
@@ -294,7 +377,11 @@ export class WalletApi {
         Currency: 'BRL',
         Country: 'BRA',
         ConfirmationStatus: 0,
-        Wallet: { ReferenceLabel: orderId, TerminalNsu: (code.fields as { nsu?: string }).nsu ?? '', QrTimestamp: code.qrcode_data.payment_information.timestamp },
+        Wallet: {
+          ReferenceLabel: orderId,
+          TerminalNsu: (code.fields as { nsu?: string }).nsu ?? '',
+          QrTimestamp: code.qrcode_data.payment_information.timestamp,
+        },
         PinPadInformation: { TerminalId: terminalId },
         Links: saleLinks(ctx, paymentId, true),
       },
@@ -304,9 +391,17 @@ export class WalletApi {
         `INSERT INTO sales (payment_id, merchant_order_id, terminal_id, amount, status, confirmation_status, input_mode, business_day, created_at, card_match, answer)
          VALUES (?, ?, ?, ?, 2, 0, 'QrCode', ?, ?, ?, ?)`,
       )
-      .run(paymentId, orderId, terminalId, amount, businessDay(now), now.getTime(), cardMatch(pan), JSON.stringify(answer));
+      .run(
+        paymentId,
+        orderId,
+        terminalId,
+        amount,
+        businessDay(now),
+        now.getTime(),
+        cardMatch(pan),
+        JSON.stringify(answer),
+      );
     ledgerEntry(ctx, { kind: 'charge', paymentId, merchantOrderId: orderId, amount, note: 'wallet QR payment' });
     return paymentId;
   }
 }
-

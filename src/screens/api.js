@@ -33,14 +33,20 @@ export async function api(path, { method = 'GET', body, timeoutMs = 10_000, acce
   if (body !== undefined) headers['content-type'] = 'application/json';
   let res;
   try {
-    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs), cache: 'no-store' });
+    res = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+      cache: 'no-store',
+    });
   } catch (e) {
     throw new ApiFailure(0, 'UNREACHABLE', String(e?.message ?? e));
   }
   const type = res.headers.get('content-type') ?? '';
   const data = type.startsWith('application/json') ? await res.json().catch(() => ({})) : await res.text();
   if (!res.ok) {
-    const err = typeof data === 'object' ? data.error ?? {} : {};
+    const err = typeof data === 'object' ? (data.error ?? {}) : {};
     throw new ApiFailure(res.status, err.code ?? `HTTP_${res.status}`, err.message ?? res.statusText, err.field);
   }
   return data;
@@ -105,7 +111,10 @@ let qrUrl;
 
 /** Shows `code` in `img`, drawn by the daemon (GET /screens/qr.svg with the token) as a blob image. */
 export async function showQr(img, code) {
-  const res = await fetch(`/screens/qr.svg?text=${encodeURIComponent(code)}`, { headers: { authorization: `Bearer ${token()}` }, cache: 'no-store' });
+  const res = await fetch(`/screens/qr.svg?text=${encodeURIComponent(code)}`, {
+    headers: { authorization: `Bearer ${token()}` },
+    cache: 'no-store',
+  });
   if (!res.ok) throw new ApiFailure(res.status, 'QR', 'the QR code could not be drawn');
   if (qrUrl) URL.revokeObjectURL(qrUrl);
   qrUrl = URL.createObjectURL(await res.blob());
@@ -115,12 +124,16 @@ export async function showQr(img, code) {
 
 /** Reais from cents, the Brazilian way (R$ 25,10). */
 export function money(cents, lang = 'pt') {
-  return new Intl.NumberFormat(lang === 'en' ? 'en-US' : 'pt-BR', { style: 'currency', currency: 'BRL' }).format(cents / 100);
+  return new Intl.NumberFormat(lang === 'en' ? 'en-US' : 'pt-BR', { style: 'currency', currency: 'BRL' }).format(
+    cents / 100,
+  );
 }
 
 /** Cents from what a person typed ("25,10", "25.10", "2510" read as reais when it has no separator). */
 export function parseAmount(text) {
-  const t = String(text).trim().replace(/^R\$\s*/, '');
+  const t = String(text)
+    .trim()
+    .replace(/^R\$\s*/, '');
   const m = /^(\d{1,6})(?:[.,](\d{1,2}))?$/.exec(t);
   if (!m) return undefined;
   const cents = Number(m[1]) * 100 + Number((m[2] ?? '0').padEnd(2, '0'));

@@ -42,7 +42,8 @@ function request() {
   if (amount === undefined) return undefined;
   const body = { amount, method: method(), confirmation: 'auto' };
   if (body.method === 'credit') body.installments = Math.max(1, Math.min(12, Number($('installments').value) || 1));
-  if (body.method === 'pix') body.payer = { name: $('payer-name').value.trim(), document: $('payer-document').value.trim() };
+  if (body.method === 'pix')
+    body.payer = { name: $('payer-name').value.trim(), document: $('payer-document').value.trim() };
   return body;
 }
 
@@ -114,10 +115,16 @@ $('sale').addEventListener('submit', (ev) => {
 
 $('cancel').addEventListener('click', () => void run?.cancel());
 
-for (const [id, printed] of [['printed-yes', true], ['printed-no', false]]) {
+for (const [id, printed] of [
+  ['printed-yes', true],
+  ['printed-no', false],
+]) {
   $(id).addEventListener('click', () => {
     $('question').hidden = true;
-    if (run?.id !== undefined) void answerReceipt(run.id, printed).catch((e) => fail(`${t('error.generic')}${errorText(e)}`)).then(() => run?.refresh());
+    if (run?.id !== undefined)
+      void answerReceipt(run.id, printed)
+        .catch((e) => fail(`${t('error.generic')}${errorText(e)}`))
+        .then(() => run?.refresh());
   });
 }
 

@@ -59,8 +59,10 @@ export const TERMINAL_TEXT = {
     'problem.dead-letters': 'Fila de envio: {count} envio(s) recusado(s) em definitivo',
     'problem.alarm': 'Alarme: {alarm}',
     'problem.unknown': 'Problema não identificado',
-    'alarm.UNDO_NEAR_CLOSE': 'Desfazimentos ainda não entregues perto do fechamento do dia: o adquirente vai confirmar essas vendas',
-    'alarm.NEEDS_REFUND': 'Pagamento {merchantOrderId} ficou cobrado: devolva o dinheiro (cancelamento quando o cliente voltar)',
+    'alarm.UNDO_NEAR_CLOSE':
+      'Desfazimentos ainda não entregues perto do fechamento do dia: o adquirente vai confirmar essas vendas',
+    'alarm.NEEDS_REFUND':
+      'Pagamento {merchantOrderId} ficou cobrado: devolva o dinheiro (cancelamento quando o cliente voltar)',
     'alarm.DEAD_LETTER': 'Operação {operation} de {merchantOrderId} recusada em definitivo pelo adquirente',
     'alarm.PRINTER_PAPER_OUT': 'A impressora está sem papel',
     'alarm.PRINTER_OFFLINE': 'A impressora não responde',
@@ -156,7 +158,8 @@ export const TERMINAL_TEXT = {
     'problem.alarm': 'Alarm: {alarm}',
     'problem.unknown': 'Unidentified problem',
     'alarm.UNDO_NEAR_CLOSE': 'Undos still undelivered near the daily close: the acquirer will confirm those sales',
-    'alarm.NEEDS_REFUND': 'Payment {merchantOrderId} stayed charged: give the money back (a void when the customer returns)',
+    'alarm.NEEDS_REFUND':
+      'Payment {merchantOrderId} stayed charged: give the money back (a void when the customer returns)',
     'alarm.DEAD_LETTER': '{operation} of {merchantOrderId} refused for good by the acquirer',
     'alarm.PRINTER_PAPER_OUT': 'The printer is out of paper',
     'alarm.PRINTER_OFFLINE': 'The printer does not answer',

@@ -223,7 +223,9 @@ export function t(key, fallback) {
 
 /** `text` with its `{name}` slots filled from `values` (a slot without a value is left out). */
 function fill(text, values = {}) {
-  return text.replace(/\s?\{(\w+)\}/g, (m, name) => (values[name] === undefined || values[name] === null ? '' : m.replace(`{${name}}`, String(values[name]))));
+  return text.replace(/\s?\{(\w+)\}/g, (m, name) =>
+    values[name] === undefined || values[name] === null ? '' : m.replace(`{${name}}`, String(values[name])),
+  );
 }
 
 /** A payment's API status (`confirmed`, …) in the page's language. */
@@ -277,12 +279,25 @@ export function hostTime(iso) {
 
 /** The date and time of `iso` in business time. */
 export function hostDateTime(iso) {
-  return format({ year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+  return format({
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date(iso));
 }
 
 /** The business day of `iso` (America/Sao_Paulo), YYYY-MM-DD. */
 export function hostDay(iso) {
-  const parts = new Intl.DateTimeFormat('en-CA', { timeZone: HOST_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date(iso));
+  const parts = new Intl.DateTimeFormat('en-CA', {
+    timeZone: HOST_TIME_ZONE,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(new Date(iso));
   const get = (type) => parts.find((p) => p.type === type)?.value;
   return `${get('year')}-${get('month')}-${get('day')}`;
 }

@@ -16,7 +16,10 @@ export async function showReceiptQr(figure, id) {
   const img = figure.querySelector('img');
   const caption = figure.querySelector('figcaption');
   try {
-    const res = await fetch(`/v1/payments/${encodeURIComponent(id)}/receipt?format=qr`, { headers: { authorization: `Bearer ${token()}` }, cache: 'no-store' });
+    const res = await fetch(`/v1/payments/${encodeURIComponent(id)}/receipt?format=qr`, {
+      headers: { authorization: `Bearer ${token()}` },
+      cache: 'no-store',
+    });
     if (!res.ok) throw new Error(`receipt qr: ${res.status}`);
     if (url) URL.revokeObjectURL(url);
     url = URL.createObjectURL(await res.blob());

@@ -81,7 +81,11 @@ function outOfService(h) {
 
 async function readHealth() {
   try {
-    const res = await fetch('/v1/health', { headers: { authorization: `Bearer ${token()}` }, cache: 'no-store', signal: AbortSignal.timeout(4000) });
+    const res = await fetch('/v1/health', {
+      headers: { authorization: `Bearer ${token()}` },
+      cache: 'no-store',
+      signal: AbortSignal.timeout(4000),
+    });
     health = res.ok ? await res.json() : undefined;
   } catch {
     health = undefined;
@@ -133,14 +137,19 @@ for (const b of document.querySelectorAll('[data-method]')) {
   });
 }
 
-for (const b of document.querySelectorAll('[data-receipt]')) b.addEventListener('click', () => void pay(b.dataset.receipt));
+for (const b of document.querySelectorAll('[data-receipt]'))
+  b.addEventListener('click', () => void pay(b.dataset.receipt));
 for (const b of document.querySelectorAll('.back')) b.addEventListener('click', idle);
 
 async function pay(receipt) {
   await readHealth();
   if (outOfService(health)) return show('out-of-service');
   sale.receipt = receipt === 'print' && !printerReady(health) ? 'screen' : receipt;
-  const body = { amount: sale.amount, method: sale.method === 'wallet-qr' ? 'wallet-qr' : sale.method, confirmation: 'auto' };
+  const body = {
+    amount: sale.amount,
+    method: sale.method === 'wallet-qr' ? 'wallet-qr' : sale.method,
+    confirmation: 'auto',
+  };
   if (sale.receipt !== 'print') body.receipt = false;
   $('prompt').textContent = stateText('started', sale.method);
   $('qr').hidden = true;
@@ -177,7 +186,11 @@ async function pay(receipt) {
       await run.start(body).catch(() => finished({ status: 'failed', state: 'failed' }));
       return;
     }
-    await finished({ status: 'failed', state: 'failed', returnMessage: e instanceof ApiFailure && e.code === 'BUSY' ? t('error.busy') : '' });
+    await finished({
+      status: 'failed',
+      state: 'failed',
+      returnMessage: e instanceof ApiFailure && e.code === 'BUSY' ? t('error.busy') : '',
+    });
   }
 }
 
@@ -191,7 +204,10 @@ async function finished(view) {
   // Not printed (no paper, or "no receipt"): the receipt on screen when asked, and in either case
   // its digital copy as a QR code the customer's phone reads.
   if (ok && sale.receipt !== 'print' && view.id !== undefined) {
-    await Promise.all([sale.receipt === 'screen' ? showReceipt($('receipt'), view) : undefined, showReceiptQr($('receipt-qr'), view.id)]);
+    await Promise.all([
+      sale.receipt === 'screen' ? showReceipt($('receipt'), view) : undefined,
+      showReceiptQr($('receipt-qr'), view.id),
+    ]);
   }
 }
 

@@ -14,12 +14,24 @@ async function call(path, { method = 'GET', body, password } = {}) {
   if (password) headers['x-supervisor-password'] = password;
   let res;
   try {
-    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store', signal: AbortSignal.timeout(15_000) });
+    res = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+      signal: AbortSignal.timeout(15_000),
+    });
   } catch (e) {
     throw new ApiFailure(0, 'UNREACHABLE', String(e?.message ?? e));
   }
   const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw new ApiFailure(res.status, data.error?.code ?? `HTTP_${res.status}`, data.error?.message ?? res.statusText, data.error?.field);
+  if (!res.ok)
+    throw new ApiFailure(
+      res.status,
+      data.error?.code ?? `HTTP_${res.status}`,
+      data.error?.message ?? res.statusText,
+      data.error?.field,
+    );
   return data;
 }
 
@@ -128,7 +140,11 @@ async function startVoid(ev) {
     return;
   }
   try {
-    const v = await call(`/v1/payments/${id}/void`, { method: 'POST', body: amount === undefined ? {} : { amount }, password: $('supervisor-password').value });
+    const v = await call(`/v1/payments/${id}/void`, {
+      method: 'POST',
+      body: amount === undefined ? {} : { amount },
+      password: $('supervisor-password').value,
+    });
     await followVoid(v.id);
   } catch (e) {
     failure(status, e);

@@ -1,7 +1,18 @@
 // The supervisor's page: today's payments (GET /v1/payments), the outbox and health, the alarms
 // health holds; in #operations the day report, its close and voids (supervisor-operations.js).
 import { api, followEvents, money, token, environmentBanner } from './api.js';
-import { alarmText, applyLang, currentLang, hostDateTime, hostDay, hostTime, langToggle, problemText, statusText, t } from './i18n.js';
+import {
+  alarmText,
+  applyLang,
+  currentLang,
+  hostDateTime,
+  hostDay,
+  hostTime,
+  langToggle,
+  problemText,
+  statusText,
+  t,
+} from './i18n.js';
 import { mountOperations, paintDay, repaintOperations } from './supervisor-operations.js';
 
 const $ = (id) => document.getElementById(id);
@@ -29,19 +40,21 @@ function cell(row, text, raw = false) {
 
 function paintPayments(payments) {
   const body = $('payments').tBodies[0];
-  const rows = payments.filter((p) => today(p.createdAt)).map((p) => {
-    const tr = document.createElement('tr');
-    tr.dataset.status = p.status;
-    cell(tr, String(p.id));
-    cell(tr, hostTime(p.createdAt)).dataset.at = p.createdAt;
-    cell(tr, money(p.amount, currentLang()));
-    cell(tr, t(`method.${p.method}`, p.method));
-    cell(tr, statusText(p.status));
-    cell(tr, p.authorizationCode, true);
-    cell(tr, p.nsu, true);
-    cell(tr, p.card?.maskedPan, true);
-    return tr;
-  });
+  const rows = payments
+    .filter((p) => today(p.createdAt))
+    .map((p) => {
+      const tr = document.createElement('tr');
+      tr.dataset.status = p.status;
+      cell(tr, String(p.id));
+      cell(tr, hostTime(p.createdAt)).dataset.at = p.createdAt;
+      cell(tr, money(p.amount, currentLang()));
+      cell(tr, t(`method.${p.method}`, p.method));
+      cell(tr, statusText(p.status));
+      cell(tr, p.authorizationCode, true);
+      cell(tr, p.nsu, true);
+      cell(tr, p.card?.maskedPan, true);
+      return tr;
+    });
   body.replaceChildren(...rows);
 }
 

@@ -8,10 +8,10 @@ export function readCounter(db: Db, name: string): string | undefined {
 }
 
 export function writeCounter(db: Db, name: string, value: string): void {
-  statement(db, 'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value').run(
-    name,
-    value,
-  );
+  statement(
+    db,
+    'INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET value = excluded.value',
+  ).run(name, value);
 }
 
 const NSU = 'terminal_nsu';

@@ -1,4 +1,14 @@
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import path from 'node:path';
 import Database from './sqlite.js';
 import { OmniposError } from '../core/errors/index.js';
@@ -43,7 +53,8 @@ export function walHeaderProblem(head: Buffer): string | undefined {
   if (head.length === 0) return undefined; // an empty WAL: nothing committed in it
   if (head.length < 32) return `the WAL is ${head.length} bytes, shorter than its 32-byte header`;
   const magic = head.readUInt32BE(0);
-  if (magic !== WAL_MAGIC_LE && magic !== WAL_MAGIC_BE) return `the WAL's magic number is ${magic.toString(16)}, not 377f0682/377f0683`;
+  if (magic !== WAL_MAGIC_LE && magic !== WAL_MAGIC_BE)
+    return `the WAL's magic number is ${magic.toString(16)}, not 377f0682/377f0683`;
   const version = head.readUInt32BE(4);
   if (version !== WAL_VERSION) return `the WAL's format version is ${version}, not ${WAL_VERSION}`;
   const big = magic === WAL_MAGIC_BE;
@@ -69,7 +80,8 @@ export function databaseProblem(file: string): string | undefined {
   const size = statSync(file).size;
   if (size > 0) {
     const head = readHead(file, 100);
-    if (head.length < 100 || !head.subarray(0, 16).equals(SQLITE_HEADER)) return 'the file does not start with the SQLite header';
+    if (head.length < 100 || !head.subarray(0, 16).equals(SQLITE_HEADER))
+      return 'the file does not start with the SQLite header';
   }
   const wal = `${file}-wal`;
   if (existsSync(wal)) {

@@ -25,17 +25,34 @@ export class EventLog {
   append(businessDay: string, at: string, body: Record<string, unknown>): number {
     assertNoCardData(body, 'api_events.body');
     // The seq's place in the object is kept (0 until read back), so a replayed event reads as it was sent.
-    return Number(statement(this.#db, 'INSERT INTO api_events (business_day, at, body) VALUES (?, ?, ?)').run(businessDay, at, JSON.stringify({ ...body, seq: 0 })).lastInsertRowid);
+    return Number(
+      statement(this.#db, 'INSERT INTO api_events (business_day, at, body) VALUES (?, ?, ?)').run(
+        businessDay,
+        at,
+        JSON.stringify({ ...body, seq: 0 }),
+      ).lastInsertRowid,
+    );
   }
 
   /** Takes a seq for an event that may not be kept (the guard refused it): the row says only `withheld`. */
   withhold(businessDay: string, at: string): number {
-    return Number(statement(this.#db, 'INSERT INTO api_events (business_day, at, body) VALUES (?, ?, ?)').run(businessDay, at, '{"withheld":true}').lastInsertRowid);
+    return Number(
+      statement(this.#db, 'INSERT INTO api_events (business_day, at, body) VALUES (?, ?, ?)').run(
+        businessDay,
+        at,
+        '{"withheld":true}',
+      ).lastInsertRowid,
+    );
   }
 
   /** The day's events after `seq`, oldest first, at most `limit`. */
   since(businessDay: string, seq: number, limit: number): LoggedEvent[] {
-    return (statement(this.#db, 'SELECT seq, body FROM api_events WHERE business_day = ? AND seq > ? ORDER BY seq LIMIT ?').all(businessDay, seq, limit) as { seq: number; body: string }[]).map((r) => {
+    return (
+      statement(
+        this.#db,
+        'SELECT seq, body FROM api_events WHERE business_day = ? AND seq > ? ORDER BY seq LIMIT ?',
+      ).all(businessDay, seq, limit) as { seq: number; body: string }[]
+    ).map((r) => {
       const body = JSON.parse(r.body) as Record<string, unknown>;
       body.seq = r.seq;
       return { seq: r.seq, body };
@@ -44,8 +61,16 @@ export class EventLog {
 
   /** The day's first seq, and the last seq ever given (0 for none). */
   bounds(businessDay: string): { first: number | undefined; last: number } {
-    const first = (statement(this.#db, 'SELECT min(seq) AS s FROM api_events WHERE business_day = ?').get(businessDay) as { s: number | null }).s;
-    const last = (statement(this.#db, "SELECT seq AS s FROM sqlite_sequence WHERE name = 'api_events'").get() as { s: number } | undefined)?.s ?? 0;
+    const first = (
+      statement(this.#db, 'SELECT min(seq) AS s FROM api_events WHERE business_day = ?').get(businessDay) as {
+        s: number | null;
+      }
+    ).s;
+    const last =
+      (
+        statement(this.#db, "SELECT seq AS s FROM sqlite_sequence WHERE name = 'api_events'").get() as
+          { s: number } | undefined
+      )?.s ?? 0;
     return { first: first ?? undefined, last };
   }
 

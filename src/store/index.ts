@@ -38,7 +38,10 @@ export function openCheckedTerminalDatabase(stateDir: string, log: Logger, now: 
   const problem = databaseProblem(file);
   if (problem) {
     const record = setAside(file, problem, now());
-    log.fatal({ alarm: 'STORE_DAMAGED', file, reason: problem, keptIn: record.keptIn }, 'the database is damaged: kept aside, nothing is sold (omnipos diag says what to do)');
+    log.fatal(
+      { alarm: 'STORE_DAMAGED', file, reason: problem, keptIn: record.keptIn },
+      'the database is damaged: kept aside, nothing is sold (omnipos diag says what to do)',
+    );
     throw damagedError(stateDir, record);
   }
   return openTerminalDatabase(stateDir, log);

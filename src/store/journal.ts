@@ -75,21 +75,28 @@ export class Journal {
           let id: number;
           try {
             id = Number(
-              statement(this.#db, 
-                  'INSERT INTO journal (kind, merchant_order_id, state, amount, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-                )
-                .run(entry.kind, entry.merchantOrderId, entry.state, entry.amount, JSON.stringify(data), at, at).lastInsertRowid,
+              statement(
+                this.#db,
+                'INSERT INTO journal (kind, merchant_order_id, state, amount, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+              ).run(entry.kind, entry.merchantOrderId, entry.state, entry.amount, JSON.stringify(data), at, at)
+                .lastInsertRowid,
             );
           } catch (e) {
             if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {
-              throw new OmniposError('STORE_CONFLICT', `MerchantOrderId ${entry.merchantOrderId} is already in the journal`, {
-                merchantOrderId: entry.merchantOrderId,
-              });
+              throw new OmniposError(
+                'STORE_CONFLICT',
+                `MerchantOrderId ${entry.merchantOrderId} is already in the journal`,
+                {
+                  merchantOrderId: entry.merchantOrderId,
+                },
+              );
             }
             throw e;
           }
-          statement(this.#db, 'INSERT INTO journal_transitions (journal_id, seq, from_state, to_state, input, at) VALUES (?, 1, NULL, ?, ?, ?)')
-            .run(id, entry.state, entry.input, at);
+          statement(
+            this.#db,
+            'INSERT INTO journal_transitions (journal_id, seq, from_state, to_state, input, at) VALUES (?, 1, NULL, ?, ?, ?)',
+          ).run(id, entry.state, entry.input, at);
           return this.get(id) as JournalEntry;
         })
         .immediate();
@@ -102,7 +109,10 @@ export class Journal {
    * Moves an entry from `from` to `to`, merging `data` into its data. Fails with STORE_CONFLICT,
    * changing nothing, when the entry is not in `from` any more.
    */
-  transition(id: number, t: { from: string; to: string; input: string; at: Date; data?: Record<string, unknown> }): JournalEntry {
+  transition(
+    id: number,
+    t: { from: string; to: string; input: string; at: Date; data?: Record<string, unknown> },
+  ): JournalEntry {
     if (t.data) assertNoCardData(t.data, 'journal.data');
     try {
       return this.#db
@@ -118,11 +128,22 @@ export class Journal {
           }
           const at = t.at.toISOString();
           const data = { ...current.data, ...(t.data ?? {}) };
-          statement(this.#db, 'UPDATE journal SET state = ?, data = ?, updated_at = ? WHERE id = ?')
-            .run(t.to, JSON.stringify(data), at, id);
-          const seq = (statement(this.#db, 'SELECT max(seq) AS s FROM journal_transitions WHERE journal_id = ?').get(id) as { s: number }).s + 1;
-          statement(this.#db, 'INSERT INTO journal_transitions (journal_id, seq, from_state, to_state, input, at) VALUES (?, ?, ?, ?, ?, ?)')
-            .run(id, seq, t.from, t.to, t.input, at);
+          statement(this.#db, 'UPDATE journal SET state = ?, data = ?, updated_at = ? WHERE id = ?').run(
+            t.to,
+            JSON.stringify(data),
+            at,
+            id,
+          );
+          const seq =
+            (
+              statement(this.#db, 'SELECT max(seq) AS s FROM journal_transitions WHERE journal_id = ?').get(id) as {
+                s: number;
+              }
+            ).s + 1;
+          statement(
+            this.#db,
+            'INSERT INTO journal_transitions (journal_id, seq, from_state, to_state, input, at) VALUES (?, ?, ?, ?, ?, ?)',
+          ).run(id, seq, t.from, t.to, t.input, at);
           return this.get(id) as JournalEntry;
         })
         .immediate();
@@ -137,13 +158,15 @@ export class Journal {
   }
 
   byMerchantOrderId(merchantOrderId: string): JournalEntry | undefined {
-    const r = statement(this.#db, 'SELECT * FROM journal WHERE merchant_order_id = ?').get(merchantOrderId) as Row | undefined;
+    const r = statement(this.#db, 'SELECT * FROM journal WHERE merchant_order_id = ?').get(merchantOrderId) as
+      Row | undefined;
     return r ? toEntry(r) : undefined;
   }
 
   /** The entry a client's `Idempotency-Key` opened, if any. */
   byIdempotencyKey(key: string): JournalEntry | undefined {
-    const r = statement(this.#db, "SELECT * FROM journal WHERE json_extract(data, '$.idempotencyKey') = ?").get(key) as Row | undefined;
+    const r = statement(this.#db, "SELECT * FROM journal WHERE json_extract(data, '$.idempotencyKey') = ?").get(key) as
+      Row | undefined;
     return r ? toEntry(r) : undefined;
   }
 
@@ -152,21 +175,27 @@ export class Journal {
     const limit = Math.min(Math.max(options.limit ?? 100, 1), 1000);
     const states = options.states ?? [];
     const where = states.length > 0 ? `WHERE state IN (${states.map(() => '?').join(',')})` : '';
-    return (statement(this.#db, `SELECT * FROM journal ${where} ORDER BY id DESC LIMIT ?`).all(...states, limit) as Row[]).map(toEntry);
+    return (
+      statement(this.#db, `SELECT * FROM journal ${where} ORDER BY id DESC LIMIT ?`).all(...states, limit) as Row[]
+    ).map(toEntry);
   }
 
   /** Entries in any of `states`, oldest first (recovery walks these at start). */
   inStates(states: readonly string[]): JournalEntry[] {
     if (states.length === 0) return [];
-    const rows = statement(this.#db, `SELECT * FROM journal WHERE state IN (${states.map(() => '?').join(',')}) ORDER BY id`)
-      .all(...states) as Row[];
+    const rows = statement(
+      this.#db,
+      `SELECT * FROM journal WHERE state IN (${states.map(() => '?').join(',')}) ORDER BY id`,
+    ).all(...states) as Row[];
     return rows.map(toEntry);
   }
 
   transitions(id: number): { seq: number; from: string | null; to: string; input: string; at: string }[] {
     return (
-      statement(this.#db, 'SELECT seq, from_state, to_state, input, at FROM journal_transitions WHERE journal_id = ? ORDER BY seq')
-        .all(id) as { seq: number; from_state: string | null; to_state: string; input: string; at: string }[]
+      statement(
+        this.#db,
+        'SELECT seq, from_state, to_state, input, at FROM journal_transitions WHERE journal_id = ? ORDER BY seq',
+      ).all(id) as { seq: number; from_state: string | null; to_state: string; input: string; at: string }[]
     ).map((r) => ({ seq: r.seq, from: r.from_state, to: r.to_state, input: r.input, at: r.at }));
   }
 }

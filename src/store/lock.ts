@@ -28,7 +28,12 @@ export function lockStateDir(stateDir: string, pid = process.pid): StateLock {
   try {
     db = new Database(file, { timeout: 0 });
   } catch (e) {
-    throw new OmniposError('STORE_OPEN_FAILED', `cannot open the lock file ${file}: ${(e as Error).message}`, { file }, { cause: e });
+    throw new OmniposError(
+      'STORE_OPEN_FAILED',
+      `cannot open the lock file ${file}: ${(e as Error).message}`,
+      { file },
+      { cause: e },
+    );
   }
   try {
     db.pragma('journal_mode = DELETE');

@@ -17,7 +17,10 @@ export function assertNoCardData(value: unknown, where: string, path = ''): void
   for (const [k, v] of Object.entries(value)) {
     const here = Array.isArray(value) ? `${path}[${k}]` : `${path}.${k}`;
     if (!Array.isArray(value) && isSensitiveKey(k) && v !== undefined && v !== null) {
-      throw new OmniposError('STORE_SENSITIVE_DATA', `${where}${here}: sensitive data may not be stored`, { where, path: here });
+      throw new OmniposError('STORE_SENSITIVE_DATA', `${where}${here}: sensitive data may not be stored`, {
+        where,
+        path: here,
+      });
     }
     if (!Array.isArray(value) && ((isIdentifierKey(k) && isIdentifierValue(v)) || isOpaqueEmvField(k, v))) continue;
     assertNoCardData(v, where, here);

@@ -121,15 +121,24 @@ function lockedBy(e: unknown, file: string, waitedMs: number): OmniposError | un
   for (let c: unknown = e; c; c = (c as { cause?: unknown }).cause) {
     const code = (c as { code?: unknown }).code;
     if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') {
-      return new OmniposError('STORE_OPEN_FAILED', `${file} is locked by another process (waited ${waitedMs} ms); stop it (another omnipos, a sqlite3 shell) and start again`, { file }, { cause: e });
+      return new OmniposError(
+        'STORE_OPEN_FAILED',
+        `${file} is locked by another process (waited ${waitedMs} ms); stop it (another omnipos, a sqlite3 shell) and start again`,
+        { file },
+        { cause: e },
+      );
     }
   }
   return undefined;
 }
 
 function refused(file: string, name: string, wanted: unknown, got: unknown): OmniposError {
-  return new OmniposError('STORE_PRAGMA_REFUSED', `${file}: PRAGMA ${name} is ${String(got)}, expected ${String(wanted)}`, {
-    file,
-    pragma: name,
-  });
+  return new OmniposError(
+    'STORE_PRAGMA_REFUSED',
+    `${file}: PRAGMA ${name} is ${String(got)}, expected ${String(wanted)}`,
+    {
+      file,
+      pragma: name,
+    },
+  );
 }

@@ -71,7 +71,10 @@ export class MerchantOrderIds {
           }
           if (last.slice(0, 5) > prefix.slice(0, 5)) return Number.POSITIVE_INFINITY;
           // A counter of the older layout (3-digit ordinal, 7-digit sequence) never equals the prefix: the clock starts again.
-          const wanted = last.length === 15 && last.slice(0, 9) === prefix ? Math.max(Number(last.slice(9)) + 1, now.decisecondsOfDay) : now.decisecondsOfDay;
+          const wanted =
+            last.length === 15 && last.slice(0, 9) === prefix
+              ? Math.max(Number(last.slice(9)) + 1, now.decisecondsOfDay)
+              : now.decisecondsOfDay;
           if (wanted > now.decisecondsOfDay) return wanted - now.decisecondsOfDay;
           const id = `${prefix}${String(wanted).padStart(6, '0')}`;
           writeCounter(this.#db, COUNTER, id);

@@ -75,61 +75,76 @@ export class Outbox {
   enqueue(task: NewTask): OutboxTask {
     assertNoCardData(task.payload, 'outbox.payload');
     const at = task.at.toISOString();
-    statement(this.#db, 
-        `INSERT INTO outbox (journal_id, operation, idempotency_key, payload, next_try_at, deadline_at, created_at)
+    statement(
+      this.#db,
+      `INSERT INTO outbox (journal_id, operation, idempotency_key, payload, next_try_at, deadline_at, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(idempotency_key) DO NOTHING`,
-      )
-      .run(
-        task.journalId ?? null,
-        task.operation,
-        task.idempotencyKey,
-        JSON.stringify(task.payload),
-        (task.nextTryAt ?? task.at).toISOString(),
-        task.deadlineAt?.toISOString() ?? null,
-        at,
-      );
+    ).run(
+      task.journalId ?? null,
+      task.operation,
+      task.idempotencyKey,
+      JSON.stringify(task.payload),
+      (task.nextTryAt ?? task.at).toISOString(),
+      task.deadlineAt?.toISOString() ?? null,
+      at,
+    );
     return this.byKey(task.idempotencyKey) as OutboxTask;
   }
 
   byKey(idempotencyKey: string): OutboxTask | undefined {
-    const r = statement(this.#db, 'SELECT * FROM outbox WHERE idempotency_key = ?').get(idempotencyKey) as Row | undefined;
+    const r = statement(this.#db, 'SELECT * FROM outbox WHERE idempotency_key = ?').get(idempotencyKey) as
+      Row | undefined;
     return r ? toTask(r) : undefined;
   }
 
   /** Pending tasks whose next try is due at `now`, soonest first. */
   due(now: Date, limit = 50): OutboxTask[] {
     return (
-      statement(this.#db, 
-          `SELECT * FROM outbox WHERE done_at IS NULL AND dead_letter_reason IS NULL AND next_try_at <= ?
+      statement(
+        this.#db,
+        `SELECT * FROM outbox WHERE done_at IS NULL AND dead_letter_reason IS NULL AND next_try_at <= ?
            ORDER BY next_try_at, id LIMIT ?`,
-        )
-        .all(now.toISOString(), limit) as Row[]
+      ).all(now.toISOString(), limit) as Row[]
     ).map(toTask);
   }
 
   /** Replaces a pending task's payload (e.g. the undo race learning the PaymentId). */
   updatePayload(id: number, payload: Record<string, unknown>): void {
     assertNoCardData(payload, 'outbox.payload');
-    statement(this.#db, 'UPDATE outbox SET payload = ? WHERE id = ? AND done_at IS NULL').run(JSON.stringify(payload), id);
+    statement(this.#db, 'UPDATE outbox SET payload = ? WHERE id = ? AND done_at IS NULL').run(
+      JSON.stringify(payload),
+      id,
+    );
   }
 
   byJournal(journalId: number): OutboxTask[] {
-    return (statement(this.#db, 'SELECT * FROM outbox WHERE journal_id = ? ORDER BY id').all(journalId) as Row[]).map(toTask);
+    return (statement(this.#db, 'SELECT * FROM outbox WHERE journal_id = ? ORDER BY id').all(journalId) as Row[]).map(
+      toTask,
+    );
   }
 
   /** A failed attempt: counted, its error kept (scrubbed by the caller), tried again at `nextTryAt`. */
   failed(id: number, error: string, nextTryAt: Date): void {
-    statement(this.#db, 'UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_try_at = ? WHERE id = ?')
-      .run(error, nextTryAt.toISOString(), id);
+    statement(this.#db, 'UPDATE outbox SET attempts = attempts + 1, last_error = ?, next_try_at = ? WHERE id = ?').run(
+      error,
+      nextTryAt.toISOString(),
+      id,
+    );
   }
 
   done(id: number, at: Date): void {
-    statement(this.#db, 'UPDATE outbox SET attempts = attempts + 1, done_at = ? WHERE id = ?').run(at.toISOString(), id);
+    statement(this.#db, 'UPDATE outbox SET attempts = attempts + 1, done_at = ? WHERE id = ?').run(
+      at.toISOString(),
+      id,
+    );
   }
 
   /** Only for requests answered with a named permanent code. */
   deadLetter(id: number, reason: string): void {
-    statement(this.#db, 'UPDATE outbox SET attempts = attempts + 1, dead_letter_reason = ? WHERE id = ?').run(reason, id);
+    statement(this.#db, 'UPDATE outbox SET attempts = attempts + 1, dead_letter_reason = ? WHERE id = ?').run(
+      reason,
+      id,
+    );
   }
 
   /** Every task still pending and every dead letter, oldest first (for technicians). */
@@ -145,20 +160,22 @@ export class Outbox {
 
   /** Makes every pending task due at `now`; returns how many. Dead letters stay where they are. */
   flush(now: Date): number {
-    return statement(this.#db, 'UPDATE outbox SET next_try_at = ? WHERE done_at IS NULL AND dead_letter_reason IS NULL AND next_try_at > ?')
-      .run(now.toISOString(), now.toISOString()).changes;
+    return statement(
+      this.#db,
+      'UPDATE outbox SET next_try_at = ? WHERE done_at IS NULL AND dead_letter_reason IS NULL AND next_try_at > ?',
+    ).run(now.toISOString(), now.toISOString()).changes;
   }
 
   /** How many tasks wait, and the nearest deadline among them (for health and alarms). */
   depth(): { pending: number; deadLetters: number; oldestDeadline: string | null } {
-    const r = statement(this.#db, 
-        `SELECT
+    const r = statement(
+      this.#db,
+      `SELECT
            sum(done_at IS NULL AND dead_letter_reason IS NULL) AS pending,
            sum(dead_letter_reason IS NOT NULL) AS dead,
            min(CASE WHEN done_at IS NULL AND dead_letter_reason IS NULL THEN deadline_at END) AS oldest
          FROM outbox`,
-      )
-      .get() as { pending: number | null; dead: number | null; oldest: string | null };
+    ).get() as { pending: number | null; dead: number | null; oldest: string | null };
     return { pending: r.pending ?? 0, deadLetters: r.dead ?? 0, oldestDeadline: r.oldest };
   }
 }

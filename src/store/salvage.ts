@@ -35,7 +35,12 @@ export function salvageOutbox(file: string): Salvage {
     try {
       db = new Database(copy, { fileMustExist: true });
     } catch (e) {
-      throw new OmniposError('STORE_DAMAGED', `${file} cannot be opened even to read: ${(e as Error).message}`, { file }, { cause: e });
+      throw new OmniposError(
+        'STORE_DAMAGED',
+        `${file} cannot be opened even to read: ${(e as Error).message}`,
+        { file },
+        { cause: e },
+      );
     }
     try {
       const outbox = new Outbox(db);

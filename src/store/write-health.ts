@@ -37,7 +37,12 @@ function isStoreFailure(e: unknown): string | undefined {
 export function writeFailure(db: Db, e: unknown): OmniposError | undefined {
   const code = isStoreFailure(e);
   if (!code) return undefined;
-  const err = new OmniposError('STORE_WRITE_FAILED', `the journal cannot commit (${code}: ${(e as Error).message}); no new payment starts until it can`, { sqlite: code }, { cause: e });
+  const err = new OmniposError(
+    'STORE_WRITE_FAILED',
+    `the journal cannot commit (${code}: ${(e as Error).message}); no new payment starts until it can`,
+    { sqlite: code },
+    { cause: e },
+  );
   if (!reported.has(e as object)) {
     reported.add(e as object);
     listeners.get(db)?.failed(err);
@@ -47,7 +52,9 @@ export function writeFailure(db: Db, e: unknown): OmniposError | undefined {
 
 function guardStatement(db: Db, s: Statement): Statement {
   for (const method of ['run', 'get', 'all'] as const) {
-    const original = (Object.getPrototypeOf(s) as Record<string, (...a: unknown[]) => unknown>)[method] as (...a: unknown[]) => unknown;
+    const original = (Object.getPrototypeOf(s) as Record<string, (...a: unknown[]) => unknown>)[method] as (
+      ...a: unknown[]
+    ) => unknown;
     Object.defineProperty(s, method, {
       value: (...args: unknown[]): unknown => {
         try {
@@ -65,16 +72,18 @@ function guardStatement(db: Db, s: Statement): Statement {
 }
 
 function guardTransaction<F extends (...a: never[]) => unknown>(db: Db, t: Transaction<F>): Transaction<F> {
-  const wrap = (f: (...a: unknown[]) => unknown) => (...args: unknown[]): unknown => {
-    try {
-      const out = f(...args);
-      if (!db.inTransaction) listeners.get(db)?.committed?.();
-      return out;
-    } catch (e) {
-      writeFailure(db, e);
-      throw e;
-    }
-  };
+  const wrap =
+    (f: (...a: unknown[]) => unknown) =>
+    (...args: unknown[]): unknown => {
+      try {
+        const out = f(...args);
+        if (!db.inTransaction) listeners.get(db)?.committed?.();
+        return out;
+      } catch (e) {
+        writeFailure(db, e);
+        throw e;
+      }
+    };
   const out = wrap(t as unknown as (...a: unknown[]) => unknown) as unknown as Transaction<F>;
   for (const variant of ['default', 'deferred', 'immediate', 'exclusive'] as const) {
     const f = (t as unknown as Record<string, (...a: unknown[]) => unknown>)[variant] as (...a: unknown[]) => unknown;
@@ -95,16 +104,17 @@ export function watchWrites(db: Db): void {
   const prepare = db.prepare.bind(db);
   db.prepare = ((sql: string) => guardStatement(db, prepare(sql))) as Db['prepare'];
   const transaction = db.transaction.bind(db);
-  db.transaction = (<F extends (...a: never[]) => unknown>(fn: F) => guardTransaction(db, transaction(fn))) as Db['transaction'];
+  db.transaction = (<F extends (...a: never[]) => unknown>(fn: F) =>
+    guardTransaction(db, transaction(fn))) as Db['transaction'];
   const exec = db.exec.bind(db);
-  db.exec = ((sql: string) => {
+  db.exec = (sql: string) => {
     try {
       return exec(sql);
     } catch (e) {
       writeFailure(db, e);
       throw e;
     }
-  });
+  };
 }
 
 export interface WriteHealthOptions {
@@ -151,12 +161,18 @@ export class WriteHealth {
 
   constructor(o: WriteHealthOptions) {
     this.#o = { ...o, reserveBytes: o.reserveBytes ?? 8 * 1024 * 1024 };
-    if (o.db) onWriteFailure(o.db, (e) => this.failed(e), () => this.committed());
+    if (o.db)
+      onWriteFailure(
+        o.db,
+        (e) => this.failed(e),
+        () => this.committed(),
+      );
   }
 
   /** A write failed (from {@link writeFailure}). */
   failed(e: OmniposError): void {
-    if (!this.#failure) this.#o.log.error({ alarm: 'STORE_WRITE_FAILED', err: e }, 'the journal cannot commit: no new payment starts');
+    if (!this.#failure)
+      this.#o.log.error({ alarm: 'STORE_WRITE_FAILED', err: e }, 'the journal cannot commit: no new payment starts');
     this.#writeFailed = e.message;
     this.#failure ??= { since: this.#o.now().toISOString(), reason: e.message };
   }
@@ -188,7 +204,8 @@ export class WriteHealth {
   }
 
   #why(): string | undefined {
-    if (this.#writeFailed !== undefined && !this.#probe()) return `a write to the database failed (${this.#writeFailed}) and none has committed since`;
+    if (this.#writeFailed !== undefined && !this.#probe())
+      return `a write to the database failed (${this.#writeFailed}) and none has committed since`;
     let free: number;
     try {
       free = this.freeBytes();
@@ -207,12 +224,18 @@ export class WriteHealth {
     if (why) {
       if (!this.#failure) {
         this.#failure = { since: this.#o.now().toISOString(), reason: why };
-        this.#o.log.error({ alarm: 'STORE_WRITE_FAILED', reason: why }, 'the journal cannot commit: no new payment starts');
+        this.#o.log.error(
+          { alarm: 'STORE_WRITE_FAILED', reason: why },
+          'the journal cannot commit: no new payment starts',
+        );
       }
       return why;
     }
     if (this.#failure) {
-      this.#o.log.info({ since: this.#failure.since }, 'the database writes again and the disk has room: payments start again');
+      this.#o.log.info(
+        { since: this.#failure.since },
+        'the database writes again and the disk has room: payments start again',
+      );
       this.#failure = undefined;
     }
     return undefined;
@@ -228,6 +251,17 @@ export class WriteHealth {
   alarms(): WriteHealthAlarm[] {
     const why = this.problem();
     if (!why || !this.#failure) return [];
-    return [{ id: `STORE_WRITE_FAILED:${this.#failure.since}`, code: 'STORE_WRITE_FAILED', key: 'STORE_WRITE_FAILED', severity: 'error', message: `no new payment starts: ${why}`, since: this.#failure.since, source: 'condition', context: { dir: this.#o.dir } }];
+    return [
+      {
+        id: `STORE_WRITE_FAILED:${this.#failure.since}`,
+        code: 'STORE_WRITE_FAILED',
+        key: 'STORE_WRITE_FAILED',
+        severity: 'error',
+        message: `no new payment starts: ${why}`,
+        since: this.#failure.since,
+        source: 'condition',
+        context: { dir: this.#o.dir },
+      },
+    ];
   }
 }

@@ -58,7 +58,13 @@ export function generateLargeTables(options: LargeOptions = {}): Row {
       push(t, `${bin}${String(a).padStart(2, '0')}`, `${bin}${String(b).padStart(2, '0')}`, 0);
     }
   }
-  return { MerchantId: '1234567890', TerminalId: '12345678', ...rest, Bins: bins, InitializationVersion: 1763769600002 };
+  return {
+    MerchantId: '1234567890',
+    TerminalId: '12345678',
+    ...rest,
+    Bins: bins,
+    InitializationVersion: 1763769600002,
+  };
 }
 
 function main(argv: string[]): void {

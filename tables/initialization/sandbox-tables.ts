@@ -11,10 +11,43 @@ const Tables = z.object({
     HasMagneticTrackReader: z.boolean(),
     HasKeyboard: z.boolean(),
   }),
-  Bins: z.array(Flags.and(z.object({ InitialBin: z.string().regex(/^\d{6,8}$/), FinalBin: z.string().regex(/^\d{6,8}$/), ProductId: z.number().int(), IssuerId: z.number().int(), Type: z.union([z.literal(0), z.literal(1)]) }))).min(1),
-  Products: z.array(Flags.and(z.object({ ProductId: z.number().int(), ProductName: z.string().min(1), ProductType: z.union([z.literal(0), z.literal(1)]), BrandId: z.string() }))).min(1),
+  Bins: z
+    .array(
+      Flags.and(
+        z.object({
+          InitialBin: z.string().regex(/^\d{6,8}$/),
+          FinalBin: z.string().regex(/^\d{6,8}$/),
+          ProductId: z.number().int(),
+          IssuerId: z.number().int(),
+          Type: z.union([z.literal(0), z.literal(1)]),
+        }),
+      ),
+    )
+    .min(1),
+  Products: z
+    .array(
+      Flags.and(
+        z.object({
+          ProductId: z.number().int(),
+          ProductName: z.string().min(1),
+          ProductType: z.union([z.literal(0), z.literal(1)]),
+          BrandId: z.string(),
+        }),
+      ),
+    )
+    .min(1),
   Emv: z
-    .array(Flags.and(z.object({ Aid: z.string().regex(/^[0-9A-F]{10,32}$/), IdxRecord: z.number().int(), NatEmvConctactRiskFloorLimit: z.literal(0), IntEmvConctactRiskFloorLimit: z.literal(0), ProductIds: z.array(z.number().int()).min(1) })))
+    .array(
+      Flags.and(
+        z.object({
+          Aid: z.string().regex(/^[0-9A-F]{10,32}$/),
+          IdxRecord: z.number().int(),
+          NatEmvConctactRiskFloorLimit: z.literal(0),
+          IntEmvConctactRiskFloorLimit: z.literal(0),
+          ProductIds: z.array(z.number().int()).min(1),
+        }),
+      ),
+    )
     .min(1),
   Parameters: z.array(Flags.and(z.object({ Currency: z.string().regex(/^\d{3}$/) }))).length(1),
   Issuers: z.array(Flags.and(z.object({ IssuerId: z.number().int(), IssuerName: z.string().min(1) }))).min(1),

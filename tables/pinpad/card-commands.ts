@@ -5,11 +5,27 @@ import { field, type Layout } from './formats.js';
  * The card, table and multimedia commands this product drives (§3.3–§3.5, §3.7): their rows of the one
  * table, `commands.ts`, with `abecs` for PARID/PARLEN parameters.
  */
-const CARD_IDS = ['CEX', 'EBX', 'GPN', 'GTK', 'MNU', 'RMC', 'MLI', 'MLR', 'MLE', 'DSI', 'TLI', 'TLR', 'TLE', 'GCX', 'GOX', 'FCX'] as const;
-export const CARD_COMMANDS = Object.fromEntries(CARD_IDS.map((id) => [id, { ...COMMANDS[id], abecs: COMMANDS[id].family === 'abecs' }])) as Record<
-  (typeof CARD_IDS)[number],
-  CommandRow & { readonly abecs: boolean }
->;
+const CARD_IDS = [
+  'CEX',
+  'EBX',
+  'GPN',
+  'GTK',
+  'MNU',
+  'RMC',
+  'MLI',
+  'MLR',
+  'MLE',
+  'DSI',
+  'TLI',
+  'TLR',
+  'TLE',
+  'GCX',
+  'GOX',
+  'FCX',
+] as const;
+export const CARD_COMMANDS = Object.fromEntries(
+  CARD_IDS.map((id) => [id, { ...COMMANDS[id], abecs: COMMANDS[id].family === 'abecs' }]),
+) as Record<(typeof CARD_IDS)[number], CommandRow & { readonly abecs: boolean }>;
 
 export type CardCommandId = keyof typeof CARD_COMMANDS;
 
@@ -38,7 +54,12 @@ export const CARD_LAYOUTS = {
 } as const satisfies Record<string, Layout>;
 
 /** PP_CARDTYPE (§3.7.1). */
-export const CARD_TYPES = { '00': 'stripe', '03': 'chip', '05': 'contactless-stripe', '06': 'contactless-chip' } as const;
+export const CARD_TYPES = {
+  '00': 'stripe',
+  '03': 'chip',
+  '05': 'contactless-stripe',
+  '06': 'contactless-chip',
+} as const;
 export type CardTypeCode = keyof typeof CARD_TYPES;
 export type CardType = (typeof CARD_TYPES)[CardTypeCode];
 
@@ -64,7 +85,13 @@ export const CEX_EVENTS = {
 } as const;
 
 /** SPE_TRNTYPE (§3.1.3.1, ISO 8583:1987 processing code). */
-export const TRANSACTION_TYPES = { purchase: 0x00, withdrawal: 0x01, cashback: 0x09, refund: 0x20, balance: 0x30 } as const;
+export const TRANSACTION_TYPES = {
+  purchase: 0x00,
+  withdrawal: 0x01,
+  cashback: 0x09,
+  refund: 0x20,
+  balance: 0x30,
+} as const;
 export type TransactionType = keyof typeof TRANSACTION_TYPES;
 
 /** SPE_MFINFO type byte (§3.1.3.1). */

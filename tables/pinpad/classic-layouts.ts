@@ -53,7 +53,11 @@ export const CLASSIC_LAYOUTS = {
   /** §3.3.5 command: DSP 032 DSP_MSG (2 lines of 16). */
   DSP_REQUEST: [field('DSP_MSG', 'S32')],
   /** §3.3.4 command: DEX LLL DEX_MSGLEN DEX_MSG [DEX_OPTIONS]. DEX_MSGLEN is the length of DEX_MSG. */
-  DEX_REQUEST: [field('DEX_MSGLEN', 'N3'), field('DEX_MSG', 'S..160', { lengthFrom: 'DEX_MSGLEN' }), field('DEX_OPTIONS', 'N6', { optional: true })],
+  DEX_REQUEST: [
+    field('DEX_MSGLEN', 'N3'),
+    field('DEX_MSG', 'S..160', { lengthFrom: 'DEX_MSGLEN' }),
+    field('DEX_OPTIONS', 'N6', { optional: true }),
+  ],
 } as const satisfies Record<string, Layout>;
 
 /** The GIN response layout for an acquirer index. */

@@ -22,11 +22,26 @@ export const ABECS_COMMAND_PARAMS = {
   GIX: { section: '3.2.4', params: { SPE_IDLIST: 'O' } },
   CLX: { section: '3.2.7', params: { SPE_DSPMSG: 'O', SPE_MFNAME: 'O' } },
   CEX: { section: '3.3.1', params: { SPE_CEXOPT: 'M', SPE_TIMEOUT: 'O', SPE_PANMASK: 'O' }, robust: ['SPE_CEXOPT'] },
-  EBX: { section: '3.3.6', params: { SPE_DATAIN: 'M', SPE_MTHDDAT: 'M', SPE_KEYIDX: 'M', SPE_WKENC: 'MD', SPE_IVCBC: 'O' } },
-  GCD: { section: '3.3.8', params: { SPE_MSGIDX: 'M', SPE_GCDOPT: 'O', SPE_MINDIG: 'O', SPE_MAXDIG: 'O', SPE_TIMEOUT: 'O' } },
+  EBX: {
+    section: '3.3.6',
+    params: { SPE_DATAIN: 'M', SPE_MTHDDAT: 'M', SPE_KEYIDX: 'M', SPE_WKENC: 'MD', SPE_IVCBC: 'O' },
+  },
+  GCD: {
+    section: '3.3.8',
+    params: { SPE_MSGIDX: 'M', SPE_GCDOPT: 'O', SPE_MINDIG: 'O', SPE_MAXDIG: 'O', SPE_TIMEOUT: 'O' },
+  },
   GTK: {
     section: '3.3.12',
-    params: { SPE_TRACKS: 'O', SPE_MTHDDAT: 'O', SPE_IVCBC: 'O', SPE_OPNDIG: 'O', SPE_KEYIDX: 'MD', SPE_WKENC: 'MD', SPE_PBKMOD: 'MD', SPE_PBKEXP: 'MD' },
+    params: {
+      SPE_TRACKS: 'O',
+      SPE_MTHDDAT: 'O',
+      SPE_IVCBC: 'O',
+      SPE_OPNDIG: 'O',
+      SPE_KEYIDX: 'MD',
+      SPE_WKENC: 'MD',
+      SPE_PBKMOD: 'MD',
+      SPE_PBKEXP: 'MD',
+    },
     robust: ['SPE_TRACKS'],
   },
   MNU: { section: '3.3.13', params: { SPE_TIMEOUT: 'O', SPE_DSPMSG: 'O', SPE_MNUOPT: 'M' }, repeats: ['SPE_MNUOPT'] },
@@ -73,7 +88,10 @@ export const ABECS_COMMAND_PARAMS = {
       SPE_TIMEOUT: 'O',
     },
   },
-  FCX: { section: '3.7.4', params: { SPE_FCXOPT: 'M', SPE_ARC: 'MD', SPE_EMVDATA: 'O', SPE_TAGLIST: 'O', SPE_TIMEOUT: 'O' } },
+  FCX: {
+    section: '3.7.4',
+    params: { SPE_FCXOPT: 'M', SPE_ARC: 'MD', SPE_EMVDATA: 'O', SPE_TAGLIST: 'O', SPE_TIMEOUT: 'O' },
+  },
 } as const satisfies Record<string, CommandParams>;
 
 export type AbecsCommandWithParams = keyof typeof ABECS_COMMAND_PARAMS;

@@ -24,7 +24,13 @@ export interface CommandRow {
   readonly access: CommandAccess;
 }
 
-const row = (section: string, blocking: boolean, family: CommandFamily, obsolete: boolean, access: CommandAccess = 'any'): CommandRow => ({
+const row = (
+  section: string,
+  blocking: boolean,
+  family: CommandFamily,
+  obsolete: boolean,
+  access: CommandAccess = 'any',
+): CommandRow => ({
   section,
   blocking,
   family,
@@ -86,7 +92,11 @@ export function commandRow(id: string): CommandRow | undefined {
 
 /** The ids whose row satisfies `pred`. */
 export function commandIds(pred: (r: CommandRow) => boolean): ReadonlySet<string> {
-  return new Set(Object.entries(COMMANDS as Record<string, CommandRow>).filter(([, r]) => pred(r)).map(([id]) => id));
+  return new Set(
+    Object.entries(COMMANDS as Record<string, CommandRow>)
+      .filter(([, r]) => pred(r))
+      .map(([id]) => id),
+  );
 }
 
 /** The fixed-field commands (PKTDATA at most 1024, §2.2.1). */

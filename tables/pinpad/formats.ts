@@ -20,7 +20,11 @@ export interface FieldSpec {
 export type Layout = readonly FieldSpec[];
 
 /** Parses the spec's notation: `A20`, `S..160`, `X2`. */
-export function field(name: string, notation: string, extra: { optional?: boolean; lengthFrom?: string } = {}): FieldSpec {
+export function field(
+  name: string,
+  notation: string,
+  extra: { optional?: boolean; lengthFrom?: string } = {},
+): FieldSpec {
   const m = /^([ASNHXB])(\.\.)?(\d{1,3})$/.exec(notation);
   if (!m) throw new Error(`bad field notation ${notation} for ${name}`);
   return {

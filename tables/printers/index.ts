@@ -44,7 +44,9 @@ const PrinterModelSchema = z.strictObject({
   drawer: z.boolean(),
   /** Answers DLE EOT real-time status. */
   realtimeStatus: z.boolean(),
-  usb: z.strictObject({ vendorId: z.number().int().min(0).max(0xffff), productId: z.number().int().min(0).max(0xffff) }).optional(),
+  usb: z
+    .strictObject({ vendorId: z.number().int().min(0).max(0xffff), productId: z.number().int().min(0).max(0xffff) })
+    .optional(),
 });
 
 export type PrinterModel = Readonly<z.infer<typeof PrinterModelSchema>>;
@@ -55,25 +57,52 @@ const ModelsFileSchema = z
   .superRefine((file, ctx) => {
     const seen = new Set<string>();
     file.models.forEach((m, i) => {
-      if (seen.has(m.id)) ctx.addIssue({ code: 'custom', path: ['models', i, 'id'], message: `duplicate model id ${m.id}` });
+      if (seen.has(m.id))
+        ctx.addIssue({ code: 'custom', path: ['models', i, 'id'], message: `duplicate model id ${m.id}` });
       seen.add(m.id);
       if (m.codePages[m.defaultCodePage] === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['models', i, 'defaultCodePage'], message: `${m.id}: default code page ${m.defaultCodePage} is not among its code pages` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['models', i, 'defaultCodePage'],
+          message: `${m.id}: default code page ${m.defaultCodePage} is not among its code pages`,
+        });
       }
-      if (!m.qrNative && !m.raster) ctx.addIssue({ code: 'custom', path: ['models', i], message: `${m.id}: prints QR codes neither natively nor as raster` });
-      if (m.columns.b < m.columns.a) ctx.addIssue({ code: 'custom', path: ['models', i, 'columns'], message: `${m.id}: font B is narrower, so it has more columns than font A` });
+      if (!m.qrNative && !m.raster)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['models', i],
+          message: `${m.id}: prints QR codes neither natively nor as raster`,
+        });
+      if (m.columns.b < m.columns.a)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['models', i, 'columns'],
+          message: `${m.id}: font B is narrower, so it has more columns than font A`,
+        });
     });
   });
 
 const CodePagesFileSchema = z.strictObject({ $comment: z.string(), cp860: CodePageSchema, cp850: CodePageSchema });
 
 /** Validates the two files; exported so the table test can feed it broken copies. */
-export function parsePrinterTables(models: unknown, codePages: unknown): { models: readonly PrinterModel[]; codePages: Readonly<Record<CodePageId, CodePage>> } {
+export function parsePrinterTables(
+  models: unknown,
+  codePages: unknown,
+): { models: readonly PrinterModel[]; codePages: Readonly<Record<CodePageId, CodePage>> } {
   const m = ModelsFileSchema.safeParse(models);
-  if (!m.success) throw new Error(`tables/printers/models.json: ${m.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
+  if (!m.success)
+    throw new Error(
+      `tables/printers/models.json: ${m.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
   const c = CodePagesFileSchema.safeParse(codePages);
-  if (!c.success) throw new Error(`tables/printers/code-pages.json: ${c.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`);
-  return { models: Object.freeze(m.data.models.map((x) => Object.freeze(x))), codePages: Object.freeze({ cp860: c.data.cp860, cp850: c.data.cp850 }) };
+  if (!c.success)
+    throw new Error(
+      `tables/printers/code-pages.json: ${c.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
+    );
+  return {
+    models: Object.freeze(m.data.models.map((x) => Object.freeze(x))),
+    codePages: Object.freeze({ cp860: c.data.cp860, cp850: c.data.cp850 }),
+  };
 }
 
 const parsed = parsePrinterTables(modelsData, codePagesData);

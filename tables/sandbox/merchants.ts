@@ -9,7 +9,10 @@ export type BuiltInMerchant = typeof SANDBOX_MERCHANT;
  * configuration uses (tables/sandbox-merchant.json) and a second with its own terminal
  * (second-merchant.json), whose first terminal has ordinal 1 as well.
  */
-export const BUILT_IN_MERCHANTS: readonly BuiltInMerchant[] = Object.freeze([SANDBOX_MERCHANT, Object.freeze({ merchant: second.merchant, terminal: second.terminal })]);
+export const BUILT_IN_MERCHANTS: readonly BuiltInMerchant[] = Object.freeze([
+  SANDBOX_MERCHANT,
+  Object.freeze({ merchant: second.merchant, terminal: second.terminal }),
+]);
 
 export function builtInMerchant(subordinatedMerchantId: string): BuiltInMerchant | undefined {
   return BUILT_IN_MERCHANTS.find((m) => m.merchant.subordinatedMerchantId === subordinatedMerchantId.toLowerCase());

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import data from './published-errors.json' with { type: 'json' };
 
-const ApiCode = z.strictObject({ code: z.number().int().min(0), message: z.string().min(1), line: z.number().int().positive() });
+const ApiCode = z.strictObject({
+  code: z.number().int().min(0),
+  message: z.string().min(1),
+  line: z.number().int().positive(),
+});
 const WalletCode = z.strictObject({
   status: z.number().int().min(400).max(599),
   code: z.string().regex(/^\d{3}\.\d{3}$/),
@@ -14,5 +18,7 @@ export const API_ERRORS: readonly z.infer<typeof ApiCode>[] = Object.freeze(z.ar
 export const API_ERRORS_PAGE = data.api.page;
 
 /** The QR code manual v4 payment error table (`{code, description}` with its HTTP status). */
-export const WALLET_ERRORS: readonly z.infer<typeof WalletCode>[] = Object.freeze(z.array(WalletCode).parse(data.wallet.codes));
+export const WALLET_ERRORS: readonly z.infer<typeof WalletCode>[] = Object.freeze(
+  z.array(WalletCode).parse(data.wallet.codes),
+);
 export const WALLET_ERRORS_PAGE = data.wallet.page;

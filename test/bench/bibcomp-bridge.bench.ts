@@ -33,7 +33,10 @@ async function driver(transport: () => Transport): Promise<Pinpad> {
 const PATHS: [string, () => Transport][] = [
   ['direct ABECS driver (TcpTransport)', () => new TcpTransport({ host: '127.0.0.1', port: sim.port })],
   ['bridge, generic command (daemon defaults)', () => new BibcompTransport({ calls: generic, port })],
-  ['bridge, generic command (1 ms polls)', () => new BibcompTransport({ calls: generic, port, pollMs: 1, afterAnswerMs: 1 })],
+  [
+    'bridge, generic command (1 ms polls)',
+    () => new BibcompTransport({ calls: generic, port, pollMs: 1, afterAnswerMs: 1 }),
+  ],
   ['bridge, classic functions (daemon defaults)', () => new ClassicBibcompTransport({ calls: classic, port })],
   ['bridge, classic functions (1 ms polls)', () => new ClassicBibcompTransport({ calls: classic, port, pollMs: 1 })],
 ];

@@ -35,15 +35,25 @@ async function measure(name: string, transport: () => Transport): Promise<{ wall
   const cpu = process.cpuUsage(cpu0);
   const cpuMs = (cpu.user + cpu.system) / 1000 / (2 * N);
   await pinpad.close();
-  console.log(`${name.padEnd(40)} ${wallMs.toFixed(3)} ms wall/command  ${cpuMs.toFixed(3)} ms CPU/command  (${2 * N} commands: DSP + GIX, sealed)`);
+  console.log(
+    `${name.padEnd(40)} ${wallMs.toFixed(3)} ms wall/command  ${cpuMs.toFixed(3)} ms CPU/command  (${2 * N} commands: DSP + GIX, sealed)`,
+  );
   return { wallMs, cpuMs };
 }
 
 const sim = new VirtualPinpad();
 await sim.start();
 const calls = loadBibcomp(buildBibcomp());
-const direct = await measure('direct ABECS driver (TcpTransport)', () => new TcpTransport({ host: '127.0.0.1', port: sim.port }));
-const bridged = await measure('BibComp bridge (test library, koffi)', () => new BibcompTransport({ calls, port: `127.0.0.1:${sim.port}` }));
-console.log(`bridge / direct: wall ×${(bridged.wallMs / direct.wallMs).toFixed(2)}, CPU ×${(bridged.cpuMs / direct.cpuMs).toFixed(2)}; added ${(bridged.wallMs - direct.wallMs).toFixed(3)} ms wall, ${(bridged.cpuMs - direct.cpuMs).toFixed(3)} ms CPU per command`);
+const direct = await measure(
+  'direct ABECS driver (TcpTransport)',
+  () => new TcpTransport({ host: '127.0.0.1', port: sim.port }),
+);
+const bridged = await measure(
+  'BibComp bridge (test library, koffi)',
+  () => new BibcompTransport({ calls, port: `127.0.0.1:${sim.port}` }),
+);
+console.log(
+  `bridge / direct: wall ×${(bridged.wallMs / direct.wallMs).toFixed(2)}, CPU ×${(bridged.cpuMs / direct.cpuMs).toFixed(2)}; added ${(bridged.wallMs - direct.wallMs).toFixed(3)} ms wall, ${(bridged.cpuMs - direct.cpuMs).toFixed(3)} ms CPU per command`,
+);
 console.log('at 19200 bps a 100-byte command and answer take ~104 ms on the wire (10 bits a byte, ABECS §2.1)');
 await sim.stop();

@@ -8,7 +8,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, bench, describe } from 'vitest';
-import { BinIndex, InitializationStore, linearLookup, parseInitialization, type InitializationTables } from '../../src/initialization/index.js';
+import {
+  BinIndex,
+  InitializationStore,
+  linearLookup,
+  parseInitialization,
+  type InitializationTables,
+} from '../../src/initialization/index.js';
 import { MIGRATIONS, openDatabase } from '../../src/store/index.js';
 import { generateLargeTables } from '../../tables/initialization/generate-large.js';
 
@@ -17,7 +23,9 @@ function cpu<T>(label: string, f: () => T): T {
   const t = performance.now();
   const r = f();
   const u = process.cpuUsage(c);
-  console.log(`${label}: ${((u.user + u.system) / 1000).toFixed(0)} ms CPU, ${(performance.now() - t).toFixed(0)} ms wall`);
+  console.log(
+    `${label}: ${((u.user + u.system) / 1000).toFixed(0)} ms CPU, ${(performance.now() - t).toFixed(0)} ms wall`,
+  );
   return r;
 }
 
@@ -56,7 +64,9 @@ for (const q of queries) {
   if (index.lookup(q)) hitsIndex++;
   if (store.lookupSql(q).length) hitsSql++;
 }
-console.log(`${index.size} range groups; of ${queries.length} queries the index finds ${hitsIndex}, the SQL query ${hitsSql}`);
+console.log(
+  `${index.size} range groups; of ${queries.length} queries the index finds ${hitsIndex}, the SQL query ${hitsSql}`,
+);
 
 const BATCH = 100;
 let i = 0;

@@ -8,12 +8,18 @@ import { bench, describe } from 'vitest';
 import { deriveIpek, encodePinBlock, encryptPinBlock, pinKey, toHex } from '../../src/crypto/index.js';
 
 interface PeerDukpt {
-  dukptEncrypt(data: string, options: { inputEncoding: string; outputEncoding: string; encryptionMode: string }): string;
+  dukptEncrypt(
+    data: string,
+    options: { inputEncoding: string; outputEncoding: string; encryptionMode: string },
+  ): string;
 }
 const Dukpt = createRequire(import.meta.url)('dukpt') as new (bdk: string, ksn: string, mode: string) => PeerDukpt;
 
 const BDK = '0123456789ABCDEFFEDCBA9876543210';
-const KSNS = Array.from({ length: 21 }, (_, i) => `FFFF9876543210E${(i + 1).toString(16).toUpperCase().padStart(5, '0')}`);
+const KSNS = Array.from(
+  { length: 21 },
+  (_, i) => `FFFF9876543210E${(i + 1).toString(16).toUpperCase().padStart(5, '0')}`,
+);
 const FIRST = '1B9C1845EB993A7A'; // X9.24-1:2009 A.4.2, KSN ...E00001
 
 function ours(ksn: string): string {
@@ -23,7 +29,9 @@ function ours(ksn: string): string {
 
 function peer(ksn: string): string {
   const clear = '041274EDCBA9876F'; // the peer has no PIN block builder: give it the clear block
-  return new Dukpt(BDK, ksn, 'pinkey').dukptEncrypt(clear, { inputEncoding: 'hex', outputEncoding: 'hex', encryptionMode: '3DES' }).toUpperCase();
+  return new Dukpt(BDK, ksn, 'pinkey')
+    .dukptEncrypt(clear, { inputEncoding: 'hex', outputEncoding: 'hex', encryptionMode: '3DES' })
+    .toUpperCase();
 }
 
 if (ours(KSNS[0]!) !== FIRST) throw new Error(`ours gives ${ours(KSNS[0]!)}, expected ${FIRST}`);

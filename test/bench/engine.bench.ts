@@ -21,20 +21,32 @@ const fd = openSync(path.join(dir, 'raw.bin'), 'a');
 const record = Buffer.alloc(512, 1);
 
 describe('a whole sale, devices and host answering at once', () => {
-  bench('engine sale (card, host, chip, receipt, confirmation delivered)', async () => {
-    await terminal.sale();
-  }, { time: 3000 });
+  bench(
+    'engine sale (card, host, chip, receipt, confirmation delivered)',
+    async () => {
+      await terminal.sale();
+    },
+    { time: 3000 },
+  );
 });
 
 describe('one durable journal step', () => {
-  bench('journal transition (SQLite WAL, synchronous=FULL)', () => {
-    journal.transition(entry.id, { from: `s${k}`, to: `s${k + 1}`, input: 'bench', at: new Date() });
-    k++;
-  }, { time: 2000 });
-  bench('raw write + fsync of 512 bytes', () => {
-    writeSync(fd, record);
-    fsyncSync(fd);
-  }, { time: 2000 });
+  bench(
+    'journal transition (SQLite WAL, synchronous=FULL)',
+    () => {
+      journal.transition(entry.id, { from: `s${k}`, to: `s${k + 1}`, input: 'bench', at: new Date() });
+      k++;
+    },
+    { time: 2000 },
+  );
+  bench(
+    'raw write + fsync of 512 bytes',
+    () => {
+      writeSync(fd, record);
+      fsyncSync(fd);
+    },
+    { time: 2000 },
+  );
 });
 
 process.on('exit', () => closeSync(fd));

@@ -25,16 +25,25 @@ const log = createLogger({ level: 'silent' });
 const pki = makePki(root, [...Object.values(ids), 'operator']);
 const broker = new Broker(pki, await freePort());
 await broker.start();
-const sandbox = await listenSandbox(buildSandbox({ dbFile: path.join(root, 'sandbox', 'acquirer.db'), log }), { port: 0 });
+const sandbox = await listenSandbox(buildSandbox({ dbFile: path.join(root, 'sandbox', 'acquirer.db'), log }), {
+  port: 0,
+});
 const merchantId = SANDBOX_MERCHANT.merchant.subordinatedMerchantId;
-const insert = sandbox.sandbox.ctx.db.prepare('INSERT INTO terminals (terminal_id, subordinated_merchant_id, body) VALUES (?, ?, ?)');
+const insert = sandbox.sandbox.ctx.db.prepare(
+  'INSERT INTO terminals (terminal_id, subordinated_merchant_id, body) VALUES (?, ?, ?)',
+);
 for (const id of Object.values(ids)) insert.run(id, merchantId, '{}');
 const consumer = await mqttAs(broker, 'operator', { session: 'bench-consumer' });
 const perTopic = new Map<string, { messages: number; bytes: number }>();
 let counting = false;
 consumer.on('message', (topic, payload) => {
   if (!counting) return;
-  const leaf = topic.split('/').slice(3).join('/').replace(/^day\/.*/, 'day/<date>').replace(/^cmd\/.*/, 'cmd');
+  const leaf = topic
+    .split('/')
+    .slice(3)
+    .join('/')
+    .replace(/^day\/.*/, 'day/<date>')
+    .replace(/^cmd\/.*/, 'cmd');
   const c = perTopic.get(leaf) ?? { messages: 0, bytes: 0 };
   c.messages++;
   // What a broker carries: the topic and the payload (MQTT headers and properties add a few bytes).
@@ -48,7 +57,19 @@ for (const [i, mode] of modes.entries()) {
   const dir = path.join(root, mode);
   mkdirSync(dir);
   const brokerUrl = mode === 'down' ? `mqtts://127.0.0.1:${await freePort()}` : broker.url;
-  const config = loadConfig({ path: terminalConfig({ dir, terminalId: ids[mode], ordinal: i + 1, sandbox, broker, merchantId, brokerUrl, noFleet: mode === 'none' }), env: {} });
+  const config = loadConfig({
+    path: terminalConfig({
+      dir,
+      terminalId: ids[mode],
+      ordinal: i + 1,
+      sandbox,
+      broker,
+      merchantId,
+      brokerUrl,
+      noFleet: mode === 'none',
+    }),
+    env: {},
+  });
   const d = await startDaemon({ config, log, env: {}, api: false, fleetReconnectMs: 200 });
   if (mode === 'up') for (let k = 0; k < 100 && !d.fleet?.connected; k++) await sleep(50);
   let flapping = mode === 'flapping';
@@ -62,7 +83,13 @@ for (const [i, mode] of modes.entries()) {
   })();
   const sale = async (n: number): Promise<void> => {
     while (d.engine.busy) await sleep(5);
-    const { done } = await d.engine.start({ amount: 10_000 + n * 100, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' });
+    const { done } = await d.engine.start({
+      amount: 10_000 + n * 100,
+      method: 'credit',
+      installments: 1,
+      interest: 'ByMerchant',
+      confirmation: 'auto',
+    });
     await done;
   };
   await sale(0);
@@ -76,10 +103,30 @@ for (const [i, mode] of modes.entries()) {
   if (mode === 'up') await sleep(2500);
   counting = false;
   const after = d.fleet?.stats ?? { published: 0, bytes: 0 };
-  results.push({ mode, sales, seconds: Math.round(seconds * 100) / 100, salesPerSecond: Math.round((sales / seconds) * 100) / 100, published: after.published - before.published, queued: (d.db.prepare('SELECT count(*) AS n FROM telemetry_outbox WHERE delivered_at IS NULL').get() as { n: number }).n });
+  results.push({
+    mode,
+    sales,
+    seconds: Math.round(seconds * 100) / 100,
+    salesPerSecond: Math.round((sales / seconds) * 100) / 100,
+    published: after.published - before.published,
+    queued: (
+      d.db.prepare('SELECT count(*) AS n FROM telemetry_outbox WHERE delivered_at IS NULL').get() as { n: number }
+    ).n,
+  });
   await d.stop();
 }
-console.log(JSON.stringify({ results, perSale: Object.fromEntries([...perTopic].map(([k, v]) => [k, { messages: v.messages / sales, bytes: Math.round(v.bytes / sales) }])) }, null, 1));
+console.log(
+  JSON.stringify(
+    {
+      results,
+      perSale: Object.fromEntries(
+        [...perTopic].map(([k, v]) => [k, { messages: v.messages / sales, bytes: Math.round(v.bytes / sales) }]),
+      ),
+    },
+    null,
+    1,
+  ),
+);
 await consumer.endAsync(true);
 await broker.stop();
 await sandbox.close();

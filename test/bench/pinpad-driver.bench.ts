@@ -13,7 +13,9 @@ import { ChunkQueue } from '../../drivers/transport/chunk-queue.js';
 import type { Transport } from '../../drivers/transport/transport.js';
 import { packet } from '../integration/pinpad/scripted-peer.js';
 
-const LOG = JSON.parse(readFileSync(new URL('../vectors/pinpad/ppc930-log.json', import.meta.url), 'utf8')) as { packets: { lines: string; hex: string }[] };
+const LOG = JSON.parse(readFileSync(new URL('../vectors/pinpad/ppc930-log.json', import.meta.url), 'utf8')) as {
+  packets: { lines: string; hex: string }[];
+};
 const pkt = (lines: string): Buffer => {
   const raw = Buffer.from(LOG.packets.find((p) => p.lines === lines)!.hex, 'hex');
   return raw.subarray(1, raw[raw.length - 1] === 0x17 ? raw.length - 1 : raw.length - 3);
@@ -65,8 +67,24 @@ const pinpad = new Pinpad({ transport: () => new CapturedPeer(), probeIntervalMs
 await pinpad.connect();
 
 const WIRE_S_PER_BYTE = control.WIRE_BITS_PER_BYTE / control.WIRE_BPS;
-const GCX_REQ: card.GcxRequest = { amount: 1, date: '251111', time: '173647', acquirer: '02', contactless: true, timeoutS: 30, message: 'APROXIME' };
-const GOX_REQ = { acquirer: '02', amount: 1, pinKeyIndex: 1, noOfflineApproval: true, risk: { floorLimit: 0, targetPercent: 0, threshold: 0, maxTargetPercent: 0 }, tags: ['9F26', '9F27'], timeoutS: 30 } as card.GoxRequest;
+const GCX_REQ: card.GcxRequest = {
+  amount: 1,
+  date: '251111',
+  time: '173647',
+  acquirer: '02',
+  contactless: true,
+  timeoutS: 30,
+  message: 'APROXIME',
+};
+const GOX_REQ = {
+  acquirer: '02',
+  amount: 1,
+  pinKeyIndex: 1,
+  noOfflineApproval: true,
+  risk: { floorLimit: 0, targetPercent: 0, threshold: 0, maxTargetPercent: 0 },
+  tags: ['9F26', '9F27'],
+  timeoutS: 30,
+} as card.GoxRequest;
 const COMMANDS: [string, () => Promise<unknown>][] = [
   ['DSP', () => pinpad.run(DSP, ['PAGAMENTO', 'APROVADO'])],
   ['GIX (940-byte answer)', () => pinpad.run(GIX, [0x8001, 0x8002, 0x8003])],

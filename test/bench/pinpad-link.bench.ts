@@ -18,7 +18,11 @@ class MemoryTransport implements Transport {
   readonly description = 'memory:sim';
   isOpen = false;
   private queue = new ChunkQueue();
-  readonly engine = new SimEngine({ profile: profile(), handlers: handlersFor(false), output: (b) => this.queue.push(Uint8Array.from(b)) });
+  readonly engine = new SimEngine({
+    profile: profile(),
+    handlers: handlersFor(false),
+    output: (b) => this.queue.push(Uint8Array.from(b)),
+  });
   open(): Promise<void> {
     this.isOpen = true;
     return Promise.resolve();
@@ -42,7 +46,11 @@ class MemoryTransport implements Transport {
   }
 }
 
-const pinpad = new Pinpad({ transport: () => new MemoryTransport(), probeIntervalMs: 0, reconnect: { enabled: false } });
+const pinpad = new Pinpad({
+  transport: () => new MemoryTransport(),
+  probeIntervalMs: 0,
+  reconnect: { enabled: false },
+});
 await pinpad.connect();
 
 const WIRE_S_PER_BYTE = control.WIRE_BITS_PER_BYTE / control.WIRE_BPS;
@@ -85,4 +93,3 @@ describe('pinpad link: GIX', () => {
     encodeFrame(GIX.encode(undefined));
   });
 });
-

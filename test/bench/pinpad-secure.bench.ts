@@ -39,7 +39,8 @@ function forgeSealOpen(clr: Uint8Array): Uint8Array {
   return out.subarray(4, 4 + out.readUInt16BE(0));
 }
 
-if (!Buffer.from(forgeSealOpen(large)).equals(Buffer.from(large))) throw new Error('the forge peer does not round-trip');
+if (!Buffer.from(forgeSealOpen(large)).equals(Buffer.from(large)))
+  throw new Error('the forge peer does not round-trip');
 
 describe('secure packet, 20 bytes of CLRDATA (a GIX command)', () => {
   bench('ours: sealPacket + openPacket (node:crypto)', () => {
@@ -60,9 +61,15 @@ describe('secure packet, 2044 bytes of CLRDATA (the largest)', () => {
 });
 
 describe('CRKSEC unwrap (once per secure OPN)', () => {
-  const key = terminalKeyFromPem(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string);
+  const key = terminalKeyFromPem(
+    generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string,
+  );
   const crk = wrapSessionKey(key.modulus, key.publicExponent, ksec);
-  bench('ours: node-forge RSA 2048 PKCS#1 v1.5 decrypt', () => {
-    key.unwrap(crk);
-  }, { iterations: 20 });
+  bench(
+    'ours: node-forge RSA 2048 PKCS#1 v1.5 decrypt',
+    () => {
+      key.unwrap(crk);
+    },
+    { iterations: 20 },
+  );
 });

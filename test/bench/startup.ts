@@ -20,7 +20,10 @@ function timed(args: string[], env: Record<string, string> = {}): number {
   const runs: number[] = [];
   for (let i = 0; i < N; i++) {
     const t0 = performance.now();
-    const r = spawnSync(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const r = spawnSync(process.execPath, args, {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     runs.push(performance.now() - t0);
     if (r.status !== 0) throw new Error(`${args.join(' ')}: exit ${String(r.status)} ${r.stderr.toString()}`);
   }
@@ -39,15 +42,28 @@ async function daemonReady(state: string): Promise<number> {
   const [api, sandbox] = [await freePort(), await freePort()];
   const t0 = performance.now();
   // The acquirer's URLs follow the embedded sandbox to its free port.
-  const urls = Object.fromEntries(['AUTH', 'REQUEST', 'QUERY', 'PARAMETERS', 'WALLET', 'ECOMMERCE'].map((k) => [`OMNIPOS_ACQUIRER__${k}_URL`, `http://127.0.0.1:${sandbox}`]));
-  const env = { ...process.env, ...urls, OMNIPOS_STATE_DIR: state, OMNIPOS_API__PORT: String(api), OMNIPOS_SANDBOX__PORT: String(sandbox) };
+  const urls = Object.fromEntries(
+    ['AUTH', 'REQUEST', 'QUERY', 'PARAMETERS', 'WALLET', 'ECOMMERCE'].map((k) => [
+      `OMNIPOS_ACQUIRER__${k}_URL`,
+      `http://127.0.0.1:${sandbox}`,
+    ]),
+  );
+  const env = {
+    ...process.env,
+    ...urls,
+    OMNIPOS_STATE_DIR: state,
+    OMNIPOS_API__PORT: String(api),
+    OMNIPOS_SANDBOX__PORT: String(sandbox),
+  };
   const p = spawn(process.execPath, [BIN, 'run'], { env, stdio: 'ignore' });
   try {
     for (;;) {
       if (p.exitCode !== null) throw new Error(`omnipos run exited ${String(p.exitCode)}`);
       const tokenFile = path.join(state, 'api-token');
       if (existsSync(tokenFile)) {
-        const res = await fetch(`http://127.0.0.1:${api}/v1/health`, { headers: { authorization: `Bearer ${readFileSync(tokenFile, 'utf8').trim()}` } }).catch(() => undefined);
+        const res = await fetch(`http://127.0.0.1:${api}/v1/health`, {
+          headers: { authorization: `Bearer ${readFileSync(tokenFile, 'utf8').trim()}` },
+        }).catch(() => undefined);
         if (res?.status === 200) {
           await res.text();
           return performance.now() - t0;
@@ -64,7 +80,8 @@ async function daemonReady(state: string): Promise<number> {
 const state = mkdtempSync(path.join(tmpdir(), 'omnipos-startup-'));
 try {
   const bare = timed(['-e', '0']);
-  const line = (what: string, ms: number): void => console.log(`${what.padEnd(34)} ${ms.toFixed(0).padStart(6)} ms  ${(ms / bare).toFixed(2)}x`);
+  const line = (what: string, ms: number): void =>
+    console.log(`${what.padEnd(34)} ${ms.toFixed(0).padStart(6)} ms  ${(ms / bare).toFixed(2)}x`);
   line('node -e 0', bare);
   line('omnipos --help', timed([BIN, '--help']));
   line('omnipos api token', timed([BIN, 'api', 'token'], { OMNIPOS_STATE_DIR: state }));

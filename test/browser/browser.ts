@@ -14,7 +14,9 @@ export const CHROMIUM = process.env.OMNIPOS_CHROMIUM ?? '/usr/bin/chromium';
  * phones home (QUIC, background networking, component updates, sync). `timezoneId`: the
  * browser's zone (default the machine's).
  */
-export async function launch(o: { timezoneId?: string } = {}): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
+export async function launch(
+  o: { timezoneId?: string } = {},
+): Promise<{ context: BrowserContext; page: Page; close(): Promise<void> }> {
   const profile = mkdtempSync(path.join(tmpdir(), 'omnipos-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
@@ -84,6 +86,8 @@ export interface ListedPayment {
 
 /** `GET /v1/payments[?status=]` on the daemon, newest first. */
 export async function listPayments(apiUrl: string, token: string, status?: string): Promise<ListedPayment[]> {
-  const res = await fetch(`${apiUrl}/v1/payments${status ? `?status=${status}` : ''}`, { headers: { authorization: `Bearer ${token}` } });
+  const res = await fetch(`${apiUrl}/v1/payments${status ? `?status=${status}` : ''}`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
   return ((await res.json()) as { payments: ListedPayment[] }).payments;
 }

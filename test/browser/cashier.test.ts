@@ -19,7 +19,8 @@ afterAll(async () => {
 /** The page's own marks: POST sent → first pinpad prompt event shown (undefined: none came). */
 async function pinpadPromptMs(page: Page): Promise<number | undefined> {
   return page.evaluate(() => {
-    const perf = (globalThis as unknown as { performance: { getEntriesByName(n: string): { startTime: number }[] } }).performance;
+    const perf = (globalThis as unknown as { performance: { getEntriesByName(n: string): { startTime: number }[] } })
+      .performance;
     const start = perf.getEntriesByName('omnipos:start').at(-1)?.startTime;
     const first = perf.getEntriesByName('omnipos:first-prompt').at(-1)?.startTime;
     return start === undefined || first === undefined || first < start ? undefined : first - start;
@@ -33,12 +34,22 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
     const errors = pageErrors(page, [/^\/v1\/payments\/\d+\/receipt$/]);
     let bytes = 0;
     page.on('response', (r) => {
-      if (new URL(r.url()).pathname.startsWith('/screens/') && r.status() === 200) void r.body().then((body) => (bytes += body.length), () => undefined);
+      if (new URL(r.url()).pathname.startsWith('/screens/') && r.status() === 200)
+        void r.body().then(
+          (body) => (bytes += body.length),
+          () => undefined,
+        );
     });
     await page.goto(`${t.daemon.apiUrl}/screens/cashier.html#token=${t.token}`);
     // The token left the address bar for the session's storage.
     expect(new URL(page.url()).hash).toBe('');
-    expect(await page.evaluate(() => (globalThis as unknown as { sessionStorage: { getItem(key: string): string | null } }).sessionStorage.getItem('omnipos.token'))).toBe(t.token);
+    expect(
+      await page.evaluate(() =>
+        (globalThis as unknown as { sessionStorage: { getItem(key: string): string | null } }).sessionStorage.getItem(
+          'omnipos.token',
+        ),
+      ),
+    ).toBe(t.token);
     await page.fill('#amount', '25,10');
     await page.check('input[value=credit]');
     await page.fill('#installments', '1');
@@ -177,7 +188,10 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
     const printer = t.daemon.virtualPrinter!;
     printer.loadPaper(0);
     const last = (await listPayments(t.daemon.apiUrl!, t.token, 'confirmed'))[0]!;
-    await fetch(`${t.daemon.apiUrl}/v1/payments/${last.id}/receipt/print`, { method: 'POST', headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.text());
+    await fetch(`${t.daemon.apiUrl}/v1/payments/${last.id}/receipt/print`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.token}` },
+    }).then((r) => r.text());
     // The monitor checks on its own every so often (a device condition must hold twice); here, at once.
     t.daemon.operations.alarms.check();
     t.daemon.operations.alarms.check();
@@ -185,7 +199,9 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
     await page.goto(`${t.daemon.apiUrl}/screens/supervisor.html#token=${t.token}`);
     await page.waitForSelector('#payments tbody tr');
     const listed = await listPayments(t.daemon.apiUrl!, t.token);
-    const rows = await page.$$eval('#payments tbody tr', (trs) => trs.map((tr) => [tr.children[0]?.textContent, tr.getAttribute('data-status')]));
+    const rows = await page.$$eval('#payments tbody tr', (trs) =>
+      trs.map((tr) => [tr.children[0]?.textContent, tr.getAttribute('data-status')]),
+    );
     expect(rows).toEqual(listed.map((p) => [String(p.id), p.status]));
     expect(rows.filter((r) => r[1] === 'confirmed').length).toBeGreaterThanOrEqual(3);
     expect(rows.filter((r) => r[1] === 'cancelled').length).toBeGreaterThanOrEqual(1);
@@ -193,7 +209,9 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
     expect(await page.textContent('#outbox')).toMatch(/Envios pendentes/);
     expect(await page.isVisible('#operations')).toBe(true);
     // The alarms health holds, one line each, in the page's language (by code: data-code).
-    const health = (await fetch(`${t.daemon.apiUrl}/v1/health`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.json())) as { alarms?: { code: string }[] };
+    const health = (await fetch(`${t.daemon.apiUrl}/v1/health`, {
+      headers: { authorization: `Bearer ${t.token}` },
+    }).then((r) => r.json())) as { alarms?: { code: string }[] };
     const alarmLines = await page.$$eval('#alarms li', (lis) => lis.map((li) => li.textContent ?? ''));
     const alarmCodes = await page.$$eval('#alarms li', (lis) => lis.map((li) => li.getAttribute('data-code')));
     expect(alarmLines.length).toBe(health.alarms?.length ?? 0);

@@ -21,7 +21,14 @@ beforeAll(async () => {
   stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-kiosk-acq-'));
   const config = loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_TERMINAL__MODE: 'unattended' } });
   [daemon, b] = await Promise.all([
-    startDaemon({ config, log: createLogger({ level: 'silent' }), env: {}, sandboxPort: 0, apiPort: 0, acquirerProbe: { slowMs: 300, fastMinMs: 200, fastMaxMs: 400, timeoutMs: 1000 } }),
+    startDaemon({
+      config,
+      log: createLogger({ level: 'silent' }),
+      env: {},
+      sandboxPort: 0,
+      apiPort: 0,
+      acquirerProbe: { slowMs: 300, fastMinMs: 200, fastMaxMs: 400, timeoutMs: 1000 },
+    }),
     launch(),
   ]);
   token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
@@ -39,7 +46,9 @@ describe('the kiosk and the acquirer', () => {
     const { page } = b;
     const errors = pageErrors(page);
     const GRACE = 1500;
-    await page.goto(`${daemon.apiUrl}/screens/kiosk.html?amount=2510&healthMs=200&acquirerDownMs=${GRACE}#token=${token}`);
+    await page.goto(
+      `${daemon.apiUrl}/screens/kiosk.html?amount=2510&healthMs=200&acquirerDownMs=${GRACE}#token=${token}`,
+    );
     await page.waitForSelector('body[data-screen="idle"]');
     const payments = (await listPayments(daemon.apiUrl!, token)).length;
 
@@ -60,6 +69,8 @@ describe('the kiosk and the acquirer', () => {
     expect(backAfter).toBeLessThan(GRACE + 1000);
     expect((await listPayments(daemon.apiUrl!, token)).length).toBe(payments);
     expect(errors).toEqual([]);
-    console.log(`kiosk: out of service ${outAfter} ms after the acquirer went away (grace ${GRACE} ms); back ${backAfter} ms after it returned`);
+    console.log(
+      `kiosk: out of service ${outAfter} ms after the acquirer went away (grace ${GRACE} ms); back ${backAfter} ms after it returned`,
+    );
   }, 60_000);
 });

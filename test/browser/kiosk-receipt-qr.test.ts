@@ -25,7 +25,11 @@ describe('the kiosk shows the receipt as a QR code to a digital copy', () => {
     const { page } = b;
     const errors = pageErrors(page);
     const card = findCard({ lastDigit: 0 })!;
-    const chosen = cardSim(t.daemon.virtualPinpad!.engine.state).deck.choose({ pan: card.pan, via: 'chip', pin: 'right' });
+    const chosen = cardSim(t.daemon.virtualPinpad!.engine.state).deck.choose({
+      pan: card.pan,
+      via: 'chip',
+      pin: 'right',
+    });
     expect(chosen.ok).toBe(true);
     const printed = t.daemon.virtualPrinter?.receipts.length ?? 0;
     await page.goto(`${t.daemon.apiUrl}/screens/kiosk.html?amount=2510&healthMs=500&resultMs=30000#token=${t.token}`);

@@ -123,15 +123,37 @@ describe('the kiosk screen against a real daemon', () => {
     const state = mkdtempSync(path.join(tmpdir(), 'omnipos-wallet-'));
     let out = '';
     const code = await runCli(
-      ['wallet', 'pay', scanned!, '--card', card.pan, '--cvv', '123', '--exp', `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`, '--name', 'TESTE CARTAO', '--document', '52998224725'],
-      { out: (x) => (out += x), err: (x) => (out += x), env: { OMNIPOS_STATE_DIR: state, OMNIPOS_ACQUIRER__WALLET_URL: t.daemon.sandbox!.urls.wallet } },
+      [
+        'wallet',
+        'pay',
+        scanned!,
+        '--card',
+        card.pan,
+        '--cvv',
+        '123',
+        '--exp',
+        `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`,
+        '--name',
+        'TESTE CARTAO',
+        '--document',
+        '52998224725',
+      ],
+      {
+        out: (x) => (out += x),
+        err: (x) => (out += x),
+        env: { OMNIPOS_STATE_DIR: state, OMNIPOS_ACQUIRER__WALLET_URL: t.daemon.sandbox!.urls.wallet },
+      },
     );
     rmSync(state, { recursive: true, force: true });
     expect(code, out).toBe(0);
     await page.waitForSelector(screen('result'), { timeout: 15_000 });
     expect(await page.textContent('#result-text')).toMatch(/Aprovada/);
     await snap(page, 'kiosk-10-qr-paid');
-    expect((await listPayments(t.daemon.apiUrl!, t.token))[0]).toMatchObject({ method: 'wallet-qr', amount: 2610, status: 'confirmed' });
+    expect((await listPayments(t.daemon.apiUrl!, t.token))[0]).toMatchObject({
+      method: 'wallet-qr',
+      amount: 2610,
+      status: 'confirmed',
+    });
     expect(errors).toEqual([]);
   });
 
@@ -166,7 +188,9 @@ describe('the kiosk screen against a real daemon', () => {
     printer.loadPaper();
     // Either health already knew (Imprimir never offered) or the daemon's check answered 503.
     if (!healthKnew) expect(errors).toContain('HTTP 503 /v1/payments');
-    console.log(`kiosk: paper out caught by ${healthKnew ? 'health before the choice' : "the daemon's check before the card (503 RECEIPT_PRINTER_NOT_READY)"}`);
+    console.log(
+      `kiosk: paper out caught by ${healthKnew ? 'health before the choice' : "the daemon's check before the card (503 RECEIPT_PRINTER_NOT_READY)"}`,
+    );
     expect(errors.filter((e) => e !== 'HTTP 503 /v1/payments')).toEqual([]);
   });
 
@@ -195,7 +219,11 @@ describe('the kiosk screen against a real daemon', () => {
   it('the out-of-service rule (src/screens/service.js, run in the page): each part down, paper is not down, the acquirer down once health has said unreachable for acquirerDownMs in a row, back as soon as it says reachable', async () => {
     const { page } = b;
     await page.goto(kiosk('healthMs=60000'));
-    const ok = { pinpad: { connected: true, secure: true }, printer: { reachable: true, paperOut: false, coverOpen: false }, acquirer: { reachable: true, lastFailureAt: null } };
+    const ok = {
+      pinpad: { connected: true, secure: true },
+      printer: { reachable: true, paperOut: false, coverOpen: false },
+      acquirer: { reachable: true, lastFailureAt: null },
+    };
     // A string, so that vitest does not rewrite the page's dynamic import.
     const script = `import('/screens/service.js').then(({ ServiceWatch }) => {
       const healthy = ${JSON.stringify(ok)};
@@ -228,7 +256,28 @@ describe('the kiosk screen against a real daemon', () => {
       ];
     })`;
     const results = await page.evaluate(script);
-    expect(results).toEqual(['', 'daemon', 'pinpad', 'pinpad', 'printer', '', '', '', '', '', 'acquirer', 'acquirer', '', '', '', '', '', 'acquirer', '', 'acquirer']);
+    expect(results).toEqual([
+      '',
+      'daemon',
+      'pinpad',
+      'pinpad',
+      'printer',
+      '',
+      '',
+      '',
+      '',
+      '',
+      'acquirer',
+      'acquirer',
+      '',
+      '',
+      '',
+      '',
+      '',
+      'acquirer',
+      '',
+      'acquirer',
+    ]);
   });
 
   // Last: it stops the embedded acquirer for good.

@@ -15,7 +15,10 @@ import { launch, pageErrors, snap } from './browser.js';
 let t: Awaited<ReturnType<typeof startTestDaemon>>;
 let b: Awaited<ReturnType<typeof launch>>;
 beforeAll(async () => {
-  [t, b] = await Promise.all([startTestDaemon({ env: { OMNIPOS_ALARMS__CHECK_SECONDS: '1' } }), launch({ timezoneId: 'Asia/Tokyo' })]);
+  [t, b] = await Promise.all([
+    startTestDaemon({ env: { OMNIPOS_ALARMS__CHECK_SECONDS: '1' } }),
+    launch({ timezoneId: 'Asia/Tokyo' }),
+  ]);
 }, 60_000);
 afterAll(async () => {
   await b?.close();
@@ -24,7 +27,9 @@ afterAll(async () => {
 
 /** Words only English has, and words only Portuguese has (as the screens could show them). */
 const ENGLISH = new Set(
-  'the of is are and to not no yes paper printer pending confirmed approved declined cancelled failed undone status dead letter letters deadline offline unreachable secure session degraded acquirer outbox payment payments today amount method card time alarm alarms refund void voids close closed day report password sales sold net receipt charge installments credit debit cancel reprint new sale back clear continue wallet enter insert remove processing out service checking scan touch pay choose print screen show would like how your'.split(' '),
+  'the of is are and to not no yes paper printer pending confirmed approved declined cancelled failed undone status dead letter letters deadline offline unreachable secure session degraded acquirer outbox payment payments today amount method card time alarm alarms refund void voids close closed day report password sales sold net receipt charge installments credit debit cancel reprint new sale back clear continue wallet enter insert remove processing out service checking scan touch pay choose print screen show would like how your'.split(
+    ' ',
+  ),
 );
 const PORTUGUESE = new Set(
   'não sim de da dos das em com sem para pagamento pagamentos hoje valor forma hora situação cartão impressora papel fila envio envios aprovada recusada cancelada confirmada desfeita andamento alarme alarmes fechar fechado dia relatório senha cancelar cobrar crédito débito parcelas vendas vendido líquido comprovante caixa autoatendimento operações nova venda reimprimir digite toque pagar deseja imprimir tela voltar limpar continuar insira passe aproxime retire escaneie como'.split(
@@ -46,8 +51,10 @@ async function visibleWords(page: Page): Promise<{ word: string; text: string }[
     };
     const out: string[] = [];
     const walker = d.createTreeWalker(d.body, 4);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) if (n.nodeValue.trim() && !skip(n.parentElement)) out.push(n.nodeValue.trim());
-    for (const el of d.querySelectorAll('img[alt], input[placeholder]')) if (!skip(el)) out.push(el.alt || el.placeholder);
+    for (let n = walker.nextNode(); n; n = walker.nextNode())
+      if (n.nodeValue.trim() && !skip(n.parentElement)) out.push(n.nodeValue.trim());
+    for (const el of d.querySelectorAll('img[alt], input[placeholder]'))
+      if (!skip(el)) out.push(el.alt || el.placeholder);
     return out;
   });
   return texts.flatMap((text) => (text.toLowerCase().match(/\p{L}+/gu) ?? []).map((word) => ({ word, text })));
@@ -58,7 +65,10 @@ async function foreignWords(page: Page, lang: 'pt' | 'en'): Promise<string[]> {
   return (await visibleWords(page)).filter((w) => other.has(w.word)).map((w) => `${w.word} in "${w.text}"`);
 }
 
-const docLang = (page: Page): Promise<string> => page.evaluate(() => (globalThis as unknown as { document: { documentElement: { lang: string } } }).document.documentElement.lang);
+const docLang = (page: Page): Promise<string> =>
+  page.evaluate(
+    () => (globalThis as unknown as { document: { documentElement: { lang: string } } }).document.documentElement.lang,
+  );
 
 /** Opens a screen in Portuguese (the language a session chose is kept across pages). */
 async function open(page: Page, name: string): Promise<void> {
@@ -69,7 +79,14 @@ async function open(page: Page, name: string): Promise<void> {
 }
 
 async function api(method: 'GET' | 'POST', p: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${t.daemon.apiUrl}${p}`, { method, headers: { authorization: `Bearer ${t.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const res = await fetch(`${t.daemon.apiUrl}${p}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${t.token}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
   return (await res.json()) as Record<string, unknown>;
 }
 
@@ -82,8 +99,22 @@ async function settle(id: number, done: (p: Record<string, unknown>) => boolean)
   throw new Error(`payment ${id} did not settle`);
 }
 
-const saoPaulo = (iso: string): string => new Intl.DateTimeFormat('pt-BR', { timeZone: 'America/Sao_Paulo', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
-const tokyo = (iso: string): string => new Intl.DateTimeFormat('pt-BR', { timeZone: 'Asia/Tokyo', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(new Date(iso));
+const saoPaulo = (iso: string): string =>
+  new Intl.DateTimeFormat('pt-BR', {
+    timeZone: 'America/Sao_Paulo',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date(iso));
+const tokyo = (iso: string): string =>
+  new Intl.DateTimeFormat('pt-BR', {
+    timeZone: 'Asia/Tokyo',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  }).format(new Date(iso));
 
 describe('the screens, one language at a time', () => {
   it('supervisor: statuses, health, problems and alarms in Portuguese, then all in English; times in São Paulo', async () => {
@@ -98,7 +129,9 @@ describe('the screens, one language at a time', () => {
     await api('POST', `/v1/payments/${sold.id}/receipt/print`);
     type Health = { problems: string[]; alarms: { code: string }[] };
     // The alarm checks run every second here (alarms.checkSeconds).
-    await expect.poll(async () => ((await api('GET', '/v1/health')) as Health).alarms.map((a) => a.code), { timeout: 20_000 }).toContain('PRINTER_PAPER_OUT');
+    await expect
+      .poll(async () => ((await api('GET', '/v1/health')) as Health).alarms.map((a) => a.code), { timeout: 20_000 })
+      .toContain('PRINTER_PAPER_OUT');
     expect(((await api('GET', '/v1/health')) as Health).problems).toContain('printer: paper out');
 
     await open(page, 'supervisor');
@@ -125,7 +158,11 @@ describe('the screens, one language at a time', () => {
     await snap(page, 'language-supervisor-pt');
 
     await page.click('#lang');
-    await page.waitForFunction(() => (globalThis as unknown as { document: { documentElement: { lang: string } } }).document.documentElement.lang === 'en');
+    await page.waitForFunction(
+      () =>
+        (globalThis as unknown as { document: { documentElement: { lang: string } } }).document.documentElement.lang ===
+        'en',
+    );
     await expect.poll(async () => page.textContent('#problems')).toContain('Printer: out of paper');
     await expect.poll(async () => page.textContent('#payments')).toMatch(/confirmed/);
     await expect.poll(async () => page.textContent('#void-status')).toMatch(/No supervisor password is set/);
@@ -162,7 +199,11 @@ describe('the screens, one language at a time', () => {
       expect(await foreignWords(page, 'pt'), name).toEqual([]);
       if (await page.$('#lang')) {
         await page.click('#lang');
-        await page.waitForFunction(() => (globalThis as unknown as { document: { documentElement: { lang: string } } }).document.documentElement.lang === 'en');
+        await page.waitForFunction(
+          () =>
+            (globalThis as unknown as { document: { documentElement: { lang: string } } }).document.documentElement
+              .lang === 'en',
+        );
         expect(await foreignWords(page, 'en'), name).toEqual([]);
         await page.click('#lang');
       }

@@ -19,7 +19,13 @@ beforeAll(async () => {
   [t, b] = await Promise.all([startTestDaemon(), launch()]);
   const pw = path.join(mkdtempSync(path.join(tmpdir(), 'omnipos-pw-')), 'pw');
   writeFileSync(pw, '97531\n');
-  expect(await supervisorPassword.run(['--from-file', pw], { out: () => undefined, err: () => undefined, env: { OMNIPOS_STATE_DIR: t.daemon.config.values.stateDir } })).toBe(0);
+  expect(
+    await supervisorPassword.run(['--from-file', pw], {
+      out: () => undefined,
+      err: () => undefined,
+      env: { OMNIPOS_STATE_DIR: t.daemon.config.values.stateDir },
+    }),
+  ).toBe(0);
 }, 60_000);
 afterAll(async () => {
   await b?.close();
@@ -27,7 +33,14 @@ afterAll(async () => {
 });
 
 async function api(method: 'GET' | 'POST', p: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${t.daemon.apiUrl}${p}`, { method, headers: { authorization: `Bearer ${t.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) });
+  const res = await fetch(`${t.daemon.apiUrl}${p}`, {
+    method,
+    headers: {
+      authorization: `Bearer ${t.token}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+  });
   return (await res.json()) as Record<string, unknown>;
 }
 
@@ -47,9 +60,14 @@ describe("the supervisor's operations", () => {
     const { page } = b;
     const errors = pageErrors(page, [/^\/v1\/payments\/\d+\/void$/]);
     const sale = await api('POST', '/v1/payments', { amount: 4200, method: 'wallet-qr', confirmation: 'auto' });
-    const code = await until('the sale code', async () => (await api('GET', `/v1/payments/${sale.id as number}`)).qrCode as string | undefined);
+    const code = await until(
+      'the sale code',
+      async () => (await api('GET', `/v1/payments/${sale.id as number}`)).qrCode as string | undefined,
+    );
     expect(await walletPays(code)).toBe(0);
-    await until('the sale confirmed', async () => ((await api('GET', `/v1/payments/${sale.id as number}`)).status === 'confirmed' ? true : undefined));
+    await until('the sale confirmed', async () =>
+      (await api('GET', `/v1/payments/${sale.id as number}`)).status === 'confirmed' ? true : undefined,
+    );
 
     await page.goto(`${t.daemon.apiUrl}/screens/supervisor.html#token=${t.token}`);
     await page.waitForSelector('#day-report dd');
@@ -76,7 +94,9 @@ describe("the supervisor's operations", () => {
     await page.waitForSelector('#void-status[data-status="approved"]', { timeout: 15_000 });
     expect(await page.isHidden('#void-qr')).toBe(true);
     // The report counts the void that took effect: R$ 12,00 given back, R$ 30,00 net.
-    await expect.poll(() => page.textContent('#day-report'), { timeout: 10_000 }).toMatch(/Total cancelado\s*R\$\s*12,00/);
+    await expect
+      .poll(() => page.textContent('#day-report'), { timeout: 10_000 })
+      .toMatch(/Total cancelado\s*R\$\s*12,00/);
     expect(await page.textContent('#day-report')).toMatch(/Líquido\s*R\$\s*30,00/);
     await snap(page, 'supervisor-void-approved');
     expect(errors.filter((e) => !/HTTP 403/.test(e))).toEqual([]);

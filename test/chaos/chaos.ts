@@ -67,16 +67,25 @@ const count = (m: Record<string, number>, k: string): void => void (m[k] = (m[k]
 
 const started = Date.now();
 const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-chaos-'));
-const sandbox = await listenSandbox(buildSandbox({ dbFile: path.join(dir, 'acquirer.db'), log: createLogger({ level: 'silent' }), withholdMs: 1500 }));
+const sandbox = await listenSandbox(
+  buildSandbox({ dbFile: path.join(dir, 'acquirer.db'), log: createLogger({ level: 'silent' }), withholdMs: 1500 }),
+);
 const control = async (p: string, method: 'GET' | 'POST' | 'DELETE', body?: unknown): Promise<any> => {
-  const r = await request(`${sandbox.url}${p}`, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) });
+  const r = await request(`${sandbox.url}${p}`, {
+    method,
+    ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+  });
   const text = await r.body.text();
   if (r.statusCode >= 400) throw new Error(`${method} ${p}: ${r.statusCode} ${text}`);
   return text ? JSON.parse(text) : undefined;
 };
 // The host as the manual shows it, drawn from the seed (issue 16): an answer dialect, a not-found
 // shape, and a sale that may reach the query host only seconds after it was made.
-const hostScenario = { dialect: pick(['pt', 'en'] as const), notFound: pick(['manual', '318', 'empty-list', 'payments-empty'] as const), visibilityDelayMs: pick([0, 0, 1000, 3000] as const) };
+const hostScenario = {
+  dialect: pick(['pt', 'en'] as const),
+  notFound: pick(['manual', '318', 'empty-list', 'payments-empty'] as const),
+  visibilityDelayMs: pick([0, 0, 1000, 3000] as const),
+};
 await control('/sandbox/scenario', 'POST', hostScenario);
 
 const shared = {
@@ -97,7 +106,14 @@ if (MERCHANTS === 2) {
       stateDir: path.join(dir, 'terminal-2'),
       env: {
         // One JSON object: an OMNIPOS_* value of digits is read as a number, and terminalId is a string.
-        OMNIPOS_TERMINAL: JSON.stringify({ subordinatedMerchantId: '7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d', terminalId: '42004301', ordinal: 1, orderIdTerminal: 2001, softDescriptor: 'OMNIPOS', mode: 'attended' }),
+        OMNIPOS_TERMINAL: JSON.stringify({
+          subordinatedMerchantId: '7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d',
+          terminalId: '42004301',
+          ordinal: 1,
+          orderIdTerminal: 2001,
+          softDescriptor: 'OMNIPOS',
+          mode: 'attended',
+        }),
       },
     }),
   );
@@ -128,7 +144,8 @@ const PINPAD_FAULTS = [
   { kind: 'can-drops-emv' },
   { kind: 'disconnect', when: 'mid-answer', replugAfterMs: 500 },
 ] as const;
-const pinpadFaultName = (f: (typeof PINPAD_FAULTS)[number]): string => ('control' in f ? 'garbage+control' : 'when' in f ? `disconnect-${f.when}+replug` : f.kind);
+const pinpadFaultName = (f: (typeof PINPAD_FAULTS)[number]): string =>
+  'control' in f ? 'garbage+control' : 'when' in f ? `disconnect-${f.when}+replug` : f.kind;
 
 // Host faults: the transport's, on any route; and the host's published errors (tables/sandbox/published-errors.json:
 // 0 internal error, 307 not found, 308 not available to capture, 309 not available to void) on the routes that
@@ -181,7 +198,11 @@ async function settle(t: Terminal, p: string, ms: number, waiting: readonly stri
 let closeAt: Date | undefined;
 // The run's progress on standard error (a bar on a terminal, a line per quarter otherwise); the
 // report stays the one JSON object on standard output.
-const progress = createProgress({ write: (t) => process.stderr.write(t), tty: process.stderr.isTTY === true, columns: process.stderr.columns });
+const progress = createProgress({
+  write: (t) => process.stderr.write(t),
+  tty: process.stderr.isTTY === true,
+  columns: process.stderr.columns,
+});
 for (let i = 0; i < SALES; i++) {
   progress.update('chaos: sales started', i, SALES);
   // The slow profile for a share of the sales: every terminal's pinpad restarted on ppc930, then back.
@@ -197,7 +218,8 @@ for (let i = 0; i < SALES; i++) {
     closeAt = nextDailyClose(new Date(hostNow));
     await control('/sandbox/faults', 'DELETE');
     await control('/sandbox/clock', 'POST', { now: new Date(closeAt.getTime() - 120_000).toISOString() });
-    for (const route of ['saleUndo', 'saleUndoByOrderId', 'saleUndoPut', 'saleUndoByOrderIdPut']) await hostFault({ route, status: 503, times: 1_000_000 });
+    for (const route of ['saleUndo', 'saleUndoByOrderId', 'saleUndoPut', 'saleUndoByOrderIdPut'])
+      await hostFault({ route, status: 503, times: 1_000_000 });
     await hostFault({ route: 'saleConfirm', latencyMs: 700, times: 1_000_000 });
   }
   const brownout = i >= brownoutAt && i < brownoutAt + brownoutLength && brownoutAt >= 0;
@@ -216,13 +238,21 @@ for (let i = 0; i < SALES; i++) {
   if (!brownout && random() < FAULT_RATE) {
     if (random() < 0.5) {
       const f = pick(FAULTS);
-      count(hostFaults, Object.entries(f).map(([k, v]) => `${k}:${String(v)}`).join(','));
+      count(
+        hostFaults,
+        Object.entries(f)
+          .map(([k, v]) => `${k}:${String(v)}`)
+          .join(','),
+      );
       await hostFault({ route: pick(ROUTES), ...f, times: 1 });
     } else {
       const e = pick(ERRORS);
       const handled = random() < 0.5;
       const route = pick(ERROR_ROUTES);
-      count(hostFaults, `error:${e.error}${handled ? ' after the work' : ''} on ${route.startsWith('void') ? 'void' : route}`);
+      count(
+        hostFaults,
+        `error:${e.error}${handled ? ' after the work' : ''} on ${route.startsWith('void') ? 'void' : route}`,
+      );
       await hostFault({ route, ...e, handled, times: 1 });
     }
   }
@@ -251,9 +281,14 @@ for (let i = 0; i < SALES; i++) {
     }
     if (created.status === 409) {
       // What kept the terminal busy: the open payments' states (a figure of the run).
-      for (const st of ['pending', 'approved']) for (const p of (await t.call('GET', `/v1/payments?status=${st}`)).body?.payments ?? []) count(busyWith, String(p.state));
+      for (const st of ['pending', 'approved'])
+        for (const p of (await t.call('GET', `/v1/payments?status=${st}`)).body?.payments ?? [])
+          count(busyWith, String(p.state));
     }
-    count(creates, `${created.status}${created.status >= 400 ? ` ${String(created.body?.error?.code ?? created.body?.code ?? '')}` : ''}`);
+    count(
+      creates,
+      `${created.status}${created.status >= 400 ? ` ${String(created.body?.error?.code ?? created.body?.code ?? '')}` : ''}`,
+    );
     if (created.status === 202 || created.status === 200) {
       const id = created.body.id as string;
       const s = await settle(t, `/v1/payments/${id}`, slow ? 30_000 : 3_000);
@@ -304,7 +339,9 @@ async function settleAll(rounds: number): Promise<boolean> {
     let clean = false;
     for (let k = 0; k < rounds && !clean; k++) {
       const h = await t.call('GET', '/v1/health');
-      const open = (await t.call('GET', '/v1/payments?status=pending')).body.payments.length + (await t.call('GET', '/v1/payments?status=approved')).body.payments.length;
+      const open =
+        (await t.call('GET', '/v1/payments?status=pending')).body.payments.length +
+        (await t.call('GET', '/v1/payments?status=approved')).body.payments.length;
       clean = h.body.outbox.pending === 0 && open === 0;
       if (!clean) await sleep(100);
     }
@@ -327,7 +364,9 @@ let closedDay = false;
 if (!(await settleAll(1))) {
   closedDay = true;
   const hostNow = ((await control('/sandbox/clock', 'GET')) as { now: string }).now;
-  await control('/sandbox/clock', 'POST', { now: new Date(nextDailyClose(new Date(hostNow)).getTime() + 60_000).toISOString() });
+  await control('/sandbox/clock', 'POST', {
+    now: new Date(nextDailyClose(new Date(hostNow)).getTime() + 60_000).toISOString(),
+  });
   // The terminal's clock follows the host's only when it hears from it: a restart (its probe and first
   // requests) brings it past the close too; time then goes on at the host, ten minutes per round (the
   // outbox backs off up to 5 min between tries).
@@ -344,16 +383,24 @@ if (!(await settleAll(1))) {
 const alarms = new Map<string, { code: string; context?: Record<string, unknown> }[]>();
 for (const t of terminals) {
   await sleep(200);
-  alarms.set(t.name, ((await t.call('GET', '/v1/health')).body.alarms ?? []) as { code: string; context?: Record<string, unknown> }[]);
+  alarms.set(
+    t.name,
+    ((await t.call('GET', '/v1/health')).body.alarms ?? []) as { code: string; context?: Record<string, unknown> }[],
+  );
   await t.stop();
 }
 
 const ledger = (await control('/sandbox/ledger', 'GET')) as LedgerReport;
-const report = reconcile({ terminals: terminals.map((t) => ({ name: t.name, stateDir: t.stateDir, alarms: alarms.get(t.name) ?? [] })), ledger, intents });
+const report = reconcile({
+  terminals: terminals.map((t) => ({ name: t.name, stateDir: t.stateDir, alarms: alarms.get(t.name) ?? [] })),
+  ledger,
+  intents,
+});
 await sandbox.close();
 for (const t of terminals) {
   await t.stopPinpad();
-  for (const code of t.pinpadExits) if (code !== 0) report.problems.push(`the virtual pinpad of ${t.name} ended with ${String(code)}`);
+  for (const code of t.pinpadExits)
+    if (code !== 0) report.problems.push(`the virtual pinpad of ${t.name} ended with ${String(code)}`);
 }
 
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
@@ -373,7 +420,9 @@ console.log(
       hostFaults,
       pinpadFaults,
       slowSales,
-      brownout: BROWNOUT ? { at: brownoutAt, sales: brownoutSales, close: closeAt?.toISOString(), undoNearCloseSeen } : 'off',
+      brownout: BROWNOUT
+        ? { at: brownoutAt, sales: brownoutSales, close: closeAt?.toISOString(), undoNearCloseSeen }
+        : 'off',
       closedDay,
       ...report.figures,
       seconds,

@@ -51,7 +51,9 @@ export function reconcile(o: {
   const rows: Row[] = [];
   for (const t of o.terminals) {
     const db = new Database(path.join(t.stateDir, 'omnipos.db'), { readonly: true });
-    const list = db.prepare('SELECT id, kind, merchant_order_id AS merchantOrderId, state, amount, data FROM journal').all() as Omit<Row, 'terminal'>[];
+    const list = db
+      .prepare('SELECT id, kind, merchant_order_id AS merchantOrderId, state, amount, data FROM journal')
+      .all() as Omit<Row, 'terminal'>[];
     db.close();
     rows.push(...list.map((r) => ({ ...r, terminal: t.name })));
   }
@@ -64,7 +66,8 @@ export function reconcile(o: {
     if (!final.includes(r.state)) problems.push(`${r.terminal}: journal ${r.kind} ${r.merchantOrderId} is ${r.state}`);
     if (r.kind !== 'sale') continue;
     const other = sales.get(r.merchantOrderId);
-    if (other) problems.push(`MerchantOrderId ${r.merchantOrderId} in the journals of ${other.terminal} and ${r.terminal}`);
+    if (other)
+      problems.push(`MerchantOrderId ${r.merchantOrderId} in the journals of ${other.terminal} and ${r.terminal}`);
     sales.set(r.merchantOrderId, r);
   }
   // What the journals' confirmed voids gave back, per sale.
@@ -77,9 +80,15 @@ export function reconcile(o: {
   }
   const alarmed = (r: Row): boolean =>
     (o.terminals.find((t) => t.name === r.terminal)?.alarms ?? []).some(
-      (a) => a.code === 'NEEDS_REFUND' && (a.context?.id === r.id || a.context?.merchantOrderId === r.merchantOrderId || (a.message ?? '').includes(r.merchantOrderId)),
+      (a) =>
+        a.code === 'NEEDS_REFUND' &&
+        (a.context?.id === r.id ||
+          a.context?.merchantOrderId === r.merchantOrderId ||
+          (a.message ?? '').includes(r.merchantOrderId)),
     );
-  for (const r of sales.values()) if (r.state === 'needs-refund' && !alarmed(r)) problems.push(`${r.terminal}: ${r.merchantOrderId} needs-refund without its NEEDS_REFUND alarm`);
+  for (const r of sales.values())
+    if (r.state === 'needs-refund' && !alarmed(r))
+      problems.push(`${r.terminal}: ${r.merchantOrderId} needs-refund without its NEEDS_REFUND alarm`);
 
   const seen = new Map<string, number>();
   for (const s of o.ledger.sales) seen.set(s.merchantOrderId, (seen.get(s.merchantOrderId) ?? 0) + 1);
@@ -88,18 +97,32 @@ export function reconcile(o: {
     const j = sales.get(s.merchantOrderId);
     const state = j?.state;
     if (s.charged > 0 && !((state === 'confirmed' || state === 'needs-refund') && s.confirmationStatus === 1)) {
-      problems.push(`lost: ${s.merchantOrderId} charged ${s.charged} at the host (Status ${s.status}, ConfirmationStatus ${s.confirmationStatus}) but the journal says ${state ?? 'nothing'}`);
+      problems.push(
+        `lost: ${s.merchantOrderId} charged ${s.charged} at the host (Status ${s.status}, ConfirmationStatus ${s.confirmationStatus}) but the journal says ${state ?? 'nothing'}`,
+      );
     }
-    if (state === 'confirmed' && s.confirmationStatus !== 1) problems.push(`${s.merchantOrderId} confirmed in the journal, ConfirmationStatus ${s.confirmationStatus} at the host`);
-    if (s.status === 2 && s.confirmationStatus === 0) problems.push(`${s.merchantOrderId} still pending at the host (journal: ${state ?? 'nothing'}, status ${s.status})`);
+    if (state === 'confirmed' && s.confirmationStatus !== 1)
+      problems.push(
+        `${s.merchantOrderId} confirmed in the journal, ConfirmationStatus ${s.confirmationStatus} at the host`,
+      );
+    if (s.status === 2 && s.confirmationStatus === 0)
+      problems.push(
+        `${s.merchantOrderId} still pending at the host (journal: ${state ?? 'nothing'}, status ${s.status})`,
+      );
     const given = voidedByJournal.get(s.merchantOrderId) ?? 0;
-    if (s.voided !== given) problems.push(`${s.merchantOrderId}: the host gave back ${s.voided} by voids, the journal's confirmed voids ${given}`);
+    if (s.voided !== given)
+      problems.push(
+        `${s.merchantOrderId}: the host gave back ${s.voided} by voids, the journal's confirmed voids ${given}`,
+      );
   }
   for (const [id, i] of intents) {
     const r = sales.get(id);
-    if (i.decision === 'undo' && i.status < 300 && r?.state === 'confirmed') problems.push(`${r.terminal}: ${id}: the API accepted its undo (${i.status}), the journal says confirmed`);
+    if (i.decision === 'undo' && i.status < 300 && r?.state === 'confirmed')
+      problems.push(`${r.terminal}: ${id}: the API accepted its undo (${i.status}), the journal says confirmed`);
   }
-  for (const r of sales.values()) if (r.state === 'confirmed' && !seen.has(r.merchantOrderId)) problems.push(`${r.terminal}: ${r.merchantOrderId} confirmed in the journal, unknown to the host`);
+  for (const r of sales.values())
+    if (r.state === 'confirmed' && !seen.has(r.merchantOrderId))
+      problems.push(`${r.terminal}: ${r.merchantOrderId} confirmed in the journal, unknown to the host`);
 
   const atClose: Record<string, number> = {};
   for (const p of o.ledger.problems) {
@@ -109,14 +132,20 @@ export function reconcile(o: {
       atClose[`${p.kind} → needs-refund`] = (atClose[`${p.kind} → needs-refund`] ?? 0) + 1;
       continue;
     }
-    const undoAsked = p.merchantOrderId !== null && intents.get(p.merchantOrderId)?.decision === 'undo' && (intents.get(p.merchantOrderId)?.status ?? 0) < 300;
+    const undoAsked =
+      p.merchantOrderId !== null &&
+      intents.get(p.merchantOrderId)?.decision === 'undo' &&
+      (intents.get(p.merchantOrderId)?.status ?? 0) < 300;
     if (p.kind === 'pending-at-close' && j?.state === 'confirmed' && !undoAsked) {
       atClose['pending-at-close → confirmed'] = (atClose['pending-at-close → confirmed'] ?? 0) + 1;
       continue;
     }
-    problems.push(`ledger problem: ${p.kind} ${p.merchantOrderId ?? ''} ${p.detail} (journal: ${j ? `${j.terminal} ${j.state}` : 'nothing'})`);
+    problems.push(
+      `ledger problem: ${p.kind} ${p.merchantOrderId ?? ''} ${p.detail} (journal: ${j ? `${j.terminal} ${j.state}` : 'nothing'})`,
+    );
   }
-  for (const t of o.terminals) for (const leak of scanForCardData(t.stateDir)) problems.push(`${t.name}: card data in clear: ${leak}`);
+  for (const t of o.terminals)
+    for (const leak of scanForCardData(t.stateDir)) problems.push(`${t.name}: card data in clear: ${leak}`);
   const alarmsAtEnd: Record<string, number> = {};
   for (const t of o.terminals) for (const a of t.alarms) alarmsAtEnd[a.code] = (alarmsAtEnd[a.code] ?? 0) + 1;
   return {

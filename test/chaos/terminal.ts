@@ -57,10 +57,28 @@ export class Terminal {
 
   async startPinpad(timing: Timing): Promise<void> {
     this.timing = timing;
-    const pinpad = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'sim', 'pinpad', '--tcp', '0', '--control', '0', '--typing-ms', '5', '--timing', timing], {
-      env: { ...process.env, OMNIPOS_CONFIG: '' },
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
+    const pinpad = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src/cli/bin.ts',
+        'sim',
+        'pinpad',
+        '--tcp',
+        '0',
+        '--control',
+        '0',
+        '--typing-ms',
+        '5',
+        '--timing',
+        timing,
+      ],
+      {
+        env: { ...process.env, OMNIPOS_CONFIG: '' },
+        stdio: ['ignore', 'pipe', 'ignore'],
+      },
+    );
     this.pinpad = pinpad;
     const ready = await new Promise<{ tcp: number; control: number }>((resolve, reject) => {
       let out = '';
@@ -121,11 +139,15 @@ export class Terminal {
       OMNIPOS_PINPAD__DEVICE__HOST: '127.0.0.1',
       OMNIPOS_PINPAD__DEVICE__PORT: String(this.#pinpadPort),
     };
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'run'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'run'], {
+      env,
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
     this.daemon = child;
     // Up to a minute: a loaded machine starts Node slowly.
     for (let i = 0; i < 1200; i++) {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the daemon of ${this.name} exited at start (${child.exitCode ?? child.signalCode})`);
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`the daemon of ${this.name} exited at start (${child.exitCode ?? child.signalCode})`);
       try {
         this.token = readFileSync(path.join(this.stateDir, 'api-token'), 'utf8').trim();
         const r = await request(`${this.api}/v1/health`, { headers: { authorization: `Bearer ${this.token}` } });
@@ -170,10 +192,19 @@ export class Terminal {
     await this.startDaemon(shared);
   }
 
-  async call(method: 'GET' | 'POST', p: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: any }> {
+  async call(
+    method: 'GET' | 'POST',
+    p: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; body: any }> {
     const r = await request(`${this.api}${p}`, {
       method,
-      headers: { authorization: `Bearer ${this.token}`, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+      headers: {
+        authorization: `Bearer ${this.token}`,
+        ...(body ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
       ...(body ? { body: JSON.stringify(body) } : {}),
       headersTimeout: 5000,
       bodyTimeout: 5000,

@@ -15,14 +15,19 @@ import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase, type Db } from
  * prints, an outbox that delivers.
  */
 export async function instantTerminal(dir = mkdtempSync(path.join(tmpdir(), 'omnipos-bench-'))) {
-  const read = await new SimulatedCardPort().readCard({ merchantOrderId: '1', amount: 1, method: 'credit' }, new AbortController().signal);
+  const read = await new SimulatedCardPort().readCard(
+    { merchantOrderId: '1', amount: 1, method: 'credit' },
+    new AbortController().signal,
+  );
   const card: CardPort = {
     readCard: () => Promise.resolve(read),
     finishChip: () => Promise.resolve({ card: 'approved', emv: { '9F27': '40' } }),
     end: () => Promise.resolve(),
   };
   let n = 0;
-  const host: SaleAuthorizationPort = { authorize: () => Promise.resolve({ kind: 'approved', paymentId: `p-${++n}`, authorizationCode: '123456' }) };
+  const host: SaleAuthorizationPort = {
+    authorize: () => Promise.resolve({ kind: 'approved', paymentId: `p-${++n}`, authorizationCode: '123456' }),
+  };
   const delivery: AcquirerDeliveryPort = {
     confirm: () => Promise.resolve({ action: 'done', reason: 'confirmed' }),
     undo: () => Promise.resolve({ action: 'done', reason: 'undone' }),
@@ -40,7 +45,11 @@ export async function instantTerminal(dir = mkdtempSync(path.join(tmpdir(), 'omn
     journal,
     outbox,
     // Ids are paced at ten a second by design; the bench moves the ids' clock instead of waiting.
-    orderIds: new MerchantOrderIds(db, { ordinal: 1, clock: idClock, wait: (ms) => Promise.resolve(void (offset += ms)) }),
+    orderIds: new MerchantOrderIds(db, {
+      ordinal: 1,
+      clock: idClock,
+      wait: (ms) => Promise.resolve(void (offset += ms)),
+    }),
     card,
     host,
     receipt: { print: () => Promise.resolve('printed') },
@@ -50,10 +59,24 @@ export async function instantTerminal(dir = mkdtempSync(path.join(tmpdir(), 'omn
     ecrDecisionMs: 60_000,
     closeMarginMs: 60_000,
   });
-  const forwarder = new OutboxForwarder({ db, outbox, port: delivery, clock: systemClock, log, onSettled: (t, d) => engine.settled(t, d), undoRace: { processingWindowMs: 1000 } });
+  const forwarder = new OutboxForwarder({
+    db,
+    outbox,
+    port: delivery,
+    clock: systemClock,
+    log,
+    onSettled: (t, d) => engine.settled(t, d),
+    undoRace: { processingWindowMs: 1000 },
+  });
   /** One whole sale: journal, card, host, chip, receipt, confirmation delivered. */
   const sale = async (): Promise<void> => {
-    const { done } = await engine.start({ amount: 1010, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' });
+    const { done } = await engine.start({
+      amount: 1010,
+      method: 'credit',
+      installments: 1,
+      interest: 'ByMerchant',
+      confirmation: 'auto',
+    });
     await done;
     await forwarder.runOnce();
   };

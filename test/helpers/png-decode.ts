@@ -50,7 +50,14 @@ export function decodePng(png: Uint8Array): { width: number; height: number; rgb
   const rgba = new Uint8ClampedArray(width * height * 4);
   for (let i = 0; i < width * height; i++) {
     const s = out.subarray(i * channels, i * channels + channels);
-    const [r, g, bl, al] = channels === 1 ? [s[0]!, s[0]!, s[0]!, 255] : channels === 2 ? [s[0]!, s[0]!, s[0]!, s[1]!] : channels === 3 ? [s[0]!, s[1]!, s[2]!, 255] : [s[0]!, s[1]!, s[2]!, s[3]!];
+    const [r, g, bl, al] =
+      channels === 1
+        ? [s[0]!, s[0]!, s[0]!, 255]
+        : channels === 2
+          ? [s[0]!, s[0]!, s[0]!, s[1]!]
+          : channels === 3
+            ? [s[0]!, s[1]!, s[2]!, 255]
+            : [s[0]!, s[1]!, s[2]!, s[3]!];
     rgba.set([r, g, bl, al], i * 4);
   }
   return { width, height, rgba };

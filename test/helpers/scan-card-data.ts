@@ -20,7 +20,8 @@ export function scanForCardData(dir: string, secrets: readonly string[] = clearC
       if (statSync(p).isDirectory()) walk(p);
       else {
         const bytes = readFileSync(p);
-        for (const n of needles) if (bytes.includes(n)) found.push(`${path.relative(dir, p)}: ${n.toString('ascii').slice(0, 6)}…`);
+        for (const n of needles)
+          if (bytes.includes(n)) found.push(`${path.relative(dir, p)}: ${n.toString('ascii').slice(0, 6)}…`);
       }
     }
   };

@@ -1,6 +1,16 @@
 import { spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process';
 import { createServer } from 'node:net';
-import { copyFileSync, existsSync, lstatSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, chmodSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  lstatSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  chmodSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -33,7 +43,11 @@ const root = path.join(work, 'root');
 const timings: string[] = [];
 
 /** `clean`: only `env` (a command inside the root sees none of the host's variables, OMNIPOS_* above all). */
-function run(cmd: string, args: readonly string[], opts: { env?: Record<string, string>; input?: string; clean?: boolean } = {}): SpawnSyncReturns<string> {
+function run(
+  cmd: string,
+  args: readonly string[],
+  opts: { env?: Record<string, string>; input?: string; clean?: boolean } = {},
+): SpawnSyncReturns<string> {
   const r = spawnSync(cmd, args, {
     encoding: 'utf8',
     env: opts.clean ? { ...opts.env } : { ...process.env, ...opts.env },
@@ -93,168 +107,207 @@ afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
-describe.skipIf(missing.length > 0 && process.env.PACKAGE_TEST !== 'required')(`the Debian package${missing.length ? ` (needs ${missing.join(', ')})` : ''}`, () => {
-  beforeAll(() => {
-    expect(missing, 'what this test needs (CI sets PACKAGE_TEST=required)').toEqual([]);
-    deb =
-      process.env.DEB_FILE ??
-      timed('npm run package', () =>
-        ok('bash', [path.join(PROJECT, 'packaging', 'build-deb.sh')], { env: { DEB_OUT: path.join(work, 'out') } })
-          .trim()
-          .split('\n')
-          .pop()!,
+describe.skipIf(missing.length > 0 && process.env.PACKAGE_TEST !== 'required')(
+  `the Debian package${missing.length ? ` (needs ${missing.join(', ')})` : ''}`,
+  () => {
+    beforeAll(() => {
+      expect(missing, 'what this test needs (CI sets PACKAGE_TEST=required)').toEqual([]);
+      deb =
+        process.env.DEB_FILE ??
+        timed('npm run package', () =>
+          ok('bash', [path.join(PROJECT, 'packaging', 'build-deb.sh')], { env: { DEB_OUT: path.join(work, 'out') } })
+            .trim()
+            .split('\n')
+            .pop()!,
+        );
+      expect(path.basename(deb)).toMatch(/^omnipos_\d+\.\d+\.\d+[^_]*_(amd64|arm64)\.deb$/);
+      timed('debootstrap (minbase + systemd, udev)', () =>
+        ok('debootstrap', ['--variant=minbase', '--include=systemd,udev', SUITE, root, MIRROR]),
       );
-    expect(path.basename(deb)).toMatch(/^omnipos_\d+\.\d+\.\d+[^_]*_(amd64|arm64)\.deb$/);
-    timed('debootstrap (minbase + systemd, udev)', () =>
-      ok('debootstrap', ['--variant=minbase', '--include=systemd,udev', SUITE, root, MIRROR]),
-    );
-    copyFileSync(deb, inside('tmp/omnipos.deb'));
-  }, 1_800_000);
+      copyFileSync(deb, inside('tmp/omnipos.deb'));
+    }, 1_800_000);
 
-  it('is a package dpkg-deb reads: name, version, architecture, conffile, maintainer scripts', () => {
-    const fields = ok('dpkg-deb', ['--field', deb, 'Package', 'Version', 'Architecture', 'Depends']);
-    expect(fields).toMatch(/^Package: omnipos$/m);
-    expect(fields).toMatch(/^Architecture: (amd64|arm64)$/m);
-    expect(ok('dpkg-deb', ['--info', deb, 'conffiles']).split('\n')).toContain('/etc/omnipos/omnipos.json');
-    for (const s of ['postinst', 'prerm', 'postrm']) expect(ok('dpkg-deb', ['--info', deb, s])).toMatch(/^#!\/bin\/sh/);
-    // No development tooling in the package: tsx, typescript, vitest are devDependencies.
-    const files = ok('dpkg-deb', ['--contents', deb]);
-    for (const dev of ['node_modules/tsx/', 'node_modules/typescript/', 'node_modules/vitest/', 'node_modules/esbuild/']) expect(files).not.toContain(dev);
-    expect(files).toContain('./opt/omnipos/dist/src/cli/bin.js');
-    expect(files).toContain('./opt/omnipos/node/bin/node');
-  });
+    it('is a package dpkg-deb reads: name, version, architecture, conffile, maintainer scripts', () => {
+      const fields = ok('dpkg-deb', ['--field', deb, 'Package', 'Version', 'Architecture', 'Depends']);
+      expect(fields).toMatch(/^Package: omnipos$/m);
+      expect(fields).toMatch(/^Architecture: (amd64|arm64)$/m);
+      expect(ok('dpkg-deb', ['--info', deb, 'conffiles']).split('\n')).toContain('/etc/omnipos/omnipos.json');
+      for (const s of ['postinst', 'prerm', 'postrm'])
+        expect(ok('dpkg-deb', ['--info', deb, s])).toMatch(/^#!\/bin\/sh/);
+      // No development tooling in the package: tsx, typescript, vitest are devDependencies.
+      const files = ok('dpkg-deb', ['--contents', deb]);
+      for (const dev of [
+        'node_modules/tsx/',
+        'node_modules/typescript/',
+        'node_modules/vitest/',
+        'node_modules/esbuild/',
+      ])
+        expect(files).not.toContain(dev);
+      expect(files).toContain('./opt/omnipos/dist/src/cli/bin.js');
+      expect(files).toContain('./opt/omnipos/node/bin/node');
+    });
 
-  it('installs with dpkg -i into a Debian 12 root: users, groups, state directory, modes, enabled unit', () => {
-    timed('dpkg -i', () => okInRoot(['dpkg', '-i', '/tmp/omnipos.deb']));
-    expect(okInRoot(['dpkg-query', '-W', '-f', '${Status}', 'omnipos'])).toBe('install ok installed');
+    it('installs with dpkg -i into a Debian 12 root: users, groups, state directory, modes, enabled unit', () => {
+      timed('dpkg -i', () => okInRoot(['dpkg', '-i', '/tmp/omnipos.deb']));
+      expect(okInRoot(['dpkg-query', '-W', '-f', '${Status}', 'omnipos'])).toBe('install ok installed');
 
-    const daemon = okInRoot(['getent', 'passwd', 'omnipos']).trim().split(':');
-    expect(daemon[5]).toBe('/var/lib/omnipos');
-    expect(daemon[6]).toBe('/usr/sbin/nologin');
-    expect(Number(daemon[2])).toBeLessThan(1000); // a system user
-    expect(okInRoot(['id', '-nG', 'omnipos']).trim().split(' ').sort()).toEqual(['dialout', 'omnipos', 'plugdev']);
-    const kiosk = okInRoot(['getent', 'passwd', 'omnipos-kiosk']).trim().split(':');
-    expect(kiosk[6]).toBe('/usr/sbin/nologin');
-    expect(okInRoot(['id', '-nG', 'omnipos-kiosk']).trim().split(' ')).toEqual(expect.arrayContaining(['video', 'input', 'render']));
-    expect(okInRoot(['id', '-nG', 'omnipos-kiosk'])).not.toMatch(/\bomnipos\b(?!-)/); // never the daemon's group
+      const daemon = okInRoot(['getent', 'passwd', 'omnipos']).trim().split(':');
+      expect(daemon[5]).toBe('/var/lib/omnipos');
+      expect(daemon[6]).toBe('/usr/sbin/nologin');
+      expect(Number(daemon[2])).toBeLessThan(1000); // a system user
+      expect(okInRoot(['id', '-nG', 'omnipos']).trim().split(' ').sort()).toEqual(['dialout', 'omnipos', 'plugdev']);
+      const kiosk = okInRoot(['getent', 'passwd', 'omnipos-kiosk']).trim().split(':');
+      expect(kiosk[6]).toBe('/usr/sbin/nologin');
+      expect(okInRoot(['id', '-nG', 'omnipos-kiosk']).trim().split(' ')).toEqual(
+        expect.arrayContaining(['video', 'input', 'render']),
+      );
+      expect(okInRoot(['id', '-nG', 'omnipos-kiosk'])).not.toMatch(/\bomnipos\b(?!-)/); // never the daemon's group
 
-    expect([mode('var/lib/omnipos'), owner('/var/lib/omnipos')]).toEqual(['0700', 'omnipos:omnipos']);
-    expect([mode('etc/omnipos'), owner('/etc/omnipos')]).toEqual(['0750', 'root:omnipos']);
-    expect([mode('etc/omnipos/omnipos.json'), owner('/etc/omnipos/omnipos.json')]).toEqual(['0640', 'root:omnipos']);
-    expect([mode('etc/omnipos/sandbox/client-secret'), owner('/etc/omnipos/sandbox/client-secret')]).toEqual(['0640', 'root:omnipos']);
-    expect([mode('usr/bin/omnipos'), owner('/usr/bin/omnipos')]).toEqual(['0755', 'root:root']);
-    expect([mode('opt/omnipos/node/bin/node'), owner('/opt/omnipos/node/bin/node')]).toEqual(['0755', 'root:root']);
-    // Nothing under /opt writable by anyone but root.
-    expect(okInRoot(['find', '/opt/omnipos', '-perm', '/022', '!', '-type', 'l'])).toBe('');
-    expect(okInRoot(['find', '/opt/omnipos', '!', '-user', 'root'])).toBe('');
+      expect([mode('var/lib/omnipos'), owner('/var/lib/omnipos')]).toEqual(['0700', 'omnipos:omnipos']);
+      expect([mode('etc/omnipos'), owner('/etc/omnipos')]).toEqual(['0750', 'root:omnipos']);
+      expect([mode('etc/omnipos/omnipos.json'), owner('/etc/omnipos/omnipos.json')]).toEqual(['0640', 'root:omnipos']);
+      expect([mode('etc/omnipos/sandbox/client-secret'), owner('/etc/omnipos/sandbox/client-secret')]).toEqual([
+        '0640',
+        'root:omnipos',
+      ]);
+      expect([mode('usr/bin/omnipos'), owner('/usr/bin/omnipos')]).toEqual(['0755', 'root:root']);
+      expect([mode('opt/omnipos/node/bin/node'), owner('/opt/omnipos/node/bin/node')]).toEqual(['0755', 'root:root']);
+      // Nothing under /opt writable by anyone but root.
+      expect(okInRoot(['find', '/opt/omnipos', '-perm', '/022', '!', '-type', 'l'])).toBe('');
+      expect(okInRoot(['find', '/opt/omnipos', '!', '-user', 'root'])).toBe('');
 
-    expect(lstatSync(inside('etc/systemd/system/multi-user.target.wants/omnipos.service')).isSymbolicLink()).toBe(true);
-    expect(existsSync(inside('lib/udev/rules.d/99-omnipos.rules'))).toBe(true);
-  });
+      expect(lstatSync(inside('etc/systemd/system/multi-user.target.wants/omnipos.service')).isSymbolicLink()).toBe(
+        true,
+      );
+      expect(existsSync(inside('lib/udev/rules.d/99-omnipos.rules'))).toBe(true);
+    });
 
-  it('runs on its own Node runtime: omnipos --help and omnipos config check', () => {
-    const version = okInRoot(['/opt/omnipos/node/bin/node', '--version']).trim();
-    expect(version).toMatch(/^v(22|24)\./);
-    const help = okInRoot(['omnipos', '--help']);
-    expect(help).toMatch(/^\s+init\s/m);
-    expect(help).toMatch(/^\s+config check\s/m);
-    const check = inRoot(['omnipos', 'config', 'check']);
-    expect(check.status, check.stderr).toBe(0);
-    expect(check.stdout).toContain('/etc/omnipos/omnipos.json');
-    // Secrets masked in what it prints.
-    const secret = readFileSync(inside('etc/omnipos/sandbox/client-secret'), 'utf8').trim();
-    expect(check.stdout).not.toContain(secret);
-    // Run by root, the command runs as omnipos (so what it writes stays the daemon's).
-    expect(okInRoot(['sh', '-c', 'omnipos api token >/dev/null 2>&1; stat -c %U /var/lib/omnipos/api-token'])).toBe('omnipos\n');
-  });
+    it('runs on its own Node runtime: omnipos --help and omnipos config check', () => {
+      const version = okInRoot(['/opt/omnipos/node/bin/node', '--version']).trim();
+      expect(version).toMatch(/^v(22|24)\./);
+      const help = okInRoot(['omnipos', '--help']);
+      expect(help).toMatch(/^\s+init\s/m);
+      expect(help).toMatch(/^\s+config check\s/m);
+      const check = inRoot(['omnipos', 'config', 'check']);
+      expect(check.status, check.stderr).toBe(0);
+      expect(check.stdout).toContain('/etc/omnipos/omnipos.json');
+      // Secrets masked in what it prints.
+      const secret = readFileSync(inside('etc/omnipos/sandbox/client-secret'), 'utf8').trim();
+      expect(check.stdout).not.toContain(secret);
+      // Run by root, the command runs as omnipos (so what it writes stays the daemon's).
+      expect(okInRoot(['sh', '-c', 'omnipos api token >/dev/null 2>&1; stat -c %U /var/lib/omnipos/api-token'])).toBe(
+        'omnipos\n',
+      );
+    });
 
-  it('starts the daemon from the package (as the unit would: omnipos run) and GET /v1/health answers', async () => {
-    const [api, sandbox] = [await freePort(), await freePort()];
-    const urls = Object.fromEntries(
-      ['AUTH', 'REQUEST', 'QUERY', 'PARAMETERS', 'REGISTRATION', 'WALLET', 'ECOMMERCE', 'ECOMMERCE_QUERY'].map((k) => [`OMNIPOS_ACQUIRER__${k}_URL`, `http://127.0.0.1:${sandbox}`]),
-    );
-    const env = { PATH: '/usr/sbin:/usr/bin:/sbin:/bin', LANG: 'C.UTF-8', ...urls, OMNIPOS_API__PORT: String(api), OMNIPOS_SANDBOX__PORT: String(sandbox) };
-    const daemon = spawn('chroot', [root, 'omnipos', 'run'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    daemon.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    try {
-      const deadline = Date.now() + 120_000;
-      let status = 0;
-      while (status !== 200) {
-        if (daemon.exitCode !== null) throw new Error(`omnipos run exited ${String(daemon.exitCode)}: ${stderr}`);
-        if (Date.now() > deadline) throw new Error(`no health in 120 s: ${stderr}`);
-        const tokenFile = inside('var/lib/omnipos/api-token');
-        if (existsSync(tokenFile)) {
-          const token = readFileSync(tokenFile, 'utf8').trim();
-          const res = await fetch(`http://127.0.0.1:${api}/v1/health`, { headers: { authorization: `Bearer ${token}` } }).catch(() => undefined);
-          status = res?.status ?? 0;
-          await res?.text();
+    it('starts the daemon from the package (as the unit would: omnipos run) and GET /v1/health answers', async () => {
+      const [api, sandbox] = [await freePort(), await freePort()];
+      const urls = Object.fromEntries(
+        ['AUTH', 'REQUEST', 'QUERY', 'PARAMETERS', 'REGISTRATION', 'WALLET', 'ECOMMERCE', 'ECOMMERCE_QUERY'].map(
+          (k) => [`OMNIPOS_ACQUIRER__${k}_URL`, `http://127.0.0.1:${sandbox}`],
+        ),
+      );
+      const env = {
+        PATH: '/usr/sbin:/usr/bin:/sbin:/bin',
+        LANG: 'C.UTF-8',
+        ...urls,
+        OMNIPOS_API__PORT: String(api),
+        OMNIPOS_SANDBOX__PORT: String(sandbox),
+      };
+      const daemon = spawn('chroot', [root, 'omnipos', 'run'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+      let stderr = '';
+      daemon.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      try {
+        const deadline = Date.now() + 120_000;
+        let status = 0;
+        while (status !== 200) {
+          if (daemon.exitCode !== null) throw new Error(`omnipos run exited ${String(daemon.exitCode)}: ${stderr}`);
+          if (Date.now() > deadline) throw new Error(`no health in 120 s: ${stderr}`);
+          const tokenFile = inside('var/lib/omnipos/api-token');
+          if (existsSync(tokenFile)) {
+            const token = readFileSync(tokenFile, 'utf8').trim();
+            const res = await fetch(`http://127.0.0.1:${api}/v1/health`, {
+              headers: { authorization: `Bearer ${token}` },
+            }).catch(() => undefined);
+            status = res?.status ?? 0;
+            await res?.text();
+          }
+          if (status !== 200) await new Promise((r) => setTimeout(r, 200));
         }
-        if (status !== 200) await new Promise((r) => setTimeout(r, 200));
+        expect(owner('/var/lib/omnipos/omnipos.db')).toBe('omnipos:omnipos');
+      } finally {
+        daemon.kill('SIGTERM');
+        if (daemon.exitCode === null) await new Promise((r) => daemon.once('exit', r));
       }
-      expect(owner('/var/lib/omnipos/omnipos.db')).toBe('omnipos:omnipos');
-    } finally {
-      daemon.kill('SIGTERM');
-      if (daemon.exitCode === null) await new Promise((r) => daemon.once('exit', r));
-    }
-    expect(daemon.exitCode, stderr).toBe(0);
-  }, 180_000);
+      expect(daemon.exitCode, stderr).toBe(0);
+    }, 180_000);
 
-  it('ships units that systemd-analyze verify accepts inside the root, on the bundled runtime', () => {
-    const unit = readFileSync(inside('lib/systemd/system/omnipos.service'), 'utf8');
-    expect(unit).toMatch(/^ExecStart=\/opt\/omnipos\/node\/bin\/node \/opt\/omnipos\/dist\/src\/cli\/bin\.js run$/m);
-    expect(unit).toMatch(/^User=omnipos$/m);
-    // The kiosk unit names cage and chromium (Suggests): stand-ins at their paths for the check.
-    for (const exe of ['usr/bin/cage', 'usr/bin/chromium']) {
-      writeFileSync(inside(exe), '#!/bin/sh\nexit 0\n');
-      chmodSync(inside(exe), 0o755);
-    }
-    const verify = timed('systemd-analyze verify', () =>
-      inRoot(['systemd-analyze', 'verify', '/lib/systemd/system/omnipos.service', '/lib/systemd/system/omnipos-kiosk.service']),
-    );
-    expect(verify.status, verify.stderr).toBe(0);
-    // Only lines about the units themselves count; none allowed.
-    expect(verify.stderr.split('\n').filter((l) => /omnipos/.test(l))).toEqual([]);
-    rmSync(inside('usr/bin/cage'));
-    rmSync(inside('usr/bin/chromium'));
-  });
+    it('ships units that systemd-analyze verify accepts inside the root, on the bundled runtime', () => {
+      const unit = readFileSync(inside('lib/systemd/system/omnipos.service'), 'utf8');
+      expect(unit).toMatch(/^ExecStart=\/opt\/omnipos\/node\/bin\/node \/opt\/omnipos\/dist\/src\/cli\/bin\.js run$/m);
+      expect(unit).toMatch(/^User=omnipos$/m);
+      // The kiosk unit names cage and chromium (Suggests): stand-ins at their paths for the check.
+      for (const exe of ['usr/bin/cage', 'usr/bin/chromium']) {
+        writeFileSync(inside(exe), '#!/bin/sh\nexit 0\n');
+        chmodSync(inside(exe), 0o755);
+      }
+      const verify = timed('systemd-analyze verify', () =>
+        inRoot([
+          'systemd-analyze',
+          'verify',
+          '/lib/systemd/system/omnipos.service',
+          '/lib/systemd/system/omnipos-kiosk.service',
+        ]),
+      );
+      expect(verify.status, verify.stderr).toBe(0);
+      // Only lines about the units themselves count; none allowed.
+      expect(verify.stderr.split('\n').filter((l) => /omnipos/.test(l))).toEqual([]);
+      rmSync(inside('usr/bin/cage'));
+      rmSync(inside('usr/bin/chromium'));
+    });
 
-  it('reinstalls over itself keeping an edited conffile and the state', () => {
-    const conf = inside('etc/omnipos/omnipos.json');
-    const edited = readFileSync(conf, 'utf8').replace('"terminalId": "42004201"', '"terminalId": "42004299"');
-    writeFileSync(conf, edited);
-    writeFileSync(inside('var/lib/omnipos/journal-marker'), 'a sale\n');
-    timed('dpkg -i (again)', () => okInRoot(['dpkg', '-i', '/tmp/omnipos.deb']));
-    expect(readFileSync(conf, 'utf8')).toBe(edited);
-    expect(existsSync(inside('var/lib/omnipos/journal-marker'))).toBe(true);
-    expect(owner('/etc/omnipos/omnipos.json')).toBe('root:omnipos');
-  });
+    it('reinstalls over itself keeping an edited conffile and the state', () => {
+      const conf = inside('etc/omnipos/omnipos.json');
+      const edited = readFileSync(conf, 'utf8').replace('"terminalId": "42004201"', '"terminalId": "42004299"');
+      writeFileSync(conf, edited);
+      writeFileSync(inside('var/lib/omnipos/journal-marker'), 'a sale\n');
+      timed('dpkg -i (again)', () => okInRoot(['dpkg', '-i', '/tmp/omnipos.deb']));
+      expect(readFileSync(conf, 'utf8')).toBe(edited);
+      expect(existsSync(inside('var/lib/omnipos/journal-marker'))).toBe(true);
+      expect(owner('/etc/omnipos/omnipos.json')).toBe('root:omnipos');
+    });
 
-  it('removes the program and keeps the configuration and the state; purge drops the configuration, keeps the state and says where', () => {
-    okInRoot(['dpkg', '-r', 'omnipos']);
-    for (const gone of ['opt/omnipos', 'usr/bin/omnipos', 'lib/systemd/system/omnipos.service', 'lib/udev/rules.d/99-omnipos.rules']) {
-      expect(existsSync(inside(gone)), gone).toBe(false);
-    }
-    expect(existsSync(inside('etc/omnipos/omnipos.json'))).toBe(true);
-    expect(existsSync(inside('var/lib/omnipos/journal-marker'))).toBe(true);
+    it('removes the program and keeps the configuration and the state; purge drops the configuration, keeps the state and says where', () => {
+      okInRoot(['dpkg', '-r', 'omnipos']);
+      for (const gone of [
+        'opt/omnipos',
+        'usr/bin/omnipos',
+        'lib/systemd/system/omnipos.service',
+        'lib/udev/rules.d/99-omnipos.rules',
+      ]) {
+        expect(existsSync(inside(gone)), gone).toBe(false);
+      }
+      expect(existsSync(inside('etc/omnipos/omnipos.json'))).toBe(true);
+      expect(existsSync(inside('var/lib/omnipos/journal-marker'))).toBe(true);
 
-    const purge = inRoot(['dpkg', '-P', 'omnipos']);
-    expect(purge.status, purge.stderr).toBe(0);
-    expect(existsSync(inside('etc/omnipos'))).toBe(false);
-    expect(existsSync(inside('etc/systemd/system/multi-user.target.wants/omnipos.service'))).toBe(false);
-    expect(existsSync(inside('var/lib/omnipos/journal-marker'))).toBe(true);
-    expect(purge.stderr).toMatch(/kept \/var\/lib\/omnipos/);
-    expect(inRoot(['getent', 'passwd', 'omnipos']).status).toBe(0);
-  });
+      const purge = inRoot(['dpkg', '-P', 'omnipos']);
+      expect(purge.status, purge.stderr).toBe(0);
+      expect(existsSync(inside('etc/omnipos'))).toBe(false);
+      expect(existsSync(inside('etc/systemd/system/multi-user.target.wants/omnipos.service'))).toBe(false);
+      expect(existsSync(inside('var/lib/omnipos/journal-marker'))).toBe(true);
+      expect(purge.stderr).toMatch(/kept \/var\/lib\/omnipos/);
+      expect(inRoot(['getent', 'passwd', 'omnipos']).status).toBe(0);
+    });
 
-  it('purged with PURGE_OMNIPOS_STATE=yes, the state, the users and the group go too', () => {
-    okInRoot(['dpkg', '-i', '/tmp/omnipos.deb']);
-    expect(existsSync(inside('var/lib/omnipos/journal-marker'))).toBe(true); // the kept state is found again
-    okInRoot(['dpkg', '-P', 'omnipos'], { PURGE_OMNIPOS_STATE: 'yes' });
-    expect(existsSync(inside('var/lib/omnipos'))).toBe(false);
-    expect(inRoot(['getent', 'passwd', 'omnipos']).status).not.toBe(0);
-    expect(inRoot(['getent', 'passwd', 'omnipos-kiosk']).status).not.toBe(0);
-    expect(inRoot(['getent', 'group', 'omnipos']).status).not.toBe(0);
-    expect(inRoot(['dpkg-query', '-W', 'omnipos']).stdout).not.toMatch(/omnipos\t0/);
-  });
-});
+    it('purged with PURGE_OMNIPOS_STATE=yes, the state, the users and the group go too', () => {
+      okInRoot(['dpkg', '-i', '/tmp/omnipos.deb']);
+      expect(existsSync(inside('var/lib/omnipos/journal-marker'))).toBe(true); // the kept state is found again
+      okInRoot(['dpkg', '-P', 'omnipos'], { PURGE_OMNIPOS_STATE: 'yes' });
+      expect(existsSync(inside('var/lib/omnipos'))).toBe(false);
+      expect(inRoot(['getent', 'passwd', 'omnipos']).status).not.toBe(0);
+      expect(inRoot(['getent', 'passwd', 'omnipos-kiosk']).status).not.toBe(0);
+      expect(inRoot(['getent', 'group', 'omnipos']).status).not.toBe(0);
+      expect(inRoot(['dpkg-query', '-W', 'omnipos']).stdout).not.toMatch(/omnipos\t0/);
+    });
+  },
+);

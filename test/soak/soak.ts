@@ -36,15 +36,36 @@ const SNAPSHOT_AT = new Set((process.env.SOAK_SNAPSHOT_AT ?? '').split(',').filt
 
 const stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-soak-'));
 const config = loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir } });
-const daemon = await startDaemon({ config, log: createLogger({ level: 'silent' }), env: {}, sandboxPort: 0, apiPort: 0 });
+const daemon = await startDaemon({
+  config,
+  log: createLogger({ level: 'silent' }),
+  env: {},
+  sandboxPort: 0,
+  apiPort: 0,
+});
 const token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
 
 /** glibc's malloc counters (all arenas): bytes in use and bytes free inside the arenas (fragmentation); NaN off glibc. */
 const mallinfo2 = ((): (() => { inUseMiB: number; freeInArenasMiB: number }) => {
   try {
     const libc = koffi.load('libc.so.6');
-    const info = koffi.struct('mallinfo2_t', { arena: 'size_t', ordblks: 'size_t', smblks: 'size_t', hblks: 'size_t', hblkhd: 'size_t', usmblks: 'size_t', fsmblks: 'size_t', uordblks: 'size_t', fordblks: 'size_t', keepcost: 'size_t' });
-    const f = libc.func('mallinfo2', info, []) as () => { uordblks: number | bigint; fordblks: number | bigint; hblkhd: number | bigint };
+    const info = koffi.struct('mallinfo2_t', {
+      arena: 'size_t',
+      ordblks: 'size_t',
+      smblks: 'size_t',
+      hblks: 'size_t',
+      hblkhd: 'size_t',
+      usmblks: 'size_t',
+      fsmblks: 'size_t',
+      uordblks: 'size_t',
+      fordblks: 'size_t',
+      keepcost: 'size_t',
+    });
+    const f = libc.func('mallinfo2', info, []) as () => {
+      uordblks: number | bigint;
+      fordblks: number | bigint;
+      hblkhd: number | bigint;
+    };
     return () => {
       const m = f();
       return { inUseMiB: mib(Number(m.uordblks) + Number(m.hblkhd)), freeInArenasMiB: mib(Number(m.fordblks)) };
@@ -67,17 +88,24 @@ function shrunk(): { inUseAfterShrinkMiB?: number } {
 
 /** How many statements each database compiles (db.prepare), counted from here on. */
 const prepares = { terminal: 0, sandbox: 0 };
-for (const [which, db] of [['terminal', daemon.db], ['sandbox', daemon.sandbox?.sandbox.ctx.db]] as const) {
+for (const [which, db] of [
+  ['terminal', daemon.db],
+  ['sandbox', daemon.sandbox?.sandbox.ctx.db],
+] as const) {
   if (!db) continue;
   const prepare = db.prepare.bind(db);
-  db.prepare = ((sql: string) => {
+  db.prepare = (sql: string) => {
     prepares[which]++;
     return prepare(sql);
-  });
+  };
 }
 
 async function call(method: 'GET' | 'POST', p: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await request(`${daemon.apiUrl}${p}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  const res = await request(`${daemon.apiUrl}${p}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
   const text = await res.body.text();
   return text ? (JSON.parse(text) as Record<string, unknown>) : {};
 }
@@ -187,7 +215,12 @@ try {
     n++;
     if (SNAPSHOT_AT.has(n)) {
       gc?.();
-      console.log(JSON.stringify({ sales: n, heapSnapshot: writeHeapSnapshot(path.join(tmpdir(), `omnipos-soak-${process.pid}-${n}.heapsnapshot`)) }));
+      console.log(
+        JSON.stringify({
+          sales: n,
+          heapSnapshot: writeHeapSnapshot(path.join(tmpdir(), `omnipos-soak-${process.pid}-${n}.heapsnapshot`)),
+        }),
+      );
     }
     if (n % EVERY === 0) {
       samples.push(sample(n, t0));
@@ -207,7 +240,12 @@ console.log(
     seconds: last.seconds,
     salesPerSecond: Math.round((n / Math.max(1, last.seconds ?? 1)) * 10) / 10,
     statuses,
-    rssMiB: { start: samples[0]!.rssMiB, afterWarmUp: warm.rssMiB, end: last.rssMiB, max: Math.max(...samples.map((s) => s.rssMiB ?? 0)) },
+    rssMiB: {
+      start: samples[0]!.rssMiB,
+      afterWarmUp: warm.rssMiB,
+      end: last.rssMiB,
+      max: Math.max(...samples.map((s) => s.rssMiB ?? 0)),
+    },
     heapMiB: { afterWarmUp: warm.heapMiB, end: last.heapMiB },
     fds: { start: samples[0]!.fds, afterWarmUp: warm.fds, end: last.fds },
   }),

@@ -15,7 +15,9 @@ export function latin1(spec: Pick<FieldSpec, 'name' | 'format'>, text: string, a
     const c = text.charCodeAt(i);
     const max = spec.format === 'A' ? 0x7e : 0xff;
     if ((c < 0x20 && !(allowCr && c === 0x0d)) || c > max) {
-      throw invalid(spec, `character ${JSON.stringify(text[i])} at ${i} is outside format ${spec.format}`, { position: i });
+      throw invalid(spec, `character ${JSON.stringify(text[i])} at ${i} is outside format ${spec.format}`, {
+        position: i,
+      });
     }
     out[i] = c;
   }
@@ -33,7 +35,8 @@ export function encodeField(spec: FieldSpec, value: FieldValue, opts: { allowCr?
     if (!(value instanceof Uint8Array)) throw invalid(spec, 'expected bytes');
     bytes = value;
   } else if (fmt === 'X') {
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw invalid(spec, 'expected a non-negative integer');
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0)
+      throw invalid(spec, 'expected a non-negative integer');
     if (value >= 2 ** (8 * spec.length)) throw invalid(spec, `${value} does not fit in ${spec.length} bytes`);
     bytes = new Uint8Array(spec.length);
     let v = value;
@@ -49,7 +52,10 @@ export function encodeField(spec: FieldSpec, value: FieldValue, opts: { allowCr?
     if (fmt === 'H' && !/^[0-9A-Fa-f]*$/.test(text)) throw invalid(spec, 'expected hex digits');
     bytes = latin1(spec, text, opts.allowCr);
   }
-  if (bytes.length > spec.length) throw invalid(spec, `${bytes.length} bytes exceed ${spec.variable ? 'at most ' : ''}${spec.length}`, { length: bytes.length });
+  if (bytes.length > spec.length)
+    throw invalid(spec, `${bytes.length} bytes exceed ${spec.variable ? 'at most ' : ''}${spec.length}`, {
+      length: bytes.length,
+    });
   if (spec.variable || bytes.length === spec.length) return bytes;
   const out = new Uint8Array(spec.length);
   if (fmt === 'A' || fmt === 'S') {

@@ -40,29 +40,41 @@ export function decodeLayout(layout: Layout, block: Uint8Array, where: string): 
       if (spec.lengthFrom !== undefined) {
         const declared = Number(out[spec.lengthFrom]);
         if (!Number.isInteger(declared) || declared > spec.length) {
-          throw new PinpadError('PINPAD_PROTOCOL', `${where}: ${spec.lengthFrom} ${String(out[spec.lengthFrom])} is not a length up to ${spec.length}`, {
-            where,
-            field: spec.lengthFrom,
-          });
+          throw new PinpadError(
+            'PINPAD_PROTOCOL',
+            `${where}: ${spec.lengthFrom} ${String(out[spec.lengthFrom])} is not a length up to ${spec.length}`,
+            {
+              where,
+              field: spec.lengthFrom,
+            },
+          );
         }
         len = declared;
       } else len = Math.min(spec.length, left - fixedTail(layout, i + 1));
     }
     if (len < 0 || left < len) {
-      throw new PinpadError('PINPAD_PROTOCOL', `${where}: ${spec.name} needs ${len} bytes at offset ${at}, ${left} left`, {
-        where,
-        field: spec.name,
-        offset: at,
-      });
+      throw new PinpadError(
+        'PINPAD_PROTOCOL',
+        `${where}: ${spec.name} needs ${len} bytes at offset ${at}, ${left} left`,
+        {
+          where,
+          field: spec.name,
+          offset: at,
+        },
+      );
     }
     out[spec.name] = decodeField(spec, block.subarray(at, at + len));
     at += len;
   });
   if (at !== block.length) {
-    throw new PinpadError('PINPAD_PROTOCOL', `${where}: ${block.length - at} bytes after the last field (block of ${block.length}, layout of ${at})`, {
-      where,
-      offset: at,
-    });
+    throw new PinpadError(
+      'PINPAD_PROTOCOL',
+      `${where}: ${block.length - at} bytes after the last field (block of ${block.length}, layout of ${at})`,
+      {
+        where,
+        offset: at,
+      },
+    );
   }
   return out;
 }

@@ -20,7 +20,8 @@ export const OPN_CLASSIC: CommandSpec<void, void> = {
 export const CLO: CommandSpec<TwoLineText | undefined, void> = {
   id: 'CLO',
   blocking: COMMANDS.CLO.blocking,
-  encode: (msg) => encodeCommand('CLO', [encodeLayout(CLASSIC_LAYOUTS.CLO_REQUEST, { CLO_MSG: twoLines(msg ?? '', 'CLO_MSG') })]),
+  encode: (msg) =>
+    encodeCommand('CLO', [encodeLayout(CLASSIC_LAYOUTS.CLO_REQUEST, { CLO_MSG: twoLines(msg ?? '', 'CLO_MSG') })]),
   decode: (rsp) => void blocks(rsp, 0),
 };
 

@@ -13,7 +13,8 @@ import { twoLines, type TwoLineText } from './text.js';
 export const DSP: CommandSpec<TwoLineText, void> = {
   id: 'DSP',
   blocking: COMMANDS.DSP.blocking,
-  encode: (msg) => encodeCommand('DSP', [encodeLayout(CLASSIC_LAYOUTS.DSP_REQUEST, { DSP_MSG: twoLines(msg, 'DSP_MSG') })]),
+  encode: (msg) =>
+    encodeCommand('DSP', [encodeLayout(CLASSIC_LAYOUTS.DSP_REQUEST, { DSP_MSG: twoLines(msg, 'DSP_MSG') })]),
   decode: (rsp) => void blocks(rsp, 0),
 };
 
@@ -35,9 +36,15 @@ export const DEX: CommandSpec<{ text: string; options?: DexOptions }, void> = {
   encode: ({ text, options }) => {
     const msg = text.replace(/\r?\n/g, '\r');
     const bytes = latin1({ name: 'DEX_MSG', format: 'S' }, msg, true);
-    const opts = options ? `${H[options.horizontal ?? 'left']}${V[options.vertical ?? 'top']}${K[options.kind ?? 'generic']}000` : undefined;
+    const opts = options
+      ? `${H[options.horizontal ?? 'left']}${V[options.vertical ?? 'top']}${K[options.kind ?? 'generic']}000`
+      : undefined;
     return encodeCommand('DEX', [
-      encodeLayout(CLASSIC_LAYOUTS.DEX_REQUEST, { DEX_MSGLEN: bytes.length, DEX_MSG: msg, DEX_OPTIONS: opts }, { allowCr: true }),
+      encodeLayout(
+        CLASSIC_LAYOUTS.DEX_REQUEST,
+        { DEX_MSGLEN: bytes.length, DEX_MSG: msg, DEX_OPTIONS: opts },
+        { allowCr: true },
+      ),
     ]);
   },
   decode: (rsp) => void blocks(rsp, 0),
@@ -63,7 +70,11 @@ export const GCD: CommandSpec<GcdRequest, string> = {
   encode: (req) => {
     const def = (n: string) => abecsIdByName(n)!;
     if (req.maxDigits !== undefined && req.minDigits !== undefined && req.maxDigits < req.minDigits) {
-      throw new PinpadError('PINPAD_INVALID_ARGUMENT', `GCD: maxDigits ${req.maxDigits} is below minDigits ${req.minDigits}`, { field: 'SPE_MAXDIG' });
+      throw new PinpadError(
+        'PINPAD_INVALID_ARGUMENT',
+        `GCD: maxDigits ${req.maxDigits} is below minDigits ${req.minDigits}`,
+        { field: 'SPE_MAXDIG' },
+      );
     }
     const ps: Param[] = [];
     if (req.timeoutS !== undefined) ps.push(param(def('SPE_TIMEOUT'), req.timeoutS));
@@ -74,8 +85,14 @@ export const GCD: CommandSpec<GcdRequest, string> = {
     return encodeCommand('GCD', encodeParams(ps));
   },
   decode: (rsp) => {
-    const value = decodeParams(rsp.blocks, 'GCD').map(paramValue).find((p) => p.name === 'PP_VALUE');
-    if (value === undefined) throw new PinpadError('PINPAD_PROTOCOL', 'GCD: PP_VALUE missing from the response', { where: 'GCD', field: 'PP_VALUE' });
+    const value = decodeParams(rsp.blocks, 'GCD')
+      .map(paramValue)
+      .find((p) => p.name === 'PP_VALUE');
+    if (value === undefined)
+      throw new PinpadError('PINPAD_PROTOCOL', 'GCD: PP_VALUE missing from the response', {
+        where: 'GCD',
+        field: 'PP_VALUE',
+      });
     return String(value.value);
   },
 };

@@ -21,29 +21,44 @@ export interface CommandSpec<Req, Res> {
 export function checkResponse(id: string, rsp: Response): void {
   if (rsp.id === 'ERR' || rsp.status !== 0) {
     const statusName = returnCodeName(rsp.status);
-    throw new PinpadError('PINPAD_STATUS', `${id}: pinpad answered ${rsp.id}${String(rsp.status).padStart(3, '0')} (${statusName})`, {
-      command: id,
-      responseId: rsp.id,
-      status: rsp.status,
-      statusName,
-      unknownCommand: rsp.id === 'ERR',
-    });
+    throw new PinpadError(
+      'PINPAD_STATUS',
+      `${id}: pinpad answered ${rsp.id}${String(rsp.status).padStart(3, '0')} (${statusName})`,
+      {
+        command: id,
+        responseId: rsp.id,
+        status: rsp.status,
+        statusName,
+        unknownCommand: rsp.id === 'ERR',
+      },
+    );
   }
   if (rsp.id !== id) {
-    throw new PinpadError('PINPAD_PROTOCOL', `${id}: the response is for ${JSON.stringify(rsp.id)}`, { command: id, responseId: rsp.id });
+    throw new PinpadError('PINPAD_PROTOCOL', `${id}: the response is for ${JSON.stringify(rsp.id)}`, {
+      command: id,
+      responseId: rsp.id,
+    });
   }
 }
 
 /** True when `e` is the pinpad saying it does not know the command (ERR + ST_INVCALL), as a classic-only pinpad answers GIX. */
 export function isUnknownCommand(e: unknown): boolean {
   // ERR003/ERR009 are the secure channel refusing a packet (§2.3.4), not an unknown command
-  return e instanceof PinpadError && e.code === 'PINPAD_STATUS' && e.context.unknownCommand === true && e.context.status === 10;
+  return (
+    e instanceof PinpadError &&
+    e.code === 'PINPAD_STATUS' &&
+    e.context.unknownCommand === true &&
+    e.context.status === 10
+  );
 }
 
 /** Requires exactly `n` blocks in a response. */
 export function blocks(rsp: Response, n: number): readonly Uint8Array[] {
   if (rsp.blocks.length !== n) {
-    throw new PinpadError('PINPAD_PROTOCOL', `${rsp.id}: expected ${n} data block(s), got ${rsp.blocks.length}`, { where: rsp.id, blocks: rsp.blocks.length });
+    throw new PinpadError('PINPAD_PROTOCOL', `${rsp.id}: expected ${n} data block(s), got ${rsp.blocks.length}`, {
+      where: rsp.id,
+      blocks: rsp.blocks.length,
+    });
   }
   return rsp.blocks;
 }

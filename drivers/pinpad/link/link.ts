@@ -3,7 +3,14 @@ import { PinpadError } from '../errors.js';
 import { encodeFrame } from '../frame.js';
 import type { DriverLogger } from '../logger.js';
 import type { Transport } from '../../transport/transport.js';
-import { INITIAL_LINK_STATE, transition, type FailReason, type LinkEffect, type LinkInput, type LinkState } from './machine.js';
+import {
+  INITIAL_LINK_STATE,
+  transition,
+  type FailReason,
+  type LinkEffect,
+  type LinkInput,
+  type LinkState,
+} from './machine.js';
 import type { LinkTimings } from './timings.js';
 
 /**
@@ -19,7 +26,8 @@ export interface PacketLayer {
 export const CLEAR_LAYER: PacketLayer = { seal: (d) => d, open: (d) => d };
 
 /** Why the link went down; the owner reconnects. */
-export type LossReason = 'read-error' | 'write-error' | 'port-closed' | 'probe-unanswered' | 'cancel-unanswered' | 'resync-unanswered';
+export type LossReason =
+  'read-error' | 'write-error' | 'port-closed' | 'probe-unanswered' | 'cancel-unanswered' | 'resync-unanswered';
 
 interface Pending {
   readonly name: string;
@@ -43,13 +51,25 @@ function errorFor(name: string, reason: FailReason, t: LinkTimings): PinpadError
     case 'bad-response':
       return new PinpadError('PINPAD_NAK', `${name}: the response failed its CRC ${t.receiveTries} times`, ctx);
     case 'no-ack':
-      return new PinpadError('PINPAD_TIMEOUT', `${name}: no ACK/NAK within ${t.ackMs} ms`, { ...ctx, phase: 'ack', ms: t.ackMs });
+      return new PinpadError('PINPAD_TIMEOUT', `${name}: no ACK/NAK within ${t.ackMs} ms`, {
+        ...ctx,
+        phase: 'ack',
+        ms: t.ackMs,
+      });
     case 'timeout':
-      return new PinpadError('PINPAD_TIMEOUT', `${name}: no response within ${t.responseMs} ms`, { ...ctx, phase: 'response', ms: t.responseMs });
+      return new PinpadError('PINPAD_TIMEOUT', `${name}: no response within ${t.responseMs} ms`, {
+        ...ctx,
+        phase: 'response',
+        ms: t.responseMs,
+      });
     case 'cancelled':
       return new PinpadError('PINPAD_CANCELLED', `${name}: cancelled`, ctx);
     case 'cancel-unanswered':
-      return new PinpadError('PINPAD_DISCONNECTED', `${name}: cancel (CAN) not answered by EOT ${t.cancelTries} times`, ctx);
+      return new PinpadError(
+        'PINPAD_DISCONNECTED',
+        `${name}: cancel (CAN) not answered by EOT ${t.cancelTries} times`,
+        ctx,
+      );
     case 'disconnected':
       return new PinpadError('PINPAD_DISCONNECTED', `${name}: the pinpad link is down`, ctx);
   }
@@ -105,7 +125,12 @@ export class Link {
   }
 
   /** Queues a command (PKTDATA); resolves with the response's PKTDATA. */
-  submit(name: string, data: Uint8Array, blocking: boolean, onNotification?: (data: Uint8Array) => void): { id: number; response: Promise<Uint8Array> } {
+  submit(
+    name: string,
+    data: Uint8Array,
+    blocking: boolean,
+    onNotification?: (data: Uint8Array) => void,
+  ): { id: number; response: Promise<Uint8Array> } {
     const id = this.nextId++;
     // Encoded now to refuse at once what cannot be sent, and again when it goes on the wire: sealed
     // under the session in force then (a command queued before a new secure OPN leaves under the new key).
@@ -116,7 +141,10 @@ export class Link {
       try {
         sentWire = encodeFrame(this.layer.seal(data, name));
       } catch (e) {
-        this.log.warn({ cmd: name, id, err: (e as Error).message }, 'pinpad command could not be sealed at send; sent as queued');
+        this.log.warn(
+          { cmd: name, id, err: (e as Error).message },
+          'pinpad command could not be sealed at send; sent as queued',
+        );
         sentWire = queuedWire;
       }
       return sentWire;
@@ -199,8 +227,7 @@ export class Link {
             this.unopened.set(data, err);
           }
           inputs.push({ type: 'frame', data, notification: !this.unopened.has(data) && isNotification(data) });
-        }
-        else if (e.type === 'control') inputs.push({ type: 'control', byte: e.byte });
+        } else if (e.type === 'control') inputs.push({ type: 'control', byte: e.byte });
         else if (e.type === 'bad-frame') {
           this.counters.badFrames++;
           this.log.debug({ reason: e.reason, length: e.length }, 'pinpad bad packet');
@@ -295,7 +322,16 @@ export class Link {
         this.pending.delete(e.id);
         if (this.unopened.has(e.data)) {
           const err = this.unopened.get(e.data);
-          p?.reject(err instanceof PinpadError ? err : new PinpadError('PINPAD_PROTOCOL', `${p.name}: the answer does not open`, { command: p.name }, { cause: err }));
+          p?.reject(
+            err instanceof PinpadError
+              ? err
+              : new PinpadError(
+                  'PINPAD_PROTOCOL',
+                  `${p.name}: the answer does not open`,
+                  { command: p.name },
+                  { cause: err },
+                ),
+          );
         } else p?.resolve(e.data);
         return;
       }

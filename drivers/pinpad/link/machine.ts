@@ -42,7 +42,12 @@ export type FailReason =
 export type LinkState =
   | { readonly kind: 'down'; readonly queue: readonly LinkCommand[] }
   | { readonly kind: 'idle'; readonly queue: readonly LinkCommand[] }
-  | { readonly kind: 'await-ack'; readonly cmd: LinkCommand; readonly sends: number; readonly queue: readonly LinkCommand[] }
+  | {
+      readonly kind: 'await-ack';
+      readonly cmd: LinkCommand;
+      readonly sends: number;
+      readonly queue: readonly LinkCommand[];
+    }
   | {
       readonly kind: 'await-response';
       readonly cmd: LinkCommand;
@@ -157,12 +162,18 @@ export function transition(t: LinkTimings, state: LinkState, input: LinkInput): 
     case 'cancel': {
       const queued = state.queue.find((c) => c.id === input.id);
       if (queued) {
-        return { state: { ...state, queue: state.queue.filter((c) => c !== queued) }, effects: [fail(queued, 'cancelled')] };
+        return {
+          state: { ...state, queue: state.queue.filter((c) => c !== queued) },
+          effects: [fail(queued, 'cancelled')],
+        };
       }
       if ((state.kind === 'await-ack' || state.kind === 'await-response') && state.cmd.id === input.id) {
         return {
           state: { kind: 'cancelling', cmd: state.cmd, purpose: 'cancel', cans: 1, queue: state.queue },
-          effects: [{ type: 'write', bytes: CAN_BYTE, what: 'can' }, { type: 'timer', ms: t.eotMs }],
+          effects: [
+            { type: 'write', bytes: CAN_BYTE, what: 'can' },
+            { type: 'timer', ms: t.eotMs },
+          ],
         };
       }
       return same;
@@ -171,12 +182,17 @@ export function transition(t: LinkTimings, state: LinkState, input: LinkInput): 
       if (state.kind !== 'idle') return same;
       return {
         state: { kind: 'cancelling', cmd: undefined, purpose: 'probe', cans: 1, queue: state.queue },
-        effects: [{ type: 'write', bytes: CAN_BYTE, what: 'can' }, { type: 'timer', ms: t.eotMs }],
+        effects: [
+          { type: 'write', bytes: CAN_BYTE, what: 'can' },
+          { type: 'timer', ms: t.eotMs },
+        ],
       };
     case 'activity':
       if (state.kind === 'draining') return { state, effects: [{ type: 'timer', ms: t.silenceMs }] };
-      if (state.kind === 'await-response' && state.nakPending) return { state, effects: [{ type: 'timer', ms: t.silenceMs }] };
-      if (state.kind === 'await-response' && input.started && !state.cmd.blocking) return { state, effects: [{ type: 'timer', ms: null }] };
+      if (state.kind === 'await-response' && state.nakPending)
+        return { state, effects: [{ type: 'timer', ms: t.silenceMs }] };
+      if (state.kind === 'await-response' && input.started && !state.cmd.blocking)
+        return { state, effects: [{ type: 'timer', ms: null }] };
       return same;
     case 'control':
       return onControl(t, state, input.byte);
@@ -185,7 +201,10 @@ export function transition(t: LinkTimings, state: LinkState, input: LinkInput): 
     case 'bad-frame':
       if (state.kind !== 'await-response' || state.nakPending) return same;
       if (state.bad + 1 >= t.receiveTries) return drain(t, state.queue, [fail(state.cmd, 'bad-response')]);
-      return { state: { ...state, bad: state.bad + 1, nakPending: true }, effects: [{ type: 'timer', ms: t.silenceMs }] };
+      return {
+        state: { ...state, bad: state.bad + 1, nakPending: true },
+        effects: [{ type: 'timer', ms: t.silenceMs }],
+      };
     case 'timeout':
       return onTimeout(t, state);
   }
@@ -196,20 +215,30 @@ function onControl(t: LinkTimings, state: LinkState, byte: number): Transition {
     if (byte === ACK) {
       return {
         state: { kind: 'await-response', cmd: state.cmd, bad: 0, nakPending: false, queue: state.queue },
-        effects: [{ type: 'acked', id: state.cmd.id }, { type: 'timer', ms: state.cmd.blocking ? null : t.responseMs }],
+        effects: [
+          { type: 'acked', id: state.cmd.id },
+          { type: 'timer', ms: state.cmd.blocking ? null : t.responseMs },
+        ],
       };
     }
     if (byte === NAK) {
       if (state.sends >= t.sendTries) return drain(t, state.queue, [fail(state.cmd, 'nak')]);
       return {
         state: { ...state, sends: state.sends + 1 },
-        effects: [{ type: 'write', bytes: state.cmd.wire, what: 'command' }, { type: 'timer', ms: t.ackMs }],
+        effects: [
+          { type: 'write', bytes: state.cmd.wire, what: 'command' },
+          { type: 'timer', ms: t.ackMs },
+        ],
       };
     }
     return { state, effects: [] };
   }
   if (state.kind === 'cancelling' && byte === EOT) {
-    const done: LinkEffect[] = state.cmd ? [fail(state.cmd, 'cancelled')] : state.purpose === 'probe' ? [{ type: 'probed', ok: true }] : [];
+    const done: LinkEffect[] = state.cmd
+      ? [fail(state.cmd, 'cancelled')]
+      : state.purpose === 'probe'
+        ? [{ type: 'probed', ok: true }]
+        : [];
     return next(t, state.queue, done);
   }
   return { state, effects: [] };
@@ -240,7 +269,10 @@ function onTimeout(t: LinkTimings, state: LinkState): Transition {
       if (state.nakPending) {
         return {
           state: { ...state, nakPending: false },
-          effects: [{ type: 'write', bytes: NAK_BYTE, what: 'nak' }, { type: 'timer', ms: state.cmd.blocking ? null : t.responseMs }],
+          effects: [
+            { type: 'write', bytes: NAK_BYTE, what: 'nak' },
+            { type: 'timer', ms: state.cmd.blocking ? null : t.responseMs },
+          ],
         };
       }
       return state.cmd.blocking ? { state, effects: [] } : resync(t, state.queue, [fail(state.cmd, 'timeout')]);
@@ -248,11 +280,18 @@ function onTimeout(t: LinkTimings, state: LinkState): Transition {
       if (state.cans < t.cancelTries) {
         return {
           state: { ...state, cans: state.cans + 1 },
-          effects: [{ type: 'write', bytes: CAN_BYTE, what: 'can' }, { type: 'timer', ms: t.eotMs }],
+          effects: [
+            { type: 'write', bytes: CAN_BYTE, what: 'can' },
+            { type: 'timer', ms: t.eotMs },
+          ],
         };
       }
       return drain(t, state.queue, [
-        state.cmd ? fail(state.cmd, 'cancel-unanswered') : state.purpose === 'probe' ? { type: 'probed', ok: false } : { type: 'resync-failed' },
+        state.cmd
+          ? fail(state.cmd, 'cancel-unanswered')
+          : state.purpose === 'probe'
+            ? { type: 'probed', ok: false }
+            : { type: 'resync-failed' },
       ]);
     case 'draining':
       return next(t, state.queue, [{ type: 'drop-partial' }]);

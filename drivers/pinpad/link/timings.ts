@@ -51,7 +51,11 @@ export function linkTimings(overrides: Partial<LinkTimings> = {}): LinkTimings {
   for (const [k, [min, max]] of Object.entries(RANGES) as [keyof LinkTimings, [number, number]][]) {
     const v = t[k];
     if (!Number.isInteger(v) || v < min || v > max) {
-      throw new PinpadError('PINPAD_INVALID_ARGUMENT', `link timing ${k} must be an integer in ${min}..${max}, got ${v}`, { key: k, value: v });
+      throw new PinpadError(
+        'PINPAD_INVALID_ARGUMENT',
+        `link timing ${k} must be an integer in ${min}..${max}, got ${v}`,
+        { key: k, value: v },
+      );
     }
   }
   return t;

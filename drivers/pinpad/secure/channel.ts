@@ -74,7 +74,12 @@ export class SecureChannel implements PacketLayer {
   };
 
   get status(): SecureStatus {
-    return { recognition: this.recognitionValue, secure: this.key !== undefined, sessions: this.sessions, ...(this.lastEnd ? { lastEnd: this.lastEnd } : {}) };
+    return {
+      recognition: this.recognitionValue,
+      secure: this.key !== undefined,
+      sessions: this.sessions,
+      ...(this.lastEnd ? { lastEnd: this.lastEnd } : {}),
+    };
   }
 
   get recognition(): Recognition {
@@ -100,7 +105,8 @@ export class SecureChannel implements PacketLayer {
   /** Ends the current session (if any) with a new secure OPN on the current connection. */
   reopen(): Promise<void> {
     const control = this.control;
-    if (!control) return Promise.reject(new PinpadError('PINPAD_DISCONNECTED', 'OPN: the pinpad was never connected', {}));
+    if (!control)
+      return Promise.reject(new PinpadError('PINPAD_DISCONNECTED', 'OPN: the pinpad was never connected', {}));
     this.reopening ??= (async () => {
       control.setLayer(this); // whatever layer was set meanwhile, the session's packets are this channel's
       await this.establish(control);
@@ -117,7 +123,11 @@ export class SecureChannel implements PacketLayer {
 
   open(data: Uint8Array): Uint8Array {
     if (isSealed(data)) {
-      if (!this.key) throw new PinpadError('PINPAD_PROTOCOL', 'a secure (DC2) answer while no secure session is up', { where: 'secure channel', reason: 'no-session' });
+      if (!this.key)
+        throw new PinpadError('PINPAD_PROTOCOL', 'a secure (DC2) answer while no secure session is up', {
+          where: 'secure channel',
+          reason: 'no-session',
+        });
       try {
         return openPacket(this.key, data, 'secure answer');
       } catch (e) {
@@ -139,7 +149,11 @@ export class SecureChannel implements PacketLayer {
     else if (status === '003') this.end('nosec', true);
     else if (id === 'ERR' && status === '009') this.end('err009', true);
     else if (status !== '009') {
-      throw new PinpadError('PINPAD_PROTOCOL', `${id}: a clear answer inside a secure session (§6.3.2)`, { where: 'secure channel', responseId: id, reason: 'clear-answer' });
+      throw new PinpadError('PINPAD_PROTOCOL', `${id}: a clear answer inside a secure session (§6.3.2)`, {
+        where: 'secure channel',
+        responseId: id,
+        reason: 'clear-answer',
+      });
     }
     return data;
   }
@@ -164,7 +178,8 @@ export class SecureChannel implements PacketLayer {
         // answers as one (§3.2.2). A current pinpad also answers a classic OPN with OPN000, so
         // falling back to it would take a busy pinpad for an obsolete one. Tried again, then reported.
         if (!isPinpadError(e, 'PINPAD_STATUS') || attempt >= SECURE_OPN_TRIES) {
-          if (isPinpadError(e, 'PINPAD_STATUS')) this.log.warn({ status: e.context.status, attempts: attempt }, 'pinpad refused the secure OPN');
+          if (isPinpadError(e, 'PINPAD_STATUS'))
+            this.log.warn({ status: e.context.status, attempts: attempt }, 'pinpad refused the secure OPN');
           throw e;
         }
         this.log.info({ status: e.context.status, attempt }, 'pinpad refused the secure OPN; trying it again');
@@ -173,7 +188,10 @@ export class SecureChannel implements PacketLayer {
     if (answer.kind === 'obsolete') {
       this.recognitionValue = 'classic';
       this.lostSession = false;
-      this.log.info({ recognition: 'classic' }, 'pinpad answered OPN as an obsolete pinpad: no secure channel, not supported for card sales');
+      this.log.info(
+        { recognition: 'classic' },
+        'pinpad answered OPN as an obsolete pinpad: no secure channel, not supported for card sales',
+      );
       return;
     }
     const ksec = this.terminalKey.unwrap(answer.cryptogram);

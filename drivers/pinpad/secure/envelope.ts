@@ -12,7 +12,12 @@ const BLOCK = 16;
 const ZERO_IV = Buffer.alloc(BLOCK);
 
 function checkKey(key: Uint8Array): void {
-  if (key.length !== KSEC_LENGTH) throw new PinpadError('PINPAD_INVALID_ARGUMENT', `secure channel: KSEC must be ${KSEC_LENGTH} bytes, got ${key.length}`, { length: key.length });
+  if (key.length !== KSEC_LENGTH)
+    throw new PinpadError(
+      'PINPAD_INVALID_ARGUMENT',
+      `secure channel: KSEC must be ${KSEC_LENGTH} bytes, got ${key.length}`,
+      { length: key.length },
+    );
 }
 
 function aes(decrypt: boolean, key: Uint8Array, data: Uint8Array): Buffer {
@@ -33,7 +38,11 @@ export function isSealed(pktdata: Uint8Array): boolean {
 export function sealPacket(key: Uint8Array, clr: Uint8Array): Uint8Array {
   checkKey(key);
   if (clr.length > MAX_CLRDATA) {
-    throw new PinpadError('PINPAD_INVALID_ARGUMENT', `secure channel: ${clr.length} bytes of CLRDATA exceed ${MAX_CLRDATA} (§5.2.2)`, { length: clr.length });
+    throw new PinpadError(
+      'PINPAD_INVALID_ARGUMENT',
+      `secure channel: ${clr.length} bytes of CLRDATA exceed ${MAX_CLRDATA} (§5.2.2)`,
+      { length: clr.length },
+    );
   }
   const plain = Buffer.alloc(Math.ceil((4 + clr.length) / BLOCK) * BLOCK);
   plain.writeUInt16BE(clr.length, 0);
@@ -55,10 +64,12 @@ export type OpenFailure = 'not-sealed' | 'length' | 'datalen' | 'datacrc';
  */
 export function openPacket(key: Uint8Array, pktdata: Uint8Array, where = 'secure channel'): Uint8Array {
   checkKey(key);
-  const fail = (reason: OpenFailure, message: string): PinpadError => new PinpadError('PINPAD_PROTOCOL', `${where}: ${message}`, { where, reason });
+  const fail = (reason: OpenFailure, message: string): PinpadError =>
+    new PinpadError('PINPAD_PROTOCOL', `${where}: ${message}`, { where, reason });
   if (!isSealed(pktdata)) throw fail('not-sealed', 'the packet does not start with DC2');
   const body = pktdata.subarray(1);
-  if (body.length === 0 || body.length % BLOCK !== 0) throw fail('length', `${body.length} bytes of ciphertext are not a positive multiple of ${BLOCK}`);
+  if (body.length === 0 || body.length % BLOCK !== 0)
+    throw fail('length', `${body.length} bytes of ciphertext are not a positive multiple of ${BLOCK}`);
   const plain = aes(true, key, body);
   const len = plain.readUInt16BE(0);
   if (len > plain.length - 4) throw fail('datalen', `DATALEN ${len} exceeds the ${plain.length - 4} bytes after it`);

@@ -2,5 +2,19 @@
 export { SecurePinpad, CARD_SALE_COMMANDS, OBSOLETE_CARD_COMMANDS, type SecurePinpadOptions } from './secure-pinpad.js';
 export { SecureChannel, type Recognition, type SecureStatus, type SessionEnd } from './channel.js';
 export { sealPacket, openPacket, isSealed, KSEC_LENGTH, MAX_CLRDATA, type OpenFailure } from './envelope.js';
-export { OPN_SECURE, SECURE_OPN_LAYOUT, encodeSecureOpnBlock, decodeSecureOpnBlock, encodeSecureOpnAnswer, type OpnPublicKey, type SecureOpnResult } from './opn.js';
-export { terminalKeyFromPem, terminalKeyFromComponents, MODULUS_BYTES, MAX_EXPONENT_BYTES, type TerminalKey } from './rsa.js';
+export {
+  OPN_SECURE,
+  SECURE_OPN_LAYOUT,
+  encodeSecureOpnBlock,
+  decodeSecureOpnBlock,
+  encodeSecureOpnAnswer,
+  type OpnPublicKey,
+  type SecureOpnResult,
+} from './opn.js';
+export {
+  terminalKeyFromPem,
+  terminalKeyFromComponents,
+  MODULUS_BYTES,
+  MAX_EXPONENT_BYTES,
+  type TerminalKey,
+} from './rsa.js';

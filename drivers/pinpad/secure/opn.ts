@@ -8,7 +8,13 @@ import { MAX_EXPONENT_BYTES, MODULUS_BYTES } from './rsa.js';
 /** One field of the secure OPN (§3.2.2): N digits, or H hex of a byte count an earlier N field gives. */
 type OpnField =
   | { readonly name: string; readonly format: 'N'; readonly length: number }
-  | { readonly name: string; readonly format: 'H'; readonly bytesFrom: string; readonly min: number; readonly max: number };
+  | {
+      readonly name: string;
+      readonly format: 'H';
+      readonly bytesFrom: string;
+      readonly min: number;
+      readonly max: number;
+    };
 
 /** The secure OPN layouts of §3.2.2, walked by `encodeFields` / `decodeFields`. */
 export const SECURE_OPN_LAYOUT = {
@@ -35,12 +41,18 @@ function encodeFields(layout: readonly OpnField[], v: Values): Uint8Array {
     const x = v[f.name];
     if (f.format === 'N') {
       if (typeof x !== 'number' || !Number.isInteger(x) || x < 0 || String(x).length > f.length) {
-        throw new PinpadError('PINPAD_INVALID_ARGUMENT', `OPN: ${f.name} must be ${f.length} digit(s)`, { field: f.name });
+        throw new PinpadError('PINPAD_INVALID_ARGUMENT', `OPN: ${f.name} must be ${f.length} digit(s)`, {
+          field: f.name,
+        });
       }
       parts.push(ascii(String(x).padStart(f.length, '0')));
     } else {
       if (!(x instanceof Uint8Array) || x.length < f.min || x.length > f.max || v[f.bytesFrom] !== x.length) {
-        throw new PinpadError('PINPAD_INVALID_ARGUMENT', `OPN: ${f.name} must be ${f.min}..${f.max} bytes, as ${f.bytesFrom} says`, { field: f.name });
+        throw new PinpadError(
+          'PINPAD_INVALID_ARGUMENT',
+          `OPN: ${f.name} must be ${f.min}..${f.max} bytes, as ${f.bytesFrom} says`,
+          { field: f.name },
+        );
       }
       parts.push(ascii(Buffer.from(x).toString('hex').toUpperCase()));
     }
@@ -53,7 +65,12 @@ function decodeFields(layout: readonly OpnField[], block: Uint8Array, where: str
   let at = 0;
   const text = (n: number): string => Buffer.from(block.subarray(at, at + n)).toString('latin1');
   for (const f of layout) {
-    const fail = (why: string): PinpadError => new PinpadError('PINPAD_PROTOCOL', `${where}: ${f.name} at offset ${at} ${why}`, { where, field: f.name, offset: at });
+    const fail = (why: string): PinpadError =>
+      new PinpadError('PINPAD_PROTOCOL', `${where}: ${f.name} at offset ${at} ${why}`, {
+        where,
+        field: f.name,
+        offset: at,
+      });
     if (f.format === 'N') {
       const t = text(f.length);
       if (t.length !== f.length || !/^\d+$/.test(t)) throw fail(`is not ${f.length} digit(s)`);
@@ -61,14 +78,19 @@ function decodeFields(layout: readonly OpnField[], block: Uint8Array, where: str
       at += f.length;
     } else {
       const bytes = out[f.bytesFrom] as number;
-      if (bytes < f.min || bytes > f.max) throw fail(`declares ${bytes} bytes, expected ${f.min === f.max ? f.min : `${f.min}..${f.max}`}`);
+      if (bytes < f.min || bytes > f.max)
+        throw fail(`declares ${bytes} bytes, expected ${f.min === f.max ? f.min : `${f.min}..${f.max}`}`);
       const t = text(2 * bytes);
       if (t.length !== 2 * bytes || !/^[0-9A-Fa-f]*$/.test(t)) throw fail(`is not ${2 * bytes} hex digits`);
       out[f.name] = Uint8Array.from(Buffer.from(t, 'hex'));
       at += 2 * bytes;
     }
   }
-  if (at !== block.length) throw new PinpadError('PINPAD_PROTOCOL', `${where}: ${block.length - at} bytes after the last field`, { where, offset: at });
+  if (at !== block.length)
+    throw new PinpadError('PINPAD_PROTOCOL', `${where}: ${block.length - at} bytes after the last field`, {
+      where,
+      offset: at,
+    });
   return out;
 }
 
@@ -79,7 +101,8 @@ export interface OpnPublicKey {
 }
 
 /** What a secure OPN tells: a current pinpad's CRKSEC, or an obsolete pinpad's bare `OPN000` (§3.2.2). */
-export type SecureOpnResult = { readonly kind: 'abecs'; readonly cryptogram: Uint8Array } | { readonly kind: 'obsolete' };
+export type SecureOpnResult =
+  { readonly kind: 'abecs'; readonly cryptogram: Uint8Array } | { readonly kind: 'obsolete' };
 
 /** The command block of a secure OPN (§3.2.2), OPN_OPMODE "0". */
 export function encodeSecureOpnBlock(key: OpnPublicKey): Uint8Array {
@@ -114,6 +137,9 @@ export const OPN_SECURE: CommandSpec<OpnPublicKey, SecureOpnResult> = {
   decode: (rsp) => {
     if (rsp.blocks.length === 0) return { kind: 'obsolete' };
     const [block] = blocks(rsp, 1);
-    return { kind: 'abecs', cryptogram: decodeFields(SECURE_OPN_LAYOUT.answer, block!, 'OPN').OPN_CRKSEC as Uint8Array };
+    return {
+      kind: 'abecs',
+      cryptogram: decodeFields(SECURE_OPN_LAYOUT.answer, block!, 'OPN').OPN_CRKSEC as Uint8Array,
+    };
   },
 };

@@ -38,12 +38,20 @@ function fromForge(key: forge.pki.rsa.PrivateKey): TerminalKey {
   const modulus = bytesOf(key.n);
   const publicExponent = bytesOf(key.e);
   if (modulus.length !== MODULUS_BYTES) {
-    throw new PinpadError('PINPAD_INVALID_ARGUMENT', `terminal key: the modulus must be ${MODULUS_BYTES} bytes (§3.2.2), got ${modulus.length}`, { modulusBytes: modulus.length });
+    throw new PinpadError(
+      'PINPAD_INVALID_ARGUMENT',
+      `terminal key: the modulus must be ${MODULUS_BYTES} bytes (§3.2.2), got ${modulus.length}`,
+      { modulusBytes: modulus.length },
+    );
   }
   if (publicExponent.length > MAX_EXPONENT_BYTES) {
-    throw new PinpadError('PINPAD_INVALID_ARGUMENT', `terminal key: the public exponent must fit ${MAX_EXPONENT_BYTES} bytes (§3.2.2), got ${publicExponent.length}`, {
-      exponentBytes: publicExponent.length,
-    });
+    throw new PinpadError(
+      'PINPAD_INVALID_ARGUMENT',
+      `terminal key: the public exponent must fit ${MAX_EXPONENT_BYTES} bytes (§3.2.2), got ${publicExponent.length}`,
+      {
+        exponentBytes: publicExponent.length,
+      },
+    );
   }
   const shown = { kind: 'rsa terminal key', modulusBits: MODULUS_BYTES * 8 };
   return {
@@ -51,18 +59,30 @@ function fromForge(key: forge.pki.rsa.PrivateKey): TerminalKey {
     publicExponent,
     unwrap(cryptogram: Uint8Array): Uint8Array {
       if (cryptogram.length !== MODULUS_BYTES) {
-        throw new PinpadError('PINPAD_PROTOCOL', `OPN: CRKSEC of ${cryptogram.length} bytes, expected ${MODULUS_BYTES}`, { where: 'OPN', field: 'OPN_CRKSEC', length: cryptogram.length });
+        throw new PinpadError(
+          'PINPAD_PROTOCOL',
+          `OPN: CRKSEC of ${cryptogram.length} bytes, expected ${MODULUS_BYTES}`,
+          { where: 'OPN', field: 'OPN_CRKSEC', length: cryptogram.length },
+        );
       }
       let opened: string;
       try {
         opened = key.decrypt(Buffer.from(cryptogram).toString('binary'), 'RSAES-PKCS1-V1_5');
       } catch {
-        throw new PinpadError('PINPAD_PROTOCOL', 'OPN: CRKSEC does not open under the terminal key (RSA PKCS#1 v1.5)', { where: 'OPN', field: 'OPN_CRKSEC', reason: 'rsa' });
+        throw new PinpadError('PINPAD_PROTOCOL', 'OPN: CRKSEC does not open under the terminal key (RSA PKCS#1 v1.5)', {
+          where: 'OPN',
+          field: 'OPN_CRKSEC',
+          reason: 'rsa',
+        });
       }
       const ksec = Uint8Array.from(Buffer.from(opened, 'binary'));
       if (ksec.length !== KSEC_LENGTH) {
         ksec.fill(0);
-        throw new PinpadError('PINPAD_PROTOCOL', `OPN: CRKSEC holds a key of the wrong size, expected ${KSEC_LENGTH} bytes`, { where: 'OPN', field: 'OPN_CRKSEC', reason: 'ksec-length' });
+        throw new PinpadError(
+          'PINPAD_PROTOCOL',
+          `OPN: CRKSEC holds a key of the wrong size, expected ${KSEC_LENGTH} bytes`,
+          { where: 'OPN', field: 'OPN_CRKSEC', reason: 'ksec-length' },
+        );
       }
       return ksec;
     },
@@ -86,7 +106,20 @@ export function terminalKeyFromPem(pem: string): TerminalKey {
  * The terminal key from its modulus, public exponent and private exponent alone (no CRT
  * factors): how §3.2.2 publishes its example key (KMOD, KPUB = 0Dh, KPRV). For vectors and tests.
  */
-export function terminalKeyFromComponents(c: { modulus: Uint8Array; publicExponent: Uint8Array; privateExponent: Uint8Array }): TerminalKey {
-  const key = forgeLib().pki.setRsaPrivateKey(big(c.modulus), big(c.publicExponent), big(c.privateExponent), null as never, null as never, null as never, null as never, null as never);
+export function terminalKeyFromComponents(c: {
+  modulus: Uint8Array;
+  publicExponent: Uint8Array;
+  privateExponent: Uint8Array;
+}): TerminalKey {
+  const key = forgeLib().pki.setRsaPrivateKey(
+    big(c.modulus),
+    big(c.publicExponent),
+    big(c.privateExponent),
+    null as never,
+    null as never,
+    null as never,
+    null as never,
+    null as never,
+  );
   return fromForge(key);
 }

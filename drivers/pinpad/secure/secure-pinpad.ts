@@ -65,14 +65,22 @@ export class SecurePinpad extends Pinpad {
 
   override async run<Req, Res>(spec: CommandSpec<Req, Res>, req: Req, opts: RunOptions = {}): Promise<Res> {
     if (this.channel.recognition === 'abecs' && OBSOLETE_CARD_COMMANDS.has(spec.id)) {
-      throw new PinpadError('PINPAD_UNSUPPORTED', `${spec.id}: an obsolete command, not sent to a pinpad recognised as current (§3.1.2)`, { command: spec.id, recognition: 'abecs' });
+      throw new PinpadError(
+        'PINPAD_UNSUPPORTED',
+        `${spec.id}: an obsolete command, not sent to a pinpad recognised as current (§3.1.2)`,
+        { command: spec.id, recognition: 'abecs' },
+      );
     }
     if (this.channel.recognition === 'classic' && SECURE_ONLY_COMMANDS.has(spec.id)) {
-      throw new PinpadError('PINPAD_UNSUPPORTED', `${spec.id}: the pinpad answered OPN as an obsolete pinpad (no secure channel): not supported for card sales`, {
-        command: spec.id,
-        recognition: 'classic',
-        hint: 'an obsolete pinpad sells through the classic card commands (card.ClassicCardPinpad)',
-      });
+      throw new PinpadError(
+        'PINPAD_UNSUPPORTED',
+        `${spec.id}: the pinpad answered OPN as an obsolete pinpad (no secure channel): not supported for card sales`,
+        {
+          command: spec.id,
+          recognition: 'classic',
+          hint: 'an obsolete pinpad sells through the classic card commands (card.ClassicCardPinpad)',
+        },
+      );
     }
     if (!SESSION_COMMANDS.has(spec.id) && this.status === 'connected') await this.channel.ensure();
     try {

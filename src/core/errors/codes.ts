@@ -14,7 +14,11 @@ export const ERROR_CODES = {
   CONFIG_NOT_FOUND: { http: 500, exit: 2, summary: 'the configuration file or a file it names is missing' },
   ENVIRONMENT_REFUSED: { http: 500, exit: 4, summary: 'the environment forbids this part or action' },
   // daemon start-up (src/main.ts)
-  START_LISTEN_FAILED: { http: 500, exit: 3, summary: 'a port the daemon must listen on is taken by another process or not allowed' },
+  START_LISTEN_FAILED: {
+    http: 500,
+    exit: 3,
+    summary: 'a port the daemon must listen on is taken by another process or not allowed',
+  },
   START_FAILED: { http: 500, exit: 1, summary: 'a part of the daemon failed to start (the message names it)' },
   // store
   STORE_OPEN_FAILED: { http: 500, exit: 3, summary: 'the database could not be opened' },
@@ -23,9 +27,22 @@ export const ERROR_CODES = {
   STORE_MIGRATION_FAILED: { http: 500, exit: 1, summary: 'a schema migration failed and was rolled back' },
   STORE_CONFLICT: { http: 409, exit: 1, summary: 'a row changed under a transition or a key is taken' },
   STORE_SENSITIVE_DATA: { http: 500, exit: 1, summary: 'card data was about to be written to the database' },
-  STATE_DIR_LOCKED: { http: 500, exit: 3, summary: 'another omnipos daemon holds the state directory (its lock); stop it first' },
-  STORE_DAMAGED: { http: 503, exit: 3, summary: 'the database failed its integrity check: it was set aside untouched, nothing is sold until a technician acts (omnipos diag)' },
-  STORE_WRITE_FAILED: { http: 503, exit: 3, summary: 'the journal cannot commit (disk full or I/O error): no new payment starts until it can' },
+  STATE_DIR_LOCKED: {
+    http: 500,
+    exit: 3,
+    summary: 'another omnipos daemon holds the state directory (its lock); stop it first',
+  },
+  STORE_DAMAGED: {
+    http: 503,
+    exit: 3,
+    summary:
+      'the database failed its integrity check: it was set aside untouched, nothing is sold until a technician acts (omnipos diag)',
+  },
+  STORE_WRITE_FAILED: {
+    http: 503,
+    exit: 3,
+    summary: 'the journal cannot commit (disk full or I/O error): no new payment starts until it can',
+  },
   CLOCK_BEHIND: { http: 503, exit: 3, summary: 'the clock is behind the last identifier issued' },
   // pure codecs (crypto, emv, qr)
   CODEC_INVALID_INPUT: { http: 400, exit: 2, summary: 'a value does not decode' },
@@ -40,7 +57,11 @@ export const ERROR_CODES = {
   ENGINE_CANCELLED: { http: 409, exit: 4, summary: 'the operation was cancelled' },
   // acquirer clients and sandbox host
   ACQUIRER_HTTP: { http: 502, exit: 3, summary: 'the acquirer answered with an error status' },
-  ACQUIRER_UNKNOWN_OUTCOME: { http: 504, exit: 3, summary: 'the request may have reached the acquirer; its outcome is unknown' },
+  ACQUIRER_UNKNOWN_OUTCOME: {
+    http: 504,
+    exit: 3,
+    summary: 'the request may have reached the acquirer; its outcome is unknown',
+  },
   ACQUIRER_UNREACHABLE: { http: 503, exit: 3, summary: 'the acquirer could not be reached; the request did not leave' },
   ACQUIRER_AUTH_FAILED: { http: 502, exit: 2, summary: 'the acquirer refused the credentials or the token' },
   ACQUIRER_BAD_RESPONSE: { http: 502, exit: 3, summary: 'the acquirer answered with a body that does not decode' },
@@ -56,38 +77,99 @@ export const ERROR_CODES = {
   PINPAD_INVALID_ARGUMENT: { http: 400, exit: 2, summary: 'a value does not fit the pinpad command layout' },
   PINPAD_NOT_FOUND: { http: 503, exit: 3, summary: 'no pinpad at the configured port, or it cannot be opened' },
   // pinpad secure channel (drivers/pinpad/secure)
-  PINPAD_UNSUPPORTED: { http: 503, exit: 3, summary: 'the pinpad does not support this (no secure OPN: not supported for card sales)' },
+  PINPAD_UNSUPPORTED: {
+    http: 503,
+    exit: 3,
+    summary: 'the pinpad does not support this (no secure OPN: not supported for card sales)',
+  },
   // initialization tables (src/initialization)
-  INIT_TABLE_INVALID: { http: 502, exit: 3, summary: 'an initialization table from the acquirer is malformed (the path names the field)' },
-  INIT_RECORD_INVALID: { http: 502, exit: 3, summary: 'an ABECS §4.1 AID, CA key or revoked-certificate record is malformed' },
-  INIT_NOT_INITIALIZED: { http: 503, exit: 4, summary: 'no initialization tables are in force, or the acquirer locked the terminal until it is initialized' },
-  INIT_CARD_REFUSED: { http: 422, exit: 4, summary: 'the initialization tables do not allow this card, entry mode or option' },
+  INIT_TABLE_INVALID: {
+    http: 502,
+    exit: 3,
+    summary: 'an initialization table from the acquirer is malformed (the path names the field)',
+  },
+  INIT_RECORD_INVALID: {
+    http: 502,
+    exit: 3,
+    summary: 'an ABECS §4.1 AID, CA key or revoked-certificate record is malformed',
+  },
+  INIT_NOT_INITIALIZED: {
+    http: 503,
+    exit: 4,
+    summary: 'no initialization tables are in force, or the acquirer locked the terminal until it is initialized',
+  },
+  INIT_CARD_REFUSED: {
+    http: 422,
+    exit: 4,
+    summary: 'the initialization tables do not allow this card, entry mode or option',
+  },
   // receipt printer driver (drivers/printer throws PrinterError with these same code strings; adapters and the CLI map it)
-  PRINTER_DISCONNECTED: { http: 503, exit: 3, summary: 'the printer link is down (closed, write failed, device removed)' },
+  PRINTER_DISCONNECTED: {
+    http: 503,
+    exit: 3,
+    summary: 'the printer link is down (closed, write failed, device removed)',
+  },
   PRINTER_TIMEOUT: { http: 504, exit: 3, summary: 'the printer did not answer a status request in time' },
   PRINTER_PROTOCOL: { http: 502, exit: 3, summary: 'bytes from or for the printer do not decode' },
   PRINTER_INVALID_ARGUMENT: { http: 400, exit: 2, summary: 'a value does not fit a printer command' },
   PRINTER_UNSUPPORTED: { http: 400, exit: 2, summary: 'the printer model lacks the feature asked for' },
   PRINTER_NOT_FOUND: { http: 503, exit: 3, summary: 'no printer at the configured address, or it cannot be opened' },
   // voids (src/engine/void)
-  VOID_NOT_ALLOWED: { http: 409, exit: 4, summary: 'the payment cannot be voided (its kind, its state or its product)' },
-  VOID_OVER_LIMIT: { http: 422, exit: 4, summary: "the void amount exceeds what remains of the sale or the issuer's value or percentage limit" },
+  VOID_NOT_ALLOWED: {
+    http: 409,
+    exit: 4,
+    summary: 'the payment cannot be voided (its kind, its state or its product)',
+  },
+  VOID_OVER_LIMIT: {
+    http: 422,
+    exit: 4,
+    summary: "the void amount exceeds what remains of the sale or the issuer's value or percentage limit",
+  },
   VOID_TOO_LATE: { http: 422, exit: 4, summary: "the sale is older than the issuer's reversal limit in days" },
-  VOID_CARD_MISMATCH: { http: 422, exit: 4, summary: "the card presented is not the sale's card (masked PAN, expiry, PAN sequence number)" },
-  SUPERVISOR_REQUIRED: { http: 403, exit: 4, summary: 'a supervisor must authorize this (a valid supervisor token or password)' },
-  SUPERVISOR_NOT_CONFIGURED: { http: 409, exit: 2, summary: 'no supervisor password is set for this terminal (omnipos supervisor password)' },
+  VOID_CARD_MISMATCH: {
+    http: 422,
+    exit: 4,
+    summary: "the card presented is not the sale's card (masked PAN, expiry, PAN sequence number)",
+  },
+  SUPERVISOR_REQUIRED: {
+    http: 403,
+    exit: 4,
+    summary: 'a supervisor must authorize this (a valid supervisor token or password)',
+  },
+  SUPERVISOR_NOT_CONFIGURED: {
+    http: 409,
+    exit: 2,
+    summary: 'no supervisor password is set for this terminal (omnipos supervisor password)',
+  },
   // operations: the day, alarms, homologation, support (src/operations)
   OPERATIONS_INVALID_DATE: { http: 400, exit: 2, summary: 'a business date is not YYYY-MM-DD' },
   OPERATIONS_DAY_NOT_CLOSABLE: { http: 409, exit: 4, summary: 'the business day cannot be closed (it has not begun)' },
-  OPERATIONS_SCRIPT_INVALID: { http: 400, exit: 2, summary: 'a homologation script is malformed (the path names the field)' },
+  OPERATIONS_SCRIPT_INVALID: {
+    http: 400,
+    exit: 2,
+    summary: 'a homologation script is malformed (the path names the field)',
+  },
   OPERATIONS_DAEMON_UNREACHABLE: { http: 503, exit: 3, summary: "the running daemon's API could not be reached" },
   // fleet: the MQTT broker (src/fleet, omnipos fleet)
-  FLEET_BROKER_UNREACHABLE: { http: 503, exit: 3, summary: 'the fleet broker could not be reached or refused the connection' },
+  FLEET_BROKER_UNREACHABLE: {
+    http: 503,
+    exit: 3,
+    summary: 'the fleet broker could not be reached or refused the connection',
+  },
   FLEET_NO_ANSWER: { http: 504, exit: 3, summary: 'no terminal answered on the fleet broker in time' },
   // receipts
   RECEIPT_INVALID: { http: 400, exit: 2, summary: 'the data for a receipt is missing or malformed' },
-  RECEIPT_PRINTER_NOT_READY: { http: 503, exit: 3, summary: 'the receipt printer cannot print now (paper out, cover open, offline); a kiosk sells only with "receipt": false' },
-  RECEIPT_NOT_AVAILABLE: { http: 409, exit: 4, summary: 'this payment has no receipt (it was never approved) or it is not from today' },
+  RECEIPT_PRINTER_NOT_READY: {
+    http: 503,
+    exit: 3,
+    summary:
+      'the receipt printer cannot print now (paper out, cover open, offline); a kiosk sells only with "receipt": false',
+  },
+  RECEIPT_NOT_AVAILABLE: {
+    http: 409,
+    exit: 4,
+    summary: 'this payment has no receipt (it was never approved) or it is not from today',
+  },
 } as const satisfies Record<string, { http: number; exit: number; summary: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

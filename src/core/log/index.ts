@@ -1,2 +1,10 @@
 export { createLogger, type Logger, type LoggerOptions } from './logger.js';
-export { scrubText, scrubValue, isSensitiveKey, isIdentifierKey, isIdentifierValue, isOpaqueEmvField, REDACTED } from './scrub.js';
+export {
+  scrubText,
+  scrubValue,
+  isSensitiveKey,
+  isIdentifierKey,
+  isIdentifierValue,
+  isOpaqueEmvField,
+  REDACTED,
+} from './scrub.js';

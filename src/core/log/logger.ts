@@ -28,22 +28,24 @@ function scrubArgs(args: unknown[]): unknown[] {
  * bindings of child loggers.
  */
 export function createLogger(options: LoggerOptions = {}): Logger {
-  return scrubChildBindings(pino(
-    {
-      level: options.level ?? 'info',
-      base: options.base ? (scrubValue(options.base) as Record<string, unknown>) : undefined,
-      hooks: {
-        logMethod(inputArgs, method) {
-          const args = scrubArgs(inputArgs) as Parameters<typeof method>;
-          return method.apply(this, args);
+  return scrubChildBindings(
+    pino(
+      {
+        level: options.level ?? 'info',
+        base: options.base ? (scrubValue(options.base) as Record<string, unknown>) : undefined,
+        hooks: {
+          logMethod(inputArgs, method) {
+            const args = scrubArgs(inputArgs) as Parameters<typeof method>;
+            return method.apply(this, args);
+          },
+        },
+        formatters: {
+          bindings: (bindings) => scrubValue(bindings) as Record<string, unknown>,
         },
       },
-      formatters: {
-        bindings: (bindings) => scrubValue(bindings) as Record<string, unknown>,
-      },
-    },
-    options.destination ?? pino.destination({ fd: 1, sync: false }),
-  ));
+      options.destination ?? pino.destination({ fd: 1, sync: false }),
+    ),
+  );
 }
 
 /** pino's bindings formatter sees only the root's bindings; children get theirs scrubbed here. */

@@ -19,7 +19,16 @@ const SAFE_KEYS = new Set(['idempotencykey', 'tokenurl', 'tokenfile']);
  * time in ten; under these keys it is an identifier, not a card number, and stays readable.
  * (In free text it is masked like any PAN-shaped run: log identifiers as fields.)
  */
-const IDENTIFIER_KEYS = new Set(['merchantorderid', 'merchantvoidid', 'orderid', 'paymentid', 'voidid', 'nsu', 'idempotencykey', 'qrcode']);
+const IDENTIFIER_KEYS = new Set([
+  'merchantorderid',
+  'merchantvoidid',
+  'orderid',
+  'paymentid',
+  'voidid',
+  'nsu',
+  'idempotencykey',
+  'qrcode',
+]);
 
 export function isIdentifierKey(key: string): boolean {
   return IDENTIFIER_KEYS.has(key.toLowerCase().replace(/[^a-z0-9]/g, ''));
@@ -47,11 +56,46 @@ export function isIdentifierValue(value: unknown): boolean {
  * 57, 56, 9F6B, 9F1F, 9F20, which stay checked). Their bytes are random enough that 16 hex digits
  * can all be decimal and pass Luhn (an application cryptogram did, once in a CI run).
  */
-const OPAQUE_EMV_TAGS = new Set(['4F', '5F2A', '5F34', '71', '72', '82', '84', '8A', '91', '95', '9A', '9B', '9C', '9F02', '9F03', '9F09', '9F10', '9F1A', '9F1E', '9F26', '9F27', '9F33', '9F34', '9F35', '9F36', '9F37', '9F41', '9F53', '9F5B']);
+const OPAQUE_EMV_TAGS = new Set([
+  '4F',
+  '5F2A',
+  '5F34',
+  '71',
+  '72',
+  '82',
+  '84',
+  '8A',
+  '91',
+  '95',
+  '9A',
+  '9B',
+  '9C',
+  '9F02',
+  '9F03',
+  '9F09',
+  '9F10',
+  '9F1A',
+  '9F1E',
+  '9F26',
+  '9F27',
+  '9F33',
+  '9F34',
+  '9F35',
+  '9F36',
+  '9F37',
+  '9F41',
+  '9F53',
+  '9F5B',
+]);
 
 /** An opaque EMV tag (see above) holding hex, as the card's and the issuer's data are kept by tag. */
 export function isOpaqueEmvField(key: string, value: unknown): boolean {
-  return OPAQUE_EMV_TAGS.has(key.toUpperCase()) && typeof value === 'string' && value.length <= 512 && /^[0-9A-Fa-f]*$/.test(value);
+  return (
+    OPAQUE_EMV_TAGS.has(key.toUpperCase()) &&
+    typeof value === 'string' &&
+    value.length <= 512 &&
+    /^[0-9A-Fa-f]*$/.test(value)
+  );
 }
 
 export function isSensitiveKey(key: string): boolean {
@@ -111,7 +155,8 @@ export function scrubError(e: Error, depth = 0): PlainError {
 export function scrubValue(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return scrubText(value);
   if (value === null || typeof value !== 'object') {
-    if (typeof value === 'bigint' || typeof value === 'number') return scrubText(String(value)) === String(value) ? value : scrubText(String(value));
+    if (typeof value === 'bigint' || typeof value === 'number')
+      return scrubText(String(value)) === String(value) ? value : scrubText(String(value));
     return value;
   }
   if (depth >= MAX_DEPTH) return '[too deep]';

@@ -1,6 +1,15 @@
 import { createHash } from 'node:crypto';
 import { OmniposError } from '../../core/errors/index.js';
-import { AID_LENGTHS, BODIES, HEADER, TABLE_IDS, layoutLength, type FieldFormat, type FieldLayout, type RecordKind } from './layouts.js';
+import {
+  AID_LENGTHS,
+  BODIES,
+  HEADER,
+  TABLE_IDS,
+  layoutLength,
+  type FieldFormat,
+  type FieldLayout,
+  type RecordKind,
+} from './layouts.js';
 
 /** One §4.1 record: its header, its fields by name (as the record spells them), and the exact text TLR sends. */
 export interface TableRecord {
@@ -22,22 +31,39 @@ const FORMAT: Readonly<Record<FieldFormat, RegExp>> = {
   A: /^[\x20-\x7E]*$/,
   S: /^[\x20-\x7E]*$/,
 };
-const FORMAT_NAME: Readonly<Record<FieldFormat, string>> = { N: 'digits', H: 'upper-case hex digits', A: 'printable characters', S: 'printable characters' };
+const FORMAT_NAME: Readonly<Record<FieldFormat, string>> = {
+  N: 'digits',
+  H: 'upper-case hex digits',
+  A: 'printable characters',
+  S: 'printable characters',
+};
 
 function fail(where: string, field: string, message: string, offset?: number): OmniposError {
-  return new OmniposError('INIT_RECORD_INVALID', `${where}.${field}: ${message}`, { where, field, ...(offset === undefined ? {} : { offset }) });
+  return new OmniposError('INIT_RECORD_INVALID', `${where}.${field}: ${message}`, {
+    where,
+    field,
+    ...(offset === undefined ? {} : { offset }),
+  });
 }
 
 function kindOf(id: string): RecordKind | undefined {
   return (Object.keys(TABLE_IDS) as RecordKind[]).find((k) => String(TABLE_IDS[k]) === id);
 }
 
-function readFields(text: string, start: number, layout: readonly FieldLayout[], where: string, out: Record<string, string>): number {
+function readFields(
+  text: string,
+  start: number,
+  layout: readonly FieldLayout[],
+  where: string,
+  out: Record<string, string>,
+): number {
   let at = start;
   for (const f of layout) {
     const value = text.slice(at, at + f.size);
-    if (value.length < f.size) throw fail(where, f.name, `record ends at ${text.length}, the field needs ${f.size} characters from ${at}`, at);
-    if (!FORMAT[f.format].test(value)) throw fail(where, f.name, `expected ${f.size} ${FORMAT_NAME[f.format]}, got ${JSON.stringify(value)}`, at);
+    if (value.length < f.size)
+      throw fail(where, f.name, `record ends at ${text.length}, the field needs ${f.size} characters from ${at}`, at);
+    if (!FORMAT[f.format].test(value))
+      throw fail(where, f.name, `expected ${f.size} ${FORMAT_NAME[f.format]}, got ${JSON.stringify(value)}`, at);
     out[f.name] = value;
     at += f.size;
   }
@@ -54,7 +80,12 @@ export function capkChecksum(rid: string, index: string, modulus: string, expone
 }
 
 function checkAid(fields: Record<string, string>, length: number, where: string): void {
-  if (length < AID_LENGTHS[0]) throw fail(where, 'TAB_LEN', `an AID record has 284, 314 or 340 characters (more for future versions), got ${length}`);
+  if (length < AID_LENGTHS[0])
+    throw fail(
+      where,
+      'TAB_LEN',
+      `an AID record has 284, 314 or 340 characters (more for future versions), got ${length}`,
+    );
   const aidLen = Number(fields.T1_AIDLEN);
   if (aidLen < 5 || aidLen > 16) throw fail(where, 'T1_AIDLEN', `expected 05 to 16 bytes, got ${fields.T1_AIDLEN}`);
   if (fields.T1_ICCSTD !== '03') throw fail(where, 'T1_ICCSTD', `expected "03" (EMV), got ${fields.T1_ICCSTD}`);
@@ -68,8 +99,14 @@ function checkCapk(fields: Record<string, string>, where: string): void {
   const stat = fields.T2_CHKSTAT;
   if (stat !== '0' && stat !== '1') throw fail(where, 'T2_CHKSTAT', `expected 0 or 1, got ${stat}`);
   if (stat === '1') {
-    const want = capkChecksum(fields.T2_RID ?? '', fields.T2_CAPKIDX ?? '', (fields.T2_MOD ?? '').slice(0, modLen * 2), (fields.T2_EXP ?? '').slice(0, expLen * 2));
-    if (want !== fields.T2_CHECKSUM) throw fail(where, 'T2_CHECKSUM', `does not match the key (SHA-1 of RID, index, modulus and exponent is ${want})`);
+    const want = capkChecksum(
+      fields.T2_RID ?? '',
+      fields.T2_CAPKIDX ?? '',
+      (fields.T2_MOD ?? '').slice(0, modLen * 2),
+      (fields.T2_EXP ?? '').slice(0, expLen * 2),
+    );
+    if (want !== fields.T2_CHECKSUM)
+      throw fail(where, 'T2_CHECKSUM', `does not match the key (SHA-1 of RID, index, modulus and exponent is ${want})`);
   }
 }
 
@@ -83,12 +120,20 @@ export function decodeRecord(text: string, where = 'record'): TableRecord {
   readFields(text, 0, HEADER, where, header);
   const length = Number(header.TAB_LEN);
   const kind = kindOf(header.TAB_ID ?? '');
-  if (!kind) throw fail(where, 'TAB_ID', `expected 1 (AID), 2 (CA key) or 3 (revoked certificate), got ${header.TAB_ID}`, 3);
-  if (!/^[0-9A-Z]{2}$/.test(header.TAB_RECIDX ?? '') || header.TAB_RECIDX === '00') throw fail(where, 'TAB_RECIDX', `expected 01 to ZZ, got ${JSON.stringify(header.TAB_RECIDX)}`, 6);
-  if (kind !== 'capk' && header.TAB_ACQ === '00') throw fail(where, 'TAB_ACQ', 'expected 01 to 99 (00 is only for merged CA keys)', 4);
+  if (!kind)
+    throw fail(where, 'TAB_ID', `expected 1 (AID), 2 (CA key) or 3 (revoked certificate), got ${header.TAB_ID}`, 3);
+  if (!/^[0-9A-Z]{2}$/.test(header.TAB_RECIDX ?? '') || header.TAB_RECIDX === '00')
+    throw fail(where, 'TAB_RECIDX', `expected 01 to ZZ, got ${JSON.stringify(header.TAB_RECIDX)}`, 6);
+  if (kind !== 'capk' && header.TAB_ACQ === '00')
+    throw fail(where, 'TAB_ACQ', 'expected 01 to 99 (00 is only for merged CA keys)', 4);
   const body = BODIES[kind];
   const fixed = HEADER.reduce((n, f) => n + f.size, 0) + layoutLength(body);
-  if (kind !== 'aid' && length !== fixed) throw fail(where, 'TAB_LEN', `a ${kind === 'capk' ? 'CA key' : 'revoked certificate'} record has ${fixed} characters, got ${length}`);
+  if (kind !== 'aid' && length !== fixed)
+    throw fail(
+      where,
+      'TAB_LEN',
+      `a ${kind === 'capk' ? 'CA key' : 'revoked certificate'} record has ${fixed} characters, got ${length}`,
+    );
   if (text.length < length) throw fail(where, 'TAB_LEN', `says ${length} characters, only ${text.length} remain`);
   const raw = text.slice(0, length);
   const fields: Record<string, string> = {};
@@ -98,7 +143,12 @@ export function decodeRecord(text: string, where = 'record'): TableRecord {
     at = readFields(raw, at, [f], where, fields);
   }
   if (kind === 'aid') {
-    if (!AID_LENGTHS.includes(length as (typeof AID_LENGTHS)[number]) && length < 340) throw fail(where, 'TAB_LEN', `an AID record has 284, 314 or 340 characters (more for future versions), got ${length}`);
+    if (!AID_LENGTHS.includes(length as (typeof AID_LENGTHS)[number]) && length < 340)
+      throw fail(
+        where,
+        'TAB_LEN',
+        `an AID record has 284, 314 or 340 characters (more for future versions), got ${length}`,
+      );
     checkAid(fields, length, where);
   } else if (kind === 'capk') checkCapk(fields, where);
   return { kind, length, acquirer: header.TAB_ACQ ?? '', index: header.TAB_RECIDX ?? '', fields, raw };
@@ -120,11 +170,17 @@ export function decodeRecords(text: string, name: string): TableRecord[] {
     const where = `${name}[${out.length}]`;
     const rest = text.slice(at);
     const len = /^\d{3}/.test(rest) ? Number(rest.slice(0, 3)) : NaN;
-    if (!(len >= 8)) throw new OmniposError('INIT_RECORD_INVALID', `${where}.TAB_LEN: expected 3 digits at offset ${at}`, { where, field: 'TAB_LEN', offset: at });
+    if (!(len >= 8))
+      throw new OmniposError('INIT_RECORD_INVALID', `${where}.TAB_LEN: expected 3 digits at offset ${at}`, {
+        where,
+        field: 'TAB_LEN',
+        offset: at,
+      });
     try {
       out.push(decodeRecord(rest, where));
     } catch (e) {
-      if (e instanceof OmniposError) throw new OmniposError(e.code, e.message, { ...e.context, offset: at + Number(e.context.offset ?? 0) });
+      if (e instanceof OmniposError)
+        throw new OmniposError(e.code, e.message, { ...e.context, offset: at + Number(e.context.offset ?? 0) });
       throw e;
     }
     at += len;
@@ -158,7 +214,12 @@ export function encodeRecord(input: RecordInput): string {
     if (text.length + f.size > length) break;
     const v = input.fields[f.name];
     if (v === undefined) throw fail(`${input.kind}:${input.acquirer}${input.index}`, f.name, 'missing');
-    if (v.length !== f.size) throw fail(`${input.kind}:${input.acquirer}${input.index}`, f.name, `expected ${f.size} characters, got ${v.length}`);
+    if (v.length !== f.size)
+      throw fail(
+        `${input.kind}:${input.acquirer}${input.index}`,
+        f.name,
+        `expected ${f.size} characters, got ${v.length}`,
+      );
     text += v;
   }
   decodeRecord(text, `${input.kind}:${input.acquirer}${input.index}`);

@@ -98,7 +98,11 @@ export const REVOKED_FIELDS: readonly FieldLayout[] = [
 export const TABLE_IDS = { aid: 1, capk: 2, revoked: 3 } as const;
 export type RecordKind = keyof typeof TABLE_IDS;
 
-export const BODIES: Readonly<Record<RecordKind, readonly FieldLayout[]>> = { aid: AID_FIELDS, capk: CAPK_FIELDS, revoked: REVOKED_FIELDS };
+export const BODIES: Readonly<Record<RecordKind, readonly FieldLayout[]>> = {
+  aid: AID_FIELDS,
+  capk: CAPK_FIELDS,
+  revoked: REVOKED_FIELDS,
+};
 
 export function layoutLength(fields: readonly FieldLayout[]): number {
   return fields.reduce((n, f) => n + f.size, 0);

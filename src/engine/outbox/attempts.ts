@@ -35,20 +35,30 @@ export interface Attempt<P> {
   payload?: P | undefined;
 }
 
-const noPort = (op: OutboxOperation): Promise<Attempt<never>> => Promise.resolve({ delivery: { action: 'dead-letter', reason: `unknown operation ${op}` } });
+const noPort = (op: OutboxOperation): Promise<Attempt<never>> =>
+  Promise.resolve({ delivery: { action: 'dead-letter', reason: `unknown operation ${op}` } });
 
 /**
  * The attempt of each operation: a registry keyed by the operation, so an operation added to
  * OUTBOX_OPERATIONS does not compile until it has a payload type and an attempt here.
  */
-export const ATTEMPTS: { readonly [Op in OutboxOperation]: (ctx: AttemptContext, task: OutboxPayloads[Op]) => Promise<Attempt<OutboxPayloads[Op]>> } = {
+export const ATTEMPTS: {
+  readonly [Op in OutboxOperation]: (
+    ctx: AttemptContext,
+    task: OutboxPayloads[Op],
+  ) => Promise<Attempt<OutboxPayloads[Op]>>;
+} = {
   'sale.confirm': async (c, t) => ({ delivery: await c.port.confirm(t.paymentId, t.emv) }),
   'sale.undo': (c, t) => attemptUndo(c.port, t, c.now, c.undoRace),
   'qr.watch': async (c, t) => ({ delivery: await attemptWatch(c.port, t, c.now) }),
   'pix.cancel': (c, t) => (c.pix ? attemptPix(c.pix, t, 'cancel', c.now) : noPort('pix.cancel')),
   'pix.refund': (c, t) => (c.pix ? attemptPix(c.pix, t, 'refund', c.now) : noPort('pix.refund')),
-  'void.confirm': async (c, t) => (c.voids ? { delivery: await c.voids.confirmVoid(t.paymentId, t.voidId) } : noPort('void.confirm')),
-  'void.undo': (c, t) => (c.voids ? attemptVoidUndo(c.voids, t, c.now, { processingWindowMs: c.undoRace.processingWindowMs }) : noPort('void.undo')),
+  'void.confirm': async (c, t) =>
+    c.voids ? { delivery: await c.voids.confirmVoid(t.paymentId, t.voidId) } : noPort('void.confirm'),
+  'void.undo': (c, t) =>
+    c.voids
+      ? attemptVoidUndo(c.voids, t, c.now, { processingWindowMs: c.undoRace.processingWindowMs })
+      : noPort('void.undo'),
 };
 
 const OPERATIONS: ReadonlySet<string> = new Set(Object.values(OUTBOX_OPERATIONS));
@@ -81,8 +91,15 @@ function holds<Op extends OutboxOperation>(op: Op, payload: object): payload is 
  * Attempts a stored task: its payload is what the engine enqueued for this operation (the outbox
  * keeps it as JSON and gives it back as written), checked for the fields the attempt needs.
  */
-export function attemptTask<Op extends OutboxOperation>(op: Op, payload: object, ctx: AttemptContext): Promise<Attempt<OutboxPayloads[Op]>> {
-  if (!holds(op, payload)) return Promise.resolve({ delivery: { action: 'dead-letter', reason: `${op}: the stored payload lacks ${REQUIRED[op].join(', ')}` } });
+export function attemptTask<Op extends OutboxOperation>(
+  op: Op,
+  payload: object,
+  ctx: AttemptContext,
+): Promise<Attempt<OutboxPayloads[Op]>> {
+  if (!holds(op, payload))
+    return Promise.resolve({
+      delivery: { action: 'dead-letter', reason: `${op}: the stored payload lacks ${REQUIRED[op].join(', ')}` },
+    });
   const attempt: (ctx: AttemptContext, task: OutboxPayloads[Op]) => Promise<Attempt<OutboxPayloads[Op]>> = ATTEMPTS[op];
   return attempt(ctx, payload);
 }

@@ -98,8 +98,20 @@ export class OutboxForwarder {
           // Recording the result failed (the task stays due and is tried again, after a backoff): never crash the daemon.
           const failures = (this.#unrecorded.get(task.id)?.failures ?? 0) + 1;
           const at = this.#deps.clock.now();
-          this.#unrecorded.set(task.id, { failures, notBefore: nextTryAt(failures - 1, at, taskClose(task), (this.#deps.random ?? Math.random)(), this.#deps.backoff).getTime() });
-          this.#deps.log.error({ task: task.id, operation: task.operation, err: e, failures }, 'outbox attempt not recorded');
+          this.#unrecorded.set(task.id, {
+            failures,
+            notBefore: nextTryAt(
+              failures - 1,
+              at,
+              taskClose(task),
+              (this.#deps.random ?? Math.random)(),
+              this.#deps.backoff,
+            ).getTime(),
+          });
+          this.#deps.log.error(
+            { task: task.id, operation: task.operation, err: e, failures },
+            'outbox attempt not recorded',
+          );
         }
       }
     };
@@ -116,10 +128,21 @@ export class OutboxForwarder {
     if (attempts < ceiling && !nearClose) return;
     this.#alarmed.add(task.id);
     const { merchantVoidId, merchantOrderId } = task.payload;
-    const order = typeof merchantVoidId === 'string' ? merchantVoidId : typeof merchantOrderId === 'string' ? merchantOrderId : `task ${task.id}`;
-    const why = attempts >= ceiling ? `${attempts} attempts` : `still open ${Math.max(0, Math.round((close.getTime() - now.getTime()) / 60_000))} min before the close of its day`;
+    const order =
+      typeof merchantVoidId === 'string'
+        ? merchantVoidId
+        : typeof merchantOrderId === 'string'
+          ? merchantOrderId
+          : `task ${task.id}`;
+    const why =
+      attempts >= ceiling
+        ? `${attempts} attempts`
+        : `still open ${Math.max(0, Math.round((close.getTime() - now.getTime()) / 60_000))} min before the close of its day`;
     const message = `${task.operation} of ${order} undelivered (${why}; last: ${reason}); the close of its day is ${close.toISOString()}`;
-    this.#deps.log.error({ task: task.id, operation: task.operation, attempts, close: close.toISOString() }, 'outbox task stuck');
+    this.#deps.log.error(
+      { task: task.id, operation: task.operation, attempts, close: close.toISOString() },
+      'outbox task stuck',
+    );
     this.#deps.onAlarm?.({ journalId: task.journalId, taskId: task.id, code: 'OUTBOX_STUCK', message });
   }
 
@@ -151,7 +174,11 @@ export class OutboxForwarder {
       if (delivery.action === 'retry') {
         const random = this.#deps.random ?? Math.random;
         const closeForBackoff = after.getTime() < close.getTime() ? close : nextDailyClose(after);
-        outbox.failed(task.id, delivery.reason, nextTryAt(task.attempts, after, closeForBackoff, random(), this.#deps.backoff));
+        outbox.failed(
+          task.id,
+          delivery.reason,
+          nextTryAt(task.attempts, after, closeForBackoff, random(), this.#deps.backoff),
+        );
         return;
       }
       if (delivery.action === 'dead-letter') outbox.deadLetter(task.id, delivery.reason);
@@ -162,6 +189,15 @@ export class OutboxForwarder {
     if (delivery.action === 'retry') this.#checkStuck(task, task.attempts + 1, close, after, delivery.reason);
     else this.#alarmed.delete(task.id);
     const level = delivery.action === 'retry' ? 'info' : delivery.action === 'done' ? 'info' : 'error';
-    log[level]({ task: task.id, operation: task.operation, action: delivery.action, reason: delivery.reason, attempts: task.attempts + 1 }, 'outbox attempt');
+    log[level](
+      {
+        task: task.id,
+        operation: task.operation,
+        action: delivery.action,
+        reason: delivery.reason,
+        attempts: task.attempts + 1,
+      },
+      'outbox attempt',
+    );
   }
 }

@@ -38,19 +38,36 @@ export interface PixAttempt {
  * refunded (11) or never paid (10) → done. Cancel: pending → cancel it; cancelled → done once
  * the code's validity has passed; paid (late) → ask the refund, and done when refunded.
  */
-export async function attemptPix(port: PixHostPort, task: PixTask, op: 'cancel' | 'refund', now: Date): Promise<PixAttempt> {
+export async function attemptPix(
+  port: PixHostPort,
+  task: PixTask,
+  op: 'cancel' | 'refund',
+  now: Date,
+): Promise<PixAttempt> {
   const s = await port.status(task.paymentId);
   if (s.kind === 'unknown') return queryFailed(port, task, op, s.reason);
   if (task.queryFailures) task = { ...task, queryFailures: 0 };
   const reset = task.queryFailures === 0 ? { payload: task } : {};
   switch (s.status) {
     case 11:
-      return { ...reset, delivery: { action: 'done', reason: task.late ? 'the late payment was refunded' : 'refunded', ...(task.late ? { late: true } : {}) } };
+      return {
+        ...reset,
+        delivery: {
+          action: 'done',
+          reason: task.late ? 'the late payment was refunded' : 'refunded',
+          ...(task.late ? { late: true } : {}),
+        },
+      };
     case 10:
-      if (op === 'refund' || now.getTime() >= Date.parse(task.until ?? '')) return { ...reset, delivery: { action: 'done', reason: 'cancelled; no payment' } };
-      return { ...reset, delivery: { action: 'retry', reason: 'cancelled; watching for a late payment until the code ends' } };
+      if (op === 'refund' || now.getTime() >= Date.parse(task.until ?? ''))
+        return { ...reset, delivery: { action: 'done', reason: 'cancelled; no payment' } };
+      return {
+        ...reset,
+        delivery: { action: 'retry', reason: 'cancelled; watching for a late payment until the code ends' },
+      };
     case 12:
-      if (task.refundAsked) return { ...reset, delivery: { action: 'retry', reason: 'refund pending at the provider' } };
+      if (task.refundAsked)
+        return { ...reset, delivery: { action: 'retry', reason: 'refund pending at the provider' } };
       break;
     case 2:
       break;
@@ -61,7 +78,10 @@ export async function attemptPix(port: PixHostPort, task: PixTask, op: 'cancel' 
   const v = await port.void(task.paymentId);
   if (v.kind === 'unknown') return { ...reset, delivery: { action: 'retry', reason: `void: ${v.reason}` } };
   const paid = s.status === 2;
-  const payload: PixTask = { ...task, ...(paid ? { refundAsked: true, ...(op === 'cancel' ? { late: true } : {}) } : {}) };
+  const payload: PixTask = {
+    ...task,
+    ...(paid ? { refundAsked: true, ...(op === 'cancel' ? { late: true } : {}) } : {}),
+  };
   return { delivery: { action: 'retry', reason: paid ? 'refund asked' : 'cancel asked' }, payload };
 }
 
@@ -70,16 +90,34 @@ export async function attemptPix(port: PixHostPort, task: PixTask, op: 'cancel' 
  * host; the sale was paid, so it is a refund); past PIX_QUERY_FAILURES_MAX failures in a row the task
  * is dead-lettered with what is known.
  */
-async function queryFailed(port: PixHostPort, task: PixTask, op: 'cancel' | 'refund', reason: string): Promise<PixAttempt> {
+async function queryFailed(
+  port: PixHostPort,
+  task: PixTask,
+  op: 'cancel' | 'refund',
+  reason: string,
+): Promise<PixAttempt> {
   const failures = (task.queryFailures ?? 0) + 1;
   if (failures >= PIX_QUERY_FAILURES_MAX) {
-    const asked = task.refundAsked ? 'the refund was asked, its completion never confirmed' : op === 'cancel' ? 'the cancel was never confirmed' : 'the refund could not be asked';
-    return { delivery: { action: 'dead-letter', reason: `the status query failed ${failures} times in a row (${reason}); ${asked}: check the sale at the acquirer` } };
+    const asked = task.refundAsked
+      ? 'the refund was asked, its completion never confirmed'
+      : op === 'cancel'
+        ? 'the cancel was never confirmed'
+        : 'the refund could not be asked';
+    return {
+      delivery: {
+        action: 'dead-letter',
+        reason: `the status query failed ${failures} times in a row (${reason}); ${asked}: check the sale at the acquirer`,
+      },
+    };
   }
   const payload: PixTask = { ...task, queryFailures: failures };
   if (op === 'refund' && !task.refundAsked) {
     const v = await port.void(task.paymentId);
-    if (v.kind === 'answered') return { delivery: { action: 'retry', reason: `refund asked without a status (query: ${reason})` }, payload: { ...payload, refundAsked: true } };
+    if (v.kind === 'answered')
+      return {
+        delivery: { action: 'retry', reason: `refund asked without a status (query: ${reason})` },
+        payload: { ...payload, refundAsked: true },
+      };
   }
   return { delivery: { action: 'retry', reason: `query: ${reason}` }, payload };
 }

@@ -45,27 +45,46 @@ export function saleClose(task: { sentAt: string }): Date {
  *   the close (and the processing window), when `agreeingQueries` queries agree, is it
  *   "nothing was charged".
  */
-export async function attemptUndo(port: AcquirerDeliveryPort, task: UndoTask, now: Date, options: UndoRaceOptions): Promise<UndoAttempt> {
+export async function attemptUndo(
+  port: AcquirerDeliveryPort,
+  task: UndoTask,
+  now: Date,
+  options: UndoRaceOptions,
+): Promise<UndoAttempt> {
   const close = saleClose(task).getTime();
   const t = now.getTime();
   const racing = t < close - (options.closeMarginMs ?? DEFAULT_CLOSE_MARGIN_MS);
   const pastClose = t >= close;
   if (racing) {
-    const d = task.paymentId ? await port.undo(task.paymentId, task.emv) : await port.undoByOrderId(task.merchantOrderId, task.emv);
+    const d = task.paymentId
+      ? await port.undo(task.paymentId, task.emv)
+      : await port.undoByOrderId(task.merchantOrderId, task.emv);
     if (d.action !== 'retry') return { delivery: d };
   }
-  const q = await port.queryByOrderId(task.merchantOrderId, task.amount !== undefined ? { amount: task.amount } : undefined);
+  const q = await port.queryByOrderId(
+    task.merchantOrderId,
+    task.amount !== undefined ? { amount: task.amount } : undefined,
+  );
   if (q.kind === 'unknown') return { delivery: { action: 'retry', reason: `query: ${q.reason}` } };
   if (q.kind === 'not-found') {
-    if (!pastClose) return { delivery: { action: 'retry', reason: 'not found yet: never final before the close of the sale\'s day' } };
+    if (!pastClose)
+      return { delivery: { action: 'retry', reason: "not found yet: never final before the close of the sale's day" } };
     if (t - Date.parse(task.sentAt) < options.processingWindowMs) {
       return { delivery: { action: 'retry', reason: 'not found yet; inside the processing window' } };
     }
     const count = (task.notFoundAfterWindow ?? 0) + 1;
     if (count >= (options.agreeingQueries ?? 2)) {
-      return { delivery: { action: 'done', reason: `not found ${count} times after the close of the sale's day: nothing was charged` } };
+      return {
+        delivery: {
+          action: 'done',
+          reason: `not found ${count} times after the close of the sale's day: nothing was charged`,
+        },
+      };
     }
-    return { delivery: { action: 'retry', reason: 'not found after the close; asking again' }, payload: { ...task, notFoundAfterWindow: count } };
+    return {
+      delivery: { action: 'retry', reason: 'not found after the close; asking again' },
+      payload: { ...task, notFoundAfterWindow: count },
+    };
   }
   const paymentId = q.paymentId ?? task.paymentId;
   const changed = (q.paymentId && q.paymentId !== task.paymentId) || task.notFoundAfterWindow !== undefined;
@@ -78,16 +97,36 @@ export async function attemptUndo(port: AcquirerDeliveryPort, task: UndoTask, no
     return { delivery: { action: 'done', reason: `the host shows Status ${q.status}: nothing to undo` }, ...keep };
   }
   if (q.confirmationStatus === 1) {
-    return { delivery: { action: 'needs-refund', reason: pastClose ? 'the host confirmed it at the daily close' : 'the host shows it confirmed: the undo can no longer happen' }, ...keep };
+    return {
+      delivery: {
+        action: 'needs-refund',
+        reason: pastClose
+          ? 'the host confirmed it at the daily close'
+          : 'the host shows it confirmed: the undo can no longer happen',
+      },
+      ...keep,
+    };
   }
   if (pastClose && q.captured === true) {
-    return { delivery: { action: 'needs-refund', reason: 'captured when paid, and still paid after the daily close' }, ...keep };
+    return {
+      delivery: { action: 'needs-refund', reason: 'captured when paid, and still paid after the daily close' },
+      ...keep,
+    };
   }
   if (!racing && paymentId) {
     // Still pending at the host in the last minutes or past the close: undo it by its PaymentId.
     const d = await port.undo(paymentId, task.emv);
     if (d.action !== 'retry') return { delivery: d, ...keep };
-    return { delivery: { action: 'retry', reason: `still pending at the host; undo by PaymentId: ${d.reason}` }, ...keep };
+    return {
+      delivery: { action: 'retry', reason: `still pending at the host; undo by PaymentId: ${d.reason}` },
+      ...keep,
+    };
   }
-  return { delivery: { action: 'retry', reason: next?.paymentId && !task.paymentId ? 'found; undo by PaymentId next' : 'still pending at the host' }, ...keep };
+  return {
+    delivery: {
+      action: 'retry',
+      reason: next?.paymentId && !task.paymentId ? 'found; undo by PaymentId next' : 'still pending at the host',
+    },
+    ...keep,
+  };
 }

@@ -30,15 +30,39 @@ export interface VoidAttempt {
  * may still be landing): only after the processing window has passed and `agreeing` answers
  * agree is it "nothing was voided", as the sale's undo race does with its queries.
  */
-export async function attemptVoidUndo(port: VoidDeliveryPort, task: VoidUndoTask, now: Date, options: { processingWindowMs: number; agreeing?: number }): Promise<VoidAttempt> {
-  const d = task.voidId ? await port.undoVoid(task.paymentId, task.voidId) : await port.undoVoidByMerchantVoidId(task.paymentId, task.merchantVoidId);
+export async function attemptVoidUndo(
+  port: VoidDeliveryPort,
+  task: VoidUndoTask,
+  now: Date,
+  options: { processingWindowMs: number; agreeing?: number },
+): Promise<VoidAttempt> {
+  const d = task.voidId
+    ? await port.undoVoid(task.paymentId, task.voidId)
+    : await port.undoVoidByMerchantVoidId(task.paymentId, task.merchantVoidId);
   if (!d.notFound) {
     // A refusal that decides nothing, with no VoidId to query: past the close of the void's day the
     // host has confirmed whatever void there was; the sale's query tells whether it stood.
-    if (d.action === 'retry' && !task.voidId && port.saleStatus && now.getTime() >= nextDailyClose(new Date(task.sentAt)).getTime()) {
+    if (
+      d.action === 'retry' &&
+      !task.voidId &&
+      port.saleStatus &&
+      now.getTime() >= nextDailyClose(new Date(task.sentAt)).getTime()
+    ) {
       const status = await port.saleStatus(task.paymentId);
-      if (status === 10) return { delivery: { action: 'needs-refund', reason: `the void stands: past the close of its day the sale shows Status 10 (${d.reason})` } };
-      if (status !== undefined) return { delivery: { action: 'dead-letter', reason: `past the close of its day the void's outcome cannot be read (the sale shows Status ${status}; ${d.reason}): ask the acquirer` } };
+      if (status === 10)
+        return {
+          delivery: {
+            action: 'needs-refund',
+            reason: `the void stands: past the close of its day the sale shows Status 10 (${d.reason})`,
+          },
+        };
+      if (status !== undefined)
+        return {
+          delivery: {
+            action: 'dead-letter',
+            reason: `past the close of its day the void's outcome cannot be read (the sale shows Status ${status}; ${d.reason}): ask the acquirer`,
+          },
+        };
     }
     return { delivery: { action: d.action, reason: d.reason } };
   }
@@ -46,6 +70,15 @@ export async function attemptVoidUndo(port: VoidDeliveryPort, task: VoidUndoTask
     return { delivery: { action: 'retry', reason: 'void not found yet; inside the processing window' } };
   }
   const count = (task.notFoundAfterWindow ?? 0) + 1;
-  if (count >= (options.agreeing ?? 2)) return { delivery: { action: 'done', reason: `void not found ${count} times after the processing window: nothing was voided` } };
-  return { delivery: { action: 'retry', reason: 'void not found after the window; asking again' }, payload: { ...task, notFoundAfterWindow: count } };
+  if (count >= (options.agreeing ?? 2))
+    return {
+      delivery: {
+        action: 'done',
+        reason: `void not found ${count} times after the processing window: nothing was voided`,
+      },
+    };
+  return {
+    delivery: { action: 'retry', reason: 'void not found after the window; asking again' },
+    payload: { ...task, notFoundAfterWindow: count },
+  };
 }

@@ -19,7 +19,8 @@ export async function attemptWatch(port: AcquirerDeliveryPort, task: WatchTask, 
       ? { action: 'done', reason: 'no payment before the code ended' }
       : { action: 'retry', reason: 'no payment yet; watching until the code ends' };
   }
-  if (q.confirmationStatus === 2 || q.status === 3 || q.status === 10 || q.status === 13) return { action: 'done', reason: 'the late payment is already undone or declined' };
+  if (q.confirmationStatus === 2 || q.status === 3 || q.status === 10 || q.status === 13)
+    return { action: 'done', reason: 'the late payment is already undone or declined' };
   if (q.confirmationStatus === 1) return { action: 'needs-refund', reason: 'a late payment was confirmed by the host' };
   if (!q.paymentId) return { action: 'retry', reason: 'found without a PaymentId' };
   const d = await port.undo(q.paymentId);

@@ -19,7 +19,11 @@ export type PixEvent =
 
 /** Creating a Pix charge (never repeated automatically). */
 export interface PixCreatePort extends PixHostPort {
-  create(order: { merchantOrderId: string; amount: number; payer: { name: string; document: string } }): Promise<PixCreation>;
+  create(order: {
+    merchantOrderId: string;
+    amount: number;
+    payer: { name: string; document: string };
+  }): Promise<PixCreation>;
 }
 
 export interface PixEngineDeps extends OwnerDeps {
@@ -47,15 +51,34 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
   }
 
   /** Opens the journal row, creates the charge (the row says `creating` before the request leaves), shows it, watches it. */
-  async start(request: PixSaleRequest, options: { idempotencyKey?: string } = {}): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+  async start(
+    request: PixSaleRequest,
+    options: { idempotencyKey?: string } = {},
+  ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     return this.holdPayment('pix', (attach) => this.#start(request, options, attach));
   }
 
-  async #start(request: PixSaleRequest, options: { idempotencyKey?: string }, attach: (id: number) => void): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+  async #start(
+    request: PixSaleRequest,
+    options: { idempotencyKey?: string },
+    attach: (id: number) => void,
+  ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     await this.beforeSale(request);
     const merchantOrderId = await this.#d.orderIds.next();
-    const data: PixSaleData = { request, merchantOrderId, ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) };
-    const entry = this.#d.journal.open({ kind: 'pix', merchantOrderId, state: 'creating', amount: request.amount, data: { ...data }, input: 'request', at: this.#d.clock.now() });
+    const data: PixSaleData = {
+      request,
+      merchantOrderId,
+      ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
+    };
+    const entry = this.#d.journal.open({
+      kind: 'pix',
+      merchantOrderId,
+      state: 'creating',
+      amount: request.amount,
+      data: { ...data },
+      input: 'request',
+      at: this.#d.clock.now(),
+    });
     attach(entry.id);
     this.emit({ type: 'state', id: entry.id, merchantOrderId, state: 'creating', input: 'request' });
     const done = (async () => {
@@ -65,7 +88,11 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
       } catch (e) {
         result = { kind: 'unknown', reason: (e as Error).message };
       }
-      await this.apply(entry.id, { kind: 'created', result, expiresAt: new Date(this.#d.clock.now().getTime() + this.#d.validityMs).toISOString() });
+      await this.apply(entry.id, {
+        kind: 'created',
+        result,
+        expiresAt: new Date(this.#d.clock.now().getTime() + this.#d.validityMs).toISOString(),
+      });
     })();
     return { entry, done };
   }
@@ -77,7 +104,11 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
   async decide(id: number, decision: 'confirm' | 'undo', by: 'ecr' | 'operator' = 'ecr'): Promise<void> {
     const state = this.entry(id).state;
     if (state !== 'awaiting-decision' && !(decision === 'undo' && (state === 'approved' || state === 'printing'))) {
-      throw new OmniposError('ENGINE_NOT_ALLOWED', `Pix ${id} is ${state}: it cannot be ${decision === 'confirm' ? 'confirmed' : 'undone'} now`, { id, state });
+      throw new OmniposError(
+        'ENGINE_NOT_ALLOWED',
+        `Pix ${id} is ${state}: it cannot be ${decision === 'confirm' ? 'confirmed' : 'undone'} now`,
+        { id, state },
+      );
     }
     await this.apply(id, { kind: 'decision', decision, by });
   }
@@ -90,7 +121,15 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
   recover(): { id: number; from: string; plan: string }[] {
     const now = this.#d.clock.now();
     const report: { id: number; from: string; plan: string }[] = [];
-    for (const entry of this.#d.journal.inStates(['creating', 'showing', 'approved', 'printing', 'awaiting-decision', 'cancelling', 'refunding'])) {
+    for (const entry of this.#d.journal.inStates([
+      'creating',
+      'showing',
+      'approved',
+      'printing',
+      'awaiting-decision',
+      'cancelling',
+      'refunding',
+    ])) {
       if (entry.kind !== 'pix') continue;
       const state = this.stateOf(entry);
       const to = (name: PixStateName, reason: string, effects: PixEffect[]): string => {
@@ -98,15 +137,29 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
         return name;
       };
       let plan: string = entry.state;
-      if (state.name === 'creating') plan = to('failed', 'stopped before the code was shown', state.data.paymentId ? [{ kind: 'outbox.pix-cancel' }] : []);
-      else if (state.name === 'showing') plan = to('cancelling', 'stopped while the code was showing', [{ kind: 'outbox.pix-cancel' }]);
-      else if (state.name === 'approved') plan = to('refunding', 'stopped before the receipt was out', [{ kind: 'outbox.pix-refund' }]);
+      if (state.name === 'creating')
+        plan = to(
+          'failed',
+          'stopped before the code was shown',
+          state.data.paymentId ? [{ kind: 'outbox.pix-cancel' }] : [],
+        );
+      else if (state.name === 'showing')
+        plan = to('cancelling', 'stopped while the code was showing', [{ kind: 'outbox.pix-cancel' }]);
+      else if (state.name === 'approved')
+        plan = to('refunding', 'stopped before the receipt was out', [{ kind: 'outbox.pix-refund' }]);
       else if (state.name === 'printing') plan = this.recoverPrinting(entry);
       else if (state.name === 'awaiting-decision') {
-        if (Date.parse(state.data.deadline ?? '') <= now.getTime()) plan = to('refunding', 'no decision before the deadline', [{ kind: 'outbox.pix-refund' }]);
+        if (Date.parse(state.data.deadline ?? '') <= now.getTime())
+          plan = to('refunding', 'no decision before the deadline', [{ kind: 'outbox.pix-refund' }]);
         else this.schedule(entry.id, state.data.deadline as string);
       } else {
-        this.#d.db.transaction(() => this.writeDurable(entry.id, state, [{ kind: state.name === 'cancelling' ? 'outbox.pix-cancel' : 'outbox.pix-refund' }])).immediate();
+        this.#d.db
+          .transaction(() =>
+            this.writeDurable(entry.id, state, [
+              { kind: state.name === 'cancelling' ? 'outbox.pix-cancel' : 'outbox.pix-refund' },
+            ]),
+          )
+          .immediate();
       }
       report.push({ id: entry.id, from: entry.state, plan });
     }
@@ -129,9 +182,6 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
     return { type: 'state', id, merchantOrderId: state.data.merchantOrderId, state: state.name, input };
   }
 
-
-
-
   protected writeDurable(journalId: number, state: PixState, effects: readonly PixEffect[]): void {
     const at = this.#d.clock.now();
     const d = state.data;
@@ -139,7 +189,11 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
       if (!d.paymentId || (e.kind !== 'outbox.pix-cancel' && e.kind !== 'outbox.pix-refund')) continue;
       const cancel = e.kind === 'outbox.pix-cancel';
       const until = new Date(Date.parse(d.expiresAt ?? at.toISOString()) + this.#d.watchMarginMs).toISOString();
-      const payload: PixTask = { merchantOrderId: d.merchantOrderId, paymentId: d.paymentId, ...(cancel ? { until } : {}) };
+      const payload: PixTask = {
+        merchantOrderId: d.merchantOrderId,
+        paymentId: d.paymentId,
+        ...(cancel ? { until } : {}),
+      };
       this.#d.outbox.enqueue({
         journalId,
         operation: cancel ? OUTBOX_OPERATIONS.pixCancel : OUTBOX_OPERATIONS.pixRefund,
@@ -151,16 +205,22 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
   }
 
   protected receiptSubject(state: PixState): ReceiptSubject {
-    return { merchantOrderId: state.data.merchantOrderId, paymentType: 'pix', amount: state.data.request.amount, installments: 1 };
+    return {
+      merchantOrderId: state.data.merchantOrderId,
+      paymentType: 'pix',
+      amount: state.data.request.amount,
+      installments: 1,
+    };
   }
-
-
 
   protected async run(id: number, state: PixState, effect: PixEffect): Promise<void> {
     if (await this.runShared(id, state, effect)) return;
     if (effect.kind !== 'watch.payment') return;
     this.emit({ type: 'qr', id, qrCode: state.data.qrCode ?? '', expiresAt: state.data.expiresAt ?? '' });
-    const onPinpad = showQr(this.#d.display, this.deps.log, state.data.qrCode ?? '', { kind: 'pix', amount: state.data.request.amount });
+    const onPinpad = showQr(this.#d.display, this.deps.log, state.data.qrCode ?? '', {
+      kind: 'pix',
+      amount: state.data.request.amount,
+    });
     // Asks for the charge's status until it is paid, the code expires, or the sale leaves `showing`.
     await this.watch(id, {
       waiting: 'showing',

@@ -1,16 +1,35 @@
 import type { MachineStep } from '../machine-owner.js';
 import { receiptStep } from '../receipt-step.js';
 import type { SaleContext } from '../sale/types.js';
-import { PIX_FINAL, type PixEffect, type PixInput, type PixSaleData, type PixState, type PixStateName } from './types.js';
+import {
+  PIX_FINAL,
+  type PixEffect,
+  type PixInput,
+  type PixSaleData,
+  type PixState,
+  type PixStateName,
+} from './types.js';
 
-function go(state: PixState, name: PixStateName, input: string, patch: Partial<PixSaleData>, ...effects: PixEffect[]): MachineStep<PixState, PixEffect> {
+function go(
+  state: PixState,
+  name: PixStateName,
+  input: string,
+  patch: Partial<PixSaleData>,
+  ...effects: PixEffect[]
+): MachineStep<PixState, PixEffect> {
   return { ok: true, state: { name, data: { ...state.data, ...patch } }, effects, input };
 }
 
-const refund = (s: PixState, input: string, reason: string) => go(s, 'refunding', input, { reason }, { kind: 'outbox.pix-refund' });
+const refund = (s: PixState, input: string, reason: string) =>
+  go(s, 'refunding', input, { reason }, { kind: 'outbox.pix-refund' });
 
 /** The receipt is out (or deliberately not printed): a Pix is final at the host, so `auto` ends here. */
-function afterReceipt(state: PixState, input: string, receipt: 'printed' | 'skipped', ctx: SaleContext): MachineStep<PixState, PixEffect> {
+function afterReceipt(
+  state: PixState,
+  input: string,
+  receipt: 'printed' | 'skipped',
+  ctx: SaleContext,
+): MachineStep<PixState, PixEffect> {
   if (state.data.request.confirmation === 'auto') return go(state, 'confirmed', input, { receipt });
   const deadline = ctx.decisionDeadline(ctx.now).toISOString();
   return go(state, 'awaiting-decision', input, { receipt, deadline }, { kind: 'schedule.deadline', at: deadline });
@@ -18,19 +37,42 @@ function afterReceipt(state: PixState, input: string, receipt: 'printed' | 'skip
 
 /** The Pix sale as a pure transition function (same contract as the card sale's). */
 export function pixTransition(state: PixState, input: PixInput, ctx: SaleContext): MachineStep<PixState, PixEffect> {
-  const refuse = (): MachineStep<PixState, PixEffect> => ({ ok: false, reason: `input ${input.kind} is not valid in state ${state.name}` });
+  const refuse = (): MachineStep<PixState, PixEffect> => ({
+    ok: false,
+    reason: `input ${input.kind} is not valid in state ${state.name}`,
+  });
   if (PIX_FINAL.has(state.name)) return refuse();
   switch (state.name) {
     case 'creating':
       if (input.kind !== 'created') return refuse();
       if (input.result.kind === 'created') {
-        return go(state, 'showing', 'Pix created', { paymentId: input.result.paymentId, qrCode: input.result.qrCode, expiresAt: input.expiresAt }, { kind: 'watch.payment' });
+        return go(
+          state,
+          'showing',
+          'Pix created',
+          { paymentId: input.result.paymentId, qrCode: input.result.qrCode, expiresAt: input.expiresAt },
+          { kind: 'watch.payment' },
+        );
       }
       return go(state, 'failed', `Pix ${input.result.kind}`, { reason: input.result.reason });
     case 'showing':
       if (input.kind === 'paid') return go(state, 'approved', 'paid', {}, { kind: 'receipt.start' });
-      if (input.kind === 'cancel') return go(state, 'cancelling', `cancel by ${input.by}`, { reason: `cancelled by ${input.by}` }, { kind: 'outbox.pix-cancel' });
-      if (input.kind === 'expired') return go(state, 'cancelling', 'code expired', { reason: 'the code expired unpaid' }, { kind: 'outbox.pix-cancel' });
+      if (input.kind === 'cancel')
+        return go(
+          state,
+          'cancelling',
+          `cancel by ${input.by}`,
+          { reason: `cancelled by ${input.by}` },
+          { kind: 'outbox.pix-cancel' },
+        );
+      if (input.kind === 'expired')
+        return go(
+          state,
+          'cancelling',
+          'code expired',
+          { reason: 'the code expired unpaid' },
+          { kind: 'outbox.pix-cancel' },
+        );
       return refuse();
     case 'approved':
     case 'printing':
@@ -43,7 +85,11 @@ export function pixTransition(state: PixState, input: PixInput, ctx: SaleContext
     case 'awaiting-decision':
       if (input.kind === 'decision') {
         if (input.decision === 'confirm') return go(state, 'confirmed', `confirm by ${input.by}`, {});
-        return refund(state, `undo by ${input.by}`, input.by === 'deadline' ? 'no decision before the deadline' : `undone by ${input.by}`);
+        return refund(
+          state,
+          `undo by ${input.by}`,
+          input.by === 'deadline' ? 'no decision before the deadline' : `undone by ${input.by}`,
+        );
       }
       if (input.kind === 'cancel') return refund(state, `cancel by ${input.by}`, `cancelled by ${input.by}`);
       return refuse();
@@ -53,11 +99,27 @@ export function pixTransition(state: PixState, input: PixInput, ctx: SaleContext
       if (input.action === 'done') {
         if (state.name === 'refunding') return go(state, 'refunded', 'refund done', {});
         if (input.late) {
-          return go(state, 'refunded', 'late payment refunded', { reason: input.reason }, { kind: 'alarm', code: 'PIX_LATE_PAYMENT', message: `Pix ${state.data.merchantOrderId} was paid after it was cancelled; it was refunded` });
+          return go(
+            state,
+            'refunded',
+            'late payment refunded',
+            { reason: input.reason },
+            {
+              kind: 'alarm',
+              code: 'PIX_LATE_PAYMENT',
+              message: `Pix ${state.data.merchantOrderId} was paid after it was cancelled; it was refunded`,
+            },
+          );
         }
         return go(state, 'cancelled', 'no payment', {});
       }
-      return go(state, 'dead-letter', `${state.name} ${input.action}`, { reason: input.reason }, { kind: 'alarm', code: 'PIX_DEAD_LETTER', message: `Pix ${state.data.merchantOrderId}: ${input.reason}` });
+      return go(
+        state,
+        'dead-letter',
+        `${state.name} ${input.action}`,
+        { reason: input.reason },
+        { kind: 'alarm', code: 'PIX_DEAD_LETTER', message: `Pix ${state.data.merchantOrderId}: ${input.reason}` },
+      );
     default:
       return refuse();
   }

@@ -44,7 +44,13 @@ export const PIX_STATES = [
   'dead-letter',
 ] as const;
 export type PixStateName = (typeof PIX_STATES)[number];
-export const PIX_FINAL: ReadonlySet<PixStateName> = new Set(['confirmed', 'cancelled', 'refunded', 'failed', 'dead-letter']);
+export const PIX_FINAL: ReadonlySet<PixStateName> = new Set([
+  'confirmed',
+  'cancelled',
+  'refunded',
+  'failed',
+  'dead-letter',
+]);
 
 export interface PixState {
   name: PixStateName;

@@ -33,10 +33,15 @@ function invalid(where: string, message: string, context: Record<string, unknown
  */
 export function buildCancellationCode(order: CancellationOrder): string {
   const parsed = parsePadraoq(order.original);
-  if (parsed.model !== 'current') throw invalid('00', `expected a current-model sale code to cancel, found the ${parsed.model} model`, { model: parsed.model });
+  if (parsed.model !== 'current')
+    throw invalid('00', `expected a current-model sale code to cancel, found the ${parsed.model} model`, {
+      model: parsed.model,
+    });
   const sale = parsed.fields as CurrentFields;
-  if (sale.transactionType !== '01') throw invalid('81.04', `expected a sale ("01") to cancel, found ${JSON.stringify(sale.transactionType)}`);
-  if (!/^\d{6}$/.test(order.nsu)) throw invalid('82.04', 'expected the cancellation NSU as 6 digits', { found: order.nsu });
+  if (sale.transactionType !== '01')
+    throw invalid('81.04', `expected a sale ("01") to cancel, found ${JSON.stringify(sale.transactionType)}`);
+  if (!/^\d{6}$/.test(order.nsu))
+    throw invalid('82.04', 'expected the cancellation NSU as 6 digits', { found: order.nsu });
   let amount = sale.amount;
   if (order.amount !== undefined) {
     const saleCents = Math.round(Number(sale.amount) * 100);
@@ -46,7 +51,10 @@ export function buildCancellationCode(order: CancellationOrder): string {
     amount = normalizeAmount(order.amount / 100);
   }
   // What the cancellation keeps of the sale; the derived and sale-only objects are rebuilt.
-  const kept: Omit<CurrentFields, 'schemeDate' | 'schemeTransactionType' | 'original' | 'originalNsu' | 'transactionType' | 'amount'> = {
+  const kept: Omit<
+    CurrentFields,
+    'schemeDate' | 'schemeTransactionType' | 'original' | 'originalNsu' | 'transactionType' | 'amount'
+  > = {
     model: 'current',
     merchantId: sale.merchantId,
     terminalId: sale.terminalId,

@@ -61,13 +61,22 @@ export interface QrDisplayPort {
  * queues the end of the showing (without waiting for it either). Display failures are logged, never thrown: a
  * pinpad that cannot show the code must not fail the payment.
  */
-export function showQr(display: QrDisplayPort | undefined, log: Pick<Logger, 'warn'>, qrCode: string, caption: QrDisplayCaption): { clear(): Promise<void> } {
+export function showQr(
+  display: QrDisplayPort | undefined,
+  log: Pick<Logger, 'warn'>,
+  qrCode: string,
+  caption: QrDisplayCaption,
+): { clear(): Promise<void> } {
   if (!display || !qrCode) return { clear: () => Promise.resolve() };
-  const shown = display.show(qrCode, caption).catch((e: unknown) => log.warn({ err: e }, 'the QR code could not be shown on the pinpad'));
+  const shown = display
+    .show(qrCode, caption)
+    .catch((e: unknown) => log.warn({ err: e }, 'the QR code could not be shown on the pinpad'));
   return {
     // Queued after the showing, never awaited: a pinpad that hangs must not hold the payment.
     clear: () => {
-      void shown.then(() => display.clear()).catch((e: unknown) => log.warn({ err: e }, 'the pinpad display could not be cleared'));
+      void shown
+        .then(() => display.clear())
+        .catch((e: unknown) => log.warn({ err: e }, 'the pinpad display could not be cleared'));
       return Promise.resolve();
     },
   };

@@ -34,7 +34,10 @@ export function qrTimestamp(at: Date, timeZone: string = HOST_TIME_ZONE): string
 }
 
 /** The current-model sale code for one QR sale; its reference label (62.05) is the MerchantOrderId. */
-export function saleQrCode(p: MerchantProfile, s: { request: QrSaleRequest; merchantOrderId: string; nsu: string; issuedAt: Date }): string {
+export function saleQrCode(
+  p: MerchantProfile,
+  s: { request: QrSaleRequest; merchantOrderId: string; nsu: string; issuedAt: Date },
+): string {
   return buildPadraoq({
     merchantId: p.merchantNumber,
     terminalId: p.terminalId,

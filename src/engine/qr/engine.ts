@@ -49,20 +49,43 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
   }
 
   /** Opens the journal row, builds and shows the code, and watches for the payment in the background. */
-  async start(request: QrSaleRequest, options: { idempotencyKey?: string } = {}): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+  async start(
+    request: QrSaleRequest,
+    options: { idempotencyKey?: string } = {},
+  ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     return this.holdPayment('qr', (attach) => this.#start(request, options, attach));
   }
 
-  async #start(request: QrSaleRequest, options: { idempotencyKey?: string }, attach: (id: number) => void): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+  async #start(
+    request: QrSaleRequest,
+    options: { idempotencyKey?: string },
+    attach: (id: number) => void,
+  ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     await this.beforeSale(request);
     const codes = this.#d.codes ?? (this.#d.merchant ? terminalQrCodes(this.#d.merchant) : undefined);
-    if (!codes) throw new OmniposError('ENGINE_NOT_ALLOWED', "wallet QR sales need the merchant's data of an initialized terminal");
+    if (!codes)
+      throw new OmniposError(
+        'ENGINE_NOT_ALLOWED',
+        "wallet QR sales need the merchant's data of an initialized terminal",
+      );
     const { journal, clock, db } = this.#d;
     const merchantOrderId = await this.#d.orderIds.next();
-    const data: QrSaleData = { request, merchantOrderId, ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) };
+    const data: QrSaleData = {
+      request,
+      merchantOrderId,
+      ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
+    };
     // A code the host makes is marked, so its watch, confirmation and undo go to that host.
     const provider = codes.provider === 'terminal' ? {} : { provider: codes.provider };
-    const entry = journal.open({ kind: 'qr', merchantOrderId, state: 'started', amount: request.amount, data: { ...data, ...provider }, input: 'request', at: clock.now() });
+    const entry = journal.open({
+      kind: 'qr',
+      merchantOrderId,
+      state: 'started',
+      amount: request.amount,
+      data: { ...data, ...provider },
+      input: 'request',
+      at: clock.now(),
+    });
     attach(entry.id);
     let input: QrInput;
     try {
@@ -70,8 +93,19 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
       const nsu = nextNsu(db);
       const issued = await codes.issue({ request, merchantOrderId, nsu, issuedAt });
       // The host's sale id is journaled before its code is shown.
-      if (issued.paymentId) this.commit(entry, { name: 'started', data: { ...data, ...provider, paymentId: issued.paymentId } }, 'code issued by the host', []);
-      input = { kind: 'shown', qrCode: issued.qrCode, nsu, expiresAt: new Date(issuedAt.getTime() + this.#d.validityMs).toISOString() };
+      if (issued.paymentId)
+        this.commit(
+          entry,
+          { name: 'started', data: { ...data, ...provider, paymentId: issued.paymentId } },
+          'code issued by the host',
+          [],
+        );
+      input = {
+        kind: 'shown',
+        qrCode: issued.qrCode,
+        nsu,
+        expiresAt: new Date(issuedAt.getTime() + this.#d.validityMs).toISOString(),
+      };
     } catch (e) {
       input = { kind: 'build-failed', reason: (e as Error).message };
     }
@@ -86,7 +120,11 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
   async decide(id: number, decision: 'confirm' | 'undo', by: 'ecr' | 'operator' = 'ecr'): Promise<void> {
     const state = this.entry(id).state;
     if (state !== 'awaiting-decision' && !(decision === 'undo' && (state === 'approved' || state === 'printing'))) {
-      throw new OmniposError('ENGINE_NOT_ALLOWED', `QR sale ${id} is ${state}: it cannot be ${decision === 'confirm' ? 'confirmed' : 'undone'} now`, { id, state });
+      throw new OmniposError(
+        'ENGINE_NOT_ALLOWED',
+        `QR sale ${id} is ${state}: it cannot be ${decision === 'confirm' ? 'confirmed' : 'undone'} now`,
+        { id, state },
+      );
     }
     await this.apply(id, { kind: 'decision', decision, by });
   }
@@ -100,19 +138,40 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
   recover(): { id: number; from: string; plan: string }[] {
     const now = this.#d.clock.now();
     const report: { id: number; from: string; plan: string }[] = [];
-    for (const entry of this.#d.journal.inStates(['started', 'showing', 'approved', 'printing', 'awaiting-decision', 'confirming', 'undoing', 'cancelling', 'expiring'])) {
+    for (const entry of this.#d.journal.inStates([
+      'started',
+      'showing',
+      'approved',
+      'printing',
+      'awaiting-decision',
+      'confirming',
+      'undoing',
+      'cancelling',
+      'expiring',
+    ])) {
       if (entry.kind !== 'qr') continue;
       const state = this.stateOf(entry);
       let plan = entry.state;
-      if (state.name === 'started') plan = this.#recommit(entry, state, 'cancelled', 'stopped before the code was shown', []);
-      else if (state.name === 'showing') plan = this.#recommit(entry, state, 'cancelling', 'stopped while the code was showing', [{ kind: 'outbox.watch' }]);
-      else if (state.name === 'approved') plan = this.#recommit(entry, state, 'undoing', 'stopped before the receipt was out', [{ kind: 'outbox.undo' }]);
+      if (state.name === 'started')
+        plan = this.#recommit(entry, state, 'cancelled', 'stopped before the code was shown', []);
+      else if (state.name === 'showing')
+        plan = this.#recommit(entry, state, 'cancelling', 'stopped while the code was showing', [
+          { kind: 'outbox.watch' },
+        ]);
+      else if (state.name === 'approved')
+        plan = this.#recommit(entry, state, 'undoing', 'stopped before the receipt was out', [{ kind: 'outbox.undo' }]);
       else if (state.name === 'printing') plan = this.recoverPrinting(entry);
       else if (state.name === 'awaiting-decision') {
-        if (Date.parse(state.data.deadline ?? '') <= now.getTime()) plan = this.#recommit(entry, state, 'undoing', 'no decision before the deadline', [{ kind: 'outbox.undo' }]);
+        if (Date.parse(state.data.deadline ?? '') <= now.getTime())
+          plan = this.#recommit(entry, state, 'undoing', 'no decision before the deadline', [{ kind: 'outbox.undo' }]);
         else this.schedule(entry.id, state.data.deadline as string);
       } else {
-        const effect: QrEffect = state.name === 'confirming' ? { kind: 'outbox.confirm' } : state.name === 'undoing' ? { kind: 'outbox.undo' } : { kind: 'outbox.watch' };
+        const effect: QrEffect =
+          state.name === 'confirming'
+            ? { kind: 'outbox.confirm' }
+            : state.name === 'undoing'
+              ? { kind: 'outbox.undo' }
+              : { kind: 'outbox.watch' };
         this.#d.db.transaction(() => this.writeDurable(entry.id, state, [effect])).immediate();
       }
       report.push({ id: entry.id, from: entry.state, plan });
@@ -143,17 +202,29 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
     return { type: 'state', id, merchantOrderId: state.data.merchantOrderId, state: state.name, input };
   }
 
-
-
-
   protected writeDurable(journalId: number, state: QrState, effects: readonly QrEffect[]): void {
     const at = this.#d.clock.now();
     const d = state.data;
     const enqueue = (op: string, name: string, payload: object): void =>
-      void this.#d.outbox.enqueue({ journalId, operation: op, idempotencyKey: idempotencyKey(name, d.merchantOrderId), payload: { ...payload }, at });
+      void this.#d.outbox.enqueue({
+        journalId,
+        operation: op,
+        idempotencyKey: idempotencyKey(name, d.merchantOrderId),
+        payload: { ...payload },
+        at,
+      });
     for (const e of effects) {
-      if (e.kind === 'outbox.confirm' && d.paymentId) enqueue(OUTBOX_OPERATIONS.confirm, 'confirm', { merchantOrderId: d.merchantOrderId, paymentId: d.paymentId } satisfies ConfirmTask);
-      else if (e.kind === 'outbox.undo') enqueue(OUTBOX_OPERATIONS.undo, 'undo', { merchantOrderId: d.merchantOrderId, sentAt: d.expiresAt ?? at.toISOString(), ...(d.paymentId ? { paymentId: d.paymentId } : {}) } satisfies UndoTask);
+      if (e.kind === 'outbox.confirm' && d.paymentId)
+        enqueue(OUTBOX_OPERATIONS.confirm, 'confirm', {
+          merchantOrderId: d.merchantOrderId,
+          paymentId: d.paymentId,
+        } satisfies ConfirmTask);
+      else if (e.kind === 'outbox.undo')
+        enqueue(OUTBOX_OPERATIONS.undo, 'undo', {
+          merchantOrderId: d.merchantOrderId,
+          sentAt: d.expiresAt ?? at.toISOString(),
+          ...(d.paymentId ? { paymentId: d.paymentId } : {}),
+        } satisfies UndoTask);
       else if (e.kind === 'outbox.watch') {
         const until = new Date(Date.parse(d.expiresAt ?? at.toISOString()) + this.#d.watchMarginMs).toISOString();
         enqueue(OUTBOX_OPERATIONS.watch, 'watch', { merchantOrderId: d.merchantOrderId, until } satisfies WatchTask);
@@ -174,13 +245,14 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
     };
   }
 
-
-
   protected async run(id: number, state: QrState, effect: QrEffect): Promise<void> {
     if (await this.runShared(id, state, effect)) return;
     if (effect.kind !== 'watch.payment') return;
     this.emit({ type: 'qr', id, qrCode: state.data.qrCode ?? '', expiresAt: state.data.expiresAt ?? '' });
-    const onPinpad = showQr(this.#d.display, this.deps.log, state.data.qrCode ?? '', { kind: 'wallet-qr', amount: state.data.request.amount });
+    const onPinpad = showQr(this.#d.display, this.deps.log, state.data.qrCode ?? '', {
+      kind: 'wallet-qr',
+      amount: state.data.request.amount,
+    });
     // Queries by MerchantOrderId until the payment appears, the code expires, or the sale leaves `showing`.
     await this.watch(id, {
       waiting: 'showing',
@@ -190,7 +262,9 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
       expiresAt: (d) => d.expiresAt,
       poll: async (d) => {
         const q = await this.#d.host.queryByOrderId(d.merchantOrderId);
-        return q.kind === 'found' && q.status === 2 && q.confirmationStatus !== 2 && q.paymentId ? { kind: 'paid', paymentId: q.paymentId } : undefined;
+        return q.kind === 'found' && q.status === 2 && q.confirmationStatus !== 2 && q.paymentId
+          ? { kind: 'paid', paymentId: q.paymentId }
+          : undefined;
       },
     });
     await onPinpad.clear();

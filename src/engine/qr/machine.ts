@@ -4,15 +4,23 @@ import { QR_FINAL, type QrEffect, type QrInput, type QrSaleData, type QrState, t
 
 export type QrStep = { ok: true; state: QrState; effects: QrEffect[]; input: string } | { ok: false; reason: string };
 
-function go(state: QrState, name: QrStateName, input: string, patch: Partial<QrSaleData>, ...effects: QrEffect[]): QrStep {
+function go(
+  state: QrState,
+  name: QrStateName,
+  input: string,
+  patch: Partial<QrSaleData>,
+  ...effects: QrEffect[]
+): QrStep {
   return { ok: true, state: { name, data: { ...state.data, ...patch } }, effects, input };
 }
 
-const undo = (s: QrState, input: string, reason: string): QrStep => go(s, 'undoing', input, { reason }, { kind: 'outbox.undo' });
+const undo = (s: QrState, input: string, reason: string): QrStep =>
+  go(s, 'undoing', input, { reason }, { kind: 'outbox.undo' });
 
 /** The receipt is out (or deliberately not printed): confirm now, or wait for the cash register. */
 function afterReceipt(state: QrState, input: string, receipt: 'printed' | 'skipped', ctx: SaleContext): QrStep {
-  if (state.data.request.confirmation === 'auto') return go(state, 'confirming', input, { receipt }, { kind: 'outbox.confirm' });
+  if (state.data.request.confirmation === 'auto')
+    return go(state, 'confirming', input, { receipt }, { kind: 'outbox.confirm' });
   const deadline = ctx.decisionDeadline(ctx.now).toISOString();
   return go(state, 'awaiting-decision', input, { receipt, deadline }, { kind: 'schedule.deadline', at: deadline });
 }
@@ -23,17 +31,42 @@ export function qrTransition(state: QrState, input: QrInput, ctx: SaleContext): 
   if (QR_FINAL.has(state.name)) return refuse();
   switch (state.name) {
     case 'started':
-      if (input.kind === 'shown') return go(state, 'showing', 'code shown', { qrCode: input.qrCode, nsu: input.nsu, expiresAt: input.expiresAt }, { kind: 'watch.payment' });
+      if (input.kind === 'shown')
+        return go(
+          state,
+          'showing',
+          'code shown',
+          { qrCode: input.qrCode, nsu: input.nsu, expiresAt: input.expiresAt },
+          { kind: 'watch.payment' },
+        );
       if (input.kind === 'build-failed') return go(state, 'failed', 'code not built', { reason: input.reason });
-      if (input.kind === 'cancel') return go(state, 'cancelled', `cancel by ${input.by}`, { reason: `cancelled by ${input.by}` });
+      if (input.kind === 'cancel')
+        return go(state, 'cancelled', `cancel by ${input.by}`, { reason: `cancelled by ${input.by}` });
       return refuse();
     case 'showing':
       if (input.kind === 'paid') {
-        return go(state, 'approved', 'paid by the wallet', { paymentId: input.paymentId, ...(input.authorizationCode ? { authorizationCode: input.authorizationCode } : {}) }, { kind: 'receipt.start' });
+        return go(
+          state,
+          'approved',
+          'paid by the wallet',
+          {
+            paymentId: input.paymentId,
+            ...(input.authorizationCode ? { authorizationCode: input.authorizationCode } : {}),
+          },
+          { kind: 'receipt.start' },
+        );
       }
       // The code may still be paid until its validity ends: watch, and undo what comes late.
-      if (input.kind === 'cancel') return go(state, 'cancelling', `cancel by ${input.by}`, { reason: `cancelled by ${input.by}` }, { kind: 'outbox.watch' });
-      if (input.kind === 'expired') return go(state, 'expiring', 'code expired', { reason: 'the code expired unpaid' }, { kind: 'outbox.watch' });
+      if (input.kind === 'cancel')
+        return go(
+          state,
+          'cancelling',
+          `cancel by ${input.by}`,
+          { reason: `cancelled by ${input.by}` },
+          { kind: 'outbox.watch' },
+        );
+      if (input.kind === 'expired')
+        return go(state, 'expiring', 'code expired', { reason: 'the code expired unpaid' }, { kind: 'outbox.watch' });
       return refuse();
     case 'approved':
     case 'printing':
@@ -45,31 +78,84 @@ export function qrTransition(state: QrState, input: QrInput, ctx: SaleContext): 
       });
     case 'awaiting-decision':
       if (input.kind === 'decision') {
-        if (input.decision === 'confirm') return go(state, 'confirming', `confirm by ${input.by}`, {}, { kind: 'outbox.confirm' });
-        return undo(state, `undo by ${input.by}`, input.by === 'deadline' ? 'no decision before the deadline' : `undone by ${input.by}`);
+        if (input.decision === 'confirm')
+          return go(state, 'confirming', `confirm by ${input.by}`, {}, { kind: 'outbox.confirm' });
+        return undo(
+          state,
+          `undo by ${input.by}`,
+          input.by === 'deadline' ? 'no decision before the deadline' : `undone by ${input.by}`,
+        );
       }
       if (input.kind === 'cancel') return undo(state, `cancel by ${input.by}`, `cancelled by ${input.by}`);
       return refuse();
     case 'confirming':
     case 'undoing':
       if (input.kind !== 'delivered') return refuse();
-      if (input.action === 'done') return go(state, state.name === 'confirming' ? 'confirmed' : 'undone', `${state.name === 'confirming' ? 'confirm' : 'undo'} delivered`, {});
+      if (input.action === 'done')
+        return go(
+          state,
+          state.name === 'confirming' ? 'confirmed' : 'undone',
+          `${state.name === 'confirming' ? 'confirm' : 'undo'} delivered`,
+          {},
+        );
       if (input.action === 'needs-refund') {
-        return go(state, 'needs-refund', 'undo too late', { reason: input.reason }, { kind: 'alarm', code: 'NEEDS_REFUND', message: `QR sale ${state.data.merchantOrderId} stayed charged: ${input.reason}` });
+        return go(
+          state,
+          'needs-refund',
+          'undo too late',
+          { reason: input.reason },
+          {
+            kind: 'alarm',
+            code: 'NEEDS_REFUND',
+            message: `QR sale ${state.data.merchantOrderId} stayed charged: ${input.reason}`,
+          },
+        );
       }
-      return go(state, 'dead-letter', `${state.name} dead-letter`, { reason: input.reason }, { kind: 'alarm', code: 'QR_DEAD_LETTER', message: `QR sale ${state.data.merchantOrderId}: ${input.reason}` });
+      return go(
+        state,
+        'dead-letter',
+        `${state.name} dead-letter`,
+        { reason: input.reason },
+        { kind: 'alarm', code: 'QR_DEAD_LETTER', message: `QR sale ${state.data.merchantOrderId}: ${input.reason}` },
+      );
     case 'cancelling':
     case 'expiring': {
       if (input.kind !== 'delivered') return refuse();
       const end: QrStateName = state.name === 'cancelling' ? 'cancelled' : 'expired';
       if (input.action === 'done' && input.late) {
-        return go(state, 'undone', 'late payment undone', { reason: input.reason }, { kind: 'alarm', code: 'QR_LATE_PAYMENT', message: `QR sale ${state.data.merchantOrderId} was paid after it ended; the payment was undone` });
+        return go(
+          state,
+          'undone',
+          'late payment undone',
+          { reason: input.reason },
+          {
+            kind: 'alarm',
+            code: 'QR_LATE_PAYMENT',
+            message: `QR sale ${state.data.merchantOrderId} was paid after it ended; the payment was undone`,
+          },
+        );
       }
       if (input.action === 'done') return go(state, end, 'no late payment', {});
       if (input.action === 'needs-refund') {
-        return go(state, 'needs-refund', 'late payment kept', { reason: input.reason }, { kind: 'alarm', code: 'NEEDS_REFUND', message: `QR sale ${state.data.merchantOrderId} was paid late and stayed charged: ${input.reason}` });
+        return go(
+          state,
+          'needs-refund',
+          'late payment kept',
+          { reason: input.reason },
+          {
+            kind: 'alarm',
+            code: 'NEEDS_REFUND',
+            message: `QR sale ${state.data.merchantOrderId} was paid late and stayed charged: ${input.reason}`,
+          },
+        );
       }
-      return go(state, 'dead-letter', 'watch dead-letter', { reason: input.reason }, { kind: 'alarm', code: 'QR_DEAD_LETTER', message: `QR sale ${state.data.merchantOrderId}: ${input.reason}` });
+      return go(
+        state,
+        'dead-letter',
+        'watch dead-letter',
+        { reason: input.reason },
+        { kind: 'alarm', code: 'QR_DEAD_LETTER', message: `QR sale ${state.data.merchantOrderId}: ${input.reason}` },
+      );
     }
     default:
       return refuse();

@@ -56,7 +56,15 @@ export const QR_STATES = [
 ] as const;
 export type QrStateName = (typeof QR_STATES)[number];
 
-export const QR_FINAL: ReadonlySet<QrStateName> = new Set(['confirmed', 'undone', 'cancelled', 'expired', 'failed', 'needs-refund', 'dead-letter']);
+export const QR_FINAL: ReadonlySet<QrStateName> = new Set([
+  'confirmed',
+  'undone',
+  'cancelled',
+  'expired',
+  'failed',
+  'needs-refund',
+  'dead-letter',
+]);
 
 export interface QrState {
   name: QrStateName;

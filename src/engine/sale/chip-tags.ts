@@ -8,8 +8,30 @@ import { decodeTlv, toHex } from '../../emv/index.js';
  * journaled before the sale leaves (the store's guard accepts these tags as opaque hex).
  */
 export const UNDO_REQUEST_TAGS: ReadonlySet<string> = new Set([
-  '4F', '5F2A', '5F34', '82', '84', '95', '9A', '9B', '9C', '9F02', '9F03', '9F09', '9F10', '9F1A', '9F1E', '9F26', '9F27', '9F33',
-  '9F34', '9F35', '9F36', '9F37', '9F41', '9F53',
+  '4F',
+  '5F2A',
+  '5F34',
+  '82',
+  '84',
+  '95',
+  '9A',
+  '9B',
+  '9C',
+  '9F02',
+  '9F03',
+  '9F09',
+  '9F10',
+  '9F1A',
+  '9F1E',
+  '9F26',
+  '9F27',
+  '9F33',
+  '9F34',
+  '9F35',
+  '9F36',
+  '9F37',
+  '9F41',
+  '9F53',
 ]);
 
 /**

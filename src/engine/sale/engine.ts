@@ -3,12 +3,28 @@ import type { JournalEntry, MerchantOrderIds } from '../../store/index.js';
 import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
 import { SPEAKS_ALL } from '../machine-vocabulary.js';
 import { OUTBOX_OPERATIONS, idempotencyKey, type ConfirmTask, type UndoTask } from '../outbox/tasks.js';
-import type { CardPort, CardPromptCode, EncryptedCard, PromptListener, ReceiptSubject, SaleAuthorizationPort } from '../ports.js';
+import type {
+  CardPort,
+  CardPromptCode,
+  EncryptedCard,
+  PromptListener,
+  ReceiptSubject,
+  SaleAuthorizationPort,
+} from '../ports.js';
 import { undoRequestTags } from './chip-tags.js';
 import { saleTransition } from './machine.js';
 import { planRecovery } from './recovery.js';
 import { paymentStatus, type PaymentStatus } from './status.js';
-import type { HostSaleOutcome, SaleContext, SaleData, SaleEffect, SaleInput, SaleRequest, SaleState, SaleStateName } from './types.js';
+import type {
+  HostSaleOutcome,
+  SaleContext,
+  SaleData,
+  SaleEffect,
+  SaleInput,
+  SaleRequest,
+  SaleState,
+  SaleStateName,
+} from './types.js';
 
 export type SaleEvent =
   | { type: 'state'; id: number; merchantOrderId: string; state: SaleStateName; status: PaymentStatus; input: string }
@@ -28,8 +44,18 @@ export interface SaleEngineDeps extends OwnerDeps {
 }
 
 /** What the pinpad says once the chip is finished (FCX): the machine leaves the message of a chip sale to its owner. */
-function chipMessage(state: SaleState, effect: Extract<SaleEffect, { kind: 'pinpad.finish-chip' }>, card: 'approved' | 'declined' | 'failed', cancelled: boolean): string {
-  if (state.name === 'finishing-chip') return card === 'approved' && !cancelled ? 'APROVADA' : card === 'declined' ? 'NAO AUTORIZADA' : 'OPERACAO CANCELADA';
+function chipMessage(
+  state: SaleState,
+  effect: Extract<SaleEffect, { kind: 'pinpad.finish-chip' }>,
+  card: 'approved' | 'declined' | 'failed',
+  cancelled: boolean,
+): string {
+  if (state.name === 'finishing-chip')
+    return card === 'approved' && !cancelled
+      ? 'APROVADA'
+      : card === 'declined'
+        ? 'NAO AUTORIZADA'
+        : 'OPERACAO CANCELADA';
   // The machine names the message when the decision does not (a refusal): never read off a reason's text.
   if (effect.message !== undefined) return effect.message;
   if (effect.decision === 'declined') return 'NAO AUTORIZADA';
@@ -58,24 +84,58 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
   }
 
   /** Opens the journal row (committed before anything else) and runs the sale in the background. */
-  async start(request: CardSaleRequest, options: { idempotencyKey?: string } = {}): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+  async start(
+    request: CardSaleRequest,
+    options: { idempotencyKey?: string } = {},
+  ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     return this.holdPayment('sale', (attach) => this.#start(request, options, attach));
   }
 
-  async #start(request: CardSaleRequest, options: { idempotencyKey?: string }, attach: (id: number) => void): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+  async #start(
+    request: CardSaleRequest,
+    options: { idempotencyKey?: string },
+    attach: (id: number) => void,
+  ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     await this.beforeSale(request);
     // What the tables refuse whatever the card (typed entry for this method): refused before a journal row.
-    this.#d.card.accepts?.({ merchantOrderId: '', amount: request.amount, method: request.method, installments: request.installments, interest: request.interest, ...(request.entry ? { entry: request.entry } : {}) });
-    if (this.#active) throw new OmniposError('ENGINE_BUSY', 'a sale is already using the pinpad', { active: this.#active.id });
+    this.#d.card.accepts?.({
+      merchantOrderId: '',
+      amount: request.amount,
+      method: request.method,
+      installments: request.installments,
+      interest: request.interest,
+      ...(request.entry ? { entry: request.entry } : {}),
+    });
+    if (this.#active)
+      throw new OmniposError('ENGINE_BUSY', 'a sale is already using the pinpad', { active: this.#active.id });
     const abort = new AbortController();
     this.#active = { id: -1, abort };
     try {
       const merchantOrderId = await this.#d.orderIds.next();
-      const data: SaleData = { request, merchantOrderId, ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}) };
-      const entry = this.#d.journal.open({ kind: 'sale', merchantOrderId, state: 'started', amount: request.amount, data: { ...data }, input: 'request', at: this.#d.clock.now() });
+      const data: SaleData = {
+        request,
+        merchantOrderId,
+        ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
+      };
+      const entry = this.#d.journal.open({
+        kind: 'sale',
+        merchantOrderId,
+        state: 'started',
+        amount: request.amount,
+        data: { ...data },
+        input: 'request',
+        at: this.#d.clock.now(),
+      });
       this.#active.id = entry.id;
       attach(entry.id);
-      this.emit({ type: 'state', id: entry.id, merchantOrderId, state: 'started', status: 'pending', input: 'request' });
+      this.emit({
+        type: 'state',
+        id: entry.id,
+        merchantOrderId,
+        state: 'started',
+        status: 'pending',
+        input: 'request',
+      });
       const done = this.#drive(entry.id, abort.signal).finally(() => {
         this.#cards.delete(entry.id);
         if (this.#active?.id === entry.id) this.#active = undefined;
@@ -103,7 +163,11 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
   async decide(id: number, decision: 'confirm' | 'undo', by: 'ecr' | 'operator' = 'ecr'): Promise<JournalEntry> {
     const state = this.entry(id).state;
     if (state !== 'awaiting-decision' && !(decision === 'undo' && (state === 'approved' || state === 'printing'))) {
-      throw new OmniposError('ENGINE_NOT_ALLOWED', `sale ${id} is ${state}: it cannot be ${decision === 'confirm' ? 'confirmed' : 'undone'} now`, { id, state });
+      throw new OmniposError(
+        'ENGINE_NOT_ALLOWED',
+        `sale ${id} is ${state}: it cannot be ${decision === 'confirm' ? 'confirmed' : 'undone'} now`,
+        { id, state },
+      );
     }
     await this.apply(id, { kind: 'decision', decision, by });
     return this.entry(id);
@@ -115,7 +179,20 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
    */
   recover(): { id: number; from: string; plan: string }[] {
     const ctx = this.ctx();
-    return this.recoverEntries(['started', 'card-read', 'authorizing', 'finishing-chip', 'approved', 'printing', 'awaiting-decision', 'confirming', 'undoing'], (state) => planRecovery(state, ctx));
+    return this.recoverEntries(
+      [
+        'started',
+        'card-read',
+        'authorizing',
+        'finishing-chip',
+        'approved',
+        'printing',
+        'awaiting-decision',
+        'confirming',
+        'undoing',
+      ],
+      (state) => planRecovery(state, ctx),
+    );
   }
 
   stop(): void {
@@ -130,11 +207,15 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
   }
 
   protected stateEvent(id: number, state: SaleState, input: string): SaleEvent {
-    return { type: 'state', id, merchantOrderId: state.data.merchantOrderId, state: state.name, status: paymentStatus(state.name), input };
+    return {
+      type: 'state',
+      id,
+      merchantOrderId: state.data.merchantOrderId,
+      state: state.name,
+      status: paymentStatus(state.name),
+      input,
+    };
   }
-
-
-
 
   /** Writes the outbox requests of `effects` (idempotent: one task per sale and operation). */
   protected writeDurable(journalId: number, state: SaleState, effects: readonly SaleEffect[]): void {
@@ -142,8 +223,18 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
     const d = state.data;
     for (const e of effects) {
       if (e.kind === 'outbox.confirm' && d.paymentId) {
-        const payload: ConfirmTask = { merchantOrderId: d.merchantOrderId, paymentId: d.paymentId, ...(d.emv ? { emv: d.emv } : {}) };
-        this.#d.outbox.enqueue({ journalId, operation: OUTBOX_OPERATIONS.confirm, idempotencyKey: idempotencyKey('confirm', d.merchantOrderId), payload: { ...payload }, at });
+        const payload: ConfirmTask = {
+          merchantOrderId: d.merchantOrderId,
+          paymentId: d.paymentId,
+          ...(d.emv ? { emv: d.emv } : {}),
+        };
+        this.#d.outbox.enqueue({
+          journalId,
+          operation: OUTBOX_OPERATIONS.confirm,
+          idempotencyKey: idempotencyKey('confirm', d.merchantOrderId),
+          payload: { ...payload },
+          at,
+        });
       } else if (e.kind === 'outbox.undo') {
         const payload: UndoTask = {
           merchantOrderId: d.merchantOrderId,
@@ -152,11 +243,18 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
           ...(e.by === 'paymentId' && d.paymentId ? { paymentId: d.paymentId } : {}),
           ...(d.emv ? { emv: d.emv } : {}),
         };
-        this.#d.outbox.enqueue({ journalId, operation: OUTBOX_OPERATIONS.undo, idempotencyKey: idempotencyKey('undo', d.merchantOrderId), payload: { ...payload }, at });
+        this.#d.outbox.enqueue({
+          journalId,
+          operation: OUTBOX_OPERATIONS.undo,
+          idempotencyKey: idempotencyKey('undo', d.merchantOrderId),
+          payload: { ...payload },
+          at,
+        });
       } else if (e.kind === 'outbox.undo-emv' && d.emv) {
         // The card finished after the undo was written: the pending undo carries the tags after FCX.
         const t = this.#d.outbox.byKey(idempotencyKey('undo', d.merchantOrderId));
-        if (t && t.doneAt === null && t.deadLetterReason === null) this.#d.outbox.updatePayload(t.id, { ...t.payload, emv: d.emv });
+        if (t && t.doneAt === null && t.deadLetterReason === null)
+          this.#d.outbox.updatePayload(t.id, { ...t.payload, emv: d.emv });
       }
     }
   }
@@ -171,12 +269,15 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
       interest: d.request.interest,
       ...(d.authorizationCode ? { authorizationCode: d.authorizationCode } : {}),
       ...(d.nsu ? { nsu: d.nsu } : {}),
-      ...(d.card ? { maskedPan: d.card.maskedPan, cvm: d.card.authenticationMethod === 'OnlineAuthentication' ? ('pin' as const) : ('none' as const) } : {}),
+      ...(d.card
+        ? {
+            maskedPan: d.card.maskedPan,
+            cvm: d.card.authenticationMethod === 'OnlineAuthentication' ? ('pin' as const) : ('none' as const),
+          }
+        : {}),
       ...(d.hostReceipt ? { hostReceipt: d.hostReceipt } : {}),
     };
   }
-
-
 
   protected async run(id: number, state: SaleState, effect: SaleEffect): Promise<void> {
     if (await this.runShared(id, state, effect)) return;
@@ -196,10 +297,19 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
           result = { card: 'failed' as const, reason: (e as Error).message };
         }
         // The card's session is over: the closing message (and RMC while the chip is in) before the sale moves on.
-        await card.end(chipMessage(state, effect, result.card, this.stateOf(this.entry(id)).data.cancelRequested === true), this.#prompts(id, state.data.merchantOrderId))
+        await card
+          .end(
+            chipMessage(state, effect, result.card, this.stateOf(this.entry(id)).data.cancelRequested === true),
+            this.#prompts(id, state.data.merchantOrderId),
+          )
           .catch((e: unknown) => log.warn({ id, err: e }, 'pinpad end failed'));
         if (state.name === 'finishing-chip') {
-          await this.apply(id, { kind: 'chip-finished', card: result.card, ...(result.emv ? { emv: result.emv } : {}), ...(result.reason ? { reason: result.reason } : {}) });
+          await this.apply(id, {
+            kind: 'chip-finished',
+            card: result.card,
+            ...(result.emv ? { emv: result.emv } : {}),
+            ...(result.reason ? { reason: result.reason } : {}),
+          });
         } else if (result.emv && Object.keys(result.emv).length > 0 && this.entry(id).state === 'undoing') {
           // Timeout or anomaly: the sale was already being undone; the undo takes the card's tags after FCX.
           await this.apply(id, { kind: 'chip-data', emv: result.emv });
@@ -207,7 +317,9 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
         return;
       }
       case 'pinpad.end':
-        await card.end(effect.message, this.#prompts(id, state.data.merchantOrderId)).catch((e: unknown) => log.warn({ id, err: e }, 'pinpad end failed'));
+        await card
+          .end(effect.message, this.#prompts(id, state.data.merchantOrderId))
+          .catch((e: unknown) => log.warn({ id, err: e }, 'pinpad end failed'));
         return;
       default:
         return;
@@ -227,7 +339,14 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
     let read;
     try {
       read = await this.#d.card.readCard(
-        { merchantOrderId: data.merchantOrderId, amount: r.amount, method: r.method, installments: r.installments, interest: r.interest, ...(r.entry ? { entry: r.entry } : {}) },
+        {
+          merchantOrderId: data.merchantOrderId,
+          amount: r.amount,
+          method: r.method,
+          installments: r.installments,
+          interest: r.interest,
+          ...(r.entry ? { entry: r.entry } : {}),
+        },
         signal,
         this.#prompts(id, data.merchantOrderId),
       );
@@ -235,12 +354,22 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
       const by = this.#active?.cancelBy;
       // The customer's cancel key on the pinpad ends the read as a cancel, not as a failed card.
       const customer = isOmniposError(e, 'ENGINE_CANCELLED') && e.context.by === 'customer';
-      await this.apply(id, signal.aborted && by ? { kind: 'cancel', by } : customer ? { kind: 'cancel', by: 'customer' } : { kind: 'card-failed', reason: (e as Error).message });
+      await this.apply(
+        id,
+        signal.aborted && by
+          ? { kind: 'cancel', by }
+          : customer
+            ? { kind: 'cancel', by: 'customer' }
+            : { kind: 'card-failed', reason: (e as Error).message },
+      );
       return;
     }
     if (read.summary.productId === undefined) {
       // Nothing can be sent without a product: the tables do not take this card for this method.
-      await this.apply(id, { kind: 'card-failed', reason: `the tables have no ${data.request.method} product for this card` });
+      await this.apply(id, {
+        kind: 'card-failed',
+        reason: `the tables have no ${data.request.method} product for this card`,
+      });
       return;
     }
     this.#cards.set(id, read.card);
@@ -259,7 +388,13 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
     this.#cards.delete(id);
     if (!secret || !d.card) return { kind: 'not-sent' };
     try {
-      return await this.#d.host.authorize({ merchantOrderId: d.merchantOrderId, request: d.request, summary: d.card, card: secret, paymentDateTime: new Date(d.sentAt ?? Date.now()) });
+      return await this.#d.host.authorize({
+        merchantOrderId: d.merchantOrderId,
+        request: d.request,
+        summary: d.card,
+        card: secret,
+        paymentDateTime: new Date(d.sentAt ?? Date.now()),
+      });
     } catch (e) {
       return { kind: 'unknown', reason: (e as Error).message };
     }

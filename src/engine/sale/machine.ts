@@ -1,7 +1,22 @@
-import type { HostSaleOutcome, SaleContext, SaleData, SaleEffect, SaleInput, SaleState, SaleStateName, SaleStep } from './types.js';
+import type {
+  HostSaleOutcome,
+  SaleContext,
+  SaleData,
+  SaleEffect,
+  SaleInput,
+  SaleState,
+  SaleStateName,
+  SaleStep,
+} from './types.js';
 import { FINAL_STATES } from './types.js';
 
-function go(state: SaleState, name: SaleStateName, input: string, patch: Partial<SaleData>, ...effects: SaleEffect[]): SaleStep {
+function go(
+  state: SaleState,
+  name: SaleStateName,
+  input: string,
+  patch: Partial<SaleData>,
+  ...effects: SaleEffect[]
+): SaleStep {
   return { ok: true, state: { name, data: { ...state.data, ...patch } }, effects, input };
 }
 
@@ -13,12 +28,19 @@ const chip = (s: SaleState): boolean => s.data.card?.chip === true;
 
 /** The receipt is out (or deliberately not printed): confirm now, or wait for the cash register. */
 function afterReceipt(state: SaleState, input: string, receipt: SaleData['receipt'], ctx: SaleContext): SaleStep {
-  if (state.data.request.confirmation === 'auto') return go(state, 'confirming', input, { receipt }, { kind: 'outbox.confirm' });
+  if (state.data.request.confirmation === 'auto')
+    return go(state, 'confirming', input, { receipt }, { kind: 'outbox.confirm' });
   const deadline = ctx.decisionDeadline(ctx.now).toISOString();
   return go(state, 'awaiting-decision', input, { receipt, deadline }, { kind: 'schedule.deadline', at: deadline });
 }
 
-function undo(state: SaleState, input: string, reason: string, by: 'paymentId' | 'orderId', ...more: SaleEffect[]): SaleStep {
+function undo(
+  state: SaleState,
+  input: string,
+  reason: string,
+  by: 'paymentId' | 'orderId',
+  ...more: SaleEffect[]
+): SaleStep {
   return go(state, 'undoing', input, { reason }, ...more, { kind: 'outbox.undo', by });
 }
 
@@ -37,45 +59,88 @@ function hostAnswer(state: SaleState, outcome: HostSaleOutcome): SaleStep {
         ...(outcome.receipt !== undefined ? { hostReceipt: outcome.receipt } : {}),
       };
       const approved = { ...state, data: { ...state.data, ...patch } };
-      if (isChip) return go(approved, 'finishing-chip', input, {}, { kind: 'pinpad.finish-chip', decision: 'approved' });
-      if (state.data.cancelRequested) return undo(approved, input, 'cancelled while authorizing', 'paymentId', { kind: 'pinpad.end', message: 'CANCELADA' });
-      return go(approved, 'approved', input, {}, { kind: 'pinpad.end', message: 'APROVADA' }, { kind: 'receipt.start' });
+      if (isChip)
+        return go(approved, 'finishing-chip', input, {}, { kind: 'pinpad.finish-chip', decision: 'approved' });
+      if (state.data.cancelRequested)
+        return undo(approved, input, 'cancelled while authorizing', 'paymentId', {
+          kind: 'pinpad.end',
+          message: 'CANCELADA',
+        });
+      return go(
+        approved,
+        'approved',
+        input,
+        {},
+        { kind: 'pinpad.end', message: 'APROVADA' },
+        { kind: 'receipt.start' },
+      );
     }
     case 'anomaly':
-      return undo({ ...state, data: { ...state.data, paymentId: outcome.paymentId } }, input, `host anomaly: ${outcome.reason}`, 'paymentId',
-        isChip ? { kind: 'pinpad.finish-chip', decision: 'declined' } : { kind: 'pinpad.end', message: 'NAO AUTORIZADA' },
-        { kind: 'alarm', code: 'HOST_ANOMALY', message: `sale ${state.data.merchantOrderId} came back ${outcome.reason}; undoing` },
+      return undo(
+        { ...state, data: { ...state.data, paymentId: outcome.paymentId } },
+        input,
+        `host anomaly: ${outcome.reason}`,
+        'paymentId',
+        isChip
+          ? { kind: 'pinpad.finish-chip', decision: 'declined' }
+          : { kind: 'pinpad.end', message: 'NAO AUTORIZADA' },
+        {
+          kind: 'alarm',
+          code: 'HOST_ANOMALY',
+          message: `sale ${state.data.merchantOrderId} came back ${outcome.reason}; undoing`,
+        },
       );
     case 'declined':
-      return go(state, 'declined', input,
+      return go(
+        state,
+        'declined',
+        input,
         {
           ...(outcome.paymentId !== undefined ? { paymentId: outcome.paymentId } : {}),
           ...(outcome.returnCode !== undefined ? { returnCode: outcome.returnCode } : {}),
           ...(outcome.returnMessage !== undefined ? { returnMessage: outcome.returnMessage } : {}),
           reason: 'declined by the issuer',
         },
-        isChip ? { kind: 'pinpad.finish-chip', decision: 'declined' } : { kind: 'pinpad.end', message: 'NAO AUTORIZADA' },
+        isChip
+          ? { kind: 'pinpad.finish-chip', decision: 'declined' }
+          : { kind: 'pinpad.end', message: 'NAO AUTORIZADA' },
       );
     case 'refused':
-      return go(state, 'failed', input,
+      return go(
+        state,
+        'failed',
+        input,
         {
           ...(outcome.returnCode !== undefined ? { returnCode: outcome.returnCode } : {}),
           ...(outcome.returnMessage !== undefined ? { returnMessage: outcome.returnMessage } : {}),
           reason: `refused by the host (HTTP ${outcome.status})`,
         },
-        isChip ? { kind: 'pinpad.finish-chip', decision: 'no-communication', message: 'FALHA NA TRANSACAO' } : { kind: 'pinpad.end', message: 'FALHA NA TRANSACAO' },
+        isChip
+          ? { kind: 'pinpad.finish-chip', decision: 'no-communication', message: 'FALHA NA TRANSACAO' }
+          : { kind: 'pinpad.end', message: 'FALHA NA TRANSACAO' },
       );
     case 'not-sent':
-      return go(state, 'failed', input, { reason: 'the acquirer could not be reached; nothing was sent' },
-        isChip ? { kind: 'pinpad.finish-chip', decision: 'no-communication' } : { kind: 'pinpad.end', message: 'SEM COMUNICACAO' },
+      return go(
+        state,
+        'failed',
+        input,
+        { reason: 'the acquirer could not be reached; nothing was sent' },
+        isChip
+          ? { kind: 'pinpad.finish-chip', decision: 'no-communication' }
+          : { kind: 'pinpad.end', message: 'SEM COMUNICACAO' },
       );
     case 'unknown':
       return undo(
-        { ...state, data: { ...state.data, ...(outcome.paymentId !== undefined ? { paymentId: outcome.paymentId } : {}) } },
+        {
+          ...state,
+          data: { ...state.data, ...(outcome.paymentId !== undefined ? { paymentId: outcome.paymentId } : {}) },
+        },
         input,
         `outcome unknown (${outcome.reason})`,
         outcome.paymentId !== undefined ? 'paymentId' : 'orderId',
-        isChip ? { kind: 'pinpad.finish-chip', decision: 'no-communication' } : { kind: 'pinpad.end', message: 'SEM COMUNICACAO' },
+        isChip
+          ? { kind: 'pinpad.finish-chip', decision: 'no-communication' }
+          : { kind: 'pinpad.end', message: 'SEM COMUNICACAO' },
       );
   }
 }
@@ -89,16 +154,38 @@ export function saleTransition(state: SaleState, input: SaleInput, ctx: SaleCont
   if (FINAL_STATES.has(state.name)) return refuse(state, input);
   switch (state.name) {
     case 'started':
-      if (input.kind === 'card-read') return go(state, 'card-read', 'card read', { card: input.card, ...(input.emv ? { emv: input.emv } : {}) });
-      if (input.kind === 'card-failed') return go(state, 'aborted', 'card failed', { reason: input.reason }, { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' });
-      if (input.kind === 'cancel') return go(state, 'aborted', `cancel by ${input.by}`, { reason: `cancelled by ${input.by}` }, { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' });
+      if (input.kind === 'card-read')
+        return go(state, 'card-read', 'card read', { card: input.card, ...(input.emv ? { emv: input.emv } : {}) });
+      if (input.kind === 'card-failed')
+        return go(
+          state,
+          'aborted',
+          'card failed',
+          { reason: input.reason },
+          { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' },
+        );
+      if (input.kind === 'cancel')
+        return go(
+          state,
+          'aborted',
+          `cancel by ${input.by}`,
+          { reason: `cancelled by ${input.by}` },
+          { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' },
+        );
       return refuse(state, input);
     case 'card-read':
-      if (input.kind === 'authorize') return go(state, 'authorizing', 'authorize', { sentAt: ctx.now.toISOString() }, { kind: 'acquirer.sale' });
+      if (input.kind === 'authorize')
+        return go(state, 'authorizing', 'authorize', { sentAt: ctx.now.toISOString() }, { kind: 'acquirer.sale' });
       if (input.kind === 'cancel' || input.kind === 'card-failed') {
         const reason = input.kind === 'cancel' ? `cancelled by ${input.by}` : input.reason;
-        return go(state, 'aborted', input.kind, { reason },
-          chip(state) ? { kind: 'pinpad.finish-chip', decision: 'aborted' } : { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' },
+        return go(
+          state,
+          'aborted',
+          input.kind,
+          { reason },
+          chip(state)
+            ? { kind: 'pinpad.finish-chip', decision: 'aborted' }
+            : { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' },
         );
       }
       return refuse(state, input);
@@ -113,11 +200,16 @@ export function saleTransition(state: SaleState, input: SaleInput, ctx: SaleCont
         if (input.card === 'approved' && !state.data.cancelRequested) {
           return go(state, 'approved', 'card approved', emv, { kind: 'receipt.start' });
         }
-        const reason = input.card === 'approved' ? 'cancelled while authorizing'
-          : input.card === 'declined' ? 'card declined after the host approved' : `card session failed: ${input.reason ?? 'unknown'}`;
+        const reason =
+          input.card === 'approved'
+            ? 'cancelled while authorizing'
+            : input.card === 'declined'
+              ? 'card declined after the host approved'
+              : `card session failed: ${input.reason ?? 'unknown'}`;
         return undo({ ...state, data: { ...state.data, ...emv } }, `card ${input.card}`, reason, 'paymentId');
       }
-      if (input.kind === 'cancel') return go(state, 'finishing-chip', `cancel by ${input.by}`, { cancelRequested: true });
+      if (input.kind === 'cancel')
+        return go(state, 'finishing-chip', `cancel by ${input.by}`, { cancelRequested: true });
       return refuse(state, input);
     case 'approved':
       // `printing` is committed before a byte goes out; a customer who declined the receipt gets none.
@@ -131,44 +223,95 @@ export function saleTransition(state: SaleState, input: SaleInput, ctx: SaleCont
       return refuse(state, input);
     case 'printing':
       if (input.kind === 'receipt') {
-        if (input.result === 'printed' || input.result === 'skipped') return afterReceipt(state, `receipt ${input.result}`, input.result, ctx);
+        if (input.result === 'printed' || input.result === 'skipped')
+          return afterReceipt(state, `receipt ${input.result}`, input.result, ctx);
         if (input.result === 'unsure' && ctx.attended) {
           // The cashier is asked; without an answer before the deadline the sale is undone.
           const deadline = ctx.decisionDeadline(ctx.now).toISOString();
-          return go(state, 'printing', 'receipt unsure', { deadline }, { kind: 'ask.receipt' }, { kind: 'schedule.deadline', at: deadline });
+          return go(
+            state,
+            'printing',
+            'receipt unsure',
+            { deadline },
+            { kind: 'ask.receipt' },
+            { kind: 'schedule.deadline', at: deadline },
+          );
         }
-        const reason = input.result === 'unsure' ? 'nobody can tell whether the receipt came out' : 'the receipt did not come out';
+        const reason =
+          input.result === 'unsure' ? 'nobody can tell whether the receipt came out' : 'the receipt did not come out';
         return undo(state, `receipt ${input.result}`, reason, 'paymentId');
       }
-      if (input.kind === 'cancel') return undo(state, `cancel by ${input.by}`, `undone before the receipt was out (${input.by})`, 'paymentId');
+      if (input.kind === 'cancel')
+        return undo(state, `cancel by ${input.by}`, `undone before the receipt was out (${input.by})`, 'paymentId');
       if (input.kind === 'decision' && input.decision === 'undo') {
-        return undo(state, `undo by ${input.by}`, input.by === 'deadline' ? 'no answer about the receipt before the deadline' : `undone before the receipt was out (${input.by})`, 'paymentId');
+        return undo(
+          state,
+          `undo by ${input.by}`,
+          input.by === 'deadline'
+            ? 'no answer about the receipt before the deadline'
+            : `undone before the receipt was out (${input.by})`,
+          'paymentId',
+        );
       }
       return refuse(state, input);
     case 'awaiting-decision':
       if (input.kind === 'decision') {
-        if (input.decision === 'confirm') return go(state, 'confirming', `confirm by ${input.by}`, {}, { kind: 'outbox.confirm' });
-        return undo(state, `undo by ${input.by}`, input.by === 'deadline' ? 'no decision before the deadline' : `undone by ${input.by}`, 'paymentId');
+        if (input.decision === 'confirm')
+          return go(state, 'confirming', `confirm by ${input.by}`, {}, { kind: 'outbox.confirm' });
+        return undo(
+          state,
+          `undo by ${input.by}`,
+          input.by === 'deadline' ? 'no decision before the deadline' : `undone by ${input.by}`,
+          'paymentId',
+        );
       }
       if (input.kind === 'cancel') return undo(state, `cancel by ${input.by}`, `cancelled by ${input.by}`, 'paymentId');
       return refuse(state, input);
     case 'confirming':
       if (input.kind === 'delivered') {
         if (input.action === 'done') return go(state, 'confirmed', 'confirm delivered', {});
-        return go(state, 'dead-letter', `confirm ${input.action}`, { reason: input.reason },
-          { kind: 'alarm', code: 'CONFIRM_DEAD_LETTER', message: `confirmation of ${state.data.merchantOrderId}: ${input.reason}` });
+        return go(
+          state,
+          'dead-letter',
+          `confirm ${input.action}`,
+          { reason: input.reason },
+          {
+            kind: 'alarm',
+            code: 'CONFIRM_DEAD_LETTER',
+            message: `confirmation of ${state.data.merchantOrderId}: ${input.reason}`,
+          },
+        );
       }
       return refuse(state, input);
     case 'undoing':
-      if (input.kind === 'chip-data') return go(state, 'undoing', 'chip data', { emv: input.emv }, { kind: 'outbox.undo-emv' });
+      if (input.kind === 'chip-data')
+        return go(state, 'undoing', 'chip data', { emv: input.emv }, { kind: 'outbox.undo-emv' });
       if (input.kind === 'delivered') {
         if (input.action === 'done') return go(state, 'undone', 'undo delivered', {});
         if (input.action === 'needs-refund') {
-          return go(state, 'needs-refund', 'undo too late', { reason: input.reason },
-            { kind: 'alarm', code: 'NEEDS_REFUND', message: `sale ${state.data.merchantOrderId} stayed charged: ${input.reason}; void it when the customer returns` });
+          return go(
+            state,
+            'needs-refund',
+            'undo too late',
+            { reason: input.reason },
+            {
+              kind: 'alarm',
+              code: 'NEEDS_REFUND',
+              message: `sale ${state.data.merchantOrderId} stayed charged: ${input.reason}; void it when the customer returns`,
+            },
+          );
         }
-        return go(state, 'dead-letter', 'undo dead-letter', { reason: input.reason },
-          { kind: 'alarm', code: 'UNDO_DEAD_LETTER', message: `undo of ${state.data.merchantOrderId}: ${input.reason}` });
+        return go(
+          state,
+          'dead-letter',
+          'undo dead-letter',
+          { reason: input.reason },
+          {
+            kind: 'alarm',
+            code: 'UNDO_DEAD_LETTER',
+            message: `undo of ${state.data.merchantOrderId}: ${input.reason}`,
+          },
+        );
       }
       return refuse(state, input);
     default:

@@ -44,7 +44,8 @@ export function planRecovery(state: SaleState, ctx: SaleContext): RecoveryPlan {
       return {
         kind: 'transition',
         to: 'undoing',
-        reason: state.name === 'finishing-chip' ? 'stopped before the card finished' : 'stopped before the receipt was out',
+        reason:
+          state.name === 'finishing-chip' ? 'stopped before the card finished' : 'stopped before the receipt was out',
         effects: [{ kind: 'outbox.undo', by: 'paymentId' }],
       };
     case 'printing': {
@@ -55,7 +56,9 @@ export function planRecovery(state: SaleState, ctx: SaleContext): RecoveryPlan {
       return {
         kind: 'transition',
         to: step.state.name,
-        reason: ctx.attended ? 'stopped while the receipt was printing: the cashier is asked' : 'stopped while the receipt was printing: nobody can confirm the customer got it',
+        reason: ctx.attended
+          ? 'stopped while the receipt was printing: the cashier is asked'
+          : 'stopped while the receipt was printing: nobody can confirm the customer got it',
         effects: step.effects,
         ...(deadline ? { patch: { deadline } } : {}),
       };
@@ -63,7 +66,12 @@ export function planRecovery(state: SaleState, ctx: SaleContext): RecoveryPlan {
     case 'awaiting-decision': {
       const deadline = state.data.deadline ?? now.toISOString();
       if (Date.parse(deadline) <= now.getTime()) {
-        return { kind: 'transition', to: 'undoing', reason: 'no decision before the deadline', effects: [{ kind: 'outbox.undo', by: 'paymentId' }] };
+        return {
+          kind: 'transition',
+          to: 'undoing',
+          reason: 'no decision before the deadline',
+          effects: [{ kind: 'outbox.undo', by: 'paymentId' }],
+        };
       }
       return { kind: 'wait', until: deadline, effects: [{ kind: 'schedule.deadline', at: deadline }] };
     }

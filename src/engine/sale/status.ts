@@ -1,7 +1,8 @@
 import type { SaleStateName } from './types.js';
 
 /** The status the cash register sees (`GET /v1/payments/{id}`). */
-export type PaymentStatus = 'pending' | 'approved' | 'confirmed' | 'declined' | 'cancelled' | 'undone' | 'needs-refund' | 'failed';
+export type PaymentStatus =
+  'pending' | 'approved' | 'confirmed' | 'declined' | 'cancelled' | 'undone' | 'needs-refund' | 'failed';
 
 const STATUS: Record<SaleStateName, PaymentStatus> = {
   started: 'pending',

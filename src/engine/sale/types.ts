@@ -176,5 +176,4 @@ export interface SaleContext {
 }
 
 export type SaleStep =
-  | { ok: true; state: SaleState; effects: SaleEffect[]; input: string }
-  | { ok: false; reason: string };
+  { ok: true; state: SaleState; effects: SaleEffect[]; input: string } | { ok: false; reason: string };

@@ -21,22 +21,48 @@ export function voidableSale(entry: JournalEntry | undefined, id: number): Voide
   if (!entry) throw new OmniposError('ENGINE_NOT_FOUND', `no payment ${id}`, { id });
   if (entry.kind === 'pix') {
     const p = entry.data as { merchantOrderId: string; paymentId?: string };
-    if (entry.state !== 'confirmed') throw new OmniposError('VOID_NOT_ALLOWED', `Pix ${id} is ${entry.state}: only a confirmed Pix is refunded`, { id, state: entry.state });
+    if (entry.state !== 'confirmed')
+      throw new OmniposError('VOID_NOT_ALLOWED', `Pix ${id} is ${entry.state}: only a confirmed Pix is refunded`, {
+        id,
+        state: entry.state,
+      });
     if (!p.paymentId) throw new OmniposError('VOID_NOT_ALLOWED', `Pix ${id} has no PaymentId on record`, { id });
-    return { kind: 'pix', id, merchantOrderId: p.merchantOrderId, paymentId: p.paymentId, amount: entry.amount, method: 'pix' };
+    return {
+      kind: 'pix',
+      id,
+      merchantOrderId: p.merchantOrderId,
+      paymentId: p.paymentId,
+      amount: entry.amount,
+      method: 'pix',
+    };
   }
   if (entry.kind === 'qr') return walletQrSale(entry, id);
   if (entry.kind !== 'sale') {
-    throw new OmniposError('VOID_NOT_ALLOWED', `payment ${id} is a ${entry.kind} payment: card sales are voided with the card, wallet QR sales with a cancellation code, Pix sales refunded`, { id, kind: entry.kind });
+    throw new OmniposError(
+      'VOID_NOT_ALLOWED',
+      `payment ${id} is a ${entry.kind} payment: card sales are voided with the card, wallet QR sales with a cancellation code, Pix sales refunded`,
+      { id, kind: entry.kind },
+    );
   }
   const d = journalData<SaleData>(entry);
   if (!VOIDABLE.has(entry.state)) {
-    const hint = entry.state === 'awaiting-decision' || entry.state === 'approved' ? ' (not confirmed yet: undo it instead)' : '';
-    throw new OmniposError('VOID_NOT_ALLOWED', `payment ${id} is ${entry.state}: only a confirmed sale can be voided${hint}`, { id, state: entry.state });
+    const hint =
+      entry.state === 'awaiting-decision' || entry.state === 'approved' ? ' (not confirmed yet: undo it instead)' : '';
+    throw new OmniposError(
+      'VOID_NOT_ALLOWED',
+      `payment ${id} is ${entry.state}: only a confirmed sale can be voided${hint}`,
+      { id, state: entry.state },
+    );
   }
-  if (!d.paymentId || !d.card) throw new OmniposError('VOID_NOT_ALLOWED', `payment ${id} has no PaymentId or card on record`, { id });
+  if (!d.paymentId || !d.card)
+    throw new OmniposError('VOID_NOT_ALLOWED', `payment ${id} has no PaymentId or card on record`, { id });
   return {
-    id, merchantOrderId: d.merchantOrderId, paymentId: d.paymentId, amount: entry.amount, method: d.request.method, card: d.card,
+    id,
+    merchantOrderId: d.merchantOrderId,
+    paymentId: d.paymentId,
+    amount: entry.amount,
+    method: d.request.method,
+    card: d.card,
     ...(d.authorizationCode ? { authorizationCode: d.authorizationCode } : {}),
     ...(d.nsu ? { nsu: d.nsu } : {}),
   };
@@ -45,13 +71,28 @@ export function voidableSale(entry: JournalEntry | undefined, id: number): Voide
 /** A confirmed wallet QR sale of the terminal's own code: voided by the cancellation code the wallet pays. */
 function walletQrSale(entry: JournalEntry, id: number): VoidedSale {
   const q = journalData<QrSaleData & { provider?: string }>(entry);
-  if (!VOIDABLE.has(entry.state)) throw new OmniposError('VOID_NOT_ALLOWED', `QR sale ${id} is ${entry.state}: only a confirmed sale can be voided`, { id, state: entry.state });
+  if (!VOIDABLE.has(entry.state))
+    throw new OmniposError('VOID_NOT_ALLOWED', `QR sale ${id} is ${entry.state}: only a confirmed sale can be voided`, {
+      id,
+      state: entry.state,
+    });
   if (q.provider !== undefined && q.provider !== 'terminal') {
-    throw new OmniposError('VOID_NOT_ALLOWED', `QR sale ${id} was made by the ${q.provider} API: only the terminal's own codes are voided with a cancellation code`, { id, provider: q.provider });
+    throw new OmniposError(
+      'VOID_NOT_ALLOWED',
+      `QR sale ${id} was made by the ${q.provider} API: only the terminal's own codes are voided with a cancellation code`,
+      { id, provider: q.provider },
+    );
   }
-  if (!q.paymentId || !q.qrCode) throw new OmniposError('VOID_NOT_ALLOWED', `QR sale ${id} has no PaymentId or code on record`, { id });
+  if (!q.paymentId || !q.qrCode)
+    throw new OmniposError('VOID_NOT_ALLOWED', `QR sale ${id} has no PaymentId or code on record`, { id });
   return {
-    kind: 'wallet-qr', id, merchantOrderId: q.merchantOrderId, paymentId: q.paymentId, amount: entry.amount, method: q.request.method, qrCode: q.qrCode,
+    kind: 'wallet-qr',
+    id,
+    merchantOrderId: q.merchantOrderId,
+    paymentId: q.paymentId,
+    amount: entry.amount,
+    method: q.request.method,
+    qrCode: q.qrCode,
     ...(q.authorizationCode ? { authorizationCode: q.authorizationCode } : {}),
     ...(q.nsu ? { nsu: q.nsu } : {}),
   };
@@ -71,7 +112,11 @@ function sixFour(masked: string): string {
 export function cardMismatch(sale: CardSummary, read: CardSummary): string | undefined {
   if (sixFour(sale.maskedPan) !== sixFour(read.maskedPan)) return 'masked PAN differs';
   if ((sale.expiry ?? '') !== (read.expiry ?? '') && sale.expiry !== undefined) return 'expiry differs';
-  if (sale.panSequenceNumber !== undefined && read.panSequenceNumber !== undefined && Number(sale.panSequenceNumber) !== Number(read.panSequenceNumber)) {
+  if (
+    sale.panSequenceNumber !== undefined &&
+    read.panSequenceNumber !== undefined &&
+    Number(sale.panSequenceNumber) !== Number(read.panSequenceNumber)
+  ) {
     return 'PAN sequence number differs';
   }
   return undefined;
@@ -106,21 +151,54 @@ export interface LimitCheck {
  */
 export function checkVoidLimits(c: LimitCheck): void {
   const where = { paymentId: c.sale.paymentId, amount: c.amount };
-  if (!Number.isSafeInteger(c.amount) || c.amount <= 0) throw new OmniposError('VOID_OVER_LIMIT', `amount: must be a positive whole number of cents, got ${c.amount}`, where);
+  if (!Number.isSafeInteger(c.amount) || c.amount <= 0)
+    throw new OmniposError(
+      'VOID_OVER_LIMIT',
+      `amount: must be a positive whole number of cents, got ${c.amount}`,
+      where,
+    );
   const remaining = c.sale.amount - c.voided;
   const greaterAllowed = c.tables?.tables.parameters.AllowCancellationWithValueGreaterThanTheValueOfTheSale === true;
-  if (remaining <= 0) throw new OmniposError('VOID_OVER_LIMIT', `sale ${c.sale.merchantOrderId} is already voided in full (${c.sale.amount} cents)`, { ...where, remaining: 0 });
+  if (remaining <= 0)
+    throw new OmniposError(
+      'VOID_OVER_LIMIT',
+      `sale ${c.sale.merchantOrderId} is already voided in full (${c.sale.amount} cents)`,
+      { ...where, remaining: 0 },
+    );
   if (c.amount > remaining && !greaterAllowed) {
-    throw new OmniposError('VOID_OVER_LIMIT', `amount: ${c.amount} cents is more than the ${remaining} cents that remain of sale ${c.sale.merchantOrderId}`, { ...where, remaining });
+    throw new OmniposError(
+      'VOID_OVER_LIMIT',
+      `amount: ${c.amount} cents is more than the ${remaining} cents that remain of sale ${c.sale.merchantOrderId}`,
+      { ...where, remaining },
+    );
   }
   if (!c.tables || !c.sale.card) return;
   const productId = c.sale.card.productId;
   const product = productId !== undefined ? c.tables.product(productId) : undefined;
-  if (!product) throw new OmniposError('VOID_NOT_ALLOWED', `the tables in force have no product ${String(productId)} for sale ${c.sale.merchantOrderId}`, where);
+  if (!product)
+    throw new OmniposError(
+      'VOID_NOT_ALLOWED',
+      `the tables in force have no product ${String(productId)} for sale ${c.sale.merchantOrderId}`,
+      where,
+    );
   const issuer = c.sale.card.issuerId !== undefined ? c.tables.issuer(c.sale.card.issuerId) : undefined;
   const daysSinceSale = hostDaysBetween(c.saleAt, c.now);
-  const d = voidAllowed(product, issuer, c.tables.tables.parameters, { saleAmount: c.sale.amount, voidAmount: c.amount, daysSinceSale });
+  const d = voidAllowed(product, issuer, c.tables.tables.parameters, {
+    saleAmount: c.sale.amount,
+    voidAmount: c.amount,
+    daysSinceSale,
+  });
   if (d.ok) return;
-  const code = d.reason === 'void-too-late' ? 'VOID_TOO_LATE' : d.reason === 'void-over-limit' ? 'VOID_OVER_LIMIT' : 'VOID_NOT_ALLOWED';
-  throw new OmniposError(code, d.message, { ...where, reason: d.reason, daysSinceSale, ...(issuer ? { issuerId: issuer.IssuerId } : {}) });
+  const code =
+    d.reason === 'void-too-late'
+      ? 'VOID_TOO_LATE'
+      : d.reason === 'void-over-limit'
+        ? 'VOID_OVER_LIMIT'
+        : 'VOID_NOT_ALLOWED';
+  throw new OmniposError(code, d.message, {
+    ...where,
+    reason: d.reason,
+    daysSinceSale,
+    ...(issuer ? { issuerId: issuer.IssuerId } : {}),
+  });
 }

@@ -17,10 +17,28 @@ import { remainingOf, voidIdsOf, type Remaining } from './ledger.js';
 import { showQr } from '../qr/code-port.js';
 import { printVoidReceipt, voidReceiptSubject } from './receipt.js';
 import { issueCancellation, watchUntil, type WalletVoidOptions } from './wallet.js';
-import { voidStatus, type HostVoidOutcome, type VoidData, type VoidEffect, type VoidInput, type VoidState, type VoidStateName, type VoidStatus } from './types.js';
+import {
+  voidStatus,
+  type HostVoidOutcome,
+  type VoidData,
+  type VoidEffect,
+  type VoidInput,
+  type VoidState,
+  type VoidStateName,
+  type VoidStatus,
+} from './types.js';
 
 export type VoidEvent =
-  | { type: 'state'; id: number; merchantOrderId: string; state: VoidStateName; status: VoidStatus; input: string; kind: 'void'; saleId: number }
+  | {
+      type: 'state';
+      id: number;
+      merchantOrderId: string;
+      state: VoidStateName;
+      status: VoidStatus;
+      input: string;
+      kind: 'void';
+      saleId: number;
+    }
   | { type: 'alarm'; id: number; code: string; message: string }
   | { type: 'receipt-question'; id: number }
   /** A wallet QR void: show this cancellation code to the customer (screen, pinpad). */
@@ -53,7 +71,16 @@ function chipEndMessage(state: VoidStateName, decision: string, card: string): s
 }
 
 const DURABLE = new Set<VoidEffect['kind']>(['outbox.void-confirm', 'outbox.void-undo', 'outbox.pix-refund']);
-const UNFINISHED: VoidStateName[] = ['started', 'card-read', 'voiding', 'finishing-chip', 'confirming', 'undoing', 'refunding', 'showing-code'];
+const UNFINISHED: VoidStateName[] = [
+  'started',
+  'card-read',
+  'voiding',
+  'finishing-chip',
+  'confirming',
+  'undoing',
+  'refunding',
+  'showing-code',
+];
 
 /**
  * Owns card voids: a supervisor authorizes each; the sale and the limits are checked before a
@@ -93,7 +120,10 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
    * `amount` says less), then reads the card and sends it in the background. Everything that
    * refuses here (supervisor, sale, limits, busy) refuses before a journal row exists.
    */
-  async start(saleId: number, o: { amount?: number; supervisor: SupervisorCredential }): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+  async start(
+    saleId: number,
+    o: { amount?: number; supervisor: SupervisorCredential },
+  ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     // Who asks is checked before the terminal is found busy: a refused supervisor is told so, not BUSY.
     const authorizedBy = this.#d.supervisor.authorize(o.supervisor);
     return this.holdPayment('void', async (attach) => {
@@ -103,23 +133,44 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
     });
   }
 
-  async #start(saleId: number, o: { amount?: number }, authorizedBy: SupervisorProof): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+  async #start(
+    saleId: number,
+    o: { amount?: number },
+    authorizedBy: SupervisorProof,
+  ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     const saleEntry = this.entryOf(saleId);
     const sale = voidableSale(saleEntry, saleId);
     const left = this.remaining(saleId, sale.amount);
     const amount = o.amount ?? left.remaining;
     const now = this.#d.clock.now();
-    checkVoidLimits({ sale, saleAt: new Date((saleEntry as JournalEntry).createdAt), amount, voided: left.voided, now, tables: this.#d.tables() });
+    checkVoidLimits({
+      sale,
+      saleAt: new Date((saleEntry as JournalEntry).createdAt),
+      amount,
+      voided: left.voided,
+      now,
+      tables: this.#d.tables(),
+    });
     if (sale.kind === 'pix') return this.#refund(sale, amount, left.remaining, authorizedBy);
-    if (sale.kind === 'wallet-qr') return this.#guarded(sale.id, () => this.#openCancellation(sale, amount, authorizedBy));
-    if (this.#active) throw new OmniposError('ENGINE_BUSY', 'a void is already using the pinpad', { active: this.#active.id });
+    if (sale.kind === 'wallet-qr')
+      return this.#guarded(sale.id, () => this.#openCancellation(sale, amount, authorizedBy));
+    if (this.#active)
+      throw new OmniposError('ENGINE_BUSY', 'a void is already using the pinpad', { active: this.#active.id });
     this.#d.assertPinpadFree?.();
     const abort = new AbortController();
     this.#active = { id: -1, abort };
     try {
       const merchantVoidId = await this.#d.orderIds.next();
       const data: VoidData = { merchantOrderId: merchantVoidId, merchantVoidId, sale, amount, authorizedBy };
-      const entry = this.#d.journal.open({ kind: 'void', merchantOrderId: merchantVoidId, state: 'started', amount, data: { ...data }, input: `void by ${authorizedBy}`, at: now });
+      const entry = this.#d.journal.open({
+        kind: 'void',
+        merchantOrderId: merchantVoidId,
+        state: 'started',
+        amount,
+        data: { ...data },
+        input: `void by ${authorizedBy}`,
+        at: now,
+      });
       this.#active.id = entry.id;
       this.deps.log.info({ id: entry.id, merchantVoidId, saleId, amount, authorizedBy }, 'void started');
       this.emit(this.stateEvent(entry.id, { name: 'started', data }, `void by ${authorizedBy}`));
@@ -138,17 +189,32 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
    * A Pix sale is refunded, not voided with a card: the refund is journaled with its outbox
    * request in one commit, and the outbox asks it (`PUT …/void`) and waits for the provider.
    */
-  async #refund(sale: VoidData['sale'], amount: number, remaining: number, authorizedBy: VoidData['authorizedBy']): Promise<{ entry: JournalEntry; done: Promise<void> }> {
-    if (!this.#d.pixRefunds) throw new OmniposError('VOID_NOT_ALLOWED', 'Pix refunds need the e-commerce credentials (acquirer.merchantId and merchantKeyFile)', { saleId: sale.id });
+  async #refund(
+    sale: VoidData['sale'],
+    amount: number,
+    remaining: number,
+    authorizedBy: VoidData['authorizedBy'],
+  ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+    if (!this.#d.pixRefunds)
+      throw new OmniposError(
+        'VOID_NOT_ALLOWED',
+        'Pix refunds need the e-commerce credentials (acquirer.merchantId and merchantKeyFile)',
+        { saleId: sale.id },
+      );
     if (amount !== remaining || remaining !== sale.amount) {
-      throw new OmniposError('VOID_NOT_ALLOWED', `a Pix is refunded in full (${sale.amount} cents): partial Pix refunds are not supported`, { saleId: sale.id, amount });
+      throw new OmniposError(
+        'VOID_NOT_ALLOWED',
+        `a Pix is refunded in full (${sale.amount} cents): partial Pix refunds are not supported`,
+        { saleId: sale.id, amount },
+      );
     }
     return this.#guarded(sale.id, () => this.#openRefund(sale, amount, authorizedBy));
   }
 
   /** One opening at a time per sale (a second, at once, is ENGINE_BUSY): the remaining amount was read before. */
   async #guarded<T>(saleId: number, open: () => Promise<T>): Promise<T> {
-    if (this.#opening.has(saleId)) throw new OmniposError('ENGINE_BUSY', `a void of payment ${saleId} is being opened`, { saleId });
+    if (this.#opening.has(saleId))
+      throw new OmniposError('ENGINE_BUSY', `a void of payment ${saleId} is being opened`, { saleId });
     this.#opening.add(saleId);
     try {
       return await open();
@@ -161,23 +227,53 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
    * A wallet QR sale is voided by a cancellation code the customer's wallet pays: journaled, then
    * the code is built and shown, and the host watched until the wallet applied it or it expired.
    */
-  async #openCancellation(sale: VoidData['sale'], amount: number, authorizedBy: VoidData['authorizedBy']): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+  async #openCancellation(
+    sale: VoidData['sale'],
+    amount: number,
+    authorizedBy: VoidData['authorizedBy'],
+  ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     const wallet = this.#d.wallet;
-    if (!wallet) throw new OmniposError('VOID_NOT_ALLOWED', 'voids of wallet QR sales are not available in this daemon', { saleId: sale.id });
+    if (!wallet)
+      throw new OmniposError('VOID_NOT_ALLOWED', 'voids of wallet QR sales are not available in this daemon', {
+        saleId: sale.id,
+      });
     const merchantVoidId = await this.#d.orderIds.next();
     const data: VoidData = { merchantOrderId: merchantVoidId, merchantVoidId, sale, amount, authorizedBy };
-    const entry = this.#d.journal.open({ kind: 'void', merchantOrderId: merchantVoidId, state: 'started', amount, data: { ...data }, input: `void by ${authorizedBy}`, at: this.#d.clock.now() });
-    this.deps.log.info({ id: entry.id, merchantVoidId, saleId: sale.id, amount, authorizedBy }, 'wallet QR void started');
+    const entry = this.#d.journal.open({
+      kind: 'void',
+      merchantOrderId: merchantVoidId,
+      state: 'started',
+      amount,
+      data: { ...data },
+      input: `void by ${authorizedBy}`,
+      at: this.#d.clock.now(),
+    });
+    this.deps.log.info(
+      { id: entry.id, merchantVoidId, saleId: sale.id, amount, authorizedBy },
+      'wallet QR void started',
+    );
     this.emit(this.stateEvent(entry.id, { name: 'started', data }, `void by ${authorizedBy}`));
     const done = this.apply(entry.id, issueCancellation(this.#d.db, this.#d.clock, wallet.validityMs, data));
     done.catch((e: unknown) => this.deps.log.error({ id: entry.id, err: e }, 'wallet QR void failed'));
     return { entry, done };
   }
 
-  async #openRefund(sale: VoidData['sale'], amount: number, authorizedBy: VoidData['authorizedBy']): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+  async #openRefund(
+    sale: VoidData['sale'],
+    amount: number,
+    authorizedBy: VoidData['authorizedBy'],
+  ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     const merchantVoidId = await this.#d.orderIds.next();
     const data: VoidData = { merchantOrderId: merchantVoidId, merchantVoidId, sale, amount, authorizedBy };
-    const entry = this.#d.journal.open({ kind: 'void', merchantOrderId: merchantVoidId, state: 'started', amount, data: { ...data }, input: `refund by ${authorizedBy}`, at: this.#d.clock.now() });
+    const entry = this.#d.journal.open({
+      kind: 'void',
+      merchantOrderId: merchantVoidId,
+      state: 'started',
+      amount,
+      data: { ...data },
+      input: `refund by ${authorizedBy}`,
+      at: this.#d.clock.now(),
+    });
     this.deps.log.info({ id: entry.id, merchantVoidId, saleId: sale.id, amount, authorizedBy }, 'Pix refund started');
     this.emit(this.stateEvent(entry.id, { name: 'started', data }, `refund by ${authorizedBy}`));
     await this.apply(entry.id, { kind: 'refund' });
@@ -201,11 +297,12 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
     // A cancellation code shown before the stop stays payable: watch it again until it expires.
     for (const entry of this.#d.journal.inStates(['showing-code'])) {
       if (entry.kind !== 'void') continue;
-      this.run(entry.id, this.stateOf(entry), { kind: 'watch.cancellation' }).catch((e: unknown) => this.deps.log.warn({ id: entry.id, err: e }, 'cancellation watch failed'));
+      this.run(entry.id, this.stateOf(entry), { kind: 'watch.cancellation' }).catch((e: unknown) =>
+        this.deps.log.warn({ id: entry.id, err: e }, 'cancellation watch failed'),
+      );
     }
     return report;
   }
-
 
   stop(): void {
     this.#stopped = true;
@@ -230,7 +327,16 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
   }
 
   protected stateEvent(id: number, state: VoidState, input: string): VoidEvent {
-    return { type: 'state', id, merchantOrderId: state.data.merchantVoidId, state: state.name, status: voidStatus(state.name), input, kind: 'void', saleId: state.data.sale.id };
+    return {
+      type: 'state',
+      id,
+      merchantOrderId: state.data.merchantVoidId,
+      state: state.name,
+      status: voidStatus(state.name),
+      input,
+      kind: 'void',
+      saleId: state.data.sale.id,
+    };
   }
 
   protected writeDurable(journalId: number, state: VoidState, effects: readonly VoidEffect[]): void {
@@ -238,8 +344,18 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
     const d = state.data;
     for (const e of effects) {
       if (e.kind === 'outbox.void-confirm' && d.voidId) {
-        const payload: VoidConfirmTask = { merchantVoidId: d.merchantVoidId, paymentId: d.sale.paymentId, voidId: d.voidId };
-        this.#d.outbox.enqueue({ journalId, operation: OUTBOX_OPERATIONS.voidConfirm, idempotencyKey: idempotencyKey('void-confirm', d.merchantVoidId), payload: { ...payload }, at });
+        const payload: VoidConfirmTask = {
+          merchantVoidId: d.merchantVoidId,
+          paymentId: d.sale.paymentId,
+          voidId: d.voidId,
+        };
+        this.#d.outbox.enqueue({
+          journalId,
+          operation: OUTBOX_OPERATIONS.voidConfirm,
+          idempotencyKey: idempotencyKey('void-confirm', d.merchantVoidId),
+          payload: { ...payload },
+          at,
+        });
       } else if (e.kind === 'outbox.void-undo') {
         const payload: VoidUndoTask = {
           merchantVoidId: d.merchantVoidId,
@@ -247,11 +363,23 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
           sentAt: d.sentAt ?? at.toISOString(),
           ...(e.by === 'voidId' && d.voidId ? { voidId: d.voidId } : {}),
         };
-        this.#d.outbox.enqueue({ journalId, operation: OUTBOX_OPERATIONS.voidUndo, idempotencyKey: idempotencyKey('void-undo', d.merchantVoidId), payload: { ...payload }, at });
+        this.#d.outbox.enqueue({
+          journalId,
+          operation: OUTBOX_OPERATIONS.voidUndo,
+          idempotencyKey: idempotencyKey('void-undo', d.merchantVoidId),
+          payload: { ...payload },
+          at,
+        });
       } else if (e.kind === 'outbox.pix-refund') {
         // keyed on the refund's own id: the Pix engine's own refund task of the sale is another
         const payload: PixTask = { merchantOrderId: d.sale.merchantOrderId, paymentId: d.sale.paymentId };
-        this.#d.outbox.enqueue({ journalId, operation: OUTBOX_OPERATIONS.pixRefund, idempotencyKey: idempotencyKey('pix-refund', d.merchantVoidId), payload: { ...payload }, at });
+        this.#d.outbox.enqueue({
+          journalId,
+          operation: OUTBOX_OPERATIONS.pixRefund,
+          idempotencyKey: idempotencyKey('pix-refund', d.merchantVoidId),
+          payload: { ...payload },
+          at,
+        });
       }
     }
   }
@@ -270,14 +398,24 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
       case 'pinpad.finish-chip': {
         let result;
         try {
-          result = await card.finishChip(effect.decision, state.data.emvResponse ? { emvResponse: state.data.emvResponse } : {});
+          result = await card.finishChip(
+            effect.decision,
+            state.data.emvResponse ? { emvResponse: state.data.emvResponse } : {},
+          );
         } catch (e) {
           result = { card: 'failed' as const, reason: (e as Error).message };
         }
         // The card's session is over: the closing message (RMC while the chip is in).
-        await card.end(chipEndMessage(state.name, effect.decision, result.card)).catch((e: unknown) => log.warn({ id, err: e }, 'pinpad end failed'));
+        await card
+          .end(chipEndMessage(state.name, effect.decision, result.card))
+          .catch((e: unknown) => log.warn({ id, err: e }, 'pinpad end failed'));
         if (state.name === 'finishing-chip') {
-          await this.apply(id, { kind: 'chip-finished', card: result.card, ...(result.emv ? { emv: result.emv } : {}), ...(result.reason ? { reason: result.reason } : {}) });
+          await this.apply(id, {
+            kind: 'chip-finished',
+            card: result.card,
+            ...(result.emv ? { emv: result.emv } : {}),
+            ...(result.reason ? { reason: result.reason } : {}),
+          });
         }
         return;
       }
@@ -301,7 +439,12 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
   async #printReceipt(id: number, state: VoidState): Promise<void> {
     const result = await printVoidReceipt(this.deps.receipt, voidReceiptSubject(state.data), this.deps.log);
     this.deps.log.info({ id, merchantVoidId: state.data.merchantVoidId, result }, 'void receipt');
-    if (result !== 'printed') this.alarm(id, 'VOID_RECEIPT_FAILED', `the receipt of void ${state.data.merchantVoidId} was ${result === 'failed' ? 'not printed' : 'maybe not printed'}: reprint it`);
+    if (result !== 'printed')
+      this.alarm(
+        id,
+        'VOID_RECEIPT_FAILED',
+        `the receipt of void ${state.data.merchantVoidId} was ${result === 'failed' ? 'not printed' : 'maybe not printed'}: reprint it`,
+      );
   }
 
   /** Shows the cancellation code and asks the host until the wallet applied it or the code expired. */
@@ -335,18 +478,25 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
   async #drive(id: number, signal: AbortSignal): Promise<void> {
     const data = this.stateOf(this.entry(id)).data;
     const { card: saleCard, method } = data.sale;
-    if (!saleCard || method === 'pix') throw new OmniposError('INTERNAL', `void ${id}: a card void of a sale without a card`);
+    if (!saleCard || method === 'pix')
+      throw new OmniposError('INTERNAL', `void ${id}: a card void of a sale without a card`);
     let read;
     try {
       read = await this.#d.card.readCard({ merchantOrderId: data.merchantVoidId, amount: data.amount, method }, signal);
     } catch (e) {
       const by = this.#active?.cancelBy;
-      await this.apply(id, signal.aborted && by ? { kind: 'cancel', by } : { kind: 'card-failed', reason: (e as Error).message });
+      await this.apply(
+        id,
+        signal.aborted && by ? { kind: 'cancel', by } : { kind: 'card-failed', reason: (e as Error).message },
+      );
       return;
     }
     const mismatch = cardMismatch(saleCard, read.summary);
     if (mismatch) {
-      this.#d.log.warn({ id, saleId: data.sale.id, mismatch, maskedPan: read.summary.maskedPan }, 'void refused: not the sale’s card');
+      this.#d.log.warn(
+        { id, saleId: data.sale.id, mismatch, maskedPan: read.summary.maskedPan },
+        'void refused: not the sale’s card',
+      );
       await this.apply(id, { kind: 'card-mismatch', card: read.summary, reason: `not the sale's card: ${mismatch}` });
       return;
     }
@@ -366,7 +516,14 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
     this.#cards.delete(id);
     if (!secret || !d.card) return { kind: 'not-sent' };
     try {
-      return await this.#d.host.void({ sale: d.sale, merchantVoidId: d.merchantVoidId, amount: d.amount, date: new Date(d.sentAt ?? Date.now()), summary: d.card, card: secret });
+      return await this.#d.host.void({
+        sale: d.sale,
+        merchantVoidId: d.merchantVoidId,
+        amount: d.amount,
+        date: new Date(d.sentAt ?? Date.now()),
+        summary: d.card,
+        card: secret,
+      });
     } catch (e) {
       return { kind: 'unknown', reason: (e as Error).message };
     }

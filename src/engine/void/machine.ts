@@ -1,9 +1,23 @@
 import type { MachineStep } from '../machine-owner.js';
-import { FINAL_VOID_STATES, type HostVoidOutcome, type VoidData, type VoidEffect, type VoidInput, type VoidState, type VoidStateName } from './types.js';
+import {
+  FINAL_VOID_STATES,
+  type HostVoidOutcome,
+  type VoidData,
+  type VoidEffect,
+  type VoidInput,
+  type VoidState,
+  type VoidStateName,
+} from './types.js';
 
 export type VoidStep = MachineStep<VoidState, VoidEffect>;
 
-function go(state: VoidState, name: VoidStateName, input: string, patch: Partial<VoidData>, ...effects: VoidEffect[]): VoidStep {
+function go(
+  state: VoidState,
+  name: VoidStateName,
+  input: string,
+  patch: Partial<VoidData>,
+  ...effects: VoidEffect[]
+): VoidStep {
   return { ok: true, state: { name, data: { ...state.data, ...patch } }, effects, input };
 }
 
@@ -15,11 +29,18 @@ const chip = (s: VoidState): boolean => s.data.card?.chip === true;
 const PRINT: VoidEffect = { kind: 'print.void-receipt' };
 
 function rc(o: { returnCode?: string; returnMessage?: string }): Partial<VoidData> {
-  return { ...(o.returnCode !== undefined ? { returnCode: o.returnCode } : {}), ...(o.returnMessage !== undefined ? { returnMessage: o.returnMessage } : {}) };
+  return {
+    ...(o.returnCode !== undefined ? { returnCode: o.returnCode } : {}),
+    ...(o.returnMessage !== undefined ? { returnMessage: o.returnMessage } : {}),
+  };
 }
 
 /** The card is told how the void ended: FCX for chip, a closing message otherwise. */
-function tell(state: VoidState, decision: 'approved' | 'declined' | 'no-communication' | 'aborted', message: string): VoidEffect {
+function tell(
+  state: VoidState,
+  decision: 'approved' | 'declined' | 'no-communication' | 'aborted',
+  message: string,
+): VoidEffect {
   return chip(state) ? { kind: 'pinpad.finish-chip', decision } : { kind: 'pinpad.end', message };
 }
 
@@ -27,32 +48,74 @@ function hostAnswer(state: VoidState, outcome: HostVoidOutcome): VoidStep {
   const input = `host ${outcome.kind}`;
   switch (outcome.kind) {
     case 'approved': {
-      const patch: Partial<VoidData> = { voidId: outcome.voidId, ...rc(outcome), ...(outcome.emvResponse ? { emvResponse: outcome.emvResponse } : {}) };
-      if (chip(state)) return go(state, 'finishing-chip', input, patch, { kind: 'pinpad.finish-chip', decision: 'approved' });
-      return go(state, 'confirming', input, patch, { kind: 'pinpad.end', message: 'CANCELAMENTO\nAPROVADO' }, { kind: 'outbox.void-confirm' }, PRINT);
+      const patch: Partial<VoidData> = {
+        voidId: outcome.voidId,
+        ...rc(outcome),
+        ...(outcome.emvResponse ? { emvResponse: outcome.emvResponse } : {}),
+      };
+      if (chip(state))
+        return go(state, 'finishing-chip', input, patch, { kind: 'pinpad.finish-chip', decision: 'approved' });
+      return go(
+        state,
+        'confirming',
+        input,
+        patch,
+        { kind: 'pinpad.end', message: 'CANCELAMENTO\nAPROVADO' },
+        { kind: 'outbox.void-confirm' },
+        PRINT,
+      );
     }
     case 'declined':
-      return go(state, 'declined', input, { ...(outcome.voidId ? { voidId: outcome.voidId } : {}), ...rc(outcome), reason: 'void declined by the host' },
-        tell(state, 'declined', 'CANCELAMENTO\nNEGADO'));
+      return go(
+        state,
+        'declined',
+        input,
+        { ...(outcome.voidId ? { voidId: outcome.voidId } : {}), ...rc(outcome), reason: 'void declined by the host' },
+        tell(state, 'declined', 'CANCELAMENTO\nNEGADO'),
+      );
     case 'refused':
-      return go(state, 'failed', input, { ...rc(outcome), reason: `void refused by the host (HTTP ${outcome.status})` },
-        tell(state, 'no-communication', 'FALHA NO\nCANCELAMENTO'));
+      return go(
+        state,
+        'failed',
+        input,
+        { ...rc(outcome), reason: `void refused by the host (HTTP ${outcome.status})` },
+        tell(state, 'no-communication', 'FALHA NO\nCANCELAMENTO'),
+      );
     case 'not-sent':
-      return go(state, 'failed', input, { reason: 'the acquirer could not be reached; nothing was sent' }, tell(state, 'no-communication', 'SEM COMUNICACAO'));
+      return go(
+        state,
+        'failed',
+        input,
+        { reason: 'the acquirer could not be reached; nothing was sent' },
+        tell(state, 'no-communication', 'SEM COMUNICACAO'),
+      );
     case 'unknown':
       // The void may be at the host: undo it by MerchantVoidId (no VoidId came back).
-      return go(state, 'undoing', input, { reason: `void outcome unknown (${outcome.reason})` },
-        tell(state, 'no-communication', 'SEM COMUNICACAO'), { kind: 'outbox.void-undo', by: 'merchantVoidId' });
+      return go(
+        state,
+        'undoing',
+        input,
+        { reason: `void outcome unknown (${outcome.reason})` },
+        tell(state, 'no-communication', 'SEM COMUNICACAO'),
+        { kind: 'outbox.void-undo', by: 'merchantVoidId' },
+      );
   }
 }
 
 /** A wallet QR void before its code shows: no card, no pinpad session; only the code's inputs (or a cancel). */
 function walletStarted(state: VoidState, input: VoidInput): VoidStep {
   if (input.kind === 'code-shown') {
-    return go(state, 'showing-code', 'cancellation code shown', { qrCode: input.qrCode, nsu: input.nsu, expiresAt: input.expiresAt }, { kind: 'watch.cancellation' });
+    return go(
+      state,
+      'showing-code',
+      'cancellation code shown',
+      { qrCode: input.qrCode, nsu: input.nsu, expiresAt: input.expiresAt },
+      { kind: 'watch.cancellation' },
+    );
   }
   if (input.kind === 'code-failed') return go(state, 'failed', 'cancellation code failed', { reason: input.reason });
-  if (input.kind === 'cancel') return go(state, 'aborted', `cancel by ${input.by}`, { reason: `cancelled by ${input.by}` });
+  if (input.kind === 'cancel')
+    return go(state, 'aborted', `cancel by ${input.by}`, { reason: `cancelled by ${input.by}` });
   return refuse(state, input);
 }
 
@@ -71,12 +134,34 @@ export function voidTransition(state: VoidState, input: VoidInput): VoidStep {
       if (state.data.sale.kind === 'wallet-qr') return walletStarted(state, input);
       if (input.kind === 'card-read') return go(state, 'card-read', 'card read', { card: input.card });
       if (input.kind === 'card-mismatch') {
-        return go(state, 'refused', 'card mismatch', { card: input.card, reason: input.reason },
-          input.card.chip ? { kind: 'pinpad.finish-chip', decision: 'aborted' } : { kind: 'pinpad.end', message: 'CARTAO DIFERENTE\nDA VENDA' });
+        return go(
+          state,
+          'refused',
+          'card mismatch',
+          { card: input.card, reason: input.reason },
+          input.card.chip
+            ? { kind: 'pinpad.finish-chip', decision: 'aborted' }
+            : { kind: 'pinpad.end', message: 'CARTAO DIFERENTE\nDA VENDA' },
+        );
       }
-      if (input.kind === 'card-failed') return go(state, 'aborted', 'card failed', { reason: input.reason }, { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' });
-      if (input.kind === 'refund' && state.data.sale.kind === 'pix') return go(state, 'refunding', 'refund', {}, { kind: 'outbox.pix-refund' });
-      if (input.kind === 'cancel') return go(state, 'aborted', `cancel by ${input.by}`, { reason: `cancelled by ${input.by}` }, { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' });
+      if (input.kind === 'card-failed')
+        return go(
+          state,
+          'aborted',
+          'card failed',
+          { reason: input.reason },
+          { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' },
+        );
+      if (input.kind === 'refund' && state.data.sale.kind === 'pix')
+        return go(state, 'refunding', 'refund', {}, { kind: 'outbox.pix-refund' });
+      if (input.kind === 'cancel')
+        return go(
+          state,
+          'aborted',
+          `cancel by ${input.by}`,
+          { reason: `cancelled by ${input.by}` },
+          { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' },
+        );
       return refuse(state, input);
     case 'card-read':
       if (input.kind === 'send') return go(state, 'voiding', 'send', { sentAt: input.at }, { kind: 'acquirer.void' });
@@ -91,28 +176,58 @@ export function voidTransition(state: VoidState, input: VoidInput): VoidStep {
     case 'finishing-chip':
       if (input.kind === 'chip-finished') {
         const emv = input.emv ? { emv: input.emv } : {};
-        if (input.card === 'approved') return go(state, 'confirming', 'card approved', emv, { kind: 'outbox.void-confirm' }, PRINT);
-        const reason = input.card === 'declined' ? 'card declined after the host approved the void' : `card session failed: ${input.reason ?? 'unknown'}`;
-        return go(state, 'undoing', `card ${input.card}`, { ...emv, reason }, { kind: 'outbox.void-undo', by: 'voidId' });
+        if (input.card === 'approved')
+          return go(state, 'confirming', 'card approved', emv, { kind: 'outbox.void-confirm' }, PRINT);
+        const reason =
+          input.card === 'declined'
+            ? 'card declined after the host approved the void'
+            : `card session failed: ${input.reason ?? 'unknown'}`;
+        return go(
+          state,
+          'undoing',
+          `card ${input.card}`,
+          { ...emv, reason },
+          { kind: 'outbox.void-undo', by: 'voidId' },
+        );
       }
       return refuse(state, input);
     case 'confirming':
       if (input.kind === 'delivered') {
         if (input.action === 'done') return go(state, 'confirmed', 'void confirm delivered', {});
-        return go(state, 'dead-letter', `void confirm ${input.action}`, { reason: input.reason },
-          { kind: 'alarm', code: 'VOID_CONFIRM_DEAD_LETTER', message: `confirmation of void ${state.data.merchantVoidId}: ${input.reason}` });
+        return go(
+          state,
+          'dead-letter',
+          `void confirm ${input.action}`,
+          { reason: input.reason },
+          {
+            kind: 'alarm',
+            code: 'VOID_CONFIRM_DEAD_LETTER',
+            message: `confirmation of void ${state.data.merchantVoidId}: ${input.reason}`,
+          },
+        );
       }
       return refuse(state, input);
     case 'showing-code':
       // A code once shown stays payable until it expires: it is watched, never withdrawn.
-      if (input.kind === 'code-applied') return go(state, 'confirmed', 'cancellation applied by the wallet', { voidId: input.voidId }, PRINT);
-      if (input.kind === 'code-expired') return go(state, 'expired', 'cancellation code expired', { reason: 'the cancellation code expired unpaid' });
+      if (input.kind === 'code-applied')
+        return go(state, 'confirmed', 'cancellation applied by the wallet', { voidId: input.voidId }, PRINT);
+      if (input.kind === 'code-expired')
+        return go(state, 'expired', 'cancellation code expired', { reason: 'the cancellation code expired unpaid' });
       return refuse(state, input);
     case 'refunding':
       if (input.kind === 'delivered') {
         if (input.action === 'done') return go(state, 'confirmed', 'refund delivered', {});
-        return go(state, 'dead-letter', `refund ${input.action}`, { reason: input.reason },
-          { kind: 'alarm', code: 'PIX_REFUND_DEAD_LETTER', message: `refund ${state.data.merchantVoidId} of Pix ${state.data.sale.merchantOrderId}: ${input.reason}` });
+        return go(
+          state,
+          'dead-letter',
+          `refund ${input.action}`,
+          { reason: input.reason },
+          {
+            kind: 'alarm',
+            code: 'PIX_REFUND_DEAD_LETTER',
+            message: `refund ${state.data.merchantVoidId} of Pix ${state.data.sale.merchantOrderId}: ${input.reason}`,
+          },
+        );
       }
       return refuse(state, input);
     case 'undoing':
@@ -120,11 +235,29 @@ export function voidTransition(state: VoidState, input: VoidInput): VoidStep {
         if (input.action === 'done') return go(state, 'undone', 'void undo delivered', {});
         // The host had confirmed the void (e.g. at its daily close): the money went back after all.
         if (input.action === 'needs-refund') {
-          return go(state, 'confirmed', 'void stood', { reason: input.reason },
-            { kind: 'alarm', code: 'VOID_STOOD', message: `void ${state.data.merchantVoidId} could not be undone: ${input.reason}` });
+          return go(
+            state,
+            'confirmed',
+            'void stood',
+            { reason: input.reason },
+            {
+              kind: 'alarm',
+              code: 'VOID_STOOD',
+              message: `void ${state.data.merchantVoidId} could not be undone: ${input.reason}`,
+            },
+          );
         }
-        return go(state, 'dead-letter', `void undo ${input.action}`, { reason: input.reason },
-          { kind: 'alarm', code: 'VOID_UNDO_DEAD_LETTER', message: `undo of void ${state.data.merchantVoidId}: ${input.reason}` });
+        return go(
+          state,
+          'dead-letter',
+          `void undo ${input.action}`,
+          { reason: input.reason },
+          {
+            kind: 'alarm',
+            code: 'VOID_UNDO_DEAD_LETTER',
+            message: `undo of void ${state.data.merchantVoidId}: ${input.reason}`,
+          },
+        );
       }
       return refuse(state, input);
     default:

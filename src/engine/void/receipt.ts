@@ -18,7 +18,11 @@ export function voidReceiptSubject(d: VoidData): ReceiptSubject {
     ...(d.nsu ? { nsu: d.nsu } : {}),
     ...(s.card ? { maskedPan: s.card.maskedPan } : {}),
     ...(d.card?.authenticationMethod === 'OnlineAuthentication' ? { cvm: 'pin' as const } : {}),
-    original: { merchantOrderId: s.merchantOrderId, ...(s.nsu ? { nsu: s.nsu } : {}), ...(s.authorizationCode ? { authorizationCode: s.authorizationCode } : {}) },
+    original: {
+      merchantOrderId: s.merchantOrderId,
+      ...(s.nsu ? { nsu: s.nsu } : {}),
+      ...(s.authorizationCode ? { authorizationCode: s.authorizationCode } : {}),
+    },
   };
 }
 
@@ -27,7 +31,11 @@ export function voidReceiptSubject(d: VoidData): ReceiptSubject {
  * a failed print does not undo the void (the money already goes back); it is reported as
  * `failed` or `unsure` for the caller to alarm. Never throws.
  */
-export async function printVoidReceipt(port: ReceiptPort, subject: ReceiptSubject, log: Pick<Logger, 'warn'>): Promise<'printed' | 'failed' | 'unsure'> {
+export async function printVoidReceipt(
+  port: ReceiptPort,
+  subject: ReceiptSubject,
+  log: Pick<Logger, 'warn'>,
+): Promise<'printed' | 'failed' | 'unsure'> {
   let worst: 'printed' | 'failed' | 'unsure' = 'printed';
   for (const copy of ['customer', 'merchant'] as const) {
     let result: string;

@@ -16,7 +16,10 @@ export type VoidRecoveryPlan =
   | { kind: 'transition'; to: VoidStateName; reason: string; effects: VoidEffect[] }
   | { kind: 'ensure'; effects: VoidEffect[] };
 
-const undoBy = (s: VoidState): VoidEffect => ({ kind: 'outbox.void-undo', by: s.data.voidId ? 'voidId' : 'merchantVoidId' });
+const undoBy = (s: VoidState): VoidEffect => ({
+  kind: 'outbox.void-undo',
+  by: s.data.voidId ? 'voidId' : 'merchantVoidId',
+});
 
 export function planVoidRecovery(state: VoidState): VoidRecoveryPlan {
   switch (state.name) {
@@ -24,9 +27,19 @@ export function planVoidRecovery(state: VoidState): VoidRecoveryPlan {
     case 'card-read':
       return { kind: 'transition', to: 'aborted', reason: 'stopped before anything was sent', effects: [] };
     case 'voiding':
-      return { kind: 'transition', to: 'undoing', reason: 'stopped while the void request may have been out', effects: [undoBy(state)] };
+      return {
+        kind: 'transition',
+        to: 'undoing',
+        reason: 'stopped while the void request may have been out',
+        effects: [undoBy(state)],
+      };
     case 'finishing-chip':
-      return { kind: 'transition', to: 'undoing', reason: 'stopped before the card finished the void', effects: [undoBy(state)] };
+      return {
+        kind: 'transition',
+        to: 'undoing',
+        reason: 'stopped before the card finished the void',
+        effects: [undoBy(state)],
+      };
     case 'confirming':
       return { kind: 'ensure', effects: [{ kind: 'outbox.void-confirm' }] };
     case 'undoing':

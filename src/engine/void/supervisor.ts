@@ -83,7 +83,8 @@ export class SupervisorGate {
   #lockedUntil = 0;
 
   constructor(sources: SupervisorSources) {
-    if (sources.token.length < 32) throw new OmniposError('INVALID_ARGUMENT', 'supervisor token: at least 32 characters');
+    if (sources.token.length < 32)
+      throw new OmniposError('INVALID_ARGUMENT', 'supervisor token: at least 32 characters');
     this.#s = sources;
   }
 
@@ -95,14 +96,23 @@ export class SupervisorGate {
     const now = (this.#s.now ?? Date.now)();
     const offered = (c.token !== undefined && c.token !== '') || (c.password !== undefined && c.password !== '');
     if (offered && now < this.#lockedUntil) {
-      throw new OmniposError('SUPERVISOR_REQUIRED', `too many wrong supervisor credentials: try again in ${Math.ceil((this.#lockedUntil - now) / 1000)} s`, { lockedUntil: new Date(this.#lockedUntil).toISOString() });
+      throw new OmniposError(
+        'SUPERVISOR_REQUIRED',
+        `too many wrong supervisor credentials: try again in ${Math.ceil((this.#lockedUntil - now) / 1000)} s`,
+        { lockedUntil: new Date(this.#lockedUntil).toISOString() },
+      );
     }
     try {
       const proof = this.#check(c, what);
       this.#failures = 0;
       return proof;
     } catch (e) {
-      if (offered && e instanceof OmniposError && e.code === 'SUPERVISOR_REQUIRED' && ++this.#failures >= (this.#s.maxFailures ?? 5)) {
+      if (
+        offered &&
+        e instanceof OmniposError &&
+        e.code === 'SUPERVISOR_REQUIRED' &&
+        ++this.#failures >= (this.#s.maxFailures ?? 5)
+      ) {
         this.#failures = 0;
         this.#lockedUntil = now + (this.#s.lockMs ?? 60_000);
       }
@@ -117,7 +127,11 @@ export class SupervisorGate {
     }
     if (c.password !== undefined && c.password !== '') {
       const hash = this.#s.passwordHash();
-      if (!hash) throw new OmniposError('SUPERVISOR_NOT_CONFIGURED', 'no supervisor password is set for this terminal (omnipos supervisor password)');
+      if (!hash)
+        throw new OmniposError(
+          'SUPERVISOR_NOT_CONFIGURED',
+          'no supervisor password is set for this terminal (omnipos supervisor password)',
+        );
       if (verifySupervisorPassword(c.password, hash)) return 'supervisor-password';
       throw new OmniposError('SUPERVISOR_REQUIRED', 'the supervisor password is not valid');
     }

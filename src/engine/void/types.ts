@@ -80,13 +80,33 @@ export const VOID_STATES = [
 ] as const;
 export type VoidStateName = (typeof VOID_STATES)[number];
 
-export const FINAL_VOID_STATES: ReadonlySet<VoidStateName> = new Set(['confirmed', 'undone', 'declined', 'refused', 'aborted', 'failed', 'dead-letter', 'expired']);
+export const FINAL_VOID_STATES: ReadonlySet<VoidStateName> = new Set([
+  'confirmed',
+  'undone',
+  'declined',
+  'refused',
+  'aborted',
+  'failed',
+  'dead-letter',
+  'expired',
+]);
 
 /**
  * States whose amount counts as voided (or may be, until settled) when the sale's remaining
  * amount is computed: everything but what ended with nothing given back.
  */
-export const VOID_HOLDS_AMOUNT: ReadonlySet<VoidStateName> = new Set(['started', 'card-read', 'voiding', 'finishing-chip', 'confirming', 'confirmed', 'undoing', 'refunding', 'showing-code', 'dead-letter']);
+export const VOID_HOLDS_AMOUNT: ReadonlySet<VoidStateName> = new Set([
+  'started',
+  'card-read',
+  'voiding',
+  'finishing-chip',
+  'confirming',
+  'confirmed',
+  'undoing',
+  'refunding',
+  'showing-code',
+  'dead-letter',
+]);
 
 export interface VoidState {
   name: VoidStateName;
@@ -136,7 +156,8 @@ export type VoidEffect =
   | { kind: 'print.void-receipt' };
 
 /** The status the cash register and the supervisor read (`GET /v1/voids/{id}`). */
-export type VoidStatus = 'pending' | 'approved' | 'declined' | 'refused' | 'cancelled' | 'undone' | 'failed' | 'expired';
+export type VoidStatus =
+  'pending' | 'approved' | 'declined' | 'refused' | 'cancelled' | 'undone' | 'failed' | 'expired';
 
 const STATUS: Record<VoidStateName, VoidStatus> = {
   started: 'pending',

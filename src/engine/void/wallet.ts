@@ -28,7 +28,13 @@ export function issueCancellation(db: Db, clock: Clock, validityMs: number, d: V
   try {
     const issuedAt = clock.now();
     const nsu = nextNsu(db);
-    const qrCode = buildCancellationCode({ original: d.sale.qrCode ?? '', nsu, issuedAt, amount: d.amount, referenceLabel: d.merchantVoidId });
+    const qrCode = buildCancellationCode({
+      original: d.sale.qrCode ?? '',
+      nsu,
+      issuedAt,
+      amount: d.amount,
+      referenceLabel: d.merchantVoidId,
+    });
     return { kind: 'code-shown', qrCode, nsu, expiresAt: new Date(issuedAt.getTime() + validityMs).toISOString() };
   } catch (e) {
     return { kind: 'code-failed', reason: (e as Error).message };

@@ -235,7 +235,10 @@ export class BinIndex<R extends BinRangeRow = BinRangeRow> {
 }
 
 /** The same answer as `BinIndex.lookup` by scanning every group: the reference for tests and the benchmark. */
-export function linearLookup<R extends BinRangeRow>(groups: readonly BinGroup<R>[], digits: string): BinGroup<R> | undefined {
+export function linearLookup<R extends BinRangeRow>(
+  groups: readonly BinGroup<R>[],
+  digits: string,
+): BinGroup<R> | undefined {
   checkDigits(digits);
   const qlo = digits.padEnd(BIN_WIDTH, '0');
   const qhi = digits.padEnd(BIN_WIDTH, '9');

@@ -26,5 +26,10 @@ export function successor(n19: string): string {
  * 1 to 19 digits. Throws INVALID_ARGUMENT otherwise.
  */
 export function checkDigits(digits: string): void {
-  if (!/^\d{1,19}$/.test(digits)) throw new OmniposError('INVALID_ARGUMENT', `BIN lookup: expected 1 to 19 digits, got ${JSON.stringify(digits.slice(0, 24))}`, { length: digits.length });
+  if (!/^\d{1,19}$/.test(digits))
+    throw new OmniposError(
+      'INVALID_ARGUMENT',
+      `BIN lookup: expected 1 to 19 digits, got ${JSON.stringify(digits.slice(0, 24))}`,
+      { length: digits.length },
+    );
 }

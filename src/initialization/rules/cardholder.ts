@@ -24,7 +24,8 @@ export function passwordRule(read: CardRead, levels: Levels): PasswordDecision {
   if (requiredByAny(levels, 'RequiresPassword')) return 'required';
   if (chip) return 'card';
   if (requiredByAny(levels, 'RequiresPasswordExceptForEMVCard')) return 'required';
-  if (requiredByAny(levels, 'InterpretsLastDigitOfSecurityCode') && /^..[03567]$/.test(read.serviceCode ?? '')) return 'required';
+  if (requiredByAny(levels, 'InterpretsLastDigitOfSecurityCode') && /^..[03567]$/.test(read.serviceCode ?? ''))
+    return 'required';
   return 'none';
 }
 
@@ -38,7 +39,12 @@ export type SecurityCodeStatus = 'Collected' | 'Unreadable' | 'Nonexistent';
  * `EnableAdditionalSecurityCodeOptions_Unreadable_NoCode`.
  */
 export function securityCodeRule(read: CardRead, levels: Levels): { ask: boolean; statuses: SecurityCodeStatus[] } {
-  const flag = read.entry === 'typed' ? 'RequiresSecurityCodeWhenCardNumberIsTyped' : read.entry === 'magstripe' ? 'RequiresSecurityCodeWhenMagneticTrackIsRead' : undefined;
+  const flag =
+    read.entry === 'typed'
+      ? 'RequiresSecurityCodeWhenCardNumberIsTyped'
+      : read.entry === 'magstripe'
+        ? 'RequiresSecurityCodeWhenMagneticTrackIsRead'
+        : undefined;
   if (!flag || !requiredByAny(levels, flag)) return { ask: false, statuses: [] };
   const extra = requiredByAny(levels, 'EnableAdditionalSecurityCodeOptions_Unreadable_NoCode');
   return { ask: true, statuses: extra ? ['Collected', 'Unreadable', 'Nonexistent'] : ['Collected'] };

@@ -19,7 +19,9 @@ export interface ProductDecision {
   installments: { ByMerchant: InstallmentRange | null; ByIssuer: InstallmentRange | null };
   typingAllowed: boolean;
   fallbackAllowed: boolean;
-  byEntry: Partial<Record<Entry, { password: PasswordDecision; securityCode: SecurityCodeStatus[] | null; lastFour: boolean }>>;
+  byEntry: Partial<
+    Record<Entry, { password: PasswordDecision; securityCode: SecurityCodeStatus[] | null; lastFour: boolean }>
+  >;
 }
 
 export interface CardDecision {
@@ -45,17 +47,29 @@ export function decideForCard(set: TableSet, read: CardRead, want?: PaymentType)
     for (const entry of ['magstripe', 'emv', 'contactlessEmv', 'typed'] as const) {
       const r = { ...read, entry };
       const cvv = securityCodeRule(r, levels);
-      byEntry[entry] = { password: passwordRule(r, levels), securityCode: cvv.ask ? cvv.statuses : null, lastFour: lastFourRequired(r, levels) };
+      byEntry[entry] = {
+        password: passwordRule(r, levels),
+        securityCode: cvv.ask ? cvv.statuses : null,
+        lastFour: lastFourRequired(r, levels),
+      };
     }
     return {
       productId: c.product.ProductId,
       productName: c.product.ProductName,
       paymentType: c.paymentType,
       brandId: c.product.BrandId,
-      issuer: c.issuer && { issuerId: c.issuer.IssuerId, name: c.issuer.IssuerName, requiresPinpad: c.issuer.RequiresPinpad, requiresChipReader: c.issuer.RequiresChipReader },
+      issuer: c.issuer && {
+        issuerId: c.issuer.IssuerId,
+        name: c.issuer.IssuerName,
+        requiresPinpad: c.issuer.RequiresPinpad,
+        requiresChipReader: c.issuer.RequiresChipReader,
+      },
       range: c.bin && { InitialBin: c.bin.InitialBin, FinalBin: c.bin.FinalBin, Type: c.bin.Type },
       binFlags: c.bin && binFlagsObject(c.bin),
-      installments: { ByMerchant: installmentRange(c, levels, 'ByMerchant') ?? null, ByIssuer: installmentRange(c, levels, 'ByIssuer') ?? null },
+      installments: {
+        ByMerchant: installmentRange(c, levels, 'ByMerchant') ?? null,
+        ByIssuer: installmentRange(c, levels, 'ByIssuer') ?? null,
+      },
       typingAllowed: typingAllowed(acquirer, levels).ok,
       fallbackAllowed: fallbackAllowed(acquirer, levels).ok,
       byEntry,

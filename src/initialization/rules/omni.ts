@@ -8,7 +8,13 @@ export type AuthenticationMethod = 'NoPassword' | 'OnlineAuthentication' | 'Offl
 
 /** `InputMode` from how the card was read; a fallback is `MagStripe` with `IsFallback`. */
 export function inputModeOf(read: Pick<CardRead, 'entry' | 'fallback'>): { InputMode: InputMode; IsFallback: boolean } {
-  const mode: InputMode = { typed: 'Typed', magstripe: 'MagStripe', emv: 'Emv', contactlessMagstripe: 'ContactlessMagStripe', contactlessEmv: 'ContactlessEmv' }[read.entry] as InputMode;
+  const mode: InputMode = {
+    typed: 'Typed',
+    magstripe: 'MagStripe',
+    emv: 'Emv',
+    contactlessMagstripe: 'ContactlessMagStripe',
+    contactlessEmv: 'ContactlessEmv',
+  }[read.entry] as InputMode;
   return { InputMode: mode, IsFallback: read.entry === 'magstripe' && read.fallback === true };
 }
 
@@ -25,7 +31,11 @@ export interface CvmResult {
  * tables' bits: a password the terminal asked for (captured with GPN, verified by the host) →
  * OnlineAuthentication, otherwise NoPassword.
  */
-export function authenticationMethodOf(read: Pick<CardRead, 'entry'>, password: PasswordDecision, cvm?: CvmResult): AuthenticationMethod {
+export function authenticationMethodOf(
+  read: Pick<CardRead, 'entry'>,
+  password: PasswordDecision,
+  cvm?: CvmResult,
+): AuthenticationMethod {
   if (read.entry === 'emv' || read.entry === 'contactlessEmv' || read.entry === 'contactlessMagstripe') {
     if (cvm?.pinOffline) return 'OfflineAuthentication';
     if (cvm?.pinOnline) return 'OnlineAuthentication';

@@ -50,7 +50,11 @@ export interface SalePlan {
  * security code, last four digits) and whether to warn of a duplicate value. Pure: the engine owns
  * the prompts and the pinpad.
  */
-export function planSale(set: TableSet, read: CardRead, sale: SaleContext): Decision<{ plan: SalePlan }> | { ok: 'choose'; options: { productId: number; label: string }[] } {
+export function planSale(
+  set: TableSet,
+  read: CardRead,
+  sale: SaleContext,
+): Decision<{ plan: SalePlan }> | { ok: 'choose'; options: { productId: number; label: string }[] } {
   const found = candidateProducts(set, read, sale.want);
   if (!found.ok) return found;
   let candidates = found.candidates;

@@ -53,7 +53,12 @@ export const BIN_FLAGS = [
 export const ISSUER_FLAGS = [...COMMON_FLAGS, ...FINANCING_FLAGS, 'RequiresChipReader', 'RequiresPinpad'] as const;
 
 /** `Parameters[]`. */
-export const PARAMETER_FLAGS = [...COMMON_FLAGS, 'CapturesServiceFee', 'AllowCancellationWithValueGreaterThanTheValueOfTheSale', 'CaptureBoardingFee'] as const;
+export const PARAMETER_FLAGS = [
+  ...COMMON_FLAGS,
+  'CapturesServiceFee',
+  'AllowCancellationWithValueGreaterThanTheValueOfTheSale',
+  'CaptureBoardingFee',
+] as const;
 
 /** `Products[]`. */
 export const PRODUCT_FLAGS = [

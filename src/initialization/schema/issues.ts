@@ -20,6 +20,9 @@ export function tableError(path: string, message: string, extra: Record<string, 
 export function fromZod(error: z.ZodError): OmniposError {
   const issues = error.issues.slice(0, 10).map((i) => ({ path: formatPath(i.path), message: i.message }));
   const first = issues[0] ?? { path: '(root)', message: 'invalid' };
-  const message = first.message === 'Invalid input: expected boolean, received undefined' ? 'missing (a Boolean flag is required)' : first.message;
+  const message =
+    first.message === 'Invalid input: expected boolean, received undefined'
+      ? 'missing (a Boolean flag is required)'
+      : first.message;
   return tableError(first.path, message, { issues, count: error.issues.length });
 }

@@ -5,7 +5,12 @@ import { OmniposError } from '../../core/errors/index.js';
 import { fromZod, tableError } from './issues.js';
 import { InitializationSchema } from './tables.js';
 
-function unique<T>(rows: readonly T[], key: (r: T) => number | string, table: string, member: string): Map<number | string, T> {
+function unique<T>(
+  rows: readonly T[],
+  key: (r: T) => number | string,
+  table: string,
+  member: string,
+): Map<number | string, T> {
   const seen = new Map<number | string, T>();
   const at = new Map<number | string, number>();
   rows.forEach((r, i) => {
@@ -33,24 +38,50 @@ export function parseInitialization(json: unknown): InitializationTables {
   const bins = new Array<BinRow>(t.Bins.length);
   for (let i = 0; i < t.Bins.length; i++) {
     const b = t.Bins[i]!;
-    if (normaliseHigh(b.FinalBin) < normaliseLow(b.InitialBin)) throw tableError(`Bins[${i}].FinalBin`, 'lower than InitialBin', { InitialBin: b.InitialBin, FinalBin: b.FinalBin });
+    if (normaliseHigh(b.FinalBin) < normaliseLow(b.InitialBin))
+      throw tableError(`Bins[${i}].FinalBin`, 'lower than InitialBin', {
+        InitialBin: b.InitialBin,
+        FinalBin: b.FinalBin,
+      });
     if (!products.has(b.ProductId)) throw tableError(`Bins[${i}].ProductId`, `no product ${b.ProductId} in Products`);
     if (!issuers.has(b.IssuerId)) throw tableError(`Bins[${i}].IssuerId`, `no issuer ${b.IssuerId} in Issuers`);
-    bins[i] = { InitialBin: b.InitialBin, FinalBin: b.FinalBin, ProductId: b.ProductId, IssuerId: b.IssuerId, Type: b.Type, flags: binFlagMask(b) };
+    bins[i] = {
+      InitialBin: b.InitialBin,
+      FinalBin: b.FinalBin,
+      ProductId: b.ProductId,
+      IssuerId: b.IssuerId,
+      Type: b.Type,
+      flags: binFlagMask(b),
+    };
   }
   const emv = t.Emv.map((e, i) => {
     e.ProductIds.forEach((p, j) => {
       if (!products.has(p)) throw tableError(`Emv[${i}].ProductIds[${j}]`, `no product ${p} in Products`);
     });
-    return { ...e, Aid: e.Aid.toUpperCase(), TagsFirst: e.TagsFirst.toUpperCase(), TagsSecond: e.TagsSecond.toUpperCase() };
+    return {
+      ...e,
+      Aid: e.Aid.toUpperCase(),
+      TagsFirst: e.TagsFirst.toUpperCase(),
+      TagsSecond: e.TagsSecond.toUpperCase(),
+    };
   });
   const aidRecords = decodeRecords(t.AidParameters, 'AidParameters');
   aidRecords.forEach((r, i) => {
-    if (r.kind !== 'aid') throw new OmniposError('INIT_RECORD_INVALID', `AidParameters[${i}].TAB_ID: expected 1 (AID record), got a ${r.kind} record`, { where: `AidParameters[${i}]`, field: 'TAB_ID' });
+    if (r.kind !== 'aid')
+      throw new OmniposError(
+        'INIT_RECORD_INVALID',
+        `AidParameters[${i}].TAB_ID: expected 1 (AID record), got a ${r.kind} record`,
+        { where: `AidParameters[${i}]`, field: 'TAB_ID' },
+      );
   });
   const keyRecords = decodeRecords(t.PublicKeys, 'PublicKeys');
   keyRecords.forEach((r, i) => {
-    if (r.kind === 'aid') throw new OmniposError('INIT_RECORD_INVALID', `PublicKeys[${i}].TAB_ID: expected 2 (CA key) or 3 (revoked certificate), got an AID record`, { where: `PublicKeys[${i}]`, field: 'TAB_ID' });
+    if (r.kind === 'aid')
+      throw new OmniposError(
+        'INIT_RECORD_INVALID',
+        `PublicKeys[${i}].TAB_ID: expected 2 (CA key) or 3 (revoked certificate), got an AID record`,
+        { where: `PublicKeys[${i}]`, field: 'TAB_ID' },
+      );
   });
   return {
     version: String(t.InitializationVersion),

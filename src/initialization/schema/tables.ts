@@ -1,5 +1,13 @@
 import { z } from 'zod';
-import { ACQUIRER_FLAGS, BIN_FLAGS, EMV_FLAGS, FLAG_ALIASES, ISSUER_FLAGS, PARAMETER_FLAGS, PRODUCT_FLAGS } from './flags.js';
+import {
+  ACQUIRER_FLAGS,
+  BIN_FLAGS,
+  EMV_FLAGS,
+  FLAG_ALIASES,
+  ISSUER_FLAGS,
+  PARAMETER_FLAGS,
+  PRODUCT_FLAGS,
+} from './flags.js';
 
 /**
  * zod schemas of the initialization answer, one per table, with the acquirer's member names
@@ -152,7 +160,10 @@ export const IssuerSchema = z.preprocess(
 );
 
 /** `InitializationVersion`: an integer of up to 13 digits (a number, or its digits as a string). */
-export const VersionSchema = z.union([z.number().int().min(0).max(9999999999999), z.string().regex(/^\d{1,13}$/, 'expected up to 13 digits')]);
+export const VersionSchema = z.union([
+  z.number().int().min(0).max(9999999999999),
+  z.string().regex(/^\d{1,13}$/, 'expected up to 13 digits'),
+]);
 
 /** The whole answer of `GET /initialization/{SubordinatedMerchantId}/{TerminalId}`. */
 export const InitializationSchema = z.object({

@@ -59,13 +59,18 @@ export class InitializationStore {
     // A load killed between dropping and rebuilding the range index leaves it missing: rebuild it.
     db.exec('CREATE INDEX IF NOT EXISTS init_bins_range ON init_bins(version, type, lo19, hi19)');
     // Both columns descending: one backward walk of the index, no sort.
-    this.nearest = db.prepare('SELECT lo19, hi19 FROM init_bins INDEXED BY init_bins_range WHERE version = ? AND type = ? AND lo19 <= ? ORDER BY lo19 DESC, hi19 DESC LIMIT 8');
-    this.group = db.prepare('SELECT initial_bin, final_bin, product_id, issuer_id, type, flags FROM init_bins INDEXED BY init_bins_range WHERE version = ? AND type = ? AND lo19 = ? AND hi19 = ?');
+    this.nearest = db.prepare(
+      'SELECT lo19, hi19 FROM init_bins INDEXED BY init_bins_range WHERE version = ? AND type = ? AND lo19 <= ? ORDER BY lo19 DESC, hi19 DESC LIMIT 8',
+    );
+    this.group = db.prepare(
+      'SELECT initial_bin, final_bin, product_id, issuer_id, type, flags FROM init_bins INDEXED BY init_bins_range WHERE version = ? AND type = ? AND lo19 = ? AND hi19 = ?',
+    );
   }
 
   /** The version in force, or undefined before the first initialization. */
   currentVersion(): string | undefined {
-    const row = statement(this.db, 'SELECT version FROM init_current WHERE id = 1').get() as { version: string } | undefined;
+    const row = statement(this.db, 'SELECT version FROM init_current WHERE id = 1').get() as
+      { version: string } | undefined;
     return row?.version;
   }
 
@@ -78,7 +83,12 @@ export class InitializationStore {
       return this.write(tables, options);
     } catch (e) {
       if (e instanceof Error && 'code' in e && typeof e.code === 'string' && e.code.startsWith('SQLITE_CONSTRAINT')) {
-        throw new OmniposError('STORE_CONFLICT', `initialization ${tables.version}: another initialization is writing the same version`, { version: tables.version }, { cause: e });
+        throw new OmniposError(
+          'STORE_CONFLICT',
+          `initialization ${tables.version}: another initialization is writing the same version`,
+          { version: tables.version },
+          { cause: e },
+        );
       }
       throw e;
     }
@@ -92,12 +102,16 @@ export class InitializationStore {
     const chunk = Math.max(1, options.chunkRows ?? 20_000);
     this.db.transaction(() => {
       this.removeVersionsExcept(previous);
-      this.db.prepare("INSERT INTO init_versions (version, state, started_at) VALUES (?, 'writing', ?)").run(version, now());
+      this.db
+        .prepare("INSERT INTO init_versions (version, state, started_at) VALUES (?, 'writing', ?)")
+        .run(version, now());
       const { bins: _b, aidRecords: _a, keyRecords: _k, ...doc } = tables;
       void _b;
       void _a;
       void _k;
-      this.db.prepare("INSERT INTO init_documents (version, name, body) VALUES (?, 'tables', ?)").run(version, JSON.stringify(doc satisfies Document));
+      this.db
+        .prepare("INSERT INTO init_documents (version, name, body) VALUES (?, 'tables', ?)")
+        .run(version, JSON.stringify(doc satisfies Document));
     })();
     // A large table loads faster without its range index, built once at the end (a sort) instead
     // of growing row by row; the tables in force are read from memory meanwhile.
@@ -110,7 +124,18 @@ export class InitializationStore {
     const writeChunk = this.db.transaction((from: number, to: number) => {
       for (let i = from; i < to; i++) {
         const b = bins[i]!;
-        insert.run(version, i, normaliseLow(b.InitialBin), normaliseHigh(b.FinalBin), b.InitialBin, b.FinalBin, b.ProductId, b.IssuerId, b.Type, b.flags);
+        insert.run(
+          version,
+          i,
+          normaliseLow(b.InitialBin),
+          normaliseHigh(b.FinalBin),
+          b.InitialBin,
+          b.FinalBin,
+          b.ProductId,
+          b.IssuerId,
+          b.Type,
+          b.flags,
+        );
       }
     });
     for (let from = 0; from < bins.length; from += chunk) {
@@ -121,10 +146,19 @@ export class InitializationStore {
     if (large) this.db.exec('CREATE INDEX IF NOT EXISTS init_bins_range ON init_bins(version, type, lo19, hi19)');
     this.db.transaction(() => {
       const still = this.currentVersion();
-      if (still !== previous) throw new OmniposError('STORE_CONFLICT', `initialization ${version}: version ${String(still)} was put in force meanwhile`, { version });
-      this.db.prepare("UPDATE init_versions SET state = 'complete', completed_at = ? WHERE version = ?").run(now(), version);
+      if (still !== previous)
+        throw new OmniposError(
+          'STORE_CONFLICT',
+          `initialization ${version}: version ${String(still)} was put in force meanwhile`,
+          { version },
+        );
       this.db
-        .prepare('INSERT INTO init_current (id, version, switched_at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET version = excluded.version, switched_at = excluded.switched_at, pinpad_table_version = NULL')
+        .prepare("UPDATE init_versions SET state = 'complete', completed_at = ? WHERE version = ?")
+        .run(now(), version);
+      this.db
+        .prepare(
+          'INSERT INTO init_current (id, version, switched_at) VALUES (1, ?, ?) ON CONFLICT (id) DO UPDATE SET version = excluded.version, switched_at = excluded.switched_at, pinpad_table_version = NULL',
+        )
         .run(version, now());
     })();
     this.db.transaction(() => this.removeVersionsExcept(version))();
@@ -139,38 +173,65 @@ export class InitializationStore {
 
   /** A stored, complete version. */
   load(version: string): InitializationTables {
-    const doc = this.db.prepare("SELECT body FROM init_documents WHERE version = ? AND name = 'tables'").get(version) as { body: string } | undefined;
-    if (!doc) throw new OmniposError('INIT_NOT_INITIALIZED', `initialization version ${version} is not stored`, { version });
+    const doc = this.db
+      .prepare("SELECT body FROM init_documents WHERE version = ? AND name = 'tables'")
+      .get(version) as { body: string } | undefined;
+    if (!doc)
+      throw new OmniposError('INIT_NOT_INITIALIZED', `initialization version ${version} is not stored`, { version });
     const d = JSON.parse(doc.body) as Document;
     const rows = this.db
-      .prepare('SELECT initial_bin, final_bin, product_id, issuer_id, type, flags FROM init_bins WHERE version = ? ORDER BY seq')
+      .prepare(
+        'SELECT initial_bin, final_bin, product_id, issuer_id, type, flags FROM init_bins WHERE version = ? ORDER BY seq',
+      )
       .raw(false)
       .all(version) as BinDbRow[];
-    const bins: BinRow[] = rows.map((r) => ({ InitialBin: r.initial_bin, FinalBin: r.final_bin, ProductId: r.product_id, IssuerId: r.issuer_id, Type: r.type, flags: r.flags }));
-    return { ...d, bins, aidRecords: decodeRecords(d.aidParameters, 'AidParameters'), keyRecords: decodeRecords(d.publicKeys, 'PublicKeys') };
+    const bins: BinRow[] = rows.map((r) => ({
+      InitialBin: r.initial_bin,
+      FinalBin: r.final_bin,
+      ProductId: r.product_id,
+      IssuerId: r.issuer_id,
+      Type: r.type,
+      flags: r.flags,
+    }));
+    return {
+      ...d,
+      bins,
+      aidRecords: decodeRecords(d.aidParameters, 'AidParameters'),
+      keyRecords: decodeRecords(d.publicKeys, 'PublicKeys'),
+    };
   }
 
   /** Every stored version, newest first, with its state. */
   versions(): VersionInfo[] {
     const current = this.currentVersion();
-    const rows = this.db.prepare('SELECT version, state, started_at, completed_at FROM init_versions ORDER BY started_at DESC').all() as {
+    const rows = this.db
+      .prepare('SELECT version, state, started_at, completed_at FROM init_versions ORDER BY started_at DESC')
+      .all() as {
       version: string;
       state: 'writing' | 'complete';
       started_at: string;
       completed_at: string | null;
     }[];
-    return rows.map((r) => ({ version: r.version, state: r.state, startedAt: r.started_at, completedAt: r.completed_at, current: r.version === current }));
+    return rows.map((r) => ({
+      version: r.version,
+      state: r.state,
+      startedAt: r.started_at,
+      completedAt: r.completed_at,
+      current: r.version === current,
+    }));
   }
 
   /** When the version in force was switched in (for the re-initialization schedule). */
   switchedAt(): Date | undefined {
-    const row = statement(this.db, 'SELECT switched_at FROM init_current WHERE id = 1').get() as { switched_at: string } | undefined;
+    const row = statement(this.db, 'SELECT switched_at FROM init_current WHERE id = 1').get() as
+      { switched_at: string } | undefined;
     return row ? new Date(row.switched_at) : undefined;
   }
 
   /** The pinpad table version last loaded for the version in force (set by the pinpad load), if any. */
   pinpadTableVersion(): string | undefined {
-    const row = statement(this.db, 'SELECT pinpad_table_version FROM init_current WHERE id = 1').get() as { pinpad_table_version: string | null } | undefined;
+    const row = statement(this.db, 'SELECT pinpad_table_version FROM init_current WHERE id = 1').get() as
+      { pinpad_table_version: string | null } | undefined;
     return row?.pinpad_table_version ?? undefined;
   }
 
@@ -200,7 +261,14 @@ export class InitializationStore {
       }
       if (!r) continue;
       const rows = this.group.all(version, type, r.lo19, r.hi19) as BinDbRow[];
-      return rows.map((x) => ({ InitialBin: x.initial_bin, FinalBin: x.final_bin, ProductId: x.product_id, IssuerId: x.issuer_id, Type: x.type, flags: x.flags }));
+      return rows.map((x) => ({
+        InitialBin: x.initial_bin,
+        FinalBin: x.final_bin,
+        ProductId: x.product_id,
+        IssuerId: x.issuer_id,
+        Type: x.type,
+        flags: x.flags,
+      }));
     }
     return [];
   }
@@ -208,7 +276,9 @@ export class InitializationStore {
   /** Removes every stored version but `keep` (and the one in force), by version: no scan of the rows kept. */
   private removeVersionsExcept(keep: string | undefined): void {
     const gone = this.db
-      .prepare('SELECT version FROM init_versions WHERE version IS NOT ? AND version NOT IN (SELECT version FROM init_current)')
+      .prepare(
+        'SELECT version FROM init_versions WHERE version IS NOT ? AND version NOT IN (SELECT version FROM init_current)',
+      )
       .pluck()
       .all(keep ?? null) as string[];
     for (const v of gone) {

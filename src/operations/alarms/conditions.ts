@@ -9,7 +9,13 @@ export interface AlarmSnapshot {
   /** Undos still waiting in the outbox (not done, not dead letters). */
   pendingUndos: readonly { taskId: number; merchantOrderId: string; attempts: number; lastError: string | null }[];
   needsRefund: readonly { id: number; kind: string; merchantOrderId: string; amount: number }[];
-  deadLetters: readonly { taskId: number; journalId: number | null; operation: string; merchantOrderId: string; reason: string }[];
+  deadLetters: readonly {
+    taskId: number;
+    journalId: number | null;
+    operation: string;
+    merchantOrderId: string;
+    reason: string;
+  }[];
   /** As the printer's driver last read it; undefined without a printer or before any read. */
   printer?: { online: boolean; paperOut: boolean; coverOpen: boolean } | undefined;
   /** The pinpad link's status; undefined without one. */
@@ -38,7 +44,14 @@ export function conditions(s: AlarmSnapshot, t: AlarmThresholds): Condition[] {
       code: 'UNDO_NEAR_CLOSE',
       severity: 'error',
       message: `${s.pendingUndos.length} undo(s) still undelivered ${minutes} min before the daily close (${s.nextClose.toISOString()}): the host will confirm those sales`,
-      context: { close: s.nextClose.toISOString(), undos: s.pendingUndos.map((u) => ({ merchantOrderId: u.merchantOrderId, attempts: u.attempts, lastError: u.lastError })) },
+      context: {
+        close: s.nextClose.toISOString(),
+        undos: s.pendingUndos.map((u) => ({
+          merchantOrderId: u.merchantOrderId,
+          attempts: u.attempts,
+          lastError: u.lastError,
+        })),
+      },
       once: true,
     });
   }
@@ -62,11 +75,35 @@ export function conditions(s: AlarmSnapshot, t: AlarmThresholds): Condition[] {
       once: true,
     });
   }
-  if (s.printer?.paperOut) out.push({ key: 'printer-paper-out', code: 'PRINTER_PAPER_OUT', severity: 'warn', message: 'the receipt printer is out of paper' });
-  else if (s.printer && !s.printer.online) out.push({ key: 'printer-offline', code: 'PRINTER_OFFLINE', severity: 'warn', message: 'the receipt printer does not answer' });
-  if (s.printer?.coverOpen) out.push({ key: 'printer-cover-open', code: 'PRINTER_COVER_OPEN', severity: 'warn', message: "the receipt printer's cover is open" });
+  if (s.printer?.paperOut)
+    out.push({
+      key: 'printer-paper-out',
+      code: 'PRINTER_PAPER_OUT',
+      severity: 'warn',
+      message: 'the receipt printer is out of paper',
+    });
+  else if (s.printer && !s.printer.online)
+    out.push({
+      key: 'printer-offline',
+      code: 'PRINTER_OFFLINE',
+      severity: 'warn',
+      message: 'the receipt printer does not answer',
+    });
+  if (s.printer?.coverOpen)
+    out.push({
+      key: 'printer-cover-open',
+      code: 'PRINTER_COVER_OPEN',
+      severity: 'warn',
+      message: "the receipt printer's cover is open",
+    });
   if (s.pinpad !== undefined && PINPAD_GONE.has(s.pinpad)) {
-    out.push({ key: 'pinpad-gone', code: 'PINPAD_GONE', severity: 'error', message: `the pinpad is gone (${s.pinpad}): card sales are out of service`, context: { status: s.pinpad } });
+    out.push({
+      key: 'pinpad-gone',
+      code: 'PINPAD_GONE',
+      severity: 'error',
+      message: `the pinpad is gone (${s.pinpad}): card sales are out of service`,
+      context: { status: s.pinpad },
+    });
   }
   if (Math.abs(s.clockOffsetMs) > t.clockOffsetMs) {
     const seconds = Math.round(s.clockOffsetMs / 1000);

@@ -94,19 +94,40 @@ export class AlarmMonitor {
   snapshot(): AlarmSnapshot {
     const now = this.#o.clock.now();
     const open = this.#o.outbox.open();
-    const order = (p: Record<string, unknown>): string => (typeof p.merchantVoidId === 'string' ? p.merchantVoidId : typeof p.merchantOrderId === 'string' ? p.merchantOrderId : '?');
+    const order = (p: Record<string, unknown>): string =>
+      typeof p.merchantVoidId === 'string'
+        ? p.merchantVoidId
+        : typeof p.merchantOrderId === 'string'
+          ? p.merchantOrderId
+          : '?';
     return {
       now,
       nextClose: nextDailyClose(now),
       pendingUndos: open
         .filter((t) => t.deadLetterReason === null && /undo/.test(t.operation))
-        .map((t) => ({ taskId: t.id, merchantOrderId: order(t.payload), attempts: t.attempts, lastError: t.lastError })),
+        .map((t) => ({
+          taskId: t.id,
+          merchantOrderId: order(t.payload),
+          attempts: t.attempts,
+          lastError: t.lastError,
+        })),
       deadLetters: open
         .filter((t) => t.deadLetterReason !== null)
-        .map((t) => ({ taskId: t.id, journalId: t.journalId, operation: t.operation, merchantOrderId: order(t.payload), reason: t.deadLetterReason ?? '' })),
+        .map((t) => ({
+          taskId: t.id,
+          journalId: t.journalId,
+          operation: t.operation,
+          merchantOrderId: order(t.payload),
+          reason: t.deadLetterReason ?? '',
+        })),
       needsRefund: this.#o.journal
         .inStates(['needs-refund'])
-        .map((e) => ({ id: e.id, kind: e.kind, merchantOrderId: e.merchantOrderId, amount: e.amount - (this.#o.voided?.(e.id) ?? 0) }))
+        .map((e) => ({
+          id: e.id,
+          kind: e.kind,
+          merchantOrderId: e.merchantOrderId,
+          amount: e.amount - (this.#o.voided?.(e.id) ?? 0),
+        }))
         .filter((e) => e.amount > 0),
       printer: this.#o.printer?.(),
       pinpad: this.#o.pinpad?.(),
@@ -167,7 +188,10 @@ export class AlarmMonitor {
     const key = engineAlarmKey(code, journalId);
     if (this.#active.has(key) || this.#recent.some((a) => a.key === key)) return;
     const once = !key.startsWith('engine:');
-    this.#raise({ key, code, severity: 'error', message, context: { id: journalId }, ...(once ? { once } : {}) }, 'engine');
+    this.#raise(
+      { key, code, severity: 'error', message, context: { id: journalId }, ...(once ? { once } : {}) },
+      'engine',
+    );
   }
 
   #notify(alarm: Alarm): void {

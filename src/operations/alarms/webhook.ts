@@ -22,7 +22,13 @@ export function signWebhook(secret: string, timestamp: number, body: string): st
 }
 
 /** A receiver's check: the signature matches and the timestamp is within `toleranceSeconds` of `nowSeconds`. */
-export function verifyWebhook(secret: string, headers: { signature?: string; timestamp?: string }, body: string, nowSeconds: number, toleranceSeconds = 300): boolean {
+export function verifyWebhook(
+  secret: string,
+  headers: { signature?: string; timestamp?: string },
+  body: string,
+  nowSeconds: number,
+  toleranceSeconds = 300,
+): boolean {
   const ts = Number(headers.timestamp);
   if (!headers.signature || !Number.isSafeInteger(ts) || Math.abs(nowSeconds - ts) > toleranceSeconds) return false;
   const want = Buffer.from(signWebhook(secret, ts, body));
@@ -46,7 +52,9 @@ export class WebhookQueue {
   enqueue(alarmId: string, body: Record<string, unknown>, at: Date): boolean {
     return (
       this.db
-        .prepare('INSERT INTO alarm_webhooks (alarm_id, body, next_try_at, created_at) VALUES (?, ?, ?, ?) ON CONFLICT(alarm_id) DO NOTHING')
+        .prepare(
+          'INSERT INTO alarm_webhooks (alarm_id, body, next_try_at, created_at) VALUES (?, ?, ?, ?) ON CONFLICT(alarm_id) DO NOTHING',
+        )
         .run(alarmId, JSON.stringify(body), at.toISOString(), at.toISOString()).changes === 1
     );
   }
@@ -57,22 +65,32 @@ export class WebhookQueue {
 
   due(now: Date, limit = 20): Row[] {
     return this.db
-      .prepare('SELECT id, alarm_id, body, attempts, next_try_at FROM alarm_webhooks WHERE delivered_at IS NULL AND next_try_at <= ? ORDER BY next_try_at, id LIMIT ?')
+      .prepare(
+        'SELECT id, alarm_id, body, attempts, next_try_at FROM alarm_webhooks WHERE delivered_at IS NULL AND next_try_at <= ? ORDER BY next_try_at, id LIMIT ?',
+      )
       .all(now.toISOString(), limit) as Row[];
   }
 
   delivered(id: number, at: Date): void {
-    this.db.prepare('UPDATE alarm_webhooks SET attempts = attempts + 1, delivered_at = ?, last_error = NULL WHERE id = ?').run(at.toISOString(), id);
+    this.db
+      .prepare('UPDATE alarm_webhooks SET attempts = attempts + 1, delivered_at = ?, last_error = NULL WHERE id = ?')
+      .run(at.toISOString(), id);
   }
 
   failed(id: number, error: string, next: Date): void {
-    this.db.prepare('UPDATE alarm_webhooks SET attempts = attempts + 1, last_error = ?, next_try_at = ? WHERE id = ?').run(error, next.toISOString(), id);
+    this.db
+      .prepare('UPDATE alarm_webhooks SET attempts = attempts + 1, last_error = ?, next_try_at = ? WHERE id = ?')
+      .run(error, next.toISOString(), id);
   }
 
   /** Notifications not delivered yet (for health and the support bundle). */
   pending(): { alarmId: string; attempts: number; lastError: string | null; nextTryAt: string }[] {
     return (
-      this.db.prepare('SELECT alarm_id, attempts, last_error, next_try_at FROM alarm_webhooks WHERE delivered_at IS NULL ORDER BY id').all() as {
+      this.db
+        .prepare(
+          'SELECT alarm_id, attempts, last_error, next_try_at FROM alarm_webhooks WHERE delivered_at IS NULL ORDER BY id',
+        )
+        .all() as {
         alarm_id: string;
         attempts: number;
         last_error: string | null;
@@ -132,7 +150,14 @@ export class WebhookSender {
         this.o.log.info({ alarmId: row.alarm_id, attempts: row.attempts + 1 }, 'alarm delivered to the webhook');
       } else {
         const far = new Date(now.getTime() + 365 * 86_400_000);
-        queue.failed(row.id, error, nextTryAt(row.attempts, now, far, Math.random(), { baseMs: this.o.baseMs ?? 1000, maxMs: this.o.maxMs ?? 300_000 }));
+        queue.failed(
+          row.id,
+          error,
+          nextTryAt(row.attempts, now, far, Math.random(), {
+            baseMs: this.o.baseMs ?? 1000,
+            maxMs: this.o.maxMs ?? 300_000,
+          }),
+        );
         this.o.log.warn({ alarmId: row.alarm_id, attempts: row.attempts + 1, error }, 'alarm webhook failed; retrying');
       }
     }

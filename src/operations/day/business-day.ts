@@ -16,11 +16,20 @@ export function businessDateOf(at: Date, timeZone: string = HOST_TIME_ZONE): Bus
 /** Checks a `YYYY-MM-DD` that came from outside; OPERATIONS_INVALID_DATE naming `where` otherwise. */
 export function parseBusinessDate(raw: string, where = 'date'): BusinessDate {
   const m = DATE.exec(raw);
-  const ok = m !== null && (() => {
-    const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
-    return d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3]);
-  })();
-  if (!ok) throw new OmniposError('OPERATIONS_INVALID_DATE', `${where}: expected a date YYYY-MM-DD, got ${JSON.stringify(raw.slice(0, 40))}`, { where });
+  const ok =
+    m !== null &&
+    (() => {
+      const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+      return (
+        d.getUTCFullYear() === Number(m[1]) && d.getUTCMonth() === Number(m[2]) - 1 && d.getUTCDate() === Number(m[3])
+      );
+    })();
+  if (!ok)
+    throw new OmniposError(
+      'OPERATIONS_INVALID_DATE',
+      `${where}: expected a date YYYY-MM-DD, got ${JSON.stringify(raw.slice(0, 40))}`,
+      { where },
+    );
   return raw;
 }
 

@@ -61,7 +61,8 @@ export class DayBook {
     const { from, to } = businessDayBounds(date);
     const { journal } = this.deps;
     const saleOf = (ref: { id?: number; merchantOrderId?: string }): JournalEntry | undefined =>
-      (ref.id !== undefined ? journal.get(ref.id) : undefined) ?? (ref.merchantOrderId ? journal.byMerchantOrderId(ref.merchantOrderId) : undefined);
+      (ref.id !== undefined ? journal.get(ref.id) : undefined) ??
+      (ref.merchantOrderId ? journal.byMerchantOrderId(ref.merchantOrderId) : undefined);
     const lines = this.entries(date).map((e) => dayLine(e, saleOf));
     return buildDayReport({ date, from, to, now: this.deps.clock.now(), lines, ...(closedAt ? { closedAt } : {}) });
   }
@@ -95,7 +96,12 @@ export class DayBook {
     const day = date === undefined ? this.today() : parseBusinessDate(date);
     const stored = this.archive.get(day);
     if (stored) return { ...stored, alreadyClosed: true };
-    if (day > this.today()) throw new OmniposError('OPERATIONS_DAY_NOT_CLOSABLE', `day ${day}: it has not begun (today is ${this.today()}, host time)`, { date: day });
+    if (day > this.today())
+      throw new OmniposError(
+        'OPERATIONS_DAY_NOT_CLOSABLE',
+        `day ${day}: it has not begun (today is ${this.today()}, host time)`,
+        { date: day },
+      );
     const closedAt = this.deps.clock.now();
     const report = this.live(day, closedAt);
     let printOutcome: string | null = null;
@@ -105,8 +111,16 @@ export class DayBook {
         return 'failed' as const;
       });
     }
-    const { close, stored: fresh } = this.archive.put({ date: day, closedAt: closedAt.toISOString(), report, printOutcome });
-    this.deps.log.info({ date: day, net: close.report.totals.net, lines: close.report.lines.length, printOutcome }, 'day closed');
+    const { close, stored: fresh } = this.archive.put({
+      date: day,
+      closedAt: closedAt.toISOString(),
+      report,
+      printOutcome,
+    });
+    this.deps.log.info(
+      { date: day, net: close.report.totals.net, lines: close.report.lines.length, printOutcome },
+      'day closed',
+    );
     return { ...close, alreadyClosed: !fresh };
   }
 }

@@ -19,7 +19,12 @@ export type DayOutcome =
   | 'void-failed';
 
 /** The outcomes that leave the customer charged (the host holds the money, or will at the close). */
-export const CHARGED_OUTCOMES: ReadonlySet<DayOutcome> = new Set(['confirmed', 'approved', 'needs-refund', 'dead-letter']);
+export const CHARGED_OUTCOMES: ReadonlySet<DayOutcome> = new Set([
+  'confirmed',
+  'approved',
+  'needs-refund',
+  'dead-letter',
+]);
 
 /** One row of the day: a sale (card, wallet QR, Pix) or a void, as the report counts it. */
 export interface DayLine {
@@ -114,15 +119,36 @@ function cents(v: unknown): number | undefined {
 /** The sale a void names, by journal id or MerchantOrderId, among the keys a void's data may use. */
 export function voidSaleRef(data: Record<string, unknown>): { id?: number; merchantOrderId?: string } {
   const sale = rec(data.sale);
-  const id = [data.saleId, data.saleJournalId, data.journalId, sale.id].find((v) => typeof v === 'number' && Number.isSafeInteger(v)) as number | undefined;
+  const id = [data.saleId, data.saleJournalId, data.journalId, sale.id].find(
+    (v) => typeof v === 'number' && Number.isSafeInteger(v),
+  ) as number | undefined;
   const order = [data.saleMerchantOrderId, sale.merchantOrderId, data.originalMerchantOrderId].map(str).find(Boolean);
   return { ...(id !== undefined ? { id } : {}), ...(order ? { merchantOrderId: order } : {}) };
 }
 
 /** What a payment of each kind reads as on the day's lines: a kind of src/core/payment-kinds.ts added there does not compile until it has a line. */
-const DAY_FACTS: Readonly<Record<PaymentKind, (state: string, request: Record<string, unknown>, card: Record<string, unknown>) => { method: string; brand: string; product: string; outcome: DayOutcome }>> = {
-  sale: (state, request, card) => ({ method: str(request.method) ?? 'unknown', brand: str(card.brandId) ?? 'unknown', product: str(card.productId) ?? 'unknown', outcome: saleOutcome(state) }),
-  qr: (state, request) => ({ method: 'wallet-qr', brand: 'wallet', product: str(request.method) ?? 'unknown', outcome: QR[state] ?? 'in-progress' }),
+const DAY_FACTS: Readonly<
+  Record<
+    PaymentKind,
+    (
+      state: string,
+      request: Record<string, unknown>,
+      card: Record<string, unknown>,
+    ) => { method: string; brand: string; product: string; outcome: DayOutcome }
+  >
+> = {
+  sale: (state, request, card) => ({
+    method: str(request.method) ?? 'unknown',
+    brand: str(card.brandId) ?? 'unknown',
+    product: str(card.productId) ?? 'unknown',
+    outcome: saleOutcome(state),
+  }),
+  qr: (state, request) => ({
+    method: 'wallet-qr',
+    brand: 'wallet',
+    product: str(request.method) ?? 'unknown',
+    outcome: QR[state] ?? 'in-progress',
+  }),
   pix: (state) => ({ method: 'pix', brand: 'pix', product: 'pix', outcome: PIX[state] ?? 'in-progress' }),
 };
 
@@ -130,22 +156,36 @@ const DAY_FACTS: Readonly<Record<PaymentKind, (state: string, request: Record<st
  * One journal row as a line of the day. `saleOf` finds a void's sale (for its method, brand and
  * product). Never throws on a row whose data lacks a field: it reads as `unknown`.
  */
-export function dayLine(entry: JournalEntry, saleOf: (ref: { id?: number; merchantOrderId?: string }) => JournalEntry | undefined = () => undefined): DayLine {
+export function dayLine(
+  entry: JournalEntry,
+  saleOf: (ref: { id?: number; merchantOrderId?: string }) => JournalEntry | undefined = () => undefined,
+): DayLine {
   const d = rec(entry.data);
   const request = rec(d.request);
   const card = rec(d.card);
-  const base = { id: entry.id, kind: entry.kind, merchantOrderId: entry.merchantOrderId, state: entry.state, createdAt: entry.createdAt, ...(str(d.paymentId) ? { paymentId: str(d.paymentId) as string } : {}) };
+  const base = {
+    id: entry.id,
+    kind: entry.kind,
+    merchantOrderId: entry.merchantOrderId,
+    state: entry.state,
+    createdAt: entry.createdAt,
+    ...(str(d.paymentId) ? { paymentId: str(d.paymentId) as string } : {}),
+  };
   if (entry.kind === 'void') {
     const amount = cents(d.voidAmount) ?? cents(d.amount) ?? entry.amount;
     const ref = voidSaleRef(d);
     const sale = saleOf(ref);
     const of = sale ? dayLine(sale) : undefined;
-    const outcome: DayOutcome = VOID_DONE.test(entry.state) ? 'voided' : VOID_FAILED.test(entry.state) ? 'void-failed' : 'in-progress';
+    const outcome: DayOutcome = VOID_DONE.test(entry.state)
+      ? 'voided'
+      : VOID_FAILED.test(entry.state)
+        ? 'void-failed'
+        : 'in-progress';
     return {
       ...base,
       method: of?.method ?? 'unknown',
-      brand: of?.brand ?? (str(card.brandId) ?? 'unknown'),
-      product: of?.product ?? (str(card.productId) ?? 'unknown'),
+      brand: of?.brand ?? str(card.brandId) ?? 'unknown',
+      product: of?.product ?? str(card.productId) ?? 'unknown',
       outcome,
       amount,
       charged: outcome === 'voided' ? -amount : 0,
@@ -153,5 +193,13 @@ export function dayLine(entry: JournalEntry, saleOf: (ref: { id?: number; mercha
     };
   }
   const { method, brand, product, outcome } = DAY_FACTS[entry.kind](entry.state, request, card);
-  return { ...base, method, brand, product, outcome, amount: entry.amount, charged: CHARGED_OUTCOMES.has(outcome) ? entry.amount : 0 };
+  return {
+    ...base,
+    method,
+    brand,
+    product,
+    outcome,
+    amount: entry.amount,
+    charged: CHARGED_OUTCOMES.has(outcome) ? entry.amount : 0,
+  };
 }

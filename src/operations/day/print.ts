@@ -1,9 +1,22 @@
 import { formatBRL } from '../../core/money.js';
-import { labelValue, TEST_ENVIRONMENT_BANNER, wrap, type ReceiptColumns, type ReceiptDocument, type ReceiptOp } from '../../receipt/index.js';
+import {
+  labelValue,
+  TEST_ENVIRONMENT_BANNER,
+  wrap,
+  type ReceiptColumns,
+  type ReceiptDocument,
+  type ReceiptOp,
+} from '../../receipt/index.js';
 import { HOST_TIME_ZONE, localTime } from '../../core/clock.js';
 import type { DayGroup, DayReport } from './report.js';
 
-const METHOD: Readonly<Record<string, string>> = { credit: 'CREDITO', debit: 'DEBITO', voucher: 'VOUCHER', 'wallet-qr': 'QR CARTEIRA', pix: 'PIX' };
+const METHOD: Readonly<Record<string, string>> = {
+  credit: 'CREDITO',
+  debit: 'DEBITO',
+  voucher: 'VOUCHER',
+  'wallet-qr': 'QR CARTEIRA',
+  pix: 'PIX',
+};
 
 const OUTCOME: Readonly<Record<string, string>> = {
   confirmed: 'CONFIRMADAS',
@@ -32,7 +45,10 @@ function hostStamp(iso: string): string {
  * `columns` (32, 42 or 48): totals, then by method, brand and product, then counts by outcome.
  * Outside production it carries the test-environment banner like every receipt.
  */
-export function dayReportDocument(report: DayReport, o: { columns: ReceiptColumns; environment: string; terminalId?: string }): ReceiptDocument {
+export function dayReportDocument(
+  report: DayReport,
+  o: { columns: ReceiptColumns; environment: string; terminalId?: string },
+): ReceiptDocument {
   const w = o.columns;
   const ops: ReceiptOp[] = [];
   const text = (t: string, extra: Partial<Extract<ReceiptOp, { op: 'text' }>> = {}): void => {
@@ -53,7 +69,8 @@ export function dayReportDocument(report: DayReport, o: { columns: ReceiptColumn
     }
   };
   text(report.closedAt ? 'FECHAMENTO DO DIA' : 'RELATORIO DO DIA', { align: 'center', bold: true });
-  if (o.environment !== 'production') for (const l of wrap(TEST_ENVIRONMENT_BANNER, w)) text(l, { align: 'center', bold: true });
+  if (o.environment !== 'production')
+    for (const l of wrap(TEST_ENVIRONMENT_BANNER, w)) text(l, { align: 'center', bold: true });
   lv('DIA', report.date);
   if (o.terminalId) lv('TERMINAL', o.terminalId);
   lv('EMITIDO', hostStamp(report.generatedAt));
@@ -73,7 +90,8 @@ export function dayReportDocument(report: DayReport, o: { columns: ReceiptColumn
   for (const [k, n] of Object.entries(report.counts.byOutcome)) lv(`  ${OUTCOME[k] ?? k}`, String(n));
   if (report.totals.undoneAmount > 0) lv('DESFEITO', formatBRL(report.totals.undoneAmount));
   if (report.totals.needsRefundAmount > 0) lv('A DEVOLVER', formatBRL(report.totals.needsRefundAmount));
-  if (report.counts.inProgress > 0) for (const l of wrap(`${report.counts.inProgress} operacao(oes) ainda em andamento`, w)) text(l);
+  if (report.counts.inProgress > 0)
+    for (const l of wrap(`${report.counts.inProgress} operacao(oes) ainda em andamento`, w)) text(l);
   ops.push({ op: 'feed', lines: 3 }, { op: 'cut' });
   return ops;
 }

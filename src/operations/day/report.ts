@@ -68,11 +68,22 @@ function add(map: Record<string, DayGroup>, key: string, line: DayLine): void {
 
 /** Sorted keys, so the same day gives byte-identical JSON. */
 function sorted<T>(map: Record<string, T>): Record<string, T> {
-  return Object.fromEntries(Object.keys(map).sort().map((k) => [k, map[k] as T]));
+  return Object.fromEntries(
+    Object.keys(map)
+      .sort()
+      .map((k) => [k, map[k] as T]),
+  );
 }
 
 /** Adds up the lines of one business day. Pure: the same lines give the same report. */
-export function buildDayReport(o: { date: BusinessDate; from: Date; to: Date; now: Date; lines: readonly DayLine[]; closedAt?: Date }): DayReport {
+export function buildDayReport(o: {
+  date: BusinessDate;
+  from: Date;
+  to: Date;
+  now: Date;
+  lines: readonly DayLine[];
+  closedAt?: Date;
+}): DayReport {
   const byOutcome: Partial<Record<DayOutcome, number>> = {};
   const byState: Record<string, number> = {};
   const byMethod: Record<string, DayGroup> = {};
@@ -107,7 +118,13 @@ export function buildDayReport(o: { date: BusinessDate; from: Date; to: Date; no
     to: o.to.toISOString(),
     generatedAt: o.now.toISOString(),
     closedAt: o.closedAt?.toISOString() ?? null,
-    counts: { sales, voids, byOutcome: sorted(byOutcome as Record<string, number>), byState: sorted(byState), inProgress },
+    counts: {
+      sales,
+      voids,
+      byOutcome: sorted(byOutcome as Record<string, number>),
+      byState: sorted(byState),
+      inProgress,
+    },
     totals: {
       net: sum.sales - sum.voids,
       salesAmount: sum.sales,

@@ -20,7 +20,13 @@ export interface Exchange {
 }
 
 /** EMV data fields in the omni API's bodies (hex TLV). */
-const EMV_FIELDS = new Set(['emvdata', 'emvresponse', 'emvresponsedata', 'issuerscriptresults', 'issuerscriptsresults']);
+const EMV_FIELDS = new Set([
+  'emvdata',
+  'emvresponse',
+  'emvresponsedata',
+  'issuerscriptresults',
+  'issuerscriptsresults',
+]);
 
 function decodeEmv(hex: unknown): TlvJson[] | undefined {
   if (typeof hex !== 'string' || !/^([0-9A-Fa-f]{2})+$/.test(hex)) return undefined;
@@ -66,7 +72,10 @@ function headerObject(h: Dispatcher.DispatchOptions['headers']): Record<string, 
     for (let i = 0; i + 1 < h.length; i += 2) out[String(h[i]).toLowerCase()] = String(h[i + 1]);
     return out;
   }
-  const entries: Iterable<[string, unknown]> = typeof (h as { entries?: unknown }).entries === 'function' && !(Object.getPrototypeOf(h) === Object.prototype) ? (h as Map<string, unknown>).entries() : Object.entries(h);
+  const entries: Iterable<[string, unknown]> =
+    typeof (h as { entries?: unknown }).entries === 'function' && !(Object.getPrototypeOf(h) === Object.prototype)
+      ? (h as Map<string, unknown>).entries()
+      : Object.entries(h);
   for (const [k, v] of entries) if (typeof v === 'string' || typeof v === 'number') out[k.toLowerCase()] = String(v);
   return out;
 }
@@ -109,7 +118,10 @@ export class EvidenceRecorder {
         ms: 0,
         method: opts.method,
         url: scrubText(url),
-        request: { headers: scrubValue(headerObject(opts.headers)), ...(requestJson !== undefined ? { body: requestJson } : {}) },
+        request: {
+          headers: scrubValue(headerObject(opts.headers)),
+          ...(requestJson !== undefined ? { body: requestJson } : {}),
+        },
       };
       try {
         const m = matchRoute(opts.method, new URL(url).pathname);
@@ -136,7 +148,10 @@ export class EvidenceRecorder {
           const body = maskBody(text);
           exchange.response = {
             status,
-            headers: { ...(typeof headers.date === 'string' ? { date: headers.date } : {}), ...(typeof headers['content-type'] === 'string' ? { 'content-type': headers['content-type'] } : {}) },
+            headers: {
+              ...(typeof headers.date === 'string' ? { date: headers.date } : {}),
+              ...(typeof headers['content-type'] === 'string' ? { 'content-type': headers['content-type'] } : {}),
+            },
             ...(body !== undefined ? { body } : {}),
           };
           let responseEmv: TlvJson[] = [];
@@ -145,7 +160,11 @@ export class EvidenceRecorder {
           } catch {
             responseEmv = [];
           }
-          if (requestEmv.length > 0 || responseEmv.length > 0) exchange.emv = { ...(requestEmv.length ? { request: requestEmv } : {}), ...(responseEmv.length ? { response: responseEmv } : {}) };
+          if (requestEmv.length > 0 || responseEmv.length > 0)
+            exchange.emv = {
+              ...(requestEmv.length ? { request: requestEmv } : {}),
+              ...(responseEmv.length ? { response: responseEmv } : {}),
+            };
         }
       };
       const inner = new DecoratorHandler(handler) as Dispatcher.DispatchHandler;

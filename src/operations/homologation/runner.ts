@@ -74,10 +74,19 @@ export async function runHomologation(script: HomologationScript, d: RunnerDeps)
   const started = new Date();
   mkdirSync(d.outDir, { recursive: true, mode: 0o700 });
   const timeout = d.stepTimeoutMs ?? 60_000;
-  const api = async (method: 'GET' | 'POST', p: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Json; text: string }> => {
+  const api = async (
+    method: 'GET' | 'POST',
+    p: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; body: Json; text: string }> => {
     const res = await request(`${d.apiUrl}${p}`, {
       method,
-      headers: { authorization: `Bearer ${d.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      headers: {
+        authorization: `Bearer ${d.token}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
       headersTimeout: timeout,
       bodyTimeout: timeout,
@@ -112,19 +121,27 @@ export async function runHomologation(script: HomologationScript, d: RunnerDeps)
   const tests: TestResult[] = [];
   for (const test of script.tests) {
     d.recorder.begin(test.id);
-    const result: TestResult = { id: test.id, ...(test.title ? { title: test.title } : {}), ok: true, steps: [], files: [] };
+    const result: TestResult = {
+      id: test.id,
+      ...(test.title ? { title: test.title } : {}),
+      ok: true,
+      steps: [],
+      files: [],
+    };
     const voids: number[] = [];
     const receipts: Record<string, string> = {};
     for (const step of test.steps) {
       const r = await runStep(step, result, voids, { api, settle, supervisorToken: d.supervisorToken });
       // The receipts as the sale printed them (an undone sale has none to show afterwards).
-      if (result.paymentId !== undefined && Object.keys(receipts).length === 0) await captureReceipts(api, result.paymentId, receipts);
+      if (result.paymentId !== undefined && Object.keys(receipts).length === 0)
+        await captureReceipts(api, result.paymentId, receipts);
       const expected = step.expect;
       if (expected) {
         r.expected = expected;
         if (expected.status !== undefined && r.status !== expected.status) r.ok = false;
         if (expected.returnCode !== undefined && r.returnCode !== expected.returnCode) r.ok = false;
-        if (!r.ok && !r.reason) r.reason = `expected ${JSON.stringify(expected)}, got status ${r.status ?? '-'} return code ${r.returnCode ?? '-'}`;
+        if (!r.ok && !r.reason)
+          r.reason = `expected ${JSON.stringify(expected)}, got status ${r.status ?? '-'} return code ${r.returnCode ?? '-'}`;
       }
       result.steps.push(r);
       await quiet();
@@ -145,7 +162,10 @@ export async function runHomologation(script: HomologationScript, d: RunnerDeps)
       }
       const emv = {
         afterChip: d.emvOf?.(result.paymentId) ?? null,
-        exchanges: d.recorder.exchanges(test.id).filter((e) => e.emv).map((e) => ({ route: e.route, at: e.at, ...e.emv })),
+        exchanges: d.recorder
+          .exchanges(test.id)
+          .filter((e) => e.emv)
+          .map((e) => ({ route: e.route, at: e.at, ...e.emv })),
       };
       writeJson(path.join(dir, 'emv.json'), emv);
       result.files.push(`${test.id}/emv.json`);
@@ -176,7 +196,12 @@ async function captureReceipts(api: StepTools['api'], paymentId: number, into: R
 }
 
 interface StepTools {
-  api: (method: 'GET' | 'POST', p: string, body?: unknown, headers?: Record<string, string>) => Promise<{ status: number; body: Json; text: string }>;
+  api: (
+    method: 'GET' | 'POST',
+    p: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ) => Promise<{ status: number; body: Json; text: string }>;
   settle: (p: string, settled: ReadonlySet<string>) => Promise<Json>;
   supervisorToken: string | undefined;
 }
@@ -184,11 +209,22 @@ interface StepTools {
 function failed(step: string, status: number, body: Json): StepResult {
   const error = (body.error ?? {}) as { code?: string; message?: string };
   const notAvailable = status === 404 || error.code === 'NOT_AVAILABLE';
-  return { step, ok: false, reason: notAvailable ? `not available in this build (${error.message ?? `HTTP ${status}`})` : `HTTP ${status}: ${error.code ?? ''} ${error.message ?? ''}`.trim() };
+  return {
+    step,
+    ok: false,
+    reason: notAvailable
+      ? `not available in this build (${error.message ?? `HTTP ${status}`})`
+      : `HTTP ${status}: ${error.code ?? ''} ${error.message ?? ''}`.trim(),
+  };
 }
 
 function read(step: string, body: Json): StepResult {
-  return { step, ok: true, ...(typeof body.status === 'string' ? { status: body.status } : {}), ...(typeof body.returnCode === 'string' ? { returnCode: body.returnCode } : {}) };
+  return {
+    step,
+    ok: true,
+    ...(typeof body.status === 'string' ? { status: body.status } : {}),
+    ...(typeof body.returnCode === 'string' ? { returnCode: body.returnCode } : {}),
+  };
 }
 
 async function runStep(step: HomologationStep, test: TestResult, voids: number[], t: StepTools): Promise<StepResult> {
@@ -198,9 +234,15 @@ async function runStep(step: HomologationStep, test: TestResult, voids: number[]
     test.paymentId = Number(r.body.id);
     return read('sale', await t.settle(`/v1/payments/${test.paymentId}`, SETTLED_PAYMENT));
   }
-  if (test.paymentId === undefined) return { step: Object.keys(step)[0] ?? '?', ok: false, reason: 'no sale before this step' };
+  if (test.paymentId === undefined)
+    return { step: Object.keys(step)[0] ?? '?', ok: false, reason: 'no sale before this step' };
   if ('void' in step) {
-    const r = await t.api('POST', `/v1/payments/${test.paymentId}/void`, step.void.amount !== undefined ? { amount: step.void.amount } : {}, t.supervisorToken ? { 'x-supervisor-token': t.supervisorToken } : {});
+    const r = await t.api(
+      'POST',
+      `/v1/payments/${test.paymentId}/void`,
+      step.void.amount !== undefined ? { amount: step.void.amount } : {},
+      t.supervisorToken ? { 'x-supervisor-token': t.supervisorToken } : {},
+    );
     if (r.status !== 202 && r.status !== 200) return failed('void', r.status, r.body);
     voids.push(Number(r.body.id));
     return read('void', await t.settle(`/v1/voids/${String(r.body.id)}`, SETTLED_VOID));

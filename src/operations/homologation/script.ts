@@ -22,7 +22,10 @@ const Step = z.union([
   z.strictObject({ undo: z.strictObject({}), expect: Expect.optional() }),
   z.strictObject({ cancel: z.strictObject({}), expect: Expect.optional() }),
   /** A card-present void of the test's sale (the card is read again); `amount` for a partial void. */
-  z.strictObject({ void: z.strictObject({ amount: z.number().int().positive().optional() }), expect: Expect.optional() }),
+  z.strictObject({
+    void: z.strictObject({ amount: z.number().int().positive().optional() }),
+    expect: Expect.optional(),
+  }),
 ]);
 
 /** A homologation script: the acquirer's test cases, each a sale and what follows it, with expected outcomes. */
@@ -56,7 +59,10 @@ export function parseScript(text: string, source = 'script'): HomologationScript
   if (!r.success) {
     const issue = r.error.issues[0];
     const where = issue?.path.join('.') || '(root)';
-    throw new OmniposError('OPERATIONS_SCRIPT_INVALID', `${source}: ${where}: ${issue?.message ?? 'invalid'}`, { source, path: where });
+    throw new OmniposError('OPERATIONS_SCRIPT_INVALID', `${source}: ${where}: ${issue?.message ?? 'invalid'}`, {
+      source,
+      path: where,
+    });
   }
   return r.data;
 }

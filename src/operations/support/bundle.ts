@@ -42,7 +42,9 @@ const json = (v: unknown): string => `${JSON.stringify(scrubValue(v), null, 2)}\
 
 /** The configuration as support sees it: secrets by file, the webhook's address without its path (it may carry a token). */
 function configView(config: Config): unknown {
-  const view = JSON.parse(JSON.stringify(describeConfig(config))) as { values: { alarms?: { webhook?: { url: string } } } };
+  const view = JSON.parse(JSON.stringify(describeConfig(config))) as {
+    values: { alarms?: { webhook?: { url: string } } };
+  };
   const hook = view.values.alarms?.webhook;
   if (hook) hook.url = `${new URL(hook.url).origin}/[path hidden]`;
   return view;
@@ -59,10 +61,19 @@ export function supportFiles(d: SupportBundleDeps): TarFile[] {
   const values = d.config.values;
   const journal = new Journal(d.db);
   const outbox = new Outbox(d.db);
-  const day = new DayBook({ db: d.db, journal, clock: d.clock, log: createLogger({ level: 'silent' }), environment: values.environment, terminalId: values.terminal.terminalId });
+  const day = new DayBook({
+    db: d.db,
+    journal,
+    clock: d.clock,
+    log: createLogger({ level: 'silent' }),
+    environment: values.environment,
+    terminalId: values.terminal.terminalId,
+  });
   const today = day.report();
   const { lines, ...summary } = today;
-  const unfinished = lines.filter((l) => l.outcome === 'in-progress' || l.outcome === 'needs-refund' || l.outcome === 'dead-letter');
+  const unfinished = lines.filter(
+    (l) => l.outcome === 'in-progress' || l.outcome === 'needs-refund' || l.outcome === 'dead-letter',
+  );
   const logFile = path.join(values.stateDir, 'logs', 'omnipos.log');
   const logs = tail(logFile, d.logTailBytes ?? 1024 * 1024);
   const sqlite = (d.db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v;
@@ -82,12 +93,28 @@ No card data, token or key is in it: the store holds none, and every value was s
     { name: 'config.json', data: json(configView(d.config)) },
     {
       name: 'versions.json',
-      data: json({ omnipos: d.version, node: process.versions.node, v8: process.versions.v8, sqlite, os: { type: os.type(), release: os.release(), platform: os.platform(), arch: os.arch() }, madeAt: now.toISOString() }),
+      data: json({
+        omnipos: d.version,
+        node: process.versions.node,
+        v8: process.versions.v8,
+        sqlite,
+        os: { type: os.type(), release: os.release(), platform: os.platform(), arch: os.arch() },
+        madeAt: now.toISOString(),
+      }),
     },
     { name: 'health.json', data: json(d.health) },
-    { name: 'outbox.json', data: json({ depth: outbox.depth(), tasks: outbox.open(), alarmWebhooks: new WebhookQueue(d.db).pending() }) },
+    {
+      name: 'outbox.json',
+      data: json({ depth: outbox.depth(), tasks: outbox.open(), alarmWebhooks: new WebhookQueue(d.db).pending() }),
+    },
     { name: 'day.json', data: json({ ...summary, unfinished }) },
-    { name: 'logs.txt', data: logs === undefined ? `no log file at ${logFile}: the daemon logs to stdout (under systemd: journalctl -u omnipos)\n` : scrubText(logs) },
+    {
+      name: 'logs.txt',
+      data:
+        logs === undefined
+          ? `no log file at ${logFile}: the daemon logs to stdout (under systemd: journalctl -u omnipos)\n`
+          : scrubText(logs),
+    },
   ];
   return files.map((f) => ({ ...f, mtime: now }));
 }

@@ -17,8 +17,17 @@ function octal(value: number, width: number): string {
 }
 
 function header(name: string, size: number, mtime: Date): Buffer {
-  if (!/^[\x20-\x7e]+$/.test(name) || Buffer.byteLength(name) > 100 || name.startsWith('/') || name.split('/').includes('..')) {
-    throw new OmniposError('INVALID_ARGUMENT', `tar: ${JSON.stringify(name)}: a relative ASCII name of at most 100 bytes`, { name });
+  if (
+    !/^[\x20-\x7e]+$/.test(name) ||
+    Buffer.byteLength(name) > 100 ||
+    name.startsWith('/') ||
+    name.split('/').includes('..')
+  ) {
+    throw new OmniposError(
+      'INVALID_ARGUMENT',
+      `tar: ${JSON.stringify(name)}: a relative ASCII name of at most 100 bytes`,
+      { name },
+    );
   }
   const h = Buffer.alloc(BLOCK, 0);
   h.write(name, 0, 100, 'ascii');
@@ -48,8 +57,13 @@ export function tarArchive(files: readonly TarFile[]): Buffer {
   const now = new Date();
   for (const f of files) {
     const data = typeof f.data === 'string' ? Buffer.from(f.data, 'utf8') : Buffer.from(f.data);
-    if (data.length > 0o77777777777) throw new OmniposError('INVALID_ARGUMENT', `tar: ${f.name}: larger than 8 GiB`, { name: f.name });
-    parts.push(header(f.name, data.length, f.mtime ?? now), data, Buffer.alloc((BLOCK - (data.length % BLOCK)) % BLOCK, 0));
+    if (data.length > 0o77777777777)
+      throw new OmniposError('INVALID_ARGUMENT', `tar: ${f.name}: larger than 8 GiB`, { name: f.name });
+    parts.push(
+      header(f.name, data.length, f.mtime ?? now),
+      data,
+      Buffer.alloc((BLOCK - (data.length % BLOCK)) % BLOCK, 0),
+    );
   }
   parts.push(Buffer.alloc(2 * BLOCK, 0));
   return Buffer.concat(parts);
@@ -65,7 +79,12 @@ export function untar(archive: Uint8Array): { name: string; data: Buffer }[] {
     if (h.every((b) => b === 0)) break;
     const name = h.subarray(0, 100).toString('ascii').replace(/\0.*$/s, '');
     const size = parseInt(h.subarray(124, 136).toString('ascii').replace(/\0.*$/s, '').trim() || '0', 8);
-    if (!Number.isSafeInteger(size) || at + BLOCK + size > buf.length) throw new OmniposError('INVALID_ARGUMENT', `tar: entry ${JSON.stringify(name)} at ${at}: size ${size} runs past the end`, { at });
+    if (!Number.isSafeInteger(size) || at + BLOCK + size > buf.length)
+      throw new OmniposError(
+        'INVALID_ARGUMENT',
+        `tar: entry ${JSON.stringify(name)} at ${at}: size ${size} runs past the end`,
+        { at },
+      );
     out.push({ name, data: buf.subarray(at + BLOCK, at + BLOCK + size) });
     at += BLOCK + Math.ceil(size / BLOCK) * BLOCK;
   }

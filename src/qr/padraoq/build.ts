@@ -1,18 +1,21 @@
 import { toAns } from '../ans.js';
 import { encodeMpm, qrError, type MpmInput } from '../mpm.js';
-import {
-  DEFAULT_SECOND_SCHEME_ACQUIRER,
-  DEFAULT_SECOND_SCHEME_GUI,
-  MODALITY_PRODUCT,
-  PADRAOQ_GUI,
-} from './layouts.js';
+import { DEFAULT_SECOND_SCHEME_ACQUIRER, DEFAULT_SECOND_SCHEME_GUI, MODALITY_PRODUCT, PADRAOQ_GUI } from './layouts.js';
 import { parsePadraoq } from './parse.js';
-import type { CurrentFields, EarlierFields, OldestFields, PadraoqBuildOptions, PadraoqFields, PadraoqInput } from './types.js';
+import type {
+  CurrentFields,
+  EarlierFields,
+  OldestFields,
+  PadraoqBuildOptions,
+  PadraoqFields,
+  PadraoqInput,
+} from './types.js';
 
 /** Amount as decimal text with two decimals; QR_INVALID `54` otherwise. */
 export function normalizeAmount(amount: string | number): string {
   if (typeof amount === 'number') {
-    if (!Number.isFinite(amount) || amount < 0) throw qrError('54', 'expected a non-negative amount', { found: amount });
+    if (!Number.isFinite(amount) || amount < 0)
+      throw qrError('54', 'expected a non-negative amount', { found: amount });
     return amount.toFixed(2);
   }
   const m = /^(\d+)(?:\.(\d{1,2}))?$/.exec(amount);
@@ -45,7 +48,8 @@ export function completeFields(input: PadraoqInput, options: PadraoqBuildOptions
   if (input.model === 'oldest' || input.model === 'earlier') return base as OldestFields | EarlierFields;
   const c = base as Omit<CurrentFields, 'model'>;
   const ts = c.timestamp ?? '';
-  const productType = c.productType ?? `${MODALITY_PRODUCT[(c.modality ?? '').toUpperCase()] ?? 'O'}${base.installments}`;
+  const productType =
+    c.productType ?? `${MODALITY_PRODUCT[(c.modality ?? '').toUpperCase()] ?? 'O'}${base.installments}`;
   return {
     ...c,
     model: 'current',
@@ -95,7 +99,13 @@ function objectsOf(f: PadraoqFields): MpmInput[] {
   const out: MpmInput[] = [
     ...o('00', '01'),
     ...o('01', '12'),
-    t('26', [...o('00', PADRAOQ_GUI), ...o('01', f.merchantId), ...o('02', f.terminalId), ...o('03', '0001'), ...o('04', f.merchantDocument)]),
+    t('26', [
+      ...o('00', PADRAOQ_GUI),
+      ...o('01', f.merchantId),
+      ...o('02', f.terminalId),
+      ...o('03', '0001'),
+      ...o('04', f.merchantDocument),
+    ]),
   ];
   if (current) {
     out.push(
@@ -108,7 +118,14 @@ function objectsOf(f: PadraoqFields): MpmInput[] {
       ]),
     );
   }
-  out.push(...o('52', f.mcc), ...o('53', f.currency), ...o('54', f.amount), ...o('58', 'BR'), ...o('59', f.merchantName), ...o('60', f.merchantCity));
+  out.push(
+    ...o('52', f.mcc),
+    ...o('53', f.currency),
+    ...o('54', f.amount),
+    ...o('58', 'BR'),
+    ...o('59', f.merchantName),
+    ...o('60', f.merchantCity),
+  );
   if (current) out.push(...o('61', current.postalCode));
   out.push(t('62', o('05', f.referenceLabel)));
   out.push(
@@ -144,7 +161,13 @@ function objectsOf(f: PadraoqFields): MpmInput[] {
 }
 
 /** Inputs read before the layout check, by the object they fill. */
-const TEXT_FIELDS = { merchantId: '26.01', terminalId: '26.02', mcc: '52', merchantName: '59', merchantCity: '60' } as const;
+const TEXT_FIELDS = {
+  merchantId: '26.01',
+  terminalId: '26.02',
+  mcc: '52',
+  merchantName: '59',
+  merchantCity: '60',
+} as const;
 
 /**
  * Builds a `br.com.padraoq` dynamic QR code (current model unless `model` says otherwise) with

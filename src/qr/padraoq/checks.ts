@@ -10,12 +10,26 @@ function inRange(text: string, at: number, min: number, max: number): boolean {
 
 /** DDMMYYHHmmss with plausible parts. */
 export function isDdmmyyhhmmss(v: string): boolean {
-  return /^\d{12}$/.test(v) && inRange(v, 0, 1, 31) && inRange(v, 2, 1, 12) && inRange(v, 6, 0, 23) && inRange(v, 8, 0, 59) && inRange(v, 10, 0, 59);
+  return (
+    /^\d{12}$/.test(v) &&
+    inRange(v, 0, 1, 31) &&
+    inRange(v, 2, 1, 12) &&
+    inRange(v, 6, 0, 23) &&
+    inRange(v, 8, 0, 59) &&
+    inRange(v, 10, 0, 59)
+  );
 }
 
 /** MMDDHHmmss with plausible parts. */
 export function isMmddhhmmss(v: string): boolean {
-  return /^\d{10}$/.test(v) && inRange(v, 0, 1, 12) && inRange(v, 2, 1, 31) && inRange(v, 4, 0, 23) && inRange(v, 6, 0, 59) && inRange(v, 8, 0, 59);
+  return (
+    /^\d{10}$/.test(v) &&
+    inRange(v, 0, 1, 12) &&
+    inRange(v, 2, 1, 31) &&
+    inRange(v, 4, 0, 23) &&
+    inRange(v, 6, 0, 59) &&
+    inRange(v, 8, 0, 59)
+  );
 }
 
 function isMmdd(v: string): boolean {
@@ -42,11 +56,15 @@ export function checkCrossFields(model: PadraoqModel, objects: readonly MpmObjec
   if (!DECIMAL.test(v('54')!)) throw qrError('54', 'expected a decimal amount such as 123.99', { found: v('54') });
   if (!isDdmmyyhhmmss(v('81.01')!)) throw qrError('81.01', 'expected a date DDMMYYHHmmss', { found: v('81.01') });
   if (model === 'earlier') return;
-  if (v('27.02') !== v('26.01')!.slice(-15)) throw qrError('27.02', 'expected the last 15 digits of 26.01', { found: v('27.02') });
-  if (v('27.03') !== v('26.02')) throw qrError('27.03', 'expected the terminal logical number of 26.02', { found: v('27.03') });
-  if (v('82.00') !== v('27.00')) throw qrError('82.00', `expected ${JSON.stringify(v('27.00'))} as in 27.00`, { found: v('82.00') });
+  if (v('27.02') !== v('26.01')!.slice(-15))
+    throw qrError('27.02', 'expected the last 15 digits of 26.01', { found: v('27.02') });
+  if (v('27.03') !== v('26.02'))
+    throw qrError('27.03', 'expected the terminal logical number of 26.02', { found: v('27.03') });
+  if (v('82.00') !== v('27.00'))
+    throw qrError('82.00', `expected ${JSON.stringify(v('27.00'))} as in 27.00`, { found: v('82.00') });
   if (!isMmddhhmmss(v('82.01')!)) throw qrError('82.01', 'expected a date MMDDHHmmss', { found: v('82.01') });
-  if (!/^[CDVO]\d\d$/.test(v('82.02')!)) throw qrError('82.02', 'expected C, D, V or O and two digits', { found: v('82.02') });
+  if (!/^[CDVO]\d\d$/.test(v('82.02')!))
+    throw qrError('82.02', 'expected C, D, V or O and two digits', { found: v('82.02') });
   const cancel81 = v('81.04') === '02';
   const cancel82 = v('82.03') === '02';
   if (cancel81 && !cancel82) throw qrError('82.03', 'expected "02": 81.04 says cancellation', { found: v('82.03') });

@@ -122,7 +122,10 @@ export const EARLIER_LAYOUT: readonly FieldRule[] = [
   ...MIDDLE,
   ADDITIONAL,
   transactionInformation(f('02', 'main product', 'N', 4, 4)),
-  f('82', 'reserved', 'ANS', 1, 99, { required: false, children: [f('01', 'reserved', 'ANS', 1, 95, { required: false })] }),
+  f('82', 'reserved', 'ANS', 1, 99, {
+    required: false,
+    children: [f('01', 'reserved', 'ANS', 1, 95, { required: false })],
+  }),
   CRC,
 ];
 

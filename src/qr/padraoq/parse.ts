@@ -10,7 +10,8 @@ export function recogniseModel(objects: readonly MpmObject[]): PadraoqModel {
   const mai = mpmChild(objects, '26');
   if (!mai) throw qrError('26', 'missing (merchant account information)');
   const gui = mpmChild(mai.children, '00')?.value;
-  if (gui?.toLowerCase() === PIX_GUI) throw qrError('26.00', `expected "${PADRAOQ_GUI}", found a Pix code ("${PIX_GUI}")`, { pix: true });
+  if (gui?.toLowerCase() === PIX_GUI)
+    throw qrError('26.00', `expected "${PADRAOQ_GUI}", found a Pix code ("${PIX_GUI}")`, { pix: true });
   if (mpmChild(objects, '80')) return 'oldest';
   if (gui !== PADRAOQ_GUI) throw qrError('26.00', `expected "${PADRAOQ_GUI}"`, { found: gui });
   if (mpmChild(objects, '27') || mpmChild(mpmChild(objects, '82')?.children, '00')) return 'current';
@@ -121,7 +122,13 @@ function toQrcodeData(model: PadraoqModel, objects: readonly MpmObject[], fields
     additional_data_field: { reference_label: oldest ? r('80.01') : r('62.05') },
     crc16: r('63'),
     payment_information: oldest
-      ? { gui: r('80.00'), timestamp: r('80.02'), modalidade: r('80.03'), parcelas: r('80.05'), tipo_de_transacao: r('80.06') }
+      ? {
+          gui: r('80.00'),
+          timestamp: r('80.02'),
+          modalidade: r('80.03'),
+          parcelas: r('80.05'),
+          tipo_de_transacao: r('80.06'),
+        }
       : {
           gui: r('81.00'),
           timestamp: r('81.01'),

@@ -24,7 +24,10 @@ export function checkValue(name: string, rule: FieldRule, value: string, max = r
   const size = value.length >= rule.min && value.length <= max;
   if (!typeOk(rule.type, value)) {
     const what = rule.type === 'ANS' ? 'characters of the ANS set (20h to 7Eh)' : UNIT[rule.type];
-    throw qrError(name, `expected ${sizeText(rule, max)} ${what}, found ${shown(value)}`, { found: value, rule: rule.name });
+    throw qrError(name, `expected ${sizeText(rule, max)} ${what}, found ${shown(value)}`, {
+      found: value,
+      rule: rule.name,
+    });
   }
   if (!size) {
     throw qrError(name, `expected ${sizeText(rule, max)} ${UNIT[rule.type]}, found ${value.length}`, {
@@ -33,7 +36,10 @@ export function checkValue(name: string, rule: FieldRule, value: string, max = r
     });
   }
   if (rule.fixed && !rule.fixed.includes(value)) {
-    const want = rule.fixed.length === 1 ? JSON.stringify(rule.fixed[0]) : `one of ${rule.fixed.map((v) => JSON.stringify(v)).join(', ')}`;
+    const want =
+      rule.fixed.length === 1
+        ? JSON.stringify(rule.fixed[0])
+        : `one of ${rule.fixed.map((v) => JSON.stringify(v)).join(', ')}`;
     throw qrError(name, `expected ${want}, found ${shown(value)}`, { found: value, rule: rule.name });
   }
 }

@@ -21,7 +21,6 @@ export type ControlCommand =
   | { cmd: 'card'; choice: CardChoice }
   | { cmd: 'deck' };
 
-
 function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -37,18 +36,37 @@ export function parseControl(line: string): ControlCommand | { error: string } {
   if (!isRecord(v) || typeof v.cmd !== 'string') return { error: 'expected {"cmd": …}' };
   switch (v.cmd) {
     case 'fault':
-      if (!isRecord(v.fault) || typeof v.fault.kind !== 'string' || !(FAULT_KINDS as readonly string[]).includes(v.fault.kind)) return { error: `fault.kind must be one of ${FAULT_KINDS.join(', ')}` };
+      if (
+        !isRecord(v.fault) ||
+        typeof v.fault.kind !== 'string' ||
+        !(FAULT_KINDS as readonly string[]).includes(v.fault.kind)
+      )
+        return { error: `fault.kind must be one of ${FAULT_KINDS.join(', ')}` };
       if (v.fault.kind === 'delay' && typeof v.fault.ms !== 'number') return { error: 'delay needs ms' };
-      if (v.fault.kind === 'disconnect' && v.fault.when !== undefined && !(DISCONNECT_STEPS as readonly unknown[]).includes(v.fault.when)) return { error: `disconnect.when must be one of ${DISCONNECT_STEPS.join(', ')}` };
+      if (
+        v.fault.kind === 'disconnect' &&
+        v.fault.when !== undefined &&
+        !(DISCONNECT_STEPS as readonly unknown[]).includes(v.fault.when)
+      )
+        return { error: `disconnect.when must be one of ${DISCONNECT_STEPS.join(', ')}` };
       return { cmd: 'fault', fault: v.fault as unknown as Fault };
     case 'keys':
       return typeof v.value === 'string' ? { cmd: 'keys', value: v.value } : { error: 'keys needs value' };
     case 'typing':
-      return typeof v.ms === 'number' || v.ms === null ? { cmd: 'typing', ms: v.ms } : { error: 'typing needs ms (number or null)' };
+      return typeof v.ms === 'number' || v.ms === null
+        ? { cmd: 'typing', ms: v.ms }
+        : { error: 'typing needs ms (number or null)' };
     case 'unplug':
-      return typeof v.replugAfterMs === 'number' ? { cmd: 'unplug', replugAfterMs: v.replugAfterMs } : { cmd: 'unplug' };
+      return typeof v.replugAfterMs === 'number'
+        ? { cmd: 'unplug', replugAfterMs: v.replugAfterMs }
+        : { cmd: 'unplug' };
     case 'card':
-      return isRecord(v.choice) ? { cmd: 'card', choice: v.choice } : { error: 'card needs choice {pan|lastDigit|name, via, action, pin, declineAfterApproval, declineOffline, removeEarly, leavesCard}' };
+      return isRecord(v.choice)
+        ? { cmd: 'card', choice: v.choice }
+        : {
+            error:
+              'card needs choice {pan|lastDigit|name, via, action, pin, declineAfterApproval, declineOffline, removeEarly, leavesCard}',
+          };
     case 'clear':
     case 'replug':
     case 'state':
@@ -85,9 +103,21 @@ async function apply(sim: VirtualPinpad, c: ControlCommand): Promise<Record<stri
       return { presented: r.presented };
     }
     case 'deck':
-      return { cards: deckListing(), presented: cardSim(sim.engine.state).deck.describe(), tables: cardSim(sim.engine.state).tables.versions() };
+      return {
+        cards: deckListing(),
+        presented: cardSim(sim.engine.state).deck.describe(),
+        tables: cardSim(sim.engine.state).tables.versions(),
+      };
     case 'state':
-      return { display: sim.engine.state.display, received: sim.engine.state.received, opened: sim.engine.state.opened, cans: sim.engine.state.cans, rejected: sim.engine.state.rejected ?? {}, noise: sim.engine.noise, ...sim.plugs };
+      return {
+        display: sim.engine.state.display,
+        received: sim.engine.state.received,
+        opened: sim.engine.state.opened,
+        cans: sim.engine.state.cans,
+        rejected: sim.engine.state.rejected ?? {},
+        noise: sim.engine.noise,
+        ...sim.plugs,
+      };
   }
 }
 

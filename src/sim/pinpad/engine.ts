@@ -49,7 +49,10 @@ export type SimHandler = (cmd: SimCommand, ctx: SimContext) => Uint8Array | Prom
 
 /** Thrown by a handler (or its parameter reading) to answer `status` with no data. */
 export class Refusal extends Error {
-  constructor(readonly status: number, readonly why: string) {
+  constructor(
+    readonly status: number,
+    readonly why: string,
+  ) {
     super(why);
   }
 }
@@ -114,7 +117,15 @@ export function packetLimit(head: Uint8Array): number {
  */
 export class SimEngine {
   readonly faults = new FaultSet();
-  readonly state: SimState = { display: ['', ''], opened: false, session: {}, received: [], cans: 0, rejected: {}, cardEpoch: 0 };
+  readonly state: SimState = {
+    display: ['', ''],
+    opened: false,
+    session: {},
+    received: [],
+    cans: 0,
+    rejected: {},
+    cardEpoch: 0,
+  };
   private readonly reader: PinpadFrameReader;
   private lastResponse: Uint8Array | undefined;
   private running: AbortController | undefined;
@@ -133,7 +144,11 @@ export class SimEngine {
     this.typingMs = opts.typingMs === undefined ? 50 : opts.typingMs;
     this.now = opts.now ?? Date.now;
     this.timing = opts.timing ?? timingFor(opts.profile.timing);
-    this.reader = new PinpadFrameReader({ interByteMs: opts.interByteMs ?? 1500, silenceMs: opts.silenceMs ?? 500, limitFor: packetLimit });
+    this.reader = new PinpadFrameReader({
+      interByteMs: opts.interByteMs ?? 1500,
+      silenceMs: opts.silenceMs ?? 500,
+      limitFor: packetLimit,
+    });
   }
 
   /** Queues what the cardholder types next (for GCD and later PIN/menus). */
@@ -178,11 +193,14 @@ export class SimEngine {
     this.tickTimer = undefined;
     const at = this.reader.deadline();
     if (at === undefined) return;
-    this.tickTimer = setTimeout(() => {
-      this.tickTimer = undefined;
-      this.handle(this.reader.tick(this.now()));
-      this.schedule();
-    }, Math.max(0, at - this.now()) + 1);
+    this.tickTimer = setTimeout(
+      () => {
+        this.tickTimer = undefined;
+        this.handle(this.reader.tick(this.now()));
+        this.schedule();
+      },
+      Math.max(0, at - this.now()) + 1,
+    );
     this.tickTimer.unref();
   }
 
@@ -270,12 +288,16 @@ export class SimEngine {
         id = cmd.id;
         this.state.received.push(id);
         // The last KEPT_RECEIVED ids only: a pinpad that serves 10^5 sales in a soak must not grow without bound.
-        if (this.state.received.length > KEPT_RECEIVED) this.state.received.splice(0, this.state.received.length - KEPT_RECEIVED);
+        if (this.state.received.length > KEPT_RECEIVED)
+          this.state.received.splice(0, this.state.received.length - KEPT_RECEIVED);
         const handler = this.opts.handlers.get(id);
         if (!handler) response = writeAnswer('ERR', ERR_INVCALL);
         else {
           if (await this.processing(cmd.id, opened, ac.signal)) return;
-          response = await handler({ ...cmd, data: opened }, this.context(ac.signal, (l) => (nextLayer = l)));
+          response = await handler(
+            { ...cmd, data: opened },
+            this.context(ac.signal, (l) => (nextLayer = l)),
+          );
         }
       }
     } catch (e) {
@@ -353,11 +375,14 @@ export class SimEngine {
         if (k !== undefined) return Promise.resolve(k);
         const typingMs = this.typingMs;
         return new Promise((resolve) => {
-          const t = typingMs === null ? undefined : setTimeout(() => {
-            const i = this.keyWaiters.indexOf(waiter);
-            if (i >= 0) this.keyWaiters.splice(i, 1);
-            resolve(this.opts.defaultKeys ?? '12345');
-          }, typingMs);
+          const t =
+            typingMs === null
+              ? undefined
+              : setTimeout(() => {
+                  const i = this.keyWaiters.indexOf(waiter);
+                  if (i >= 0) this.keyWaiters.splice(i, 1);
+                  resolve(this.opts.defaultKeys ?? '12345');
+                }, typingMs);
           const waiter = (keys: string): void => {
             clearTimeout(t);
             resolve(keys);

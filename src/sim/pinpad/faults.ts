@@ -33,7 +33,19 @@ export type Fault =
 
 export type DisconnectStep = 'now' | 'before-ack' | 'mid-command' | 'mid-answer';
 export type FaultKind = Fault['kind'];
-export const FAULT_KINDS: readonly FaultKind[] = ['bad-crc', 'lost-ack', 'nak-storm', 'delay', 'garbage', 'truncated-answer', 'lost-answer', 'clear-ntm', 'can-drops-emv', 'silence', 'disconnect'];
+export const FAULT_KINDS: readonly FaultKind[] = [
+  'bad-crc',
+  'lost-ack',
+  'nak-storm',
+  'delay',
+  'garbage',
+  'truncated-answer',
+  'lost-answer',
+  'clear-ntm',
+  'can-drops-emv',
+  'silence',
+  'disconnect',
+];
 export const DISCONNECT_STEPS: readonly DisconnectStep[] = ['now', 'before-ack', 'mid-command', 'mid-answer'];
 
 type Counted = Exclude<Fault, { kind: 'silence' } | { kind: 'disconnect' }>;
@@ -78,7 +90,9 @@ export class FaultSet {
 
   /** Takes the unplug planned for this step of command `id` (undefined id: a sealed packet, any command matches). */
   takeDisconnect(id: string | undefined, step: Exclude<DisconnectStep, 'now'>): Disconnect | undefined {
-    const i = this.disconnects.findIndex((d) => (d.when ?? 'now') === step && (d.command === undefined || id === undefined || d.command === id));
+    const i = this.disconnects.findIndex(
+      (d) => (d.when ?? 'now') === step && (d.command === undefined || id === undefined || d.command === id),
+    );
     if (i < 0) return undefined;
     return this.disconnects.splice(i, 1)[0];
   }

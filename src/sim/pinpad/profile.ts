@@ -68,5 +68,10 @@ export const DEFAULT_PROFILE: Readonly<VirtualPinpadProfile> = Object.freeze({
 
 /** The default profile with `overrides`. */
 export function profile(overrides: Partial<VirtualPinpadProfile> = {}): VirtualPinpadProfile {
-  return { ...DEFAULT_PROFILE, ...overrides, keys: { ...DEFAULT_PROFILE.keys, ...overrides.keys }, dukptPinKsn: { ...(overrides.dukptPinKsn ?? DEFAULT_PROFILE.dukptPinKsn) } };
+  return {
+    ...DEFAULT_PROFILE,
+    ...overrides,
+    keys: { ...DEFAULT_PROFILE.keys, ...overrides.keys },
+    dukptPinKsn: { ...(overrides.dukptPinKsn ?? DEFAULT_PROFILE.dukptPinKsn) },
+  };
 }

@@ -118,7 +118,9 @@ export class VirtualPinpad {
 
   private async startPty(): Promise<void> {
     const path = this.opts.ptyPath!;
-    const child = spawn('socat', [`pty,raw,echo=0,link=${path}`, `tcp:127.0.0.1:${this.port},nodelay`], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn('socat', [`pty,raw,echo=0,link=${path}`, `tcp:127.0.0.1:${this.port},nodelay`], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     this.socat = child;
     const failed = new Promise<never>((_, reject) => {
       child.once('error', (e) => reject(new Error(`socat could not start (${e.message}); install socat for --pty`)));

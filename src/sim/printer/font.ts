@@ -99,8 +99,8 @@ const G: Record<string, string> = {
   '|': '..#..|..#..|..#..|..#..|..#..|..#..|..#..',
   '}': '.#...|..#..|..#..|...#.|..#..|..#..|.#...',
   '~': '.....|.....|.##.#|#..#.|.....|.....|.....',
-  'º': '.###.|.#.#.|.###.|.....|.###.|.....|.....',
-  'ª': '.###.|#..#.|.####|.....|.###.|.....|.....',
+  º: '.###.|.#.#.|.###.|.....|.###.|.....|.....',
+  ª: '.###.|#..#.|.####|.....|.###.|.....|.....',
   '°': '.##..|#..#.|.##..|.....|.....|.....|.....',
   ı: '.....|.....|.##..|..#..|..#..|..#..|.###.',
   '£': '..##.|.#..#|.#...|###..|.#...|.#..#|#####',
@@ -137,9 +137,11 @@ function rows(pattern: string): boolean[][] {
 export function glyph(ch: string): boolean[][] {
   const cell: boolean[][] = Array.from({ length: 11 }, () => Array<boolean>(5).fill(false));
   const put = (p: string, top: number): void => {
-    rows(p).forEach((r, y) => r.forEach((on, x) => {
-      if (on && top + y >= 0 && top + y < 11) cell[top + y]![x] = true;
-    }));
+    rows(p).forEach((r, y) =>
+      r.forEach((on, x) => {
+        if (on && top + y >= 0 && top + y < 11) cell[top + y]![x] = true;
+      }),
+    );
   };
   const direct = G[ch];
   if (direct) {

@@ -4,7 +4,15 @@ export type Align = 'left' | 'center' | 'right';
 
 /** One printed row, as the virtual printer laid it on paper. */
 export type PaperRow =
-  | { readonly kind: 'text'; readonly text: string; readonly align: Align; readonly width: number; readonly height: number; readonly bold: boolean; readonly underline: boolean }
+  | {
+      readonly kind: 'text';
+      readonly text: string;
+      readonly align: Align;
+      readonly width: number;
+      readonly height: number;
+      readonly bold: boolean;
+      readonly underline: boolean;
+    }
   | { readonly kind: 'image'; readonly bitmap: Bitmap; readonly align: Align; readonly qrData?: string }
   | { readonly kind: 'barcode'; readonly system: number; readonly data: string; readonly align: Align };
 
@@ -36,7 +44,14 @@ export function renderRows(rows: readonly PaperRow[], columns: number): string[]
     if (r.kind === 'text') {
       out.push(place(r.text, r.width, r.align, columns));
     } else if (r.kind === 'image') {
-      out.push(place(r.qrData !== undefined ? '[QR Code]' : `[imagem ${r.bitmap.width}x${r.bitmap.height}]`, 1, r.align, columns));
+      out.push(
+        place(
+          r.qrData !== undefined ? '[QR Code]' : `[imagem ${r.bitmap.width}x${r.bitmap.height}]`,
+          1,
+          r.align,
+          columns,
+        ),
+      );
     } else {
       out.push(place(`[código de barras]`, 1, r.align, columns));
       out.push(place(r.data, 1, r.align, columns));
@@ -52,7 +67,9 @@ export function makeReceipt(rows: readonly PaperRow[], cut: PrintedReceipt['cut'
     cut,
     lines,
     text: lines.join('\n'),
-    images: rows.flatMap((r) => (r.kind === 'image' ? [{ bitmap: r.bitmap, ...(r.qrData !== undefined ? { qrData: r.qrData } : {}) }] : [])),
+    images: rows.flatMap((r) =>
+      r.kind === 'image' ? [{ bitmap: r.bitmap, ...(r.qrData !== undefined ? { qrData: r.qrData } : {}) }] : [],
+    ),
     barcodes: rows.flatMap((r) => (r.kind === 'barcode' ? [{ system: r.system, data: r.data }] : [])),
   };
 }

@@ -33,7 +33,12 @@ export function encodeGreyPng(width: number, height: number, pixels: Uint8Array)
   ihdr[9] = 0;
   const raw = Buffer.alloc((width + 1) * height);
   for (let y = 0; y < height; y++) raw.set(pixels.subarray(y * width, (y + 1) * width), y * (width + 1) + 1);
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', new Uint8Array(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', new Uint8Array(0)),
+  ]);
 }
 
 /** Dots per font dot: a 6×12 cell at scale 2 is the printer's 12×24 font A. */
@@ -48,8 +53,13 @@ export function renderPaperPng(rows: readonly PaperRow[], model: PrinterModel): 
   const width = model.printWidthDots;
   const cellW = CELL.width * SCALE;
   const cellH = CELL.height * SCALE;
-  const heights = rows.map((r) => (r.kind === 'text' ? cellH * r.height : r.kind === 'image' ? r.bitmap.height : 80 + cellH));
-  const height = Math.max(1, heights.reduce((a, b) => a + b, 0));
+  const heights = rows.map((r) =>
+    r.kind === 'text' ? cellH * r.height : r.kind === 'image' ? r.bitmap.height : 80 + cellH,
+  );
+  const height = Math.max(
+    1,
+    heights.reduce((a, b) => a + b, 0),
+  );
   const px = new Uint8Array(width * height).fill(255);
   const ink = (x: number, y: number): void => {
     if (x >= 0 && y >= 0 && x < width && y < height) px[y * width + x] = 0;
@@ -65,7 +75,8 @@ export function renderPaperPng(rows: readonly PaperRow[], model: PrinterModel): 
         row.forEach((on, gx) => {
           if (!on) return;
           for (let dy = 0; dy < SCALE * h; dy++) {
-            for (let dx = 0; dx < SCALE * w + (bold ? 1 : 0); dx++) ink(x0 + i * cellW * w + gx * SCALE * w + dx, y0 + gy * SCALE * h + dy);
+            for (let dx = 0; dx < SCALE * w + (bold ? 1 : 0); dx++)
+              ink(x0 + i * cellW * w + gx * SCALE * w + dx, y0 + gy * SCALE * h + dy);
           }
         }),
       );
@@ -81,7 +92,8 @@ export function renderPaperPng(rows: readonly PaperRow[], model: PrinterModel): 
     } else if (r.kind === 'image') {
       const x0 = left(r.bitmap.width, r.align);
       for (let by = 0; by < r.bitmap.height; by++) {
-        for (let bx = 0; bx < r.bitmap.width; bx++) if ((r.bitmap.data[by * r.bitmap.bytesPerRow + (bx >> 3)]! >> (7 - (bx & 7))) & 1) ink(x0 + bx, y + by);
+        for (let bx = 0; bx < r.bitmap.width; bx++)
+          if ((r.bitmap.data[by * r.bitmap.bytesPerRow + (bx >> 3)]! >> (7 - (bx & 7))) & 1) ink(x0 + bx, y + by);
       }
     } else {
       const barW = Math.min(width, 200);

@@ -11,7 +11,12 @@ import {
   type PrinterStatus,
   type QrEcc,
 } from '../../../drivers/printer/index.js';
-import { DEFAULT_PRINTER_MODEL_ID, findPrinterModel, type CodePageId, type PrinterModel } from '../../../tables/printers/index.js';
+import {
+  DEFAULT_PRINTER_MODEL_ID,
+  findPrinterModel,
+  type CodePageId,
+  type PrinterModel,
+} from '../../../tables/printers/index.js';
 import { makeReceipt, type Align, type PaperRow, type PrintedReceipt } from './paper.js';
 import { renderPaperPng } from './png.js';
 
@@ -246,7 +251,9 @@ export class VirtualPrinter {
   }
 
   private codePage(): CodePageId | undefined {
-    return (Object.entries(this.model.codePages) as [CodePageId, number][]).find(([, n]) => n === this.style.codeTable)?.[0];
+    return (Object.entries(this.model.codePages) as [CodePageId, number][]).find(
+      ([, n]) => n === this.style.codeTable,
+    )?.[0];
   }
 
   private decodeLine(bytes: number[]): string {
@@ -261,7 +268,15 @@ export class VirtualPrinter {
     if (this.line.length === 0 && !force) return 0;
     if (!this.feedPaper(this.style.height)) return 'stalled';
     const s = this.style;
-    this.rows.push({ kind: 'text', text: this.decodeLine(this.line), align: this.lineAlign ?? s.align, width: s.width, height: s.height, bold: s.bold, underline: s.underline });
+    this.rows.push({
+      kind: 'text',
+      text: this.decodeLine(this.line),
+      align: this.lineAlign ?? s.align,
+      width: s.width,
+      height: s.height,
+      bold: s.bold,
+      underline: s.underline,
+    });
     this.line = [];
     this.lineAlign = undefined;
     return s.height;
@@ -361,7 +376,8 @@ export class VirtualPrinter {
       case 'cut':
         return this.cut(a[0]!);
       case 'transmitStatus':
-        if (a[0] === 1 || a[0] === 49) this.reply([encodeTransmitPaperStatus({ paperNearEnd: this.status().paperNearEnd, paperOut: false })]);
+        if (a[0] === 1 || a[0] === 49)
+          this.reply([encodeTransmitPaperStatus({ paperNearEnd: this.status().paperNearEnd, paperOut: false })]);
         else if (a[0] === 2 || a[0] === 50) this.reply([0x00]);
         return 0;
       case 'barcode': {
@@ -389,11 +405,15 @@ export class VirtualPrinter {
     if (d[0] !== 49) return 0;
     const fn = d[1];
     if (fn === QR_FN.moduleSize) this.qr.size = d[2] ?? 3;
-    else if (fn === QR_FN.errorCorrection) this.qr.ecc = (Object.entries(QR_ECC).find(([, v]) => v === d[2])?.[0] ?? 'L') as QrEcc;
+    else if (fn === QR_FN.errorCorrection)
+      this.qr.ecc = (Object.entries(QR_ECC).find(([, v]) => v === d[2])?.[0] ?? 'L') as QrEcc;
     else if (fn === QR_FN.store) this.qr.data = d.slice(3);
     else if (fn === QR_FN.print && this.qr.data) {
       const text = new TextDecoder().decode(this.qr.data);
-      return this.printImage(qrBitmap(text, { scale: this.qr.size, ecc: this.qr.ecc, margin: 4, maxWidth: this.model.printWidthDots }), text);
+      return this.printImage(
+        qrBitmap(text, { scale: this.qr.size, ecc: this.qr.ecc, margin: 4, maxWidth: this.model.printWidthDots }),
+        text,
+      );
     }
     return 0;
   }

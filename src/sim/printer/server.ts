@@ -14,7 +14,10 @@ export interface VirtualPrinterServer {
  * Serves `printer` on `host:port` (port 0 = any free port). Bytes from any connection go to the
  * printer; its answers go to the connection that wrote last (a 9100 port serves one host at a time).
  */
-export function serveVirtualPrinter(printer: VirtualPrinter, opts: { port?: number; host?: string } = {}): Promise<VirtualPrinterServer> {
+export function serveVirtualPrinter(
+  printer: VirtualPrinter,
+  opts: { port?: number; host?: string } = {},
+): Promise<VirtualPrinterServer> {
   const host = opts.host ?? '127.0.0.1';
   const sockets = new Set<net.Socket>();
   let last: net.Socket | undefined;

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { operationOutcome, queryOutcome, saleOutcome, voidOutcome, voidQueryOutcome, type Exchange } from '../../../src/acquirer/outcomes.js';
+import {
+  operationOutcome,
+  queryOutcome,
+  saleOutcome,
+  voidOutcome,
+  voidQueryOutcome,
+  type Exchange,
+} from '../../../src/acquirer/outcomes.js';
 import { Refusal } from '../../../src/sandbox/refusal.js';
 import { validateSale } from '../../../src/sandbox/sale-validate.js';
 import data from './conecta-examples.json' with { type: 'json' };
@@ -33,18 +40,45 @@ const answer = (e: Example, status = 200): Exchange => ({ kind: 'answer', status
 
 /** Example requests the strict host refuses, and why (page:line → the refusal expected, and the reason). */
 const REFUSED: Record<string, { problem: RegExp; why: string }> = {
-  'pt:1777': { problem: /SoftDescriptor: at most 13 letters/, why: '"Transação API" carries accents; the e-commerce page: "Evite utilizar acentos pois eles são considerados como dois caracteres"' },
-  'pt:2160': { problem: /BrandId: must be a whole number/, why: 'the example sends BrandId "2" (a string); the table (1429) types it Integer' },
-  'pt:2588': { problem: /MerchantOrderId: must be 1 to 15 digits/, why: 'the example keeps a template placeholder, {{MerchantOrderId}}' },
-  'pt:4220': { problem: /EncryptedCardData: is required/, why: 'the example sends the card in clear; the sandbox models the terminal that always encrypts (DUKPT), and refuses clear card data' },
-  'pt:5017': { problem: /BrandId: must be a whole number/, why: 'BrandId "4" as a string (Integer in the table); the card in clear too' },
+  'pt:1777': {
+    problem: /SoftDescriptor: at most 13 letters/,
+    why: '"Transação API" carries accents; the e-commerce page: "Evite utilizar acentos pois eles são considerados como dois caracteres"',
+  },
+  'pt:2160': {
+    problem: /BrandId: must be a whole number/,
+    why: 'the example sends BrandId "2" (a string); the table (1429) types it Integer',
+  },
+  'pt:2588': {
+    problem: /MerchantOrderId: must be 1 to 15 digits/,
+    why: 'the example keeps a template placeholder, {{MerchantOrderId}}',
+  },
+  'pt:4220': {
+    problem: /EncryptedCardData: is required/,
+    why: 'the example sends the card in clear; the sandbox models the terminal that always encrypts (DUKPT), and refuses clear card data',
+  },
+  'pt:5017': {
+    problem: /BrandId: must be a whole number/,
+    why: 'BrandId "4" as a string (Integer in the table); the card in clear too',
+  },
   'pt:5408': { problem: /EncryptedCardData: is required/, why: 'MassTransit with the card in clear (see pt:4220)' },
   'pt:5794': { problem: /EncryptedCardData: is required/, why: 'MassTransit with the card in clear (see pt:4220)' },
-  'pt:6180': { problem: /Amount: must be from 1/, why: 'an AVR (account verification) of Amount 0: the sandbox models sales only (homologation question); the card in clear too' },
-  'pt:6564': { problem: /SoftDescriptor: at most 13 letters/, why: '"Transação API" carries accents (see pt:1777); the card in clear too' },
+  'pt:6180': {
+    problem: /Amount: must be from 1/,
+    why: 'an AVR (account verification) of Amount 0: the sandbox models sales only (homologation question); the card in clear too',
+  },
+  'pt:6564': {
+    problem: /SoftDescriptor: at most 13 letters/,
+    why: '"Transação API" carries accents (see pt:1777); the card in clear too',
+  },
   'pt:6947': { problem: /EncryptedCardData: is required/, why: 'Debt Recovery with the card in clear (see pt:4220)' },
-  'en:76': { problem: /EncryptedCardData: is required/, why: 'the English page\'s typed sale sends the card number in clear' },
-  'en:278': { problem: /AuthenticationMethod: must be one of NoPassword, OnlineAuthentication, OfflineAuthentication/, why: 'the example spells "OnlinePassword"; the English table (129) lists NoPassword OnlineAuthentication OfflineAuthentication' },
+  'en:76': {
+    problem: /EncryptedCardData: is required/,
+    why: "the English page's typed sale sends the card number in clear",
+  },
+  'en:278': {
+    problem: /AuthenticationMethod: must be one of NoPassword, OnlineAuthentication, OfflineAuthentication/,
+    why: 'the example spells "OnlinePassword"; the English table (129) lists NoPassword OnlineAuthentication OfflineAuthentication',
+  },
   'en:490': { problem: /AuthenticationMethod: must be one of/, why: '"OnlinePassword" (see en:278)' },
   'en:693': { problem: /AuthenticationMethod: must be one of/, why: '"OnlinePassword" (see en:278)' },
   'en:900': { problem: /AuthenticationMethod: must be one of/, why: '"OnlinePassword" (see en:278)' },
@@ -61,8 +95,10 @@ function problemsOf(body: unknown): string[] {
   }
 }
 
-describe('the manual\'s example requests against the sandbox\'s request rules', () => {
-  const sales = EXAMPLES.filter((e) => e.kind === 'request' && e.method === 'POST' && e.path === '/1/physicalSales' && e.body !== undefined);
+describe("the manual's example requests against the sandbox's request rules", () => {
+  const sales = EXAMPLES.filter(
+    (e) => e.kind === 'request' && e.method === 'POST' && e.path === '/1/physicalSales' && e.body !== undefined,
+  );
 
   it('the corpus holds the sale examples of both pages', () => {
     expect(sales.length).toBeGreaterThanOrEqual(20);
@@ -83,8 +119,9 @@ describe('the manual\'s example requests against the sandbox\'s request rules', 
   });
 });
 
-describe('the manual\'s example answers read by our client', () => {
-  const answers = (method: string, path: RegExp): Example[] => EXAMPLES.filter((e) => e.kind === 'answer' && e.method === method && path.test(e.path) && e.body !== undefined);
+describe("the manual's example answers read by our client", () => {
+  const answers = (method: string, path: RegExp): Example[] =>
+    EXAMPLES.filter((e) => e.kind === 'answer' && e.method === method && path.test(e.path) && e.body !== undefined);
 
   it('sale answers: Status 2 with a PaymentId is approved (pending confirmation)', () => {
     const list = answers('POST', /^\/1\/physicalSales$/);
@@ -103,8 +140,11 @@ describe('the manual\'s example answers read by our client', () => {
     for (const e of list) expect([at(e), operationOutcome('confirm', answer(e)).action]).toEqual([at(e), 'done']);
   });
 
-  it('undo answers (DELETE and the English page\'s PUT …/undo): ConfirmationStatus 2 is done', () => {
-    const list = [...answers('DELETE', /^\/1\/physicalSales\/(\{PaymentId\}|orderId\/\{MerchantOrderId\})$/), ...answers('PUT', /\/undo$/)];
+  it("undo answers (DELETE and the English page's PUT …/undo): ConfirmationStatus 2 is done", () => {
+    const list = [
+      ...answers('DELETE', /^\/1\/physicalSales\/(\{PaymentId\}|orderId\/\{MerchantOrderId\})$/),
+      ...answers('PUT', /\/undo$/),
+    ];
     expect(list.length).toBeGreaterThanOrEqual(8);
     for (const e of list) expect([at(e), operationOutcome('undo', answer(e)).action]).toEqual([at(e), 'done']);
   });
@@ -134,12 +174,17 @@ describe('the manual\'s example answers read by our client', () => {
     const list = answers('GET', /MerchantOrderId/);
     expect(list).toHaveLength(1);
     const p = (list[0]!.body as { Payment: { Status: number; ConfirmationStatus: number } }).Payment;
-    expect(queryOutcome(answer(list[0]!))).toMatchObject({ kind: 'found', status: p.Status, confirmationStatus: p.ConfirmationStatus });
+    expect(queryOutcome(answer(list[0]!))).toMatchObject({
+      kind: 'found',
+      status: p.Status,
+      confirmationStatus: p.ConfirmationStatus,
+    });
   });
 
-  it('the English page\'s void undo answers (DELETE …/voids/…) are read', () => {
+  it("the English page's void undo answers (DELETE …/voids/…) are read", () => {
     const list = answers('DELETE', /\/voids\//);
     expect(list.length).toBeGreaterThanOrEqual(2);
-    for (const e of list) expect(['done', 'query', 'needs-refund']).toContain(operationOutcome('void-undo', answer(e)).action);
+    for (const e of list)
+      expect(['done', 'query', 'needs-refund']).toContain(operationOutcome('void-undo', answer(e)).action);
   });
 });

@@ -19,7 +19,14 @@ interface Example {
 }
 const EXAMPLES = data.examples as Example[];
 const example = (lang: 'pt' | 'en', method: string, path: RegExp): Example => {
-  const e = EXAMPLES.find((x) => x.kind === 'answer' && x.page.includes(`/${lang}/`) && x.method === method && path.test(x.path) && x.body !== undefined);
+  const e = EXAMPLES.find(
+    (x) =>
+      x.kind === 'answer' &&
+      x.page.includes(`/${lang}/`) &&
+      x.method === method &&
+      path.test(x.path) &&
+      x.body !== undefined,
+  );
   if (!e) throw new Error(`no ${lang} example answer for ${method} ${String(path)}`);
   return e;
 };
@@ -31,8 +38,10 @@ function missing(example: unknown, served: unknown, path = ''): string[] {
   for (const [k, v] of Object.entries(example as Record<string, unknown>)) {
     const s = (served as Record<string, unknown> | undefined)?.[k];
     if (s === undefined) out.push(`${path}${k}`);
-    else if (k !== 'Links' && v !== null && typeof v !== typeof s) out.push(`${path}${k} (${typeof v} in the page, ${typeof s} served)`);
-    else if (k !== 'Links' && v && typeof v === 'object' && !Array.isArray(v)) out.push(...missing(v, s, `${path}${k}.`));
+    else if (k !== 'Links' && v !== null && typeof v !== typeof s)
+      out.push(`${path}${k} (${typeof v} in the page, ${typeof s} served)`);
+    else if (k !== 'Links' && v && typeof v === 'object' && !Array.isArray(v))
+      out.push(...missing(v, s, `${path}${k}.`));
   }
   return out;
 }
@@ -50,7 +59,10 @@ afterAll(async () => {
 async function call(method: 'POST' | 'PUT', path: string, body?: unknown): Promise<unknown> {
   const r = await request(`${h.running.urls.requests}${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   return r.body.json();
@@ -74,7 +86,7 @@ describe.each(['pt', 'en'] as const)('dialect %s', (lang) => {
     expect(voidOutcome({ kind: 'answer', status: 201, body: served }).kind).toBe('approved');
   });
 
-  it('the confirmation answer carries every member of the page\'s example and reads as done', async () => {
+  it("the confirmation answer carries every member of the page's example and reads as done", async () => {
     await h.control('POST', '/sandbox/scenario', { dialect: lang });
     const a = await h.acquirer.omni.createSale(sale(10000));
     const served = await call('PUT', `/1/physicalSales/${a.Payment.PaymentId}/confirmation`, EMV_CONFIRM);
@@ -97,7 +109,15 @@ it('the pt void confirmation is served as printed (CancellationStatus 4, Confirm
 
 it('the chip sale answer carries every member of the pt example (Crédito por chip com senha online)', async () => {
   const served = await call('POST', '/1/physicalSales', sale(10000));
-  const e = EXAMPLES.find((x) => x.kind === 'answer' && x.page.includes('/pt/') && x.method === 'POST' && x.path === '/1/physicalSales' && x.line > 3820 && x.line < 4214);
+  const e = EXAMPLES.find(
+    (x) =>
+      x.kind === 'answer' &&
+      x.page.includes('/pt/') &&
+      x.method === 'POST' &&
+      x.path === '/1/physicalSales' &&
+      x.line > 3820 &&
+      x.line < 4214,
+  );
   expect(e).toBeDefined();
   expect([`${e!.page}:${e!.line}`, missing(e!.body, served)]).toEqual([`${e!.page}:${e!.line}`, []]);
 });

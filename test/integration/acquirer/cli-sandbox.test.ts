@@ -25,7 +25,17 @@ describe('omnipos sandbox', () => {
     expect(j.terminal?.terminalId).toMatch(/^\d{8}$/);
     // every address, one per base of the acquirer, as the default configuration names them
     expect(Object.keys(j.addresses ?? {}).sort()).toEqual(
-      ['authorization', 'controls', 'ecommerceQueries', 'ecommerceRequests', 'parameters', 'queries', 'registration', 'requests', 'wallet'].sort(),
+      [
+        'authorization',
+        'controls',
+        'ecommerceQueries',
+        'ecommerceRequests',
+        'parameters',
+        'queries',
+        'registration',
+        'requests',
+        'wallet',
+      ].sort(),
     );
     expect(new Set(Object.values(j.addresses ?? {}).map((u) => new URL(u).port)).size).toBe(9);
     expect(j.addresses?.parameters).toMatch(/\/api\/v0\.1$/);
@@ -33,11 +43,26 @@ describe('omnipos sandbox', () => {
 
   it('runs as a process on the given port and stops on SIGTERM', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-cli-sandbox-'));
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'sandbox', '--port', '0', '--db', path.join(dir, 'a.db'), '--faults', '{"route":"saleGet","status":503,"times":2}'], {
-      cwd: process.cwd(),
-      env: { ...process.env, OMNIPOS_LOG__LEVEL: 'silent', OMNIPOS_STATE_DIR: dir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        'src/cli/bin.ts',
+        'sandbox',
+        '--port',
+        '0',
+        '--db',
+        path.join(dir, 'a.db'),
+        '--faults',
+        '{"route":"saleGet","status":503,"times":2}',
+      ],
+      {
+        cwd: process.cwd(),
+        env: { ...process.env, OMNIPOS_LOG__LEVEL: 'silent', OMNIPOS_STATE_DIR: dir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let text = '';

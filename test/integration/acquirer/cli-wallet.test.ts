@@ -37,16 +37,33 @@ function qrFor(orderId: string): string {
 async function run(args: string[], env: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runCli(['wallet', 'pay', ...args], { out: (t) => out.push(t), err: (t) => err.push(t), env }, [walletPay]);
+  const code = await runCli(['wallet', 'pay', ...args], { out: (t) => out.push(t), err: (t) => err.push(t), env }, [
+    walletPay,
+  ]);
   return { code, out: out.join(''), err: err.join('') };
 }
 
 describe('omnipos wallet pay', () => {
   it('pays a terminal QR against the sandbox and prints the answer', async () => {
     const orderId = nextOrderId();
-    const r = await run([qrFor(orderId), '--card', '4761730000000011', '--cvv', '123', '--exp', '1230', '--name', 'TESTE', '--document', '52998224725'], {
-      OMNIPOS_ACQUIRER__WALLET_URL: h.running.urls.wallet,
-    });
+    const r = await run(
+      [
+        qrFor(orderId),
+        '--card',
+        '4761730000000011',
+        '--cvv',
+        '123',
+        '--exp',
+        '1230',
+        '--name',
+        'TESTE',
+        '--document',
+        '52998224725',
+      ],
+      {
+        OMNIPOS_ACQUIRER__WALLET_URL: h.running.urls.wallet,
+      },
+    );
     expect(r.err).toBe('');
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ reference_label: orderId, terminal_nsu: '000042' });
@@ -54,11 +71,26 @@ describe('omnipos wallet pay', () => {
   });
 
   it('refuses any host but the local sandbox', async () => {
-    const args = [qrFor(nextOrderId()), '--card', '4761730000000011', '--cvv', '123', '--exp', '1230', '--name', 'T', '--document', '52998224725'];
+    const args = [
+      qrFor(nextOrderId()),
+      '--card',
+      '4761730000000011',
+      '--cvv',
+      '123',
+      '--exp',
+      '1230',
+      '--name',
+      'T',
+      '--document',
+      '52998224725',
+    ];
     const remote = await run(args, { OMNIPOS_ACQUIRER__WALLET_URL: 'https://wallet.example.com' });
     expect(remote.code).toBe(4);
     expect(remote.err).toMatch(/refusing https:\/\/wallet\.example\.com/);
-    const homolog = await run(args, { OMNIPOS_ACQUIRER__WALLET_URL: h.running.urls.wallet, OMNIPOS_ENVIRONMENT: 'homologation' });
+    const homolog = await run(args, {
+      OMNIPOS_ACQUIRER__WALLET_URL: h.running.urls.wallet,
+      OMNIPOS_ENVIRONMENT: 'homologation',
+    });
     expect(homolog.code).toBe(4);
   });
 });

@@ -30,15 +30,28 @@ describe('e-commerce Pix', () => {
     const code = s.Payment.QrCodeString ?? '';
     expect(code.slice(-4)).toBe(crc16Hex(code.slice(0, -4)));
     expect(parseQr(code).model).toBe('pix');
-    expect(Buffer.from(s.Payment.QrcodeBase64Image ?? '', 'base64').subarray(1, 4).toString()).toBe('PNG');
+    expect(
+      Buffer.from(s.Payment.QrcodeBase64Image ?? '', 'base64')
+        .subarray(1, 4)
+        .toString(),
+    ).toBe('PNG');
     expect((await h.control('POST', `/sandbox/pix/${s.Payment.PaymentId}/pay`)).status).toBe(200);
     expect((await ec.getSale(s.Payment.PaymentId)).Payment.Status).toBe(2);
     await expect(ec.voidSale(s.Payment.PaymentId, 1234)).resolves.toMatchObject({ Status: 12 });
     expect((await ec.getSale(s.Payment.PaymentId)).Payment.Status).toBe(2);
-    expect((await h.ledger()).ecommerce.find((e) => e.paymentId === s.Payment.PaymentId)).toMatchObject({ status: 2, refunded: 1234, charged: 0 });
+    expect((await h.ledger()).ecommerce.find((e) => e.paymentId === s.Payment.PaymentId)).toMatchObject({
+      status: 2,
+      refunded: 1234,
+      charged: 0,
+    });
     await h.control('POST', '/sandbox/clock', { advanceMs: 61_000 });
     expect((await ec.getSale(s.Payment.PaymentId)).Payment.Status).toBe(11);
-    expect((await h.ledger()).entries.filter((e) => e.paymentId === s.Payment.PaymentId).map((e) => e.kind)).toEqual(['pix-created', 'pix-paid', 'pix-refund-requested', 'pix-refunded']);
+    expect((await h.ledger()).entries.filter((e) => e.paymentId === s.Payment.PaymentId).map((e) => e.kind)).toEqual([
+      'pix-created',
+      'pix-paid',
+      'pix-refund-requested',
+      'pix-refunded',
+    ]);
   });
 
   it('a cancelled Pix paid late becomes 2 and is flagged', async () => {
@@ -46,12 +59,18 @@ describe('e-commerce Pix', () => {
     await expect(ec.voidSale(s.Payment.PaymentId)).resolves.toMatchObject({ Status: 10 });
     await h.control('POST', `/sandbox/pix/${s.Payment.PaymentId}/pay`);
     expect((await ec.getSale(s.Payment.PaymentId)).Payment.Status).toBe(2);
-    expect((await h.ledger()).problems.some((p) => p.kind === 'late-payment' && p.paymentId === s.Payment.PaymentId)).toBe(true);
+    expect(
+      (await h.ledger()).problems.some((p) => p.kind === 'late-payment' && p.paymentId === s.Payment.PaymentId),
+    ).toBe(true);
   });
 
   it('requires the payer fields, each named, and a valid CPF', async () => {
     const err = await ec
-      .createPixSale({ MerchantOrderId: 'x-1', Customer: { Name: '', Identity: '52998224724', IdentityType: 'CPF' }, Payment: { Type: 'Pix', Amount: 0 } })
+      .createPixSale({
+        MerchantOrderId: 'x-1',
+        Customer: { Name: '', Identity: '52998224724', IdentityType: 'CPF' },
+        Payment: { Type: 'Pix', Amount: 0 },
+      })
       .catch((e: unknown) => e);
     expect(isOmniposError(err, 'ACQUIRER_HTTP')).toBe(true);
     expect((err as { context: { status: number } }).context.status).toBe(400);
@@ -59,7 +78,11 @@ describe('e-commerce Pix', () => {
   });
 
   it('refuses a wrong MerchantKey with 401', async () => {
-    const bad = new EcommerceClient({ http: h.acquirer.http, merchantId: SANDBOX_CREDENTIALS.merchantId, merchantKey: { reveal: () => 'WRONG' } });
+    const bad = new EcommerceClient({
+      http: h.acquirer.http,
+      merchantId: SANDBOX_CREDENTIALS.merchantId,
+      merchantKey: { reveal: () => 'WRONG' },
+    });
     const err = await bad.createPixSale(pix(100)).catch((e: unknown) => e);
     expect((err as { context: { status: number } }).context.status).toBe(401);
   });
@@ -67,12 +90,17 @@ describe('e-commerce Pix', () => {
 
 describe('e-commerce QR code sale', () => {
   it('starts at 12 with a br.com.padraoq code naming the registered merchant; cancelling gives 10', async () => {
-    const s = await ec.createQrSale({ MerchantOrderId: nextOrderId(), Payment: { Type: 'qrcode', Amount: 5000, Installments: 1, Capture: true } });
+    const s = await ec.createQrSale({
+      MerchantOrderId: nextOrderId(),
+      Payment: { Type: 'qrcode', Amount: 5000, Installments: 1, Capture: true },
+    });
     expect(s.Payment.Status).toBe(12);
     const parsed = parseQr(qrTextFromPng(s.Payment.QrCodeBase64Image ?? ''));
     expect(parsed.model).toBe('current');
     if (parsed.model !== 'pix') {
-      expect(parsed.qrcode_data.merchant_account_information.id_merchant).toBe(SANDBOX_MERCHANT.merchant.merchantNumber);
+      expect(parsed.qrcode_data.merchant_account_information.id_merchant).toBe(
+        SANDBOX_MERCHANT.merchant.merchantNumber,
+      );
       expect(parsed.qrcode_data.transaction_amount).toBe('50.00');
     }
     expect(s.Payment.QrCodeBase64Image).toBeTruthy();
@@ -82,8 +110,29 @@ describe('e-commerce QR code sale', () => {
 
 describe('BIN lookup (002 simulation table)', () => {
   it.each([
-    ['331111', { Provider: 'Visa', CardType: 'Débito', ForeignCard: false, CorporateCard: true, IssuerCode: '104', Status: '00' }],
-    ['575333', { Provider: 'Master', CardType: 'Crédito', Prepaid: true, ForeignCard: true, CorporateCard: false, Status: '02', IssuerCode: '237' }],
+    [
+      '331111',
+      {
+        Provider: 'Visa',
+        CardType: 'Débito',
+        ForeignCard: false,
+        CorporateCard: true,
+        IssuerCode: '104',
+        Status: '00',
+      },
+    ],
+    [
+      '575333',
+      {
+        Provider: 'Master',
+        CardType: 'Crédito',
+        Prepaid: true,
+        ForeignCard: true,
+        CorporateCard: false,
+        Status: '02',
+        IssuerCode: '237',
+      },
+    ],
     ['659022', { Provider: 'Amex', CardType: 'Crédito', Status: '01', IssuerCode: '001' }],
     ['412345', { Provider: 'Elo', CardType: 'Múltiplo', IssuerCode: '237' }],
   ])('%s', async (bin, expected) => {

@@ -4,10 +4,24 @@ import path from 'node:path';
 import { Agent, request } from 'undici';
 import { createAcquirer, type Acquirer } from '../../../src/acquirer/index.js';
 import type { PhysicalCard, PhysicalSaleRequest, VoidRequest } from '../../../src/acquirer/omni-types.js';
-import { deriveTdesKeys, encodePinBlock, encryptData, encryptPinBlock, withCounter } from '../../../src/crypto/index.js';
+import {
+  deriveTdesKeys,
+  encodePinBlock,
+  encryptData,
+  encryptPinBlock,
+  withCounter,
+} from '../../../src/crypto/index.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import { decodeTlv, toHex } from '../../../src/emv/index.js';
-import { buildSandbox, listenSandbox, sandboxSettings, type FaultSpec, type RunningSandbox, type LedgerReport, type SandboxOptions } from '../../../src/sandbox/index.js';
+import {
+  buildSandbox,
+  listenSandbox,
+  sandboxSettings,
+  type FaultSpec,
+  type RunningSandbox,
+  type LedgerReport,
+  type SandboxOptions,
+} from '../../../src/sandbox/index.js';
 import { SANDBOX_CREDENTIALS } from '../../../tables/sandbox-credentials.js';
 import { SANDBOX_KEYS } from '../../../tables/sandbox-keys.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
@@ -66,7 +80,10 @@ export async function startHarness(o: HarnessOptions = {}): Promise<Harness> {
         timeoutMs,
       },
       clientSecret: { reveal: () => SANDBOX_CREDENTIALS.clientSecret },
-      ecommerce: { merchantId: SANDBOX_CREDENTIALS.merchantId, merchantKey: { reveal: () => SANDBOX_CREDENTIALS.merchantKey } },
+      ecommerce: {
+        merchantId: SANDBOX_CREDENTIALS.merchantId,
+        merchantKey: { reveal: () => SANDBOX_CREDENTIALS.merchantKey },
+      },
       environment: 'sandbox',
       clock: { now: () => new Date() },
       log,
@@ -151,26 +168,42 @@ export function cardNode(
     },
     ...(inputMode === 'Typed' ? { CardNumber: cipher, SecurityCodeStatus: 'Nonexistent' } : { TrackTwoData: cipher }),
     ...(inputMode === 'Emv' || inputMode === 'ContactlessEmv'
-      ? { EmvData: '9F2608A1B2C3D4E5F607089F2701809F3704DEADBEEF950500000000009F100706011A03900000', PanSequenceNumber: Number(c.panSequenceNumber) }
+      ? {
+          EmvData: '9F2608A1B2C3D4E5F607089F2701809F3704DEADBEEF950500000000009F100706011A03900000',
+          PanSequenceNumber: Number(c.panSequenceNumber),
+        }
       : {}),
   };
   if (inputMode === 'MagStripe') {
     // the stripe sale's track 1 (CONECTA_PT 3099: "Sim"), encrypted like track 2 under its own KSN
     const t1Ksn = withCounter(SANDBOX_KEYS.dataInitialKsn, counter++).hex;
     const t1 = Buffer.from(`B${c.pan}^TESTE/CARTAO^${c.track2.split('=')[1]?.slice(0, 7) ?? ''}000000000`, 'ascii');
-    (node as unknown as Record<string, unknown>).TrackOneData = encryptData(deriveTdesKeys(SANDBOX_KEYS.bdk, t1Ksn).dataKeyRequest, t1, { iv }).toString('hex').toUpperCase();
+    (node as unknown as Record<string, unknown>).TrackOneData = encryptData(
+      deriveTdesKeys(SANDBOX_KEYS.bdk, t1Ksn).dataKeyRequest,
+      t1,
+      { iv },
+    )
+      .toString('hex')
+      .toUpperCase();
     (node.EncryptedCardData as unknown as Record<string, unknown>).TrackOneDataKSN = t1Ksn;
   }
   if (o.pin !== null) {
     const pinKsn = withCounter(SANDBOX_KEYS.pinInitialKsn, counter++).hex;
     const pinKey = deriveTdesKeys(SANDBOX_KEYS.bdk, pinKsn).pinKey;
     const block = encodePinBlock({ format: 0, pin: o.pin ?? c.pin, pan: c.pan });
-    node.PinBlock = { EncryptedPinBlock: encryptPinBlock(pinKey, block).toString('hex').toUpperCase(), EncryptionType: 'Dukpt3Des', KsnIdentification: pinKsn };
+    node.PinBlock = {
+      EncryptedPinBlock: encryptPinBlock(pinKey, block).toString('hex').toUpperCase(),
+      EncryptionType: 'Dukpt3Des',
+      KsnIdentification: pinKsn,
+    };
   }
   return node;
 }
 
-export function sale(amount: number, o: { lastDigit?: number; orderId?: string; card?: PhysicalCard; debit?: boolean } = {}): PhysicalSaleRequest {
+export function sale(
+  amount: number,
+  o: { lastDigit?: number; orderId?: string; card?: PhysicalCard; debit?: boolean } = {},
+): PhysicalSaleRequest {
   const c = card(o.lastDigit ?? 0);
   const node = o.card ?? cardNode(c);
   return {
@@ -197,11 +230,22 @@ export function sale(amount: number, o: { lastDigit?: number; orderId?: string; 
 }
 
 export function voidRequest(amount: number, lastDigit = 0, merchantVoidId = nextOrderId()): VoidRequest {
-  return { MerchantVoidId: merchantVoidId, MerchantVoidDate: new Date().toISOString(), VoidAmount: amount, Card: cardNode(card(lastDigit)) };
+  return {
+    MerchantVoidId: merchantVoidId,
+    MerchantVoidDate: new Date().toISOString(),
+    VoidAmount: amount,
+    Card: cardNode(card(lastDigit)),
+  };
 }
 
-export const EMV_CONFIRM = { EmvData: '9F2608A1B2C3D4E5F607089F2701409F3704DEADBEEF950500000000009F100706011A03900000', IssuerScriptResults: '0000' };
-export const EMV_UNDO = { EmvData: '9F2608A1B2C3D4E5F607089F2701009F3704DEADBEEF95050000000000', IssuerScriptsResults: '0000' };
+export const EMV_CONFIRM = {
+  EmvData: '9F2608A1B2C3D4E5F607089F2701409F3704DEADBEEF950500000000009F100706011A03900000',
+  IssuerScriptResults: '0000',
+};
+export const EMV_UNDO = {
+  EmvData: '9F2608A1B2C3D4E5F607089F2701009F3704DEADBEEF95050000000000',
+  IssuerScriptsResults: '0000',
+};
 
 /** EMV data as the outbox's ports take it: hex by tag (a primitive TLV list decoded). */
 export function emvTags(hex: string): Record<string, string> {

@@ -45,9 +45,15 @@ describe('initialization (parameters address)', () => {
     expect(String(t.InitializationVersion)).toMatch(/^\d{13}$/);
     const bins = t.Bins as { InitialBin: string; FinalBin: string }[];
     for (const c of TEST_CARDS) {
-      expect(bins.some((b) => c.pan.slice(0, b.InitialBin.length) >= b.InitialBin && c.pan.slice(0, b.FinalBin.length) <= b.FinalBin)).toBe(true);
+      expect(
+        bins.some(
+          (b) => c.pan.slice(0, b.InitialBin.length) >= b.InitialBin && c.pan.slice(0, b.FinalBin.length) <= b.FinalBin,
+        ),
+      ).toBe(true);
     }
-    expect((t.Emv as { NatEmvConctactRiskFloorLimit: number }[]).every((e) => e.NatEmvConctactRiskFloorLimit === 0)).toBe(true);
+    expect(
+      (t.Emv as { NatEmvConctactRiskFloorLimit: number }[]).every((e) => e.NatEmvConctactRiskFloorLimit === 0),
+    ).toBe(true);
   });
 
   it("the served tables pass the terminal's own initialization schema", async () => {
@@ -63,19 +69,33 @@ describe('initialization (parameters address)', () => {
   });
 
   it('POST /initialization records TechnicalParameter and names a missing member', async () => {
-    const ok = await h.acquirer.omni.initializationTechnical({ SubordinatedMerchantId: MID, TerminalId: TID, TechnicalParameter: TECHNICAL });
+    const ok = await h.acquirer.omni.initializationTechnical({
+      SubordinatedMerchantId: MID,
+      TerminalId: TID,
+      TechnicalParameter: TECHNICAL,
+    });
     expect(ok.TerminalId).toBe(TID);
     const { SerialNumber: _s, ...missing } = TECHNICAL;
     void _s;
-    const err = await h.acquirer.omni.initializationTechnical({ SubordinatedMerchantId: MID, TerminalId: TID, TechnicalParameter: missing }).catch((e: unknown) => e);
+    const err = await h.acquirer.omni
+      .initializationTechnical({ SubordinatedMerchantId: MID, TerminalId: TID, TechnicalParameter: missing })
+      .catch((e: unknown) => e);
     expect(status(err)).toBe(400);
-    expect(String((err as { context: { returnMessage: string } }).context.returnMessage)).toContain('TechnicalParameter.SerialNumber: is required');
+    expect(String((err as { context: { returnMessage: string } }).context.returnMessage)).toContain(
+      'TechnicalParameter.SerialNumber: is required',
+    );
   });
 });
 
 describe('merchant and terminal registration', () => {
   const merchant = {
-    Owner: { Name: 'Dona Teste', Email: 'dona@example.com', PhoneNumber: '11900000000', MessengerPhone: '11900000000', Gender: 'Female' },
+    Owner: {
+      Name: 'Dona Teste',
+      Email: 'dona@example.com',
+      PhoneNumber: '11900000000',
+      MessengerPhone: '11900000000',
+      Gender: 'Female',
+    },
     Address: { ZipCode: '01310100', Street: 'Av Paulista', Number: '1000', Complement: '' },
     TradeName: 'Loja Dois',
     CompanyName: 'Loja Dois Ltda',
@@ -93,9 +113,19 @@ describe('merchant and terminal registration', () => {
     await expect(h.acquirer.omni.getMerchant(id)).resolves.toMatchObject({ Merchant: { TradeName: 'Loja Dois' } });
     const { Owner: _o, ...change } = merchant;
     void _o;
-    await expect(h.acquirer.omni.updateMerchant(id, { ...change, TradeName: 'Loja Dois B' })).resolves.toMatchObject({ TradeName: 'Loja Dois B' });
-    const t = await h.acquirer.omni.createTerminal({ SubordinatedMerchantId: id, CommunicationType: 'PERFIL_PADRAO', SkipEquipment: true, TerminalId: '77001234' });
-    expect(t).toMatchObject({ Terminal: { TerminalId: '77001234', AcquirerIds: [4] }, Activation: { Token: expect.any(String) } });
+    await expect(h.acquirer.omni.updateMerchant(id, { ...change, TradeName: 'Loja Dois B' })).resolves.toMatchObject({
+      TradeName: 'Loja Dois B',
+    });
+    const t = await h.acquirer.omni.createTerminal({
+      SubordinatedMerchantId: id,
+      CommunicationType: 'PERFIL_PADRAO',
+      SkipEquipment: true,
+      TerminalId: '77001234',
+    });
+    expect(t).toMatchObject({
+      Terminal: { TerminalId: '77001234', AcquirerIds: [4] },
+      Activation: { Token: expect.any(String) },
+    });
     await expect(h.acquirer.omni.initialization(id, '77001234')).resolves.toMatchObject({ TerminalId: '77001234' });
     const req = sale(1000, { card: cardNode(card(0)) });
     req.Payment.SubordinatedMerchantId = id;
@@ -109,10 +139,18 @@ describe('merchant and terminal registration', () => {
       .catch((e: unknown) => e);
     expect(status(err)).toBe(400);
     const msg = String((err as { context: { returnMessage: string } }).context.returnMessage);
-    for (const part of ['DocumentNumber: Dígito verificador inválido', 'Email: must be an email address', 'Mcc: must be a whole number', 'Owner.Email: is required', 'Owner.PhoneNumber: is required']) {
+    for (const part of [
+      'DocumentNumber: Dígito verificador inválido',
+      'Email: must be an email address',
+      'Mcc: must be a whole number',
+      'Owner.Email: is required',
+      'Owner.PhoneNumber: is required',
+    ]) {
       expect(msg).toContain(part);
     }
-    const t = await h.acquirer.omni.createTerminal({ SubordinatedMerchantId: MID, CommunicationType: 'PERFIL_PADRAO', TerminalId: '123' }).catch((e: unknown) => e);
+    const t = await h.acquirer.omni
+      .createTerminal({ SubordinatedMerchantId: MID, CommunicationType: 'PERFIL_PADRAO', TerminalId: '123' })
+      .catch((e: unknown) => e);
     const tmsg = String((t as { context: { returnMessage: string } }).context.returnMessage);
     expect(tmsg).toContain('TerminalId: must be 8 letters or digits');
     expect(tmsg).toContain('EquipmentModel: is required');
@@ -120,7 +158,11 @@ describe('merchant and terminal registration', () => {
 
   it('registration needs the registration scope; the transactional token gets 403', async () => {
     const token = await h.acquirer.tokens.token('transactional');
-    const r = await h.acquirer.http.send('merchantGet', { SubordinatedMerchantId: MID }, { headers: { authorization: `Bearer ${token}` } });
+    const r = await h.acquirer.http.send(
+      'merchantGet',
+      { SubordinatedMerchantId: MID },
+      { headers: { authorization: `Bearer ${token}` } },
+    );
     expect(r.status).toBe(403);
   });
 });

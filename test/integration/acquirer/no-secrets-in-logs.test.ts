@@ -41,7 +41,14 @@ describe('logs', () => {
       const token = await acquirer.tokens.token('transactional');
       const text = lines.join('');
       expect(text.length).toBeGreaterThan(0);
-      for (const secret of [token, SANDBOX_CREDENTIALS.clientSecret, c.pan, c.track2, node.TrackTwoData ?? 'x', node.PinBlock?.EncryptedPinBlock ?? 'x']) {
+      for (const secret of [
+        token,
+        SANDBOX_CREDENTIALS.clientSecret,
+        c.pan,
+        c.track2,
+        node.TrackTwoData ?? 'x',
+        node.PinBlock?.EncryptedPinBlock ?? 'x',
+      ]) {
         expect(text).not.toContain(secret);
       }
     } finally {

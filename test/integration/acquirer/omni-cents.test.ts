@@ -27,7 +27,9 @@ describe('sale cents 10/11/12/19', () => {
     const found = await omni().getSaleByOrderId(req.MerchantOrderId);
     expect(found.Payment).toMatchObject({ Status: 2, ConfirmationStatus: 0 });
     // the undo race: undo by order id leaves nothing charged
-    await expect(omni().settle('undo', () => omni().undoSaleByOrderId(req.MerchantOrderId, EMV_UNDO))).resolves.toMatchObject({ action: 'done' });
+    await expect(
+      omni().settle('undo', () => omni().undoSaleByOrderId(req.MerchantOrderId, EMV_UNDO)),
+    ).resolves.toMatchObject({ action: 'done' });
     const l = await h.ledger();
     expect(l.sales.find((s) => s.merchantOrderId === req.MerchantOrderId)?.charged).toBe(0);
   });
@@ -44,30 +46,43 @@ describe('confirmation and undo cents 20–29 (the sale approved)', () => {
   it('20 approved', async () => {
     const a = await omni().createSale(sale(5020));
     expect(a.Payment.Status).toBe(2);
-    await expect(omni().settle('confirm', () => omni().confirmSale(a.Payment.PaymentId, EMV_CONFIRM))).resolves.toMatchObject({ action: 'done' });
+    await expect(
+      omni().settle('confirm', () => omni().confirmSale(a.Payment.PaymentId, EMV_CONFIRM)),
+    ).resolves.toMatchObject({ action: 'done' });
   });
 
   it('21 denied on confirm: the answer decides nothing (query), the query shows it pending (retry), and the retry confirms', async () => {
     const a = await omni().createSale(sale(20021));
     const first = await omni().settle('confirm', () => omni().confirmSale(a.Payment.PaymentId, EMV_CONFIRM));
     expect(first).toMatchObject({ action: 'query' });
-    await expect(delivery().confirm(a.Payment.PaymentId, emvTags(EMV_CONFIRM.EmvData))).resolves.toMatchObject({ action: 'done' });
+    await expect(delivery().confirm(a.Payment.PaymentId, emvTags(EMV_CONFIRM.EmvData))).resolves.toMatchObject({
+      action: 'done',
+    });
   });
 
   it('22 timeout on undo: withheld, applied; the repeat says done', async () => {
     const a = await omni().createSale(sale(3522));
     const first = await omni().settle('undo', () => omni().undoSale(a.Payment.PaymentId, EMV_UNDO));
     expect(first).toMatchObject({ action: 'retry', reason: 'transport timeout' });
-    await expect(omni().settle('undo', () => omni().undoSale(a.Payment.PaymentId, EMV_UNDO))).resolves.toMatchObject({ action: 'done' });
+    await expect(omni().settle('undo', () => omni().undoSale(a.Payment.PaymentId, EMV_UNDO))).resolves.toMatchObject({
+      action: 'done',
+    });
   });
 
   it('29 error on undo (500, not applied) → retry; the retry undoes', async () => {
     const a = await omni().createSale(sale(1029));
-    const err = await omni().undoSale(a.Payment.PaymentId, EMV_UNDO).catch((e: unknown) => e);
+    const err = await omni()
+      .undoSale(a.Payment.PaymentId, EMV_UNDO)
+      .catch((e: unknown) => e);
     expect(isOmniposError(err, 'ACQUIRER_HTTP')).toBe(true);
-    expect((err as { context: { status: number; outcomeUnknown: boolean } }).context).toMatchObject({ status: 500, outcomeUnknown: true });
+    expect((err as { context: { status: number; outcomeUnknown: boolean } }).context).toMatchObject({
+      status: 500,
+      outcomeUnknown: true,
+    });
     expect((await omni().getSale(a.Payment.PaymentId)).Payment.ConfirmationStatus).toBe(0);
-    await expect(omni().settle('undo', () => omni().undoSale(a.Payment.PaymentId, EMV_UNDO))).resolves.toMatchObject({ action: 'done' });
+    await expect(omni().settle('undo', () => omni().undoSale(a.Payment.PaymentId, EMV_UNDO))).resolves.toMatchObject({
+      action: 'done',
+    });
   });
 });
 
@@ -83,12 +98,24 @@ describe('confirmation of a denied sale, cents 30–39', () => {
     const s31 = (await omni().authorize(sale(20031))).answer?.Payment.PaymentId ?? '';
     expect((await omni().settle('confirm', () => omni().confirmSale(s31, EMV_CONFIRM))).action).toBe('query');
     const s39 = (await omni().authorize(sale(1039))).answer?.Payment.PaymentId ?? '';
-    const e39 = await omni().confirmSale(s39, EMV_CONFIRM).catch((e: unknown) => e);
+    const e39 = await omni()
+      .confirmSale(s39, EMV_CONFIRM)
+      .catch((e: unknown) => e);
     expect((e39 as { context: { status: number } }).context.status).toBe(500);
     const declinedSale = sale(6000, { lastDigit: 2 });
     const declined = (await omni().authorize(declinedSale)).answer?.Payment.PaymentId ?? '';
     expect(await delivery().confirm(declined, emvTags(EMV_CONFIRM.EmvData))).toMatchObject({ action: 'done' });
-    const undo = await attemptUndo(delivery(), { merchantOrderId: declinedSale.MerchantOrderId, paymentId: declined, sentAt: new Date().toISOString(), emv: emvTags(EMV_UNDO.EmvData) }, new Date(), { processingWindowMs: 1000 });
+    const undo = await attemptUndo(
+      delivery(),
+      {
+        merchantOrderId: declinedSale.MerchantOrderId,
+        paymentId: declined,
+        sentAt: new Date().toISOString(),
+        emv: emvTags(EMV_UNDO.EmvData),
+      },
+      new Date(),
+      { processingWindowMs: 1000 },
+    );
     expect(undo.delivery).toMatchObject({ action: 'done', reason: expect.stringMatching(/Status 3/) });
   });
 });
@@ -117,7 +144,9 @@ describe('voids 40–49 and void confirmations 50–59 (sale approved and confir
     const id42 = await confirmedSale(3542);
     const req42 = voidRequest(1000);
     expect(await omni().settleVoid(id42, req42)).toEqual({ kind: 'unknown', reason: 'timeout' });
-    await expect(omni().settle('void-undo', () => omni().undoVoidByMerchantVoidId(id42, req42.MerchantVoidId))).resolves.toMatchObject({ action: 'done' });
+    await expect(
+      omni().settle('void-undo', () => omni().undoVoidByMerchantVoidId(id42, req42.MerchantVoidId)),
+    ).resolves.toMatchObject({ action: 'done' });
     const l = await h.ledger();
     expect(l.sales.find((s) => s.paymentId === id42)).toMatchObject({ voided: 0, charged: 3542 });
     const id49 = await confirmedSale(1049);
@@ -130,7 +159,10 @@ describe('voids 40–49 and void confirmations 50–59 (sale approved and confir
     expect((await omni().settleVoid(id, r1)).kind).toBe('approved');
     // 309 ("not available to void") is also the answer to a void done already: unknown, undone by MerchantVoidId
     expect(await omni().settleVoid(id, voidRequest(7000))).toEqual({ kind: 'unknown', reason: 'HTTP 400, code 309' });
-    expect(await omni().settleVoid(id, { ...voidRequest(1000), MerchantVoidId: r1.MerchantVoidId })).toMatchObject({ kind: 'refused', returnCode: 302 });
+    expect(await omni().settleVoid(id, { ...voidRequest(1000), MerchantVoidId: r1.MerchantVoidId })).toMatchObject({
+      kind: 'refused',
+      returnCode: 302,
+    });
     const l = await h.ledger();
     expect(l.problems.some((p) => p.kind === 'duplicate-merchant-void-id' && p.paymentId === id)).toBe(true);
     expect(l.sales.find((s) => s.paymentId === id)?.charged).toBe(6000);
@@ -140,7 +172,10 @@ describe('voids 40–49 and void confirmations 50–59 (sale approved and confir
     const id = await confirmedSale(10100);
     expect(await omni().settleVoid(id, voidRequest(100, 1))).toEqual({ kind: 'unknown', reason: 'HTTP 400, code 309' });
     const pending = await omni().createSale(sale(10200));
-    expect(await omni().settleVoid(pending.Payment.PaymentId, voidRequest(100))).toEqual({ kind: 'unknown', reason: 'HTTP 400, code 309' });
+    expect(await omni().settleVoid(pending.Payment.PaymentId, voidRequest(100))).toEqual({
+      kind: 'unknown',
+      reason: 'HTTP 400, code 309',
+    });
   });
 
   it('50 confirm approved, 51 denied (retry then done), 59 error; undo of a pending void by VoidId', async () => {

@@ -21,11 +21,20 @@ describe('omni sales against the sandbox over loopback HTTP', () => {
     const answer = await h.acquirer.omni.createSale(req);
     const p = answer.Payment;
     expect(answer.MerchantOrderId).toBe(req.MerchantOrderId);
-    expect(p).toMatchObject({ Status: 2, ConfirmationStatus: 0, ReturnCode: '000', Amount: 5010, Capture: true, InitializationVersion: expect.any(Number) });
+    expect(p).toMatchObject({
+      Status: 2,
+      ConfirmationStatus: 0,
+      ReturnCode: '000',
+      Amount: 5010,
+      Capture: true,
+      InitializationVersion: expect.any(Number),
+    });
     expect(p.PaymentId).toMatch(/^[0-9a-f-]{36}$/);
     expect(p.EmvResponseData).toBe('8A023030');
     expect(p.Links?.map((l) => l.Rel)).toEqual(['self', 'confirm', 'reverse']);
-    expect(p.ReceiptInformation?.find((r) => r.Field === 'CARD_NUMBER')?.Content).toBe(`${card(0).pan.slice(0, 6)}-${card(0).pan.slice(-4)}`);
+    expect(p.ReceiptInformation?.find((r) => r.Field === 'CARD_NUMBER')?.Content).toBe(
+      `${card(0).pan.slice(0, 6)}-${card(0).pan.slice(-4)}`,
+    );
     expect(JSON.stringify(answer)).not.toContain(card(0).pan);
     const confirmed = await h.acquirer.omni.confirmSale(p.PaymentId, EMV_CONFIRM);
     expect(confirmed).toMatchObject({ ConfirmationStatus: 1, Status: 2 });
@@ -53,25 +62,43 @@ describe('omni sales against the sandbox over loopback HTTP', () => {
     const a = await h.acquirer.omni.createSale(sale(7000));
     const id = a.Payment.PaymentId;
     await expect(h.acquirer.omni.undoSale(id, EMV_UNDO)).resolves.toMatchObject({ ConfirmationStatus: 2 });
-    await expect(h.acquirer.omni.settle('undo', () => h.acquirer.omni.undoSale(id, EMV_UNDO))).resolves.toMatchObject({ action: 'done' });
+    await expect(h.acquirer.omni.settle('undo', () => h.acquirer.omni.undoSale(id, EMV_UNDO))).resolves.toMatchObject({
+      action: 'done',
+    });
     const ledger = await h.ledger();
     expect(ledger.sales.find((s) => s.paymentId === id)?.charged).toBe(0);
   });
 
-  it('a confirmed sale cannot be undone: the host\'s 4xx decides nothing; the undo race\'s query shows it confirmed → needs-refund', async () => {
+  it("a confirmed sale cannot be undone: the host's 4xx decides nothing; the undo race's query shows it confirmed → needs-refund", async () => {
     const req = sale(7100);
     const a = await h.acquirer.omni.createSale(req);
     await h.acquirer.omni.confirmSale(a.Payment.PaymentId, EMV_CONFIRM);
-    await expect(h.acquirer.omni.settle('undo', () => h.acquirer.omni.undoSale(a.Payment.PaymentId, EMV_UNDO))).resolves.toMatchObject({ action: 'query' });
-    const r = await attemptUndo(new OmniDeliveryAdapter(h.acquirer.omni), { merchantOrderId: req.MerchantOrderId, paymentId: a.Payment.PaymentId, sentAt: new Date().toISOString(), emv: emvTags(EMV_UNDO.EmvData) }, new Date(), { processingWindowMs: 1000 });
+    await expect(
+      h.acquirer.omni.settle('undo', () => h.acquirer.omni.undoSale(a.Payment.PaymentId, EMV_UNDO)),
+    ).resolves.toMatchObject({ action: 'query' });
+    const r = await attemptUndo(
+      new OmniDeliveryAdapter(h.acquirer.omni),
+      {
+        merchantOrderId: req.MerchantOrderId,
+        paymentId: a.Payment.PaymentId,
+        sentAt: new Date().toISOString(),
+        emv: emvTags(EMV_UNDO.EmvData),
+      },
+      new Date(),
+      { processingWindowMs: 1000 },
+    );
     expect(r.delivery).toMatchObject({ action: 'needs-refund' });
   });
 
   it('an undone sale cannot be confirmed: the 4xx is queried; the query shows it undone → dead letter', async () => {
     const a = await h.acquirer.omni.createSale(sale(7200));
     await h.acquirer.omni.undoSale(a.Payment.PaymentId, EMV_UNDO);
-    await expect(h.acquirer.omni.settle('confirm', () => h.acquirer.omni.confirmSale(a.Payment.PaymentId, EMV_CONFIRM))).resolves.toMatchObject({ action: 'query' });
-    await expect(new OmniDeliveryAdapter(h.acquirer.omni).confirm(a.Payment.PaymentId, emvTags(EMV_CONFIRM.EmvData))).resolves.toMatchObject({ action: 'dead-letter' });
+    await expect(
+      h.acquirer.omni.settle('confirm', () => h.acquirer.omni.confirmSale(a.Payment.PaymentId, EMV_CONFIRM)),
+    ).resolves.toMatchObject({ action: 'query' });
+    await expect(
+      new OmniDeliveryAdapter(h.acquirer.omni).confirm(a.Payment.PaymentId, emvTags(EMV_CONFIRM.EmvData)),
+    ).resolves.toMatchObject({ action: 'dead-letter' });
   });
 
   it('a chip sale confirmed without EmvData is refused naming EmvData; the wrong spelling is named', async () => {
@@ -82,15 +109,26 @@ describe('omni sales against the sandbox over loopback HTTP', () => {
     const err2 = await h.acquirer.omni
       .undoSale(a.Payment.PaymentId, { EmvData: '9F2701', IssuerScriptResults: '0000' } as never)
       .catch((e: unknown) => e);
-    expect((err2 as { context: { returnMessage: string } }).context.returnMessage).toMatch(/IssuerScriptResults: unknown member; this operation spells it IssuerScriptsResults/);
+    expect((err2 as { context: { returnMessage: string } }).context.returnMessage).toMatch(
+      /IssuerScriptResults: unknown member; this operation spells it IssuerScriptsResults/,
+    );
   });
 
   it('a chip confirmation without 95, 9F10, 9F26, 9F27 or 9F37 is flagged (9F0B never required); malformed EMV data is refused', async () => {
     const a = await h.acquirer.omni.createSale(sale(7310));
-    const bad = await h.acquirer.omni.confirmSale(a.Payment.PaymentId, { EmvData: '9F26', IssuerScriptResults: '0000' }).catch((e: unknown) => e);
+    const bad = await h.acquirer.omni
+      .confirmSale(a.Payment.PaymentId, { EmvData: '9F26', IssuerScriptResults: '0000' })
+      .catch((e: unknown) => e);
     expect((bad as { context: { returnMessage: string } }).context.returnMessage).toMatch(/EmvData: not valid BER-TLV/);
-    await expect(h.acquirer.omni.confirmSale(a.Payment.PaymentId, { EmvData: '9F2608A1B2C3D4E5F607089F270140', IssuerScriptResults: '0000' })).resolves.toMatchObject({ ConfirmationStatus: 1 });
-    const flagged = (await h.ledger()).problems.filter((p) => p.kind === 'confirm-missing-emv-tags' && p.paymentId === a.Payment.PaymentId);
+    await expect(
+      h.acquirer.omni.confirmSale(a.Payment.PaymentId, {
+        EmvData: '9F2608A1B2C3D4E5F607089F270140',
+        IssuerScriptResults: '0000',
+      }),
+    ).resolves.toMatchObject({ ConfirmationStatus: 1 });
+    const flagged = (await h.ledger()).problems.filter(
+      (p) => p.kind === 'confirm-missing-emv-tags' && p.paymentId === a.Payment.PaymentId,
+    );
     expect(flagged.map((p) => p.detail)).toEqual(['EmvData: missing tags 95, 9F10, 9F37']);
     const b = await h.acquirer.omni.createSale(sale(7361));
     await h.acquirer.omni.confirmSale(b.Payment.PaymentId, EMV_CONFIRM);
@@ -99,13 +137,19 @@ describe('omni sales against the sandbox over loopback HTTP', () => {
     (badSale.Payment.CreditCard as { EmvData: string }).EmvData = '9F26FF';
     const r = await h.acquirer.omni.authorize(badSale);
     expect(r.outcome).toMatchObject({ kind: 'refused', status: 400 });
-    expect((r.outcome as { returnMessage: string }).returnMessage).toMatch(/Payment\.CreditCard\.EmvData: not valid BER-TLV/);
+    expect((r.outcome as { returnMessage: string }).returnMessage).toMatch(
+      /Payment\.CreditCard\.EmvData: not valid BER-TLV/,
+    );
   });
 
   it('typed and stripe sales decrypt CardNumber / TrackTwoData; stripe without PIN', async () => {
-    const typed = await h.acquirer.omni.createSale(sale(7400, { card: cardNode(card(1), { inputMode: 'Typed', pin: null }) }));
+    const typed = await h.acquirer.omni.createSale(
+      sale(7400, { card: cardNode(card(1), { inputMode: 'Typed', pin: null }) }),
+    );
     expect(typed.Payment.Status).toBe(2);
-    const stripe = await h.acquirer.omni.createSale(sale(7500, { card: cardNode(card(4), { inputMode: 'MagStripe' }), debit: true }));
+    const stripe = await h.acquirer.omni.createSale(
+      sale(7500, { card: cardNode(card(4), { inputMode: 'MagStripe' }), debit: true }),
+    );
     expect(stripe.Payment.Status).toBe(2);
     expect(stripe.Payment.EmvResponseData).toBeUndefined();
   });
@@ -117,7 +161,9 @@ describe('omni sales against the sandbox over loopback HTTP', () => {
     const nibbles = `${c.pan}D${c.expiry}${c.serviceCode}0000000000`;
     const packed = nibbles.length % 2 === 0 ? nibbles : `${nibbles}F`;
     const key = deriveTdesKeys(SANDBOX_KEYS.bdk, ksn).dataKeyRequest;
-    node.TrackTwoData = encryptData(key, packed, { iv: node.EncryptedCardData?.InitializationVector ?? '' }).toString('hex').toUpperCase();
+    node.TrackTwoData = encryptData(key, packed, { iv: node.EncryptedCardData?.InitializationVector ?? '' })
+      .toString('hex')
+      .toUpperCase();
     const { outcome } = await h.acquirer.omni.authorize(sale(8270, { card: node, lastDigit: 2 }));
     expect(outcome).toMatchObject({ kind: 'declined', returnCode: '05' });
   });
@@ -126,30 +172,52 @@ describe('omni sales against the sandbox over loopback HTTP', () => {
     const node = cardNode(card(0));
     node.TrackTwoData = 'AB'.repeat(16);
     const { outcome } = await h.acquirer.omni.authorize(sale(8300, { card: node }));
-    expect((outcome as { returnMessage: string }).returnMessage).toMatch(/Payment\.CreditCard\.TrackTwoData: (does not decrypt|the clear text holds no PAN)/);
+    expect((outcome as { returnMessage: string }).returnMessage).toMatch(
+      /Payment\.CreditCard\.TrackTwoData: (does not decrypt|the clear text holds no PAN)/,
+    );
   });
 
   it('an expired card (track or typed expiry before the host month) declines with 57', async () => {
     const c = card(0);
-    const expired = { ...c, expiry: '2001', track2: `${c.pan}=2001${c.serviceCode}0000000000`, expirationDate: '01/2020' };
+    const expired = {
+      ...c,
+      expiry: '2001',
+      track2: `${c.pan}=2001${c.serviceCode}0000000000`,
+      expirationDate: '01/2020',
+    };
     const { outcome } = await h.acquirer.omni.authorize(sale(8400, { card: cardNode(expired) }));
     expect(outcome).toMatchObject({ kind: 'declined', returnCode: '57' });
     const typed = cardNode(expired, { inputMode: 'Typed', pin: null });
-    expect((await h.acquirer.omni.authorize(sale(8500, { card: typed }))).outcome).toMatchObject({ kind: 'declined', returnCode: '57' });
+    expect((await h.acquirer.omni.authorize(sale(8500, { card: typed }))).outcome).toMatchObject({
+      kind: 'declined',
+      returnCode: '57',
+    });
   });
 
   it('Capture false gives Status 1, which the sale table calls an anomaly', async () => {
     const req = sale(8600);
-    const res = await h.acquirer.omni.raw('saleCreate', {}, { json: { ...req, Payment: { ...req.Payment, Capture: false } } });
+    const res = await h.acquirer.omni.raw(
+      'saleCreate',
+      {},
+      { json: { ...req, Payment: { ...req.Payment, Capture: false } } },
+    );
     expect(res.status).toBe(201);
-    expect(saleOutcome({ kind: 'answer', status: res.status, body: res.body })).toMatchObject({ kind: 'anomaly', reason: 'authorized-not-captured' });
+    expect(saleOutcome({ kind: 'answer', status: res.status, body: res.body })).toMatchObject({
+      kind: 'anomaly',
+      reason: 'authorized-not-captured',
+    });
   });
 
   it('a KSN naming an unregistered KSI is refused, naming the field', async () => {
     const node = cardNode(card(0));
-    node.EncryptedCardData = { ...(node.EncryptedCardData as NonNullable<typeof node.EncryptedCardData>), TrackTwoDataKSN: 'FFFF9876543210E00001' };
+    node.EncryptedCardData = {
+      ...(node.EncryptedCardData as NonNullable<typeof node.EncryptedCardData>),
+      TrackTwoDataKSN: 'FFFF9876543210E00001',
+    };
     const { outcome } = await h.acquirer.omni.authorize(sale(8700, { card: node }));
-    expect((outcome as { returnMessage: string }).returnMessage).toMatch(/Payment\.CreditCard\.EncryptedCardData\.TrackTwoDataKSN: KSI 87654 is not registered/);
+    expect((outcome as { returnMessage: string }).returnMessage).toMatch(
+      /Payment\.CreditCard\.EncryptedCardData\.TrackTwoDataKSN: KSI 87654 is not registered/,
+    );
   });
 
   it('a wrong PIN declines with 55', async () => {

@@ -37,10 +37,24 @@ describe('sales built from real reads carry every required field, and the sandbo
     h = await startHarness();
     sim = new VirtualPinpad({ tcpPort: 0 });
     await sim.start();
-    pinpad = new Pinpad({ transport: () => new TcpTransport({ host: '127.0.0.1', port: sim.port }), timings: FAST, probeIntervalMs: 0, reconnect: { initialMs: 50, maxMs: 200 } });
+    pinpad = new Pinpad({
+      transport: () => new TcpTransport({ host: '127.0.0.1', port: sim.port }),
+      timings: FAST,
+      probeIntervalMs: 0,
+      reconnect: { initialMs: 50, maxMs: 200 },
+    });
     await pinpad.connect();
-    const set = new TableSet(parseInitialization(await h.acquirer.omni.initialization(TERMINAL.subordinatedMerchantId, TERMINAL.terminalId)));
-    port = new PinpadCardPort({ pinpad, acquirerIndex: 3, pinKeySlot: 1, dataKeySlot: 2, resolveProduct: productResolver(set), stripePin: () => false });
+    const set = new TableSet(
+      parseInitialization(await h.acquirer.omni.initialization(TERMINAL.subordinatedMerchantId, TERMINAL.terminalId)),
+    );
+    port = new PinpadCardPort({
+      pinpad,
+      acquirerIndex: 3,
+      pinKeySlot: 1,
+      dataKeySlot: 2,
+      resolveProduct: productResolver(set),
+      stripePin: () => false,
+    });
   }, 60_000);
   afterAll(async () => {
     await pinpad?.close();
@@ -53,7 +67,12 @@ describe('sales built from real reads carry every required field, and the sandbo
     if (!r.ok) throw new Error(r.error);
     const merchantOrderId = nextOrderId();
     const read = await port.readCard({ merchantOrderId, amount, method }, new AbortController().signal);
-    const client = { authorize: async (req: Parameters<typeof h.acquirer.omni.authorize>[0]) => (sent.push(req as unknown as Record<string, unknown>), h.acquirer.omni.authorize(req)) };
+    const client = {
+      authorize: async (req: Parameters<typeof h.acquirer.omni.authorize>[0]) => (
+        sent.push(req as unknown as Record<string, unknown>),
+        h.acquirer.omni.authorize(req)
+      ),
+    };
     const outcome = await new OmniSaleAdapter(client as unknown as typeof h.acquirer.omni, TERMINAL).authorize({
       merchantOrderId,
       request: { amount, method, installments: 1, interest: 'ByMerchant', confirmation: 'auto' },
@@ -63,14 +82,22 @@ describe('sales built from real reads carry every required field, and the sandbo
     });
     if (read.summary.chip) await port.finishChip(outcome.kind === 'approved' ? 'approved' : 'declined', {});
     await port.end('FIM').catch(() => undefined);
-    const node = (sent.at(-1)!.Payment as Record<string, Record<string, unknown>>)[method === 'debit' ? 'DebitCard' : 'CreditCard']!;
+    const node = (sent.at(-1)!.Payment as Record<string, Record<string, unknown>>)[
+      method === 'debit' ? 'DebitCard' : 'CreditCard'
+    ]!;
     return { read, outcome, node };
   }
 
   it('stripe: ExpirationDate, BrandId, IssuerId, TrackOneData with its KSN; approved', async () => {
     const c = TEST_CARDS.find((x) => x.name.startsWith('sandbox card ending 0'))!;
     const { outcome, node } = await sell({ pan: c.pan, via: 'stripe' });
-    expect(node).toMatchObject({ InputMode: 'MagStripe', ExpirationDate: expect.stringMatching(/^\d{2}\/\d{4}$/), BrandId: expect.any(Number), IssuerId: expect.any(Number), TrackOneData: expect.stringMatching(/^[0-9A-F]+$/) });
+    expect(node).toMatchObject({
+      InputMode: 'MagStripe',
+      ExpirationDate: expect.stringMatching(/^\d{2}\/\d{4}$/),
+      BrandId: expect.any(Number),
+      IssuerId: expect.any(Number),
+      TrackOneData: expect.stringMatching(/^[0-9A-F]+$/),
+    });
     expect(node.EncryptedCardData).toMatchObject({ TrackOneDataKSN: expect.stringMatching(/^[0-9A-F]{20}$/) });
     expect(outcome.kind).toBe('approved');
   });
@@ -79,7 +106,12 @@ describe('sales built from real reads carry every required field, and the sandbo
     for (const via of ['chip', 'contactless'] as const) {
       const c = TEST_CARDS.find((x) => x.name.startsWith('mastercard credit, chip and contactless'))!;
       const { outcome, node } = await sell({ pan: c.pan, via, pin: 'right' });
-      expect(node, via).toMatchObject({ InputMode: via === 'chip' ? 'Emv' : 'ContactlessEmv', ExpirationDate: expect.stringMatching(/^\d{2}\/\d{4}$/), BrandId: expect.any(Number), IssuerId: expect.any(Number) });
+      expect(node, via).toMatchObject({
+        InputMode: via === 'chip' ? 'Emv' : 'ContactlessEmv',
+        ExpirationDate: expect.stringMatching(/^\d{2}\/\d{4}$/),
+        BrandId: expect.any(Number),
+        IssuerId: expect.any(Number),
+      });
       expect(node.SecurityCodeStatus).toBeUndefined();
       expect(outcome.kind, via).toBe('approved');
     }

@@ -23,11 +23,19 @@ beforeEach(async () => {
   await h.control('POST', '/sandbox/scenario', { dialect: 'pt', notFound: 'manual', visibilityDelayMs: 0 });
 });
 
-async function call(base: SandboxBase, method: 'GET' | 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown): Promise<{ status: number; text: string; json: unknown }> {
+async function call(
+  base: SandboxBase,
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; text: string; json: unknown }> {
   const u = new URL(h.running.urls[base]);
   const r = await request(`${u.protocol}//${u.host}${path}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await r.body.text();
@@ -40,7 +48,14 @@ describe('each base address on its own listener', () => {
   it('a path on the wrong base gets the unknown path (404, no body); on its own base it is served', async () => {
     const req = sale(1000);
     // a sale sent to the query host, the e-commerce query host, the parameters host: unknown there
-    for (const base of ['queries', 'ecommerceQueries', 'parameters', 'registration', 'authorization', 'wallet'] as const) {
+    for (const base of [
+      'queries',
+      'ecommerceQueries',
+      'parameters',
+      'registration',
+      'authorization',
+      'wallet',
+    ] as const) {
       const r = await call(base, 'POST', '/1/physicalSales', req);
       expect([base, r.status, r.text]).toEqual([base, 404, '']);
     }
@@ -53,10 +68,18 @@ describe('each base address on its own listener', () => {
     expect((await call('requests', 'GET', '/1/cardBin/411011')).status).toBe(404);
   });
 
-  it('the parameters host answers under the manual\'s /api/v0.1 only (CONECTA_PT 108)', async () => {
-    const bare = await call('parameters', 'GET', `/initialization/${BUILT_IN_MERCHANTS[0]!.merchant.subordinatedMerchantId}/${BUILT_IN_MERCHANTS[0]!.terminal.terminalId}`);
+  it("the parameters host answers under the manual's /api/v0.1 only (CONECTA_PT 108)", async () => {
+    const bare = await call(
+      'parameters',
+      'GET',
+      `/initialization/${BUILT_IN_MERCHANTS[0]!.merchant.subordinatedMerchantId}/${BUILT_IN_MERCHANTS[0]!.terminal.terminalId}`,
+    );
     expect([bare.status, bare.text]).toEqual([404, '']);
-    const prefixed = await call('parameters', 'GET', `/api/v0.1/initialization/${BUILT_IN_MERCHANTS[0]!.merchant.subordinatedMerchantId}/${BUILT_IN_MERCHANTS[0]!.terminal.terminalId}`);
+    const prefixed = await call(
+      'parameters',
+      'GET',
+      `/api/v0.1/initialization/${BUILT_IN_MERCHANTS[0]!.merchant.subordinatedMerchantId}/${BUILT_IN_MERCHANTS[0]!.terminal.terminalId}`,
+    );
     expect(prefixed.status).toBe(200);
   });
 
@@ -96,12 +119,17 @@ describe('errors as the host sends them', () => {
     const a = await h.acquirer.omni.createSale(sale(1000));
     await h.fault('saleUndo', { error: 310, handled: true });
     const undo = await call('requests', 'DELETE', `/1/physicalSales/${a.Payment.PaymentId}`, EMV_UNDO);
-    expect(undo).toMatchObject({ status: 400, json: [{ Code: 310, Message: 'Payment method doest not support this operation' }] });
+    expect(undo).toMatchObject({
+      status: 400,
+      json: [{ Code: 310, Message: 'Payment method doest not support this operation' }],
+    });
     // the host did undo it: an answer the client must not read as "not undone"
     expect((await h.acquirer.omni.getSale(a.Payment.PaymentId)).Payment.ConfirmationStatus).toBe(2);
     const b = await h.acquirer.omni.createSale(sale(1000));
     await h.fault('saleConfirm', { error: 308, errorStatus: 409 });
-    expect(await call('requests', 'PUT', `/1/physicalSales/${b.Payment.PaymentId}/confirmation`, EMV_CONFIRM)).toMatchObject({ status: 409, json: [{ Code: 308 }] });
+    expect(
+      await call('requests', 'PUT', `/1/physicalSales/${b.Payment.PaymentId}/confirmation`, EMV_CONFIRM),
+    ).toMatchObject({ status: 409, json: [{ Code: 308 }] });
     expect((await h.acquirer.omni.getSale(b.Payment.PaymentId)).Payment.ConfirmationStatus).toBe(0);
   });
 });
@@ -120,7 +148,7 @@ describe('not found, visibility and dialects (scenarios)', () => {
     expect((await h.control('POST', '/sandbox/scenario', { notFound: 'nothing' })).status).toBe(400);
   });
 
-  it('a sale becomes visible to the query host only after the scenario\'s delay (on the host clock)', async () => {
+  it("a sale becomes visible to the query host only after the scenario's delay (on the host clock)", async () => {
     await h.control('POST', '/sandbox/scenario', { visibilityDelayMs: 120_000 });
     const req = sale(1000);
     const a = await h.acquirer.omni.createSale(req);
@@ -130,16 +158,22 @@ describe('not found, visibility and dialects (scenarios)', () => {
     expect((await call('queries', 'GET', `/1/physicalSales/MerchantOrderId/${req.MerchantOrderId}`)).status).toBe(200);
   });
 
-  it('void answers in the pt and en pages\' shapes', async () => {
+  it("void answers in the pt and en pages' shapes", async () => {
     const a = await h.acquirer.omni.createSale(sale(10000));
     await h.acquirer.omni.confirmSale(a.Payment.PaymentId, EMV_CONFIRM);
     const pt = await call('requests', 'POST', `/1/physicalSales/${a.Payment.PaymentId}/voids`, voidRequest(1000));
     expect(pt).toMatchObject({ status: 201, json: { CancellationStatus: 1 } });
     const ptId = (pt.json as { VoidId: string }).VoidId;
     // CONECTA_PT 8593-8600, literally: CancellationStatus 4 and the misspelt ConfirmatinoStatus
-    const ptConfirm = await call('requests', 'PUT', `/1/physicalSales/${a.Payment.PaymentId}/voids/${ptId}/confirmation`);
+    const ptConfirm = await call(
+      'requests',
+      'PUT',
+      `/1/physicalSales/${a.Payment.PaymentId}/voids/${ptId}/confirmation`,
+    );
     expect(ptConfirm.json).toMatchObject({ CancellationStatus: 4, ConfirmatinoStatus: 1, Status: 2, ReturnCode: 0 });
-    expect(await call('queries', 'GET', `/1/physicalSales/${a.Payment.PaymentId}/voids/${ptId}`)).toMatchObject({ json: { CancellationStatus: 3 } });
+    expect(await call('queries', 'GET', `/1/physicalSales/${a.Payment.PaymentId}/voids/${ptId}`)).toMatchObject({
+      json: { CancellationStatus: 3 },
+    });
     await h.control('POST', '/sandbox/scenario', { dialect: 'en' });
     const en = await call('requests', 'POST', `/1/physicalSales/${a.Payment.PaymentId}/voids`, voidRequest(1000));
     // CONECTA_EN 1458-1466: {VoidId, Status: 10, ReturnCode: 0, ReturnMessage: "Success", Links}
@@ -149,21 +183,41 @@ describe('not found, visibility and dialects (scenarios)', () => {
 });
 
 describe('merchants under one OAuth client', () => {
-  it('two merchants\' first terminals issuing the same MerchantOrderId collide (302), flagged', async () => {
+  it("two merchants' first terminals issuing the same MerchantOrderId collide (302), flagged", async () => {
     const [one, two] = BUILT_IN_MERCHANTS as [(typeof BUILT_IN_MERCHANTS)[0], (typeof BUILT_IN_MERCHANTS)[0]];
     expect(one.merchant.subordinatedMerchantId).not.toBe(two.merchant.subordinatedMerchantId);
     expect(two.terminal.ordinal).toBe(one.terminal.ordinal);
     const req = sale(1000);
     expect((await call('requests', 'POST', '/1/physicalSales', req)).status).toBe(201);
-    const other = { ...req, Payment: { ...req.Payment, SubordinatedMerchantId: two.merchant.subordinatedMerchantId, PinPadInformation: { ...req.Payment.PinPadInformation, TerminalId: two.terminal.terminalId } } };
+    const other = {
+      ...req,
+      Payment: {
+        ...req.Payment,
+        SubordinatedMerchantId: two.merchant.subordinatedMerchantId,
+        PinPadInformation: { ...req.Payment.PinPadInformation, TerminalId: two.terminal.terminalId },
+      },
+    };
     // the second merchant's terminal sells on its own
     const own = { ...other, MerchantOrderId: nextOrderId() };
-    expect(await call('requests', 'POST', '/1/physicalSales', own)).toMatchObject({ status: 201, json: { Payment: { TerminalAcquirerId: two.terminal.terminalId } } });
-    expect(await call('requests', 'POST', '/1/physicalSales', other)).toMatchObject({ status: 400, json: [{ Code: 302 }] });
+    expect(await call('requests', 'POST', '/1/physicalSales', own)).toMatchObject({
+      status: 201,
+      json: { Payment: { TerminalAcquirerId: two.terminal.terminalId } },
+    });
+    expect(await call('requests', 'POST', '/1/physicalSales', other)).toMatchObject({
+      status: 400,
+      json: [{ Code: 302 }],
+    });
     const l = await h.ledger();
-    expect(l.problems.filter((p) => p.kind === 'duplicate-order-id' && p.merchantOrderId === req.MerchantOrderId)).toHaveLength(1);
+    expect(
+      l.problems.filter((p) => p.kind === 'duplicate-order-id' && p.merchantOrderId === req.MerchantOrderId),
+    ).toHaveLength(1);
     // the query by order id finds the first merchant's sale: the second terminal must see it is not its own
     const q = await call('queries', 'GET', `/1/physicalSales/MerchantOrderId/${req.MerchantOrderId}`);
-    expect(q.json).toMatchObject({ Payment: { SubordinatedMerchantId: one.merchant.subordinatedMerchantId, PinPadInformation: { TerminalId: one.terminal.terminalId } } });
+    expect(q.json).toMatchObject({
+      Payment: {
+        SubordinatedMerchantId: one.merchant.subordinatedMerchantId,
+        PinPadInformation: { TerminalId: one.terminal.terminalId },
+      },
+    });
   });
 });

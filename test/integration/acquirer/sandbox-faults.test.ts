@@ -20,7 +20,9 @@ describe('fault injection and the undo race', () => {
     expect(outcome).toEqual({ kind: 'unknown', reason: 'lost' });
     let l = await h.ledger();
     expect(l.sales.find((s) => s.merchantOrderId === req.MerchantOrderId)?.charged).toBe(4200);
-    await expect(omni().settle('undo', () => omni().undoSaleByOrderId(req.MerchantOrderId, EMV_UNDO))).resolves.toMatchObject({ action: 'done' });
+    await expect(
+      omni().settle('undo', () => omni().undoSaleByOrderId(req.MerchantOrderId, EMV_UNDO)),
+    ).resolves.toMatchObject({ action: 'done' });
     l = await h.ledger();
     expect(l.sales.find((s) => s.merchantOrderId === req.MerchantOrderId)?.charged).toBe(0);
   });
@@ -30,8 +32,13 @@ describe('fault injection and the undo race', () => {
     const req = sale(4300);
     expect((await omni().authorize(req)).outcome).toEqual({ kind: 'unknown', reason: 'lost' });
     // the manual's not-found: 404 with the published 307 (ECOMMERCE 7548); the client must not read it as final
-    const undo = await omni().undoSaleByOrderId(req.MerchantOrderId).catch((e: unknown) => e);
-    expect((undo as { context: { status: number; returnCode: number } }).context).toMatchObject({ status: 404, returnCode: 307 });
+    const undo = await omni()
+      .undoSaleByOrderId(req.MerchantOrderId)
+      .catch((e: unknown) => e);
+    expect((undo as { context: { status: number; returnCode: number } }).context).toMatchObject({
+      status: 404,
+      returnCode: 307,
+    });
     expect((await h.ledger()).sales.some((s) => s.merchantOrderId === req.MerchantOrderId)).toBe(false);
   });
 
@@ -80,7 +87,9 @@ describe('strictness', () => {
     // 302 "Sent MerchantOrderId is duplicated" (ECOMMERCE 7537), not a number of ours
     expect(again.outcome).toMatchObject({ kind: 'refused', status: 400, returnCode: 302 });
     const l = await h.ledger();
-    expect(l.problems.filter((p) => p.kind === 'duplicate-order-id' && p.merchantOrderId === req.MerchantOrderId)).toHaveLength(1);
+    expect(
+      l.problems.filter((p) => p.kind === 'duplicate-order-id' && p.merchantOrderId === req.MerchantOrderId),
+    ).toHaveLength(1);
     expect(l.sales.filter((s) => s.merchantOrderId === req.MerchantOrderId)).toHaveLength(1);
   });
 
@@ -93,7 +102,11 @@ describe('strictness', () => {
     // the first entry of the published array: 122 "MerchantOrderId is required" (ECOMMERCE 7429)
     expect(outcome).toMatchObject({ kind: 'refused', status: 400, returnCode: 122 });
     const token = await h.acquirer.tokens.token('transactional');
-    const raw = await request(`${h.running.urls.requests}/1/physicalSales`, { method: 'POST', body: JSON.stringify(req), headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' } });
+    const raw = await request(`${h.running.urls.requests}/1/physicalSales`, {
+      method: 'POST',
+      body: JSON.stringify(req),
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    });
     const entries = (await raw.body.json()) as { Code: number; Message: string }[];
     expect(entries.map((e) => e.Code)).toEqual([122, 0, 182]);
     const msg = entries.map((e) => e.Message).join(' | ');
@@ -108,7 +121,9 @@ describe('strictness', () => {
     delete c.TrackTwoData;
     delete (c.EncryptedCardData as Record<string, unknown>).TrackTwoDataKSN;
     const { outcome } = await omni().authorize(req);
-    expect((outcome as { returnMessage: string }).returnMessage).toMatch(/Payment\.CreditCard\.TrackTwoData: is required.*TrackTwoDataKSN: is required/);
+    expect((outcome as { returnMessage: string }).returnMessage).toMatch(
+      /Payment\.CreditCard\.TrackTwoData: is required.*TrackTwoDataKSN: is required/,
+    );
   });
 
   it('DELETE on the query path /MerchantOrderId/ is refused with 405 (only GET there)', async () => {
@@ -128,18 +143,36 @@ describe('strictness', () => {
   it('bad JSON, wrong content type, empty body, huge body, missing or wrong token, unknown path: documented statuses, and the host keeps serving', async () => {
     const token = await h.acquirer.tokens.token('transactional');
     const auth = { authorization: `Bearer ${token}` };
-    const post = async (body: string, headers: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> => {
+    const post = async (
+      body: string,
+      headers: Record<string, string>,
+    ): Promise<{ status: number; body: Record<string, unknown> }> => {
       const r = await request(`${h.running.urls.requests}/1/physicalSales`, { method: 'POST', body, headers });
       const text = await r.body.text();
       return { status: r.statusCode, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
     };
-    const first = (r: { body: unknown }): { Code: number; Message: string } => (r.body as { Code: number; Message: string }[])[0] as { Code: number; Message: string };
-    expect(first(await post('{"MerchantOrderId":', { ...auth, 'content-type': 'application/json' }))).toMatchObject({ Code: 184 });
+    const first = (r: { body: unknown }): { Code: number; Message: string } =>
+      (r.body as { Code: number; Message: string }[])[0] as { Code: number; Message: string };
+    expect(first(await post('{"MerchantOrderId":', { ...auth, 'content-type': 'application/json' }))).toMatchObject({
+      Code: 184,
+    });
     expect((await post('{}', { ...auth, 'content-type': 'text/xml' })).status).toBe(415);
-    expect(first(await post('', { ...auth, 'content-type': 'application/json' }))).toMatchObject({ Code: 184, Message: expect.stringMatching(/body: is required/) });
-    expect(first(await post('[]', { ...auth, 'content-type': 'application/json' })).Message).toMatch(/must be a JSON object/);
+    expect(first(await post('', { ...auth, 'content-type': 'application/json' }))).toMatchObject({
+      Code: 184,
+      Message: expect.stringMatching(/body: is required/),
+    });
+    expect(first(await post('[]', { ...auth, 'content-type': 'application/json' })).Message).toMatch(
+      /must be a JSON object/,
+    );
     expect((await post('null', { ...auth, 'content-type': 'application/json' })).status).toBe(400);
-    expect((await post('x'.repeat(300_000), { ...auth, 'content-type': 'application/json' }).catch(() => ({ status: 413, body: {} }))).status).toBe(413);
+    expect(
+      (
+        await post('x'.repeat(300_000), { ...auth, 'content-type': 'application/json' }).catch(() => ({
+          status: 413,
+          body: {},
+        }))
+      ).status,
+    ).toBe(413);
     expect((await post('{}', { 'content-type': 'application/json' })).status).toBe(401);
     expect((await post('{}', { authorization: 'Bearer nope', 'content-type': 'application/json' })).status).toBe(401);
     expect((await post('{}', { authorization: 'Basic eDp5', 'content-type': 'application/json' })).status).toBe(401);
@@ -151,22 +184,43 @@ describe('strictness', () => {
 
   it('the token endpoint: wrong secret 401 invalid_client, bad grant 400, unknown scope 400, seed scopes accepted, manual scopes by default', async () => {
     const basic = (id: string, s: string): string => `Basic ${Buffer.from(`${id}:${s}`).toString('base64')}`;
-    const tok = async (auth: string, body: string, type = 'application/x-www-form-urlencoded'): Promise<{ status: number; body: Record<string, unknown> }> => {
-      const r = await request(`${h.running.urls.authorization}/oauth2/token`, { method: 'POST', body, headers: { authorization: auth, 'content-type': type } });
+    const tok = async (
+      auth: string,
+      body: string,
+      type = 'application/x-www-form-urlencoded',
+    ): Promise<{ status: number; body: Record<string, unknown> }> => {
+      const r = await request(`${h.running.urls.authorization}/oauth2/token`, {
+        method: 'POST',
+        body,
+        headers: { authorization: auth, 'content-type': type },
+      });
       return { status: r.statusCode, body: JSON.parse(await r.body.text()) as Record<string, unknown> };
     };
     const good = basic('omnipos-sandbox-client', 'omnipos-sandbox-secret-not-for-production');
-    expect(await tok(basic('omnipos-sandbox-client', 'wrong'), 'grant_type=client_credentials')).toMatchObject({ status: 401, body: { error: 'invalid_client' } });
-    expect(await tok(good, 'grant_type=password')).toMatchObject({ status: 400, body: { error: 'unsupported_grant_type' } });
-    expect(await tok(good, 'grant_type=client_credentials&scope=Everything')).toMatchObject({ status: 400, body: { error: 'invalid_scope' } });
+    expect(await tok(basic('omnipos-sandbox-client', 'wrong'), 'grant_type=client_credentials')).toMatchObject({
+      status: 401,
+      body: { error: 'invalid_client' },
+    });
+    expect(await tok(good, 'grant_type=password')).toMatchObject({
+      status: 400,
+      body: { error: 'unsupported_grant_type' },
+    });
+    expect(await tok(good, 'grant_type=client_credentials&scope=Everything')).toMatchObject({
+      status: 400,
+      body: { error: 'invalid_scope' },
+    });
     const seed = await tok(good, 'grant_type=client_credentials&scope=Administrator', 'text/plain');
     expect(seed).toMatchObject({ status: 200, body: { token_type: 'bearer', expires_in: 86399 } });
     // a registration-only token may not sell
     const master = await tok(good, 'grant_type=client_credentials&scope=PhysicalCieloMaster');
-    const r = await request(`${h.running.urls.queries}/1/physicalSales/x`, { headers: { authorization: `Bearer ${String(master.body.access_token)}` } });
+    const r = await request(`${h.running.urls.queries}/1/physicalSales/x`, {
+      headers: { authorization: `Bearer ${String(master.body.access_token)}` },
+    });
     expect(r.statusCode).toBe(403);
     await r.body.dump();
-    const admin = await request(`${h.running.urls.queries}/1/physicalSales/x`, { headers: { authorization: `Bearer ${String(seed.body.access_token)}` } });
+    const admin = await request(`${h.running.urls.queries}/1/physicalSales/x`, {
+      headers: { authorization: `Bearer ${String(seed.body.access_token)}` },
+    });
     expect(admin.statusCode).toBe(404);
     await admin.body.dump();
   });
@@ -183,7 +237,9 @@ describe('clock, daily close, restart', () => {
     await r.body.dump();
     expect(Math.abs((dates[0]?.getTime() ?? 0) - future.getTime())).toBeLessThan(5000);
     // the client's cached token has expired at the host: 401, renew, repeat
-    await expect(omni().getSale(a.Payment.PaymentId)).resolves.toMatchObject({ Payment: { PaymentId: a.Payment.PaymentId } });
+    await expect(omni().getSale(a.Payment.PaymentId)).resolves.toMatchObject({
+      Payment: { PaymentId: a.Payment.PaymentId },
+    });
   });
 
   it('a sale left pending at 00:00 America/Sao_Paulo is confirmed by the close and flagged; its undo is refused (needs-refund) and flagged', async () => {
@@ -196,12 +252,21 @@ describe('clock, daily close, restart', () => {
     const q = await omni().getSaleByOrderId(req.MerchantOrderId);
     expect(q.Payment.ConfirmationStatus).toBe(1);
     const l = await h.ledger();
-    expect(l.problems.filter((p) => p.kind === 'pending-at-close' && p.paymentId === a.Payment.PaymentId)).toHaveLength(1);
+    expect(l.problems.filter((p) => p.kind === 'pending-at-close' && p.paymentId === a.Payment.PaymentId)).toHaveLength(
+      1,
+    );
     expect(l.problems.some((p) => p.paymentId === before.Payment.PaymentId)).toBe(false);
     // the host's answer: 309 "Transaction not available to void" (ECOMMERCE 7544); the client must query and find ConfirmationStatus 1
-    const undo = await omni().undoSaleByOrderId(req.MerchantOrderId, EMV_UNDO).catch((e: unknown) => e);
-    expect((undo as { context: { status: number; returnCode: number } }).context).toMatchObject({ status: 400, returnCode: 309 });
-    expect((await h.ledger()).problems.filter((p) => p.kind === 'undo-after-close' && p.paymentId === a.Payment.PaymentId)).toHaveLength(1);
+    const undo = await omni()
+      .undoSaleByOrderId(req.MerchantOrderId, EMV_UNDO)
+      .catch((e: unknown) => e);
+    expect((undo as { context: { status: number; returnCode: number } }).context).toMatchObject({
+      status: 400,
+      returnCode: 309,
+    });
+    expect(
+      (await h.ledger()).problems.filter((p) => p.kind === 'undo-after-close' && p.paymentId === a.Payment.PaymentId),
+    ).toHaveLength(1);
   });
 
   it('POST /sandbox/close-day confirms what is pending now, voids included, each flagged', async () => {
@@ -215,10 +280,17 @@ describe('clock, daily close, restart', () => {
     expect((await omni().getSale(a.Payment.PaymentId)).Payment.ConfirmationStatus).toBe(1);
     expect((await omni().getVoid(b.Payment.PaymentId, v.voidId)).CancellationStatus).toBe(3);
     const l = await h.ledger();
-    expect(l.problems.some((p) => p.kind === 'void-pending-at-close' && p.paymentId === b.Payment.PaymentId)).toBe(true);
+    expect(l.problems.some((p) => p.kind === 'void-pending-at-close' && p.paymentId === b.Payment.PaymentId)).toBe(
+      true,
+    );
     expect(l.sales.find((s) => s.paymentId === b.Payment.PaymentId)?.charged).toBe(5000);
-    const undo = await omni().undoVoid(b.Payment.PaymentId, v.voidId).catch((e: unknown) => e);
-    expect((undo as { context: { status: number; returnCode: number } }).context).toMatchObject({ status: 400, returnCode: 309 });
+    const undo = await omni()
+      .undoVoid(b.Payment.PaymentId, v.voidId)
+      .catch((e: unknown) => e);
+    expect((undo as { context: { status: number; returnCode: number } }).context).toMatchObject({
+      status: 400,
+      returnCode: 309,
+    });
   });
 
   it('a restart loses nothing: sales, ledger, clock and faults survive', async () => {

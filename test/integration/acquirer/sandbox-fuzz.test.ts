@@ -1,7 +1,13 @@
 import fc from 'fast-check';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pathOf, ROUTE_BASE, SANDBOX_ROUTES, type SandboxRoute, type SandboxRouteName } from '../../../src/sandbox/routes.js';
+import {
+  pathOf,
+  ROUTE_BASE,
+  SANDBOX_ROUTES,
+  type SandboxRoute,
+  type SandboxRouteName,
+} from '../../../src/sandbox/routes.js';
 import { sale, startHarness, type Harness } from './harness.js';
 
 /** Whatever a client sends, the sandbox answers with a status and a JSON body (or nothing), and keeps serving. */
@@ -16,7 +22,8 @@ afterAll(async () => {
 });
 
 const names = Object.keys(ROUTE_BASE) as SandboxRouteName[];
-const routeOf = (n: SandboxRouteName): SandboxRoute => (SANDBOX_ROUTES[ROUTE_BASE[n]] as Record<string, SandboxRoute>)[n] as SandboxRoute;
+const routeOf = (n: SandboxRouteName): SandboxRoute =>
+  (SANDBOX_ROUTES[ROUTE_BASE[n]] as Record<string, SandboxRoute>)[n] as SandboxRoute;
 
 describe('sandbox fuzz over loopback HTTP', () => {
   it('random bodies, content types and tokens on every route never crash it (1000 runs)', async () => {
@@ -32,13 +39,19 @@ describe('sandbox fuzz over loopback HTTP', () => {
         async (name, body, type, withToken, param) => {
           // the sandbox's own table, each route on its own base's listener
           const spec = routeOf(name);
-          const params = Object.fromEntries([...spec.path.matchAll(/\{([A-Za-z]+)\}/g)].map((m) => [m[1], param === '' ? 'x' : param]));
+          const params = Object.fromEntries(
+            [...spec.path.matchAll(/\{([A-Za-z]+)\}/g)].map((m) => [m[1], param === '' ? 'x' : param]),
+          );
           const base = new URL(h.running.urls[ROUTE_BASE[name]]);
           const path = pathOf(name, params);
           const headers: Record<string, string> = {};
           if (type) headers['content-type'] = type;
           if (withToken) headers.authorization = `Bearer ${token}`;
-          const res = await request(`${base.protocol}//${base.host}${path}`, { method: spec.method, headers, ...(spec.method !== 'GET' && body !== '' ? { body } : {}) });
+          const res = await request(`${base.protocol}//${base.host}${path}`, {
+            method: spec.method,
+            headers,
+            ...(spec.method !== 'GET' && body !== '' ? { body } : {}),
+          });
           const text = await res.body.text();
           expect(res.statusCode).toBeGreaterThanOrEqual(200);
           expect(res.statusCode).toBeLessThan(600);

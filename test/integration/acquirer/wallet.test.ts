@@ -46,7 +46,10 @@ async function hostNow(): Promise<Date> {
 }
 
 /** The dynamic code a terminal shows: current model, 62.05 = its MerchantOrderId. */
-async function terminalQr(amount: string, o: { orderId?: string; at?: Date; merchantId?: string; modality?: string } = {}): Promise<{ qr: string; orderId: string }> {
+async function terminalQr(
+  amount: string,
+  o: { orderId?: string; at?: Date; merchantId?: string; modality?: string } = {},
+): Promise<{ qr: string; orderId: string }> {
   const m = SANDBOX_MERCHANT.merchant;
   const orderId = o.orderId ?? nextOrderId();
   const qr = buildPadraoq({
@@ -67,11 +70,25 @@ async function terminalQr(amount: string, o: { orderId?: string; at?: Date; merc
   return { qr, orderId };
 }
 
-const CARD: WalletCardData = { card_number: '4761730000000060', card_cvv: '123', card_holder_name: 'TESTE CARTAO', card_expiration_date: '1230' };
+const CARD: WalletCardData = {
+  card_number: '4761730000000060',
+  card_cvv: '123',
+  card_holder_name: 'TESTE CARTAO',
+  card_expiration_date: '1230',
+};
 const PAYER = { payerDocument: '52998224725', payerName: 'Pagador Teste' };
 
-async function raw(method: 'GET' | 'POST', path: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }> {
-  const r = await request(`${h.running.urls.wallet}${path}`, { method, headers, ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}) });
+async function raw(
+  method: 'GET' | 'POST',
+  path: string,
+  body: unknown,
+  headers: Record<string, string>,
+): Promise<{ status: number; body: Record<string, unknown> }> {
+  const r = await request(`${h.running.urls.wallet}${path}`, {
+    method,
+    headers,
+    ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}),
+  });
   const text = await r.body.text();
   return { status: r.statusCode, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
@@ -79,16 +96,51 @@ async function raw(method: 'GET' | 'POST', path: string, body: unknown, headers:
 const basic = `Basic ${Buffer.from(`${SANDBOX_CREDENTIALS.clientId}:${SANDBOX_CREDENTIALS.clientSecret}`).toString('base64')}`;
 
 async function bearer(scopes = 'qrcode_write,qrcode_read'): Promise<string> {
-  const t = await raw('POST', '/v2/oauth/access-token', { grant_type: 'client_credentials', scopes }, { authorization: basic, 'content-type': 'application/json' });
+  const t = await raw(
+    'POST',
+    '/v2/oauth/access-token',
+    { grant_type: 'client_credentials', scopes },
+    { authorization: basic, 'content-type': 'application/json' },
+  );
   return `Bearer ${String(t.body.access_token)}`;
 }
 
 describe('wallet API: token and public key', () => {
   it('issues tokens in JSON and form; refuses wrong credentials (401) and wrong content type (415)', async () => {
-    expect((await raw('POST', '/v2/oauth/access-token', { grant_type: 'client_credentials', scopes: 'qrcode_write,qrcode_read' }, { authorization: basic, 'content-type': 'application/json' })).body).toMatchObject({ token_type: 'bearer', expires_in: expect.any(Number) });
-    expect((await raw('POST', '/v2/oauth/token', 'grant_type=client_credentials&scopes=qrcode_read', { authorization: basic, 'content-type': 'application/x-www-form-urlencoded' })).status).toBe(200);
-    expect(await raw('POST', '/v2/oauth/access-token', { grant_type: 'client_credentials' }, { authorization: 'Basic eDp5', 'content-type': 'application/json' })).toMatchObject({ status: 401, body: { description: expect.any(String) } });
-    expect((await raw('POST', '/v2/oauth/access-token', 'grant_type=client_credentials', { authorization: basic, 'content-type': 'text/plain' })).status).toBe(415);
+    expect(
+      (
+        await raw(
+          'POST',
+          '/v2/oauth/access-token',
+          { grant_type: 'client_credentials', scopes: 'qrcode_write,qrcode_read' },
+          { authorization: basic, 'content-type': 'application/json' },
+        )
+      ).body,
+    ).toMatchObject({ token_type: 'bearer', expires_in: expect.any(Number) });
+    expect(
+      (
+        await raw('POST', '/v2/oauth/token', 'grant_type=client_credentials&scopes=qrcode_read', {
+          authorization: basic,
+          'content-type': 'application/x-www-form-urlencoded',
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      await raw(
+        'POST',
+        '/v2/oauth/access-token',
+        { grant_type: 'client_credentials' },
+        { authorization: 'Basic eDp5', 'content-type': 'application/json' },
+      ),
+    ).toMatchObject({ status: 401, body: { description: expect.any(String) } });
+    expect(
+      (
+        await raw('POST', '/v2/oauth/access-token', 'grant_type=client_credentials', {
+          authorization: basic,
+          'content-type': 'text/plain',
+        })
+      ).status,
+    ).toBe(415);
   });
 
   it('publishes an RSA-2048 key as Base64 DER SubjectPublicKeyInfo with key_id and expires_in', async () => {
@@ -104,18 +156,27 @@ describe('wallet API: card payment', () => {
   it('pays a terminal QR; the terminal finds the sale by MerchantOrderId and confirms it', async () => {
     const { qr, orderId } = await terminalQr('25.90');
     const a = await h.acquirer.wallet.pay({ qrCode: qr, card: CARD, ...PAYER });
-    expect(a).toMatchObject({ reference_label: orderId, merchant_id: SANDBOX_MERCHANT.merchant.merchantNumber, terminal_id: SANDBOX_MERCHANT.terminal.terminalId, terminal_nsu: '000123' });
+    expect(a).toMatchObject({
+      reference_label: orderId,
+      merchant_id: SANDBOX_MERCHANT.merchant.merchantNumber,
+      terminal_id: SANDBOX_MERCHANT.terminal.terminalId,
+      terminal_nsu: '000123',
+    });
     expect(a.authorization_code).toMatch(/^\d{6}$/);
     const sale = await h.acquirer.omni.getSaleByOrderId(orderId);
     expect(sale.Payment).toMatchObject({ Status: 2, ConfirmationStatus: 0, Amount: 2590 });
-    await expect(h.acquirer.omni.confirmSale(sale.Payment.PaymentId, EMV_CONFIRM)).resolves.toMatchObject({ ConfirmationStatus: 1 });
+    await expect(h.acquirer.omni.confirmSale(sale.Payment.PaymentId, EMV_CONFIRM)).resolves.toMatchObject({
+      ConfirmationStatus: 1,
+    });
   });
 
   it('accepts qr_code as the member name; a resubmission with the same payer is idempotent, with another payer 409', async () => {
     const { qr } = await terminalQr('3.00');
     const first = await h.acquirer.wallet.pay({ qrCode: qr, card: CARD, ...PAYER, qrField: 'qr_code' });
     await expect(h.acquirer.wallet.pay({ qrCode: qr, card: CARD, ...PAYER })).resolves.toEqual(first);
-    const err = await h.acquirer.wallet.pay({ qrCode: qr, card: CARD, payerDocument: '11144477735', payerName: 'Outro' }).catch((e: unknown) => e);
+    const err = await h.acquirer.wallet
+      .pay({ qrCode: qr, card: CARD, payerDocument: '11144477735', payerName: 'Outro' })
+      .catch((e: unknown) => e);
     expect((err as { context: { status: number } }).context.status).toBe(409);
   });
 
@@ -124,7 +185,8 @@ describe('wallet API: card payment', () => {
     const a = await h.acquirer.wallet.pay({ qrCode: qr, card: CARD, ...PAYER });
     await h.acquirer.omni.undoSaleByOrderId(orderId);
     const deadline = Date.now() + 5000;
-    while (!callbacks.some((c) => c.status === 204) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while (!callbacks.some((c) => c.status === 204) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
     expect(callbacks.map((c) => c.status)).toEqual([500, 204]);
     expect(callbacks[1]?.body).toMatchObject({
       terminalLogicalNumber: SANDBOX_MERCHANT.terminal.terminalId,
@@ -135,13 +197,18 @@ describe('wallet API: card payment', () => {
       statusCode: 3,
     });
     expect(String(callbacks[1]?.body.transactionDate)).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}-03:00$/);
-    const listed = (await h.ledger()).callbacks.find((c) => (c.payload as { authorizationCode: string }).authorizationCode === a.authorization_code);
+    const listed = (await h.ledger()).callbacks.find(
+      (c) => (c.payload as { authorizationCode: string }).authorizationCode === a.authorization_code,
+    );
     expect(listed).toMatchObject({ attempts: 2, lastError: null, deliveredAt: expect.any(String) });
   });
 
   it('pays an e-commerce QR code sale: 12 → 2', async () => {
     const ec = h.acquirer.ecommerce as EcommerceClient;
-    const s = await ec.createQrSale({ MerchantOrderId: nextOrderId(), Payment: { Type: 'qrcode', Amount: 4321, Installments: 1, Capture: true } });
+    const s = await ec.createQrSale({
+      MerchantOrderId: nextOrderId(),
+      Payment: { Type: 'qrcode', Amount: 4321, Installments: 1, Capture: true },
+    });
     await h.acquirer.wallet.pay({ qrCode: qrTextFromPng(s.Payment.QrCodeBase64Image ?? ''), card: CARD, ...PAYER });
     expect((await ec.getSale(s.Payment.PaymentId)).Payment.Status).toBe(2);
   });
@@ -150,9 +217,25 @@ describe('wallet API: card payment', () => {
     const auth = await bearer();
     const key = (await raw('GET', '/padraoq/v1/publicKey', undefined, { authorization: auth })).body;
     const { encryptCardData } = await import('../../../src/crypto/index.js');
-    const pay = async (over: Record<string, unknown>, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> => {
+    const pay = async (
+      over: Record<string, unknown>,
+      headers: Record<string, string> = {},
+    ): Promise<{ status: number; body: Record<string, unknown> }> => {
       const { qr } = await terminalQr('1.00');
-      return raw('POST', '/padraoq/v1/payment/card', { key_id: key.key_id, card_data: encryptCardData(String(key.public_key), CARD), payee_document: PAYER.payerDocument, payee_name: PAYER.payerName, authorization_token: null, qrcode: qr, ...over }, { authorization: auth, 'content-type': 'application/json', ...headers });
+      return raw(
+        'POST',
+        '/padraoq/v1/payment/card',
+        {
+          key_id: key.key_id,
+          card_data: encryptCardData(String(key.public_key), CARD),
+          payee_document: PAYER.payerDocument,
+          payee_name: PAYER.payerName,
+          authorization_token: null,
+          qrcode: qr,
+          ...over,
+        },
+        { authorization: auth, 'content-type': 'application/json', ...headers },
+      );
     };
     // the published codes of the QR manual v4 payment table (QR_V4 335-383), one per refusal
     expect(await pay({ key_id: undefined })).toMatchObject({ status: 400, body: { code: '412.101' } });
@@ -176,18 +259,30 @@ describe('wallet API: card payment', () => {
     expect(await pay({ qrcode: other.qr })).toMatchObject({ status: 422, body: { code: '422.002' } });
     const old = await terminalQr('1.00', { at: new Date((await hostNow()).getTime() - 16 * 60_000) });
     expect(await pay({ qrcode: old.qr })).toMatchObject({ status: 422, body: { code: '422.003' } });
-    expect(await pay({ card_data: Buffer.from('garbage').toString('base64') })).toMatchObject({ status: 422, body: { code: '422.007' } });
-    expect(await pay({ card_data: encryptCardData(String(key.public_key), { ...CARD, card_number: '4761730000000061' }) })).toMatchObject({ status: 422, body: { code: '422.004' } });
+    expect(await pay({ card_data: Buffer.from('garbage').toString('base64') })).toMatchObject({
+      status: 422,
+      body: { code: '422.007' },
+    });
+    expect(
+      await pay({ card_data: encryptCardData(String(key.public_key), { ...CARD, card_number: '4761730000000061' }) }),
+    ).toMatchObject({ status: 422, body: { code: '422.004' } });
     const debit = await terminalQr('1.00', { modality: '0001' });
     expect(await pay({ qrcode: debit.qr })).toMatchObject({ status: 422, body: { code: '422.001' } });
-    expect(await pay({ card_data: encryptCardData(String(key.public_key), { ...CARD, card_expiration_date: '0120' }) })).toMatchObject({ status: 422, body: { code: '422.004' } });
+    expect(
+      await pay({ card_data: encryptCardData(String(key.public_key), { ...CARD, card_expiration_date: '0120' }) }),
+    ).toMatchObject({ status: 422, body: { code: '422.004' } });
     const other0040 = await terminalQr('1.00', { modality: '0040' });
     expect(await pay({ qrcode: other0040.qr })).toMatchObject({ status: 422, body: { code: '422.001' } });
     const zero = await terminalQr('0.00');
     expect(await pay({ qrcode: zero.qr })).toMatchObject({ status: 422, body: { code: '422.002' } });
-    const big = await raw('POST', '/padraoq/v1/payment/card', 'x'.repeat(300_000), { authorization: auth, 'content-type': 'application/json' }).catch(() => ({ status: 413, body: {} }));
+    const big = await raw('POST', '/padraoq/v1/payment/card', 'x'.repeat(300_000), {
+      authorization: auth,
+      'content-type': 'application/json',
+    }).catch(() => ({ status: 413, body: {} }));
     expect(big.status).toBe(413);
-    expect(await pay({ card_data: encryptCardData(String(key.public_key), { ...CARD, card_number: '4761730000000052' }) })).toMatchObject({ status: 422, body: { code: '422.006' } });
+    expect(
+      await pay({ card_data: encryptCardData(String(key.public_key), { ...CARD, card_number: '4761730000000052' }) }),
+    ).toMatchObject({ status: 422, body: { code: '422.006' } });
   });
 
   it('a key that expired on the host clock gets 412 001; the client fetches the new key and pays', async () => {
@@ -197,14 +292,30 @@ describe('wallet API: card payment', () => {
     await h.control('POST', '/sandbox/clock', { advanceMs: 700_000 });
     const { encryptCardData } = await import('../../../src/crypto/index.js');
     const { qr } = await terminalQr('2.00');
-    const r = await raw('POST', '/padraoq/v1/payment/card', { key_id: k1.key_id, card_data: encryptCardData(String(k1.public_key), CARD), payee_document: PAYER.payerDocument, payee_name: 'x', authorization_token: null, qrcode: qr }, { authorization: await bearer(), 'content-type': 'application/json' });
+    const r = await raw(
+      'POST',
+      '/padraoq/v1/payment/card',
+      {
+        key_id: k1.key_id,
+        card_data: encryptCardData(String(k1.public_key), CARD),
+        payee_document: PAYER.payerDocument,
+        payee_name: 'x',
+        authorization_token: null,
+        qrcode: qr,
+      },
+      { authorization: await bearer(), 'content-type': 'application/json' },
+    );
     expect(r).toMatchObject({ status: 412, body: { code: '412.001' } });
-    await expect(h.acquirer.wallet.pay({ qrCode: qr, card: CARD, ...PAYER })).resolves.toMatchObject({ terminal_nsu: '000123' });
+    await expect(h.acquirer.wallet.pay({ qrCode: qr, card: CARD, ...PAYER })).resolves.toMatchObject({
+      terminal_nsu: '000123',
+    });
   });
 
   it('parses a QR code into qrcode_data', async () => {
     const { qr, orderId } = await terminalQr('9.99');
     const p = await h.acquirer.wallet.parse(qr);
-    expect(p).toMatchObject({ qrcode_data: { transaction_amount: '9.99', additional_data_field: { reference_label: orderId } } });
+    expect(p).toMatchObject({
+      qrcode_data: { transaction_amount: '9.99', additional_data_field: { reference_label: orderId } },
+    });
   });
 });

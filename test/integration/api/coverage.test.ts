@@ -34,16 +34,27 @@ interface Call {
 }
 
 /** Calls the daemon, checks the answer against the documented schema, and records (route, status). */
-async function hit(route: string, url: string, c: Call = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+async function hit(
+  route: string,
+  url: string,
+  c: Call = {},
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const method = c.method ?? 'GET';
   const headers: Record<string, string> = { ...(c.headers ?? {}) };
   if (c.token !== null) headers.authorization = `Bearer ${c.token ?? t.token}`;
   if (c.body !== undefined) headers['content-type'] = c.type ?? 'application/json';
-  const res = await request(`${t.daemon.apiUrl}${url}`, { method, headers, ...(c.body !== undefined ? { body: c.body } : {}) });
+  const res = await request(`${t.daemon.apiUrl}${url}`, {
+    method,
+    headers,
+    ...(c.body !== undefined ? { body: c.body } : {}),
+  });
   const body = (await res.body.json()) as Record<string, unknown>;
   const op = paths()[route]?.[method.toLowerCase()];
   const schema = op?.responses[String(res.statusCode)]?.content?.['application/json']?.schema;
-  expect(schema, `${method} ${route} answered ${res.statusCode}, which the document does not declare: ${JSON.stringify(body)}`).toBeDefined();
+  expect(
+    schema,
+    `${method} ${route} answered ${res.statusCode}, which the document does not declare: ${JSON.stringify(body)}`,
+  ).toBeDefined();
   expect(check(schema!, body, doc), `${method} ${route} ${res.statusCode}`).toEqual([]);
   seen.add(`${method} ${route} ${res.statusCode}`);
   return { status: res.statusCode, body };
@@ -53,7 +64,9 @@ const json = (v: unknown): string => JSON.stringify(v);
 
 async function until(id: number, pred: (p: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
   for (let i = 0; i < 600; i++) {
-    const p = (await request(`${t.daemon.apiUrl}/v1/payments/${id}`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.body.json())) as Record<string, unknown>;
+    const p = (await request(`${t.daemon.apiUrl}/v1/payments/${id}`, {
+      headers: { authorization: `Bearer ${t.token}` },
+    }).then((r) => r.body.json())) as Record<string, unknown>;
     if (pred(p)) return p;
     await new Promise((r) => setTimeout(r, 25));
   }
@@ -63,21 +76,44 @@ async function until(id: number, pred: (p: Record<string, unknown>) => boolean):
 /** Until no payment holds the terminal: health's busy follows the one lock card, wallet QR and Pix sales and voids share. */
 async function idle(): Promise<void> {
   const busy = async (): Promise<boolean> =>
-    ((await request(`${t.daemon.apiUrl}/v1/health`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.body.json())) as { busy: boolean }).busy;
+    (
+      (await request(`${t.daemon.apiUrl}/v1/health`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) =>
+        r.body.json(),
+      )) as { busy: boolean }
+    ).busy;
   for (let i = 0; i < 600 && (await busy()); i++) await new Promise((r) => setTimeout(r, 25));
 }
 
 describe('every documented answer, produced on a real daemon and checked against the document', () => {
   it('payments: create, busy, idempotency, bad input, read, confirm, undo, cancel, list', async () => {
     // 202, then 409 busy while the first card sale holds the pinpad.
-    const first = await hit('/v1/payments', '/v1/payments', { method: 'POST', body: json({ amount: 2510, method: 'credit', confirmation: 'ecr' }), headers: { 'idempotency-key': 'cov-1' } });
+    const first = await hit('/v1/payments', '/v1/payments', {
+      method: 'POST',
+      body: json({ amount: 2510, method: 'credit', confirmation: 'ecr' }),
+      headers: { 'idempotency-key': 'cov-1' },
+    });
     expect(first.status).toBe(202);
-    const busy = await hit('/v1/payments', '/v1/payments', { method: 'POST', body: json({ amount: 2510, method: 'debit' }) });
+    const busy = await hit('/v1/payments', '/v1/payments', {
+      method: 'POST',
+      body: json({ amount: 2510, method: 'debit' }),
+    });
     expect(busy).toMatchObject({ status: 409, body: { error: { code: 'BUSY' } } });
     // 200: the same key and body give the same payment; 422: the same key for another body.
-    const again = await hit('/v1/payments', '/v1/payments', { method: 'POST', body: json({ amount: 2510, method: 'credit', confirmation: 'ecr' }), headers: { 'idempotency-key': 'cov-1' } });
+    const again = await hit('/v1/payments', '/v1/payments', {
+      method: 'POST',
+      body: json({ amount: 2510, method: 'credit', confirmation: 'ecr' }),
+      headers: { 'idempotency-key': 'cov-1' },
+    });
     expect(again).toMatchObject({ status: 200, body: { id: first.body.id } });
-    expect((await hit('/v1/payments', '/v1/payments', { method: 'POST', body: json({ amount: 9999, method: 'credit' }), headers: { 'idempotency-key': 'cov-1' } })).status).toBe(422);
+    expect(
+      (
+        await hit('/v1/payments', '/v1/payments', {
+          method: 'POST',
+          body: json({ amount: 9999, method: 'credit' }),
+          headers: { 'idempotency-key': 'cov-1' },
+        })
+      ).status,
+    ).toBe(422);
     // 400 names the field at fault; 413, 415, 401.
     const cases: [unknown, string][] = [
       [{ amount: 1.5, method: 'credit' }, 'amount'],
@@ -93,27 +129,77 @@ describe('every documented answer, produced on a real daemon and checked against
     for (const [body, field] of cases) {
       const r = await hit('/v1/payments', '/v1/payments', { method: 'POST', body: json(body) });
       expect(r, json(body)).toMatchObject({ status: 400, body: { error: { code: 'INVALID_FIELD', field } } });
-      expect(String((r.body.error as { message: string }).message)).toMatch(new RegExp(`^${field.replace('.', '\\.')}: `));
+      expect(String((r.body.error as { message: string }).message)).toMatch(
+        new RegExp(`^${field.replace('.', '\\.')}: `),
+      );
     }
-    expect((await hit('/v1/payments', '/v1/payments', { method: 'POST', body: '{"amount": 1', type: 'application/json' })).body).toMatchObject({ error: { code: 'INVALID_JSON' } });
-    expect((await hit('/v1/payments', '/v1/payments', { method: 'POST', body: json({ amount: 1 }), headers: { 'idempotency-key': 'spaces are not allowed' } })).body).toMatchObject({ error: { field: 'Idempotency-Key' } });
-    expect((await hit('/v1/payments', '/v1/payments', { method: 'POST', body: json({ pad: 'x'.repeat(70_000) }) })).status).toBe(413);
-    expect((await hit('/v1/payments', '/v1/payments', { method: 'POST', body: 'amount=1', type: 'application/x-www-form-urlencoded' })).status).toBe(415);
-    expect((await hit('/v1/payments', '/v1/payments', { method: 'POST', body: json({ amount: 1, method: 'credit' }), token: 'wrong' })).status).toBe(401);
+    expect(
+      (await hit('/v1/payments', '/v1/payments', { method: 'POST', body: '{"amount": 1', type: 'application/json' }))
+        .body,
+    ).toMatchObject({ error: { code: 'INVALID_JSON' } });
+    expect(
+      (
+        await hit('/v1/payments', '/v1/payments', {
+          method: 'POST',
+          body: json({ amount: 1 }),
+          headers: { 'idempotency-key': 'spaces are not allowed' },
+        })
+      ).body,
+    ).toMatchObject({ error: { field: 'Idempotency-Key' } });
+    expect(
+      (await hit('/v1/payments', '/v1/payments', { method: 'POST', body: json({ pad: 'x'.repeat(70_000) }) })).status,
+    ).toBe(413);
+    expect(
+      (
+        await hit('/v1/payments', '/v1/payments', {
+          method: 'POST',
+          body: 'amount=1',
+          type: 'application/x-www-form-urlencoded',
+        })
+      ).status,
+    ).toBe(415);
+    expect(
+      (
+        await hit('/v1/payments', '/v1/payments', {
+          method: 'POST',
+          body: json({ amount: 1, method: 'credit' }),
+          token: 'wrong',
+        })
+      ).status,
+    ).toBe(401);
 
     // The approved sale carries what the fiscal document needs.
     const approved = await until(first.body.id as number, (p) => p.status === 'approved');
     const read = await hit('/v1/payments/{id}', `/v1/payments/${String(first.body.id)}`);
-    expect(read.body).toMatchObject({ status: 'approved', fiscal: { integration: 1, acquirerCnpj: ACQUIRER_CNPJ, cardBrand: '01', cardBrandName: 'Visa', authorizationCode: approved.authorizationCode, nsu: approved.nsu } });
+    expect(read.body).toMatchObject({
+      status: 'approved',
+      fiscal: {
+        integration: 1,
+        acquirerCnpj: ACQUIRER_CNPJ,
+        cardBrand: '01',
+        cardBrandName: 'Visa',
+        authorizationCode: approved.authorizationCode,
+        nsu: approved.nsu,
+      },
+    });
     expect(isValidCnpj(ACQUIRER_CNPJ)).toBe(true);
     expect((read.body.fiscal as { authorizationCode: string }).authorizationCode).toMatch(/^\w+$/);
     expect((await hit('/v1/payments/{id}', '/v1/payments/424242')).status).toBe(404);
     expect((await hit('/v1/payments/{id}', '/v1/payments/abc')).status).toBe(404);
     expect((await hit('/v1/payments/{id}', '/v1/payments/1', { token: null })).status).toBe(401);
-    expect((await hit('/v1/payments/{id}/confirm', `/v1/payments/${String(first.body.id)}/confirm`, { method: 'POST' })).body).toMatchObject({ status: 'confirmed' });
+    expect(
+      (await hit('/v1/payments/{id}/confirm', `/v1/payments/${String(first.body.id)}/confirm`, { method: 'POST' }))
+        .body,
+    ).toMatchObject({ status: 'confirmed' });
     // A decided sale takes no other decision, nor a cancel.
     for (const action of ['confirm', 'undo', 'cancel']) {
-      expect((await hit(`/v1/payments/{id}/${action}`, `/v1/payments/${String(first.body.id)}/${action}`, { method: 'POST' })).body).toMatchObject({ error: { code: 'NOT_ALLOWED' } });
+      expect(
+        (
+          await hit(`/v1/payments/{id}/${action}`, `/v1/payments/${String(first.body.id)}/${action}`, {
+            method: 'POST',
+          })
+        ).body,
+      ).toMatchObject({ error: { code: 'NOT_ALLOWED' } });
     }
     for (const action of ['confirm', 'undo', 'cancel']) {
       const route = `/v1/payments/{id}/${action}`;
@@ -123,17 +209,32 @@ describe('every documented answer, produced on a real daemon and checked against
     await idle();
 
     // undo 200: a second sale the cash register undoes.
-    const second = await hit('/v1/payments', '/v1/payments', { method: 'POST', body: json({ amount: 2510, method: 'credit', confirmation: 'ecr' }) });
+    const second = await hit('/v1/payments', '/v1/payments', {
+      method: 'POST',
+      body: json({ amount: 2510, method: 'credit', confirmation: 'ecr' }),
+    });
     await until(second.body.id as number, (p) => p.status === 'approved');
-    expect((await hit('/v1/payments/{id}/undo', `/v1/payments/${String(second.body.id)}/undo`, { method: 'POST' })).body).toMatchObject({ status: 'undone' });
-    expect((await hit('/v1/payments/{id}/confirm', `/v1/payments/${String(second.body.id)}/confirm`, { method: 'POST' })).body).toMatchObject({ error: { code: 'NOT_ALLOWED' } });
+    expect(
+      (await hit('/v1/payments/{id}/undo', `/v1/payments/${String(second.body.id)}/undo`, { method: 'POST' })).body,
+    ).toMatchObject({ status: 'undone' });
+    expect(
+      (await hit('/v1/payments/{id}/confirm', `/v1/payments/${String(second.body.id)}/confirm`, { method: 'POST' }))
+        .body,
+    ).toMatchObject({ error: { code: 'NOT_ALLOWED' } });
     await idle();
     // cancel 200: a wallet QR code the cash register withdraws while it shows.
-    const qr = await hit('/v1/payments', '/v1/payments', { method: 'POST', body: json({ amount: 2610, method: 'wallet-qr', qrModality: 'credit' }) });
+    const qr = await hit('/v1/payments', '/v1/payments', {
+      method: 'POST',
+      body: json({ amount: 2610, method: 'wallet-qr', qrModality: 'credit' }),
+    });
     expect(qr.body).toMatchObject({ status: 'pending', method: 'wallet-qr' });
-    expect((await hit('/v1/payments/{id}/cancel', `/v1/payments/${String(qr.body.id)}/cancel`, { method: 'POST' })).body).toMatchObject({ status: 'cancelled' });
+    expect(
+      (await hit('/v1/payments/{id}/cancel', `/v1/payments/${String(qr.body.id)}/cancel`, { method: 'POST' })).body,
+    ).toMatchObject({ status: 'cancelled' });
 
-    expect((await hit('/v1/payments', '/v1/payments?status=undone')).body.payments).toEqual([expect.objectContaining({ id: second.body.id })]);
+    expect((await hit('/v1/payments', '/v1/payments?status=undone')).body.payments).toEqual([
+      expect.objectContaining({ id: second.body.id }),
+    ]);
     expect((await hit('/v1/payments', '/v1/payments?status=bogus')).status).toBe(400);
     expect((await hit('/v1/payments', '/v1/payments', { token: null })).status).toBe(401);
   }, 60_000);
@@ -144,10 +245,18 @@ describe('every documented answer, produced on a real daemon and checked against
     expect((await hit('/v1/events', '/v1/events', { token: null })).status).toBe(401);
     expect((await hit('/v1/events', '/v1/events', { headers: { 'last-event-id': 'yesterday' } })).status).toBe(400);
     expect((await hit('/v1/openapi.json', '/v1/openapi.json', { token: null })).status).toBe(200);
-    expect((await hit('/v1/openapi.json', '/v1/openapi.json', { token: null, headers: { accept: 'text/html' } })).status).toBe(406);
-    expect((await hit('/v1/docs', '/v1/docs', { token: null, headers: { accept: 'application/json' } })).status).toBe(406);
+    expect(
+      (await hit('/v1/openapi.json', '/v1/openapi.json', { token: null, headers: { accept: 'text/html' } })).status,
+    ).toBe(406);
+    expect((await hit('/v1/docs', '/v1/docs', { token: null, headers: { accept: 'application/json' } })).status).toBe(
+      406,
+    );
     const page = await request(`${t.daemon.apiUrl}/v1/docs`);
-    expect([page.statusCode, page.headers['content-type'], (await page.body.text()).slice(0, 15)]).toEqual([200, 'text/html; charset=utf-8', '<!doctype html>']);
+    expect([page.statusCode, page.headers['content-type'], (await page.body.text()).slice(0, 15)]).toEqual([
+      200,
+      'text/html; charset=utf-8',
+      '<!doctype html>',
+    ]);
     seen.add('GET /v1/docs 200');
     // The screens' single-use ticket for EventSource, when the daemon has that route.
     if (paths()['/v1/events/ticket']) {
@@ -167,57 +276,134 @@ describe('every documented answer, produced on a real daemon and checked against
     expect(String(res.headers['content-type'])).toMatch(/^application\/openmetrics-text; version=1\.0\.0/);
     expect(text).toContain('# TYPE omnipos_payments counter');
     expect(text.trimEnd().endsWith('# EOF')).toBe(true);
-    expect(Object.keys(paths()['/metrics']?.get?.responses['200']?.content ?? {})).toEqual(['application/openmetrics-text']);
+    expect(Object.keys(paths()['/metrics']?.get?.responses['200']?.content ?? {})).toEqual([
+      'application/openmetrics-text',
+    ]);
     seen.add('GET /metrics 200');
     expect((await hit('/metrics', '/metrics', { token: null })).status).toBe(401);
   });
 
   it('receipts: the view in four formats (text, HTML, PNG, the digital copy as a QR in SVG), the reprint, and their refusals', async () => {
     await idle();
-    const sale = await hit('/v1/payments', '/v1/payments', { method: 'POST', body: json({ amount: 2510, method: 'credit' }) });
+    const sale = await hit('/v1/payments', '/v1/payments', {
+      method: 'POST',
+      body: json({ amount: 2510, method: 'credit' }),
+    });
     await until(sale.body.id as number, (p) => p.status === 'confirmed');
     await idle();
     const url = `/v1/payments/${String(sale.body.id)}/receipt`;
-    for (const [format, type] of [['text', 'text/plain'], ['html', 'text/html'], ['png', 'image/png'], ['qr', 'image/svg+xml']] as const) {
-      const res = await request(`${t.daemon.apiUrl}${url}?format=${format}`, { headers: { authorization: `Bearer ${t.token}` } });
+    for (const [format, type] of [
+      ['text', 'text/plain'],
+      ['html', 'text/html'],
+      ['png', 'image/png'],
+      ['qr', 'image/svg+xml'],
+    ] as const) {
+      const res = await request(`${t.daemon.apiUrl}${url}?format=${format}`, {
+        headers: { authorization: `Bearer ${t.token}` },
+      });
       const bytes = Buffer.from(await res.body.arrayBuffer());
       expect(res.statusCode).toBe(200);
-      expect(String(res.headers['content-type']).startsWith(type), `${format}: ${String(res.headers['content-type'])}`).toBe(true);
+      expect(
+        String(res.headers['content-type']).startsWith(type),
+        `${format}: ${String(res.headers['content-type'])}`,
+      ).toBe(true);
       if (format === 'png') expect([...bytes.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
       else if (format === 'qr') expect(bytes.toString('utf8')).toMatch(/^<svg[\s\S]*<\/svg>\s*$/);
       else expect(bytes.toString('utf8')).toContain('VIA CLIENTE');
     }
     const op = paths()['/v1/payments/{id}/receipt']?.get;
-    expect(Object.keys(op?.responses['200']?.content ?? {}).sort()).toEqual(['image/png', 'image/svg+xml', 'text/html', 'text/plain']);
+    expect(Object.keys(op?.responses['200']?.content ?? {}).sort()).toEqual([
+      'image/png',
+      'image/svg+xml',
+      'text/html',
+      'text/plain',
+    ]);
     seen.add('GET /v1/payments/{id}/receipt 200');
-    expect((await hit('/v1/payments/{id}/receipt', `${url}?format=pdf`)).body).toMatchObject({ error: { code: 'INVALID_FIELD', field: 'format' } });
+    expect((await hit('/v1/payments/{id}/receipt', `${url}?format=pdf`)).body).toMatchObject({
+      error: { code: 'INVALID_FIELD', field: 'format' },
+    });
     expect((await hit('/v1/payments/{id}/receipt', url, { token: null })).status).toBe(401);
     expect((await hit('/v1/payments/{id}/receipt', '/v1/payments/999999/receipt')).status).toBe(404);
     const printed = await hit('/v1/payments/{id}/receipt/print', `${url}/print`, { method: 'POST' });
     expect(printed).toMatchObject({ status: 200, body: { id: sale.body.id, copy: 'customer', result: 'printed' } });
-    expect((await hit('/v1/payments/{id}/receipt/print', `${url}/print`, { method: 'POST', body: json({ copy: 'both' }) })).body).toMatchObject({ error: { field: 'copy' } });
-    expect((await hit('/v1/payments/{id}/receipt/print', `${url}/print`, { method: 'POST', token: null })).status).toBe(401);
-    expect((await hit('/v1/payments/{id}/receipt/print', '/v1/payments/999999/receipt/print', { method: 'POST' })).status).toBe(404);
+    expect(
+      (await hit('/v1/payments/{id}/receipt/print', `${url}/print`, { method: 'POST', body: json({ copy: 'both' }) }))
+        .body,
+    ).toMatchObject({ error: { field: 'copy' } });
+    expect((await hit('/v1/payments/{id}/receipt/print', `${url}/print`, { method: 'POST', token: null })).status).toBe(
+      401,
+    );
+    expect(
+      (await hit('/v1/payments/{id}/receipt/print', '/v1/payments/999999/receipt/print', { method: 'POST' })).status,
+    ).toBe(404);
     // A declined sale has no receipt.
-    const declined = await hit('/v1/payments', '/v1/payments', { method: 'POST', body: json({ amount: 2511, method: 'credit' }) });
+    const declined = await hit('/v1/payments', '/v1/payments', {
+      method: 'POST',
+      body: json({ amount: 2511, method: 'credit' }),
+    });
     await until(declined.body.id as number, (p) => p.status === 'declined');
     await idle();
-    expect((await hit('/v1/payments/{id}/receipt', `/v1/payments/${String(declined.body.id)}/receipt`)).body).toMatchObject({ error: { code: 'RECEIPT_NOT_AVAILABLE' } });
-    expect((await hit('/v1/payments/{id}/receipt/print', `/v1/payments/${String(declined.body.id)}/receipt/print`, { method: 'POST' })).body).toMatchObject({ error: { code: 'RECEIPT_NOT_AVAILABLE' } });
+    expect(
+      (await hit('/v1/payments/{id}/receipt', `/v1/payments/${String(declined.body.id)}/receipt`)).body,
+    ).toMatchObject({ error: { code: 'RECEIPT_NOT_AVAILABLE' } });
+    expect(
+      (
+        await hit('/v1/payments/{id}/receipt/print', `/v1/payments/${String(declined.body.id)}/receipt/print`, {
+          method: 'POST',
+        })
+      ).body,
+    ).toMatchObject({ error: { code: 'RECEIPT_NOT_AVAILABLE' } });
 
     // The receipt question: the paper runs out mid-receipt, the cashier says it came out.
     const printer = t.daemon.virtualPrinter!;
     printer.loadPaper(3);
-    const asked = await hit('/v1/payments', '/v1/payments', { method: 'POST', body: json({ amount: 2510, method: 'credit' }) });
+    const asked = await hit('/v1/payments', '/v1/payments', {
+      method: 'POST',
+      body: json({ amount: 2510, method: 'credit' }),
+    });
     const answer = `/v1/payments/${String(asked.body.id)}/receipt/answer`;
-    for (let i = 0; i < 600 && !(t.daemon.journal.get(asked.body.id as number)?.state === 'printing' && t.daemon.journal.get(asked.body.id as number)?.data.deadline); i++) await new Promise((r) => setTimeout(r, 25));
+    for (
+      let i = 0;
+      i < 600 &&
+      !(
+        t.daemon.journal.get(asked.body.id as number)?.state === 'printing' &&
+        t.daemon.journal.get(asked.body.id as number)?.data.deadline
+      );
+      i++
+    )
+      await new Promise((r) => setTimeout(r, 25));
     printer.loadPaper();
-    expect((await hit('/v1/payments/{id}', `/v1/payments/${String(asked.body.id)}`)).body).toMatchObject({ status: 'pending', state: 'printing', receiptQuestion: true });
-    expect((await hit('/v1/payments/{id}/receipt/answer', answer, { method: 'POST', body: json({ printed: 'yes' }) })).body).toMatchObject({ error: { field: 'printed' } });
-    expect((await hit('/v1/payments/{id}/receipt/answer', answer, { method: 'POST', body: json({ printed: true }), token: null })).status).toBe(401);
-    expect((await hit('/v1/payments/{id}/receipt/answer', '/v1/payments/999999/receipt/answer', { method: 'POST', body: json({ printed: true }) })).status).toBe(404);
-    expect((await hit('/v1/payments/{id}/receipt/answer', answer, { method: 'POST', body: json({ printed: true }) })).body).toMatchObject({ status: 'confirmed', state: 'confirming' });
-    expect((await hit('/v1/payments/{id}/receipt/answer', answer, { method: 'POST', body: json({ printed: true }) })).body).toMatchObject({ error: { code: 'NOT_ALLOWED' } });
+    expect((await hit('/v1/payments/{id}', `/v1/payments/${String(asked.body.id)}`)).body).toMatchObject({
+      status: 'pending',
+      state: 'printing',
+      receiptQuestion: true,
+    });
+    expect(
+      (await hit('/v1/payments/{id}/receipt/answer', answer, { method: 'POST', body: json({ printed: 'yes' }) })).body,
+    ).toMatchObject({ error: { field: 'printed' } });
+    expect(
+      (
+        await hit('/v1/payments/{id}/receipt/answer', answer, {
+          method: 'POST',
+          body: json({ printed: true }),
+          token: null,
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (
+        await hit('/v1/payments/{id}/receipt/answer', '/v1/payments/999999/receipt/answer', {
+          method: 'POST',
+          body: json({ printed: true }),
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await hit('/v1/payments/{id}/receipt/answer', answer, { method: 'POST', body: json({ printed: true }) })).body,
+    ).toMatchObject({ status: 'confirmed', state: 'confirming' });
+    expect(
+      (await hit('/v1/payments/{id}/receipt/answer', answer, { method: 'POST', body: json({ printed: true }) })).body,
+    ).toMatchObject({ error: { code: 'NOT_ALLOWED' } });
     await idle();
   }, 60_000);
 
@@ -227,7 +413,9 @@ describe('every documented answer, produced on a real daemon and checked against
     const elsewhere = /^\/v1\/(day\/|voids\/|payments\/\{id\}\/voids?$)/;
     const declared = Object.entries(paths())
       .filter(([p]) => !elsewhere.test(p))
-      .flatMap(([p, ops]) => Object.entries(ops).flatMap(([m, op]) => Object.keys(op.responses).map((s) => `${m.toUpperCase()} ${p} ${s}`)));
+      .flatMap(([p, ops]) =>
+        Object.entries(ops).flatMap(([m, op]) => Object.keys(op.responses).map((s) => `${m.toUpperCase()} ${p} ${s}`)),
+      );
     expect(declared.length).toBeGreaterThanOrEqual(30);
     // 409 NOT_AVAILABLE (a method the configuration lacks) shares the BUSY answer's schema; the
     // sandbox configuration has every method.

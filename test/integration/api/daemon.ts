@@ -7,10 +7,19 @@ import { createLogger } from '../../../src/core/log/index.js';
 import { startDaemon, type Daemon } from '../../../src/main.js';
 
 /** A real daemon (embedded sandbox, virtual pinpad and printer) on free loopback ports. */
-export async function startTestDaemon(o: { clock?: Clock; env?: Record<string, string> } = {}): Promise<{ daemon: Daemon; token: string; stop(): Promise<void> }> {
+export async function startTestDaemon(
+  o: { clock?: Clock; env?: Record<string, string> } = {},
+): Promise<{ daemon: Daemon; token: string; stop(): Promise<void> }> {
   const stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-api11-'));
   const config = loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_QR__POLL_MS: '100', ...o.env } });
-  const daemon = await startDaemon({ config, log: createLogger({ level: 'silent' }), env: {}, sandboxPort: 0, apiPort: 0, ...(o.clock ? { clock: o.clock } : {}) });
+  const daemon = await startDaemon({
+    config,
+    log: createLogger({ level: 'silent' }),
+    env: {},
+    sandboxPort: 0,
+    apiPort: 0,
+    ...(o.clock ? { clock: o.clock } : {}),
+  });
   const token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
   return {
     daemon,
@@ -30,9 +39,19 @@ export type Sse = { comment: string } | { id?: string; event?: string; data: str
  * register would: blocks separated by a blank line, `:` comments, `id:`, `event:`, `data:` lines.
  * `lastEventId`: sent as `Last-Event-ID`, as a reconnecting client does.
  */
-export async function openEvents(url: string, token: string, lastEventId?: string): Promise<{ status: number; next(timeoutMs?: number): Promise<Sse>; close(): void; headers: Headers }> {
+export async function openEvents(
+  url: string,
+  token: string,
+  lastEventId?: string,
+): Promise<{ status: number; next(timeoutMs?: number): Promise<Sse>; close(): void; headers: Headers }> {
   const ac = new AbortController();
-  const res = await fetch(`${url}/v1/events`, { headers: { authorization: `Bearer ${token}`, ...(lastEventId !== undefined ? { 'last-event-id': lastEventId } : {}) }, signal: ac.signal });
+  const res = await fetch(`${url}/v1/events`, {
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(lastEventId !== undefined ? { 'last-event-id': lastEventId } : {}),
+    },
+    signal: ac.signal,
+  });
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let buffer = '';
@@ -70,7 +89,10 @@ export async function openEvents(url: string, token: string, lastEventId?: strin
         if (left <= 0) throw new Error('no event in time');
         let timer: NodeJS.Timeout | undefined;
         pending ??= reader.read();
-        const chunk = await Promise.race([pending, new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), left)))]);
+        const chunk = await Promise.race([
+          pending,
+          new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), left))),
+        ]);
         clearTimeout(timer);
         if (chunk === 'timeout') continue;
         pending = undefined;

@@ -8,6 +8,12 @@ import { createLogger } from '../../../src/core/log/index.js';
 import { startDaemon } from '../../../src/main.js';
 
 const config = loadConfig({ env: process.env });
-const daemon = await startDaemon({ config, log: createLogger({ level: 'silent' }), env: {}, sandboxPort: 0, apiPort: 0 });
+const daemon = await startDaemon({
+  config,
+  log: createLogger({ level: 'silent' }),
+  env: {},
+  sandboxPort: 0,
+  apiPort: 0,
+});
 process.stdout.write(`${JSON.stringify({ apiUrl: daemon.apiUrl })}\n`);
 await new Promise(() => setInterval(() => undefined, 60_000));

@@ -27,7 +27,18 @@ beforeAll(async () => {
   db = openTerminalDatabase(dir);
   hub = new EventHub(new Journal(db), () => now, new EventLog(db));
   const d = t.daemon;
-  api = await listenApi(buildApp({ engine: d.engine, journal: d.journal, outbox: d.outbox, token: t.token, log: createLogger({ level: 'silent' }), events: hub }), '127.0.0.1', 0);
+  api = await listenApi(
+    buildApp({
+      engine: d.engine,
+      journal: d.journal,
+      outbox: d.outbox,
+      token: t.token,
+      log: createLogger({ level: 'silent' }),
+      events: hub,
+    }),
+    '127.0.0.1',
+    0,
+  );
 });
 afterAll(async () => {
   await api?.close();
@@ -43,7 +54,10 @@ const seqOf = (e: Sse): number => {
   expect(e.id).toBe(String(body.seq));
   return body.seq;
 };
-async function events(stream: Awaited<ReturnType<typeof openEvents>>, n: number): Promise<{ seq: number; message: string }[]> {
+async function events(
+  stream: Awaited<ReturnType<typeof openEvents>>,
+  n: number,
+): Promise<{ seq: number; message: string }[]> {
   const out: { seq: number; message: string }[] = [];
   while (out.length < n) {
     const e = await stream.next(20_000);
@@ -79,7 +93,9 @@ describe('EventHub with an event log, and GET /v1/events with Last-Event-ID', ()
     expect(await events(uptodate, 1)).toEqual([{ seq: 7, message: 'alarm 7' }]);
     uptodate.close();
     for (const bad of ['abc', '-1', '1.5', '9'.repeat(16)]) {
-      const res = await fetch(`${api.url}/v1/events`, { headers: { authorization: `Bearer ${t.token}`, 'last-event-id': bad } });
+      const res = await fetch(`${api.url}/v1/events`, {
+        headers: { authorization: `Bearer ${t.token}`, 'last-event-id': bad },
+      });
       expect(res.status, bad).toBe(400);
       expect(await res.json()).toMatchObject({ error: { code: 'INVALID_FIELD', field: 'Last-Event-ID' } });
     }
@@ -131,17 +147,24 @@ describe('EventHub with an event log, and GET /v1/events with Last-Event-ID', ()
 
   it('property: events published while a long replay is written come after it, in order; none lost, none twice (30 runs)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 400 }), fc.integer({ min: 0, max: 30 }), fc.integer({ min: 1, max: 40 }), async (backlog, from, during) => {
-        const start = (db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'api_events'").get() as { seq: number }).seq;
-        for (let i = 0; i < backlog; i++) hub.publish({ ...alarm(i), message: 'x'.repeat(200) });
-        const after = start + Math.min(from, backlog);
-        const stream = await openEvents(api.url, t.token, String(after));
-        for (let i = 0; i < during; i++) hub.publish(alarm(i));
-        const got = await events(stream, start + backlog + during - after);
-        stream.close();
-        const seqs = got.map((e) => e.seq);
-        expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => after + 1 + i));
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 400 }),
+        fc.integer({ min: 0, max: 30 }),
+        fc.integer({ min: 1, max: 40 }),
+        async (backlog, from, during) => {
+          const start = (
+            db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'api_events'").get() as { seq: number }
+          ).seq;
+          for (let i = 0; i < backlog; i++) hub.publish({ ...alarm(i), message: 'x'.repeat(200) });
+          const after = start + Math.min(from, backlog);
+          const stream = await openEvents(api.url, t.token, String(after));
+          for (let i = 0; i < during; i++) hub.publish(alarm(i));
+          const got = await events(stream, start + backlog + during - after);
+          stream.close();
+          const seqs = got.map((e) => e.seq);
+          expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => after + 1 + i));
+        },
+      ),
       { numRuns: 30 },
     );
   }, 120_000);

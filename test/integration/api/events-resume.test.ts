@@ -23,7 +23,9 @@ function daemon(stateDir: string) {
   let err = '';
   p.stdout.on('data', (d: Buffer) => (out += d.toString()));
   p.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) => p.once('exit', (code, signal) => resolve({ code, signal })));
+  const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    p.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const url = (async () => {
     for (let i = 0; i < 1200; i++) {
       const m = /"apiUrl":"([^"]+)"/.exec(out);
@@ -108,7 +110,10 @@ describe('GET /v1/events with Last-Event-ID across a daemon SIGKILL', () => {
       }
     }
     const missed = sent.filter((e) => e.ev.seq > lastSeen);
-    expect(missed.length, JSON.stringify(missed.map((e) => [e.ev.seq, e.ev.id, e.ev.type, e.ev.status]))).toBeGreaterThanOrEqual(8);
+    expect(
+      missed.length,
+      JSON.stringify(missed.map((e) => [e.ev.seq, e.ev.id, e.ev.type, e.ev.status])),
+    ).toBeGreaterThanOrEqual(8);
     expect(missed.some((e) => e.ev.id === two.id && e.ev.status === 'confirmed')).toBe(true);
     expect(missed.some((e) => e.ev.id === three.id && e.ev.type === 'qr')).toBe(true);
     const lastA = missed.at(-1)!.ev.seq;

@@ -23,7 +23,11 @@ const data = (e: Sse): Ev => {
 };
 
 async function post(path: string, body: unknown) {
-  const res = await request(`${t.daemon.apiUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await request(`${t.daemon.apiUrl}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return (await res.body.json()) as { id: number; qrCode?: string };
 }
 
@@ -43,7 +47,8 @@ describe('GET /v1/events over loopback', () => {
       const e = data(await stream.next(15_000));
       if (e.id !== sale.id) continue;
       seen.push(e);
-      if (e.type === 'state' && ['confirmed', 'declined', 'failed', 'cancelled', 'undone'].includes(e.status ?? '')) break;
+      if (e.type === 'state' && ['confirmed', 'declined', 'failed', 'cancelled', 'undone'].includes(e.status ?? ''))
+        break;
     }
     stream.close();
     const seqs = seen.map((e) => e.seq);
@@ -72,10 +77,15 @@ describe('GET /v1/events over loopback', () => {
     stream.close();
     expect(qr).toMatchObject({ kind: 'qr', qrCode: sale.qrCode });
     expect(sale.qrCode).toMatch(/^000201/);
-    await request(`${t.daemon.apiUrl}/v1/payments/${sale.id}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.body.text());
+    await request(`${t.daemon.apiUrl}/v1/payments/${sale.id}/cancel`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.token}` },
+    }).then((r) => r.body.text());
     // One payment at a time per terminal: the next test's sale waits until the QR sale's flow is over.
     for (let i = 0; i < 400; i++) {
-      const h = (await request(`${t.daemon.apiUrl}/v1/health`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.body.json())) as { busy: boolean };
+      const h = (await request(`${t.daemon.apiUrl}/v1/health`, {
+        headers: { authorization: `Bearer ${t.token}` },
+      }).then((r) => r.body.json())) as { busy: boolean };
       if (!h.busy) break;
       await new Promise((r) => setTimeout(r, 25));
     }
@@ -97,8 +107,14 @@ describe('GET /v1/events over loopback', () => {
     // The question comes from `printing`, committed before the receipt's bytes left.
     const states = seen.filter((e) => e.type === 'state').map((e) => e.state);
     expect(states.slice(-3)).toEqual(['approved', 'printing', 'printing']);
-    expect(seen.filter((e) => e.type === 'state').at(-1)).toMatchObject({ state: 'printing', status: 'pending', input: 'receipt unsure' });
-    const health = await request(`${t.daemon.apiUrl}/v1/health`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.body.json() as Promise<{ status: string; problems: string[]; printer: { paperOut: boolean } }>);
+    expect(seen.filter((e) => e.type === 'state').at(-1)).toMatchObject({
+      state: 'printing',
+      status: 'pending',
+      input: 'receipt unsure',
+    });
+    const health = await request(`${t.daemon.apiUrl}/v1/health`, {
+      headers: { authorization: `Bearer ${t.token}` },
+    }).then((r) => r.body.json() as Promise<{ status: string; problems: string[]; printer: { paperOut: boolean } }>);
     expect(health).toMatchObject({ status: 'degraded', printer: { paperOut: true } });
     expect(health.problems).toContain('printer: paper out');
     printer.loadPaper();
@@ -118,7 +134,15 @@ describe('GET /v1/events over loopback', () => {
     const hub = new EventHub(t.daemon.journal);
     const d = t.daemon;
     const api = await listenApi(
-      buildApp({ engine: d.engine, journal: d.journal, outbox: d.outbox, token: t.token, log: createLogger({ level: 'silent' }), events: hub, heartbeatMs: 40 }),
+      buildApp({
+        engine: d.engine,
+        journal: d.journal,
+        outbox: d.outbox,
+        token: t.token,
+        log: createLogger({ level: 'silent' }),
+        events: hub,
+        heartbeatMs: 40,
+      }),
       '127.0.0.1',
       0,
     );
@@ -134,7 +158,13 @@ describe('GET /v1/events over loopback', () => {
       let alarm: Sse;
       do alarm = await stream.next(2000);
       while ('comment' in alarm);
-      expect(JSON.parse(alarm.data)).toMatchObject({ type: 'alarm', id: 424242, code: 'TEST', message: 'an alarm', seq: 1 });
+      expect(JSON.parse(alarm.data)).toMatchObject({
+        type: 'alarm',
+        id: 424242,
+        code: 'TEST',
+        message: 'an alarm',
+        seq: 1,
+      });
       stream.close();
       for (let i = 0; i < 100 && hub.subscribers > 0; i++) await new Promise((r) => setTimeout(r, 10));
       expect(hub.subscribers).toBe(0);

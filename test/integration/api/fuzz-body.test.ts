@@ -30,8 +30,21 @@ const body = fc.oneof(
   fc.string({ maxLength: 200 }),
   fc.uint8Array({ maxLength: 300 }).map((b) => Buffer.from(b).toString('latin1')),
 );
-const contentType = fc.constantFrom('application/json', 'application/json; charset=utf-8', 'APPLICATION/JSON', 'text/plain', '', 'application/json;;;');
-const idempotencyKey = fc.option(fc.oneof(fc.constantFrom('k-1', 'k-2'), fc.string({ maxLength: 80 }).filter((s) => /^[\x20-\x7e]*$/.test(s))), { nil: undefined });
+const contentType = fc.constantFrom(
+  'application/json',
+  'application/json; charset=utf-8',
+  'APPLICATION/JSON',
+  'text/plain',
+  '',
+  'application/json;;;',
+);
+const idempotencyKey = fc.option(
+  fc.oneof(
+    fc.constantFrom('k-1', 'k-2'),
+    fc.string({ maxLength: 80 }).filter((s) => /^[\x20-\x7e]*$/.test(s)),
+  ),
+  { nil: undefined },
+);
 
 describe('POST /v1/payments, fuzzed over loopback', () => {
   it('no body, header or content type crashes the daemon: every answer is JSON with a documented status, and 400s name a field or the body', async () => {
@@ -56,7 +69,10 @@ describe('POST /v1/payments, fuzzed over loopback', () => {
         // A started payment is withdrawn so the next run finds the terminal free more often.
         if (res.statusCode === 202) {
           const id = (parsed as { id: number }).id;
-          await request(`${t.daemon.apiUrl}/v1/payments/${id}/cancel`, { method: 'POST', headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.body.text());
+          await request(`${t.daemon.apiUrl}/v1/payments/${id}/cancel`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${t.token}` },
+          }).then((r) => r.body.text());
         }
       }),
       { numRuns: 1000, seed },

@@ -39,8 +39,16 @@ describe('GET /v1/health on a real daemon', () => {
     expect(status).toBe(200);
     const secure = t.daemon.pinpad.pinpad.secure;
     expect(secure.secure).toBe(true);
-    expect(body.pinpad).toEqual({ connected: true, status: 'connected', secure: true, recognition: secure.recognition, sessions: secure.sessions, keySlots: expect.objectContaining({ configured: { pin: 1, data: 2 } }) });
-    const version = (t.daemon.db.prepare('SELECT version FROM init_current WHERE id = 1').get() as { version: string }).version;
+    expect(body.pinpad).toEqual({
+      connected: true,
+      status: 'connected',
+      secure: true,
+      recognition: secure.recognition,
+      sessions: secure.sessions,
+      keySlots: expect.objectContaining({ configured: { pin: 1, data: 2 } }),
+    });
+    const version = (t.daemon.db.prepare('SELECT version FROM init_current WHERE id = 1').get() as { version: string })
+      .version;
     expect(body.tables.version).toBe(version);
     // Initialization at start reached the sandbox: its answer is the last word.
     expect(body.acquirer.reachable).toBe(true);
@@ -65,12 +73,22 @@ describe('GET /v1/health on a real daemon', () => {
       await new Promise((r) => setTimeout(r, 10));
     }
     expect(sawBusy).toBe(true);
-    await request(`${t.daemon.apiUrl}/v1/payments/${id}/confirm`, { method: 'POST', headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.body.text());
+    await request(`${t.daemon.apiUrl}/v1/payments/${id}/confirm`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.token}` },
+    }).then((r) => r.body.text());
     const after = await health();
     expect(after.body.outbox).toEqual(t.daemon.outbox.depth());
     // The receipt went through the virtual printer: its driver's last status is what health shows.
-    for (let i = 0; i < 200 && t.daemon.virtualPrinter!.receipts.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
-    expect((await health()).body.printer).toEqual({ kind: 'virtual', reachable: true, paperOut: false, paperNearEnd: false, coverOpen: false });
+    for (let i = 0; i < 200 && t.daemon.virtualPrinter!.receipts.length === 0; i++)
+      await new Promise((r) => setTimeout(r, 10));
+    expect((await health()).body.printer).toEqual({
+      kind: 'virtual',
+      reachable: true,
+      paperOut: false,
+      paperNearEnd: false,
+      coverOpen: false,
+    });
   });
 
   it('reads degraded while the pinpad is unplugged, and ok again once it is back', async () => {

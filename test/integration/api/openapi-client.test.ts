@@ -36,7 +36,10 @@ function generate(): string {
   if (existsSync(generator)) {
     // A request field with a default (installments, interest, confirmation) is optional for the caller:
     // openapi-typescript makes defaulted fields required unless told not to.
-    const run = spawnSync(generator, [DOC, '-o', out, '--default-non-nullable=false'], { encoding: 'utf8', timeout: 120_000 });
+    const run = spawnSync(generator, [DOC, '-o', out, '--default-non-nullable=false'], {
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(run.status, run.stderr).toBe(0);
   } else {
     writeFileSync(out, typesFromDocument(JSON.parse(readFileSync(DOC, 'utf8')) as Record<string, unknown>));
@@ -64,7 +67,9 @@ function typecheck(code: string, name: string): string[] {
   return ts
     .getPreEmitDiagnostics(program)
     .filter((d) => d.file === undefined || !d.file.fileName.includes('node_modules'))
-    .map((d) => `${d.file ? path.basename(d.file.fileName) : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`);
+    .map(
+      (d) => `${d.file ? path.basename(d.file.fileName) : ''}: ${ts.flattenDiagnosticMessageText(d.messageText, '\n')}`,
+    );
 }
 
 describe("a client generated from the OpenAPI document, on the integration guide's walk-through", () => {

@@ -48,7 +48,9 @@ function schemaType(s: unknown): string {
 
 function objectType(s: Obj): string {
   const required = new Set((s.required ?? []) as string[]);
-  const fields = Object.entries((s.properties ?? {}) as Obj).map(([k, v]) => `${key(k)}${required.has(k) ? '' : '?'}: ${schemaType(v)};`);
+  const fields = Object.entries((s.properties ?? {}) as Obj).map(
+    ([k, v]) => `${key(k)}${required.has(k) ? '' : '?'}: ${schemaType(v)};`,
+  );
   const extra = s.additionalProperties;
   if (extra === true || isObj(extra)) fields.push(`[key: string]: ${extra === true ? 'unknown' : schemaType(extra)};`);
   if (fields.length === 0) return 'Record<string, never>';
@@ -56,7 +58,11 @@ function objectType(s: Obj): string {
 }
 
 const content = (c: unknown): string =>
-  isObj(c) ? `{ ${Object.entries(c).map(([type, m]) => `${JSON.stringify(type)}: ${schemaType((m as Obj).schema)};`).join(' ')} }` : 'never';
+  isObj(c)
+    ? `{ ${Object.entries(c)
+        .map(([type, m]) => `${JSON.stringify(type)}: ${schemaType((m as Obj).schema)};`)
+        .join(' ')} }`
+    : 'never';
 
 function operationType(op: Obj): string {
   const params = (op.parameters ?? []) as Obj[];
@@ -68,11 +74,14 @@ function operationType(op: Obj): string {
   };
   const body = op.requestBody as Obj | undefined;
   const responses = Object.entries((op.responses ?? {}) as Record<string, Obj>).map(
-    ([status, r]) => `${/^\d+$/.test(status) ? status : JSON.stringify(status)}: { headers: { [name: string]: unknown }; content${r.content ? '' : '?'}: ${r.content ? content(r.content) : 'never'}; };`,
+    ([status, r]) =>
+      `${/^\d+$/.test(status) ? status : JSON.stringify(status)}: { headers: { [name: string]: unknown }; content${r.content ? '' : '?'}: ${r.content ? content(r.content) : 'never'}; };`,
   );
   return [
     `{ parameters: { ${['query', 'header', 'path', 'cookie'].map(group).join(' ')} };`,
-    body ? `requestBody${body.required === true ? '' : '?'}: { content: ${content(body.content)} };` : 'requestBody?: never;',
+    body
+      ? `requestBody${body.required === true ? '' : '?'}: { content: ${content(body.content)} };`
+      : 'requestBody?: never;',
     `responses: { ${responses.join(' ')} }; }`,
   ].join(' ');
 }
@@ -89,7 +98,9 @@ export function typesFromDocument(doc: Obj): string {
     });
     return `${JSON.stringify(path)}: { parameters: { query?: never; header?: never; path?: never; cookie?: never }; ${methods.join(' ')} };`;
   });
-  const schemas = Object.entries(((doc.components as Obj).schemas ?? {}) as Obj).map(([name, s]) => `${key(name)}: ${schemaType(s)};`);
+  const schemas = Object.entries(((doc.components as Obj).schemas ?? {}) as Obj).map(
+    ([name, s]) => `${key(name)}: ${schemaType(s)};`,
+  );
   return [
     '// Generated from the OpenAPI document (test/integration/api/openapi-types.ts).',
     `export interface paths { ${paths.join('\n')} }`,

@@ -21,21 +21,28 @@ afterAll(async () => {
   await t?.stop();
 });
 
-type Op = { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }>; security?: unknown[] };
+type Op = {
+  responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }>;
+  security?: unknown[];
+};
 const paths = () => doc.paths as Record<string, Record<string, Op>>;
 
 async function call(method: 'GET' | 'POST', path: string, body?: unknown) {
   const res = await request(`${t.daemon.apiUrl}${path}`, {
     method,
-    headers: { authorization: `Bearer ${t.token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${t.token}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
-  return { status: res.statusCode, body: (await res.body.json()) };
+  return { status: res.statusCode, body: await res.body.json() };
 }
 
 /** The response conforms to the schema the document gives for that route and status. */
 function conforms(method: string, path: string, r: { status: number; body: unknown }) {
-  const schema = paths()[path]?.[method.toLowerCase()]?.responses[String(r.status)]?.content?.['application/json']?.schema;
+  const schema =
+    paths()[path]?.[method.toLowerCase()]?.responses[String(r.status)]?.content?.['application/json']?.schema;
   expect(schema, `${method} ${path} ${r.status} is not documented`).toBeDefined();
   expect(check(schema!, r.body, doc)).toEqual([]);
 }
@@ -57,7 +64,10 @@ describe('GET /v1/openapi.json', () => {
       const op = paths()[r.path]![r.method.toLowerCase()]!;
       // Every route but the document itself needs the token, and says so with its 401 and the error shape.
       if (r.auth === false) expect(op.security).toEqual([]);
-      else expect(op.responses['401']?.content?.['application/json']?.schema).toEqual({ $ref: '#/components/schemas/Error' });
+      else
+        expect(op.responses['401']?.content?.['application/json']?.schema).toEqual({
+          $ref: '#/components/schemas/Error',
+        });
     }
   });
 

@@ -7,13 +7,18 @@ import { startTestDaemon } from './daemon.js';
 /** `GET /v1/docs`: the API reference the daemon renders from its own document. */
 
 let t: Awaited<ReturnType<typeof startTestDaemon>>;
-let doc: { paths: Record<string, Record<string, { operationId: string }>>; components: { schemas: Record<string, unknown> } };
+let doc: {
+  paths: Record<string, Record<string, { operationId: string }>>;
+  components: { schemas: Record<string, unknown> };
+};
 let html: string;
 let headers: Record<string, string | string[] | undefined>;
 beforeAll(async () => {
   t = await startTestDaemon();
   doc = (await request(`${t.daemon.apiUrl}/v1/openapi.json`).then((r) => r.body.json())) as typeof doc;
-  const res = await request(`${t.daemon.apiUrl}/v1/docs`, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+  const res = await request(`${t.daemon.apiUrl}/v1/docs`, {
+    headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+  });
   expect(res.statusCode).toBe(200);
   headers = res.headers;
   html = await res.body.text();

@@ -14,7 +14,22 @@ afterAll(async () => {
 });
 
 const segment = fc.oneof(
-  fc.constantFrom('v1', 'payments', 'events', 'health', 'openapi.json', 'confirm', 'undo', 'cancel', '1', '999999', '%ZZ', '..', '%2F', ''),
+  fc.constantFrom(
+    'v1',
+    'payments',
+    'events',
+    'health',
+    'openapi.json',
+    'confirm',
+    'undo',
+    'cancel',
+    '1',
+    '999999',
+    '%ZZ',
+    '..',
+    '%2F',
+    '',
+  ),
   fc.string({ maxLength: 8 }).map(encodeURIComponent),
 );
 const path = fc.array(segment, { maxLength: 5 }).map((s) => `/${s.join('/')}`);
@@ -33,7 +48,10 @@ describe('the router, fuzzed over loopback', () => {
       fc.asyncProperty(path, fc.constantFrom('GET', 'POST', 'DELETE', 'PUT'), fc.boolean(), async (p, method, auth) => {
         // The event stream never ends; events.test.ts covers it.
         fc.pre(!(auth && method === 'GET' && new URL(`http://x${p}`).pathname === '/v1/events'));
-        const res = await request(`${t.daemon.apiUrl}${p}`, { method, headers: auth ? { authorization: `Bearer ${t.token}` } : {} });
+        const res = await request(`${t.daemon.apiUrl}${p}`, {
+          method,
+          headers: auth ? { authorization: `Bearer ${t.token}` } : {},
+        });
         const text = await res.body.text();
         expect([200, 400, 401, 404, 409]).toContain(res.statusCode);
         expect(res.headers['content-type']).toMatch(/^application\/json/);
@@ -47,6 +65,10 @@ describe('the router, fuzzed over loopback', () => {
       }),
       { numRuns: 1000, seed },
     );
-    expect((await request(`${t.daemon.apiUrl}/v1/health`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) => r.body.json())) as object).toMatchObject({ status: 'ok' });
+    expect(
+      (await request(`${t.daemon.apiUrl}/v1/health`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) =>
+        r.body.json(),
+      )) as object,
+    ).toMatchObject({ status: 'ok' });
   }, 60_000);
 });

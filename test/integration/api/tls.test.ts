@@ -63,7 +63,10 @@ describe('the API on the LAN, over TLS (api.lan)', () => {
   it('serves the same API over real TLS to a client that trusts the certificate, and loopback stays plain HTTP', async () => {
     expect(daemon.lanUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     expect(daemon.apiUrl).toMatch(/^http:\/\//);
-    const res = await request(`${daemon.lanUrl}/v1/health`, { headers: { authorization: `Bearer ${token}` }, dispatcher: trusted });
+    const res = await request(`${daemon.lanUrl}/v1/health`, {
+      headers: { authorization: `Bearer ${token}` },
+      dispatcher: trusted,
+    });
     expect(res.statusCode).toBe(200);
     expect(await res.body.json()).toMatchObject({ status: 'ok', pinpad: { connected: true } });
     const doc = await request(`${daemon.lanUrl}/v1/openapi.json`, { dispatcher: trusted });
@@ -71,14 +74,19 @@ describe('the API on the LAN, over TLS (api.lan)', () => {
   });
 
   it('requires the token there too', async () => {
-    const res = await request(`${daemon.lanUrl}/v1/payments`, { headers: { authorization: 'Bearer wrong' }, dispatcher: trusted });
+    const res = await request(`${daemon.lanUrl}/v1/payments`, {
+      headers: { authorization: 'Bearer wrong' },
+      dispatcher: trusted,
+    });
     expect(res.statusCode).toBe(401);
     expect(await res.body.json()).toMatchObject({ error: { code: 'UNAUTHORIZED' } });
   });
 
   it('a client that does not trust the certificate is refused by the handshake; a plain-HTTP client gets no API', async () => {
     const untrusting = new Agent();
-    await expect(request(`${daemon.lanUrl}/v1/health`, { dispatcher: untrusting })).rejects.toThrow(/self[- ]signed|certificate/i);
+    await expect(request(`${daemon.lanUrl}/v1/health`, { dispatcher: untrusting })).rejects.toThrow(
+      /self[- ]signed|certificate/i,
+    );
     await untrusting.close();
     await expect(request(daemon.lanUrl!.replace('https:', 'http:') + '/v1/health')).rejects.toThrow();
   });
@@ -106,6 +114,8 @@ describe('the API on the LAN, over TLS (api.lan)', () => {
     const c = JSON.parse(readFileSync(path.join(dir, 'omnipos.json'), 'utf8')) as { api: { lan: { keyFile: string } } };
     c.api.lan.keyFile = 'missing.key';
     writeFileSync(path.join(dir, 'bad.json'), JSON.stringify(c));
-    expect(() => loadConfig({ path: path.join(dir, 'bad.json'), env: {} })).toThrow(/api\.lan\.keyFile: cannot read .*missing\.key/);
+    expect(() => loadConfig({ path: path.join(dir, 'bad.json'), env: {} })).toThrow(
+      /api\.lan\.keyFile: cannot read .*missing\.key/,
+    );
   });
 });

@@ -19,7 +19,9 @@ export function buildBibcomp(variant: 'generic' | 'classic' = 'generic'): string
   const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-bibcomp-'));
   const out = path.join(dir, variant === 'classic' ? 'libppcomp-classic.so' : 'libppcomp.so');
   const flags = variant === 'classic' ? ['-DPPTEST_NO_GENERIC'] : [];
-  execFileSync(process.env.CC ?? 'cc', ['-O2', '-Wall', '-Werror', ...flags, '-shared', '-fPIC', '-o', out, SOURCE], { stdio: ['ignore', 'ignore', 'pipe'] });
+  execFileSync(process.env.CC ?? 'cc', ['-O2', '-Wall', '-Werror', ...flags, '-shared', '-fPIC', '-o', out, SOURCE], {
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   built.set(variant, out);
   return out;
 }

@@ -28,7 +28,10 @@ describe.skipIf(!HAS_SOCAT)('the sale suite on the classic serial path', () => {
 
   it('chip with PIN: GCR, EBX, GOC, FNC — confirmed, charged once, PAN masked', async () => {
     const s = await sell(e, { lastDigit: 0, via: 'chip' }, { amount: 1000, method: 'credit' }, 60_000);
-    expect(s.view).toMatchObject({ status: 'confirmed', card: { maskedPan: '476173******0060', inputMode: 'Emv', productId: 1 } });
+    expect(s.view).toMatchObject({
+      status: 'confirmed',
+      card: { maskedPan: '476173******0060', inputMode: 'Emv', productId: 1 },
+    });
     expect(s.host).toMatchObject({ status: 2, confirmationStatus: 1, charged: 1000 });
     expect(promptsOf(e, s.id)).toContain('enter-pin: DIGITE A SENHA');
     const r = await received(e);
@@ -58,21 +61,32 @@ describe.skipIf(!HAS_SOCAT)('the sale suite on the classic serial path', () => {
     expect(p.host).toBeUndefined();
     await present(e, { action: 'nothing' });
     const s = await start(e, { amount: 1800, method: 'credit' });
-    await e.waitEvent((x) => x.type === 'prompt' && x.id === s.id && (x as { prompt: string }).prompt === 'insert-card', s.since, 30_000);
+    await e.waitEvent(
+      (x) => x.type === 'prompt' && x.id === s.id && (x as { prompt: string }).prompt === 'insert-card',
+      s.since,
+      30_000,
+    );
     expect((await e.api('POST', `/v1/payments/${s.id}/cancel`)).status).toBe(200);
     expect(await e.waitFinal(s.id, 60_000)).toMatchObject({ status: 'cancelled', state: 'aborted' });
     expect(await hostSale(e, s.merchantOrderId)).toBeUndefined();
   }, 120_000);
 
   it('typed entry: a classic pinpad has no GCD; the sale ends without reaching the host', async () => {
-    const s = await sell(e, { keys: [STRIPE.pan, '12', '30'] }, { amount: 1900, method: 'credit', entry: 'typed' }, 60_000);
+    const s = await sell(
+      e,
+      { keys: [STRIPE.pan, '12', '30'] },
+      { amount: 1900, method: 'credit', entry: 'typed' },
+      60_000,
+    );
     expect(s.view.status).not.toBe('confirmed');
     expect(s.host).toBeUndefined();
   }, 90_000);
 
   it('the journal, the database and the logs hold no clear card data nor PIN blocks', () => {
     expect(scanForCardData(e.stateDir, clearSecrets())).toEqual([]);
-    expect(scanForCardData(e.stateDir, ['"TrackTwoData"', 'EncryptedPinBlock', '"PinBlock"', '"CardNumber"'])).toEqual([]);
+    expect(scanForCardData(e.stateDir, ['"TrackTwoData"', 'EncryptedPinBlock', '"PinBlock"', '"CardNumber"'])).toEqual(
+      [],
+    );
   });
 });
 
@@ -80,7 +94,9 @@ describe.skipIf(!HAS_SOCAT)('a BibComp library without the generic command, in t
   let e: E2e;
   beforeAll(async () => {
     const library = buildBibcomp('classic');
-    e = await startE2e({ pinpadDevice: ({ tcp }) => ({ kind: 'bibcomp', library, port: `127.0.0.1:${tcp}`, callTimeoutMs: 2000 }) });
+    e = await startE2e({
+      pinpadDevice: ({ tcp }) => ({ kind: 'bibcomp', library, port: `127.0.0.1:${tcp}`, callTimeoutMs: 2000 }),
+    });
   }, 90_000);
   afterAll(async () => {
     await e?.stop();

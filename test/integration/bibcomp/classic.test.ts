@@ -7,8 +7,20 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { bibcompTransportFor, ClassicBibcompTransport, loadBibcomp, type BibcompCalls } from '../../../drivers/bibcomp/index.js';
-import { card, isPinpadError, Pinpad, SecurePinpad, terminalKeyFromPem, type TerminalKey } from '../../../drivers/pinpad/index.js';
+import {
+  bibcompTransportFor,
+  ClassicBibcompTransport,
+  loadBibcomp,
+  type BibcompCalls,
+} from '../../../drivers/bibcomp/index.js';
+import {
+  card,
+  isPinpadError,
+  Pinpad,
+  SecurePinpad,
+  terminalKeyFromPem,
+  type TerminalKey,
+} from '../../../drivers/pinpad/index.js';
 import { PinpadCardPort } from '../../../src/adapters/pinpad-card.js';
 import { cardSim } from '../../../src/sim/pinpad/card/index.js';
 import { VirtualPinpad } from '../../../src/sim/pinpad/server.js';
@@ -36,7 +48,12 @@ async function rig(profile: ConstructorParameters<typeof VirtualPinpad>[0] = {})
   await sim.start();
   cleanup.push(() => sim.stop());
   const wedged = { value: false };
-  const pinpad = new SecurePinpad({ transport: () => bibcompTransportFor({ calls, wedged }, { port: `127.0.0.1:${sim.port}`, callTimeoutMs: 5000 }), terminalKey, probeIntervalMs: 0, reconnect: { initialMs: 50, maxMs: 200 } });
+  const pinpad = new SecurePinpad({
+    transport: () => bibcompTransportFor({ calls, wedged }, { port: `127.0.0.1:${sim.port}`, callTimeoutMs: 5000 }),
+    terminalKey,
+    probeIntervalMs: 0,
+    reconnect: { initialMs: 50, maxMs: 200 },
+  });
   cleanup.push(async () => {
     setFault(library, 'none');
     await pinpad.close();
@@ -50,7 +67,9 @@ describe('a BibComp library without the generic command', () => {
     expect(calls.generic).toBe(false);
     expect(calls.has('PP_StartGetCard')).toBe(true);
     expect(calls.has('PP_FinishChip')).toBe(true);
-    expect(bibcompTransportFor({ calls, wedged: { value: false } }, { port: 'x:1' })).toBeInstanceOf(ClassicBibcompTransport);
+    expect(bibcompTransportFor({ calls, wedged: { value: false } }, { port: 'x:1' })).toBeInstanceOf(
+      ClassicBibcompTransport,
+    );
   });
 
   it('is an obsolete pinpad to the driver: information from GIN, display, table version from GTS, all through PP_ functions', async () => {
@@ -72,7 +91,14 @@ describe('a BibComp library without the generic command', () => {
     const version = await pinpad.run(card.GTS, '03');
     const notes: string[] = [];
     pinpad.on('notification', (n) => notes.push(n.text));
-    const r = await pinpad.run(card.GCR, { acquirer: '03', amount: 2500, date: '251125', time: '120000', tableVersion: version, contactless: false });
+    const r = await pinpad.run(card.GCR, {
+      acquirer: '03',
+      amount: 2500,
+      date: '251125',
+      time: '120000',
+      tableVersion: version,
+      contactless: false,
+    });
     expect(r.card).toMatchObject({ cardType: 'stripe' });
     expect(r.card.maskedPan).toMatch(/^\d{8}\*+\d{4}$/);
     expect(JSON.stringify(r)).not.toContain(c.pan);
@@ -88,10 +114,22 @@ describe('a BibComp library without the generic command', () => {
   it('a chip card through GCR, GOC (PP_StartGoOnChip) and FNC (PP_FinishChip)', async () => {
     const { pinpad, deck } = await rig();
     deck.choose({ lastDigit: 0, via: 'chip', pin: 'right' });
-    const r = await pinpad.run(card.GCR, { acquirer: '00', amount: 1500, date: '251125', time: '120000', tableVersion: await pinpad.run(card.GTS, '00'), contactless: false });
+    const r = await pinpad.run(card.GCR, {
+      acquirer: '00',
+      amount: 1500,
+      date: '251125',
+      time: '120000',
+      tableVersion: await pinpad.run(card.GTS, '00'),
+      contactless: false,
+    });
     r.clear.wipe();
     expect(r.card.cardType).toBe('chip');
-    const g = await pinpad.run(card.GOC, { amount: 1500, pinKeyIndex: 1, acquirerIndex: r.acquirerIndex, tags: ['95', '9F26', '9F27'] });
+    const g = await pinpad.run(card.GOC, {
+      amount: 1500,
+      pinKeyIndex: 1,
+      acquirerIndex: r.acquirerIndex,
+      tags: ['95', '9F26', '9F27'],
+    });
     expect(g).toMatchObject({ decision: 'online', pin: 'online' });
     const f = await pinpad.run(card.FNC, { outcome: 'approved', arc: '00', tags: ['9F27'] });
     expect(f.decision).toBe('approved');
@@ -112,8 +150,15 @@ describe('a BibComp library without the generic command', () => {
   it('refuses card sales by name, before any card is asked: the library cannot have the track encrypted', async () => {
     const { sim, pinpad, deck } = await rig();
     deck.choose({ lastDigit: 0, via: 'chip' });
-    const port = new PinpadCardPort({ pinpad: new card.ClassicCardPinpad(pinpad, { dataKeySlot: 2 }), acquirerIndex: 3, pinKeySlot: 1, dataKeySlot: 2 });
-    await expect(port.readCard({ merchantOrderId: 'x1', amount: 1500, method: 'credit' }, new AbortController().signal)).rejects.toMatchObject({ code: 'PINPAD_UNSUPPORTED', message: expect.stringMatching(/no EBX/) });
+    const port = new PinpadCardPort({
+      pinpad: new card.ClassicCardPinpad(pinpad, { dataKeySlot: 2 }),
+      acquirerIndex: 3,
+      pinKeySlot: 1,
+      dataKeySlot: 2,
+    });
+    await expect(
+      port.readCard({ merchantOrderId: 'x1', amount: 1500, method: 'credit' }, new AbortController().signal),
+    ).rejects.toMatchObject({ code: 'PINPAD_UNSUPPORTED', message: expect.stringMatching(/no EBX/) });
     expect(sim.engine.state.received).not.toContain('GCR');
   }, 30_000);
 
@@ -121,11 +166,25 @@ describe('a BibComp library without the generic command', () => {
     const { sim, pinpad, deck } = await rig();
     deck.choose({ action: 'nothing' });
     const ac = new AbortController();
-    const p = pinpad.run(card.GCR, { acquirer: '00', amount: 100, date: '251125', time: '120000', tableVersion: await pinpad.run(card.GTS, '00'), contactless: false }, { signal: ac.signal });
+    const p = pinpad.run(
+      card.GCR,
+      {
+        acquirer: '00',
+        amount: 100,
+        date: '251125',
+        time: '120000',
+        tableVersion: await pinpad.run(card.GTS, '00'),
+        contactless: false,
+      },
+      { signal: ac.signal },
+    );
     const end = Date.now() + 20_000;
     while (!sim.engine.state.received.includes('GCR') && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
     ac.abort();
-    const e = await p.then(() => null, (x: unknown) => x);
+    const e = await p.then(
+      () => null,
+      (x: unknown) => x,
+    );
     expect(isPinpadError(e, 'PINPAD_CANCELLED')).toBe(true);
     expect(sim.engine.state.cans).toBeGreaterThan(0);
     await pinpad.display(['DE NOVO', '']);
@@ -138,12 +197,24 @@ describe('a BibComp library without the generic command', () => {
     const version = await pinpad.run(card.GTS, '00');
     setFault(library, 'stuck');
     const ac = new AbortController();
-    const p = pinpad.run(card.GCR, { acquirer: '00', amount: 100, date: '251125', time: '120000', tableVersion: version, contactless: false }, { signal: ac.signal });
+    const p = pinpad.run(
+      card.GCR,
+      { acquirer: '00', amount: 100, date: '251125', time: '120000', tableVersion: version, contactless: false },
+      { signal: ac.signal },
+    );
     const end = Date.now() + 20_000;
     while (!sim.engine.state.received.includes('GCR') && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
     const cans = sim.engine.state.cans;
     ac.abort();
-    expect(isPinpadError(await p.then(() => null, (x: unknown) => x), 'PINPAD_CANCELLED')).toBe(true);
+    expect(
+      isPinpadError(
+        await p.then(
+          () => null,
+          (x: unknown) => x,
+        ),
+        'PINPAD_CANCELLED',
+      ),
+    ).toBe(true);
     expect(sim.engine.state.cans).toBeGreaterThan(cans);
     setFault(library, 'none');
     await pinpad.display(['SEGUE', '']);
@@ -153,7 +224,10 @@ describe('a BibComp library without the generic command', () => {
   it('a library error on PP_StartGetCard is a lost link: the command fails as disconnected and the driver reconnects', async () => {
     const { pinpad } = await rig();
     setFault(library, 'error');
-    const e = await pinpad.run(card.GCR, { again: true }).then(() => null, (x: unknown) => x);
+    const e = await pinpad.run(card.GCR, { again: true }).then(
+      () => null,
+      (x: unknown) => x,
+    );
     expect(isPinpadError(e)).toBe(true);
     expect((e as { code: string }).code).toMatch(/PINPAD_DISCONNECTED|PINPAD_TIMEOUT/);
     setFault(library, 'none');
@@ -168,10 +242,16 @@ describe('the plain driver on the classic library', () => {
     const sim = new VirtualPinpad();
     await sim.start();
     cleanup.push(() => sim.stop());
-    const pinpad = new Pinpad({ transport: () => new ClassicBibcompTransport({ calls, port: `127.0.0.1:${sim.port}` }), probeIntervalMs: 0 });
+    const pinpad = new Pinpad({
+      transport: () => new ClassicBibcompTransport({ calls, port: `127.0.0.1:${sim.port}` }),
+      probeIntervalMs: 0,
+    });
     cleanup.push(() => pinpad.close());
     await pinpad.connect();
-    const e = await pinpad.gix().then(() => null, (x: unknown) => x);
+    const e = await pinpad.gix().then(
+      () => null,
+      (x: unknown) => x,
+    );
     expect(isPinpadError(e, 'PINPAD_STATUS')).toBe(true);
     expect((e as { context: { unknownCommand: boolean } }).context.unknownCommand).toBe(true);
     expect(sim.engine.state.received).not.toContain('GIX');

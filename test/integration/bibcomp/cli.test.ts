@@ -42,9 +42,20 @@ describe('omnipos pinpad info with "kind": "bibcomp"', () => {
   const config = (device: Record<string, unknown>, extra: Record<string, unknown> = {}): string => {
     const file = path.join(dir, `omnipos-${Math.random().toString(36).slice(2)}.json`);
     // the shipped configuration (terminal, acquirer), with this pinpad device and a state directory of our own
-    const base = JSON.parse(readFileSync(path.join(ROOT, 'config/omnipos.json'), 'utf8')) as Record<string, Record<string, unknown>>;
-    const acquirer = { ...base.acquirer, clientSecretFile: path.join(ROOT, 'config/sandbox/client-secret'), merchantKeyFile: path.join(ROOT, 'config/sandbox/merchant-key'), ...(extra.acquirer as object) };
-    writeFileSync(file, JSON.stringify({ ...base, ...extra, acquirer, stateDir: path.join(dir, 'state'), pinpad: { device } }));
+    const base = JSON.parse(readFileSync(path.join(ROOT, 'config/omnipos.json'), 'utf8')) as Record<
+      string,
+      Record<string, unknown>
+    >;
+    const acquirer = {
+      ...base.acquirer,
+      clientSecretFile: path.join(ROOT, 'config/sandbox/client-secret'),
+      merchantKeyFile: path.join(ROOT, 'config/sandbox/merchant-key'),
+      ...(extra.acquirer as object),
+    };
+    writeFileSync(
+      file,
+      JSON.stringify({ ...base, ...extra, acquirer, stateDir: path.join(dir, 'state'), pinpad: { device } }),
+    );
     return file;
   };
 
@@ -52,7 +63,13 @@ describe('omnipos pinpad info with "kind": "bibcomp"', () => {
     const c = ctx();
     const file = config({ kind: 'bibcomp', library: buildBibcomp('classic'), port: `127.0.0.1:${sim.port}` });
     expect(await runCli(['pinpad', 'info', '--config', file, '--json'], c)).toBe(0);
-    expect(JSON.parse(c.stdout)).toMatchObject({ device: expect.stringMatching(/^bibcomp:.*libppcomp-classic\.so/), source: 'GIN', serialNumber: 'VPP0000000001', secure: false, cardSales: 'not supported for card sales' });
+    expect(JSON.parse(c.stdout)).toMatchObject({
+      device: expect.stringMatching(/^bibcomp:.*libppcomp-classic\.so/),
+      source: 'GIN',
+      serialNumber: 'VPP0000000001',
+      secure: false,
+      cardSales: 'not supported for card sales',
+    });
   }, 30_000);
 
   it('omnipos diag with "kind": "bibcomp" (no daemon): the pinpad read through the library, the report complete', async () => {
@@ -64,11 +81,20 @@ describe('omnipos pinpad info with "kind": "bibcomp"', () => {
       await new Promise((r) => srv.close(r));
       return port;
     };
-    const base = JSON.parse(readFileSync(path.join(ROOT, 'config/omnipos.json'), 'utf8')) as Record<string, Record<string, unknown>>;
-    const file = config({ kind: 'bibcomp', library: buildBibcomp(), port: `127.0.0.1:${sim.port}` }, { api: { ...base.api, port: await free() }, acquirer: { authUrl: `http://127.0.0.1:${await free()}` } });
+    const base = JSON.parse(readFileSync(path.join(ROOT, 'config/omnipos.json'), 'utf8')) as Record<
+      string,
+      Record<string, unknown>
+    >;
+    const file = config(
+      { kind: 'bibcomp', library: buildBibcomp(), port: `127.0.0.1:${sim.port}` },
+      { api: { ...base.api, port: await free() }, acquirer: { authUrl: `http://127.0.0.1:${await free()}` } },
+    );
     await runCli(['diag', '--config', file, '--json'], c);
     const report = JSON.parse(c.stdout) as Record<string, unknown>;
-    expect(report).toMatchObject({ source: 'probe', pinpad: { device: expect.stringMatching(/^bibcomp:/), serialNumber: 'VPP0000000001', secure: true } });
+    expect(report).toMatchObject({
+      source: 'probe',
+      pinpad: { device: expect.stringMatching(/^bibcomp:/), serialNumber: 'VPP0000000001', secure: true },
+    });
   }, 60_000);
 
   it('omnipos pinpad ports lists the BibComp libraries it finds (by name; nothing loaded)', async () => {
@@ -79,7 +105,9 @@ describe('omnipos pinpad info with "kind": "bibcomp"', () => {
     writeFileSync(path.join(lib, 'libother.so'), '');
     expect(await runCli(['pinpad', 'ports', '--json', '--lib-dir', lib], c)).toBe(0);
     const rows = JSON.parse(c.stdout) as { kind: string; path: string }[];
-    expect(rows.filter((r) => r.kind === 'library' && r.path.startsWith(lib))).toEqual([{ kind: 'library', path: path.join(lib, 'libppcomp_gertec.so.1'), pinpad: 'BibComp library' }]);
+    expect(rows.filter((r) => r.kind === 'library' && r.path.startsWith(lib))).toEqual([
+      { kind: 'library', path: path.join(lib, 'libppcomp_gertec.so.1'), pinpad: 'BibComp library' },
+    ]);
   });
 
   it('reads the pinpad behind the library: recognised by secure OPN, GIX through the generic command', async () => {
@@ -87,7 +115,13 @@ describe('omnipos pinpad info with "kind": "bibcomp"', () => {
     const file = config({ kind: 'bibcomp', library: buildBibcomp(), port: `127.0.0.1:${sim.port}` });
     expect(await runCli(['pinpad', 'info', '--config', file, '--json'], c)).toBe(0);
     const info = JSON.parse(c.stdout) as Record<string, unknown>;
-    expect(info).toMatchObject({ device: expect.stringMatching(/^bibcomp:/), source: 'GIX', serialNumber: 'VPP0000000001', secure: true, cardSales: 'supported' });
+    expect(info).toMatchObject({
+      device: expect.stringMatching(/^bibcomp:/),
+      source: 'GIX',
+      serialNumber: 'VPP0000000001',
+      secure: true,
+      cardSales: 'supported',
+    });
     expect(sim.engine.state.received).toEqual(expect.arrayContaining(['OPN', 'GIX']));
   }, 30_000);
 

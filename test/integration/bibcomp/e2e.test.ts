@@ -21,7 +21,9 @@ describe.skipIf(!HAS_SOCAT)('card sales through the daemon with the pinpad behin
   let library: string;
   beforeAll(async () => {
     library = buildBibcomp();
-    e = await startE2e({ pinpadDevice: ({ tcp }) => ({ kind: 'bibcomp', library, port: `127.0.0.1:${tcp}`, callTimeoutMs: 2000 }) });
+    e = await startE2e({
+      pinpadDevice: ({ tcp }) => ({ kind: 'bibcomp', library, port: `127.0.0.1:${tcp}`, callTimeoutMs: 2000 }),
+    });
   }, 90_000);
   afterAll(async () => {
     if (library) setFault(library, 'none');
@@ -35,7 +37,8 @@ describe.skipIf(!HAS_SOCAT)('card sales through the daemon with the pinpad behin
       await new Promise((r) => setTimeout(r, 50));
     }
   };
-  const received = async (id: string): Promise<number> => ((await e.sim.control({ cmd: 'state' })).received as string[]).filter((x) => x === id).length;
+  const received = async (id: string): Promise<number> =>
+    ((await e.sim.control({ cmd: 'state' })).received as string[]).filter((x) => x === id).length;
   const untilReceived = async (id: string, count: number): Promise<void> => {
     const end = Date.now() + 30_000;
     while ((await received(id)) < count) {
@@ -46,7 +49,10 @@ describe.skipIf(!HAS_SOCAT)('card sales through the daemon with the pinpad behin
 
   it('chip with PIN: confirmed, charged once, the prompts as the ABECS driver gives them, PAN masked', async () => {
     const s = await sell(e, { lastDigit: 0, via: 'chip' }, { amount: 1000, method: 'credit' }, 60_000);
-    expect(s.view).toMatchObject({ status: 'confirmed', card: { maskedPan: '476173******0060', inputMode: 'Emv', productId: 1 } });
+    expect(s.view).toMatchObject({
+      status: 'confirmed',
+      card: { maskedPan: '476173******0060', inputMode: 'Emv', productId: 1 },
+    });
     expect(s.host).toMatchObject({ status: 2, confirmationStatus: 1, charged: 1000 });
     expect(promptsOf(e, s.id)).toEqual([
       'insert-card: APROXIME, INSIRA OU PASSE CARTAO',
@@ -56,7 +62,9 @@ describe.skipIf(!HAS_SOCAT)('card sales through the daemon with the pinpad behin
       'remove-card: RETIRE O CARTAO',
     ]);
     // the card commands reached the pinpad through the library (its only client is the library's socket)
-    expect((await e.sim.control({ cmd: 'state' })).received).toEqual(expect.arrayContaining(['OPN', 'GCX', 'GOX', 'FCX', 'RMC']));
+    expect((await e.sim.control({ cmd: 'state' })).received).toEqual(
+      expect.arrayContaining(['OPN', 'GCX', 'GOX', 'FCX', 'RMC']),
+    );
   }, 90_000);
 
   it('contactless and stripe with PIN through the library', async () => {
@@ -72,7 +80,12 @@ describe.skipIf(!HAS_SOCAT)('card sales through the daemon with the pinpad behin
     expect(f.view).toMatchObject({ status: 'confirmed', card: { inputMode: 'MagStripe' } });
     expect(promptsOf(e, f.id)).toContain('insert-card: PASSE O CARTAO');
     const card0 = testCard('sandbox card ending 0');
-    const t = await sell(e, { keys: [card0.pan, '12', '30'] }, { amount: 1700, method: 'credit', entry: 'typed' }, 60_000);
+    const t = await sell(
+      e,
+      { keys: [card0.pan, '12', '30'] },
+      { amount: 1700, method: 'credit', entry: 'typed' },
+      60_000,
+    );
     expect(t.view).toMatchObject({ status: 'confirmed', card: { inputMode: 'Typed' } });
     const p = await sell(e, { lastDigit: 0, via: 'chip', pin: 'cancel' }, { amount: 1750, method: 'credit' }, 60_000);
     expect(p.view).toMatchObject({ status: 'cancelled' });
@@ -81,10 +94,17 @@ describe.skipIf(!HAS_SOCAT)('card sales through the daemon with the pinpad behin
 
   it('the cash register cancels at the card prompt: aborted, nothing at the host', async () => {
     const r = await e.api('POST', '/v1/payments', { amount: 1200, method: 'credit' });
-    await e.sim.control({ cmd: 'card', choice: { action: 'nothing', pin: 'right', declineAfterApproval: false, removeEarly: 'no' } });
+    await e.sim.control({
+      cmd: 'card',
+      choice: { action: 'nothing', pin: 'right', declineAfterApproval: false, removeEarly: 'no' },
+    });
     expect(r.status).toBe(202);
     const id = Number(r.body.id);
-    await e.waitEvent((x) => x.type === 'prompt' && x.id === id && (x as { prompt: string }).prompt === 'insert-card', 0, 30_000);
+    await e.waitEvent(
+      (x) => x.type === 'prompt' && x.id === id && (x as { prompt: string }).prompt === 'insert-card',
+      0,
+      30_000,
+    );
     expect((await e.api('POST', `/v1/payments/${id}/cancel`)).status).toBe(200);
     const view = await e.waitFinal(id, 60_000);
     expect(view).toMatchObject({ status: 'cancelled', state: 'aborted' });
@@ -105,7 +125,10 @@ describe.skipIf(!HAS_SOCAT)('card sales through the daemon with the pinpad behin
   it('a library that never leaves PPCOMP_PROCESSING: the cash register cancels (PP_Abort), the sale ends aborted, nothing at the host', async () => {
     const gcx = await received('GCX');
     // the customer does nothing; once GCX is at the pinpad the library stops delivering anything (PROCESSING for ever)
-    await e.sim.control({ cmd: 'card', choice: { action: 'nothing', pin: 'right', declineAfterApproval: false, removeEarly: 'no' } });
+    await e.sim.control({
+      cmd: 'card',
+      choice: { action: 'nothing', pin: 'right', declineAfterApproval: false, removeEarly: 'no' },
+    });
     const r = await e.api('POST', '/v1/payments', { amount: 1400, method: 'credit' });
     expect(r.status).toBe(202);
     const id = Number(r.body.id);
@@ -131,11 +154,16 @@ describe.skipIf(!HAS_SOCAT)('card sales through the daemon with the pinpad behin
 
   it('the journal, the database and the logs hold no clear card data nor PIN blocks', () => {
     expect(scanForCardData(e.stateDir, clearSecrets())).toEqual([]);
-    expect(scanForCardData(e.stateDir, ['"TrackTwoData"', 'EncryptedPinBlock', '"PinBlock"', '"CardNumber"'])).toEqual([]);
+    expect(scanForCardData(e.stateDir, ['"TrackTwoData"', 'EncryptedPinBlock', '"PinBlock"', '"CardNumber"'])).toEqual(
+      [],
+    );
   });
 
   it('a library whose call never returns: the sale fails clearly, the daemon stays up and answers (the bridge stays wedged until a restart)', async () => {
-    await e.sim.control({ cmd: 'card', choice: { lastDigit: 0, via: 'chip', pin: 'right', declineAfterApproval: false, removeEarly: 'no' } });
+    await e.sim.control({
+      cmd: 'card',
+      choice: { lastDigit: 0, via: 'chip', pin: 'right', declineAfterApproval: false, removeEarly: 'no' },
+    });
     setFault(library, 'block');
     const s = await start(e, { amount: 1500, method: 'credit' });
     const view = await e.waitFinal(s.id, 60_000);

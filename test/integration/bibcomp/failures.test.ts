@@ -6,7 +6,13 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BibcompTransport, loadBibcomp, type BibcompCalls } from '../../../drivers/bibcomp/index.js';
-import { SecurePinpad, isPinpadError, terminalKeyFromPem, type PinpadLinkEvent, type TerminalKey } from '../../../drivers/pinpad/index.js';
+import {
+  SecurePinpad,
+  isPinpadError,
+  terminalKeyFromPem,
+  type PinpadLinkEvent,
+  type TerminalKey,
+} from '../../../drivers/pinpad/index.js';
 import { VirtualPinpad } from '../../../src/sim/pinpad/server.js';
 import { buildBibcomp, setFault } from './build.js';
 
@@ -39,8 +45,15 @@ async function bridged(callTimeoutMs = 15_000) {
   await sim.start();
   cleanup.push(() => sim.stop());
   const wedged = { value: false };
-  const transport = () => new BibcompTransport({ calls, wedged, port: `127.0.0.1:${sim.port}`, pollMs: 5, callTimeoutMs });
-  const pinpad = new SecurePinpad({ transport, terminalKey, probeIntervalMs: 0, timings: { responseMs: 1500 }, reconnect: { initialMs: 50, maxMs: 200 } });
+  const transport = () =>
+    new BibcompTransport({ calls, wedged, port: `127.0.0.1:${sim.port}`, pollMs: 5, callTimeoutMs });
+  const pinpad = new SecurePinpad({
+    transport,
+    terminalKey,
+    probeIntervalMs: 0,
+    timings: { responseMs: 1500 },
+    reconnect: { initialMs: 50, maxMs: 200 },
+  });
   cleanup.push(() => pinpad.close());
   const events: PinpadLinkEvent[] = [];
   pinpad.on('link', (e) => events.push(e));
@@ -82,7 +95,9 @@ describe('a BibComp library that fails', () => {
     const timer = setInterval(() => ticks++, 50);
     cleanup.push(() => Promise.resolve(clearInterval(timer)));
     // whichever comes first: the driver's 10 s (here 1.5 s) for the answer, or the bridge's call deadline
-    await expect(pinpad.display('bloqueio')).rejects.toSatisfy((e) => isPinpadError(e, 'PINPAD_DISCONNECTED') || isPinpadError(e, 'PINPAD_TIMEOUT'));
+    await expect(pinpad.display('bloqueio')).rejects.toSatisfy(
+      (e) => isPinpadError(e, 'PINPAD_DISCONNECTED') || isPinpadError(e, 'PINPAD_TIMEOUT'),
+    );
     await until('the wedge', () => wedged.value);
     expect(wedged).toMatchObject({ value: true, call: 'PP_GenericCmdBin' });
     expect(ticks).toBeGreaterThan(5);

@@ -5,7 +5,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BibcompTransport, loadBibcomp, PPCOMP, type BibcompCalls } from '../../../drivers/bibcomp/index.js';
-import { Pinpad, SecurePinpad, isPinpadError, terminalKeyFromPem, type PinpadNotification, type TerminalKey } from '../../../drivers/pinpad/index.js';
+import {
+  Pinpad,
+  SecurePinpad,
+  isPinpadError,
+  terminalKeyFromPem,
+  type PinpadNotification,
+  type TerminalKey,
+} from '../../../drivers/pinpad/index.js';
 import { secureLayerOf } from '../../../src/sim/pinpad/secure/index.js';
 import { VirtualPinpad } from '../../../src/sim/pinpad/server.js';
 import { buildBibcomp } from './build.js';
@@ -61,7 +68,9 @@ describe('the test BibComp library (C, from the specification) against the virtu
     cleanup.push(async () => void (await calls.close('')));
     // GIX asking PP_SERNUM (8001h) in SPE_IDLIST (§3.2.4): parameter PARID 0001h, PARLEN 0002h (binary, §3.1.3.1), then
     // the id. Its NUL bytes are why the bridge needs the length-explicit generic command (a C string stops at the first).
-    expect(await calls.startGeneric(new Uint8Array(Buffer.from('GIX006\x00\x01\x00\x02\x80\x01', 'latin1')))).toBe(PPCOMP.OK);
+    expect(await calls.startGeneric(new Uint8Array(Buffer.from('GIX006\x00\x01\x00\x02\x80\x01', 'latin1')))).toBe(
+      PPCOMP.OK,
+    );
     const a = latin1(await answer());
     expect(a.slice(0, 6)).toBe('GIX000');
     expect(a).toContain('VPP0000000001');
@@ -81,7 +90,12 @@ describe('SecurePinpad through the bridge (BibcompTransport): sealed packets pas
   async function bridged(simOpts: ConstructorParameters<typeof VirtualPinpad>[0] = {}) {
     const sim = await simUp(simOpts);
     const transport = () => new BibcompTransport({ calls, port: `127.0.0.1:${sim.port}`, pollMs: 5 });
-    const pinpad = new SecurePinpad({ transport, terminalKey, probeIntervalMs: 0, reconnect: { initialMs: 20, maxMs: 200 } });
+    const pinpad = new SecurePinpad({
+      transport,
+      terminalKey,
+      probeIntervalMs: 0,
+      reconnect: { initialMs: 20, maxMs: 200 },
+    });
     cleanup.push(() => pinpad.close());
     await pinpad.connect();
     return { sim, pinpad };
@@ -117,7 +131,10 @@ describe('SecurePinpad through the bridge (BibcompTransport): sealed packets pas
 describe('the bridge in the clear, and a library that lacks the binary-safe generic command', () => {
   it('a clear NTM becomes PPCOMP_NOTIFY in the library and the same notification from the driver', async () => {
     const sim = await simUp({ typingMs: null });
-    const pinpad = new Pinpad({ transport: () => new BibcompTransport({ calls, port: `127.0.0.1:${sim.port}`, pollMs: 5 }), probeIntervalMs: 0 });
+    const pinpad = new Pinpad({
+      transport: () => new BibcompTransport({ calls, port: `127.0.0.1:${sim.port}`, pollMs: 5 }),
+      probeIntervalMs: 0,
+    });
     cleanup.push(() => pinpad.close());
     await pinpad.connect();
     const notes: PinpadNotification[] = [];
@@ -131,7 +148,10 @@ describe('the bridge in the clear, and a library that lacks the binary-safe gene
     const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-bibcomp-old-'));
     const src = path.join(dir, 'old.c');
     // a library with only the NUL-terminated generic command
-    writeFileSync(src, 'int PP_Open(const char *p){(void)p;return 0;}\nint PP_Close(const char *m){(void)m;return 0;}\nint PP_Abort(void){return 0;}\nint PP_StartGenericCmd(const char *i){(void)i;return 0;}\nint PP_GenericCmd(char *o, char *n){(void)o;(void)n;return 1;}\n');
+    writeFileSync(
+      src,
+      'int PP_Open(const char *p){(void)p;return 0;}\nint PP_Close(const char *m){(void)m;return 0;}\nint PP_Abort(void){return 0;}\nint PP_StartGenericCmd(const char *i){(void)i;return 0;}\nint PP_GenericCmd(char *o, char *n){(void)o;(void)n;return 1;}\n',
+    );
     const so = path.join(dir, 'libold.so');
     execFileSync(process.env.CC ?? 'cc', ['-shared', '-fPIC', '-o', so, src]);
     expect(() => loadBibcomp(so)).toThrow(/PP_StartGenericCmdBin/);

@@ -4,8 +4,18 @@ import { describe, expect, it } from 'vitest';
 // A fixed seed: the draw is replayable (a failure names the seed); the long run by hand draws its own.
 describe('npm run chaos, a small run (the long one is run by hand)', () => {
   it('12 sales on two merchants’ terminals with random SIGKILLs, host faults and published errors, pinpad faults, a slow-profile sale and a brown-out at the close reconcile: nothing lost, nothing charged twice, no card data in clear', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'test/chaos/chaos.ts', '--sales', '12', '--kill-rate', '0.4', '--seed', '7'], { encoding: 'utf8', timeout: 240_000 });
-    const report = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as { problems: string[]; seed: string; journal: Record<string, number>; merchants: number; slowSales: number };
+    const r = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'test/chaos/chaos.ts', '--sales', '12', '--kill-rate', '0.4', '--seed', '7'],
+      { encoding: 'utf8', timeout: 240_000 },
+    );
+    const report = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as {
+      problems: string[];
+      seed: string;
+      journal: Record<string, number>;
+      merchants: number;
+      slowSales: number;
+    };
     expect(report.problems, `seed ${report.seed}`).toEqual([]);
     expect(r.status).toBe(0);
     expect(Object.values(report.journal).reduce((a, b) => a + b, 0)).toBeGreaterThan(0);

@@ -19,7 +19,14 @@ const questions: number[] = [];
 const daemon = await startDaemon({
   config,
   // Everything at debug into the state directory, so the test can scan the logs for card data.
-  log: createLogger({ level: 'debug', destination: pino.destination({ dest: path.join(config.values.stateDir, 'logs', 'omnipos.log'), mkdir: true, sync: true }) }),
+  log: createLogger({
+    level: 'debug',
+    destination: pino.destination({
+      dest: path.join(config.values.stateDir, 'logs', 'omnipos.log'),
+      mkdir: true,
+      sync: true,
+    }),
+  }),
   env: {},
   api: false,
   onEvent: (e) => {
@@ -33,7 +40,13 @@ const daemon = await startDaemon({
 if (mode === 'sale') {
   const amount = Number(process.env.SALE_AMOUNT ?? '1010');
   const confirmation = (process.env.SALE_CONFIRMATION ?? 'auto') as 'auto' | 'ecr';
-  const { entry, done } = await daemon.engine.start({ amount, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation });
+  const { entry, done } = await daemon.engine.start({
+    amount,
+    method: 'credit',
+    installments: 1,
+    interest: 'ByMerchant',
+    confirmation,
+  });
   process.stdout.write(`${JSON.stringify({ merchantOrderId: entry.merchantOrderId })}\n`);
   await done;
   for (let i = 0; i < 200 && daemon.outbox.depth().pending > 0; i++) {

@@ -16,10 +16,22 @@ afterAll(async () => {
   await h.close();
 });
 
-function child(mode: 'sale' | 'recover', stateDir: string, env: Record<string, string>): Promise<{ code: number | null; signal: string | null; out: string; err: string }> {
+function child(
+  mode: 'sale' | 'recover',
+  stateDir: string,
+  env: Record<string, string>,
+): Promise<{ code: number | null; signal: string | null; out: string; err: string }> {
   const urls = sandboxEnv(h.running);
   const p = spawn(process.execPath, ['--import', 'tsx', 'test/integration/chaos/daemon-child.ts', mode], {
-    env: { ...process.env, OMNIPOS_CONFIG: '', OMNIPOS_STATE_DIR: stateDir, OMNIPOS_SANDBOX__EMBEDDED: 'false', OMNIPOS_ACQUIRER__TIMEOUT_MS: '1000', ...urls, ...env },
+    env: {
+      ...process.env,
+      OMNIPOS_CONFIG: '',
+      OMNIPOS_STATE_DIR: stateDir,
+      OMNIPOS_SANDBOX__EMBEDDED: 'false',
+      OMNIPOS_ACQUIRER__TIMEOUT_MS: '1000',
+      ...urls,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -53,11 +65,19 @@ describe('the daemon killed (SIGKILL) at every step of a sale loses nothing and 
     ['state:undoing', '1812', 'auto', ['undone']],
   ])('killed at %s (amount %s, confirmation %s) → %j', async (killAt, amount, confirmation, expected) => {
     const stateDir = tempDir();
-    const sale = await child('sale', stateDir, { KILL_AT: killAt, SALE_AMOUNT: amount, SALE_CONFIRMATION: confirmation, OMNIPOS_PAYMENTS__ECR_DECISION_SECONDS: '1' });
+    const sale = await child('sale', stateDir, {
+      KILL_AT: killAt,
+      SALE_AMOUNT: amount,
+      SALE_CONFIRMATION: confirmation,
+      OMNIPOS_PAYMENTS__ECR_DECISION_SECONDS: '1',
+    });
     expect(sale.signal, sale.err).toBe('SIGKILL');
     const recovered = await child('recover', stateDir, { OMNIPOS_PAYMENTS__ECR_DECISION_SECONDS: '1' });
     expect(recovered.code, recovered.err).toBe(0);
-    const { journal, outbox } = JSON.parse(recovered.out.trim().split('\n').at(-1)!) as { journal: { merchantOrderId: string; state: string }[]; outbox: { pending: number } };
+    const { journal, outbox } = JSON.parse(recovered.out.trim().split('\n').at(-1)!) as {
+      journal: { merchantOrderId: string; state: string }[];
+      outbox: { pending: number };
+    };
     expect(journal).toHaveLength(1);
     const row = journal[0]!;
     const merchantOrderId = row.merchantOrderId;
@@ -92,12 +112,26 @@ describe('the daemon killed (SIGKILL) at every step of a sale loses nothing and 
     ['state:printing', '2310', { OMNIPOS_TERMINAL__MODE: 'unattended' }, ['undone'], 0],
   ] as const)('killed at %s (amount %s, %j) → %j', async (killAt, amount, env, expected, questions) => {
     const stateDir = tempDir();
-    const common = { OMNIPOS_PAYMENTS__ECR_DECISION_SECONDS: '1', ...('OMNIPOS_TERMINAL__MODE' in env ? { OMNIPOS_TERMINAL__MODE: env.OMNIPOS_TERMINAL__MODE } : {}) };
-    const sale = await child('sale', stateDir, { ...common, KILL_AT: killAt, SALE_AMOUNT: amount, SALE_CONFIRMATION: 'auto' });
+    const common = {
+      OMNIPOS_PAYMENTS__ECR_DECISION_SECONDS: '1',
+      ...('OMNIPOS_TERMINAL__MODE' in env ? { OMNIPOS_TERMINAL__MODE: env.OMNIPOS_TERMINAL__MODE } : {}),
+    };
+    const sale = await child('sale', stateDir, {
+      ...common,
+      KILL_AT: killAt,
+      SALE_AMOUNT: amount,
+      SALE_CONFIRMATION: 'auto',
+    });
     expect(sale.signal, sale.err).toBe('SIGKILL');
-    const recovered = await child('recover', stateDir, { ...common, ...('RECEIPT_ANSWER' in env ? { RECEIPT_ANSWER: env.RECEIPT_ANSWER } : {}) });
+    const recovered = await child('recover', stateDir, {
+      ...common,
+      ...('RECEIPT_ANSWER' in env ? { RECEIPT_ANSWER: env.RECEIPT_ANSWER } : {}),
+    });
     expect(recovered.code, recovered.err).toBe(0);
-    const { journal, outbox } = JSON.parse(recovered.out.trim().split('\n').at(-1)!) as { journal: { id: number; merchantOrderId: string; state: string }[]; outbox: { pending: number } };
+    const { journal, outbox } = JSON.parse(recovered.out.trim().split('\n').at(-1)!) as {
+      journal: { id: number; merchantOrderId: string; state: string }[];
+      outbox: { pending: number };
+    };
     expect(journal).toHaveLength(1);
     const row = journal[0]!;
     expect(expected).toContain(row.state);

@@ -13,7 +13,11 @@ describe('npm start (omnipos demo): the README run command', () => {
   });
 
   it('as a real process: one chip sale with its prompts and masked receipt, then the screens and the API stay up until Ctrl-C (SIGINT), exit 0', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'demo', '--state-dir', tempDir(), '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/bin.ts', 'demo', '--state-dir', tempDir(), '--port', '0'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -28,8 +32,12 @@ describe('npm start (omnipos demo): the README run command', () => {
       expect(out).toContain('result: confirmed');
       expect(out).toMatch(/\| CARTÃO +476173\*{6}0060/);
       expect(out).not.toContain('4761730000000060');
-      const [, url, token] = /cashier screen +(http:\/\/127\.0\.0\.1:\d+)\/screens\/cashier\.html#token=(\S+)/.exec(out)!;
-      const health = await fetch(`${url}/v1/health`, { headers: { authorization: `Bearer ${decodeURIComponent(token!)}` } });
+      const [, url, token] = /cashier screen +(http:\/\/127\.0\.0\.1:\d+)\/screens\/cashier\.html#token=(\S+)/.exec(
+        out,
+      )!;
+      const health = await fetch(`${url}/v1/health`, {
+        headers: { authorization: `Bearer ${decodeURIComponent(token!)}` },
+      });
       expect(health.status).toBe(200);
       expect(await health.json()).toMatchObject({ pinpad: { connected: true } });
       const screen = await fetch(`${url}/screens/cashier.html`);
@@ -45,7 +53,11 @@ describe('npm start (omnipos demo): the README run command', () => {
   it('--once stops after the sale with the sale outcome as exit code (a declined amount: 5)', async () => {
     const { runCli } = await import('../../../src/cli/run.js');
     let out = '';
-    const code = await runCli(['demo', '--state-dir', tempDir(), '--port', '0', '--amount', '1011', '--once'], { out: (t) => (out += t), err: () => undefined, env: {} });
+    const code = await runCli(['demo', '--state-dir', tempDir(), '--port', '0', '--amount', '1011', '--once'], {
+      out: (t) => (out += t),
+      err: () => undefined,
+      env: {},
+    });
     expect(out).toContain('result: declined');
     expect(code).toBe(5);
   }, 60_000);

@@ -38,14 +38,26 @@ describe('omnipos kiosk (what omnipos-kiosk.service runs)', () => {
     const creds = mkdtempSync(path.join(tmpdir(), 'omnipos-kiosk-cred-'));
     writeFileSync(path.join(creds, 'api-token'), `${t.token}\n`);
     const browser = fakeBrowser();
-    const r = await cli(['kiosk', '--screen', 'cashier', '--api', t.daemon.apiUrl!, '--browser', browser.exe], { CREDENTIALS_DIRECTORY: creds, RUNTIME_DIRECTORY: runtime });
+    const r = await cli(['kiosk', '--screen', 'cashier', '--api', t.daemon.apiUrl!, '--browser', browser.exe], {
+      CREDENTIALS_DIRECTORY: creds,
+      RUNTIME_DIRECTORY: runtime,
+    });
     expect(r.err).toBe('');
     expect(r.code).toBe(7);
     const args = readFileSync(browser.argsFile, 'utf8').trim().split('\n');
-    expect(args).toEqual(expect.arrayContaining(['--kiosk', '--no-first-run', `--user-data-dir=${path.join(runtime, 'profile')}`, `file://${path.join(runtime, 'start.html')}`]));
+    expect(args).toEqual(
+      expect.arrayContaining([
+        '--kiosk',
+        '--no-first-run',
+        `--user-data-dir=${path.join(runtime, 'profile')}`,
+        `file://${path.join(runtime, 'start.html')}`,
+      ]),
+    );
     expect(args.join(' ')).not.toContain(t.token);
     const page = readFileSync(path.join(runtime, 'start.html'), 'utf8');
-    expect(page).toContain(`location.replace("${t.daemon.apiUrl}/screens/cashier.html#token=${encodeURIComponent(t.token)}")`);
+    expect(page).toContain(
+      `location.replace("${t.daemon.apiUrl}/screens/cashier.html#token=${encodeURIComponent(t.token)}")`,
+    );
     const { statSync } = await import('node:fs');
     expect(statSync(path.join(runtime, 'start.html')).mode & 0o777).toBe(0o600);
   });
@@ -60,12 +72,28 @@ describe('omnipos kiosk (what omnipos-kiosk.service runs)', () => {
     const tokenFile = path.join(dir, 'token');
     writeFileSync(tokenFile, t.token);
     const started = Date.now();
-    const down = await cli(['kiosk', '--api', `http://127.0.0.1:${port}`, '--token-file', tokenFile, '--wait-seconds', '1', '--browser', '/bin/false'], {});
+    const down = await cli(
+      [
+        'kiosk',
+        '--api',
+        `http://127.0.0.1:${port}`,
+        '--token-file',
+        tokenFile,
+        '--wait-seconds',
+        '1',
+        '--browser',
+        '/bin/false',
+      ],
+      {},
+    );
     expect(down.code).toBe(3);
     expect(down.err).toMatch(/did not answer within 1 s/);
     expect(Date.now() - started).toBeLessThan(5000);
     writeFileSync(tokenFile, 'not-the-token');
-    const wrong = await cli(['kiosk', '--api', t.daemon.apiUrl!, '--token-file', tokenFile, '--browser', '/bin/false'], {});
+    const wrong = await cli(
+      ['kiosk', '--api', t.daemon.apiUrl!, '--token-file', tokenFile, '--browser', '/bin/false'],
+      {},
+    );
     expect(wrong.code).toBe(4);
     expect((await cli(['kiosk', '--api', t.daemon.apiUrl!], {})).code).toBe(2);
   });

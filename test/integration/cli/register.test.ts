@@ -23,7 +23,13 @@ const STORE = {
   PhoneNumber: '1133334444',
   Email: 'loja@example.com',
   Address: { ZipCode: '01310-100', Street: 'AV PAULISTA', Number: '1000' },
-  Owner: { Name: 'Maria Teste', Email: 'maria@example.com', PhoneNumber: '11999998888', MessengerPhone: '11999998888', Gender: 'Female' },
+  Owner: {
+    Name: 'Maria Teste',
+    Email: 'maria@example.com',
+    PhoneNumber: '11999998888',
+    MessengerPhone: '11999998888',
+    Gender: 'Female',
+  },
 };
 
 describe('omnipos register, against the embedded sandbox host', () => {
@@ -43,10 +49,35 @@ describe('omnipos register, against the embedded sandbox host', () => {
     expect(got.out).toContain(`SubordinatedMerchantId ${merchant.SubordinatedMerchantId}`);
     expect(got.out).toContain('Cnpj 11444777000161');
 
-    const terminal = await cli(['register', 'terminal', '--terminal-id', '42004299', '--merchant', merchant.SubordinatedMerchantId, '--model', '1', '--serial', 'VPP0000000001'], env);
+    const terminal = await cli(
+      [
+        'register',
+        'terminal',
+        '--terminal-id',
+        '42004299',
+        '--merchant',
+        merchant.SubordinatedMerchantId,
+        '--model',
+        '1',
+        '--serial',
+        'VPP0000000001',
+      ],
+      env,
+    );
     expect(terminal.code).toBe(0);
     expect(terminal.out).toContain(`terminal 42004299 registered for ${merchant.SubordinatedMerchantId}`);
-    const again = await cli(['register', 'terminal', '--terminal-id', '42004299', '--merchant', merchant.SubordinatedMerchantId, '--skip-equipment'], env);
+    const again = await cli(
+      [
+        'register',
+        'terminal',
+        '--terminal-id',
+        '42004299',
+        '--merchant',
+        merchant.SubordinatedMerchantId,
+        '--skip-equipment',
+      ],
+      env,
+    );
     expect(again.code).toBe(2);
     expect(again.err).toContain('TerminalId');
 

@@ -9,7 +9,11 @@ beforeAll(async () => {
   t = await startTestDaemon();
   const port = new URL(t.daemon.apiUrl!).port;
   // The commands find the daemon as a technician's would: its address and state directory from the configuration.
-  env = { OMNIPOS_STATE_DIR: t.daemon.config.values.stateDir, OMNIPOS_API__PORT: port, OMNIPOS_ACQUIRER__AUTH_URL: t.daemon.sandbox!.urls.authorization };
+  env = {
+    OMNIPOS_STATE_DIR: t.daemon.config.values.stateDir,
+    OMNIPOS_API__PORT: port,
+    OMNIPOS_ACQUIRER__AUTH_URL: t.daemon.sandbox!.urls.authorization,
+  };
 }, 60_000);
 afterAll(async () => {
   await t?.stop();
@@ -55,7 +59,12 @@ describe('omnipos sale, against the running daemon', () => {
   it('--json prints the final payment only; a declined sale exits 5', async () => {
     const r = await cli(['sale', '--amount', '1010', '--method', 'credit', '--json']);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.out)).toMatchObject({ status: 'confirmed', method: 'credit', amount: 1010, fiscal: { acquirerCnpj: '01027058000191' } });
+    expect(JSON.parse(r.out)).toMatchObject({
+      status: 'confirmed',
+      method: 'credit',
+      amount: 1010,
+      fiscal: { acquirerCnpj: '01027058000191' },
+    });
     await idle();
     const declined = await cli(['sale', '--amount', '1011', '--json']);
     expect(declined.code).toBe(5);
@@ -64,7 +73,13 @@ describe('omnipos sale, against the running daemon', () => {
   }, 60_000);
 
   it('refuses bad arguments with exit 2 naming the option, before any request', async () => {
-    for (const args of [['--amount', '0'], ['--amount', '10.5'], ['--amount', '100', '--method', 'cash'], ['--amount', '100', '--installments', '100'], []]) {
+    for (const args of [
+      ['--amount', '0'],
+      ['--amount', '10.5'],
+      ['--amount', '100', '--method', 'cash'],
+      ['--amount', '100', '--installments', '100'],
+      [],
+    ]) {
       const r = await cli(['sale', ...args]);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.err).toMatch(/--amount|--method|--installments/);
@@ -104,8 +119,14 @@ describe('omnipos diag', () => {
   });
 
   it('with no daemon: opens the (virtual) pinpad and printer itself and reads the key slots; the acquirer unreachable makes it exit 3', async () => {
-    const state = (await import('node:fs')).mkdtempSync((await import('node:path')).join((await import('node:os')).tmpdir(), 'omnipos-diag-'));
-    const r = await cli(['diag', '--json'], { OMNIPOS_STATE_DIR: state, OMNIPOS_API__PORT: String(await freePort()), OMNIPOS_ACQUIRER__AUTH_URL: `http://127.0.0.1:${await freePort()}` });
+    const state = (await import('node:fs')).mkdtempSync(
+      (await import('node:path')).join((await import('node:os')).tmpdir(), 'omnipos-diag-'),
+    );
+    const r = await cli(['diag', '--json'], {
+      OMNIPOS_STATE_DIR: state,
+      OMNIPOS_API__PORT: String(await freePort()),
+      OMNIPOS_ACQUIRER__AUTH_URL: `http://127.0.0.1:${await freePort()}`,
+    });
     const report = JSON.parse(r.out);
     expect(report).toMatchObject({
       source: 'probe',

@@ -7,7 +7,11 @@ const tempDir = useTempDirs();
 async function demo(args: string[]) {
   let out = '';
   let err = '';
-  const code = await runCli(['demo', 'sale', '--state-dir', tempDir(), ...args], { out: (t) => (out += t), err: (t) => (err += t), env: {} });
+  const code = await runCli(['demo', 'sale', '--state-dir', tempDir(), ...args], {
+    out: (t) => (out += t),
+    err: (t) => (err += t),
+    env: {},
+  });
   return { code, out, err };
 }
 

@@ -23,7 +23,14 @@ const tap: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handle
 beforeAll(async () => {
   stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-pinpad-info-'));
   const config = loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir } });
-  daemon = await startDaemon({ config, log: createLogger({ level: 'silent' }), env: {}, sandboxPort: 0, apiPort: 0, acquirerInterceptors: [tap] });
+  daemon = await startDaemon({
+    config,
+    log: createLogger({ level: 'silent' }),
+    env: {},
+    sandboxPort: 0,
+    apiPort: 0,
+    acquirerInterceptors: [tap],
+  });
 }, 60_000);
 afterAll(async () => {
   await daemon?.stop();
@@ -40,7 +47,8 @@ describe("a sale's PinPadInformation", () => {
     });
     const created = (await res.body.json()) as { id: number };
     expect(res.statusCode).toBe(202);
-    for (let i = 0; i < 400 && daemon.journal.get(created.id)?.state !== 'confirmed'; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 400 && daemon.journal.get(created.id)?.state !== 'confirmed'; i++)
+      await new Promise((r) => setTimeout(r, 25));
     expect(daemon.journal.get(created.id)?.state).toBe('confirmed');
     const sale = bodies
       .filter((b) => b.startsWith('{'))
@@ -51,7 +59,9 @@ describe("a sale's PinPadInformation", () => {
     expect(sale?.Payment?.PinPadInformation).toEqual({
       TerminalId: daemon.config.values.terminal.terminalId,
       SerialNumber: profile.serialNumber,
-      PhysicalCharacteristics: profile.contactless ? 'PinPadWithChipReaderWithoutSamAndContactless' : 'PinPadWithChipReaderWithoutSamModule',
+      PhysicalCharacteristics: profile.contactless
+        ? 'PinPadWithChipReaderWithoutSamAndContactless'
+        : 'PinPadWithChipReaderWithoutSamModule',
       ReturnDataInfo: '00',
     });
   });

@@ -20,18 +20,43 @@ describe('re-initialization', () => {
       const db = openTerminalDatabase(stateDir);
       const m = SANDBOX_MERCHANT.merchant;
       new InitializationStore(db, systemClock).install(
-        parseInitialization({ ...SANDBOX_TABLES, MerchantId: m.merchantNumber, TerminalId: SANDBOX_MERCHANT.terminal.terminalId, Merchant: { MerchantId: m.merchantNumber, NetworkName: 'SIMULADO', MerchantName: m.name, MerchantAddress: m.address, NationalId: m.nationalId }, InitializationVersion: 1763769500000 }),
+        parseInitialization({
+          ...SANDBOX_TABLES,
+          MerchantId: m.merchantNumber,
+          TerminalId: SANDBOX_MERCHANT.terminal.terminalId,
+          Merchant: {
+            MerchantId: m.merchantNumber,
+            NetworkName: 'SIMULADO',
+            MerchantName: m.name,
+            MerchantAddress: m.address,
+            NationalId: m.nationalId,
+          },
+          InitializationVersion: 1763769500000,
+        }),
       );
       db.close();
 
       const config = loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir } });
-      const daemon = await startDaemon({ config, log: createLogger({ level: 'silent' }), env: {}, sandboxPort: 0, api: false });
+      const daemon = await startDaemon({
+        config,
+        log: createLogger({ level: 'silent' }),
+        env: {},
+        sandboxPort: 0,
+        api: false,
+      });
       try {
         const store = new InitializationStore(daemon.db, systemClock);
         expect(store.currentVersion()).toBe('1763769500000');
-        const { done } = await daemon.engine.start({ amount: 1010, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' });
+        const { done } = await daemon.engine.start({
+          amount: 1010,
+          method: 'credit',
+          installments: 1,
+          interest: 'ByMerchant',
+          confirmation: 'auto',
+        });
         await done;
-        for (let i = 0; i < 200 && store.currentVersion() !== String(INITIALIZATION_VERSION); i++) await new Promise((r) => setTimeout(r, 25));
+        for (let i = 0; i < 200 && store.currentVersion() !== String(INITIALIZATION_VERSION); i++)
+          await new Promise((r) => setTimeout(r, 25));
         expect(store.currentVersion()).toBe(String(INITIALIZATION_VERSION));
       } finally {
         await daemon.stop();
@@ -52,15 +77,33 @@ describe('re-initialization', () => {
           Acquirer: { ...SANDBOX_TABLES.Acquirer, LockAppFunctionsExceptInitialization: true },
           MerchantId: m.merchantNumber,
           TerminalId: SANDBOX_MERCHANT.terminal.terminalId,
-          Merchant: { MerchantId: m.merchantNumber, NetworkName: 'SIMULADO', MerchantName: m.name, MerchantAddress: m.address, NationalId: m.nationalId },
+          Merchant: {
+            MerchantId: m.merchantNumber,
+            NetworkName: 'SIMULADO',
+            MerchantName: m.name,
+            MerchantAddress: m.address,
+            NationalId: m.nationalId,
+          },
           InitializationVersion: 1763769500000,
         }),
       );
       db.close();
       const config = loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir } });
-      const daemon = await startDaemon({ config, log: createLogger({ level: 'silent' }), env: {}, sandboxPort: 0, api: false });
+      const daemon = await startDaemon({
+        config,
+        log: createLogger({ level: 'silent' }),
+        env: {},
+        sandboxPort: 0,
+        api: false,
+      });
       try {
-        const sale = { amount: 1010, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' } as const;
+        const sale = {
+          amount: 1010,
+          method: 'credit',
+          installments: 1,
+          interest: 'ByMerchant',
+          confirmation: 'auto',
+        } as const;
         await expect(daemon.engine.start(sale)).rejects.toMatchObject({ code: 'INIT_NOT_INITIALIZED' });
         await expect(daemon.qrEngine.start({ ...sale })).rejects.toMatchObject({ code: 'INIT_NOT_INITIALIZED' });
         expect(daemon.journal.list()).toEqual([]);

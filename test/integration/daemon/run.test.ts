@@ -10,7 +10,13 @@ describe('omnipos run', () => {
   it('starts on the default configuration, creates its state, and stops cleanly on SIGTERM', async () => {
     const state = tempDir();
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'run'], {
-      env: { ...process.env, OMNIPOS_STATE_DIR: state, OMNIPOS_CONFIG: '', OMNIPOS_SANDBOX__PORT: '0', OMNIPOS_API__PORT: '0' },
+      env: {
+        ...process.env,
+        OMNIPOS_STATE_DIR: state,
+        OMNIPOS_CONFIG: '',
+        OMNIPOS_SANDBOX__PORT: '0',
+        OMNIPOS_API__PORT: '0',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';

@@ -61,10 +61,20 @@ function configFile(dir: string, pinpad: Record<string, unknown>, printer: Recor
   const repo = path.resolve(import.meta.dirname, '../../..');
   const base = JSON.parse(readFileSync(path.join(repo, 'config/omnipos.json'), 'utf8')) as Record<string, unknown>;
   mkdirSync(path.join(dir, 'sandbox'), { recursive: true });
-  for (const f of ['client-secret', 'merchant-key']) copyFileSync(path.join(repo, 'config/sandbox', f), path.join(dir, 'sandbox', f));
+  for (const f of ['client-secret', 'merchant-key'])
+    copyFileSync(path.join(repo, 'config/sandbox', f), path.join(dir, 'sandbox', f));
   const file = path.join(dir, 'omnipos.json');
   delete base.$schema;
-  writeFileSync(file, JSON.stringify({ ...base, stateDir: path.join(dir, 'state'), sandbox: { embedded: true, port: 0 }, pinpad: { device: pinpad }, printer }));
+  writeFileSync(
+    file,
+    JSON.stringify({
+      ...base,
+      stateDir: path.join(dir, 'state'),
+      sandbox: { embedded: true, port: 0 },
+      pinpad: { device: pinpad },
+      printer,
+    }),
+  );
   return file;
 }
 
@@ -75,31 +85,45 @@ const ctx = { out: () => undefined, err: () => undefined, env: {} };
 describe('one device factory: config check, the daemon and the CLI accept the same pinpads and printers', () => {
   // One daemon per pinpad kind, each with the next printer kind (every printer kind is run too).
   const pairs = pinpadKinds.map((pinpad, i) => ({ pinpad, printer: printerKinds[i % printerKinds.length]! }));
-  if (pairs.length < printerKinds.length) for (const printer of printerKinds.slice(pairs.length)) pairs.push({ pinpad: 'virtual', printer });
+  if (pairs.length < printerKinds.length)
+    for (const printer of printerKinds.slice(pairs.length)) pairs.push({ pinpad: 'virtual', printer });
 
-  it.each(pairs)('pinpad $pinpad, printer $printer: config check passes, the daemon starts, the CLI names the same devices', async ({ pinpad, printer }) => {
-    const dir = tempDir('omnipos-devices-');
-    const file = configFile(dir, await PINPADS[pinpad](dir), await PRINTERS[printer](dir));
-    let err = '';
-    expect(await runCli(['config', 'check', '--config', file], { out: () => undefined, err: (t) => (err += t), env: {} }), err).toBe(0);
+  it.each(pairs)(
+    'pinpad $pinpad, printer $printer: config check passes, the daemon starts, the CLI names the same devices',
+    async ({ pinpad, printer }) => {
+      const dir = tempDir('omnipos-devices-');
+      const file = configFile(dir, await PINPADS[pinpad](dir), await PRINTERS[printer](dir));
+      let err = '';
+      expect(
+        await runCli(['config', 'check', '--config', file], { out: () => undefined, err: (t) => (err += t), env: {} }),
+        err,
+      ).toBe(0);
 
-    const config = loadConfig({ path: file, env: {} });
-    const daemon: Daemon = await startDaemon({ config, log: createLogger({ level: 'silent' }), env: {}, sandboxPort: 0, api: false });
-    running.push(() => daemon.stop());
+      const config = loadConfig({ path: file, env: {} });
+      const daemon: Daemon = await startDaemon({
+        config,
+        log: createLogger({ level: 'silent' }),
+        env: {},
+        sandboxPort: 0,
+        api: false,
+      });
+      running.push(() => daemon.stop());
 
-    const cliPinpadTarget = await cliPinpad({ config: file }, ctx);
-    running.push(() => cliPinpadTarget.stop());
-    expect(cliPinpadTarget.kind).toBe(pinpad);
-    expect(samePlace(daemon.devices.pinpad)).toBe(samePlace(cliPinpadTarget.description));
+      const cliPinpadTarget = await cliPinpad({ config: file }, ctx);
+      running.push(() => cliPinpadTarget.stop());
+      expect(cliPinpadTarget.kind).toBe(pinpad);
+      expect(samePlace(daemon.devices.pinpad)).toBe(samePlace(cliPinpadTarget.description));
 
-    if (printer === 'none') {
-      expect(daemon.devices.printer).toBe('none');
-      await expect(cliPrinter({ config: file }, ctx)).rejects.toMatchObject({ code: 'PRINTER_NOT_FOUND' });
-    } else {
-      const cliPrinterTarget = await cliPrinter({ config: file }, ctx);
-      running.push(() => cliPrinterTarget.stop());
-      expect(cliPrinterTarget.kind).toBe(printer);
-      expect(samePlace(daemon.devices.printer)).toBe(samePlace(cliPrinterTarget.description));
-    }
-  }, 60_000);
+      if (printer === 'none') {
+        expect(daemon.devices.printer).toBe('none');
+        await expect(cliPrinter({ config: file }, ctx)).rejects.toMatchObject({ code: 'PRINTER_NOT_FOUND' });
+      } else {
+        const cliPrinterTarget = await cliPrinter({ config: file }, ctx);
+        running.push(() => cliPrinterTarget.stop());
+        expect(cliPrinterTarget.kind).toBe(printer);
+        expect(samePlace(daemon.devices.printer)).toBe(samePlace(cliPrinterTarget.description));
+      }
+    },
+    60_000,
+  );
 });

@@ -20,7 +20,13 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-const port = (p: string, vendorId: number, productId: number): PortInfo => ({ kind: 'serial', path: p, vendorId, productId, aliases: [] });
+const port = (p: string, vendorId: number, productId: number): PortInfo => ({
+  kind: 'serial',
+  path: p,
+  vendorId,
+  productId,
+  aliases: [],
+});
 
 describe.skipIf(!HAS_SOCAT)('a USB pinpad found by its vendor and product ids', () => {
   it('opens the port with exactly the configured ids (not another known pinpad) and speaks the secure channel over it', async () => {
@@ -31,9 +37,17 @@ describe.skipIf(!HAS_SOCAT)('a USB pinpad found by its vendor and product ids', 
     cleanups.push(() => sim.stop());
     // An Ingenico (a known pinpad, other ids) listed first at a path that does not exist: never chosen.
     const listed = [port('/dev/nonexistent-ingenico', 0x079b, 0x0028), port(pty, 0x1753, 0xc902)];
-    const target = await openPinpadTarget({ kind: 'usb', vendorId: '1753', productId: 'C902' }, { listPorts: () => Promise.resolve(listed) });
+    const target = await openPinpadTarget(
+      { kind: 'usb', vendorId: '1753', productId: 'C902' },
+      { listPorts: () => Promise.resolve(listed) },
+    );
     expect(target.description).toBe('usb:1753:c902');
-    const pinpad = new SecurePinpad({ transport: target.transport, terminalKey: loadPinpadKey(path.join(dir, 'state')).key, probeIntervalMs: 0, reconnect: { enabled: false } });
+    const pinpad = new SecurePinpad({
+      transport: target.transport,
+      terminalKey: loadPinpadKey(path.join(dir, 'state')).key,
+      probeIntervalMs: 0,
+      reconnect: { enabled: false },
+    });
     cleanups.push(() => pinpad.close());
     await pinpad.connect();
     const info = await pinpad.info();
@@ -41,7 +55,11 @@ describe.skipIf(!HAS_SOCAT)('a USB pinpad found by its vendor and product ids', 
   }, 30_000);
 
   it('no port with those ids is TRANSPORT_OPEN_FAILED at open (the driver waits for it), never another pinpad', async () => {
-    const transport = new UsbSerialTransport({ vendorId: 0x1753, productId: 0xc902, listPorts: () => Promise.resolve([port('/dev/nonexistent-gertec', 0x1753, 0xc903)]) });
+    const transport = new UsbSerialTransport({
+      vendorId: 0x1753,
+      productId: 0xc902,
+      listPorts: () => Promise.resolve([port('/dev/nonexistent-gertec', 0x1753, 0xc903)]),
+    });
     await expect(transport.open()).rejects.toMatchObject({ code: 'TRANSPORT_OPEN_FAILED' });
     expect(transport.isOpen).toBe(false);
     await expect(transport.read()).resolves.toBeNull();

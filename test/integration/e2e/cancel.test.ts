@@ -52,35 +52,47 @@ describe.skipIf(!HAS_SOCAT)('cancel at every prompt, through the API and on the 
     expect(s.view.status).toBe('confirmed');
   }
 
-  it.each(AT_PROMPTS)('the cash register cancels at %s (%s): aborted, nothing at the host, the pinpad idle', async (prompt, _what, customer, body) => {
-    await present(e, customer);
-    const s = await start(e, { amount: (amount += 100), ...body });
-    await e.waitEvent((x) => x.type === 'prompt' && x.id === s.id && (x as { prompt: string }).prompt === prompt, s.since);
-    expect((await e.api('POST', `/v1/payments/${s.id}/cancel`)).status).toBe(200);
-    const view = await e.waitFinal(s.id);
-    expect(view).toMatchObject({ status: 'cancelled', state: 'aborted' });
-    expect(e.daemon.journal.get(s.id)?.data).toMatchObject({ reason: 'cancelled by ecr' });
-    expect(await hostSale(e, s.merchantOrderId)).toBeUndefined();
-    expect(promptsOf(e, s.id)).toContain('message: OPERACAO CANCELADA');
-    await nextSaleWorks();
-  });
+  it.each(AT_PROMPTS)(
+    'the cash register cancels at %s (%s): aborted, nothing at the host, the pinpad idle',
+    async (prompt, _what, customer, body) => {
+      await present(e, customer);
+      const s = await start(e, { amount: (amount += 100), ...body });
+      await e.waitEvent(
+        (x) => x.type === 'prompt' && x.id === s.id && (x as { prompt: string }).prompt === prompt,
+        s.since,
+      );
+      expect((await e.api('POST', `/v1/payments/${s.id}/cancel`)).status).toBe(200);
+      const view = await e.waitFinal(s.id);
+      expect(view).toMatchObject({ status: 'cancelled', state: 'aborted' });
+      expect(e.daemon.journal.get(s.id)?.data).toMatchObject({ reason: 'cancelled by ecr' });
+      expect(await hostSale(e, s.merchantOrderId)).toBeUndefined();
+      expect(promptsOf(e, s.id)).toContain('message: OPERACAO CANCELADA');
+      await nextSaleWorks();
+    },
+  );
 
-  it.each(CUSTOMER_CANCELS)('the customer presses CANCEL at %s: aborted as cancelled by the customer, the pinpad idle', async (_what, customer, body) => {
-    await present(e, customer);
-    const s = await start(e, { amount: (amount += 100), ...body });
-    const view = await e.waitFinal(s.id);
-    expect(view).toMatchObject({ status: 'cancelled', state: 'aborted' });
-    expect(e.daemon.journal.get(s.id)?.data).toMatchObject({ reason: 'cancelled by customer' });
-    expect(await hostSale(e, s.merchantOrderId)).toBeUndefined();
-    await nextSaleWorks();
-  });
+  it.each(CUSTOMER_CANCELS)(
+    'the customer presses CANCEL at %s: aborted as cancelled by the customer, the pinpad idle',
+    async (_what, customer, body) => {
+      await present(e, customer);
+      const s = await start(e, { amount: (amount += 100), ...body });
+      const view = await e.waitFinal(s.id);
+      expect(view).toMatchObject({ status: 'cancelled', state: 'aborted' });
+      expect(e.daemon.journal.get(s.id)?.data).toMatchObject({ reason: 'cancelled by customer' });
+      expect(await hostSale(e, s.merchantOrderId)).toBeUndefined();
+      await nextSaleWorks();
+    },
+  );
 
   it('the cash register cancels while the host decides (processing): the approval that comes back is undone', async () => {
     // the host answers after 800 ms (within the daemon's 1.5 s timeout) and approves
     await e.sandbox.fault('saleCreate', { latencyMs: 800, times: 1 });
     await present(e, { lastDigit: 0, via: 'chip' });
     const s = await start(e, { amount: (amount += 100), method: 'credit' });
-    await e.waitEvent((x) => x.type === 'prompt' && x.id === s.id && (x as { prompt: string }).prompt === 'processing', s.since);
+    await e.waitEvent(
+      (x) => x.type === 'prompt' && x.id === s.id && (x as { prompt: string }).prompt === 'processing',
+      s.since,
+    );
     await e.waitState(s.id, 'authorizing');
     expect((await e.api('POST', `/v1/payments/${s.id}/cancel`)).status).toBe(200);
     const view = await e.waitFinal(s.id);
@@ -94,7 +106,10 @@ describe.skipIf(!HAS_SOCAT)('cancel at every prompt, through the API and on the 
     await present(e, { lastDigit: 0, via: 'chip' });
     const s = await start(e, { amount: (amount += 100), method: 'credit', confirmation: 'ecr' });
     await e.waitState(s.id, 'awaiting-decision');
-    expect(await e.api('POST', `/v1/payments/${s.id}/cancel`)).toMatchObject({ status: 409, body: { error: { code: 'NOT_ALLOWED' } } });
+    expect(await e.api('POST', `/v1/payments/${s.id}/cancel`)).toMatchObject({
+      status: 409,
+      body: { error: { code: 'NOT_ALLOWED' } },
+    });
     expect((await e.api('POST', `/v1/payments/${s.id}/undo`)).status).toBe(200);
     expect((await e.waitFinal(s.id)).status).toBe('undone');
     expect(await hostSale(e, s.merchantOrderId)).toMatchObject({ charged: 0 });

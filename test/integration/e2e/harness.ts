@@ -94,7 +94,10 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2e> {
   const ptyPath = path.join(dir, 'pinpad');
   const sim = await startPtySim(o.pinpadDevice ? undefined : ptyPath, o.simArgs);
   const sandbox = await startHarness({ withholdMs: 4000, ...o.sandbox });
-  const base = JSON.parse(readFileSync(path.join(ROOT, 'config/omnipos.json'), 'utf8')) as Record<string, Record<string, unknown>>;
+  const base = JSON.parse(readFileSync(path.join(ROOT, 'config/omnipos.json'), 'utf8')) as Record<
+    string,
+    Record<string, unknown>
+  >;
   const config = {
     ...base,
     stateDir,
@@ -112,7 +115,10 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2e> {
   };
   const configFile = path.join(dir, 'omnipos.json');
   writeFileSync(configFile, JSON.stringify(config, null, 2));
-  const log = createLogger({ level: 'debug', destination: pino.destination({ dest: logFile, mkdir: true, sync: true }) });
+  const log = createLogger({
+    level: 'debug',
+    destination: pino.destination({ dest: logFile, mkdir: true, sync: true }),
+  });
   const daemon = await startDaemon({ config: loadConfig({ path: configFile, env: {} }), log, env: {}, apiPort: 0 });
   const token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
   const apiUrl = daemon.apiUrl!;
@@ -129,7 +135,11 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2e> {
   const api: E2e['api'] = async (method, p, body, headers = {}) => {
     const res = await fetch(`${apiUrl}${p}`, {
       method,
-      headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}), ...headers },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
       ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
     });
     const text = await res.text();
@@ -153,14 +163,19 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2e> {
     sim,
     events,
     api,
-    waitEvent: (pred, since = 0, timeoutMs = 10_000) => until('an event', timeoutMs, () => events.slice(since).find(pred)),
+    waitEvent: (pred, since = 0, timeoutMs = 10_000) =>
+      until('an event', timeoutMs, () => events.slice(since).find(pred)),
     async waitFinal(id, timeoutMs = 20_000) {
       // Final in the journal, and the pinpad given back (the closing message and RMC done).
-      await until(`payment ${id} to end`, timeoutMs, () => (FINAL_STATES.includes(daemon.journal.get(id)?.state ?? '') && !daemon.engine.busy ? true : undefined));
+      await until(`payment ${id} to end`, timeoutMs, () =>
+        FINAL_STATES.includes(daemon.journal.get(id)?.state ?? '') && !daemon.engine.busy ? true : undefined,
+      );
       return (await api('GET', `/v1/payments/${id}`)).body;
     },
     async waitState(id, state, timeoutMs = 10_000) {
-      await until(`payment ${id} in ${state}`, timeoutMs, () => (daemon.journal.get(id)?.state === state ? true : undefined));
+      await until(`payment ${id} in ${state}`, timeoutMs, () =>
+        daemon.journal.get(id)?.state === state ? true : undefined,
+      );
     },
     async stop() {
       open = false;

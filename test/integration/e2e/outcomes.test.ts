@@ -55,7 +55,10 @@ describe.skipIf(!HAS_SOCAT)('sale outcomes through the API, the virtual pinpad o
       // The host never recorded it; "not found" is never final before the close (issue 17): the undo keeps going.
       const undo = () => e.daemon.outbox.byJournal(s.id).find((t) => t.operation === 'sale.undo');
       for (let i = 0; i < 200 && (undo()?.attempts ?? 0) < 3; i++) await new Promise((r) => setTimeout(r, 50));
-      expect(undo()).toMatchObject({ doneAt: null, lastError: "not found yet: never final before the close of the sale's day" });
+      expect(undo()).toMatchObject({
+        doneAt: null,
+        lastError: "not found yet: never final before the close of the sale's day",
+      });
       expect(e.daemon.journal.get(s.id)?.state).toBe('undoing');
       expect((await e.api('GET', `/v1/payments/${s.id}`)).body.status).toBe('undone');
       expect((await hostSale(e, s.merchantOrderId))?.charged ?? 0).toBe(0);
@@ -66,11 +69,14 @@ describe.skipIf(!HAS_SOCAT)('sale outcomes through the API, the virtual pinpad o
       [7021, 'denied'],
       [7022, 'timed out'],
       [7029, 'failing (500)'],
-    ])('confirmation outcomes by cents: %i, the first confirmation %s — the outbox retries, confirmed once', async (amount) => {
-      const s = await sell(e, { lastDigit: 0, via: 'chip' }, { amount, method: 'credit' });
-      expect(s.view.status).toBe('confirmed');
-      expect(s.host).toMatchObject({ status: 2, confirmationStatus: 1, charged: amount });
-    });
+    ])(
+      'confirmation outcomes by cents: %i, the first confirmation %s — the outbox retries, confirmed once',
+      async (amount) => {
+        const s = await sell(e, { lastDigit: 0, via: 'chip' }, { amount, method: 'credit' });
+        expect(s.view.status).toBe('confirmed');
+        expect(s.host).toMatchObject({ status: 2, confirmationStatus: 1, charged: amount });
+      },
+    );
 
     it('undo outcomes by cents: the cash register undoes a sale of cents 21, the first undo is denied, the retry undoes it', async () => {
       await present(e, { lastDigit: 0, via: 'chip' });

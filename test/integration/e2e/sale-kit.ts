@@ -27,7 +27,10 @@ export interface Customer {
 /** Puts the customer in front of the virtual pinpad (every behaviour set, so nothing lingers from a case before). */
 export async function present(e: E2e, c: Customer): Promise<void> {
   const { keys, ...choice } = c;
-  await e.sim.control({ cmd: 'card', choice: { pin: 'right', declineAfterApproval: false, removeEarly: 'no', ...choice } });
+  await e.sim.control({
+    cmd: 'card',
+    choice: { pin: 'right', declineAfterApproval: false, removeEarly: 'no', ...choice },
+  });
   for (const k of keys ?? []) await e.sim.control({ cmd: 'keys', value: k });
 }
 
@@ -42,7 +45,10 @@ export interface Sold {
 }
 
 /** Starts a payment through the API (202) and returns its id and the event index it started at. */
-export async function start(e: E2e, body: Record<string, unknown>): Promise<{ id: number; merchantOrderId: string; since: number }> {
+export async function start(
+  e: E2e,
+  body: Record<string, unknown>,
+): Promise<{ id: number; merchantOrderId: string; since: number }> {
   const since = e.events.length;
   const r = await e.api('POST', '/v1/payments', body);
   if (r.status !== 202) throw new Error(`POST /v1/payments answered ${r.status}: ${JSON.stringify(r.body)}`);
@@ -69,7 +75,9 @@ export async function sell(e: E2e, c: Customer, body: Record<string, unknown>, t
 
 /** The prompts a sale showed, as `code: text`. */
 export function promptsOf(e: E2e, id: number): string[] {
-  return e.events.filter((x) => x.type === 'prompt' && x.id === id).map((x) => `${(x as { prompt: string }).prompt}: ${(x as { text: string }).text}`);
+  return e.events
+    .filter((x) => x.type === 'prompt' && x.id === id)
+    .map((x) => `${(x as { prompt: string }).prompt}: ${(x as { text: string }).text}`);
 }
 
 /**
@@ -77,6 +85,8 @@ export function promptsOf(e: E2e, id: number): string[] {
  * ISO format 0 PIN block of each card's PIN (hex, both cases).
  */
 export function clearSecrets(): string[] {
-  const blocks = TEST_CARDS.map((c) => Buffer.from(encodePinBlock({ format: 0, pin: c.pin, pan: c.pan })).toString('hex'));
+  const blocks = TEST_CARDS.map((c) =>
+    Buffer.from(encodePinBlock({ format: 0, pin: c.pin, pan: c.pan })).toString('hex'),
+  );
   return [...clearCardData(), ...blocks.map((b) => b.toUpperCase()), ...blocks];
 }

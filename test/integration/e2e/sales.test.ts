@@ -30,7 +30,11 @@ describe.skipIf(!HAS_SOCAT)('card sales through the API, the virtual pinpad on a
   describe('every product', () => {
     it('credit, cash, chip with PIN: confirmed, charged once; the prompts came as events in order', async () => {
       const s = await sell(e, { lastDigit: 0, via: 'chip' }, { amount: 1000, method: 'credit' });
-      expect(s.view).toMatchObject({ status: 'confirmed', installments: 1, card: { maskedPan: '476173******0060', inputMode: 'Emv', productId: 1 } });
+      expect(s.view).toMatchObject({
+        status: 'confirmed',
+        installments: 1,
+        card: { maskedPan: '476173******0060', inputMode: 'Emv', productId: 1 },
+      });
       expect(s.host).toMatchObject({ status: 2, confirmationStatus: 1, charged: 1000 });
       expect(promptsOf(e, s.id)).toEqual([
         'insert-card: APROXIME, INSIRA OU PASSE CARTAO',
@@ -40,18 +44,39 @@ describe.skipIf(!HAS_SOCAT)('card sales through the API, the virtual pinpad on a
         'remove-card: RETIRE O CARTAO',
       ]);
       // each prompt carries the sale's ids
-      expect(e.events.find((x) => x.type === 'prompt' && x.id === s.id)).toMatchObject({ merchantOrderId: s.merchantOrderId, kind: 'sale' });
+      expect(e.events.find((x) => x.type === 'prompt' && x.id === s.id)).toMatchObject({
+        merchantOrderId: s.merchantOrderId,
+        kind: 'sale',
+      });
     });
 
     it('credit in installments financed by the store (ByMerchant, 3)', async () => {
-      const s = await sell(e, { pan: MC.pan, via: 'chip' }, { amount: 30000, method: 'credit', installments: 3, interest: 'ByMerchant' });
-      expect(s.view).toMatchObject({ status: 'confirmed', installments: 3, interest: 'ByMerchant', card: { productId: 80 } });
+      const s = await sell(
+        e,
+        { pan: MC.pan, via: 'chip' },
+        { amount: 30000, method: 'credit', installments: 3, interest: 'ByMerchant' },
+      );
+      expect(s.view).toMatchObject({
+        status: 'confirmed',
+        installments: 3,
+        interest: 'ByMerchant',
+        card: { productId: 80 },
+      });
       expect(s.host?.charged).toBe(30000);
     });
 
     it('credit in installments financed by the card company (ByIssuer, 6), contactless', async () => {
-      const s = await sell(e, { pan: MC.pan, via: 'contactless' }, { amount: 6000, method: 'credit', installments: 6, interest: 'ByIssuer' });
-      expect(s.view).toMatchObject({ status: 'confirmed', installments: 6, interest: 'ByIssuer', card: { inputMode: 'ContactlessEmv' } });
+      const s = await sell(
+        e,
+        { pan: MC.pan, via: 'contactless' },
+        { amount: 6000, method: 'credit', installments: 6, interest: 'ByIssuer' },
+      );
+      expect(s.view).toMatchObject({
+        status: 'confirmed',
+        installments: 6,
+        interest: 'ByIssuer',
+        card: { inputMode: 'ContactlessEmv' },
+      });
     });
 
     it('installments the tables do not allow (debit in 3) end before anything is sent', async () => {
@@ -107,7 +132,11 @@ describe.skipIf(!HAS_SOCAT)('card sales through the API, the virtual pinpad on a
     });
 
     it('debit on a phone (contactless): "follow the phone" comes as a prompt, the phone verifies the customer', async () => {
-      const s = await sell(e, { name: 'maestro debit on a phone', via: 'contactless' }, { amount: 1560, method: 'debit' });
+      const s = await sell(
+        e,
+        { name: 'maestro debit on a phone', via: 'contactless' },
+        { amount: 1560, method: 'debit' },
+      );
       expect(s.view).toMatchObject({ status: 'confirmed', card: { inputMode: 'ContactlessEmv', productId: 81 } });
       expect(promptsOf(e, s.id)).toContain('see-phone: SIGA INSTRUCOES NO TELEFONE');
     });
@@ -126,8 +155,17 @@ describe.skipIf(!HAS_SOCAT)('card sales through the API, the virtual pinpad on a
 
     it('typed on the pinpad (GCD, EBX) where the tables allow it: the host decrypts the number', async () => {
       const s = await sell(e, { keys: [CARD0.pan, '12', '30'] }, { amount: 1700, method: 'credit', entry: 'typed' });
-      expect(s.view).toMatchObject({ status: 'confirmed', card: { inputMode: 'Typed', productId: 1, maskedPan: '476173******0060' } });
-      expect(promptsOf(e, s.id)).toEqual(['typed-entry: DIGITE NÚMERO DO CARTÃO', 'typed-entry: DIGITE O MÊS (MM)', 'typed-entry: DIGITE O ANO (AA)', 'processing: PROCESSANDO', 'message: APROVADA']);
+      expect(s.view).toMatchObject({
+        status: 'confirmed',
+        card: { inputMode: 'Typed', productId: 1, maskedPan: '476173******0060' },
+      });
+      expect(promptsOf(e, s.id)).toEqual([
+        'typed-entry: DIGITE NÚMERO DO CARTÃO',
+        'typed-entry: DIGITE O MÊS (MM)',
+        'typed-entry: DIGITE O ANO (AA)',
+        'processing: PROCESSANDO',
+        'message: APROVADA',
+      ]);
       expect(s.host?.charged).toBe(1700);
     });
 
@@ -162,14 +200,22 @@ describe.skipIf(!HAS_SOCAT)('card sales through the API, the virtual pinpad on a
     });
 
     it('the chip declines after the online approval: undone with the card’s EMV data', async () => {
-      const s = await sell(e, { lastDigit: 0, via: 'chip', declineAfterApproval: true }, { amount: 5300, method: 'credit' });
+      const s = await sell(
+        e,
+        { lastDigit: 0, via: 'chip', declineAfterApproval: true },
+        { amount: 5300, method: 'credit' },
+      );
       expect(s.view.status).toBe('undone');
       expect(promptsOf(e, s.id)).toContain('message: NAO AUTORIZADA');
       expect(s.host).toMatchObject({ status: 2, charged: 0 });
     });
 
     it('the card pulled out before FCX (host approved): undone', async () => {
-      const s = await sell(e, { lastDigit: 0, via: 'chip', removeEarly: 'before-fcx' }, { amount: 5400, method: 'credit' });
+      const s = await sell(
+        e,
+        { lastDigit: 0, via: 'chip', removeEarly: 'before-fcx' },
+        { amount: 5400, method: 'credit' },
+      );
       expect(s.view.status).toBe('undone');
       expect(s.host).toMatchObject({ charged: 0 });
     });
@@ -185,7 +231,16 @@ describe.skipIf(!HAS_SOCAT)('card sales through the API, the virtual pinpad on a
     const doc = (await e.api('GET', '/v1/openapi.json')).body;
     const prompts = e.events.filter((x) => x.type === 'prompt');
     expect(new Set(prompts.map((x) => (x as { prompt: string }).prompt))).toEqual(
-      new Set(['insert-card', 'see-phone', 'enter-pin', 'choose-product', 'typed-entry', 'processing', 'message', 'remove-card']),
+      new Set([
+        'insert-card',
+        'see-phone',
+        'enter-pin',
+        'choose-product',
+        'typed-entry',
+        'processing',
+        'message',
+        'remove-card',
+      ]),
     );
     expect(e.events.flatMap((x) => check({ $ref: '#/components/schemas/Event' }, x, doc))).toEqual([]);
   });
@@ -194,6 +249,8 @@ describe.skipIf(!HAS_SOCAT)('card sales through the API, the virtual pinpad on a
     expect(statSync(e.logFile).size).toBeGreaterThan(0);
     expect(scanForCardData(e.stateDir, clearSecrets())).toEqual([]);
     // nor the encrypted card data or PIN blocks (sensitive authentication data is not stored, PCI DSS 3.3.1)
-    expect(scanForCardData(e.stateDir, ['"TrackTwoData"', 'EncryptedPinBlock', '"PinBlock"', '"CardNumber"'])).toEqual([]);
+    expect(scanForCardData(e.stateDir, ['"TrackTwoData"', 'EncryptedPinBlock', '"PinBlock"', '"CardNumber"'])).toEqual(
+      [],
+    );
   });
 });

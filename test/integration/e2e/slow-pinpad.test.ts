@@ -9,7 +9,7 @@ import { HAS_SOCAT } from '../pinpad/socat.js';
 import { startE2e, type E2e } from './harness.js';
 import { sell } from './sale-kit.js';
 
-describe.skipIf(!HAS_SOCAT)('a chip sale against a pinpad with a PPC930\'s processing times', () => {
+describe.skipIf(!HAS_SOCAT)("a chip sale against a pinpad with a PPC930's processing times", () => {
   let e: E2e;
   beforeAll(async () => {
     e = await startE2e({ simArgs: ['--timing', 'ppc930'] });

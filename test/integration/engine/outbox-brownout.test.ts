@@ -29,7 +29,8 @@ let maxInFlight = 0;
 let server: Awaited<ReturnType<typeof loopback>>;
 beforeAll(async () => {
   server = await loopback((req, res): void => {
-    if (req.url === '/oauth2/token') return json(res, 200, { access_token: 't', token_type: 'bearer', expires_in: 86399 });
+    if (req.url === '/oauth2/token')
+      return json(res, 200, { access_token: 't', token_type: 'bearer', expires_in: 86399 });
     // Never answered: the client's timeout ends it.
     void res;
   });
@@ -60,7 +61,16 @@ function counted(port: AcquirerDeliveryPort): AcquirerDeliveryPort {
 describe('the outbox in a brown-out (issue 17)', () => {
   it(`50 pending undos: one pass attempts them all, at most ${concurrency} at once`, async () => {
     const acquirer = createAcquirer({
-      settings: { authUrl: server.url, requestUrl: server.url, queryUrl: server.url, parametersUrl: server.url, walletUrl: server.url, ecommerceUrl: server.url, clientId: 'cid', timeoutMs: TIMEOUT_MS },
+      settings: {
+        authUrl: server.url,
+        requestUrl: server.url,
+        queryUrl: server.url,
+        parametersUrl: server.url,
+        walletUrl: server.url,
+        ecommerceUrl: server.url,
+        clientId: 'cid',
+        timeoutMs: TIMEOUT_MS,
+      },
       clientSecret: { reveal: () => 's' },
       environment: 'sandbox',
       clock: systemClock,
@@ -72,16 +82,29 @@ describe('the outbox in a brown-out (issue 17)', () => {
     const sentAt = new Date(Date.now() - 60_000).toISOString();
     for (let i = 0; i < TASKS; i++) {
       const payload: UndoTask = { merchantOrderId: String(263290010000000 + i), sentAt };
-      outbox.enqueue({ operation: OUTBOX_OPERATIONS.undo, idempotencyKey: idempotencyKey('undo', payload.merchantOrderId), payload: { ...payload }, at: new Date() });
+      outbox.enqueue({
+        operation: OUTBOX_OPERATIONS.undo,
+        idempotencyKey: idempotencyKey('undo', payload.merchantOrderId),
+        payload: { ...payload },
+        at: new Date(),
+      });
     }
     const forwarder = new OutboxForwarder({
-      db, outbox, port: counted(new OmniDeliveryAdapter(acquirer.omni)), clock: systemClock, log,
-      onSettled: () => undefined, undoRace: { processingWindowMs: 2 * TIMEOUT_MS }, concurrency,
+      db,
+      outbox,
+      port: counted(new OmniDeliveryAdapter(acquirer.omni)),
+      clock: systemClock,
+      log,
+      onSettled: () => undefined,
+      undoRace: { processingWindowMs: 2 * TIMEOUT_MS },
+      concurrency,
     });
     const t0 = performance.now();
     expect(await forwarder.runOnce()).toBe(TASKS);
     const ms = performance.now() - t0;
-    console.log(`brown-out pass: ${TASKS} undos, concurrency ${concurrency}, client timeout ${TIMEOUT_MS} ms: ${Math.round(ms)} ms (${(ms / TIMEOUT_MS).toFixed(1)} timeouts); at most ${maxInFlight} attempts in flight`);
+    console.log(
+      `brown-out pass: ${TASKS} undos, concurrency ${concurrency}, client timeout ${TIMEOUT_MS} ms: ${Math.round(ms)} ms (${(ms / TIMEOUT_MS).toFixed(1)} timeouts); at most ${maxInFlight} attempts in flight`,
+    );
     expect(maxInFlight).toBeLessThanOrEqual(concurrency);
     // Every task was attempted once and is still open (nothing concluded from a brown-out).
     expect(outbox.depth().pending).toBe(TASKS);

@@ -43,7 +43,12 @@ function forwarder(windowMs: number): { db: Db; outbox: Outbox; settled: Deliver
 
 /** A chip sale's undo: the strict sandbox refuses a chip undo without EmvData (issue 16), as the manual's chip undo carries it. */
 function undoTask(merchantOrderId: string, paymentId?: string): UndoTask {
-  return { merchantOrderId, sentAt: new Date().toISOString(), emv: emvTags(EMV_UNDO.EmvData), ...(paymentId ? { paymentId } : {}) };
+  return {
+    merchantOrderId,
+    sentAt: new Date().toISOString(),
+    emv: emvTags(EMV_UNDO.EmvData),
+    ...(paymentId ? { paymentId } : {}),
+  };
 }
 
 describe('the outbox against the strict sandbox over loopback', () => {
@@ -53,7 +58,12 @@ describe('the outbox against the strict sandbox over loopback', () => {
     const { outcome } = await h.acquirer.omni.authorize(req);
     expect(outcome.kind).toBe('unknown');
     const { db, outbox, settled, run } = forwarder(60_000);
-    outbox.enqueue({ operation: OUTBOX_OPERATIONS.undo, idempotencyKey: idempotencyKey('undo', req.MerchantOrderId), payload: { ...undoTask(req.MerchantOrderId) }, at: new Date() });
+    outbox.enqueue({
+      operation: OUTBOX_OPERATIONS.undo,
+      idempotencyKey: idempotencyKey('undo', req.MerchantOrderId),
+      payload: { ...undoTask(req.MerchantOrderId) },
+      at: new Date(),
+    });
     await run();
     expect(settled.map((d) => d.action)).toEqual(['done']);
     const ledger = await h.ledger();
@@ -66,7 +76,12 @@ describe('the outbox against the strict sandbox over loopback', () => {
     const req = sale(4219);
     expect((await h.acquirer.omni.authorize(req)).outcome.kind).toBe('unknown');
     const { db, outbox, settled, run } = forwarder(0);
-    outbox.enqueue({ operation: OUTBOX_OPERATIONS.undo, idempotencyKey: idempotencyKey('undo', req.MerchantOrderId), payload: { ...undoTask(req.MerchantOrderId) }, at: new Date() });
+    outbox.enqueue({
+      operation: OUTBOX_OPERATIONS.undo,
+      idempotencyKey: idempotencyKey('undo', req.MerchantOrderId),
+      payload: { ...undoTask(req.MerchantOrderId) },
+      at: new Date(),
+    });
     await run();
     // The old race settled this after two not-founds; the sale could still become visible.
     expect(settled).toEqual([]);
@@ -76,15 +91,22 @@ describe('the outbox against the strict sandbox over loopback', () => {
     db.close();
   });
 
-  it('past the close of the sale\'s day, a sale the host never recorded is nothing charged once two queries agree', async () => {
+  it("past the close of the sale's day, a sale the host never recorded is nothing charged once two queries agree", async () => {
     const req = sale(5219);
     expect((await h.acquirer.omni.authorize(req)).outcome.kind).toBe('unknown');
     const { db, outbox, settled, run } = forwarder(0);
     // Sent two days ago (host time): its day closed long since.
     const sentAt = new Date(Date.now() - 2 * 86_400_000).toISOString();
-    outbox.enqueue({ operation: OUTBOX_OPERATIONS.undo, idempotencyKey: idempotencyKey('undo', req.MerchantOrderId), payload: { merchantOrderId: req.MerchantOrderId, sentAt }, at: new Date() });
+    outbox.enqueue({
+      operation: OUTBOX_OPERATIONS.undo,
+      idempotencyKey: idempotencyKey('undo', req.MerchantOrderId),
+      payload: { merchantOrderId: req.MerchantOrderId, sentAt },
+      at: new Date(),
+    });
     await run();
-    expect(settled).toEqual([{ action: 'done', reason: "not found 2 times after the close of the sale's day: nothing was charged" }]);
+    expect(settled).toEqual([
+      { action: 'done', reason: "not found 2 times after the close of the sale's day: nothing was charged" },
+    ]);
     expect(outbox.byKey(idempotencyKey('undo', req.MerchantOrderId))?.attempts).toBe(2);
     expect((await h.ledger()).sales.find((s) => s.merchantOrderId === req.MerchantOrderId)).toBeUndefined();
     db.close();
@@ -93,7 +115,12 @@ describe('the outbox against the strict sandbox over loopback', () => {
   it('a confirmation is delivered once and the host shows the sale confirmed', async () => {
     const a = await h.acquirer.omni.createSale(sale(4310));
     const { db, outbox, settled, run } = forwarder(60_000);
-    outbox.enqueue({ operation: OUTBOX_OPERATIONS.confirm, idempotencyKey: 'confirm:x', payload: { merchantOrderId: a.MerchantOrderId, paymentId: a.Payment.PaymentId, emv: { '9F27': '40' } }, at: new Date() });
+    outbox.enqueue({
+      operation: OUTBOX_OPERATIONS.confirm,
+      idempotencyKey: 'confirm:x',
+      payload: { merchantOrderId: a.MerchantOrderId, paymentId: a.Payment.PaymentId, emv: { '9F27': '40' } },
+      at: new Date(),
+    });
     await run();
     expect(settled.map((d) => d.action)).toEqual(['done']);
     expect((await h.acquirer.omni.getSale(a.Payment.PaymentId)).Payment.ConfirmationStatus).toBe(1);

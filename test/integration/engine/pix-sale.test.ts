@@ -42,7 +42,17 @@ function terminal() {
     pollMs: 40,
     onEvent: (e) => void events.push(e),
   });
-  const forwarder = new OutboxForwarder({ db, outbox, port: new OmniDeliveryAdapter(h.acquirer.omni), pix, clock: systemClock, log, onSettled: (t, d) => engine.settled(t, d), undoRace: { processingWindowMs: 1000 }, backoff: { baseMs: 20, maxMs: 60, minMs: 10 } });
+  const forwarder = new OutboxForwarder({
+    db,
+    outbox,
+    port: new OmniDeliveryAdapter(h.acquirer.omni),
+    pix,
+    clock: systemClock,
+    log,
+    onSettled: (t, d) => engine.settled(t, d),
+    undoRace: { processingWindowMs: 1000 },
+    backoff: { baseMs: 20, maxMs: 60, minMs: 10 },
+  });
   const pass = async (n = 1): Promise<void> => {
     for (let i = 0; i < n; i++) {
       await forwarder.runOnce();
@@ -72,7 +82,13 @@ describe('Pix sales on the e-commerce API of the strict sandbox', () => {
     const paymentId = (t.journal.get(entry.id)!.data as { paymentId: string }).paymentId;
     expect((await h.control('POST', `/sandbox/pix/${paymentId}/pay`)).status).toBe(200);
     await done;
-    expect(t.journal.transitions(entry.id).map((x) => x.to)).toEqual(['creating', 'showing', 'approved', 'printing', 'confirmed']);
+    expect(t.journal.transitions(entry.id).map((x) => x.to)).toEqual([
+      'creating',
+      'showing',
+      'approved',
+      'printing',
+      'confirmed',
+    ]);
     t.db.close();
   });
 
@@ -99,7 +115,11 @@ describe('Pix sales on the e-commerce API of the strict sandbox', () => {
 
   it('a payer document that is not a CPF or CNPJ is refused by the host: failed, nothing shown', async () => {
     const t = terminal();
-    const { entry, done } = await t.engine.start({ amount: 1700, payer: { name: 'X', document: '123' }, confirmation: 'auto' });
+    const { entry, done } = await t.engine.start({
+      amount: 1700,
+      payer: { name: 'X', document: '123' },
+      confirmation: 'auto',
+    });
     await done;
     expect(t.journal.get(entry.id)?.state).toBe('failed');
     expect(t.events.some((e) => e.type === 'qr')).toBe(false);

@@ -36,7 +36,16 @@ function terminal() {
     orderIds: new MerchantOrderIds(db, { ordinal: 1, clock: systemClock }),
     host: port,
     receipt: new TextReceiptPrinter(),
-    merchant: { merchantNumber: m.merchantNumber, terminalId: SANDBOX_MERCHANT.terminal.terminalId, nationalId: m.nationalId, mcc: m.mcc, name: m.name, city: m.city, postalCode: m.postalCode, deviceType: 'P' },
+    merchant: {
+      merchantNumber: m.merchantNumber,
+      terminalId: SANDBOX_MERCHANT.terminal.terminalId,
+      nationalId: m.nationalId,
+      mcc: m.mcc,
+      name: m.name,
+      city: m.city,
+      postalCode: m.postalCode,
+      deviceType: 'P',
+    },
     clock: systemClock,
     log,
     attended: true,
@@ -47,7 +56,16 @@ function terminal() {
     pollMs: 40,
     onEvent: (e) => void events.push(e),
   });
-  const forwarder = new OutboxForwarder({ db, outbox, port, clock: systemClock, log, onSettled: (t, d) => engine.settled(t, d), undoRace: { processingWindowMs: 1000 }, backoff: { baseMs: 20, maxMs: 100, minMs: 10 } });
+  const forwarder = new OutboxForwarder({
+    db,
+    outbox,
+    port,
+    clock: systemClock,
+    log,
+    onSettled: (t, d) => engine.settled(t, d),
+    undoRace: { processingWindowMs: 1000 },
+    backoff: { baseMs: 20, maxMs: 100, minMs: 10 },
+  });
   const settle = async (): Promise<void> => {
     for (let i = 0; i < 300 && outbox.depth().pending > 0; i++) {
       await forwarder.runOnce();
@@ -62,8 +80,26 @@ async function walletPays(qr: string): Promise<{ code: number; out: string; err:
   let out = '';
   let err = '';
   const code = await runCli(
-    ['wallet', 'pay', qr, '--card', card.pan, '--cvv', '123', '--exp', `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`, '--name', 'TESTE CARTAO', '--document', '52998224725'],
-    { out: (t) => (out += t), err: (t) => (err += t), env: { OMNIPOS_STATE_DIR: tempDir(), OMNIPOS_ACQUIRER__WALLET_URL: h.running.urls.wallet } },
+    [
+      'wallet',
+      'pay',
+      qr,
+      '--card',
+      card.pan,
+      '--cvv',
+      '123',
+      '--exp',
+      `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`,
+      '--name',
+      'TESTE CARTAO',
+      '--document',
+      '52998224725',
+    ],
+    {
+      out: (t) => (out += t),
+      err: (t) => (err += t),
+      env: { OMNIPOS_STATE_DIR: tempDir(), OMNIPOS_ACQUIRER__WALLET_URL: h.running.urls.wallet },
+    },
   );
   return { code, out, err };
 }
@@ -77,7 +113,13 @@ const qrEvent = async (events: QrEvent[]): Promise<Extract<QrEvent, { type: 'qr'
   throw new Error('no QR shown');
 };
 
-const sale = (amount: number): QrSaleRequest => ({ amount, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' });
+const sale = (amount: number): QrSaleRequest => ({
+  amount,
+  method: 'credit',
+  installments: 1,
+  interest: 'ByMerchant',
+  confirmation: 'auto',
+});
 
 describe('wallet QR sales against the sandbox (the wallet pays through the wallet API)', () => {
   it('shows a current-model code naming the sale, sees it paid, prints and confirms it', async () => {
@@ -93,7 +135,14 @@ describe('wallet QR sales against the sandbox (the wallet pays through the walle
     expect(paid.code).toBe(0);
     await done;
     await t.settle();
-    expect(t.journal.transitions(entry.id).map((x) => x.to)).toEqual(['started', 'showing', 'approved', 'printing', 'confirming', 'confirmed']);
+    expect(t.journal.transitions(entry.id).map((x) => x.to)).toEqual([
+      'started',
+      'showing',
+      'approved',
+      'printing',
+      'confirming',
+      'confirmed',
+    ]);
     const row = (await h.ledger()).sales.find((s) => s.merchantOrderId === entry.merchantOrderId);
     expect(row).toMatchObject({ confirmationStatus: 1, charged: 3210 });
     t.db.close();
@@ -111,7 +160,10 @@ describe('wallet QR sales against the sandbox (the wallet pays through the walle
     await t.settle();
     expect(t.journal.get(entry.id)?.state).toBe('undone');
     expect(t.events.some((e) => e.type === 'alarm' && e.code === 'QR_LATE_PAYMENT')).toBe(true);
-    expect((await h.ledger()).sales.find((s) => s.merchantOrderId === entry.merchantOrderId)).toMatchObject({ charged: 0, confirmationStatus: 2 });
+    expect((await h.ledger()).sales.find((s) => s.merchantOrderId === entry.merchantOrderId)).toMatchObject({
+      charged: 0,
+      confirmationStatus: 2,
+    });
     t.db.close();
   });
 

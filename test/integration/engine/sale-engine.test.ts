@@ -42,7 +42,15 @@ interface Terminal {
   settle(): Promise<void>;
 }
 
-function terminal(o: { dir?: string; card?: SimulatedCardOptions; host?: SaleAuthorizationPort; ecrDecisionMs?: number; clock?: Clock } = {}): Terminal {
+function terminal(
+  o: {
+    dir?: string;
+    card?: SimulatedCardOptions;
+    host?: SaleAuthorizationPort;
+    ecrDecisionMs?: number;
+    clock?: Clock;
+  } = {},
+): Terminal {
   const db = openTerminalDatabase(o.dir ?? tempDir());
   const journal = new Journal(db);
   const outbox = new Outbox(db);
@@ -82,7 +90,13 @@ function terminal(o: { dir?: string; card?: SimulatedCardOptions; host?: SaleAut
   return { db, journal, outbox, engine, events, printer, settle };
 }
 
-const credit = (amount: number, confirmation: 'auto' | 'ecr' = 'auto'): SaleRequest => ({ amount, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation });
+const credit = (amount: number, confirmation: 'auto' | 'ecr' = 'auto'): SaleRequest => ({
+  amount,
+  method: 'credit',
+  installments: 1,
+  interest: 'ByMerchant',
+  confirmation,
+});
 
 async function ledgerRow(merchantOrderId: string) {
   return (await h.ledger()).sales.find((s) => s.merchantOrderId === merchantOrderId);
@@ -96,10 +110,24 @@ describe('card sales through the engine, the strict sandbox and a real SQLite jo
     await t.settle();
     const final = t.journal.get(entry.id)!;
     expect(final.state).toBe('confirmed');
-    expect(t.journal.transitions(entry.id).map((x) => x.to)).toEqual(['started', 'card-read', 'authorizing', 'finishing-chip', 'approved', 'printing', 'confirming', 'confirmed']);
+    expect(t.journal.transitions(entry.id).map((x) => x.to)).toEqual([
+      'started',
+      'card-read',
+      'authorizing',
+      'finishing-chip',
+      'approved',
+      'printing',
+      'confirming',
+      'confirmed',
+    ]);
     expect(await ledgerRow(entry.merchantOrderId)).toMatchObject({ confirmationStatus: 1, charged: 1010 });
     expect(t.printer.printed[0]?.join('\n')).toContain(`PEDIDO ${entry.merchantOrderId}`);
-    expect(t.events.filter((e) => e.type === 'state').map((e) => (e as { status: string }).status).at(-1)).toBe('confirmed');
+    expect(
+      t.events
+        .filter((e) => e.type === 'state')
+        .map((e) => (e as { status: string }).status)
+        .at(-1),
+    ).toBe('confirmed');
     t.db.close();
   });
 
@@ -130,7 +158,10 @@ describe('card sales through the engine, the strict sandbox and a real SQLite jo
     const { entry, done } = await t.engine.start(credit(1010));
     await done;
     await t.settle();
-    expect(t.journal.get(entry.id)).toMatchObject({ state: 'undone', data: { reason: 'card declined after the host approved' } });
+    expect(t.journal.get(entry.id)).toMatchObject({
+      state: 'undone',
+      data: { reason: 'card declined after the host approved' },
+    });
     expect(await ledgerRow(entry.merchantOrderId)).toMatchObject({ charged: 0, confirmationStatus: 2 });
     t.db.close();
   });
@@ -154,7 +185,10 @@ describe('card sales through the engine, the strict sandbox and a real SQLite jo
     await done;
     await new Promise((r) => setTimeout(r, 400));
     await t.settle();
-    expect(t.journal.get(entry.id)).toMatchObject({ state: 'undone', data: { reason: 'no decision before the deadline' } });
+    expect(t.journal.get(entry.id)).toMatchObject({
+      state: 'undone',
+      data: { reason: 'no decision before the deadline' },
+    });
     expect(await ledgerRow(entry.merchantOrderId)).toMatchObject({ charged: 0 });
     t.db.close();
   });
@@ -167,9 +201,13 @@ describe('card sales through the engine, the strict sandbox and a real SQLite jo
     await done;
     expect(t.journal.get(entry.id)?.state).toBe('awaiting-decision');
     expect(clock.observe(new Date(Date.now() + 2 * 3_600_000))).toBe(true);
-    for (let i = 0; i < 300 && t.journal.get(entry.id)?.state === 'awaiting-decision'; i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 300 && t.journal.get(entry.id)?.state === 'awaiting-decision'; i++)
+      await new Promise((r) => setTimeout(r, 50));
     await t.settle();
-    expect(t.journal.get(entry.id)).toMatchObject({ state: 'undone', data: { reason: 'no decision before the deadline' } });
+    expect(t.journal.get(entry.id)).toMatchObject({
+      state: 'undone',
+      data: { reason: 'no decision before the deadline' },
+    });
     expect(await ledgerRow(entry.merchantOrderId)).toMatchObject({ charged: 0 });
     t.db.close();
   });
@@ -188,10 +226,16 @@ describe('card sales through the engine, the strict sandbox and a real SQLite jo
     const dir = tempDir();
     // The request reaches the host, then the terminal "dies": the answer is never applied.
     const real = new OmniSaleAdapter(h.acquirer.omni, identity);
-    const dying: SaleAuthorizationPort = { authorize: async (order) => { await real.authorize(order); return new Promise(() => undefined); } };
+    const dying: SaleAuthorizationPort = {
+      authorize: async (order) => {
+        await real.authorize(order);
+        return new Promise(() => undefined);
+      },
+    };
     const before = terminal({ dir, host: dying });
     const { entry } = await before.engine.start(credit(1010));
-    for (let i = 0; i < 100 && !(await ledgerRow(entry.merchantOrderId)); i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 100 && !(await ledgerRow(entry.merchantOrderId)); i++)
+      await new Promise((r) => setTimeout(r, 20));
     expect(before.journal.get(entry.id)?.state).toBe('authorizing');
     expect(await ledgerRow(entry.merchantOrderId)).toMatchObject({ charged: 1010 });
     before.engine.stop();

@@ -35,7 +35,9 @@ export function spawnCli(args: string[], env: Record<string, string>): CliProces
     err += d.toString();
     for (const l of listeners) l();
   });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const proc: CliProcess = {
     child,
     pid: child.pid ?? -1,
@@ -43,7 +45,8 @@ export function spawnCli(args: string[], env: Record<string, string>): CliProces
     err: () => err,
     exited,
     waitFor(text) {
-      const seen = (): boolean => (typeof text === 'string' ? out.includes(text) || err.includes(text) : text.test(out) || text.test(err));
+      const seen = (): boolean =>
+        typeof text === 'string' ? out.includes(text) || err.includes(text) : text.test(out) || text.test(err);
       return new Promise<void>((resolve, reject) => {
         if (seen()) return resolve();
         const check = (): void => {
@@ -56,7 +59,11 @@ export function spawnCli(args: string[], env: Record<string, string>): CliProces
         void exited.then(({ code, signal }) => {
           if (seen()) return resolve();
           listeners.delete(check);
-          reject(new Error(`omnipos ${args.join(' ')} exited (${code ?? signal}) before printing ${String(text)}\nstdout: ${out.slice(-2000)}\nstderr: ${err.slice(-2000)}`));
+          reject(
+            new Error(
+              `omnipos ${args.join(' ')} exited (${code ?? signal}) before printing ${String(text)}\nstdout: ${out.slice(-2000)}\nstderr: ${err.slice(-2000)}`,
+            ),
+          );
         });
       });
     },
@@ -107,5 +114,8 @@ export function accepts(port: number, host = '127.0.0.1'): Promise<boolean> {
 
 /** The single line on stderr (the CLI's message), failing loudly if there are several. */
 export function stderrLines(p: CliProcess): string[] {
-  return p.err().split('\n').filter((l) => l.trim() !== '');
+  return p
+    .err()
+    .split('\n')
+    .filter((l) => l.trim() !== '');
 }

@@ -35,39 +35,48 @@ describe('MerchantOrderId under a clock NTP steps', () => {
     const dir = tempDir();
     let run = 0;
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(step, fc.integer({ min: 1, max: 4 })), { minLength: 1, maxLength: 12 }), async (plan) => {
-        const db = openDatabase({ file: path.join(dir, `ids-${run++}.db`), migrations: MIGRATIONS });
-        try {
-          const clock = new SteppedClock(Date.parse('2026-12-31T23:00:00-03:00'));
-          const ids = new MerchantOrderIds(db, { ordinal: 1, clock, maxWaitMs: 10_000, wait: (ms) => {
-            clock.ms += ms; // the clock runs while we wait
-            return Promise.resolve();
-          } });
-          const issued: string[] = [];
-          let furthest = clock.ms;
-          for (const [jump, count] of plan) {
-            clock.ms += jump;
-            furthest = Math.max(furthest, clock.ms);
-            for (let i = 0; i < count; i++) {
-              try {
-                issued.push(await ids.next());
-              } catch (e) {
-                if (!isOmniposError(e, 'CLOCK_BEHIND')) throw e;
-              }
-              clock.ms += 37;
+      fc.asyncProperty(
+        fc.array(fc.tuple(step, fc.integer({ min: 1, max: 4 })), { minLength: 1, maxLength: 12 }),
+        async (plan) => {
+          const db = openDatabase({ file: path.join(dir, `ids-${run++}.db`), migrations: MIGRATIONS });
+          try {
+            const clock = new SteppedClock(Date.parse('2026-12-31T23:00:00-03:00'));
+            const ids = new MerchantOrderIds(db, {
+              ordinal: 1,
+              clock,
+              maxWaitMs: 10_000,
+              wait: (ms) => {
+                clock.ms += ms; // the clock runs while we wait
+                return Promise.resolve();
+              },
+            });
+            const issued: string[] = [];
+            let furthest = clock.ms;
+            for (const [jump, count] of plan) {
+              clock.ms += jump;
               furthest = Math.max(furthest, clock.ms);
+              for (let i = 0; i < count; i++) {
+                try {
+                  issued.push(await ids.next());
+                } catch (e) {
+                  if (!isOmniposError(e, 'CLOCK_BEHIND')) throw e;
+                }
+                clock.ms += 37;
+                furthest = Math.max(furthest, clock.ms);
+              }
             }
+            for (let i = 1; i < issued.length; i++)
+              expect(BigInt(issued[i]!) > BigInt(issued[i - 1]!), `${issued[i - 1]} then ${issued[i]}`).toBe(true);
+            expect(new Set(issued).size).toBe(issued.length);
+            // The clock moved well past everything issued: the next id comes, greater than all.
+            clock.ms = furthest + 3_600_000;
+            const after = await ids.next();
+            if (issued.length) expect(BigInt(after) > BigInt(issued.at(-1)!)).toBe(true);
+          } finally {
+            db.close();
           }
-          for (let i = 1; i < issued.length; i++) expect(BigInt(issued[i]!) > BigInt(issued[i - 1]!), `${issued[i - 1]} then ${issued[i]}`).toBe(true);
-          expect(new Set(issued).size).toBe(issued.length);
-          // The clock moved well past everything issued: the next id comes, greater than all.
-          clock.ms = furthest + 3_600_000;
-          const after = await ids.next();
-          if (issued.length) expect(BigInt(after) > BigInt(issued.at(-1)!)).toBe(true);
-        } finally {
-          db.close();
-        }
-      }),
+        },
+      ),
       { numRuns: 1000 },
     );
   });
@@ -90,7 +99,13 @@ describe("the business day under a clock NTP steps: the host's Date headers keep
     const db = openDatabase({ file: path.join(tempDir(), 'omnipos.db'), migrations: MIGRATIONS });
     try {
       const clock = new SteppedClock(Date.parse('2026-11-25T22:00:00-03:00'));
-      const book = new DayBook({ db, journal: new Journal(db), clock, log: createLogger({ level: 'silent' }), environment: 'sandbox' });
+      const book = new DayBook({
+        db,
+        journal: new Journal(db),
+        clock,
+        log: createLogger({ level: 'silent' }),
+        environment: 'sandbox',
+      });
       const first = await book.close();
       expect(first.alreadyClosed).toBe(false);
       clock.ms -= 3_600_000; // NTP steps back an hour: still the 25th, already closed

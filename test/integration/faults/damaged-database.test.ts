@@ -4,7 +4,15 @@ import { existsSync, openSync, readdirSync, readFileSync, statSync, writeSync, c
 import path from 'node:path';
 import Database from '../../../src/store/sqlite.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MIGRATIONS, Outbox, databaseProblem, openDatabase, openTerminalDatabase, salvageOutbox, type Migration } from '../../../src/store/index.js';
+import {
+  MIGRATIONS,
+  Outbox,
+  databaseProblem,
+  openDatabase,
+  openTerminalDatabase,
+  salvageOutbox,
+  type Migration,
+} from '../../../src/store/index.js';
 import { walHeaderProblem } from '../../../src/store/damage.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { killAll, spawnCli, stderrLines } from './cli-process.js';
@@ -22,7 +30,13 @@ const sha = (file: string): string => createHash('sha256').update(readFileSync(f
 function terminalDb(state: string, n: number): string {
   const db = openTerminalDatabase(state);
   const outbox = new Outbox(db);
-  for (let i = 0; i < n; i++) outbox.enqueue({ operation: 'undo', idempotencyKey: `undo-${i}`, payload: { merchantOrderId: `2633000${String(i).padStart(5, "0")}` }, at: new Date('2026-11-25T12:00:00Z') });
+  for (let i = 0; i < n; i++)
+    outbox.enqueue({
+      operation: 'undo',
+      idempotencyKey: `undo-${i}`,
+      payload: { merchantOrderId: `2633000${String(i).padStart(5, '0')}` },
+      at: new Date('2026-11-25T12:00:00Z'),
+    });
   db.close();
   return path.join(state, 'omnipos.db');
 }
@@ -31,7 +45,8 @@ function terminalDb(state: string, n: number): string {
 function damageIndex(file: string, index = 'journal_state'): void {
   const db = new Database(file, { readonly: true });
   const pageSize = db.pragma('page_size', { simple: true }) as number;
-  const root = (db.prepare('SELECT rootpage FROM sqlite_master WHERE name = ?').get(index) as { rootpage: number }).rootpage;
+  const root = (db.prepare('SELECT rootpage FROM sqlite_master WHERE name = ?').get(index) as { rootpage: number })
+    .rootpage;
   db.close();
   const fd = openSync(file, 'r+');
   writeSync(fd, Buffer.alloc(pageSize, 0xa5), 0, pageSize, (root - 1) * pageSize);
@@ -40,7 +55,11 @@ function damageIndex(file: string, index = 'journal_state'): void {
 
 /** A child process (store-child.ts) killed with SIGKILL once it prints `at` (and `delayMs` after). */
 async function killAt(mode: string, file: string, at: string, until?: () => boolean): Promise<string> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join('test', 'integration', 'faults', 'store-child.ts'), mode, file], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join('test', 'integration', 'faults', 'store-child.ts'), mode, file],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
@@ -59,7 +78,7 @@ async function killAt(mode: string, file: string, at: string, until?: () => bool
 }
 
 describe('the WAL header check', () => {
-  it("accepts the header SQLite itself writes and refuses it with one bit flipped", async () => {
+  it('accepts the header SQLite itself writes and refuses it with one bit flipped', async () => {
     const file = path.join(tempDir(), 'omnipos.db');
     await killAt('wal', file, 'committed 50');
     const head = readFileSync(`${file}-wal`).subarray(0, 32);
@@ -82,7 +101,11 @@ describe('omnipos run on a damaged database', () => {
 
     const p = spawnCli(['run'], { OMNIPOS_STATE_DIR: state });
     expect(await p.exitWithin(EXIT_MS), p.err()).toEqual({ code: 3, signal: null });
-    expect(stderrLines(p)).toEqual([expect.stringMatching(/the database was found damaged at .* \(quick_check: .*\) and kept in .*damaged-.*; nothing is sold .*omnipos diag \[STORE_DAMAGED\]/)]);
+    expect(stderrLines(p)).toEqual([
+      expect.stringMatching(
+        /the database was found damaged at .* \(quick_check: .*\) and kept in .*damaged-.*; nothing is sold .*omnipos diag \[STORE_DAMAGED\]/,
+      ),
+    ]);
     expect(p.out()).toContain('"alarm":"STORE_DAMAGED"');
     const kept = readdirSync(state).filter((d) => d.startsWith('damaged-'));
     expect(kept).toHaveLength(1);
@@ -102,7 +125,11 @@ describe('omnipos run on a damaged database', () => {
 
     const diag = spawnCli(['diag', '--json'], { OMNIPOS_STATE_DIR: state });
     expect(await diag.exitWithin(EXIT_MS)).toEqual({ code: 3, signal: null });
-    const report = JSON.parse(diag.out()) as { status: string; problems: string[]; database: { damaged: boolean; keptIn: string; todo: string[] } };
+    const report = JSON.parse(diag.out()) as {
+      status: string;
+      problems: string[];
+      database: { damaged: boolean; keptIn: string; todo: string[] };
+    };
     expect(report.status).toBe('degraded');
     expect(report.problems.some((x) => x.startsWith('database: damaged'))).toBe(true);
     expect(report.database).toMatchObject({ damaged: true, keptIn: path.join(state, kept[0]!) });
@@ -133,7 +160,11 @@ describe('omnipos run on a damaged database', () => {
     const db = new Database(file, { readonly: true });
     const pageSize = db.pragma('page_size', { simple: true }) as number;
     // The last leaf page of the outbox table: the rows on it are lost, the others read.
-    const leaf = (db.prepare("SELECT max(pageno) AS p FROM dbstat WHERE name = 'outbox' AND pagetype = 'leaf'").get() as { p: number }).p;
+    const leaf = (
+      db.prepare("SELECT max(pageno) AS p FROM dbstat WHERE name = 'outbox' AND pagetype = 'leaf'").get() as {
+        p: number;
+      }
+    ).p;
     db.close();
     const fd = openSync(file, 'r+');
     writeSync(fd, Buffer.alloc(pageSize, 0x5a), 0, pageSize, (leaf - 1) * pageSize);
@@ -173,9 +204,18 @@ describe('power loss at a checkpoint and in a migration (SIGKILL at those points
   it('killed in the middle of a migration: the file checks, the schema is the old version with its rows, and the migration runs again', async () => {
     const file = path.join(tempDir(), 'omnipos.db');
     // Killed once the migration's transaction has spilled pages into the WAL (it is writing).
-    await killAt('migrate', file, 'migrating', () => existsSync(`${file}-wal`) && statSync(`${file}-wal`).size > 4 * 1024 * 1024);
+    await killAt(
+      'migrate',
+      file,
+      'migrating',
+      () => existsSync(`${file}-wal`) && statSync(`${file}-wal`).size > 4 * 1024 * 1024,
+    );
     expect(databaseProblem(file)).toBeUndefined();
-    const v1: Migration = { version: 1, name: 'first', up: 'CREATE TABLE t (x INTEGER NOT NULL); INSERT INTO t VALUES (1);' };
+    const v1: Migration = {
+      version: 1,
+      name: 'first',
+      up: 'CREATE TABLE t (x INTEGER NOT NULL); INSERT INTO t VALUES (1);',
+    };
     const db = openDatabase({ file, migrations: [v1] });
     try {
       expect(db.pragma('user_version', { simple: true })).toBe(1);
@@ -184,7 +224,13 @@ describe('power loss at a checkpoint and in a migration (SIGKILL at those points
     } finally {
       db.close();
     }
-    const again = openDatabase({ file, migrations: [v1, { version: 2, name: 'fast', up: 'CREATE TABLE big (x INTEGER, pad TEXT); INSERT INTO big VALUES (1, NULL);' }] });
+    const again = openDatabase({
+      file,
+      migrations: [
+        v1,
+        { version: 2, name: 'fast', up: 'CREATE TABLE big (x INTEGER, pad TEXT); INSERT INTO big VALUES (1, NULL);' },
+      ],
+    });
     expect(again.pragma('user_version', { simple: true })).toBe(2);
     again.close();
   });

@@ -97,13 +97,23 @@ describe.skipIf(!ready)('EIO under the outbox (a loop device whose backing store
     const db = openDatabase({ file: path.join(dir, 'omnipos.db'), migrations: MIGRATIONS });
     const health = new WriteHealth({ dir, db, reserveBytes: 1024 * 1024, log: silent, now: () => new Date() });
     const outbox = new Outbox(db);
-    outbox.enqueue({ operation: 'confirm', idempotencyKey: 'confirm-1', payload: { paymentId: 'p-1' }, at: new Date() });
+    outbox.enqueue({
+      operation: 'confirm',
+      idempotencyKey: 'confirm-1',
+      payload: { paymentId: 'p-1' },
+      at: new Date(),
+    });
     expect(health.problem()).toBeUndefined();
     const filler = breakWrites(path.join(dir, 'omnipos.db'));
     try {
       let error: unknown;
       try {
-        outbox.enqueue({ operation: 'confirm', idempotencyKey: 'confirm-2', payload: { paymentId: 'p-2' }, at: new Date() });
+        outbox.enqueue({
+          operation: 'confirm',
+          idempotencyKey: 'confirm-2',
+          payload: { paymentId: 'p-2' },
+          at: new Date(),
+        });
       } catch (e) {
         error = e;
       }
@@ -119,7 +129,12 @@ describe.skipIf(!ready)('EIO under the outbox (a loop device whose backing store
     }
     expect(health.problem()).toBeUndefined();
     expect(health.alarms()).toEqual([]);
-    outbox.enqueue({ operation: 'confirm', idempotencyKey: 'confirm-2', payload: { paymentId: 'p-2' }, at: new Date() });
+    outbox.enqueue({
+      operation: 'confirm',
+      idempotencyKey: 'confirm-2',
+      payload: { paymentId: 'p-2' },
+      at: new Date(),
+    });
     expect(outbox.open().map((t) => t.idempotencyKey)).toEqual(['confirm-1', 'confirm-2']);
     db.close();
   });
@@ -132,20 +147,41 @@ describe.skipIf(!ready)('EIO under the daemon', () => {
   // While set, the daemon's confirmations go to a closed port (connection refused): the outbox holds them.
   let blockConfirmations = true;
   const block: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) =>
-    dispatch(blockConfirmations && String(opts.path).includes('/confirmation') ? { ...opts, origin: 'http://127.0.0.1:9' } : opts, handler);
+    dispatch(
+      blockConfirmations && String(opts.path).includes('/confirmation')
+        ? { ...opts, origin: 'http://127.0.0.1:9' }
+        : opts,
+      handler,
+    );
   beforeAll(async () => {
     stateDir = mkdtempSync(path.join(mnt, 'state-'));
     // The embedded sandbox (the acquirer) keeps its database on a healthy disk: only the terminal's fails.
     symlinkSync(mkdtempSync(path.join(tmpdir(), 'omnipos-eio-sandbox-')), path.join(stateDir, 'sandbox'));
     const config = loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir } });
-    daemon = await startDaemon({ config, log: silent, env: {}, sandboxPort: 0, apiPort: 0, diskReserveBytes: 1024 * 1024, acquirerInterceptors: [block] });
+    daemon = await startDaemon({
+      config,
+      log: silent,
+      env: {},
+      sandboxPort: 0,
+      apiPort: 0,
+      diskReserveBytes: 1024 * 1024,
+      acquirerInterceptors: [block],
+    });
     token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
   });
   afterAll(async () => {
     await daemon?.stop();
   });
-  const call = async (method: 'GET' | 'POST', p: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> => {
-    const res = await request(`${daemon.apiUrl}${p}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  const call = async (
+    method: 'GET' | 'POST',
+    p: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: Record<string, unknown> }> => {
+    const res = await request(`${daemon.apiUrl}${p}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
     const text = await res.body.text();
     return { status: res.statusCode, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
   };
@@ -163,24 +199,33 @@ describe.skipIf(!ready)('EIO under the daemon', () => {
     expect(created.status).toBe(202);
     const id = created.body.id as number;
     // The sale is approved and its confirmation waits in the outbox (the host unreachable for it).
-    await until('a confirmation attempt failed', () => Promise.resolve(daemon.outbox.open().some((t) => t.attempts > 0)));
+    await until('a confirmation attempt failed', () =>
+      Promise.resolve(daemon.outbox.open().some((t) => t.attempts > 0)),
+    );
     expect((await call('GET', '/v1/health')).body.problems).not.toContain('alarm: STORE_WRITE_FAILED');
 
     const filler = breakWrites(path.join(stateDir, 'omnipos.db'));
     try {
       blockConfirmations = false;
       // The outbox delivers the confirmation; the record of it cannot commit (EIO): the alarm says so.
-      await until('health says STORE_WRITE_FAILED', async () => ((await call('GET', '/v1/health')).body.problems as string[]).includes('alarm: STORE_WRITE_FAILED'));
+      await until('health says STORE_WRITE_FAILED', async () =>
+        ((await call('GET', '/v1/health')).body.problems as string[]).includes('alarm: STORE_WRITE_FAILED'),
+      );
       const refused = await call('POST', '/v1/payments', { amount: 2510, method: 'credit' });
       expect(refused.status).toBe(503);
       expect((refused.body.error as { code: string }).code).toBe('STORE_WRITE_FAILED');
-      expect((refused.body.error as { message: string }).message).toMatch(/a write to the database failed \(SQLITE_IOERR/);
+      expect((refused.body.error as { message: string }).message).toMatch(
+        /a write to the database failed \(SQLITE_IOERR/,
+      );
       expect(daemon.outbox.open().length).toBe(1);
     } finally {
       rmSync(filler);
     }
     // Room again: the next check writes, the alarm clears; the outbox records the confirmation.
-    await until('health clears', async () => !((await call('GET', '/v1/health')).body.problems as string[]).includes('alarm: STORE_WRITE_FAILED'));
+    await until(
+      'health clears',
+      async () => !((await call('GET', '/v1/health')).body.problems as string[]).includes('alarm: STORE_WRITE_FAILED'),
+    );
     await until('the confirmation recorded', () => Promise.resolve(daemon.outbox.open().length === 0));
     expect((await call('GET', `/v1/payments/${id}`)).body.status).toBe('confirmed');
     const again = await call('POST', '/v1/payments', { amount: 2510, method: 'credit' });

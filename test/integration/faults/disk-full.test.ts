@@ -66,7 +66,15 @@ describe.skipIf(!mounted)('a full disk: SQLite refuses the commit, nothing half-
     const big = { note: 'x'.repeat(256 * 1024) };
     let error: unknown;
     try {
-      journal.open({ kind: 'sale', merchantOrderId: '263290010000001', state: 'started', amount: 100, data: big, input: 'request', at: new Date() });
+      journal.open({
+        kind: 'sale',
+        merchantOrderId: '263290010000001',
+        state: 'started',
+        amount: 100,
+        data: big,
+        input: 'request',
+        at: new Date(),
+      });
     } catch (e) {
       error = e;
     }
@@ -75,7 +83,15 @@ describe.skipIf(!mounted)('a full disk: SQLite refuses the commit, nothing half-
     expect(heard).toEqual(['STORE_WRITE_FAILED']);
     expect(journal.byMerchantOrderId('263290010000001')).toBeUndefined();
     rmSync(filler);
-    const entry = journal.open({ kind: 'sale', merchantOrderId: '263290010000001', state: 'started', amount: 100, data: big, input: 'request', at: new Date() });
+    const entry = journal.open({
+      kind: 'sale',
+      merchantOrderId: '263290010000001',
+      state: 'started',
+      amount: 100,
+      data: big,
+      input: 'request',
+      at: new Date(),
+    });
     expect(entry.state).toBe('started');
     db.close();
     rmSync(dir, { recursive: true, force: true });
@@ -87,18 +103,35 @@ describe.skipIf(!mounted)('a full disk under the outbox and the event log', () =
     const dir = mkdtempSync(path.join(mountPoint, 'outbox-'));
     const db = openDatabase({ file: path.join(dir, 'omnipos.db'), migrations: MIGRATIONS });
     const heard: string[] = [];
-    const health = new WriteHealth({ dir, db, reserveBytes: 0, log: createLogger({ level: 'silent' }), now: () => new Date() });
+    const health = new WriteHealth({
+      dir,
+      db,
+      reserveBytes: 0,
+      log: createLogger({ level: 'silent' }),
+      now: () => new Date(),
+    });
     const outbox = new Outbox(db);
     const events = new EventLog(db);
-    const task = outbox.enqueue({ operation: 'confirm', idempotencyKey: 'confirm-1', payload: { paymentId: 'p-1' }, at: new Date() });
-    onWriteFailure(db, (e) => {
-      heard.push(e.code);
-      health.failed(e);
-    }, () => health.committed());
+    const task = outbox.enqueue({
+      operation: 'confirm',
+      idempotencyKey: 'confirm-1',
+      payload: { paymentId: 'p-1' },
+      at: new Date(),
+    });
+    onWriteFailure(
+      db,
+      (e) => {
+        heard.push(e.code);
+        health.failed(e);
+      },
+      () => health.committed(),
+    );
     const big = { note: 'x'.repeat(512 * 1024) };
     const filler = fill(mountPoint, 0);
     try {
-      expect(() => outbox.enqueue({ operation: 'confirm', idempotencyKey: 'confirm-2', payload: big, at: new Date() })).toThrow(/disk is full|SQLITE_FULL/);
+      expect(() =>
+        outbox.enqueue({ operation: 'confirm', idempotencyKey: 'confirm-2', payload: big, at: new Date() }),
+      ).toThrow(/disk is full|SQLITE_FULL/);
       expect(heard).toEqual(['STORE_WRITE_FAILED']);
       expect(() => events.append('2026-11-25', new Date().toISOString(), big)).toThrow();
       expect(heard).toEqual(['STORE_WRITE_FAILED', 'STORE_WRITE_FAILED']);
@@ -123,14 +156,29 @@ describe.skipIf(!mounted)('a full disk under the daemon', () => {
   beforeAll(async () => {
     stateDir = mkdtempSync(path.join(mountPoint, 'state-'));
     const config = loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir } });
-    daemon = await startDaemon({ config, log: createLogger({ level: 'silent' }), env: {}, sandboxPort: 0, apiPort: 0, diskReserveBytes: 2 * 1024 * 1024 });
+    daemon = await startDaemon({
+      config,
+      log: createLogger({ level: 'silent' }),
+      env: {},
+      sandboxPort: 0,
+      apiPort: 0,
+      diskReserveBytes: 2 * 1024 * 1024,
+    });
     token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
   });
   afterAll(async () => {
     await daemon?.stop();
   });
-  const call = async (method: 'GET' | 'POST', p: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }> => {
-    const res = await request(`${daemon.apiUrl}${p}`, { method, headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) }, ...(body ? { body: JSON.stringify(body) } : {}) });
+  const call = async (
+    method: 'GET' | 'POST',
+    p: string,
+    body?: unknown,
+  ): Promise<{ status: number; body: Record<string, unknown> }> => {
+    const res = await request(`${daemon.apiUrl}${p}`, {
+      method,
+      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+      ...(body ? { body: JSON.stringify(body) } : {}),
+    });
     const text = await res.body.text();
     return { status: res.statusCode, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
   };

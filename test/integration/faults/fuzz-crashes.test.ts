@@ -34,7 +34,10 @@ describe('sandbox: request targets a URL parser reads as a host', () => {
   const errors: string[] = [];
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'omnipos-fuzz-crash-'));
-    const host = buildSandbox({ dbFile: path.join(dir, 'acquirer.db'), log: createLogger({ level: 'error', destination: { write: (s: string) => void errors.push(s) } }) });
+    const host = buildSandbox({
+      dbFile: path.join(dir, 'acquirer.db'),
+      log: createLogger({ level: 'error', destination: { write: (s: string) => void errors.push(s) } }),
+    });
     running = await listenSandbox(host, { port: 0 });
   });
   afterAll(async () => {
@@ -50,7 +53,10 @@ describe('sandbox: request targets a URL parser reads as a host', () => {
     ['requests', 'GET //1/physicalSales'],
     ['wallet', 'GET ///padraoq/v1/publicKey'],
   ] as const)('%s: %s is an unknown path (404), not an internal error', async (base, line) => {
-    const status = await rawStatus(running.ports[base], `${line} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+    const status = await rawStatus(
+      running.ports[base],
+      `${line} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+    );
     expect(status).toBe(404);
     expect(errors).toEqual([]);
   });

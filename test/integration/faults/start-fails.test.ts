@@ -17,7 +17,11 @@ afterEach(killAll);
 function siteConfig(state: string, patch: Record<string, unknown>): string {
   const shipped = JSON.parse(readFileSync(DEFAULT_CONFIG_PATH, 'utf8')) as Record<string, Record<string, unknown>>;
   const dir = path.dirname(DEFAULT_CONFIG_PATH);
-  const acquirer = { ...shipped.acquirer, clientSecretFile: path.join(dir, String(shipped.acquirer!.clientSecretFile)), merchantKeyFile: path.join(dir, String(shipped.acquirer!.merchantKeyFile)) };
+  const acquirer = {
+    ...shipped.acquirer,
+    clientSecretFile: path.join(dir, String(shipped.acquirer!.clientSecretFile)),
+    merchantKeyFile: path.join(dir, String(shipped.acquirer!.merchantKeyFile)),
+  };
   const file = path.join(state, 'site.json');
   writeFileSync(file, JSON.stringify({ ...shipped, $schema: undefined, stateDir: state, acquirer, ...patch }));
   return file;
@@ -54,7 +58,13 @@ describe('omnipos run: a start that fails exits', () => {
     try {
       const p = spawnCli(['run'], { OMNIPOS_STATE_DIR: tempDir(), OMNIPOS_SANDBOX__PORT: String(taken.port) });
       expect(await p.exitWithin(EXIT_MS)).toEqual({ code: 3, signal: null });
-      expect(stderrLines(p)).toEqual([expect.stringMatching(new RegExp(`the embedded sandbox host cannot listen on 127\\.0\\.0\\.1:${taken.port}.*\\[START_LISTEN_FAILED\\]`))]);
+      expect(stderrLines(p)).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `the embedded sandbox host cannot listen on 127\\.0\\.0\\.1:${taken.port}.*\\[START_LISTEN_FAILED\\]`,
+          ),
+        ),
+      ]);
     } finally {
       await taken.close();
     }
@@ -65,7 +75,13 @@ describe('omnipos run: a start that fails exits', () => {
     try {
       const p = spawnCli(['sandbox', '--port', String(taken.port)], { OMNIPOS_STATE_DIR: tempDir() });
       expect(await p.exitWithin(EXIT_MS)).toEqual({ code: 3, signal: null });
-      expect(stderrLines(p)).toEqual([expect.stringMatching(new RegExp(`sandbox host cannot listen on 127\\.0\\.0\\.1:${taken.port}: the address is in use.*\\[START_LISTEN_FAILED\\]`))]);
+      expect(stderrLines(p)).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `sandbox host cannot listen on 127\\.0\\.0\\.1:${taken.port}: the address is in use.*\\[START_LISTEN_FAILED\\]`,
+          ),
+        ),
+      ]);
     } finally {
       await taken.close();
     }
@@ -77,10 +93,21 @@ describe('omnipos run: a start that fails exits', () => {
     await first.waitFor('omnipos started');
     const second = spawnCli(['run'], { OMNIPOS_STATE_DIR: state });
     expect(await second.exitWithin(EXIT_MS)).toEqual({ code: 3, signal: null });
-    expect(stderrLines(second)).toEqual([expect.stringMatching(new RegExp(`another omnipos daemon \\(pid ${first.pid}\\) holds the state directory .*\\[STATE_DIR_LOCKED\\]`))]);
+    expect(stderrLines(second)).toEqual([
+      expect.stringMatching(
+        new RegExp(`another omnipos daemon \\(pid ${first.pid}\\) holds the state directory .*\\[STATE_DIR_LOCKED\\]`),
+      ),
+    ]);
     // The second never opened the database: no "database migrated", no pinpad, no listener.
     expect(second.out()).not.toContain('omnipos.db');
-    const api = (JSON.parse(first.out().split('\n').find((l) => l.includes('omnipos started'))!) as { api: string }).api;
+    const api = (
+      JSON.parse(
+        first
+          .out()
+          .split('\n')
+          .find((l) => l.includes('omnipos started'))!,
+      ) as { api: string }
+    ).api;
     expect(await accepts(Number(new URL(api).port))).toBe(true);
     first.kill('SIGTERM');
     expect(await first.exitWithin(EXIT_MS)).toEqual({ code: 0, signal: null });
@@ -98,12 +125,16 @@ describe('omnipos run: a start that fails exits', () => {
     mkdirSync(file); // a folder where the file should be: EISDIR, unreadable even for root
     const p = spawnCli(['run'], { OMNIPOS_CONFIG: file });
     expect(await p.exitWithin(EXIT_MS)).toEqual({ code: 2, signal: null });
-    expect(stderrLines(p)).toEqual([expect.stringMatching(new RegExp(`configuration ${file} is invalid: .*EISDIR.*\\[CONFIG_INVALID\\]`))]);
+    expect(stderrLines(p)).toEqual([
+      expect.stringMatching(new RegExp(`configuration ${file} is invalid: .*EISDIR.*\\[CONFIG_INVALID\\]`)),
+    ]);
   });
 
   it('a required pinpad serial path that does not exist: the daemon starts out of service (not a restart loop) and SIGTERM ends it', async () => {
     const state = tempDir();
-    const config = siteConfig(state, { pinpad: { device: { kind: 'serial', path: path.join(state, 'no-such-ttyACM0') } } });
+    const config = siteConfig(state, {
+      pinpad: { device: { kind: 'serial', path: path.join(state, 'no-such-ttyACM0') } },
+    });
     const p = spawnCli(['run'], { OMNIPOS_CONFIG: config });
     await p.waitFor('omnipos started');
     p.kill('SIGTERM');
@@ -156,7 +187,8 @@ describe('startDaemon: a failed start releases what it opened (in this process)'
       );
       expect(isOmniposError(err, 'START_LISTEN_FAILED')).toBe(true);
       // Sockets close asynchronously: give the loop a few turns.
-      for (let i = 0; i < 50 && (count().TCPServerWrap ?? 0) > (before.TCPServerWrap ?? 0); i++) await new Promise((r) => setTimeout(r, 20));
+      for (let i = 0; i < 50 && (count().TCPServerWrap ?? 0) > (before.TCPServerWrap ?? 0); i++)
+        await new Promise((r) => setTimeout(r, 20));
       const after = count();
       expect(after.TCPServerWrap ?? 0).toBe(before.TCPServerWrap ?? 0);
       expect(after.TCPSocketWrap ?? 0).toBeLessThanOrEqual(before.TCPSocketWrap ?? 0);
@@ -194,7 +226,9 @@ describe('omnipos run: the database held by another program', () => {
     try {
       const p = spawnCli(['run'], { OMNIPOS_STATE_DIR: state });
       expect(await p.exitWithin(EXIT_MS)).toEqual({ code: 3, signal: null });
-      expect(stderrLines(p)).toEqual([expect.stringMatching(new RegExp(`${file.replace(/[.]/g, '\\.')}.*locked.*\\[STORE_OPEN_FAILED\\]`))]);
+      expect(stderrLines(p)).toEqual([
+        expect.stringMatching(new RegExp(`${file.replace(/[.]/g, '\\.')}.*locked.*\\[STORE_OPEN_FAILED\\]`)),
+      ]);
     } finally {
       other.exec('COMMIT');
       other.close();

@@ -7,7 +7,12 @@ const say = (line: string): void => void process.stdout.write(`${line}\n`);
 
 function tasks(outbox: Outbox, from: number, count: number): void {
   for (let i = from; i < from + count; i++) {
-    outbox.enqueue({ operation: 'confirm', idempotencyKey: `k${i}`, payload: { merchantOrderId: String(100000 + i), pad: 'x'.repeat(400) }, at: new Date(0) });
+    outbox.enqueue({
+      operation: 'confirm',
+      idempotencyKey: `k${i}`,
+      payload: { merchantOrderId: String(100000 + i), pad: 'x'.repeat(400) },
+      at: new Date(0),
+    });
   }
 }
 
@@ -35,7 +40,11 @@ if (mode === 'wal') {
   setInterval(() => undefined, 1 << 30);
 } else if (mode === 'migrate') {
   // Version 1 committed with one row; then a migration to version 2 that writes a great deal.
-  const v1: Migration = { version: 1, name: 'first', up: 'CREATE TABLE t (x INTEGER NOT NULL); INSERT INTO t VALUES (1);' };
+  const v1: Migration = {
+    version: 1,
+    name: 'first',
+    up: 'CREATE TABLE t (x INTEGER NOT NULL); INSERT INTO t VALUES (1);',
+  };
   openDatabase({ file: file!, migrations: [v1] }).close();
   say('version 1');
   const v2: Migration = {

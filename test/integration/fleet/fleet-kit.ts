@@ -26,13 +26,31 @@ export interface Pki {
 
 /** A CA, the broker's certificate (SAN 127.0.0.1) and one client certificate per name (EC P-256: fast). */
 export function makePki(dir: string, names: readonly string[]): Pki {
-  const key = (file: string): void => openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', file], dir);
+  const key = (file: string): void =>
+    openssl(['ecparam', '-name', 'prime256v1', '-genkey', '-noout', '-out', file], dir);
   key('ca.key');
-  openssl(['req', '-x509', '-new', '-key', 'ca.key', '-subj', '/CN=omnipos test CA', '-days', '2', '-out', 'ca.pem'], dir);
+  openssl(
+    ['req', '-x509', '-new', '-key', 'ca.key', '-subj', '/CN=omnipos test CA', '-days', '2', '-out', 'ca.pem'],
+    dir,
+  );
   const issue = (name: string, ext?: string): void => {
     key(`${name}.key`);
     openssl(['req', '-new', '-key', `${name}.key`, '-subj', `/CN=${name}`, '-out', `${name}.csr`], dir);
-    const args = ['x509', '-req', '-in', `${name}.csr`, '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-days', '2', '-out', `${name}.pem`];
+    const args = [
+      'x509',
+      '-req',
+      '-in',
+      `${name}.csr`,
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-days',
+      '2',
+      '-out',
+      `${name}.pem`,
+    ];
     if (ext) {
       writeFileSync(path.join(dir, `${name}.ext`), ext);
       args.push('-extfile', `${name}.ext`);
@@ -41,7 +59,11 @@ export function makePki(dir: string, names: readonly string[]): Pki {
   };
   issue('broker', 'subjectAltName=IP:127.0.0.1\n');
   for (const n of names) issue(n);
-  return { dir, ca: path.join(dir, 'ca.pem'), client: (n) => ({ cert: path.join(dir, `${n}.pem`), key: path.join(dir, `${n}.key`) }) };
+  return {
+    dir,
+    ca: path.join(dir, 'ca.pem'),
+    client: (n) => ({ cert: path.join(dir, `${n}.pem`), key: path.join(dir, `${n}.key`) }),
+  };
 }
 
 export async function freePort(): Promise<number> {
@@ -156,7 +178,11 @@ export async function until(what: string, f: () => boolean, timeoutMs = 45_000, 
 }
 
 /** An MQTT client with one of the test CA's client certificates. */
-export async function mqttAs(broker: Broker, name: string, opts: { reconnectPeriod?: number; session?: string } = {}): Promise<MqttClient> {
+export async function mqttAs(
+  broker: Broker,
+  name: string,
+  opts: { reconnectPeriod?: number; session?: string } = {},
+): Promise<MqttClient> {
   const c = broker.pki.client(name);
   const client = connect(broker.url, {
     protocolVersion: 5,
@@ -177,7 +203,16 @@ export async function mqttAs(broker: Broker, name: string, opts: { reconnectPeri
 }
 
 /** A terminal's configuration file: the shared sandbox host, a virtual pinpad and printer, the fleet broker. */
-export function terminalConfig(o: { dir: string; terminalId: string; ordinal: number; sandbox: { urls: Readonly<Record<SandboxBase, string>> }; broker: Broker; merchantId: string; brokerUrl?: string; noFleet?: boolean }): string {
+export function terminalConfig(o: {
+  dir: string;
+  terminalId: string;
+  ordinal: number;
+  sandbox: { urls: Readonly<Record<SandboxBase, string>> };
+  broker: Broker;
+  merchantId: string;
+  brokerUrl?: string;
+  noFleet?: boolean;
+}): string {
   const c = o.broker.pki.client(o.terminalId);
   const file = path.join(o.dir, 'omnipos.json');
   writeFileSync(
@@ -185,7 +220,12 @@ export function terminalConfig(o: { dir: string; terminalId: string; ordinal: nu
     JSON.stringify({
       environment: 'sandbox',
       stateDir: path.join(o.dir, 'state'),
-      terminal: { subordinatedMerchantId: o.merchantId, terminalId: o.terminalId, ordinal: o.ordinal, mode: 'attended' },
+      terminal: {
+        subordinatedMerchantId: o.merchantId,
+        terminalId: o.terminalId,
+        ordinal: o.ordinal,
+        mode: 'attended',
+      },
       acquirer: {
         // every base address on its own listener of the shared sandbox host
         ...sandboxSettings(o.sandbox),
@@ -201,7 +241,21 @@ export function terminalConfig(o: { dir: string; terminalId: string; ordinal: nu
       api: { host: '127.0.0.1', port: 0 },
       alarms: { checkSeconds: 1 },
       log: { level: 'silent' },
-      ...(o.noFleet ? {} : { fleet: { mqtt: { url: o.brokerUrl ?? o.broker.url, merchant: MERCHANT, certFile: c.cert, keyFile: c.key, caFile: o.broker.pki.ca, keepaliveSeconds: 30, statusSeconds: 60 } } }),
+      ...(o.noFleet
+        ? {}
+        : {
+            fleet: {
+              mqtt: {
+                url: o.brokerUrl ?? o.broker.url,
+                merchant: MERCHANT,
+                certFile: c.cert,
+                keyFile: c.key,
+                caFile: o.broker.pki.ca,
+                keepaliveSeconds: 30,
+                statusSeconds: 60,
+              },
+            },
+          }),
     }),
   );
   return file;

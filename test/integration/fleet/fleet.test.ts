@@ -43,16 +43,28 @@ beforeAll(async () => {
   await broker.start();
   sandbox = await listenSandbox(buildSandbox({ dbFile: path.join(root, 'sandbox', 'acquirer.db'), log }), { port: 0 });
   const merchantId = SANDBOX_MERCHANT.merchant.subordinatedMerchantId;
-  const insert = sandbox.sandbox.ctx.db.prepare('INSERT INTO terminals (terminal_id, subordinated_merchant_id, body) VALUES (?, ?, ?)');
+  const insert = sandbox.sandbox.ctx.db.prepare(
+    'INSERT INTO terminals (terminal_id, subordinated_merchant_id, body) VALUES (?, ?, ?)',
+  );
   for (const id of [...ids, KILLED]) insert.run(id, merchantId, JSON.stringify({ TerminalId: id }));
   operator = await mqttAs(broker, 'operator', { session: 'fleet-consumer' });
-  operator.on('message', (topic, payload, packet) => received.push({ topic, retain: packet.retain, raw: payload.toString(), body: payload.length ? (JSON.parse(payload.toString()) as Record<string, unknown>) : {} }));
+  operator.on('message', (topic, payload, packet) =>
+    received.push({
+      topic,
+      retain: packet.retain,
+      raw: payload.toString(),
+      body: payload.length ? (JSON.parse(payload.toString()) as Record<string, unknown>) : {},
+    }),
+  );
   await operator.subscribeAsync('omnipos/#', { qos: 1 });
   daemons = [];
   for (const [i, id] of ids.entries()) {
     const dir = path.join(root, id);
     mkdirSync(dir);
-    const config = loadConfig({ path: terminalConfig({ dir, terminalId: id, ordinal: i + 1, sandbox, broker, merchantId }), env: {} });
+    const config = loadConfig({
+      path: terminalConfig({ dir, terminalId: id, ordinal: i + 1, sandbox, broker, merchantId }),
+      env: {},
+    });
     daemons.push(await startDaemon({ config, log, env: {}, apiPort: 0, fleetReconnectMs: 300 }));
   }
 }, 120_000);
@@ -70,7 +82,13 @@ async function round(n: number): Promise<void> {
   await Promise.all(
     daemons.map(async (d, i) => {
       await until(`terminal ${i} idle`, () => !d.engine.busy);
-      const { done } = await d.engine.start({ amount: 10_000 + (i + 1) * 100 + n * 1000, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' });
+      const { done } = await d.engine.start({
+        amount: 10_000 + (i + 1) * 100 + n * 1000,
+        method: 'credit',
+        installments: 1,
+        interest: 'ByMerchant',
+        confirmation: 'auto',
+      });
       await done;
     }),
   );
@@ -94,12 +112,17 @@ function deduped(list: Received[]): Received[] {
 function finalPayments(d: Daemon): { id: number; status: string }[] {
   return d.journal
     .inStates(['confirmed', 'declined', 'aborted', 'failed', 'undone', 'needs-refund', 'dead-letter'])
-    .map((e) => ({ id: e.id, status: e.state === 'aborted' ? 'cancelled' : e.state === 'dead-letter' ? 'failed' : e.state }));
+    .map((e) => ({
+      id: e.id,
+      status: e.state === 'aborted' ? 'cancelled' : e.state === 'dead-letter' ? 'failed' : e.state,
+    }));
 }
 
 describe('a fleet of terminals on a real mosquitto (TLS, client certificates, ACL)', () => {
   it('publishes status, payments (once by id, in order per terminal, across a broker restart), alarms and the day; totals equal the sandbox ledger', async () => {
-    await until('every terminal online (retained status)', () => ids.every((id) => received.some((m) => m.topic === `${prefix(id)}/status` && m.body.online === true)));
+    await until('every terminal online (retained status)', () =>
+      ids.every((id) => received.some((m) => m.topic === `${prefix(id)}/status` && m.body.online === true)),
+    );
     await round(1);
     await broker.stop();
     await round(2);
@@ -107,14 +130,38 @@ describe('a fleet of terminals on a real mosquitto (TLS, client certificates, AC
     expect(daemons.every((d) => d.fleet?.connected === false)).toBe(true);
     await broker.start();
     await round(4);
-    await until('every payment at the consumer', () => daemons.every((d, i) => new Set(payments(ids[i] as string).map((m) => m.body.id)).size === finalPayments(d).length && finalPayments(d).length === 4), 60_000, () =>
-      daemons.map((d, i) => `${ids[i]}: journal ${d.journal.inStates(['confirmed', 'confirming', 'declined', 'failed', 'aborted', 'awaiting-decision']).map((e) => `${e.id}:${e.state}`).join(',')} received ${[...new Set(payments(ids[i] as string).map((m) => String(m.body.id)))].join(',')} connected ${String(d.fleet?.connected)} stats ${JSON.stringify(d.fleet?.stats)} queued ${JSON.stringify(d.db.prepare('SELECT id, msg_id FROM telemetry_outbox').all())}`).join('\n'));
+    await until(
+      'every payment at the consumer',
+      () =>
+        daemons.every(
+          (d, i) =>
+            new Set(payments(ids[i] as string).map((m) => m.body.id)).size === finalPayments(d).length &&
+            finalPayments(d).length === 4,
+        ),
+      60_000,
+      () =>
+        daemons
+          .map(
+            (d, i) =>
+              `${ids[i]}: journal ${d.journal
+                .inStates(['confirmed', 'confirming', 'declined', 'failed', 'aborted', 'awaiting-decision'])
+                .map((e) => `${e.id}:${e.state}`)
+                .join(
+                  ',',
+                )} received ${[...new Set(payments(ids[i] as string).map((m) => String(m.body.id)))].join(',')} connected ${String(d.fleet?.connected)} stats ${JSON.stringify(d.fleet?.stats)} queued ${JSON.stringify(d.db.prepare('SELECT id, msg_id FROM telemetry_outbox').all())}`,
+          )
+          .join('\n'),
+    );
 
     for (const [i, d] of daemons.entries()) {
       const got = deduped(payments(ids[i] as string));
       const seqs = got.map((m) => m.body.seq as number);
       expect(seqs, `terminal ${ids[i]} in order`).toEqual([...seqs].sort((a, b) => a - b));
-      expect(got.map((m) => (m.body.payment as { id: number }).id).sort()).toEqual(finalPayments(d).map((p) => p.id).sort());
+      expect(got.map((m) => (m.body.payment as { id: number }).id).sort()).toEqual(
+        finalPayments(d)
+          .map((p) => p.id)
+          .sort(),
+      );
       for (const m of got) {
         const p = m.body.payment as Record<string, unknown>;
         expect(p).toMatchObject({ method: 'credit', status: 'confirmed' });
@@ -125,34 +172,67 @@ describe('a fleet of terminals on a real mosquitto (TLS, client certificates, AC
 
     // The consumer's fleet totals equal the sandbox ledger.
     const ledger = ledgerReport(sandbox.sandbox.ctx);
-    const confirmed = ids.flatMap((id) => deduped(payments(id))).map((m) => m.body.payment as { amount: number; status: string }).filter((p) => p.status === 'confirmed');
+    const confirmed = ids
+      .flatMap((id) => deduped(payments(id)))
+      .map((m) => m.body.payment as { amount: number; status: string })
+      .filter((p) => p.status === 'confirmed');
     expect(confirmed.reduce((s, p) => s + p.amount, 0)).toBe(ledger.totals.charged);
     await until('the day at the consumer adds up to the ledger', () => {
       const days = ids.map((id) => [...received].reverse().find((m) => m.topic.startsWith(`${prefix(id)}/day/`)));
-      return days.every((m) => m !== undefined) && days.reduce((s, m) => s + ((m?.body.totals as { net: number }).net), 0) === ledger.totals.charged;
+      return (
+        days.every((m) => m !== undefined) &&
+        days.reduce((s, m) => s + (m?.body.totals as { net: number }).net, 0) === ledger.totals.charged
+      );
     });
 
     // Alarms: a dead letter raised, then cleared.
     const d0 = daemons[0] as Daemon;
-    const task = d0.outbox.enqueue({ operation: 'confirm', idempotencyKey: 'fleet-test-dead', payload: { merchantOrderId: '000000000000001' }, at: new Date() });
+    const task = d0.outbox.enqueue({
+      operation: 'confirm',
+      idempotencyKey: 'fleet-test-dead',
+      payload: { merchantOrderId: '000000000000001' },
+      at: new Date(),
+    });
     d0.outbox.deadLetter(task.id, 'refused by the host (test)');
-    const alarms = (): Record<string, unknown>[] => received.filter((m) => m.topic === `${prefix(ids[0] as string)}/alarms`).map((m) => m.body);
-    await until('the alarm raised', () => alarms().some((a) => a.event === 'raised' && (a.alarm as { code: string }).code === 'DEAD_LETTER'));
-    await until('the status names it', () => received.some((m) => m.topic === `${prefix(ids[0] as string)}/status` && String(JSON.stringify(m.body.alarms ?? [])).includes('DEAD_LETTER')));
+    const alarms = (): Record<string, unknown>[] =>
+      received.filter((m) => m.topic === `${prefix(ids[0] as string)}/alarms`).map((m) => m.body);
+    await until('the alarm raised', () =>
+      alarms().some((a) => a.event === 'raised' && (a.alarm as { code: string }).code === 'DEAD_LETTER'),
+    );
+    await until('the status names it', () =>
+      received.some(
+        (m) =>
+          m.topic === `${prefix(ids[0] as string)}/status` &&
+          String(JSON.stringify(m.body.alarms ?? [])).includes('DEAD_LETTER'),
+      ),
+    );
     d0.outbox.done(task.id, new Date());
-    await until('the alarm cleared', () => alarms().some((a) => a.event === 'cleared' && (a.alarm as { code: string }).code === 'DEAD_LETTER'));
+    await until('the alarm cleared', () =>
+      alarms().some((a) => a.event === 'cleared' && (a.alarm as { code: string }).code === 'DEAD_LETTER'),
+    );
 
     // Status: versions, devices, outbox counts, busy.
     const status = [...received].reverse().find((m) => m.topic === `${prefix(ids[1] as string)}/status`)?.body;
-    expect(status).toMatchObject({ online: true, terminal: ids[1], busy: false, tables: { version: expect.any(String) }, pinpad: { connected: true }, outbox: { pending: 0 } });
+    expect(status).toMatchObject({
+      online: true,
+      terminal: ids[1],
+      busy: false,
+      tables: { version: expect.any(String) },
+      pinpad: { connected: true },
+      outbox: { pending: 0 },
+    });
     expect(typeof status?.software).toBe('string');
 
     // GET /metrics on a terminal: its payments, the host's latency per operation, the outboxes, the pinpad link.
-    const scrape = await fetch(`${d0.apiUrl as string}/metrics`, { headers: { authorization: `Bearer ${readFileSync(d0.apiTokenFile, 'utf8').trim()}` } });
+    const scrape = await fetch(`${d0.apiUrl as string}/metrics`, {
+      headers: { authorization: `Bearer ${readFileSync(d0.apiTokenFile, 'utf8').trim()}` },
+    });
     const exposition = await scrape.text();
     expect(scrape.headers.get('content-type')).toMatch(/^application\/openmetrics-text/);
     expect(exposition).toContain('omnipos_payments_total{method="credit",status="confirmed"} 4');
-    expect(exposition).toMatch(/omnipos_host_request_duration_seconds_count\{operation="saleCreate",outcome="answer"\} [1-9]/);
+    expect(exposition).toMatch(
+      /omnipos_host_request_duration_seconds_count\{operation="saleCreate",outcome="answer"\} [1-9]/,
+    );
     expect(exposition).toContain('omnipos_outbox_tasks{state="pending"} 0');
     expect(exposition).toMatch(/omnipos_outbox_oldest_deadline_seconds \d/);
     expect(exposition).toContain('omnipos_pinpad_link_state{state="connected"} 1');
@@ -160,8 +240,15 @@ describe('a fleet of terminals on a real mosquitto (TLS, client certificates, AC
     expect(exposition).toMatch(/omnipos_printer_state\{kind="virtual",condition="online"\} 1/);
 
     // Nothing that crossed the broker holds card data, the API token or the client secret.
-    const secrets = [...clearCardData(), ...daemons.map((d) => readFileSync(d.apiTokenFile, 'utf8').trim()), readFileSync(path.join(PACKAGE_ROOT, 'config', 'sandbox', 'client-secret'), 'utf8').trim()];
-    const leaks = received.filter((m) => secrets.some((s) => m.raw.includes(s)) || /"(track|ksn|pinBlock|token)[^"]*":"(?!\[REDACTED\])/i.test(m.raw));
+    const secrets = [
+      ...clearCardData(),
+      ...daemons.map((d) => readFileSync(d.apiTokenFile, 'utf8').trim()),
+      readFileSync(path.join(PACKAGE_ROOT, 'config', 'sandbox', 'client-secret'), 'utf8').trim(),
+    ];
+    const leaks = received.filter(
+      (m) =>
+        secrets.some((s) => m.raw.includes(s)) || /"(track|ksn|pinBlock|token)[^"]*":"(?!\[REDACTED\])/i.test(m.raw),
+    );
     expect(leaks.map((m) => m.topic)).toEqual([]);
     expect(received.length).toBeGreaterThan(FLEET * 6);
   }, 180_000);
@@ -171,26 +258,43 @@ describe('a fleet of terminals on a real mosquitto (TLS, client certificates, AC
     const results: Record<string, Record<string, unknown>> = {};
     const ask = async (name: string, body: unknown = {}): Promise<Record<string, unknown>> => {
       const rid = `r-${name}-${Math.random().toString(36).slice(2, 8)}`;
-      await operator.publishAsync(`${prefix(id)}/cmd/${name}`, JSON.stringify({ id: rid, ...(body as object) }), { qos: 1 });
-      await until(`the result of ${name}`, () => received.some((m) => m.topic === `${prefix(id)}/cmd/${name}/result` && m.body.id === rid));
-      results[name] = (received.find((m) => m.topic === `${prefix(id)}/cmd/${name}/result` && m.body.id === rid) as Received).body;
+      await operator.publishAsync(`${prefix(id)}/cmd/${name}`, JSON.stringify({ id: rid, ...(body as object) }), {
+        qos: 1,
+      });
+      await until(`the result of ${name}`, () =>
+        received.some((m) => m.topic === `${prefix(id)}/cmd/${name}/result` && m.body.id === rid),
+      );
+      results[name] = (
+        received.find((m) => m.topic === `${prefix(id)}/cmd/${name}/result` && m.body.id === rid) as Received
+      ).body;
       return results[name];
     };
-    expect(await ask('void', {})).toMatchObject({ ok: false, error: { code: 'MOVES_MONEY', message: expect.stringContaining('moves money') } });
+    expect(await ask('void', {})).toMatchObject({
+      ok: false,
+      error: { code: 'MOVES_MONEY', message: expect.stringContaining('moves money') },
+    });
     expect(await ask('reboot')).toMatchObject({ ok: false, error: { code: 'UNKNOWN_COMMAND' } });
     expect(await ask('status')).toMatchObject({ ok: true });
-    expect(await ask('day-report')).toMatchObject({ ok: true, result: { date: expect.any(String), totals: { net: expect.any(Number) } } });
+    expect(await ask('day-report')).toMatchObject({
+      ok: true,
+      result: { date: expect.any(String), totals: { net: expect.any(Number) } },
+    });
     expect(await ask('outbox-flush')).toMatchObject({ ok: true, result: { settled: expect.any(Number) } });
     expect(await ask('init')).toMatchObject({ ok: true, result: { version: expect.any(String) } });
     // A re-initialization that fails answers so, with the acquirer's reason (the tables in force stay).
     sandbox.sandbox.faults.set('initialization', { status: 503, times: 10 });
-    expect(await ask('init')).toMatchObject({ ok: false, error: { code: expect.any(String), message: expect.any(String) } });
+    expect(await ask('init')).toMatchObject({
+      ok: false,
+      error: { code: expect.any(String), message: expect.any(String) },
+    });
     sandbox.sandbox.faults.clear();
 
     // Terminal 2's certificate may not publish on terminal 1's command topic: the broker says so (PUBACK 135).
     const seen = daemons[0]?.fleet?.stats.commands;
     const other = await mqttAs(broker, ids[1] as string);
-    await expect(other.publishAsync(`${prefix(id)}/cmd/init`, JSON.stringify({ id: 'intruder' }), { qos: 1 })).rejects.toMatchObject({ code: 135 });
+    await expect(
+      other.publishAsync(`${prefix(id)}/cmd/init`, JSON.stringify({ id: 'intruder' }), { qos: 1 }),
+    ).rejects.toMatchObject({ code: 135 });
     // Nor read them: mosquitto grants the subscription and delivers nothing (the read ACL is checked per message).
     const overheard: string[] = [];
     other.on('message', (topic) => overheard.push(topic));
@@ -208,7 +312,22 @@ describe('a fleet of terminals on a real mosquitto (TLS, client certificates, AC
       let out = '';
       let err = '';
       const op = broker.pki.client('operator');
-      const code = await runCli([...argv, '--broker', broker.url, '--ca', broker.pki.ca, '--cert', op.cert, '--key', op.key, '--timeout-seconds', '30'], { out: (t) => (out += t), err: (t) => (err += t), env: {} });
+      const code = await runCli(
+        [
+          ...argv,
+          '--broker',
+          broker.url,
+          '--ca',
+          broker.pki.ca,
+          '--cert',
+          op.cert,
+          '--key',
+          op.key,
+          '--timeout-seconds',
+          '30',
+        ],
+        { out: (t) => (out += t), err: (t) => (err += t), env: {} },
+      );
       return { code, out, err };
     };
     const ledger = ledgerReport(sandbox.sandbox.ctx);
@@ -219,7 +338,11 @@ describe('a fleet of terminals on a real mosquitto (TLS, client certificates, AC
     const watch = await cli(['fleet', 'watch', '--once']);
     expect(watch.code).toBe(0);
     for (const id of ids) expect(watch.out).toMatch(new RegExp(`${MERCHANT}/${id} +yes +(ok|degraded) +no +\\S+ +4 `));
-    const why = (): string => `${JSON.stringify(daemons[2]?.fleet?.stats)} connected=${String(daemons[2]?.fleet?.connected)}\n${broker.log.split('\n').filter((l) => l.includes(ids[2] as string) || l.includes('omnipos-fleet')).join('\n')}`;
+    const why = (): string =>
+      `${JSON.stringify(daemons[2]?.fleet?.stats)} connected=${String(daemons[2]?.fleet?.connected)}\n${broker.log
+        .split('\n')
+        .filter((l) => l.includes(ids[2] as string) || l.includes('omnipos-fleet'))
+        .join('\n')}`;
     const init = await cli(['fleet', 'cmd', ids[2] as string, 'init', '--json']);
     expect(init.code, init.err + why()).toBe(0);
     expect(JSON.parse(init.out)).toMatchObject({ ok: true, command: 'init', result: { version: expect.any(String) } });
@@ -231,13 +354,25 @@ describe('a fleet of terminals on a real mosquitto (TLS, client certificates, AC
   it('a terminal killed with SIGKILL shows offline through its last will', async () => {
     const dir = path.join(root, KILLED);
     mkdirSync(dir);
-    const file = terminalConfig({ dir, terminalId: KILLED, ordinal: 99, sandbox, broker, merchantId: SANDBOX_MERCHANT.merchant.subordinatedMerchantId });
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'terminal-child.ts'), file], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const file = terminalConfig({
+      dir,
+      terminalId: KILLED,
+      ordinal: 99,
+      sandbox,
+      broker,
+      merchantId: SANDBOX_MERCHANT.merchant.subordinatedMerchantId,
+    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(import.meta.dirname, 'terminal-child.ts'), file],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     let out = '';
     child.stdout.on('data', (b: Buffer) => (out += b.toString()));
     await until('the child terminal ready', () => out.includes('ready') || child.exitCode !== null, 60_000);
     expect(out).toContain('ready');
-    const statusOf = (): Record<string, unknown> | undefined => [...received].reverse().find((m) => m.topic === `${prefix(KILLED)}/status`)?.body;
+    const statusOf = (): Record<string, unknown> | undefined =>
+      [...received].reverse().find((m) => m.topic === `${prefix(KILLED)}/status`)?.body;
     await until('the child online', () => statusOf()?.online === true);
     const exited = new Promise((r) => child.once('exit', r));
     child.kill('SIGKILL');
@@ -246,7 +381,12 @@ describe('a fleet of terminals on a real mosquitto (TLS, client certificates, AC
     // A newcomer reads it from the retained status.
     const late = await mqttAs(broker, 'operator');
     const retained: Record<string, unknown>[] = [];
-    late.on('message', (topic, payload) => topic === `${prefix(KILLED)}/status` && retained.push(JSON.parse(payload.toString()) as Record<string, unknown>));
+    late.on(
+      'message',
+      (topic, payload) =>
+        topic === `${prefix(KILLED)}/status` &&
+        retained.push(JSON.parse(payload.toString()) as Record<string, unknown>),
+    );
     await late.subscribeAsync(`${prefix(KILLED)}/status`, { qos: 1 });
     await until('the retained will', () => retained.length > 0);
     expect(retained[0]).toEqual({ online: false });

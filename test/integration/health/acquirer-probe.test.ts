@@ -84,7 +84,10 @@ async function rig(port = 0): Promise<Rig> {
     asked,
     changes,
     async control(method, p, body) {
-      const res = await request(`${r.running.url}${p}`, { method: method as 'GET', ...(body !== undefined ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}) });
+      const res = await request(`${r.running.url}${p}`, {
+        method: method as 'GET',
+        ...(body !== undefined ? { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } } : {}),
+      });
       const text = await res.body.text();
       return { status: res.statusCode, body: text ? (JSON.parse(text) as unknown) : undefined };
     },
@@ -114,7 +117,9 @@ describe('acquirer probe against the sandbox over loopback', () => {
   it('a token endpoint that resets connections (fault injection) reads unreachable, then reachable again with no sale, and the Date headers set the HostClock', async () => {
     const r = await rig();
     // Each probe is one token request repeated once by the HTTP layer (safe to repeat): 6 resets = 3 failed probes.
-    expect((await r.control('POST', '/sandbox/faults', { route: 'omniToken', reset: 'before', times: 6 })).status).toBe(200);
+    expect((await r.control('POST', '/sandbox/faults', { route: 'omniToken', reset: 'before', times: 6 })).status).toBe(
+      200,
+    );
     expect(r.reach.reachable).toBeNull();
     r.probe.start();
     await until(() => r.changes.length >= 2, 10_000);
@@ -148,17 +153,27 @@ describe('acquirer probe against the sandbox over loopback', () => {
     await wait(1200);
     // Still asking while down (each probe is two tries 200 ms apart, then pauses of 40, 80, 160… ms).
     expect(r.probe.probes).toBeGreaterThan(downSince + 1);
-    r.running = await listenSandbox((r as Rig & { build: () => ReturnType<typeof buildSandbox> }).build(), { port, ports });
+    r.running = await listenSandbox((r as Rig & { build: () => ReturnType<typeof buildSandbox> }).build(), {
+      port,
+      ports,
+    });
     await until(() => r.reach.reachable === true, 5000);
     expect(r.changes).toEqual([true, false, true]);
   });
 
   it('a 401 still proves the host is there; a 5xx does not', async () => {
     const r = await rig();
-    expect((await r.control('POST', '/sandbox/faults', { route: 'omniToken', status: 503, times: 2 })).status).toBe(200);
+    expect((await r.control('POST', '/sandbox/faults', { route: 'omniToken', status: 503, times: 2 })).status).toBe(
+      200,
+    );
     expect(await r.probe.probe()).toBe('failed');
     expect(r.reach.reachable).toBe(false);
-    const wrong = new AcquirerProbe({ ask: () => Promise.reject(new Error('not an acquirer error')), reach: r.reach, now: () => new Date(), log });
+    const wrong = new AcquirerProbe({
+      ask: () => Promise.reject(new Error('not an acquirer error')),
+      reach: r.reach,
+      now: () => new Date(),
+      log,
+    });
     expect(await wrong.probe()).toBe('failed');
     const refused = createAcquirer({
       settings: { ...sandboxSettings(r.running), clientId: 'nobody', timeoutMs: 2000 },
@@ -167,7 +182,12 @@ describe('acquirer probe against the sandbox over loopback', () => {
       clock: { now: () => new Date() },
       log,
     });
-    const p401 = new AcquirerProbe({ ask: (ms) => refused.tokens.refresh('transactional', ms), reach: r.reach, now: () => new Date(), log });
+    const p401 = new AcquirerProbe({
+      ask: (ms) => refused.tokens.refresh('transactional', ms),
+      reach: r.reach,
+      now: () => new Date(),
+      log,
+    });
     expect(await p401.probe()).toBe('answered');
     expect(r.reach.reachable).toBe(true);
     await refused.close();
@@ -189,11 +209,19 @@ describe('the daemon runs the probe', () => {
     try {
       const health = async () => {
         const res = await request(`${t.daemon.apiUrl}/v1/health`, { headers: { authorization: `Bearer ${t.token}` } });
-        return (await res.body.json()) as { status: string; problems: string[]; acquirer: { reachable: boolean | null; lastFailure: string | null } };
+        return (await res.body.json()) as {
+          status: string;
+          problems: string[];
+          acquirer: { reachable: boolean | null; lastFailure: string | null };
+        };
       };
       expect((await health()).acquirer.reachable).toBe(true);
       const sandbox = t.daemon.sandbox!.url;
-      const f = await request(`${sandbox}/sandbox/faults`, { method: 'POST', body: JSON.stringify({ route: 'omniToken', reset: 'before', times: 4 }), headers: { 'content-type': 'application/json' } });
+      const f = await request(`${sandbox}/sandbox/faults`, {
+        method: 'POST',
+        body: JSON.stringify({ route: 'omniToken', reset: 'before', times: 4 }),
+        headers: { 'content-type': 'application/json' },
+      });
       expect(f.statusCode).toBe(200);
       await f.body.text();
       const seen: (boolean | null)[] = [];

@@ -21,9 +21,21 @@ type KeySlots = {
 };
 
 /** A daemon on the virtual pinpad (which holds the sandbox's DUKPT keys in slots 01 and 02), with `env` on top. */
-async function withDaemon(env: Record<string, string>, f: (d: { health: () => Promise<{ text: string; body: { problems: string[]; pinpad: { keySlots: KeySlots | null } } }>; cliEnv: Record<string, string> }) => Promise<void>): Promise<void> {
+async function withDaemon(
+  env: Record<string, string>,
+  f: (d: {
+    health: () => Promise<{ text: string; body: { problems: string[]; pinpad: { keySlots: KeySlots | null } } }>;
+    cliEnv: Record<string, string>;
+  }) => Promise<void>,
+): Promise<void> {
   const stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-keyslots-'));
-  const daemon = await startDaemon({ config: loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir, ...env } }), log, env: {}, sandboxPort: 0, apiPort: 0 });
+  const daemon = await startDaemon({
+    config: loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir, ...env } }),
+    log,
+    env: {},
+    sandboxPort: 0,
+    apiPort: 0,
+  });
   const token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
   try {
     const health = async () => {
@@ -31,7 +43,15 @@ async function withDaemon(env: Record<string, string>, f: (d: { health: () => Pr
       const text = await res.body.text();
       return { text, body: JSON.parse(text) as { problems: string[]; pinpad: { keySlots: KeySlots | null } } };
     };
-    await f({ health, cliEnv: { ...env, OMNIPOS_STATE_DIR: stateDir, OMNIPOS_API__PORT: new URL(daemon.apiUrl!).port, OMNIPOS_ACQUIRER__AUTH_URL: daemon.sandbox!.urls.authorization } });
+    await f({
+      health,
+      cliEnv: {
+        ...env,
+        OMNIPOS_STATE_DIR: stateDir,
+        OMNIPOS_API__PORT: new URL(daemon.apiUrl!).port,
+        OMNIPOS_ACQUIRER__AUTH_URL: daemon.sandbox!.urls.authorization,
+      },
+    });
   } finally {
     await daemon.stop();
     rmSync(stateDir, { recursive: true, force: true });
@@ -54,7 +74,11 @@ async function diag(env: Record<string, string>) {
   const code = await runCli(['diag', '--json'], { out: (s) => (out += s), err: () => undefined, env });
   let text = '';
   await runCli(['diag'], { out: (s) => (text += s), err: () => undefined, env });
-  return { code, report: JSON.parse(out) as { source: string; problems: string[]; keys: Record<string, unknown> }, text };
+  return {
+    code,
+    report: JSON.parse(out) as { source: string; problems: string[]; keys: Record<string, unknown> },
+    text,
+  };
 }
 
 describe('the DUKPT key slots, read by the daemon while it holds the pinpad', () => {
@@ -65,19 +89,34 @@ describe('the DUKPT key slots, read by the daemon while it holds the pinpad', ()
       expect(k.error).toBeNull();
       expect(k.configured).toEqual({ pin: 1, data: 2 });
       // The KSN: FFFFF + the sandbox's KSI + device id + counter (docs/acquirer.md), from GIX PP_KSNTDESP01.
-      expect(k.pin?.['01']).toEqual({ present: true, ksn: expect.stringMatching(new RegExp(`^FFFFF${SANDBOX_KEYS.ksi}[0-9A-F]{10}$`)) });
+      expect(k.pin?.['01']).toEqual({
+        present: true,
+        ksn: expect.stringMatching(new RegExp(`^FFFFF${SANDBOX_KEYS.ksi}[0-9A-F]{10}$`)),
+      });
       expect(k.data?.['02']).toMatchObject({ present: true });
       // No key material anywhere in the answer: not the BDK, not the initial keys derived from it.
       const keys = deriveTdesKeys(SANDBOX_KEYS.bdk, k.pin!['01']!.ksn!);
-      const secrets = [SANDBOX_KEYS.bdk, ...[keys.ipek, keys.transactionKey, keys.pinKey, keys.dataKeyRequest].map((b) => b.toString('hex'))];
+      const secrets = [
+        SANDBOX_KEYS.bdk,
+        ...[keys.ipek, keys.transactionKey, keys.pinKey, keys.dataKeyRequest].map((b) => b.toString('hex')),
+      ];
       for (const s of secrets) expect(h.text.toUpperCase()).not.toContain(s.toUpperCase());
       expect(h.body.problems.filter((p) => p.includes('DUKPT'))).toEqual([]);
 
       const d = await diag(cliEnv);
       expect(d.report.source).toBe('daemon');
-      expect(d.report.keys).toMatchObject({ pinKeySlot: 1, pinKeyPresent: true, dataKeySlot: 2, dataKeyPresent: true, pinKsn: k.pin!['01']!.ksn, readAt: k.readAt });
+      expect(d.report.keys).toMatchObject({
+        pinKeySlot: 1,
+        pinKeyPresent: true,
+        dataKeySlot: 2,
+        dataKeyPresent: true,
+        pinKsn: k.pin!['01']!.ksn,
+        readAt: k.readAt,
+      });
       expect(d.report.keys.note).toBeUndefined();
-      expect(d.text).toMatch(/^key slots +PIN key in slot 1: yes \(KSN [0-9A-F]{20}\); data key in slot 2: yes; read by the daemon at /m);
+      expect(d.text).toMatch(
+        /^key slots +PIN key in slot 1: yes \(KSN [0-9A-F]{20}\); data key in slot 2: yes; read by the daemon at /m,
+      );
     });
   }, 60_000);
 

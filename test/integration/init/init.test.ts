@@ -28,12 +28,18 @@ async function init(state: string, args: string[] = []) {
 }
 
 /** What is in force on the terminal (its database) and in the virtual pinpad's memory. */
-function inForce(state: string): { tables: string | undefined; pinpad: string | undefined; pinpadMemory: string | undefined } {
+function inForce(state: string): {
+  tables: string | undefined;
+  pinpad: string | undefined;
+  pinpadMemory: string | undefined;
+} {
   const db = openTerminalDatabase(state, createLogger({ level: 'silent' }));
   try {
     const store = new InitializationStore(db, systemClock);
     const file = virtualMemoryFile(state);
-    const memory = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { tableVersion: string }).tableVersion : undefined;
+    const memory = existsSync(file)
+      ? (JSON.parse(readFileSync(file, 'utf8')) as { tableVersion: string }).tableVersion
+      : undefined;
     return { tables: store.currentVersion(), pinpad: store.pinpadTableVersion(), pinpadMemory: memory };
   } finally {
     db.close();
@@ -45,10 +51,17 @@ function inForce(state: string): { tables: string | undefined; pinpad: string | 
  * or clears the faults. Faults live in the sandbox's database, so the next `omnipos init` meets them.
  */
 async function faults(state: string, fail: boolean): Promise<void> {
-  const running = await listenSandbox(buildSandbox({ dbFile: path.join(state, 'sandbox', 'acquirer.db'), log: createLogger({ level: 'silent' }) }), { port: 0 });
+  const running = await listenSandbox(
+    buildSandbox({ dbFile: path.join(state, 'sandbox', 'acquirer.db'), log: createLogger({ level: 'silent' }) }),
+    { port: 0 },
+  );
   try {
     const res = fail
-      ? await fetch(`${running.url}/sandbox/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ route: 'initializationTechnical', status: 503, times: 10 }) })
+      ? await fetch(`${running.url}/sandbox/faults`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ route: 'initializationTechnical', status: 503, times: 10 }),
+        })
       : await fetch(`${running.url}/sandbox/faults`, { method: 'DELETE' });
     expect(res.status).toBe(200);
   } finally {
@@ -60,7 +73,8 @@ async function faults(state: string, fail: boolean): Promise<void> {
 function recordedTechnical(state: string): Record<string, string> {
   const db = new Database(path.join(state, 'sandbox', 'acquirer.db'), { readonly: true });
   try {
-    const row = db.prepare(`SELECT technical FROM terminals WHERE terminal_id = ?`).get('42004201') as { technical: string } | undefined;
+    const row = db.prepare(`SELECT technical FROM terminals WHERE terminal_id = ?`).get('42004201') as
+      { technical: string } | undefined;
     return JSON.parse(row?.technical ?? '{}') as Record<string, string>;
   } finally {
     db.close();
@@ -68,9 +82,15 @@ function recordedTechnical(state: string): Record<string, string> {
 }
 
 /** `omnipos init` as a real process; `killAt`: SIGKILL it as soon as its output contains that text. */
-function runProcess(state: string, killAt?: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }> {
+function runProcess(
+  state: string,
+  killAt?: string,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'init'], { env: { ...process.env, ...envFor(state) }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'init'], {
+      env: { ...process.env, ...envFor(state) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => {
@@ -97,13 +117,23 @@ describe('omnipos init', () => {
     expect(inForce(state)).toEqual({ tables: VERSION, pinpad: '3769600001', pinpadMemory: '3769600001' });
     // The host received what the virtual pinpad's GIX says (src/sim/pinpad/profile.ts), not placeholders.
     const tech = recordedTechnical(state);
-    expect(tech).toMatchObject({ SerialNumber: 'VPP0000000001', SpecificationVersion: '2.20', KernelEmvVersion: 'VK 4.3', PhysicalCharacteristics: 'PinPadWithChipReaderWithoutSamAndContactless' });
+    expect(tech).toMatchObject({
+      SerialNumber: 'VPP0000000001',
+      SpecificationVersion: '2.20',
+      KernelEmvVersion: 'VK 4.3',
+      PhysicalCharacteristics: 'PinPadWithChipReaderWithoutSamAndContactless',
+    });
     expect(tech.ContactlessModuleVersion).toBe('1.0');
     expect(tech.KernelPayPassVersion).toBe('MC1.0');
 
     const second = await init(state, ['--json']);
     expect(second.code).toBe(0);
-    const report = JSON.parse(second.out) as { version: string; installed: boolean; pinpad: string; technical: { SerialNumber: string } };
+    const report = JSON.parse(second.out) as {
+      version: string;
+      installed: boolean;
+      pinpad: string;
+      technical: { SerialNumber: string };
+    };
     expect(report).toMatchObject({ version: VERSION, installed: false, pinpad: 'up-to-date' });
     expect(report.technical.SerialNumber).toBe('VPP0000000001');
     const third = await init(state);

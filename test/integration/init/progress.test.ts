@@ -13,9 +13,18 @@ const tempDir = useTempDirs();
 const ESC = '\u001b';
 
 /** The default (sandbox) configuration on a fresh state directory; the embedded sandbox on a free port. */
-const envFor = (state: string): NodeJS.ProcessEnv => ({ ...process.env, OMNIPOS_STATE_DIR: state, OMNIPOS_CONFIG: '', OMNIPOS_SANDBOX__PORT: '0' });
+const envFor = (state: string): NodeJS.ProcessEnv => ({
+  ...process.env,
+  OMNIPOS_STATE_DIR: state,
+  OMNIPOS_CONFIG: '',
+  OMNIPOS_SANDBOX__PORT: '0',
+});
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string; err: string }> {
+function run(
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
     const child = spawn(cmd, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
@@ -83,7 +92,16 @@ describe('the progress writer', () => {
     const p = createProgress({ write: (t) => (out += t), tty: false });
     for (let i = 0; i <= 8; i++) p.update('load', i, 8);
     for (let i = 0; i <= 2; i++) p.update('load', i, 2);
-    expect(out.split('\n').filter(Boolean)).toEqual(['• load: 0/8', '• load: 2/8', '• load: 4/8', '• load: 6/8', '• load: 8/8', '• load: 0/2', '• load: 1/2', '• load: 2/2']);
+    expect(out.split('\n').filter(Boolean)).toEqual([
+      '• load: 0/8',
+      '• load: 2/8',
+      '• load: 4/8',
+      '• load: 6/8',
+      '• load: 8/8',
+      '• load: 0/2',
+      '• load: 1/2',
+      '• load: 2/2',
+    ]);
     let quiet = '';
     const q = createProgress({ write: (t) => (quiet += t), tty: true, quiet: true });
     q.step('x');

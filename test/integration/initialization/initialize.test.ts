@@ -1,7 +1,14 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/core/log/index.js';
-import { decodeRecords, initializationDue, initialize, InitializationStore, type PinpadLoadPlan, type PinpadTables } from '../../../src/initialization/index.js';
+import {
+  decodeRecords,
+  initializationDue,
+  initialize,
+  InitializationStore,
+  type PinpadLoadPlan,
+  type PinpadTables,
+} from '../../../src/initialization/index.js';
 import { MIGRATIONS, openDatabase } from '../../../src/store/index.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
@@ -17,7 +24,13 @@ afterAll(async () => {
   await h.close();
 });
 
-const source = () => ({ download: () => h.acquirer.omni.initialization(SANDBOX_MERCHANT.merchant.subordinatedMerchantId, SANDBOX_MERCHANT.terminal.terminalId) });
+const source = () => ({
+  download: () =>
+    h.acquirer.omni.initialization(
+      SANDBOX_MERCHANT.merchant.subordinatedMerchantId,
+      SANDBOX_MERCHANT.terminal.terminalId,
+    ),
+});
 
 /**
  * The pinpad's side of TLI/TLR/TLE (ABECS §3.5): records held aside until TLE, which replaces the
@@ -82,7 +95,10 @@ describe('initialize: download, validate, store, load the pinpad', () => {
     expect(store.pinpadTableVersion()).toBeUndefined();
     expect(pinpad.version).toBeUndefined();
     pinpad.failAfter = Infinity;
-    expect(await initialize({ source: source(), store, pinpad, log })).toMatchObject({ installed: false, pinpad: 'loaded' });
+    expect(await initialize({ source: source(), store, pinpad, log })).toMatchObject({
+      installed: false,
+      pinpad: 'loaded',
+    });
     expect(store.pinpadTableVersion()).toBe(pinpad.version);
     db.close();
   });
@@ -93,8 +109,29 @@ describe('when to initialize again', () => {
   it('when never initialized, when a sale answered a newer version, or when the schedule says so', () => {
     expect(initializationDue({ newerVersionSeen: false, lastSwitchedAt: undefined, now, everyHours: 24 })).toBe(true);
     expect(initializationDue({ newerVersionSeen: true, lastSwitchedAt: now, now, everyHours: 24 })).toBe(true);
-    expect(initializationDue({ newerVersionSeen: false, lastSwitchedAt: new Date('2026-11-21T12:00:01Z'), now, everyHours: 24 })).toBe(false);
-    expect(initializationDue({ newerVersionSeen: false, lastSwitchedAt: new Date('2026-11-21T12:00:00Z'), now, everyHours: 24 })).toBe(true);
-    expect(initializationDue({ newerVersionSeen: false, lastSwitchedAt: new Date('2020-01-01T00:00:00Z'), now, everyHours: 0 })).toBe(false);
+    expect(
+      initializationDue({
+        newerVersionSeen: false,
+        lastSwitchedAt: new Date('2026-11-21T12:00:01Z'),
+        now,
+        everyHours: 24,
+      }),
+    ).toBe(false);
+    expect(
+      initializationDue({
+        newerVersionSeen: false,
+        lastSwitchedAt: new Date('2026-11-21T12:00:00Z'),
+        now,
+        everyHours: 24,
+      }),
+    ).toBe(true);
+    expect(
+      initializationDue({
+        newerVersionSeen: false,
+        lastSwitchedAt: new Date('2020-01-01T00:00:00Z'),
+        now,
+        everyHours: 0,
+      }),
+    ).toBe(false);
   });
 });

@@ -5,7 +5,10 @@ import { MIGRATIONS, openDatabase } from '../../../src/store/index.js';
 import { generateLargeTables } from '../../../tables/initialization/generate-large.js';
 
 const [file, version, ranges] = process.argv.slice(2);
-const tables = parseInitialization({ ...generateLargeTables({ ranges: Number(ranges), seed: 7 }), InitializationVersion: Number(version) });
+const tables = parseInitialization({
+  ...generateLargeTables({ ranges: Number(ranges), seed: 7 }),
+  InitializationVersion: Number(version),
+});
 const db = openDatabase({ file: file!, migrations: MIGRATIONS });
 const store = new InitializationStore(db, { now: () => new Date() });
 store.install(tables, {

@@ -13,8 +13,17 @@ const ROOT = path.resolve(HERE, '../../..');
 const tempDir = useTempDirs();
 
 /** Runs the child until it has committed `killAfter` chunks, then SIGKILLs it; resolves with its output. */
-function installAndKill(file: string, version: number, ranges: number, killAfter: number): Promise<{ out: string; signal: string | null }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(HERE, 'install-child.ts'), file, String(version), String(ranges)], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+function installAndKill(
+  file: string,
+  version: number,
+  ranges: number,
+  killAfter: number,
+): Promise<{ out: string; signal: string | null }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(HERE, 'install-child.ts'), file, String(version), String(ranges)],
+    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
@@ -23,7 +32,9 @@ function installAndKill(file: string, version: number, ranges: number, killAfter
     if ((out.match(/^chunk /gm) ?? []).length >= killAfter) child.kill('SIGKILL');
   });
   return new Promise((resolve, reject) => {
-    child.once('exit', (code, signal) => (signal || code === 0 ? resolve({ out, signal }) : reject(new Error(`child exited ${code}: ${err}`))));
+    child.once('exit', (code, signal) =>
+      signal || code === 0 ? resolve({ out, signal }) : reject(new Error(`child exited ${code}: ${err}`)),
+    );
   });
 }
 

@@ -24,7 +24,12 @@ let set: TableSet;
 beforeAll(async () => {
   h = await startHarness();
   // Downloaded from the sandbox over loopback, as `omnipos init` will, then validated.
-  tables = parseInitialization(await h.acquirer.omni.initialization(SANDBOX_MERCHANT.merchant.subordinatedMerchantId, SANDBOX_MERCHANT.terminal.terminalId));
+  tables = parseInitialization(
+    await h.acquirer.omni.initialization(
+      SANDBOX_MERCHANT.merchant.subordinatedMerchantId,
+      SANDBOX_MERCHANT.terminal.terminalId,
+    ),
+  );
   set = new TableSet(tables);
 });
 afterAll(async () => {
@@ -38,7 +43,13 @@ describe('the sandbox initialization tables', () => {
     const types = new Set(tables.products.map(paymentTypeOf));
     expect([...types].sort()).toEqual(['PhysicalCreditCard', 'PhysicalDebitCard', 'PhysicalVoucherCard']);
     expect(tables.products.some((p) => p.MaximumNumberOfInstallmentsWhenFinancingByStore >= 2)).toBe(true);
-    expect(tables.products.some((p) => p.MaximumNumberOfInstallmentsWhenFinancingByCreditCardCompany > p.MaximumNumberOfInstallmentsWhenFinancingByStore)).toBe(true);
+    expect(
+      tables.products.some(
+        (p) =>
+          p.MaximumNumberOfInstallmentsWhenFinancingByCreditCardCompany >
+          p.MaximumNumberOfInstallmentsWhenFinancingByStore,
+      ),
+    ).toBe(true);
   });
 
   it('have specific ranges inside generic ones, and 6- and 8-digit BINs', () => {
@@ -62,7 +73,10 @@ describe('the sandbox initialization tables', () => {
       expect(r.fields.T1_CTLSFLRLIM).toBe('00000000');
     }
     for (const e of tables.emv) {
-      expect(tables.aidRecords.some((r) => r.fields.T1_AID!.startsWith(e.Aid)), e.Aid).toBe(true);
+      expect(
+        tables.aidRecords.some((r) => r.fields.T1_AID!.startsWith(e.Aid)),
+        e.Aid,
+      ).toBe(true);
       expect(e.TagsFirst.length).toBeGreaterThan(0);
       expect(e.TagsSecond.length).toBeGreaterThan(0);
       expect(e.NatEmvConctactRiskFloorLimit + e.IntEmvConctactRiskFloorLimit).toBe(0);
@@ -76,7 +90,11 @@ describe('the sandbox initialization tables', () => {
 
   it('give every test card its product, issuer and brand, by stripe and by chip', () => {
     for (const c of TEST_CARDS) {
-      const byStripe = candidateProducts(set, { entry: 'magstripe', digits: c.pan.slice(0, 8), serviceCode: c.serviceCode });
+      const byStripe = candidateProducts(set, {
+        entry: 'magstripe',
+        digits: c.pan.slice(0, 8),
+        serviceCode: c.serviceCode,
+      });
       expect(byStripe.ok, c.name).toBe(true);
       if (!byStripe.ok) continue;
       const mine = byStripe.candidates.find((x) => x.product.ProductId === c.productId);

@@ -35,13 +35,20 @@ function rasterize(svg: string, px = 4): { rgba: Uint8ClampedArray; size: number
 
 async function get(p: string): Promise<{ status: number; type: string; form: string | undefined; body: string }> {
   const res = await request(`${t.daemon.apiUrl}${p}`, { headers: { authorization: `Bearer ${t.token}` } });
-  return { status: res.statusCode, type: String(res.headers['content-type']), form: res.headers['x-omnipos-digital-copy'] as string | undefined, body: await res.body.text() };
+  return {
+    status: res.statusCode,
+    type: String(res.headers['content-type']),
+    form: res.headers['x-omnipos-digital-copy'] as string | undefined,
+    body: await res.body.text(),
+  };
 }
 
 describe('the receipt as a QR code to its digital copy', () => {
   it('a "receipt": false chip sale: the SVG decodes to the 32-column customer copy — amount, card first 6 / last 4, authorization code, no PAN', async () => {
     const card = findCard({ lastDigit: 0 })!;
-    expect(cardSim(t.daemon.virtualPinpad!.engine.state).deck.choose({ pan: card.pan, via: 'chip', pin: 'right' }).ok).toBe(true);
+    expect(
+      cardSim(t.daemon.virtualPinpad!.engine.state).deck.choose({ pan: card.pan, via: 'chip', pin: 'right' }).ok,
+    ).toBe(true);
     const res = await request(`${t.daemon.apiUrl}/v1/payments`, {
       method: 'POST',
       headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
@@ -49,7 +56,8 @@ describe('the receipt as a QR code to its digital copy', () => {
     });
     const { id } = (await res.body.json()) as { id: number };
     expect(res.statusCode).toBe(202);
-    for (let i = 0; i < 400 && t.daemon.journal.get(id)!.state !== 'confirmed'; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 400 && t.daemon.journal.get(id)!.state !== 'confirmed'; i++)
+      await new Promise((r) => setTimeout(r, 25));
     const entry = t.daemon.journal.get(id)!;
     expect(entry.state).toBe('confirmed');
     const auth = (entry.data as { authorizationCode?: string }).authorizationCode!;
@@ -70,7 +78,14 @@ describe('the receipt as a QR code to its digital copy', () => {
     for (const line of text!.split('\n')) expect([...line].length).toBeLessThanOrEqual(32);
     // the same copy the text route gives at 32 columns (trailing spaces aside)
     const plain = await get(`/v1/payments/${id}/receipt?format=text&columns=32&copy=customer`);
-    expect(text).toBe(plain.body.split('\n').map((l) => l.trimEnd()).join('\n').replace(/\n{3,}/g, '\n\n').trim());
+    expect(text).toBe(
+      plain.body
+        .split('\n')
+        .map((l) => l.trimEnd())
+        .join('\n')
+        .replace(/\n{3,}/g, '\n\n')
+        .trim(),
+    );
   }, 30_000);
 
   it('no payment: 404; a bad format: 400 naming the field', async () => {

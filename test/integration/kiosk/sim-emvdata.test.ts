@@ -26,8 +26,21 @@ describe.skipIf(!HAS_SOCAT)('SPE_EMVDATA on the virtual pinpad', () => {
 
   async function chipRead(emvData?: Uint8Array): Promise<{ gcx: card.GcxResult; gox: card.GoxResult }> {
     rig.choose({ lastDigit: 0, via: 'chip', pin: 'right' });
-    const gcx = await rig.pinpad.run(card.GCX, { amount: 1000, ...now(), acquirer: '03', contactless: false, tags: ['9F35', '9F33'], ...(emvData ? { emvData } : {}) });
-    const gox = await rig.pinpad.run(card.GOX, { acquirer: gcx.aidTables[0]!.acquirer, amount: 1000, pinKeyIndex: 1, tags: ['9F35', '9F33', '9F34'], ...(emvData ? { emvData } : {}) });
+    const gcx = await rig.pinpad.run(card.GCX, {
+      amount: 1000,
+      ...now(),
+      acquirer: '03',
+      contactless: false,
+      tags: ['9F35', '9F33'],
+      ...(emvData ? { emvData } : {}),
+    });
+    const gox = await rig.pinpad.run(card.GOX, {
+      acquirer: gcx.aidTables[0]!.acquirer,
+      amount: 1000,
+      pinKeyIndex: 1,
+      tags: ['9F35', '9F33', '9F34'],
+      ...(emvData ? { emvData } : {}),
+    });
     await rig.pinpad.run(card.FCX, { outcome: 'no-communication', tags: ['95'] }).catch(() => undefined);
     return { gcx, gox };
   }
@@ -50,10 +63,18 @@ describe.skipIf(!HAS_SOCAT)('SPE_EMVDATA on the virtual pinpad', () => {
 
   it('SPE_EMVDATA that is not TLV: GCX answers ST_INVPARM (11)', async () => {
     rig.choose({ lastDigit: 0, via: 'chip', pin: 'right' });
-    const e = await rig.pinpad.run(card.GCX, { amount: 1000, ...now(), acquirer: '03', contactless: false, emvData: Buffer.from('9F3505', 'hex') }).then(
-      () => undefined,
-      (x: unknown) => x,
-    );
+    const e = await rig.pinpad
+      .run(card.GCX, {
+        amount: 1000,
+        ...now(),
+        acquirer: '03',
+        contactless: false,
+        emvData: Buffer.from('9F3505', 'hex'),
+      })
+      .then(
+        () => undefined,
+        (x: unknown) => x,
+      );
     expect(isPinpadError(e) && e.code === 'PINPAD_STATUS' ? e.context.status : e).toBe(11);
   });
 });

@@ -34,12 +34,22 @@ async function start(mode: 'attended' | 'unattended'): Promise<Running> {
   const stateDir = mkdtempSync(path.join(tmpdir(), `omnipos-kiosk-emv-${mode}-`));
   const bodies: string[] = [];
   const config = loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_TERMINAL__MODE: mode } });
-  const daemon = await startDaemon({ config, log: createLogger({ level: 'silent' }), env: {}, sandboxPort: 0, apiPort: 0, acquirerInterceptors: [tap(bodies)] });
+  const daemon = await startDaemon({
+    config,
+    log: createLogger({ level: 'silent' }),
+    env: {},
+    sandboxPort: 0,
+    apiPort: 0,
+    acquirerInterceptors: [tap(bodies)],
+  });
   return { daemon, token: readFileSync(daemon.apiTokenFile, 'utf8').trim(), bodies, stateDir };
 }
 
 /** A chip credit sale (the first card approving, PIN right), without a receipt; the EmvData of the sale the sandbox received, as tag → hex. */
-async function chipSale(r: Running, amount: number): Promise<{ emv: Record<string, string>; auth: unknown; state: string }> {
+async function chipSale(
+  r: Running,
+  amount: number,
+): Promise<{ emv: Record<string, string>; auth: unknown; state: string }> {
   const sel = cardSim(r.daemon.virtualPinpad!.engine.state).deck.choose({ lastDigit: 0, via: 'chip', pin: 'right' });
   if (!sel.ok) throw new Error(sel.error);
   const before = r.bodies.length;
@@ -53,7 +63,8 @@ async function chipSale(r: Running, amount: number): Promise<{ emv: Record<strin
   let state = '';
   for (let i = 0; i < 400; i++) {
     state = r.daemon.journal.get(created.id)!.state;
-    if (['confirmed', 'approved', 'declined', 'failed', 'undone', 'aborted'].includes(state) && !r.daemon.engine.busy) break;
+    if (['confirmed', 'approved', 'declined', 'failed', 'undone', 'aborted'].includes(state) && !r.daemon.engine.busy)
+      break;
     await new Promise((x) => setTimeout(x, 25));
   }
   type Card = { EmvData?: string; AuthenticationMethod?: string };
@@ -61,7 +72,11 @@ async function chipSale(r: Running, amount: number): Promise<{ emv: Record<strin
     .slice(before)
     .map((b) => JSON.parse(b) as { Payment?: { Amount?: number } & Record<string, unknown> })
     .filter((b) => b.Payment?.Amount === amount)
-    .flatMap((b) => Object.values(b.Payment!).filter((v): v is Card => typeof v === 'object' && v !== null && typeof (v as Card).EmvData === 'string'));
+    .flatMap((b) =>
+      Object.values(b.Payment!).filter(
+        (v): v is Card => typeof v === 'object' && v !== null && typeof (v as Card).EmvData === 'string',
+      ),
+    );
   expect(cards.length, `the sale request with EmvData (${state})`).toBeGreaterThan(0);
   const emv: Record<string, string> = {};
   for (const o of decodeTlv(cards[0]!.EmvData!)) emv[o.tag] = Buffer.from(o.value).toString('hex').toUpperCase();

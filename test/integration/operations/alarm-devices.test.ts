@@ -23,7 +23,11 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString('utf8')));
     req.on('end', () => {
-      received.push({ body, signature: String(req.headers['x-omnipos-signature']), timestamp: String(req.headers['x-omnipos-timestamp']) });
+      received.push({
+        body,
+        signature: String(req.headers['x-omnipos-signature']),
+        timestamp: String(req.headers['x-omnipos-timestamp']),
+      });
       res.writeHead(200).end();
     });
   });
@@ -74,12 +78,20 @@ describe('device alarms through a real daemon', () => {
 
   it('the printer out of paper after a receipt: PRINTER_PAPER_OUT in health and at the webhook', async () => {
     daemon.virtualPrinter!.loadPaper(3);
-    const res = await request(`${daemon.apiUrl}/v1/payments`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ amount: 2510, method: 'credit' }) });
+    const res = await request(`${daemon.apiUrl}/v1/payments`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ amount: 2510, method: 'credit' }),
+    });
     expect(res.statusCode).toBe(202);
     await res.body.text();
     await until('PRINTER_PAPER_OUT in health', async () => (await alarms()).includes('PRINTER_PAPER_OUT'));
     await until('PRINTER_PAPER_OUT delivered', () => delivered('PRINTER_PAPER_OUT').length === 1);
-    expect(JSON.parse(delivered('PRINTER_PAPER_OUT')[0]!.body)).toMatchObject({ severity: 'warn', source: 'condition', message: 'the receipt printer is out of paper' });
+    expect(JSON.parse(delivered('PRINTER_PAPER_OUT')[0]!.body)).toMatchObject({
+      severity: 'warn',
+      source: 'condition',
+      message: 'the receipt printer is out of paper',
+    });
     daemon.virtualPrinter!.loadPaper();
   }, 60_000);
 });

@@ -35,7 +35,8 @@ beforeAll(async () => {
     req.on('end', () => {
       // The first UNDO_NEAR_CLOSE is refused (other alarms, e.g. OUTBOX_STUCK of the same undo, may come first).
       const body = Buffer.concat(chunks).toString('utf8');
-      const answered = body.includes('"UNDO_NEAR_CLOSE"') && !received.some((r) => r.body.includes('"UNDO_NEAR_CLOSE"')) ? 500 : 200;
+      const answered =
+        body.includes('"UNDO_NEAR_CLOSE"') && !received.some((r) => r.body.includes('"UNDO_NEAR_CLOSE"')) ? 500 : 200;
       received.push({ headers: req.headers, body, answered });
       res.writeHead(answered).end();
     });
@@ -63,7 +64,10 @@ afterAll(async () => {
 async function api(method: 'GET' | 'POST', p: string, body?: unknown) {
   const res = await request(`${daemon.apiUrl}${p}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const text = await res.body.text();
@@ -71,7 +75,10 @@ async function api(method: 'GET' | 'POST', p: string, body?: unknown) {
 }
 
 async function sandbox(method: 'GET' | 'POST', p: string, body?: unknown) {
-  const res = await request(`${daemon.sandbox!.url}${p}`, { method, ...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}) });
+  const res = await request(`${daemon.sandbox!.url}${p}`, {
+    method,
+    ...(body !== undefined ? { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) } : {}),
+  });
   return (await res.body.json()) as Record<string, unknown>;
 }
 
@@ -89,11 +96,15 @@ describe('alarms reach a webhook', () => {
   it("the host's clock moved 10 minutes before the daily close with an undo it refuses: the receiver gets UNDO_NEAR_CLOSE, signed, retried after its 500", async () => {
     const sale = await api('POST', '/v1/payments', { amount: 2510, method: 'credit', confirmation: 'ecr' });
     expect(sale.status).toBe(202);
-    await waitFor('approved', async () => ((await api('GET', `/v1/payments/${sale.body.id}`)).body.status === 'approved' ? true : undefined));
+    await waitFor('approved', async () =>
+      (await api('GET', `/v1/payments/${sale.body.id}`)).body.status === 'approved' ? true : undefined,
+    );
     // The host answers every undo 503 from now on: the undo stays in the outbox.
     await sandbox('POST', '/sandbox/faults', { route: 'saleUndo', status: 503, times: 100_000 });
     expect((await api('POST', `/v1/payments/${sale.body.id}/undo`)).body.status).toBe('undone');
-    await waitFor('an undo attempt failed', () => (daemon.outbox.open().some((t) => t.operation === 'sale.undo' && t.attempts > 0) ? true : undefined));
+    await waitFor('an undo attempt failed', () =>
+      daemon.outbox.open().some((t) => t.operation === 'sale.undo' && t.attempts > 0) ? true : undefined,
+    );
     expect(received.filter((r) => r.body.includes('UNDO_NEAR_CLOSE'))).toHaveLength(0);
     // The host's clock (and so its Date header) jumps to 23:50, host time.
     const hostNow = new Date(String((await sandbox('GET', '/sandbox/clock')).now));
@@ -113,8 +124,17 @@ describe('alarms reach a webhook', () => {
       expect(d.headers['content-type']).toBe('application/json');
       // The receiver's check: HMAC-SHA256 of "<timestamp>.<body>" under the shared secret, and a recent timestamp.
       expect(verifyWebhook(SECRET, { signature, timestamp }, d.body, Math.floor(Date.now() / 1000))).toBe(true);
-      expect(verifyWebhook('another secret', { signature, timestamp }, d.body, Math.floor(Date.now() / 1000))).toBe(false);
-      expect(verifyWebhook(SECRET, { signature, timestamp }, d.body.replace('UNDO_NEAR_CLOSE', 'UNDO_NEAR_CLOSF'), Math.floor(Date.now() / 1000))).toBe(false);
+      expect(verifyWebhook('another secret', { signature, timestamp }, d.body, Math.floor(Date.now() / 1000))).toBe(
+        false,
+      );
+      expect(
+        verifyWebhook(
+          SECRET,
+          { signature, timestamp },
+          d.body.replace('UNDO_NEAR_CLOSE', 'UNDO_NEAR_CLOSF'),
+          Math.floor(Date.now() / 1000),
+        ),
+      ).toBe(false);
       // A replay ten minutes later is refused by the timestamp.
       expect(verifyWebhook(SECRET, { signature, timestamp }, d.body, Number(timestamp) + 600)).toBe(false);
       expect(signature).toBe(signWebhook(SECRET, Number(timestamp), d.body));
@@ -122,16 +142,26 @@ describe('alarms reach a webhook', () => {
     // Same alarm, same id: the receiver can deduplicate.
     expect(deliveries[0]!.headers['x-omnipos-alarm-id']).toBe(deliveries[1]!.headers['x-omnipos-alarm-id']);
     const alarm = JSON.parse(deliveries[1]!.body);
-    expect(alarm).toMatchObject({ code: 'UNDO_NEAR_CLOSE', severity: 'error', source: 'condition', terminalId: daemon.config.values.terminal.terminalId, environment: 'sandbox' });
+    expect(alarm).toMatchObject({
+      code: 'UNDO_NEAR_CLOSE',
+      severity: 'error',
+      source: 'condition',
+      terminalId: daemon.config.values.terminal.terminalId,
+      environment: 'sandbox',
+    });
     expect(alarm.context.undos).toEqual([expect.objectContaining({ merchantOrderId: sale.body.merchantOrderId })]);
     expect(alarm.context.close).toBe(close.toISOString());
     // Also in health, and the clock's offset is an alarm of its own.
     const health = (await api('GET', '/v1/health')).body;
-    expect(health.alarms.map((a: { code: string }) => a.code)).toEqual(expect.arrayContaining(['UNDO_NEAR_CLOSE', 'CLOCK_OFF']));
+    expect(health.alarms.map((a: { code: string }) => a.code)).toEqual(
+      expect.arrayContaining(['UNDO_NEAR_CLOSE', 'CLOCK_OFF']),
+    );
     expect(health.status).toBe('degraded');
     expect(health.problems).toContain('alarm: UNDO_NEAR_CLOSE');
     // Delivered, and the delivery is kept: a restart does not send it again.
-    const row = daemon.db.prepare("SELECT attempts, delivered_at FROM alarm_webhooks WHERE alarm_id = ?").get(alarm.id) as { attempts: number; delivered_at: string | null };
+    const row = daemon.db
+      .prepare('SELECT attempts, delivered_at FROM alarm_webhooks WHERE alarm_id = ?')
+      .get(alarm.id) as { attempts: number; delivered_at: string | null };
     expect(row.attempts).toBe(2);
     expect(row.delivered_at).not.toBeNull();
     // Nothing secret in what was sent.
@@ -144,7 +174,9 @@ describe('alarms reach a webhook', () => {
   it('past the close, the host confirmed the sale the undo never reached: needs-refund reaches the receiver once, and the day report shows it', async () => {
     const hostNow = new Date(String((await sandbox('GET', '/sandbox/clock')).now));
     // 00:01 the next day, host time: the sandbox's close confirms what was pending.
-    await sandbox('POST', '/sandbox/clock', { now: new Date(nextDailyClose(hostNow).getTime() + 60_000).toISOString() });
+    await sandbox('POST', '/sandbox/clock', {
+      now: new Date(nextDailyClose(hostNow).getTime() + 60_000).toISOString(),
+    });
     const sale = daemon.journal.list({ limit: 10 }).find((e) => e.kind === 'sale')!;
     // Due at once: the next attempt learns the host's new time from its Date header, the one after queries.
     const pushed = async () => {
@@ -159,14 +191,27 @@ describe('alarms reach a webhook', () => {
     });
     const alarm = JSON.parse(refunds[0]!.body);
     expect(alarm).toMatchObject({ id: `needs-refund:${sale.id}`, severity: 'error' });
-    expect(verifyWebhook(SECRET, { signature: refunds[0]!.headers['x-omnipos-signature'] as string, timestamp: refunds[0]!.headers['x-omnipos-timestamp'] as string }, refunds[0]!.body, Math.floor(Date.now() / 1000))).toBe(true);
+    expect(
+      verifyWebhook(
+        SECRET,
+        {
+          signature: refunds[0]!.headers['x-omnipos-signature'] as string,
+          timestamp: refunds[0]!.headers['x-omnipos-timestamp'] as string,
+        },
+        refunds[0]!.body,
+        Math.floor(Date.now() / 1000),
+      ),
+    ).toBe(true);
     // The engine's event and the check see the same happening: one notification.
     await new Promise((r) => setTimeout(r, 2500));
     expect(received.filter((r) => JSON.parse(r.body).code === 'NEEDS_REFUND' && r.answered === 200)).toHaveLength(1);
     expect((await api('GET', '/v1/health')).body.alarms.map((a: { code: string }) => a.code)).toContain('NEEDS_REFUND');
     // The sale's business day (host time when it was opened) lists it in needs-refund, still charged.
     const report = (await api('GET', `/v1/day/report?date=${businessDateOf(new Date(sale.createdAt))}`)).body;
-    expect(report.lines.find((l: { id: number }) => l.id === sale.id)).toMatchObject({ outcome: 'needs-refund', charged: 2510 });
+    expect(report.lines.find((l: { id: number }) => l.id === sale.id)).toMatchObject({
+      outcome: 'needs-refund',
+      charged: 2510,
+    });
     expect(report.totals.needsRefundAmount).toBe(2510);
     expect(report.counts.byOutcome['needs-refund']).toBe(1);
   }, 60_000);

@@ -21,7 +21,14 @@ async function call(method: 'GET' | 'POST', p: string, body?: unknown) {
     headers: {
       authorization: `Bearer ${t.token}`,
       // Closing the day needs a supervisor (issue 12): the daemon's supervisor token.
-      ...(p.startsWith('/v1/day/close') ? { 'x-supervisor-token': readFileSync(path.join(t.daemon.config.values.stateDir, 'supervisor-token'), 'utf8').trim() } : {}),
+      ...(p.startsWith('/v1/day/close')
+        ? {
+            'x-supervisor-token': readFileSync(
+              path.join(t.daemon.config.values.stateDir, 'supervisor-token'),
+              'utf8',
+            ).trim(),
+          }
+        : {}),
       ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
     },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
@@ -44,7 +51,8 @@ const until = (id: number, statuses: string[]) =>
     const r = await call('GET', `/v1/payments/${id}`);
     return statuses.includes(r.body.status) ? r.body : undefined;
   });
-const idle = () => waitFor('the pinpad free', async () => ((await call('GET', '/v1/health')).body.busy ? undefined : true));
+const idle = () =>
+  waitFor('the pinpad free', async () => ((await call('GET', '/v1/health')).body.busy ? undefined : true));
 
 describe("the day's report against the sandbox ledger, through a real daemon", () => {
   it('a day of mixed traffic (20 card sales: confirmed, confirmed by the cash register, undone, declined; a partial and a whole card-present void; a wallet QR sale; a Pix sale) adds up to what the host holds', async () => {
@@ -55,7 +63,11 @@ describe("the day's report against the sandbox ledger, through a real daemon", (
       const declined = i % 5 === 3;
       const amount = 1000 + i * 100 + (declined ? 11 : 10);
       const ecr = i % 4 === 0;
-      const created = await call('POST', '/v1/payments', { amount, method: 'credit', confirmation: ecr ? 'ecr' : 'auto' });
+      const created = await call('POST', '/v1/payments', {
+        amount,
+        method: 'credit',
+        confirmation: ecr ? 'ecr' : 'auto',
+      });
       expect(created.status, JSON.stringify(created.body)).toBe(202);
       if (declined) {
         expect((await until(created.body.id, ['declined', 'failed', 'confirmed'])).status).toBe('declined');
@@ -75,15 +87,24 @@ describe("the day's report against the sandbox ledger, through a real daemon", (
     }
     // Two card-present voids authorized by the supervisor: a partial one and a whole one.
     const supervisor = readFileSync(path.join(t.daemon.config.values.stateDir, 'supervisor-token'), 'utf8').trim();
-    for (const [saleId, amount] of [[confirmedIds[0]!, 500], [confirmedIds[1]!, undefined]] as const) {
+    for (const [saleId, amount] of [
+      [confirmedIds[0]!, 500],
+      [confirmedIds[1]!, undefined],
+    ] as const) {
       const v = await request(`${t.daemon.apiUrl}/v1/payments/${saleId}/void`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${t.token}`, 'x-supervisor-token': supervisor, 'content-type': 'application/json' },
+        headers: {
+          authorization: `Bearer ${t.token}`,
+          'x-supervisor-token': supervisor,
+          'content-type': 'application/json',
+        },
         body: JSON.stringify(amount ? { amount } : {}),
       });
       const body = (await v.body.json()) as { id: number };
       expect(v.statusCode, JSON.stringify(body)).toBe(202);
-      await waitFor(`void ${body.id} approved`, async () => ((await call('GET', `/v1/voids/${body.id}`)).body.status === 'approved' ? true : undefined));
+      await waitFor(`void ${body.id} approved`, async () =>
+        (await call('GET', `/v1/voids/${body.id}`)).body.status === 'approved' ? true : undefined,
+      );
       await idle();
     }
     // A wallet pays the terminal's QR code.
@@ -91,26 +112,65 @@ describe("the day's report against the sandbox ledger, through a real daemon", (
     expect(qr.status).toBe(202);
     const card = TEST_CARDS[0]!;
     const paid = await runCli(
-      ['wallet', 'pay', qr.body.qrCode, '--card', card.pan, '--cvv', '123', '--exp', `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`, '--name', 'TESTE', '--document', '52998224725'],
-      { out: () => undefined, err: (s) => console.log(s), env: { OMNIPOS_STATE_DIR: t.daemon.config.values.stateDir, OMNIPOS_ACQUIRER__WALLET_URL: t.daemon.sandbox!.urls.wallet } },
+      [
+        'wallet',
+        'pay',
+        qr.body.qrCode,
+        '--card',
+        card.pan,
+        '--cvv',
+        '123',
+        '--exp',
+        `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`,
+        '--name',
+        'TESTE',
+        '--document',
+        '52998224725',
+      ],
+      {
+        out: () => undefined,
+        err: (s) => console.log(s),
+        env: {
+          OMNIPOS_STATE_DIR: t.daemon.config.values.stateDir,
+          OMNIPOS_ACQUIRER__WALLET_URL: t.daemon.sandbox!.urls.wallet,
+        },
+      },
     );
     expect(paid).toBe(0);
     expect((await until(qr.body.id, ['confirmed', 'failed', 'cancelled'])).status).toBe('confirmed');
     expected.confirmed++;
     // A Pix sale, paid at the sandbox.
-    const pix = await call('POST', '/v1/payments', { amount: 1800, method: 'pix', payer: { name: 'Maria da Silva', document: '529.982.247-25' } });
+    const pix = await call('POST', '/v1/payments', {
+      amount: 1800,
+      method: 'pix',
+      payer: { name: 'Maria da Silva', document: '529.982.247-25' },
+    });
     expect(pix.status).toBe(202);
-    await (await request(`${t.daemon.sandbox!.url}/sandbox/pix/${pix.body.paymentId}/pay`, { method: 'POST' })).body.text();
+    await (
+      await request(`${t.daemon.sandbox!.url}/sandbox/pix/${pix.body.paymentId}/pay`, { method: 'POST' })
+    ).body.text();
     expect((await until(pix.body.id, ['confirmed', 'failed', 'cancelled'])).status).toBe('confirmed');
     expected.confirmed++;
     // Every confirmation and undo delivered.
-    await waitFor('the outbox drained', async () => ((await call('GET', '/v1/health')).body.outbox.pending === 0 ? true : undefined), 800);
+    await waitFor(
+      'the outbox drained',
+      async () => ((await call('GET', '/v1/health')).body.outbox.pending === 0 ? true : undefined),
+      800,
+    );
 
     const report = (await call('GET', '/v1/day/report')).body;
     const ledger = (await (await request(`${t.daemon.sandbox!.url}/sandbox/ledger`)).body.json()) as LedgerReport;
     // Line by line: what each payment still charges the customer, as the host's ledger says.
-    const hostCharged = new Map<string, number>([...ledger.sales, ...ledger.ecommerce].map((s) => [s.merchantOrderId, s.charged]));
-    const lines = report.lines as { merchantOrderId: string; charged: number; kind: string; outcome: string; voidOf?: string }[];
+    const hostCharged = new Map<string, number>(
+      [...ledger.sales, ...ledger.ecommerce].map((s) => [s.merchantOrderId, s.charged]),
+    );
+    const lines = report.lines as {
+      merchantOrderId: string;
+      charged: number;
+      kind: string;
+      outcome: string;
+      voidOf?: string;
+    }[];
     expect(lines).toHaveLength(24);
     // A sale's line plus its voids' lines (negative) is what the host still charges for it.
     const charged = new Map<string, number>();
@@ -120,28 +180,51 @@ describe("the day's report against the sandbox ledger, through a real daemon", (
     }
     for (const line of lines) {
       if (line.kind === 'void' || line.outcome === 'declined') continue;
-      expect(hostCharged.get(line.merchantOrderId), `${line.kind} ${line.merchantOrderId} ${line.outcome}`).toBe(charged.get(line.merchantOrderId));
+      expect(hostCharged.get(line.merchantOrderId), `${line.kind} ${line.merchantOrderId} ${line.outcome}`).toBe(
+        charged.get(line.merchantOrderId),
+      );
     }
     expect(report.counts).toMatchObject({ voids: 2 });
     expect(report.counts.byOutcome.voided).toBe(2);
     expect(report.totals.net).toBe(ledger.totals.charged + ledger.totals.ecommerceCharged);
     expect(report.totals.net).toBeGreaterThan(0);
-    expect(report.counts.byOutcome).toMatchObject({ confirmed: expected.confirmed, declined: expected.declined, undone: expected.undone });
+    expect(report.counts.byOutcome).toMatchObject({
+      confirmed: expected.confirmed,
+      declined: expected.declined,
+      undone: expected.undone,
+    });
     expect(report.counts.sales).toBe(22);
-    expect(report.totals.voidsAmount).toBe(500 + lines.find((l) => l.kind !== 'void' && l.merchantOrderId === lines.find((v) => v.kind === 'void' && v.charged !== -500)?.voidOf)!.charged);
+    expect(report.totals.voidsAmount).toBe(
+      500 +
+        lines.find(
+          (l) =>
+            l.kind !== 'void' &&
+            l.merchantOrderId === lines.find((v) => v.kind === 'void' && v.charged !== -500)?.voidOf,
+        )!.charged,
+    );
     expect(report.counts.inProgress).toBe(0);
     // Totals by method add up to the net; the QR and Pix sales sit under their own methods.
     const byMethod = report.totals.byMethod as Record<string, { net: number; sales: number }>;
     expect(Object.values(byMethod).reduce((a, g) => a + g.net, 0)).toBe(report.totals.net);
     expect(byMethod['wallet-qr']).toMatchObject({ sales: 1, net: 2610 });
     expect(byMethod.pix).toMatchObject({ sales: 1, net: 1800 });
-    expect(Object.values(report.totals.byBrand as Record<string, { net: number }>).reduce((a, g) => a + g.net, 0)).toBe(report.totals.net);
+    expect(Object.values(report.totals.byBrand as Record<string, { net: number }>).reduce((a, g) => a + g.net, 0)).toBe(
+      report.totals.net,
+    );
     expect(Object.keys(report.totals.byBrand)).toContain(String(card.brandId));
-    console.log(`day ${report.date}: ${report.lines.length} lines, net ${report.totals.net} cents = ledger ${ledger.totals.charged} + ${ledger.totals.ecommerceCharged}; outcomes ${JSON.stringify(report.counts.byOutcome)}`);
+    console.log(
+      `day ${report.date}: ${report.lines.length} lines, net ${report.totals.net} cents = ledger ${ledger.totals.charged} + ${ledger.totals.ecommerceCharged}; outcomes ${JSON.stringify(report.counts.byOutcome)}`,
+    );
 
     // The CLI reads the same day from the database.
     let out = '';
-    expect(await runCli(['day', 'report', '--json'], { out: (s) => (out += s), err: () => undefined, env: { OMNIPOS_STATE_DIR: t.daemon.config.values.stateDir } })).toBe(0);
+    expect(
+      await runCli(['day', 'report', '--json'], {
+        out: (s) => (out += s),
+        err: () => undefined,
+        env: { OMNIPOS_STATE_DIR: t.daemon.config.values.stateDir },
+      }),
+    ).toBe(0);
     expect(JSON.parse(out).totals).toEqual(report.totals);
 
     // The close prints the report and archives it; closing again answers the archived close.
@@ -150,7 +233,10 @@ describe("the day's report against the sandbox ledger, through a real daemon", (
     expect(closed.status).toBe(201);
     expect(closed.body).toMatchObject({ date: report.date, alreadyClosed: false, printOutcome: 'printed' });
     expect(closed.body.report.totals).toEqual(report.totals);
-    const paper = t.daemon.virtualPrinter!.receipts.slice(before).map((r) => r.text).join('\n');
+    const paper = t.daemon
+      .virtualPrinter!.receipts.slice(before)
+      .map((r) => r.text)
+      .join('\n');
     expect(paper).toContain('FECHAMENTO DO DIA');
     expect(paper).toContain('AMBIENTE DE TESTE');
     expect(paper).toMatch(/LIQUIDO\s+R\$ [\d.]+,\d\d/);
@@ -162,7 +248,10 @@ describe("the day's report against the sandbox ledger, through a real daemon", (
     expect(archived.closedAt).toBe(closed.body.closedAt);
     // The archive is immutable in the database itself.
     expect(() => t.daemon.db.prepare("UPDATE day_closes SET report = '{}'").run()).toThrow(/immutable/);
-    expect((await call('GET', '/v1/day/report?date=2026-13-01')).body.error).toMatchObject({ code: 'INVALID_FIELD', field: 'date' });
+    expect((await call('GET', '/v1/day/report?date=2026-13-01')).body.error).toMatchObject({
+      code: 'INVALID_FIELD',
+      field: 'date',
+    });
     expect((await call('POST', '/v1/day/close', { date: '2999-01-01' })).status).toBe(409);
   }, 240_000);
 });

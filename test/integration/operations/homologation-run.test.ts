@@ -21,26 +21,48 @@ let env: Record<string, string>;
 const SCRIPT = {
   name: 'omnipos homologation smoke: card present',
   tests: [
-    { id: 'CT01', title: 'credit, confirmed at once', steps: [{ sale: { amount: 1010, method: 'credit' }, expect: { status: 'confirmed' } }] },
-    { id: 'CT02', title: 'credit declined by the issuer', steps: [{ sale: { amount: 1011, method: 'credit' }, expect: { status: 'declined' } }] },
+    {
+      id: 'CT01',
+      title: 'credit, confirmed at once',
+      steps: [{ sale: { amount: 1010, method: 'credit' }, expect: { status: 'confirmed' } }],
+    },
+    {
+      id: 'CT02',
+      title: 'credit declined by the issuer',
+      steps: [{ sale: { amount: 1011, method: 'credit' }, expect: { status: 'declined' } }],
+    },
     {
       id: 'CT03',
       title: 'credit approved, undone by the cash register',
-      steps: [{ sale: { amount: 1210, method: 'credit', confirmation: 'ecr' }, expect: { status: 'approved' } }, { undo: {}, expect: { status: 'undone' } }],
+      steps: [
+        { sale: { amount: 1210, method: 'credit', confirmation: 'ecr' }, expect: { status: 'approved' } },
+        { undo: {}, expect: { status: 'undone' } },
+      ],
     },
     {
       id: 'CT04',
       title: 'credit approved, confirmed, then voided with the card present',
-      steps: [{ sale: { amount: 1310, method: 'credit', confirmation: 'ecr' }, expect: { status: 'approved' } }, { confirm: {}, expect: { status: 'confirmed' } }, { void: {}, expect: { status: 'approved' } }],
+      steps: [
+        { sale: { amount: 1310, method: 'credit', confirmation: 'ecr' }, expect: { status: 'approved' } },
+        { confirm: {}, expect: { status: 'confirmed' } },
+        { void: {}, expect: { status: 'approved' } },
+      ],
     },
-    { id: 'CT05', title: 'a wrong expectation fails its test', steps: [{ sale: { amount: 1410, method: 'credit' }, expect: { status: 'declined' } }] },
+    {
+      id: 'CT05',
+      title: 'a wrong expectation fails its test',
+      steps: [{ sale: { amount: 1410, method: 'credit' }, expect: { status: 'declined' } }],
+    },
   ],
 };
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'omnipos-homolog-'));
   // The acquirer's homologation host, played by the sandbox on its own port.
-  host = await listenSandbox(buildSandbox({ dbFile: path.join(dir, 'host', 'acquirer.db'), log: createLogger({ level: 'silent' }) }), { port: 0 });
+  host = await listenSandbox(
+    buildSandbox({ dbFile: path.join(dir, 'host', 'acquirer.db'), log: createLogger({ level: 'silent' }) }),
+    { port: 0 },
+  );
   env = { OMNIPOS_STATE_DIR: path.join(dir, 'state'), OMNIPOS_ENVIRONMENT: 'homologation' };
   Object.assign(env, sandboxEnv(host));
   // A technician initializes the terminal before the script (omnipos init): the tables in force.
@@ -49,13 +71,29 @@ beforeAll(async () => {
   const log = createLogger({ level: 'silent' });
   const a = config.values.acquirer;
   const acquirer = createAcquirer({
-    settings: { authUrl: a.authUrl, requestUrl: a.requestUrl, queryUrl: a.queryUrl, parametersUrl: a.parametersUrl, walletUrl: a.walletUrl, ecommerceUrl: a.ecommerceUrl, clientId: a.clientId, timeoutMs: a.timeoutMs },
+    settings: {
+      authUrl: a.authUrl,
+      requestUrl: a.requestUrl,
+      queryUrl: a.queryUrl,
+      parametersUrl: a.parametersUrl,
+      walletUrl: a.walletUrl,
+      ecommerceUrl: a.ecommerceUrl,
+      clientId: a.clientId,
+      timeoutMs: a.timeoutMs,
+    },
     clientSecret: config.secrets.clientSecret,
     environment: 'homologation',
     clock: systemClock,
     log,
   });
-  await initialize({ source: { download: () => acquirer.omni.initialization(config.values.terminal.subordinatedMerchantId, config.values.terminal.terminalId) }, store: new InitializationStore(db, systemClock), log });
+  await initialize({
+    source: {
+      download: () =>
+        acquirer.omni.initialization(config.values.terminal.subordinatedMerchantId, config.values.terminal.terminalId),
+    },
+    store: new InitializationStore(db, systemClock),
+    log,
+  });
   await acquirer.close();
   db.close();
 }, 60_000);
@@ -66,7 +104,9 @@ afterAll(async () => {
 });
 
 function files(root: string): string[] {
-  return readdirSync(root).flatMap((n) => (statSync(path.join(root, n)).isDirectory() ? files(path.join(root, n)).map((f) => `${n}/${f}`) : [n]));
+  return readdirSync(root).flatMap((n) =>
+    statSync(path.join(root, n)).isDirectory() ? files(path.join(root, n)).map((f) => `${n}/${f}`) : [n],
+  );
 }
 
 describe('omnipos homologation run', () => {
@@ -76,7 +116,11 @@ describe('omnipos homologation run', () => {
     writeFileSync(scriptFile, JSON.stringify(SCRIPT));
     const out = path.join(dir, 'evidence');
     let said = '';
-    const code = await runCli(['homologation', 'run', scriptFile, '--out', out], { out: (s) => (said += s), err: (s) => (said += s), env });
+    const code = await runCli(['homologation', 'run', scriptFile, '--out', out], {
+      out: (s) => (said += s),
+      err: (s) => (said += s),
+      env,
+    });
     console.log(said);
     expect(code).toBe(1);
     expect(said).toMatch(/PASS CT01[\s\S]*PASS CT02[\s\S]*PASS CT03[\s\S]*PASS CT04[\s\S]*FAIL CT05/);
@@ -84,22 +128,30 @@ describe('omnipos homologation run', () => {
     expect(summary).toMatchObject({ script: SCRIPT.name, environment: 'homologation', passed: 4, failed: 1 });
     const written = files(out).sort();
     for (const id of ['CT01', 'CT03', 'CT04']) {
-      for (const f of ['exchanges.json', 'emv.json', 'result.json', 'receipt-customer.txt', 'receipt-merchant.txt']) expect(written).toContain(`${id}/${f}`);
+      for (const f of ['exchanges.json', 'emv.json', 'result.json', 'receipt-customer.txt', 'receipt-merchant.txt'])
+        expect(written).toContain(`${id}/${f}`);
     }
     // The requests and answers of a test: the sale, and its confirmation, each with the homologation header.
-    const ct01 = JSON.parse(readFileSync(path.join(out, 'CT01', 'exchanges.json'), 'utf8')) as { route?: string; request: { headers: Record<string, string>; body?: Record<string, unknown> }; response?: { status: number } }[];
+    const ct01 = JSON.parse(readFileSync(path.join(out, 'CT01', 'exchanges.json'), 'utf8')) as {
+      route?: string;
+      request: { headers: Record<string, string>; body?: Record<string, unknown> };
+      response?: { status: number };
+    }[];
     const routes = ct01.map((e) => e.route);
     expect(routes).toContain('saleCreate');
     expect(routes).toContain('saleConfirm');
     for (const e of ct01) expect(e.request.headers.environment).toBe('Homologacao');
     const sale = ct01.find((e) => e.route === 'saleCreate')!;
     expect(sale.response?.status).toBe(201);
-    const payment = sale.request.body!.Payment as { Amount: number; PhysicalCharacteristics?: unknown; Card?: Record<string, unknown> } | undefined;
+    const payment = sale.request.body!.Payment as
+      { Amount: number; PhysicalCharacteristics?: unknown; Card?: Record<string, unknown> } | undefined;
     expect(payment?.Amount).toBe(1010);
     expect(JSON.stringify(sale.request.body)).toContain('[REDACTED]');
     expect(sale.request.headers.authorization).toBe('[REDACTED]');
     const ct04 = JSON.parse(readFileSync(path.join(out, 'CT04', 'exchanges.json'), 'utf8')) as { route?: string }[];
-    expect(ct04.map((e) => e.route)).toEqual(expect.arrayContaining(['saleCreate', 'saleConfirm', 'voidCreate', 'voidConfirm']));
+    expect(ct04.map((e) => e.route)).toEqual(
+      expect.arrayContaining(['saleCreate', 'saleConfirm', 'voidCreate', 'voidConfirm']),
+    );
     // EMV tags: what the chip gave back after the host's answer, and the request's objects masked by tag.
     const emv = JSON.parse(readFileSync(path.join(out, 'CT01', 'emv.json'), 'utf8'));
     expect(Object.keys(emv.afterChip ?? {})).toEqual(expect.arrayContaining(['9F26']));
@@ -110,15 +162,21 @@ describe('omnipos homologation run', () => {
     expect(scanForCardData(out)).toEqual([]);
     const apiToken = readFileSync(path.join(dir, 'state', 'api-token'), 'utf8').trim();
     const supervisorToken = readFileSync(path.join(dir, 'state', 'supervisor-token'), 'utf8').trim();
-    for (const f of written) expect(sensitiveIn(readFileSync(path.join(out, f), 'utf8'), { apiToken, supervisorToken }), f).toEqual([]);
+    for (const f of written)
+      expect(sensitiveIn(readFileSync(path.join(out, f), 'utf8'), { apiToken, supervisorToken }), f).toEqual([]);
     const all = written.map((f) => readFileSync(path.join(out, f), 'utf8')).join('\n');
     expect(all).not.toMatch(/"(TrackTwoData|PinBlock|EncryptedPinBlock)"\s*:\s*"[0-9A-Fa-f]{16,}"/);
-    console.log(`homologation evidence: ${written.length} files, ${all.length} bytes, ${ct01.length} exchanges in CT01`);
+    console.log(
+      `homologation evidence: ${written.length} files, ${all.length} bytes, ${ct01.length} exchanges in CT01`,
+    );
   }, 180_000);
 
   it('refuses a malformed script naming the path at fault', async () => {
     const bad = path.join(dir, 'bad.json');
-    writeFileSync(bad, JSON.stringify({ name: 'x', tests: [{ id: 'CT 1', steps: [{ sale: { amount: 10, method: 'credit' } }] }] }));
+    writeFileSync(
+      bad,
+      JSON.stringify({ name: 'x', tests: [{ id: 'CT 1', steps: [{ sale: { amount: 10, method: 'credit' } }] }] }),
+    );
     let err = '';
     expect(await runCli(['homologation', 'run', bad], { out: () => undefined, err: (s) => (err += s), env })).toBe(2);
     expect(err).toContain('tests.0.id');

@@ -17,9 +17,11 @@ export function sensitiveIn(text: string, extra: Record<string, string> = {}): s
     merchantKey: SANDBOX_CREDENTIALS.merchantKey,
     ...extra,
   };
-  for (const [what, v] of Object.entries(secrets)) if (v && text.toLowerCase().includes(v.toLowerCase())) found.push(`${what}: found`);
+  for (const [what, v] of Object.entries(secrets))
+    if (v && text.toLowerCase().includes(v.toLowerCase())) found.push(`${what}: found`);
   if (/PRIVATE KEY/.test(text)) found.push('a private key');
-  const field = /"(PinBlock|EncryptedPinBlock|pinBlock|TrackTwoData|trackTwoData|CardNumber|cardNumber|SecurityCode|securityCode|Cvv|cvv|access_token|accessToken)"\s*:\s*"(?!\[REDACTED\])[^"]+"/g;
+  const field =
+    /"(PinBlock|EncryptedPinBlock|pinBlock|TrackTwoData|trackTwoData|CardNumber|cardNumber|SecurityCode|securityCode|Cvv|cvv|access_token|accessToken)"\s*:\s*"(?!\[REDACTED\])[^"]+"/g;
   for (const m of text.matchAll(field)) found.push(`${m[1]} in clear`);
   return found;
 }

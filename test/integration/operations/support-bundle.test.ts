@@ -24,7 +24,10 @@ beforeAll(async () => {
   mkdirSync(path.join(stateDir, 'logs'), { recursive: true });
   const config = loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir } });
   // The daemon logs to its file at debug, as `omnipos run` does: the bundle takes its end.
-  const log = createLogger({ level: 'debug', destination: pino.destination({ dest: path.join(stateDir, 'logs', 'omnipos.log'), sync: true }) });
+  const log = createLogger({
+    level: 'debug',
+    destination: pino.destination({ dest: path.join(stateDir, 'logs', 'omnipos.log'), sync: true }),
+  });
   daemon = await startDaemon({ config, log, env: {}, sandboxPort: 0, apiPort: 0 });
   token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
 });
@@ -36,7 +39,10 @@ afterAll(async () => {
 async function api(method: 'GET' | 'POST', p: string, body?: unknown) {
   const res = await request(`${daemon.apiUrl}${p}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   return JSON.parse(await res.body.text());
@@ -46,24 +52,41 @@ describe('omnipos support bundle', () => {
   it('writes one tar.gz (readable by tar) with configuration, versions, health from the running daemon, outbox, logs and the day, and nothing sensitive', async () => {
     // A chip sale with a PIN (the default card) and one left awaiting the cash register.
     const sale = await api('POST', '/v1/payments', { amount: 2510, method: 'credit' });
-    for (let i = 0; i < 400 && (await api('GET', `/v1/payments/${sale.id}`)).status !== 'confirmed'; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 400 && (await api('GET', `/v1/payments/${sale.id}`)).status !== 'confirmed'; i++)
+      await new Promise((r) => setTimeout(r, 25));
     for (let i = 0; i < 400 && (await api('GET', '/v1/health')).busy; i++) await new Promise((r) => setTimeout(r, 25));
     const out = path.join(dir, 'bundle.tar.gz');
     let said = '';
     const port = new URL(daemon.apiUrl!).port;
-    const code = await runCli(['support', 'bundle', '--out', out], { out: (s) => (said += s), err: (s) => (said += s), env: { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_API__PORT: port } });
+    const code = await runCli(['support', 'bundle', '--out', out], {
+      out: (s) => (said += s),
+      err: (s) => (said += s),
+      env: { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_API__PORT: port },
+    });
     expect(code, said).toBe(0);
     expect(said).toContain('daemon answered');
     const gz = readFileSync(out);
     const files = new Map(untar(gunzipSync(gz)).map((f) => [f.name, f.data.toString('utf8')]));
-    expect([...files.keys()].sort()).toEqual(['README.txt', 'config.json', 'day.json', 'health.json', 'logs.txt', 'outbox.json', 'versions.json']);
+    expect([...files.keys()].sort()).toEqual([
+      'README.txt',
+      'config.json',
+      'day.json',
+      'health.json',
+      'logs.txt',
+      'outbox.json',
+      'versions.json',
+    ]);
     // The system's tar reads it too.
     const listed = execFileSync('tar', ['tzf', out], { encoding: 'utf8' }).trim().split('\n').sort();
     expect(listed).toEqual([...files.keys()].sort());
     const health = JSON.parse(files.get('health.json')!);
     expect(health).toMatchObject({ reachable: true, body: { status: expect.any(String), alarms: expect.any(Array) } });
     const versions = JSON.parse(files.get('versions.json')!);
-    expect(versions).toMatchObject({ node: process.versions.node, omnipos: expect.stringMatching(/^\d+\.\d+\.\d+/), os: { platform: process.platform } });
+    expect(versions).toMatchObject({
+      node: process.versions.node,
+      omnipos: expect.stringMatching(/^\d+\.\d+\.\d+/),
+      os: { platform: process.platform },
+    });
     const config = JSON.parse(files.get('config.json')!);
     expect(config.values.terminal.terminalId).toBe(daemon.config.values.terminal.terminalId);
     expect(config.secrets).toBe('[REDACTED]');
@@ -76,15 +99,26 @@ describe('omnipos support bundle', () => {
     const all = [...files.values()].join('\n');
     expect(sensitiveIn(all, { apiToken: token })).toEqual([]);
     expect(sensitiveIn(gz.toString('latin1'), { apiToken: token })).toEqual([]);
-    console.log(`support bundle: ${gz.length} bytes gzipped, ${[...files.values()].reduce((a, f) => a + f.length, 0)} bytes in ${files.size} files`);
+    console.log(
+      `support bundle: ${gz.length} bytes gzipped, ${[...files.values()].reduce((a, f) => a + f.length, 0)} bytes in ${files.size} files`,
+    );
   }, 120_000);
 
   it('says so when the daemon is not running, and still writes the bundle', async () => {
     const out = path.join(dir, 'offline.tar.gz');
     let said = '';
-    expect(await runCli(['support', 'bundle', '--out', out], { out: (s) => (said += s), err: (s) => (said += s), env: { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_API__PORT: '1' } })).toBe(0);
+    expect(
+      await runCli(['support', 'bundle', '--out', out], {
+        out: (s) => (said += s),
+        err: (s) => (said += s),
+        env: { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_API__PORT: '1' },
+      }),
+    ).toBe(0);
     expect(said).toContain('not reachable');
     const files = new Map(untar(gunzipSync(readFileSync(out))).map((f) => [f.name, f.data.toString('utf8')]));
-    expect(JSON.parse(files.get('health.json')!)).toMatchObject({ reachable: false, reason: expect.stringContaining('did not answer') });
+    expect(JSON.parse(files.get('health.json')!)).toMatchObject({
+      reachable: false,
+      reason: expect.stringContaining('did not answer'),
+    });
   });
 });

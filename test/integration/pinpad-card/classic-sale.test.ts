@@ -41,7 +41,9 @@ describe.skipIf(!HAS_SOCAT)('the card port on a classic-only pinpad (GCR → EBX
   beforeAll(async () => {
     rig = await startRig({ profile: { classicOnly: true, classicEbx: true } });
     h = await startHarness();
-    set = new TableSet(parseInitialization(await h.acquirer.omni.initialization(TERMINAL.subordinatedMerchantId, TERMINAL.terminalId)));
+    set = new TableSet(
+      parseInitialization(await h.acquirer.omni.initialization(TERMINAL.subordinatedMerchantId, TERMINAL.terminalId)),
+    );
     port = new PinpadCardPort({
       pinpad: new card.ClassicCardPinpad(rig.pinpad, {
         dataKeySlot: 2,
@@ -65,7 +67,16 @@ describe.skipIf(!HAS_SOCAT)('the card port on a classic-only pinpad (GCR → EBX
   async function sell(amount: number, method: CardRequest['method'] = 'credit') {
     const merchantOrderId = nextOrderId();
     const read = await port.readCard({ merchantOrderId, amount, method }, new AbortController().signal);
-    const req = saleRequest({ merchantOrderId, request: { amount, method, installments: 1, interest: 'ByMerchant', confirmation: 'auto' }, summary: read.summary, card: read.card, paymentDateTime: new Date() }, TERMINAL);
+    const req = saleRequest(
+      {
+        merchantOrderId,
+        request: { amount, method, installments: 1, interest: 'ByMerchant', confirmation: 'auto' },
+        summary: read.summary,
+        card: read.card,
+        paymentDateTime: new Date(),
+      },
+      TERMINAL,
+    );
     const answer = (await h.acquirer.omni.createSale(req)) as { Payment: { Status: number; PaymentId: string } };
     return { read, req, answer };
   }
@@ -75,7 +86,15 @@ describe.skipIf(!HAS_SOCAT)('the card port on a classic-only pinpad (GCR → EBX
     rig.choose({ lastDigit: 0, via: 'chip', pin: 'right' });
     const from = received().length;
     const { read, answer } = await sell(1500);
-    expect(read.summary).toMatchObject({ maskedPan: '476173******0060', inputMode: 'Emv', chip: true, authenticationMethod: 'OnlineAuthentication', productId: 1, brandId: 1, expiry: '1230' });
+    expect(read.summary).toMatchObject({
+      maskedPan: '476173******0060',
+      inputMode: 'Emv',
+      chip: true,
+      authenticationMethod: 'OnlineAuthentication',
+      productId: 1,
+      brandId: 1,
+      expiry: '1230',
+    });
     expect(read.card.data).toHaveLength(48);
     expect(answer.Payment.Status).toBe(2);
     const fin = await port.finishChip('approved', { emvResponse: '8A023030' });
@@ -92,7 +111,12 @@ describe.skipIf(!HAS_SOCAT)('the card port on a classic-only pinpad (GCR → EBX
     stripePin = true;
     const { read, answer } = await sell(2500);
     stripePin = false;
-    expect(read.summary).toMatchObject({ inputMode: 'MagStripe', chip: false, authenticationMethod: 'OnlineAuthentication', productId: 80 });
+    expect(read.summary).toMatchObject({
+      inputMode: 'MagStripe',
+      chip: false,
+      authenticationMethod: 'OnlineAuthentication',
+      productId: 80,
+    });
     expect(read.card.track1).toBeDefined();
     expect(read.card.pinBlock).toBeDefined();
     expect(answer.Payment.Status).toBe(2);
@@ -119,13 +143,17 @@ describe.skipIf(!HAS_SOCAT)('the card port on a classic-only pinpad (GCR → EBX
 
   it('the customer cancels at the card prompt and at the PIN prompt: a cancel by the customer', async () => {
     rig.choose({ action: 'cancel' });
-    await expect(port.readCard({ merchantOrderId: nextOrderId(), amount: 500, method: 'credit' }, new AbortController().signal)).rejects.toMatchObject({ code: 'ENGINE_CANCELLED', context: { by: 'customer' } });
+    await expect(
+      port.readCard({ merchantOrderId: nextOrderId(), amount: 500, method: 'credit' }, new AbortController().signal),
+    ).rejects.toMatchObject({ code: 'ENGINE_CANCELLED', context: { by: 'customer' } });
     rig.choose({ lastDigit: 0, via: 'chip', pin: 'cancel' });
-    await expect(port.readCard({ merchantOrderId: nextOrderId(), amount: 1500, method: 'credit' }, new AbortController().signal)).rejects.toMatchObject({ code: 'ENGINE_CANCELLED', context: { by: 'customer' } });
+    await expect(
+      port.readCard({ merchantOrderId: nextOrderId(), amount: 1500, method: 'credit' }, new AbortController().signal),
+    ).rejects.toMatchObject({ code: 'ENGINE_CANCELLED', context: { by: 'customer' } });
     await port.end('CANCELADA');
   });
 
-  it('CKE (§3.3.3): the driver reads the virtual pinpad\'s swipe event (tracks masked) and a key', async () => {
+  it("CKE (§3.3.3): the driver reads the virtual pinpad's swipe event (tracks masked) and a key", async () => {
     const c = TEST_CARDS.find((x) => x.pin === '4321')!;
     rig.choose({ pan: c.pan, via: 'stripe' });
     const r = await rig.pinpad.run(card.CKE, { key: true, stripe: true, chip: 'insert', contactless: false });
@@ -156,12 +184,19 @@ describe.skipIf(!HAS_SOCAT)('a classic-only pinpad without EBX', () => {
   });
 
   it('is refused for card sales before a card is asked, with the reason named', async () => {
-    const port = new PinpadCardPort({ pinpad: new card.ClassicCardPinpad(rig.pinpad, { dataKeySlot: 2 }), acquirerIndex: 3, pinKeySlot: 1, dataKeySlot: 2 });
+    const port = new PinpadCardPort({
+      pinpad: new card.ClassicCardPinpad(rig.pinpad, { dataKeySlot: 2 }),
+      acquirerIndex: 3,
+      pinKeySlot: 1,
+      dataKeySlot: 2,
+    });
     rig.choose({ lastDigit: 0, via: 'chip' });
-    const e = await port.readCard({ merchantOrderId: nextOrderId(), amount: 1500, method: 'credit' }, new AbortController().signal).then(
-      () => null,
-      (x: unknown) => x as { code: string; message: string },
-    );
+    const e = await port
+      .readCard({ merchantOrderId: nextOrderId(), amount: 1500, method: 'credit' }, new AbortController().signal)
+      .then(
+        () => null,
+        (x: unknown) => x as { code: string; message: string },
+      );
     expect(e?.code).toBe('PINPAD_UNSUPPORTED');
     expect(e?.message).toMatch(/GCR gives the track in clear.*no EBX/);
     expect(rig.sim.engine.state.received).not.toContain('GCR');
@@ -178,7 +213,12 @@ describe.skipIf(!HAS_SOCAT)('the secure driver and the obsolete card commands (�
     const pty = path.join(dir, 'pinpad');
     const sim = new VirtualPinpad({ tcpPort: 0, ptyPath: pty, profile });
     await sim.start();
-    const pinpad = new SecurePinpad({ transport: () => new SerialTransport({ path: pty }), terminalKey: loadPinpadKey(path.join(dir, 'state')).key, timings: FAST, probeIntervalMs: 0 });
+    const pinpad = new SecurePinpad({
+      transport: () => new SerialTransport({ path: pty }),
+      terminalKey: loadPinpadKey(path.join(dir, 'state')).key,
+      timings: FAST,
+      probeIntervalMs: 0,
+    });
     await pinpad.connect();
     stops.push(async () => {
       await pinpad.close();
@@ -194,8 +234,15 @@ describe.skipIf(!HAS_SOCAT)('the secure driver and the obsolete card commands (�
     expect(p.classic).toBe(true);
     cardSim(sim.engine.state).deck.choose({ lastDigit: 0, via: 'chip', pin: 'right' });
     const port = new PinpadCardPort({ pinpad: p, acquirerIndex: 3, pinKeySlot: 1, dataKeySlot: 2 });
-    const read = await port.readCard({ merchantOrderId: nextOrderId(), amount: 1500, method: 'credit' }, new AbortController().signal);
-    expect(read.summary).toMatchObject({ maskedPan: '476173******0060', chip: true, authenticationMethod: 'OnlineAuthentication' });
+    const read = await port.readCard(
+      { merchantOrderId: nextOrderId(), amount: 1500, method: 'credit' },
+      new AbortController().signal,
+    );
+    expect(read.summary).toMatchObject({
+      maskedPan: '476173******0060',
+      chip: true,
+      authenticationMethod: 'OnlineAuthentication',
+    });
     expect(read.card.pinBlock).toBeDefined();
     expect(sim.engine.state.received).not.toContain('GCX');
     expect(sim.engine.state.received).toEqual(expect.arrayContaining(['GCR', 'EBX', 'GOC']));

@@ -41,7 +41,9 @@ describe.skipIf(!HAS_SOCAT)('card commands under faults, over a pseudo-terminal'
     const r = rig;
     expect(await tableVersion(r, 3)).toBe('0000000000'); // the factory tables
     // network 02: the §4.1.1 Mastercard record (TAB_ACQ 02, "MC") under a new version, cut before TLE
-    expect(await card.startTableLoad(r.pinpad, { acquirer: '02', version: 'V000000001' })).toEqual({ versionDiffers: true });
+    expect(await card.startTableLoad(r.pinpad, { acquirer: '02', version: 'V000000001' })).toEqual({
+      versionDiffers: true,
+    });
     await r.pinpad.run(card.TLR, { records: [records.aid340.record] });
     await r.sim.unplug(300);
     // the terminal finds out on its next command and reconnects (CAN, OPN)
@@ -53,15 +55,25 @@ describe.skipIf(!HAS_SOCAT)('card commands under faults, over a pseudo-terminal'
     }
     expect(r.sim.plugs).toMatchObject({ unplugged: 1, replugged: 1 });
     expect(version).toBeUndefined();
-    expect(cardSim(r.sim.engine.state).tables.aidRecords('A0000000041010').map((x) => x.acquirer)).toEqual(['03']);
+    expect(
+      cardSim(r.sim.engine.state)
+        .tables.aidRecords('A0000000041010')
+        .map((x) => x.acquirer),
+    ).toEqual(['03']);
     // TLE without a TLI of its own is refused
     expect(await code(r.pinpad.run(card.TLE, undefined))).toBe(10);
     // a whole load
     await card.loadTables(r.pinpad, { acquirer: '02', version: 'V000000001', blocks: [`01${records.aid340.record}`] });
     expect(await tableVersion(r, 2)).toBe('V000000001');
-    expect(await card.startTableLoad(r.pinpad, { acquirer: '02', version: 'V000000001' })).toEqual({ versionDiffers: false });
+    expect(await card.startTableLoad(r.pinpad, { acquirer: '02', version: 'V000000001' })).toEqual({
+      versionDiffers: false,
+    });
     await r.pinpad.run(card.TLE, undefined); // TLE with no TLR: the network's tables are erased (§3.5.4)
-    expect(cardSim(r.sim.engine.state).tables.aidRecords('A0000000041010').map((x) => x.acquirer)).toEqual(['03']);
+    expect(
+      cardSim(r.sim.engine.state)
+        .tables.aidRecords('A0000000041010')
+        .map((x) => x.acquirer),
+    ).toEqual(['03']);
     // a TLR without TLI
     expect(await code(r.pinpad.run(card.TLR, { records: [records.aid340.record] }))).toBe(10);
   }, 30_000);

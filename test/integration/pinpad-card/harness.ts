@@ -34,7 +34,13 @@ export async function startRig(opts: VirtualPinpadOptions = {}): Promise<Rig> {
       logs.push(JSON.stringify({ level, ...obj, msg }));
     };
   const log: DriverLogger = { debug: rec('debug'), info: rec('info'), warn: rec('warn') };
-  const pinpad = new Pinpad({ transport: () => new SerialTransport({ path: pty }), timings: FAST, probeIntervalMs: 0, reconnect: { initialMs: 50, maxMs: 200 }, log });
+  const pinpad = new Pinpad({
+    transport: () => new SerialTransport({ path: pty }),
+    timings: FAST,
+    probeIntervalMs: 0,
+    reconnect: { initialMs: 50, maxMs: 200 },
+    log,
+  });
   await pinpad.connect();
   return {
     sim,
@@ -70,5 +76,8 @@ export function hostPin(block: string, ksn: string, pan: string): string {
 export function now(): { date: string; time: string } {
   const d = new Date();
   const p = (n: number): string => String(n).padStart(2, '0');
-  return { date: `${p(d.getFullYear() % 100)}${p(d.getMonth() + 1)}${p(d.getDate())}`, time: `${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}` };
+  return {
+    date: `${p(d.getFullYear() % 100)}${p(d.getMonth() + 1)}${p(d.getDate())}`,
+    time: `${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`,
+  };
 }

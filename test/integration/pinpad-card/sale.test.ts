@@ -8,7 +8,24 @@ import { freshIv, hostDecrypt, hostPin, now, startRig, type Rig } from './harnes
 const DATA_SLOT = 2; // the virtual pinpad's DUKPT data key (profile)
 const PIN_SLOT = 1; // and its DUKPT PIN key
 const ACQ = '03'; // the sandbox's table index
-const TAGS1 = ['95', '9F26', '9F27', '9F10', '9F37', '9F36', '9F34', '82', '84', '9F1A', '5F2A', '9A', '9C', '9F02', '5A', '57'];
+const TAGS1 = [
+  '95',
+  '9F26',
+  '9F27',
+  '9F10',
+  '9F37',
+  '9F36',
+  '9F34',
+  '82',
+  '84',
+  '9F1A',
+  '5F2A',
+  '9A',
+  '9C',
+  '9F02',
+  '5A',
+  '57',
+];
 const TAGS2 = ['95', '9F26', '9F27', '9F10', '9F37', '9B', '8A', '9F5B'];
 
 const byName = (n: string): TestCard => TEST_CARDS.find((c) => c.name.includes(n))!;
@@ -22,7 +39,7 @@ async function status(p: Promise<unknown>): Promise<number | string> {
     await p;
     return 'ok';
   } catch (e) {
-    if (isPinpadError(e)) return e.code === 'PINPAD_STATUS' ? Number((e).context.status) : e.code;
+    if (isPinpadError(e)) return e.code === 'PINPAD_STATUS' ? Number(e.context.status) : e.code;
     throw e;
   }
 }
@@ -53,18 +70,36 @@ describe.skipIf(!HAS_SOCAT)('card commands: the driver against the virtual pinpa
   it('a chip sale: GCX → GTK → GOX → FCX → RMC; track and PIN decrypt at the host to the card’s', async () => {
     const c = byName('ending 0');
     rig.sim.engine.state.received.length = 0;
-    const read = await run(rig.pinpad.run(card.GCX, { amount: 1000, ...now(), acquirer: ACQ, contactless: true, tags: ['5F28', '9F08'] }));
-    expect(read).toMatchObject({ cardType: 'chip', maskedPan: `${c.pan.slice(0, 8)}****${c.pan.slice(-4)}`, panSequenceNumber: '01', label: 'VISA CREDITO' });
+    const read = await run(
+      rig.pinpad.run(card.GCX, { amount: 1000, ...now(), acquirer: ACQ, contactless: true, tags: ['5F28', '9F08'] }),
+    );
+    expect(read).toMatchObject({
+      cardType: 'chip',
+      maskedPan: `${c.pan.slice(0, 8)}****${c.pan.slice(-4)}`,
+      panSequenceNumber: '01',
+      label: 'VISA CREDITO',
+    });
     expect(read.aidTables).toContainEqual({ acquirer: '03', index: '01', applicationType: '01' });
     expect(tags(read.emvData)).toEqual(['5F28', '9F08']);
     const iv = freshIv();
     const enc = await run(rig.pinpad.run(card.GTK, { keyIndex: DATA_SLOT, iv }));
     const t2 = card.acquirerTrackData(enc);
     expect(t2.TrackTwoData).toHaveLength(48); // track 2 as nibbles, F filler to whole blocks: 24 bytes (a 37-digit track too)
-    expect(hostDecrypt(t2.TrackTwoData, t2.EncryptedCardData.TrackTwoDataKSN, t2.EncryptedCardData.InitializationVector).toString('hex').toUpperCase()).toBe(c.track2.replace('=', 'D').padEnd(48, 'F'));
+    expect(
+      hostDecrypt(t2.TrackTwoData, t2.EncryptedCardData.TrackTwoDataKSN, t2.EncryptedCardData.InitializationVector)
+        .toString('hex')
+        .toUpperCase(),
+    ).toBe(c.track2.replace('=', 'D').padEnd(48, 'F'));
     expect(hostDecrypt(enc.pan!.data, enc.pan!.ksn, enc.iv).toString('hex').toUpperCase()).toBe(c.pan);
     expect(t2.EncryptedCardData.TrackTwoDataKSN).toMatch(/^FFFFF03033/);
-    const gox = await run(rig.pinpad.run(card.GOX, { acquirer: read.aidTables[0]!.acquirer, amount: 1000, pinKeyIndex: PIN_SLOT, tags: TAGS1 }));
+    const gox = await run(
+      rig.pinpad.run(card.GOX, {
+        acquirer: read.aidTables[0]!.acquirer,
+        amount: 1000,
+        pinKeyIndex: PIN_SLOT,
+        tags: TAGS1,
+      }),
+    );
     expect(gox).toMatchObject({ decision: 'online', pin: 'online' });
     expect(card.goxOutcome(read, gox)).toBe('online');
     expect(hostPin(gox.pinBlock!.block, gox.pinBlock!.ksn, c.pan)).toBe(c.pin);
@@ -82,7 +117,10 @@ describe.skipIf(!HAS_SOCAT)('card commands: the driver against the virtual pinpa
   });
 
   it('the host declines or never answers: FCX tells the card, which declines; issuer scripts give results', async () => {
-    for (const [outcome, arc] of [['declined', '51'], ['no-communication', undefined]] as const) {
+    for (const [outcome, arc] of [
+      ['declined', '51'],
+      ['no-communication', undefined],
+    ] as const) {
       await rig.pinpad.run(card.GCX, { amount: 2000, ...now(), acquirer: ACQ, contactless: false });
       await rig.pinpad.run(card.GTK, { keyIndex: DATA_SLOT, iv: freshIv() });
       await rig.pinpad.run(card.GOX, { acquirer: ACQ, amount: 2000, pinKeyIndex: PIN_SLOT });
@@ -106,9 +144,16 @@ describe.skipIf(!HAS_SOCAT)('card commands: the driver against the virtual pinpa
     const c = byName('mastercard credit, chip');
     rig.choose({ pan: c.pan, via: 'contactless' });
     const read = await run(rig.pinpad.run(card.GCX, { amount: 1500, ...now(), acquirer: ACQ, contactless: true }));
-    expect(read).toMatchObject({ cardType: 'contactless-chip', cardTypeCode: '06', deviceType: '00', maskedPan: '54133300****0070' });
+    expect(read).toMatchObject({
+      cardType: 'contactless-chip',
+      cardTypeCode: '06',
+      deviceType: '00',
+      maskedPan: '54133300****0070',
+    });
     await rig.pinpad.run(card.GTK, { keyIndex: DATA_SLOT, iv: freshIv() });
-    const gox = await run(rig.pinpad.run(card.GOX, { acquirer: ACQ, amount: 1500, pinKeyIndex: PIN_SLOT, tags: TAGS1 }));
+    const gox = await run(
+      rig.pinpad.run(card.GOX, { acquirer: ACQ, amount: 1500, pinKeyIndex: PIN_SLOT, tags: TAGS1 }),
+    );
     expect(gox).toMatchObject({ decision: 'online', pin: 'none' });
     expect(gox.pinBlock).toBeUndefined();
   });
@@ -117,7 +162,13 @@ describe.skipIf(!HAS_SOCAT)('card commands: the driver against the virtual pinpa
     const phone = byName('maestro');
     rig.choose({ pan: phone.pan, via: 'contactless' });
     const prompts: string[] = [];
-    const read = await run(card.readCardWithRules(rig.pinpad, { amount: 900, ...now(), acquirer: ACQ, contactless: true }, { onPrompt: (p) => prompts.push(p) }));
+    const read = await run(
+      card.readCardWithRules(
+        rig.pinpad,
+        { amount: 900, ...now(), acquirer: ACQ, contactless: true },
+        { onPrompt: (p) => prompts.push(p) },
+      ),
+    );
     expect(prompts).toEqual(['see-phone']);
     expect(read).toMatchObject({ cardType: 'contactless-chip', deviceType: '01' });
     const gox = await rig.pinpad.run(card.GOX, { acquirer: ACQ, amount: 900, pinKeyIndex: PIN_SLOT });
@@ -125,7 +176,9 @@ describe.skipIf(!HAS_SOCAT)('card commands: the driver against the virtual pinpa
 
     rig.sim.engine.state.received.length = 0;
     rig.choose({ name: 'blocked chip', via: 'contactless' });
-    expect(await status(card.readCardWithRules(rig.pinpad, { amount: 900, ...now(), acquirer: ACQ, contactless: true }))).toBe(79);
+    expect(
+      await status(card.readCardWithRules(rig.pinpad, { amount: 900, ...now(), acquirer: ACQ, contactless: true })),
+    ).toBe(79);
     expect(rig.sim.engine.state.received).toEqual(['GCX', 'GCX']); // the second with contactless off
 
     rig.choose({ name: 'approves offline', via: 'contactless' });
@@ -139,12 +192,21 @@ describe.skipIf(!HAS_SOCAT)('card commands: the driver against the virtual pinpa
     const c = byName('stripe card, PIN 4321');
     rig.choose({ pan: c.pan, via: 'stripe' });
     const read = await run(rig.pinpad.run(card.GCX, { amount: 5000, ...now(), acquirer: ACQ, contactless: true }));
-    expect(read).toMatchObject({ cardType: 'stripe', iccStatus: 'ok', maskedPan: '54133300****0050', expiry: c.expiry, serviceCode: '101', track2: `54133300****0050=${c.expiry}101` });
+    expect(read).toMatchObject({
+      cardType: 'stripe',
+      iccStatus: 'ok',
+      maskedPan: '54133300****0050',
+      expiry: c.expiry,
+      serviceCode: '101',
+      track2: `54133300****0050=${c.expiry}101`,
+    });
     const pin = await run(rig.pinpad.run(card.GPN, { keyIndex: PIN_SLOT, message: ['R$ 50,00', 'SENHA:'] }));
     expect(hostPin(pin.block, pin.ksn, c.pan)).toBe('4321');
     const enc = await run(rig.pinpad.run(card.GTK, { keyIndex: DATA_SLOT, iv: freshIv() }));
     expect(enc.pan).toBeUndefined();
-    expect(hostDecrypt(enc.track2!.data, enc.track2!.ksn, enc.iv).toString('hex').toUpperCase()).toMatch(new RegExp(`^${c.track2.replace('=', 'D')}F*$`));
+    expect(hostDecrypt(enc.track2!.data, enc.track2!.ksn, enc.iv).toString('hex').toUpperCase()).toMatch(
+      new RegExp(`^${c.track2.replace('=', 'D')}F*$`),
+    );
     expect(await status(rig.pinpad.run(card.GPN, { keyIndex: PIN_SLOT, message: 'SENHA' }))).toBe(10);
     expect(await status(rig.pinpad.run(card.GTK, { keyIndex: DATA_SLOT, iv: freshIv() }))).toBe(10);
     expect(await status(rig.pinpad.run(card.GTK, { keyIndex: 7, iv: freshIv() }))).toBe(10);
@@ -158,22 +220,38 @@ describe.skipIf(!HAS_SOCAT)('card commands: the driver against the virtual pinpa
     card.wipe(block);
     expect(block.every((b) => b === 0)).toBe(true);
     const acq = card.acquirerTypedData(enc);
-    expect(hostDecrypt(acq.CardNumber, acq.EncryptedCardData.CardNumberKSN, acq.EncryptedCardData.InitializationVector).toString('hex').toUpperCase()).toBe(typed);
+    expect(
+      hostDecrypt(acq.CardNumber, acq.EncryptedCardData.CardNumberKSN, acq.EncryptedCardData.InitializationVector)
+        .toString('hex')
+        .toUpperCase(),
+    ).toBe(typed);
     expect(await status(rig.pinpad.run(card.EBX, { data: new Uint8Array(8), keyIndex: 9, iv }))).toBe(42);
   });
 
   it('fallback: the chip fails (ST_ERRFALLBACK), the stripe read then says so (PP_ICCSTAT 1)', async () => {
     rig.choose({ name: 'chip fails', via: 'chip' });
-    expect(await status(rig.pinpad.run(card.GCX, { amount: 700, ...now(), acquirer: ACQ, contactless: false }))).toBe(76);
+    expect(await status(rig.pinpad.run(card.GCX, { amount: 700, ...now(), acquirer: ACQ, contactless: false }))).toBe(
+      76,
+    );
     const read = await run(rig.pinpad.run(card.GCX, { amount: 700, ...now(), acquirer: ACQ, contactless: false }));
     expect(read).toMatchObject({ cardType: 'stripe', iccStatus: 'fallback', serviceCode: '201' });
   });
 
   it('a refund (void) with transaction type 20h: GCX and GOX carry it, FCX and RMC finish', async () => {
     rig.sim.engine.state.received.length = 0;
-    await run(rig.pinpad.run(card.GCX, { amount: 1000, ...now(), acquirer: ACQ, contactless: true, transactionType: 'refund' }));
+    await run(
+      rig.pinpad.run(card.GCX, { amount: 1000, ...now(), acquirer: ACQ, contactless: true, transactionType: 'refund' }),
+    );
     await rig.pinpad.run(card.GTK, { keyIndex: DATA_SLOT, iv: freshIv() });
-    const gox = await run(rig.pinpad.run(card.GOX, { acquirer: ACQ, amount: 1000, pinKeyIndex: PIN_SLOT, transactionType: 'refund', tags: TAGS1 }));
+    const gox = await run(
+      rig.pinpad.run(card.GOX, {
+        acquirer: ACQ,
+        amount: 1000,
+        pinKeyIndex: PIN_SLOT,
+        transactionType: 'refund',
+        tags: TAGS1,
+      }),
+    );
     expect(tagValue(gox.emvData, '9C')).toBe('20');
     await rig.pinpad.run(card.FCX, { outcome: 'approved', arc: '00' });
     await rig.pinpad.run(card.RMC, 'ESTORNO OK');
@@ -196,7 +274,9 @@ describe.skipIf(!HAS_SOCAT)('card commands: the driver against the virtual pinpa
     const onNote = (n: { text: string }): void => void notes.push(n.text);
     rig.pinpad.on('notification', onNote);
     const cans = rig.sim.engine.state.cans;
-    const pending = status(rig.pinpad.run(card.GOX, { acquirer: ACQ, amount: 100, pinKeyIndex: PIN_SLOT }, { signal: ac.signal }));
+    const pending = status(
+      rig.pinpad.run(card.GOX, { acquirer: ACQ, amount: 100, pinKeyIndex: PIN_SLOT }, { signal: ac.signal }),
+    );
     await new Promise((r) => setTimeout(r, 300));
     ac.abort();
     expect(await pending).toBe('PINPAD_CANCELLED');
@@ -215,14 +295,20 @@ describe.skipIf(!HAS_SOCAT)('card commands: the driver against the virtual pinpa
     expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
     rig.choose({ lastDigit: 0, via: 'chip', pin: 'nothing' });
     await rig.pinpad.run(card.GCX, { amount: 100, ...now(), acquirer: ACQ, contactless: true });
-    expect(await status(rig.pinpad.run(card.GOX, { acquirer: ACQ, amount: 100, pinKeyIndex: PIN_SLOT, timeoutS: 1 }))).toBe(12);
+    expect(
+      await status(rig.pinpad.run(card.GOX, { acquirer: ACQ, amount: 100, pinKeyIndex: PIN_SLOT, timeoutS: 1 })),
+    ).toBe(12);
     expect(await status(rig.pinpad.run(card.GOX, { acquirer: ACQ, amount: 100, pinKeyIndex: 9 }))).toBe(10); // GOX once per read
   });
 
   it('CEX: a swipe (masked incomplete tracks), the chip inserted, then removed', async () => {
     const c = byName('ending 4');
     rig.choose({ pan: c.pan, via: 'stripe' });
-    expect(await run(rig.pinpad.run(card.CEX, { stripe: true, keys: true }))).toMatchObject({ code: '90', event: 'stripe', track2: `47617300****0094=${c.expiry}201` });
+    expect(await run(rig.pinpad.run(card.CEX, { stripe: true, keys: true }))).toMatchObject({
+      code: '90',
+      event: 'stripe',
+      track2: `47617300****0094=${c.expiry}201`,
+    });
     rig.choose({ pan: c.pan, via: 'chip' });
     expect(await run(rig.pinpad.run(card.CEX, { icc: 'insert' }))).toMatchObject({ code: '92', event: 'icc-inserted' });
     await rig.pinpad.run(card.GCX, { amount: 100, ...now(), acquirer: ACQ, contactless: false });
@@ -231,7 +317,9 @@ describe.skipIf(!HAS_SOCAT)('card commands: the driver against the virtual pinpa
   });
 
   it('a card the tables cannot process (no AID record for the network) is ST_CARDAPPNAV', async () => {
-    expect(await status(rig.pinpad.run(card.GCX, { amount: 100, ...now(), acquirer: '07', contactless: false }))).toBe(70);
+    expect(await status(rig.pinpad.run(card.GCX, { amount: 100, ...now(), acquirer: '07', contactless: false }))).toBe(
+      70,
+    );
   });
 
   it('MNU: the customer chooses a product; MLI/MLR/MLE/DSI show an image', async () => {
@@ -247,9 +335,12 @@ describe.skipIf(!HAS_SOCAT)('card commands: the driver against the virtual pinpa
   });
 
   it('the terminal side never held a clear PAN or track, and none is in the driver’s log', () => {
-    const text = JSON.stringify(seen, (_k, v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : v)) + rig.logs.join('\n');
+    const text =
+      JSON.stringify(seen, (_k, v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('latin1') : v)) +
+      rig.logs.join('\n');
     for (const s of SECRETS) expect(text.includes(s), 'a clear PAN or track reached the terminal').toBe(false);
-    for (const c of TEST_CARDS) expect(text.includes(c.pan.slice(8, -4)) && text.includes(c.pan.slice(0, 12)), 'PAN digits 9 and on').toBe(false);
+    for (const c of TEST_CARDS)
+      expect(text.includes(c.pan.slice(8, -4)) && text.includes(c.pan.slice(0, 12)), 'PAN digits 9 and on').toBe(false);
     expect(rig.logs.length).toBeGreaterThan(0);
   });
 });

@@ -19,7 +19,12 @@ describe.skipIf(!HAS_SOCAT)('a chip sale over the secure channel (DC2 + AES unde
     const pty = path.join(dir, 'pinpad');
     sim = new VirtualPinpad({ tcpPort: 0, ptyPath: pty });
     await sim.start();
-    pinpad = new SecurePinpad({ transport: () => new SerialTransport({ path: pty }), terminalKey: loadPinpadKey(path.join(dir, 'state')).key, timings: FAST, probeIntervalMs: 0 });
+    pinpad = new SecurePinpad({
+      transport: () => new SerialTransport({ path: pty }),
+      terminalKey: loadPinpadKey(path.join(dir, 'state')).key,
+      timings: FAST,
+      probeIntervalMs: 0,
+    });
     await pinpad.connect();
   }, 30_000);
   afterAll(async () => {
@@ -34,7 +39,12 @@ describe.skipIf(!HAS_SOCAT)('a chip sale over the secure channel (DC2 + AES unde
     const read = await pinpad.run(card.GCX, { amount: 1000, ...now(), acquirer: '03', contactless: true });
     expect(read.maskedPan).toBe(`${c.pan.slice(0, 8)}****${c.pan.slice(-4)}`);
     const enc = await pinpad.run(card.GTK, { keyIndex: 2, iv: freshIv() });
-    expect(hostDecrypt(enc.track2!.data, enc.track2!.ksn, enc.iv).toString('hex').toUpperCase().startsWith(c.track2.replace('=', 'D'))).toBe(true);
+    expect(
+      hostDecrypt(enc.track2!.data, enc.track2!.ksn, enc.iv)
+        .toString('hex')
+        .toUpperCase()
+        .startsWith(c.track2.replace('=', 'D')),
+    ).toBe(true);
     const gox = await pinpad.run(card.GOX, { acquirer: '03', amount: 1000, pinKeyIndex: 1, tags: ['9F26', '9F27'] });
     expect(hostPin(gox.pinBlock!.block, gox.pinBlock!.ksn, c.pan)).toBe(c.pin);
     expect((await pinpad.run(card.FCX, { outcome: 'approved', arc: '00' })).decision).toBe('approved');

@@ -29,7 +29,13 @@ describe.skipIf(!HAS_SOCAT)('initialize() loads the virtual pinpad through TLI/T
   it('loads the sandbox tables once (version from GIX), a second run finds the pinpad up to date', async () => {
     const db = openDatabase({ file: path.join(tempDir(), 'omnipos.db'), migrations: MIGRATIONS });
     const store = new InitializationStore(db, { now: () => new Date() });
-    const source = { download: () => h.acquirer.omni.initialization(SANDBOX_MERCHANT.merchant.subordinatedMerchantId, SANDBOX_MERCHANT.terminal.terminalId) };
+    const source = {
+      download: () =>
+        h.acquirer.omni.initialization(
+          SANDBOX_MERCHANT.merchant.subordinatedMerchantId,
+          SANDBOX_MERCHANT.terminal.terminalId,
+        ),
+    };
     const pinpad = new PinpadTablesAdapter(rig.pinpad);
     expect(await pinpad.tableVersion('03')).toBeUndefined(); // factory tables carry no version
     rig.sim.engine.state.received.length = 0;

@@ -22,9 +22,21 @@ describe('a stripe read of a card with a track 1 sends TrackOneData', () => {
   beforeAll(async () => {
     sim = new VirtualPinpad({ tcpPort: 0 });
     await sim.start();
-    pinpad = new Pinpad({ transport: () => new TcpTransport({ host: '127.0.0.1', port: sim.port }), timings: FAST, probeIntervalMs: 0, reconnect: { initialMs: 50, maxMs: 200 } });
+    pinpad = new Pinpad({
+      transport: () => new TcpTransport({ host: '127.0.0.1', port: sim.port }),
+      timings: FAST,
+      probeIntervalMs: 0,
+      reconnect: { initialMs: 50, maxMs: 200 },
+    });
     await pinpad.connect();
-    port = new PinpadCardPort({ pinpad, acquirerIndex: 3, pinKeySlot: 1, dataKeySlot: 2, resolveProduct: () => ({ productId: 1, brandId: 1, issuerId: 1501 }), stripePin: () => false });
+    port = new PinpadCardPort({
+      pinpad,
+      acquirerIndex: 3,
+      pinKeySlot: 1,
+      dataKeySlot: 2,
+      resolveProduct: () => ({ productId: 1, brandId: 1, issuerId: 1501 }),
+      stripePin: () => false,
+    });
   }, 30_000);
   afterAll(async () => {
     await pinpad?.close();
@@ -35,7 +47,10 @@ describe('a stripe read of a card with a track 1 sends TrackOneData', () => {
     const c = TEST_CARDS.find((x) => x.serviceCode.startsWith('1') || x.serviceCode.startsWith('5')) ?? TEST_CARDS[0]!;
     const r = cardSim(sim.engine.state).deck.choose({ pan: c.pan, via: 'stripe' });
     expect(r.ok).toBe(true);
-    const read = await port.readCard({ merchantOrderId: '263290010000001', amount: 1000, method: 'credit' }, new AbortController().signal);
+    const read = await port.readCard(
+      { merchantOrderId: '263290010000001', amount: 1000, method: 'credit' },
+      new AbortController().signal,
+    );
     await port.end('OK').catch(() => undefined);
     expect(read.summary.inputMode).toBe('MagStripe');
     expect(read.card.track1).toBeDefined();
@@ -44,7 +59,12 @@ describe('a stripe read of a card with a track 1 sends TrackOneData', () => {
     const clear = hostDecrypt(t1.data, t1.ksn, read.card.iv).toString('latin1');
     expect(clear).toContain(`B${c.pan}^`);
     const node = cardNode({ summary: read.summary }, read.card);
-    expect(node).toMatchObject({ InputMode: 'MagStripe', TrackOneData: t1.data, TrackTwoData: read.card.data, ExpirationDate: `${c.expiry.slice(2)}/20${c.expiry.slice(0, 2)}` });
+    expect(node).toMatchObject({
+      InputMode: 'MagStripe',
+      TrackOneData: t1.data,
+      TrackTwoData: read.card.data,
+      ExpirationDate: `${c.expiry.slice(2)}/20${c.expiry.slice(0, 2)}`,
+    });
     expect(node.EncryptedCardData).toMatchObject({ TrackOneDataKSN: t1.ksn, TrackTwoDataKSN: read.card.ksn });
   });
 });

@@ -40,7 +40,12 @@ describe('omnipos pinpad info: recognition and the secure field', () => {
   it('a current pinpad: recognised by the secure OPN, secure true, GIX sealed', async () => {
     const c = ctx(stateDir);
     expect(await runCli(['pinpad', 'info', '--tcp', `127.0.0.1:${current.port}`, '--json'], c)).toBe(0);
-    expect(JSON.parse(c.stdout)).toMatchObject({ recognition: 'current (answered the secure OPN)', secure: true, cardSales: 'supported', source: 'GIX' });
+    expect(JSON.parse(c.stdout)).toMatchObject({
+      recognition: 'current (answered the secure OPN)',
+      secure: true,
+      cardSales: 'supported',
+      source: 'GIX',
+    });
     expect(current.engine.state.received).toEqual(['OPN', 'GIX', 'GIX']);
     // the layer is installed by the OPN it answers, so it sees what follows: both GIX encrypted
     expect(secureLayerOf(current.engine.state).trace).toEqual([

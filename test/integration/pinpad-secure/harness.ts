@@ -6,7 +6,11 @@ import type { DriverLogger } from '../../../drivers/pinpad/index.js';
 export function captureLog(): DriverLogger & { lines: string[] } {
   const lines: string[] = [];
   const put = (level: string) => (obj: object, msg?: string) => {
-    lines.push(JSON.stringify({ level, ...obj, msg }, (_k, v: unknown) => (v instanceof Uint8Array ? Buffer.from(v).toString('hex') : v)));
+    lines.push(
+      JSON.stringify({ level, ...obj, msg }, (_k, v: unknown) =>
+        v instanceof Uint8Array ? Buffer.from(v).toString('hex') : v,
+      ),
+    );
   };
   return { lines, debug: put('debug'), info: put('info'), warn: put('warn') };
 }
@@ -14,7 +18,13 @@ export function captureLog(): DriverLogger & { lines: string[] } {
 /** The ways a key's bytes could be written: hex (both cases), Base64, Base64url, and as a JSON byte list. */
 export function spellings(bytes: Uint8Array): string[] {
   const b = Buffer.from(bytes);
-  return [b.toString('hex'), b.toString('hex').toUpperCase(), b.toString('base64'), b.toString('base64url'), Array.from(b).join(',')];
+  return [
+    b.toString('hex'),
+    b.toString('hex').toUpperCase(),
+    b.toString('base64'),
+    b.toString('base64url'),
+    Array.from(b).join(','),
+  ];
 }
 
 /** Secret parts of the terminal's private key file: d, p, q, dp, dq, qi and the PEM body. */

@@ -41,7 +41,13 @@ describe('omnipos pinpad info|display over TCP', () => {
     const c = ctx();
     expect(await runCli(['pinpad', 'info', '--tcp', `127.0.0.1:${current.port}`, '--json'], c)).toBe(0);
     const info = JSON.parse(c.stdout) as Record<string, unknown>;
-    expect(info).toMatchObject({ source: 'GIX', serialNumber: 'VPP0000000001', specVersion: '2.20', firmware: 'VSO 1.0.0', keys: { dukptPin: { '01': 'present' } } });
+    expect(info).toMatchObject({
+      source: 'GIX',
+      serialNumber: 'VPP0000000001',
+      specVersion: '2.20',
+      firmware: 'VSO 1.0.0',
+      keys: { dukptPin: { '01': 'present' } },
+    });
     expect(current.engine.state.received).toContain('GIX');
   });
 
@@ -55,16 +61,28 @@ describe('omnipos pinpad info|display over TCP', () => {
   });
 
   it('shows text with DSP when it fits 2x16 and with DEX otherwise', async () => {
-    expect(await runCli(['pinpad', 'display', 'BEM VINDO\\nCAIXA 3', '--tcp', `127.0.0.1:${current.port}`], ctx())).toBe(0);
+    expect(
+      await runCli(['pinpad', 'display', 'BEM VINDO\\nCAIXA 3', '--tcp', `127.0.0.1:${current.port}`], ctx()),
+    ).toBe(0);
     expect(current.engine.state.display).toEqual(['BEM VINDO', 'CAIXA 3']);
-    expect(await runCli(['pinpad', 'display', 'Aproxime, insira ou passe o cartão', '--tcp', `127.0.0.1:${current.port}`], ctx())).toBe(0);
+    expect(
+      await runCli(
+        ['pinpad', 'display', 'Aproxime, insira ou passe o cartão', '--tcp', `127.0.0.1:${current.port}`],
+        ctx(),
+      ),
+    ).toBe(0);
     expect(current.engine.state.display).toEqual(['Aproxime, insira ou passe o cartão']);
     expect(current.engine.state.received.filter((id) => id !== 'OPN').slice(-2)).toEqual(['DSP', 'DEX']);
   });
 
   it('falls back to DSP (first 32 characters) on a classic-only pinpad that does not know DEX', async () => {
     const c = ctx();
-    expect(await runCli(['pinpad', 'display', 'Aproxime, insira ou passe o cartão', '--tcp', `127.0.0.1:${classic.port}`], c)).toBe(0);
+    expect(
+      await runCli(
+        ['pinpad', 'display', 'Aproxime, insira ou passe o cartão', '--tcp', `127.0.0.1:${classic.port}`],
+        c,
+      ),
+    ).toBe(0);
     expect(c.stderr).toContain('does not know DEX');
     expect(classic.engine.state.display).toEqual(['Aproxime, insira', ' ou passe o cart']);
   });
@@ -105,6 +123,10 @@ describe.skipIf(!HAS_SOCAT)('omnipos pinpad info --port against `omnipos sim pin
   it('reads the classic-only pinpad over the pseudo-terminal', async () => {
     const c = ctx();
     expect(await runCli(['pinpad', 'info', '--port', pty, '--json'], c)).toBe(0);
-    expect(JSON.parse(c.stdout)).toMatchObject({ source: 'GIN', device: `serial:${pty}`, serialNumber: 'VPP0000000001' });
+    expect(JSON.parse(c.stdout)).toMatchObject({
+      source: 'GIN',
+      device: `serial:${pty}`,
+      serialNumber: 'VPP0000000001',
+    });
   });
 });

@@ -1,6 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateKeyPairSync } from 'node:crypto';
-import { Pinpad, SecurePinpad, card, isPinpadError, terminalKeyFromPem, type PinpadLinkEvent, type PinpadNotification } from '../../../drivers/pinpad/index.js';
+import {
+  Pinpad,
+  SecurePinpad,
+  card,
+  isPinpadError,
+  terminalKeyFromPem,
+  type PinpadLinkEvent,
+  type PinpadNotification,
+} from '../../../drivers/pinpad/index.js';
 import { TcpTransport } from '../../../drivers/transport/tcp.js';
 import { VirtualPinpad, type VirtualPinpadOptions } from '../../../src/sim/pinpad/index.js';
 import { cardSim, type CardChoice } from '../../../src/sim/pinpad/card/index.js';
@@ -48,15 +56,20 @@ function within<T>(p: Promise<T>, ms = 8000): Promise<T> {
 const today = (): { date: string; time: string } => {
   const d = new Date();
   const p = (n: number): string => String(n).padStart(2, '0');
-  return { date: `${p(d.getFullYear() % 100)}${p(d.getMonth() + 1)}${p(d.getDate())}`, time: `${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}` };
+  return {
+    date: `${p(d.getFullYear() % 100)}${p(d.getMonth() + 1)}${p(d.getDate())}`,
+    time: `${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`,
+  };
 };
 
-describe('driver against the strict virtual pinpad: a serial line\'s faults', () => {
+describe("driver against the strict virtual pinpad: a serial line's faults", () => {
   it('a truncated answer to a blocking command (no ETB) is NAKed after the inter-byte time and taken whole', async () => {
     const { sim, pinpad } = await setup();
     sim.inject({ kind: 'truncated-answer' });
     sim.engine.type('4321');
-    await expect(within(pinpad.getData({ message: 7, minDigits: 4, maxDigits: 4, timeoutS: 30 }))).resolves.toBe('4321');
+    await expect(within(pinpad.getData({ message: 7, minDigits: 4, maxDigits: 4, timeoutS: 30 }))).resolves.toBe(
+      '4321',
+    );
   });
 
   it('a lost answer: PINPAD_TIMEOUT, then CAN to resynchronise, and the next command is shown', async () => {
@@ -108,7 +121,9 @@ describe('driver against the strict virtual pinpad: the card transaction', () =>
     const cans = sim.engine.state.cans;
     await sleep(500); // ten probe intervals: the host is asked in this time
     expect(sim.engine.state.cans).toBe(cans);
-    const gox = await within(pinpad.run(card.GOX, { acquirer: read.aidTables[0]!.acquirer, amount: 1000, pinKeyIndex: 1 }));
+    const gox = await within(
+      pinpad.run(card.GOX, { acquirer: read.aidTables[0]!.acquirer, amount: 1000, pinKeyIndex: 1 }),
+    );
     expect(gox.decision).toBe('online');
   });
 
@@ -130,9 +145,22 @@ describe('driver against the strict virtual pinpad: FCX has a deadline', () => {
       const { sim, pinpad, choose } = await setup();
       const c = TEST_CARDS.find((x) => x.name.startsWith('mastercard credit, chip'))!;
       choose(via === 'chip' ? { pan: c.pan, via, pin: 'right' } : { pan: c.pan, via });
-      const port = new PinpadCardPort({ pinpad, acquirerIndex: 3, pinKeySlot: 1, dataKeySlot: 2, resolveProduct: () => ({ productId: 80 }), finishTimeoutMs: 600, timeoutS: 30 });
+      const port = new PinpadCardPort({
+        pinpad,
+        acquirerIndex: 3,
+        pinKeySlot: 1,
+        dataKeySlot: 2,
+        resolveProduct: () => ({ productId: 80 }),
+        finishTimeoutMs: 600,
+        timeoutS: 30,
+      });
       sim.engine.type('1234');
-      const read = await within(port.readCard({ merchantOrderId: 'FCX-SIM', amount: 1500, method: 'credit', installments: 1, interest: 'ByMerchant' }, new AbortController().signal));
+      const read = await within(
+        port.readCard(
+          { merchantOrderId: 'FCX-SIM', amount: 1500, method: 'credit', installments: 1, interest: 'ByMerchant' },
+          new AbortController().signal,
+        ),
+      );
       expect(read.summary.inputMode).toBe(via === 'chip' ? 'Emv' : 'ContactlessEmv');
       const cans = sim.engine.state.cans;
       sim.inject({ kind: 'lost-answer' });
@@ -152,7 +180,13 @@ describe('driver against the strict virtual pinpad: the secure session', () => {
     const sim = new VirtualPinpad({ tcpPort: 0 });
     await sim.start();
     cleanup.push(() => sim.stop());
-    const pinpad = new SecurePinpad({ transport: () => new TcpTransport({ host: '127.0.0.1', port: sim.port }), terminalKey, timings: TIMINGS, probeIntervalMs: 0, reconnect: { enabled: false } });
+    const pinpad = new SecurePinpad({
+      transport: () => new TcpTransport({ host: '127.0.0.1', port: sim.port }),
+      terminalKey,
+      timings: TIMINGS,
+      probeIntervalMs: 0,
+      reconnect: { enabled: false },
+    });
     cleanup.push(() => pinpad.close());
     await pinpad.connect();
     expect(pinpad.secure).toMatchObject({ recognition: 'abecs', secure: true });
@@ -160,7 +194,9 @@ describe('driver against the strict virtual pinpad: the secure session', () => {
     pinpad.on('notification', (n) => notes.push(n));
     sim.inject({ kind: 'clear-ntm' });
     sim.engine.type('1234');
-    await expect(within(pinpad.getData({ message: 7, minDigits: 4, maxDigits: 4, timeoutS: 30 }))).resolves.toBe('1234');
+    await expect(within(pinpad.getData({ message: 7, minDigits: 4, maxDigits: 4, timeoutS: 30 }))).resolves.toBe(
+      '1234',
+    );
     expect(notes.length).toBeGreaterThan(0);
     expect(pinpad.secure.secure).toBe(true);
   });

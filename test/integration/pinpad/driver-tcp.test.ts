@@ -1,5 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { CLEAR_LAYER, OPN_CLASSIC, Pinpad, PinpadError, encodeResponse, isPinpadError, type PacketLayer, type PinpadLinkEvent, type PinpadNotification } from '../../../drivers/pinpad/index.js';
+import {
+  CLEAR_LAYER,
+  OPN_CLASSIC,
+  Pinpad,
+  PinpadError,
+  encodeResponse,
+  isPinpadError,
+  type PacketLayer,
+  type PinpadLinkEvent,
+  type PinpadNotification,
+} from '../../../drivers/pinpad/index.js';
 import type { SimHandler } from '../../../src/sim/pinpad/index.js';
 import { TcpTransport } from '../../../drivers/transport/tcp.js';
 import { TransportError } from '../../../drivers/transport/transport.js';
@@ -34,7 +44,13 @@ describe('Pinpad driver against the virtual pinpad over TCP loopback', () => {
     expect(events).toEqual([{ state: 'connected' }]);
     expect(sim.engine.state.received).toEqual(['OPN']);
     const info = await pinpad.info();
-    expect(info).toMatchObject({ source: 'GIX', manufacturer: 'OMNIPOS VIRTUAL', model: 'VPP-1;8MB', serialNumber: 'VPP0000000001', specVersion: '2.20' });
+    expect(info).toMatchObject({
+      source: 'GIX',
+      manufacturer: 'OMNIPOS VIRTUAL',
+      model: 'VPP-1;8MB',
+      serialNumber: 'VPP0000000001',
+      specVersion: '2.20',
+    });
     expect(info.keys.dukptPin['01']).toBe('present');
     expect(info.keys.dukptPin['02']).toBe('absent');
     expect(info.dukptPinKsn).toEqual({ '01': 'FFFFF030331234500001' });
@@ -44,7 +60,13 @@ describe('Pinpad driver against the virtual pinpad over TCP loopback', () => {
   it('falls back to GIN on a classic-only pinpad (GIX answered with ERR010)', async () => {
     const { sim, pinpad } = await setup({ profile: { classicOnly: true } });
     const info = await pinpad.info();
-    expect(info).toMatchObject({ source: 'GIN', manufacturer: 'OMNIPOS VIRTUAL', serialNumber: 'VPP0000000001', contactless: true, keys: { dukptPin: { '01': 'present' } } });
+    expect(info).toMatchObject({
+      source: 'GIN',
+      manufacturer: 'OMNIPOS VIRTUAL',
+      serialNumber: 'VPP0000000001',
+      contactless: true,
+      keys: { dukptPin: { '01': 'present' } },
+    });
     expect(sim.engine.state.received).toEqual(['OPN', 'GIX', 'GIN', 'GIN']);
   });
 
@@ -63,7 +85,10 @@ describe('Pinpad driver against the virtual pinpad over TCP loopback', () => {
 
   it('reports a pinpad status as PINPAD_STATUS with its name', async () => {
     const { pinpad } = await setup();
-    await expect(pinpad.getData({ message: 0x99 })).rejects.toMatchObject({ code: 'PINPAD_STATUS', context: { statusName: 'ST_INVPARM' } });
+    await expect(pinpad.getData({ message: 0x99 })).rejects.toMatchObject({
+      code: 'PINPAD_STATUS',
+      context: { statusName: 'ST_INVPARM' },
+    });
   });
 
   it('cancels a blocking command with the AbortSignal (CAN answered by EOT) and the next command works', async () => {
@@ -122,7 +147,10 @@ describe('Pinpad driver against the virtual pinpad over TCP loopback', () => {
     };
     await until(() => events.filter((e) => e.state === 'reconnecting').length >= 5);
     const t0 = Date.now();
-    await expect(pinpad.display('agora nao')).rejects.toMatchObject({ code: 'PINPAD_DISCONNECTED', context: { status: 'reconnecting' } });
+    await expect(pinpad.display('agora nao')).rejects.toMatchObject({
+      code: 'PINPAD_DISCONNECTED',
+      context: { status: 'reconnecting' },
+    });
     expect(Date.now() - t0).toBeLessThan(50);
     expect(events[1]).toMatchObject({ state: 'disconnected' });
     const delays = events.filter((e) => e.state === 'reconnecting').map((e) => (e as { delayMs: number }).delayMs);
@@ -142,10 +170,17 @@ describe('Pinpad driver against the virtual pinpad over TCP loopback', () => {
     /** The real TCP transport, with writes that fail on demand (a cable pulled between two writes). */
     class FlakyTcp extends TcpTransport {
       override write(bytes: Uint8Array): Promise<void> {
-        return failWrites ? Promise.reject(new TransportError('TRANSPORT_DISCONNECTED', 'write failed: EIO')) : super.write(bytes);
+        return failWrites
+          ? Promise.reject(new TransportError('TRANSPORT_DISCONNECTED', 'write failed: EIO'))
+          : super.write(bytes);
       }
     }
-    const pinpad = new Pinpad({ transport: () => new FlakyTcp({ host: '127.0.0.1', port: sim.port }), timings: FAST, probeIntervalMs: 0, reconnect: { initialMs: 20, maxMs: 40 } });
+    const pinpad = new Pinpad({
+      transport: () => new FlakyTcp({ host: '127.0.0.1', port: sim.port }),
+      timings: FAST,
+      probeIntervalMs: 0,
+      reconnect: { initialMs: 20, maxMs: 40 },
+    });
     cleanup.push(() => pinpad.close());
     const events: PinpadLinkEvent[] = [];
     pinpad.on('link', (e) => events.push(e));
@@ -163,6 +198,9 @@ describe('Pinpad driver against the virtual pinpad over TCP loopback', () => {
   it('refuses a classic command over 1024 bytes of packet data (§2.2.1)', async () => {
     const { pinpad } = await setup();
     const big = { id: 'DSP', blocking: false, encode: () => new Uint8Array(1025).fill(0x41), decode: () => undefined };
-    await expect(pinpad.run(big, undefined)).rejects.toMatchObject({ code: 'PINPAD_INVALID_ARGUMENT', context: { length: 1025 } });
+    await expect(pinpad.run(big, undefined)).rejects.toMatchObject({
+      code: 'PINPAD_INVALID_ARGUMENT',
+      context: { length: 1025 },
+    });
   });
 });

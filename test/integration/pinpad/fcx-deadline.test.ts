@@ -61,8 +61,21 @@ async function setup(cardType: '03' | '06') {
   });
   cleanup.push(() => pinpad.close());
   await pinpad.connect();
-  const port = new PinpadCardPort({ pinpad, acquirerIndex: 2, pinKeySlot: 1, dataKeySlot: 1, resolveProduct: () => ({ productId: 1 }), finishTimeoutMs: 500 });
-  const request: CardRequest = { merchantOrderId: 'FCX-1', amount: 1, method: 'credit', installments: 1, interest: 'ByMerchant' };
+  const port = new PinpadCardPort({
+    pinpad,
+    acquirerIndex: 2,
+    pinKeySlot: 1,
+    dataKeySlot: 1,
+    resolveProduct: () => ({ productId: 1 }),
+    finishTimeoutMs: 500,
+  });
+  const request: CardRequest = {
+    merchantOrderId: 'FCX-1',
+    amount: 1,
+    method: 'credit',
+    installments: 1,
+    interest: 'ByMerchant',
+  };
   const read = await port.readCard(request, new AbortController().signal);
   return { peer, pinpad, port, read };
 }

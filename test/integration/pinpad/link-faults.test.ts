@@ -134,7 +134,8 @@ describe('timing of a real pinpad (§2.2.3 flowchart)', () => {
     let first = true;
     peer.script = (cmd, _raw, p) => {
       if (cmd !== 'DSP') return;
-      if (first) first = false; // this answer is lost
+      if (first)
+        first = false; // this answer is lost
       else p.answer('DSP000');
     };
     const from = peer.seen.length;
@@ -177,7 +178,9 @@ describe('2.12 pinpads: DEX options refused', () => {
       shown.push(raw.subarray(9).toString('latin1'));
       p.answer('DEX000');
     };
-    await expect(within(pinpad.displayEx('VALOR: 1,00\nAPROXIME', { horizontal: 'center', kind: 'info' }))).resolves.toBeUndefined();
+    await expect(
+      within(pinpad.displayEx('VALOR: 1,00\nAPROXIME', { horizontal: 'center', kind: 'info' })),
+    ).resolves.toBeUndefined();
     expect(shown).toEqual(['VALOR: 1,00\rAPROXIME']);
     expect(peer.commands()).toEqual(['OPN', 'DEX', 'DEX']);
   });

@@ -41,7 +41,10 @@ export function packet(data: Uint8Array | string): Buffer {
 }
 
 /** What the peer saw, in order: each good packet's PKTDATA (opened when it came sealed), each control byte. */
-export type Seen = { kind: 'packet'; data: Buffer; sealed: boolean } | { kind: 'control'; byte: number } | { kind: 'bad'; why: 'crc' | 'escape' };
+export type Seen =
+  | { kind: 'packet'; data: Buffer; sealed: boolean }
+  | { kind: 'control'; byte: number }
+  | { kind: 'bad'; why: 'crc' | 'escape' };
 
 export interface PeerContext {
   /** Writes raw bytes to the driver. */
@@ -130,7 +133,10 @@ export class ScriptedPeer implements PeerContext {
     const mod = Buffer.from(text.slice(10, 10 + 512), 'hex');
     const expLen = Number(text[10 + 512]);
     const exp = Buffer.from(text.slice(11 + 512, 11 + 512 + 2 * expLen), 'hex');
-    const key = createPublicKey({ key: { kty: 'RSA', n: mod.toString('base64url'), e: exp.toString('base64url') }, format: 'jwk' });
+    const key = createPublicKey({
+      key: { kty: 'RSA', n: mod.toString('base64url'), e: exp.toString('base64url') },
+      format: 'jwk',
+    });
     const ksec = randomBytes(16);
     const crk = publicEncrypt({ key, padding: constants.RSA_PKCS1_PADDING }, ksec).toString('hex').toUpperCase();
     this.ksec = undefined;

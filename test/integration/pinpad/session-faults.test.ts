@@ -1,6 +1,16 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { INFO_GIX_IDS, Pinpad, SecurePinpad, card, isPinpadError, terminalKeyFromPem, type PacketLayer, type PinpadLinkEvent, type TerminalKey } from '../../../drivers/pinpad/index.js';
+import {
+  INFO_GIX_IDS,
+  Pinpad,
+  SecurePinpad,
+  card,
+  isPinpadError,
+  terminalKeyFromPem,
+  type PacketLayer,
+  type PinpadLinkEvent,
+  type TerminalKey,
+} from '../../../drivers/pinpad/index.js';
 import { TcpTransport } from '../../../drivers/transport/tcp.js';
 import { CAN, ScriptedPeer, sleep, until } from './scripted-peer.js';
 
@@ -59,10 +69,22 @@ function securePinpad(peer: ScriptedPeer) {
 const GCX_ANSWER = Buffer.from(
   '4743583030303130348051000630323031303180' +
     '5B00074352454449544F80600002303080' +
-    '4F0002303680420018' + '4D'.repeat(24) + '80520010' + '4D'.repeat(16) + '805300023030805C0003303736805D0006333130373331',
+    '4F0002303680420018' +
+    '4D'.repeat(24) +
+    '80520010' +
+    '4D'.repeat(16) +
+    '805300023030805C0003303736805D0006333130373331',
   'hex',
 );
-const GCX_REQ: card.GcxRequest = { amount: 1, date: '251111', time: '173647', acquirer: '02', contactless: true, timeoutS: 30, message: 'APROXIME' };
+const GCX_REQ: card.GcxRequest = {
+  amount: 1,
+  date: '251111',
+  time: '173647',
+  acquirer: '02',
+  contactless: true,
+  timeoutS: 30,
+  message: 'APROXIME',
+};
 
 describe('no idle probe inside an open card transaction (GCX … RMC)', () => {
   it('sends no CAN between GCX and RMC however long the host takes; an unplug there is seen through the transport', async () => {
@@ -113,7 +135,9 @@ describe('sealed when sent, not when queued', () => {
     held!();
     await first;
     await second;
-    const marks = peer.seen.flatMap((s) => (s.kind === 'packet' && s.data.subarray(1, 4).toString() === 'DSP' ? [s.data.subarray(0, 1).toString()] : []));
+    const marks = peer.seen.flatMap((s) =>
+      s.kind === 'packet' && s.data.subarray(1, 4).toString() === 'DSP' ? [s.data.subarray(0, 1).toString()] : [],
+    );
     expect(marks).toEqual(['1', '2']);
   });
 
@@ -134,7 +158,9 @@ describe('sealed when sent, not when queued', () => {
       await expect(pinpad.display(['AGAIN', ''])).resolves.toBeUndefined();
       expect(dsp).toBe(2);
       expect(pinpad.secure).toMatchObject({ secure: true, sessions: 2 });
-      const sealed = peer.seen.flatMap((s) => (s.kind === 'packet' ? [`${s.data.subarray(0, 3).toString()}${s.sealed ? '*' : ''}`] : []));
+      const sealed = peer.seen.flatMap((s) =>
+        s.kind === 'packet' ? [`${s.data.subarray(0, 3).toString()}${s.sealed ? '*' : ''}`] : [],
+      );
       expect(sealed).toEqual(['OPN', 'DSP*', 'OPN', 'DSP*']);
     });
   }
@@ -147,7 +173,8 @@ describe('a refused secure OPN is not an obsolete pinpad (§3.2.2)', () => {
     peer.script = (cmd, raw, p) => {
       if (cmd !== 'OPN') return;
       if (raw.length <= 3) return p.answer('OPN000'); // the classic OPN: any Abecs pinpad answers it too
-      if (++opn === 1) p.answer('OPN040'); // ST_INTERR: busy, not obsolete
+      if (++opn === 1)
+        p.answer('OPN040'); // ST_INTERR: busy, not obsolete
       else peer.secureOpn(raw);
     };
     const pinpad = securePinpad(peer);
@@ -194,7 +221,9 @@ describe('GIX at connect: only the ids the daemon uses, once', () => {
       for (let i = 0; i < n; i += 2) ids.push(raw.readUInt16BE(10 + i));
       lists.push(ids);
       const params = (pairs: [number, string][]): Buffer =>
-        Buffer.concat(pairs.map(([id, v]) => Buffer.concat([Buffer.of(id >> 8, id & 0xff, 0, v.length), Buffer.from(v, 'latin1')])));
+        Buffer.concat(
+          pairs.map(([id, v]) => Buffer.concat([Buffer.of(id >> 8, id & 0xff, 0, v.length), Buffer.from(v, 'latin1')])),
+        );
       const block = params([
         [0x8001, '7200032211005539'],
         [0x8003, 'PPC-930;192MB'],

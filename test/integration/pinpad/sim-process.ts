@@ -13,15 +13,26 @@ export interface SimProcess {
   readonly pty?: string;
   control(cmd: Record<string, unknown>): Promise<Record<string, unknown>>;
   fault(f: Fault): Promise<void>;
-  state(): Promise<{ display: string[]; received: string[]; opened: boolean; cans: number; unplugged: number; replugged: number }>;
+  state(): Promise<{
+    display: string[];
+    received: string[];
+    opened: boolean;
+    cans: number;
+    unplugged: number;
+    replugged: number;
+  }>;
   stop(): Promise<void>;
 }
 
 export async function startSim(args: string[]): Promise<SimProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/bin.ts'), 'sim', 'pinpad', '--tcp', '0', '--control', '0', ...args], {
-    cwd: ROOT,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'src/cli/bin.ts'), 'sim', 'pinpad', '--tcp', '0', '--control', '0', ...args],
+    {
+      cwd: ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const ready = await new Promise<{ tcp: number; pty?: string; control: number }>((resolve, reject) => {
@@ -60,7 +71,15 @@ export async function startSim(args: string[]): Promise<SimProcess> {
       const r = await control({ cmd: 'fault', fault: f });
       if (r.ok !== true) throw new Error(`fault refused: ${JSON.stringify(r)}`);
     },
-    state: async () => (await control({ cmd: 'state' })) as unknown as { display: string[]; received: string[]; opened: boolean; cans: number; unplugged: number; replugged: number },
+    state: async () =>
+      (await control({ cmd: 'state' })) as unknown as {
+        display: string[];
+        received: string[];
+        opened: boolean;
+        cans: number;
+        unplugged: number;
+        replugged: number;
+      },
     stop: async () => {
       socket.destroy();
       if (child.exitCode !== null) return;

@@ -48,7 +48,9 @@ describe('TcpTransport over real loopback', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as net.AddressInfo).port;
     await new Promise((r) => server.close(r));
-    await expect(new TcpTransport({ host: '127.0.0.1', port }).open()).rejects.toSatisfy((e) => isTransportError(e, 'TRANSPORT_OPEN_FAILED'));
+    await expect(new TcpTransport({ host: '127.0.0.1', port }).open()).rejects.toSatisfy((e) =>
+      isTransportError(e, 'TRANSPORT_OPEN_FAILED'),
+    );
   });
 
   it('close() settles a pending read with null', async () => {
@@ -81,6 +83,8 @@ describe.skipIf(!HAS_SOCAT)('SerialTransport over a real pseudo-terminal pair (s
   });
 
   it('fails to open a missing path with TRANSPORT_OPEN_FAILED', async () => {
-    await expect(new SerialTransport({ path: '/nonexistent/tty' }).open()).rejects.toSatisfy((e) => isTransportError(e, 'TRANSPORT_OPEN_FAILED'));
+    await expect(new SerialTransport({ path: '/nonexistent/tty' }).open()).rejects.toSatisfy((e) =>
+      isTransportError(e, 'TRANSPORT_OPEN_FAILED'),
+    );
   });
 });

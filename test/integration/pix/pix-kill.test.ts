@@ -19,14 +19,26 @@ afterAll(async () => {
 function child(mode: 'sale' | 'recover', stateDir: string, env: Record<string, string> = {}) {
   const urls = sandboxEnv(h.running);
   const p = spawn(process.execPath, ['--import', 'tsx', 'test/integration/qr/qr-daemon-child.ts', mode], {
-    env: { ...process.env, OMNIPOS_CONFIG: '', OMNIPOS_STATE_DIR: stateDir, OMNIPOS_SANDBOX__EMBEDDED: 'false', OMNIPOS_ACQUIRER__TIMEOUT_MS: '2000', OMNIPOS_QR__POLL_MS: '100', KIND: 'pix', ...urls, ...env },
+    env: {
+      ...process.env,
+      OMNIPOS_CONFIG: '',
+      OMNIPOS_STATE_DIR: stateDir,
+      OMNIPOS_SANDBOX__EMBEDDED: 'false',
+      OMNIPOS_ACQUIRER__TIMEOUT_MS: '2000',
+      OMNIPOS_QR__POLL_MS: '100',
+      KIND: 'pix',
+      ...urls,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
   let err = '';
   p.stdout.on('data', (d: Buffer) => (out += d.toString()));
   p.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) => p.once('exit', (code, signal) => resolve({ code, signal })));
+  const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    p.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   return { exit, out: () => out, err: () => err };
 }
 
@@ -47,22 +59,37 @@ describe('Pix: the terminal killed after it saw the payment, before the receipt 
     const qrCode = await until(() => Promise.resolve(/"qrCode":"([^"]+)"/.exec(sale.out())?.[1]));
     expect(parsePix(qrCode).transactionAmount).toBe('46.10');
     const merchantOrderId = await until(() => Promise.resolve(/"merchantOrderId":"(\d+)"/.exec(sale.out())?.[1]));
-    const row = await until(async () => (await h.ledger()).ecommerce.find((e) => e.merchantOrderId === merchantOrderId));
+    const row = await until(async () =>
+      (await h.ledger()).ecommerce.find((e) => e.merchantOrderId === merchantOrderId),
+    );
     expect((await h.control('POST', `/sandbox/pix/${row.paymentId}/pay`)).status).toBe(200);
     const killed = await sale.exit;
     expect(killed.signal, sale.err()).toBe('SIGKILL');
-    expect((await h.ledger()).ecommerce.find((e) => e.paymentId === row.paymentId)).toMatchObject({ status: 2, charged: 4610 });
+    expect((await h.ledger()).ecommerce.find((e) => e.paymentId === row.paymentId)).toMatchObject({
+      status: 2,
+      charged: 4610,
+    });
 
     const recovered = child('recover', state);
     // The refund is asked at start; the provider approves it a minute later (host clock).
-    await until(async () => ((await h.ledger()).entries.some((e) => e.kind === 'pix-refund-requested' && e.paymentId === row.paymentId) ? true : undefined));
+    await until(async () =>
+      (await h.ledger()).entries.some((e) => e.kind === 'pix-refund-requested' && e.paymentId === row.paymentId)
+        ? true
+        : undefined,
+    );
     await h.control('POST', '/sandbox/clock', { advanceMs: 61_000 });
     const done = await recovered.exit;
     expect(done.code, recovered.err()).toBe(0);
-    const { journal, outbox } = JSON.parse(recovered.out().trim().split('\n').at(-1)!) as { journal: { merchantOrderId: string; state: string }[]; outbox: { pending: number } };
+    const { journal, outbox } = JSON.parse(recovered.out().trim().split('\n').at(-1)!) as {
+      journal: { merchantOrderId: string; state: string }[];
+      outbox: { pending: number };
+    };
     expect(journal).toEqual([expect.objectContaining({ merchantOrderId, state: 'refunded' })]);
     expect(outbox.pending).toBe(0);
-    expect((await h.ledger()).ecommerce.find((e) => e.paymentId === row.paymentId)).toMatchObject({ status: 11, charged: 0 });
+    expect((await h.ledger()).ecommerce.find((e) => e.paymentId === row.paymentId)).toMatchObject({
+      status: 11,
+      charged: 0,
+    });
     expect(scanForCardData(state)).toEqual([]);
   });
 });

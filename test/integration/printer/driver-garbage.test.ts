@@ -31,7 +31,11 @@ describe('the driver facing a printer that sends garbage', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(fc.uint8Array({ maxLength: 6 }), { minLength: 0, maxLength: 6 }), async (noise) => {
         answers = noise;
-        const printer = new EscPosPrinter({ transport: new TcpTransport({ host: '127.0.0.1', port }), model: findPrinterModel('virtual-80')!, replyTimeoutMs: 50 });
+        const printer = new EscPosPrinter({
+          transport: new TcpTransport({ host: '127.0.0.1', port }),
+          model: findPrinterModel('virtual-80')!,
+          replyTimeoutMs: 50,
+        });
         await printer.open();
         const t = Date.now();
         try {

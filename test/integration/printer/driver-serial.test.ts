@@ -31,14 +31,21 @@ describe.skipIf(!HAS_SOCAT)('EscPosPrinter over a serial port (socat pty) agains
     const server = await serveVirtualPrinter(sim);
     const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-printer-'));
     const link = path.join(dir, 'ttyPRINTER');
-    const socat: ChildProcess = spawn('socat', [`pty,link=${link},raw,echo=0`, `tcp:127.0.0.1:${server.port}`], { stdio: 'ignore' });
+    const socat: ChildProcess = spawn('socat', [`pty,link=${link},raw,echo=0`, `tcp:127.0.0.1:${server.port}`], {
+      stdio: 'ignore',
+    });
     cleanups.push(async () => {
       socat.kill('SIGTERM');
       await server.close();
       rmSync(dir, { recursive: true, force: true });
     });
     await waitFor(link);
-    const printer = new EscPosPrinter({ transport: new SerialTransport({ path: link, baudRate: 9600 }), model: sim.model, pollMs: 20, replyTimeoutMs: 500 });
+    const printer = new EscPosPrinter({
+      transport: new SerialTransport({ path: link, baudRate: 9600 }),
+      model: sim.model,
+      pollMs: 20,
+      replyTimeoutMs: 500,
+    });
     await printer.open();
     cleanups.push(() => printer.close());
     expect(await printer.status()).toMatchObject({ online: true, paperOut: false });

@@ -3,17 +3,31 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EscPosEncoder, EscPosPrinter, type PrinterEvent } from '../../../drivers/printer/index.js';
 import { TcpTransport } from '../../../drivers/transport/index.js';
 import { until } from './until.js';
-import { serveVirtualPrinter, VirtualPrinter, type VirtualPrinterOptions, type VirtualPrinterServer } from '../../../src/sim/printer/index.js';
+import {
+  serveVirtualPrinter,
+  VirtualPrinter,
+  type VirtualPrinterOptions,
+  type VirtualPrinterServer,
+} from '../../../src/sim/printer/index.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
 });
 
-async function rig(opts: VirtualPrinterOptions = {}, driver: { pollMs?: number; printTimeoutMs?: number } = {}): Promise<{ sim: VirtualPrinter; server: VirtualPrinterServer; printer: EscPosPrinter; events: PrinterEvent[] }> {
+async function rig(
+  opts: VirtualPrinterOptions = {},
+  driver: { pollMs?: number; printTimeoutMs?: number } = {},
+): Promise<{ sim: VirtualPrinter; server: VirtualPrinterServer; printer: EscPosPrinter; events: PrinterEvent[] }> {
   const sim = new VirtualPrinter(opts);
   const server = await serveVirtualPrinter(sim);
-  const printer = new EscPosPrinter({ transport: new TcpTransport({ host: '127.0.0.1', port: server.port }), model: sim.model, pollMs: driver.pollMs ?? 20, replyTimeoutMs: 300, printTimeoutMs: driver.printTimeoutMs ?? 5000 });
+  const printer = new EscPosPrinter({
+    transport: new TcpTransport({ host: '127.0.0.1', port: server.port }),
+    model: sim.model,
+    pollMs: driver.pollMs ?? 20,
+    replyTimeoutMs: 300,
+    printTimeoutMs: driver.printTimeoutMs ?? 5000,
+  });
   const events: PrinterEvent[] = [];
   printer.onEvent((e) => events.push(e));
   await printer.open();
@@ -25,7 +39,13 @@ async function rig(opts: VirtualPrinterOptions = {}, driver: { pollMs?: number; 
 }
 
 function receipt(sim: VirtualPrinter, lines = 8): Uint8Array {
-  const e = new EscPosEncoder(sim.model).initialize().align('center').bold(true).line('COMPROVANTE DE CRÉDITO').bold(false).align('left');
+  const e = new EscPosEncoder(sim.model)
+    .initialize()
+    .align('center')
+    .bold(true)
+    .line('COMPROVANTE DE CRÉDITO')
+    .bold(false)
+    .align('left');
   for (let i = 1; i <= lines; i++) e.line(`linha ${i} — ação`);
   return e.cut().encode();
 }
@@ -100,7 +120,11 @@ describe('EscPosPrinter over TCP against the virtual printer (real loopback)', (
     await new Promise<void>((r) => silent.listen(0, '127.0.0.1', r));
     const port = (silent.address() as net.AddressInfo).port;
     const sim = new VirtualPrinter();
-    const printer = new EscPosPrinter({ transport: new TcpTransport({ host: '127.0.0.1', port }), model: sim.model, replyTimeoutMs: 100 });
+    const printer = new EscPosPrinter({
+      transport: new TcpTransport({ host: '127.0.0.1', port }),
+      model: sim.model,
+      replyTimeoutMs: 100,
+    });
     await printer.open();
     cleanups.push(async () => {
       await printer.close();
@@ -123,11 +147,17 @@ describe('status bytes hidden in image data (Epson answers DLE EOT even inside a
     const { bitmapFrom } = await import('../../../drivers/printer/index.js');
     // Row bytes 0x10 0x04 0x01 repeated: the pattern of DLE EOT 1 in the raster data.
     const pattern = [0x10, 0x04, 0x01];
-    const logo = bitmapFrom(24 * 8, 16, (x, y) => ((pattern[Math.floor(x / 8) % 3]! >> (7 - (x % 8))) & 1) === 1 && y >= 0);
+    const logo = bitmapFrom(
+      24 * 8,
+      16,
+      (x, y) => ((pattern[Math.floor(x / 8) % 3]! >> (7 - (x % 8))) & 1) === 1 && y >= 0,
+    );
     const { sim, printer } = await rig({ realtimeInData: true });
     const stray: number[] = [];
     sim.onReply((b) => stray.push(...b));
-    const r = await printer.print(new EscPosEncoder(sim.model).initialize().image(logo).line('depois do logo').cut().encode());
+    const r = await printer.print(
+      new EscPosEncoder(sim.model).initialize().image(logo).line('depois do logo').cut().encode(),
+    );
     expect(stray.length).toBeGreaterThan(8 + 1 + 4);
     expect(r).toMatchObject({ outcome: 'printed', status: { online: true, paperOut: false } });
     expect(sim.lastReceipt!.lines).toContain('depois do logo');
@@ -157,7 +187,10 @@ describe('link loss and monitoring', () => {
   it('monitoring emits paper-near-end, cover-open and idle as they happen, with nothing printing', async () => {
     const { sim, printer, events } = await rig({ paperLines: 100, nearEndLines: 50 });
     const stop = printer.monitor(25);
-    const seen = (t: string, n = 1): (() => boolean) => () => events.filter((e) => e.type === t).length >= n;
+    const seen =
+      (t: string, n = 1): (() => boolean) =>
+      () =>
+        events.filter((e) => e.type === t).length >= n;
     await until('idle', seen('idle'));
     sim.loadPaper(40);
     await until('paper-near-end', seen('paper-near-end'));

@@ -11,7 +11,11 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../.
 
 describe('omnipos sim printer (its own process, a real TCP port)', () => {
   it('prints what the driver sends, shows each cut receipt, and takes faults on standard input', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/bin.ts'), 'sim', 'printer', '--tcp', '0', '--model', 'virtual-58'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(ROOT, 'src/cli/bin.ts'), 'sim', 'printer', '--tcp', '0', '--model', 'virtual-58'],
+      { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] },
+    );
     let out = '';
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
@@ -25,10 +29,18 @@ describe('omnipos sim printer (its own process, a real TCP port)', () => {
     });
     expect(ready.model).toBe('virtual-58');
     const model = findPrinterModel('virtual-58')!;
-    const printer = new EscPosPrinter({ transport: new TcpTransport({ host: '127.0.0.1', port: ready.tcp }), model, pollMs: 20 });
+    const printer = new EscPosPrinter({
+      transport: new TcpTransport({ host: '127.0.0.1', port: ready.tcp }),
+      model,
+      pollMs: 20,
+    });
     try {
       await printer.open();
-      expect(await printer.print(new EscPosEncoder(model).initialize().align('center').line('Débito à vista').cut().encode())).toMatchObject({ outcome: 'printed' });
+      expect(
+        await printer.print(
+          new EscPosEncoder(model).initialize().align('center').line('Débito à vista').cut().encode(),
+        ),
+      ).toMatchObject({ outcome: 'printed' });
       await until('the receipt on stdout', () => out.includes('         Débito à vista'));
       child.stdin.write('cover-open\n');
       await until('cover open', async () => (await printer.status()).coverOpen);

@@ -35,7 +35,9 @@ export function omnipos(args: string[], env: Record<string, string>): CliProcess
     check();
   });
   child.stderr?.on('data', (d: Buffer) => (err += d.toString()));
-  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   return {
     child,
     out: () => out,
@@ -45,7 +47,10 @@ export function omnipos(args: string[], env: Record<string, string>): CliProcess
       return new Promise((resolve, reject) => {
         const m = out.match(re);
         if (m) return resolve(m);
-        const timer = setTimeout(() => reject(new Error(`timed out waiting for ${re}; out: ${out}\nerr: ${err}`)), timeoutMs);
+        const timer = setTimeout(
+          () => reject(new Error(`timed out waiting for ${re}; out: ${out}\nerr: ${err}`)),
+          timeoutMs,
+        );
         waiters.push({ re, resolve: (x) => (clearTimeout(timer), resolve(x)) });
         void exit.then(({ code }) => {
           clearTimeout(timer);
@@ -66,10 +71,28 @@ export async function freePort(): Promise<number> {
 }
 
 /** `omnipos wallet pay CODE` in its own process, against the sandbox at `walletUrl`, with the first test card. */
-export async function walletPay(code: string, walletUrl: string, stateDir: string): Promise<{ code: number | null; out: string; err: string }> {
+export async function walletPay(
+  code: string,
+  walletUrl: string,
+  stateDir: string,
+): Promise<{ code: number | null; out: string; err: string }> {
   const card = TEST_CARDS[0]!;
   const p = omnipos(
-    ['wallet', 'pay', code, '--card', card.pan, '--cvv', '123', '--exp', `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`, '--name', 'TESTE CARTAO', '--document', '52998224725'],
+    [
+      'wallet',
+      'pay',
+      code,
+      '--card',
+      card.pan,
+      '--cvv',
+      '123',
+      '--exp',
+      `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`,
+      '--name',
+      'TESTE CARTAO',
+      '--document',
+      '52998224725',
+    ],
     { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_ACQUIRER__WALLET_URL: walletUrl },
   );
   const { code: exit } = await p.exit;

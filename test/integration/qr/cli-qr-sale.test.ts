@@ -10,7 +10,12 @@ import { decodeTextBlocks, freePort, omnipos, walletPay } from './cli-process.js
 const tempDir = useTempDirs();
 
 /** The embedded sandbox on a free port (0), the API not probed (0): the command starts its own daemon. */
-const inProcess = (stateDir: string): Record<string, string> => ({ OMNIPOS_STATE_DIR: stateDir, OMNIPOS_SANDBOX__PORT: '0', OMNIPOS_API__PORT: '0', OMNIPOS_QR__POLL_MS: '200' });
+const inProcess = (stateDir: string): Record<string, string> => ({
+  OMNIPOS_STATE_DIR: stateDir,
+  OMNIPOS_SANDBOX__PORT: '0',
+  OMNIPOS_API__PORT: '0',
+  OMNIPOS_QR__POLL_MS: '200',
+});
 
 describe('omnipos qr sale as a process, paid by omnipos wallet pay in another process', () => {
   it('with no daemon running: starts one in-process, shows a code that decodes to the string it prints, exits 0 once paid and confirmed', async () => {
@@ -33,9 +38,12 @@ describe('omnipos qr sale as a process, paid by omnipos wallet pay in another pr
     expect(sale.out()).toMatch(/result: confirmed \(confirmed\), MerchantOrderId \d{15}, PaymentId [0-9a-f-]{36}/);
   });
 
-  it('with qr.provider ecommerce: the e-commerce QR sale\'s code (device type E), paid by the wallet, exits 0', async () => {
+  it("with qr.provider ecommerce: the e-commerce QR sale's code (device type E), paid by the wallet, exits 0", async () => {
     const state = tempDir();
-    const sale = omnipos(['qr', 'sale', '--amount', '2610'], { ...inProcess(state), OMNIPOS_QR__PROVIDER: 'ecommerce' });
+    const sale = omnipos(['qr', 'sale', '--amount', '2610'], {
+      ...inProcess(state),
+      OMNIPOS_QR__PROVIDER: 'ecommerce',
+    });
     const [, walletUrl] = await sale.waitFor(/its wallet API at (http:\/\/\S+?)\)/);
     const [, code] = await sale.waitFor(/copy-and-paste code: (.+)\n/);
     expect(decodeTextBlocks(sale.out())).toBe(code);
@@ -50,11 +58,20 @@ describe('omnipos qr sale as a process, paid by omnipos wallet pay in another pr
   it('with a daemon running (omnipos run): uses its API with the token from the state directory', async () => {
     const state = tempDir();
     const apiPort = await freePort();
-    const daemon = omnipos(['run'], { OMNIPOS_STATE_DIR: state, OMNIPOS_SANDBOX__PORT: '0', OMNIPOS_API__PORT: String(apiPort), OMNIPOS_QR__POLL_MS: '200', OMNIPOS_LOG__LEVEL: 'info' });
+    const daemon = omnipos(['run'], {
+      OMNIPOS_STATE_DIR: state,
+      OMNIPOS_SANDBOX__PORT: '0',
+      OMNIPOS_API__PORT: String(apiPort),
+      OMNIPOS_QR__POLL_MS: '200',
+      OMNIPOS_LOG__LEVEL: 'info',
+    });
     try {
       const [started] = await daemon.waitFor(/.*"omnipos started".*\n/);
       const walletUrl = (JSON.parse(started) as { sandboxWallet: string }).sandboxWallet;
-      const sale = omnipos(['qr', 'sale', '--amount', '2810'], { OMNIPOS_STATE_DIR: state, OMNIPOS_API__PORT: String(apiPort) });
+      const sale = omnipos(['qr', 'sale', '--amount', '2810'], {
+        OMNIPOS_STATE_DIR: state,
+        OMNIPOS_API__PORT: String(apiPort),
+      });
       await sale.waitFor(new RegExp(`omnipos daemon at http://127\\.0\\.0\\.1:${apiPort}`));
       const [, code] = await sale.waitFor(/copy-and-paste code: (.+)\n/);
       expect((await walletPay(code!, walletUrl, tempDir())).code).toBe(0);
@@ -63,7 +80,9 @@ describe('omnipos qr sale as a process, paid by omnipos wallet pay in another pr
       expect(sale.out()).toMatch(/result: confirmed/);
       // The sale lives in the daemon's journal: its API lists it confirmed.
       const token = readFileSync(path.join(state, 'api-token'), 'utf8').trim();
-      const list = await request(`http://127.0.0.1:${apiPort}/v1/payments?status=confirmed`, { headers: { authorization: `Bearer ${token}` } });
+      const list = await request(`http://127.0.0.1:${apiPort}/v1/payments?status=confirmed`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
       const body = (await list.body.json()) as { payments: { method: string; amount: number }[] };
       expect(body.payments).toEqual([expect.objectContaining({ method: 'wallet-qr', amount: 2810 })]);
     } finally {
@@ -88,7 +107,10 @@ describe('omnipos qr sale as a process, paid by omnipos wallet pay in another pr
   it('a code nobody pays expires: exit 5, said on standard error', async () => {
     const state = tempDir();
     // 30 s is the shortest validity the configuration accepts (the daemon and its sandbox share it).
-    const sale = omnipos(['qr', 'sale', '--amount', '3010'], { ...inProcess(state), OMNIPOS_QR__VALIDITY_SECONDS: '30' });
+    const sale = omnipos(['qr', 'sale', '--amount', '3010'], {
+      ...inProcess(state),
+      OMNIPOS_QR__VALIDITY_SECONDS: '30',
+    });
     await sale.waitFor(/waiting for the payment, 0:(30|29|28) left/);
     const { code } = await sale.exit;
     expect(code, sale.err()).toBe(5);
@@ -103,9 +125,15 @@ describe('omnipos qr sale as a process, paid by omnipos wallet pay in another pr
     const port = (busy.address() as { port: number }).port;
     try {
       let err = '';
-      const code = await runCli(['qr', 'sale', '--amount', '100'], { out: () => undefined, err: (t) => void (err += t), env: { ...inProcess(tempDir()), OMNIPOS_SANDBOX__PORT: String(port) } });
+      const code = await runCli(['qr', 'sale', '--amount', '100'], {
+        out: () => undefined,
+        err: (t) => void (err += t),
+        env: { ...inProcess(tempDir()), OMNIPOS_SANDBOX__PORT: String(port) },
+      });
       expect(code).toBe(3);
-      expect(err).toMatch(/none could start here: the embedded sandbox host cannot listen on 127\.0\.0\.1:\d+: the address is in use/);
+      expect(err).toMatch(
+        /none could start here: the embedded sandbox host cannot listen on 127\.0\.0\.1:\d+: the address is in use/,
+      );
     } finally {
       await new Promise((r) => busy.close(r));
     }
@@ -116,7 +144,12 @@ describe('omnipos qr sale as a process, paid by omnipos wallet pay in another pr
     const ctx = { out: () => undefined, err: (t: string) => void (err += t), env: { OMNIPOS_STATE_DIR: tempDir() } };
     expect(await runCli(['qr', 'sale', '--amount', '10.50'], ctx)).toBe(2);
     expect(err).toMatch(/--amount: expected a whole number of cents/);
-    expect(await runCli(['pix', 'sale', '--amount', '1000', '--payer-name', 'Maria', '--payer-document', '12345678900'], ctx)).toBe(2);
+    expect(
+      await runCli(
+        ['pix', 'sale', '--amount', '1000', '--payer-name', 'Maria', '--payer-document', '12345678900'],
+        ctx,
+      ),
+    ).toBe(2);
     expect(err).toMatch(/--payer-document: expected a valid CPF/);
     let usage = '';
     expect(await runCli(['qr', 'sale', '--help'], { ...ctx, out: (t) => void (usage += t) })).toBe(0);
@@ -127,7 +160,10 @@ describe('omnipos qr sale as a process, paid by omnipos wallet pay in another pr
 describe('omnipos pix sale as a process', () => {
   it('shows the BR Code, exits 0 once the payer paid it', async () => {
     const state = tempDir();
-    const sale = omnipos(['pix', 'sale', '--amount', '1990', '--payer-name', 'Maria da Silva', '--payer-document', '529.982.247-25'], inProcess(state));
+    const sale = omnipos(
+      ['pix', 'sale', '--amount', '1990', '--payer-name', 'Maria da Silva', '--payer-document', '529.982.247-25'],
+      inProcess(state),
+    );
     const [, sandboxUrl] = await sale.waitFor(/sandbox host at (http:\/\/\S+?),/);
     const [, code] = await sale.waitFor(/copy-and-paste code: (.+)\n/);
     expect(decodeTextBlocks(sale.out())).toBe(code);

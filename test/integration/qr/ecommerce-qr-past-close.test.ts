@@ -37,13 +37,18 @@ function terminal() {
   const acquirer: Acquirer = createAcquirer({
     settings: { ...sandboxSettings(h.running), clientId: SANDBOX_CREDENTIALS.clientId, timeoutMs: 5000 },
     clientSecret: { reveal: () => SANDBOX_CREDENTIALS.clientSecret },
-    ecommerce: { merchantId: SANDBOX_CREDENTIALS.merchantId, merchantKey: { reveal: () => SANDBOX_CREDENTIALS.merchantKey } },
+    ecommerce: {
+      merchantId: SANDBOX_CREDENTIALS.merchantId,
+      merchantKey: { reveal: () => SANDBOX_CREDENTIALS.merchantKey },
+    },
     environment: 'sandbox',
     clock,
     log,
     onHostDate: (date) => void clock.observe(date),
   });
-  const config = loadConfig({ env: { OMNIPOS_CONFIG: '', OMNIPOS_STATE_DIR: stateDir, OMNIPOS_QR__PROVIDER: 'ecommerce' } });
+  const config = loadConfig({
+    env: { OMNIPOS_CONFIG: '', OMNIPOS_STATE_DIR: stateDir, OMNIPOS_QR__PROVIDER: 'ecommerce' },
+  });
   const db = openTerminalDatabase(stateDir);
   const journal = new Journal(db);
   const provider = qrProvider(config, acquirer, db, journal, new OmniDeliveryAdapter(acquirer.omni));
@@ -59,9 +64,24 @@ function terminal() {
     ...(provider.codes ? { codes: provider.codes } : {}),
     onEvent: (e) => void events.push(e),
   });
-  const forwarder = new OutboxForwarder({ db, outbox, port: provider.delivery, clock, log, onSettled: (t, d) => engine.settled(t, d), undoRace: { processingWindowMs: 1000 } });
+  const forwarder = new OutboxForwarder({
+    db,
+    outbox,
+    port: provider.delivery,
+    clock,
+    log,
+    onSettled: (t, d) => engine.settled(t, d),
+    undoRace: { processingWindowMs: 1000 },
+  });
   return {
-    clock, acquirer, db, journal, outbox, engine, events, forwarder,
+    clock,
+    acquirer,
+    db,
+    journal,
+    outbox,
+    engine,
+    events,
+    forwarder,
     async close() {
       engine.stop();
       await acquirer.close();
@@ -72,11 +92,28 @@ function terminal() {
 
 async function walletPays(qr: string): Promise<number> {
   const card = TEST_CARDS[0]!;
-  return runCli(['wallet', 'pay', qr, '--card', card.pan, '--cvv', '123', '--exp', `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`, '--name', 'TESTE CARTAO', '--document', '52998224725'], {
-    out: () => undefined,
-    err: () => undefined,
-    env: { OMNIPOS_STATE_DIR: tempDir(), OMNIPOS_ACQUIRER__WALLET_URL: h.running.urls.wallet },
-  });
+  return runCli(
+    [
+      'wallet',
+      'pay',
+      qr,
+      '--card',
+      card.pan,
+      '--cvv',
+      '123',
+      '--exp',
+      `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`,
+      '--name',
+      'TESTE CARTAO',
+      '--document',
+      '52998224725',
+    ],
+    {
+      out: () => undefined,
+      err: () => undefined,
+      env: { OMNIPOS_STATE_DIR: tempDir(), OMNIPOS_ACQUIRER__WALLET_URL: h.running.urls.wallet },
+    },
+  );
 }
 
 /** A paid e-commerce QR sale awaiting the cash register, then undone by it: the undo is in the outbox, not yet tried. */
@@ -84,7 +121,8 @@ async function paidThenUndone(t: ReturnType<typeof terminal>, amount: number) {
   const { entry, done } = await t.engine.start({ ...qrSaleRequest(amount), confirmation: 'ecr' });
   expect(await walletPays(shownCode(t.events))).toBe(0);
   await done;
-  for (let i = 0; i < 200 && t.journal.get(entry.id)?.state !== 'awaiting-decision'; i++) await new Promise((r) => setTimeout(r, 10));
+  for (let i = 0; i < 200 && t.journal.get(entry.id)?.state !== 'awaiting-decision'; i++)
+    await new Promise((r) => setTimeout(r, 10));
   expect(t.journal.get(entry.id)?.state).toBe('awaiting-decision');
   await t.engine.decide(entry.id, 'undo', 'ecr');
   expect(t.journal.get(entry.id)?.state).toBe('undoing');
@@ -98,7 +136,10 @@ describe('undo of a paid e-commerce QR sale and the daily close (qr.provider: ec
     const { id, paymentId } = await paidThenUndone(t, 5610);
     await t.forwarder.runOnce();
     expect(t.journal.get(id)?.state).toBe('undone');
-    expect((await h.ledger()).ecommerce.find((e) => e.paymentId === paymentId)).toMatchObject({ status: 10, charged: 0 });
+    expect((await h.ledger()).ecommerce.find((e) => e.paymentId === paymentId)).toMatchObject({
+      status: 10,
+      charged: 0,
+    });
     await t.close();
   });
 
@@ -120,7 +161,10 @@ describe('undo of a paid e-commerce QR sale and the daily close (qr.provider: ec
     const last = t.journal.transitions(id).at(-1)!;
     expect(last.to).toBe('needs-refund');
     // Still charged at the host: no void was sent past the close.
-    expect((await h.ledger()).ecommerce.find((e) => e.paymentId === paymentId)).toMatchObject({ status: 2, charged: 5710 });
+    expect((await h.ledger()).ecommerce.find((e) => e.paymentId === paymentId)).toMatchObject({
+      status: 2,
+      charged: 5710,
+    });
     await t.close();
   });
 });

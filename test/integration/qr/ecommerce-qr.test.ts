@@ -23,25 +23,49 @@ afterAll(async () => {
 /** A terminal whose QR engine uses the adapter the configuration chooses (qr.provider: ecommerce), composed as the daemon does. */
 function terminal() {
   const stateDir = tempDir();
-  const config = loadConfig({ env: { OMNIPOS_CONFIG: '', OMNIPOS_STATE_DIR: stateDir, OMNIPOS_QR__PROVIDER: 'ecommerce' } });
+  const config = loadConfig({
+    env: { OMNIPOS_CONFIG: '', OMNIPOS_STATE_DIR: stateDir, OMNIPOS_QR__PROVIDER: 'ecommerce' },
+  });
   const db = openTerminalDatabase(stateDir);
   const provider = qrProvider(config, h.acquirer, db, new Journal(db), new OmniDeliveryAdapter(h.acquirer.omni));
   expect(provider.codes?.provider).toBe('ecommerce');
-  return qrTerminal(h, stateDir, { db, ordinal: 3, host: provider.delivery, ...(provider.codes ? { codes: provider.codes } : {}) });
+  return qrTerminal(h, stateDir, {
+    db,
+    ordinal: 3,
+    host: provider.delivery,
+    ...(provider.codes ? { codes: provider.codes } : {}),
+  });
 }
 
 async function walletPays(qr: string): Promise<number> {
   const card = TEST_CARDS[0]!;
-  return runCli(['wallet', 'pay', qr, '--card', card.pan, '--cvv', '123', '--exp', `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`, '--name', 'TESTE CARTAO', '--document', '52998224725'], {
-    out: () => undefined,
-    err: () => undefined,
-    env: { OMNIPOS_STATE_DIR: tempDir(), OMNIPOS_ACQUIRER__WALLET_URL: h.running.urls.wallet },
-  });
+  return runCli(
+    [
+      'wallet',
+      'pay',
+      qr,
+      '--card',
+      card.pan,
+      '--cvv',
+      '123',
+      '--exp',
+      `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`,
+      '--name',
+      'TESTE CARTAO',
+      '--document',
+      '52998224725',
+    ],
+    {
+      out: () => undefined,
+      err: () => undefined,
+      env: { OMNIPOS_STATE_DIR: tempDir(), OMNIPOS_ACQUIRER__WALLET_URL: h.running.urls.wallet },
+    },
+  );
 }
 
 const sale = qrSaleRequest;
 
-describe('the e-commerce QR code sale behind the QR engine\'s port (qr.provider: ecommerce), against the sandbox', () => {
+describe("the e-commerce QR code sale behind the QR engine's port (qr.provider: ecommerce), against the sandbox", () => {
   it('the host makes the code (its PaymentId journaled before it is shown), a wallet pays it, the engine sees status 2 and confirms', async () => {
     const t = terminal();
     const { entry, done } = await t.engine.start(sale(5210, 2));
@@ -50,19 +74,32 @@ describe('the e-commerce QR code sale behind the QR engine\'s port (qr.provider:
     expect(parsed.fields).toMatchObject({ model: 'current', deviceType: 'E', amount: '52.10', installments: '02' });
     const data = t.journal.get(entry.id)!.data as { provider: string; paymentId: string };
     expect(data.provider).toBe('ecommerce');
-    expect(t.journal.transitions(entry.id).slice(0, 3).map((x) => [x.to, x.input])).toEqual([
+    expect(
+      t.journal
+        .transitions(entry.id)
+        .slice(0, 3)
+        .map((x) => [x.to, x.input]),
+    ).toEqual([
       ['started', 'request'],
       ['started', 'code issued by the host'],
       ['showing', 'code shown'],
     ]);
-    expect((await h.ledger()).ecommerce.find((e) => e.paymentId === data.paymentId)).toMatchObject({ type: 'qrcode', status: 12, charged: 0, merchantOrderId: entry.merchantOrderId });
+    expect((await h.ledger()).ecommerce.find((e) => e.paymentId === data.paymentId)).toMatchObject({
+      type: 'qrcode',
+      status: 12,
+      charged: 0,
+      merchantOrderId: entry.merchantOrderId,
+    });
     expect(await walletPays(code)).toBe(0);
     await done;
     await t.settle();
     const path = t.journal.transitions(entry.id).map((x) => x.to);
     expect(path.slice(0, 4)).toEqual(['started', 'started', 'showing', 'approved']);
     expect(path.at(-1)).toBe('confirmed');
-    expect((await h.ledger()).ecommerce.find((e) => e.paymentId === data.paymentId)).toMatchObject({ status: 2, charged: 5210 });
+    expect((await h.ledger()).ecommerce.find((e) => e.paymentId === data.paymentId)).toMatchObject({
+      status: 2,
+      charged: 5210,
+    });
     t.db.close();
   });
 
@@ -79,7 +116,10 @@ describe('the e-commerce QR code sale behind the QR engine\'s port (qr.provider:
     expect(t.journal.get(entry.id)?.state).toBe('undone');
     expect(t.events.some((e) => e.type === 'alarm' && e.code === 'QR_LATE_PAYMENT')).toBe(true);
     const paymentId = (t.journal.get(entry.id)!.data as { paymentId: string }).paymentId;
-    expect((await h.ledger()).ecommerce.find((e) => e.paymentId === paymentId)).toMatchObject({ status: 10, charged: 0 });
+    expect((await h.ledger()).ecommerce.find((e) => e.paymentId === paymentId)).toMatchObject({
+      status: 10,
+      charged: 0,
+    });
     t.db.close();
   });
 
@@ -90,14 +130,18 @@ describe('the e-commerce QR code sale behind the QR engine\'s port (qr.provider:
     await done;
     const db = t.db;
     // Move the watch past the code's validity (60 s here) plus the margin.
-    db.prepare("UPDATE outbox SET payload = json_set(payload, '$.until', ?)").run(new Date(Date.now() - 1).toISOString());
+    db.prepare("UPDATE outbox SET payload = json_set(payload, '$.until', ?)").run(
+      new Date(Date.now() - 1).toISOString(),
+    );
     await t.settle();
     expect(t.journal.get(entry.id)?.state).toBe('cancelled');
     t.db.close();
   });
 
   it('qr.provider: ecommerce without the e-commerce credentials is refused naming the key', () => {
-    const config = loadConfig({ env: { OMNIPOS_CONFIG: '', OMNIPOS_STATE_DIR: tempDir(), OMNIPOS_QR__PROVIDER: 'ecommerce' } });
+    const config = loadConfig({
+      env: { OMNIPOS_CONFIG: '', OMNIPOS_STATE_DIR: tempDir(), OMNIPOS_QR__PROVIDER: 'ecommerce' },
+    });
     const db = openTerminalDatabase(tempDir());
     const noEcommerce = { ...h.acquirer, ecommerce: undefined };
     let error: unknown;

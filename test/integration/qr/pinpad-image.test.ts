@@ -26,11 +26,18 @@ afterAll(async () => {
 });
 
 /** The virtual pinpad on loopback TCP and the daemon's pinpad (secure channel) on it. */
-async function rig(options: VirtualPinpadOptions = {}): Promise<{ sim: VirtualPinpad; device: PinpadDevice; display: PinpadQrDisplay; stop(): Promise<void> }> {
+async function rig(
+  options: VirtualPinpadOptions = {},
+): Promise<{ sim: VirtualPinpad; device: PinpadDevice; display: PinpadQrDisplay; stop(): Promise<void> }> {
   const sim = new VirtualPinpad({ tcpPort: 0, ...options });
   await sim.start();
   const config = loadConfig({ env: { OMNIPOS_CONFIG: '', OMNIPOS_STATE_DIR: tempDir() } });
-  const device = await openPinpad(config, () => undefined, log, () => new TcpTransport({ host: '127.0.0.1', port: sim.port }));
+  const device = await openPinpad(
+    config,
+    () => undefined,
+    log,
+    () => new TcpTransport({ host: '127.0.0.1', port: sim.port }),
+  );
   const display = new PinpadQrDisplay(device.pinpad, log);
   return {
     sim,
@@ -69,13 +76,24 @@ describe('the QR code on the pinpad display (MLI/MLR/MLE, DSI) during a wallet Q
     const r = await rig();
     stops.push(r.stop);
     const { db, engine, events } = qrTerminal(h, tempDir(), { ordinal: 4, display: r.display });
-    const { entry, done } = await engine.start({ amount: 6610, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' });
+    const { entry, done } = await engine.start({
+      amount: 6610,
+      method: 'credit',
+      installments: 1,
+      interest: 'ByMerchant',
+      confirmation: 'auto',
+    });
     const shown = events.find((e) => e.type === 'qr') as Extract<QrEvent, { type: 'qr' }>;
     await until(() => r.sim.engine.state.display[0] === '[image QRCODE]');
     expect(decodedImage(r.sim)).toBe(shown.qrCode);
     expect(parsePadraoq(shown.qrCode).qrcode_data.transaction_amount).toBe('66.10');
     const sent = r.sim.engine.state.received;
-    expect(sent.filter((c) => ['MLI', 'MLR', 'MLE', 'DSI'].includes(c)).filter((c, i, a) => c !== a[i - 1])).toEqual(['MLI', 'MLR', 'MLE', 'DSI']);
+    expect(sent.filter((c) => ['MLI', 'MLR', 'MLE', 'DSI'].includes(c)).filter((c, i, a) => c !== a[i - 1])).toEqual([
+      'MLI',
+      'MLR',
+      'MLE',
+      'DSI',
+    ]);
     // The sale ends (cancelled here): the display is cleared.
     await engine.cancel(entry.id, 'ecr');
     await done;
@@ -88,8 +106,17 @@ describe('the QR code on the pinpad display (MLI/MLR/MLE, DSI) during a wallet Q
     stops.push(r.stop);
     const db = openTerminalDatabase(tempDir());
     const events: PixEvent[] = [];
-    const engine = new PixEngine({ ...ownerDeps(db, 5), host: new EcommercePixAdapter(h.acquirer.ecommerce!), display: r.display, onEvent: (e) => void events.push(e) });
-    const { entry, done } = await engine.start({ amount: 6710, payer: { name: 'Maria da Silva', document: '52998224725' }, confirmation: 'auto' });
+    const engine = new PixEngine({
+      ...ownerDeps(db, 5),
+      host: new EcommercePixAdapter(h.acquirer.ecommerce!),
+      display: r.display,
+      onEvent: (e) => void events.push(e),
+    });
+    const { entry, done } = await engine.start({
+      amount: 6710,
+      payer: { name: 'Maria da Silva', document: '52998224725' },
+      confirmation: 'auto',
+    });
     await until(() => events.some((e) => e.type === 'qr'));
     const shown = events.find((e) => e.type === 'qr') as Extract<PixEvent, { type: 'qr' }>;
     await until(() => r.sim.engine.state.display[0] === '[image QRCODE]');
@@ -103,13 +130,20 @@ describe('the QR code on the pinpad display (MLI/MLR/MLE, DSI) during a wallet Q
   it('a pinpad without image support (MLI answers ERR 010) gets a text pointing at the screen instead, and no file', async () => {
     const r = await rig({ handlers: new Map([['MLI', () => encodeResponse('MLI', 10)]]) });
     stops.push(r.stop);
-    expect(await r.display.show('00020101021226760014br.com.padraoq', { kind: 'wallet-qr', amount: 1234 })).toBe('text');
+    expect(await r.display.show('00020101021226760014br.com.padraoq', { kind: 'wallet-qr', amount: 1234 })).toBe(
+      'text',
+    );
     expect(r.sim.engine.state.display).toEqual(['R$ 12,34', 'PAGUE COM QR CODE', 'NA TELA DO CAIXA']);
     expect(cardSim(r.sim.engine.state).media.files.size).toBe(0);
   });
 
   it('a classic pinpad (no images, no DEX) gets the two-line DSP text', async () => {
-    const r = await rig({ handlers: new Map([['MLI', () => encodeResponse('MLI', 10)], ['DEX', () => encodeResponse('DEX', 10)]]) });
+    const r = await rig({
+      handlers: new Map([
+        ['MLI', () => encodeResponse('MLI', 10)],
+        ['DEX', () => encodeResponse('DEX', 10)],
+      ]),
+    });
     stops.push(r.stop);
     expect(await r.display.show('00020101021226760014br.com.padraoq', { kind: 'pix', amount: 990 })).toBe('text');
     expect(r.sim.engine.state.display.map((l) => l.trim())).toEqual(['PIX R$ 9,90', 'VEJA A TELA']);

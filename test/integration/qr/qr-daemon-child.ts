@@ -15,7 +15,14 @@ const killAt = process.env.KILL_AT ?? '';
 const config = loadConfig({ env: process.env });
 const daemon = await startDaemon({
   config,
-  log: createLogger({ level: 'debug', destination: pino.destination({ dest: path.join(config.values.stateDir, 'logs', 'omnipos.log'), mkdir: true, sync: true }) }),
+  log: createLogger({
+    level: 'debug',
+    destination: pino.destination({
+      dest: path.join(config.values.stateDir, 'logs', 'omnipos.log'),
+      mkdir: true,
+      sync: true,
+    }),
+  }),
   env: {},
   api: false,
   onEvent: (e) => {
@@ -29,8 +36,18 @@ if (mode === 'sale') {
   // KIND=pix: a Pix sale instead (the payer as the e-commerce API requires).
   const { entry, done } =
     process.env.KIND === 'pix'
-      ? await daemon.pixEngine!.start({ amount, payer: { name: 'Maria da Silva', document: '52998224725' }, confirmation: 'auto' })
-      : await daemon.qrEngine.start({ amount, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' });
+      ? await daemon.pixEngine!.start({
+          amount,
+          payer: { name: 'Maria da Silva', document: '52998224725' },
+          confirmation: 'auto',
+        })
+      : await daemon.qrEngine.start({
+          amount,
+          method: 'credit',
+          installments: 1,
+          interest: 'ByMerchant',
+          confirmation: 'auto',
+        });
   process.stdout.write(`${JSON.stringify({ merchantOrderId: entry.merchantOrderId })}\n`);
   await done;
   // Survived: wait to be killed.

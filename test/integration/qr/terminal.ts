@@ -56,7 +56,11 @@ export interface QrTerminal {
  * given delivery port (default the omni adapter), code adapter (default the terminal's own) and
  * display, and an outbox forwarder on the same port.
  */
-export function qrTerminal(h: Harness, stateDir: string, o: { ordinal: number; host?: AcquirerDeliveryPort; codes?: QrCodePort; display?: QrDisplayPort; db?: Db }): QrTerminal {
+export function qrTerminal(
+  h: Harness,
+  stateDir: string,
+  o: { ordinal: number; host?: AcquirerDeliveryPort; codes?: QrCodePort; display?: QrDisplayPort; db?: Db },
+): QrTerminal {
   const db = o.db ?? openTerminalDatabase(stateDir);
   const deps = ownerDeps(db, o.ordinal);
   const events: QrEvent[] = [];
@@ -68,7 +72,16 @@ export function qrTerminal(h: Harness, stateDir: string, o: { ordinal: number; h
     ...(o.display ? { display: o.display } : {}),
     onEvent: (e) => void events.push(e),
   });
-  const forwarder = new OutboxForwarder({ db, outbox: deps.outbox, port, clock: systemClock, log, onSettled: (t, d) => engine.settled(t, d), undoRace: { processingWindowMs: 1000 }, backoff: { baseMs: 20, maxMs: 100, minMs: 10 } });
+  const forwarder = new OutboxForwarder({
+    db,
+    outbox: deps.outbox,
+    port,
+    clock: systemClock,
+    log,
+    onSettled: (t, d) => engine.settled(t, d),
+    undoRace: { processingWindowMs: 1000 },
+    backoff: { baseMs: 20, maxMs: 100, minMs: 10 },
+  });
   return {
     db,
     journal: deps.journal,
@@ -85,7 +98,14 @@ export function qrTerminal(h: Harness, stateDir: string, o: { ordinal: number; h
 }
 
 /** A counter sale, credit, confirmed by the terminal once the receipt is out. */
-export const qrSaleRequest = (amount: number, installments = 1): QrSaleRequest => ({ amount, method: 'credit', installments, interest: 'ByMerchant', confirmation: 'auto' });
+export const qrSaleRequest = (amount: number, installments = 1): QrSaleRequest => ({
+  amount,
+  method: 'credit',
+  installments,
+  interest: 'ByMerchant',
+  confirmation: 'auto',
+});
 
 /** The code the engine showed. */
-export const shownCode = (events: readonly QrEvent[]): string => (events.find((e) => e.type === 'qr') as Extract<QrEvent, { type: 'qr' }>).qrCode;
+export const shownCode = (events: readonly QrEvent[]): string =>
+  (events.find((e) => e.type === 'qr') as Extract<QrEvent, { type: 'qr' }>).qrCode;

@@ -29,7 +29,16 @@ afterAll(async () => {
 function child(mode: 'sale' | 'recover', stateDir: string, env: Record<string, string> = {}) {
   const urls = sandboxEnv(h.running);
   const p = spawn(process.execPath, ['--import', 'tsx', 'test/integration/qr/qr-daemon-child.ts', mode], {
-    env: { ...process.env, OMNIPOS_CONFIG: '', OMNIPOS_STATE_DIR: stateDir, OMNIPOS_SANDBOX__EMBEDDED: 'false', OMNIPOS_ACQUIRER__TIMEOUT_MS: '2000', OMNIPOS_QR__POLL_MS: '100', ...urls, ...env },
+    env: {
+      ...process.env,
+      OMNIPOS_CONFIG: '',
+      OMNIPOS_STATE_DIR: stateDir,
+      OMNIPOS_SANDBOX__EMBEDDED: 'false',
+      OMNIPOS_ACQUIRER__TIMEOUT_MS: '2000',
+      OMNIPOS_QR__POLL_MS: '100',
+      ...urls,
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -39,7 +48,10 @@ function child(mode: 'sale' | 'recover', stateDir: string, env: Record<string, s
   p.stdout.on('data', (d: Buffer) => {
     const before = out;
     out += d.toString();
-    for (const l of out.slice(before.lastIndexOf('\n') + 1).split('\n').slice(0, -1)) {
+    for (const l of out
+      .slice(before.lastIndexOf('\n') + 1)
+      .split('\n')
+      .slice(0, -1)) {
       if (!l.startsWith('{')) continue;
       const parsed = JSON.parse(l) as Record<string, unknown>;
       seen.push(parsed);
@@ -47,7 +59,9 @@ function child(mode: 'sale' | 'recover', stateDir: string, env: Record<string, s
     }
   });
   p.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) => p.once('exit', (code, signal) => resolve({ code, signal })));
+  const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+    p.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const line = (key: string): Promise<Record<string, unknown>> =>
     new Promise((resolve, reject) => {
       const already = seen.find((l) => key in l);
@@ -58,7 +72,10 @@ function child(mode: 'sale' | 'recover', stateDir: string, env: Record<string, s
   return { exit, line, out: () => out, err: () => err };
 }
 
-function expectUndoCallback(body: Record<string, unknown>, o: { amount: number; authorizationCode: string; nsu: string; qrCode: string }): void {
+function expectUndoCallback(
+  body: Record<string, unknown>,
+  o: { amount: number; authorizationCode: string; nsu: string; qrCode: string },
+): void {
   // The wallet document's undo callback payload (000): statusCode 3 reports an undo of a payment (originalTransactionType 1).
   const ts = parsePadraoq(o.qrCode).qrcode_data.payment_information.timestamp; // DDMMYYHHmmss
   expect(body).toEqual({
@@ -85,26 +102,42 @@ describe('wallet QR sale: the terminal killed after it saw the payment, before t
     const killed = await sale.exit;
     expect(killed.signal, sale.err()).toBe('SIGKILL');
     // Paid at the host, pending its confirmation; the terminal's journal stops at approved.
-    expect((await h.ledger()).sales.find((s) => s.merchantOrderId === merchantOrderId)).toMatchObject({ charged: 4410, confirmationStatus: 0 });
+    expect((await h.ledger()).sales.find((s) => s.merchantOrderId === merchantOrderId)).toMatchObject({
+      charged: 4410,
+      confirmationStatus: 0,
+    });
 
     const recovered = child('recover', state);
     const done = await recovered.exit;
     expect(done.code, recovered.err()).toBe(0);
-    const { journal, outbox } = JSON.parse(recovered.out().trim().split('\n').at(-1)!) as { journal: { merchantOrderId: string; state: string }[]; outbox: { pending: number } };
+    const { journal, outbox } = JSON.parse(recovered.out().trim().split('\n').at(-1)!) as {
+      journal: { merchantOrderId: string; state: string }[];
+      outbox: { pending: number };
+    };
     expect(journal).toEqual([expect.objectContaining({ merchantOrderId, state: 'undone' })]);
     expect(outbox.pending).toBe(0);
-    expect((await h.ledger()).sales.find((s) => s.merchantOrderId === merchantOrderId)).toMatchObject({ charged: 0, confirmationStatus: 2 });
+    expect((await h.ledger()).sales.find((s) => s.merchantOrderId === merchantOrderId)).toMatchObject({
+      charged: 0,
+      confirmationStatus: 2,
+    });
 
     const [callback] = await partner.delivered(1);
-    expectUndoCallback(callback!, { amount: 4410, authorizationCode: answer.authorization_code, nsu: answer.host_nsu, qrCode });
+    expectUndoCallback(callback!, {
+      amount: 4410,
+      authorizationCode: answer.authorization_code,
+      nsu: answer.host_nsu,
+      qrCode,
+    });
     // The first delivery was refused (503): the same payload came again.
     expect(partner.received.length).toBeGreaterThanOrEqual(2);
-    expect(partner.received.every((r) => r.method === 'POST' && JSON.stringify(r.body) === JSON.stringify(callback))).toBe(true);
+    expect(
+      partner.received.every((r) => r.method === 'POST' && JSON.stringify(r.body) === JSON.stringify(callback)),
+    ).toBe(true);
     expect(scanForCardData(state)).toEqual([]);
   });
 });
 
-describe('wallet QR sale: a payment made after the cashier cancelled and after the terminal\'s first query', () => {
+describe("wallet QR sale: a payment made after the cashier cancelled and after the terminal's first query", () => {
   it('is undone, not kept: the ledger shows nothing charged and the partner callback receives statusCode 3', async () => {
     const omni = new OmniDeliveryAdapter(h.acquirer.omni);
     let queries = 0;
@@ -120,7 +153,13 @@ describe('wallet QR sale: a payment made after the cashier cancelled and after t
     const { db, journal, engine, events, settle } = qrTerminal(h, tempDir(), { ordinal: 2, host: port });
     const before = partner.received.filter((r) => r.answered < 300).length;
 
-    const { entry, done } = await engine.start({ amount: 4510, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' });
+    const { entry, done } = await engine.start({
+      amount: 4510,
+      method: 'credit',
+      installments: 1,
+      interest: 'ByMerchant',
+      confirmation: 'auto',
+    });
     const shown = events.find((e) => e.type === 'qr') as Extract<QrEvent, { type: 'qr' }>;
     for (let i = 0; i < 200 && queries === 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect(queries).toBeGreaterThan(0);
@@ -134,9 +173,17 @@ describe('wallet QR sale: a payment made after the cashier cancelled and after t
     await settle();
     expect(journal.transitions(entry.id).map((t) => t.to)).toEqual(['started', 'showing', 'cancelling', 'undone']);
     expect(events.some((e) => e.type === 'alarm' && e.code === 'QR_LATE_PAYMENT')).toBe(true);
-    expect((await h.ledger()).sales.find((s) => s.merchantOrderId === entry.merchantOrderId)).toMatchObject({ charged: 0, confirmationStatus: 2 });
+    expect((await h.ledger()).sales.find((s) => s.merchantOrderId === entry.merchantOrderId)).toMatchObject({
+      charged: 0,
+      confirmationStatus: 2,
+    });
     const delivered = await partner.delivered(before + 1);
-    expectUndoCallback(delivered.at(-1)!, { amount: 4510, authorizationCode: answer.authorization_code, nsu: answer.host_nsu, qrCode: shown.qrCode });
+    expectUndoCallback(delivered.at(-1)!, {
+      amount: 4510,
+      authorizationCode: answer.authorization_code,
+      nsu: answer.host_nsu,
+      qrCode: shown.qrCode,
+    });
     db.close();
   });
 });

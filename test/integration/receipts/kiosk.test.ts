@@ -16,7 +16,11 @@ afterAll(async () => {
 });
 
 async function post(body: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await request(`${t.daemon.apiUrl}/v1/payments`, { method: 'POST', headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await request(`${t.daemon.apiUrl}/v1/payments`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: res.statusCode, body: (await res.body.json()) as Record<string, unknown> };
 }
 
@@ -34,23 +38,29 @@ describe('kiosk: the paper check before the card is read, and "receipt": false',
     ['paper out', () => t.daemon.virtualPrinter!.loadPaper(0), 'paper-out'],
     ['cover open', () => t.daemon.virtualPrinter!.setFaults({ coverOpen: true }), 'cover-open'],
     ['offline', () => t.daemon.virtualPrinter!.setFaults({ offline: true }), 'offline'],
-  ] as const)('%s: the sale is refused before any journal row or card read, with a clear error', async (_what, fault, reason) => {
-    const rows = t.daemon.journal.list().length;
-    fault();
-    try {
-      for (const body of [{ amount: 1010, method: 'credit' }, { amount: 1010, method: 'wallet-qr' }]) {
-        const r = await post(body);
-        expect(r.status, JSON.stringify(r.body)).toBe(503);
-        expect(r.body).toMatchObject({ error: { code: 'RECEIPT_PRINTER_NOT_READY' } });
-        expect(String((r.body.error as { message: string }).message)).toContain(`(${reason})`);
-        expect(String((r.body.error as { message: string }).message)).toContain('"receipt": false');
+  ] as const)(
+    '%s: the sale is refused before any journal row or card read, with a clear error',
+    async (_what, fault, reason) => {
+      const rows = t.daemon.journal.list().length;
+      fault();
+      try {
+        for (const body of [
+          { amount: 1010, method: 'credit' },
+          { amount: 1010, method: 'wallet-qr' },
+        ]) {
+          const r = await post(body);
+          expect(r.status, JSON.stringify(r.body)).toBe(503);
+          expect(r.body).toMatchObject({ error: { code: 'RECEIPT_PRINTER_NOT_READY' } });
+          expect(String((r.body.error as { message: string }).message)).toContain(`(${reason})`);
+          expect(String((r.body.error as { message: string }).message)).toContain('"receipt": false');
+        }
+        expect(t.daemon.journal.list().length).toBe(rows);
+      } finally {
+        t.daemon.virtualPrinter!.setFaults({ coverOpen: false, offline: false });
+        t.daemon.virtualPrinter!.loadPaper();
       }
-      expect(t.daemon.journal.list().length).toBe(rows);
-    } finally {
-      t.daemon.virtualPrinter!.setFaults({ coverOpen: false, offline: false });
-      t.daemon.virtualPrinter!.loadPaper();
-    }
-  });
+    },
+  );
 
   it('paper out and "receipt": false: the sale proceeds, records skipped, prints nothing, and is confirmed', async () => {
     const printer = t.daemon.virtualPrinter!;
@@ -81,7 +91,11 @@ describe('kiosk: the paper check before the card is read, and "receipt": false',
       expect(done.state).toMatch(/^undo/);
       expect(done.data.reason).toBe('nobody can tell whether the receipt came out');
       const trail = t.daemon.journal.transitions(r.body.id as number).map((x) => x.to);
-      expect(trail.slice(trail.indexOf('approved'), trail.indexOf('approved') + 3)).toEqual(['approved', 'printing', 'undoing']);
+      expect(trail.slice(trail.indexOf('approved'), trail.indexOf('approved') + 3)).toEqual([
+        'approved',
+        'printing',
+        'undoing',
+      ]);
       // Every event of this sale up to its undo, off the stream: states, and no receipt question.
       const seen: string[] = [];
       while (!seen.includes('state:undoing')) {

@@ -47,9 +47,23 @@ function terminal(attended: boolean) {
   };
   const delivery = new OmniDeliveryAdapter(h.acquirer.omni);
   const engines = {
-    sale: new SaleEngine({ ...common, card: { readCard: () => Promise.reject(new Error('no card in recovery')), finishChip: () => Promise.reject(new Error('no card')), end: () => Promise.resolve() }, host: { authorize: () => Promise.resolve({ kind: 'not-sent' as const }) } }),
+    sale: new SaleEngine({
+      ...common,
+      card: {
+        readCard: () => Promise.reject(new Error('no card in recovery')),
+        finishChip: () => Promise.reject(new Error('no card')),
+        end: () => Promise.resolve(),
+      },
+      host: { authorize: () => Promise.resolve({ kind: 'not-sent' as const }) },
+    }),
     qr: new QrEngine({ ...common, host: delivery, validityMs: 60_000, watchMarginMs: 1000, pollMs: 40 }),
-    pix: new PixEngine({ ...common, host: new EcommercePixAdapter(h.acquirer.ecommerce!), validityMs: 60_000, watchMarginMs: 1000, pollMs: 40 }),
+    pix: new PixEngine({
+      ...common,
+      host: new EcommercePixAdapter(h.acquirer.ecommerce!),
+      validityMs: 60_000,
+      watchMarginMs: 1000,
+      pollMs: 40,
+    }),
   };
   /** A payment the daemon left in `printing`: approved, the receipt's bytes maybe out. */
   const leftPrinting = (kind: 'sale' | 'qr' | 'pix', n: number): number => {
@@ -58,10 +72,31 @@ function terminal(attended: boolean) {
       kind === 'pix'
         ? { amount: 1010, payer: { name: 'Maria da Silva', document: '52998224725' }, confirmation: 'auto' }
         : { amount: 1010, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' };
-    const data = { request, merchantOrderId, paymentId: `p-${n}`, expiresAt: new Date(Date.now() + 60_000).toISOString(), ...(kind === 'sale' ? { sentAt: new Date().toISOString() } : {}) };
-    return journal.open({ kind, merchantOrderId, state: 'printing', amount: 1010, data, input: 'print', at: new Date() }).id;
+    const data = {
+      request,
+      merchantOrderId,
+      paymentId: `p-${n}`,
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+      ...(kind === 'sale' ? { sentAt: new Date().toISOString() } : {}),
+    };
+    return journal.open({
+      kind,
+      merchantOrderId,
+      state: 'printing',
+      amount: 1010,
+      data,
+      input: 'print',
+      at: new Date(),
+    }).id;
   };
-  return { journal, outbox, events, engines, leftPrinting, stop: () => Object.values(engines).forEach((e) => e.stop()) };
+  return {
+    journal,
+    outbox,
+    events,
+    engines,
+    leftPrinting,
+    stop: () => Object.values(engines).forEach((e) => e.stop()),
+  };
 }
 
 describe('recovery of a payment stopped in printing', () => {
@@ -69,10 +104,14 @@ describe('recovery of a payment stopped in printing', () => {
     const t = terminal(true);
     try {
       const ids = { sale: t.leftPrinting('sale', 1), qr: t.leftPrinting('qr', 2), pix: t.leftPrinting('pix', 3) };
-      for (const kind of ['sale', 'qr', 'pix'] as const) expect(t.engines[kind].recover()).toEqual([{ id: ids[kind], from: 'printing', plan: 'printing' }]);
+      for (const kind of ['sale', 'qr', 'pix'] as const)
+        expect(t.engines[kind].recover()).toEqual([{ id: ids[kind], from: 'printing', plan: 'printing' }]);
       await new Promise((r) => setTimeout(r, 10));
       for (const [kind, id] of Object.entries(ids)) {
-        expect(t.journal.get(id)).toMatchObject({ state: 'printing', data: { deadline: expect.any(String) as string } });
+        expect(t.journal.get(id)).toMatchObject({
+          state: 'printing',
+          data: { deadline: expect.any(String) as string },
+        });
         expect(t.events).toContainEqual({ type: 'receipt-question', id });
         expect(t.outbox.byJournal(id), kind).toEqual([]);
         expect(t.journal.transitions(id).at(-1)?.input).toMatch(/^recovery: stopped while the receipt was printing/);
@@ -82,7 +121,10 @@ describe('recovery of a payment stopped in printing', () => {
       await t.engines.pix.receiptAnswer(ids.pix, false);
       expect(t.journal.get(ids.sale)).toMatchObject({ state: 'confirming', data: { receipt: 'printed' } });
       expect(t.outbox.byJournal(ids.sale).map((x) => x.operation)).toEqual(['sale.confirm']);
-      expect(t.journal.get(ids.qr)).toMatchObject({ state: 'undoing', data: { reason: 'the receipt did not come out' } });
+      expect(t.journal.get(ids.qr)).toMatchObject({
+        state: 'undoing',
+        data: { reason: 'the receipt did not come out' },
+      });
       expect(t.outbox.byJournal(ids.qr).map((x) => x.operation)).toEqual(['sale.undo']);
       expect(t.journal.get(ids.pix)).toMatchObject({ state: 'refunding' });
       expect(t.outbox.byJournal(ids.pix).map((x) => x.operation)).toEqual(['pix.refund']);
@@ -98,8 +140,14 @@ describe('recovery of a payment stopped in printing', () => {
       expect(t.engines.sale.recover()).toEqual([{ id: ids.sale, from: 'printing', plan: 'undoing' }]);
       expect(t.engines.qr.recover()).toEqual([{ id: ids.qr, from: 'printing', plan: 'undoing' }]);
       expect(t.engines.pix.recover()).toEqual([{ id: ids.pix, from: 'printing', plan: 'refunding' }]);
-      expect(t.journal.get(ids.sale)).toMatchObject({ state: 'undoing', data: { reason: 'stopped while the receipt was printing: nobody can confirm the customer got it' } });
-      expect(t.journal.get(ids.qr)).toMatchObject({ state: 'undoing', data: { reason: 'nobody can tell whether the receipt came out' } });
+      expect(t.journal.get(ids.sale)).toMatchObject({
+        state: 'undoing',
+        data: { reason: 'stopped while the receipt was printing: nobody can confirm the customer got it' },
+      });
+      expect(t.journal.get(ids.qr)).toMatchObject({
+        state: 'undoing',
+        data: { reason: 'nobody can tell whether the receipt came out' },
+      });
       expect(t.outbox.byJournal(ids.sale).map((x) => x.operation)).toEqual(['sale.undo']);
       expect(t.outbox.byJournal(ids.qr).map((x) => x.operation)).toEqual(['sale.undo']);
       expect(t.outbox.byJournal(ids.pix).map((x) => x.operation)).toEqual(['pix.refund']);

@@ -20,14 +20,23 @@ afterAll(async () => {
 
 const auth = () => ({ authorization: `Bearer ${t.token}` });
 
-async function api(method: 'GET' | 'POST', path: string, body?: unknown): Promise<{ status: number; type: string; bytes: Buffer; json: () => Record<string, unknown> }> {
+async function api(
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; type: string; bytes: Buffer; json: () => Record<string, unknown> }> {
   const res = await request(`${t.daemon.apiUrl}${path}`, {
     method,
     headers: { ...auth(), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
   const bytes = Buffer.from(await res.body.arrayBuffer());
-  return { status: res.statusCode, type: String(res.headers['content-type']), bytes, json: () => JSON.parse(bytes.toString('utf8')) as Record<string, unknown> };
+  return {
+    status: res.statusCode,
+    type: String(res.headers['content-type']),
+    bytes,
+    json: () => JSON.parse(bytes.toString('utf8')) as Record<string, unknown>,
+  };
 }
 
 async function sale(body: Record<string, unknown>, final: string[]): Promise<Record<string, unknown>> {
@@ -46,7 +55,11 @@ function cli(): { ctx: CliContext; out: () => string } {
   let out = '';
   const port = new URL(t.daemon.apiUrl!).port;
   return {
-    ctx: { out: (s) => void (out += s), err: (s) => void (out += s), env: { OMNIPOS_STATE_DIR: t.daemon.config.values.stateDir, OMNIPOS_API__PORT: port } },
+    ctx: {
+      out: (s) => void (out += s),
+      err: (s) => void (out += s),
+      env: { OMNIPOS_STATE_DIR: t.daemon.config.values.stateDir, OMNIPOS_API__PORT: port },
+    },
     out: () => out,
   };
 }
@@ -59,7 +72,12 @@ describe('reprint of a receipt of the day, rebuilt from the journal', () => {
     expect(printer.receipts.length).toBe(before + 1);
     const first = printer.lastReceipt!.lines;
     const reprint = await api('POST', `/v1/payments/${String(p.id)}/receipt/print`);
-    expect(reprint.json()).toEqual({ id: p.id, merchantOrderId: p.merchantOrderId, copy: 'customer', result: 'printed' });
+    expect(reprint.json()).toEqual({
+      id: p.id,
+      merchantOrderId: p.merchantOrderId,
+      copy: 'customer',
+      result: 'printed',
+    });
     expect(printer.receipts.length).toBe(before + 2);
     const again = printer.lastReceipt!.lines;
     expect(printer.unknown).toEqual([]);
@@ -78,7 +96,9 @@ describe('reprint of a receipt of the day, rebuilt from the journal', () => {
     expect(text).toMatch(/CARTÃO +476173\*{6}0060/);
     expect(again[0]!.trim()).toBe('AMBIENTE DE TESTE - SEM VALOR');
     // The merchant's copy.
-    expect((await api('POST', `/v1/payments/${String(p.id)}/receipt/print`, { copy: 'merchant' })).json()).toMatchObject({ copy: 'merchant', result: 'printed' });
+    expect(
+      (await api('POST', `/v1/payments/${String(p.id)}/receipt/print`, { copy: 'merchant' })).json(),
+    ).toMatchObject({ copy: 'merchant', result: 'printed' });
     expect(printer.lastReceipt!.text).toMatch(/VIA ESTABELECIMENTO\n *\*\*\* SEGUNDA VIA \(2a VIA\) \*\*\*/);
   });
 
@@ -89,9 +109,13 @@ describe('reprint of a receipt of the day, rebuilt from the journal', () => {
     const text = await api('GET', `/v1/payments/${String(p.id)}/receipt`);
     expect(text.type).toMatch(/^text\/plain; charset=utf-8/);
     // The view is the paper but for the em dash the code pages lack, and the feed before the cut.
-    expect(text.bytes.toString('utf8').replace('—', '-').replace('—', '-').split('\n').slice(0, -1)).toEqual(paper.slice(0, -4));
+    expect(text.bytes.toString('utf8').replace('—', '-').replace('—', '-').split('\n').slice(0, -1)).toEqual(
+      paper.slice(0, -4),
+    );
     for (const columns of [32, 42, 48]) {
-      const lines = (await api('GET', `/v1/payments/${String(p.id)}/receipt?columns=${columns}&copy=merchant`)).bytes.toString('utf8').split('\n');
+      const lines = (await api('GET', `/v1/payments/${String(p.id)}/receipt?columns=${columns}&copy=merchant`)).bytes
+        .toString('utf8')
+        .split('\n');
       expect(Math.max(...lines.map((l) => [...l].length))).toBeLessThanOrEqual(columns);
       expect(lines.map((l) => l.trim())).toContain('VIA ESTABELECIMENTO');
       expect(lines.map((l) => l.trim())).toContain('CRÉDITO À VISTA');
@@ -108,12 +132,18 @@ describe('reprint of a receipt of the day, rebuilt from the journal', () => {
     const html = await api('GET', `/v1/payments/${String(p.id)}/receipt?format=html`);
     expect(html.type).toMatch(/^text\/html; charset=utf-8/);
     expect(html.bytes.toString('utf8')).toMatch(/<b> *CRÉDITO À VISTA<\/b>/);
-    expect(html.bytes.toString('utf8')).toMatch(/^<!doctype html>.*<meta charset="utf-8">.*<pre class="omnipos-receipt"/s);
+    expect(html.bytes.toString('utf8')).toMatch(
+      /^<!doctype html>.*<meta charset="utf-8">.*<pre class="omnipos-receipt"/s,
+    );
   });
 
   it('a Pix payment: paid in the sandbox, its receipt printed, reprinted as PAGAMENTO PIX with SEGUNDA VIA', async () => {
     const printer = t.daemon.virtualPrinter!;
-    const created = await api('POST', '/v1/payments', { amount: 1234, method: 'pix', payer: { name: 'João da Conceição', document: '529.982.247-25' } });
+    const created = await api('POST', '/v1/payments', {
+      amount: 1234,
+      method: 'pix',
+      payer: { name: 'João da Conceição', document: '529.982.247-25' },
+    });
     expect(created.status, created.bytes.toString()).toBe(202);
     const id = created.json().id as number;
     let paymentId: string | undefined;
@@ -124,8 +154,15 @@ describe('reprint of a receipt of the day, rebuilt from the journal', () => {
     const paid = await request(`${t.daemon.sandbox!.url}/sandbox/pix/${paymentId!}/pay`, { method: 'POST' });
     expect(paid.statusCode).toBe(200);
     await paid.body.text();
-    for (let i = 0; i < 400 && t.daemon.journal.get(id)?.state !== 'confirmed'; i++) await new Promise((r) => setTimeout(r, 25));
-    expect(t.daemon.journal.transitions(id).map((x) => x.to)).toEqual(['creating', 'showing', 'approved', 'printing', 'confirmed']);
+    for (let i = 0; i < 400 && t.daemon.journal.get(id)?.state !== 'confirmed'; i++)
+      await new Promise((r) => setTimeout(r, 25));
+    expect(t.daemon.journal.transitions(id).map((x) => x.to)).toEqual([
+      'creating',
+      'showing',
+      'approved',
+      'printing',
+      'confirmed',
+    ]);
     const first = printer.lastReceipt!.lines;
     expect((await api('POST', `/v1/payments/${id}/receipt/print`)).json()).toMatchObject({ id, result: 'printed' });
     const again = printer.lastReceipt!.lines;
@@ -151,7 +188,12 @@ describe('reprint of a receipt of the day, rebuilt from the journal', () => {
     const created = await api('POST', '/v1/payments', { amount: 2510, method: 'credit' });
     const id = created.json().id as number;
     try {
-      for (let i = 0; i < 600 && !(t.daemon.journal.get(id)?.state === 'printing' && t.daemon.journal.get(id)?.data.deadline); i++) await new Promise((r) => setTimeout(r, 25));
+      for (
+        let i = 0;
+        i < 600 && !(t.daemon.journal.get(id)?.state === 'printing' && t.daemon.journal.get(id)?.data.deadline);
+        i++
+      )
+        await new Promise((r) => setTimeout(r, 25));
       expect(t.daemon.journal.get(id)).toMatchObject({ state: 'printing' });
       const trail = t.daemon.journal.transitions(id).map((x) => `${x.to}:${x.input}`);
       expect(trail.slice(-3)).toEqual(['approved:card approved', 'printing:print', 'printing:receipt unsure']);
@@ -160,7 +202,9 @@ describe('reprint of a receipt of the day, rebuilt from the journal', () => {
     }
     const answered = await api('POST', `/v1/payments/${id}/receipt/answer`, { printed: false });
     expect(answered.json()).toMatchObject({ id, status: 'undone', reason: 'the receipt did not come out' });
-    expect((await api('POST', `/v1/payments/${id}/receipt/print`)).json()).toMatchObject({ error: { code: 'RECEIPT_NOT_AVAILABLE' } });
+    expect((await api('POST', `/v1/payments/${id}/receipt/print`)).json()).toMatchObject({
+      error: { code: 'RECEIPT_NOT_AVAILABLE' },
+    });
     for (let i = 0; i < 200 && t.daemon.engine.busy; i++) await new Promise((r) => setTimeout(r, 25));
   });
 
@@ -183,6 +227,11 @@ describe('reprint of a receipt of the day, rebuilt from the journal', () => {
     await expect(receiptShow.run(['424242'], cli().ctx)).rejects.toMatchObject({ code: 'ENGINE_NOT_FOUND' });
     await expect(receiptShow.run(['x1'], cli().ctx)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     // No daemon at that port: exit 3 with how to start one.
-    await expect(receiptReprint.run([], { ...cli().ctx, env: { OMNIPOS_STATE_DIR: t.daemon.config.values.stateDir, OMNIPOS_API__PORT: '1' } })).rejects.toMatchObject({ code: 'OPERATIONS_DAEMON_UNREACHABLE' });
+    await expect(
+      receiptReprint.run([], {
+        ...cli().ctx,
+        env: { OMNIPOS_STATE_DIR: t.daemon.config.values.stateDir, OMNIPOS_API__PORT: '1' },
+      }),
+    ).rejects.toMatchObject({ code: 'OPERATIONS_DAEMON_UNREACHABLE' });
   });
 });

@@ -28,7 +28,10 @@ interface I18n {
 let i18n: I18n;
 beforeAll(async () => {
   const store = new Map<string, string>();
-  (globalThis as Record<string, unknown>).sessionStorage = { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => store.set(k, v) };
+  (globalThis as Record<string, unknown>).sessionStorage = {
+    getItem: (k: string) => store.get(k) ?? null,
+    setItem: (k: string, v: string) => store.set(k, v),
+  };
   (globalThis as Record<string, unknown>).document = { documentElement: {}, querySelectorAll: () => [] };
   const file = path.join(SRC, 'screens/i18n.js');
   i18n = (await import(file)) as I18n;
@@ -52,15 +55,26 @@ describe("the screens' words", () => {
   });
 
   it('every engine state, payment status and void status has a text', () => {
-    for (const state of new Set([...SALE_STATES, ...QR_STATES, ...PIX_STATES])) expect(keysOf('pt').has(`state.${state}`), state).toBe(true);
+    for (const state of new Set([...SALE_STATES, ...QR_STATES, ...PIX_STATES]))
+      expect(keysOf('pt').has(`state.${state}`), state).toBe(true);
     for (const status of STATUSES) expect(keysOf('pt').has(`status.${status}`), status).toBe(true);
-    for (const status of ['pending', 'approved', 'declined', 'refused', 'cancelled', 'undone', 'failed', 'expired']) expect(keysOf('pt').has(`void.status.${status}`), status).toBe(true);
+    for (const status of ['pending', 'approved', 'declined', 'refused', 'cancelled', 'undone', 'failed', 'expired'])
+      expect(keysOf('pt').has(`void.status.${status}`), status).toBe(true);
   });
 
   it('every alarm code the daemon raises has a text (codes read from the source)', () => {
     const text = sources().join('\n');
-    const codes = new Set([...text.matchAll(/code: '([A-Z][A-Z0-9_]+)'/g), ...text.matchAll(/this\.alarm\([^,]+, '([A-Z][A-Z0-9_]+)'/g)].map((m) => m[1] as string));
-    const alarms = [...codes].filter((c) => /NEEDS_REFUND|DEAD_LETTER|LATE_PAYMENT|STOOD|ANOMALY|RECEIPT_FAILED|PRINTER_|PINPAD_GONE|CLOCK_OFF|UNDO_NEAR_CLOSE/.test(c));
+    const codes = new Set(
+      [
+        ...text.matchAll(/code: '([A-Z][A-Z0-9_]+)'/g),
+        ...text.matchAll(/this\.alarm\([^,]+, '([A-Z][A-Z0-9_]+)'/g),
+      ].map((m) => m[1] as string),
+    );
+    const alarms = [...codes].filter((c) =>
+      /NEEDS_REFUND|DEAD_LETTER|LATE_PAYMENT|STOOD|ANOMALY|RECEIPT_FAILED|PRINTER_|PINPAD_GONE|CLOCK_OFF|UNDO_NEAR_CLOSE/.test(
+        c,
+      ),
+    );
     expect(alarms.length).toBeGreaterThanOrEqual(18);
     for (const code of alarms) expect(keysOf('pt').has(`alarm.${code}`), code).toBe(true);
   });
@@ -82,19 +96,29 @@ describe("the screens' words", () => {
     for (const [problem, pt] of cases) expect(i18n.problemText(problem)).toBe(pt);
     // Every problem string src/api/health.ts can write is one of the cases above.
     const health = readFileSync(path.join(SRC, 'api/health.ts'), 'utf8');
-    const written = [...health.matchAll(/(?:push|\?)\((?:[^)]*\? )?['`]([a-z]+: [^'`]+)['`]/g), ...health.matchAll(/['`]((?:pinpad|printer|acquirer|outbox|alarm): [^'`]+)['`]/g)].map((m) => m[1] as string);
+    const written = [
+      ...health.matchAll(/(?:push|\?)\((?:[^)]*\? )?['`]([a-z]+: [^'`]+)['`]/g),
+      ...health.matchAll(/['`]((?:pinpad|printer|acquirer|outbox|alarm): [^'`]+)['`]/g),
+    ].map((m) => m[1] as string);
     expect(written.length).toBeGreaterThanOrEqual(9);
     for (const w of written) {
       const shape = new RegExp(`^${w.replace(/[.*+?^()|[\]\\]/g, '\\$&').replace(/\$\{[^}]+\}/g, '.+')}$`);
-      expect(cases.some(([p]) => shape.test(p)), w).toBe(true);
+      expect(
+        cases.some(([p]) => shape.test(p)),
+        w,
+      ).toBe(true);
     }
     expect(i18n.problemText('flux capacitor: low')).toBe('Problema não identificado (flux capacitor: low)');
   });
 
   it('alarms and refusals by their code, with the context the alarm carries', () => {
     i18n.setLang('pt');
-    expect(i18n.alarmText({ code: 'NEEDS_REFUND', context: { merchantOrderId: '263260010360003' } })).toBe('Pagamento 263260010360003 ficou cobrado: devolva o dinheiro (cancelamento quando o cliente voltar)');
-    expect(i18n.alarmText({ code: 'NEEDS_REFUND' })).toBe('Pagamento ficou cobrado: devolva o dinheiro (cancelamento quando o cliente voltar)');
+    expect(i18n.alarmText({ code: 'NEEDS_REFUND', context: { merchantOrderId: '263260010360003' } })).toBe(
+      'Pagamento 263260010360003 ficou cobrado: devolva o dinheiro (cancelamento quando o cliente voltar)',
+    );
+    expect(i18n.alarmText({ code: 'NEEDS_REFUND' })).toBe(
+      'Pagamento ficou cobrado: devolva o dinheiro (cancelamento quando o cliente voltar)',
+    );
     expect(i18n.alarmText({ code: 'SOMETHING_NEW' })).toBe('Alarme do terminal SOMETHING_NEW');
     expect(i18n.errorText({ code: 'SUPERVISOR_REQUIRED' })).toBe('Senha do supervisor ausente ou incorreta');
     expect(i18n.errorText({ code: 'INVALID_FIELD', field: 'amount' })).toBe('Dado inválido: amount');

@@ -16,7 +16,12 @@ let port: number;
 
 beforeAll(async () => {
   // Only the screens, the tickets and the event stream are exercised: no engine is reached.
-  const deps = { token: TOKEN, log: createLogger({ level: 'silent' }), events: new EventHub(), heartbeatMs: 60_000 } as unknown as ApiDeps;
+  const deps = {
+    token: TOKEN,
+    log: createLogger({ level: 'silent' }),
+    events: new EventHub(),
+    heartbeatMs: 60_000,
+  } as unknown as ApiDeps;
   api = await listenApi(buildApp(deps), '127.0.0.1', 0);
   port = Number(new URL(api.url).port);
 });
@@ -25,14 +30,22 @@ afterAll(async () => {
 });
 
 /** A raw request: the path goes on the wire exactly as given (no client-side normalisation). */
-function raw(path: string, o: { method?: string; headers?: Record<string, string> } = {}): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+function raw(
+  path: string,
+  o: { method?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port, path, method: o.method ?? 'GET', headers: o.headers ?? {} }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      res.on('error', reject);
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port, path, method: o.method ?? 'GET', headers: o.headers ?? {} },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -41,7 +54,11 @@ function raw(path: string, o: { method?: string; headers?: Record<string, string
 describe('GET /screens/*', () => {
   it('serves every screen file with its type, no-cache with an ETag (304 on a match), the CSP and the other guard headers, without a token', async () => {
     expect(FILES.length).toBeGreaterThanOrEqual(14);
-    const types: Record<string, string> = { html: 'text/html; charset=utf-8', js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8' };
+    const types: Record<string, string> = {
+      html: 'text/html; charset=utf-8',
+      js: 'text/javascript; charset=utf-8',
+      css: 'text/css; charset=utf-8',
+    };
     for (const name of FILES) {
       const r = await raw(`/screens/${name}`);
       expect(r.status, name).toBe(200);
@@ -123,7 +140,26 @@ describe('GET /screens/*', () => {
   it('property: any path under /screens/ is either exactly a screen file or a JSON 404/400 (1000 runs, seed printed)', async () => {
     const seed = Date.now() % 2 ** 31;
     console.log(`screens path property seed ${seed}`);
-    const piece = fc.constantFrom('..', '.', '/', '%2e', '%2f', '%5c', '\\', '%00', 'cashier.html', 'api.js', 'package.json', 'etc', 'passwd', '%', 'a', 'screens', '~', ';');
+    const piece = fc.constantFrom(
+      '..',
+      '.',
+      '/',
+      '%2e',
+      '%2f',
+      '%5c',
+      '\\',
+      '%00',
+      'cashier.html',
+      'api.js',
+      'package.json',
+      'etc',
+      'passwd',
+      '%',
+      'a',
+      'screens',
+      '~',
+      ';',
+    );
     const names = new Set(FILES);
     await fc.assert(
       fc.asyncProperty(fc.array(piece, { minLength: 1, maxLength: 8 }), async (parts) => {
@@ -153,7 +189,9 @@ describe('GET /screens/qr.svg (the payment code drawn by the daemon)', () => {
     expect(ok.headers['cache-control']).toBe('no-store');
     expect(ok.body.toString()).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     expect((await raw('/screens/qr.svg', { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(400);
-    expect((await raw(`/screens/qr.svg?text=${'A'.repeat(1025)}`, { headers: { authorization: `Bearer ${TOKEN}` } })).status).toBe(400);
+    expect(
+      (await raw(`/screens/qr.svg?text=${'A'.repeat(1025)}`, { headers: { authorization: `Bearer ${TOKEN}` } })).status,
+    ).toBe(400);
   });
 });
 

@@ -18,7 +18,10 @@ describe('the driver and a pinpad with 2.12-style answers', () => {
     const sim = new VirtualPinpad({ profile: { answers: '2.12', specVersion: '2.12' } });
     await sim.start();
     cleanup.push(() => sim.stop());
-    const pinpad = new Pinpad({ transport: () => new TcpTransport({ host: '127.0.0.1', port: sim.port }), reconnect: { initialMs: 20, maxMs: 100 } });
+    const pinpad = new Pinpad({
+      transport: () => new TcpTransport({ host: '127.0.0.1', port: sim.port }),
+      reconnect: { initialMs: 20, maxMs: 100 },
+    });
     cleanup.push(() => pinpad.close());
     await pinpad.connect();
     const info = await pinpad.info();

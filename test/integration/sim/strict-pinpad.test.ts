@@ -13,7 +13,8 @@ function command(id: string, ...params: Buffer[]): Uint8Array {
   const b = Buffer.concat(params);
   return Uint8Array.from(Buffer.concat([Buffer.from(`${id}${String(b.length).padStart(3, '0')}`, 'latin1'), b]));
 }
-const gcx = (...extra: Buffer[]) => command('GCX', par(0x15, '251125'), par(0x16, '120000'), par(0x13, '000000001010'), ...extra);
+const gcx = (...extra: Buffer[]) =>
+  command('GCX', par(0x15, '251125'), par(0x16, '120000'), par(0x13, '000000001010'), ...extra);
 
 describe('the strict virtual pinpad over real TCP, byte by byte (§6.2, §3.1.3.1)', () => {
   const sim = new VirtualPinpad({ typingMs: null });
@@ -40,8 +41,12 @@ describe('the strict virtual pinpad over real TCP, byte by byte (§6.2, §3.1.3.
   }
 
   it('SPE_TRNDATE "ABCDEF" is GCX011; a wrong-length SPE_PANMASK is GCX011 with no PAN; "0604" masks PP_PAN', async () => {
-    expect(await exchange(encodeFrame(command('GCX', par(0x15, 'ABCDEF'), par(0x16, '120000'))))).toEqual(['<control 6>', 'GCX011']);
-    for (const mask of ['064', '00000', '06A4']) expect(await exchange(encodeFrame(gcx(par(0x23, mask)))), mask).toEqual(['<control 6>', 'GCX011']);
+    expect(await exchange(encodeFrame(command('GCX', par(0x15, 'ABCDEF'), par(0x16, '120000'))))).toEqual([
+      '<control 6>',
+      'GCX011',
+    ]);
+    for (const mask of ['064', '00000', '06A4'])
+      expect(await exchange(encodeFrame(gcx(par(0x23, mask)))), mask).toEqual(['<control 6>', 'GCX011']);
     const [, ok] = await exchange(encodeFrame(gcx(par(0x23, '0604'))));
     expect(ok!.slice(0, 6)).toBe('GCX000');
     // PP_PAN: PARID 8052h, PARLEN, the masked number

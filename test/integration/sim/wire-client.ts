@@ -21,7 +21,8 @@ export async function rawTerminal(port: number) {
     async next(from: number, timeoutMs = 30_000): Promise<{ at: number; e: LinkEvent }> {
       const end = Date.now() + timeoutMs;
       while (events.length <= from) {
-        if (Date.now() > end) throw new Error(`no event #${from} in ${timeoutMs} ms (got ${JSON.stringify(events.map((x) => x.e.type))})`);
+        if (Date.now() > end)
+          throw new Error(`no event #${from} in ${timeoutMs} ms (got ${JSON.stringify(events.map((x) => x.e.type))})`);
         await new Promise((r) => setTimeout(r, 10));
       }
       return events[from]!;
@@ -32,4 +33,7 @@ export async function rawTerminal(port: number) {
   };
 }
 
-export const text = (e: LinkEvent): string => (e.type === 'frame' ? Buffer.from(e.data).toString('latin1') : `<${e.type}${e.type === 'control' ? ` ${e.byte}` : ''}>`);
+export const text = (e: LinkEvent): string =>
+  e.type === 'frame'
+    ? Buffer.from(e.data).toString('latin1')
+    : `<${e.type}${e.type === 'control' ? ` ${e.byte}` : ''}>`;

@@ -28,7 +28,10 @@ afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
-function lines(child: ChildProcess): { seen: string[]; until(pred: (l: string) => boolean, ms: number): Promise<string> } {
+function lines(child: ChildProcess): {
+  seen: string[];
+  until(pred: (l: string) => boolean, ms: number): Promise<string>;
+} {
   const seen: string[] = [];
   let buf = '';
   child.stdout!.on('data', (d: Buffer) => {

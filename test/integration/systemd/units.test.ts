@@ -28,7 +28,8 @@ function parseUnit(text: string): Map<string, [string, string][]> {
   }
   return sections;
 }
-const values = (unit: Map<string, [string, string][]>, section: string, key: string): string[] => (unit.get(section) ?? []).filter(([k]) => k === key).map(([, v]) => v);
+const values = (unit: Map<string, [string, string][]>, section: string, key: string): string[] =>
+  (unit.get(section) ?? []).filter(([k]) => k === key).map(([, v]) => v);
 
 const roots: string[] = [];
 afterAll(() => {
@@ -44,7 +45,11 @@ function stagedRoot(units: Record<string, string>, skipStub: string[] = []): str
   const root = mkdtempSync(path.join(tmpdir(), 'omnipos-units-'));
   roots.push(root);
   mkdirSync(path.join(root, 'usr/lib/systemd'), { recursive: true });
-  cpSync('/usr/lib/systemd/system', path.join(root, 'usr/lib/systemd/system'), { recursive: true, dereference: false, verbatimSymlinks: true });
+  cpSync('/usr/lib/systemd/system', path.join(root, 'usr/lib/systemd/system'), {
+    recursive: true,
+    dereference: false,
+    verbatimSymlinks: true,
+  });
   const etc = path.join(root, 'etc/systemd/system');
   mkdirSync(etc, { recursive: true });
   for (const [name, text] of Object.entries(units)) {
@@ -62,14 +67,21 @@ function stagedRoot(units: Record<string, string>, skipStub: string[] = []): str
 }
 
 function verify(root: string, names: string[]): { status: number | null; output: string } {
-  const r = spawnSync('systemd-analyze', ['verify', `--root=${root}`, ...names.map((n) => path.join(root, 'etc/systemd/system', n))], { encoding: 'utf8', env: { ...process.env, SYSTEMD_LOG_COLOR: '0' } });
+  const r = spawnSync(
+    'systemd-analyze',
+    ['verify', `--root=${root}`, ...names.map((n) => path.join(root, 'etc/systemd/system', n))],
+    { encoding: 'utf8', env: { ...process.env, SYSTEMD_LOG_COLOR: '0' } },
+  );
   if (r.error) throw new Error(`systemd-analyze is missing (${r.error.message}): .ci/run installs Debian's systemd`);
   return { status: r.status, output: `${r.stdout}${r.stderr}`.trim() };
 }
 
 describe('systemd units', () => {
   it('systemd-analyze verify passes on both units, with not one warning, against a staged root', () => {
-    expect(existsSync('/usr/lib/systemd/system/sysinit.target'), "this machine's systemd units (Debian's systemd package)").toBe(true);
+    expect(
+      existsSync('/usr/lib/systemd/system/sysinit.target'),
+      "this machine's systemd units (Debian's systemd package)",
+    ).toBe(true);
     const units = Object.fromEntries(UNITS.map((u) => [u, read(u)]));
     const root = stagedRoot(units);
     expect(verify(root, UNITS)).toEqual({ status: 0, output: '' });
@@ -78,7 +90,10 @@ describe('systemd units', () => {
   it('the check can fail: a misspelt key warns, a missing executable fails', () => {
     const typo = stagedRoot({ 'omnipos.service': read('omnipos.service').replace('WatchdogSec=', 'WatchDogSec=') });
     expect(verify(typo, ['omnipos.service']).output).toMatch(/Unknown key 'WatchDogSec'/);
-    const missing = stagedRoot({ 'omnipos.service': read('omnipos.service'), 'omnipos-kiosk.service': read('omnipos-kiosk.service') }, ['/usr/bin/cage']);
+    const missing = stagedRoot(
+      { 'omnipos.service': read('omnipos.service'), 'omnipos-kiosk.service': read('omnipos-kiosk.service') },
+      ['/usr/bin/cage'],
+    );
     const r = verify(missing, ['omnipos-kiosk.service']);
     expect(r.status).not.toBe(0);
     expect(r.output).toMatch(/\/usr\/bin\/cage is not executable/);
@@ -95,9 +110,12 @@ describe('systemd units', () => {
     expect(one('ExecStart')).toMatch(/^\/usr\/bin\/node \/opt\/omnipos\/dist\/src\/cli\/bin\.js run$/);
     expect(one('DevicePolicy')).toBe('closed');
     const allowed = values(u, 'Service', 'DeviceAllow');
-    for (const cls of ['char-ttyACM', 'char-ttyUSB', 'char-usb_device', 'char-hidraw']) expect(allowed).toContain(`${cls} rw`);
+    for (const cls of ['char-ttyACM', 'char-ttyUSB', 'char-usb_device', 'char-hidraw'])
+      expect(allowed).toContain(`${cls} rw`);
     expect(allowed.every((a) => a.startsWith('char-'))).toBe(true);
-    expect(values(u, 'Service', 'SupplementaryGroups')[0]?.split(' ')).toEqual(expect.arrayContaining(['dialout', 'plugdev']));
+    expect(values(u, 'Service', 'SupplementaryGroups')[0]?.split(' ')).toEqual(
+      expect.arrayContaining(['dialout', 'plugdev']),
+    );
     expect(one('ProtectSystem')).toBe('strict');
     expect(values(u, 'Service', 'StateDirectory')).toEqual(['omnipos']);
     expect(one('PrivateDevices')).toBeUndefined();
@@ -121,12 +139,15 @@ describe('udev rules', () => {
   const rules = read('99-omnipos.rules')
     .split('\n')
     .filter((l) => l.trim() && !l.trim().startsWith('#'));
-  const KEYS = /^(SUBSYSTEM|KERNEL|ATTRS\{(idVendor|idProduct|serial)\}|ENV\{(DEVTYPE|ID_MM_DEVICE_IGNORE)\}|SYMLINK|GROUP|MODE)$/;
+  const KEYS =
+    /^(SUBSYSTEM|KERNEL|ATTRS\{(idVendor|idProduct|serial)\}|ENV\{(DEVTYPE|ID_MM_DEVICE_IGNORE)\}|SYMLINK|GROUP|MODE)$/;
 
   it('every rule is well formed: known keys, == to match and = or += to assign, a stable name, a group and mode 0660', () => {
     expect(rules.length).toBeGreaterThanOrEqual(3);
     for (const rule of rules) {
-      const parts = rule.split(/,\s*/).map((p) => /^([A-Za-z_]+(?:\{[A-Za-z_]+\})?)(==|!=|\+=|=)"([^"]*)"$/.exec(p.trim()));
+      const parts = rule
+        .split(/,\s*/)
+        .map((p) => /^([A-Za-z_]+(?:\{[A-Za-z_]+\})?)(==|!=|\+=|=)"([^"]*)"$/.exec(p.trim()));
       expect(parts.every(Boolean), rule).toBe(true);
       for (const [, key, op] of parts as RegExpExecArray[]) {
         expect(key, rule).toMatch(KEYS);
@@ -142,7 +163,9 @@ describe('udev rules', () => {
   it('the USB ids are the ones the tables know: pinpads (tables/pinpad/usb-ids.ts) and printers (tables/printers)', () => {
     const hex = (n: number): string => n.toString(16).padStart(4, '0');
     const pinpadVendors = new Set(KNOWN_PINPAD_USB_IDS.map((i) => hex(i.vendorId)));
-    const printerIds = new Set(PRINTER_MODELS.flatMap((m) => (m.usb ? [`${hex(m.usb.vendorId)}:${hex(m.usb.productId)}`] : [])));
+    const printerIds = new Set(
+      PRINTER_MODELS.flatMap((m) => (m.usb ? [`${hex(m.usb.vendorId)}:${hex(m.usb.productId)}`] : [])),
+    );
     for (const rule of rules) {
       const vendor = /idVendor}=="([0-9a-f]{4})"/.exec(rule)?.[1];
       const product = /idProduct}=="([0-9a-f]{4})"/.exec(rule)?.[1];

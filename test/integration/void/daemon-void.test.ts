@@ -45,17 +45,37 @@ const VOID_ROUTES: [RegExp, string][] = [
 const produced = new Set<string>();
 let doc: Record<string, unknown> | undefined;
 
-async function call(method: 'GET' | 'POST', p: string, o: { body?: unknown; headers?: Record<string, string>; bearer?: boolean } = {}) {
-  const headers: Record<string, string> = { ...(o.bearer === false ? {} : { authorization: `Bearer ${token}` }), ...(o.headers ?? {}), ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}) };
-  const res = await request(`${daemon.apiUrl}${p}`, { method, headers, ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}) });
+async function call(
+  method: 'GET' | 'POST',
+  p: string,
+  o: { body?: unknown; headers?: Record<string, string>; bearer?: boolean } = {},
+) {
+  const headers: Record<string, string> = {
+    ...(o.bearer === false ? {} : { authorization: `Bearer ${token}` }),
+    ...(o.headers ?? {}),
+    ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}),
+  };
+  const res = await request(`${daemon.apiUrl}${p}`, {
+    method,
+    headers,
+    ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}),
+  });
   const text = await res.body.text();
   const body = text ? JSON.parse(text) : undefined;
   const route = VOID_ROUTES.find(([re]) => re.test(p))?.[1];
   if (route) {
     doc ??= (await request(`${daemon.apiUrl}/v1/openapi.json`).then((r) => r.body.json())) as Record<string, unknown>;
-    const op = (doc.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> }>>)[route]?.[method.toLowerCase()];
+    const op = (
+      doc.paths as Record<
+        string,
+        Record<string, { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> }>
+      >
+    )[route]?.[method.toLowerCase()];
     const schema = op?.responses[String(res.statusCode)]?.content?.['application/json']?.schema;
-    expect(schema, `${method} ${route} answered ${res.statusCode}, which the document does not declare: ${text}`).toBeDefined();
+    expect(
+      schema,
+      `${method} ${route} answered ${res.statusCode}, which the document does not declare: ${text}`,
+    ).toBeDefined();
     expect(check(schema!, body, doc), `${method} ${route} ${res.statusCode}`).toEqual([]);
     produced.add(`${method} ${route} ${res.statusCode}`);
   }
@@ -80,7 +100,9 @@ async function confirmedSale(amount: number): Promise<number> {
   choose({ lastDigit: 0, via: 'chip', pin: 'right' });
   const created = await call('POST', '/v1/payments', { body: { amount, method: 'credit' } });
   expect(created.status).toBe(202);
-  await poll(`/v1/payments/${created.body.id}`, (b) => ['confirmed', 'declined', 'failed', 'undone'].includes(b.status));
+  await poll(`/v1/payments/${created.body.id}`, (b) =>
+    ['confirmed', 'declined', 'failed', 'undone'].includes(b.status),
+  );
   await poll(`/v1/payments/${created.body.id}`, (b) => (b as { state?: string }).state === 'confirmed');
   await new Promise((res) => setTimeout(res, 200)); // the card leaves the pinpad
   return created.body.id as number;
@@ -100,17 +122,31 @@ describe('voids on the daemon: the API and the CLI, the embedded sandbox and vir
 
   it('POST /v1/payments/{id}/void without a supervisor, or with the cash register’s token as one, is refused (403) and nothing starts', async () => {
     const id = await confirmedSale(1000);
-    for (const headers of [{}, { 'x-supervisor-token': token }, { 'x-supervisor-token': `${supervisor}x` }] as Record<string, string>[]) {
+    for (const headers of [{}, { 'x-supervisor-token': token }, { 'x-supervisor-token': `${supervisor}x` }] as Record<
+      string,
+      string
+    >[]) {
       const r = await call('POST', `/v1/payments/${id}/void`, { body: {}, headers });
       expect(r.status).toBe(403);
       expect(r.body.error.code).toBe('SUPERVISOR_REQUIRED');
     }
     // a password when none is set
-    const np = await call('POST', `/v1/payments/${id}/void`, { body: {}, headers: { 'x-supervisor-password': '2468' } });
+    const np = await call('POST', `/v1/payments/${id}/void`, {
+      body: {},
+      headers: { 'x-supervisor-password': '2468' },
+    });
     expect(np).toMatchObject({ status: 409, body: { error: { code: 'SUPERVISOR_NOT_CONFIGURED' } } });
     expect(daemon.journal.list().filter((e) => e.kind === 'void')).toEqual([]);
     // the bearer token is still required around it
-    expect((await call('POST', `/v1/payments/${id}/void`, { body: {}, headers: { 'x-supervisor-token': supervisor }, bearer: false })).status).toBe(401);
+    expect(
+      (
+        await call('POST', `/v1/payments/${id}/void`, {
+          body: {},
+          headers: { 'x-supervisor-token': supervisor },
+          bearer: false,
+        })
+      ).status,
+    ).toBe(401);
     expect((await call('GET', `/v1/payments/${id}/voids`, { bearer: false })).status).toBe(401);
     expect((await call('GET', '/v1/voids/1', { bearer: false })).status).toBe(401);
   }, 60_000);
@@ -119,7 +155,10 @@ describe('voids on the daemon: the API and the CLI, the embedded sandbox and vir
     const id = await confirmedSale(1000);
     const printedBefore = daemon.virtualPrinter!.receipts.length;
     const stream = await openEvents(daemon.apiUrl!, token);
-    const r = await call('POST', `/v1/payments/${id}/void`, { body: { amount: 400 }, headers: { 'x-supervisor-token': supervisor } });
+    const r = await call('POST', `/v1/payments/${id}/void`, {
+      body: { amount: 400 },
+      headers: { 'x-supervisor-token': supervisor },
+    });
     expect(r.status).toBe(202);
     // the void's steps reach the event stream
     const seen: string[] = [];
@@ -135,15 +174,29 @@ describe('voids on the daemon: the API and the CLI, the embedded sandbox and vir
     }
     stream.close();
     expect(seen).toEqual(['started', 'card-read', 'voiding', 'finishing-chip', 'confirming', 'confirmed']);
-    expect(r.body).toMatchObject({ status: 'pending', amount: 400, authorizedBy: 'supervisor-token', payment: { id, amount: 1000 } });
+    expect(r.body).toMatchObject({
+      status: 'pending',
+      amount: 400,
+      authorizedBy: 'supervisor-token',
+      payment: { id, amount: 1000 },
+    });
     expect(r.body.merchantVoidId).toMatch(/^\d{15}$/);
     const v = await poll(`/v1/voids/${r.body.id}`, (b) => b.status !== 'pending');
-    expect(v).toMatchObject({ status: 'approved', payment: { id, remaining: 600 }, card: { maskedPan: '476173******0060', inputMode: 'Emv' } });
+    expect(v).toMatchObject({
+      status: 'approved',
+      payment: { id, remaining: 600 },
+      card: { maskedPan: '476173******0060', inputMode: 'Emv' },
+    });
     await poll(`/v1/voids/${r.body.id}`, (b) => (b as { state?: string }).state === 'confirmed');
     await new Promise((res) => setTimeout(res, 200));
     // The void's receipt on the virtual printer's paper: both copies, the sale's NSU and authorization.
-    for (let i = 0; i < 200 && daemon.virtualPrinter!.receipts.length < printedBefore + 2; i++) await new Promise((res) => setTimeout(res, 25));
-    const sale = (await call('GET', `/v1/payments/${id}`)).body as { nsu?: string; authorizationCode?: string; merchantOrderId: string };
+    for (let i = 0; i < 200 && daemon.virtualPrinter!.receipts.length < printedBefore + 2; i++)
+      await new Promise((res) => setTimeout(res, 25));
+    const sale = (await call('GET', `/v1/payments/${id}`)).body as {
+      nsu?: string;
+      authorizationCode?: string;
+      merchantOrderId: string;
+    };
     const paper = daemon.virtualPrinter!.receipts.slice(printedBefore).map((x) => x.lines.join('\n'));
     expect(paper).toHaveLength(2);
     expect(paper[0]).toContain('VIA CLIENTE');
@@ -158,22 +211,49 @@ describe('voids on the daemon: the API and the CLI, the embedded sandbox and vir
       expect(text).toMatch(/476173\*+0060/);
     }
     const list = await call('GET', `/v1/payments/${id}/voids`);
-    expect(list.body).toMatchObject({ payment: { id, amount: 1000, voided: 400, remaining: 600 }, voids: [{ id: r.body.id, status: 'approved', amount: 400 }] });
+    expect(list.body).toMatchObject({
+      payment: { id, amount: 1000, voided: 400, remaining: 600 },
+      voids: [{ id: r.body.id, status: 'approved', amount: 400 }],
+    });
     expect((await call('GET', `/v1/payments/${r.body.id}/voids`)).status).toBe(404);
-    const over = await call('POST', `/v1/payments/${id}/void`, { body: { amount: 601 }, headers: { 'x-supervisor-token': supervisor } });
+    const over = await call('POST', `/v1/payments/${id}/void`, {
+      body: { amount: 601 },
+      headers: { 'x-supervisor-token': supervisor },
+    });
     expect(over).toMatchObject({ status: 422, body: { error: { code: 'VOID_OVER_LIMIT' } } });
-    expect((await call('POST', `/v1/payments/${id}/void`, { body: { amount: -1 }, headers: { 'x-supervisor-token': supervisor } })).status).toBe(400);
+    expect(
+      (
+        await call('POST', `/v1/payments/${id}/void`, {
+          body: { amount: -1 },
+          headers: { 'x-supervisor-token': supervisor },
+        })
+      ).status,
+    ).toBe(400);
     expect((await call('GET', '/v1/voids/999999')).status).toBe(404);
     expect((await call('GET', `/v1/voids/${id}`)).status).toBe(404); // a sale is not a void
-    expect((await call('POST', '/v1/payments/999999/void', { body: {}, headers: { 'x-supervisor-token': supervisor } })).status).toBe(404);
+    expect(
+      (await call('POST', '/v1/payments/999999/void', { body: {}, headers: { 'x-supervisor-token': supervisor } }))
+        .status,
+    ).toBe(404);
     const ecr = await call('POST', '/v1/payments', { body: { amount: 1000, method: 'credit', confirmation: 'ecr' } });
     await poll(`/v1/payments/${ecr.body.id}`, (b) => b.status === 'approved');
-    const pending = await call('POST', `/v1/payments/${ecr.body.id}/void`, { body: {}, headers: { 'x-supervisor-token': supervisor } });
-    expect(pending).toMatchObject({ status: 409, body: { error: { code: 'VOID_NOT_ALLOWED', message: expect.stringContaining('undo it instead') } } });
+    const pending = await call('POST', `/v1/payments/${ecr.body.id}/void`, {
+      body: {},
+      headers: { 'x-supervisor-token': supervisor },
+    });
+    expect(pending).toMatchObject({
+      status: 409,
+      body: { error: { code: 'VOID_NOT_ALLOWED', message: expect.stringContaining('undo it instead') } },
+    });
     await call('POST', `/v1/payments/${ecr.body.id}/undo`);
     await new Promise((res) => setTimeout(res, 200));
-    const ledger = (await request(`${daemon.sandbox!.url}/sandbox/ledger`).then((x) => x.body.json())) as { sales: { merchantOrderId: string; voided: number; charged: number }[] };
-    expect(ledger.sales.find((s) => s.merchantOrderId === daemon.journal.get(id)!.merchantOrderId)).toMatchObject({ voided: 400, charged: 600 });
+    const ledger = (await request(`${daemon.sandbox!.url}/sandbox/ledger`).then((x) => x.body.json())) as {
+      sales: { merchantOrderId: string; voided: number; charged: number }[];
+    };
+    expect(ledger.sales.find((s) => s.merchantOrderId === daemon.journal.get(id)!.merchantOrderId)).toMatchObject({
+      voided: 400,
+      charged: 600,
+    });
   }, 60_000);
 
   it('the host voids and answers 309 ("not available to void"): the void is undone by MerchantVoidId, the customer keeps no refund the terminal does not show (the 1000-sale chaos run)', async () => {
@@ -185,18 +265,28 @@ describe('voids on the daemon: the API and the CLI, the embedded sandbox and vir
     });
     expect(fault.statusCode).toBeLessThan(300);
     await fault.body.dump();
-    const r = await call('POST', `/v1/payments/${id}/void`, { body: {}, headers: { 'x-supervisor-token': supervisor } });
+    const r = await call('POST', `/v1/payments/${id}/void`, {
+      body: {},
+      headers: { 'x-supervisor-token': supervisor },
+    });
     expect(r.status).toBe(202);
     const v = (await poll(`/v1/voids/${r.body.id}`, (b) => {
       const st = (b as { state?: string }).state;
-      return st !== undefined && ['confirmed', 'undone', 'failed', 'refused', 'declined', 'needs-refund', 'dead-letter'].includes(st);
+      return (
+        st !== undefined &&
+        ['confirmed', 'undone', 'failed', 'refused', 'declined', 'needs-refund', 'dead-letter'].includes(st)
+      );
     })) as { state: string };
-    const ledger = (await request(`${daemon.sandbox!.url}/sandbox/ledger`).then((x) => x.body.json())) as { sales: { merchantOrderId: string; voided: number; charged: number }[] };
+    const ledger = (await request(`${daemon.sandbox!.url}/sandbox/ledger`).then((x) => x.body.json())) as {
+      sales: { merchantOrderId: string; voided: number; charged: number }[];
+    };
     const atHost = ledger.sales.find((s) => s.merchantOrderId === daemon.journal.get(id)!.merchantOrderId);
     // the old client took 309 as a refusal: the void ended "refused"/"failed" while the host held it, pending until its close
     if (v.state === 'confirmed') expect(atHost).toMatchObject({ voided: 1300, charged: 0 });
     else expect(atHost).toMatchObject({ voided: 0, charged: 1300 });
-    const pendingVoids = (await request(`${daemon.sandbox!.url}/sandbox/ledger`).then((x) => x.body.json())) as { problems?: unknown[] };
+    const pendingVoids = (await request(`${daemon.sandbox!.url}/sandbox/ledger`).then((x) => x.body.json())) as {
+      problems?: unknown[];
+    };
     expect(pendingVoids.problems ?? []).toEqual([]);
   }, 60_000);
 
@@ -238,12 +328,26 @@ describe('voids on the daemon: the API and the CLI, the embedded sandbox and vir
     const before = daemon.journal.list().filter((e) => e.kind === 'void').length;
     const seed = Date.now();
     console.log(`void route fuzz seed ${seed}`);
-    const body = fc.oneof(fc.json(), fc.string(), fc.record({ amount: fc.oneof(fc.integer(), fc.double(), fc.string(), fc.constant(null)) }, { requiredKeys: [] }));
-    const hdr = fc.record({ 'x-supervisor-token': fc.string({ minLength: 1, maxLength: 80 }).filter((x) => /^[\x21-\x7e]+$/.test(x)), 'x-supervisor-password': fc.string({ minLength: 1, maxLength: 40 }).filter((x) => /^[\x21-\x7e]+$/.test(x)) }, { requiredKeys: [] });
+    const body = fc.oneof(
+      fc.json(),
+      fc.string(),
+      fc.record({ amount: fc.oneof(fc.integer(), fc.double(), fc.string(), fc.constant(null)) }, { requiredKeys: [] }),
+    );
+    const hdr = fc.record(
+      {
+        'x-supervisor-token': fc.string({ minLength: 1, maxLength: 80 }).filter((x) => /^[\x21-\x7e]+$/.test(x)),
+        'x-supervisor-password': fc.string({ minLength: 1, maxLength: 40 }).filter((x) => /^[\x21-\x7e]+$/.test(x)),
+      },
+      { requiredKeys: [] },
+    );
     const target = fc.oneof(fc.constant(String(id)), fc.stringMatching(/^[0-9a-z%.]{1,14}$/));
     await fc.assert(
       fc.asyncProperty(target, body, hdr, async (t, b, h) => {
-        const res = await request(`${daemon.apiUrl}/v1/payments/${t}/void`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...h }, body: typeof b === 'string' ? b : JSON.stringify(b) });
+        const res = await request(`${daemon.apiUrl}/v1/payments/${t}/void`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...h },
+          body: typeof b === 'string' ? b : JSON.stringify(b),
+        });
         const text = await res.body.text();
         expect([400, 403, 404, 409]).toContain(res.statusCode);
         expect((JSON.parse(text) as { error: { code: string } }).error.code).toMatch(/^[A-Z_]+$/);
@@ -255,7 +359,11 @@ describe('voids on the daemon: the API and the CLI, the embedded sandbox and vir
 
   it('every answer the OpenAPI document declares for the void routes was produced above and conformed to its schema', () => {
     const paths = doc!.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>;
-    const declared = VOID_ROUTES.flatMap(([, route]) => Object.entries(paths[route] ?? {}).flatMap(([m, op]) => Object.keys(op.responses).map((st) => `${m.toUpperCase()} ${route} ${st}`)));
+    const declared = VOID_ROUTES.flatMap(([, route]) =>
+      Object.entries(paths[route] ?? {}).flatMap(([m, op]) =>
+        Object.keys(op.responses).map((st) => `${m.toUpperCase()} ${route} ${st}`),
+      ),
+    );
     expect(declared.length).toBe(13);
     expect(declared.filter((d) => !produced.has(d)).sort()).toEqual([]);
   });

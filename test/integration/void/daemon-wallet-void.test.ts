@@ -32,16 +32,29 @@ afterAll(async () => {
   await t?.stop();
 });
 
-async function call(method: 'GET' | 'POST', p: string, o: { body?: unknown; headers?: Record<string, string>; route?: string } = {}) {
+async function call(
+  method: 'GET' | 'POST',
+  p: string,
+  o: { body?: unknown; headers?: Record<string, string>; route?: string } = {},
+) {
   const res = await request(`${daemon.apiUrl}${p}`, {
     method,
-    headers: { authorization: `Bearer ${token}`, ...(o.headers ?? {}), ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(o.headers ?? {}),
+      ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
     ...(o.body !== undefined ? { body: JSON.stringify(o.body) } : {}),
   });
   const text = await res.body.text();
   const body = text ? (JSON.parse(text) as Record<string, unknown>) : {};
   if (o.route) {
-    const op = (doc.paths as Record<string, Record<string, { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> }>>)[o.route]?.[method.toLowerCase()];
+    const op = (
+      doc.paths as Record<
+        string,
+        Record<string, { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> }>
+      >
+    )[o.route]?.[method.toLowerCase()];
     const schema = op?.responses[String(res.statusCode)]?.content?.['application/json']?.schema;
     expect(schema, `${method} ${o.route} ${res.statusCode} is not declared: ${text}`).toBeDefined();
     expect(check(schema!, body, doc)).toEqual([]);
@@ -49,7 +62,11 @@ async function call(method: 'GET' | 'POST', p: string, o: { body?: unknown; head
   return { status: res.statusCode, body };
 }
 
-async function poll(p: string, done: (b: Record<string, unknown>) => boolean, route?: string): Promise<Record<string, unknown>> {
+async function poll(
+  p: string,
+  done: (b: Record<string, unknown>) => boolean,
+  route?: string,
+): Promise<Record<string, unknown>> {
   for (let i = 0; i < 400; i++) {
     const r = await call('GET', p, route ? { route } : {});
     if (done(r.body)) return r.body;
@@ -62,7 +79,9 @@ const walletPays = async (qr: string): Promise<number> => (await walletPaysAt(da
 
 describe('a wallet QR void through the daemon', () => {
   it('POST …/void of a confirmed wallet QR sale shows the cancellation code; the wallet pays it; approved, printed, the sandbox voided it', async () => {
-    const created = await call('POST', '/v1/payments', { body: { amount: 3000, method: 'wallet-qr', confirmation: 'auto' } });
+    const created = await call('POST', '/v1/payments', {
+      body: { amount: 3000, method: 'wallet-qr', confirmation: 'auto' },
+    });
     expect(created.status).toBe(202);
     const id = created.body.id as number;
     const showing = await poll(`/v1/payments/${id}`, (b) => typeof b.qrCode === 'string');
@@ -70,10 +89,22 @@ describe('a wallet QR void through the daemon', () => {
     await poll(`/v1/payments/${id}`, (b) => b.status === 'confirmed' || b.state === 'confirmed');
     const printedBefore = daemon.virtualPrinter!.receipts.length;
 
-    expect((await call('POST', `/v1/payments/${id}/void`, { body: { amount: 1000 }, route: '/v1/payments/{id}/void' })).status).toBe(403);
-    const started = await call('POST', `/v1/payments/${id}/void`, { body: { amount: 1000 }, headers: { 'x-supervisor-token': supervisor }, route: '/v1/payments/{id}/void' });
+    expect(
+      (await call('POST', `/v1/payments/${id}/void`, { body: { amount: 1000 }, route: '/v1/payments/{id}/void' }))
+        .status,
+    ).toBe(403);
+    const started = await call('POST', `/v1/payments/${id}/void`, {
+      body: { amount: 1000 },
+      headers: { 'x-supervisor-token': supervisor },
+      route: '/v1/payments/{id}/void',
+    });
     expect(started.status).toBe(202);
-    expect(started.body).toMatchObject({ status: 'pending', state: 'showing-code', amount: 1000, payment: { id, remaining: 2000 } });
+    expect(started.body).toMatchObject({
+      status: 'pending',
+      state: 'showing-code',
+      amount: 1000,
+      payment: { id, remaining: 2000 },
+    });
     const code = (started.body.cancellationCode as { qrCode: string }).qrCode;
     expect(parsePadraoq(code).qrcode_data.payment_information.tipo_de_transacao).toBe('02');
 
@@ -82,9 +113,15 @@ describe('a wallet QR void through the daemon', () => {
     expect(done).toMatchObject({ status: 'approved', state: 'confirmed', voidId: expect.any(String) });
     const list = await call('GET', `/v1/payments/${id}/voids`, { route: '/v1/payments/{id}/voids' });
     expect(list.body.payment).toEqual({ id, amount: 3000, voided: 1000, remaining: 2000 });
-    const ledger = (await request(`${daemon.sandbox!.url}/sandbox/ledger`).then((r) => r.body.json())) as { sales: { paymentId: string; voided: number; charged: number }[] };
-    expect(ledger.sales.find((s) => s.paymentId === (done.payment as { paymentId: string }).paymentId)).toMatchObject({ voided: 1000, charged: 2000 });
-    for (let i = 0; i < 200 && daemon.virtualPrinter!.receipts.length < printedBefore + 2; i++) await new Promise((r) => setTimeout(r, 25));
+    const ledger = (await request(`${daemon.sandbox!.url}/sandbox/ledger`).then((r) => r.body.json())) as {
+      sales: { paymentId: string; voided: number; charged: number }[];
+    };
+    expect(ledger.sales.find((s) => s.paymentId === (done.payment as { paymentId: string }).paymentId)).toMatchObject({
+      voided: 1000,
+      charged: 2000,
+    });
+    for (let i = 0; i < 200 && daemon.virtualPrinter!.receipts.length < printedBefore + 2; i++)
+      await new Promise((r) => setTimeout(r, 25));
     const paper = daemon.virtualPrinter!.receipts.slice(printedBefore).map((r) => r.lines.join('\n'));
     expect(paper).toHaveLength(2);
     for (const text of paper) {
@@ -95,11 +132,18 @@ describe('a wallet QR void through the daemon', () => {
     // omnipos void prints the cancellation code (text and QR) and waits until the wallet paid it.
     const pw = path.join(t.stateDir, 'pw');
     writeFileSync(pw, '97531\n');
-    expect(await supervisorPassword.run(['--from-file', pw], { out: () => undefined, err: () => undefined, env: t.env })).toBe(0);
+    expect(
+      await supervisorPassword.run(['--from-file', pw], { out: () => undefined, err: () => undefined, env: t.env }),
+    ).toBe(0);
     let out = '';
     // One payment at a time per terminal: until the first void's flow is over (its code cleared from the
     // pinpad), the daemon answers 409 BUSY, and the operator tries again.
-    const voidOnce = (): Promise<number> => voidCommand.run([String(id), '--amount', '500', '--supervisor-password-file', pw, '--timeout', '30'], { out: (x) => void (out += x), err: (x) => void (out += x), env: t.env });
+    const voidOnce = (): Promise<number> =>
+      voidCommand.run([String(id), '--amount', '500', '--supervisor-password-file', pw, '--timeout', '30'], {
+        out: (x) => void (out += x),
+        err: (x) => void (out += x),
+        env: t.env,
+      });
     let running = voidOnce();
     for (let i = 0; i < 100; i++) {
       const first = await Promise.race([running, new Promise<undefined>((r) => setTimeout(() => r(undefined), 300))]);

@@ -27,8 +27,13 @@ afterAll(async () => {
   await t?.stop();
 });
 
-async function close(headers: Record<string, string>): Promise<{ status: number; body: { error?: { code: string }; alreadyClosed?: boolean } }> {
-  const res = await request(`${daemon.apiUrl}/v1/day/close`, { method: 'POST', headers: { authorization: `Bearer ${token}`, ...headers } });
+async function close(
+  headers: Record<string, string>,
+): Promise<{ status: number; body: { error?: { code: string }; alreadyClosed?: boolean } }> {
+  const res = await request(`${daemon.apiUrl}/v1/day/close`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, ...headers },
+  });
   return { status: res.statusCode, body: (await res.body.json()) as { error?: { code: string } } };
 }
 
@@ -43,9 +48,15 @@ const archived = (): number => (daemon.db.prepare('SELECT COUNT(*) AS n FROM day
 describe('the day close needs a supervisor', () => {
   it("refuses the cash register's token alone, its token as a supervisor's, a wrong password; closes with the supervisor token", async () => {
     expect(await close({})).toMatchObject({ status: 403, body: { error: { code: 'SUPERVISOR_REQUIRED' } } });
-    expect(await close({ 'x-supervisor-token': token })).toMatchObject({ status: 403, body: { error: { code: 'SUPERVISOR_REQUIRED' } } });
+    expect(await close({ 'x-supervisor-token': token })).toMatchObject({
+      status: 403,
+      body: { error: { code: 'SUPERVISOR_REQUIRED' } },
+    });
     // No password set yet: a password is not a credential here.
-    expect(await close({ 'x-supervisor-password': '1234' })).toMatchObject({ status: 409, body: { error: { code: 'SUPERVISOR_NOT_CONFIGURED' } } });
+    expect(await close({ 'x-supervisor-password': '1234' })).toMatchObject({
+      status: 409,
+      body: { error: { code: 'SUPERVISOR_NOT_CONFIGURED' } },
+    });
     expect(archived()).toBe(0);
     const ok = await close({ 'x-supervisor-token': supervisor });
     expect(ok.status).toBe(201);

@@ -30,8 +30,26 @@ function terminal(o: { pixRefunds?: boolean } = {}) {
   const orderIds = new MerchantOrderIds(db, { ordinal: 9, clock: systemClock });
   const events: PixEvent[] = [];
   const pix = new EcommercePixAdapter(h.acquirer.ecommerce!);
-  const common = { db, journal, outbox, orderIds, receipt: new TextReceiptPrinter(), clock: systemClock, log, attended: true, ecrDecisionMs: 60_000, closeMarginMs: 60_000 };
-  const pixEngine = new PixEngine({ ...common, host: pix, validityMs: 60_000, watchMarginMs: 1000, pollMs: 40, onEvent: (e) => void events.push(e) });
+  const common = {
+    db,
+    journal,
+    outbox,
+    orderIds,
+    receipt: new TextReceiptPrinter(),
+    clock: systemClock,
+    log,
+    attended: true,
+    ecrDecisionMs: 60_000,
+    closeMarginMs: 60_000,
+  };
+  const pixEngine = new PixEngine({
+    ...common,
+    host: pix,
+    validityMs: 60_000,
+    watchMarginMs: 1000,
+    pollMs: 40,
+    onEvent: (e) => void events.push(e),
+  });
   const voidAdapter = new OmniVoidAdapter(h.acquirer.omni);
   const voids = new VoidEngine({
     ...common,
@@ -49,7 +67,8 @@ function terminal(o: { pixRefunds?: boolean } = {}) {
     voids: voidAdapter,
     clock: systemClock,
     log,
-    onSettled: (t, d) => (journal.get(t.journalId ?? -1)?.kind === 'void' ? voids.settled(t, d) : pixEngine.settled(t, d)),
+    onSettled: (t, d) =>
+      journal.get(t.journalId ?? -1)?.kind === 'void' ? voids.settled(t, d) : pixEngine.settled(t, d),
     undoRace: { processingWindowMs: 1000 },
     backoff: { baseMs: 20, maxMs: 60, minMs: 10 },
   });
@@ -61,8 +80,13 @@ function terminal(o: { pixRefunds?: boolean } = {}) {
   };
   /** A Pix sale created, paid at the sandbox and confirmed. */
   const paidPix = async (amount: number): Promise<number> => {
-    const { entry, done } = await pixEngine.start({ amount, payer: { name: 'Maria da Silva', document: '529.982.247-25' }, confirmation: 'auto' });
-    for (let i = 0; i < 500 && !(journal.get(entry.id)!.data as { paymentId?: string }).paymentId; i++) await new Promise((r) => setTimeout(r, 10));
+    const { entry, done } = await pixEngine.start({
+      amount,
+      payer: { name: 'Maria da Silva', document: '529.982.247-25' },
+      confirmation: 'auto',
+    });
+    for (let i = 0; i < 500 && !(journal.get(entry.id)!.data as { paymentId?: string }).paymentId; i++)
+      await new Promise((r) => setTimeout(r, 10));
     const paymentId = (journal.get(entry.id)!.data as { paymentId: string }).paymentId;
     expect((await h.control('POST', `/sandbox/pix/${paymentId}/pay`)).status).toBe(200);
     await done;
@@ -81,9 +105,15 @@ describe('refunds of Pix sales through the void engine, the outbox and the stric
     // two supervisors at once: one refund opens, the other is refused
     const both = await Promise.allSettled([t.voids.start(saleId, byToken), t.voids.start(saleId, byToken)]);
     expect(both.map((b) => b.status).sort()).toEqual(['fulfilled', 'rejected']);
-    const entry = (both.find((b) => b.status === 'fulfilled') as PromiseFulfilledResult<{ entry: { id: number } }>).value.entry;
+    const entry = (both.find((b) => b.status === 'fulfilled') as PromiseFulfilledResult<{ entry: { id: number } }>)
+      .value.entry;
     expect(t.journal.list().filter((e) => e.kind === 'void')).toHaveLength(1);
-    expect(t.journal.get(entry.id)).toMatchObject({ kind: 'void', state: 'refunding', amount: 2300, data: { sale: { kind: 'pix', id: saleId } } });
+    expect(t.journal.get(entry.id)).toMatchObject({
+      kind: 'void',
+      state: 'refunding',
+      amount: 2300,
+      data: { sale: { kind: 'pix', id: saleId } },
+    });
     expect(t.outbox.open().map((x) => x.operation)).toEqual(['pix.refund']);
     await t.pass(2);
     expect(t.journal.get(entry.id)?.state).toBe('refunding');
@@ -93,7 +123,11 @@ describe('refunds of Pix sales through the void engine, the outbox and the stric
     await t.pass(2);
     expect(t.journal.transitions(entry.id).map((x) => x.to)).toEqual(['started', 'refunding', 'confirmed']);
     const mo = t.journal.get(saleId)!.merchantOrderId;
-    expect((await h.ledger()).ecommerce.find((e) => e.merchantOrderId === mo)).toMatchObject({ status: 11, refunded: 2300, charged: 0 });
+    expect((await h.ledger()).ecommerce.find((e) => e.merchantOrderId === mo)).toMatchObject({
+      status: 11,
+      refunded: 2300,
+      charged: 0,
+    });
     await expect(t.voids.start(saleId, byToken)).rejects.toMatchObject({ code: 'VOID_OVER_LIMIT' });
     t.db.close();
   });
@@ -101,13 +135,19 @@ describe('refunds of Pix sales through the void engine, the outbox and the stric
   it('refused before anything is sent: a partial Pix refund, no supervisor, no e-commerce credentials', async () => {
     const t = terminal();
     const saleId = await t.paidPix(1800);
-    await expect(t.voids.start(saleId, { ...byToken, amount: 900 })).rejects.toMatchObject({ code: 'VOID_NOT_ALLOWED', message: expect.stringContaining('refunded in full') });
+    await expect(t.voids.start(saleId, { ...byToken, amount: 900 })).rejects.toMatchObject({
+      code: 'VOID_NOT_ALLOWED',
+      message: expect.stringContaining('refunded in full'),
+    });
     await expect(t.voids.start(saleId, { supervisor: {} })).rejects.toMatchObject({ code: 'SUPERVISOR_REQUIRED' });
     expect(t.outbox.open()).toEqual([]);
     t.db.close();
     const u = terminal({ pixRefunds: false });
     const other = await u.paidPix(1700);
-    await expect(u.voids.start(other, byToken)).rejects.toMatchObject({ code: 'VOID_NOT_ALLOWED', message: expect.stringContaining('e-commerce credentials') });
+    await expect(u.voids.start(other, byToken)).rejects.toMatchObject({
+      code: 'VOID_NOT_ALLOWED',
+      message: expect.stringContaining('e-commerce credentials'),
+    });
     u.db.close();
   });
 });

@@ -51,15 +51,41 @@ export interface Terminal {
  * the acquirer clients over loopback to the strict sandbox, and the card ports on the driver
  * talking to the virtual pinpad over a pseudo-terminal.
  */
-export function voidTerminal(o: { dir: string; h: Harness; pinpad: CardPinpad; tables: TableSet; log: Logger; clock?: Clock; voidClock?: Clock; voidHost?: VoidHostPort; processingWindowMs?: number; voidCard?: (port: CardPort) => CardPort }): Terminal {
+export function voidTerminal(o: {
+  dir: string;
+  h: Harness;
+  pinpad: CardPinpad;
+  tables: TableSet;
+  log: Logger;
+  clock?: Clock;
+  voidClock?: Clock;
+  voidHost?: VoidHostPort;
+  processingWindowMs?: number;
+  voidCard?: (port: CardPort) => CardPort;
+}): Terminal {
   const clock = o.clock ?? systemClock;
   const db = openTerminalDatabase(o.dir, o.log);
   const journal = new Journal(db);
   const outbox = new Outbox(db);
   const orderIds = new MerchantOrderIds(db, { ordinal: 7, clock });
   const events: VoidEvent[] = [];
-  const common = { db, journal, outbox, log: o.log, attended: true, ecrDecisionMs: 60_000, closeMarginMs: 60_000, receipt: new TextReceiptPrinter() };
-  const cardOptions = { pinpad: o.pinpad, acquirerIndex: 3, pinKeySlot: 1, dataKeySlot: 2, resolveProduct: productResolver(o.tables) };
+  const common = {
+    db,
+    journal,
+    outbox,
+    log: o.log,
+    attended: true,
+    ecrDecisionMs: 60_000,
+    closeMarginMs: 60_000,
+    receipt: new TextReceiptPrinter(),
+  };
+  const cardOptions = {
+    pinpad: o.pinpad,
+    acquirerIndex: 3,
+    pinKeySlot: 1,
+    dataKeySlot: 2,
+    resolveProduct: productResolver(o.tables),
+  };
   const ref: { voids?: VoidEngine } = {};
   const sales = new SaleEngine({
     ...common,
@@ -105,7 +131,13 @@ export function voidTerminal(o: { dir: string; h: Harness; pinpad: CardPinpad; t
       await new Promise((r) => setTimeout(r, 20));
     }
   };
-  const credit = (amount: number): SaleRequest => ({ amount, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' });
+  const credit = (amount: number): SaleRequest => ({
+    amount,
+    method: 'credit',
+    installments: 1,
+    interest: 'ByMerchant',
+    confirmation: 'auto',
+  });
   return {
     db,
     journal,
@@ -118,7 +150,10 @@ export function voidTerminal(o: { dir: string; h: Harness; pinpad: CardPinpad; t
       await done;
       await settle();
       const state = journal.get(entry.id)?.state;
-      if (state !== 'confirmed') throw new Error(`sale ${entry.id} ended ${String(state)}: ${JSON.stringify(journal.get(entry.id)?.data.reason)}`);
+      if (state !== 'confirmed')
+        throw new Error(
+          `sale ${entry.id} ended ${String(state)}: ${JSON.stringify(journal.get(entry.id)?.data.reason)}`,
+        );
       return entry.id;
     },
     settle,

@@ -23,10 +23,30 @@ afterAll(async () => {
 });
 
 const m = SANDBOX_MERCHANT.merchant;
-const MERCHANT: MerchantProfile = { merchantNumber: m.merchantNumber, terminalId: SANDBOX_MERCHANT.terminal.terminalId, nationalId: m.nationalId, mcc: m.mcc, name: m.name, city: m.city, postalCode: m.postalCode, deviceType: 'P' };
+const MERCHANT: MerchantProfile = {
+  merchantNumber: m.merchantNumber,
+  terminalId: SANDBOX_MERCHANT.terminal.terminalId,
+  nationalId: m.nationalId,
+  mcc: m.mcc,
+  name: m.name,
+  city: m.city,
+  postalCode: m.postalCode,
+  deviceType: 'P',
+};
 const card = TEST_CARDS[0]!;
-const walletCard = { card_number: card.pan, card_cvv: '123', card_holder_name: 'TESTE CARTAO', card_expiration_date: `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}` };
-const request = (amount: number) => ({ amount, method: 'credit' as const, installments: 1, interest: 'ByMerchant' as const, confirmation: 'auto' as const });
+const walletCard = {
+  card_number: card.pan,
+  card_cvv: '123',
+  card_holder_name: 'TESTE CARTAO',
+  card_expiration_date: `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`,
+};
+const request = (amount: number) => ({
+  amount,
+  method: 'credit' as const,
+  installments: 1,
+  interest: 'ByMerchant' as const,
+  confirmation: 'auto' as const,
+});
 
 let label = 880_000_000_000_000 + Math.floor(Math.random() * 1_000_000) * 1000;
 const nextLabel = (): string => String(label++);
@@ -38,7 +58,10 @@ async function pay(qrCode: string): Promise<{ status: number; code?: string }> {
     return { status: 200 };
   } catch (e) {
     if (!isOmniposError(e)) throw e;
-    return { status: Number(e.context.status), code: String((e.context as { returnCode?: string | number }).returnCode ?? '') };
+    return {
+      status: Number(e.context.status),
+      code: String((e.context as { returnCode?: string | number }).returnCode ?? ''),
+    };
   }
 }
 
@@ -54,57 +77,114 @@ async function confirmedSale(amount: number, nsu: string): Promise<{ code: strin
 
 describe("the sandbox's cancellation codes (property, against a model)", () => {
   it('applied exactly when the code names a confirmed sale and asks no more than remains; never a 5xx; the ledger agrees', async () => {
-    const sales = [await confirmedSale(3000, '700001'), await confirmedSale(1500, '700002'), await confirmedSale(999, '700003')];
+    const sales = [
+      await confirmedSale(3000, '700001'),
+      await confirmedSale(1500, '700002'),
+      await confirmedSale(999, '700003'),
+    ];
     const remaining = sales.map((s) => s.amount);
     const seed = Date.now();
     console.log(`wallet cancellation property seed ${seed}`);
     const twoDaysAgo = new Date(Date.now() - 2 * 86_400_000);
     await fc.assert(
-      fc.asyncProperty(fc.nat(sales.length - 1), fc.integer({ min: 1, max: 3500 }), fc.constantFrom('none', 'none', 'none', 'nsu', 'date', 'terminal'), async (i, amount, mutation) => {
-        const s = sales[i]!;
-        // The original the code names: the sale's own code, or one like it that is not the sale.
-        const original =
-          mutation === 'none' ? s.code
-          : mutation === 'nsu' ? saleQrCode(MERCHANT, { request: request(s.amount), merchantOrderId: s.orderId, nsu: '799999', issuedAt: new Date() })
-          : mutation === 'date' ? saleQrCode(MERCHANT, { request: request(s.amount), merchantOrderId: s.orderId, nsu: `70000${i + 1}`, issuedAt: twoDaysAgo })
-          : saleQrCode({ ...MERCHANT, terminalId: '99999999' }, { request: request(s.amount), merchantOrderId: s.orderId, nsu: `70000${i + 1}`, issuedAt: new Date() });
-        const saleCents = s.amount;
-        if (amount > saleCents) {
-          // The code itself refuses more than the sale (QR_INVALID on 54): nothing to send.
-          expect(() => buildCancellationCode({ original, nsu: '000001', issuedAt: new Date(), amount, referenceLabel: nextLabel() })).toThrow(expect.objectContaining({ code: 'QR_INVALID' }));
-          return;
-        }
-        const code = buildCancellationCode({ original, nsu: '000001', issuedAt: new Date(), amount, referenceLabel: nextLabel() });
-        const answer = await pay(code);
-        const applies = mutation === 'none' && amount <= remaining[i]!;
-        expect(answer.status).toBeLessThan(500);
-        if (applies) {
-          expect(answer.status).toBe(200);
-          remaining[i] = remaining[i]! - amount;
-        } else {
-          expect([412, 422]).toContain(answer.status);
-          expect(answer.code).toMatch(/^422\.00\d$/);
-        }
-      }),
+      fc.asyncProperty(
+        fc.nat(sales.length - 1),
+        fc.integer({ min: 1, max: 3500 }),
+        fc.constantFrom('none', 'none', 'none', 'nsu', 'date', 'terminal'),
+        async (i, amount, mutation) => {
+          const s = sales[i]!;
+          // The original the code names: the sale's own code, or one like it that is not the sale.
+          const original =
+            mutation === 'none'
+              ? s.code
+              : mutation === 'nsu'
+                ? saleQrCode(MERCHANT, {
+                    request: request(s.amount),
+                    merchantOrderId: s.orderId,
+                    nsu: '799999',
+                    issuedAt: new Date(),
+                  })
+                : mutation === 'date'
+                  ? saleQrCode(MERCHANT, {
+                      request: request(s.amount),
+                      merchantOrderId: s.orderId,
+                      nsu: `70000${i + 1}`,
+                      issuedAt: twoDaysAgo,
+                    })
+                  : saleQrCode(
+                      { ...MERCHANT, terminalId: '99999999' },
+                      {
+                        request: request(s.amount),
+                        merchantOrderId: s.orderId,
+                        nsu: `70000${i + 1}`,
+                        issuedAt: new Date(),
+                      },
+                    );
+          const saleCents = s.amount;
+          if (amount > saleCents) {
+            // The code itself refuses more than the sale (QR_INVALID on 54): nothing to send.
+            expect(() =>
+              buildCancellationCode({
+                original,
+                nsu: '000001',
+                issuedAt: new Date(),
+                amount,
+                referenceLabel: nextLabel(),
+              }),
+            ).toThrow(expect.objectContaining({ code: 'QR_INVALID' }));
+            return;
+          }
+          const code = buildCancellationCode({
+            original,
+            nsu: '000001',
+            issuedAt: new Date(),
+            amount,
+            referenceLabel: nextLabel(),
+          });
+          const answer = await pay(code);
+          const applies = mutation === 'none' && amount <= remaining[i]!;
+          expect(answer.status).toBeLessThan(500);
+          if (applies) {
+            expect(answer.status).toBe(200);
+            remaining[i] = remaining[i]! - amount;
+          } else {
+            expect([412, 422]).toContain(answer.status);
+            expect(answer.code).toMatch(/^422\.00\d$/);
+          }
+        },
+      ),
       { numRuns: 1000, seed },
     );
     const ledger = await h.ledger();
     for (const [i, s] of sales.entries()) {
-      expect(ledger.sales.find((r) => r.merchantOrderId === s.orderId)).toMatchObject({ voided: s.amount - remaining[i]!, charged: remaining[i] });
+      expect(ledger.sales.find((r) => r.merchantOrderId === s.orderId)).toMatchObject({
+        voided: s.amount - remaining[i]!,
+        charged: remaining[i],
+      });
     }
-    console.log(`remaining after 1000 cancellation codes: ${remaining.join(', ')} of ${sales.map((s) => s.amount).join(', ')}`);
+    console.log(
+      `remaining after 1000 cancellation codes: ${remaining.join(', ')} of ${sales.map((s) => s.amount).join(', ')}`,
+    );
   }, 240_000);
 
   it('arbitrary text and corrupted codes in the qrcode field: a 4xx refusal, never a 5xx or a void', async () => {
     const sale = await confirmedSale(2000, '700009');
-    const valid = buildCancellationCode({ original: sale.code, nsu: '000002', issuedAt: new Date(), amount: 100, referenceLabel: nextLabel() });
+    const valid = buildCancellationCode({
+      original: sale.code,
+      nsu: '000002',
+      issuedAt: new Date(),
+      amount: 100,
+      referenceLabel: nextLabel(),
+    });
     const seed = Date.now();
     console.log(`wallet cancellation fuzz seed ${seed}`);
     await fc.assert(
       fc.asyncProperty(
         fc.oneof(
           fc.string({ minLength: 1, maxLength: 300 }),
-          fc.tuple(fc.nat(valid.length - 1), fc.string({ minLength: 1, maxLength: 3 })).map(([at, s]) => valid.slice(0, at) + s + valid.slice(at + 1)),
+          fc
+            .tuple(fc.nat(valid.length - 1), fc.string({ minLength: 1, maxLength: 3 }))
+            .map(([at, s]) => valid.slice(0, at) + s + valid.slice(at + 1)),
         ),
         async (text) => {
           if (text === valid) return;
@@ -115,7 +195,9 @@ describe("the sandbox's cancellation codes (property, against a model)", () => {
       ),
       { numRuns: 1000, seed },
     );
-    expect((await h.ledger()).sales.find((r) => r.merchantOrderId === sale.orderId)).toMatchObject({ voided: 0, charged: 2000 });
+    expect((await h.ledger()).sales.find((r) => r.merchantOrderId === sale.orderId)).toMatchObject({
+      voided: 0,
+      charged: 2000,
+    });
   }, 240_000);
 });
-

@@ -11,14 +11,36 @@ import { TEST_CARDS, type TestCard } from '../../../tables/test-cards.js';
  * The customer's wallet, played by `omnipos wallet pay` against the sandbox's wallet API at
  * `walletUrl`: pays `qr` (a sale's code or a cancellation code) with `card`.
  */
-export async function walletPays(walletUrl: string, qr: string, card: TestCard = TEST_CARDS[0]!): Promise<{ code: number; out: string; err: string }> {
+export async function walletPays(
+  walletUrl: string,
+  qr: string,
+  card: TestCard = TEST_CARDS[0]!,
+): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
   const stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-wallet-'));
   try {
     const code = await runCli(
-      ['wallet', 'pay', qr, '--card', card.pan, '--cvv', '123', '--exp', `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`, '--name', 'TESTE CARTAO', '--document', '52998224725'],
-      { out: (t) => (out += t), err: (t) => (err += t), env: { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_ACQUIRER__WALLET_URL: walletUrl } },
+      [
+        'wallet',
+        'pay',
+        qr,
+        '--card',
+        card.pan,
+        '--cvv',
+        '123',
+        '--exp',
+        `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`,
+        '--name',
+        'TESTE CARTAO',
+        '--document',
+        '52998224725',
+      ],
+      {
+        out: (t) => (out += t),
+        err: (t) => (err += t),
+        env: { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_ACQUIRER__WALLET_URL: walletUrl },
+      },
     );
     return { code, out, err };
   } finally {
@@ -27,7 +49,14 @@ export async function walletPays(walletUrl: string, qr: string, card: TestCard =
 }
 
 /** A daemon on a fresh state directory (embedded sandbox, virtual devices), its API token and supervisor token. */
-export async function supervisedDaemon(log: Logger): Promise<{ daemon: Daemon; token: string; supervisor: string; stateDir: string; env: Record<string, string>; stop(): Promise<void> }> {
+export async function supervisedDaemon(log: Logger): Promise<{
+  daemon: Daemon;
+  token: string;
+  supervisor: string;
+  stateDir: string;
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}> {
   const stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-supervised-'));
   const env: Record<string, string> = { OMNIPOS_STATE_DIR: stateDir };
   const daemon = await startDaemon({ config: loadConfig({ env }), log, env: {}, sandboxPort: 0, apiPort: 0 });

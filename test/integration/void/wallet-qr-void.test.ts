@@ -41,7 +41,11 @@ beforeAll(async () => {
   h = await startHarness();
   virtual = new VirtualPrinter({ model: findPrinterModel('virtual-80')! });
   server = await serveVirtualPrinter(virtual, { port: 0 });
-  driver = new EscPosPrinter({ transport: new TcpTransport({ host: '127.0.0.1', port: server.port }), model: virtual.model, pollMs: 20 });
+  driver = new EscPosPrinter({
+    transport: new TcpTransport({ host: '127.0.0.1', port: server.port }),
+    model: virtual.model,
+    pollMs: 20,
+  });
   await driver.open();
 });
 afterAll(async () => {
@@ -51,7 +55,16 @@ afterAll(async () => {
 });
 
 const m = SANDBOX_MERCHANT.merchant;
-const MERCHANT: MerchantProfile = { merchantNumber: m.merchantNumber, terminalId: SANDBOX_MERCHANT.terminal.terminalId, nationalId: m.nationalId, mcc: m.mcc, name: m.name, city: m.city, postalCode: m.postalCode, deviceType: 'P' };
+const MERCHANT: MerchantProfile = {
+  merchantNumber: m.merchantNumber,
+  terminalId: SANDBOX_MERCHANT.terminal.terminalId,
+  nationalId: m.nationalId,
+  mcc: m.mcc,
+  name: m.name,
+  city: m.city,
+  postalCode: m.postalCode,
+  deviceType: 'P',
+};
 
 /** No card is read for a wallet QR void: a card port that refuses proves it. */
 const NO_CARD: CardPort = {
@@ -70,18 +83,51 @@ function terminal(o: { validityMs?: number; dir?: string } = {}) {
   const events: VoidEvent[] = [];
   const port = new OmniDeliveryAdapter(h.acquirer.omni);
   const receipt = new EscPosReceiptPrinter(driver, virtual.model, 'sandbox', log);
-  const common = { db, journal, outbox, orderIds, clock: systemClock, log, attended: true, ecrDecisionMs: 60_000, closeMarginMs: 60_000, receipt };
-  const qr = new QrEngine({ ...common, host: port, merchant: MERCHANT, validityMs: 60_000, watchMarginMs: 300, pollMs: 40, onEvent: (e) => void qrEvents.push(e) });
+  const common = {
+    db,
+    journal,
+    outbox,
+    orderIds,
+    clock: systemClock,
+    log,
+    attended: true,
+    ecrDecisionMs: 60_000,
+    closeMarginMs: 60_000,
+    receipt,
+  };
+  const qr = new QrEngine({
+    ...common,
+    host: port,
+    merchant: MERCHANT,
+    validityMs: 60_000,
+    watchMarginMs: 300,
+    pollMs: 40,
+    onEvent: (e) => void qrEvents.push(e),
+  });
   const voids = new VoidEngine({
     ...common,
     card: NO_CARD,
     host: { void: () => Promise.reject(new Error('no card void here')) },
     supervisor: new SupervisorGate({ token: SUPERVISOR_TOKEN, passwordHash: () => SUPERVISOR_HASH }),
     tables: () => undefined,
-    wallet: { host: walletCancellations(h.acquirer.omni), validityMs: o.validityMs ?? 60_000, watchMarginMs: 200, pollMs: 40 },
+    wallet: {
+      host: walletCancellations(h.acquirer.omni),
+      validityMs: o.validityMs ?? 60_000,
+      watchMarginMs: 200,
+      pollMs: 40,
+    },
     onEvent: (e) => void events.push(e),
   });
-  const forwarder = new OutboxForwarder({ db, outbox, port, clock: systemClock, log, onSettled: (t, d) => qr.settled(t, d), undoRace: { processingWindowMs: 1000 }, backoff: { baseMs: 20, maxMs: 100, minMs: 10 } });
+  const forwarder = new OutboxForwarder({
+    db,
+    outbox,
+    port,
+    clock: systemClock,
+    log,
+    onSettled: (t, d) => qr.settled(t, d),
+    undoRace: { processingWindowMs: 1000 },
+    backoff: { baseMs: 20, maxMs: 100, minMs: 10 },
+  });
   const settle = async (): Promise<void> => {
     for (let i = 0; i < 300 && outbox.depth().pending > 0; i++) {
       await forwarder.runOnce();
@@ -104,8 +150,17 @@ async function until<T>(find: () => T | undefined, what: string): Promise<T> {
 
 /** A confirmed wallet QR sale of `amount` cents: its journal id and the code that was paid. */
 async function paidSale(t: ReturnType<typeof terminal>, amount: number): Promise<{ id: number; code: string }> {
-  const { entry, done } = await t.qr.start({ amount, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' });
-  const shown = await until(() => t.qrEvents.find((e): e is Extract<QrEvent, { type: 'qr' }> => e.type === 'qr' && e.id === entry.id), 'the sale code');
+  const { entry, done } = await t.qr.start({
+    amount,
+    method: 'credit',
+    installments: 1,
+    interest: 'ByMerchant',
+    confirmation: 'auto',
+  });
+  const shown = await until(
+    () => t.qrEvents.find((e): e is Extract<QrEvent, { type: 'qr' }> => e.type === 'qr' && e.id === entry.id),
+    'the sale code',
+  );
   expect((await walletPays(shown.qrCode)).code).toBe(0);
   await done;
   await t.settle();
@@ -114,7 +169,10 @@ async function paidSale(t: ReturnType<typeof terminal>, amount: number): Promise
 }
 
 const cancellationShown = (t: ReturnType<typeof terminal>, id: number) =>
-  until(() => t.events.find((e): e is Extract<VoidEvent, { type: 'qr' }> => e.type === 'qr' && e.id === id), 'the cancellation code');
+  until(
+    () => t.events.find((e): e is Extract<VoidEvent, { type: 'qr' }> => e.type === 'qr' && e.id === id),
+    'the cancellation code',
+  );
 
 describe('voids of wallet QR sales with the cancellation code, against the sandbox', () => {
   it('a partial void: the code names the sale, the wallet pays it, the sandbox voids that much, the terminal sees it and prints both copies', async () => {
@@ -128,7 +186,11 @@ describe('voids of wallet QR sales with the cancellation code, against the sandb
     const f = parsed.fields as CurrentFields;
     expect(parsed.qrcode_data.payment_information.tipo_de_transacao).toBe('02');
     expect(f.schemeTransactionType).toBe('02');
-    expect(f.original).toEqual({ nsu: saleFields.nsu, date: (saleFields.schemeDate ?? '').slice(0, 4), terminalId: saleFields.terminalId });
+    expect(f.original).toEqual({
+      nsu: saleFields.nsu,
+      date: (saleFields.schemeDate ?? '').slice(0, 4),
+      terminalId: saleFields.terminalId,
+    });
     expect(parsed.qrcode_data.transaction_amount).toBe('20.00');
     expect(parsed.qrcode_data.additional_data_field.reference_label).toBe(entry.merchantOrderId);
     expect(t.voids.remaining(sale.id).remaining).toBe(3000);
@@ -140,7 +202,12 @@ describe('voids of wallet QR sales with the cancellation code, against the sandb
     await done;
     const v = t.journal.get(entry.id)!;
     expect(v.state).toBe('confirmed');
-    expect(t.journal.transitions(entry.id).map((x) => x.to).slice(0, 3)).toEqual(['started', 'showing-code', 'confirmed']);
+    expect(
+      t.journal
+        .transitions(entry.id)
+        .map((x) => x.to)
+        .slice(0, 3),
+    ).toEqual(['started', 'showing-code', 'confirmed']);
     expect(v.data).toMatchObject({ voidId: expect.any(String), authorizedBy: 'supervisor-token' });
     const row = (await h.ledger()).sales.find((s) => s.merchantOrderId === t.journal.get(sale.id)!.merchantOrderId);
     expect(row).toMatchObject({ voided: 2000, charged: 3000 });
@@ -160,7 +227,9 @@ describe('voids of wallet QR sales with the cancellation code, against the sandb
 
     // Paid again by the same payer: the wallet's first answer, and nothing more voided.
     expect((await walletPays(shown.qrCode)).code).toBe(0);
-    expect((await h.ledger()).sales.find((s) => s.merchantOrderId === row!.merchantOrderId)).toMatchObject({ voided: 2000 });
+    expect((await h.ledger()).sales.find((s) => s.merchantOrderId === row!.merchantOrderId)).toMatchObject({
+      voided: 2000,
+    });
 
     // The rest, then nothing remains.
     const second = await t.voids.start(sale.id, { supervisor: { token: SUPERVISOR_TOKEN } });
@@ -169,8 +238,13 @@ describe('voids of wallet QR sales with the cancellation code, against the sandb
     expect((await walletPays(code2.qrCode)).code).toBe(0);
     await second.done;
     expect(t.journal.get(second.entry.id)?.state).toBe('confirmed');
-    expect((await h.ledger()).sales.find((s) => s.merchantOrderId === row!.merchantOrderId)).toMatchObject({ voided: 5000, charged: 0 });
-    await expect(t.voids.start(sale.id, { supervisor: { token: SUPERVISOR_TOKEN } })).rejects.toMatchObject({ code: 'VOID_OVER_LIMIT' });
+    expect((await h.ledger()).sales.find((s) => s.merchantOrderId === row!.merchantOrderId)).toMatchObject({
+      voided: 5000,
+      charged: 0,
+    });
+    await expect(t.voids.start(sale.id, { supervisor: { token: SUPERVISOR_TOKEN } })).rejects.toMatchObject({
+      code: 'VOID_OVER_LIMIT',
+    });
     t.voids.stop();
     t.db.close();
   });
@@ -179,24 +253,61 @@ describe('voids of wallet QR sales with the cancellation code, against the sandb
     const t = terminal();
     const sale = await paidSale(t, 4000);
     const orderId = t.journal.get(sale.id)!.merchantOrderId;
-    const over = buildCancellationCode({ original: sale.code, nsu: '900001', issuedAt: new Date(), amount: 4000, referenceLabel: '990000000000001' });
+    const over = buildCancellationCode({
+      original: sale.code,
+      nsu: '900001',
+      issuedAt: new Date(),
+      amount: 4000,
+      referenceLabel: '990000000000001',
+    });
     // More than remains once 1000 are voided: refused.
-    const first = buildCancellationCode({ original: sale.code, nsu: '900002', issuedAt: new Date(), amount: 1000, referenceLabel: '990000000000002' });
+    const first = buildCancellationCode({
+      original: sale.code,
+      nsu: '900002',
+      issuedAt: new Date(),
+      amount: 1000,
+      referenceLabel: '990000000000002',
+    });
     expect((await walletPays(first)).code).toBe(0);
     const refusedOver = await walletPays(over);
     expect(refusedOver.code).not.toBe(0);
     expect(refusedOver.err).toMatch(/more than the 3000 cents that remain/);
     // A code naming a sale nobody paid (its NSU was never a wallet payment).
-    const unpaid = saleQrCode(MERCHANT, { request: { amount: 4000, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' }, merchantOrderId: '990000000000003', nsu: '900003', issuedAt: new Date() });
-    const unknown = await walletPays(buildCancellationCode({ original: unpaid, nsu: '900004', issuedAt: new Date(), referenceLabel: '990000000000004' }));
+    const unpaid = saleQrCode(MERCHANT, {
+      request: { amount: 4000, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' },
+      merchantOrderId: '990000000000003',
+      nsu: '900003',
+      issuedAt: new Date(),
+    });
+    const unknown = await walletPays(
+      buildCancellationCode({
+        original: unpaid,
+        nsu: '900004',
+        issuedAt: new Date(),
+        referenceLabel: '990000000000004',
+      }),
+    );
     expect(unknown.code).not.toBe(0);
     expect(unknown.err).toMatch(/name no wallet sale/);
     // Another card than the one that paid the sale.
-    const other = TEST_CARDS.find((c) => c.pan !== TEST_CARDS[0]!.pan && c.brandId === TEST_CARDS[0]!.brandId) ?? TEST_CARDS[1]!;
-    const wrongCard = await walletPays(buildCancellationCode({ original: sale.code, nsu: '900005', issuedAt: new Date(), amount: 500, referenceLabel: '990000000000005' }), other);
+    const other =
+      TEST_CARDS.find((c) => c.pan !== TEST_CARDS[0]!.pan && c.brandId === TEST_CARDS[0]!.brandId) ?? TEST_CARDS[1]!;
+    const wrongCard = await walletPays(
+      buildCancellationCode({
+        original: sale.code,
+        nsu: '900005',
+        issuedAt: new Date(),
+        amount: 500,
+        referenceLabel: '990000000000005',
+      }),
+      other,
+    );
     expect(wrongCard.code).not.toBe(0);
     expect(wrongCard.err).toMatch(/not the card that paid the sale|Invalid card data/);
-    expect((await h.ledger()).sales.find((s) => s.merchantOrderId === orderId)).toMatchObject({ voided: 1000, charged: 3000 });
+    expect((await h.ledger()).sales.find((s) => s.merchantOrderId === orderId)).toMatchObject({
+      voided: 1000,
+      charged: 3000,
+    });
     t.voids.stop();
     t.db.close();
   });
@@ -212,7 +323,14 @@ describe('voids of wallet QR sales with the cancellation code, against the sandb
     expect(t.journal.get(entry.id)?.state).toBe('expired');
     expect(t.voids.remaining(sale.id).remaining).toBe(2500);
     // The day's report: the expired void moved nothing and is over (not in progress).
-    const day = new DayBook({ db: t.db, journal: t.journal, clock: systemClock, log, environment: 'sandbox', terminalId: SANDBOX_MERCHANT.terminal.terminalId }).report();
+    const day = new DayBook({
+      db: t.db,
+      journal: t.journal,
+      clock: systemClock,
+      log,
+      environment: 'sandbox',
+      terminalId: SANDBOX_MERCHANT.terminal.terminalId,
+    }).report();
     expect(day.lines.find((l) => l.id === entry.id)).toMatchObject({ outcome: 'void-failed', charged: 0 });
     expect(day.lines.find((l) => l.id === sale.id)).toMatchObject({ charged: 2500 });
     expect(virtual.receipts.length).toBe(before);
@@ -236,8 +354,13 @@ describe('voids of wallet QR sales with the cancellation code, against the sandb
     expect(again.qrCode).toBe(shown.qrCode);
     expect(t2.voids.remaining(sale.id).remaining).toBe(0);
     expect((await walletPays(shown.qrCode)).code).toBe(0);
-    await until(() => (t2.journal.get(entry.id)?.state === 'confirmed' ? true : undefined), 'the void confirmed after the restart');
-    expect((await h.ledger()).sales.find((s) => s.merchantOrderId === t2.journal.get(sale.id)!.merchantOrderId)).toMatchObject({ voided: 1800, charged: 0 });
+    await until(
+      () => (t2.journal.get(entry.id)?.state === 'confirmed' ? true : undefined),
+      'the void confirmed after the restart',
+    );
+    expect(
+      (await h.ledger()).sales.find((s) => s.merchantOrderId === t2.journal.get(sale.id)!.merchantOrderId),
+    ).toMatchObject({ voided: 1800, charged: 0 });
     t2.voids.stop();
     t2.db.close();
   });
@@ -251,8 +374,12 @@ describe('voids of wallet QR sales with the cancellation code, against the sandb
       expect((await walletPays((await cancellationShown(t, entry.id)).qrCode)).code).toBe(0);
       await done;
       expect(t.journal.get(entry.id)?.state).toBe('confirmed');
-      expect(t.events.filter((e) => e.type === 'alarm').map((e) => (e as { code: string }).code)).toEqual(['VOID_RECEIPT_FAILED']);
-      expect((await h.ledger()).sales.find((s) => s.merchantOrderId === t.journal.get(sale.id)!.merchantOrderId)).toMatchObject({ voided: 1100 });
+      expect(t.events.filter((e) => e.type === 'alarm').map((e) => (e as { code: string }).code)).toEqual([
+        'VOID_RECEIPT_FAILED',
+      ]);
+      expect(
+        (await h.ledger()).sales.find((s) => s.merchantOrderId === t.journal.get(sale.id)!.merchantOrderId),
+      ).toMatchObject({ voided: 1100 });
     } finally {
       virtual.loadPaper();
     }

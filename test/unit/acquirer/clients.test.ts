@@ -8,7 +8,10 @@ import { json, loopback, type Recorded } from './loopback.js';
 const log = createLogger({ level: 'silent' });
 const secret = { reveal: () => 's3cret' };
 
-function acquirerAt(url: string, over: { environment?: 'sandbox' | 'homologation'; timeoutMs?: number; now?: () => Date } = {}): Acquirer {
+function acquirerAt(
+  url: string,
+  over: { environment?: 'sandbox' | 'homologation'; timeoutMs?: number; now?: () => Date } = {},
+): Acquirer {
   return createAcquirer({
     settings: {
       authUrl: url,
@@ -59,7 +62,12 @@ async function server(handler: Parameters<typeof loopback>[0]): Promise<{ url: s
   return s;
 }
 
-function tokenAnswer(req: Recorded, res: Parameters<Parameters<typeof loopback>[0]>[1], n: { count: number }, expiresIn = 86399): boolean {
+function tokenAnswer(
+  req: Recorded,
+  res: Parameters<Parameters<typeof loopback>[0]>[1],
+  n: { count: number },
+  expiresIn = 86399,
+): boolean {
   if (req.url !== '/oauth2/token') return false;
   n.count++;
   json(res, 200, { access_token: `tok${n.count}`, token_type: 'bearer', expires_in: expiresIn });
@@ -81,7 +89,10 @@ describe('OAuth client credentials', () => {
     expect(tokenReqs[0]?.headers.authorization).toBe(`Basic ${Buffer.from('cid:s3cret').toString('base64')}`);
     expect(new URLSearchParams(tokenReqs[0]?.body).get('grant_type')).toBe('client_credentials');
     expect(new URLSearchParams(tokenReqs[0]?.body).get('scope')).toBe('PhysicalCieloTransactional');
-    expect(s.seen.filter((r) => r.url === '/1/physicalSales/p').map((r) => r.headers.authorization)).toEqual(['Bearer tok1', 'Bearer tok1']);
+    expect(s.seen.filter((r) => r.url === '/1/physicalSales/p').map((r) => r.headers.authorization)).toEqual([
+      'Bearer tok1',
+      'Bearer tok1',
+    ]);
   });
 
   it('renews shortly before expires_in runs out', async () => {
@@ -155,7 +166,11 @@ describe('omni client over HTTP', () => {
     const err = await a.omni.createSale(SALE).catch((e: unknown) => e);
     expect(isOmniposError(err, 'ACQUIRER_HTTP')).toBe(true);
     expect(isOutcomeUnknown(err)).toBe(true);
-    expect((err as { context: Record<string, unknown> }).context).toMatchObject({ status: 503, returnCode: '500', returnMessage: 'down' });
+    expect((err as { context: Record<string, unknown> }).context).toMatchObject({
+      status: 503,
+      returnCode: '500',
+      returnMessage: 'down',
+    });
     expect(s.seen.filter((r) => r.method === 'POST' && r.url === '/1/physicalSales')).toHaveLength(1);
   });
 
@@ -180,7 +195,10 @@ describe('omni client over HTTP', () => {
     const a = acquirerAt(s.url, { timeoutMs: 200 });
     const err = await a.omni.createSale(SALE).catch((e: unknown) => e);
     expect(isOmniposError(err, 'ACQUIRER_UNKNOWN_OUTCOME')).toBe(true);
-    expect((err as { context: Record<string, unknown> }).context).toMatchObject({ transport: 'timeout', outcomeUnknown: true });
+    expect((err as { context: Record<string, unknown> }).context).toMatchObject({
+      transport: 'timeout',
+      outcomeUnknown: true,
+    });
     await expect(a.omni.authorize(SALE)).resolves.toEqual({ outcome: { kind: 'unknown', reason: 'timeout' } });
   });
 
@@ -203,7 +221,9 @@ describe('omni client over HTTP', () => {
 
   it('refuses a sale without Capture true before sending', async () => {
     const a = acquirerAt('http://127.0.0.1:9');
-    await expect(a.omni.createSale({ ...SALE, Payment: { ...SALE.Payment, Capture: false as unknown as true } })).rejects.toThrow(/Capture/);
+    await expect(
+      a.omni.createSale({ ...SALE, Payment: { ...SALE.Payment, Capture: false as unknown as true } }),
+    ).rejects.toThrow(/Capture/);
   });
 
   it('sends chip data on confirm (IssuerScriptResults) and undo (IssuerScriptsResults) to the documented paths', async () => {
@@ -233,7 +253,16 @@ describe('omni client over HTTP', () => {
     });
     const dates: Date[] = [];
     const a = createAcquirer({
-      settings: { authUrl: s.url, requestUrl: s.url, queryUrl: s.url, parametersUrl: s.url, walletUrl: s.url, ecommerceUrl: s.url, clientId: 'c', timeoutMs: 2000 },
+      settings: {
+        authUrl: s.url,
+        requestUrl: s.url,
+        queryUrl: s.url,
+        parametersUrl: s.url,
+        walletUrl: s.url,
+        ecommerceUrl: s.url,
+        clientId: 'c',
+        timeoutMs: 2000,
+      },
       clientSecret: secret,
       environment: 'sandbox',
       clock: { now: () => new Date() },

@@ -24,7 +24,9 @@ const MANUAL_QR_TEXT = [
 ].join('');
 
 async function pngBase64(text: string, options: QRCode.QRCodeToBufferOptions = {}): Promise<string> {
-  return (await QRCode.toBuffer(text, { type: 'png', errorCorrectionLevel: 'M', width: 300, ...options })).toString('base64');
+  return (await QRCode.toBuffer(text, { type: 'png', errorCorrectionLevel: 'M', width: 300, ...options })).toString(
+    'base64',
+  );
 }
 
 let cleanup: (() => Promise<void>)[] = [];
@@ -33,14 +35,28 @@ afterEach(async () => {
   cleanup = [];
 });
 
-const ORDER = { merchantOrderId: '263290001360003', request: { amount: 2500, installments: 1, method: 'credit' } } as unknown as QrCodeOrder;
+const ORDER = {
+  merchantOrderId: '263290001360003',
+  request: { amount: 2500, installments: 1, method: 'credit' },
+} as unknown as QrCodeOrder;
 
 async function hostAnswering(payment: (req: Recorded) => Record<string, unknown>) {
   const s = await loopback((req, res) => {
     if (req.method === 'POST' && req.url === '/1/sales') {
-      return json(res, 201, { MerchantOrderId: ORDER.merchantOrderId, Payment: { Type: 'qrcode', Amount: 2500, Status: 12, PaymentId: '5d7e8fd3-70b6-4a88-9660-e064d72fdcdd', ReturnMessage: 'QRCode gerado com sucesso', ...payment(req) } });
+      return json(res, 201, {
+        MerchantOrderId: ORDER.merchantOrderId,
+        Payment: {
+          Type: 'qrcode',
+          Amount: 2500,
+          Status: 12,
+          PaymentId: '5d7e8fd3-70b6-4a88-9660-e064d72fdcdd',
+          ReturnMessage: 'QRCode gerado com sucesso',
+          ...payment(req),
+        },
+      });
     }
-    if (req.method === 'PUT') return json(res, 200, { Status: 10, ReturnCode: '9', ReturnMessage: 'Operation Successful' });
+    if (req.method === 'PUT')
+      return json(res, 200, { Status: 10, ReturnCode: '9', ReturnMessage: 'Operation Successful' });
     json(res, 404, [{ Code: 0, Message: 'no' }]);
   });
   cleanup.push(s.close);
@@ -57,16 +73,29 @@ describe('the e-commerce QR code sale answered as the manual shows it (image onl
     expect(issued).toEqual({ qrCode: MANUAL_QR_TEXT, paymentId: '5d7e8fd3-70b6-4a88-9660-e064d72fdcdd' });
     const body = JSON.parse(s.seen[0]!.body) as Record<string, any>;
     // QrCode under Payment, as the manual's request (lines 2374-2389); nothing at the top level.
-    expect(body.Payment).toMatchObject({ Type: 'qrcode', Amount: 2500, Installments: 1, Capture: true, QrCode: { MerchantName: 'Loja Teste' } });
+    expect(body.Payment).toMatchObject({
+      Type: 'qrcode',
+      Amount: 2500,
+      Installments: 1,
+      Capture: true,
+      QrCode: { MerchantName: 'Loja Teste' },
+    });
     expect(body).not.toHaveProperty('QrCode');
   });
 
   it('an image that holds no code, or no image: the sale is refused and the code nobody can see is cancelled at the host', async () => {
     const blank = PNG.sync.write({ width: 40, height: 40, data: Buffer.alloc(40 * 40 * 4, 255) });
-    for (const payment of [{ QrCodeBase64Image: blank.toString('base64') }, {}, { QrCodeBase64Image: 'bm90IGEgcG5n' }]) {
+    for (const payment of [
+      { QrCodeBase64Image: blank.toString('base64') },
+      {},
+      { QrCodeBase64Image: 'bm90IGEgcG5n' },
+    ]) {
       const { s, adapter } = await hostAnswering(() => payment);
       await expect(adapter.issue(ORDER)).rejects.toThrow(/QrCodeBase64Image|image/);
-      expect(s.seen.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /1/sales', 'PUT /1/sales/5d7e8fd3-70b6-4a88-9660-e064d72fdcdd/void']);
+      expect(s.seen.map((r) => `${r.method} ${r.url}`)).toEqual([
+        'POST /1/sales',
+        'PUT /1/sales/5d7e8fd3-70b6-4a88-9660-e064d72fdcdd/void',
+      ]);
     }
   });
 

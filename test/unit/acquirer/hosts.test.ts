@@ -25,9 +25,19 @@ afterEach(async () => {
 async function host(name: string, seen: { host: string; req: Recorded }[]): Promise<string> {
   const s = await loopback((req, res) => {
     seen.push({ host: name, req });
-    if (req.url === '/oauth2/token') return json(res, 200, { access_token: 't', token_type: 'bearer', expires_in: 3600 });
-    if (req.url.startsWith('/1/sales/')) return json(res, 200, { MerchantOrderId: '1', Payment: { PaymentId: 'p1', Status: 2, Amount: 100 } });
-    if (req.url.startsWith('/1/cardBin/')) return json(res, 200, { Status: '00', Provider: 'VISA', CardType: 'Crédito', ForeignCard: false, CorporateCard: false, IssuerCode: '001' });
+    if (req.url === '/oauth2/token')
+      return json(res, 200, { access_token: 't', token_type: 'bearer', expires_in: 3600 });
+    if (req.url.startsWith('/1/sales/'))
+      return json(res, 200, { MerchantOrderId: '1', Payment: { PaymentId: 'p1', Status: 2, Amount: 100 } });
+    if (req.url.startsWith('/1/cardBin/'))
+      return json(res, 200, {
+        Status: '00',
+        Provider: 'VISA',
+        CardType: 'Crédito',
+        ForeignCard: false,
+        CorporateCard: false,
+        IssuerCode: '001',
+      });
     if (req.url === '/terminals') return json(res, 201, { Terminal: { TerminalId: '42004299' } });
     json(res, 404, [{ Code: 0, Message: 'not served here' }]);
   });
@@ -55,7 +65,17 @@ describe('e-commerce queries go to the query host (the old code sent them to the
     const request = await host('ecommerce', seen);
     const query = await host('ecommerceQuery', seen);
     const omni = await host('omni', seen);
-    const a = acquirer({ authUrl: omni, requestUrl: omni, queryUrl: omni, parametersUrl: omni, walletUrl: omni, ecommerceUrl: request, ecommerceQueryUrl: query, clientId: 'c', timeoutMs: 5000 });
+    const a = acquirer({
+      authUrl: omni,
+      requestUrl: omni,
+      queryUrl: omni,
+      parametersUrl: omni,
+      walletUrl: omni,
+      ecommerceUrl: request,
+      ecommerceQueryUrl: query,
+      clientId: 'c',
+      timeoutMs: 5000,
+    });
     await a.ecommerce!.getSale('p1');
     await a.ecommerce!.cardBin('411011');
     await a.ecommerce!.voidSale('p1').catch(() => undefined);
@@ -73,7 +93,16 @@ describe('registration: its own host, the flat POST /terminals body', () => {
   it('without a registration address a registration call fails before anything is sent (no fallback to the parameters host)', async () => {
     const seen: { host: string; req: Recorded }[] = [];
     const params = await host('parameters', seen);
-    const a = acquirer({ authUrl: params, requestUrl: params, queryUrl: params, parametersUrl: params, walletUrl: params, ecommerceUrl: params, clientId: 'c', timeoutMs: 5000 });
+    const a = acquirer({
+      authUrl: params,
+      requestUrl: params,
+      queryUrl: params,
+      parametersUrl: params,
+      walletUrl: params,
+      ecommerceUrl: params,
+      clientId: 'c',
+      timeoutMs: 5000,
+    });
     const e = await a.omni.createTerminal({ TerminalId: '42004299' }).catch((x: unknown) => x);
     expect(isOmniposError(e, 'INVALID_ARGUMENT')).toBe(true);
     expect(seen.filter((s) => s.req.url === '/terminals')).toEqual([]);
@@ -92,12 +121,32 @@ describe('registration: its own host, the flat POST /terminals body', () => {
       OMNIPOS_ACQUIRER__REGISTRATION_URL: registration,
     };
     let err = '';
-    const code = await runCli(['register', 'terminal', '--terminal-id', '42004299', '--merchant', '4e5f6a7b-8c9d-4e0f-a1b2-c3d4e5f60718', '--model', '1', '--serial', 'VPP0000000001'], { out: () => undefined, err: (s) => (err += s), env });
+    const code = await runCli(
+      [
+        'register',
+        'terminal',
+        '--terminal-id',
+        '42004299',
+        '--merchant',
+        '4e5f6a7b-8c9d-4e0f-a1b2-c3d4e5f60718',
+        '--model',
+        '1',
+        '--serial',
+        'VPP0000000001',
+      ],
+      { out: () => undefined, err: (s) => (err += s), env },
+    );
     expect(err).toBe('');
     expect(code).toBe(0);
     const post = seen.find((s) => s.req.url === '/terminals')!;
     expect(post.host).toBe('registration');
-    expect(JSON.parse(post.req.body)).toEqual({ SubordinatedMerchantId: '4e5f6a7b-8c9d-4e0f-a1b2-c3d4e5f60718', CommunicationType: 'PERFIL_PADRAO', TerminalId: '42004299', EquipmentModel: 1, EquipmentSerialNumber: 'VPP0000000001' });
+    expect(JSON.parse(post.req.body)).toEqual({
+      SubordinatedMerchantId: '4e5f6a7b-8c9d-4e0f-a1b2-c3d4e5f60718',
+      CommunicationType: 'PERFIL_PADRAO',
+      TerminalId: '42004299',
+      EquipmentModel: 1,
+      EquipmentSerialNumber: 'VPP0000000001',
+    });
     expect(seen.filter((s) => s.host === 'parameters')).toEqual([]);
   });
 });

@@ -20,7 +20,12 @@ export async function loopback(
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const rec: Recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const rec: Recorded = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       seen.push(rec);
       void Promise.resolve(handler(rec, res)).catch(() => res.destroy());
     });
@@ -47,11 +52,27 @@ export function json(res: ServerResponse, status: number, body: unknown): void {
  * The acquirer clients pointed at loopback servers: every address at `url` unless `settings` names
  * another (e.g. `ecommerceQueryUrl`), test credentials, a silent log. The caller closes it.
  */
-export function loopbackAcquirer(url: string, settings: Partial<AcquirerSettings> = {}, o: { ecommerce?: boolean } = {}): Acquirer {
+export function loopbackAcquirer(
+  url: string,
+  settings: Partial<AcquirerSettings> = {},
+  o: { ecommerce?: boolean } = {},
+): Acquirer {
   return createAcquirer({
-    settings: { authUrl: url, requestUrl: url, queryUrl: url, parametersUrl: url, walletUrl: url, ecommerceUrl: url, clientId: 'c', timeoutMs: 5000, ...settings },
+    settings: {
+      authUrl: url,
+      requestUrl: url,
+      queryUrl: url,
+      parametersUrl: url,
+      walletUrl: url,
+      ecommerceUrl: url,
+      clientId: 'c',
+      timeoutMs: 5000,
+      ...settings,
+    },
     clientSecret: { reveal: () => 'x' },
-    ...(o.ecommerce ? { ecommerce: { merchantId: '00000000-0000-4000-8000-000000000009', merchantKey: { reveal: () => 'k' } } } : {}),
+    ...(o.ecommerce
+      ? { ecommerce: { merchantId: '00000000-0000-4000-8000-000000000009', merchantKey: { reveal: () => 'k' } } }
+      : {}),
     environment: 'sandbox',
     clock: { now: () => new Date() },
     log: createLogger({ level: 'silent' }),

@@ -49,19 +49,34 @@ describe('Pix refund with the query host down', () => {
     expect(actions.length).toBeLessThanOrEqual(PIX_QUERY_FAILURES_MAX);
     expect(seen.filter((s) => s === 'request PUT /1/sales/p-pix-1/void')).toHaveLength(1);
     expect(seen.filter((s) => s.startsWith('request GET'))).toEqual([]);
-    expect(seen.filter((s) => s === 'query GET /1/sales/p-pix-1').length).toBeGreaterThanOrEqual(PIX_QUERY_FAILURES_MAX);
+    expect(seen.filter((s) => s === 'query GET /1/sales/p-pix-1').length).toBeGreaterThanOrEqual(
+      PIX_QUERY_FAILURES_MAX,
+    );
   }, 60_000);
 
   it('a working query after failures resets the count and settles on the status (11 refunded)', async () => {
     const answers = [503];
     const host = await loopback((req: Recorded, res) => {
       const status = answers.shift() ?? 200;
-      if (req.method === 'GET') return status === 200 ? json(res, 200, { MerchantOrderId: '1', Payment: { PaymentId: 'p', Status: 11, Amount: 100 } }) : json(res, 503, [{ Code: 0, Message: 'x' }]);
+      if (req.method === 'GET')
+        return status === 200
+          ? json(res, 200, { MerchantOrderId: '1', Payment: { PaymentId: 'p', Status: 11, Amount: 100 } })
+          : json(res, 503, [{ Code: 0, Message: 'x' }]);
       json(res, 200, { Status: 12 });
     });
     cleanup.push(host.close);
     const a = createAcquirer({
-      settings: { authUrl: host.url, requestUrl: host.url, queryUrl: host.url, parametersUrl: host.url, walletUrl: host.url, ecommerceUrl: host.url, ecommerceQueryUrl: host.url, clientId: 'c', timeoutMs: 5000 },
+      settings: {
+        authUrl: host.url,
+        requestUrl: host.url,
+        queryUrl: host.url,
+        parametersUrl: host.url,
+        walletUrl: host.url,
+        ecommerceUrl: host.url,
+        ecommerceQueryUrl: host.url,
+        clientId: 'c',
+        timeoutMs: 5000,
+      },
       clientSecret: { reveal: () => 'x' },
       ecommerce: { merchantId: '00000000-0000-4000-8000-000000000009', merchantKey: { reveal: () => 'k' } },
       environment: 'sandbox',
@@ -72,7 +87,12 @@ describe('Pix refund with the query host down', () => {
     cleanup.push(() => a.close());
     const pix = new EcommercePixAdapter(a.ecommerce!);
     // The http layer repeats a failed query once (safe to repeat): the repeat finds the query host back.
-    const first = await attemptPix(pix, { merchantOrderId: '1', paymentId: 'p', refundAsked: true, queryFailures: 3 }, 'refund', new Date());
+    const first = await attemptPix(
+      pix,
+      { merchantOrderId: '1', paymentId: 'p', refundAsked: true, queryFailures: 3 },
+      'refund',
+      new Date(),
+    );
     expect(first.delivery.action).toBe('done');
     expect(first.payload?.queryFailures).toBe(0);
   });
@@ -107,7 +127,17 @@ describe('Pix creation answered in either spelling the manual shows', () => {
     });
     cleanup.push(host.close);
     const a = createAcquirer({
-      settings: { authUrl: host.url, requestUrl: host.url, queryUrl: host.url, parametersUrl: host.url, walletUrl: host.url, ecommerceUrl: host.url, ecommerceQueryUrl: host.url, clientId: 'c', timeoutMs: 5000 },
+      settings: {
+        authUrl: host.url,
+        requestUrl: host.url,
+        queryUrl: host.url,
+        parametersUrl: host.url,
+        walletUrl: host.url,
+        ecommerceUrl: host.url,
+        ecommerceQueryUrl: host.url,
+        clientId: 'c',
+        timeoutMs: 5000,
+      },
       clientSecret: { reveal: () => 'x' },
       ecommerce: { merchantId: '00000000-0000-4000-8000-000000000009', merchantKey: { reveal: () => 'k' } },
       environment: 'sandbox',
@@ -116,7 +146,15 @@ describe('Pix creation answered in either spelling the manual shows', () => {
       dispatcher: new Agent(),
     });
     cleanup.push(() => a.close());
-    const created = await new EcommercePixAdapter(a.ecommerce!).create({ merchantOrderId: '2020102601', amount: 100, payer: { name: 'Nome do Pagador', document: '529.982.247-25' } });
-    expect(created).toMatchObject({ kind: 'created', paymentId: '1997be4d-694a-472e-98f0-e7f4b4c8f1e7', qrCode: expect.stringMatching(/^000201/) });
+    const created = await new EcommercePixAdapter(a.ecommerce!).create({
+      merchantOrderId: '2020102601',
+      amount: 100,
+      payer: { name: 'Nome do Pagador', document: '529.982.247-25' },
+    });
+    expect(created).toMatchObject({
+      kind: 'created',
+      paymentId: '1997be4d-694a-472e-98f0-e7f4b4c8f1e7',
+      qrCode: expect.stringMatching(/^000201/),
+    });
   });
 });

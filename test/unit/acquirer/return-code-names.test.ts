@@ -12,7 +12,9 @@ import { isReturnCode, publishedCode, RETURN_CODE_NAMES, RETURN_CODES } from '..
  * CODE) say the same thing and carry the meaning the client decides on.
  */
 const ROOT = path.resolve(import.meta.dirname, '../../..');
-const json = JSON.parse(readFileSync(path.join(ROOT, 'tables/acquirer/return-codes.json'), 'utf8')) as { codes: { code: string; name: string }[] };
+const json = JSON.parse(readFileSync(path.join(ROOT, 'tables/acquirer/return-codes.json'), 'utf8')) as {
+  codes: { code: string; name: string }[];
+};
 const snake = (camel: string): string => camel.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase();
 
 describe('return-code names ↔ tables/acquirer/return-codes.json', () => {
@@ -23,7 +25,8 @@ describe('return-code names ↔ tables/acquirer/return-codes.json', () => {
 
   it('isReturnCode reads ReturnCode 0 as the manual writes it (0, "0", "000") and nothing folded', () => {
     for (const zero of [0, '0', '000']) expect(isReturnCode(zero, 'SUCCESS', 'APPROVED')).toBe(true);
-    for (const other of ['00', '0000', ' 0', 5, '05', undefined]) expect(isReturnCode(other, 'SUCCESS', 'APPROVED')).toBe(false);
+    for (const other of ['00', '0000', ' 0', 5, '05', undefined])
+      expect(isReturnCode(other, 'SUCCESS', 'APPROVED')).toBe(false);
   });
 
   it("the sandbox's name of each code in the acquirer's table is that row's name (or its ending), for a code the e-commerce page publishes", () => {
@@ -37,8 +40,9 @@ describe('return-code names ↔ tables/acquirer/return-codes.json', () => {
     }
   });
 
-  it("the sandbox answers a not-found and a duplicate with codes whose meaning the client decides on", () => {
-    for (const n of [CODE.notFound, CODE.noTransactionFound, CODE.orderNotFound]) expect(publishedCode(n)?.meaning).toBe('not-found');
+  it('the sandbox answers a not-found and a duplicate with codes whose meaning the client decides on', () => {
+    for (const n of [CODE.notFound, CODE.noTransactionFound, CODE.orderNotFound])
+      expect(publishedCode(n)?.meaning).toBe('not-found');
     expect(publishedCode(CODE.duplicateOrderId)?.meaning).toBe('duplicate-order-id');
     expect(publishedCode(CODE.notAvailableToVoid)?.name).toBe('NOT_AVAILABLE_TO_VOID');
   });

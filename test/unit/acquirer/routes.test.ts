@@ -26,7 +26,13 @@ const CONTRACT: [keyof typeof ROUTES, string, string, string, string][] = [
   ['voidCreate', 'POST', 'request', '/1/physicalSales/{PaymentId}/voids', `${CONECTA_PT}:8001`],
   ['voidConfirm', 'PUT', 'request', '/1/physicalSales/{PaymentId}/voids/{VoidId}/confirmation', `${CONECTA_PT}:8584`],
   ['voidUndo', 'DELETE', 'request', '/1/physicalSales/{PaymentId}/voids/{VoidId}', `${CONECTA_EN}:1882`],
-  ['voidUndoByMerchantVoidId', 'DELETE', 'request', '/1/physicalSales/{PaymentId}/voids/merchantVoidId/{MerchantVoidId}', `${CONECTA_EN}:1918`],
+  [
+    'voidUndoByMerchantVoidId',
+    'DELETE',
+    'request',
+    '/1/physicalSales/{PaymentId}/voids/merchantVoidId/{MerchantVoidId}',
+    `${CONECTA_EN}:1918`,
+  ],
   ['voidGet', 'GET', 'query', '/1/physicalSales/{PaymentId}/voids/{VoidId}', `${CONECTA_PT}:7961`],
   ['initialization', 'GET', 'parameters', '/initialization/{SubordinatedMerchantId}/{TerminalId}', `${CONECTA_PT}:125`],
   ['initializationTechnical', 'POST', 'parameters', '/initialization', `${CONECTA_PT}:491`],
@@ -37,7 +43,13 @@ const CONTRACT: [keyof typeof ROUTES, string, string, string, string][] = [
   ['ecommerceSaleCreate', 'POST', 'ecommerce', '/1/sales', `${ECOMMERCE}:2371`],
   ['ecommerceSaleGet', 'GET', 'ecommerceQuery', '/1/sales/{PaymentId}', `${ECOMMERCE}:5484`],
   ['ecommerceSaleVoid', 'PUT', 'ecommerce', '/1/sales/{PaymentId}/void', `${ECOMMERCE}:1952`],
-  ['ecommerceCardBin', 'GET', 'ecommerceQuery', '/1/cardBin/{Bin}', `${ECOMMERCE}:490 (and 494: apiquerysandbox…/1/cardBin/411011)`],
+  [
+    'ecommerceCardBin',
+    'GET',
+    'ecommerceQuery',
+    '/1/cardBin/{Bin}',
+    `${ECOMMERCE}:490 (and 494: apiquerysandbox…/1/cardBin/411011)`,
+  ],
   ['walletTokenJson', 'POST', 'wallet', '/v2/oauth/access-token', `${QR_V4}:47`],
   ['walletTokenForm', 'POST', 'wallet', '/v2/oauth/token', `${QR_V4}:92`],
   ['walletPublicKey', 'GET', 'wallet', '/padraoq/v1/publicKey', `${QR_V4}:162`],
@@ -61,7 +73,9 @@ describe('routes: the one table of acquirer paths', () => {
   });
 
   it('fills and encodes parameters', () => {
-    expect(routePath('saleUndoByOrderId', { MerchantOrderId: '263290010000123' })).toBe('/1/physicalSales/orderId/263290010000123');
+    expect(routePath('saleUndoByOrderId', { MerchantOrderId: '263290010000123' })).toBe(
+      '/1/physicalSales/orderId/263290010000123',
+    );
     expect(routePath('saleGet', { PaymentId: 'a/b?c' })).toBe('/1/physicalSales/a%2Fb%3Fc');
     expect(() => routePath('saleGet', { PaymentId: '' })).toThrow(/PaymentId is missing/);
   });
@@ -78,7 +92,10 @@ describe('routes: the one table of acquirer paths', () => {
 
   it('refuses DELETE on the query path /MerchantOrderId/ (only GET is allowed there)', () => {
     expect(matchRoute('DELETE', '/1/physicalSales/MerchantOrderId/123')).toEqual({ allowed: ['GET'] });
-    expect(matchRoute('DELETE', '/1/physicalSales/orderId/123')).toEqual({ name: 'saleUndoByOrderId', params: { MerchantOrderId: '123' } });
+    expect(matchRoute('DELETE', '/1/physicalSales/orderId/123')).toEqual({
+      name: 'saleUndoByOrderId',
+      params: { MerchantOrderId: '123' },
+    });
   });
 
   it('prefers the literal segment over a parameter', () => {

@@ -22,11 +22,28 @@ const TERMINAL: TerminalIdentity = {
   softDescriptor: 'PADARIA SOL',
 };
 
-const T2: EncryptedCard = { kind: 'track2', data: '1B70490711F4B7F8441F1FCDAC07366DB66A9512533B7A68', ksn: 'FFFFF99995C18C80008A', iv: '0000000000000000', isTlv: false };
+const T2: EncryptedCard = {
+  kind: 'track2',
+  data: '1B70490711F4B7F8441F1FCDAC07366DB66A9512533B7A68',
+  ksn: 'FFFFF99995C18C80008A',
+  iv: '0000000000000000',
+  isTlv: false,
+};
 const T1 = { data: '4341FF573858F8A70D98D57FA648C8CC8E9DDA85EE6579E4D49A5DD8D853F143', ksn: 'FFFFF99995C18C800089' };
 
 function summary(over: Partial<CardSummary>): CardSummary {
-  return { maskedPan: '476173******0060', inputMode: 'Emv', chip: true, isFallback: false, authenticationMethod: 'NoPassword', productId: 1, brandId: 1, issuerId: 1501, expiry: '0730', ...over };
+  return {
+    maskedPan: '476173******0060',
+    inputMode: 'Emv',
+    chip: true,
+    isFallback: false,
+    authenticationMethod: 'NoPassword',
+    productId: 1,
+    brandId: 1,
+    issuerId: 1501,
+    expiry: '0730',
+    ...over,
+  };
 }
 
 function order(s: CardSummary, card: EncryptedCard): SaleOrder {
@@ -60,13 +77,24 @@ describe('the sale request carries every field the manual marks required', () =>
   it('TrackOneData with TrackOneDataKSN beside the track 2 on a stripe read of a card with a track 1, as the manual example shows', () => {
     const node = cardNode({ summary: summary({ inputMode: 'MagStripe', chip: false }) }, { ...T2, track1: T1 });
     expect(node).toMatchObject({ InputMode: 'MagStripe', TrackOneData: T1.data, TrackTwoData: T2.data });
-    expect(node.EncryptedCardData).toEqual({ EncryptionType: 'Dukpt3DesCBC', InitializationVector: T2.iv, TrackOneDataKSN: T1.ksn, TrackTwoDataKSN: T2.ksn, IsDataInTLVFormat: false });
+    expect(node.EncryptedCardData).toEqual({
+      EncryptionType: 'Dukpt3DesCBC',
+      InitializationVector: T2.iv,
+      TrackOneDataKSN: T1.ksn,
+      TrackTwoDataKSN: T2.ksn,
+      IsDataInTLVFormat: false,
+    });
     // A card without track 1: no empty member.
-    expect(cardNode({ summary: summary({ inputMode: 'MagStripe', chip: false }) }, T2)).not.toHaveProperty('TrackOneData');
+    expect(cardNode({ summary: summary({ inputMode: 'MagStripe', chip: false }) }, T2)).not.toHaveProperty(
+      'TrackOneData',
+    );
   });
 
   it('a contactless read in stripe mode goes with an InputMode the enum accepts (the old code sent ContactlessMagStripe)', () => {
-    const node = cardNode({ summary: summary({ inputMode: 'ContactlessMagStripe', chip: false }) }, { ...T2, track1: T1 });
+    const node = cardNode(
+      { summary: summary({ inputMode: 'ContactlessMagStripe', chip: false }) },
+      { ...T2, track1: T1 },
+    );
     expect(VALID_MODES).toContain(node.InputMode);
     expect(node.InputMode).toBe('MagStripe');
     expect(node.TrackOneData).toBe(T1.data);
@@ -80,10 +108,21 @@ describe('the sale request carries every field the manual marks required', () =>
   });
 
   it('SoftDescriptor is the merchant’s configured text, not OMNIPOS; a 14-character or accented one is refused before sending', () => {
-    const id = saleIdentity({ subordinatedMerchantId: TERMINAL.subordinatedMerchantId, terminalId: TERMINAL.terminalId, softDescriptor: 'PADARIA SOL' }, () => undefined);
+    const id = saleIdentity(
+      {
+        subordinatedMerchantId: TERMINAL.subordinatedMerchantId,
+        terminalId: TERMINAL.terminalId,
+        softDescriptor: 'PADARIA SOL',
+      },
+      () => undefined,
+    );
     expect(saleRequest(order(summary({}), T2), id).Payment.SoftDescriptor).toBe('PADARIA SOL');
-    expect(() => saleRequest(order(summary({}), T2), { ...TERMINAL, softDescriptor: 'PADARIA DO SOL' })).toThrow(/SoftDescriptor/);
-    expect(() => saleRequest(order(summary({}), T2), { ...TERMINAL, softDescriptor: 'PADARIA SÃO' })).toThrow(/SoftDescriptor/);
+    expect(() => saleRequest(order(summary({}), T2), { ...TERMINAL, softDescriptor: 'PADARIA DO SOL' })).toThrow(
+      /SoftDescriptor/,
+    );
+    expect(() => saleRequest(order(summary({}), T2), { ...TERMINAL, softDescriptor: 'PADARIA SÃO' })).toThrow(
+      /SoftDescriptor/,
+    );
   });
 });
 
@@ -96,8 +135,12 @@ describe('over HTTP: a sale missing a required field is refused before anything 
 
   it('no BrandId/IssuerId: refused locally, the host sees no request; a complete one reaches the host with every field', async () => {
     const s = await loopback((req, res) => {
-      if (req.url === '/oauth2/token') return json(res, 200, { access_token: 't', token_type: 'bearer', expires_in: 3600 });
-      json(res, 201, { MerchantOrderId: '263290010000001', Payment: { PaymentId: 'p1', Status: 2, ReturnCode: '000', ConfirmationStatus: 0 } });
+      if (req.url === '/oauth2/token')
+        return json(res, 200, { access_token: 't', token_type: 'bearer', expires_in: 3600 });
+      json(res, 201, {
+        MerchantOrderId: '263290010000001',
+        Payment: { PaymentId: 'p1', Status: 2, ReturnCode: '000', ConfirmationStatus: 0 },
+      });
     });
     close = s.close;
     const acquirer = loopbackAcquirer(s.url, { clientId: 'cid' });
@@ -109,7 +152,13 @@ describe('over HTTP: a sale missing a required field is refused before anything 
       await adapter.authorize(order(summary({ inputMode: 'MagStripe', chip: false }), { ...T2, track1: T1 }));
       const sale = s.seen.find((r) => r.url === '/1/physicalSales');
       const card = JSON.parse(sale!.body).Payment.DebitCard;
-      expect(card).toMatchObject({ InputMode: 'MagStripe', ExpirationDate: '07/2030', BrandId: 1, IssuerId: 1501, TrackOneData: T1.data });
+      expect(card).toMatchObject({
+        InputMode: 'MagStripe',
+        ExpirationDate: '07/2030',
+        BrandId: 1,
+        IssuerId: 1501,
+        TrackOneData: T1.data,
+      });
       expect(JSON.parse(sale!.body).Payment.SoftDescriptor).toBe('PADARIA SOL');
     } finally {
       await acquirer.close();

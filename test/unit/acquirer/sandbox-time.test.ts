@@ -19,6 +19,16 @@ describe('sandbox time and cents rules', () => {
   });
 
   it('cents bands: 10–19 sale, 20–29 undo/confirm, 30–39 confirm of a denied sale, 40–49 void, 50–59 void confirm', () => {
-    expect([1009, 1010, 1019, 1020, 1039, 1049, 1059, 1060, 5].map(centsBand)).toEqual([undefined, 10, 10, 20, 30, 40, 50, undefined, undefined]);
+    expect([1009, 1010, 1019, 1020, 1039, 1049, 1059, 1060, 5].map(centsBand)).toEqual([
+      undefined,
+      10,
+      10,
+      20,
+      30,
+      40,
+      50,
+      undefined,
+      undefined,
+    ]);
   });
 });

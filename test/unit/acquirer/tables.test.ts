@@ -20,7 +20,8 @@ describe('acquirer tables', () => {
   it('return codes: only published ones, each with its source, matched exactly (no numeric folding)', () => {
     expect(new Set(RETURN_CODES.map((r) => r.code)).size).toBe(RETURN_CODES.length);
     expect(new Set(RETURN_CODES.map((r) => r.name)).size).toBe(RETURN_CODES.length);
-    for (const r of RETURN_CODES) expect(r.source).toMatch(/cielo-conecta\.md:\d+|cielo-ecommerce\.md:\d+|seeds\/002_21be35c8be2de648\.txt:\d+/);
+    for (const r of RETURN_CODES)
+      expect(r.source).toMatch(/cielo-conecta\.md:\d+|cielo-ecommerce\.md:\d+|seeds\/002_21be35c8be2de648\.txt:\d+/);
     // The sandbox-invented meanings are gone: 310 is the published "payment method does not support this operation".
     expect(publishedCode('310')?.name).toBe('OPERATION_NOT_SUPPORTED');
     expect(codeMeaning('310')).toBe('informational');

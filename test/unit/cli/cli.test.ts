@@ -58,9 +58,13 @@ describe('omnipos CLI', () => {
   });
 
   it('config check --config <bad file> exits 2 and names the key (the real executable)', () => {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'config', 'check', '--config', badConfigFile()], {
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/bin.ts', 'config', 'check', '--config', badConfigFile()],
+      {
+        encoding: 'utf8',
+      },
+    );
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('acquirer.queryUrl: must be an https or http URL');
   });
@@ -78,8 +82,19 @@ describe('omnipos queue', () => {
     const db = openTerminalDatabase(state);
     const outbox = new Outbox(db);
     const at = new Date('2026-11-22T13:00:00Z');
-    outbox.enqueue({ operation: 'sale.undo', idempotencyKey: 'undo:1', payload: { merchantOrderId: '263260010000001' }, at, nextTryAt: new Date('2099-01-01T00:00:00Z') });
-    const dead = outbox.enqueue({ operation: 'sale.confirm', idempotencyKey: 'confirm:2', payload: { merchantOrderId: '263260010000002' }, at });
+    outbox.enqueue({
+      operation: 'sale.undo',
+      idempotencyKey: 'undo:1',
+      payload: { merchantOrderId: '263260010000001' },
+      at,
+      nextTryAt: new Date('2099-01-01T00:00:00Z'),
+    });
+    const dead = outbox.enqueue({
+      operation: 'sale.confirm',
+      idempotencyKey: 'confirm:2',
+      payload: { merchantOrderId: '263260010000002' },
+      at,
+    });
     outbox.deadLetter(dead.id, 'sale was undone; cannot confirm');
     db.close();
     const env = { OMNIPOS_STATE_DIR: state };
@@ -87,7 +102,10 @@ describe('omnipos queue', () => {
     expect(list.code).toBe(0);
     expect(list.out).toContain('sale.undo 263260010000001 attempts 0 next try 2099-01-01');
     expect(list.out).toContain('DEAD LETTER: sale was undone; cannot confirm');
-    expect(JSON.parse((await cli(['queue', 'list', '--json'], env)).out).depth).toMatchObject({ pending: 1, deadLetters: 1 });
+    expect(JSON.parse((await cli(['queue', 'list', '--json'], env)).out).depth).toMatchObject({
+      pending: 1,
+      deadLetters: 1,
+    });
     expect((await cli(['queue', 'flush'], env)).out).toBe('1 request(s) due now\n');
     expect((await cli(['queue', 'list'], env)).out).not.toContain('2099');
   });

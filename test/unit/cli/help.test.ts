@@ -14,27 +14,47 @@ async function cli(argv: string[]) {
 const COMMANDS = await Promise.all(ENTRIES.map(async (e) => ({ ...(await e.load()), entry: e })));
 
 /** Commands whose output a machine reads (a script, the technician's tools): each takes --json. */
-const MACHINE_READ = ['queue list', 'pinpad info', 'pinpad ports', 'printer status', 'tables show', 'tables bin', 'init', 'sale', 'diag', 'register merchant', 'register terminal', 'sandbox credentials'];
+const MACHINE_READ = [
+  'queue list',
+  'pinpad info',
+  'pinpad ports',
+  'printer status',
+  'tables show',
+  'tables bin',
+  'init',
+  'sale',
+  'diag',
+  'register merchant',
+  'register terminal',
+  'sandbox credentials',
+];
 
 describe('every omnipos command', () => {
-  it.each(COMMANDS.map((c) => [c.path.join(' '), c] as const))('%s: a summary, a usage naming it, an example that runs it, --help printing them', async (name, c) => {
-    expect(c.summary.trim().length, 'summary').toBeGreaterThan(10);
-    expect(c.summary.length, 'summary fits the --help table').toBeLessThanOrEqual(110);
-    expect(c.usage.startsWith(`omnipos ${name}`), 'usage starts with the command').toBe(true);
-    const example = /\nExamples?:\n((?: {2}.*\n?)+)/.exec(c.usage);
-    expect(example, 'an Example: section').not.toBeNull();
-    const lines = example![1]!.split('\n').filter(Boolean);
-    expect(lines.length).toBeGreaterThan(0);
-    expect(lines.some((l) => l.includes(`omnipos ${name}`)), 'an example runs the command').toBe(true);
-    const help = await cli([...c.path, '--help']);
-    expect(help.code).toBe(0);
-    expect(help.out).toBe(`${c.usage}\n`);
-    expect(help.err).toBe('');
-  });
+  it.each(COMMANDS.map((c) => [c.path.join(' '), c] as const))(
+    '%s: a summary, a usage naming it, an example that runs it, --help printing them',
+    async (name, c) => {
+      expect(c.summary.trim().length, 'summary').toBeGreaterThan(10);
+      expect(c.summary.length, 'summary fits the --help table').toBeLessThanOrEqual(110);
+      expect(c.usage.startsWith(`omnipos ${name}`), 'usage starts with the command').toBe(true);
+      const example = /\nExamples?:\n((?: {2}.*\n?)+)/.exec(c.usage);
+      expect(example, 'an Example: section').not.toBeNull();
+      const lines = example![1]!.split('\n').filter(Boolean);
+      expect(lines.length).toBeGreaterThan(0);
+      expect(
+        lines.some((l) => l.includes(`omnipos ${name}`)),
+        'an example runs the command',
+      ).toBe(true);
+      const help = await cli([...c.path, '--help']);
+      expect(help.code).toBe(0);
+      expect(help.out).toBe(`${c.usage}\n`);
+      expect(help.err).toBe('');
+    },
+  );
 
   it('the table the help reads without loading a module says what each module says (path and summary)', () => {
     expect(COMMANDS.length).toBeGreaterThanOrEqual(48);
-    for (const c of COMMANDS) expect({ path: c.entry.path, summary: c.entry.summary }).toEqual({ path: c.path, summary: c.summary });
+    for (const c of COMMANDS)
+      expect({ path: c.entry.path, summary: c.entry.summary }).toEqual({ path: c.path, summary: c.summary });
   });
 
   it('no two commands share a path, and the top-level help lists every one with its summary and the exit codes', async () => {
@@ -67,6 +87,10 @@ describe('the operations guide (docs/operations.md)', () => {
     expect(start).toBeGreaterThan(0);
     const section = readme.slice(start, readme.indexOf('\n## ', start + 5));
     const lines = section.split('\n').filter((l) => l.includes('omnipos '));
-    for (const c of COMMANDS) expect(lines.some((l) => l.includes(c.path.join(' '))), c.path.join(' ')).toBe(true);
+    for (const c of COMMANDS)
+      expect(
+        lines.some((l) => l.includes(c.path.join(' '))),
+        c.path.join(' '),
+      ).toBe(true);
   });
 });

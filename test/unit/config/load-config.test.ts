@@ -1,7 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG_PATH, configJsonSchema, describeConfig, loadConfig, type ConfigProblem } from '../../../src/config/index.js';
+import {
+  DEFAULT_CONFIG_PATH,
+  configJsonSchema,
+  describeConfig,
+  loadConfig,
+  type ConfigProblem,
+} from '../../../src/config/index.js';
 import { OmniposError } from '../../../src/core/errors/index.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 
@@ -41,7 +47,16 @@ function productionConfig(): Record<string, any> {
   c.sandbox.embedded = false;
   c.pinpad.device = { kind: 'serial', path: '/dev/pinpad' };
   c.printer = { kind: 'usb', vendorId: '0519', productId: '0001' };
-  for (const k of ['authUrl', 'requestUrl', 'queryUrl', 'parametersUrl', 'registrationUrl', 'walletUrl', 'ecommerceUrl', 'ecommerceQueryUrl']) {
+  for (const k of [
+    'authUrl',
+    'requestUrl',
+    'queryUrl',
+    'parametersUrl',
+    'registrationUrl',
+    'walletUrl',
+    'ecommerceUrl',
+    'ecommerceQueryUrl',
+  ]) {
     c.acquirer[k] = 'https://api.acquirer.example';
   }
   c.acquirer.clientId = 'merchant-client-7f3a';
@@ -77,7 +92,9 @@ describe('loadConfig', () => {
     c.acquirer.ksi = 3033;
     const problems = problemsOf(() => loadConfig({ path: writeConfig(c), env: {} }));
     const paths = problems.map((p) => p.path);
-    expect(paths).toEqual(expect.arrayContaining(['acquirer.quryUrl', 'terminal.ordinal', 'pinpad.device.path', 'acquirer.ksi']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['acquirer.quryUrl', 'terminal.ordinal', 'pinpad.device.path', 'acquirer.ksi']),
+    );
     expect(problems.find((p) => p.path === 'terminal.ordinal')?.message).toBe('is required');
     expect(problems.find((p) => p.path === 'acquirer.quryUrl')?.message).toBe('unknown key');
   });
@@ -112,20 +129,38 @@ describe('loadConfig', () => {
   });
 
   it('a text key takes its digits as written: OMNIPOS_TERMINAL__TERMINAL_ID=42004301 is the text, not a number (found by the chaos run)', () => {
-    const config = loadConfig({ env: { OMNIPOS_CONFIG: writeConfig(baseConfig()), OMNIPOS_TERMINAL__TERMINAL_ID: '42004301', OMNIPOS_TERMINAL__ORDINAL: '7' } });
+    const config = loadConfig({
+      env: {
+        OMNIPOS_CONFIG: writeConfig(baseConfig()),
+        OMNIPOS_TERMINAL__TERMINAL_ID: '42004301',
+        OMNIPOS_TERMINAL__ORDINAL: '7',
+      },
+    });
     expect(config.values.terminal.terminalId).toBe('42004301');
     expect(config.values.terminal.ordinal).toBe(7);
   });
 
   it('a key whose type depends on the device kind follows the kind: the tcp pinpad port is a number, the bibcomp port string is text (a port the CI run refused as text)', () => {
     const tcp = loadConfig({
-      env: { OMNIPOS_CONFIG: writeConfig(baseConfig()), OMNIPOS_PINPAD__DEVICE__KIND: 'tcp', OMNIPOS_PINPAD__DEVICE__HOST: '127.0.0.1', OMNIPOS_PINPAD__DEVICE__PORT: '4000' },
+      env: {
+        OMNIPOS_CONFIG: writeConfig(baseConfig()),
+        OMNIPOS_PINPAD__DEVICE__KIND: 'tcp',
+        OMNIPOS_PINPAD__DEVICE__HOST: '127.0.0.1',
+        OMNIPOS_PINPAD__DEVICE__PORT: '4000',
+      },
     });
     expect(tcp.values.pinpad.device).toEqual({ kind: 'tcp', host: '127.0.0.1', port: 4000 });
-    const virtual = loadConfig({ env: { OMNIPOS_CONFIG: writeConfig(baseConfig()), OMNIPOS_PINPAD__DEVICE__PORT: '4001' } });
+    const virtual = loadConfig({
+      env: { OMNIPOS_CONFIG: writeConfig(baseConfig()), OMNIPOS_PINPAD__DEVICE__PORT: '4001' },
+    });
     expect(virtual.values.pinpad.device).toMatchObject({ port: 4001 });
     const bib = loadConfig({
-      env: { OMNIPOS_CONFIG: writeConfig(baseConfig()), OMNIPOS_PINPAD__DEVICE__KIND: 'bibcomp', OMNIPOS_PINPAD__DEVICE__LIBRARY: '/opt/v/libppcomp.so', OMNIPOS_PINPAD__DEVICE__PORT: '1' },
+      env: {
+        OMNIPOS_CONFIG: writeConfig(baseConfig()),
+        OMNIPOS_PINPAD__DEVICE__KIND: 'bibcomp',
+        OMNIPOS_PINPAD__DEVICE__LIBRARY: '/opt/v/libppcomp.so',
+        OMNIPOS_PINPAD__DEVICE__PORT: '1',
+      },
     });
     expect(bib.values.pinpad.device).toMatchObject({ kind: 'bibcomp', port: '1' });
   });
@@ -170,14 +205,18 @@ describe('loadConfig', () => {
   });
 
   it('keeps config/omnipos.schema.json equal to the schema in code', () => {
-    const onDisk = JSON.parse(readFileSync(path.join(path.dirname(DEFAULT_CONFIG_PATH), 'omnipos.schema.json'), 'utf8'));
+    const onDisk = JSON.parse(
+      readFileSync(path.join(path.dirname(DEFAULT_CONFIG_PATH), 'omnipos.schema.json'), 'utf8'),
+    );
     expect(onDisk).toEqual(configJsonSchema());
   });
 });
 
 describe('production environment guard', () => {
   it('accepts a production configuration with real parts', () => {
-    expect(loadConfig({ path: writeConfig(productionConfig(), 'live-secret'), env: {} }).values.environment).toBe('production');
+    expect(loadConfig({ path: writeConfig(productionConfig(), 'live-secret'), env: {} }).values.environment).toBe(
+      'production',
+    );
   });
 
   it('refuses a virtual pinpad in production, naming it', () => {
@@ -204,9 +243,9 @@ describe('production environment guard', () => {
     c.acquirer.queryUrl = 'https://127.0.0.2:8080';
     c.acquirer.walletUrl = 'https://[::1]:8080';
     c.acquirer.clientId = 'omnipos-sandbox-client';
-    const paths = problemsOf(() => loadConfig({ path: writeConfig(c, 'omnipos-sandbox-secret-not-for-production'), env: {} })).map(
-      (p) => p.path,
-    );
+    const paths = problemsOf(() =>
+      loadConfig({ path: writeConfig(c, 'omnipos-sandbox-secret-not-for-production'), env: {} }),
+    ).map((p) => p.path);
     expect(paths.sort()).toEqual(
       [
         'printer.kind',
@@ -238,7 +277,9 @@ describe('e-commerce credentials', () => {
     const raw = JSON.parse(readFileSync(file, 'utf8'));
     raw.acquirer.merchantId = '00000000-0000-4000-8000-000000000001';
     writeFileSync(file, JSON.stringify(raw));
-    expect(problemsOf(() => loadConfig({ path: file, env: {} }))).toEqual([{ path: 'acquirer.merchantId', message: 'the sandbox merchant id is not allowed in production' }]);
+    expect(problemsOf(() => loadConfig({ path: file, env: {} }))).toEqual([
+      { path: 'acquirer.merchantId', message: 'the sandbox merchant id is not allowed in production' },
+    ]);
   });
 });
 
@@ -259,7 +300,12 @@ describe('outside the sandbox (issue 17): what the real host needs, refused at s
       }
       expect(error, environment).toMatchObject({ code: 'CONFIG_INVALID' });
       expect(((error as OmniposError).context.problems as ConfigProblem[]).map((p) => p.path).sort()).toEqual(
-        ['acquirer.ecommerceQueryUrl', 'acquirer.registrationUrl', 'terminal.orderIdTerminal', 'terminal.softDescriptor'].sort(),
+        [
+          'acquirer.ecommerceQueryUrl',
+          'acquirer.registrationUrl',
+          'terminal.orderIdTerminal',
+          'terminal.softDescriptor',
+        ].sort(),
       );
     }
   });
@@ -270,22 +316,34 @@ describe('outside the sandbox (issue 17): what the real host needs, refused at s
     c.acquirer.ecommerceQueryUrl = 'http://apiquery.acquirer.example';
     c.acquirer.registrationUrl = 'http://cadastro.acquirer.example';
     const problems = problemsOf(() => loadConfig({ path: writeConfig(c, 'live-secret'), env: {} }));
-    expect(problems.map((p) => p.path).sort()).toEqual(['acquirer.authUrl', 'acquirer.ecommerceQueryUrl', 'acquirer.registrationUrl']);
+    expect(problems.map((p) => p.path).sort()).toEqual([
+      'acquirer.authUrl',
+      'acquirer.ecommerceQueryUrl',
+      'acquirer.registrationUrl',
+    ]);
     expect(problems[0]!.message).toMatch(/https/);
     const h = productionConfig();
     h.environment = 'homologation';
     h.acquirer.requestUrl = 'http://127.0.0.1:18443';
-    expect(loadConfig({ path: writeConfig(h, 'live-secret'), env: {} }).values.acquirer.requestUrl).toBe('http://127.0.0.1:18443');
+    expect(loadConfig({ path: writeConfig(h, 'live-secret'), env: {} }).values.acquirer.requestUrl).toBe(
+      'http://127.0.0.1:18443',
+    );
     h.acquirer.requestUrl = 'http://api.acquirer.example';
-    expect(problemsOf(() => loadConfig({ path: writeConfig(h, 'live-secret'), env: {} })).map((p) => p.path)).toEqual(['acquirer.requestUrl']);
+    expect(problemsOf(() => loadConfig({ path: writeConfig(h, 'live-secret'), env: {} })).map((p) => p.path)).toEqual([
+      'acquirer.requestUrl',
+    ]);
   });
 
   it('a 14-character or accented softDescriptor is refused by the schema', () => {
     const c = productionConfig();
     c.terminal.softDescriptor = 'PADARIA DO SOL';
-    expect(problemsOf(() => loadConfig({ path: writeConfig(c, 'live-secret'), env: {} })).map((p) => p.path)).toEqual(['terminal.softDescriptor']);
+    expect(problemsOf(() => loadConfig({ path: writeConfig(c, 'live-secret'), env: {} })).map((p) => p.path)).toEqual([
+      'terminal.softDescriptor',
+    ]);
     c.terminal.softDescriptor = 'PADARIA SÃO';
-    expect(problemsOf(() => loadConfig({ path: writeConfig(c, 'live-secret'), env: {} })).map((p) => p.path)).toEqual(['terminal.softDescriptor']);
+    expect(problemsOf(() => loadConfig({ path: writeConfig(c, 'live-secret'), env: {} })).map((p) => p.path)).toEqual([
+      'terminal.softDescriptor',
+    ]);
   });
 
   it('the sandbox keeps its defaults; the wallet QR provider defaults to the e-commerce QR sale outside the sandbox', () => {
@@ -294,7 +352,9 @@ describe('outside the sandbox (issue 17): what the real host needs, refused at s
     expect(sandbox.terminal.softDescriptor).toBe('OMNIPOS');
     expect(sandbox.terminal.orderIdTerminal).toBe(sandbox.terminal.ordinal);
     expect(sandbox.acquirer.ecommerceQueryUrl).toBeDefined();
-    expect(loadConfig({ path: writeConfig(productionConfig(), 'live-secret'), env: {} }).values.qr.provider).toBe('ecommerce');
+    expect(loadConfig({ path: writeConfig(productionConfig(), 'live-secret'), env: {} }).values.qr.provider).toBe(
+      'ecommerce',
+    );
     const explicit = productionConfig();
     explicit.qr = { provider: 'terminal' };
     expect(loadConfig({ path: writeConfig(explicit, 'live-secret'), env: {} }).values.qr.provider).toBe('terminal');

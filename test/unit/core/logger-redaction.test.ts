@@ -45,7 +45,14 @@ describe('logger redaction', () => {
       'sale sent',
     );
     const out = output();
-    for (const secret of ['0123456789ABCDEF0123', 'A1B2C3D4E5F60718', 'FFFFF030331234500012', 'abc.def.ghi', 'SECRETKEY', 'tok-123']) {
+    for (const secret of [
+      '0123456789ABCDEF0123',
+      'A1B2C3D4E5F60718',
+      'FFFFF030331234500012',
+      'abc.def.ghi',
+      'SECRETKEY',
+      'tok-123',
+    ]) {
       expect(out).not.toContain(secret);
     }
     expect(digitsOnly(out)).not.toContain('5555555555554444');
@@ -56,7 +63,10 @@ describe('logger redaction', () => {
   it("masks a PAN in an error's message, stack and context", () => {
     const { log, output } = captureLogger();
     log.error(new Error('card 6011000990139424 refused'));
-    log.error({ err: new OmniposError('INVALID_ARGUMENT', 'bad 4012345678909', { pan: '4111111111111111' }) }, 'failed');
+    log.error(
+      { err: new OmniposError('INVALID_ARGUMENT', 'bad 4012345678909', { pan: '4111111111111111' }) },
+      'failed',
+    );
     const out = output();
     for (const pan of PANS) expect(out).not.toContain(pan);
     expect(out).toContain('601100******9424');
@@ -80,7 +90,10 @@ describe('logger redaction', () => {
 
   it('never lets a Luhn-valid PAN of 13 to 19 digits through, whatever surrounds it (property)', () => {
     const luhnPan = fc
-      .tuple(fc.integer({ min: 12, max: 18 }), fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 18, maxLength: 18 }))
+      .tuple(
+        fc.integer({ min: 12, max: 18 }),
+        fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 18, maxLength: 18 }),
+      )
       .map(([n, ds]) => {
         const body = [4, ...ds].slice(0, n);
         let sum = 0;
@@ -108,10 +121,33 @@ describe('logger redaction', () => {
 describe('sensitive keys', () => {
   it('redacts secrets but keeps the identifiers a receipt or a technician needs', async () => {
     const { isSensitiveKey } = await import('../../../src/core/log/index.js');
-    for (const k of ['Authorization', 'PinBlock', 'TrackTwoData', 'TrackTwoDataKSN', 'card_cvv', 'client_secret', 'MerchantKey', 'access_token', 'EmvData', 'CardNumber', 'bdk', 'pin']) {
+    for (const k of [
+      'Authorization',
+      'PinBlock',
+      'TrackTwoData',
+      'TrackTwoDataKSN',
+      'card_cvv',
+      'client_secret',
+      'MerchantKey',
+      'access_token',
+      'EmvData',
+      'CardNumber',
+      'bdk',
+      'pin',
+    ]) {
       expect(isSensitiveKey(k), k).toBe(true);
     }
-    for (const k of ['authorizationCode', 'AuthorizationCode', 'paymentId', 'merchantOrderId', 'nsu', 'maskedPan', 'idempotencyKey', 'ReturnCode', 'component']) {
+    for (const k of [
+      'authorizationCode',
+      'AuthorizationCode',
+      'paymentId',
+      'merchantOrderId',
+      'nsu',
+      'maskedPan',
+      'idempotencyKey',
+      'ReturnCode',
+      'component',
+    ]) {
       expect(isSensitiveKey(k), k).toBe(false);
     }
   });

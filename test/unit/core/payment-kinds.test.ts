@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { PaymentRequest } from '../../../src/api/payments.js';
-import { CARD_METHODS, isPaymentKind, KIND_OF_METHOD, PAYMENT_KIND, PAYMENT_KINDS, PAYMENT_METHODS } from '../../../src/core/payment-kinds.js';
+import {
+  CARD_METHODS,
+  isPaymentKind,
+  KIND_OF_METHOD,
+  PAYMENT_KIND,
+  PAYMENT_KINDS,
+  PAYMENT_METHODS,
+} from '../../../src/core/payment-kinds.js';
 
 /**
  * The payment-kind registry (src/core/payment-kinds.ts): the API, the views, the events, the day

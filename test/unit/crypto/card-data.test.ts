@@ -2,7 +2,13 @@ import { constants, generateKeyPairSync, privateDecrypt } from 'node:crypto';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isOmniposError } from '../../../src/core/errors/index.js';
-import { decryptCardData, encryptCardData, generateWalletKeyPair, walletPublicKey, type WalletCardData } from '../../../src/crypto/index.js';
+import {
+  decryptCardData,
+  encryptCardData,
+  generateWalletKeyPair,
+  walletPublicKey,
+  type WalletCardData,
+} from '../../../src/crypto/index.js';
 
 const RUNS = 1000;
 function seed(name: string): number {
@@ -65,8 +71,12 @@ describe('wallet card data (seed 000, RSA 2048 PKCS#1 v1.5, Base64)', () => {
   });
 
   it('refuses a key that is not RSA 2048, and text that is not Base64', () => {
-    const small = generateKeyPairSync('rsa', { modulusLength: 1024 }).publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
-    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'der', type: 'spki' }).toString('base64');
+    const small = generateKeyPairSync('rsa', { modulusLength: 1024 })
+      .publicKey.export({ format: 'der', type: 'spki' })
+      .toString('base64');
+    const ec = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+      .publicKey.export({ format: 'der', type: 'spki' })
+      .toString('base64');
     for (const k of [small, ec, 'not base64!', 'AAAA']) {
       expect(() => encryptCardData(k, card)).toThrow(expect.objectContaining({ code: 'CODEC_INVALID_INPUT' }));
     }
@@ -74,7 +84,9 @@ describe('wallet card data (seed 000, RSA 2048 PKCS#1 v1.5, Base64)', () => {
 
   it('refuses card data with a missing field or a wrong expiry length, naming the field only', () => {
     const bad = { ...card, card_expiration_date: '12/30' };
-    expect(() => encryptCardData(keys.publicKey, bad)).toThrow(expect.objectContaining({ code: 'CODEC_INVALID_INPUT' }));
+    expect(() => encryptCardData(keys.publicKey, bad)).toThrow(
+      expect.objectContaining({ code: 'CODEC_INVALID_INPUT' }),
+    );
     const { card_cvv: _cvv, ...missing } = card;
     try {
       encryptCardData(keys.publicKey, missing as WalletCardData);
@@ -88,7 +100,9 @@ describe('wallet card data (seed 000, RSA 2048 PKCS#1 v1.5, Base64)', () => {
   it('a ciphertext under another key does not decrypt (CODEC_INVALID_INPUT)', () => {
     const other = generateWalletKeyPair();
     const b64 = encryptCardData(other.publicKey, card);
-    expect(() => decryptCardData(keys.privateKeyPem, b64)).toThrow(expect.objectContaining({ code: 'CODEC_INVALID_INPUT' }));
+    expect(() => decryptCardData(keys.privateKeyPem, b64)).toThrow(
+      expect.objectContaining({ code: 'CODEC_INVALID_INPUT' }),
+    );
   });
 
   it('property: random text or ciphertext-sized bytes into the decryptor give card data or a typed error', () => {
@@ -97,7 +111,10 @@ describe('wallet card data (seed 000, RSA 2048 PKCS#1 v1.5, Base64)', () => {
       fc.property(
         fc.oneof(
           { arbitrary: fc.string({ maxLength: 400 }), weight: 9 },
-          { arbitrary: fc.uint8Array({ minLength: 256, maxLength: 256 }).map((b) => Buffer.from(b).toString('base64')), weight: 1 },
+          {
+            arbitrary: fc.uint8Array({ minLength: 256, maxLength: 256 }).map((b) => Buffer.from(b).toString('base64')),
+            weight: 1,
+          },
         ),
         (text) => {
           try {

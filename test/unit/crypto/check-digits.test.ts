@@ -63,18 +63,30 @@ describe('CPF and CNPJ', () => {
   it.each([
     ['11.222.333/0001-81', 'Wikipedia (pt), "Cadastro Nacional da Pessoa Jurídica", example'],
     ['44.038.188/0001-32', 'masterdaweb.com, "Algoritmo para generar CNPJ", worked example'],
-    ['12.ABC.345/01DE-35', 'Receita Federal / SERPRO, "Cálculo dos dígitos verificadores de CNPJ alfanumérico" (from July 2026)'],
+    [
+      '12.ABC.345/01DE-35',
+      'Receita Federal / SERPRO, "Cálculo dos dígitos verificadores de CNPJ alfanumérico" (from July 2026)',
+    ],
   ])('CNPJ %s is valid (%s)', (cnpj) => {
     expect(isValidCnpj(cnpj)).toBe(true);
     expect(isValidDocument(cnpj)).toBe(true);
     expect(cnpjCheckDigits(cnpj.slice(0, 15))).toBe(cnpj.slice(-2));
   });
 
-  it.each(['111.444.777-36', '111.111.111-11', '000.000.000-00', '111.444.777-3', '11144477735a'])('CPF %s is invalid', (cpf) => {
-    expect(isValidCpf(cpf)).toBe(false);
-  });
+  it.each(['111.444.777-36', '111.111.111-11', '000.000.000-00', '111.444.777-3', '11144477735a'])(
+    'CPF %s is invalid',
+    (cpf) => {
+      expect(isValidCpf(cpf)).toBe(false);
+    },
+  );
 
-  it.each(['11.222.333/0001-82', '00.000.000/0000-00', '12.ABC.345/01DE-36', '12.ABC.345/01DE-3A', '12.abc.345/01de-35x'])('CNPJ %s is invalid', (cnpj) => {
+  it.each([
+    '11.222.333/0001-82',
+    '00.000.000/0000-00',
+    '12.ABC.345/01DE-36',
+    '12.ABC.345/01DE-3A',
+    '12.abc.345/01de-35x',
+  ])('CNPJ %s is invalid', (cnpj) => {
     expect(isValidCnpj(cnpj)).toBe(false);
   });
 
@@ -85,13 +97,18 @@ describe('CPF and CNPJ', () => {
   it('property: a computed alphanumeric CNPJ validates, and changing either check digit breaks it', () => {
     const s = seed('cnpj');
     fc.assert(
-      fc.property(fc.stringMatching(/^[0-9A-Z]{12}$/), fc.integer({ min: 12, max: 13 }), fc.integer({ min: 1, max: 9 }), (base, at, delta) => {
-        const full = base + cnpjCheckDigits(base);
-        fc.pre(!/^(.)\1{13}$/.test(full));
-        expect(isValidCnpj(full)).toBe(true);
-        const changed = full.slice(0, at) + String((Number(full[at]) + delta) % 10) + full.slice(at + 1);
-        expect(isValidCnpj(changed)).toBe(false);
-      }),
+      fc.property(
+        fc.stringMatching(/^[0-9A-Z]{12}$/),
+        fc.integer({ min: 12, max: 13 }),
+        fc.integer({ min: 1, max: 9 }),
+        (base, at, delta) => {
+          const full = base + cnpjCheckDigits(base);
+          fc.pre(!/^(.)\1{13}$/.test(full));
+          expect(isValidCnpj(full)).toBe(true);
+          const changed = full.slice(0, at) + String((Number(full[at]) + delta) % 10) + full.slice(at + 1);
+          expect(isValidCnpj(changed)).toBe(false);
+        },
+      ),
       { numRuns: RUNS, seed: s },
     );
   });

@@ -3,7 +3,10 @@ import { runCli } from '../../../src/cli/run.js';
 import { DEFAULT_CONFIG_PATH } from '../../../src/config/index.js';
 import { encryptData, toHex, xor } from '../../../src/crypto/index.js';
 
-async function cli(argv: string[], env: Record<string, string> = {}): Promise<{ code: number; out: string; err: string }> {
+async function cli(
+  argv: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; out: string; err: string }> {
   let out = '';
   let err = '';
   const code = await runCli(argv, { out: (t) => (out += t), err: (t) => (err += t), env });
@@ -21,13 +24,32 @@ describe('omnipos tools dukpt', () => {
     expect(j.ipek).toBe('6AC292FAA1315B4D858AB3A3D7D5933A');
     expect(j.transactionKey).toBe('042666B49184CFA368DE9628D0397BC9');
     // PIN key = published transaction key XOR the PIN variant mask (X9.24-1:2009 table A-1)
-    expect(j.pinKey).toBe(toHex(xor(Buffer.from('042666B49184CFA368DE9628D0397BC9', 'hex'), Buffer.from('00000000000000FF00000000000000FF', 'hex'))));
+    expect(j.pinKey).toBe(
+      toHex(
+        xor(
+          Buffer.from('042666B49184CFA368DE9628D0397BC9', 'hex'),
+          Buffer.from('00000000000000FF00000000000000FF', 'hex'),
+        ),
+      ),
+    );
     // the data key encrypts the annex sample data to the published request ciphertext
-    expect(toHex(encryptData(j.dataKey!, Buffer.from('4012345678909D987')))).toBe('FC0D53B7EA1FDA9EE68AAF2E70D9B9506229BE2AA993F04F');
+    expect(toHex(encryptData(j.dataKey!, Buffer.from('4012345678909D987')))).toBe(
+      'FC0D53B7EA1FDA9EE68AAF2E70D9B9506229BE2AA993F04F',
+    );
   });
 
   it('prints the X9.24-3:2017 AES-128 initial and transaction keys', async () => {
-    const r = await cli(['tools', 'dukpt', '--bdk', 'FEDCBA9876543210F1F1F1F1F1F1F1F1', '--ksn', '123456789012345600000001', '--scheme', 'aes128', '--json']);
+    const r = await cli([
+      'tools',
+      'dukpt',
+      '--bdk',
+      'FEDCBA9876543210F1F1F1F1F1F1F1F1',
+      '--ksn',
+      '123456789012345600000001',
+      '--scheme',
+      'aes128',
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     const j = JSON.parse(r.out) as Record<string, string>;
     expect(j.ipek).toBe('1273671EA26AC29AFA4D1084127652A1');
@@ -36,7 +58,16 @@ describe('omnipos tools dukpt', () => {
   });
 
   it('reads the acquirer KSN layout and prints readable lines by default', async () => {
-    const r = await cli(['tools', 'dukpt', '--bdk', BDK, '--ksn', 'FFFFF030331234500012', '--config', DEFAULT_CONFIG_PATH]);
+    const r = await cli([
+      'tools',
+      'dukpt',
+      '--bdk',
+      BDK,
+      '--ksn',
+      'FFFFF030331234500012',
+      '--config',
+      DEFAULT_CONFIG_PATH,
+    ]);
     expect(r.code).toBe(0);
     expect(r.out).toMatch(/^ipek\s+[0-9A-F]{32}$/m);
     expect(r.out).toMatch(/^counter\s+1048594$/m);
@@ -65,32 +96,98 @@ describe('omnipos tools dukpt', () => {
 
 describe('omnipos tools pinblock', () => {
   it('encode: the annex PIN block under the DUKPT PIN key of BDK and KSN', async () => {
-    const r = await cli(['tools', 'pinblock', 'encode', '--pin', '1234', '--pan', '4012345678909', '--bdk', BDK, '--ksn', KSN1, '--json']);
+    const r = await cli([
+      'tools',
+      'pinblock',
+      'encode',
+      '--pin',
+      '1234',
+      '--pan',
+      '4012345678909',
+      '--bdk',
+      BDK,
+      '--ksn',
+      KSN1,
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toMatchObject({ clearBlock: '041274EDCBA9876F', encryptedPinBlock: '1B9C1845EB993A7A' });
   });
 
   it('encode: --random reproduces the IBM ISO format 3 example; no key, no configuration needed', async () => {
-    const r = await cli(['tools', 'pinblock', 'encode', '--pin', '123456', '--pan', '1112223334445550', '--format', '3', '--random', 'AFBECDDC', '--json'], {
-      OMNIPOS_ENVIRONMENT: 'production',
-    });
+    const r = await cli(
+      [
+        'tools',
+        'pinblock',
+        'encode',
+        '--pin',
+        '123456',
+        '--pan',
+        '1112223334445550',
+        '--format',
+        '3',
+        '--random',
+        'AFBECDDC',
+        '--json',
+      ],
+      {
+        OMNIPOS_ENVIRONMENT: 'production',
+      },
+    );
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toEqual({ format: 3, clearBlock: '361216759CFA8889' });
   });
 
   it('encode and decode format 4 under AES DUKPT (X9.24-3 test BDK)', async () => {
     const keys = ['--bdk', 'FEDCBA9876543210F1F1F1F1F1F1F1F1', '--ksn', '123456789012345600000001'];
-    const enc = await cli(['tools', 'pinblock', 'encode', '--pin', '1234', '--pan', '4111111111111111', '--format', '4', ...keys, '--json']);
+    const enc = await cli([
+      'tools',
+      'pinblock',
+      'encode',
+      '--pin',
+      '1234',
+      '--pan',
+      '4111111111111111',
+      '--format',
+      '4',
+      ...keys,
+      '--json',
+    ]);
     expect(enc.code).toBe(0);
     const { clearBlock, encryptedPinBlock } = JSON.parse(enc.out) as Record<string, string>;
     expect(clearBlock).toMatch(/^441234AAAAAAAAAA[0-9A-F]{16}$/);
-    const dec = await cli(['tools', 'pinblock', 'decode', '--block', encryptedPinBlock!, '--pan', '4111111111111111', '--format', '4', ...keys, '--json']);
+    const dec = await cli([
+      'tools',
+      'pinblock',
+      'decode',
+      '--block',
+      encryptedPinBlock!,
+      '--pan',
+      '4111111111111111',
+      '--format',
+      '4',
+      ...keys,
+      '--json',
+    ]);
     expect(dec.code).toBe(0);
     expect(JSON.parse(dec.out)).toEqual({ format: 4, pin: '1234' });
   });
 
   it('decode: the annex encrypted PIN block gives 1234', async () => {
-    const r = await cli(['tools', 'pinblock', 'decode', '--block', '1B9C1845EB993A7A', '--pan', '4012345678909', '--bdk', BDK, '--ksn', KSN1, '--json']);
+    const r = await cli([
+      'tools',
+      'pinblock',
+      'decode',
+      '--block',
+      '1B9C1845EB993A7A',
+      '--pan',
+      '4012345678909',
+      '--bdk',
+      BDK,
+      '--ksn',
+      KSN1,
+      '--json',
+    ]);
     expect(r.code).toBe(0);
     expect(JSON.parse(r.out)).toEqual({ format: 0, pin: '1234' });
   });
@@ -99,7 +196,10 @@ describe('omnipos tools pinblock', () => {
     [['--block', '041274EDCBA9876E', '--pan', '4012345678909'], 'fill'],
     [['--block', '141274EDCBA9876F', '--pan', '4012345678909'], 'control field'],
     [['--block', '041274EDCBA98', '--pan', '4012345678909'], '8 bytes'],
-    [['--block', '1B9C1845EB993A7A', '--pan', '4012345678909', '--bdk', BDK, '--ksn', 'FFFF9876543210E00002'], 'PIN block'],
+    [
+      ['--block', '1B9C1845EB993A7A', '--pan', '4012345678909', '--bdk', BDK, '--ksn', 'FFFF9876543210E00002'],
+      'PIN block',
+    ],
     [['--block', '041274EDCBA9876F', '--pan', '4012345678909', '--format', '2'], '--format'],
     [['--block', '041274EDCBA9876F'], '--pan'],
   ])('decode exits 2 with the reason for %j', async (args, reason) => {
@@ -109,7 +209,9 @@ describe('omnipos tools pinblock', () => {
   });
 
   it('refuses a key outside the sandbox environment', async () => {
-    const r = await cli(['tools', 'pinblock', 'encode', '--pin', '1234', '--pan', '4012345678909', '--key', BDK], { OMNIPOS_ENVIRONMENT: 'homologation' });
+    const r = await cli(['tools', 'pinblock', 'encode', '--pin', '1234', '--pan', '4012345678909', '--key', BDK], {
+      OMNIPOS_ENVIRONMENT: 'homologation',
+    });
     expect(r.code).toBe(4);
     expect(r.out).toBe('');
   });

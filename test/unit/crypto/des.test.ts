@@ -12,12 +12,18 @@ function openssl(algorithm: string, key: Uint8Array, block: Uint8Array): string 
 
 describe('table-driven DES', () => {
   it('known answer: key 133457799BBCDFF1, 0123456789ABCDEF -> 85E813540F0AB405 (J. Orlin Grabbe, "The DES Algorithm Illustrated")', () => {
-    expect(toHex(desEcb(Buffer.from('133457799BBCDFF1', 'hex'), Buffer.from('0123456789ABCDEF', 'hex')))).toBe('85E813540F0AB405');
-    expect(toHex(desEcb(Buffer.from('133457799BBCDFF1', 'hex'), Buffer.from('85E813540F0AB405', 'hex'), false))).toBe('0123456789ABCDEF');
+    expect(toHex(desEcb(Buffer.from('133457799BBCDFF1', 'hex'), Buffer.from('0123456789ABCDEF', 'hex')))).toBe(
+      '85E813540F0AB405',
+    );
+    expect(toHex(desEcb(Buffer.from('133457799BBCDFF1', 'hex'), Buffer.from('85E813540F0AB405', 'hex'), false))).toBe(
+      '0123456789ABCDEF',
+    );
   });
 
   it('known answer: NBS/NIST variable-plaintext test, key 0101010101010101, 8000000000000000 -> 95F8A5E5DD31D900 (SP 800-17 table A.1)', () => {
-    expect(toHex(desEcb(Buffer.from('0101010101010101', 'hex'), Buffer.from('8000000000000000', 'hex')))).toBe('95F8A5E5DD31D900');
+    expect(toHex(desEcb(Buffer.from('0101010101010101', 'hex'), Buffer.from('8000000000000000', 'hex')))).toBe(
+      '95F8A5E5DD31D900',
+    );
   });
 
   it('property: equals OpenSSL (single DES as EDE with equal halves; two- and three-key TDES), both directions', () => {

@@ -32,7 +32,9 @@ interface Suite {
   transactionKeys: string[];
   rows: { ksn: string; pinKey: string; macKeyRequest: string; dataKeyRequest: string }[];
 }
-const V = JSON.parse(readFileSync(new URL('../../vectors/crypto/x9.24-3-2017-key-combinations.json', import.meta.url), 'utf8')) as {
+const V = JSON.parse(
+  readFileSync(new URL('../../vectors/crypto/x9.24-3-2017-key-combinations.json', import.meta.url), 'utf8'),
+) as {
   bdk128: string;
   bdk256: string;
   suites: Suite[];
@@ -70,12 +72,15 @@ describe('AES DUKPT working key types independent of the BDK (X9.24-3:2017 suppl
     );
   });
 
-  it.each(V.aes256TransactionKeys.rows)('AES-256 BDK, KSN $ksn: the published transaction key, and AES-128 keys from it', (row) => {
-    const k = deriveAesKeys(V.bdk256, row.ksn, 'aes128');
-    expect(toHex(k.transactionKey)).toBe(row.transactionKey);
-    expect(k.pinKey).toHaveLength(16);
-    expect(toHex(deriveAesWorkingKey(row.transactionKey, row.ksn, 'pinEncryption', 'aes128'))).toBe(toHex(k.pinKey));
-  });
+  it.each(V.aes256TransactionKeys.rows)(
+    'AES-256 BDK, KSN $ksn: the published transaction key, and AES-128 keys from it',
+    (row) => {
+      const k = deriveAesKeys(V.bdk256, row.ksn, 'aes128');
+      expect(toHex(k.transactionKey)).toBe(row.transactionKey);
+      expect(k.pinKey).toHaveLength(16);
+      expect(toHex(deriveAesWorkingKey(row.transactionKey, row.ksn, 'pinEncryption', 'aes128'))).toBe(toHex(k.pinKey));
+    },
+  );
 
   it.each(V.derivationData.rows)('derivation data of $keyType $usage (block $block): $data', (row) => {
     const data8 = Buffer.alloc(8);
@@ -84,19 +89,28 @@ describe('AES DUKPT working key types independent of the BDK (X9.24-3:2017 suppl
     expect(toHex(aesDerivationData(row.usage, row.keyType, data8, row.block))).toBe(row.data);
   });
 
-  it.each(V.notAllowed.rows)('refuses $keyType working keys from an $bdkType BDK (6.1.3), naming both', ({ bdkType, keyType }) => {
-    const bdk = Buffer.alloc(aesKeyTypeBytes(bdkType), 0x11);
-    const ksn = '123456789012345600000001';
-    expect(() => deriveAesKeys(bdk, ksn, keyType)).toThrow(expect.objectContaining({ code: 'CRYPTO_INVALID_KEY', context: { derivation: bdkType, working: keyType } }));
-    const tk = deriveAesTransactionKey(deriveAesInitialKey(bdk, ksn), ksn);
-    expect(() => deriveAesWorkingKey(tk, ksn, 'pinEncryption', keyType)).toThrow(expect.objectContaining({ code: 'CRYPTO_INVALID_KEY' }));
-  });
+  it.each(V.notAllowed.rows)(
+    'refuses $keyType working keys from an $bdkType BDK (6.1.3), naming both',
+    ({ bdkType, keyType }) => {
+      const bdk = Buffer.alloc(aesKeyTypeBytes(bdkType), 0x11);
+      const ksn = '123456789012345600000001';
+      expect(() => deriveAesKeys(bdk, ksn, keyType)).toThrow(
+        expect.objectContaining({ code: 'CRYPTO_INVALID_KEY', context: { derivation: bdkType, working: keyType } }),
+      );
+      const tk = deriveAesTransactionKey(deriveAesInitialKey(bdk, ksn), ksn);
+      expect(() => deriveAesWorkingKey(tk, ksn, 'pinEncryption', keyType)).toThrow(
+        expect.objectContaining({ code: 'CRYPTO_INVALID_KEY' }),
+      );
+    },
+  );
 
   it('refuses a BDK whose size is not its stated type, and an unknown key type', () => {
     expect(() => deriveAesKeys(V.bdk256, '123456789012345600000001', { bdkType: 'aes128', keyType: 'aes128' })).toThrow(
       expect.objectContaining({ code: 'CRYPTO_INVALID_KEY', message: 'BDK: aes128 expects 16 bytes, got 32 bytes' }),
     );
-    expect(() => deriveAesKeys(V.bdk128, '123456789012345600000001', 'des' as AesKeyType)).toThrow(expect.objectContaining({ code: 'CRYPTO_INVALID_KEY' }));
+    expect(() => deriveAesKeys(V.bdk128, '123456789012345600000001', 'des' as AesKeyType)).toThrow(
+      expect.objectContaining({ code: 'CRYPTO_INVALID_KEY' }),
+    );
   });
 
   it('a 2TDEA PIN key of an AES-128 BDK encrypts a format 0 block that the host decrypts (the supplement key)', () => {
@@ -109,7 +123,9 @@ describe('AES DUKPT working key types independent of the BDK (X9.24-3:2017 suppl
 });
 
 describe('AES DUKPT key combinations: properties', () => {
-  const allowed = AES_BDK_TYPES.flatMap((b) => AES_KEY_TYPES.filter((w) => strength(w) <= strength(b)).map((w) => [b, w] as const));
+  const allowed = AES_BDK_TYPES.flatMap((b) =>
+    AES_KEY_TYPES.filter((w) => strength(w) <= strength(b)).map((w) => [b, w] as const),
+  );
 
   it('every allowed combination (12 of 15): host keys equal device keys, of the working type size, and data round-trips', () => {
     expect(allowed).toHaveLength(12);
@@ -131,7 +147,9 @@ describe('AES DUKPT key combinations: properties', () => {
           expect(toHex(device)).toBe(toHex(host.dataKeyRequest));
           const algorithm = cipherOf(keyType);
           const enc = encryptData(device, data, { algorithm });
-          expect(decryptData(host.dataKeyRequest, enc, { algorithm }).subarray(0, data.length)).toEqual(Buffer.from(data));
+          expect(decryptData(host.dataKeyRequest, enc, { algorithm }).subarray(0, data.length)).toEqual(
+            Buffer.from(data),
+          );
         },
       ),
       { numRuns: RUNS, seed: seed('aes dukpt key combinations') },

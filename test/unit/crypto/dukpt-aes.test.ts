@@ -26,7 +26,9 @@ interface Row {
   dataRequest?: string;
   dataResponse?: string;
 }
-const V = JSON.parse(readFileSync(new URL('../../vectors/crypto/x9.24-3-2017-aes-dukpt.json', import.meta.url), 'utf8')) as {
+const V = JSON.parse(
+  readFileSync(new URL('../../vectors/crypto/x9.24-3-2017-aes-dukpt.json', import.meta.url), 'utf8'),
+) as {
   bdk128: string;
   bdk256: string;
   initialKeyId: string;
@@ -54,7 +56,9 @@ describe('AES DUKPT, ANSI X9.24-3:2017', () => {
         const dec = deriveAesWorkingKey(tk, row.ksn, 'dataDecrypt');
         expect(toHex(encryptData(enc, data, { algorithm: 'aes' }))).toBe(row.dataRequest);
         expect(toHex(encryptData(dec, data, { algorithm: 'aes' }))).toBe(row.dataResponse);
-        expect(decryptData(enc, row.dataRequest!, { algorithm: 'aes' }).subarray(0, data.length).toString('ascii')).toBe(V.sampleDataAscii);
+        expect(
+          decryptData(enc, row.dataRequest!, { algorithm: 'aes' }).subarray(0, data.length).toString('ascii'),
+        ).toBe(V.sampleDataAscii);
         expect(toHex(aesCmac(deriveAesWorkingKey(tk, row.ksn, 'macGeneration'), data))).toBe(row.cmacRequest);
         expect(toHex(aesCmac(deriveAesWorkingKey(tk, row.ksn, 'macVerification'), data))).toBe(row.cmacResponse);
       });
@@ -68,9 +72,13 @@ describe('AES DUKPT, ANSI X9.24-3:2017', () => {
   });
 
   it('refuses a counter with 17 one-bits (0x1FFFF) and a KSN of the wrong size', () => {
-    expect(() => parseAesKsn('12345678901234560001FFFF')).toThrow(expect.objectContaining({ code: 'CRYPTO_INVALID_KEY' }));
+    expect(() => parseAesKsn('12345678901234560001FFFF')).toThrow(
+      expect.objectContaining({ code: 'CRYPTO_INVALID_KEY' }),
+    );
     expect(() => parseAesKsn('FFFF9876543210E00001')).toThrow(expect.objectContaining({ code: 'CRYPTO_INVALID_KEY' }));
-    expect(() => deriveAesInitialKey('0011', '123456789012345600000001')).toThrow(expect.objectContaining({ code: 'CRYPTO_INVALID_KEY' }));
+    expect(() => deriveAesInitialKey('0011', '123456789012345600000001')).toThrow(
+      expect.objectContaining({ code: 'CRYPTO_INVALID_KEY' }),
+    );
   });
 
   it('property: a format 4 PIN block encrypted under the device PIN key decrypts under the host one (seeded)', () => {
@@ -97,13 +105,16 @@ describe('AES DUKPT, ANSI X9.24-3:2017', () => {
     const seed = Date.now() % 2 ** 31;
     console.log(`fast-check seed for "aes ksn fuzz": ${seed}`);
     fc.assert(
-      fc.property(fc.oneof(fc.uint8Array({ maxLength: 14 }), fc.string({ maxLength: 26 }), fc.stringMatching(/^[0-9A-F]{24}$/)), (input) => {
-        try {
-          expect(parseAesKsn(input).bytes).toHaveLength(12);
-        } catch (e) {
-          expect(isOmniposError(e, 'CRYPTO_INVALID_KEY')).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.oneof(fc.uint8Array({ maxLength: 14 }), fc.string({ maxLength: 26 }), fc.stringMatching(/^[0-9A-F]{24}$/)),
+        (input) => {
+          try {
+            expect(parseAesKsn(input).bytes).toHaveLength(12);
+          } catch (e) {
+            expect(isOmniposError(e, 'CRYPTO_INVALID_KEY')).toBe(true);
+          }
+        },
+      ),
       { numRuns: 1000, seed },
     );
   });

@@ -36,7 +36,9 @@ interface Row {
   macRequest?: string;
   macResponse?: string;
 }
-const V = JSON.parse(readFileSync(new URL('../../vectors/crypto/x9.24-1-2009-tdes-dukpt.json', import.meta.url), 'utf8')) as {
+const V = JSON.parse(
+  readFileSync(new URL('../../vectors/crypto/x9.24-1-2009-tdes-dukpt.json', import.meta.url), 'utf8'),
+) as {
   bdk: string;
   initialKsn: string;
   ipek: string;
@@ -134,9 +136,24 @@ describe('TDES DUKPT, ANSI X9.24-1:2009 annex A.4', () => {
       }
       return undefined;
     };
-    expect(isOmniposError(err(() => deriveIpek('0123', V.initialKsn)), 'CRYPTO_INVALID_KEY')).toBe(true);
-    expect(isOmniposError(err(() => decryptData(dataKey(V.ipek, 'FFFF9876543210E00001'), 'ABCD')), 'CODEC_INVALID_INPUT')).toBe(true);
-    expect(isOmniposError(err(() => encryptData(V.ipek, data, { iv: '00' })), 'CODEC_INVALID_INPUT')).toBe(true);
+    expect(
+      isOmniposError(
+        err(() => deriveIpek('0123', V.initialKsn)),
+        'CRYPTO_INVALID_KEY',
+      ),
+    ).toBe(true);
+    expect(
+      isOmniposError(
+        err(() => decryptData(dataKey(V.ipek, 'FFFF9876543210E00001'), 'ABCD')),
+        'CODEC_INVALID_INPUT',
+      ),
+    ).toBe(true);
+    expect(
+      isOmniposError(
+        err(() => encryptData(V.ipek, data, { iv: '00' })),
+        'CODEC_INVALID_INPUT',
+      ),
+    ).toBe(true);
   });
 });
 
@@ -145,7 +162,9 @@ describe('dukptEncryptData / dukptDecryptData (Dukpt3DesCBC, both sides)', () =>
     const ksn = 'FFFF9876543210E00003';
     const published = 'BD751E65F10E75B6C1D5B1D283496A36C2DE21D993C387A7'; // X9.24-1:2009 A.4.2 via moov-io/dukpt
     expect(toHex(dukptEncryptData({ ipek: V.ipek }, ksn, data))).toBe(published);
-    expect(dukptDecryptData({ bdk: V.bdk }, ksn, published).subarray(0, data.length).toString('ascii')).toBe(V.sampleDataAscii);
+    expect(dukptDecryptData({ bdk: V.bdk }, ksn, published).subarray(0, data.length).toString('ascii')).toBe(
+      V.sampleDataAscii,
+    );
   });
 
   it('round-trips track 2 with a random IV under the acquirer KSN layout (seeded property)', () => {

@@ -31,7 +31,9 @@ describe('KSN', () => {
   });
 
   it('refuses the annex KSN when the acquirer layout is required', () => {
-    expect(() => parseKsn('FFFF9876543210E00015', { acquirer: true })).toThrow(expect.objectContaining({ code: 'CRYPTO_INVALID_KEY' }));
+    expect(() => parseKsn('FFFF9876543210E00015', { acquirer: true })).toThrow(
+      expect.objectContaining({ code: 'CRYPTO_INVALID_KEY' }),
+    );
   });
 
   it.each([
@@ -54,7 +56,21 @@ describe('KSN', () => {
   });
 
   it('walks the rollover KSN series of X9.24-1:2009 A.4.3 (EFF800 ... EFFC00, F00000)', () => {
-    const expected = ['EFF800', 'EFF801', 'EFF802', 'EFF804', 'EFF808', 'EFF810', 'EFF820', 'EFF840', 'EFF880', 'EFF900', 'EFFA00', 'EFFC00', 'F00000'];
+    const expected = [
+      'EFF800',
+      'EFF801',
+      'EFF802',
+      'EFF804',
+      'EFF808',
+      'EFF810',
+      'EFF820',
+      'EFF840',
+      'EFF880',
+      'EFF900',
+      'EFFA00',
+      'EFFC00',
+      'F00000',
+    ];
     let k = parseKsn('FFFF9876543210EFF800');
     const seen = [k.hex.slice(14)];
     while (seen.length < expected.length) {
@@ -85,15 +101,18 @@ describe('KSN', () => {
   it('property: any bytes or text into parseKsn give a KSN or CRYPTO_INVALID_KEY, nothing else', () => {
     const s = seed('ksn fuzz');
     fc.assert(
-      fc.property(fc.oneof(fc.uint8Array({ maxLength: 12 }), fc.string({ maxLength: 24 }), fc.stringMatching(/^[0-9A-F]{20}$/)), (input) => {
-        try {
-          const k = parseKsn(input);
-          expect(k.bytes).toHaveLength(10);
-          expect(countOnes(k.counter)).toBeLessThanOrEqual(10);
-        } catch (e) {
-          expect(isOmniposError(e, 'CRYPTO_INVALID_KEY')).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.oneof(fc.uint8Array({ maxLength: 12 }), fc.string({ maxLength: 24 }), fc.stringMatching(/^[0-9A-F]{20}$/)),
+        (input) => {
+          try {
+            const k = parseKsn(input);
+            expect(k.bytes).toHaveLength(10);
+            expect(countOnes(k.counter)).toBeLessThanOrEqual(10);
+          } catch (e) {
+            expect(isOmniposError(e, 'CRYPTO_INVALID_KEY')).toBe(true);
+          }
+        },
+      ),
       { numRuns: RUNS, seed: s },
     );
   });

@@ -4,7 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { isOmniposError } from '../../../src/core/errors/index.js';
 import { decipherFormat4, decryptPin, encryptPin, panField4, toHex } from '../../../src/crypto/index.js';
 
-const V = JSON.parse(readFileSync(new URL('../../vectors/crypto/iso9564-format4-pan.json', import.meta.url), 'utf8')) as {
+const V = JSON.parse(
+  readFileSync(new URL('../../vectors/crypto/iso9564-format4-pan.json', import.meta.url), 'utf8'),
+) as {
   panFields: { rows: { pan: string; panField: string }[] };
   refused: { rows: string[] };
   enciphered: { key: string; rows: { pin: string; pan: string; fill?: string; encryptedPinBlock: string }[] };
@@ -22,22 +24,31 @@ describe('ISO 9564-1 format 4: the PAN field for PANs of 1 to 19 digits (publish
   });
 
   it.each(V.refused.rows)('refuses PAN %j with PINBLOCK_INVALID (reason pan)', (pan) => {
-    expect(() => panField4(pan)).toThrow(expect.objectContaining({ code: 'PINBLOCK_INVALID', context: expect.objectContaining({ reason: 'pan' }) }));
+    expect(() => panField4(pan)).toThrow(
+      expect.objectContaining({ code: 'PINBLOCK_INVALID', context: expect.objectContaining({ reason: 'pan' }) }),
+    );
   });
 
-  it.each(V.enciphered.rows)('PIN $pin, PAN $pan: $encryptedPinBlock deciphers to the PIN (and enciphers to it with the fill)', (row) => {
-    expect(decryptPin({ format: 4, block: row.encryptedPinBlock, pan: row.pan, key: KEY })).toBe(row.pin);
-    if (row.fill) {
-      expect(toHex(encryptPin({ format: 4, pin: row.pin, pan: row.pan, key: KEY, fill: row.fill }).encryptedPinBlock)).toBe(row.encryptedPinBlock);
-    }
-  });
+  it.each(V.enciphered.rows)(
+    'PIN $pin, PAN $pan: $encryptedPinBlock deciphers to the PIN (and enciphers to it with the fill)',
+    (row) => {
+      expect(decryptPin({ format: 4, block: row.encryptedPinBlock, pan: row.pan, key: KEY })).toBe(row.pin);
+      if (row.fill) {
+        expect(
+          toHex(encryptPin({ format: 4, pin: row.pin, pan: row.pan, key: KEY, fill: row.fill }).encryptedPinBlock),
+        ).toBe(row.encryptedPinBlock);
+      }
+    },
+  );
 
   it('a PAN of 7, 4 and 1 digits is encoded and decoded, not refused (it was refused below 8 digits)', () => {
     for (const pan of ['1234567', '1234', '1']) {
       const { encryptedPinBlock } = encryptPin({ format: 4, pin: '1234', pan, key: KEY, fill: '0123456789ABCDEF' });
       expect(decryptPin({ format: 4, block: encryptedPinBlock, pan, key: KEY })).toBe('1234');
       // the PAN binds: the same block under the zero-padded 12-digit PAN field gives the same clear field
-      expect(toHex(decipherFormat4(KEY, encryptedPinBlock, pan.padStart(12, '0')))).toBe(toHex(decipherFormat4(KEY, encryptedPinBlock, pan)));
+      expect(toHex(decipherFormat4(KEY, encryptedPinBlock, pan.padStart(12, '0')))).toBe(
+        toHex(decipherFormat4(KEY, encryptedPinBlock, pan)),
+      );
     }
   });
 });

@@ -53,11 +53,18 @@ function reasonOf(f: () => unknown): string | undefined {
 describe('ISO 9564-1 PIN blocks: published examples', () => {
   describe.each(V.rows)('format $format, PIN $pin ($source)', (row) => {
     it('encodes the clear block', () => {
-      const block = encodePinBlock({ format: row.format, pin: row.pin, ...(row.pan ? { pan: row.pan } : {}), ...(row.fill ? { fill: row.fill } : {}) });
+      const block = encodePinBlock({
+        format: row.format,
+        pin: row.pin,
+        ...(row.pan ? { pan: row.pan } : {}),
+        ...(row.fill ? { fill: row.fill } : {}),
+      });
       expect(toHex(block)).toBe(row.clearBlock);
     });
     it('decodes it back to the PIN', () => {
-      expect(decodePinBlock(row.clearBlock, { format: row.format, ...(row.pan ? { pan: row.pan } : {}) })).toBe(row.pin);
+      expect(decodePinBlock(row.clearBlock, { format: row.format, ...(row.pan ? { pan: row.pan } : {}) })).toBe(
+        row.pin,
+      );
     });
     if (row.panField) {
       it('builds the format 4 PAN field', () => {
@@ -71,10 +78,18 @@ describe('ISO 9564-1 PIN blocks: published enciphered examples', () => {
   describe.each(V.enciphered)('format $format, PAN $pan ($source)', (row) => {
     it('enciphers the clear block to the published PIN block and back', () => {
       const fill = row.format === 4 ? row.clearBlock.slice(16) : undefined;
-      const out = encryptPin({ format: row.format, pin: row.pin, pan: row.pan!, key: row.key, ...(fill ? { fill } : {}) });
+      const out = encryptPin({
+        format: row.format,
+        pin: row.pin,
+        pan: row.pan!,
+        key: row.key,
+        ...(fill ? { fill } : {}),
+      });
       expect(toHex(out.clearBlock)).toBe(row.clearBlock);
       expect(toHex(out.encryptedPinBlock)).toBe(row.encryptedPinBlock);
-      expect(decryptPin({ format: row.format, block: row.encryptedPinBlock, pan: row.pan!, key: row.key })).toBe(row.pin);
+      expect(decryptPin({ format: row.format, block: row.encryptedPinBlock, pan: row.pan!, key: row.key })).toBe(
+        row.pin,
+      );
     });
     if (row.intermediateA) {
       it('goes through the published intermediate blocks A = E(PIN field) and B = A xor PAN field', () => {
@@ -154,11 +169,17 @@ describe('PIN block properties', () => {
   it('decode(encode(x)) = x for every format, PIN and PAN', () => {
     const s = seed('pinblock round trip');
     fc.assert(
-      fc.property(formatArb, pinArb, panArb, fc.uint8Array({ minLength: 16, maxLength: 16 }), (format, pin, pan, rnd) => {
-        const block = encodePinBlock({ format, pin, pan, random: (n) => rnd.subarray(0, n) });
-        expect(block).toHaveLength(format === 4 ? 16 : 8);
-        expect(decodePinBlock(block, { format, pan })).toBe(pin);
-      }),
+      fc.property(
+        formatArb,
+        pinArb,
+        panArb,
+        fc.uint8Array({ minLength: 16, maxLength: 16 }),
+        (format, pin, pan, rnd) => {
+          const block = encodePinBlock({ format, pin, pan, random: (n) => rnd.subarray(0, n) });
+          expect(block).toHaveLength(format === 4 ? 16 : 8);
+          expect(decodePinBlock(block, { format, pan })).toBe(pin);
+        },
+      ),
       { numRuns: RUNS, seed: s },
     );
   });
@@ -166,11 +187,17 @@ describe('PIN block properties', () => {
   it('decrypt(encrypt(x)) = x under TDES (formats 0, 1, 3) and AES (format 4) keys', () => {
     const s = seed('pin encryption round trip');
     fc.assert(
-      fc.property(formatArb, pinArb, panArb, fc.uint8Array({ minLength: 32, maxLength: 32 }), (format, pin, pan, keyBytes) => {
-        const key = format === 4 ? keyBytes : keyBytes.subarray(0, 16);
-        const { encryptedPinBlock } = encryptPin({ format, pin, pan, key });
-        expect(decryptPin({ format, block: encryptedPinBlock, pan, key })).toBe(pin);
-      }),
+      fc.property(
+        formatArb,
+        pinArb,
+        panArb,
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        (format, pin, pan, keyBytes) => {
+          const key = format === 4 ? keyBytes : keyBytes.subarray(0, 16);
+          const { encryptedPinBlock } = encryptPin({ format, pin, pan, key });
+          expect(decryptPin({ format, block: encryptedPinBlock, pan, key })).toBe(pin);
+        },
+      ),
       { numRuns: RUNS, seed: s },
     );
   });
@@ -179,7 +206,12 @@ describe('PIN block properties', () => {
     const s = seed('pinblock fuzz');
     fc.assert(
       fc.property(
-        fc.oneof(fc.uint8Array({ maxLength: 20 }), fc.string({ maxLength: 40 }), fc.stringMatching(/^[0-9A-F]{16}$/), fc.stringMatching(/^[0-9A-F]{32}$/)),
+        fc.oneof(
+          fc.uint8Array({ maxLength: 20 }),
+          fc.string({ maxLength: 40 }),
+          fc.stringMatching(/^[0-9A-F]{16}$/),
+          fc.stringMatching(/^[0-9A-F]{32}$/),
+        ),
         formatArb,
         fc.oneof(panArb, fc.string({ maxLength: 22 })),
         (block, format, pan) => {
@@ -199,13 +231,18 @@ describe('PIN block properties', () => {
     const s = seed('decryptPin fuzz');
     const key = Buffer.alloc(16, 0x11);
     fc.assert(
-      fc.property(fc.oneof(fc.uint8Array({ maxLength: 20 }), fc.string({ maxLength: 40 })), formatArb, panArb, (block, format, pan) => {
-        try {
-          decryptPin({ format, block, pan, key });
-        } catch (e) {
-          expect(isOmniposError(e)).toBe(true);
-        }
-      }),
+      fc.property(
+        fc.oneof(fc.uint8Array({ maxLength: 20 }), fc.string({ maxLength: 40 })),
+        formatArb,
+        panArb,
+        (block, format, pan) => {
+          try {
+            decryptPin({ format, block, pan, key });
+          } catch (e) {
+            expect(isOmniposError(e)).toBe(true);
+          }
+        },
+      ),
       { numRuns: RUNS, seed: s },
     );
   });

@@ -25,9 +25,12 @@ describe('BER-TLV decode: card responses from public EMV libraries', () => {
   it.each((vectors.rows as unknown as Row[]).map((r) => [r.source, r] as const))('%s', (_source, row) => {
     const objects = decodeTlv(row.hex);
     expect(objects.map((o) => o.tag)).toEqual(row.top);
-    for (const [tag, value] of Object.entries(row.values ?? {})) expect(toHex(findTlv(objects, tag)!.value), tag).toBe(value);
-    for (const [tag, length] of Object.entries(row.lengths ?? {})) expect(findTlv(objects, tag)!.value.length, tag).toBe(length);
-    for (const [tag, tags] of Object.entries(row.childTags ?? {})) expect(findTlv(objects, tag)!.children!.map((c) => c.tag)).toEqual(tags);
+    for (const [tag, value] of Object.entries(row.values ?? {}))
+      expect(toHex(findTlv(objects, tag)!.value), tag).toBe(value);
+    for (const [tag, length] of Object.entries(row.lengths ?? {}))
+      expect(findTlv(objects, tag)!.value.length, tag).toBe(length);
+    for (const [tag, tags] of Object.entries(row.childTags ?? {}))
+      expect(findTlv(objects, tag)!.children!.map((c) => c.tag)).toEqual(tags);
     // Minimal-length data re-encodes byte for byte.
     expect(toHex(encodeTlv(objects.map(asInput)))).toBe(row.hex.toUpperCase());
   });
@@ -58,7 +61,12 @@ describe('BER-TLV decode: malformed data is TLV_INVALID with the offset', () => 
     const e = caught(() => decodeTlv('5A0G'));
     expect(isOmniposError(e, 'TLV_INVALID')).toBe(true);
     expect((e as { context: { offset: number } }).context.offset).toBe(3);
-    expect(isOmniposError(caught(() => decodeTlv('5A0')), 'TLV_INVALID')).toBe(true);
+    expect(
+      isOmniposError(
+        caught(() => decodeTlv('5A0')),
+        'TLV_INVALID',
+      ),
+    ).toBe(true);
   });
 });
 
@@ -91,7 +99,17 @@ describe('BER-TLV encode', () => {
   });
 
   it('nests children of a constructed tag', () => {
-    expect(toHex(encodeTlv({ tag: '70', children: [{ tag: '5F34', value: '01' }, { tag: '9F42', value: '0986' }] }))).toBe('70095F3401019F42020986');
+    expect(
+      toHex(
+        encodeTlv({
+          tag: '70',
+          children: [
+            { tag: '5F34', value: '01' },
+            { tag: '9F42', value: '0986' },
+          ],
+        }),
+      ),
+    ).toBe('70095F3401019F42020986');
   });
 
   // ISO/IEC 8825-1 8.1.2: low bits 1F announce subsequent bytes, each but the last with bit 8 set.
@@ -118,6 +136,11 @@ describe('BER-TLV encode', () => {
   });
 
   it('refuses children under a primitive tag', () => {
-    expect(isOmniposError(caught(() => encodeTlv({ tag: '5A', children: [] })), 'TLV_INVALID')).toBe(true);
+    expect(
+      isOmniposError(
+        caught(() => encodeTlv({ tag: '5A', children: [] })),
+        'TLV_INVALID',
+      ),
+    ).toBe(true);
   });
 });

@@ -1,7 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isOmniposError } from '../../../src/core/errors/index.js';
-import { decodeTlv, dumpTlv, encodeTlv, tlvToJson, toHex, type TlvInput, type TlvObject } from '../../../src/emv/index.js';
+import {
+  decodeTlv,
+  dumpTlv,
+  encodeTlv,
+  tlvToJson,
+  toHex,
+  type TlvInput,
+  type TlvObject,
+} from '../../../src/emv/index.js';
 
 const SEED = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
 const RUNS = 1000;
@@ -13,7 +21,10 @@ const hex2 = (n: number): string => n.toString(16).toUpperCase().padStart(2, '0'
 /** A well-formed tag: one byte (low bits not 1F), or 1F-marked first byte and 1 to 3 more. */
 const tagArb = (constructed: boolean): fc.Arbitrary<string> => {
   const cls = fc.constantFrom(0x00, 0x40, 0x80, 0xc0);
-  const single = fc.tuple(cls, fc.integer({ min: 0, max: 0x1e })).map(([c, n]) => c | (constructed ? 0x20 : 0) | n).filter((b) => b !== 0x00 && b !== 0xff);
+  const single = fc
+    .tuple(cls, fc.integer({ min: 0, max: 0x1e }))
+    .map(([c, n]) => c | (constructed ? 0x20 : 0) | n)
+    .filter((b) => b !== 0x00 && b !== 0xff);
   const multi = fc
     .tuple(cls, fc.array(fc.integer({ min: 0x81, max: 0xff }), { maxLength: 2 }), fc.integer({ min: 0x00, max: 0x7f }))
     .map(([c, mid, last]) => [c | (constructed ? 0x20 : 0) | 0x1f, ...mid, last].map(hex2).join(''))
@@ -33,7 +44,9 @@ function plain(o: TlvObject): unknown {
   return o.children ? { tag: o.tag, children: o.children.map(plain) } : { tag: o.tag, value: toHex(o.value) };
 }
 function plainInput(o: TlvInput): unknown {
-  return o.children ? { tag: o.tag, children: o.children.map(plainInput) } : { tag: o.tag, value: toHex(o.value as Uint8Array) };
+  return o.children
+    ? { tag: o.tag, children: o.children.map(plainInput) }
+    : { tag: o.tag, value: toHex(o.value as Uint8Array) };
 }
 
 function typedOrValue(f: () => unknown): boolean {
@@ -57,7 +70,10 @@ describe(`BER-TLV properties (seed ${SEED}, ${RUNS} runs each)`, () => {
 
   it('random bytes give objects or TLV_INVALID, never another exception', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 600 }), (bytes) => typedOrValue(() => decodeTlv(bytes)) && typeof dumpTlv(bytes) === 'string'),
+      fc.property(
+        fc.uint8Array({ maxLength: 600 }),
+        (bytes) => typedOrValue(() => decodeTlv(bytes)) && typeof dumpTlv(bytes) === 'string',
+      ),
       { seed: SEED, numRuns: RUNS },
     );
   });

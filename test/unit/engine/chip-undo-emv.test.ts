@@ -10,7 +10,13 @@ import { undoRequestTags } from '../../../src/engine/sale/chip-tags.js';
 import { SaleEngine } from '../../../src/engine/sale/engine.js';
 import { saleTransition } from '../../../src/engine/sale/machine.js';
 import { planRecovery } from '../../../src/engine/sale/recovery.js';
-import type { CardSummary, HostSaleOutcome, SaleContext, SaleInput, SaleState } from '../../../src/engine/sale/types.js';
+import type {
+  CardSummary,
+  HostSaleOutcome,
+  SaleContext,
+  SaleInput,
+  SaleState,
+} from '../../../src/engine/sale/types.js';
 import { Journal, MerchantOrderIds, Outbox, assertNoCardData, openTerminalDatabase } from '../../../src/store/index.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 
@@ -36,11 +42,41 @@ const GOX = toHex(
     { tag: '9F37', value: 'DEADBEEF' },
   ]),
 );
-const REQUEST_TAGS = { '5F34': '01', '82': '5800', '95': '0000008000', '9A': '261122', '9C': '00', '9F02': '000000001010', '9F10': '06011A03A00000', '9F26': 'A1B2C3D4E5F60708', '9F27': '80', '9F36': '0041', '9F37': 'DEADBEEF' };
-const AFTER_FCX = { '9F26': '1122334455667788', '9F27': '00', '95': '0000000000', '9F10': '06011A03A00000', '9F37': 'DEADBEEF' };
+const REQUEST_TAGS = {
+  '5F34': '01',
+  '82': '5800',
+  '95': '0000008000',
+  '9A': '261122',
+  '9C': '00',
+  '9F02': '000000001010',
+  '9F10': '06011A03A00000',
+  '9F26': 'A1B2C3D4E5F60708',
+  '9F27': '80',
+  '9F36': '0041',
+  '9F37': 'DEADBEEF',
+};
+const AFTER_FCX = {
+  '9F26': '1122334455667788',
+  '9F27': '00',
+  '95': '0000000000',
+  '9F10': '06011A03A00000',
+  '9F37': 'DEADBEEF',
+};
 
-const ctx: SaleContext = { now: new Date('2026-11-22T13:00:00Z'), attended: true, decisionDeadline: (n) => new Date(n.getTime() + 600_000) };
-const chipCard: CardSummary = { maskedPan: '476173******0010', inputMode: 'Emv', chip: true, isFallback: false, authenticationMethod: 'OnlineAuthentication', expiry: '1230', panSequenceNumber: '01' };
+const ctx: SaleContext = {
+  now: new Date('2026-11-22T13:00:00Z'),
+  attended: true,
+  decisionDeadline: (n) => new Date(n.getTime() + 600_000),
+};
+const chipCard: CardSummary = {
+  maskedPan: '476173******0010',
+  inputMode: 'Emv',
+  chip: true,
+  isFallback: false,
+  authenticationMethod: 'OnlineAuthentication',
+  expiry: '1230',
+  panSequenceNumber: '01',
+};
 
 function run(state: SaleState, inputs: SaleInput[]): SaleState {
   for (const input of inputs) {
@@ -50,10 +86,16 @@ function run(state: SaleState, inputs: SaleInput[]): SaleState {
   }
   return state;
 }
-const start: SaleState = { name: 'started', data: { request: { amount: 1010, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' }, merchantOrderId: '263260010360003' } };
+const start: SaleState = {
+  name: 'started',
+  data: {
+    request: { amount: 1010, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' },
+    merchantOrderId: '263260010360003',
+  },
+};
 
 describe('chip undos carry EmvData on every path (issue 17)', () => {
-  it('the request tags kept for an undo are the transaction\'s, never card data, and the store accepts them', () => {
+  it("the request tags kept for an undo are the transaction's, never card data, and the store accepts them", () => {
     const tags = undoRequestTags(GOX);
     expect(tags).toEqual(REQUEST_TAGS);
     expect(() => assertNoCardData({ emv: tags }, 'journal.data')).not.toThrow();
@@ -72,7 +114,11 @@ describe('chip undos carry EmvData on every path (issue 17)', () => {
     ['timeout', { kind: 'unknown', reason: 'timeout' }],
     ['anomaly (Status 1)', { kind: 'anomaly', paymentId: 'p-1', reason: 'authorized-not-captured' }],
   ])('%s: the undo leaves with the request tags; the tags after FCX replace them', (_l, outcome) => {
-    const undoing = run(start, [{ kind: 'card-read', card: chipCard, emv: REQUEST_TAGS }, { kind: 'authorize' }, { kind: 'host-answer', outcome }]);
+    const undoing = run(start, [
+      { kind: 'card-read', card: chipCard, emv: REQUEST_TAGS },
+      { kind: 'authorize' },
+      { kind: 'host-answer', outcome },
+    ]);
     expect(undoing).toMatchObject({ name: 'undoing', data: { emv: REQUEST_TAGS } });
     const step = saleTransition(undoing, { kind: 'chip-data', emv: AFTER_FCX }, ctx);
     expect(step.ok).toBe(true);
@@ -91,15 +137,24 @@ describe('chip undos carry EmvData on every path (issue 17)', () => {
     expect(s).toMatchObject({ name: 'undoing', data: { emv: AFTER_FCX } });
   });
 
-  it.each(['authorizing', 'finishing-chip'] as const)('crash recovery from %s: the undo has the journaled request tags', (name) => {
-    const s = run(start, [{ kind: 'card-read', card: chipCard, emv: REQUEST_TAGS }, { kind: 'authorize' }, ...(name === 'finishing-chip' ? [{ kind: 'host-answer', outcome: { kind: 'approved', paymentId: 'p-3' } } as SaleInput] : [])]);
-    expect(s.name).toBe(name);
-    const plan = planRecovery(s, ctx);
-    expect(plan).toMatchObject({ kind: 'transition', to: 'undoing' });
-    expect(s.data.emv).toEqual(REQUEST_TAGS);
-  });
+  it.each(['authorizing', 'finishing-chip'] as const)(
+    'crash recovery from %s: the undo has the journaled request tags',
+    (name) => {
+      const s = run(start, [
+        { kind: 'card-read', card: chipCard, emv: REQUEST_TAGS },
+        { kind: 'authorize' },
+        ...(name === 'finishing-chip'
+          ? [{ kind: 'host-answer', outcome: { kind: 'approved', paymentId: 'p-3' } } as SaleInput]
+          : []),
+      ]);
+      expect(s.name).toBe(name);
+      const plan = planRecovery(s, ctx);
+      expect(plan).toMatchObject({ kind: 'transition', to: 'undoing' });
+      expect(s.data.emv).toEqual(REQUEST_TAGS);
+    },
+  );
 
-  it('through the engine and a real journal: the pending undo task\'s payload follows the card (timeout, then FCX)', async () => {
+  it("through the engine and a real journal: the pending undo task's payload follows the card (timeout, then FCX)", async () => {
     const db = openTerminalDatabase(tempDir());
     const journal = new Journal(db);
     const outbox = new Outbox(db);
@@ -114,12 +169,35 @@ describe('chip undos carry EmvData on every path (issue 17)', () => {
     };
     const card = new SimulatedCardPort();
     const engine = new SaleEngine({
-      db, journal, outbox, orderIds: new MerchantOrderIds(db, { ordinal: 1, clock }), card, host, receipt: new TextReceiptPrinter(),
-      clock, log: createLogger({ level: 'silent' }), attended: true, ecrDecisionMs: 60_000, closeMarginMs: 60_000,
+      db,
+      journal,
+      outbox,
+      orderIds: new MerchantOrderIds(db, { ordinal: 1, clock }),
+      card,
+      host,
+      receipt: new TextReceiptPrinter(),
+      clock,
+      log: createLogger({ level: 'silent' }),
+      attended: true,
+      ecrDecisionMs: 60_000,
+      closeMarginMs: 60_000,
     });
-    const { entry, done } = await engine.start({ amount: 1010, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' });
+    const { entry, done } = await engine.start({
+      amount: 1010,
+      method: 'credit',
+      installments: 1,
+      interest: 'ByMerchant',
+      confirmation: 'auto',
+    });
     await done;
-    for (let i = 0; i < 50 && journal.get(entry.id)?.data.emv && (outbox.byKey(idempotencyKey('undo', entry.merchantOrderId))?.payload as UndoTask | undefined)?.emv?.['9F27'] !== '00'; i++) {
+    for (
+      let i = 0;
+      i < 50 &&
+      journal.get(entry.id)?.data.emv &&
+      (outbox.byKey(idempotencyKey('undo', entry.merchantOrderId))?.payload as UndoTask | undefined)?.emv?.['9F27'] !==
+        '00';
+      i++
+    ) {
       await new Promise((r) => setTimeout(r, 10));
     }
     const task = outbox.byKey(idempotencyKey('undo', entry.merchantOrderId));

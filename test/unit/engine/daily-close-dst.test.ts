@@ -9,7 +9,15 @@ import { decisionDeadline, lastDailyClose, nextDailyClose } from '../../../src/e
  * change at 02:00 / 01:00 local, so the offset differs between a day's start and its end.
  * Transition dates: IANA tz database (northamerica, europe, southamerica files).
  */
-const ZONES = ['America/Sao_Paulo', 'America/New_York', 'Europe/London', 'Australia/Lord_Howe', 'Pacific/Chatham', 'Asia/Kolkata', 'UTC'];
+const ZONES = [
+  'America/Sao_Paulo',
+  'America/New_York',
+  'Europe/London',
+  'Australia/Lord_Howe',
+  'Pacific/Chatham',
+  'Asia/Kolkata',
+  'UTC',
+];
 
 const dayOf = (at: number, tz: string): number => {
   const lt = localTime(new Date(at), tz);
@@ -36,27 +44,31 @@ describe('daily close across daylight-saving changes', () => {
     const seed = Date.now();
     console.log(`daily-close ${tz} property seed ${seed}`);
     fc.assert(
-      fc.property(fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2040, 0, 1) }), fc.integer({ min: 0, max: 4 * 3_600_000 }), (t, margin) => {
-        const last = lastDailyClose(new Date(t), tz).getTime();
-        const next = nextDailyClose(new Date(t), tz).getTime();
-        const day = dayOf(t, tz);
-        expect(last).toBeLessThanOrEqual(t);
-        expect(t).toBeLessThan(next);
-        // Each is the first instant of its local day.
-        expect(dayOf(last, tz)).toBe(day);
-        expect(dayOf(last - 1, tz)).toBeLessThan(day);
-        expect(dayOf(next, tz)).toBe(day + 1);
-        expect(dayOf(next - 1, tz)).toBe(day);
-        // Consecutive: no close between them, and they chain.
-        expect(next - last).toBeGreaterThanOrEqual(22 * 3_600_000);
-        expect(next - last).toBeLessThanOrEqual(26 * 3_600_000);
-        expect(lastDailyClose(new Date(next), tz).getTime()).toBe(next);
-        expect(nextDailyClose(new Date(last), tz).getTime()).toBe(next);
-        expect(lastDailyClose(new Date(next - 1), tz).getTime()).toBe(last);
-        // The cash register's deadline never passes margin before the close.
-        const deadline = decisionDeadline(new Date(t), 86_400_000, margin, tz).getTime();
-        expect(deadline).toBeLessThanOrEqual(Math.max(t, next - margin));
-      }),
+      fc.property(
+        fc.integer({ min: Date.UTC(2000, 0, 1), max: Date.UTC(2040, 0, 1) }),
+        fc.integer({ min: 0, max: 4 * 3_600_000 }),
+        (t, margin) => {
+          const last = lastDailyClose(new Date(t), tz).getTime();
+          const next = nextDailyClose(new Date(t), tz).getTime();
+          const day = dayOf(t, tz);
+          expect(last).toBeLessThanOrEqual(t);
+          expect(t).toBeLessThan(next);
+          // Each is the first instant of its local day.
+          expect(dayOf(last, tz)).toBe(day);
+          expect(dayOf(last - 1, tz)).toBeLessThan(day);
+          expect(dayOf(next, tz)).toBe(day + 1);
+          expect(dayOf(next - 1, tz)).toBe(day);
+          // Consecutive: no close between them, and they chain.
+          expect(next - last).toBeGreaterThanOrEqual(22 * 3_600_000);
+          expect(next - last).toBeLessThanOrEqual(26 * 3_600_000);
+          expect(lastDailyClose(new Date(next), tz).getTime()).toBe(next);
+          expect(nextDailyClose(new Date(last), tz).getTime()).toBe(next);
+          expect(lastDailyClose(new Date(next - 1), tz).getTime()).toBe(last);
+          // The cash register's deadline never passes margin before the close.
+          const deadline = decisionDeadline(new Date(t), 86_400_000, margin, tz).getTime();
+          expect(deadline).toBeLessThanOrEqual(Math.max(t, next - margin));
+        },
+      ),
       { numRuns: 1000, seed },
     );
   });
@@ -73,12 +85,22 @@ describe('daily close across daylight-saving changes', () => {
       ['America/Sao_Paulo', '2018-11-04T03:00:00Z'],
     ] as const;
     fc.assert(
-      fc.property(fc.constantFrom(...changes), fc.integer({ min: -26 * 3_600_000, max: 26 * 3_600_000 }), ([tz, at], d) => {
-        const t = Date.parse(at) + d;
-        const last = lastDailyClose(new Date(t), tz).getTime();
-        const next = nextDailyClose(new Date(t), tz).getTime();
-        return last <= t && t < next && dayOf(last, tz) === dayOf(t, tz) && dayOf(next, tz) === dayOf(t, tz) + 1 && dayOf(last - 1, tz) < dayOf(t, tz);
-      }),
+      fc.property(
+        fc.constantFrom(...changes),
+        fc.integer({ min: -26 * 3_600_000, max: 26 * 3_600_000 }),
+        ([tz, at], d) => {
+          const t = Date.parse(at) + d;
+          const last = lastDailyClose(new Date(t), tz).getTime();
+          const next = nextDailyClose(new Date(t), tz).getTime();
+          return (
+            last <= t &&
+            t < next &&
+            dayOf(last, tz) === dayOf(t, tz) &&
+            dayOf(next, tz) === dayOf(t, tz) + 1 &&
+            dayOf(last - 1, tz) < dayOf(t, tz)
+          );
+        },
+      ),
       { numRuns: 1000, seed },
     );
   });

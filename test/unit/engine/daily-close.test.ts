@@ -21,9 +21,15 @@ describe('daily close (00:00 America/Sao_Paulo, UTC-3 without daylight saving si
 
   it("caps the cash register's deadline before the close, and never before now", () => {
     const hour = 3_600_000;
-    expect(decisionDeadline(new Date('2026-11-22T13:00:00Z'), hour, 30 * 60_000).toISOString()).toBe('2026-11-22T14:00:00.000Z');
-    expect(decisionDeadline(new Date('2026-11-23T02:00:00Z'), 2 * hour, 30 * 60_000).toISOString()).toBe('2026-11-23T02:30:00.000Z');
-    expect(decisionDeadline(new Date('2026-11-23T02:50:00Z'), 2 * hour, 30 * 60_000).toISOString()).toBe('2026-11-23T02:50:00.000Z');
+    expect(decisionDeadline(new Date('2026-11-22T13:00:00Z'), hour, 30 * 60_000).toISOString()).toBe(
+      '2026-11-22T14:00:00.000Z',
+    );
+    expect(decisionDeadline(new Date('2026-11-23T02:00:00Z'), 2 * hour, 30 * 60_000).toISOString()).toBe(
+      '2026-11-23T02:30:00.000Z',
+    );
+    expect(decisionDeadline(new Date('2026-11-23T02:50:00Z'), 2 * hour, 30 * 60_000).toISOString()).toBe(
+      '2026-11-23T02:50:00.000Z',
+    );
   });
 });
 
@@ -43,11 +49,16 @@ describe('outbox backoff', () => {
     const seed = Date.now();
     console.log(`backoff property seed ${seed}`);
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 60 }), fc.integer({ min: 4_000, max: 86_400_000 }), fc.double({ min: 0, max: 0.9999, noNaN: true }), (attempts, untilClose, r) => {
-        const now = new Date(close.getTime() - untilClose);
-        const next = nextTryAt(attempts, now, close, r).getTime();
-        return next > now.getTime() && next - now.getTime() <= untilClose / 4;
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 60 }),
+        fc.integer({ min: 4_000, max: 86_400_000 }),
+        fc.double({ min: 0, max: 0.9999, noNaN: true }),
+        (attempts, untilClose, r) => {
+          const now = new Date(close.getTime() - untilClose);
+          const next = nextTryAt(attempts, now, close, r).getTime();
+          return next > now.getTime() && next - now.getTime() <= untilClose / 4;
+        },
+      ),
       { numRuns: 1000, seed },
     );
   });

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { isSharedKind, SHARED_EFFECT_KINDS, SPEAKS_ALL, SPEAKS_CORE, type MachineVocabulary } from '../../../src/engine/machine-vocabulary.js';
+import {
+  isSharedKind,
+  SHARED_EFFECT_KINDS,
+  SPEAKS_ALL,
+  SPEAKS_CORE,
+  type MachineVocabulary,
+} from '../../../src/engine/machine-vocabulary.js';
 import type { PixEffect, PixInput } from '../../../src/engine/pix/types.js';
 import type { PixEvent } from '../../../src/engine/pix/engine.js';
 import type { QrEffect, QrInput } from '../../../src/engine/qr/types.js';
@@ -33,7 +39,13 @@ describe('the machines shared vocabulary', () => {
   });
 
   it('the shared effects are told apart by kind alone', () => {
-    expect([...SHARED_EFFECT_KINDS].sort()).toEqual(['alarm', 'ask.receipt', 'print.receipt', 'receipt.start', 'schedule.deadline']);
+    expect([...SHARED_EFFECT_KINDS].sort()).toEqual([
+      'alarm',
+      'ask.receipt',
+      'print.receipt',
+      'receipt.start',
+      'schedule.deadline',
+    ]);
     expect(isSharedKind({ kind: 'alarm', code: 'X', message: 'y' })).toBe(true);
     expect(isSharedKind({ kind: 'outbox.confirm' })).toBe(false);
   });

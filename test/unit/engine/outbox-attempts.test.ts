@@ -11,16 +11,30 @@ import type { Delivery } from '../../../src/engine/ports.js';
 const done: Delivery = { action: 'done', reason: 'ok' };
 
 function context(calls: string[], withOptional = true): AttemptContext {
-  const record = (name: string) => (...args: unknown[]) => {
-    calls.push(`${name} ${args.filter((a) => typeof a === 'string').join(' ')}`);
-    return Promise.resolve(done);
-  };
+  const record =
+    (name: string) =>
+    (...args: unknown[]) => {
+      calls.push(`${name} ${args.filter((a) => typeof a === 'string').join(' ')}`);
+      return Promise.resolve(done);
+    };
   return {
-    port: { confirm: record('confirm'), undo: record('undo'), undoByOrderId: record('undoByOrderId'), queryByOrderId: () => Promise.resolve({ kind: 'not-found' }) },
+    port: {
+      confirm: record('confirm'),
+      undo: record('undo'),
+      undoByOrderId: record('undoByOrderId'),
+      queryByOrderId: () => Promise.resolve({ kind: 'not-found' }),
+    },
     ...(withOptional
       ? {
-          pix: { status: () => Promise.resolve({ kind: 'found', status: 11 }), void: () => Promise.resolve({ kind: 'answered', status: 12 }) },
-          voids: { confirmVoid: record('confirmVoid'), undoVoid: record('undoVoid'), undoVoidByMerchantVoidId: record('undoVoidByMerchantVoidId') },
+          pix: {
+            status: () => Promise.resolve({ kind: 'found', status: 11 }),
+            void: () => Promise.resolve({ kind: 'answered', status: 12 }),
+          },
+          voids: {
+            confirmVoid: record('confirmVoid'),
+            undoVoid: record('undoVoid'),
+            undoVoidByMerchantVoidId: record('undoVoidByMerchantVoidId'),
+          },
         }
       : {}),
     undoRace: { processingWindowMs: 60_000 },
@@ -38,8 +52,12 @@ describe('the outbox registry of attempts', () => {
   it('sends a confirm and a void confirm with the stored ids', async () => {
     const calls: string[] = [];
     const ctx = context(calls);
-    expect((await attemptTask('sale.confirm', { merchantOrderId: 'o-1', paymentId: 'p-1' }, ctx)).delivery).toEqual(done);
-    expect((await attemptTask('void.confirm', { merchantVoidId: 'v-1', paymentId: 'p-1', voidId: 'vid-1' }, ctx)).delivery).toEqual(done);
+    expect((await attemptTask('sale.confirm', { merchantOrderId: 'o-1', paymentId: 'p-1' }, ctx)).delivery).toEqual(
+      done,
+    );
+    expect(
+      (await attemptTask('void.confirm', { merchantVoidId: 'v-1', paymentId: 'p-1', voidId: 'vid-1' }, ctx)).delivery,
+    ).toEqual(done);
     expect(calls).toEqual(['confirm p-1', 'confirmVoid p-1 vid-1']);
   });
 
@@ -47,14 +65,23 @@ describe('the outbox registry of attempts', () => {
     const calls: string[] = [];
     const ctx = context(calls);
     expect((await attemptTask('sale.confirm', { merchantOrderId: 'o-1' }, ctx)).delivery.action).toBe('dead-letter');
-    expect((await attemptTask('void.confirm', { merchantVoidId: 'v-1', paymentId: 'p-1' }, ctx)).delivery.action).toBe('dead-letter');
-    expect((await attemptTask('qr.watch', { merchantOrderId: 'o-2', until: 42 }, ctx)).delivery.action).toBe('dead-letter');
+    expect((await attemptTask('void.confirm', { merchantVoidId: 'v-1', paymentId: 'p-1' }, ctx)).delivery.action).toBe(
+      'dead-letter',
+    );
+    expect((await attemptTask('qr.watch', { merchantOrderId: 'o-2', until: 42 }, ctx)).delivery.action).toBe(
+      'dead-letter',
+    );
     expect(calls).toEqual([]);
   });
 
   it('a Pix or void task without its port configured is dead-lettered as before (unknown operation)', async () => {
     const ctx = context([], false);
-    expect((await attemptTask('pix.refund', { merchantOrderId: 'o-3', paymentId: 'p-3' }, ctx)).delivery).toEqual({ action: 'dead-letter', reason: 'unknown operation pix.refund' });
-    expect((await attemptTask('void.undo', { merchantVoidId: 'v-3', paymentId: 'p-3' }, ctx)).delivery.action).toBe('dead-letter');
+    expect((await attemptTask('pix.refund', { merchantOrderId: 'o-3', paymentId: 'p-3' }, ctx)).delivery).toEqual({
+      action: 'dead-letter',
+      reason: 'unknown operation pix.refund',
+    });
+    expect((await attemptTask('void.undo', { merchantVoidId: 'v-3', paymentId: 'p-3' }, ctx)).delivery.action).toBe(
+      'dead-letter',
+    );
   });
 });

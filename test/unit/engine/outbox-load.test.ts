@@ -18,7 +18,14 @@ class BrownOutHost implements AcquirerDeliveryPort {
   maxInFlight = 0;
   readonly order: string[] = [];
   readonly #waiting: (() => void)[] = [];
-  constructor(private readonly query: (id: string) => SaleQuery = (id) => ({ kind: 'found', paymentId: `p-${id}`, status: 2, confirmationStatus: 0 })) {}
+  constructor(
+    private readonly query: (id: string) => SaleQuery = (id) => ({
+      kind: 'found',
+      paymentId: `p-${id}`,
+      status: 2,
+      confirmationStatus: 0,
+    }),
+  ) {}
   async #call<T>(what: string, answer: T): Promise<T> {
     this.order.push(what);
     this.inFlight++;
@@ -70,7 +77,12 @@ function setup(host: AcquirerDeliveryPort, clock: FakeClock, extra: Partial<Forw
   });
   const undo = (merchantOrderId: string, sentAt: string, at: Date) => {
     const payload: UndoTask = { merchantOrderId, sentAt };
-    return outbox.enqueue({ operation: OUTBOX_OPERATIONS.undo, idempotencyKey: idempotencyKey('undo', merchantOrderId), payload: { ...payload }, at });
+    return outbox.enqueue({
+      operation: OUTBOX_OPERATIONS.undo,
+      idempotencyKey: idempotencyKey('undo', merchantOrderId),
+      payload: { ...payload },
+      at,
+    });
   };
   return { db, outbox, forwarder, settled, alarms, undo };
 }
@@ -90,7 +102,7 @@ describe('the outbox under load (issue 17)', () => {
     db.close();
   });
 
-  it('the tasks whose sale closes first are attempted first (the close of the sale\'s day, not the task\'s)', async () => {
+  it("the tasks whose sale closes first are attempted first (the close of the sale's day, not the task's)", async () => {
     const clock = new FakeClock('2026-11-23T03:30:00Z');
     const host = new BrownOutHost();
     const { db, forwarder, undo } = setup(host, clock, { concurrency: 1 });
@@ -133,7 +145,7 @@ describe('the outbox under load (issue 17)', () => {
     db.close();
   });
 
-  it('a task still open near the close of its sale\'s day raises OUTBOX_STUCK at its first failed attempt', async () => {
+  it("a task still open near the close of its sale's day raises OUTBOX_STUCK at its first failed attempt", async () => {
     const clock = new FakeClock('2026-11-23T01:30:00Z');
     const host = new BrownOutHost();
     const { db, forwarder, undo, alarms } = setup(host, clock, { alarmBeforeCloseMs: 2 * 3_600_000 });

@@ -22,7 +22,10 @@ type Status = { kind: 'found'; status: number } | { kind: 'unknown'; reason: str
 type Void = { kind: 'answered'; status: number } | { kind: 'unknown'; reason: string };
 
 /** The provider as told: one status answer, one void answer; it records each void asked. */
-function provider(status: Status, voidAnswer: Void = { kind: 'answered', status: 12 }): PixHostPort & { voids: string[] } {
+function provider(
+  status: Status,
+  voidAnswer: Void = { kind: 'answered', status: 12 },
+): PixHostPort & { voids: string[] } {
   const voids: string[] = [];
   return {
     voids,
@@ -53,35 +56,212 @@ interface Row {
 
 const TABLE: Row[] = [
   // cancel: an unpaid charge whose code is withdrawn, watched until it ends
-  { name: 'cancel, pending (12): cancel asked, then query', op: 'cancel', task: cancelTask, status: found(12), action: 'retry', voided: true, payload: cancelTask },
-  { name: 'cancel, pending (12), the void is lost: query again', op: 'cancel', task: cancelTask, status: found(12), void: { kind: 'unknown', reason: 'timeout' }, action: 'retry', voided: true },
-  { name: 'cancel, cancelled (10) before the code ended: keep watching', op: 'cancel', task: cancelTask, status: found(10), now: BEFORE, action: 'retry', voided: false },
-  { name: 'cancel, cancelled (10) once the code ended: done', op: 'cancel', task: cancelTask, status: found(10), now: AFTER, action: 'done', voided: false },
-  { name: 'cancel, paid (2) late: refund asked, marked late', op: 'cancel', task: cancelTask, status: found(2), action: 'retry', voided: true, payload: { ...cancelTask, refundAsked: true, late: true } },
-  { name: 'cancel, paid late and the refund is pending (12 after asking): query again, no second void', op: 'cancel', task: { ...cancelTask, refundAsked: true, late: true }, status: found(12), action: 'retry', voided: false },
-  { name: 'cancel, the late payment refunded (11): done, late', op: 'cancel', task: { ...cancelTask, refundAsked: true, late: true }, status: found(11), action: 'done', voided: false, late: true },
-  { name: 'cancel, paid (2) and the void is lost: query again, refund not marked asked', op: 'cancel', task: cancelTask, status: found(2), void: { kind: 'unknown', reason: 'HTTP 502' }, action: 'retry', voided: true },
+  {
+    name: 'cancel, pending (12): cancel asked, then query',
+    op: 'cancel',
+    task: cancelTask,
+    status: found(12),
+    action: 'retry',
+    voided: true,
+    payload: cancelTask,
+  },
+  {
+    name: 'cancel, pending (12), the void is lost: query again',
+    op: 'cancel',
+    task: cancelTask,
+    status: found(12),
+    void: { kind: 'unknown', reason: 'timeout' },
+    action: 'retry',
+    voided: true,
+  },
+  {
+    name: 'cancel, cancelled (10) before the code ended: keep watching',
+    op: 'cancel',
+    task: cancelTask,
+    status: found(10),
+    now: BEFORE,
+    action: 'retry',
+    voided: false,
+  },
+  {
+    name: 'cancel, cancelled (10) once the code ended: done',
+    op: 'cancel',
+    task: cancelTask,
+    status: found(10),
+    now: AFTER,
+    action: 'done',
+    voided: false,
+  },
+  {
+    name: 'cancel, paid (2) late: refund asked, marked late',
+    op: 'cancel',
+    task: cancelTask,
+    status: found(2),
+    action: 'retry',
+    voided: true,
+    payload: { ...cancelTask, refundAsked: true, late: true },
+  },
+  {
+    name: 'cancel, paid late and the refund is pending (12 after asking): query again, no second void',
+    op: 'cancel',
+    task: { ...cancelTask, refundAsked: true, late: true },
+    status: found(12),
+    action: 'retry',
+    voided: false,
+  },
+  {
+    name: 'cancel, the late payment refunded (11): done, late',
+    op: 'cancel',
+    task: { ...cancelTask, refundAsked: true, late: true },
+    status: found(11),
+    action: 'done',
+    voided: false,
+    late: true,
+  },
+  {
+    name: 'cancel, paid (2) and the void is lost: query again, refund not marked asked',
+    op: 'cancel',
+    task: cancelTask,
+    status: found(2),
+    void: { kind: 'unknown', reason: 'HTTP 502' },
+    action: 'retry',
+    voided: true,
+  },
   // refund: a paid Pix the sale gives back (stopped before the receipt, no decision in time)
-  { name: 'refund, paid (2): refund asked', op: 'refund', task: refundTask, status: found(2), action: 'retry', voided: true, payload: { ...refundTask, refundAsked: true } },
-  { name: 'refund asked, refund pending (12): query again, no second void', op: 'refund', task: { ...refundTask, refundAsked: true }, status: found(12), action: 'retry', voided: false },
-  { name: 'refund asked, refunded (11): done', op: 'refund', task: { ...refundTask, refundAsked: true }, status: found(11), action: 'done', voided: false },
-  { name: 'refund, never paid (12 before any refund): cancelled instead', op: 'refund', task: refundTask, status: found(12), action: 'retry', voided: true, payload: refundTask },
-  { name: 'refund, never paid and cancelled (10): done', op: 'refund', task: refundTask, status: found(10), action: 'done', voided: false },
-  { name: 'refund, already refunded (11) before asking: done', op: 'refund', task: refundTask, status: found(11), action: 'done', voided: false },
+  {
+    name: 'refund, paid (2): refund asked',
+    op: 'refund',
+    task: refundTask,
+    status: found(2),
+    action: 'retry',
+    voided: true,
+    payload: { ...refundTask, refundAsked: true },
+  },
+  {
+    name: 'refund asked, refund pending (12): query again, no second void',
+    op: 'refund',
+    task: { ...refundTask, refundAsked: true },
+    status: found(12),
+    action: 'retry',
+    voided: false,
+  },
+  {
+    name: 'refund asked, refunded (11): done',
+    op: 'refund',
+    task: { ...refundTask, refundAsked: true },
+    status: found(11),
+    action: 'done',
+    voided: false,
+  },
+  {
+    name: 'refund, never paid (12 before any refund): cancelled instead',
+    op: 'refund',
+    task: refundTask,
+    status: found(12),
+    action: 'retry',
+    voided: true,
+    payload: refundTask,
+  },
+  {
+    name: 'refund, never paid and cancelled (10): done',
+    op: 'refund',
+    task: refundTask,
+    status: found(10),
+    action: 'done',
+    voided: false,
+  },
+  {
+    name: 'refund, already refunded (11) before asking: done',
+    op: 'refund',
+    task: refundTask,
+    status: found(11),
+    action: 'done',
+    voided: false,
+  },
   // statuses the manual does not give a Pix: no decision, query again
   ...[0, 1, 3, 13, 20].flatMap((st) => [
-    { name: `cancel, status ${st}: query again`, op: 'cancel' as const, task: cancelTask, status: found(st), action: 'retry' as const, voided: false },
-    { name: `refund, status ${st}: query again`, op: 'refund' as const, task: refundTask, status: found(st), action: 'retry' as const, voided: false },
+    {
+      name: `cancel, status ${st}: query again`,
+      op: 'cancel' as const,
+      task: cancelTask,
+      status: found(st),
+      action: 'retry' as const,
+      voided: false,
+    },
+    {
+      name: `refund, status ${st}: query again`,
+      op: 'refund' as const,
+      task: refundTask,
+      status: found(st),
+      action: 'retry' as const,
+      voided: false,
+    },
   ]),
   // the status query failed
-  { name: 'cancel, the query failed: query again, one failure counted', op: 'cancel', task: cancelTask, status: down, action: 'retry', voided: false, payload: { ...cancelTask, queryFailures: 1 } },
-  { name: 'refund not asked, the query failed: the refund is asked anyway (the sale was paid)', op: 'refund', task: refundTask, status: down, action: 'retry', voided: true, payload: { ...refundTask, queryFailures: 1, refundAsked: true } },
-  { name: 'refund not asked, the query and the void failed: query again, refund still not asked', op: 'refund', task: refundTask, status: down, void: { kind: 'unknown', reason: 'down' }, action: 'retry', voided: true, payload: { ...refundTask, queryFailures: 1 } },
-  { name: 'refund asked, the query failed: no second void', op: 'refund', task: { ...refundTask, refundAsked: true, queryFailures: 4 }, status: down, action: 'retry', voided: false, payload: { ...refundTask, refundAsked: true, queryFailures: 5 } },
-  { name: `cancel, the ${PIX_QUERY_FAILURES_MAX}th failed query in a row: dead-letter`, op: 'cancel', task: { ...cancelTask, queryFailures: PIX_QUERY_FAILURES_MAX - 1 }, status: down, action: 'dead-letter', voided: false },
-  { name: `refund not asked, the ${PIX_QUERY_FAILURES_MAX}th failed query: dead-letter without a blind void`, op: 'refund', task: { ...refundTask, queryFailures: PIX_QUERY_FAILURES_MAX - 1 }, status: down, action: 'dead-letter', voided: false },
+  {
+    name: 'cancel, the query failed: query again, one failure counted',
+    op: 'cancel',
+    task: cancelTask,
+    status: down,
+    action: 'retry',
+    voided: false,
+    payload: { ...cancelTask, queryFailures: 1 },
+  },
+  {
+    name: 'refund not asked, the query failed: the refund is asked anyway (the sale was paid)',
+    op: 'refund',
+    task: refundTask,
+    status: down,
+    action: 'retry',
+    voided: true,
+    payload: { ...refundTask, queryFailures: 1, refundAsked: true },
+  },
+  {
+    name: 'refund not asked, the query and the void failed: query again, refund still not asked',
+    op: 'refund',
+    task: refundTask,
+    status: down,
+    void: { kind: 'unknown', reason: 'down' },
+    action: 'retry',
+    voided: true,
+    payload: { ...refundTask, queryFailures: 1 },
+  },
+  {
+    name: 'refund asked, the query failed: no second void',
+    op: 'refund',
+    task: { ...refundTask, refundAsked: true, queryFailures: 4 },
+    status: down,
+    action: 'retry',
+    voided: false,
+    payload: { ...refundTask, refundAsked: true, queryFailures: 5 },
+  },
+  {
+    name: `cancel, the ${PIX_QUERY_FAILURES_MAX}th failed query in a row: dead-letter`,
+    op: 'cancel',
+    task: { ...cancelTask, queryFailures: PIX_QUERY_FAILURES_MAX - 1 },
+    status: down,
+    action: 'dead-letter',
+    voided: false,
+  },
+  {
+    name: `refund not asked, the ${PIX_QUERY_FAILURES_MAX}th failed query: dead-letter without a blind void`,
+    op: 'refund',
+    task: { ...refundTask, queryFailures: PIX_QUERY_FAILURES_MAX - 1 },
+    status: down,
+    action: 'dead-letter',
+    voided: false,
+  },
   // a status answer after failures clears the count
-  { name: 'cancel, an answer after failed queries: the count starts again', op: 'cancel', task: { ...cancelTask, queryFailures: 7 }, status: found(10), now: BEFORE, action: 'retry', voided: false, payload: { ...cancelTask, queryFailures: 0 } },
+  {
+    name: 'cancel, an answer after failed queries: the count starts again',
+    op: 'cancel',
+    task: { ...cancelTask, queryFailures: 7 },
+    status: found(10),
+    now: BEFORE,
+    action: 'retry',
+    voided: false,
+    payload: { ...cancelTask, queryFailures: 0 },
+  },
 ];
 
 describe('attemptPix: every status answer × operation → the decision', () => {
@@ -95,19 +275,43 @@ describe('attemptPix: every status answer × operation → the decision', () => 
   });
 
   it('done only on 11 (refunded), or 10 (cancelled) for a refund or past the watch; a void only on 2, 12 not yet refunding, or a failed query of a refund not asked (1000 runs)', async () => {
-    const status = fc.oneof(fc.record({ kind: fc.constant('found' as const), status: fc.integer({ min: 0, max: 20 }) }), fc.record({ kind: fc.constant('unknown' as const), reason: fc.string() }));
-    const voidAnswer = fc.oneof(fc.record({ kind: fc.constant('answered' as const), status: fc.integer({ min: 0, max: 20 }) }), fc.record({ kind: fc.constant('unknown' as const), reason: fc.string() }));
-    const task = fc.record({ refundAsked: fc.boolean(), late: fc.boolean(), queryFailures: fc.integer({ min: 0, max: PIX_QUERY_FAILURES_MAX - 1 }) }, { requiredKeys: [] });
+    const status = fc.oneof(
+      fc.record({ kind: fc.constant('found' as const), status: fc.integer({ min: 0, max: 20 }) }),
+      fc.record({ kind: fc.constant('unknown' as const), reason: fc.string() }),
+    );
+    const voidAnswer = fc.oneof(
+      fc.record({ kind: fc.constant('answered' as const), status: fc.integer({ min: 0, max: 20 }) }),
+      fc.record({ kind: fc.constant('unknown' as const), reason: fc.string() }),
+    );
+    const task = fc.record(
+      {
+        refundAsked: fc.boolean(),
+        late: fc.boolean(),
+        queryFailures: fc.integer({ min: 0, max: PIX_QUERY_FAILURES_MAX - 1 }),
+      },
+      { requiredKeys: [] },
+    );
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom('cancel' as const, 'refund' as const), status, voidAnswer, task, fc.constantFrom(BEFORE, AFTER), async (op, s, v, extra, now) => {
-        const t: PixTask = { ...(op === 'cancel' ? cancelTask : refundTask), ...extra };
-        const p = provider(s, v);
-        const r = await attemptPix(p, t, op, now);
-        const st = s.kind === 'found' ? s.status : undefined;
-        if (r.delivery.action === 'done') expect(st === 11 || (st === 10 && (op === 'refund' || now >= AFTER))).toBe(true);
-        if (p.voids.length) expect(st === 2 || (st === 12 && !t.refundAsked) || (s.kind === 'unknown' && op === 'refund' && !t.refundAsked)).toBe(true);
-        expect(['done', 'retry', 'dead-letter']).toContain(r.delivery.action);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom('cancel' as const, 'refund' as const),
+        status,
+        voidAnswer,
+        task,
+        fc.constantFrom(BEFORE, AFTER),
+        async (op, s, v, extra, now) => {
+          const t: PixTask = { ...(op === 'cancel' ? cancelTask : refundTask), ...extra };
+          const p = provider(s, v);
+          const r = await attemptPix(p, t, op, now);
+          const st = s.kind === 'found' ? s.status : undefined;
+          if (r.delivery.action === 'done')
+            expect(st === 11 || (st === 10 && (op === 'refund' || now >= AFTER))).toBe(true);
+          if (p.voids.length)
+            expect(
+              st === 2 || (st === 12 && !t.refundAsked) || (s.kind === 'unknown' && op === 'refund' && !t.refundAsked),
+            ).toBe(true);
+          expect(['done', 'retry', 'dead-letter']).toContain(r.delivery.action);
+        },
+      ),
       { numRuns: 1000 },
     );
   });

@@ -51,7 +51,12 @@ describe('the outbox when it cannot record a delivery', () => {
       random: () => 0,
       backoff: { baseMs: 1000 },
     });
-    const task = outbox.enqueue({ operation: OUTBOX_OPERATIONS.confirm, idempotencyKey: idempotencyKey('confirm', 'p-1'), payload: { paymentId: 'p-1' }, at: clock.now() });
+    const task = outbox.enqueue({
+      operation: OUTBOX_OPERATIONS.confirm,
+      idempotencyKey: idempotencyKey('confirm', 'p-1'),
+      payload: { paymentId: 'p-1' },
+      at: clock.now(),
+    });
     await forwarder.runOnce();
     expect(host.confirms).toBe(1);
     expect(outbox.get(task.id)?.doneAt).toBeNull();

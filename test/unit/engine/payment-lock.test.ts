@@ -19,8 +19,23 @@ function terminal(lock?: PaymentLock) {
   const journal = new Journal(db);
   const outbox = new Outbox(db);
   const orderIds = new MerchantOrderIds(db, { ordinal: 1, clock: systemClock });
-  const common = { db, journal, outbox, orderIds, receipt: new TextReceiptPrinter(), clock: systemClock, log, attended: true, ecrDecisionMs: 60_000, closeMarginMs: 60_000, ...(lock ? { lock } : {}) };
-  const approve: SaleAuthorizationPort = { authorize: () => Promise.resolve({ kind: 'approved', paymentId: 'p-1', authorizationCode: '123456', nsu: '000001' }) };
+  const common = {
+    db,
+    journal,
+    outbox,
+    orderIds,
+    receipt: new TextReceiptPrinter(),
+    clock: systemClock,
+    log,
+    attended: true,
+    ecrDecisionMs: 60_000,
+    closeMarginMs: 60_000,
+    ...(lock ? { lock } : {}),
+  };
+  const approve: SaleAuthorizationPort = {
+    authorize: () =>
+      Promise.resolve({ kind: 'approved', paymentId: 'p-1', authorizationCode: '123456', nsu: '000001' }),
+  };
   const sales = new SaleEngine({ ...common, card: new SimulatedCardPort({ delayMs: 300 }), host: approve });
   const nothingPaid: AcquirerDeliveryPort = {
     confirm: () => Promise.resolve({ action: 'done', reason: 'x' }),
@@ -39,7 +54,13 @@ function terminal(lock?: PaymentLock) {
   return { db, journal, sales, qr };
 }
 
-const card = { amount: 1010, method: 'credit' as const, installments: 1, interest: 'ByMerchant' as const, confirmation: 'auto' as const };
+const card = {
+  amount: 1010,
+  method: 'credit' as const,
+  installments: 1,
+  interest: 'ByMerchant' as const,
+  confirmation: 'auto' as const,
+};
 
 describe('one payment at a time per terminal (issue 17)', () => {
   it('a wallet QR sale while a card sale is in progress is ENGINE_BUSY, and nothing is journaled for it', async () => {
@@ -54,7 +75,8 @@ describe('one payment at a time per terminal (issue 17)', () => {
   it('a card sale while a wallet QR code is showing is ENGINE_BUSY; once the QR sale is over, it goes', async () => {
     const t = terminal(new PaymentLock());
     const { entry, done } = await t.qr.start(card);
-    for (let i = 0; i < 100 && t.journal.get(entry.id)?.state !== 'showing'; i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 100 && t.journal.get(entry.id)?.state !== 'showing'; i++)
+      await new Promise((r) => setTimeout(r, 10));
     await expect(t.sales.start(card)).rejects.toMatchObject({ code: 'ENGINE_BUSY' });
     await t.qr.cancel(entry.id, 'ecr');
     await done;

@@ -4,8 +4,18 @@ import { qrTransition } from '../../../src/engine/qr/machine.js';
 import type { QrInput, QrState } from '../../../src/engine/qr/types.js';
 import type { SaleContext } from '../../../src/engine/sale/types.js';
 
-const ctx: SaleContext = { now: new Date('2026-11-22T13:00:00Z'), attended: true, decisionDeadline: (n) => new Date(n.getTime() + 60_000) };
-const start: QrState = { name: 'started', data: { request: { amount: 100, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' }, merchantOrderId: '1' } };
+const ctx: SaleContext = {
+  now: new Date('2026-11-22T13:00:00Z'),
+  attended: true,
+  decisionDeadline: (n) => new Date(n.getTime() + 60_000),
+};
+const start: QrState = {
+  name: 'started',
+  data: {
+    request: { amount: 100, method: 'credit', installments: 1, interest: 'ByMerchant', confirmation: 'auto' },
+    merchantOrderId: '1',
+  },
+};
 
 function run(inputs: QrInput[], state = start) {
   const names: string[] = [state.name];
@@ -27,17 +37,29 @@ describe('wallet QR sale machine', () => {
     const r = run([shown, { kind: 'expired' }, { kind: 'delivered', action: 'done', reason: 'none' }]);
     expect(r.names).toEqual(['started', 'showing', 'expiring', 'expired']);
     expect(r.effects).toEqual(['watch.payment', 'outbox.watch']);
-    const late = run([shown, { kind: 'cancel', by: 'ecr' }, { kind: 'delivered', action: 'done', reason: 'undone', late: true }]);
+    const late = run([
+      shown,
+      { kind: 'cancel', by: 'ecr' },
+      { kind: 'delivered', action: 'done', reason: 'undone', late: true },
+    ]);
     expect(late.state.name).toBe('undone');
     expect(late.effects.at(-1)).toBe('alarm');
   });
 
   it('paid: receipt, then confirmation by omnipos or by the cash register', () => {
-    const paid = run([shown, { kind: 'paid', paymentId: 'p' }, { kind: 'print' }, { kind: 'receipt', result: 'printed' }]);
+    const paid = run([
+      shown,
+      { kind: 'paid', paymentId: 'p' },
+      { kind: 'print' },
+      { kind: 'receipt', result: 'printed' },
+    ]);
     expect(paid.effects).toEqual(['watch.payment', 'receipt.start', 'print.receipt', 'outbox.confirm']);
     expect(paid.names).toEqual(['started', 'showing', 'approved', 'printing', 'confirming']);
     const ecr = { ...start, data: { ...start.data, request: { ...start.data.request, confirmation: 'ecr' as const } } };
-    expect(run([shown, { kind: 'paid', paymentId: 'p' }, { kind: 'print' }, { kind: 'receipt', result: 'printed' }], ecr).state).toMatchObject({ name: 'awaiting-decision', data: { deadline: '2026-11-22T13:01:00.000Z' } });
+    expect(
+      run([shown, { kind: 'paid', paymentId: 'p' }, { kind: 'print' }, { kind: 'receipt', result: 'printed' }], ecr)
+        .state,
+    ).toMatchObject({ name: 'awaiting-decision', data: { deadline: '2026-11-22T13:01:00.000Z' } });
   });
 
   it('refuses a payment before the code is shown and anything in a final state', () => {

@@ -51,11 +51,18 @@ const window = { processingWindowMs: 60_000 };
 const task: UndoTask = { merchantOrderId: '263260010360003', sentAt };
 const at = (iso: string) => new Date(iso);
 
-describe('the undo race, bounded by the close of the SALE\'s business day (issue 17)', () => {
+describe("the undo race, bounded by the close of the SALE's business day (issue 17)", () => {
   it('a sale that landed late is found by the query and undone by its PaymentId next', async () => {
-    const host = new ScriptedHost({ undoByOrderId: [retry()], query: [{ kind: 'found', paymentId: 'p-1', status: 2, confirmationStatus: 0 }], undo: [{ action: 'done', reason: 'undone' }] });
+    const host = new ScriptedHost({
+      undoByOrderId: [retry()],
+      query: [{ kind: 'found', paymentId: 'p-1', status: 2, confirmationStatus: 0 }],
+      undo: [{ action: 'done', reason: 'undone' }],
+    });
     const first = await attemptUndo(host, task, at('2026-11-22T13:00:05Z'), window);
-    expect(first).toEqual({ delivery: { action: 'retry', reason: 'found; undo by PaymentId next' }, payload: { ...task, paymentId: 'p-1' } });
+    expect(first).toEqual({
+      delivery: { action: 'retry', reason: 'found; undo by PaymentId next' },
+      payload: { ...task, paymentId: 'p-1' },
+    });
     const second = await attemptUndo(host, first.payload!, at('2026-11-22T13:00:07Z'), window);
     expect(second.delivery.action).toBe('done');
     expect(host.calls).toEqual(['undo-order 263260010360003', 'query 263260010360003', 'undo p-1']);
@@ -64,7 +71,11 @@ describe('the undo race, bounded by the close of the SALE\'s business day (issue
   it('"not found" is never final before the close: a sale visible only minutes later is still undone', async () => {
     const host = new ScriptedHost({
       undoByOrderId: [retry(), retry(), retry()],
-      query: [{ kind: 'not-found' }, { kind: 'not-found' }, { kind: 'found', paymentId: 'p-late', status: 2, confirmationStatus: 0 }],
+      query: [
+        { kind: 'not-found' },
+        { kind: 'not-found' },
+        { kind: 'found', paymentId: 'p-late', status: 2, confirmationStatus: 0 },
+      ],
       undo: [{ action: 'done', reason: 'undone' }],
     });
     // Two not-founds well after the old 60-second window: the old race called that "nothing was charged".
@@ -84,37 +95,60 @@ describe('the undo race, bounded by the close of the SALE\'s business day (issue
     expect(first.delivery.action).toBe('retry');
     expect(first.payload?.notFoundAfterWindow).toBe(1);
     const second = await attemptUndo(host, first.payload!, at('2026-11-23T03:00:05Z'), window);
-    expect(second.delivery).toEqual({ action: 'done', reason: 'not found 2 times after the close of the sale\'s day: nothing was charged' });
+    expect(second.delivery).toEqual({
+      action: 'done',
+      reason: "not found 2 times after the close of the sale's day: nothing was charged",
+    });
     expect(host.calls).toEqual(['query 263260010360003', 'query 263260010360003']);
   });
 
   it('ConfirmationStatus 1 seen while undoing, before the close, is needs-refund at once', async () => {
-    const host = new ScriptedHost({ undoByOrderId: [retry('HTTP 400')], query: [{ kind: 'found', paymentId: 'p-3', status: 2, confirmationStatus: 1 }] });
+    const host = new ScriptedHost({
+      undoByOrderId: [retry('HTTP 400')],
+      query: [{ kind: 'found', paymentId: 'p-3', status: 2, confirmationStatus: 1 }],
+    });
     const r = await attemptUndo(host, task, at('2026-11-22T13:10:00Z'), window);
     expect(r.delivery).toMatchObject({ action: 'needs-refund' });
   });
 
   it.each([3, 10, 13])('Status %i is final: nothing to undo', async (status) => {
-    const host = new ScriptedHost({ undoByOrderId: [retry()], query: [{ kind: 'found', paymentId: 'p-4', status, confirmationStatus: 0 }] });
+    const host = new ScriptedHost({
+      undoByOrderId: [retry()],
+      query: [{ kind: 'found', paymentId: 'p-4', status, confirmationStatus: 0 }],
+    });
     expect((await attemptUndo(host, task, at('2026-11-22T13:10:00Z'), window)).delivery.action).toBe('done');
   });
 
   it('a query that fails settles nothing', async () => {
     const host = new ScriptedHost({ undoByOrderId: [retry()], query: [{ kind: 'unknown', reason: 'timeout' }] });
-    expect((await attemptUndo(host, task, at('2026-11-22T14:00:00Z'), window)).delivery).toEqual({ action: 'retry', reason: 'query: timeout' });
+    expect((await attemptUndo(host, task, at('2026-11-22T14:00:00Z'), window)).delivery).toEqual({
+      action: 'retry',
+      reason: 'query: timeout',
+    });
   });
 
   it('past the close: confirmed by the host → needs-refund, undone → done, no undo by order id', async () => {
-    const confirmed = new ScriptedHost({ query: [{ kind: 'found', paymentId: 'p-2', status: 2, confirmationStatus: 1 }] });
-    expect((await attemptUndo(confirmed, { ...task, paymentId: 'p-2' }, at('2026-11-23T03:00:01Z'), window)).delivery.action).toBe('needs-refund');
+    const confirmed = new ScriptedHost({
+      query: [{ kind: 'found', paymentId: 'p-2', status: 2, confirmationStatus: 1 }],
+    });
+    expect(
+      (await attemptUndo(confirmed, { ...task, paymentId: 'p-2' }, at('2026-11-23T03:00:01Z'), window)).delivery.action,
+    ).toBe('needs-refund');
     expect(confirmed.calls).toEqual(['query 263260010360003']);
-    const undone = new ScriptedHost({ query: [{ kind: 'found', paymentId: 'p-2', status: 10, confirmationStatus: 2 }] });
-    expect((await attemptUndo(undone, { ...task, paymentId: 'p-2' }, at('2026-11-23T04:00:00Z'), window)).delivery.action).toBe('done');
+    const undone = new ScriptedHost({
+      query: [{ kind: 'found', paymentId: 'p-2', status: 10, confirmationStatus: 2 }],
+    });
+    expect(
+      (await attemptUndo(undone, { ...task, paymentId: 'p-2' }, at('2026-11-23T04:00:00Z'), window)).delivery.action,
+    ).toBe('done');
   });
 
   it('past the close, a sale the host still shows pending is undone by its PaymentId, attempt after attempt', async () => {
     const pending: SaleQuery = { kind: 'found', paymentId: 'p-5', status: 2, confirmationStatus: 0 };
-    const host = new ScriptedHost({ query: [pending, pending], undo: [retry('HTTP 500'), { action: 'done', reason: 'undone' }] });
+    const host = new ScriptedHost({
+      query: [pending, pending],
+      undo: [retry('HTTP 500'), { action: 'done', reason: 'undone' }],
+    });
     const r1 = await attemptUndo(host, task, at('2026-11-23T03:10:00Z'), window);
     expect(r1.delivery.action).toBe('retry');
     const r2 = await attemptUndo(host, r1.payload ?? task, at('2026-11-23T03:20:00Z'), window);
@@ -123,7 +157,10 @@ describe('the undo race, bounded by the close of the SALE\'s business day (issue
   });
 
   it('in the last minutes before the close the order-id undo stops; a pending sale is undone by PaymentId', async () => {
-    const host = new ScriptedHost({ query: [{ kind: 'found', paymentId: 'p-6', status: 2, confirmationStatus: 0 }], undo: [{ action: 'done', reason: 'undone' }] });
+    const host = new ScriptedHost({
+      query: [{ kind: 'found', paymentId: 'p-6', status: 2, confirmationStatus: 0 }],
+      undo: [{ action: 'done', reason: 'undone' }],
+    });
     const r = await attemptUndo(host, task, at('2026-11-23T02:57:00Z'), window);
     expect(r.delivery.action).toBe('done');
     expect(host.calls).toEqual(['query 263260010360003', 'undo p-6']);
@@ -132,7 +169,9 @@ describe('the undo race, bounded by the close of the SALE\'s business day (issue
   it('an undo the host settles (done, needs-refund, dead letter) needs no query', async () => {
     for (const action of ['done', 'needs-refund', 'dead-letter'] as const) {
       const host = new ScriptedHost({ undo: [{ action, reason: action }] });
-      expect((await attemptUndo(host, { ...task, paymentId: 'p' }, at('2026-11-22T14:00:00Z'), window)).delivery.action).toBe(action);
+      expect(
+        (await attemptUndo(host, { ...task, paymentId: 'p' }, at('2026-11-22T14:00:00Z'), window)).delivery.action,
+      ).toBe(action);
       expect(host.calls).toEqual(['undo p']);
     }
   });
@@ -164,21 +203,43 @@ describe('the outbox forwarder', () => {
         { kind: 'found', paymentId: 'p-1', status: 2, confirmationStatus: 0 },
         { kind: 'found', paymentId: 'p-1', status: 2, confirmationStatus: 0 },
       ],
-      undo: [{ action: 'retry', reason: 'HTTP 503' }, { action: 'done', reason: 'undone' }],
+      undo: [
+        { action: 'retry', reason: 'HTTP 503' },
+        { action: 'done', reason: 'undone' },
+      ],
     });
     const { db, outbox, forwarder, settled } = setup(host, clock);
-    const t = outbox.enqueue({ operation: OUTBOX_OPERATIONS.undo, idempotencyKey: idempotencyKey('undo', task.merchantOrderId), payload: { ...task }, at: clock.now() });
+    const t = outbox.enqueue({
+      operation: OUTBOX_OPERATIONS.undo,
+      idempotencyKey: idempotencyKey('undo', task.merchantOrderId),
+      payload: { ...task },
+      at: clock.now(),
+    });
     expect(await forwarder.runOnce()).toBe(1);
-    expect(outbox.byKey(t.idempotencyKey)).toMatchObject({ attempts: 1, payload: { paymentId: 'p-1' }, nextTryAt: '2026-11-22T13:00:05.500Z' });
+    expect(outbox.byKey(t.idempotencyKey)).toMatchObject({
+      attempts: 1,
+      payload: { paymentId: 'p-1' },
+      nextTryAt: '2026-11-22T13:00:05.500Z',
+    });
     expect(await forwarder.runOnce()).toBe(0);
     clock.advance(500);
     await forwarder.runOnce();
-    expect(outbox.byKey(t.idempotencyKey)).toMatchObject({ attempts: 2, lastError: 'still pending at the host', nextTryAt: '2026-11-22T13:00:06.500Z' });
+    expect(outbox.byKey(t.idempotencyKey)).toMatchObject({
+      attempts: 2,
+      lastError: 'still pending at the host',
+      nextTryAt: '2026-11-22T13:00:06.500Z',
+    });
     clock.advance(1000);
     await forwarder.runOnce();
     expect(outbox.byKey(t.idempotencyKey)?.doneAt).not.toBeNull();
     expect(settled.map((s) => s.delivery.action)).toEqual(['done']);
-    expect(host.calls).toEqual(['undo-order 263260010360003', 'query 263260010360003', 'undo p-1', 'query 263260010360003', 'undo p-1']);
+    expect(host.calls).toEqual([
+      'undo-order 263260010360003',
+      'query 263260010360003',
+      'undo p-1',
+      'query 263260010360003',
+      'undo p-1',
+    ]);
     db.close();
   });
 
@@ -186,7 +247,12 @@ describe('the outbox forwarder', () => {
     const clock = new FakeClock('2026-11-22T13:00:05Z');
     const host = new ScriptedHost({ confirm: [{ action: 'dead-letter', reason: 'sale was undone; cannot confirm' }] });
     const { db, outbox, forwarder, settled } = setup(host, clock);
-    outbox.enqueue({ operation: OUTBOX_OPERATIONS.confirm, idempotencyKey: 'confirm:1', payload: { merchantOrderId: '1', paymentId: 'p-9' }, at: clock.now() });
+    outbox.enqueue({
+      operation: OUTBOX_OPERATIONS.confirm,
+      idempotencyKey: 'confirm:1',
+      payload: { merchantOrderId: '1', paymentId: 'p-9' },
+      at: clock.now(),
+    });
     await forwarder.runOnce();
     expect(outbox.depth()).toEqual({ pending: 0, deadLetters: 1, oldestDeadline: null });
     expect(settled[0]?.delivery.reason).toBe('sale was undone; cannot confirm');
@@ -197,9 +263,19 @@ describe('the outbox forwarder', () => {
     const clock = new FakeClock('2026-11-22T13:00:05Z');
     const host = new ScriptedHost({});
     const { db, outbox, forwarder } = setup(host, clock);
-    outbox.enqueue({ operation: OUTBOX_OPERATIONS.confirm, idempotencyKey: 'confirm:2', payload: { merchantOrderId: '2', paymentId: 'p-8' }, at: clock.now() });
+    outbox.enqueue({
+      operation: OUTBOX_OPERATIONS.confirm,
+      idempotencyKey: 'confirm:2',
+      payload: { merchantOrderId: '2', paymentId: 'p-8' },
+      at: clock.now(),
+    });
     await forwarder.runOnce();
-    expect(outbox.byKey('confirm:2')).toMatchObject({ attempts: 1, doneAt: null, deadLetterReason: null, lastError: 'attempt failed: no scripted answer for confirm' });
+    expect(outbox.byKey('confirm:2')).toMatchObject({
+      attempts: 1,
+      doneAt: null,
+      deadLetterReason: null,
+      lastError: 'attempt failed: no scripted answer for confirm',
+    });
     db.close();
   });
 });
@@ -210,7 +286,10 @@ describe('the undo race and a sale captured when paid (the e-commerce QR sale: n
   it('past the close, still paid → needs-refund, with no undo sent', async () => {
     const host = new ScriptedHost({ query: [paid] });
     const r = await attemptUndo(host, { ...task, paymentId: 'e-1' }, at('2026-11-23T03:01:00Z'), window);
-    expect(r.delivery).toEqual({ action: 'needs-refund', reason: 'captured when paid, and still paid after the daily close' });
+    expect(r.delivery).toEqual({
+      action: 'needs-refund',
+      reason: 'captured when paid, and still paid after the daily close',
+    });
     expect(host.calls).toEqual([`query ${task.merchantOrderId}`]);
   });
 
@@ -226,16 +305,26 @@ describe('a void undo without a VoidId whose refusal decides nothing', () => {
   const port = (status: number | undefined) => ({
     confirmVoid: () => Promise.resolve({ action: 'done' as const, reason: 'x' }),
     undoVoid: () => Promise.resolve({ action: 'retry' as const, reason: 'HTTP 400' }),
-    undoVoidByMerchantVoidId: () => Promise.resolve({ action: 'retry' as const, reason: 'HTTP 400 ReturnCode 309: the answer decides nothing' }),
+    undoVoidByMerchantVoidId: () =>
+      Promise.resolve({ action: 'retry' as const, reason: 'HTTP 400 ReturnCode 309: the answer decides nothing' }),
     saleStatus: () => Promise.resolve(status),
   });
   it('before the close of its day: retried', async () => {
-    expect((await attemptVoidUndo(port(10), voidTask, at('2026-11-22T20:00:00Z'), { processingWindowMs: 60_000 })).delivery.action).toBe('retry');
+    expect(
+      (await attemptVoidUndo(port(10), voidTask, at('2026-11-22T20:00:00Z'), { processingWindowMs: 60_000 })).delivery
+        .action,
+    ).toBe('retry');
   });
   it('past the close: the sale voided (Status 10) → the void stood; anything else → dead letter (ask the acquirer); unreadable → retried', async () => {
     const past = at('2026-11-23T03:10:00Z');
-    expect((await attemptVoidUndo(port(10), voidTask, past, { processingWindowMs: 60_000 })).delivery.action).toBe('needs-refund');
-    expect((await attemptVoidUndo(port(2), voidTask, past, { processingWindowMs: 60_000 })).delivery.action).toBe('dead-letter');
-    expect((await attemptVoidUndo(port(undefined), voidTask, past, { processingWindowMs: 60_000 })).delivery.action).toBe('retry');
+    expect((await attemptVoidUndo(port(10), voidTask, past, { processingWindowMs: 60_000 })).delivery.action).toBe(
+      'needs-refund',
+    );
+    expect((await attemptVoidUndo(port(2), voidTask, past, { processingWindowMs: 60_000 })).delivery.action).toBe(
+      'dead-letter',
+    );
+    expect(
+      (await attemptVoidUndo(port(undefined), voidTask, past, { processingWindowMs: 60_000 })).delivery.action,
+    ).toBe('retry');
   });
 });

@@ -10,9 +10,16 @@ describe('fleet commands: only the safe list, with a reason for anything else', 
   it('accepts the four commands with an empty payload or an id', () => {
     for (const name of FLEET_COMMANDS) {
       expect(checkCommand(name, bytes(''))).toMatchObject({ ok: true, command: name, requestId: null });
-      expect(checkCommand(name, bytes('{"id":"req-1"}'))).toMatchObject({ ok: true, command: name, requestId: 'req-1' });
+      expect(checkCommand(name, bytes('{"id":"req-1"}'))).toMatchObject({
+        ok: true,
+        command: name,
+        requestId: 'req-1',
+      });
     }
-    expect(checkCommand('day-report', bytes('{"id":"r","date":"2026-11-25"}'))).toMatchObject({ ok: true, args: { date: '2026-11-25' } });
+    expect(checkCommand('day-report', bytes('{"id":"r","date":"2026-11-25"}'))).toMatchObject({
+      ok: true,
+      args: { date: '2026-11-25' },
+    });
   });
 
   it('refuses what moves money, naming why, whatever the payload', () => {
@@ -27,7 +34,11 @@ describe('fleet commands: only the safe list, with a reason for anything else', 
     expect(checkCommand('reboot', bytes(''))).toMatchObject({ ok: false, code: 'UNKNOWN_COMMAND' });
     expect(checkCommand('init', bytes('{'))).toMatchObject({ ok: false, code: 'BAD_PAYLOAD' });
     expect(checkCommand('init', bytes('[1]'))).toMatchObject({ ok: false, code: 'BAD_PAYLOAD' });
-    expect(checkCommand('init', bytes('{"id":"a","amount":1}'))).toMatchObject({ ok: false, code: 'BAD_PAYLOAD', requestId: 'a' });
+    expect(checkCommand('init', bytes('{"id":"a","amount":1}'))).toMatchObject({
+      ok: false,
+      code: 'BAD_PAYLOAD',
+      requestId: 'a',
+    });
     expect(checkCommand('status', bytes('{"date":"2026-01-01"}'))).toMatchObject({ ok: false, code: 'BAD_PAYLOAD' });
     expect(checkCommand('init', new Uint8Array(5000))).toMatchObject({ ok: false, code: 'BAD_PAYLOAD' });
   });
@@ -57,7 +68,10 @@ describe('fleet topics and masking', () => {
     expect(t.commandName('omnipos/m1/T0000001/cmd/init')).toBe('init');
     expect(t.commandName('omnipos/m1/T0000001/cmd/init/result')).toBeUndefined();
     expect(t.commandName('omnipos/m1/T0000002/cmd/init')).toBeUndefined();
-    expect(splitFleetTopic('omnipos/m1/T0000001/day/2026-11-25', 'omnipos')).toEqual({ prefix: 'omnipos/m1/T0000001', leaf: 'day/2026-11-25' });
+    expect(splitFleetTopic('omnipos/m1/T0000001/day/2026-11-25', 'omnipos')).toEqual({
+      prefix: 'omnipos/m1/T0000001',
+      leaf: 'day/2026-11-25',
+    });
   });
 
   it('cuts a masked PAN to its first six and last four digits', () => {

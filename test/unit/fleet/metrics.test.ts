@@ -3,7 +3,11 @@ import { TerminalMetrics } from '../../../src/fleet/metrics.js';
 
 describe('the terminal metrics (OpenMetrics)', () => {
   it('counts each payment once per final status, the pinpad link losses and reconnects, and reads the rest at scrape time', async () => {
-    let alarms = [{ code: 'DEAD_LETTER', severity: 'error' }, { code: 'DEAD_LETTER', severity: 'error' }, { code: 'PRINTER_PAPER_OUT', severity: 'warn' }];
+    let alarms = [
+      { code: 'DEAD_LETTER', severity: 'error' },
+      { code: 'DEAD_LETTER', severity: 'error' },
+      { code: 'PRINTER_PAPER_OUT', severity: 'warn' },
+    ];
     const m = new TerminalMetrics({
       outbox: () => ({ pending: 2, deadLetters: 1, oldestDeadline: '2026-11-25T12:00:00.000Z' }),
       telemetry: () => ({ queued: 7 }),
@@ -32,7 +36,9 @@ describe('the terminal metrics (OpenMetrics)', () => {
     expect(body).toContain('omnipos_fleet_telemetry_queued 7');
     expect(body).toContain('omnipos_printer_state{kind="escpos",condition="paper_out"} 1');
     expect(body).toContain('omnipos_alarms{code="DEAD_LETTER",severity="error"} 2');
-    expect(body).toContain('omnipos_host_request_duration_seconds_bucket{le="0.5",operation="saleCreate",outcome="answer"} 1');
+    expect(body).toContain(
+      'omnipos_host_request_duration_seconds_bucket{le="0.5",operation="saleCreate",outcome="answer"} 1',
+    );
     expect(body.trimEnd().endsWith('# EOF')).toBe(true);
     alarms = [];
     expect((await m.render()).body).not.toContain('omnipos_alarms{');

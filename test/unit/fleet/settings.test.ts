@@ -8,7 +8,10 @@ import { useTempDirs } from '../../helpers/temp-dir.js';
 const tempDir = useTempDirs();
 
 function configWith(dir: string, extra: Record<string, unknown>): string {
-  const base = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'config', 'omnipos.json'), 'utf8')) as Record<string, unknown> & { acquirer: Record<string, string> };
+  const base = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'config', 'omnipos.json'), 'utf8')) as Record<
+    string,
+    unknown
+  > & { acquirer: Record<string, string> };
   base.acquirer.clientSecretFile = path.join(PACKAGE_ROOT, 'config', 'sandbox', 'client-secret');
   base.acquirer.merchantKeyFile = path.join(PACKAGE_ROOT, 'config', 'sandbox', 'merchant-key');
   const file = path.join(dir, 'omnipos.json');
@@ -27,21 +30,51 @@ describe('fleet.mqtt in the configuration', () => {
     writeFileSync(path.join(dir, 'user'), 'term-42004201\n');
     writeFileSync(path.join(dir, 'pass'), 's3cret-pass\n');
     writeFileSync(path.join(dir, 'ca.pem'), '-----BEGIN CERTIFICATE-----\n');
-    const config = loadConfig({ path: configWith(dir, { fleet: { mqtt: { url: 'mqtts://broker.example:8883', merchant: 'loja-7', usernameFile: 'user', passwordFile: 'pass', caFile: 'ca.pem' } } }), env: {} });
+    const config = loadConfig({
+      path: configWith(dir, {
+        fleet: {
+          mqtt: {
+            url: 'mqtts://broker.example:8883',
+            merchant: 'loja-7',
+            usernameFile: 'user',
+            passwordFile: 'pass',
+            caFile: 'ca.pem',
+          },
+        },
+      }),
+      env: {},
+    });
     const s = fleetMqttSettings(config);
-    expect(s).toMatchObject({ url: 'mqtts://broker.example:8883', prefix: 'omnipos/loja-7/42004201', clientId: 'omnipos-42004201', username: 'term-42004201', keepaliveSeconds: 30 });
+    expect(s).toMatchObject({
+      url: 'mqtts://broker.example:8883',
+      prefix: 'omnipos/loja-7/42004201',
+      clientId: 'omnipos-42004201',
+      username: 'term-42004201',
+      keepaliveSeconds: 30,
+    });
     expect(s?.password?.reveal()).toBe('s3cret-pass');
     expect(JSON.stringify(s)).not.toContain('s3cret-pass');
   });
 
   it('refuses mqtt:// outside the sandbox, a certificate without its key, and an unreadable file', () => {
     const dir = tempDir();
-    const clear = loadConfig({ path: configWith(dir, { environment: 'homologation', fleet: { mqtt: { url: 'mqtt://broker.example:1883' } } }), env: {} });
+    const clear = loadConfig({
+      path: configWith(dir, { environment: 'homologation', fleet: { mqtt: { url: 'mqtt://broker.example:1883' } } }),
+      env: {},
+    });
     expect(() => fleetMqttSettings(clear)).toThrow(/fleet\.mqtt\.url: must be mqtts:\/\/ in homologation/);
-    const half = loadConfig({ path: configWith(dir, { fleet: { mqtt: { url: 'mqtts://b:8883', certFile: 'c.pem' } } }), env: {} });
+    const half = loadConfig({
+      path: configWith(dir, { fleet: { mqtt: { url: 'mqtts://b:8883', certFile: 'c.pem' } } }),
+      env: {},
+    });
     expect(() => fleetMqttSettings(half)).toThrow(/certFile and keyFile go together/);
-    const missing = loadConfig({ path: configWith(dir, { fleet: { mqtt: { url: 'mqtts://b:8883', caFile: 'nope.pem' } } }), env: {} });
+    const missing = loadConfig({
+      path: configWith(dir, { fleet: { mqtt: { url: 'mqtts://b:8883', caFile: 'nope.pem' } } }),
+      env: {},
+    });
     expect(() => fleetMqttSettings(missing)).toThrow(/fleet\.mqtt\.caFile: cannot read nope\.pem: ENOENT/);
-    expect(() => loadConfig({ path: configWith(dir, { fleet: { mqtt: { url: 'http://b' } } }), env: {} })).toThrow(/fleet\.mqtt\.url/);
+    expect(() => loadConfig({ path: configWith(dir, { fleet: { mqtt: { url: 'http://b' } } }), env: {} })).toThrow(
+      /fleet\.mqtt\.url/,
+    );
   });
 });

@@ -11,8 +11,13 @@ describe('the telemetry outbox (SQLite, apart from the money outbox)', () => {
     const file = path.join(tempDir(), 'omnipos.db');
     let db = openDatabase({ file, migrations: MIGRATIONS });
     let box = new TelemetryOutbox(db);
-    for (let i = 1; i <= 5; i++) expect(box.add({ msgId: `m${i}`, topic: 't/payments', payload: { id: `m${i}`, n: i }, qos: 1, retain: false })).toBe(true);
-    expect(box.add({ msgId: 'm3', topic: 't/payments', payload: { id: 'm3', n: 99 }, qos: 1, retain: false })).toBe(false);
+    for (let i = 1; i <= 5; i++)
+      expect(
+        box.add({ msgId: `m${i}`, topic: 't/payments', payload: { id: `m${i}`, n: i }, qos: 1, retain: false }),
+      ).toBe(true);
+    expect(box.add({ msgId: 'm3', topic: 't/payments', payload: { id: 'm3', n: 99 }, qos: 1, retain: false })).toBe(
+      false,
+    );
     db.close();
     db = openDatabase({ file, migrations: MIGRATIONS });
     box = new TelemetryOutbox(db);

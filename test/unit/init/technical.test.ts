@@ -1,8 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { NOT_PRESENT, TECHNICAL_GIX_NAMES, technicalGixIds, technicalParameter } from '../../../src/cli/init-technical.js';
+import {
+  NOT_PRESENT,
+  TECHNICAL_GIX_NAMES,
+  technicalGixIds,
+  technicalParameter,
+} from '../../../src/cli/init-technical.js';
 import { PHYSICAL_CHARACTERISTICS } from '../../../src/sandbox/sale-validate.js';
 
-const gix = (data: Record<string, string>) => ({ data, entries: Object.entries(data).map(([name, value]) => ({ name, value })) });
+const gix = (data: Record<string, string>) => ({
+  data,
+  entries: Object.entries(data).map(([name, value]) => ({ name, value })),
+});
 
 describe('technical parameters from GIX', () => {
   it('maps each PP_ datum to its TechnicalParameter member', () => {

@@ -1,13 +1,24 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isOmniposError } from '../../../src/core/errors/index.js';
-import { BinIndex, linearLookup, normaliseHigh, normaliseLow, type BinRangeRow } from '../../../src/initialization/index.js';
+import {
+  BinIndex,
+  linearLookup,
+  normaliseHigh,
+  normaliseLow,
+  type BinRangeRow,
+} from '../../../src/initialization/index.js';
 import { seed } from './helpers.js';
 
 interface Row extends BinRangeRow {
   name: string;
 }
-const row = (name: string, InitialBin: string, FinalBin: string, Type: 0 | 1 = 0): Row => ({ name, InitialBin, FinalBin, Type });
+const row = (name: string, InitialBin: string, FinalBin: string, Type: 0 | 1 = 0): Row => ({
+  name,
+  InitialBin,
+  FinalBin,
+  Type,
+});
 const winner = (index: BinIndex<Row>, digits: string) => index.lookup(digits)?.rows.map((r) => r.name);
 
 describe('BIN ranges normalised to 19 digits', () => {
@@ -63,25 +74,40 @@ describe('BIN index', () => {
   });
 
   it('the bounds of the number space', () => {
-    const edge = BinIndex.build<Row>([row('all', '0', '9', 1), row('top', '9999999999999999999', '9999999999999999999')]);
+    const edge = BinIndex.build<Row>([
+      row('all', '0', '9', 1),
+      row('top', '9999999999999999999', '9999999999999999999'),
+    ]);
     expect(winner(edge, '9999999999999999999')).toEqual(['top']);
     expect(winner(edge, '0000000000000000000')).toEqual(['all']);
   });
 
   it('answers as a scan of every range would, on random overlapping tables (property)', () => {
-    const bin = fc.oneof(fc.integer({ min: 100000, max: 999999 }).map(String), fc.integer({ min: 10000000, max: 99999999 }).map(String), fc.integer({ min: 1, max: 9 }).map(String));
+    const bin = fc.oneof(
+      fc.integer({ min: 100000, max: 999999 }).map(String),
+      fc.integer({ min: 10000000, max: 99999999 }).map(String),
+      fc.integer({ min: 1, max: 9 }).map(String),
+    );
     const range = fc.tuple(bin, bin, fc.constantFrom<0 | 1>(0, 1)).map(([a, b, t]): Row => {
       const [lo, hi] = normaliseLow(a) <= normaliseHigh(b) ? [a, b] : [b, a];
       return row(`${lo}-${hi}/${t}`, lo, normaliseHigh(hi) >= normaliseLow(lo) ? hi : lo, t);
     });
-    const query = fc.oneof(fc.integer({ min: 100000, max: 999999 }).map(String), fc.integer({ min: 10000000, max: 99999999 }).map(String), fc.integer({ min: 1e15, max: 9e15 }).map(String));
+    const query = fc.oneof(
+      fc.integer({ min: 100000, max: 999999 }).map(String),
+      fc.integer({ min: 10000000, max: 99999999 }).map(String),
+      fc.integer({ min: 1e15, max: 9e15 }).map(String),
+    );
     fc.assert(
-      fc.property(fc.array(range, { minLength: 1, maxLength: 40 }), fc.array(query, { minLength: 1, maxLength: 30 }), (rows, queries) => {
-        const idx = BinIndex.build(rows);
-        for (const q of [...queries, ...rows.map((r) => r.InitialBin.padEnd(8, '5'))]) {
-          expect(idx.lookup(q)?.rank).toBe(linearLookup(idx.groups, q)?.rank);
-        }
-      }),
+      fc.property(
+        fc.array(range, { minLength: 1, maxLength: 40 }),
+        fc.array(query, { minLength: 1, maxLength: 30 }),
+        (rows, queries) => {
+          const idx = BinIndex.build(rows);
+          for (const q of [...queries, ...rows.map((r) => r.InitialBin.padEnd(8, '5'))]) {
+            expect(idx.lookup(q)?.rank).toBe(linearLookup(idx.groups, q)?.rank);
+          }
+        },
+      ),
       { numRuns: 1000, seed: seed('BIN index vs linear scan') },
     );
   });

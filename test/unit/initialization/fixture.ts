@@ -11,15 +11,37 @@ type Row = Record<string, unknown>;
  *  Bins: 400000-499999 generic → 1; 476173 → 1 and 2; 47617310-47617319 → 1 (issuer 11); 50670000-50679999 → 3.
  *  Emv: A0000000031010 → 1, A0000000032010 → 2.
  */
-export function fixture(edit?: (t: { Bins: Row[]; Products: Row[]; Issuers: Row[]; Emv: Row[]; Parameters: Row[]; Acquirer: Row }) => void): TableSet {
-  const a = sandboxAnswer() as Row & { Bins: Row[]; Products: Row[]; Issuers: Row[]; Emv: Row[]; Parameters: Row[]; Acquirer: Row };
+export function fixture(
+  edit?: (t: { Bins: Row[]; Products: Row[]; Issuers: Row[]; Emv: Row[]; Parameters: Row[]; Acquirer: Row }) => void,
+): TableSet {
+  const a = sandboxAnswer() as Row & {
+    Bins: Row[];
+    Products: Row[];
+    Issuers: Row[];
+    Emv: Row[];
+    Parameters: Row[];
+    Acquirer: Row;
+  };
   const bin = a.Bins[0]!;
   const product = a.Products[0]!;
   const issuer = a.Issuers[0]!;
   const emv = a.Emv[0]!;
-  const allFalse = (r: Row) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'boolean' ? false : v]));
-  const b = { ...allFalse(bin), AllowFallbackWhenChipReadingFails: true, AllowTypingCardNumber: true, AllowFinancingByStore: true, AllowFinancingByCreditCardCompany: true };
-  const i = { ...allFalse(issuer), AllowFallbackWhenChipReadingFails: true, AllowTypingCardNumber: true, AllowFinancingByStore: true, AllowFinancingByCreditCardCompany: true };
+  const allFalse = (r: Row) =>
+    Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'boolean' ? false : v]));
+  const b = {
+    ...allFalse(bin),
+    AllowFallbackWhenChipReadingFails: true,
+    AllowTypingCardNumber: true,
+    AllowFinancingByStore: true,
+    AllowFinancingByCreditCardCompany: true,
+  };
+  const i = {
+    ...allFalse(issuer),
+    AllowFallbackWhenChipReadingFails: true,
+    AllowTypingCardNumber: true,
+    AllowFinancingByStore: true,
+    AllowFinancingByCreditCardCompany: true,
+  };
   const p = {
     ...allFalse(product),
     AllowTransactionWithContactlessCard: true,
@@ -32,16 +54,61 @@ export function fixture(edit?: (t: { Bins: Row[]; Products: Row[]; Issuers: Row[
     MinimumNumberOfInstallmentsWhenFinancingByStore: 2,
   };
   const t = {
-    Acquirer: { ...a.Acquirer, HasKeyboard: true, HasChipReader: true, HasMagneticTrackReader: true, LockAppFunctionsExceptInitialization: false },
-    Parameters: [{ ...allFalse(a.Parameters[0]!), AllowFallbackWhenChipReadingFails: true, AllowTypingCardNumber: true }],
+    Acquirer: {
+      ...a.Acquirer,
+      HasKeyboard: true,
+      HasChipReader: true,
+      HasMagneticTrackReader: true,
+      LockAppFunctionsExceptInitialization: false,
+    },
+    Parameters: [
+      { ...allFalse(a.Parameters[0]!), AllowFallbackWhenChipReadingFails: true, AllowTypingCardNumber: true },
+    ],
     Products: [
       { ...p, ProductId: 1, ProductName: 'VISA CREDITO', ProductType: 0, BrandId: '1' },
-      { ...p, ProductId: 2, ProductName: 'VISA DEBITO', ProductType: 1, BrandId: '1', AllowFinancingByStore: false, AllowFinancingByCreditCardCompany: false, MaximumNumberOfInstallmentsWhenFinancingByCreditCardCompany: 0, MaximumNumberOfInstallmentsWhenFinancingByStore: 0 },
-      { ...p, ProductId: 3, ProductName: 'ALELO REFEICAO', ProductType: 1, BrandId: '20', AllowTransactionWithContactlessCard: false, AllowFinancingByStore: false, AllowFinancingByCreditCardCompany: false },
+      {
+        ...p,
+        ProductId: 2,
+        ProductName: 'VISA DEBITO',
+        ProductType: 1,
+        BrandId: '1',
+        AllowFinancingByStore: false,
+        AllowFinancingByCreditCardCompany: false,
+        MaximumNumberOfInstallmentsWhenFinancingByCreditCardCompany: 0,
+        MaximumNumberOfInstallmentsWhenFinancingByStore: 0,
+      },
+      {
+        ...p,
+        ProductId: 3,
+        ProductName: 'ALELO REFEICAO',
+        ProductType: 1,
+        BrandId: '20',
+        AllowTransactionWithContactlessCard: false,
+        AllowFinancingByStore: false,
+        AllowFinancingByCreditCardCompany: false,
+      },
     ],
     Issuers: [
-      { ...i, IssuerId: 10, IssuerName: 'BANCO DEZ', RequiresPinpad: true, RequiresChipReader: false, LimitDayforReversal: 30, LimitValueforReversal: '50000', LimitPercentforReversal: 100 },
-      { ...i, IssuerId: 11, IssuerName: 'BANCO ONZE', RequiresPinpad: false, RequiresChipReader: true, LimitDayforReversal: 0, LimitValueforReversal: '0', LimitPercentforReversal: 0 },
+      {
+        ...i,
+        IssuerId: 10,
+        IssuerName: 'BANCO DEZ',
+        RequiresPinpad: true,
+        RequiresChipReader: false,
+        LimitDayforReversal: 30,
+        LimitValueforReversal: '50000',
+        LimitPercentforReversal: 100,
+      },
+      {
+        ...i,
+        IssuerId: 11,
+        IssuerName: 'BANCO ONZE',
+        RequiresPinpad: false,
+        RequiresChipReader: true,
+        LimitDayforReversal: 0,
+        LimitValueforReversal: '0',
+        LimitPercentforReversal: 0,
+      },
     ],
     Bins: [
       { ...b, InitialBin: '400000', FinalBin: '499999', Type: 1, ProductId: 1, IssuerId: 10 },

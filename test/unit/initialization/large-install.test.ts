@@ -14,7 +14,8 @@ describe('a large install (the range index rebuilt once at the end)', () => {
     const db = openTerminalDatabase(dir);
     const store = new InitializationStore(db, systemClock);
     store.install(tables);
-    const indexes = () => (db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'init_bins_range'").all()).length;
+    const indexes = () =>
+      db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'init_bins_range'").all().length;
     expect(indexes()).toBe(1);
     const queries = tables.bins.slice(0, 300).map((b) => `${b.InitialBin}00`.slice(0, 8));
     const answers = queries.map((q) => store.lookupSql(q));

@@ -16,12 +16,20 @@ describe('pinpad table load (TLI/TLR/TLE)', () => {
     expect(aids[1]!.fields.T1_AID).toBe('A0000000043060000000000000000000');
     const keys = decodeRecords(data(keyCommand).slice(2), 'TLR[1]');
     expect(keys.map((r) => r.kind)).toEqual(['capk', 'revoked', 'revoked', 'revoked']);
-    expect(keys[0]!.fields).toMatchObject({ T2_RID: 'A000000004', T2_CAPKIDX: 'EF', T2_MODLEN: '248', T2_CHECKSUM: '21766EBB0EE122AFB65D7845B73DB46BAB65427A' });
+    expect(keys[0]!.fields).toMatchObject({
+      T2_RID: 'A000000004',
+      T2_CAPKIDX: 'EF',
+      T2_MODLEN: '248',
+      T2_CHECKSUM: '21766EBB0EE122AFB65D7845B73DB46BAB65427A',
+    });
     expect(keys[3]!.fields).toMatchObject({ T3_RID: 'A000000003', T3_CAPKIDX: '94', T3_CERTSN: '666666' });
   });
 
   it('packs those records into exactly the TLR commands of the specification', () => {
-    const records = [...decodeRecords(data(aidCommand).slice(2), 'a'), ...decodeRecords(data(keyCommand).slice(2), 'k')].map((r) => r.raw);
+    const records = [
+      ...decodeRecords(data(aidCommand).slice(2), 'a'),
+      ...decodeRecords(data(keyCommand).slice(2), 'k'),
+    ].map((r) => r.raw);
     const blocks = tlrBlocks(records);
     expect(blocks.map((b) => `TLR${String(b.length).padStart(3, '0')}${b}`)).toEqual([aidCommand, keyCommand]);
     for (const b of tlrBlocks(Array.from({ length: 30 }, () => records[4]!))) expect(b.length).toBeLessThanOrEqual(999);

@@ -35,7 +35,12 @@ function only(set: TableSet, read: CardRead, productId: number): { c: Candidate;
   const c = r.candidates.find((x) => x.product.ProductId === productId)!;
   return { c, levels: { parameters: set.tables.parameters, issuer: c.issuer, bin: c.bin } };
 }
-const stripe = (digits = '47617300', extra: Partial<CardRead> = {}): CardRead => ({ entry: 'magstripe', digits, serviceCode: '101', ...extra });
+const stripe = (digits = '47617300', extra: Partial<CardRead> = {}): CardRead => ({
+  entry: 'magstripe',
+  digits,
+  serviceCode: '101',
+  ...extra,
+});
 const chip = (aid: string, digits = '47617300'): CardRead => ({ entry: 'emv', digits, aid });
 
 describe('candidate products', () => {
@@ -64,7 +69,9 @@ describe('candidate products', () => {
   it('by input mode: contactless only for products that allow it', () => {
     expect(ids(set, { entry: 'contactlessEmv', digits: '47617300', aid: 'A0000000031010' })).toEqual([1]);
     const noCtls = fixture((t) => (t.Products[0]!.AllowTransactionWithContactlessCard = false));
-    expect(ids(noCtls, { entry: 'contactlessEmv', digits: '47617300', aid: 'A0000000031010' })).toBe('contactless-not-allowed');
+    expect(ids(noCtls, { entry: 'contactlessEmv', digits: '47617300', aid: 'A0000000031010' })).toBe(
+      'contactless-not-allowed',
+    );
     expect(ids(set, { entry: 'contactlessMagstripe', digits: '50670001' })).toBe('contactless-not-allowed');
   });
 
@@ -77,7 +84,13 @@ describe('candidate products', () => {
   it('the customer chooses when several products fit, and only then', () => {
     const both = candidateProducts(set, stripe('47617300'));
     const one = candidateProducts(set, stripe('47617315'));
-    expect(both.ok && productChoice(both.candidates)).toEqual({ mustChoose: true, options: [{ productId: 1, label: 'VISA CREDITO' }, { productId: 2, label: 'VISA DEBITO' }] });
+    expect(both.ok && productChoice(both.candidates)).toEqual({
+      mustChoose: true,
+      options: [
+        { productId: 1, label: 'VISA CREDITO' },
+        { productId: 2, label: 'VISA DEBITO' },
+      ],
+    });
     expect(one.ok && productChoice(one.candidates).mustChoose).toBe(false);
   });
 });
@@ -102,7 +115,10 @@ describe('installments', () => {
       t.Issuers[0]!.AllowFinancingByCreditCardCompany = false;
     });
     const { c, levels } = only(set, stripe(), 1);
-    expect(checkInstallments(c, levels, 3, 'ByMerchant')).toMatchObject({ ok: false, reason: 'installments-not-allowed' });
+    expect(checkInstallments(c, levels, 3, 'ByMerchant')).toMatchObject({
+      ok: false,
+      reason: 'installments-not-allowed',
+    });
     expect(checkInstallments(c, levels, 3, 'ByIssuer').ok).toBe(false);
     const debit = only(fixture(), stripe(), 2);
     expect(checkInstallments(debit.c, debit.levels, 2, 'ByIssuer').ok).toBe(false);
@@ -117,7 +133,10 @@ describe('typing and fallback', () => {
     expect(typingAllowed(set.tables.acquirer, levels).ok).toBe(true);
     expect(typingAllowed(set.tables.acquirer, { parameters: set.tables.parameters }).ok).toBe(true);
     const binForbids = fixture((t) => (t.Bins[1]!.AllowTypingCardNumber = false));
-    expect(typingAllowed(binForbids.tables.acquirer, only(binForbids, stripe(), 1).levels)).toMatchObject({ ok: false, reason: 'typing-not-allowed' });
+    expect(typingAllowed(binForbids.tables.acquirer, only(binForbids, stripe(), 1).levels)).toMatchObject({
+      ok: false,
+      reason: 'typing-not-allowed',
+    });
     const noKeyboard = fixture((t) => (t.Acquirer.HasKeyboard = false));
     expect(typingAllowed(noKeyboard.tables.acquirer, { parameters: noKeyboard.tables.parameters }).ok).toBe(false);
   });
@@ -125,12 +144,19 @@ describe('typing and fallback', () => {
   it('a swiped chip card must be inserted; its fallback swipe is allowed only if every level allows fallback', () => {
     const set = fixture();
     const { levels } = only(set, stripe(), 1);
-    expect(stripeAccepted(stripe('47617300', { serviceCode: '201' }), set.tables.acquirer, levels)).toMatchObject({ ok: false, reason: 'use-chip' });
-    expect(stripeAccepted(stripe('47617300', { serviceCode: '201', fallback: true }), set.tables.acquirer, levels).ok).toBe(true);
+    expect(stripeAccepted(stripe('47617300', { serviceCode: '201' }), set.tables.acquirer, levels)).toMatchObject({
+      ok: false,
+      reason: 'use-chip',
+    });
+    expect(
+      stripeAccepted(stripe('47617300', { serviceCode: '201', fallback: true }), set.tables.acquirer, levels).ok,
+    ).toBe(true);
     expect(stripeAccepted(stripe('47617300', { serviceCode: '101' }), set.tables.acquirer, levels).ok).toBe(true);
     const issuerForbids = fixture((t) => (t.Issuers[0]!.AllowFallbackWhenChipReadingFails = false));
     const l2 = only(issuerForbids, stripe(), 1).levels;
-    expect(stripeAccepted(stripe('47617300', { serviceCode: '201', fallback: true }), issuerForbids.tables.acquirer, l2)).toMatchObject({ ok: false, reason: 'fallback-not-allowed' });
+    expect(
+      stripeAccepted(stripe('47617300', { serviceCode: '201', fallback: true }), issuerForbids.tables.acquirer, l2),
+    ).toMatchObject({ ok: false, reason: 'fallback-not-allowed' });
     expect(fallbackAllowed(issuerForbids.tables.acquirer, l2).ok).toBe(false);
   });
 });
@@ -162,7 +188,10 @@ describe('password and security code', () => {
   it('CVV: typed and stripe by their own flags, never chip; "unreadable" and "none" only when enabled', () => {
     const set = fixture((t) => (t.Bins[1]!.RequiresSecurityCodeWhenCardNumberIsTyped = true));
     const { levels } = only(set, stripe(), 1);
-    expect(securityCodeRule({ entry: 'typed', digits: '47617300' }, levels)).toEqual({ ask: true, statuses: ['Collected'] });
+    expect(securityCodeRule({ entry: 'typed', digits: '47617300' }, levels)).toEqual({
+      ask: true,
+      statuses: ['Collected'],
+    });
     expect(securityCodeRule(stripe(), levels).ask).toBe(false);
     const both = fixture((t) => {
       t.Issuers[0]!.RequiresSecurityCodeWhenMagneticTrackIsRead = true;
@@ -210,8 +239,14 @@ describe('last four digits, expiry, duplicate value', () => {
 describe('issuer requirements and voids', () => {
   const set = fixture();
   it('an issuer may require a PIN pad or a chip reader', () => {
-    expect(deviceAccepted(set.issuer(10), { hasPinpad: false, hasChipReader: true })).toMatchObject({ ok: false, reason: 'requires-pinpad' });
-    expect(deviceAccepted(set.issuer(11), { hasPinpad: true, hasChipReader: false })).toMatchObject({ ok: false, reason: 'requires-chip-reader' });
+    expect(deviceAccepted(set.issuer(10), { hasPinpad: false, hasChipReader: true })).toMatchObject({
+      ok: false,
+      reason: 'requires-pinpad',
+    });
+    expect(deviceAccepted(set.issuer(11), { hasPinpad: true, hasChipReader: false })).toMatchObject({
+      ok: false,
+      reason: 'requires-chip-reader',
+    });
     expect(deviceAccepted(set.issuer(10), { hasPinpad: true, hasChipReader: false }).ok).toBe(true);
   });
 
@@ -220,16 +255,29 @@ describe('issuer requirements and voids', () => {
     const params = set.tables.parameters;
     const ok = { saleAmount: 10000, voidAmount: 10000, daysSinceSale: 30 };
     expect(voidAllowed(p, set.issuer(10), params, ok).ok).toBe(true);
-    expect(voidAllowed(p, set.issuer(10), params, { ...ok, daysSinceSale: 31 })).toMatchObject({ reason: 'void-too-late' });
-    expect(voidAllowed(p, set.issuer(10), params, { saleAmount: 90000, voidAmount: 60000, daysSinceSale: 0 })).toMatchObject({ reason: 'void-over-limit' });
-    expect(voidAllowed(p, set.issuer(10), params, { ...ok, voidAmount: 10001 })).toMatchObject({ reason: 'void-over-limit' });
-    expect(voidAllowed(p, set.issuer(11), params, { saleAmount: 100, voidAmount: 100, daysSinceSale: 400 }).ok).toBe(true);
+    expect(voidAllowed(p, set.issuer(10), params, { ...ok, daysSinceSale: 31 })).toMatchObject({
+      reason: 'void-too-late',
+    });
+    expect(
+      voidAllowed(p, set.issuer(10), params, { saleAmount: 90000, voidAmount: 60000, daysSinceSale: 0 }),
+    ).toMatchObject({ reason: 'void-over-limit' });
+    expect(voidAllowed(p, set.issuer(10), params, { ...ok, voidAmount: 10001 })).toMatchObject({
+      reason: 'void-over-limit',
+    });
+    expect(voidAllowed(p, set.issuer(11), params, { saleAmount: 100, voidAmount: 100, daysSinceSale: 400 }).ok).toBe(
+      true,
+    );
     const half = fixture((t) => (t.Issuers[1]!.LimitPercentforReversal = 50)).issuer(11);
     expect(voidAllowed(p, half, params, { saleAmount: 1000, voidAmount: 501, daysSinceSale: 0 }).ok).toBe(false);
     expect(voidAllowed(p, half, params, { saleAmount: 1000, voidAmount: 500, daysSinceSale: 0 }).ok).toBe(true);
     const more = fixture((t) => (t.Parameters[0]!.AllowCancellationWithValueGreaterThanTheValueOfTheSale = true));
-    expect(voidAllowed(p, more.issuer(11), more.tables.parameters, { saleAmount: 100, voidAmount: 150, daysSinceSale: 0 }).ok).toBe(true);
-    expect(voidAllowed({ ...p, AllowCancel: false }, set.issuer(10), params, ok)).toMatchObject({ reason: 'void-not-allowed' });
+    expect(
+      voidAllowed(p, more.issuer(11), more.tables.parameters, { saleAmount: 100, voidAmount: 150, daysSinceSale: 0 })
+        .ok,
+    ).toBe(true);
+    expect(voidAllowed({ ...p, AllowCancel: false }, set.issuer(10), params, ok)).toMatchObject({
+      reason: 'void-not-allowed',
+    });
   });
 });
 
@@ -237,15 +285,24 @@ describe('InputMode and AuthenticationMethod of the omni request', () => {
   it('InputMode by entry; a fallback is MagStripe with IsFallback', () => {
     expect(inputModeOf({ entry: 'emv' })).toEqual({ InputMode: 'Emv', IsFallback: false });
     expect(inputModeOf({ entry: 'contactlessEmv' })).toEqual({ InputMode: 'ContactlessEmv', IsFallback: false });
-    expect(inputModeOf({ entry: 'contactlessMagstripe' })).toEqual({ InputMode: 'ContactlessMagStripe', IsFallback: false });
+    expect(inputModeOf({ entry: 'contactlessMagstripe' })).toEqual({
+      InputMode: 'ContactlessMagStripe',
+      IsFallback: false,
+    });
     expect(inputModeOf({ entry: 'magstripe', fallback: true })).toEqual({ InputMode: 'MagStripe', IsFallback: true });
     expect(inputModeOf({ entry: 'typed' })).toEqual({ InputMode: 'Typed', IsFallback: false });
   });
 
   it("chip: from the card's CVM result; stripe: from the tables' password bit", () => {
-    expect(authenticationMethodOf({ entry: 'emv' }, 'card', { pinOffline: true, pinOnline: false })).toBe('OfflineAuthentication');
-    expect(authenticationMethodOf({ entry: 'emv' }, 'card', { pinOffline: false, pinOnline: true })).toBe('OnlineAuthentication');
-    expect(authenticationMethodOf({ entry: 'contactlessEmv' }, 'required', { pinOffline: false, pinOnline: false })).toBe('NoPassword');
+    expect(authenticationMethodOf({ entry: 'emv' }, 'card', { pinOffline: true, pinOnline: false })).toBe(
+      'OfflineAuthentication',
+    );
+    expect(authenticationMethodOf({ entry: 'emv' }, 'card', { pinOffline: false, pinOnline: true })).toBe(
+      'OnlineAuthentication',
+    );
+    expect(
+      authenticationMethodOf({ entry: 'contactlessEmv' }, 'required', { pinOffline: false, pinOnline: false }),
+    ).toBe('NoPassword');
     expect(authenticationMethodOf({ entry: 'magstripe' }, 'required')).toBe('OnlineAuthentication');
     expect(authenticationMethodOf({ entry: 'magstripe' }, 'none')).toBe('NoPassword');
     expect(authenticationMethodOf({ entry: 'typed' }, 'none')).toBe('NoPassword');
@@ -253,20 +310,55 @@ describe('InputMode and AuthenticationMethod of the omni request', () => {
 });
 
 describe("planSale: the rules in a sale's order", () => {
-  const sale = { amount: 1000, installments: 1, today: { year: 2026, month: 11 }, maskedPan: '47617300****0060', recent: [], device: { hasPinpad: true, hasChipReader: true } };
+  const sale = {
+    amount: 1000,
+    installments: 1,
+    today: { year: 2026, month: 11 },
+    maskedPan: '47617300****0060',
+    recent: [],
+    device: { hasPinpad: true, hasChipReader: true },
+  };
   it('asks the customer to choose, then plans the chosen product for the omni request', () => {
     const set = fixture((t) => (t.Bins[2]!.RequiresPassword = true));
-    expect(planSale(set, stripe(), sale)).toEqual({ ok: 'choose', options: [{ productId: 1, label: 'VISA CREDITO' }, { productId: 2, label: 'VISA DEBITO' }] });
+    expect(planSale(set, stripe(), sale)).toEqual({
+      ok: 'choose',
+      options: [
+        { productId: 1, label: 'VISA CREDITO' },
+        { productId: 2, label: 'VISA DEBITO' },
+      ],
+    });
     const debit = planSale(set, stripe(), { ...sale, productId: 2 });
-    expect(debit).toMatchObject({ ok: true, plan: { productId: 2, brandId: 1, issuerId: 10, paymentType: 'PhysicalDebitCard', InputMode: 'MagStripe', IsFallback: false, password: 'required' } });
+    expect(debit).toMatchObject({
+      ok: true,
+      plan: {
+        productId: 2,
+        brandId: 1,
+        issuerId: 10,
+        paymentType: 'PhysicalDebitCard',
+        InputMode: 'MagStripe',
+        IsFallback: false,
+        password: 'required',
+      },
+    });
     const credit = planSale(set, chip('A0000000031010'), { ...sale, installments: 3 });
-    expect(credit).toMatchObject({ ok: true, plan: { productId: 1, InputMode: 'Emv', password: 'card', tags: { first: expect.any(String) } } });
+    expect(credit).toMatchObject({
+      ok: true,
+      plan: { productId: 1, InputMode: 'Emv', password: 'card', tags: { first: expect.any(String) } },
+    });
   });
 
   it('refuses at the first rule that says no', () => {
     const set = fixture();
-    expect(planSale(set, stripe('47617315'), { ...sale, installments: 13 })).toMatchObject({ ok: false, reason: 'installments-not-allowed' });
-    expect(planSale(set, stripe('47617315', { serviceCode: '201' }), sale)).toMatchObject({ ok: false, reason: 'use-chip' });
-    expect(planSale(set, stripe('47617315'), { ...sale, device: { hasPinpad: true, hasChipReader: false } })).toMatchObject({ ok: false, reason: 'requires-chip-reader' });
+    expect(planSale(set, stripe('47617315'), { ...sale, installments: 13 })).toMatchObject({
+      ok: false,
+      reason: 'installments-not-allowed',
+    });
+    expect(planSale(set, stripe('47617315', { serviceCode: '201' }), sale)).toMatchObject({
+      ok: false,
+      reason: 'use-chip',
+    });
+    expect(
+      planSale(set, stripe('47617315'), { ...sale, device: { hasPinpad: true, hasChipReader: false } }),
+    ).toMatchObject({ ok: false, reason: 'requires-chip-reader' });
   });
 });

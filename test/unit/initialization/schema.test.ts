@@ -31,7 +31,11 @@ describe('initialization schema', () => {
   it('refuses a range whose end is below its start, naming the row: Bins[812].FinalBin', () => {
     const t = sandboxAnswer();
     const first = rows(t, 'Bins')[0]!;
-    const bins = Array.from({ length: 900 }, (_, i) => ({ ...first, InitialBin: String(40000000 + i * 10), FinalBin: String(40000000 + i * 10 + 9) }));
+    const bins = Array.from({ length: 900 }, (_, i) => ({
+      ...first,
+      InitialBin: String(40000000 + i * 10),
+      FinalBin: String(40000000 + i * 10 + 9),
+    }));
     bins[812] = { ...bins[812], InitialBin: '41000000', FinalBin: '40999999' };
     const e = refused({ ...t, Bins: bins });
     expect(e.code).toBe('INIT_TABLE_INVALID');
@@ -96,7 +100,16 @@ describe('initialization schema', () => {
       else paths.push(p);
     };
     walk(base, []);
-    const junk = fc.oneof(fc.string(), fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constant(undefined), fc.array(fc.integer(), { maxLength: 3 }), fc.object({ maxDepth: 1 }));
+    const junk = fc.oneof(
+      fc.string(),
+      fc.integer(),
+      fc.double(),
+      fc.boolean(),
+      fc.constant(null),
+      fc.constant(undefined),
+      fc.array(fc.integer(), { maxLength: 3 }),
+      fc.object({ maxDepth: 1 }),
+    );
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.nat(paths.length - 1), junk), { minLength: 1, maxLength: 4 }), (edits) => {
         const t = structuredClone(base);

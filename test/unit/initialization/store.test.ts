@@ -1,7 +1,14 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isOmniposError } from '../../../src/core/errors/index.js';
-import { assertOperational, BinIndex, InitializationStore, isNewerVersion, parseInitialization, pinpadTableVersion } from '../../../src/initialization/index.js';
+import {
+  assertOperational,
+  BinIndex,
+  InitializationStore,
+  isNewerVersion,
+  parseInitialization,
+  pinpadTableVersion,
+} from '../../../src/initialization/index.js';
 import { MIGRATIONS, openDatabase } from '../../../src/store/index.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
@@ -43,7 +50,11 @@ describe('initialization storage (SQLite, versioned)', () => {
     const { db, store } = open();
     const big: Record<string, unknown> = { ...sandboxAnswer(), InitializationVersion: 1763769600002 };
     const first = (big.Bins as Record<string, unknown>[])[0]!;
-    big.Bins = Array.from({ length: 500 }, (_, i) => ({ ...first, InitialBin: String(60000000 + i), FinalBin: String(60000000 + i) }));
+    big.Bins = Array.from({ length: 500 }, (_, i) => ({
+      ...first,
+      InitialBin: String(60000000 + i),
+      FinalBin: String(60000000 + i),
+    }));
     store.install(version(1763769600001));
     expect(() =>
       store.install(parseInitialization(big), {
@@ -127,7 +138,11 @@ describe('two initializations at once', () => {
     a.store.install(version(1763769600001));
     const big: Record<string, unknown> = { ...sandboxAnswer(), InitializationVersion: 1763769600002 };
     const first = (big.Bins as Record<string, unknown>[])[0]!;
-    big.Bins = Array.from({ length: 300 }, (_, i) => ({ ...first, InitialBin: String(60000000 + i), FinalBin: String(60000000 + i) }));
+    big.Bins = Array.from({ length: 300 }, (_, i) => ({
+      ...first,
+      InitialBin: String(60000000 + i),
+      FinalBin: String(60000000 + i),
+    }));
     const tables = parseInitialization(big);
     let interleaved = false;
     expect(() =>

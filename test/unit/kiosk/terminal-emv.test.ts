@@ -1,6 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { unattendedTerminalData, unattendedTerminalType, withoutSignature } from '../../../src/adapters/pinpad-terminal-emv.js';
+import {
+  unattendedTerminalData,
+  unattendedTerminalType,
+  withoutSignature,
+} from '../../../src/adapters/pinpad-terminal-emv.js';
 import { decodeRecords } from '../../../src/initialization/records/index.js';
 import { chooseChipCvm } from '../../../src/sim/pinpad/card/emv.js';
 import { SANDBOX_TABLES } from '../../../tables/initialization/sandbox-tables.js';
@@ -35,7 +39,10 @@ describe('the kiosk terminal data, derived from the attended values (EMV Book 4 
   });
 
   it('from the sandbox AID records (T1_TRMTYP 22, T1_TRMCAPAB E0F0C8): 9F35 24 and 9F33 E0D8C8, as TLV', () => {
-    const records = decodeRecords((SANDBOX_TABLES as unknown as { AidParameters: string }).AidParameters, 'AidParameters');
+    const records = decodeRecords(
+      (SANDBOX_TABLES as unknown as { AidParameters: string }).AidParameters,
+      'AidParameters',
+    );
     expect(records[0]!.fields.T1_TRMTYP).toBe('22');
     expect(unattendedTerminalData(records, '03')).toBe('9F3501249F3303E0D8C8');
     expect(unattendedTerminalData([], '03')).toBe('9F350124');
@@ -68,7 +75,8 @@ describe('the virtual pinpad’s CVM list processing (EMV Book 3 §10.5, Annex C
     expect(chooseChipCvm(`${zeros}5E0342031F03`, 'E0F0C8', 1000).cvm).toBe('signature');
   });
   it('the test cards’ lists (42 03 first) verify online on both', () => {
-    for (const caps of ['E0F0C8', 'E0D8C8']) expect(chooseChipCvm(`${zeros}42031E0342035E031F03`, caps, 1000)).toEqual({ cvm: 'online', results: '420300' });
+    for (const caps of ['E0F0C8', 'E0D8C8'])
+      expect(chooseChipCvm(`${zeros}42031E0342035E031F03`, caps, 1000)).toEqual({ cvm: 'online', results: '420300' });
   });
   it('"always" signature (1E 00) with no b7 at a kiosk: CVM failed, no signature', () => {
     expect(chooseChipCvm(`${zeros}1E001F03`, 'E0D8C8', 1000)).toEqual({ cvm: 'none', results: '3F0001' });
@@ -77,13 +85,26 @@ describe('the virtual pinpad’s CVM list processing (EMV Book 3 §10.5, Annex C
     expect(chooseChipCvm(`${zeros}1E031F03`, 'E0D0C8', 1000)).toEqual({ cvm: 'none', results: '3F0001' });
   });
   it('property: terminal capabilities without b6 never end in signature, whatever the list (1000 runs)', () => {
-    const rule = fc.tuple(fc.constantFrom(0x02, 0x42, 0x1e, 0x5e, 0x1f, 0x5f, 0x01, 0x41, 0x04), fc.constantFrom(0x00, 0x02, 0x03, 0x06, 0x07, 0x08, 0x09, 0x01));
+    const rule = fc.tuple(
+      fc.constantFrom(0x02, 0x42, 0x1e, 0x5e, 0x1f, 0x5f, 0x01, 0x41, 0x04),
+      fc.constantFrom(0x00, 0x02, 0x03, 0x06, 0x07, 0x08, 0x09, 0x01),
+    );
     fc.assert(
-      fc.property(fc.array(rule, { minLength: 1, maxLength: 6 }), fc.integer({ min: 0, max: 255 }), fc.nat(100_000), fc.nat(100_000), fc.nat(200_000), (rules, b2, x, y, amount) => {
-        const list = x.toString(16).padStart(8, '0') + y.toString(16).padStart(8, '0') + rules.map(([c, k]) => c.toString(16).padStart(2, '0') + k.toString(16).padStart(2, '0')).join('');
-        const caps = `E0${(b2 & ~0x20).toString(16).padStart(2, '0')}C8`;
-        expect(chooseChipCvm(list, caps, amount).cvm).not.toBe('signature');
-      }),
+      fc.property(
+        fc.array(rule, { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 0, max: 255 }),
+        fc.nat(100_000),
+        fc.nat(100_000),
+        fc.nat(200_000),
+        (rules, b2, x, y, amount) => {
+          const list =
+            x.toString(16).padStart(8, '0') +
+            y.toString(16).padStart(8, '0') +
+            rules.map(([c, k]) => c.toString(16).padStart(2, '0') + k.toString(16).padStart(2, '0')).join('');
+          const caps = `E0${(b2 & ~0x20).toString(16).padStart(2, '0')}C8`;
+          expect(chooseChipCvm(list, caps, amount).cvm).not.toBe('signature');
+        },
+      ),
       { numRuns: 1000, seed },
     );
   });

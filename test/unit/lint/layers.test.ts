@@ -47,27 +47,62 @@ describe('the layer lint rule (docs/architecture.md "Rings")', () => {
   });
 
   it('lets imports point down', async () => {
-    expect(await lint('drivers/pinpad/x.ts', "import '../transport/serial.js'; import '../../tables/pinpad/codes.js';")).toEqual([]);
-    expect(await lint('src/engine/x.ts', "import '../store/index.js'; import '../core/clock.js'; import '../acquirer/client.js';")).toEqual([]);
-    expect(await lint('src/adapters/x.ts', "import '../../drivers/pinpad/pinpad.js'; import '../engine/ports.js';")).toEqual([]);
+    expect(
+      await lint('drivers/pinpad/x.ts', "import '../transport/serial.js'; import '../../tables/pinpad/codes.js';"),
+    ).toEqual([]);
+    expect(
+      await lint(
+        'src/engine/x.ts',
+        "import '../store/index.js'; import '../core/clock.js'; import '../acquirer/client.js';",
+      ),
+    ).toEqual([]);
+    expect(
+      await lint('src/adapters/x.ts', "import '../../drivers/pinpad/pinpad.js'; import '../engine/ports.js';"),
+    ).toEqual([]);
     expect(await lint('src/main.ts', "import './api/app.js'; import '../drivers/printer/driver.js';")).toEqual([]);
     expect(await lint('test/unit/x.test.ts', "import '../../src/main.js';")).toEqual([]);
   });
 
   it('refuses the virtual pinpad importing the pinpad driver (a counterpart, not a mirror), but not the virtual printer its driver', async () => {
-    const why = "src/sim/pinpad may not import drivers/pinpad: the virtual pinpad never uses the driver's decoder or codecs (share data in tables/pinpad)";
-    expect(await lint('src/sim/pinpad/engine.ts', "import { FrameDecoder } from '../../../drivers/pinpad/index.js';")).toEqual([why]);
-    expect(await lint('src/sim/pinpad/card/read.ts', "import { maskPanField } from '../../../../drivers/pinpad/commands/card/mask.js';")).toEqual([why]);
-    expect(await lint('src/sim/pinpad/x.ts', "export * from '../../../drivers/pinpad/codec/params.js';")).toEqual([why]);
-    expect(await lint('src/sim/pinpad/x.ts', "const m = await import('../../../drivers/pinpad/decoder.js');")).toEqual([why]);
-    expect(await lint('src/sim/pinpad/x.ts', "import { ABECS_COMMAND_PARAMS } from '../../../tables/pinpad/command-params.js';")).toEqual([]);
-    expect(await lint('src/sim/printer/x.ts', "import { encode } from '../../../drivers/printer/index.js';")).toEqual([]);
+    const why =
+      "src/sim/pinpad may not import drivers/pinpad: the virtual pinpad never uses the driver's decoder or codecs (share data in tables/pinpad)";
+    expect(
+      await lint('src/sim/pinpad/engine.ts', "import { FrameDecoder } from '../../../drivers/pinpad/index.js';"),
+    ).toEqual([why]);
+    expect(
+      await lint(
+        'src/sim/pinpad/card/read.ts',
+        "import { maskPanField } from '../../../../drivers/pinpad/commands/card/mask.js';",
+      ),
+    ).toEqual([why]);
+    expect(await lint('src/sim/pinpad/x.ts', "export * from '../../../drivers/pinpad/codec/params.js';")).toEqual([
+      why,
+    ]);
+    expect(await lint('src/sim/pinpad/x.ts', "const m = await import('../../../drivers/pinpad/decoder.js');")).toEqual([
+      why,
+    ]);
+    expect(
+      await lint(
+        'src/sim/pinpad/x.ts',
+        "import { ABECS_COMMAND_PARAMS } from '../../../tables/pinpad/command-params.js';",
+      ),
+    ).toEqual([]);
+    expect(await lint('src/sim/printer/x.ts', "import { encode } from '../../../drivers/printer/index.js';")).toEqual(
+      [],
+    );
     expect(await lint('src/sim/pinpad-other/x.ts', "import '../../../drivers/pinpad/index.js';")).toEqual([]);
   });
 
   it('places src/fleet beside the API: it reads the store, the engines and operations, and nothing below imports it', async () => {
-    expect(await lint('src/fleet/x.ts', "import '../store/index.js'; import '../engine/sale/engine.js'; import '../operations/day/index.js'; import '../config/fleet.js'; import '../core/log/index.js';")).toEqual([]);
-    expect(await lint('src/fleet/x.ts', "import '../api/app.js';")).toEqual(['src/fleet may not import src/api (layers point down: see docs/architecture.md "Rings")']);
+    expect(
+      await lint(
+        'src/fleet/x.ts',
+        "import '../store/index.js'; import '../engine/sale/engine.js'; import '../operations/day/index.js'; import '../config/fleet.js'; import '../core/log/index.js';",
+      ),
+    ).toEqual([]);
+    expect(await lint('src/fleet/x.ts', "import '../api/app.js';")).toEqual([
+      'src/fleet may not import src/api (layers point down: see docs/architecture.md "Rings")',
+    ]);
     expect(await lint('src/fleet/x.ts', "import '../adapters/pix.js';")).toHaveLength(1);
     expect(await lint('src/fleet/x.ts', "import '../sandbox/index.js';")).toHaveLength(1);
     expect(await lint('src/api/x.ts', "import '../fleet/client.js';")).toHaveLength(1);
@@ -83,7 +118,12 @@ describe('the layer lint rule (docs/architecture.md "Rings")', () => {
     expect(await lint('src/sandbox/x.ts', "export * from '../acquirer/outcomes.js';")).toHaveLength(1);
     expect(await lint('src/sandbox/x.ts', "const c = await import('../acquirer/index.js');")).toHaveLength(1);
     // the client's tables are the client's too
-    expect(await lint('src/sandbox/x.ts', "import '../core/clock.js'; import '../crypto/index.js'; import '../../tables/sandbox/published-errors.js';")).toEqual([]);
+    expect(
+      await lint(
+        'src/sandbox/x.ts',
+        "import '../core/clock.js'; import '../crypto/index.js'; import '../../tables/sandbox/published-errors.js';",
+      ),
+    ).toEqual([]);
   });
 
   it('src/sandbox as it is on disk imports nothing from src/acquirer', async () => {

@@ -7,7 +7,16 @@ import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/core/log/index.js';
 import { EventHub } from '../../../src/api/events.js';
-import { AlarmMonitor, conditions, engineAlarmKey, signWebhook, verifyWebhook, WebhookQueue, WebhookSender, type AlarmSnapshot } from '../../../src/operations/alarms/index.js';
+import {
+  AlarmMonitor,
+  conditions,
+  engineAlarmKey,
+  signWebhook,
+  verifyWebhook,
+  WebhookQueue,
+  WebhookSender,
+  type AlarmSnapshot,
+} from '../../../src/operations/alarms/index.js';
 import { Journal, openTerminalDatabase, Outbox } from '../../../src/store/index.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
@@ -17,7 +26,14 @@ console.log(`fast-check seed (operations/alarms): ${SEED}`);
 const tempDir = useTempDirs();
 const silent = createLogger({ level: 'silent' });
 
-const base: AlarmSnapshot = { now: new Date('2026-11-23T02:00:00Z'), nextClose: new Date('2026-11-23T03:00:00Z'), pendingUndos: [], needsRefund: [], deadLetters: [], clockOffsetMs: 0 };
+const base: AlarmSnapshot = {
+  now: new Date('2026-11-23T02:00:00Z'),
+  nextClose: new Date('2026-11-23T03:00:00Z'),
+  pendingUndos: [],
+  needsRefund: [],
+  deadLetters: [],
+  clockOffsetMs: 0,
+};
 const T = { closeWarningMs: 60 * 60_000, clockOffsetMs: 60_000 };
 const codes = (s: Partial<AlarmSnapshot>) => conditions({ ...base, ...s }, T).map((c) => c.code);
 
@@ -27,12 +43,30 @@ describe('alarm conditions', () => {
     const undo = { taskId: 1, merchantOrderId: '263260010000001', attempts: 3, lastError: 'HTTP 503' };
     expect(codes({ pendingUndos: [undo] })).toEqual(['UNDO_NEAR_CLOSE']);
     expect(codes({ pendingUndos: [undo], now: new Date('2026-11-23T01:59:59Z') })).toEqual([]);
-    expect(conditions({ ...base, pendingUndos: [undo] }, T)[0]).toMatchObject({ key: 'undo-near-close:2026-11-23T03:00:00.000Z', severity: 'error', once: true });
-    expect(codes({ needsRefund: [{ id: 4, kind: 'sale', merchantOrderId: '1', amount: 1234 }] })).toEqual(['NEEDS_REFUND']);
-    expect(conditions({ ...base, needsRefund: [{ id: 4, kind: 'sale', merchantOrderId: '1', amount: 1234 }] }, T)[0]!.message).toContain('R$ 12,34');
-    expect(codes({ deadLetters: [{ taskId: 2, journalId: 9, operation: 'sale.confirm', merchantOrderId: '1', reason: 'already undone' }] })).toEqual(['DEAD_LETTER']);
+    expect(conditions({ ...base, pendingUndos: [undo] }, T)[0]).toMatchObject({
+      key: 'undo-near-close:2026-11-23T03:00:00.000Z',
+      severity: 'error',
+      once: true,
+    });
+    expect(codes({ needsRefund: [{ id: 4, kind: 'sale', merchantOrderId: '1', amount: 1234 }] })).toEqual([
+      'NEEDS_REFUND',
+    ]);
+    expect(
+      conditions({ ...base, needsRefund: [{ id: 4, kind: 'sale', merchantOrderId: '1', amount: 1234 }] }, T)[0]!
+        .message,
+    ).toContain('R$ 12,34');
+    expect(
+      codes({
+        deadLetters: [
+          { taskId: 2, journalId: 9, operation: 'sale.confirm', merchantOrderId: '1', reason: 'already undone' },
+        ],
+      }),
+    ).toEqual(['DEAD_LETTER']);
     expect(codes({ printer: { online: true, paperOut: true, coverOpen: false } })).toEqual(['PRINTER_PAPER_OUT']);
-    expect(codes({ printer: { online: false, paperOut: false, coverOpen: true } })).toEqual(['PRINTER_OFFLINE', 'PRINTER_COVER_OPEN']);
+    expect(codes({ printer: { online: false, paperOut: false, coverOpen: true } })).toEqual([
+      'PRINTER_OFFLINE',
+      'PRINTER_COVER_OPEN',
+    ]);
     expect(codes({ pinpad: 'disconnected' })).toEqual(['PINPAD_GONE']);
     expect(codes({ pinpad: 'connected' })).toEqual([]);
     expect(codes({ pinpad: 'connecting' })).toEqual([]);
@@ -54,22 +88,33 @@ describe('the webhook signature', () => {
 
   it('is sha256= and the HMAC-SHA-256 of "<timestamp>.<body>", as an independent implementation (node-forge) computes it; verify accepts it and refuses any change (1000 runs)', () => {
     fc.assert(
-      fc.property(fc.string({ minLength: 1, maxLength: 64 }), fc.integer({ min: 0, max: 2 ** 31 }), fc.string({ maxLength: 300 }), (secret, ts, body) => {
-        const h = forge.hmac.create();
-        h.start('sha256', forge.util.encodeUtf8(secret));
-        h.update(forge.util.encodeUtf8(`${ts}.${body}`));
-        const sig = signWebhook(secret, ts, body);
-        const ok = sig === `sha256=${h.digest().toHex()}` && verifyWebhook(secret, { signature: sig, timestamp: String(ts) }, body, ts + 10);
-        const tampered = !verifyWebhook(secret, { signature: sig, timestamp: String(ts) }, `${body}x`, ts) && !verifyWebhook(`${secret}x`, { signature: sig, timestamp: String(ts) }, body, ts);
-        const replayed = !verifyWebhook(secret, { signature: sig, timestamp: String(ts) }, body, ts + 301);
-        return ok && tampered && replayed;
-      }),
+      fc.property(
+        fc.string({ minLength: 1, maxLength: 64 }),
+        fc.integer({ min: 0, max: 2 ** 31 }),
+        fc.string({ maxLength: 300 }),
+        (secret, ts, body) => {
+          const h = forge.hmac.create();
+          h.start('sha256', forge.util.encodeUtf8(secret));
+          h.update(forge.util.encodeUtf8(`${ts}.${body}`));
+          const sig = signWebhook(secret, ts, body);
+          const ok =
+            sig === `sha256=${h.digest().toHex()}` &&
+            verifyWebhook(secret, { signature: sig, timestamp: String(ts) }, body, ts + 10);
+          const tampered =
+            !verifyWebhook(secret, { signature: sig, timestamp: String(ts) }, `${body}x`, ts) &&
+            !verifyWebhook(`${secret}x`, { signature: sig, timestamp: String(ts) }, body, ts);
+          const replayed = !verifyWebhook(secret, { signature: sig, timestamp: String(ts) }, body, ts + 301);
+          return ok && tampered && replayed;
+        },
+      ),
       { numRuns: 1000, seed: SEED },
     );
   });
 });
 
-async function receiver(status: () => number): Promise<{ url: string; got: { id: string; body: string }[]; close(): Promise<void> }> {
+async function receiver(
+  status: () => number,
+): Promise<{ url: string; got: { id: string; body: string }[]; close(): Promise<void> }> {
   const got: { id: string; body: string }[] = [];
   const server = createServer((req, res) => {
     let body = '';
@@ -80,7 +125,11 @@ async function receiver(status: () => number): Promise<{ url: string; got: { id:
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    got,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 describe('alarm deliveries are kept across a restart', () => {
@@ -90,11 +139,21 @@ describe('alarm deliveries are kept across a restart', () => {
     const secret = { reveal: () => 's3cret' };
     let db = openTerminalDatabase(state);
     let agent = new Agent();
-    const down = new WebhookSender({ url: 'http://127.0.0.1:1/hook', secret, timeoutMs: 1000, queue: new WebhookQueue(db), wallClock: clock, dispatcher: agent, log: silent });
+    const down = new WebhookSender({
+      url: 'http://127.0.0.1:1/hook',
+      secret,
+      timeoutMs: 1000,
+      queue: new WebhookQueue(db),
+      wallClock: clock,
+      dispatcher: agent,
+      log: silent,
+    });
     expect(down.enqueue('needs-refund:4', { code: 'NEEDS_REFUND' })).toBe(true);
     expect(down.enqueue('needs-refund:4', { code: 'NEEDS_REFUND' })).toBe(false);
     expect(await down.runOnce()).toBe(0);
-    expect(down.queue.pending()).toEqual([expect.objectContaining({ alarmId: 'needs-refund:4', attempts: 1, lastError: expect.any(String) })]);
+    expect(down.queue.pending()).toEqual([
+      expect.objectContaining({ alarmId: 'needs-refund:4', attempts: 1, lastError: expect.any(String) }),
+    ]);
     // Not due again at once: backoff.
     expect(await down.runOnce()).toBe(0);
     expect(down.queue.pending()[0]!.attempts).toBe(1);
@@ -105,7 +164,15 @@ describe('alarm deliveries are kept across a restart', () => {
     db = openTerminalDatabase(state);
     agent = new Agent();
     clock.advance(10_000);
-    const up = new WebhookSender({ url: r.url, secret, timeoutMs: 1000, queue: new WebhookQueue(db), wallClock: clock, dispatcher: agent, log: silent });
+    const up = new WebhookSender({
+      url: r.url,
+      secret,
+      timeoutMs: 1000,
+      queue: new WebhookQueue(db),
+      wallClock: clock,
+      dispatcher: agent,
+      log: silent,
+    });
     expect(await up.runOnce()).toBe(1);
     expect(await up.runOnce()).toBe(0);
     expect(r.got.map((g) => g.id)).toEqual(['needs-refund:4']);
@@ -137,17 +204,38 @@ describe('the alarm monitor', () => {
       printer: () => ({ online: true, paperOut: paper, coverOpen: false }),
       pinpad: () => 'connected',
       clockOffsetMs: () => 0,
-      webhook: new WebhookSender({ url: r.url, secret: { reveal: () => 'k' }, timeoutMs: 1000, queue: new WebhookQueue(db), wallClock: clock, dispatcher: agent, log: silent }),
+      webhook: new WebhookSender({
+        url: r.url,
+        secret: { reveal: () => 'k' },
+        timeoutMs: 1000,
+        queue: new WebhookQueue(db),
+        wallClock: clock,
+        dispatcher: agent,
+        log: silent,
+      }),
       terminal: { terminalId: '42004201', environment: 'sandbox' },
     }).start();
-    const sale = journal.open({ kind: 'sale', merchantOrderId: '263260010000001', state: 'undoing', amount: 990, data: { request: { method: 'credit' } }, input: 'test', at: clock.now() });
+    const sale = journal.open({
+      kind: 'sale',
+      merchantOrderId: '263260010000001',
+      state: 'undoing',
+      amount: 990,
+      data: { request: { method: 'credit' } },
+      input: 'test',
+      at: clock.now(),
+    });
     // The engine says so first (as the sale machine does), then the journal shows it.
     hub.publish({ type: 'alarm', id: sale.id, code: 'NEEDS_REFUND', message: 'stayed charged' } as never);
     journal.transition(sale.id, { from: 'undoing', to: 'needs-refund', input: 'test', at: clock.now() });
     monitor.check();
     paper = true;
     expect(monitor.check().map((a) => a.code)).toEqual(['NEEDS_REFUND']);
-    expect(monitor.check().map((a) => a.code).sort()).toEqual(['NEEDS_REFUND', 'PRINTER_PAPER_OUT']);
+    expect(
+      monitor
+        .check()
+        .map((a) => a.code)
+        .sort(),
+    ).toEqual(['NEEDS_REFUND', 'PRINTER_PAPER_OUT']);
     paper = false;
     monitor.check();
     expect(monitor.alarms().map((a) => a.code)).toEqual(['NEEDS_REFUND']);

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { card, decodeCommand, decodeParams, decodeResponse, decodeLayout, paramValue, PinpadError, CARD_LAYOUTS } from '../../../drivers/pinpad/index.js';
+import {
+  card,
+  decodeCommand,
+  decodeParams,
+  decodeResponse,
+  decodeLayout,
+  paramValue,
+  PinpadError,
+  CARD_LAYOUTS,
+} from '../../../drivers/pinpad/index.js';
 import type { Response } from '../../../drivers/pinpad/index.js';
 import ex from '../../vectors/pinpad-card/abecs-card-examples.json' with { type: 'json' };
 import records from '../../vectors/initialization/abecs-4.1-records.json' with { type: 'json' };
@@ -25,7 +34,15 @@ const PANMASK = 0x23;
 
 describe('GCX against the §3.7.1 examples', () => {
   it(`example 1 request: ${ex.GCX1.source}`, () => {
-    const mine = card.GCX.encode({ amount: 48300, date: '130901', time: '201847', acquirer: '08', contactless: false, emvData: bytes('9F3303E0F8C8'), tags: ['5F28', '5F24'] });
+    const mine = card.GCX.encode({
+      amount: 48300,
+      date: '130901',
+      time: '201847',
+      acquirer: '08',
+      contactless: false,
+      emvData: bytes('9F3303E0F8C8'),
+      tags: ['5F28', '5F24'],
+    });
     expect(paramSet(mine, [PANMASK])).toEqual(paramSet(bytes(ex.GCX1.command)));
     expect(param(mine, PANMASK)).toBe('0804');
   });
@@ -110,7 +127,13 @@ describe('GOX and FCX against the §3.7.3 and §3.7.4 examples', () => {
 
   it('answer: go online, PIN for online verification with its DUKPT KSN', () => {
     const r = card.GOX.decode(rsp(ex.GOX.response), gox);
-    expect(r).toMatchObject({ decision: 'online', pin: 'online', signature: false, result: '202000', pinBlock: { block: 'B9DF0A996EA6CCB7', ksn: 'FFFFF798410034400008' } });
+    expect(r).toMatchObject({
+      decision: 'online',
+      pin: 'online',
+      signature: false,
+      result: '202000',
+      pinBlock: { block: 'B9DF0A996EA6CCB7', ksn: 'FFFFF798410034400008' },
+    });
     expect(r.emvData).toHaveLength(0x30);
   });
 
@@ -122,7 +145,12 @@ describe('GOX and FCX against the §3.7.3 and §3.7.4 examples', () => {
 
   it(`FCX request, byte for byte: ${ex.FCX.source}`, () => {
     const emv = decodeParams(decodeCommand(bytes(ex.FCX.command)).blocks, 'FCX').find((p) => p.id === 5)!.value;
-    const mine = card.FCX.encode({ outcome: 'approved', arc: 'Y3', emvData: emv, tags: ['95', '9F26', '9F27', '9F10'] });
+    const mine = card.FCX.encode({
+      outcome: 'approved',
+      arc: 'Y3',
+      emvData: emv,
+      tags: ['95', '9F26', '9F27', '9F10'],
+    });
     expect(hexOf(mine)).toBe(ex.FCX.command);
   });
 
@@ -146,33 +174,56 @@ describe('GPN, GTK, EBX, CEX, MNU, RMC against the §3.3 examples', () => {
   it(`GPN layout reads the example request: ${ex.GPN.source}`, () => {
     const c = decodeCommand(bytes(ex.GPN.command));
     const f = decodeLayout(CARD_LAYOUTS.GPN_REQUEST, c.blocks[0]!, 'GPN');
-    expect(f).toMatchObject({ GPN_METHOD: '1', GPN_KEYIDX: '08', GPN_PANLEN: '16', GPN_PAN: '4444333322221111', GPN_ENTRIES: '1', GPN_MIN1: '04', GPN_MAX1: '12' });
+    expect(f).toMatchObject({
+      GPN_METHOD: '1',
+      GPN_KEYIDX: '08',
+      GPN_PANLEN: '16',
+      GPN_PAN: '4444333322221111',
+      GPN_ENTRIES: '1',
+      GPN_MIN1: '04',
+      GPN_MAX1: '12',
+    });
   });
 
   it('GPN as we send it: method 3, an empty PAN (the pinpad uses the one it holds), 93 bytes', () => {
     const mine = card.GPN.encode({ keyIndex: 1, message: ['VALOR R$ 10,00', 'SENHA:'] });
     const f = decodeLayout(CARD_LAYOUTS.GPN_REQUEST, decodeCommand(mine).blocks[0]!, 'GPN');
     expect(Buffer.from(mine.subarray(0, 6)).toString('latin1')).toBe('GPN093');
-    expect(f).toMatchObject({ GPN_METHOD: '3', GPN_KEYIDX: '01', GPN_PANLEN: '00', GPN_PAN: '', GPN_MIN1: '04', GPN_MAX1: '12' });
+    expect(f).toMatchObject({
+      GPN_METHOD: '3',
+      GPN_KEYIDX: '01',
+      GPN_PANLEN: '00',
+      GPN_PAN: '',
+      GPN_MIN1: '04',
+      GPN_MAX1: '12',
+    });
     expect(() => card.GPN.encode({ keyIndex: 1, minDigits: 3, message: 'x' })).toThrow(/4\.\.12/);
   });
 
   it('GPN answer: PIN block and KSN', () => {
-    expect(card.GPN.decode(rsp(ex.GPN.response), { keyIndex: 8, message: '' })).toEqual({ block: 'BB6BE28FDF3522E9', ksn: '00000000000000000000' });
+    expect(card.GPN.decode(rsp(ex.GPN.response), { keyIndex: 8, message: '' })).toEqual({
+      block: 'BB6BE28FDF3522E9',
+      ksn: '00000000000000000000',
+    });
   });
 
   it(`GTK method 51 request carries the example's TRACKS, IV and KEYIDX encodings: ${ex.GTK2.source}`, () => {
     const specIv = decodeParams(decodeCommand(bytes(ex.GTK2.command)).blocks, 'GTK').find((p) => p.id === 0x1d)!.value;
     const mine = card.GTK.encode({ keyIndex: 7, iv: specIv });
     const spec = paramSet(bytes(ex.GTK2.command));
-    for (const id of ['0007', '001d', '0009']) expect(paramSet(mine).find((p) => p.startsWith(id))).toBe(spec.find((p) => p.startsWith(id)));
+    for (const id of ['0007', '001d', '0009'])
+      expect(paramSet(mine).find((p) => p.startsWith(id))).toBe(spec.find((p) => p.startsWith(id)));
     expect(param(mine, 0x03)).toBe('51');
     expect(param(mine, 0x08)).toBeUndefined(); // no open digits
   });
 
   it('GTK answer without KSNs (MK/WK, example 2) or with open digits (example 1) is refused: we ask DUKPT, whole blocks', () => {
-    expect(() => card.GTK.decode(rsp(ex.GTK2.response), { keyIndex: 7, iv: new Uint8Array(8) })).toThrow(/PP_ENCPAN of 10 bytes is not whole 8-byte blocks/);
-    expect(() => card.GTK.decode(rsp(ex.GTK1.response), { keyIndex: 12, iv: new Uint8Array(8) })).toThrow(/whole 8-byte blocks/);
+    expect(() => card.GTK.decode(rsp(ex.GTK2.response), { keyIndex: 7, iv: new Uint8Array(8) })).toThrow(
+      /PP_ENCPAN of 10 bytes is not whole 8-byte blocks/,
+    );
+    expect(() => card.GTK.decode(rsp(ex.GTK1.response), { keyIndex: 12, iv: new Uint8Array(8) })).toThrow(
+      /whole 8-byte blocks/,
+    );
   });
 
   it('GTK answer shaped as TrackTwoData + EncryptedCardData', () => {
@@ -183,20 +234,29 @@ describe('GPN, GTK, EBX, CEX, MNU, RMC against the §3.3 examples', () => {
     const r = card.GTK.decode(decodeResponse(data), { keyIndex: 2, iv });
     expect(card.acquirerTrackData(r)).toEqual({
       TrackTwoData: '00112233445566778899AABBCCDDEEFF0011223344556677',
-      EncryptedCardData: { EncryptionType: 'Dukpt3DesCBC', InitializationVector: '0102030405060708', TrackTwoDataKSN: 'FFFFF030331234600001', IsDataInTLVFormat: false },
+      EncryptedCardData: {
+        EncryptionType: 'Dukpt3DesCBC',
+        InitializationVector: '0102030405060708',
+        TrackTwoDataKSN: 'FFFFF030331234600001',
+        IsDataInTLVFormat: false,
+      },
     });
     expect(card.acquirerTrackData(r).TrackTwoData).toHaveLength(48);
   });
 
   it(`EBX: ${ex.EBX.source}`, () => {
-    const specDataIn = decodeParams(decodeCommand(bytes(ex.EBX.command)).blocks, 'EBX').find((p) => p.id === 0x0f)!.value;
+    const specDataIn = decodeParams(decodeCommand(bytes(ex.EBX.command)).blocks, 'EBX').find(
+      (p) => p.id === 0x0f,
+    )!.value;
     const mine = card.EBX.encode({ data: specDataIn, keyIndex: 7, iv: new Uint8Array(8) });
     expect(paramSet(mine, [0x1d])).toEqual(paramSet(bytes(ex.EBX.command)));
     const r = card.EBX.decode(rsp(ex.EBX.response), { data: specDataIn, keyIndex: 7, iv: new Uint8Array(8) });
     expect(r.ksn).toBe('FFFFF12345008880' + '06C3');
     expect(r.iv).toBe('0000000000000000');
     expect(r.data).toBe('0F770C3A6CAFCA695D00501441827BA52C218148C35C94D1');
-    expect(() => card.EBX.encode({ data: new Uint8Array(7), keyIndex: 7, iv: new Uint8Array(8) })).toThrow(/multiple of 8/);
+    expect(() => card.EBX.encode({ data: new Uint8Array(7), keyIndex: 7, iv: new Uint8Array(8) })).toThrow(
+      /multiple of 8/,
+    );
   });
 
   it('a typed number is packed like a PAN (§5.4.2.2): digits as nibbles, F filler', () => {
@@ -207,11 +267,19 @@ describe('GPN, GTK, EBX, CEX, MNU, RMC against the §3.3 examples', () => {
 
   it(`CEX: ${ex.CEX.source}`, () => {
     expect(paramSet(card.CEX.encode({ stripe: true }), [PANMASK])).toEqual(paramSet(bytes(ex.CEX.command)));
-    expect(card.CEX.decode(rsp(ex.CEX.response), { stripe: true })).toEqual({ code: '90', event: 'stripe', track2: '43130329****0011=1508601' });
+    expect(card.CEX.decode(rsp(ex.CEX.response), { stripe: true })).toEqual({
+      code: '90',
+      event: 'stripe',
+      track2: '43130329****0011=1508601',
+    });
   });
 
   it(`MNU, byte for byte: ${ex.MNU.source}`, () => {
-    const mine = card.MNU.encode({ timeoutS: 30, options: ['5.Chamado Técnico', '1.Consultas', '3.Ajuda', 'Voltar!!'], title: 'Selecione, por favor:' });
+    const mine = card.MNU.encode({
+      timeoutS: 30,
+      options: ['5.Chamado Técnico', '1.Consultas', '3.Ajuda', 'Voltar!!'],
+      title: 'Selecione, por favor:',
+    });
     expect(hexOf(mine)).toBe(ex.MNU.command);
     expect(card.MNU.decode(rsp(ex.MNU.response), { options: ['a', 'b', 'c', 'd'] })).toBe(2);
     expect(() => card.MNU.decode(rsp(ex.MNU.response), { options: ['a'] })).toThrow(/not offered/);
@@ -229,7 +297,8 @@ describe('tables and multimedia against the §3.5 and §3.4 examples', () => {
   });
 
   it(`TLR reproduces the §3.5.3 examples from their blocks`, () => {
-    for (const c of records.tlr.commands) expect(Buffer.from(card.TLR.encode({ data: c.slice(6) })).toString('latin1')).toBe(c);
+    for (const c of records.tlr.commands)
+      expect(Buffer.from(card.TLR.encode({ data: c.slice(6) })).toString('latin1')).toBe(c);
   });
 
   it('TLR carries the three §4.1.1 example AID records (340, 314, 284 characters) in one block', () => {
@@ -237,7 +306,9 @@ describe('tables and multimedia against the §3.5 and §3.4 examples', () => {
     const packet = Buffer.from(card.TLR.encode({ records: recs })).toString('latin1');
     expect(packet).toBe(`TLR${String(2 + 340 + 314 + 284).padStart(3, '0')}03${recs.join('')}`);
     expect(() => card.TLR.encode({ records: [records.aid340.record.slice(1)] })).toThrow(/TAB_LEN/);
-    expect(() => card.TLR.encode({ records: [records.aid340.record, records.aid340.record, records.aid340.record] })).toThrow(/exceed 999/);
+    expect(() =>
+      card.TLR.encode({ records: [records.aid340.record, records.aid340.record, records.aid340.record] }),
+    ).toThrow(/exceed 999/);
   });
 
   it(`MLI and DSI, byte for byte: ${ex.MLI.source}`, () => {
@@ -246,7 +317,10 @@ describe('tables and multimedia against the §3.5 and §3.4 examples', () => {
     expect(Buffer.from(card.MLE.encode()).toString('latin1')).toBe('MLE');
     const mlr = decodeCommand(card.MLR.encode(new Uint8Array(1500).fill(0x41)));
     const pieces = decodeParams(mlr.blocks, 'MLR');
-    expect(pieces.map((p) => [p.id, p.value.length])).toEqual([[0x0f, 995], [0x0f, 505]]); // SPE_DATAIN of at most 995 bytes
+    expect(pieces.map((p) => [p.id, p.value.length])).toEqual([
+      [0x0f, 995],
+      [0x0f, 505],
+    ]); // SPE_DATAIN of at most 995 bytes
     expect(mlr.blocks.every((b) => b.length <= 999)).toBe(true);
     expect(() => card.DSI.encode('QR CODE')).toThrow(/SPE_MFNAME/);
   });
@@ -267,8 +341,24 @@ describe('§5.4.1 incomplete tracks and PAN masking (the specification examples)
 });
 
 it('paramValue names every PP_ datum the card commands read', () => {
-  for (const name of ['PP_CARDTYPE', 'PP_ICCSTAT', 'PP_AIDTABINFO', 'PP_PAN', 'PP_GOXRES', 'PP_FCXRES', 'PP_ISRESULTS', 'PP_ENCPAN', 'PP_TRACK2', 'PP_TRK2KSN', 'PP_DATAOUT', 'PP_EVENT', 'PP_DEVTYPE']) {
-    const found = [0x804f, 0x8050, 0x8051, 0x8052, 0x8056, 0x8058, 0x8059, 0x804a, 0x8045, 0x8048, 0x804e, 0x8040, 0x8060].map((id) => paramValue({ id, value: new Uint8Array() }).name);
+  for (const name of [
+    'PP_CARDTYPE',
+    'PP_ICCSTAT',
+    'PP_AIDTABINFO',
+    'PP_PAN',
+    'PP_GOXRES',
+    'PP_FCXRES',
+    'PP_ISRESULTS',
+    'PP_ENCPAN',
+    'PP_TRACK2',
+    'PP_TRK2KSN',
+    'PP_DATAOUT',
+    'PP_EVENT',
+    'PP_DEVTYPE',
+  ]) {
+    const found = [
+      0x804f, 0x8050, 0x8051, 0x8052, 0x8056, 0x8058, 0x8059, 0x804a, 0x8045, 0x8048, 0x804e, 0x8040, 0x8060,
+    ].map((id) => paramValue({ id, value: new Uint8Array() }).name);
     expect(found).toContain(name);
   }
 });

@@ -4,54 +4,108 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { tableProductSelector, typedEntryRefusal, type ProductQuery } from '../../../src/adapters/pinpad-card-products.js';
+import {
+  tableProductSelector,
+  typedEntryRefusal,
+  type ProductQuery,
+} from '../../../src/adapters/pinpad-card-products.js';
 import { parseInitialization, paymentTypeOf, TableSet } from '../../../src/initialization/index.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { sandboxAnswer } from '../initialization/helpers.js';
 
 const set = new TableSet(parseInitialization(sandboxAnswer()));
-const select = tableProductSelector(() => set, () => new Date('2026-06-15T12:00:00Z'));
+const select = tableProductSelector(
+  () => set,
+  () => new Date('2026-06-15T12:00:00Z'),
+);
 const facts = { amount: 1000, installments: 1, interest: 'ByMerchant' as const, maskedPan: '' };
 const card = (name: string) => TEST_CARDS.find((c) => c.name.includes(name))!;
-const q = (pan: string, over: Partial<ProductQuery> = {}): ProductQuery => ({ entry: 'magstripe', digits: pan.slice(0, 8), serviceCode: '101', fallback: false, method: 'credit', ...over });
+const q = (pan: string, over: Partial<ProductQuery> = {}): ProductQuery => ({
+  entry: 'magstripe',
+  digits: pan.slice(0, 8),
+  serviceCode: '101',
+  fallback: false,
+  method: 'credit',
+  ...over,
+});
 const ALELO = card('alelo voucher');
 
 describe('tableProductSelector', () => {
   it('two voucher products on one card: the customer must choose, in table order; the choice is then the product', () => {
     const query = q(ALELO.pan, { entry: 'emv', aid: 'A0000004942010', method: 'voucher' });
-    expect(select(query, facts)).toEqual({ kind: 'choose', options: [{ productId: 200, label: 'ALELO REFEICAO' }, { productId: 201, label: 'ALELO ALIMENTACAO' }] });
-    expect(select(query, { ...facts, productId: 201 })).toMatchObject({ kind: 'product', productId: 201, brandId: 20, issuerId: 2000 });
+    expect(select(query, facts)).toEqual({
+      kind: 'choose',
+      options: [
+        { productId: 200, label: 'ALELO REFEICAO' },
+        { productId: 201, label: 'ALELO ALIMENTACAO' },
+      ],
+    });
+    expect(select(query, { ...facts, productId: 201 })).toMatchObject({
+      kind: 'product',
+      productId: 201,
+      brandId: 20,
+      issuerId: 2000,
+    });
   });
 
   it('a credit/debit combo BIN gives one product per method, and who asks the PIN', () => {
     const stripe = card('stripe card, PIN 4321');
     // credit: RequiresPasswordExceptForEMVCard on a stripe read → the terminal asks (GPN)
     expect(select(q(stripe.pan), facts)).toMatchObject({ kind: 'product', productId: 80, password: 'required' });
-    expect(select(q(stripe.pan, { method: 'debit' }), facts)).toMatchObject({ kind: 'product', productId: 81, password: 'required' });
+    expect(select(q(stripe.pan, { method: 'debit' }), facts)).toMatchObject({
+      kind: 'product',
+      productId: 81,
+      password: 'required',
+    });
     // a chip read leaves the PIN to the card's CVM list
-    expect(select(q(stripe.pan, { entry: 'emv', aid: 'A0000000041010' }), facts)).toMatchObject({ kind: 'product', productId: 80, password: 'card' });
+    expect(select(q(stripe.pan, { entry: 'emv', aid: 'A0000000041010' }), facts)).toMatchObject({
+      kind: 'product',
+      productId: 80,
+      password: 'card',
+    });
   });
 
   it('refusals say why: a swiped chip card, installments debit does not allow, a method the card lacks, an unknown BIN, no tables', () => {
     const c0 = card('ending 0');
     expect(select(q(c0.pan, { serviceCode: '201' }), facts)).toMatchObject({ kind: 'refused', reason: 'use-chip' });
-    expect(select(q(c0.pan, { serviceCode: '201', fallback: true }), facts)).toMatchObject({ kind: 'product', productId: 1 });
-    expect(select(q(card('visa debit').pan, { entry: 'emv', aid: 'A0000000032010', method: 'debit' }), { ...facts, installments: 3 })).toMatchObject({ kind: 'refused', reason: 'installments-not-allowed' });
-    expect(select(q(ALELO.pan, { entry: 'emv', aid: 'A0000004942010', method: 'credit' }), facts)).toMatchObject({ kind: 'refused', reason: 'no-product-of-type' });
+    expect(select(q(c0.pan, { serviceCode: '201', fallback: true }), facts)).toMatchObject({
+      kind: 'product',
+      productId: 1,
+    });
+    expect(
+      select(q(card('visa debit').pan, { entry: 'emv', aid: 'A0000000032010', method: 'debit' }), {
+        ...facts,
+        installments: 3,
+      }),
+    ).toMatchObject({ kind: 'refused', reason: 'installments-not-allowed' });
+    expect(select(q(ALELO.pan, { entry: 'emv', aid: 'A0000004942010', method: 'credit' }), facts)).toMatchObject({
+      kind: 'refused',
+      reason: 'no-product-of-type',
+    });
     expect(select(q('99999999'), facts)).toMatchObject({ kind: 'refused', reason: 'unknown-bin' });
-    expect(tableProductSelector(() => undefined)(q(c0.pan), facts)).toMatchObject({ kind: 'refused', reason: 'not-initialized' });
+    expect(tableProductSelector(() => undefined)(q(c0.pan), facts)).toMatchObject({
+      kind: 'refused',
+      reason: 'not-initialized',
+    });
   });
 
   it('typed entry: allowed for a Visa credit, refused for a BIN that forbids typing and where the security code is wanted (Amex)', () => {
-    const typed = (pan: string, method: ProductQuery['method'] = 'credit') => select({ entry: 'typed', digits: pan.slice(0, 8), fallback: false, method }, { ...facts, expiry: '3012' });
+    const typed = (pan: string, method: ProductQuery['method'] = 'credit') =>
+      select({ entry: 'typed', digits: pan.slice(0, 8), fallback: false, method }, { ...facts, expiry: '3012' });
     expect(typed(card('ending 0').pan)).toMatchObject({ kind: 'product', productId: 1, password: 'none' });
     expect(typed(card('visa debit').pan, 'debit')).toMatchObject({ kind: 'refused', reason: 'typing-not-allowed' });
     expect(typed(card('amex').pan)).toMatchObject({ kind: 'refused', reason: 'typing-not-allowed' });
     // the Visa range checks a typed expiry (CheckExpiryDateWhenCardNumberIsTyped): January 2023 is past in June 2026
-    const expired = select({ entry: 'typed', digits: card('ending 0').pan.slice(0, 8), fallback: false, method: 'credit' }, { ...facts, expiry: '2301' });
+    const expired = select(
+      { entry: 'typed', digits: card('ending 0').pan.slice(0, 8), fallback: false, method: 'credit' },
+      { ...facts, expiry: '2301' },
+    );
     expect(expired).toMatchObject({ kind: 'refused', reason: 'expired' });
     // a typo: the check digit is wrong and no level waives the check (DoNotValidateCardModule10)
-    const typo = select({ entry: 'typed', digits: card('ending 0').pan.slice(0, 8), fallback: false, method: 'credit' }, { ...facts, expiry: '3012', luhnValid: false });
+    const typo = select(
+      { entry: 'typed', digits: card('ending 0').pan.slice(0, 8), fallback: false, method: 'credit' },
+      { ...facts, expiry: '3012', luhnValid: false },
+    );
     expect(typo).toMatchObject({ kind: 'refused', reason: 'invalid-card-number' });
   });
 
@@ -76,7 +130,13 @@ describe('tableProductSelector', () => {
         fc.boolean(),
         (c, entry, method, installments, interest, fallback) => {
           const aid = set.tables.emv.find((e) => e.ProductIds.includes(c.productId))?.Aid;
-          const query: ProductQuery = { entry, digits: c.pan.slice(0, 8), ...(entry === 'emv' || entry === 'contactlessEmv' ? (aid ? { aid } : {}) : { serviceCode: c.serviceCode }), fallback, method };
+          const query: ProductQuery = {
+            entry,
+            digits: c.pan.slice(0, 8),
+            ...(entry === 'emv' || entry === 'contactlessEmv' ? (aid ? { aid } : {}) : { serviceCode: c.serviceCode }),
+            fallback,
+            method,
+          };
           const s = select(query, { ...facts, installments, interest, maskedPan: c.pan.slice(0, 8), expiry: c.expiry });
           if (s.kind === 'product') {
             expect(paymentTypeOf(set.product(s.productId)!)).toBe(want[method]);

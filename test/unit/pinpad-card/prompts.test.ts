@@ -76,7 +76,10 @@ describe('asOmnipos: the customer’s CANCEL key', () => {
     const ac = new AbortController();
     ac.abort();
     expect(asOmnipos(cancel, ac.signal)).toMatchObject({ code: 'PINPAD_STATUS', context: { status: 13 } });
-    expect(asOmnipos(new PinpadError('PINPAD_STATUS', 'GCX: ST_TIMEOUT', { status: 12 }))).toMatchObject({ code: 'PINPAD_STATUS', context: { status: 12 } });
+    expect(asOmnipos(new PinpadError('PINPAD_STATUS', 'GCX: ST_TIMEOUT', { status: 12 }))).toMatchObject({
+      code: 'PINPAD_STATUS',
+      context: { status: 12 },
+    });
     const other = new Error('x');
     expect(asOmnipos(other)).toBe(other);
   });

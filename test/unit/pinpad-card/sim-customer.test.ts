@@ -12,13 +12,20 @@ describe('the virtual pinpad’s customer: cards pulled early, contactless in st
     expect(d.removeEarly).toBe('before-fcx');
     expect(d.choose({ lastDigit: 1 }).ok).toBe(true);
     expect(d.removeEarly).toBe('before-fcx');
-    expect(d.choose({ removeEarly: 'sideways' as never })).toEqual({ ok: false, error: 'removeEarly: one of no, at-pin, before-fcx' });
+    expect(d.choose({ removeEarly: 'sideways' as never })).toEqual({
+      ok: false,
+      error: 'removeEarly: one of no, at-pin, before-fcx',
+    });
     expect(d.removeEarly).toBe('before-fcx');
   });
 
   it('contactless-stripe only for a card with a contactless interface', () => {
     const d = new CardDeck();
-    expect(d.choose({ pan: byName('mastercard credit, chip and contactless').pan, via: 'contactless-stripe' })).toMatchObject({ ok: true, presented: expect.stringMatching(/by contactless-stripe$/) as unknown });
-    expect(d.choose({ pan: byName('elo credit, contact chip only').pan, via: 'contactless-stripe' })).toMatchObject({ ok: false });
+    expect(
+      d.choose({ pan: byName('mastercard credit, chip and contactless').pan, via: 'contactless-stripe' }),
+    ).toMatchObject({ ok: true, presented: expect.stringMatching(/by contactless-stripe$/) as unknown });
+    expect(d.choose({ pan: byName('elo credit, contact chip only').pan, via: 'contactless-stripe' })).toMatchObject({
+      ok: false,
+    });
   });
 });

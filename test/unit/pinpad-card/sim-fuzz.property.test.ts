@@ -7,7 +7,29 @@ import { handlersFor } from '../../../src/sim/pinpad/handlers/index.js';
 import { profile } from '../../../src/sim/pinpad/profile.js';
 import { fcSeed } from '../pinpad/seed.js';
 
-const IDS = ['GCX', 'GTK', 'GOX', 'FCX', 'EBX', 'CEX', 'MNU', 'MLI', 'MLR', 'MLE', 'DSI', 'GPN', 'RMC', 'TLI', 'TLR', 'TLE', 'GCR', 'GOC', 'FNC', 'GTS', 'CKE'] as const;
+const IDS = [
+  'GCX',
+  'GTK',
+  'GOX',
+  'FCX',
+  'EBX',
+  'CEX',
+  'MNU',
+  'MLI',
+  'MLR',
+  'MLE',
+  'DSI',
+  'GPN',
+  'RMC',
+  'TLI',
+  'TLR',
+  'TLE',
+  'GCR',
+  'GOC',
+  'FNC',
+  'GTS',
+  'CKE',
+] as const;
 const SPE_IDS = Array.from({ length: 0x26 }, (_, i) => i + 1);
 
 describe('the virtual pinpad answers any card command, however malformed, with a well-formed response (property)', () => {
@@ -24,10 +46,20 @@ describe('the virtual pinpad answers any card command, however malformed, with a
     });
     const deck = cardSim(engine.state).deck;
     deck.delayMs = 0;
-    const value = fc.oneof(fc.uint8Array({ maxLength: 24 }), fc.stringMatching(/^[0-9]{0,12}$/).map((s) => Buffer.from(s, 'latin1')));
-    const abecs = fc.array(fc.record({ id: fc.constantFrom(...SPE_IDS), value }), { maxLength: 8 }).map((ps) => encodeParams(ps));
+    const value = fc.oneof(
+      fc.uint8Array({ maxLength: 24 }),
+      fc.stringMatching(/^[0-9]{0,12}$/).map((s) => Buffer.from(s, 'latin1')),
+    );
+    const abecs = fc
+      .array(fc.record({ id: fc.constantFrom(...SPE_IDS), value }), { maxLength: 8 })
+      .map((ps) => encodeParams(ps));
     const classic = fc.uint8Array({ maxLength: 120 }).map((b) => [b]);
-    const cmd = fc.record({ id: fc.constantFrom(...IDS), blocks: fc.oneof(abecs, classic), via: fc.constantFrom('chip', 'contactless', 'stripe'), pin: fc.constantFrom('right', 'cancel', '1234') });
+    const cmd = fc.record({
+      id: fc.constantFrom(...IDS),
+      blocks: fc.oneof(abecs, classic),
+      via: fc.constantFrom('chip', 'contactless', 'stripe'),
+      pin: fc.constantFrom('right', 'cancel', '1234'),
+    });
     await fc.assert(
       fc.asyncProperty(cmd, async (c) => {
         deck.choose({ lastDigit: 0, via: c.via, pin: c.pin });

@@ -11,17 +11,37 @@ describe('the virtual pinpad encrypts what the sandbox host decrypts (property o
   it('track 2 under the DUKPT data key (CBC, random IV) and the PIN block under the PIN key', () => {
     const dukpt = new SimDukpt();
     fc.assert(
-      fc.property(fc.constantFrom(...TEST_CARDS), fc.uint8Array({ minLength: 8, maxLength: 8 }), fc.stringMatching(/^\d{4,6}$/), (c, iv, typed) => {
-        const { ksn, out } = dukpt.encryptData([packTrack(c.track2)], iv);
-        const ivHex = Buffer.from(iv).toString('hex').toUpperCase();
-        const node = { InputMode: 'MagStripe', TrackTwoData: out[0]!.toString('hex').toUpperCase(), EncryptedCardData: { EncryptionType: 'Dukpt3DesCBC', InitializationVector: ivHex, TrackTwoDataKSN: ksn } };
-        const read = readCard('CreditCard', node);
-        expect(read.pan).toBe(c.pan);
-        expect(read.expiry).toBe(c.expiry);
-        const pin = dukpt.encryptPin(typed, c.pan);
-        expect(pinMatches('CreditCard.PinBlock', { EncryptedPinBlock: pin.block, KsnIdentification: pin.ksn }, read)).toBe(typed === c.pin);
-        expect(pinMatches('CreditCard.PinBlock', { EncryptedPinBlock: dukpt.encryptPin(c.pin, c.pan).block, KsnIdentification: dukpt.encryptPin(c.pin, c.pan).ksn }, read)).toBe(false); // block and KSN of different uses do not mix
-      }),
+      fc.property(
+        fc.constantFrom(...TEST_CARDS),
+        fc.uint8Array({ minLength: 8, maxLength: 8 }),
+        fc.stringMatching(/^\d{4,6}$/),
+        (c, iv, typed) => {
+          const { ksn, out } = dukpt.encryptData([packTrack(c.track2)], iv);
+          const ivHex = Buffer.from(iv).toString('hex').toUpperCase();
+          const node = {
+            InputMode: 'MagStripe',
+            TrackTwoData: out[0]!.toString('hex').toUpperCase(),
+            EncryptedCardData: { EncryptionType: 'Dukpt3DesCBC', InitializationVector: ivHex, TrackTwoDataKSN: ksn },
+          };
+          const read = readCard('CreditCard', node);
+          expect(read.pan).toBe(c.pan);
+          expect(read.expiry).toBe(c.expiry);
+          const pin = dukpt.encryptPin(typed, c.pan);
+          expect(
+            pinMatches('CreditCard.PinBlock', { EncryptedPinBlock: pin.block, KsnIdentification: pin.ksn }, read),
+          ).toBe(typed === c.pin);
+          expect(
+            pinMatches(
+              'CreditCard.PinBlock',
+              {
+                EncryptedPinBlock: dukpt.encryptPin(c.pin, c.pan).block,
+                KsnIdentification: dukpt.encryptPin(c.pin, c.pan).ksn,
+              },
+              read,
+            ),
+          ).toBe(false); // block and KSN of different uses do not mix
+        },
+      ),
       { numRuns: 1000, seed: fcSeed('sim DUKPT → sandbox') },
     );
   });
@@ -55,9 +75,19 @@ describe('the virtual pinpad’s tables (§3.5, §6.7)', () => {
     t.begin('00', 'ALL0000001');
     t.add(records.aid340.record + records.aid314.record + ex.aid284.record);
     t.commit();
-    expect(t.aidRecords('A0000000041010').map((r) => r.acquirer).sort()).toEqual(['02', '17']);
+    expect(
+      t
+        .aidRecords('A0000000041010')
+        .map((r) => r.acquirer)
+        .sort(),
+    ).toEqual(['02', '17']);
     expect(t.aidRecords('A0000000032010').map((r) => r.acquirer)).toEqual(['23']);
-    expect(t.versions()).toMatchObject({ '00': 'ALL0000001', '02': 'ALL0000001', '17': 'ALL0000001', '23': 'ALL0000001' });
+    expect(t.versions()).toMatchObject({
+      '00': 'ALL0000001',
+      '02': 'ALL0000001',
+      '17': 'ALL0000001',
+      '23': 'ALL0000001',
+    });
   });
 
   it('leaves the factory with the sandbox AID records under version 0000000000', () => {

@@ -2,12 +2,34 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fcSeed } from '../pinpad/seed.js';
-import { checkResponse, decodeResponse, encodeCommand, encodeResponse, isPinpadError, type SessionControl } from '../../../drivers/pinpad/index.js';
-import { SecureChannel, isSealed, openPacket, sealPacket, terminalKeyFromPem, type OpnPublicKey } from '../../../drivers/pinpad/secure/index.js';
+import {
+  checkResponse,
+  decodeResponse,
+  encodeCommand,
+  encodeResponse,
+  isPinpadError,
+  type SessionControl,
+} from '../../../drivers/pinpad/index.js';
+import {
+  SecureChannel,
+  isSealed,
+  openPacket,
+  sealPacket,
+  terminalKeyFromPem,
+  type OpnPublicKey,
+} from '../../../drivers/pinpad/secure/index.js';
 import { DEFAULT_PROFILE, type SimContext, type SimState } from '../../../src/sim/pinpad/index.js';
-import { openWithSecureChannel, secureLayerOf, secureSession, wrapSessionKey } from '../../../src/sim/pinpad/secure/index.js';
+import {
+  openWithSecureChannel,
+  secureLayerOf,
+  secureSession,
+  wrapSessionKey,
+} from '../../../src/sim/pinpad/secure/index.js';
 
-const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+const pem = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({
+  type: 'pkcs8',
+  format: 'pem',
+}) as string;
 const terminalKey = terminalKeyFromPem(pem);
 const text = (b: Uint8Array): string => Buffer.from(b).toString('latin1');
 
@@ -24,7 +46,10 @@ describe('RSA PKCS#1 v1.5 (§5.2.1): the sim wraps, node-forge unwraps', () => {
   });
 
   it('refuses a key that is not 2048 bits, or not a key, and never prints the private half', () => {
-    const small = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
+    const small = generateKeyPairSync('rsa', { modulusLength: 1024 }).privateKey.export({
+      type: 'pkcs8',
+      format: 'pem',
+    }) as string;
     expect(() => terminalKeyFromPem(small)).toThrow(/256 bytes/);
     expect(() => terminalKeyFromPem('not a key')).toThrow(/PEM/);
     expect(JSON.stringify({ terminalKey })).toBe('{"terminalKey":{"kind":"rsa terminal key","modulusBits":2048}}');
@@ -32,7 +57,10 @@ describe('RSA PKCS#1 v1.5 (§5.2.1): the sim wraps, node-forge unwraps', () => {
 });
 
 /** A session control whose `run` is the virtual pinpad's OPN handler, in memory (the link is tested over a pty). */
-function fakeSession(state: SimState, answer?: (data: Uint8Array) => Uint8Array): SessionControl & { layers: unknown[] } {
+function fakeSession(
+  state: SimState,
+  answer?: (data: Uint8Array) => Uint8Array,
+): SessionControl & { layers: unknown[] } {
   const layers: unknown[] = [];
   return {
     layers,

@@ -2,7 +2,15 @@ import { createCipheriv, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { crc16, decodeResponse, isPinpadError } from '../../../drivers/pinpad/index.js';
-import { MAX_CLRDATA, OPN_SECURE, decodeSecureOpnBlock, encodeSecureOpnAnswer, encodeSecureOpnBlock, openPacket, sealPacket } from '../../../drivers/pinpad/secure/index.js';
+import {
+  MAX_CLRDATA,
+  OPN_SECURE,
+  decodeSecureOpnBlock,
+  encodeSecureOpnAnswer,
+  encodeSecureOpnBlock,
+  openPacket,
+  sealPacket,
+} from '../../../drivers/pinpad/secure/index.js';
 import { fcSeed } from '../pinpad/seed.js';
 
 const RUNS = 1000;
@@ -36,14 +44,20 @@ describe('secure packet (§5.2.2) properties', () => {
 
   it('one flipped ciphertext bit never opens to the original CLRDATA: it fails a §5.2.2.2 check (PINPAD_PROTOCOL) or opens to other bytes', () => {
     fc.assert(
-      fc.property(key, fc.uint8Array({ minLength: 1, maxLength: 300 }), fc.nat(), fc.integer({ min: 0, max: 7 }), (k, c, at, bit) => {
-        const p = sealPacket(k, c);
-        const i = 1 + (at % (p.length - 1));
-        p[i] = p[i]! ^ (1 << bit);
-        const r = onlyPinpadErrors(() => openPacket(k, p));
-        if (isPinpadError(r)) expect(r.code).toBe('PINPAD_PROTOCOL');
-        else expect(r).not.toEqual(c);
-      }),
+      fc.property(
+        key,
+        fc.uint8Array({ minLength: 1, maxLength: 300 }),
+        fc.nat(),
+        fc.integer({ min: 0, max: 7 }),
+        (k, c, at, bit) => {
+          const p = sealPacket(k, c);
+          const i = 1 + (at % (p.length - 1));
+          p[i] = p[i]! ^ (1 << bit);
+          const r = onlyPinpadErrors(() => openPacket(k, p));
+          if (isPinpadError(r)) expect(r.code).toBe('PINPAD_PROTOCOL');
+          else expect(r).not.toEqual(c);
+        },
+      ),
       { numRuns: RUNS, seed: fcSeed('tamper') },
     );
   });
@@ -76,7 +90,10 @@ describe('secure packet (§5.2.2) properties', () => {
   it('names the failed check: length, DATALEN, DATACRC', () => {
     const k = Uint8Array.from(randomBytes(16));
     const fail = (p: Uint8Array): unknown => onlyPinpadErrors(() => openPacket(k, p));
-    expect(fail(Uint8Array.of(0x12, 1, 2, 3))).toMatchObject({ code: 'PINPAD_PROTOCOL', context: { reason: 'length' } });
+    expect(fail(Uint8Array.of(0x12, 1, 2, 3))).toMatchObject({
+      code: 'PINPAD_PROTOCOL',
+      context: { reason: 'length' },
+    });
     expect(fail(Uint8Array.of(0x47, 0x49, 0x58))).toMatchObject({ context: { reason: 'not-sealed' } });
     // one block encrypted by hand: DATALEN claiming more than follows, then a DATACRC that does not match
     const encrypt = (plain: Buffer): Uint8Array => {
@@ -119,9 +136,19 @@ describe('secure OPN codec (§3.2.2) properties', () => {
   it('answer: CRKSEC round trip; any other bytes decode or fail as PINPAD_PROTOCOL, never another throw', () => {
     fc.assert(
       fc.property(fc.uint8Array({ minLength: 256, maxLength: 256 }), fc.uint8Array({ maxLength: 600 }), (crk, junk) => {
-        const rsp = decodeResponse(Uint8Array.from(Buffer.concat([Buffer.from('OPN000515'), encodeSecureOpnAnswer(crk)])));
-        expect(OPN_SECURE.decode(rsp, { modulus: crk, publicExponent: Uint8Array.of(3) })).toEqual({ kind: 'abecs', cryptogram: crk });
-        onlyPinpadErrors(() => OPN_SECURE.decode({ id: 'OPN', status: 0, blocks: [junk] }, { modulus: crk, publicExponent: Uint8Array.of(3) }));
+        const rsp = decodeResponse(
+          Uint8Array.from(Buffer.concat([Buffer.from('OPN000515'), encodeSecureOpnAnswer(crk)])),
+        );
+        expect(OPN_SECURE.decode(rsp, { modulus: crk, publicExponent: Uint8Array.of(3) })).toEqual({
+          kind: 'abecs',
+          cryptogram: crk,
+        });
+        onlyPinpadErrors(() =>
+          OPN_SECURE.decode(
+            { id: 'OPN', status: 0, blocks: [junk] },
+            { modulus: crk, publicExponent: Uint8Array.of(3) },
+          ),
+        );
         onlyPinpadErrors(() => decodeSecureOpnBlock(junk));
       }),
       { numRuns: RUNS, seed: fcSeed('opn answer') },
@@ -129,7 +156,11 @@ describe('secure OPN codec (§3.2.2) properties', () => {
   });
 
   it('refuses a modulus other than 256 bytes and an exponent over 3 bytes', () => {
-    expect(() => encodeSecureOpnBlock({ modulus: new Uint8Array(128), publicExponent: Uint8Array.of(3) })).toThrow(/OPN_MOD/);
-    expect(() => encodeSecureOpnBlock({ modulus: new Uint8Array(256), publicExponent: new Uint8Array(4) })).toThrow(/OPN_EXP/);
+    expect(() => encodeSecureOpnBlock({ modulus: new Uint8Array(128), publicExponent: Uint8Array.of(3) })).toThrow(
+      /OPN_MOD/,
+    );
+    expect(() => encodeSecureOpnBlock({ modulus: new Uint8Array(256), publicExponent: new Uint8Array(4) })).toThrow(
+      /OPN_EXP/,
+    );
   });
 });

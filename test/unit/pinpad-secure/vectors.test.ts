@@ -1,7 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { crc16, decodeCommand, decodeResponse, encodeCommand } from '../../../drivers/pinpad/index.js';
-import { OPN_SECURE, decodeSecureOpnBlock, encodeSecureOpnBlock, openPacket, sealPacket, terminalKeyFromComponents } from '../../../drivers/pinpad/secure/index.js';
+import {
+  OPN_SECURE,
+  decodeSecureOpnBlock,
+  encodeSecureOpnBlock,
+  openPacket,
+  sealPacket,
+  terminalKeyFromComponents,
+} from '../../../drivers/pinpad/secure/index.js';
 
 /**
  * The specification's own worked examples (ABECS 2.20, transcription guilhermecabral05/abecs-rust
@@ -9,8 +16,23 @@ import { OPN_SECURE, decodeSecureOpnBlock, encodeSecureOpnBlock, openPacket, sea
  * RSA key, KPRV and KSEC) and §5.2.2.1/§5.2.2.2 (a GIX command and its answer under that KSEC).
  */
 const V = JSON.parse(readFileSync(new URL('../../vectors/abecs-secure-channel.json', import.meta.url), 'utf8')) as {
-  opn: { command_ascii: string; answer_ascii: string; private_exponent_hex: string; opened_block_hex: string; ksec_hex: string };
-  packet: Record<'ksec_hex' | 'command_clrdata_hex' | 'command_block_hex' | 'command_pktdata_hex' | 'answer_pktdata_hex' | 'answer_block_hex' | 'answer_clrdata_hex', string>;
+  opn: {
+    command_ascii: string;
+    answer_ascii: string;
+    private_exponent_hex: string;
+    opened_block_hex: string;
+    ksec_hex: string;
+  };
+  packet: Record<
+    | 'ksec_hex'
+    | 'command_clrdata_hex'
+    | 'command_block_hex'
+    | 'command_pktdata_hex'
+    | 'answer_pktdata_hex'
+    | 'answer_block_hex'
+    | 'answer_clrdata_hex',
+    string
+  >;
 };
 
 const hex = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s, 'hex'));
@@ -51,7 +73,11 @@ describe('§3.2.2 secure OPN, the specification example', () => {
     const opened = modPow(big(result.cryptogram), big(hex(V.opn.private_exponent_hex)), big(pub.modulus));
     expect(opened.toString(16).toUpperCase().padStart(512, '0')).toBe(V.opn.opened_block_hex);
     // the production path: node-forge, PKCS#1 v1.5
-    const key = terminalKeyFromComponents({ modulus: pub.modulus, publicExponent: pub.publicExponent, privateExponent: hex(V.opn.private_exponent_hex) });
+    const key = terminalKeyFromComponents({
+      modulus: pub.modulus,
+      publicExponent: pub.publicExponent,
+      privateExponent: hex(V.opn.private_exponent_hex),
+    });
     expect(toHex(key.unwrap(result.cryptogram))).toBe(V.opn.ksec_hex);
   });
 

@@ -18,10 +18,15 @@ describe('finding BibComp libraries by name (issue 19: omnipos pinpad ports)', (
       [optA, 'libPPCOMP_Gertec.so.1.2'],
       [optB, 'vendor-bibcomp.so'],
       [optB, 'libbibcomp.so.txt'],
-    ] as const) writeFileSync(path.join(d, n), '');
+    ] as const)
+      writeFileSync(path.join(d, n), '');
     symlinkSync(path.join(root, 'nowhere.so'), path.join(usr, 'libppcomp-old.so'));
     expect(findBibcompLibraries([usr, path.join(root, 'opt/*/lib'), path.join(root, 'missing')])).toEqual(
-      [path.join(optB, 'vendor-bibcomp.so'), path.join(optA, 'libPPCOMP_Gertec.so.1.2'), path.join(usr, 'libppcomp.so')].sort(),
+      [
+        path.join(optB, 'vendor-bibcomp.so'),
+        path.join(optA, 'libPPCOMP_Gertec.so.1.2'),
+        path.join(usr, 'libppcomp.so'),
+      ].sort(),
     );
   });
 });

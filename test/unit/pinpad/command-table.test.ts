@@ -3,7 +3,12 @@ import { SPE_PARAMS } from '../../../tables/pinpad/abecs-ids.js';
 import { CARD_COMMANDS, CARD_LAYOUTS } from '../../../tables/pinpad/card-commands.js';
 import { CLASSIC_CARD_LAYOUTS } from '../../../tables/pinpad/classic-card-layouts.js';
 import { CLASSIC_LAYOUTS } from '../../../tables/pinpad/classic-layouts.js';
-import { ABECS_COMMAND_PARAMS, CLASSIC_COMMAND_IDS, PARAM_PATTERNS, CR_ALLOWED } from '../../../tables/pinpad/command-params.js';
+import {
+  ABECS_COMMAND_PARAMS,
+  CLASSIC_COMMAND_IDS,
+  PARAM_PATTERNS,
+  CR_ALLOWED,
+} from '../../../tables/pinpad/command-params.js';
 import { COMMANDS, commandRow, type CommandRow } from '../../../tables/pinpad/commands.js';
 
 /**
@@ -39,7 +44,8 @@ describe('the ABECS command table (tables/pinpad/commands.ts)', () => {
   it('every row sits in the chapter its family allows: §3.6 (obsolete card processing) is classic and obsolete, §3.7 is Abecs', () => {
     for (const [id, r] of rows) {
       expect(r.section, id).toMatch(/^3\.[2-7]\.\d+(\/3\.\d\.\d+)?$/);
-      if (r.section.startsWith('3.6.')) expect([id, r.family, r.obsolete, r.access]).toEqual([id, 'classic', true, 'classic-only']);
+      if (r.section.startsWith('3.6.'))
+        expect([id, r.family, r.obsolete, r.access]).toEqual([id, 'classic', true, 'classic-only']);
       if (r.section.startsWith('3.7.')) expect([id, r.family, r.access]).toEqual([id, 'abecs', 'secure']);
     }
   });
@@ -55,7 +61,11 @@ describe('the ABECS command table (tables/pinpad/commands.ts)', () => {
     const known = new Set(SPE_PARAMS.map((p) => p.name));
     for (const [id, t] of Object.entries(ABECS_COMMAND_PARAMS)) {
       expect(commandRow(id)?.family, id).toBe('abecs');
-      for (const name of [...Object.keys(t.params), ...((t as { repeats?: string[] }).repeats ?? []), ...((t as { robust?: string[] }).robust ?? [])]) {
+      for (const name of [
+        ...Object.keys(t.params),
+        ...((t as { repeats?: string[] }).repeats ?? []),
+        ...((t as { robust?: string[] }).robust ?? []),
+      ]) {
         expect(known.has(name), `${id} ${name}`).toBe(true);
       }
     }
@@ -74,12 +84,20 @@ describe('the ABECS command table (tables/pinpad/commands.ts)', () => {
     // §3.6.3: GOC's block 1 is 86 characters before GOC_ACQPR, the answer 45 up to GOC_EMVDTLEN
     const width = (l: readonly { length: number }[]): number => l.reduce((n, f) => n + f.length, 0);
     const { GCR_REQUEST, GCR_RESPONSE, GOC_REQUEST, GOC_RESPONSE } = CLASSIC_CARD_LAYOUTS;
-    expect([width(GCR_REQUEST), width(GCR_RESPONSE), width(GOC_REQUEST), width(GOC_RESPONSE)]).toEqual([40, 307, 86, 45]);
+    expect([width(GCR_REQUEST), width(GCR_RESPONSE), width(GOC_REQUEST), width(GOC_RESPONSE)]).toEqual([
+      40, 307, 86, 45,
+    ]);
   });
 
   it('CLASSIC_COMMAND_IDS and CARD_COMMANDS are views of the table, not lists of their own', () => {
-    expect([...CLASSIC_COMMAND_IDS].sort()).toEqual(rows.filter(([, r]) => r.family === 'classic').map(([id]) => id).sort());
-    for (const [id, c] of Object.entries(CARD_COMMANDS)) expect(c, id).toEqual({ ...commandRow(id), abecs: commandRow(id)?.family === 'abecs' });
+    expect([...CLASSIC_COMMAND_IDS].sort()).toEqual(
+      rows
+        .filter(([, r]) => r.family === 'classic')
+        .map(([id]) => id)
+        .sort(),
+    );
+    for (const [id, c] of Object.entries(CARD_COMMANDS))
+      expect(c, id).toEqual({ ...commandRow(id), abecs: commandRow(id)?.family === 'abecs' });
   });
 
   it('spot checks the flags the specification states in words', () => {
@@ -90,6 +108,11 @@ describe('the ABECS command table (tables/pinpad/commands.ts)', () => {
     // §3.2.5 DWK "pode ser chamado a qualquer momento depois de execução bem-sucedida de OPN": not blocking
     expect(COMMANDS.DWK.blocking).toBe(false);
     // §3.2.4 GIX "Get Information - Extended", §3.2.7 CLX "Close Pinpad - Extended": Abecs; §3.2.1 OPN, §3.2.6 CLO classic
-    expect([COMMANDS.GIX.family, COMMANDS.CLX.family, COMMANDS.OPN.family, COMMANDS.CLO.family]).toEqual(['abecs', 'abecs', 'classic', 'classic']);
+    expect([COMMANDS.GIX.family, COMMANDS.CLX.family, COMMANDS.OPN.family, COMMANDS.CLO.family]).toEqual([
+      'abecs',
+      'abecs',
+      'classic',
+      'classic',
+    ]);
   });
 });

@@ -14,13 +14,16 @@ import { infoFromGin, infoFromGix } from '../../../drivers/pinpad/commands/info.
 import { isPinpadError, PinpadError } from '../../../drivers/pinpad/errors.js';
 import { fcSeed } from './seed.js';
 
-const V = JSON.parse(readFileSync(new URL('../../vectors/pinpad/abecs-2.20-examples.json', import.meta.url), 'utf8')) as Record<
-  string,
-  { section: string; request: string; response: string }
->;
+const V = JSON.parse(
+  readFileSync(new URL('../../vectors/pinpad/abecs-2.20-examples.json', import.meta.url), 'utf8'),
+) as Record<string, { section: string; request: string; response: string }>;
 const hex = (h: string): Uint8Array => Uint8Array.from(Buffer.from(h.replace(/\s+/g, ''), 'hex'));
 const latin = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s, 'latin1'));
-const ok = <T>(spec: { id: string; decode: (r: ReturnType<typeof decodeResponse>, q: never) => T }, data: Uint8Array, req?: unknown): T => {
+const ok = <T>(
+  spec: { id: string; decode: (r: ReturnType<typeof decodeResponse>, q: never) => T },
+  data: Uint8Array,
+  req?: unknown,
+): T => {
   const rsp = decodeResponse(data);
   checkResponse(spec.id, rsp);
   return spec.decode(rsp, req as never);
@@ -74,26 +77,40 @@ describe('OPN, CLO, DSP, DEX (published examples)', () => {
   });
   it('CLO "POSTO FORÇA 10"/"OBRIGADO!!!" (§3.2.6)', () => {
     expect(CLO.encode(['POSTO FORÇA 10', 'OBRIGADO!!!'])).toEqual(
-      hex('43 4C 4F 30 33 32 50 4F 53 54 4F 20 46 4F 52 C7 41 20 31 30 20 20 4F 42 52 49 47 41 44 4F 21 21 21 20 20 20 20 20'),
+      hex(
+        '43 4C 4F 30 33 32 50 4F 53 54 4F 20 46 4F 52 C7 41 20 31 30 20 20 4F 42 52 49 47 41 44 4F 21 21 21 20 20 20 20 20',
+      ),
     );
   });
   it('DSP "ERRO DE OPERAÇÃO"/"CÓDIGO:  2112/76" (§3.3.5)', () => {
     expect(DSP.encode(['ERRO DE OPERAÇÃO', 'CÓDIGO:  2112/76'])).toEqual(
-      hex('44 53 50 30 33 32 45 52 52 4F 20 44 45 20 4F 50 45 52 41 C7 C3 4F 43 D3 44 49 47 4F 3A 20 20 32 31 31 32 2F 37 36'),
+      hex(
+        '44 53 50 30 33 32 45 52 52 4F 20 44 45 20 4F 50 45 52 41 C7 C3 4F 43 D3 44 49 47 4F 3A 20 20 32 31 31 32 2F 37 36',
+      ),
     );
     expect(ok(DSP, latin('DSP000'))).toBeUndefined();
   });
   it('DEX four lines without options and a centred error with options 202000 (§3.3.4)', () => {
     expect(DEX.encode({ text: 'Feliz Natal\ne um\nPróspero\nAno Novo!' })).toEqual(
-      hex('44 45 58 30 33 38 30 33 35 46 65 6C 69 7A 20 4E 61 74 61 6C 0D 65 20 75 6D 0D 50 72 F3 73 70 65 72 6F 0D 41 6E 6F 20 4E 6F 76 6F 21'),
+      hex(
+        '44 45 58 30 33 38 30 33 35 46 65 6C 69 7A 20 4E 61 74 61 6C 0D 65 20 75 6D 0D 50 72 F3 73 70 65 72 6F 0D 41 6E 6F 20 4E 6F 76 6F 21',
+      ),
     );
-    expect(DEX.encode({ text: 'NAO AUTORIZADA\nTENTE NOVAMENTE!', options: { horizontal: 'center', kind: 'error' } })).toEqual(
-      hex('44 45 58 30 34 30 30 33 31 4E 41 4F 20 41 55 54 4F 52 49 5A 41 44 41 0D 54 45 4E 54 45 20 4E 4F 56 41 4D 45 4E 54 45 21 32 30 32 30 30 30'),
+    expect(
+      DEX.encode({ text: 'NAO AUTORIZADA\nTENTE NOVAMENTE!', options: { horizontal: 'center', kind: 'error' } }),
+    ).toEqual(
+      hex(
+        '44 45 58 30 34 30 30 33 31 4E 41 4F 20 41 55 54 4F 52 49 5A 41 44 41 0D 54 45 4E 54 45 20 4E 4F 56 41 4D 45 4E 54 45 21 32 30 32 30 30 30',
+      ),
     );
   });
   it('DEX decodes back through its layout (the virtual pinpad reads it so)', () => {
     const { blocks } = decodeCommand(DEX.encode({ text: 'A\nB', options: { kind: 'success' } }));
-    expect(decodeLayout(CLASSIC_LAYOUTS.DEX_REQUEST, blocks[0]!, 'DEX')).toEqual({ DEX_MSGLEN: '003', DEX_MSG: 'A\rB', DEX_OPTIONS: '001000' });
+    expect(decodeLayout(CLASSIC_LAYOUTS.DEX_REQUEST, blocks[0]!, 'DEX')).toEqual({
+      DEX_MSGLEN: '003',
+      DEX_MSG: 'A\rB',
+      DEX_OPTIONS: '001000',
+    });
   });
   it('refuses text a field cannot carry, saying which field and where', () => {
     const cases: [() => unknown, string][] = [
@@ -118,7 +135,9 @@ describe('OPN, CLO, DSP, DEX (published examples)', () => {
 
 describe('GCD (§2.2.2.3 and §3.3.8 examples)', () => {
   it('encodes RG prompt, 10 digits at most, 60 s: the §2.2.2.3 packet data', () => {
-    expect(GCD.encode({ message: 9, maxDigits: 10, timeoutS: 60 })).toEqual(hex('474344 303136 000C00013C 000E00010A 000B00020009'));
+    expect(GCD.encode({ message: 9, maxDigits: 10, timeoutS: 60 })).toEqual(
+      hex('474344 303136 000C00013C 000E00010A 000B00020009'),
+    );
   });
   it('decodes PP_VALUE "169937823" from the §3.3.8 response', () => {
     expect(ok(GCD, hex('47 43 44 30 30 30 30 31 33 80 4D 00 09 31 36 39 39 33 37 38 32 33'))).toBe('169937823');
@@ -128,7 +147,10 @@ describe('GCD (§2.2.2.3 and §3.3.8 examples)', () => {
       ok(GCD, latin('GCD013'));
       expect.unreachable();
     } catch (e) {
-      expect(e).toMatchObject({ code: 'PINPAD_STATUS', context: { status: 13, statusName: 'ST_CANCEL', command: 'GCD' } });
+      expect(e).toMatchObject({
+        code: 'PINPAD_STATUS',
+        context: { status: 13, statusName: 'ST_CANCEL', command: 'GCD' },
+      });
     }
   });
 });
@@ -162,11 +184,21 @@ describe('GIN (§3.2.3 examples)', () => {
     const a03 = 'Abecs ' + '6.1 ' + '1.0 ' + '1.0' + '2.0' + '001.03 130715' + '2.20' + '  ' + 'T' + '00';
     expect(a03.length).toBe(42);
     const r03 = ok(GIN, latin(`GIN000042${a03}`), 3);
-    expect(r03.fields).toMatchObject({ GIN_ACQNAM: 'Abecs', GIN_KRNLVER: '6.1', GIN_APPVERS: '001.03 130715', GIN_DUKPT: 'T' });
+    expect(r03.fields).toMatchObject({
+      GIN_ACQNAM: 'Abecs',
+      GIN_KRNLVER: '6.1',
+      GIN_APPVERS: '001.03 130715',
+      GIN_DUKPT: 'T',
+    });
     const other = 'Abecs'.padEnd(20) + '001.03 130715' + '2.20' + '   ' + '00';
     expect(ok(GIN, latin(`GIN000042${other}`), 5).fields).toMatchObject({ GIN_ACQNAME: 'Abecs', GIN_SPECVER: '2.20' });
     const info = infoFromGin(ok(GIN, hex(V.gin00!.response), 0), r03);
-    expect(info).toMatchObject({ source: 'GIN', manufacturer: 'CYGNUS', contactless: true, keys: { dukptPin: { '01': 'present' } } });
+    expect(info).toMatchObject({
+      source: 'GIN',
+      manufacturer: 'CYGNUS',
+      contactless: true,
+      keys: { dukptPin: { '01': 'present' } },
+    });
   });
   it('refuses a GIN answer of the wrong length with the field and offset', () => {
     try {
@@ -205,7 +237,13 @@ describe('GIX (§3.2.4 examples)', () => {
       PP_TLRMEM: 100000,
     });
     const info = infoFromGix(r);
-    expect(info).toMatchObject({ source: 'GIX', model: 'PP2000;8MB', serialNumber: '01927612', firmware: 'SO:3.45', contactless: true });
+    expect(info).toMatchObject({
+      source: 'GIX',
+      model: 'PP2000;8MB',
+      serialNumber: '01927612',
+      firmware: 'SO:3.45',
+      contactless: true,
+    });
     expect(info.keys.dukptPin['01']).toBe('present');
     expect(info.keys.dukptPin['00']).toBe('absent');
     expect(info.keys.dukptPin['99']).toBe('unsupported');
@@ -225,7 +263,9 @@ describe('codec properties', () => {
   it('parameters round-trip through blocks of at most 999 bytes', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ id: fc.integer({ min: 0, max: 0xffff }), value: fc.uint8Array({ maxLength: 995 }) }), { maxLength: 12 }),
+        fc.array(fc.record({ id: fc.integer({ min: 0, max: 0xffff }), value: fc.uint8Array({ maxLength: 995 }) }), {
+          maxLength: 12,
+        }),
         (params) => {
           const blocks = encodeParams(params);
           for (const b of blocks) expect(b.length).toBeLessThanOrEqual(999);
@@ -238,7 +278,11 @@ describe('codec properties', () => {
   it('random bytes as a response or parameters give a value or a PinpadError, never anything else', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 200 }), (bytes) => {
-        for (const f of [() => decodeResponse(bytes), () => decodeParams([bytes], 'T'), () => GIX.decode(decodeResponse(bytes), undefined)]) {
+        for (const f of [
+          () => decodeResponse(bytes),
+          () => decodeParams([bytes], 'T'),
+          () => GIX.decode(decodeResponse(bytes), undefined),
+        ]) {
           try {
             f();
           } catch (e) {
@@ -252,7 +296,10 @@ describe('codec properties', () => {
   it('random blocks through every GIN layout and the DEX layout give fields or a PinpadError, never anything else', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 120 }), fc.integer({ min: 0, max: 99 }), (block, acq) => {
-        for (const f of [() => GIN.decode({ id: 'GIN', status: 0, blocks: [block] }, acq), () => decodeLayout(CLASSIC_LAYOUTS.DEX_REQUEST, block, 'DEX')]) {
+        for (const f of [
+          () => GIN.decode({ id: 'GIN', status: 0, blocks: [block] }, acq),
+          () => decodeLayout(CLASSIC_LAYOUTS.DEX_REQUEST, block, 'DEX'),
+        ]) {
           try {
             f();
           } catch (e) {

@@ -32,7 +32,9 @@ describe('decoder: no phantom control bytes (§2.2.1, §2.2.3)', () => {
     const long = new Uint8Array(2051).fill(0x41);
     long[0] = 0x16;
     const events = d.push(Uint8Array.from([...long, 0x04, 0x06, 0x17, 0x00, 0x00]), 0);
-    expect(events.filter((e) => e.type === 'bad-frame')).toEqual([{ type: 'bad-frame', reason: 'too-long', length: 2051 }]);
+    expect(events.filter((e) => e.type === 'bad-frame')).toEqual([
+      { type: 'bad-frame', reason: 'too-long', length: 2051 },
+    ]);
     expect(controls(events)).toEqual([]);
     expect(controls(d.push(hex('04'), 600))).toEqual([0x04]);
   });
@@ -49,15 +51,20 @@ describe('decoder: no phantom control bytes (§2.2.1, §2.2.3)', () => {
   // (SYN right after DC3 is a cut packet and a new one, §2.2.3, not a bad escape.)
   it('property: after any rejected packet, no control byte is reported until silence (1000 runs)', () => {
     fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 50 }), fc.integer({ min: 0, max: 0x32 }).filter((b) => b !== 0x16), fc.uint8Array({ maxLength: 50 }), (before, badEscape, rest) => {
-        const d = new FrameDecoder({ silenceMs: 500 });
-        d.push(before, 0);
-        d.reset();
-        const events = d.push(Uint8Array.from([0x16, 0x41, 0x13, badEscape, ...rest]), 1000);
-        const i = events.findIndex((e) => e.type === 'bad-frame' && e.reason === 'escape');
-        expect(i).toBeGreaterThanOrEqual(0);
-        expect(events.slice(i + 1).filter((e) => e.type !== 'discarded')).toEqual([]);
-      }),
+      fc.property(
+        fc.uint8Array({ maxLength: 50 }),
+        fc.integer({ min: 0, max: 0x32 }).filter((b) => b !== 0x16),
+        fc.uint8Array({ maxLength: 50 }),
+        (before, badEscape, rest) => {
+          const d = new FrameDecoder({ silenceMs: 500 });
+          d.push(before, 0);
+          d.reset();
+          const events = d.push(Uint8Array.from([0x16, 0x41, 0x13, badEscape, ...rest]), 1000);
+          const i = events.findIndex((e) => e.type === 'bad-frame' && e.reason === 'escape');
+          expect(i).toBeGreaterThanOrEqual(0);
+          expect(events.slice(i + 1).filter((e) => e.type !== 'discarded')).toEqual([]);
+        },
+      ),
       { numRuns: 1000, seed: fcSeed('no phantom controls') },
     );
   });

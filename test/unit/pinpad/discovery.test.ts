@@ -4,15 +4,35 @@ import type { PortInfo } from '../../../drivers/transport/transport.js';
 
 const PORTS: PortInfo[] = [
   { kind: 'serial', path: '/dev/ttyS0' },
-  { kind: 'serial', path: '/dev/ttyUSB0', vendorId: 0x0dd4, productId: 0x0195, aliases: ['/dev/serial/by-id/usb-Custom_Fiscal_Printer-if00'] },
-  { kind: 'serial', path: '/dev/ttyACM0', vendorId: 0x1753, productId: 0xc902, aliases: ['/dev/serial/by-id/usb-GERTEC_PPC930_123-if00'] },
+  {
+    kind: 'serial',
+    path: '/dev/ttyUSB0',
+    vendorId: 0x0dd4,
+    productId: 0x0195,
+    aliases: ['/dev/serial/by-id/usb-Custom_Fiscal_Printer-if00'],
+  },
+  {
+    kind: 'serial',
+    path: '/dev/ttyACM0',
+    vendorId: 0x1753,
+    productId: 0xc902,
+    aliases: ['/dev/serial/by-id/usb-GERTEC_PPC930_123-if00'],
+  },
   { kind: 'serial', path: '/dev/ttyACM1', vendorId: 0x079b, productId: 0x0028 },
-  { kind: 'serial', path: '/dev/ttyUSB1', vendorId: 0x067b, productId: 0x2303, aliases: ['/dev/serial/by-id/usb-Prolific_Scale-if00'] },
+  {
+    kind: 'serial',
+    path: '/dev/ttyUSB1',
+    vendorId: 0x067b,
+    productId: 0x2303,
+    aliases: ['/dev/serial/by-id/usb-Prolific_Scale-if00'],
+  },
 ];
 
 describe('pinpad discovery (never by sending bytes)', () => {
   it('takes a configured path as is', async () => {
-    expect(await discoverPinpadPorts({ path: '/dev/pinpad' }, PORTS)).toEqual([{ path: '/dev/pinpad', why: 'configured path' }]);
+    expect(await discoverPinpadPorts({ path: '/dev/pinpad' }, PORTS)).toEqual([
+      { path: '/dev/pinpad', why: 'configured path' },
+    ]);
   });
   it('finds known pinpads by USB ids, preferring the stable udev name, and never the printer or the scale', async () => {
     const found = await discoverPinpadPorts({}, PORTS);

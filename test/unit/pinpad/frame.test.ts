@@ -14,8 +14,7 @@ const PUBLISHED: { where: string; data: Uint8Array; wire: string }[] = [
   {
     where: '§2.2.2.2 example: DSP032 "    OPERAÇÃO       FINALIZADA   " (Latin-1), CRC 52 13 sent raw',
     data: Buffer.from('DSP032    OPERAÇÃO       FINALIZADA   ', 'latin1'),
-    wire:
-      '16 44 53 50 30 33 32 20 20 20 20 4F 50 45 52 41 C7 C3 4F 20 20 20 20 20 20 20 46 49 4E 41 4C 49 5A 41 44 41 20 20 20 17 52 13',
+    wire: '16 44 53 50 30 33 32 20 20 20 20 4F 50 45 52 41 C7 C3 4F 20 20 20 20 20 20 20 46 49 4E 41 4C 49 5A 41 44 41 20 20 20 17 52 13',
   },
   {
     where: '§2.2.2.3 example: GCD016 with binary PARID/PARLEN (timeout 60 s, max 10 digits, message 9)',
@@ -44,7 +43,9 @@ describe('encodeFrame', () => {
   it('escapes DC3, SYN and ETB in the data as DC3 33h/36h/37h (§2.2.1) and computes the CRC over the unescaped data', () => {
     const data = Uint8Array.of(0x41, 0x13, 0x16, 0x17, 0x42);
     const crc = packetCrc(data);
-    expect(toHex(encodeFrame(data))).toBe(`1641133313361337421${'7'}${crc.toString(16).toUpperCase().padStart(4, '0')}`);
+    expect(toHex(encodeFrame(data))).toBe(
+      `1641133313361337421${'7'}${crc.toString(16).toUpperCase().padStart(4, '0')}`,
+    );
   });
   it('refuses empty and oversized packets with a typed error', () => {
     for (const n of [0, 2050]) {
@@ -68,7 +69,9 @@ describe('FrameDecoder', () => {
   it('reports the §2.2.2.2 packet with CRC FF FF as a bad packet, then takes the retransmission', () => {
     const d = new FrameDecoder();
     expect(d.push(hex('16 44 53 50 30 30 30 17 FF FF'))).toEqual([{ type: 'bad-frame', reason: 'crc', length: 10 }]);
-    expect(d.push(hex('16 44 53 50 30 30 30 17 39 63'))).toEqual([{ type: 'frame', data: Uint8Array.from(Buffer.from('DSP000')) }]);
+    expect(d.push(hex('16 44 53 50 30 30 30 17 39 63'))).toEqual([
+      { type: 'frame', data: Uint8Array.from(Buffer.from('DSP000')) },
+    ]);
   });
   it('handles a packet split byte by byte and several packets joined in one chunk', () => {
     const wire = hex(PUBLISHED[3]!.wire);

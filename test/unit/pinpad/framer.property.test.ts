@@ -30,7 +30,8 @@ describe('framer properties', () => {
         let accounted = 0;
         for (const e of events) {
           if (e.type === 'frame') expect(e.data.length).toBeGreaterThan(0);
-          accounted += e.type === 'discarded' ? e.count : e.type === 'bad-frame' ? e.length : e.type === 'control' ? 1 : 0;
+          accounted +=
+            e.type === 'discarded' ? e.count : e.type === 'bad-frame' ? e.length : e.type === 'control' ? 1 : 0;
         }
         accounted += d.reset();
         expect(accounted).toBeLessThanOrEqual(bytes.length);
@@ -41,12 +42,16 @@ describe('framer properties', () => {
 
   it('random valid packets, joined and split at random points, decode to themselves in order', () => {
     fc.assert(
-      fc.property(fc.array(frameData, { minLength: 1, maxLength: 8 }), fc.array(fc.nat(), { maxLength: 30 }), (datas, cuts) => {
-        const wire = Buffer.concat(datas.map((d) => encodeFrame(d)));
-        const d = new FrameDecoder();
-        const events = split(wire, cuts).flatMap((c) => d.push(c));
-        expect(events).toEqual(datas.map((data) => ({ type: 'frame', data })));
-      }),
+      fc.property(
+        fc.array(frameData, { minLength: 1, maxLength: 8 }),
+        fc.array(fc.nat(), { maxLength: 30 }),
+        (datas, cuts) => {
+          const wire = Buffer.concat(datas.map((d) => encodeFrame(d)));
+          const d = new FrameDecoder();
+          const events = split(wire, cuts).flatMap((c) => d.push(c));
+          expect(events).toEqual(datas.map((data) => ({ type: 'frame', data })));
+        },
+      ),
       { numRuns: 1000, seed: fcSeed('split packets') },
     );
   });

@@ -20,7 +20,11 @@ const EOT = { type: 'control', byte: 0x04 } as const;
 function cmd(id: number, blocking = false): LinkCommand {
   return { id, name: `C${id}`, wire: Uint8Array.of(0x16, id, 0x17, 0, 0), blocking };
 }
-const frame = (text: string, notification = false): LinkInput => ({ type: 'frame', data: Buffer.from(text), notification });
+const frame = (text: string, notification = false): LinkInput => ({
+  type: 'frame',
+  data: Buffer.from(text),
+  notification,
+});
 
 /** Runs the machine under fake time: one timer, like the real owner. */
 class Harness {
@@ -74,7 +78,10 @@ describe('link machine: sending (§2.2.2.1)', () => {
       { type: 'write', bytes: cmd(1).wire, what: 'command' },
       { type: 'timer', ms: 2000 },
     ]);
-    expect(h.feed(ACK)).toEqual([{ type: 'acked', id: 1 }, { type: 'timer', ms: 10_000 }]);
+    expect(h.feed(ACK)).toEqual([
+      { type: 'acked', id: 1 },
+      { type: 'timer', ms: 10_000 },
+    ]);
     expect(h.feed(frame('OPN000'))).toEqual([
       { type: 'response', id: 1, data: Buffer.from('OPN000') },
       { type: 'timer', ms: null },
@@ -109,9 +116,16 @@ describe('link machine: sending (§2.2.2.1)', () => {
     const h = new Harness();
     h.feed({ type: 'submit', cmd: cmd(1) }, { type: 'submit', cmd: cmd(2) });
     expect(h.advance(1999)).toEqual([]);
-    expect(h.advance(1)).toEqual([{ type: 'failed', id: 1, reason: 'no-ack' }, { type: 'write', bytes: Uint8Array.of(0x18), what: 'can' }, { type: 'timer', ms: 2000 }]);
+    expect(h.advance(1)).toEqual([
+      { type: 'failed', id: 1, reason: 'no-ack' },
+      { type: 'write', bytes: Uint8Array.of(0x18), what: 'can' },
+      { type: 'timer', ms: 2000 },
+    ]);
     // EOT: the pinpad is idle again; the next command goes
-    expect(h.feed(EOT)).toEqual([{ type: 'write', bytes: cmd(2).wire, what: 'command' }, { type: 'timer', ms: 2000 }]);
+    expect(h.feed(EOT)).toEqual([
+      { type: 'write', bytes: cmd(2).wire, what: 'command' },
+      { type: 'timer', ms: 2000 },
+    ]);
   });
 });
 
@@ -131,7 +145,11 @@ describe('link machine: responses (§2.2.2.2)', () => {
     const h = new Harness();
     h.feed({ type: 'submit', cmd: cmd(1) }, ACK);
     expect(h.advance(9999)).toEqual([]);
-    expect(h.advance(1)).toEqual([{ type: 'failed', id: 1, reason: 'timeout' }, { type: 'write', bytes: Uint8Array.of(0x18), what: 'can' }, { type: 'timer', ms: 2000 }]);
+    expect(h.advance(1)).toEqual([
+      { type: 'failed', id: 1, reason: 'timeout' },
+      { type: 'write', bytes: Uint8Array.of(0x18), what: 'can' },
+      { type: 'timer', ms: 2000 },
+    ]);
     expect(h.feed(EOT)).toEqual([{ type: 'timer', ms: null }]);
     expect(h.state.kind).toBe('idle');
   });
@@ -161,7 +179,10 @@ describe('link machine: responses (§2.2.2.2)', () => {
   it('a packet that stalls half-way (reported as a bad packet) is NAKed after silence and the retransmission taken', () => {
     const h = new Harness();
     h.feed({ type: 'submit', cmd: cmd(1, true) }, ACK, { type: 'activity', started: true }, { type: 'bad-frame' });
-    expect(h.advance(500)).toEqual([{ type: 'write', bytes: Uint8Array.of(0x15), what: 'nak' }, { type: 'timer', ms: null }]);
+    expect(h.advance(500)).toEqual([
+      { type: 'write', bytes: Uint8Array.of(0x15), what: 'nak' },
+      { type: 'timer', ms: null },
+    ]);
     h.feed(frame('GCD000'));
     expect(h.outcome(1)).toMatchObject({ type: 'response' });
   });
@@ -254,8 +275,14 @@ describe('link machine: queue, probe, down', () => {
     h.feed({ type: 'submit', cmd: cmd(1, true) }, ACK);
     expect(h.feed({ type: 'probe' })).toEqual([]);
     h.feed(frame('GCD000'));
-    expect(h.feed({ type: 'probe' })).toEqual([{ type: 'write', bytes: Uint8Array.of(0x18), what: 'can' }, { type: 'timer', ms: 2000 }]);
-    expect(h.feed(EOT)).toEqual([{ type: 'probed', ok: true }, { type: 'timer', ms: null }]);
+    expect(h.feed({ type: 'probe' })).toEqual([
+      { type: 'write', bytes: Uint8Array.of(0x18), what: 'can' },
+      { type: 'timer', ms: 2000 },
+    ]);
+    expect(h.feed(EOT)).toEqual([
+      { type: 'probed', ok: true },
+      { type: 'timer', ms: null },
+    ]);
   });
 
   it('reports a probe that gets no EOT after three CANs', () => {
@@ -328,12 +355,15 @@ describe('link machine properties', () => {
         // every command ends without the link going down: the owner's inter-byte timer turns a stalled
         // packet into a bad frame, and the one timer fires; a blocking command waits on its caller's cancel
         for (let k = 0; k < 2000 && h.state.kind !== 'idle'; k++) {
-          if (h.state.kind === 'await-response' && h.state.cmd.blocking && !h.state.nakPending) h.feed({ type: 'cancel', id: h.state.cmd.id });
+          if (h.state.kind === 'await-response' && h.state.cmd.blocking && !h.state.nakPending)
+            h.feed({ type: 'cancel', id: h.state.cmd.id });
           else h.feed(k % 2 ? { type: 'timeout' } : { type: 'bad-frame' });
         }
         expect(['idle', 'down']).toContain(h.state.kind);
         h.feed({ type: 'down' });
-        const settled = h.log.filter((e) => e.type === 'response' || e.type === 'failed').map((e) => (e as { id: number }).id);
+        const settled = h.log
+          .filter((e) => e.type === 'response' || e.type === 'failed')
+          .map((e) => (e as { id: number }).id);
         expect(new Set(settled).size).toBe(settled.length);
         expect(settled.filter((id) => id >= 1000).length).toBe(submitted);
       }),

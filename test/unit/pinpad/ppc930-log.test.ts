@@ -1,6 +1,19 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { FrameDecoder, GIX, packetCrc, OPN_SECURE, card, checkResponse, decodeParams, decodeResponse, encodeFrame, infoFromGix, paramValue, type Response } from '../../../drivers/pinpad/index.js';
+import {
+  FrameDecoder,
+  GIX,
+  packetCrc,
+  OPN_SECURE,
+  card,
+  checkResponse,
+  decodeParams,
+  decodeResponse,
+  encodeFrame,
+  infoFromGix,
+  paramValue,
+  type Response,
+} from '../../../drivers/pinpad/index.js';
 
 /**
  * The answers of a real Gertec PPC930 (PP_SPECVER "2.12") to a production client, from the public
@@ -14,7 +27,9 @@ interface LogPacket {
   id: string;
   hex: string;
 }
-const LOG = JSON.parse(readFileSync(new URL('../../vectors/pinpad/ppc930-log.json', import.meta.url), 'utf8')) as { packets: LogPacket[] };
+const LOG = JSON.parse(readFileSync(new URL('../../vectors/pinpad/ppc930-log.json', import.meta.url), 'utf8')) as {
+  packets: LogPacket[];
+};
 const at = (lines: string): LogPacket => {
   const p = LOG.packets.find((x) => x.lines === lines);
   if (!p) throw new Error(`no packet at lines ${lines}`);
@@ -36,7 +51,10 @@ const answer = (lines: string): Response => {
   checkResponse(rsp.id, rsp);
   return rsp;
 };
-const hex = (b: Uint8Array | undefined): string => Buffer.from(b ?? []).toString('hex').toUpperCase();
+const hex = (b: Uint8Array | undefined): string =>
+  Buffer.from(b ?? [])
+    .toString('hex')
+    .toUpperCase();
 
 describe('a real PPC930 capture, decoded by the driver', () => {
   it("every terminal packet's CRC, which the PPC930 ACKed, is the driver's CRC of its data (§7.2); without bytes to escape, the driver's packet is the same", () => {
@@ -50,7 +68,10 @@ describe('a real PPC930 capture, decoded by the driver', () => {
       expect(raw.readUInt16BE(raw.length - 2), `lines ${p.lines}`).toBe(packetCrc(data));
       if (!data.some((b) => b === 0x13 || b === 0x16 || b === 0x17)) {
         expect(hex(encodeFrame(data)), `lines ${p.lines}`).toBe(p.hex);
-        expect(new FrameDecoder().push(raw).map((e) => e.type), `lines ${p.lines}`).toEqual(['frame']);
+        expect(
+          new FrameDecoder().push(raw).map((e) => e.type),
+          `lines ${p.lines}`,
+        ).toEqual(['frame']);
         same++;
       }
     }
@@ -81,7 +102,12 @@ describe('a real PPC930 capture, decoded by the driver', () => {
     const rsp = decodeResponse(data.subarray(0, 9 + 930)); // the first block, whole
     const entries = decodeParams(rsp.blocks, 'GIX').map(paramValue);
     const info = infoFromGix({ data: Object.fromEntries(entries.map((e) => [e.name, e.value])), entries });
-    expect(info).toMatchObject({ serialNumber: '7200032211005539', manufacturer: 'GERTEC', specVersion: '2.12', contactless: true });
+    expect(info).toMatchObject({
+      serialNumber: '7200032211005539',
+      manufacturer: 'GERTEC',
+      specVersion: '2.12',
+      contactless: true,
+    });
     expect(info.model).toBe('PPC-930;192MB');
     expect(info.keys.dukptPin['01']).toBe('present');
     expect(info.keys.dukptPin['02']).toBe('present');
@@ -136,5 +162,4 @@ describe('a real PPC930 capture, decoded by the driver', () => {
     expect(r).toMatchObject({ decision: 'approved', result: '000' });
     expect(hex(r.emvData).startsWith('9F2608A94958501BC710A29F270180')).toBe(true);
   });
-
 });

@@ -9,7 +9,12 @@ import { parseControl } from '../../../src/sim/pinpad/control.js';
 function sim(classicOnly = false) {
   const events: LinkEvent[] = [];
   const decoder = new FrameDecoder();
-  const engine = new SimEngine({ profile: profile({ classicOnly }), handlers: handlersFor(classicOnly), output: (b) => events.push(...decoder.push(b)), typingMs: null });
+  const engine = new SimEngine({
+    profile: profile({ classicOnly }),
+    handlers: handlersFor(classicOnly),
+    output: (b) => events.push(...decoder.push(b)),
+    typingMs: null,
+  });
   const text = (e: LinkEvent | undefined) => (e?.type === 'frame' ? Buffer.from(e.data).toString('latin1') : e);
   const settle = () => new Promise((r) => setTimeout(r, 5));
   return { engine, events, text, settle };
@@ -27,7 +32,8 @@ describe('virtual pinpad, link side (§6.2.1)', () => {
     s.engine.receive(bad);
     // §6.2.1: the rest of a bad packet is discarded until 500 ms of silence, then NAK
     expect(s.events.slice(2)).toEqual([]);
-    for (const end = Date.now() + 15_000; s.events.length < 3 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
+    for (const end = Date.now() + 15_000; s.events.length < 3 && Date.now() < end;)
+      await new Promise((r) => setTimeout(r, 20));
     s.engine.receive(Uint8Array.of(0x18));
     expect(s.events.slice(2)).toEqual([
       { type: 'control', byte: 0x15 },
@@ -56,12 +62,21 @@ describe('virtual pinpad, link side (§6.2.1)', () => {
     await s.settle();
     s.engine.receive(Uint8Array.of(0x18));
     await s.settle();
-    expect(s.events.map(s.text)).toEqual([{ type: 'control', byte: 6 }, 'NTM000012DIGITE O DDD', { type: 'control', byte: 4 }]);
+    expect(s.events.map(s.text)).toEqual([
+      { type: 'control', byte: 6 },
+      'NTM000012DIGITE O DDD',
+      { type: 'control', byte: 4 },
+    ]);
     s.engine.receive(encodeFrame(GCD.encode({ message: 2 })));
     await s.settle();
     s.engine.receive(encodeFrame(DSP.encode('novo')));
     await s.settle();
-    expect(s.events.map(s.text).slice(3)).toEqual([{ type: 'control', byte: 6 }, 'NTM000014REDIGITE O DDD', { type: 'control', byte: 6 }, 'DSP000']);
+    expect(s.events.map(s.text).slice(3)).toEqual([
+      { type: 'control', byte: 6 },
+      'NTM000014REDIGITE O DDD',
+      { type: 'control', byte: 6 },
+      'DSP000',
+    ]);
   });
 
   it('injects faults: NAK storm, lost ACK, bad CRC then the right packet on NAK', async () => {
@@ -86,7 +101,10 @@ describe('virtual pinpad, link side (§6.2.1)', () => {
 
 describe('virtual pinpad control lines', () => {
   it('accepts the documented commands and refuses the rest with a reason', () => {
-    expect(parseControl('{"cmd":"fault","fault":{"kind":"nak-storm","count":3}}')).toEqual({ cmd: 'fault', fault: { kind: 'nak-storm', count: 3 } });
+    expect(parseControl('{"cmd":"fault","fault":{"kind":"nak-storm","count":3}}')).toEqual({
+      cmd: 'fault',
+      fault: { kind: 'nak-storm', count: 3 },
+    });
     expect(parseControl('{"cmd":"typing","ms":null}')).toEqual({ cmd: 'typing', ms: null });
     expect(parseControl('{"cmd":"unplug","replugAfterMs":100}')).toEqual({ cmd: 'unplug', replugAfterMs: 100 });
     expect(parseControl('not json')).toEqual({ error: 'not JSON' });

@@ -7,7 +7,9 @@ import { GIX, card, checkResponse, decodeResponse, type Response } from '../../.
  * PP_SPECVER "2.12"): ids this version does not know, ids in another order, PP_FCXRES under either id.
  * The answers start from the capture's (lines cited) and are changed only where the case says.
  */
-const LOG = JSON.parse(readFileSync(new URL('../../vectors/pinpad/ppc930-log.json', import.meta.url), 'utf8')) as { packets: { lines: string; hex: string }[] };
+const LOG = JSON.parse(readFileSync(new URL('../../vectors/pinpad/ppc930-log.json', import.meta.url), 'utf8')) as {
+  packets: { lines: string; hex: string }[];
+};
 const captured = (lines: string): Buffer => {
   const raw = Buffer.from(LOG.packets.find((p) => p.lines === lines)!.hex, 'hex');
   return raw.subarray(1, raw[raw.length - 1] === 0x17 ? raw.length - 1 : raw.length - 3);
@@ -17,7 +19,7 @@ const captured = (lines: string): Buffer => {
 function paramsOf(pkt: Buffer): [number, Buffer][] {
   const block = pkt.subarray(9);
   const out: [number, Buffer][] = [];
-  for (let i = 0; i < block.length; ) {
+  for (let i = 0; i < block.length;) {
     const len = block.readUInt16BE(i + 2);
     out.push([block.readUInt16BE(i), block.subarray(i + 4, i + 4 + len)]);
     i += 4 + len;
@@ -25,7 +27,9 @@ function paramsOf(pkt: Buffer): [number, Buffer][] {
   return out;
 }
 function answer(id: string, params: [number, Buffer][]): Response {
-  const block = Buffer.concat(params.map(([pid, v]) => Buffer.concat([Buffer.of(pid >> 8, pid & 0xff, v.length >> 8, v.length & 0xff), v])));
+  const block = Buffer.concat(
+    params.map(([pid, v]) => Buffer.concat([Buffer.of(pid >> 8, pid & 0xff, v.length >> 8, v.length & 0xff), v])),
+  );
   const rsp = decodeResponse(Buffer.concat([Buffer.from(`${id}000${String(block.length).padStart(3, '0')}`), block]));
   checkResponse(id, rsp);
   return rsp;
@@ -38,7 +42,17 @@ describe('2.12 pinpads', () => {
   const expected = card.GCX.decode(answer('GCX', gcx), GCX_REQ);
 
   it('ids in another order: the GCX answer reversed decodes the same (the capture already has them out of the table order)', () => {
-    expect(gcx.map(([id]) => id.toString(16))).toEqual(['8051', '805b', '8060', '804f', '8042', '8052', '8053', '805c', '805d']);
+    expect(gcx.map(([id]) => id.toString(16))).toEqual([
+      '8051',
+      '805b',
+      '8060',
+      '804f',
+      '8042',
+      '8052',
+      '8053',
+      '805c',
+      '805d',
+    ]);
     expect(card.GCX.decode(answer('GCX', [...gcx].reverse()), GCX_REQ)).toEqual(expected);
   });
 
@@ -58,10 +72,16 @@ describe('2.12 pinpads', () => {
     const fcx = paramsOf(captured('413-423'));
     expect(fcx[0]).toEqual([0x8058, Buffer.from('000')]);
     const a = card.FCX.decode(answer('FCX', fcx), { outcome: 'approved', arc: '00' });
-    const b = card.FCX.decode(answer('FCX', [[0x8056, Buffer.from('000')], ...fcx.slice(1)]), { outcome: 'approved', arc: '00' });
+    const b = card.FCX.decode(answer('FCX', [[0x8056, Buffer.from('000')], ...fcx.slice(1)]), {
+      outcome: 'approved',
+      arc: '00',
+    });
     expect(a).toMatchObject({ decision: 'approved', result: '000' });
     expect(b).toEqual(a);
-    const declined = card.FCX.decode(answer('FCX', [[0x8056, Buffer.from('100')], ...fcx.slice(1)]), { outcome: 'approved', arc: '00' });
+    const declined = card.FCX.decode(answer('FCX', [[0x8056, Buffer.from('100')], ...fcx.slice(1)]), {
+      outcome: 'approved',
+      arc: '00',
+    });
     expect(declined.decision).toBe('declined');
   });
 });

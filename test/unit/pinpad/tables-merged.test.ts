@@ -25,7 +25,11 @@ describe('CA keys of table index "00" load per the merged-table rules (§6.7.3)'
     const plan = planPinpadLoad(tables);
     expect(plan.acquirerIndex).toBe('00');
     const sent = plan.tlr.flatMap((b) => decodeRecords(b.slice(2), 'tlr'));
-    expect(sent.map((r) => [r.kind, r.acquirer])).toEqual([['aid', '03'], ['aid', '03'], ['capk', '00']]);
+    expect(sent.map((r) => [r.kind, r.acquirer])).toEqual([
+      ['aid', '03'],
+      ['aid', '03'],
+      ['capk', '00'],
+    ]);
   });
 
   it("without merged keys the load stays under the network's index", () => {

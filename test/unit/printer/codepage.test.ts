@@ -44,21 +44,32 @@ describe(`code pages (${SRC.UNICODE_CP860}, ${SRC.UNICODE_CP850})`, () => {
   });
 
   it('"Crédito", "Débito", "Transação", "Não" in PC860 after ESC t 3', () => {
-    const bytes = new EscPosEncoder(findPrinterModel('epson-tm-t88v')!).codePage('cp860').text('Crédito Débito Transação Não').encode();
-    expect(hex(bytes)).toBe('1B 74 03 43 72 82 64 69 74 6F 20 44 82 62 69 74 6F 20 54 72 61 6E 73 61 87 84 6F 20 4E 84 6F');
+    const bytes = new EscPosEncoder(findPrinterModel('epson-tm-t88v')!)
+      .codePage('cp860')
+      .text('Crédito Débito Transação Não')
+      .encode();
+    expect(hex(bytes)).toBe(
+      '1B 74 03 43 72 82 64 69 74 6F 20 44 82 62 69 74 6F 20 54 72 61 6E 73 61 87 84 6F 20 4E 84 6F',
+    );
   });
 
   it('decomposed accents are composed first; characters a page lacks are transliterated, never sent raw', () => {
     expect(decodeText(encodeText('Cre\u0301dito', 'cp860'), 'cp860')).toBe('Crédito');
-    expect(decodeText(encodeText('AMBIENTE DE TESTE — SEM VALOR', 'cp860'), 'cp860')).toBe('AMBIENTE DE TESTE - SEM VALOR');
+    expect(decodeText(encodeText('AMBIENTE DE TESTE — SEM VALOR', 'cp860'), 'cp860')).toBe(
+      'AMBIENTE DE TESTE - SEM VALOR',
+    );
     expect(decodeText(encodeText('“ok” € ẽ 中', 'cp850'), 'cp850')).toBe('"ok" EUR e ?');
   });
 
   it('text can never carry a control byte (no command injection through a merchant name)', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 64 }), fc.constantFrom('cp860' as const, 'cp850' as const), (s, cp) => {
-        for (const b of encodeText(s, cp)) expect(b === 0x0a || b >= 0x20).toBe(true);
-      }),
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 64 }),
+        fc.constantFrom('cp860' as const, 'cp850' as const),
+        (s, cp) => {
+          for (const b of encodeText(s, cp)) expect(b === 0x0a || b >= 0x20).toBe(true);
+        },
+      ),
       { numRuns: 1000, seed: fcSeed('printer code pages') },
     );
   });

@@ -35,10 +35,29 @@ describe('EscPosDecoder (the inverse of the encoder)', () => {
     const ops = decodeEscPos(sample());
     const names = ops.map((o) => (o.kind === 'command' ? o.name : o.kind));
     expect(names).toEqual([
-      'initialize', 'codeTable', 'justification', 'emphasized', 'characterSize', 'text', 'lineFeed', 'characterSize', 'emphasized', 'justification',
-      'barcodeHeight', 'barcodeWidth', 'hriPosition', 'barcode',
-      'symbol', 'symbol', 'symbol', 'symbol', 'symbol',
-      'rasterImage', 'pulse', 'feedLines', 'cut',
+      'initialize',
+      'codeTable',
+      'justification',
+      'emphasized',
+      'characterSize',
+      'text',
+      'lineFeed',
+      'characterSize',
+      'emphasized',
+      'justification',
+      'barcodeHeight',
+      'barcodeWidth',
+      'hriPosition',
+      'barcode',
+      'symbol',
+      'symbol',
+      'symbol',
+      'symbol',
+      'symbol',
+      'rasterImage',
+      'pulse',
+      'feedLines',
+      'cut',
     ]);
     const text = ops.find((o) => o.kind === 'text');
     expect(text && Buffer.from(text.bytes).toString('latin1')).toBe('Cr\x82dito \x85 vista');
@@ -66,10 +85,13 @@ describe('EscPosDecoder (the inverse of the encoder)', () => {
         const joined: EscPosOp[] = [];
         for (const o of ops) {
           const last = joined.at(-1);
-          if (o.kind === 'text' && last?.kind === 'text') joined[joined.length - 1] = { ...last, bytes: Buffer.concat([last.bytes, o.bytes]) };
+          if (o.kind === 'text' && last?.kind === 'text')
+            joined[joined.length - 1] = { ...last, bytes: Buffer.concat([last.bytes, o.bytes]) };
           else joined.push(o);
         }
-        expect(joined.map((o) => JSON.stringify({ ...o, ...(o.kind === 'text' ? { bytes: [...o.bytes] } : {}) }))).toEqual(
+        expect(
+          joined.map((o) => JSON.stringify({ ...o, ...(o.kind === 'text' ? { bytes: [...o.bytes] } : {}) })),
+        ).toEqual(
           whole.map((s) => {
             const o = JSON.parse(s) as EscPosOp & { bytes?: Record<string, number> };
             return JSON.stringify(o.kind === 'text' ? { ...o, bytes: Object.values(o.bytes) } : o);

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { CODE_PAGES, DEFAULT_PRINTER_MODEL_ID, findPrinterModel, parsePrinterTables, PRINTER_MODELS } from '../../../tables/printers/index.js';
+import {
+  CODE_PAGES,
+  DEFAULT_PRINTER_MODEL_ID,
+  findPrinterModel,
+  parsePrinterTables,
+  PRINTER_MODELS,
+} from '../../../tables/printers/index.js';
 import models from '../../../tables/printers/models.json' with { type: 'json' };
 import codePages from '../../../tables/printers/code-pages.json' with { type: 'json' };
 
@@ -31,11 +37,23 @@ describe('tables/printers', () => {
   /** Broken copies the schema must refuse, each with the message that names the fault. */
   const BROKEN: [string, (m: Json, c: Json) => void, RegExp][] = [
     ['a duplicate id', (m) => (m.models as Json[]).push(clone((m.models as Json[])[0]!)), /duplicate model id/],
-    ['a default code page the model lacks', (m) => ((m.models as Json[])[0]!.codePages = { cp850: 2 }), /default code page cp860/],
-    ['no way to print a QR', (m) => Object.assign((m.models as Json[])[0]!, { qrNative: false, raster: false }), /neither natively nor as raster/],
+    [
+      'a default code page the model lacks',
+      (m) => ((m.models as Json[])[0]!.codePages = { cp850: 2 }),
+      /default code page cp860/,
+    ],
+    [
+      'no way to print a QR',
+      (m) => Object.assign((m.models as Json[])[0]!, { qrNative: false, raster: false }),
+      /neither natively nor as raster/,
+    ],
     ['an unknown field', (m) => ((m.models as Json[])[0]!.colour = true), /colour|Unrecognized/i],
     ['a 70 mm roll', (m) => ((m.models as Json[])[0]!.paperWidthMm = 70), /paperWidthMm/],
-    ['a code page of 127 characters', (_m, c) => ((c.cp860 as Json).high = ((c.cp860 as Json).high as string).slice(1)), /exactly 128/],
+    [
+      'a code page of 127 characters',
+      (_m, c) => ((c.cp860 as Json).high = ((c.cp860 as Json).high as string).slice(1)),
+      /exactly 128/,
+    ],
     ['a code page with a repeated character', (_m, c) => ((c.cp850 as Json).high = 'A'.repeat(128)), /distinct/],
   ];
 

@@ -13,7 +13,7 @@ function inkIn(png: { width: number; rgba: Uint8ClampedArray }, y0: number, y1: 
   return n;
 }
 
-describe('the virtual printer\'s paper as PNG', () => {
+describe("the virtual printer's paper as PNG", () => {
   it('is as wide as the print head, a 24-dot line per text line, and its QR decodes from the picture', () => {
     const model = findPrinterModel('virtual-58')!;
     const url = 'https://omnipos.invalid/r/263260010000123';
@@ -45,7 +45,9 @@ describe('the virtual printer\'s paper as PNG', () => {
   it('double size text takes twice the dots each way', () => {
     const model = findPrinterModel('virtual-80')!;
     const p = new VirtualPrinter({ model });
-    p.write(new EscPosEncoder(model).initialize().size(2, 2).line('OK').size(1, 1).line('ok').cut('partial', 0).encode());
+    p.write(
+      new EscPosEncoder(model).initialize().size(2, 2).line('OK').size(1, 1).line('ok').cut('partial', 0).encode(),
+    );
     const png = decodePng(p.png());
     expect(png.height).toBe(48 + 24);
   });

@@ -30,12 +30,16 @@ function textToRgba(text: string): { rgba: Uint8ClampedArray; width: number; hei
     [...row].forEach((ch, x) => {
       const top = ch === '█' || ch === '▀';
       const bottom = ch === '█' || ch === '▄';
-      for (const [on, dy] of [[top, 0], [bottom, 1]] as const) {
+      for (const [on, dy] of [
+        [top, 0],
+        [bottom, 1],
+      ] as const) {
         if (!on) continue;
-        for (let yy = 0; yy < s; yy++) for (let xx = 0; xx < s; xx++) {
-          const i = (((ry * 2 + dy) * s + yy) * width + x * s + xx) * 4;
-          rgba[i] = rgba[i + 1] = rgba[i + 2] = 0;
-        }
+        for (let yy = 0; yy < s; yy++)
+          for (let xx = 0; xx < s; xx++) {
+            const i = (((ry * 2 + dy) * s + yy) * width + x * s + xx) * 4;
+            rgba[i] = rgba[i + 1] = rgba[i + 2] = 0;
+          }
       }
     });
   });
@@ -47,10 +51,11 @@ function svgToRgba(svg: string): { rgba: Uint8ClampedArray; width: number; heigh
   const s = 3;
   const rgba = new Uint8ClampedArray(n * s * n * s * 4).fill(255);
   for (const [, x, y] of svg.matchAll(/M(\d+) (\d+)h1v1h-1z/g)) {
-    for (let yy = 0; yy < s; yy++) for (let xx = 0; xx < s; xx++) {
-      const i = ((Number(y) * s + yy) * n * s + Number(x) * s + xx) * 4;
-      rgba[i] = rgba[i + 1] = rgba[i + 2] = 0;
-    }
+    for (let yy = 0; yy < s; yy++)
+      for (let xx = 0; xx < s; xx++) {
+        const i = ((Number(y) * s + yy) * n * s + Number(x) * s + xx) * 4;
+        rgba[i] = rgba[i + 1] = rgba[i + 2] = 0;
+      }
   }
   return { rgba, width: n * s, height: n * s };
 }
@@ -67,7 +72,7 @@ describe('QR rendering decodes back to the exact string (jsQR, an independent de
     if (kind === 'pix') expect(parseQr(decodeQrBitmap(renderQrBitmap(text))!).model).toBe('pix');
   });
 
-  it('the printed QR (GS ( k and GS v 0 raster) decodes back from the virtual printer\'s paper', () => {
+  it("the printed QR (GS ( k and GS v 0 raster) decodes back from the virtual printer's paper", () => {
     const text = CODES[1]!.text;
     for (const id of ['virtual-80', 'virtual-58'] as const) {
       const p = new VirtualPrinter({ model: findPrinterModel(id)! });
@@ -76,7 +81,7 @@ describe('QR rendering decodes back to the exact string (jsQR, an independent de
     }
   });
 
-  it('the driver\'s raster and the screen renderer draw the same matrix', () => {
+  it("the driver's raster and the screen renderer draw the same matrix", () => {
     fc.assert(
       fc.property(fc.string({ minLength: 1, maxLength: 200 }), (s) => {
         const a = qrBitmap(s, { scale: 1, margin: 0 });
@@ -101,7 +106,9 @@ describe('QR rendering decodes back to the exact string (jsQR, an independent de
     const b = renderQrBitmap(long, { scale: 8, maxWidth: 384 });
     expect(b.width).toBeLessThanOrEqual(384);
     expect(b.width % (m.size + 8)).toBe(0);
-    expect(() => renderQrBitmap('y'.repeat(2000), { maxWidth: 100 })).toThrowError(expect.objectContaining({ code: 'QR_INVALID' }) as Error);
+    expect(() => renderQrBitmap('y'.repeat(2000), { maxWidth: 100 })).toThrowError(
+      expect.objectContaining({ code: 'QR_INVALID' }) as Error,
+    );
     expect(() => renderQrText('')).toThrowError(expect.objectContaining({ code: 'QR_INVALID' }) as Error);
   });
 });

@@ -34,7 +34,10 @@ export const SRC = {
 } as const;
 
 export function hex(b: Uint8Array): string {
-  return Buffer.from(b).toString('hex').toUpperCase().replace(/(..)(?!$)/g, '$1 ');
+  return Buffer.from(b)
+    .toString('hex')
+    .toUpperCase()
+    .replace(/(..)(?!$)/g, '$1 ');
 }
 
 /** The fast-check seed of this run (FC_SEED to replay), printed once per file that uses it. */

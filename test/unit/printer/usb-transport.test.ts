@@ -63,7 +63,9 @@ describe('UsbPrinterTransport (thin: no device in CI)', () => {
   });
 
   it('maps a missing device and a failed transfer to the transport error codes', async () => {
-    await expect(new UsbPrinterTransport({ vendorId: 1, productId: 2, find: () => Promise.resolve(undefined) }).open()).rejects.toMatchObject({ code: 'TRANSPORT_OPEN_FAILED' });
+    await expect(
+      new UsbPrinterTransport({ vendorId: 1, productId: 2, find: () => Promise.resolve(undefined) }).open(),
+    ).rejects.toMatchObject({ code: 'TRANSPORT_OPEN_FAILED' });
     const { device } = fakeDevice({ failOut: true });
     const t = new UsbPrinterTransport({ vendorId: 1, productId: 2, find: () => Promise.resolve(device) });
     await t.open();

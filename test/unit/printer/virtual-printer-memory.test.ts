@@ -13,7 +13,8 @@ describe('virtual printer memory', () => {
     const model = findPrinterModel('virtual-80')!;
     const p = new VirtualPrinter({ model });
     const total = KEPT_RECEIPTS + 37;
-    for (let i = 0; i < total; i++) p.write(new EscPosEncoder(model, { codePage: 'cp860' }).initialize().line(`RECIBO ${i}`).cut().encode());
+    for (let i = 0; i < total; i++)
+      p.write(new EscPosEncoder(model, { codePage: 'cp860' }).initialize().line(`RECIBO ${i}`).cut().encode());
     expect(p.receipts).toHaveLength(KEPT_RECEIPTS);
     expect(p.receipts[0]!.lines[0]).toBe(`RECIBO ${total - KEPT_RECEIPTS}`);
     expect(p.lastReceipt!.lines[0]).toBe(`RECIBO ${total - 1}`);

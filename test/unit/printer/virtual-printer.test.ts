@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { encodeCommand, EscPosEncoder, decodeRealtimeStatus, isRealtimeReply, isTransmitStatusReply, type PrinterStatus } from '../../../drivers/printer/index.js';
+import {
+  encodeCommand,
+  EscPosEncoder,
+  decodeRealtimeStatus,
+  isRealtimeReply,
+  isTransmitStatusReply,
+  type PrinterStatus,
+} from '../../../drivers/printer/index.js';
 import { findPrinterModel } from '../../../tables/printers/index.js';
 import { VirtualPrinter } from '../../../src/sim/printer/index.js';
 import { decodeQrBitmap } from '../../helpers/qr-decode.js';
@@ -9,7 +16,8 @@ import { bitmapFrom } from '../../../drivers/printer/index.js';
 
 const seed = fcSeed('virtual printer');
 
-const PIX = '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
+const PIX =
+  '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
 
 function statusOf(p: VirtualPrinter): PrinterStatus {
   const replies: number[] = [];
@@ -22,7 +30,11 @@ function statusOf(p: VirtualPrinter): PrinterStatus {
 
 describe('virtual printer', () => {
   it('prints what the encoder sent: accents in the selected code page, alignment, a cut', () => {
-    for (const [id, cp] of [['virtual-80', 'cp860'], ['epson-tm-t88v', 'cp850'], ['virtual-58', 'cp860']] as const) {
+    for (const [id, cp] of [
+      ['virtual-80', 'cp860'],
+      ['epson-tm-t88v', 'cp850'],
+      ['virtual-58', 'cp860'],
+    ] as const) {
       const model = findPrinterModel(id)!;
       const p = new VirtualPrinter({ model });
       p.write(
@@ -92,7 +104,14 @@ describe('virtual printer', () => {
     const replies: number[] = [];
     p.onReply((b) => replies.push(...b));
     p.setFaults({ coverOpen: true });
-    p.write(new EscPosEncoder(p.model).initialize().line('oi').cut().raw(encodeCommand('transmitStatus', [1])).encode());
+    p.write(
+      new EscPosEncoder(p.model)
+        .initialize()
+        .line('oi')
+        .cut()
+        .raw(encodeCommand('transmitStatus', [1]))
+        .encode(),
+    );
     expect(replies).toEqual([]);
     expect(statusOf(p)).toMatchObject({ coverOpen: true, online: false });
     expect(replies.filter(isTransmitStatusReply)).toEqual([]);
@@ -116,7 +135,9 @@ describe('virtual printer', () => {
 
   it('long lines wrap at the model width; double width halves it', () => {
     const p = new VirtualPrinter({ model: findPrinterModel('virtual-58')! });
-    p.write(new EscPosEncoder(p.model).initialize().line('x'.repeat(40)).size(2, 1).line('y'.repeat(20)).cut().encode());
+    p.write(
+      new EscPosEncoder(p.model).initialize().line('x'.repeat(40)).size(2, 1).line('y'.repeat(20)).cut().encode(),
+    );
     expect(p.lastReceipt!.lines.slice(0, 4)).toEqual(['x'.repeat(32), 'x'.repeat(8), 'y'.repeat(16), 'y'.repeat(4)]);
   });
 

@@ -30,7 +30,14 @@ describe('omnipos tools qr decode: Pix Automático and composite codes', () => {
     const row = rowOf('recurrence');
     const r = await run('tools', 'qr', 'decode', row.text, '--json');
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.out)).toMatchObject({ model: 'pix', pix: { type: 'recurrence', composition: 'recurrence', recurrence: { templateId: '80', url: row.expect.recurrence.url } } });
+    expect(JSON.parse(r.out)).toMatchObject({
+      model: 'pix',
+      pix: {
+        type: 'recurrence',
+        composition: 'recurrence',
+        recurrence: { templateId: '80', url: row.expect.recurrence.url },
+      },
+    });
   });
 
   it('a dynamic charge with a recurrence', async () => {
@@ -41,7 +48,10 @@ describe('omnipos tools qr decode: Pix Automático and composite codes', () => {
   });
 
   it('encode --pix with recurrenceUrl builds the published composite byte for byte', async () => {
-    const row = vectors.pix.find((r) => 'build' in r && r.expect.composition === 'dynamic+recurrence')! as { text: string; build: object };
+    const row = vectors.pix.find((r) => 'build' in r && r.expect.composition === 'dynamic+recurrence')! as {
+      text: string;
+      build: object;
+    };
     const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-pix-'));
     const file = path.join(dir, 'fields.json');
     writeFileSync(file, JSON.stringify(row.build));

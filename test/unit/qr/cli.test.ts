@@ -16,7 +16,8 @@ async function run(...argv: string[]): Promise<{ code: number; out: string; err:
   return { code, out, err };
 }
 
-const BCB_STATIC = '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
+const BCB_STATIC =
+  '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
 
 const FIELDS = {
   merchantId: '0010000244470001',
@@ -57,25 +58,45 @@ describe('omnipos tools qr encode / decode', () => {
     expect(dec.code).toBe(0);
     const json = JSON.parse(dec.out) as { model: string; qrcode_data: Record<string, unknown> };
     expect(json.model).toBe('current');
-    expect(json.qrcode_data).toMatchObject({ merchant_city: 'SAO PAULO', transaction_amount: '10.00', merchant_category_code: '1302' });
+    expect(json.qrcode_data).toMatchObject({
+      merchant_city: 'SAO PAULO',
+      transaction_amount: '10.00',
+      merchant_category_code: '1302',
+    });
     const readable = await run('tools', 'qr', 'decode', qr);
     expect(readable.out).toContain('model      current');
     expect(readable.out).toContain('amount     10.00');
   });
 
   it('writes the second scheme GUI given on the command line', async () => {
-    const enc = await run('tools', 'qr', 'encode', '--file', fieldsFile(FIELDS), '--second-scheme-gui', 'BR.COM.SCHEMEB', '--json');
+    const enc = await run(
+      'tools',
+      'qr',
+      'encode',
+      '--file',
+      fieldsFile(FIELDS),
+      '--second-scheme-gui',
+      'BR.COM.SCHEMEB',
+      '--json',
+    );
     expect((JSON.parse(enc.out) as { qrcode: string }).qrcode).toContain('0014BR.COM.SCHEMEB');
   });
 
   it('encodes a Pix code with --pix (BCB manual example)', async () => {
-    const file = fieldsFile({ key: '123e4567-e12b-12d1-a456-426655440000', merchantName: 'Fulano de Tal', merchantCity: 'BRASILIA' });
+    const file = fieldsFile({
+      key: '123e4567-e12b-12d1-a456-426655440000',
+      merchantName: 'Fulano de Tal',
+      merchantCity: 'BRASILIA',
+    });
     expect((await run('tools', 'qr', 'encode', '--pix', '--file', file)).out).toBe(`${BCB_STATIC}\n`);
   });
 
   it('decodes a Pix code', async () => {
     const dec = await run('tools', 'qr', 'decode', BCB_STATIC, '--json');
-    expect(JSON.parse(dec.out)).toMatchObject({ model: 'pix', pix: { key: '123e4567-e12b-12d1-a456-426655440000', crc16: '1D3D' } });
+    expect(JSON.parse(dec.out)).toMatchObject({
+      model: 'pix',
+      pix: { key: '123e4567-e12b-12d1-a456-426655440000', crc16: '1D3D' },
+    });
   });
 
   it('exits 2 with the object id and the problem on stderr when invalid', async () => {

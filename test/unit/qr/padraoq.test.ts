@@ -21,7 +21,10 @@ const PUBLISHED_TEMPLATE =
 
 function fill(amount: string, name: string, city: string): string {
   const tlv = (v: string): string => String(v.length).padStart(2, '0') + v;
-  const body = PUBLISHED_TEMPLATE.replace('{54}', tlv(amount)).replace('{59}', tlv(name)).replace('{60}', tlv(city)).slice(0, -4);
+  const body = PUBLISHED_TEMPLATE.replace('{54}', tlv(amount))
+    .replace('{59}', tlv(name))
+    .replace('{60}', tlv(city))
+    .slice(0, -4);
   return encodeMpm(parseMpm(`${body}0000`, { checkCrc: false }).filter((o) => o.id !== '63'));
 }
 
@@ -83,7 +86,10 @@ function mutate(code: string, path: string, value: string | undefined): string {
   const objects = parseMpm(code);
   const changed = edit(objects, top, (o) => {
     if (sub === undefined) return value === undefined ? undefined : { id: o.id, value };
-    return { id: o.id, children: edit(o.children ?? [], sub, (c) => (value === undefined ? undefined : { id: c.id, value })) } as unknown as MpmObject;
+    return {
+      id: o.id,
+      children: edit(o.children ?? [], sub, (c) => (value === undefined ? undefined : { id: c.id, value })),
+    } as unknown as MpmObject;
   });
   return encodeMpm(changed);
 }
@@ -95,7 +101,12 @@ describe('padraoq current model: the published layout', () => {
     expect(p.qrcode_data).toEqual({
       payload_format_indicator: '01',
       point_of_initiation_method: '12',
-      merchant_account_information: { gui: 'br.com.padraoq', id_merchant: '0010000244470001', id_terminal: '20202033', id_credenciador: '0001' },
+      merchant_account_information: {
+        gui: 'br.com.padraoq',
+        id_merchant: '0010000244470001',
+        id_terminal: '20202033',
+        id_credenciador: '0001',
+      },
       merchant_category_code: '1302',
       transaction_currency: '986',
       transaction_amount: '10.00',
@@ -113,7 +124,15 @@ describe('padraoq current model: the published layout', () => {
         fonte_de_dados_do_pagamento: '03',
       },
     });
-    expect(p.fields).toMatchObject({ secondSchemeGui: 'BR.COM.ELO', secondSchemeAcquirerId: '8384', deviceType: 'E', nsu: '000001', productType: 'C01', schemeDate: '1006190813', version: '3' });
+    expect(p.fields).toMatchObject({
+      secondSchemeGui: 'BR.COM.ELO',
+      secondSchemeAcquirerId: '8384',
+      deviceType: 'E',
+      nsu: '000001',
+      productType: 'C01',
+      schemeDate: '1006190813',
+      version: '3',
+    });
   });
 
   it('is rebuilt byte for byte from its essential fields (derived 27, 82.01, 82.02, 82.03, 82.08)', () => {
@@ -138,7 +157,14 @@ describe('padraoq current model: the published layout', () => {
 describe('padraoq current model: sale and cancellation', () => {
   it('builds a sale: 81.04 01, 82.03 01, no 82.05-07, ANS name and city', () => {
     const p = parsePadraoq(buildPadraoq(SALE));
-    expect(p.fields).toMatchObject({ transactionType: '01', schemeTransactionType: '01', merchantName: 'PADARIA SAO JOAO', merchantCity: 'SAO PAULO', postalCode: '01310100', merchantDocument: '12345678000195' });
+    expect(p.fields).toMatchObject({
+      transactionType: '01',
+      schemeTransactionType: '01',
+      merchantName: 'PADARIA SAO JOAO',
+      merchantCity: 'SAO PAULO',
+      postalCode: '01310100',
+      merchantDocument: '12345678000195',
+    });
     expect(p.fields).not.toHaveProperty('original');
   });
 
@@ -147,7 +173,11 @@ describe('padraoq current model: sale and cancellation', () => {
     expect(code).toContain('0302020406000124050600012306041122070812345678');
     const p = parsePadraoq(code);
     expect(p.qrcode_data.payment_information.tipo_de_transacao).toBe('02');
-    expect(p.fields).toMatchObject({ transactionType: '02', schemeTransactionType: '02', original: { nsu: '000123', date: '1122', terminalId: '12345678' } });
+    expect(p.fields).toMatchObject({
+      transactionType: '02',
+      schemeTransactionType: '02',
+      original: { nsu: '000123', date: '1122', terminalId: '12345678' },
+    });
   });
 
   it('writes BR.COM.ELO by default and the configured GUI when given; parses BR.COM.SCHEMEB', () => {
@@ -218,8 +248,11 @@ describe('padraoq: every violation names the object', () => {
   });
 
   it('a Pix code is named as such', () => {
-    const pix = '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
-    expect(errorOf(() => parsePadraoq(pix)).message).toBe('26.00: expected "br.com.padraoq", found a Pix code ("br.gov.bcb.pix")');
+    const pix =
+      '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
+    expect(errorOf(() => parsePadraoq(pix)).message).toBe(
+      '26.00: expected "br.com.padraoq", found a Pix code ("br.gov.bcb.pix")',
+    );
   });
 
   it.each([
@@ -235,13 +268,20 @@ describe('padraoq: every violation names the object', () => {
 
 describe('padraoq earlier and oldest models', () => {
   it('earlier: no 27, 61, 82 content; 81.02 is the main product; 82.01 reserved', () => {
-    const code = buildPadraoq({ ...SALE, model: 'earlier', mainProduct: '0001', reserved: 'RESERVED' } as unknown as PadraoqInput);
+    const code = buildPadraoq({
+      ...SALE,
+      model: 'earlier',
+      mainProduct: '0001',
+      reserved: 'RESERVED',
+    } as unknown as PadraoqInput);
     expect(code).not.toContain('BR.COM.ELO');
     const p = parsePadraoq(code);
     expect(p.model).toBe('earlier');
     expect(p.fields).toMatchObject({ mainProduct: '0001', reserved: 'RESERVED' });
     expect(p.qrcode_data.payment_information.modalidade).toBe('0001');
-    expect(errorOf(() => parsePadraoq(mutate(code, '81.02', '000A'))).message).toBe('81.02: expected 4 digits, found "000A"');
+    expect(errorOf(() => parsePadraoq(mutate(code, '81.02', '000A'))).message).toBe(
+      '81.02: expected 4 digits, found "000A"',
+    );
     expect(errorOf(() => parsePadraoq(mutate(code, '61', '01310100'))).message).toBe('61: is not part of this layout');
   });
 
@@ -272,9 +312,19 @@ describe('padraoq earlier and oldest models', () => {
       merchant_name: 'CAFE',
       merchant_city: 'BRASILIA',
       additional_data_field: { reference_label: 'ABCDEF0123456789' },
-      payment_information: { gui: 'qr.acquirer.example/v1', timestamp: '221126083000', modalidade: '1000', parcelas: '01', tipo_de_transacao: '01' },
+      payment_information: {
+        gui: 'qr.acquirer.example/v1',
+        timestamp: '221126083000',
+        modalidade: '1000',
+        parcelas: '01',
+        tipo_de_transacao: '01',
+      },
     });
-    expect(errorOf(() => parsePadraoq(mutate(code, '80.01', 'SHORT'))).message).toBe('80.01: expected 16 characters, found 5');
-    expect(errorOf(() => parsePadraoq(mutate(code, '54', '123.45'))).message).toBe('54: expected 12 digits, found "123.45"');
+    expect(errorOf(() => parsePadraoq(mutate(code, '80.01', 'SHORT'))).message).toBe(
+      '80.01: expected 16 characters, found 5',
+    );
+    expect(errorOf(() => parsePadraoq(mutate(code, '54', '123.45'))).message).toBe(
+      '54: expected 12 digits, found "123.45"',
+    );
   });
 });

@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { isOmniposError } from '../../../src/core/errors/index.js';
-import { buildPix, crc16Hex, mpmChild, parseMpm, parsePix, parseQr, type MpmObject, type PixInput } from '../../../src/qr/index.js';
+import {
+  buildPix,
+  crc16Hex,
+  mpmChild,
+  parseMpm,
+  parsePix,
+  parseQr,
+  type MpmObject,
+  type PixInput,
+} from '../../../src/qr/index.js';
 import vectors from '../../vectors/qr/published.json' with { type: 'json' };
 
 function valueAt(objects: readonly MpmObject[], path: string): string | undefined {
@@ -29,22 +38,28 @@ describe('Pix BR Codes (published)', () => {
     expect(q.model).toBe('pix');
   });
 
-  it.each(vectors.pix.filter((r) => r.build).map((r) => [r.source, r] as const))('builds byte for byte: %s', (_s, row) => {
-    expect(buildPix(row.build as PixInput)).toBe(row.text);
-  });
+  it.each(vectors.pix.filter((r) => r.build).map((r) => [r.source, r] as const))(
+    'builds byte for byte: %s',
+    (_s, row) => {
+      expect(buildPix(row.build as PixInput)).toBe(row.text);
+    },
+  );
 
-  it.each(vectors.pix.map((r) => [r.source, r] as const))('a changed CRC digit is refused with expected and found: %s', (_s, row) => {
-    const last = row.text.at(-1)!;
-    const bad = row.text.slice(0, -1) + (last === '0' ? '1' : '0');
-    try {
-      parsePix(bad);
-      expect.unreachable();
-    } catch (e) {
-      expect(isOmniposError(e, 'QR_INVALID')).toBe(true);
-      expect((e as Error).message).toBe(`63: CRC mismatch: expected ${row.crc}, found ${bad.slice(-4)}`);
-      expect((e as { context: object }).context).toMatchObject({ id: '63', expected: row.crc, found: bad.slice(-4) });
-    }
-  });
+  it.each(vectors.pix.map((r) => [r.source, r] as const))(
+    'a changed CRC digit is refused with expected and found: %s',
+    (_s, row) => {
+      const last = row.text.at(-1)!;
+      const bad = row.text.slice(0, -1) + (last === '0' ? '1' : '0');
+      try {
+        parsePix(bad);
+        expect.unreachable();
+      } catch (e) {
+        expect(isOmniposError(e, 'QR_INVALID')).toBe(true);
+        expect((e as Error).message).toBe(`63: CRC mismatch: expected ${row.crc}, found ${bad.slice(-4)}`);
+        expect((e as { context: object }).context).toMatchObject({ id: '63', expected: row.crc, found: bad.slice(-4) });
+      }
+    },
+  );
 });
 
 describe('EMVCo MPM examples (generic parse)', () => {

@@ -24,16 +24,33 @@ const RUNS = 1000;
 console.log(`fast-check seed (qr): ${SEED}`);
 const opts = { seed: SEED, numRuns: RUNS };
 
-const digits = (min: number, max = min): fc.Arbitrary<string> => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
+const digits = (min: number, max = min): fc.Arbitrary<string> =>
+  fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
 const ANS_CHARS = Array.from({ length: 95 }, (_, i) => String.fromCharCode(0x20 + i));
-const ans = (min: number, max = min): fc.Arbitrary<string> => fc.string({ unit: fc.constantFrom(...ANS_CHARS), minLength: min, maxLength: max });
+const ans = (min: number, max = min): fc.Arbitrary<string> =>
+  fc.string({ unit: fc.constantFrom(...ANS_CHARS), minLength: min, maxLength: max });
 const upperName = (max: number): fc.Arbitrary<string> =>
-  fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .-&'), minLength: 1, maxLength: max }).map((s) => toAns(s, max)).filter((s) => s.length > 0);
-const two = (a: number, b: number): fc.Arbitrary<string> => fc.integer({ min: a, max: b }).map((n) => String(n).padStart(2, '0'));
-const ddmmyyhhmmss = fc.tuple(two(1, 28), two(1, 12), two(0, 99), two(0, 23), two(0, 59), two(0, 59)).map((p) => p.join(''));
+  fc
+    .string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .-&'), minLength: 1, maxLength: max })
+    .map((s) => toAns(s, max))
+    .filter((s) => s.length > 0);
+const two = (a: number, b: number): fc.Arbitrary<string> =>
+  fc.integer({ min: a, max: b }).map((n) => String(n).padStart(2, '0'));
+const ddmmyyhhmmss = fc
+  .tuple(two(1, 28), two(1, 12), two(0, 99), two(0, 23), two(0, 59), two(0, 59))
+  .map((p) => p.join(''));
 const amount = fc.tuple(fc.integer({ min: 0, max: 99_999_999 }), two(0, 99)).map(([i, c]) => `${i}.${c}`);
 const modality = fc.constantFrom('0001', '0002', '0004', '0008', '0010', '0020', '0040', '0200', '0400', '0000');
-const PRODUCT: Record<string, string> = { '0001': 'D', '0002': 'C', '0004': 'C', '0008': 'C', '0010': 'V', '0020': 'V', '0200': 'C', '0400': 'C' };
+const PRODUCT: Record<string, string> = {
+  '0001': 'D',
+  '0002': 'C',
+  '0004': 'C',
+  '0008': 'C',
+  '0010': 'V',
+  '0020': 'V',
+  '0200': 'C',
+  '0400': 'C',
+};
 
 const current: fc.Arbitrary<CurrentFields> = fc
   .record({
@@ -55,7 +72,11 @@ const current: fc.Arbitrary<CurrentFields> = fc
     cancel: fc.boolean(),
     originalNsu: fc.option(digits(1, 12), { nil: undefined }),
     nsu: digits(6),
-    original: fc.record({ nsu: digits(6), date: fc.tuple(two(1, 12), two(1, 28)).map((p) => p.join('')), terminalId: ans(8) }),
+    original: fc.record({
+      nsu: digits(6),
+      date: fc.tuple(two(1, 12), two(1, 28)).map((p) => p.join('')),
+      terminalId: ans(8),
+    }),
   })
   .map((r) => {
     const f: CurrentFields = {
@@ -89,11 +110,44 @@ const current: fc.Arbitrary<CurrentFields> = fc
   });
 
 const earlier: fc.Arbitrary<EarlierFields> = fc
-  .record({ merchantId: digits(16), terminalId: digits(8), mcc: digits(4), amount, merchantName: upperName(25), merchantCity: upperName(15), referenceLabel: ans(1, 25), timestamp: ddmmyyhhmmss, mainProduct: digits(4), installments: two(0, 99), transactionType: fc.constantFrom('01', '02'), reserved: fc.option(ans(1, 95), { nil: undefined }) })
-  .map(({ reserved, ...r }) => ({ model: 'earlier' as const, currency: '986', ...r, ...(reserved !== undefined ? { reserved } : {}) }));
+  .record({
+    merchantId: digits(16),
+    terminalId: digits(8),
+    mcc: digits(4),
+    amount,
+    merchantName: upperName(25),
+    merchantCity: upperName(15),
+    referenceLabel: ans(1, 25),
+    timestamp: ddmmyyhhmmss,
+    mainProduct: digits(4),
+    installments: two(0, 99),
+    transactionType: fc.constantFrom('01', '02'),
+    reserved: fc.option(ans(1, 95), { nil: undefined }),
+  })
+  .map(({ reserved, ...r }) => ({
+    model: 'earlier' as const,
+    currency: '986',
+    ...r,
+    ...(reserved !== undefined ? { reserved } : {}),
+  }));
 
 const oldest: fc.Arbitrary<OldestFields> = fc
-  .record({ gui: ans(1, 32), merchantId: digits(16), terminalId: digits(8), mcc: digits(4), amount, merchantName: upperName(25), merchantCity: upperName(15), url: ans(1, 40), transactionId: ans(16), timestamp: ddmmyyhhmmss, mainProduct: digits(4), subProduct: digits(4), installments: two(0, 99), transactionType: fc.constantFrom('01', '02') })
+  .record({
+    gui: ans(1, 32),
+    merchantId: digits(16),
+    terminalId: digits(8),
+    mcc: digits(4),
+    amount,
+    merchantName: upperName(25),
+    merchantCity: upperName(15),
+    url: ans(1, 40),
+    transactionId: ans(16),
+    timestamp: ddmmyyhhmmss,
+    mainProduct: digits(4),
+    subProduct: digits(4),
+    installments: two(0, 99),
+    transactionType: fc.constantFrom('01', '02'),
+  })
   .filter((r) => r.gui !== 'br.com.padraoq')
   .map((r) => ({ model: 'oldest' as const, currency: '986', ...r }));
 
@@ -117,7 +171,10 @@ function crcBitwise(text: string): string {
   return crc.toString(16).toUpperCase().padStart(4, '0');
 }
 
-const idArb = fc.integer({ min: 1, max: 99 }).filter((n) => n !== 63).map((n) => String(n).padStart(2, '0'));
+const idArb = fc
+  .integer({ min: 1, max: 99 })
+  .filter((n) => n !== 63)
+  .map((n) => String(n).padStart(2, '0'));
 const valueArb = fc.string({ maxLength: 30 });
 const mpmArb: fc.Arbitrary<MpmInput[]> = fc
   .uniqueArray(idArb, { maxLength: 10 })
@@ -125,7 +182,15 @@ const mpmArb: fc.Arbitrary<MpmInput[]> = fc
     fc.tuple(
       ...ids.map((id) =>
         isTemplateId(id)
-          ? fc.uniqueArray(fc.tuple(fc.integer({ min: 0, max: 99 }).map((n) => String(n).padStart(2, '0')), valueArb), { maxLength: 3, selector: ([i]) => i }).map((cs) => ({ id, children: cs.map(([i, v]) => ({ id: i, value: v })) }))
+          ? fc
+              .uniqueArray(
+                fc.tuple(
+                  fc.integer({ min: 0, max: 99 }).map((n) => String(n).padStart(2, '0')),
+                  valueArb,
+                ),
+                { maxLength: 3, selector: ([i]) => i },
+              )
+              .map((cs) => ({ id, children: cs.map(([i, v]) => ({ id: i, value: v })) }))
           : valueArb.map((value) => ({ id, value })),
       ),
     ),
@@ -133,12 +198,17 @@ const mpmArb: fc.Arbitrary<MpmInput[]> = fc
   .map((objs) => [{ id: '00', value: '01' }, ...objs]);
 
 function plain(objects: readonly { id: string; value?: string; children?: readonly unknown[] }[]): unknown {
-  return objects.map((o) => (o.children ? { id: o.id, children: plain(o.children as never) } : { id: o.id, value: o.value }));
+  return objects.map((o) =>
+    o.children ? { id: o.id, children: plain(o.children as never) } : { id: o.id, value: o.value },
+  );
 }
 
 describe(`QR properties (seed ${SEED}, ${RUNS} runs each)`, () => {
   it('CRC table = bitwise reference', () => {
-    fc.assert(fc.property(fc.string({ maxLength: 200, unit: 'grapheme' }), (s) => crc16Hex(s) === crcBitwise(s)), opts);
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200, unit: 'grapheme' }), (s) => crc16Hex(s) === crcBitwise(s)),
+      opts,
+    );
   });
 
   it('generic MPM: parse(encode(x)) = x', () => {
@@ -173,12 +243,22 @@ describe(`QR properties (seed ${SEED}, ${RUNS} runs each)`, () => {
       merchantName: upperName(25),
       merchantCity: upperName(15),
       amount: fc.option(amount, { nil: undefined }),
-      txid: fc.string({ unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'), minLength: 1, maxLength: 25 }),
+      txid: fc.string({
+        unit: fc.constantFrom(...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'),
+        minLength: 1,
+        maxLength: 25,
+      }),
     });
     fc.assert(
       fc.property(pixArb, (x) => {
         const p = parsePix(buildPix(x));
-        expect({ key: p.key, name: p.merchantName, city: p.merchantCity, amount: p.transactionAmount, txid: p.txid }).toEqual({ key: x.key, name: x.merchantName, city: x.merchantCity, amount: x.amount, txid: x.txid });
+        expect({
+          key: p.key,
+          name: p.merchantName,
+          city: p.merchantCity,
+          amount: p.transactionAmount,
+          txid: p.txid,
+        }).toEqual({ key: x.key, name: x.merchantName, city: x.merchantCity, amount: x.amount, txid: x.txid });
       }),
       opts,
     );
@@ -192,11 +272,16 @@ describe(`QR properties (seed ${SEED}, ${RUNS} runs each)`, () => {
   ] as const;
 
   it.each(parsers)('%s: random strings give a value or QR_INVALID', (_n, parse) => {
-    fc.assert(fc.property(fc.string({ maxLength: 300 }), (s) => typedOrValue(() => parse(s))), opts);
+    fc.assert(
+      fc.property(fc.string({ maxLength: 300 }), (s) => typedOrValue(() => parse(s))),
+      opts,
+    );
   });
 
   it.each(parsers)('%s: random TLV-shaped strings with a valid CRC give a value or QR_INVALID', (_n, parse) => {
-    const chunk = fc.tuple(fc.integer({ min: 0, max: 99 }), fc.string({ maxLength: 20 })).map(([id, v]) => `${String(id).padStart(2, '0')}${String(v.length).padStart(2, '0')}${v}`);
+    const chunk = fc
+      .tuple(fc.integer({ min: 0, max: 99 }), fc.string({ maxLength: 20 }))
+      .map(([id, v]) => `${String(id).padStart(2, '0')}${String(v.length).padStart(2, '0')}${v}`);
     fc.assert(
       fc.property(fc.array(fc.oneof(chunk, fc.string({ maxLength: 6 })), { maxLength: 12 }), (parts) => {
         const head = `000201${parts.join('')}6304`;
@@ -227,6 +312,11 @@ describe(`QR properties (seed ${SEED}, ${RUNS} runs each)`, () => {
   });
 
   it('the builder gives a code or QR_INVALID for arbitrary JSON', () => {
-    fc.assert(fc.property(fc.object(), fc.jsonValue(), (o, v) => typedOrValue(() => buildPadraoq({ ...o, amount: v } as never))), opts);
+    fc.assert(
+      fc.property(fc.object(), fc.jsonValue(), (o, v) =>
+        typedOrValue(() => buildPadraoq({ ...o, amount: v } as never)),
+      ),
+      opts,
+    );
   });
 });

@@ -28,7 +28,10 @@ describe('digitalCopyText: the customer copy a phone reads off the kiosk screen'
 
   it('a whole PAN given by mistake (host row or pinpad) shows first 6 / last 4 only', () => {
     const pan = '5413330089603511';
-    for (const s of [source({ receiptInformation: rows({ CARD_NUMBER: pan }) }), source({ receiptInformation: rows().filter((r) => r.Field !== 'CARD_NUMBER'), maskedPan: pan })]) {
+    for (const s of [
+      source({ receiptInformation: rows({ CARD_NUMBER: pan }) }),
+      source({ receiptInformation: rows().filter((r) => r.Field !== 'CARD_NUMBER'), maskedPan: pan }),
+    ]) {
       const { text } = digitalCopyText(s);
       expect(text).not.toContain(pan);
       expect(text).toContain('541333******3511');
@@ -54,7 +57,10 @@ describe('digitalCopyText: the customer copy a phone reads off the kiosk screen'
   });
 
   it('many host messages make the receipt too long: compact, by the default limit', () => {
-    const printMessages = Array.from({ length: 12 }, (_, i) => ({ Position: 'BOTTOM', Message: `MENSAGEM PROMOCIONAL NUMERO ${i} DO EMISSOR DO CARTAO` }));
+    const printMessages = Array.from({ length: 12 }, (_, i) => ({
+      Position: 'BOTTOM',
+      Message: `MENSAGEM PROMOCIONAL NUMERO ${i} DO EMISSOR DO CARTAO`,
+    }));
     const { text, form } = digitalCopyText(source({ printMessages }));
     expect(form).toBe('compact');
     expect(Buffer.byteLength(text)).toBeLessThan(DIGITAL_COPY_MAX_BYTES);
@@ -67,19 +73,24 @@ describe('digitalCopyText: the customer copy a phone reads off the kiosk screen'
 
   it('property: a PAN anywhere (card row, pinpad, host messages) never reaches either form whole (1000 runs)', () => {
     fc.assert(
-      fc.property(fc.stringMatching(/^[1-9]\d{11,17}$/), fc.constantFrom('row', 'pinpad', 'message'), fc.boolean(), (body, where, compact) => {
-        const pan = withLuhn(body);
-        const s =
-          where === 'row'
-            ? source({ receiptInformation: rows({ CARD_NUMBER: pan }) })
-            : where === 'pinpad'
-              ? source({ receiptInformation: rows().filter((r) => r.Field !== 'CARD_NUMBER'), maskedPan: pan })
-              : source({ printMessages: [{ Position: 'BOTTOM', Message: `CARTAO ${pan}` }] });
-        const { text } = digitalCopyText(s, compact ? { maxBytes: 10 } : {});
-        expect(text).not.toContain(pan);
-        // the masked form, when the card row or the pinpad gave it: first 6, six stars, last 4
-        if (where !== 'message') expect(text).toContain(`${pan.slice(0, 6)}******${pan.slice(-4)}`);
-      }),
+      fc.property(
+        fc.stringMatching(/^[1-9]\d{11,17}$/),
+        fc.constantFrom('row', 'pinpad', 'message'),
+        fc.boolean(),
+        (body, where, compact) => {
+          const pan = withLuhn(body);
+          const s =
+            where === 'row'
+              ? source({ receiptInformation: rows({ CARD_NUMBER: pan }) })
+              : where === 'pinpad'
+                ? source({ receiptInformation: rows().filter((r) => r.Field !== 'CARD_NUMBER'), maskedPan: pan })
+                : source({ printMessages: [{ Position: 'BOTTOM', Message: `CARTAO ${pan}` }] });
+          const { text } = digitalCopyText(s, compact ? { maxBytes: 10 } : {});
+          expect(text).not.toContain(pan);
+          // the masked form, when the card row or the pinpad gave it: first 6, six stars, last 4
+          if (where !== 'message') expect(text).toContain(`${pan.slice(0, 6)}******${pan.slice(-4)}`);
+        },
+      ),
       { numRuns: 1000, seed },
     );
   });

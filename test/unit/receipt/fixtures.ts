@@ -48,7 +48,21 @@ export const KINDS: [string, Partial<ReceiptSource>, string][] = [
   ['void of a credit sale', { kind: 'void' }, 'CANCELAMENTO DE CRÉDITO'],
   ['void of a debit sale', { kind: 'void', paymentType: 'debit' }, 'CANCELAMENTO DE DÉBITO'],
   ['signature on the merchant copy', { cvm: 'signature' }, 'CRÉDITO À VISTA'],
-  ['a wallet paying the terminal\'s QR code', { paymentType: 'wallet-qr', cvm: 'none' }, 'PAGAMENTO POR QR CODE'],
-  ['a Pix payment', { paymentType: 'pix', cvm: 'none', receiptInformation: rows({ CARD_NUMBER: '', INPUT_METHOD: '' }).concat([{ Field: 'PIX_E2E', Label: 'ID PIX', Content: 'E00038166202611221305abcdef12345' }]) }, 'PAGAMENTO PIX'],
-  ['a Pix refund', { paymentType: 'pix', kind: 'void', cvm: 'none', receiptInformation: rows({ CARD_NUMBER: '' }) }, 'DEVOLUÇÃO PIX'],
+  ["a wallet paying the terminal's QR code", { paymentType: 'wallet-qr', cvm: 'none' }, 'PAGAMENTO POR QR CODE'],
+  [
+    'a Pix payment',
+    {
+      paymentType: 'pix',
+      cvm: 'none',
+      receiptInformation: rows({ CARD_NUMBER: '', INPUT_METHOD: '' }).concat([
+        { Field: 'PIX_E2E', Label: 'ID PIX', Content: 'E00038166202611221305abcdef12345' },
+      ]),
+    },
+    'PAGAMENTO PIX',
+  ],
+  [
+    'a Pix refund',
+    { paymentType: 'pix', kind: 'void', cvm: 'none', receiptInformation: rows({ CARD_NUMBER: '' }) },
+    'DEVOLUÇÃO PIX',
+  ],
 ];

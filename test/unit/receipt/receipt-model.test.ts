@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { PrintDocument } from '../../../drivers/printer/index.js';
 import { receiptSource } from './receipt-model-helpers.js';
-import { maskPan, maskPansIn, receiptDocument, receiptHtml, receiptText, validateReceiptSource, type ReceiptDocument } from '../../../src/receipt/index.js';
+import {
+  maskPan,
+  maskPansIn,
+  receiptDocument,
+  receiptHtml,
+  receiptText,
+  validateReceiptSource,
+  type ReceiptDocument,
+} from '../../../src/receipt/index.js';
 import { receiptInformation } from '../../../src/sandbox/answers.js';
 import type { SandboxContext } from '../../../src/sandbox/context.js';
 import { source } from './fixtures.js';
@@ -11,13 +19,13 @@ const SEED = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
 console.log(`fast-check seed (receipt): ${SEED}`);
 
 describe('receipt model', () => {
-  it('the document is assignable to the driver\'s PrintDocument (the two shapes stay equal)', () => {
+  it("the document is assignable to the driver's PrintDocument (the two shapes stay equal)", () => {
     const doc: ReceiptDocument = receiptDocument(source(), 'customer', 48);
     const asPrint: PrintDocument = doc;
     expect(asPrint.length).toBeGreaterThan(10);
   });
 
-  it('masks any card number to first 6 and last 4 at most (published sample `541333-3511` in the manual\'s receipts)', () => {
+  it("masks any card number to first 6 and last 4 at most (published sample `541333-3511` in the manual's receipts)", () => {
     expect(maskPan('541333-3511')).toBe('541333******3511');
     expect(maskPan('54133300****3511')).toBe('541333******3511');
     expect(maskPan('5413330089020011')).toBe('541333******0011');
@@ -39,8 +47,14 @@ describe('receipt model', () => {
 
   it('reads the rows the sandbox host really sends', () => {
     const rows = receiptInformation({} as SandboxContext, {
-      nsu: '000777', at: new Date('2026-11-22T13:05:00Z'), maskedPan: '541333-3511', type: 'PhysicalCreditCard', authorizationCode: 'XYZ123',
-      inputMode: 'ContactlessEmv', amount: 2590, transaction: 'VENDA',
+      nsu: '000777',
+      at: new Date('2026-11-22T13:05:00Z'),
+      maskedPan: '541333-3511',
+      type: 'PhysicalCreditCard',
+      authorizationCode: 'XYZ123',
+      inputMode: 'ContactlessEmv',
+      amount: 2590,
+      transaction: 'VENDA',
     });
     const text = receiptText(receiptDocument(source({ receiptInformation: rows, amount: 2590 }), 'customer', 48), 48);
     expect(text).toContain('OMNIPOS LOJA TESTE');
@@ -52,12 +66,21 @@ describe('receipt model', () => {
   });
 
   it('unknown host rows are printed as label and content', () => {
-    const s = source({ receiptInformation: [...source().receiptInformation, { Field: 'ARQC', Label: 'ARQC', Content: 'ABCDEF0123456789' }] });
+    const s = source({
+      receiptInformation: [
+        ...source().receiptInformation,
+        { Field: 'ARQC', Label: 'ARQC', Content: 'ABCDEF0123456789' },
+      ],
+    });
     expect(receiptText(receiptDocument(s, 'merchant', 32), 32)).toMatch(/ARQC +ABCDEF0123456789/);
   });
 
   it('HTML for the screen: escaped, bold lines in <b>, the banner with its em dash', () => {
-    const s = source({ receiptInformation: source().receiptInformation.map((r) => (r.Field === 'MERCHANT_NAME' ? { ...r, Content: 'A<B> & "C"' } : r)) });
+    const s = source({
+      receiptInformation: source().receiptInformation.map((r) =>
+        r.Field === 'MERCHANT_NAME' ? { ...r, Content: 'A<B> & "C"' } : r,
+      ),
+    });
     const html = receiptHtml(receiptDocument(s, 'customer', 42), 42);
     expect(html).toContain('A&lt;B&gt; &amp; &quot;C&quot;');
     expect(html).not.toContain('<B>');
@@ -75,9 +98,13 @@ describe('receipt model', () => {
       [{ ...source(), environment: 'prod' }, /environment/],
     ];
     for (const [s, where] of bad) {
-      expect(() => validateReceiptSource(s)).toThrowError(expect.objectContaining({ code: 'RECEIPT_INVALID', message: expect.stringMatching(where) as string }) as Error);
+      expect(() => validateReceiptSource(s)).toThrowError(
+        expect.objectContaining({ code: 'RECEIPT_INVALID', message: expect.stringMatching(where) as string }) as Error,
+      );
     }
-    expect(() => receiptDocument(source(), 'customer', 40 as 42)).toThrowError(expect.objectContaining({ code: 'RECEIPT_INVALID' }) as Error);
+    expect(() => receiptDocument(source(), 'customer', 40 as 42)).toThrowError(
+      expect.objectContaining({ code: 'RECEIPT_INVALID' }) as Error,
+    );
   });
 
   it('never throws anything but RECEIPT_INVALID, and never exceeds the width, for arbitrary host rows (fuzz)', () => {

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { encodeDocument, type PrintDocument } from '../../../drivers/printer/index.js';
 import { PRINTER_MODELS, type PrinterModel } from '../../../tables/printers/index.js';
 import { VirtualPrinter } from '../../../src/sim/printer/index.js';
-import { receiptDocument, receiptLines, RECEIPT_COLUMNS, type ReceiptColumns, type ReceiptCopy, type ReceiptSource } from '../../../src/receipt/index.js';
+import {
+  receiptDocument,
+  receiptLines,
+  RECEIPT_COLUMNS,
+  type ReceiptColumns,
+  type ReceiptCopy,
+  type ReceiptSource,
+} from '../../../src/receipt/index.js';
 import { KINDS, source } from './fixtures.js';
 
 /** One model per width: 32 (58 mm), 42 (TM-T88V), 48 (80 mm). */
@@ -27,7 +34,9 @@ function printed(s: ReceiptSource, copy: ReceiptCopy, columns: ReceiptColumns): 
 }
 
 const CASES = KINDS.flatMap(([what, over, title]) =>
-  RECEIPT_COLUMNS.flatMap((cols) => (['customer', 'merchant'] as const).map((copy) => [what, cols, copy, over, title] as const)),
+  RECEIPT_COLUMNS.flatMap((cols) =>
+    (['customer', 'merchant'] as const).map((copy) => [what, cols, copy, over, title] as const),
+  ),
 );
 
 describe('receipts as printed on the virtual printer (every kind, 32/42/48 columns, both copies)', () => {
@@ -46,10 +55,12 @@ describe('receipts as printed on the virtual printer (every kind, 32/42/48 colum
     expect(text).toContain('MACEIÓ - AL');
     if (s.paymentType === 'pix') expect(text).not.toContain('CARTÃO');
     else expect(text).toMatch(/CARTÃO +541333\*{6}3511/);
-    if (s.receiptInformation.some((r) => r.Field === 'PIX_E2E')) expect(text).toMatch(/ID PIX +E00038166202611221305abcdef12345|ID PIX\n *E00038166202611221305abcdef12345/);
+    if (s.receiptInformation.some((r) => r.Field === 'PIX_E2E'))
+      expect(text).toMatch(/ID PIX +E00038166202611221305abcdef12345|ID PIX\n *E00038166202611221305abcdef12345/);
     expect(text).toMatch(/AUTORIZAÇÃO +A1B2C3/);
     expect(text).toMatch(/DOC \(NSU\) +000123/);
-    if (s.receiptInformation.find((r) => r.Field === 'INPUT_METHOD')?.Content) expect(text).toMatch(/MODO +CHIP \/ ONL/);
+    if (s.receiptInformation.find((r) => r.Field === 'INPUT_METHOD')?.Content)
+      expect(text).toMatch(/MODO +CHIP \/ ONL/);
     expect(text).toMatch(s.kind === 'void' ? /VALOR CANCELADO +R\$ 10,00/ : /VALOR +R\$ 10,00/);
     if (s.installments === 3) {
       expect(text).toMatch(/PARCELAS +3x/);
@@ -109,7 +120,9 @@ describe('the digital copy QR', () => {
   it('the HTML view embeds the QR as SVG from src/qr', async () => {
     const { renderQrSvg } = await import('../../../src/qr/render.js');
     const { receiptHtml } = await import('../../../src/receipt/index.js');
-    const html = receiptHtml(receiptDocument(source({ digitalCopy: 'https://x.invalid/1' }), 'customer', 42), 42, (d) => renderQrSvg(d));
+    const html = receiptHtml(receiptDocument(source({ digitalCopy: 'https://x.invalid/1' }), 'customer', 42), 42, (d) =>
+      renderQrSvg(d),
+    );
     expect(html).toContain('<span class="qr"><svg xmlns="http://www.w3.org/2000/svg"');
   });
 });

@@ -3,7 +3,15 @@ import { describe, expect, it } from 'vitest';
 import { encodeDocument } from '../../../drivers/printer/index.js';
 import { PRINTER_MODELS, type PrinterModel } from '../../../tables/printers/index.js';
 import { VirtualPrinter } from '../../../src/sim/printer/index.js';
-import { paymentReceipt, receiptLines, receiptSourceOf, REPRINT_MARK, RECEIPT_COLUMNS, type ReceiptColumns, type ReceiptFacts } from '../../../src/receipt/index.js';
+import {
+  paymentReceipt,
+  receiptLines,
+  receiptSourceOf,
+  REPRINT_MARK,
+  RECEIPT_COLUMNS,
+  type ReceiptColumns,
+  type ReceiptFacts,
+} from '../../../src/receipt/index.js';
 import { rows } from './fixtures.js';
 
 /** A card sale as the journal keeps it: the host's rows in `hostReceipt`, as the engine stores them. */
@@ -30,13 +38,29 @@ const MODEL_FOR: Record<ReceiptColumns, PrinterModel> = {
 };
 
 describe('receipts rebuilt from the journal, and the reprint mark', () => {
-  it('maps the journal\'s receipt rows to the host\'s field names, and leaves out what the sale lacks', () => {
+  it("maps the journal's receipt rows to the host's field names, and leaves out what the sale lacks", () => {
     const s = receiptSourceOf(facts, 'production');
-    expect(s.receiptInformation[0]).toEqual({ Field: 'MERCHANT_NAME', Label: 'NOME DO ESTABELECIMENTO', Content: 'PADARIA SÃO JOÃO' });
+    expect(s.receiptInformation[0]).toEqual({
+      Field: 'MERCHANT_NAME',
+      Label: 'NOME DO ESTABELECIMENTO',
+      Content: 'PADARIA SÃO JOÃO',
+    });
     expect(s.printMessages).toEqual([{ Position: 'Bottom', Message: 'OBRIGADO E VOLTE SEMPRE' }]);
     expect(s).not.toHaveProperty('reprint');
-    const pix = receiptSourceOf({ merchantOrderId: '1', paymentType: 'pix', amount: 500, installments: 1 }, 'sandbox', { reprint: true });
-    expect(pix).toEqual({ kind: 'sale', environment: 'sandbox', paymentType: 'pix', amount: 500, installments: 1, receiptInformation: [], printMessages: [], merchantOrderId: '1', reprint: true });
+    const pix = receiptSourceOf({ merchantOrderId: '1', paymentType: 'pix', amount: 500, installments: 1 }, 'sandbox', {
+      reprint: true,
+    });
+    expect(pix).toEqual({
+      kind: 'sale',
+      environment: 'sandbox',
+      paymentType: 'pix',
+      amount: 500,
+      installments: 1,
+      receiptInformation: [],
+      printMessages: [],
+      merchantOrderId: '1',
+      reprint: true,
+    });
   });
 
   it.each(RECEIPT_COLUMNS.flatMap((c) => (['customer', 'merchant'] as const).map((copy) => [c, copy] as const)))(
@@ -77,18 +101,40 @@ describe('receipts rebuilt from the journal, and the reprint mark', () => {
       authorizationCode: fc.stringMatching(/^[A-Z0-9]{6}$/),
       nsu: fc.stringMatching(/^\d{6}$/),
       hostReceipt: fc.record({
-        fields: fc.array(fc.record({ field: fc.constantFrom('MERCHANT_NAME', 'NSU', 'EXTRA', 'DATE'), label: fc.string({ maxLength: 20 }), content: fc.string({ maxLength: 60 }) }), { maxLength: 6 }),
-        messages: fc.array(fc.record({ position: fc.constantFrom('Top', 'Bottom'), message: fc.string({ maxLength: 80 }) }), { maxLength: 3 }),
+        fields: fc.array(
+          fc.record({
+            field: fc.constantFrom('MERCHANT_NAME', 'NSU', 'EXTRA', 'DATE'),
+            label: fc.string({ maxLength: 20 }),
+            content: fc.string({ maxLength: 60 }),
+          }),
+          { maxLength: 6 },
+        ),
+        messages: fc.array(
+          fc.record({ position: fc.constantFrom('Top', 'Bottom'), message: fc.string({ maxLength: 80 }) }),
+          { maxLength: 3 },
+        ),
       }),
     });
     fc.assert(
-      fc.property(arb, fc.constantFrom(...RECEIPT_COLUMNS), fc.constantFrom('customer' as const, 'merchant' as const), (f, columns, copy) => {
-        const first = receiptLines(paymentReceipt(f, { environment: 'production', copy, columns }), columns);
-        const again = receiptLines(paymentReceipt(f, { environment: 'production', copy, columns, reprint: true }), columns);
-        if (first.some((l) => l.trim() === REPRINT_MARK) && !f.hostReceipt!.messages.some((m) => m.message.includes(REPRINT_MARK))) return false;
-        const at = again.findIndex((l, i) => l.trim() === REPRINT_MARK && first[i]?.trim() !== REPRINT_MARK);
-        return at > 0 && JSON.stringify([...again.slice(0, at), ...again.slice(at + 1)]) === JSON.stringify(first);
-      }),
+      fc.property(
+        arb,
+        fc.constantFrom(...RECEIPT_COLUMNS),
+        fc.constantFrom('customer' as const, 'merchant' as const),
+        (f, columns, copy) => {
+          const first = receiptLines(paymentReceipt(f, { environment: 'production', copy, columns }), columns);
+          const again = receiptLines(
+            paymentReceipt(f, { environment: 'production', copy, columns, reprint: true }),
+            columns,
+          );
+          if (
+            first.some((l) => l.trim() === REPRINT_MARK) &&
+            !f.hostReceipt!.messages.some((m) => m.message.includes(REPRINT_MARK))
+          )
+            return false;
+          const at = again.findIndex((l, i) => l.trim() === REPRINT_MARK && first[i]?.trim() !== REPRINT_MARK);
+          return at > 0 && JSON.stringify([...again.slice(0, at), ...again.slice(at + 1)]) === JSON.stringify(first);
+        },
+      ),
       { numRuns: 1000, seed },
     );
   });

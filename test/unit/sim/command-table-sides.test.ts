@@ -19,16 +19,26 @@ interface Spec {
   readonly decode: unknown;
 }
 const isSpec = (x: unknown): x is Spec =>
-  typeof x === 'object' && x !== null && typeof (x as Spec).id === 'string' && typeof (x as Spec).blocking === 'boolean' && typeof (x as Spec).encode === 'function';
+  typeof x === 'object' &&
+  x !== null &&
+  typeof (x as Spec).id === 'string' &&
+  typeof (x as Spec).blocking === 'boolean' &&
+  typeof (x as Spec).encode === 'function';
 
 const root = fileURLToPath(new URL('../../../drivers/pinpad/', import.meta.url));
 const driverFiles = [
-  ...readdirSync(join(root, 'commands'), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => join(root, 'commands', f)),
+  ...readdirSync(join(root, 'commands'), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => join(root, 'commands', f)),
   join(root, 'secure', 'opn.ts'),
 ];
-const driverModules: [string, unknown][] = await Promise.all(driverFiles.map(async (f) => [f, await import(pathToFileURL(f).href)] as [string, unknown]));
+const driverModules: [string, unknown][] = await Promise.all(
+  driverFiles.map(async (f) => [f, await import(pathToFileURL(f).href)] as [string, unknown]),
+);
 const driverSpecs = driverModules.flatMap(([file, m]) =>
-  Object.entries(m as Record<string, unknown>).flatMap(([name, v]) => (isSpec(v) ? [{ where: `${file} ${name}`, spec: v }] : [])),
+  Object.entries(m as Record<string, unknown>).flatMap(([name, v]) =>
+    isSpec(v) ? [{ where: `${file} ${name}`, spec: v }] : [],
+  ),
 );
 
 /** A value that fits a parameter's format and length (§1.3): the spec's own characters, nothing clever. */
@@ -67,7 +77,8 @@ describe('the virtual pinpad agrees with the table', () => {
   });
 
   it('every command the virtual pinpad answers is a row of the table', () => {
-    for (const id of [...CLASSIC_HANDLERS.keys(), ...ABECS_HANDLERS.keys()]) expect(Object.hasOwn(COMMANDS, id), id).toBe(true);
+    for (const id of [...CLASSIC_HANDLERS.keys(), ...ABECS_HANDLERS.keys()])
+      expect(Object.hasOwn(COMMANDS, id), id).toBe(true);
   });
 
   for (const [id, t] of Object.entries(ABECS_COMMAND_PARAMS as Record<string, CommandParams>)) {

@@ -23,7 +23,14 @@ function rig() {
     unplug: (ms) => unplugs.push(ms),
     typingMs: null,
   });
-  const seen = () => events.map((e) => (e.type === 'frame' ? Buffer.from(e.data).toString('latin1') : e.type === 'control' ? `<${e.byte}>` : `<${e.type}>`));
+  const seen = () =>
+    events.map((e) =>
+      e.type === 'frame'
+        ? Buffer.from(e.data).toString('latin1')
+        : e.type === 'control'
+          ? `<${e.byte}>`
+          : `<${e.type}>`,
+    );
   return { engine, raw, events, unplugs, seen, decoder };
 }
 const settle = (ms = 30) => new Promise((r) => setTimeout(r, ms));
@@ -35,7 +42,8 @@ async function until(cond: () => boolean, what: string, ms = 15_000): Promise<vo
     await settle(10);
   }
 }
-const par = (id: number, v: string) => Buffer.concat([Buffer.of(id >> 8, id & 0xff, 0, v.length), Buffer.from(v, 'latin1')]);
+const par = (id: number, v: string) =>
+  Buffer.concat([Buffer.of(id >> 8, id & 0xff, 0, v.length), Buffer.from(v, 'latin1')]);
 const cmd = (id: string, ...ps: Buffer[]) => {
   const b = Buffer.concat(ps);
   return encodeFrame(Uint8Array.from(Buffer.concat([Buffer.from(id + String(b.length).padStart(3, '0')), b])));
@@ -144,7 +152,11 @@ describe('faults a serial line and real firmware have, as the virtual pinpad inj
       const fault = (kind === 'delay' ? { kind, ms: 11_000 } : { kind }) as Fault;
       expect(parseControl(JSON.stringify({ cmd: 'fault', fault }))).toEqual({ cmd: 'fault', fault });
     }
-    expect(parseControl(JSON.stringify({ cmd: 'fault', fault: { kind: 'disconnect', when: 'mid-answer', command: 'GOX' } }))).toMatchObject({ cmd: 'fault' });
-    expect(parseControl(JSON.stringify({ cmd: 'fault', fault: { kind: 'disconnect', when: 'later' } }))).toHaveProperty('error');
+    expect(
+      parseControl(JSON.stringify({ cmd: 'fault', fault: { kind: 'disconnect', when: 'mid-answer', command: 'GOX' } })),
+    ).toMatchObject({ cmd: 'fault' });
+    expect(parseControl(JSON.stringify({ cmd: 'fault', fault: { kind: 'disconnect', when: 'later' } }))).toHaveProperty(
+      'error',
+    );
   });
 });

@@ -39,13 +39,21 @@ function frame(data: Uint8Array, crc = linkCrc(data)): Uint8Array {
   return Uint8Array.from(out);
 }
 
-describe('the virtual pinpad reads the link as §6.2.1 says (its own reader, not the driver\'s)', () => {
+describe("the virtual pinpad reads the link as §6.2.1 says (its own reader, not the driver's)", () => {
   it(`takes the specification's examples (${SPEC} §2.2.2.1 OPN, §2.2.2.2 DSP, §2.2.2.3 GCD)`, () => {
     const s = rig();
     s.push(hex('16 4F 50 4E 17 A8 A9')); // §2.2.2.1 line 1117: "O pinpad devolve «ACK» e acata o comando"
-    s.push(hex('16 44 53 50 30 33 32 20 20 20 20 4F 50 45 52 41 C7 C3 4F 20 20 20 20 20 20 20 46 49 4E 41 4C 49 5A 41 44 41 20 20 20 17 52 13')); // §2.2.2.2 line 1180
+    s.push(
+      hex(
+        '16 44 53 50 30 33 32 20 20 20 20 4F 50 45 52 41 C7 C3 4F 20 20 20 20 20 20 20 46 49 4E 41 4C 49 5A 41 44 41 20 20 20 17 52 13',
+      ),
+    ); // §2.2.2.2 line 1180
     s.push(hex('16 47 43 44 30 31 36 00 0C 00 01 3C 00 0E 00 01 0A 00 0B 00 02 00 09 17 C1 42')); // §2.2.2.3 line 1290
-    expect(s.events.map((e) => (e.type === 'packet' ? latin1(e.data).slice(0, 6) : e.type))).toEqual(['OPN', 'DSP032', 'GCD016']);
+    expect(s.events.map((e) => (e.type === 'packet' ? latin1(e.data).slice(0, 6) : e.type))).toEqual([
+      'OPN',
+      'DSP032',
+      'GCD016',
+    ]);
   });
 
   it('NAKs the §2.2.2.1 example with a wrong CRC (16 4F 50 4E 17 00 00) only after 500 ms of silence', () => {
@@ -138,45 +146,53 @@ const abecsData = fc.uint8Array({ minLength: 1, maxLength: 2049 }).map((d) => {
 describe('frame reader properties (fast-check, 1000 runs)', () => {
   it('a valid packet split anywhere and delivered at any pace under 1.5 s per chunk gives exactly that packet', () => {
     fc.assert(
-      fc.property(abecsData, fc.array(fc.nat(), { maxLength: 8 }), fc.array(fc.integer({ min: 0, max: 1499 }), { maxLength: 8 }), (data, cuts, gaps) => {
-        const wire = frame(data);
-        const points = [...new Set(cuts.map((c) => c % wire.length))].sort((a, b) => a - b);
-        const s = rig();
-        let at = 0;
-        points.forEach((p, i) => {
-          s.push(wire.subarray(at, p), gaps[i] ?? 0);
-          at = p;
-        });
-        s.push(wire.subarray(at), gaps[points.length] ?? 0);
-        s.wait(5000);
-        expect(s.events).toEqual([{ type: 'packet', data }]);
-      }),
+      fc.property(
+        abecsData,
+        fc.array(fc.nat(), { maxLength: 8 }),
+        fc.array(fc.integer({ min: 0, max: 1499 }), { maxLength: 8 }),
+        (data, cuts, gaps) => {
+          const wire = frame(data);
+          const points = [...new Set(cuts.map((c) => c % wire.length))].sort((a, b) => a - b);
+          const s = rig();
+          let at = 0;
+          points.forEach((p, i) => {
+            s.push(wire.subarray(at, p), gaps[i] ?? 0);
+            at = p;
+          });
+          s.push(wire.subarray(at), gaps[points.length] ?? 0);
+          s.wait(5000);
+          expect(s.events).toEqual([{ type: 'packet', data }]);
+        },
+      ),
       RUNS,
     );
   });
 
   it('any bytes at any times: never a throw, a packet only with a good CRC, a NAK only after 500 ms of silence', () => {
     fc.assert(
-      fc.property(fc.array(fc.tuple(fc.uint8Array({ maxLength: 40 }), fc.integer({ min: 0, max: 2500 })), { maxLength: 30 }), (chunks) => {
-        const s = rig();
-        let lastByte = -Infinity;
-        for (const [bytes, dt] of chunks) {
-          const before = s.events.length;
-          s.push(bytes, dt);
-          for (const e of s.events.slice(before)) {
-            if (e.type === 'reject') expect(s.now - lastByte).toBeGreaterThanOrEqual(500);
+      fc.property(
+        fc.array(fc.tuple(fc.uint8Array({ maxLength: 40 }), fc.integer({ min: 0, max: 2500 })), { maxLength: 30 }),
+        (chunks) => {
+          const s = rig();
+          let lastByte = -Infinity;
+          for (const [bytes, dt] of chunks) {
+            const before = s.events.length;
+            s.push(bytes, dt);
+            for (const e of s.events.slice(before)) {
+              if (e.type === 'reject') expect(s.now - lastByte).toBeGreaterThanOrEqual(500);
+            }
+            if (bytes.length > 0) lastByte = s.now;
           }
-          if (bytes.length > 0) lastByte = s.now;
-        }
-        s.wait(10_000);
-        for (const e of s.events) {
-          if (e.type === 'packet') {
-            expect(e.data.length).toBeGreaterThan(0);
-            expect(e.data.length).toBeLessThanOrEqual(2049);
+          s.wait(10_000);
+          for (const e of s.events) {
+            if (e.type === 'packet') {
+              expect(e.data.length).toBeGreaterThan(0);
+              expect(e.data.length).toBeLessThanOrEqual(2049);
+            }
           }
-        }
-        expect(s.r.busy).toBe(false);
-      }),
+          expect(s.r.busy).toBe(false);
+        },
+      ),
       RUNS,
     );
   });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { FrameDecoder, encodeFrame, sealPacket, openPacket, decodeResponse, decodeParams, type LinkEvent } from '../../../drivers/pinpad/index.js';
+import {
+  FrameDecoder,
+  encodeFrame,
+  sealPacket,
+  openPacket,
+  decodeResponse,
+  decodeParams,
+  type LinkEvent,
+} from '../../../drivers/pinpad/index.js';
 import { dukptDecryptData } from '../../../src/crypto/index.js';
 import { SimEngine } from '../../../src/sim/pinpad/engine.js';
 import { handlersFor } from '../../../src/sim/pinpad/handlers/index.js';
@@ -13,13 +21,20 @@ import { onTheWire, PPC930_COMMANDS } from './ppc930-commands.js';
 function rig(p: Partial<VirtualPinpadProfile> = {}) {
   const events: LinkEvent[] = [];
   const decoder = new FrameDecoder();
-  const engine = new SimEngine({ profile: profile(p), handlers: handlersFor(false), output: (b) => events.push(...decoder.push(b)), typingMs: null });
+  const engine = new SimEngine({
+    profile: profile(p),
+    handlers: handlersFor(false),
+    output: (b) => events.push(...decoder.push(b)),
+    typingMs: null,
+  });
   async function send(packet: Uint8Array): Promise<Uint8Array> {
     const from = events.length;
     engine.receive(packet);
     // generous: this machine is loaded (never a bound on how long things take)
-    for (const end = Date.now() + 15_000; Date.now() < end; ) {
-      const f = events.slice(from).find((e) => e.type === 'frame' && Buffer.from(e.data.subarray(0, 3)).toString('latin1') !== 'NTM');
+    for (const end = Date.now() + 15_000; Date.now() < end;) {
+      const f = events
+        .slice(from)
+        .find((e) => e.type === 'frame' && Buffer.from(e.data.subarray(0, 3)).toString('latin1') !== 'NTM');
       if (f && f.type === 'frame') return f.data;
       await new Promise((r) => setTimeout(r, 10));
     }
@@ -50,7 +65,9 @@ describe('what the virtual pinpad lacked (issue 18)', () => {
     cardSim(r.engine.state).deck.choose({ lastDigit: 0, via: 'chip' });
     expect(text((await r.send(encodeFrame(GCX))).subarray(0, 6))).toBe('GCX000');
     const iv = Uint8Array.from(Buffer.from('0102030405060708', 'hex'));
-    const a = data(await r.send(encodeFrame(cmd('GTK', par(0x07, '1010'), par(0x03, '51'), par(0x09, '02'), par(0x1d, iv)))));
+    const a = data(
+      await r.send(encodeFrame(cmd('GTK', par(0x07, '1010'), par(0x03, '51'), par(0x09, '02'), par(0x1d, iv)))),
+    );
     const panKsn = Buffer.from(a.get(0x804b)!).toString('hex');
     const t2Ksn = Buffer.from(a.get(0x8048)!).toString('hex');
     expect(panKsn).not.toBe(t2Ksn);
@@ -91,18 +108,59 @@ describe('what the virtual pinpad lacked (issue 18)', () => {
     cardSim(r.engine.state).deck.choose({ lastDigit: 0, via: 'chip', declineOffline: true });
     await r.send(encodeFrame(GCX));
     const acq = cardSim(r.engine.state).held!.aidTables[0]!.acquirer;
-    const a = data(await r.send(encodeFrame(cmd('GOX', par(0x10, acq), par(0x02, '3'), par(0x09, '01'), par(0x13, '000000001010'), par(0x04, Buffer.from('9F27', 'hex'))))));
+    const a = data(
+      await r.send(
+        encodeFrame(
+          cmd(
+            'GOX',
+            par(0x10, acq),
+            par(0x02, '3'),
+            par(0x09, '01'),
+            par(0x13, '000000001010'),
+            par(0x04, Buffer.from('9F27', 'hex')),
+          ),
+        ),
+      ),
+    );
     expect(text(a.get(0x8056)!)[0]).toBe('1');
     expect(Buffer.from(a.get(0x8054)!).toString('hex').toUpperCase()).toBe('9F270100');
     expect(text(await r.send(encodeFrame(cmd('FCX', par(0x19, '0000'), par(0x1c, '00')))))).toBe('FCX010');
   });
 
-  it('2.12-style answers: GIX without a list gives the PPC930 log\'s ids in its order (8016h before 8012h, 8030h/8031h/8034h), DEX options refused', async () => {
+  it("2.12-style answers: GIX without a list gives the PPC930 log's ids in its order (8016h before 8012h, 8030h/8031h/8034h), DEX options refused", async () => {
     const r = rig({ answers: '2.12', specVersion: '2.12' });
     const a = await r.send(onTheWire(PPC930_COMMANDS.GIX_ALL));
     const ids = [...data(a).keys()].map((x) => x.toString(16));
     // transcao_completa_com_scope.txt lines 82-146, the PPC930's answer to "GIX000", decoded id by id
-    expect(ids).toEqual(['8001', '8002', '8003', '8004', '8005', '8006', '8007', '8008', '8009', '800a', '8010', '8011', '8016', '8012', '8013', '8014', '8015', '8020', '8021', '8022', '8030', '8031', '8032', '8033', '8034', '8035', '8036']);
+    expect(ids).toEqual([
+      '8001',
+      '8002',
+      '8003',
+      '8004',
+      '8005',
+      '8006',
+      '8007',
+      '8008',
+      '8009',
+      '800a',
+      '8010',
+      '8011',
+      '8016',
+      '8012',
+      '8013',
+      '8014',
+      '8015',
+      '8020',
+      '8021',
+      '8022',
+      '8030',
+      '8031',
+      '8032',
+      '8033',
+      '8034',
+      '8035',
+      '8036',
+    ]);
     expect(text(data(a).get(0x8007)!)).toBe('2.12');
     expect(text(await r.send(onTheWire(PPC930_COMMANDS.DEX)))).toBe('DEX000');
     expect(text(await r.send(encodeFrame(cmd('DEX', Buffer.from('003OLA000000')))))).toBe('DEX011');
@@ -118,10 +176,17 @@ describe('a sealed classic command over 1024 bytes (§2.2.1)', () => {
     r.engine.state.session.secure = { ksec };
     r.engine.layer = secureLayerOf(r.engine.state);
     const out: number[] = [];
-    const engine = new SimEngine({ profile: profile(), handlers: handlersFor(false), output: (b) => out.push(...b), typingMs: null });
+    const engine = new SimEngine({
+      profile: profile(),
+      handlers: handlersFor(false),
+      output: (b) => out.push(...b),
+      typingMs: null,
+    });
     engine.state.session.secure = { ksec };
     engine.layer = secureLayerOf(engine.state);
-    engine.receive(encodeFrame(sealPacket(ksec, cmd('TLR', Buffer.from(`01${'9'.repeat(997)}`), Buffer.alloc(40, 0x41)))));
+    engine.receive(
+      encodeFrame(sealPacket(ksec, cmd('TLR', Buffer.from(`01${'9'.repeat(997)}`), Buffer.alloc(40, 0x41)))),
+    );
     expect(out).toEqual([0x15]);
     expect(engine.state.rejected).toEqual({ 'too-long': 1 });
     // GIX in two blocks (SPE_IDLIST, then two unknown parameters of padding): 1121 bytes of CLRDATA
@@ -134,7 +199,7 @@ describe('a sealed classic command over 1024 bytes (§2.2.1)', () => {
   });
 });
 
-describe("RMC and CEX take what §6.5.14 and §6.5.1 say they must", () => {
+describe('RMC and CEX take what §6.5.14 and §6.5.1 say they must', () => {
   it('RMC with a short message with a control character is shown as DSP would (no exception exists)', async () => {
     const r = rig();
     expect(text(await r.send(encodeFrame(Uint8Array.from(Buffer.from('RMC007RETIRE\x01', 'latin1')))))).toBe('RMC000');

@@ -59,7 +59,15 @@ describe('the virtual pinpad reads Abecs parameters strictly (§3.1.3.1, §6.2.2
   });
 
   it('unknown and unforeseen parameters are ignored, even malformed; a repeat keeps the first value, except MNU options', () => {
-    const p = readParams('GCX', [block(par(TRNDATE, '251111'), par(TRNTIME, '173647'), par(0x7777, 'x'), par(0x0b, 'not X2'), par(TRNDATE, 'ABCDEF'))]) as ParamSet;
+    const p = readParams('GCX', [
+      block(
+        par(TRNDATE, '251111'),
+        par(TRNTIME, '173647'),
+        par(0x7777, 'x'),
+        par(0x0b, 'not X2'),
+        par(TRNDATE, 'ABCDEF'),
+      ),
+    ]) as ParamSet;
     expect(isParamFault(p)).toBe(false);
     expect(p.get('SPE_TRNDATE')).toBe('251111');
     const m = readParams('MNU', [block(par(0x20, 'UM'), par(0x20, 'DOIS'))]) as ParamSet;
@@ -67,9 +75,11 @@ describe('the virtual pinpad reads Abecs parameters strictly (§3.1.3.1, §6.2.2
     expect(status('MNU', [block(par(0x1b, 'SÓ TÍTULO'))])).toBe(19);
   });
 
-  it("SPE_MFNAME: the examples' \"QRCODE01\" (§3.4.1, §3.4.6) passes; padding spaces or symbols are ST_INVPARM", () => {
+  it('SPE_MFNAME: the examples\' "QRCODE01" (§3.4.1, §3.4.6) passes; padding spaces or symbols are ST_INVPARM', () => {
     // §3.4.1 line 5952: MLI026 001E 0008 "QRCODE01" 001F 000A 00000D06 F211 01 000000
-    const mli = parseCommand(hex('4D 4C 49 30 32 36 00 1E 00 08 51 52 43 4F 44 45 30 31 00 1F 00 0A 00 00 0D 06 F2 11 01 00 00 00'));
+    const mli = parseCommand(
+      hex('4D 4C 49 30 32 36 00 1E 00 08 51 52 43 4F 44 45 30 31 00 1F 00 0A 00 00 0D 06 F2 11 01 00 00 00'),
+    );
     if ('kind' in mli) throw new Error('MLI example does not split');
     const p = readParams('MLI', mli.blocks) as ParamSet;
     expect(p.get('SPE_MFNAME')).toBe('QRCODE01');
@@ -86,13 +96,19 @@ describe('the virtual pinpad reads Abecs parameters strictly (§3.1.3.1, §6.2.2
     for (const [name, h] of Object.entries(PPC930_COMMANDS)) {
       const c = parseCommand(pktdata(h));
       if ('kind' in c) throw new Error(`${name} does not split`);
-      if (c.id === 'DEX') expect(readLayout(CLASSIC_LAYOUTS.DEX_REQUEST, c.blocks[0]!, ['DEX_MSG'])).toMatchObject({ DEX_MSGLEN: '067' });
+      if (c.id === 'DEX')
+        expect(readLayout(CLASSIC_LAYOUTS.DEX_REQUEST, c.blocks[0]!, ['DEX_MSG'])).toMatchObject({ DEX_MSGLEN: '067' });
       else expect(status(c.id, c.blocks), name).toBe(0);
     }
     const gox = parseCommand(pktdata(PPC930_COMMANDS.GOX));
     if ('kind' in gox) throw new Error('GOX');
     const p = readParams('GOX', gox.blocks) as ParamSet;
-    expect([p.get('SPE_ACQREF'), p.get('SPE_MTHDPIN'), p.get('SPE_KEYIDX'), p.get('SPE_AMOUNT')]).toEqual(['02', '3', '02', '000000000001']);
+    expect([p.get('SPE_ACQREF'), p.get('SPE_MTHDPIN'), p.get('SPE_KEYIDX'), p.get('SPE_AMOUNT')]).toEqual([
+      '02',
+      '3',
+      '02',
+      '000000000001',
+    ]);
     expect(() => p.get('SPE_WKENC')).toThrow(/length SPE_WKENC/); // malformed, and refused the moment it is needed
   });
 });
@@ -121,24 +137,35 @@ describe('parameter reader properties (fast-check, 1000 runs)', () => {
   const value = (d: (typeof gcxParams)[number]) =>
     fc.oneof(
       fc.uint8Array({ maxLength: d.length + 2 }),
-      fc.array(fc.constantFrom(...'0123456789'), { maxLength: 14 }).map((a) => a.join('')).map((s) => Uint8Array.from(Buffer.from(s.padStart(d.variable ? 0 : d.length, '0').slice(0, d.length)))),
+      fc
+        .array(fc.constantFrom(...'0123456789'), { maxLength: 14 })
+        .map((a) => a.join(''))
+        .map((s) => Uint8Array.from(Buffer.from(s.padStart(d.variable ? 0 : d.length, '0').slice(0, d.length)))),
     );
 
   it('GCX with any foreseen parameters: refused (ST_INVPARM) exactly when a first occurrence breaks its format or length, else ST_MANDAT exactly when TRNDATE or TRNTIME is missing', () => {
     fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: gcxParams.length - 1 }).chain((i) => value(gcxParams[i]!).map((v) => [gcxParams[i]!, v] as const)), { maxLength: 12 }), (ps) => {
-        const blocks = [block(...ps.map(([d, v]) => par(d.id, v)))].filter((b) => b.length <= 999);
-        fc.pre(blocks.length === 1);
-        const seen = new Set<string>();
-        let bad = false;
-        for (const [d, v] of ps) {
-          if (seen.has(d.name)) continue;
-          seen.add(d.name);
-          if (!fits(d.format, d.length, d.variable, v, d.name === 'SPE_DSPMSG')) bad = true;
-        }
-        const expected = bad ? 11 : !seen.has('SPE_TRNDATE') || !seen.has('SPE_TRNTIME') ? 19 : 0;
-        expect(status('GCX', blocks)).toBe(expected);
-      }),
+      fc.property(
+        fc.array(
+          fc
+            .integer({ min: 0, max: gcxParams.length - 1 })
+            .chain((i) => value(gcxParams[i]!).map((v) => [gcxParams[i]!, v] as const)),
+          { maxLength: 12 },
+        ),
+        (ps) => {
+          const blocks = [block(...ps.map(([d, v]) => par(d.id, v)))].filter((b) => b.length <= 999);
+          fc.pre(blocks.length === 1);
+          const seen = new Set<string>();
+          let bad = false;
+          for (const [d, v] of ps) {
+            if (seen.has(d.name)) continue;
+            seen.add(d.name);
+            if (!fits(d.format, d.length, d.variable, v, d.name === 'SPE_DSPMSG')) bad = true;
+          }
+          const expected = bad ? 11 : !seen.has('SPE_TRNDATE') || !seen.has('SPE_TRNTIME') ? 19 : 0;
+          expect(status('GCX', blocks)).toBe(expected);
+        },
+      ),
       { numRuns: 1000 },
     );
   });
@@ -146,17 +173,23 @@ describe('parameter reader properties (fast-check, 1000 runs)', () => {
   it('any blocks for any command: a parameter set or a fault, never a throw; a set holds only values of their format', () => {
     const ids = [...Object.keys(ABECS_COMMAND_PARAMS), 'XYZ'];
     fc.assert(
-      fc.property(fc.constantFrom(...ids), fc.array(fc.uint8Array({ maxLength: 60 }), { maxLength: 3 }), (id, blocks) => {
-        const p = readParams(id, blocks);
-        if (isParamFault(p)) expect([11, 19]).toContain(faultStatus(p));
-        else for (const d of SPE_PARAMS) if (p.has(d.name) && d.format === 'N') {
-          try {
-            expect(String(p.get(d.name))).toMatch(/^\d*$/);
-          } catch (e) {
-            if (!(e instanceof Error && /length|format/.test(e.message))) throw e;
-          }
-        }
-      }),
+      fc.property(
+        fc.constantFrom(...ids),
+        fc.array(fc.uint8Array({ maxLength: 60 }), { maxLength: 3 }),
+        (id, blocks) => {
+          const p = readParams(id, blocks);
+          if (isParamFault(p)) expect([11, 19]).toContain(faultStatus(p));
+          else
+            for (const d of SPE_PARAMS)
+              if (p.has(d.name) && d.format === 'N') {
+                try {
+                  expect(String(p.get(d.name))).toMatch(/^\d*$/);
+                } catch (e) {
+                  if (!(e instanceof Error && /length|format/.test(e.message))) throw e;
+                }
+              }
+        },
+      ),
       { numRuns: 1000 },
     );
   });

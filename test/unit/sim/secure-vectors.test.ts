@@ -9,12 +9,16 @@ const hex = (s: string): Uint8Array => Uint8Array.from(Buffer.from(s.replace(/\s
 const KSEC = hex('DB3B4D015432AB3223555A1F81759A94');
 
 describe("the virtual pinpad's secure packets against the specification's examples (§5.2.2)", () => {
-  it('§5.2.2.1 (line 10826): the terminal\'s sealed GIX opens to its CLRDATA', () => {
-    const pkt = hex('12 EA 22 9E DD 36 F8 4C 2A A7 E0 02 75 10 5C 3A 8A 78 7F C9 B2 88 35 40 AE E8 27 BA 1C 5A 03 94 96');
-    expect(Buffer.from(openCommand(KSEC, pkt)!).toString('hex').toUpperCase()).toBe('47495830313400010 00A80018004803491019 10E'.replace(/\s/g, ''));
+  it("§5.2.2.1 (line 10826): the terminal's sealed GIX opens to its CLRDATA", () => {
+    const pkt = hex(
+      '12 EA 22 9E DD 36 F8 4C 2A A7 E0 02 75 10 5C 3A 8A 78 7F C9 B2 88 35 40 AE E8 27 BA 1C 5A 03 94 96',
+    );
+    expect(Buffer.from(openCommand(KSEC, pkt)!).toString('hex').toUpperCase()).toBe(
+      '47495830313400010 00A80018004803491019 10E'.replace(/\s/g, ''),
+    );
   });
 
-  it('§5.2.2.2 (line 10928): the pinpad\'s GIX answer seals to the published PKTDATA, byte for byte', () => {
+  it("§5.2.2.2 (line 10928): the pinpad's GIX answer seals to the published PKTDATA, byte for byte", () => {
     const clr = hex(`47 49 58 30 30 30 31 35 31 80 01 00 0C 39 39 31 32 37 34 33 36 36 31 35 35 80 04 00 0D 48 45 4D
       49 53 50 48 45 52 45 53 20 20 80 34 00 64 30 31 31 31 30 30 31 31 30 30 30 30 30 30 30 30 30 30
       30 30 30 30 30 30 30 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32 32
@@ -30,7 +34,9 @@ describe("the virtual pinpad's secure packets against the specification's exampl
   });
 
   it('a tampered or short packet does not open (§5.2.2.2 checks)', () => {
-    const pkt = hex('12 EA 22 9E DD 36 F8 4C 2A A7 E0 02 75 10 5C 3A 8A 78 7F C9 B2 88 35 40 AE E8 27 BA 1C 5A 03 94 96');
+    const pkt = hex(
+      '12 EA 22 9E DD 36 F8 4C 2A A7 E0 02 75 10 5C 3A 8A 78 7F C9 B2 88 35 40 AE E8 27 BA 1C 5A 03 94 96',
+    );
     const t = Uint8Array.from(pkt);
     t[5]! ^= 1;
     expect(openCommand(KSEC, t)).toBeUndefined();

@@ -2,11 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { PPC930_MS, timingFor } from '../../../src/sim/pinpad/timing.js';
 import { onTheWire, PPC930_COMMANDS, pktdata } from './ppc930-commands.js';
 
-const cmd = (text: string, extra = 0): Uint8Array => Uint8Array.from(Buffer.concat([Buffer.from(text, 'latin1'), Buffer.alloc(extra, 0x30)]));
+const cmd = (text: string, extra = 0): Uint8Array =>
+  Uint8Array.from(Buffer.concat([Buffer.from(text, 'latin1'), Buffer.alloc(extra, 0x30)]));
 
 describe('processing-time profiles of the virtual pinpad', () => {
   it('fast (the default) takes no time for anything', () => {
-    for (const id of ['OPN', 'GIX', 'GCX', 'TLR', 'MLR']) expect(timingFor(undefined).processingMs(id, cmd(id))).toBe(0);
+    for (const id of ['OPN', 'GIX', 'GCX', 'TLR', 'MLR'])
+      expect(timingFor(undefined).processingMs(id, cmd(id))).toBe(0);
   });
 
   it('ppc930 follows the public log (transcao_completa_com_scope.txt): secure OPN 3 s, GIX without a list 8 s, with one well under 1 s', () => {

@@ -13,9 +13,28 @@ function store() {
 describe('journal', () => {
   it('records every transition in order and merges data', () => {
     const { db, journal } = store();
-    const e = journal.open({ kind: 'sale', merchantOrderId: '263260010360003', state: 'started', amount: 1010, input: 'request', at });
-    journal.transition(e.id, { from: 'started', to: 'card-read', input: 'card', at, data: { maskedPan: '40123456****8909' } });
-    const after = journal.transition(e.id, { from: 'card-read', to: 'authorizing', input: 'send', at, data: { nsu: '000001' } });
+    const e = journal.open({
+      kind: 'sale',
+      merchantOrderId: '263260010360003',
+      state: 'started',
+      amount: 1010,
+      input: 'request',
+      at,
+    });
+    journal.transition(e.id, {
+      from: 'started',
+      to: 'card-read',
+      input: 'card',
+      at,
+      data: { maskedPan: '40123456****8909' },
+    });
+    const after = journal.transition(e.id, {
+      from: 'card-read',
+      to: 'authorizing',
+      input: 'send',
+      at,
+      data: { nsu: '000001' },
+    });
     expect(after.state).toBe('authorizing');
     expect(after.data).toEqual({ maskedPan: '40123456****8909', nsu: '000001' });
     expect(journal.transitions(e.id).map((t) => [t.from, t.to])).toEqual([
@@ -43,22 +62,35 @@ describe('journal', () => {
   it('refuses a MerchantOrderId already in the journal', () => {
     const { db, journal } = store();
     journal.open({ kind: 'sale', merchantOrderId: '7', state: 'started', amount: 1, input: 'request', at });
-    expect(() => journal.open({ kind: 'void', merchantOrderId: '7', state: 'started', amount: 1, input: 'request', at })).toThrow(
-      expect.objectContaining({ code: 'STORE_CONFLICT' }),
-    );
+    expect(() =>
+      journal.open({ kind: 'void', merchantOrderId: '7', state: 'started', amount: 1, input: 'request', at }),
+    ).toThrow(expect.objectContaining({ code: 'STORE_CONFLICT' }));
     db.close();
   });
 
   it('refuses card data before writing anything: sensitive keys at any depth and PANs in strings', () => {
     const { db, journal, outbox } = store();
     expect(() =>
-      journal.open({ kind: 'sale', merchantOrderId: '8', state: 'started', amount: 1, input: 'x', at, data: { card: { TrackTwoData: 'AB' } } }),
-    ).toThrow(expect.objectContaining({ code: 'STORE_SENSITIVE_DATA', message: 'journal.data.card.TrackTwoData: sensitive data may not be stored' }));
+      journal.open({
+        kind: 'sale',
+        merchantOrderId: '8',
+        state: 'started',
+        amount: 1,
+        input: 'x',
+        at,
+        data: { card: { TrackTwoData: 'AB' } },
+      }),
+    ).toThrow(
+      expect.objectContaining({
+        code: 'STORE_SENSITIVE_DATA',
+        message: 'journal.data.card.TrackTwoData: sensitive data may not be stored',
+      }),
+    );
     expect(journal.byMerchantOrderId('8')).toBeUndefined();
     const e = journal.open({ kind: 'sale', merchantOrderId: '9', state: 'started', amount: 1, input: 'x', at });
-    expect(() => journal.transition(e.id, { from: 'started', to: 'x', input: 'x', at, data: { note: 'pan 4012345678909' } })).toThrow(
-      expect.objectContaining({ code: 'STORE_SENSITIVE_DATA' }),
-    );
+    expect(() =>
+      journal.transition(e.id, { from: 'started', to: 'x', input: 'x', at, data: { note: 'pan 4012345678909' } }),
+    ).toThrow(expect.objectContaining({ code: 'STORE_SENSITIVE_DATA' }));
     expect(journal.get(e.id)?.state).toBe('started');
     expect(() => outbox.enqueue({ operation: 'undo', idempotencyKey: 'k', payload: { PinBlock: 'X' }, at })).toThrow(
       expect.objectContaining({ code: 'STORE_SENSITIVE_DATA' }),
@@ -72,9 +104,26 @@ describe('outbox', () => {
   it('keeps one task per idempotency key and hands out due tasks soonest first', () => {
     const { db, outbox } = store();
     const later = new Date(at.getTime() + 60_000);
-    const a = outbox.enqueue({ operation: 'confirm', idempotencyKey: 'confirm:1', payload: { paymentId: 'p1' }, at, nextTryAt: later });
-    const b = outbox.enqueue({ operation: 'undo', idempotencyKey: 'undo:2', payload: { paymentId: 'p2' }, at, deadlineAt: later });
-    const again = outbox.enqueue({ operation: 'confirm', idempotencyKey: 'confirm:1', payload: { paymentId: 'other' }, at });
+    const a = outbox.enqueue({
+      operation: 'confirm',
+      idempotencyKey: 'confirm:1',
+      payload: { paymentId: 'p1' },
+      at,
+      nextTryAt: later,
+    });
+    const b = outbox.enqueue({
+      operation: 'undo',
+      idempotencyKey: 'undo:2',
+      payload: { paymentId: 'p2' },
+      at,
+      deadlineAt: later,
+    });
+    const again = outbox.enqueue({
+      operation: 'confirm',
+      idempotencyKey: 'confirm:1',
+      payload: { paymentId: 'other' },
+      at,
+    });
     expect(again.id).toBe(a.id);
     expect(again.payload).toEqual({ paymentId: 'p1' });
     expect(outbox.due(at).map((t) => t.id)).toEqual([b.id]);
@@ -96,12 +145,28 @@ describe('identifiers are not card numbers', () => {
     // 263260010360008 passes Luhn, as one MerchantOrderId in ten does.
     const { db, journal, outbox } = store();
     const id = '263260010360008';
-    const e = journal.open({ kind: 'sale', merchantOrderId: id, state: 'started', amount: 1, input: 'x', at, data: { merchantOrderId: id } });
+    const e = journal.open({
+      kind: 'sale',
+      merchantOrderId: id,
+      state: 'started',
+      amount: 1,
+      input: 'x',
+      at,
+      data: { merchantOrderId: id },
+    });
     expect(e.data.merchantOrderId).toBe(id);
-    expect(outbox.enqueue({ operation: 'undo', idempotencyKey: `undo:${id}`, payload: { merchantOrderId: id }, at }).payload).toEqual({ merchantOrderId: id });
-    expect(() => journal.transition(e.id, { from: 'started', to: 'x', input: 'x', at, data: { merchantOrderId: '4111111111111111' } })).toThrow(
-      expect.objectContaining({ code: 'STORE_SENSITIVE_DATA' }),
-    );
+    expect(
+      outbox.enqueue({ operation: 'undo', idempotencyKey: `undo:${id}`, payload: { merchantOrderId: id }, at }).payload,
+    ).toEqual({ merchantOrderId: id });
+    expect(() =>
+      journal.transition(e.id, {
+        from: 'started',
+        to: 'x',
+        input: 'x',
+        at,
+        data: { merchantOrderId: '4111111111111111' },
+      }),
+    ).toThrow(expect.objectContaining({ code: 'STORE_SENSITIVE_DATA' }));
     const { captureLogger } = await import('../../helpers/capture-log.js');
     const { log, output } = captureLogger();
     log.info({ merchantOrderId: id, note: `free text ${id}` }, 'sale');
@@ -116,10 +181,12 @@ describe('UUIDs are identifiers too', () => {
     // 40128888-8888-1881-... : the dashed run 4012 8888 8888 1881 is a published Visa test number.
     const paymentId = '40128888-8888-1881-1234-567890123456';
     const { db, outbox } = store();
-    expect(outbox.enqueue({ operation: 'undo', idempotencyKey: 'undo:u', payload: { paymentId }, at }).payload).toEqual({ paymentId });
-    expect(() => outbox.enqueue({ operation: 'undo', idempotencyKey: 'undo:v', payload: { note: `x ${paymentId}` }, at })).toThrow(
-      expect.objectContaining({ code: 'STORE_SENSITIVE_DATA' }),
+    expect(outbox.enqueue({ operation: 'undo', idempotencyKey: 'undo:u', payload: { paymentId }, at }).payload).toEqual(
+      { paymentId },
     );
+    expect(() =>
+      outbox.enqueue({ operation: 'undo', idempotencyKey: 'undo:v', payload: { note: `x ${paymentId}` }, at }),
+    ).toThrow(expect.objectContaining({ code: 'STORE_SENSITIVE_DATA' }));
     const { captureLogger } = await import('../../helpers/capture-log.js');
     const { log, output } = captureLogger();
     log.info({ paymentId }, 'undo');
@@ -133,10 +200,28 @@ describe('QR payloads are not card numbers', () => {
     // A merchant name (59) holding a Luhn-valid 16-digit run, set apart by spaces.
     const qr = '0002010102125925LOJA 4111111111111111 XYZ6304ABCD';
     const { db, journal } = store();
-    expect(journal.open({ kind: 'qr', merchantOrderId: '5', state: 'showing', amount: 1000, input: 'x', at, data: { qrCode: qr } }).data.qrCode).toBe(qr);
-    expect(() => journal.open({ kind: 'qr', merchantOrderId: '6', state: 'showing', amount: 1000, input: 'x', at, data: { note: qr } })).toThrow(
-      expect.objectContaining({ code: 'STORE_SENSITIVE_DATA' }),
-    );
+    expect(
+      journal.open({
+        kind: 'qr',
+        merchantOrderId: '5',
+        state: 'showing',
+        amount: 1000,
+        input: 'x',
+        at,
+        data: { qrCode: qr },
+      }).data.qrCode,
+    ).toBe(qr);
+    expect(() =>
+      journal.open({
+        kind: 'qr',
+        merchantOrderId: '6',
+        state: 'showing',
+        amount: 1000,
+        input: 'x',
+        at,
+        data: { note: qr },
+      }),
+    ).toThrow(expect.objectContaining({ code: 'STORE_SENSITIVE_DATA' }));
     db.close();
   });
 });

@@ -21,10 +21,14 @@ describe('assertNoCardData and EMV tags', () => {
     const seed = Date.now() % 2 ** 31;
     console.log(`opaque EMV seed ${seed}`);
     fc.assert(
-      fc.property(fc.constantFrom('9F26', '9F10', '9F36', '9F37', '95', '9B', '8A', '9F5B', '9f26'), fc.stringMatching(/^[0-9]{15}$/), (tag, body) => {
-        const value = withLuhn(body);
-        expect(() => assertNoCardData({ emv: { [tag]: value } }, 'journal.data')).not.toThrow();
-      }),
+      fc.property(
+        fc.constantFrom('9F26', '9F10', '9F36', '9F37', '95', '9B', '8A', '9F5B', '9f26'),
+        fc.stringMatching(/^[0-9]{15}$/),
+        (tag, body) => {
+          const value = withLuhn(body);
+          expect(() => assertNoCardData({ emv: { [tag]: value } }, 'journal.data')).not.toThrow();
+        },
+      ),
       { numRuns: 1000, seed },
     );
   });
@@ -32,7 +36,9 @@ describe('assertNoCardData and EMV tags', () => {
   it('still refuses a PAN under the tags that carry one (5A, 57, 9F6B), under any other key, and in a non-hex value', () => {
     const pan = withLuhn('476173000000006');
     for (const tag of ['5A', '57', '9F6B', '9F20', 'note']) {
-      expect(() => assertNoCardData({ emv: { [tag]: pan } }, 'journal.data'), tag).toThrow(/holds a card number|sensitive/);
+      expect(() => assertNoCardData({ emv: { [tag]: pan } }, 'journal.data'), tag).toThrow(
+        /holds a card number|sensitive/,
+      );
     }
     expect(() => assertNoCardData({ emv: { '9F26': `PAN ${pan}` } }, 'journal.data')).toThrow(/holds a card number/);
     expect(isOpaqueEmvField('9F26', `${pan}Z`)).toBe(false);

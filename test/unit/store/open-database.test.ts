@@ -10,9 +10,9 @@ const tempDir = useTempDirs();
 function tables(file: string): string[] {
   const raw = new Database(file, { readonly: true });
   try {
-    return (raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]).map(
-      (r) => r.name,
-    );
+    return (
+      raw.prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").all() as { name: string }[]
+    ).map((r) => r.name);
   } finally {
     raw.close();
   }
@@ -39,7 +39,21 @@ describe('openDatabase', () => {
     const file = path.join(dir, 'state', 'omnipos.db');
     expect(statSync(file).mode & 0o077).toBe(0);
     expect(statSync(path.join(dir, 'state')).mode & 0o077).toBe(0);
-    expect(tables(file)).toEqual(['alarm_webhooks', 'api_events', 'counters', 'day_closes', 'init_bins', 'init_current', 'init_documents', 'init_versions', 'journal', 'journal_transitions', 'outbox', 'sqlite_sequence', 'telemetry_outbox']);
+    expect(tables(file)).toEqual([
+      'alarm_webhooks',
+      'api_events',
+      'counters',
+      'day_closes',
+      'init_bins',
+      'init_current',
+      'init_documents',
+      'init_versions',
+      'journal',
+      'journal_transitions',
+      'outbox',
+      'sqlite_sequence',
+      'telemetry_outbox',
+    ]);
     expect(userVersion(file)).toBe(MIGRATIONS.length);
   });
 
@@ -76,7 +90,10 @@ describe('openDatabase', () => {
       { version: 3, name: 'bad', up: 'CREATE TABLE c (x INTEGER); INSERT INTO nowhere VALUES (1);' },
     ];
     expect(() => openDatabase({ file, migrations: steps })).toThrow(
-      expect.objectContaining({ code: 'STORE_MIGRATION_FAILED', message: expect.stringContaining('migration 3 (bad)') }),
+      expect.objectContaining({
+        code: 'STORE_MIGRATION_FAILED',
+        message: expect.stringContaining('migration 3 (bad)'),
+      }),
     );
     expect(tables(file)).toEqual(['a']);
     expect(userVersion(file)).toBe(1);
@@ -89,7 +106,9 @@ describe('openDatabase', () => {
     const file = path.join(tempDir(), 'x.db');
     expect(() => openDatabase({ file, migrations: [{ version: 2, name: 'x', up: '' }] })).toThrow(/expected 1/);
     expect(existsSync(file)).toBe(false);
-    expect(() => openDatabase({ file: ':memory:', migrations: [] })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
+    expect(() => openDatabase({ file: ':memory:', migrations: [] })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT' }),
+    );
   });
 
   it('opens the same database again without migrating twice', () => {

@@ -16,10 +16,23 @@ describe("the store's prepared statements", () => {
     const journal = new Journal(db);
     const outbox = new Outbox(db);
     const round = (i: number): void => {
-      const e = journal.open({ kind: 'sale', merchantOrderId: String(263290010000000 + i), state: 'started', amount: 100, input: 'request', at: new Date() });
+      const e = journal.open({
+        kind: 'sale',
+        merchantOrderId: String(263290010000000 + i),
+        state: 'started',
+        amount: 100,
+        input: 'request',
+        at: new Date(),
+      });
       journal.transition(e.id, { from: 'started', to: 'authorizing', input: 'card', at: new Date() });
       journal.get(e.id);
-      const t = outbox.enqueue({ journalId: e.id, operation: 'confirm', idempotencyKey: `c${i}`, payload: {}, at: new Date() });
+      const t = outbox.enqueue({
+        journalId: e.id,
+        operation: 'confirm',
+        idempotencyKey: `c${i}`,
+        payload: {},
+        at: new Date(),
+      });
       outbox.done(t.id, new Date());
       outbox.depth();
     };

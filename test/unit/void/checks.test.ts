@@ -16,18 +16,47 @@ const generousTables = (visaPercent: number): TableSet => {
   return new TableSet(parseInitialization(a));
 };
 
-const card: CardSummary = { maskedPan: '476173******0060', inputMode: 'Emv', chip: true, isFallback: false, authenticationMethod: 'OnlineAuthentication', productId: 1, issuerId: 1010, expiry: '1230', panSequenceNumber: '01' };
-const sale = (o: Omit<Partial<VoidedSale>, 'card'> & { card?: Partial<CardSummary> } = {}): VoidedSale => ({ id: 1, merchantOrderId: '263260070000001', paymentId: 'p', amount: 1000, method: 'credit', ...o, card: { ...card, ...o.card } });
+const card: CardSummary = {
+  maskedPan: '476173******0060',
+  inputMode: 'Emv',
+  chip: true,
+  isFallback: false,
+  authenticationMethod: 'OnlineAuthentication',
+  productId: 1,
+  issuerId: 1010,
+  expiry: '1230',
+  panSequenceNumber: '01',
+};
+const sale = (o: Omit<Partial<VoidedSale>, 'card'> & { card?: Partial<CardSummary> } = {}): VoidedSale => ({
+  id: 1,
+  merchantOrderId: '263260070000001',
+  paymentId: 'p',
+  amount: 1000,
+  method: 'credit',
+  ...o,
+  card: { ...card, ...o.card },
+});
 const now = new Date('2026-11-22T15:00:00Z');
 const day = 86_400_000;
-const check = (s: VoidedSale, amount: number, o: { voided?: number; daysAgo?: number; t?: TableSet | undefined } = {}) =>
-  (): void => checkVoidLimits({ sale: s, saleAt: new Date(now.getTime() - (o.daysAgo ?? 0) * day), amount, voided: o.voided ?? 0, now, tables: 't' in o ? o.t : tables });
+const check =
+  (s: VoidedSale, amount: number, o: { voided?: number; daysAgo?: number; t?: TableSet | undefined } = {}) =>
+  (): void =>
+    checkVoidLimits({
+      sale: s,
+      saleAt: new Date(now.getTime() - (o.daysAgo ?? 0) * day),
+      amount,
+      voided: o.voided ?? 0,
+      now,
+      tables: 't' in o ? o.t : tables,
+    });
 
 describe('void checks before anything is sent', () => {
   it("the card must be the sale's: masked PAN (6 + 4, or the pinpad's 8 + 4), expiry, PAN sequence number", () => {
     expect(cardMismatch(card, { ...card })).toBeUndefined();
     expect(cardMismatch(card, { ...card, maskedPan: '47617300****0060' })).toBeUndefined();
-    expect(cardMismatch(card, { ...card, inputMode: 'MagStripe', chip: false, panSequenceNumber: undefined })).toBeUndefined();
+    expect(
+      cardMismatch(card, { ...card, inputMode: 'MagStripe', chip: false, panSequenceNumber: undefined }),
+    ).toBeUndefined();
     expect(cardMismatch(card, { ...card, maskedPan: '541333******0070' })).toBe('masked PAN differs');
     expect(cardMismatch(card, { ...card, maskedPan: '476173*******0060' })).toBe('masked PAN differs');
     expect(cardMismatch(card, { ...card, expiry: '0929' })).toBe('expiry differs');
@@ -56,47 +85,112 @@ describe('void checks before anything is sent', () => {
 
   it("the issuers' limits from the tables: VISA 365 days; ALELO 7 days and 1000.00; PLUXEE 50% of the sale", () => {
     expect(check(sale(), 1000, { daysAgo: 365 })).not.toThrow();
-    expect(check(sale(), 1000, { daysAgo: 366 })).toThrow(expect.objectContaining({ code: 'VOID_TOO_LATE', context: expect.objectContaining({ daysSinceSale: 366, issuerId: 1010 }) }));
+    expect(check(sale(), 1000, { daysAgo: 366 })).toThrow(
+      expect.objectContaining({
+        code: 'VOID_TOO_LATE',
+        context: expect.objectContaining({ daysSinceSale: 366, issuerId: 1010 }),
+      }),
+    );
     const alelo = { productId: 200, issuerId: 2000 };
     expect(check(sale({ amount: 200_000, card: alelo }), 100_000, { daysAgo: 7 })).not.toThrow();
-    expect(check(sale({ amount: 200_000, card: alelo }), 100_000, { daysAgo: 8 })).toThrow(expect.objectContaining({ code: 'VOID_TOO_LATE' }));
-    expect(check(sale({ amount: 200_000, card: alelo }), 100_001)).toThrow(expect.objectContaining({ code: 'VOID_OVER_LIMIT', message: expect.stringContaining('ALELO allows voids up to 100000 cents') }));
+    expect(check(sale({ amount: 200_000, card: alelo }), 100_000, { daysAgo: 8 })).toThrow(
+      expect.objectContaining({ code: 'VOID_TOO_LATE' }),
+    );
+    expect(check(sale({ amount: 200_000, card: alelo }), 100_001)).toThrow(
+      expect.objectContaining({
+        code: 'VOID_OVER_LIMIT',
+        message: expect.stringContaining('ALELO allows voids up to 100000 cents'),
+      }),
+    );
     const pluxee = { productId: 220, issuerId: 2200 };
     expect(check(sale({ card: pluxee }), 500)).not.toThrow();
-    expect(check(sale({ card: pluxee }), 501)).toThrow(expect.objectContaining({ code: 'VOID_OVER_LIMIT', message: expect.stringContaining('50%') }));
+    expect(check(sale({ card: pluxee }), 501)).toThrow(
+      expect.objectContaining({ code: 'VOID_OVER_LIMIT', message: expect.stringContaining('50%') }),
+    );
   });
 
   it("the remaining amount and the terminal's cancellation parameter", () => {
     expect(check(sale(), 600, { voided: 400 })).not.toThrow();
-    expect(check(sale(), 601, { voided: 400 })).toThrow(expect.objectContaining({ code: 'VOID_OVER_LIMIT', context: expect.objectContaining({ remaining: 600 }) }));
-    expect(check(sale(), 1, { voided: 1000 })).toThrow(expect.objectContaining({ code: 'VOID_OVER_LIMIT', message: expect.stringContaining('already voided in full') }));
+    expect(check(sale(), 601, { voided: 400 })).toThrow(
+      expect.objectContaining({ code: 'VOID_OVER_LIMIT', context: expect.objectContaining({ remaining: 600 }) }),
+    );
+    expect(check(sale(), 1, { voided: 1000 })).toThrow(
+      expect.objectContaining({ code: 'VOID_OVER_LIMIT', message: expect.stringContaining('already voided in full') }),
+    );
     expect(check(sale(), 0)).toThrow(expect.objectContaining({ code: 'VOID_OVER_LIMIT' }));
     expect(check(sale(), 10.5)).toThrow(expect.objectContaining({ code: 'VOID_OVER_LIMIT' }));
     // AllowCancellationWithValueGreaterThanTheValueOfTheSale: more than the sale is the terminal's to allow
     expect(check(sale(), 1001)).toThrow(expect.objectContaining({ code: 'VOID_OVER_LIMIT' }));
     expect(check(sale(), 1001, { t: generousTables(0) })).not.toThrow();
     // ...and the issuer's percentage still bounds it (VISA's 100% in the sandbox tables)
-    expect(check(sale(), 1001, { t: generousTables(100) })).toThrow(expect.objectContaining({ code: 'VOID_OVER_LIMIT', message: expect.stringContaining('100% of the sale') }));
+    expect(check(sale(), 1001, { t: generousTables(100) })).toThrow(
+      expect.objectContaining({ code: 'VOID_OVER_LIMIT', message: expect.stringContaining('100% of the sale') }),
+    );
     // without tables only the remaining amount is checked; a product the tables lack is refused
     expect(check(sale(), 1000, { daysAgo: 900, t: undefined })).not.toThrow();
-    expect(check(sale({ card: { productId: 9999 } }), 10)).toThrow(expect.objectContaining({ code: 'VOID_NOT_ALLOWED' }));
+    expect(check(sale({ card: { productId: 9999 } }), 10)).toThrow(
+      expect.objectContaining({ code: 'VOID_NOT_ALLOWED' }),
+    );
   });
 
   it('only a confirmed card sale can be voided; a sale awaiting its decision is undone instead', () => {
-    const entry = (o: Partial<JournalEntry>): JournalEntry => ({ id: 5, kind: 'sale', merchantOrderId: 'm', state: 'confirmed', amount: 1000, createdAt: '', updatedAt: '', data: { merchantOrderId: 'm', paymentId: 'p', card, request: { method: 'credit' } }, ...o });
+    const entry = (o: Partial<JournalEntry>): JournalEntry => ({
+      id: 5,
+      kind: 'sale',
+      merchantOrderId: 'm',
+      state: 'confirmed',
+      amount: 1000,
+      createdAt: '',
+      updatedAt: '',
+      data: { merchantOrderId: 'm', paymentId: 'p', card, request: { method: 'credit' } },
+      ...o,
+    });
     expect(voidableSale(entry({}), 5)).toMatchObject({ id: 5, paymentId: 'p', amount: 1000, method: 'credit' });
     expect(voidableSale(entry({ state: 'needs-refund' }), 5).paymentId).toBe('p');
     expect(() => voidableSale(undefined, 5)).toThrow(expect.objectContaining({ code: 'ENGINE_NOT_FOUND' }));
-    expect(() => voidableSale(entry({ state: 'awaiting-decision' }), 5)).toThrow(expect.objectContaining({ code: 'VOID_NOT_ALLOWED', message: expect.stringContaining('undo it instead') }));
-    expect(voidableSale(entry({ kind: 'pix' }), 5)).toEqual({ kind: 'pix', id: 5, merchantOrderId: 'm', paymentId: 'p', amount: 1000, method: 'pix' });
-    expect(() => voidableSale(entry({ kind: 'pix', state: 'showing' }), 5)).toThrow(expect.objectContaining({ code: 'VOID_NOT_ALLOWED' }));
+    expect(() => voidableSale(entry({ state: 'awaiting-decision' }), 5)).toThrow(
+      expect.objectContaining({ code: 'VOID_NOT_ALLOWED', message: expect.stringContaining('undo it instead') }),
+    );
+    expect(voidableSale(entry({ kind: 'pix' }), 5)).toEqual({
+      kind: 'pix',
+      id: 5,
+      merchantOrderId: 'm',
+      paymentId: 'p',
+      amount: 1000,
+      method: 'pix',
+    });
+    expect(() => voidableSale(entry({ kind: 'pix', state: 'showing' }), 5)).toThrow(
+      expect.objectContaining({ code: 'VOID_NOT_ALLOWED' }),
+    );
     // A wallet QR sale is voided with a cancellation code: the terminal's own code, confirmed, on record.
-    expect(() => voidableSale(entry({ kind: 'qr' }), 5)).toThrow(expect.objectContaining({ code: 'VOID_NOT_ALLOWED', message: expect.stringContaining('no PaymentId or code') }));
-    const qr = (o: Record<string, unknown>, state = 'confirmed'): JournalEntry => entry({ kind: 'qr', state, data: { merchantOrderId: 'm', paymentId: 'p', qrCode: 'Q', nsu: '000007', request: { method: 'credit' }, ...o } });
-    expect(voidableSale(qr({}), 5)).toEqual({ kind: 'wallet-qr', id: 5, merchantOrderId: 'm', paymentId: 'p', amount: 1000, method: 'credit', qrCode: 'Q', nsu: '000007' });
+    expect(() => voidableSale(entry({ kind: 'qr' }), 5)).toThrow(
+      expect.objectContaining({ code: 'VOID_NOT_ALLOWED', message: expect.stringContaining('no PaymentId or code') }),
+    );
+    const qr = (o: Record<string, unknown>, state = 'confirmed'): JournalEntry =>
+      entry({
+        kind: 'qr',
+        state,
+        data: { merchantOrderId: 'm', paymentId: 'p', qrCode: 'Q', nsu: '000007', request: { method: 'credit' }, ...o },
+      });
+    expect(voidableSale(qr({}), 5)).toEqual({
+      kind: 'wallet-qr',
+      id: 5,
+      merchantOrderId: 'm',
+      paymentId: 'p',
+      amount: 1000,
+      method: 'credit',
+      qrCode: 'Q',
+      nsu: '000007',
+    });
     expect(() => voidableSale(qr({}, 'showing'), 5)).toThrow(expect.objectContaining({ code: 'VOID_NOT_ALLOWED' }));
-    expect(() => voidableSale(qr({ provider: 'ecommerce' }), 5)).toThrow(expect.objectContaining({ code: 'VOID_NOT_ALLOWED', message: expect.stringContaining('ecommerce') }));
-    expect(() => voidableSale(entry({ kind: 'cancel' as JournalEntry['kind'] }), 5)).toThrow(expect.objectContaining({ code: 'VOID_NOT_ALLOWED' }));
-    expect(() => voidableSale(entry({ state: 'undone' }), 5)).toThrow(expect.objectContaining({ code: 'VOID_NOT_ALLOWED' }));
+    expect(() => voidableSale(qr({ provider: 'ecommerce' }), 5)).toThrow(
+      expect.objectContaining({ code: 'VOID_NOT_ALLOWED', message: expect.stringContaining('ecommerce') }),
+    );
+    expect(() => voidableSale(entry({ kind: 'cancel' as JournalEntry['kind'] }), 5)).toThrow(
+      expect.objectContaining({ code: 'VOID_NOT_ALLOWED' }),
+    );
+    expect(() => voidableSale(entry({ state: 'undone' }), 5)).toThrow(
+      expect.objectContaining({ code: 'VOID_NOT_ALLOWED' }),
+    );
   });
 });

@@ -9,7 +9,8 @@ describe('health while a void holds the pinpad', () => {
   it('busy is true while a sale or a void uses the pinpad, false when neither does', () => {
     const db = openTerminalDatabase(tempDir());
     const outbox = new Outbox(db);
-    const busy = (sale: boolean, v?: boolean) => healthView({ outbox, engine: { busy: sale }, ...(v === undefined ? {} : { voids: { busy: v } }) }).busy;
+    const busy = (sale: boolean, v?: boolean) =>
+      healthView({ outbox, engine: { busy: sale }, ...(v === undefined ? {} : { voids: { busy: v } }) }).busy;
     expect(busy(false, true)).toBe(true);
     expect(busy(true, false)).toBe(true);
     expect(busy(false, false)).toBe(false);

@@ -25,13 +25,44 @@ describe('a needs-refund sale voided in full stops raising NEEDS_REFUND', () => 
       terminal: { terminalId: '42004201', environment: 'sandbox' },
       voided: (id) => givenBackOf(db, id),
     });
-    const sale = journal.open({ kind: 'sale', merchantOrderId: '263260010000001', state: 'needs-refund', amount: 1000, data: { request: { method: 'credit' } }, input: 'test', at: clock.now() });
-    const other = journal.open({ kind: 'sale', merchantOrderId: '263260010000009', state: 'needs-refund', amount: 700, data: { request: { method: 'credit' } }, input: 'test', at: clock.now() });
+    const sale = journal.open({
+      kind: 'sale',
+      merchantOrderId: '263260010000001',
+      state: 'needs-refund',
+      amount: 1000,
+      data: { request: { method: 'credit' } },
+      input: 'test',
+      at: clock.now(),
+    });
+    const other = journal.open({
+      kind: 'sale',
+      merchantOrderId: '263260010000009',
+      state: 'needs-refund',
+      amount: 700,
+      data: { request: { method: 'credit' } },
+      input: 'test',
+      at: clock.now(),
+    });
     let n = 10;
     const voidOf = (saleId: number, amount: number, state: string): void =>
-      void journal.open({ kind: 'void', merchantOrderId: `2632600100002${n++}`, state, amount, data: { sale: { id: saleId } }, input: 'test', at: clock.now() });
-    const owed = (): Record<string, unknown>[] => monitor.check().filter((a) => a.code === 'NEEDS_REFUND').map((a) => a.context ?? {});
-    expect(owed()).toEqual([{ id: sale.id, merchantOrderId: '263260010000001', amount: 1000 }, { id: other.id, merchantOrderId: '263260010000009', amount: 700 }]);
+      void journal.open({
+        kind: 'void',
+        merchantOrderId: `2632600100002${n++}`,
+        state,
+        amount,
+        data: { sale: { id: saleId } },
+        input: 'test',
+        at: clock.now(),
+      });
+    const owed = (): Record<string, unknown>[] =>
+      monitor
+        .check()
+        .filter((a) => a.code === 'NEEDS_REFUND')
+        .map((a) => a.context ?? {});
+    expect(owed()).toEqual([
+      { id: sale.id, merchantOrderId: '263260010000001', amount: 1000 },
+      { id: other.id, merchantOrderId: '263260010000009', amount: 700 },
+    ]);
     // Declined, refused, still voiding, undone: nothing went back yet.
     voidOf(sale.id, 1000, 'declined');
     voidOf(sale.id, 1000, 'voiding');
@@ -42,7 +73,12 @@ describe('a needs-refund sale voided in full stops raising NEEDS_REFUND', () => 
     voidOf(sale.id, 600, 'confirming');
     expect(givenBackOf(db, sale.id)).toBe(1000);
     expect(owed()).toEqual([{ id: other.id, merchantOrderId: '263260010000009', amount: 700 }]);
-    expect(monitor.alarms().filter((a) => a.code === 'NEEDS_REFUND').map((a) => a.context?.id)).toEqual([other.id]);
+    expect(
+      monitor
+        .alarms()
+        .filter((a) => a.code === 'NEEDS_REFUND')
+        .map((a) => a.context?.id),
+    ).toEqual([other.id]);
     db.close();
   });
 });

@@ -7,14 +7,31 @@ import type { VoidData } from '../../../src/engine/void/types.js';
 import { paymentReceipt } from '../../../src/receipt/index.js';
 import { VirtualPrinter } from '../../../src/sim/printer/index.js';
 
-const card = { maskedPan: '47617300****0060', inputMode: 'Emv' as const, chip: true, isFallback: false, authenticationMethod: 'OnlineAuthentication' as const, productId: 1, issuerId: 1010 };
+const card = {
+  maskedPan: '47617300****0060',
+  inputMode: 'Emv' as const,
+  chip: true,
+  isFallback: false,
+  authenticationMethod: 'OnlineAuthentication' as const,
+  productId: 1,
+  issuerId: 1010,
+};
 const data: VoidData = {
   merchantOrderId: '263260070000042',
   merchantVoidId: '263260070000042',
   amount: 1234,
   authorizedBy: 'supervisor-password',
   card,
-  sale: { id: 7, merchantOrderId: '263260070000041', paymentId: 'p', amount: 5000, method: 'credit', card, nsu: '000321', authorizationCode: 'A1B2C3' },
+  sale: {
+    id: 7,
+    merchantOrderId: '263260070000041',
+    paymentId: 'p',
+    amount: 5000,
+    method: 'credit',
+    card,
+    nsu: '000321',
+    authorizationCode: 'A1B2C3',
+  },
 };
 
 /** What a person reads on the virtual printer's paper for this copy. */

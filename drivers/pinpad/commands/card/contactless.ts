@@ -1,13 +1,16 @@
-import { CTLS_OFF_STATUSES, ST_CTLSCOMMERR, ST_CTLSEXTCVM, ST_CTLSMULTIPLE } from '../../../../tables/pinpad/card-commands.js';
+import {
+  CTLS_OFF_STATUSES,
+  ST_CTLSCOMMERR,
+  ST_CTLSEXTCVM,
+  ST_CTLSMULTIPLE,
+} from '../../../../tables/pinpad/card-commands.js';
 import { isPinpadError } from '../../errors.js';
 import type { CommandSpec } from '../spec.js';
 import { GCX, type GcxRequest, type GcxResult } from './gcx.js';
 import type { GoxResult } from './gox.js';
 
 /** What to do after a GCX status, by the contactless rules of §3.7.1 (notes 1 and 2). */
-export type GcxNext =
-  | { action: 'retry'; contactless: boolean; prompt?: 'see-phone' | 'one-card' }
-  | { action: 'fail' };
+export type GcxNext = { action: 'retry'; contactless: boolean; prompt?: 'see-phone' | 'one-card' } | { action: 'fail' };
 
 /**
  * The §3.7.1 rules as a pure function: after ST_CTLSPROBLEMS, ST_CARDBLOCKED, ST_CTLSAPPNAV,
@@ -19,7 +22,8 @@ export type GcxNext =
 export function nextAfterGcx(status: number, s: { contactless: boolean; commErrorsInRow: number }): GcxNext {
   if (!s.contactless) return { action: 'fail' };
   if ((CTLS_OFF_STATUSES as readonly number[]).includes(status)) return { action: 'retry', contactless: false };
-  if (status === ST_CTLSCOMMERR) return s.commErrorsInRow >= 1 ? { action: 'retry', contactless: false } : { action: 'retry', contactless: true };
+  if (status === ST_CTLSCOMMERR)
+    return s.commErrorsInRow >= 1 ? { action: 'retry', contactless: false } : { action: 'retry', contactless: true };
   if (status === ST_CTLSEXTCVM) return { action: 'retry', contactless: true, prompt: 'see-phone' };
   if (status === ST_CTLSMULTIPLE) return { action: 'retry', contactless: true, prompt: 'one-card' };
   return { action: 'fail' };
@@ -63,7 +67,10 @@ export async function readCardWithRules(
  * the card declined. An offline approval is never accepted: from a contactless card it is a failed
  * read ("insert the card", with an alarm); from a contact chip, which GOX forbade, it is a card fault.
  */
-export function goxOutcome(card: Pick<GcxResult, 'cardType'>, gox: Pick<GoxResult, 'decision'>): 'online' | 'declined' | 'insert-card' | 'card-fault' {
+export function goxOutcome(
+  card: Pick<GcxResult, 'cardType'>,
+  gox: Pick<GoxResult, 'decision'>,
+): 'online' | 'declined' | 'insert-card' | 'card-fault' {
   if (gox.decision === 'online') return 'online';
   if (gox.decision === 'declined') return 'declined';
   return card.cardType === 'contactless-chip' ? 'insert-card' : 'card-fault';

@@ -23,7 +23,11 @@ export const EBX: CommandSpec<EbxRequest, EbxResult> = {
   blocking: CARD_COMMANDS.EBX.blocking,
   encode: (r) => {
     if (r.data.length === 0 || r.data.length % 8 !== 0 || r.data.length > 256) {
-      throw new PinpadError('PINPAD_INVALID_ARGUMENT', `SPE_DATAIN: ${r.data.length} bytes; expected a multiple of 8 up to 256`, { field: 'SPE_DATAIN' });
+      throw new PinpadError(
+        'PINPAD_INVALID_ARGUMENT',
+        `SPE_DATAIN: ${r.data.length} bytes; expected a multiple of 8 up to 256`,
+        { field: 'SPE_DATAIN' },
+      );
     }
     return encodeCommand(
       'EBX',
@@ -41,8 +45,13 @@ export const EBX: CommandSpec<EbxRequest, EbxResult> = {
     const d = readData(rsp, 'EBX');
     const out = bytes(d, 'PP_DATAOUT');
     const ksn = bytes(d, 'PP_KSN');
-    if (!out || out.length !== req.data.length) throw new PinpadError('PINPAD_PROTOCOL', 'EBX: PP_DATAOUT missing or not the size of SPE_DATAIN', { where: 'EBX', field: 'PP_DATAOUT' });
-    if (!ksn || ksn.length !== 10) throw new PinpadError('PINPAD_PROTOCOL', 'EBX: PP_KSN missing (DUKPT)', { where: 'EBX', field: 'PP_KSN' });
+    if (!out || out.length !== req.data.length)
+      throw new PinpadError('PINPAD_PROTOCOL', 'EBX: PP_DATAOUT missing or not the size of SPE_DATAIN', {
+        where: 'EBX',
+        field: 'PP_DATAOUT',
+      });
+    if (!ksn || ksn.length !== 10)
+      throw new PinpadError('PINPAD_PROTOCOL', 'EBX: PP_KSN missing (DUKPT)', { where: 'EBX', field: 'PP_KSN' });
     return { data: hex(out), ksn: hex(ksn), iv: hex(req.iv) };
   },
 };
@@ -52,7 +61,12 @@ export const EBX: CommandSpec<EbxRequest, EbxResult> = {
  * 'F' filler to whole 8-byte blocks. The caller wipes the digits it holds; `wipe` clears this block.
  */
 export function typedPanBlock(pan: string): Uint8Array {
-  if (!/^\d{12,19}$/.test(pan)) throw new PinpadError('PINPAD_INVALID_ARGUMENT', `typed card number: expected 12 to 19 digits, got ${pan.length} characters`, { field: 'SPE_DATAIN' });
+  if (!/^\d{12,19}$/.test(pan))
+    throw new PinpadError(
+      'PINPAD_INVALID_ARGUMENT',
+      `typed card number: expected 12 to 19 digits, got ${pan.length} characters`,
+      { field: 'SPE_DATAIN' },
+    );
   const nibbles = pan.padEnd(Math.ceil(pan.length / 16) * 16, 'F');
   return Buffer.from(nibbles, 'hex');
 }
@@ -63,6 +77,22 @@ export function wipe(b: Uint8Array): void {
 }
 
 /** The acquirer's typed card members (`CardNumber` + `EncryptedCardData` with `CardNumberKSN`). */
-export function acquirerTypedData(r: EbxResult): { CardNumber: string; EncryptedCardData: { EncryptionType: 'Dukpt3DesCBC'; InitializationVector: string; CardNumberKSN: string; IsDataInTLVFormat: false } } {
-  return { CardNumber: r.data, EncryptedCardData: { EncryptionType: 'Dukpt3DesCBC', InitializationVector: r.iv, CardNumberKSN: r.ksn, IsDataInTLVFormat: false } };
+export function acquirerTypedData(r: EbxResult): {
+  CardNumber: string;
+  EncryptedCardData: {
+    EncryptionType: 'Dukpt3DesCBC';
+    InitializationVector: string;
+    CardNumberKSN: string;
+    IsDataInTLVFormat: false;
+  };
+} {
+  return {
+    CardNumber: r.data,
+    EncryptedCardData: {
+      EncryptionType: 'Dukpt3DesCBC',
+      InitializationVector: r.iv,
+      CardNumberKSN: r.ksn,
+      IsDataInTLVFormat: false,
+    },
+  };
 }

@@ -31,8 +31,18 @@ export const CEX: CommandSpec<CexRequest, CexResult> = {
   blocking: CARD_COMMANDS.CEX.blocking,
   encode: (r) => {
     const opt = `${r.keys ? 1 : 0}${r.stripe ? 1 : 0}${r.icc === 'insert' ? 1 : r.icc === 'remove' ? 2 : 0}${r.contactless ? 1 : 0}00`;
-    if (opt === '000000') throw new PinpadError('PINPAD_INVALID_ARGUMENT', 'CEX: ask for at least one event', { field: 'SPE_CEXOPT' });
-    return encodeCommand('CEX', encodeParams(params([['SPE_CEXOPT', opt], ['SPE_TIMEOUT', r.timeoutS], ['SPE_PANMASK', panMaskParam(r.panMask ?? DEFAULT_PAN_MASK)]])));
+    if (opt === '000000')
+      throw new PinpadError('PINPAD_INVALID_ARGUMENT', 'CEX: ask for at least one event', { field: 'SPE_CEXOPT' });
+    return encodeCommand(
+      'CEX',
+      encodeParams(
+        params([
+          ['SPE_CEXOPT', opt],
+          ['SPE_TIMEOUT', r.timeoutS],
+          ['SPE_PANMASK', panMaskParam(r.panMask ?? DEFAULT_PAN_MASK)],
+        ]),
+      ),
+    );
   },
   decode: (rsp, req) => {
     const d = readData(rsp, 'CEX');
@@ -67,15 +77,25 @@ export const MNU: CommandSpec<MnuRequest, number> = {
   id: 'MNU',
   blocking: CARD_COMMANDS.MNU.blocking,
   encode: (r) => {
-    if (r.options.length === 0 || r.options.length > 20) throw new PinpadError('PINPAD_INVALID_ARGUMENT', `MNU: 1 to 20 options, got ${r.options.length}`, { field: 'SPE_MNUOPT' });
+    if (r.options.length === 0 || r.options.length > 20)
+      throw new PinpadError('PINPAD_INVALID_ARGUMENT', `MNU: 1 to 20 options, got ${r.options.length}`, {
+        field: 'SPE_MNUOPT',
+      });
     return encodeCommand(
       'MNU',
-      encodeParams(params([['SPE_TIMEOUT', r.timeoutS], ...r.options.map((o) => ['SPE_MNUOPT', o] as const), ['SPE_DSPMSG', r.title]])),
+      encodeParams(
+        params([
+          ['SPE_TIMEOUT', r.timeoutS],
+          ...r.options.map((o) => ['SPE_MNUOPT', o] as const),
+          ['SPE_DSPMSG', r.title],
+        ]),
+      ),
     );
   },
   decode: (rsp, req) => {
     const v = Number(need(readData(rsp, 'MNU'), 'PP_VALUE', 'MNU', /^\d{2}$/));
-    if (v < 1 || v > req.options.length) throw new PinpadError('PINPAD_PROTOCOL', `MNU: option ${v} was not offered`, { where: 'MNU', field: 'PP_VALUE' });
+    if (v < 1 || v > req.options.length)
+      throw new PinpadError('PINPAD_PROTOCOL', `MNU: option ${v} was not offered`, { where: 'MNU', field: 'PP_VALUE' });
     return v;
   },
 };

@@ -34,7 +34,9 @@ export const FCX: CommandSpec<FcxRequest, FcxResult> = {
   blocking: CARD_COMMANDS.FCX.blocking,
   encode: (r) => {
     if (r.outcome !== 'no-communication' && (r.arc === undefined || !/^[\x20-\x7e]{2}$/.test(r.arc))) {
-      throw new PinpadError('PINPAD_INVALID_ARGUMENT', 'SPE_ARC: two characters are required when the host answered', { field: 'SPE_ARC' });
+      throw new PinpadError('PINPAD_INVALID_ARGUMENT', 'SPE_ARC: two characters are required when the host answered', {
+        field: 'SPE_ARC',
+      });
     }
     return encodeCommand(
       'FCX',
@@ -55,7 +57,11 @@ export const FCX: CommandSpec<FcxRequest, FcxResult> = {
     // read that too when PP_FCXRES (8058h) is absent.
     const legacy = text(d, 'PP_GOXRES');
     const res = text(d, 'PP_FCXRES') === undefined && legacy?.length === 3 ? legacy : need(d, 'PP_FCXRES', 'FCX');
-    if (!/^[01]\d\d$/.test(res)) throw new PinpadError('PINPAD_PROTOCOL', 'FCX: PP_FCXRES is not 0xx or 1xx', { where: 'FCX', field: 'PP_FCXRES' });
+    if (!/^[01]\d\d$/.test(res))
+      throw new PinpadError('PINPAD_PROTOCOL', 'FCX: PP_FCXRES is not 0xx or 1xx', {
+        where: 'FCX',
+        field: 'PP_FCXRES',
+      });
     const emv = bytes(d, 'PP_EMVDATA');
     const isr = bytes(d, 'PP_ISRESULTS');
     return {

@@ -1,4 +1,12 @@
-import { CARD_COMMANDS, CARD_TYPES, ICC_STATUS, TRANSACTION_TYPES, type CardType, type CardTypeCode, type TransactionType } from '../../../../tables/pinpad/card-commands.js';
+import {
+  CARD_COMMANDS,
+  CARD_TYPES,
+  ICC_STATUS,
+  TRANSACTION_TYPES,
+  type CardType,
+  type CardTypeCode,
+  type TransactionType,
+} from '../../../../tables/pinpad/card-commands.js';
 import { PinpadError } from '../../errors.js';
 import { encodeCommand } from '../../codec/message.js';
 import { encodeParams } from '../../codec/params.js';
@@ -84,12 +92,15 @@ const CODE = /^\d{2}$/;
 function checkCodes(list: readonly string[] | undefined, name: string, re: RegExp, max: number): void {
   if (!list) return;
   if (list.length === 0 || list.length > max || !list.every((x) => re.test(x))) {
-    throw new PinpadError('PINPAD_INVALID_ARGUMENT', `${name}: expected 1 to ${max} entries like ${String(re)}`, { field: name });
+    throw new PinpadError('PINPAD_INVALID_ARGUMENT', `${name}: expected 1 to ${max} entries like ${String(re)}`, {
+      field: name,
+    });
   }
 }
 
 function yymmdd(s: string, name: string): string {
-  if (!/^\d{6}$/.test(s)) throw new PinpadError('PINPAD_INVALID_ARGUMENT', `${name}: expected 6 digits`, { field: name });
+  if (!/^\d{6}$/.test(s))
+    throw new PinpadError('PINPAD_INVALID_ARGUMENT', `${name}: expected 6 digits`, { field: name });
   return s;
 }
 
@@ -116,9 +127,19 @@ function fromTrack2(track2: string | undefined): { pan?: string; expiry?: string
 
 function aidTables(info: string | undefined, where: string): AidTableRef[] {
   if (info === undefined) return [];
-  if (info.length % 6 !== 0) throw new PinpadError('PINPAD_PROTOCOL', `${where}: PP_AIDTABINFO of ${info.length} characters is not a list of 6`, { where, field: 'PP_AIDTABINFO' });
+  if (info.length % 6 !== 0)
+    throw new PinpadError(
+      'PINPAD_PROTOCOL',
+      `${where}: PP_AIDTABINFO of ${info.length} characters is not a list of 6`,
+      { where, field: 'PP_AIDTABINFO' },
+    );
   const out: AidTableRef[] = [];
-  for (let i = 0; i < info.length; i += 6) out.push({ acquirer: info.slice(i, i + 2), index: info.slice(i + 2, i + 4), applicationType: info.slice(i + 4, i + 6) });
+  for (let i = 0; i < info.length; i += 6)
+    out.push({
+      acquirer: info.slice(i, i + 2),
+      index: info.slice(i + 2, i + 4),
+      applicationType: info.slice(i + 4, i + 6),
+    });
   return out;
 }
 
@@ -126,18 +147,26 @@ function aidTables(info: string | undefined, where: string): AidTableRef[] {
 export function decodeGcxData(d: Data, mask: PanMask, where = 'GCX'): GcxResult {
   const code = need(d, 'PP_CARDTYPE', where, CODE) as CardTypeCode;
   const cardType = CARD_TYPES[code];
-  if (!cardType) throw new PinpadError('PINPAD_PROTOCOL', `${where}: PP_CARDTYPE ${code} is not 00, 03, 05 or 06`, { where, field: 'PP_CARDTYPE' });
+  if (!cardType)
+    throw new PinpadError('PINPAD_PROTOCOL', `${where}: PP_CARDTYPE ${code} is not 00, 03, 05 or 06`, {
+      where,
+      field: 'PP_CARDTYPE',
+    });
   const stat = text(d, 'PP_ICCSTAT');
   const track2 = masked(d, 'PP_TRK2INC', mask);
   const t2 = fromTrack2(track2);
-  const pan = masked(d, 'PP_PAN', mask) ?? t2.pan ?? (() => {
-    const t1 = masked(d, 'PP_TRK1INC', mask);
-    const m = t1 ? /^[A-Za-z]?([\d* ]+)/.exec(t1) : null;
-    return m ? m[1]!.replace(/ /g, '') : undefined;
-  })();
+  const pan =
+    masked(d, 'PP_PAN', mask) ??
+    t2.pan ??
+    (() => {
+      const t1 = masked(d, 'PP_TRK1INC', mask);
+      const m = t1 ? /^[A-Za-z]?([\d* ]+)/.exec(t1) : null;
+      return m ? m[1]!.replace(/ /g, '') : undefined;
+    })();
   const cardExp = text(d, 'PP_CARDEXP');
   const emv = bytes(d, 'PP_EMVDATA');
-  const opt = (key: string, v: string | undefined): Record<string, string> => (v === undefined || v === '' ? {} : { [key]: v });
+  const opt = (key: string, v: string | undefined): Record<string, string> =>
+    v === undefined || v === '' ? {} : { [key]: v };
   return {
     cardType,
     cardTypeCode: code,
@@ -165,7 +194,8 @@ export const GCX: CommandSpec<GcxRequest, GcxResult> = {
   encode: (r) => {
     checkCodes(r.applicationTypes, 'SPE_APPTYPE', CODE, 10);
     checkCodes(r.aidList, 'SPE_AIDLIST', /^\d{2}[0-9A-Z]{2}$/, 128);
-    if (r.acquirer !== undefined && !/^\d{2}$/.test(r.acquirer)) throw new PinpadError('PINPAD_INVALID_ARGUMENT', 'SPE_ACQREF: expected 2 digits', { field: 'SPE_ACQREF' });
+    if (r.acquirer !== undefined && !/^\d{2}$/.test(r.acquirer))
+      throw new PinpadError('PINPAD_INVALID_ARGUMENT', 'SPE_ACQREF: expected 2 digits', { field: 'SPE_ACQREF' });
     const type = r.transactionType === undefined ? undefined : Uint8Array.of(TRANSACTION_TYPES[r.transactionType]);
     return encodeCommand(
       'GCX',

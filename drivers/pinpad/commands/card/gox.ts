@@ -56,7 +56,10 @@ export interface GoxResult {
 export function riskParam(r: RiskParameters): Uint8Array {
   const b = Buffer.alloc(10);
   const check = (v: number, max: number, name: string): number => {
-    if (!Number.isSafeInteger(v) || v < 0 || v > max) throw new PinpadError('PINPAD_INVALID_ARGUMENT', `SPE_TRMPAR: ${name} ${v} is out of 0..${max}`, { field: 'SPE_TRMPAR' });
+    if (!Number.isSafeInteger(v) || v < 0 || v > max)
+      throw new PinpadError('PINPAD_INVALID_ARGUMENT', `SPE_TRMPAR: ${name} ${v} is out of 0..${max}`, {
+        field: 'SPE_TRMPAR',
+      });
     return v;
   };
   b.writeUInt32BE(check(r.floorLimit, 0xffffffff, 'floorLimit'), 0);
@@ -71,14 +74,18 @@ export const GOX: CommandSpec<GoxRequest, GoxResult> = {
   id: 'GOX',
   blocking: CARD_COMMANDS.GOX.blocking,
   encode: (r) => {
-    if (!/^\d{2}$/.test(r.acquirer)) throw new PinpadError('PINPAD_INVALID_ARGUMENT', 'SPE_ACQREF: expected 2 digits', { field: 'SPE_ACQREF' });
+    if (!/^\d{2}$/.test(r.acquirer))
+      throw new PinpadError('PINPAD_INVALID_ARGUMENT', 'SPE_ACQREF: expected 2 digits', { field: 'SPE_ACQREF' });
     const opt = `${r.exceptionList ? 1 : 0}${r.noOfflineApproval === false ? 0 : 1}${r.noPinBypass ? 1 : 0}00`;
     return encodeCommand(
       'GOX',
       encodeParams(
         params([
           ['SPE_ACQREF', r.acquirer],
-          ['SPE_TRNTYPE', r.transactionType === undefined ? undefined : Uint8Array.of(TRANSACTION_TYPES[r.transactionType])],
+          [
+            'SPE_TRNTYPE',
+            r.transactionType === undefined ? undefined : Uint8Array.of(TRANSACTION_TYPES[r.transactionType]),
+          ],
           ['SPE_AMOUNT', digits(r.amount, 12, 'SPE_AMOUNT')],
           ['SPE_CASHBACK', r.cashback === undefined ? undefined : digits(r.cashback, 12, 'SPE_CASHBACK')],
           ['SPE_TRNCURR', r.currency],
@@ -101,7 +108,11 @@ export const GOX: CommandSpec<GoxRequest, GoxResult> = {
     const block = bytes(d, 'PP_PINBLK');
     const ksn = bytes(d, 'PP_KSN');
     if (pin === 'online' && (!block || block.length !== 8 || !ksn || ksn.length !== 10)) {
-      throw new PinpadError('PINPAD_PROTOCOL', 'GOX: the PIN was captured for online verification but PP_PINBLK or PP_KSN is missing', { where: 'GOX', field: 'PP_PINBLK' });
+      throw new PinpadError(
+        'PINPAD_PROTOCOL',
+        'GOX: the PIN was captured for online verification but PP_PINBLK or PP_KSN is missing',
+        { where: 'GOX', field: 'PP_PINBLK' },
+      );
     }
     const emv = bytes(d, 'PP_EMVDATA');
     return {

@@ -36,15 +36,25 @@ export interface GtkResult {
 /** The acquirer's card data members (`TrackTwoData` and `EncryptedCardData`, Dukpt3DesCBC). */
 export interface AcquirerTrackData {
   TrackTwoData: string;
-  EncryptedCardData: { EncryptionType: 'Dukpt3DesCBC'; InitializationVector: string; TrackTwoDataKSN: string; IsDataInTLVFormat: false };
+  EncryptedCardData: {
+    EncryptionType: 'Dukpt3DesCBC';
+    InitializationVector: string;
+    TrackTwoDataKSN: string;
+    IsDataInTLVFormat: false;
+  };
 }
 
 function field(d: Data, data: string, ksn: string, where: string): EncryptedField | undefined {
   const c = bytes(d, data);
   if (c === undefined) return undefined;
   const k = bytes(d, ksn);
-  if (c.length === 0 || c.length % 8 !== 0) throw new PinpadError('PINPAD_PROTOCOL', `${where}: ${data} of ${c.length} bytes is not whole 8-byte blocks`, { where, field: data });
-  if (!k || k.length !== 10) throw new PinpadError('PINPAD_PROTOCOL', `${where}: ${ksn} missing beside ${data} (DUKPT)`, { where, field: ksn });
+  if (c.length === 0 || c.length % 8 !== 0)
+    throw new PinpadError('PINPAD_PROTOCOL', `${where}: ${data} of ${c.length} bytes is not whole 8-byte blocks`, {
+      where,
+      field: data,
+    });
+  if (!k || k.length !== 10)
+    throw new PinpadError('PINPAD_PROTOCOL', `${where}: ${ksn} missing beside ${data} (DUKPT)`, { where, field: ksn });
   return { data: hex(c), ksn: hex(k) };
 }
 
@@ -53,7 +63,7 @@ export const GTK: CommandSpec<GtkRequest, GtkResult> = {
   id: 'GTK',
   blocking: CARD_COMMANDS.GTK.blocking,
   encode: (r) => {
-    const flags = `${r.pan ?? true ? 1 : 0}${r.track1 ? 1 : 0}${r.track2 ?? true ? 1 : 0}${r.track3 ? 1 : 0}`;
+    const flags = `${(r.pan ?? true) ? 1 : 0}${r.track1 ? 1 : 0}${(r.track2 ?? true) ? 1 : 0}${r.track3 ? 1 : 0}`;
     return encodeCommand(
       'GTK',
       encodeParams(
@@ -73,15 +83,30 @@ export const GTK: CommandSpec<GtkRequest, GtkResult> = {
     const t1 = field(d, 'PP_TRACK1', 'PP_TRK1KSN', 'GTK');
     const t2 = field(d, 'PP_TRACK2', 'PP_TRK2KSN', 'GTK');
     const t3 = field(d, 'PP_TRACK3', 'PP_TRK3KSN', 'GTK');
-    return { ...out, ...(pan ? { pan } : {}), ...(t1 ? { track1: t1 } : {}), ...(t2 ? { track2: t2 } : {}), ...(t3 ? { track3: t3 } : {}) };
+    return {
+      ...out,
+      ...(pan ? { pan } : {}),
+      ...(t1 ? { track1: t1 } : {}),
+      ...(t2 ? { track2: t2 } : {}),
+      ...(t3 ? { track3: t3 } : {}),
+    };
   },
 };
 
 /** Shapes GTK's track 2 as the acquirer's `TrackTwoData` + `EncryptedCardData` (48 hex digits for a 37-digit track). */
 export function acquirerTrackData(r: GtkResult): AcquirerTrackData {
-  if (!r.track2) throw new PinpadError('PINPAD_PROTOCOL', 'GTK: no track 2 came back (the card has none, or it was not read)', { where: 'GTK', field: 'PP_TRACK2' });
+  if (!r.track2)
+    throw new PinpadError('PINPAD_PROTOCOL', 'GTK: no track 2 came back (the card has none, or it was not read)', {
+      where: 'GTK',
+      field: 'PP_TRACK2',
+    });
   return {
     TrackTwoData: r.track2.data,
-    EncryptedCardData: { EncryptionType: 'Dukpt3DesCBC', InitializationVector: r.iv, TrackTwoDataKSN: r.track2.ksn, IsDataInTLVFormat: false },
+    EncryptedCardData: {
+      EncryptionType: 'Dukpt3DesCBC',
+      InitializationVector: r.iv,
+      TrackTwoDataKSN: r.track2.ksn,
+      IsDataInTLVFormat: false,
+    },
   };
 }

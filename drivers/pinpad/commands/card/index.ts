@@ -3,20 +3,50 @@
  * `Pinpad.run`. Card data reaches the terminal masked (GCX, CEX) or encrypted inside the pinpad
  * (GTK, EBX, GPN, GOX); nothing here logs.
  */
-export { GCX, decodeGcxData, panMaskParam, DEFAULT_PAN_MASK, type GcxRequest, type GcxResult, type AidTableRef, type PanMask } from './gcx.js';
-export { GTK, acquirerTrackData, type GtkRequest, type GtkResult, type EncryptedField, type AcquirerTrackData } from './gtk.js';
+export {
+  GCX,
+  decodeGcxData,
+  panMaskParam,
+  DEFAULT_PAN_MASK,
+  type GcxRequest,
+  type GcxResult,
+  type AidTableRef,
+  type PanMask,
+} from './gcx.js';
+export {
+  GTK,
+  acquirerTrackData,
+  type GtkRequest,
+  type GtkResult,
+  type EncryptedField,
+  type AcquirerTrackData,
+} from './gtk.js';
 export { GOX, riskParam, type GoxRequest, type GoxResult, type RiskParameters } from './gox.js';
 export { FCX, type FcxRequest, type FcxResult } from './fcx.js';
 export { GPN, RMC, type GpnRequest, type PinBlockResult } from './pin.js';
 export { EBX, typedPanBlock, wipe, acquirerTypedData, type EbxRequest, type EbxResult } from './ebx.js';
 export { CEX, MNU, type CexRequest, type CexResult, type MnuRequest } from './events.js';
-export { TLI, TLR, TLE, startTableLoad, loadTables, type TliRequest, type TlrRequest, type SpecRunner } from './tables.js';
+export {
+  TLI,
+  TLR,
+  TLE,
+  startTableLoad,
+  loadTables,
+  type TliRequest,
+  type TlrRequest,
+  type SpecRunner,
+} from './tables.js';
 export { MLI, MLR, MLE, DSI, mediaInfo, mediaCrc, showImage, type MliRequest } from './media.js';
 export { nextAfterGcx, readCardWithRules, goxOutcome, type GcxNext, type ReadCardOptions } from './contactless.js';
 export { maskPanField, incompleteTrack1, incompleteTrack2, holdsClearPan } from './mask.js';
 // the classic (obsolete) card commands and the flow that serves the card port with them
 export { GCR, decodeGcr, type GcrRequest, type GcrResult } from './classic/gcr.js';
 export { GOC, FNC, GTS, type GocRequest, type FncRequest } from './classic/chip.js';
-export { ClassicCardPinpad, CLASSIC_TRACK_REFUSAL, type ClassicCardOptions, type ClassicRunner } from './classic/flow.js';
+export {
+  ClassicCardPinpad,
+  CLASSIC_TRACK_REFUSAL,
+  type ClassicCardOptions,
+  type ClassicRunner,
+} from './classic/flow.js';
 export { ClearCardData } from './classic/tracks.js';
 export { CKE, type CkeRequest, type CkeResult } from './classic/events.js';

@@ -12,7 +12,6 @@ export function def(name: string): AbecsId {
   return d;
 }
 
-
 /** Builds parameters from (name, value) pairs, skipping undefined values, in the order given. */
 export function params(entries: readonly (readonly [string, FieldValue | undefined])[]): Param[] {
   const out: Param[] = [];
@@ -21,7 +20,11 @@ export function params(entries: readonly (readonly [string, FieldValue | undefin
     const d = def(name);
     // a parameter whose content the table narrows (SPE_MFNAME, A8, "letters and digits, no spaces", §3.1.3.1)
     // goes at its own length, never padded; SPE_DSPMSG may hold CR (tables/pinpad/command-params.ts)
-    out.push(param(Object.hasOwn(PARAM_PATTERNS, name) ? { ...d, variable: true } : d, value, { allowCr: CR_ALLOWED.has(name) }));
+    out.push(
+      param(Object.hasOwn(PARAM_PATTERNS, name) ? { ...d, variable: true } : d, value, {
+        allowCr: CR_ALLOWED.has(name),
+      }),
+    );
   }
   return out;
 }
@@ -73,18 +76,23 @@ export function hex(b: Uint8Array): string {
 export function tagList(tags: readonly string[] | Uint8Array): Uint8Array {
   if (tags instanceof Uint8Array) return tags;
   const joined = tags.join('');
-  if (!/^([0-9A-Fa-f]{2})*$/.test(joined)) throw new PinpadError('PINPAD_INVALID_ARGUMENT', 'SPE_TAGLIST: tags must be hex', { field: 'SPE_TAGLIST' });
+  if (!/^([0-9A-Fa-f]{2})*$/.test(joined))
+    throw new PinpadError('PINPAD_INVALID_ARGUMENT', 'SPE_TAGLIST: tags must be hex', { field: 'SPE_TAGLIST' });
   return Buffer.from(joined, 'hex');
 }
 
 /** N-format digits of a number, left-padded. */
 export function digits(n: number, size: number, name: string): string {
-  if (!Number.isSafeInteger(n) || n < 0 || String(n).length > size) throw new PinpadError('PINPAD_INVALID_ARGUMENT', `${name}: expected 0..${'9'.repeat(size)}, got ${n}`, { field: name });
+  if (!Number.isSafeInteger(n) || n < 0 || String(n).length > size)
+    throw new PinpadError('PINPAD_INVALID_ARGUMENT', `${name}: expected 0..${'9'.repeat(size)}, got ${n}`, {
+      field: name,
+    });
   return String(n).padStart(size, '0');
 }
 
 /** An 8-byte CBC IV; throws PINPAD_INVALID_ARGUMENT otherwise. */
 export function iv8(iv: Uint8Array, name = 'SPE_IVCBC'): Uint8Array {
-  if (iv.length !== 8) throw new PinpadError('PINPAD_INVALID_ARGUMENT', `${name}: expected 8 bytes, got ${iv.length}`, { field: name });
+  if (iv.length !== 8)
+    throw new PinpadError('PINPAD_INVALID_ARGUMENT', `${name}: expected 8 bytes, got ${iv.length}`, { field: name });
   return iv;
 }

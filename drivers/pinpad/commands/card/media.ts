@@ -9,7 +9,12 @@ import { params } from './kit.js';
 
 /** A multimedia file name (SPE_MFNAME, §3.1.3.1): letters and digits, 1 to 8. */
 function mfName(name: string): string {
-  if (!PARAM_PATTERNS.SPE_MFNAME!.test(name)) throw new PinpadError('PINPAD_INVALID_ARGUMENT', `SPE_MFNAME: expected 1 to 8 letters or digits, got ${JSON.stringify(name)}`, { field: 'SPE_MFNAME' });
+  if (!PARAM_PATTERNS.SPE_MFNAME!.test(name))
+    throw new PinpadError(
+      'PINPAD_INVALID_ARGUMENT',
+      `SPE_MFNAME: expected 1 to 8 letters or digits, got ${JSON.stringify(name)}`,
+      { field: 'SPE_MFNAME' },
+    );
   return name.toUpperCase();
 }
 
@@ -34,7 +39,16 @@ export function mediaInfo(r: Pick<MliRequest, 'type' | 'size' | 'crc'>): Uint8Ar
 export const MLI: CommandSpec<MliRequest, void> = {
   id: 'MLI',
   blocking: CARD_COMMANDS.MLI.blocking,
-  encode: (r) => encodeCommand('MLI', encodeParams(params([['SPE_MFNAME', mfName(r.name)], ['SPE_MFINFO', mediaInfo(r)]]))),
+  encode: (r) =>
+    encodeCommand(
+      'MLI',
+      encodeParams(
+        params([
+          ['SPE_MFNAME', mfName(r.name)],
+          ['SPE_MFINFO', mediaInfo(r)],
+        ]),
+      ),
+    ),
   decode: (rsp) => void blocks(rsp, 0),
 };
 
@@ -44,7 +58,8 @@ export const MLR: CommandSpec<Uint8Array, void> = {
   blocking: CARD_COMMANDS.MLR.blocking,
   encode: (chunk) => {
     const ps = [];
-    for (let i = 0; i < chunk.length; i += MAX_PARLEN) ps.push(...params([['SPE_DATAIN', chunk.subarray(i, i + MAX_PARLEN)]]));
+    for (let i = 0; i < chunk.length; i += MAX_PARLEN)
+      ps.push(...params([['SPE_DATAIN', chunk.subarray(i, i + MAX_PARLEN)]]));
     return encodeCommand('MLR', encodeParams(ps));
   },
   decode: (rsp) => void blocks(rsp, 0),

@@ -38,8 +38,12 @@ export const GPN: CommandSpec<GpnRequest, PinBlockResult> = {
   encode: (r) => {
     const min = r.minDigits ?? 4;
     const max = r.maxDigits ?? 12;
-    if (min < 4 || max < min || max > 12) throw new PinpadError('PINPAD_INVALID_ARGUMENT', `GPN: PIN length ${min}..${max} must lie in 4..12`, { field: 'GPN_MIN1' });
-    if (r.pan !== undefined && !/^\d{2,19}$/.test(r.pan)) throw new PinpadError('PINPAD_INVALID_ARGUMENT', 'GPN_PAN: expected 2 to 19 digits', { field: 'GPN_PAN' });
+    if (min < 4 || max < min || max > 12)
+      throw new PinpadError('PINPAD_INVALID_ARGUMENT', `GPN: PIN length ${min}..${max} must lie in 4..12`, {
+        field: 'GPN_MIN1',
+      });
+    if (r.pan !== undefined && !/^\d{2,19}$/.test(r.pan))
+      throw new PinpadError('PINPAD_INVALID_ARGUMENT', 'GPN_PAN: expected 2 to 19 digits', { field: 'GPN_PAN' });
     return encodeCommand('GPN', [
       encodeLayout(CARD_LAYOUTS.GPN_REQUEST, {
         GPN_METHOD: '3',
@@ -64,6 +68,7 @@ export const GPN: CommandSpec<GpnRequest, PinBlockResult> = {
 export const RMC: CommandSpec<TwoLineText, void> = {
   id: 'RMC',
   blocking: CARD_COMMANDS.RMC.blocking,
-  encode: (msg) => encodeCommand('RMC', [encodeLayout(CARD_LAYOUTS.RMC_REQUEST, { RMC_MSG: twoLines(msg, 'RMC_MSG') })]),
+  encode: (msg) =>
+    encodeCommand('RMC', [encodeLayout(CARD_LAYOUTS.RMC_REQUEST, { RMC_MSG: twoLines(msg, 'RMC_MSG') })]),
   decode: (rsp) => void blocks(rsp, 0),
 };

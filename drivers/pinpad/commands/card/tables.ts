@@ -14,7 +14,8 @@ export interface TliRequest {
 export const TLI: CommandSpec<TliRequest, void> = {
   id: 'TLI',
   blocking: CARD_COMMANDS.TLI.blocking,
-  encode: (r) => encodeCommand('TLI', [encodeLayout(CARD_LAYOUTS.TLI_REQUEST, { TLI_ACQIDX: r.acquirer, TLI_TABVER: r.version })]),
+  encode: (r) =>
+    encodeCommand('TLI', [encodeLayout(CARD_LAYOUTS.TLI_REQUEST, { TLI_ACQIDX: r.acquirer, TLI_TABVER: r.version })]),
   decode: (rsp) => void blocks(rsp, 0),
 };
 
@@ -30,19 +31,35 @@ export const TLR: CommandSpec<TlrRequest, void> = {
   encode: (r) => {
     let data: string;
     if ('data' in r) {
-      if (!/^\d{2}/.test(r.data)) throw new PinpadError('PINPAD_INVALID_ARGUMENT', 'TLR: the block must start with TLR_NREC (2 digits)', { field: 'TLR_NREC' });
+      if (!/^\d{2}/.test(r.data))
+        throw new PinpadError('PINPAD_INVALID_ARGUMENT', 'TLR: the block must start with TLR_NREC (2 digits)', {
+          field: 'TLR_NREC',
+        });
       data = r.data;
     } else {
-      if (r.records.length === 0 || r.records.length > 99) throw new PinpadError('PINPAD_INVALID_ARGUMENT', `TLR: 1 to 99 records, got ${r.records.length}`, { field: 'TLR_NREC' });
+      if (r.records.length === 0 || r.records.length > 99)
+        throw new PinpadError('PINPAD_INVALID_ARGUMENT', `TLR: 1 to 99 records, got ${r.records.length}`, {
+          field: 'TLR_NREC',
+        });
       for (const [i, rec] of r.records.entries()) {
         if (!/^\d{3}/.test(rec) || Number(rec.slice(0, 3)) !== rec.length) {
-          throw new PinpadError('PINPAD_INVALID_ARGUMENT', `TLR: record ${i + 1} does not start with its own length (TAB_LEN)`, { field: 'TAB_LEN', record: i + 1 });
+          throw new PinpadError(
+            'PINPAD_INVALID_ARGUMENT',
+            `TLR: record ${i + 1} does not start with its own length (TAB_LEN)`,
+            { field: 'TAB_LEN', record: i + 1 },
+          );
         }
       }
       data = String(r.records.length).padStart(2, '0') + r.records.join('');
     }
-    if (data.length > MAX_BLOCK) throw new PinpadError('PINPAD_INVALID_ARGUMENT', `TLR: ${data.length} characters exceed ${MAX_BLOCK}`, { field: 'TLR_RECORDS', length: data.length });
-    return encodeCommand('TLR', [encodeLayout(CARD_LAYOUTS.TLR_REQUEST, { TLR_NREC: data.slice(0, 2), TLR_RECORDS: data.slice(2) })]);
+    if (data.length > MAX_BLOCK)
+      throw new PinpadError('PINPAD_INVALID_ARGUMENT', `TLR: ${data.length} characters exceed ${MAX_BLOCK}`, {
+        field: 'TLR_RECORDS',
+        length: data.length,
+      });
+    return encodeCommand('TLR', [
+      encodeLayout(CARD_LAYOUTS.TLR_REQUEST, { TLR_NREC: data.slice(0, 2), TLR_RECORDS: data.slice(2) }),
+    ]);
   },
   decode: (rsp) => void blocks(rsp, 0),
 };
@@ -61,7 +78,11 @@ export interface SpecRunner {
 }
 
 /** Runs TLI; ST_OK (same version) and ST_TABVERDIF (another version) both start the load (§3.5.2). */
-export async function startTableLoad(p: SpecRunner, req: TliRequest, opts?: { signal?: AbortSignal }): Promise<{ versionDiffers: boolean }> {
+export async function startTableLoad(
+  p: SpecRunner,
+  req: TliRequest,
+  opts?: { signal?: AbortSignal },
+): Promise<{ versionDiffers: boolean }> {
   try {
     await p.run(TLI, req, opts);
     return { versionDiffers: false };

@@ -13,14 +13,18 @@ export const tli: SimHandler = (cmd, ctx) => {
   const f = readLayout(CARD_LAYOUTS.TLI_REQUEST, block);
   if (isLayoutFault(f)) return fail('TLI', ST.INVPARM);
   ctx.state.display = ['ATUALIZANDO', 'TABELAS'];
-  const differs = cardSim(ctx.state).tables.begin(String(f.TLI_ACQIDX), Buffer.from(block.subarray(2)).toString('latin1'));
+  const differs = cardSim(ctx.state).tables.begin(
+    String(f.TLI_ACQIDX),
+    Buffer.from(block.subarray(2)).toString('latin1'),
+  );
   return encodeResponse('TLI', differs ? ST.TABVERDIF : ST.OK);
 };
 
 /** TLR (§3.5.3, §6.7.3): records kept apart until TLE; ST_INVCALL without TLI. */
 export const tlr: SimHandler = (cmd, ctx) => {
   const block = cmd.blocks[0];
-  if (!block || block.length < 2 || !/^\d{2}$/.test(Buffer.from(block.subarray(0, 2)).toString('latin1'))) return fail('TLR', ST.INVPARM);
+  if (!block || block.length < 2 || !/^\d{2}$/.test(Buffer.from(block.subarray(0, 2)).toString('latin1')))
+    return fail('TLR', ST.INVPARM);
   const ok = cardSim(ctx.state).tables.add(Buffer.from(block.subarray(2)).toString('latin1'));
   return encodeResponse('TLR', ok ? ST.OK : ST.INVCALL);
 };
@@ -40,7 +44,13 @@ export const mli: SimHandler = (cmd, ctx) => {
   if (!name || !info) return fail('MLI', ST.MANDAT);
   if (info.length < 7) return fail('MLI', ST.INVPARM);
   const b = Buffer.from(info);
-  cardSim(ctx.state).media.loading = { name: name.trim().toUpperCase(), size: b.readUInt32BE(0), crc: b.readUInt16BE(4), type: b[6]!, chunks: [] };
+  cardSim(ctx.state).media.loading = {
+    name: name.trim().toUpperCase(),
+    size: b.readUInt32BE(0),
+    crc: b.readUInt16BE(4),
+    type: b[6]!,
+    chunks: [],
+  };
   return encodeResponse('MLI', 0);
 };
 

@@ -2,7 +2,15 @@ import { decodeTlv } from '../../../emv/index.js';
 import type { TableRecord } from '../../../emv/table-records/index.js';
 import type { SimContext, SimHandler } from '../engine.js';
 import { chipOf } from './deck.js';
-import { answerTags, chooseChipCvm, cryptogram, issuerScripts, terminalOverrides, transactionObjects, unpredictable } from './emv.js';
+import {
+  answerTags,
+  chooseChipCvm,
+  cryptogram,
+  issuerScripts,
+  terminalOverrides,
+  transactionObjects,
+  unpredictable,
+} from './emv.js';
 import { answer, bin, fail, hasKey, num, readParams, ST, str } from './kit.js';
 import { enterPin } from './pin-entry.js';
 import { cardSim, type CardSim, type HeldCard } from './state.js';
@@ -31,7 +39,8 @@ function cvmLimit(r: TableRecord | undefined): number {
 export const gox: SimHandler = async (cmd, ctx) => {
   const sim = cardSim(ctx.state);
   const held = sim.held;
-  if (!held || held.via === 'stripe' || held.via === 'contactless-stripe' || held.goxDone !== 'no') return fail('GOX', ST.INVCALL);
+  if (!held || held.via === 'stripe' || held.via === 'contactless-stripe' || held.goxDone !== 'no')
+    return fail('GOX', ST.INVCALL);
   const p = readParams(cmd);
   const acq = str(p.get('SPE_ACQREF'));
   const method = str(p.get('SPE_MTHDPIN'));
@@ -107,8 +116,7 @@ export async function chipVerify(ctx: SimContext, i: ChipVerifyInput): Promise<C
     const chosen = chooseChipCvm(chip.emv['8E'], terminal.get('9F33') ?? record?.fields.T1_TRMCAPAB, amount);
     cvm = chosen.cvm;
     chipCvmResults = chosen.results;
-  }
-  else if ((chip.deviceType ?? '00') !== '00') cvm = 'device';
+  } else if ((chip.deviceType ?? '00') !== '00') cvm = 'device';
   else if (amount > cvmLimit(record)) cvm = 'online';
   if (held.via === 'chip' && sim.deck.removeEarly === 'at-pin') {
     // the customer pulls the card at the PIN screen: the chip is gone, the read is over
@@ -149,7 +157,12 @@ export async function chipVerify(ctx: SimContext, i: ChipVerifyInput): Promise<C
   for (const [tag, value] of terminal) objects.set(tag, value);
   LAST.set(sim, { objects, record });
   held.goxDone = declined ? 'failed' : offline ? 'offline' : 'online';
-  return { decision: declined ? '1' : offline ? '0' : '2', cvm, ...(pinBlock ? { pinBlock } : {}), tags: answerTags(objects, i.tagList) };
+  return {
+    decision: declined ? '1' : offline ? '0' : '2',
+    cvm,
+    ...(pinBlock ? { pinBlock } : {}),
+    tags: answerTags(objects, i.tagList),
+  };
 }
 
 /**
@@ -160,13 +173,19 @@ export async function chipVerify(ctx: SimContext, i: ChipVerifyInput): Promise<C
 export const fcx: SimHandler = (cmd, ctx) => {
   const sim = cardSim(ctx.state);
   const held = sim.held;
-  if (!held || (held.goxDone !== 'online' && held.goxDone !== 'offline') || held.fcxDone || !LAST.get(sim)) return fail('FCX', ST.INVCALL);
+  if (!held || (held.goxDone !== 'online' && held.goxDone !== 'offline') || held.fcxDone || !LAST.get(sim))
+    return fail('FCX', ST.INVCALL);
   const p = readParams(cmd);
   const opt = str(p.get('SPE_FCXOPT'));
   if (!opt || !/^[012]/.test(opt)) return fail('FCX', opt ? ST.INVPARM : ST.MANDAT);
   const arc = str(p.get('SPE_ARC'));
   if ((opt[0] === '0' || opt[0] === '1') && !arc) return fail('FCX', ST.MANDAT);
-  const r = chipFinish(ctx, { outcome: opt[0] as '0' | '1' | '2', arc, hostData: bin(p.get('SPE_EMVDATA')), tagList: bin(p.get('SPE_TAGLIST')) });
+  const r = chipFinish(ctx, {
+    outcome: opt[0] as '0' | '1' | '2',
+    arc,
+    hostData: bin(p.get('SPE_EMVDATA')),
+    tagList: bin(p.get('SPE_TAGLIST')),
+  });
   if (typeof r === 'number') return fail('FCX', r);
   return answer('FCX', [
     ['PP_FCXRES', r.approve ? '000' : '100'],
@@ -180,7 +199,15 @@ export const fcx: SimHandler = (cmd, ctx) => {
  * approves with a TC unless the deck says otherwise), "1" host declined, "2" no communication (AAC).
  * Returns a status (number) when the command must fail.
  */
-export function chipFinish(ctx: SimContext, i: { outcome: '0' | '1' | '2'; arc: string | undefined; hostData: Uint8Array | undefined; tagList: Uint8Array | undefined }): { approve: boolean; tags: Uint8Array | undefined; scripts: string[] } | number {
+export function chipFinish(
+  ctx: SimContext,
+  i: {
+    outcome: '0' | '1' | '2';
+    arc: string | undefined;
+    hostData: Uint8Array | undefined;
+    tagList: Uint8Array | undefined;
+  },
+): { approve: boolean; tags: Uint8Array | undefined; scripts: string[] } | number {
   const sim = cardSim(ctx.state);
   const held = sim.held!;
   const last = LAST.get(sim)!;

@@ -56,7 +56,15 @@ function readGcr(block: Uint8Array): GcrAsk | undefined {
   }
   const ctls = rest === 4 * n + 1 ? text(block.subarray(block.length - 1)) : '1';
   if (ctls !== '0' && ctls !== '1') return undefined;
-  return { acquirer: String(h.GCR_ACQIDXREQ), appType: String(h.GCR_APPTYPREQ), amount: Number(h.GCR_AMOUNT), date: String(h.GCR_DATE), tableVersion: String(h.GCR_TABVER), ids, contactless: ctls === '1' };
+  return {
+    acquirer: String(h.GCR_ACQIDXREQ),
+    appType: String(h.GCR_APPTYPREQ),
+    amount: Number(h.GCR_AMOUNT),
+    date: String(h.GCR_DATE),
+    tableVersion: String(h.GCR_TABVER),
+    ids,
+    contactless: ctls === '1',
+  };
 }
 
 const pad = (s: string, n: number): string => s.padEnd(n, ' ').slice(0, n);
@@ -65,7 +73,8 @@ const len = (s: string, n: number): string => String(s.length).padStart(n, '0');
 
 /** GCR_ACQRD (§3.6.1): network 01 gets the AID, label and preferred name (66); 02 the AUC (10); others nothing. */
 function acquirerData(acq: string, aid: string, label: string, auc: string | undefined): string {
-  if (acq === '01') return `${String(aid.length / 2).padStart(2, '0')}${aid.padEnd(32, 'F')}${pad(label, 16)}${pad(label, 16)}`;
+  if (acq === '01')
+    return `${String(aid.length / 2).padStart(2, '0')}${aid.padEnd(32, 'F')}${pad(label, 16)}${pad(label, 16)}`;
   if (acq === '02') return `9F0702${(auc ?? '0000').padStart(4, '0').slice(-4)}`;
   return '';
 }
@@ -86,7 +95,8 @@ export const gcr: SimHandler = async (cmd, ctx) => {
   ctx.notify(msg.replace(/\r/g, ' '));
   const pres = sim.deck.presentation;
   // GCR has no timeout of its own: it waits for the card, CANCEL or the terminal's CAN
-  if (pres.kind === 'nothing') return fail('GCR', (await waitNothing(ctx, undefined)) === 'timeout' ? ST.TIMEOUT : ST.CANCEL);
+  if (pres.kind === 'nothing')
+    return fail('GCR', (await waitNothing(ctx, undefined)) === 'timeout' ? ST.TIMEOUT : ST.CANCEL);
   if (await pause(sim.deck.delayMs, ctx)) return fail('GCR', ST.CANCEL);
   if (pres.kind === 'cancel') return fail('GCR', ST.CANCEL);
   const c = pres.card;
@@ -117,20 +127,49 @@ export const gcr: SimHandler = async (cmd, ctx) => {
     const a = ask;
     aidTables = sim.tables
       .aidRecords(chip.aid)
-      .filter((r) => (a.appType === '00' ? a.ids.includes(r.acquirer + r.index) : (a.acquirer === '00' || r.acquirer === a.acquirer) && (a.appType === '99' || r.fields.T1_APPTYPE === a.appType)))
+      .filter((r) =>
+        a.appType === '00'
+          ? a.ids.includes(r.acquirer + r.index)
+          : (a.acquirer === '00' || r.acquirer === a.acquirer) &&
+            (a.appType === '99' || r.fields.T1_APPTYPE === a.appType),
+      )
       .filter((r) => via === 'chip' || (r.fields.T1_CTLSMODE ?? '0') !== '0')
       .slice(0, 1)
       .map((r) => ({ acquirer: r.acquirer, index: r.index, applicationType: r.fields.T1_APPTYPE ?? '00' }));
     if (aidTables.length === 0) return fail('GCR', via === 'chip' ? ST.CARDAPPNAV : ST.CTLSAPPNAV);
   }
-  const held: HeldCard = { card: c, via, aidTables, amount: ask.amount, cashback: 0, transactionType: 0, date: ask.date, panKnown: true, gtkDone: false, goxDone: 'no', fcxDone: false, inserted: via === 'chip' };
+  const held: HeldCard = {
+    card: c,
+    via,
+    aidTables,
+    amount: ask.amount,
+    cashback: 0,
+    transactionType: 0,
+    date: ask.date,
+    panKnown: true,
+    gtkDone: false,
+    goxDone: 'no',
+    fcxDone: false,
+    inserted: via === 'chip',
+  };
   sim.held = held;
   const t = aidTables[0];
   ACQ.set(held, t?.acquirer ?? '00');
   const stripe = via === 'stripe' || via === 'contactless-stripe';
   const icc = via === 'stripe' ? sim.lastIccStatus : '0';
   if (via === 'stripe') sim.lastIccStatus = '0';
-  const objects = stripe ? undefined : transactionObjects({ card: c, record: undefined, amount: ask.amount, cashback: 0, transactionType: 0, date: ask.date, atc: sim.atc.get(c.pan) ?? 1, un: unpredictable() });
+  const objects = stripe
+    ? undefined
+    : transactionObjects({
+        card: c,
+        record: undefined,
+        amount: ask.amount,
+        cashback: 0,
+        transactionType: 0,
+        date: ask.date,
+        atc: sim.atc.get(c.pan) ?? 1,
+        un: unpredictable(),
+      });
   const t1 = via === 'stripe' ? track1Of(c) : '';
   const acqData = t ? acquirerData(t.acquirer, chip!.aid, chip!.label, chip!.emv['9F07']) : '';
   const out =
@@ -139,10 +178,14 @@ export const gcr: SimHandler = async (cmd, ctx) => {
     (t?.applicationType ?? '00') +
     (t?.acquirer ?? '00') +
     pad(t?.index ?? '00', 2) +
-    len(t1, 2) + pad(t1, 76) +
-    len(c.track2, 2) + pad(c.track2, 37) +
-    '000' + pad('', 104) +
-    len(c.pan, 2) + pad(c.pan, 19) +
+    len(t1, 2) +
+    pad(t1, 76) +
+    len(c.track2, 2) +
+    pad(c.track2, 37) +
+    '000' +
+    pad('', 104) +
+    len(c.pan, 2) +
+    pad(c.pan, 19) +
     (stripe ? '00' : c.panSequenceNumber) +
     pad(chip && !stripe ? chip.label : '', 16) +
     c.serviceCode +
@@ -150,7 +193,8 @@ export const gcr: SimHandler = async (cmd, ctx) => {
     (stripe ? zeros(6) : (objects?.get('5F24') ?? zeros(6))) +
     zeros(29) +
     (stripe ? '000' : (chip!.emv['5F28'] ?? '0000').slice(-3)) +
-    len(acqData, 3) + acqData;
+    len(acqData, 3) +
+    acqData;
   return writeAnswer('GCR', 0, [Buffer.from(out, 'latin1')]);
 };
 
@@ -162,7 +206,8 @@ function tagBlock(b: Uint8Array | undefined, max = 256): Uint8Array | undefined 
   if (!b || b.length < 3) return undefined;
   const s = text(b);
   const n = s.slice(0, 3);
-  if (!/^\d{3}$/.test(n) || Number(n) > max || s.length !== 3 + 2 * Number(n) || !/^[0-9A-Fa-f]*$/.test(s.slice(3))) return undefined;
+  if (!/^\d{3}$/.test(n) || Number(n) > max || s.length !== 3 + 2 * Number(n) || !/^[0-9A-Fa-f]*$/.test(s.slice(3)))
+    return undefined;
   return Buffer.from(s.slice(3), 'hex');
 }
 
@@ -170,15 +215,22 @@ function tagBlock(b: Uint8Array | undefined, max = 256): Uint8Array | undefined 
 export const goc: SimHandler = async (cmd, ctx) => {
   const sim = cardSim(ctx.state);
   const held = sim.held;
-  if (!held || !ACQ.has(held) || held.via === 'stripe' || held.via === 'contactless-stripe' || held.goxDone !== 'no') return fail('GOC', ST.INVCALL);
+  if (!held || !ACQ.has(held) || held.via === 'stripe' || held.via === 'contactless-stripe' || held.goxDone !== 'no')
+    return fail('GOC', ST.INVCALL);
   if (cmd.blocks.length !== 3) return fail('GOC', ST.INVPARM);
   const b1 = cmd.blocks[0]!;
   if (b1.length < 86) return fail('GOC', ST.INVPARM);
   const f = readLayout(GOC_HEAD, b1.subarray(0, 86));
   const acq = ACQ.get(held)!;
   const acqLen = acq === '01' ? 3 : acq === '02' ? 32 : 0;
-  if (isLayoutFault(f) || Number(f.GOC_ACQPRLEN) !== acqLen || b1.length !== 86 + acqLen) return fail('GOC', ST.INVPARM);
-  if (!/^[01]$/.test(String(f.GOC_EXCLIST)) || !/^[01]$/.test(String(f.GOC_CONNECT)) || !/^[01]$/.test(String(f.GOC_RISKMAN))) return fail('GOC', ST.INVPARM);
+  if (isLayoutFault(f) || Number(f.GOC_ACQPRLEN) !== acqLen || b1.length !== 86 + acqLen)
+    return fail('GOC', ST.INVPARM);
+  if (
+    !/^[01]$/.test(String(f.GOC_EXCLIST)) ||
+    !/^[01]$/.test(String(f.GOC_CONNECT)) ||
+    !/^[01]$/.test(String(f.GOC_RISKMAN))
+  )
+    return fail('GOC', ST.INVPARM);
   const tags1 = tagBlock(cmd.blocks[1]);
   const tags2 = tagBlock(cmd.blocks[2]);
   if (!tags1 || !tags2) return fail('GOC', ST.INVPARM);
@@ -216,7 +268,8 @@ export const goc: SimHandler = async (cmd, ctx) => {
 export const fnc: SimHandler = (cmd, ctx) => {
   const sim = cardSim(ctx.state);
   const held = sim.held;
-  if (!held || !ACQ.has(held) || (held.goxDone !== 'online' && held.goxDone !== 'offline') || held.fcxDone) return fail('FNC', ST.INVCALL);
+  if (!held || !ACQ.has(held) || (held.goxDone !== 'online' && held.goxDone !== 'offline') || held.fcxDone)
+    return fail('FNC', ST.INVCALL);
   if (cmd.blocks.length !== 2) return fail('FNC', ST.INVPARM);
   const s = text(cmd.blocks[0]!);
   const m = /^([019])0([\x20-\x7e]{2})(\d{3})([0-9A-Fa-f]*)000$/.exec(s);
@@ -225,12 +278,18 @@ export const fnc: SimHandler = (cmd, ctx) => {
   if (!tags) return fail('FNC', ST.INVPARM);
   // "1": no communication (the other fields zeroed); "9": approved with an ARC other than "00"
   const outcome = m[1] === '1' ? '2' : m[2] === '00' || m[1] === '9' ? '0' : '1';
-  const r = chipFinish(ctx, { outcome, arc: m[1] === '1' ? undefined : m[2], hostData: Buffer.from(m[4]!, 'hex'), tagList: tags });
+  const r = chipFinish(ctx, {
+    outcome,
+    arc: m[1] === '1' ? undefined : m[2],
+    hostData: Buffer.from(m[4]!, 'hex'),
+    tagList: tags,
+  });
   if (typeof r === 'number') return fail('FNC', r);
   const emv = r.tags ? Buffer.from(r.tags).toString('hex').toUpperCase() : '';
   const isr = r.scripts.map((id) => `20${id}`).join('');
   const decision = r.approve ? '0' : outcome === '0' ? '1' : '2';
-  const out = decision + String(emv.length / 2).padStart(3, '0') + emv + String(isr.length / 2).padStart(2, '0') + isr + '000';
+  const out =
+    decision + String(emv.length / 2).padStart(3, '0') + emv + String(isr.length / 2).padStart(2, '0') + isr + '000';
   return writeAnswer('FNC', 0, [Buffer.from(out, 'latin1')]);
 };
 
@@ -259,9 +318,11 @@ export const cke: SimHandler = async (cmd, ctx) => {
     return writeAnswer('CKE', 0, [Buffer.from('20', 'latin1')]);
   }
   const pres = sim.deck.presentation;
-  if (pres.kind === 'nothing') return fail('CKE', (await waitNothing(ctx, undefined)) === 'timeout' ? ST.TIMEOUT : ST.CANCEL);
+  if (pres.kind === 'nothing')
+    return fail('CKE', (await waitNothing(ctx, undefined)) === 'timeout' ? ST.TIMEOUT : ST.CANCEL);
   if (await pause(sim.deck.delayMs, ctx)) return fail('CKE', ST.CANCEL);
-  if (pres.kind === 'cancel') return key === '1' ? writeAnswer('CKE', 0, [Buffer.from('013', 'latin1')]) : fail('CKE', ST.CANCEL);
+  if (pres.kind === 'cancel')
+    return key === '1' ? writeAnswer('CKE', 0, [Buffer.from('013', 'latin1')]) : fail('CKE', ST.CANCEL);
   const c = pres.card;
   if (pres.via === 'stripe' && mag === '1') {
     if (!c.track2) return fail('CKE', ST_MCDATAERR);
@@ -270,6 +331,7 @@ export const cke: SimHandler = async (cmd, ctx) => {
     return writeAnswer('CKE', 0, [Buffer.from(out, 'latin1')]);
   }
   if (pres.via === 'chip' && icc === '1') return writeAnswer('CKE', 0, [Buffer.from('21', 'latin1')]);
-  if ((pres.via === 'contactless' || pres.via === 'contactless-stripe') && ctls === '1') return writeAnswer('CKE', 0, [Buffer.from('31', 'latin1')]);
+  if ((pres.via === 'contactless' || pres.via === 'contactless-stripe') && ctls === '1')
+    return writeAnswer('CKE', 0, [Buffer.from('31', 'latin1')]);
   return fail('CKE', (await waitNothing(ctx, undefined)) === 'timeout' ? ST.TIMEOUT : ST.CANCEL);
 };

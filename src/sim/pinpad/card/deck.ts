@@ -1,4 +1,10 @@
-import { cardChip, cardInterfaces, TEST_CARDS, type TestCard, type TestCardChip } from '../../../../tables/test-cards.js';
+import {
+  cardChip,
+  cardInterfaces,
+  TEST_CARDS,
+  type TestCard,
+  type TestCardChip,
+} from '../../../../tables/test-cards.js';
 
 /** How the card reaches the reader; `contactless-stripe`: a contactless card in its magnetic-stripe mode (GCX card type 05). */
 export type Via = 'chip' | 'contactless' | 'stripe' | 'contactless-stripe';
@@ -12,7 +18,8 @@ export type Presentation =
   | { kind: 'nothing' };
 
 /** What the customer types at a PIN prompt: the card's PIN, another, CANCEL, or nothing at all. */
-export type PinEntry = { kind: 'right' } | { kind: 'digits'; digits: string } | { kind: 'cancel' } | { kind: 'nothing' };
+export type PinEntry =
+  { kind: 'right' } | { kind: 'digits'; digits: string } | { kind: 'cancel' } | { kind: 'nothing' };
 
 export interface CardChoice {
   /** By PAN, by last digit (the first card with that outcome) or by name (substring, case-insensitive). */
@@ -77,20 +84,33 @@ export class CardDeck {
   choose(c: CardChoice): { ok: true; presented: string } | { ok: false; error: string } {
     if (c.action) this.presentation = { kind: c.action };
     else if (c.pan !== undefined || c.lastDigit !== undefined || c.name !== undefined || c.via !== undefined) {
-      const card = c.pan !== undefined || c.lastDigit !== undefined || c.name !== undefined ? findCard(c) : this.presentation.kind === 'card' ? this.presentation.card : TEST_CARDS[0];
+      const card =
+        c.pan !== undefined || c.lastDigit !== undefined || c.name !== undefined
+          ? findCard(c)
+          : this.presentation.kind === 'card'
+            ? this.presentation.card
+            : TEST_CARDS[0];
       if (!card) return { ok: false, error: 'no test card fits (see tables/test-cards.json)' };
       const via = c.via ?? defaultVia(card);
-      if (!cardInterfaces(card).includes(via === 'contactless-stripe' ? 'contactless' : via)) return { ok: false, error: `${card.name} cannot be read by ${via} (it has ${cardInterfaces(card).join(', ')})` };
+      if (!cardInterfaces(card).includes(via === 'contactless-stripe' ? 'contactless' : via))
+        return {
+          ok: false,
+          error: `${card.name} cannot be read by ${via} (it has ${cardInterfaces(card).join(', ')})`,
+        };
       this.presentation = { kind: 'card', card, via };
     }
     if (c.pin !== undefined) {
-      this.pin = c.pin === 'right' || c.pin === 'cancel' || c.pin === 'nothing' ? { kind: c.pin } : { kind: 'digits', digits: c.pin };
+      this.pin =
+        c.pin === 'right' || c.pin === 'cancel' || c.pin === 'nothing'
+          ? { kind: c.pin }
+          : { kind: 'digits', digits: c.pin };
     }
     if (c.declineAfterApproval !== undefined) this.declineAfterApproval = c.declineAfterApproval;
     if (c.declineOffline !== undefined) this.declineOffline = c.declineOffline;
     if (c.leavesCard !== undefined) this.leavesCard = c.leavesCard === true;
     if (c.removeEarly !== undefined) {
-      if (!['no', 'at-pin', 'before-fcx'].includes(c.removeEarly)) return { ok: false, error: 'removeEarly: one of no, at-pin, before-fcx' };
+      if (!['no', 'at-pin', 'before-fcx'].includes(c.removeEarly))
+        return { ok: false, error: 'removeEarly: one of no, at-pin, before-fcx' };
       this.removeEarly = c.removeEarly;
     }
     return { ok: true, presented: this.describe() };
@@ -110,7 +130,13 @@ export function chipOf(card: TestCard): TestCardChip | undefined {
 }
 
 /** A listing of the deck for `omnipos sim card --list`: masked PANs only. */
-export function deckListing(): { name: string; pan: string; interfaces: readonly string[]; outcome: number; failure?: string }[] {
+export function deckListing(): {
+  name: string;
+  pan: string;
+  interfaces: readonly string[];
+  outcome: number;
+  failure?: string;
+}[] {
   return TEST_CARDS.map((c) => ({
     name: c.name,
     pan: `${c.pan.slice(0, 6)}${'*'.repeat(c.pan.length - 10)}${c.pan.slice(-4)}`,

@@ -17,7 +17,11 @@ export function splitTags(list: Uint8Array): string[] {
       while (j < list.length && list[j]! & 0x80) j++;
       j++;
     }
-    out.push(Buffer.from(list.subarray(i, Math.min(j, list.length))).toString('hex').toUpperCase());
+    out.push(
+      Buffer.from(list.subarray(i, Math.min(j, list.length)))
+        .toString('hex')
+        .toUpperCase(),
+    );
     i = j;
   }
   return out;
@@ -80,7 +84,11 @@ function lastDay(yymm: string): string {
 
 /** A stand-in application cryptogram: 8 bytes bound to the card, the amount, the ATC and the unpredictable number. */
 export function cryptogram(card: TestCard, kind: string, amount: number, atc: number, un: string): string {
-  return createHash('sha256').update(`${kind}|${card.pan}|${amount}|${atc}|${un}`).digest('hex').slice(0, 16).toUpperCase();
+  return createHash('sha256')
+    .update(`${kind}|${card.pan}|${amount}|${atc}|${un}`)
+    .digest('hex')
+    .slice(0, 16)
+    .toUpperCase();
 }
 
 /** A fresh unpredictable number (9F37). */
@@ -140,8 +148,13 @@ export type ChipCvm = 'online' | 'signature' | 'none';
  * be done goes on to the next only when its b7 ("apply succeeding rule if this fails") is set.
  * Offline PIN is not modelled (the test cards verify online). `cvm` is also what goes in 9F34.
  */
-export function chooseChipCvm(cvmList: string | undefined, capabilities: string | undefined, amount: number): { cvm: ChipCvm; results: string } {
-  const caps = capabilities && /^[0-9A-Fa-f]{6}$/.test(capabilities) ? Number.parseInt(capabilities.slice(2, 4), 16) : 0xf0;
+export function chooseChipCvm(
+  cvmList: string | undefined,
+  capabilities: string | undefined,
+  amount: number,
+): { cvm: ChipCvm; results: string } {
+  const caps =
+    capabilities && /^[0-9A-Fa-f]{6}$/.test(capabilities) ? Number.parseInt(capabilities.slice(2, 4), 16) : 0xf0;
   if (!cvmList || !/^([0-9A-Fa-f]{2}){10,}$/.test(cvmList)) return { cvm: 'online', results: '420300' };
   const x = Number.parseInt(cvmList.slice(0, 8), 16);
   const y = Number.parseInt(cvmList.slice(8, 16), 16);
@@ -155,10 +168,16 @@ export function chooseChipCvm(cvmList: string | undefined, capabilities: string 
     const cond = Number.parseInt(cvmList.slice(i + 2, i + 4), 16);
     const method = supported[code & 0x3f];
     const applies =
-      cond === 0x00 || cond === 0x02 || (cond === 0x03 && method !== undefined && (caps & method.bit) !== 0) ||
-      (cond === 0x06 && amount < x) || (cond === 0x07 && amount > x) || (cond === 0x08 && amount < y) || (cond === 0x09 && amount > y);
+      cond === 0x00 ||
+      cond === 0x02 ||
+      (cond === 0x03 && method !== undefined && (caps & method.bit) !== 0) ||
+      (cond === 0x06 && amount < x) ||
+      (cond === 0x07 && amount > x) ||
+      (cond === 0x08 && amount < y) ||
+      (cond === 0x09 && amount > y);
     if (!applies) continue;
-    if (method && (caps & method.bit) !== 0) return { cvm: method.cvm, results: `${cvmList.slice(i, i + 4)}${method.result}`.toUpperCase() };
+    if (method && (caps & method.bit) !== 0)
+      return { cvm: method.cvm, results: `${cvmList.slice(i, i + 4)}${method.result}`.toUpperCase() };
     if (!(code & 0x40)) break;
   }
   return { cvm: 'none', results: '3F0001' };

@@ -37,7 +37,15 @@ export const CARD_ABECS_HANDLERS: ReadonlyMap<string, SimHandler> = new Map([
 ]);
 
 export { cardSim, type CardSim, type HeldCard } from './state.js';
-export { CardDeck, findCard, deckListing, type CardChoice, type Presentation, type PinEntry, type Via } from './deck.js';
+export {
+  CardDeck,
+  findCard,
+  deckListing,
+  type CardChoice,
+  type Presentation,
+  type PinEntry,
+  type Via,
+} from './deck.js';
 export { SimTables } from './tables.js';
 export { SimDukpt, packTrack } from './keys.js';
 

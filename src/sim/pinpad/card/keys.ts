@@ -1,5 +1,13 @@
 import { SANDBOX_KEYS } from '../../../../tables/sandbox-keys.js';
-import { deriveTdesKeys, encodePinBlock, encryptData, encryptPinBlock, nextCounter, toHex, withCounter } from '../../../crypto/index.js';
+import {
+  deriveTdesKeys,
+  encodePinBlock,
+  encryptData,
+  encryptPinBlock,
+  nextCounter,
+  toHex,
+  withCounter,
+} from '../../../crypto/index.js';
 
 /**
  * The virtual pinpad's DUKPT keys: the sandbox's test BDK (ANSI X9.24-1:2009 annex A) behind a PIN
@@ -21,7 +29,11 @@ export class SimDukpt {
   }
 
   /** Encrypts blocks (each a whole number of 8-byte blocks) under ONE data key (§5.1.1: one KSN per command), CBC with `iv`. */
-  encryptData(blocks: readonly Uint8Array[], iv: Uint8Array, mode: 'cbc' | 'ecb' = 'cbc'): { ksn: string; out: Buffer[] } {
+  encryptData(
+    blocks: readonly Uint8Array[],
+    iv: Uint8Array,
+    mode: 'cbc' | 'ecb' = 'cbc',
+  ): { ksn: string; out: Buffer[] } {
     const ksn = this.next('data');
     const key = deriveTdesKeys(SANDBOX_KEYS.bdk, ksn).dataKeyRequest;
     const out = blocks.map((b) => {

@@ -1,7 +1,15 @@
 import { Refusal, type SimCommand, type SimContext } from '../engine.js';
 import { writeAnswer } from '../wire/command.js';
 import type { FieldValue } from '../wire/fields.js';
-import { faultStatus, isParamFault, packBlocks, ParamFaultError, readParams as readWire, writeDatum, type ParamSet } from '../wire/params.js';
+import {
+  faultStatus,
+  isParamFault,
+  packBlocks,
+  ParamFaultError,
+  readParams as readWire,
+  writeDatum,
+  type ParamSet,
+} from '../wire/params.js';
 
 export type { FieldValue };
 
@@ -35,7 +43,11 @@ export const ST = {
  */
 export function readParams(cmd: SimCommand): ParamSet {
   const p = readWire(cmd.id, cmd.blocks);
-  if (isParamFault(p)) throw new Refusal(faultStatus(p), `${cmd.id}: ${p.kind} ${'name' in p ? p.name : `block ${p.block} offset ${p.offset}`}`);
+  if (isParamFault(p))
+    throw new Refusal(
+      faultStatus(p),
+      `${cmd.id}: ${p.kind} ${'name' in p ? p.name : `block ${p.block} offset ${p.offset}`}`,
+    );
   const refuse = <T>(f: () => T): T => {
     try {
       return f();
@@ -68,7 +80,8 @@ export function pause(ms: number, ctx: SimContext): Promise<boolean> {
 export function waitNothing(ctx: SimContext, timeoutS: number | undefined): Promise<'aborted' | 'timeout'> {
   return new Promise((resolve) => {
     if (ctx.signal.aborted) return resolve('aborted');
-    const t = timeoutS !== undefined && timeoutS > 0 ? setTimeout(() => resolve('timeout'), timeoutS * 1000) : undefined;
+    const t =
+      timeoutS !== undefined && timeoutS > 0 ? setTimeout(() => resolve('timeout'), timeoutS * 1000) : undefined;
     t?.unref();
     ctx.signal.addEventListener('abort', () => (clearTimeout(t), resolve('aborted')), { once: true });
   });

@@ -7,7 +7,13 @@ import { pause, waitNothing } from './kit.js';
  * other digits, CANCEL, or nothing (until SPE_TIMEOUT, CAN or another command). 'keys' on the
  * deck is not needed: digits typed through the engine's `keys` control come first when queued.
  */
-export async function enterPin(ctx: SimContext, sim: CardSim, rightPin: string, timeoutS: number | undefined, prompt: string): Promise<{ pin: string } | { status: 'cancel' | 'timeout' | 'aborted' }> {
+export async function enterPin(
+  ctx: SimContext,
+  sim: CardSim,
+  rightPin: string,
+  timeoutS: number | undefined,
+  prompt: string,
+): Promise<{ pin: string } | { status: 'cancel' | 'timeout' | 'aborted' }> {
   ctx.state.display = prompt.split('\r').slice(0, 2);
   ctx.notify(prompt.replace(/\r/g, ' ').slice(0, 32));
   const entry = sim.deck.pin;

@@ -11,7 +11,6 @@ import { answer, bin, fail, hasKey, num, pause, readParams, ST, str, waitNothing
 import { enterPin } from './pin-entry.js';
 import { cardSim, type CardSim, type HeldCard } from './state.js';
 
-
 /** Track 1 of a test card: format B, PAN, name, YYMM, service code, discretionary data. */
 export function track1Of(c: TestCard): string {
   return `B${c.pan}^${c.cardholderName.padEnd(26, ' ').slice(0, 26)}^${c.expiry}${c.serviceCode}0000000000`;
@@ -43,7 +42,8 @@ export const gcx: SimHandler = async (cmd, ctx) => {
   const opt = str(p.get('SPE_GCXOPT')) ?? '00000';
   const contactlessOn = opt[0] === '1' && ctx.profile.contactless;
   const timeoutS = num(p.get('SPE_TIMEOUT'));
-  const msg = str(p.get('SPE_DSPMSG')) ?? (contactlessOn ? 'APROXIME, INSIRA\rOU PASSE CARTAO' : 'INSIRA OU PASSE\rO CARTAO');
+  const msg =
+    str(p.get('SPE_DSPMSG')) ?? (contactlessOn ? 'APROXIME, INSIRA\rOU PASSE CARTAO' : 'INSIRA OU PASSE\rO CARTAO');
   sim.held = undefined;
   ctx.state.display = msg.split('\r').slice(0, 2);
   ctx.notify(msg.replace(/\r/g, ' ').slice(0, 32));
@@ -87,7 +87,12 @@ export const gcx: SimHandler = async (cmd, ctx) => {
     const allowed = aidList ? new Set(aidList.match(/.{4}/g) ?? []) : undefined;
     aidTables = sim.tables
       .aidRecords(chip.aid)
-      .filter((r) => (allowed ? allowed.has(r.acquirer + r.index) : (!acq || r.acquirer === acq) && (!appTypes || (appTypes.match(/.{2}/g) ?? ([] as string[])).includes(r.fields.T1_APPTYPE ?? ''))))
+      .filter((r) =>
+        allowed
+          ? allowed.has(r.acquirer + r.index)
+          : (!acq || r.acquirer === acq) &&
+            (!appTypes || (appTypes.match(/.{2}/g) ?? ([] as string[])).includes(r.fields.T1_APPTYPE ?? '')),
+      )
       .filter((r) => via === 'chip' || (r.fields.T1_CTLSMODE ?? '0') !== '0')
       .map((r) => ({ acquirer: r.acquirer, index: r.index, applicationType: r.fields.T1_APPTYPE ?? '00' }));
     if (aidTables.length === 0) return fail('GCX', via === 'chip' ? ST.CARDAPPNAV : ST.CTLSAPPNAV);
@@ -107,7 +112,16 @@ export const gcx: SimHandler = async (cmd, ctx) => {
     inserted: via === 'chip',
   };
   const atc = sim.atc.get(c.pan) ?? 1;
-  const objects = transactionObjects({ card: c, record: undefined, amount, cashback, transactionType: trnType, date, atc, un: unpredictable() });
+  const objects = transactionObjects({
+    card: c,
+    record: undefined,
+    amount,
+    cashback,
+    transactionType: trnType,
+    date,
+    atc,
+    un: unpredictable(),
+  });
   for (const [tag, value] of terminal) objects.set(tag, value);
   const tags = answerTags(objects, bin(p.get('SPE_TAGLIST')));
   if (via === 'contactless-stripe') {
@@ -159,7 +173,11 @@ export const gtk: SimHandler = (cmd, ctx) => {
   if (p.get('SPE_OPNDIG') !== undefined && num(p.get('SPE_OPNDIG')) !== 0) return fail('GTK', ST.INVPARM); // open digits: not offered
   const iv = bin(p.get('SPE_IVCBC')) ?? new Uint8Array(8);
   const c = held.card;
-  const want = { pan: flags[0] === '1' && held.via !== 'stripe', t1: flags[1] === '1' && (held.via === 'stripe' || held.via === 'contactless-stripe'), t2: flags[2] === '1' };
+  const want = {
+    pan: flags[0] === '1' && held.via !== 'stripe',
+    t1: flags[1] === '1' && (held.via === 'stripe' || held.via === 'contactless-stripe'),
+    t2: flags[2] === '1',
+  };
   const clear: Buffer[] = [];
   if (want.pan) clear.push(packTrack(c.pan));
   if (want.t1) clear.push(packTrack1(track1Of(c)));
@@ -202,9 +220,18 @@ export const gpn: SimHandler = async (cmd, ctx) => {
     rightPin = held.card.pin;
   } else {
     pan = String(f.GPN_PAN).slice(0, Number(f.GPN_PANLEN));
-    rightPin = sim.deck.presentation.kind === 'card' && sim.deck.presentation.card.pan === pan ? sim.deck.presentation.card.pin : '0000';
+    rightPin =
+      sim.deck.presentation.kind === 'card' && sim.deck.presentation.card.pan === pan
+        ? sim.deck.presentation.card.pin
+        : '0000';
   }
-  const r = await enterPin(ctx, sim, rightPin, undefined, String(f.GPN_MSG1).slice(0, 16) + '\r' + String(f.GPN_MSG1).slice(16));
+  const r = await enterPin(
+    ctx,
+    sim,
+    rightPin,
+    undefined,
+    String(f.GPN_MSG1).slice(0, 16) + '\r' + String(f.GPN_MSG1).slice(16),
+  );
   ctx.state.display = ['', ''];
   if ('status' in r) return fail('GPN', r.status === 'timeout' ? ST.TIMEOUT : ST.CANCEL);
   if (r.pin.length < min || r.pin.length > max) return fail('GPN', ST.INVPARM);
@@ -224,7 +251,10 @@ export const ebx: SimHandler = (cmd, ctx) => {
   if ((method !== '50' && method !== '51') || !hasKey(ctx, 'dukptData', slot)) return fail('EBX', ST.ERRKEY);
   const iv = bin(p.get('SPE_IVCBC')) ?? new Uint8Array(8);
   const { ksn, out } = sim.dukpt.encryptData([data], iv, method === '51' ? 'cbc' : 'ecb');
-  return answer('EBX', [['PP_DATAOUT', out[0]], ['PP_KSN', Buffer.from(ksn, 'hex')]]);
+  return answer('EBX', [
+    ['PP_DATAOUT', out[0]],
+    ['PP_KSN', Buffer.from(ksn, 'hex')],
+  ]);
 };
 
 /** CEX (§3.3.1, §6.5.1, blocking): the deck's card as a stripe, chip insertion/removal or contactless event. */
@@ -249,13 +279,27 @@ export const cex: SimHandler = async (cmd, ctx) => {
     return answer('CEX', [['PP_EVENT', '91']]);
   }
   const pres = sim.deck.presentation;
-  if (pres.kind === 'nothing') return fail('CEX', (await waitNothing(ctx, timeoutS)) === 'timeout' ? ST.TIMEOUT : ST.CANCEL);
+  if (pres.kind === 'nothing')
+    return fail('CEX', (await waitNothing(ctx, timeoutS)) === 'timeout' ? ST.TIMEOUT : ST.CANCEL);
   if (await pause(sim.deck.delayMs, ctx)) return fail('CEX', ST.CANCEL);
   if (pres.kind === 'cancel') return opt[0] === '1' ? answer('CEX', [['PP_EVENT', '13']]) : fail('CEX', ST.CANCEL);
   const via = card2(sim);
   const c = pres.card;
   if (via === 'stripe' && opt[1] === '1') {
-    sim.held = { card: c, via: 'stripe', aidTables: [], amount: 0, cashback: 0, transactionType: 0, date: '', panKnown: true, gtkDone: false, goxDone: 'no', fcxDone: false, inserted: false };
+    sim.held = {
+      card: c,
+      via: 'stripe',
+      aidTables: [],
+      amount: 0,
+      cashback: 0,
+      transactionType: 0,
+      date: '',
+      panKnown: true,
+      gtkDone: false,
+      goxDone: 'no',
+      fcxDone: false,
+      inserted: false,
+    };
     return answer('CEX', [
       ['PP_EVENT', '90'],
       ['PP_TRK1INC', mask(incompleteTrack1(track1Of(c)), panMask)],
@@ -263,7 +307,8 @@ export const cex: SimHandler = async (cmd, ctx) => {
     ]);
   }
   if (via === 'chip' && opt[2] === '1') return answer('CEX', [['PP_EVENT', '92']]);
-  if ((via === 'contactless' || via === 'contactless-stripe') && opt[3] === '1') return answer('CEX', [['PP_EVENT', '94']]);
+  if ((via === 'contactless' || via === 'contactless-stripe') && opt[3] === '1')
+    return answer('CEX', [['PP_EVENT', '94']]);
   return fail('CEX', (await waitNothing(ctx, timeoutS)) === 'timeout' ? ST.TIMEOUT : ST.CANCEL);
 };
 
@@ -273,11 +318,16 @@ export const rmc: SimHandler = async (cmd, ctx) => {
   // §6.5.14: RMC_MSG follows DSP's rules and robustness (§6.5.5): control characters become spaces,
   // a short message is padded, extra characters are ignored; "Situações de exceção: não há"
   const raw = Buffer.from(cmd.blocks[0] ?? new Uint8Array()).toString('latin1');
-  const msg = [...raw].map((c) => (c.charCodeAt(0) < 0x20 ? ' ' : c)).join('').padEnd(32, ' ').slice(0, 32);
+  const msg = [...raw]
+    .map((c) => (c.charCodeAt(0) < 0x20 ? ' ' : c))
+    .join('')
+    .padEnd(32, ' ')
+    .slice(0, 32);
   ctx.state.display = [msg.slice(0, 16).trimEnd(), msg.slice(16).trimEnd()];
   if (sim.held?.inserted) {
     ctx.notify('RETIRE O CARTAO');
-    if (sim.deck.leavesCard) return fail('RMC', (await waitNothing(ctx, undefined)) === 'timeout' ? ST.TIMEOUT : ST.CANCEL);
+    if (sim.deck.leavesCard)
+      return fail('RMC', (await waitNothing(ctx, undefined)) === 'timeout' ? ST.TIMEOUT : ST.CANCEL);
     if (await pause(sim.deck.delayMs, ctx)) return fail('RMC', ST.CANCEL);
     sim.held.inserted = false;
   }

@@ -36,7 +36,10 @@ export interface CardSim {
   shownOnce: Set<string>;
   /** Application transaction counter per PAN. */
   atc: Map<string, number>;
-  media: { loading?: { name: string; size: number; crc: number; type: number; chunks: Buffer[] }; files: Map<string, { type: number; data: Buffer }> };
+  media: {
+    loading?: { name: string; size: number; crc: number; type: number; chunks: Buffer[] };
+    files: Map<string, { type: number; data: Buffer }>;
+  };
   /** The session (state.session object) the held card and a load in progress belong to. */
   epoch: object | undefined;
   /** The state's cardEpoch the held card belongs to (a CAN that drops the EMV context moves it on). */
@@ -54,7 +57,18 @@ const SIMS = new WeakMap<SimState, CardSim>();
 export function cardSim(state: SimState): CardSim {
   let s = SIMS.get(state);
   if (!s) {
-    s = { deck: new CardDeck(), tables: new SimTables(), dukpt: new SimDukpt(), held: undefined, lastIccStatus: '0', shownOnce: new Set(), atc: new Map(), media: { files: new Map() }, epoch: state.session, cardEpoch: state.cardEpoch ?? 0 };
+    s = {
+      deck: new CardDeck(),
+      tables: new SimTables(),
+      dukpt: new SimDukpt(),
+      held: undefined,
+      lastIccStatus: '0',
+      shownOnce: new Set(),
+      atc: new Map(),
+      media: { files: new Map() },
+      epoch: state.session,
+      cardEpoch: state.cardEpoch ?? 0,
+    };
     SIMS.set(state, s);
   }
   if (s.epoch !== state.session) {

@@ -66,7 +66,8 @@ export class SimTables {
     if (p.acquirer === '00') {
       this.byNetwork.clear();
       const nets = new Set(p.records.map((r) => r.acquirer));
-      for (const n of nets) this.byNetwork.set(n, { version: p.version, records: p.records.filter((r) => r.acquirer === n) });
+      for (const n of nets)
+        this.byNetwork.set(n, { version: p.version, records: p.records.filter((r) => r.acquirer === n) });
       this.byNetwork.set('00', { version: p.version, records: [] });
     } else this.byNetwork.set(p.acquirer, { version: p.version, records: p.records });
     return true;

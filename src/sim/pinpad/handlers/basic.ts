@@ -52,7 +52,9 @@ export const gcd: SimHandler = async (cmd, ctx) => {
   ctx.notify(prompt);
   const typed = ctx.nextKeys();
   const timeout =
-    typeof timeoutS === 'number' && timeoutS > 0 ? new Promise<null>((r) => setTimeout(() => r(null), timeoutS * 1000).unref()) : new Promise<null>(() => undefined);
+    typeof timeoutS === 'number' && timeoutS > 0
+      ? new Promise<null>((r) => setTimeout(() => r(null), timeoutS * 1000).unref())
+      : new Promise<null>(() => undefined);
   const aborted = new Promise<null>((r) => ctx.signal.addEventListener('abort', () => r(null), { once: true }));
   const keys = await Promise.race([typed, timeout, aborted]);
   ctx.state.display = ['', ''];

@@ -18,7 +18,10 @@ export const opn: SimHandler = (cmd, ctx) => openWithSecureChannel(cmd, ctx);
 
 /** CLO (§3.2.6/§6.4.5): leaves CLO_MSG on the display; inconsistent data is no error. */
 export const clo: SimHandler = (cmd, ctx) => {
-  const msg = Buffer.from(cmd.blocks[0] ?? new Uint8Array()).toString('latin1').padEnd(32, ' ').slice(0, 32);
+  const msg = Buffer.from(cmd.blocks[0] ?? new Uint8Array())
+    .toString('latin1')
+    .padEnd(32, ' ')
+    .slice(0, 32);
   ctx.state.display = [msg.slice(0, 16).trimEnd(), msg.slice(16).trimEnd()];
   ctx.state.opened = false;
   ctx.state.session = {};
@@ -53,7 +56,15 @@ function ginValues(p: VirtualPinpadProfile, acqIdx: number): Record<string, Fiel
     };
   }
   const app = p.appVersion.slice(0, 13);
-  if (acqIdx === 2) return { GIN_ACQNAM: 'Abecs', GIN_KRNLVER: p.kernelVersion, GIN_APPVERS: app, GIN_SPECVER: p.specVersion, GIN_RUF1: '', GIN_RUF2: '00' };
+  if (acqIdx === 2)
+    return {
+      GIN_ACQNAM: 'Abecs',
+      GIN_KRNLVER: p.kernelVersion,
+      GIN_APPVERS: app,
+      GIN_SPECVER: p.specVersion,
+      GIN_RUF1: '',
+      GIN_RUF2: '00',
+    };
   if (acqIdx === 3) {
     return {
       GIN_ACQNAM: 'Abecs',
@@ -115,7 +126,10 @@ function gixValue(p: VirtualPinpadProfile, id: number): FieldValue | undefined {
  * the PPC930 of the public log answers a GIX without SPE_IDLIST in (transcao_completa_com_scope.txt
  * line 82: 8016h before 8012h, no 800Bh/8062h/8065h).
  */
-const GIX_212_ORDER = [0x8001, 0x8002, 0x8003, 0x8004, 0x8005, 0x8006, 0x8007, 0x8008, 0x8009, 0x800a, 0x8010, 0x8011, 0x8016, 0x8012, 0x8013, 0x8014, 0x8015, 0x8020, 0x8021, 0x8022, 0x8030, 0x8031, 0x8032, 0x8033, 0x8034, 0x8035, 0x8036];
+const GIX_212_ORDER = [
+  0x8001, 0x8002, 0x8003, 0x8004, 0x8005, 0x8006, 0x8007, 0x8008, 0x8009, 0x800a, 0x8010, 0x8011, 0x8016, 0x8012,
+  0x8013, 0x8014, 0x8015, 0x8020, 0x8021, 0x8022, 0x8030, 0x8031, 0x8032, 0x8033, 0x8034, 0x8035, 0x8036,
+];
 const IDS_212: Readonly<Record<number, (p: VirtualPinpadProfile) => string>> = {
   0x8030: () => '0'.repeat(100),
   0x8031: () => '0'.repeat(100),
@@ -129,7 +143,11 @@ const IDS_212: Readonly<Record<number, (p: VirtualPinpadProfile) => string>> = {
 };
 
 /** One GIX datum, or undefined when this pinpad has no value for it (skipped, §3.2.4). */
-function gixDatum(p: VirtualPinpadProfile, state: Parameters<typeof tableVersionValue>[0], id: number): Uint8Array | undefined {
+function gixDatum(
+  p: VirtualPinpadProfile,
+  state: Parameters<typeof tableVersionValue>[0],
+  id: number,
+): Uint8Array | undefined {
   if (p.answers === '2.12' && IDS_212[id]) return writeRawDatum(id, Buffer.from(IDS_212[id](p), 'latin1'));
   const v = gixValue(p, id) ?? tableVersionValue(state, id); // PP_TABVERnn
   const def = abecsId(id);

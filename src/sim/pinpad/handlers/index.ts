@@ -22,7 +22,11 @@ export const ABECS_HANDLERS: ReadonlyMap<string, SimHandler> = new Map([
 ]);
 
 /** The handler map for a profile: classic-only pinpads answer ERR010 to Abecs commands (EBX kept when `classicEbx`). */
-export function handlersFor(classicOnly: boolean, extra: ReadonlyMap<string, SimHandler> = new Map(), classicEbx = false): Map<string, SimHandler> {
+export function handlersFor(
+  classicOnly: boolean,
+  extra: ReadonlyMap<string, SimHandler> = new Map(),
+  classicEbx = false,
+): Map<string, SimHandler> {
   const ebx = classicOnly && classicEbx ? [['EBX', ABECS_HANDLERS.get('EBX')!] as const] : [];
   return new Map([...CLASSIC_HANDLERS, ...(classicOnly ? ebx : [...ABECS_HANDLERS]), ...extra]);
 }

@@ -32,5 +32,10 @@ export function readOpnBlock(block: Uint8Array): OpnKey | undefined {
 
 /** The answer block of a current pinpad: OPN_CRKSLEN N3 then OPN_CRKSEC in hex. */
 export function writeOpnAnswer(cryptogram: Uint8Array): Uint8Array {
-  return Uint8Array.from(Buffer.from(String(cryptogram.length).padStart(3, '0') + Buffer.from(cryptogram).toString('hex').toUpperCase(), 'latin1'));
+  return Uint8Array.from(
+    Buffer.from(
+      String(cryptogram.length).padStart(3, '0') + Buffer.from(cryptogram).toString('hex').toUpperCase(),
+      'latin1',
+    ),
+  );
 }

@@ -54,10 +54,15 @@ export interface WriteSpec {
  * N/H right aligned with zeros, X as a big-endian number); variable fields at their own length.
  * A value that does not fit its format or length is a bug in the virtual pinpad: it throws.
  */
-export function writeField(spec: WriteSpec, value: FieldValue, opts: { cr?: boolean; maskedDigits?: boolean } = {}): Uint8Array {
+export function writeField(
+  spec: WriteSpec,
+  value: FieldValue,
+  opts: { cr?: boolean; maskedDigits?: boolean } = {},
+): Uint8Array {
   const bad = (why: string): RangeError => new RangeError(`${spec.name}: ${why}`);
   if (spec.format === 'X') {
-    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value >= 2 ** (8 * spec.length)) throw bad(`not an X${spec.length} number`);
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0 || value >= 2 ** (8 * spec.length))
+      throw bad(`not an X${spec.length} number`);
     const out = new Uint8Array(spec.length);
     let v = value;
     for (let i = spec.length - 1; i >= 0; i--) {
@@ -74,7 +79,10 @@ export function writeField(spec: WriteSpec, value: FieldValue, opts: { cr?: bool
     if ([...text].some((c) => c.charCodeAt(0) > 0xff)) throw bad('not Latin-1');
   }
   // a masked PAN ('*' in an N field, §5.4.1) is the one exception the specification makes to N
-  const check = opts.maskedDigits && spec.format === 'N' ? bytes.every((b) => (b >= 0x30 && b <= 0x39) || b === 0x2a) : fitsFormat(spec.format, bytes, opts.cr);
+  const check =
+    opts.maskedDigits && spec.format === 'N'
+      ? bytes.every((b) => (b >= 0x30 && b <= 0x39) || b === 0x2a)
+      : fitsFormat(spec.format, bytes, opts.cr);
   if (!check) throw bad(`bytes outside format ${spec.format}`);
   if (bytes.length > spec.length) throw bad(`${bytes.length} bytes exceed ${spec.length}`);
   if (spec.variable || bytes.length === spec.length || spec.format === 'B') {

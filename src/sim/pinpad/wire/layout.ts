@@ -15,7 +15,11 @@ export interface LayoutFault {
  * characters the command's own rules accept whatever they are (DEX_MSG: "qualquer caractere menor
  * do que 20h ... quebra de linha", §6.5.4).
  */
-export function readLayout(layout: Layout, block: Uint8Array, anyText: readonly string[] = []): Record<string, FieldValue> | LayoutFault {
+export function readLayout(
+  layout: Layout,
+  block: Uint8Array,
+  anyText: readonly string[] = [],
+): Record<string, FieldValue> | LayoutFault {
   const out: Record<string, FieldValue> = {};
   let at = 0;
   for (let i = 0; i < layout.length; i++) {
@@ -26,7 +30,8 @@ export function readLayout(layout: Layout, block: Uint8Array, anyText: readonly 
     if (spec.variable) {
       if (spec.lengthFrom !== undefined) {
         const declared = Number(out[spec.lengthFrom]);
-        if (!Number.isInteger(declared) || declared > spec.length) return { kind: 'layout', name: spec.lengthFrom, why: 'length-field' };
+        if (!Number.isInteger(declared) || declared > spec.length)
+          return { kind: 'layout', name: spec.lengthFrom, why: 'length-field' };
         len = declared;
       } else {
         let tail = 0;
@@ -36,7 +41,8 @@ export function readLayout(layout: Layout, block: Uint8Array, anyText: readonly 
     }
     if (len < 0 || left < len) return { kind: 'layout', name: spec.name, why: 'short' };
     const bytes = block.subarray(at, at + len);
-    if (!anyText.includes(spec.name) && !fitsFormat(spec.format, bytes)) return { kind: 'layout', name: spec.name, why: 'format' };
+    if (!anyText.includes(spec.name) && !fitsFormat(spec.format, bytes))
+      return { kind: 'layout', name: spec.name, why: 'format' };
     out[spec.name] = readField(spec.format, bytes);
     at += len;
   }

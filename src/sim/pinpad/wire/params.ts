@@ -1,5 +1,10 @@
 import { abecsId, abecsIdByName, type AbecsId } from '../../../../tables/pinpad/abecs-ids.js';
-import { ABECS_COMMAND_PARAMS, CR_ALLOWED, PARAM_PATTERNS, type CommandParams } from '../../../../tables/pinpad/command-params.js';
+import {
+  ABECS_COMMAND_PARAMS,
+  CR_ALLOWED,
+  PARAM_PATTERNS,
+  type CommandParams,
+} from '../../../../tables/pinpad/command-params.js';
 import { fitsFormat, readField, writeField, type FieldValue } from './fields.js';
 
 /**
@@ -50,8 +55,10 @@ export function splitParams(blocks: readonly Uint8Array[]): { id: number; value:
 function check(def: AbecsId, value: Uint8Array, robust: boolean): ParamFault | undefined {
   if (robust) return undefined; // the command takes it whatever it holds (§6.5.1, §6.5.12, §6.6.1)
   const pattern = PARAM_PATTERNS[def.name];
-  if (pattern) return pattern.test(Buffer.from(value).toString('latin1')) ? undefined : { kind: 'format', name: def.name };
-  if (def.variable ? value.length > def.length : value.length !== def.length) return { kind: 'length', name: def.name, got: value.length };
+  if (pattern)
+    return pattern.test(Buffer.from(value).toString('latin1')) ? undefined : { kind: 'format', name: def.name };
+  if (def.variable ? value.length > def.length : value.length !== def.length)
+    return { kind: 'length', name: def.name, got: value.length };
   if (def.format === 'H' && value.length % 2 !== 0) return { kind: 'length', name: def.name, got: value.length };
   if (!fitsFormat(def.format, value, CR_ALLOWED.has(def.name))) return { kind: 'format', name: def.name };
   return undefined;
@@ -87,7 +94,8 @@ export function readParams(id: string, blocks: readonly Uint8Array[]): ParamSet 
     values.set(def.name, list);
   }
   if (table) {
-    for (const [name, presence] of Object.entries(table.params)) if (presence === 'M' && !values.has(name)) return { kind: 'missing', name };
+    for (const [name, presence] of Object.entries(table.params))
+      if (presence === 'M' && !values.has(name)) return { kind: 'missing', name };
   }
   const use = (name: string): void => {
     const f = lazy.get(name);
@@ -126,7 +134,8 @@ export function writeDatum(name: string, value: FieldValue): Uint8Array {
 
 /** A datum with its bytes as given (a 2.12 id, a datum of another version). */
 export function writeRawDatum(id: number, value: Uint8Array): Uint8Array {
-  if (value.length > MAX_PARLEN) throw new RangeError(`datum ${id.toString(16)}h: ${value.length} bytes exceed ${MAX_PARLEN}`);
+  if (value.length > MAX_PARLEN)
+    throw new RangeError(`datum ${id.toString(16)}h: ${value.length} bytes exceed ${MAX_PARLEN}`);
   const out = new Uint8Array(4 + value.length);
   out[0] = id >> 8;
   out[1] = id & 0xff;

@@ -32,21 +32,25 @@ const GOC_HEAD = CLASSIC_CARD_LAYOUTS.GOC_REQUEST;
 /** §3.6.3 answer up to GOC_EMVDTLEN (45 characters). */
 const GOC_ANSWER = CLASSIC_CARD_LAYOUTS.GOC_RESPONSE;
 
-const protocol = (where: string, message: string, f: string): PinpadError => new PinpadError('PINPAD_PROTOCOL', `${where}: ${message}`, { where, field: f });
+const protocol = (where: string, message: string, f: string): PinpadError =>
+  new PinpadError('PINPAD_PROTOCOL', `${where}: ${message}`, { where, field: f });
 
 /** "LLL" + hex of a tag list (GOC_TAGS1LEN/GOC_TAGS1, FNC_TAGSLEN/FNC_TAGS). */
 function tagBlock(tags: readonly string[] | Uint8Array, name: string): Uint8Array {
   const b = tagList(tags);
-  if (b.length > 256) throw new PinpadError('PINPAD_INVALID_ARGUMENT', `${name}: ${b.length} bytes, at most 256`, { field: name });
+  if (b.length > 256)
+    throw new PinpadError('PINPAD_INVALID_ARGUMENT', `${name}: ${b.length} bytes, at most 256`, { field: name });
   return Buffer.from(`${String(b.length).padStart(3, '0')}${hex(b)}`, 'latin1');
 }
 
 /** "LLL" (bytes) + hex at `at` in `s`; returns the bytes and where the next field starts. */
 function hexRun(s: string, at: number, lenDigits: number, where: string, name: string): { data: Buffer; next: number } {
   const n = s.slice(at, at + lenDigits);
-  if (!/^\d+$/.test(n) || n.length !== lenDigits) throw protocol(where, `${name}LEN is not ${lenDigits} digits`, `${name}LEN`);
+  if (!/^\d+$/.test(n) || n.length !== lenDigits)
+    throw protocol(where, `${name}LEN is not ${lenDigits} digits`, `${name}LEN`);
   const h = s.slice(at + lenDigits, at + lenDigits + 2 * Number(n));
-  if (h.length !== 2 * Number(n) || !/^[0-9A-Fa-f]*$/.test(h)) throw protocol(where, `${name} is not ${n} bytes of hex`, name);
+  if (h.length !== 2 * Number(n) || !/^[0-9A-Fa-f]*$/.test(h))
+    throw protocol(where, `${name} is not ${n} bytes of hex`, name);
   return { data: Buffer.from(h, 'hex'), next: at + lenDigits + h.length };
 }
 
@@ -74,7 +78,11 @@ export const GOC: CommandSpec<GocRequest, GoxResult> = {
       GOC_MTPBRS: digits(risk?.maxTargetPercent ?? 0, 2, 'GOC_MTPBRS'),
       GOC_ACQPRLEN: digits(acqPr.length, 3, 'GOC_ACQPRLEN'),
     });
-    return encodeCommand('GOC', [Buffer.concat([head, Buffer.from(acqPr, 'latin1')]), tagBlock(r.tags, 'GOC_TAGS1'), Buffer.from('000', 'latin1')]);
+    return encodeCommand('GOC', [
+      Buffer.concat([head, Buffer.from(acqPr, 'latin1')]),
+      tagBlock(r.tags, 'GOC_TAGS1'),
+      Buffer.from('000', 'latin1'),
+    ]);
   },
   decode: (rsp) => {
     if (rsp.blocks.length !== 1) throw protocol('GOC', `expected one data block, got ${rsp.blocks.length}`, 'RSP_LEN1');
@@ -82,11 +90,14 @@ export const GOC: CommandSpec<GocRequest, GoxResult> = {
     const f = decodeLayout(GOC_ANSWER, Buffer.from(s.slice(0, 45), 'latin1'), 'GOC');
     const emv = hexRun(s, 42, 3, 'GOC', 'GOC_EMVDAT');
     if (s.slice(emv.next) !== '000') throw protocol('GOC', 'GOC_ACQRDLEN is not "000" at the end', 'GOC_ACQRDLEN');
-    const decision = ({ '0': 'approved-offline', '1': 'declined', '2': 'online' } as const)[String(f.GOC_DECISION) as '0' | '1' | '2'];
+    const decision = ({ '0': 'approved-offline', '1': 'declined', '2': 'online' } as const)[
+      String(f.GOC_DECISION) as '0' | '1' | '2'
+    ];
     if (!decision) throw protocol('GOC', `GOC_DECISION ${String(f.GOC_DECISION)} is not 0, 1 or 2`, 'GOC_DECISION');
     const online = f.GOC_PINONL === '1';
     const ksn = String(f.GOC_KSN).toUpperCase();
-    if (online && /^0+$/.test(ksn)) throw protocol('GOC', 'a PIN for online verification without a DUKPT KSN', 'GOC_KSN');
+    if (online && /^0+$/.test(ksn))
+      throw protocol('GOC', 'a PIN for online verification without a DUKPT KSN', 'GOC_KSN');
     return {
       decision,
       signature: f.GOC_SIGNAT === '1',
@@ -114,9 +125,13 @@ export const FNC: CommandSpec<FncRequest, FcxResult> = {
   encode: (r) => {
     const none = r.outcome === 'no-communication';
     const arc = none ? '00' : (r.arc ?? (r.outcome === 'approved' ? '00' : '05'));
-    if (!/^[\x20-\x7e]{2}$/.test(arc)) throw new PinpadError('PINPAD_INVALID_ARGUMENT', 'FNC_ARC: expected 2 characters', { field: 'FNC_ARC' });
+    if (!/^[\x20-\x7e]{2}$/.test(arc))
+      throw new PinpadError('PINPAD_INVALID_ARGUMENT', 'FNC_ARC: expected 2 characters', { field: 'FNC_ARC' });
     const iss = none || !r.emvData ? new Uint8Array() : r.emvData;
-    if (iss.length > 256) throw new PinpadError('PINPAD_INVALID_ARGUMENT', `FNC_ISSDAT: ${iss.length} bytes, at most 256`, { field: 'FNC_ISSDAT' });
+    if (iss.length > 256)
+      throw new PinpadError('PINPAD_INVALID_ARGUMENT', `FNC_ISSDAT: ${iss.length} bytes, at most 256`, {
+        field: 'FNC_ISSDAT',
+      });
     // "1": no communication, the rest zeroed; "9": approved with an ARC other than "00"
     const commSt = none ? '1' : r.outcome === 'approved' && arc !== '00' ? '9' : '0';
     const b1 = `${commSt}0${arc}${String(iss.length).padStart(3, '0')}${hex(iss)}000`;
@@ -144,12 +159,14 @@ export const GTS: CommandSpec<string, string> = {
   id: 'GTS',
   blocking: COMMANDS.GTS.blocking,
   encode: (acquirer) => {
-    if (!/^\d{2}$/.test(acquirer)) throw new PinpadError('PINPAD_INVALID_ARGUMENT', 'GTS_ACQIDX: expected 2 digits', { field: 'GTS_ACQIDX' });
+    if (!/^\d{2}$/.test(acquirer))
+      throw new PinpadError('PINPAD_INVALID_ARGUMENT', 'GTS_ACQIDX: expected 2 digits', { field: 'GTS_ACQIDX' });
     return encodeCommand('GTS', [Buffer.from(acquirer, 'latin1')]);
   },
   decode: (rsp) => {
     const b = rsp.blocks[0];
-    if (rsp.blocks.length !== 1 || !b || b.length !== 10) throw protocol('GTS', 'GTS_TABVER is not 10 characters', 'GTS_TABVER');
+    if (rsp.blocks.length !== 1 || !b || b.length !== 10)
+      throw protocol('GTS', 'GTS_TABVER is not 10 characters', 'GTS_TABVER');
     return Buffer.from(b).toString('latin1');
   },
 };

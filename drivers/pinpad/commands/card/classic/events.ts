@@ -22,7 +22,8 @@ export type CkeResult =
   | { event: 'chip'; present: boolean }
   | { event: 'contactless'; detected: boolean };
 
-const protocol = (message: string, f: string): PinpadError => new PinpadError('PINPAD_PROTOCOL', `CKE: ${message}`, { where: 'CKE', field: f });
+const protocol = (message: string, f: string): PinpadError =>
+  new PinpadError('PINPAD_PROTOCOL', `CKE: ${message}`, { where: 'CKE', field: f });
 
 export const CKE: CommandSpec<CkeRequest, CkeResult> = {
   id: 'CKE',
@@ -38,11 +39,13 @@ export const CKE: CommandSpec<CkeRequest, CkeResult> = {
     if (ev === '0' && /^0\d{2}$/.test(s)) return { event: 'key', key: s.slice(1) };
     if (ev === '2' && /^2[01]$/.test(s)) return { event: 'chip', present: s[1] === '1' };
     if (ev === '3' && /^3[01]$/.test(s)) return { event: 'contactless', detected: s[1] === '1' };
-    if (ev !== '1' || s.length !== 225) throw protocol(`an answer of ${s.length} characters for event ${JSON.stringify(ev)}`, 'CKE_EVENT');
+    if (ev !== '1' || s.length !== 225)
+      throw protocol(`an answer of ${s.length} characters for event ${JSON.stringify(ev)}`, 'CKE_EVENT');
     // "1", CKE_TRK1LEN N2, CKE_TRK1 A76, CKE_TRK2LEN N2, CKE_TRK2 A37, CKE_TRK3LEN N3 (A3 in "PAN Criptografado"), CKE_TRK3 A104
     const len = (at: number, n: number, max: number, name: string): number => {
       const v = s.slice(at, at + n);
-      if (!/^\d+$/.test(v) || Number(v) > max) throw protocol(`${name} ${JSON.stringify(v)} is not a length up to ${max}`, name);
+      if (!/^\d+$/.test(v) || Number(v) > max)
+        throw protocol(`${name} ${JSON.stringify(v)} is not a length up to ${max}`, name);
       return Number(v);
     };
     const track1 = s.slice(3, 3 + len(1, 2, 76, 'CKE_TRK1LEN'));

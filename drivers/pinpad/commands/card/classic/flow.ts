@@ -108,7 +108,18 @@ export class ClassicCardPinpad {
         return as(await this.#goc(req as unknown as GoxRequest, opts));
       case 'FCX': {
         const f = req as unknown as FcxRequest;
-        return as(await this.#inner.run(FNC, { outcome: f.outcome, ...(f.arc ? { arc: f.arc } : {}), ...(f.emvData ? { emvData: f.emvData } : {}), tags: f.tags ?? [] }, opts));
+        return as(
+          await this.#inner.run(
+            FNC,
+            {
+              outcome: f.outcome,
+              ...(f.arc ? { arc: f.arc } : {}),
+              ...(f.emvData ? { emvData: f.emvData } : {}),
+              tags: f.tags ?? [],
+            },
+            opts,
+          ),
+        );
       }
       case 'GPN':
         return as(await this.#gpn(req as unknown as GpnRequest, opts));
@@ -130,7 +141,11 @@ export class ClassicCardPinpad {
   async #hasEbx(opts: RunOptions): Promise<boolean> {
     if (this.#ebx !== undefined) return this.#ebx;
     try {
-      await this.#inner.run(EBX, { data: new Uint8Array(8), keyIndex: this.#o.dataKeySlot, iv: new Uint8Array(8) }, opts);
+      await this.#inner.run(
+        EBX,
+        { data: new Uint8Array(8), keyIndex: this.#o.dataKeySlot, iv: new Uint8Array(8) },
+        opts,
+      );
       this.#ebx = true;
     } catch (e) {
       if (!isUnknownCommand(e) && !isPinpadError(e, 'PINPAD_UNSUPPORTED')) throw e;
@@ -141,7 +156,11 @@ export class ClassicCardPinpad {
 
   async #read(req: GcxRequest, opts: RunOptions): Promise<HeldRead> {
     this.#forget();
-    if (!(await this.#hasEbx(opts))) throw new PinpadError('PINPAD_UNSUPPORTED', CLASSIC_TRACK_REFUSAL, { command: 'GCR', reason: 'classic-track-in-clear' });
+    if (!(await this.#hasEbx(opts)))
+      throw new PinpadError('PINPAD_UNSUPPORTED', CLASSIC_TRACK_REFUSAL, {
+        command: 'GCR',
+        reason: 'classic-track-in-clear',
+      });
     const acquirer = req.acquirer ?? '00';
     let version = '0000000000';
     try {
@@ -151,7 +170,19 @@ export class ClassicCardPinpad {
     }
     let read: GcrResult;
     try {
-      read = await this.#inner.run(GCR, { acquirer, amount: req.amount, date: req.date, time: req.time, tableVersion: version, contactless: req.contactless, ...(req.aidList ? { aidList: req.aidList } : {}) }, opts);
+      read = await this.#inner.run(
+        GCR,
+        {
+          acquirer,
+          amount: req.amount,
+          date: req.date,
+          time: req.time,
+          tableVersion: version,
+          contactless: req.contactless,
+          ...(req.aidList ? { aidList: req.aidList } : {}),
+        },
+        opts,
+      );
     } catch (e) {
       if (!isPinpadError(e, 'PINPAD_STATUS') || Number(e.context.status) !== ST_TABVERDIF) throw e;
       // §3.6.1: the tables changed between GTS and GCR; the terminal keeps the ones in force
@@ -160,16 +191,26 @@ export class ClassicCardPinpad {
     const packed = read.clear.packedTrack2();
     const packed1 = read.clear.packedTrack1();
     try {
-      if (!packed) throw new PinpadError('PINPAD_PROTOCOL', 'GCR: no track 2 to encrypt', { where: 'GCR', field: 'GCR_TRK2' });
+      if (!packed)
+        throw new PinpadError('PINPAD_PROTOCOL', 'GCR: no track 2 to encrypt', { where: 'GCR', field: 'GCR_TRK2' });
       // one IV for the read (as one GTK), a KSN per track (GTK in CBC gives each field its own, §6.3.4.2)
       const iv = randomBytes(8);
       const t2 = await this.#inner.run(EBX, { data: packed, keyIndex: this.#o.dataKeySlot, iv }, opts);
-      const t1 = packed1 ? await this.#inner.run(EBX, { data: packed1, keyIndex: this.#o.dataKeySlot, iv }, opts) : undefined;
-      const encrypted: GtkResult = { iv: hex(iv), track2: { data: t2.data, ksn: t2.ksn }, ...(t1 ? { track1: { data: t1.data, ksn: t1.ksn } } : {}) };
+      const t1 = packed1
+        ? await this.#inner.run(EBX, { data: packed1, keyIndex: this.#o.dataKeySlot, iv }, opts)
+        : undefined;
+      const encrypted: GtkResult = {
+        iv: hex(iv),
+        track2: { data: t2.data, ksn: t2.ksn },
+        ...(t1 ? { track1: { data: t1.data, ksn: t1.ksn } } : {}),
+      };
       this.#held = { acquirerIndex: read.acquirerIndex, read, encrypted, gtkTaken: false };
       const rec = read.card.aidTables[0];
       const aid = rec ? this.#o.aidOf?.(rec.acquirer, rec.index) : undefined;
-      if (aid && /^([0-9A-F]{2}){5,16}$/i.test(aid)) read.card.emvData = Uint8Array.from(Buffer.from(`9F06${(aid.length / 2).toString(16).padStart(2, '0')}${aid}`, 'hex'));
+      if (aid && /^([0-9A-F]{2}){5,16}$/i.test(aid))
+        read.card.emvData = Uint8Array.from(
+          Buffer.from(`9F06${(aid.length / 2).toString(16).padStart(2, '0')}${aid}`, 'hex'),
+        );
       return this.#held;
     } catch (e) {
       read.clear.wipe();
@@ -183,14 +224,26 @@ export class ClassicCardPinpad {
 
   #gtk(): GtkResult {
     const h = this.#held;
-    if (!h || h.gtkTaken) throw new PinpadError('PINPAD_STATUS', 'GTK: no classic read to take the track of (ST_INVCALL)', { command: 'GTK', status: 10, statusName: 'ST_INVCALL' });
+    if (!h || h.gtkTaken)
+      throw new PinpadError('PINPAD_STATUS', 'GTK: no classic read to take the track of (ST_INVCALL)', {
+        command: 'GTK',
+        status: 10,
+        statusName: 'ST_INVCALL',
+      });
     h.gtkTaken = true;
     return h.encrypted;
   }
 
   #goc(g: GoxRequest, opts: RunOptions): Promise<GoxResult> {
     const h = this.#held;
-    if (!h) return Promise.reject(new PinpadError('PINPAD_STATUS', 'GOC: no classic chip read (ST_INVCALL)', { command: 'GOC', status: 10, statusName: 'ST_INVCALL' }));
+    if (!h)
+      return Promise.reject(
+        new PinpadError('PINPAD_STATUS', 'GOC: no classic chip read (ST_INVCALL)', {
+          command: 'GOC',
+          status: 10,
+          statusName: 'ST_INVCALL',
+        }),
+      );
     return this.#inner.run(
       GOC,
       {

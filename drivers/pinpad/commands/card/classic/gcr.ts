@@ -44,12 +44,12 @@ export interface GcrResult {
   clear: ClearCardData;
 }
 
-
 const REQUEST = CLASSIC_CARD_LAYOUTS.GCR_REQUEST;
 const ANSWER_HEAD = CLASSIC_CARD_LAYOUTS.GCR_RESPONSE;
 const HEAD = 307;
 
-const protocol = (message: string, f: string): PinpadError => new PinpadError('PINPAD_PROTOCOL', `GCR: ${message}`, { where: 'GCR', field: f });
+const protocol = (message: string, f: string): PinpadError =>
+  new PinpadError('PINPAD_PROTOCOL', `GCR: ${message}`, { where: 'GCR', field: f });
 
 /**
  * The tail after GCR_CARDEXP: GCR_RUF1, GCR_ISSCNTRY (N3), GCR_ACQRDLEN (N3), GCR_ACQRD. The table
@@ -64,7 +64,10 @@ function tail(s: string): { country: string; acquirerData: string } {
       return { country: s.slice(ruf, ruf + 3), acquirerData: s.slice(lenAt + 3) };
     }
   }
-  throw protocol(`the ${s.length} characters after GCR_CARDEXP are not GCR_RUF1, GCR_ISSCNTRY, GCR_ACQRDLEN and GCR_ACQRD`, 'GCR_ACQRDLEN');
+  throw protocol(
+    `the ${s.length} characters after GCR_CARDEXP are not GCR_RUF1, GCR_ISSCNTRY, GCR_ACQRDLEN and GCR_ACQRD`,
+    'GCR_ACQRDLEN',
+  );
 }
 
 const sized = (v: string, len: string, name: string): string => {
@@ -74,7 +77,8 @@ const sized = (v: string, len: string, name: string): string => {
 };
 
 export function decodeGcr(block: Uint8Array): GcrResult {
-  if (block.length < HEAD) throw protocol(`answer of ${block.length} characters, at least ${HEAD + 9} expected`, 'RSP_LEN1');
+  if (block.length < HEAD)
+    throw protocol(`answer of ${block.length} characters, at least ${HEAD + 9} expected`, 'RSP_LEN1');
   const f = decodeLayout(ANSWER_HEAD, block.subarray(0, HEAD), 'GCR');
   const s = (k: string): string => String(f[k]);
   const code = s('GCR_CARDTYPE') as CardTypeCode;
@@ -100,8 +104,18 @@ export function decodeGcr(block: Uint8Array): GcrResult {
     ...opt('panSequenceNumber', chip ? s('GCR_PANSEQNO') : undefined),
     ...opt('track1', track1 ? maskPanField(incompleteTrack1(track1), 8, 4) : undefined),
     ...opt('track2', track2 ? maskPanField(incompleteTrack2(track2), 8, 4) : undefined),
-    ...opt('expiry', chip && /^\d{6}$/.test(exp) && exp !== '000000' ? exp.slice(0, 4) : /^\d{4}/.test(afterEq) ? afterEq.slice(0, 4) : undefined),
-    ...opt('serviceCode', /^\d{7}/.test(afterEq) ? afterEq.slice(4, 7) : s('GCR_SRVCODE') !== '000' ? s('GCR_SRVCODE') : undefined),
+    ...opt(
+      'expiry',
+      chip && /^\d{6}$/.test(exp) && exp !== '000000'
+        ? exp.slice(0, 4)
+        : /^\d{4}/.test(afterEq)
+          ? afterEq.slice(0, 4)
+          : undefined,
+    ),
+    ...opt(
+      'serviceCode',
+      /^\d{7}/.test(afterEq) ? afterEq.slice(4, 7) : s('GCR_SRVCODE') !== '000' ? s('GCR_SRVCODE') : undefined,
+    ),
     ...opt('label', s('GCR_APPLABEL').trim()),
     ...opt('cardholderName', s('GCR_CHNAME').trim()),
     ...opt('issuerCountry', chip && country !== '000' ? country : undefined),
@@ -117,7 +131,10 @@ export const GCR: CommandSpec<GcrRequest, GcrResult> = {
   encode: (r) => {
     if ('again' in r) return encodeCommand('GCR', []);
     const list = r.aidList ?? [];
-    if (list.length > 99 || list.some((x) => !/^\d{2}[\x20-\x7e]{2}$/.test(x))) throw new PinpadError('PINPAD_INVALID_ARGUMENT', 'GCR_IDAPPn: expected TAB_ACQ + TAB_RECIDX (4 characters)', { field: 'GCR_IDAPPn' });
+    if (list.length > 99 || list.some((x) => !/^\d{2}[\x20-\x7e]{2}$/.test(x)))
+      throw new PinpadError('PINPAD_INVALID_ARGUMENT', 'GCR_IDAPPn: expected TAB_ACQ + TAB_RECIDX (4 characters)', {
+        field: 'GCR_IDAPPn',
+      });
     const appType = list.length ? '00' : (r.applicationType ?? '99');
     const head = encodeLayout(REQUEST, {
       GCR_ACQIDXREQ: r.acquirer,
@@ -128,7 +145,12 @@ export const GCR: CommandSpec<GcrRequest, GcrResult> = {
       GCR_TABVER: r.tableVersion,
       GCR_QTDAPP: digits(list.length, 2, 'GCR_QTDAPP'),
     });
-    return encodeCommand('GCR', [Buffer.concat([head, Buffer.from(list.join('') + (r.contactless === undefined ? '' : r.contactless ? '1' : '0'), 'latin1')])]);
+    return encodeCommand('GCR', [
+      Buffer.concat([
+        head,
+        Buffer.from(list.join('') + (r.contactless === undefined ? '' : r.contactless ? '1' : '0'), 'latin1'),
+      ]),
+    ]);
   },
   decode: (rsp) => {
     if (rsp.blocks.length !== 1) throw protocol(`expected one data block, got ${rsp.blocks.length}`, 'RSP_LEN1');
