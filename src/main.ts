@@ -332,7 +332,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   if (lan) held.add("the cash register's API on the LAN", () => lan.close());
 
   // Fleet telemetry over MQTT (fleet.mqtt): follows the events, never on a sale's path.
-  const fleet = startFleet({
+  const fleet = await startFleet({
     config, log, db, journal, events, operations,
     health: { outbox, engine, voids: voids.engine, health },
     init: () => tables.reinitialize('fleet command'),
