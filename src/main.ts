@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { Agent, type Dispatcher } from 'undici';
+import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import { buildApp, listenApi } from './api/app.js';
 import { listenLan } from './main/api-lan.js';
 import { acquirerFromConfig, sandboxListenOptions } from './main/acquirer-urls.js';
@@ -47,6 +48,14 @@ import { Held } from './main/held.js';
 import type { Daemon, DaemonDeps } from './main/daemon.js';
 
 export type { Daemon, DaemonDeps } from './main/daemon.js';
+
+/**
+ * undici's Agent alone (fast start): its module and the pools and clients it makes, 23 files,
+ * not the 110 of the package's index (request API, fetch, caches, mocks), which the acquirer
+ * clients load at their first request (src/acquirer/http.ts); the same class either way (one
+ * CommonJS module cache), and the index adds its request methods to its prototype then.
+ */
+const Agent = createRequire(import.meta.url)('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
 export { acquirerUrls } from './main/acquirer-urls.js';
 
 /**
@@ -413,7 +422,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   if (lan) held.add("the cash register's API on the LAN", () => lan.close());
 
   // Fleet telemetry over MQTT (fleet.mqtt): follows the events, never on a sale's path.
-  const fleet = startFleet({
+  const fleet = await startFleet({
     config,
     log,
     db,

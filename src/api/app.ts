@@ -109,13 +109,14 @@ function requestUrl(raw: string): URL {
  */
 export function buildApp(given: ApiDeps): Handler {
   const deps: ApiDeps = { ...given, tickets: given.tickets ?? new EventTickets() };
-  const screens = deps.screens ?? loadScreens();
+  // The screens' files are read at their first request, not while the daemon starts (fast start).
+  let screens = deps.screens;
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const url = requestUrl(req.url ?? '/');
     if (isScreensPath(url.pathname))
       return serveScreens(req, res, url, {
         token: deps.token,
-        files: screens,
+        files: (screens ??= loadScreens()),
         environment: deps.receipts?.environment,
       });
     // Prometheus scrapes /metrics by convention; every other route is under /v1/.

@@ -27,7 +27,7 @@ export interface ReceiptService {
   /** Prints a reprint of the receipt (the printer's word after the cut, as for the first one). */
   reprint(subject: ReceiptSubject, copy: ReceiptCopy): Promise<'printed' | 'skipped' | 'failed' | 'unsure'>;
   /** The document as the virtual printer renders its ESC/POS bytes, as a PNG. */
-  png(doc: ReceiptDocument, columns: ReceiptColumns): Uint8Array;
+  png(doc: ReceiptDocument, columns: ReceiptColumns): Uint8Array | Promise<Uint8Array>;
   now(): Date;
 }
 
@@ -74,7 +74,12 @@ function oneOf<T extends string>(query: URLSearchParams, name: string, allowed: 
  * customer's copy as text (`digitalCopyText`: 32 columns, or the compact form) for a phone to read
  * offline — a kiosk that cannot print shows it; `copy` and `columns` do not apply to it.
  */
-export function showReceipt(res: ServerResponse, deps: ReceiptsDeps, rawId: string, query: URLSearchParams): void {
+export async function showReceipt(
+  res: ServerResponse,
+  deps: ReceiptsDeps,
+  rawId: string,
+  query: URLSearchParams,
+): Promise<void> {
   const { subject } = receiptOf(deps, rawId);
   const s = service(deps);
   const format = oneOf(query, 'format', ['text', 'html', 'png', 'qr'] as const, 'text');
@@ -94,7 +99,7 @@ export function showReceipt(res: ServerResponse, deps: ReceiptsDeps, rawId: stri
   const doc = paymentReceipt(subject, { environment: s.environment, copy, columns });
   const head = { 'cache-control': 'no-store' };
   if (format === 'png') {
-    const png = s.png(doc, columns);
+    const png = await s.png(doc, columns);
     res.writeHead(200, { ...head, 'content-type': 'image/png', 'content-length': String(png.length) });
     res.end(png);
   } else if (format === 'html') {

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, sendJson } from './http-kit.js';
-import { openApiDocument } from './openapi.js';
 import { SECURITY_HEADERS } from './screens.js';
 
 /**
@@ -38,18 +37,24 @@ function negotiate(req: IncomingMessage, type: string): void {
     );
 }
 
+/**
+ * The OpenAPI document's module (every route's zod schema turned into JSON Schema), loaded at the
+ * first request for it, not when the daemon starts (fast start: test/unit/cli/lazy-daemon.test.ts).
+ */
+const document = async (): Promise<Doc> => (await import('./openapi.js')).openApiDocument();
+
 /** `GET /v1/openapi.json`. */
-export function serveDocument(req: IncomingMessage, res: ServerResponse): void {
+export async function serveDocument(req: IncomingMessage, res: ServerResponse): Promise<void> {
   negotiate(req, 'application/json');
-  sendJson(res, 200, openApiDocument());
+  sendJson(res, 200, await document());
 }
 
 let page: string | undefined;
 
 /** `GET /v1/docs`: rendered once (the document does not change while the daemon runs). */
-export function serveReference(req: IncomingMessage, res: ServerResponse): void {
+export async function serveReference(req: IncomingMessage, res: ServerResponse): Promise<void> {
   negotiate(req, 'text/html');
-  page ??= renderReference(openApiDocument());
+  page ??= renderReference(await document());
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...SECURITY_HEADERS });
   res.end(page);
 }

@@ -12,8 +12,10 @@ import { bibcompTransport } from '../adapters/pinpad-device.js';
 import type { ConfigValues } from '../config/index.js';
 import { OmniposError } from '../core/errors/index.js';
 import type { Logger } from '../core/log/index.js';
-import { VirtualPinpad } from '../sim/pinpad/index.js';
-import { serveVirtualPrinter, VirtualPrinter } from '../sim/printer/index.js';
+// The virtual devices load only when the configuration names one (fast start: a terminal with a
+// real pinpad and printer never loads the simulators; test/unit/cli/lazy-daemon.test.ts).
+import type { VirtualPinpad } from '../sim/pinpad/index.js';
+import type { VirtualPrinter } from '../sim/printer/index.js';
 
 /**
  * The one place a pinpad or a printer is built from its configuration, for the daemon and every
@@ -109,6 +111,7 @@ export async function openPinpadTarget(
 ): Promise<PinpadTarget> {
   switch (device.kind) {
     case 'virtual': {
+      const { VirtualPinpad } = await import('../sim/pinpad/index.js');
       const virtual = new VirtualPinpad({ tcpPort: device.port });
       opts.beforeVirtualStart?.(virtual);
       await virtual.start();
@@ -190,6 +193,7 @@ export async function openPrinterTarget(
 ): Promise<PrinterTarget | undefined> {
   if (p.kind === 'none') return undefined;
   if (p.kind === 'virtual') {
+    const { serveVirtualPrinter, VirtualPrinter } = await import('../sim/printer/index.js');
     const virtual = new VirtualPrinter({ model: opts.model ?? printerModel(DEFAULT_PRINTER_MODEL_ID) });
     opts.beforeVirtualStart?.(virtual);
     const server = await serveVirtualPrinter(virtual, { port: 0 });

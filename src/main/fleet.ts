@@ -5,8 +5,9 @@ import type { EventHub } from '../api/events.js';
 import { fleetMqttSettings } from '../config/fleet.js';
 import { PACKAGE_ROOT, type Config } from '../config/index.js';
 import type { Logger } from '../core/log/index.js';
-import { FleetClient } from '../fleet/client.js';
-import { TelemetryOutbox } from '../fleet/telemetry-outbox.js';
+// The fleet's client and its outbox load only when fleet.mqtt is configured (fast start).
+import type { FleetClient } from '../fleet/client.js';
+import type { TelemetryOutbox } from '../fleet/telemetry-outbox.js';
 import type { Db, Journal } from '../store/index.js';
 import type { Operations } from './operations.js';
 
@@ -35,11 +36,15 @@ function software(): string {
 }
 
 /** The fleet's MQTT client, when `fleet.mqtt` is configured; it follows the engines' events. */
-export function startFleet(
+export async function startFleet(
   d: FleetDeps,
-): { client: FleetClient; outbox: TelemetryOutbox; stop(): Promise<void> } | undefined {
+): Promise<{ client: FleetClient; outbox: TelemetryOutbox; stop(): Promise<void> } | undefined> {
   const settings = fleetMqttSettings(d.config);
   if (!settings) return undefined;
+  const [{ FleetClient }, { TelemetryOutbox }] = await Promise.all([
+    import('../fleet/client.js'),
+    import('../fleet/telemetry-outbox.js'),
+  ]);
   const outbox = new TelemetryOutbox(d.db, settings.maxQueued, d.now);
   const version = software();
   const client = new FleetClient({

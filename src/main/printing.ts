@@ -1,13 +1,12 @@
 import { encodeDocument, type EscPosPrinter, type PrinterStatus } from '../../drivers/printer/index.js';
-import { findPrinterModel, type PrinterModel } from '../../tables/printers/index.js';
+import type { PrinterModel } from '../../tables/printers/index.js';
 import { EscPosReceiptPrinter, receiptColumns } from '../adapters/escpos-receipt.js';
 import type { ReceiptColumns, ReceiptDocument } from '../receipt/index.js';
 import type { Config } from '../config/index.js';
-import { OmniposError } from '../core/errors/index.js';
 import type { Logger } from '../core/log/index.js';
 import type { ReceiptPort } from '../engine/ports.js';
 import type { ReceiptService } from '../api/receipts.js';
-import { VirtualPrinter } from '../sim/printer/index.js';
+import type { VirtualPrinter } from '../sim/printer/index.js';
 import { openPrinterTarget, printerDriver } from './devices.js';
 
 export interface Printing {
@@ -70,36 +69,14 @@ export async function receiptPrinter(config: Config, log: Logger): Promise<Print
   };
 }
 
-/** The virtual printer model of each receipt width, for drawing a receipt as it would print. */
-const MODEL_FOR_COLUMNS: Readonly<Record<ReceiptColumns, string>> = {
-  32: 'virtual-58',
-  42: 'epson-tm-t88v',
-  48: 'virtual-80',
-};
-
-/**
- * A receipt as a PNG: its ESC/POS bytes (the same encoder the printer gets) fed to a fresh
- * virtual printer of that width, and the paper it cut off drawn dot for dot.
- */
-export function receiptPng(doc: ReceiptDocument, columns: ReceiptColumns): Uint8Array {
-  const model = findPrinterModel(MODEL_FOR_COLUMNS[columns]);
-  if (!model)
-    throw new OmniposError(
-      'CONFIG_INVALID',
-      `printer model ${MODEL_FOR_COLUMNS[columns]} is missing from tables/printers`,
-    );
-  const paper = new VirtualPrinter({ model });
-  paper.write(encodeDocument(doc, model));
-  return paper.png(paper.lastReceipt ?? paper.uncut);
-}
-
 /** What the API's receipt routes use: views of any width, and reprints through the daemon's printer. */
 export function receiptService(config: Config, printing: Printing, clock: { now(): Date }): ReceiptService {
   return {
     environment: config.values.environment,
     columns: printing.columns ?? 48,
     reprint: (subject, copy) => printing.port.print(subject, { reprint: true, copy }),
-    png: receiptPng,
+    // The drawing (a virtual printer fed the receipt's bytes) loads at the first PNG asked for (fast start).
+    png: async (doc, columns) => (await import('./receipt-png.js')).receiptPng(doc, columns),
     now: () => clock.now(),
   };
 }

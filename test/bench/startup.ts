@@ -2,7 +2,11 @@
  * Start-up against a bare `node -e 0`, from the compiled program (`npm run build` first):
  * `omnipos --help`, `omnipos api token`, and the daemon (`omnipos run`, embedded sandbox, virtual
  * devices) until `GET /v1/health` answers, on a first start and on restarts of the same state.
- * Medians of N runs (N=10, the daemon 5); prints each ratio. `npm run bench:startup`.
+ * Medians of N runs (N=10, the daemon 5); prints each ratio. `npm run bench:startup`; on another
+ * runtime: `npm run build && /path/to/node --import tsx test/bench/startup.ts` (each child runs on
+ * the bench's own node). The daemon's state directory exists before it starts, as under systemd,
+ * so its first start fills the compile cache there (Node >= 22.1, src/cli/bin.ts) and the
+ * restarts use it; `omnipos api token` likewise.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -82,6 +86,7 @@ try {
   const bare = timed(['-e', '0']);
   const line = (what: string, ms: number): void =>
     console.log(`${what.padEnd(34)} ${ms.toFixed(0).padStart(6)} ms  ${(ms / bare).toFixed(2)}x`);
+  console.log(`node ${process.version}, ${BIN}`);
   line('node -e 0', bare);
   line('omnipos --help', timed([BIN, '--help']));
   line('omnipos api token', timed([BIN, 'api', 'token'], { OMNIPOS_STATE_DIR: state }));
