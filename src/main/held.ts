@@ -58,7 +58,9 @@ export class Held {
     } catch (e) {
       throw startError(what, e);
     }
-    this.check();
+    // No check here: a stop asked while this part opened is seen at the next step (or check()),
+    // once the caller has registered the part's close; thrown here, the part would stay open and
+    // keep the process alive (a virtual pinpad's listener after "database migrated" and a SIGTERM).
     return value;
   }
 

@@ -1,8 +1,7 @@
 import { statfsSync } from 'node:fs';
-import type { Statement, Transaction } from 'better-sqlite3';
+import type { Database as Db, Statement, Transaction } from 'better-sqlite3';
 import { OmniposError } from '../core/errors/index.js';
 import type { Logger } from '../core/log/index.js';
-import type { Db } from './open.js';
 
 interface Listener {
   failed: (e: OmniposError) => void;

@@ -27,7 +27,7 @@ class ConfirmingHost implements AcquirerDeliveryPort {
   }
 }
 
-// Issue 23, a full disk: a delivery whose result the database cannot record (SQLITE_FULL, EIO) stays
+// A full disk: a delivery whose result the database cannot record (SQLITE_FULL, EIO) stays
 // due, and is sent again; before, it was sent again on every pass (each second), hammering the host
 // for as long as the disk stayed full. Now each such task waits a backoff of its own.
 describe('the outbox when it cannot record a delivery', () => {
@@ -54,7 +54,7 @@ describe('the outbox when it cannot record a delivery', () => {
     const task = outbox.enqueue({
       operation: OUTBOX_OPERATIONS.confirm,
       idempotencyKey: idempotencyKey('confirm', 'p-1'),
-      payload: { paymentId: 'p-1' },
+      payload: { paymentId: 'p-1', merchantOrderId: '263290001000001' },
       at: clock.now(),
     });
     await forwarder.runOnce();
