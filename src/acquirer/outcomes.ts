@@ -203,15 +203,15 @@ export function voidOutcome(ex: Exchange): VoidOutcome {
   const ret = returnOf(body);
   if (status >= 500 || status === 408) return { kind: 'unknown', reason: `HTTP ${status}` };
   if (status >= 400) {
-    // A not-found (307, 318) or an unpublished code says nothing of what the host did (the chaos run saw a 404 307
-    // after an approved void). Nor does the published 309, "Transaction not available to void": it is also what the
-    // host answers when the sale is voided already — by this very request, its first answer lost or late (the
-    // 1000-sale chaos run: five voids the host did and answered 309 stayed pending and were confirmed at the close
-    // while the terminal showed them failed). All of these are undone by MerchantVoidId and the sale stays as the
-    // host then shows it; a void truly refused costs one undo that finds nothing. Another published code (302: this
-    // MerchantVoidId was used already) refuses: undoing by that MerchantVoidId would undo the other void.
-    const meaning = codeMeaning(ret.returnCode);
-    if (meaning === undefined || meaning === 'not-found' || String(ret.returnCode) === '309') {
+    // A 4xx says nothing certain of what the host did with a void: a not-found (307, 318) or an unpublished code
+    // may follow an approved void (the chaos run saw a 404 307); the published 309 ("Transaction not available to
+    // void") is also the answer for a sale voided already, by this very request, its first answer lost or late;
+    // 308 ("not available to capture") is not about voids at all (the 1000-sale chaos runs: six voids the host did
+    // and answered 309 or 308 stayed pending and were confirmed at the close while the terminal showed them failed).
+    // So each is undone by MerchantVoidId and the sale stays as the host then shows it; a void truly refused costs
+    // one undo that finds nothing. Only the duplicate (302, this MerchantVoidId was used) refuses: undoing by that
+    // MerchantVoidId would undo the other void.
+    if (codeMeaning(ret.returnCode) !== 'duplicate-order-id') {
       return { kind: 'unknown', reason: `HTTP ${status}, code ${String(ret.returnCode)}` };
     }
     return { kind: 'refused', status, ...ret };

@@ -212,6 +212,16 @@ describe('void create and query tables', () => {
       'unknown',
     ],
     // chaos seed 20261125: a 404 307 answered after the host had voided; "refused" left the sale confirmed in the books
+    [
+      '400 308 (not available to capture: not about voids) decides nothing',
+      answer(400, [{ Code: 308, Message: 'Transaction not available to capture' }]),
+      'unknown',
+    ],
+    [
+      '400 302 (MerchantVoidId used: undoing it would undo the other void) refuses',
+      answer(400, [{ Code: 302, Message: 'Sent MerchantOrderId is duplicated' }]),
+      'refused',
+    ],
     ['404 307 (not found) decides nothing', answer(404, [{ Code: 307, Message: 'Transaction not found' }]), 'unknown'],
     ['400 with a code nobody publishes decides nothing', answer(400, [{ Code: 999, Message: '?' }]), 'unknown'],
     ['500', answer(500, {}), 'unknown'],
