@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderQrSvg } from '../qr/render.js';
+import { renderQrSvg } from '../qr/index.js';
 import { requireToken } from './auth.js';
 import { ApiError } from './http-kit.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { connect, type IClientOptions, type MqttClient } from 'mqtt';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 
 /** The options every `omnipos fleet` command takes to reach the broker as an operator. */
 export const BROKER_OPTIONS = {

@@ -1,7 +1,6 @@
-import { OmniposError } from '../core/errors/index.js';
-import { FLEET_COMMANDS } from '../fleet/commands.js';
-import { FleetView } from '../fleet/view.js';
-import { businessDateOf, parseBusinessDate } from '../operations/day/index.js';
+import { OmniposError } from '../core/index.js';
+import { FLEET_COMMANDS, FleetView } from '../fleet/index.js';
+import { businessDateOf, parseBusinessDate } from '../operations/index.js';
 import { printJson, type Command } from './context.js';
 import { BROKER_USAGE, brokerArgs, connectBroker, quiet } from './fleet-broker.js';
 

@@ -11,3 +11,4 @@ export { Secret } from './secret.js';
 export { type ConfigProblem, formatProblem } from './problems.js';
 export { ACQUIRER_URL_KEYS, isLoopbackHost, productionProblems } from './environment-guard.js';
 export { applySandboxDefaults, outsideSandboxProblems } from './outside-sandbox.js';
+export { fleetMqttSettings, type FleetMqttSettings } from './fleet.js';

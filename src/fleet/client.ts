@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import type { IClientOptions, MqttClient } from 'mqtt';
 import type * as MqttModule from 'mqtt';
-import type { FleetMqttSettings } from '../config/fleet.js';
-import type { Logger } from '../core/log/index.js';
+import type { FleetMqttSettings } from '../config/index.js';
+import type { Logger } from '../core/index.js';
 import type { JournalEntry } from '../store/index.js';
 import { checkCommand, type FleetCommand } from './commands.js';
 import {

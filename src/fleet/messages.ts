@@ -1,4 +1,4 @@
-import { scrubValue } from '../core/log/index.js';
+import { scrubValue } from '../core/index.js';
 import type { JournalEntry } from '../store/index.js';
 
 /** The payment statuses a sale does not leave on its own: each is published once. */

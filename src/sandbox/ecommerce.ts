@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import QRCode from 'qrcode';
 import { SANDBOX_CREDENTIALS } from '../../tables/sandbox-credentials.js';
 import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
-import { HOST_TIME_ZONE, localTime } from '../core/clock.js';
+import { HOST_TIME_ZONE, localTime } from '../core/index.js';
 import { isValidCnpj, isValidCpf } from '../crypto/index.js';
 import { buildPadraoq, buildPix } from '../qr/index.js';
 import { nextNsu } from './answers.js';

@@ -1,8 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { request, type Dispatcher } from 'undici';
-import type { Clock } from '../../core/clock.js';
-import type { Logger } from '../../core/log/index.js';
-import { scrubText } from '../../core/log/index.js';
+import type { Clock, Logger } from '../../core/index.js';
+import { scrubText } from '../../core/index.js';
 import { nextTryAt } from '../../engine/backoff.js';
 import type { Db } from '../../store/index.js';
 

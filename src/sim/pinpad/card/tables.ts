@@ -1,5 +1,5 @@
 import { SANDBOX_TABLES } from '../../../../tables/initialization/sandbox-tables.js';
-import { decodeRecord, decodeRecords, type TableRecord } from '../../../emv/table-records/index.js';
+import { decodeRecord, decodeRecords, type TableRecord } from '../../../emv/index.js';
 
 /** A load in progress (TLI seen, TLE not yet): records kept apart so the tables in force survive a failed load (§6.7). */
 interface PendingLoad {
