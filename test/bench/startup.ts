@@ -43,21 +43,16 @@ const freePort = (): Promise<number> =>
   });
 
 async function daemonReady(state: string): Promise<number> {
-  const [api, sandbox] = [await freePort(), await freePort()];
+  const api = await freePort();
   const t0 = performance.now();
-  // The acquirer's URLs follow the embedded sandbox to its free port.
-  const urls = Object.fromEntries(
-    ['AUTH', 'REQUEST', 'QUERY', 'PARAMETERS', 'WALLET', 'ECOMMERCE'].map((k) => [
-      `OMNIPOS_ACQUIRER__${k}_URL`,
-      `http://127.0.0.1:${sandbox}`,
-    ]),
-  );
+  // The embedded sandbox's controls on port 0: each of its bases takes a free port too and the
+  // acquirer's addresses follow them by key (src/main/acquirer-urls.ts), so the first start
+  // downloads the initialization tables as on a terminal and the restarts find them in force.
   const env = {
     ...process.env,
-    ...urls,
     OMNIPOS_STATE_DIR: state,
     OMNIPOS_API__PORT: String(api),
-    OMNIPOS_SANDBOX__PORT: String(sandbox),
+    OMNIPOS_SANDBOX__PORT: '0',
   };
   const p = spawn(process.execPath, [BIN, 'run'], { env, stdio: 'ignore' });
   try {
