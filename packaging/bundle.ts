@@ -21,7 +21,8 @@ import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = path.join(ROOT, 'dist', 'src', 'cli');
+/** Where the bundle goes: dist/src/cli, or OMNIPOS_BUNDLE_DIR (a test bundles into a package laid out in a temporary directory). */
+const CLI = process.env.OMNIPOS_BUNDLE_DIR ?? path.join(ROOT, 'dist', 'src', 'cli');
 /** Bundled into the program rather than loaded from node_modules: pure ES modules, many files, used at start. */
 const INLINE = new Set(['zod']);
 
@@ -75,4 +76,6 @@ const result = await build({
 });
 const outputs = Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js'));
 const inputs = Object.keys(result.metafile.inputs).length;
-process.stdout.write(`bundle: ${inputs} modules into ${outputs.length} files under dist/src/cli\n`);
+process.stdout.write(
+  `bundle: ${inputs} modules into ${outputs.length} files under ${path.relative(ROOT, CLI) || CLI}\n`,
+);
