@@ -4,7 +4,7 @@
 //
 //   npm run soak                       100,000 sales (by hand; the rate is printed at the end)
 //   SOAK_SALES=300 npm run soak        a short one
-//   SOAK_SECONDS=120 npm run soak      stop after that long, whatever SOAK_SALES says
+//   SOAK_SECONDS=120 npm run soak      stop after that long, whatever SOAK_SALES says (Ctrl-C too: the summary still prints)
 //   SOAK_EVERY=50                      a sample every 50 sales (default: SOAK_SALES / 20)
 //   SOAK_WARMUP=1000                   the summary's warm-up, in sales (default: SOAK_SALES / 10)
 //   SOAK_SNAPSHOT_AT=100,400           V8 heap snapshots after those sales (test/soak/heap-diff.ts compares two)
@@ -203,6 +203,13 @@ function sample(n: number, t0: number): Sample {
   return out;
 }
 
+// Ctrl-C (or SIGTERM) ends the run after the sale in progress, with the summary; a second one kills it.
+let stopping = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const)
+  process.once(signal, () => {
+    stopping = true;
+    console.log(JSON.stringify({ stopping: signal, sales: n }));
+  });
 const t0 = Date.now();
 const cpu0 = threadCpuMs();
 const samples = [sample(0, t0)];
@@ -210,7 +217,7 @@ const statuses: Record<string, number> = {};
 console.log(JSON.stringify(samples[0]));
 let n = 0;
 try {
-  while (n < SALES && (Date.now() - t0) / 1000 < SECONDS) {
+  while (n < SALES && (Date.now() - t0) / 1000 < SECONDS && !stopping) {
     moveClock();
     const s = await sale();
     lastEnd = soakClock.now().getTime();
