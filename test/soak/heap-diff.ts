@@ -185,26 +185,30 @@ for (const r of rows.slice(0, 6)) {
 
 // Whose growth: an object belongs to a counterpart (the embedded sandbox host, the virtual pinpad or
 // printer: not in the process in production) when a class of theirs is on its first retainer chain
-// (up to 12 steps); to V8 for code and shapes; else to the daemon (or the soak). Alive bytes by
+// (up to 16 steps, through named holders first); to V8 for code and shapes themselves; else to the
+// daemon (or the soak). A heuristic: an object held by both counts for the first one found. Alive bytes by
 // owner in each snapshot, and the difference: the daemon's growth apart from the counterparts'.
 const COUNTERPARTS =
   /^(VirtualPrinter|VirtualPinpad|SimEngine|SimSecureLayer|SimTables|SimDukpt|CardDeck|FaultSet|Faults|SandboxClock|CallbackDeliverer|WalletApi|PinpadFrameReader)$/;
 function owners(h: Heap): Map<string, number> {
+  const named = (k: string): boolean => !k.startsWith('(') && !k.startsWith('system /');
   const out = new Map<string, number>();
   for (let i = 0; i < h.key.length; i++) {
-    let o = 'daemon (or the soak)';
+    const self = h.key[i]!;
+    let o =
+      self.startsWith('(code)') || self.startsWith('(hidden)') || self.startsWith('(object shape)')
+        ? 'V8: code and shapes'
+        : 'daemon (or the soak)';
     let at = i;
-    for (let d = 0; d < 12; d++) {
+    for (let d = 0; d < 16 && o !== 'V8: code and shapes'; d++) {
       const k = h.key[at]!;
       if (COUNTERPARTS.test(k)) {
         o = `counterpart: ${k}`;
         break;
       }
-      if (k.startsWith('(code)') || k.startsWith('(hidden)') || k.startsWith('(object shape)')) {
-        o = 'V8: code and shapes';
-        break;
-      }
-      const up = h.retainers.get(at)?.[0];
+      // up through a named holder when there is one (a Map's table, a closure's context are steps, not owners)
+      const ups = h.retainers.get(at) ?? [];
+      const up = ups.find(([p]) => named(h.key[p]!)) ?? ups[0];
       if (!up) break;
       at = up[0];
     }
