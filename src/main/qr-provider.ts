@@ -1,5 +1,5 @@
 import type { Acquirer } from '../acquirer/index.js';
-import { EcommerceQrAdapter, routeQrDelivery } from '../adapters/ecommerce-qr.js';
+import { EcommerceQrAdapter, routeQrDelivery } from '../acquirer/omni/ecommerce-qr.js';
 import type { Config } from '../config/index.js';
 import { OmniposError } from '../core/errors/index.js';
 import type { AcquirerDeliveryPort } from '../engine/ports.js';

@@ -1,7 +1,7 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Acquirer } from '../acquirer/index.js';
-import { OmniVoidAdapter } from '../adapters/acquirer-void.js';
+import { OmniVoidAdapter } from '../acquirer/omni/voids.js';
 import { productResolver, type CardPinpad } from '../adapters/pinpad-card.js';
 import { refundCardPort } from '../adapters/pinpad-card-refund.js';
 import type { Config } from '../config/index.js';

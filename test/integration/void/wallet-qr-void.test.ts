@@ -4,7 +4,7 @@ import { TcpTransport } from '../../../drivers/transport/index.js';
 import { findPrinterModel } from '../../../tables/printers/index.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
-import { OmniDeliveryAdapter } from '../../../src/adapters/acquirer-delivery.js';
+import { OmniDeliveryAdapter } from '../../../src/acquirer/omni/delivery.js';
 import { EscPosReceiptPrinter } from '../../../src/adapters/escpos-receipt.js';
 import { systemClock } from '../../../src/core/clock.js';
 import { OmniposError } from '../../../src/core/errors/index.js';

@@ -1,4 +1,4 @@
-import { codeMeaning } from '../../tables/acquirer/return-codes.js';
+import { codeMeaning } from '../../../tables/acquirer/return-codes.js';
 import {
   acquirerContext,
   exchangeOf,
@@ -8,11 +8,11 @@ import {
   type VoidOutcome,
   type VoidQueryOutcome,
   type VoidRequest,
-} from '../acquirer/index.js';
-import type { Delivery } from '../engine/ports.js';
-import type { VoidDeliveryPort, VoidHostPort, VoidOrder, VoidUndoDelivery } from '../engine/void/ports.js';
-import type { HostVoidOutcome } from '../engine/void/types.js';
-import { cardNode } from './acquirer-sale.js';
+} from '../index.js';
+import type { Delivery } from '../../engine/ports.js';
+import type { VoidDeliveryPort, VoidHostPort, VoidOrder, VoidUndoDelivery } from '../../engine/void/ports.js';
+import type { HostVoidOutcome } from '../../engine/void/types.js';
+import { cardNode } from './sale.js';
 
 /** The omni void request: `MerchantVoidId`, `MerchantVoidDate`, `VoidAmount` and the card read again. */
 export function voidRequest(order: VoidOrder): VoidRequest {

@@ -1,6 +1,6 @@
-import { ecommercePaymentId, type EcommerceClient } from '../acquirer/index.js';
-import type { QrCodeOrder, QrCodePort, QrIssued } from '../engine/qr/code-port.js';
-import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../engine/ports.js';
+import { ecommercePaymentId, type EcommerceClient } from '../index.js';
+import type { QrCodeOrder, QrCodePort, QrIssued } from '../../engine/qr/code-port.js';
+import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../../engine/ports.js';
 import { qrTextFromPng } from './qr-image.js';
 
 /** E-commerce sale statuses (002, "Transaction status"): 2 paid, 3 denied, 10 cancelled/voided, 12 pending, 13 aborted. */

@@ -1,4 +1,4 @@
-import type { OmniClient } from '../acquirer/index.js';
+import type { OmniClient } from '../index.js';
 import {
   NOTHING_CHARGED_STATUSES,
   findOurSale,
@@ -9,9 +9,9 @@ import {
   type OperationOutcome,
   type QueryOutcome,
   type UndoChipData,
-} from '../acquirer/index.js';
-import { encodeTlv, toHex } from '../emv/index.js';
-import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../engine/ports.js';
+} from '../index.js';
+import { encodeTlv, toHex } from '../../emv/index.js';
+import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../../engine/ports.js';
 
 /** Issuer script results travel in their own field, not inside EmvData. */
 const SCRIPT_RESULTS_TAG = '9F5B';

@@ -1,6 +1,6 @@
-import { ecommercePaymentId, isOutcomeUnknown, type EcommerceClient } from '../acquirer/index.js';
-import type { PixCreatePort } from '../engine/pix/engine.js';
-import type { PixCreation } from '../engine/pix/types.js';
+import { ecommercePaymentId, isOutcomeUnknown, type EcommerceClient } from '../index.js';
+import type { PixCreatePort } from '../../engine/pix/engine.js';
+import type { PixCreation } from '../../engine/pix/types.js';
 
 function reason(e: unknown): string {
   return e instanceof Error ? e.message : 'failed';
