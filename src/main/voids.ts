@@ -82,9 +82,6 @@ export interface VoidsDeps extends OwnerDeps {
   onEvent?: (event: VoidEvent) => void;
 }
 
-/** Moved to the omni backend (it reads the host's `Payment.Voids` and `CancellationStatus`). */
-export { walletCancellations } from '../acquirer/omni/wallet-cancellations.js';
-
 export interface Voids {
   engine: VoidEngine;
   /** The outbox's port for void confirmations and undos. */

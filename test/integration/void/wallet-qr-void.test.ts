@@ -16,7 +16,7 @@ import { QrEngine, type QrEvent } from '../../../src/engine/qr/engine.js';
 import { VoidEngine, type VoidEvent } from '../../../src/engine/void/engine.js';
 import { DayBook } from '../../../src/operations/day/index.js';
 import { SupervisorGate } from '../../../src/engine/void/supervisor.js';
-import { walletCancellations } from '../../../src/main/voids.js';
+import { walletCancellations } from '../../../src/acquirer/omni/wallet-cancellations.js';
 import { parsePadraoq, type CurrentFields } from '../../../src/qr/index.js';
 import { VirtualPrinter, serveVirtualPrinter, type VirtualPrinterServer } from '../../../src/sim/printer/index.js';
 import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
