@@ -3,16 +3,14 @@ import type { TableSet } from '../../initialization/index.js';
 import type { JournalEntry, MerchantOrderIds } from '../../store/index.js';
 import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
 import { SPEAKS_CORE } from '../machine-vocabulary.js';
-import { OUTBOX_OPERATIONS, idempotencyKey } from '../outbox/tasks.js';
-import type { VoidConfirmTask, VoidUndoTask } from '../outbox/void.js';
 import type { CardPort, EncryptedCard, ReceiptSubject } from '../ports.js';
 import { checkVoidLimits, cardMismatch, voidableSale } from './checks.js';
+import { chipEndMessage, voidOutboxTasks } from './durable.js';
 import { voidTransition } from './machine.js';
 import type { VoidHostPort } from './ports.js';
 import { planVoidRecovery } from './recovery.js';
 import type { SupervisorCredential, SupervisorGate } from './supervisor.js';
 import type { SupervisorProof } from './types.js';
-import type { PixTask } from '../outbox/pix.js';
 import { remainingOf, voidIdsOf, type Remaining } from './ledger.js';
 import { showQr } from '../qr/code-port.js';
 import { printVoidReceipt, voidReceiptSubject } from './receipt.js';
@@ -60,14 +58,6 @@ export interface VoidEngineDeps extends OwnerDeps {
   /** Voids of wallet QR sales by cancellation code (absent: refused). */
   wallet?: WalletVoidOptions;
   onEvent?: (event: VoidEvent) => void;
-}
-
-/** What the pinpad shows once the chip finished the void. */
-function chipEndMessage(state: VoidStateName, decision: string, card: string): string {
-  if (state === 'refused') return 'CARTAO DIFERENTE\nDA VENDA';
-  if (decision === 'approved' && card === 'approved') return 'CANCELAMENTO\nAPROVADO';
-  if (decision === 'declined') return 'CANCELAMENTO\nNEGADO';
-  return 'CANCELAMENTO\nNAO REALIZADO';
 }
 
 const DURABLE = new Set<VoidEffect['kind']>(['outbox.void-confirm', 'outbox.void-undo', 'outbox.pix-refund']);
@@ -340,48 +330,8 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
   }
 
   protected writeDurable(journalId: number, state: VoidState, effects: readonly VoidEffect[]): void {
-    const at = this.#d.clock.now();
-    const d = state.data;
-    for (const e of effects) {
-      if (e.kind === 'outbox.void-confirm' && d.voidId) {
-        const payload: VoidConfirmTask = {
-          merchantVoidId: d.merchantVoidId,
-          paymentId: d.sale.paymentId,
-          voidId: d.voidId,
-        };
-        this.#d.outbox.enqueue({
-          journalId,
-          operation: OUTBOX_OPERATIONS.voidConfirm,
-          idempotencyKey: idempotencyKey('void-confirm', d.merchantVoidId),
-          payload: { ...payload },
-          at,
-        });
-      } else if (e.kind === 'outbox.void-undo') {
-        const payload: VoidUndoTask = {
-          merchantVoidId: d.merchantVoidId,
-          paymentId: d.sale.paymentId,
-          sentAt: d.sentAt ?? at.toISOString(),
-          ...(e.by === 'voidId' && d.voidId ? { voidId: d.voidId } : {}),
-        };
-        this.#d.outbox.enqueue({
-          journalId,
-          operation: OUTBOX_OPERATIONS.voidUndo,
-          idempotencyKey: idempotencyKey('void-undo', d.merchantVoidId),
-          payload: { ...payload },
-          at,
-        });
-      } else if (e.kind === 'outbox.pix-refund') {
-        // keyed on the refund's own id: the Pix engine's own refund task of the sale is another
-        const payload: PixTask = { merchantOrderId: d.sale.merchantOrderId, paymentId: d.sale.paymentId };
-        this.#d.outbox.enqueue({
-          journalId,
-          operation: OUTBOX_OPERATIONS.pixRefund,
-          idempotencyKey: idempotencyKey('pix-refund', d.merchantVoidId),
-          payload: { ...payload },
-          at,
-        });
-      }
-    }
+    for (const task of voidOutboxTasks(journalId, state.data, effects, this.#d.clock.now()))
+      this.#d.outbox.enqueue(task);
   }
 
   protected receiptSubject(state: VoidState): ReceiptSubject {
