@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Pinpad } from '../../../drivers/pinpad/index.js';
 import { TcpTransport } from '../../../drivers/transport/tcp.js';
-import { OmniSaleAdapter, type TerminalIdentity } from '../../../src/adapters/acquirer-sale.js';
+import { OmniSaleAdapter, type TerminalIdentity } from '../../../src/acquirer/omni/sale.js';
 import { PinpadCardPort, productResolver } from '../../../src/adapters/pinpad-card.js';
 import type { CardRequest } from '../../../src/engine/ports.js';
 import { parseInitialization, TableSet } from '../../../src/initialization/index.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Pinpad } from '../../../drivers/pinpad/index.js';
 import { TcpTransport } from '../../../drivers/transport/tcp.js';
-import { cardNode } from '../../../src/adapters/acquirer-sale.js';
+import { cardNode } from '../../../src/acquirer/omni/sale.js';
 import { PinpadCardPort } from '../../../src/adapters/pinpad-card.js';
 import { cardSim, VirtualPinpad } from '../../../src/sim/pinpad/index.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';

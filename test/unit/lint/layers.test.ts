@@ -53,8 +53,13 @@ describe('the layer lint rule (docs/architecture.md "Rings")', () => {
     expect(
       await lint(
         'src/engine/x.ts',
-        "import '../store/index.js'; import '../core/clock.js'; import '../acquirer/client.js';",
+        "import '../store/index.js'; import '../core/clock.js'; import '../initialization/index.js';",
       ),
+    ).toEqual([]);
+    // The engine speaks to the acquirer only through its ports; a backend (src/acquirer/<name>/) implements them.
+    expect(await lint('src/engine/x.ts', "import '../acquirer/omni/client.js';")).toHaveLength(1);
+    expect(
+      await lint('src/acquirer/omni/x.ts', "import type { AcquirerBackend } from '../../engine/ports.js';"),
     ).toEqual([]);
     expect(
       await lint('src/adapters/x.ts', "import '../../drivers/pinpad/pinpad.js'; import '../engine/ports.js';"),
