@@ -17,6 +17,11 @@ export interface Delivery {
   reason: string;
   /** A watched QR sale was paid after it ended, and this undid the payment. */
   late?: boolean;
+  /**
+   * A retry by design, not a failure: a watch for a late payment looks again until the code ends.
+   * Such a task is open because it is doing its job, so it never raises OUTBOX_STUCK.
+   */
+  watching?: boolean;
 }
 
 /**

@@ -186,7 +186,8 @@ export class OutboxForwarder {
       this.#deps.onSettled(task, delivery);
     }).immediate();
     this.#unrecorded.delete(task.id);
-    if (delivery.action === 'retry') this.#checkStuck(task, task.attempts + 1, close, after, delivery.reason);
+    if (delivery.action === 'retry' && !delivery.watching)
+      this.#checkStuck(task, task.attempts + 1, close, after, delivery.reason);
     else this.#alarmed.delete(task.id);
     const level = delivery.action === 'retry' ? 'info' : delivery.action === 'done' ? 'info' : 'error';
     log[level](

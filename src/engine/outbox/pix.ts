@@ -57,7 +57,11 @@ export async function attemptPix(
         return { ...reset, delivery: { action: 'done', reason: 'cancelled; no payment' } };
       return {
         ...reset,
-        delivery: { action: 'retry', reason: 'cancelled; watching for a late payment until the code ends' },
+        delivery: {
+          action: 'retry',
+          reason: 'cancelled; watching for a late payment until the code ends',
+          watching: true,
+        },
       };
     case 'pending':
       if (task.refundAsked)

@@ -18,7 +18,7 @@ export async function attemptWatch(port: AcquirerDeliveryPort, task: WatchTask, 
   if (q.kind === 'not-found') {
     return now.getTime() >= Date.parse(task.until)
       ? { action: 'done', reason: 'no payment before the code ended' }
-      : { action: 'retry', reason: 'no payment yet; watching until the code ends' };
+      : { action: 'retry', reason: 'no payment yet; watching until the code ends', watching: true };
   }
   if (NOTHING_CHARGED.has(q.state)) return { action: 'done', reason: 'the late payment is already undone or declined' };
   if (q.state === 'confirmed') return { action: 'needs-refund', reason: 'a late payment was confirmed by the host' };

@@ -155,4 +155,28 @@ describe('the outbox under load (issue 17)', () => {
     expect(alarms[0]?.message).toMatch(/still open 90 min before the close of its day/);
     db.close();
   });
+
+  it('a watch for a late payment is open by design: no OUTBOX_STUCK near the close, however often it looks', async () => {
+    // Found between 01:00 and 03:00 UTC (2 h before the Sao Paulo close): every QR sale whose watch was
+    // still looking raised an error alarm and turned health degraded, nightly, with nothing wrong.
+    const clock = new FakeClock('2026-11-23T01:30:00Z');
+    const host = new BrownOutHost(() => ({ kind: 'not-found' }));
+    const { db, outbox, forwarder, alarms, undo } = setup(host, clock, { attemptCeiling: 3 });
+    outbox.enqueue({
+      operation: OUTBOX_OPERATIONS.watch,
+      idempotencyKey: idempotencyKey('watch', '263260010000006'),
+      payload: { merchantOrderId: '263260010000006', until: '2026-11-23T01:50:00Z' },
+      at: clock.now(),
+    });
+    for (let i = 0; i < 5; i++) {
+      await host.drain(forwarder.runOnce());
+      clock.advance(60_000);
+    }
+    expect(alarms).toEqual([]);
+    // The same hour, a delivery that fails is still told at once.
+    const t = undo('263260010000007', '2026-11-22T13:00:00Z', clock.now());
+    await host.drain(forwarder.runOnce());
+    expect(alarms.map((a) => a.taskId)).toEqual([t.id]);
+    db.close();
+  });
 });
