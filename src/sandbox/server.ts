@@ -20,7 +20,8 @@ import {
   type SandboxBase,
   type SandboxRouteName,
 } from './routes.js';
-import { confirmSale, createSale, getSale, getSaleByOrderId, undoSale, undoSaleByOrderId } from './sales.js';
+import { createSale, getSale, getSaleByOrderId } from './sales.js';
+import { confirmSale, undoSale, undoSaleByOrderId } from './sale-confirm-undo.js';
 import { confirmVoid, createVoid, getVoid, undoVoid } from './voids.js';
 import { getInitialization, postInitialization } from './initialization.js';
 import { cardBin, createEcommerceSale, getEcommerceSale, voidEcommerceSale } from './ecommerce.js';

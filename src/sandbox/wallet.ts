@@ -10,7 +10,7 @@ import { walletError } from './errors.js';
 import { scenario } from './scenario.js';
 import { formBody, Refusal, type Answer, type SandboxRequest } from './http-kit.js';
 import { merchantExists, terminalExists } from './registration.js';
-import { cardMatch, findSaleByOrderId } from './sales.js';
+import { cardMatch, findSaleByOrderId } from './sale-rows.js';
 import { nextNsu, saleLinks } from './answers.js';
 import cardOutcomes from '../../tables/sandbox/card-outcomes.json' with { type: 'json' };
 import { makeKeyPair, qrInstant } from './wallet-keys.js';
