@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type SandboxContext } from './context.js';
+import type { SandboxContext } from './context.js';
 import { saleLinks } from './answers.js';
 import { apiError, CODE } from './errors.js';
 import { Refusal } from './refusal.js';
