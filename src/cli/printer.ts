@@ -25,6 +25,7 @@ import { loadConfig } from '../config/index.js';
 import { OmniposError, type ErrorCode } from '../core/errors/index.js';
 import { serveVirtualPrinter, VirtualPrinter } from '../sim/printer/index.js';
 import { printJson, type CliContext, type Command } from './context.js';
+import { intOption } from './int-option.js';
 
 /** Compile-time proof that every printer driver code is in the catalogue under the same name. */
 type Missing = Exclude<PrinterErrorCode, ErrorCode>;
@@ -238,18 +239,6 @@ function untilSignal(): Promise<void> {
     process.once('SIGTERM', () => resolve());
     process.once('SIGINT', () => resolve());
   });
-}
-
-function intOption(v: string | undefined, name: string, min: number, max: number): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min || n > max)
-    throw new OmniposError(
-      'INVALID_ARGUMENT',
-      `--${name}: expected an integer in ${min}..${max}, got ${JSON.stringify(v)}`,
-      { option: name },
-    );
-  return n;
 }
 
 /** Control words read from standard input, one a line. */
