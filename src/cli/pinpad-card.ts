@@ -6,7 +6,7 @@ import { loadConfig } from '../config/index.js';
 import { OmniposError } from '../core/errors/index.js';
 import { printJson, type CliContext, type Command } from './context.js';
 import { resolveTarget, TARGET_OPTIONS, terminalKey, withPinpad } from './pinpad.js';
-import { intOption } from './int-option.js';
+import { intOption } from './options.js';
 
 function pinpadConfig(
   values: { config?: string },

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { OmniposError } from '../core/errors/index.js';
 import { serveControl, TIMING_NAMES, VirtualPinpad, type TimingName } from '../sim/pinpad/index.js';
-import { intOption } from './int-option.js';
+import { intOption } from './options.js';
 import type { CliContext, Command } from './context.js';
 
 /** Resolves when the process is asked to stop. */
