@@ -1,23 +1,13 @@
-import { FrameDecoder, encodeFrame, SILENT_LOGGER } from '../pinpad/index.js';
-import type { DriverLogger } from '../pinpad/index.js';
-import { TransportError, type Transport } from '../transport/index.js';
-import { LibraryGate, type Wedge } from './gate.js';
-import { PPCOMP, type BibcompCalls, type ClassicAnswer, type ClassicFunction } from './library.js';
+import { encodeFrame } from '../pinpad/index.js';
+import { PPCOMP, type ClassicAnswer, type ClassicFunction } from './library.js';
+import { LibraryTransport, notification, type LibraryTransportOptions } from './library-transport.js';
 
 const ACK = 0x06;
-const EOT = 0x04;
-const CAN = 0x18;
 const DC2 = 0x12;
 
-export interface ClassicBibcompTransportOptions {
-  calls: BibcompCalls;
-  port: string;
+export interface ClassicBibcompTransportOptions extends LibraryTransportOptions {
   /** Pause between two polls that answered PROCESSING (default 20 ms). */
   pollMs?: number;
-  /** A library call that has not returned after this long is a wedged library (default 15 s). */
-  callTimeoutMs?: number;
-  log?: DriverLogger;
-  wedged?: Wedge;
 }
 
 type Blocks = readonly string[];
@@ -102,87 +92,21 @@ function split(data: Uint8Array): { id: string; blocks: string[] } | undefined {
  * (card.ClassicCardPinpad). Calls run on koffi's worker thread, one at a time, with the wedge rule of
  * BibcompTransport; a library error of the link (14-15, 30-34) is a disconnection.
  */
-export class ClassicBibcompTransport implements Transport {
-  readonly description: string;
-  private opened = false;
-  private closed = false;
-  private readonly decoder = new FrameDecoder();
-  private readonly chunks: Uint8Array[] = [];
-  private reader: { resolve(c: Uint8Array | null): void; reject(e: Error): void } | undefined;
-  private failure: TransportError | undefined;
+export class ClassicBibcompTransport extends LibraryTransport {
   private gen = 0;
-  private readonly gate: LibraryGate;
   private readonly pollMs: number;
-  private readonly log: DriverLogger;
-  readonly counters = { starts: 0, polls: 0, aborts: 0 };
 
-  constructor(private readonly opts: ClassicBibcompTransportOptions) {
-    this.description = `bibcomp-classic:${opts.port}`;
+  constructor(opts: ClassicBibcompTransportOptions) {
+    super(opts, 'bibcomp-classic');
     this.pollMs = opts.pollMs ?? 20;
-    this.log = opts.log ?? SILENT_LOGGER;
-    this.gate = new LibraryGate(opts.callTimeoutMs ?? 15_000, this.log, opts.wedged ?? { value: false });
   }
 
-  get isOpen(): boolean {
-    return this.opened && !this.closed && !this.failure;
-  }
-
-  async open(): Promise<void> {
-    const w = this.gate.wedge;
-    if (w.value)
-      throw new TransportError(
-        'TRANSPORT_OPEN_FAILED',
-        `${this.description}: the library did not return from ${w.call ?? 'a call'}; restart the daemon`,
-        { port: this.opts.port, call: w.call },
-      );
-    let code = await this.gate.call('PP_Open', () => this.opts.calls.open(this.opts.port));
-    if (code === PPCOMP.ALREADYOPEN) {
-      await this.gate.call('PP_Close', () => this.opts.calls.close(''));
-      code = await this.gate.call('PP_Open', () => this.opts.calls.open(this.opts.port));
-    }
-    if (code !== PPCOMP.OK)
-      throw new TransportError('TRANSPORT_OPEN_FAILED', `${this.description}: PP_Open answered ${code}`, {
-        port: this.opts.port,
-        code,
-      });
-    this.opened = true;
-  }
-
-  read(): Promise<Uint8Array | null> {
-    const c = this.chunks.shift();
-    if (c) return Promise.resolve(c);
-    if (this.closed) return Promise.resolve(null);
-    if (this.failure) return Promise.reject(this.failure);
-    return new Promise((resolve, reject) => (this.reader = { resolve, reject }));
-  }
-
-  write(bytes: Uint8Array): Promise<void> {
-    if (this.closed) return Promise.reject(new TransportError('TRANSPORT_CLOSED', `${this.description}: closed`));
-    if (this.failure) return Promise.reject(this.failure);
-    for (const e of this.decoder.push(bytes)) {
-      if (e.type === 'frame') this.command(e.data);
-      else if (e.type === 'control' && e.byte === CAN) this.cancel();
-    }
-    return Promise.resolve();
-  }
-
-  flush(): Promise<void> {
-    this.chunks.length = 0;
-    return Promise.resolve();
-  }
-
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
+  /** Forgets the command in progress: its late answers are dropped. */
+  protected stop(): void {
     this.gen++;
-    const r = this.reader;
-    this.reader = undefined;
-    r?.resolve(null);
-    if (this.opened && !this.gate.wedge.value)
-      await this.gate.call('PP_Close', () => this.opts.calls.close('')).catch(() => undefined);
   }
 
-  private command(data: Uint8Array): void {
+  protected command(data: Uint8Array): void {
     const gen = ++this.gen;
     this.push(Uint8Array.of(ACK));
     const cmd = data[0] === DC2 ? undefined : split(data);
@@ -264,48 +188,4 @@ export class ClassicBibcompTransport implements Transport {
         : '';
     this.push(encodeFrame(Uint8Array.from(Buffer.from(`${id}${n3(status)}${body}`, 'latin1'))));
   }
-
-  private cancel(): void {
-    this.gen++;
-    void this.gate
-      .call('PP_Abort', () => {
-        this.counters.aborts++;
-        return this.opts.calls.abort();
-      })
-      .then(
-        (code) => {
-          if (this.closed || this.failure) return;
-          if (code === PPCOMP.OK) this.push(Uint8Array.of(EOT));
-          else this.log.warn({ code }, 'bibcomp PP_Abort failed');
-        },
-        (e: unknown) => this.fail(`PP_Abort: ${(e as Error).message}`),
-      );
-  }
-
-  private push(chunk: Uint8Array): void {
-    if (this.reader) {
-      const r = this.reader;
-      this.reader = undefined;
-      r.resolve(chunk);
-    } else this.chunks.push(chunk);
-  }
-
-  private fail(message: string, context: Record<string, unknown> = {}): void {
-    if (this.closed || this.failure) return;
-    this.gen++;
-    this.log.warn({ ...context, port: this.opts.port }, `bibcomp: ${message}`);
-    this.failure = new TransportError('TRANSPORT_DISCONNECTED', `${this.description}: ${message}`, {
-      port: this.opts.port,
-      ...context,
-    });
-    const r = this.reader;
-    this.reader = undefined;
-    r?.reject(this.failure);
-  }
-}
-
-/** A clear NTM answer (§2.3.3) carrying the library's notification. */
-function notification(text: string): Uint8Array {
-  const msg = text.slice(0, 32);
-  return new Uint8Array(Buffer.from(`NTM000${n3(msg.length)}${msg}`, 'latin1'));
 }

@@ -2,6 +2,7 @@ import { EventEmitter } from 'node:events';
 export { INFO_GIX_IDS } from './commands/info.js';
 import { commandRow } from '../../tables/pinpad/commands.js';
 import { isTransportError, type Transport } from '../transport/index.js';
+import { checkMandatoryParams } from './codec/mandatory.js';
 import { decodeResponse } from './codec/message.js';
 import { CLO, GIN, GIX, OPN_CLASSIC, type GinResult, type GixResult } from './commands/control.js';
 import { DEX, DSP, GCD, type DexOptions, type GcdRequest } from './commands/display.js';
@@ -179,6 +180,7 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
     let data: Uint8Array;
     try {
       data = spec.encode(req);
+      checkMandatoryParams(spec.id, data); // the table's M parameters, before a byte leaves (§3.1.3.1)
     } catch (e) {
       return Promise.reject(e instanceof Error ? e : new Error(String(e)));
     }

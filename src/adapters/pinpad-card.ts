@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { card, DSP, PinpadError, isPinpadError } from '../../drivers/pinpad/index.js';
+import { CHIP_TAGS_FIRST as TAGS_FIRST, CHIP_TAGS_SECOND as TAGS_SECOND } from '../core/chip-tags.js';
 import { OmniposError, isOmniposError } from '../core/errors/index.js';
 import { decodeTlv, encodeTlv } from '../emv/index.js';
 import type { CardPort, CardRequest, EncryptedCard, PromptListener } from '../engine/ports.js';
@@ -67,34 +68,6 @@ export interface PinpadCardOptions {
   /** Where the alarm of a contactless offline approval goes. */
   log?: { warn(obj: object, msg?: string): void };
 }
-
-/** The first tag list (GOX): what the sale's EmvData carries (the Emv table's TagsFirst of the sandbox). */
-const TAGS_FIRST = [
-  '5F2A',
-  '5F34',
-  '82',
-  '84',
-  '95',
-  '9A',
-  '9C',
-  '9F02',
-  '9F03',
-  '9F09',
-  '9F10',
-  '9F1A',
-  '9F1E',
-  '9F26',
-  '9F27',
-  '9F33',
-  '9F34',
-  '9F35',
-  '9F36',
-  '9F37',
-  '9F41',
-  '9F53',
-];
-/** The second tag list (FCX): what confirmation and undo carry. */
-const TAGS_SECOND = ['95', '9B', '9F26', '9F27', '9F10', '9F36', '9F37', '8A', '9F5B'];
 
 const INPUT: Record<card.GcxResult['cardType'], { mode: InputMode; entry: ProductQuery['entry'] }> = {
   stripe: { mode: 'MagStripe', entry: 'magstripe' },

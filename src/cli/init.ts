@@ -17,16 +17,17 @@ import {
   type PinpadLoadPlan,
   type PinpadTables,
 } from '../initialization/index.js';
-import { buildSandbox, listenSandbox, type RunningSandbox } from '../sandbox/index.js';
+import type { RunningSandbox } from '../sandbox/index.js';
 import { openTerminalDatabase } from '../store/index.js';
 import { printJson, type CliContext, type Command } from './context.js';
 import { createProgress } from './progress.js';
+import { startEmbeddedSandbox } from './embedded-sandbox.js';
 import { technicalGixIds, technicalParameter, type TechnicalParameter } from './init-technical.js';
 import { restoreVirtualTables, saveVirtualTables } from './init-virtual-memory.js';
 import { resolveTarget, type Target } from './pinpad.js';
 import { fromDriverError } from './pinpad-errors.js';
 import { version } from './version.js';
-import { acquirerFromConfig, sandboxListenOptions } from '../main/acquirer-urls.js';
+import { acquirerFromConfig } from '../main/acquirer-urls.js';
 
 /** The log of a technician's run: the state directory's log file, never the screen. (Root logger: components take one child of it each.) */
 function initLogger(config: Config): Logger {
@@ -111,17 +112,8 @@ Example:
       );
       const before = store.currentVersion();
       step(`tables in force: ${before ?? 'none'}`);
-      if (v.environment === 'sandbox' && v.sandbox.embedded) {
-        sandbox = await listenSandbox(
-          buildSandbox({
-            dbFile: path.join(v.stateDir, 'sandbox', 'acquirer.db'),
-            log,
-            outcomeAttempts: v.sandbox.outcomeAttempts,
-          }),
-          sandboxListenOptions(config),
-        );
-        step(`embedded sandbox host at ${sandbox.url}`);
-      }
+      sandbox = await startEmbeddedSandbox(config, log);
+      if (sandbox) step(`embedded sandbox host at ${sandbox.url}`);
       target = await pinpadTarget(config, values, ctx);
       const opened = target;
       pinpad = new SecurePinpad({

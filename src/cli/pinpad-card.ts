@@ -6,24 +6,13 @@ import { loadConfig } from '../config/index.js';
 import { OmniposError } from '../core/index.js';
 import { printJson, type CliContext, type Command } from './context.js';
 import { resolveTarget, TARGET_OPTIONS, terminalKey, withPinpad } from './pinpad.js';
+import { intOption } from './options.js';
 
 function pinpadConfig(
   values: { config?: string },
   ctx: CliContext,
 ): { pinKeySlot: number; dataKeySlot: number; acquirerIndex: number } {
   return loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env }).values.pinpad;
-}
-
-function intOption(v: string | undefined, name: string, min: number, max: number): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min || n > max)
-    throw new OmniposError(
-      'INVALID_ARGUMENT',
-      `--${name}: expected an integer in ${min}..${max}, got ${JSON.stringify(v)}`,
-      { option: name },
-    );
-  return n;
 }
 
 function localNow(): { date: string; time: string } {

@@ -14,6 +14,7 @@ import { OmniposError } from '../core/index.js';
 import { openPinpadTarget, type PinpadTarget, type PinpadTargetOptions } from '../main/devices.js';
 import { printJson, type CliContext, type Command } from './context.js';
 import { fromDriverError } from './pinpad-errors.js';
+import { hostPortOption } from './options.js';
 
 export const TARGET_OPTIONS = {
   port: { type: 'string' },
@@ -25,16 +26,6 @@ export const TARGET_OPTIONS = {
 /** The pinpad a command talks to: the one src/main/devices.ts builds for the daemon too. */
 export type Target = PinpadTarget;
 
-function parseHostPort(v: string): { host: string; port: number } {
-  const m = /^(.+):(\d{1,5})$/.exec(v);
-  const port = m ? Number(m[2]) : NaN;
-  if (!m || port < 1 || port > 65535)
-    throw new OmniposError('INVALID_ARGUMENT', `--tcp: expected HOST:PORT, got ${JSON.stringify(v)}`, {
-      option: 'tcp',
-    });
-  return { host: m[1]!, port };
-}
-
 /**
  * --port, --tcp, or the configured device (the embedded virtual pinpad by default), built by the
  * daemon's own factory: a command reaches exactly the pinpads the daemon runs.
@@ -45,7 +36,7 @@ export async function resolveTarget(
   opts: PinpadTargetOptions = {},
 ): Promise<Target> {
   if (values.port) return openPinpadTarget({ kind: 'serial', path: values.port, baudRate: 19200 }, opts);
-  if (values.tcp) return openPinpadTarget({ kind: 'tcp', ...parseHostPort(values.tcp) }, opts);
+  if (values.tcp) return openPinpadTarget({ kind: 'tcp', ...hostPortOption(values.tcp) }, opts);
   return openPinpadTarget(
     loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env }).values.pinpad.device,
     opts,

@@ -25,6 +25,7 @@ import { loadConfig } from '../config/index.js';
 import { OmniposError, type ErrorCode } from '../core/index.js';
 import { serveVirtualPrinter, VirtualPrinter } from '../sim/index.js';
 import { printJson, type CliContext, type Command } from './context.js';
+import { hostPortOption, intOption } from './options.js';
 
 /** Compile-time proof that every printer driver code is in the catalogue under the same name. */
 type Missing = Exclude<PrinterErrorCode, ErrorCode>;
@@ -55,16 +56,6 @@ const TARGET_USAGE = `  --tcp HOST:PORT   a network printer's raw port (usually 
   --json            JSON output`;
 
 type Target = PrinterTarget;
-
-function hostPort(v: string): { host: string; port: number } {
-  const m = /^(.+):(\d{1,5})$/.exec(v);
-  const port = m ? Number(m[2]) : NaN;
-  if (!m || port < 1 || port > 65535)
-    throw new OmniposError('INVALID_ARGUMENT', `--tcp: expected HOST:PORT, got ${JSON.stringify(v)}`, {
-      option: 'tcp',
-    });
-  return { host: m[1]!, port };
-}
 
 function usbIds(v: string): { vendorId: string; productId: string } {
   const m = /^([0-9a-fA-F]{4}):([0-9a-fA-F]{4})$/.exec(v);
@@ -108,7 +99,7 @@ export async function resolveTarget(
   const fault = faultOf(v.fault);
   const opts = { ...(model ? { model } : {}), ...(fault ? { beforeVirtualStart: fault } : {}) };
   let device: PrinterDeviceConfig;
-  if (v.tcp) device = { kind: 'tcp', ...hostPort(v.tcp) };
+  if (v.tcp) device = { kind: 'tcp', ...hostPortOption(v.tcp) };
   else if (v.serial) {
     const baudRate = v.baud === undefined ? 9600 : Number(v.baud);
     if (!Number.isInteger(baudRate) || baudRate < 1200 || baudRate > 921600)
@@ -238,18 +229,6 @@ function untilSignal(): Promise<void> {
     process.once('SIGTERM', () => resolve());
     process.once('SIGINT', () => resolve());
   });
-}
-
-function intOption(v: string | undefined, name: string, min: number, max: number): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min || n > max)
-    throw new OmniposError(
-      'INVALID_ARGUMENT',
-      `--${name}: expected an integer in ${min}..${max}, got ${JSON.stringify(v)}`,
-      { option: name },
-    );
-  return n;
 }
 
 /** Control words read from standard input, one a line. */

@@ -1,39 +1,29 @@
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { Agent } from 'undici';
 import type { Acquirer } from '../acquirer/index.js';
 import { loadConfig, type Config } from '../config/index.js';
 import { systemClock, OmniposError, isOmniposError } from '../core/index.js';
 import { createLogger } from '../core/log/index.js';
-import { acquirerFromConfig, sandboxListenOptions } from '../main/acquirer-urls.js';
-import { buildSandbox, listenSandbox, type RunningSandbox } from '../sandbox/index.js';
+import { acquirerFromConfig } from '../main/acquirer-urls.js';
+import type { RunningSandbox } from '../sandbox/index.js';
 import { text as fieldText } from './daemon-api.js';
 import { printJson, type CliContext, type Command } from './context.js';
+import { startEmbeddedSandbox } from './embedded-sandbox.js';
 
 /**
  * The acquirer's registration client for one command: with the sandbox configuration, the
  * embedded sandbox host (the daemon's when it runs, else one started here on the same database).
  */
 async function withRegistration<T>(config: Config, ctx: CliContext, f: (a: Acquirer) => Promise<T>): Promise<T> {
-  const v = config.values;
   const log = createLogger({ level: 'silent' });
   let sandbox: RunningSandbox | undefined;
-  if (v.environment === 'sandbox' && v.sandbox.embedded) {
-    try {
-      sandbox = await listenSandbox(
-        buildSandbox({
-          dbFile: path.join(v.stateDir, 'sandbox', 'acquirer.db'),
-          log,
-          outcomeAttempts: v.sandbox.outcomeAttempts,
-        }),
-        sandboxListenOptions(config),
-      );
-      ctx.err(`• embedded sandbox host started here at ${sandbox.url}\n`);
-    } catch (e) {
-      if ((e as { code?: string }).code !== 'EADDRINUSE') throw e;
-      // The running daemon's embedded sandbox host answers at the configured address.
-    }
+  try {
+    sandbox = await startEmbeddedSandbox(config, log);
+    if (sandbox) ctx.err(`• embedded sandbox host started here at ${sandbox.url}\n`);
+  } catch (e) {
+    if ((e as { code?: string }).code !== 'EADDRINUSE') throw e;
+    // The running daemon's embedded sandbox host answers at the configured address.
   }
   const dispatcher = new Agent({ keepAliveTimeout: 5_000 });
   const acquirer = acquirerFromConfig(config, { sandbox, clock: systemClock, log, dispatcher });

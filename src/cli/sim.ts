@@ -1,19 +1,8 @@
 import { parseArgs } from 'node:util';
 import { OmniposError } from '../core/index.js';
 import { serveControl, TIMING_NAMES, VirtualPinpad, type TimingName } from '../sim/index.js';
+import { intOption } from './options.js';
 import type { CliContext, Command } from './context.js';
-
-function intOption(v: string | undefined, name: string, min: number, max: number): number | undefined {
-  if (v === undefined) return undefined;
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < min || n > max)
-    throw new OmniposError(
-      'INVALID_ARGUMENT',
-      `--${name}: expected an integer in ${min}..${max}, got ${JSON.stringify(v)}`,
-      { option: name },
-    );
-  return n;
-}
 
 /** Resolves when the process is asked to stop. */
 function untilSignal(): Promise<void> {

@@ -1,4 +1,5 @@
-export { buildSandbox, listenSandbox, type Sandbox, type RunningSandbox, type ListenOptions } from './server.js';
+export { buildSandbox, type Sandbox } from './server.js';
+export { listenSandbox, type RunningSandbox, type ListenOptions } from './listen.js';
 export type { SandboxOptions, FaultSpec } from './context.js';
 export { sandboxCredentials } from './controls.js';
 export { ledgerReport, type LedgerReport } from './ledger.js';

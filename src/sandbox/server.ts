@@ -1,8 +1,6 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
 import { systemClock } from '../core/index.js';
-import { omniToken } from './auth.js';
 import { SandboxClock } from './clock.js';
 import { maybeCloseDay } from './close-day.js';
 import { newUuid, problem, type SandboxContext, type SandboxOptions } from './context.js';
@@ -11,51 +9,12 @@ import { openSandboxDatabase } from './db.js';
 import { apiEntry, hostError, walletError } from './errors.js';
 import { Faults } from './faults.js';
 import { setScenario, validateScenario, type Scenario } from './scenario.js';
-import { Refusal, type Answer, type SandboxRequest } from './http-kit.js';
-import {
-  BASE_SOURCES,
-  matchOn,
-  SANDBOX_BASES,
-  SHARED_HOST,
-  type SandboxBase,
-  type SandboxRouteName,
-} from './routes.js';
-import { confirmSale, createSale, getSale, getSaleByOrderId, undoSale, undoSaleByOrderId } from './sales.js';
-import { confirmVoid, createVoid, getVoid, undoVoid } from './voids.js';
-import { getInitialization, postInitialization } from './initialization.js';
-import { cardBin, createEcommerceSale, getEcommerceSale, voidEcommerceSale } from './ecommerce.js';
+import { Refusal, type Answer } from './http-kit.js';
+import { BASE_SOURCES, matchOn, SHARED_HOST, type SandboxBase, type SandboxRouteName } from './routes.js';
 import { WalletApi } from './wallet.js';
 import { CallbackDeliverer } from './callbacks.js';
-import { createMerchant, createTerminal, getMerchant, updateMerchant } from './registration.js';
-
-type Handler = (ctx: SandboxContext, req: SandboxRequest) => Answer | Promise<Answer>;
-
-const HANDLERS: Partial<Record<SandboxRouteName, Handler>> = {
-  omniToken,
-  saleCreate: createSale,
-  saleGet: getSale,
-  saleGetByOrderId: getSaleByOrderId,
-  saleConfirm: confirmSale,
-  saleUndo: undoSale,
-  saleUndoByOrderId: undoSaleByOrderId,
-  saleUndoPut: undoSale,
-  saleUndoByOrderIdPut: undoSaleByOrderId,
-  voidCreate: createVoid,
-  voidConfirm: confirmVoid,
-  voidUndo: undoVoid,
-  voidUndoByMerchantVoidId: undoVoid,
-  voidGet: getVoid,
-  initialization: getInitialization,
-  initializationTechnical: postInitialization,
-  merchantCreate: createMerchant,
-  merchantGet: getMerchant,
-  merchantUpdate: updateMerchant,
-  terminalCreate: createTerminal,
-  ecommerceSaleCreate: createEcommerceSale,
-  ecommerceSaleGet: getEcommerceSale,
-  ecommerceSaleVoid: voidEcommerceSale,
-  ecommerceCardBin: cardBin,
-};
+import { HANDLERS, type Handler } from './handlers.js';
+import { malformed, refusalText } from './refused-requests.js';
 
 /** What a listener serves: one base of the acquirer (with its same-host twin), or the sandbox's own controls. */
 export type Listener = SandboxBase | 'controls';
@@ -278,30 +237,6 @@ export function buildSandbox(options: SandboxOptions): Sandbox {
     send(res, ctx, answer.status, answer.body, answer.headers);
   }
 
-  /** True when the refusal is about the request's form (a field), not the state of a sale (302, 307-310, 318). */
-  function malformed(body: unknown): boolean {
-    const list = Array.isArray(body) ? body : [body];
-    return list.some((e) => {
-      if (!e || typeof e !== 'object') return false;
-      const code = (e as Record<string, unknown>).Code ?? (e as Record<string, unknown>).code;
-      if (typeof code === 'string') return code.startsWith('412.1');
-      return typeof code === 'number' && ![302, 303, 307, 308, 309, 310, 318].includes(code);
-    });
-  }
-
-  function refusalText(body: unknown): string {
-    const list = Array.isArray(body) ? body : [body];
-    return list
-      .map((e) => {
-        if (!e || typeof e !== 'object') return '';
-        const r = e as Record<string, unknown>;
-        const text = r.Message ?? r.description ?? r.error;
-        return typeof text === 'string' ? text : '';
-      })
-      .join(' | ')
-      .slice(0, 600);
-  }
-
   async function run(fn: () => Answer | Promise<Answer>): Promise<Answer> {
     try {
       return await fn();
@@ -364,84 +299,4 @@ export function buildSandbox(options: SandboxOptions): Sandbox {
       db.close();
     },
   };
-}
-
-/** A listening sandbox host: the controls address and one address per base. */
-export interface RunningSandbox {
-  /** The controls listener (`/sandbox/…`): not part of the acquirer's API. */
-  readonly url: string;
-  readonly port: number;
-  /** Each base's address, with the path prefix the manual's URL carries (parameters: `/api/v0.1`). */
-  readonly urls: Readonly<Record<SandboxBase, string>>;
-  readonly ports: Readonly<Record<SandboxBase, number>>;
-  readonly sandbox: Sandbox;
-  readonly server: Server;
-  close(): Promise<void>;
-}
-
-export interface ListenOptions {
-  /** The controls listener's port (0: a free one). */
-  port?: number;
-  host?: string;
-  /** Each base's port (0 or absent: a free one). */
-  ports?: Partial<Record<SandboxBase, number>>;
-}
-
-async function listenOne(
-  handler: (req: IncomingMessage, res: ServerResponse) => void,
-  port: number,
-  host: string,
-): Promise<Server> {
-  const server = createServer(handler);
-  server.keepAliveTimeout = 5000;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  return server;
-}
-
-function closeServer(server: Server): Promise<void> {
-  return new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
-}
-
-/** Listens on `host` (loopback by default): the controls on `port`, each base on its own port. */
-export async function listenSandbox(sandbox: Sandbox, opts: ListenOptions = {}): Promise<RunningSandbox> {
-  const host = opts.host ?? '127.0.0.1';
-  const servers: Server[] = [];
-  try {
-    const controls = await listenOne(sandbox.listener('controls'), opts.port ?? 0, host);
-    servers.push(controls);
-    const urls = {} as Record<SandboxBase, string>;
-    const ports = {} as Record<SandboxBase, number>;
-    for (const base of SANDBOX_BASES) {
-      const s = await listenOne(sandbox.listener(base), opts.ports?.[base] ?? 0, host);
-      servers.push(s);
-      ports[base] = (s.address() as AddressInfo).port;
-      urls[base] = `http://${host}:${ports[base]}${BASE_SOURCES[base].prefix}`;
-    }
-    sandbox.setPublicUrls(Object.fromEntries(SANDBOX_BASES.map((b) => [b, `http://${host}:${ports[b]}`])));
-    const { port } = controls.address() as AddressInfo;
-    return {
-      url: `http://${host}:${port}`,
-      port,
-      urls,
-      ports,
-      sandbox,
-      server: controls,
-      close: async () => {
-        await Promise.all(servers.map(closeServer));
-        sandbox.close();
-      },
-    };
-  } catch (e) {
-    await Promise.all(servers.map(closeServer));
-    throw e;
-  }
 }

@@ -7,7 +7,7 @@ import { ledgerEntry, linkTo, newUuid, problem, type SandboxContext } from './co
 import { INITIALIZATION_VERSION } from './answers.js';
 import { Fields, invalidFields, objectBody, type Answer, type SandboxRequest } from './http-kit.js';
 import { INPUT_MODES, AUTH_METHODS, ORDER_ID } from './sale-validate.js';
-import { cardMatch, findSale, type SaleRow } from './sales.js';
+import { cardMatch, findSale, type SaleRow } from './sale-rows.js';
 
 interface VoidRow {
   void_id: string;

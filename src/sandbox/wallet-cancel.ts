@@ -4,7 +4,7 @@ import { nextNsu } from './answers.js';
 import { ledgerEntry, newUuid, type SandboxContext } from './context.js';
 import { walletError } from './errors.js';
 import { Refusal, type Answer } from './http-kit.js';
-import { cardMatch, type SaleRow } from './sales.js';
+import { cardMatch, type SaleRow } from './sale-rows.js';
 
 /**
  * The wallet's side of a cancellation code (wallet document 000: 81.04 and 82.03 `02`, 82.05–82.07

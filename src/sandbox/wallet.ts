@@ -1,20 +1,20 @@
 import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
 import { HOST_TIME_ZONE, localTime } from '../core/index.js';
 import { decryptCardData, isLuhnValid, isValidCnpj, isValidCpf } from '../crypto/index.js';
-import { parseQr, type ParsedPadraoq } from '../qr/index.js';
+import { parseQr } from '../qr/index.js';
 import { basicCredentials, credentialsOk, hashToken, issueToken } from './auth.js';
-import { businessDay } from './clock.js';
 import { ledgerEntry, newUuid, type SandboxContext } from './context.js';
 import { findEcommerce, markQrPaid, type EcommerceRow } from './ecommerce.js';
-import { walletError } from './errors.js';
 import { scenario } from './scenario.js';
 import { formBody, Refusal, type Answer, type SandboxRequest } from './http-kit.js';
 import { merchantExists, terminalExists } from './registration.js';
-import { cardMatch, findSaleByOrderId } from './sales.js';
-import { nextNsu, saleLinks } from './answers.js';
+import { cardMatch, findSaleByOrderId } from './sale-rows.js';
+import { nextNsu } from './answers.js';
 import cardOutcomes from '../../tables/sandbox/card-outcomes.json' with { type: 'json' };
 import { makeKeyPair, qrInstant } from './wallet-keys.js';
 import { applyCancellation } from './wallet-cancel.js';
+import { business, err, jsonObject } from './wallet-requests.js';
+import { recordTerminalSale } from './wallet-sale.js';
 
 const WALLET_SCOPES = ['qrcode_write', 'qrcode_read'];
 /** 81.02 codes the sandbox authorizes: credit on demand, store and administrator installments. */
@@ -25,29 +25,6 @@ interface WalletKey {
   publicKey: string;
   privateKeyPem: string;
   expiresAt: number;
-}
-
-const err = (status: number, description: string, extra: Record<string, unknown> = {}): Refusal =>
-  new Refusal(status, { description, ...extra });
-/** A published wallet error (tables/sandbox/published-errors.json, QR_V4 315ff); the detail goes in parentheses. */
-const business = (status: 400 | 412 | 422, code: string, detail?: string): Refusal => walletError(code, detail, status);
-
-function mediaType(req: SandboxRequest): string {
-  return (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-}
-
-function jsonObject(req: SandboxRequest): Record<string, unknown> {
-  if (mediaType(req) !== 'application/json')
-    throw err(415, `Content-Type must be application/json, got ${mediaType(req) || 'none'}`);
-  let body: unknown;
-  try {
-    body = JSON.parse(req.rawBody.toString('utf8'));
-  } catch {
-    throw err(400, 'body is not valid JSON', { problems: ['body: is not valid JSON'] });
-  }
-  if (!body || typeof body !== 'object' || Array.isArray(body))
-    throw err(400, 'body must be a JSON object', { problems: ['body: must be a JSON object'] });
-  return body as Record<string, unknown>;
 }
 
 /**
@@ -312,7 +289,8 @@ export class WalletApi {
       let paymentId: string | null = null;
       if (ecRow) markQrPaid(this.#ctx, ecRow);
       else
-        paymentId = this.#recordTerminalSale(
+        paymentId = recordTerminalSale(
+          this.#ctx,
           code,
           label,
           terminalId,
@@ -338,70 +316,5 @@ export class WalletApi {
         );
     })();
     return { status: 200, body: answer };
-  }
-
-  /**
-   * A wallet payment of a terminal's QR becomes a terminal sale the terminal finds by its MerchantOrderId
-   * (docs/decisions.md, "The sandbox host").
-   */
-  #recordTerminalSale(
-    code: ParsedPadraoq,
-    orderId: string,
-    terminalId: string,
-    amount: number,
-    authorizationCode: string,
-    nsu: string,
-    pan: string,
-  ): string {
-    const ctx = this.#ctx;
-    const now = ctx.clock.now();
-    const paymentId = newUuid();
-    const answer = {
-      MerchantOrderId: orderId,
-      Customer: { Name: '[Guest]' },
-      Payment: {
-        SubordinatedMerchantId: SANDBOX_MERCHANT.merchant.subordinatedMerchantId,
-        Type: code.qrcode_data.payment_information.modalidade === '0001' ? 'PhysicalDebitCard' : 'PhysicalCreditCard',
-        Amount: amount,
-        Installments: Number(code.qrcode_data.payment_information.parcelas) || 1,
-        Capture: true,
-        ReceivedDate: now.toISOString(),
-        CapturedAmount: amount,
-        Provider: 'Simulado',
-        Status: 2,
-        ReturnCode: '000',
-        ReturnMessage: `APROVADA ${authorizationCode}`,
-        AuthorizationCode: authorizationCode,
-        ProofOfSale: nsu,
-        PaymentId: paymentId,
-        Currency: 'BRL',
-        Country: 'BRA',
-        ConfirmationStatus: 0,
-        Wallet: {
-          ReferenceLabel: orderId,
-          TerminalNsu: (code.fields as { nsu?: string }).nsu ?? '',
-          QrTimestamp: code.qrcode_data.payment_information.timestamp,
-        },
-        PinPadInformation: { TerminalId: terminalId },
-        Links: saleLinks(ctx, paymentId, true),
-      },
-    };
-    ctx.db
-      .prepare(
-        `INSERT INTO sales (payment_id, merchant_order_id, terminal_id, amount, status, confirmation_status, input_mode, business_day, created_at, card_match, answer)
-         VALUES (?, ?, ?, ?, 2, 0, 'QrCode', ?, ?, ?, ?)`,
-      )
-      .run(
-        paymentId,
-        orderId,
-        terminalId,
-        amount,
-        businessDay(now),
-        now.getTime(),
-        cardMatch(pan),
-        JSON.stringify(answer),
-      );
-    ledgerEntry(ctx, { kind: 'charge', paymentId, merchantOrderId: orderId, amount, note: 'wallet QR payment' });
-    return paymentId;
   }
 }

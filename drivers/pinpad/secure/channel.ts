@@ -1,3 +1,4 @@
+import { commandRow } from '../../../tables/pinpad/commands.js';
 import { PinpadError, isPinpadError } from '../errors.js';
 import type { PacketLayer } from '../link/link.js';
 import { SILENT_LOGGER, type DriverLogger } from '../logger.js';
@@ -117,7 +118,7 @@ export class SecureChannel implements PacketLayer {
   }
 
   seal(data: Uint8Array, commandId: string): Uint8Array {
-    if (commandId === 'OPN' || !this.key) return data;
+    if (commandRow(commandId)?.session === 'opens' || !this.key) return data; // OPN only in clear (§5.2.2)
     return sealPacket(this.key, data);
   }
 
@@ -144,8 +145,9 @@ export class SecureChannel implements PacketLayer {
       this.log.debug({ responseId: id }, 'pinpad sent a clear notification inside the secure session');
       return data;
     }
-    if (id === 'OPN') this.end('opn');
-    else if (id === 'CLO' || id === 'CLX') this.end('clo');
+    const session = commandRow(id)?.session;
+    if (session === 'opens') this.end('opn');
+    else if (session === 'closes') this.end('clo');
     else if (status === '003') this.end('nosec', true);
     else if (id === 'ERR' && status === '009') this.end('err009', true);
     else if (status !== '009') {

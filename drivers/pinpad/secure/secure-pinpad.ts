@@ -1,4 +1,4 @@
-import { commandIds } from '../../../tables/pinpad/commands.js';
+import { SESSION_COMMAND_IDS, commandIds } from '../../../tables/pinpad/commands.js';
 import type { CommandSpec } from '../commands/spec.js';
 import { PinpadError, isPinpadError } from '../errors.js';
 import { Pinpad, type PinpadOptions, type RunOptions } from '../pinpad.js';
@@ -27,8 +27,8 @@ function isSessionRefusal(e: unknown): boolean {
   return status === 3 || (status === 9 && e.context.responseId === 'ERR');
 }
 
-/** Commands that run without a secure session (they open or close one). */
-const SESSION_COMMANDS: ReadonlySet<string> = new Set(['OPN', 'CLO', 'CLX']);
+/** Commands that run without a secure session (they open or close one: the table's `session`). */
+const SESSION_COMMANDS = SESSION_COMMAND_IDS;
 
 export interface SecurePinpadOptions extends Omit<PinpadOptions, 'openSession'> {
   /** The terminal's RSA key pair (src/adapters/pinpad-keys.ts loads it from the state directory). */

@@ -6,6 +6,8 @@
  * Byte buffers are never logged: the frame logger masks by field before it logs hex.
  */
 
+import { CHIP_TAGS_OPAQUE } from '../chip-tags.js';
+
 export const REDACTED = '[REDACTED]';
 
 const SENSITIVE_KEY =
@@ -52,41 +54,11 @@ export function isIdentifierValue(value: unknown): boolean {
 
 /**
  * EMV tags whose values are cryptograms, counters, verification results, amounts, dates, codes
- * and identifiers of the terminal or the application — never the PAN or a track (those are 5A,
- * 57, 56, 9F6B, 9F1F, 9F20, which stay checked). Their bytes are random enough that 16 hex digits
- * can all be decimal and pass Luhn (an application cryptogram did, once in a CI run).
+ * and identifiers of the terminal or the application (src/core/chip-tags.ts) — never the PAN or a
+ * track (those are 5A, 57, 56, 9F6B, 9F1F, 9F20, which stay checked). Their bytes are random enough
+ * that 16 hex digits can all be decimal and pass Luhn (an application cryptogram did, once in a CI run).
  */
-const OPAQUE_EMV_TAGS = new Set([
-  '4F',
-  '5F2A',
-  '5F34',
-  '71',
-  '72',
-  '82',
-  '84',
-  '8A',
-  '91',
-  '95',
-  '9A',
-  '9B',
-  '9C',
-  '9F02',
-  '9F03',
-  '9F09',
-  '9F10',
-  '9F1A',
-  '9F1E',
-  '9F26',
-  '9F27',
-  '9F33',
-  '9F34',
-  '9F35',
-  '9F36',
-  '9F37',
-  '9F41',
-  '9F53',
-  '9F5B',
-]);
+const OPAQUE_EMV_TAGS = CHIP_TAGS_OPAQUE;
 
 /** An opaque EMV tag (see above) holding hex, as the card's and the issuer's data are kept by tag. */
 export function isOpaqueEmvField(key: string, value: unknown): boolean {

@@ -19,47 +19,13 @@ import {
 } from '../../../tables/printers/index.js';
 import { makeReceipt, type Align, type PaperRow, type PrintedReceipt } from './paper.js';
 import { renderPaperPng } from './png.js';
+import { applyStyle, initialStyle, type Style } from './print-style.js';
+import type { VirtualPrinterFaults, VirtualPrinterOptions } from './printer-options.js';
+
+export type { VirtualPrinterFaults, VirtualPrinterOptions } from './printer-options.js';
 
 /** Pieces of cut paper the virtual printer keeps for `receipts` (the oldest go first). */
 export const KEPT_RECEIPTS = 500;
-
-/** Options of a virtual printer. */
-export interface VirtualPrinterOptions {
-  /** The model it behaves as (default `virtual-80`). */
-  model?: PrinterModel;
-  /** Lines of paper on the roll (default: endless). Printing past them stops with paper out. */
-  paperLines?: number;
-  /** The near-end sensor trips when this many lines or fewer are left (default 0: off). */
-  nearEndLines?: number;
-  /** Time to print one line, ms (default 0: instant). Status requests are answered meanwhile. */
-  lineMs?: number;
-  /**
-   * Answer `DLE EOT n` wherever its three bytes appear in the stream, even inside an image's data,
-   * as Epson printers do (default false: only at command boundaries).
-   */
-  realtimeInData?: boolean;
-}
-
-/** Faults a test or the control of the simulator can set. */
-export interface VirtualPrinterFaults {
-  coverOpen?: boolean;
-  /** Offline for another reason (power save, a jam): no print, status says offline. */
-  offline?: boolean;
-  cutterError?: boolean;
-}
-
-const ALIGNS: readonly Align[] = ['left', 'center', 'right'];
-
-interface Style {
-  align: Align;
-  bold: boolean;
-  underline: boolean;
-  width: number;
-  height: number;
-  codeTable: number;
-}
-
-const initialStyle = (): Style => ({ align: 'left', bold: false, underline: false, width: 1, height: 1, codeTable: 0 });
 
 /**
  * A receipt printer in software: accepts a whole ESC/POS stream, decodes it with the driver's own
@@ -329,6 +295,7 @@ export class VirtualPrinter {
       return 0;
     }
     const a = op.args;
+    if (applyStyle(this.style, op.name, a)) return 0;
     switch (op.name) {
       case 'lineFeed':
         return this.flushLine(true);
@@ -347,28 +314,6 @@ export class VirtualPrinter {
       case 'initialize':
         this.style = initialStyle();
         this.qr = { size: 3, ecc: 'L' };
-        return 0;
-      case 'codeTable':
-        this.style.codeTable = a[0]!;
-        return 0;
-      case 'justification':
-        this.style.align = ALIGNS[a[0]! % 48] ?? 'left';
-        return 0;
-      case 'emphasized':
-        this.style.bold = (a[0]! & 1) === 1;
-        return 0;
-      case 'underline':
-        this.style.underline = a[0]! % 48 > 0;
-        return 0;
-      case 'characterSize':
-        this.style.width = ((a[0]! >> 4) & 7) + 1;
-        this.style.height = (a[0]! & 7) + 1;
-        return 0;
-      case 'printMode':
-        this.style.bold = (a[0]! & 0x08) !== 0;
-        this.style.height = a[0]! & 0x10 ? 2 : 1;
-        this.style.width = a[0]! & 0x20 ? 2 : 1;
-        this.style.underline = (a[0]! & 0x80) !== 0;
         return 0;
       case 'pulse':
         this.drawerKicks++;

@@ -1,21 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PinpadCardPort, productResolver } from '../../../src/adapters/pinpad-card.js';
-import { saleRequest, type TerminalIdentity } from '../../../src/acquirer/omni/sale.js';
-import { parseInitialization, TableSet } from '../../../src/initialization/index.js';
-import type { CardRequest } from '../../../src/engine/ports.js';
-import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
+import type { TableSet } from '../../../src/initialization/index.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
-import { nextOrderId, startHarness, type Harness } from '../acquirer/harness.js';
+import { nextOrderId, type Harness } from '../acquirer/harness.js';
 import { HAS_SOCAT } from '../pinpad/socat.js';
-import { startRig, type Rig } from './harness.js';
-
-const TERMINAL: TerminalIdentity = {
-  subordinatedMerchantId: SANDBOX_MERCHANT.merchant.subordinatedMerchantId,
-  terminalId: SANDBOX_MERCHANT.terminal.terminalId,
-  pinpadSerial: 'VPP0000000001',
-  physicalCharacteristics: 'PinPadWithChipReaderWithoutSamAndContactless',
-  softDescriptor: 'OMNIPOS',
-};
+import { startCardSale, type CardSale } from './card-sale.js';
+import type { Rig } from './harness.js';
 
 describe.skipIf(!HAS_SOCAT)(
   'PinpadCardPort: the engine’s card port on the driver, the virtual pinpad and the sandbox host',
@@ -24,48 +14,20 @@ describe.skipIf(!HAS_SOCAT)(
     let h: Harness;
     let port: PinpadCardPort;
     let set: TableSet;
+    let sell: CardSale['sell'];
+    let stop: CardSale['stop'] | undefined;
     let stripePin = false;
     const alarms: object[] = [];
 
     beforeAll(async () => {
-      rig = await startRig();
-      h = await startHarness();
-      set = new TableSet(
-        parseInitialization(await h.acquirer.omni.initialization(TERMINAL.subordinatedMerchantId, TERMINAL.terminalId)),
-      );
-      port = new PinpadCardPort({
-        pinpad: rig.pinpad,
-        acquirerIndex: 3,
-        pinKeySlot: 1,
-        dataKeySlot: 2,
-        resolveProduct: productResolver(set),
+      ({ rig, h, port, set, sell, stop } = await startCardSale({
         stripePin: () => stripePin,
         log: { warn: (obj) => void alarms.push(obj) },
-      });
+      }));
     }, 30_000);
     afterAll(async () => {
-      await rig?.stop();
-      await h?.close();
+      await stop?.();
     });
-
-    async function sell(amount: number, method: CardRequest['method'] = 'credit') {
-      const merchantOrderId = nextOrderId();
-      const read = await port.readCard({ merchantOrderId, amount, method }, new AbortController().signal);
-      const req = saleRequest(
-        {
-          merchantOrderId,
-          request: { amount, method, installments: 1, interest: 'ByMerchant', confirmation: 'auto' },
-          summary: read.summary,
-          card: read.card,
-          paymentDateTime: new Date(),
-        },
-        TERMINAL,
-      );
-      const answer = (await h.acquirer.omni.createSale(req)) as {
-        Payment: { Status: number; PaymentId: string; ReturnCode?: string };
-      };
-      return { read, req, answer };
-    }
 
     it('a chip sale the sandbox approves: it decrypts the track and checks the PIN; FCX, confirmation with the card’s EMV data, RMC', async () => {
       rig.choose({ lastDigit: 0, via: 'chip', pin: 'right' });

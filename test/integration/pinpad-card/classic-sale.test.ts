@@ -13,73 +13,37 @@ import { SerialTransport } from '../../../drivers/transport/serial.js';
 import { loadPinpadKey } from '../../../src/adapters/pinpad-keys.js';
 import { cardSim } from '../../../src/sim/pinpad/card/index.js';
 import { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
-import { saleRequest, type TerminalIdentity } from '../../../src/acquirer/omni/sale.js';
-import { PinpadCardPort, productResolver } from '../../../src/adapters/pinpad-card.js';
-import type { CardRequest } from '../../../src/engine/ports.js';
-import { parseInitialization, TableSet } from '../../../src/initialization/index.js';
-import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
+import { PinpadCardPort } from '../../../src/adapters/pinpad-card.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
-import { nextOrderId, startHarness, type Harness } from '../acquirer/harness.js';
+import { nextOrderId } from '../acquirer/harness.js';
 import { HAS_SOCAT } from '../pinpad/socat.js';
+import { startCardSale, type CardSale } from './card-sale.js';
 import { FAST, startRig, type Rig } from './harness.js';
-
-const TERMINAL: TerminalIdentity = {
-  subordinatedMerchantId: SANDBOX_MERCHANT.merchant.subordinatedMerchantId,
-  terminalId: SANDBOX_MERCHANT.terminal.terminalId,
-  pinpadSerial: 'VPP0000000001',
-  physicalCharacteristics: 'PinPadWithChipReaderWithoutSamAndContactless',
-  softDescriptor: 'OMNIPOS',
-};
 
 describe.skipIf(!HAS_SOCAT)('the card port on a classic-only pinpad (GCR → EBX → GOC → FNC, GPN with the PAN)', () => {
   let rig: Rig;
-  let h: Harness;
   let port: PinpadCardPort;
-  let set: TableSet;
+  let sell: CardSale['sell'];
+  let stop: CardSale['stop'] | undefined;
   let stripePin = false;
 
   beforeAll(async () => {
-    rig = await startRig({ profile: { classicOnly: true, classicEbx: true } });
-    h = await startHarness();
-    set = new TableSet(
-      parseInitialization(await h.acquirer.omni.initialization(TERMINAL.subordinatedMerchantId, TERMINAL.terminalId)),
-    );
-    port = new PinpadCardPort({
-      pinpad: new card.ClassicCardPinpad(rig.pinpad, {
-        dataKeySlot: 2,
-        aidOf: (a, i) => {
-          const r = set.tables.aidRecords.find((x) => x.acquirer === a && x.index === i);
-          return r ? r.fields.T1_AID?.slice(0, Number(r.fields.T1_AIDLEN) * 2) : undefined;
-        },
-      }),
-      acquirerIndex: 3,
-      pinKeySlot: 1,
-      dataKeySlot: 2,
-      resolveProduct: productResolver(set),
+    ({ rig, port, sell, stop } = await startCardSale({
+      sim: { profile: { classicOnly: true, classicEbx: true } },
+      pinpad: (r, set) =>
+        new card.ClassicCardPinpad(r.pinpad, {
+          dataKeySlot: 2,
+          aidOf: (a, i) => {
+            const x = set.tables.aidRecords.find((y) => y.acquirer === a && y.index === i);
+            return x ? x.fields.T1_AID?.slice(0, Number(x.fields.T1_AIDLEN) * 2) : undefined;
+          },
+        }),
       stripePin: () => stripePin,
-    });
+    }));
   }, 30_000);
   afterAll(async () => {
-    await rig?.stop();
-    await h?.close();
+    await stop?.();
   });
-
-  async function sell(amount: number, method: CardRequest['method'] = 'credit') {
-    const merchantOrderId = nextOrderId();
-    const read = await port.readCard({ merchantOrderId, amount, method }, new AbortController().signal);
-    const req = saleRequest(
-      {
-        merchantOrderId,
-        request: { amount, method, installments: 1, interest: 'ByMerchant', confirmation: 'auto' },
-        summary: read.summary,
-        card: read.card,
-        paymentDateTime: new Date(),
-      },
-      TERMINAL,
-    );
-    const answer = (await h.acquirer.omni.createSale(req)) as { Payment: { Status: number; PaymentId: string } };
-    return { read, req, answer };
-  }
   const received = (): string[] => rig.sim.engine.state.received;
 
   it('chip: the sandbox decrypts the track (EBX, Dukpt3DesCBC) and checks the PIN (GOC); FNC approves; RMC', async () => {

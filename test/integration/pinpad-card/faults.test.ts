@@ -1,19 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { card, isPinpadError } from '../../../drivers/pinpad/index.js';
+import { card } from '../../../drivers/pinpad/index.js';
 import { cardSim } from '../../../src/sim/pinpad/card/index.js';
 import records from '../../vectors/initialization/abecs-4.1-records.json' with { type: 'json' };
 import { HAS_SOCAT } from '../pinpad/socat.js';
-import { now, startRig, type Rig } from './harness.js';
+import { now, startRig, statusOf as code, type Rig } from './harness.js';
 
-async function code(p: Promise<unknown>): Promise<string | number> {
-  try {
-    await p;
-    return 'ok';
-  } catch (e) {
-    if (isPinpadError(e)) return e.code === 'PINPAD_STATUS' ? Number(e.context.status) : e.code;
-    throw e;
-  }
-}
 const until = async (pred: () => boolean, ms = 5000): Promise<void> => {
   const end = Date.now() + ms;
   while (!pred()) {

@@ -2,7 +2,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Pinpad, type DriverLogger } from '../../../drivers/pinpad/index.js';
+import { Pinpad, isPinpadError, type DriverLogger } from '../../../drivers/pinpad/index.js';
 import { SerialTransport } from '../../../drivers/transport/serial.js';
 import { VirtualPinpad, type VirtualPinpadOptions } from '../../../src/sim/pinpad/index.js';
 import { cardSim, type CardChoice } from '../../../src/sim/pinpad/card/index.js';
@@ -80,4 +80,15 @@ export function now(): { date: string; time: string } {
     date: `${p(d.getFullYear() % 100)}${p(d.getMonth() + 1)}${p(d.getDate())}`,
     time: `${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`,
   };
+}
+
+/** How a pinpad command ended: 'ok', the pinpad's RSP_STAT (PINPAD_STATUS), or the driver's error code. */
+export async function statusOf(p: Promise<unknown>): Promise<number | string> {
+  try {
+    await p;
+    return 'ok';
+  } catch (e) {
+    if (isPinpadError(e)) return e.code === 'PINPAD_STATUS' ? Number(e.context.status) : e.code;
+    throw e;
+  }
 }

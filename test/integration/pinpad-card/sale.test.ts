@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { card, isPinpadError } from '../../../drivers/pinpad/index.js';
+import { card } from '../../../drivers/pinpad/index.js';
 import { decodeTlv } from '../../../src/emv/index.js';
 import { TEST_CARDS, type TestCard } from '../../../tables/test-cards.js';
 import { HAS_SOCAT } from '../pinpad/socat.js';
-import { freshIv, hostDecrypt, hostPin, now, startRig, type Rig } from './harness.js';
+import { freshIv, hostDecrypt, hostPin, now, startRig, statusOf as status, type Rig } from './harness.js';
 
 const DATA_SLOT = 2; // the virtual pinpad's DUKPT data key (profile)
 const PIN_SLOT = 1; // and its DUKPT PIN key
@@ -34,15 +34,6 @@ const tagValue = (b: Uint8Array | undefined, t: string): string | undefined => {
   const o = b ? decodeTlv(b).find((x) => x.tag === t) : undefined;
   return o ? Buffer.from(o.value).toString('hex').toUpperCase() : undefined;
 };
-async function status(p: Promise<unknown>): Promise<number | string> {
-  try {
-    await p;
-    return 'ok';
-  } catch (e) {
-    if (isPinpadError(e)) return e.code === 'PINPAD_STATUS' ? Number(e.context.status) : e.code;
-    throw e;
-  }
-}
 
 /** Every clear PAN, track 2 and PIN of the deck: none may reach the terminal's results or logs. */
 const SECRETS = TEST_CARDS.flatMap((c) => [c.pan, c.track2]);

@@ -9,7 +9,7 @@ import {
   PARAM_PATTERNS,
   CR_ALLOWED,
 } from '../../../tables/pinpad/command-params.js';
-import { COMMANDS, commandRow, type CommandRow } from '../../../tables/pinpad/commands.js';
+import { COMMANDS, SESSION_COMMAND_IDS, commandRow, type CommandRow } from '../../../tables/pinpad/commands.js';
 
 /**
  * The one command table (tables/pinpad/commands.ts) against itself and against the specification.
@@ -114,5 +114,21 @@ describe('the ABECS command table (tables/pinpad/commands.ts)', () => {
       'classic',
       'classic',
     ]);
+  });
+
+  it('session: OPN opens, CLO and CLX close, DWK stays out of a secure session, Abecs commands need one, classic ones need no OPN', () => {
+    // §5.2.2 "o comando OPN (seguro ou clássico), somente pode ser enviado em claro"; §6.4.1 it ends any session
+    expect(COMMANDS.OPN.session).toBe('opens');
+    // §6.3.2 "excetuando-se as respostas aos comandos CLO e CLX, que são responsáveis por desativar esse processo"
+    expect([COMMANDS.CLO.session, COMMANDS.CLX.session]).toEqual(['closes', 'closes']);
+    // §3.2.5 "O modo PAN Criptografado não é aceito pelo pinpad se o SPE estiver utilizando o método Comunicação Segura"
+    expect(COMMANDS.DWK.session).toBe('clear');
+    for (const [id, r] of rows) {
+      if (['OPN', 'CLO', 'CLX', 'DWK'].includes(id)) continue;
+      // §3.2.2 (obsolete answer): without a secure session "o SPE não poderá usar Comandos Abecs";
+      // §6.4.1: "o comando OPN (clássico) é opcional": a classic command needs no OPN first
+      expect([id, r.session]).toEqual([id, r.family === 'abecs' ? 'secure' : 'none']);
+    }
+    expect([...SESSION_COMMAND_IDS].sort()).toEqual(['CLO', 'CLX', 'OPN']);
   });
 });

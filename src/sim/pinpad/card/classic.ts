@@ -18,7 +18,7 @@ import { cardSim, type CardSim, type HeldCard } from './state.js';
  * terminal must encrypt them (EBX) — the driver's rule, not the pinpad's.
  */
 
-const ST_MCDATAERR = 60;
+const ST_MCDATAERR = 41; // §3.1.1 "ST_MCDATAERR 041 Erro de leitura do cartão magnético" (60 is ST_DUMBCARD)
 
 /** §3.6.1 GCR command: the fixed head (40 characters), then GCR_QTDAPP × A4, then GCR_CTLSON (optional N1). */
 const GCR_HEAD = CLASSIC_CARD_LAYOUTS.GCR_REQUEST;

@@ -12,7 +12,7 @@ export const CLASSIC_HANDLERS: ReadonlyMap<string, SimHandler> = new Map([
   ...CARD_CLASSIC_HANDLERS, // GPN, RMC, TLI, TLR, TLE
 ]);
 
-/** The Abecs commands a current pinpad adds (issues 5 and 6 add theirs here). */
+/** The Abecs commands a current pinpad adds (the card and multimedia ones come from card/index.ts). */
 export const ABECS_HANDLERS: ReadonlyMap<string, SimHandler> = new Map([
   ['GIX', gix],
   ['CLX', clx],

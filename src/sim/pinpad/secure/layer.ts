@@ -1,3 +1,4 @@
+import { commandRow, type CommandSession } from '../../../../tables/pinpad/commands.js';
 import type { PacketLayer, SimState } from '../engine.js';
 import { writeAnswer } from '../wire/command.js';
 import { isSecurePacket, openCommand, sealAnswer } from './envelope.js';
@@ -7,6 +8,8 @@ const ST_ERRPKTSEC = 9;
 const ST_INVCALL = 10;
 
 const idOf = (b: Uint8Array): string => Buffer.from(b.subarray(0, 3)).toString('latin1');
+/** What a command does to the session, from the specification's table (OPN opens, CLO/CLX close). */
+const sessionOf = (id: string): CommandSession | undefined => commandRow(id)?.session;
 
 /** The secure session as the virtual pinpad keeps it in `state.session.secure` (CLO and OPN wipe it). */
 export interface SimSecureSession {
@@ -56,7 +59,7 @@ export class SimSecureLayer implements PacketLayer {
         this.close();
         return this.refuse(writeAnswer('ERR', ST_ERRPKTSEC));
       }
-      if (idOf(clr) === 'OPN') {
+      if (sessionOf(idOf(clr)) === 'opens') {
         this.close();
         return this.refuse(writeAnswer('OPN', ST_INVCALL));
       }
@@ -64,7 +67,7 @@ export class SimSecureLayer implements PacketLayer {
       return clr;
     }
     const id = idOf(data);
-    if (session && id !== 'OPN') return this.refuse(writeAnswer(id, ST_ERRPKTSEC));
+    if (session && sessionOf(id) !== 'opens') return this.refuse(writeAnswer(id, ST_ERRPKTSEC));
     this.#traced({ id, sealed: false });
     return data;
   }
@@ -86,7 +89,8 @@ export class SimSecureLayer implements PacketLayer {
     if (refusal) return refusal;
     const session = secureSession(this.state);
     // OPN answers are clear (the terminal has no key before it); CLO/CLX answers are clear (§5.2.2)
-    if (!session || responseId === 'OPN' || responseId === 'CLO' || responseId === 'CLX') return data;
+    const kind = sessionOf(responseId);
+    if (!session || kind === 'opens' || kind === 'closes') return data;
     return sealAnswer(session.ksec, data);
   }
 

@@ -1,0 +1,15 @@
+/** The small pieces the API's OpenAPI document is written with (src/api/openapi.ts). */
+
+export type Schema = Record<string, unknown>;
+
+export const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
+export const json = (schema: Schema, description: string): Schema => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+export const error = (description: string): Schema => json(ref('Error'), description);
+
+export const str = { type: 'string' };
+export const int = { type: 'integer' };
+export const time = { type: 'string', format: 'date-time' };
+export const nullable = (s: Schema): Schema => ({ anyOf: [s, { type: 'null' }] });

@@ -1,0 +1,266 @@
+import { z } from 'zod';
+import { PaymentRequest, STATUSES } from './payments.js';
+import { int, nullable, ref, str, time, type Schema } from './openapi-kit.js';
+
+/** The payment request as the router validates it, as JSON Schema (its input side). */
+const requestSchema = (): Schema => {
+  const { $schema: _drop, ...schema } = z.toJSONSchema(PaymentRequest, { io: 'input' }) as Schema;
+  return schema;
+};
+
+/** The components' schemas of the API's OpenAPI document: payments, their events and errors. */
+export const SCHEMAS: Record<string, Schema> = {
+  Error: {
+    type: 'object',
+    description: 'Every refusal: a stable code, a message saying what and where, and for bad input the field at fault.',
+    properties: {
+      error: {
+        type: 'object',
+        properties: { code: str, message: str, field: str },
+        required: ['code', 'message'],
+        additionalProperties: false,
+      },
+    },
+    required: ['error'],
+    additionalProperties: false,
+  },
+  PaymentRequest: requestSchema(),
+  Payment: {
+    type: 'object',
+    description: 'A payment as the cash register reads it. Fields the payment does not have yet are absent.',
+    properties: {
+      id: int,
+      merchantOrderId: str,
+      status: { type: 'string', enum: STATUSES },
+      state: { ...str, description: 'The engine state behind the status (for support).' },
+      amount: { ...int, description: 'Cents.' },
+      method: { type: 'string', enum: ['credit', 'debit', 'voucher', 'wallet-qr', 'pix'] },
+      qrModality: { type: 'string', enum: ['credit', 'debit'] },
+      installments: int,
+      interest: { type: 'string', enum: ['ByMerchant', 'ByIssuer'] },
+      confirmation: { type: 'string', enum: ['auto', 'ecr'] },
+      qrCode: { ...str, description: 'The code to show while the payment is pending (wallet QR, Pix).' },
+      expiresAt: time,
+      paymentId: str,
+      authorizationCode: str,
+      nsu: str,
+      returnCode: str,
+      returnMessage: str,
+      card: {
+        type: 'object',
+        properties: {
+          maskedPan: str,
+          inputMode: str,
+          brandId: { type: ['integer', 'string'] },
+          productId: { type: ['integer', 'string'] },
+        },
+        required: ['maskedPan'],
+        additionalProperties: false,
+      },
+      fiscal: ref('FiscalCard'),
+      decisionDeadline: {
+        ...time,
+        description:
+          'With `confirmation: ecr`: when an undecided sale is undone; while the receipt question is open, when the payment is undone unanswered.',
+      },
+      receiptQuestion: {
+        type: 'boolean',
+        const: true,
+        description:
+          'Present while the receipt question is open: answer it with `POST /v1/payments/{id}/receipt/answer`.',
+      },
+      reason: str,
+      receipt: { type: 'object', description: "The host's receipt fields and messages." },
+      createdAt: time,
+      updatedAt: time,
+    },
+    required: [
+      'id',
+      'merchantOrderId',
+      'status',
+      'state',
+      'amount',
+      'method',
+      'confirmation',
+      'createdAt',
+      'updatedAt',
+    ],
+    additionalProperties: false,
+  },
+  FiscalCard: {
+    type: 'object',
+    description:
+      "An authorized card sale's fields for the cash register's fiscal document (NFC-e `card` group: `tpIntegra`, `CNPJ`, `tBand`, `cAut`; and the NSU).",
+    properties: {
+      integration: {
+        type: 'integer',
+        enum: [1],
+        description: '`tpIntegra`: 1, integrated with the cash register (TEF).',
+      },
+      acquirerCnpj: { type: 'string', pattern: '^[0-9]{14}$', description: "`CNPJ`: the acquirer's CNPJ." },
+      cardBrand: {
+        type: 'string',
+        pattern: '^[0-9]{2}$',
+        description: '`tBand`: the NFC-e brand code (01 Visa, 02 Mastercard, 06 Elo, … 99 others).',
+      },
+      cardBrandName: str,
+      authorizationCode: { ...str, description: '`cAut`.' },
+      nsu: str,
+    },
+    required: ['integration', 'acquirerCnpj', 'cardBrand', 'authorizationCode'],
+    additionalProperties: false,
+  },
+  ReceiptPrint: {
+    type: 'object',
+    description:
+      'What the printer made of a reprint: `printed` only on its word after the cut; `failed` nothing was printed (paper out, cover open, offline); `unsure` bytes left but no proof; `skipped` no printer.',
+    properties: {
+      id: int,
+      merchantOrderId: str,
+      copy: { type: 'string', enum: ['customer', 'merchant'] },
+      result: { type: 'string', enum: ['printed', 'failed', 'unsure', 'skipped'] },
+    },
+    required: ['id', 'merchantOrderId', 'copy', 'result'],
+    additionalProperties: false,
+  },
+  PaymentList: {
+    type: 'object',
+    properties: { payments: { type: 'array', items: ref('Payment') } },
+    required: ['payments'],
+    additionalProperties: false,
+  },
+  KeySlot: {
+    type: 'object',
+    properties: {
+      present: { type: 'boolean' },
+      ksn: { type: ['string', 'null'], description: "The PIN key's KSN (hex), when the pinpad gives it." },
+    },
+    required: ['present', 'ksn'],
+    additionalProperties: false,
+  },
+  Health: {
+    type: 'object',
+    properties: {
+      status: { type: 'string', enum: ['ok', 'degraded'] },
+      problems: { type: 'array', items: str },
+      busy: {
+        type: 'boolean',
+        description: 'A payment (card, wallet QR, Pix or void) holds the terminal: a new one answers 409 BUSY.',
+      },
+      pinpad: nullable({
+        type: 'object',
+        properties: {
+          connected: { type: 'boolean' },
+          status: str,
+          secure: { type: 'boolean', description: 'A secure session (KSEC) is up.' },
+          recognition: str,
+          sessions: int,
+          keySlots: nullable({
+            type: 'object',
+            description:
+              "The DUKPT key slots, read once by the daemon (GIX, or GIN on a classic pinpad) when it first held the pinpad. Each map lists the slots holding a key and the configured slot; a PIN key's KSN is given (it is public: it travels with every PIN block). Never a key.",
+            properties: {
+              readAt: nullable(time),
+              error: {
+                type: ['string', 'null'],
+                description: 'Why the slots are unknown (the read failed; tried again at the next connection).',
+              },
+              configured: { type: 'object', properties: { pin: int, data: int }, required: ['pin', 'data'] },
+              pin: nullable({ type: 'object', additionalProperties: ref('KeySlot') }),
+              data: nullable({
+                type: 'object',
+                additionalProperties: ref('KeySlot'),
+                description: 'Null when the pinpad does not report data keys (GIN).',
+              }),
+            },
+            required: ['readAt', 'error', 'configured', 'pin', 'data'],
+          }),
+        },
+        required: ['connected', 'status', 'secure', 'recognition', 'sessions', 'keySlots'],
+      }),
+      printer: nullable({
+        type: 'object',
+        description:
+          "As of the last status the printer's driver read (at open and around each receipt); null fields before any.",
+        properties: {
+          kind: str,
+          reachable: { type: ['boolean', 'null'] },
+          paperOut: { type: ['boolean', 'null'] },
+          paperNearEnd: { type: ['boolean', 'null'] },
+          coverOpen: { type: ['boolean', 'null'] },
+        },
+        required: ['kind', 'reachable', 'paperOut', 'paperNearEnd', 'coverOpen'],
+      }),
+      acquirer: nullable({
+        type: 'object',
+        description:
+          "The last thing heard from the acquirer: any answer, and the daemon's probe (a token request, never a sale), sent with backoff while the acquirer reads unreachable and every few minutes otherwise.",
+        properties: {
+          reachable: { type: ['boolean', 'null'] },
+          lastAnswerAt: nullable(time),
+          lastFailureAt: nullable(time),
+          lastFailure: { type: ['string', 'null'] },
+        },
+        required: ['reachable', 'lastAnswerAt', 'lastFailureAt', 'lastFailure'],
+      }),
+      outbox: {
+        type: 'object',
+        properties: { pending: int, deadLetters: int, oldestDeadline: nullable(time) },
+        required: ['pending', 'deadLetters', 'oldestDeadline'],
+      },
+      tables: { type: 'object', properties: { version: { type: ['string', 'null'] } }, required: ['version'] },
+      clock: nullable({
+        type: 'object',
+        properties: { hostOffsetMs: { ...int, description: "How far the acquirer's clock is ahead of ours." } },
+        required: ['hostOffsetMs'],
+      }),
+      alarms: {
+        type: 'array',
+        items: ref('Alarm'),
+        description: "What holds now, then the engines' alarms of the last 24 hours.",
+      },
+    },
+    required: ['status', 'problems', 'busy', 'pinpad', 'printer', 'acquirer', 'outbox', 'tables', 'clock', 'alarms'],
+  },
+  Event: {
+    type: 'object',
+    description:
+      'One server-sent event (`event:` is its type, `id:` its seq, `data:` this object). States carry the payment status; `qr` the code to show; `alarm` what needs a person; `receipt-question` asks whether the receipt came out; `prompt` what the pinpad shows the customer during a card sale (`prompt` a stable code, `text` the Portuguese text).',
+    properties: {
+      type: { type: 'string', enum: ['state', 'qr', 'alarm', 'receipt-question', 'prompt'] },
+      seq: {
+        ...int,
+        description:
+          'In the order things happened; grows across daemon restarts and is never given twice. The `id:` of the event.',
+      },
+      at: time,
+      id: { ...int, description: 'The payment.' },
+      kind: { type: 'string', enum: ['sale', 'qr', 'pix'] },
+      merchantOrderId: str,
+      state: str,
+      status: { type: 'string', enum: STATUSES },
+      input: str,
+      qrCode: str,
+      expiresAt: str,
+      code: str,
+      message: str,
+      prompt: {
+        type: 'string',
+        enum: [
+          'insert-card',
+          'see-phone',
+          'one-card',
+          'enter-pin',
+          'choose-product',
+          'typed-entry',
+          'processing',
+          'remove-card',
+          'message',
+        ],
+        description: 'For `prompt`: what the pinpad asks or tells.',
+      },
+      text: { ...str, description: 'For `prompt`: the text on the pinpad, one line.' },
+    },
+    required: ['type', 'seq', 'at', 'id'],
+  },
+};
