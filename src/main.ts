@@ -17,6 +17,7 @@ import { acquirerBackend } from './main/acquirer-backend.js';
 import { openPinpad } from './adapters/pinpad-device.js';
 import { TablesInForce } from './main/tables-in-force.js';
 import { openPinpadTarget } from './main/devices.js';
+import { startPinpad, type StartedPinpad } from './main/pinpad-start.js';
 import { systemClock } from './core/clock.js';
 import { HostClock } from './core/host-clock.js';
 import { sdNotify, watchdogIntervalMs } from './core/systemd.js';
@@ -182,9 +183,15 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   );
   held.add('the pinpad', () => pinpadTarget.stop());
   const virtualPinpad = pinpadTarget.virtual;
-  const pinpadDevice = await held.step('the pinpad', () =>
-    openPinpad(config, () => tables.current(), log, pinpadTarget.transport),
-  );
+  // `omnipos run` opens the pinpad's secure session in the background (a PPC930's secure OPN takes
+  // ~3 s): ready once the API takes requests, card sales refused with PINPAD_OPENING until it is open.
+  const started: StartedPinpad | undefined =
+    deps.pinpadAtStart === 'background'
+      ? startPinpad(config, () => tables.current(), log, pinpadTarget.transport)
+      : undefined;
+  const pinpadDevice =
+    started ??
+    (await held.step('the pinpad', () => openPinpad(config, () => tables.current(), log, pinpadTarget.transport)));
   held.add('the pinpad', () => pinpadDevice.close());
   // The DUKPT key slots, read once while the daemon holds the pinpad (GET /v1/health, omnipos diag).
   const keySlots = new PinpadKeySlots(
@@ -359,6 +366,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   held.add('the day book and alarms', () => operations.stop());
   const health = {
     pinpad: pinpadDevice.pinpad,
+    ...(started ? { pinpadOpening: started.opening } : {}),
     acquirer: acquirerReach,
     tablesVersion: () => tables.store.currentVersion(),
     clock,
@@ -395,6 +403,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
           pixEngine,
           voids: voids.engine,
           journal,
+          pinpadOpen: started?.assertOpen,
           outbox,
           token,
           log: log.child({ component: 'api' }),
@@ -478,6 +487,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
     acquirer,
     receipts: printer,
     pinpad: pinpadDevice,
+    pinpadOpened: started?.opened ?? Promise.resolve(),
     virtualPinpad,
     virtualPrinter: printing.virtual,
     devices: { pinpad: pinpadTarget.description, printer: printing.description ?? 'none' },

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import data from './sandbox-merchant.json' with { type: 'json' };
+import { ONCE } from './parse-once.js';
 
 const SandboxMerchant = z.object({
   merchant: z.object({
@@ -24,4 +25,6 @@ const SandboxMerchant = z.object({
 });
 
 /** The sandbox host's registered test merchant and terminal. */
-export const SANDBOX_MERCHANT: Readonly<z.infer<typeof SandboxMerchant>> = Object.freeze(SandboxMerchant.parse(data));
+export const SANDBOX_MERCHANT: Readonly<z.infer<typeof SandboxMerchant>> = Object.freeze(
+  SandboxMerchant.parse(data, ONCE),
+);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import data from './test-cards.json' with { type: 'json' };
+import { ONCE } from './parse-once.js';
 
 function luhnOk(pan: string): boolean {
   let sum = 0;
@@ -67,7 +68,7 @@ export type TestCard = z.infer<typeof TestCard> & {
 
 const cards = z
   .array(TestCard)
-  .parse(data.cards)
+  .parse(data.cards, ONCE)
   .map((c) => {
     if (Number(c.pan.at(-1)) !== c.lastDigitOutcome)
       throw new Error(`test-cards.json: ${c.name}: lastDigitOutcome differs from the PAN's last digit`);
@@ -78,7 +79,7 @@ const cards = z
     });
   });
 
-const chipDefaults = z.record(z.string(), Chip).parse((data as { chipDefaults?: unknown }).chipDefaults ?? {});
+const chipDefaults = z.record(z.string(), Chip).parse((data as { chipDefaults?: unknown }).chipDefaults ?? {}, ONCE);
 
 /** The chip of a card: its own, or its brand's default (the first cards carry none). */
 export function cardChip(card: TestCard): TestCardChip | undefined {

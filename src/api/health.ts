@@ -126,6 +126,8 @@ export interface HealthSources {
   keySlots?: (() => KeySlotsView) | undefined;
   /** True while any payment (card, wallet QR, Pix, void) holds the terminal's payment lock. */
   paymentBusy?: (() => boolean) | undefined;
+  /** True while the pinpad's first secure session is being opened (the daemon is ready before it). */
+  pinpadOpening?: (() => boolean) | undefined;
 }
 
 export interface HealthDeps {
@@ -181,6 +183,7 @@ export function healthView(deps: HealthDeps): Record<string, unknown> {
         secure: h.pinpad.secure.secure,
         recognition: h.pinpad.secure.recognition,
         sessions: h.pinpad.secure.sessions,
+        opening: h.pinpadOpening?.() === true,
         keySlots,
       }
     : null;
@@ -188,7 +191,8 @@ export function healthView(deps: HealthDeps): Record<string, unknown> {
   const printer = h.printer ? printerView(h.printer) : null;
   const outbox = deps.outbox.depth();
   const problems: string[] = [];
-  if (pinpad && !(pinpad.connected && pinpad.secure))
+  if (pinpad?.opening) problems.push('pinpad: opening the secure session (card sales answer 503 PINPAD_OPENING)');
+  else if (pinpad && !(pinpad.connected && pinpad.secure))
     problems.push(pinpad.connected ? 'pinpad: no secure session' : `pinpad: ${pinpad.status}`);
   if (pinpad && keySlots) problems.push(...missingKeys(keySlots));
   if (printer?.reachable === false) problems.push('printer: offline');

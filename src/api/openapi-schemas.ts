@@ -155,6 +155,11 @@ export const SCHEMAS: Record<string, Schema> = {
           secure: { type: 'boolean', description: 'A secure session (KSEC) is up.' },
           recognition: str,
           sessions: int,
+          opening: {
+            type: 'boolean',
+            description:
+              "The daemon just started and is opening the pinpad's first secure session (a real pinpad takes seconds): card sales and card voids answer 503 PINPAD_OPENING until it is open.",
+          },
           keySlots: nullable({
             type: 'object',
             description:
@@ -176,7 +181,7 @@ export const SCHEMAS: Record<string, Schema> = {
             required: ['readAt', 'error', 'configured', 'pin', 'data'],
           }),
         },
-        required: ['connected', 'status', 'secure', 'recognition', 'sessions', 'keySlots'],
+        required: ['connected', 'status', 'secure', 'recognition', 'sessions', 'opening', 'keySlots'],
       }),
       printer: nullable({
         type: 'object',

@@ -17,6 +17,8 @@ export interface PaymentsDeps {
   /** Pix sales, when the terminal has e-commerce credentials. */
   pixEngine?: PixEngine | undefined;
   journal: Journal;
+  /** Throws (PINPAD_OPENING, 503) while the pinpad's first secure session is opening: no card sale starts. */
+  pinpadOpen?: (() => void) | undefined;
 }
 
 /** The body of `POST /v1/payments` (the OpenAPI document is derived from it). */
@@ -161,6 +163,7 @@ export async function createPayment(req: IncomingMessage, res: ServerResponse, d
       case 'credit':
       case 'debit':
       case 'voucher': {
+        deps.pinpadOpen?.();
         const { entry, done } = await deps.engine.start(
           { ...request, method: request.method },
           key ? { idempotencyKey: key } : {},

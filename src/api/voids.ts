@@ -13,6 +13,8 @@ export interface VoidsApiDeps {
   /** Card voids (absent: the routes answer 409). */
   voids?: VoidEngine | undefined;
   journal: Journal;
+  /** Throws (PINPAD_OPENING, 503) while the pinpad's first secure session is opening: no card void starts. */
+  pinpadOpen?: (() => void) | undefined;
 }
 
 /** The body of `POST /v1/payments/{id}/void`. */
@@ -106,6 +108,8 @@ export async function createVoid(
       field || undefined,
     );
   }
+  // A card sale's void reads the card again: not while the pinpad's secure session is still opening.
+  if (deps.journal.get(saleId)?.kind === 'sale') deps.pinpadOpen?.();
   const supervisor = { token: header(req, SUPERVISOR_TOKEN_HEADER), password: header(req, SUPERVISOR_PASSWORD_HEADER) };
   let started;
   try {

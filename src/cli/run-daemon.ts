@@ -59,7 +59,7 @@ Example:
       ]),
     });
     return serveUntilStopped({
-      start: (signal) => startDaemon({ config, log, env: ctx.env, signal }),
+      start: (signal) => startDaemon({ config, log, env: ctx.env, signal, pinpadAtStart: 'background' }),
       onAbortedStart: () => log.info('omnipos stopped during start-up'),
     });
   },

@@ -100,7 +100,10 @@ export function loadConfig(options: LoadOptions = {}): Config {
     (p) => schemaHasPath(ConfigSchema, p),
     (p) => schemaPathIsText(ConfigSchema, p, raw),
   );
+  // Parsed once per process: zod's interpreter, not its compiled fast path (compiling each object's
+  // parser costs more than it saves on one parse; the same checks either way).
   const parsed = ConfigSchema.safeParse(raw, {
+    jitless: true,
     error: (iss) =>
       iss.input === undefined && (iss.code === 'invalid_type' || iss.code === 'invalid_value')
         ? 'is required'

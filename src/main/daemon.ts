@@ -17,6 +17,7 @@ import type { VirtualPrinter } from '../sim/printer/index.js';
 import type { Db, Journal, MerchantOrderIds, Outbox } from '../store/index.js';
 import type { AcquirerProbeOptions } from './acquirer-probe.js';
 import type { Operations } from './operations.js';
+import type { PinpadAtStart } from './pinpad-start.js';
 
 // The daemon's shape: what startDaemon (src/main.ts) is given and what it returns.
 
@@ -39,6 +40,8 @@ export interface Daemon {
   readonly receipts: ReceiptPort;
   /** The pinpad (behind the secure channel), and the virtual one when configured. */
   readonly pinpad: PinpadDevice;
+  /** Settles once the pinpad's first secure session opened or its first attempt failed (at once when the start waited for it). */
+  readonly pinpadOpened: Promise<void>;
   readonly virtualPinpad: VirtualPinpad | undefined;
   /** The virtual printer, when the configuration asks for one (its paper can be read). */
   readonly virtualPrinter: VirtualPrinter | undefined;
@@ -80,6 +83,12 @@ export interface DaemonDeps {
    * opened and rejects with StartAborted (src/main/held.ts).
    */
   signal?: AbortSignal;
+  /**
+   * `background` (what `omnipos run` does): ready before the pinpad's first secure session is open,
+   * card sales and voids refused with PINPAD_OPENING (503) meanwhile; `wait` (the default, for
+   * in-process callers that sell at once: the demo, `omnipos qr sale`, homologation, tests).
+   */
+  pinpadAtStart?: PinpadAtStart;
   /** Free bytes on the state directory's file system below which no new payment starts (default 8 MiB). */
   diskReserveBytes?: number;
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import data from './return-codes.json' with { type: 'json' };
+import { ONCE } from '../parse-once.js';
 
 /**
  * What the client may read from a published code: `not-found` (a query's "no such sale"),
@@ -42,7 +43,7 @@ const ReturnCodeRow = z.strictObject({
 export type ReturnCodeRow = z.infer<typeof ReturnCodeRow>;
 
 /** Every code the acquirer publishes that the client names (see the file's $comment), validated at load. */
-export const RETURN_CODES: readonly ReturnCodeRow[] = Object.freeze(z.array(ReturnCodeRow).parse(data.codes));
+export const RETURN_CODES: readonly ReturnCodeRow[] = Object.freeze(z.array(ReturnCodeRow).parse(data.codes, ONCE));
 
 const byCode = new Map(RETURN_CODES.map((r) => [r.code, r]));
 

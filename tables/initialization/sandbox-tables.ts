@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import data from './sandbox-tables.json' with { type: 'json' };
+import { ONCE } from '../parse-once.js';
 
 const Flags = z.record(z.string(), z.union([z.boolean(), z.number(), z.string(), z.array(z.number())]));
 
@@ -65,7 +66,7 @@ let parsed: Readonly<SandboxTables> | undefined;
  * src/initialization validates them fully.
  */
 export function sandboxTables(): Readonly<SandboxTables> {
-  return (parsed ??= Object.freeze(Tables.parse(data)));
+  return (parsed ??= Object.freeze(Tables.parse(data, ONCE)));
 }
 
 /**
@@ -73,5 +74,5 @@ export function sandboxTables(): Readonly<SandboxTables> {
  * `AidParameters` is, without parsing the rest: the virtual pinpad starts with every sandbox daemon.
  */
 export function sandboxAidParameters(): string {
-  return parsed?.AidParameters ?? Tables.shape.AidParameters.parse(data.AidParameters);
+  return parsed?.AidParameters ?? Tables.shape.AidParameters.parse(data.AidParameters, ONCE);
 }

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import modelsData from './models.json' with { type: 'json' };
 import codePagesData from './code-pages.json' with { type: 'json' };
+import { ONCE } from '../parse-once.js';
 
 /** The code pages omnipos can print Portuguese with. */
 export const CODE_PAGE_IDS = ['cp860', 'cp850'] as const;
@@ -89,12 +90,12 @@ export function parsePrinterTables(
   models: unknown,
   codePages: unknown,
 ): { models: readonly PrinterModel[]; codePages: Readonly<Record<CodePageId, CodePage>> } {
-  const m = ModelsFileSchema.safeParse(models);
+  const m = ModelsFileSchema.safeParse(models, ONCE);
   if (!m.success)
     throw new Error(
       `tables/printers/models.json: ${m.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,
     );
-  const c = CodePagesFileSchema.safeParse(codePages);
+  const c = CodePagesFileSchema.safeParse(codePages, ONCE);
   if (!c.success)
     throw new Error(
       `tables/printers/code-pages.json: ${c.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import data from './published-errors.json' with { type: 'json' };
+import { ONCE } from '../parse-once.js';
 
 const ApiCode = z.strictObject({
   code: z.number().int().min(0),
@@ -14,11 +15,13 @@ const WalletCode = z.strictObject({
 });
 
 /** The e-commerce API error table (`[{Code, Message}]`), as the manual publishes it, with each row's line. */
-export const API_ERRORS: readonly z.infer<typeof ApiCode>[] = Object.freeze(z.array(ApiCode).parse(data.api.codes));
+export const API_ERRORS: readonly z.infer<typeof ApiCode>[] = Object.freeze(
+  z.array(ApiCode).parse(data.api.codes, ONCE),
+);
 export const API_ERRORS_PAGE = data.api.page;
 
 /** The QR code manual v4 payment error table (`{code, description}` with its HTTP status). */
 export const WALLET_ERRORS: readonly z.infer<typeof WalletCode>[] = Object.freeze(
-  z.array(WalletCode).parse(data.wallet.codes),
+  z.array(WalletCode).parse(data.wallet.codes, ONCE),
 );
 export const WALLET_ERRORS_PAGE = data.wallet.page;

@@ -8,10 +8,12 @@
  * runtime: `npm run build && /path/to/node --import tsx test/bench/startup.ts` (each child runs on
  * the bench's own node). The daemon's state directory exists before it starts, as under systemd,
  * so its first start fills the compile cache there (Node >= 22.1, src/cli/bin.ts) and the
- * restarts use it; `omnipos api token` likewise.
+ * restarts use it; `omnipos api token` likewise. Then the production shape: the daemon pointed at
+ * a sandbox host and a virtual pinpad each started beforehand in its own process (no embedded
+ * sandbox, no embedded pinpad), as a terminal runs against the real host and pinpad.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -90,7 +92,69 @@ const freePort = (): Promise<number> =>
     });
   });
 
-async function daemonReady(state: string): Promise<Run> {
+/** A part started in its own process before the timing (the sandbox host, the virtual pinpad), and its first lines. */
+async function startPart(
+  args: string[],
+  env: Record<string, string>,
+  until: RegExp,
+): Promise<{ out: string; stop(): Promise<void> }> {
+  const p = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  let out = '';
+  await new Promise<void>((resolve, reject) => {
+    p.stdout.on('data', (b: Buffer) => {
+      out += b.toString();
+      if (until.test(out)) resolve();
+    });
+    p.once('exit', (code) => reject(new Error(`${args.join(' ')} exited ${String(code)}: ${out}`)));
+  });
+  return {
+    out,
+    stop: async () => {
+      if (p.exitCode !== null) return;
+      p.kill('SIGTERM');
+      await new Promise((r) => p.once('exit', r));
+    },
+  };
+}
+
+/**
+ * The production shape: the acquirer is a host in another process (the sandbox started as
+ * `omnipos sandbox --port 0` does, its bases on free ports, their addresses given as
+ * OMNIPOS_ACQUIRER__*_URL), the pinpad a device in another process (`omnipos sim pinpad --tcp`),
+ * nothing embedded but the virtual printer.
+ */
+async function productionParts(dir: string): Promise<{ env: Record<string, string>; stop(): Promise<void> }> {
+  const host = await startPart(
+    ['sandbox', '--port', '0'],
+    { OMNIPOS_STATE_DIR: path.join(dir, 'host') },
+    /ecommerceQueryUrl\s+\S+\n/,
+  );
+  const env: Record<string, string> = { OMNIPOS_SANDBOX__EMBEDDED: 'false' };
+  for (const m of host.out.matchAll(/^\s+(\w+Url)\s+(http\S+)$/gm))
+    env[`OMNIPOS_ACQUIRER__${(m[1] as string).replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}`] = m[2] as string;
+  const pinpad = await startPart(['sim', 'pinpad', '--tcp', '0'], {}, /"ready":true.*\n/).catch(async (e: unknown) => {
+    await host.stop();
+    throw e;
+  });
+  const tcp = (JSON.parse(pinpad.out.trim().split('\n').pop() as string) as { tcp: number }).tcp;
+  Object.assign(env, {
+    OMNIPOS_PINPAD__DEVICE__KIND: 'tcp',
+    OMNIPOS_PINPAD__DEVICE__HOST: '127.0.0.1',
+    OMNIPOS_PINPAD__DEVICE__PORT: String(tcp),
+  });
+  return {
+    env,
+    stop: async () => {
+      await pinpad.stop();
+      await host.stop();
+    },
+  };
+}
+
+async function daemonReady(state: string, extra: Record<string, string> = {}): Promise<Run> {
   const api = await freePort();
   const t0 = performance.now();
   // The embedded sandbox's controls on port 0: each of its bases takes a free port too and the
@@ -101,6 +165,7 @@ async function daemonReady(state: string): Promise<Run> {
     OMNIPOS_STATE_DIR: state,
     OMNIPOS_API__PORT: String(api),
     OMNIPOS_SANDBOX__PORT: '0',
+    ...extra,
   };
   const p = spawn(process.execPath, [BIN, 'run'], { env, stdio: 'ignore' });
   try {
@@ -148,6 +213,23 @@ try {
     line('omnipos run → health (restart)', paired(again));
   } finally {
     rmSync(dstate, { recursive: true, force: true });
+  }
+  // The production shape: no embedded sandbox host, no embedded virtual pinpad (both started
+  // beforehand in their own processes, outside the timing).
+  const pdir = mkdtempSync(path.join(tmpdir(), 'omnipos-startup-production-'));
+  const parts = await productionParts(pdir);
+  try {
+    const pstate = path.join(pdir, 'terminal');
+    mkdirSync(pstate);
+    const first = { bare: bare(), run: await daemonReady(pstate, parts.env) };
+    line('run → health, host apart (first)', paired([first]));
+    const again: { bare: Run; run: Run }[] = [];
+    for (let i = 0; i < Math.max(3, Math.floor(N / 2)); i++)
+      again.push({ bare: bare(), run: await daemonReady(pstate, parts.env) });
+    line('run → health, host apart (restart)', paired(again));
+  } finally {
+    await parts.stop();
+    rmSync(pdir, { recursive: true, force: true });
   }
 } finally {
   rmSync(state, { recursive: true, force: true });

@@ -151,8 +151,11 @@ export class Terminal {
       try {
         this.token = readFileSync(path.join(this.stateDir, 'api-token'), 'utf8').trim();
         const r = await request(`${this.api}/v1/health`, { headers: { authorization: `Bearer ${this.token}` } });
-        await r.body.text();
-        if (r.statusCode === 200) {
+        const text = await r.body.text();
+        // Ready before the pinpad's secure session (card sales answer 503 PINPAD_OPENING meanwhile): wait for it too.
+        const opening =
+          r.statusCode === 200 && (JSON.parse(text) as { pinpad?: { opening?: boolean } }).pinpad?.opening;
+        if (r.statusCode === 200 && opening !== true) {
           this.supervisor = readFileSync(path.join(this.stateDir, 'supervisor-token'), 'utf8').trim();
           return;
         }

@@ -4,6 +4,7 @@ import { decodeRecords } from '../records/index.js';
 import { OmniposError } from '../../core/index.js';
 import { fromZod, tableError } from './issues.js';
 import { InitializationSchema } from './tables.js';
+import { ONCE } from '../../../tables/parse-once.js';
 
 function unique<T>(
   rows: readonly T[],
@@ -30,7 +31,7 @@ function unique<T>(
  * as INIT_RECORD_INVALID, a malformed §4.1 record inside `AidParameters` or `PublicKeys`.
  */
 export function parseInitialization(json: unknown): InitializationTables {
-  const parsed = InitializationSchema.safeParse(json);
+  const parsed = InitializationSchema.safeParse(json, ONCE);
   if (!parsed.success) throw fromZod(parsed.error);
   const t = parsed.data;
   const products = unique(t.Products, (p) => p.ProductId, 'Products', 'ProductId');

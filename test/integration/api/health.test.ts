@@ -45,6 +45,7 @@ describe('GET /v1/health on a real daemon', () => {
       secure: true,
       recognition: secure.recognition,
       sessions: secure.sessions,
+      opening: false,
       keySlots: expect.objectContaining({ configured: { pin: 1, data: 2 } }),
     });
     const version = (t.daemon.db.prepare('SELECT version FROM init_current WHERE id = 1').get() as { version: string })

@@ -1,0 +1,95 @@
+import { card as cardCommands, SecurePinpad } from '../../drivers/pinpad/index.js';
+import type { Transport } from '../../drivers/transport/index.js';
+import { PinpadCardPort, tableProductSelector, typedEntryRefusal } from '../adapters/pinpad-card.js';
+import type { PinpadDevice } from '../adapters/pinpad-device.js';
+import { loadPinpadKey } from '../adapters/pinpad-keys.js';
+import { unattendedTerminalData } from '../adapters/pinpad-terminal-emv.js';
+import type { Config } from '../config/index.js';
+import { OmniposError } from '../core/errors/index.js';
+import type { Logger } from '../core/log/index.js';
+import type { TableSet } from '../initialization/index.js';
+
+/** How the daemon opens the pinpad at start: `wait` for its secure session, or open it in the `background`. */
+export type PinpadAtStart = 'wait' | 'background';
+
+export interface StartedPinpad extends PinpadDevice {
+  /** Settles once the first secure session opened, or the first attempt failed (then the driver's path for an unreachable pinpad). */
+  readonly opened: Promise<void>;
+  /** True while the first secure session is being opened (the daemon just started). */
+  readonly opening: () => boolean;
+  /** Throws PINPAD_OPENING (503) while the first secure session is being opened: nothing that needs the pinpad starts. */
+  readonly assertOpen: () => void;
+}
+
+/**
+ * The configured pinpad behind the secure channel and the engine's card port on it, as
+ * `openPinpad` (src/adapters/pinpad-device.ts) builds them, but its first secure session opened
+ * in the background: the daemon is ready (health answers, systemd told READY=1) before a real
+ * pinpad's secure OPN (~3 s on a PPC930) is done. Until then card sales and voids are refused
+ * with PINPAD_OPENING; a pinpad that does not answer takes the unreachable-at-start path (a
+ * warning; card sales fail until it answers). Built here rather than in src/adapters while
+ * that layer is being rewritten; `openPinpad` could take this as an option and this copy go.
+ */
+export function startPinpad(
+  config: Config,
+  tables: () => TableSet | undefined,
+  log: Logger,
+  transport: () => Transport,
+): StartedPinpad {
+  const { key } = loadPinpadKey(config.values.stateDir);
+  const driverLog = log.child({ component: 'pinpad' });
+  const pinpad = new SecurePinpad({ transport, terminalKey: key, log: driverLog });
+  let opening = true;
+  const opened = pinpad
+    .connect()
+    .catch((e: unknown) => {
+      if (pinpad.status !== 'closed')
+        driverLog.warn({ err: e }, 'pinpad not reachable at start; card sales wait for it');
+    })
+    .finally(() => (opening = false));
+  const card = new PinpadCardPort({
+    // a pinpad that answers OPN as an obsolete one sells through the classic card commands
+    pinpad: new cardCommands.ClassicCardPinpad(pinpad, {
+      dataKeySlot: config.values.pinpad.dataKeySlot,
+      aidOf: (acq, idx) => {
+        const r = tables()?.tables.aidRecords.find((x) => x.acquirer === acq && x.index === idx);
+        return r?.fields.T1_AID?.slice(0, Number(r.fields.T1_AIDLEN) * 2);
+      },
+    }),
+    acquirerIndex: config.values.pinpad.acquirerIndex,
+    pinKeySlot: config.values.pinpad.pinKeySlot,
+    dataKeySlot: config.values.pinpad.dataKeySlot,
+    // The tables in force decide the product (the customer chooses on the pinpad when several fit) and typed entry.
+    selectProduct: tableProductSelector(tables),
+    typedRefusal: (method) => typedEntryRefusal(tables(), method),
+    // A kiosk tells the card it is unattended and takes no signature (EMV Book 4 A1/A2): SPE_EMVDATA of GCX and GOX.
+    ...(config.values.terminal.mode === 'unattended'
+      ? {
+          terminalEmvData: () =>
+            unattendedTerminalData(
+              tables()?.tables.aidRecords ?? [],
+              String(config.values.pinpad.acquirerIndex).padStart(2, '0'),
+            ),
+        }
+      : {}),
+    log: driverLog,
+  });
+  return {
+    card,
+    pinpad,
+    opened,
+    opening: () => opening,
+    assertOpen: () => {
+      if (opening)
+        throw new OmniposError(
+          'PINPAD_OPENING',
+          "the pinpad's secure session is still opening (the daemon just started): retry in a few seconds",
+          { status: pinpad.status },
+        );
+    },
+    close: async () => {
+      // a connect in flight fails as closed (and logs nothing); `opened` then settles
+      await pinpad.close().catch(() => undefined);
+    },
+  };
+}
