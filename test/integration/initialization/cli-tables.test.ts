@@ -3,7 +3,7 @@ import { runCli } from '../../../src/cli/run.js';
 import { InitializationStore, parseInitialization } from '../../../src/initialization/index.js';
 import { openTerminalDatabase } from '../../../src/store/index.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
-import { sandboxAnswer } from '../../unit/initialization/helpers.js';
+import { sandboxAnswer } from '../../helpers/initialization-tables.js';
 
 const tempDir = useTempDirs();
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeFrame } from '../../../drivers/pinpad/index.js';
 import { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
-import { onTheWire, PPC930_COMMANDS } from '../../unit/sim/ppc930-commands.js';
+import { onTheWire, PPC930_COMMANDS } from '../../helpers/ppc930-commands.js';
 import { rawTerminal, text } from './wire-client.js';
 
 /** One parameter (§3.1.3.1): PARID X2, PARLEN X2, value. */
