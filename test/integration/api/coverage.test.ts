@@ -2,7 +2,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACQUIRER_CNPJ } from '../../../src/api/payment-fiscal.js';
 import { isValidCnpj } from '../../../src/crypto/index.js';
-import { openEvents, startTestDaemon } from './daemon.js';
+import { openEvents, startTestDaemon } from '../../helpers/daemon.js';
 import { check } from './schema-check.js';
 
 /**

@@ -7,7 +7,7 @@ import { buildApp, listenApi } from '../../../src/api/app.js';
 import { businessDay, EventHub, MAX_REPLAY } from '../../../src/api/events.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import { EventLog, Journal, openTerminalDatabase, type Db } from '../../../src/store/index.js';
-import { openEvents, startTestDaemon, type Sse } from './daemon.js';
+import { openEvents, startTestDaemon, type Sse } from '../../helpers/daemon.js';
 
 /**
  * The event stream's replay, on a real database and a real listener: `Last-Event-ID` gets the

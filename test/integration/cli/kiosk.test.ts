@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/run.js';
-import { startTestDaemon } from '../api/daemon.js';
+import { startTestDaemon } from '../../helpers/daemon.js';
 
 let t: Awaited<ReturnType<typeof startTestDaemon>>;
 let dir: string;

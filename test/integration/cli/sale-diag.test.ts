@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/run.js';
-import { startTestDaemon } from '../api/daemon.js';
+import { startTestDaemon } from '../../helpers/daemon.js';
 
 let t: Awaited<ReturnType<typeof startTestDaemon>>;
 let env: Record<string, string>;

@@ -14,7 +14,7 @@ import { createLogger } from '../../../src/core/log/index.js';
 import { startDaemon, type Daemon } from '../../../src/main.js';
 import type { ApiEvent } from '../../../src/api/events.js';
 import { startHarness, type Harness, type HarnessOptions } from '../acquirer/harness.js';
-import { openEvents } from '../api/daemon.js';
+import { openEvents } from '../../helpers/daemon.js';
 import { startSim } from '../pinpad/sim-process.js';
 import { sandboxSettings } from '../../../src/sandbox/index.js';
 

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli } from '../../../src/cli/run.js';
-import { loadConfig } from '../../../src/config/index.js';
 import type { Logger } from '../../../src/core/log/index.js';
-import { startDaemon, type Daemon } from '../../../src/main.js';
+import type { Daemon } from '../../../src/main.js';
+import { startTestDaemon } from '../../helpers/daemon.js';
 import { TEST_CARDS, type TestCard } from '../../../tables/test-cards.js';
 
 /**
@@ -57,19 +57,10 @@ export async function supervisedDaemon(log: Logger): Promise<{
   env: Record<string, string>;
   stop(): Promise<void>;
 }> {
-  const stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-supervised-'));
-  const env: Record<string, string> = { OMNIPOS_STATE_DIR: stateDir };
-  const daemon = await startDaemon({ config: loadConfig({ env }), log, env: {}, sandboxPort: 0, apiPort: 0 });
-  env.OMNIPOS_API__PORT = new URL(daemon.apiUrl!).port;
-  return {
-    daemon,
-    token: readFileSync(daemon.apiTokenFile, 'utf8').trim(),
-    supervisor: readFileSync(path.join(stateDir, 'supervisor-token'), 'utf8').trim(),
-    stateDir,
-    env,
-    stop: async () => {
-      await daemon.stop();
-      rmSync(stateDir, { recursive: true, force: true });
-    },
+  const t = await startTestDaemon({ prefix: 'omnipos-supervised-', log });
+  const env: Record<string, string> = {
+    OMNIPOS_STATE_DIR: t.stateDir,
+    OMNIPOS_API__PORT: new URL(t.daemon.apiUrl!).port,
   };
+  return { ...t, supervisor: readFileSync(path.join(t.stateDir, 'supervisor-token'), 'utf8').trim(), env };
 }

@@ -1,32 +1,71 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../../src/config/index.js';
-import type { Clock } from '../../../src/core/clock.js';
-import { createLogger } from '../../../src/core/log/index.js';
-import { startDaemon, type Daemon } from '../../../src/main.js';
+import { request } from 'undici';
+import { loadConfig } from '../../src/config/index.js';
+import type { Clock } from '../../src/core/clock.js';
+import { createLogger, type Logger } from '../../src/core/log/index.js';
+import { startDaemon, type Daemon, type DaemonDeps } from '../../src/main.js';
 
-/** A real daemon (embedded sandbox, virtual pinpad and printer) on free loopback ports. */
-export async function startTestDaemon(
-  o: { clock?: Clock; env?: Record<string, string> } = {},
-): Promise<{ daemon: Daemon; token: string; stop(): Promise<void> }> {
-  const stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-api11-'));
+export interface TestDaemonOptions {
+  /** Configuration overrides as the daemon reads them from its environment (`OMNIPOS_…`). */
+  env?: Record<string, string>;
+  /** The state directory; default a new temporary one, removed by `stop()` (a given one is left in place). */
+  stateDir?: string;
+  /** The temporary state directory's name prefix. */
+  prefix?: string;
+  clock?: Clock;
+  /** Default: silent. */
+  log?: Logger;
+  /** Further start options (acquirer interceptors, probe timings…). */
+  deps?: Partial<Omit<DaemonDeps, 'config' | 'log' | 'env' | 'sandboxPort' | 'apiPort' | 'clock'>>;
+}
+
+export interface TestDaemon {
+  daemon: Daemon;
+  /** The API token (`Bearer …`). */
+  token: string;
+  stateDir: string;
+  /** One request to the daemon's API with its token; the answer's status and its JSON body ({} when empty). */
+  call(method: 'GET' | 'POST', p: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** Stops the daemon, then removes the state directory the helper made. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A real daemon on the default configuration (embedded sandbox host, virtual pinpad and printer) on free
+ * loopback ports (sandbox and API on port 0), its state in a temporary directory; wallet QR codes polled every
+ * 100 ms.
+ */
+export async function startTestDaemon(o: TestDaemonOptions = {}): Promise<TestDaemon> {
+  const stateDir = o.stateDir ?? mkdtempSync(path.join(tmpdir(), o.prefix ?? 'omnipos-daemon-'));
   const config = loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_QR__POLL_MS: '100', ...o.env } });
   const daemon = await startDaemon({
     config,
-    log: createLogger({ level: 'silent' }),
+    log: o.log ?? createLogger({ level: 'silent' }),
     env: {},
     sandboxPort: 0,
     apiPort: 0,
     ...(o.clock ? { clock: o.clock } : {}),
+    ...o.deps,
   });
   const token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
   return {
     daemon,
     token,
+    stateDir,
+    call: async (method, p, body) => {
+      const res = await request(`${daemon.apiUrl}${p}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      const text = await res.body.text();
+      return { status: res.statusCode, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+    },
     stop: async () => {
       await daemon.stop();
-      rmSync(stateDir, { recursive: true, force: true });
+      if (!o.stateDir) rmSync(stateDir, { recursive: true, force: true });
     },
   };
 }
