@@ -6,8 +6,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliContext } from '../../../src/cli/context.js';
 import { runCli } from '../../../src/cli/run.js';
-import { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
+import type { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
 import { buildBibcomp } from './build.js';
+import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -30,8 +31,7 @@ describe('omnipos pinpad info with "kind": "bibcomp"', () => {
   let sim: VirtualPinpad;
   let dir: string;
   beforeAll(async () => {
-    sim = new VirtualPinpad();
-    await sim.start();
+    sim = await startVirtualPinpad();
     dir = mkdtempSync(path.join(tmpdir(), 'omnipos-bibcomp-cli-'));
   }, 60_000);
   afterAll(async () => {

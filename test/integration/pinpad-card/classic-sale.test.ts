@@ -12,7 +12,6 @@ import { card, isPinpadError, SecurePinpad } from '../../../drivers/pinpad/index
 import { SerialTransport } from '../../../drivers/transport/serial.js';
 import { loadPinpadKey } from '../../../src/adapters/pinpad-keys.js';
 import { cardSim } from '../../../src/sim/pinpad/card/index.js';
-import { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
 import { saleRequest, type TerminalIdentity } from '../../../src/adapters/acquirer-sale.js';
 import { PinpadCardPort, productResolver } from '../../../src/adapters/pinpad-card.js';
 import type { CardRequest } from '../../../src/engine/ports.js';
@@ -22,6 +21,7 @@ import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { nextOrderId, startHarness, type Harness } from '../acquirer/harness.js';
 import { HAS_SOCAT } from '../pinpad/socat.js';
 import { FAST, startRig, type Rig } from './harness.js';
+import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 const TERMINAL: TerminalIdentity = {
   subordinatedMerchantId: SANDBOX_MERCHANT.merchant.subordinatedMerchantId,
@@ -211,8 +211,7 @@ describe.skipIf(!HAS_SOCAT)('the secure driver and the obsolete card commands (Â
   async function secureOn(profile: { classicOnly?: boolean; classicEbx?: boolean }) {
     const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-classic-'));
     const pty = path.join(dir, 'pinpad');
-    const sim = new VirtualPinpad({ tcpPort: 0, ptyPath: pty, profile });
-    await sim.start();
+    const sim = await startVirtualPinpad({ tcpPort: 0, ptyPath: pty, profile });
     const pinpad = new SecurePinpad({
       transport: () => new SerialTransport({ path: pty }),
       terminalKey: loadPinpadKey(path.join(dir, 'state')).key,

@@ -2,12 +2,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Pinpad, type DriverLogger } from '../../../drivers/pinpad/index.js';
-import { SerialTransport } from '../../../drivers/transport/serial.js';
-import { VirtualPinpad, type VirtualPinpadOptions } from '../../../src/sim/pinpad/index.js';
+import type { Pinpad } from '../../../drivers/pinpad/index.js';
+import { type DriverLogger } from '../../../drivers/pinpad/index.js';
+import type { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
+import { type VirtualPinpadOptions } from '../../../src/sim/pinpad/index.js';
 import { cardSim, type CardChoice } from '../../../src/sim/pinpad/card/index.js';
 import { SANDBOX_KEYS } from '../../../tables/sandbox-keys.js';
 import { decodePinBlock, decryptData, decryptPinBlock, deriveTdesKeys } from '../../../src/crypto/index.js';
+import { connectPinpad, startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 /** Link times shortened where the behaviour, not the constant, is under test. */
 export const FAST = { ackMs: 400, responseMs: 2000, eotMs: 400, silenceMs: 50 };
@@ -25,8 +27,7 @@ export interface Rig {
 /** The virtual pinpad behind a real pseudo-terminal (socat) and the driver on that path, as a terminal opens it. */
 export async function startRig(opts: VirtualPinpadOptions = {}): Promise<Rig> {
   const pty = path.join(mkdtempSync(path.join(tmpdir(), 'omnipos-card-')), 'pinpad');
-  const sim = new VirtualPinpad({ ...opts, tcpPort: 0, ptyPath: pty });
-  await sim.start();
+  const sim = await startVirtualPinpad({ ...opts, tcpPort: 0, ptyPath: pty });
   const logs: string[] = [];
   const rec =
     (level: string) =>
@@ -34,14 +35,15 @@ export async function startRig(opts: VirtualPinpadOptions = {}): Promise<Rig> {
       logs.push(JSON.stringify({ level, ...obj, msg }));
     };
   const log: DriverLogger = { debug: rec('debug'), info: rec('info'), warn: rec('warn') };
-  const pinpad = new Pinpad({
-    transport: () => new SerialTransport({ path: pty }),
-    timings: FAST,
-    probeIntervalMs: 0,
-    reconnect: { initialMs: 50, maxMs: 200 },
-    log,
-  });
-  await pinpad.connect();
+  const pinpad = await connectPinpad(
+    { pty: pty },
+    {
+      timings: FAST,
+      probeIntervalMs: 0,
+      reconnect: { initialMs: 50, maxMs: 200 },
+      log,
+    },
+  );
   return {
     sim,
     pinpad,

@@ -8,13 +8,15 @@ import { loadConfig } from '../../../src/config/index.js';
 import { PixEngine, type PixEvent } from '../../../src/engine/pix/engine.js';
 import type { QrEvent } from '../../../src/engine/qr/engine.js';
 import { parsePadraoq, parsePix } from '../../../src/qr/index.js';
-import { cardSim, VirtualPinpad, type VirtualPinpadOptions } from '../../../src/sim/pinpad/index.js';
+import type { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
+import { cardSim, type VirtualPinpadOptions } from '../../../src/sim/pinpad/index.js';
 import { openTerminalDatabase } from '../../../src/store/index.js';
 import { decodePng } from '../../helpers/png-decode.js';
 import { decodeQrRgba } from '../../helpers/qr-decode.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { log, startHarness, type Harness } from '../acquirer/harness.js';
 import { ownerDeps, qrTerminal } from './terminal.js';
+import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 const tempDir = useTempDirs();
 let h: Harness;
@@ -29,8 +31,7 @@ afterAll(async () => {
 async function rig(
   options: VirtualPinpadOptions = {},
 ): Promise<{ sim: VirtualPinpad; device: PinpadDevice; display: PinpadQrDisplay; stop(): Promise<void> }> {
-  const sim = new VirtualPinpad({ tcpPort: 0, ...options });
-  await sim.start();
+  const sim = await startVirtualPinpad({ tcpPort: 0, ...options });
   const config = loadConfig({ env: { OMNIPOS_CONFIG: '', OMNIPOS_STATE_DIR: tempDir() } });
   const device = await openPinpad(
     config,
