@@ -7,13 +7,15 @@ import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
 import { QrEngine, type QrEvent } from '../../../src/engine/qr/engine.js';
 import type { QrSaleRequest } from '../../../src/engine/qr/types.js';
 import { parsePadraoq } from '../../../src/qr/index.js';
-import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
+import { Journal, MerchantOrderIds, Outbox } from '../../../src/store/index.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
+import { useTempStores } from '../../helpers/store.js';
 import { log, startHarness, type Harness } from '../acquirer/harness.js';
 
 const tempDir = useTempDirs();
+const tempStore = useTempStores();
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness();
@@ -23,7 +25,7 @@ afterAll(async () => {
 });
 
 function terminal() {
-  const db = openTerminalDatabase(tempDir());
+  const db = tempStore();
   const journal = new Journal(db);
   const outbox = new Outbox(db);
   const events: QrEvent[] = [];

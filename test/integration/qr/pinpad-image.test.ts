@@ -10,15 +10,16 @@ import type { QrEvent } from '../../../src/engine/qr/engine.js';
 import { parsePadraoq, parsePix } from '../../../src/qr/index.js';
 import type { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
 import { cardSim, type VirtualPinpadOptions } from '../../../src/sim/pinpad/index.js';
-import { openTerminalDatabase } from '../../../src/store/index.js';
 import { decodePng } from '../../helpers/png-decode.js';
 import { decodeQrRgba } from '../../helpers/qr-decode.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
+import { useTempStores } from '../../helpers/store.js';
 import { log, startHarness, type Harness } from '../acquirer/harness.js';
 import { ownerDeps, qrTerminal } from './terminal.js';
 import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 const tempDir = useTempDirs();
+const tempStore = useTempStores();
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness();
@@ -105,7 +106,7 @@ describe('the QR code on the pinpad display (MLI/MLR/MLE, DSI) during a wallet Q
   it('a Pix sale shows its BR Code the same way', async () => {
     const r = await rig();
     stops.push(r.stop);
-    const db = openTerminalDatabase(tempDir());
+    const db = tempStore();
     const events: PixEvent[] = [];
     const engine = new PixEngine({
       ...ownerDeps(db, 5),

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { healthView } from '../../../src/api/health.js';
-import { Outbox, openTerminalDatabase } from '../../../src/store/index.js';
-import { useTempDirs } from '../../helpers/temp-dir.js';
+import { Outbox } from '../../../src/store/index.js';
+import { useTempStores } from '../../helpers/store.js';
 
-const tempDir = useTempDirs();
+const tempStore = useTempStores();
 
 describe('health while a void holds the pinpad', () => {
   it('busy is true while a sale or a void uses the pinpad, false when neither does', () => {
-    const db = openTerminalDatabase(tempDir());
+    const db = tempStore();
     const outbox = new Outbox(db);
     const busy = (sale: boolean, v?: boolean) =>
       healthView({ outbox, engine: { busy: sale }, ...(v === undefined ? {} : { voids: { busy: v } }) }).busy;

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { Journal, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
-import { useTempDirs } from '../../helpers/temp-dir.js';
+import { Journal, Outbox } from '../../../src/store/index.js';
+import { useTempStores } from '../../helpers/store.js';
 
-const tempDir = useTempDirs();
+const tempStore = useTempStores();
 const at = new Date('2026-11-22T13:00:00.000Z');
 
 function store() {
-  const db = openTerminalDatabase(tempDir());
+  const db = tempStore();
   return { db, journal: new Journal(db), outbox: new Outbox(db) };
 }
 
