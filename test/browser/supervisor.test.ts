@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { supervisorPassword } from '../../src/cli/void.js';
 import { startTestDaemon } from '../helpers/daemon.js';
-import { walletPays as walletPaysAt } from '../integration/void/wallet-pay.js';
+import { walletPays as walletPaysAt } from '../helpers/wallet-pay.js';
 import { launch, pageErrors, snap } from './browser.js';
 
 /**

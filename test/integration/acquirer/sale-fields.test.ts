@@ -8,8 +8,8 @@ import type { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
 import { cardSim, type CardChoice } from '../../../src/sim/pinpad/index.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
-import { FAST } from '../pinpad-card/harness.js';
-import { nextOrderId, startHarness, type Harness } from './harness.js';
+import { FAST } from '../../helpers/pinpad-rig.js';
+import { nextOrderId, startHarness, type Harness } from '../../helpers/sandbox.js';
 import { connectPinpad, startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 /**

@@ -5,7 +5,7 @@ import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
 import { OUTBOX_OPERATIONS, idempotencyKey, type UndoTask } from '../../../src/engine/outbox/tasks.js';
 import type { Delivery } from '../../../src/engine/ports.js';
 import { Outbox, type Db, type OutboxTask } from '../../../src/store/index.js';
-import { EMV_UNDO, emvTags, log, sale, startHarness, type Harness } from '../acquirer/harness.js';
+import { EMV_UNDO, emvTags, log, sale, startHarness, type Harness } from '../../helpers/sandbox.js';
 import { useTempStores } from '../../helpers/store.js';
 
 const tempStore = useTempStores();

@@ -8,7 +8,7 @@ import { PixEngine, type PixEvent } from '../../../src/engine/pix/engine.js';
 import { parsePix } from '../../../src/qr/index.js';
 import { Journal, MerchantOrderIds, Outbox } from '../../../src/store/index.js';
 import { useTempStores } from '../../helpers/store.js';
-import { log, startHarness, type Harness } from '../acquirer/harness.js';
+import { log, startHarness, type Harness } from '../../helpers/sandbox.js';
 
 const tempStore = useTempStores();
 let h: Harness;

@@ -12,7 +12,7 @@ import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { useTempStores } from '../../helpers/store.js';
-import { log, startHarness, type Harness } from '../acquirer/harness.js';
+import { log, startHarness, type Harness } from '../../helpers/sandbox.js';
 
 const tempDir = useTempDirs();
 const tempStore = useTempStores();

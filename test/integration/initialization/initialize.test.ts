@@ -10,7 +10,7 @@ import {
 } from '../../../src/initialization/index.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { useTempStores } from '../../helpers/store.js';
-import { startHarness, type Harness } from '../acquirer/harness.js';
+import { startHarness, type Harness } from '../../helpers/sandbox.js';
 
 const tempStore = useTempStores();
 const log = createLogger({ level: 'silent' });

@@ -10,7 +10,7 @@ import {
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { useTempStores } from '../../helpers/store.js';
-import { startHarness, type Harness } from '../acquirer/harness.js';
+import { startHarness, type Harness } from '../../helpers/sandbox.js';
 
 /** BrandId of the nine card schemes (tables/initialization/brands.json). */
 const BRANDS_OF_SCHEMES = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];

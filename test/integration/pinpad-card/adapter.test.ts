@@ -5,9 +5,9 @@ import { parseInitialization, TableSet } from '../../../src/initialization/index
 import type { CardRequest } from '../../../src/engine/ports.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
-import { nextOrderId, startHarness, type Harness } from '../acquirer/harness.js';
-import { HAS_SOCAT } from '../pinpad/socat.js';
-import { startRig, type Rig } from './harness.js';
+import { nextOrderId, startHarness, type Harness } from '../../helpers/sandbox.js';
+import { HAS_SOCAT } from '../../helpers/socat.js';
+import { startRig, type Rig } from '../../helpers/pinpad-rig.js';
 
 const TERMINAL: TerminalIdentity = {
   subordinatedMerchantId: SANDBOX_MERCHANT.merchant.subordinatedMerchantId,

@@ -18,9 +18,9 @@ import type { CardRequest } from '../../../src/engine/ports.js';
 import { parseInitialization, TableSet } from '../../../src/initialization/index.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
-import { nextOrderId, startHarness, type Harness } from '../acquirer/harness.js';
-import { HAS_SOCAT } from '../pinpad/socat.js';
-import { FAST, startRig, type Rig } from './harness.js';
+import { nextOrderId, startHarness, type Harness } from '../../helpers/sandbox.js';
+import { HAS_SOCAT } from '../../helpers/socat.js';
+import { FAST, startRig, type Rig } from '../../helpers/pinpad-rig.js';
 import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 const TERMINAL: TerminalIdentity = {

@@ -8,8 +8,8 @@ import { loadPinpadKey } from '../../../src/adapters/pinpad-keys.js';
 import { cardSim } from '../../../src/sim/pinpad/card/index.js';
 import type { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
-import { HAS_SOCAT } from '../pinpad/socat.js';
-import { FAST, freshIv, hostDecrypt, hostPin, now } from './harness.js';
+import { HAS_SOCAT } from '../../helpers/socat.js';
+import { FAST, freshIv, hostDecrypt, hostPin, now } from '../../helpers/pinpad-rig.js';
 import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 describe.skipIf(!HAS_SOCAT)('a chip sale over the secure channel (DC2 + AES under KSEC) on a pseudo-terminal', () => {

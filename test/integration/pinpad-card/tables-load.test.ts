@@ -5,9 +5,9 @@ import { initialize, InitializationStore } from '../../../src/initialization/ind
 import { cardSim } from '../../../src/sim/pinpad/card/index.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { useTempStores } from '../../helpers/store.js';
-import { startHarness, type Harness } from '../acquirer/harness.js';
-import { HAS_SOCAT } from '../pinpad/socat.js';
-import { startRig, type Rig } from './harness.js';
+import { startHarness, type Harness } from '../../helpers/sandbox.js';
+import { HAS_SOCAT } from '../../helpers/socat.js';
+import { startRig, type Rig } from '../../helpers/pinpad-rig.js';
 
 const tempStore = useTempStores();
 const log = createLogger({ level: 'silent' });

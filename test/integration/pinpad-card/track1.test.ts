@@ -5,7 +5,7 @@ import { PinpadCardPort } from '../../../src/adapters/pinpad-card.js';
 import type { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
 import { cardSim } from '../../../src/sim/pinpad/index.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
-import { FAST, hostDecrypt } from './harness.js';
+import { FAST, hostDecrypt } from '../../helpers/pinpad-rig.js';
 import { connectPinpad, startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 /**

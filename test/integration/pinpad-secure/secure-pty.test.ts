@@ -18,7 +18,7 @@ import { loadPinpadKey } from '../../../src/adapters/pinpad-keys.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import type { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
 import { secureLayerOf, secureSession } from '../../../src/sim/pinpad/secure/index.js';
-import { HAS_SOCAT } from '../pinpad/socat.js';
+import { HAS_SOCAT } from '../../helpers/socat.js';
 import { captureLog, privateKeySecrets, secretsIn, until } from './harness.js';
 import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 

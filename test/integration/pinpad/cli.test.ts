@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/run.js';
 import type { CliContext } from '../../../src/cli/context.js';
 import { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
-import { HAS_SOCAT } from './socat.js';
-import { startSim, type SimProcess } from './sim-process.js';
+import { HAS_SOCAT } from '../../helpers/socat.js';
+import { startSim, type SimProcess } from '../../helpers/sim-process.js';
 import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 function ctx(): CliContext & { stdout: string; stderr: string } {

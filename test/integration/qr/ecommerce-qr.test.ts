@@ -9,7 +9,7 @@ import { Journal, openTerminalDatabase } from '../../../src/store/index.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { useTempStores } from '../../helpers/store.js';
-import { startHarness, type Harness } from '../acquirer/harness.js';
+import { startHarness, type Harness } from '../../helpers/sandbox.js';
 import { qrSaleRequest, qrTerminal, shownCode } from './terminal.js';
 
 const tempDir = useTempDirs();

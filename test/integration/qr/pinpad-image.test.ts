@@ -14,7 +14,7 @@ import { decodePng } from '../../helpers/png-decode.js';
 import { decodeQrRgba } from '../../helpers/qr-decode.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { useTempStores } from '../../helpers/store.js';
-import { log, startHarness, type Harness } from '../acquirer/harness.js';
+import { log, startHarness, type Harness } from '../../helpers/sandbox.js';
 import { ownerDeps, qrTerminal } from './terminal.js';
 import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 

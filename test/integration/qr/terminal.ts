@@ -8,7 +8,7 @@ import { QrEngine, type QrEvent } from '../../../src/engine/qr/engine.js';
 import type { QrSaleRequest } from '../../../src/engine/qr/types.js';
 import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase, type Db } from '../../../src/store/index.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
-import { log, type Harness } from '../acquirer/harness.js';
+import { log, type Harness } from '../../helpers/sandbox.js';
 
 /** The sandbox's merchant as the terminal's QR code names it. */
 export const SANDBOX_PROFILE = {

@@ -8,7 +8,7 @@ import { QrEngine, type QrEvent } from '../../../src/engine/qr/engine.js';
 import { SaleEngine, type SaleEvent } from '../../../src/engine/sale/engine.js';
 import { Journal, MerchantOrderIds, Outbox } from '../../../src/store/index.js';
 import { useTempStores } from '../../helpers/store.js';
-import { log, startHarness, type Harness } from '../acquirer/harness.js';
+import { log, startHarness, type Harness } from '../../helpers/sandbox.js';
 
 /**
  * Recovery of a payment the journal shows in `printing` (the daemon died while the receipt was

@@ -11,8 +11,8 @@ import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { captureLogger } from '../../helpers/capture-log.js';
 import { clearCardData, scanForCardData } from '../../helpers/scan-card-data.js';
 import { openEvents } from '../../helpers/daemon.js';
-import { check } from '../api/schema-check.js';
-import { supervisedDaemon } from './wallet-pay.js';
+import { check } from '../../helpers/schema-check.js';
+import { supervisedDaemon } from '../../helpers/wallet-pay.js';
 
 let daemon: Daemon;
 let token: string;

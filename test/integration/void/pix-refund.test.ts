@@ -11,7 +11,7 @@ import { VoidEngine } from '../../../src/engine/void/engine.js';
 import { SupervisorGate } from '../../../src/engine/void/supervisor.js';
 import { Journal, MerchantOrderIds, Outbox } from '../../../src/store/index.js';
 import { useTempStores } from '../../helpers/store.js';
-import { log, startHarness, type Harness } from '../acquirer/harness.js';
+import { log, startHarness, type Harness } from '../../helpers/sandbox.js';
 import { SUPERVISOR_HASH, SUPERVISOR_TOKEN } from './terminal.js';
 
 const tempStore = useTempStores();

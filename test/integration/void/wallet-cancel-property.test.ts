@@ -5,7 +5,7 @@ import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { isOmniposError } from '../../../src/core/errors/index.js';
 import { buildCancellationCode } from '../../../src/engine/qr/code-cancel.js';
 import { saleQrCode, type MerchantProfile } from '../../../src/engine/qr/code.js';
-import { startHarness, type Harness } from '../acquirer/harness.js';
+import { startHarness, type Harness } from '../../helpers/sandbox.js';
 
 /**
  * The sandbox's wallet API against a model of what remains of each sale: a cancellation code is

@@ -21,9 +21,9 @@ import { parsePadraoq, type CurrentFields } from '../../../src/qr/index.js';
 import { VirtualPrinter, serveVirtualPrinter, type VirtualPrinterServer } from '../../../src/sim/printer/index.js';
 import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
-import { log, startHarness, type Harness } from '../acquirer/harness.js';
+import { log, startHarness, type Harness } from '../../helpers/sandbox.js';
 import { SUPERVISOR_HASH, SUPERVISOR_TOKEN } from './terminal.js';
-import { walletPays as walletPaysAt } from './wallet-pay.js';
+import { walletPays as walletPaysAt } from '../../helpers/wallet-pay.js';
 
 /**
  * Voids of wallet QR sales against the strict sandbox: the terminal shows a cancellation code

@@ -2,14 +2,14 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import type { Pinpad } from '../../../drivers/pinpad/index.js';
-import { type DriverLogger } from '../../../drivers/pinpad/index.js';
-import type { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
-import { type VirtualPinpadOptions } from '../../../src/sim/pinpad/index.js';
-import { cardSim, type CardChoice } from '../../../src/sim/pinpad/card/index.js';
-import { SANDBOX_KEYS } from '../../../tables/sandbox-keys.js';
-import { decodePinBlock, decryptData, decryptPinBlock, deriveTdesKeys } from '../../../src/crypto/index.js';
-import { connectPinpad, startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
+import type { Pinpad } from '../../drivers/pinpad/index.js';
+import { type DriverLogger } from '../../drivers/pinpad/index.js';
+import type { VirtualPinpad } from '../../src/sim/pinpad/index.js';
+import { type VirtualPinpadOptions } from '../../src/sim/pinpad/index.js';
+import { cardSim, type CardChoice } from '../../src/sim/pinpad/card/index.js';
+import { SANDBOX_KEYS } from '../../tables/sandbox-keys.js';
+import { decodePinBlock, decryptData, decryptPinBlock, deriveTdesKeys } from '../../src/crypto/index.js';
+import { connectPinpad, startVirtualPinpad } from './virtual-pinpad.js';
 
 /** Link times shortened where the behaviour, not the constant, is under test. */
 export const FAST = { ackMs: 400, responseMs: 2000, eotMs: 400, silenceMs: 50 };

@@ -2,9 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Fault } from '../../../src/sim/pinpad/faults.js';
+import type { Fault } from '../../src/sim/pinpad/faults.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** The virtual pinpad running as its own process (`omnipos sim pinpad`), with its control port. */
 export interface SimProcess {

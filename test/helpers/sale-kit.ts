@@ -1,7 +1,7 @@
-import { encodePinBlock } from '../../../src/crypto/index.js';
-import { TEST_CARDS, type TestCard } from '../../../tables/test-cards.js';
-import { clearCardData } from '../../helpers/scan-card-data.js';
-import type { E2e } from './harness.js';
+import { encodePinBlock } from '../../src/crypto/index.js';
+import { TEST_CARDS, type TestCard } from '../../tables/test-cards.js';
+import { clearCardData } from './scan-card-data.js';
+import type { E2e } from './e2e.js';
 
 /** A test card by a piece of its name (tables/test-cards.json). */
 export function testCard(name: string): TestCard {

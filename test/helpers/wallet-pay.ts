@@ -1,11 +1,11 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { runCli } from '../../../src/cli/run.js';
-import type { Logger } from '../../../src/core/log/index.js';
-import type { Daemon } from '../../../src/main.js';
-import { startTestDaemon } from '../../helpers/daemon.js';
-import { TEST_CARDS, type TestCard } from '../../../tables/test-cards.js';
+import { runCli } from '../../src/cli/run.js';
+import type { Logger } from '../../src/core/log/index.js';
+import type { Daemon } from '../../src/main.js';
+import { startTestDaemon } from './daemon.js';
+import { TEST_CARDS, type TestCard } from '../../tables/test-cards.js';
 
 /**
  * The customer's wallet, played by `omnipos wallet pay` against the sandbox's wallet API at

@@ -9,16 +9,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
-import { loadConfig } from '../../../src/config/index.js';
-import { createLogger } from '../../../src/core/log/index.js';
-import { startDaemon, type Daemon } from '../../../src/main.js';
-import type { ApiEvent } from '../../../src/api/events.js';
-import { startHarness, type Harness, type HarnessOptions } from '../acquirer/harness.js';
-import { openEvents } from '../../helpers/daemon.js';
-import { startSim } from '../pinpad/sim-process.js';
-import { sandboxSettings } from '../../../src/sandbox/index.js';
+import { loadConfig } from '../../src/config/index.js';
+import { createLogger } from '../../src/core/log/index.js';
+import { startDaemon, type Daemon } from '../../src/main.js';
+import type { ApiEvent } from '../../src/api/events.js';
+import { startHarness, type Harness, type HarnessOptions } from './sandbox.js';
+import { openEvents } from './daemon.js';
+import { startSim } from './sim-process.js';
+import { sandboxSettings } from '../../src/sandbox/index.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Journal states after which nothing more happens to a sale. */
 export const FINAL_STATES = ['confirmed', 'undone', 'declined', 'aborted', 'failed', 'needs-refund', 'dead-letter'];

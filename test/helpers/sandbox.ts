@@ -2,17 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
-import { createAcquirer, type Acquirer } from '../../../src/acquirer/index.js';
-import type { PhysicalCard, PhysicalSaleRequest, VoidRequest } from '../../../src/acquirer/omni-types.js';
-import {
-  deriveTdesKeys,
-  encodePinBlock,
-  encryptData,
-  encryptPinBlock,
-  withCounter,
-} from '../../../src/crypto/index.js';
-import { createLogger } from '../../../src/core/log/index.js';
-import { decodeTlv, toHex } from '../../../src/emv/index.js';
+import { createAcquirer, type Acquirer } from '../../src/acquirer/index.js';
+import type { PhysicalCard, PhysicalSaleRequest, VoidRequest } from '../../src/acquirer/omni-types.js';
+import { deriveTdesKeys, encodePinBlock, encryptData, encryptPinBlock, withCounter } from '../../src/crypto/index.js';
+import { createLogger } from '../../src/core/log/index.js';
+import { decodeTlv, toHex } from '../../src/emv/index.js';
 import {
   buildSandbox,
   listenSandbox,
@@ -21,11 +15,11 @@ import {
   type RunningSandbox,
   type LedgerReport,
   type SandboxOptions,
-} from '../../../src/sandbox/index.js';
-import { SANDBOX_CREDENTIALS } from '../../../tables/sandbox-credentials.js';
-import { SANDBOX_KEYS } from '../../../tables/sandbox-keys.js';
-import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
-import { TEST_CARDS, type TestCard } from '../../../tables/test-cards.js';
+} from '../../src/sandbox/index.js';
+import { SANDBOX_CREDENTIALS } from '../../tables/sandbox-credentials.js';
+import { SANDBOX_KEYS } from '../../tables/sandbox-keys.js';
+import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
+import { TEST_CARDS, type TestCard } from '../../tables/test-cards.js';
 
 export const log = createLogger({ level: 'silent' });
 
