@@ -10,7 +10,7 @@ import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { useTempStores } from '../../helpers/store.js';
 import { startHarness, type Harness } from '../../helpers/sandbox.js';
-import { qrSaleRequest, qrTerminal, shownCode } from './terminal.js';
+import { qrSaleRequest, qrTerminal, shownCode } from '../../helpers/qr-terminal.js';
 
 const tempDir = useTempDirs();
 const tempStore = useTempStores();

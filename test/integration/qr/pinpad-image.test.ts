@@ -15,7 +15,7 @@ import { decodeQrRgba } from '../../helpers/qr-decode.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { useTempStores } from '../../helpers/store.js';
 import { log, startHarness, type Harness } from '../../helpers/sandbox.js';
-import { ownerDeps, qrTerminal } from './terminal.js';
+import { ownerDeps, qrTerminal } from '../../helpers/qr-terminal.js';
 import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 const tempDir = useTempDirs();

@@ -1,14 +1,14 @@
-import { OmniDeliveryAdapter } from '../../../src/adapters/acquirer-delivery.js';
-import { TextReceiptPrinter } from '../../../src/adapters/text-receipt.js';
-import { systemClock } from '../../../src/core/clock.js';
-import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
-import type { AcquirerDeliveryPort } from '../../../src/engine/ports.js';
-import type { QrCodePort, QrDisplayPort } from '../../../src/engine/qr/code-port.js';
-import { QrEngine, type QrEvent } from '../../../src/engine/qr/engine.js';
-import type { QrSaleRequest } from '../../../src/engine/qr/types.js';
-import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase, type Db } from '../../../src/store/index.js';
-import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
-import { log, type Harness } from '../../helpers/sandbox.js';
+import { OmniDeliveryAdapter } from '../../src/adapters/acquirer-delivery.js';
+import { TextReceiptPrinter } from '../../src/adapters/text-receipt.js';
+import { systemClock } from '../../src/core/clock.js';
+import { OutboxForwarder } from '../../src/engine/outbox/forwarder.js';
+import type { AcquirerDeliveryPort } from '../../src/engine/ports.js';
+import type { QrCodePort, QrDisplayPort } from '../../src/engine/qr/code-port.js';
+import { QrEngine, type QrEvent } from '../../src/engine/qr/engine.js';
+import type { QrSaleRequest } from '../../src/engine/qr/types.js';
+import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase, type Db } from '../../src/store/index.js';
+import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
+import { log, type Harness } from './sandbox.js';
 
 /** The sandbox's merchant as the terminal's QR code names it. */
 export const SANDBOX_PROFILE = {
