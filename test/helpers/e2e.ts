@@ -4,21 +4,19 @@
  * `pinpad.device.kind: serial` at the pty, its SQLite file and its debug log in a state directory,
  * driven through its HTTP API. One rig serves every case of a file.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { loadConfig } from '../../src/config/index.js';
 import { createLogger } from '../../src/core/log/index.js';
 import { startDaemon, type Daemon } from '../../src/main.js';
 import type { ApiEvent } from '../../src/api/events.js';
 import { startHarness, type Harness, type HarnessOptions } from './sandbox.js';
+import { shippedConfig, writeConfig } from './config.js';
 import { openEvents } from './daemon.js';
 import { startSim } from './sim-process.js';
 import { sandboxSettings } from '../../src/sandbox/index.js';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 /** Journal states after which nothing more happens to a sale. */
 export const FINAL_STATES = ['confirmed', 'undone', 'declined', 'aborted', 'failed', 'needs-refund', 'dead-letter'];
@@ -94,18 +92,13 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2e> {
   const ptyPath = path.join(dir, 'pinpad');
   const sim = await startPtySim(o.pinpadDevice ? undefined : ptyPath, o.simArgs);
   const sandbox = await startHarness({ withholdMs: 4000, ...o.sandbox });
-  const base = JSON.parse(readFileSync(path.join(ROOT, 'config/omnipos.json'), 'utf8')) as Record<
-    string,
-    Record<string, unknown>
-  >;
+  const base = shippedConfig();
   const config = {
     ...base,
     stateDir,
     acquirer: {
       ...base.acquirer,
       ...sandboxSettings(sandbox.running),
-      clientSecretFile: path.join(ROOT, 'config/sandbox/client-secret'),
-      merchantKeyFile: path.join(ROOT, 'config/sandbox/merchant-key'),
       timeoutMs: o.acquirerTimeoutMs ?? 1500,
     },
     sandbox: { embedded: false },
@@ -113,8 +106,7 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2e> {
     payments: { ecrDecisionSeconds: o.ecrDecisionSeconds ?? 3 },
     api: { host: '127.0.0.1', port: 0 },
   };
-  const configFile = path.join(dir, 'omnipos.json');
-  writeFileSync(configFile, JSON.stringify(config, null, 2));
+  const configFile = writeConfig(path.join(dir, 'omnipos.json'), config, 2);
   const log = createLogger({
     level: 'debug',
     destination: pino.destination({ dest: logFile, mkdir: true, sync: true }),

@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/run.js';
-import { DEFAULT_CONFIG_PATH } from '../../../src/config/index.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
+import { shippedConfig, writeConfig } from '../../helpers/config.js';
 
 const tempDir = useTempDirs();
 
@@ -17,14 +17,9 @@ async function cli(argv: string[], env: Record<string, string> = {}) {
 
 function badConfigFile(): string {
   const dir = tempDir();
-  const c = JSON.parse(readFileSync(DEFAULT_CONFIG_PATH, 'utf8'));
-  delete c.$schema;
-  c.acquirer.queryUrl = 'not a url';
-  c.acquirer.clientSecretFile = path.resolve(path.dirname(DEFAULT_CONFIG_PATH), c.acquirer.clientSecretFile);
-  c.acquirer.merchantKeyFile = path.resolve(path.dirname(DEFAULT_CONFIG_PATH), c.acquirer.merchantKeyFile);
-  const file = path.join(dir, 'bad.json');
-  writeFileSync(file, JSON.stringify(c));
-  return file;
+  const c = shippedConfig();
+  c.acquirer!.queryUrl = 'not a url';
+  return writeConfig(path.join(dir, 'bad.json'), c);
 }
 
 describe('omnipos CLI', () => {
