@@ -13,7 +13,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { filesBelow, unitTestSources } from './house/test-sources.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const rootArg = process.argv.indexOf('--root');
+/** The tree measured: this repository, or `--root DIR` (another checkout, e.g. `git archive` of an older commit). */
+const ROOT =
+  rootArg > 0
+    ? path.resolve(process.argv[rootArg + 1]!)
+    : path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const list = process.argv.includes('--list');
 
 // 1. Unit tests and their sources.
@@ -41,6 +46,10 @@ for (const f of integration) {
   else entry.other++;
   folders.set(folder, entry);
 }
+const scattered = filesBelow(ROOT, 'test/integration').filter((f) => !f.endsWith('.test.ts'));
+console.log(`helper modules in test/integration (not in test/helpers/): ${scattered.length}`);
+if (list) for (const f of scattered) console.log(`    ${f}`);
+console.log(`modules in test/helpers/: ${filesBelow(ROOT, 'test/helpers').filter((f) => f.endsWith('.ts')).length}`);
 console.log(`integration folders: ${folders.size}`);
 for (const [name, n] of folders) console.log(`  ${name}: ${n.tests} test files, ${n.other} other`);
 
