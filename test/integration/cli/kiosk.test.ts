@@ -3,8 +3,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/run.js';
 import { startTestDaemon } from '../../helpers/daemon.js';
+import { runCliCaptured as cli } from '../../helpers/cli.js';
 
 let t: Awaited<ReturnType<typeof startTestDaemon>>;
 let dir: string;
@@ -15,13 +15,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.stop();
 });
-
-async function cli(argv: string[], env: Record<string, string>) {
-  let out = '';
-  let err = '';
-  const code = await runCli(argv, { out: (s) => (out += s), err: (s) => (err += s), env });
-  return { code, out, err };
-}
 
 /** A stand-in browser: records its arguments and the page it was asked to open, exits 7. */
 function fakeBrowser(): { exe: string; argsFile: string } {

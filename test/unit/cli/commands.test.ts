@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COMMANDS as ENTRIES } from '../../../src/cli/commands.js';
-import { runCli } from '../../../src/cli/run.js';
 import { ERROR_CODES } from '../../../src/core/errors/codes.js';
-
-async function cli(argv: string[]) {
-  let out = '';
-  let err = '';
-  const code = await runCli(argv, { out: (t) => (out += t), err: (t) => (err += t), env: {} });
-  return { code, out, err };
-}
+import { runCliCaptured as cli } from '../../helpers/cli.js';
 
 /** Every command's module, loaded (the table in commands.ts imports each only when it runs). */
 const COMMANDS = await Promise.all(ENTRIES.map(async (e) => ({ ...(await e.load()), entry: e })));

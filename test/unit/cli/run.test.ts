@@ -2,18 +2,11 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/run.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { shippedConfig, writeConfig } from '../../helpers/config.js';
+import { runCliCaptured as cli } from '../../helpers/cli.js';
 
 const tempDir = useTempDirs();
-
-async function cli(argv: string[], env: Record<string, string> = {}) {
-  let out = '';
-  let err = '';
-  const code = await runCli(argv, { out: (t) => (out += t), err: (t) => (err += t), env });
-  return { code, out, err };
-}
 
 function badConfigFile(): string {
   const dir = tempDir();
