@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { Pinpad, type PinpadOptions } from '../../drivers/pinpad/index.js';
 import { SerialTransport, TcpTransport } from '../../drivers/transport/index.js';
 import { VirtualPinpad, type VirtualPinpadOptions } from '../../src/sim/pinpad/index.js';
@@ -13,6 +14,17 @@ export async function startVirtualPinpad(
   const sim = new VirtualPinpad(options);
   await sim.start();
   cleanup?.push(() => sim.stop());
+  return sim;
+}
+
+/**
+ * One virtual pinpad for the tests of a file or a describe: made now, started before them and stopped after them
+ * (after the hooks registered later, which vitest runs first).
+ */
+export function useVirtualPinpad(options: VirtualPinpadOptions = {}): VirtualPinpad {
+  const sim = new VirtualPinpad(options);
+  beforeAll(() => sim.start());
+  afterAll(() => sim.stop());
   return sim;
 }
 
