@@ -1,9 +1,9 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDirForFile } from '../helpers/temp-dir.js';
 
 /**
  * Fast start of the daemon: loading its composition root (src/main.ts, what `omnipos run` imports)
@@ -20,8 +20,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 /** Loaded later than the start, whatever the configuration: at the first request for them, or when configured. */
 const LATER = ['src/api/openapi.ts', 'src/main/receipt-png.ts', 'src/fleet/client.ts', 'src/fleet/telemetry-outbox.ts'];
 
-const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-daemon-imports-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDirForFile('omnipos-daemon-imports-');
 
 function listed(log: string): { src: string[]; packages: string[] } {
   const urls = readFileSync(log, 'utf8').split('\n').filter(Boolean);

@@ -1,6 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:tls';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import forge from 'node-forge';
 import { Agent, request } from 'undici';
@@ -9,6 +8,7 @@ import { loadConfig } from '../../../src/config/index.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import { startDaemon, type Daemon } from '../../../src/main.js';
 import { shippedConfig, writeConfig } from '../../helpers/config.js';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 /** A self-signed certificate for 127.0.0.1 made here, so the test trusts exactly it. */
 function selfSigned(): { cert: string; key: string } {
@@ -29,14 +29,13 @@ function selfSigned(): { cert: string; key: string } {
   return { cert: forge.pki.certificateToPem(cert), key: forge.pki.privateKeyToPem(keys.privateKey) };
 }
 
-let dir: string;
+const dir = tempDirForFile('omnipos-tls-');
 let daemon: Daemon;
 let token: string;
 let pem: { cert: string; key: string };
 let trusted: Agent;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'omnipos-tls-'));
   pem = selfSigned();
   writeFileSync(path.join(dir, 'lan.crt'), pem.cert);
   writeFileSync(path.join(dir, 'lan.key'), pem.key, { mode: 0o600 });
@@ -52,7 +51,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await trusted?.close();
   await daemon?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the API on the LAN, over TLS (api.lan)', () => {

@@ -5,12 +5,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDaemon } from '../../helpers/daemon.js';
 import { runCliCaptured as cli } from '../../helpers/cli.js';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 let t: Awaited<ReturnType<typeof startTestDaemon>>;
-let dir: string;
+const dir = tempDirForFile('omnipos-kiosk-test-');
 beforeAll(async () => {
   t = await startTestDaemon();
-  dir = mkdtempSync(path.join(tmpdir(), 'omnipos-kiosk-test-'));
 }, 60_000);
 afterAll(async () => {
   await t?.stop();

@@ -1,16 +1,16 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Daemon } from '../../../src/main.js';
 import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 import { verifyWebhook } from '../../../src/operations/alarms/index.js';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 const SECRET = 'devices-webhook-secret';
-let dir: string;
+const dir = tempDirForFile('omnipos-alarm-dev-');
 let daemon: Daemon;
 let token: string;
 let t: TestDaemon | undefined;
@@ -18,7 +18,6 @@ let receiver: Server;
 const received: { body: string; signature: string; timestamp: string }[] = [];
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'omnipos-alarm-dev-'));
   receiver = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString('utf8')));
@@ -46,7 +45,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.stop();
   await new Promise<void>((r) => receiver?.close(() => r()));
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const alarms = async (): Promise<string[]> => {

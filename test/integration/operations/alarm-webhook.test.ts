@@ -1,7 +1,6 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import type { Daemon } from '../../../src/main.js';
 import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 import { signWebhook, verifyWebhook } from '../../../src/operations/alarms/index.js';
 import { businessDateOf } from '../../../src/operations/day/index.js';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 const SECRET = 'a-shared-secret-for-the-alarm-webhook-0123456789';
 
@@ -19,7 +19,7 @@ interface Received {
   answered: number;
 }
 
-let dir: string;
+const dir = tempDirForFile('omnipos-alarms-');
 let daemon: Daemon;
 let token: string;
 let t: TestDaemon | undefined;
@@ -27,7 +27,6 @@ let receiver: Server;
 const received: Received[] = [];
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'omnipos-alarms-'));
   // The receiver refuses the first UNDO_NEAR_CLOSE delivery (500) to prove the retry, then takes every one.
   receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -57,7 +56,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.stop();
   await new Promise<void>((r) => receiver?.close(() => r()));
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function api(method: 'GET' | 'POST', p: string, body?: unknown) {

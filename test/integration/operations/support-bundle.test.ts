@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { execFileSync } from 'node:child_process';
@@ -12,15 +11,15 @@ import type { Daemon } from '../../../src/main.js';
 import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 import { untar } from '../../../src/operations/support/index.js';
 import { sensitiveIn } from './sensitive.js';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
 
-let dir: string;
+const dir = tempDirForFile('omnipos-support-');
 let stateDir: string;
 let daemon: Daemon;
 let token: string;
 let t: TestDaemon | undefined;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'omnipos-support-'));
   stateDir = path.join(dir, 'state');
   mkdirSync(path.join(stateDir, 'logs'), { recursive: true });
   // The daemon logs to its file at debug, as `omnipos run` does: the bundle takes its end.
@@ -33,7 +32,6 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function api(method: 'GET' | 'POST', p: string, body?: unknown) {

@@ -1,8 +1,8 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 /**
  * Fast start: a command line loads only what it uses. `omnipos --help` lists every command from
@@ -11,8 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
  * drivers, the sandbox, the engines or the database. (Figures: test/bench/startup.mjs.)
  */
 
-const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-imports-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDirForFile('omnipos-imports-');
 
 /** The project's modules (src/, drivers/) and packages a command line resolved, relative. */
 function imports(
