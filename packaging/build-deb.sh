@@ -5,7 +5,7 @@
 #   DEB_ARCH=arm64 npm run package  # arm64: only from prebuilt native modules (see below)
 #
 # What goes in:
-#   /opt/omnipos/dist, package.json, README.md, src/screens, config/   the compiled program (tsc)
+#   /opt/omnipos/dist, package.json, README.md, src/screens, config/   the compiled program (tsc, bundled by packaging/bundle.ts)
 #   /opt/omnipos/node_modules      production dependencies only, native modules for the runtime below
 #   /opt/omnipos/node/bin/node     a Node LTS runtime of its own (24; Debian 12's nodejs is 18), taken
 #                                  from the npm registry's node-linux-<arch> package (the official

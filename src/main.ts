@@ -8,15 +8,12 @@ import { startAcquirerProbe } from './main/acquirer-probe.js';
 import { PinpadKeySlots } from './main/pinpad-key-slots.js';
 import { saleIdentity } from './main/sale-identity.js';
 import { merchantProfile } from './main/merchant.js';
-import { qrProvider } from './main/qr-provider.js';
 import { PinpadQrDisplay } from './adapters/pinpad-image.js';
 import { receiptPrinter, receiptService } from './main/printing.js';
 import { startOperations } from './main/operations.js';
 import { EventHub } from './api/events.js';
 import { AcquirerReach } from './api/health.js';
-import { OmniDeliveryAdapter } from './adapters/acquirer-delivery.js';
-import { EcommercePixAdapter } from './adapters/pix.js';
-import { OmniSaleAdapter } from './adapters/acquirer-sale.js';
+import { acquirerBackend } from './main/acquirer-backend.js';
 import { openPinpad } from './adapters/pinpad-device.js';
 import { TablesInForce } from './main/tables-in-force.js';
 import { openPinpadTarget } from './main/devices.js';
@@ -157,15 +154,26 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
     },
   });
   held.add('the acquirer clients', () => acquirer.close());
+  // The acquirer backend the configuration names (acquirer.kind): every port the engines need of
+  // the acquirer, in the engine's words. The pinpad's identity and the tables come later: read late.
+  const later: { keySlots?: PinpadKeySlots; tables?: TablesInForce } = {};
+  const backend = acquirerBackend(config, {
+    acquirer,
+    terminal: saleIdentity(values.terminal, () => later.keySlots?.identity()),
+    onTablesVersion: (version) => later.tables?.onVersion(version),
+    db,
+    journal,
+  });
 
-  // GET /v1/health's acquirer reachability recovers without a sale: a token request with backoff.
-  const acquirerProbe = startAcquirerProbe(acquirer, acquirerReach, clock, log, deps.acquirerProbe);
+  // GET /v1/health's acquirer reachability recovers without a sale: the backend's probe with backoff.
+  const acquirerProbe = startAcquirerProbe(backend, acquirerReach, clock, log, deps.acquirerProbe);
   held.add('the acquirer probe', () => acquirerProbe.stop());
 
   // The initialization tables in force, and their renewal (a newer version named by a sale, a schedule).
   const tables = await held.step('the initialization tables', () =>
-    TablesInForce.open(db, config, acquirer, clock, log),
+    TablesInForce.open(db, config, backend.initialization, clock, log),
   );
+  later.tables = tables;
   held.add('the initialization tables', () => tables.stop());
   // The pinpad as the configuration names it (src/main/devices.ts, as for the CLI); the embedded
   // virtual pinpad listens on loopback and the driver talks to it over real sockets.
@@ -185,6 +193,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
     () => clock.now(),
     log.child({ component: 'pinpad-keys' }),
   ).start();
+  later.keySlots = keySlots;
   held.add('the key slot reader', () => keySlots.stop());
 
   // A new payment (card, QR, Pix) starts only with initialization tables in force and room on the disk.
@@ -223,11 +232,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
       canSell();
       voidsRef.engine?.assertIdle();
     },
-    host: new OmniSaleAdapter(
-      acquirer.omni,
-      saleIdentity(values.terminal, () => keySlots.identity()),
-      tables.onVersion,
-    ),
+    host: backend.sales,
     receipt: printer,
     clock,
     log: log.child({ component: 'engine' }),
@@ -235,17 +240,8 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
     onOutbox: () => void forwarderRef.runOnce?.(),
     onEvent,
   });
-  // qr.provider: the terminal's own codes or the e-commerce QR sale; e-commerce QR sales are delivered to that API.
-  const { delivery, codes: qrCodes } = qrProvider(
-    config,
-    acquirer,
-    db,
-    journal,
-    new OmniDeliveryAdapter(acquirer.omni, {
-      terminalId: values.terminal.terminalId,
-      subordinatedMerchantId: values.terminal.subordinatedMerchantId,
-    }),
-  );
+  // The wallet QR codes: the acquirer's (qr.provider: ecommerce on the omni backend) or the terminal's own.
+  const { delivery, qrCodes } = backend;
   const profile = merchantProfile(config);
   // The QR (wallet or Pix) on the pinpad's display while it can be paid: an image, or a text.
   const qrDisplay = new PinpadQrDisplay(pinpadDevice.pinpad, log.child({ component: 'pinpad-display' }));
@@ -267,7 +263,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
     onOutbox: () => void forwarderRef.runOnce?.(),
     onEvent,
   });
-  const pix = acquirer.ecommerce ? new EcommercePixAdapter(acquirer.ecommerce) : undefined;
+  const pix = backend.pix;
   const pixEngine = pix
     ? new PixEngine({
         db,
@@ -292,7 +288,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
     outbox,
     orderIds,
     config,
-    acquirer,
+    acquirer: backend,
     clock,
     receipt: printer,
     apiToken: token,

@@ -1,4 +1,4 @@
-import type { DriverLogger } from '../pinpad/logger.js';
+import type { DriverLogger } from '../pinpad/index.js';
 
 /** Set once a call never returned: the library holds a worker thread and is not called again in this process. */
 export interface Wedge {

@@ -14,11 +14,11 @@ export {
 export { bibcompLibrary } from './registry.js';
 export { LibraryGate, type Wedge } from './gate.js';
 
-import type { Transport } from '../transport/transport.js';
+import type { Transport } from '../transport/index.js';
 import { ClassicBibcompTransport } from './classic-transport.js';
 import type { BibcompCalls } from './library.js';
 import type { Wedge } from './gate.js';
-import type { DriverLogger } from '../pinpad/logger.js';
+import type { DriverLogger } from '../pinpad/index.js';
 import { BibcompTransport } from './transport.js';
 
 /**

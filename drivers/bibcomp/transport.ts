@@ -1,8 +1,6 @@
-import { FrameDecoder } from '../pinpad/decoder.js';
-import { encodeFrame } from '../pinpad/frame.js';
-import type { DriverLogger } from '../pinpad/logger.js';
-import { SILENT_LOGGER } from '../pinpad/logger.js';
-import { TransportError, type Transport } from '../transport/transport.js';
+import { FrameDecoder, encodeFrame, SILENT_LOGGER } from '../pinpad/index.js';
+import type { DriverLogger } from '../pinpad/index.js';
+import { TransportError, type Transport } from '../transport/index.js';
 import { LibraryGate } from './gate.js';
 import { PPCOMP, type BibcompCalls } from './library.js';
 

@@ -14,7 +14,7 @@ export {
 export { PinpadError, isPinpadError, isDisconnected, PINPAD_ERROR_CODES, type PinpadErrorCode } from './errors.js';
 export { linkTimings, SPEC_TIMINGS, type LinkTimings } from './link/timings.js';
 export { CLEAR_LAYER, isNotification, type LossReason, type PacketLayer } from './link/link.js';
-export type { DriverLogger } from './logger.js';
+export { SILENT_LOGGER, type DriverLogger } from './logger.js';
 export { encodeFrame, packetCrc, wireLength } from './frame.js';
 export { FrameDecoder, type LinkEvent } from './decoder.js';
 export { PinpadFramer } from './framer.js';

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 export { INFO_GIX_IDS } from './commands/info.js';
 import { commandRow } from '../../tables/pinpad/commands.js';
-import { isTransportError, type Transport } from '../transport/transport.js';
+import { isTransportError, type Transport } from '../transport/index.js';
 import { decodeResponse } from './codec/message.js';
 import { CLO, GIN, GIX, OPN_CLASSIC, type GinResult, type GixResult } from './commands/control.js';
 import { DEX, DSP, GCD, type DexOptions, type GcdRequest } from './commands/display.js';

@@ -182,9 +182,10 @@ export class EscPosPrinter {
    * Sends a receipt and follows it until the printer has printed it, or says why it cannot tell.
    * Status is checked first (nothing is sent to a printer that is not ready); the receipt goes
    * with `GS r 1` behind it, which the printer answers only once everything before it (the cut
-   * included) is processed. Polling starts one interval after the write has drained, so stray
-   * answers that Epson printers give to a `DLE EOT` pattern inside image data arrive while no
-   * request is pending and are dropped.
+   * included) is processed. Polling starts one interval after the write has drained, or at once
+   * when that answer comes first, so stray answers that Epson printers give to a `DLE EOT` pattern
+   * inside image data (sent before the answer, on the same line) arrive while no request is
+   * pending and are dropped.
    */
   print(bytes: Uint8Array): Promise<PrintResult> {
     return this.exclusive(() => this.printLocked(bytes));
@@ -314,8 +315,12 @@ export class EscPosPrinter {
     const cond = conditionOf(before);
     if (cond !== 'idle') return { outcome: 'not-printed', reason: cond, status: before };
     let processed: number | undefined;
+    // Woken by the printer's answer behind the cut: the status is read as soon as the printer has
+    // processed the receipt, not at the next poll (which the cashier waited for: 200 ms by default).
+    let wake: (() => void) | undefined;
     this.processedWaiter = (b) => {
       processed = b;
+      wake?.();
     };
     try {
       await this.write(concatBytes([bytes, encodeCommand('transmitStatus', [1])]));
@@ -326,7 +331,12 @@ export class EscPosPrinter {
     const deadline = Date.now() + this.printTimeoutMs;
     let status: PrinterStatus = before;
     for (;;) {
-      if (processed === undefined) await new Promise((r) => setTimeout(r, this.pollMs));
+      if (processed === undefined)
+        await new Promise<void>((r) => {
+          const timer = setTimeout(r, this.pollMs);
+          wake = () => (clearTimeout(timer), r());
+        });
+      wake = undefined;
       const s = await this.tryStatus();
       if (typeof s === 'string') {
         this.processedWaiter = undefined;

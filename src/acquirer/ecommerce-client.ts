@@ -3,7 +3,7 @@ import { OmniposError } from '../core/errors/index.js';
 import { httpError } from './errors.js';
 import type { AcquirerHttp, AcquirerResponse, SendOptions } from './http.js';
 import type { SecretSource } from './oauth.js';
-import type { RouteName, RouteParams } from './routes.js';
+import type { RouteName, RouteParams } from './omni/routes.js';
 
 /** A Pix sale: the payer fields 002 requires. */
 export interface PixSaleRequest {

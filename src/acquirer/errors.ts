@@ -1,5 +1,5 @@
 import { OmniposError, isOmniposError } from '../core/errors/index.js';
-import type { RouteName } from './routes.js';
+import type { RouteName } from './omni/routes.js';
 
 /** What every acquirer error carries in its `context` (never a token, a key or card data). */
 export type AcquirerErrorContext = {

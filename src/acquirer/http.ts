@@ -5,7 +5,7 @@ import { OmniposError } from '../core/errors/index.js';
 import type { Logger } from '../core/log/index.js';
 import { sleep } from '../core/clock.js';
 import type { AcquirerErrorContext } from './errors.js';
-import { ROUTES, routePath, type RouteBase, type RouteName, type RouteParams } from './routes.js';
+import { ROUTES, routePath, type RouteBase, type RouteName, type RouteParams } from './omni/routes.js';
 
 /** undici loads at the first request, not when omnipos starts (fast start). */
 const load = createRequire(import.meta.url);

@@ -3,7 +3,7 @@ import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log/index.js';
 import { AcquirerHttp } from './http.js';
 import { OmniTokens, type SecretSource } from './oauth.js';
-import { OmniClient } from './omni-client.js';
+import { OmniClient } from './omni/client.js';
 import { EcommerceClient } from './ecommerce-client.js';
 import { WalletClient } from './wallet-client.js';
 
@@ -16,10 +16,10 @@ export {
   type RouteSpec,
   type RouteMatch,
   type HttpMethod,
-} from './routes.js';
+} from './omni/routes.js';
 export { AcquirerHttp, type AcquirerHttpOptions, type AcquirerResponse, type SendOptions } from './http.js';
 export { OmniTokens, OMNI_SCOPES, type ScopeFamily, type SecretSource } from './oauth.js';
-export { OmniClient, type CallOptions } from './omni-client.js';
+export { OmniClient, type CallOptions } from './omni/client.js';
 export {
   WalletClient,
   type WalletPayment,
@@ -36,9 +36,9 @@ export {
   type CardBinAnswer,
 } from './ecommerce-client.js';
 export { httpError, isOutcomeUnknown, acquirerContext, returnOf, type AcquirerErrorContext } from './errors.js';
-export * from './outcomes.js';
-export { saleOwnership, findOurSale, type OurSale, type Ownership } from './ownership.js';
-export type * from './omni-types.js';
+export * from './omni/outcomes.js';
+export { saleOwnership, findOurSale, type OurSale, type Ownership } from './omni/ownership.js';
+export type * from './omni/types.js';
 
 /** The acquirer settings the clients need (a subset of the configuration's `acquirer`). */
 export interface AcquirerSettings {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { card, DSP, isPinpadError } from '../../drivers/pinpad/index.js';
+import { card, DSP, PinpadError, isPinpadError } from '../../drivers/pinpad/index.js';
 import { OmniposError, isOmniposError } from '../core/errors/index.js';
 import { decodeTlv, encodeTlv } from '../emv/index.js';
 import type { CardPort, CardRequest, EncryptedCard, PromptListener } from '../engine/ports.js';
@@ -408,7 +408,12 @@ export class PinpadCardPort implements CardPort {
             : 'NoPassword';
       emvData = gox.emvData ? hexOf(gox.emvData) : undefined;
     }
-    const t2 = card.acquirerTrackData(enc);
+    // GTK's track 2 as the engine holds card data (EncryptedCard); the host's shapes are its backend's (src/acquirer).
+    if (!enc.track2)
+      throw new PinpadError('PINPAD_PROTOCOL', 'GTK: no track 2 came back (the card has none, or it was not read)', {
+        where: 'GTK',
+        field: 'PP_TRACK2',
+      });
     const summary: CardSummary = {
       maskedPan: sixAndFour(masked),
       inputMode: mode,
@@ -423,9 +428,9 @@ export class PinpadCardPort implements CardPort {
     };
     const encrypted: EncryptedCard = {
       kind: 'track2',
-      data: t2.TrackTwoData,
-      ksn: t2.EncryptedCardData.TrackTwoDataKSN,
-      iv: t2.EncryptedCardData.InitializationVector,
+      data: enc.track2.data,
+      ksn: enc.track2.ksn,
+      iv: enc.iv,
       isTlv: false,
       ...(!chip && enc.track1 ? { track1: { data: enc.track1.data, ksn: enc.track1.ksn } } : {}),
       ...(pinBlock ? { pinBlock } : {}),

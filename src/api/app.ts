@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '../core/log/index.js';
+import type { Logger } from '../core/index.js';
 import type { Outbox } from '../store/index.js';
 import { requireToken } from './auth.js';
 import { ApiError, sendError, sendJson } from './http-kit.js';

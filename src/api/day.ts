@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isOmniposError } from '../core/errors/index.js';
-import type { DayBook } from '../operations/day/index.js';
+import { isOmniposError } from '../core/index.js';
+import type { DayBook } from '../operations/index.js';
 import { ApiError, readJson, sendJson } from './http-kit.js';
 import type { Route } from './routes.js';
 import type { SupervisorGate } from '../engine/void/supervisor.js';

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { PaymentKind } from '../core/payment-kinds.js';
-import { HOST_TIME_ZONE, localTime } from '../core/clock.js';
+import type { PaymentKind } from '../core/index.js';
+import { HOST_TIME_ZONE, localTime } from '../core/index.js';
 import type { PixEvent } from '../engine/pix/engine.js';
 import type { QrEvent } from '../engine/qr/engine.js';
 import type { SaleEvent } from '../engine/sale/engine.js';
@@ -12,7 +12,7 @@ import { paymentView } from './payment-view.js';
 export type EngineEvent = SaleEvent | QrEvent | PixEvent;
 
 /** Which engine a payment belongs to, as the journal names it. */
-export type { PaymentKind } from '../core/payment-kinds.js';
+export type { PaymentKind } from '../core/index.js';
 
 /**
  * An event as the cash register reads it on `GET /v1/events`: the engine's event, numbered in

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { OmniposError, httpStatusOf, isOmniposError } from '../core/errors/index.js';
+import { OmniposError, httpStatusOf, isOmniposError } from '../core/index.js';
 
 /** An API refusal: HTTP status, a stable code and, for bad input, the field at fault. */
 export class ApiError extends Error {

@@ -1,5 +1,5 @@
 import { journalData } from '../engine/journal-data.js';
-import type { PaymentKind } from '../core/payment-kinds.js';
+import type { PaymentKind } from '../core/index.js';
 import type { JournalEntry } from '../store/index.js';
 import { paymentStatus, type PaymentStatus } from '../engine/sale/status.js';
 import type { SaleData, SaleStateName } from '../engine/sale/types.js';

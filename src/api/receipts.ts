@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Environment } from '../config/index.js';
-import { localTime } from '../core/clock.js';
-import { OmniposError } from '../core/errors/index.js';
+import { localTime, OmniposError } from '../core/index.js';
 import type { ReceiptSubject } from '../engine/ports.js';
 import {
   digitalCopyText,
@@ -10,11 +9,12 @@ import {
   receiptSourceOf,
   receiptText,
   RECEIPT_COLUMNS,
+  RECEIPT_STATES,
   type ReceiptColumns,
   type ReceiptCopy,
   type ReceiptDocument,
 } from '../receipt/index.js';
-import { renderQrSvg } from '../qr/render.js';
+import { renderQrSvg } from '../qr/index.js';
 import { ApiError, readJson, sendJson } from './http-kit.js';
 import { paymentView, receiptQuestion } from './payment-view.js';
 import { engineOf, paymentOr404, type PaymentsDeps } from './payments.js';
@@ -34,9 +34,6 @@ export interface ReceiptService {
 export interface ReceiptsDeps extends PaymentsDeps {
   receipts?: ReceiptService | undefined;
 }
-
-/** The states in which a payment has a receipt: approved by the host, its receipt step begun, not undone. */
-export const RECEIPT_STATES: readonly string[] = ['printing', 'awaiting-decision', 'confirming', 'confirmed'];
 
 function service(deps: ReceiptsDeps): ReceiptService {
   if (!deps.receipts) throw new ApiError(409, 'NOT_AVAILABLE', 'receipts are not available on this daemon');

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { renderQrSvg } from '../qr/render.js';
+import { renderQrSvg } from '../qr/index.js';
 import { requireToken } from './auth.js';
 import { ApiError } from './http-kit.js';
 
@@ -50,11 +50,19 @@ interface StaticFile {
   etag: string;
 }
 
-/** Where the screens are: `src/screens` beside this file (tsx) or in the source tree (built `dist/`). */
+/**
+ * Where the screens are: `src/screens` beside this file (tsx), else in the source tree of the
+ * package this file runs from (the folder holding package.json): from tsc's dist/src/api/ or from
+ * the bundled program's dist/src/cli/chunks/ (packaging/bundle.ts) alike.
+ */
 function defaultDir(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
-  const candidates = [path.join(here, '..', 'screens'), path.join(here, '..', '..', '..', 'src', 'screens')];
-  return candidates.find((d) => existsSync(path.join(d, 'cashier.html'))) ?? (candidates[0] as string);
+  const beside = path.join(here, '..', 'screens');
+  if (existsSync(path.join(beside, 'cashier.html'))) return beside;
+  let dir = here;
+  while (!existsSync(path.join(dir, 'package.json')) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  const inTree = path.join(dir, 'src', 'screens');
+  return existsSync(path.join(inTree, 'cashier.html')) ? inTree : beside;
 }
 
 /** Reads the screens directory once: name → bytes, type, ETag. */

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { configJsonSchema, describeConfig, formatProblem, loadConfig, type ConfigProblem } from '../config/index.js';
-import { isOmniposError } from '../core/errors/index.js';
+import { isOmniposError } from '../core/index.js';
 import { printJson, type Command } from './context.js';
 
 export const configCheck: Command = {

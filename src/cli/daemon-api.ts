@@ -1,6 +1,6 @@
 import { Agent, request } from 'undici';
 import type { Config } from '../config/index.js';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import { ensureApiToken } from '../store/index.js';
 
 /** A running daemon's local API as a command reaches it: its address (from the configuration) and token (from the state directory). */

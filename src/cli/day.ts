@@ -1,10 +1,9 @@
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { loadConfig, type Config } from '../config/index.js';
-import { systemClock } from '../core/clock.js';
-import { OmniposError } from '../core/errors/index.js';
+import { systemClock, OmniposError } from '../core/index.js';
 import { createLogger } from '../core/log/index.js';
-import { DayBook } from '../operations/day/index.js';
+import { DayBook } from '../operations/index.js';
 import { receiptText } from '../receipt/index.js';
 import { ensureApiToken, Journal, openTerminalDatabase } from '../store/index.js';
 import { printJson, type CliContext, type Command } from './context.js';

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/index.js';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import { createLogger } from '../core/log/index.js';
 import { startDaemon, type Daemon } from '../main.js';
 import type { CliContext, Command } from './context.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/index.js';
-import { formatBRL } from '../core/money.js';
+import { formatBRL } from '../core/index.js';
 import { createLogger } from '../core/log/index.js';
 import type { PixEvent } from '../engine/pix/engine.js';
 import type { QrEvent } from '../engine/qr/engine.js';

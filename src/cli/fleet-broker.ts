@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { connect, type IClientOptions, type MqttClient } from 'mqtt';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 
 /** The options every `omnipos fleet` command takes to reach the broker as an operator. */
 export const BROKER_OPTIONS = {
@@ -138,4 +138,15 @@ export function quiet(client: MqttClient, quietMs: number, maxMs: number): Promi
     }
     client.on('message', onMessage);
   });
+}
+
+/**
+ * The request id `omnipos fleet cmd` sends and matches the answer by: `cli.<time>.<random>`, both
+ * in base 36, the parts apart by dots. No part can hold 13 digits in a row, so no terminal's
+ * scrubber (a PAN-shaped run: 13 to 19 digits, spaces or dashes allowed between them, passing
+ * Luhn) can cut it, not even one of an older omnipos that scrubbed the echoed id: the former
+ * `cli-<Date.now()>-…` held a 13-digit run passing Luhn one time in ten and lost its answer.
+ */
+export function commandRequestId(now = Date.now(), random: () => number = Math.random): string {
+  return `cli.${Math.trunc(now).toString(36)}.${random().toString(36).slice(2, 10)}`;
 }

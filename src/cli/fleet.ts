@@ -1,9 +1,8 @@
-import { OmniposError } from '../core/errors/index.js';
-import { FLEET_COMMANDS } from '../fleet/commands.js';
-import { FleetView } from '../fleet/view.js';
-import { businessDateOf, parseBusinessDate } from '../operations/day/index.js';
+import { OmniposError } from '../core/index.js';
+import { FLEET_COMMANDS, FleetView } from '../fleet/index.js';
+import { businessDateOf, parseBusinessDate } from '../operations/index.js';
 import { printJson, type Command } from './context.js';
-import { BROKER_USAGE, brokerArgs, connectBroker, quiet } from './fleet-broker.js';
+import { BROKER_USAGE, brokerArgs, commandRequestId, connectBroker, quiet } from './fleet-broker.js';
 
 export const fleetWatch: Command = {
   path: ['fleet', 'watch'],
@@ -127,7 +126,7 @@ Example:
           );
         prefix = found[0];
       }
-      const id = `cli-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+      const id = commandRequestId();
       const resultTopic = `${prefix}/cmd/${name}/result`;
       const answer = new Promise<Record<string, unknown>>((resolve, reject) => {
         const timer = setTimeout(

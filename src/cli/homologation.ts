@@ -3,11 +3,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pino from 'pino';
 import { loadConfig } from '../config/index.js';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import { createLogger } from '../core/log/index.js';
 import { startDaemon } from '../main.js';
 import { ensureSupervisorToken } from '../main/voids.js';
-import { EvidenceRecorder, parseScript, runHomologation } from '../operations/homologation/index.js';
+import { EvidenceRecorder, parseScript, runHomologation } from '../operations/index.js';
 import { printJson, type Command } from './context.js';
 
 export const homologationRun: Command = {

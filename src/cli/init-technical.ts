@@ -1,6 +1,6 @@
 import { abecsIdByName } from '../../tables/pinpad/abecs-ids.js';
 import type { GixResult } from '../../drivers/pinpad/index.js';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 
 /** The GIX data (§3.1.3.2) the technical parameters are made of. */
 export const TECHNICAL_GIX_NAMES = [

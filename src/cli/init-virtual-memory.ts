@@ -1,8 +1,8 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import type { PinpadLoadPlan } from '../initialization/index.js';
-import { cardSim, type VirtualPinpad } from '../sim/pinpad/index.js';
+import { cardSim, type VirtualPinpad } from '../sim/index.js';
 
 /** What the virtual pinpad's table memory keeps between runs: the last load that reached TLE. */
 interface Memory {

@@ -8,7 +8,7 @@ import type { Acquirer } from '../acquirer/index.js';
 import { loadPinpadKey } from '../adapters/pinpad-keys.js';
 import { PinpadTablesAdapter } from '../adapters/pinpad-tables.js';
 import { loadConfig, type Config } from '../config/index.js';
-import { systemClock } from '../core/clock.js';
+import { systemClock } from '../core/index.js';
 import { createLogger, type Logger } from '../core/log/index.js';
 import {
   InitializationStore,

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import type { Command } from './context.js';
 
 /** Chromium's switches for an unattended screen: full screen, no bars, no first-run, no translation prompt, no crash bubble. */

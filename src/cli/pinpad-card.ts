@@ -3,7 +3,7 @@ import net from 'node:net';
 import { parseArgs } from 'node:util';
 import { card, type SecurePinpad } from '../../drivers/pinpad/index.js';
 import { loadConfig } from '../config/index.js';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import { printJson, type CliContext, type Command } from './context.js';
 import { resolveTarget, TARGET_OPTIONS, terminalKey, withPinpad } from './pinpad.js';
 

@@ -1,6 +1,6 @@
 import { isPinpadError, type PinpadErrorCode } from '../../drivers/pinpad/index.js';
 import { isTransportError } from '../../drivers/transport/index.js';
-import { OmniposError, type ErrorCode } from '../core/errors/index.js';
+import { OmniposError, type ErrorCode } from '../core/index.js';
 
 /** Compile-time proof that every driver code is in the catalogue under the same name. */
 type Missing = Exclude<PinpadErrorCode, ErrorCode>;

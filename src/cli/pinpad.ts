@@ -10,7 +10,7 @@ import { findBibcompLibraries, LIBRARY_DIRS } from '../../drivers/bibcomp/index.
 import { loadPinpadKey } from '../adapters/pinpad-keys.js';
 import { listHidDevices, listSerialPorts, knownPinpad } from '../../drivers/transport/index.js';
 import { loadConfig } from '../config/index.js';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import { openPinpadTarget, type PinpadTarget, type PinpadTargetOptions } from '../main/devices.js';
 import { printJson, type CliContext, type Command } from './context.js';
 import { fromDriverError } from './pinpad-errors.js';

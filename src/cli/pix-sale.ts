@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/index.js';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import { isValidDocument } from '../crypto/index.js';
 import type { Command } from './context.js';
 import { EXIT_CODES_TEXT, parseCents, runQrPayment } from './qr-sale.js';

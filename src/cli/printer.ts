@@ -22,8 +22,8 @@ import {
   type PrinterTarget,
 } from '../main/devices.js';
 import { loadConfig } from '../config/index.js';
-import { OmniposError, type ErrorCode } from '../core/errors/index.js';
-import { serveVirtualPrinter, VirtualPrinter } from '../sim/printer/index.js';
+import { OmniposError, type ErrorCode } from '../core/index.js';
+import { serveVirtualPrinter, VirtualPrinter } from '../sim/index.js';
 import { printJson, type CliContext, type Command } from './context.js';
 
 /** Compile-time proof that every printer driver code is in the catalogue under the same name. */

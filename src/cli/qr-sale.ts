@@ -1,11 +1,10 @@
 import { parseArgs } from 'node:util';
 import { Agent, request } from 'undici';
 import { loadConfig, type Config } from '../config/index.js';
-import { formatBRL } from '../core/money.js';
+import { formatBRL, OmniposError } from '../core/index.js';
 import { createLogger } from '../core/log/index.js';
-import { OmniposError } from '../core/errors/index.js';
 import { startDaemon, type Daemon } from '../main.js';
-import { renderQrText } from '../qr/render.js';
+import { renderQrText } from '../qr/index.js';
 import { ensureApiToken } from '../store/index.js';
 import type { CliContext, Command } from './context.js';
 

@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
-import { RECEIPT_STATES } from '../api/receipts.js';
 import { loadConfig } from '../config/index.js';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
+import { RECEIPT_STATES } from '../receipt/index.js';
 import type { CliContext, Command } from './context.js';
 import { callApi, daemonApi, requireDaemon, text, type DaemonApi } from './daemon-api.js';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { loadConfig } from '../config/index.js';
-import { OmniposError, isOmniposError } from '../core/errors/index.js';
+import { OmniposError, isOmniposError } from '../core/index.js';
 import { createLogger } from '../core/log/index.js';
 import { startDaemon } from '../main.js';
 import type { Command } from './context.js';

@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/index.js';
-import { OmniposError } from '../core/errors/index.js';
-import { formatBRL } from '../core/money.js';
+import { OmniposError, formatBRL } from '../core/index.js';
 import { printJson, type CliContext, type Command } from './context.js';
 import {
   callApi,

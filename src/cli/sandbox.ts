@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/index.js';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import { createLogger } from '../core/log/index.js';
 import { sandboxListenOptions } from '../main/acquirer-urls.js';
 import {

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { OmniposError } from '../core/errors/index.js';
-import { serveControl, TIMING_NAMES, VirtualPinpad, type TimingName } from '../sim/pinpad/index.js';
+import { OmniposError } from '../core/index.js';
+import { serveControl, TIMING_NAMES, VirtualPinpad, type TimingName } from '../sim/index.js';
 import type { CliContext, Command } from './context.js';
 
 function intOption(v: string | undefined, name: string, min: number, max: number): number | undefined {

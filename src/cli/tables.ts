@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/index.js';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import {
   binFlagsObject,
   BIN_FLAGS,
@@ -16,7 +16,7 @@ import {
 } from '../initialization/index.js';
 import { INITIALIZATION_VERSION } from '../sandbox/index.js';
 import { openTerminalDatabase } from '../store/index.js';
-import { SANDBOX_TABLES } from '../../tables/initialization/sandbox-tables.js';
+import { sandboxTables } from '../../tables/initialization/sandbox-tables.js';
 import { printJson, type CliContext, type Command } from './context.js';
 
 const SOURCE_OPTIONS = {
@@ -49,7 +49,7 @@ function loadTables(
     return parseInitialization({
       MerchantId: 'sandbox',
       TerminalId: 'sandbox',
-      ...SANDBOX_TABLES,
+      ...sandboxTables(),
       InitializationVersion: INITIALIZATION_VERSION,
     });
   const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import {
   decodePinBlock,
   decryptPin,

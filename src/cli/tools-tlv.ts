@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { decodeTlv, dumpTlv, tlvToJson } from '../emv/index.js';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import { printJson, type Command } from './context.js';
 
 /** `omnipos tools tlv decode HEX`: BER-TLV as an indented dump, or JSON with `--json`; card data masked. */

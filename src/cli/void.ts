@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import QRCode from 'qrcode';
 import { Agent, request } from 'undici';
 import { loadConfig, type Config } from '../config/index.js';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import { ensureSupervisorToken, supervisorPasswordFile, writeSupervisorPassword } from '../main/voids.js';
 import { ensureApiToken } from '../store/index.js';
 import type { CliContext, Command } from './context.js';

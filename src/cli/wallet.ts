@@ -1,8 +1,7 @@
 import { parseArgs } from 'node:util';
 import { createAcquirer } from '../acquirer/index.js';
 import { isLoopbackHost, loadConfig } from '../config/index.js';
-import { systemClock } from '../core/clock.js';
-import { OmniposError } from '../core/errors/index.js';
+import { systemClock, OmniposError } from '../core/index.js';
 import { createLogger } from '../core/log/index.js';
 import { checkCardData, type WalletCardData } from '../crypto/index.js';
 import { printJson, type Command } from './context.js';

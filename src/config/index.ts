@@ -6,8 +6,17 @@ export {
   type Config,
   type LoadOptions,
 } from './load.js';
-export { ConfigSchema, Environment, configJsonSchema, type ConfigValues, type ConfigInput } from './schema.js';
+export {
+  ACQUIRER_KINDS,
+  ConfigSchema,
+  Environment,
+  configJsonSchema,
+  type AcquirerKind,
+  type ConfigValues,
+  type ConfigInput,
+} from './schema.js';
 export { Secret } from './secret.js';
 export { type ConfigProblem, formatProblem } from './problems.js';
 export { ACQUIRER_URL_KEYS, isLoopbackHost, productionProblems } from './environment-guard.js';
 export { applySandboxDefaults, outsideSandboxProblems } from './outside-sandbox.js';
+export { fleetMqttSettings, type FleetMqttSettings } from './fleet.js';

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import { applyEnvOverrides } from './env-overrides.js';
 import { productionProblems } from './environment-guard.js';
 import { applySandboxDefaults, outsideSandboxProblems } from './outside-sandbox.js';

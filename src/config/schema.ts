@@ -71,7 +71,21 @@ const printer = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('tcp'), host: z.string().min(1), port: port.default(9100) }),
 ]);
 
+/**
+ * The acquirer backends this build has (src/acquirer/<kind>/, chosen in src/main/acquirer-backend.ts):
+ * a second acquirer adds its kind here, and the compiler then asks for its line in the factory.
+ */
+export const ACQUIRER_KINDS = ['omni'] as const;
+export type AcquirerKind = (typeof ACQUIRER_KINDS)[number];
+
 const acquirer = z.strictObject({
+  /** Which acquirer backend speaks to the host (default `omni`: the terminal API, physicalSales). */
+  kind: z
+    .enum(ACQUIRER_KINDS, {
+      error: (issue) =>
+        `unknown acquirer ${JSON.stringify(issue.input)}: this build speaks to ${ACQUIRER_KINDS.map((k) => `"${k}"`).join(', ')}`,
+    })
+    .default('omni'),
   /** OAuth token endpoint base (POST {authUrl}/oauth2/token). */
   authUrl: httpUrl,
   /** Sales, confirmations, undos, voids. */

@@ -1,4 +1,4 @@
-import { OmniposError, type ErrorCode } from '../core/errors/index.js';
+import { OmniposError, type ErrorCode } from '../core/index.js';
 
 /** Bytes in or hex text: every function of src/crypto accepts either for keys, KSNs and data. */
 export type BytesLike = Uint8Array | string;

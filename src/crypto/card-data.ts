@@ -7,7 +7,7 @@
 import { constants, createPublicKey, generateKeyPairSync, publicEncrypt, type KeyObject } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type forge from 'node-forge';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 
 /** node-forge loads at the first decryption (the sandbox host's wallet), not when omnipos starts (fast start). */
 const forgeLib = (): typeof forge => createRequire(import.meta.url)('node-forge') as typeof forge;

@@ -3,7 +3,7 @@
  * alphanumeric CNPJ assigned from July 2026, whose characters count as their ASCII code minus 48 (A = 17).
  * Validators return booleans; the digit calculators throw CODEC_INVALID_INPUT on malformed input.
  */
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 
 function invalid(what: string, message: string): never {
   throw new OmniposError('CODEC_INVALID_INPUT', `${what}: ${message}`, { what });

@@ -5,7 +5,7 @@
  * node:crypto.
  */
 import { createCipheriv, createDecipheriv } from 'node:crypto';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import { desCrypt, desSchedule, tdesCrypt, tdesSchedule } from './des.js';
 
 export const DES_BLOCK = 8;

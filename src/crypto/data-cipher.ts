@@ -3,7 +3,7 @@
  * and the acquirer's `Dukpt3DesCBC` use), PIN-block encryption (ECB, one block) and the retail MAC
  * (ISO 9797-1 algorithm 3, as in X9.24-1:2009 annex A).
  */
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import { toBytes, type BytesLike } from './bytes.js';
 import { AES_BLOCK, DES_BLOCK, aesCbc, aesEcb, desEcb, tdesCbc, tdesEcb } from './ciphers.js';
 

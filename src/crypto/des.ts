@@ -67,47 +67,66 @@ function byteTables(perm: readonly number[], outWidth: number): { hi: Int32Array
   return { hi, lo };
 }
 
-const FP = Array.from({ length: 64 }, (_, i) => IP.indexOf(i + 1) + 1);
-const IP_T = byteTables(IP, 64);
-const FP_T = byteTables(FP, 64);
-const PC1_T = byteTables(PC1, 56);
+interface Tables {
+  IP_T: { hi: Int32Array; lo: Int32Array };
+  FP_T: { hi: Int32Array; lo: Int32Array };
+  PC1_T: { hi: Int32Array; lo: Int32Array };
+  PC2_T: Int32Array;
+  SP: Int32Array;
+}
 
-/** PC2 from 7-bit groups of C (groups 0–3) and D (4–7) to the 24-bit halves of a round key. */
-const PC2_T = ((): Int32Array => {
-  const t = new Int32Array(8 * 128);
-  for (let g = 0; g < 8; g++) {
-    for (let v = 0; v < 128; v++) {
-      let out = 0;
-      for (let o = 1; o <= 48; o++) {
-        const src = PC2[o - 1]! - 1; // 0..55
-        if (Math.floor(src / 7) !== g || (v & (0x40 >> (src % 7))) === 0) continue;
-        out += bitAt(o <= 24 ? o : o - 24, 24);
-      }
-      t[g * 128 + v] = out;
-    }
-  }
-  return t;
-})();
+let built: Tables | undefined;
 
-/** S-box i followed by P: SP[i * 64 + v] is the 32-bit output of 6-bit input v to S-box i. */
-const SP = ((): Int32Array => {
-  const t = new Int32Array(8 * 64);
-  for (let i = 0; i < 8; i++) {
-    for (let v = 0; v < 64; v++) {
-      const s = S[i]![(((v >> 5) << 1) | (v & 1)) * 16 + ((v >> 1) & 0xf)]!;
-      let out = 0;
-      for (let o = 1; o <= 32; o++) {
-        const src = P[o - 1]!; // 1..32, the S-box output bits sit at 4i+1..4i+4
-        if (src > 4 * i && src <= 4 * i + 4 && (s & (8 >> (src - 4 * i - 1))) !== 0) out += bitAt(o, 32);
+/** The lookup tables, made at the first DES operation rather than when the module loads (fast start: ~8 ms). */
+function tables(): Tables {
+  return (built ??= buildTables());
+}
+
+function buildTables(): Tables {
+  const FP = Array.from({ length: 64 }, (_, i) => IP.indexOf(i + 1) + 1);
+  const IP_T = byteTables(IP, 64);
+  const FP_T = byteTables(FP, 64);
+  const PC1_T = byteTables(PC1, 56);
+
+  /** PC2 from 7-bit groups of C (groups 0–3) and D (4–7) to the 24-bit halves of a round key. */
+  const PC2_T = ((): Int32Array => {
+    const t = new Int32Array(8 * 128);
+    for (let g = 0; g < 8; g++) {
+      for (let v = 0; v < 128; v++) {
+        let out = 0;
+        for (let o = 1; o <= 48; o++) {
+          const src = PC2[o - 1]! - 1; // 0..55
+          if (Math.floor(src / 7) !== g || (v & (0x40 >> (src % 7))) === 0) continue;
+          out += bitAt(o <= 24 ? o : o - 24, 24);
+        }
+        t[g * 128 + v] = out;
       }
-      t[i * 64 + v] = out | 0;
     }
-  }
-  return t;
-})();
+    return t;
+  })();
+
+  /** S-box i followed by P: SP[i * 64 + v] is the 32-bit output of 6-bit input v to S-box i. */
+  const SP = ((): Int32Array => {
+    const t = new Int32Array(8 * 64);
+    for (let i = 0; i < 8; i++) {
+      for (let v = 0; v < 64; v++) {
+        const s = S[i]![(((v >> 5) << 1) | (v & 1)) * 16 + ((v >> 1) & 0xf)]!;
+        let out = 0;
+        for (let o = 1; o <= 32; o++) {
+          const src = P[o - 1]!; // 1..32, the S-box output bits sit at 4i+1..4i+4
+          if (src > 4 * i && src <= 4 * i + 4 && (s & (8 >> (src - 4 * i - 1))) !== 0) out += bitAt(o, 32);
+        }
+        t[i * 64 + v] = out | 0;
+      }
+    }
+    return t;
+  })();
+  return { IP_T, FP_T, PC1_T, PC2_T, SP };
+}
 
 /** The 16 round keys of a DES key (8 bytes at `offset`), as 32 numbers: [hi24, lo24] per round. */
 export function desSchedule(key: Uint8Array, offset = 0): Int32Array {
+  const { PC1_T, PC2_T } = tables();
   let c = 0;
   let d = 0;
   for (let b = 0; b < 8; b++) {
@@ -134,7 +153,7 @@ export function desSchedule(key: Uint8Array, offset = 0): Int32Array {
   return ks;
 }
 
-function f(r: number, khi: number, klo: number): number {
+function f(SP: Int32Array, r: number, khi: number, klo: number): number {
   const rr = (r >>> 1) | (r << 31);
   return (
     SP[((rr >>> 26) ^ (khi >>> 18)) & 0x3f]! |
@@ -157,6 +176,7 @@ export function desCrypt(
   out: Uint8Array,
   outOff: number,
 ): void {
+  const { IP_T, FP_T, SP } = tables();
   let l = 0;
   let r = 0;
   for (let b = 0; b < 8; b++) {
@@ -167,7 +187,7 @@ export function desCrypt(
   for (let i = 0; i < 16; i++) {
     const k = decrypt ? 15 - i : i;
     const t = r;
-    r = l ^ f(r, ks[2 * k]!, ks[2 * k + 1]!);
+    r = l ^ f(SP, r, ks[2 * k]!, ks[2 * k + 1]!);
     l = t;
   }
   // pre-output is R16 L16; final permutation

@@ -3,7 +3,7 @@
  * keys derived by AES-ECB over 16-byte derivation data (version, block counter, key usage, algorithm, length,
  * then the initial key ID or the derivation ID and counter).
  */
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import { toBytes, toHex, type BytesLike } from './bytes.js';
 import { AES_BLOCK, aesEcb } from './ciphers.js';
 import type { Direction } from './dukpt-tdes.js';

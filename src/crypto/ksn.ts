@@ -3,7 +3,7 @@
  * identifies the initial key. The acquirer lays the 20 hex digits out as `FFFFF` + 5-digit KSI + device id
  * (19 bits) + counter (21 bits), e.g. `FFFFF030331234500012` (docs/acquirer.md, "Key serial numbers").
  */
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import { toBytes, toHex, type BytesLike } from './bytes.js';
 
 export const KSN_BYTES = 10;

@@ -3,7 +3,7 @@
  * (HMAC-SHA256) that lets records be matched without holding the PAN.
  */
 import { createHmac } from 'node:crypto';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import { toBytes, type BytesLike } from './bytes.js';
 
 /** Characters a pinpad uses for digits it hides (`SPE_PANMASK`). */

@@ -3,7 +3,7 @@
  * (encrypt the PIN field, XOR the PAN field, encrypt again). Plus one entry point per direction for every format:
  * `encryptPin` and `decryptPin`.
  */
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import { toBytes, type BytesLike } from './bytes.js';
 import { aesEcb } from './ciphers.js';
 import { decryptPinBlock, encryptPinBlock } from './data-cipher.js';

@@ -3,7 +3,7 @@
  * (16 bytes, for AES; see pinblock-format4.ts). Each format is a row of data walked by one encoder and one decoder.
  */
 import { randomBytes } from 'node:crypto';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import { toBytes, type BytesLike } from './bytes.js';
 
 export type PinBlockFormat = 0 | 1 | 3 | 4;

@@ -1,4 +1,4 @@
-import { isOmniposError } from '../core/errors/index.js';
+import { isOmniposError } from '../core/index.js';
 import { decodeTlv, type TlvObject } from './ber-tlv.js';
 import { byteHex, toHex } from './hex.js';
 import { tagInfo, type TagInfo } from './tags.js';

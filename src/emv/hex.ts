@@ -1,4 +1,4 @@
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 
 const HEX_OF_BYTE: readonly string[] = Array.from({ length: 256 }, (_, b) =>
   b.toString(16).toUpperCase().padStart(2, '0'),

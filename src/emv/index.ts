@@ -13,3 +13,4 @@ export type { TlvInput, TlvObject } from './ber-tlv.js';
 export { EMV_TAGS, MASKED_TAGS, tagInfo, type TagFormat, type TagInfo } from './tags.js';
 export { dumpTlv, maskPanDigits, shownValue, tlvToJson, type TlvJson } from './dump.js';
 export { fromHex, toHex } from './hex.js';
+export * from './table-records/index.js';

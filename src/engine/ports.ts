@@ -1,5 +1,9 @@
 import type { ReceiptFacts } from '../receipt/index.js';
+import type { TablesSource } from '../initialization/index.js';
+import type { PixCreation } from './pix/types.js';
+import type { QrSaleRequest } from './qr/types.js';
 import type { CardSummary, HostSaleOutcome, SaleRequest } from './sale/types.js';
+import type { HostVoidOutcome, VoidedSale } from './void/types.js';
 
 /**
  * The engine's ports: what it needs from the acquirer, the pinpad and the printer, in its own
@@ -15,15 +19,48 @@ export interface Delivery {
   late?: boolean;
 }
 
+/**
+ * A sale as the host shows it, in the engine's words (the acquirer backend maps its own numbers to
+ * them, e.g. src/acquirer/omni/states.ts):
+ * - `pending`: not finished, or authorized and not captured: nothing paid yet, it may still be undone;
+ * - `approved`: paid, and neither confirmed nor undone yet (the terminal confirms or undoes it);
+ * - `confirmed`: confirmed at the host (by the terminal, or at the daily close): an undo can no
+ *   longer take it back, only a refund;
+ * - `undone`: the terminal's undo took effect: nothing charged;
+ * - `declined`: denied, or aborted by the host (a processing failure, its anti-fraud): nothing charged;
+ * - `cancelled`: voided at the host: nothing charged (after a void: the void stood);
+ * - `unknown`: shown in a state the backend cannot read: treated as still pending.
+ */
+export type HostSaleState = 'unknown' | 'pending' | 'approved' | 'confirmed' | 'undone' | 'declined' | 'cancelled';
+
+/** The states in which the host charged nothing: the sale needs no undo. */
+export const NOTHING_CHARGED: ReadonlySet<HostSaleState> = new Set<HostSaleState>(['undone', 'declined', 'cancelled']);
+
 export type SaleQuery =
   /**
    * `captured`: final at the host with no confirmation of its own (the e-commerce QR sale, captured
-   * when paid): past the daily close the undo rule treats it as confirmed.
+   * when paid): past the daily close the undo rule treats it as confirmed. `detail`: what the host
+   * showed, in its own terms, for reasons and logs only (never decides).
    */
-  | { kind: 'found'; paymentId?: string; status?: number; confirmationStatus?: number; captured?: boolean }
+  | { kind: 'found'; paymentId?: string; state: HostSaleState; captured?: boolean; detail?: string }
   /** Not found now; never final by itself (the sale may still be landing). */
   | { kind: 'not-found' }
   | { kind: 'unknown'; reason: string };
+
+/**
+ * A Pix charge as the provider shows it, in the engine's words (the backend maps its numbers):
+ * - `pending`: waiting at the provider: not paid yet or, once a refund was asked, the refund
+ *   pending (the task knows which: `refundAsked`);
+ * - `paid`: paid (and no refund asked, or the refund not begun);
+ * - `cancelled`: cancelled before any payment;
+ * - `refunded`: the payment was given back;
+ * - `unknown`: a state the backend cannot read: asked again.
+ */
+export type PixChargeStatus = 'pending' | 'paid' | 'cancelled' | 'refunded' | 'unknown';
+
+/** A Pix charge's status query: `detail` is what the provider showed, for reasons and logs only. */
+export type PixStatusQuery =
+  { kind: 'found'; status: PixChargeStatus; detail?: string } | { kind: 'unknown'; reason: string };
 
 /** The requests the outbox delivers. Each is safe to repeat. */
 export interface AcquirerDeliveryPort {
@@ -149,4 +186,132 @@ export interface ReceiptPort {
   ): Promise<'printed' | 'skipped' | 'failed' | 'unsure'>;
   /** Asks the printer's status (a kiosk does before a sale starts). Absent: nothing to check. */
   ready?(): Promise<ReceiptReadiness>;
+}
+
+/* ------------------------------------------------------------------ voids */
+
+/** One void request, with the card read again held in memory for it only. */
+export interface VoidOrder {
+  sale: VoidedSale;
+  merchantVoidId: string;
+  /** `VoidAmount`, cents. */
+  amount: number;
+  /** `MerchantVoidDate`. */
+  date: Date;
+  summary: CardSummary;
+  card: EncryptedCard;
+}
+
+/** Sends the void create (never repeated automatically) and says what the answer meant. */
+export interface VoidHostPort {
+  void(order: VoidOrder): Promise<HostVoidOutcome>;
+}
+
+/** An undo answer; `notFound` when the host knows no such void now (never final by itself). */
+export type VoidUndoDelivery = Delivery & { notFound?: boolean };
+
+/** The void requests the outbox delivers. Each is safe to repeat. */
+export interface VoidDeliveryPort {
+  confirmVoid(paymentId: string, voidId: string): Promise<Delivery>;
+  undoVoid(paymentId: string, voidId: string): Promise<VoidUndoDelivery>;
+  /** When the void's answer never came: `DELETE …/voids/merchantVoidId/{MerchantVoidId}`. */
+  undoVoidByMerchantVoidId(paymentId: string, merchantVoidId: string): Promise<VoidUndoDelivery>;
+  /**
+   * The voided sale's state as the query shows it (`cancelled` when voided), or undefined when it
+   * cannot be read: past the close, what tells whether a void whose VoidId never came stood.
+   */
+  saleState?(paymentId: string): Promise<HostSaleState | undefined>;
+}
+
+/**
+ * Where the terminal learns that the customer's wallet applied a cancellation code (the sandbox
+ * lists it under the sale's query as a void whose `MerchantVoidId` is the code's 62.05).
+ */
+export interface WalletCancellationPort {
+  /** The void the wallet applied for `merchantVoidId` on sale `paymentId`, or undefined while there is none. */
+  applied(paymentId: string, merchantVoidId: string): Promise<{ voidId: string } | undefined>;
+}
+
+/* ---------------------------------------------------------- wallet QR codes */
+
+/** One sale's code to make. */
+export interface QrCodeOrder {
+  merchantOrderId: string;
+  request: QrSaleRequest;
+  /** The terminal's NSU for it (82.04 when the terminal builds the code). */
+  nsu: string;
+  issuedAt: Date;
+}
+
+/** A code ready to show; `paymentId` when the host made it (its sale exists before it is paid). */
+export interface QrIssued {
+  qrCode: string;
+  paymentId?: string;
+}
+
+/**
+ * Where a wallet QR sale's code comes from, the port the QR engine's adapters implement
+ * (docs/architecture.md, "Wallet QR sale"): `terminal` builds the `br.com.padraoq` code itself and the
+ * wallet's payment shows up as a terminal sale found by MerchantOrderId; `ecommerce` asks the
+ * e-commerce API for a QR code sale (`Payment.Type` `qrcode`, status 12 until paid, 2 once paid).
+ * Either way the engine then watches, confirms and undoes through its AcquirerDeliveryPort.
+ */
+export interface QrCodePort {
+  readonly provider: 'terminal' | 'ecommerce';
+  /** Makes the code; rejects when there is none to show (the sale then ends `failed`). */
+  issue(order: QrCodeOrder): Promise<QrIssued>;
+}
+
+/* -------------------------------------------------------------------- Pix */
+
+/** What the outbox needs of the Pix provider. */
+export interface PixHostPort {
+  /** The charge's status in the engine's words (`pending` is unpaid, or the refund pending once asked), or unknown. */
+  status(paymentId: string): Promise<PixStatusQuery>;
+  /** Cancels a pending charge (then `cancelled`) or asks a paid one's refund (`pending`, then `refunded`). */
+  void(paymentId: string): Promise<{ kind: 'answered' } | { kind: 'unknown'; reason: string }>;
+}
+
+/** Creating a Pix charge (never repeated automatically). */
+export interface PixCreatePort extends PixHostPort {
+  create(order: {
+    merchantOrderId: string;
+    amount: number;
+    payer: { name: string; document: string };
+  }): Promise<PixCreation>;
+}
+
+/* ------------------------------------------------------------ the acquirer */
+
+/**
+ * One acquirer, whole: every port the engines and the daemon need of it, in the engine's words.
+ * A backend lives in `src/acquirer/<kind>/` (the omni one: `src/acquirer/omni/backend.ts`), keeps
+ * its host's numbers and spellings to itself, and is chosen by `acquirer.kind` in the
+ * configuration (`src/main/acquirer-backend.ts`). docs/architecture.md, "Adding an acquirer".
+ */
+export interface AcquirerBackend {
+  /** The configuration's `acquirer.kind` that chose it. */
+  readonly kind: string;
+  /** Card sales: the authorization request (never repeated automatically). */
+  readonly sales: SaleAuthorizationPort;
+  /**
+   * What the outbox delivers (confirm, undo, undo by order id, query by order id) for card sales
+   * and wallet QR sales, and what the wallet QR engine watches.
+   */
+  readonly delivery: AcquirerDeliveryPort;
+  /** Card voids: the create, and the outbox's void confirmation and undos. */
+  readonly voids: VoidHostPort & VoidDeliveryPort;
+  /** Whether the customer's wallet applied a cancellation code (wallet QR voids). */
+  readonly walletCancellations: WalletCancellationPort;
+  /** The wallet QR codes the acquirer registers; undefined: the terminal builds its own (`terminalQrCodes`). */
+  readonly qrCodes: QrCodePort | undefined;
+  /** Pix charges; undefined when this acquirer (or this terminal's configuration) has none. */
+  readonly pix: PixCreatePort | undefined;
+  /** Where the initialization tables come from (`omnipos init`, the tables in force). */
+  readonly initialization: TablesSource;
+  /**
+   * One cheap request that is never a sale, to tell whether the acquirer is there (GET /v1/health);
+   * resolves when the host answered (even a refusal), rejects when it did not.
+   */
+  probe(timeoutMs: number): Promise<void>;
 }

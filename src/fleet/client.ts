@@ -1,12 +1,13 @@
 import { createRequire } from 'node:module';
 import type { IClientOptions, MqttClient } from 'mqtt';
 import type * as MqttModule from 'mqtt';
-import type { FleetMqttSettings } from '../config/fleet.js';
-import type { Logger } from '../core/log/index.js';
+import type { FleetMqttSettings } from '../config/index.js';
+import type { Logger } from '../core/index.js';
 import type { JournalEntry } from '../store/index.js';
 import { checkCommand, type FleetCommand } from './commands.js';
 import {
   alarmMessage,
+  commandAnswer,
   dayMessage,
   FINAL_STATUSES,
   paymentMessage,
@@ -299,7 +300,6 @@ export class FleetClient {
       this.stats.refused++;
       this.#o.log.warn({ command: name.slice(0, 64), code: check.code }, 'fleet command refused');
       answer = {
-        id: check.requestId,
         command: name.slice(0, 64),
         ok: false,
         error: { code: check.code, message: check.reason },
@@ -309,7 +309,6 @@ export class FleetClient {
       this.#o.log.info({ command: check.command, requestId: check.requestId }, 'fleet command');
       try {
         answer = {
-          id: check.requestId,
           command: check.command,
           ok: true,
           result: await this.#run(check.command, check.args),
@@ -318,7 +317,6 @@ export class FleetClient {
       } catch (e) {
         const err = e as Error & { code?: string };
         answer = {
-          id: check.requestId,
           command: check.command,
           ok: false,
           error: { code: err.code ?? 'FAILED', message: err.message },
@@ -326,7 +324,7 @@ export class FleetClient {
         };
       }
     }
-    const text = JSON.stringify(scrubbed(answer));
+    const text = commandAnswer(check.requestId, answer);
     this.#count(text);
     await this.#client
       ?.publishAsync(this.topics.result(name.slice(0, 64)), text, { qos: 1 })

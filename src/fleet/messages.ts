@@ -1,4 +1,4 @@
-import { scrubValue } from '../core/log/index.js';
+import { scrubValue } from '../core/index.js';
 import type { JournalEntry } from '../store/index.js';
 
 /** The payment statuses a sale does not leave on its own: each is published once. */
@@ -123,4 +123,16 @@ export function dayMessage(terminal: string, day: DayFacts): { msgId: string; pa
       totals: day.totals,
     }),
   };
+}
+
+/**
+ * A command's answer, as published on `cmd/<name>/result`: scrubbed like every message, except
+ * `id`, the operator's own request id (1 to 64 printable characters, checked by checkCommand),
+ * which goes back exactly as it came: it is what the operator matches the answer with. Scrubbed,
+ * an id holding a millisecond timestamp (13 digits, passing Luhn one time in ten) came back cut to
+ * 6+4 and the operator's `omnipos fleet cmd` never recognised its answer. Echoing it discloses
+ * nothing: the same string is already on the broker, on the command's topic.
+ */
+export function commandAnswer(requestId: string | null, answer: Record<string, unknown> & { id?: never }): string {
+  return JSON.stringify({ id: requestId, ...scrubbed(answer) });
 }

@@ -1,4 +1,6 @@
-import { Counter, Gauge, Histogram, Registry, type OpenMetricsContentType } from 'prom-client';
+import { createRequire } from 'node:module';
+import type * as PromClient from 'prom-client';
+import type { Counter, Histogram, OpenMetricsContentType, Registry } from 'prom-client';
 import { FINAL_STATUSES } from './messages.js';
 
 /** What the metrics read at each scrape. */
@@ -14,6 +16,9 @@ export interface MetricsSources {
   pinpadStatus(): string;
 }
 
+/** prom-client (and @opentelemetry/api under it, ~85 files) loads at the first metric, not when the daemon starts. */
+const promClient = (): typeof PromClient => createRequire(import.meta.url)('prom-client') as typeof PromClient;
+
 const PINPAD_STATES = ['idle', 'connecting', 'connected', 'disconnected', 'reconnecting', 'closed'] as const;
 
 /**
@@ -22,113 +27,21 @@ const PINPAD_STATES = ['idle', 'connecting', 'connected', 'disconnected', 'recon
  * force. Counters count from the daemon's start (Prometheus reads a restart as a reset).
  */
 export class TerminalMetrics {
-  readonly registry = new Registry<OpenMetricsContentType>();
-  readonly #payments: Counter<'method' | 'status'>;
-  readonly #latency: Histogram<'operation' | 'outcome'>;
-  readonly #linkErrors: Counter<'reason'>;
-  readonly #reconnects: Counter;
+  readonly #sources: MetricsSources;
   readonly #counted = new Set<string>();
+  #built: Built | undefined;
 
+  /**
+   * Nothing is built here: the registry and its metrics are made at the first thing counted or
+   * the first scrape (fast start); counters still count from the daemon's start, since nothing
+   * is counted before they exist.
+   */
   constructor(sources: MetricsSources) {
-    this.registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
-    const registers = [this.registry];
-    this.#payments = new Counter({
-      name: 'omnipos_payments',
-      help: 'Payments that reached a final status, by method and status',
-      labelNames: ['method', 'status'],
-      registers,
-    });
-    this.#latency = new Histogram({
-      name: 'omnipos_host_request_duration_seconds',
-      help: "The acquirer's answer time per operation (route name), from the request to its headers",
-      labelNames: ['operation', 'outcome'],
-      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60],
-      registers,
-    });
-    this.#linkErrors = new Counter({
-      name: 'omnipos_pinpad_link_losses',
-      help: 'Pinpad links lost, by reason',
-      labelNames: ['reason'],
-      registers,
-    });
-    this.#reconnects = new Counter({
-      name: 'omnipos_pinpad_reconnects',
-      help: 'Pinpad links re-established after a loss',
-      registers,
-    });
-    new Gauge({
-      name: 'omnipos_pinpad_link_state',
-      help: 'The pinpad link: 1 for the state it is in',
-      labelNames: ['state'],
-      registers,
-      collect() {
-        const now = sources.pinpadStatus();
-        for (const s of PINPAD_STATES) this.set({ state: s }, s === now ? 1 : 0);
-      },
-    });
-    new Gauge({
-      name: 'omnipos_outbox_tasks',
-      help: 'Money outbox tasks not done: pending (being delivered) and dead letters',
-      labelNames: ['state'],
-      registers,
-      collect() {
-        const d = sources.outbox();
-        this.set({ state: 'pending' }, d.pending);
-        this.set({ state: 'dead_letter' }, d.deadLetters);
-      },
-    });
-    new Gauge({
-      name: 'omnipos_outbox_oldest_deadline_seconds',
-      help: 'The earliest deadline among pending outbox tasks, Unix seconds (0: none)',
-      registers,
-      collect() {
-        const at = sources.outbox().oldestDeadline;
-        this.set(at ? Date.parse(at) / 1000 : 0);
-      },
-    });
-    if (sources.telemetry) {
-      const telemetry = sources.telemetry;
-      new Gauge({
-        name: 'omnipos_fleet_telemetry_queued',
-        help: 'Fleet messages waiting for the MQTT broker',
-        registers,
-        collect() {
-          this.set(telemetry().queued);
-        },
-      });
-    }
-    new Gauge({
-      name: 'omnipos_printer_state',
-      help: 'The receipt printer as its driver last read it: 1 for each condition that holds',
-      labelNames: ['kind', 'condition'],
-      registers,
-      collect() {
-        const s = sources.printer?.();
-        const kind = sources.printerKind;
-        this.set({ kind, condition: 'online' }, s?.online ? 1 : 0);
-        this.set({ kind, condition: 'paper_out' }, s?.paperOut ? 1 : 0);
-        this.set({ kind, condition: 'paper_near_end' }, s?.paperNearEnd ? 1 : 0);
-        this.set({ kind, condition: 'cover_open' }, s?.coverOpen ? 1 : 0);
-        this.set({ kind, condition: 'unknown' }, s ? 0 : 1);
-      },
-    });
-    new Gauge({
-      name: 'omnipos_alarms',
-      help: 'Alarms in force (and engine alarms of the last day), by code and severity',
-      labelNames: ['code', 'severity'],
-      registers,
-      collect() {
-        this.reset();
-        const counts = new Map<string, { code: string; severity: string; n: number }>();
-        for (const a of sources.alarms()) {
-          const k = `${a.code}\u0000${a.severity}`;
-          const c = counts.get(k) ?? { code: a.code, severity: a.severity, n: 0 };
-          c.n++;
-          counts.set(k, c);
-        }
-        for (const c of counts.values()) this.set({ code: c.code, severity: c.severity }, c.n);
-      },
-    });
+    this.#sources = sources;
+  }
+
+  get #m(): Built {
+    return (this.#built ??= build(this.#sources));
   }
 
   /** An engine's event (via the daemon's hub): a payment reaching a final status counts once. */
@@ -138,20 +51,134 @@ export class TerminalMetrics {
     if (this.#counted.has(key)) return;
     this.#counted.add(key);
     if (this.#counted.size > 10_000) this.#counted.delete(this.#counted.values().next().value as string);
-    this.#payments.inc({ method: method ?? 'unknown', status: e.status });
+    this.#m.payments.inc({ method: method ?? 'unknown', status: e.status });
   }
 
   hostAnswered(operation: string, seconds: number, outcome: 'answer' | 'error'): void {
-    this.#latency.observe({ operation, outcome }, seconds);
+    this.#m.latency.observe({ operation, outcome }, seconds);
   }
 
   pinpadLink(e: { state: string; reason?: unknown }): void {
     if (e.state === 'disconnected')
-      this.#linkErrors.inc({ reason: typeof e.reason === 'string' ? e.reason : 'unknown' });
-    if (e.state === 'reconnected') this.#reconnects.inc();
+      this.#m.linkErrors.inc({ reason: typeof e.reason === 'string' ? e.reason : 'unknown' });
+    if (e.state === 'reconnected') this.#m.reconnects.inc();
   }
 
   async render(): Promise<{ contentType: string; body: string }> {
-    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+    const { registry } = this.#m;
+    return { contentType: registry.contentType, body: await registry.metrics() };
   }
+}
+
+interface Built {
+  registry: Registry<OpenMetricsContentType>;
+  payments: Counter<'method' | 'status'>;
+  latency: Histogram<'operation' | 'outcome'>;
+  linkErrors: Counter<'reason'>;
+  reconnects: Counter;
+}
+
+function build(sources: MetricsSources): Built {
+  const { Counter, Gauge, Histogram, Registry } = promClient();
+  const registry = new Registry<OpenMetricsContentType>();
+  registry.setContentType(Registry.OPENMETRICS_CONTENT_TYPE);
+  const registers = [registry];
+  const payments = new Counter<'method' | 'status'>({
+    name: 'omnipos_payments',
+    help: 'Payments that reached a final status, by method and status',
+    labelNames: ['method', 'status'],
+    registers,
+  });
+  const latency = new Histogram<'operation' | 'outcome'>({
+    name: 'omnipos_host_request_duration_seconds',
+    help: "The acquirer's answer time per operation (route name), from the request to its headers",
+    labelNames: ['operation', 'outcome'],
+    buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60],
+    registers,
+  });
+  const linkErrors = new Counter<'reason'>({
+    name: 'omnipos_pinpad_link_losses',
+    help: 'Pinpad links lost, by reason',
+    labelNames: ['reason'],
+    registers,
+  });
+  const reconnects = new Counter({
+    name: 'omnipos_pinpad_reconnects',
+    help: 'Pinpad links re-established after a loss',
+    registers,
+  });
+  new Gauge({
+    name: 'omnipos_pinpad_link_state',
+    help: 'The pinpad link: 1 for the state it is in',
+    labelNames: ['state'],
+    registers,
+    collect() {
+      const now = sources.pinpadStatus();
+      for (const s of PINPAD_STATES) this.set({ state: s }, s === now ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'omnipos_outbox_tasks',
+    help: 'Money outbox tasks not done: pending (being delivered) and dead letters',
+    labelNames: ['state'],
+    registers,
+    collect() {
+      const d = sources.outbox();
+      this.set({ state: 'pending' }, d.pending);
+      this.set({ state: 'dead_letter' }, d.deadLetters);
+    },
+  });
+  new Gauge({
+    name: 'omnipos_outbox_oldest_deadline_seconds',
+    help: 'The earliest deadline among pending outbox tasks, Unix seconds (0: none)',
+    registers,
+    collect() {
+      const at = sources.outbox().oldestDeadline;
+      this.set(at ? Date.parse(at) / 1000 : 0);
+    },
+  });
+  if (sources.telemetry) {
+    const telemetry = sources.telemetry;
+    new Gauge({
+      name: 'omnipos_fleet_telemetry_queued',
+      help: 'Fleet messages waiting for the MQTT broker',
+      registers,
+      collect() {
+        this.set(telemetry().queued);
+      },
+    });
+  }
+  new Gauge({
+    name: 'omnipos_printer_state',
+    help: 'The receipt printer as its driver last read it: 1 for each condition that holds',
+    labelNames: ['kind', 'condition'],
+    registers,
+    collect() {
+      const s = sources.printer?.();
+      const kind = sources.printerKind;
+      this.set({ kind, condition: 'online' }, s?.online ? 1 : 0);
+      this.set({ kind, condition: 'paper_out' }, s?.paperOut ? 1 : 0);
+      this.set({ kind, condition: 'paper_near_end' }, s?.paperNearEnd ? 1 : 0);
+      this.set({ kind, condition: 'cover_open' }, s?.coverOpen ? 1 : 0);
+      this.set({ kind, condition: 'unknown' }, s ? 0 : 1);
+    },
+  });
+  new Gauge({
+    name: 'omnipos_alarms',
+    help: 'Alarms in force (and engine alarms of the last day), by code and severity',
+    labelNames: ['code', 'severity'],
+    registers,
+    collect() {
+      this.reset();
+      const counts = new Map<string, { code: string; severity: string; n: number }>();
+      for (const a of sources.alarms()) {
+        const k = `${a.code}\u0000${a.severity}`;
+        const c = counts.get(k) ?? { code: a.code, severity: a.severity, n: 0 };
+        c.n++;
+        counts.set(k, c);
+      }
+      for (const c of counts.values()) this.set({ code: c.code, severity: c.severity }, c.n);
+    },
+  });
+  return { registry, payments, latency, linkErrors, reconnects };
 }

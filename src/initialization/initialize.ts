@@ -1,4 +1,4 @@
-import type { Logger } from '../core/log/index.js';
+import type { Logger } from '../core/index.js';
 import { parseInitialization } from './schema/parse.js';
 import { planPinpadLoad, type PinpadLoadPlan } from './pinpad-load.js';
 import type { InitializationStore } from './storage/store.js';

@@ -1,4 +1,4 @@
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import type { InitializationTables } from './model.js';
 import type { TableRecord } from './records/index.js';
 import { pinpadTableVersion } from './version.js';

@@ -1,6 +1,7 @@
 import { acquirerContext } from '../acquirer/errors.js';
 import type { AcquirerReach } from '../api/health.js';
 import type { Logger } from '../core/log/index.js';
+import type { AcquirerBackend } from '../engine/ports.js';
 
 /** Timings of the acquirer probe, ms. */
 export interface AcquirerProbeOptions {
@@ -147,9 +148,9 @@ export class AcquirerProbe {
   }
 }
 
-/** The daemon's probe: the transactional token request, started at once. */
+/** The daemon's probe: the acquirer backend's own (the omni one: the transactional token request), started at once. */
 export function startAcquirerProbe(
-  acquirer: { tokens: { refresh(scope: 'transactional', timeoutMs?: number): Promise<void> } },
+  backend: Pick<AcquirerBackend, 'probe'>,
   reach: AcquirerReach,
   clock: { now(): Date },
   log: Logger,
@@ -157,7 +158,7 @@ export function startAcquirerProbe(
 ): AcquirerProbe {
   return new AcquirerProbe(
     {
-      ask: (timeoutMs) => acquirer.tokens.refresh('transactional', timeoutMs),
+      ask: (timeoutMs) => backend.probe(timeoutMs),
       reach,
       now: () => clock.now(),
       log: log.child({ component: 'acquirer-probe' }),

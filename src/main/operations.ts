@@ -1,4 +1,5 @@
-import { Agent } from 'undici';
+import { createRequire } from 'node:module';
+import type { Agent as UndiciAgent } from 'undici';
 import { givenBackOf } from '../engine/void/ledger.js';
 import type { Config } from '../config/index.js';
 import { systemClock, type Clock } from '../core/clock.js';
@@ -7,6 +8,10 @@ import { AlarmMonitor, WebhookQueue, WebhookSender, type AlarmEventSource } from
 import { DayBook } from '../operations/day/index.js';
 import type { Db, Journal, Outbox } from '../store/index.js';
 import type { Printing } from './printing.js';
+
+/** undici's Agent alone (as src/main.ts takes it), loaded only when an alarm webhook is configured (fast start). */
+const agentClass = (): typeof UndiciAgent =>
+  createRequire(import.meta.url)('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
 
 export interface OperationsDeps {
   config: Config;
@@ -47,7 +52,7 @@ export function startOperations(d: OperationsDeps): Operations {
   });
   const hook = v.alarms.webhook;
   const secret = d.config.secrets.alarmWebhookSecret;
-  const dispatcher = hook && secret ? new Agent({ keepAliveTimeout: 10_000 }) : undefined;
+  const dispatcher = hook && secret ? new (agentClass())({ keepAliveTimeout: 10_000 }) : undefined;
   const webhook =
     hook && secret && dispatcher
       ? new WebhookSender({

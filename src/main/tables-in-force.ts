@@ -1,4 +1,3 @@
-import type { Acquirer } from '../acquirer/index.js';
 import type { Config } from '../config/index.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log/index.js';
@@ -10,6 +9,7 @@ import {
   initialize,
   isNewerVersion,
   parseInitialization,
+  type TablesSource,
 } from '../initialization/index.js';
 import type { Db } from '../store/index.js';
 
@@ -30,7 +30,7 @@ export class TablesInForce {
   private constructor(
     db: Db,
     private readonly config: Config,
-    private readonly acquirer: Acquirer,
+    private readonly source: TablesSource,
     private readonly clock: Clock,
     log: Logger,
   ) {
@@ -54,8 +54,8 @@ export class TablesInForce {
   }
 
   /** The tables stored in this database; in the sandbox environment, downloaded when there are none. */
-  static async open(db: Db, config: Config, acquirer: Acquirer, clock: Clock, log: Logger): Promise<TablesInForce> {
-    const t = new TablesInForce(db, config, acquirer, clock, log);
+  static async open(db: Db, config: Config, source: TablesSource, clock: Clock, log: Logger): Promise<TablesInForce> {
+    const t = new TablesInForce(db, config, source, clock, log);
     if (!t.#set && config.values.environment === 'sandbox') {
       try {
         const tables = parseInitialization(await t.#download());
@@ -114,7 +114,6 @@ export class TablesInForce {
   }
 
   #download(): Promise<unknown> {
-    const t = this.config.values.terminal;
-    return this.acquirer.omni.initialization(t.subordinatedMerchantId, t.terminalId);
+    return this.source.download();
   }
 }

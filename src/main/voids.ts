@@ -1,7 +1,5 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Acquirer } from '../acquirer/index.js';
-import { OmniVoidAdapter } from '../adapters/acquirer-void.js';
 import { productResolver, type CardPinpad } from '../adapters/pinpad-card.js';
 import { refundCardPort } from '../adapters/pinpad-card-refund.js';
 import type { Config } from '../config/index.js';
@@ -10,7 +8,7 @@ import type { Logger } from '../core/log/index.js';
 import type { OwnerDeps } from '../engine/machine-owner.js';
 import { VoidEngine, type VoidEvent } from '../engine/void/engine.js';
 import type { QrDisplayPort } from '../engine/qr/code-port.js';
-import type { WalletCancellationPort } from '../engine/void/ports.js';
+import type { AcquirerBackend, VoidDeliveryPort } from '../engine/ports.js';
 import { SupervisorGate, hashSupervisorPassword, isSupervisorHash } from '../engine/void/supervisor.js';
 import type { TableSet } from '../initialization/index.js';
 import { ensureTokenFile, type MerchantOrderIds } from '../store/index.js';
@@ -68,7 +66,8 @@ export function writeSupervisorPassword(file: string, password: string): void {
 export interface VoidsDeps extends OwnerDeps {
   config: Config;
   orderIds: MerchantOrderIds;
-  acquirer: Acquirer;
+  /** The acquirer backend's void ports: the create, the outbox's confirmation and undos, the wallet's cancellations. */
+  acquirer: Pick<AcquirerBackend, 'voids' | 'walletCancellations'>;
   /** The daemon's pinpad (behind the secure channel). */
   pinpad: CardPinpad;
   tables: () => TableSet | undefined;
@@ -83,31 +82,10 @@ export interface VoidsDeps extends OwnerDeps {
   onEvent?: (event: VoidEvent) => void;
 }
 
-/**
- * Whether the wallet applied a cancellation code: the sale's query lists the voids the wallet
- * applied under `Payment.Voids` (the sandbox's contract, a homologation question).
- */
-export function walletCancellations(omni: Acquirer['omni']): WalletCancellationPort {
-  return {
-    async applied(paymentId, merchantVoidId) {
-      const sale = await omni.getSale(paymentId);
-      const voids = (sale.Payment as { Voids?: unknown }).Voids;
-      if (!Array.isArray(voids)) return undefined;
-      const hit = (voids as { MerchantVoidId?: unknown; VoidId?: unknown; CancellationStatus?: unknown }[]).find(
-        (v) =>
-          String(v.MerchantVoidId) === merchantVoidId &&
-          typeof v.VoidId === 'string' &&
-          (v.CancellationStatus === 1 || v.CancellationStatus === 3),
-      );
-      return hit ? { voidId: hit.VoidId as string } : undefined;
-    },
-  };
-}
-
 export interface Voids {
   engine: VoidEngine;
   /** The outbox's port for void confirmations and undos. */
-  delivery: OmniVoidAdapter;
+  delivery: VoidDeliveryPort;
   gate: SupervisorGate;
   supervisorTokenFile: string;
 }
@@ -124,7 +102,7 @@ export function buildVoids(d: VoidsDeps): Voids {
     );
   const passwordFile = supervisorPasswordFile(d.config);
   const gate = new SupervisorGate({ token, passwordHash: () => readSupervisorHash(passwordFile, d.log) });
-  const delivery = new OmniVoidAdapter(d.acquirer.omni);
+  const delivery = d.acquirer.voids;
   const card = refundCardPort({
     pinpad: d.pinpad,
     acquirerIndex: values.pinpad.acquirerIndex,
@@ -140,7 +118,7 @@ export function buildVoids(d: VoidsDeps): Voids {
     if (d.saleBusy()) throw new OmniposError('ENGINE_BUSY', 'a sale is using the pinpad');
   };
   const wallet = {
-    host: walletCancellations(d.acquirer.omni),
+    host: d.acquirer.walletCancellations,
     validityMs: values.qr.validitySeconds * 1000,
     watchMarginMs: values.qr.watchMarginSeconds * 1000,
     pollMs: values.qr.pollMs,

@@ -31,3 +31,14 @@ export function parseQr(text: string): ParsedQr {
   if (looksLikePix(objects)) return { model: 'pix', pix: interpretPix(objects) };
   return interpretPadraoq(objects);
 }
+export {
+  qrModules,
+  renderQrText,
+  renderQrSvg,
+  renderQrBitmap,
+  type QrEcc,
+  type QrModules,
+  type QrRenderOptions,
+  type QrBitmap,
+} from './render.js';
+export { renderQrPng } from './render-png.js';

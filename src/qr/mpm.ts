@@ -1,4 +1,4 @@
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import { crc16Hex } from './crc16.js';
 
 /** One EMV MPM data object: two-digit id, value; templates carry their decoded `children`. */

@@ -1,7 +1,7 @@
 /** QR as a PNG for screens and downloads, drawn by the `qrcode` package from the same matrix. */
 import { createRequire } from 'node:module';
 import type QRCode from 'qrcode';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import { qrModules, type QrRenderOptions } from './render.js';
 
 /** qrcode loads at the first code drawn, not when omnipos starts (fast start). */

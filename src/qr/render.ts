@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import type QRCode from 'qrcode';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 
 /** qrcode loads at the first code drawn, not when omnipos starts (fast start). */
 const qrcode = (): typeof QRCode => createRequire(import.meta.url)('qrcode') as typeof QRCode;

@@ -1,7 +1,5 @@
-import { PAYMENT_METHODS, type PaymentMethod } from '../core/payment-kinds.js';
+import { PAYMENT_METHODS, type PaymentMethod, OmniposError, formatBRL, type Cents } from '../core/index.js';
 import { z } from 'zod';
-import { OmniposError } from '../core/errors/index.js';
-import { formatBRL, type Cents } from '../core/money.js';
 import { maskPan, maskPansIn } from './mask.js';
 import { labelValue, wrap } from './text-layout.js';
 import {

@@ -1,5 +1,5 @@
-import type { PaymentMethod } from '../core/payment-kinds.js';
-import { formatBRL } from '../core/money.js';
+import type { PaymentMethod } from '../core/index.js';
+import { formatBRL } from '../core/index.js';
 import { receiptDocument, TEST_ENVIRONMENT_BANNER } from './build.js';
 import { maskPan, maskPansIn } from './mask.js';
 import { receiptLines } from './render.js';

@@ -1,4 +1,4 @@
-import type { PaymentMethod } from '../core/payment-kinds.js';
+import type { PaymentMethod } from '../core/index.js';
 import type { Environment } from '../config/index.js';
 import { receiptDocument } from './build.js';
 import type { ReceiptColumns, ReceiptCopy, ReceiptDocument, ReceiptSource } from './types.js';

@@ -15,3 +15,4 @@ export {
   type ReceiptInformationRow,
   type PrintMessageRow,
 } from './types.js';
+export { RECEIPT_STATES } from './states.js';

@@ -1,5 +1,4 @@
-import type { PaymentMethod } from '../core/payment-kinds.js';
-import type { Cents } from '../core/money.js';
+import type { PaymentMethod, Cents } from '../core/index.js';
 import type { Environment } from '../config/index.js';
 
 /** One row of the omni answer's `ReceiptInformation`. */

@@ -1,4 +1,4 @@
-import { HOST_TIME_ZONE, localTime } from '../core/clock.js';
+import { HOST_TIME_ZONE, localTime } from '../core/index.js';
 import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
 import { linkTo, type SandboxContext } from './context.js';
 

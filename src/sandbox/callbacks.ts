@@ -1,6 +1,10 @@
-import { request } from 'undici';
+import { createRequire } from 'node:module';
+import type * as UndiciModule from 'undici';
 import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
 import type { SandboxContext } from './context.js';
+
+/** undici's request API loads at the first callback sent, not when the embedded sandbox starts (fast start). */
+const undici = (): typeof UndiciModule => createRequire(import.meta.url)('undici') as typeof UndiciModule;
 
 /** The wallet document's undo callback payload (000, "Undo callback payload"). */
 export interface UndoCallback {
@@ -55,7 +59,7 @@ export class CallbackDeliverer {
       for (const r of rows) {
         let error: string | null = null;
         try {
-          const res = await request(r.url, {
+          const res = await undici().request(r.url, {
             method: 'POST',
             body: r.payload,
             headers: { 'content-type': 'application/json' },

@@ -1,7 +1,7 @@
 import { SANDBOX_KEYS } from '../../tables/sandbox-keys.js';
 import { testCardByPan, type TestCard } from '../../tables/test-cards.js';
 import { decodePinBlock, decryptData, decryptPinBlock, deriveTdesKeys, stripZeroPadding } from '../crypto/index.js';
-import { HOST_TIME_ZONE, localTime } from '../core/clock.js';
+import { HOST_TIME_ZONE, localTime } from '../core/index.js';
 import { invalidFields } from './http-kit.js';
 
 /** What the host learns from the card node: the PAN (kept in memory only) and the test card, if any. */

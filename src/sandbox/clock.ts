@@ -1,4 +1,4 @@
-import { HOST_TIME_ZONE, localTime, type Clock } from '../core/clock.js';
+import { HOST_TIME_ZONE, localTime, type Clock } from '../core/index.js';
 import type { Db } from './db.js';
 
 /**

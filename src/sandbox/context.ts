@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../core/clock.js';
-import type { Logger } from '../core/log/index.js';
+import type { Clock, Logger } from '../core/index.js';
 import type { SandboxClock } from './clock.js';
 import type { Db } from './db.js';
 import type { Scenario } from './scenario.js';

@@ -1,5 +1,5 @@
 import { openDatabase, type Db, type Migration } from '../store/index.js';
-import type { Logger } from '../core/log/index.js';
+import type { Logger } from '../core/index.js';
 
 /**
  * The sandbox host's own database (the acquirer's side, separate from the terminal's):

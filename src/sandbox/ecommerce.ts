@@ -1,8 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
-import QRCode from 'qrcode';
 import { SANDBOX_CREDENTIALS } from '../../tables/sandbox-credentials.js';
 import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
-import { HOST_TIME_ZONE, localTime } from '../core/clock.js';
+import { HOST_TIME_ZONE, localTime } from '../core/index.js';
 import { isValidCnpj, isValidCpf } from '../crypto/index.js';
 import { buildPadraoq, buildPix } from '../qr/index.js';
 import { nextNsu } from './answers.js';
@@ -178,6 +177,8 @@ export async function createEcommerceSale(ctx: SandboxContext, req: SandboxReque
     // The QR sale's answer carries the image only, no text (ECOMMERCE 2548, 2582): the client reads the code from it.
     Object.assign(payment, { ReturnCode: '0', ReturnMessage: 'QRCode gerado com sucesso' });
   }
+  // qrcode (and its PNG encoder) load at the first QR code sale, not when the sandbox starts (fast start).
+  const { default: QRCode } = await import('qrcode');
   payment.QrcodeBase64Image = (await QRCode.toDataURL(qrString, { errorCorrectionLevel: 'M' })).replace(
     /^data:image\/png;base64,/,
     '',

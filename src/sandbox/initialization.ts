@@ -1,4 +1,4 @@
-import { SANDBOX_TABLES } from '../../tables/initialization/sandbox-tables.js';
+import { sandboxTables } from '../../tables/initialization/sandbox-tables.js';
 import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
 import { INITIALIZATION_VERSION } from './answers.js';
 import { requireToken } from './auth.js';
@@ -8,7 +8,7 @@ import { checkTerminal, recordTechnical } from './registration.js';
 
 function tables(ctx: SandboxContext, merchantId: string, terminalId: string): Record<string, unknown> {
   const m = SANDBOX_MERCHANT.merchant;
-  const { Acquirer, Bins, Products, Emv, Parameters, Issuers, AidParameters, PublicKeys } = SANDBOX_TABLES;
+  const { Acquirer, Bins, Products, Emv, Parameters, Issuers, AidParameters, PublicKeys } = sandboxTables();
   void ctx;
   return {
     MerchantId: merchantId === m.subordinatedMerchantId ? m.merchantNumber : merchantId,

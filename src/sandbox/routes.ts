@@ -1,7 +1,7 @@
 /**
  * The sandbox host's own contract: every path it serves, one table per API (one per base address),
  * each row naming the manual page and line it was read from. Written from the acquirer's public
- * manual, not from our client: the client keeps its own table (src/acquirer/routes.ts) and a
+ * manual, not from our client: the client keeps its own table (src/acquirer/omni/routes.ts) and a
  * contract test of its own, so a misreading on either side shows up as a refusal here.
  *
  * Pages (git dir /work/.mirror/DeveloperCielo+developercielo.github.io/repo):

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { systemClock } from '../core/clock.js';
+import { systemClock } from '../core/index.js';
 import { omniToken } from './auth.js';
 import { SandboxClock } from './clock.js';
 import { maybeCloseDay } from './close-day.js';

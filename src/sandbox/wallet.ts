@@ -1,5 +1,5 @@
 import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
-import { HOST_TIME_ZONE, localTime } from '../core/clock.js';
+import { HOST_TIME_ZONE, localTime } from '../core/index.js';
 import { decryptCardData, isLuhnValid, isValidCnpj, isValidCpf } from '../crypto/index.js';
 import { parseQr, type ParsedPadraoq } from '../qr/index.js';
 import { basicCredentials, credentialsOk, hashToken, issueToken } from './auth.js';

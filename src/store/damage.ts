@@ -11,7 +11,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import Database from './sqlite.js';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 
 /** The marker a damaged database leaves in the state directory: while it exists nothing opens a new database there. */
 export const DAMAGE_MARKER = 'database-damaged.json';

@@ -10,7 +10,7 @@ export { assertNoCardData } from './no-card-data.js';
 export { DAMAGE_MARKER, readDamage, databaseProblem, type DamageRecord } from './damage.js';
 
 import path from 'node:path';
-import type { Logger } from '../core/log/index.js';
+import type { Logger } from '../core/index.js';
 import { MIGRATIONS } from './migrations.js';
 import { openDatabase, type Db } from './open.js';
 import { damagedError, databaseProblem, readDamage, setAside } from './damage.js';

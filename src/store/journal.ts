@@ -1,10 +1,10 @@
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import { assertNoCardData } from './no-card-data.js';
 import type { Db } from './open.js';
 import { statement } from './statements.js';
 import { writeFailure } from './write-health.js';
 
-import type { JournalKind } from '../core/payment-kinds.js';
+import type { JournalKind } from '../core/index.js';
 
 /** A payment of a kind of src/core/payment-kinds.ts, or a void of one. */
 export type { JournalKind };

@@ -1,5 +1,11 @@
-import { OmniposError } from '../core/errors/index.js';
-import { isIdentifierKey, isIdentifierValue, isOpaqueEmvField, isSensitiveKey, scrubText } from '../core/log/index.js';
+import {
+  OmniposError,
+  isIdentifierKey,
+  isIdentifierValue,
+  isOpaqueEmvField,
+  isSensitiveKey,
+  scrubText,
+} from '../core/index.js';
 
 /**
  * Refuses, before anything is written, a value holding sensitive authentication data or a PAN:

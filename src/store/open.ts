@@ -1,8 +1,8 @@
 import { chmodSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from './sqlite.js';
-import { OmniposError } from '../core/errors/index.js';
-import type { Logger } from '../core/log/index.js';
+import { OmniposError } from '../core/index.js';
+import type { Logger } from '../core/index.js';
 import type { Migration } from './migration.js';
 import { watchWrites } from './write-health.js';
 

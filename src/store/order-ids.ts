@@ -1,5 +1,4 @@
-import { localTime, sleep, type Clock, HOST_TIME_ZONE } from '../core/clock.js';
-import { OmniposError } from '../core/errors/index.js';
+import { localTime, sleep, type Clock, HOST_TIME_ZONE, OmniposError } from '../core/index.js';
 import { readCounter, writeCounter } from './counters.js';
 import type { Db } from './open.js';
 

@@ -1,7 +1,7 @@
 import { statfsSync } from 'node:fs';
 import type { Database as Db, Statement, Transaction } from 'better-sqlite3';
-import { OmniposError } from '../core/errors/index.js';
-import type { Logger } from '../core/log/index.js';
+import { OmniposError } from '../core/index.js';
+import type { Logger } from '../core/index.js';
 
 interface Listener {
   failed: (e: OmniposError) => void;

@@ -57,5 +57,21 @@ const Tables = z.object({
 
 export type SandboxTables = z.infer<typeof Tables>;
 
-/** The initialization tables the sandbox serves (see the JSON's $comment), validated at load; src/initialization validates them fully. */
-export const SANDBOX_TABLES: Readonly<SandboxTables> = Object.freeze(Tables.parse(data));
+let parsed: Readonly<SandboxTables> | undefined;
+
+/**
+ * The initialization tables the sandbox serves (see the JSON's $comment), validated at their first
+ * use (~45 ms of zod, which every daemon start on the sandbox paid when this module loaded);
+ * src/initialization validates them fully.
+ */
+export function sandboxTables(): Readonly<SandboxTables> {
+  return (parsed ??= Object.freeze(Tables.parse(data)));
+}
+
+/**
+ * The AID parameter records alone (the virtual pinpad's factory tables), validated as the whole's
+ * `AidParameters` is, without parsing the rest: the virtual pinpad starts with every sandbox daemon.
+ */
+export function sandboxAidParameters(): string {
+  return parsed?.AidParameters ?? Tables.shape.AidParameters.parse(data.AidParameters);
+}

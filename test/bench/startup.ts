@@ -2,7 +2,9 @@
  * Start-up against a bare `node -e 0`, from the compiled program (`npm run build` first):
  * `omnipos --help`, `omnipos api token`, and the daemon (`omnipos run`, embedded sandbox, virtual
  * devices) until `GET /v1/health` answers, on a first start and on restarts of the same state.
- * Medians of N runs (N=10, the daemon 5); prints each ratio. `npm run bench:startup`; on another
+ * Medians of N runs (N=10, the daemon 5), each paired with a bare `node -e 0` run just before it;
+ * prints the wall time and its ratio (median of the pairs' ratios), and the CPU time (user +
+ * system, from Linux's /proc: the daemon's own up to its first health answer) and its ratio. `npm run bench:startup`; on another
  * runtime: `npm run build && /path/to/node --import tsx test/bench/startup.ts` (each child runs on
  * the bench's own node). The daemon's state directory exists before it starts, as under systemd,
  * so its first start fills the compile cache there (Node >= 22.1, src/cli/bin.ts) and the
@@ -20,18 +22,64 @@ if (!existsSync(BIN)) throw new Error(`${BIN} is missing: npm run build`);
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
-function timed(args: string[], env: Record<string, string> = {}): number {
-  const runs: number[] = [];
-  for (let i = 0; i < N; i++) {
-    const t0 = performance.now();
-    const r = spawnSync(process.execPath, args, {
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    runs.push(performance.now() - t0);
-    if (r.status !== 0) throw new Error(`${args.join(' ')}: exit ${String(r.status)} ${r.stderr.toString()}`);
+/** One run's wall time and CPU time (user + system, ms; Linux's /proc, NaN elsewhere). */
+interface Run {
+  wall: number;
+  cpu: number;
+}
+
+/** Clock ticks of /proc/<pid>/stat (USER_HZ, 100 on Linux). */
+const TICK_MS = 10;
+/** Fields 14–17 of /proc/<pid>/stat: utime, stime, cutime, cstime, in ticks (after the command's name). */
+function procTimes(pid: number | 'self'): [number, number, number, number] | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return [Number(f[11]), Number(f[12]), Number(f[13]), Number(f[14])];
+  } catch {
+    return undefined;
   }
-  return median(runs);
+}
+
+function once(args: string[], env: Record<string, string> = {}): Run {
+  const before = procTimes('self');
+  const t0 = performance.now();
+  const r = spawnSync(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const wall = performance.now() - t0;
+  if (r.status !== 0) throw new Error(`${args.join(' ')}: exit ${String(r.status)} ${r.stderr.toString()}`);
+  const after = procTimes('self');
+  // the children's CPU this process waited for (cutime + cstime)
+  const cpu = before && after ? (after[2] + after[3] - before[2] - before[3]) * TICK_MS : NaN;
+  return { wall, cpu };
+}
+
+/**
+ * Each run of the command is paired with a bare `node -e 0` just before it, and the ratio is the
+ * median of the pairs' ratios: on a shared machine whose load changes during the bench, each
+ * pair sees the same load.
+ */
+interface Measured {
+  wall: number;
+  ratio: number;
+  cpu: number;
+  cpuRatio: number;
+}
+function paired(runs: { bare: Run; run: Run }[]): Measured {
+  const sum = (xs: number[]): number => xs.reduce((a, b) => a + b, 0);
+  return {
+    wall: median(runs.map((r) => r.run.wall)),
+    ratio: median(runs.map((r) => r.run.wall / r.bare.wall)),
+    // ticks of 10 ms: the CPU is the mean over the runs, not a median
+    cpu: sum(runs.map((r) => r.run.cpu)) / runs.length,
+    cpuRatio: sum(runs.map((r) => r.run.cpu)) / sum(runs.map((r) => r.bare.cpu)),
+  };
+}
+const bare = (): Run => once(['-e', '0']);
+
+function timed(args: string[], env: Record<string, string> = {}): Measured {
+  const runs: { bare: Run; run: Run }[] = [];
+  for (let i = 0; i < N; i++) runs.push({ bare: bare(), run: once(args, env) });
+  return paired(runs);
 }
 
 const freePort = (): Promise<number> =>
@@ -42,22 +90,17 @@ const freePort = (): Promise<number> =>
     });
   });
 
-async function daemonReady(state: string): Promise<number> {
-  const [api, sandbox] = [await freePort(), await freePort()];
+async function daemonReady(state: string): Promise<Run> {
+  const api = await freePort();
   const t0 = performance.now();
-  // The acquirer's URLs follow the embedded sandbox to its free port.
-  const urls = Object.fromEntries(
-    ['AUTH', 'REQUEST', 'QUERY', 'PARAMETERS', 'WALLET', 'ECOMMERCE'].map((k) => [
-      `OMNIPOS_ACQUIRER__${k}_URL`,
-      `http://127.0.0.1:${sandbox}`,
-    ]),
-  );
+  // The embedded sandbox's controls on port 0: each of its bases takes a free port too and the
+  // acquirer's addresses follow them by key (src/main/acquirer-urls.ts), so the first start
+  // downloads the initialization tables as on a terminal and the restarts find them in force.
   const env = {
     ...process.env,
-    ...urls,
     OMNIPOS_STATE_DIR: state,
     OMNIPOS_API__PORT: String(api),
-    OMNIPOS_SANDBOX__PORT: String(sandbox),
+    OMNIPOS_SANDBOX__PORT: '0',
   };
   const p = spawn(process.execPath, [BIN, 'run'], { env, stdio: 'ignore' });
   try {
@@ -69,8 +112,11 @@ async function daemonReady(state: string): Promise<number> {
           headers: { authorization: `Bearer ${readFileSync(tokenFile, 'utf8').trim()}` },
         }).catch(() => undefined);
         if (res?.status === 200) {
+          const wall = performance.now() - t0;
           await res.text();
-          return performance.now() - t0;
+          const t = p.pid === undefined ? undefined : procTimes(p.pid);
+          // the daemon's own CPU up to here (utime + stime)
+          return { wall, cpu: t ? (t[0] + t[1]) * TICK_MS : NaN };
         }
       }
       await new Promise((r) => setTimeout(r, 5));
@@ -83,19 +129,23 @@ async function daemonReady(state: string): Promise<number> {
 
 const state = mkdtempSync(path.join(tmpdir(), 'omnipos-startup-'));
 try {
-  const bare = timed(['-e', '0']);
-  const line = (what: string, ms: number): void =>
-    console.log(`${what.padEnd(34)} ${ms.toFixed(0).padStart(6)} ms  ${(ms / bare).toFixed(2)}x`);
-  console.log(`node ${process.version}, ${BIN}`);
-  line('node -e 0', bare);
+  const line = (what: string, m: Measured): void =>
+    console.log(
+      `${what.padEnd(34)} ${m.wall.toFixed(0).padStart(6)} ms ${m.ratio.toFixed(2).padStart(6)}x` +
+        `   cpu ${m.cpu.toFixed(0).padStart(5)} ms ${m.cpuRatio.toFixed(2).padStart(6)}x`,
+    );
+  console.log(`node ${process.version}, ${BIN}; ratios to a bare node -e 0 run just before each (wall, then CPU)`);
+  line('node -e 0', timed(['-e', '0']));
   line('omnipos --help', timed([BIN, '--help']));
   line('omnipos api token', timed([BIN, 'api', 'token'], { OMNIPOS_STATE_DIR: state }));
   const dstate = mkdtempSync(path.join(tmpdir(), 'omnipos-startup-daemon-'));
   try {
-    line('omnipos run → health (first start)', await daemonReady(dstate));
-    const again: number[] = [];
-    for (let i = 0; i < Math.max(3, Math.floor(N / 2)); i++) again.push(await daemonReady(dstate));
-    line('omnipos run → health (restart)', median(again));
+    const first = { bare: bare(), run: await daemonReady(dstate) };
+    line('omnipos run → health (first start)', paired([first]));
+    const again: { bare: Run; run: Run }[] = [];
+    for (let i = 0; i < Math.max(3, Math.floor(N / 2)); i++)
+      again.push({ bare: bare(), run: await daemonReady(dstate) });
+    line('omnipos run → health (restart)', paired(again));
   } finally {
     rmSync(dstate, { recursive: true, force: true });
   }

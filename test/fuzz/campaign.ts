@@ -26,7 +26,7 @@ import { parseMpm, parsePadraoq, parsePix, parseQr } from '../../src/qr/index.js
 import { parseControl } from '../../src/sim/pinpad/control.js';
 import { parseScript } from '../../src/operations/homologation/script.js';
 import { Refusal } from '../../src/sandbox/refusal.js';
-import { SANDBOX_TABLES } from '../../tables/initialization/sandbox-tables.js';
+import { sandboxTables } from '../../tables/initialization/sandbox-tables.js';
 import { ApiError } from '../../src/api/http-kit.js';
 import { padraoqInputs } from './padraoq-seeds.js';
 import { apiTarget, configTarget, documentWords, sandboxTarget, type AsyncTarget } from './http-targets.js';
@@ -148,7 +148,7 @@ const initSeeds: unknown[] = [
       MerchantAddress: 'Z',
       NationalId: '00000000000191',
     },
-    ...SANDBOX_TABLES,
+    ...sandboxTables(),
     InitializationVersion: '1',
   },
 ];

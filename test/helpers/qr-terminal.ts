@@ -1,4 +1,4 @@
-import { OmniDeliveryAdapter } from '../../src/adapters/acquirer-delivery.js';
+import { OmniDeliveryAdapter } from '../../src/acquirer/omni/delivery.js';
 import { TextReceiptPrinter } from '../../src/adapters/text-receipt.js';
 import { systemClock } from '../../src/core/clock.js';
 import { OutboxForwarder } from '../../src/engine/outbox/forwarder.js';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
 import { createAcquirer, type Acquirer } from '../../src/acquirer/index.js';
-import type { PhysicalCard, PhysicalSaleRequest, VoidRequest } from '../../src/acquirer/omni-types.js';
+import type { PhysicalCard, PhysicalSaleRequest, VoidRequest } from '../../src/acquirer/omni/types.js';
 import { deriveTdesKeys, encodePinBlock, encryptData, encryptPinBlock, withCounter } from '../../src/crypto/index.js';
 import { createLogger } from '../../src/core/log/index.js';
 import { decodeTlv, toHex } from '../../src/emv/index.js';

@@ -2,7 +2,7 @@ import { FrameDecoder } from '../decoder.js';
 import { PinpadError } from '../errors.js';
 import { encodeFrame } from '../frame.js';
 import type { DriverLogger } from '../logger.js';
-import type { Transport } from '../../transport/transport.js';
+import type { Transport } from '../../transport/index.js';
 import {
   INITIAL_LINK_STATE,
   transition,

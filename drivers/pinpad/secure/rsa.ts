@@ -1,11 +1,7 @@
+import { constants, createPrivateKey, privateDecrypt, type KeyObject } from 'node:crypto';
 import { inspect } from 'node:util';
-import { createRequire } from 'node:module';
-import type forge from 'node-forge';
 import { PinpadError } from '../errors.js';
 import { KSEC_LENGTH } from './envelope.js';
-
-/** node-forge loads at the first terminal key, not when omnipos starts (fast start). */
-const forgeLib = (): typeof forge => createRequire(import.meta.url)('node-forge') as typeof forge;
 
 /** OPN_MODLEN is fixed at "256" (§3.2.2): a 2048-bit modulus. */
 export const MODULUS_BYTES = 256;
@@ -24,19 +20,43 @@ export interface TerminalKey {
   unwrap(cryptogram: Uint8Array): Uint8Array;
 }
 
-function bytesOf(big: forge.jsbn.BigInteger): Uint8Array {
-  let hex = big.toString(16);
+const bytesOfBig = (n: bigint): Uint8Array => {
+  let hex = n.toString(16);
   if (hex.length % 2) hex = `0${hex}`;
   return Uint8Array.from(Buffer.from(hex, 'hex'));
+};
+const bigOf = (b: Uint8Array): bigint => BigInt(`0x${Buffer.from(b).toString('hex') || '0'}`);
+
+/** c^d mod n, square and multiply (the components-only key of the §3.2.2 example: no CRT factors). */
+function modPow(c: bigint, d: bigint, n: bigint): bigint {
+  let result = 1n;
+  let base = c % n;
+  for (let e = d; e > 0n; e >>= 1n) {
+    if (e & 1n) result = (result * base) % n;
+    base = (base * base) % n;
+  }
+  return result;
 }
 
-function big(bytes: Uint8Array): forge.jsbn.BigInteger {
-  return new (forgeLib().jsbn.BigInteger)(Buffer.from(bytes).toString('hex') || '0', 16);
+/**
+ * EME-PKCS1-v1_5 decoding (RFC 8017 §7.2.2 step 3): 00 02, at least 8 non-zero padding bytes,
+ * 00, the message. Node's own PKCS#1 v1.5 decryption is refused (CVE-2023-46809) or, with
+ * OpenSSL's implicit rejection (Node 22 and 24), answers a spoiled block with random bytes; the
+ * raw RSA is OpenSSL's (RSA_NO_PADDING) and the padding is checked here, so a spoiled CRKSEC is
+ * refused by name. Undefined when the block is not a type 2 block.
+ */
+function unpad(em: Uint8Array): Uint8Array | undefined {
+  if (em.length !== MODULUS_BYTES || em[0] !== 0x00 || em[1] !== 0x02) return undefined;
+  const sep = em.indexOf(0x00, 2);
+  if (sep < 0 || sep - 2 < 8) return undefined;
+  return em.slice(sep + 1);
 }
 
-function fromForge(key: forge.pki.rsa.PrivateKey): TerminalKey {
-  const modulus = bytesOf(key.n);
-  const publicExponent = bytesOf(key.e);
+function makeKey(
+  modulus: Uint8Array,
+  publicExponent: Uint8Array,
+  rawDecrypt: (c: Uint8Array) => Uint8Array,
+): TerminalKey {
   if (modulus.length !== MODULUS_BYTES) {
     throw new PinpadError(
       'PINPAD_INVALID_ARGUMENT',
@@ -65,17 +85,23 @@ function fromForge(key: forge.pki.rsa.PrivateKey): TerminalKey {
           { where: 'OPN', field: 'OPN_CRKSEC', length: cryptogram.length },
         );
       }
-      let opened: string;
+      let ksec: Uint8Array | undefined;
+      let em: Uint8Array | undefined;
       try {
-        opened = key.decrypt(Buffer.from(cryptogram).toString('binary'), 'RSAES-PKCS1-V1_5');
+        em = rawDecrypt(cryptogram);
+        ksec = unpad(em);
       } catch {
+        ksec = undefined;
+      } finally {
+        em?.fill(0);
+      }
+      if (!ksec) {
         throw new PinpadError('PINPAD_PROTOCOL', 'OPN: CRKSEC does not open under the terminal key (RSA PKCS#1 v1.5)', {
           where: 'OPN',
           field: 'OPN_CRKSEC',
           reason: 'rsa',
         });
       }
-      const ksec = Uint8Array.from(Buffer.from(opened, 'binary'));
       if (ksec.length !== KSEC_LENGTH) {
         ksec.fill(0);
         throw new PinpadError(
@@ -93,13 +119,20 @@ function fromForge(key: forge.pki.rsa.PrivateKey): TerminalKey {
 
 /** The terminal key from a PEM private key (PKCS#8 "PRIVATE KEY" or PKCS#1 "RSA PRIVATE KEY"), 2048 bits. */
 export function terminalKeyFromPem(pem: string): TerminalKey {
-  let key: forge.pki.rsa.PrivateKey;
+  let key: KeyObject;
+  let jwk: { n?: string; e?: string };
   try {
-    key = forgeLib().pki.privateKeyFromPem(pem);
+    key = createPrivateKey({ key: pem, format: 'pem' });
+    if (key.asymmetricKeyType !== 'rsa') throw new Error('not rsa');
+    jwk = key.export({ format: 'jwk' });
   } catch {
     throw new PinpadError('PINPAD_INVALID_ARGUMENT', 'terminal key: not an unencrypted RSA private key in PEM', {});
   }
-  return fromForge(key);
+  const modulus = Uint8Array.from(Buffer.from(jwk.n ?? '', 'base64url'));
+  const publicExponent = Uint8Array.from(Buffer.from(jwk.e ?? '', 'base64url'));
+  return makeKey(modulus, publicExponent, (c) =>
+    Uint8Array.from(privateDecrypt({ key, padding: constants.RSA_NO_PADDING }, c)),
+  );
 }
 
 /**
@@ -111,15 +144,14 @@ export function terminalKeyFromComponents(c: {
   publicExponent: Uint8Array;
   privateExponent: Uint8Array;
 }): TerminalKey {
-  const key = forgeLib().pki.setRsaPrivateKey(
-    big(c.modulus),
-    big(c.publicExponent),
-    big(c.privateExponent),
-    null as never,
-    null as never,
-    null as never,
-    null as never,
-    null as never,
-  );
-  return fromForge(key);
+  const n = bigOf(c.modulus);
+  const d = bigOf(c.privateExponent);
+  return makeKey(bytesOfBig(n), bytesOfBig(bigOf(c.publicExponent)), (crk) => {
+    const m = bigOf(crk);
+    if (m >= n) throw new Error('cryptogram out of range');
+    const out = bytesOfBig(modPow(m, d, n));
+    const em = new Uint8Array(MODULUS_BYTES);
+    em.set(out, MODULUS_BYTES - out.length);
+    return em;
+  });
 }

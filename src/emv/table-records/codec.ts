@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { OmniposError } from '../../core/errors/index.js';
+import { OmniposError } from '../../core/index.js';
 import {
   AID_LENGTHS,
   BODIES,

@@ -1,19 +1,13 @@
-import type { Delivery } from '../ports.js';
+import type { Delivery, PixHostPort } from '../ports.js';
 
-/** What the outbox needs of the e-commerce API for Pix. */
-export interface PixHostPort {
-  /** The sale's status (12 pending or refund pending, 2 paid, 10 cancelled, 11 refunded), or unknown. */
-  status(paymentId: string): Promise<{ kind: 'found'; status: number } | { kind: 'unknown'; reason: string }>;
-  /** `PUT …/void`: cancels a pending Pix (10) or asks a paid one's refund (12, then 11). */
-  void(paymentId: string): Promise<{ kind: 'answered'; status: number } | { kind: 'unknown'; reason: string }>;
-}
+export type { PixHostPort } from '../ports.js';
 
 export interface PixTask {
   merchantOrderId: string;
   paymentId: string;
   /** For a cancel: watch until then (ISO), refunding a late payment. */
   until?: string;
-  /** A refund was asked: status 12 now means "refund pending", not "unpaid". */
+  /** A refund was asked: `pending` now means "refund pending", not "unpaid". */
   refundAsked?: boolean;
   /** The refund is of a payment that came after the cancel. */
   late?: boolean;
@@ -35,7 +29,7 @@ export interface PixAttempt {
 
 /**
  * One attempt at cancelling (and watching) or refunding a Pix. Refund: paid → ask the refund;
- * refunded (11) or never paid (10) → done. Cancel: pending → cancel it; cancelled → done once
+ * refunded or cancelled (never paid) → done. Cancel: pending → cancel it; cancelled → done once
  * the code's validity has passed; paid (late) → ask the refund, and done when refunded.
  */
 export async function attemptPix(
@@ -49,7 +43,7 @@ export async function attemptPix(
   if (task.queryFailures) task = { ...task, queryFailures: 0 };
   const reset = task.queryFailures === 0 ? { payload: task } : {};
   switch (s.status) {
-    case 11:
+    case 'refunded':
       return {
         ...reset,
         delivery: {
@@ -58,26 +52,26 @@ export async function attemptPix(
           ...(task.late ? { late: true } : {}),
         },
       };
-    case 10:
+    case 'cancelled':
       if (op === 'refund' || now.getTime() >= Date.parse(task.until ?? ''))
         return { ...reset, delivery: { action: 'done', reason: 'cancelled; no payment' } };
       return {
         ...reset,
         delivery: { action: 'retry', reason: 'cancelled; watching for a late payment until the code ends' },
       };
-    case 12:
+    case 'pending':
       if (task.refundAsked)
         return { ...reset, delivery: { action: 'retry', reason: 'refund pending at the provider' } };
       break;
-    case 2:
+    case 'paid':
       break;
-    default:
-      return { ...reset, delivery: { action: 'retry', reason: `status ${s.status}` } };
+    case 'unknown':
+      return { ...reset, delivery: { action: 'retry', reason: `status ${s.detail ?? 'unknown'}` } };
   }
-  // Status 2 (paid) or 12 (not paid yet): void it — a refund, or a cancel.
+  // Paid, or pending and no refund asked (not paid yet): void it — a refund, or a cancel.
   const v = await port.void(task.paymentId);
   if (v.kind === 'unknown') return { ...reset, delivery: { action: 'retry', reason: `void: ${v.reason}` } };
-  const paid = s.status === 2;
+  const paid = s.status === 'paid';
   const payload: PixTask = {
     ...task,
     ...(paid ? { refundAsked: true, ...(op === 'cancel' ? { late: true } : {}) } : {}),

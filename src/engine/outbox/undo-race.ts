@@ -1,5 +1,5 @@
 import { nextDailyClose } from '../daily-close.js';
-import type { AcquirerDeliveryPort, Delivery } from '../ports.js';
+import { NOTHING_CHARGED, type AcquirerDeliveryPort, type Delivery } from '../ports.js';
 import type { UndoTask } from './tasks.js';
 
 export interface UndoRaceOptions {
@@ -20,9 +20,6 @@ export interface UndoAttempt {
   payload?: UndoTask;
 }
 
-/** A sale `Status` that is final at the host with nothing charged: 3 denied, 10 cancelled, 13 aborted. */
-const NOTHING_CHARGED = new Set([3, 10, 13]);
-
 const DEFAULT_CLOSE_MARGIN_MS = 5 * 60_000;
 
 /** The close of the business day the sale was sent in (host time): the host confirms what is pending then. */
@@ -35,9 +32,8 @@ export function saleClose(task: { sentAt: string }): Date {
  *
  * - Until `closeMarginMs` before the close of the day the sale was sent in: undo (by PaymentId
  *   when known, else by order id) and, unless its 2xx answer decided, query by order id.
- * - Whatever the time: the query showing the sale undone (ConfirmationStatus 2) or final with
- *   nothing charged (Status 3, 10, 13) → done; confirmed (ConfirmationStatus 1) → `needs-refund`
- *   at once (the undo can no longer happen).
+ * - Whatever the time: the query showing the sale undone, declined or cancelled (nothing
+ *   charged) → done; confirmed → `needs-refund` at once (the undo can no longer happen).
  * - In the last minutes and after the close: a sale the query shows still pending is undone by
  *   its PaymentId, attempt after attempt, while the host shows it pending; past the close an
  *   e-commerce QR sale still paid (`captured`) → `needs-refund`.
@@ -92,11 +88,12 @@ export async function attemptUndo(
     ? (({ notFoundAfterWindow: _n, ...rest }) => ({ ...rest, ...(paymentId ? { paymentId } : {}) }))(task)
     : undefined;
   const keep = next ? { payload: next } : {};
-  if (q.confirmationStatus === 2) return { delivery: { action: 'done', reason: 'the host shows it undone' }, ...keep };
-  if (q.status !== undefined && NOTHING_CHARGED.has(q.status)) {
-    return { delivery: { action: 'done', reason: `the host shows Status ${q.status}: nothing to undo` }, ...keep };
+  if (q.state === 'undone') return { delivery: { action: 'done', reason: 'the host shows it undone' }, ...keep };
+  if (NOTHING_CHARGED.has(q.state)) {
+    const shown = q.detail ? `${q.state} (${q.detail})` : q.state;
+    return { delivery: { action: 'done', reason: `the host shows it ${shown}: nothing to undo` }, ...keep };
   }
-  if (q.confirmationStatus === 1) {
+  if (q.state === 'confirmed') {
     return {
       delivery: {
         action: 'needs-refund',

@@ -45,22 +45,22 @@ export async function attemptVoidUndo(
     if (
       d.action === 'retry' &&
       !task.voidId &&
-      port.saleStatus &&
+      port.saleState &&
       now.getTime() >= nextDailyClose(new Date(task.sentAt)).getTime()
     ) {
-      const status = await port.saleStatus(task.paymentId);
-      if (status === 10)
+      const state = await port.saleState(task.paymentId);
+      if (state === 'cancelled')
         return {
           delivery: {
             action: 'needs-refund',
-            reason: `the void stands: past the close of its day the sale shows Status 10 (${d.reason})`,
+            reason: `the void stands: past the close of its day the sale shows it cancelled (${d.reason})`,
           },
         };
-      if (status !== undefined)
+      if (state !== undefined)
         return {
           delivery: {
             action: 'dead-letter',
-            reason: `past the close of its day the void's outcome cannot be read (the sale shows Status ${status}; ${d.reason}): ask the acquirer`,
+            reason: `past the close of its day the void's outcome cannot be read (the sale shows it ${state}; ${d.reason}): ask the acquirer`,
           },
         };
     }

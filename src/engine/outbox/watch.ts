@@ -1,4 +1,4 @@
-import type { AcquirerDeliveryPort, Delivery } from '../ports.js';
+import { NOTHING_CHARGED, type AcquirerDeliveryPort, type Delivery } from '../ports.js';
 
 /** After a QR sale was cancelled or expired: query until `until`, undo a late payment. */
 export interface WatchTask {
@@ -8,8 +8,9 @@ export interface WatchTask {
 }
 
 /**
- * One look for a late payment: found and still pending → undone (`late`); confirmed by the
- * host → needs-refund; not found → done once `until` has passed, else look again later.
+ * One look for a late payment: found undone, declined or cancelled → done; confirmed by the host
+ * → needs-refund; found in any other state (paid, pending, unreadable) → undone by its PaymentId
+ * (`late`); not found → done once `until` has passed, else look again later.
  */
 export async function attemptWatch(port: AcquirerDeliveryPort, task: WatchTask, now: Date): Promise<Delivery> {
   const q = await port.queryByOrderId(task.merchantOrderId);
@@ -19,9 +20,8 @@ export async function attemptWatch(port: AcquirerDeliveryPort, task: WatchTask, 
       ? { action: 'done', reason: 'no payment before the code ended' }
       : { action: 'retry', reason: 'no payment yet; watching until the code ends' };
   }
-  if (q.confirmationStatus === 2 || q.status === 3 || q.status === 10 || q.status === 13)
-    return { action: 'done', reason: 'the late payment is already undone or declined' };
-  if (q.confirmationStatus === 1) return { action: 'needs-refund', reason: 'a late payment was confirmed by the host' };
+  if (NOTHING_CHARGED.has(q.state)) return { action: 'done', reason: 'the late payment is already undone or declined' };
+  if (q.state === 'confirmed') return { action: 'needs-refund', reason: 'a late payment was confirmed by the host' };
   if (!q.paymentId) return { action: 'retry', reason: 'found without a PaymentId' };
   const d = await port.undo(q.paymentId);
   return d.action === 'done' ? { action: 'done', reason: `a late payment (${q.paymentId}) was undone`, late: true } : d;

@@ -2,9 +2,9 @@ import { OmniposError } from '../../core/errors/index.js';
 import type { JournalEntry, MerchantOrderIds } from '../../store/index.js';
 import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
 import { SPEAKS_ALL } from '../machine-vocabulary.js';
-import type { PixHostPort, PixTask } from '../outbox/pix.js';
+import type { PixTask } from '../outbox/pix.js';
 import { OUTBOX_OPERATIONS, idempotencyKey } from '../outbox/tasks.js';
-import type { ReceiptSubject } from '../ports.js';
+import type { PixCreatePort, ReceiptSubject } from '../ports.js';
 import type { SaleContext } from '../sale/types.js';
 import { pixTransition } from './machine.js';
 import { showQr, type QrDisplayPort } from '../qr/code-port.js';
@@ -17,14 +17,7 @@ export type PixEvent =
   | { type: 'alarm'; id: number; code: string; message: string }
   | { type: 'receipt-question'; id: number };
 
-/** Creating a Pix charge (never repeated automatically). */
-export interface PixCreatePort extends PixHostPort {
-  create(order: {
-    merchantOrderId: string;
-    amount: number;
-    payer: { name: string; document: string };
-  }): Promise<PixCreation>;
-}
+export type { PixCreatePort } from '../ports.js';
 
 export interface PixEngineDeps extends OwnerDeps {
   orderIds: MerchantOrderIds;
@@ -230,7 +223,7 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
       expiresAt: (d) => d.expiresAt,
       poll: async (d) => {
         const s = await this.#d.host.status(d.paymentId ?? '');
-        return s.kind === 'found' && s.status === 2 ? { kind: 'paid' } : undefined;
+        return s.kind === 'found' && s.status === 'paid' ? { kind: 'paid' } : undefined;
       },
     });
     await onPinpad.clear();

@@ -262,7 +262,7 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
       expiresAt: (d) => d.expiresAt,
       poll: async (d) => {
         const q = await this.#d.host.queryByOrderId(d.merchantOrderId);
-        return q.kind === 'found' && q.status === 2 && q.confirmationStatus !== 2 && q.paymentId
+        return q.kind === 'found' && (q.state === 'approved' || q.state === 'confirmed') && q.paymentId
           ? { kind: 'paid', paymentId: q.paymentId }
           : undefined;
       },

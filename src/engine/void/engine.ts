@@ -1,22 +1,19 @@
 import { OmniposError } from '../../core/errors/index.js';
-import type { TableSet } from '../../initialization/index.js';
-import type { JournalEntry, MerchantOrderIds } from '../../store/index.js';
-import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
+import type { JournalEntry } from '../../store/index.js';
+import { MachineOwner, type MachineStep } from '../machine-owner.js';
 import { SPEAKS_CORE } from '../machine-vocabulary.js';
-import { OUTBOX_OPERATIONS, idempotencyKey } from '../outbox/tasks.js';
-import type { VoidConfirmTask, VoidUndoTask } from '../outbox/void.js';
-import type { CardPort, EncryptedCard, ReceiptSubject } from '../ports.js';
+import type { EncryptedCard, ReceiptSubject } from '../ports.js';
 import { checkVoidLimits, cardMismatch, voidableSale } from './checks.js';
+import { chipEndMessage, voidOutboxTasks } from './durable.js';
 import { voidTransition } from './machine.js';
-import type { VoidHostPort } from './ports.js';
 import { planVoidRecovery } from './recovery.js';
-import type { SupervisorCredential, SupervisorGate } from './supervisor.js';
+import type { SupervisorCredential } from './supervisor.js';
 import type { SupervisorProof } from './types.js';
-import type { PixTask } from '../outbox/pix.js';
 import { remainingOf, voidIdsOf, type Remaining } from './ledger.js';
 import { showQr } from '../qr/code-port.js';
 import { printVoidReceipt, voidReceiptSubject } from './receipt.js';
-import { issueCancellation, watchUntil, type WalletVoidOptions } from './wallet.js';
+import { issueCancellation, watchUntil } from './wallet.js';
+import type { VoidEngineDeps, VoidEvent } from './engine-deps.js';
 import {
   voidStatus,
   type HostVoidOutcome,
@@ -25,50 +22,9 @@ import {
   type VoidInput,
   type VoidState,
   type VoidStateName,
-  type VoidStatus,
 } from './types.js';
 
-export type VoidEvent =
-  | {
-      type: 'state';
-      id: number;
-      merchantOrderId: string;
-      state: VoidStateName;
-      status: VoidStatus;
-      input: string;
-      kind: 'void';
-      saleId: number;
-    }
-  | { type: 'alarm'; id: number; code: string; message: string }
-  | { type: 'receipt-question'; id: number }
-  /** A wallet QR void: show this cancellation code to the customer (screen, pinpad). */
-  | { type: 'qr'; id: number; qrCode: string; expiresAt: string; kind: 'void-cancellation' };
-
-export interface VoidEngineDeps extends OwnerDeps {
-  /** The never-repeating generator `MerchantVoidId`s come from (the sales' one). */
-  orderIds: MerchantOrderIds;
-  /** The card port that reads with the refund transaction type. */
-  card: CardPort;
-  host: VoidHostPort;
-  supervisor: SupervisorGate;
-  /** The initialization tables in force (the issuers' limits, the cancellation parameters). */
-  tables: () => TableSet | undefined;
-  /** Throws ENGINE_BUSY when another payment holds the pinpad. */
-  assertPinpadFree?: () => void;
-  /** The outbox can refund Pix sales (the e-commerce credentials are configured). */
-  pixRefunds?: boolean;
-  /** Voids of wallet QR sales by cancellation code (absent: refused). */
-  wallet?: WalletVoidOptions;
-  onEvent?: (event: VoidEvent) => void;
-}
-
-/** What the pinpad shows once the chip finished the void. */
-function chipEndMessage(state: VoidStateName, decision: string, card: string): string {
-  if (state === 'refused') return 'CARTAO DIFERENTE\nDA VENDA';
-  if (decision === 'approved' && card === 'approved') return 'CANCELAMENTO\nAPROVADO';
-  if (decision === 'declined') return 'CANCELAMENTO\nNEGADO';
-  return 'CANCELAMENTO\nNAO REALIZADO';
-}
+export type { VoidEngineDeps, VoidEvent } from './engine-deps.js';
 
 const DURABLE = new Set<VoidEffect['kind']>(['outbox.void-confirm', 'outbox.void-undo', 'outbox.pix-refund']);
 const UNFINISHED: VoidStateName[] = [
@@ -160,20 +116,8 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
     const abort = new AbortController();
     this.#active = { id: -1, abort };
     try {
-      const merchantVoidId = await this.#d.orderIds.next();
-      const data: VoidData = { merchantOrderId: merchantVoidId, merchantVoidId, sale, amount, authorizedBy };
-      const entry = this.#d.journal.open({
-        kind: 'void',
-        merchantOrderId: merchantVoidId,
-        state: 'started',
-        amount,
-        data: { ...data },
-        input: `void by ${authorizedBy}`,
-        at: now,
-      });
+      const { entry } = await this.#open(sale, amount, authorizedBy, 'void', 'void started', now);
       this.#active.id = entry.id;
-      this.deps.log.info({ id: entry.id, merchantVoidId, saleId, amount, authorizedBy }, 'void started');
-      this.emit(this.stateEvent(entry.id, { name: 'started', data }, `void by ${authorizedBy}`));
       const done = this.#drive(entry.id, abort.signal).finally(() => {
         this.#cards.delete(entry.id);
         if (this.#active?.id === entry.id) this.#active = undefined;
@@ -237,22 +181,7 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
       throw new OmniposError('VOID_NOT_ALLOWED', 'voids of wallet QR sales are not available in this daemon', {
         saleId: sale.id,
       });
-    const merchantVoidId = await this.#d.orderIds.next();
-    const data: VoidData = { merchantOrderId: merchantVoidId, merchantVoidId, sale, amount, authorizedBy };
-    const entry = this.#d.journal.open({
-      kind: 'void',
-      merchantOrderId: merchantVoidId,
-      state: 'started',
-      amount,
-      data: { ...data },
-      input: `void by ${authorizedBy}`,
-      at: this.#d.clock.now(),
-    });
-    this.deps.log.info(
-      { id: entry.id, merchantVoidId, saleId: sale.id, amount, authorizedBy },
-      'wallet QR void started',
-    );
-    this.emit(this.stateEvent(entry.id, { name: 'started', data }, `void by ${authorizedBy}`));
+    const { entry, data } = await this.#open(sale, amount, authorizedBy, 'void', 'wallet QR void started');
     const done = this.apply(entry.id, issueCancellation(this.#d.db, this.#d.clock, wallet.validityMs, data));
     done.catch((e: unknown) => this.deps.log.error({ id: entry.id, err: e }, 'wallet QR void failed'));
     return { entry, done };
@@ -263,21 +192,35 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
     amount: number,
     authorizedBy: VoidData['authorizedBy'],
   ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+    const { entry } = await this.#open(sale, amount, authorizedBy, 'refund', 'Pix refund started');
+    await this.apply(entry.id, { kind: 'refund' });
+    return { entry, done: Promise.resolve() };
+  }
+
+  /** Journals a new void row (`started`, under a fresh MerchantVoidId), logs and announces it. */
+  async #open(
+    sale: VoidData['sale'],
+    amount: number,
+    authorizedBy: VoidData['authorizedBy'],
+    verb: 'void' | 'refund',
+    started: string,
+    at = this.#d.clock.now(),
+  ): Promise<{ entry: JournalEntry; data: VoidData }> {
     const merchantVoidId = await this.#d.orderIds.next();
     const data: VoidData = { merchantOrderId: merchantVoidId, merchantVoidId, sale, amount, authorizedBy };
+    const input = `${verb} by ${authorizedBy}`;
     const entry = this.#d.journal.open({
       kind: 'void',
       merchantOrderId: merchantVoidId,
       state: 'started',
       amount,
       data: { ...data },
-      input: `refund by ${authorizedBy}`,
-      at: this.#d.clock.now(),
+      input,
+      at,
     });
-    this.deps.log.info({ id: entry.id, merchantVoidId, saleId: sale.id, amount, authorizedBy }, 'Pix refund started');
-    this.emit(this.stateEvent(entry.id, { name: 'started', data }, `refund by ${authorizedBy}`));
-    await this.apply(entry.id, { kind: 'refund' });
-    return { entry, done: Promise.resolve() };
+    this.deps.log.info({ id: entry.id, merchantVoidId, saleId: sale.id, amount, authorizedBy }, started);
+    this.emit(this.stateEvent(entry.id, { name: 'started', data }, input));
+    return { entry, data };
   }
 
   /** The customer, the cashier or an operator cancels while the card is being read. */
@@ -340,48 +283,8 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
   }
 
   protected writeDurable(journalId: number, state: VoidState, effects: readonly VoidEffect[]): void {
-    const at = this.#d.clock.now();
-    const d = state.data;
-    for (const e of effects) {
-      if (e.kind === 'outbox.void-confirm' && d.voidId) {
-        const payload: VoidConfirmTask = {
-          merchantVoidId: d.merchantVoidId,
-          paymentId: d.sale.paymentId,
-          voidId: d.voidId,
-        };
-        this.#d.outbox.enqueue({
-          journalId,
-          operation: OUTBOX_OPERATIONS.voidConfirm,
-          idempotencyKey: idempotencyKey('void-confirm', d.merchantVoidId),
-          payload: { ...payload },
-          at,
-        });
-      } else if (e.kind === 'outbox.void-undo') {
-        const payload: VoidUndoTask = {
-          merchantVoidId: d.merchantVoidId,
-          paymentId: d.sale.paymentId,
-          sentAt: d.sentAt ?? at.toISOString(),
-          ...(e.by === 'voidId' && d.voidId ? { voidId: d.voidId } : {}),
-        };
-        this.#d.outbox.enqueue({
-          journalId,
-          operation: OUTBOX_OPERATIONS.voidUndo,
-          idempotencyKey: idempotencyKey('void-undo', d.merchantVoidId),
-          payload: { ...payload },
-          at,
-        });
-      } else if (e.kind === 'outbox.pix-refund') {
-        // keyed on the refund's own id: the Pix engine's own refund task of the sale is another
-        const payload: PixTask = { merchantOrderId: d.sale.merchantOrderId, paymentId: d.sale.paymentId };
-        this.#d.outbox.enqueue({
-          journalId,
-          operation: OUTBOX_OPERATIONS.pixRefund,
-          idempotencyKey: idempotencyKey('pix-refund', d.merchantVoidId),
-          payload: { ...payload },
-          at,
-        });
-      }
-    }
+    for (const task of voidOutboxTasks(journalId, state.data, effects, this.#d.clock.now()))
+      this.#d.outbox.enqueue(task);
   }
 
   protected receiptSubject(state: VoidState): ReceiptSubject {

@@ -1,4 +1,4 @@
-import { OmniposError } from '../../core/errors/index.js';
+import { OmniposError } from '../../core/index.js';
 
 /** Every BIN bound and card prefix is compared on 19 digits, the longest PAN (ISO/IEC 7812). */
 export const BIN_WIDTH = 19;

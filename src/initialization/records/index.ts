@@ -7,7 +7,7 @@ export {
   capkChecksum,
   type TableRecord,
   type RecordInput,
-} from '../../emv/table-records/index.js';
+} from '../../emv/index.js';
 export {
   AID_FIELDS,
   CAPK_FIELDS,
@@ -16,4 +16,4 @@ export {
   AID_LENGTHS,
   type FieldLayout,
   type RecordKind,
-} from '../../emv/table-records/index.js';
+} from '../../emv/index.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { OmniposError } from '../../core/errors/index.js';
+import { OmniposError } from '../../core/index.js';
 
 /** `Bins[812].FinalBin` from a zod path. */
 export function formatPath(path: readonly PropertyKey[]): string {

@@ -1,7 +1,7 @@
 import { binFlagMask, type BinRow, type InitializationTables } from '../model.js';
 import { normaliseHigh, normaliseLow } from '../bins/normalise.js';
 import { decodeRecords } from '../records/index.js';
-import { OmniposError } from '../../core/errors/index.js';
+import { OmniposError } from '../../core/index.js';
 import { fromZod, tableError } from './issues.js';
 import { InitializationSchema } from './tables.js';
 

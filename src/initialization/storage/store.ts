@@ -1,5 +1,5 @@
-import type { Clock } from '../../core/clock.js';
-import { OmniposError } from '../../core/errors/index.js';
+import type { Clock } from '../../core/index.js';
+import { OmniposError } from '../../core/index.js';
 import type { Statement } from 'better-sqlite3';
 import { statement, type Db } from '../../store/index.js';
 import { normaliseHigh, normaliseLow } from '../bins/normalise.js';

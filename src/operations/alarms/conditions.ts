@@ -1,4 +1,4 @@
-import { formatBRL } from '../../core/money.js';
+import { formatBRL } from '../../core/index.js';
 import type { Condition } from './types.js';
 
 /** What the conditions are checked against: read from the store and the devices, nothing sent. */

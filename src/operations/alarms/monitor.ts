@@ -1,5 +1,4 @@
-import type { Clock } from '../../core/clock.js';
-import type { Logger } from '../../core/log/index.js';
+import type { Clock, Logger } from '../../core/index.js';
 import { nextDailyClose } from '../../engine/daily-close.js';
 import type { Journal, Outbox } from '../../store/index.js';
 import { conditions, engineAlarmKey, type AlarmSnapshot, type AlarmThresholds } from './conditions.js';

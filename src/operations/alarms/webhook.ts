@@ -1,10 +1,14 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { request, type Dispatcher } from 'undici';
-import type { Clock } from '../../core/clock.js';
-import type { Logger } from '../../core/log/index.js';
-import { scrubText } from '../../core/log/index.js';
+import { createRequire } from 'node:module';
+import type { Dispatcher } from 'undici';
+import type * as UndiciModule from 'undici';
+import type { Clock, Logger } from '../../core/index.js';
+import { scrubText } from '../../core/index.js';
 import { nextTryAt } from '../../engine/backoff.js';
 import type { Db } from '../../store/index.js';
+
+/** undici's request API loads at the first alarm sent, not when the daemon starts (fast start). */
+const undici = (): typeof UndiciModule => createRequire(import.meta.url)('undici') as typeof UndiciModule;
 
 /** The headers a webhook request carries. */
 export const SIGNATURE_HEADER = 'x-omnipos-signature';
@@ -167,7 +171,7 @@ export class WebhookSender {
   /** Undefined when the receiver took it (2xx); the reason otherwise. */
   async #post(row: Row): Promise<string | undefined> {
     const timestamp = Math.floor(this.o.wallClock.now().getTime() / 1000);
-    const res = await request(this.o.url, {
+    const res = await undici().request(this.o.url, {
       method: 'POST',
       dispatcher: this.o.dispatcher,
       headers: {

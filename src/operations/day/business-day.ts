@@ -1,5 +1,4 @@
-import { HOST_TIME_ZONE, localTime } from '../../core/clock.js';
-import { OmniposError } from '../../core/errors/index.js';
+import { HOST_TIME_ZONE, localTime, OmniposError } from '../../core/index.js';
 import { nextDailyClose } from '../../engine/daily-close.js';
 
 /** A business day, `YYYY-MM-DD` in the host's time zone. */

@@ -1,6 +1,5 @@
-import type { Clock } from '../../core/clock.js';
-import { OmniposError } from '../../core/errors/index.js';
-import type { Logger } from '../../core/log/index.js';
+import type { Clock, Logger } from '../../core/index.js';
+import { OmniposError } from '../../core/index.js';
 import type { ReceiptColumns, ReceiptDocument } from '../../receipt/index.js';
 import type { Db, Journal, JournalEntry } from '../../store/index.js';
 import { DayArchive, type DayClose } from './archive.js';

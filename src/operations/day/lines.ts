@@ -1,4 +1,4 @@
-import type { PaymentKind } from '../../core/payment-kinds.js';
+import type { PaymentKind } from '../../core/index.js';
 import { paymentStatus } from '../../engine/sale/status.js';
 import { SALE_STATES, type SaleStateName } from '../../engine/sale/types.js';
 import type { JournalEntry } from '../../store/index.js';

@@ -1,4 +1,4 @@
-import { formatBRL } from '../../core/money.js';
+import { formatBRL, HOST_TIME_ZONE, localTime } from '../../core/index.js';
 import {
   labelValue,
   TEST_ENVIRONMENT_BANNER,
@@ -7,7 +7,6 @@ import {
   type ReceiptDocument,
   type ReceiptOp,
 } from '../../receipt/index.js';
-import { HOST_TIME_ZONE, localTime } from '../../core/clock.js';
 import type { DayGroup, DayReport } from './report.js';
 
 const METHOD: Readonly<Record<string, string>> = {

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { DecoratorHandler, type Dispatcher } from 'undici';
-import { scrubText, scrubValue } from '../../core/log/index.js';
+import { scrubText, scrubValue } from '../../core/index.js';
 import { decodeTlv, tlvToJson, type TlvJson } from '../../emv/index.js';
 import { matchRoute } from '../../acquirer/index.js';
 

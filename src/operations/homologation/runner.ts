@@ -1,8 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { request } from 'undici';
-import { sleep } from '../../core/clock.js';
-import { scrubText, scrubValue } from '../../core/log/index.js';
+import { sleep, scrubText, scrubValue } from '../../core/index.js';
 import type { EvidenceRecorder } from './evidence.js';
 import type { HomologationScript, HomologationStep } from './script.js';
 

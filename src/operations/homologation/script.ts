@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OmniposError } from '../../core/errors/index.js';
+import { OmniposError } from '../../core/index.js';
 
 const Expect = z.strictObject({
   /** The API status the payment or void must read (approved, confirmed, declined, undone, cancelled, refused…). */

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { describeConfig, type Config } from '../../config/index.js';
-import type { Clock } from '../../core/clock.js';
+import type { Clock } from '../../core/index.js';
 import { createLogger, scrubText, scrubValue } from '../../core/log/index.js';
 import { Journal, Outbox, type Db } from '../../store/index.js';
 import { WebhookQueue } from '../alarms/index.js';

@@ -1,4 +1,4 @@
-import { OmniposError } from '../../core/errors/index.js';
+import { OmniposError } from '../../core/index.js';
 
 /** One file of an archive. */
 export interface TarFile {

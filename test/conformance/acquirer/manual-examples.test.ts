@@ -6,7 +6,7 @@ import {
   voidOutcome,
   voidQueryOutcome,
   type Exchange,
-} from '../../../src/acquirer/outcomes.js';
+} from '../../../src/acquirer/omni/outcomes.js';
 import { Refusal } from '../../../src/sandbox/refusal.js';
 import { validateSale } from '../../../src/sandbox/sale-validate.js';
 import data from './conecta-examples.json' with { type: 'json' };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isOmniposError } from '../../../src/core/errors/index.js';
-import { OmniDeliveryAdapter } from '../../../src/adapters/acquirer-delivery.js';
-import { OmniVoidAdapter } from '../../../src/adapters/acquirer-void.js';
+import { OmniDeliveryAdapter } from '../../../src/acquirer/omni/delivery.js';
+import { OmniVoidAdapter } from '../../../src/acquirer/omni/voids.js';
 import { attemptUndo } from '../../../src/engine/outbox/undo-race.js';
 import {
   EMV_CONFIRM,

@@ -3,7 +3,7 @@ import { isOmniposError } from '../../../src/core/errors/index.js';
 import { saleOutcome } from '../../../src/acquirer/index.js';
 import { deriveTdesKeys, encryptData } from '../../../src/crypto/index.js';
 import { SANDBOX_KEYS } from '../../../tables/sandbox-keys.js';
-import { OmniDeliveryAdapter } from '../../../src/adapters/acquirer-delivery.js';
+import { OmniDeliveryAdapter } from '../../../src/acquirer/omni/delivery.js';
 import { attemptUndo } from '../../../src/engine/outbox/undo-race.js';
 import {
   EMV_CONFIRM,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pinpad } from '../../../drivers/pinpad/index.js';
-import { OmniSaleAdapter, type TerminalIdentity } from '../../../src/adapters/acquirer-sale.js';
+import { OmniSaleAdapter, type TerminalIdentity } from '../../../src/acquirer/omni/sale.js';
 import { PinpadCardPort, productResolver } from '../../../src/adapters/pinpad-card.js';
 import type { CardRequest } from '../../../src/engine/ports.js';
 import { parseInitialization, TableSet } from '../../../src/initialization/index.js';

@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EcommerceClient } from '../../../src/acquirer/index.js';
-import { qrTextFromPng } from '../../../src/adapters/qr-image.js';
+import { qrTextFromPng } from '../../../src/acquirer/omni/qr-image.js';
 import { buildPadraoq } from '../../../src/qr/index.js';
 import type { SandboxBase } from '../../../src/sandbox/index.js';
 import { SANDBOX_CREDENTIALS } from '../../../tables/sandbox-credentials.js';

@@ -9,7 +9,7 @@ import { buildPadraoq, buildPix } from '../../../src/qr/index.js';
 import { SANDBOX_CREDENTIALS } from '../../../tables/sandbox-credentials.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { EMV_CONFIRM, nextOrderId, startHarness, type Harness } from '../../helpers/sandbox.js';
-import { qrTextFromPng } from '../../../src/adapters/qr-image.js';
+import { qrTextFromPng } from '../../../src/acquirer/omni/qr-image.js';
 
 let h: Harness;
 const callbacks: { status: number; body: Record<string, unknown> }[] = [];

@@ -9,7 +9,7 @@ import { InitializationStore, parseInitialization } from '../../../src/initializ
 import { startDaemon } from '../../../src/main.js';
 import { INITIALIZATION_VERSION } from '../../../src/sandbox/index.js';
 import { openTerminalDatabase } from '../../../src/store/index.js';
-import { SANDBOX_TABLES } from '../../../tables/initialization/sandbox-tables.js';
+import { sandboxTables } from '../../../tables/initialization/sandbox-tables.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 
 describe('re-initialization', () => {
@@ -21,7 +21,7 @@ describe('re-initialization', () => {
       const m = SANDBOX_MERCHANT.merchant;
       new InitializationStore(db, systemClock).install(
         parseInitialization({
-          ...SANDBOX_TABLES,
+          ...sandboxTables(),
           MerchantId: m.merchantNumber,
           TerminalId: SANDBOX_MERCHANT.terminal.terminalId,
           Merchant: {
@@ -73,8 +73,8 @@ describe('re-initialization', () => {
       const m = SANDBOX_MERCHANT.merchant;
       new InitializationStore(db, systemClock).install(
         parseInitialization({
-          ...SANDBOX_TABLES,
-          Acquirer: { ...SANDBOX_TABLES.Acquirer, LockAppFunctionsExceptInitialization: true },
+          ...sandboxTables(),
+          Acquirer: { ...sandboxTables().Acquirer, LockAppFunctionsExceptInitialization: true },
           MerchantId: m.merchantNumber,
           TerminalId: SANDBOX_MERCHANT.terminal.terminalId,
           Merchant: {

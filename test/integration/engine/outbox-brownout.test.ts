@@ -1,6 +1,6 @@
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OmniDeliveryAdapter } from '../../../src/adapters/acquirer-delivery.js';
+import { OmniDeliveryAdapter } from '../../../src/acquirer/omni/delivery.js';
 import { createAcquirer } from '../../../src/acquirer/index.js';
 import { systemClock } from '../../../src/core/clock.js';
 import { createLogger } from '../../../src/core/log/index.js';

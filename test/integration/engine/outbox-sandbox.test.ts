@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OmniDeliveryAdapter } from '../../../src/adapters/acquirer-delivery.js';
+import { OmniDeliveryAdapter } from '../../../src/acquirer/omni/delivery.js';
 import { systemClock } from '../../../src/core/clock.js';
 import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
 import { OUTBOX_OPERATIONS, idempotencyKey, type UndoTask } from '../../../src/engine/outbox/tasks.js';

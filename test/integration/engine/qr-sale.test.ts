@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { QrEvent } from '../../../src/engine/qr/engine.js';
+import { type QrEvent } from '../../../src/engine/qr/engine.js';
 import type { QrSaleRequest } from '../../../src/engine/qr/types.js';
 import { parsePadraoq } from '../../../src/qr/index.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OmniDeliveryAdapter } from '../../../src/adapters/acquirer-delivery.js';
-import { OmniSaleAdapter } from '../../../src/adapters/acquirer-sale.js';
+import { OmniDeliveryAdapter } from '../../../src/acquirer/omni/delivery.js';
+import { OmniSaleAdapter } from '../../../src/acquirer/omni/sale.js';
 import { SimulatedCardPort, type SimulatedCardOptions } from '../../../src/adapters/simulated-card.js';
 import { TextReceiptPrinter } from '../../../src/adapters/text-receipt.js';
 import { systemClock, type Clock } from '../../../src/core/clock.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PinpadCardPort, productResolver } from '../../../src/adapters/pinpad-card.js';
-import { saleRequest, type TerminalIdentity } from '../../../src/adapters/acquirer-sale.js';
+import { saleRequest, type TerminalIdentity } from '../../../src/acquirer/omni/sale.js';
 import { parseInitialization, TableSet } from '../../../src/initialization/index.js';
 import type { CardRequest } from '../../../src/engine/ports.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';

@@ -12,7 +12,7 @@ import { card, isPinpadError, SecurePinpad } from '../../../drivers/pinpad/index
 import { SerialTransport } from '../../../drivers/transport/serial.js';
 import { loadPinpadKey } from '../../../src/adapters/pinpad-keys.js';
 import { cardSim } from '../../../src/sim/pinpad/card/index.js';
-import { saleRequest, type TerminalIdentity } from '../../../src/adapters/acquirer-sale.js';
+import { saleRequest, type TerminalIdentity } from '../../../src/acquirer/omni/sale.js';
 import { PinpadCardPort, productResolver } from '../../../src/adapters/pinpad-card.js';
 import type { CardRequest } from '../../../src/engine/ports.js';
 import { parseInitialization, TableSet } from '../../../src/initialization/index.js';

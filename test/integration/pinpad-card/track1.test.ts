@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Pinpad } from '../../../drivers/pinpad/index.js';
-import { cardNode } from '../../../src/adapters/acquirer-sale.js';
+import { cardNode } from '../../../src/acquirer/omni/sale.js';
 import { PinpadCardPort } from '../../../src/adapters/pinpad-card.js';
 import type { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
 import { cardSim } from '../../../src/sim/pinpad/index.js';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OmniDeliveryAdapter } from '../../../src/adapters/acquirer-delivery.js';
+import { OmniDeliveryAdapter } from '../../../src/acquirer/omni/delivery.js';
 import { runCli } from '../../../src/cli/run.js';
 import { loadConfig } from '../../../src/config/index.js';
 import { isOmniposError } from '../../../src/core/errors/index.js';

@@ -3,7 +3,7 @@ import { encodeResponse } from '../../../drivers/pinpad/index.js';
 import { TcpTransport } from '../../../drivers/transport/index.js';
 import { openPinpad, type PinpadDevice } from '../../../src/adapters/pinpad-device.js';
 import { PinpadQrDisplay } from '../../../src/adapters/pinpad-image.js';
-import { EcommercePixAdapter } from '../../../src/adapters/pix.js';
+import { EcommercePixAdapter } from '../../../src/acquirer/omni/pix.js';
 import { loadConfig } from '../../../src/config/index.js';
 import { PixEngine, type PixEvent } from '../../../src/engine/pix/engine.js';
 import type { QrEvent } from '../../../src/engine/qr/engine.js';

@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OmniDeliveryAdapter } from '../../../src/adapters/acquirer-delivery.js';
+import { OmniDeliveryAdapter } from '../../../src/acquirer/omni/delivery.js';
 import type { AcquirerDeliveryPort } from '../../../src/engine/ports.js';
 import type { QrEvent } from '../../../src/engine/qr/engine.js';
 import { parsePadraoq } from '../../../src/qr/index.js';

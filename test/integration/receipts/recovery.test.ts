@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OmniDeliveryAdapter } from '../../../src/adapters/acquirer-delivery.js';
-import { EcommercePixAdapter } from '../../../src/adapters/pix.js';
+import { OmniDeliveryAdapter } from '../../../src/acquirer/omni/delivery.js';
+import { EcommercePixAdapter } from '../../../src/acquirer/omni/pix.js';
 import { TextReceiptPrinter } from '../../../src/adapters/text-receipt.js';
 import { systemClock } from '../../../src/core/clock.js';
 import { PixEngine, type PixEvent } from '../../../src/engine/pix/engine.js';

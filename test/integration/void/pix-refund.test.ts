@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OmniDeliveryAdapter } from '../../../src/adapters/acquirer-delivery.js';
-import { OmniVoidAdapter } from '../../../src/adapters/acquirer-void.js';
-import { EcommercePixAdapter } from '../../../src/adapters/pix.js';
+import { OmniDeliveryAdapter } from '../../../src/acquirer/omni/delivery.js';
+import { OmniVoidAdapter } from '../../../src/acquirer/omni/voids.js';
+import { EcommercePixAdapter } from '../../../src/acquirer/omni/pix.js';
 import { SimulatedCardPort } from '../../../src/adapters/simulated-card.js';
 import { TextReceiptPrinter } from '../../../src/adapters/text-receipt.js';
 import { systemClock } from '../../../src/core/clock.js';

@@ -1,6 +1,6 @@
-import { OmniDeliveryAdapter } from '../../../src/adapters/acquirer-delivery.js';
-import { OmniSaleAdapter, type TerminalIdentity } from '../../../src/adapters/acquirer-sale.js';
-import { OmniVoidAdapter } from '../../../src/adapters/acquirer-void.js';
+import { OmniDeliveryAdapter } from '../../../src/acquirer/omni/delivery.js';
+import { OmniSaleAdapter, type TerminalIdentity } from '../../../src/acquirer/omni/sale.js';
+import { OmniVoidAdapter } from '../../../src/acquirer/omni/voids.js';
 import { PinpadCardPort, productResolver, type CardPinpad } from '../../../src/adapters/pinpad-card.js';
 import { refundCardPort } from '../../../src/adapters/pinpad-card-refund.js';
 import { TextReceiptPrinter } from '../../../src/adapters/text-receipt.js';

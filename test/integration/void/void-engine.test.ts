@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { card, type CommandSpec, type RunOptions } from '../../../drivers/pinpad/index.js';
 import type { CardPinpad } from '../../../src/adapters/pinpad-card.js';
-import { OmniVoidAdapter } from '../../../src/adapters/acquirer-void.js';
+import { OmniVoidAdapter } from '../../../src/acquirer/omni/voids.js';
 import { decodeTlv } from '../../../src/emv/index.js';
 import type { VoidHostPort } from '../../../src/engine/void/ports.js';
 import type { CardPort } from '../../../src/engine/ports.js';

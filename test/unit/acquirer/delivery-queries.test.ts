@@ -1,7 +1,7 @@
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OmniDeliveryAdapter } from '../../../src/adapters/acquirer-delivery.js';
-import { OmniVoidAdapter } from '../../../src/adapters/acquirer-void.js';
+import { OmniDeliveryAdapter } from '../../../src/acquirer/omni/delivery.js';
+import { OmniVoidAdapter } from '../../../src/acquirer/omni/voids.js';
 import { createAcquirer, type Acquirer } from '../../../src/acquirer/index.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import { json, loopback, type Recorded } from './loopback.js';

@@ -1,8 +1,8 @@
 import QRCode from 'qrcode';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EcommerceQrAdapter } from '../../../src/adapters/ecommerce-qr.js';
-import { qrTextFromPng } from '../../../src/adapters/qr-image.js';
+import { EcommerceQrAdapter } from '../../../src/acquirer/omni/ecommerce-qr.js';
+import { qrTextFromPng } from '../../../src/acquirer/omni/qr-image.js';
 import type { QrCodeOrder } from '../../../src/engine/qr/code-port.js';
 import { loopbackAcquirer, json, loopback, type Recorded } from './loopback.js';
 

@@ -10,7 +10,7 @@ import {
   type Exchange,
   type Operation,
   type OperationAction,
-} from '../../../src/acquirer/outcomes.js';
+} from '../../../src/acquirer/omni/outcomes.js';
 import { returnOf } from '../../../src/acquirer/errors.js';
 
 const TIMEOUT: Exchange = { kind: 'transport', failure: 'timeout' };

@@ -1,7 +1,7 @@
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAcquirer } from '../../../src/acquirer/index.js';
-import { EcommercePixAdapter } from '../../../src/adapters/pix.js';
+import { EcommercePixAdapter } from '../../../src/acquirer/omni/pix.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import { attemptPix, PIX_QUERY_FAILURES_MAX, type PixTask } from '../../../src/engine/outbox/pix.js';
 import { loopbackAcquirer, json, loopback, type Recorded } from './loopback.js';

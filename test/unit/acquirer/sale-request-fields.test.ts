@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { OmniSaleAdapter, cardNode, saleRequest, type TerminalIdentity } from '../../../src/adapters/acquirer-sale.js';
+import { OmniSaleAdapter, cardNode, saleRequest, type TerminalIdentity } from '../../../src/acquirer/omni/sale.js';
 import type { EncryptedCard, SaleOrder } from '../../../src/engine/ports.js';
 import type { CardSummary } from '../../../src/engine/sale/types.js';
 import { saleIdentity } from '../../../src/main/sale-identity.js';

@@ -27,8 +27,8 @@ function context(calls: string[], withOptional = true): AttemptContext {
     ...(withOptional
       ? {
           pix: {
-            status: () => Promise.resolve({ kind: 'found', status: 11 }),
-            void: () => Promise.resolve({ kind: 'answered', status: 12 }),
+            status: () => Promise.resolve({ kind: 'found', status: 'refunded' }),
+            void: () => Promise.resolve({ kind: 'answered' }),
           },
           voids: {
             confirmVoid: record('confirmVoid'),

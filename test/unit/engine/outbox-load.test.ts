@@ -22,8 +22,7 @@ class BrownOutHost implements AcquirerDeliveryPort {
     private readonly query: (id: string) => SaleQuery = (id) => ({
       kind: 'found',
       paymentId: `p-${id}`,
-      status: 2,
-      confirmationStatus: 0,
+      state: 'approved',
     }),
   ) {}
   async #call<T>(what: string, answer: T): Promise<T> {
@@ -119,7 +118,7 @@ describe('the outbox under load (issue 17)', () => {
 
   it('a sale sent before midnight and recovered after it is past its close: no undo by order id, the query decides', async () => {
     const clock = new FakeClock('2026-11-23T03:30:00Z');
-    const host = new BrownOutHost(() => ({ kind: 'found', paymentId: 'p-x', status: 2, confirmationStatus: 1 }));
+    const host = new BrownOutHost(() => ({ kind: 'found', paymentId: 'p-x', state: 'confirmed' }));
     const { db, forwarder, undo, settled } = setup(host, clock);
     undo('263260010000003', '2026-11-23T02:59:00Z', clock.now());
     const pass = forwarder.runOnce();

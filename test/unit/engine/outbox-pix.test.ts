@@ -1,12 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { attemptPix, PIX_QUERY_FAILURES_MAX, type PixHostPort, type PixTask } from '../../../src/engine/outbox/pix.js';
-import type { Delivery } from '../../../src/engine/ports.js';
+import type { Delivery, PixChargeStatus, PixStatusQuery } from '../../../src/engine/ports.js';
 
 /**
  * attemptPix (src/engine/outbox/pix.ts) moves money: it cancels an unpaid Pix charge and
- * refunds a paid one (`PUT …/void`), deciding on the e-commerce API's Status (manual, Pix: 12
- * pending — or refund pending once a refund was asked —, 2 paid, 10 cancelled, 11 refunded).
+ * refunds a paid one (`PUT …/void`), deciding on the charge's status in the engine's words
+ * (`pending` — or refund pending once a refund was asked —, `paid`, `cancelled`, `refunded`,
+ * `unknown`; the backend maps the provider's numbers: src/acquirer/omni/states.ts).
  * Every status answer × operation × what the task already asked → the decision. Only a status
  * answer decides; a failed query or void leads to another query (retry), bounded by
  * PIX_QUERY_FAILURES_MAX failed queries in a row (then a person checks: dead-letter).
@@ -18,14 +19,11 @@ const AFTER = new Date('2026-11-25T12:00:01.000Z');
 const cancelTask: PixTask = { merchantOrderId: '0001-000077', paymentId: PID, until: UNTIL };
 const refundTask: PixTask = { merchantOrderId: '0001-000077', paymentId: PID };
 
-type Status = { kind: 'found'; status: number } | { kind: 'unknown'; reason: string };
-type Void = { kind: 'answered'; status: number } | { kind: 'unknown'; reason: string };
+type Status = PixStatusQuery;
+type Void = { kind: 'answered' } | { kind: 'unknown'; reason: string };
 
 /** The provider as told: one status answer, one void answer; it records each void asked. */
-function provider(
-  status: Status,
-  voidAnswer: Void = { kind: 'answered', status: 12 },
-): PixHostPort & { voids: string[] } {
+function provider(status: Status, voidAnswer: Void = { kind: 'answered' }): PixHostPort & { voids: string[] } {
   const voids: string[] = [];
   return {
     voids,
@@ -37,7 +35,7 @@ function provider(
   };
 }
 
-const found = (status: number): Status => ({ kind: 'found', status });
+const found = (status: PixChargeStatus): Status => ({ kind: 'found', status });
 const down: Status = { kind: 'unknown', reason: 'HTTP 503' };
 
 interface Row {
@@ -57,46 +55,46 @@ interface Row {
 const TABLE: Row[] = [
   // cancel: an unpaid charge whose code is withdrawn, watched until it ends
   {
-    name: 'cancel, pending (12): cancel asked, then query',
+    name: 'cancel, pending (pending): cancel asked, then query',
     op: 'cancel',
     task: cancelTask,
-    status: found(12),
+    status: found('pending'),
     action: 'retry',
     voided: true,
     payload: cancelTask,
   },
   {
-    name: 'cancel, pending (12), the void is lost: query again',
+    name: 'cancel, pending (pending), the void is lost: query again',
     op: 'cancel',
     task: cancelTask,
-    status: found(12),
+    status: found('pending'),
     void: { kind: 'unknown', reason: 'timeout' },
     action: 'retry',
     voided: true,
   },
   {
-    name: 'cancel, cancelled (10) before the code ended: keep watching',
+    name: 'cancel, cancelled (cancelled) before the code ended: keep watching',
     op: 'cancel',
     task: cancelTask,
-    status: found(10),
+    status: found('cancelled'),
     now: BEFORE,
     action: 'retry',
     voided: false,
   },
   {
-    name: 'cancel, cancelled (10) once the code ended: done',
+    name: 'cancel, cancelled (cancelled) once the code ended: done',
     op: 'cancel',
     task: cancelTask,
-    status: found(10),
+    status: found('cancelled'),
     now: AFTER,
     action: 'done',
     voided: false,
   },
   {
-    name: 'cancel, paid (2) late: refund asked, marked late',
+    name: 'cancel, paid (paid) late: refund asked, marked late',
     op: 'cancel',
     task: cancelTask,
-    status: found(2),
+    status: found('paid'),
     action: 'retry',
     voided: true,
     payload: { ...cancelTask, refundAsked: true, late: true },
@@ -105,51 +103,51 @@ const TABLE: Row[] = [
     name: 'cancel, paid late and the refund is pending (12 after asking): query again, no second void',
     op: 'cancel',
     task: { ...cancelTask, refundAsked: true, late: true },
-    status: found(12),
+    status: found('pending'),
     action: 'retry',
     voided: false,
   },
   {
-    name: 'cancel, the late payment refunded (11): done, late',
+    name: 'cancel, the late payment refunded (refunded): done, late',
     op: 'cancel',
     task: { ...cancelTask, refundAsked: true, late: true },
-    status: found(11),
+    status: found('refunded'),
     action: 'done',
     voided: false,
     late: true,
   },
   {
-    name: 'cancel, paid (2) and the void is lost: query again, refund not marked asked',
+    name: 'cancel, paid (paid) and the void is lost: query again, refund not marked asked',
     op: 'cancel',
     task: cancelTask,
-    status: found(2),
+    status: found('paid'),
     void: { kind: 'unknown', reason: 'HTTP 502' },
     action: 'retry',
     voided: true,
   },
   // refund: a paid Pix the sale gives back (stopped before the receipt, no decision in time)
   {
-    name: 'refund, paid (2): refund asked',
+    name: 'refund, paid (paid): refund asked',
     op: 'refund',
     task: refundTask,
-    status: found(2),
+    status: found('paid'),
     action: 'retry',
     voided: true,
     payload: { ...refundTask, refundAsked: true },
   },
   {
-    name: 'refund asked, refund pending (12): query again, no second void',
+    name: 'refund asked, refund pending (pending): query again, no second void',
     op: 'refund',
     task: { ...refundTask, refundAsked: true },
-    status: found(12),
+    status: found('pending'),
     action: 'retry',
     voided: false,
   },
   {
-    name: 'refund asked, refunded (11): done',
+    name: 'refund asked, refunded (refunded): done',
     op: 'refund',
     task: { ...refundTask, refundAsked: true },
-    status: found(11),
+    status: found('refunded'),
     action: 'done',
     voided: false,
   },
@@ -157,42 +155,42 @@ const TABLE: Row[] = [
     name: 'refund, never paid (12 before any refund): cancelled instead',
     op: 'refund',
     task: refundTask,
-    status: found(12),
+    status: found('pending'),
     action: 'retry',
     voided: true,
     payload: refundTask,
   },
   {
-    name: 'refund, never paid and cancelled (10): done',
+    name: 'refund, never paid and cancelled (cancelled): done',
     op: 'refund',
     task: refundTask,
-    status: found(10),
+    status: found('cancelled'),
     action: 'done',
     voided: false,
   },
   {
-    name: 'refund, already refunded (11) before asking: done',
+    name: 'refund, already refunded (refunded) before asking: done',
     op: 'refund',
     task: refundTask,
-    status: found(11),
+    status: found('refunded'),
     action: 'done',
     voided: false,
   },
-  // statuses the manual does not give a Pix: no decision, query again
-  ...[0, 1, 3, 13, 20].flatMap((st) => [
+  // a status the backend cannot read (the manual gives a Pix no other): no decision, query again
+  ...[false, true].flatMap((refundAsked) => [
     {
-      name: `cancel, status ${st}: query again`,
+      name: `cancel, unknown status${refundAsked ? ', refund asked' : ''}: query again`,
       op: 'cancel' as const,
-      task: cancelTask,
-      status: found(st),
+      task: { ...cancelTask, ...(refundAsked ? { refundAsked } : {}) },
+      status: { kind: 'found' as const, status: 'unknown' as const, detail: '13' },
       action: 'retry' as const,
       voided: false,
     },
     {
-      name: `refund, status ${st}: query again`,
+      name: `refund, unknown status${refundAsked ? ', refund asked' : ''}: query again`,
       op: 'refund' as const,
-      task: refundTask,
-      status: found(st),
+      task: { ...refundTask, ...(refundAsked ? { refundAsked } : {}) },
+      status: { kind: 'found' as const, status: 'unknown' as const },
       action: 'retry' as const,
       voided: false,
     },
@@ -256,7 +254,7 @@ const TABLE: Row[] = [
     name: 'cancel, an answer after failed queries: the count starts again',
     op: 'cancel',
     task: { ...cancelTask, queryFailures: 7 },
-    status: found(10),
+    status: found('cancelled'),
     now: BEFORE,
     action: 'retry',
     voided: false,
@@ -274,13 +272,16 @@ describe('attemptPix: every status answer × operation → the decision', () => 
     expect(r.delivery.late === true).toBe(row.late === true);
   });
 
-  it('done only on 11 (refunded), or 10 (cancelled) for a refund or past the watch; a void only on 2, 12 not yet refunding, or a failed query of a refund not asked (1000 runs)', async () => {
+  it('done only on refunded, or cancelled for a refund or past the watch; a void only on paid, pending not yet refunding, or a failed query of a refund not asked (1000 runs)', async () => {
     const status = fc.oneof(
-      fc.record({ kind: fc.constant('found' as const), status: fc.integer({ min: 0, max: 20 }) }),
+      fc.record({
+        kind: fc.constant('found' as const),
+        status: fc.constantFrom<PixChargeStatus>('pending', 'paid', 'cancelled', 'refunded', 'unknown'),
+      }),
       fc.record({ kind: fc.constant('unknown' as const), reason: fc.string() }),
     );
     const voidAnswer = fc.oneof(
-      fc.record({ kind: fc.constant('answered' as const), status: fc.integer({ min: 0, max: 20 }) }),
+      fc.constant({ kind: 'answered' as const }),
       fc.record({ kind: fc.constant('unknown' as const), reason: fc.string() }),
     );
     const task = fc.record(
@@ -304,10 +305,12 @@ describe('attemptPix: every status answer × operation → the decision', () => 
           const r = await attemptPix(p, t, op, now);
           const st = s.kind === 'found' ? s.status : undefined;
           if (r.delivery.action === 'done')
-            expect(st === 11 || (st === 10 && (op === 'refund' || now >= AFTER))).toBe(true);
+            expect(st === 'refunded' || (st === 'cancelled' && (op === 'refund' || now >= AFTER))).toBe(true);
           if (p.voids.length)
             expect(
-              st === 2 || (st === 12 && !t.refundAsked) || (s.kind === 'unknown' && op === 'refund' && !t.refundAsked),
+              st === 'paid' ||
+                (st === 'pending' && !t.refundAsked) ||
+                (s.kind === 'unknown' && op === 'refund' && !t.refundAsked),
             ).toBe(true);
           expect(['done', 'retry', 'dead-letter']).toContain(r.delivery.action);
         },

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { attemptWatch, type WatchTask } from '../../../src/engine/outbox/watch.js';
-import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../../../src/engine/ports.js';
+import type { AcquirerDeliveryPort, Delivery, HostSaleState, SaleQuery } from '../../../src/engine/ports.js';
 
 /**
  * attemptWatch (src/engine/outbox/watch.ts) moves money: after a wallet QR sale ended unpaid it
@@ -52,52 +52,44 @@ const TABLE: Row[] = [
   ['not found before the code ended: query again', { kind: 'not-found' }, BEFORE, 'retry', false, false],
   ['not found once the code ended: done, nothing paid', { kind: 'not-found' }, AT, 'done', false, false],
   ['not found well after: done', { kind: 'not-found' }, AFTER, 'done', false, false],
+  ['found undone: done', { kind: 'found', paymentId: PID, state: 'undone' }, BEFORE, 'done', false, false],
+  ['found declined: done', { kind: 'found', paymentId: PID, state: 'declined' }, BEFORE, 'done', false, false],
   [
-    'found, already undone (ConfirmationStatus 2): done',
-    { kind: 'found', paymentId: PID, status: 2, confirmationStatus: 2 },
-    BEFORE,
-    'done',
-    false,
-    false,
-  ],
-  ['found denied (Status 3): done', { kind: 'found', paymentId: PID, status: 3 }, BEFORE, 'done', false, false],
-  ['found cancelled (Status 10): done', { kind: 'found', paymentId: PID, status: 10 }, BEFORE, 'done', false, false],
-  ['found aborted (Status 13): done', { kind: 'found', paymentId: PID, status: 13 }, BEFORE, 'done', false, false],
-  [
-    'found cancelled although once confirmed (Status 10, ConfirmationStatus 1): done, nothing charged',
-    { kind: 'found', paymentId: PID, status: 10, confirmationStatus: 1 },
+    'found cancelled (voided): done',
+    { kind: 'found', paymentId: PID, state: 'cancelled' },
     BEFORE,
     'done',
     false,
     false,
   ],
   [
-    'found confirmed (ConfirmationStatus 1): the undo cannot take it back, a refund is needed',
-    { kind: 'found', paymentId: PID, status: 2, confirmationStatus: 1 },
+    'found confirmed: the undo cannot take it back, a refund is needed',
+    { kind: 'found', paymentId: PID, state: 'confirmed' },
     BEFORE,
     'needs-refund',
     false,
     false,
   ],
   [
-    'found paid and pending without a PaymentId: query again (nothing to undo by)',
-    { kind: 'found', status: 2, confirmationStatus: 0 },
+    'found approved without a PaymentId: query again (nothing to undo by)',
+    { kind: 'found', state: 'approved' },
     AFTER,
     'retry',
     false,
     false,
   ],
   [
-    'found paid and pending (Status 2, ConfirmationStatus 0): undone, late',
-    { kind: 'found', paymentId: PID, status: 2, confirmationStatus: 0 },
+    'found approved (paid, not confirmed): undone, late',
+    { kind: 'found', paymentId: PID, state: 'approved' },
     BEFORE,
     'done',
     true,
     true,
   ],
+  ['found pending: undone, late', { kind: 'found', paymentId: PID, state: 'pending' }, AFTER, 'done', true, true],
   [
-    'found paid, no confirmation field: undone, late',
-    { kind: 'found', paymentId: PID, status: 2 },
+    'found in a state the backend cannot read: undone like a pending one, late',
+    { kind: 'found', paymentId: PID, state: 'unknown', detail: 'Status 11' },
     AFTER,
     'done',
     true,
@@ -105,7 +97,7 @@ const TABLE: Row[] = [
   ],
   [
     'found captured (e-commerce QR sale, no confirmation of its own): undone, late',
-    { kind: 'found', paymentId: PID, status: 2, captured: true },
+    { kind: 'found', paymentId: PID, state: 'approved', captured: true },
     BEFORE,
     'done',
     true,
@@ -131,7 +123,7 @@ describe('attemptWatch: every query answer → the decision', () => {
       { action: 'needs-refund', reason: 'ConfirmationStatus 1' },
     ],
   ])('a late payment whose undo does not settle — %s', async (_name, undo) => {
-    const h = host({ kind: 'found', paymentId: PID, status: 2, confirmationStatus: 0 }, undo);
+    const h = host({ kind: 'found', paymentId: PID, state: 'approved' }, undo);
     const d = await attemptWatch(h, task, BEFORE);
     expect(d).toEqual(undo);
     expect(h.undos).toEqual([PID]);
@@ -145,11 +137,18 @@ describe('attemptWatch: every query answer → the decision', () => {
         {
           kind: fc.constant('found' as const),
           paymentId: fc.constantFrom(PID, ''),
-          status: fc.integer({ min: 0, max: 20 }),
-          confirmationStatus: fc.integer({ min: 0, max: 3 }),
+          state: fc.constantFrom<HostSaleState>(
+            'unknown',
+            'pending',
+            'approved',
+            'confirmed',
+            'undone',
+            'declined',
+            'cancelled',
+          ),
           captured: fc.boolean(),
         },
-        { requiredKeys: ['kind'] },
+        { requiredKeys: ['kind', 'state'] },
       ),
     );
     await fc.assert(
@@ -157,13 +156,10 @@ describe('attemptWatch: every query answer → the decision', () => {
         const h = host(q);
         const d = await attemptWatch(h, task, now);
         const found = q.kind === 'found' ? q : undefined;
-        const final =
-          found &&
-          (found.confirmationStatus === 2 ||
-            found.confirmationStatus === 1 ||
-            [3, 10, 13].includes(found.status ?? -1));
+        const nothingCharged = found && ['undone', 'declined', 'cancelled'].includes(found.state);
+        const final = found && (nothingCharged || found.state === 'confirmed');
         if (h.undos.length) expect(found && !final && found.paymentId).toBeTruthy();
-        const nothingCharged = found && (found.confirmationStatus === 2 || [3, 10, 13].includes(found.status ?? -1));
+        if (found?.state === 'confirmed') expect(d.action).toBe('needs-refund');
         if (d.action === 'done' && !d.late) expect(q.kind === 'not-found' ? now >= AT : nothingCharged).toBeTruthy();
         if (q.kind === 'unknown') expect(d.action).toBe('retry');
       }),

@@ -4,7 +4,7 @@ import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
 import { OUTBOX_OPERATIONS, idempotencyKey, type UndoTask } from '../../../src/engine/outbox/tasks.js';
 import { attemptUndo } from '../../../src/engine/outbox/undo-race.js';
 import { attemptVoidUndo } from '../../../src/engine/outbox/void.js';
-import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../../../src/engine/ports.js';
+import type { AcquirerDeliveryPort, Delivery, HostSaleState, SaleQuery } from '../../../src/engine/ports.js';
 import { Outbox, openTerminalDatabase, type OutboxTask } from '../../../src/store/index.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
@@ -55,7 +55,7 @@ describe("the undo race, bounded by the close of the SALE's business day (issue 
   it('a sale that landed late is found by the query and undone by its PaymentId next', async () => {
     const host = new ScriptedHost({
       undoByOrderId: [retry()],
-      query: [{ kind: 'found', paymentId: 'p-1', status: 2, confirmationStatus: 0 }],
+      query: [{ kind: 'found', paymentId: 'p-1', state: 'approved' }],
       undo: [{ action: 'done', reason: 'undone' }],
     });
     const first = await attemptUndo(host, task, at('2026-11-22T13:00:05Z'), window);
@@ -71,11 +71,7 @@ describe("the undo race, bounded by the close of the SALE's business day (issue 
   it('"not found" is never final before the close: a sale visible only minutes later is still undone', async () => {
     const host = new ScriptedHost({
       undoByOrderId: [retry(), retry(), retry()],
-      query: [
-        { kind: 'not-found' },
-        { kind: 'not-found' },
-        { kind: 'found', paymentId: 'p-late', status: 2, confirmationStatus: 0 },
-      ],
+      query: [{ kind: 'not-found' }, { kind: 'not-found' }, { kind: 'found', paymentId: 'p-late', state: 'approved' }],
       undo: [{ action: 'done', reason: 'undone' }],
     });
     // Two not-founds well after the old 60-second window: the old race called that "nothing was charged".
@@ -102,19 +98,19 @@ describe("the undo race, bounded by the close of the SALE's business day (issue 
     expect(host.calls).toEqual(['query 263260010360003', 'query 263260010360003']);
   });
 
-  it('ConfirmationStatus 1 seen while undoing, before the close, is needs-refund at once', async () => {
+  it('confirmed at the host, seen while undoing before the close: needs-refund at once', async () => {
     const host = new ScriptedHost({
       undoByOrderId: [retry('HTTP 400')],
-      query: [{ kind: 'found', paymentId: 'p-3', status: 2, confirmationStatus: 1 }],
+      query: [{ kind: 'found', paymentId: 'p-3', state: 'confirmed' }],
     });
     const r = await attemptUndo(host, task, at('2026-11-22T13:10:00Z'), window);
     expect(r.delivery).toMatchObject({ action: 'needs-refund' });
   });
 
-  it.each([3, 10, 13])('Status %i is final: nothing to undo', async (status) => {
+  it.each(['undone', 'declined', 'cancelled'] as const)('%s is final: nothing to undo', async (state) => {
     const host = new ScriptedHost({
       undoByOrderId: [retry()],
-      query: [{ kind: 'found', paymentId: 'p-4', status, confirmationStatus: 0 }],
+      query: [{ kind: 'found', paymentId: 'p-4', state }],
     });
     expect((await attemptUndo(host, task, at('2026-11-22T13:10:00Z'), window)).delivery.action).toBe('done');
   });
@@ -129,14 +125,14 @@ describe("the undo race, bounded by the close of the SALE's business day (issue 
 
   it('past the close: confirmed by the host → needs-refund, undone → done, no undo by order id', async () => {
     const confirmed = new ScriptedHost({
-      query: [{ kind: 'found', paymentId: 'p-2', status: 2, confirmationStatus: 1 }],
+      query: [{ kind: 'found', paymentId: 'p-2', state: 'confirmed' }],
     });
     expect(
       (await attemptUndo(confirmed, { ...task, paymentId: 'p-2' }, at('2026-11-23T03:00:01Z'), window)).delivery.action,
     ).toBe('needs-refund');
     expect(confirmed.calls).toEqual(['query 263260010360003']);
     const undone = new ScriptedHost({
-      query: [{ kind: 'found', paymentId: 'p-2', status: 10, confirmationStatus: 2 }],
+      query: [{ kind: 'found', paymentId: 'p-2', state: 'cancelled' }],
     });
     expect(
       (await attemptUndo(undone, { ...task, paymentId: 'p-2' }, at('2026-11-23T04:00:00Z'), window)).delivery.action,
@@ -144,7 +140,7 @@ describe("the undo race, bounded by the close of the SALE's business day (issue 
   });
 
   it('past the close, a sale the host still shows pending is undone by its PaymentId, attempt after attempt', async () => {
-    const pending: SaleQuery = { kind: 'found', paymentId: 'p-5', status: 2, confirmationStatus: 0 };
+    const pending: SaleQuery = { kind: 'found', paymentId: 'p-5', state: 'approved' };
     const host = new ScriptedHost({
       query: [pending, pending],
       undo: [retry('HTTP 500'), { action: 'done', reason: 'undone' }],
@@ -158,7 +154,7 @@ describe("the undo race, bounded by the close of the SALE's business day (issue 
 
   it('in the last minutes before the close the order-id undo stops; a pending sale is undone by PaymentId', async () => {
     const host = new ScriptedHost({
-      query: [{ kind: 'found', paymentId: 'p-6', status: 2, confirmationStatus: 0 }],
+      query: [{ kind: 'found', paymentId: 'p-6', state: 'approved' }],
       undo: [{ action: 'done', reason: 'undone' }],
     });
     const r = await attemptUndo(host, task, at('2026-11-23T02:57:00Z'), window);
@@ -200,8 +196,8 @@ describe('the outbox forwarder', () => {
     const host = new ScriptedHost({
       undoByOrderId: [retry()],
       query: [
-        { kind: 'found', paymentId: 'p-1', status: 2, confirmationStatus: 0 },
-        { kind: 'found', paymentId: 'p-1', status: 2, confirmationStatus: 0 },
+        { kind: 'found', paymentId: 'p-1', state: 'approved' },
+        { kind: 'found', paymentId: 'p-1', state: 'approved' },
       ],
       undo: [
         { action: 'retry', reason: 'HTTP 503' },
@@ -281,7 +277,7 @@ describe('the outbox forwarder', () => {
 });
 
 describe('the undo race and a sale captured when paid (the e-commerce QR sale: no confirmation of its own)', () => {
-  const paid: SaleQuery = { kind: 'found', paymentId: 'e-1', status: 2, captured: true };
+  const paid: SaleQuery = { kind: 'found', paymentId: 'e-1', state: 'approved', captured: true };
 
   it('past the close, still paid → needs-refund, with no undo sent', async () => {
     const host = new ScriptedHost({ query: [paid] });
@@ -302,27 +298,28 @@ describe('the undo race and a sale captured when paid (the e-commerce QR sale: n
 
 describe('a void undo without a VoidId whose refusal decides nothing', () => {
   const voidTask = { merchantVoidId: '263260010360009', paymentId: 'p-v', sentAt };
-  const port = (status: number | undefined) => ({
+  const port = (state: HostSaleState | undefined) => ({
     confirmVoid: () => Promise.resolve({ action: 'done' as const, reason: 'x' }),
     undoVoid: () => Promise.resolve({ action: 'retry' as const, reason: 'HTTP 400' }),
     undoVoidByMerchantVoidId: () =>
       Promise.resolve({ action: 'retry' as const, reason: 'HTTP 400 ReturnCode 309: the answer decides nothing' }),
-    saleStatus: () => Promise.resolve(status),
+    saleState: () => Promise.resolve(state),
   });
   it('before the close of its day: retried', async () => {
     expect(
-      (await attemptVoidUndo(port(10), voidTask, at('2026-11-22T20:00:00Z'), { processingWindowMs: 60_000 })).delivery
-        .action,
+      (await attemptVoidUndo(port('cancelled'), voidTask, at('2026-11-22T20:00:00Z'), { processingWindowMs: 60_000 }))
+        .delivery.action,
     ).toBe('retry');
   });
-  it('past the close: the sale voided (Status 10) → the void stood; anything else → dead letter (ask the acquirer); unreadable → retried', async () => {
+  it('past the close: the sale voided (cancelled) → the void stood; anything else → dead letter (ask the acquirer); unreadable → retried', async () => {
     const past = at('2026-11-23T03:10:00Z');
-    expect((await attemptVoidUndo(port(10), voidTask, past, { processingWindowMs: 60_000 })).delivery.action).toBe(
-      'needs-refund',
-    );
-    expect((await attemptVoidUndo(port(2), voidTask, past, { processingWindowMs: 60_000 })).delivery.action).toBe(
-      'dead-letter',
-    );
+    expect(
+      (await attemptVoidUndo(port('cancelled'), voidTask, past, { processingWindowMs: 60_000 })).delivery.action,
+    ).toBe('needs-refund');
+    for (const other of ['approved', 'confirmed', 'undone', 'declined', 'pending', 'unknown'] as const)
+      expect((await attemptVoidUndo(port(other), voidTask, past, { processingWindowMs: 60_000 })).delivery.action).toBe(
+        'dead-letter',
+      );
     expect(
       (await attemptVoidUndo(port(undefined), voidTask, past, { processingWindowMs: 60_000 })).delivery.action,
     ).toBe('retry');

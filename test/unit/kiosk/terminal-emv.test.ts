@@ -7,7 +7,7 @@ import {
 } from '../../../src/adapters/pinpad-terminal-emv.js';
 import { decodeRecords } from '../../../src/initialization/records/index.js';
 import { chooseChipCvm } from '../../../src/sim/pinpad/card/emv.js';
-import { SANDBOX_TABLES } from '../../../tables/initialization/sandbox-tables.js';
+import { sandboxTables } from '../../../tables/initialization/sandbox-tables.js';
 
 const seed = Date.now() % 2 ** 31;
 console.log(`kiosk terminal EMV properties, fast-check seed ${seed}`);
@@ -40,7 +40,7 @@ describe('the kiosk terminal data, derived from the attended values (EMV Book 4 
 
   it('from the sandbox AID records (T1_TRMTYP 22, T1_TRMCAPAB E0F0C8): 9F35 24 and 9F33 E0D8C8, as TLV', () => {
     const records = decodeRecords(
-      (SANDBOX_TABLES as unknown as { AidParameters: string }).AidParameters,
+      (sandboxTables() as unknown as { AidParameters: string }).AidParameters,
       'AidParameters',
     );
     expect(records[0]!.fields.T1_TRMTYP).toBe('22');

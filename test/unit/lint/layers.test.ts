@@ -48,13 +48,18 @@ describe('the layer lint rule (docs/architecture.md "Rings")', () => {
 
   it('lets imports point down', async () => {
     expect(
-      await lint('drivers/pinpad/x.ts', "import '../transport/serial.js'; import '../../tables/pinpad/codes.js';"),
+      await lint('drivers/pinpad/x.ts', "import '../transport/index.js'; import '../../tables/pinpad/codes.js';"),
     ).toEqual([]);
     expect(
       await lint(
         'src/engine/x.ts',
-        "import '../store/index.js'; import '../core/clock.js'; import '../acquirer/client.js';",
+        "import '../store/index.js'; import '../core/clock.js'; import '../initialization/index.js';",
       ),
+    ).toEqual([]);
+    // The engine speaks to the acquirer only through its ports; a backend (src/acquirer/<name>/) implements them.
+    expect(await lint('src/engine/x.ts', "import '../acquirer/omni/client.js';")).toHaveLength(1);
+    expect(
+      await lint('src/acquirer/omni/x.ts', "import type { AcquirerBackend } from '../../engine/ports.js';"),
     ).toEqual([]);
     expect(
       await lint('src/adapters/x.ts', "import '../../drivers/pinpad/pinpad.js'; import '../engine/ports.js';"),
@@ -97,7 +102,7 @@ describe('the layer lint rule (docs/architecture.md "Rings")', () => {
     expect(
       await lint(
         'src/fleet/x.ts',
-        "import '../store/index.js'; import '../engine/sale/engine.js'; import '../operations/day/index.js'; import '../config/fleet.js'; import '../core/log/index.js';",
+        "import '../store/index.js'; import '../engine/sale/engine.js'; import '../operations/index.js'; import '../config/index.js'; import '../core/log/index.js';",
       ),
     ).toEqual([]);
     expect(await lint('src/fleet/x.ts', "import '../api/app.js';")).toEqual([
@@ -121,7 +126,7 @@ describe('the layer lint rule (docs/architecture.md "Rings")', () => {
     expect(
       await lint(
         'src/sandbox/x.ts',
-        "import '../core/clock.js'; import '../crypto/index.js'; import '../../tables/sandbox/published-errors.js';",
+        "import '../core/index.js'; import '../crypto/index.js'; import '../../tables/sandbox/published-errors.js';",
       ),
     ).toEqual([]);
   });

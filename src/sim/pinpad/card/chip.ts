@@ -1,5 +1,5 @@
 import { decodeTlv } from '../../../emv/index.js';
-import type { TableRecord } from '../../../emv/table-records/index.js';
+import type { TableRecord } from '../../../emv/index.js';
 import type { SimContext, SimHandler } from '../engine.js';
 import { chipOf } from './deck.js';
 import {

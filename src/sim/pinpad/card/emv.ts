@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { TestCard } from '../../../../tables/test-cards.js';
 import { decodeTlv, encodeTlv, type TlvInput } from '../../../emv/index.js';
-import type { TableRecord } from '../../../emv/table-records/index.js';
+import type { TableRecord } from '../../../emv/index.js';
 import { chipOf } from './deck.js';
 
 /** Tags a pinpad never returns in PP_EMVDATA: track and PAN data (§3.7.1), cardholder name. */

@@ -1,5 +1,5 @@
-import { SANDBOX_TABLES } from '../../../../tables/initialization/sandbox-tables.js';
-import { decodeRecord, decodeRecords, type TableRecord } from '../../../emv/table-records/index.js';
+import { sandboxAidParameters } from '../../../../tables/initialization/sandbox-tables.js';
+import { decodeRecord, decodeRecords, type TableRecord } from '../../../emv/index.js';
 
 /** A load in progress (TLI seen, TLE not yet): records kept apart so the tables in force survive a failed load (§6.7). */
 interface PendingLoad {
@@ -20,7 +20,7 @@ export class SimTables {
   constructor(factory = true) {
     if (!factory) return;
     try {
-      const recs = decodeRecords(SANDBOX_TABLES.AidParameters, 'AidParameters');
+      const recs = decodeRecords(sandboxAidParameters(), 'AidParameters');
       for (const r of recs) this.store(r.acquirer, '0000000000', [r]);
     } catch {
       // factory tables are a convenience; none is also a valid pinpad

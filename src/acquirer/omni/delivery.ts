@@ -1,4 +1,4 @@
-import type { OmniClient } from '../acquirer/index.js';
+import type { OmniClient } from '../index.js';
 import {
   NOTHING_CHARGED_STATUSES,
   findOurSale,
@@ -9,9 +9,10 @@ import {
   type OperationOutcome,
   type QueryOutcome,
   type UndoChipData,
-} from '../acquirer/index.js';
-import { encodeTlv, toHex } from '../emv/index.js';
-import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../engine/ports.js';
+} from '../index.js';
+import { encodeTlv, toHex } from '../../emv/index.js';
+import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../../engine/ports.js';
+import { omniSaleState, shownDetail } from './states.js';
 
 /** Issuer script results travel in their own field, not inside EmvData. */
 const SCRIPT_RESULTS_TAG = '9F5B';
@@ -119,8 +120,8 @@ export class OmniDeliveryAdapter implements AcquirerDeliveryPort {
     return {
       kind: 'found',
       ...(q.paymentId !== undefined ? { paymentId: q.paymentId } : {}),
-      ...(q.status !== undefined ? { status: q.status } : {}),
-      ...(q.confirmationStatus !== undefined ? { confirmationStatus: q.confirmationStatus } : {}),
+      state: omniSaleState(q),
+      detail: shownDetail(q),
     };
   }
 }

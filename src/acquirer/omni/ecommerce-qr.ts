@@ -1,7 +1,8 @@
-import { ecommercePaymentId, type EcommerceClient } from '../acquirer/index.js';
-import type { QrCodeOrder, QrCodePort, QrIssued } from '../engine/qr/code-port.js';
-import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../engine/ports.js';
+import { ecommercePaymentId, type EcommerceClient } from '../index.js';
+import type { QrCodeOrder, QrCodePort, QrIssued } from '../../engine/qr/code-port.js';
+import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../../engine/ports.js';
 import { qrTextFromPng } from './qr-image.js';
+import { ecommerceQrSaleState } from './states.js';
 
 /** E-commerce sale statuses (002, "Transaction status"): 2 paid, 3 denied, 10 cancelled/voided, 12 pending, 13 aborted. */
 const PAID = 2;
@@ -69,7 +70,7 @@ export class EcommerceQrAdapter implements QrCodePort, AcquirerDeliveryPort {
   /**
    * 12 (not paid yet) reads as not found: nothing to undo; 2 paid, and `captured` (Capture: true:
    * no confirmation will come, so past the daily close it stays charged like a confirmed card
-   * sale); 10 voided reads as undone.
+   * sale); the rest by ECOMMERCE_QR_SALE_STATES (states.ts: 10 voided reads as undone).
    */
   async queryByOrderId(merchantOrderId: string): Promise<SaleQuery> {
     const paymentId = this.#paymentIdOf(merchantOrderId);
@@ -82,8 +83,13 @@ export class EcommerceQrAdapter implements QrCodePort, AcquirerDeliveryPort {
       return { kind: 'unknown', reason: reason(e) };
     }
     if (status === PENDING) return { kind: 'not-found' };
-    if (status === VOIDED) return { kind: 'found', paymentId, status, confirmationStatus: 2 };
-    return { kind: 'found', paymentId, status, ...(status === PAID ? { captured: true } : {}) };
+    return {
+      kind: 'found',
+      paymentId,
+      state: ecommerceQrSaleState(status),
+      detail: `Status ${status}`,
+      ...(status === PAID ? { captured: true } : {}),
+    };
   }
 
   async confirm(paymentId: string): Promise<Delivery> {

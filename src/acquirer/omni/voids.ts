@@ -1,4 +1,4 @@
-import { codeMeaning } from '../../tables/acquirer/return-codes.js';
+import { codeMeaning } from '../../../tables/acquirer/return-codes.js';
 import {
   acquirerContext,
   exchangeOf,
@@ -8,11 +8,12 @@ import {
   type VoidOutcome,
   type VoidQueryOutcome,
   type VoidRequest,
-} from '../acquirer/index.js';
-import type { Delivery } from '../engine/ports.js';
-import type { VoidDeliveryPort, VoidHostPort, VoidOrder, VoidUndoDelivery } from '../engine/void/ports.js';
-import type { HostVoidOutcome } from '../engine/void/types.js';
-import { cardNode } from './acquirer-sale.js';
+} from '../index.js';
+import type { Delivery, HostSaleState } from '../../engine/ports.js';
+import type { VoidDeliveryPort, VoidHostPort, VoidOrder, VoidUndoDelivery } from '../../engine/void/ports.js';
+import type { HostVoidOutcome } from '../../engine/void/types.js';
+import { cardNode } from './sale.js';
+import { omniSaleState } from './states.js';
 
 /** The omni void request: `MerchantVoidId`, `MerchantVoidDate`, `VoidAmount` and the card read again. */
 export function voidRequest(order: VoidOrder): VoidRequest {
@@ -98,10 +99,11 @@ export class OmniVoidAdapter implements VoidHostPort, VoidDeliveryPort {
     return this.#undo(() => this.#client.undoVoidByMerchantVoidId(paymentId, merchantVoidId), undefined, paymentId);
   }
 
-  async saleStatus(paymentId: string): Promise<number | undefined> {
+  /** The voided sale's state; undefined when the query fails or shows no `Status` (nothing read). */
+  async saleState(paymentId: string): Promise<HostSaleState | undefined> {
     try {
       const q = queryOutcome({ kind: 'answer', status: 200, body: await this.#client.getSale(paymentId) });
-      return q.kind === 'found' ? q.status : undefined;
+      return q.kind === 'found' && q.status !== undefined ? omniSaleState(q) : undefined;
     } catch {
       return undefined;
     }

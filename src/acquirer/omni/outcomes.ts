@@ -1,6 +1,6 @@
-import { codeMeaning, isReturnCode } from '../../tables/acquirer/return-codes.js';
-import { acquirerContext, returnOf } from './errors.js';
-import type { AcquirerResponse } from './http.js';
+import { codeMeaning, isReturnCode } from '../../../tables/acquirer/return-codes.js';
+import { acquirerContext, returnOf } from '../errors.js';
+import type { AcquirerResponse } from '../http.js';
 
 /**
  * The outcome tables (docs/decisions.md, "The acquirer's answers"), in one module: what a sale answer means,

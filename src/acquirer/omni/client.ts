@@ -1,8 +1,8 @@
-import { OmniposError } from '../core/errors/index.js';
-import type { Logger } from '../core/log/index.js';
-import { httpError } from './errors.js';
-import type { AcquirerHttp, AcquirerResponse, SendOptions } from './http.js';
-import type { OmniTokens, ScopeFamily } from './oauth.js';
+import { OmniposError } from '../../core/errors/index.js';
+import type { Logger } from '../../core/log/index.js';
+import { httpError } from '../errors.js';
+import type { AcquirerHttp, AcquirerResponse, SendOptions } from '../http.js';
+import type { OmniTokens, ScopeFamily } from '../oauth.js';
 import {
   exchangeOf,
   operationOutcome,
@@ -21,7 +21,7 @@ import type {
   UndoChipData,
   VoidAnswer,
   VoidRequest,
-} from './omni-types.js';
+} from './types.js';
 import { ROUTES, type RouteName, type RouteParams } from './routes.js';
 
 export interface CallOptions {

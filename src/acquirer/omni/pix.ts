@@ -1,6 +1,8 @@
-import { ecommercePaymentId, isOutcomeUnknown, type EcommerceClient } from '../acquirer/index.js';
-import type { PixCreatePort } from '../engine/pix/engine.js';
-import type { PixCreation } from '../engine/pix/types.js';
+import { ecommercePaymentId, isOutcomeUnknown, type EcommerceClient } from '../index.js';
+import type { PixCreatePort } from '../../engine/pix/engine.js';
+import type { PixCreation } from '../../engine/pix/types.js';
+import type { PixStatusQuery } from '../../engine/ports.js';
+import { pixChargeStatus } from './states.js';
 
 function reason(e: unknown): string {
   return e instanceof Error ? e.message : 'failed';
@@ -36,17 +38,20 @@ export class EcommercePixAdapter implements PixCreatePort {
     }
   }
 
-  async status(paymentId: string): Promise<{ kind: 'found'; status: number } | { kind: 'unknown'; reason: string }> {
+  /** The charge's status in the engine's words (ECOMMERCE_PIX_STATES, states.ts). */
+  async status(paymentId: string): Promise<PixStatusQuery> {
     try {
-      return { kind: 'found', status: (await this.#client.getSale(paymentId)).Payment.Status };
+      const status = (await this.#client.getSale(paymentId)).Payment.Status;
+      return { kind: 'found', status: pixChargeStatus(status), detail: String(status) };
     } catch (e) {
       return { kind: 'unknown', reason: reason(e) };
     }
   }
 
-  async void(paymentId: string): Promise<{ kind: 'answered'; status: number } | { kind: 'unknown'; reason: string }> {
+  async void(paymentId: string): Promise<{ kind: 'answered' } | { kind: 'unknown'; reason: string }> {
     try {
-      return { kind: 'answered', status: (await this.#client.voidSale(paymentId)).Status };
+      await this.#client.voidSale(paymentId);
+      return { kind: 'answered' };
     } catch (e) {
       return { kind: 'unknown', reason: reason(e) };
     }

@@ -5,10 +5,10 @@ import type {
   PhysicalSaleRequest,
   PhysicalSaleResponse,
   SaleOutcome,
-} from '../acquirer/index.js';
-import { OmniposError } from '../core/errors/index.js';
-import type { EncryptedCard, SaleAuthorizationPort, SaleOrder } from '../engine/ports.js';
-import type { CardSummary, HostSaleOutcome, PaymentMethod } from '../engine/sale/types.js';
+} from '../index.js';
+import { OmniposError } from '../../core/errors/index.js';
+import type { EncryptedCard, SaleAuthorizationPort, SaleOrder } from '../../engine/ports.js';
+import type { CardSummary, HostSaleOutcome, PaymentMethod } from '../../engine/sale/types.js';
 
 export interface TerminalIdentity {
   subordinatedMerchantId: string;

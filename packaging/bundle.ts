@@ -1,0 +1,81 @@
+/**
+ * Fast start (issue 22): the compiled program in a few files. `npm run build` compiles with tsc into
+ * dist/ (the type check, and every file as before) and then runs this: esbuild reads src/cli/bin.ts
+ * and everything it imports and writes dist/src/cli/bin.js over tsc's, with the rest in dist/src/cli/chunks/ (one chunk per group of
+ * modules loaded together: each command, the sandbox host, the virtual devices… stay lazy, as
+ * their dynamic imports become chunk loads). The ~500 modules the daemon loaded one by one (each
+ * resolved, read, compiled and linked on its own) become ~50 files. tsc's other files stay in
+ * dist/ (nothing loads them; bin.js is the entry the CLI, the systemd units and the package name).
+ *
+ * Production dependencies stay in node_modules (native modules, CommonJS packages loaded at first
+ * use through createRequire), except zod: pure ES modules, ~95 files read at every start (the
+ * configuration's schema), bundled with the program. Assets are looked up from the package's root
+ * (package.json) or beside the source, never by a path relative to a compiled file (config/load.ts,
+ * cli/version.ts, api/screens.ts), so they are found from the chunks too.
+ *
+ * Run: `node --import tsx packaging/bundle.ts` (after tsc; `npm run build` does both).
+ */
+import { readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build, type Plugin } from 'esbuild';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+/** Where the bundle goes: dist/src/cli, or OMNIPOS_BUNDLE_DIR (a test bundles into a package laid out in a temporary directory). */
+const CLI = process.env.OMNIPOS_BUNDLE_DIR ?? path.join(ROOT, 'dist', 'src', 'cli');
+/** Bundled into the program rather than loaded from node_modules: pure ES modules, many files, used at start. */
+const INLINE = new Set(['zod']);
+
+const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+  dependencies: Record<string, string>;
+};
+const external = Object.keys(pkg.dependencies)
+  .filter((d) => !INLINE.has(d))
+  .flatMap((d) => [d, `${d}/*`]);
+
+/**
+ * zod's namespaces re-export its ~45 error-message locales (`z.locales`, `z.core.locales`), which no code here uses
+ * (zod sets English itself): only `en` is bundled, ~200 kB less to parse wherever the
+ * configuration loads.
+ */
+const zodEnglishOnly: Plugin = {
+  name: 'zod-english-only',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) =>
+      /[\\/]zod[\\/]v4[\\/](classic[\\/]external|core[\\/]index)\.js$/.test(args.importer)
+        ? { path: path.join(path.dirname(args.importer), '..', 'locales', 'en.js'), namespace: 'zod-locales' }
+        : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'zod-locales' }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)};`,
+      resolveDir: path.dirname(args.path),
+    }));
+  },
+};
+
+rmSync(path.join(CLI, 'chunks'), { recursive: true, force: true });
+const result = await build({
+  // from the TypeScript itself (tsconfig.json's isolatedModules and verbatimModuleSyntax make each file's
+  // transpilation tsc's), so running it again never reads its own output
+  entryPoints: [path.join(ROOT, 'src', 'cli', 'bin.ts')],
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  splitting: true,
+  outdir: CLI,
+  chunkNames: 'chunks/[name]-[hash]',
+  allowOverwrite: true,
+  external,
+  plugins: [zodEnglishOnly],
+  // a stack trace under --enable-source-maps names the .ts line
+  sourcemap: 'linked',
+  metafile: true,
+  logLevel: 'warning',
+  legalComments: 'none',
+});
+const outputs = Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js'));
+const inputs = Object.keys(result.metafile.inputs).length;
+process.stdout.write(
+  `bundle: ${inputs} modules into ${outputs.length} files under ${path.relative(ROOT, CLI) || CLI}\n`,
+);

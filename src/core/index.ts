@@ -1,0 +1,22 @@
+/**
+ * The core's public surface (docs/architecture.md "Rings"): errors, clock, money, payment kinds,
+ * the redaction functions and the logger's types. Two modules are entries of their own
+ * (`ENTRIES` in eslint.layers.js), so that importing an error or a clock loads neither: the
+ * logger, `./log/index.js` (`createLogger` loads pino), and systemd's notify protocol,
+ * `./systemd.js` (it loads node:child_process, ~8 ms; only the daemon's composition root uses it).
+ */
+export * from './errors/index.js';
+export { systemClock, localTime, sleep, HOST_TIME_ZONE, type Clock, type LocalTime } from './clock.js';
+export { HostClock } from './host-clock.js';
+export { cents, formatBRL, type Cents } from './money.js';
+export * from './payment-kinds.js';
+export {
+  scrubText,
+  scrubValue,
+  isSensitiveKey,
+  isIdentifierKey,
+  isIdentifierValue,
+  isOpaqueEmvField,
+  REDACTED,
+} from './log/scrub.js';
+export type { Logger, LoggerOptions } from './log/logger.js';

@@ -1,0 +1,5 @@
+/** Operations' public surface (docs/architecture.md "Rings"): the day and its close, alarms, homologation runs, the support bundle. */
+export * from './alarms/index.js';
+export * from './day/index.js';
+export * from './homologation/index.js';
+export * from './support/index.js';

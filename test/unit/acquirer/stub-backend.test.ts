@@ -1,0 +1,195 @@
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { SimulatedCardPort } from '../../../src/adapters/simulated-card.js';
+import { systemClock } from '../../../src/core/clock.js';
+import { createLogger } from '../../../src/core/log/index.js';
+import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
+import type {
+  AcquirerBackend,
+  AcquirerDeliveryPort,
+  Delivery,
+  HostSaleState,
+  PixCreatePort,
+  SaleAuthorizationPort,
+  SaleOrder,
+  SaleQuery,
+  VoidDeliveryPort,
+  VoidHostPort,
+  WalletCancellationPort,
+} from '../../../src/engine/ports.js';
+import { SaleEngine } from '../../../src/engine/sale/engine.js';
+import type { HostSaleOutcome } from '../../../src/engine/sale/types.js';
+import type { HostVoidOutcome } from '../../../src/engine/void/types.js';
+import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
+import { useTempDirs } from '../../helpers/temp-dir.js';
+
+/**
+ * A second acquirer, as small as one can be: a backend that keeps its sales in memory and speaks
+ * only the engine's words. It implements every port of AcquirerBackend (src/engine/ports.ts), so
+ * this file does not compile when the interface asks for something a backend cannot give, and one
+ * card sale runs through the real SaleEngine, journal and outbox with it. Beside it, the measure:
+ * how many files of src/ a second acquirer touches (docs/architecture.md, "Adding an acquirer").
+ */
+const tempDir = useTempDirs();
+
+/** A stub host: its own sale states, mapped to the engine's words in one place, as a real backend's table would. */
+class StubHost {
+  readonly sales = new Map<string, { paymentId: string; amount: number; state: 'paid' | 'settled' | 'reversed' }>();
+  readonly calls: string[] = [];
+  static readonly WORDS: Record<'paid' | 'settled' | 'reversed', HostSaleState> = {
+    paid: 'approved',
+    settled: 'confirmed',
+    reversed: 'undone',
+  };
+}
+
+function stubBackend(host: StubHost): AcquirerBackend {
+  let n = 0;
+  const sales: SaleAuthorizationPort = {
+    authorize(order: SaleOrder): Promise<HostSaleOutcome> {
+      host.calls.push(`authorize ${order.merchantOrderId} ${order.request.amount}`);
+      const paymentId = `stub-${++n}`;
+      host.sales.set(order.merchantOrderId, { paymentId, amount: order.request.amount, state: 'paid' });
+      return Promise.resolve({ kind: 'approved', paymentId, authorizationCode: '000042' });
+    },
+  };
+  const byPayment = (id: string) => [...host.sales.values()].find((s) => s.paymentId === id);
+  const settle = (id: string, to: 'settled' | 'reversed'): Promise<Delivery> => {
+    host.calls.push(`${to} ${id}`);
+    const sale = byPayment(id);
+    if (!sale) return Promise.resolve({ action: 'retry', reason: 'no such sale yet' });
+    sale.state = to;
+    return Promise.resolve({ action: 'done', reason: to });
+  };
+  const delivery: AcquirerDeliveryPort = {
+    confirm: (id) => settle(id, 'settled'),
+    undo: (id) => settle(id, 'reversed'),
+    undoByOrderId: (orderId) => {
+      const sale = host.sales.get(orderId);
+      return sale ? settle(sale.paymentId, 'reversed') : Promise.resolve({ action: 'retry', reason: 'not found yet' });
+    },
+    queryByOrderId: (orderId): Promise<SaleQuery> => {
+      const sale = host.sales.get(orderId);
+      return Promise.resolve(
+        sale
+          ? { kind: 'found', paymentId: sale.paymentId, state: StubHost.WORDS[sale.state], detail: sale.state }
+          : { kind: 'not-found' },
+      );
+    },
+  };
+  const voids: VoidHostPort & VoidDeliveryPort = {
+    void: (): Promise<HostVoidOutcome> =>
+      Promise.resolve({ kind: 'declined', returnMessage: 'the stub voids nothing' }),
+    confirmVoid: () => Promise.resolve({ action: 'dead-letter', reason: 'the stub voids nothing' }),
+    undoVoid: () => Promise.resolve({ action: 'done', reason: 'nothing was voided' }),
+    undoVoidByMerchantVoidId: () => Promise.resolve({ action: 'done', reason: 'nothing was voided' }),
+  };
+  const walletCancellations: WalletCancellationPort = { applied: () => Promise.resolve(undefined) };
+  const pix: PixCreatePort = {
+    create: () => Promise.resolve({ kind: 'failed', reason: 'the stub has no Pix' }),
+    status: () => Promise.resolve({ kind: 'unknown', reason: 'the stub has no Pix' }),
+    void: () => Promise.resolve({ kind: 'unknown', reason: 'the stub has no Pix' }),
+  };
+  return {
+    kind: 'stub',
+    sales,
+    delivery,
+    voids,
+    walletCancellations,
+    qrCodes: undefined,
+    pix,
+    initialization: { download: () => Promise.reject(new Error('the stub has no tables')) },
+    probe: () => Promise.resolve(),
+  };
+}
+
+describe('a second acquirer: a stub AcquirerBackend', () => {
+  it('compiles, and one card sale runs through the engine with it: authorized, confirmed through the outbox', async () => {
+    const host = new StubHost();
+    const backend = stubBackend(host);
+    const db = openTerminalDatabase(tempDir());
+    const journal = new Journal(db);
+    const outbox = new Outbox(db);
+    const log = createLogger({ level: 'silent' });
+    const engine = new SaleEngine({
+      db,
+      journal,
+      outbox,
+      orderIds: new MerchantOrderIds(db, { ordinal: 1, clock: systemClock }),
+      card: new SimulatedCardPort(),
+      host: backend.sales,
+      receipt: { print: () => Promise.resolve('printed') },
+      clock: systemClock,
+      log,
+      attended: true,
+      ecrDecisionMs: 60_000,
+      closeMarginMs: 60_000,
+    });
+    const forwarder = new OutboxForwarder({
+      db,
+      outbox,
+      port: backend.delivery,
+      ...(backend.pix ? { pix: backend.pix } : {}),
+      voids: backend.voids,
+      clock: systemClock,
+      log,
+      onSettled: (t, d) => engine.settled(t, d),
+      undoRace: { processingWindowMs: 1000 },
+    });
+    const { entry, done } = await engine.start({
+      amount: 1010,
+      method: 'credit',
+      installments: 1,
+      interest: 'ByMerchant',
+      confirmation: 'auto',
+    });
+    await done;
+    await forwarder.runOnce();
+    const row = journal.get(entry.id)!;
+    expect(row.state).toBe('confirmed');
+    expect(host.calls).toEqual([`authorize ${row.merchantOrderId} 1010`, 'settled stub-1']);
+    expect(await backend.delivery.queryByOrderId(row.merchantOrderId)).toMatchObject({
+      kind: 'found',
+      state: 'confirmed',
+    });
+    db.close();
+  });
+});
+
+/* ----------------------------------------------------- what a second acquirer touches */
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+function tsFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return tsFiles(full);
+    return name.endsWith('.ts') ? [path.relative(ROOT, full).split(path.sep).join('/')] : [];
+  });
+}
+/** The code without its comments (a comment naming a path or a number decides nothing). */
+const code = (file: string): string =>
+  readFileSync(path.join(ROOT, file), 'utf8')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+    .replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
+const SRC = tsFiles(path.join(ROOT, 'src'));
+const outsideBackends = SRC.filter((f) => !/^src\/acquirer\/[^/]+\//.test(f));
+
+describe('the files a second acquirer touches', () => {
+  it('the engine imports nothing from src/acquirer and reads no host status number', () => {
+    const engine = SRC.filter((f) => f.startsWith('src/engine/'));
+    expect(engine.filter((f) => /from '(\.\.\/)+acquirer\//.test(code(f)))).toEqual([]);
+    expect(engine.filter((f) => /[Ss]tatus\s*[!=]==?\s*\d/.test(code(f)))).toEqual([]);
+    expect(engine.filter((f) => /confirmationStatus|cancellationStatus/.test(code(f)))).toEqual([]);
+  });
+
+  it('outside its own folder src/acquirer/<kind>/, a backend is named in 2 files: the kinds and the factory', () => {
+    // Where the kinds are listed (the configuration's enum) and where each kind gets its backend (the factory
+    // keyed by every kind, so a kind without a backend does not compile): the only places a new kind is added.
+    const naming = outsideBackends.filter((f) => /ACQUIRER_KINDS\s*=|\[K in AcquirerKind\]/.test(code(f)));
+    expect(naming).toEqual(['src/config/schema.ts', 'src/main/acquirer-backend.ts']);
+    // Every other part takes the backend it is given: the daemon's composition root reads only the factory.
+    const callers = outsideBackends.filter((f) => /\bacquirerBackend\(/.test(code(f)));
+    expect(callers.sort()).toEqual(['src/main.ts', 'src/main/acquirer-backend.ts']);
+  });
+});
