@@ -1,6 +1,6 @@
 import { constants, generateKeyPairSync, publicEncrypt, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { terminalKeyFromPem } from '../../../drivers/pinpad/secure/index.js';
+import { terminalKeyFromPem } from '../../../../../drivers/pinpad/secure/index.js';
 
 /**
  * The CRKSEC's PKCS#1 v1.5 padding (§5.2.1; RFC 8017 §7.2.2 step 3: 00 02, at least eight non-zero
