@@ -1,7 +1,7 @@
 /**
  * ESC/POS command layouts as data: one table that the encoder (encodeCommand) and the decoder
  * (EscPosDecoder) both walk. Byte values and parameter ranges are Epson's ESC/POS command
- * reference (the per-command rows of test/unit/printer/commands.test.ts say where each was read).
+ * reference (the per-command rows of test/unit/drivers/printer/encoder.test.ts say where each was read).
  */
 export const LF = 0x0a;
 export const HT = 0x09;

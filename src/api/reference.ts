@@ -39,7 +39,7 @@ function negotiate(req: IncomingMessage, type: string): void {
 
 /**
  * The OpenAPI document's module (every route's zod schema turned into JSON Schema), loaded at the
- * first request for it, not when the daemon starts (fast start: test/unit/cli/lazy-daemon.test.ts).
+ * first request for it, not when the daemon starts (fast start: test/unit/main.lazy.test.ts).
  */
 const document = async (): Promise<Doc> => (await import('./openapi.js')).openApiDocument();
 

@@ -4,7 +4,7 @@ import type { Command } from './context.js';
  * One `omnipos` command as `omnipos --help` lists it. Its module is imported only when the command
  * runs or prints its own `--help`: `omnipos --help` and a small command like `omnipos api token`
  * load none of the daemon, the drivers or the sandbox (see docs/operations.md, "Fast start"). The
- * summary here is the module's own, kept equal by test/unit/cli/help.test.ts.
+ * summary here is the module's own, kept equal by test/unit/cli/commands.test.ts.
  */
 export interface CommandEntry {
   /** The words that name it, e.g. `['config', 'check']`. */

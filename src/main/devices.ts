@@ -13,7 +13,7 @@ import type { ConfigValues } from '../config/index.js';
 import { OmniposError } from '../core/errors/index.js';
 import type { Logger } from '../core/log/index.js';
 // The virtual devices load only when the configuration names one (fast start: a terminal with a
-// real pinpad and printer never loads the simulators; test/unit/cli/lazy-daemon.test.ts).
+// real pinpad and printer never loads the simulators; test/unit/main.lazy.test.ts).
 import type { VirtualPinpad } from '../sim/pinpad/index.js';
 import type { VirtualPrinter } from '../sim/printer/index.js';
 

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDaemon } from '../integration/api/daemon.js';
+import { startTestDaemon } from '../helpers/daemon.js';
 import { decodePng } from '../helpers/png-decode.js';
 import { decodeQrRgba } from '../helpers/qr-decode.js';
 import { clearCardData } from '../helpers/scan-card-data.js';

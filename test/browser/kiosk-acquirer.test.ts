@@ -1,10 +1,6 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../src/config/index.js';
-import { createLogger } from '../../src/core/log/index.js';
-import { startDaemon, type Daemon } from '../../src/main.js';
+import type { Daemon } from '../../src/main.js';
+import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { launch, listPayments, pageErrors, snap } from './browser.js';
 
 /**
@@ -15,28 +11,22 @@ import { launch, listPayments, pageErrors, snap } from './browser.js';
  */
 let daemon: Daemon;
 let token: string;
-let stateDir: string;
+let t: TestDaemon | undefined;
 let b: Awaited<ReturnType<typeof launch>>;
 beforeAll(async () => {
-  stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-kiosk-acq-'));
-  const config = loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_TERMINAL__MODE: 'unattended' } });
-  [daemon, b] = await Promise.all([
-    startDaemon({
-      config,
-      log: createLogger({ level: 'silent' }),
-      env: {},
-      sandboxPort: 0,
-      apiPort: 0,
-      acquirerProbe: { slowMs: 300, fastMinMs: 200, fastMaxMs: 400, timeoutMs: 1000 },
+  [t, b] = await Promise.all([
+    startTestDaemon({
+      prefix: 'omnipos-kiosk-acq-',
+      env: { OMNIPOS_TERMINAL__MODE: 'unattended' },
+      deps: { acquirerProbe: { slowMs: 300, fastMinMs: 200, fastMaxMs: 400, timeoutMs: 1000 } },
     }),
     launch(),
   ]);
-  token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
+  ({ daemon, token } = t);
 }, 60_000);
 afterAll(async () => {
   await b?.close();
-  await daemon?.stop();
-  rmSync(stateDir, { recursive: true, force: true });
+  await t?.stop();
 });
 
 const DROP = { reset: 'before', times: 1_000_000 } as const;

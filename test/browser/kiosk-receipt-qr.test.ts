@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cardSim, findCard } from '../../src/sim/pinpad/card/index.js';
-import { startTestDaemon } from '../integration/api/daemon.js';
+import { startTestDaemon } from '../helpers/daemon.js';
 import { decodePng } from '../helpers/png-decode.js';
 import { decodeQrRgba } from '../helpers/qr-decode.js';
 import { launch, listPayments, pageErrors, snap } from './browser.js';

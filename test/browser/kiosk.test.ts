@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { TEST_CARDS } from '../../tables/test-cards.js';
-import { startTestDaemon } from '../integration/api/daemon.js';
+import { startTestDaemon } from '../helpers/daemon.js';
 import { decodePng } from '../helpers/png-decode.js';
 import { decodeQrRgba } from '../helpers/qr-decode.js';
 import { launch, listPayments, pageErrors, snap } from './browser.js';

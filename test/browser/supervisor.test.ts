@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { supervisorPassword } from '../../src/cli/void.js';
-import { startTestDaemon } from '../integration/api/daemon.js';
-import { walletPays as walletPaysAt } from '../integration/void/wallet-pay.js';
+import { startTestDaemon } from '../helpers/daemon.js';
+import { walletPays as walletPaysAt } from '../helpers/wallet-pay.js';
 import { launch, pageErrors, snap } from './browser.js';
 
 /**

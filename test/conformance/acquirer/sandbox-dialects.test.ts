@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { voidOutcome, operationOutcome } from '../../../src/acquirer/omni/outcomes.js';
-import { EMV_CONFIRM, sale, startHarness, voidRequest, type Harness } from '../../integration/acquirer/harness.js';
+import { EMV_CONFIRM, sale, startHarness, voidRequest, type Harness } from '../../helpers/sandbox.js';
 import data from './conecta-examples.json' with { type: 'json' };
 
 /**

@@ -4,7 +4,7 @@ import { runCli } from '../../../src/cli/run.js';
 import { HOST_TIME_ZONE, localTime } from '../../../src/core/clock.js';
 import { buildPadraoq } from '../../../src/qr/index.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
-import { nextOrderId, startHarness, type Harness } from './harness.js';
+import { nextOrderId, startHarness, type Harness } from '../../helpers/sandbox.js';
 
 let h: Harness;
 beforeAll(async () => {

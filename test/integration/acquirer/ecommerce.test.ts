@@ -4,7 +4,7 @@ import { isOmniposError } from '../../../src/core/errors/index.js';
 import { crc16Hex, parseQr } from '../../../src/qr/index.js';
 import { SANDBOX_CREDENTIALS } from '../../../tables/sandbox-credentials.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
-import { nextOrderId, startHarness, type Harness } from './harness.js';
+import { nextOrderId, startHarness, type Harness } from '../../helpers/sandbox.js';
 import { qrTextFromPng } from '../../../src/acquirer/omni/qr-image.js';
 
 let h: Harness;

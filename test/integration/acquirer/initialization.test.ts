@@ -3,7 +3,7 @@ import { isOmniposError } from '../../../src/core/errors/index.js';
 import { parseInitialization } from '../../../src/initialization/index.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
-import { cardNode, card, sale, startHarness, type Harness } from './harness.js';
+import { cardNode, card, sale, startHarness, type Harness } from '../../helpers/sandbox.js';
 
 let h: Harness;
 beforeAll(async () => {

@@ -8,7 +8,7 @@ import { createAcquirer } from '../../../src/acquirer/index.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import { buildSandbox, listenSandbox, sandboxSettings } from '../../../src/sandbox/index.js';
 import { SANDBOX_CREDENTIALS } from '../../../tables/sandbox-credentials.js';
-import { EMV_CONFIRM, card, cardNode, sale } from './harness.js';
+import { EMV_CONFIRM, card, cardNode, sale } from '../../helpers/sandbox.js';
 
 describe('logs', () => {
   it('at debug, neither side logs the token, the client secret, the PAN, the track or the PIN block', async () => {

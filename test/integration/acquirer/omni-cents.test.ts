@@ -3,7 +3,15 @@ import { isOmniposError } from '../../../src/core/errors/index.js';
 import { OmniDeliveryAdapter } from '../../../src/acquirer/omni/delivery.js';
 import { OmniVoidAdapter } from '../../../src/acquirer/omni/voids.js';
 import { attemptUndo } from '../../../src/engine/outbox/undo-race.js';
-import { EMV_CONFIRM, EMV_UNDO, emvTags, sale, startHarness, voidRequest, type Harness } from './harness.js';
+import {
+  EMV_CONFIRM,
+  EMV_UNDO,
+  emvTags,
+  sale,
+  startHarness,
+  voidRequest,
+  type Harness,
+} from '../../helpers/sandbox.js';
 
 /** Cents outcomes (docs/sandbox.md and the manual's "Simular respostas" tables), first N = 1 attempt. */
 let h: Harness;

@@ -5,7 +5,16 @@ import { deriveTdesKeys, encryptData } from '../../../src/crypto/index.js';
 import { SANDBOX_KEYS } from '../../../tables/sandbox-keys.js';
 import { OmniDeliveryAdapter } from '../../../src/acquirer/omni/delivery.js';
 import { attemptUndo } from '../../../src/engine/outbox/undo-race.js';
-import { EMV_CONFIRM, EMV_UNDO, card, cardNode, emvTags, sale, startHarness, type Harness } from './harness.js';
+import {
+  EMV_CONFIRM,
+  EMV_UNDO,
+  card,
+  cardNode,
+  emvTags,
+  sale,
+  startHarness,
+  type Harness,
+} from '../../helpers/sandbox.js';
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,15 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Pinpad } from '../../../drivers/pinpad/index.js';
-import { TcpTransport } from '../../../drivers/transport/tcp.js';
+import type { Pinpad } from '../../../drivers/pinpad/index.js';
 import { OmniSaleAdapter, type TerminalIdentity } from '../../../src/acquirer/omni/sale.js';
 import { PinpadCardPort, productResolver } from '../../../src/adapters/pinpad-card.js';
 import type { CardRequest } from '../../../src/engine/ports.js';
 import { parseInitialization, TableSet } from '../../../src/initialization/index.js';
-import { cardSim, VirtualPinpad, type CardChoice } from '../../../src/sim/pinpad/index.js';
+import type { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
+import { cardSim, type CardChoice } from '../../../src/sim/pinpad/index.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
-import { FAST } from '../pinpad-card/harness.js';
-import { nextOrderId, startHarness, type Harness } from './harness.js';
+import { FAST } from '../../helpers/pinpad-rig.js';
+import { nextOrderId, startHarness, type Harness } from '../../helpers/sandbox.js';
+import { connectPinpad, startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 /**
  * Issue 17, required fields, end to end over real parts: the virtual pinpad over TCP reads the card
@@ -35,15 +36,15 @@ describe('sales built from real reads carry every required field, and the sandbo
 
   beforeAll(async () => {
     h = await startHarness();
-    sim = new VirtualPinpad({ tcpPort: 0 });
-    await sim.start();
-    pinpad = new Pinpad({
-      transport: () => new TcpTransport({ host: '127.0.0.1', port: sim.port }),
-      timings: FAST,
-      probeIntervalMs: 0,
-      reconnect: { initialMs: 50, maxMs: 200 },
-    });
-    await pinpad.connect();
+    sim = await startVirtualPinpad({ tcpPort: 0 });
+    pinpad = await connectPinpad(
+      { port: sim.port },
+      {
+        timings: FAST,
+        probeIntervalMs: 0,
+        reconnect: { initialMs: 50, maxMs: 200 },
+      },
+    );
     const set = new TableSet(
       parseInitialization(await h.acquirer.omni.initialization(TERMINAL.subordinatedMerchantId, TERMINAL.terminalId)),
     );

@@ -3,7 +3,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { API_ERRORS } from '../../../tables/sandbox/published-errors.js';
 import { BUILT_IN_MERCHANTS } from '../../../tables/sandbox/merchants.js';
 import type { SandboxBase } from '../../../src/sandbox/index.js';
-import { EMV_CONFIRM, EMV_UNDO, nextOrderId, sale, startHarness, voidRequest, type Harness } from './harness.js';
+import {
+  EMV_CONFIRM,
+  EMV_UNDO,
+  nextOrderId,
+  sale,
+  startHarness,
+  voidRequest,
+  type Harness,
+} from '../../helpers/sandbox.js';
 
 /**
  * The sandbox's own contract, on the wire: each base on its own listener, the host's published

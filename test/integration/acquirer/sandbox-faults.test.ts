@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EMV_CONFIRM, EMV_UNDO, sale, startHarness, voidRequest, type Harness } from './harness.js';
+import { EMV_CONFIRM, EMV_UNDO, sale, startHarness, voidRequest, type Harness } from '../../helpers/sandbox.js';
 
 let h: Harness;
 beforeAll(async () => {

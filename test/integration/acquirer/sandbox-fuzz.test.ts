@@ -8,7 +8,7 @@ import {
   type SandboxRoute,
   type SandboxRouteName,
 } from '../../../src/sandbox/routes.js';
-import { sale, startHarness, type Harness } from './harness.js';
+import { sale, startHarness, type Harness } from '../../helpers/sandbox.js';
 
 /** Whatever a client sends, the sandbox answers with a status and a JSON body (or nothing), and keeps serving. */
 let h: Harness;

@@ -7,7 +7,7 @@ import type { SandboxBase } from '../../../src/sandbox/index.js';
 import { SANDBOX_CREDENTIALS } from '../../../tables/sandbox-credentials.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
-import { card, cardNode, EMV_UNDO, nextOrderId, sale, startHarness, type Harness } from './harness.js';
+import { card, cardNode, EMV_UNDO, nextOrderId, sale, startHarness, type Harness } from '../../helpers/sandbox.js';
 
 /**
  * Each strictness of the sandbox host, proved by a request that lacks it: refused with the host's

@@ -8,7 +8,7 @@ import { walletPublicKey, type WalletCardData } from '../../../src/crypto/index.
 import { buildPadraoq, buildPix } from '../../../src/qr/index.js';
 import { SANDBOX_CREDENTIALS } from '../../../tables/sandbox-credentials.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
-import { EMV_CONFIRM, nextOrderId, startHarness, type Harness } from './harness.js';
+import { EMV_CONFIRM, nextOrderId, startHarness, type Harness } from '../../helpers/sandbox.js';
 import { qrTextFromPng } from '../../../src/acquirer/omni/qr-image.js';
 
 let h: Harness;

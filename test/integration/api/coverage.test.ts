@@ -2,8 +2,8 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACQUIRER_CNPJ } from '../../../src/api/payment-fiscal.js';
 import { isValidCnpj } from '../../../src/crypto/index.js';
-import { openEvents, startTestDaemon } from './daemon.js';
-import { check } from './schema-check.js';
+import { openEvents, startTestDaemon } from '../../helpers/daemon.js';
+import { check } from '../../helpers/schema-check.js';
 
 /**
  * Every response the OpenAPI document declares (route × status) is produced on a real daemon

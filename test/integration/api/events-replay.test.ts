@@ -1,13 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, listenApi } from '../../../src/api/app.js';
 import { businessDay, EventHub, MAX_REPLAY } from '../../../src/api/events.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import { EventLog, Journal, openTerminalDatabase, type Db } from '../../../src/store/index.js';
-import { openEvents, startTestDaemon, type Sse } from './daemon.js';
+import { openEvents, startTestDaemon, type Sse } from '../../helpers/daemon.js';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 /**
  * The event stream's replay, on a real database and a real listener: `Last-Event-ID` gets the
@@ -16,14 +14,13 @@ import { openEvents, startTestDaemon, type Sse } from './daemon.js';
  */
 
 let t: Awaited<ReturnType<typeof startTestDaemon>>;
-let dir: string;
+const dir = tempDirForFile('omnipos-replay-');
 let db: Db;
 let now = new Date('2026-11-25T14:00:00Z');
 let hub: EventHub;
 let api: Awaited<ReturnType<typeof listenApi>>;
 beforeAll(async () => {
   t = await startTestDaemon();
-  dir = mkdtempSync(path.join(tmpdir(), 'omnipos-replay-'));
   db = openTerminalDatabase(dir);
   hub = new EventHub(new Journal(db), () => now, new EventLog(db));
   const d = t.daemon;
@@ -43,7 +40,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await api?.close();
   db?.close();
-  rmSync(dir, { recursive: true, force: true });
   await t?.stop();
 });
 

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../../helpers/temp-dir.js';
-import { openEvents, type Sse } from './daemon.js';
+import { openEvents, type Sse } from '../../helpers/daemon.js';
 
 /**
  * The event stream resumes across a daemon SIGKILL: a client that dropped its connection

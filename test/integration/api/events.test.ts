@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, listenApi } from '../../../src/api/app.js';
 import { EventHub } from '../../../src/api/events.js';
 import { createLogger } from '../../../src/core/log/index.js';
-import { openEvents, startTestDaemon, type Sse } from './daemon.js';
+import { openEvents, startTestDaemon, type Sse } from '../../helpers/daemon.js';
 
 let t: Awaited<ReturnType<typeof startTestDaemon>>;
 beforeAll(async () => {

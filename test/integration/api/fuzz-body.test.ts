@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDaemon } from './daemon.js';
+import { startTestDaemon } from '../../helpers/daemon.js';
 
 let t: Awaited<ReturnType<typeof startTestDaemon>>;
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import { Agent } from 'undici';
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AcquirerReach } from '../../../src/api/health.js';
-import { startTestDaemon } from './daemon.js';
+import { startTestDaemon } from '../../helpers/daemon.js';
 
 /** The terminal's own clock runs this far behind the host's (the sandbox's, the real time). */
 const BEHIND_MS = 90_000;

@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { typesFromDocument } from './openapi-types.js';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 /**
  * A cash register's client generated from the document: the types of `src/api/openapi.json`
@@ -16,8 +16,7 @@ import { typesFromDocument } from './openapi-types.js';
 const ROOT = new URL('../../../', import.meta.url).pathname;
 const DOC = path.join(ROOT, 'src/api/openapi.json');
 const MARK = '<!-- client walk-through: type-checked by test/integration/api/openapi-client.test.ts -->';
-const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-client-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDirForFile('omnipos-client-');
 
 /** The integration guide's walk-through (docs/integration.md): the ```ts block after the mark. */
 function walkThrough(): string {

@@ -2,8 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../../src/api/app.js';
-import { openEvents, startTestDaemon } from './daemon.js';
-import { check } from './schema-check.js';
+import { openEvents, startTestDaemon } from '../../helpers/daemon.js';
+import { check } from '../../helpers/schema-check.js';
 
 const COMMITTED = new URL('../../../src/api/openapi.json', import.meta.url);
 

@@ -2,7 +2,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCREENS_CSP } from '../../../src/api/screens.js';
 import { accepts } from '../../../src/api/reference.js';
-import { startTestDaemon } from './daemon.js';
+import { startTestDaemon } from '../../helpers/daemon.js';
 
 /** `GET /v1/docs`: the API reference the daemon renders from its own document. */
 

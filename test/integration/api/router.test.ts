@@ -3,7 +3,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../../src/api/app.js';
 import { matchPath } from '../../../src/api/routes.js';
-import { startTestDaemon } from './daemon.js';
+import { startTestDaemon } from '../../helpers/daemon.js';
 
 let t: Awaited<ReturnType<typeof startTestDaemon>>;
 beforeAll(async () => {

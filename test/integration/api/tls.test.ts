@@ -1,13 +1,14 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:tls';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import forge from 'node-forge';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG_PATH, loadConfig } from '../../../src/config/index.js';
+import { loadConfig } from '../../../src/config/index.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import { startDaemon, type Daemon } from '../../../src/main.js';
+import { shippedConfig, writeConfig } from '../../helpers/config.js';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 /** A self-signed certificate for 127.0.0.1 made here, so the test trusts exactly it. */
 function selfSigned(): { cert: string; key: string } {
@@ -28,26 +29,20 @@ function selfSigned(): { cert: string; key: string } {
   return { cert: forge.pki.certificateToPem(cert), key: forge.pki.privateKeyToPem(keys.privateKey) };
 }
 
-let dir: string;
+const dir = tempDirForFile('omnipos-tls-');
 let daemon: Daemon;
 let token: string;
 let pem: { cert: string; key: string };
 let trusted: Agent;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'omnipos-tls-'));
   pem = selfSigned();
   writeFileSync(path.join(dir, 'lan.crt'), pem.cert);
   writeFileSync(path.join(dir, 'lan.key'), pem.key, { mode: 0o600 });
-  const c = JSON.parse(readFileSync(DEFAULT_CONFIG_PATH, 'utf8')) as Record<string, Record<string, unknown>>;
-  delete c.$schema;
-  const base = path.dirname(DEFAULT_CONFIG_PATH);
-  c.acquirer!.clientSecretFile = path.resolve(base, c.acquirer!.clientSecretFile as string);
-  c.acquirer!.merchantKeyFile = path.resolve(base, c.acquirer!.merchantKeyFile as string);
+  const c = shippedConfig();
   c.stateDir = path.join(dir, 'state') as never;
   c.api = { host: '127.0.0.1', port: 0, lan: { host: '127.0.0.1', port: 0, certFile: 'lan.crt', keyFile: 'lan.key' } };
-  writeFileSync(path.join(dir, 'omnipos.json'), JSON.stringify(c));
-  const config = loadConfig({ path: path.join(dir, 'omnipos.json'), env: {} });
+  const config = loadConfig({ path: writeConfig(path.join(dir, 'omnipos.json'), c), env: {} });
   daemon = await startDaemon({ config, log: createLogger({ level: 'silent' }), env: {}, sandboxPort: 0 });
   token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
   trusted = new Agent({ connect: { ca: pem.cert } });
@@ -56,7 +51,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await trusted?.close();
   await daemon?.stop();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 describe('the API on the LAN, over TLS (api.lan)', () => {

@@ -7,9 +7,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanForCardData } from '../../helpers/scan-card-data.js';
-import { startE2e, type E2e } from '../e2e/harness.js';
-import { clearSecrets, hostSale, present, promptsOf, sell, start, testCard } from '../e2e/sale-kit.js';
-import { HAS_SOCAT } from '../pinpad/socat.js';
+import { startE2e, type E2e } from '../../helpers/e2e.js';
+import { clearSecrets, hostSale, present, promptsOf, sell, start, testCard } from '../../helpers/sale-kit.js';
+import { HAS_SOCAT } from '../../helpers/socat.js';
 import { buildBibcomp } from './build.js';
 
 const STRIPE = testCard('stripe card, PIN 4321');

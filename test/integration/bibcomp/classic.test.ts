@@ -23,10 +23,11 @@ import {
 } from '../../../drivers/pinpad/index.js';
 import { PinpadCardPort } from '../../../src/adapters/pinpad-card.js';
 import { cardSim } from '../../../src/sim/pinpad/card/index.js';
-import { VirtualPinpad } from '../../../src/sim/pinpad/server.js';
+import type { VirtualPinpad } from '../../../src/sim/pinpad/server.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
 import records from '../../vectors/initialization/abecs-4.1-records.json' with { type: 'json' };
 import { buildBibcomp, setFault } from './build.js';
+import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -44,9 +45,7 @@ beforeAll(() => {
 }, 60_000);
 
 async function rig(profile: ConstructorParameters<typeof VirtualPinpad>[0] = {}) {
-  const sim = new VirtualPinpad({ typingMs: null, ...profile });
-  await sim.start();
-  cleanup.push(() => sim.stop());
+  const sim = await startVirtualPinpad({ typingMs: null, ...profile }, cleanup);
   const wedged = { value: false };
   const pinpad = new SecurePinpad({
     transport: () => bibcompTransportFor({ calls, wedged }, { port: `127.0.0.1:${sim.port}`, callTimeoutMs: 5000 }),
@@ -239,9 +238,7 @@ describe('a BibComp library without the generic command', () => {
 
 describe('the plain driver on the classic library', () => {
   it('answers an Abecs command with ERR010 without calling the library', async () => {
-    const sim = new VirtualPinpad();
-    await sim.start();
-    cleanup.push(() => sim.stop());
+    const sim = await startVirtualPinpad({}, cleanup);
     const pinpad = new Pinpad({
       transport: () => new ClassicBibcompTransport({ calls, port: `127.0.0.1:${sim.port}` }),
       probeIntervalMs: 0,

@@ -1,15 +1,14 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliContext } from '../../../src/cli/context.js';
 import { runCli } from '../../../src/cli/run.js';
-import { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
+import type { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
 import { buildBibcomp } from './build.js';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
+import { shippedConfig, writeConfig } from '../../helpers/config.js';
 
 function ctx(): CliContext & { stdout: string; stderr: string } {
   const c = {
@@ -30,8 +29,7 @@ describe('omnipos pinpad info with "kind": "bibcomp"', () => {
   let sim: VirtualPinpad;
   let dir: string;
   beforeAll(async () => {
-    sim = new VirtualPinpad();
-    await sim.start();
+    sim = await startVirtualPinpad();
     dir = mkdtempSync(path.join(tmpdir(), 'omnipos-bibcomp-cli-'));
   }, 60_000);
   afterAll(async () => {
@@ -42,21 +40,9 @@ describe('omnipos pinpad info with "kind": "bibcomp"', () => {
   const config = (device: Record<string, unknown>, extra: Record<string, unknown> = {}): string => {
     const file = path.join(dir, `omnipos-${Math.random().toString(36).slice(2)}.json`);
     // the shipped configuration (terminal, acquirer), with this pinpad device and a state directory of our own
-    const base = JSON.parse(readFileSync(path.join(ROOT, 'config/omnipos.json'), 'utf8')) as Record<
-      string,
-      Record<string, unknown>
-    >;
-    const acquirer = {
-      ...base.acquirer,
-      clientSecretFile: path.join(ROOT, 'config/sandbox/client-secret'),
-      merchantKeyFile: path.join(ROOT, 'config/sandbox/merchant-key'),
-      ...(extra.acquirer as object),
-    };
-    writeFileSync(
-      file,
-      JSON.stringify({ ...base, ...extra, acquirer, stateDir: path.join(dir, 'state'), pinpad: { device } }),
-    );
-    return file;
+    const base = shippedConfig();
+    const acquirer = { ...base.acquirer, ...(extra.acquirer as object) };
+    return writeConfig(file, { ...base, ...extra, acquirer, stateDir: path.join(dir, 'state'), pinpad: { device } });
   };
 
   it('a library without the generic command: an obsolete pinpad to the driver, information from GIN through PP_GetInfo, no card sales', async () => {
@@ -81,10 +67,7 @@ describe('omnipos pinpad info with "kind": "bibcomp"', () => {
       await new Promise((r) => srv.close(r));
       return port;
     };
-    const base = JSON.parse(readFileSync(path.join(ROOT, 'config/omnipos.json'), 'utf8')) as Record<
-      string,
-      Record<string, unknown>
-    >;
+    const base = shippedConfig();
     const file = config(
       { kind: 'bibcomp', library: buildBibcomp(), port: `127.0.0.1:${sim.port}` },
       { api: { ...base.api, port: await free() }, acquirer: { authUrl: `http://127.0.0.1:${await free()}` } },

@@ -13,8 +13,8 @@ import {
   type PinpadLinkEvent,
   type TerminalKey,
 } from '../../../drivers/pinpad/index.js';
-import { VirtualPinpad } from '../../../src/sim/pinpad/server.js';
 import { buildBibcomp, setFault } from './build.js';
+import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -41,9 +41,7 @@ const until = async (what: string, f: () => boolean, ms = 20_000): Promise<void>
 };
 
 async function bridged(callTimeoutMs = 15_000) {
-  const sim = new VirtualPinpad({ typingMs: null });
-  await sim.start();
-  cleanup.push(() => sim.stop());
+  const sim = await startVirtualPinpad({ typingMs: null }, cleanup);
   const wedged = { value: false };
   const transport = () =>
     new BibcompTransport({ calls, wedged, port: `127.0.0.1:${sim.port}`, pollMs: 5, callTimeoutMs });

@@ -14,8 +14,9 @@ import {
   type TerminalKey,
 } from '../../../drivers/pinpad/index.js';
 import { secureLayerOf } from '../../../src/sim/pinpad/secure/index.js';
-import { VirtualPinpad } from '../../../src/sim/pinpad/server.js';
+import type { VirtualPinpad } from '../../../src/sim/pinpad/server.js';
 import { buildBibcomp } from './build.js';
+import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -31,9 +32,7 @@ beforeAll(() => {
 }, 60_000);
 
 async function simUp(opts: ConstructorParameters<typeof VirtualPinpad>[0] = {}): Promise<VirtualPinpad> {
-  const sim = new VirtualPinpad(opts);
-  await sim.start();
-  cleanup.push(() => sim.stop());
+  const sim = await startVirtualPinpad(opts, cleanup);
   return sim;
 }
 

@@ -14,7 +14,7 @@ import { nextDailyClose } from '../../../src/engine/daily-close.js';
 import { sandboxEnv } from '../../../src/sandbox/index.js';
 import { scanForCardData } from '../../helpers/scan-card-data.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
-import { startHarness, type Harness } from '../acquirer/harness.js';
+import { startHarness, type Harness } from '../../helpers/sandbox.js';
 
 const tempDir = useTempDirs();
 let h: Harness;

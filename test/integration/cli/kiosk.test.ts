@@ -3,25 +3,18 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/run.js';
-import { startTestDaemon } from '../api/daemon.js';
+import { startTestDaemon } from '../../helpers/daemon.js';
+import { runCliCaptured as cli } from '../../helpers/cli.js';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 let t: Awaited<ReturnType<typeof startTestDaemon>>;
-let dir: string;
+const dir = tempDirForFile('omnipos-kiosk-test-');
 beforeAll(async () => {
   t = await startTestDaemon();
-  dir = mkdtempSync(path.join(tmpdir(), 'omnipos-kiosk-test-'));
 }, 60_000);
 afterAll(async () => {
   await t?.stop();
 });
-
-async function cli(argv: string[], env: Record<string, string>) {
-  let out = '';
-  let err = '';
-  const code = await runCli(argv, { out: (s) => (out += s), err: (s) => (err += s), env });
-  return { code, out, err };
-}
 
 /** A stand-in browser: records its arguments and the page it was asked to open, exits 7. */
 function fakeBrowser(): { exe: string; argsFile: string } {

@@ -1,17 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/run.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
+import { runCliCaptured as cli } from '../../helpers/cli.js';
 
 const tempDir = useTempDirs();
-
-async function cli(argv: string[], env: Record<string, string>) {
-  let out = '';
-  let err = '';
-  const code = await runCli(argv, { out: (s) => (out += s), err: (s) => (err += s), env });
-  return { code, out, err };
-}
 
 /** A store as the manual's merchant table lists it; the CNPJ has valid check digits (11.444.777/0001-61). */
 const STORE = {

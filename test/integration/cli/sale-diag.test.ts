@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/run.js';
-import { startTestDaemon } from '../api/daemon.js';
+import { startTestDaemon } from '../../helpers/daemon.js';
+import { runCliCaptured } from '../../helpers/cli.js';
 
 let t: Awaited<ReturnType<typeof startTestDaemon>>;
 let env: Record<string, string>;
@@ -19,12 +19,7 @@ afterAll(async () => {
   await t?.stop();
 });
 
-async function cli(argv: string[], e: Record<string, string> = env) {
-  let out = '';
-  let err = '';
-  const code = await runCli(argv, { out: (s) => (out += s), err: (s) => (err += s), env: e });
-  return { code, out, err };
-}
+const cli = (argv: string[], e: Record<string, string> = env) => runCliCaptured(argv, e);
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {

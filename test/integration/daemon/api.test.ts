@@ -1,32 +1,18 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config/index.js';
-import { createLogger } from '../../../src/core/log/index.js';
-import { startDaemon, type Daemon } from '../../../src/main.js';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import type { Daemon } from '../../../src/main.js';
+import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 
 let daemon: Daemon;
 let token: string;
 let stateDir: string;
+let t: TestDaemon;
 
 beforeAll(async () => {
-  stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-api-'));
-  const config2 = loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_QR__POLL_MS: '100' } });
-  daemon = await startDaemon({
-    config: config2,
-    log: createLogger({ level: 'silent' }),
-    env: {},
-    sandboxPort: 0,
-    apiPort: 0,
-  });
-  token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
+  t = await startTestDaemon({ prefix: 'omnipos-api-' });
+  ({ daemon, token, stateDir } = t);
 });
-afterAll(async () => {
-  await daemon.stop();
-  rmSync(stateDir, { recursive: true, force: true });
-});
+afterAll(() => t.stop());
 
 async function call(
   method: 'GET' | 'POST',

@@ -1,11 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { request, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config/index.js';
-import { createLogger } from '../../../src/core/log/index.js';
-import { startDaemon, type Daemon } from '../../../src/main.js';
+import type { Daemon } from '../../../src/main.js';
+import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 
 /**
  * A sale's `PinPadInformation` names the pinpad that read the card — the serial number and the
@@ -13,7 +9,7 @@ import { startDaemon, type Daemon } from '../../../src/main.js';
  * dispatcher (it used to be a constant whatever pinpad was plugged in).
  */
 let daemon: Daemon;
-let stateDir: string;
+let t: TestDaemon | undefined;
 const bodies: string[] = [];
 const tap: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handler) => {
   if (typeof opts.body === 'string') bodies.push(opts.body);
@@ -21,25 +17,14 @@ const tap: Dispatcher.DispatcherComposeInterceptor = (dispatch) => (opts, handle
 };
 
 beforeAll(async () => {
-  stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-pinpad-info-'));
-  const config = loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir } });
-  daemon = await startDaemon({
-    config,
-    log: createLogger({ level: 'silent' }),
-    env: {},
-    sandboxPort: 0,
-    apiPort: 0,
-    acquirerInterceptors: [tap],
-  });
+  t = await startTestDaemon({ prefix: 'omnipos-pinpad-info-', deps: { acquirerInterceptors: [tap] } });
+  daemon = t.daemon;
 }, 60_000);
-afterAll(async () => {
-  await daemon?.stop();
-  rmSync(stateDir, { recursive: true, force: true });
-});
+afterAll(() => t?.stop());
 
 describe("a sale's PinPadInformation", () => {
   it("carries the pinpad's own serial number and readers (GIX), and ReturnDataInfo 00", async () => {
-    const token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
+    const token = t!.token;
     const res = await request(`${daemon.apiUrl}/v1/payments`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },

@@ -5,8 +5,8 @@ import { SecurePinpad } from '../../../drivers/pinpad/index.js';
 import type { PortInfo } from '../../../drivers/transport/index.js';
 import { loadPinpadKey } from '../../../src/adapters/pinpad-keys.js';
 import { openPinpadTarget, UsbSerialTransport } from '../../../src/main/devices.js';
-import { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
+import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 /**
  * A USB CDC pinpad named by its ids (`pinpad.device.kind: "usb"`), as the daemon and the CLI
@@ -32,9 +32,7 @@ describe.skipIf(!HAS_SOCAT)('a USB pinpad found by its vendor and product ids', 
   it('opens the port with exactly the configured ids (not another known pinpad) and speaks the secure channel over it', async () => {
     const dir = tempDir('omnipos-usb-');
     const pty = path.join(dir, 'ttyACM-virtual');
-    const sim = new VirtualPinpad({ ptyPath: pty });
-    await sim.start();
-    cleanups.push(() => sim.stop());
+    const sim = await startVirtualPinpad({ ptyPath: pty }, cleanups);
     // An Ingenico (a known pinpad, other ids) listed first at a path that does not exist: never chosen.
     const listed = [port('/dev/nonexistent-ingenico', 0x079b, 0x0028), port(pty, 0x1753, 0xc902)];
     const target = await openPinpadTarget(

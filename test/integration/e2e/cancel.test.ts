@@ -10,9 +10,18 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CardPromptCode } from '../../../src/engine/ports.js';
 import { scanForCardData } from '../../helpers/scan-card-data.js';
-import { HAS_SOCAT } from '../pinpad/socat.js';
-import { startE2e, type E2e } from './harness.js';
-import { clearSecrets, hostSale, present, promptsOf, sell, start, testCard, type Customer } from './sale-kit.js';
+import { HAS_SOCAT } from '../../helpers/socat.js';
+import { startE2e, type E2e } from '../../helpers/e2e.js';
+import {
+  clearSecrets,
+  hostSale,
+  present,
+  promptsOf,
+  sell,
+  start,
+  testCard,
+  type Customer,
+} from '../../helpers/sale-kit.js';
 
 const STRIPE = testCard('stripe card, PIN 4321');
 const ALELO = testCard('alelo voucher');

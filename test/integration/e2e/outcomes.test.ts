@@ -6,9 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanForCardData } from '../../helpers/scan-card-data.js';
-import { HAS_SOCAT } from '../pinpad/socat.js';
-import { startE2e, type E2e } from './harness.js';
-import { clearSecrets, hostSale, present, promptsOf, sell, start } from './sale-kit.js';
+import { HAS_SOCAT } from '../../helpers/socat.js';
+import { startE2e, type E2e } from '../../helpers/e2e.js';
+import { clearSecrets, hostSale, present, promptsOf, sell, start } from '../../helpers/sale-kit.js';
 
 describe.skipIf(!HAS_SOCAT)('sale outcomes through the API, the virtual pinpad on a pty and the sandbox host', () => {
   let e: E2e;

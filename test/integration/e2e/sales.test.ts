@@ -7,10 +7,10 @@
 import { statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanForCardData } from '../../helpers/scan-card-data.js';
-import { check } from '../api/schema-check.js';
-import { HAS_SOCAT } from '../pinpad/socat.js';
-import { startE2e, type E2e } from './harness.js';
-import { clearSecrets, promptsOf, sell, testCard } from './sale-kit.js';
+import { check } from '../../helpers/schema-check.js';
+import { HAS_SOCAT } from '../../helpers/socat.js';
+import { startE2e, type E2e } from '../../helpers/e2e.js';
+import { clearSecrets, promptsOf, sell, testCard } from '../../helpers/sale-kit.js';
 
 const STRIPE = testCard('stripe card, PIN 4321');
 const MC = testCard('mastercard credit, chip and contactless');

@@ -5,9 +5,9 @@
  * still ends confirmed, charged once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HAS_SOCAT } from '../pinpad/socat.js';
-import { startE2e, type E2e } from './harness.js';
-import { sell } from './sale-kit.js';
+import { HAS_SOCAT } from '../../helpers/socat.js';
+import { startE2e, type E2e } from '../../helpers/e2e.js';
+import { sell } from '../../helpers/sale-kit.js';
 
 describe.skipIf(!HAS_SOCAT)("a chip sale against a pinpad with a PPC930's processing times", () => {
   let e: E2e;

@@ -7,8 +7,8 @@ import { createLogger } from '../../../src/core/log/index.js';
 import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
 import type { AcquirerDeliveryPort } from '../../../src/engine/ports.js';
 import { OUTBOX_OPERATIONS, idempotencyKey, type UndoTask } from '../../../src/engine/outbox/tasks.js';
-import { Outbox, openTerminalDatabase } from '../../../src/store/index.js';
-import { useTempDirs } from '../../helpers/temp-dir.js';
+import { Outbox } from '../../../src/store/index.js';
+import { useTempStores } from '../../helpers/store.js';
 import { json, loopback } from '../../unit/acquirer/loopback.js';
 
 /**
@@ -18,7 +18,7 @@ import { json, loopback } from '../../unit/acquirer/loopback.js';
  * Figures (printed, never asserted): `OUTBOX_CONCURRENCY=1 npx vitest run test/integration/engine/outbox-brownout.test.ts`
  * for the old one-at-a-time pass.
  */
-const tempDir = useTempDirs();
+const tempStore = useTempStores();
 const log = createLogger({ level: 'silent' });
 const TIMEOUT_MS = 200;
 const TASKS = 50;
@@ -77,7 +77,7 @@ describe('the outbox in a brown-out (issue 17)', () => {
       log,
       dispatcher: new Agent({ connections: 64 }),
     });
-    const db = openTerminalDatabase(tempDir());
+    const db = tempStore();
     const outbox = new Outbox(db);
     const sentAt = new Date(Date.now() - 60_000).toISOString();
     for (let i = 0; i < TASKS; i++) {

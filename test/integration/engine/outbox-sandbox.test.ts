@@ -4,11 +4,11 @@ import { systemClock } from '../../../src/core/clock.js';
 import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
 import { OUTBOX_OPERATIONS, idempotencyKey, type UndoTask } from '../../../src/engine/outbox/tasks.js';
 import type { Delivery } from '../../../src/engine/ports.js';
-import { Outbox, openTerminalDatabase, type Db, type OutboxTask } from '../../../src/store/index.js';
-import { EMV_UNDO, emvTags, log, sale, startHarness, type Harness } from '../acquirer/harness.js';
-import { useTempDirs } from '../../helpers/temp-dir.js';
+import { Outbox, type Db, type OutboxTask } from '../../../src/store/index.js';
+import { EMV_UNDO, emvTags, log, sale, startHarness, type Harness } from '../../helpers/sandbox.js';
+import { useTempStores } from '../../helpers/store.js';
 
-const tempDir = useTempDirs();
+const tempStore = useTempStores();
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness({ clientTimeoutMs: 600 });
@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 function forwarder(windowMs: number): { db: Db; outbox: Outbox; settled: Delivery[]; run: () => Promise<void> } {
-  const db = openTerminalDatabase(tempDir());
+  const db = tempStore();
   const outbox = new Outbox(db);
   const settled: Delivery[] = [];
   const f = new OutboxForwarder({

@@ -6,11 +6,11 @@ import { systemClock } from '../../../src/core/clock.js';
 import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
 import { PixEngine, type PixEvent } from '../../../src/engine/pix/engine.js';
 import { parsePix } from '../../../src/qr/index.js';
-import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
-import { useTempDirs } from '../../helpers/temp-dir.js';
-import { log, startHarness, type Harness } from '../acquirer/harness.js';
+import { Journal, MerchantOrderIds, Outbox } from '../../../src/store/index.js';
+import { useTempStores } from '../../helpers/store.js';
+import { log, startHarness, type Harness } from '../../helpers/sandbox.js';
 
-const tempDir = useTempDirs();
+const tempStore = useTempStores();
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness();
@@ -20,7 +20,7 @@ afterAll(async () => {
 });
 
 function terminal() {
-  const db = openTerminalDatabase(tempDir());
+  const db = tempStore();
   const journal = new Journal(db);
   const outbox = new Outbox(db);
   const events: PixEvent[] = [];

@@ -1,17 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OmniDeliveryAdapter } from '../../../src/acquirer/omni/delivery.js';
-import { TextReceiptPrinter } from '../../../src/adapters/text-receipt.js';
-import { runCli } from '../../../src/cli/run.js';
-import { systemClock } from '../../../src/core/clock.js';
-import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
-import { QrEngine, type QrEvent } from '../../../src/engine/qr/engine.js';
+import { type QrEvent } from '../../../src/engine/qr/engine.js';
 import type { QrSaleRequest } from '../../../src/engine/qr/types.js';
 import { parsePadraoq } from '../../../src/qr/index.js';
-import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
-import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
-import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
-import { log, startHarness, type Harness } from '../acquirer/harness.js';
+import { startHarness, type Harness } from '../../helpers/sandbox.js';
+import { qrSaleRequest, qrTerminal } from '../../helpers/qr-terminal.js';
+import { walletPays as payWithWallet } from '../../helpers/wallet-pay.js';
 
 const tempDir = useTempDirs();
 let h: Harness;
@@ -23,86 +17,10 @@ afterAll(async () => {
 });
 
 function terminal() {
-  const db = openTerminalDatabase(tempDir());
-  const journal = new Journal(db);
-  const outbox = new Outbox(db);
-  const events: QrEvent[] = [];
-  const port = new OmniDeliveryAdapter(h.acquirer.omni);
-  const m = SANDBOX_MERCHANT.merchant;
-  const engine = new QrEngine({
-    db,
-    journal,
-    outbox,
-    orderIds: new MerchantOrderIds(db, { ordinal: 1, clock: systemClock }),
-    host: port,
-    receipt: new TextReceiptPrinter(),
-    merchant: {
-      merchantNumber: m.merchantNumber,
-      terminalId: SANDBOX_MERCHANT.terminal.terminalId,
-      nationalId: m.nationalId,
-      mcc: m.mcc,
-      name: m.name,
-      city: m.city,
-      postalCode: m.postalCode,
-      deviceType: 'P',
-    },
-    clock: systemClock,
-    log,
-    attended: true,
-    ecrDecisionMs: 60_000,
-    closeMarginMs: 60_000,
-    validityMs: 60_000,
-    watchMarginMs: 500,
-    pollMs: 40,
-    onEvent: (e) => void events.push(e),
-  });
-  const forwarder = new OutboxForwarder({
-    db,
-    outbox,
-    port,
-    clock: systemClock,
-    log,
-    onSettled: (t, d) => engine.settled(t, d),
-    undoRace: { processingWindowMs: 1000 },
-    backoff: { baseMs: 20, maxMs: 100, minMs: 10 },
-  });
-  const settle = async (): Promise<void> => {
-    for (let i = 0; i < 300 && outbox.depth().pending > 0; i++) {
-      await forwarder.runOnce();
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
-  return { db, journal, outbox, engine, events, settle };
+  return qrTerminal(h, tempDir(), { ordinal: 1 });
 }
 
-async function walletPays(qr: string): Promise<{ code: number; out: string; err: string }> {
-  const card = TEST_CARDS[0]!;
-  let out = '';
-  let err = '';
-  const code = await runCli(
-    [
-      'wallet',
-      'pay',
-      qr,
-      '--card',
-      card.pan,
-      '--cvv',
-      '123',
-      '--exp',
-      `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`,
-      '--name',
-      'TESTE CARTAO',
-      '--document',
-      '52998224725',
-    ],
-    {
-      out: (t) => (out += t),
-      err: (t) => (err += t),
-      env: { OMNIPOS_STATE_DIR: tempDir(), OMNIPOS_ACQUIRER__WALLET_URL: h.running.urls.wallet },
-    },
-  );
-  return { code, out, err };
-}
+const walletPays = (qr: string) => payWithWallet(h.running.urls.wallet, qr);
 
 const qrEvent = async (events: QrEvent[]): Promise<Extract<QrEvent, { type: 'qr' }>> => {
   for (let i = 0; i < 1000; i++) {
@@ -113,13 +31,7 @@ const qrEvent = async (events: QrEvent[]): Promise<Extract<QrEvent, { type: 'qr'
   throw new Error('no QR shown');
 };
 
-const sale = (amount: number): QrSaleRequest => ({
-  amount,
-  method: 'credit',
-  installments: 1,
-  interest: 'ByMerchant',
-  confirmation: 'auto',
-});
+const sale = (amount: number): QrSaleRequest => qrSaleRequest(amount);
 
 describe('wallet QR sales against the sandbox (the wallet pays through the wallet API)', () => {
   it('shows a current-model code naming the sale, sees it paid, prints and confirms it', async () => {

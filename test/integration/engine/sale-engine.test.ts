@@ -12,7 +12,7 @@ import type { SaleRequest } from '../../../src/engine/sale/types.js';
 import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase, type Db } from '../../../src/store/index.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
-import { log, startHarness, type Harness } from '../acquirer/harness.js';
+import { log, startHarness, type Harness } from '../../helpers/sandbox.js';
 
 const tempDir = useTempDirs();
 let h: Harness;

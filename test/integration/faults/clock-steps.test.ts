@@ -8,6 +8,7 @@ import { DayBook } from '../../../src/operations/day/index.js';
 import { Journal } from '../../../src/store/index.js';
 import { MIGRATIONS, MerchantOrderIds, openDatabase } from '../../../src/store/index.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
+import { useTempStores } from '../../helpers/store.js';
 import path from 'node:path';
 
 // Issue 23, "a clock that jumps": NTP steps the terminal's clock forward and back by seconds,
@@ -15,6 +16,7 @@ import path from 'node:path';
 // backwards; a clock stepped behind what was issued is refused (CLOCK_BEHIND), never answered
 // with a reused id, and selling resumes by itself once the clock is past the last id again.
 const tempDir = useTempDirs();
+const tempStore = useTempStores();
 
 class SteppedClock implements Clock {
   constructor(public ms: number) {}
@@ -96,7 +98,7 @@ describe("the business day under a clock NTP steps: the host's Date headers keep
   });
 
   it('the day close is neither doubled by a step back into the closed day nor confused by a step forward and back', async () => {
-    const db = openDatabase({ file: path.join(tempDir(), 'omnipos.db'), migrations: MIGRATIONS });
+    const db = tempStore();
     try {
       const clock = new SteppedClock(Date.parse('2026-11-25T22:00:00-03:00'));
       const book = new DayBook({

@@ -1,12 +1,12 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, symlinkSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, mkdtempSync, openSync, rmSync, symlinkSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { request, type Dispatcher } from 'undici';
+import { type Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config/index.js';
 import { createLogger } from '../../../src/core/log/index.js';
-import { startDaemon, type Daemon } from '../../../src/main.js';
+import type { Daemon } from '../../../src/main.js';
+import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 import { MIGRATIONS, Outbox, openDatabase } from '../../../src/store/index.js';
 import { WriteHealth } from '../../../src/store/write-health.js';
 
@@ -142,7 +142,7 @@ describe.skipIf(!ready)('EIO under the outbox (a loop device whose backing store
 
 describe.skipIf(!ready)('EIO under the daemon', () => {
   let daemon: Daemon;
-  let token: string;
+  let t: TestDaemon | undefined;
   let stateDir: string;
   // While set, the daemon's confirmations go to a closed port (connection refused): the outbox holds them.
   let blockConfirmations = true;
@@ -157,34 +157,17 @@ describe.skipIf(!ready)('EIO under the daemon', () => {
     stateDir = mkdtempSync(path.join(mnt, 'state-'));
     // The embedded sandbox (the acquirer) keeps its database on a healthy disk: only the terminal's fails.
     symlinkSync(mkdtempSync(path.join(tmpdir(), 'omnipos-eio-sandbox-')), path.join(stateDir, 'sandbox'));
-    const config = loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir } });
-    daemon = await startDaemon({
-      config,
+    t = await startTestDaemon({
+      stateDir,
       log: silent,
-      env: {},
-      sandboxPort: 0,
-      apiPort: 0,
-      diskReserveBytes: 1024 * 1024,
-      acquirerInterceptors: [block],
+      deps: { diskReserveBytes: 1024 * 1024, acquirerInterceptors: [block] },
     });
-    token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
+    daemon = t.daemon;
   });
   afterAll(async () => {
-    await daemon?.stop();
+    await t?.stop();
   });
-  const call = async (
-    method: 'GET' | 'POST',
-    p: string,
-    body?: unknown,
-  ): Promise<{ status: number; body: Record<string, unknown> }> => {
-    const res = await request(`${daemon.apiUrl}${p}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await res.body.text();
-    return { status: res.statusCode, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-  };
+  const call: TestDaemon['call'] = (method, p, body) => t!.call(method, p, body);
   /** Polls `check` up to about two minutes (the outbox's backoff; never a timing assertion). */
   const until = async (what: string, check: () => Promise<boolean>): Promise<void> => {
     for (let i = 0; i < 1200; i++) {

@@ -1,13 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, statfsSync, writeSync } from 'node:fs';
+import { closeSync, mkdtempSync, openSync, rmSync, statfsSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config/index.js';
 import { isOmniposError } from '../../../src/core/errors/index.js';
 import { createLogger } from '../../../src/core/log/index.js';
-import { startDaemon, type Daemon } from '../../../src/main.js';
+import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 import { EventLog, Journal, MIGRATIONS, Outbox, openDatabase } from '../../../src/store/index.js';
 import { WriteHealth, onWriteFailure } from '../../../src/store/write-health.js';
 
@@ -150,38 +148,17 @@ describe.skipIf(!mounted)('a full disk under the outbox and the event log', () =
 });
 
 describe.skipIf(!mounted)('a full disk under the daemon', () => {
-  let daemon: Daemon;
-  let token: string;
-  let stateDir: string;
+  let t: TestDaemon | undefined;
   beforeAll(async () => {
-    stateDir = mkdtempSync(path.join(mountPoint, 'state-'));
-    const config = loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir } });
-    daemon = await startDaemon({
-      config,
-      log: createLogger({ level: 'silent' }),
-      env: {},
-      sandboxPort: 0,
-      apiPort: 0,
-      diskReserveBytes: 2 * 1024 * 1024,
+    t = await startTestDaemon({
+      stateDir: mkdtempSync(path.join(mountPoint, 'state-')),
+      deps: { diskReserveBytes: 2 * 1024 * 1024 },
     });
-    token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
   });
   afterAll(async () => {
-    await daemon?.stop();
+    await t?.stop();
   });
-  const call = async (
-    method: 'GET' | 'POST',
-    p: string,
-    body?: unknown,
-  ): Promise<{ status: number; body: Record<string, unknown> }> => {
-    const res = await request(`${daemon.apiUrl}${p}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      ...(body ? { body: JSON.stringify(body) } : {}),
-    });
-    const text = await res.body.text();
-    return { status: res.statusCode, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-  };
+  const call: TestDaemon['call'] = (method, p, body) => t!.call(method, p, body);
   const idle = async (): Promise<void> => {
     for (let i = 0; i < 400; i++) {
       if (!(await call('GET', '/v1/health')).body.busy) return;

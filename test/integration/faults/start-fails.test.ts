@@ -1,13 +1,14 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import Database from '../../../src/store/sqlite.js';
 import { afterEach, describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG_PATH, loadConfig } from '../../../src/config/index.js';
+import { loadConfig } from '../../../src/config/index.js';
 import { isOmniposError } from '../../../src/core/errors/index.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import { startDaemon } from '../../../src/main.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { accepts, holdPort, killAll, spawnCli, stderrLines } from './cli-process.js';
+import { shippedConfig, writeConfig } from '../../helpers/config.js';
 
 // Issue 23, "a start that fails, exits": real processes (the CLI under tsx), real ports.
 const tempDir = useTempDirs();
@@ -15,16 +16,7 @@ afterEach(killAll);
 
 /** A site configuration: the shipped default with `patch` over it, its relative files made absolute. */
 function siteConfig(state: string, patch: Record<string, unknown>): string {
-  const shipped = JSON.parse(readFileSync(DEFAULT_CONFIG_PATH, 'utf8')) as Record<string, Record<string, unknown>>;
-  const dir = path.dirname(DEFAULT_CONFIG_PATH);
-  const acquirer = {
-    ...shipped.acquirer,
-    clientSecretFile: path.join(dir, String(shipped.acquirer!.clientSecretFile)),
-    merchantKeyFile: path.join(dir, String(shipped.acquirer!.merchantKeyFile)),
-  };
-  const file = path.join(state, 'site.json');
-  writeFileSync(file, JSON.stringify({ ...shipped, $schema: undefined, stateDir: state, acquirer, ...patch }));
-  return file;
+  return writeConfig(path.join(state, 'site.json'), { ...shippedConfig(), stateDir: state, ...patch });
 }
 
 /** Generous: the machine is shared; the old code never exits at all. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
@@ -10,8 +10,7 @@ import { createLogger } from '../../../src/core/log/index.js';
 import { AcquirerProbe } from '../../../src/main/acquirer-probe.js';
 import { buildSandbox, listenSandbox, type RunningSandbox, sandboxSettings } from '../../../src/sandbox/index.js';
 import { SANDBOX_CREDENTIALS } from '../../../tables/sandbox-credentials.js';
-import { loadConfig } from '../../../src/config/index.js';
-import { startDaemon } from '../../../src/main.js';
+import { startTestDaemon } from '../../helpers/daemon.js';
 
 const log = createLogger({ level: 'silent' });
 /** The terminal's own clock runs this far behind the sandbox host's. */
@@ -196,16 +195,11 @@ describe('acquirer probe against the sandbox over loopback', () => {
 
 describe('the daemon runs the probe', () => {
   it('GET /v1/health goes unreachable and back to reachable on its own, with no sale', async () => {
-    const stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-probe-daemon-'));
-    const daemon = await startDaemon({
-      config: loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir } }),
+    const t = await startTestDaemon({
+      prefix: 'omnipos-probe-daemon-',
       log,
-      env: {},
-      sandboxPort: 0,
-      apiPort: 0,
-      acquirerProbe: { slowMs: 200, fastMinMs: 80, fastMaxMs: 400, timeoutMs: 1000 },
+      deps: { acquirerProbe: { slowMs: 200, fastMinMs: 80, fastMaxMs: 400, timeoutMs: 1000 } },
     });
-    const t = { daemon, token: readFileSync(daemon.apiTokenFile, 'utf8').trim() };
     try {
       const health = async () => {
         const res = await request(`${t.daemon.apiUrl}/v1/health`, { headers: { authorization: `Bearer ${t.token}` } });
@@ -240,8 +234,7 @@ describe('the daemon runs the probe', () => {
       const journalRows = (t.daemon.db.prepare('SELECT COUNT(*) AS n FROM journal').get() as { n: number }).n;
       expect(journalRows).toBe(0);
     } finally {
-      await daemon.stop();
-      rmSync(stateDir, { recursive: true, force: true });
+      await t.stop();
     }
   });
 });

@@ -1,13 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/run.js';
-import { loadConfig } from '../../../src/config/index.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import { deriveTdesKeys } from '../../../src/crypto/index.js';
-import { startDaemon } from '../../../src/main.js';
+import { startTestDaemon } from '../../helpers/daemon.js';
 import { SANDBOX_KEYS } from '../../../tables/sandbox-keys.js';
 
 const log = createLogger({ level: 'silent' });
@@ -28,15 +24,8 @@ async function withDaemon(
     cliEnv: Record<string, string>;
   }) => Promise<void>,
 ): Promise<void> {
-  const stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-keyslots-'));
-  const daemon = await startDaemon({
-    config: loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir, ...env } }),
-    log,
-    env: {},
-    sandboxPort: 0,
-    apiPort: 0,
-  });
-  const token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
+  const t = await startTestDaemon({ prefix: 'omnipos-keyslots-', env, log });
+  const { daemon, token, stateDir } = t;
   try {
     const health = async () => {
       const res = await request(`${daemon.apiUrl}/v1/health`, { headers: { authorization: `Bearer ${token}` } });
@@ -53,8 +42,7 @@ async function withDaemon(
       },
     });
   } finally {
-    await daemon.stop();
-    rmSync(stateDir, { recursive: true, force: true });
+    await t.stop();
   }
 }
 

@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/run.js';
 import { InitializationStore, parseInitialization } from '../../../src/initialization/index.js';
 import { openTerminalDatabase } from '../../../src/store/index.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
-import { sandboxAnswer } from '../../unit/initialization/helpers.js';
+import { sandboxAnswer } from '../../helpers/initialization-tables.js';
+import { runCliCaptured as cli } from '../../helpers/cli.js';
 
 const tempDir = useTempDirs();
-
-async function cli(argv: string[], env: Record<string, string> = {}) {
-  let out = '';
-  let err = '';
-  const code = await runCli(argv, { out: (t) => (out += t), err: (t) => (err += t), env });
-  return { code, out, err };
-}
 
 describe('omnipos tables', () => {
   it('show: a summary with the pinpad table version, and one table as JSON', async () => {

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/core/log/index.js';
 import {
@@ -9,12 +8,11 @@ import {
   type PinpadLoadPlan,
   type PinpadTables,
 } from '../../../src/initialization/index.js';
-import { MIGRATIONS, openDatabase } from '../../../src/store/index.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
-import { useTempDirs } from '../../helpers/temp-dir.js';
-import { startHarness, type Harness } from '../acquirer/harness.js';
+import { useTempStores } from '../../helpers/store.js';
+import { startHarness, type Harness } from '../../helpers/sandbox.js';
 
-const tempDir = useTempDirs();
+const tempStore = useTempStores();
 const log = createLogger({ level: 'silent' });
 let h: Harness;
 beforeAll(async () => {
@@ -58,7 +56,7 @@ class TablePinpad implements PinpadTables {
 }
 
 function openStore() {
-  const db = openDatabase({ file: path.join(tempDir(), 'omnipos.db'), migrations: MIGRATIONS });
+  const db = tempStore();
   return { db, store: new InitializationStore(db, { now: () => new Date() }) };
 }
 

@@ -6,7 +6,7 @@ import { BinIndex, InitializationStore, parseInitialization } from '../../../src
 import { MIGRATIONS, openDatabase } from '../../../src/store/index.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
-import { sandboxAnswer } from '../../unit/initialization/helpers.js';
+import { sandboxAnswer } from '../../helpers/initialization-tables.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.resolve(HERE, '../../..');

@@ -1,4 +1,3 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   candidateProducts,
@@ -8,15 +7,14 @@ import {
   TableSet,
   type InitializationTables,
 } from '../../../src/initialization/index.js';
-import { MIGRATIONS, openDatabase } from '../../../src/store/index.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
-import { useTempDirs } from '../../helpers/temp-dir.js';
-import { startHarness, type Harness } from '../acquirer/harness.js';
+import { useTempStores } from '../../helpers/store.js';
+import { startHarness, type Harness } from '../../helpers/sandbox.js';
 
 /** BrandId of the nine card schemes (tables/initialization/brands.json). */
 const BRANDS_OF_SCHEMES = ['1', '2', '3', '4', '5', '6', '7', '8', '9'];
-const tempDir = useTempDirs();
+const tempStore = useTempStores();
 let h: Harness;
 let tables: InitializationTables;
 let set: TableSet;
@@ -108,7 +106,7 @@ describe('the sandbox initialization tables', () => {
   });
 
   it('store in SQLite and read back whole', () => {
-    const db = openDatabase({ file: path.join(tempDir(), 'omnipos.db'), migrations: MIGRATIONS });
+    const db = tempStore();
     const store = new InitializationStore(db, { now: () => new Date() });
     store.install(tables);
     expect(store.current()).toEqual(tables);

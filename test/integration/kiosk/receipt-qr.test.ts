@@ -2,7 +2,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cardSim, findCard } from '../../../src/sim/pinpad/card/index.js';
 import { decodeQrRgba } from '../../helpers/qr-decode.js';
-import { startTestDaemon } from '../api/daemon.js';
+import { startTestDaemon } from '../../helpers/daemon.js';
 
 /**
  * GET /v1/payments/{id}/receipt?format=qr on a kiosk's daemon: the SVG it serves, drawn module by

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { card, isPinpadError } from '../../../drivers/pinpad/index.js';
 import { decodeTlv } from '../../../src/emv/index.js';
-import { HAS_SOCAT } from '../pinpad/socat.js';
-import { now, startRig, type Rig } from '../pinpad-card/harness.js';
+import { HAS_SOCAT } from '../../helpers/socat.js';
+import { now, startRig, type Rig } from '../../helpers/pinpad-rig.js';
 
 /**
  * The virtual pinpad honours SPE_EMVDATA (ABECS GCX and GOX: TLV over the AID record's terminal

@@ -1,12 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { request, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config/index.js';
-import { createLogger } from '../../../src/core/log/index.js';
 import { decodeTlv } from '../../../src/emv/index.js';
-import { startDaemon, type Daemon } from '../../../src/main.js';
+import type { Daemon } from '../../../src/main.js';
+import { startTestDaemon } from '../../helpers/daemon.js';
 import { cardSim } from '../../../src/sim/pinpad/card/index.js';
 
 /**
@@ -20,6 +16,7 @@ interface Running {
   token: string;
   bodies: string[];
   stateDir: string;
+  stop(): Promise<void>;
 }
 
 /** Records every request body the daemon sends to the acquirer. */
@@ -31,18 +28,13 @@ function tap(bodies: string[]): Dispatcher.DispatcherComposeInterceptor {
 }
 
 async function start(mode: 'attended' | 'unattended'): Promise<Running> {
-  const stateDir = mkdtempSync(path.join(tmpdir(), `omnipos-kiosk-emv-${mode}-`));
   const bodies: string[] = [];
-  const config = loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_TERMINAL__MODE: mode } });
-  const daemon = await startDaemon({
-    config,
-    log: createLogger({ level: 'silent' }),
-    env: {},
-    sandboxPort: 0,
-    apiPort: 0,
-    acquirerInterceptors: [tap(bodies)],
+  const t = await startTestDaemon({
+    prefix: `omnipos-kiosk-emv-${mode}-`,
+    env: { OMNIPOS_TERMINAL__MODE: mode },
+    deps: { acquirerInterceptors: [tap(bodies)] },
   });
-  return { daemon, token: readFileSync(daemon.apiTokenFile, 'utf8').trim(), bodies, stateDir };
+  return { ...t, bodies };
 }
 
 /** A chip credit sale (the first card approving, PIN right), without a receipt; the EmvData of the sale the sandbox received, as tag → hex. */
@@ -89,10 +81,7 @@ beforeAll(async () => {
   [kiosk, counter] = await Promise.all([start('unattended'), start('attended')]);
 }, 60_000);
 afterAll(async () => {
-  for (const r of [kiosk, counter]) {
-    await r?.daemon.stop();
-    if (r) rmSync(r.stateDir, { recursive: true, force: true });
-  }
+  for (const r of [kiosk, counter]) await r?.stop();
 });
 
 describe('the kiosk tells the card it is unattended and takes no signature (EMV Book 4 A1, A2)', () => {

@@ -1,24 +1,23 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config/index.js';
-import { createLogger } from '../../../src/core/log/index.js';
-import { startDaemon, type Daemon } from '../../../src/main.js';
+import type { Daemon } from '../../../src/main.js';
+import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 import { verifyWebhook } from '../../../src/operations/alarms/index.js';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 const SECRET = 'devices-webhook-secret';
-let dir: string;
+const dir = tempDirForFile('omnipos-alarm-dev-');
 let daemon: Daemon;
 let token: string;
+let t: TestDaemon | undefined;
 let receiver: Server;
 const received: { body: string; signature: string; timestamp: string }[] = [];
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'omnipos-alarm-dev-'));
   receiver = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString('utf8')));
@@ -33,21 +32,19 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   writeFileSync(path.join(dir, 'secret'), SECRET);
-  const config = loadConfig({
+  t = await startTestDaemon({
+    stateDir: path.join(dir, 'state'),
     env: {
-      OMNIPOS_STATE_DIR: path.join(dir, 'state'),
       OMNIPOS_ALARMS__WEBHOOK__URL: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/`,
       OMNIPOS_ALARMS__WEBHOOK__SECRET_FILE: path.join(dir, 'secret'),
       OMNIPOS_ALARMS__CHECK_SECONDS: '1',
     },
   });
-  daemon = await startDaemon({ config, log: createLogger({ level: 'silent' }), env: {}, sandboxPort: 0, apiPort: 0 });
-  token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
+  ({ daemon, token } = t);
 });
 afterAll(async () => {
-  await daemon?.stop();
+  await t?.stop();
   await new Promise<void>((r) => receiver?.close(() => r()));
-  rmSync(dir, { recursive: true, force: true });
 });
 
 const alarms = async (): Promise<string[]> => {

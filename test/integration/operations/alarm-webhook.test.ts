@@ -1,16 +1,15 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config/index.js';
-import { createLogger } from '../../../src/core/log/index.js';
 import { nextDailyClose } from '../../../src/engine/daily-close.js';
-import { startDaemon, type Daemon } from '../../../src/main.js';
+import type { Daemon } from '../../../src/main.js';
+import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 import { signWebhook, verifyWebhook } from '../../../src/operations/alarms/index.js';
 import { businessDateOf } from '../../../src/operations/day/index.js';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 const SECRET = 'a-shared-secret-for-the-alarm-webhook-0123456789';
 
@@ -20,14 +19,14 @@ interface Received {
   answered: number;
 }
 
-let dir: string;
+const dir = tempDirForFile('omnipos-alarms-');
 let daemon: Daemon;
 let token: string;
+let t: TestDaemon | undefined;
 let receiver: Server;
 const received: Received[] = [];
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'omnipos-alarms-'));
   // The receiver refuses the first UNDO_NEAR_CLOSE delivery (500) to prove the retry, then takes every one.
   receiver = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -44,21 +43,19 @@ beforeAll(async () => {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   const secretFile = path.join(dir, 'webhook-secret');
   writeFileSync(secretFile, `${SECRET}\n`, { mode: 0o600 });
-  const config = loadConfig({
+  t = await startTestDaemon({
+    stateDir: path.join(dir, 'state'),
     env: {
-      OMNIPOS_STATE_DIR: path.join(dir, 'state'),
       OMNIPOS_ALARMS__WEBHOOK__URL: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/omnipos-alarms`,
       OMNIPOS_ALARMS__WEBHOOK__SECRET_FILE: secretFile,
       OMNIPOS_ALARMS__CHECK_SECONDS: '1',
     },
   });
-  daemon = await startDaemon({ config, log: createLogger({ level: 'silent' }), env: {}, sandboxPort: 0, apiPort: 0 });
-  token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
+  ({ daemon, token } = t);
 });
 afterAll(async () => {
-  await daemon?.stop();
+  await t?.stop();
   await new Promise<void>((r) => receiver?.close(() => r()));
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function api(method: 'GET' | 'POST', p: string, body?: unknown) {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/run.js';
 import type { LedgerReport } from '../../../src/sandbox/ledger.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
-import { startTestDaemon } from '../api/daemon.js';
+import { startTestDaemon } from '../../helpers/daemon.js';
 
 let t: Awaited<ReturnType<typeof startTestDaemon>>;
 beforeAll(async () => {

@@ -1,5 +1,4 @@
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAcquirer } from '../../../src/acquirer/index.js';
@@ -13,8 +12,9 @@ import { buildSandbox, listenSandbox, type RunningSandbox, sandboxEnv } from '..
 import { openTerminalDatabase } from '../../../src/store/index.js';
 import { scanForCardData } from '../../helpers/scan-card-data.js';
 import { sensitiveIn } from './sensitive.js';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
 
-let dir: string;
+const dir = tempDirForFile('omnipos-homolog-');
 let host: RunningSandbox;
 let env: Record<string, string>;
 
@@ -57,7 +57,6 @@ const SCRIPT = {
 };
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'omnipos-homolog-'));
   // The acquirer's homologation host, played by the sandbox on its own port.
   host = await listenSandbox(
     buildSandbox({ dbFile: path.join(dir, 'host', 'acquirer.db'), log: createLogger({ level: 'silent' }) }),
@@ -100,7 +99,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await host?.close();
   if (process.env.OMNIPOS_KEEP_EVIDENCE) cpSync(dir, process.env.OMNIPOS_KEEP_EVIDENCE, { recursive: true });
-  rmSync(dir, { recursive: true, force: true });
 });
 
 function files(root: string): string[] {

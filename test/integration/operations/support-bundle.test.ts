@@ -1,5 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { execFileSync } from 'node:child_process';
@@ -7,33 +6,32 @@ import pino from 'pino';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/run.js';
-import { loadConfig } from '../../../src/config/index.js';
 import { createLogger } from '../../../src/core/log/index.js';
-import { startDaemon, type Daemon } from '../../../src/main.js';
+import type { Daemon } from '../../../src/main.js';
+import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 import { untar } from '../../../src/operations/support/index.js';
 import { sensitiveIn } from './sensitive.js';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
 
-let dir: string;
+const dir = tempDirForFile('omnipos-support-');
 let stateDir: string;
 let daemon: Daemon;
 let token: string;
+let t: TestDaemon | undefined;
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(tmpdir(), 'omnipos-support-'));
   stateDir = path.join(dir, 'state');
   mkdirSync(path.join(stateDir, 'logs'), { recursive: true });
-  const config = loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir } });
   // The daemon logs to its file at debug, as `omnipos run` does: the bundle takes its end.
   const log = createLogger({
     level: 'debug',
     destination: pino.destination({ dest: path.join(stateDir, 'logs', 'omnipos.log'), sync: true }),
   });
-  daemon = await startDaemon({ config, log, env: {}, sandboxPort: 0, apiPort: 0 });
-  token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
+  t = await startTestDaemon({ stateDir, log });
+  ({ daemon, token } = t);
 });
 afterAll(async () => {
-  await daemon?.stop();
-  rmSync(dir, { recursive: true, force: true });
+  await t?.stop();
 });
 
 async function api(method: 'GET' | 'POST', p: string, body?: unknown) {

@@ -2,10 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PinpadCardPort, productResolver } from '../../../src/adapters/pinpad-card.js';
 import type { TableSet } from '../../../src/initialization/index.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
-import { nextOrderId, type Harness } from '../acquirer/harness.js';
-import { HAS_SOCAT } from '../pinpad/socat.js';
+import { nextOrderId, type Harness } from '../../helpers/sandbox.js';
+import { HAS_SOCAT } from '../../helpers/socat.js';
 import { startCardSale, type CardSale } from './card-sale.js';
-import type { Rig } from './harness.js';
+import type { Rig } from '../../helpers/pinpad-rig.js';
 
 describe.skipIf(!HAS_SOCAT)(
   'PinpadCardPort: the engine’s card port on the driver, the virtual pinpad and the sandbox host',

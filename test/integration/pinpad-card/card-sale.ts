@@ -4,8 +4,8 @@ import type { CardRequest } from '../../../src/engine/ports.js';
 import { parseInitialization, TableSet } from '../../../src/initialization/index.js';
 import type { VirtualPinpadOptions } from '../../../src/sim/pinpad/index.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
-import { nextOrderId, startHarness, type Harness } from '../acquirer/harness.js';
-import { startRig, type Rig } from './harness.js';
+import { nextOrderId, startHarness, type Harness } from '../../helpers/sandbox.js';
+import { startRig, type Rig } from '../../helpers/pinpad-rig.js';
 
 /** The sandbox merchant's terminal, with the virtual pinpad's serial number. */
 export const TERMINAL: TerminalIdentity = {

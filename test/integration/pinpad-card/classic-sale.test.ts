@@ -12,13 +12,13 @@ import { card, isPinpadError, SecurePinpad } from '../../../drivers/pinpad/index
 import { SerialTransport } from '../../../drivers/transport/serial.js';
 import { loadPinpadKey } from '../../../src/adapters/pinpad-keys.js';
 import { cardSim } from '../../../src/sim/pinpad/card/index.js';
-import { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
 import { PinpadCardPort } from '../../../src/adapters/pinpad-card.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
-import { nextOrderId } from '../acquirer/harness.js';
-import { HAS_SOCAT } from '../pinpad/socat.js';
+import { nextOrderId } from '../../helpers/sandbox.js';
+import { HAS_SOCAT } from '../../helpers/socat.js';
 import { startCardSale, type CardSale } from './card-sale.js';
-import { FAST, startRig, type Rig } from './harness.js';
+import { FAST, startRig, type Rig } from '../../helpers/pinpad-rig.js';
+import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 describe.skipIf(!HAS_SOCAT)('the card port on a classic-only pinpad (GCR → EBX → GOC → FNC, GPN with the PAN)', () => {
   let rig: Rig;
@@ -175,8 +175,7 @@ describe.skipIf(!HAS_SOCAT)('the secure driver and the obsolete card commands (�
   async function secureOn(profile: { classicOnly?: boolean; classicEbx?: boolean }) {
     const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-classic-'));
     const pty = path.join(dir, 'pinpad');
-    const sim = new VirtualPinpad({ tcpPort: 0, ptyPath: pty, profile });
-    await sim.start();
+    const sim = await startVirtualPinpad({ tcpPort: 0, ptyPath: pty, profile });
     const pinpad = new SecurePinpad({
       transport: () => new SerialTransport({ path: pty }),
       terminalKey: loadPinpadKey(path.join(dir, 'state')).key,

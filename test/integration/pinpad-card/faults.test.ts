@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { card } from '../../../drivers/pinpad/index.js';
 import { cardSim } from '../../../src/sim/pinpad/card/index.js';
 import records from '../../vectors/initialization/abecs-4.1-records.json' with { type: 'json' };
-import { HAS_SOCAT } from '../pinpad/socat.js';
-import { now, startRig, statusOf as code, type Rig } from './harness.js';
+import { HAS_SOCAT } from '../../helpers/socat.js';
+import { now, startRig, statusOf as code, type Rig } from '../../helpers/pinpad-rig.js';
 
 const until = async (pred: () => boolean, ms = 5000): Promise<void> => {
   const end = Date.now() + ms;

@@ -2,8 +2,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { card } from '../../../drivers/pinpad/index.js';
 import { decodeTlv } from '../../../src/emv/index.js';
 import { TEST_CARDS, type TestCard } from '../../../tables/test-cards.js';
-import { HAS_SOCAT } from '../pinpad/socat.js';
-import { freshIv, hostDecrypt, hostPin, now, startRig, statusOf as status, type Rig } from './harness.js';
+import { HAS_SOCAT } from '../../helpers/socat.js';
+import {
+  freshIv,
+  hostDecrypt,
+  hostPin,
+  now,
+  startRig,
+  statusOf as status,
+  type Rig,
+} from '../../helpers/pinpad-rig.js';
 
 const DATA_SLOT = 2; // the virtual pinpad's DUKPT data key (profile)
 const PIN_SLOT = 1; // and its DUKPT PIN key

@@ -6,10 +6,11 @@ import { card, SecurePinpad } from '../../../drivers/pinpad/index.js';
 import { SerialTransport } from '../../../drivers/transport/serial.js';
 import { loadPinpadKey } from '../../../src/adapters/pinpad-keys.js';
 import { cardSim } from '../../../src/sim/pinpad/card/index.js';
-import { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
+import type { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
-import { HAS_SOCAT } from '../pinpad/socat.js';
-import { FAST, freshIv, hostDecrypt, hostPin, now } from './harness.js';
+import { HAS_SOCAT } from '../../helpers/socat.js';
+import { FAST, freshIv, hostDecrypt, hostPin, now } from '../../helpers/pinpad-rig.js';
+import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 describe.skipIf(!HAS_SOCAT)('a chip sale over the secure channel (DC2 + AES under KSEC) on a pseudo-terminal', () => {
   let sim: VirtualPinpad;
@@ -17,8 +18,7 @@ describe.skipIf(!HAS_SOCAT)('a chip sale over the secure channel (DC2 + AES unde
   const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-card-secure-'));
   beforeAll(async () => {
     const pty = path.join(dir, 'pinpad');
-    sim = new VirtualPinpad({ tcpPort: 0, ptyPath: pty });
-    await sim.start();
+    sim = await startVirtualPinpad({ tcpPort: 0, ptyPath: pty });
     pinpad = new SecurePinpad({
       transport: () => new SerialTransport({ path: pty }),
       terminalKey: loadPinpadKey(path.join(dir, 'state')).key,

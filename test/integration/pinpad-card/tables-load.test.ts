@@ -1,17 +1,15 @@
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PinpadTablesAdapter } from '../../../src/adapters/pinpad-tables.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import { initialize, InitializationStore } from '../../../src/initialization/index.js';
 import { cardSim } from '../../../src/sim/pinpad/card/index.js';
-import { MIGRATIONS, openDatabase } from '../../../src/store/index.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
-import { useTempDirs } from '../../helpers/temp-dir.js';
-import { startHarness, type Harness } from '../acquirer/harness.js';
-import { HAS_SOCAT } from '../pinpad/socat.js';
-import { startRig, type Rig } from './harness.js';
+import { useTempStores } from '../../helpers/store.js';
+import { startHarness, type Harness } from '../../helpers/sandbox.js';
+import { HAS_SOCAT } from '../../helpers/socat.js';
+import { startRig, type Rig } from '../../helpers/pinpad-rig.js';
 
-const tempDir = useTempDirs();
+const tempStore = useTempStores();
 const log = createLogger({ level: 'silent' });
 
 describe.skipIf(!HAS_SOCAT)('initialize() loads the virtual pinpad through TLI/TLR/TLE over a pseudo-terminal', () => {
@@ -27,7 +25,7 @@ describe.skipIf(!HAS_SOCAT)('initialize() loads the virtual pinpad through TLI/T
   });
 
   it('loads the sandbox tables once (version from GIX), a second run finds the pinpad up to date', async () => {
-    const db = openDatabase({ file: path.join(tempDir(), 'omnipos.db'), migrations: MIGRATIONS });
+    const db = tempStore();
     const store = new InitializationStore(db, { now: () => new Date() });
     const source = {
       download: () =>

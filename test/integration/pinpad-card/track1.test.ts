@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Pinpad } from '../../../drivers/pinpad/index.js';
-import { TcpTransport } from '../../../drivers/transport/tcp.js';
+import type { Pinpad } from '../../../drivers/pinpad/index.js';
 import { cardNode } from '../../../src/acquirer/omni/sale.js';
 import { PinpadCardPort } from '../../../src/adapters/pinpad-card.js';
-import { cardSim, VirtualPinpad } from '../../../src/sim/pinpad/index.js';
+import type { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
+import { cardSim } from '../../../src/sim/pinpad/index.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
-import { FAST, hostDecrypt } from './harness.js';
+import { FAST, hostDecrypt } from '../../helpers/pinpad-rig.js';
+import { connectPinpad, startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 /**
  * Track 1 on a stripe sale (issue 17): the manual's stripe sale carries `TrackOneData` with
@@ -20,15 +21,15 @@ describe('a stripe read of a card with a track 1 sends TrackOneData', () => {
   let port: PinpadCardPort;
 
   beforeAll(async () => {
-    sim = new VirtualPinpad({ tcpPort: 0 });
-    await sim.start();
-    pinpad = new Pinpad({
-      transport: () => new TcpTransport({ host: '127.0.0.1', port: sim.port }),
-      timings: FAST,
-      probeIntervalMs: 0,
-      reconnect: { initialMs: 50, maxMs: 200 },
-    });
-    await pinpad.connect();
+    sim = await startVirtualPinpad({ tcpPort: 0 });
+    pinpad = await connectPinpad(
+      { port: sim.port },
+      {
+        timings: FAST,
+        probeIntervalMs: 0,
+        reconnect: { initialMs: 50, maxMs: 200 },
+      },
+    );
     port = new PinpadCardPort({
       pinpad,
       acquirerIndex: 3,

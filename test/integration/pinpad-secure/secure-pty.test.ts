@@ -16,10 +16,11 @@ import {
 import { SerialTransport } from '../../../drivers/transport/serial.js';
 import { loadPinpadKey } from '../../../src/adapters/pinpad-keys.js';
 import { createLogger } from '../../../src/core/log/index.js';
-import { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
+import type { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
 import { secureLayerOf, secureSession } from '../../../src/sim/pinpad/secure/index.js';
-import { HAS_SOCAT } from '../pinpad/socat.js';
+import { HAS_SOCAT } from '../../helpers/socat.js';
 import { captureLog, privateKeySecrets, secretsIn, until } from './harness.js';
+import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 /** Link times shortened where the behaviour, not the constant, is under test. */
 const FAST = { ackMs: 300, responseMs: 1500, eotMs: 300, silenceMs: 50 };
@@ -74,12 +75,11 @@ describe.skipIf(!HAS_SOCAT)(
       const made = loadPinpadKey(stateDir);
       keyFile = made.file;
       expect(made.created).toBe(true);
-      sim = new VirtualPinpad({
+      sim = await startVirtualPinpad({
         ptyPath: pty,
         typingMs: 30,
         onEvent: (event, detail) => root.child({ component: 'sim' }).debug({ event, ...detail }, 'virtual pinpad'),
       });
-      await sim.start();
       pinpad = new SecurePinpad({
         transport: () => new SerialTransport({ path: pty }),
         terminalKey: made.key,
@@ -259,8 +259,7 @@ describe.skipIf(!HAS_SOCAT)('secure channel: a classic-only pinpad over a pseudo
   let pinpad: SecurePinpad;
 
   beforeAll(async () => {
-    sim = new VirtualPinpad({ ptyPath: pty, profile: { classicOnly: true, serialNumber: 'CLASSIC0001' } });
-    await sim.start();
+    sim = await startVirtualPinpad({ ptyPath: pty, profile: { classicOnly: true, serialNumber: 'CLASSIC0001' } });
     pinpad = new SecurePinpad({
       transport: () => new SerialTransport({ path: pty }),
       terminalKey: loadPinpadKey(path.join(dir, 'state')).key,

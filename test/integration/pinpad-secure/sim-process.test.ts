@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecurePinpad } from '../../../drivers/pinpad/index.js';
 import { SerialTransport } from '../../../drivers/transport/serial.js';
 import { loadPinpadKey } from '../../../src/adapters/pinpad-keys.js';
-import { HAS_SOCAT } from '../pinpad/socat.js';
-import { startSim, type SimProcess } from '../pinpad/sim-process.js';
+import { HAS_SOCAT } from '../../helpers/socat.js';
+import { startSim, type SimProcess } from '../../helpers/sim-process.js';
 
 describe.skipIf(!HAS_SOCAT)(
   'secure channel against `omnipos sim pinpad` as its own process, over its pseudo-terminal',

@@ -5,8 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/run.js';
 import type { CliContext } from '../../../src/cli/context.js';
 import { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
-import { HAS_SOCAT } from './socat.js';
-import { startSim, type SimProcess } from './sim-process.js';
+import { HAS_SOCAT } from '../../helpers/socat.js';
+import { startSim, type SimProcess } from '../../helpers/sim-process.js';
+import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 function ctx(): CliContext & { stdout: string; stderr: string } {
   const c = {
@@ -88,8 +89,7 @@ describe('omnipos pinpad info|display over TCP', () => {
   });
 
   it('exits 3 with PINPAD_NOT_FOUND when nothing listens, and 2 on a malformed --tcp', async () => {
-    const stopped = new VirtualPinpad();
-    await stopped.start();
+    const stopped = await startVirtualPinpad();
     const port = stopped.port;
     await stopped.stop();
     const c = ctx();

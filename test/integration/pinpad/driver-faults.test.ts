@@ -10,11 +10,12 @@ import {
   type PinpadNotification,
 } from '../../../drivers/pinpad/index.js';
 import { TcpTransport } from '../../../drivers/transport/tcp.js';
-import { VirtualPinpad, type VirtualPinpadOptions } from '../../../src/sim/pinpad/index.js';
+import { type VirtualPinpadOptions } from '../../../src/sim/pinpad/index.js';
 import { cardSim, type CardChoice } from '../../../src/sim/pinpad/card/index.js';
 import { PinpadCardPort } from '../../../src/adapters/pinpad-card.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { sleep, until } from './scripted-peer.js';
+import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 /**
  * The driver's issue-18 bullets against the strict virtual pinpad (its own §6.2 reader, real faults
@@ -29,9 +30,7 @@ afterEach(async () => {
 });
 
 async function setup(probeIntervalMs = 0, simOpts: VirtualPinpadOptions = {}) {
-  const sim = new VirtualPinpad({ tcpPort: 0, ...simOpts });
-  await sim.start();
-  cleanup.push(() => sim.stop());
+  const sim = await startVirtualPinpad({ tcpPort: 0, ...simOpts }, cleanup);
   const pinpad = new Pinpad({
     transport: () => new TcpTransport({ host: '127.0.0.1', port: sim.port }),
     timings: TIMINGS,
@@ -177,9 +176,7 @@ describe('driver against the strict virtual pinpad: the secure session', () => {
   it('a notification in clear inside the secure session is passed on and the blocking command goes on', async () => {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicExponent: 0x10001 });
     const terminalKey = terminalKeyFromPem(privateKey.export({ format: 'pem', type: 'pkcs8' }).toString());
-    const sim = new VirtualPinpad({ tcpPort: 0 });
-    await sim.start();
-    cleanup.push(() => sim.stop());
+    const sim = await startVirtualPinpad({ tcpPort: 0 }, cleanup);
     const pinpad = new SecurePinpad({
       transport: () => new TcpTransport({ host: '127.0.0.1', port: sim.port }),
       terminalKey,

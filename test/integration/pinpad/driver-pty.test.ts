@@ -4,8 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Pinpad, isPinpadError, type PinpadLinkEvent, type PinpadNotification } from '../../../drivers/pinpad/index.js';
 import { SerialTransport } from '../../../drivers/transport/serial.js';
-import { HAS_SOCAT, waitForPaths } from './socat.js';
-import { startSim, type SimProcess } from './sim-process.js';
+import { HAS_SOCAT, waitForPaths } from '../../helpers/socat.js';
+import { startSim, type SimProcess } from '../../helpers/sim-process.js';
 
 /** Link times shortened where the behaviour, not the constant, is under test. */
 const FAST = { ackMs: 300, responseMs: 1000, eotMs: 300, silenceMs: 50 };

@@ -13,7 +13,8 @@ import {
 import type { SimHandler } from '../../../src/sim/pinpad/index.js';
 import { TcpTransport } from '../../../drivers/transport/tcp.js';
 import { TransportError } from '../../../drivers/transport/transport.js';
-import { VirtualPinpad, type VirtualPinpadOptions } from '../../../src/sim/pinpad/server.js';
+import { type VirtualPinpadOptions } from '../../../src/sim/pinpad/server.js';
+import { connectPinpad, startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 const FAST = { ackMs: 300, responseMs: 800, eotMs: 300, silenceMs: 60 };
 const cleanup: (() => Promise<void>)[] = [];
@@ -22,9 +23,7 @@ afterEach(async () => {
 });
 
 async function setup(simOpts: VirtualPinpadOptions = {}, probeIntervalMs = 0) {
-  const sim = new VirtualPinpad(simOpts);
-  await sim.start();
-  cleanup.push(() => sim.stop());
+  const sim = await startVirtualPinpad(simOpts, cleanup);
   const pinpad = new Pinpad({
     transport: () => new TcpTransport({ host: '127.0.0.1', port: sim.port }),
     timings: FAST,
@@ -114,20 +113,19 @@ describe('Pinpad driver against the virtual pinpad over TCP loopback', () => {
       ctx.setLayerAfterResponse(toy);
       return encodeResponse('OPN', 0);
     };
-    const sim = new VirtualPinpad({ handlers: new Map([['OPN', secureOpn]]) });
-    await sim.start();
-    cleanup.push(() => sim.stop());
-    const pinpad = new Pinpad({
-      transport: () => new TcpTransport({ host: '127.0.0.1', port: sim.port }),
-      timings: FAST,
-      probeIntervalMs: 0,
-      openSession: async (s) => {
-        await s.run(OPN_CLASSIC, undefined);
-        s.setLayer(toy);
+    const sim = await startVirtualPinpad({ handlers: new Map([['OPN', secureOpn]]) }, cleanup);
+    const pinpad = await connectPinpad(
+      { port: sim.port },
+      {
+        timings: FAST,
+        probeIntervalMs: 0,
+        openSession: async (s) => {
+          await s.run(OPN_CLASSIC, undefined);
+          s.setLayer(toy);
+        },
       },
-    });
-    cleanup.push(() => pinpad.close());
-    await pinpad.connect();
+      cleanup,
+    );
     await pinpad.display('selado');
     expect(sim.engine.state.display[0]).toBe('selado');
     expect((await pinpad.info()).serialNumber).toBe('VPP0000000001');
@@ -163,9 +161,7 @@ describe('Pinpad driver against the virtual pinpad over TCP loopback', () => {
   });
 
   it('sees a write error as an unplug: the command fails as disconnected and the driver reconnects', async () => {
-    const sim = new VirtualPinpad();
-    await sim.start();
-    cleanup.push(() => sim.stop());
+    const sim = await startVirtualPinpad({}, cleanup);
     let failWrites = false;
     /** The real TCP transport, with writes that fail on demand (a cable pulled between two writes). */
     class FlakyTcp extends TcpTransport {

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Pinpad, DSP } from '../../../drivers/pinpad/index.js';
-import { TcpTransport } from '../../../drivers/transport/tcp.js';
+import { DSP } from '../../../drivers/pinpad/index.js';
 import { PinpadCardPort } from '../../../src/adapters/pinpad-card.js';
 import type { CardRequest } from '../../../src/engine/ports.js';
 import { ScriptedPeer, sleep } from './scripted-peer.js';
+import { connectPinpad } from '../../helpers/virtual-pinpad.js';
 
 /**
  * FCX has a deadline (ABECS 2.20 §3.7.4): the card port's finishChip against a raw scripted pinpad
@@ -53,14 +53,15 @@ async function setup(cardType: '03' | '06') {
     if (cmd === 'RMC') p.answer('RMC000');
     // FCX: ACKed, the answer lost
   };
-  const pinpad = new Pinpad({
-    transport: () => new TcpTransport({ host: '127.0.0.1', port: peer.port }),
-    timings: { ackMs: 600, responseMs: 1500, eotMs: 500, interByteMs: 400, silenceMs: 100 },
-    probeIntervalMs: 0,
-    reconnect: { initialMs: 50, maxMs: 200 },
-  });
-  cleanup.push(() => pinpad.close());
-  await pinpad.connect();
+  const pinpad = await connectPinpad(
+    { port: peer.port },
+    {
+      timings: { ackMs: 600, responseMs: 1500, eotMs: 500, interByteMs: 400, silenceMs: 100 },
+      probeIntervalMs: 0,
+      reconnect: { initialMs: 50, maxMs: 200 },
+    },
+    cleanup,
+  );
   const port = new PinpadCardPort({
     pinpad,
     acquirerIndex: 2,

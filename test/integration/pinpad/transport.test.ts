@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SerialTransport } from '../../../drivers/transport/serial.js';
 import { TcpTransport } from '../../../drivers/transport/tcp.js';
 import { isTransportError, type Transport } from '../../../drivers/transport/transport.js';
-import { HAS_SOCAT, ptyPair, stop } from './socat.js';
+import { HAS_SOCAT, ptyPair, stop } from '../../helpers/socat.js';
 
 const opened: Transport[] = [];
 afterEach(async () => {

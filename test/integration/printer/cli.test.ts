@@ -1,14 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/run.js';
 import { findPrinterModel } from '../../../tables/printers/index.js';
 import { serveVirtualPrinter, VirtualPrinter, type VirtualPrinterServer } from '../../../src/sim/printer/index.js';
-
-async function cli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const code = await runCli(argv, { out: (t) => (out += t), err: (t) => (err += t), env: {} });
-  return { code, out, err };
-}
+import { runCliCaptured as cli } from '../../helpers/cli.js';
 
 const servers: VirtualPrinterServer[] = [];
 afterEach(async () => {

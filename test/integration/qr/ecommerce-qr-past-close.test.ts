@@ -13,8 +13,8 @@ import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../.
 import { SANDBOX_CREDENTIALS } from '../../../tables/sandbox-credentials.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
-import { log, startHarness, type Harness } from '../acquirer/harness.js';
-import { ownerDeps, qrSaleRequest, shownCode } from './terminal.js';
+import { log, startHarness, type Harness } from '../../helpers/sandbox.js';
+import { ownerDeps, qrSaleRequest, shownCode } from '../../helpers/qr-terminal.js';
 import { sandboxSettings } from '../../../src/sandbox/index.js';
 
 /**

@@ -8,10 +8,12 @@ import { parsePadraoq } from '../../../src/qr/index.js';
 import { Journal, openTerminalDatabase } from '../../../src/store/index.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
-import { startHarness, type Harness } from '../acquirer/harness.js';
-import { qrSaleRequest, qrTerminal, shownCode } from './terminal.js';
+import { useTempStores } from '../../helpers/store.js';
+import { startHarness, type Harness } from '../../helpers/sandbox.js';
+import { qrSaleRequest, qrTerminal, shownCode } from '../../helpers/qr-terminal.js';
 
 const tempDir = useTempDirs();
+const tempStore = useTempStores();
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness();
@@ -142,7 +144,7 @@ describe("the e-commerce QR code sale behind the QR engine's port (qr.provider: 
     const config = loadConfig({
       env: { OMNIPOS_CONFIG: '', OMNIPOS_STATE_DIR: tempDir(), OMNIPOS_QR__PROVIDER: 'ecommerce' },
     });
-    const db = openTerminalDatabase(tempDir());
+    const db = tempStore();
     const noEcommerce = { ...h.acquirer, ecommerce: undefined };
     let error: unknown;
     try {

@@ -8,15 +8,18 @@ import { loadConfig } from '../../../src/config/index.js';
 import { PixEngine, type PixEvent } from '../../../src/engine/pix/engine.js';
 import type { QrEvent } from '../../../src/engine/qr/engine.js';
 import { parsePadraoq, parsePix } from '../../../src/qr/index.js';
-import { cardSim, VirtualPinpad, type VirtualPinpadOptions } from '../../../src/sim/pinpad/index.js';
-import { openTerminalDatabase } from '../../../src/store/index.js';
+import type { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
+import { cardSim, type VirtualPinpadOptions } from '../../../src/sim/pinpad/index.js';
 import { decodePng } from '../../helpers/png-decode.js';
 import { decodeQrRgba } from '../../helpers/qr-decode.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
-import { log, startHarness, type Harness } from '../acquirer/harness.js';
-import { ownerDeps, qrTerminal } from './terminal.js';
+import { useTempStores } from '../../helpers/store.js';
+import { log, startHarness, type Harness } from '../../helpers/sandbox.js';
+import { ownerDeps, qrTerminal } from '../../helpers/qr-terminal.js';
+import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 const tempDir = useTempDirs();
+const tempStore = useTempStores();
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness();
@@ -29,8 +32,7 @@ afterAll(async () => {
 async function rig(
   options: VirtualPinpadOptions = {},
 ): Promise<{ sim: VirtualPinpad; device: PinpadDevice; display: PinpadQrDisplay; stop(): Promise<void> }> {
-  const sim = new VirtualPinpad({ tcpPort: 0, ...options });
-  await sim.start();
+  const sim = await startVirtualPinpad({ tcpPort: 0, ...options });
   const config = loadConfig({ env: { OMNIPOS_CONFIG: '', OMNIPOS_STATE_DIR: tempDir() } });
   const device = await openPinpad(
     config,
@@ -104,7 +106,7 @@ describe('the QR code on the pinpad display (MLI/MLR/MLE, DSI) during a wallet Q
   it('a Pix sale shows its BR Code the same way', async () => {
     const r = await rig();
     stops.push(r.stop);
-    const db = openTerminalDatabase(tempDir());
+    const db = tempStore();
     const events: PixEvent[] = [];
     const engine = new PixEngine({
       ...ownerDeps(db, 5),

@@ -7,10 +7,10 @@ import { parsePadraoq } from '../../../src/qr/index.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { scanForCardData } from '../../helpers/scan-card-data.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
-import { startHarness, type Harness } from '../acquirer/harness.js';
+import { startHarness, type Harness } from '../../helpers/sandbox.js';
 import { startCallbackReceiver, type CallbackReceiver } from './callback-receiver.js';
 import { walletPay } from './cli-process.js';
-import { qrTerminal } from './terminal.js';
+import { qrTerminal } from '../../helpers/qr-terminal.js';
 import { sandboxEnv } from '../../../src/sandbox/index.js';
 
 const tempDir = useTempDirs();

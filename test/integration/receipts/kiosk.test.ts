@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openEvents, startTestDaemon } from '../api/daemon.js';
+import { openEvents, startTestDaemon } from '../../helpers/daemon.js';
 
 /**
  * An unattended terminal (kiosk) on a real daemon: it asks the printer's status before a sale

@@ -6,9 +6,9 @@ import { systemClock } from '../../../src/core/clock.js';
 import { PixEngine, type PixEvent } from '../../../src/engine/pix/engine.js';
 import { QrEngine, type QrEvent } from '../../../src/engine/qr/engine.js';
 import { SaleEngine, type SaleEvent } from '../../../src/engine/sale/engine.js';
-import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
-import { useTempDirs } from '../../helpers/temp-dir.js';
-import { log, startHarness, type Harness } from '../acquirer/harness.js';
+import { Journal, MerchantOrderIds, Outbox } from '../../../src/store/index.js';
+import { useTempStores } from '../../helpers/store.js';
+import { log, startHarness, type Harness } from '../../helpers/sandbox.js';
 
 /**
  * Recovery of a payment the journal shows in `printing` (the daemon died while the receipt was
@@ -16,7 +16,7 @@ import { log, startHarness, type Harness } from '../acquirer/harness.js';
  * (receipt question, a deadline, nothing sent yet) and the answer moves it on; unattended, it is
  * undone (card, wallet QR) or refunded (Pix) through the outbox, without a question.
  */
-const tempDir = useTempDirs();
+const tempStore = useTempStores();
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness();
@@ -28,7 +28,7 @@ afterAll(async () => {
 type Ev = SaleEvent | QrEvent | PixEvent;
 
 function terminal(attended: boolean) {
-  const db = openTerminalDatabase(tempDir());
+  const db = tempStore();
   const journal = new Journal(db);
   const outbox = new Outbox(db);
   const events: Ev[] = [];

@@ -3,7 +3,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { receiptReprint, receiptShow } from '../../../src/cli/receipt.js';
 import type { CliContext } from '../../../src/cli/context.js';
-import { startTestDaemon } from '../api/daemon.js';
+import { startTestDaemon } from '../../helpers/daemon.js';
 
 /**
  * Reprints over real loopback HTTP on a real daemon (embedded sandbox, virtual pinpad, virtual

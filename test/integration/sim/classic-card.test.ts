@@ -8,9 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeFrame } from '../../../drivers/pinpad/index.js';
 import { cardSim } from '../../../src/sim/pinpad/card/index.js';
-import { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { rawTerminal, text } from './wire-client.js';
+import { useVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 const packet = (s: string): Uint8Array => encodeFrame(Uint8Array.from(Buffer.from(s, 'latin1')));
 
@@ -32,16 +32,12 @@ const GOC_EXAMPLE =
 const FNC_EXAMPLE = 'FNC0300000010910' + '8E64A2FE21FD8867' + '2000025011829F27' + '9F269F36958F9F37';
 
 describe('the virtual pinpad answers the classic card commands (§3.6, §3.5.1, §3.3.3)', () => {
-  const sim = new VirtualPinpad({ typingMs: null });
+  const sim = useVirtualPinpad({ typingMs: null });
   let t: Awaited<ReturnType<typeof rawTerminal>>;
   beforeAll(async () => {
-    await sim.start();
     t = await rawTerminal(sim.port);
   });
-  afterAll(async () => {
-    t.close();
-    await sim.stop();
-  });
+  afterAll(() => t.close());
 
   /** Sends a command, returns the answer (NTM notifications collected apart). */
   async function exchange(cmd: string): Promise<{ answer: string; ntm: string[] }> {

@@ -4,9 +4,7 @@
  * Issue 18 (driver): "2.12 pinpads … all keep working".
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { Pinpad } from '../../../drivers/pinpad/index.js';
-import { TcpTransport } from '../../../drivers/transport/tcp.js';
-import { VirtualPinpad } from '../../../src/sim/pinpad/server.js';
+import { connectPinpad, startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -15,15 +13,14 @@ afterEach(async () => {
 
 describe('the driver and a pinpad with 2.12-style answers', () => {
   it('reads its information from GIX and shows text', async () => {
-    const sim = new VirtualPinpad({ profile: { answers: '2.12', specVersion: '2.12' } });
-    await sim.start();
-    cleanup.push(() => sim.stop());
-    const pinpad = new Pinpad({
-      transport: () => new TcpTransport({ host: '127.0.0.1', port: sim.port }),
-      reconnect: { initialMs: 20, maxMs: 100 },
-    });
-    cleanup.push(() => pinpad.close());
-    await pinpad.connect();
+    const sim = await startVirtualPinpad({ profile: { answers: '2.12', specVersion: '2.12' } }, cleanup);
+    const pinpad = await connectPinpad(
+      { port: sim.port },
+      {
+        reconnect: { initialMs: 20, maxMs: 100 },
+      },
+      cleanup,
+    );
     const info = await pinpad.info();
     expect(info).toMatchObject({ source: 'GIX', serialNumber: 'VPP0000000001', specVersion: '2.12' });
     expect(info.keys.dukptPin['01']).toBe('present');

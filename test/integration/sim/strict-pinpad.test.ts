@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeFrame } from '../../../drivers/pinpad/index.js';
-import { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
-import { onTheWire, PPC930_COMMANDS } from '../../unit/sim/ppc930-commands.js';
+import { onTheWire, PPC930_COMMANDS } from '../../helpers/ppc930-commands.js';
 import { rawTerminal, text } from './wire-client.js';
+import { useVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 /** One parameter (§3.1.3.1): PARID X2, PARLEN X2, value. */
 function par(id: number, value: string): Buffer {
@@ -17,16 +17,12 @@ const gcx = (...extra: Buffer[]) =>
   command('GCX', par(0x15, '251125'), par(0x16, '120000'), par(0x13, '000000001010'), ...extra);
 
 describe('the strict virtual pinpad over real TCP, byte by byte (§6.2, §3.1.3.1)', () => {
-  const sim = new VirtualPinpad({ typingMs: null });
+  const sim = useVirtualPinpad({ typingMs: null });
   let t: Awaited<ReturnType<typeof rawTerminal>>;
   beforeAll(async () => {
-    await sim.start();
     t = await rawTerminal(sim.port);
   });
-  afterAll(async () => {
-    t.close();
-    await sim.stop();
-  });
+  afterAll(() => t.close());
 
   async function exchange(packet: Uint8Array): Promise<string[]> {
     const from = t.events.length;

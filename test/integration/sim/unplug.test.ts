@@ -4,9 +4,9 @@
  * plugged back.
  */
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { encodeFrame } from '../../../drivers/pinpad/index.js';
-import { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
+import { useVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 const DSP = encodeFrame(Uint8Array.from(Buffer.from(`DSP032${'UNPLUG'.padEnd(32)}`, 'latin1')));
 
@@ -35,9 +35,7 @@ async function connectable(port: number, timeoutMs = 10_000): Promise<void> {
 }
 
 describe('unplug at every step of a command, over TCP', () => {
-  const sim = new VirtualPinpad({ typingMs: null });
-  beforeAll(() => sim.start());
-  afterAll(() => sim.stop());
+  const sim = useVirtualPinpad({ typingMs: null });
 
   for (const when of ['before-ack', 'mid-command', 'mid-answer'] as const) {
     it(`${when}: the connection drops at that step, and a new one works after the replug`, async () => {

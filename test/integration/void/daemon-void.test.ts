@@ -1,19 +1,18 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import fc from 'fast-check';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config/index.js';
 import { supervisorPassword, supervisorToken, voidCommand } from '../../../src/cli/void.js';
 import type { CliContext } from '../../../src/cli/context.js';
-import { startDaemon, type Daemon } from '../../../src/main.js';
+import type { Daemon } from '../../../src/main.js';
 import { cardSim } from '../../../src/sim/pinpad/card/index.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { captureLogger } from '../../helpers/capture-log.js';
 import { clearCardData, scanForCardData } from '../../helpers/scan-card-data.js';
-import { openEvents } from '../api/daemon.js';
-import { check } from '../api/schema-check.js';
+import { openEvents } from '../../helpers/daemon.js';
+import { check } from '../../helpers/schema-check.js';
+import { supervisedDaemon } from '../../helpers/wallet-pay.js';
 
 let daemon: Daemon;
 let token: string;
@@ -22,18 +21,13 @@ let stateDir: string;
 let env: Record<string, string>;
 const { log, output } = captureLogger('debug');
 
+let t: Awaited<ReturnType<typeof supervisedDaemon>> | undefined;
+
 beforeAll(async () => {
-  stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-void-'));
-  env = { OMNIPOS_STATE_DIR: stateDir };
-  daemon = await startDaemon({ config: loadConfig({ env }), log, env: {}, sandboxPort: 0, apiPort: 0 });
-  token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
-  env.OMNIPOS_API__PORT = new URL(daemon.apiUrl!).port;
-  supervisor = readFileSync(path.join(stateDir, 'supervisor-token'), 'utf8').trim();
+  t = await supervisedDaemon(log);
+  ({ daemon, token, supervisor, stateDir, env } = t);
 }, 60_000);
-afterAll(async () => {
-  await daemon?.stop();
-  rmSync(stateDir, { recursive: true, force: true });
-});
+afterAll(() => t?.stop());
 
 /** The void routes' templates: each answer on them is checked against the OpenAPI document. */
 const VOID_ROUTES: [RegExp, string][] = [

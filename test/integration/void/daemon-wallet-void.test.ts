@@ -6,8 +6,8 @@ import { supervisorPassword, voidCommand } from '../../../src/cli/void.js';
 import type { Daemon } from '../../../src/main.js';
 import { parsePadraoq } from '../../../src/qr/index.js';
 import { captureLogger } from '../../helpers/capture-log.js';
-import { check } from '../api/schema-check.js';
-import { supervisedDaemon, walletPays as walletPaysAt } from './wallet-pay.js';
+import { check } from '../../helpers/schema-check.js';
+import { supervisedDaemon, walletPays as walletPaysAt } from '../../helpers/wallet-pay.js';
 
 /**
  * A wallet QR void through a real daemon: `POST /v1/payments/{id}/void` of a confirmed wallet QR

@@ -7,7 +7,7 @@ import type { CliContext } from '../../../src/cli/context.js';
 import { supervisorPassword } from '../../../src/cli/void.js';
 import type { Daemon } from '../../../src/main.js';
 import { captureLogger } from '../../helpers/capture-log.js';
-import { supervisedDaemon } from './wallet-pay.js';
+import { supervisedDaemon } from '../../helpers/wallet-pay.js';
 
 /** Closing the day needs a supervisor, as a void does: through a real daemon, its API and the CLI. */
 

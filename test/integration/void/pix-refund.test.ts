@@ -9,12 +9,12 @@ import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
 import { PixEngine, type PixEvent } from '../../../src/engine/pix/engine.js';
 import { VoidEngine } from '../../../src/engine/void/engine.js';
 import { SupervisorGate } from '../../../src/engine/void/supervisor.js';
-import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
-import { useTempDirs } from '../../helpers/temp-dir.js';
-import { log, startHarness, type Harness } from '../acquirer/harness.js';
+import { Journal, MerchantOrderIds, Outbox } from '../../../src/store/index.js';
+import { useTempStores } from '../../helpers/store.js';
+import { log, startHarness, type Harness } from '../../helpers/sandbox.js';
 import { SUPERVISOR_HASH, SUPERVISOR_TOKEN } from './terminal.js';
 
-const tempDir = useTempDirs();
+const tempStore = useTempStores();
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness();
@@ -24,7 +24,7 @@ afterAll(async () => {
 });
 
 function terminal(o: { pixRefunds?: boolean } = {}) {
-  const db = openTerminalDatabase(tempDir());
+  const db = tempStore();
   const journal = new Journal(db);
   const outbox = new Outbox(db);
   const orderIds = new MerchantOrderIds(db, { ordinal: 9, clock: systemClock });

@@ -17,7 +17,7 @@ import { SupervisorGate, hashSupervisorPassword } from '../../../src/engine/void
 import type { TableSet } from '../../../src/initialization/index.js';
 import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase, type Db } from '../../../src/store/index.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
-import type { Harness } from '../acquirer/harness.js';
+import type { Harness } from '../../helpers/sandbox.js';
 
 export const IDENTITY: TerminalIdentity = {
   subordinatedMerchantId: SANDBOX_MERCHANT.merchant.subordinatedMerchantId,

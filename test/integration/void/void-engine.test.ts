@@ -12,9 +12,9 @@ import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { captureLogger } from '../../helpers/capture-log.js';
 import { scanForCardData, clearCardData } from '../../helpers/scan-card-data.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
-import { startHarness, type Harness } from '../acquirer/harness.js';
-import { HAS_SOCAT } from '../pinpad/socat.js';
-import { startRig, type Rig } from '../pinpad-card/harness.js';
+import { startHarness, type Harness } from '../../helpers/sandbox.js';
+import { HAS_SOCAT } from '../../helpers/socat.js';
+import { startRig, type Rig } from '../../helpers/pinpad-rig.js';
 import { IDENTITY, SUPERVISOR_PASSWORD, SUPERVISOR_TOKEN, voidTerminal, type Terminal } from './terminal.js';
 
 const tempDir = useTempDirs();

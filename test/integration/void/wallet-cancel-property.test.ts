@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { isOmniposError } from '../../../src/core/errors/index.js';
 import { buildCancellationCode } from '../../../src/engine/qr/code-cancel.js';
 import { saleQrCode, type MerchantProfile } from '../../../src/engine/qr/code.js';
-import { startHarness, type Harness } from '../acquirer/harness.js';
+import { startHarness, type Harness } from '../../helpers/sandbox.js';
+import { SANDBOX_PROFILE } from '../../helpers/qr-terminal.js';
 
 /**
  * The sandbox's wallet API against a model of what remains of each sale: a cancellation code is
@@ -22,17 +22,7 @@ afterAll(async () => {
   await h.close();
 });
 
-const m = SANDBOX_MERCHANT.merchant;
-const MERCHANT: MerchantProfile = {
-  merchantNumber: m.merchantNumber,
-  terminalId: SANDBOX_MERCHANT.terminal.terminalId,
-  nationalId: m.nationalId,
-  mcc: m.mcc,
-  name: m.name,
-  city: m.city,
-  postalCode: m.postalCode,
-  deviceType: 'P',
-};
+const MERCHANT: MerchantProfile = SANDBOX_PROFILE;
 const card = TEST_CARDS[0]!;
 const walletCard = {
   card_number: card.pan,

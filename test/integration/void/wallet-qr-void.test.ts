@@ -21,9 +21,10 @@ import { parsePadraoq, type CurrentFields } from '../../../src/qr/index.js';
 import { VirtualPrinter, serveVirtualPrinter, type VirtualPrinterServer } from '../../../src/sim/printer/index.js';
 import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
-import { log, startHarness, type Harness } from '../acquirer/harness.js';
+import { log, startHarness, type Harness } from '../../helpers/sandbox.js';
+import { SANDBOX_PROFILE } from '../../helpers/qr-terminal.js';
 import { SUPERVISOR_HASH, SUPERVISOR_TOKEN } from './terminal.js';
-import { walletPays as walletPaysAt } from './wallet-pay.js';
+import { walletPays as walletPaysAt } from '../../helpers/wallet-pay.js';
 
 /**
  * Voids of wallet QR sales against the strict sandbox: the terminal shows a cancellation code
@@ -54,17 +55,7 @@ afterAll(async () => {
   await h.close();
 });
 
-const m = SANDBOX_MERCHANT.merchant;
-const MERCHANT: MerchantProfile = {
-  merchantNumber: m.merchantNumber,
-  terminalId: SANDBOX_MERCHANT.terminal.terminalId,
-  nationalId: m.nationalId,
-  mcc: m.mcc,
-  name: m.name,
-  city: m.city,
-  postalCode: m.postalCode,
-  deviceType: 'P',
-};
+const MERCHANT: MerchantProfile = SANDBOX_PROFILE;
 
 /** No card is read for a wallet QR void: a card port that refuses proves it. */
 const NO_CARD: CardPort = {

@@ -3,8 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { TelemetryOutbox } from '../../../src/fleet/telemetry-outbox.js';
 import { MIGRATIONS, openDatabase } from '../../../src/store/index.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
+import { useTempStores } from '../../helpers/store.js';
 
 const tempDir = useTempDirs();
+const tempStore = useTempStores();
 
 describe('the telemetry outbox (SQLite, apart from the money outbox)', () => {
   it('keeps messages in order across a reopen, once per id, and forgets what was delivered', () => {
@@ -32,7 +34,7 @@ describe('the telemetry outbox (SQLite, apart from the money outbox)', () => {
   });
 
   it('drops the oldest past its bound instead of growing without end', () => {
-    const db = openDatabase({ file: path.join(tempDir(), 'omnipos.db'), migrations: MIGRATIONS });
+    const db = tempStore();
     const box = new TelemetryOutbox(db, 100);
     for (let i = 1; i <= 130; i++) box.add({ msgId: `m${i}`, topic: 't', payload: {}, qos: 1, retain: false });
     expect(box.counts()).toMatchObject({ queued: 100, dropped: 30 });
@@ -41,7 +43,7 @@ describe('the telemetry outbox (SQLite, apart from the money outbox)', () => {
   });
 
   it('keeps seq growing after the queue empties (consumers check the order by it)', () => {
-    const db = openDatabase({ file: path.join(tempDir(), 'omnipos.db'), migrations: MIGRATIONS });
+    const db = tempStore();
     const box = new TelemetryOutbox(db);
     box.add({ msgId: 'a', topic: 't', payload: {}, qos: 1, retain: false });
     box.add({ msgId: 'b', topic: 't', payload: {}, qos: 1, retain: false });
@@ -52,7 +54,7 @@ describe('the telemetry outbox (SQLite, apart from the money outbox)', () => {
   });
 
   it('never queues a message again once delivered (a payment says "confirmed" twice: confirming, confirmed)', () => {
-    const db = openDatabase({ file: path.join(tempDir(), 'omnipos.db'), migrations: MIGRATIONS });
+    const db = tempStore();
     let now = new Date('2026-11-25T12:00:00Z');
     const box = new TelemetryOutbox(db, 1000, () => now);
     expect(box.add({ msgId: 'T-p1-confirmed', topic: 't', payload: {}, qos: 1, retain: false })).toBe(true);

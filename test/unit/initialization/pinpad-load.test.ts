@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeRecords, parseInitialization, planPinpadLoad, tlrBlocks } from '../../../src/initialization/index.js';
 import vectors from '../../vectors/initialization/abecs-4.1-records.json' with { type: 'json' };
-import { sandboxAnswer } from './helpers.js';
+import { sandboxAnswer } from '../../helpers/initialization-tables.js';
 
 const [aidCommand, keyCommand] = vectors.tlr.commands as [string, string];
 const data = (command: string) => command.slice(6); // after "TLR" and CMD_LEN1

@@ -11,7 +11,7 @@ import {
   padField,
 } from '../../../src/initialization/index.js';
 import vectors from '../../vectors/initialization/abecs-4.1-records.json' with { type: 'json' };
-import { seed } from './helpers.js';
+import { seed } from '../../helpers/initialization-tables.js';
 
 describe('§4.1 records: the specification examples (ABECS v2.20 §4.1.1, §4.1.2)', () => {
   for (const name of ['aid340', 'aid314', 'capk'] as const) {

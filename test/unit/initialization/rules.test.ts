@@ -23,7 +23,7 @@ import {
   type Levels,
   type TableSet,
 } from '../../../src/initialization/index.js';
-import { fixture } from './fixture.js';
+import { fixture } from '../../helpers/initialization-fixture.js';
 
 const ids = (set: TableSet, read: CardRead, want?: Parameters<typeof candidateProducts>[2]) => {
   const r = candidateProducts(set, read, want);

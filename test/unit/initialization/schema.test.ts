@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isOmniposError, type OmniposError } from '../../../src/core/errors/index.js';
 import { binHas, parseInitialization } from '../../../src/initialization/index.js';
-import { sandboxAnswer, seed } from './helpers.js';
+import { sandboxAnswer, seed } from '../../helpers/initialization-tables.js';
 
 function refused(json: unknown): OmniposError {
   try {

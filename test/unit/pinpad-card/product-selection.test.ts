@@ -11,7 +11,7 @@ import {
 } from '../../../src/adapters/pinpad-card-products.js';
 import { parseInitialization, paymentTypeOf, TableSet } from '../../../src/initialization/index.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
-import { sandboxAnswer } from '../initialization/helpers.js';
+import { sandboxAnswer } from '../../helpers/initialization-tables.js';
 
 const set = new TableSet(parseInitialization(sandboxAnswer()));
 const select = tableProductSelector(

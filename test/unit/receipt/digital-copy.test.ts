@@ -4,7 +4,7 @@ import { luhnCheckDigit } from '../../../src/crypto/check-digits.js';
 import { qrModules, renderQrBitmap } from '../../../src/qr/render.js';
 import { DIGITAL_COPY_MAX_BYTES, digitalCopyText } from '../../../src/receipt/index.js';
 import { decodeQrBitmap } from '../../helpers/qr-decode.js';
-import { rows, source } from './fixtures.js';
+import { rows, source } from '../../helpers/receipt-sources.js';
 
 const seed = Date.now() % 2 ** 31;
 console.log(`digital copy properties, fast-check seed ${seed}`);

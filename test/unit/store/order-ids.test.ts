@@ -5,8 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { MerchantOrderIds, nextNsu, openTerminalDatabase, writeCounter, type Db } from '../../../src/store/index.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
+import { useTempStores } from '../../helpers/store.js';
 
 const tempDir = useTempDirs();
+const tempStore = useTempStores();
 
 function ids(db: Db, clock: FakeClock, ordinal = 1): MerchantOrderIds {
   return new MerchantOrderIds(db, { ordinal, clock, wait: clock.wait });
@@ -20,7 +22,7 @@ describe('MerchantOrderId', () => {
   it('is 15 digits: host date YYDDD, the terminal’s fleet-wide number (4 digits), then tenths of a second since host midnight', async () => {
     // 2026-11-22 13:00:00.250 UTC is 10:00:00.250 in America/Sao_Paulo (UTC-3), day 326 of 2026.
     const clock = new FakeClock('2026-11-22T13:00:00.250Z');
-    const db = openTerminalDatabase(tempDir());
+    const db = tempStore();
     const id = await ids(db, clock, 42).next();
     expect(id).toMatch(/^\d{15}$/);
     expect(id.slice(0, 5)).toBe('26326');
@@ -32,14 +34,14 @@ describe('MerchantOrderId', () => {
 
   it('uses the host date, not UTC: 01:00 UTC is still the previous day in São Paulo', async () => {
     const clock = new FakeClock('2026-01-01T01:00:00.000Z');
-    const db = openTerminalDatabase(tempDir());
+    const db = tempStore();
     expect((await ids(db, clock).next()).slice(0, 5)).toBe('25365');
     db.close();
   });
 
   it('never repeats, and never runs ahead of the clock, when asked faster than ten a second', async () => {
     const clock = new FakeClock('2026-11-22T13:00:00.000Z');
-    const db = openTerminalDatabase(tempDir());
+    const db = tempStore();
     const gen = ids(db, clock);
     const seen: string[] = [];
     for (let i = 0; i < 200; i++) {
@@ -82,8 +84,8 @@ describe('MerchantOrderId', () => {
 
   it('differs between two terminal ordinals of one merchant on the same clock', async () => {
     const clock = new FakeClock('2026-11-22T13:00:00.000Z');
-    const a = openTerminalDatabase(tempDir());
-    const b = openTerminalDatabase(tempDir());
+    const a = tempStore();
+    const b = tempStore();
     const ga = ids(a, clock, 1);
     const gb = ids(b, clock, 2);
     const fromA = new Set<string>();
@@ -99,8 +101,8 @@ describe('MerchantOrderId', () => {
 
   it('two terminals of different merchants under one acquirer client never collide: the terminal part is 1..9999, fleet-wide (the old 3-digit ordinal was per merchant, so every first terminal issued the same ids)', async () => {
     const clock = new FakeClock('2026-11-22T13:00:00.000Z');
-    const merchantA = openTerminalDatabase(tempDir());
-    const merchantB = openTerminalDatabase(tempDir());
+    const merchantA = tempStore();
+    const merchantB = tempStore();
     // Both are their merchant's first terminal (ordinal 1); the fleet numbers them 1001 and 2001.
     const a = await ids(merchantA, clock, 1001).next();
     const b = await ids(merchantB, clock, 2001).next();
@@ -113,7 +115,7 @@ describe('MerchantOrderId', () => {
 
   it('a counter left in the older layout (3-digit ordinal, 7-digit sequence) is not continued as if it were the new one', async () => {
     const clock = new FakeClock('2026-11-22T13:00:00.000Z');
-    const db = openTerminalDatabase(tempDir());
+    const db = tempStore();
     await ids(db, clock, 1).next();
     db.prepare("UPDATE counters SET value = '263260010360005' WHERE name = 'merchant_order_id'").run();
     const id = await ids(db, clock, 1).next();
@@ -124,7 +126,7 @@ describe('MerchantOrderId', () => {
 
   it('refuses to issue when the clock is far behind the last id, instead of repeating one', async () => {
     const clock = new FakeClock('2026-11-22T13:00:00.000Z');
-    const db = openTerminalDatabase(tempDir());
+    const db = tempStore();
     writeCounter(db, 'merchant_order_id', '263260001500000');
     await expect(ids(db, clock).next()).rejects.toMatchObject({ code: 'CLOCK_BEHIND' });
     db.close();
@@ -180,7 +182,7 @@ describe('MerchantOrderId', () => {
 
 describe('terminal NSU', () => {
   it('counts 000001, 000002… and wraps after 999999', () => {
-    const db = openTerminalDatabase(tempDir());
+    const db = tempStore();
     expect(nextNsu(db)).toBe('000001');
     expect(nextNsu(db)).toBe('000002');
     writeCounter(db, 'terminal_nsu', '999998');

@@ -1,18 +1,17 @@
-import path from 'node:path';
 import Database from '../../../src/store/sqlite.js';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Journal, MIGRATIONS, Outbox, openDatabase } from '../../../src/store/index.js';
-import { useTempDirs } from '../../helpers/temp-dir.js';
+import { Journal, Outbox } from '../../../src/store/index.js';
+import { useTempStores } from '../../helpers/store.js';
 
 // Issue 23, memory over months: each db.prepare() compiles the SQL again and holds a native
 // statement until a garbage collection frees it (RSS grows while the heap stays flat). The store's
 // own statements are compiled once per connection.
-const tempDir = useTempDirs();
+const tempStore = useTempStores();
 afterEach(() => vi.restoreAllMocks());
 
 describe("the store's prepared statements", () => {
   it('a sale-sized round of journal and outbox work compiles no SQL after the first round', () => {
-    const db = openDatabase({ file: path.join(tempDir(), 'omnipos.db'), migrations: MIGRATIONS });
+    const db = tempStore();
     const journal = new Journal(db);
     const outbox = new Outbox(db);
     const round = (i: number): void => {

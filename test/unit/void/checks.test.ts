@@ -5,7 +5,7 @@ import type { CardSummary } from '../../../src/engine/sale/types.js';
 import type { VoidedSale } from '../../../src/engine/void/types.js';
 import { parseInitialization, TableSet } from '../../../src/initialization/index.js';
 import type { JournalEntry } from '../../../src/store/index.js';
-import { sandboxAnswer } from '../initialization/helpers.js';
+import { sandboxAnswer } from '../../helpers/initialization-tables.js';
 
 /** The sandbox's initialization answer (tables/initialization): VISA 365 days; ALELO 7 days and 1000.00; PLUXEE 50%. */
 const tables = new TableSet(parseInitialization(sandboxAnswer()));

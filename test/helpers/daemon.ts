@@ -1,0 +1,146 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { request } from 'undici';
+import { loadConfig } from '../../src/config/index.js';
+import type { Clock } from '../../src/core/clock.js';
+import { createLogger, type Logger } from '../../src/core/log/index.js';
+import { startDaemon, type Daemon, type DaemonDeps } from '../../src/main.js';
+
+export interface TestDaemonOptions {
+  /** Configuration overrides as the daemon reads them from its environment (`OMNIPOS_…`). */
+  env?: Record<string, string>;
+  /** The state directory; default a new temporary one, removed by `stop()` (a given one is left in place). */
+  stateDir?: string;
+  /** The temporary state directory's name prefix. */
+  prefix?: string;
+  clock?: Clock;
+  /** Default: silent. */
+  log?: Logger;
+  /** Further start options (acquirer interceptors, probe timings…). */
+  deps?: Partial<Omit<DaemonDeps, 'config' | 'log' | 'env' | 'sandboxPort' | 'apiPort' | 'clock'>>;
+}
+
+export interface TestDaemon {
+  daemon: Daemon;
+  /** The API token (`Bearer …`). */
+  token: string;
+  stateDir: string;
+  /** One request to the daemon's API with its token; the answer's status and its JSON body ({} when empty). */
+  call(method: 'GET' | 'POST', p: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** Stops the daemon, then removes the state directory the helper made. */
+  stop(): Promise<void>;
+}
+
+/**
+ * A real daemon on the default configuration (embedded sandbox host, virtual pinpad and printer) on free
+ * loopback ports (sandbox and API on port 0), its state in a temporary directory; wallet QR codes polled every
+ * 100 ms.
+ */
+export async function startTestDaemon(o: TestDaemonOptions = {}): Promise<TestDaemon> {
+  const stateDir = o.stateDir ?? mkdtempSync(path.join(tmpdir(), o.prefix ?? 'omnipos-daemon-'));
+  const config = loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_QR__POLL_MS: '100', ...o.env } });
+  const daemon = await startDaemon({
+    config,
+    log: o.log ?? createLogger({ level: 'silent' }),
+    env: {},
+    sandboxPort: 0,
+    apiPort: 0,
+    ...(o.clock ? { clock: o.clock } : {}),
+    ...o.deps,
+  });
+  const token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
+  return {
+    daemon,
+    token,
+    stateDir,
+    call: async (method, p, body) => {
+      const res = await request(`${daemon.apiUrl}${p}`, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      });
+      const text = await res.body.text();
+      return { status: res.statusCode, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+    },
+    stop: async () => {
+      await daemon.stop();
+      if (!o.stateDir) rmSync(stateDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** One parsed server-sent event, or a comment line. */
+export type Sse = { comment: string } | { id?: string; event?: string; data: string };
+
+/**
+ * Opens `GET /v1/events` with fetch (undici) and parses the stream as it arrives, the way a cash
+ * register would: blocks separated by a blank line, `:` comments, `id:`, `event:`, `data:` lines.
+ * `lastEventId`: sent as `Last-Event-ID`, as a reconnecting client does.
+ */
+export async function openEvents(
+  url: string,
+  token: string,
+  lastEventId?: string,
+): Promise<{ status: number; next(timeoutMs?: number): Promise<Sse>; close(): void; headers: Headers }> {
+  const ac = new AbortController();
+  const res = await fetch(`${url}/v1/events`, {
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(lastEventId !== undefined ? { 'last-event-id': lastEventId } : {}),
+    },
+    signal: ac.signal,
+  });
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  const queue: Sse[] = [];
+  // One read at a time: a read left pending by a timeout is the next one awaited.
+  let pending: ReturnType<typeof reader.read> | undefined;
+  const parse = (): void => {
+    let cut: number;
+    while ((cut = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, cut);
+      buffer = buffer.slice(cut + 2);
+      if (block.startsWith(':')) {
+        queue.push({ comment: block.slice(1).trim() });
+        continue;
+      }
+      const ev: { id?: string; event?: string; data: string } = { data: '' };
+      for (const line of block.split('\n')) {
+        const i = line.indexOf(':');
+        const field = line.slice(0, i);
+        const value = line.slice(i + 1).replace(/^ /, '');
+        if (field === 'id') ev.id = value;
+        else if (field === 'event') ev.event = value;
+        else if (field === 'data') ev.data += value;
+      }
+      queue.push(ev);
+    }
+  };
+  return {
+    status: res.status,
+    headers: res.headers,
+    async next(timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (queue.length === 0) {
+        const left = deadline - Date.now();
+        if (left <= 0) throw new Error('no event in time');
+        let timer: NodeJS.Timeout | undefined;
+        pending ??= reader.read();
+        const chunk = await Promise.race([
+          pending,
+          new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), left))),
+        ]);
+        clearTimeout(timer);
+        if (chunk === 'timeout') continue;
+        pending = undefined;
+        if (chunk.done) throw new Error('the stream ended');
+        buffer += decoder.decode(chunk.value, { stream: true });
+        parse();
+      }
+      return queue.shift() as Sse;
+    },
+    close: () => ac.abort(),
+  };
+}

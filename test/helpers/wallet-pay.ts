@@ -1,0 +1,66 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { runCli } from '../../src/cli/run.js';
+import type { Logger } from '../../src/core/log/index.js';
+import type { Daemon } from '../../src/main.js';
+import { startTestDaemon } from './daemon.js';
+import { TEST_CARDS, type TestCard } from '../../tables/test-cards.js';
+
+/**
+ * The customer's wallet, played by `omnipos wallet pay` against the sandbox's wallet API at
+ * `walletUrl`: pays `qr` (a sale's code or a cancellation code) with `card`.
+ */
+export async function walletPays(
+  walletUrl: string,
+  qr: string,
+  card: TestCard = TEST_CARDS[0]!,
+): Promise<{ code: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-wallet-'));
+  try {
+    const code = await runCli(
+      [
+        'wallet',
+        'pay',
+        qr,
+        '--card',
+        card.pan,
+        '--cvv',
+        '123',
+        '--exp',
+        `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`,
+        '--name',
+        'TESTE CARTAO',
+        '--document',
+        '52998224725',
+      ],
+      {
+        out: (t) => (out += t),
+        err: (t) => (err += t),
+        env: { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_ACQUIRER__WALLET_URL: walletUrl },
+      },
+    );
+    return { code, out, err };
+  } finally {
+    rmSync(stateDir, { recursive: true, force: true });
+  }
+}
+
+/** A daemon on a fresh state directory (embedded sandbox, virtual devices), its API token and supervisor token. */
+export async function supervisedDaemon(log: Logger): Promise<{
+  daemon: Daemon;
+  token: string;
+  supervisor: string;
+  stateDir: string;
+  env: Record<string, string>;
+  stop(): Promise<void>;
+}> {
+  const t = await startTestDaemon({ prefix: 'omnipos-supervised-', log });
+  const env: Record<string, string> = {
+    OMNIPOS_STATE_DIR: t.stateDir,
+    OMNIPOS_API__PORT: new URL(t.daemon.apiUrl!).port,
+  };
+  return { ...t, supervisor: readFileSync(path.join(t.stateDir, 'supervisor-token'), 'utf8').trim(), env };
+}
