@@ -20,12 +20,18 @@ import { openPinpadTarget } from './main/devices.js';
 import { systemClock } from './core/clock.js';
 import { HostClock } from './core/host-clock.js';
 import { sdNotify, watchdogIntervalMs } from './core/systemd.js';
-import { OutboxForwarder } from './engine/outbox/forwarder.js';
-import { PaymentLock } from './engine/payment-lock.js';
-import { PixEngine, type PixEvent } from './engine/pix/engine.js';
-import { QrEngine, type QrEvent } from './engine/qr/engine.js';
-import { SaleEngine, type SaleEvent } from './engine/sale/engine.js';
-import type { VoidEngine } from './engine/void/engine.js';
+import {
+  OutboxForwarder,
+  PaymentLock,
+  PixEngine,
+  type PixEvent,
+  QrEngine,
+  type QrEvent,
+  SaleEngine,
+  type SaleEvent,
+  type VoidEngine,
+  type Delivery,
+} from './engine/index.js';
 import { buildVoids } from './main/voids.js';
 import { startFleet } from './main/fleet.js';
 import { startMetrics } from './main/metrics.js';
@@ -36,10 +42,10 @@ import {
   Outbox,
   ensureApiToken,
   openCheckedTerminalDatabase,
+  type JournalKind,
+  type OutboxTask,
 } from './store/index.js';
 import { lockStateDir } from './store/lock.js';
-import type { JournalKind, OutboxTask } from './store/index.js';
-import type { Delivery } from './engine/ports.js';
 import { WriteHealth } from './store/write-health.js';
 import { Held } from './main/held.js';
 import type { Daemon, DaemonDeps } from './main/daemon.js';

@@ -1,7 +1,7 @@
 import { DEX, DSP, card, type CommandSpec } from '../../drivers/pinpad/index.js';
 import type { Logger } from '../core/log/index.js';
 import { formatBRL } from '../core/money.js';
-import type { QrDisplayCaption, QrDisplayPort } from '../engine/qr/code-port.js';
+import type { QrDisplayCaption, QrDisplayPort } from '../engine/index.js';
 import { renderQrPng } from '../qr/render-png.js';
 
 /** What this adapter needs of the pinpad driver. */

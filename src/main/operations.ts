@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Agent as UndiciAgent } from 'undici';
-import { givenBackOf } from '../engine/void/ledger.js';
+import { givenBackOf } from '../engine/index.js';
 import type { Config } from '../config/index.js';
 import { systemClock, type Clock } from '../core/clock.js';
 import type { Logger } from '../core/log/index.js';

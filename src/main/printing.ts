@@ -4,7 +4,7 @@ import { EscPosReceiptPrinter, receiptColumns } from '../adapters/escpos-receipt
 import type { ReceiptColumns, ReceiptDocument } from '../receipt/index.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../core/log/index.js';
-import type { ReceiptPort } from '../engine/ports.js';
+import type { ReceiptPort } from '../engine/index.js';
 import type { ReceiptService } from '../api/receipts.js';
 import type { VirtualPrinter } from '../sim/printer/index.js';
 import { openPrinterTarget, printerDriver } from './devices.js';

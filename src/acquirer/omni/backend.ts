@@ -1,4 +1,4 @@
-import type { AcquirerBackend, AcquirerDeliveryPort, QrCodePort } from '../../engine/ports.js';
+import type { AcquirerBackend, AcquirerDeliveryPort, QrCodePort } from '../../engine/index.js';
 import type { Acquirer, EcommerceClient } from '../index.js';
 import { OmniDeliveryAdapter } from './delivery.js';
 import { EcommerceQrAdapter, routeQrDelivery } from './ecommerce-qr.js';

@@ -1,5 +1,5 @@
-import type { OmniClient } from '../index.js';
 import {
+  type OmniClient,
   NOTHING_CHARGED_STATUSES,
   findOurSale,
   isOutcomeUnknown,
@@ -11,7 +11,7 @@ import {
   type UndoChipData,
 } from '../index.js';
 import { encodeTlv, toHex } from '../../emv/index.js';
-import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../../engine/ports.js';
+import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../../engine/index.js';
 import { omniSaleState, shownDetail } from './states.js';
 
 /** Issuer script results travel in their own field, not inside EmvData. */

@@ -1,7 +1,5 @@
 import { ecommercePaymentId, isOutcomeUnknown, type EcommerceClient } from '../index.js';
-import type { PixCreatePort } from '../../engine/pix/engine.js';
-import type { PixCreation } from '../../engine/pix/types.js';
-import type { PixStatusQuery } from '../../engine/ports.js';
+import type { PixCreatePort, PixCreation, PixStatusQuery } from '../../engine/index.js';
 import { pixChargeStatus } from './states.js';
 
 function reason(e: unknown): string {

@@ -7,8 +7,14 @@ import type {
   SaleOutcome,
 } from '../index.js';
 import { OmniposError } from '../../core/errors/index.js';
-import type { EncryptedCard, SaleAuthorizationPort, SaleOrder } from '../../engine/ports.js';
-import type { CardSummary, HostSaleOutcome, PaymentMethod } from '../../engine/sale/types.js';
+import type {
+  EncryptedCard,
+  SaleAuthorizationPort,
+  SaleOrder,
+  CardSummary,
+  HostSaleOutcome,
+  PaymentMethod,
+} from '../../engine/index.js';
 
 export interface TerminalIdentity {
   subordinatedMerchantId: string;

@@ -9,9 +9,15 @@ import {
   type VoidQueryOutcome,
   type VoidRequest,
 } from '../index.js';
-import type { Delivery, HostSaleState } from '../../engine/ports.js';
-import type { VoidDeliveryPort, VoidHostPort, VoidOrder, VoidUndoDelivery } from '../../engine/void/ports.js';
-import type { HostVoidOutcome } from '../../engine/void/types.js';
+import type {
+  Delivery,
+  HostSaleState,
+  VoidDeliveryPort,
+  VoidHostPort,
+  VoidOrder,
+  VoidUndoDelivery,
+  HostVoidOutcome,
+} from '../../engine/index.js';
 import { cardNode } from './sale.js';
 import { omniSaleState } from './states.js';
 
