@@ -1,4 +1,4 @@
-import { acquirerContext } from '../acquirer/errors.js';
+import { acquirerContext } from '../acquirer/index.js';
 import type { AcquirerReach } from '../api/health.js';
 import type { Logger } from '../core/log/index.js';
 import type { AcquirerBackend } from '../engine/index.js';

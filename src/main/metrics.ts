@@ -1,5 +1,5 @@
 import diagnostics from 'node:diagnostics_channel';
-import { matchRoute } from '../acquirer/omni/routes.js';
+import { matchRoute } from '../acquirer/index.js';
 import type { Config } from '../config/index.js';
 import { paymentMethod } from '../fleet/messages.js';
 import { TerminalMetrics, type MetricsSources } from '../fleet/metrics.js';

@@ -1,4 +1,4 @@
-import { ecommercePaymentId, type EcommerceClient } from '../index.js';
+import { ecommercePaymentId, type EcommerceClient } from '../ecommerce-client.js';
 import type {
   QrCodeOrder,
   QrCodePort,

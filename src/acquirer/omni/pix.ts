@@ -1,4 +1,5 @@
-import { ecommercePaymentId, isOutcomeUnknown, type EcommerceClient } from '../index.js';
+import { ecommercePaymentId, type EcommerceClient } from '../ecommerce-client.js';
+import { isOutcomeUnknown } from '../errors.js';
 import type { PixCreatePort, PixCreation, PixStatusQuery } from '../../engine/index.js';
 import { pixChargeStatus } from './states.js';
 

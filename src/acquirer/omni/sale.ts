@@ -1,12 +1,7 @@
-import type {
-  InputMode,
-  OmniClient,
-  PhysicalCard,
-  PhysicalSaleRequest,
-  PhysicalSaleResponse,
-  SaleOutcome,
-} from '../index.js';
-import { OmniposError } from '../../core/errors/index.js';
+import type { InputMode, PhysicalCard, PhysicalSaleRequest, PhysicalSaleResponse } from './types.js';
+import type { OmniClient } from './client.js';
+import type { SaleOutcome } from './outcomes.js';
+import { OmniposError } from '../../core/index.js';
 import type {
   EncryptedCard,
   SaleAuthorizationPort,

@@ -1,14 +1,8 @@
 import { codeMeaning } from '../../../tables/acquirer/return-codes.js';
-import {
-  acquirerContext,
-  exchangeOf,
-  queryOutcome,
-  voidQueryOutcome,
-  type OmniClient,
-  type VoidOutcome,
-  type VoidQueryOutcome,
-  type VoidRequest,
-} from '../index.js';
+import { acquirerContext } from '../errors.js';
+import { exchangeOf, queryOutcome, voidQueryOutcome, type VoidOutcome, type VoidQueryOutcome } from './outcomes.js';
+import type { OmniClient } from './client.js';
+import type { VoidRequest } from './types.js';
 import type {
   Delivery,
   HostSaleState,
