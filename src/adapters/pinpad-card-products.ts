@@ -1,4 +1,4 @@
-import { localTime } from '../core/clock.js';
+import { localTime } from '../core/index.js';
 import type { CardRequest } from '../engine/index.js';
 import {
   candidateProducts,

@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import type { Acquirer } from '../acquirer/index.js';
-import type { PinpadDevice } from '../adapters/pinpad-device.js';
+import type { PinpadDevice } from '../adapters/index.js';
 import type { Config } from '../config/index.js';
 import type { Clock } from '../core/clock.js';
 import type { Logger } from '../core/log/index.js';

@@ -8,7 +8,7 @@ import {
   type Transport,
 } from '../../drivers/transport/index.js';
 import { DEFAULT_PRINTER_MODEL_ID, findPrinterModel, type PrinterModel } from '../../tables/printers/index.js';
-import { bibcompTransport } from '../adapters/pinpad-device.js';
+import { bibcompTransport } from '../adapters/index.js';
 import type { ConfigValues } from '../config/index.js';
 import { OmniposError } from '../core/errors/index.js';
 import type { Logger } from '../core/log/index.js';

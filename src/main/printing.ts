@@ -1,6 +1,6 @@
 import { encodeDocument, type EscPosPrinter, type PrinterStatus } from '../../drivers/printer/index.js';
 import type { PrinterModel } from '../../tables/printers/index.js';
-import { EscPosReceiptPrinter, receiptColumns } from '../adapters/escpos-receipt.js';
+import { EscPosReceiptPrinter, receiptColumns } from '../adapters/index.js';
 import type { ReceiptColumns, ReceiptDocument } from '../receipt/index.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../core/log/index.js';

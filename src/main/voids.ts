@@ -1,7 +1,6 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { productResolver, type CardPinpad } from '../adapters/pinpad-card.js';
-import { refundCardPort } from '../adapters/pinpad-card-refund.js';
+import { productResolver, type CardPinpad, refundCardPort } from '../adapters/index.js';
 import type { Config } from '../config/index.js';
 import { OmniposError } from '../core/errors/index.js';
 import type { Logger } from '../core/log/index.js';
