@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
-import { buildApp, listenApi } from './api/app.js';
+import { buildApp, listenApi, EventHub, AcquirerReach } from './api/index.js';
 import { listenLan } from './main/api-lan.js';
 import { acquirerFromConfig, sandboxListenOptions } from './main/acquirer-urls.js';
 import { startAcquirerProbe } from './main/acquirer-probe.js';
@@ -11,13 +11,10 @@ import { merchantProfile } from './main/merchant.js';
 import { PinpadQrDisplay, openPinpad } from './adapters/index.js';
 import { receiptPrinter, receiptService } from './main/printing.js';
 import { startOperations } from './main/operations.js';
-import { EventHub } from './api/events.js';
-import { AcquirerReach } from './api/health.js';
 import { acquirerBackend } from './main/acquirer-backend.js';
 import { TablesInForce } from './main/tables-in-force.js';
 import { openPinpadTarget } from './main/devices.js';
-import { systemClock } from './core/clock.js';
-import { HostClock } from './core/host-clock.js';
+import { systemClock, HostClock } from './core/index.js';
 import { sdNotify, watchdogIntervalMs } from './core/systemd.js';
 import {
   OutboxForwarder,
@@ -43,13 +40,15 @@ import {
   openCheckedTerminalDatabase,
   type JournalKind,
   type OutboxTask,
+  lockStateDir,
+  WriteHealth,
 } from './store/index.js';
-import { lockStateDir } from './store/lock.js';
-import { WriteHealth } from './store/write-health.js';
 import { Held } from './main/held.js';
 import type { Daemon, DaemonDeps } from './main/daemon.js';
 
 export type { Daemon, DaemonDeps } from './main/daemon.js';
+/** The supervisor's token for `omnipos homologation`, which starts the daemon in-process. */
+export { ensureSupervisorToken } from './main/voids.js';
 
 /**
  * undici's Agent alone (fast start): its module and the pools and clients it makes, 23 files,

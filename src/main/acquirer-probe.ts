@@ -1,5 +1,5 @@
 import { acquirerContext } from '../acquirer/index.js';
-import type { AcquirerReach } from '../api/health.js';
+import type { AcquirerReach } from '../api/index.js';
 import type { Logger } from '../core/log/index.js';
 import type { AcquirerBackend } from '../engine/index.js';
 

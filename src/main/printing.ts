@@ -5,8 +5,8 @@ import type { ReceiptColumns, ReceiptDocument } from '../receipt/index.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../core/log/index.js';
 import type { ReceiptPort } from '../engine/index.js';
-import type { ReceiptService } from '../api/receipts.js';
-import type { VirtualPrinter } from '../sim/printer/index.js';
+import type { ReceiptService } from '../api/index.js';
+import type { VirtualPrinter } from '../sim/index.js';
 import { openPrinterTarget, printerDriver } from './devices.js';
 
 export interface Printing {

@@ -1,6 +1,6 @@
 import { type Acquirer, omniQrRouting, type EcommerceQrSales } from '../acquirer/index.js';
 import type { Config } from '../config/index.js';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import type { AcquirerDeliveryPort, QrCodePort } from '../engine/index.js';
 import type { Db, Journal } from '../store/index.js';
 

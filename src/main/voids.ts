@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'n
 import path from 'node:path';
 import { productResolver, type CardPinpad, refundCardPort } from '../adapters/index.js';
 import type { Config } from '../config/index.js';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import type { Logger } from '../core/log/index.js';
 import {
   type OwnerDeps,
