@@ -1,32 +1,34 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
-import { buildApp, listenApi } from './api/app.js';
+import { buildApp, listenApi, EventHub, AcquirerReach } from './api/index.js';
 import { listenLan } from './main/api-lan.js';
 import { acquirerFromConfig, sandboxListenOptions } from './main/acquirer-urls.js';
 import { startAcquirerProbe } from './main/acquirer-probe.js';
 import { PinpadKeySlots } from './main/pinpad-key-slots.js';
 import { saleIdentity } from './main/sale-identity.js';
 import { merchantProfile } from './main/merchant.js';
-import { PinpadQrDisplay } from './adapters/pinpad-image.js';
+import { PinpadQrDisplay, openPinpad } from './adapters/index.js';
 import { receiptPrinter, receiptService } from './main/printing.js';
 import { startOperations } from './main/operations.js';
-import { EventHub } from './api/events.js';
-import { AcquirerReach } from './api/health.js';
 import { acquirerBackend } from './main/acquirer-backend.js';
-import { openPinpad } from './adapters/pinpad-device.js';
 import { TablesInForce } from './main/tables-in-force.js';
 import { openPinpadTarget } from './main/devices.js';
 import { startPinpad, type StartedPinpad } from './main/pinpad-start.js';
-import { systemClock } from './core/clock.js';
-import { HostClock } from './core/host-clock.js';
+import { systemClock, HostClock } from './core/index.js';
 import { sdNotify, watchdogIntervalMs } from './core/systemd.js';
-import { OutboxForwarder } from './engine/outbox/forwarder.js';
-import { PaymentLock } from './engine/payment-lock.js';
-import { PixEngine, type PixEvent } from './engine/pix/engine.js';
-import { QrEngine, type QrEvent } from './engine/qr/engine.js';
-import { SaleEngine, type SaleEvent } from './engine/sale/engine.js';
-import type { VoidEngine } from './engine/void/engine.js';
+import {
+  OutboxForwarder,
+  PaymentLock,
+  PixEngine,
+  type PixEvent,
+  QrEngine,
+  type QrEvent,
+  SaleEngine,
+  type SaleEvent,
+  type VoidEngine,
+  type Delivery,
+} from './engine/index.js';
 import { buildVoids } from './main/voids.js';
 import { startFleet } from './main/fleet.js';
 import { startMetrics } from './main/metrics.js';
@@ -37,15 +39,17 @@ import {
   Outbox,
   ensureApiToken,
   openCheckedTerminalDatabase,
+  type JournalKind,
+  type OutboxTask,
+  lockStateDir,
+  WriteHealth,
 } from './store/index.js';
-import { lockStateDir } from './store/lock.js';
-import type { JournalKind, OutboxTask } from './store/index.js';
-import type { Delivery } from './engine/ports.js';
-import { WriteHealth } from './store/write-health.js';
 import { Held } from './main/held.js';
 import type { Daemon, DaemonDeps } from './main/daemon.js';
 
 export type { Daemon, DaemonDeps } from './main/daemon.js';
+/** The supervisor's token for `omnipos homologation`, which starts the daemon in-process. */
+export { ensureSupervisorToken } from './main/voids.js';
 
 /**
  * undici's Agent alone (fast start): its module and the pools and clients it makes, 23 files,

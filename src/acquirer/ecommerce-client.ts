@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import { httpError } from './errors.js';
 import type { AcquirerHttp, AcquirerResponse, SendOptions } from './http.js';
 import type { SecretSource } from './oauth.js';

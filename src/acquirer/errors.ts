@@ -1,4 +1,4 @@
-import { OmniposError, isOmniposError } from '../core/errors/index.js';
+import { OmniposError, isOmniposError } from '../core/index.js';
 import type { RouteName } from './omni/routes.js';
 
 /** What every acquirer error carries in its `context` (never a token, a key or card data). */

@@ -1,9 +1,8 @@
 import { createRequire } from 'node:module';
 import type { Dispatcher } from 'undici';
 import type * as UndiciModule from 'undici';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError, sleep } from '../core/index.js';
 import type { Logger } from '../core/log/index.js';
-import { sleep } from '../core/clock.js';
 import type { AcquirerErrorContext } from './errors.js';
 import { ROUTES, routePath, type RouteBase, type RouteName, type RouteParams } from './omni/routes.js';
 

@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import { OmniposError } from '../core/errors/index.js';
-import type { Clock } from '../core/clock.js';
+import { OmniposError, type Clock } from '../core/index.js';
 import { httpError } from './errors.js';
 import type { AcquirerHttp } from './http.js';
 

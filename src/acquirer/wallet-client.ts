@@ -1,6 +1,5 @@
 import { z } from 'zod';
-import type { Clock } from '../core/clock.js';
-import { OmniposError } from '../core/errors/index.js';
+import { type Clock, OmniposError } from '../core/index.js';
 import { encryptCardData, type WalletCardData } from '../crypto/index.js';
 import { httpError } from './errors.js';
 import type { AcquirerHttp } from './http.js';

@@ -1,8 +1,7 @@
-import type { EscPosPrinter } from '../../drivers/printer/index.js';
-import { conditionOf, encodeDocument } from '../../drivers/printer/index.js';
+import { type EscPosPrinter, conditionOf, encodeDocument } from '../../drivers/printer/index.js';
 import type { Environment } from '../config/index.js';
 import type { Logger } from '../core/log/index.js';
-import type { ReceiptPort, ReceiptReadiness, ReceiptSubject } from '../engine/ports.js';
+import type { ReceiptPort, ReceiptReadiness, ReceiptSubject } from '../engine/index.js';
 import { paymentReceipt, type ReceiptColumns, type ReceiptCopy } from '../receipt/index.js';
 import type { PrinterModel } from '../../tables/printers/index.js';
 

@@ -1,5 +1,5 @@
 import { isPinpadError, type CommandSpec, type RunOptions } from '../../drivers/pinpad/index.js';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import { decodeTlv } from '../emv/index.js';
 import type { NotificationSource } from './pinpad-card-prompts.js';
 

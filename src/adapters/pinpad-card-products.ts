@@ -1,5 +1,5 @@
-import { localTime } from '../core/clock.js';
-import type { CardRequest } from '../engine/ports.js';
+import { localTime } from '../core/index.js';
+import type { CardRequest } from '../engine/index.js';
 import {
   candidateProducts,
   paymentTypeOf,

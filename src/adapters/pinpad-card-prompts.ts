@@ -1,4 +1,4 @@
-import type { CardPromptCode, PromptListener } from '../engine/ports.js';
+import type { CardPromptCode, PromptListener } from '../engine/index.js';
 
 /** A pinpad notification (NTM) as the driver emits it. */
 export interface PromptNotification {

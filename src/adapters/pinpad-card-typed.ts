@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { card, GCD } from '../../drivers/pinpad/index.js';
 import { GCD_MESSAGES } from '../../tables/pinpad/gcd-messages.js';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import { isLuhnValid } from '../crypto/index.js';
-import type { EncryptedCard } from '../engine/ports.js';
+import type { EncryptedCard } from '../engine/index.js';
 import type { CardPinpad } from './pinpad-card-kit.js';
 import type { PromptRelay } from './pinpad-card-prompts.js';
 

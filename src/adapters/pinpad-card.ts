@@ -1,10 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { card, DSP, PinpadError, isPinpadError } from '../../drivers/pinpad/index.js';
-import { CHIP_TAGS_FIRST as TAGS_FIRST, CHIP_TAGS_SECOND as TAGS_SECOND } from '../core/chip-tags.js';
-import { OmniposError, isOmniposError } from '../core/errors/index.js';
+import {
+  CHIP_TAGS_FIRST as TAGS_FIRST,
+  CHIP_TAGS_SECOND as TAGS_SECOND,
+  OmniposError,
+  isOmniposError,
+} from '../core/index.js';
 import { decodeTlv, encodeTlv } from '../emv/index.js';
-import type { CardPort, CardRequest, EncryptedCard, PromptListener } from '../engine/ports.js';
-import type { CardSummary, InputMode } from '../engine/sale/types.js';
+import type { CardPort, CardRequest, EncryptedCard, PromptListener, CardSummary, InputMode } from '../engine/index.js';
 import { asOmnipos, fail, gcxWhen, hexOf, sixAndFour, tlvMap, type CardPinpad } from './pinpad-card-kit.js';
 import type {
   ProductQuery,

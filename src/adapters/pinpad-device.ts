@@ -2,9 +2,9 @@ import { bibcompLibrary, bibcompTransportFor } from '../../drivers/bibcomp/index
 import { card as cardCommands, SecurePinpad } from '../../drivers/pinpad/index.js';
 import type { Transport } from '../../drivers/transport/index.js';
 import type { Config } from '../config/index.js';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import type { Logger } from '../core/log/index.js';
-import type { CardPort } from '../engine/ports.js';
+import type { CardPort } from '../engine/index.js';
 import type { TableSet } from '../initialization/index.js';
 import { PinpadCardPort, tableProductSelector, typedEntryRefusal } from './pinpad-card.js';
 import { loadPinpadKey } from './pinpad-keys.js';

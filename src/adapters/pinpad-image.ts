@@ -1,8 +1,8 @@
 import { DEX, DSP, card, type CommandSpec } from '../../drivers/pinpad/index.js';
 import type { Logger } from '../core/log/index.js';
-import { formatBRL } from '../core/money.js';
-import type { QrDisplayCaption, QrDisplayPort } from '../engine/qr/code-port.js';
-import { renderQrPng } from '../qr/render-png.js';
+import { formatBRL } from '../core/index.js';
+import type { QrDisplayCaption, QrDisplayPort } from '../engine/index.js';
+import { renderQrPng } from '../qr/index.js';
 
 /** What this adapter needs of the pinpad driver. */
 export interface PinpadRunner {

@@ -12,7 +12,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import { isPinpadError, terminalKeyFromPem, type TerminalKey } from '../../drivers/pinpad/index.js';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 
 /** The terminal's RSA key for the pinpad's secure OPN, in the state directory. */
 export const PINPAD_KEY_FILE = 'pinpad-terminal-key.pem';

@@ -1,5 +1,5 @@
 import { encodeTlv } from '../emv/index.js';
-import type { TableRecord } from '../initialization/records/index.js';
+import type { TableRecord } from '../initialization/index.js';
 
 /**
  * EMV Book 4 (v4.3) Annex A1, Terminal Type (9F35, n2): the first digit says who operates the

@@ -8,8 +8,7 @@ import {
   toHex,
   withCounter,
 } from '../crypto/index.js';
-import type { CardPort, CardRequest, EncryptedCard } from '../engine/ports.js';
-import type { CardSummary, InputMode } from '../engine/sale/types.js';
+import type { CardPort, CardRequest, EncryptedCard, CardSummary, InputMode } from '../engine/index.js';
 import { SANDBOX_KEYS } from '../../tables/sandbox-keys.js';
 import { TEST_CARDS, type TestCard } from '../../tables/test-cards.js';
 

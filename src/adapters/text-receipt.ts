@@ -1,4 +1,4 @@
-import type { ReceiptPort, ReceiptSubject } from '../engine/ports.js';
+import type { ReceiptPort, ReceiptSubject } from '../engine/index.js';
 
 /**
  * The minimal virtual printer: the receipt as text lines, kept in memory (and handed to a

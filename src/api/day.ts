@@ -3,7 +3,7 @@ import { isOmniposError } from '../core/index.js';
 import type { DayBook } from '../operations/index.js';
 import { ApiError, readJson, sendJson } from './http-kit.js';
 import type { Route } from './routes.js';
-import type { SupervisorGate } from '../engine/void/supervisor.js';
+import type { SupervisorGate } from '../engine/index.js';
 import { SUPERVISOR_PASSWORD_HEADER, SUPERVISOR_TOKEN_HEADER } from './voids.js';
 
 /** What the day's routes need: the day book (none: the routes answer 409). */

@@ -1,15 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { PaymentKind } from '../core/index.js';
-import { HOST_TIME_ZONE, localTime } from '../core/index.js';
-import type { PixEvent } from '../engine/pix/engine.js';
-import type { QrEvent } from '../engine/qr/engine.js';
-import type { SaleEvent } from '../engine/sale/engine.js';
+import { type PaymentKind, HOST_TIME_ZONE, localTime } from '../core/index.js';
+import type { EngineEvent } from '../engine/index.js';
 import type { EventLog, Journal } from '../store/index.js';
 import { ApiError } from './http-kit.js';
 import { paymentView } from './payment-view.js';
 
 /** What the engines tell through their `onEvent`. */
-export type EngineEvent = SaleEvent | QrEvent | PixEvent;
+export type { EngineEvent };
 
 /** Which engine a payment belongs to, as the journal names it. */
 export type { PaymentKind } from '../core/index.js';

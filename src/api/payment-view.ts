@@ -1,10 +1,16 @@
-import { journalData } from '../engine/journal-data.js';
+import {
+  journalData,
+  paymentStatus,
+  type PaymentStatus,
+  type SaleData,
+  type SaleStateName,
+  type QrSaleData,
+  type QrStateName,
+  type PixSaleData,
+  type PixStateName,
+} from '../engine/index.js';
 import type { PaymentKind } from '../core/index.js';
 import type { JournalEntry } from '../store/index.js';
-import { paymentStatus, type PaymentStatus } from '../engine/sale/status.js';
-import type { SaleData, SaleStateName } from '../engine/sale/types.js';
-import type { QrSaleData, QrStateName } from '../engine/qr/types.js';
-import type { PixSaleData, PixStateName } from '../engine/pix/types.js';
 import { fiscalCard } from './payment-fiscal.js';
 
 /** The receipt question is open: `printing` after the printer could not vouch for the receipt (the question set the deadline). */

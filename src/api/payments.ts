@@ -1,14 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { isOmniposError, KIND_OF_METHOD, PAYMENT_KIND, PAYMENT_METHODS, type PaymentKind } from '../core/index.js';
-import type { PixEngine } from '../engine/pix/engine.js';
-import type { QrEngine } from '../engine/qr/engine.js';
+import type { PixEngine, QrEngine, SaleEngine, PaymentStatus } from '../engine/index.js';
 import { isValidDocument } from '../crypto/index.js';
-import type { SaleEngine } from '../engine/sale/engine.js';
 import type { Journal, JournalEntry } from '../store/index.js';
 import { ApiError, readJson, sendJson } from './http-kit.js';
 import { paymentView } from './payment-view.js';
-import type { PaymentStatus } from '../engine/sale/status.js';
 
 export interface PaymentsDeps {
   engine: SaleEngine;

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Environment } from '../config/index.js';
 import { localTime, OmniposError } from '../core/index.js';
-import type { ReceiptSubject } from '../engine/ports.js';
+import type { ReceiptSubject } from '../engine/index.js';
 import {
   digitalCopyText,
   paymentReceipt,

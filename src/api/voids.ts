@@ -1,9 +1,7 @@
-import { journalData } from '../engine/journal-data.js';
+import { journalData, type VoidEngine, voidStatus, type VoidData, type VoidStateName } from '../engine/index.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { isOmniposError } from '../core/index.js';
-import type { VoidEngine } from '../engine/void/engine.js';
-import { voidStatus, type VoidData, type VoidStateName } from '../engine/void/types.js';
 import type { Journal, JournalEntry } from '../store/index.js';
 import { ApiError, readJson, sendJson } from './http-kit.js';
 import type { Route } from './routes.js';

@@ -5,11 +5,14 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/index.js';
 import { formatBRL } from '../core/index.js';
 import { createLogger } from '../core/log/index.js';
-import type { PixEvent } from '../engine/pix/engine.js';
-import type { QrEvent } from '../engine/qr/engine.js';
-import type { SaleEvent } from '../engine/sale/engine.js';
-import { paymentStatus } from '../engine/sale/status.js';
-import type { PaymentMethod, SaleStateName } from '../engine/sale/types.js';
+import {
+  type PixEvent,
+  type QrEvent,
+  type SaleEvent,
+  paymentStatus,
+  type PaymentMethod,
+  type SaleStateName,
+} from '../engine/index.js';
 import { startDaemon } from '../main.js';
 import type { Command } from './context.js';
 

@@ -5,8 +5,7 @@ import pino from 'pino';
 import { loadConfig } from '../config/index.js';
 import { OmniposError } from '../core/index.js';
 import { createLogger } from '../core/log/index.js';
-import { startDaemon } from '../main.js';
-import { ensureSupervisorToken } from '../main/voids.js';
+import { startDaemon, ensureSupervisorToken } from '../main.js';
 import { EvidenceRecorder, parseScript, runHomologation } from '../operations/index.js';
 import { printJson, type Command } from './context.js';
 

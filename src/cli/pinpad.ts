@@ -7,7 +7,7 @@ import {
   type TerminalKey,
 } from '../../drivers/pinpad/index.js';
 import { findBibcompLibraries, LIBRARY_DIRS } from '../../drivers/bibcomp/index.js';
-import { loadPinpadKey } from '../adapters/pinpad-keys.js';
+import { loadPinpadKey } from '../adapters/index.js';
 import { listHidDevices, listSerialPorts, knownPinpad } from '../../drivers/transport/index.js';
 import { loadConfig } from '../config/index.js';
 import { OmniposError } from '../core/index.js';

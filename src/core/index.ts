@@ -1,5 +1,5 @@
 /**
- * The core's public surface (docs/architecture.md "Rings"): errors, clock, money, payment kinds,
+ * The core's public surface (docs/architecture.md "Rings"): errors, clock, money, payment kinds, chip tags,
  * the redaction functions and the logger's types. Two modules are entries of their own
  * (`ENTRIES` in eslint.layers.js), so that importing an error or a clock loads neither: the
  * logger, `./log/index.js` (`createLogger` loads pino), and systemd's notify protocol,
@@ -10,6 +10,7 @@ export { systemClock, localTime, sleep, HOST_TIME_ZONE, type Clock, type LocalTi
 export { HostClock } from './host-clock.js';
 export { cents, formatBRL, type Cents } from './money.js';
 export * from './payment-kinds.js';
+export * from './chip-tags.js';
 export {
   scrubText,
   scrubValue,

@@ -1,4 +1,4 @@
-import { HOST_TIME_ZONE, localTime } from '../core/clock.js';
+import { HOST_TIME_ZONE, localTime } from '../core/index.js';
 
 /**
  * The daily close *(homologation)*: we assume the host confirms every sale still pending at

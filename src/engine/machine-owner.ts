@@ -1,9 +1,7 @@
-import type { Clock } from '../core/clock.js';
-import { OmniposError } from '../core/errors/index.js';
+import { type Clock, OmniposError, sleep } from '../core/index.js';
 import type { Logger } from '../core/log/index.js';
 import type { Db, Journal, JournalEntry, JournalKind, Outbox, OutboxTask } from '../store/index.js';
 import { decisionDeadline } from './daily-close.js';
-import { sleep } from '../core/clock.js';
 import type { Delivery, ReceiptPort, ReceiptSubject } from './ports.js';
 import type { SaleContext } from './sale/types.js';
 import type { PaymentLock } from './payment-lock.js';

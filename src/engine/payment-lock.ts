@@ -1,4 +1,4 @@
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 
 /** Which payment holds the terminal: its kind and, once its journal row exists, its id. */
 export interface PaymentHolder {

@@ -1,8 +1,6 @@
-import type { Acquirer } from '../acquirer/index.js';
-import { omniBackend } from '../acquirer/omni/backend.js';
-import type { TerminalIdentity } from '../acquirer/omni/sale.js';
+import { type Acquirer, omniBackend, type TerminalIdentity } from '../acquirer/index.js';
 import type { AcquirerKind, Config } from '../config/index.js';
-import type { AcquirerBackend } from '../engine/ports.js';
+import type { AcquirerBackend } from '../engine/index.js';
 import type { Db, Journal } from '../store/index.js';
 import { ecommerceQrSales, wantedQrProvider } from './qr-provider.js';
 

@@ -1,7 +1,7 @@
-import { acquirerContext } from '../acquirer/errors.js';
-import type { AcquirerReach } from '../api/health.js';
+import { acquirerContext } from '../acquirer/index.js';
+import type { AcquirerReach } from '../api/index.js';
 import type { Logger } from '../core/log/index.js';
-import type { AcquirerBackend } from '../engine/ports.js';
+import type { AcquirerBackend } from '../engine/index.js';
 
 /** Timings of the acquirer probe, ms. */
 export interface AcquirerProbeOptions {

@@ -1,7 +1,7 @@
 import type { Dispatcher } from 'undici';
 import { createAcquirer, type Acquirer } from '../acquirer/index.js';
 import type { Config } from '../config/index.js';
-import type { Clock } from '../core/clock.js';
+import type { Clock } from '../core/index.js';
 import type { Logger } from '../core/log/index.js';
 // The addresses' table alone, not the sandbox host (src/main.ts imports that only when embedded).
 import { CONFIG_KEY_OF_BASE } from '../sandbox/addresses.js';

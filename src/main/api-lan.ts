@@ -1,5 +1,4 @@
-import type { Handler } from '../api/app.js';
-import { listenApiTls } from '../api/tls.js';
+import { type Handler, listenApiTls } from '../api/index.js';
 import type { Config } from '../config/index.js';
 
 /** The API's LAN listener over TLS when `api.lan` is configured (the same handler as loopback); none otherwise. */

@@ -1,19 +1,23 @@
 import type { Dispatcher } from 'undici';
 import type { Acquirer } from '../acquirer/index.js';
-import type { PinpadDevice } from '../adapters/pinpad-device.js';
+import type { PinpadDevice } from '../adapters/index.js';
 import type { Config } from '../config/index.js';
-import type { Clock } from '../core/clock.js';
+import type { Clock } from '../core/index.js';
 import type { Logger } from '../core/log/index.js';
-import type { OutboxForwarder } from '../engine/outbox/forwarder.js';
-import type { PixEngine, PixEvent } from '../engine/pix/engine.js';
-import type { ReceiptPort } from '../engine/ports.js';
-import type { QrEngine, QrEvent } from '../engine/qr/engine.js';
-import type { SaleEngine, SaleEvent } from '../engine/sale/engine.js';
-import type { VoidEngine } from '../engine/void/engine.js';
-import type { FleetClient } from '../fleet/client.js';
+import type {
+  OutboxForwarder,
+  PixEngine,
+  PixEvent,
+  ReceiptPort,
+  QrEngine,
+  QrEvent,
+  SaleEngine,
+  SaleEvent,
+  VoidEngine,
+} from '../engine/index.js';
+import type { FleetClient } from '../fleet/index.js';
 import type { RunningSandbox } from '../sandbox/index.js';
-import type { VirtualPinpad } from '../sim/pinpad/index.js';
-import type { VirtualPrinter } from '../sim/printer/index.js';
+import type { VirtualPinpad, VirtualPrinter } from '../sim/index.js';
 import type { Db, Journal, MerchantOrderIds, Outbox } from '../store/index.js';
 import type { AcquirerProbeOptions } from './acquirer-probe.js';
 import type { Operations } from './operations.js';

@@ -8,14 +8,13 @@ import {
   type Transport,
 } from '../../drivers/transport/index.js';
 import { DEFAULT_PRINTER_MODEL_ID, findPrinterModel, type PrinterModel } from '../../tables/printers/index.js';
-import { bibcompTransport } from '../adapters/pinpad-device.js';
+import { bibcompTransport } from '../adapters/index.js';
 import type { ConfigValues } from '../config/index.js';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import type { Logger } from '../core/log/index.js';
 // The virtual devices load only when the configuration names one (fast start: a terminal with a
 // real pinpad and printer never loads the simulators; test/unit/main.lazy.test.ts).
-import type { VirtualPinpad } from '../sim/pinpad/index.js';
-import type { VirtualPrinter } from '../sim/printer/index.js';
+import type { VirtualPinpad, VirtualPrinter } from '../sim/index.js';
 
 /**
  * The one place a pinpad or a printer is built from its configuration, for the daemon and every

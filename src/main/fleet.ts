@@ -1,13 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { healthView, type HealthDeps } from '../api/health.js';
-import type { EventHub } from '../api/events.js';
-import { fleetMqttSettings } from '../config/fleet.js';
-import { PACKAGE_ROOT, type Config } from '../config/index.js';
+import { healthView, type HealthDeps, type EventHub } from '../api/index.js';
+import { fleetMqttSettings, PACKAGE_ROOT, type Config } from '../config/index.js';
 import type { Logger } from '../core/log/index.js';
 // The fleet's client and its outbox load only when fleet.mqtt is configured (fast start).
-import type { FleetClient } from '../fleet/client.js';
-import type { TelemetryOutbox } from '../fleet/telemetry-outbox.js';
+import type { FleetClient, TelemetryOutbox } from '../fleet/index.js';
 import type { Db, Journal } from '../store/index.js';
 import type { Operations } from './operations.js';
 

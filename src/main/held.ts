@@ -1,4 +1,4 @@
-import { OmniposError, isOmniposError } from '../core/errors/index.js';
+import { OmniposError, isOmniposError } from '../core/index.js';
 import type { Logger } from '../core/log/index.js';
 
 /** Thrown inside a start-up that a stop request (SIGTERM) cut short; nothing is left open. */

@@ -1,5 +1,5 @@
 import type { Config } from '../config/index.js';
-import type { MerchantProfile } from '../engine/qr/code.js';
+import type { MerchantProfile } from '../engine/index.js';
 import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
 
 /**

@@ -1,8 +1,7 @@
 import diagnostics from 'node:diagnostics_channel';
-import { matchRoute } from '../acquirer/omni/routes.js';
+import { matchRoute } from '../acquirer/index.js';
 import type { Config } from '../config/index.js';
-import { paymentMethod } from '../fleet/messages.js';
-import { TerminalMetrics, type MetricsSources } from '../fleet/metrics.js';
+import { paymentMethod, TerminalMetrics, type MetricsSources } from '../fleet/index.js';
 import type { Journal } from '../store/index.js';
 import { acquirerUrls } from './acquirer-urls.js';
 import type { RunningSandbox } from '../sandbox/index.js';

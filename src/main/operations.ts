@@ -1,11 +1,10 @@
 import { createRequire } from 'node:module';
 import type { Agent as UndiciAgent } from 'undici';
-import { givenBackOf } from '../engine/void/ledger.js';
+import { givenBackOf } from '../engine/index.js';
 import type { Config } from '../config/index.js';
-import { systemClock, type Clock } from '../core/clock.js';
+import { systemClock, type Clock } from '../core/index.js';
 import type { Logger } from '../core/log/index.js';
-import { AlarmMonitor, WebhookQueue, WebhookSender, type AlarmEventSource } from '../operations/alarms/index.js';
-import { DayBook } from '../operations/day/index.js';
+import { AlarmMonitor, WebhookQueue, WebhookSender, type AlarmEventSource, DayBook } from '../operations/index.js';
 import type { Db, Journal, Outbox } from '../store/index.js';
 import type { Printing } from './printing.js';
 

@@ -1,5 +1,5 @@
 import type { PinpadInfo } from '../../drivers/pinpad/index.js';
-import type { KeySlotsView, KeySlotView } from '../api/health.js';
+import type { KeySlotsView, KeySlotView } from '../api/index.js';
 import type { Logger } from '../core/log/index.js';
 
 /** The pinpad as this reader needs it (the daemon's SecurePinpad). */

@@ -1,12 +1,15 @@
 import { card as cardCommands, SecurePinpad } from '../../drivers/pinpad/index.js';
 import type { Transport } from '../../drivers/transport/index.js';
-import { PinpadCardPort, tableProductSelector, typedEntryRefusal } from '../adapters/pinpad-card.js';
-import type { PinpadDevice } from '../adapters/pinpad-device.js';
-import { loadPinpadKey } from '../adapters/pinpad-keys.js';
-import { unattendedTerminalData } from '../adapters/pinpad-terminal-emv.js';
+import {
+  loadPinpadKey,
+  PinpadCardPort,
+  tableProductSelector,
+  typedEntryRefusal,
+  unattendedTerminalData,
+  type PinpadDevice,
+} from '../adapters/index.js';
 import type { Config } from '../config/index.js';
-import { OmniposError } from '../core/errors/index.js';
-import type { Logger } from '../core/log/index.js';
+import { OmniposError, type Logger } from '../core/index.js';
 import type { TableSet } from '../initialization/index.js';
 
 /** How the daemon opens the pinpad at start: `wait` for its secure session, or open it in the `background`. */

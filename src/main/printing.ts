@@ -1,12 +1,12 @@
 import { encodeDocument, type EscPosPrinter, type PrinterStatus } from '../../drivers/printer/index.js';
 import type { PrinterModel } from '../../tables/printers/index.js';
-import { EscPosReceiptPrinter, receiptColumns } from '../adapters/escpos-receipt.js';
+import { EscPosReceiptPrinter, receiptColumns } from '../adapters/index.js';
 import type { ReceiptColumns, ReceiptDocument } from '../receipt/index.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../core/log/index.js';
-import type { ReceiptPort } from '../engine/ports.js';
-import type { ReceiptService } from '../api/receipts.js';
-import type { VirtualPrinter } from '../sim/printer/index.js';
+import type { ReceiptPort } from '../engine/index.js';
+import type { ReceiptService } from '../api/index.js';
+import type { VirtualPrinter } from '../sim/index.js';
 import { openPrinterTarget, printerDriver } from './devices.js';
 
 export interface Printing {

@@ -1,8 +1,7 @@
-import type { Acquirer } from '../acquirer/index.js';
-import { omniQrRouting, type EcommerceQrSales } from '../acquirer/omni/backend.js';
+import { type Acquirer, omniQrRouting, type EcommerceQrSales } from '../acquirer/index.js';
 import type { Config } from '../config/index.js';
-import { OmniposError } from '../core/errors/index.js';
-import type { AcquirerDeliveryPort, QrCodePort } from '../engine/ports.js';
+import { OmniposError } from '../core/index.js';
+import type { AcquirerDeliveryPort, QrCodePort } from '../engine/index.js';
 import type { Db, Journal } from '../store/index.js';
 
 /**

@@ -1,6 +1,6 @@
 import { encodeDocument } from '../../drivers/printer/index.js';
 import { findPrinterModel } from '../../tables/printers/index.js';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import type { ReceiptColumns, ReceiptDocument } from '../receipt/index.js';
 import { VirtualPrinter } from '../sim/printer/index.js';
 

@@ -1,4 +1,4 @@
-import type { TerminalIdentity } from '../acquirer/omni/sale.js';
+import type { TerminalIdentity } from '../acquirer/index.js';
 import type { PinpadIdentity } from './pinpad-key-slots.js';
 
 /** What a sale's PinPadInformation says before the pinpad has told its serial number (at most 20 characters). */

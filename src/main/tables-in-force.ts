@@ -1,5 +1,5 @@
 import type { Config } from '../config/index.js';
-import type { Clock } from '../core/clock.js';
+import type { Clock } from '../core/index.js';
 import type { Logger } from '../core/log/index.js';
 import {
   InitializationStore,

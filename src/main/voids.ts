@@ -1,15 +1,20 @@
 import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { productResolver, type CardPinpad } from '../adapters/pinpad-card.js';
-import { refundCardPort } from '../adapters/pinpad-card-refund.js';
+import { productResolver, type CardPinpad, refundCardPort } from '../adapters/index.js';
 import type { Config } from '../config/index.js';
-import { OmniposError } from '../core/errors/index.js';
+import { OmniposError } from '../core/index.js';
 import type { Logger } from '../core/log/index.js';
-import type { OwnerDeps } from '../engine/machine-owner.js';
-import { VoidEngine, type VoidEvent } from '../engine/void/engine.js';
-import type { QrDisplayPort } from '../engine/qr/code-port.js';
-import type { AcquirerBackend, VoidDeliveryPort } from '../engine/ports.js';
-import { SupervisorGate, hashSupervisorPassword, isSupervisorHash } from '../engine/void/supervisor.js';
+import {
+  type OwnerDeps,
+  VoidEngine,
+  type VoidEvent,
+  type QrDisplayPort,
+  type AcquirerBackend,
+  type VoidDeliveryPort,
+  SupervisorGate,
+  hashSupervisorPassword,
+  isSupervisorHash,
+} from '../engine/index.js';
 import type { TableSet } from '../initialization/index.js';
 import { ensureTokenFile, type MerchantOrderIds } from '../store/index.js';
 

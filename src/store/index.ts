@@ -8,6 +8,15 @@ export { EventLog, type LoggedEvent } from './event-log.js';
 export { Outbox, type OutboxTask, type NewTask } from './outbox.js';
 export { assertNoCardData } from './no-card-data.js';
 export { DAMAGE_MARKER, readDamage, databaseProblem, type DamageRecord } from './damage.js';
+export { lockStateDir, type StateLock } from './lock.js';
+export {
+  WriteHealth,
+  onWriteFailure,
+  writeFailure,
+  watchWrites,
+  type WriteHealthOptions,
+  type WriteHealthAlarm,
+} from './write-health.js';
 
 import path from 'node:path';
 import type { Logger } from '../core/index.js';

@@ -1,5 +1,6 @@
-import type { AcquirerBackend, AcquirerDeliveryPort, QrCodePort } from '../../engine/ports.js';
-import type { Acquirer, EcommerceClient } from '../index.js';
+import type { AcquirerBackend, AcquirerDeliveryPort, QrCodePort } from '../../engine/index.js';
+import type { Acquirer } from '../create.js';
+import type { EcommerceClient } from '../ecommerce-client.js';
 import { OmniDeliveryAdapter } from './delivery.js';
 import { EcommerceQrAdapter, routeQrDelivery } from './ecommerce-qr.js';
 import { EcommercePixAdapter } from './pix.js';

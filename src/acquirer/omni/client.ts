@@ -1,4 +1,4 @@
-import { OmniposError } from '../../core/errors/index.js';
+import { OmniposError } from '../../core/index.js';
 import type { Logger } from '../../core/log/index.js';
 import { httpError } from '../errors.js';
 import type { AcquirerHttp, AcquirerResponse, SendOptions } from '../http.js';

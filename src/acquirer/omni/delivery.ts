@@ -1,17 +1,16 @@
-import type { OmniClient } from '../index.js';
+import type { OmniClient } from './client.js';
 import {
   NOTHING_CHARGED_STATUSES,
-  findOurSale,
-  isOutcomeUnknown,
   queryOutcome,
   exchangeOf,
-  type ConfirmChipData,
   type OperationOutcome,
   type QueryOutcome,
-  type UndoChipData,
-} from '../index.js';
+} from './outcomes.js';
+import { findOurSale } from './ownership.js';
+import { isOutcomeUnknown } from '../errors.js';
+import type { ConfirmChipData, UndoChipData } from './types.js';
 import { encodeTlv, toHex } from '../../emv/index.js';
-import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../../engine/ports.js';
+import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../../engine/index.js';
 import { omniSaleState, shownDetail } from './states.js';
 
 /** Issuer script results travel in their own field, not inside EmvData. */

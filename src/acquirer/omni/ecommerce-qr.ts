@@ -1,6 +1,12 @@
-import { ecommercePaymentId, type EcommerceClient } from '../index.js';
-import type { QrCodeOrder, QrCodePort, QrIssued } from '../../engine/qr/code-port.js';
-import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../../engine/ports.js';
+import { ecommercePaymentId, type EcommerceClient } from '../ecommerce-client.js';
+import type {
+  QrCodeOrder,
+  QrCodePort,
+  QrIssued,
+  AcquirerDeliveryPort,
+  Delivery,
+  SaleQuery,
+} from '../../engine/index.js';
 import { qrTextFromPng } from './qr-image.js';
 import { ecommerceQrSaleState } from './states.js';
 

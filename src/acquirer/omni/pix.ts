@@ -1,7 +1,6 @@
-import { ecommercePaymentId, isOutcomeUnknown, type EcommerceClient } from '../index.js';
-import type { PixCreatePort } from '../../engine/pix/engine.js';
-import type { PixCreation } from '../../engine/pix/types.js';
-import type { PixStatusQuery } from '../../engine/ports.js';
+import { ecommercePaymentId, type EcommerceClient } from '../ecommerce-client.js';
+import { isOutcomeUnknown } from '../errors.js';
+import type { PixCreatePort, PixCreation, PixStatusQuery } from '../../engine/index.js';
 import { pixChargeStatus } from './states.js';
 
 function reason(e: unknown): string {

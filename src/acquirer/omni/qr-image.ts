@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type * as PngjsModule from 'pngjs';
-import { OmniposError } from '../../core/errors/index.js';
+import { OmniposError } from '../../core/index.js';
 
 type Decode = (
   data: Uint8ClampedArray,

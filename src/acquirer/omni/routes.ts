@@ -5,7 +5,7 @@
  * and line. The sandbox host keeps its own table (src/sandbox/routes.ts), so a misreading here shows there.
  */
 
-import { OmniposError } from '../../core/errors/index.js';
+import { OmniposError } from '../../core/index.js';
 
 /** Which configured base address a route lives under. */
 export type RouteBase =

@@ -1,14 +1,15 @@
+import type { InputMode, PhysicalCard, PhysicalSaleRequest, PhysicalSaleResponse } from './types.js';
+import type { OmniClient } from './client.js';
+import type { SaleOutcome } from './outcomes.js';
+import { OmniposError } from '../../core/index.js';
 import type {
-  InputMode,
-  OmniClient,
-  PhysicalCard,
-  PhysicalSaleRequest,
-  PhysicalSaleResponse,
-  SaleOutcome,
-} from '../index.js';
-import { OmniposError } from '../../core/errors/index.js';
-import type { EncryptedCard, SaleAuthorizationPort, SaleOrder } from '../../engine/ports.js';
-import type { CardSummary, HostSaleOutcome, PaymentMethod } from '../../engine/sale/types.js';
+  EncryptedCard,
+  SaleAuthorizationPort,
+  SaleOrder,
+  CardSummary,
+  HostSaleOutcome,
+  PaymentMethod,
+} from '../../engine/index.js';
 
 export interface TerminalIdentity {
   subordinatedMerchantId: string;

@@ -1,4 +1,4 @@
-import type { HostSaleState, PixChargeStatus } from '../../engine/ports.js';
+import type { HostSaleState, PixChargeStatus } from '../../engine/index.js';
 
 /**
  * The host's status numbers in the engine's words: the only place they are read for a decision

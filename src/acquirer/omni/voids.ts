@@ -1,17 +1,17 @@
 import { codeMeaning } from '../../../tables/acquirer/return-codes.js';
-import {
-  acquirerContext,
-  exchangeOf,
-  queryOutcome,
-  voidQueryOutcome,
-  type OmniClient,
-  type VoidOutcome,
-  type VoidQueryOutcome,
-  type VoidRequest,
-} from '../index.js';
-import type { Delivery, HostSaleState } from '../../engine/ports.js';
-import type { VoidDeliveryPort, VoidHostPort, VoidOrder, VoidUndoDelivery } from '../../engine/void/ports.js';
-import type { HostVoidOutcome } from '../../engine/void/types.js';
+import { acquirerContext } from '../errors.js';
+import { exchangeOf, queryOutcome, voidQueryOutcome, type VoidOutcome, type VoidQueryOutcome } from './outcomes.js';
+import type { OmniClient } from './client.js';
+import type { VoidRequest } from './types.js';
+import type {
+  Delivery,
+  HostSaleState,
+  VoidDeliveryPort,
+  VoidHostPort,
+  VoidOrder,
+  VoidUndoDelivery,
+  HostVoidOutcome,
+} from '../../engine/index.js';
 import { cardNode } from './sale.js';
 import { omniSaleState } from './states.js';
 

@@ -1,4 +1,4 @@
-import type { WalletCancellationPort } from '../../engine/ports.js';
+import type { WalletCancellationPort } from '../../engine/index.js';
 import type { OmniClient } from './client.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Clock } from '../../core/clock.js';
+import type { Clock } from '../../core/index.js';
 import type { Logger } from '../../core/log/index.js';
 import type { Db, Outbox, OutboxTask } from '../../store/index.js';
 import { nextTryAt, type BackoffOptions } from '../backoff.js';

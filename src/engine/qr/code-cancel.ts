@@ -1,5 +1,4 @@
-import { HOST_TIME_ZONE } from '../../core/clock.js';
-import { OmniposError } from '../../core/errors/index.js';
+import { HOST_TIME_ZONE, OmniposError } from '../../core/index.js';
 import { buildPadraoq, normalizeAmount, parsePadraoq, type CurrentFields } from '../../qr/index.js';
 import { qrTimestamp } from './code.js';
 

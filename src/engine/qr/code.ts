@@ -1,4 +1,4 @@
-import { HOST_TIME_ZONE, localTime } from '../../core/clock.js';
+import { HOST_TIME_ZONE, localTime } from '../../core/index.js';
 import { buildPadraoq } from '../../qr/index.js';
 import type { QrSaleRequest } from './types.js';
 

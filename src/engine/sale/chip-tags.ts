@@ -1,4 +1,4 @@
-import { CHIP_UNDO_REQUEST_TAGS } from '../../core/chip-tags.js';
+import { CHIP_UNDO_REQUEST_TAGS } from '../../core/index.js';
 import { decodeTlv, toHex } from '../../emv/index.js';
 
 /** The chip's request tags an undo may carry before the card has finished (FCX): src/core/chip-tags.ts. */

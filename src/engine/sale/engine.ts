@@ -1,4 +1,4 @@
-import { OmniposError, isOmniposError } from '../../core/errors/index.js';
+import { OmniposError, isOmniposError } from '../../core/index.js';
 import type { JournalEntry, MerchantOrderIds } from '../../store/index.js';
 import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
 import { SPEAKS_ALL } from '../machine-vocabulary.js';

@@ -1,6 +1,5 @@
 import { journalData } from '../journal-data.js';
-import { localTime } from '../../core/clock.js';
-import { OmniposError } from '../../core/errors/index.js';
+import { localTime, OmniposError } from '../../core/index.js';
 import { voidAllowed, type TableSet } from '../../initialization/index.js';
 import type { JournalEntry } from '../../store/index.js';
 import type { CardSummary, SaleData } from '../sale/types.js';

@@ -1,6 +1,5 @@
-import type { Db } from '../../store/index.js';
-import { nextNsu } from '../../store/index.js';
-import type { Clock } from '../../core/clock.js';
+import { type Db, nextNsu } from '../../store/index.js';
+import type { Clock } from '../../core/index.js';
 import { buildCancellationCode } from '../qr/code-cancel.js';
 import type { QrDisplayPort } from '../qr/code-port.js';
 import type { WalletCancellationPort } from './ports.js';

@@ -1,5 +1,5 @@
 import type { Clock, Logger } from '../../core/index.js';
-import { nextDailyClose } from '../../engine/daily-close.js';
+import { nextDailyClose } from '../../engine/index.js';
 import type { Journal, Outbox } from '../../store/index.js';
 import { conditions, engineAlarmKey, type AlarmSnapshot, type AlarmThresholds } from './conditions.js';
 import type { Alarm, Condition } from './types.js';

@@ -2,9 +2,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { createRequire } from 'node:module';
 import type { Dispatcher } from 'undici';
 import type * as UndiciModule from 'undici';
-import type { Clock, Logger } from '../../core/index.js';
-import { scrubText } from '../../core/index.js';
-import { nextTryAt } from '../../engine/backoff.js';
+import { type Clock, type Logger, scrubText } from '../../core/index.js';
+import { nextTryAt } from '../../engine/index.js';
 import type { Db } from '../../store/index.js';
 
 /** undici's request API loads at the first alarm sent, not when the daemon starts (fast start). */

@@ -1,5 +1,5 @@
 import { HOST_TIME_ZONE, localTime, OmniposError } from '../../core/index.js';
-import { nextDailyClose } from '../../engine/daily-close.js';
+import { nextDailyClose } from '../../engine/index.js';
 
 /** A business day, `YYYY-MM-DD` in the host's time zone. */
 export type BusinessDate = string;

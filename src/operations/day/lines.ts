@@ -1,6 +1,5 @@
 import type { PaymentKind } from '../../core/index.js';
-import { paymentStatus } from '../../engine/sale/status.js';
-import { SALE_STATES, type SaleStateName } from '../../engine/sale/types.js';
+import { paymentStatus, SALE_STATES, type SaleStateName } from '../../engine/index.js';
 import type { JournalEntry } from '../../store/index.js';
 
 /** What a payment of the day came to, whatever engine ran it. */
