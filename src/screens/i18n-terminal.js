@@ -49,6 +49,7 @@ export const TERMINAL_TEXT = {
     'pinpad.reconnecting': 'reconectando',
     'pinpad.closed': 'fechado',
     'problem.pinpad-insecure': 'Pinpad: sem sessão segura',
+    'problem.pinpad-opening': 'Pinpad: abrindo a sessão segura (vendas com cartão aguardam)',
     'problem.pinpad-status': 'Pinpad: {status}',
     'problem.pin-key': 'Pinpad: sem chave DUKPT de senha no slot {slot}',
     'problem.data-key': 'Pinpad: sem chave DUKPT de dados no slot {slot}',
@@ -147,6 +148,7 @@ export const TERMINAL_TEXT = {
     'pinpad.reconnecting': 'reconnecting',
     'pinpad.closed': 'closed',
     'problem.pinpad-insecure': 'Pinpad: no secure session',
+    'problem.pinpad-opening': 'Pinpad: opening the secure session (card sales wait)',
     'problem.pinpad-status': 'Pinpad: {status}',
     'problem.pin-key': 'Pinpad: no DUKPT PIN key in slot {slot}',
     'problem.data-key': 'Pinpad: no DUKPT data key in slot {slot}',
@@ -203,6 +205,7 @@ export const TERMINAL_TEXT = {
 /** The problems `GET /v1/health` lists (src/api/health.ts), as patterns: the key and the slots the match fills. */
 export const PROBLEMS = [
   [/^pinpad: no secure session$/, 'problem.pinpad-insecure', []],
+  [/^pinpad: opening the secure session \(card sales answer 503 PINPAD_OPENING\)$/, 'problem.pinpad-opening', []],
   [/^pinpad: no DUKPT PIN key in slot (\d+)$/, 'problem.pin-key', ['slot']],
   [/^pinpad: no DUKPT data key in slot (\d+)$/, 'problem.data-key', ['slot']],
   [/^pinpad: ([a-z-]+)$/, 'problem.pinpad-status', ['pinpad']],

@@ -83,6 +83,10 @@ describe("the screens' words", () => {
     i18n.setLang('pt');
     const cases: [string, string][] = [
       ['pinpad: no secure session', 'Pinpad: sem sessão segura'],
+      [
+        'pinpad: opening the secure session (card sales answer 503 PINPAD_OPENING)',
+        'Pinpad: abrindo a sessão segura (vendas com cartão aguardam)',
+      ],
       ['pinpad: disconnected', 'Pinpad: desconectado'],
       ['pinpad: no DUKPT PIN key in slot 3', 'Pinpad: sem chave DUKPT de senha no slot 3'],
       ['pinpad: no DUKPT data key in slot 7', 'Pinpad: sem chave DUKPT de dados no slot 7'],
