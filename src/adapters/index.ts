@@ -4,7 +4,7 @@
  * receipt printer) and the simulated card reader and text printer of benchmarks and engine tests.
  * Other areas import the adapters only through this file.
  */
-export { openPinpad, bibcompTransport, type PinpadDevice } from './pinpad-device.js';
+export { openPinpad, pinpadCardPort, bibcompTransport, type PinpadDevice } from './pinpad-device.js';
 export { PinpadCardPort, type PinpadCardOptions, type CardPinpad } from './pinpad-card.js';
 export {
   productResolver,

@@ -55,7 +55,28 @@ export async function openPinpad(
   await pinpad
     .connect()
     .catch((e: unknown) => driverLog.warn({ err: e }, 'pinpad not reachable at start; card sales wait for it'));
-  const card = new PinpadCardPort({
+  const card = pinpadCardPort(config, tables, pinpad, driverLog);
+  return {
+    card,
+    pinpad,
+    close: async () => {
+      await pinpad.close().catch(() => undefined);
+    },
+  };
+}
+
+/**
+ * The engine's card port on an opened (or opening) secure pinpad: classic commands for a pinpad that
+ * answers OPN as obsolete, the product and typed entry from the tables in force, the unattended
+ * terminal's EMV data on a kiosk. The daemon's background start (src/main/pinpad-start.ts) builds it too.
+ */
+export function pinpadCardPort(
+  config: Config,
+  tables: () => TableSet | undefined,
+  pinpad: SecurePinpad,
+  driverLog: Logger,
+): PinpadCardPort {
+  return new PinpadCardPort({
     // a pinpad that answers OPN as an obsolete one sells through the classic card commands
     pinpad: new cardCommands.ClassicCardPinpad(pinpad, {
       dataKeySlot: config.values.pinpad.dataKeySlot,
@@ -82,11 +103,4 @@ export async function openPinpad(
       : {}),
     log: driverLog,
   });
-  return {
-    card,
-    pinpad,
-    close: async () => {
-      await pinpad.close().catch(() => undefined);
-    },
-  };
 }

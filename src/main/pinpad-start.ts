@@ -1,13 +1,6 @@
-import { card as cardCommands, SecurePinpad } from '../../drivers/pinpad/index.js';
+import { SecurePinpad } from '../../drivers/pinpad/index.js';
 import type { Transport } from '../../drivers/transport/index.js';
-import {
-  loadPinpadKey,
-  PinpadCardPort,
-  tableProductSelector,
-  typedEntryRefusal,
-  unattendedTerminalData,
-  type PinpadDevice,
-} from '../adapters/index.js';
+import { loadPinpadKey, pinpadCardPort, type PinpadDevice } from '../adapters/index.js';
 import type { Config } from '../config/index.js';
 import { OmniposError, type Logger } from '../core/index.js';
 import type { TableSet } from '../initialization/index.js';
@@ -50,33 +43,7 @@ export function startPinpad(
         driverLog.warn({ err: e }, 'pinpad not reachable at start; card sales wait for it');
     })
     .finally(() => (opening = false));
-  const card = new PinpadCardPort({
-    // a pinpad that answers OPN as an obsolete one sells through the classic card commands
-    pinpad: new cardCommands.ClassicCardPinpad(pinpad, {
-      dataKeySlot: config.values.pinpad.dataKeySlot,
-      aidOf: (acq, idx) => {
-        const r = tables()?.tables.aidRecords.find((x) => x.acquirer === acq && x.index === idx);
-        return r?.fields.T1_AID?.slice(0, Number(r.fields.T1_AIDLEN) * 2);
-      },
-    }),
-    acquirerIndex: config.values.pinpad.acquirerIndex,
-    pinKeySlot: config.values.pinpad.pinKeySlot,
-    dataKeySlot: config.values.pinpad.dataKeySlot,
-    // The tables in force decide the product (the customer chooses on the pinpad when several fit) and typed entry.
-    selectProduct: tableProductSelector(tables),
-    typedRefusal: (method) => typedEntryRefusal(tables(), method),
-    // A kiosk tells the card it is unattended and takes no signature (EMV Book 4 A1/A2): SPE_EMVDATA of GCX and GOX.
-    ...(config.values.terminal.mode === 'unattended'
-      ? {
-          terminalEmvData: () =>
-            unattendedTerminalData(
-              tables()?.tables.aidRecords ?? [],
-              String(config.values.pinpad.acquirerIndex).padStart(2, '0'),
-            ),
-        }
-      : {}),
-    log: driverLog,
-  });
+  const card = pinpadCardPort(config, tables, pinpad, driverLog);
   return {
     card,
     pinpad,
