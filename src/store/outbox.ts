@@ -168,14 +168,15 @@ export class Outbox {
 
   /** How many tasks wait, and the nearest deadline among them (for health and alarms). */
   depth(): { pending: number; deadLetters: number; oldestDeadline: string | null } {
-    const r = statement(
+    // Each count reads only its partial index (outbox_due, outbox_dead_letters), never the done tasks.
+    const open = statement(
       this.#db,
-      `SELECT
-           sum(done_at IS NULL AND dead_letter_reason IS NULL) AS pending,
-           sum(dead_letter_reason IS NOT NULL) AS dead,
-           min(CASE WHEN done_at IS NULL AND dead_letter_reason IS NULL THEN deadline_at END) AS oldest
-         FROM outbox`,
-    ).get() as { pending: number | null; dead: number | null; oldest: string | null };
-    return { pending: r.pending ?? 0, deadLetters: r.dead ?? 0, oldestDeadline: r.oldest };
+      `SELECT count(*) AS pending, min(deadline_at) AS oldest
+         FROM outbox WHERE done_at IS NULL AND dead_letter_reason IS NULL`,
+    ).get() as { pending: number; oldest: string | null };
+    const dead = statement(this.#db, 'SELECT count(*) AS n FROM outbox WHERE dead_letter_reason IS NOT NULL').get() as {
+      n: number;
+    };
+    return { pending: open.pending, deadLetters: dead.n, oldestDeadline: open.oldest };
   }
 }
