@@ -36,6 +36,7 @@ export function digitalCopyText(
       .join('\n')
       .replace(/\n{3,}/g, '\n\n')
       .trim(),
+    ourNumbers(source),
   );
   if (Buffer.byteLength(full, 'utf8') <= (options.maxBytes ?? DIGITAL_COPY_MAX_BYTES))
     return { text: full, form: 'full' };
@@ -70,5 +71,10 @@ function compactCopy(s: ReceiptSource, status = 'APROVADA'): string {
   ];
   const out = rows.filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => `${k}${v}`);
   if (s.environment !== 'production') out.unshift(TEST_ENVIRONMENT_BANNER);
-  return maskPansIn(out.join('\n'));
+  return maskPansIn(out.join('\n'), ourNumbers(s));
+}
+
+/** The order ids the terminal made (this payment's and, for a void, its sale's): never card numbers. */
+function ourNumbers(s: ReceiptSource): string[] {
+  return [s.merchantOrderId, ...(s.original ? [s.original.merchantOrderId] : [])];
 }

@@ -23,7 +23,11 @@ function luhn(digits: string): boolean {
   return sum % 10 === 0;
 }
 
-/** Masks PAN-shaped runs (13 to 19 digits passing Luhn) inside free text, such as a host message. */
-export function maskPansIn(text: string): string {
-  return text.replace(/\d{13,19}/g, (run) => (luhn(run) ? maskPan(run) : run));
+/**
+ * Masks PAN-shaped runs (13 to 19 digits passing Luhn) inside free text, such as a host message.
+ * `known`: numbers the terminal made itself and prints on purpose (its 15-digit MerchantOrderId,
+ * which passes Luhn one time in ten), left as they are.
+ */
+export function maskPansIn(text: string, known: readonly string[] = []): string {
+  return text.replace(/\d{13,19}/g, (run) => (!known.includes(run) && luhn(run) ? maskPan(run) : run));
 }

@@ -38,6 +38,19 @@ describe('digitalCopyText: the customer copy a phone reads off the kiosk screen'
     }
   });
 
+  it("the terminal's own order id is printed whole even when it passes Luhn (one in ten do); a PAN beside it is still masked", () => {
+    // Found by the kiosk's receipt-QR test: 'PEDIDO           263300******4817', 33 columns.
+    const order = withLuhn('26330000012481');
+    const pan = '5413330089603511';
+    const s = source({ merchantOrderId: order, receiptInformation: rows({ CARD_NUMBER: pan }) });
+    for (const maxBytes of [DIGITAL_COPY_MAX_BYTES, 200]) {
+      const { text } = digitalCopyText(s, { maxBytes });
+      expect(text).toContain(order);
+      expect(text).not.toContain(pan);
+      for (const line of text.split('\n')) expect([...line].length).toBeLessThanOrEqual(32);
+    }
+  });
+
   it('longer than a readable QR: the compact form (merchant, date, amount, product, masked card, authorization, NSU, status)', () => {
     const { text, form } = digitalCopyText(source({ brand: 'Mastercard' }), { maxBytes: 200, status: 'APROVADA' });
     expect(form).toBe('compact');
