@@ -1,7 +1,7 @@
+import { walletPays as walletPaysWith } from '../../helpers/wallet-pay.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OmniDeliveryAdapter } from '../../../src/acquirer/omni/delivery.js';
 import { createAcquirer, type Acquirer } from '../../../src/acquirer/index.js';
-import { runCli } from '../../../src/cli/run.js';
 import { loadConfig } from '../../../src/config/index.js';
 import { systemClock } from '../../../src/core/clock.js';
 import { HostClock } from '../../../src/core/host-clock.js';
@@ -11,7 +11,6 @@ import { QrEngine, type QrEvent } from '../../../src/engine/qr/engine.js';
 import { qrProvider } from '../../../src/main/qr-provider.js';
 import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
 import { SANDBOX_CREDENTIALS } from '../../../tables/sandbox-credentials.js';
-import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { log, startHarness, type Harness } from '../../helpers/sandbox.js';
 import { ownerDeps, qrSaleRequest, shownCode } from '../../helpers/qr-terminal.js';
@@ -90,30 +89,9 @@ function terminal() {
   };
 }
 
+/** The customer's wallet pays `qr` with the first test card (test/helpers/wallet-pay.ts); its exit code. */
 async function walletPays(qr: string): Promise<number> {
-  const card = TEST_CARDS[0]!;
-  return runCli(
-    [
-      'wallet',
-      'pay',
-      qr,
-      '--card',
-      card.pan,
-      '--cvv',
-      '123',
-      '--exp',
-      `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`,
-      '--name',
-      'TESTE CARTAO',
-      '--document',
-      '52998224725',
-    ],
-    {
-      out: () => undefined,
-      err: () => undefined,
-      env: { OMNIPOS_STATE_DIR: tempDir(), OMNIPOS_ACQUIRER__WALLET_URL: h.running.urls.wallet },
-    },
-  );
+  return (await walletPaysWith(h.running.urls.wallet, qr)).code;
 }
 
 /** A paid e-commerce QR sale awaiting the cash register, then undone by it: the undo is in the outbox, not yet tried. */

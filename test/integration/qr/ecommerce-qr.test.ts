@@ -1,12 +1,11 @@
+import { walletPays as walletPaysWith } from '../../helpers/wallet-pay.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OmniDeliveryAdapter } from '../../../src/acquirer/omni/delivery.js';
-import { runCli } from '../../../src/cli/run.js';
 import { loadConfig } from '../../../src/config/index.js';
 import { isOmniposError } from '../../../src/core/errors/index.js';
 import { qrProvider } from '../../../src/main/qr-provider.js';
 import { parsePadraoq } from '../../../src/qr/index.js';
 import { Journal, openTerminalDatabase } from '../../../src/store/index.js';
-import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { useTempStores } from '../../helpers/store.js';
 import { startHarness, type Harness } from '../../helpers/sandbox.js';
@@ -39,30 +38,9 @@ function terminal() {
   });
 }
 
+/** The customer's wallet pays `qr` with the first test card (test/helpers/wallet-pay.ts); its exit code. */
 async function walletPays(qr: string): Promise<number> {
-  const card = TEST_CARDS[0]!;
-  return runCli(
-    [
-      'wallet',
-      'pay',
-      qr,
-      '--card',
-      card.pan,
-      '--cvv',
-      '123',
-      '--exp',
-      `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`,
-      '--name',
-      'TESTE CARTAO',
-      '--document',
-      '52998224725',
-    ],
-    {
-      out: () => undefined,
-      err: () => undefined,
-      env: { OMNIPOS_STATE_DIR: tempDir(), OMNIPOS_ACQUIRER__WALLET_URL: h.running.urls.wallet },
-    },
-  );
+  return (await walletPaysWith(h.running.urls.wallet, qr)).code;
 }
 
 const sale = qrSaleRequest;
