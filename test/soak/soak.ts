@@ -12,6 +12,7 @@
 //   SOAK_SHRINK=1                      also SQLite's page caches given back at each sample (what they held)
 //   MALLOC_ARENA_MAX=8 npm run soak    glibc's arenas as without the systemd unit (the script's default is 2, the unit's)
 //   SOAK_CUSTOMER_MS=20                the virtual customer's pause before each card and PIN (default 0)
+//   SOAK_CARDS=0,1,4                   the approving sandbox cards, by last digit, presented in turn (default 0,1,4)
 //   SOAK_HOST_CLOCK=real               the host's clock left alone (at most 10 sales a second, see below)
 //   TMPDIR=/dev/shm npm run soak       the state directory on tmpfs (no fsync wait; the same memory)
 // Each sample: RSS and its anonymous part (/proc/self/smaps_rollup), the main malloc heap and the
@@ -19,6 +20,8 @@
 // compiled, V8 heap, external and array buffers, open descriptors, and the WAL files' sizes.
 // At the end: the rate, the time a sale took (creation, to its final status, to the terminal
 // idle; CPU per sale), and the summary for the closing note (test/soak/summary.ts).
+// The cards take turns: a chip card's transaction counter (9F36) is two bytes, so one card lives
+// 65,535 transactions (the first 100,000-sale run on one card found the virtual card wrapping it).
 // What the first soaks found (issue 23): RSS grew with SQLite's page cache, 16 MiB per connection
 // in better-sqlite3's build, filled as the files grew (now 2 MiB, src/store/open.ts), and with
 // glibc's per-thread arenas (MALLOC_ARENA_MAX=2 in the unit); malloc bytes in use, once the page
@@ -87,6 +90,14 @@ const token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
 // The scripted customer presents the card and types the PIN without a pause (the deck's default is
 // 20 ms each, three per chip sale); the pinpad's own processing times are its timing profile's.
 if (daemon.virtualPinpad) cardSim(daemon.virtualPinpad.engine.state).deck.delayMs = CUSTOMER_MS;
+const CARDS = (process.env.SOAK_CARDS ?? '0,1,4').split(',').map(Number);
+if (CARDS.some((d) => !Number.isInteger(d) || d < 0 || d > 9)) throw new Error('SOAK_CARDS: last digits, e.g. 0,1,4');
+/** The next card of the turn presented on the virtual pinpad. */
+function presentCard(n: number): void {
+  if (!daemon.virtualPinpad) return;
+  const sel = cardSim(daemon.virtualPinpad.engine.state).deck.choose({ lastDigit: CARDS[n % CARDS.length]! });
+  if (!sel.ok) throw new Error(`SOAK_CARDS: ${sel.error}`);
+}
 
 /**
  * SQLite's page caches given back (PRAGMA shrink_memory on both connections): the malloc bytes in
@@ -219,6 +230,7 @@ let n = 0;
 try {
   while (n < SALES && (Date.now() - t0) / 1000 < SECONDS && !stopping) {
     moveClock();
+    presentCard(n);
     const s = await sale();
     lastEnd = soakClock.now().getTime();
     statuses[s] = (statuses[s] ?? 0) + 1;

@@ -13,7 +13,7 @@ import {
 } from './emv.js';
 import { answer, bin, fail, hasKey, num, readParams, ST, str } from './kit.js';
 import { enterPin } from './pin-entry.js';
-import { cardSim, type CardSim, type HeldCard } from './state.js';
+import { atcExhausted, cardSim, type CardSim, type HeldCard } from './state.js';
 
 /** The last objects GOX produced, for FCX (per virtual pinpad). */
 const LAST = new WeakMap<CardSim, { objects: Map<string, string>; record: TableRecord | undefined }>();
@@ -132,6 +132,11 @@ export async function chipVerify(ctx: SimContext, i: ChipVerifyInput): Promise<C
       return r.status === 'timeout' ? ST.TIMEOUT : ST.CANCEL;
     }
     pinBlock = sim.dukpt.encryptPin(r.pin, c.pan);
+  }
+  if (atcExhausted(sim, c.pan)) {
+    // GENERATE AC refused (the application is blocked): the kernel ends the transaction
+    held.goxDone = 'failed';
+    return ST.CARDPROBLEMS;
   }
   const atc = (sim.atc.get(c.pan) ?? 0) + 1;
   sim.atc.set(c.pan, atc);

@@ -7,7 +7,7 @@ import { chipOf } from './deck.js';
 import { transactionObjects, unpredictable } from './emv.js';
 import { fail, pause, ST, waitNothing } from './kit.js';
 import { effectiveVia, track1Of } from './read.js';
-import { cardSim, type CardSim, type HeldCard } from './state.js';
+import { atcExhausted, cardSim, type CardSim, type HeldCard } from './state.js';
 
 /**
  * The classic ("obsolete") card commands as a pinpad answers them, from ABECS 2.12 §3.6 and §3.5.1,
@@ -104,6 +104,7 @@ export const gcr: SimHandler = async (cmd, ctx) => {
   const chip = chipOf(c);
   if (via !== 'stripe') {
     if (c.failure === 'blocked') return fail('GCR', ST.CARDBLOCKED);
+    if (atcExhausted(sim, c.pan)) return fail('GCR', ST.CARDINVALIDAT);
     if (via === 'chip' && c.failure === 'chip-fallback') {
       sim.lastIccStatus = '1';
       sim.deck.presentation = { kind: 'card', card: c, via: 'stripe' };

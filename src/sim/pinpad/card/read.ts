@@ -9,7 +9,7 @@ import { answerTags, terminalOverrides, transactionObjects, unpredictable } from
 import { packTrack, packTrack1 } from './keys.js';
 import { answer, bin, fail, hasKey, num, pause, readParams, ST, str, waitNothing } from './kit.js';
 import { enterPin } from './pin-entry.js';
-import { cardSim, type CardSim, type HeldCard } from './state.js';
+import { atcExhausted, cardSim, type CardSim, type HeldCard } from './state.js';
 
 /** Track 1 of a test card: format B, PAN, name, YYMM, service code, discretionary data. */
 export function track1Of(c: TestCard): string {
@@ -65,6 +65,7 @@ export const gcx: SimHandler = async (cmd, ctx) => {
   // the card's failures (§3.7.1 statuses)
   if (via !== 'stripe') {
     if (c.failure === 'blocked') return fail('GCX', ST.CARDBLOCKED);
+    if (atcExhausted(sim, c.pan)) return fail('GCX', ST.CARDINVALIDAT);
     if (via === 'chip' && c.failure === 'chip-fallback') {
       sim.lastIccStatus = '1';
       // the customer then swipes the same card (the terminal runs GCX again)

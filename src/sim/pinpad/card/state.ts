@@ -5,6 +5,20 @@ import { SimDukpt } from './keys.js';
 import { SimTables } from './tables.js';
 
 /** The card the pinpad holds between GCX/CEX and the end of the transaction. */
+
+/**
+ * The largest application transaction counter: 9F36 is two bytes and a card never wraps it (EMV
+ * Book 3: the ATC is incremented at each GENERATE AC; a card whose ATC reached its limit has its
+ * application permanently blocked). The terminal then reads "application invalidated"
+ * (§3.1.1 ST_CARDINVALIDAT), as from any card past its life.
+ */
+export const ATC_MAX = 0xffff;
+
+/** Whether the card's application is blocked for good: its ATC is at ATC_MAX. */
+export function atcExhausted(sim: { atc: Map<string, number> }, pan: string): boolean {
+  return (sim.atc.get(pan) ?? 0) >= ATC_MAX;
+}
+
 export interface HeldCard {
   card: TestCard;
   via: Via;
@@ -34,7 +48,7 @@ export interface CardSim {
   lastIccStatus: '0' | '1' | '2';
   /** Failures already shown once (a phone's "see phone" happens once per card). */
   shownOnce: Set<string>;
-  /** Application transaction counter per PAN. */
+  /** Application transaction counter per PAN: two bytes on the card (9F36), never past ATC_MAX. */
   atc: Map<string, number>;
   media: {
     loading?: { name: string; size: number; crc: number; type: number; chunks: Buffer[] };
