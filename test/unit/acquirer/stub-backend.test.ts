@@ -1,4 +1,3 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SimulatedCardPort } from '../../../src/adapters/simulated-card.js';
@@ -25,6 +24,7 @@ import type { HostSaleOutcome } from '../../../src/engine/sale/types.js';
 import type { HostVoidOutcome } from '../../../src/engine/void/types.js';
 import type { AcquirerKindEntry } from '../../../src/main/acquirer-backend.js';
 import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
+import { acquirerFiles, codeOf } from '../../../scripts/house/acquirer-files.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 
 /**
@@ -225,20 +225,9 @@ describe('a second acquirer: a stub AcquirerBackend', () => {
 /* ----------------------------------------------------- what a second acquirer touches */
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) return tsFiles(full);
-    return name.endsWith('.ts') ? [path.relative(ROOT, full).split(path.sep).join('/')] : [];
-  });
-}
-/** The code without its comments (a comment naming a path or a number decides nothing). */
-const code = (file: string): string =>
-  readFileSync(path.join(ROOT, file), 'utf8')
-    .replace(/\/\*[\s\S]*?\*\//g, '')
-    .replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
-const SRC = tsFiles(path.join(ROOT, 'src'));
-const outsideBackends = SRC.filter((f) => !/^src\/acquirer\/[^/]+\//.test(f));
+/** The measure, as `npx tsx scripts/house/acquirer-files.ts` prints it. */
+const { src: SRC, outsideBackends, naming } = acquirerFiles(ROOT);
+const code = (file: string): string => codeOf(ROOT, file);
 
 describe('the files a second acquirer touches', () => {
   it('the engine imports nothing from src/acquirer and reads no host status number', () => {
@@ -251,7 +240,6 @@ describe('the files a second acquirer touches', () => {
   it('outside its own folder src/acquirer/<kind>/, a backend is named in 2 files: the kinds and the factory', () => {
     // Where the kinds are listed (the configuration's enum) and where each kind gets its backend (the factory
     // keyed by every kind, so a kind without a backend does not compile): the only places a new kind is added.
-    const naming = outsideBackends.filter((f) => /ACQUIRER_KINDS\s*=|\[K in AcquirerKind\]/.test(code(f)));
     expect(naming).toEqual(['src/config/schema.ts', 'src/main/acquirer-backend.ts']);
     // Every other part takes the backend it is given: the daemon's composition root reads only the factory,
     // the technician's commands (init, register, wallet pay) the same factory's provisioning, the metrics its
