@@ -135,8 +135,13 @@ export const ENTRIES = [
   },
   {
     module: 'src/main/acquirer-urls.ts',
-    from: ['src/cli/embedded-sandbox.ts', 'src/cli/init.ts', 'src/cli/register.ts', 'src/cli/sandbox.ts'],
-    why: "init, register and sandbox read the acquirer's addresses from the configuration without loading the daemon (src/main.ts)",
+    from: ['src/cli/embedded-sandbox.ts', 'src/cli/sandbox.ts'],
+    why: "the sandbox commands read the acquirer's addresses from the configuration without loading the daemon (src/main.ts)",
+  },
+  {
+    module: 'src/main/acquirer-backend.ts',
+    from: ['src/cli/init.ts', 'src/cli/register.ts', 'src/cli/wallet.ts'],
+    why: 'init, register and wallet pay build the acquirer the configuration names (acquirer.kind) without loading the daemon (src/main.ts)',
   },
   {
     module: 'src/main/devices.ts',

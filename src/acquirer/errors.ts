@@ -1,5 +1,5 @@
-import { OmniposError, isOmniposError } from '../core/index.js';
-import type { RouteName } from './omni/routes.js';
+import { OmniposError, isOmniposError, type ErrorContext } from '../core/index.js';
+import { ROUTES, type RouteName } from './omni/routes.js';
 
 /** What every acquirer error carries in its `context` (never a token, a key or card data). */
 export type AcquirerErrorContext = {
@@ -58,10 +58,23 @@ export function isOutcomeUnknown(e: unknown): boolean {
   return isOmniposError(e) && e.context.outcomeUnknown === true;
 }
 
+const TRANSPORTS: readonly (string | undefined)[] = ['not-sent', 'timeout', 'lost', undefined];
+
+/** Whether an error's context is an acquirer error's (what {@link httpError} and the clients write). */
+function isAcquirerContext(c: ErrorContext): c is ErrorContext & AcquirerErrorContext {
+  const route = c.route;
+  return (
+    typeof route === 'string' &&
+    Object.hasOwn(ROUTES, route) &&
+    typeof c.outcomeUnknown === 'boolean' &&
+    (c.status === undefined || typeof c.status === 'number') &&
+    (c.returnCode === undefined || typeof c.returnCode === 'string' || typeof c.returnCode === 'number') &&
+    (c.returnMessage === undefined || typeof c.returnMessage === 'string') &&
+    TRANSPORTS.some((t) => t === c.transport)
+  );
+}
+
 /** The acquirer context of an error, or undefined for anything else. */
 export function acquirerContext(e: unknown): AcquirerErrorContext | undefined {
-  if (!isOmniposError(e)) return undefined;
-  return typeof e.context.route === 'string' && typeof e.context.outcomeUnknown === 'boolean'
-    ? (e.context as unknown as AcquirerErrorContext)
-    : undefined;
+  return isOmniposError(e) && isAcquirerContext(e.context) ? e.context : undefined;
 }

@@ -39,3 +39,6 @@ export type * from './omni/types.js';
 export { createAcquirer, type Acquirer, type AcquirerDeps, type AcquirerSettings } from './create.js';
 export { omniBackend, omniQrRouting, type EcommerceQrSales, type OmniBackendOptions } from './omni/backend.js';
 export { OmniSaleAdapter, type TerminalIdentity } from './omni/sale.js';
+export { omniProvisioning, terminalRegistration, storeRegistration } from './omni/provisioning.js';
+export { technicalParameter, NOT_PRESENT, type TechnicalParameter } from './omni/technical.js';
+export { omniOperationOf, OPERATION_OF_ROUTE } from './omni/operations.js';

@@ -1,6 +1,7 @@
 import { abecsIdByName } from '../../tables/pinpad/abecs-ids.js';
 import type { GixResult } from '../../drivers/pinpad/index.js';
 import { OmniposError } from '../core/index.js';
+import type { TerminalTechnicalFacts } from '../engine/index.js';
 
 /** The GIX data (§3.1.3.2) the technical parameters are made of. */
 export const TECHNICAL_GIX_NAMES = [
@@ -27,62 +28,33 @@ export function technicalGixIds(): number[] {
   });
 }
 
-/** What a member holds when the pinpad has nothing for it (the host refuses empty strings). */
-export const NOT_PRESENT = '0';
-
-/** `TechnicalParameter` of `POST /initialization` ("baixa técnica"). */
-export interface TechnicalParameter {
-  KernelEmvVersion: string;
-  ContactlessModuleVersion: string;
-  KernelPayPassVersion: string;
-  KernelContactlessPayWaveVersion: string;
-  HardwareModel: string;
-  ManufacturerName: string;
-  FirmwareVersion: string;
-  BasicLibVersion: string;
-  SpecificationVersion: string;
-  AcquirerVersion: string;
-  SimCardNumber: string;
-  PaymentAppVersion: string;
-  SerialNumber: string;
-  PhysicalCharacteristics: 'PinPadWithChipReaderWithoutSamModule' | 'PinPadWithChipReaderWithoutSamAndContactless';
-  ReturnDataInfo: string;
-}
-
 /**
- * The technical parameters from the pinpad's GIX answer, as docs/acquirer.md ("Initialization and
- * registration") maps them:
- * PP_KRNLVER → KernelEmvVersion, PP_CTLSVER → ContactlessModuleVersion, PP_MCTLSVER and
- * PP_VCTLSVER → the PayPass and payWave kernels, PP_MODEL, PP_MNNAME, PP_SOVER (firmware),
- * PP_MANVERS (the ABECS shared library: BasicLibVersion), PP_SPECVER, PP_APPVERS (the acquirer's
- * application in the pinpad), PP_SERNUM; `PhysicalCharacteristics` from PP_CAPAB (first position
- * "1": contactless reader). Every ABECS pinpad has a chip reader and none has a SAM module.
- * The terminal has no SIM card; the payment application is omnipos itself.
+ * The terminal's technical facts from the pinpad's GIX answer (the acquirer backend turns them into
+ * its host's fields: the omni one in src/acquirer/omni/technical.ts): PP_KRNLVER the EMV kernel,
+ * PP_CTLSVER the contactless module, PP_MCTLSVER and PP_VCTLSVER the PayPass and payWave kernels,
+ * PP_MODEL, PP_MNNAME, PP_SOVER (firmware), PP_MANVERS (the ABECS shared library), PP_SPECVER,
+ * PP_APPVERS (the acquirer's application in the pinpad), PP_SERNUM; a contactless reader when
+ * PP_CAPAB's first position is "1". A datum the pinpad leaves empty is undefined.
  */
-export function technicalParameter(gix: GixResult, appVersion: string): TechnicalParameter {
-  const get = (name: (typeof TECHNICAL_GIX_NAMES)[number]): string => {
+export function technicalFacts(gix: GixResult, appVersion: string): TerminalTechnicalFacts {
+  const get = (name: (typeof TECHNICAL_GIX_NAMES)[number]): string | undefined => {
     const v = gix.data[name];
     const s = typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '';
-    return s === '' ? NOT_PRESENT : s;
+    return s === '' ? undefined : s;
   };
-  const contactless = get('PP_CAPAB').startsWith('1');
   return {
-    KernelEmvVersion: get('PP_KRNLVER'),
-    ContactlessModuleVersion: get('PP_CTLSVER'),
-    KernelPayPassVersion: get('PP_MCTLSVER'),
-    KernelContactlessPayWaveVersion: get('PP_VCTLSVER'),
-    HardwareModel: get('PP_MODEL'),
-    ManufacturerName: get('PP_MNNAME'),
-    FirmwareVersion: get('PP_SOVER'),
-    BasicLibVersion: get('PP_MANVERS'),
-    SpecificationVersion: get('PP_SPECVER'),
-    AcquirerVersion: get('PP_APPVERS'),
-    SimCardNumber: NOT_PRESENT,
-    PaymentAppVersion: appVersion,
-    SerialNumber: get('PP_SERNUM'),
-    PhysicalCharacteristics: contactless
-      ? 'PinPadWithChipReaderWithoutSamAndContactless'
-      : 'PinPadWithChipReaderWithoutSamModule',
-    ReturnDataInfo: '00',
+    serialNumber: get('PP_SERNUM'),
+    model: get('PP_MODEL'),
+    manufacturer: get('PP_MNNAME'),
+    firmware: get('PP_SOVER'),
+    specificationVersion: get('PP_SPECVER'),
+    sharedLibraryVersion: get('PP_MANVERS'),
+    pinpadApplicationVersion: get('PP_APPVERS'),
+    emvKernel: get('PP_KRNLVER'),
+    contactlessModule: get('PP_CTLSVER'),
+    payPassKernel: get('PP_MCTLSVER'),
+    payWaveKernel: get('PP_VCTLSVER'),
+    contactless: (get('PP_CAPAB') ?? '').startsWith('1'),
+    paymentApplicationVersion: appVersion,
   };
 }

@@ -4,9 +4,9 @@ import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { Agent } from 'undici';
 import { SecurePinpad, type GixResult } from '../../drivers/pinpad/index.js';
-import type { Acquirer } from '../acquirer/index.js';
 import { loadPinpadKey, PinpadTablesAdapter } from '../adapters/index.js';
 import { loadConfig, type Config } from '../config/index.js';
+import type { AcquirerProvisioning } from '../engine/index.js';
 import { systemClock } from '../core/index.js';
 import { createLogger, type Logger } from '../core/log/index.js';
 import {
@@ -21,12 +21,12 @@ import { openTerminalDatabase } from '../store/index.js';
 import { printJson, type CliContext, type Command } from './context.js';
 import { createProgress } from './progress.js';
 import { startEmbeddedSandbox } from './embedded-sandbox.js';
-import { technicalGixIds, technicalParameter, type TechnicalParameter } from './init-technical.js';
+import { technicalFacts, technicalGixIds } from './init-technical.js';
 import { restoreVirtualTables, saveVirtualTables } from './init-virtual-memory.js';
 import { resolveTarget, type Target } from './pinpad.js';
 import { fromDriverError } from './pinpad-errors.js';
 import { version } from './version.js';
-import { acquirerFromConfig } from '../main/acquirer-urls.js';
+import { acquirerProvisioning } from '../main/acquirer-backend.js';
 
 /** The log of a technician's run: the state directory's log file, never the screen. (Root logger: components take one child of it each.) */
 function initLogger(config: Config): Logger {
@@ -53,11 +53,11 @@ export interface InitReport {
   pinpad: 'loaded' | 'up-to-date' | 'no-records';
   pinpadTableVersion: string | undefined;
   pinpadDevice: string;
-  technical: TechnicalParameter;
+  /** The technical parameters as the acquirer received them, in its own fields. */
+  technical: Readonly<Record<string, string>>;
 }
 
-const STEP_TEXT: Record<InitStep, string> = {
-  download: 'download: POST /initialization with the technical parameters',
+const STEP_TEXT: Record<Exclude<InitStep, 'download'>, string> = {
   validate: 'validate: every table against its schema',
   store: 'store: writing beside the version in force',
   pinpad: 'pinpad: comparing the table version the pinpad holds',
@@ -69,7 +69,8 @@ export const init: Command = {
   usage: `omnipos init [--config PATH] [--json]
 
 Initializes the terminal, one line per step: reads the pinpad's information (GIX), sends it as the
-technical parameters with POST /initialization, downloads the initialization tables, validates
+technical parameters with the acquirer's initialization request (omni: POST /initialization),
+downloads the initialization tables, validates
 them, stores them beside the version in force and switches in one transaction, then loads the
 pinpad's AID and CA key tables (TLI, TLR…, TLE) unless it already holds that version. Safe to
 interrupt at any point and to run again: an interrupted run leaves the previous tables in force on
@@ -102,7 +103,7 @@ Example:
     const store = new InitializationStore(db, systemClock);
     let sandbox: RunningSandbox | undefined;
     let dispatcher: Agent | undefined;
-    let acquirer: Acquirer | undefined;
+    let acquirer: AcquirerProvisioning | undefined;
     let target: Target | undefined;
     let pinpad: SecurePinpad | undefined;
     try {
@@ -129,14 +130,19 @@ Example:
       } catch (e) {
         throw fromDriverError(e);
       }
-      const technical = technicalParameter(gix, version());
+      const facts = technicalFacts(gix, version());
+      const fact = (f: string | undefined): string => f ?? '?';
       step(
-        `pinpad ${target.description}: ${technical.ManufacturerName} ${technical.HardwareModel}, serial ${technical.SerialNumber}, firmware ${technical.FirmwareVersion}, spec ${technical.SpecificationVersion}, EMV kernel ${technical.KernelEmvVersion}, ${technical.PhysicalCharacteristics}`,
+        `pinpad ${target.description}: ${fact(facts.manufacturer)} ${fact(facts.model)}, serial ${fact(facts.serialNumber)}, firmware ${fact(facts.firmware)}, spec ${fact(facts.specificationVersion)}, EMV kernel ${fact(facts.emvKernel)}, ${facts.contactless ? 'chip and contactless' : 'chip'}`,
       );
 
       dispatcher = new Agent({ keepAliveTimeout: 10_000 });
-      const client = acquirerFromConfig(config, { sandbox, clock: systemClock, log, dispatcher });
-      acquirer = client;
+      acquirer = acquirerProvisioning(config, { sandbox, clock: systemClock, log, dispatcher });
+      const initialization = acquirer.initialization({
+        merchantId: v.terminal.subordinatedMerchantId,
+        terminalId: v.terminal.terminalId,
+        facts,
+      });
       const tablesPort = new PinpadTablesAdapter(pinpad);
       let loaded: PinpadLoadPlan | undefined;
       const pinpadTables: PinpadTables = {
@@ -163,18 +169,12 @@ Example:
         },
       };
       const result = await initialize({
-        source: {
-          download: () =>
-            client.omni.initializationTechnical({
-              SubordinatedMerchantId: v.terminal.subordinatedMerchantId,
-              TerminalId: v.terminal.terminalId,
-              TechnicalParameter: technical,
-            }),
-        },
+        source: initialization.source,
         store,
         pinpad: pinpadTables,
         log,
         onStep: (s, detail) => {
+          if (s === 'download') return step(`download: ${initialization.request} with the technical parameters`);
           if (s !== 'store') return step(STEP_TEXT[s]);
           if (detail?.done === 0) step(STEP_TEXT.store);
           // On a terminal a bar; otherwise a line at each quarter of the BIN rows written.
@@ -202,7 +202,7 @@ Example:
           pinpad: result.pinpad === 'no-pinpad' ? 'no-records' : result.pinpad,
           pinpadTableVersion: pinpadVersion,
           pinpadDevice: target.description,
-          technical,
+          technical: initialization.sent,
         };
         printJson(ctx, report);
       }

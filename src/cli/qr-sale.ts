@@ -50,6 +50,32 @@ interface PaymentView {
   reason?: string;
 }
 
+/** The payment view in an API answer, its fields checked (a daemon of another version may answer otherwise). */
+function paymentView(body: Record<string, unknown>, request: string): PaymentView {
+  const { id, merchantOrderId, status, state } = body;
+  if (
+    typeof id !== 'number' ||
+    typeof merchantOrderId !== 'string' ||
+    typeof status !== 'string' ||
+    typeof state !== 'string'
+  )
+    throw new OmniposError('INTERNAL', `${request}: the answer is not a payment (id, merchantOrderId, status, state)`);
+  const text = (key: 'qrCode' | 'expiresAt' | 'paymentId' | 'reason'): { [k in typeof key]?: string } => {
+    const v = body[key];
+    return typeof v === 'string' ? { [key]: v } : {};
+  };
+  return {
+    id,
+    merchantOrderId,
+    status,
+    state,
+    ...text('qrCode'),
+    ...text('expiresAt'),
+    ...text('paymentId'),
+    ...text('reason'),
+  };
+}
+
 /** The local API of a running daemon, or of one this command started. */
 interface Terminal {
   url: string;
@@ -181,7 +207,7 @@ export async function runQrPayment(
       ctx.err(`omnipos: the terminal refused the payment: HTTP ${created.status} ${JSON.stringify(created.body)}\n`);
       return REFUSALS[created.status] ?? SALE_EXIT.unavailable;
     }
-    let p = created.body as unknown as PaymentView;
+    let p = paymentView(created.body, 'POST /v1/payments');
     id = p.id;
     ctx.out(`• ${label} ${p.id} of ${formatBRL(body.amount as number)} (MerchantOrderId ${p.merchantOrderId})\n`);
     let shown = false;
@@ -190,7 +216,7 @@ export async function runQrPayment(
     for (;;) {
       if (cancelAsked && outcome(p) === undefined) {
         const r = await call(terminal, 'POST', `/v1/payments/${p.id}/cancel`);
-        if (r.status === 200) p = r.body as unknown as PaymentView;
+        if (r.status === 200) p = paymentView(r.body, `POST /v1/payments/${p.id}/cancel`);
         cancelAsked = false;
       }
       if (p.state !== lastState) {
@@ -230,7 +256,7 @@ export async function runQrPayment(
       await new Promise((r) => setTimeout(r, pollMs));
       const got = await call(terminal, 'GET', `/v1/payments/${p.id}`);
       if (got.status !== 200) throw new OmniposError('INTERNAL', `GET /v1/payments/${p.id}: HTTP ${got.status}`);
-      p = got.body as unknown as PaymentView;
+      p = paymentView(got.body, `GET /v1/payments/${p.id}`);
     }
   } catch (e) {
     if ((e as { code?: string }).code?.startsWith('UND_ERR') || (e as { code?: string }).code === 'ECONNREFUSED') {

@@ -1,21 +1,26 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { Agent } from 'undici';
-import type { Acquirer } from '../acquirer/index.js';
 import { loadConfig, type Config } from '../config/index.js';
-import { systemClock, OmniposError, isOmniposError } from '../core/index.js';
+import { systemClock, OmniposError } from '../core/index.js';
 import { createLogger } from '../core/log/index.js';
-import { acquirerFromConfig } from '../main/acquirer-urls.js';
+import type { AcquirerProvisioning } from '../engine/index.js';
+import { acquirerProvisioning } from '../main/acquirer-backend.js';
 import type { RunningSandbox } from '../sandbox/index.js';
-import { text as fieldText } from './daemon-api.js';
 import { printJson, type CliContext, type Command } from './context.js';
 import { startEmbeddedSandbox } from './embedded-sandbox.js';
 
 /**
- * The acquirer's registration client for one command: with the sandbox configuration, the
- * embedded sandbox host (the daemon's when it runs, else one started here on the same database).
+ * The configured acquirer's registration for one command (src/main/acquirer-backend.ts
+ * `acquirerProvisioning`): with the sandbox configuration, the embedded sandbox host (the daemon's
+ * when it runs, else one started here on the same database). A field the host refuses is
+ * INVALID_ARGUMENT (exit 2), naming the field.
  */
-async function withRegistration<T>(config: Config, ctx: CliContext, f: (a: Acquirer) => Promise<T>): Promise<T> {
+async function withRegistration<T>(
+  config: Config,
+  ctx: CliContext,
+  f: (a: AcquirerProvisioning) => Promise<T>,
+): Promise<T> {
   const log = createLogger({ level: 'silent' });
   let sandbox: RunningSandbox | undefined;
   try {
@@ -26,15 +31,9 @@ async function withRegistration<T>(config: Config, ctx: CliContext, f: (a: Acqui
     // The running daemon's embedded sandbox host answers at the configured address.
   }
   const dispatcher = new Agent({ keepAliveTimeout: 5_000 });
-  const acquirer = acquirerFromConfig(config, { sandbox, clock: systemClock, log, dispatcher });
+  const acquirer = acquirerProvisioning(config, { sandbox, clock: systemClock, log, dispatcher });
   try {
     return await f(acquirer);
-  } catch (e) {
-    // The acquirer refused a field (400, 404, 409, 422): the input is wrong, not the network.
-    const status = isOmniposError(e, 'ACQUIRER_HTTP') ? (e.context as { status?: number }).status : undefined;
-    if (status !== undefined && status >= 400 && status < 500)
-      throw new OmniposError('INVALID_ARGUMENT', (e as Error).message, (e as OmniposError).context);
-    throw e;
   } finally {
     await acquirer.close();
     await dispatcher.close();
@@ -93,16 +92,11 @@ Exit codes: 0 registered (or found); 2 the file or a field is wrong; 3 the acqui
       });
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
     const body = values.file ? readBody(values.file) : undefined;
-    const answer = await withRegistration(config, ctx, (a) =>
-      body ? a.omni.createMerchant(body) : a.omni.getMerchant(values.get!),
-    );
-    const merchant = (answer.Merchant ?? answer) as Record<string, unknown>;
-    if (values.json) printJson(ctx, merchant);
+    const store = await withRegistration(config, ctx, (a) => (body ? a.registerStore(body) : a.store(values.get!)));
+    if (values.json) printJson(ctx, store.answer);
     else {
-      ctx.out(`SubordinatedMerchantId ${String(merchant.SubordinatedMerchantId)}\n`);
-      ctx.out(
-        `trade name             ${fieldText(merchant.TradeName, '-')}\ndocument               ${fieldText(merchant.DocumentType, '')} ${fieldText(merchant.DocumentNumber, '-')}\n`,
-      );
+      ctx.out(`SubordinatedMerchantId ${store.merchantId}\n`);
+      ctx.out(`trade name             ${store.tradeName ?? '-'}\ndocument               ${store.document ?? '-'}\n`);
       if (body)
         ctx.out(
           `next: set terminal.subordinatedMerchantId to it in ${config.source}, then omnipos register terminal\n`,
@@ -111,26 +105,6 @@ Exit codes: 0 registered (or found); 2 the file or a field is wrong; 3 the acqui
     return 0;
   },
 };
-
-/**
- * The `POST /terminals` body as the current manual writes it: flat, not under `TerminalBaseModel`
- * (Conecta pt page, "Criar Terminal sem Equipamento" lines 9890-9898 and "com Equipamento"
- * 9942-9952; the English page's TerminalBaseModel wrapper, 2484-2489, is the older shape).
- */
-export function terminalRegistration(t: {
-  subordinatedMerchantId: string;
-  terminalId: string;
-  equipment?: { model: number; serial: string };
-}): Record<string, unknown> {
-  return {
-    SubordinatedMerchantId: t.subordinatedMerchantId,
-    CommunicationType: 'PERFIL_PADRAO',
-    TerminalId: t.terminalId,
-    ...(t.equipment
-      ? { EquipmentModel: t.equipment.model, EquipmentSerialNumber: t.equipment.serial }
-      : { SkipEquipment: true }),
-  };
-}
 
 export const registerTerminal: Command = {
   path: ['register', 'terminal'],
@@ -172,12 +146,13 @@ Exit codes: 0 registered; 2 a field is wrong or the id is taken; 3 the acquirer 
     }
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
     const merchant = values.merchant ?? config.values.terminal.subordinatedMerchantId;
-    const body = terminalRegistration({
-      subordinatedMerchantId: merchant,
-      terminalId,
-      ...(skip ? {} : { equipment: { model: Number(values.model), serial: values.serial! } }),
-    });
-    const answer = await withRegistration(config, ctx, (a) => a.omni.createTerminal(body));
+    const answer = await withRegistration(config, ctx, (a) =>
+      a.registerTerminal({
+        merchantId: merchant,
+        terminalId,
+        ...(skip ? {} : { equipment: { model: Number(values.model), serial: values.serial! } }),
+      }),
+    );
     if (values.json) printJson(ctx, answer);
     else
       ctx.out(

@@ -139,7 +139,7 @@ Example:
       strict: true,
     });
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
-    const acquirer = config.values.acquirer as unknown as Record<string, string | undefined>;
+    const acquirer = config.values.acquirer;
     const addresses: Record<string, string> = { controls: `http://127.0.0.1:${config.values.sandbox.port}` };
     for (const b of SANDBOX_BASES) addresses[b satisfies SandboxBase] = acquirer[CONFIG_KEY_OF_BASE[b]] ?? '';
     const c = { ...sandboxCredentials(), addresses } as {

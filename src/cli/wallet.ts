@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import { createAcquirer } from '../acquirer/index.js';
 import { isLoopbackHost, loadConfig } from '../config/index.js';
 import { systemClock, OmniposError } from '../core/index.js';
 import { createLogger } from '../core/log/index.js';
 import { checkCardData, type WalletCardData } from '../crypto/index.js';
+import { acquirerProvisioning } from '../main/acquirer-backend.js';
 import { printJson, type Command } from './context.js';
 
 async function readStdin(): Promise<string> {
@@ -47,48 +47,42 @@ Example:
       throw new OmniposError('INVALID_ARGUMENT', 'wallet pay: give exactly one QR_STRING');
     if (!values.document) throw new OmniposError('INVALID_ARGUMENT', '--document: the payer CPF or CNPJ is required');
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
-    const host = new URL(config.values.acquirer.walletUrl).hostname;
-    if (config.values.environment !== 'sandbox' || !isLoopbackHost(host)) {
-      throw new OmniposError(
-        'SANDBOX_REFUSED',
-        `wallet pay: refusing ${config.values.acquirer.walletUrl}; card data goes only to the local sandbox`,
-        {
-          environment: config.values.environment,
-          host,
-        },
-      );
-    }
-    let card: WalletCardData;
-    if (values.card !== undefined) {
-      if (!values.cvv || !values.exp || !values.name)
-        throw new OmniposError('INVALID_ARGUMENT', '--card needs --cvv, --exp (MMYY) and --name');
-      if (!/^\d{4}$/.test(values.exp)) throw new OmniposError('INVALID_ARGUMENT', '--exp: expected MMYY');
-      card = {
-        card_number: values.card,
-        card_cvv: values.cvv,
-        card_holder_name: values.name,
-        card_expiration_date: values.exp,
-      };
-    } else {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(await readStdin());
-      } catch {
-        throw new OmniposError('INVALID_ARGUMENT', 'standard input: expected the card data as JSON');
-      }
-      card = checkCardData(parsed);
-    }
-    const log = createLogger({ level: 'silent' });
-    const a = config.values.acquirer;
-    const acquirer = createAcquirer({
-      settings: { ...a, timeoutMs: a.timeoutMs },
-      clientSecret: config.secrets.clientSecret,
-      environment: config.values.environment,
-      clock: systemClock,
-      log,
-    });
+    const acquirer = acquirerProvisioning(config, { clock: systemClock, log: createLogger({ level: 'silent' }) });
     try {
-      const answer = await acquirer.wallet.pay({
+      const wallet = acquirer.wallet;
+      if (!wallet)
+        throw new OmniposError('SANDBOX_REFUSED', `wallet pay: the ${acquirer.kind} acquirer has no wallet API`, {
+          environment: config.values.environment,
+        });
+      const host = new URL(wallet.address).hostname;
+      if (config.values.environment !== 'sandbox' || !isLoopbackHost(host)) {
+        throw new OmniposError(
+          'SANDBOX_REFUSED',
+          `wallet pay: refusing ${wallet.address}; card data goes only to the local sandbox`,
+          { environment: config.values.environment, host },
+        );
+      }
+      let card: WalletCardData;
+      if (values.card !== undefined) {
+        if (!values.cvv || !values.exp || !values.name)
+          throw new OmniposError('INVALID_ARGUMENT', '--card needs --cvv, --exp (MMYY) and --name');
+        if (!/^\d{4}$/.test(values.exp)) throw new OmniposError('INVALID_ARGUMENT', '--exp: expected MMYY');
+        card = {
+          card_number: values.card,
+          card_cvv: values.cvv,
+          card_holder_name: values.name,
+          card_expiration_date: values.exp,
+        };
+      } else {
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(await readStdin());
+        } catch {
+          throw new OmniposError('INVALID_ARGUMENT', 'standard input: expected the card data as JSON');
+        }
+        card = checkCardData(parsed);
+      }
+      const answer = await wallet.pay({
         qrCode: qr,
         card,
         payerDocument: values.document,

@@ -320,3 +320,6 @@ export interface AcquirerBackend {
    */
   probe(timeoutMs: number): Promise<void>;
 }
+
+// The acquirer's ports beside the payments (the technician's commands, the metrics' names): ./setup-ports.ts.
+export * from './setup-ports.js';

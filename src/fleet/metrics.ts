@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module';
 import type * as PromClient from 'prom-client';
 import type { Counter, Histogram, OpenMetricsContentType, Registry } from 'prom-client';
+import type { HostOperation } from '../engine/index.js';
 import { FINAL_STATUSES } from './messages.js';
 
 /** What the metrics read at each scrape. */
@@ -54,7 +55,8 @@ export class TerminalMetrics {
     this.#m.payments.inc({ method: method ?? 'unknown', status: e.status });
   }
 
-  hostAnswered(operation: string, seconds: number, outcome: 'answer' | 'error'): void {
+  /** The host answered (or failed) a request of this operation after `seconds`. */
+  hostAnswered(operation: HostOperation, seconds: number, outcome: 'answer' | 'error'): void {
     this.#m.latency.observe({ operation, outcome }, seconds);
   }
 
@@ -91,7 +93,7 @@ function build(sources: MetricsSources): Built {
   });
   const latency = new Histogram<'operation' | 'outcome'>({
     name: 'omnipos_host_request_duration_seconds',
-    help: "The acquirer's answer time per operation (route name), from the request to its headers",
+    help: "The acquirer's answer time per operation (sale, confirm, undo, query, void…), from the request to its headers",
     labelNames: ['operation', 'outcome'],
     buckets: [0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10, 30, 60],
     registers,

@@ -1,8 +1,9 @@
 import diagnostics from 'node:diagnostics_channel';
-import { matchRoute } from '../acquirer/index.js';
 import type { Config } from '../config/index.js';
+import type { HostOperation } from '../engine/index.js';
 import { paymentMethod, TerminalMetrics, type MetricsSources } from '../fleet/index.js';
 import type { Journal } from '../store/index.js';
+import { hostOperationOf } from './acquirer-backend.js';
 import { acquirerUrls } from './acquirer-urls.js';
 import type { RunningSandbox } from '../sandbox/index.js';
 
@@ -14,8 +15,9 @@ interface UndiciRequest {
 
 /**
  * GET /metrics's collector, wired to the daemon: payments from the event hub, the host's latency
- * from undici's diagnostics channels (requests to this terminal's acquirer addresses, named by
- * route), the pinpad's link events.
+ * from undici's diagnostics channels (requests to this terminal's acquirer addresses, named by the
+ * engine's operation: `sale`, `confirm`, `undo`, `query`…, as the configured backend maps its
+ * requests, src/main/acquirer-backend.ts `hostOperationOf`), the pinpad's link events.
  */
 export function startMetrics(d: {
   config: Config;
@@ -40,10 +42,10 @@ export function startMetrics(d: {
 
   const origins = new Set(Object.values(acquirerUrls(d.config, d.sandbox)).map((u) => new URL(u).origin));
   const started = new WeakMap<object, number>();
-  const operation = (r: UndiciRequest): string => {
+  const operationOf = hostOperationOf(d.config);
+  const operation = (r: UndiciRequest): HostOperation => {
     const path = typeof r.path === 'string' ? (r.path.split('?')[0] ?? '') : '';
-    const m = matchRoute(typeof r.method === 'string' ? r.method : 'GET', path);
-    return m && 'name' in m ? m.name : 'other';
+    return operationOf(typeof r.method === 'string' ? r.method : 'GET', path);
   };
   const mine = (r: UndiciRequest): boolean => typeof r.origin === 'string' && origins.has(r.origin.replace(/\/$/, ''));
   const onCreate = (msg: unknown): void => {

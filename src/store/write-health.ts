@@ -71,9 +71,9 @@ function guardStatement(db: Db, s: Statement): Statement {
 }
 
 function guardTransaction<F extends (...a: never[]) => unknown>(db: Db, t: Transaction<F>): Transaction<F> {
-  const wrap =
-    (f: (...a: unknown[]) => unknown) =>
-    (...args: unknown[]): unknown => {
+  const guarded =
+    <A extends unknown[], R>(f: (...a: A) => R) =>
+    (...args: A): R => {
       try {
         const out = f(...args);
         if (!db.inTransaction) listeners.get(db)?.committed?.();
@@ -83,12 +83,14 @@ function guardTransaction<F extends (...a: never[]) => unknown>(db: Db, t: Trans
         throw e;
       }
     };
-  const out = wrap(t as unknown as (...a: unknown[]) => unknown) as unknown as Transaction<F>;
-  for (const variant of ['default', 'deferred', 'immediate', 'exclusive'] as const) {
-    const f = (t as unknown as Record<string, (...a: unknown[]) => unknown>)[variant] as (...a: unknown[]) => unknown;
-    Object.defineProperty(out, variant, { value: wrap((...a: unknown[]) => f(...a)) });
-  }
-  return out;
+  // The transaction and each of its variants (BEGIN, BEGIN DEFERRED, IMMEDIATE, EXCLUSIVE), each guarded.
+  type Args = Parameters<Transaction<F>>;
+  return Object.assign(guarded(t), {
+    default: guarded((...a: Args) => t.default(...a)),
+    deferred: guarded((...a: Args) => t.deferred(...a)),
+    immediate: guarded((...a: Args) => t.immediate(...a)),
+    exclusive: guarded((...a: Args) => t.exclusive(...a)),
+  });
 }
 
 /**

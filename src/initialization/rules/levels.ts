@@ -1,4 +1,11 @@
-import { BIN_FLAGS, ISSUER_FLAGS, PARAMETER_FLAGS } from '../schema/flags.js';
+import {
+  BIN_FLAGS,
+  ISSUER_FLAGS,
+  PARAMETER_FLAGS,
+  type BinFlag,
+  type IssuerFlag,
+  type ParameterFlag,
+} from '../schema/flags.js';
 import { binHas, type BinRow } from '../model.js';
 import type { Issuer, Parameters } from '../schema/tables.js';
 
@@ -21,12 +28,15 @@ type Flag = string;
 const PARAM = new Set<string>(PARAMETER_FLAGS);
 const ISSUER = new Set<string>(ISSUER_FLAGS);
 const BIN = new Set<string>(BIN_FLAGS);
+const isParameterFlag = (flag: Flag): flag is ParameterFlag => PARAM.has(flag);
+const isIssuerFlag = (flag: Flag): flag is IssuerFlag => ISSUER.has(flag);
+const isBinFlag = (flag: Flag): flag is BinFlag => BIN.has(flag);
 
 function values(levels: Levels, flag: Flag): boolean[] {
   const out: boolean[] = [];
-  if (PARAM.has(flag)) out.push((levels.parameters as unknown as Record<string, boolean>)[flag] === true);
-  if (levels.issuer && ISSUER.has(flag)) out.push((levels.issuer as unknown as Record<string, boolean>)[flag] === true);
-  if (levels.bin && BIN.has(flag)) out.push(binHas(levels.bin, flag as (typeof BIN_FLAGS)[number]));
+  if (isParameterFlag(flag)) out.push(levels.parameters[flag] === true);
+  if (levels.issuer && isIssuerFlag(flag)) out.push(levels.issuer[flag] === true);
+  if (levels.bin && isBinFlag(flag)) out.push(binHas(levels.bin, flag));
   return out;
 }
 

@@ -169,15 +169,20 @@ const TEXT_FIELDS = {
   merchantCity: '60',
 } as const;
 
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
 /**
  * Builds a `br.com.padraoq` dynamic QR code (current model unless `model` says otherwise) with
  * its CRC. Names and cities are transliterated to ANS; the result is checked by the parser,
  * so a violation is the same QR_INVALID naming the object id.
  */
 export function buildPadraoq(input: PadraoqInput, options: PadraoqBuildOptions = {}): string {
-  if (typeof input !== 'object' || input === null) throw qrError('fields', 'expected an object');
-  const given = input as unknown as Record<string, unknown>;
-  if (given.model !== undefined && !['current', 'earlier', 'oldest'].includes(given.model as string)) {
+  // The input is checked as it came (a caller from JavaScript or JSON may give anything).
+  const given: unknown = input;
+  if (!isRecord(given)) throw qrError('fields', 'expected an object');
+  if (given.model !== undefined && !['current', 'earlier', 'oldest'].some((m) => m === given.model)) {
     throw qrError('fields', 'model must be current, earlier or oldest', { found: given.model });
   }
   for (const [k, id] of Object.entries(TEXT_FIELDS)) {

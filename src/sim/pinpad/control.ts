@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { DISCONNECT_STEPS, FAULT_KINDS, type Fault } from './faults.js';
+import { DISCONNECT_STEPS, FAULT_KINDS, type DisconnectStep, type Fault } from './faults.js';
 import type { VirtualPinpad } from './server.js';
 import { cardSim, deckListing, type CardChoice } from './card/index.js';
 
@@ -25,6 +25,76 @@ function isRecord(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+const isDisconnectStep = (x: unknown): x is DisconnectStep => DISCONNECT_STEPS.some((s) => s === x);
+
+/** An optional member: absent, or of the type `is` checks. */
+function optional<T>(
+  f: Record<string, unknown>,
+  key: string,
+  is: (x: unknown) => x is T,
+): { ok: true; value: T | undefined } | { ok: false } {
+  const x = f[key];
+  if (x === undefined) return { ok: true, value: undefined };
+  return is(x) ? { ok: true, value: x } : { ok: false };
+}
+const isNumber = (x: unknown): x is number => typeof x === 'number';
+const isBoolean = (x: unknown): x is boolean => typeof x === 'boolean';
+const isString = (x: unknown): x is string => typeof x === 'string';
+
+/** A fault from its JSON, member by member for its kind (faults.ts `Fault`), or why not. */
+function parseFault(f: Record<string, unknown>): Fault | { error: string } {
+  const count = optional(f, 'count', isNumber);
+  if (!count.ok) return { error: 'fault.count must be a number' };
+  const counted = count.value === undefined ? {} : { count: count.value };
+  switch (f.kind) {
+    case 'bad-crc':
+    case 'lost-ack':
+    case 'nak-storm':
+    case 'lost-answer':
+    case 'clear-ntm':
+    case 'can-drops-emv':
+      return { kind: f.kind, ...counted };
+    case 'delay':
+      return typeof f.ms === 'number' ? { kind: 'delay', ms: f.ms, ...counted } : { error: 'delay needs ms' };
+    case 'garbage': {
+      const bytes = optional(f, 'bytes', isNumber);
+      const control = optional(f, 'control', isBoolean);
+      if (!bytes.ok || !control.ok) return { error: 'garbage: bytes is a number, control true or false' };
+      return {
+        kind: 'garbage',
+        ...counted,
+        ...(bytes.value === undefined ? {} : { bytes: bytes.value }),
+        ...(control.value === undefined ? {} : { control: control.value }),
+      };
+    }
+    case 'truncated-answer': {
+      const keep = optional(f, 'keep', isNumber);
+      if (!keep.ok) return { error: 'truncated-answer: keep is a number' };
+      return { kind: 'truncated-answer', ...counted, ...(keep.value === undefined ? {} : { keep: keep.value }) };
+    }
+    case 'silence': {
+      const ms = optional(f, 'ms', isNumber);
+      if (!ms.ok) return { error: 'silence: ms is a number' };
+      return { kind: 'silence', ...(ms.value === undefined ? {} : { ms: ms.value }) };
+    }
+    case 'disconnect': {
+      const when = optional(f, 'when', isDisconnectStep);
+      if (!when.ok) return { error: `disconnect.when must be one of ${DISCONNECT_STEPS.join(', ')}` };
+      const command = optional(f, 'command', isString);
+      const replug = optional(f, 'replugAfterMs', isNumber);
+      if (!command.ok || !replug.ok) return { error: 'disconnect: command is text, replugAfterMs a number' };
+      return {
+        kind: 'disconnect',
+        ...(when.value === undefined ? {} : { when: when.value }),
+        ...(command.value === undefined ? {} : { command: command.value }),
+        ...(replug.value === undefined ? {} : { replugAfterMs: replug.value }),
+      };
+    }
+    default:
+      return { error: `fault.kind must be one of ${FAULT_KINDS.join(', ')}` };
+  }
+}
+
 /** Validates a control line; returns the command or a reason. */
 export function parseControl(line: string): ControlCommand | { error: string } {
   let v: unknown;
@@ -35,21 +105,11 @@ export function parseControl(line: string): ControlCommand | { error: string } {
   }
   if (!isRecord(v) || typeof v.cmd !== 'string') return { error: 'expected {"cmd": …}' };
   switch (v.cmd) {
-    case 'fault':
-      if (
-        !isRecord(v.fault) ||
-        typeof v.fault.kind !== 'string' ||
-        !(FAULT_KINDS as readonly string[]).includes(v.fault.kind)
-      )
-        return { error: `fault.kind must be one of ${FAULT_KINDS.join(', ')}` };
-      if (v.fault.kind === 'delay' && typeof v.fault.ms !== 'number') return { error: 'delay needs ms' };
-      if (
-        v.fault.kind === 'disconnect' &&
-        v.fault.when !== undefined &&
-        !(DISCONNECT_STEPS as readonly unknown[]).includes(v.fault.when)
-      )
-        return { error: `disconnect.when must be one of ${DISCONNECT_STEPS.join(', ')}` };
-      return { cmd: 'fault', fault: v.fault as unknown as Fault };
+    case 'fault': {
+      if (!isRecord(v.fault)) return { error: `fault.kind must be one of ${FAULT_KINDS.join(', ')}` };
+      const fault = parseFault(v.fault);
+      return 'error' in fault ? fault : { cmd: 'fault', fault };
+    }
     case 'keys':
       return typeof v.value === 'string' ? { cmd: 'keys', value: v.value } : { error: 'keys needs value' };
     case 'typing':

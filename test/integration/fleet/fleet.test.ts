@@ -231,7 +231,7 @@ describe('a fleet of terminals on a real mosquitto (TLS, client certificates, AC
     expect(scrape.headers.get('content-type')).toMatch(/^application\/openmetrics-text/);
     expect(exposition).toContain('omnipos_payments_total{method="credit",status="confirmed"} 4');
     expect(exposition).toMatch(
-      /omnipos_host_request_duration_seconds_count\{operation="saleCreate",outcome="answer"\} [1-9]/,
+      /omnipos_host_request_duration_seconds_count\{operation="sale",outcome="answer"\} [1-9]/,
     );
     expect(exposition).toContain('omnipos_outbox_tasks{state="pending"} 0');
     expect(exposition).toMatch(/omnipos_outbox_oldest_deadline_seconds \d/);

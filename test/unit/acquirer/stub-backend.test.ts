@@ -1,4 +1,3 @@
-import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { SimulatedCardPort } from '../../../src/adapters/simulated-card.js';
@@ -8,6 +7,8 @@ import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
 import type {
   AcquirerBackend,
   AcquirerDeliveryPort,
+  AcquirerProvisioning,
+  HostOperationOf,
   Delivery,
   HostSaleState,
   PixCreatePort,
@@ -21,14 +22,18 @@ import type {
 import { SaleEngine } from '../../../src/engine/sale/engine.js';
 import type { HostSaleOutcome } from '../../../src/engine/sale/types.js';
 import type { HostVoidOutcome } from '../../../src/engine/void/types.js';
+import type { AcquirerKindEntry } from '../../../src/main/acquirer-backend.js';
 import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
+import { acquirerFiles, codeOf } from '../../../scripts/house/acquirer-files.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 
 /**
  * A second acquirer, as small as one can be: a backend that keeps its sales in memory and speaks
- * only the engine's words. It implements every port of AcquirerBackend (src/engine/ports.ts), so
- * this file does not compile when the interface asks for something a backend cannot give, and one
- * card sale runs through the real SaleEngine, journal and outbox with it. Beside it, the measure:
+ * only the engine's words. It is a whole entry of the factory's table (src/main/acquirer-backend.ts
+ * `AcquirerKindEntry`): every port of AcquirerBackend, the technician's AcquirerProvisioning and the
+ * operation names of the metrics (src/engine/ports.ts), so this file does not compile when the
+ * interface asks for something a backend cannot give, and one card sale runs through the real
+ * SaleEngine, journal and outbox with it; `omnipos register` would take it as it is. Beside it, the measure:
  * how many files of src/ a second acquirer touches (docs/architecture.md, "Adding an acquirer").
  */
 const tempDir = useTempDirs();
@@ -104,6 +109,47 @@ function stubBackend(host: StubHost): AcquirerBackend {
   };
 }
 
+/** The technician's side of the stub: its own store and terminal records, in the engine's words. */
+function stubProvisioning(host: StubHost): AcquirerProvisioning {
+  const stores = new Map<string, Readonly<Record<string, unknown>>>();
+  const found = (merchantId: string) => {
+    const answer = stores.get(merchantId);
+    if (!answer) return Promise.reject(new Error(`no store ${merchantId}`));
+    return Promise.resolve({ merchantId, tradeName: String(answer.name), answer });
+  };
+  return {
+    kind: 'stub',
+    initialization: (t) => ({
+      request: 'stub tables',
+      sent: { serial: t.facts.serialNumber ?? '-' },
+      source: { download: () => Promise.reject(new Error('the stub has no tables')) },
+    }),
+    registerStore: (fields) => {
+      const merchantId = `store-${stores.size + 1}`;
+      stores.set(merchantId, { ...fields, id: merchantId });
+      host.calls.push(`store ${merchantId}`);
+      return found(merchantId);
+    },
+    store: found,
+    registerTerminal: (t) => {
+      host.calls.push(`terminal ${t.terminalId} for ${t.merchantId}`);
+      return Promise.resolve({ terminal: t.terminalId });
+    },
+    wallet: undefined,
+    close: () => Promise.resolve(),
+  };
+}
+
+/** The stub's requests as the engine names them (it has no HTTP: nothing to place). */
+const stubOperationOf: HostOperationOf = () => 'other';
+
+/** The line a second acquirer adds to the factory's table (src/main/acquirer-backend.ts `KINDS`), as this stub would. */
+const STUB_KIND: AcquirerKindEntry = {
+  backend: () => stubBackend(new StubHost()),
+  provisioning: () => stubProvisioning(new StubHost()),
+  operationOf: stubOperationOf,
+};
+
 describe('a second acquirer: a stub AcquirerBackend', () => {
   it('compiles, and one card sale runs through the engine with it: authorized, confirmed through the outbox', async () => {
     const host = new StubHost();
@@ -155,25 +201,33 @@ describe('a second acquirer: a stub AcquirerBackend', () => {
     });
     db.close();
   });
+
+  it("its provisioning registers a store and a terminal in the engine's words, as omnipos register asks", async () => {
+    const host = new StubHost();
+    const p = stubProvisioning(host);
+    const store = await p.registerStore({ name: 'PADARIA' });
+    expect(store).toMatchObject({ merchantId: 'store-1', tradeName: 'PADARIA' });
+    expect(await p.store('store-1')).toMatchObject({ merchantId: 'store-1' });
+    await p.registerTerminal({ merchantId: store.merchantId, terminalId: '42004299' });
+    expect(host.calls).toEqual(['store store-1', 'terminal 42004299 for store-1']);
+    expect(
+      p.initialization({
+        merchantId: 'store-1',
+        terminalId: '42004299',
+        facts: { contactless: false, paymentApplicationVersion: '1' },
+      }).sent,
+    ).toEqual({ serial: '-' });
+    expect(STUB_KIND.operationOf('POST', '/anything')).toBe('other');
+    await p.close();
+  });
 });
 
 /* ----------------------------------------------------- what a second acquirer touches */
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const full = path.join(dir, name);
-    if (statSync(full).isDirectory()) return tsFiles(full);
-    return name.endsWith('.ts') ? [path.relative(ROOT, full).split(path.sep).join('/')] : [];
-  });
-}
-/** The code without its comments (a comment naming a path or a number decides nothing). */
-const code = (file: string): string =>
-  readFileSync(path.join(ROOT, file), 'utf8')
-    .replace(/\/\*[\s\S]*?\*\//g, '')
-    .replace(/(^|[^:'"`])\/\/.*$/gm, '$1');
-const SRC = tsFiles(path.join(ROOT, 'src'));
-const outsideBackends = SRC.filter((f) => !/^src\/acquirer\/[^/]+\//.test(f));
+/** The measure, as `npx tsx scripts/house/acquirer-files.ts` prints it. */
+const { src: SRC, outsideBackends, naming } = acquirerFiles(ROOT);
+const code = (file: string): string => codeOf(ROOT, file);
 
 describe('the files a second acquirer touches', () => {
   it('the engine imports nothing from src/acquirer and reads no host status number', () => {
@@ -186,10 +240,27 @@ describe('the files a second acquirer touches', () => {
   it('outside its own folder src/acquirer/<kind>/, a backend is named in 2 files: the kinds and the factory', () => {
     // Where the kinds are listed (the configuration's enum) and where each kind gets its backend (the factory
     // keyed by every kind, so a kind without a backend does not compile): the only places a new kind is added.
-    const naming = outsideBackends.filter((f) => /ACQUIRER_KINDS\s*=|\[K in AcquirerKind\]/.test(code(f)));
     expect(naming).toEqual(['src/config/schema.ts', 'src/main/acquirer-backend.ts']);
-    // Every other part takes the backend it is given: the daemon's composition root reads only the factory.
+    // Every other part takes the backend it is given: the daemon's composition root reads only the factory,
+    // the technician's commands (init, register, wallet pay) the same factory's provisioning, the metrics its
+    // operation names.
     const callers = outsideBackends.filter((f) => /\bacquirerBackend\(/.test(code(f)));
     expect(callers.sort()).toEqual(['src/main.ts', 'src/main/acquirer-backend.ts']);
+    const provisioning = outsideBackends.filter((f) => /\bacquirerProvisioning\(/.test(code(f)));
+    expect(provisioning.sort()).toEqual([
+      'src/cli/init.ts',
+      'src/cli/register.ts',
+      'src/cli/wallet.ts',
+      'src/main/acquirer-backend.ts',
+    ]);
+    const operations = outsideBackends.filter((f) => /\bhostOperationOf\(/.test(code(f)));
+    expect(operations.sort()).toEqual(['src/main/acquirer-backend.ts', 'src/main/metrics.ts']);
+  });
+
+  it('the commands and the metrics import nothing from src/acquirer: a second acquirer changes no CLI file', () => {
+    const cli = SRC.filter((f) => f.startsWith('src/cli/'));
+    expect(cli.filter((f) => /from '(\.\.\/)+acquirer\//.test(code(f)))).toEqual([]);
+    expect(cli.filter((f) => /\bacquirerFromConfig\(|\bcreateAcquirer\(/.test(code(f)))).toEqual([]);
+    expect(code('src/main/metrics.ts')).not.toMatch(/from '\.\.\/acquirer\//);
   });
 });

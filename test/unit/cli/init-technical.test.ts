@@ -1,16 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import {
-  NOT_PRESENT,
-  TECHNICAL_GIX_NAMES,
-  technicalGixIds,
-  technicalParameter,
-} from '../../../src/cli/init-technical.js';
+import { NOT_PRESENT, technicalParameter as fromFacts } from '../../../src/acquirer/index.js';
+import { TECHNICAL_GIX_NAMES, technicalFacts, technicalGixIds } from '../../../src/cli/init-technical.js';
 import { PHYSICAL_CHARACTERISTICS } from '../../../src/sandbox/sale-validate.js';
 
 const gix = (data: Record<string, string>) => ({
   data,
   entries: Object.entries(data).map(([name, value]) => ({ name, value })),
 });
+
+/** GIX → the engine's technical facts (this command) → the omni host's TechnicalParameter (its backend). */
+const technicalParameter = (g: ReturnType<typeof gix>, appVersion: string) => fromFacts(technicalFacts(g, appVersion));
 
 describe('technical parameters from GIX', () => {
   it('maps each PP_ datum to its TechnicalParameter member', () => {
@@ -56,7 +55,7 @@ describe('technical parameters from GIX', () => {
     expect(PHYSICAL_CHARACTERISTICS).toContain(t.PhysicalCharacteristics);
     expect(t.ContactlessModuleVersion).toBe(NOT_PRESENT);
     expect(t.KernelEmvVersion).toBe(NOT_PRESENT);
-    expect(Object.values(t).every((v) => v.length > 0)).toBe(true);
+    expect(Object.values(t).every((v: string) => v.length > 0)).toBe(true);
   });
 
   it('asks GIX for each datum it maps, by its §3.1.3.2 identifier', () => {

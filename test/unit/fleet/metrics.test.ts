@@ -22,7 +22,7 @@ describe('the terminal metrics (OpenMetrics)', () => {
     m.onEvent({ type: 'state', id: 3, status: 'declined' }, 'debit');
     m.pinpadLink({ state: 'disconnected', reason: 'read-error' });
     m.pinpadLink({ state: 'reconnected' });
-    m.hostAnswered('saleCreate', 0.3, 'answer');
+    m.hostAnswered('sale', 0.3, 'answer');
     const { contentType, body } = await m.render();
     expect(contentType).toMatch(/^application\/openmetrics-text; version=1\.0\.0/);
     expect(body).toContain('omnipos_payments_total{method="credit",status="confirmed"} 1');
@@ -37,7 +37,7 @@ describe('the terminal metrics (OpenMetrics)', () => {
     expect(body).toContain('omnipos_printer_state{kind="escpos",condition="paper_out"} 1');
     expect(body).toContain('omnipos_alarms{code="DEAD_LETTER",severity="error"} 2');
     expect(body).toContain(
-      'omnipos_host_request_duration_seconds_bucket{le="0.5",operation="saleCreate",outcome="answer"} 1',
+      'omnipos_host_request_duration_seconds_bucket{le="0.5",operation="sale",outcome="answer"} 1',
     );
     expect(body.trimEnd().endsWith('# EOF')).toBe(true);
     alarms = [];
