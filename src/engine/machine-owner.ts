@@ -4,7 +4,7 @@ import type { Db, Journal, JournalEntry, JournalKind, Outbox, OutboxTask } from 
 import { decisionDeadline } from './daily-close.js';
 import type { Delivery, ReceiptPort, ReceiptSubject } from './ports.js';
 import type { SaleContext } from './sale/types.js';
-import type { PaymentLock } from './payment-lock.js';
+import { PaymentLock, type PaymentLease } from './payment-lock.js';
 import {
   isSharedKind,
   type MachineVocabulary,
@@ -38,8 +38,11 @@ export interface OwnerDeps {
   receipt: ReceiptPort;
   /** Throws (a typed error) when the terminal may not sell now, e.g. not initialized or locked by the acquirer. */
   canSell?: () => void;
-  /** One payment at a time per terminal, shared by every kind (card, wallet QR, Pix, voids). */
-  lock?: PaymentLock;
+  /**
+   * One payment at a time per terminal: the one lock the composition root hands every engine
+   * (card, wallet QR, Pix, voids). Absent: the engine keeps its own (a terminal of one engine).
+   */
+  lock?: PaymentLease;
 }
 
 /** How often an armed deadline is checked against the (host) clock, which may jump, ms. */
@@ -73,6 +76,7 @@ export abstract class MachineOwner<
   readonly #durable: ReadonlySet<string>;
   readonly #onEvent: ((event: Ev) => void) | undefined;
   readonly #words: MachineVocabulary<I, E, Ev>;
+  readonly #lock: PaymentLease;
 
   /** `words`: the machine's proof that it speaks the shared vocabulary (src/engine/machine-vocabulary.ts). */
   protected constructor(
@@ -87,6 +91,12 @@ export abstract class MachineOwner<
     this.#durable = durable;
     this.#words = words;
     this.#onEvent = onEvent;
+    this.#lock = deps.lock ?? new PaymentLock();
+  }
+
+  /** True while a payment of this kind holds the terminal's payment lock. */
+  get busy(): boolean {
+    return this.#lock.holder?.kind === this.#kind;
   }
 
   protected abstract transition(
@@ -133,12 +143,14 @@ export abstract class MachineOwner<
     await this.apply(id, mapped);
   }
 
-  /** Runs a payment's `start` holding the terminal's payment lock (when the daemon gives one). */
+  /**
+   * Runs a payment's `start` holding the terminal's payment lock: ENGINE_BUSY while another
+   * payment (of any kind) holds it; released when `start` throws or its `done` settles.
+   */
   protected holdPayment<T extends { done: Promise<void> }>(
-    kind: 'sale' | 'qr' | 'pix' | 'void',
     start: (attach: (id: number) => void) => Promise<T>,
   ): Promise<T> {
-    return this.deps.lock ? this.deps.lock.hold(kind, start) : start(() => undefined);
+    return this.#lock.hold(this.#kind, start);
   }
 
   /**

@@ -1,5 +1,6 @@
 import { OmniposError } from '../../core/index.js';
 import type { JournalEntry } from '../../store/index.js';
+import { CardReads } from '../card-reads.js';
 import { MachineOwner, type MachineStep } from '../machine-owner.js';
 import { SPEAKS_CORE } from '../machine-vocabulary.js';
 import type { EncryptedCard, ReceiptSubject } from '../ports.js';
@@ -42,28 +43,18 @@ const UNFINISHED: VoidStateName[] = [
  * Owns card voids: a supervisor authorizes each; the sale and the limits are checked before a
  * journal row opens; the customer's card is read again (refund transaction type) and must be
  * the sale's before anything is sent; then void → confirm (or undo) through the outbox, every
- * transition committed before its effect. One void at a time holds the pinpad.
+ * transition committed before its effect. Each void holds the terminal's payment lock
+ * (MachineOwner.holdPayment), shared with the sales, from its checks until its flow is over.
  */
 export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput, VoidEffect, VoidEvent> {
   readonly #d: VoidEngineDeps;
-  #active: { id: number; abort: AbortController; cancelBy?: 'ecr' | 'customer' | 'operator' } | undefined;
+  readonly #reads = new CardReads();
   readonly #cards = new Map<number, EncryptedCard>();
-  /** Sales whose refund row is being opened (between the checks and the commit). */
-  readonly #opening = new Set<number>();
   #stopped = false;
 
   constructor(deps: VoidEngineDeps) {
     super(deps, 'void', DURABLE, SPEAKS_CORE, deps.onEvent);
     this.#d = deps;
-  }
-
-  get busy(): boolean {
-    return this.#active !== undefined;
-  }
-
-  /** Throws ENGINE_BUSY while a void holds the pinpad (the sale engine asks before a sale). */
-  assertIdle(): void {
-    if (this.#active) throw new OmniposError('ENGINE_BUSY', 'a void is using the pinpad', { active: this.#active.id });
   }
 
   /** What sale `saleId` has left to void: its amount minus every void that gave, or may give, money back. */
@@ -82,7 +73,7 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
   ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     // Who asks is checked before the terminal is found busy: a refused supervisor is told so, not BUSY.
     const authorizedBy = this.#d.supervisor.authorize(o.supervisor);
-    return this.holdPayment('void', async (attach) => {
+    return this.holdPayment(async (attach) => {
       const started = await this.#start(saleId, o, authorizedBy);
       attach(started.entry.id);
       return started;
@@ -108,25 +99,14 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
       tables: this.#d.tables(),
     });
     if (sale.kind === 'pix') return this.#refund(sale, amount, left.remaining, authorizedBy);
-    if (sale.kind === 'wallet-qr')
-      return this.#guarded(sale.id, () => this.#openCancellation(sale, amount, authorizedBy));
-    if (this.#active)
-      throw new OmniposError('ENGINE_BUSY', 'a void is already using the pinpad', { active: this.#active.id });
-    this.#d.assertPinpadFree?.();
-    const abort = new AbortController();
-    this.#active = { id: -1, abort };
-    try {
-      const { entry } = await this.#open(sale, amount, authorizedBy, 'void', 'void started', now);
-      this.#active.id = entry.id;
-      const done = this.#drive(entry.id, abort.signal).finally(() => {
-        this.#cards.delete(entry.id);
-        if (this.#active?.id === entry.id) this.#active = undefined;
-      });
-      return { entry, done };
-    } catch (e) {
-      this.#active = undefined;
-      throw e;
-    }
+    if (sale.kind === 'wallet-qr') return this.#openCancellation(sale, amount, authorizedBy);
+    const { entry } = await this.#open(sale, amount, authorizedBy, 'void', 'void started', now);
+    const signal = this.#reads.open(entry.id);
+    const done = this.#drive(entry.id, signal).finally(() => {
+      this.#cards.delete(entry.id);
+      this.#reads.close(entry.id);
+    });
+    return { entry, done };
   }
 
   /**
@@ -152,19 +132,7 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
         { saleId: sale.id, amount },
       );
     }
-    return this.#guarded(sale.id, () => this.#openRefund(sale, amount, authorizedBy));
-  }
-
-  /** One opening at a time per sale (a second, at once, is ENGINE_BUSY): the remaining amount was read before. */
-  async #guarded<T>(saleId: number, open: () => Promise<T>): Promise<T> {
-    if (this.#opening.has(saleId))
-      throw new OmniposError('ENGINE_BUSY', `a void of payment ${saleId} is being opened`, { saleId });
-    this.#opening.add(saleId);
-    try {
-      return await open();
-    } finally {
-      this.#opening.delete(saleId);
-    }
+    return this.#openRefund(sale, amount, authorizedBy);
   }
 
   /**
@@ -226,11 +194,8 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
   /** The customer, the cashier or an operator cancels while the card is being read. */
   async cancel(id: number, by: 'ecr' | 'customer' | 'operator'): Promise<void> {
     const entry = this.entry(id);
-    if (this.#active?.id === id) {
-      this.#active.cancelBy = by;
-      this.#active.abort.abort(new OmniposError('ENGINE_CANCELLED', `cancelled by ${by}`));
-      if (entry.state === 'started') return;
-    }
+    // The card read in progress ends and the void's own flow records the cancel.
+    if (this.#reads.cancel(id, by) && entry.state === 'started') return;
     await this.apply(id, { kind: 'cancel', by });
   }
 
@@ -250,7 +215,7 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
   stop(): void {
     this.#stopped = true;
     this.stopTimers();
-    this.#active?.abort.abort(new OmniposError('ENGINE_CANCELLED', 'stopping'));
+    this.#reads.stopAll();
   }
 
   /** The voids (and refunds) of sale `saleId`, oldest first. */
@@ -387,7 +352,7 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
     try {
       read = await this.#d.card.readCard({ merchantOrderId: data.merchantVoidId, amount: data.amount, method }, signal);
     } catch (e) {
-      const by = this.#active?.cancelBy;
+      const by = this.#reads.cancelledBy(id);
       await this.apply(
         id,
         signal.aborted && by ? { kind: 'cancel', by } : { kind: 'card-failed', reason: (e as Error).message },
@@ -406,7 +371,7 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
     this.#cards.set(id, read.card);
     await this.apply(id, { kind: 'card-read', card: read.summary });
     if (signal.aborted) {
-      await this.apply(id, { kind: 'cancel', by: this.#active?.cancelBy ?? 'ecr' });
+      await this.apply(id, { kind: 'cancel', by: this.#reads.cancelledBy(id) ?? 'ecr' });
       return;
     }
     // MerchantVoidDate is journaled with the move to `voiding`, before the request leaves.
