@@ -115,13 +115,14 @@ function terminal() {
   return { db, journal, lock, sales, voids, qr, settle, close };
 }
 
-const credit = (amount: number): SaleRequest => ({
-  amount,
-  method: 'credit',
-  installments: 1,
-  interest: 'ByMerchant',
-  confirmation: 'auto',
-});
+const credit = (amount: number) =>
+  ({
+    amount,
+    method: 'credit',
+    installments: 1,
+    interest: 'ByMerchant',
+    confirmation: 'auto',
+  }) satisfies SaleRequest;
 const supervisor = { supervisor: { token: TOKEN } };
 
 describe('the payment lease: one lock shared by the sale, void and wallet QR engines', () => {
