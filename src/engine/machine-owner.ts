@@ -5,12 +5,8 @@ import { decisionDeadline } from './daily-close.js';
 import type { Delivery, ReceiptPort, ReceiptSubject } from './ports.js';
 import type { SaleContext } from './sale/types.js';
 import { PaymentLock, type PaymentLease } from './payment-lock.js';
-import {
-  isSharedKind,
-  type MachineVocabulary,
-  type ReceiptResult,
-  type ReceiptStepInput,
-} from './machine-vocabulary.js';
+import { isSharedKind, type MachineVocabulary, type ReceiptStepInput } from './machine-vocabulary.js';
+import { printReceipt } from './receipt-step.js';
 
 export interface MachineState<N extends string, D> {
   name: N;
@@ -246,13 +242,8 @@ export abstract class MachineOwner<
         await this.#applyReceiptStep(id, { kind: 'print' });
         return true;
       case 'print.receipt': {
-        let result: ReceiptResult;
-        try {
-          result = await this.deps.receipt.print(this.receiptSubject(state));
-        } catch (err) {
-          this.deps.log.warn({ id, err }, 'receipt failed');
-          result = 'unsure';
-        }
+        // `printing` is committed: a receipt that cannot be told printed is `unsure`.
+        const result = await printReceipt(this.deps.receipt, this.receiptSubject(state), this.deps.log);
         await this.#applyReceiptStep(id, { kind: 'receipt', result });
         return true;
       }

@@ -12,6 +12,7 @@ import type { SupervisorCredential } from './supervisor.js';
 import type { SupervisorProof } from './types.js';
 import { remainingOf, voidIdsOf, type Remaining } from './ledger.js';
 import { showQr } from '../qr/code-port.js';
+import { unprintedVoidAlarm } from '../receipt-step.js';
 import { printVoidReceipt, voidReceiptSubject } from './receipt.js';
 import { issueCancellation, watchUntil } from './wallet.js';
 import type { VoidEngineDeps, VoidEvent } from './engine-deps.js';
@@ -305,14 +306,10 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
 
   /** Prints the approved void's copies; a failure alarms (and is logged), never undoes the void. */
   async #printReceipt(id: number, state: VoidState): Promise<void> {
-    const result = await printVoidReceipt(this.deps.receipt, voidReceiptSubject(state.data), this.deps.log);
+    const result = await printVoidReceipt(this.deps.receipt, this.receiptSubject(state), this.deps.log);
     this.deps.log.info({ id, merchantVoidId: state.data.merchantVoidId, result }, 'void receipt');
-    if (result !== 'printed')
-      this.alarm(
-        id,
-        'VOID_RECEIPT_FAILED',
-        `the receipt of void ${state.data.merchantVoidId} was ${result === 'failed' ? 'not printed' : 'maybe not printed'}: reprint it`,
-      );
+    const alarm = unprintedVoidAlarm(state.data.merchantVoidId, result);
+    if (alarm) this.alarm(id, alarm.code, alarm.message);
   }
 
   /** Shows the cancellation code and asks the host until the wallet applied it or the code expired. */
