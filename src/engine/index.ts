@@ -77,7 +77,8 @@ export {
 } from './void/supervisor.js';
 export { givenBackOf, remainingOf, voidIdsOf, type Remaining } from './void/ledger.js';
 
-export { MachineOwner, type OwnerDeps, type MachineState, type MachineStep } from './machine-owner.js';
+export { MachineOwner } from './machine-owner.js';
+export type { OwnerDeps, MachineState, MachineStep } from './owner-deps.js';
 export { PaymentLock, type PaymentHolder, type PaymentLease } from './payment-lock.js';
 export { OutboxForwarder, taskClose, type ForwarderDeps } from './outbox/forwarder.js';
 export { journalData } from './journal-data.js';

@@ -3,7 +3,7 @@ import type { JournalEntry, MerchantOrderIds } from '../../store/index.js';
 import { CardReads } from '../card-reads.js';
 import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
 import { SPEAKS_ALL } from '../machine-vocabulary.js';
-import { OUTBOX_OPERATIONS, idempotencyKey, type ConfirmTask, type UndoTask } from '../outbox/tasks.js';
+import { idempotencyKey } from '../outbox/tasks.js';
 import type {
   CardPort,
   CardPromptCode,
@@ -13,6 +13,7 @@ import type {
   SaleAuthorizationPort,
 } from '../ports.js';
 import { undoRequestTags } from './chip-tags.js';
+import { chipMessage, saleOutboxTasks } from './durable.js';
 import { saleTransition } from './machine.js';
 import { planRecovery } from './recovery.js';
 import { paymentStatus, type PaymentStatus } from './status.js';
@@ -42,26 +43,6 @@ export interface SaleEngineDeps extends OwnerDeps {
   card: CardPort;
   host: SaleAuthorizationPort;
   onEvent?: (event: SaleEvent) => void;
-}
-
-/** What the pinpad says once the chip is finished (FCX): the machine leaves the message of a chip sale to its owner. */
-function chipMessage(
-  state: SaleState,
-  effect: Extract<SaleEffect, { kind: 'pinpad.finish-chip' }>,
-  card: 'approved' | 'declined' | 'failed',
-  cancelled: boolean,
-): string {
-  if (state.name === 'finishing-chip')
-    return card === 'approved' && !cancelled
-      ? 'APROVADA'
-      : card === 'declined'
-        ? 'NAO AUTORIZADA'
-        : 'OPERACAO CANCELADA';
-  // The machine names the message when the decision does not (a refusal): never read off a reason's text.
-  if (effect.message !== undefined) return effect.message;
-  if (effect.decision === 'declined') return 'NAO AUTORIZADA';
-  if (effect.decision === 'no-communication') return 'SEM COMUNICACAO';
-  return 'OPERACAO CANCELADA';
 }
 
 const DURABLE = new Set<SaleEffect['kind']>(['outbox.confirm', 'outbox.undo', 'outbox.undo-emv']);
@@ -197,43 +178,13 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
 
   /** Writes the outbox requests of `effects` (idempotent: one task per sale and operation). */
   protected writeDurable(journalId: number, state: SaleState, effects: readonly SaleEffect[]): void {
-    const at = this.#d.clock.now();
     const d = state.data;
-    for (const e of effects) {
-      if (e.kind === 'outbox.confirm' && d.paymentId) {
-        const payload: ConfirmTask = {
-          merchantOrderId: d.merchantOrderId,
-          paymentId: d.paymentId,
-          ...(d.emv ? { emv: d.emv } : {}),
-        };
-        this.#d.outbox.enqueue({
-          journalId,
-          operation: OUTBOX_OPERATIONS.confirm,
-          idempotencyKey: idempotencyKey('confirm', d.merchantOrderId),
-          payload: { ...payload },
-          at,
-        });
-      } else if (e.kind === 'outbox.undo') {
-        const payload: UndoTask = {
-          merchantOrderId: d.merchantOrderId,
-          sentAt: d.sentAt ?? at.toISOString(),
-          amount: d.request.amount,
-          ...(e.by === 'paymentId' && d.paymentId ? { paymentId: d.paymentId } : {}),
-          ...(d.emv ? { emv: d.emv } : {}),
-        };
-        this.#d.outbox.enqueue({
-          journalId,
-          operation: OUTBOX_OPERATIONS.undo,
-          idempotencyKey: idempotencyKey('undo', d.merchantOrderId),
-          payload: { ...payload },
-          at,
-        });
-      } else if (e.kind === 'outbox.undo-emv' && d.emv) {
-        // The card finished after the undo was written: the pending undo carries the tags after FCX.
-        const t = this.#d.outbox.byKey(idempotencyKey('undo', d.merchantOrderId));
-        if (t && t.doneAt === null && t.deadLetterReason === null)
-          this.#d.outbox.updatePayload(t.id, { ...t.payload, emv: d.emv });
-      }
+    for (const task of saleOutboxTasks(journalId, d, effects, this.#d.clock.now())) this.#d.outbox.enqueue(task);
+    if (effects.some((e) => e.kind === 'outbox.undo-emv') && d.emv) {
+      // The card finished after the undo was written: the pending undo carries the tags after FCX.
+      const t = this.#d.outbox.byKey(idempotencyKey('undo', d.merchantOrderId));
+      if (t && t.doneAt === null && t.deadLetterReason === null)
+        this.#d.outbox.updatePayload(t.id, { ...t.payload, emv: d.emv });
     }
   }
 

@@ -4,7 +4,7 @@ import { CardReads } from '../card-reads.js';
 import { MachineOwner, type MachineStep } from '../machine-owner.js';
 import { SPEAKS_CORE } from '../machine-vocabulary.js';
 import type { EncryptedCard, ReceiptSubject } from '../ports.js';
-import { checkVoidLimits, cardMismatch, voidableSale } from './checks.js';
+import { checkPixRefund, checkVoidLimits, cardMismatch, voidableSale } from './checks.js';
 import { chipEndMessage, voidOutboxTasks } from './durable.js';
 import { voidTransition } from './machine.js';
 import { planVoidRecovery } from './recovery.js';
@@ -99,7 +99,10 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
       now,
       tables: this.#d.tables(),
     });
-    if (sale.kind === 'pix') return this.#refund(sale, amount, left.remaining, authorizedBy);
+    if (sale.kind === 'pix') {
+      checkPixRefund(sale, amount, left.remaining, this.#d.pixRefunds === true);
+      return this.#openRefund(sale, amount, authorizedBy);
+    }
     if (sale.kind === 'wallet-qr') return this.#openCancellation(sale, amount, authorizedBy);
     const { entry } = await this.#open(sale, amount, authorizedBy, 'void', 'void started', now);
     const signal = this.#reads.open(entry.id);
@@ -108,32 +111,6 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
       this.#reads.close(entry.id);
     });
     return { entry, done };
-  }
-
-  /**
-   * A Pix sale is refunded, not voided with a card: the refund is journaled with its outbox
-   * request in one commit, and the outbox asks it (`PUT …/void`) and waits for the provider.
-   */
-  async #refund(
-    sale: VoidData['sale'],
-    amount: number,
-    remaining: number,
-    authorizedBy: VoidData['authorizedBy'],
-  ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
-    if (!this.#d.pixRefunds)
-      throw new OmniposError(
-        'VOID_NOT_ALLOWED',
-        'Pix refunds need the e-commerce credentials (acquirer.merchantId and merchantKeyFile)',
-        { saleId: sale.id },
-      );
-    if (amount !== remaining || remaining !== sale.amount) {
-      throw new OmniposError(
-        'VOID_NOT_ALLOWED',
-        `a Pix is refunded in full (${sale.amount} cents): partial Pix refunds are not supported`,
-        { saleId: sale.id, amount },
-      );
-    }
-    return this.#openRefund(sale, amount, authorizedBy);
   }
 
   /**
@@ -156,6 +133,10 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
     return { entry, done };
   }
 
+  /**
+   * A Pix sale is refunded, not voided with a card: the refund is journaled with its outbox
+   * request in one commit, and the outbox asks it (`PUT …/void`) and waits for the provider.
+   */
   async #openRefund(
     sale: VoidData['sale'],
     amount: number,
