@@ -21,12 +21,9 @@ import {
   OutboxForwarder,
   PaymentLock,
   PixEngine,
-  type PixEvent,
   QrEngine,
-  type QrEvent,
   SaleEngine,
-  type SaleEvent,
-  type VoidEngine,
+  type EngineEvent,
   type Delivery,
 } from './engine/index.js';
 import { buildVoids } from './main/voids.js';
@@ -142,7 +139,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   // deps.onEvent); what the acquirer last did is kept for GET /v1/health. ---
   const events = new EventHub(journal, () => clock.now(), new EventLog(db));
   const acquirerReach = new AcquirerReach(() => clock.now()).watch(agent);
-  const onEvent = (event: SaleEvent | QrEvent | PixEvent): void => {
+  const onEvent = (event: EngineEvent): void => {
     events.publish(event);
     deps.onEvent?.(event);
   };
@@ -232,17 +229,13 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   held.add('the receipt printer', () => printing.close());
   const printer = printing.port;
   const forwarderRef: { runOnce?: () => Promise<number> } = {};
-  const voidsRef: { engine?: VoidEngine } = {};
   const engine = new SaleEngine({
     db,
     journal,
     outbox,
     orderIds,
     card: pinpadDevice.card,
-    canSell: () => {
-      canSell();
-      voidsRef.engine?.assertIdle();
-    },
+    canSell,
     host: backend.sales,
     receipt: printer,
     clock,
@@ -306,14 +299,12 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
     pinpad: pinpadDevice.pinpad,
     display: qrDisplay,
     tables: () => tables.current(),
-    saleBusy: () => engine.busy,
     pixRefunds: pix !== undefined,
     log: log.child({ component: 'void' }),
     ...timing,
     onOutbox: () => void forwarderRef.runOnce?.(),
-    onEvent: (e) => onEvent(e as unknown as SaleEvent),
+    onEvent,
   });
-  voidsRef.engine = voids.engine;
   // The machine of each journal kind (src/core/payment-kinds.ts): a kind added there does not compile until it has one.
   const owners: Readonly<Record<JournalKind, { settled: (task: OutboxTask, delivery: Delivery) => void } | undefined>> =
     { sale: engine, qr: qrEngine, pix: pixEngine, void: voids.engine };

@@ -70,6 +70,13 @@ export interface DiscoveryOptions {
   usbIds?: readonly UsbId[];
 }
 
+/** A port that may be the pinpad: why it was taken (for people), and its USB ids when they are why (for code). */
+export interface DiscoveredPort {
+  path: string;
+  why: string;
+  usb?: UsbId;
+}
+
 /**
  * Picks the pinpad's serial port without sending a byte anywhere: the configured path if given;
  * else a port whose udev name contains `udevName`; else the ports whose USB ids are known pinpads.
@@ -78,7 +85,7 @@ export interface DiscoveryOptions {
 export async function discoverPinpadPorts(
   opts: DiscoveryOptions,
   ports?: readonly PortInfo[],
-): Promise<{ path: string; why: string }[]> {
+): Promise<DiscoveredPort[]> {
   if (opts.path) return [{ path: opts.path, why: 'configured path' }];
   const list = ports ?? (await listSerialPorts());
   if (opts.udevName) {
@@ -97,6 +104,7 @@ export async function discoverPinpadPorts(
       {
         path: stable ?? p.path,
         why: `USB ${p.vendorId!.toString(16).padStart(4, '0')}:${(p.productId ?? 0).toString(16).padStart(4, '0')} ${name}`,
+        usb: { vendorId: p.vendorId!, productId: p.productId ?? 0 },
       },
     ];
   });

@@ -17,7 +17,10 @@ export type { PaymentKind } from '../core/index.js';
  * twice), stamped, and for a state change the payment's API status (`pending`, `approved`, ...)
  * whatever engine moved it.
  */
-export type ApiEvent = EngineEvent & { seq: number; at: string; kind?: PaymentKind; status?: string };
+export type ApiEvent = Stamped<EngineEvent> & { seq: number; at: string; status?: string };
+
+/** A sale's event is stamped with its payment's kind; a void's event names its own (`void`, `void-cancellation`). */
+type Stamped<E> = E extends { kind: string } ? E : E & { kind?: PaymentKind };
 
 type Listener = (event: ApiEvent) => void;
 

@@ -5,14 +5,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/index.js';
 import { formatBRL } from '../core/index.js';
 import { createLogger } from '../core/log/index.js';
-import {
-  type PixEvent,
-  type QrEvent,
-  type SaleEvent,
-  paymentStatus,
-  type PaymentMethod,
-  type SaleStateName,
-} from '../engine/index.js';
+import { type EngineEvent, paymentStatus, type PaymentMethod, type SaleStateName } from '../engine/index.js';
 import { startDaemon } from '../main.js';
 import type { Command } from './context.js';
 
@@ -60,8 +53,9 @@ Example:
     const step = (text: string): void => ctx.out(`• ${text}\n`);
     step(`configuration ${config.source} (${config.values.environment}), state in ${stateDir}`);
     let last = 'started' as SaleStateName;
-    const onEvent = (e: SaleEvent | QrEvent | PixEvent): void => {
-      if (e.type === 'state' && 'status' in e) {
+    const onEvent = (e: EngineEvent): void => {
+      // the card sale's state events (a void's name the sale they void)
+      if (e.type === 'state' && 'status' in e && !('saleId' in e)) {
         last = e.state;
         step(`${e.merchantOrderId}: ${e.input} → ${e.state} (${e.status})`);
       } else if (e.type === 'alarm') step(`ALARM ${e.code}: ${e.message}`);

@@ -7,6 +7,7 @@
 import type { PixEvent } from './pix/engine.js';
 import type { QrEvent } from './qr/engine.js';
 import type { SaleEvent } from './sale/engine.js';
+import type { VoidEvent } from './void/engine.js';
 
 export * from './ports.js';
 export { terminalQrCodes, showQr, type QrDisplayCaption, type QrDisplayPort } from './qr/code-port.js';
@@ -76,12 +77,13 @@ export {
 } from './void/supervisor.js';
 export { givenBackOf, remainingOf, voidIdsOf, type Remaining } from './void/ledger.js';
 
-export { MachineOwner, type OwnerDeps, type MachineState, type MachineStep } from './machine-owner.js';
-export { PaymentLock, type PaymentHolder } from './payment-lock.js';
+export { MachineOwner } from './machine-owner.js';
+export type { OwnerDeps, MachineState, MachineStep } from './owner-deps.js';
+export { PaymentLock, type PaymentHolder, type PaymentLease } from './payment-lock.js';
 export { OutboxForwarder, taskClose, type ForwarderDeps } from './outbox/forwarder.js';
 export { journalData } from './journal-data.js';
 export { nextDailyClose, lastDailyClose, decisionDeadline } from './daily-close.js';
 export { nextTryAt, type BackoffOptions } from './backoff.js';
 
 /** What the engines emit, one union: the API's event stream and the fleet's telemetry read it. */
-export type EngineEvent = SaleEvent | QrEvent | PixEvent;
+export type EngineEvent = SaleEvent | QrEvent | PixEvent | VoidEvent;

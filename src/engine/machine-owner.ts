@@ -1,65 +1,23 @@
-import { type Clock, OmniposError, sleep } from '../core/index.js';
-import type { Logger } from '../core/log/index.js';
-import type { Db, Journal, JournalEntry, JournalKind, Outbox, OutboxTask } from '../store/index.js';
+import { OmniposError, sleep } from '../core/index.js';
+import type { JournalEntry, JournalKind, OutboxTask } from '../store/index.js';
+import { beforeSale } from './before-sale.js';
 import { decisionDeadline } from './daily-close.js';
-import type { Delivery, ReceiptPort, ReceiptSubject } from './ports.js';
+import { DeadlineTimers } from './deadline-timers.js';
+import type { MachineState, MachineStep, OwnerDeps, OwnerRecoveryPlan } from './owner-deps.js';
+import type { Delivery, ReceiptSubject } from './ports.js';
 import type { SaleContext } from './sale/types.js';
-import type { PaymentLock } from './payment-lock.js';
-import {
-  isSharedKind,
-  type MachineVocabulary,
-  type ReceiptResult,
-  type ReceiptStepInput,
-} from './machine-vocabulary.js';
+import { PaymentLock, type PaymentLease } from './payment-lock.js';
+import { isSharedKind, type MachineVocabulary, type ReceiptStepInput } from './machine-vocabulary.js';
+import { printReceipt } from './receipt-step.js';
 
-export interface MachineState<N extends string, D> {
-  name: N;
-  data: D;
-}
-
-export type MachineStep<S, E> = { ok: true; state: S; effects: E[]; input: string } | { ok: false; reason: string };
-
-/** What every owner of a journaled machine needs. */
-export interface OwnerDeps {
-  db: Db;
-  journal: Journal;
-  outbox: Outbox;
-  clock: Clock;
-  log: Logger;
-  /** A cashier is there (counter) or not (kiosk). */
-  attended: boolean;
-  /** How long the cash register has to confirm or undo, ms. */
-  ecrDecisionMs: number;
-  /** Deadlines end at least this long before the daily close, ms. */
-  closeMarginMs: number;
-  /** Called after a commit that put a request in the outbox (wake the forwarder). */
-  onOutbox?: () => void;
-  /** Where receipts go. */
-  receipt: ReceiptPort;
-  /** Throws (a typed error) when the terminal may not sell now, e.g. not initialized or locked by the acquirer. */
-  canSell?: () => void;
-  /** One payment at a time per terminal, shared by every kind (card, wallet QR, Pix, voids). */
-  lock?: PaymentLock;
-}
-
-/** How often an armed deadline is checked against the (host) clock, which may jump, ms. */
-const DEADLINE_CHECK_MS = 1000;
+export type { MachineState, MachineStep, OwnerDeps, OwnerRecoveryPlan } from './owner-deps.js';
 
 /**
  * The owner of a pure machine kept in the journal: it commits each transition, with the outbox
  * requests the transition asks for, in one transaction, before running the other effects, and
- * feeds the effects' results back as inputs. Card sales and wallet QR sales are its two kinds.
+ * feeds the effects' results back as inputs. The card sale, wallet QR sale, Pix sale and void
+ * engines are its four kinds.
  */
-/**
- * What recovery does with one unfinished entry: the kinds' recovery tables (docs/architecture.md,
- * "Recovery") return it.
- */
-export type OwnerRecoveryPlan<N extends string, D, E> =
-  | { kind: 'nothing' }
-  | { kind: 'transition'; to: N; reason: string; effects: E[]; patch?: Partial<D> }
-  | { kind: 'ensure'; effects: E[] }
-  | { kind: 'wait'; until: string; effects: E[] };
-
 export abstract class MachineOwner<
   N extends string,
   D extends { merchantOrderId: string },
@@ -68,11 +26,12 @@ export abstract class MachineOwner<
   Ev,
 > {
   protected readonly deps: OwnerDeps;
-  readonly #timers = new Map<number, NodeJS.Timeout>();
+  readonly #timers: DeadlineTimers;
   readonly #kind: JournalKind;
   readonly #durable: ReadonlySet<string>;
   readonly #onEvent: ((event: Ev) => void) | undefined;
   readonly #words: MachineVocabulary<I, E, Ev>;
+  readonly #lock: PaymentLease;
 
   /** `words`: the machine's proof that it speaks the shared vocabulary (src/engine/machine-vocabulary.ts). */
   protected constructor(
@@ -87,6 +46,13 @@ export abstract class MachineOwner<
     this.#durable = durable;
     this.#words = words;
     this.#onEvent = onEvent;
+    this.#lock = deps.lock ?? new PaymentLock();
+    this.#timers = new DeadlineTimers(deps.clock);
+  }
+
+  /** True while a payment of this kind holds the terminal's payment lock. */
+  get busy(): boolean {
+    return this.#lock.holder?.kind === this.#kind;
   }
 
   protected abstract transition(
@@ -133,35 +99,19 @@ export abstract class MachineOwner<
     await this.apply(id, mapped);
   }
 
-  /** Runs a payment's `start` holding the terminal's payment lock (when the daemon gives one). */
+  /**
+   * Runs a payment's `start` holding the terminal's payment lock: ENGINE_BUSY while another
+   * payment (of any kind) holds it; released when `start` throws or its `done` settles.
+   */
   protected holdPayment<T extends { done: Promise<void> }>(
-    kind: 'sale' | 'qr' | 'pix' | 'void',
     start: (attach: (id: number) => void) => Promise<T>,
   ): Promise<T> {
-    return this.deps.lock ? this.deps.lock.hold(kind, start) : start(() => undefined);
+    return this.#lock.hold(this.#kind, start);
   }
 
-  /**
-   * Before a sale starts: the terminal may sell (`canSell`), and an unattended terminal asks the
-   * printer's status — paper out, cover open or offline refuses the sale before the card is read,
-   * unless the request declined the receipt (`receipt: false`).
-   */
-  protected async beforeSale(request: { receipt?: boolean }): Promise<void> {
-    this.deps.canSell?.();
-    if (this.deps.attended || request.receipt === false || !this.deps.receipt.ready) return;
-    let r;
-    try {
-      r = await this.deps.receipt.ready();
-    } catch (e) {
-      r = { ready: false as const, reason: (e as Error).message };
-    }
-    if (!r.ready) {
-      throw new OmniposError(
-        'RECEIPT_PRINTER_NOT_READY',
-        `the receipt printer cannot print (${r.reason}): ask again with "receipt": false to sell without a receipt`,
-        { reason: r.reason },
-      );
-    }
+  /** Before a sale starts: the terminal may sell, and a kiosk's printer can print (before-sale.ts). */
+  protected beforeSale(request: { receipt?: boolean }): Promise<void> {
+    return beforeSale(this.deps, request);
   }
 
   /**
@@ -234,13 +184,8 @@ export abstract class MachineOwner<
         await this.#applyReceiptStep(id, { kind: 'print' });
         return true;
       case 'print.receipt': {
-        let result: ReceiptResult;
-        try {
-          result = await this.deps.receipt.print(this.receiptSubject(state));
-        } catch (err) {
-          this.deps.log.warn({ id, err }, 'receipt failed');
-          result = 'unsure';
-        }
+        // `printing` is committed: a receipt that cannot be told printed is `unsure`.
+        const result = await printReceipt(this.deps.receipt, this.receiptSubject(state), this.deps.log);
         await this.#applyReceiptStep(id, { kind: 'receipt', result });
         return true;
       }
@@ -326,7 +271,6 @@ export abstract class MachineOwner<
 
   /** Clears the deadline timers. */
   stopTimers(): void {
-    for (const t of this.#timers.values()) clearTimeout(t);
     this.#timers.clear();
   }
 
@@ -373,37 +317,13 @@ export abstract class MachineOwner<
     if (effects.some((e) => this.#durable.has(e.kind))) this.deps.onOutbox?.();
   }
 
-  /**
-   * Arms the cash register's deadline: when it passes, the deadline input is applied. `at` is host
-   * time, and the clock follows the host's `Date` header: it jumps when the terminal learns the
-   * host's time, e.g. the first answer after a restart, whose recovery armed this deadline on the
-   * terminal's own clock (hours behind a host whose clock moved, the chaos run's brown-out). So the
-   * deadline is checked against the clock at least every DEADLINE_CHECK_MS, and it passes at the
-   * first of: the clock reaching `at`, or the real time it was armed for having elapsed (the cash
-   * register's time, whatever the clock learns meanwhile).
-   */
+  /** Arms the cash register's deadline (deadline-timers.ts): when it passes, the deadline undo is applied. */
   protected schedule(id: number, at: string): void {
-    clearTimeout(this.#timers.get(id));
-    const due = Date.parse(at);
-    const left = (): number => due - this.deps.clock.now().getTime();
-    const elapsedAt = performance.now() + Math.max(0, left());
-    const check = (): void => {
-      const wait = Math.min(left(), elapsedAt - performance.now());
-      if (wait > 0) {
-        arm(Math.min(wait, DEADLINE_CHECK_MS));
-        return;
-      }
-      this.#timers.delete(id);
+    this.#timers.arm(id, at, () => {
       this.#applyReceiptStep(id, { kind: 'decision', decision: 'undo', by: 'deadline' }).catch((e: unknown) =>
         this.deps.log.error({ id, err: e }, 'deadline undo failed'),
       );
-    };
-    const arm = (ms: number): void => {
-      const t = setTimeout(check, ms);
-      t.unref();
-      this.#timers.set(id, t);
-    };
-    arm(Number.isFinite(due) ? Math.min(Math.max(0, left()), DEADLINE_CHECK_MS) : 0);
+    });
   }
 
   protected alarm(id: number, code: string, message: string): void {

@@ -1,9 +1,22 @@
-import { OmniposError } from '../core/index.js';
+import { OmniposError, type JournalKind } from '../core/index.js';
 
 /** Which payment holds the terminal: its kind and, once its journal row exists, its id. */
 export interface PaymentHolder {
-  kind: 'sale' | 'qr' | 'pix' | 'void';
+  kind: JournalKind;
   id?: number;
+}
+
+/**
+ * What an engine is given of the terminal's one payment lock: it holds it for its payment's flow
+ * and can tell who holds it. `PaymentLock` is the one implementation; the composition root builds
+ * one per terminal and hands it to every engine (card and wallet QR sales, Pix sales, voids).
+ */
+export interface PaymentLease {
+  readonly holder: PaymentHolder | undefined;
+  hold<T extends { done: Promise<void> }>(
+    kind: PaymentHolder['kind'],
+    start: (attach: (id: number) => void) => Promise<T>,
+  ): Promise<T>;
 }
 
 /**
@@ -12,7 +25,7 @@ export interface PaymentHolder {
  * is journaled or sent, and hold it until their flow with the host is over (the `done` of their
  * `start`). A second payment meanwhile is ENGINE_BUSY (the API answers 409 BUSY).
  */
-export class PaymentLock {
+export class PaymentLock implements PaymentLease {
   #holder: PaymentHolder | undefined;
 
   get holder(): PaymentHolder | undefined {

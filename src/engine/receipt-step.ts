@@ -1,6 +1,17 @@
+import type { Logger } from '../core/log/index.js';
+import type { ReceiptResult } from './machine-vocabulary.js';
+import type { ReceiptPort, ReceiptSubject } from './ports.js';
 import type { SaleContext } from './sale/types.js';
 
-/** The inputs the receipt step answers, as the wallet QR and Pix machines spell them. */
+/*
+ * The receipt step of all four machines. The card, wallet QR and Pix sales journal it (`receiptStep`:
+ * `printing` is committed before a byte goes out, and the printer's word is an input of the
+ * machine); the void prints once approved, with no `printing` state, and a receipt that did not
+ * come out only raises an alarm (`unprintedVoidAlarm`). Every one of them prints through
+ * `printReceipt`.
+ */
+
+/** The inputs the receipt step answers, as the card, wallet QR and Pix machines spell them. */
 type ReceiptStepInput =
   | { kind: 'print' }
   | { kind: 'receipt'; result: 'printed' | 'skipped' | 'failed' | 'unsure' }
@@ -30,7 +41,7 @@ export interface ReceiptMoves<R> {
 }
 
 /**
- * The paid sale's receipt step, alike for wallet QR and Pix sales: `printing` is committed before
+ * The paid sale's receipt step, alike for card, wallet QR and Pix sales: `printing` is committed before
  * a byte goes out (a customer who declined the receipt gets none); an unsure receipt asks the
  * cashier with a deadline, or gives the money back on a kiosk; a cancel or an undo before the
  * receipt is out gives it back.
@@ -78,4 +89,49 @@ export function receiptStep<R>(
     );
   }
   return m.refuse();
+}
+
+/**
+ * Prints `subject` on `port`: once with the port's default copy (`copies` absent: the sales), or
+ * each of `copies` in turn (the void: the customer's, then the merchant's), stopping at a copy
+ * that did not come out. Never throws: a port that throws is `unsure` (logged). The result is
+ * the worst of the copies': `failed`, then `unsure`, then `skipped`, then `printed`.
+ */
+export async function printReceipt(
+  port: ReceiptPort,
+  subject: ReceiptSubject,
+  log: Pick<Logger, 'warn'>,
+  copies?: readonly ('customer' | 'merchant')[],
+): Promise<ReceiptResult> {
+  let worst: ReceiptResult = 'printed';
+  for (const copy of copies ?? [undefined]) {
+    let result: ReceiptResult;
+    try {
+      result = await (copy ? port.print(subject, { copy }) : port.print(subject));
+    } catch (err) {
+      log.warn({ merchantOrderId: subject.merchantOrderId, ...(copy ? { copy } : {}), err }, 'receipt failed');
+      result = 'unsure';
+    }
+    if (result === 'failed') return result;
+    if (RANK[result] > RANK[worst]) worst = result;
+  }
+  return worst;
+}
+
+const RANK: Record<ReceiptResult, number> = { printed: 0, skipped: 1, unsure: 2, failed: 3 };
+
+/**
+ * The void's receipt rule: printed after approval, a receipt that did not come out never undoes
+ * the void (the money already goes back) — it raises VOID_RECEIPT_FAILED for a reprint.
+ */
+export function unprintedVoidAlarm(
+  merchantVoidId: string,
+  result: ReceiptResult,
+): { kind: 'alarm'; code: 'VOID_RECEIPT_FAILED'; message: string } | undefined {
+  if (result === 'printed' || result === 'skipped') return undefined;
+  return {
+    kind: 'alarm',
+    code: 'VOID_RECEIPT_FAILED',
+    message: `the receipt of void ${merchantVoidId} was ${result === 'failed' ? 'not printed' : 'maybe not printed'}: reprint it`,
+  };
 }

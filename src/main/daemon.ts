@@ -5,14 +5,12 @@ import type { Config } from '../config/index.js';
 import type { Clock } from '../core/index.js';
 import type { Logger } from '../core/log/index.js';
 import type {
+  EngineEvent,
   OutboxForwarder,
   PixEngine,
-  PixEvent,
   ReceiptPort,
   QrEngine,
-  QrEvent,
   SaleEngine,
-  SaleEvent,
   VoidEngine,
 } from '../engine/index.js';
 import type { FleetClient } from '../fleet/index.js';
@@ -75,7 +73,7 @@ export interface DaemonDeps {
   /** Start the local API (default true); its port instead of the configured one (0: a free port). */
   api?: boolean;
   apiPort?: number;
-  onEvent?: (event: SaleEvent | QrEvent | PixEvent) => void;
+  onEvent?: (event: EngineEvent) => void;
   /** Interceptors composed onto the acquirer clients' dispatcher (the homologation runner's evidence tap). */
   acquirerInterceptors?: readonly Dispatcher.DispatcherComposeInterceptor[];
   /** Timings of the acquirer reachability probe (tests shorten them). */

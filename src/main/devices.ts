@@ -70,8 +70,8 @@ export class UsbSerialTransport implements Transport {
   async open(): Promise<void> {
     const { vendorId, productId } = this.opts;
     const listed = this.opts.listPorts ? await this.opts.listPorts() : undefined;
-    const found = (await discoverPinpadPorts({ usbIds: [{ vendorId, productId }] }, listed)).filter((f) =>
-      f.why.startsWith(`USB ${hex4(vendorId)}:${hex4(productId)}`),
+    const found = (await discoverPinpadPorts({ usbIds: [{ vendorId, productId }] }, listed)).filter(
+      (f) => f.usb?.vendorId === vendorId && f.usb.productId === productId,
     );
     const first = found[0];
     if (!first)

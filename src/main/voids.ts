@@ -80,8 +80,6 @@ export interface VoidsDeps extends OwnerDeps {
   apiToken: string;
   /** The outbox can refund Pix sales (e-commerce credentials configured). */
   pixRefunds?: boolean;
-  /** True while a sale holds the pinpad (a void then waits its turn: ENGINE_BUSY). */
-  saleBusy: () => boolean;
   /** The customer's display, where a wallet QR void's cancellation code is shown. */
   display?: QrDisplayPort;
   onEvent?: (event: VoidEvent) => void;
@@ -119,9 +117,6 @@ export function buildVoids(d: VoidsDeps): Voids {
     },
     log: d.log,
   });
-  const assertPinpadFree = (): void => {
-    if (d.saleBusy()) throw new OmniposError('ENGINE_BUSY', 'a sale is using the pinpad');
-  };
   const wallet = {
     host: d.acquirer.walletCancellations,
     validityMs: values.qr.validitySeconds * 1000,
@@ -135,7 +130,6 @@ export function buildVoids(d: VoidsDeps): Voids {
     host: delivery,
     supervisor: gate,
     tables: d.tables,
-    assertPinpadFree,
     wallet,
     ...(d.onEvent ? { onEvent: d.onEvent } : {}),
   });

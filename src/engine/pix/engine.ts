@@ -48,7 +48,7 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
     request: PixSaleRequest,
     options: { idempotencyKey?: string } = {},
   ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
-    return this.holdPayment('pix', (attach) => this.#start(request, options, attach));
+    return this.holdPayment((attach) => this.#start(request, options, attach));
   }
 
   async #start(

@@ -53,7 +53,7 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
     request: QrSaleRequest,
     options: { idempotencyKey?: string } = {},
   ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
-    return this.holdPayment('qr', (attach) => this.#start(request, options, attach));
+    return this.holdPayment((attach) => this.#start(request, options, attach));
   }
 
   async #start(

@@ -1,8 +1,9 @@
 import { OmniposError, isOmniposError } from '../../core/index.js';
 import type { JournalEntry, MerchantOrderIds } from '../../store/index.js';
+import { CardReads } from '../card-reads.js';
 import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
 import { SPEAKS_ALL } from '../machine-vocabulary.js';
-import { OUTBOX_OPERATIONS, idempotencyKey, type ConfirmTask, type UndoTask } from '../outbox/tasks.js';
+import { idempotencyKey } from '../outbox/tasks.js';
 import type {
   CardPort,
   CardPromptCode,
@@ -12,6 +13,7 @@ import type {
   SaleAuthorizationPort,
 } from '../ports.js';
 import { undoRequestTags } from './chip-tags.js';
+import { chipMessage, saleOutboxTasks } from './durable.js';
 import { saleTransition } from './machine.js';
 import { planRecovery } from './recovery.js';
 import { paymentStatus, type PaymentStatus } from './status.js';
@@ -43,35 +45,16 @@ export interface SaleEngineDeps extends OwnerDeps {
   onEvent?: (event: SaleEvent) => void;
 }
 
-/** What the pinpad says once the chip is finished (FCX): the machine leaves the message of a chip sale to its owner. */
-function chipMessage(
-  state: SaleState,
-  effect: Extract<SaleEffect, { kind: 'pinpad.finish-chip' }>,
-  card: 'approved' | 'declined' | 'failed',
-  cancelled: boolean,
-): string {
-  if (state.name === 'finishing-chip')
-    return card === 'approved' && !cancelled
-      ? 'APROVADA'
-      : card === 'declined'
-        ? 'NAO AUTORIZADA'
-        : 'OPERACAO CANCELADA';
-  // The machine names the message when the decision does not (a refusal): never read off a reason's text.
-  if (effect.message !== undefined) return effect.message;
-  if (effect.decision === 'declined') return 'NAO AUTORIZADA';
-  if (effect.decision === 'no-communication') return 'SEM COMUNICACAO';
-  return 'OPERACAO CANCELADA';
-}
-
 const DURABLE = new Set<SaleEffect['kind']>(['outbox.confirm', 'outbox.undo', 'outbox.undo-emv']);
 
 /**
  * Owns card sales: runs the pure machine (commit first, outbox requests in the same
- * transaction, then the effects on the ports) and holds the pinpad for one sale at a time.
+ * transaction, then the effects on the ports); each sale holds the terminal's payment lock
+ * (MachineOwner.holdPayment) from its start until its flow is over.
  */
 export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput, SaleEffect, SaleEvent> {
   readonly #d: SaleEngineDeps;
-  #active: { id: number; abort: AbortController; cancelBy?: 'ecr' | 'customer' | 'operator' } | undefined;
+  readonly #reads = new CardReads();
   readonly #cards = new Map<number, EncryptedCard>();
 
   constructor(deps: SaleEngineDeps) {
@@ -79,16 +62,12 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
     this.#d = deps;
   }
 
-  get busy(): boolean {
-    return this.#active !== undefined;
-  }
-
   /** Opens the journal row (committed before anything else) and runs the sale in the background. */
   async start(
     request: CardSaleRequest,
     options: { idempotencyKey?: string } = {},
   ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
-    return this.holdPayment('sale', (attach) => this.#start(request, options, attach));
+    return this.holdPayment((attach) => this.#start(request, options, attach));
   }
 
   async #start(
@@ -106,56 +85,36 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
       interest: request.interest,
       ...(request.entry ? { entry: request.entry } : {}),
     });
-    if (this.#active)
-      throw new OmniposError('ENGINE_BUSY', 'a sale is already using the pinpad', { active: this.#active.id });
-    const abort = new AbortController();
-    this.#active = { id: -1, abort };
-    try {
-      const merchantOrderId = await this.#d.orderIds.next();
-      const data: SaleData = {
-        request,
-        merchantOrderId,
-        ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
-      };
-      const entry = this.#d.journal.open({
-        kind: 'sale',
-        merchantOrderId,
-        state: 'started',
-        amount: request.amount,
-        data: { ...data },
-        input: 'request',
-        at: this.#d.clock.now(),
-      });
-      this.#active.id = entry.id;
-      attach(entry.id);
-      this.emit({
-        type: 'state',
-        id: entry.id,
-        merchantOrderId,
-        state: 'started',
-        status: 'pending',
-        input: 'request',
-      });
-      const done = this.#drive(entry.id, abort.signal).finally(() => {
-        this.#cards.delete(entry.id);
-        if (this.#active?.id === entry.id) this.#active = undefined;
-      });
-      return { entry, done };
-    } catch (e) {
-      this.#active = undefined;
-      throw e;
-    }
+    const merchantOrderId = await this.#d.orderIds.next();
+    const data: SaleData = {
+      request,
+      merchantOrderId,
+      ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
+    };
+    const entry = this.#d.journal.open({
+      kind: 'sale',
+      merchantOrderId,
+      state: 'started',
+      amount: request.amount,
+      data: { ...data },
+      input: 'request',
+      at: this.#d.clock.now(),
+    });
+    attach(entry.id);
+    this.emit({ type: 'state', id: entry.id, merchantOrderId, state: 'started', status: 'pending', input: 'request' });
+    const signal = this.#reads.open(entry.id);
+    const done = this.#drive(entry.id, signal).finally(() => {
+      this.#cards.delete(entry.id);
+      this.#reads.close(entry.id);
+    });
+    return { entry, done };
   }
 
   /** The cash register, the customer or an operator cancels. Whatever was approved is undone. */
   async cancel(id: number, by: 'ecr' | 'customer' | 'operator'): Promise<void> {
     const entry = this.entry(id);
-    if (this.#active?.id === id) {
-      this.#active.cancelBy = by;
-      this.#active.abort.abort(new OmniposError('ENGINE_CANCELLED', `cancelled by ${by}`));
-      // The card read in progress ends and the sale's own flow records the cancel.
-      if (entry.state === 'started') return;
-    }
+    // The card read in progress ends and the sale's own flow records the cancel.
+    if (this.#reads.cancel(id, by) && entry.state === 'started') return;
     await this.apply(id, { kind: 'cancel', by });
   }
 
@@ -197,7 +156,7 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
 
   stop(): void {
     this.stopTimers();
-    this.#active?.abort.abort(new OmniposError('ENGINE_CANCELLED', 'stopping'));
+    this.#reads.stopAll();
   }
 
   /* ---------------------------------------------------- the machine's hooks */
@@ -219,43 +178,13 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
 
   /** Writes the outbox requests of `effects` (idempotent: one task per sale and operation). */
   protected writeDurable(journalId: number, state: SaleState, effects: readonly SaleEffect[]): void {
-    const at = this.#d.clock.now();
     const d = state.data;
-    for (const e of effects) {
-      if (e.kind === 'outbox.confirm' && d.paymentId) {
-        const payload: ConfirmTask = {
-          merchantOrderId: d.merchantOrderId,
-          paymentId: d.paymentId,
-          ...(d.emv ? { emv: d.emv } : {}),
-        };
-        this.#d.outbox.enqueue({
-          journalId,
-          operation: OUTBOX_OPERATIONS.confirm,
-          idempotencyKey: idempotencyKey('confirm', d.merchantOrderId),
-          payload: { ...payload },
-          at,
-        });
-      } else if (e.kind === 'outbox.undo') {
-        const payload: UndoTask = {
-          merchantOrderId: d.merchantOrderId,
-          sentAt: d.sentAt ?? at.toISOString(),
-          amount: d.request.amount,
-          ...(e.by === 'paymentId' && d.paymentId ? { paymentId: d.paymentId } : {}),
-          ...(d.emv ? { emv: d.emv } : {}),
-        };
-        this.#d.outbox.enqueue({
-          journalId,
-          operation: OUTBOX_OPERATIONS.undo,
-          idempotencyKey: idempotencyKey('undo', d.merchantOrderId),
-          payload: { ...payload },
-          at,
-        });
-      } else if (e.kind === 'outbox.undo-emv' && d.emv) {
-        // The card finished after the undo was written: the pending undo carries the tags after FCX.
-        const t = this.#d.outbox.byKey(idempotencyKey('undo', d.merchantOrderId));
-        if (t && t.doneAt === null && t.deadLetterReason === null)
-          this.#d.outbox.updatePayload(t.id, { ...t.payload, emv: d.emv });
-      }
+    for (const task of saleOutboxTasks(journalId, d, effects, this.#d.clock.now())) this.#d.outbox.enqueue(task);
+    if (effects.some((e) => e.kind === 'outbox.undo-emv') && d.emv) {
+      // The card finished after the undo was written: the pending undo carries the tags after FCX.
+      const t = this.#d.outbox.byKey(idempotencyKey('undo', d.merchantOrderId));
+      if (t && t.doneAt === null && t.deadLetterReason === null)
+        this.#d.outbox.updatePayload(t.id, { ...t.payload, emv: d.emv });
     }
   }
 
@@ -351,7 +280,7 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
         this.#prompts(id, data.merchantOrderId),
       );
     } catch (e) {
-      const by = this.#active?.cancelBy;
+      const by = this.#reads.cancelledBy(id);
       // The customer's cancel key on the pinpad ends the read as a cancel, not as a failed card.
       const customer = isOmniposError(e, 'ENGINE_CANCELLED') && e.context.by === 'customer';
       await this.apply(
@@ -376,7 +305,7 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
     const emv = read.summary.chip ? undoRequestTags(read.card.emvData) : undefined;
     await this.apply(id, { kind: 'card-read', card: read.summary, ...(emv ? { emv } : {}) });
     if (signal.aborted) {
-      await this.apply(id, { kind: 'cancel', by: this.#active?.cancelBy ?? 'ecr' });
+      await this.apply(id, { kind: 'cancel', by: this.#reads.cancelledBy(id) ?? 'ecr' });
       return;
     }
     await this.apply(id, { kind: 'authorize' });

@@ -1,3 +1,4 @@
+import { receiptStep } from '../receipt-step.js';
 import type {
   HostSaleOutcome,
   SaleContext,
@@ -212,48 +213,14 @@ export function saleTransition(state: SaleState, input: SaleInput, ctx: SaleCont
         return go(state, 'finishing-chip', `cancel by ${input.by}`, { cancelRequested: true });
       return refuse(state, input);
     case 'approved':
-      // `printing` is committed before a byte goes out; a customer who declined the receipt gets none.
-      if (input.kind === 'print') {
-        if (state.data.request.receipt === false) return afterReceipt(state, 'receipt declined', 'skipped', ctx);
-        return go(state, 'printing', 'print', {}, { kind: 'print.receipt' });
-      }
-      if (input.kind === 'cancel' || (input.kind === 'decision' && input.decision === 'undo')) {
-        return undo(state, input.kind, `undone before the receipt (${input.by})`, 'paymentId');
-      }
-      return refuse(state, input);
     case 'printing':
-      if (input.kind === 'receipt') {
-        if (input.result === 'printed' || input.result === 'skipped')
-          return afterReceipt(state, `receipt ${input.result}`, input.result, ctx);
-        if (input.result === 'unsure' && ctx.attended) {
-          // The cashier is asked; without an answer before the deadline the sale is undone.
-          const deadline = ctx.decisionDeadline(ctx.now).toISOString();
-          return go(
-            state,
-            'printing',
-            'receipt unsure',
-            { deadline },
-            { kind: 'ask.receipt' },
-            { kind: 'schedule.deadline', at: deadline },
-          );
-        }
-        const reason =
-          input.result === 'unsure' ? 'nobody can tell whether the receipt came out' : 'the receipt did not come out';
-        return undo(state, `receipt ${input.result}`, reason, 'paymentId');
-      }
-      if (input.kind === 'cancel')
-        return undo(state, `cancel by ${input.by}`, `undone before the receipt was out (${input.by})`, 'paymentId');
-      if (input.kind === 'decision' && input.decision === 'undo') {
-        return undo(
-          state,
-          `undo by ${input.by}`,
-          input.by === 'deadline'
-            ? 'no answer about the receipt before the deadline'
-            : `undone before the receipt was out (${input.by})`,
-          'paymentId',
-        );
-      }
-      return refuse(state, input);
+      // The receipt step every paid sale shares (../receipt-step.ts): what the sale gives back is an undo.
+      return receiptStep(state.name, state.data.request.receipt === false, input, ctx, {
+        printing: (label, patch, ...effects) => go(state, 'printing', label, patch, ...effects),
+        after: (label, receipt) => afterReceipt(state, label, receipt, ctx),
+        giveBack: (label, reason) => undo(state, label, reason, 'paymentId'),
+        refuse: () => refuse(state, input),
+      });
     case 'awaiting-decision':
       if (input.kind === 'decision') {
         if (input.decision === 'confirm')

@@ -201,3 +201,23 @@ export function checkVoidLimits(c: LimitCheck): void {
     ...(issuer ? { issuerId: issuer.IssuerId } : {}),
   });
 }
+
+/**
+ * A Pix sale is refunded in full, and only when the outbox can ask the refund (`available`: the
+ * e-commerce credentials are configured): VOID_NOT_ALLOWED otherwise, before a journal row.
+ */
+export function checkPixRefund(sale: VoidedSale, amount: number, remaining: number, available: boolean): void {
+  if (!available)
+    throw new OmniposError(
+      'VOID_NOT_ALLOWED',
+      'Pix refunds need the e-commerce credentials (acquirer.merchantId and merchantKeyFile)',
+      { saleId: sale.id },
+    );
+  if (amount !== remaining || remaining !== sale.amount) {
+    throw new OmniposError(
+      'VOID_NOT_ALLOWED',
+      `a Pix is refunded in full (${sale.amount} cents): partial Pix refunds are not supported`,
+      { saleId: sale.id, amount },
+    );
+  }
+}

@@ -33,8 +33,6 @@ export interface VoidEngineDeps extends OwnerDeps {
   supervisor: SupervisorGate;
   /** The initialization tables in force (the issuers' limits, the cancellation parameters). */
   tables: () => TableSet | undefined;
-  /** Throws ENGINE_BUSY when another payment holds the pinpad. */
-  assertPinpadFree?: () => void;
   /** The outbox can refund Pix sales (the e-commerce credentials are configured). */
   pixRefunds?: boolean;
   /** Voids of wallet QR sales by cancellation code (absent: refused). */

@@ -1,9 +1,10 @@
 import { OmniposError } from '../../core/index.js';
 import type { JournalEntry } from '../../store/index.js';
+import { CardReads } from '../card-reads.js';
 import { MachineOwner, type MachineStep } from '../machine-owner.js';
 import { SPEAKS_CORE } from '../machine-vocabulary.js';
 import type { EncryptedCard, ReceiptSubject } from '../ports.js';
-import { checkVoidLimits, cardMismatch, voidableSale } from './checks.js';
+import { checkPixRefund, checkVoidLimits, cardMismatch, voidableSale } from './checks.js';
 import { chipEndMessage, voidOutboxTasks } from './durable.js';
 import { voidTransition } from './machine.js';
 import { planVoidRecovery } from './recovery.js';
@@ -11,6 +12,7 @@ import type { SupervisorCredential } from './supervisor.js';
 import type { SupervisorProof } from './types.js';
 import { remainingOf, voidIdsOf, type Remaining } from './ledger.js';
 import { showQr } from '../qr/code-port.js';
+import { unprintedVoidAlarm } from '../receipt-step.js';
 import { printVoidReceipt, voidReceiptSubject } from './receipt.js';
 import { issueCancellation, watchUntil } from './wallet.js';
 import type { VoidEngineDeps, VoidEvent } from './engine-deps.js';
@@ -42,28 +44,18 @@ const UNFINISHED: VoidStateName[] = [
  * Owns card voids: a supervisor authorizes each; the sale and the limits are checked before a
  * journal row opens; the customer's card is read again (refund transaction type) and must be
  * the sale's before anything is sent; then void → confirm (or undo) through the outbox, every
- * transition committed before its effect. One void at a time holds the pinpad.
+ * transition committed before its effect. Each void holds the terminal's payment lock
+ * (MachineOwner.holdPayment), shared with the sales, from its checks until its flow is over.
  */
 export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput, VoidEffect, VoidEvent> {
   readonly #d: VoidEngineDeps;
-  #active: { id: number; abort: AbortController; cancelBy?: 'ecr' | 'customer' | 'operator' } | undefined;
+  readonly #reads = new CardReads();
   readonly #cards = new Map<number, EncryptedCard>();
-  /** Sales whose refund row is being opened (between the checks and the commit). */
-  readonly #opening = new Set<number>();
   #stopped = false;
 
   constructor(deps: VoidEngineDeps) {
     super(deps, 'void', DURABLE, SPEAKS_CORE, deps.onEvent);
     this.#d = deps;
-  }
-
-  get busy(): boolean {
-    return this.#active !== undefined;
-  }
-
-  /** Throws ENGINE_BUSY while a void holds the pinpad (the sale engine asks before a sale). */
-  assertIdle(): void {
-    if (this.#active) throw new OmniposError('ENGINE_BUSY', 'a void is using the pinpad', { active: this.#active.id });
   }
 
   /** What sale `saleId` has left to void: its amount minus every void that gave, or may give, money back. */
@@ -82,7 +74,7 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
   ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     // Who asks is checked before the terminal is found busy: a refused supervisor is told so, not BUSY.
     const authorizedBy = this.#d.supervisor.authorize(o.supervisor);
-    return this.holdPayment('void', async (attach) => {
+    return this.holdPayment(async (attach) => {
       const started = await this.#start(saleId, o, authorizedBy);
       attach(started.entry.id);
       return started;
@@ -107,64 +99,18 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
       now,
       tables: this.#d.tables(),
     });
-    if (sale.kind === 'pix') return this.#refund(sale, amount, left.remaining, authorizedBy);
-    if (sale.kind === 'wallet-qr')
-      return this.#guarded(sale.id, () => this.#openCancellation(sale, amount, authorizedBy));
-    if (this.#active)
-      throw new OmniposError('ENGINE_BUSY', 'a void is already using the pinpad', { active: this.#active.id });
-    this.#d.assertPinpadFree?.();
-    const abort = new AbortController();
-    this.#active = { id: -1, abort };
-    try {
-      const { entry } = await this.#open(sale, amount, authorizedBy, 'void', 'void started', now);
-      this.#active.id = entry.id;
-      const done = this.#drive(entry.id, abort.signal).finally(() => {
-        this.#cards.delete(entry.id);
-        if (this.#active?.id === entry.id) this.#active = undefined;
-      });
-      return { entry, done };
-    } catch (e) {
-      this.#active = undefined;
-      throw e;
+    if (sale.kind === 'pix') {
+      checkPixRefund(sale, amount, left.remaining, this.#d.pixRefunds === true);
+      return this.#openRefund(sale, amount, authorizedBy);
     }
-  }
-
-  /**
-   * A Pix sale is refunded, not voided with a card: the refund is journaled with its outbox
-   * request in one commit, and the outbox asks it (`PUT …/void`) and waits for the provider.
-   */
-  async #refund(
-    sale: VoidData['sale'],
-    amount: number,
-    remaining: number,
-    authorizedBy: VoidData['authorizedBy'],
-  ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
-    if (!this.#d.pixRefunds)
-      throw new OmniposError(
-        'VOID_NOT_ALLOWED',
-        'Pix refunds need the e-commerce credentials (acquirer.merchantId and merchantKeyFile)',
-        { saleId: sale.id },
-      );
-    if (amount !== remaining || remaining !== sale.amount) {
-      throw new OmniposError(
-        'VOID_NOT_ALLOWED',
-        `a Pix is refunded in full (${sale.amount} cents): partial Pix refunds are not supported`,
-        { saleId: sale.id, amount },
-      );
-    }
-    return this.#guarded(sale.id, () => this.#openRefund(sale, amount, authorizedBy));
-  }
-
-  /** One opening at a time per sale (a second, at once, is ENGINE_BUSY): the remaining amount was read before. */
-  async #guarded<T>(saleId: number, open: () => Promise<T>): Promise<T> {
-    if (this.#opening.has(saleId))
-      throw new OmniposError('ENGINE_BUSY', `a void of payment ${saleId} is being opened`, { saleId });
-    this.#opening.add(saleId);
-    try {
-      return await open();
-    } finally {
-      this.#opening.delete(saleId);
-    }
+    if (sale.kind === 'wallet-qr') return this.#openCancellation(sale, amount, authorizedBy);
+    const { entry } = await this.#open(sale, amount, authorizedBy, 'void', 'void started', now);
+    const signal = this.#reads.open(entry.id);
+    const done = this.#drive(entry.id, signal).finally(() => {
+      this.#cards.delete(entry.id);
+      this.#reads.close(entry.id);
+    });
+    return { entry, done };
   }
 
   /**
@@ -187,6 +133,10 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
     return { entry, done };
   }
 
+  /**
+   * A Pix sale is refunded, not voided with a card: the refund is journaled with its outbox
+   * request in one commit, and the outbox asks it (`PUT …/void`) and waits for the provider.
+   */
   async #openRefund(
     sale: VoidData['sale'],
     amount: number,
@@ -226,11 +176,8 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
   /** The customer, the cashier or an operator cancels while the card is being read. */
   async cancel(id: number, by: 'ecr' | 'customer' | 'operator'): Promise<void> {
     const entry = this.entry(id);
-    if (this.#active?.id === id) {
-      this.#active.cancelBy = by;
-      this.#active.abort.abort(new OmniposError('ENGINE_CANCELLED', `cancelled by ${by}`));
-      if (entry.state === 'started') return;
-    }
+    // The card read in progress ends and the void's own flow records the cancel.
+    if (this.#reads.cancel(id, by) && entry.state === 'started') return;
     await this.apply(id, { kind: 'cancel', by });
   }
 
@@ -250,7 +197,7 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
   stop(): void {
     this.#stopped = true;
     this.stopTimers();
-    this.#active?.abort.abort(new OmniposError('ENGINE_CANCELLED', 'stopping'));
+    this.#reads.stopAll();
   }
 
   /** The voids (and refunds) of sale `saleId`, oldest first. */
@@ -340,14 +287,10 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
 
   /** Prints the approved void's copies; a failure alarms (and is logged), never undoes the void. */
   async #printReceipt(id: number, state: VoidState): Promise<void> {
-    const result = await printVoidReceipt(this.deps.receipt, voidReceiptSubject(state.data), this.deps.log);
+    const result = await printVoidReceipt(this.deps.receipt, this.receiptSubject(state), this.deps.log);
     this.deps.log.info({ id, merchantVoidId: state.data.merchantVoidId, result }, 'void receipt');
-    if (result !== 'printed')
-      this.alarm(
-        id,
-        'VOID_RECEIPT_FAILED',
-        `the receipt of void ${state.data.merchantVoidId} was ${result === 'failed' ? 'not printed' : 'maybe not printed'}: reprint it`,
-      );
+    const alarm = unprintedVoidAlarm(state.data.merchantVoidId, result);
+    if (alarm) this.alarm(id, alarm.code, alarm.message);
   }
 
   /** Shows the cancellation code and asks the host until the wallet applied it or the code expired. */
@@ -387,7 +330,7 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
     try {
       read = await this.#d.card.readCard({ merchantOrderId: data.merchantVoidId, amount: data.amount, method }, signal);
     } catch (e) {
-      const by = this.#active?.cancelBy;
+      const by = this.#reads.cancelledBy(id);
       await this.apply(
         id,
         signal.aborted && by ? { kind: 'cancel', by } : { kind: 'card-failed', reason: (e as Error).message },
@@ -406,7 +349,7 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
     this.#cards.set(id, read.card);
     await this.apply(id, { kind: 'card-read', card: read.summary });
     if (signal.aborted) {
-      await this.apply(id, { kind: 'cancel', by: this.#active?.cancelBy ?? 'ecr' });
+      await this.apply(id, { kind: 'cancel', by: this.#reads.cancelledBy(id) ?? 'ecr' });
       return;
     }
     // MerchantVoidDate is journaled with the move to `voiding`, before the request leaves.

@@ -1,5 +1,6 @@
 import type { Logger } from '../../core/log/index.js';
 import type { ReceiptPort, ReceiptSubject } from '../ports.js';
+import { printReceipt } from '../receipt-step.js';
 import type { VoidData } from './types.js';
 
 /**
@@ -27,26 +28,17 @@ export function voidReceiptSubject(d: VoidData): ReceiptSubject {
 }
 
 /**
- * Prints the customer's and the merchant's copies once the void was approved. Keeps it simple:
- * a failed print does not undo the void (the money already goes back); it is reported as
- * `failed` or `unsure` for the caller to alarm. Never throws.
+ * Prints the customer's and the merchant's copies once the void was approved, through the receipt
+ * step every machine prints with (../receipt-step.ts). A failed print does not undo the void (the
+ * money already goes back); it is reported as `failed` or `unsure` for the caller to alarm. Never throws.
  */
 export async function printVoidReceipt(
   port: ReceiptPort,
   subject: ReceiptSubject,
   log: Pick<Logger, 'warn'>,
 ): Promise<'printed' | 'failed' | 'unsure'> {
-  let worst: 'printed' | 'failed' | 'unsure' = 'printed';
-  for (const copy of ['customer', 'merchant'] as const) {
-    let result: string;
-    try {
-      result = await port.print(subject, { copy });
-    } catch (e) {
-      log.warn({ merchantVoidId: subject.merchantOrderId, copy, err: e }, 'void receipt failed');
-      result = 'unsure';
-    }
-    if (result === 'failed') return 'failed';
-    if (result === 'unsure') worst = 'unsure';
-  }
-  return worst;
+  const result = await printReceipt(port, subject, log, VOID_COPIES);
+  return result === 'skipped' ? 'printed' : result;
 }
+
+const VOID_COPIES = ['customer', 'merchant'] as const;

@@ -5,9 +5,9 @@ import { PinpadCardPort, productResolver, type CardPinpad } from '../../../src/a
 import { refundCardPort } from '../../../src/adapters/pinpad-card-refund.js';
 import { TextReceiptPrinter } from '../../../src/adapters/text-receipt.js';
 import { systemClock, type Clock } from '../../../src/core/clock.js';
-import { OmniposError } from '../../../src/core/errors/index.js';
 import type { Logger } from '../../../src/core/log/index.js';
 import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
+import { PaymentLock } from '../../../src/engine/payment-lock.js';
 import { SaleEngine } from '../../../src/engine/sale/engine.js';
 import type { SaleRequest } from '../../../src/engine/sale/types.js';
 import { VoidEngine, type VoidEvent } from '../../../src/engine/void/engine.js';
@@ -86,14 +86,15 @@ export function voidTerminal(o: {
     dataKeySlot: 2,
     resolveProduct: productResolver(o.tables),
   };
-  const ref: { voids?: VoidEngine } = {};
+  // One payment at a time: the sale and void engines share the terminal's one lock, as in the daemon.
+  const lock = new PaymentLock();
   const sales = new SaleEngine({
     ...common,
     clock,
     orderIds,
     card: new PinpadCardPort(cardOptions),
     host: new OmniSaleAdapter(o.h.acquirer.omni, IDENTITY),
-    canSell: () => ref.voids?.assertIdle(),
+    lock,
   });
   const voidAdapter = new OmniVoidAdapter(o.h.acquirer.omni);
   const v = new VoidEngine({
@@ -104,12 +105,9 @@ export function voidTerminal(o: {
     host: o.voidHost ?? voidAdapter,
     supervisor: new SupervisorGate({ token: SUPERVISOR_TOKEN, passwordHash: () => SUPERVISOR_HASH }),
     tables: () => o.tables,
-    assertPinpadFree: () => {
-      if (sales.busy) throw new OmniposError('ENGINE_BUSY', 'a sale is using the pinpad');
-    },
+    lock,
     onEvent: (e) => void events.push(e),
   });
-  ref.voids = v;
   const forwarder = new OutboxForwarder({
     db,
     outbox,

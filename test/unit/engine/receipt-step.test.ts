@@ -3,8 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { pixTransition } from '../../../src/engine/pix/machine.js';
 import type { PixInput, PixState } from '../../../src/engine/pix/types.js';
 import { qrTransition } from '../../../src/engine/qr/machine.js';
+import { saleTransition } from '../../../src/engine/sale/machine.js';
 import type { QrInput, QrState } from '../../../src/engine/qr/types.js';
-import type { SaleContext } from '../../../src/engine/sale/types.js';
+import type { SaleContext, SaleInput, SaleState } from '../../../src/engine/sale/types.js';
 
 /**
  * The receipt step the wallet QR and Pix machines share with the card sale: approved → printing
@@ -173,6 +174,48 @@ describe('the receipt step of the wallet QR and Pix machines', () => {
         },
       ),
       { numRuns: 2000, seed },
+    );
+  });
+
+  it('the card sale takes the same receipt step as the wallet QR sale: same states, labels, reasons and effects from approved until it leaves the step (property)', () => {
+    const seed = Date.now();
+    console.log(`card receipt step property seed ${seed}`);
+    const stepInputs = fc.oneof(...receiptInputs.slice(0, 5)) as fc.Arbitrary<SaleInput & QrInput>;
+    const view = (step: ReturnType<typeof saleTransition> | ReturnType<typeof qrTransition>) =>
+      step.ok
+        ? {
+            name: step.state.name,
+            input: step.input,
+            reason: step.state.data.reason,
+            receipt: step.state.data.receipt,
+            deadline: step.state.data.deadline,
+            effects: step.effects.map((e) => e.kind),
+          }
+        : 'refused';
+    fc.assert(
+      fc.property(
+        fc.constantFrom('auto', 'ecr'),
+        fc.boolean(),
+        fc.boolean(),
+        fc.array(stepInputs, { maxLength: 8 }),
+        (mode, attended, wantsReceipt, inputs) => {
+          const c = { ...ctx, attended };
+          const q0 = qrStart(mode, wantsReceipt ? undefined : false);
+          let q: QrState = { name: 'approved', data: { ...q0.data, paymentId: 'p' } };
+          let s: SaleState = { name: 'approved', data: { ...q0.data, paymentId: 'p' } };
+          for (const i of inputs) {
+            if (q.name !== 'approved' && q.name !== 'printing') break;
+            const qs = qrTransition(q, i, c);
+            const ss = saleTransition(s, i, c);
+            expect(view(ss)).toEqual(view(qs));
+            if (qs.ok && ss.ok) {
+              q = qs.state;
+              s = ss.state;
+            }
+          }
+        },
+      ),
+      { numRuns: 1000, seed },
     );
   });
 });
