@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACQUIRER_CNPJ } from '../../../src/api/payment-fiscal.js';
 import { isValidCnpj } from '../../../src/crypto/index.js';
 import { openEvents } from '../../helpers/daemon.js';
-import { documentedApi, type TestDaemon } from './documented-api.js';
+import { documentedApi, type TestDaemon } from '../../helpers/documented-api.js';
 
 /**
  * Every response the OpenAPI document declares (route × status) is produced on a real daemon

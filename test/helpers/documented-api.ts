@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { expect } from 'vitest';
-import { startTestDaemon } from '../../helpers/daemon.js';
-import { check } from '../../helpers/schema-check.js';
+import { startTestDaemon } from './daemon.js';
+import { check } from './schema-check.js';
 
 export type TestDaemon = Awaited<ReturnType<typeof startTestDaemon>>;
 type Op = { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> };
@@ -15,7 +15,7 @@ export interface Call {
 }
 
 /**
- * A real daemon over loopback and its OpenAPI document, for coverage.test.ts: every answer is
+ * A real daemon over loopback and its OpenAPI document (test/integration/api/coverage.test.ts): every answer is
  * checked against the schema the document declares for its route and status, and recorded in
  * `seen` (route × status), so the test can tell which declared answers nobody produced.
  */
