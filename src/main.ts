@@ -9,7 +9,6 @@ import { startOperations } from './main/operations.js';
 import { acquirerBackend } from './main/acquirer-backend.js';
 import { TablesInForce } from './main/tables-in-force.js';
 import { systemClock, HostClock } from './core/index.js';
-import { sdNotify } from './core/systemd.js';
 import {
   OutboxForwarder,
   PaymentLock,
@@ -32,7 +31,7 @@ import { startEmbeddedSandbox } from './main/sandbox-host.js';
 import { connectAcquirer } from './main/acquirer-connections.js';
 import { openDaemonPinpad } from './main/daemon-pinpad.js';
 import { startApi } from './main/api.js';
-import { startWatchdog } from './main/watchdog.js';
+import { announceReady, startWatchdog } from './main/systemd-notify.js';
 import type { Daemon, DaemonDeps } from './main/daemon.js';
 
 export type { Daemon, DaemonDeps } from './main/daemon.js';
@@ -353,20 +352,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   startWatchdog(held, env, db, () => ready);
 
   held.check();
-  await sdNotify(env, '--ready', `--status=omnipos ${values.environment}`);
-  ready = true;
-  log.info(
-    {
-      environment: values.environment,
-      stateDir: values.stateDir,
-      terminal: values.terminal.terminalId,
-      apiTokenFile,
-      api: api?.url,
-      sandbox: sandbox?.url,
-      sandboxWallet: sandbox?.urls.wallet,
-    },
-    'omnipos started',
-  );
+  ready = await announceReady(env, config, log, { apiTokenFile, apiUrl: api?.url, sandbox });
   return {
     config,
     db,
