@@ -1,4 +1,4 @@
-import { EventHub } from './api/index.js';
+import { EventHub, AcquirerReach } from './api/index.js';
 import { startAcquirerProbe } from './main/acquirer-probe.js';
 import type { PinpadKeySlots } from './main/pinpad-key-slots.js';
 import { saleIdentity } from './main/sale-identity.js';
@@ -28,7 +28,7 @@ import { EventLog, type JournalKind, type OutboxTask } from './store/index.js';
 import { Held } from './main/held.js';
 import { openStore } from './main/store.js';
 import { startEmbeddedSandbox } from './main/sandbox-host.js';
-import { connectAcquirer } from './main/acquirer-connections.js';
+import { acquirerAgent, connectAcquirer } from './main/acquirer-connections.js';
 import { openDaemonPinpad } from './main/daemon-pinpad.js';
 import { startApi } from './main/api.js';
 import { announceReady, startWatchdog } from './main/systemd-notify.js';
@@ -73,19 +73,17 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   });
 
   const sandbox = await startEmbeddedSandbox(held, config, log, deps.sandboxPort);
-  const { acquirer, acquirerReach } = connectAcquirer(held, config, {
-    sandbox,
-    clock,
-    log,
-    interceptors: deps.acquirerInterceptors,
-  });
-  // --- API events: the engines' events fan out to GET /v1/events (and still to deps.onEvent). ---
+  const { agent, dispatcher } = acquirerAgent(held, deps.acquirerInterceptors);
+  // --- API events and health: the engines' events fan out to GET /v1/events (and still to
+  // deps.onEvent); what the acquirer last did is kept for GET /v1/health. ---
   const events = new EventHub(journal, () => clock.now(), new EventLog(db));
+  const acquirerReach = new AcquirerReach(() => clock.now()).watch(agent);
   const onEvent = (event: SaleEvent | QrEvent | PixEvent): void => {
     events.publish(event);
     deps.onEvent?.(event);
   };
-  // --- end API events ---
+  // --- end API events and health ---
+  const acquirer = connectAcquirer(held, config, { sandbox, clock, log, dispatcher, reach: acquirerReach });
   // The acquirer backend the configuration names (acquirer.kind): every port the engines need of
   // the acquirer, in the engine's words. The pinpad's identity and the tables come later: read late.
   const later: { keySlots?: PinpadKeySlots; tables?: TablesInForce } = {};

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import type { Acquirer } from '../acquirer/index.js';
-import { AcquirerReach } from '../api/index.js';
+import type { AcquirerReach } from '../api/index.js';
 import type { Config } from '../config/index.js';
 import type { HostClock } from '../core/index.js';
 import type { Logger } from '../core/log/index.js';
@@ -17,15 +17,23 @@ import type { Held } from './held.js';
  */
 const Agent = createRequire(import.meta.url)('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
 
-/** The daemon's connections to the acquirer: its clients, and what it last did (GET /v1/health). */
-export interface AcquirerConnections {
-  readonly acquirer: Acquirer;
-  readonly acquirerReach: AcquirerReach;
+/**
+ * The daemon's one keep-alive agent to the acquirer, registered in `held`, and the dispatcher the
+ * clients use: the agent, with the interceptors composed onto it when given.
+ */
+export function acquirerAgent(
+  held: Held,
+  interceptors: readonly Dispatcher.DispatcherComposeInterceptor[] | undefined,
+): { agent: UndiciAgent; dispatcher: Dispatcher } {
+  const agent = new Agent({ keepAliveTimeout: 10_000 });
+  held.add('the acquirer connections', () => agent.close());
+  const dispatcher: Dispatcher = interceptors?.length ? agent.compose(...interceptors) : agent;
+  return { agent, dispatcher };
 }
 
 /**
- * The acquirer's clients over one keep-alive agent (the interceptors composed onto it, when given),
- * following the host's clock from its Date headers; the agent and the clients registered in `held`.
+ * The acquirer's clients on that dispatcher, following the host's clock from its Date headers
+ * (each one also tells `reach` the host answered); registered in `held`.
  */
 export function connectAcquirer(
   held: Held,
@@ -34,26 +42,22 @@ export function connectAcquirer(
     sandbox: RunningSandbox | undefined;
     clock: HostClock;
     log: Logger;
-    interceptors?: readonly Dispatcher.DispatcherComposeInterceptor[] | undefined;
+    dispatcher: Dispatcher;
+    reach: AcquirerReach;
   },
-): AcquirerConnections {
+): Acquirer {
   const { clock, log } = opts;
-  const agent = new Agent({ keepAliveTimeout: 10_000 });
-  held.add('the acquirer connections', () => agent.close());
-  const dispatcher: Dispatcher = opts.interceptors?.length ? agent.compose(...opts.interceptors) : agent;
-  // What the acquirer last did is kept for GET /v1/health.
-  const acquirerReach = new AcquirerReach(() => clock.now()).watch(agent);
   const acquirer = acquirerFromConfig(config, {
     sandbox: opts.sandbox,
     clock,
     log,
-    dispatcher,
+    dispatcher: opts.dispatcher,
     onHostDate: (date) => {
-      acquirerReach.answered();
+      opts.reach.answered();
       if (clock.observe(date))
         log.warn({ offsetMs: clock.offsetMs }, "the terminal's clock differs from the host's: following the host");
     },
   });
   held.add('the acquirer clients', () => acquirer.close());
-  return { acquirer, acquirerReach };
+  return acquirer;
 }
