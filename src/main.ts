@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import type { Agent as UndiciAgent, Dispatcher } from 'undici';
 import { EventHub, AcquirerReach } from './api/index.js';
 import { startAcquirerProbe } from './main/acquirer-probe.js';
 import type { PinpadKeySlots } from './main/pinpad-key-slots.js';
@@ -28,7 +30,7 @@ import { EventLog, type JournalKind, type OutboxTask } from './store/index.js';
 import { Held } from './main/held.js';
 import { openStore } from './main/store.js';
 import { startEmbeddedSandbox } from './main/sandbox-host.js';
-import { acquirerAgent, connectAcquirer } from './main/acquirer-connections.js';
+import { connectAcquirer } from './main/acquirer-connections.js';
 import { openDaemonPinpad } from './main/daemon-pinpad.js';
 import { startApi } from './main/api.js';
 import { announceReady, startWatchdog } from './main/systemd-notify.js';
@@ -37,6 +39,14 @@ import type { Daemon, DaemonDeps } from './main/daemon.js';
 export type { Daemon, DaemonDeps } from './main/daemon.js';
 /** The supervisor's token for `omnipos homologation`, which starts the daemon in-process. */
 export { ensureSupervisorToken } from './main/voids.js';
+
+/**
+ * undici's Agent alone (fast start): its module and the pools and clients it makes, 23 files,
+ * not the 110 of the package's index (request API, fetch, caches, mocks), which the acquirer
+ * clients load at their first request (src/acquirer/http.ts); the same class either way (one
+ * CommonJS module cache), and the index adds its request methods to its prototype then.
+ */
+const Agent = createRequire(import.meta.url)('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
 export { acquirerUrls } from './main/acquirer-urls.js';
 
 /**
@@ -73,7 +83,12 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   });
 
   const sandbox = await startEmbeddedSandbox(held, config, log, deps.sandboxPort);
-  const { agent, dispatcher } = acquirerAgent(held, deps.acquirerInterceptors);
+  if (sandbox) held.add('the embedded sandbox host', () => sandbox.close());
+  const agent = new Agent({ keepAliveTimeout: 10_000 });
+  held.add('the acquirer connections', () => agent.close());
+  const dispatcher: Dispatcher = deps.acquirerInterceptors?.length
+    ? agent.compose(...deps.acquirerInterceptors)
+    : agent;
   // --- API events and health: the engines' events fan out to GET /v1/events (and still to
   // deps.onEvent); what the acquirer last did is kept for GET /v1/health. ---
   const events = new EventHub(journal, () => clock.now(), new EventLog(db));

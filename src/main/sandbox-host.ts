@@ -7,7 +7,8 @@ import type { Held } from './held.js';
 
 /**
  * The embedded sandbox host, when the configuration asks for one (the sandbox environment with
- * `sandbox.embedded`), listening and registered in `held` to close; otherwise undefined.
+ * `sandbox.embedded`), listening (the caller registers its close); otherwise undefined. A start
+ * stopped or failed while it opens leaves nothing open (`held.step`).
  */
 export async function startEmbeddedSandbox(
   held: Held,
@@ -36,6 +37,5 @@ export async function startEmbeddedSandbox(
       throw e;
     }
   });
-  held.add('the embedded sandbox host', () => sandbox.close());
   return sandbox;
 }
