@@ -2,38 +2,84 @@
 // (TLS from a CA made here, client certificates, an ACL file), with the broker stopped and
 // restarted mid-run, a SIGKILLed terminal, and commands inside and outside the list.
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/run.js';
-import { PACKAGE_ROOT } from '../../../src/config/index.js';
-import type { Daemon } from '../../../src/main.js';
-import { ledgerReport } from '../../../src/sandbox/index.js';
+import { loadConfig, PACKAGE_ROOT } from '../../../src/config/index.js';
+import { createLogger } from '../../../src/core/log/index.js';
+import { startDaemon, type Daemon } from '../../../src/main.js';
+import { deduped, finalPayments, paymentsOf, saleRound } from './fleet-sales.js';
+import { buildSandbox, ledgerReport, listenSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { clearCardData } from '../../helpers/scan-card-data.js';
-import { MERCHANT, mqttAs, sleep, terminalConfig, until } from './fleet-kit.js';
-import {
-  broker,
-  daemons,
-  deduped,
-  FLEET,
-  finalPayments,
-  ids,
-  KILLED,
-  operator,
-  payments,
-  prefix,
-  received,
-  type Received,
-  root,
-  round,
-  sandbox,
-  startFleet,
-  stopFleet,
-} from './fleet-rig.js';
+import { Broker, freePort, makePki, MERCHANT, mqttAs, sleep, terminalConfig, until } from './fleet-kit.js';
 
-beforeAll(startFleet, 120_000);
-afterAll(stopFleet, 60_000);
+const FLEET = 10;
+const ids = Array.from({ length: FLEET }, (_, i) => `T00000${String(i + 1).padStart(2, '0')}`);
+const KILLED = 'T0000099';
+const log = createLogger({ level: 'silent' });
+
+interface Received {
+  topic: string;
+  retain: boolean;
+  body: Record<string, unknown>;
+  raw: string;
+}
+
+let root: string;
+let broker: Broker;
+let sandbox: RunningSandbox;
+let daemons: Daemon[] = [];
+let operator: MqttClient;
+const received: Received[] = [];
+const prefix = (id: string): string => `omnipos/${MERCHANT}/${id}`;
+
+beforeAll(async () => {
+  root = mkdtempSync(path.join(tmpdir(), 'omnipos-fleet-'));
+  const pki = makePki(root, [...ids, KILLED, 'operator']);
+  broker = new Broker(pki, await freePort());
+  await broker.start();
+  sandbox = await listenSandbox(buildSandbox({ dbFile: path.join(root, 'sandbox', 'acquirer.db'), log }), { port: 0 });
+  const merchantId = SANDBOX_MERCHANT.merchant.subordinatedMerchantId;
+  const insert = sandbox.sandbox.ctx.db.prepare(
+    'INSERT INTO terminals (terminal_id, subordinated_merchant_id, body) VALUES (?, ?, ?)',
+  );
+  for (const id of [...ids, KILLED]) insert.run(id, merchantId, JSON.stringify({ TerminalId: id }));
+  operator = await mqttAs(broker, 'operator', { session: 'fleet-consumer' });
+  operator.on('message', (topic, payload, packet) =>
+    received.push({
+      topic,
+      retain: packet.retain,
+      raw: payload.toString(),
+      body: payload.length ? (JSON.parse(payload.toString()) as Record<string, unknown>) : {},
+    }),
+  );
+  await operator.subscribeAsync('omnipos/#', { qos: 1 });
+  daemons = [];
+  for (const [i, id] of ids.entries()) {
+    const dir = path.join(root, id);
+    mkdirSync(dir);
+    const config = loadConfig({
+      path: terminalConfig({ dir, terminalId: id, ordinal: i + 1, sandbox, broker, merchantId }),
+      env: {},
+    });
+    daemons.push(await startDaemon({ config, log, env: {}, apiPort: 0, fleetReconnectMs: 300 }));
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(daemons.map((d) => d.stop()));
+  await operator?.endAsync(true);
+  await broker?.stop();
+  await sandbox?.close();
+  rmSync(root, { recursive: true, force: true });
+}, 60_000);
+
+const round = (n: number): Promise<void> => saleRound(daemons, n);
+const payments = (id: string): Received[] => paymentsOf(received, prefix(id));
 
 describe('a fleet of terminals on a real mosquitto (TLS, client certificates, ACL)', () => {
   it('publishes status, payments (once by id, in order per terminal, across a broker restart), alarms and the day; totals equal the sandbox ledger', async () => {
