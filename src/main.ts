@@ -1,22 +1,16 @@
 import { createRequire } from 'node:module';
-import path from 'node:path';
 import type { Agent as UndiciAgent, Dispatcher } from 'undici';
-import { buildApp, listenApi, EventHub, AcquirerReach } from './api/index.js';
-import { listenLan } from './main/api-lan.js';
-import { acquirerFromConfig, sandboxListenOptions } from './main/acquirer-urls.js';
+import { EventHub, AcquirerReach } from './api/index.js';
 import { startAcquirerProbe } from './main/acquirer-probe.js';
-import { PinpadKeySlots } from './main/pinpad-key-slots.js';
+import type { PinpadKeySlots } from './main/pinpad-key-slots.js';
 import { saleIdentity } from './main/sale-identity.js';
 import { merchantProfile } from './main/merchant.js';
-import { PinpadQrDisplay, openPinpad } from './adapters/index.js';
+import { PinpadQrDisplay } from './adapters/index.js';
 import { receiptPrinter, receiptService } from './main/printing.js';
 import { startOperations } from './main/operations.js';
 import { acquirerBackend } from './main/acquirer-backend.js';
 import { TablesInForce } from './main/tables-in-force.js';
-import { openPinpadTarget } from './main/devices.js';
-import { startPinpad, type StartedPinpad } from './main/pinpad-start.js';
 import { systemClock, HostClock } from './core/index.js';
-import { sdNotify, watchdogIntervalMs } from './core/systemd.js';
 import {
   OutboxForwarder,
   PaymentLock,
@@ -29,19 +23,14 @@ import {
 import { buildVoids } from './main/voids.js';
 import { startFleet } from './main/fleet.js';
 import { startMetrics } from './main/metrics.js';
-import {
-  EventLog,
-  Journal,
-  MerchantOrderIds,
-  Outbox,
-  ensureApiToken,
-  openCheckedTerminalDatabase,
-  type JournalKind,
-  type OutboxTask,
-  lockStateDir,
-  WriteHealth,
-} from './store/index.js';
+import { EventLog, type JournalKind, type OutboxTask } from './store/index.js';
 import { Held } from './main/held.js';
+import { openStore } from './main/store.js';
+import { startEmbeddedSandbox } from './main/sandbox-host.js';
+import { connectAcquirer } from './main/acquirer-connections.js';
+import { openDaemonPinpad } from './main/daemon-pinpad.js';
+import { startApi } from './main/api.js';
+import { announceReady, startWatchdog } from './main/systemd-notify.js';
 import type { Daemon, DaemonDeps } from './main/daemon.js';
 
 export type { Daemon, DaemonDeps } from './main/daemon.js';
@@ -83,52 +72,14 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   // Business time is the host's: the offset is learnt from the acquirer's Date headers.
   const clock = new HostClock(deps.clock ?? systemClock);
   const values = config.values;
-  // One daemon per state directory: a second one refuses here, before it opens the database.
-  const lock = await held.step('the state directory lock', () => lockStateDir(values.stateDir));
-  held.add('the state directory lock', () => lock.release());
-  const db = await held.step('the database', () =>
-    openCheckedTerminalDatabase(values.stateDir, log.child({ component: 'store' })),
-  );
-  held.add('the database', () => db.close());
-  const { file: apiTokenFile, token } = await held.step('the API token', () => ensureApiToken(values.stateDir));
-  // The journal's room to commit: no new payment starts while the disk is (nearly) full or a write
-  // failed (any table: journal, outbox, events, telemetry) until one commits again; heals by itself.
-  const writeHealth = new WriteHealth({
-    dir: values.stateDir,
-    db,
-    log: log.child({ component: 'store' }),
-    now: () => new Date(),
-    ...(deps.diskReserveBytes !== undefined ? { reserveBytes: deps.diskReserveBytes } : {}),
-  });
-  const journal = new Journal(db);
-  const outbox = new Outbox(db);
-  const orderIds = new MerchantOrderIds(db, {
-    ordinal: values.terminal.orderIdTerminal ?? values.terminal.ordinal,
+  // The state directory: its lock, the database, the API token and the journal's room to commit.
+  const { db, apiTokenFile, token, writeHealth, journal, outbox, orderIds } = await openStore(held, config, {
     clock,
+    log,
+    diskReserveBytes: deps.diskReserveBytes,
   });
 
-  const sandbox =
-    values.environment === 'sandbox' && values.sandbox.embedded
-      ? await held.step('the embedded sandbox host', async () => {
-          // Imported only here: a production terminal never loads the sandbox host (fast start).
-          const { buildSandbox, listenSandbox } = await import('./sandbox/index.js');
-          const host = buildSandbox({
-            dbFile: path.join(values.stateDir, 'sandbox', 'acquirer.db'),
-            log,
-            outcomeAttempts: values.sandbox.outcomeAttempts,
-            qrValidityMs: values.qr.validitySeconds * 1000,
-            // The terminal-built wallet QR needs an acquirer that registers such codes: the sandbox
-            // plays one only when this terminal is set to build them (the host's default refuses them, 422.002).
-            scenario: { registersTerminalQr: values.qr.provider === 'terminal' },
-          });
-          try {
-            return await listenSandbox(host, sandboxListenOptions(config, deps.sandboxPort));
-          } catch (e) {
-            host.close();
-            throw e;
-          }
-        })
-      : undefined;
+  const sandbox = await startEmbeddedSandbox(held, config, log, deps.sandboxPort);
   if (sandbox) held.add('the embedded sandbox host', () => sandbox.close());
   const agent = new Agent({ keepAliveTimeout: 10_000 });
   held.add('the acquirer connections', () => agent.close());
@@ -144,18 +95,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
     deps.onEvent?.(event);
   };
   // --- end API events and health ---
-  const acquirer = acquirerFromConfig(config, {
-    sandbox,
-    clock,
-    log,
-    dispatcher,
-    onHostDate: (date) => {
-      acquirerReach.answered();
-      if (clock.observe(date))
-        log.warn({ offsetMs: clock.offsetMs }, "the terminal's clock differs from the host's: following the host");
-    },
-  });
-  held.add('the acquirer clients', () => acquirer.close());
+  const acquirer = connectAcquirer(held, config, { sandbox, clock, log, dispatcher, reach: acquirerReach });
   // The acquirer backend the configuration names (acquirer.kind): every port the engines need of
   // the acquirer, in the engine's words. The pinpad's identity and the tables come later: read late.
   const later: { keySlots?: PinpadKeySlots; tables?: TablesInForce } = {};
@@ -177,32 +117,15 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   );
   later.tables = tables;
   held.add('the initialization tables', () => tables.stop());
-  // The pinpad as the configuration names it (src/main/devices.ts, as for the CLI); the embedded
-  // virtual pinpad listens on loopback and the driver talks to it over real sockets.
-  const pinpadTarget = await held.step('the pinpad', () =>
-    openPinpadTarget(values.pinpad.device, { log: log.child({ component: 'pinpad' }) }),
-  );
-  held.add('the pinpad', () => pinpadTarget.stop());
+  // The pinpad as the configuration names it, its secure session (now or in the background), its key slots.
+  const { pinpadTarget, started, pinpadDevice, keySlots } = await openDaemonPinpad(held, config, {
+    tables: () => tables.current(),
+    clock,
+    log,
+    atStart: deps.pinpadAtStart,
+  });
   const virtualPinpad = pinpadTarget.virtual;
-  // `omnipos run` opens the pinpad's secure session in the background (a PPC930's secure OPN takes
-  // ~3 s): ready once the API takes requests, card sales refused with PINPAD_OPENING until it is open.
-  const started: StartedPinpad | undefined =
-    deps.pinpadAtStart === 'background'
-      ? startPinpad(config, () => tables.current(), log, pinpadTarget.transport)
-      : undefined;
-  const pinpadDevice =
-    started ??
-    (await held.step('the pinpad', () => openPinpad(config, () => tables.current(), log, pinpadTarget.transport)));
-  held.add('the pinpad', () => pinpadDevice.close());
-  // The DUKPT key slots, read once while the daemon holds the pinpad (GET /v1/health, omnipos diag).
-  const keySlots = new PinpadKeySlots(
-    pinpadDevice.pinpad,
-    { pin: values.pinpad.pinKeySlot, data: values.pinpad.dataKeySlot },
-    () => clock.now(),
-    log.child({ component: 'pinpad-keys' }),
-  ).start();
   later.keySlots = keySlots;
-  held.add('the key slot reader', () => keySlots.stop());
 
   // A new payment (card, QR, Pix) starts only with initialization tables in force and room on the disk.
   const canSell = (): void => {
@@ -389,37 +312,27 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   });
   held.add('the metrics', () => metrics.stop());
   held.check();
-  const handler =
-    deps.api === false
-      ? undefined
-      : buildApp({
-          engine,
-          qrEngine: profile || qrCodes ? qrEngine : undefined,
-          pixEngine,
-          voids: voids.engine,
-          journal,
-          pinpadOpen: started?.assertOpen,
-          outbox,
-          token,
-          log: log.child({ component: 'api' }),
-          events,
-          day: operations.day,
-          supervisor: voids.gate,
-          receipts: receiptService(config, printing, clock),
-          health,
-          metrics: () => metrics.metrics.render(),
-        });
-  const api = handler
-    ? await held.step("the cash register's API", () =>
-        listenApi(handler, values.api.host, deps.apiPort ?? values.api.port),
-      )
-    : undefined;
-  if (api) held.add("the cash register's API", () => api.close());
-  // The optional LAN listener: the same handler over TLS (api.lan).
-  const lan = handler
-    ? await held.step("the cash register's API on the LAN (api.lan)", () => listenLan(handler, config))
-    : undefined;
-  if (lan) held.add("the cash register's API on the LAN", () => lan.close());
+  const { api, lan } = await startApi(
+    held,
+    config,
+    { api: deps.api, port: deps.apiPort, log },
+    {
+      engine,
+      qrEngine: profile || qrCodes ? qrEngine : undefined,
+      pixEngine,
+      voids: voids.engine,
+      journal,
+      pinpadOpen: started?.assertOpen,
+      outbox,
+      token,
+      events,
+      day: operations.day,
+      supervisor: voids.gate,
+      receipts: receiptService(config, printing, clock),
+      health,
+      metrics: () => metrics.metrics.render(),
+    },
+  );
 
   // Fleet telemetry over MQTT (fleet.mqtt): follows the events, never on a sale's path.
   const fleet = await startFleet({
@@ -440,34 +353,10 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
     held.add('the fleet client', () => fleet.stop());
   }
 
-  const interval = watchdogIntervalMs(env);
-  const watchdog = interval
-    ? setInterval(() => {
-        // Fed only while the event loop runs this timer and the database answers.
-        db.prepare('SELECT 1').get();
-        void sdNotify(env, 'WATCHDOG=1');
-      }, interval)
-    : undefined;
-  watchdog?.unref();
-  if (watchdog) held.add('the systemd watchdog', () => clearInterval(watchdog));
-  // STOPPING=1 as an assignment: systemd-notify has no --stopping before systemd 253 (Debian 12 ships 252).
-  held.add('systemd', () => (ready ? sdNotify(env, 'STOPPING=1') : undefined));
+  startWatchdog(held, env, db, () => ready);
 
   held.check();
-  await sdNotify(env, '--ready', `--status=omnipos ${values.environment}`);
-  ready = true;
-  log.info(
-    {
-      environment: values.environment,
-      stateDir: values.stateDir,
-      terminal: values.terminal.terminalId,
-      apiTokenFile,
-      api: api?.url,
-      sandbox: sandbox?.url,
-      sandboxWallet: sandbox?.urls.wallet,
-    },
-    'omnipos started',
-  );
+  ready = await announceReady(env, config, log, { apiTokenFile, apiUrl: api?.url, sandbox });
   return {
     config,
     db,

@@ -1,71 +1,24 @@
 import { EventEmitter } from 'node:events';
 export { INFO_GIX_IDS } from './commands/info.js';
 import { commandRow } from '../../tables/pinpad/commands.js';
-import { isTransportError, type Transport } from '../transport/index.js';
+import { isTransportError } from '../transport/index.js';
 import { checkMandatoryParams } from './codec/mandatory.js';
 import { decodeResponse } from './codec/message.js';
 import { CLO, GIN, GIX, OPN_CLASSIC, type GinResult, type GixResult } from './commands/control.js';
 import { DEX, DSP, GCD, type DexOptions, type GcdRequest } from './commands/display.js';
-import { INFO_GIX_IDS, infoFromGin, infoFromGix, type PinpadInfo } from './commands/info.js';
-import { checkResponse, isUnknownCommand, type CommandSpec } from './commands/spec.js';
+import type { PinpadInfo } from './commands/info.js';
+import { checkResponse, type CommandSpec } from './commands/spec.js';
 import type { TwoLineText } from './commands/text.js';
 import { PinpadError, isPinpadError } from './errors.js';
 import { CLEAR_LAYER, Link, type LossReason, type PacketLayer } from './link/link.js';
 import { linkTimings, type LinkTimings } from './link/timings.js';
 import { SILENT_LOGGER, type DriverLogger } from './logger.js';
+import type { PinpadEvents, PinpadStatus } from './pinpad-events.js';
+import { readPinpadInfo } from './pinpad-info.js';
+import { intOption, type PinpadOptions, type RunOptions, type SessionControl } from './pinpad-options.js';
 
-/** Where the link stands. */
-export type PinpadStatus = 'idle' | 'connecting' | 'connected' | 'disconnected' | 'reconnecting' | 'closed';
-
-/** Link state changes, as events. */
-export type PinpadLinkEvent =
-  | { readonly state: 'connected' }
-  | { readonly state: 'disconnected'; readonly reason: LossReason }
-  | { readonly state: 'reconnecting'; readonly attempt: number; readonly delayMs: number }
-  | { readonly state: 'reconnected'; readonly attempt: number };
-
-/** A notification (NTM, §2.3.3) the pinpad sent during a blocking command: text for the operator. */
-export interface PinpadNotification {
-  readonly command: string;
-  readonly text: string;
-}
-
-export interface PinpadEvents {
-  notification: [PinpadNotification];
-  link: [PinpadLinkEvent];
-}
-
-/** Runs a command inside the session opener, before the pinpad is reported connected. */
-export type SessionRunner = <Req, Res>(spec: CommandSpec<Req, Res>, req: Req) => Promise<Res>;
-
-/** What a session opener gets: a way to run commands and to set the packet layer (secure channel). */
-export interface SessionControl {
-  run: SessionRunner;
-  /** Sets the packet layer for the rest of this connection (CLEAR_LAYER to go back to clear). */
-  setLayer(layer: PacketLayer): void;
-}
-
-export interface PinpadOptions {
-  /** Makes a new transport for each connection attempt (the same target each time). */
-  transport: () => Transport;
-  /** Link times and tries; defaults are the spec's (linkTimings()). */
-  timings?: Partial<LinkTimings>;
-  /** Probe the idle link with CAN every this many ms (default 5000; 0 = never). Never while a command runs. */
-  probeIntervalMs?: number;
-  /** Reconnect after a loss with exponential backoff: first delay (default 250 ms), cap (default 5000 ms). */
-  reconnect?: { enabled?: boolean; initialMs?: number; maxMs?: number };
-  /**
-   * Opens the session after each (re)connect; every new connection starts in clear. Default:
-   * classic OPN. The secure channel passes its opener here (secure OPN, then `setLayer`).
-   */
-  openSession?: (session: SessionControl) => Promise<void>;
-  log?: DriverLogger;
-}
-
-export interface RunOptions {
-  /** Aborting sends CAN for a command on the wire, or drops it from the queue; the call rejects with PINPAD_CANCELLED. */
-  signal?: AbortSignal;
-}
+export type { PinpadEvents, PinpadLinkEvent, PinpadNotification, PinpadStatus } from './pinpad-events.js';
+export type { PinpadOptions, RunOptions, SessionControl, SessionRunner } from './pinpad-options.js';
 
 /** ST_INVPARM (§3.1.1). */
 const ST_INVPARM = 11;
@@ -77,17 +30,6 @@ const CARD_SESSION_MAX_IDLE_MS = 300_000;
 
 /** PKTDATA limit for commands that are not Abecs commands (§2.2.1: legacy compatibility). */
 const MAX_CLASSIC_PKTDATA = 1024;
-
-function num(v: number | undefined, def: number, min: number, max: number, name: string): number {
-  const x = v ?? def;
-  if (!Number.isInteger(x) || x < min || x > max) {
-    throw new PinpadError('PINPAD_INVALID_ARGUMENT', `${name} must be an integer in ${min}..${max}, got ${x}`, {
-      key: name,
-      value: x,
-    });
-  }
-  return x;
-}
 
 /**
  * The ABECS pinpad driver: a queue of commands over one link, typed results, AbortSignal
@@ -103,7 +45,8 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
   private statusValue: PinpadStatus = 'idle';
   private probeTimer: NodeJS.Timeout | undefined;
   private reconnectTimer: NodeJS.Timeout | undefined;
-  private classicOnly: boolean | undefined;
+  /** Whether this connection's pinpad answers GIX (false) or only the classic GIN (true); undefined until info() tells. */
+  private readonly classic: { only: boolean | undefined } = { only: undefined };
   /** What info() read on this connection (a full GIX takes 8 s on a real PPC930): asked once per connection. */
   private infoCache: Promise<PinpadInfo> | undefined;
   /** When the open card transaction (GCX … RMC) last ran a command; undefined when none is open. */
@@ -112,11 +55,11 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
   constructor(private readonly opts: PinpadOptions) {
     super();
     this.timings = linkTimings(opts.timings);
-    this.probeMs = num(opts.probeIntervalMs, 5000, 0, 3_600_000, 'probeIntervalMs');
+    this.probeMs = intOption(opts.probeIntervalMs, 5000, 0, 3_600_000, 'probeIntervalMs');
     this.backoff = {
       enabled: opts.reconnect?.enabled ?? true,
-      initialMs: num(opts.reconnect?.initialMs, 250, 1, 60_000, 'reconnect.initialMs'),
-      maxMs: num(opts.reconnect?.maxMs, 5000, 1, 600_000, 'reconnect.maxMs'),
+      initialMs: intOption(opts.reconnect?.initialMs, 250, 1, 60_000, 'reconnect.initialMs'),
+      maxMs: intOption(opts.reconnect?.maxMs, 5000, 1, 600_000, 'reconnect.maxMs'),
     };
     this.log = opts.log ?? SILENT_LOGGER;
   }
@@ -280,30 +223,8 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
     return this.infoCache;
   }
 
-  private async readInfo(opts?: RunOptions): Promise<PinpadInfo> {
-    if (this.classicOnly !== true) {
-      try {
-        const first = await this.gix(INFO_GIX_IDS, opts);
-        this.classicOnly = false;
-        const slots = Object.entries(infoFromGix(first).keys.dukptPin).filter(([, v]) => v === 'present');
-        const ksnIds = slots.map(([slot]) => 0x9100 + Number(slot));
-        const entries = [...first.entries];
-        for (let i = 0; i < ksnIds.length; i += 64)
-          entries.push(...(await this.gix(ksnIds.slice(i, i + 64), opts)).entries);
-        return infoFromGix({ data: { ...first.data }, entries });
-      } catch (e) {
-        if (!isUnknownCommand(e)) throw e;
-        this.classicOnly = true;
-      }
-    }
-    const general = await this.gin(0, opts);
-    let acq03: GinResult | undefined;
-    try {
-      acq03 = await this.gin(3, opts);
-    } catch (e) {
-      if (!isPinpadError(e, 'PINPAD_STATUS')) throw e;
-    }
-    return infoFromGin(general, acq03);
+  private readInfo(opts?: RunOptions): Promise<PinpadInfo> {
+    return readPinpadInfo(this, this.classic, opts);
   }
 
   /** DSP (§3.3.5): a 2x16 message. */
@@ -361,7 +282,7 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
         transport: transport.description,
       });
     }
-    this.classicOnly = undefined;
+    this.classic.only = undefined;
     this.infoCache = undefined;
     this.cardSessionAt = undefined;
     try {

@@ -3,9 +3,12 @@ import { card, GCD } from '../../drivers/pinpad/index.js';
 import { GCD_MESSAGES } from '../../tables/pinpad/gcd-messages.js';
 import { OmniposError } from '../core/index.js';
 import { isLuhnValid } from '../crypto/index.js';
-import type { EncryptedCard } from '../engine/index.js';
-import type { CardPinpad } from './pinpad-card-kit.js';
+import type { CardRequest, CardSummary, EncryptedCard } from '../engine/index.js';
+import { sixAndFour, type CardPinpad } from './pinpad-card-kit.js';
+import type { PinpadCardOptions } from './pinpad-card-options.js';
+import type { SelectionFacts } from './pinpad-card-products.js';
 import type { PromptRelay } from './pinpad-card-prompts.js';
+import type { Product } from './pinpad-card-select.js';
 
 /** GCD's fixed prompts (ABECS §3.3.8 table) for a typed card: the number, the expiry month and year. */
 const MSG = { number: 0x32, month: 0x13, year: 0x14 } as const;
@@ -68,4 +71,61 @@ export async function readTypedCard(
   } finally {
     card.wipe(block);
   }
+}
+
+/**
+ * A typed card read for the card port: the number and expiry typed on the pinpad (readTypedCard),
+ * the tables' product for it (no menu on the pinpad: several products is a refusal), and the
+ * summary the engine keeps (masked number, expiry MMYY).
+ */
+export async function typedCardRead(
+  o: PinpadCardOptions,
+  request: CardRequest,
+  signal: AbortSignal,
+  relay: PromptRelay,
+): Promise<{ summary: CardSummary; card: EncryptedCard }> {
+  const chosen: { product?: Product } = {};
+  const facts = (masked: string, expiry: string, luhnValid: boolean): SelectionFacts => ({
+    amount: request.amount,
+    installments: request.installments ?? 1,
+    interest: request.interest ?? 'ByMerchant',
+    maskedPan: masked,
+    expiry,
+    luhnValid,
+  });
+  const typed = await readTypedCard(o.pinpad, {
+    dataKeySlot: o.dataKeySlot,
+    timeoutS: o.timeoutS ?? 60,
+    signal,
+    relay,
+    accept: (masked, expiry, luhnValid) => {
+      const s = o.selectProduct?.(
+        { entry: 'typed', digits: masked.slice(0, 8), fallback: false, method: request.method },
+        facts(masked, expiry, luhnValid),
+      );
+      if (!s || s.kind === 'refused')
+        throw new OmniposError('INIT_CARD_REFUSED', s?.message ?? 'no product rules for typed cards', {
+          reason: s?.reason ?? 'typing-not-allowed',
+        });
+      // A typed number offers no menu on the pinpad: several products for it is a refusal, not a guess.
+      if (s.kind === 'choose')
+        throw new OmniposError('INIT_CARD_REFUSED', 'several products fit this typed card; read the card instead', {
+          reason: 'product-choice',
+        });
+      chosen.product = s;
+    },
+  });
+  const p = chosen.product;
+  const summary: CardSummary = {
+    maskedPan: sixAndFour(typed.masked),
+    inputMode: 'Typed',
+    chip: false,
+    isFallback: false,
+    authenticationMethod: 'NoPassword',
+    ...(p ? { productId: p.productId } : {}),
+    ...(p?.brandId !== undefined ? { brandId: p.brandId } : {}),
+    ...(p?.issuerId !== undefined ? { issuerId: p.issuerId } : {}),
+    expiry: `${typed.expiry.slice(2)}${typed.expiry.slice(0, 2)}`,
+  };
+  return { summary, card: typed.encrypted };
 }

@@ -1,25 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { card, DSP, PinpadError, isPinpadError } from '../../drivers/pinpad/index.js';
-import {
-  CHIP_TAGS_FIRST as TAGS_FIRST,
-  CHIP_TAGS_SECOND as TAGS_SECOND,
-  OmniposError,
-  isOmniposError,
-} from '../core/index.js';
-import { decodeTlv, encodeTlv } from '../emv/index.js';
+import { CHIP_TAGS_FIRST as TAGS_FIRST, OmniposError, isOmniposError } from '../core/index.js';
 import type { CardPort, CardRequest, EncryptedCard, PromptListener, CardSummary, InputMode } from '../engine/index.js';
-import { asOmnipos, fail, gcxWhen, hexOf, sixAndFour, tlvMap, type CardPinpad } from './pinpad-card-kit.js';
-import type {
-  ProductQuery,
-  ProductResolver,
-  ProductSelection,
-  ProductSelector,
-  SelectionFacts,
-} from './pinpad-card-products.js';
+import { type ChipFinish, finishChipOnPinpad } from './pinpad-card-finish.js';
+import { asOmnipos, fail, gcxWhen, hexOf, sixAndFour, tlvMap } from './pinpad-card-kit.js';
+import type { PinpadCardOptions } from './pinpad-card-options.js';
+import type { ProductQuery, SelectionFacts } from './pinpad-card-products.js';
 import { PROMPT_TEXTS, PromptRelay } from './pinpad-card-prompts.js';
-import { readTypedCard } from './pinpad-card-typed.js';
+import { chooseProduct, type Product } from './pinpad-card-select.js';
+import { typedCardRead } from './pinpad-card-typed.js';
 
 export type { CardPinpad } from './pinpad-card-kit.js';
+export type { PinpadCardOptions } from './pinpad-card-options.js';
 export {
   productResolver,
   tableProductSelector,
@@ -30,59 +22,12 @@ export {
   type ProductSelection,
 } from './pinpad-card-products.js';
 
-export interface PinpadCardOptions {
-  pinpad: CardPinpad;
-  /** The acquirer's table index (TAB_ACQ), configuration `pinpad.acquirerIndex`. */
-  acquirerIndex: number;
-  /** DUKPT key slots (configuration `pinpad.pinKeySlot`, `pinpad.dataKeySlot`). */
-  pinKeySlot: number;
-  dataKeySlot: number;
-  /** Offer contactless (the Acquirer table's EnableContaclessCardReader). Default true. */
-  contactless?: boolean;
-  /**
-   * The tables' selection rules (`tableProductSelector`): the product, the customer's choice on
-   * the pinpad (MNU) when several fit, refusals, and who asks for the PIN. Preferred over `resolveProduct`.
-   */
-  selectProduct?: ProductSelector;
-  /** The product of a read without the rules (first candidate of the method); used when `selectProduct` is absent. */
-  resolveProduct?: ProductResolver;
-  /** Why typed entry cannot work for a method whatever number is typed (`typedEntryRefusal`); undefined = allowed. No function: typed entry refused. */
-  typedRefusal?: (method: CardRequest['method']) => string | undefined;
-  /** Whether a stripe read asks for the PIN (GPN); default: the selection's password rule, else debit only. */
-  stripePin?: (q: ProductQuery) => boolean;
-  /** Local date and time for GCX; the system clock by default. */
-  now?: () => Date;
-  /** Card-wait, PIN-screen, menu and typing timeouts, seconds (default 60). */
-  timeoutS?: number;
-  /** Told when the customer must act on their phone or show one card only (besides the sale's prompt listener). */
-  onPrompt?: (prompt: 'see-phone' | 'one-card') => void;
-  /**
-   * EMV terminal data (hex TLV) that overrides the AID records in GCX and GOX (SPE_EMVDATA), e.g.
-   * `9F350124` (terminal type 24, unattended online only) and a kiosk's `9F33` without signature CVM;
-   * a function is asked at each read (the tables in force may change).
-   */
-  terminalEmvData?: string | (() => string | undefined);
-  /**
-   * How long FCX may take before it is aborted (CAN), ms; default `timeoutS` (60 s). FCX blocks while
-   * a contactless card is asked back for issuer scripts (§3.7.4): a lost answer must not hold the sale
-   * nor every later pinpad command.
-   */
-  finishTimeoutMs?: number;
-  /** Where the alarm of a contactless offline approval goes. */
-  log?: { warn(obj: object, msg?: string): void };
-}
-
 const INPUT: Record<card.GcxResult['cardType'], { mode: InputMode; entry: ProductQuery['entry'] }> = {
   stripe: { mode: 'MagStripe', entry: 'magstripe' },
   chip: { mode: 'Emv', entry: 'emv' },
   'contactless-stripe': { mode: 'ContactlessMagStripe', entry: 'contactlessMagstripe' },
   'contactless-chip': { mode: 'ContactlessEmv', entry: 'contactlessEmv' },
 };
-
-type Product =
-  | Extract<ProductSelection, { kind: 'product' }>
-  | { kind: 'legacy'; productId: number; brandId?: number; issuerId?: number }
-  | undefined;
 
 /**
  * The engine's CardPort on the ABECS driver: GCX (contactless rules; a chip that fails falls back
@@ -128,7 +73,7 @@ export class PinpadCardPort implements CardPort {
       this.accepts(request);
       const read =
         request.entry === 'typed'
-          ? await this.#typed(request, signal, relay)
+          ? await typedCardRead(this.#o, request, signal, relay)
           : await this.#read(request, signal, relay);
       relay.show('processing', PROMPT_TEXTS.processing);
       if (!read.summary.chip) await this.#o.pinpad.run(DSP, PROMPT_TEXTS.processing, { signal }).catch(() => undefined);
@@ -136,94 +81,6 @@ export class PinpadCardPort implements CardPort {
     } catch (e) {
       throw asOmnipos(e, signal);
     }
-  }
-
-  /** The tables' answer for a read: asks the customer (MNU) when several products fit; throws a refusal. */
-  async #product(
-    query: ProductQuery,
-    facts: SelectionFacts,
-    signal: AbortSignal,
-    relay: PromptRelay,
-  ): Promise<Product> {
-    const select = this.#o.selectProduct;
-    if (!select) {
-      const r = this.#o.resolveProduct?.(query);
-      return r ? { kind: 'legacy', ...r } : undefined;
-    }
-    let s = select(query, facts);
-    if (s.kind === 'choose') {
-      const options = s.options;
-      relay.show('choose-product', PROMPT_TEXTS.chooseProduct);
-      const n = await relay.during('choose-product', () =>
-        this.#o.pinpad.run(
-          card.MNU,
-          {
-            title: PROMPT_TEXTS.chooseProduct,
-            options: options.map((x) => x.label.slice(0, 24)),
-            timeoutS: this.#o.timeoutS ?? 60,
-          },
-          { signal },
-        ),
-      );
-      s = select(query, { ...facts, productId: options[n - 1]!.productId });
-    }
-    if (s.kind === 'refused') throw new OmniposError('INIT_CARD_REFUSED', s.message, { reason: s.reason });
-    if (s.kind === 'choose')
-      throw new OmniposError('INIT_CARD_REFUSED', 'the product chosen on the pinpad does not fit the card', {
-        reason: 'product-choice',
-      });
-    return s;
-  }
-
-  async #typed(
-    request: CardRequest,
-    signal: AbortSignal,
-    relay: PromptRelay,
-  ): Promise<{ summary: CardSummary; card: EncryptedCard }> {
-    const chosen: { product?: Product } = {};
-    const facts = (masked: string, expiry: string, luhnValid: boolean): SelectionFacts => ({
-      amount: request.amount,
-      installments: request.installments ?? 1,
-      interest: request.interest ?? 'ByMerchant',
-      maskedPan: masked,
-      expiry,
-      luhnValid,
-    });
-    const typed = await readTypedCard(this.#o.pinpad, {
-      dataKeySlot: this.#o.dataKeySlot,
-      timeoutS: this.#o.timeoutS ?? 60,
-      signal,
-      relay,
-      accept: (masked, expiry, luhnValid) => {
-        const s = this.#o.selectProduct?.(
-          { entry: 'typed', digits: masked.slice(0, 8), fallback: false, method: request.method },
-          facts(masked, expiry, luhnValid),
-        );
-        if (!s || s.kind === 'refused')
-          throw new OmniposError('INIT_CARD_REFUSED', s?.message ?? 'no product rules for typed cards', {
-            reason: s?.reason ?? 'typing-not-allowed',
-          });
-        // A typed number offers no menu on the pinpad: several products for it is a refusal, not a guess.
-        if (s.kind === 'choose')
-          throw new OmniposError('INIT_CARD_REFUSED', 'several products fit this typed card; read the card instead', {
-            reason: 'product-choice',
-          });
-        chosen.product = s;
-      },
-    });
-    const p = chosen.product;
-    const summary: CardSummary = {
-      maskedPan: sixAndFour(typed.masked),
-      inputMode: 'Typed',
-      chip: false,
-      isFallback: false,
-      authenticationMethod: 'NoPassword',
-      ...(p ? { productId: p.productId } : {}),
-      ...(p?.brandId !== undefined ? { brandId: p.brandId } : {}),
-      ...(p?.issuerId !== undefined ? { issuerId: p.issuerId } : {}),
-      expiry: `${typed.expiry.slice(2)}${typed.expiry.slice(0, 2)}`,
-    };
-    return { summary, card: typed.encrypted };
   }
 
   /**
@@ -300,7 +157,7 @@ export class PinpadCardPort implements CardPort {
     };
     let product: Product;
     try {
-      product = await this.#product(query, facts, signal, relay);
+      product = await chooseProduct(this.#o, query, facts, signal, relay);
     } catch (e) {
       if (
         !again &&
@@ -418,47 +275,10 @@ export class PinpadCardPort implements CardPort {
   async finishChip(
     decision: 'approved' | 'declined' | 'no-communication' | 'aborted',
     host: { authorizationCode?: string; emvResponse?: string },
-  ): Promise<{ card: 'approved' | 'declined' | 'failed'; emv?: Record<string, string>; reason?: string }> {
+  ): Promise<ChipFinish> {
     if (!this.#chipOpen) return { card: 'failed', reason: 'no chip transaction is open' };
     this.#chipOpen = false;
-    let arc: string | undefined;
-    let hostTlv: Uint8Array | undefined;
-    if (host.emvResponse) {
-      try {
-        const objs = decodeTlv(host.emvResponse);
-        const a = objs.find((o) => o.tag === '8A');
-        if (a) arc = Buffer.from(a.value).toString('latin1');
-        const rest = objs.filter((o) => o.tag !== '8A').map((o) => ({ tag: o.tag, value: Uint8Array.from(o.value) }));
-        if (rest.length) hostTlv = encodeTlv(rest);
-      } catch {
-        // an answer the card cannot use: FCX without it
-      }
-    }
-    const outcome = decision === 'approved' ? 'approved' : decision === 'declined' ? 'declined' : 'no-communication';
-    const signal = AbortSignal.timeout(this.#o.finishTimeoutMs ?? (this.#o.timeoutS ?? 60) * 1000);
-    try {
-      const r = await this.#o.pinpad.run(
-        card.FCX,
-        {
-          outcome,
-          ...(outcome !== 'no-communication' ? { arc: arc ?? (outcome === 'approved' ? '00' : '05') } : {}),
-          ...(hostTlv ? { emvData: hostTlv } : {}),
-          tags: TAGS_SECOND,
-        },
-        { signal },
-      );
-      const emv = tlvMap(r.emvData);
-      if (r.issuerScriptResults) emv['9F5B'] = hexOf(r.issuerScriptResults);
-      return { card: r.decision, emv };
-    } catch (e) {
-      const reason = signal.aborted
-        ? `FCX took longer than its deadline (${(e as Error).message})`
-        : (e as Error).message;
-      // §3.7.4 note 2: a contactless card has left; its FCX cancelled or failed, the host's answer
-      // stands (the pinpad returns only EOT, no PP_FCXRES). A contact chip's failure is the card's.
-      if (this.#tapped) return { card: outcome === 'approved' ? 'approved' : 'declined', emv: {}, reason };
-      return { card: 'failed', reason };
-    }
+    return finishChipOnPinpad(this.#o, () => this.#tapped, decision, host);
   }
 
   async end(message: string, onPrompt?: PromptListener): Promise<void> {

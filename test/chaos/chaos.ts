@@ -28,8 +28,21 @@ import { createProgress } from '../../src/cli/progress.js';
 import { createLogger } from '../../src/core/log/index.js';
 import { nextDailyClose } from '../../src/engine/daily-close.js';
 import { buildSandbox, listenSandbox, type LedgerReport, sandboxEnv } from '../../src/sandbox/index.js';
+import {
+  CREDIT_CARDS,
+  DEBIT_CARDS,
+  ERROR_ROUTES,
+  ERRORS,
+  FAULTS,
+  PINPAD_FAULTS,
+  pinpadFaultName,
+  ROUTES,
+} from './faults.js';
+import { chaosTerminals } from './merchants.js';
+import { count, seededRandom } from './random.js';
 import { reconcile } from './reconcile.js';
-import { sleep, Terminal } from './terminal.js';
+import { settle, settleAll } from './settle.js';
+import { sleep, type Terminal } from './terminal.js';
 
 const { values } = parseArgs({
   options: {
@@ -53,17 +66,7 @@ const MERCHANTS = Number(values.merchants);
 const VOID_RATE = Number(values['void-rate']);
 const BROWNOUT = values.brownout !== 'off';
 if (MERCHANTS !== 1 && MERCHANTS !== 2) throw new Error('--merchants: 1 or 2');
-let seed = Number(values.seed);
-/** mulberry32: a seeded generator, so a failing run can be replayed with --seed. */
-function random(): number {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
-const count = (m: Record<string, number>, k: string): void => void (m[k] = (m[k] ?? 0) + 1);
+const { random, pick } = seededRandom(Number(values.seed));
 
 const started = Date.now();
 const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-chaos-'));
@@ -97,68 +100,7 @@ const shared = {
   OMNIPOS_ALARMS__CHECK_SECONDS: '1',
   ...sandboxEnv(sandbox),
 };
-// The first merchant as the default configuration has it; the second from tables/sandbox/second-merchant.json.
-const terminals = [new Terminal({ name: 'merchant-1', stateDir: path.join(dir, 'terminal'), env: {} })];
-if (MERCHANTS === 2) {
-  terminals.push(
-    new Terminal({
-      name: 'merchant-2',
-      stateDir: path.join(dir, 'terminal-2'),
-      env: {
-        // One JSON object: an OMNIPOS_* value of digits is read as a number, and terminalId is a string.
-        OMNIPOS_TERMINAL: JSON.stringify({
-          subordinatedMerchantId: '7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d',
-          terminalId: '42004301',
-          ordinal: 1,
-          orderIdTerminal: 2001,
-          softDescriptor: 'OMNIPOS',
-          mode: 'attended',
-        }),
-      },
-    }),
-  );
-}
-
-const CREDIT_CARDS = [
-  { name: 'sandbox card ending 0', via: 'chip' },
-  { name: 'mastercard credit', via: 'contactless' },
-  { name: 'mastercard credit', via: 'chip' },
-  { name: 'elo credit', via: 'chip' },
-  { name: 'amex credit', via: 'contactless' },
-  { name: 'chip fails', via: 'chip' },
-  { name: 'sandbox stripe card', via: 'stripe' },
-] as const;
-const DEBIT_CARDS = [
-  { name: 'visa debit', via: 'chip' },
-  { name: 'visa debit', via: 'contactless' },
-] as const;
-// src/sim/pinpad/README.md, "Faults": the first four from before, the rest the strict pinpad's (issue 18).
-const PINPAD_FAULTS = [
-  { kind: 'delay', ms: 300 },
-  { kind: 'lost-ack' },
-  { kind: 'bad-crc' },
-  { kind: 'garbage' },
-  { kind: 'garbage', bytes: 16, control: true },
-  { kind: 'truncated-answer' },
-  { kind: 'lost-answer' },
-  { kind: 'can-drops-emv' },
-  { kind: 'disconnect', when: 'mid-answer', replugAfterMs: 500 },
-] as const;
-const pinpadFaultName = (f: (typeof PINPAD_FAULTS)[number]): string =>
-  'control' in f ? 'garbage+control' : 'when' in f ? `disconnect-${f.when}+replug` : f.kind;
-
-// Host faults: the transport's, on any route; and the host's published errors (tables/sandbox/published-errors.json:
-// 0 internal error, 307 not found, 308 not available to capture, 309 not available to void) on the routes that
-// change a sale, answered before the host did the work or after it (`handled`): the client must query, never decide.
-const FAULTS = [{ latencyMs: 700 }, { status: 503 }, { reset: 'before' }, { reset: 'after' }, { drop: true }] as const;
-const ROUTES = ['saleCreate', 'saleConfirm', 'saleUndo', 'saleUndoByOrderId', 'saleGetByOrderId', 'omniToken'] as const;
-const ERROR_ROUTES = ['saleConfirm', 'saleUndo', 'saleUndoByOrderId', 'voidCreate', 'voidConfirm'] as const;
-const ERRORS = [
-  { error: 0, errorStatus: 500 },
-  { error: 307, errorStatus: 404 },
-  { error: 308, errorStatus: 400 },
-  { error: 309, errorStatus: 400 },
-] as const;
+const terminals = chaosTerminals(dir, MERCHANTS);
 const hostFaults: Record<string, number> = {};
 const pinpadFaults: Record<string, number> = {};
 const decisions: Record<string, number> = {};
@@ -183,16 +125,6 @@ async function hostFault(spec: Record<string, unknown>): Promise<void> {
 for (const t of terminals) {
   await t.startPinpad('fast');
   await t.startDaemon(shared);
-}
-
-/** Polls a payment until it leaves `pending` (a slow pinpad takes seconds), at most `ms`. */
-async function settle(t: Terminal, p: string, ms: number, waiting: readonly string[] = ['pending']): Promise<any> {
-  const until = Date.now() + ms;
-  for (;;) {
-    const s = await t.call('GET', p);
-    if (!waiting.includes(s.body?.status) || Date.now() > until) return s.body;
-    await sleep(30);
-  }
 }
 
 let closeAt: Date | undefined;
@@ -332,36 +264,18 @@ progress.update('chaos: sales started', SALES, SALES);
 progress.end();
 if (slowCount > 0 && slowFrom + slowCount >= SALES) for (const t of terminals) await t.switchTiming('fast', shared);
 
-/** Clean runs until nothing is pending and the outbox is empty, on every terminal. */
-async function settleAll(rounds: number): Promise<boolean> {
-  let done = true;
-  for (const t of terminals) {
-    let clean = false;
-    for (let k = 0; k < rounds && !clean; k++) {
-      const h = await t.call('GET', '/v1/health');
-      const open =
-        (await t.call('GET', '/v1/payments?status=pending')).body.payments.length +
-        (await t.call('GET', '/v1/payments?status=approved')).body.payments.length;
-      clean = h.body.outbox.pending === 0 && open === 0;
-      if (!clean) await sleep(100);
-    }
-    done &&= clean;
-  }
-  return done;
-}
-
 // Faults off, one clean run until nothing is pending, then a clean stop.
 await control('/sandbox/faults', 'DELETE');
 for (const t of terminals) {
   await t.kill();
   await t.startDaemon(shared);
 }
-await settleAll(600);
+await settleAll(terminals, 600);
 // A sale the host never recorded is never "nothing charged" before the close of its day (issue 17):
 // its undo stays pending. The host's day ends (its clock moves past the close; the terminal's business
 // clock follows the host's Date header), and the outbox settles those with a final query.
 let closedDay = false;
-if (!(await settleAll(1))) {
+if (!(await settleAll(terminals, 1))) {
   closedDay = true;
   const hostNow = ((await control('/sandbox/clock', 'GET')) as { now: string }).now;
   await control('/sandbox/clock', 'POST', {
@@ -375,7 +289,7 @@ if (!(await settleAll(1))) {
       await t.kill();
       await t.startDaemon(shared);
     }
-    if (await settleAll(150)) break;
+    if (await settleAll(terminals, 150)) break;
     await control('/sandbox/clock', 'POST', { advanceMs: 600_000 });
   }
 }

@@ -11,6 +11,7 @@ import { runCli } from '../../../src/cli/run.js';
 import { loadConfig, PACKAGE_ROOT } from '../../../src/config/index.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import { startDaemon, type Daemon } from '../../../src/main.js';
+import { deduped, finalPayments, paymentsOf, saleRound } from './fleet-sales.js';
 import { buildSandbox, ledgerReport, listenSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { clearCardData } from '../../helpers/scan-card-data.js';
@@ -77,46 +78,8 @@ afterAll(async () => {
   rmSync(root, { recursive: true, force: true });
 }, 60_000);
 
-/** One sale on every terminal at once, each to its end (the sale never waits on the broker). */
-async function round(n: number): Promise<void> {
-  await Promise.all(
-    daemons.map(async (d, i) => {
-      await until(`terminal ${i} idle`, () => !d.engine.busy);
-      const { done } = await d.engine.start({
-        amount: 10_000 + (i + 1) * 100 + n * 1000,
-        method: 'credit',
-        installments: 1,
-        interest: 'ByMerchant',
-        confirmation: 'auto',
-      });
-      await done;
-    }),
-  );
-}
-
-function payments(id: string): Received[] {
-  return received.filter((m) => m.topic === `${prefix(id)}/payments`);
-}
-
-/** A consumer's view: first copy of each id, in arrival order. */
-function deduped(list: Received[]): Received[] {
-  const seen = new Set<string>();
-  return list.filter((m) => {
-    const k = String(m.body.id);
-    if (seen.has(k)) return false;
-    seen.add(k);
-    return true;
-  });
-}
-
-function finalPayments(d: Daemon): { id: number; status: string }[] {
-  return d.journal
-    .inStates(['confirmed', 'declined', 'aborted', 'failed', 'undone', 'needs-refund', 'dead-letter'])
-    .map((e) => ({
-      id: e.id,
-      status: e.state === 'aborted' ? 'cancelled' : e.state === 'dead-letter' ? 'failed' : e.state,
-    }));
-}
+const round = (n: number): Promise<void> => saleRound(daemons, n);
+const payments = (id: string): Received[] => paymentsOf(received, prefix(id));
 
 describe('a fleet of terminals on a real mosquitto (TLS, client certificates, ACL)', () => {
   it('publishes status, payments (once by id, in order per terminal, across a broker restart), alarms and the day; totals equal the sandbox ledger', async () => {

@@ -1,0 +1,63 @@
+import type { Config } from '../config/index.js';
+import type { Clock } from '../core/index.js';
+import type { Logger } from '../core/log/index.js';
+import {
+  Journal,
+  MerchantOrderIds,
+  Outbox,
+  ensureApiToken,
+  lockStateDir,
+  openCheckedTerminalDatabase,
+  WriteHealth,
+  type Db,
+} from '../store/index.js';
+import type { Held } from './held.js';
+
+/** The daemon's state directory, opened: its lock, the database and what is kept in it, and the API token. */
+export interface DaemonStore {
+  readonly db: Db;
+  readonly apiTokenFile: string;
+  readonly token: string;
+  readonly writeHealth: WriteHealth;
+  readonly journal: Journal;
+  readonly outbox: Outbox;
+  readonly orderIds: MerchantOrderIds;
+}
+
+/**
+ * Opens the state directory for a starting daemon, each part registered in `held` to close: one
+ * daemon per state directory (a second one refuses at the lock, before it opens the database),
+ * the checked database, the API token, and the journal's room to commit.
+ */
+export async function openStore(
+  held: Held,
+  config: Config,
+  opts: { clock: Clock; log: Logger; diskReserveBytes?: number | undefined },
+): Promise<DaemonStore> {
+  const { clock, log } = opts;
+  const values = config.values;
+  // One daemon per state directory: a second one refuses here, before it opens the database.
+  const lock = await held.step('the state directory lock', () => lockStateDir(values.stateDir));
+  held.add('the state directory lock', () => lock.release());
+  const db = await held.step('the database', () =>
+    openCheckedTerminalDatabase(values.stateDir, log.child({ component: 'store' })),
+  );
+  held.add('the database', () => db.close());
+  const { file: apiTokenFile, token } = await held.step('the API token', () => ensureApiToken(values.stateDir));
+  // The journal's room to commit: no new payment starts while the disk is (nearly) full or a write
+  // failed (any table: journal, outbox, events, telemetry) until one commits again; heals by itself.
+  const writeHealth = new WriteHealth({
+    dir: values.stateDir,
+    db,
+    log: log.child({ component: 'store' }),
+    now: () => new Date(),
+    ...(opts.diskReserveBytes !== undefined ? { reserveBytes: opts.diskReserveBytes } : {}),
+  });
+  const journal = new Journal(db);
+  const outbox = new Outbox(db);
+  const orderIds = new MerchantOrderIds(db, {
+    ordinal: values.terminal.orderIdTerminal ?? values.terminal.ordinal,
+    clock,
+  });
+  return { db, apiTokenFile, token, writeHealth, journal, outbox, orderIds };
+}

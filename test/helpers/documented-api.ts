@@ -1,0 +1,84 @@
+import { request } from 'undici';
+import { expect } from 'vitest';
+import { startTestDaemon } from './daemon.js';
+import { check } from './schema-check.js';
+
+export type TestDaemon = Awaited<ReturnType<typeof startTestDaemon>>;
+type Op = { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> };
+
+export interface Call {
+  method?: 'GET' | 'POST';
+  body?: string | undefined;
+  type?: string;
+  token?: string | null;
+  headers?: Record<string, string>;
+}
+
+/**
+ * A real daemon over loopback and its OpenAPI document (test/integration/api/coverage.test.ts): every answer is
+ * checked against the schema the document declares for its route and status, and recorded in
+ * `seen` (route × status), so the test can tell which declared answers nobody produced.
+ */
+export function documentedApi() {
+  let t: TestDaemon;
+  let doc: Record<string, unknown>;
+  const paths = () => doc.paths as Record<string, Record<string, Op>>;
+  const seen = new Set<string>();
+
+  async function start(): Promise<TestDaemon> {
+    t = await startTestDaemon();
+    doc = (await request(`${t.daemon.apiUrl}/v1/openapi.json`).then((r) => r.body.json())) as Record<string, unknown>;
+    return t;
+  }
+
+  /** Calls the daemon, checks the answer against the documented schema, and records (route, status). */
+  async function hit(
+    route: string,
+    url: string,
+    c: Call = {},
+  ): Promise<{ status: number; body: Record<string, unknown> }> {
+    const method = c.method ?? 'GET';
+    const headers: Record<string, string> = { ...(c.headers ?? {}) };
+    if (c.token !== null) headers.authorization = `Bearer ${c.token ?? t.token}`;
+    if (c.body !== undefined) headers['content-type'] = c.type ?? 'application/json';
+    const res = await request(`${t.daemon.apiUrl}${url}`, {
+      method,
+      headers,
+      ...(c.body !== undefined ? { body: c.body } : {}),
+    });
+    const body = (await res.body.json()) as Record<string, unknown>;
+    const op = paths()[route]?.[method.toLowerCase()];
+    const schema = op?.responses[String(res.statusCode)]?.content?.['application/json']?.schema;
+    expect(
+      schema,
+      `${method} ${route} answered ${res.statusCode}, which the document does not declare: ${JSON.stringify(body)}`,
+    ).toBeDefined();
+    expect(check(schema!, body, doc), `${method} ${route} ${res.statusCode}`).toEqual([]);
+    seen.add(`${method} ${route} ${res.statusCode}`);
+    return { status: res.statusCode, body };
+  }
+
+  async function until(id: number, pred: (p: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
+    for (let i = 0; i < 600; i++) {
+      const p = (await request(`${t.daemon.apiUrl}/v1/payments/${id}`, {
+        headers: { authorization: `Bearer ${t.token}` },
+      }).then((r) => r.body.json())) as Record<string, unknown>;
+      if (pred(p)) return p;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new Error(`payment ${id} never got there: ${JSON.stringify(t.daemon.journal.get(id))}`);
+  }
+
+  /** Until no payment holds the terminal: health's busy follows the one lock card, wallet QR and Pix sales and voids share. */
+  async function idle(): Promise<void> {
+    const busy = async (): Promise<boolean> =>
+      (
+        (await request(`${t.daemon.apiUrl}/v1/health`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) =>
+          r.body.json(),
+        )) as { busy: boolean }
+      ).busy;
+    for (let i = 0; i < 600 && (await busy()); i++) await new Promise((r) => setTimeout(r, 25));
+  }
+
+  return { start, stop: async () => await t?.stop(), hit, until, idle, paths, seen };
+}
