@@ -70,6 +70,12 @@ export const SCHEMAS: Record<string, Schema> = {
           'Present while the receipt question is open: answer it with `POST /v1/payments/{id}/receipt/answer`.',
       },
       reason: str,
+      expired: {
+        type: 'boolean',
+        const: true,
+        description:
+          'Present on a Pix payment whose code expired unpaid (its cancel followed): decide by this, not by the text of `reason`.',
+      },
       receipt: { type: 'object', description: "The host's receipt fields and messages." },
       createdAt: time,
       updatedAt: time,

@@ -50,6 +50,7 @@ function pixView(entry: JournalEntry): Record<string, unknown> {
     ...(d.deadline ? { decisionDeadline: d.deadline } : {}),
     ...(receiptQuestion(entry) ? { receiptQuestion: true } : {}),
     ...(d.reason ? { reason: d.reason } : {}),
+    ...(d.expired ? { expired: true } : {}),
     createdAt: entry.createdAt,
     updatedAt: entry.updatedAt,
   };

@@ -48,6 +48,8 @@ interface PaymentView {
   expiresAt?: string;
   paymentId?: string;
   reason?: string;
+  /** A Pix whose code expired unpaid. */
+  expired?: boolean;
 }
 
 /** The payment view in an API answer, its fields checked (a daemon of another version may answer otherwise). */
@@ -73,6 +75,7 @@ function paymentView(body: Record<string, unknown>, request: string): PaymentVie
     ...text('expiresAt'),
     ...text('paymentId'),
     ...text('reason'),
+    ...(body.expired === true ? { expired: true } : {}),
   };
 }
 
@@ -162,8 +165,7 @@ const NOT_KEPT_STATES = new Set(['undoing', 'undone', 'refunding', 'refunded', '
 function outcome(p: PaymentView): number | undefined {
   if (p.state === 'confirmed') return SALE_EXIT.confirmed;
   if (p.state === 'expiring' || p.state === 'expired') return SALE_EXIT.expired;
-  if (p.state === 'cancelling' || p.state === 'cancelled')
-    return /expired/.test(p.reason ?? '') ? SALE_EXIT.expired : SALE_EXIT.cancelled;
+  if (p.state === 'cancelling' || p.state === 'cancelled') return p.expired ? SALE_EXIT.expired : SALE_EXIT.cancelled;
   if (NOT_KEPT_STATES.has(p.state)) return SALE_EXIT.notKept;
   if (FAILED_STATES.has(p.state)) return SALE_EXIT.failed;
   return undefined;

@@ -70,7 +70,7 @@ export function pixTransition(state: PixState, input: PixInput, ctx: SaleContext
           state,
           'cancelling',
           'code expired',
-          { reason: 'the code expired unpaid' },
+          { reason: 'the code expired unpaid', expired: true },
           { kind: 'outbox.pix-cancel' },
         );
       return refuse();

@@ -26,6 +26,8 @@ export interface PixSaleData {
   deadline?: string;
   receipt?: 'printed' | 'skipped' | 'failed';
   reason?: string;
+  /** The code expired unpaid (set with the cancel it caused): what a reader decides by, never the reason's text. */
+  expired?: true;
 }
 
 export const PIX_STATES = [
