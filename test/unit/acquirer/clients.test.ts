@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createAcquirer, isOutcomeUnknown, type Acquirer } from '../../../src/acquirer/index.js';
 import { isOmniposError } from '../../../src/core/errors/index.js';
 import { createLogger } from '../../../src/core/log/index.js';
-import { json, loopback, type Recorded } from './loopback.js';
+import { json, loopback, type Recorded } from '../../helpers/loopback.js';
 
 const log = createLogger({ level: 'silent' });
 const secret = { reveal: () => 's3cret' };

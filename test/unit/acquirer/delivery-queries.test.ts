@@ -4,7 +4,7 @@ import { OmniDeliveryAdapter } from '../../../src/acquirer/omni/delivery.js';
 import { OmniVoidAdapter } from '../../../src/acquirer/omni/voids.js';
 import { createAcquirer, type Acquirer } from '../../../src/acquirer/index.js';
 import { createLogger } from '../../../src/core/log/index.js';
-import { json, loopback, type Recorded } from './loopback.js';
+import { json, loopback, type Recorded } from '../../helpers/loopback.js';
 
 /**
  * The delivery adapters over real HTTP on loopback: an answer that decides nothing (a non-2xx,

@@ -5,7 +5,7 @@ import { runCli } from '../../../src/cli/run.js';
 import { isOmniposError } from '../../../src/core/errors/index.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
-import { json, loopback, type Recorded } from './loopback.js';
+import { json, loopback, type Recorded } from '../../helpers/loopback.js';
 
 /**
  * Each call on the host the manual gives it, over real HTTP with one loopback listener per host:

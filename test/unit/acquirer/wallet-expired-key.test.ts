@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { json, loopback, loopbackAcquirer } from './loopback.js';
+import { json, loopback, loopbackAcquirer } from '../../helpers/loopback.js';
 
 /**
  * The wallet API's expired key: "412 Precondition Failed — 001: Chave expirada" (QR manual v4,

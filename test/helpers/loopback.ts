@@ -1,6 +1,6 @@
 import { Agent } from 'undici';
-import { createAcquirer, type Acquirer, type AcquirerSettings } from '../../../src/acquirer/index.js';
-import { createLogger } from '../../../src/core/log/index.js';
+import { createAcquirer, type Acquirer, type AcquirerSettings } from '../../src/acquirer/index.js';
+import { createLogger } from '../../src/core/log/index.js';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
