@@ -31,21 +31,6 @@ export const UNIT_TEST_EXCEPTIONS: ReadonlyArray<{ path: string; why: string }> 
  * one means removing its line.
  */
 export const PENDING_MOVES: Readonly<Record<string, string>> = {
-  'test/unit/acquirer/clients.test.ts': 'test/unit/acquirer/omni/client.test.ts',
-  'test/unit/acquirer/delivery-queries.test.ts': 'test/unit/acquirer/omni/delivery.test.ts',
-  'test/unit/acquirer/ecommerce-qr-image.test.ts': 'test/unit/acquirer/omni/ecommerce-qr.test.ts',
-  'test/unit/acquirer/hosts.test.ts': 'test/unit/acquirer/index.hosts.test.ts',
-  'test/unit/acquirer/outcomes.test.ts': 'test/unit/acquirer/omni/outcomes.test.ts',
-  'test/unit/acquirer/ownership.test.ts': 'test/unit/acquirer/omni/ownership.test.ts',
-  'test/unit/acquirer/pix-refund-bounded.test.ts': 'test/unit/acquirer/omni/pix.test.ts',
-  'test/unit/acquirer/return-code-names.test.ts': 'test/unit/sandbox/errors.test.ts',
-  'test/unit/acquirer/routes.test.ts': 'test/unit/acquirer/omni/routes.test.ts',
-  'test/unit/acquirer/sale-request-fields.test.ts': 'test/unit/acquirer/omni/sale.test.ts',
-  'test/unit/acquirer/sandbox-addresses.test.ts': 'test/unit/main/acquirer-urls.test.ts',
-  'test/unit/acquirer/sandbox-time.test.ts': 'test/unit/sandbox/clock.test.ts',
-  'test/unit/acquirer/stub-backend.test.ts': 'test/unit/engine/ports.stub-backend.test.ts',
-  'test/unit/acquirer/tables.test.ts': 'test/unit/tables/acquirer/return-codes.test.ts',
-  'test/unit/acquirer/wallet-expired-key.test.ts': 'test/unit/acquirer/wallet-client.test.ts',
   'test/unit/engine/chip-undo-emv.test.ts': 'test/unit/engine/sale/engine.chip-undo.test.ts',
   'test/unit/engine/daily-close-dst.test.ts': 'test/unit/engine/daily-close.dst.test.ts',
   'test/unit/engine/outbox-attempts.test.ts': 'test/unit/engine/outbox/attempts.test.ts',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { OmniposError } from '../../../src/core/errors/index.js';
+import { OmniposError } from '../../../../src/core/errors/index.js';
 import {
   exchangeOf,
   operationOutcome,
@@ -10,8 +10,8 @@ import {
   type Exchange,
   type Operation,
   type OperationAction,
-} from '../../../src/acquirer/omni/outcomes.js';
-import { returnOf } from '../../../src/acquirer/errors.js';
+} from '../../../../src/acquirer/omni/outcomes.js';
+import { returnOf } from '../../../../src/acquirer/errors.js';
 
 const TIMEOUT: Exchange = { kind: 'transport', failure: 'timeout' };
 const NOT_SENT: Exchange = { kind: 'transport', failure: 'not-sent' };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ROUTES, matchRoute, routePath } from '../../../src/acquirer/omni/routes.js';
+import { ROUTES, matchRoute, routePath } from '../../../../src/acquirer/omni/routes.js';
 
 const CONECTA_PT = '_i18n/pt/_posts/api-ecommerce-cielo/2019-07-10-cielo-conecta.md';
 const CONECTA_EN = '_i18n/en/_posts/api-ecommerce-cielo/2019-07-10-cielo-conecta.md';

@@ -1,9 +1,9 @@
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createAcquirer, isOutcomeUnknown, type Acquirer } from '../../../src/acquirer/index.js';
-import { isOmniposError } from '../../../src/core/errors/index.js';
-import { createLogger } from '../../../src/core/log/index.js';
-import { json, loopback, type Recorded } from '../../helpers/loopback.js';
+import { createAcquirer, isOutcomeUnknown, type Acquirer } from '../../../../src/acquirer/index.js';
+import { isOmniposError } from '../../../../src/core/errors/index.js';
+import { createLogger } from '../../../../src/core/log/index.js';
+import { json, loopback, type Recorded } from '../../../helpers/loopback.js';
 
 const log = createLogger({ level: 'silent' });
 const secret = { reveal: () => 's3cret' };

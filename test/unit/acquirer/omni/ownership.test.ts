@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findOurSale, saleOwnership, type OurSale } from '../../../src/acquirer/index.js';
-import { loopbackAcquirer, json, loopback } from '../../helpers/loopback.js';
+import { findOurSale, saleOwnership, type OurSale } from '../../../../src/acquirer/index.js';
+import { loopbackAcquirer, json, loopback } from '../../../helpers/loopback.js';
 
 /**
  * The manual's answer to `GET /1/physicalSales/MerchantOrderId/{id}` (Conecta pt page,

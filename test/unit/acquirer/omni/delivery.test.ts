@@ -1,10 +1,10 @@
 import { Agent } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
-import { OmniDeliveryAdapter } from '../../../src/acquirer/omni/delivery.js';
-import { OmniVoidAdapter } from '../../../src/acquirer/omni/voids.js';
-import { createAcquirer, type Acquirer } from '../../../src/acquirer/index.js';
-import { createLogger } from '../../../src/core/log/index.js';
-import { json, loopback, type Recorded } from '../../helpers/loopback.js';
+import { OmniDeliveryAdapter } from '../../../../src/acquirer/omni/delivery.js';
+import { OmniVoidAdapter } from '../../../../src/acquirer/omni/voids.js';
+import { createAcquirer, type Acquirer } from '../../../../src/acquirer/index.js';
+import { createLogger } from '../../../../src/core/log/index.js';
+import { json, loopback, type Recorded } from '../../../helpers/loopback.js';
 
 /**
  * The delivery adapters over real HTTP on loopback: an answer that decides nothing (a non-2xx,

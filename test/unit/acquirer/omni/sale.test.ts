@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { OmniSaleAdapter, cardNode, saleRequest, type TerminalIdentity } from '../../../src/acquirer/omni/sale.js';
-import type { EncryptedCard, SaleOrder } from '../../../src/engine/ports.js';
-import type { CardSummary } from '../../../src/engine/sale/types.js';
-import { saleIdentity } from '../../../src/main/sale-identity.js';
-import { loopbackAcquirer, json, loopback } from '../../helpers/loopback.js';
+import { OmniSaleAdapter, cardNode, saleRequest, type TerminalIdentity } from '../../../../src/acquirer/omni/sale.js';
+import type { EncryptedCard, SaleOrder } from '../../../../src/engine/ports.js';
+import type { CardSummary } from '../../../../src/engine/sale/types.js';
+import { saleIdentity } from '../../../../src/main/sale-identity.js';
+import { loopbackAcquirer, json, loopback } from '../../../helpers/loopback.js';
 
 /**
  * The card node of the sale as the manual's request tables mark it (Conecta pt page,

@@ -1,10 +1,10 @@
 import QRCode from 'qrcode';
 import { PNG } from 'pngjs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EcommerceQrAdapter } from '../../../src/acquirer/omni/ecommerce-qr.js';
-import { qrTextFromPng } from '../../../src/acquirer/omni/qr-image.js';
-import type { QrCodeOrder } from '../../../src/engine/qr/code-port.js';
-import { loopbackAcquirer, json, loopback, type Recorded } from '../../helpers/loopback.js';
+import { EcommerceQrAdapter } from '../../../../src/acquirer/omni/ecommerce-qr.js';
+import { qrTextFromPng } from '../../../../src/acquirer/omni/qr-image.js';
+import type { QrCodeOrder } from '../../../../src/engine/qr/code-port.js';
+import { loopbackAcquirer, json, loopback, type Recorded } from '../../../helpers/loopback.js';
 
 /**
  * The wallet QR code the acquirer's host registers is the e-commerce QR code sale, and its answer

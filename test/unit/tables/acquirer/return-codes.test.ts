@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { RETURN_CODES, codeMeaning, publishedCode } from '../../../tables/acquirer/return-codes.js';
-import { SANDBOX_KEYS } from '../../../tables/sandbox-keys.js';
-import { TEST_CARDS } from '../../../tables/test-cards.js';
-import cardOutcomes from '../../../tables/sandbox/card-outcomes.json' with { type: 'json' };
+import { RETURN_CODES, codeMeaning, publishedCode } from '../../../../tables/acquirer/return-codes.js';
+import { SANDBOX_KEYS } from '../../../../tables/sandbox-keys.js';
+import { TEST_CARDS } from '../../../../tables/test-cards.js';
+import cardOutcomes from '../../../../tables/sandbox/card-outcomes.json' with { type: 'json' };
 
 describe('acquirer tables', () => {
   it('test cards: one per last digit 0-9, Luhn-valid, with track 2 and expiry forms', () => {
