@@ -31,26 +31,11 @@ export const UNIT_TEST_EXCEPTIONS: ReadonlyArray<{ path: string; why: string }> 
  * one means removing its line.
  */
 export const PENDING_MOVES: Readonly<Record<string, string>> = {
-  'test/unit/engine/chip-undo-emv.test.ts': 'test/unit/engine/sale/engine.chip-undo.test.ts',
-  'test/unit/engine/daily-close-dst.test.ts': 'test/unit/engine/daily-close.dst.test.ts',
-  'test/unit/engine/outbox-attempts.test.ts': 'test/unit/engine/outbox/attempts.test.ts',
-  'test/unit/engine/outbox-load.test.ts': 'test/unit/engine/outbox/forwarder.load.test.ts',
-  'test/unit/engine/outbox-pix.test.ts': 'test/unit/engine/outbox/pix.test.ts',
-  'test/unit/engine/outbox-unrecorded.test.ts': 'test/unit/engine/outbox/forwarder.unrecorded.test.ts',
-  'test/unit/engine/outbox-watch.test.ts': 'test/unit/engine/outbox/watch.test.ts',
-  'test/unit/engine/qr-machine.test.ts': 'test/unit/engine/qr/machine.test.ts',
-  'test/unit/engine/sale-machine.test.ts': 'test/unit/engine/sale/machine.test.ts',
-  'test/unit/engine/undo-race.test.ts': 'test/unit/engine/outbox/undo-race.test.ts',
   'test/unit/kiosk/terminal-emv.test.ts': 'test/unit/adapters/pinpad-terminal-emv.test.ts',
   'test/unit/pinpad-card/product-selection.test.ts': 'test/unit/adapters/pinpad-card-products.test.ts',
   'test/unit/pinpad-card/prompts.test.ts': 'test/unit/adapters/pinpad-card-prompts.test.ts',
   'test/unit/pinpad-secure/pinpad-keys.test.ts': 'test/unit/adapters/pinpad-keys.test.ts',
   'test/unit/qr-engine/cancellation-code.test.ts': 'test/unit/engine/qr/code-cancel.test.ts',
-  'test/unit/void/checks.test.ts': 'test/unit/engine/void/checks.test.ts',
-  'test/unit/void/machine.test.ts': 'test/unit/engine/void/machine.test.ts',
-  'test/unit/void/needs-refund-alarm.test.ts': 'test/unit/engine/void/ledger.test.ts',
-  'test/unit/void/receipt.test.ts': 'test/unit/engine/void/receipt.test.ts',
-  'test/unit/void/supervisor.test.ts': 'test/unit/engine/void/supervisor.test.ts',
 };
 
 /** The repository-relative candidates for the source of a unit test file (repository-relative). */

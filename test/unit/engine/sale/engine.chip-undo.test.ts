@@ -1,24 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import { SimulatedCardPort } from '../../../src/adapters/simulated-card.js';
-import { TextReceiptPrinter } from '../../../src/adapters/text-receipt.js';
-import { systemClock } from '../../../src/core/clock.js';
-import { createLogger } from '../../../src/core/log/index.js';
-import { encodeTlv, toHex } from '../../../src/emv/index.js';
-import { OUTBOX_OPERATIONS, idempotencyKey, type UndoTask } from '../../../src/engine/outbox/tasks.js';
-import type { SaleAuthorizationPort } from '../../../src/engine/ports.js';
-import { undoRequestTags } from '../../../src/engine/sale/chip-tags.js';
-import { SaleEngine } from '../../../src/engine/sale/engine.js';
-import { saleTransition } from '../../../src/engine/sale/machine.js';
-import { planRecovery } from '../../../src/engine/sale/recovery.js';
+import { SimulatedCardPort } from '../../../../src/adapters/simulated-card.js';
+import { TextReceiptPrinter } from '../../../../src/adapters/text-receipt.js';
+import { systemClock } from '../../../../src/core/clock.js';
+import { createLogger } from '../../../../src/core/log/index.js';
+import { encodeTlv, toHex } from '../../../../src/emv/index.js';
+import { OUTBOX_OPERATIONS, idempotencyKey, type UndoTask } from '../../../../src/engine/outbox/tasks.js';
+import type { SaleAuthorizationPort } from '../../../../src/engine/ports.js';
+import { undoRequestTags } from '../../../../src/engine/sale/chip-tags.js';
+import { SaleEngine } from '../../../../src/engine/sale/engine.js';
+import { saleTransition } from '../../../../src/engine/sale/machine.js';
+import { planRecovery } from '../../../../src/engine/sale/recovery.js';
 import type {
   CardSummary,
   HostSaleOutcome,
   SaleContext,
   SaleInput,
   SaleState,
-} from '../../../src/engine/sale/types.js';
-import { Journal, MerchantOrderIds, Outbox, assertNoCardData, openTerminalDatabase } from '../../../src/store/index.js';
-import { useTempDirs } from '../../helpers/temp-dir.js';
+} from '../../../../src/engine/sale/types.js';
+import {
+  Journal,
+  MerchantOrderIds,
+  Outbox,
+  assertNoCardData,
+  openTerminalDatabase,
+} from '../../../../src/store/index.js';
+import { useTempDirs } from '../../../helpers/temp-dir.js';
 
 const tempDir = useTempDirs();
 

@@ -1,15 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { voidTransition } from '../../../src/engine/void/machine.js';
-import { planVoidRecovery } from '../../../src/engine/void/recovery.js';
+import { voidTransition } from '../../../../src/engine/void/machine.js';
+import { planVoidRecovery } from '../../../../src/engine/void/recovery.js';
 import {
   FINAL_VOID_STATES,
   VOID_STATES,
   type HostVoidOutcome,
   type VoidInput,
   type VoidState,
-} from '../../../src/engine/void/types.js';
-import type { CardSummary } from '../../../src/engine/sale/types.js';
+} from '../../../../src/engine/void/types.js';
+import type { CardSummary } from '../../../../src/engine/sale/types.js';
 
 const chipCard: CardSummary = {
   maskedPan: '476173******0060',

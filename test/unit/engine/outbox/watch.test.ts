@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { attemptWatch, type WatchTask } from '../../../src/engine/outbox/watch.js';
-import type { AcquirerDeliveryPort, Delivery, HostSaleState, SaleQuery } from '../../../src/engine/ports.js';
+import { attemptWatch, type WatchTask } from '../../../../src/engine/outbox/watch.js';
+import type { AcquirerDeliveryPort, Delivery, HostSaleState, SaleQuery } from '../../../../src/engine/ports.js';
 
 /**
  * attemptWatch (src/engine/outbox/watch.ts) moves money: after a wallet QR sale ended unpaid it

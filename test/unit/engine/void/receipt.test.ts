@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { encodeDocument } from '../../../drivers/printer/index.js';
-import { findPrinterModel } from '../../../tables/printers/index.js';
-import type { ReceiptPort, ReceiptSubject } from '../../../src/engine/ports.js';
-import { printVoidReceipt, voidReceiptSubject } from '../../../src/engine/void/receipt.js';
-import type { VoidData } from '../../../src/engine/void/types.js';
-import { paymentReceipt } from '../../../src/receipt/index.js';
-import { VirtualPrinter } from '../../../src/sim/printer/index.js';
+import { encodeDocument } from '../../../../drivers/printer/index.js';
+import { findPrinterModel } from '../../../../tables/printers/index.js';
+import type { ReceiptPort, ReceiptSubject } from '../../../../src/engine/ports.js';
+import { printVoidReceipt, voidReceiptSubject } from '../../../../src/engine/void/receipt.js';
+import type { VoidData } from '../../../../src/engine/void/types.js';
+import { paymentReceipt } from '../../../../src/receipt/index.js';
+import { VirtualPrinter } from '../../../../src/sim/printer/index.js';
 
 const card = {
   maskedPan: '47617300****0060',

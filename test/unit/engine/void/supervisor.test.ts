@@ -5,7 +5,7 @@ import {
   hashSupervisorPassword,
   isSupervisorHash,
   verifySupervisorPassword,
-} from '../../../src/engine/void/supervisor.js';
+} from '../../../../src/engine/void/supervisor.js';
 
 const b64 = (hex: string): string => Buffer.from(hex, 'hex').toString('base64');
 

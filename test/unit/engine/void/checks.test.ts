@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { cardMismatch, checkVoidLimits, hostDaysBetween, voidableSale } from '../../../src/engine/void/checks.js';
-import type { CardSummary } from '../../../src/engine/sale/types.js';
-import type { VoidedSale } from '../../../src/engine/void/types.js';
-import { parseInitialization, TableSet } from '../../../src/initialization/index.js';
-import type { JournalEntry } from '../../../src/store/index.js';
-import { sandboxAnswer } from '../../helpers/initialization-tables.js';
+import { cardMismatch, checkVoidLimits, hostDaysBetween, voidableSale } from '../../../../src/engine/void/checks.js';
+import type { CardSummary } from '../../../../src/engine/sale/types.js';
+import type { VoidedSale } from '../../../../src/engine/void/types.js';
+import { parseInitialization, TableSet } from '../../../../src/initialization/index.js';
+import type { JournalEntry } from '../../../../src/store/index.js';
+import { sandboxAnswer } from '../../../helpers/initialization-tables.js';
 
 /** The sandbox's initialization answer (tables/initialization): VISA 365 days; ALELO 7 days and 1000.00; PLUXEE 50%. */
 const tables = new TableSet(parseInitialization(sandboxAnswer()));

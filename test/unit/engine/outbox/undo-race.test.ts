@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../src/core/log/index.js';
-import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
-import { OUTBOX_OPERATIONS, idempotencyKey, type UndoTask } from '../../../src/engine/outbox/tasks.js';
-import { attemptUndo } from '../../../src/engine/outbox/undo-race.js';
-import { attemptVoidUndo } from '../../../src/engine/outbox/void.js';
-import type { AcquirerDeliveryPort, Delivery, HostSaleState, SaleQuery } from '../../../src/engine/ports.js';
-import { Outbox, openTerminalDatabase, type OutboxTask } from '../../../src/store/index.js';
-import { FakeClock } from '../../helpers/fake-clock.js';
-import { useTempDirs } from '../../helpers/temp-dir.js';
+import { createLogger } from '../../../../src/core/log/index.js';
+import { OutboxForwarder } from '../../../../src/engine/outbox/forwarder.js';
+import { OUTBOX_OPERATIONS, idempotencyKey, type UndoTask } from '../../../../src/engine/outbox/tasks.js';
+import { attemptUndo } from '../../../../src/engine/outbox/undo-race.js';
+import { attemptVoidUndo } from '../../../../src/engine/outbox/void.js';
+import type { AcquirerDeliveryPort, Delivery, HostSaleState, SaleQuery } from '../../../../src/engine/ports.js';
+import { Outbox, openTerminalDatabase, type OutboxTask } from '../../../../src/store/index.js';
+import { FakeClock } from '../../../helpers/fake-clock.js';
+import { useTempDirs } from '../../../helpers/temp-dir.js';
 
 const tempDir = useTempDirs();
 

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../src/core/log/index.js';
-import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
-import { OUTBOX_OPERATIONS, idempotencyKey } from '../../../src/engine/outbox/tasks.js';
-import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../../../src/engine/ports.js';
-import { Outbox, openTerminalDatabase } from '../../../src/store/index.js';
-import { FakeClock } from '../../helpers/fake-clock.js';
-import { useTempDirs } from '../../helpers/temp-dir.js';
+import { createLogger } from '../../../../src/core/log/index.js';
+import { OutboxForwarder } from '../../../../src/engine/outbox/forwarder.js';
+import { OUTBOX_OPERATIONS, idempotencyKey } from '../../../../src/engine/outbox/tasks.js';
+import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../../../../src/engine/ports.js';
+import { Outbox, openTerminalDatabase } from '../../../../src/store/index.js';
+import { FakeClock } from '../../../helpers/fake-clock.js';
+import { useTempDirs } from '../../../helpers/temp-dir.js';
 
 const tempDir = useTempDirs();
 

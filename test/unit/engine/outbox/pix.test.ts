@@ -1,7 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { attemptPix, PIX_QUERY_FAILURES_MAX, type PixHostPort, type PixTask } from '../../../src/engine/outbox/pix.js';
-import type { Delivery, PixChargeStatus, PixStatusQuery } from '../../../src/engine/ports.js';
+import {
+  attemptPix,
+  PIX_QUERY_FAILURES_MAX,
+  type PixHostPort,
+  type PixTask,
+} from '../../../../src/engine/outbox/pix.js';
+import type { Delivery, PixChargeStatus, PixStatusQuery } from '../../../../src/engine/ports.js';
 
 /**
  * attemptPix (src/engine/outbox/pix.ts) moves money: it cancels an unpaid Pix charge and

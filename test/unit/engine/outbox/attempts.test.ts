@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { ATTEMPTS, attemptTask, isOutboxOperation, type AttemptContext } from '../../../src/engine/outbox/attempts.js';
-import { OUTBOX_OPERATIONS } from '../../../src/engine/outbox/tasks.js';
-import type { Delivery } from '../../../src/engine/ports.js';
+import {
+  ATTEMPTS,
+  attemptTask,
+  isOutboxOperation,
+  type AttemptContext,
+} from '../../../../src/engine/outbox/attempts.js';
+import { OUTBOX_OPERATIONS } from '../../../../src/engine/outbox/tasks.js';
+import type { Delivery } from '../../../../src/engine/ports.js';
 
 /**
  * The outbox's registry of attempts (src/engine/outbox/attempts.ts): one attempt per operation

@@ -1,11 +1,11 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../../../src/core/log/index.js';
-import { givenBackOf } from '../../../src/engine/void/ledger.js';
-import { AlarmMonitor } from '../../../src/operations/alarms/index.js';
-import { Journal, openTerminalDatabase, Outbox } from '../../../src/store/index.js';
-import { FakeClock } from '../../helpers/fake-clock.js';
-import { useTempDirs } from '../../helpers/temp-dir.js';
+import { createLogger } from '../../../../src/core/log/index.js';
+import { givenBackOf } from '../../../../src/engine/void/ledger.js';
+import { AlarmMonitor } from '../../../../src/operations/alarms/index.js';
+import { Journal, openTerminalDatabase, Outbox } from '../../../../src/store/index.js';
+import { FakeClock } from '../../../helpers/fake-clock.js';
+import { useTempDirs } from '../../../helpers/temp-dir.js';
 
 const tempDir = useTempDirs();
 const silent = createLogger({ level: 'silent' });

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { planRecovery } from '../../../src/engine/sale/recovery.js';
-import { saleTransition } from '../../../src/engine/sale/machine.js';
-import { paymentStatus } from '../../../src/engine/sale/status.js';
+import { planRecovery } from '../../../../src/engine/sale/recovery.js';
+import { saleTransition } from '../../../../src/engine/sale/machine.js';
+import { paymentStatus } from '../../../../src/engine/sale/status.js';
 import {
   FINAL_STATES,
   SALE_STATES,
@@ -12,8 +12,8 @@ import {
   type SaleInput,
   type SaleRequest,
   type SaleState,
-} from '../../../src/engine/sale/types.js';
-import { assertNoCardData } from '../../../src/store/index.js';
+} from '../../../../src/engine/sale/types.js';
+import { assertNoCardData } from '../../../../src/store/index.js';
 
 const now = new Date('2026-11-22T13:00:00.000Z');
 const ctx: SaleContext = { now, attended: true, decisionDeadline: (n) => new Date(n.getTime() + 600_000) };

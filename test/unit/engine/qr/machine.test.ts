@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { modality, qrTimestamp } from '../../../src/engine/qr/code.js';
-import { qrTransition } from '../../../src/engine/qr/machine.js';
-import type { QrInput, QrState } from '../../../src/engine/qr/types.js';
-import type { SaleContext } from '../../../src/engine/sale/types.js';
+import { modality, qrTimestamp } from '../../../../src/engine/qr/code.js';
+import { qrTransition } from '../../../../src/engine/qr/machine.js';
+import type { QrInput, QrState } from '../../../../src/engine/qr/types.js';
+import type { SaleContext } from '../../../../src/engine/sale/types.js';
 
 const ctx: SaleContext = {
   now: new Date('2026-11-22T13:00:00Z'),
