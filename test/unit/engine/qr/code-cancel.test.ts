@@ -1,10 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isOmniposError } from '../../../src/core/errors/index.js';
-import { buildCancellationCode } from '../../../src/engine/qr/code-cancel.js';
-import { saleQrCode, type MerchantProfile } from '../../../src/engine/qr/code.js';
-import type { QrSaleRequest } from '../../../src/engine/qr/types.js';
-import { buildPix, mpmChild, parseMpm, parsePadraoq, type MpmObject } from '../../../src/qr/index.js';
+import { isOmniposError } from '../../../../src/core/errors/index.js';
+import { buildCancellationCode } from '../../../../src/engine/qr/code-cancel.js';
+import { saleQrCode, type MerchantProfile } from '../../../../src/engine/qr/code.js';
+import type { QrSaleRequest } from '../../../../src/engine/qr/types.js';
+import { buildPix, mpmChild, parseMpm, parsePadraoq, type MpmObject } from '../../../../src/qr/index.js';
 
 const SEED = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
 console.log(`fast-check seed (qr cancellation code): ${SEED}`);
