@@ -1,6 +1,5 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliContext } from '../../../src/cli/context.js';
@@ -9,6 +8,7 @@ import type { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
 import { buildBibcomp } from './build.js';
 import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 import { shippedConfig, writeConfig } from '../../helpers/config.js';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 function ctx(): CliContext & { stdout: string; stderr: string } {
   const c = {
@@ -27,14 +27,12 @@ function ctx(): CliContext & { stdout: string; stderr: string } {
 
 describe('omnipos pinpad info with "kind": "bibcomp"', () => {
   let sim: VirtualPinpad;
-  let dir: string;
+  const dir = tempDirForFile('omnipos-bibcomp-cli-');
   beforeAll(async () => {
     sim = await startVirtualPinpad();
-    dir = mkdtempSync(path.join(tmpdir(), 'omnipos-bibcomp-cli-'));
   }, 60_000);
   afterAll(async () => {
     await sim.stop();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   const config = (device: Record<string, unknown>, extra: Record<string, unknown> = {}): string => {

@@ -4,8 +4,7 @@
  * card port unchanged on `card.ClassicCardPinpad`, the sandbox host deciding. GCR's clear track goes
  * back into the pinpad (EBX) before anything else; a classic pinpad without EBX is refused for sales.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { card, isPinpadError, SecurePinpad } from '../../../drivers/pinpad/index.js';
@@ -19,6 +18,7 @@ import { HAS_SOCAT } from '../../helpers/socat.js';
 import { startCardSale, type CardSale } from './card-sale.js';
 import { FAST, startRig, type Rig } from '../../helpers/pinpad-rig.js';
 import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 describe.skipIf(!HAS_SOCAT)('the card port on a classic-only pinpad (GCR → EBX → GOC → FNC, GPN with the PAN)', () => {
   let rig: Rig;
@@ -168,12 +168,15 @@ describe.skipIf(!HAS_SOCAT)('a classic-only pinpad without EBX', () => {
 });
 
 describe.skipIf(!HAS_SOCAT)('the secure driver and the obsolete card commands (§3.1.2)', () => {
+  const tempDir = tempDirForFile('omnipos-classic-');
   const stops: (() => Promise<void>)[] = [];
   afterAll(async () => {
     for (const s of stops.reverse()) await s();
   });
+  let n = 0;
   async function secureOn(profile: { classicOnly?: boolean; classicEbx?: boolean }) {
-    const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-classic-'));
+    const dir = path.join(tempDir, `pinpad-${++n}`);
+    mkdirSync(dir);
     const pty = path.join(dir, 'pinpad');
     const sim = await startVirtualPinpad({ tcpPort: 0, ptyPath: pty, profile });
     const pinpad = new SecurePinpad({

@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/run.js';
@@ -7,6 +5,7 @@ import type { CliContext } from '../../../src/cli/context.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -61,7 +60,7 @@ function ctx(stateDir: string): CliContext & { stdout: string; stderr: string } 
 
 describe('omnipos pinpad read-card | tables and omnipos sim card, against "omnipos sim pinpad" as its own process', () => {
   let sim: Awaited<ReturnType<typeof startSim>>;
-  const stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-card-cli-'));
+  const stateDir = tempDirForFile('omnipos-card-cli-');
   beforeAll(async () => {
     sim = await startSim();
   }, 30_000);

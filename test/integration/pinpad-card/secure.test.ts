@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { card, SecurePinpad } from '../../../drivers/pinpad/index.js';
@@ -11,11 +9,12 @@ import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { HAS_SOCAT } from '../../helpers/socat.js';
 import { FAST, freshIv, hostDecrypt, hostPin, now } from '../../helpers/pinpad-rig.js';
 import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 describe.skipIf(!HAS_SOCAT)('a chip sale over the secure channel (DC2 + AES under KSEC) on a pseudo-terminal', () => {
   let sim: VirtualPinpad;
   let pinpad: SecurePinpad;
-  const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-card-secure-'));
+  const dir = tempDirForFile('omnipos-card-secure-');
   beforeAll(async () => {
     const pty = path.join(dir, 'pinpad');
     sim = await startVirtualPinpad({ tcpPort: 0, ptyPath: pty });

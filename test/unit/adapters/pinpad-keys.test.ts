@@ -1,11 +1,12 @@
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PINPAD_KEY_FILE, loadPinpadKey } from '../../../src/adapters/pinpad-keys.js';
 import { isOmniposError } from '../../../src/core/errors/index.js';
+import { useTempDirs } from '../../helpers/temp-dir.js';
 
-const fresh = (): string => path.join(mkdtempSync(path.join(tmpdir(), 'omnipos-keys-')), 'state');
+const tempDir = useTempDirs();
+const fresh = (): string => path.join(tempDir('omnipos-keys-'), 'state');
 
 describe('the terminal key file (src/adapters/pinpad-keys.ts)', () => {
   it('is made at first start (2048 bits, e = 65537), mode 0600 in a 0700 directory, and read back unchanged after', () => {

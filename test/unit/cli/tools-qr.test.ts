@@ -1,10 +1,10 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { CliContext } from '../../../src/cli/context.js';
 import { runCli } from '../../../src/cli/run.js';
 import { toolsCrc16, toolsQrDecode, toolsQrEncode } from '../../../src/cli/tools-qr.js';
+import { useTempDirs } from '../../helpers/temp-dir.js';
 
 const COMMANDS = [toolsQrDecode, toolsQrEncode, toolsCrc16];
 
@@ -34,8 +34,10 @@ const FIELDS = {
   nsu: '000001',
 };
 
+const tempDir = useTempDirs();
+
 function fieldsFile(content: unknown): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-qr-'));
+  const dir = tempDir('omnipos-qr-');
   const file = path.join(dir, 'fields.json');
   writeFileSync(file, JSON.stringify(content));
   return file;
