@@ -1,12 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/index.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import { startDaemon, type Daemon } from '../../../src/main.js';
 import { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 // `omnipos run` is ready before the pinpad's first secure session is open (a PPC930's secure OPN
 // takes ~3 s): here a pinpad that holds its OPN answer 6 s (under the driver's 10 s for a
@@ -16,10 +15,9 @@ const OPN_HELD_MS = 6000;
 let daemon: Daemon;
 let pinpad: VirtualPinpad;
 let token: string;
-let stateDir: string;
+const stateDir = tempDirForFile('omnipos-pinpad-bg-');
 
 beforeAll(async () => {
-  stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-pinpad-bg-'));
   pinpad = new VirtualPinpad({ tcpPort: 0 });
   await pinpad.start();
   pinpad.inject({ kind: 'delay', ms: OPN_HELD_MS, count: 1 });
@@ -44,7 +42,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await daemon?.stop();
   await pinpad?.stop();
-  rmSync(stateDir, { recursive: true, force: true });
 });
 
 async function call(method: 'GET' | 'POST', p: string, body?: unknown) {
