@@ -1,10 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/core/log/index.js';
 import { buildSandbox, listenSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 // Crashes the fuzz campaign (npm run fuzz, issue 23) found, each kept as a test over the real
 // thing: raw HTTP over loopback, so the request target reaches the host exactly as sent.
@@ -30,10 +29,9 @@ function rawStatus(port: number, raw: string): Promise<number> {
 
 describe('sandbox: request targets a URL parser reads as a host', () => {
   let running: RunningSandbox;
-  let dir: string;
+  const dir = tempDirForFile('omnipos-fuzz-crash-');
   const errors: string[] = [];
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'omnipos-fuzz-crash-'));
     const host = buildSandbox({
       dbFile: path.join(dir, 'acquirer.db'),
       log: createLogger({ level: 'error', destination: { write: (s: string) => void errors.push(s) } }),
@@ -42,7 +40,6 @@ describe('sandbox: request targets a URL parser reads as a host', () => {
   });
   afterAll(async () => {
     await running?.close();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   // Fuzz counterexample (sandbox-requests): POST // with a JSON body answered 500 "Internal error"

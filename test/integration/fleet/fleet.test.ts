@@ -2,8 +2,7 @@
 // (TLS from a CA made here, client certificates, an ACL file), with the broker stopped and
 // restarted mid-run, a SIGKILLed terminal, and commands inside and outside the list.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +14,7 @@ import { buildSandbox, ledgerReport, listenSandbox, type RunningSandbox } from '
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { clearCardData } from '../../helpers/scan-card-data.js';
 import { Broker, freePort, makePki, MERCHANT, mqttAs, sleep, terminalConfig, until } from './fleet-kit.js';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 const FLEET = 10;
 const ids = Array.from({ length: FLEET }, (_, i) => `T00000${String(i + 1).padStart(2, '0')}`);
@@ -28,7 +28,7 @@ interface Received {
   raw: string;
 }
 
-let root: string;
+const root = tempDirForFile('omnipos-fleet-');
 let broker: Broker;
 let sandbox: RunningSandbox;
 let daemons: Daemon[] = [];
@@ -37,7 +37,6 @@ const received: Received[] = [];
 const prefix = (id: string): string => `omnipos/${MERCHANT}/${id}`;
 
 beforeAll(async () => {
-  root = mkdtempSync(path.join(tmpdir(), 'omnipos-fleet-'));
   const pki = makePki(root, [...ids, KILLED, 'operator']);
   broker = new Broker(pki, await freePort());
   await broker.start();
@@ -74,7 +73,6 @@ afterAll(async () => {
   await operator?.endAsync(true);
   await broker?.stop();
   await sandbox?.close();
-  rmSync(root, { recursive: true, force: true });
 }, 60_000);
 
 /** One sale on every terminal at once, each to its end (the sale never waits on the broker). */

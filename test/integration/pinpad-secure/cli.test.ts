@@ -1,11 +1,10 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CliContext } from '../../../src/cli/context.js';
 import { runCli } from '../../../src/cli/run.js';
 import { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
 import { secureLayerOf } from '../../../src/sim/pinpad/secure/index.js';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 function ctx(stateDir: string): CliContext & { stdout: string; stderr: string } {
   const c = {
@@ -23,7 +22,7 @@ function ctx(stateDir: string): CliContext & { stdout: string; stderr: string } 
 }
 
 describe('omnipos pinpad info: recognition and the secure field', () => {
-  const stateDir = path.join(mkdtempSync(path.join(tmpdir(), 'omnipos-cli-secure-')), 'state');
+  const stateDir = path.join(tempDirForFile('omnipos-cli-secure-'), 'state');
   let current: VirtualPinpad;
   let classic: VirtualPinpad;
   beforeAll(async () => {

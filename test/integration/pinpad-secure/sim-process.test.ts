@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SecurePinpad } from '../../../drivers/pinpad/index.js';
@@ -7,11 +5,12 @@ import { SerialTransport } from '../../../drivers/transport/serial.js';
 import { loadPinpadKey } from '../../../src/adapters/pinpad-keys.js';
 import { HAS_SOCAT } from '../../helpers/socat.js';
 import { startSim, type SimProcess } from '../../helpers/sim-process.js';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 describe.skipIf(!HAS_SOCAT)(
   'secure channel against `omnipos sim pinpad` as its own process, over its pseudo-terminal',
   () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-secure-proc-'));
+    const dir = tempDirForFile('omnipos-secure-proc-');
     let sim: SimProcess;
     let pinpad: SecurePinpad;
 

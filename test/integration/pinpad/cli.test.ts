@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/run.js';
@@ -8,6 +6,7 @@ import { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
 import { HAS_SOCAT } from '../../helpers/socat.js';
 import { startSim, type SimProcess } from '../../helpers/sim-process.js';
 import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 function ctx(): CliContext & { stdout: string; stderr: string } {
   const c = {
@@ -113,9 +112,8 @@ describe('omnipos pinpad info|display over TCP', () => {
 
 describe.skipIf(!HAS_SOCAT)('omnipos pinpad info --port against `omnipos sim pinpad --classic --pty`', () => {
   let sim: SimProcess;
-  let pty: string;
+  const pty = path.join(tempDirForFile('omnipos-cli-'), 'pinpad');
   beforeAll(async () => {
-    pty = path.join(mkdtempSync(path.join(tmpdir(), 'omnipos-cli-')), 'pinpad');
     sim = await startSim(['--pty', pty, '--classic']);
   }, 20_000);
   afterAll(async () => sim?.stop());
