@@ -3,9 +3,10 @@ import { runCli } from '../../../src/cli/run.js';
 import { systemClock } from '../../../src/core/clock.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import { InitializationStore } from '../../../src/initialization/index.js';
-import { CLASSIC_HANDLERS, cardSim, VirtualPinpad, type SimHandler } from '../../../src/sim/pinpad/index.js';
+import { CLASSIC_HANDLERS, cardSim, type VirtualPinpad, type SimHandler } from '../../../src/sim/pinpad/index.js';
 import { openTerminalDatabase } from '../../../src/store/index.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
+import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 const tempDir = useTempDirs();
 
@@ -16,7 +17,7 @@ describe('omnipos init: a pinpad load cut before TLE', () => {
     const original = CLASSIC_HANDLERS.get('TLR') as SimHandler;
     let tlr = 0;
     let cut = true;
-    const pinpad: VirtualPinpad = new VirtualPinpad({
+    const pinpad: VirtualPinpad = await startVirtualPinpad({
       handlers: new Map<string, SimHandler>([
         [
           'TLR',
@@ -28,7 +29,6 @@ describe('omnipos init: a pinpad load cut before TLE', () => {
         ],
       ]),
     });
-    await pinpad.start();
     const tables = () => cardSim(pinpad.engine.state).tables;
     const factory = tables().versions();
     const env = {

@@ -1,10 +1,10 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CliContext } from '../../../src/cli/context.js';
 import { runCli } from '../../../src/cli/run.js';
-import { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
 import { secureLayerOf } from '../../../src/sim/pinpad/secure/index.js';
 import { tempDirForFile } from '../../helpers/temp-dir.js';
+import { useVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 function ctx(stateDir: string): CliContext & { stdout: string; stderr: string } {
   const c = {
@@ -23,18 +23,8 @@ function ctx(stateDir: string): CliContext & { stdout: string; stderr: string } 
 
 describe('omnipos pinpad info: recognition and the secure field', () => {
   const stateDir = path.join(tempDirForFile('omnipos-cli-secure-'), 'state');
-  let current: VirtualPinpad;
-  let classic: VirtualPinpad;
-  beforeAll(async () => {
-    current = new VirtualPinpad();
-    classic = new VirtualPinpad({ profile: { classicOnly: true, serialNumber: 'CLASSIC0001' } });
-    await current.start();
-    await classic.start();
-  });
-  afterAll(async () => {
-    await current.stop();
-    await classic.stop();
-  });
+  const current = useVirtualPinpad();
+  const classic = useVirtualPinpad({ profile: { classicOnly: true, serialNumber: 'CLASSIC0001' } });
 
   it('a current pinpad: recognised by the secure OPN, secure true, GIX sealed', async () => {
     const c = ctx(stateDir);

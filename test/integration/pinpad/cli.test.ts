@@ -2,10 +2,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/run.js';
 import type { CliContext } from '../../../src/cli/context.js';
-import { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
 import { HAS_SOCAT } from '../../helpers/socat.js';
 import { startSim, type SimProcess } from '../../helpers/sim-process.js';
-import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
+import { startVirtualPinpad, useVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 function ctx(): CliContext & { stdout: string; stderr: string } {
@@ -24,18 +23,8 @@ function ctx(): CliContext & { stdout: string; stderr: string } {
 }
 
 describe('omnipos pinpad info|display over TCP', () => {
-  const sims: VirtualPinpad[] = [];
-  let current: VirtualPinpad;
-  let classic: VirtualPinpad;
-  beforeAll(async () => {
-    current = new VirtualPinpad();
-    classic = new VirtualPinpad({ profile: { classicOnly: true, serialNumber: 'CLASSIC0001' } });
-    sims.push(current, classic);
-    for (const s of sims) await s.start();
-  });
-  afterAll(async () => {
-    for (const s of sims) await s.stop();
-  });
+  const current = useVirtualPinpad();
+  const classic = useVirtualPinpad({ profile: { classicOnly: true, serialNumber: 'CLASSIC0001' } });
 
   it('reads a current pinpad through GIX', async () => {
     const c = ctx();
