@@ -2,28 +2,13 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliContext } from '../../../src/cli/context.js';
 import { runCli } from '../../../src/cli/run.js';
 import type { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
 import { buildBibcomp } from './build.js';
 import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 import { shippedConfig, writeConfig } from '../../helpers/config.js';
 import { tempDirForFile } from '../../helpers/temp-dir.js';
-
-function ctx(): CliContext & { stdout: string; stderr: string } {
-  const c = {
-    stdout: '',
-    stderr: '',
-    env: {} as Record<string, string | undefined>,
-    out(t: string) {
-      c.stdout += t;
-    },
-    err(t: string) {
-      c.stderr += t;
-    },
-  };
-  return c;
-}
+import { cliContext as ctx } from '../../helpers/cli.js';
 
 describe('omnipos pinpad info with "kind": "bibcomp"', () => {
   let sim: VirtualPinpad;

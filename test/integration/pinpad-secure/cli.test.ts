@@ -1,25 +1,12 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CliContext } from '../../../src/cli/context.js';
 import { runCli } from '../../../src/cli/run.js';
 import { secureLayerOf } from '../../../src/sim/pinpad/secure/index.js';
 import { tempDirForFile } from '../../helpers/temp-dir.js';
 import { useVirtualPinpad } from '../../helpers/virtual-pinpad.js';
+import { cliContext } from '../../helpers/cli.js';
 
-function ctx(stateDir: string): CliContext & { stdout: string; stderr: string } {
-  const c = {
-    stdout: '',
-    stderr: '',
-    env: { OMNIPOS_STATE_DIR: stateDir } as Record<string, string | undefined>,
-    out(t: string) {
-      c.stdout += t;
-    },
-    err(t: string) {
-      c.stderr += t;
-    },
-  };
-  return c;
-}
+const ctx = (stateDir: string) => cliContext({ OMNIPOS_STATE_DIR: stateDir });
 
 describe('omnipos pinpad info: recognition and the secure field', () => {
   const stateDir = path.join(tempDirForFile('omnipos-cli-secure-'), 'state');

@@ -1,26 +1,11 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/run.js';
-import type { CliContext } from '../../../src/cli/context.js';
 import { HAS_SOCAT } from '../../helpers/socat.js';
 import { startSim, type SimProcess } from '../../helpers/sim-process.js';
 import { startVirtualPinpad, useVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 import { tempDirForFile } from '../../helpers/temp-dir.js';
-
-function ctx(): CliContext & { stdout: string; stderr: string } {
-  const c = {
-    stdout: '',
-    stderr: '',
-    env: {} as Record<string, string | undefined>,
-    out(t: string) {
-      c.stdout += t;
-    },
-    err(t: string) {
-      c.stderr += t;
-    },
-  };
-  return c;
-}
+import { cliContext as ctx } from '../../helpers/cli.js';
 
 describe('omnipos pinpad info|display over TCP', () => {
   const current = useVirtualPinpad();
