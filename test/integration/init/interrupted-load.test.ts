@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/run.js';
 import { systemClock } from '../../../src/core/clock.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import { InitializationStore } from '../../../src/initialization/index.js';
@@ -7,6 +6,7 @@ import { CLASSIC_HANDLERS, cardSim, type VirtualPinpad, type SimHandler } from '
 import { openTerminalDatabase } from '../../../src/store/index.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
+import { runCliCaptured } from '../../helpers/cli.js';
 
 const tempDir = useTempDirs();
 
@@ -39,12 +39,7 @@ describe('omnipos init: a pinpad load cut before TLE', () => {
       OMNIPOS_PINPAD__DEVICE__HOST: '127.0.0.1',
       OMNIPOS_PINPAD__DEVICE__PORT: String(pinpad.port),
     };
-    const init = async () => {
-      let out = '';
-      let err = '';
-      const code = await runCli(['init'], { out: (t) => (out += t), err: (t) => (err += t), env });
-      return { code, out, err };
-    };
+    const init = () => runCliCaptured(['init'], env);
     const stored = () => {
       const db = openTerminalDatabase(state, createLogger({ level: 'silent' }));
       try {

@@ -1,19 +1,13 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CliContext } from '../../../src/cli/context.js';
-import { runCli } from '../../../src/cli/run.js';
 import { toolsQrDecode, toolsQrEncode } from '../../../src/cli/tools-qr.js';
 import vectors from '../../vectors/qr/pix-automatico.json' with { type: 'json' };
 import { useTempDirs } from '../../helpers/temp-dir.js';
+import { runCliCaptured } from '../../helpers/cli.js';
 
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const ctx: CliContext = { out: (t) => (out += t), err: (t) => (err += t), env: {} };
-  const code = await runCli(argv, ctx, [toolsQrDecode, toolsQrEncode]);
-  return { code, out, err };
-}
+const run = (...argv: string[]): Promise<{ code: number; out: string; err: string }> =>
+  runCliCaptured(argv, {}, [toolsQrDecode, toolsQrEncode]);
 const rowOf = (composition: string) => vectors.pix.find((r) => r.expect.composition === composition)!;
 
 const tempDir = useTempDirs();
