@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/run.js';
 import type { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
-import { buildBibcomp } from './build.js';
+import { buildBibcomp } from '../../helpers/bibcomp-build.js';
 import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 import { shippedConfig, writeConfig } from '../../helpers/config.js';
 import { tempDirForFile } from '../../helpers/temp-dir.js';

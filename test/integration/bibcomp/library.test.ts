@@ -14,7 +14,7 @@ import {
 } from '../../../drivers/pinpad/index.js';
 import { secureLayerOf } from '../../../src/sim/pinpad/secure/index.js';
 import type { VirtualPinpad } from '../../../src/sim/pinpad/server.js';
-import { buildBibcomp } from './build.js';
+import { buildBibcomp } from '../../helpers/bibcomp-build.js';
 import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 

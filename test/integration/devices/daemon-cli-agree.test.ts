@@ -11,7 +11,7 @@ import { startDaemon, type Daemon } from '../../../src/main.js';
 import type { PinpadDeviceConfig, PrinterDeviceConfig } from '../../../src/main/devices.js';
 import { shippedConfig, writeConfig } from '../../helpers/config.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
-import { buildBibcomp } from '../bibcomp/build.js';
+import { buildBibcomp } from '../../helpers/bibcomp-build.js';
 
 /**
  * One device factory (src/main/devices.ts): every pinpad and printer kind the configuration

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import koffi from 'koffi';
 
-const SOURCE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/bibcomp/ppcomp.c');
+const SOURCE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/bibcomp/ppcomp.c');
 const built = new Map<string, string>();
 
 /**
