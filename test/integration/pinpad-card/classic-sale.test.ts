@@ -7,8 +7,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { card, isPinpadError, SecurePinpad } from '../../../drivers/pinpad/index.js';
-import { SerialTransport } from '../../../drivers/transport/serial.js';
+import { card, isPinpadError } from '../../../drivers/pinpad/index.js';
 import { loadPinpadKey } from '../../../src/adapters/pinpad-keys.js';
 import { cardSim } from '../../../src/sim/pinpad/card/index.js';
 import { PinpadCardPort } from '../../../src/adapters/pinpad-card.js';
@@ -17,7 +16,7 @@ import { nextOrderId } from '../../helpers/sandbox.js';
 import { HAS_SOCAT } from '../../helpers/socat.js';
 import { startCardSale, type CardSale } from './card-sale.js';
 import { FAST, startRig, type Rig } from '../../helpers/pinpad-rig.js';
-import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
+import { connectSecurePinpad, startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 describe.skipIf(!HAS_SOCAT)('the card port on a classic-only pinpad (GCR → EBX → GOC → FNC, GPN with the PAN)', () => {
@@ -179,13 +178,10 @@ describe.skipIf(!HAS_SOCAT)('the secure driver and the obsolete card commands (�
     mkdirSync(dir);
     const pty = path.join(dir, 'pinpad');
     const sim = await startVirtualPinpad({ tcpPort: 0, ptyPath: pty, profile });
-    const pinpad = new SecurePinpad({
-      transport: () => new SerialTransport({ path: pty }),
-      terminalKey: loadPinpadKey(path.join(dir, 'state')).key,
+    const pinpad = await connectSecurePinpad({ pty }, loadPinpadKey(path.join(dir, 'state')).key, {
       timings: FAST,
       probeIntervalMs: 0,
     });
-    await pinpad.connect();
     stops.push(async () => {
       await pinpad.close();
       await sim.stop();

@@ -19,7 +19,7 @@ import type { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
 import { secureLayerOf, secureSession } from '../../../src/sim/pinpad/secure/index.js';
 import { HAS_SOCAT } from '../../helpers/socat.js';
 import { captureLog, privateKeySecrets, secretsIn, until } from './harness.js';
-import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
+import { connectSecurePinpad, startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 /** Link times shortened where the behaviour, not the constant, is under test. */
@@ -260,13 +260,10 @@ describe.skipIf(!HAS_SOCAT)('secure channel: a classic-only pinpad over a pseudo
 
   beforeAll(async () => {
     sim = await startVirtualPinpad({ ptyPath: pty, profile: { classicOnly: true, serialNumber: 'CLASSIC0001' } });
-    pinpad = new SecurePinpad({
-      transport: () => new SerialTransport({ path: pty }),
-      terminalKey: loadPinpadKey(path.join(dir, 'state')).key,
+    pinpad = await connectSecurePinpad({ pty }, loadPinpadKey(path.join(dir, 'state')).key, {
       timings: FAST,
       probeIntervalMs: 0,
     });
-    await pinpad.connect();
   }, 30_000);
 
   afterAll(async () => {
