@@ -4,7 +4,7 @@
 // A backend lives in src/acquirer/<kind>/. Outside that folder, a new kind is added where the kinds are listed
 // (the configuration's ACQUIRER_KINDS) and where each kind gets its entry (the factory's table keyed by every
 // kind, `[K in AcquirerKind]`): those files are the figure. Every other file takes the backend it is given; the
-// checks in test/unit/acquirer/stub-backend.test.ts hold the engine, the commands and the metrics to it.
+// checks in test/unit/engine/ports.stub-backend.test.ts hold the engine, the commands and the metrics to it.
 // Beside the figure: the files outside src/acquirer that import it at all (the daemon's wiring of the omni
 // clients, which a second kind reuses or replaces there).
 import { readFileSync } from 'node:fs';

@@ -5,7 +5,7 @@
  * on BibcompTransport (the test library's generic command) and on ClassicBibcompTransport (its
  * PP_Display/PP_GetInfo), the bridges at their daemon defaults (poll every 20 ms, 50 ms after an
  * answer) and with 1 ms polls (the bridge's own cost). vitest prints the ratios ("× faster than").
- * The test library is built with cc (test/integration/bibcomp/build.ts).
+ * The test library is built with cc (test/helpers/bibcomp-build.ts).
  *
  * Run: npx vitest bench --run test/bench/bibcomp-bridge.bench.ts
  */
@@ -15,7 +15,7 @@ import { Pinpad } from '../../drivers/pinpad/index.js';
 import type { Transport } from '../../drivers/transport/transport.js';
 import { TcpTransport } from '../../drivers/transport/tcp.js';
 import { VirtualPinpad } from '../../src/sim/pinpad/server.js';
-import { buildBibcomp } from '../integration/bibcomp/build.js';
+import { buildBibcomp } from '../helpers/bibcomp-build.js';
 
 const sim = new VirtualPinpad();
 await sim.start();

@@ -15,7 +15,7 @@ import { SecurePinpad, terminalKeyFromPem } from '../../drivers/pinpad/index.js'
 import type { Transport } from '../../drivers/transport/transport.js';
 import { TcpTransport } from '../../drivers/transport/tcp.js';
 import { VirtualPinpad } from '../../src/sim/pinpad/server.js';
-import { buildBibcomp } from '../integration/bibcomp/build.js';
+import { buildBibcomp } from '../helpers/bibcomp-build.js';
 
 const N = Number(process.argv[2] ?? 150);
 const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicExponent: 0x10001 });

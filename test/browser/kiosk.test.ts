@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/run.js';
 import { TEST_CARDS } from '../../tables/test-cards.js';
@@ -8,6 +5,7 @@ import { startTestDaemon } from '../helpers/daemon.js';
 import { decodePng } from '../helpers/png-decode.js';
 import { decodeQrRgba } from '../helpers/qr-decode.js';
 import { launch, listPayments, pageErrors, snap } from './browser.js';
+import { useTempDirs } from '../helpers/temp-dir.js';
 
 let t: Awaited<ReturnType<typeof startTestDaemon>>;
 let b: Awaited<ReturnType<typeof launch>>;
@@ -25,6 +23,7 @@ const kiosk = (params: string): string => `${t.daemon.apiUrl}/screens/kiosk.html
 const screen = (name: string) => `body[data-screen="${name}"]`;
 
 describe('the kiosk screen against a real daemon', () => {
+  const tempDir = useTempDirs();
   it('every wait goes back to idle: the amount, the method, the receipt choice and a payment nobody finishes', async () => {
     const { page } = b;
     const errors = pageErrors(page);
@@ -120,7 +119,7 @@ describe('the kiosk screen against a real daemon', () => {
     expect(scanned).toMatch(/^000201/);
     // The customer's wallet pays what it scanned (the CLI's `omnipos wallet pay`, first test card).
     const card = TEST_CARDS[0]!;
-    const state = mkdtempSync(path.join(tmpdir(), 'omnipos-wallet-'));
+    const state = tempDir('omnipos-wallet-');
     let out = '';
     const code = await runCli(
       [
@@ -144,7 +143,6 @@ describe('the kiosk screen against a real daemon', () => {
         env: { OMNIPOS_STATE_DIR: state, OMNIPOS_ACQUIRER__WALLET_URL: t.daemon.sandbox!.urls.wallet },
       },
     );
-    rmSync(state, { recursive: true, force: true });
     expect(code, out).toBe(0);
     await page.waitForSelector(screen('result'), { timeout: 15_000 });
     expect(await page.textContent('#result-text')).toMatch(/Aprovada/);

@@ -1,11 +1,11 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { supervisorPassword } from '../../src/cli/void.js';
 import { startTestDaemon } from '../helpers/daemon.js';
 import { walletPays as walletPaysAt } from '../helpers/wallet-pay.js';
 import { launch, pageErrors, snap } from './browser.js';
+import { tempDirForFile } from '../helpers/temp-dir.js';
 
 /**
  * The supervisor's operations on the real page (headless chromium) against a real daemon: the
@@ -15,9 +15,10 @@ import { launch, pageErrors, snap } from './browser.js';
 
 let t: Awaited<ReturnType<typeof startTestDaemon>>;
 let b: Awaited<ReturnType<typeof launch>>;
+const pwDir = tempDirForFile('omnipos-pw-');
 beforeAll(async () => {
   [t, b] = await Promise.all([startTestDaemon(), launch()]);
-  const pw = path.join(mkdtempSync(path.join(tmpdir(), 'omnipos-pw-')), 'pw');
+  const pw = path.join(pwDir, 'pw');
   writeFileSync(pw, '97531\n');
   expect(
     await supervisorPassword.run(['--from-file', pw], {

@@ -26,3 +26,22 @@ export function writeConfig(file: string, config: unknown, indent?: number): str
   writeFileSync(file, JSON.stringify(config, null, indent));
   return file;
 }
+
+/**
+ * `config` (a configuration's JSON, e.g. config/omnipos.json as read, changed by the test) written to
+ * `<dir>/omnipos.json` with the acquirer's client secret in a file beside it (`secret`), without the e-commerce
+ * credentials (they are optional) or `$schema`: a configuration that reads only its own secret, which a test can
+ * make a production one. Returns the file's path.
+ */
+export function writeConfigWithSecret(
+  dir: string,
+  config: Record<string, any>,
+  secret = 'a-real-looking-secret',
+): string {
+  writeFileSync(path.join(dir, 'secret'), `${secret}\n`);
+  config.acquirer.clientSecretFile = 'secret';
+  delete config.acquirer.merchantKeyFile;
+  delete config.acquirer.merchantId;
+  delete config.$schema;
+  return writeConfig(path.join(dir, 'omnipos.json'), config);
+}

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
-import { Pinpad, type PinpadOptions } from '../../drivers/pinpad/index.js';
+import { Pinpad, SecurePinpad, type PinpadOptions, type SecurePinpadOptions } from '../../drivers/pinpad/index.js';
 import { SerialTransport, TcpTransport } from '../../drivers/transport/index.js';
 import { VirtualPinpad, type VirtualPinpadOptions } from '../../src/sim/pinpad/index.js';
 
@@ -40,12 +40,31 @@ export async function connectPinpad(
   options: Omit<PinpadOptions, 'transport'> = {},
   cleanup?: Array<() => Promise<void>>,
 ): Promise<Pinpad> {
-  const pinpad = new Pinpad({
-    transport: () =>
-      'port' in at ? new TcpTransport({ host: '127.0.0.1', port: at.port }) : new SerialTransport({ path: at.pty }),
-    ...options,
-  });
+  const pinpad = new Pinpad({ transport: transportTo(at), ...options });
   cleanup?.push(() => pinpad.close());
   await pinpad.connect();
   return pinpad;
+}
+
+/**
+ * The secure driver (SecurePinpad: the secure OPN, then commands sealed, ABECS 2.20 §5.2) on `at` with the terminal's
+ * key pair `terminalKey`, connected; `options` as the driver takes them. With `cleanup`, its close is pushed there
+ * before it connects.
+ */
+export async function connectSecurePinpad(
+  at: PinpadAt,
+  terminalKey: SecurePinpadOptions['terminalKey'],
+  options: Omit<SecurePinpadOptions, 'transport' | 'terminalKey'> = {},
+  cleanup?: Array<() => Promise<void>>,
+): Promise<SecurePinpad> {
+  const pinpad = new SecurePinpad({ transport: transportTo(at), terminalKey, ...options });
+  cleanup?.push(() => pinpad.close());
+  await pinpad.connect();
+  return pinpad;
+}
+
+/** A new transport to `at` each time the driver (re)opens the link. */
+function transportTo(at: PinpadAt): () => TcpTransport | SerialTransport {
+  return () =>
+    'port' in at ? new TcpTransport({ host: '127.0.0.1', port: at.port }) : new SerialTransport({ path: at.pty });
 }

@@ -1,7 +1,7 @@
 /**
  * Every path the terminal calls at the acquirer, in one table (docs/acquirer.md, "Routes"), each
  * under the base address the acquirer's manual gives it. The clients build URLs from it; a
- * contract test (test/unit/acquirer/routes.test.ts) pins each path and base to the manual's page
+ * contract test (test/unit/acquirer/omni/routes.test.ts) pins each path and base to the manual's page
  * and line. The sandbox host keeps its own table (src/sandbox/routes.ts), so a misreading here shows there.
  */
 

@@ -1,11 +1,10 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { sandboxCredentialsCommand, sandboxRun } from '../../../src/cli/sandbox.js';
 import { runCli } from '../../../src/cli/run.js';
+import { useTempDirs } from '../../helpers/temp-dir.js';
 
 function ctx(): { out: string[]; err: string[]; c: Parameters<typeof runCli>[1] } {
   const out: string[] = [];
@@ -14,6 +13,7 @@ function ctx(): { out: string[]; err: string[]; c: Parameters<typeof runCli>[1] 
 }
 
 describe('omnipos sandbox', () => {
+  const tempDir = useTempDirs();
   it('credentials --json prints the credentials, the 16-digit merchant and the 8-digit terminal', async () => {
     const x = ctx();
     expect(await runCli(['sandbox', 'credentials', '--json'], x.c, [sandboxRun, sandboxCredentialsCommand])).toBe(0);
@@ -42,7 +42,7 @@ describe('omnipos sandbox', () => {
   });
 
   it('runs as a process on the given port and stops on SIGTERM', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-cli-sandbox-'));
+    const dir = tempDir('omnipos-cli-sandbox-');
     const child = spawn(
       process.execPath,
       [
@@ -84,7 +84,6 @@ describe('omnipos sandbox', () => {
       expect(await exited).toBe(0);
     } finally {
       child.kill('SIGKILL');
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,6 +1,4 @@
 import { Writable } from 'node:stream';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Agent } from 'undici';
 import { describe, expect, it } from 'vitest';
@@ -9,8 +7,10 @@ import { createLogger } from '../../../src/core/log/index.js';
 import { buildSandbox, listenSandbox, sandboxSettings } from '../../../src/sandbox/index.js';
 import { SANDBOX_CREDENTIALS } from '../../../tables/sandbox-credentials.js';
 import { EMV_CONFIRM, card, cardNode, sale } from '../../helpers/sandbox.js';
+import { useTempDirs } from '../../helpers/temp-dir.js';
 
 describe('logs', () => {
+  const tempDir = useTempDirs();
   it('at debug, neither side logs the token, the client secret, the PAN, the track or the PIN block', async () => {
     const lines: string[] = [];
     const sink = new Writable({
@@ -20,7 +20,7 @@ describe('logs', () => {
       },
     });
     const log = createLogger({ level: 'trace', destination: sink });
-    const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-logs-'));
+    const dir = tempDir('omnipos-logs-');
     const running = await listenSandbox(buildSandbox({ dbFile: path.join(dir, 's.db'), log, withholdMs: 300 }));
     const acquirer = createAcquirer({
       settings: { ...sandboxSettings(running), clientId: SANDBOX_CREDENTIALS.clientId, timeoutMs: 200 },
@@ -54,7 +54,6 @@ describe('logs', () => {
     } finally {
       await acquirer.close();
       await running.close();
-      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

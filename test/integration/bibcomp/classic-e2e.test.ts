@@ -10,7 +10,7 @@ import { scanForCardData } from '../../helpers/scan-card-data.js';
 import { startE2e, type E2e } from '../../helpers/e2e.js';
 import { clearSecrets, hostSale, present, promptsOf, sell, start, testCard } from '../../helpers/sale-kit.js';
 import { HAS_SOCAT } from '../../helpers/socat.js';
-import { buildBibcomp } from './build.js';
+import { buildBibcomp } from '../../helpers/bibcomp-build.js';
 
 const STRIPE = testCard('stripe card, PIN 4321');
 const MC = testCard('mastercard credit, chip and contactless');

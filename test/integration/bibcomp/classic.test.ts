@@ -26,7 +26,7 @@ import { cardSim } from '../../../src/sim/pinpad/card/index.js';
 import type { VirtualPinpad } from '../../../src/sim/pinpad/server.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
 import records from '../../vectors/initialization/abecs-4.1-records.json' with { type: 'json' };
-import { buildBibcomp, setFault } from './build.js';
+import { buildBibcomp, setFault } from '../../helpers/bibcomp-build.js';
 import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 const cleanup: (() => Promise<void>)[] = [];

@@ -1,40 +1,23 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliContext } from '../../../src/cli/context.js';
 import { runCli } from '../../../src/cli/run.js';
 import type { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
-import { buildBibcomp } from './build.js';
+import { buildBibcomp } from '../../helpers/bibcomp-build.js';
 import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 import { shippedConfig, writeConfig } from '../../helpers/config.js';
-
-function ctx(): CliContext & { stdout: string; stderr: string } {
-  const c = {
-    stdout: '',
-    stderr: '',
-    env: {} as Record<string, string | undefined>,
-    out(t: string) {
-      c.stdout += t;
-    },
-    err(t: string) {
-      c.stderr += t;
-    },
-  };
-  return c;
-}
+import { tempDirForFile } from '../../helpers/temp-dir.js';
+import { cliContext as ctx } from '../../helpers/cli.js';
 
 describe('omnipos pinpad info with "kind": "bibcomp"', () => {
   let sim: VirtualPinpad;
-  let dir: string;
+  const dir = tempDirForFile('omnipos-bibcomp-cli-');
   beforeAll(async () => {
     sim = await startVirtualPinpad();
-    dir = mkdtempSync(path.join(tmpdir(), 'omnipos-bibcomp-cli-'));
   }, 60_000);
   afterAll(async () => {
     await sim.stop();
-    rmSync(dir, { recursive: true, force: true });
   });
 
   const config = (device: Record<string, unknown>, extra: Record<string, unknown> = {}): string => {

@@ -11,7 +11,7 @@ import { scanForCardData } from '../../helpers/scan-card-data.js';
 import { HAS_SOCAT } from '../../helpers/socat.js';
 import { startE2e, type E2e } from '../../helpers/e2e.js';
 import { clearSecrets, hostSale, promptsOf, sell, start, testCard } from '../../helpers/sale-kit.js';
-import { buildBibcomp, setFault } from './build.js';
+import { buildBibcomp, setFault } from '../../helpers/bibcomp-build.js';
 
 const STRIPE = testCard('stripe card, PIN 4321');
 const MC = testCard('mastercard credit, chip and contactless');

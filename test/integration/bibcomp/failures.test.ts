@@ -13,7 +13,7 @@ import {
   type PinpadLinkEvent,
   type TerminalKey,
 } from '../../../drivers/pinpad/index.js';
-import { buildBibcomp, setFault } from './build.js';
+import { buildBibcomp, setFault } from '../../helpers/bibcomp-build.js';
 import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 const cleanup: (() => Promise<void>)[] = [];

@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBibcomp, PPCOMP, type BibcompCalls } from '../../../drivers/bibcomp/index.js';
 import { FrameDecoder, encodeFrame } from '../../../drivers/pinpad/index.js';
-import { buildBibcomp } from './build.js';
+import { buildBibcomp } from '../../helpers/bibcomp-build.js';
 
 let calls: BibcompCalls;
 let server: net.Server;

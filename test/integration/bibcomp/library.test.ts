@@ -1,7 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BibcompTransport, loadBibcomp, PPCOMP, type BibcompCalls } from '../../../drivers/bibcomp/index.js';
@@ -15,8 +14,9 @@ import {
 } from '../../../drivers/pinpad/index.js';
 import { secureLayerOf } from '../../../src/sim/pinpad/secure/index.js';
 import type { VirtualPinpad } from '../../../src/sim/pinpad/server.js';
-import { buildBibcomp } from './build.js';
+import { buildBibcomp } from '../../helpers/bibcomp-build.js';
 import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
+import { useTempDirs } from '../../helpers/temp-dir.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -128,6 +128,7 @@ describe('SecurePinpad through the bridge (BibcompTransport): sealed packets pas
 });
 
 describe('the bridge in the clear, and a library that lacks the binary-safe generic command', () => {
+  const tempDir = useTempDirs();
   it('a clear NTM becomes PPCOMP_NOTIFY in the library and the same notification from the driver', async () => {
     const sim = await simUp({ typingMs: null });
     const pinpad = new Pinpad({
@@ -144,7 +145,7 @@ describe('the bridge in the clear, and a library that lacks the binary-safe gene
   }, 30_000);
 
   it('is refused at load, naming the missing function', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-bibcomp-old-'));
+    const dir = tempDir('omnipos-bibcomp-old-');
     const src = path.join(dir, 'old.c');
     // a library with only the NUL-terminated generic command
     writeFileSync(

@@ -8,10 +8,9 @@
  * moment it waits for the decision, a restart: the deadline passes as soon as the terminal learns
  * the host's time, and the sale is undone.
  */
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { nextDailyClose } from '../../../src/engine/daily-close.js';
-import { sandboxEnv } from '../../../src/sandbox/index.js';
+import { spawnDaemonChild } from '../../helpers/daemon-child.js';
 import { scanForCardData } from '../../helpers/scan-card-data.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { startHarness, type Harness } from '../../helpers/sandbox.js';
@@ -30,23 +29,12 @@ function child(
   stateDir: string,
   env: Record<string, string>,
 ): Promise<{ code: number | null; signal: string | null; out: string; err: string }> {
-  const p = spawn(process.execPath, ['--import', 'tsx', 'test/integration/chaos/daemon-child.ts', mode], {
-    env: {
-      ...process.env,
-      OMNIPOS_CONFIG: '',
-      OMNIPOS_STATE_DIR: stateDir,
-      OMNIPOS_SANDBOX__EMBEDDED: 'false',
-      OMNIPOS_ACQUIRER__TIMEOUT_MS: '1000',
-      ...sandboxEnv(h.running),
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const p = spawnDaemonChild('test/integration/chaos/daemon-child.ts', [mode], {
+    host: h.running,
+    stateDir,
+    env: { OMNIPOS_ACQUIRER__TIMEOUT_MS: '1000', ...env },
   });
-  let out = '';
-  let err = '';
-  p.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  p.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  return new Promise((resolve) => p.once('exit', (code, signal) => resolve({ code, signal, out, err })));
+  return p.exit.then(({ code, signal }) => ({ code, signal, out: p.out(), err: p.err() }));
 }
 
 it(

@@ -1,11 +1,10 @@
-import { mkdtempSync, readFileSync, writeFileSync, chmodSync } from 'node:fs';
+import { readFileSync, writeFileSync, chmodSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDaemon } from '../../helpers/daemon.js';
 import { runCliCaptured as cli } from '../../helpers/cli.js';
-import { tempDirForFile } from '../../helpers/temp-dir.js';
+import { tempDirForFile, useTempDirs } from '../../helpers/temp-dir.js';
 
 let t: Awaited<ReturnType<typeof startTestDaemon>>;
 const dir = tempDirForFile('omnipos-kiosk-test-');
@@ -26,9 +25,10 @@ function fakeBrowser(): { exe: string; argsFile: string } {
 }
 
 describe('omnipos kiosk (what omnipos-kiosk.service runs)', () => {
+  const tempDir = useTempDirs();
   it('waits for the health, then opens the screen full screen through a private start page: the token is in the page, never in the arguments', async () => {
-    const runtime = mkdtempSync(path.join(tmpdir(), 'omnipos-kiosk-run-'));
-    const creds = mkdtempSync(path.join(tmpdir(), 'omnipos-kiosk-cred-'));
+    const runtime = tempDir('omnipos-kiosk-run-');
+    const creds = tempDir('omnipos-kiosk-cred-');
     writeFileSync(path.join(creds, 'api-token'), `${t.token}\n`);
     const browser = fakeBrowser();
     const r = await cli(['kiosk', '--screen', 'cashier', '--api', t.daemon.apiUrl!, '--browser', browser.exe], {

@@ -2,6 +2,7 @@ import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDaemon } from '../../helpers/daemon.js';
 import { runCliCaptured } from '../../helpers/cli.js';
+import { useTempDirs } from '../../helpers/temp-dir.js';
 
 let t: Awaited<ReturnType<typeof startTestDaemon>>;
 let env: Record<string, string>;
@@ -91,6 +92,7 @@ describe('omnipos sale, against the running daemon', () => {
 });
 
 describe('omnipos diag', () => {
+  const tempDir = useTempDirs();
   it('from the running daemon: pinpad, printer, tables, outbox from its health; the acquirer and its Date header probed', async () => {
     const r = await cli(['diag', '--json']);
     const report = JSON.parse(r.out);
@@ -114,9 +116,7 @@ describe('omnipos diag', () => {
   });
 
   it('with no daemon: opens the (virtual) pinpad and printer itself and reads the key slots; the acquirer unreachable makes it exit 3', async () => {
-    const state = (await import('node:fs')).mkdtempSync(
-      (await import('node:path')).join((await import('node:os')).tmpdir(), 'omnipos-diag-'),
-    );
+    const state = tempDir('omnipos-diag-');
     const r = await cli(['diag', '--json'], {
       OMNIPOS_STATE_DIR: state,
       OMNIPOS_API__PORT: String(await freePort()),

@@ -1,10 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 /**
  * The bundled program (packaging/bundle.ts, what `npm run build` leaves in dist/src/cli and the
@@ -14,8 +14,7 @@ import { afterAll, describe, expect, it } from 'vitest';
  * chunks (dist/src/cli/chunks/), not from tsc's file layout.
  */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-bundled-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const dir = tempDirForFile('omnipos-bundled-');
 
 const freePort = (): Promise<number> =>
   new Promise((resolve) => {

@@ -1,18 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/run.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
+import { runCliCaptured } from '../../helpers/cli.js';
 
 const tempDir = useTempDirs();
 
-async function demo(args: string[]) {
-  let out = '';
-  let err = '';
-  const code = await runCli(['demo', 'sale', '--state-dir', tempDir(), ...args], {
-    out: (t) => (out += t),
-    err: (t) => (err += t),
-    env: {},
-  });
-  return { code, out, err };
+function demo(args: string[]) {
+  return runCliCaptured(['demo', 'sale', '--state-dir', tempDir(), ...args]);
 }
 
 describe('omnipos demo sale (the README run command)', () => {

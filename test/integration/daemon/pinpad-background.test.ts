@@ -1,61 +1,37 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config/index.js';
-import { createLogger } from '../../../src/core/log/index.js';
-import { startDaemon, type Daemon } from '../../../src/main.js';
-import { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
+import type { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
+import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
+import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 // `omnipos run` is ready before the pinpad's first secure session is open (a PPC930's secure OPN
 // takes ~3 s): here a pinpad that holds its OPN answer 6 s (under the driver's 10 s for a
 // non-blocking command's answer), as a separate part on loopback TCP.
 const OPN_HELD_MS = 6000;
 
-let daemon: Daemon;
+let t: TestDaemon;
 let pinpad: VirtualPinpad;
-let token: string;
-let stateDir: string;
 
 beforeAll(async () => {
-  stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-pinpad-bg-'));
-  pinpad = new VirtualPinpad({ tcpPort: 0 });
-  await pinpad.start();
+  pinpad = await startVirtualPinpad({ tcpPort: 0 });
   pinpad.inject({ kind: 'delay', ms: OPN_HELD_MS, count: 1 });
-  const config = loadConfig({
+  t = await startTestDaemon({
+    prefix: 'omnipos-pinpad-bg-',
     env: {
-      OMNIPOS_STATE_DIR: stateDir,
       OMNIPOS_PINPAD__DEVICE__KIND: 'tcp',
       OMNIPOS_PINPAD__DEVICE__HOST: '127.0.0.1',
       OMNIPOS_PINPAD__DEVICE__PORT: String(pinpad.port),
     },
+    deps: { pinpadAtStart: 'background' },
   });
-  daemon = await startDaemon({
-    config,
-    log: createLogger({ level: 'silent' }),
-    env: {},
-    sandboxPort: 0,
-    apiPort: 0,
-    pinpadAtStart: 'background',
-  });
-  token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
 }, 60_000);
 afterAll(async () => {
-  await daemon?.stop();
+  await t?.stop();
   await pinpad?.stop();
-  rmSync(stateDir, { recursive: true, force: true });
 });
 
-async function call(method: 'GET' | 'POST', p: string, body?: unknown) {
-  const res = await request(`${daemon.apiUrl}${p}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.body.text();
-  return { status: res.statusCode, body: text ? JSON.parse(text) : undefined };
-}
+/** The daemon's API with its token (test/helpers/daemon.ts), the answer's body read as the test needs it. */
+const call = (method: 'GET' | 'POST', p: string, body?: unknown): Promise<{ status: number; body: any }> =>
+  t.call(method, p, body);
 
 describe('the daemon is ready before the pinpad’s secure session', () => {
   it('health answers while the session opens, a card sale gets 503 PINPAD_OPENING, and once it is open a sale goes through', async () => {
@@ -69,9 +45,9 @@ describe('the daemon is ready before the pinpad’s secure session', () => {
     expect(refused.status).toBe(503);
     expect(refused.body.error.code).toBe('PINPAD_OPENING');
     // Refused before the engine: nothing journaled.
-    expect(daemon.journal.list({ limit: 10 })).toEqual([]);
+    expect(t.daemon.journal.list({ limit: 10 })).toEqual([]);
 
-    await daemon.pinpadOpened;
+    await t.daemon.pinpadOpened;
     const later = await call('GET', '/v1/health');
     expect(later.body.pinpad).toMatchObject({ opening: false, secure: true, connected: true });
 

@@ -2,15 +2,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config/index.js';
 import { systemClock } from '../../../src/core/clock.js';
-import { createLogger } from '../../../src/core/log/index.js';
 import { InitializationStore, parseInitialization } from '../../../src/initialization/index.js';
-import { startDaemon } from '../../../src/main.js';
 import { INITIALIZATION_VERSION } from '../../../src/sandbox/index.js';
 import { openTerminalDatabase } from '../../../src/store/index.js';
 import { sandboxTables } from '../../../tables/initialization/sandbox-tables.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
+import { startTestDaemon } from '../../helpers/daemon.js';
 
 describe('re-initialization', () => {
   it("a sale's answer naming a newer InitializationVersion puts the host's tables in force", async () => {
@@ -36,14 +34,7 @@ describe('re-initialization', () => {
       );
       db.close();
 
-      const config = loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir } });
-      const daemon = await startDaemon({
-        config,
-        log: createLogger({ level: 'silent' }),
-        env: {},
-        sandboxPort: 0,
-        api: false,
-      });
+      const { daemon, stop } = await startTestDaemon({ stateDir, deps: { api: false } });
       try {
         const store = new InitializationStore(daemon.db, systemClock);
         expect(store.currentVersion()).toBe('1763769500000');
@@ -59,7 +50,7 @@ describe('re-initialization', () => {
           await new Promise((r) => setTimeout(r, 25));
         expect(store.currentVersion()).toBe(String(INITIALIZATION_VERSION));
       } finally {
-        await daemon.stop();
+        await stop();
       }
     } finally {
       rmSync(stateDir, { recursive: true, force: true });
@@ -88,14 +79,7 @@ describe('re-initialization', () => {
         }),
       );
       db.close();
-      const config = loadConfig({ env: { OMNIPOS_STATE_DIR: stateDir } });
-      const daemon = await startDaemon({
-        config,
-        log: createLogger({ level: 'silent' }),
-        env: {},
-        sandboxPort: 0,
-        api: false,
-      });
+      const { daemon, stop } = await startTestDaemon({ stateDir, deps: { api: false } });
       try {
         const sale = {
           amount: 1010,
@@ -108,7 +92,7 @@ describe('re-initialization', () => {
         await expect(daemon.qrEngine.start({ ...sale })).rejects.toMatchObject({ code: 'INIT_NOT_INITIALIZED' });
         expect(daemon.journal.list()).toEqual([]);
       } finally {
-        await daemon.stop();
+        await stop();
       }
     } finally {
       rmSync(stateDir, { recursive: true, force: true });

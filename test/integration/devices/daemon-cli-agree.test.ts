@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -10,8 +9,9 @@ import { createLogger } from '../../../src/core/log/index.js';
 import { loadConfig } from '../../../src/config/index.js';
 import { startDaemon, type Daemon } from '../../../src/main.js';
 import type { PinpadDeviceConfig, PrinterDeviceConfig } from '../../../src/main/devices.js';
+import { shippedConfig, writeConfig } from '../../helpers/config.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
-import { buildBibcomp } from '../bibcomp/build.js';
+import { buildBibcomp } from '../../helpers/bibcomp-build.js';
 
 /**
  * One device factory (src/main/devices.ts): every pinpad and printer kind the configuration
@@ -58,24 +58,13 @@ const printerKinds = Object.keys(PRINTERS) as PrinterDeviceConfig['kind'][];
 
 /** A sandbox configuration file naming this pinpad and this printer, in its own directory. */
 function configFile(dir: string, pinpad: Record<string, unknown>, printer: Record<string, unknown>): string {
-  const repo = path.resolve(import.meta.dirname, '../../..');
-  const base = JSON.parse(readFileSync(path.join(repo, 'config/omnipos.json'), 'utf8')) as Record<string, unknown>;
-  mkdirSync(path.join(dir, 'sandbox'), { recursive: true });
-  for (const f of ['client-secret', 'merchant-key'])
-    copyFileSync(path.join(repo, 'config/sandbox', f), path.join(dir, 'sandbox', f));
-  const file = path.join(dir, 'omnipos.json');
-  delete base.$schema;
-  writeFileSync(
-    file,
-    JSON.stringify({
-      ...base,
-      stateDir: path.join(dir, 'state'),
-      sandbox: { embedded: true, port: 0 },
-      pinpad: { device: pinpad },
-      printer,
-    }),
-  );
-  return file;
+  return writeConfig(path.join(dir, 'omnipos.json'), {
+    ...shippedConfig(),
+    stateDir: path.join(dir, 'state'),
+    sandbox: { embedded: true, port: 0 },
+    pinpad: { device: pinpad },
+    printer,
+  });
 }
 
 /** A virtual device's loopback port differs between two instances; the rest must be equal. */

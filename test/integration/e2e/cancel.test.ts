@@ -4,8 +4,7 @@
  * journal final — aborted with nothing at the host, or undone when the request had left — and
  * the pinpad idle: the next sale on it is approved.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CardPromptCode } from '../../../src/engine/ports.js';
@@ -22,6 +21,7 @@ import {
   testCard,
   type Customer,
 } from '../../helpers/sale-kit.js';
+import { useTempDirs } from '../../helpers/temp-dir.js';
 
 const STRIPE = testCard('stripe card, PIN 4321');
 const ALELO = testCard('alelo voucher');
@@ -46,6 +46,7 @@ const CUSTOMER_CANCELS: [string, Customer, Record<string, unknown>][] = [
 ];
 
 describe.skipIf(!HAS_SOCAT)('cancel at every prompt, through the API and on the pinpad', () => {
+  const tempDir = useTempDirs();
   let e: E2e;
   let amount = 8000;
   beforeAll(async () => {
@@ -134,10 +135,9 @@ describe.skipIf(!HAS_SOCAT)('cancel at every prompt, through the API and on the 
   });
 
   it('the scan finds a clear PIN block planted in a file (it can fail)', () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-scan-'));
+    const dir = tempDir('omnipos-scan-');
     writeFileSync(path.join(dir, 'x.log'), `noise ${clearSecrets().at(-1)!} noise`);
     expect(scanForCardData(dir, clearSecrets())).toHaveLength(1);
-    rmSync(dir, { recursive: true });
   });
 
   it('afterwards, neither the SQLite file (and its WAL) nor the debug log holds a PAN, a track or a clear PIN block', () => {

@@ -2,7 +2,7 @@
  * Card sales end to end through the daemon's API: the virtual pinpad as its own process on a
  * pseudo-terminal, the sandbox host on loopback, SQLite files. Every product, every input mode
  * the virtual pinpad offers, PIN right and wrong, the card declining or pulled out, typed entry
- * where the tables allow it (outcomes.test.ts has the sandbox's outcomes and confirmation).
+ * where the tables allow it (test/unit/acquirer/omni/outcomes.test.ts has the sandbox's outcomes and confirmation).
  */
 import { statSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

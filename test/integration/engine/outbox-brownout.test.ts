@@ -9,7 +9,7 @@ import type { AcquirerDeliveryPort } from '../../../src/engine/ports.js';
 import { OUTBOX_OPERATIONS, idempotencyKey, type UndoTask } from '../../../src/engine/outbox/tasks.js';
 import { Outbox } from '../../../src/store/index.js';
 import { useTempStores } from '../../helpers/store.js';
-import { json, loopback } from '../../unit/acquirer/loopback.js';
+import { json, loopback } from '../../helpers/loopback.js';
 
 /**
  * A brown-out over real HTTP on loopback: the host takes every connection and never answers

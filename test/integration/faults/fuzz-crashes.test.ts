@@ -1,10 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/core/log/index.js';
-import { buildSandbox, listenSandbox, type RunningSandbox } from '../../../src/sandbox/index.js';
+import { startHarness, type Harness } from '../../helpers/sandbox.js';
 
 // Crashes the fuzz campaign (npm run fuzz, issue 23) found, each kept as a test over the real
 // thing: raw HTTP over loopback, so the request target reaches the host exactly as sent.
@@ -29,20 +26,15 @@ function rawStatus(port: number, raw: string): Promise<number> {
 }
 
 describe('sandbox: request targets a URL parser reads as a host', () => {
-  let running: RunningSandbox;
-  let dir: string;
+  let h: Harness;
   const errors: string[] = [];
   beforeAll(async () => {
-    dir = mkdtempSync(path.join(tmpdir(), 'omnipos-fuzz-crash-'));
-    const host = buildSandbox({
-      dbFile: path.join(dir, 'acquirer.db'),
-      log: createLogger({ level: 'error', destination: { write: (s: string) => void errors.push(s) } }),
+    h = await startHarness({
+      extra: { log: createLogger({ level: 'error', destination: { write: (s: string) => void errors.push(s) } }) },
     });
-    running = await listenSandbox(host, { port: 0 });
   });
   afterAll(async () => {
-    await running?.close();
-    rmSync(dir, { recursive: true, force: true });
+    await h?.close();
   });
 
   // Fuzz counterexample (sandbox-requests): POST // with a JSON body answered 500 "Internal error"
@@ -54,7 +46,7 @@ describe('sandbox: request targets a URL parser reads as a host', () => {
     ['wallet', 'GET ///padraoq/v1/publicKey'],
   ] as const)('%s: %s is an unknown path (404), not an internal error', async (base, line) => {
     const status = await rawStatus(
-      running.ports[base],
+      h.running.ports[base],
       `${line} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
     );
     expect(status).toBe(404);
@@ -62,7 +54,7 @@ describe('sandbox: request targets a URL parser reads as a host', () => {
   });
 
   it('the controls listener too', async () => {
-    const status = await rawStatus(running.port, 'GET // HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    const status = await rawStatus(h.running.port, 'GET // HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     expect(status).toBe(404);
     expect(errors).toEqual([]);
   });

@@ -2,12 +2,10 @@
 // (TLS from a CA made here, client certificates, an ACL file), with the broker stopped and
 // restarted mid-run, a SIGKILLed terminal, and commands inside and outside the list.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/run.js';
 import { loadConfig, PACKAGE_ROOT } from '../../../src/config/index.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import { startDaemon, type Daemon } from '../../../src/main.js';
@@ -16,6 +14,8 @@ import { buildSandbox, ledgerReport, listenSandbox, type RunningSandbox } from '
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { clearCardData } from '../../helpers/scan-card-data.js';
 import { Broker, freePort, makePki, MERCHANT, mqttAs, sleep, terminalConfig, until } from './fleet-kit.js';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
+import { runCliCaptured } from '../../helpers/cli.js';
 
 const FLEET = 10;
 const ids = Array.from({ length: FLEET }, (_, i) => `T00000${String(i + 1).padStart(2, '0')}`);
@@ -29,7 +29,7 @@ interface Received {
   raw: string;
 }
 
-let root: string;
+const root = tempDirForFile('omnipos-fleet-');
 let broker: Broker;
 let sandbox: RunningSandbox;
 let daemons: Daemon[] = [];
@@ -38,7 +38,6 @@ const received: Received[] = [];
 const prefix = (id: string): string => `omnipos/${MERCHANT}/${id}`;
 
 beforeAll(async () => {
-  root = mkdtempSync(path.join(tmpdir(), 'omnipos-fleet-'));
   const pki = makePki(root, [...ids, KILLED, 'operator']);
   broker = new Broker(pki, await freePort());
   await broker.start();
@@ -75,7 +74,6 @@ afterAll(async () => {
   await operator?.endAsync(true);
   await broker?.stop();
   await sandbox?.close();
-  rmSync(root, { recursive: true, force: true });
 }, 60_000);
 
 const round = (n: number): Promise<void> => saleRound(daemons, n);
@@ -285,27 +283,21 @@ describe('a fleet of terminals on a real mosquitto (TLS, client certificates, AC
   }, 60_000);
 
   it('omnipos fleet day / watch / cmd read the same fleet as an operator', async () => {
-    const cli = async (argv: string[]): Promise<{ code: number; out: string; err: string }> => {
-      let out = '';
-      let err = '';
+    const cli = (argv: string[]): Promise<{ code: number; out: string; err: string }> => {
       const op = broker.pki.client('operator');
-      const code = await runCli(
-        [
-          ...argv,
-          '--broker',
-          broker.url,
-          '--ca',
-          broker.pki.ca,
-          '--cert',
-          op.cert,
-          '--key',
-          op.key,
-          '--timeout-seconds',
-          '30',
-        ],
-        { out: (t) => (out += t), err: (t) => (err += t), env: {} },
-      );
-      return { code, out, err };
+      return runCliCaptured([
+        ...argv,
+        '--broker',
+        broker.url,
+        '--ca',
+        broker.pki.ca,
+        '--cert',
+        op.cert,
+        '--key',
+        op.key,
+        '--timeout-seconds',
+        '30',
+      ]);
     };
     const ledger = ledgerReport(sandbox.sandbox.ctx);
     const date = daemons[0]?.operations.day.today() as string;

@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -11,6 +9,7 @@ import { AcquirerProbe } from '../../../src/main/acquirer-probe.js';
 import { buildSandbox, listenSandbox, type RunningSandbox, sandboxSettings } from '../../../src/sandbox/index.js';
 import { SANDBOX_CREDENTIALS } from '../../../tables/sandbox-credentials.js';
 import { startTestDaemon } from '../../helpers/daemon.js';
+import { useTempDirs } from '../../helpers/temp-dir.js';
 
 const log = createLogger({ level: 'silent' });
 /** The terminal's own clock runs this far behind the sandbox host's. */
@@ -31,6 +30,7 @@ interface Rig {
   close(): Promise<void>;
 }
 
+const tempDir = useTempDirs();
 const rigs: Rig[] = [];
 afterEach(async () => {
   for (const r of rigs.splice(0)) await r.close();
@@ -38,7 +38,7 @@ afterEach(async () => {
 
 /** The sandbox on loopback, the real acquirer clients and the probe wired as main.ts wires them. */
 async function rig(port = 0): Promise<Rig> {
-  const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-probe-'));
+  const dir = tempDir('omnipos-probe-');
   const build = () => buildSandbox({ dbFile: path.join(dir, 'sandbox.db'), log });
   const running = await listenSandbox(build(), { port });
   const agent = new Agent({ keepAliveTimeout: 10_000 });
@@ -95,7 +95,6 @@ async function rig(port = 0): Promise<Rig> {
       await acquirer.close();
       await agent.close();
       await r.running.close().catch(() => undefined);
-      rmSync(dir, { recursive: true, force: true });
     },
   };
   // A second listener on the same file for restarts.

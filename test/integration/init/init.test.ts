@@ -3,7 +3,6 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from '../../../src/store/sqlite.js';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/run.js';
 import { virtualMemoryFile } from '../../../src/cli/init-virtual-memory.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import { InitializationStore } from '../../../src/initialization/index.js';
@@ -11,6 +10,7 @@ import { buildSandbox, listenSandbox } from '../../../src/sandbox/index.js';
 import { systemClock } from '../../../src/core/clock.js';
 import { openTerminalDatabase } from '../../../src/store/index.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
+import { runCliCaptured } from '../../helpers/cli.js';
 
 const tempDir = useTempDirs();
 const VERSION = '1763769600001';
@@ -20,11 +20,8 @@ function envFor(state: string): Record<string, string> {
   return { OMNIPOS_STATE_DIR: state, OMNIPOS_CONFIG: '', OMNIPOS_SANDBOX__PORT: '0' };
 }
 
-async function init(state: string, args: string[] = []) {
-  let out = '';
-  let err = '';
-  const code = await runCli(['init', ...args], { out: (t) => (out += t), err: (t) => (err += t), env: envFor(state) });
-  return { code, out, err };
+function init(state: string, args: string[] = []) {
+  return runCliCaptured(['init', ...args], envFor(state));
 }
 
 /** What is in force on the terminal (its database) and in the virtual pinpad's memory. */

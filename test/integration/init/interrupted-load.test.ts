@@ -1,11 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../../src/cli/run.js';
 import { systemClock } from '../../../src/core/clock.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import { InitializationStore } from '../../../src/initialization/index.js';
-import { CLASSIC_HANDLERS, cardSim, VirtualPinpad, type SimHandler } from '../../../src/sim/pinpad/index.js';
+import { CLASSIC_HANDLERS, cardSim, type VirtualPinpad, type SimHandler } from '../../../src/sim/pinpad/index.js';
 import { openTerminalDatabase } from '../../../src/store/index.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
+import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
+import { runCliCaptured } from '../../helpers/cli.js';
 
 const tempDir = useTempDirs();
 
@@ -16,7 +17,7 @@ describe('omnipos init: a pinpad load cut before TLE', () => {
     const original = CLASSIC_HANDLERS.get('TLR') as SimHandler;
     let tlr = 0;
     let cut = true;
-    const pinpad: VirtualPinpad = new VirtualPinpad({
+    const pinpad: VirtualPinpad = await startVirtualPinpad({
       handlers: new Map<string, SimHandler>([
         [
           'TLR',
@@ -28,7 +29,6 @@ describe('omnipos init: a pinpad load cut before TLE', () => {
         ],
       ]),
     });
-    await pinpad.start();
     const tables = () => cardSim(pinpad.engine.state).tables;
     const factory = tables().versions();
     const env = {
@@ -39,12 +39,7 @@ describe('omnipos init: a pinpad load cut before TLE', () => {
       OMNIPOS_PINPAD__DEVICE__HOST: '127.0.0.1',
       OMNIPOS_PINPAD__DEVICE__PORT: String(pinpad.port),
     };
-    const init = async () => {
-      let out = '';
-      let err = '';
-      const code = await runCli(['init'], { out: (t) => (out += t), err: (t) => (err += t), env });
-      return { code, out, err };
-    };
+    const init = () => runCliCaptured(['init'], env);
     const stored = () => {
       const db = openTerminalDatabase(state, createLogger({ level: 'silent' }));
       try {

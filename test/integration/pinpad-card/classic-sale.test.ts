@@ -4,12 +4,10 @@
  * card port unchanged on `card.ClassicCardPinpad`, the sandbox host deciding. GCR's clear track goes
  * back into the pinpad (EBX) before anything else; a classic pinpad without EBX is refused for sales.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { card, isPinpadError, SecurePinpad } from '../../../drivers/pinpad/index.js';
-import { SerialTransport } from '../../../drivers/transport/serial.js';
+import { card, isPinpadError } from '../../../drivers/pinpad/index.js';
 import { loadPinpadKey } from '../../../src/adapters/pinpad-keys.js';
 import { cardSim } from '../../../src/sim/pinpad/card/index.js';
 import { PinpadCardPort } from '../../../src/adapters/pinpad-card.js';
@@ -18,7 +16,8 @@ import { nextOrderId } from '../../helpers/sandbox.js';
 import { HAS_SOCAT } from '../../helpers/socat.js';
 import { startCardSale, type CardSale } from './card-sale.js';
 import { FAST, startRig, type Rig } from '../../helpers/pinpad-rig.js';
-import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
+import { connectSecurePinpad, startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 describe.skipIf(!HAS_SOCAT)('the card port on a classic-only pinpad (GCR → EBX → GOC → FNC, GPN with the PAN)', () => {
   let rig: Rig;
@@ -168,21 +167,21 @@ describe.skipIf(!HAS_SOCAT)('a classic-only pinpad without EBX', () => {
 });
 
 describe.skipIf(!HAS_SOCAT)('the secure driver and the obsolete card commands (§3.1.2)', () => {
+  const tempDir = tempDirForFile('omnipos-classic-');
   const stops: (() => Promise<void>)[] = [];
   afterAll(async () => {
     for (const s of stops.reverse()) await s();
   });
+  let n = 0;
   async function secureOn(profile: { classicOnly?: boolean; classicEbx?: boolean }) {
-    const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-classic-'));
+    const dir = path.join(tempDir, `pinpad-${++n}`);
+    mkdirSync(dir);
     const pty = path.join(dir, 'pinpad');
     const sim = await startVirtualPinpad({ tcpPort: 0, ptyPath: pty, profile });
-    const pinpad = new SecurePinpad({
-      transport: () => new SerialTransport({ path: pty }),
-      terminalKey: loadPinpadKey(path.join(dir, 'state')).key,
+    const pinpad = await connectSecurePinpad({ pty }, loadPinpadKey(path.join(dir, 'state')).key, {
       timings: FAST,
       probeIntervalMs: 0,
     });
-    await pinpad.connect();
     stops.push(async () => {
       await pinpad.close();
       await sim.stop();

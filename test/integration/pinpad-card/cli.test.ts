@@ -1,12 +1,11 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/run.js';
-import type { CliContext } from '../../../src/cli/context.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
+import { cliContext } from '../../helpers/cli.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -44,24 +43,11 @@ async function startSim(): Promise<{
   };
 }
 
-function ctx(stateDir: string): CliContext & { stdout: string; stderr: string } {
-  const c = {
-    stdout: '',
-    stderr: '',
-    env: { OMNIPOS_STATE_DIR: stateDir } as Record<string, string | undefined>,
-    out(t: string) {
-      c.stdout += t;
-    },
-    err(t: string) {
-      c.stderr += t;
-    },
-  };
-  return c;
-}
+const ctx = (stateDir: string) => cliContext({ OMNIPOS_STATE_DIR: stateDir });
 
 describe('omnipos pinpad read-card | tables and omnipos sim card, against "omnipos sim pinpad" as its own process', () => {
   let sim: Awaited<ReturnType<typeof startSim>>;
-  const stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-card-cli-'));
+  const stateDir = tempDirForFile('omnipos-card-cli-');
   beforeAll(async () => {
     sim = await startSim();
   }, 30_000);

@@ -1,31 +1,26 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { card, SecurePinpad } from '../../../drivers/pinpad/index.js';
-import { SerialTransport } from '../../../drivers/transport/serial.js';
+import { card, type SecurePinpad } from '../../../drivers/pinpad/index.js';
 import { loadPinpadKey } from '../../../src/adapters/pinpad-keys.js';
 import { cardSim } from '../../../src/sim/pinpad/card/index.js';
 import type { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { HAS_SOCAT } from '../../helpers/socat.js';
 import { FAST, freshIv, hostDecrypt, hostPin, now } from '../../helpers/pinpad-rig.js';
-import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
+import { connectSecurePinpad, startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 describe.skipIf(!HAS_SOCAT)('a chip sale over the secure channel (DC2 + AES under KSEC) on a pseudo-terminal', () => {
   let sim: VirtualPinpad;
   let pinpad: SecurePinpad;
-  const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-card-secure-'));
+  const dir = tempDirForFile('omnipos-card-secure-');
   beforeAll(async () => {
     const pty = path.join(dir, 'pinpad');
     sim = await startVirtualPinpad({ tcpPort: 0, ptyPath: pty });
-    pinpad = new SecurePinpad({
-      transport: () => new SerialTransport({ path: pty }),
-      terminalKey: loadPinpadKey(path.join(dir, 'state')).key,
+    pinpad = await connectSecurePinpad({ pty }, loadPinpadKey(path.join(dir, 'state')).key, {
       timings: FAST,
       probeIntervalMs: 0,
     });
-    await pinpad.connect();
   }, 30_000);
   afterAll(async () => {
     await pinpad?.close();

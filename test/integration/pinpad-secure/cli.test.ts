@@ -1,41 +1,17 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CliContext } from '../../../src/cli/context.js';
+import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/run.js';
-import { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
 import { secureLayerOf } from '../../../src/sim/pinpad/secure/index.js';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
+import { useVirtualPinpad } from '../../helpers/virtual-pinpad.js';
+import { cliContext } from '../../helpers/cli.js';
 
-function ctx(stateDir: string): CliContext & { stdout: string; stderr: string } {
-  const c = {
-    stdout: '',
-    stderr: '',
-    env: { OMNIPOS_STATE_DIR: stateDir } as Record<string, string | undefined>,
-    out(t: string) {
-      c.stdout += t;
-    },
-    err(t: string) {
-      c.stderr += t;
-    },
-  };
-  return c;
-}
+const ctx = (stateDir: string) => cliContext({ OMNIPOS_STATE_DIR: stateDir });
 
 describe('omnipos pinpad info: recognition and the secure field', () => {
-  const stateDir = path.join(mkdtempSync(path.join(tmpdir(), 'omnipos-cli-secure-')), 'state');
-  let current: VirtualPinpad;
-  let classic: VirtualPinpad;
-  beforeAll(async () => {
-    current = new VirtualPinpad();
-    classic = new VirtualPinpad({ profile: { classicOnly: true, serialNumber: 'CLASSIC0001' } });
-    await current.start();
-    await classic.start();
-  });
-  afterAll(async () => {
-    await current.stop();
-    await classic.stop();
-  });
+  const stateDir = path.join(tempDirForFile('omnipos-cli-secure-'), 'state');
+  const current = useVirtualPinpad();
+  const classic = useVirtualPinpad({ profile: { classicOnly: true, serialNumber: 'CLASSIC0001' } });
 
   it('a current pinpad: recognised by the secure OPN, secure true, GIX sealed', async () => {
     const c = ctx(stateDir);

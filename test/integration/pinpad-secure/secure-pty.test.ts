@@ -1,5 +1,4 @@
-import { mkdtempSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -20,7 +19,8 @@ import type { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
 import { secureLayerOf, secureSession } from '../../../src/sim/pinpad/secure/index.js';
 import { HAS_SOCAT } from '../../helpers/socat.js';
 import { captureLog, privateKeySecrets, secretsIn, until } from './harness.js';
-import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
+import { connectSecurePinpad, startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 /** Link times shortened where the behaviour, not the constant, is under test. */
 const FAST = { ackMs: 300, responseMs: 1500, eotMs: 300, silenceMs: 50 };
@@ -41,7 +41,7 @@ function statusOf(e: unknown): { code: string; status?: unknown; responseId?: un
 describe.skipIf(!HAS_SOCAT)(
   'secure channel: SecurePinpad against the virtual pinpad over a real pseudo-terminal',
   () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-secure-'));
+    const dir = tempDirForFile('omnipos-secure-');
     const stateDir = path.join(dir, 'state');
     const pty = path.join(dir, 'pinpad');
     const driverLog = captureLog();
@@ -253,20 +253,17 @@ describe.skipIf(!HAS_SOCAT)(
 );
 
 describe.skipIf(!HAS_SOCAT)('secure channel: a classic-only pinpad over a pseudo-terminal', () => {
-  const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-secure-classic-'));
+  const dir = tempDirForFile('omnipos-secure-classic-');
   const pty = path.join(dir, 'pinpad');
   let sim: VirtualPinpad;
   let pinpad: SecurePinpad;
 
   beforeAll(async () => {
     sim = await startVirtualPinpad({ ptyPath: pty, profile: { classicOnly: true, serialNumber: 'CLASSIC0001' } });
-    pinpad = new SecurePinpad({
-      transport: () => new SerialTransport({ path: pty }),
-      terminalKey: loadPinpadKey(path.join(dir, 'state')).key,
+    pinpad = await connectSecurePinpad({ pty }, loadPinpadKey(path.join(dir, 'state')).key, {
       timings: FAST,
       probeIntervalMs: 0,
     });
-    await pinpad.connect();
   }, 30_000);
 
   afterAll(async () => {

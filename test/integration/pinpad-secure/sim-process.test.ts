@@ -1,29 +1,29 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SecurePinpad } from '../../../drivers/pinpad/index.js';
-import { SerialTransport } from '../../../drivers/transport/serial.js';
+import type { SecurePinpad } from '../../../drivers/pinpad/index.js';
 import { loadPinpadKey } from '../../../src/adapters/pinpad-keys.js';
 import { HAS_SOCAT } from '../../helpers/socat.js';
 import { startSim, type SimProcess } from '../../helpers/sim-process.js';
+import { connectSecurePinpad } from '../../helpers/virtual-pinpad.js';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 describe.skipIf(!HAS_SOCAT)(
   'secure channel against `omnipos sim pinpad` as its own process, over its pseudo-terminal',
   () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-secure-proc-'));
+    const dir = tempDirForFile('omnipos-secure-proc-');
     let sim: SimProcess;
     let pinpad: SecurePinpad;
 
     beforeAll(async () => {
       sim = await startSim(['--pty', path.join(dir, 'pinpad')]);
-      pinpad = new SecurePinpad({
-        transport: () => new SerialTransport({ path: path.join(dir, 'pinpad') }),
-        terminalKey: loadPinpadKey(path.join(dir, 'state')).key,
-        timings: { ackMs: 300, responseMs: 3000, eotMs: 300, silenceMs: 50 },
-        probeIntervalMs: 0,
-      });
-      await pinpad.connect();
+      pinpad = await connectSecurePinpad(
+        { pty: path.join(dir, 'pinpad') },
+        loadPinpadKey(path.join(dir, 'state')).key,
+        {
+          timings: { ackMs: 300, responseMs: 3000, eotMs: 300, silenceMs: 50 },
+          probeIntervalMs: 0,
+        },
+      );
     }, 30_000);
 
     afterAll(async () => {

@@ -1,42 +1,15 @@
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/run.js';
-import type { CliContext } from '../../../src/cli/context.js';
-import { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
 import { HAS_SOCAT } from '../../helpers/socat.js';
 import { startSim, type SimProcess } from '../../helpers/sim-process.js';
-import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
-
-function ctx(): CliContext & { stdout: string; stderr: string } {
-  const c = {
-    stdout: '',
-    stderr: '',
-    env: {} as Record<string, string | undefined>,
-    out(t: string) {
-      c.stdout += t;
-    },
-    err(t: string) {
-      c.stderr += t;
-    },
-  };
-  return c;
-}
+import { startVirtualPinpad, useVirtualPinpad } from '../../helpers/virtual-pinpad.js';
+import { tempDirForFile } from '../../helpers/temp-dir.js';
+import { cliContext as ctx } from '../../helpers/cli.js';
 
 describe('omnipos pinpad info|display over TCP', () => {
-  const sims: VirtualPinpad[] = [];
-  let current: VirtualPinpad;
-  let classic: VirtualPinpad;
-  beforeAll(async () => {
-    current = new VirtualPinpad();
-    classic = new VirtualPinpad({ profile: { classicOnly: true, serialNumber: 'CLASSIC0001' } });
-    sims.push(current, classic);
-    for (const s of sims) await s.start();
-  });
-  afterAll(async () => {
-    for (const s of sims) await s.stop();
-  });
+  const current = useVirtualPinpad();
+  const classic = useVirtualPinpad({ profile: { classicOnly: true, serialNumber: 'CLASSIC0001' } });
 
   it('reads a current pinpad through GIX', async () => {
     const c = ctx();
@@ -113,9 +86,8 @@ describe('omnipos pinpad info|display over TCP', () => {
 
 describe.skipIf(!HAS_SOCAT)('omnipos pinpad info --port against `omnipos sim pinpad --classic --pty`', () => {
   let sim: SimProcess;
-  let pty: string;
+  const pty = path.join(tempDirForFile('omnipos-cli-'), 'pinpad');
   beforeAll(async () => {
-    pty = path.join(mkdtempSync(path.join(tmpdir(), 'omnipos-cli-')), 'pinpad');
     sim = await startSim(['--pty', pty, '--classic']);
   }, 20_000);
   afterAll(async () => sim?.stop());

@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { generateKeyPairSync } from 'node:crypto';
 import {
   Pinpad,
-  SecurePinpad,
   card,
   isPinpadError,
   terminalKeyFromPem,
@@ -15,7 +14,7 @@ import { cardSim, type CardChoice } from '../../../src/sim/pinpad/card/index.js'
 import { PinpadCardPort } from '../../../src/adapters/pinpad-card.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { sleep, until } from './scripted-peer.js';
-import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
+import { connectSecurePinpad, startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 /**
  * The driver's issue-18 bullets against the strict virtual pinpad (its own §6.2 reader, real faults
@@ -177,15 +176,12 @@ describe('driver against the strict virtual pinpad: the secure session', () => {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicExponent: 0x10001 });
     const terminalKey = terminalKeyFromPem(privateKey.export({ format: 'pem', type: 'pkcs8' }).toString());
     const sim = await startVirtualPinpad({ tcpPort: 0 }, cleanup);
-    const pinpad = new SecurePinpad({
-      transport: () => new TcpTransport({ host: '127.0.0.1', port: sim.port }),
+    const pinpad = await connectSecurePinpad(
+      { port: sim.port },
       terminalKey,
-      timings: TIMINGS,
-      probeIntervalMs: 0,
-      reconnect: { enabled: false },
-    });
-    cleanup.push(() => pinpad.close());
-    await pinpad.connect();
+      { timings: TIMINGS, probeIntervalMs: 0, reconnect: { enabled: false } },
+      cleanup,
+    );
     expect(pinpad.secure).toMatchObject({ recognition: 'abecs', secure: true });
     const notes: PinpadNotification[] = [];
     pinpad.on('notification', (n) => notes.push(n));

@@ -1,11 +1,11 @@
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Pinpad, isPinpadError, type PinpadLinkEvent, type PinpadNotification } from '../../../drivers/pinpad/index.js';
 import { SerialTransport } from '../../../drivers/transport/serial.js';
 import { HAS_SOCAT, waitForPaths } from '../../helpers/socat.js';
 import { startSim, type SimProcess } from '../../helpers/sim-process.js';
+import { tempDirForFile, useTempDirs } from '../../helpers/temp-dir.js';
 
 /** Link times shortened where the behaviour, not the constant, is under test. */
 const FAST = { ackMs: 300, responseMs: 1000, eotMs: 300, silenceMs: 50 };
@@ -26,12 +26,11 @@ describe.skipIf(!HAS_SOCAT)(
   'Pinpad driver against the virtual pinpad process over a real pseudo-terminal (serialport)',
   () => {
     let sim: SimProcess;
-    let pty: string;
+    const pty = path.join(tempDirForFile('omnipos-pinpad-'), 'pinpad');
     let pinpad: Pinpad;
     let events: PinpadLinkEvent[];
 
     beforeAll(async () => {
-      pty = path.join(mkdtempSync(path.join(tmpdir(), 'omnipos-pinpad-')), 'pinpad');
       sim = await startSim(['--pty', pty]);
       pinpad = new Pinpad({
         transport: () => new SerialTransport({ path: pty }),
@@ -203,8 +202,9 @@ describe.skipIf(!HAS_SOCAT)(
 );
 
 describe.skipIf(!HAS_SOCAT)('a classic-only virtual pinpad over a pseudo-terminal', () => {
+  const tempDir = useTempDirs();
   it('answers GIX with ERR010, so info comes from GIN', async () => {
-    const pty = path.join(mkdtempSync(path.join(tmpdir(), 'omnipos-pinpad-')), 'classic');
+    const pty = path.join(tempDir('omnipos-pinpad-'), 'classic');
     const sim = await startSim(['--pty', pty, '--classic']);
     const pinpad = new Pinpad({
       transport: () => new SerialTransport({ path: pty }),

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Pinpad, card, encodeCommand, isPinpadError, type CommandSpec } from '../../../drivers/pinpad/index.js';
 import { TcpTransport } from '../../../drivers/transport/tcp.js';
-import { VirtualPinpad } from '../../../src/sim/pinpad/server.js';
 import { abecsIdByName } from '../../../tables/pinpad/abecs-ids.js';
+import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 /**
  * A command missing a parameter its section marks M (tables/pinpad/command-params.ts) is refused by the
@@ -16,9 +16,7 @@ afterEach(async () => {
 });
 
 async function setup() {
-  const sim = new VirtualPinpad({});
-  await sim.start();
-  cleanup.push(() => sim.stop());
+  const sim = await startVirtualPinpad({}, cleanup);
   let writes = 0;
   class CountingTcp extends TcpTransport {
     override write(data: Uint8Array): Promise<void> {

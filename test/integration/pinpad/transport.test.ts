@@ -1,12 +1,11 @@
-import { mkdtempSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SerialTransport } from '../../../drivers/transport/serial.js';
 import { TcpTransport } from '../../../drivers/transport/tcp.js';
 import { isTransportError, type Transport } from '../../../drivers/transport/transport.js';
 import { HAS_SOCAT, ptyPair, stop } from '../../helpers/socat.js';
+import { useTempDirs } from '../../helpers/temp-dir.js';
 
 const opened: Transport[] = [];
 afterEach(async () => {
@@ -66,8 +65,9 @@ describe('TcpTransport over real loopback', () => {
 });
 
 describe.skipIf(!HAS_SOCAT)('SerialTransport over a real pseudo-terminal pair (socat)', () => {
+  const tempDir = useTempDirs();
   it('moves bytes, and reports EIO after the pty goes away as disconnected', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-pty-'));
+    const dir = tempDir('omnipos-pty-');
     const [a, b] = [path.join(dir, 'a'), path.join(dir, 'b')];
     const socat = await ptyPair(a, b);
     const ta = new SerialTransport({ path: a });

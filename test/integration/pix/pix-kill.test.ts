@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePix } from '../../../src/qr/index.js';
 import { scanForCardData } from '../../helpers/scan-card-data.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { startHarness, type Harness } from '../../helpers/sandbox.js';
-import { sandboxEnv } from '../../../src/sandbox/index.js';
+import { spawnDaemonChild } from '../../helpers/daemon-child.js';
 
 const tempDir = useTempDirs();
 let h: Harness;
@@ -17,29 +16,11 @@ afterAll(async () => {
 
 /** The daemon child of the QR kill test (test/integration/qr/qr-daemon-child.ts), making a Pix sale. */
 function child(mode: 'sale' | 'recover', stateDir: string, env: Record<string, string> = {}) {
-  const urls = sandboxEnv(h.running);
-  const p = spawn(process.execPath, ['--import', 'tsx', 'test/integration/qr/qr-daemon-child.ts', mode], {
-    env: {
-      ...process.env,
-      OMNIPOS_CONFIG: '',
-      OMNIPOS_STATE_DIR: stateDir,
-      OMNIPOS_SANDBOX__EMBEDDED: 'false',
-      OMNIPOS_ACQUIRER__TIMEOUT_MS: '2000',
-      OMNIPOS_QR__POLL_MS: '100',
-      KIND: 'pix',
-      ...urls,
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  return spawnDaemonChild('test/integration/qr/qr-daemon-child.ts', [mode], {
+    host: h.running,
+    stateDir,
+    env: { OMNIPOS_ACQUIRER__TIMEOUT_MS: '2000', OMNIPOS_QR__POLL_MS: '100', KIND: 'pix', ...env },
   });
-  let out = '';
-  let err = '';
-  p.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  p.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-    p.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  return { exit, out: () => out, err: () => err };
 }
 
 async function until<T>(f: () => Promise<T | undefined>, ms = 30_000): Promise<T> {

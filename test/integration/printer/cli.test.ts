@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { findPrinterModel } from '../../../tables/printers/index.js';
 import { serveVirtualPrinter, VirtualPrinter, type VirtualPrinterServer } from '../../../src/sim/printer/index.js';
 import { runCliCaptured as cli } from '../../helpers/cli.js';
+import { useTempDirs } from '../../helpers/temp-dir.js';
 
 const servers: VirtualPrinterServer[] = [];
 afterEach(async () => {
@@ -9,6 +10,7 @@ afterEach(async () => {
 });
 
 describe('omnipos printer status | test (against the virtual printer by default)', () => {
+  const tempDir = useTempDirs();
   it('printer test prints the page, waits for idle after the cut, and shows the paper', async () => {
     const r = await cli(['printer', 'test']);
     expect(r.code).toBe(0);
@@ -19,18 +21,12 @@ describe('omnipos printer status | test (against the virtual printer by default)
   });
 
   it('printer test --png writes the virtual paper as a PNG', async () => {
-    const { mkdtempSync, readFileSync, rmSync } = await import('node:fs');
-    const { tmpdir } = await import('node:os');
+    const { readFileSync } = await import('node:fs');
     const path = await import('node:path');
-    const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-png-'));
-    try {
-      const file = path.join(dir, 'page.png');
-      expect((await cli(['printer', 'test', '--png', file])).code).toBe(0);
-      expect([...readFileSync(file).subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
-      expect((await cli(['printer', 'test', '--png', file, '--tcp', '127.0.0.1:9'])).code).toBe(2);
-    } finally {
-      rmSync(dir, { recursive: true, force: true });
-    }
+    const file = path.join(tempDir('omnipos-png-'), 'page.png');
+    expect((await cli(['printer', 'test', '--png', file])).code).toBe(0);
+    expect([...readFileSync(file).subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+    expect((await cli(['printer', 'test', '--png', file, '--tcp', '127.0.0.1:9'])).code).toBe(2);
   });
 
   it('a 58 mm model without GS ( k gets the QR as a raster, and 32 columns', async () => {

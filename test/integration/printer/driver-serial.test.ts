@@ -1,13 +1,14 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { EscPosEncoder, EscPosPrinter } from '../../../drivers/printer/index.js';
 import { SerialTransport } from '../../../drivers/transport/index.js';
 import { serveVirtualPrinter, VirtualPrinter } from '../../../src/sim/printer/index.js';
+import { useTempDirs } from '../../helpers/temp-dir.js';
 
 const HAS_SOCAT = spawnSync('socat', ['-V'], { stdio: 'ignore' }).status === 0;
+const tempDir = useTempDirs();
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!();
@@ -29,7 +30,7 @@ describe.skipIf(!HAS_SOCAT)('EscPosPrinter over a serial port (socat pty) agains
   it('prints a receipt and reads status through the pty; paper out mid-receipt is uncertain', async () => {
     const sim = new VirtualPrinter({ lineMs: 2 });
     const server = await serveVirtualPrinter(sim);
-    const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-printer-'));
+    const dir = tempDir('omnipos-printer-');
     const link = path.join(dir, 'ttyPRINTER');
     const socat: ChildProcess = spawn('socat', [`pty,link=${link},raw,echo=0`, `tcp:127.0.0.1:${server.port}`], {
       stdio: 'ignore',
@@ -37,7 +38,6 @@ describe.skipIf(!HAS_SOCAT)('EscPosPrinter over a serial port (socat pty) agains
     cleanups.push(async () => {
       socat.kill('SIGTERM');
       await server.close();
-      rmSync(dir, { recursive: true, force: true });
     });
     await waitFor(link);
     const printer = new EscPosPrinter({

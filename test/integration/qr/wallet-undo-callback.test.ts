@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OmniDeliveryAdapter } from '../../../src/acquirer/omni/delivery.js';
 import type { AcquirerDeliveryPort } from '../../../src/engine/ports.js';
@@ -11,7 +10,7 @@ import { startHarness, type Harness } from '../../helpers/sandbox.js';
 import { startCallbackReceiver, type CallbackReceiver } from './callback-receiver.js';
 import { walletPay } from './cli-process.js';
 import { qrTerminal } from '../../helpers/qr-terminal.js';
-import { sandboxEnv } from '../../../src/sandbox/index.js';
+import { spawnDaemonChild } from '../../helpers/daemon-child.js';
 
 const tempDir = useTempDirs();
 let h: Harness;
@@ -27,25 +26,16 @@ afterAll(async () => {
 });
 
 function child(mode: 'sale' | 'recover', stateDir: string, env: Record<string, string> = {}) {
-  const urls = sandboxEnv(h.running);
-  const p = spawn(process.execPath, ['--import', 'tsx', 'test/integration/qr/qr-daemon-child.ts', mode], {
-    env: {
-      ...process.env,
-      OMNIPOS_CONFIG: '',
-      OMNIPOS_STATE_DIR: stateDir,
-      OMNIPOS_SANDBOX__EMBEDDED: 'false',
-      OMNIPOS_ACQUIRER__TIMEOUT_MS: '2000',
-      OMNIPOS_QR__POLL_MS: '100',
-      ...urls,
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
+  const p = spawnDaemonChild('test/integration/qr/qr-daemon-child.ts', [mode], {
+    host: h.running,
+    stateDir,
+    env: { OMNIPOS_ACQUIRER__TIMEOUT_MS: '2000', OMNIPOS_QR__POLL_MS: '100', ...env },
   });
+  // Each JSON line it prints, as it comes.
   let out = '';
-  let err = '';
   const seen: Record<string, unknown>[] = [];
   const lines: ((line: Record<string, unknown>) => void)[] = [];
-  p.stdout.on('data', (d: Buffer) => {
+  p.child.stdout!.on('data', (d: Buffer) => {
     const before = out;
     out += d.toString();
     for (const l of out
@@ -58,18 +48,14 @@ function child(mode: 'sale' | 'recover', stateDir: string, env: Record<string, s
       for (const f of lines) f(parsed);
     }
   });
-  p.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-    p.once('exit', (code, signal) => resolve({ code, signal })),
-  );
   const line = (key: string): Promise<Record<string, unknown>> =>
     new Promise((resolve, reject) => {
       const already = seen.find((l) => key in l);
       if (already) return resolve(already);
       lines.push((l) => key in l && resolve(l));
-      void exit.then(() => reject(new Error(`child exited before printing ${key}: ${err}`)));
+      void p.exit.then(() => reject(new Error(`child exited before printing ${key}: ${p.err()}`)));
     });
-  return { exit, line, out: () => out, err: () => err };
+  return { exit: p.exit, line, out: p.out, err: p.err };
 }
 
 function expectUndoCallback(

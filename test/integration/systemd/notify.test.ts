@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { useTempDirs } from '../../helpers/temp-dir.js';
 
 /**
  * The notify protocol as omnipos.service runs it (Type=notify, NotifyAccess=all, WatchdogSec):
@@ -21,11 +20,10 @@ while True:
         if line: print(line, flush=True)
 `;
 
-const dirs: string[] = [];
+const tempDir = useTempDirs();
 const children: ChildProcess[] = [];
 afterAll(() => {
   for (const c of children) c.kill('SIGKILL');
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
 function lines(child: ChildProcess): {
@@ -56,8 +54,7 @@ function lines(child: ChildProcess): {
 
 describe('the daemon under Type=notify', () => {
   it('says READY=1 with its status once started, feeds the watchdog at half WATCHDOG_USEC, says STOPPING=1 on SIGTERM and exits 0', async () => {
-    const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-notify-'));
-    dirs.push(dir);
+    const dir = tempDir('omnipos-notify-');
     const socketPath = path.join(dir, 'notify.sock');
     const receiver = spawn('python3', ['-c', RECEIVER, socketPath], { stdio: ['ignore', 'pipe', 'inherit'] });
     children.push(receiver);

@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { KNOWN_PINPAD_USB_IDS } from '../../../tables/pinpad/usb-ids.js';
 import { PRINTER_MODELS } from '../../../tables/printers/index.js';
+import { useTempDirs } from '../../helpers/temp-dir.js';
 
 const UNITS = ['omnipos.service', 'omnipos-kiosk.service'];
 const SYSTEMD_DIR = new URL('../../../systemd/', import.meta.url).pathname;
@@ -31,10 +31,7 @@ function parseUnit(text: string): Map<string, [string, string][]> {
 const values = (unit: Map<string, [string, string][]>, section: string, key: string): string[] =>
   (unit.get(section) ?? []).filter(([k]) => k === key).map(([, v]) => v);
 
-const roots: string[] = [];
-afterAll(() => {
-  for (const r of roots) rmSync(r, { recursive: true, force: true });
-});
+const tempDir = useTempDirs();
 
 /**
  * A staged root for `systemd-analyze verify --root`: this machine's own systemd units (the
@@ -42,8 +39,7 @@ afterAll(() => {
  * at every path an Exec line names (the installed paths do not exist on a build machine).
  */
 function stagedRoot(units: Record<string, string>, skipStub: string[] = []): string {
-  const root = mkdtempSync(path.join(tmpdir(), 'omnipos-units-'));
-  roots.push(root);
+  const root = tempDir('omnipos-units-');
   mkdirSync(path.join(root, 'usr/lib/systemd'), { recursive: true });
   cpSync('/usr/lib/systemd/system', path.join(root, 'usr/lib/systemd/system'), {
     recursive: true,

@@ -1,20 +1,16 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CliContext } from '../../../src/cli/context.js';
-import { runCli } from '../../../src/cli/run.js';
 import { toolsQrDecode, toolsQrEncode } from '../../../src/cli/tools-qr.js';
 import vectors from '../../vectors/qr/pix-automatico.json' with { type: 'json' };
+import { useTempDirs } from '../../helpers/temp-dir.js';
+import { runCliCaptured } from '../../helpers/cli.js';
 
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const ctx: CliContext = { out: (t) => (out += t), err: (t) => (err += t), env: {} };
-  const code = await runCli(argv, ctx, [toolsQrDecode, toolsQrEncode]);
-  return { code, out, err };
-}
+const run = (...argv: string[]): Promise<{ code: number; out: string; err: string }> =>
+  runCliCaptured(argv, {}, [toolsQrDecode, toolsQrEncode]);
 const rowOf = (composition: string) => vectors.pix.find((r) => r.expect.composition === composition)!;
+
+const tempDir = useTempDirs();
 
 describe('omnipos tools qr decode: Pix Automático and composite codes', () => {
   it('a static payment with a recurrence (Banco Central sandbox code): key, amount and the recurrence location', async () => {
@@ -52,7 +48,7 @@ describe('omnipos tools qr decode: Pix Automático and composite codes', () => {
       text: string;
       build: object;
     };
-    const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-pix-'));
+    const dir = tempDir('omnipos-pix-');
     const file = path.join(dir, 'fields.json');
     writeFileSync(file, JSON.stringify(row.build));
     const r = await run('tools', 'qr', 'encode', '--pix', '--file', file);

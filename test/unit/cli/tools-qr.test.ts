@@ -1,20 +1,14 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CliContext } from '../../../src/cli/context.js';
-import { runCli } from '../../../src/cli/run.js';
 import { toolsCrc16, toolsQrDecode, toolsQrEncode } from '../../../src/cli/tools-qr.js';
+import { useTempDirs } from '../../helpers/temp-dir.js';
+import { runCliCaptured } from '../../helpers/cli.js';
 
 const COMMANDS = [toolsQrDecode, toolsQrEncode, toolsCrc16];
 
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const ctx: CliContext = { out: (t) => (out += t), err: (t) => (err += t), env: {} };
-  const code = await runCli(argv, ctx, COMMANDS);
-  return { code, out, err };
-}
+const run = (...argv: string[]): Promise<{ code: number; out: string; err: string }> =>
+  runCliCaptured(argv, {}, COMMANDS);
 
 const BCB_STATIC =
   '00020126580014br.gov.bcb.pix0136123e4567-e12b-12d1-a456-4266554400005204000053039865802BR5913Fulano de Tal6008BRASILIA62070503***63041D3D';
@@ -34,8 +28,10 @@ const FIELDS = {
   nsu: '000001',
 };
 
+const tempDir = useTempDirs();
+
 function fieldsFile(content: unknown): string {
-  const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-qr-'));
+  const dir = tempDir('omnipos-qr-');
   const file = path.join(dir, 'fields.json');
   writeFileSync(file, JSON.stringify(content));
   return file;

@@ -1,15 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { CliContext } from '../../../src/cli/context.js';
-import { runCli } from '../../../src/cli/run.js';
 import { toolsTlvDecode } from '../../../src/cli/tools-tlv.js';
+import { runCliCaptured } from '../../helpers/cli.js';
 
-async function run(...argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = '';
-  let err = '';
-  const ctx: CliContext = { out: (t) => (out += t), err: (t) => (err += t), env: {} };
-  const code = await runCli(argv, ctx, [toolsTlvDecode]);
-  return { code, out, err };
-}
+const run = (...argv: string[]): Promise<{ code: number; out: string; err: string }> =>
+  runCliCaptured(argv, {}, [toolsTlvDecode]);
 
 // PPSE SELECT response from coolbong/node-tlv example/build_ppse_fci.js.
 const PPSE = '6F2C840E325041592E5359532E4444463031A51ABF0C1761154F07A0000000031010500A56495341435245444954';

@@ -1,22 +1,15 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fleetMqttSettings } from '../../../src/config/fleet.js';
-import { loadConfig, PACKAGE_ROOT } from '../../../src/config/index.js';
+import { loadConfig } from '../../../src/config/index.js';
+import { shippedConfig, writeConfig } from '../../helpers/config.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 
 const tempDir = useTempDirs();
 
 function configWith(dir: string, extra: Record<string, unknown>): string {
-  const base = JSON.parse(readFileSync(path.join(PACKAGE_ROOT, 'config', 'omnipos.json'), 'utf8')) as Record<
-    string,
-    unknown
-  > & { acquirer: Record<string, string> };
-  base.acquirer.clientSecretFile = path.join(PACKAGE_ROOT, 'config', 'sandbox', 'client-secret');
-  base.acquirer.merchantKeyFile = path.join(PACKAGE_ROOT, 'config', 'sandbox', 'merchant-key');
-  const file = path.join(dir, 'omnipos.json');
-  writeFileSync(file, JSON.stringify({ ...base, stateDir: dir, ...extra }));
-  return file;
+  return writeConfig(path.join(dir, 'omnipos.json'), { ...shippedConfig(), stateDir: dir, ...extra });
 }
 
 describe('fleet.mqtt in the configuration', () => {

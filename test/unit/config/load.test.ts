@@ -9,6 +9,7 @@ import {
   type ConfigProblem,
 } from '../../../src/config/index.js';
 import { OmniposError } from '../../../src/core/errors/index.js';
+import { writeConfigWithSecret } from '../../helpers/config.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 
 const tempDir = useTempDirs();
@@ -18,17 +19,8 @@ function baseConfig(): Record<string, any> {
 }
 
 /** Writes `config` (and a secret file beside it) into a temp folder; returns the config's path. */
-function writeConfig(config: Record<string, any>, secret = 'a-real-looking-secret'): string {
-  const dir = tempDir();
-  writeFileSync(path.join(dir, 'secret'), `${secret}\n`);
-  config.acquirer.clientSecretFile = 'secret';
-  // The e-commerce credentials are optional; these tests use the file's own secret only.
-  delete config.acquirer.merchantKeyFile;
-  delete config.acquirer.merchantId;
-  delete config.$schema;
-  const file = path.join(dir, 'omnipos.json');
-  writeFileSync(file, JSON.stringify(config));
-  return file;
+function writeConfig(config: Record<string, any>, secret?: string): string {
+  return writeConfigWithSecret(tempDir(), config, secret);
 }
 
 function problemsOf(fn: () => unknown): ConfigProblem[] {

@@ -1,8 +1,8 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ACQUIRER_KINDS, DEFAULT_CONFIG_PATH, loadConfig, type ConfigProblem } from '../../../src/config/index.js';
 import { OmniposError } from '../../../src/core/errors/index.js';
+import { writeConfigWithSecret } from '../../helpers/config.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 
 /** `acquirer.kind` chooses the acquirer backend (src/main/acquirer-backend.ts); default omni. */
@@ -10,16 +10,8 @@ const tempDir = useTempDirs();
 
 function write(mutate: (acquirer: Record<string, unknown>) => void): string {
   const config = JSON.parse(readFileSync(DEFAULT_CONFIG_PATH, 'utf8')) as Record<string, any>;
-  const dir = tempDir();
-  writeFileSync(path.join(dir, 'secret'), 'a-real-looking-secret\n');
-  config.acquirer.clientSecretFile = 'secret';
-  delete config.acquirer.merchantKeyFile;
-  delete config.acquirer.merchantId;
-  delete config.$schema;
   mutate(config.acquirer);
-  const file = path.join(dir, 'omnipos.json');
-  writeFileSync(file, JSON.stringify(config));
-  return file;
+  return writeConfigWithSecret(tempDir(), config);
 }
 
 describe('acquirer.kind', () => {

@@ -45,8 +45,7 @@ describe('unit tests are named for their source (test/unit mirrors src/, drivers
     const beside = ['src', ...OTHER_ROOTS].flatMap((r) => filesBelow(ROOT, r)).filter((f) => f.endsWith('.test.ts'));
     expect(beside).toEqual([]);
     const helpers = filesBelow(ROOT, 'test/unit').filter((f) => !f.endsWith('.test.ts'));
-    // test/unit/acquirer/loopback.ts waits for the acquirer port's rework (PENDING_MOVES) to go to test/helpers.
-    expect(helpers).toEqual(['test/unit/acquirer/loopback.ts']);
+    expect(helpers).toEqual([]);
   });
 
   it('src/ has no folder named like another root, so test/unit/drivers and test/unit/tables are unambiguous', () => {

@@ -19,11 +19,13 @@ import {
 } from '../../../src/operations/alarms/index.js';
 import { Journal, openTerminalDatabase, Outbox } from '../../../src/store/index.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
+import { useTempStores } from '../../helpers/store.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 
 const SEED = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
 console.log(`fast-check seed (operations/alarms): ${SEED}`);
 const tempDir = useTempDirs();
+const openStore = useTempStores();
 const silent = createLogger({ level: 'silent' });
 
 const base: AlarmSnapshot = {
@@ -185,7 +187,7 @@ describe('alarm deliveries are kept across a restart', () => {
 
 describe('the alarm monitor', () => {
   it('one notification per happening: an engine alarm and the condition it shares a key with; devices need two checks in a row; a cleared condition leaves health', async () => {
-    const db = openTerminalDatabase(path.join(tempDir(), 'state'));
+    const db = openStore();
     const journal = new Journal(db);
     const outbox = new Outbox(db);
     const clock = new FakeClock('2026-11-22T12:00:00Z');

@@ -1,5 +1,4 @@
 import fc from 'fast-check';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { isOmniposError } from '../../../src/core/errors/index.js';
 import { createLogger } from '../../../src/core/log/index.js';
@@ -13,13 +12,13 @@ import {
   type DayLine,
   type DayOutcome,
 } from '../../../src/operations/day/index.js';
-import { Journal, openTerminalDatabase, type JournalEntry } from '../../../src/store/index.js';
+import { Journal, type JournalEntry } from '../../../src/store/index.js';
 import { FakeClock } from '../../helpers/fake-clock.js';
-import { useTempDirs } from '../../helpers/temp-dir.js';
+import { useTempStores } from '../../helpers/store.js';
 
 const SEED = Number(process.env.FC_SEED ?? Date.now() % 2 ** 31);
 console.log(`fast-check seed (operations/day): ${SEED}`);
-const tempDir = useTempDirs();
+const openStore = useTempStores();
 
 describe('business days (host time, America/Sao_Paulo unless told)', () => {
   it('a Sao Paulo day runs 03:00 UTC to 03:00 UTC (UTC-3, no daylight saving since 2019: Decree 9.772/2019)', () => {
@@ -230,7 +229,7 @@ describe('the day report adds up', () => {
 
 describe('the day book on a real database', () => {
   it('reports only the business day asked, closes once (printed once), refuses a day not begun, and the archive cannot change', async () => {
-    const db = openTerminalDatabase(path.join(tempDir(), 'state'));
+    const db = openStore();
     const journal = new Journal(db);
     const clock = new FakeClock('2026-11-22T20:00:00.000Z');
     const open = (id: string, at: string, amount: number) =>

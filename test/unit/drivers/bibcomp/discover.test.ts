@@ -1,12 +1,14 @@
-import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { findBibcompLibraries } from '../../../../drivers/bibcomp/discover.js';
+import { useTempDirs } from '../../../helpers/temp-dir.js';
+
+const tempDir = useTempDirs();
 
 describe('finding BibComp libraries by name (issue 19: omnipos pinpad ports)', () => {
   it('takes lib*ppcomp*.so and *bibcomp*.so (versioned too) in the folders and /opt/*/lib; nothing else; a dangling link is skipped', () => {
-    const root = mkdtempSync(path.join(tmpdir(), 'omnipos-libs-'));
+    const root = tempDir('omnipos-libs-');
     const usr = path.join(root, 'usr/lib');
     const optA = path.join(root, 'opt/gertec/lib');
     const optB = path.join(root, 'opt/acquirer/lib');

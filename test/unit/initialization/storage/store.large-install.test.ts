@@ -1,17 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../../../src/core/clock.js';
 import { InitializationStore, parseInitialization } from '../../../../src/initialization/index.js';
-import { openTerminalDatabase } from '../../../../src/store/index.js';
 import { generateLargeTables } from '../../../../tables/initialization/generate-large.js';
-import { useTempDirs } from '../../../helpers/temp-dir.js';
+import { useTempStores } from '../../../helpers/store.js';
 
-const tempDir = useTempDirs();
+const openStore = useTempStores();
 
 describe('a large install (the range index rebuilt once at the end)', () => {
   it('answers SQL lookups after the index is built at the end, and a missing index is rebuilt at open', () => {
     const tables = parseInitialization(generateLargeTables({ ranges: 12_000, seed: 7 }));
-    const dir = tempDir();
-    const db = openTerminalDatabase(dir);
+    const db = openStore();
     const store = new InitializationStore(db, systemClock);
     store.install(tables);
     const indexes = () =>

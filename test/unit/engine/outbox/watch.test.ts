@@ -1,0 +1,169 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { attemptWatch, type WatchTask } from '../../../../src/engine/outbox/watch.js';
+import type { AcquirerDeliveryPort, Delivery, HostSaleState, SaleQuery } from '../../../../src/engine/ports.js';
+
+/**
+ * attemptWatch (src/engine/outbox/watch.ts) moves money: after a wallet QR sale ended unpaid it
+ * looks for a late payment and undoes it. Every answer the query can give → the decision; the
+ * ones that prove nothing (unknown, not found yet, found without a PaymentId) lead to another
+ * query, never to `done` or an undo.
+ */
+const task: WatchTask = { merchantOrderId: '0001-000042', until: '2026-11-25T12:00:00.000Z' };
+const BEFORE = new Date('2026-11-25T11:59:59.999Z');
+const AT = new Date('2026-11-25T12:00:00.000Z');
+const AFTER = new Date('2026-11-25T12:00:01.000Z');
+
+/** A host that answers the query as told and records every undo it is asked. */
+function host(
+  query: SaleQuery,
+  undo: Delivery = { action: 'done', reason: 'undone' },
+): AcquirerDeliveryPort & { undos: string[]; queries: string[] } {
+  const undos: string[] = [];
+  const queries: string[] = [];
+  return {
+    undos,
+    queries,
+    confirm: () => Promise.reject(new Error('a watch never confirms')),
+    undo: (paymentId) => {
+      undos.push(paymentId);
+      return Promise.resolve(undo);
+    },
+    undoByOrderId: () => Promise.reject(new Error('a watch never undoes by order id')),
+    queryByOrderId: (id) => {
+      queries.push(id);
+      return Promise.resolve(query);
+    },
+  };
+}
+
+const PID = '9b3c5a0e-1f2d-4c3b-8a79-0f1e2d3c4b5a';
+
+type Row = [string, SaleQuery, Date, Delivery['action'], boolean /* undo asked */, boolean /* late */];
+const TABLE: Row[] = [
+  [
+    'the query failed (host down, 5xx, timeout): query again',
+    { kind: 'unknown', reason: 'HTTP 503' },
+    AFTER,
+    'retry',
+    false,
+    false,
+  ],
+  ['not found before the code ended: query again', { kind: 'not-found' }, BEFORE, 'retry', false, false],
+  ['not found once the code ended: done, nothing paid', { kind: 'not-found' }, AT, 'done', false, false],
+  ['not found well after: done', { kind: 'not-found' }, AFTER, 'done', false, false],
+  ['found undone: done', { kind: 'found', paymentId: PID, state: 'undone' }, BEFORE, 'done', false, false],
+  ['found declined: done', { kind: 'found', paymentId: PID, state: 'declined' }, BEFORE, 'done', false, false],
+  [
+    'found cancelled (voided): done',
+    { kind: 'found', paymentId: PID, state: 'cancelled' },
+    BEFORE,
+    'done',
+    false,
+    false,
+  ],
+  [
+    'found confirmed: the undo cannot take it back, a refund is needed',
+    { kind: 'found', paymentId: PID, state: 'confirmed' },
+    BEFORE,
+    'needs-refund',
+    false,
+    false,
+  ],
+  [
+    'found approved without a PaymentId: query again (nothing to undo by)',
+    { kind: 'found', state: 'approved' },
+    AFTER,
+    'retry',
+    false,
+    false,
+  ],
+  [
+    'found approved (paid, not confirmed): undone, late',
+    { kind: 'found', paymentId: PID, state: 'approved' },
+    BEFORE,
+    'done',
+    true,
+    true,
+  ],
+  ['found pending: undone, late', { kind: 'found', paymentId: PID, state: 'pending' }, AFTER, 'done', true, true],
+  [
+    'found in a state the backend cannot read: undone like a pending one, late',
+    { kind: 'found', paymentId: PID, state: 'unknown', detail: 'Status 11' },
+    AFTER,
+    'done',
+    true,
+    true,
+  ],
+  [
+    'found captured (e-commerce QR sale, no confirmation of its own): undone, late',
+    { kind: 'found', paymentId: PID, state: 'approved', captured: true },
+    BEFORE,
+    'done',
+    true,
+    true,
+  ],
+];
+
+describe('attemptWatch: every query answer → the decision', () => {
+  it.each(TABLE)('%s', async (_name, query, now, action, undone, late) => {
+    const h = host(query);
+    const d = await attemptWatch(h, task, now);
+    expect(d.action).toBe(action);
+    expect(h.queries).toEqual([task.merchantOrderId]);
+    expect(h.undos).toEqual(undone ? [PID] : []);
+    expect(d.late === true).toBe(late);
+  });
+
+  it.each<[string, Delivery]>([
+    ['the undo is unknown (lost exchange): query and undo again', { action: 'retry', reason: 'undo: HTTP 504' }],
+    ['the undo is dead-lettered: passed on, not called late', { action: 'dead-letter', reason: 'undo refused' }],
+    [
+      'the undo finds it confirmed meanwhile: a refund is needed',
+      { action: 'needs-refund', reason: 'ConfirmationStatus 1' },
+    ],
+  ])('a late payment whose undo does not settle — %s', async (_name, undo) => {
+    const h = host({ kind: 'found', paymentId: PID, state: 'approved' }, undo);
+    const d = await attemptWatch(h, task, BEFORE);
+    expect(d).toEqual(undo);
+    expect(h.undos).toEqual([PID]);
+  });
+
+  it('never undoes without a found, unconfirmed, undecided sale with a PaymentId; never done while a found payment stands (1000 runs)', async () => {
+    const query = fc.oneof(
+      fc.record({ kind: fc.constant('unknown' as const), reason: fc.string() }),
+      fc.constant({ kind: 'not-found' as const }),
+      fc.record(
+        {
+          kind: fc.constant('found' as const),
+          paymentId: fc.constantFrom(PID, ''),
+          state: fc.constantFrom<HostSaleState>(
+            'unknown',
+            'pending',
+            'approved',
+            'confirmed',
+            'undone',
+            'declined',
+            'cancelled',
+          ),
+          captured: fc.boolean(),
+        },
+        { requiredKeys: ['kind', 'state'] },
+      ),
+    );
+    await fc.assert(
+      fc.asyncProperty(query, fc.constantFrom(BEFORE, AT, AFTER), async (q, now) => {
+        const h = host(q);
+        const d = await attemptWatch(h, task, now);
+        const found = q.kind === 'found' ? q : undefined;
+        const nothingCharged = found && ['undone', 'declined', 'cancelled'].includes(found.state);
+        const final = found && (nothingCharged || found.state === 'confirmed');
+        if (h.undos.length) expect(found && !final && found.paymentId).toBeTruthy();
+        if (found?.state === 'confirmed') expect(d.action).toBe('needs-refund');
+        if (d.action === 'done' && !d.late) expect(q.kind === 'not-found' ? now >= AT : nothingCharged).toBeTruthy();
+        if (q.kind === 'unknown') expect(d.action).toBe('retry');
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});
