@@ -119,7 +119,7 @@ export const ENTRIES = [
   {
     module: 'src/sandbox/addresses.ts',
     from: ['src/main/acquirer-urls.ts'],
-    why: "the configuration keys of the sandbox's addresses without the sandbox host, which src/main.ts loads with `await import()` only when it embeds it",
+    why: "the configuration keys of the sandbox's addresses without the sandbox host, which src/main/sandbox-host.ts loads with `await import()` only when the daemon embeds it",
   },
   {
     module: 'src/fleet/client.ts',
