@@ -1,3 +1,5 @@
+/// <reference types="w3c-web-usb" />
+// The globals the `usb` package's own types name (USB, USBDevice): without them its `webusb` would be `any`.
 import { TransportError, type Transport } from '../transport/index.js';
 
 /** The few WebUSB calls this transport makes (the `usb` package's `webusb` implements them). */
@@ -27,10 +29,13 @@ export interface UsbPrinterOptions {
   find?: (vendorId: number, productId: number) => Promise<UsbDeviceLike | undefined>;
 }
 
+/** What this file uses of the `usb` package: its webusb's devices. The module is checked against it (its own types). */
+interface UsbModule {
+  webusb: { getDevices(): Promise<(UsbDeviceLike & { vendorId: number; productId: number })[]> };
+}
+
 async function defaultFind(vendorId: number, productId: number): Promise<UsbDeviceLike | undefined> {
-  const mod = (await import('usb')) as unknown as {
-    webusb: { getDevices(): Promise<(UsbDeviceLike & { vendorId: number; productId: number })[]> };
-  };
+  const mod: UsbModule = await import('usb');
   const devices = await mod.webusb.getDevices();
   return devices.find((d) => d.vendorId === vendorId && d.productId === productId);
 }

@@ -75,24 +75,3 @@ export function typedPanBlock(pan: string): Uint8Array {
 export function wipe(b: Uint8Array): void {
   b.fill(0);
 }
-
-/** The acquirer's typed card members (`CardNumber` + `EncryptedCardData` with `CardNumberKSN`). */
-export function acquirerTypedData(r: EbxResult): {
-  CardNumber: string;
-  EncryptedCardData: {
-    EncryptionType: 'Dukpt3DesCBC';
-    InitializationVector: string;
-    CardNumberKSN: string;
-    IsDataInTLVFormat: false;
-  };
-} {
-  return {
-    CardNumber: r.data,
-    EncryptedCardData: {
-      EncryptionType: 'Dukpt3DesCBC',
-      InitializationVector: r.iv,
-      CardNumberKSN: r.ksn,
-      IsDataInTLVFormat: false,
-    },
-  };
-}

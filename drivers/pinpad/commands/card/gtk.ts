@@ -33,17 +33,6 @@ export interface GtkResult {
   track3?: EncryptedField;
 }
 
-/** The acquirer's card data members (`TrackTwoData` and `EncryptedCardData`, Dukpt3DesCBC). */
-export interface AcquirerTrackData {
-  TrackTwoData: string;
-  EncryptedCardData: {
-    EncryptionType: 'Dukpt3DesCBC';
-    InitializationVector: string;
-    TrackTwoDataKSN: string;
-    IsDataInTLVFormat: false;
-  };
-}
-
 function field(d: Data, data: string, ksn: string, where: string): EncryptedField | undefined {
   const c = bytes(d, data);
   if (c === undefined) return undefined;
@@ -92,21 +81,3 @@ export const GTK: CommandSpec<GtkRequest, GtkResult> = {
     };
   },
 };
-
-/** Shapes GTK's track 2 as the acquirer's `TrackTwoData` + `EncryptedCardData` (48 hex digits for a 37-digit track). */
-export function acquirerTrackData(r: GtkResult): AcquirerTrackData {
-  if (!r.track2)
-    throw new PinpadError('PINPAD_PROTOCOL', 'GTK: no track 2 came back (the card has none, or it was not read)', {
-      where: 'GTK',
-      field: 'PP_TRACK2',
-    });
-  return {
-    TrackTwoData: r.track2.data,
-    EncryptedCardData: {
-      EncryptionType: 'Dukpt3DesCBC',
-      InitializationVector: r.iv,
-      TrackTwoDataKSN: r.track2.ksn,
-      IsDataInTLVFormat: false,
-    },
-  };
-}

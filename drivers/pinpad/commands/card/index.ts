@@ -13,18 +13,11 @@ export {
   type AidTableRef,
   type PanMask,
 } from './gcx.js';
-export {
-  GTK,
-  acquirerTrackData,
-  type GtkRequest,
-  type GtkResult,
-  type EncryptedField,
-  type AcquirerTrackData,
-} from './gtk.js';
+export { GTK, type GtkRequest, type GtkResult, type EncryptedField } from './gtk.js';
 export { GOX, riskParam, type GoxRequest, type GoxResult, type RiskParameters } from './gox.js';
 export { FCX, type FcxRequest, type FcxResult } from './fcx.js';
 export { GPN, RMC, type GpnRequest, type PinBlockResult } from './pin.js';
-export { EBX, typedPanBlock, wipe, acquirerTypedData, type EbxRequest, type EbxResult } from './ebx.js';
+export { EBX, typedPanBlock, wipe, type EbxRequest, type EbxResult } from './ebx.js';
 export { CEX, MNU, type CexRequest, type CexResult, type MnuRequest } from './events.js';
 export {
   TLI,

@@ -90,6 +90,28 @@ describe('the sale request carries every field the manual marks required', () =>
     );
   });
 
+  it('a chip read goes as TrackTwoData + EncryptedCardData (Dukpt3DesCBC, IV, TrackTwoDataKSN), a typed one as CardNumber + CardNumberKSN', () => {
+    // What GTK and EBX return (hex ciphertext, KSN, IV) named for the host here, not in the pinpad driver.
+    const chip = cardNode({ summary: summary({}) }, T2);
+    expect(chip).toMatchObject({ TrackTwoData: T2.data });
+    expect(chip).not.toHaveProperty('CardNumber');
+    expect(chip.EncryptedCardData).toEqual({
+      EncryptionType: 'Dukpt3DesCBC',
+      InitializationVector: T2.iv,
+      TrackTwoDataKSN: T2.ksn,
+      IsDataInTLVFormat: false,
+    });
+    const typed = cardNode({ summary: summary({ inputMode: 'Typed', chip: false }) }, { ...T2, kind: 'pan' });
+    expect(typed).toMatchObject({ CardNumber: T2.data });
+    expect(typed).not.toHaveProperty('TrackTwoData');
+    expect(typed.EncryptedCardData).toEqual({
+      EncryptionType: 'Dukpt3DesCBC',
+      InitializationVector: T2.iv,
+      CardNumberKSN: T2.ksn,
+      IsDataInTLVFormat: false,
+    });
+  });
+
   it('a contactless read in stripe mode goes with an InputMode the enum accepts (the old code sent ContactlessMagStripe)', () => {
     const node = cardNode(
       { summary: summary({ inputMode: 'ContactlessMagStripe', chip: false }) },

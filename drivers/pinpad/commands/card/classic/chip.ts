@@ -13,7 +13,7 @@ import { digits, hex, tagList } from '../kit.js';
 export interface GocRequest {
   amount: number;
   cashback?: number;
-  /** GOC_CONNECT "1": the card may not approve offline (DESIGN.md: always). */
+  /** GOC_CONNECT "1": the card may not approve offline (always: docs/pinpad.md, "No offline approval"). */
   noOfflineApproval?: boolean;
   /** GOC_KEYIDX: the DUKPT:TDES:PIN slot (GOC_METHOD "3"). */
   pinKeyIndex: number;

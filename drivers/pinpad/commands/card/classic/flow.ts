@@ -3,10 +3,10 @@ import { PinpadError, isPinpadError } from '../../../errors.js';
 import type { RunOptions } from '../../../pinpad.js';
 import { isUnknownCommand, type CommandSpec } from '../../spec.js';
 import { EBX } from '../ebx.js';
-import type { FcxRequest } from '../fcx.js';
-import type { GcxRequest } from '../gcx.js';
-import type { GoxRequest, GoxResult } from '../gox.js';
-import type { GtkResult } from '../gtk.js';
+import { FCX, type FcxRequest, type FcxResult } from '../fcx.js';
+import { GCX, type GcxRequest } from '../gcx.js';
+import { GOX, type GoxRequest, type GoxResult } from '../gox.js';
+import { GTK, type GtkResult } from '../gtk.js';
 import { hex } from '../kit.js';
 import { GPN, type GpnRequest, type PinBlockResult } from '../pin.js';
 import { FNC, GOC, GTS } from './chip.js';
@@ -39,6 +39,28 @@ export const CLASSIC_TRACK_REFUSAL =
   'this pinpad answers only the classic card commands: GCR gives the track in clear (ABECS §3.6.1) and the pinpad has no EBX (§3.3.6) to encrypt it under the DUKPT data key ' +
   '(ENB encrypts only under MK/WK, §3.3.7; GEN/03/03 and DUKPT:TDES:DAT#1 left the specification in 2.10); the acquirer takes track data only as Dukpt3DesCBC: card sales refused';
 
+/** How the classic flow answers one current-flow command: with that command's own request and answer types. */
+type Serve<Req, Res> = (req: Req, opts: RunOptions) => Promise<Res>;
+
+/**
+ * The current-flow commands served the classic way, by command id. `add` is type-checked against the
+ * command's spec (a handler that takes another request or gives another answer does not compile), so
+ * `of` may hand the handler back typed by the spec the caller ran: an id names one command, one spec.
+ */
+class Served {
+  readonly #by = new Map<string, Serve<never, unknown>>();
+
+  add<Req, Res>(spec: CommandSpec<Req, Res>, serve: Serve<Req, Res>): this {
+    this.#by.set(spec.id, serve);
+    return this;
+  }
+
+  of<Req, Res>(spec: CommandSpec<Req, Res>): Serve<Req, Res> | undefined {
+    // the one assertion: what `add` stored under spec.id was checked against that id's spec
+    return this.#by.get(spec.id) as Serve<Req, Res> | undefined;
+  }
+}
+
 interface HeldRead {
   acquirerIndex: string;
   read: GcrResult;
@@ -64,6 +86,13 @@ export class ClassicCardPinpad {
   #learnedClassic = false;
   #ebx: boolean | undefined;
   #held: HeldRead | undefined;
+  /** GCX by GTS+GCR+EBX, GTK from that read, GOX by GOC, FCX by FNC, GPN with the PAN GCR gave. */
+  readonly #served = new Served()
+    .add(GCX, async (req, opts) => (await this.#read(req, opts)).read.card)
+    .add(GTK, () => Promise.resolve(this.#gtk()))
+    .add(GOX, (req, opts) => this.#goc(req, opts))
+    .add(FCX, (req, opts) => this.#fnc(req, opts))
+    .add(GPN, (req, opts) => this.#gpn(req, opts));
 
   constructor(inner: ClassicRunner, options: ClassicCardOptions) {
     this.#inner = inner;
@@ -98,38 +127,10 @@ export class ClassicCardPinpad {
         this.#learnedClassic = true;
       }
     }
-    const as = <T>(v: T): Res => v as unknown as Res;
-    switch (spec.id) {
-      case 'GCX':
-        return as((await this.#read(req as unknown as GcxRequest, opts)).read.card);
-      case 'GTK':
-        return as(this.#gtk());
-      case 'GOX':
-        return as(await this.#goc(req as unknown as GoxRequest, opts));
-      case 'FCX': {
-        const f = req as unknown as FcxRequest;
-        return as(
-          await this.#inner.run(
-            FNC,
-            {
-              outcome: f.outcome,
-              ...(f.arc ? { arc: f.arc } : {}),
-              ...(f.emvData ? { emvData: f.emvData } : {}),
-              tags: f.tags ?? [],
-            },
-            opts,
-          ),
-        );
-      }
-      case 'GPN':
-        return as(await this.#gpn(req as unknown as GpnRequest, opts));
-      case 'RMC':
-      case 'CLO':
-        this.#forget();
-        return this.#inner.run(spec, req, opts);
-      default:
-        return this.#inner.run(spec, req, opts);
-    }
+    const serve = this.#served.of(spec);
+    if (serve) return serve(req, opts);
+    if (spec.id === 'RMC' || spec.id === 'CLO') this.#forget();
+    return this.#inner.run(spec, req, opts);
   }
 
   #forget(): void {
@@ -255,6 +256,19 @@ export class ClassicCardPinpad {
         acquirerIndex: h.acquirerIndex,
         ...(g.message ? { message: g.message } : {}),
         tags: g.tags ?? [],
+      },
+      opts,
+    );
+  }
+
+  #fnc(f: FcxRequest, opts: RunOptions): Promise<FcxResult> {
+    return this.#inner.run(
+      FNC,
+      {
+        outcome: f.outcome,
+        ...(f.arc ? { arc: f.arc } : {}),
+        ...(f.emvData ? { emvData: f.emvData } : {}),
+        tags: f.tags ?? [],
       },
       opts,
     );
