@@ -8,7 +8,6 @@ import { merchantProfile } from './main/merchant.js';
 import { PinpadQrDisplay } from './adapters/index.js';
 import { receiptPrinter, receiptService } from './main/printing.js';
 import { startOperations } from './main/operations.js';
-import { acquirerBackend } from './main/acquirer-backend.js';
 import { TablesInForce } from './main/tables-in-force.js';
 import { systemClock, HostClock } from './core/index.js';
 import {
@@ -27,7 +26,7 @@ import { EventLog, type JournalKind, type OutboxTask } from './store/index.js';
 import { Held } from './main/held.js';
 import { openStore } from './main/store.js';
 import { startEmbeddedSandbox } from './main/sandbox-host.js';
-import { connectAcquirer } from './main/acquirer-connections.js';
+import { connectBackend } from './main/acquirer-connections.js';
 import { openDaemonPinpad } from './main/daemon-pinpad.js';
 import { startApi } from './main/api.js';
 import { announceReady, startWatchdog } from './main/systemd-notify.js';
@@ -49,7 +48,7 @@ export { acquirerUrls } from './main/acquirer-urls.js';
 /**
  * The composition root: builds every part from the configuration and wires them: the state
  * directory, the database, the API token, the embedded sandbox host (sandbox environment), the
- * acquirer clients, the outbox forwarder, the sale engine (recovery runs before it takes a
+ * acquirer backend (its kind's entry builds its clients), the outbox forwarder, the sale engine (recovery runs before it takes a
  * sale) and the systemd watchdog.
  *
  * A start-up that fails (a port taken, the state directory held by another daemon, a damaged
@@ -95,16 +94,21 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
     deps.onEvent?.(event);
   };
   // --- end API events and health ---
-  const acquirer = connectAcquirer(held, config, { sandbox, clock, log, dispatcher, reach: acquirerReach });
-  // The acquirer backend the configuration names (acquirer.kind): every port the engines need of
-  // the acquirer, in the engine's words. The pinpad's identity and the tables come later: read late.
+  // The acquirer backend the configuration names (acquirer.kind): every port the engines need of the
+  // acquirer, in the engine's words; its kind's entry builds its own clients on the shared dispatcher.
+  // The pinpad's identity and the tables come later: read late.
   const later: { keySlots?: PinpadKeySlots; tables?: TablesInForce } = {};
-  const backend = acquirerBackend(config, {
-    acquirer,
+  const backend = connectBackend(held, config, {
+    sandbox,
+    clock,
+    log,
+    dispatcher,
+    reach: acquirerReach,
     terminal: saleIdentity(values.terminal, () => later.keySlots?.identity()),
     onTablesVersion: (version) => later.tables?.onVersion(version),
     db,
     journal,
+    kind: deps.acquirerKind,
   });
 
   // GET /v1/health's acquirer reachability recovers without a sale: the backend's probe with backoff.
@@ -368,7 +372,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
     pixEngine,
     voids: voids.engine,
     forwarder,
-    acquirer,
+    backend,
     receipts: printer,
     pinpad: pinpadDevice,
     pinpadOpened: started?.opened ?? Promise.resolve(),

@@ -5,8 +5,9 @@
 // (the configuration's ACQUIRER_KINDS) and where each kind gets its entry (the factory's table keyed by every
 // kind, `[K in AcquirerKind]`): those files are the figure. Every other file takes the backend it is given; the
 // checks in test/unit/engine/ports.stub-backend.test.ts hold the engine, the commands and the metrics to it.
-// Beside the figure: the files outside src/acquirer that import it at all (the daemon's wiring of the omni
-// clients, which a second kind reuses or replaces there).
+// Beside the figure: the files outside src/acquirer that import it at all, and among them those that build or
+// hold the omni clients (the `Acquirer` type, `acquirerFromConfig`, `createAcquirer`): the omni entry of the
+// factory and its helpers only, never the daemon's composition root (src/main.ts, src/main/daemon.ts).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,7 +29,13 @@ export interface AcquirerFiles {
   naming: string[];
   /** Outside src/acquirer, the files that import it (src/acquirer/index.ts). */
   importers: string[];
+  /** Outside src/acquirer, the files that build or hold the omni clients (`Acquirer`, `acquirerFromConfig`, `createAcquirer`). */
+  omniClients: string[];
 }
+
+/** Code that builds the omni clients or names their type imported from src/acquirer. */
+const OMNI_CLIENTS =
+  /\bacquirerFromConfig\(|\bcreateAcquirer\(|import[^;]*[{,]\s*(type\s+)?Acquirer\s*[,}][^;]*from '(\.\.?\/)+(src\/)?acquirer\/index\.js'/;
 
 export function acquirerFiles(root: string): AcquirerFiles {
   const src = filesBelow(root, 'src').filter((f) => f.endsWith('.ts'));
@@ -37,7 +44,8 @@ export function acquirerFiles(root: string): AcquirerFiles {
   const importers = src.filter(
     (f) => !f.startsWith('src/acquirer/') && /from '(\.\.?\/)+(src\/)?acquirer\/index\.js'/.test(codeOf(root, f)),
   );
-  return { src, outsideBackends, naming, importers };
+  const omniClients = src.filter((f) => !f.startsWith('src/acquirer/') && OMNI_CLIENTS.test(codeOf(root, f)));
+  return { src, outsideBackends, naming, importers, omniClients };
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
@@ -51,4 +59,6 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   for (const f of r.naming) console.log(`  ${f}`);
   console.log(`files outside src/acquirer that import it: ${r.importers.length}`);
   for (const f of r.importers) console.log(`  ${f}`);
+  console.log(`of which build or hold the omni clients: ${r.omniClients.length}`);
+  for (const f of r.omniClients) console.log(`  ${f}`);
 }

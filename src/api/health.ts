@@ -1,3 +1,4 @@
+import { healthTellsAlarmItself } from '../core/index.js';
 import type { Dispatcher } from 'undici';
 import type { Outbox } from '../store/index.js';
 
@@ -202,7 +203,7 @@ export function healthView(deps: HealthDeps): Record<string, unknown> {
   if (outbox.deadLetters > 0) problems.push(`outbox: ${outbox.deadLetters} dead letters`);
   const alarms = h.alarms?.() ?? [];
   for (const a of alarms)
-    if (a.severity === 'error' && !/DEAD_LETTER|PINPAD_GONE/.test(a.code)) problems.push(`alarm: ${a.code}`);
+    if (a.severity === 'error' && !healthTellsAlarmItself(a.code)) problems.push(`alarm: ${a.code}`);
   return {
     status: problems.length === 0 ? 'ok' : 'degraded',
     problems,

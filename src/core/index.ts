@@ -11,6 +11,7 @@ export { HostClock } from './host-clock.js';
 export { cents, formatBRL, type Cents } from './money.js';
 export * from './payment-kinds.js';
 export * from './chip-tags.js';
+export { ALARM_CODES, ALARMS_HEALTH_TELLS_ITSELF, healthTellsAlarmItself, type AlarmCode } from './alarm-codes.js';
 export {
   scrubText,
   scrubValue,

@@ -1,3 +1,4 @@
+import type { AlarmCode } from '../core/index.js';
 import type { Delivery } from './ports.js';
 
 /**
@@ -23,7 +24,7 @@ export type ReceiptStepInput =
   | { kind: 'receipt'; result: ReceiptResult }
   | { kind: 'decision'; decision: 'undo'; by: 'deadline' };
 
-export type AlarmEffect = { kind: 'alarm'; code: string; message: string };
+export type AlarmEffect = { kind: 'alarm'; code: AlarmCode; message: string };
 
 /** The effects the owner runs itself for every machine that asks for them. */
 export type SharedEffect =

@@ -11,16 +11,25 @@ import type { Db, Journal } from '../store/index.js';
 import { acquirerFromConfig, acquirerUrls, type AcquirerWiring } from './acquirer-urls.js';
 import { ecommerceQrSales, wantedQrProvider } from './qr-provider.js';
 
-/** What every backend is built from besides the configuration. */
-export interface BackendWiring {
-  /** The acquirer's HTTP clients built from the configuration (`acquirerFromConfig`: its addresses, OAuth, undici dispatcher). */
-  acquirer: Acquirer;
+/**
+ * What every kind builds its daemon backend from besides the configuration: the generic handles the
+ * daemon shares (the embedded sandbox, the host clock, the log, the HTTP dispatcher, told of every
+ * answer's Date header) and what the engines need named (the terminal, the tables' version, the store).
+ * A kind builds its own clients from these; the daemon never sees them.
+ */
+export interface BackendWiring extends AcquirerWiring {
   /** The terminal as the sale request names it (`saleIdentity`: the pinpad's serial is read later). */
   terminal: TerminalIdentity;
   /** Told the initialization tables' version a sale answer names (a newer one renews the tables). */
   onTablesVersion: (version: string) => void;
   db: Db;
   journal: Journal;
+}
+
+/** A kind's daemon backend and the connections it opened for it (closed when the daemon stops). */
+export interface OpenBackend {
+  readonly backend: AcquirerBackend;
+  close(): Promise<void>;
 }
 
 /**
@@ -31,7 +40,8 @@ export type ProvisioningWiring = AcquirerWiring;
 
 /** One acquirer kind, whole: the daemon's backend, the commands' provisioning, and how its requests are named. */
 export interface AcquirerKindEntry {
-  backend(config: Config, wiring: BackendWiring): AcquirerBackend;
+  /** The daemon's backend, its clients built here from the configuration and the wiring. */
+  backend(config: Config, wiring: BackendWiring): OpenBackend;
   provisioning(config: Config, wiring: ProvisioningWiring): AcquirerProvisioning;
   /** The engine's operation of a request to its addresses (the `operation` label of the host's latency metric). */
   operationOf: HostOperationOf;
@@ -43,23 +53,48 @@ export interface AcquirerKindEntry {
  */
 const KINDS: { readonly [K in AcquirerKind]: AcquirerKindEntry } = {
   omni: {
-    backend: (config, w) =>
-      omniBackend({
-        acquirer: w.acquirer,
-        terminal: w.terminal,
-        onTablesVersion: w.onTablesVersion,
-        qrProvider: wantedQrProvider(config, w.acquirer),
-        ...(w.acquirer.ecommerce ? { ecommerceQrSales: ecommerceQrSales(w.db, w.journal) } : {}),
-      }),
+    backend: (config, w) => {
+      const acquirer = acquirerFromConfig(config, w);
+      try {
+        const backend = omniBackend({
+          acquirer,
+          terminal: w.terminal,
+          onTablesVersion: w.onTablesVersion,
+          qrProvider: wantedQrProvider(config, acquirer),
+          ...(acquirer.ecommerce ? { ecommerceQrSales: ecommerceQrSales(w.db, w.journal) } : {}),
+        });
+        OMNI_CLIENTS.set(backend, acquirer);
+        return { backend, close: () => acquirer.close() };
+      } catch (e) {
+        void acquirer.close().catch(() => undefined);
+        throw e;
+      }
+    },
     provisioning: (config, w) =>
       omniProvisioning(acquirerFromConfig(config, w), acquirerUrls(config, w.sandbox).walletUrl),
     operationOf: omniOperationOf,
   },
 };
 
-/** The acquirer backend the configuration names (`acquirer.kind`, default `omni`). */
-export function acquirerBackend(config: Config, wiring: BackendWiring): AcquirerBackend {
-  return KINDS[config.values.acquirer.kind].backend(config, wiring);
+/** The omni clients behind each omni backend this process built (read by {@link omniClientsOf} only). */
+const OMNI_CLIENTS = new WeakMap<AcquirerBackend, Acquirer>();
+
+/**
+ * The omni clients behind a backend the omni entry built (a daemon's `backend`), for the tests and tools
+ * that speak to the omni host directly; throws for any other backend. Nothing in the daemon reads it.
+ */
+export function omniClientsOf(backend: AcquirerBackend): Acquirer {
+  const clients = OMNI_CLIENTS.get(backend);
+  if (!clients) throw new Error(`the ${backend.kind} backend was not built by the omni entry: it has no omni clients`);
+  return clients;
+}
+
+/**
+ * The acquirer backend the configuration names (`acquirer.kind`, default `omni`), its clients built by its
+ * entry; `entry` replaces the configured kind's (a test's stub kind). The caller closes it.
+ */
+export function acquirerBackend(config: Config, wiring: BackendWiring, entry?: AcquirerKindEntry): OpenBackend {
+  return (entry ?? KINDS[config.values.acquirer.kind]).backend(config, wiring);
 }
 
 /**

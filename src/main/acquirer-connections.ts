@@ -1,18 +1,21 @@
 import type { Dispatcher } from 'undici';
-import type { Acquirer } from '../acquirer/index.js';
 import type { AcquirerReach } from '../api/index.js';
 import type { Config } from '../config/index.js';
 import type { HostClock } from '../core/index.js';
 import type { Logger } from '../core/log/index.js';
+import type { AcquirerBackend } from '../engine/index.js';
 import type { RunningSandbox } from '../sandbox/index.js';
-import { acquirerFromConfig } from './acquirer-urls.js';
+import type { Db, Journal } from '../store/index.js';
+import { acquirerBackend, type AcquirerKindEntry, type BackendWiring } from './acquirer-backend.js';
 import type { Held } from './held.js';
 
 /**
- * The acquirer's clients on the daemon's dispatcher, following the host's clock from its Date headers
- * (each one also tells `reach` the host answered); registered in `held`.
+ * The acquirer backend the configuration names (`acquirer.kind`), its clients built by its kind's entry on
+ * the daemon's dispatcher, following the host's clock from its Date headers (each one also tells `reach`
+ * the host answered); its connections registered in `held`. `kind` replaces the configured kind's entry
+ * (a test's stub kind).
  */
-export function connectAcquirer(
+export function connectBackend(
   held: Held,
   config: Config,
   opts: {
@@ -21,20 +24,33 @@ export function connectAcquirer(
     log: Logger;
     dispatcher: Dispatcher;
     reach: AcquirerReach;
+    terminal: BackendWiring['terminal'];
+    onTablesVersion: (version: string) => void;
+    db: Db;
+    journal: Journal;
+    kind?: AcquirerKindEntry | undefined;
   },
-): Acquirer {
+): AcquirerBackend {
   const { clock, log } = opts;
-  const acquirer = acquirerFromConfig(config, {
-    sandbox: opts.sandbox,
-    clock,
-    log,
-    dispatcher: opts.dispatcher,
-    onHostDate: (date) => {
-      opts.reach.answered();
-      if (clock.observe(date))
-        log.warn({ offsetMs: clock.offsetMs }, "the terminal's clock differs from the host's: following the host");
+  const open = acquirerBackend(
+    config,
+    {
+      sandbox: opts.sandbox,
+      clock,
+      log,
+      dispatcher: opts.dispatcher,
+      onHostDate: (date) => {
+        opts.reach.answered();
+        if (clock.observe(date))
+          log.warn({ offsetMs: clock.offsetMs }, "the terminal's clock differs from the host's: following the host");
+      },
+      terminal: opts.terminal,
+      onTablesVersion: opts.onTablesVersion,
+      db: opts.db,
+      journal: opts.journal,
     },
-  });
-  held.add('the acquirer clients', () => acquirer.close());
-  return acquirer;
+    opts.kind,
+  );
+  held.add('the acquirer clients', () => open.close());
+  return open.backend;
 }

@@ -1,10 +1,10 @@
 import type { Dispatcher } from 'undici';
-import type { Acquirer } from '../acquirer/index.js';
 import type { PinpadDevice } from '../adapters/index.js';
 import type { Config } from '../config/index.js';
 import type { Clock } from '../core/index.js';
 import type { Logger } from '../core/log/index.js';
 import type {
+  AcquirerBackend,
   EngineEvent,
   OutboxForwarder,
   PixEngine,
@@ -17,6 +17,7 @@ import type { FleetClient } from '../fleet/index.js';
 import type { RunningSandbox } from '../sandbox/index.js';
 import type { VirtualPinpad, VirtualPrinter } from '../sim/index.js';
 import type { Db, Journal, MerchantOrderIds, Outbox } from '../store/index.js';
+import type { AcquirerKindEntry } from './acquirer-backend.js';
 import type { AcquirerProbeOptions } from './acquirer-probe.js';
 import type { Operations } from './operations.js';
 import type { PinpadAtStart } from './pinpad-start.js';
@@ -37,7 +38,12 @@ export interface Daemon {
   /** Card voids (a supervisor authorizes each). */
   readonly voids: VoidEngine;
   readonly forwarder: OutboxForwarder;
-  readonly acquirer: Acquirer;
+  /**
+   * The acquirer as the engines see it (`acquirer.kind`'s backend, src/main/acquirer-backend.ts): sales,
+   * delivery, voids, QR codes, Pix, the initialization tables' source, the probe. A kind's own clients
+   * stay behind it (tests reach omni's through `omniClientsOf`).
+   */
+  readonly backend: AcquirerBackend;
   /** Where receipts go. */
   readonly receipts: ReceiptPort;
   /** The pinpad (behind the secure channel), and the virtual one when configured. */
@@ -76,6 +82,11 @@ export interface DaemonDeps {
   onEvent?: (event: EngineEvent) => void;
   /** Interceptors composed onto the acquirer clients' dispatcher (the homologation runner's evidence tap). */
   acquirerInterceptors?: readonly Dispatcher.DispatcherComposeInterceptor[];
+  /**
+   * The acquirer kind's entry to use instead of the configured one's (`acquirer.kind`): a test's stub kind
+   * (test/unit/engine/ports.stub-backend.test.ts). Unset: the factory's table decides.
+   */
+  acquirerKind?: AcquirerKindEntry;
   /** Timings of the acquirer reachability probe (tests shorten them). */
   acquirerProbe?: AcquirerProbeOptions;
   /** The fleet client's broker retry period, ms (tests shorten it). */

@@ -1,3 +1,4 @@
+import type { AlarmCode } from '../../core/index.js';
 import type { ConfirmationMode } from '../sale/types.js';
 
 /**
@@ -87,4 +88,4 @@ export type PixEffect =
   /** Cancel the charge, then watch until the code ends; refund a late payment. */
   | { kind: 'outbox.pix-cancel' }
   | { kind: 'outbox.pix-refund' }
-  | { kind: 'alarm'; code: string; message: string };
+  | { kind: 'alarm'; code: AlarmCode; message: string };

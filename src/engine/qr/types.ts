@@ -1,3 +1,4 @@
+import type { AlarmCode } from '../../core/index.js';
 import type { ConfirmationMode } from '../sale/types.js';
 
 /**
@@ -94,4 +95,4 @@ export type QrEffect =
   | { kind: 'outbox.undo' }
   /** Keep querying until the code's validity (plus a margin) has passed; undo a late payment. */
   | { kind: 'outbox.watch' }
-  | { kind: 'alarm'; code: string; message: string };
+  | { kind: 'alarm'; code: AlarmCode; message: string };

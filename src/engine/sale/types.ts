@@ -1,3 +1,4 @@
+import type { AlarmCode } from '../../core/index.js';
 /**
  * The card sale's states, inputs and effects. A state is what the journal holds (`name` in the
  * state column, `data` in the data column): nothing in it is card data — the encrypted track,
@@ -165,7 +166,7 @@ export type SaleEffect =
   | { kind: 'outbox.undo'; by: 'paymentId' | 'orderId' }
   /** The pending undo's payload takes the sale's current EMV tags (after FCX). */
   | { kind: 'outbox.undo-emv' }
-  | { kind: 'alarm'; code: string; message: string };
+  | { kind: 'alarm'; code: AlarmCode; message: string };
 
 export interface SaleContext {
   now: Date;

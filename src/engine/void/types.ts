@@ -1,3 +1,4 @@
+import type { AlarmCode } from '../../core/index.js';
 /**
  * The card void's states, inputs and effects (docs/acquirer.md, "Voids": two-phase and
  * card-present). A state is what the journal holds; the card read again for the void lives in
@@ -149,7 +150,7 @@ export type VoidEffect =
   | { kind: 'outbox.void-confirm' }
   | { kind: 'outbox.void-undo'; by: 'voidId' | 'merchantVoidId' }
   | { kind: 'outbox.pix-refund' }
-  | { kind: 'alarm'; code: string; message: string }
+  | { kind: 'alarm'; code: AlarmCode; message: string }
   /** Show the cancellation code and watch the host until the wallet applied it or it expired. */
   | { kind: 'watch.cancellation' }
   /** The void was approved: print its receipt (customer and merchant copies); a failure only alarms. */

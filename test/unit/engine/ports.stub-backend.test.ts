@@ -22,9 +22,11 @@ import type {
 import { SaleEngine } from '../../../src/engine/sale/engine.js';
 import type { HostSaleOutcome } from '../../../src/engine/sale/types.js';
 import type { HostVoidOutcome } from '../../../src/engine/void/types.js';
-import type { AcquirerKindEntry } from '../../../src/main/acquirer-backend.js';
+import { omniClientsOf, type AcquirerKindEntry } from '../../../src/main/acquirer-backend.js';
 import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
 import { acquirerFiles, codeOf } from '../../../scripts/house/acquirer-files.js';
+import { startTestDaemon } from '../../helpers/daemon.js';
+import { sandboxAnswer } from '../../helpers/initialization-tables.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 
 /**
@@ -49,7 +51,8 @@ class StubHost {
   };
 }
 
-function stubBackend(host: StubHost): AcquirerBackend {
+/** The stub's initialization tables (undefined: it has none); the daemon's test serves the sandbox's answer. */
+function stubBackend(host: StubHost, tables?: () => unknown): AcquirerBackend {
   let n = 0;
   const sales: SaleAuthorizationPort = {
     authorize(order: SaleOrder): Promise<HostSaleOutcome> {
@@ -104,7 +107,9 @@ function stubBackend(host: StubHost): AcquirerBackend {
     walletCancellations,
     qrCodes: undefined,
     pix,
-    initialization: { download: () => Promise.reject(new Error('the stub has no tables')) },
+    initialization: {
+      download: () => (tables ? Promise.resolve(tables()) : Promise.reject(new Error('the stub has no tables'))),
+    },
     probe: () => Promise.resolve(),
   };
 }
@@ -145,7 +150,7 @@ const stubOperationOf: HostOperationOf = () => 'other';
 
 /** The line a second acquirer adds to the factory's table (src/main/acquirer-backend.ts `KINDS`), as this stub would. */
 const STUB_KIND: AcquirerKindEntry = {
-  backend: () => stubBackend(new StubHost()),
+  backend: () => ({ backend: stubBackend(new StubHost()), close: () => Promise.resolve() }),
   provisioning: () => stubProvisioning(new StubHost()),
   operationOf: stubOperationOf,
 };
@@ -222,11 +227,51 @@ describe('a second acquirer: a stub AcquirerBackend', () => {
   });
 });
 
+describe('the daemon with a stub kind (DaemonDeps.acquirerKind: the factory entry a second acquirer adds)', () => {
+  it('starts, exposes the stub as its backend, and takes a card sale through the API to confirmed on it', async () => {
+    const host = new StubHost();
+    let closed = 0;
+    // The stub serves the sandbox's published tables (the virtual pinpad's card needs products): the
+    // initialization source is the backend's, and the daemon installs what it downloads.
+    const kind: AcquirerKindEntry = {
+      ...STUB_KIND,
+      backend: () => ({
+        backend: stubBackend(host, sandboxAnswer),
+        close: () => {
+          closed++;
+          return Promise.resolve();
+        },
+      }),
+    };
+    const t = await startTestDaemon({ prefix: 'omnipos-stub-kind-', deps: { acquirerKind: kind } });
+    try {
+      expect(t.daemon.backend.kind).toBe('stub');
+      expect(() => omniClientsOf(t.daemon.backend)).toThrow(/not built by the omni entry/);
+      const created = await t.call('POST', '/v1/payments', { amount: 1010, method: 'credit' });
+      expect(created.status, JSON.stringify(created.body)).toBe(202);
+      const id = created.body.id as number;
+      let status = '';
+      for (let i = 0; i < 800 && status !== 'confirmed'; i++) {
+        await t.daemon.forwarder.runOnce();
+        status = String((await t.call('GET', `/v1/payments/${id}`)).body.status);
+        if (['declined', 'failed', 'cancelled'].includes(status)) break;
+        if (status !== 'confirmed') await new Promise((res) => setTimeout(res, 25));
+      }
+      expect(status).toBe('confirmed');
+      const orderId = t.daemon.journal.get(id)!.merchantOrderId;
+      expect(host.calls).toEqual([`authorize ${orderId} 1010`, 'settled stub-1']);
+    } finally {
+      await t.stop();
+    }
+    expect(closed).toBe(1);
+  }, 60_000);
+});
+
 /* ----------------------------------------------------- what a second acquirer touches */
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 /** The measure, as `npx tsx scripts/house/acquirer-files.ts` prints it. */
-const { src: SRC, outsideBackends, naming } = acquirerFiles(ROOT);
+const { src: SRC, outsideBackends, naming, omniClients } = acquirerFiles(ROOT);
 const code = (file: string): string => codeOf(ROOT, file);
 
 describe('the files a second acquirer touches', () => {
@@ -241,11 +286,11 @@ describe('the files a second acquirer touches', () => {
     // Where the kinds are listed (the configuration's enum) and where each kind gets its backend (the factory
     // keyed by every kind, so a kind without a backend does not compile): the only places a new kind is added.
     expect(naming).toEqual(['src/config/schema.ts', 'src/main/acquirer-backend.ts']);
-    // Every other part takes the backend it is given: the daemon's composition root reads only the factory,
-    // the technician's commands (init, register, wallet pay) the same factory's provisioning, the metrics its
-    // operation names.
+    // Every other part takes the backend it is given: the daemon's composition root reads only the factory
+    // (through src/main/acquirer-connections.ts), the technician's commands (init, register, wallet pay) the
+    // same factory's provisioning, the metrics its operation names.
     const callers = outsideBackends.filter((f) => /\bacquirerBackend\(/.test(code(f)));
-    expect(callers.sort()).toEqual(['src/main.ts', 'src/main/acquirer-backend.ts']);
+    expect(callers.sort()).toEqual(['src/main/acquirer-backend.ts', 'src/main/acquirer-connections.ts']);
     const provisioning = outsideBackends.filter((f) => /\bacquirerProvisioning\(/.test(code(f)));
     expect(provisioning.sort()).toEqual([
       'src/cli/init.ts',
@@ -255,6 +300,18 @@ describe('the files a second acquirer touches', () => {
     ]);
     const operations = outsideBackends.filter((f) => /\bhostOperationOf\(/.test(code(f)));
     expect(operations.sort()).toEqual(['src/main/acquirer-backend.ts', 'src/main/metrics.ts']);
+  });
+
+  it("the daemon's composition root builds no omni client and exposes the backend, not omni's clients", () => {
+    // The kind's entry builds its own clients (acquirerFromConfig for omni): outside src/acquirer only the
+    // factory's omni entry and its helpers (addresses, QR provider) build or name them.
+    expect(omniClients).toEqual([
+      'src/main/acquirer-backend.ts',
+      'src/main/acquirer-urls.ts',
+      'src/main/qr-provider.ts',
+    ]);
+    for (const f of ['src/main.ts', 'src/main/daemon.ts', 'src/main/acquirer-connections.ts'])
+      expect(code(f), f).not.toMatch(/from '(\.\.?\/)+acquirer\/|\bacquirerFromConfig\b|\bomniBackend\b/);
   });
 
   it('the commands and the metrics import nothing from src/acquirer: a second acquirer changes no CLI file', () => {

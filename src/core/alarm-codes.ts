@@ -1,0 +1,55 @@
+/**
+ * Every alarm code this terminal raises (health, logs, the webhook, GET /v1/alarms): the operations'
+ * conditions (src/operations/alarms/conditions.ts) and the engines' own (their machines' `alarm` effects,
+ * the outbox's). An engine or a condition naming a code not listed here does not compile.
+ */
+export const ALARM_CODES = [
+  // The operations' conditions.
+  'UNDO_NEAR_CLOSE',
+  'NEEDS_REFUND',
+  'DEAD_LETTER',
+  'OUTBOX_STUCK',
+  'PRINTER_PAPER_OUT',
+  'PRINTER_OFFLINE',
+  'PRINTER_COVER_OPEN',
+  'PINPAD_GONE',
+  'CLOCK_OFF',
+  'STORE_WRITE_FAILED',
+  // The engines' (one per outbox operation that can be dead-lettered, and what a machine tells on its own).
+  'CONFIRM_DEAD_LETTER',
+  'UNDO_DEAD_LETTER',
+  'QR_DEAD_LETTER',
+  'PIX_DEAD_LETTER',
+  'PIX_REFUND_DEAD_LETTER',
+  'VOID_CONFIRM_DEAD_LETTER',
+  'VOID_UNDO_DEAD_LETTER',
+  'QR_LATE_PAYMENT',
+  'PIX_LATE_PAYMENT',
+  'VOID_RECEIPT_FAILED',
+  'VOID_STOOD',
+  'HOST_ANOMALY',
+] as const;
+
+export type AlarmCode = (typeof ALARM_CODES)[number];
+
+/**
+ * The alarms GET /v1/health does not repeat as `alarm: CODE` problems, because it tells them on a line of
+ * its own: a dead-lettered outbox task (`outbox: N dead letters`, whichever alarm told it) and the pinpad
+ * gone (`pinpad: …`). Compared whole, never by a part of the code's text.
+ */
+export const ALARMS_HEALTH_TELLS_ITSELF: ReadonlySet<AlarmCode> = new Set<AlarmCode>([
+  'DEAD_LETTER',
+  'CONFIRM_DEAD_LETTER',
+  'UNDO_DEAD_LETTER',
+  'QR_DEAD_LETTER',
+  'PIX_DEAD_LETTER',
+  'PIX_REFUND_DEAD_LETTER',
+  'VOID_CONFIRM_DEAD_LETTER',
+  'VOID_UNDO_DEAD_LETTER',
+  'PINPAD_GONE',
+]);
+
+/** Whether `code` (as an event or a stored alarm carries it: text) is one of {@link ALARMS_HEALTH_TELLS_ITSELF}. */
+export function healthTellsAlarmItself(code: string): boolean {
+  return (ALARMS_HEALTH_TELLS_ITSELF as ReadonlySet<string>).has(code);
+}
