@@ -53,6 +53,33 @@ const zodEnglishOnly: Plugin = {
   },
 };
 
+/**
+ * Node's own modules through `require`, not ES imports. An ES import of a built-in module builds its ES
+ * facade, which reads every export once, lazy getters included: on Node 22 and 24 `import … from
+ * 'node:http'` thereby loads Node's internal undici for `http.WebSocket` (~30 ms of CPU, more than a
+ * bare `node -e 0`; Node 20 has no such getter), `node:fs` its streams. Bundled as a CommonJS module
+ * (`module.exports = require('node:http')`), each built-in is one `require` whose exports are read
+ * where the code uses them. `node:module` stays an ES import: it gives the `require`.
+ */
+const builtinsByRequire: Plugin = {
+  name: 'builtins-by-require',
+  setup(b) {
+    b.onResolve({ filter: /^node:/ }, (args) =>
+      args.path === 'node:module' || args.namespace === 'builtin-cjs'
+        ? { path: args.path, external: true }
+        : args.kind === 'import-statement' || args.kind === 'dynamic-import'
+          ? { path: args.path, namespace: 'builtin-cjs' }
+          : undefined,
+    );
+    b.onResolve({ filter: /^builtin-require$/ }, () => ({ path: 'builtin-require', namespace: 'builtin-cjs' }));
+    b.onLoad({ filter: /.*/, namespace: 'builtin-cjs' }, (args) =>
+      args.path === 'builtin-require'
+        ? { contents: `import { createRequire } from 'node:module';\nexport default createRequire(import.meta.url);\n` }
+        : { contents: `module.exports = require('builtin-require').default(${JSON.stringify(args.path)});\n` },
+    );
+  },
+};
+
 rmSync(path.join(CLI, 'chunks'), { recursive: true, force: true });
 const result = await build({
   // from the TypeScript itself (tsconfig.json's isolatedModules and verbatimModuleSyntax make each file's
@@ -67,7 +94,7 @@ const result = await build({
   chunkNames: 'chunks/[name]-[hash]',
   allowOverwrite: true,
   external,
-  plugins: [zodEnglishOnly],
+  plugins: [zodEnglishOnly, builtinsByRequire],
   // a stack trace under --enable-source-maps names the .ts line
   sourcemap: 'linked',
   metafile: true,

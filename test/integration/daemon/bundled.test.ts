@@ -1,5 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -40,6 +49,17 @@ describe('the bundled program', () => {
     });
     expect(b.status, b.stderr).toBe(0);
     expect(existsSync(path.join(cli, 'bin.js'))).toBe(true);
+    // Node's own modules come through require, never an ES import (whose facade reads every export: on
+    // Node 22 and 24 `node:http`'s WebSocket getter loads Node's internal undici, ~30 ms of CPU at every start)
+    const chunks = readdirSync(path.join(cli, 'chunks'))
+      .filter((f) => f.endsWith('.js'))
+      .map((f) => path.join(cli, 'chunks', f));
+    for (const f of [path.join(cli, 'bin.js'), ...chunks]) {
+      const esImports = [...readFileSync(f, 'utf8').matchAll(/^import\b[^;]*?\bfrom\s*"(node:[^"]+)"/gm)]
+        .map((m) => m[1])
+        .filter((m) => m !== 'node:module');
+      expect(esImports, path.basename(f)).toEqual([]);
+    }
 
     const state = path.join(dir, 'state');
     mkdirSync(state);
