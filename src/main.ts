@@ -1,8 +1,8 @@
-import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Agent as UndiciAgent, Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { buildApp, listenApi, EventHub, AcquirerReach } from './api/index.js';
 import { listenLan } from './main/api-lan.js';
+import { LazyAgent } from './main/lazy-agent.js';
 import { acquirerFromConfig, sandboxListenOptions } from './main/acquirer-urls.js';
 import { startAcquirerProbe } from './main/acquirer-probe.js';
 import { PinpadKeySlots } from './main/pinpad-key-slots.js';
@@ -51,13 +51,6 @@ export type { Daemon, DaemonDeps } from './main/daemon.js';
 /** The supervisor's token for `omnipos homologation`, which starts the daemon in-process. */
 export { ensureSupervisorToken } from './main/voids.js';
 
-/**
- * undici's Agent alone (fast start): its module and the pools and clients it makes, 23 files,
- * not the 110 of the package's index (request API, fetch, caches, mocks), which the acquirer
- * clients load at their first request (src/acquirer/http.ts); the same class either way (one
- * CommonJS module cache), and the index adds its request methods to its prototype then.
- */
-const Agent = createRequire(import.meta.url)('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
 export { acquirerUrls } from './main/acquirer-urls.js';
 
 /**
@@ -133,7 +126,8 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
         })
       : undefined;
   if (sandbox) held.add('the embedded sandbox host', () => sandbox.close());
-  const agent = new Agent({ keepAliveTimeout: 10_000 });
+  // made at the first request to the acquirer, not at start (fast start)
+  const agent = new LazyAgent({ keepAliveTimeout: 10_000 });
   held.add('the acquirer connections', () => agent.close());
   const dispatcher: Dispatcher = deps.acquirerInterceptors?.length
     ? agent.compose(...deps.acquirerInterceptors)
