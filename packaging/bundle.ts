@@ -16,6 +16,7 @@
  * Run: `node --import tsx packaging/bundle.ts` (after tsc; `npm run build` does both).
  */
 import { readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
@@ -57,26 +58,43 @@ const zodEnglishOnly: Plugin = {
  * Node's own modules through `require`, not ES imports. An ES import of a built-in module builds its ES
  * facade, which reads every export once, lazy getters included: on Node 22 and 24 `import … from
  * 'node:http'` thereby loads Node's internal undici for `http.WebSocket` (~30 ms of CPU, more than a
- * bare `node -e 0`; Node 20 has no such getter), `node:fs` its streams. Bundled as a CommonJS module
- * (`module.exports = require('node:http')`), each built-in is one `require` whose exports are read
- * where the code uses them. `node:module` stays an ES import: it gives the `require`.
+ * bare `node -e 0`; Node 20 has no such getter), `node:fs` its streams. Each built-in becomes a module
+ * of the bundle that takes it with one `require` and exports its plain values (the names the building
+ * Node has; a getter such as `fs.promises` is not read, and a program importing it by name fails to
+ * bundle) and the module itself as default. `node:module` stays an ES import: it gives the `require`.
  */
+const REQUIRE = createRequire(import.meta.url);
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/;
+const RESERVED = new Set(['default', 'delete', 'new', 'function', 'class', 'enum', 'export', 'import', 'in', 'var']);
 const builtinsByRequire: Plugin = {
   name: 'builtins-by-require',
   setup(b) {
     b.onResolve({ filter: /^node:/ }, (args) =>
-      args.path === 'node:module' || args.namespace === 'builtin-cjs'
+      args.path === 'node:module' || args.namespace === 'builtin'
         ? { path: args.path, external: true }
         : args.kind === 'import-statement' || args.kind === 'dynamic-import'
-          ? { path: args.path, namespace: 'builtin-cjs' }
+          ? { path: args.path, namespace: 'builtin' }
           : undefined,
     );
-    b.onResolve({ filter: /^builtin-require$/ }, () => ({ path: 'builtin-require', namespace: 'builtin-cjs' }));
-    b.onLoad({ filter: /.*/, namespace: 'builtin-cjs' }, (args) =>
-      args.path === 'builtin-require'
-        ? { contents: `import { createRequire } from 'node:module';\nexport default createRequire(import.meta.url);\n` }
-        : { contents: `module.exports = require('builtin-require').default(${JSON.stringify(args.path)});\n` },
-    );
+    b.onResolve({ filter: /^builtin-require$/ }, () => ({ path: 'builtin-require', namespace: 'builtin' }));
+    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => {
+      if (args.path === 'builtin-require')
+        return {
+          contents: `import { createRequire } from 'node:module';\nexport default createRequire(import.meta.url);\n`,
+        };
+      const descriptors = Object.getOwnPropertyDescriptors(REQUIRE(args.path) as object);
+      const names = Object.keys(descriptors).filter(
+        (n) => 'value' in (descriptors[n] as PropertyDescriptor) && IDENTIFIER.test(n) && !RESERVED.has(n),
+      );
+      return {
+        contents: [
+          `import load from 'builtin-require';`,
+          `const m = load(${JSON.stringify(args.path)});`,
+          `export default m;`,
+          ...names.map((n) => `export const ${n} = m.${n};`),
+        ].join('\n'),
+      };
+    });
   },
 };
 
