@@ -15,7 +15,7 @@
  *
  * Run: `node --import tsx packaging/bundle.ts` (after tsc; `npm run build` does both).
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
@@ -53,6 +53,67 @@ const zodEnglishOnly: Plugin = {
   },
 };
 
+/**
+ * Node's own modules through `require`, not ES imports. An ES import of a built-in module builds its ES
+ * facade, which reads every export once, lazy getters included: on Node 22 and 24 `import … from
+ * 'node:http'` thereby loads Node's internal undici for `http.WebSocket` (~30 ms of CPU, more than a
+ * bare `node -e 0`; Node 20 has no such getter), `node:fs` its streams. Each built-in becomes a module
+ * of the bundle that takes it with one `require` and exports the module as default and, by name, the
+ * names the program imports from it (found in its sources here; a name missed fails the bundle with
+ * esbuild's "No matching export"), each read once when the module loads — never every export (on Node
+ * 24 reading `fs.F_OK` prints a deprecation warning). `node:module` stays an ES import: it gives the `require`.
+ */
+function importedBuiltinNames(): Map<string, Set<string>> {
+  const byModule = new Map<string, Set<string>>();
+  const files = ['src', 'tables', 'drivers']
+    .filter((d) => existsSync(path.join(ROOT, d)))
+    .flatMap((d) =>
+      readdirSync(path.join(ROOT, d), { recursive: true, encoding: 'utf8' }).map((f) => path.join(ROOT, d, f)),
+    )
+    .filter((f) => f.endsWith('.ts'));
+  for (const f of files) {
+    for (const m of readFileSync(f, 'utf8').matchAll(
+      /^import\s+(?!type\b)[^;]*?\{([^}]*)\}\s*from\s*'(node:[^']+)'/gm,
+    )) {
+      const names = byModule.get(m[2] as string) ?? new Set<string>();
+      for (const spec of (m[1] as string).split(',')) {
+        const name = spec
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)[0];
+        if (name && !spec.trim().startsWith('type ')) names.add(name);
+      }
+      byModule.set(m[2] as string, names);
+    }
+  }
+  return byModule;
+}
+const IMPORTED = importedBuiltinNames();
+const builtinsByRequire: Plugin = {
+  name: 'builtins-by-require',
+  setup(b) {
+    b.onResolve({ filter: /^node:/ }, (args) =>
+      args.path === 'node:module' || args.namespace === 'builtin'
+        ? { path: args.path, external: true }
+        : args.kind === 'import-statement' || args.kind === 'dynamic-import'
+          ? { path: args.path, namespace: 'builtin' }
+          : undefined,
+    );
+    b.onResolve({ filter: /^builtin-require$/ }, () => ({ path: 'builtin-require', namespace: 'builtin' }));
+    b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({
+      contents:
+        args.path === 'builtin-require'
+          ? `import { createRequire } from 'node:module';\nexport default createRequire(import.meta.url);\n`
+          : [
+              `import load from 'builtin-require';`,
+              `const m = load(${JSON.stringify(args.path)});`,
+              `export default m;`,
+              ...[...(IMPORTED.get(args.path) ?? [])].sort().map((n) => `export const ${n} = m.${n};`),
+            ].join('\n'),
+    }));
+  },
+};
+
 rmSync(path.join(CLI, 'chunks'), { recursive: true, force: true });
 const result = await build({
   // from the TypeScript itself (tsconfig.json's isolatedModules and verbatimModuleSyntax make each file's
@@ -67,7 +128,7 @@ const result = await build({
   chunkNames: 'chunks/[name]-[hash]',
   allowOverwrite: true,
   external,
-  plugins: [zodEnglishOnly],
+  plugins: [zodEnglishOnly, builtinsByRequire],
   // a stack trace under --enable-source-maps names the .ts line
   sourcemap: 'linked',
   metafile: true,

@@ -1,6 +1,6 @@
-import { createRequire } from 'node:module';
-import type { Agent as UndiciAgent, Dispatcher } from 'undici';
+import type { Dispatcher } from 'undici';
 import { EventHub, AcquirerReach } from './api/index.js';
+import { LazyAgent } from './main/lazy-agent.js';
 import { startAcquirerProbe } from './main/acquirer-probe.js';
 import type { PinpadKeySlots } from './main/pinpad-key-slots.js';
 import { saleIdentity } from './main/sale-identity.js';
@@ -36,13 +36,6 @@ export type { Daemon, DaemonDeps } from './main/daemon.js';
 /** The supervisor's token for `omnipos homologation`, which starts the daemon in-process. */
 export { ensureSupervisorToken } from './main/voids.js';
 
-/**
- * undici's Agent alone (fast start): its module and the pools and clients it makes, 23 files,
- * not the 110 of the package's index (request API, fetch, caches, mocks), which the acquirer
- * clients load at their first request (src/acquirer/http.ts); the same class either way (one
- * CommonJS module cache), and the index adds its request methods to its prototype then.
- */
-const Agent = createRequire(import.meta.url)('undici/lib/dispatcher/agent.js') as typeof UndiciAgent;
 export { acquirerUrls } from './main/acquirer-urls.js';
 
 /**
@@ -80,7 +73,8 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
 
   const sandbox = await startEmbeddedSandbox(held, config, log, deps.sandboxPort);
   if (sandbox) held.add('the embedded sandbox host', () => sandbox.close());
-  const agent = new Agent({ keepAliveTimeout: 10_000 });
+  // made at the first request to the acquirer, not at start (fast start)
+  const agent = new LazyAgent({ keepAliveTimeout: 10_000 });
   held.add('the acquirer connections', () => agent.close());
   const dispatcher: Dispatcher = deps.acquirerInterceptors?.length
     ? agent.compose(...deps.acquirerInterceptors)

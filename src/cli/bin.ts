@@ -1,7 +1,12 @@
 #!/usr/bin/env node
-import { existsSync } from 'node:fs';
+import type * as Fs from 'node:fs';
 import module from 'node:module';
-import path from 'node:path';
+import type * as Path from 'node:path';
+
+// Node's modules by require, as in the bundle (packaging/bundle.ts): this file loads nothing else before the cache is on.
+const require = module.createRequire(import.meta.url);
+const { existsSync } = require('node:fs') as typeof Fs;
+const path = require('node:path') as typeof Path;
 
 // Fast start: V8's compiled code of every module, kept between runs (Node ≥ 22.1; Node 20 has no
 // such cache and goes on without it). Enabled before the program's first module loads, hence the

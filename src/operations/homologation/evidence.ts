@@ -1,8 +1,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
-import { DecoratorHandler, type Dispatcher } from 'undici';
+import { createRequire } from 'node:module';
+import type { Dispatcher } from 'undici';
+import type * as UndiciModule from 'undici';
 import { scrubText, scrubValue } from '../../core/index.js';
 import { decodeTlv, tlvToJson, type TlvJson } from '../../emv/index.js';
 import { matchRoute } from '../../acquirer/index.js';
+
+/** undici loads at the first tapped request, not when the daemon (which imports the operations) starts (fast start). */
+const undici = (): typeof UndiciModule => createRequire(import.meta.url)('undici') as typeof UndiciModule;
 
 /** One request to the acquirer and its answer, masked for the certification report. */
 export interface Exchange {
@@ -167,7 +172,7 @@ export class EvidenceRecorder {
             };
         }
       };
-      const inner = new DecoratorHandler(handler) as Dispatcher.DispatchHandler;
+      const inner = new (undici().DecoratorHandler)(handler) as Dispatcher.DispatchHandler;
       const tap: Dispatcher.DispatchHandler = {
         onRequestStart: (c, ctx) => inner.onRequestStart?.(c, ctx),
         onRequestUpgrade: (c, s, h, socket) => inner.onRequestUpgrade?.(c, s, h, socket),

@@ -1,9 +1,13 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import { request } from 'undici';
+import type * as UndiciModule from 'undici';
 import { sleep, scrubText, scrubValue } from '../../core/index.js';
 import type { EvidenceRecorder } from './evidence.js';
 import type { HomologationScript, HomologationStep } from './script.js';
+
+/** undici loads when a homologation runs, not when the daemon (which imports the operations) starts (fast start). */
+const undici = (): typeof UndiciModule => createRequire(import.meta.url)('undici') as typeof UndiciModule;
 
 export interface RunnerDeps {
   /** The daemon's local API and its bearer token. */
@@ -79,7 +83,7 @@ export async function runHomologation(script: HomologationScript, d: RunnerDeps)
     body?: unknown,
     headers: Record<string, string> = {},
   ): Promise<{ status: number; body: Json; text: string }> => {
-    const res = await request(`${d.apiUrl}${p}`, {
+    const res = await undici().request(`${d.apiUrl}${p}`, {
       method,
       headers: {
         authorization: `Bearer ${d.token}`,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RETURN_CODES, codeMeaning, publishedCode } from '../../../../tables/acquirer/return-codes.js';
+import { RETURN_CODES, codeMeaning, publishedCode, returnCodeRows } from '../../../../tables/acquirer/return-codes.js';
+import returnCodes from '../../../../tables/acquirer/return-codes.json' with { type: 'json' };
 import { SANDBOX_KEYS } from '../../../../tables/sandbox-keys.js';
 import { TEST_CARDS } from '../../../../tables/test-cards.js';
 import cardOutcomes from '../../../../tables/sandbox/card-outcomes.json' with { type: 'json' };
@@ -39,5 +40,18 @@ describe('acquirer tables', () => {
   it('sandbox keys: the X9.24-1 test BDK', () => {
     expect(SANDBOX_KEYS.bdk).toBe('0123456789ABCDEFFEDCBA9876543210');
     expect(SANDBOX_KEYS.pinInitialKsn.startsWith(`FFFFF${SANDBOX_KEYS.ksi}`)).toBe(true);
+  });
+});
+
+describe('RETURN_CODES against its schema (checked here, not at every start)', () => {
+  it('the JSON passes its schema, and the table is what the schema reads from it (keys in order)', () => {
+    const parsed = returnCodeRows().parse(returnCodes.codes);
+    expect(RETURN_CODES).toStrictEqual(parsed);
+    expect(JSON.stringify(RETURN_CODES)).toBe(JSON.stringify(parsed));
+  });
+
+  it('the schema refuses a bad row', () => {
+    expect(returnCodeRows().safeParse([{ ...returnCodes.codes[0], code: '0x1' }]).success).toBe(false);
+    expect(returnCodeRows().safeParse([{ ...returnCodes.codes[0], extra: 1 }]).success).toBe(false);
   });
 });
