@@ -102,6 +102,11 @@ export const ENTRIES = [
     why: '`omnipos api token` reads the token file without loading SQLite (src/store/index.ts does)',
   },
   {
+    module: 'src/config/load-quick.ts',
+    from: ['src/cli/api-token.ts'],
+    why: '`omnipos api token` validates the configuration without loading zod (src/config/index.ts loads it), zod only when the fast path declines',
+  },
+  {
     module: 'src/sim/pinpad/index.ts',
     lazy: true,
     why: 'the daemon loads a virtual device with `await import()` only when its configuration names it',

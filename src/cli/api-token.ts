@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config/index.js';
+import { loadConfigQuickly } from '../config/load-quick.js';
 import { ensureApiToken } from '../store/api-token.js';
 import type { Command } from './context.js';
 
@@ -13,10 +13,10 @@ Prints the bearer token the cash register sends as "Authorization: Bearer <token
 
 Example:
   curl -s localhost:7878/v1/health -H "Authorization: Bearer $(omnipos api token)"`,
-  run(args, ctx) {
+  async run(args, ctx) {
     const { values } = parseArgs({ args, options: { config: { type: 'string' } }, strict: true });
-    const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
+    const config = await loadConfigQuickly({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
     ctx.out(`${ensureApiToken(config.values.stateDir).token}\n`);
-    return Promise.resolve(0);
+    return 0;
   },
 };

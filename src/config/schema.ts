@@ -1,18 +1,12 @@
 import { z } from 'zod';
+import { isHttpUrl, isNotBlank } from './checks.js';
 
 /**
  * The configuration, validated at start. Units are in the key names or beside each field;
  * relative paths resolve against the directory of the configuration file.
  */
 
-const httpUrl = z.string({ error: 'must be an https or http URL' }).refine((s) => {
-  try {
-    const u = new URL(s);
-    return (u.protocol === 'https:' || u.protocol === 'http:') && u.hostname !== '';
-  } catch {
-    return false;
-  }
-}, 'must be an https or http URL');
+const httpUrl = z.string({ error: 'must be an https or http URL' }).refine(isHttpUrl, 'must be an https or http URL');
 
 const filePath = z.string({ error: 'must be a file path' }).min(1, 'must be a file path');
 const port = z.number({ error: 'must be a TCP port number' }).int().min(0).max(65535);
@@ -142,7 +136,7 @@ const terminal = z.strictObject({
   softDescriptor: z
     .string()
     .regex(/^[A-Za-z0-9 ]{1,13}$/, 'must be 1 to 13 letters A-Z, digits or spaces (no accents or symbols)')
-    .refine((s) => s.trim() !== '', 'must not be blank')
+    .refine(isNotBlank, 'must not be blank')
     .optional(),
   /** `attended` (a cashier) or `unattended` (a kiosk). */
   mode: z.enum(['attended', 'unattended']).default('attended'),
