@@ -1,5 +1,5 @@
 // Generated from src/config/schema.ts by src/config/shape-of.ts: do not edit. After changing the schema:
-//   UPDATE_CONFIG_SHAPE=1 npx vitest run test/unit/config/config-shape.test.ts && npx prettier --write src/config/config-shape.generated.ts
+//   UPDATE_CONFIG_SHAPE=1 npx vitest run test/unit/config/shape-of.test.ts && npx prettier --write src/config/config-shape.generated.ts
 // (the test compares this file with the schema and fails until it is regenerated).
 import type { Shape } from './shape.js';
 

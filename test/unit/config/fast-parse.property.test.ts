@@ -23,7 +23,7 @@ function zodParse(x: unknown): { success: true; data: unknown } | { success: fal
 
 /**
  * The property: undefined, or zod's output (deep-equal and byte-equal as JSON). And the converse for this
- * schema, whose shape has no `opaque` part (config-shape.test.ts): whatever zod accepts, the fast path
+ * schema, whose shape has no `opaque` part (shape-of.test.ts): whatever zod accepts, the fast path
  * decides, so a valid configuration never pays for zod.
  */
 function agrees(x: unknown): { fast: boolean } {

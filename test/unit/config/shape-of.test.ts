@@ -12,7 +12,7 @@ import { shapeHasPath, shapePathIsText, type Shape } from '../../../src/config/s
  * src/config/config-shape.generated.ts is the zod schema as data, checked in so that `omnipos api
  * token` need not load zod: it must stay what the generator makes of the schema today. To regenerate
  * after changing src/config/schema.ts: `UPDATE_CONFIG_SHAPE=1 npx vitest run
- * test/unit/config/config-shape.test.ts && npx prettier --write src/config/config-shape.generated.ts`.
+ * test/unit/config/shape-of.test.ts && npx prettier --write src/config/config-shape.generated.ts`.
  */
 
 const GENERATED = fileURLToPath(new URL('../../../src/config/config-shape.generated.ts', import.meta.url));
