@@ -76,7 +76,8 @@ function run(s: Shape, input: unknown): unknown {
       for (const key in input) if (!Object.hasOwn(s.shape, key) || key === '__proto__') return DECLINE;
       const out: Record<string, unknown> = {};
       for (const [key, el] of Object.entries(s.shape)) {
-        if (key === '__proto__') return DECLINE;
+        // zod tells presence with `key in input`, which sees Object's own properties: not ours to guess.
+        if (key === '__proto__' || key in Object.prototype) return DECLINE;
         const present = Object.hasOwn(input, key);
         const inOpt = optin(el);
         if (!present && inOpt === 'optional' && el.type === 'optional') continue;

@@ -351,4 +351,20 @@ describe('outside the sandbox (issue 17): what the real host needs, refused at s
     explicit.qr = { provider: 'terminal' };
     expect(loadConfig({ path: writeConfig(explicit, 'live-secret'), env: {} }).values.qr.provider).toBe('terminal');
   });
+
+  it("an OMNIPOS_* variable naming one of Object's own properties is an unknown key, not a crash", () => {
+    // The schema walk read the zod shape's prototype: OMNIPOS_CONSTRUCTOR made every command fail with
+    // "TypeError: Cannot read properties of undefined (reading 'def')" instead of naming the variable.
+    const file = writeConfig(baseConfig());
+    for (const [variable, key] of [
+      ['OMNIPOS_CONSTRUCTOR', 'constructor'],
+      ['OMNIPOS_CONSTRUCTOR__NAME', 'constructor.name'],
+      ['OMNIPOS_TERMINAL__TO_STRING', 'terminal.toString'],
+      ['OMNIPOS_PINPAD__DEVICE__HAS_OWN_PROPERTY', 'pinpad.device.hasOwnProperty'],
+    ] as const) {
+      expect(problemsOf(() => loadConfig({ path: file, env: { [variable]: '1' } }))).toEqual([
+        { path: variable, message: `no configuration key ${key}` },
+      ]);
+    }
+  });
 });
