@@ -116,6 +116,35 @@ const builtinsByRequire: Plugin = {
 };
 
 /**
+ * pino (CommonJS, loaded at every daemon start) through `require`, not an ES import: an ES import of a
+ * CommonJS package has Node's loader parse its main file for its export names (cjs-module-lexer) and wrap
+ * it as an ES module; a `require` does neither. The module here exports the package as default and
+ * the names the program imports from it (a name missed fails the bundle with "No matching export").
+ */
+const CJS_BY_REQUIRE: Readonly<Record<string, readonly string[]>> = { pino: ['pino'] };
+const cjsByRequire: Plugin = {
+  name: 'cjs-by-require',
+  setup(b) {
+    const names = Object.keys(CJS_BY_REQUIRE);
+    b.onResolve({ filter: new RegExp(`^(${names.join('|')})$`) }, (args) =>
+      args.namespace === 'cjs-require'
+        ? { path: args.path, external: true }
+        : args.kind === 'import-statement'
+          ? { path: args.path, namespace: 'cjs-require' }
+          : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'cjs-require' }, (args) => ({
+      contents: [
+        `import load from 'builtin-require';`,
+        `const m = load(${JSON.stringify(args.path)});`,
+        `export default m;`,
+        ...(CJS_BY_REQUIRE[args.path] ?? []).map((n) => `export const ${n} = m.${n};`),
+      ].join('\n'),
+    }));
+  },
+};
+
+/**
  * The daemon apart. Split with every command, the daemon's modules fall into ~40 chunks (one per set of
  * commands that load them), which `omnipos run` loads one by one: each resolved, read, compiled and
  * linked on its own. So `omnipos run` and `omnipos start` have an entry of their own, src/cli/daemon-cli.ts,
@@ -164,7 +193,7 @@ const builds = [
       // transpilation tsc's), so running it again never reads its own output
       entryPoints: [path.join(ROOT, 'src', 'cli', 'bin.ts')],
       outdir: CLI,
-      plugins: [zodEnglishOnly, builtinsByRequire, daemonApart],
+      plugins: [zodEnglishOnly, builtinsByRequire, cjsByRequire, daemonApart],
     }),
   },
   {
@@ -174,7 +203,7 @@ const builds = [
       ...common,
       entryPoints: [path.join(ROOT, 'src', 'cli', 'daemon-cli.ts')],
       outdir: path.join(CLI, DAEMON),
-      plugins: [zodEnglishOnly, builtinsByRequire],
+      plugins: [zodEnglishOnly, builtinsByRequire, cjsByRequire],
     }),
   },
 ];
