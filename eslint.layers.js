@@ -93,7 +93,7 @@ export const ENTRIES = [
   },
   {
     module: 'src/core/errors/index.ts',
-    from: ['src/cli/run.ts'],
+    from: ['src/cli/run-commands.ts'],
     why: '`omnipos --help` loads the command table and the error catalogue, nothing else of src/core',
   },
   {

@@ -28,7 +28,9 @@ if (enableCompileCache) {
   }
 }
 
-const { runCli } = await import('./run.js');
+// The daemon (`omnipos run`, `omnipos start`) from its own entry, built apart (packaging/bundle.ts).
+const daemon = process.argv[2] === 'run' || process.argv[2] === 'start';
+const { runCli } = daemon ? await import('./daemon-cli.js') : await import('./run.js');
 const code = await runCli(process.argv.slice(2), {
   out: (t) => process.stdout.write(t),
   err: (t) => process.stderr.write(t),

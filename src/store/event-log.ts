@@ -66,12 +66,17 @@ export class EventLog {
         s: number | null;
       }
     ).s;
-    const last =
+    return { first: first ?? undefined, last: this.lastSeq() };
+  }
+
+  /** The last seq ever given (0 for none), whatever its day. */
+  lastSeq(): number {
+    return (
       (
         statement(this.#db, "SELECT seq AS s FROM sqlite_sequence WHERE name = 'api_events'").get() as
           { s: number } | undefined
-      )?.s ?? 0;
-    return { first: first ?? undefined, last };
+      )?.s ?? 0
+    );
   }
 
   /** Forgets the days before `businessDay`; returns how many events went. */

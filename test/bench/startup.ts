@@ -11,6 +11,7 @@
  * restarts use it; `omnipos api token` likewise. Then the production shape: the daemon pointed at
  * a sandbox host and a virtual pinpad each started beforehand in its own process (no embedded
  * sandbox, no embedded pinpad), as a terminal runs against the real host and pinpad.
+ * `AB=<bin.js>,<bin.js>` compares builds instead (see compareBuilds).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -154,7 +155,7 @@ async function productionParts(dir: string): Promise<{ env: Record<string, strin
   };
 }
 
-async function daemonReady(state: string, extra: Record<string, string> = {}): Promise<Run> {
+async function daemonReady(state: string, extra: Record<string, string> = {}, bin = BIN): Promise<Run> {
   const api = await freePort();
   const t0 = performance.now();
   // The embedded sandbox's controls on port 0: each of its bases takes a free port too and the
@@ -167,7 +168,7 @@ async function daemonReady(state: string, extra: Record<string, string> = {}): P
     OMNIPOS_SANDBOX__PORT: '0',
     ...extra,
   };
-  const p = spawn(process.execPath, [BIN, 'run'], { env, stdio: 'ignore' });
+  const p = spawn(process.execPath, [bin, 'run'], { env, stdio: 'ignore' });
   try {
     for (;;) {
       if (p.exitCode !== null) throw new Error(`omnipos run exited ${String(p.exitCode)}`);
@@ -190,6 +191,50 @@ async function daemonReady(state: string, extra: Record<string, string> = {}): P
     p.kill('SIGTERM');
     await new Promise((r) => p.once('exit', r));
   }
+}
+
+/**
+ * `AB=dist/src/cli/bin.js,/other/checkout/dist/src/cli/bin.js`: instead of the table, the daemon's
+ * restarts in the production shape, the builds taking turns (R rounds, default 16; each build's own
+ * state directory, started once before the timing), each round with a bare `node -e 0`: the mean CPU
+ * of each (10 ms ticks, so a mean over many runs, interleaved so that both see the same load).
+ */
+async function compareBuilds(bins: string[]): Promise<void> {
+  const rounds = Number(process.env.R ?? 16);
+  const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-startup-ab-'));
+  const parts = await productionParts(dir);
+  try {
+    const states = bins.map((_, i) => path.join(dir, `terminal-${i}`));
+    for (const [i, b] of bins.entries()) {
+      mkdirSync(states[i] as string);
+      await daemonReady(states[i] as string, parts.env, b);
+    }
+    const runs: Run[][] = bins.map(() => []);
+    const bares: Run[] = [];
+    for (let r = 0; r < rounds; r++) {
+      bares.push(bare());
+      for (const [i, b] of bins.entries()) runs[i]?.push(await daemonReady(states[i] as string, parts.env, b));
+    }
+    const mean = (xs: number[]): number => xs.reduce((a, x) => a + x, 0) / xs.length;
+    const bareCpu = mean(bares.map((x) => x.cpu));
+    console.log(`node ${process.version}: node -e 0 cpu ${bareCpu.toFixed(1)} ms (mean of ${rounds})`);
+    for (const [i, b] of bins.entries()) {
+      const rs = runs[i] ?? [];
+      const cpu = mean(rs.map((x) => x.cpu));
+      console.log(
+        `${b}: run → health, host apart (restart) cpu ${cpu.toFixed(1)} ms ${(cpu / bareCpu).toFixed(2)}x` +
+          `, wall median ${median(rs.map((x) => x.wall)).toFixed(0)} ms`,
+      );
+    }
+  } finally {
+    await parts.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.env.AB) {
+  await compareBuilds(process.env.AB.split(','));
+  process.exit(0);
 }
 
 const state = mkdtempSync(path.join(tmpdir(), 'omnipos-startup-'));

@@ -36,8 +36,8 @@ const PINPAD_GONE = new Set(['disconnected', 'reconnecting', 'closed']);
 /** The conditions that hold in `s`. Pure: the same snapshot gives the same list. */
 export function conditions(s: AlarmSnapshot, t: AlarmThresholds): Condition[] {
   const out: Condition[] = [];
-  const untilClose = s.nextClose.getTime() - s.now.getTime();
-  if (s.pendingUndos.length > 0 && untilClose <= t.closeWarningMs) {
+  const untilClose = s.pendingUndos.length > 0 ? s.nextClose.getTime() - s.now.getTime() : Infinity;
+  if (untilClose <= t.closeWarningMs) {
     const minutes = Math.max(0, Math.floor(untilClose / 60_000));
     out.push({
       key: `undo-near-close:${s.nextClose.toISOString()}`,

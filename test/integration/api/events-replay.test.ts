@@ -141,6 +141,25 @@ describe('EventHub with an event log, and GET /v1/events with Last-Event-ID', ()
     expect(MAX_REPLAY).toBeGreaterThanOrEqual(10_000);
   });
 
+  it('a hub starts without the business day (no time-zone formatter before ready): the seq goes on, the day waits for the first event', () => {
+    let asked = 0;
+    const again = new EventHub(
+      new Journal(db),
+      () => {
+        asked++;
+        return now;
+      },
+      new EventLog(db),
+    );
+    expect(asked).toBe(0);
+    const last = (db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'api_events'").get() as { seq: number }).seq;
+    const seen: number[] = [];
+    again.subscribe((e) => seen.push(e.seq));
+    again.publish(alarm(99));
+    expect(seen).toEqual([last + 1]);
+    expect(asked).toBeGreaterThan(0);
+  });
+
   it('property: events published while a long replay is written come after it, in order; none lost, none twice (30 runs)', async () => {
     await fc.assert(
       fc.asyncProperty(

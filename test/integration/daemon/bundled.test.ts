@@ -11,7 +11,8 @@ import { tempDirForFile } from '../../helpers/temp-dir.js';
  * Debian package ships) runs as installed: bundled into a package laid out in a temporary directory
  * (package.json, node_modules, config/, src/screens, as /opt/omnipos holds them), `omnipos run`
  * answers health and serves the screens and the API document, whose files it finds from its
- * chunks (dist/src/cli/chunks/), not from tsc's file layout.
+ * chunks (dist/src/cli/daemon/ for `omnipos run`, dist/src/cli/chunks/ for the other commands), not from
+ * tsc's file layout.
  */
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const dir = tempDirForFile('omnipos-bundled-');
@@ -41,14 +42,21 @@ describe('the bundled program', () => {
     expect(existsSync(path.join(cli, 'bin.js'))).toBe(true);
     // Node's own modules come through require, never an ES import (whose facade reads every export: on
     // Node 22 and 24 `node:http`'s WebSocket getter loads Node's internal undici, ~30 ms of CPU at every start)
-    const chunks = readdirSync(path.join(cli, 'chunks'))
-      .filter((f) => f.endsWith('.js'))
-      .map((f) => path.join(cli, 'chunks', f));
+    // the commands' split and the daemon's own build (dist/src/cli/daemon, which `omnipos run` loads instead)
+    const chunks = ['chunks', 'daemon', 'daemon/chunks'].flatMap((d) =>
+      readdirSync(path.join(cli, d))
+        .filter((f) => f.endsWith('.js'))
+        .map((f) => path.join(cli, d, f)),
+    );
+    expect(chunks).toContain(path.join(cli, 'daemon', 'daemon-cli.js'));
+    expect(readFileSync(path.join(cli, 'bin.js'), 'utf8')).toContain('"./daemon/daemon-cli.js"');
     for (const f of [path.join(cli, 'bin.js'), ...chunks]) {
       const esImports = [...readFileSync(f, 'utf8').matchAll(/^import\b[^;]*?\bfrom\s*"(node:[^"]+)"/gm)]
         .map((m) => m[1])
         .filter((m) => m !== 'node:module');
       expect(esImports, path.basename(f)).toEqual([]);
+      // nor pino (CommonJS): an ES import of it has Node's loader parse and wrap it (~13 ms of a restart on Node 22)
+      expect(readFileSync(f, 'utf8'), path.basename(f)).not.toMatch(/^import\b[^;]*?\bfrom\s*"pino"/m);
     }
 
     const state = path.join(dir, 'state');

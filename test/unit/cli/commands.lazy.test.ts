@@ -56,6 +56,7 @@ describe('omnipos loads only what a command uses', () => {
           'src/cli/bin.ts',
           'src/cli/commands.ts',
           'src/cli/run.ts',
+          'src/cli/run-commands.ts',
           'src/cli/version.ts',
           'src/cli/context.ts',
         ].includes(f),

@@ -77,7 +77,7 @@ describe('one public surface per ring (docs/architecture.md "Rings")', () => {
   it('keeps its exceptions explicit: the logger and systemd from anywhere, the rest only for whom or how they are named', async () => {
     expect(await lint('src/cli/fixture.ts', "import { createLogger } from '../core/log/index.js';")).toEqual([]);
     // `omnipos --help` and `omnipos api token` load as little as they can
-    expect(await lint('src/cli/run.ts', "import { exitCodeOf } from '../core/errors/index.js';")).toEqual([]);
+    expect(await lint('src/cli/run-commands.ts', "import { exitCodeOf } from '../core/errors/index.js';")).toEqual([]);
     expect(await lint('src/cli/other.ts', "import { exitCodeOf } from '../core/errors/index.js';")).toHaveLength(1);
     expect(await lint('src/cli/api-token.ts', "import { ensureTokenFile } from '../store/api-token.js';")).toEqual([]);
     expect(await lint('src/cli/queue.ts', "import { ensureTokenFile } from '../store/api-token.js';")).toHaveLength(1);

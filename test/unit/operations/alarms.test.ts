@@ -40,6 +40,22 @@ const T = { closeWarningMs: 60 * 60_000, clockOffsetMs: 60_000 };
 const codes = (s: Partial<AlarmSnapshot>) => conditions({ ...base, ...s }, T).map((c) => c.code);
 
 describe('alarm conditions', () => {
+  it('read the next daily close only with undos pending (its time-zone arithmetic is not paid by every check)', () => {
+    const undo = { taskId: 1, merchantOrderId: '263260010000001', attempts: 3, lastError: 'HTTP 503' };
+    const withoutClose = (pendingUndos: AlarmSnapshot['pendingUndos']): AlarmSnapshot => ({
+      now: base.now,
+      get nextClose(): Date {
+        throw new Error('nextClose read');
+      },
+      pendingUndos,
+      needsRefund: [],
+      deadLetters: [],
+      clockOffsetMs: 0,
+    });
+    expect(conditions(withoutClose([]), T)).toEqual([]);
+    expect(() => conditions(withoutClose([undo]), T)).toThrow('nextClose read');
+  });
+
   it('each condition, and its threshold', () => {
     expect(codes({})).toEqual([]);
     const undo = { taskId: 1, merchantOrderId: '263260010000001', attempts: 3, lastError: 'HTTP 503' };
