@@ -4,13 +4,14 @@
 // scanned for card data when they close. The state is exported as live bindings, set by the hooks.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { card, type CommandSpec, type RunOptions } from '../../../drivers/pinpad/index.js';
 import type { CardPinpad } from '../../../src/adapters/pinpad-card.js';
 import { decodeTlv } from '../../../src/emv/index.js';
 import { parseInitialization, TableSet } from '../../../src/initialization/index.js';
+import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { captureLogger } from '../../helpers/capture-log.js';
-import { scanForCardData } from '../../helpers/scan-card-data.js';
+import { clearCardData, scanForCardData } from '../../helpers/scan-card-data.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { startHarness, type Harness } from '../../helpers/sandbox.js';
 import { startRig, type Rig } from '../../helpers/pinpad-rig.js';
@@ -125,4 +126,21 @@ export async function voidAndSettle(
   await done;
   await t.settle();
   return t.journal.get(entry.id)!;
+}
+
+/**
+ * What every card-void file ends with: no PAN, track or PIN in the SQLite files (scanned as each
+ * terminal closed) or in the logs, nor a ciphertext the pinpad produced in the logs; each file gives
+ * the floors its own scenarios reach (terminals scanned, ciphertexts seen), so an empty scan never passes.
+ */
+export function expectNoCardData(floors: { terminals: number; ciphertextsOver: number }): void {
+  expect(scanned).toBeGreaterThanOrEqual(floors.terminals);
+  expect(leaks).toEqual([]);
+  const logs = output();
+  expect(logs.length).toBeGreaterThan(0);
+  for (const secret of clearCardData()) expect(logs.includes(secret)).toBe(false);
+  for (const c of TEST_CARDS) expect(logs).not.toMatch(new RegExp(`"pin(Block)?":"?${c.pin}`));
+  expect(ciphertexts.size).toBeGreaterThan(floors.ciphertextsOver);
+  for (const c of ciphertexts)
+    expect(logs.toUpperCase().includes(c), `ciphertext ${c.slice(0, 8)}… in the logs`).toBe(false);
 }
