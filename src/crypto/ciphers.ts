@@ -9,6 +9,17 @@ import { OmniposError } from '../core/index.js';
 import { desCrypt, desSchedule, tdesCrypt, tdesSchedule } from './des.js';
 
 export const DES_BLOCK = 8;
+
+/** Reused round-key arrays (a fresh Int32Array per key cost more than the schedule itself), wiped after each use. */
+const SCHEDULES: readonly [Int32Array, Int32Array, Int32Array] = [
+  new Int32Array(32),
+  new Int32Array(32),
+  new Int32Array(32),
+];
+
+function wipeSchedules(): void {
+  for (const ks of SCHEDULES) ks.fill(0);
+}
 export const AES_BLOCK = 16;
 
 function run(algorithm: string, key: Uint8Array, iv: Uint8Array | null, data: Uint8Array, encrypt: boolean): Buffer {
@@ -57,9 +68,10 @@ export function desEcb(key8: Uint8Array, data: Uint8Array, encrypt = true): Buff
       length: key8.length,
     });
   }
-  const ks = desSchedule(key8);
+  const ks = desSchedule(key8, 0, SCHEDULES[0]);
   const out = Buffer.allocUnsafe(data.length);
   for (let i = 0; i < data.length; i += DES_BLOCK) desCrypt(ks, !encrypt, data, i, out, i);
+  wipeSchedules();
   return out;
 }
 
@@ -67,9 +79,10 @@ export function desEcb(key8: Uint8Array, data: Uint8Array, encrypt = true): Buff
 export function tdesEcb(key: Uint8Array, data: Uint8Array, encrypt = true): Buffer {
   checkBlocks(data, DES_BLOCK, 'TDES data');
   tdesAlgorithm(key, 'ecb');
-  const ks = tdesSchedule(key);
+  const ks = tdesSchedule(key, SCHEDULES);
   const out = Buffer.allocUnsafe(data.length);
   for (let i = 0; i < data.length; i += DES_BLOCK) tdesCrypt(ks, !encrypt, data, i, out, i);
+  wipeSchedules();
   return out;
 }
 

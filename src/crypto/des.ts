@@ -124,9 +124,12 @@ function buildTables(): Tables {
   return { IP_T, FP_T, PC1_T, PC2_T, SP };
 }
 
-/** The 16 round keys of a DES key (8 bytes at `offset`), as 32 numbers: [hi24, lo24] per round. */
-export function desSchedule(key: Uint8Array, offset = 0): Int32Array {
-  const { PC1_T, PC2_T } = tables();
+/**
+ * The 16 round keys of a DES key (8 bytes at `offset`), as 32 numbers: [hi24, lo24] per round, written into `into`
+ * (a fresh array by default; a reused one spares the allocation, the larger part of a schedule's cost).
+ */
+export function desSchedule(key: Uint8Array, offset = 0, into = new Int32Array(32)): Int32Array {
+  const { PC1_T, PC2_T } = built ?? tables();
   let c = 0;
   let d = 0;
   for (let b = 0; b < 8; b++) {
@@ -134,7 +137,7 @@ export function desSchedule(key: Uint8Array, offset = 0): Int32Array {
     c |= PC1_T.hi[b * 256 + v]!;
     d |= PC1_T.lo[b * 256 + v]!;
   }
-  const ks = new Int32Array(32);
+  const ks = into;
   for (let r = 0; r < 16; r++) {
     const s = SHIFTS[r]!;
     c = ((c << s) | (c >>> (28 - s))) & 0x0fffffff;
@@ -167,7 +170,10 @@ function f(SP: Int32Array, r: number, khi: number, klo: number): number {
   );
 }
 
-/** Runs one block (8 bytes at `inOff`) through the cipher into `out` at `outOff`. */
+/**
+ * Runs one block (8 bytes at `inOff`) through the cipher into `out` at `outOff`. The rounds go two at a time, each
+ * half XORed in place (no swap), the round keys walked forwards or backwards.
+ */
 export function desCrypt(
   ks: Int32Array,
   decrypt: boolean,
@@ -176,7 +182,7 @@ export function desCrypt(
   out: Uint8Array,
   outOff: number,
 ): void {
-  const { IP_T, FP_T, SP } = tables();
+  const { IP_T, FP_T, SP } = built ?? tables();
   let l = 0;
   let r = 0;
   for (let b = 0; b < 8; b++) {
@@ -184,18 +190,27 @@ export function desCrypt(
     l |= IP_T.hi[b * 256 + v]!;
     r |= IP_T.lo[b * 256 + v]!;
   }
-  for (let i = 0; i < 16; i++) {
-    const k = decrypt ? 15 - i : i;
-    const t = r;
-    r = l ^ f(SP, r, ks[2 * k]!, ks[2 * k + 1]!);
-    l = t;
+  if (!decrypt) {
+    for (let k = 0; k < 32; k += 4) {
+      l ^= f(SP, r, ks[k]!, ks[k + 1]!);
+      r ^= f(SP, l, ks[k + 2]!, ks[k + 3]!);
+    }
+  } else {
+    for (let k = 30; k > 0; k -= 4) {
+      l ^= f(SP, r, ks[k]!, ks[k + 1]!);
+      r ^= f(SP, l, ks[k - 2]!, ks[k - 1]!);
+    }
   }
   // pre-output is R16 L16; final permutation
   let hi = 0;
   let lo = 0;
-  for (let b = 0; b < 8; b++) {
-    const word = b < 4 ? r : l;
-    const v = (word >>> (24 - 8 * (b & 3))) & 0xff;
+  for (let b = 0; b < 4; b++) {
+    const v = (r >>> (24 - 8 * b)) & 0xff;
+    hi |= FP_T.hi[b * 256 + v]!;
+    lo |= FP_T.lo[b * 256 + v]!;
+  }
+  for (let b = 4; b < 8; b++) {
+    const v = (l >>> (56 - 8 * b)) & 0xff;
     hi |= FP_T.hi[b * 256 + v]!;
     lo |= FP_T.lo[b * 256 + v]!;
   }
@@ -209,10 +224,25 @@ export function desCrypt(
   out[outOff + 7] = lo & 0xff;
 }
 
-/** The round keys of a TDES key (16 bytes: K1 K2 K1; 24 bytes: K1 K2 K3). */
-export function tdesSchedule(key: Uint8Array): [Int32Array, Int32Array, Int32Array] {
-  const k1 = desSchedule(key, 0);
-  return [k1, desSchedule(key, 8), key.length >= 24 ? desSchedule(key, 16) : k1];
+/** The round keys of a TDES key (16 bytes: K1 K2 K1; 24 bytes: K1 K2 K3), into `into`'s arrays when given. */
+export function tdesSchedule(
+  key: Uint8Array,
+  into?: readonly [Int32Array, Int32Array, Int32Array],
+): [Int32Array, Int32Array, Int32Array] {
+  const k1 = desSchedule(key, 0, into?.[0]);
+  return [k1, desSchedule(key, 8, into?.[1]), key.length >= 24 ? desSchedule(key, 16, into?.[2]) : k1];
+}
+
+/** One reused schedule for `desEncryptInPlace`: DES is synchronous, so no two uses overlap. */
+const ONE_BLOCK = new Int32Array(32);
+
+/**
+ * DES-encrypts the 8 bytes at `blockOff` in place under the 8-byte key at `keyOff`, allocating nothing: the
+ * one-block steps of key derivation (X9.24-1's non-reversible step) under a key used once. The schedule is wiped.
+ */
+export function desEncryptInPlace(key: Uint8Array, keyOff: number, block: Uint8Array, blockOff: number): void {
+  desCrypt(desSchedule(key, keyOff, ONE_BLOCK), false, block, blockOff, block, blockOff);
+  ONE_BLOCK.fill(0);
 }
 
 /** TDES-EDE on one block: E(K1) D(K2) E(K3), or its inverse. */

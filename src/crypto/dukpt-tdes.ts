@@ -3,8 +3,9 @@
  * counter, and its variants for PIN (`Dukpt3Des`), data (with the 2009 one-way step; `Dukpt3DesCBC`) and MAC.
  * Keys are 16-byte (double-length) TDES keys.
  */
-import { toBytes, xor, type BytesLike } from './bytes.js';
-import { desEcb, tdesEcb } from './ciphers.js';
+import { toBytes, wipe, xor, type BytesLike } from './bytes.js';
+import { tdesEcb } from './ciphers.js';
+import { desEncryptInPlace } from './des.js';
 import { COUNTER_BITS, parseKsn, type Ksn, type KsnLike } from './ksn.js';
 
 /** Which way a data or MAC key protects: terminal to host (`request`) or host to terminal (`response`). */
@@ -39,14 +40,18 @@ export function deriveIpek(bdk: BytesLike, ksn: KsnLike): Buffer {
 /** X9.24-1 non-reversible key generation: a new 16-byte key from a key and the 8-byte KSN register. */
 function nonReversible(key: Buffer, register: Buffer): Buffer {
   const out = Buffer.allocUnsafe(16);
-  const right = key.subarray(8, 16);
-  const r2 = desEcb(key.subarray(0, 8), xor(register, right));
-  for (let i = 0; i < 8; i++) out[8 + i] = r2[i]! ^ right[i]!;
+  nonReversibleHalf(key, register, out, 8);
   const masked = xor(key, C0_MASK);
-  const mRight = masked.subarray(8, 16);
-  const r1 = desEcb(masked.subarray(0, 8), xor(register, mRight));
-  for (let i = 0; i < 8; i++) out[i] = r1[i]! ^ mRight[i]!;
+  nonReversibleHalf(masked, register, out, 0);
+  wipe(masked);
   return out;
+}
+
+/** One half of the step, into `out` at `at`: (register XOR right) DES-encrypted under left, XOR right. */
+function nonReversibleHalf(key: Uint8Array, register: Uint8Array, out: Uint8Array, at: number): void {
+  for (let i = 0; i < 8; i++) out[at + i] = register[i]! ^ key[8 + i]!;
+  desEncryptInPlace(key, 0, out, at);
+  for (let i = 0; i < 8; i++) out[at + i]! ^= key[8 + i]!;
 }
 
 /**
