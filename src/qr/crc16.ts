@@ -32,7 +32,10 @@ export function crc16(text: string): number {
   return crc;
 }
 
+const HEX = '0123456789ABCDEF';
+
 /** The CRC as object 63 carries it: four upper-case hex digits. */
 export function crc16Hex(text: string): string {
-  return crc16(text).toString(16).toUpperCase().padStart(4, '0');
+  const c = crc16(text);
+  return HEX[c >>> 12]! + HEX[(c >>> 8) & 0xf]! + HEX[(c >>> 4) & 0xf]! + HEX[c & 0xf]!;
 }

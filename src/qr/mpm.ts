@@ -92,7 +92,7 @@ function encodeLevel(objects: readonly MpmInput[], prefix: string): string {
   let s = '';
   for (const o of objects) {
     const name = prefix + o.id;
-    if (!/^\d\d$/.test(o.id)) throw qrError(name, 'expected a two-digit id');
+    if (o.id.length !== 2 || !isTwoDigits(o.id, 0)) throw qrError(name, 'expected a two-digit id');
     const value = o.children ? encodeLevel(o.children, `${name}.`) : (o.value ?? '');
     if (value.length > 99)
       throw qrError(name, `value of ${value.length} characters exceeds 99`, { length: value.length });
@@ -103,10 +103,7 @@ function encodeLevel(objects: readonly MpmInput[], prefix: string): string {
 
 /** Encodes objects (any 63 given is dropped) and appends object 63 with the CRC. */
 export function encodeMpm(objects: readonly MpmInput[]): string {
-  const body = encodeLevel(
-    objects.filter((o) => o.id !== '63'),
-    '',
-  );
+  const body = encodeLevel(objects.some((o) => o.id === '63') ? objects.filter((o) => o.id !== '63') : objects, '');
   const head = `${body}6304`;
   return head + crc16Hex(head);
 }

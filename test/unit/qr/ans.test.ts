@@ -29,4 +29,18 @@ describe('toAns: names and cities to the ANS set (20h-7Eh)', () => {
   it('keeps case on request (Pix keeps it)', () => {
     expect(toAns('Fulano de Tál', 25, { upper: false })).toBe('Fulano de Tal');
   });
+
+  // Text already in ANS skips the decomposition (issue 37): spaces at the ends or doubled still go, case still rises.
+  it.each([
+    ['Thales Ogliari', 'THALES OGLIARI', 'Thales Ogliari'],
+    [' Sao Paulo', 'SAO PAULO', 'Sao Paulo'],
+    ['Sao Paulo ', 'SAO PAULO', 'Sao Paulo'],
+    ['Sao  Paulo', 'SAO PAULO', 'Sao Paulo'],
+    [' ', '', ''],
+    ['', '', ''],
+    ['a~b{c}', 'A~B{C}', 'a~b{c}'],
+  ])('plain ASCII %j → %j, kept case %j', (input, upper, kept) => {
+    expect(toAns(input)).toBe(upper);
+    expect(toAns(input, Infinity, { upper: false })).toBe(kept);
+  });
 });
