@@ -128,7 +128,7 @@ function buildTables(): Tables {
  * The 16 round keys of a DES key (8 bytes at `offset`), as 32 numbers: [hi24, lo24] per round, written into `into`
  * (a fresh array by default; a reused one spares the allocation, the larger part of a schedule's cost).
  */
-export function desSchedule(key: Uint8Array, offset = 0, into = new Int32Array(32)): Int32Array {
+export function desSchedule(key: Uint8Array, offset = 0, into: Int32Array = new Int32Array(32)): Int32Array {
   const { PC1_T, PC2_T } = built ?? tables();
   let c = 0;
   let d = 0;

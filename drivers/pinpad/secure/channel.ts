@@ -4,6 +4,7 @@ import type { PacketLayer } from '../link/link.js';
 import { SILENT_LOGGER, type DriverLogger } from '../logger.js';
 import type { SessionControl } from '../pinpad.js';
 import { isSealed, openPacket, sealPacket } from './envelope.js';
+import { SessionAes } from './packet-aes.js';
 import { OPN_SECURE } from './opn.js';
 import type { TerminalKey } from './rsa.js';
 
@@ -49,6 +50,8 @@ const text = (b: Uint8Array, from: number, to: number): string => Buffer.from(b.
  */
 export class SecureChannel implements PacketLayer {
   private key: Uint8Array | undefined;
+  /** The session's AES, its key schedule made once from `key` (issue 37). */
+  private cipher: SessionAes | undefined;
   private recognitionValue: Recognition = 'unknown';
   private sessions = 0;
   private lastEnd: SessionEnd | undefined;
@@ -119,7 +122,7 @@ export class SecureChannel implements PacketLayer {
 
   seal(data: Uint8Array, commandId: string): Uint8Array {
     if (commandRow(commandId)?.session === 'opens' || !this.key) return data; // OPN only in clear (§5.2.2)
-    return sealPacket(this.key, data);
+    return sealPacket(this.cipher ?? this.key, data);
   }
 
   open(data: Uint8Array): Uint8Array {
@@ -130,7 +133,7 @@ export class SecureChannel implements PacketLayer {
           reason: 'no-session',
         });
       try {
-        return openPacket(this.key, data, 'secure answer');
+        return openPacket(this.cipher ?? this.key, data, 'secure answer');
       } catch (e) {
         this.end('bad-answer', true);
         throw e;
@@ -163,6 +166,7 @@ export class SecureChannel implements PacketLayer {
   private end(why: SessionEnd, lost = false): void {
     this.key?.fill(0);
     this.key = undefined;
+    this.cipher = undefined;
     this.lastEnd = why;
     if (lost) this.lostSession = true;
     this.log.info({ reason: why }, 'pinpad secure session ended');
@@ -199,6 +203,7 @@ export class SecureChannel implements PacketLayer {
     const ksec = this.terminalKey.unwrap(answer.cryptogram);
     this.key?.fill(0);
     this.key = ksec;
+    this.cipher = new SessionAes(ksec);
     this.recognitionValue = 'abecs';
     this.lostSession = false;
     this.sessions++;

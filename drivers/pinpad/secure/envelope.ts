@@ -1,29 +1,23 @@
-import { createCipheriv, createDecipheriv } from 'node:crypto';
 import { DC2 } from '../control.js';
 import { crc16 } from '../crc.js';
 import { PinpadError } from '../errors.js';
+import { SessionAes, aesCbcOnce, checkKsec } from './packet-aes.js';
 
-/** KSEC is 16 bytes (AES-128), §5.2.1. */
-export const KSEC_LENGTH = 16;
+export { KSEC_LENGTH } from './packet-aes.js';
 /** Largest CLRDATA a secure packet carries (§5.2.2: DATALEN "até 2044 bytes"; 1 + 2048 = the 2049 of §2.2.1). */
 export const MAX_CLRDATA = 2044;
 
 const BLOCK = 16;
-const ZERO_IV = Buffer.alloc(BLOCK);
+/** A session's cipher (its key schedule made once), or KSEC itself (a cipher made for the one packet). */
+export type PacketKey = SessionAes | Uint8Array;
 
-function checkKey(key: Uint8Array): void {
-  if (key.length !== KSEC_LENGTH)
-    throw new PinpadError(
-      'PINPAD_INVALID_ARGUMENT',
-      `secure channel: KSEC must be ${KSEC_LENGTH} bytes, got ${key.length}`,
-      { length: key.length },
-    );
+function checkKey(key: PacketKey): void {
+  if (!(key instanceof SessionAes)) checkKsec(key);
 }
 
-function aes(decrypt: boolean, key: Uint8Array, data: Uint8Array): Buffer {
-  const c = decrypt ? createDecipheriv('aes-128-cbc', key, ZERO_IV) : createCipheriv('aes-128-cbc', key, ZERO_IV);
-  c.setAutoPadding(false);
-  return Buffer.concat([c.update(data), c.final()]);
+function aes(decrypt: boolean, key: PacketKey, data: Uint8Array): Buffer {
+  if (key instanceof SessionAes) return decrypt ? key.decrypt(data) : key.encrypt(data);
+  return aesCbcOnce(decrypt, key, data);
 }
 
 /** True when PKTDATA is a secure-channel packet (starts with DC2, §2.3). */
@@ -35,7 +29,7 @@ export function isSealed(pktdata: Uint8Array): boolean {
  * Seals CLRDATA (§5.2.2.1): `DATALEN(X2) DATACRC(X2) CLRDATA FILLER(00h..)` to a multiple of 16,
  * AES-128-CBC under KSEC with a zero IV, preceded by DC2. The CRC is the link's (§7.2) over CLRDATA.
  */
-export function sealPacket(key: Uint8Array, clr: Uint8Array): Uint8Array {
+export function sealPacket(key: PacketKey, clr: Uint8Array): Uint8Array {
   checkKey(key);
   if (clr.length > MAX_CLRDATA) {
     throw new PinpadError(
@@ -62,7 +56,7 @@ export type OpenFailure = 'not-sealed' | 'length' | 'datalen' | 'datacrc';
  * within it, DATACRC equal to the CRC of CLRDATA. A failure is PINPAD_PROTOCOL with
  * `context.reason` (an OpenFailure); nothing of the packet or the key goes into the error.
  */
-export function openPacket(key: Uint8Array, pktdata: Uint8Array, where = 'secure channel'): Uint8Array {
+export function openPacket(key: PacketKey, pktdata: Uint8Array, where = 'secure channel'): Uint8Array {
   checkKey(key);
   const fail = (reason: OpenFailure, message: string): PinpadError =>
     new PinpadError('PINPAD_PROTOCOL', `${where}: ${message}`, { where, reason });
