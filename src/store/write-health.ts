@@ -70,12 +70,39 @@ function guardStatement(db: Db, s: Statement): Statement {
   return s;
 }
 
-function guardTransaction<F extends (...a: never[]) => unknown>(db: Db, t: Transaction<F>): Transaction<F> {
+/** A body run in a transaction (better-sqlite3's, made once per database) of each variant. */
+type Run = (body: () => unknown) => unknown;
+interface Runner {
+  readonly default: Run;
+  readonly deferred: Run;
+  readonly immediate: Run;
+  readonly exclusive: Run;
+}
+
+function runnerOf(db: Db): Runner {
+  const t = db.transaction((body: () => unknown) => body());
+  return {
+    default: (body) => t.default(body),
+    deferred: (body) => t.deferred(body),
+    immediate: (body) => t.immediate(body),
+    exclusive: (body) => t.exclusive(body),
+  };
+}
+
+/**
+ * A transaction of `fn` that reports like the statements. It runs through the database's one
+ * `runner` (BEGIN … COMMIT, or a savepoint when nested: better-sqlite3's own logic) rather than a
+ * better-sqlite3 transaction made per call, whose four variants with their properties cost more
+ * than a commit's statements (issue 37: the journal makes one per transition).
+ */
+function guardTransaction<F extends (...a: never[]) => unknown>(db: Db, fn: F, runner: Runner): Transaction<F> {
+  type Args = Parameters<Transaction<F>>;
+  type Out = ReturnType<F>;
   const guarded =
-    <A extends unknown[], R>(f: (...a: A) => R) =>
-    (...args: A): R => {
+    (variant: Run) =>
+    (...args: Args): Out => {
       try {
-        const out = f(...args);
+        const out = variant(() => fn(...args)) as Out;
         if (!db.inTransaction) listeners.get(db)?.committed?.();
         return out;
       } catch (e) {
@@ -84,12 +111,11 @@ function guardTransaction<F extends (...a: never[]) => unknown>(db: Db, t: Trans
       }
     };
   // The transaction and each of its variants (BEGIN, BEGIN DEFERRED, IMMEDIATE, EXCLUSIVE), each guarded.
-  type Args = Parameters<Transaction<F>>;
-  return Object.assign(guarded(t), {
-    default: guarded((...a: Args) => t.default(...a)),
-    deferred: guarded((...a: Args) => t.deferred(...a)),
-    immediate: guarded((...a: Args) => t.immediate(...a)),
-    exclusive: guarded((...a: Args) => t.exclusive(...a)),
+  return Object.assign(guarded(runner.default), {
+    default: guarded(runner.default),
+    deferred: guarded(runner.deferred),
+    immediate: guarded(runner.immediate),
+    exclusive: guarded(runner.exclusive),
   });
 }
 
@@ -104,9 +130,11 @@ export function watchWrites(db: Db): void {
   watched.add(db);
   const prepare = db.prepare.bind(db);
   db.prepare = ((sql: string) => guardStatement(db, prepare(sql))) as Db['prepare'];
-  const transaction = db.transaction.bind(db);
-  db.transaction = (<F extends (...a: never[]) => unknown>(fn: F) =>
-    guardTransaction(db, transaction(fn))) as Db['transaction'];
+  const runner = runnerOf(db);
+  db.transaction = (<F extends (...a: never[]) => unknown>(fn: F) => {
+    if (typeof fn !== 'function') throw new TypeError('Expected first argument to be a function');
+    return guardTransaction(db, fn, runner);
+  }) as Db['transaction'];
   const exec = db.exec.bind(db);
   db.exec = (sql: string) => {
     try {

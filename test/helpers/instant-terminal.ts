@@ -9,27 +9,45 @@ import type { AcquirerDeliveryPort, CardPort, SaleAuthorizationPort } from '../.
 import { SaleEngine } from '../../src/engine/sale/engine.js';
 import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase, type Db } from '../../src/store/index.js';
 
+/** Told when the engine calls a device or the host (`call`) and when the answer is back (`back`). */
+export type PortWatch = (port: PortName, moment: 'call' | 'back') => void;
+export type PortName = 'card' | 'host' | 'chip' | 'printer' | 'delivery';
+
+/** The port's answer, with the watch told of the call and of the answer. */
+function watched<T>(watch: PortWatch | undefined, port: PortName, answer: () => Promise<T>): Promise<T> {
+  if (!watch) return answer();
+  watch(port, 'call');
+  return answer().then((v) => {
+    watch(port, 'back');
+    return v;
+  });
+}
+
 /**
  * A terminal whose devices and host answer at once (the engine's own cost, plus the journal's
  * commits): one card read encrypted once and replayed, a host that approves, a printer that
- * prints, an outbox that delivers.
+ * prints, an outbox that delivers. `watch` hears each device and host call (the sale bench's
+ * step times).
  */
-export async function instantTerminal(dir = mkdtempSync(path.join(tmpdir(), 'omnipos-bench-'))) {
+export async function instantTerminal(dir = mkdtempSync(path.join(tmpdir(), 'omnipos-bench-')), watch?: PortWatch) {
   const read = await new SimulatedCardPort().readCard(
     { merchantOrderId: '1', amount: 1, method: 'credit' },
     new AbortController().signal,
   );
   const card: CardPort = {
-    readCard: () => Promise.resolve(read),
-    finishChip: () => Promise.resolve({ card: 'approved', emv: { '9F27': '40' } }),
+    readCard: () => watched(watch, 'card', () => Promise.resolve(read)),
+    finishChip: () => watched(watch, 'chip', () => Promise.resolve({ card: 'approved', emv: { '9F27': '40' } })),
     end: () => Promise.resolve(),
   };
   let n = 0;
   const host: SaleAuthorizationPort = {
-    authorize: () => Promise.resolve({ kind: 'approved', paymentId: `p-${++n}`, authorizationCode: '123456' }),
+    authorize: () =>
+      watched(watch, 'host', () =>
+        Promise.resolve({ kind: 'approved', paymentId: `p-${++n}`, authorizationCode: '123456' } as const),
+      ),
   };
   const delivery: AcquirerDeliveryPort = {
-    confirm: () => Promise.resolve({ action: 'done', reason: 'confirmed' }),
+    confirm: () => watched(watch, 'delivery', () => Promise.resolve({ action: 'done', reason: 'confirmed' } as const)),
     undo: () => Promise.resolve({ action: 'done', reason: 'undone' }),
     undoByOrderId: () => Promise.resolve({ action: 'done', reason: 'undone' }),
     queryByOrderId: () => Promise.resolve({ kind: 'not-found' }),
@@ -52,7 +70,7 @@ export async function instantTerminal(dir = mkdtempSync(path.join(tmpdir(), 'omn
     }),
     card,
     host,
-    receipt: { print: () => Promise.resolve('printed') },
+    receipt: { print: () => watched(watch, 'printer', () => Promise.resolve('printed' as const)) },
     clock: systemClock,
     log,
     attended: true,
