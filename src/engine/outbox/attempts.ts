@@ -2,7 +2,7 @@ import type { AcquirerDeliveryPort, Delivery } from '../ports.js';
 import type { VoidDeliveryPort } from '../void/ports.js';
 import { attemptPix, type PixHostPort, type PixTask } from './pix.js';
 import { OUTBOX_OPERATIONS, type ConfirmTask, type UndoTask } from './tasks.js';
-import { attemptUndo, type UndoRaceOptions } from './undo-race.js';
+import { attemptUndo, visibilityOf, type UndoRaceOptions } from './undo-race.js';
 import { attemptVoidUndo, type VoidConfirmTask, type VoidUndoTask } from './void.js';
 import { attemptWatch, type WatchTask } from './watch.js';
 
@@ -55,10 +55,7 @@ export const ATTEMPTS: {
   'pix.refund': (c, t) => (c.pix ? attemptPix(c.pix, t, 'refund', c.now) : noPort('pix.refund')),
   'void.confirm': async (c, t) =>
     c.voids ? { delivery: await c.voids.confirmVoid(t.paymentId, t.voidId) } : noPort('void.confirm'),
-  'void.undo': (c, t) =>
-    c.voids
-      ? attemptVoidUndo(c.voids, t, c.now, { processingWindowMs: c.undoRace.processingWindowMs })
-      : noPort('void.undo'),
+  'void.undo': (c, t) => (c.voids ? attemptVoidUndo(c.voids, t, c.now, visibilityOf(c.undoRace)) : noPort('void.undo')),
 };
 
 const OPERATIONS: ReadonlySet<string> = new Set(Object.values(OUTBOX_OPERATIONS));

@@ -87,10 +87,11 @@ describe("the undo race, bounded by the close of the SALE's business day (issue 
 
   it('"nothing was charged" only past the close of the sale\'s day, when a final query agrees', async () => {
     const host = new ScriptedHost({ query: [{ kind: 'not-found' }, { kind: 'not-found' }] });
-    const first = await attemptUndo(host, task, at('2026-11-23T03:00:01Z'), window);
+    // The close is 03:00Z; the window after it (15 min by default) counts from the close.
+    const first = await attemptUndo(host, task, at('2026-11-23T03:15:01Z'), window);
     expect(first.delivery.action).toBe('retry');
     expect(first.payload?.notFoundAfterWindow).toBe(1);
-    const second = await attemptUndo(host, first.payload!, at('2026-11-23T03:00:05Z'), window);
+    const second = await attemptUndo(host, first.payload!, at('2026-11-23T03:15:05Z'), window);
     expect(second.delivery).toEqual({
       action: 'done',
       reason: "not found 2 times after the close of the sale's day: nothing was charged",
