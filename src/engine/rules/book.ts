@@ -105,18 +105,24 @@ export const VOID_CONFIRM: Table<VoidAnswer> = {
   confirmed: { decision: 'done', why: 'void confirmed: the money is given back', source: `${CANCELLATION} (3)` },
   authorized: { decision: 'retry', why: 'authorized, not confirmed yet: confirm again', source: `${CANCELLATION} (1)` },
   'not-finished': { decision: 'retry', why: 'not finished: confirm again', source: `${CANCELLATION} (0)` },
-  denied: { decision: 'dead-letter', why: 'denied: the refund is not in effect', source: `${CANCELLATION} (2)` },
-  undone: { decision: 'dead-letter', why: 'undone: the refund is not in effect', source: `${CANCELLATION} (4)` },
+  denied: {
+    decision: 'dead-letter',
+    body: 'query',
+    why: "denied: the refund is not in effect (in a confirmation's own body: asked of the void's query)",
+    source: `${CANCELLATION} (2)`,
+  },
+  undone: {
+    decision: 'dead-letter',
+    body: 'query',
+    why: "undone: the refund is not in effect (in a confirmation's own body, as the manual's example shows it beside ConfirmatinoStatus 1: asked of the void's query)",
+    source: `${CANCELLATION} (4); pt:8597 "CancellationStatus": 4 in the confirmation's example`,
+  },
   'not-found': {
     decision: 'retry',
     why: 'the host approved it; its query does not show it yet: confirm again',
     source: NOT_FOUND,
   },
-  unknown: {
-    decision: 'query',
-    why: 'a body no row reads (the confirmation example answers CancellationStatus 4 beside ConfirmatinoStatus 1)',
-    source: 'pt:8597 "CancellationStatus": 4 in the void confirmation\'s example',
-  },
+  unknown: { decision: 'query', why: 'a body no row reads', source: UNCLASSIFIED },
 };
 
 /** `void.undo`: the undo of a void whose answer never came, or that the card refused. */

@@ -17,6 +17,7 @@ export function decide<A extends string>(table: Table<A>, answer: A): Rule {
 /** The row for what a 2xx body showed: final rows stand; any other is `query`. */
 export function decideBody<A extends string>(table: Table<A>, answer: A): Rule {
   const rule = table[answer];
+  if (rule.body !== undefined) return { ...rule, decision: rule.body };
   return FINAL_DECISIONS.has(rule.decision)
     ? rule
     : { decision: 'query', why: `a 2xx whose body says otherwise (${rule.why}): query`, source: rule.source };

@@ -44,6 +44,11 @@ export type Decision =
 /** One row: the decision, why, and the manual's page and line it comes from ("pt", "ecom", "qr"). */
 export interface Rule {
   decision: Decision;
+  /**
+   * The decision when the answer is the operation's own 2xx body and it differs from the
+   * query's (rules/shared.ts `decideBody`): where a documented example contradicts its table.
+   */
+  body?: Decision;
   why: string;
   source: string;
 }
