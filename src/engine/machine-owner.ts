@@ -81,6 +81,7 @@ export abstract class MachineOwner<
       action,
       reason: delivery.reason,
       ...(delivery.late ? { late: true } : {}),
+      ...(delivery.refused ? { refused: true } : {}),
     });
   }
 

@@ -17,6 +17,8 @@ export interface Delivery {
   reason: string;
   /** A watched QR sale was paid after it ended, and this undid the payment. */
   late?: boolean;
+  /** A refund the provider refused: the machine raises its own alarm (PIX_REFUND_REFUSED). */
+  refused?: boolean;
   /**
    * A retry by design, not a failure: a watch for a late payment looks again until the code ends.
    * Such a task is open because it is doing its job, so it never raises OUTBOX_STUCK.
@@ -274,8 +276,18 @@ export interface PixHostPort {
   /** The charge's status in the engine's words (`pending` is unpaid, or the refund pending once asked), or unknown. */
   status(paymentId: string): Promise<PixStatusQuery>;
   /** Cancels a pending charge (then `cancelled`) or asks a paid one's refund (`pending`, then `refunded`). */
-  void(paymentId: string): Promise<{ kind: 'answered' } | { kind: 'unknown'; reason: string }>;
+  void(paymentId: string): Promise<PixVoidAnswer>;
 }
+
+/**
+ * The answer to a Pix void (a cancel or a refund), in the rulebook's words (rules/vocabulary.ts
+ * `RefundAnswer`): `accepted`, `refused` (its reason), `not-sent` (nothing was asked) or `unknown`.
+ */
+export type PixVoidAnswer =
+  | { kind: 'accepted' }
+  | { kind: 'refused'; reason: string }
+  | { kind: 'not-sent'; reason: string }
+  | { kind: 'unknown'; reason: string };
 
 /** Creating a Pix charge (never repeated automatically). */
 export interface PixCreatePort extends PixHostPort {

@@ -201,6 +201,11 @@ export const PIX_REFUND_REQUEST: Table<RefundAnswer> = {
     why: 'the provider refused the refund: the customer is not paid back; an alarm of its own',
     source: 'ecom:1948 "Lojista com saldo insuficiente para devolução"; ecom:2010 ReasonCode "sucesso ou erro"',
   },
+  'not-sent': {
+    decision: 'void',
+    why: 'the request never reached the provider (or our credentials were refused): nothing was asked; ask again',
+    source: 'none: a request that never left asks nothing',
+  },
   unknown: { decision: 'query', why: 'the refund may have been asked: query, never ask again', source: UNCLASSIFIED },
 };
 

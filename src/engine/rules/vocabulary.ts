@@ -21,9 +21,10 @@ export type PixAnswer = PixChargeStatus;
 /**
  * The answer to a Pix refund request (`PUT /1/sales/{PaymentId}/void`): `accepted` when its body
  * says so (`ReasonCode` 0, ecom:1976), `refused` when its body or a 4xx names another reason
- * (e.g. "Lojista com saldo insuficiente para devolução", ecom:1948), `unknown` when it cannot tell.
+ * (e.g. "Lojista com saldo insuficiente para devolução", ecom:1948), `not-sent` when it never left
+ * (or the host refused our credentials before reading it), `unknown` when it cannot tell.
  */
-export type RefundAnswer = 'accepted' | 'refused' | 'unknown';
+export type RefundAnswer = 'accepted' | 'refused' | 'not-sent' | 'unknown';
 
 /**
  * What the terminal does on an answer:

@@ -199,18 +199,20 @@ describe('the engine decides on the words exactly as it did on the numbers', () 
   });
 });
 
-/** attemptPix before, in numbers: the action and whether it voided. */
+/** attemptPix before, in numbers: the action and whether it voided (with issue 29's changes marked). */
 function oldPix(status: number, task: PixTask, op: 'cancel' | 'refund', past: boolean): [Delivery['action'], boolean] {
   switch (status) {
     case 11:
       return ['done', false];
     case 10:
-      return [op === 'refund' || past ? 'done' : 'retry', false];
+      // Issue 29: voided after a refund was asked is the money given back (done).
+      return [op === 'refund' || past || task.refundAsked ? 'done' : 'retry', false];
     case 12:
       if (task.refundAsked) return ['retry', false];
       return ['retry', true];
     case 2:
-      return ['retry', true];
+      // Issue 29 defect 3: a refund asked is never asked again while the charge shows 2 (ecommerce:1788).
+      return ['retry', !task.refundAsked];
     default:
       return ['retry', false];
   }
@@ -235,7 +237,7 @@ describe('attemptPix decides on the words exactly as it did on the numbers', () 
         status: () => Promise.resolve({ kind: 'found', status: pixChargeStatus(status), detail: String(status) }),
         void: (id) => {
           voids.push(id);
-          return Promise.resolve({ kind: 'answered' });
+          return Promise.resolve({ kind: 'accepted' });
         },
       },
       task,
