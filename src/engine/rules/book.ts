@@ -208,16 +208,3 @@ export const PIX_REFUND_REQUEST: Table<RefundAnswer> = {
   },
   unknown: { decision: 'query', why: 'the refund may have been asked: query, never ask again', source: UNCLASSIFIED },
 };
-
-/** Every table, by the operation's name as docs/decisions.md prints it. */
-export const RULEBOOK = {
-  'sale.confirm': CONFIRM,
-  'sale.undo': UNDO,
-  'qr.watch': QR_WATCH,
-  'void.confirm': VOID_CONFIRM,
-  'void.undo': VOID_UNDO,
-  'pix.cancel': PIX_CANCEL,
-  'pix.refund': PIX_REFUND,
-  'pix.refund (asked)': PIX_REFUND_ASKED,
-  'pix.refund (request)': PIX_REFUND_REQUEST,
-} as const;
