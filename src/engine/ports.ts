@@ -77,6 +77,12 @@ export interface AcquirerDeliveryPort {
   undoByOrderId(merchantOrderId: string, emv?: Record<string, string>): Promise<Delivery>;
   /** `expected`: what the terminal sent, so a sale found can be checked to be ours (adapters that can). */
   queryByOrderId(merchantOrderId: string, expected?: { amount: number }): Promise<SaleQuery>;
+  /**
+   * A sale the host holds payable for a code the terminal no longer shows (an e-commerce QR sale at
+   * 12): void it. `done` once the host shows it voided, paid (the watch undoes it) or there is none;
+   * absent where the host holds nothing for a code (the terminal's own wallet QR codes).
+   */
+  cancelPending?(merchantOrderId: string): Promise<Delivery>;
 }
 
 export type { HostSaleOutcome };

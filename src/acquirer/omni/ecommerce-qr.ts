@@ -125,6 +125,33 @@ export class EcommerceQrAdapter implements QrCodePort, AcquirerDeliveryPort {
     }
   }
 
+  /**
+   * The code is gone from the terminal (cancelled, expired): the sale made with `Capture: true`
+   * stays 12 until a wallet pays it (ecom:2584), and its validity at the host is not published
+   * (qr:355), so while it shows 12 it is voided (`PUT /1/sales/{PaymentId}/void`, ecom:1952) until
+   * the host shows it 10. Any other status → done here: a payment is the watch's query's to find
+   * (and undo, with its alarm).
+   */
+  async cancelPending(merchantOrderId: string): Promise<Delivery> {
+    const paymentId = this.#paymentIdOf(merchantOrderId);
+    if (!paymentId) return { action: 'done', reason: 'no e-commerce QR sale was created for it' };
+    let status: number;
+    try {
+      status = (await this.#client.getSale(paymentId)).Payment.Status;
+    } catch (e) {
+      return { action: 'retry', reason: `query: ${reason(e)}` };
+    }
+    // Paid already: not voided here, so the watch's query finds the late payment (its alarm) and undoes it.
+    if (status !== PENDING) return { action: 'done', reason: `the e-commerce host shows it in status ${status}` };
+    try {
+      const v = await this.#client.voidSale(paymentId);
+      if (v.Status === VOIDED) return { action: 'done', reason: 'voided at the e-commerce host' };
+      return { action: 'retry', reason: `the void answered status ${String(v.Status)}` };
+    } catch (e) {
+      return { action: 'retry', reason: `void: ${reason(e)}` };
+    }
+  }
+
   async undoByOrderId(merchantOrderId: string): Promise<Delivery> {
     const paymentId = this.#paymentIdOf(merchantOrderId);
     if (!paymentId) return { action: 'done', reason: 'no e-commerce QR sale was created for it' };
@@ -147,6 +174,10 @@ export function routeQrDelivery(
     confirm: (id, emv) => byPayment(id).confirm(id, emv),
     undo: (id, emv) => byPayment(id).undo(id, emv),
     undoByOrderId: (id, emv) => byOrder(id).undoByOrderId(id, emv),
-    queryByOrderId: (id) => byOrder(id).queryByOrderId(id),
+    queryByOrderId: (id, expected) => byOrder(id).queryByOrderId(id, expected),
+    cancelPending: (id) =>
+      owns.order(id) && ecommerce.cancelPending
+        ? ecommerce.cancelPending(id)
+        : Promise.resolve({ action: 'done', reason: 'the host holds nothing payable for this code' }),
   };
 }
