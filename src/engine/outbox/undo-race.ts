@@ -38,8 +38,10 @@ export function visibilityOf(options: UndoRaceOptions): VisibilityOptions {
  * One attempt at undoing a sale (the undo race of docs/decisions.md, bounded by the SALE's business
  * day), decided by the rulebook's `sale.undo` table (rules/book.ts `UNDO`):
  *
- * - Until `closeMarginMs` before the close of the day the sale was sent in: undo (by PaymentId
- *   when known, else by order id) and, unless its 2xx answer decided, query by order id.
+ * - Until `closeMarginMs` before the close of the day the sale was sent in: undo by PaymentId when
+ *   known and, unless its 2xx answer decided, query by order id. Without a PaymentId the query goes
+ *   first (a sale it shows is checked to be ours by the adapter) and the undo by order id follows
+ *   only when it shows nothing under that order id: never before an ownership check could run.
  * - The query decides by the table: nothing charged → done; confirmed → `needs-refund`; still
  *   pending → undone by its PaymentId (in the last minutes and past the close; before, the next
  *   attempt's undo does it); past the close an e-commerce QR sale still paid (`captured`) →
@@ -56,10 +58,8 @@ export async function attemptUndo(
   const close = saleClose(task).getTime();
   const t = now.getTime();
   const racing = t < close - (options.closeMarginMs ?? DEFAULT_CLOSE_MARGIN_MS);
-  if (racing) {
-    const d = task.paymentId
-      ? await port.undo(task.paymentId, task.emv)
-      : await port.undoByOrderId(task.merchantOrderId, task.emv);
+  if (racing && task.paymentId) {
+    const d = await port.undo(task.paymentId, task.emv);
     if (d.action !== 'retry') return { delivery: d };
   }
   const q = await port.queryByOrderId(
@@ -68,6 +68,12 @@ export async function attemptUndo(
   );
   if (q.kind === 'unknown') return { delivery: { action: 'retry', reason: `query: ${q.reason}` } };
   if (q.kind === 'not-found') {
+    if (racing && !task.paymentId) {
+      // Nothing visible under the order id (ours or another terminal's): the undo by order id may
+      // reach our sale while it lands. A sale shown is undone only by its PaymentId, once it is ours.
+      const d = await port.undoByOrderId(task.merchantOrderId, task.emv);
+      if (d.action !== 'retry') return { delivery: d };
+    }
     const v = notFoundVerdict(task.sentAt, now, task.notFoundAfterWindow, visibilityOf(options), 'the sale');
     if (v.final) return { delivery: { action: 'done', reason: `${v.reason}: nothing was charged` } };
     return {

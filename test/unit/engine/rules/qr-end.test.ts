@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EcommerceQrAdapter, routeQrDelivery } from '../../../../src/acquirer/omni/ecommerce-qr.js';
+import { attemptUndo } from '../../../../src/engine/outbox/undo-race.js';
 import { attemptWatch } from '../../../../src/engine/outbox/watch.js';
 import type { AcquirerDeliveryPort, SaleQuery } from '../../../../src/engine/ports.js';
 import { loopbackAcquirer, json, loopback, type Recorded } from '../../../helpers/loopback.js';
@@ -68,6 +69,29 @@ describe('issue 29 defect 2: an e-commerce QR code the terminal stopped showing'
       new Date('2026-11-28T13:00:00Z'),
     );
     expect(r.delivery.action).toBe('retry');
+  });
+});
+
+describe('issue 29 defect 9: the undo race checks ownership before any undo by order id', () => {
+  it('a sale under our order id that is not ours (the query cannot say it is ours) gets no undo by order id', async () => {
+    const calls: string[] = [];
+    const port: AcquirerDeliveryPort = {
+      confirm: () => Promise.reject(new Error('no')),
+      undo: (id) => (calls.push(`undo ${id}`), Promise.resolve({ action: 'retry', reason: 'x' })),
+      undoByOrderId: (id) => (calls.push(`undo-order ${id}`), Promise.resolve({ action: 'retry', reason: 'x' })),
+      queryByOrderId: (id) => {
+        calls.push(`query ${id}`);
+        return Promise.resolve<SaleQuery>({
+          kind: 'unknown',
+          reason: 'a sale under order id that is not ours: TerminalId',
+        });
+      },
+    };
+    const task = { merchantOrderId: ORDER, sentAt: '2026-11-28T15:00:00.000Z', amount: 2500 };
+    const r = await attemptUndo(port, task, new Date('2026-11-28T15:00:30Z'), { processingWindowMs: 60_000 });
+    expect(r.delivery.action).toBe('retry');
+    // 285360d: ['undo-order …', 'query …']: the other terminal's sale undone by order id before any check.
+    expect(calls).toEqual([`query ${ORDER}`]);
   });
 });
 
