@@ -61,7 +61,10 @@ export class EcommerceQrAdapter implements QrCodePort, AcquirerDeliveryPort {
     if (!paymentId) throw new Error('the e-commerce QR sale answer names no PaymentId');
     // The host answers only the image (QrCodeBase64Image, no text): the text the pinpad shows and the
     // receipt prints is read from it, so all three carry the code the host registered.
-    const image = sale.Payment.QrCodeBase64Image ?? sale.Payment.QrcodeBase64Image;
+    // Spelled three ways in the manual: QrCodeBase64Image (ecom:2548), QrcodeBase64Image (ecom:1874)
+    // and, in the QR code sale's own answer, `QrCode` as a base64 string (ecom:2495).
+    const spelledQrCode = typeof sale.Payment.QrCode === 'string' ? sale.Payment.QrCode : undefined;
+    const image = sale.Payment.QrCodeBase64Image ?? sale.Payment.QrcodeBase64Image ?? spelledQrCode;
     try {
       if (typeof image !== 'string' || image.length === 0)
         throw new Error(`the e-commerce QR sale ${paymentId} came without QrCodeBase64Image`);
