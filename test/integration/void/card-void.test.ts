@@ -80,7 +80,9 @@ describe.skipIf(!HAS_SOCAT)(
         [1040, 'confirmed', ['confirming', 'confirmed']], // void approved
         [1041, 'declined', ['declined']], // void denied
         [1042, 'undone', ['undoing', 'undone']], // void answer withheld: undone by MerchantVoidId
-        [1049, 'undone', ['undoing', 'undone']], // 500: maybe voided; the undo by MerchantVoidId finds none twice after the window
+        // 500: maybe voided; the undo by MerchantVoidId finds none, which is never final before the close of the
+        // void's day and the window after it (issue 29 defect 1): still undoing, its amount held meanwhile.
+        [1049, 'undoing', ['undoing']],
         [1050, 'confirmed', ['confirming', 'confirmed']], // confirmation approved
         [1051, 'confirmed', ['confirming', 'confirmed']], // confirmation denied once, the retry confirms
         [1052, 'confirmed', ['confirming', 'confirmed']], // confirmation withheld: the retry finds it confirmed
@@ -105,7 +107,9 @@ describe.skipIf(!HAS_SOCAT)(
         ).toEqual(tail);
         const l = await ledgerSale(t, saleId);
         expect(l.voided, `cents ${amount % 100}`).toBe(want === 'confirmed' ? amount : 0);
-        expect(t.voids.remaining(saleId).remaining, `cents ${amount % 100}`).toBe(want === 'confirmed' ? 0 : amount);
+        expect(t.voids.remaining(saleId).remaining, `cents ${amount % 100}`).toBe(
+          want === 'confirmed' || want === 'undoing' ? 0 : amount,
+        );
       }
       console.log(
         'void outcomes by cents',
