@@ -55,14 +55,21 @@ export const ALLOWED = {
 
 /**
  * Folders that may not import another although their areas may: a counterpart is not a mirror
- * (BRIEF "How we build"). The virtual pinpad speaks ABECS with its own reader and codec, sharing
- * only the specification's data in tables/; the virtual printer may keep using drivers/printer.
+ * (BRIEF "How we build"). The virtual pinpad speaks ABECS with its own reader and codec and checks
+ * what it receives against its own transcription of the specification (src/sim/pinpad/spec), never
+ * the driver's tables: a misreading shared by both sides could not show. The virtual printer may keep
+ * using drivers/printer.
  */
 export const FORBIDDEN = [
   {
     from: 'src/sim/pinpad',
-    to: 'drivers/pinpad',
-    why: "the virtual pinpad never uses the driver's decoder or codecs (share data in tables/pinpad)",
+    to: 'drivers',
+    why: "the virtual pinpad never uses the driver's decoder or codecs",
+  },
+  {
+    from: 'src/sim',
+    to: 'tables/pinpad',
+    why: "a virtual device checks what it receives against its own reading of the specification (src/sim/pinpad/spec), not the driver's tables",
   },
 ];
 
