@@ -68,8 +68,9 @@ describe('the layer lint rule (docs/architecture.md "Rings")', () => {
     expect(await lint('test/unit/x.test.ts', "import '../../src/main.js';")).toEqual([]);
   });
 
-  it('refuses the virtual pinpad importing the pinpad driver (a counterpart, not a mirror), but not the virtual printer its driver', async () => {
-    const why = "src/sim/pinpad may not import drivers: the virtual pinpad never uses the driver's decoder or codecs";
+  it('refuses a virtual device importing its driver (a counterpart, not a mirror): the pinpad and the printer alike', async () => {
+    const why =
+      "src/sim may not import drivers: a virtual device never uses the driver's decoder or codecs (it is the driver's counterpart)";
     expect(
       await lint('src/sim/pinpad/engine.ts', "import { FrameDecoder } from '../../../drivers/pinpad/index.js';"),
     ).toEqual([why]);
@@ -85,10 +86,14 @@ describe('the layer lint rule (docs/architecture.md "Rings")', () => {
     expect(await lint('src/sim/pinpad/x.ts', "const m = await import('../../../drivers/pinpad/decoder.js');")).toEqual([
       why,
     ]);
-    expect(await lint('src/sim/printer/x.ts', "import { encode } from '../../../drivers/printer/index.js';")).toEqual(
-      [],
-    );
-    expect(await lint('src/sim/pinpad-other/x.ts', "import '../../../drivers/pinpad/index.js';")).toEqual([]);
+    expect(
+      await lint('src/sim/printer/x.ts', "import { EscPosDecoder } from '../../../drivers/printer/index.js';"),
+    ).toEqual([why]);
+    expect(
+      await lint('src/sim/printer/x.ts', "import type { Bitmap } from '../../../drivers/printer/index.js';"),
+    ).toEqual([why]);
+    // the printers' models are what the virtual printer is, not what it checks
+    expect(await lint('src/sim/printer/x.ts', "import '../../../tables/printers/index.js';")).toEqual([]);
   });
 
   it("refuses a virtual device the driver's pinpad tables: it checks against its own reading of the specification", async () => {
