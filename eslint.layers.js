@@ -33,7 +33,8 @@ export const ALLOWED = {
   // The sandbox plays the acquirer's host from the manual: it never imports our client (src/acquirer),
   // so a misreading of the manual on one side cannot hide on the other.
   'src/sandbox': [...INNER, 'src/store', 'src/initialization'],
-  'src/sim': [...INNER, 'drivers/*'],
+  // The virtual devices are counterparts of the drivers, never mirrors: no import of drivers/ (FORBIDDEN says why).
+  'src/sim': [...INNER],
   'src/operations': [...INNER, 'src/store', 'src/initialization', 'src/acquirer', 'src/receipt', 'src/engine'],
   'src/api': [
     ...INNER,
@@ -55,14 +56,21 @@ export const ALLOWED = {
 
 /**
  * Folders that may not import another although their areas may: a counterpart is not a mirror
- * (BRIEF "How we build"). The virtual pinpad speaks ABECS with its own reader and codec, sharing
- * only the specification's data in tables/; the virtual printer may keep using drivers/printer.
+ * (BRIEF "How we build"). The virtual pinpad speaks ABECS with its own reader and codec and checks
+ * what it receives against its own transcription of the specification (src/sim/pinpad/spec), never
+ * the driver's tables: a misreading shared by both sides could not show. The virtual printer reads
+ * ESC/POS with its own reader and answers status with its own encoders (src/sim/printer/escpos).
  */
 export const FORBIDDEN = [
   {
-    from: 'src/sim/pinpad',
-    to: 'drivers/pinpad',
-    why: "the virtual pinpad never uses the driver's decoder or codecs (share data in tables/pinpad)",
+    from: 'src/sim',
+    to: 'drivers',
+    why: "a virtual device never uses the driver's decoder or codecs (it is the driver's counterpart)",
+  },
+  {
+    from: 'src/sim',
+    to: 'tables/pinpad',
+    why: "a virtual device checks what it receives against its own reading of the specification (src/sim/pinpad/spec), not the driver's tables",
   },
 ];
 

@@ -1,41 +1,43 @@
 export { BibcompTransport, type BibcompTransportOptions } from './transport.js';
-export { ClassicBibcompTransport, type ClassicBibcompTransportOptions } from './classic-transport.js';
 export {
   loadBibcomp,
+  cText,
   PPCOMP,
-  REQUIRED_FUNCTIONS,
-  CLASSIC_FUNCTIONS,
+  BRIDGE_FUNCTIONS,
   MAX_PKTDATA,
   type BibcompCalls,
   type GenericPoll,
-  type ClassicAnswer,
-  type ClassicFunction,
 } from './library.js';
 export { bibcompLibrary } from './registry.js';
 export { LibraryGate, type Wedge } from './gate.js';
+export {
+  BIBCOMP_REACH,
+  CARD_SALE_REFUSAL,
+  TYPED_PAN_REFUSAL,
+  CARD_SALE_COMMANDS,
+  TYPED_PAN_COMMANDS,
+  reachOf,
+  type Reach,
+} from './reach.js';
+export { BibcompCardGate, type CardRunner } from './card-gate.js';
 
 import type { Transport } from '../transport/index.js';
-import { ClassicBibcompTransport } from './classic-transport.js';
 import type { BibcompCalls } from './library.js';
 import type { Wedge } from './gate.js';
 import type { DriverLogger } from '../pinpad/index.js';
 import { BibcompTransport } from './transport.js';
 
-/**
- * The bridge for what the library offers: the current commands whole through its binary-safe
- * generic command when it has one; otherwise the classic commands through its classic functions.
- */
+/** The bridge on a loaded library: the driver's transport over its generic command. */
 export function bibcompTransportFor(
   lib: { calls: BibcompCalls; wedged: Wedge },
   o: { port: string; callTimeoutMs?: number; log?: DriverLogger },
 ): Transport {
-  const common = {
+  return new BibcompTransport({
     calls: lib.calls,
     wedged: lib.wedged,
     port: o.port,
     ...(o.callTimeoutMs !== undefined ? { callTimeoutMs: o.callTimeoutMs } : {}),
     ...(o.log ? { log: o.log } : {}),
-  };
-  return lib.calls.generic ? new BibcompTransport(common) : new ClassicBibcompTransport(common);
+  });
 }
 export { findBibcompLibraries, LIBRARY_DIRS } from './discover.js';

@@ -6,7 +6,7 @@ import { PPCOMP, type BibcompCalls } from './library.js';
 const EOT = 0x04;
 const CAN = 0x18;
 
-/** What both BibComp transports take. */
+/** What the BibComp transport takes. */
 export interface LibraryTransportOptions {
   calls: BibcompCalls;
   /** The PP_Open port string, e.g. `COM1`, `/dev/ttyACM0` or, for the test library, `host:port`. */
@@ -19,7 +19,7 @@ export interface LibraryTransportOptions {
 }
 
 /**
- * The part of the driver's transport contract both BibComp bridges share: PP_Open/PP_Close around
+ * The library side of the driver's transport contract: PP_Open/PP_Close around
  * the connection (a port left open by an earlier connection of ours is closed and opened again),
  * the chunks the link reads, the link's bytes decoded into frames (each handed to `command`) and CAN
  * (PP_Abort, then the EOT a pinpad would send), and a library failure that ends the connection as a

@@ -17,9 +17,9 @@ interface KoffiFunction {
 }
 
 /**
- * Return codes of the PPCOMP C API ("API Compartilhada para Pinpad"): 0 OK, 1 still processing,
- * 2 a notification to show; the rest are the specification's return codes (§3.1.1) and the
- * library's own (14-19, 30-34). The names below are the ones our test library uses.
+ * Return codes of PPCOMP.H ("API Compartilhada para Pinpad"): 0 OK, 1 still processing, 2 a
+ * notification to show; 10-13 and 19-22, 40-76 are the specification's statuses (§3.1.1);
+ * 14-18 and 30-34 the library's own.
  */
 export const PPCOMP = {
   OK: 0,
@@ -47,71 +47,35 @@ export const PPCOMP = {
 export const MAX_PKTDATA = 2049;
 /** A notification: 2 lines of 16 (§2.3.3) and a NUL. */
 const NOTIFY_SIZE = 33;
-/** A classic output string (the longest classic answer is under 1024 bytes, §2.2.1) with room to spare. */
+/** psOutput of PP_GenericCmd: the longest answer (2049) and its NUL, with room to spare (PPCOMP.H gives no size). */
 const OUTPUT_SIZE = 4096;
 
-/** The answer of one PP_GenericCmdBin poll. */
+/** The PPCOMP.H declarations the bridge uses (INPUT = const char *, OUTPUT = char *, ppc_type.h). */
+export const BRIDGE_FUNCTIONS = {
+  PP_Open: 'int PP_Open(const char *psCom)',
+  PP_Close: 'int PP_Close(const char *psIdleMsg)',
+  PP_Abort: 'int PP_Abort()',
+  PP_StartGenericCmd: 'int PP_StartGenericCmd(const char *psInput)',
+  PP_GenericCmd: 'int PP_GenericCmd(_Out_ char *psOutput, _Out_ char *psMsgNotify)',
+} as const;
+
+/** The answer of one PP_GenericCmd poll. */
 export interface GenericPoll {
   readonly code: number;
-  /** The answer packet (PKTDATA, as the pinpad sent it: sealed answers stay sealed) when code is OK. */
+  /** The answer's PKTDATA up to its NUL, when code is OK. */
   readonly data?: Uint8Array;
-  /** The notification text when code is NOTIFY. */
+  /** The notification text (Latin-1) when code is NOTIFY. */
   readonly text?: string;
 }
 
-/** What one classic PPCOMP call gave: its return code, the output string and a notification (when it has them). */
-export interface ClassicAnswer {
-  readonly code: number;
-  readonly output?: string;
-  readonly notify?: string;
-}
-
-/**
- * The classic functions of PPCOMP.H (the "API Compartilhada para Pinpad" header the public bindings
- * carry): inputs are NUL-terminated strings in the classic commands' layouts; `out` marks a
- * psOutput buffer, `notify` a psMsgNotify (2 lines of 16 and a NUL).
- */
-export const CLASSIC_FUNCTIONS = {
-  PP_StartGetCard: { decl: 'int PP_StartGetCard(const char *psInput)' },
-  PP_GetCard: { decl: 'int PP_GetCard(_Out_ uint8_t *psOutput, _Out_ uint8_t *psMsgNotify)', out: true, notify: true },
-  PP_ResumeGetCard: { decl: 'int PP_ResumeGetCard()' },
-  PP_StartGoOnChip: { decl: 'int PP_StartGoOnChip(const char *psInput, const char *psTags, const char *psTagsOpt)' },
-  PP_GoOnChip: {
-    decl: 'int PP_GoOnChip(_Out_ uint8_t *psOutput, _Out_ uint8_t *psMsgNotify)',
-    out: true,
-    notify: true,
-  },
-  PP_FinishChip: {
-    decl: 'int PP_FinishChip(const char *psInput, const char *psTags, _Out_ uint8_t *psOutput)',
-    out: true,
-  },
-  PP_StartGetPIN: { decl: 'int PP_StartGetPIN(const char *psInput)' },
-  PP_GetPIN: { decl: 'int PP_GetPIN(_Out_ uint8_t *psOutput, _Out_ uint8_t *psMsgNotify)', out: true, notify: true },
-  PP_StartRemoveCard: { decl: 'int PP_StartRemoveCard(const char *psMsg)' },
-  PP_RemoveCard: { decl: 'int PP_RemoveCard(_Out_ uint8_t *psMsgNotify)', notify: true },
-  PP_GetTimeStamp: { decl: 'int PP_GetTimeStamp(const char *psInput, _Out_ uint8_t *psOutput)', out: true },
-  PP_TableLoadInit: { decl: 'int PP_TableLoadInit(const char *psInput)' },
-  PP_TableLoadRec: { decl: 'int PP_TableLoadRec(const char *psInput)' },
-  PP_TableLoadEnd: { decl: 'int PP_TableLoadEnd()' },
-} as const satisfies Record<string, { decl: string; out?: boolean; notify?: boolean }>;
-
-export type ClassicFunction = keyof typeof CLASSIC_FUNCTIONS;
-
 /** The PPCOMP calls the bridge makes; each runs on koffi's worker thread, never on the event loop. */
 export interface BibcompCalls {
-  /** The library exports the binary-safe generic command (PP_StartGenericCmdBin/PP_GenericCmdBin). */
-  readonly generic: boolean;
-  /** Whether the library exports a classic function. */
-  has(fn: ClassicFunction): boolean;
-  /** Calls a classic function with its string inputs (see CLASSIC_FUNCTIONS). */
-  classic(fn: ClassicFunction, ...inputs: string[]): Promise<ClassicAnswer>;
   open(port: string): Promise<number>;
   close(idleMessage: string): Promise<number>;
   abort(): Promise<number>;
+  /** PP_StartGenericCmd with the bytes as C text (they must hold no 00h: the caller checks). */
   startGeneric(data: Uint8Array): Promise<number>;
   pollGeneric(): Promise<GenericPoll>;
-  getInfo(acquirerIndex: string): Promise<{ code: number; text: string }>;
-  display(text: string): Promise<number>;
 }
 
 function asyncCall<T>(fn: KoffiFunction, ...args: unknown[]): Promise<T> {
@@ -122,93 +86,59 @@ function asyncCall<T>(fn: KoffiFunction, ...args: unknown[]): Promise<T> {
   });
 }
 
-const cstr = (b: Buffer): string => {
+/**
+ * A string as C text: its ISO 8859-1 bytes and a NUL (ABECS messages are Latin-1, §7.3.2), never
+ * the UTF-8 koffi makes of a JS string — "RETIRE O CARTÃO" is 15 bytes, not 16. A character outside
+ * Latin-1 or a NUL cannot be carried and throws.
+ */
+export function cText(s: string): Buffer {
+  for (const ch of s) {
+    const c = ch.codePointAt(0)!;
+    if (c === 0 || c > 0xff) throw new RangeError(`not Latin-1 text: U+${c.toString(16).padStart(4, '0')}`);
+  }
+  return Buffer.from(`${s}\0`, 'latin1');
+}
+
+/** Bytes as C text: the bytes and a NUL. */
+const cBytes = (b: Uint8Array): Buffer => Buffer.concat([b, Buffer.of(0)]);
+
+/** The bytes of a C output buffer up to its NUL. */
+const upToNul = (b: Buffer): Buffer => {
   const end = b.indexOf(0);
-  return b.subarray(0, end < 0 ? b.length : end).toString('latin1');
+  return b.subarray(0, end < 0 ? b.length : end);
 };
 
-/** Functions the bridge needs; a library without them is refused at load, by name. */
-export const REQUIRED_FUNCTIONS = ['PP_Open', 'PP_Close', 'PP_Abort'] as const;
-
 /**
- * Loads a BibComp library with koffi and declares its functions. Throws (with the missing name)
- * when the library cannot be loaded or lacks a function the bridge needs: PP_Open, PP_Close,
- * PP_Abort, and either the binary-safe generic command or the classic card functions
- * (PP_StartGetCard/PP_GetCard at least).
+ * Loads a BibComp library with koffi and declares the PPCOMP.H functions the bridge uses. Throws,
+ * naming the path and the function, when the library does not load or lacks one of them.
  */
 export function loadBibcomp(path: string): BibcompCalls {
-  const lib = koffi().load(path);
-  const f = (decl: string): KoffiFunction => lib.func(decl) as KoffiFunction;
-  const open = f('int PP_Open(const char *psCom)');
-  const close = f('int PP_Close(const char *psIdleMsg)');
-  const abort = f('int PP_Abort()');
-  const optional = (decl: string): KoffiFunction | undefined => {
-    try {
-      return f(decl);
-    } catch {
-      return undefined;
-    }
-  };
-  const start = optional('int PP_StartGenericCmdBin(const uint8_t *psInput, int len)');
-  const poll = optional(
-    'int PP_GenericCmdBin(_Out_ uint8_t *psOutput, int cap, _Out_ int *outLen, _Out_ uint8_t *psMsgNotify)',
-  );
-  const classicFns = new Map<ClassicFunction, KoffiFunction>();
-  for (const [name, d] of Object.entries(CLASSIC_FUNCTIONS) as [ClassicFunction, { decl: string }][]) {
-    const fn = optional(d.decl);
-    if (fn) classicFns.set(name, fn);
-  }
-  const generic = start !== undefined && poll !== undefined;
-  if (!generic && !(classicFns.has('PP_StartGetCard') && classicFns.has('PP_GetCard'))) {
-    throw new Error(
-      `${path}: neither PP_StartGenericCmdBin/PP_GenericCmdBin nor PP_StartGetCard/PP_GetCard is exported`,
-    );
-  }
-  let getInfo: KoffiFunction | undefined;
-  let display: KoffiFunction | undefined;
+  let lib: ReturnType<typeof koffiModule.load>;
   try {
-    getInfo = f('int PP_GetInfo(const char *psInput, _Out_ uint8_t *psOutput)');
-    display = f('int PP_Display(const char *psMsg)');
-  } catch {
-    // optional: the bridge runs every pinpad command through the generic command
+    lib = koffi().load(path);
+  } catch (e) {
+    throw new Error(`${path}: the library does not load (${(e as Error).message.split('\n')[0]})`);
+  }
+  const f = {} as Record<keyof typeof BRIDGE_FUNCTIONS, KoffiFunction>;
+  for (const [name, decl] of Object.entries(BRIDGE_FUNCTIONS) as [keyof typeof BRIDGE_FUNCTIONS, string][]) {
+    try {
+      f[name] = lib.func(decl) as KoffiFunction;
+    } catch {
+      throw new Error(`${path}: ${name} is not exported (PPCOMP.H: ${decl})`);
+    }
   }
   return {
-    generic,
-    has: (fn) => classicFns.has(fn),
-    classic: async (fn, ...inputs) => {
-      const c = classicFns.get(fn);
-      if (!c) return { code: PPCOMP.NOFUNC };
-      const spec = CLASSIC_FUNCTIONS[fn] as { decl: string; out?: boolean; notify?: boolean };
-      const out = spec.out ? Buffer.alloc(OUTPUT_SIZE) : undefined;
-      const notify = spec.notify ? Buffer.alloc(NOTIFY_SIZE) : undefined;
-      const code = await asyncCall<number>(c, ...inputs, ...(out ? [out] : []), ...(notify ? [notify] : []));
-      return {
-        code,
-        ...(out && code === PPCOMP.OK ? { output: cstr(out) } : {}),
-        ...(notify && code === PPCOMP.NOTIFY ? { notify: cstr(notify) } : {}),
-      };
-    },
-    open: (port) => asyncCall<number>(open, port),
-    close: (msg) => asyncCall<number>(close, msg),
-    abort: () => asyncCall<number>(abort),
-    startGeneric: (data) =>
-      start ? asyncCall<number>(start, Buffer.from(data), data.length) : Promise.resolve(PPCOMP.NOFUNC),
+    open: (port) => asyncCall<number>(f.PP_Open, cText(port)),
+    close: (msg) => asyncCall<number>(f.PP_Close, cText(msg)),
+    abort: () => asyncCall<number>(f.PP_Abort),
+    startGeneric: (data) => asyncCall<number>(f.PP_StartGenericCmd, cBytes(data)),
     pollGeneric: async () => {
-      if (!poll) return { code: PPCOMP.NOFUNC };
-      const out = Buffer.alloc(MAX_PKTDATA);
-      const len = [0];
+      const out = Buffer.alloc(OUTPUT_SIZE);
       const notify = Buffer.alloc(NOTIFY_SIZE);
-      const code = await asyncCall<number>(poll, out, out.length, len, notify);
-      if (code === PPCOMP.OK) return { code, data: new Uint8Array(out.subarray(0, len[0] ?? 0)) };
-      if (code === PPCOMP.NOTIFY) return { code, text: cstr(notify) };
+      const code = await asyncCall<number>(f.PP_GenericCmd, out, notify);
+      if (code === PPCOMP.OK) return { code, data: new Uint8Array(upToNul(out)) };
+      if (code === PPCOMP.NOTIFY) return { code, text: upToNul(notify).toString('latin1') };
       return { code };
     },
-    getInfo: async (idx) => {
-      if (!getInfo) return { code: PPCOMP.INVCALL, text: '' };
-      const out = Buffer.alloc(4096);
-      const code = await asyncCall<number>(getInfo, idx, out);
-      return { code, text: cstr(out) };
-    },
-    display: (text) => (display ? asyncCall<number>(display, text) : Promise.resolve(PPCOMP.INVCALL)),
   };
 }

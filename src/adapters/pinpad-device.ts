@@ -1,4 +1,9 @@
-import { bibcompLibrary, bibcompTransportFor } from '../../drivers/bibcomp/index.js';
+import {
+  BibcompCardGate,
+  bibcompLibrary,
+  bibcompTransportFor,
+  TYPED_PAN_REFUSAL,
+} from '../../drivers/bibcomp/index.js';
 import { card as cardCommands, SecurePinpad } from '../../drivers/pinpad/index.js';
 import type { Transport } from '../../drivers/transport/index.js';
 import type { Config } from '../config/index.js';
@@ -11,9 +16,9 @@ import { loadPinpadKey } from './pinpad-keys.js';
 import { unattendedTerminalData } from './pinpad-terminal-emv.js';
 
 /**
- * The pinpad behind the vendor's BibComp library (drivers/bibcomp): the same driver, its current
- * commands passed whole through the library's generic command. A library that does not load or
- * lacks a function is a configuration error, named.
+ * The pinpad behind the vendor's BibComp library (drivers/bibcomp): the same driver, each classic
+ * command as text through the library's generic command (PP_StartGenericCmd/PP_GenericCmd). A
+ * library that does not load or lacks a function is a configuration error, named.
  */
 export function bibcompTransport(
   d: { library: string; port: string; callTimeoutMs: number },
@@ -27,7 +32,6 @@ export function bibcompTransport(
       path: 'pinpad.device.library',
     });
   }
-  // a library without the generic command is driven through its classic functions
   return () => bibcompTransportFor(lib, { port: d.port, callTimeoutMs: d.callTimeoutMs, ...(log ? { log } : {}) });
 }
 
@@ -76,21 +80,24 @@ export function pinpadCardPort(
   pinpad: SecurePinpad,
   driverLog: Logger,
 ): PinpadCardPort {
+  // a pinpad that answers OPN as an obsolete one sells through the classic card commands
+  const classic = new cardCommands.ClassicCardPinpad(pinpad, {
+    dataKeySlot: config.values.pinpad.dataKeySlot,
+    aidOf: (acq, idx) => {
+      const r = tables()?.tables.aidRecords.find((x) => x.acquirer === acq && x.index === idx);
+      return r?.fields.T1_AID?.slice(0, Number(r.fields.T1_AIDLEN) * 2);
+    },
+  });
+  // behind a BibComp library no card is read nor number typed: refused by name (drivers/bibcomp/reach.ts)
+  const bibcomp = config.values.pinpad.device.kind === 'bibcomp';
   return new PinpadCardPort({
-    // a pinpad that answers OPN as an obsolete one sells through the classic card commands
-    pinpad: new cardCommands.ClassicCardPinpad(pinpad, {
-      dataKeySlot: config.values.pinpad.dataKeySlot,
-      aidOf: (acq, idx) => {
-        const r = tables()?.tables.aidRecords.find((x) => x.acquirer === acq && x.index === idx);
-        return r?.fields.T1_AID?.slice(0, Number(r.fields.T1_AIDLEN) * 2);
-      },
-    }),
+    pinpad: bibcomp ? new BibcompCardGate(classic) : classic,
     acquirerIndex: config.values.pinpad.acquirerIndex,
     pinKeySlot: config.values.pinpad.pinKeySlot,
     dataKeySlot: config.values.pinpad.dataKeySlot,
     // The tables in force decide the product (the customer chooses on the pinpad when several fit) and typed entry.
     selectProduct: tableProductSelector(tables),
-    typedRefusal: (method) => typedEntryRefusal(tables(), method),
+    typedRefusal: (method) => (bibcomp ? TYPED_PAN_REFUSAL : typedEntryRefusal(tables(), method)),
     // A kiosk tells the card it is unattended and takes no signature (EMV Book 4 A1/A2): SPE_EMVDATA of GCX and GOX.
     ...(config.values.terminal.mode === 'unattended'
       ? {

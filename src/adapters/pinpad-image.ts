@@ -12,7 +12,7 @@ export interface PinpadRunner {
 export interface PinpadQrDisplayOptions {
   /** Widest image the display takes, pixels (the code is scaled down to fit; default 240). */
   maxWidth?: number;
-  /** The multimedia file name the image is loaded under (SPE_MFNAME, 1 to 8 letters or digits; default QRCODE). */
+  /** The multimedia file name the image is loaded under (SPE_MFNAME, exactly 8 letters or digits; default QRCODE01). */
   fileName?: string;
 }
 
@@ -33,7 +33,7 @@ export class PinpadQrDisplay implements QrDisplayPort {
     this.#pinpad = pinpad;
     this.#log = log;
     this.#maxWidth = options.maxWidth ?? 240;
-    this.#name = options.fileName ?? 'QRCODE';
+    this.#name = options.fileName ?? 'QRCODE01';
   }
 
   show(qrCode: string, caption: QrDisplayCaption): Promise<'image' | 'text'> {

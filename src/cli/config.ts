@@ -9,26 +9,45 @@ export const configCheck: Command = {
   usage: `omnipos config check [--config PATH]
 
 Prints the effective configuration (file, OMNIPOS_* overrides, defaults) with secrets masked and
-exits 0; or prints one line per problem, each naming its key path, and exits 2.
+exits 0; or prints one line per problem, each naming its key path, and exits 2. A BibComp pinpad
+("kind": "bibcomp") has its library loaded, as the daemon loads it at start: a wrong path, a file
+that is no library, or one without the PPCOMP.H functions the bridge calls is a problem here.
 
 Example:
   omnipos config check --config /etc/omnipos/omnipos.json`,
-  run(args, ctx) {
+  async run(args, ctx) {
     const { values } = parseArgs({ args, options: { config: { type: 'string' } }, strict: true });
     try {
       const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
+      const problem = await libraryProblem(config.values.pinpad.device);
+      if (problem) {
+        ctx.err(`${config.source}:\n${formatProblem(problem)}\n`);
+        return 2;
+      }
       printJson(ctx, describeConfig(config));
-      return Promise.resolve(0);
+      return 0;
     } catch (e) {
       if (isOmniposError(e) && Array.isArray(e.context.problems)) {
         ctx.err(`${String(e.context.source)}:\n`);
         for (const p of e.context.problems as ConfigProblem[]) ctx.err(`${formatProblem(p)}\n`);
-        return Promise.resolve(2);
+        return 2;
       }
       throw e;
     }
   },
 };
+
+/** The configured BibComp library, loaded as the daemon loads it (drivers/bibcomp only for that kind). */
+async function libraryProblem(device: { kind: string; library?: string }): Promise<ConfigProblem | undefined> {
+  if (device.kind !== 'bibcomp' || device.library === undefined) return undefined;
+  const { bibcompLibrary } = await import('../../drivers/bibcomp/index.js');
+  try {
+    bibcompLibrary(device.library);
+    return undefined;
+  } catch (e) {
+    return { path: 'pinpad.device.library', message: (e as Error).message };
+  }
+}
 
 export const configSchema: Command = {
   path: ['config', 'schema'],

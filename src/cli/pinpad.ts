@@ -6,7 +6,7 @@ import {
   type SecureStatus,
   type TerminalKey,
 } from '../../drivers/pinpad/index.js';
-import { findBibcompLibraries, LIBRARY_DIRS } from '../../drivers/bibcomp/index.js';
+import { BIBCOMP_REACH, findBibcompLibraries, LIBRARY_DIRS } from '../../drivers/bibcomp/index.js';
 import { loadPinpadKey } from '../adapters/index.js';
 import { listHidDevices, listSerialPorts, knownPinpad } from '../../drivers/transport/index.js';
 import { loadConfig } from '../config/index.js';
@@ -50,8 +50,21 @@ export function terminalKey(values: { config?: string }, ctx: CliContext): Termi
   return loadPinpadKey(stateDir).key;
 }
 
-/** What `pinpad info` says about recognition (§3.2.2) and the secure session. */
-function secureFields(s: SecureStatus): { recognition: string; secure: boolean; cardSales: string } {
+/**
+ * What `pinpad info` says about recognition (§3.2.2), the secure session and card sales. Behind a
+ * BibComp library the answer is the specification's, whatever the pinpad: the library carries text,
+ * so no secure channel and no Abecs command, hence no card sale (drivers/bibcomp/reach.ts).
+ */
+function secureFields(
+  s: SecureStatus,
+  kind: Target['kind'],
+): { recognition: string; secure: boolean; cardSales: string } {
+  if (kind === 'bibcomp')
+    return {
+      recognition: 'behind a BibComp library: classic commands only, as text (PP_StartGenericCmd)',
+      secure: false,
+      cardSales: `no — ${BIBCOMP_REACH.cardSales.reason}`,
+    };
   const recognition =
     s.recognition === 'abecs'
       ? 'current (answered the secure OPN)'
@@ -122,8 +135,10 @@ export const pinpadInfo: Command = {
 Connects (CAN, secure OPN under the terminal key of the state directory), asks GIX — or GIN when
 the pinpad knows only the classic commands — and prints what it says, with the recognition (a
 pinpad answering the secure OPN follows ABECS 2.20; one answering as an obsolete pinpad is not
-supported for card sales) and whether a secure session is up ("secure"). Without --port or --tcp, uses the configured device (the embedded virtual
-pinpad by default).
+supported for card sales) and whether a secure session is up ("secure"). Behind a BibComp library
+("kind": "bibcomp") "card sales" gives the specification's reason a library cannot sell (its
+generic command carries NUL-terminated text: no Abecs command, no secure channel). Without --port
+or --tcp, uses the configured device (the embedded virtual pinpad by default).
 
 Example:
   omnipos pinpad info
@@ -134,7 +149,7 @@ Example:
     const target = await resolveTarget(values, ctx);
     const { info, secure } = await withPinpad(
       target,
-      async (p) => ({ info: await p.info(), secure: secureFields(p.secure) }),
+      async (p) => ({ info: await p.info(), secure: secureFields(p.secure, target.kind) }),
       key,
     );
     if (values.json) printJson(ctx, { device: target.description, ...secure, ...info });

@@ -106,9 +106,9 @@ export const CR_ALLOWED: ReadonlySet<string> = new Set(['SPE_DSPMSG']);
 export { CLASSIC_COMMAND_IDS } from './commands.js';
 
 /**
- * Parameters whose content the specification narrows beyond their format, checked instead of the
- * fixed length: SPE_MFNAME (§3.1.3.1, 001Eh A8) is "somente caracteres numéricos e letras, sem
- * espaços ou símbolos", so a name shorter than 8 comes without padding spaces (the examples of
- * §3.4.1 and §3.4.6 carry "QRCODE01").
+ * Parameters whose content the specification narrows beyond their format: SPE_MFNAME (§3.1.3.1,
+ * 001Eh A8) is "somente caracteres numéricos e letras, sem espaços ou símbolos". A8 is a fixed length
+ * (§1.3) and spaces, the only padding A knows, are excluded: exactly 8 letters or digits (the
+ * examples of §3.4.1 and §3.4.6 carry "QRCODE01"). A shorter name is refused before it is sent.
  */
-export const PARAM_PATTERNS: Readonly<Record<string, RegExp>> = { SPE_MFNAME: /^[A-Za-z0-9]{1,8}$/ };
+export const PARAM_PATTERNS: Readonly<Record<string, RegExp>> = { SPE_MFNAME: /^[A-Za-z0-9]{8}$/ };

@@ -23,9 +23,12 @@
  *   Caso o pinpad receba qualquer comando sem ter recebido previamente um OPN, ele deve antes efetuar
  *   internamente os processamentos equivalentes"); inside a secure session it travels encrypted like
  *   any other command (§5.2.2).
- * The flag columns of §3.2's table survive in the transcription (line 2670); those of §3.3–§3.7 are
- * lost: they are read from each section's layout (PARIDs or fixed fields) and text ("aguarda",
- * "obsoleto"). DEX ("Extended", §7.4 "Comandos Abecs") is taken as Abecs although its fields are fixed.
+ * `blocking`, `obsolete` and `family` are the Obsoleto/Blocante/Abecs boxes of each chapter's command
+ * table (§3.2 l. 2670, §3.3 l. 3915, §3.4 l. 5890, §3.5 l. 6773, §3.6 l. 7237, §3.7 l. 8290 of the
+ * transcription), held to them by test/unit/tables/pinpad/commands.flags.test.ts: DEX is no Abecs
+ * command although it says "Extended", DWK and GKY are obsolete, FNC does not block. DWK is also for a
+ * pinpad that does not follow this specification only (§3.2.5 "só deve ser utilizado pelo SPE caso
+ * este identifique que pinpad ainda não respeite esta especificação"), hence `classic-only`.
  */
 export type CommandFamily = 'abecs' | 'classic';
 export type CommandAccess = 'any' | 'secure' | 'secure-or-classic' | 'classic-only';
@@ -61,20 +64,20 @@ export const COMMANDS = {
   OPN: row('3.2.1/3.2.2', false, 'classic', false, 'opens'),
   GIN: row('3.2.3', false, 'classic', true, 'none'),
   GIX: row('3.2.4', false, 'abecs', false, 'secure'),
-  DWK: row('3.2.5', false, 'classic', false, 'clear', 'secure'),
+  DWK: row('3.2.5', false, 'classic', true, 'clear', 'classic-only'),
   CLO: row('3.2.6', false, 'classic', false, 'closes'),
   CLX: row('3.2.7', false, 'abecs', false, 'closes'),
   // §3.3 basic
   CEX: row('3.3.1', true, 'abecs', false, 'secure', 'secure'),
   CHP: row('3.3.2', true, 'classic', false, 'none', 'secure'),
   CKE: row('3.3.3', true, 'classic', true, 'none', 'classic-only'),
-  DEX: row('3.3.4', false, 'abecs', false, 'secure'),
+  DEX: row('3.3.4', false, 'classic', false, 'none'),
   DSP: row('3.3.5', false, 'classic', false, 'none'),
   EBX: row('3.3.6', false, 'abecs', false, 'secure', 'secure-or-classic'),
   ENB: row('3.3.7', false, 'classic', true, 'none', 'classic-only'),
   GCD: row('3.3.8', true, 'abecs', false, 'secure'),
   GDU: row('3.3.9', false, 'classic', true, 'none'),
-  GKY: row('3.3.10', true, 'classic', false, 'none'),
+  GKY: row('3.3.10', true, 'classic', true, 'none'),
   GPN: row('3.3.11', true, 'classic', false, 'none', 'secure-or-classic'),
   GTK: row('3.3.12', false, 'abecs', false, 'secure', 'secure'),
   MNU: row('3.3.13', true, 'abecs', false, 'secure'),
@@ -93,7 +96,7 @@ export const COMMANDS = {
   GCR: row('3.6.1', true, 'classic', true, 'none', 'classic-only'),
   CNG: row('3.6.2', false, 'classic', true, 'none', 'classic-only'),
   GOC: row('3.6.3', true, 'classic', true, 'none', 'classic-only'),
-  FNC: row('3.6.4', true, 'classic', true, 'none', 'classic-only'), // may wait for the card to be removed (2.12 §3.6.4)
+  FNC: row('3.6.4', false, 'classic', true, 'none', 'classic-only'),
   // §3.7 Abecs card processing; FCX blocks only when a contactless card must be shown again (§3.7.4 note 2)
   GCX: row('3.7.1', true, 'abecs', false, 'secure', 'secure'),
   GED: row('3.7.2', false, 'abecs', false, 'secure', 'secure'),

@@ -1,11 +1,12 @@
 /**
- * Overhead per command through the BibComp bridge (issue 19) beside the direct ABECS driver, on
- * the same virtual pinpad (in this process, fast timing profile) over TCP loopback: the same
- * SecurePinpad (secure OPN, then DSP and GIX sealed), once on TcpTransport and once on
- * BibcompTransport with the test library (test/fixtures/bibcomp, built with cc). The bridge adds
- * the library's framing in C, koffi worker-thread hops (start, polls, abort) and the re-framing
- * for the link. Wall time and this process's CPU (user + system: driver, bridge, library threads
- * and the virtual pinpad) per command, the bridge with its daemon defaults (poll 20 ms, 50 ms after an answer). A short run.
+ * Overhead per command through the BibComp bridge beside the direct ABECS driver, on the same
+ * virtual pinpad (in this process, fast timing profile) over TCP loopback: the same SecurePinpad,
+ * once on TcpTransport (secure OPN, then DSP and GIX sealed) and once on BibcompTransport with the
+ * test library (test/fixtures/bibcomp, built with cc: no secure channel through its text, so DSP and
+ * GIN in clear). The bridge adds the library's framing in C, koffi worker-thread hops (start, polls,
+ * abort) and the re-framing for the link. Wall time and this process's CPU (user + system: driver,
+ * bridge, library threads and the virtual pinpad) per command, the bridge with its daemon default
+ * (poll 20 ms). A short run.
  *
  * Run: npx tsx test/bench/bibcomp-bridge.ts [iterations, default 150]
  */
@@ -36,7 +37,7 @@ async function measure(name: string, transport: () => Transport): Promise<{ wall
   const cpuMs = (cpu.user + cpu.system) / 1000 / (2 * N);
   await pinpad.close();
   console.log(
-    `${name.padEnd(40)} ${wallMs.toFixed(3)} ms wall/command  ${cpuMs.toFixed(3)} ms CPU/command  (${2 * N} commands: DSP + GIX, sealed)`,
+    `${name.padEnd(40)} ${wallMs.toFixed(3)} ms wall/command  ${cpuMs.toFixed(3)} ms CPU/command  (${2 * N} commands: DSP + GIX sealed, or DSP + GIN through the library)`,
   );
   return { wallMs, cpuMs };
 }

@@ -1,4 +1,4 @@
-import { CLASSIC_COMMAND_IDS } from '../../../tables/pinpad/command-params.js';
+import { FIXED_FIELD_COMMANDS } from './spec/commands.js';
 import { FaultSet, type Fault } from './faults.js';
 import type { VirtualPinpadProfile } from './profile.js';
 import { timingFor, type TimingProfile } from './timing.js';
@@ -52,7 +52,7 @@ const latin1 = (b: Uint8Array): string => Buffer.from(b).toString('latin1');
 /** The longest PKTDATA for a packet starting with `head`: 1024 for a classic command, 2049 otherwise (§2.2.1). */
 export function packetLimit(head: Uint8Array): number {
   if (head.length < 3 || head[0] === DC2) return MAX_PKTDATA;
-  return CLASSIC_COMMAND_IDS.has(latin1(head.subarray(0, 3))) ? MAX_CLASSIC_PKTDATA : MAX_PKTDATA;
+  return FIXED_FIELD_COMMANDS.has(latin1(head.subarray(0, 3))) ? MAX_CLASSIC_PKTDATA : MAX_PKTDATA;
 }
 
 /**
@@ -195,7 +195,7 @@ export class SimEngine {
       return;
     }
     const id = data[0] === DC2 ? this.layer.peekId?.(data) : latin1(data.subarray(0, 3));
-    if (data[0] === DC2 && id !== undefined && data.length > MAX_CLASSIC_PKTDATA && CLASSIC_COMMAND_IDS.has(id)) {
+    if (data[0] === DC2 && id !== undefined && data.length > MAX_CLASSIC_PKTDATA && FIXED_FIELD_COMMANDS.has(id)) {
       // a sealed classic command over 1024 bytes (§2.2.1): refused as the reader refuses a clear one
       const r = (this.state.rejected ??= {});
       r['too-long'] = (r['too-long'] ?? 0) + 1;

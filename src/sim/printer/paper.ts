@@ -1,4 +1,4 @@
-import type { Bitmap } from '../../../drivers/printer/index.js';
+import type { SimBitmap as Bitmap } from './escpos/image.js';
 
 export type Align = 'left' | 'center' | 'right';
 

@@ -1,16 +1,6 @@
-import {
-  decodeText,
-  EscPosDecoder,
-  encodeRealtimeStatus,
-  encodeTransmitPaperStatus,
-  qrBitmap,
-  QR_ECC,
-  QR_FN,
-  type Bitmap,
-  type EscPosOp,
-  type PrinterStatus,
-  type QrEcc,
-} from '../../../drivers/printer/index.js';
+import { codePageText, qrImage, QR_LEVELS, type QrLevel, type SimBitmap } from './escpos/image.js';
+import { EscPosReader, type PrinterOp } from './escpos/reader.js';
+import { realtimeAnswer, transmitStatusAnswer, type SimPrinterStatus } from './escpos/status.js';
 import {
   DEFAULT_PRINTER_MODEL_ID,
   findPrinterModel,
@@ -28,16 +18,16 @@ export type { VirtualPrinterFaults, VirtualPrinterOptions } from './printer-opti
 export const KEPT_RECEIPTS = 500;
 
 /**
- * A receipt printer in software: accepts a whole ESC/POS stream, decodes it with the driver's own
- * decoder, prints it on virtual paper (text, barcodes, QR codes, raster images, cuts), and answers
+ * A receipt printer in software: accepts a whole ESC/POS stream, reads it with its own reader
+ * (escpos/, written from the ESC/POS reference, never the driver's code), prints it on virtual paper (text, barcodes, QR codes, raster images, cuts), and answers
  * DLE EOT at once and GS r in order, as a real printer does. Faults: the roll running out after N
  * lines (mid-receipt), the cover opened, offline. Bytes after a fault wait in the buffer and print
  * when the fault is cleared. Listeners get every byte the printer sends back.
  */
 export class VirtualPrinter {
   readonly model: PrinterModel;
-  private readonly decoder = new EscPosDecoder();
-  private readonly queue: EscPosOp[] = [];
+  private readonly decoder = new EscPosReader();
+  private readonly queue: PrinterOp[] = [];
   private readonly replyListeners = new Set<(bytes: Uint8Array) => void>();
   private readonly cutListeners = new Set<(receipt: PrintedReceipt) => void>();
   private readonly done: PrintedReceipt[] = [];
@@ -51,13 +41,13 @@ export class VirtualPrinter {
   private readonly realtimeInData: boolean;
   private carry: number[] = [];
   private faults: Required<VirtualPrinterFaults> = { coverOpen: false, offline: false, cutterError: false };
-  private qr: { data?: Uint8Array; size: number; ecc: QrEcc } = { size: 3, ecc: 'L' };
+  private qr: { data?: Uint8Array; size: number; ecc: QrLevel } = { size: 3, ecc: 'L' };
   private pausedUntilTick = false;
   private printedLines = 0;
   /** ESC p pulses received. */
   drawerKicks = 0;
   /** Commands and bytes it did not understand (a test can assert there are none). */
-  readonly unknown: EscPosOp[] = [];
+  readonly unknown: PrinterOp[] = [];
 
   constructor(opts: VirtualPrinterOptions = {}) {
     this.model = opts.model ?? findPrinterModel(DEFAULT_PRINTER_MODEL_ID)!;
@@ -102,7 +92,7 @@ export class VirtualPrinter {
   }
 
   /** The status a DLE EOT would report now. */
-  status(): PrinterStatus {
+  status(): SimPrinterStatus {
     const paperOut = this.paperLeft <= 0;
     const blocked = this.faults.coverOpen || paperOut || this.faults.offline || this.faults.cutterError;
     return {
@@ -176,7 +166,8 @@ export class VirtualPrinter {
   private realtime(name: string, args: readonly number[]): void {
     if (name === 'realtimeStatus') {
       const n = args[0]!;
-      if (n >= 1 && n <= 4) this.reply([encodeRealtimeStatus(this.status())[n - 1]!]);
+      const answer = realtimeAnswer(n, this.status());
+      if (answer !== undefined) this.reply([answer]);
     } else if (name === 'realtimeRequest' && (args[0] === 1 || args[0] === 2)) {
       this.faults.cutterError = false;
       if (args[0] === 2) this.queue.length = 0;
@@ -224,7 +215,7 @@ export class VirtualPrinter {
 
   private decodeLine(bytes: number[]): string {
     const cp = this.codePage();
-    if (cp) return decodeText(Uint8Array.from(bytes), cp);
+    if (cp) return codePageText(Uint8Array.from(bytes), cp);
     // A code table this model does not define here (PC437 at power-on): the upper half is unknown.
     return bytes.map((b) => (b < 0x80 ? String.fromCharCode(b) : '?')).join('');
   }
@@ -248,7 +239,7 @@ export class VirtualPrinter {
     return s.height;
   }
 
-  private printImage(bitmap: Bitmap, qrData?: string): number | 'stalled' {
+  private printImage(bitmap: SimBitmap, qrData?: string): number | 'stalled' {
     const pending = this.flushLine(false);
     if (pending === 'stalled') return pending;
     const lines = Math.ceil(bitmap.height / 24);
@@ -271,7 +262,7 @@ export class VirtualPrinter {
     return 0;
   }
 
-  private apply(op: EscPosOp): number | 'stalled' {
+  private apply(op: PrinterOp): number | 'stalled' {
     if (op.kind === 'text') {
       const max = Math.max(1, Math.floor(this.model.columns.a / this.style.width));
       let fed = 0;
@@ -320,11 +311,12 @@ export class VirtualPrinter {
         return 0;
       case 'cut':
         return this.cut(a[0]!);
-      case 'transmitStatus':
-        if (a[0] === 1 || a[0] === 49)
-          this.reply([encodeTransmitPaperStatus({ paperNearEnd: this.status().paperNearEnd, paperOut: false })]);
-        else if (a[0] === 2 || a[0] === 50) this.reply([0x00]);
+      case 'transmitStatus': {
+        // processed in order with the print data: the paper is there, or printing would have stopped
+        const answer = transmitStatusAnswer(a[0]!, { ...this.status(), paperOut: false });
+        if (answer !== undefined) this.reply([answer]);
         return 0;
+      }
       case 'barcode': {
         const pending = this.flushLine(false);
         if (pending === 'stalled') return pending;
@@ -345,20 +337,19 @@ export class VirtualPrinter {
     }
   }
 
-  /** GS ( k: the QR Code functions; other symbols are ignored. */
+  /**
+   * GS ( k with cn 49 (QR Code): function 167 (fn 67) module size, 169 (fn 69) error correction,
+   * 180 (fn 80, m 48) store the data, 181 (fn 81) print it; other functions and symbols are ignored.
+   */
   private symbol(d: Uint8Array): number | 'stalled' {
     if (d[0] !== 49) return 0;
     const fn = d[1];
-    if (fn === QR_FN.moduleSize) this.qr.size = d[2] ?? 3;
-    else if (fn === QR_FN.errorCorrection)
-      this.qr.ecc = (Object.entries(QR_ECC).find(([, v]) => v === d[2])?.[0] ?? 'L') as QrEcc;
-    else if (fn === QR_FN.store) this.qr.data = d.slice(3);
-    else if (fn === QR_FN.print && this.qr.data) {
+    if (fn === 67) this.qr.size = d[2] ?? 3;
+    else if (fn === 69) this.qr.ecc = QR_LEVELS[d[2] as keyof typeof QR_LEVELS] ?? 'L';
+    else if (fn === 80) this.qr.data = d.slice(3);
+    else if (fn === 81 && this.qr.data) {
       const text = new TextDecoder().decode(this.qr.data);
-      return this.printImage(
-        qrBitmap(text, { scale: this.qr.size, ecc: this.qr.ecc, margin: 4, maxWidth: this.model.printWidthDots }),
-        text,
-      );
+      return this.printImage(qrImage(text, this.qr.size, this.qr.ecc, this.model.printWidthDots), text);
     }
     return 0;
   }

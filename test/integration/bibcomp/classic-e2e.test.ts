@@ -1,16 +1,14 @@
 /**
  * Card sales through the daemon with a pinpad that answers only the classic card commands (issue
- * 19), on both classic paths: a serial pinpad (the virtual pinpad `--classic --classic-ebx` behind a
- * pty: GCR, EBX, GOC, FNC, GPN with the PAN) and a BibComp library without the generic command (the
- * test library's classic build: card sales refused by name, the daemon up). The journal, database
- * and logs hold no clear card data.
+ * 19): a serial pinpad (the virtual pinpad `--classic --classic-ebx` behind a pty: GCR, EBX, GOC,
+ * FNC, GPN with the PAN). The journal, database and logs hold no clear card data. (A pinpad behind a
+ * BibComp library: e2e.test.ts beside this file.)
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanForCardData } from '../../helpers/scan-card-data.js';
 import { startE2e, type E2e } from '../../helpers/e2e.js';
 import { clearSecrets, hostSale, present, promptsOf, sell, start, testCard } from '../../helpers/sale-kit.js';
 import { HAS_SOCAT } from '../../helpers/socat.js';
-import { buildBibcomp } from '../../helpers/bibcomp-build.js';
 
 const STRIPE = testCard('stripe card, PIN 4321');
 const MC = testCard('mastercard credit, chip and contactless');
@@ -87,31 +85,5 @@ describe.skipIf(!HAS_SOCAT)('the sale suite on the classic serial path', () => {
     expect(scanForCardData(e.stateDir, ['"TrackTwoData"', 'EncryptedPinBlock', '"PinBlock"', '"CardNumber"'])).toEqual(
       [],
     );
-  });
-});
-
-describe.skipIf(!HAS_SOCAT)('a BibComp library without the generic command, in the daemon', () => {
-  let e: E2e;
-  beforeAll(async () => {
-    const library = buildBibcomp('classic');
-    e = await startE2e({
-      pinpadDevice: ({ tcp }) => ({ kind: 'bibcomp', library, port: `127.0.0.1:${tcp}`, callTimeoutMs: 2000 }),
-    });
-  }, 90_000);
-  afterAll(async () => {
-    await e?.stop();
-  });
-
-  it('a card sale is refused by name before any card is asked; nothing at the host; the daemon answers', async () => {
-    const s = await sell(e, { lastDigit: 0, via: 'chip' }, { amount: 1000, method: 'credit' }, 60_000);
-    expect(s.view.status).not.toBe('confirmed');
-    expect(s.host).toBeUndefined();
-    expect(String(e.daemon.journal.get(s.id)?.data.reason)).toMatch(/GCR gives the track in clear/);
-    expect(await received(e)).not.toContain('GCR');
-    expect((await e.api('GET', `/v1/payments/${s.id}`)).status).toBe(200);
-  }, 90_000);
-
-  it('the journal, the database and the logs hold no clear card data', () => {
-    expect(scanForCardData(e.stateDir, clearSecrets())).toEqual([]);
   });
 });

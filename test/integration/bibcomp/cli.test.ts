@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/run.js';
 import type { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
+import { CARD_SALE_REFUSAL } from '../../../drivers/bibcomp/index.js';
 import { buildBibcomp } from '../../helpers/bibcomp-build.js';
 import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 import { shippedConfig, writeConfig } from '../../helpers/config.js';
@@ -28,17 +29,23 @@ describe('omnipos pinpad info with "kind": "bibcomp"', () => {
     return writeConfig(file, { ...base, ...extra, acquirer, stateDir: path.join(dir, 'state'), pinpad: { device } });
   };
 
-  it('a library without the generic command: an obsolete pinpad to the driver, information from GIN through PP_GetInfo, no card sales', async () => {
+  it('omnipos pinpad info on the library: information from GIN through the generic command, and card sales "no" with the specification\'s reason', async () => {
     const c = ctx();
-    const file = config({ kind: 'bibcomp', library: buildBibcomp('classic'), port: `127.0.0.1:${sim.port}` });
+    const file = config({ kind: 'bibcomp', library: buildBibcomp(), port: `127.0.0.1:${sim.port}` });
     expect(await runCli(['pinpad', 'info', '--config', file, '--json'], c)).toBe(0);
     expect(JSON.parse(c.stdout)).toMatchObject({
-      device: expect.stringMatching(/^bibcomp:.*libppcomp-classic\.so/),
+      device: expect.stringMatching(/^bibcomp:.*libppcomp\.so/),
       source: 'GIN',
       serialNumber: 'VPP0000000001',
       secure: false,
-      cardSales: 'not supported for card sales',
+      cardSales: `no — ${CARD_SALE_REFUSAL}`,
     });
+    const t = ctx();
+    expect(await runCli(['pinpad', 'info', '--config', file], t)).toBe(0);
+    expect(t.stdout).toMatch(
+      /^card sales +no — not through a BibComp library: the card data must leave the pinpad encrypted by its DUKPT key/m,
+    );
+    expect(sim.engine.state.received).not.toContain('GIX');
   }, 30_000);
 
   it('omnipos diag with "kind": "bibcomp" (no daemon): the pinpad read through the library, the report complete', async () => {
@@ -59,7 +66,7 @@ describe('omnipos pinpad info with "kind": "bibcomp"', () => {
     const report = JSON.parse(c.stdout) as Record<string, unknown>;
     expect(report).toMatchObject({
       source: 'probe',
-      pinpad: { device: expect.stringMatching(/^bibcomp:/), serialNumber: 'VPP0000000001', secure: true },
+      pinpad: { device: expect.stringMatching(/^bibcomp:/), serialNumber: 'VPP0000000001', secure: false },
     });
   }, 60_000);
 
@@ -76,26 +83,35 @@ describe('omnipos pinpad info with "kind": "bibcomp"', () => {
     ]);
   });
 
-  it('reads the pinpad behind the library: recognised by secure OPN, GIX through the generic command', async () => {
-    const c = ctx();
-    const file = config({ kind: 'bibcomp', library: buildBibcomp(), port: `127.0.0.1:${sim.port}` });
-    expect(await runCli(['pinpad', 'info', '--config', file, '--json'], c)).toBe(0);
-    const info = JSON.parse(c.stdout) as Record<string, unknown>;
-    expect(info).toMatchObject({
-      device: expect.stringMatching(/^bibcomp:/),
-      source: 'GIX',
-      serialNumber: 'VPP0000000001',
-      secure: true,
-      cardSales: 'supported',
-    });
-    expect(sim.engine.state.received).toEqual(expect.arrayContaining(['OPN', 'GIX']));
-  }, 30_000);
-
   it('a library that does not load is a configuration error naming the path', async () => {
     const c = ctx();
     const file = config({ kind: 'bibcomp', library: path.join(dir, 'missing.so'), port: 'COM1' });
     expect(await runCli(['pinpad', 'info', '--config', file], c)).not.toBe(0);
     expect(c.stderr).toMatch(/pinpad\.device\.library/);
+  });
+
+  it('omnipos config check loads the configured library: a wrong path, or a file that is no PPCOMP.H library, is found before start', async () => {
+    const missing = ctx();
+    const file = config({ kind: 'bibcomp', library: path.join(dir, 'missing.so'), port: 'COM1' });
+    expect(await runCli(['config', 'check', '--config', file], missing)).toBe(2);
+    expect(missing.stderr).toMatch(/^pinpad\.device\.library: .*missing\.so: the library does not load/m);
+    const notLibrary = path.join(dir, 'libppcomp_fake.so');
+    writeFileSync(notLibrary, 'not a shared object');
+    const fake = ctx();
+    expect(
+      await runCli(
+        ['config', 'check', '--config', config({ kind: 'bibcomp', library: notLibrary, port: 'COM1' })],
+        fake,
+      ),
+    ).toBe(2);
+    expect(fake.stderr).toMatch(/pinpad\.device\.library: .*libppcomp_fake\.so: the library does not load/);
+    const good = ctx();
+    expect(
+      await runCli(
+        ['config', 'check', '--config', config({ kind: 'bibcomp', library: buildBibcomp(), port: 'COM1' })],
+        good,
+      ),
+    ).toBe(0);
   });
 
   it('the configuration refuses a bibcomp device without its port string', async () => {

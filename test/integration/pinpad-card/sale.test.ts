@@ -321,8 +321,8 @@ describe.skipIf(!HAS_SOCAT)('card commands: the driver against the virtual pinpa
     const png = Buffer.alloc(3334, 7);
     await card.showImage(rig.pinpad, { name: 'QRCODE01', type: 'png', data: png });
     expect(rig.sim.engine.state.display[0]).toBe('[image QRCODE01]');
-    expect(await status(rig.pinpad.run(card.DSI, 'NOPE'))).toBe(100);
-    await rig.pinpad.run(card.MLI, { name: 'BAD', type: 'png', size: 10, crc: 1 });
+    expect(await status(rig.pinpad.run(card.DSI, 'NOPE0000'))).toBe(100);
+    await rig.pinpad.run(card.MLI, { name: 'BAD00000', type: 'png', size: 10, crc: 1 });
     await rig.pinpad.run(card.MLR, Buffer.alloc(10));
     expect(await status(rig.pinpad.run(card.MLE, undefined))).toBe(102);
   });

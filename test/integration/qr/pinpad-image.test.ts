@@ -53,7 +53,7 @@ async function rig(
 }
 
 /** What the pinpad holds under the file name, decoded as a person's phone would (PNG → jsQR). */
-function decodedImage(sim: VirtualPinpad, name = 'QRCODE'): string | undefined {
+function decodedImage(sim: VirtualPinpad, name = 'QRCODE01'): string | undefined {
   const file = cardSim(sim.engine.state).media.files.get(name);
   if (!file) return undefined;
   const { width, height, rgba } = decodePng(file.data);
@@ -86,7 +86,7 @@ describe('the QR code on the pinpad display (MLI/MLR/MLE, DSI) during a wallet Q
       confirmation: 'auto',
     });
     const shown = events.find((e) => e.type === 'qr') as Extract<QrEvent, { type: 'qr' }>;
-    await until(() => r.sim.engine.state.display[0] === '[image QRCODE]');
+    await until(() => r.sim.engine.state.display[0] === '[image QRCODE01]');
     expect(decodedImage(r.sim)).toBe(shown.qrCode);
     expect(parsePadraoq(shown.qrCode).qrcode_data.transaction_amount).toBe('66.10');
     const sent = r.sim.engine.state.received;
@@ -121,7 +121,7 @@ describe('the QR code on the pinpad display (MLI/MLR/MLE, DSI) during a wallet Q
     });
     await until(() => events.some((e) => e.type === 'qr'));
     const shown = events.find((e) => e.type === 'qr') as Extract<PixEvent, { type: 'qr' }>;
-    await until(() => r.sim.engine.state.display[0] === '[image QRCODE]');
+    await until(() => r.sim.engine.state.display[0] === '[image QRCODE01]');
     expect(decodedImage(r.sim)).toBe(shown.qrCode);
     expect(parsePix(shown.qrCode).transactionAmount).toBe('67.10');
     await engine.cancel(entry.id, 'ecr');

@@ -68,9 +68,9 @@ describe('the layer lint rule (docs/architecture.md "Rings")', () => {
     expect(await lint('test/unit/x.test.ts', "import '../../src/main.js';")).toEqual([]);
   });
 
-  it('refuses the virtual pinpad importing the pinpad driver (a counterpart, not a mirror), but not the virtual printer its driver', async () => {
+  it('refuses a virtual device importing its driver (a counterpart, not a mirror): the pinpad and the printer alike', async () => {
     const why =
-      "src/sim/pinpad may not import drivers/pinpad: the virtual pinpad never uses the driver's decoder or codecs (share data in tables/pinpad)";
+      "src/sim may not import drivers: a virtual device never uses the driver's decoder or codecs (it is the driver's counterpart)";
     expect(
       await lint('src/sim/pinpad/engine.ts', "import { FrameDecoder } from '../../../drivers/pinpad/index.js';"),
     ).toEqual([why]);
@@ -87,15 +87,27 @@ describe('the layer lint rule (docs/architecture.md "Rings")', () => {
       why,
     ]);
     expect(
-      await lint(
-        'src/sim/pinpad/x.ts',
-        "import { ABECS_COMMAND_PARAMS } from '../../../tables/pinpad/command-params.js';",
-      ),
-    ).toEqual([]);
-    expect(await lint('src/sim/printer/x.ts', "import { encode } from '../../../drivers/printer/index.js';")).toEqual(
-      [],
-    );
-    expect(await lint('src/sim/pinpad-other/x.ts', "import '../../../drivers/pinpad/index.js';")).toEqual([]);
+      await lint('src/sim/printer/x.ts', "import { EscPosDecoder } from '../../../drivers/printer/index.js';"),
+    ).toEqual([why]);
+    expect(
+      await lint('src/sim/printer/x.ts', "import type { Bitmap } from '../../../drivers/printer/index.js';"),
+    ).toEqual([why]);
+    // the printers' models are what the virtual printer is, not what it checks
+    expect(await lint('src/sim/printer/x.ts', "import '../../../tables/printers/index.js';")).toEqual([]);
+  });
+
+  it("refuses a virtual device the driver's pinpad tables: it checks against its own reading of the specification", async () => {
+    const why =
+      "src/sim may not import tables/pinpad: a virtual device checks what it receives against its own reading of the specification (src/sim/pinpad/spec), not the driver's tables";
+    for (const [file, target] of [
+      ['src/sim/pinpad/x.ts', '../../../tables/pinpad/command-params.js'],
+      ['src/sim/pinpad/wire/x.ts', '../../../../tables/pinpad/abecs-ids.js'],
+      ['src/sim/pinpad/secure/x.ts', '../../../../tables/pinpad/commands.js'],
+      ['src/sim/printer/x.ts', '../../../tables/pinpad/formats.js'],
+    ] as const)
+      expect(await lint(file, `import { x } from '${target}';`), file).toEqual([why]);
+    // the data a virtual pinpad holds (its cards, keys, EMV tables) is not what it checks
+    expect(await lint('src/sim/pinpad/card/x.ts', "import '../../../../tables/test-cards.js';")).toEqual([]);
   });
 
   it('places src/fleet beside the API: it reads the store, the engines and operations, and nothing below imports it', async () => {

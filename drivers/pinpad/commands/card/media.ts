@@ -7,12 +7,12 @@ import { encodeParams, MAX_PARLEN } from '../../codec/params.js';
 import { blocks, type CommandSpec } from '../spec.js';
 import { params } from './kit.js';
 
-/** A multimedia file name (SPE_MFNAME, §3.1.3.1): letters and digits, 1 to 8. */
+/** A multimedia file name (SPE_MFNAME, §3.1.3.1 A8): exactly 8 letters or digits. */
 function mfName(name: string): string {
   if (!PARAM_PATTERNS.SPE_MFNAME!.test(name))
     throw new PinpadError(
       'PINPAD_INVALID_ARGUMENT',
-      `SPE_MFNAME: expected 1 to 8 letters or digits, got ${JSON.stringify(name)}`,
+      `SPE_MFNAME: expected 8 letters or digits (A8, no spaces), got ${JSON.stringify(name)}`,
       { field: 'SPE_MFNAME' },
     );
   return name.toUpperCase();

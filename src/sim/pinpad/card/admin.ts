@@ -1,4 +1,4 @@
-import { CARD_LAYOUTS } from '../../../../tables/pinpad/card-commands.js';
+import { LAYOUTS } from '../spec/layouts.js';
 import { writeAnswer as encodeResponse } from '../wire/command.js';
 import { isLayoutFault, readLayout } from '../wire/layout.js';
 import { linkCrc } from '../wire/link-bytes.js';
@@ -10,7 +10,7 @@ import { cardSim } from './state.js';
 export const tli: SimHandler = (cmd, ctx) => {
   const block = cmd.blocks[0];
   if (!block || cmd.blocks.length !== 1) return fail('TLI', ST.INVPARM);
-  const f = readLayout(CARD_LAYOUTS.TLI_REQUEST, block);
+  const f = readLayout(LAYOUTS.TLI_REQUEST, block);
   if (isLayoutFault(f)) return fail('TLI', ST.INVPARM);
   ctx.state.display = ['ATUALIZANDO', 'TABELAS'];
   const differs = cardSim(ctx.state).tables.begin(

@@ -1,4 +1,4 @@
-import { CLASSIC_CARD_LAYOUTS } from '../../../../tables/pinpad/classic-card-layouts.js';
+import { LAYOUTS } from '../spec/layouts.js';
 import type { SimCommand, SimContext, SimHandler } from '../engine.js';
 import { writeAnswer } from '../wire/command.js';
 import { isLayoutFault, readLayout } from '../wire/layout.js';
@@ -21,7 +21,7 @@ import { atcExhausted, cardSim, type CardSim, type HeldCard } from './state.js';
 const ST_MCDATAERR = 41; // §3.1.1 "ST_MCDATAERR 041 Erro de leitura do cartão magnético" (60 is ST_DUMBCARD)
 
 /** §3.6.1 GCR command: the fixed head (40 characters), then GCR_QTDAPP × A4, then GCR_CTLSON (optional N1). */
-const GCR_HEAD = CLASSIC_CARD_LAYOUTS.GCR_REQUEST;
+const GCR_HEAD = LAYOUTS.GCR_HEAD;
 
 interface GcrAsk {
   acquirer: string;
@@ -200,7 +200,7 @@ export const gcr: SimHandler = async (cmd, ctx) => {
 };
 
 /** §3.6.3 GOC command block 1 (86 characters and GOC_ACQPR). */
-const GOC_HEAD = CLASSIC_CARD_LAYOUTS.GOC_REQUEST;
+const GOC_HEAD = LAYOUTS.GOC_HEAD;
 
 /** A tag-list block "LLL" + hex (GOC_TAGS1LEN/GOC_TAGS1, §3.6.3; FNC_TAGSLEN/FNC_TAGS, §3.6.4): bytes, or undefined when malformed. */
 function tagBlock(b: Uint8Array | undefined, max = 256): Uint8Array | undefined {

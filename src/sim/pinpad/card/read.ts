@@ -1,4 +1,4 @@
-import { CARD_LAYOUTS } from '../../../../tables/pinpad/card-commands.js';
+import { LAYOUTS } from '../spec/layouts.js';
 import { writeAnswer as encodeResponse } from '../wire/command.js';
 import { isLayoutFault, readLayout } from '../wire/layout.js';
 import { maskPan, partialTrack1 as incompleteTrack1, partialTrack2 as incompleteTrack2 } from './tracks.js';
@@ -205,7 +205,7 @@ export const gpn: SimHandler = async (cmd, ctx) => {
   const sim = cardSim(ctx.state);
   const block = cmd.blocks[0];
   if (!block) return fail('GPN', ST.INVPARM);
-  const f = readLayout(CARD_LAYOUTS.GPN_REQUEST, block);
+  const f = readLayout(LAYOUTS.GPN_REQUEST, block);
   if (isLayoutFault(f) || cmd.blocks.length !== 1) return fail('GPN', ST.INVPARM);
   const min = Number(f.GPN_MIN1);
   const max = Number(f.GPN_MAX1);

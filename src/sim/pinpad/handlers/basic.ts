@@ -1,5 +1,5 @@
-import { GCD_MESSAGES } from '../../../../tables/pinpad/gcd-messages.js';
-import { CLASSIC_LAYOUTS } from '../../../../tables/pinpad/classic-layouts.js';
+import { GCD_PROMPTS } from '../spec/gcd-messages.js';
+import { LAYOUTS } from '../spec/layouts.js';
 import type { SimHandler } from '../engine.js';
 import { readParams } from '../card/kit.js';
 import { writeAnswer as encodeResponse } from '../wire/command.js';
@@ -28,7 +28,7 @@ export const dex: SimHandler = (cmd, ctx) => {
   const block = cmd.blocks[0];
   if (!block) return encodeResponse('DEX', ST_INVPARM);
   // §6.5.4: any character below 20h in DEX_MSG is a line break, so DEX_MSG's bytes are not refused
-  const f = readLayout(CLASSIC_LAYOUTS.DEX_REQUEST, block, ['DEX_MSG']);
+  const f = readLayout(LAYOUTS.DEX_REQUEST, block, ['DEX_MSG']);
   if (isLayoutFault(f)) return encodeResponse('DEX', ST_INVPARM);
   // a 2.12 pinpad's DEX has no DEX_OPTIONS (the PPC930 of the public log): it refuses them
   if (ctx.profile.answers === '2.12' && f.DEX_OPTIONS !== undefined) return encodeResponse('DEX', ST_INVPARM);
@@ -42,7 +42,7 @@ export const gcd: SimHandler = async (cmd, ctx) => {
   const get = (name: string) => ps.get(name);
   const idx = get('SPE_MSGIDX');
   if (typeof idx !== 'number') return encodeResponse('GCD', ST_MANDAT);
-  const prompt = GCD_MESSAGES[idx];
+  const prompt = GCD_PROMPTS.get(idx);
   if (prompt === undefined) return encodeResponse('GCD', ST_INVPARM);
   const min = typeof get('SPE_MINDIG') === 'number' ? (get('SPE_MINDIG') as number) : 0;
   const max = typeof get('SPE_MAXDIG') === 'number' ? (get('SPE_MAXDIG') as number) : 32;

@@ -1,5 +1,5 @@
-import { abecsId, GIX_DEFAULT_IDS } from '../../../../tables/pinpad/abecs-ids.js';
-import { CLASSIC_LAYOUTS, ginLayout } from '../../../../tables/pinpad/classic-layouts.js';
+import { GIX_DEFAULT, simId } from '../spec/ids.js';
+import { ginAnswerLayout, LAYOUTS } from '../spec/layouts.js';
 import type { SimHandler } from '../engine.js';
 import { readParams } from '../card/kit.js';
 import { writeAnswer as encodeResponse } from '../wire/command.js';
@@ -84,10 +84,10 @@ function ginValues(p: VirtualPinpadProfile, acqIdx: number): Record<string, Fiel
 
 /** GIN (§3.2.3): the layout for the acquirer index asked. */
 export const gin: SimHandler = (cmd, ctx) => {
-  const req = readLayout(CLASSIC_LAYOUTS.GIN_REQUEST, cmd.blocks[0] ?? new Uint8Array());
+  const req = readLayout(LAYOUTS.GIN_REQUEST, cmd.blocks[0] ?? new Uint8Array());
   if (isLayoutFault(req) || cmd.blocks.length !== 1) return encodeResponse('GIN', ST_INVPARM);
   const acq = Number(req.GIN_ACQIDX);
-  return encodeResponse('GIN', 0, [writeLayout(ginLayout(acq), ginValues(ctx.profile, acq))]);
+  return encodeResponse('GIN', 0, [writeLayout(ginAnswerLayout(acq), ginValues(ctx.profile, acq))]);
 };
 
 function gixValue(p: VirtualPinpadProfile, id: number): FieldValue | undefined {
@@ -112,7 +112,7 @@ function gixValue(p: VirtualPinpadProfile, id: number): FieldValue | undefined {
     PP_COMMINFO: '0000',
     ...(p.contactless ? { PP_CTLSCAPAB: '2469B', PP_CTLSVER: '1.0', PP_MCTLSVER: 'MC1.0', PP_VCTLSVER: 'VS1.0' } : {}),
   };
-  const def = abecsId(id);
+  const def = simId(id);
   if (!def) return undefined;
   if (def.name in byName) return byName[def.name];
   const ksn = /^PP_KSNTDES([PD])(\d\d)$/.exec(def.name);
@@ -150,7 +150,7 @@ function gixDatum(
 ): Uint8Array | undefined {
   if (p.answers === '2.12' && IDS_212[id]) return writeRawDatum(id, Buffer.from(IDS_212[id](p), 'latin1'));
   const v = gixValue(p, id) ?? tableVersionValue(state, id); // PP_TABVERnn
-  const def = abecsId(id);
+  const def = simId(id);
   if (v === undefined || !def) return undefined;
   return writeRawDatum(id, writeField(def, v));
 }
@@ -161,7 +161,7 @@ export const gix: SimHandler = (cmd, ctx) => {
   const raw = params.get('SPE_IDLIST');
   const list = raw instanceof Uint8Array ? raw : undefined;
   if (list && list.length % 2 !== 0) return encodeResponse('GIX', ST_INVPARM);
-  const all = ctx.profile.answers === '2.12' ? GIX_212_ORDER : GIX_DEFAULT_IDS;
+  const all = ctx.profile.answers === '2.12' ? GIX_212_ORDER : GIX_DEFAULT;
   const ids = list ? Array.from({ length: list.length / 2 }, (_, i) => (list[2 * i]! << 8) | list[2 * i + 1]!) : all;
   const out: Uint8Array[] = [];
   for (const id of ids) {

@@ -12,7 +12,10 @@ export const CLASSIC_HANDLERS: ReadonlyMap<string, SimHandler> = new Map([
   ...CARD_CLASSIC_HANDLERS, // GPN, RMC, TLI, TLR, TLE
 ]);
 
-/** The Abecs commands a current pinpad adds (the card and multimedia ones come from card/index.ts). */
+/**
+ * What a current pinpad adds: the Abecs commands (the card and multimedia ones come from card/index.ts)
+ * and DEX, which §3.3's table does not tick Abecs but which the older pinpad modelled here lacks.
+ */
 export const ABECS_HANDLERS: ReadonlyMap<string, SimHandler> = new Map([
   ['GIX', gix],
   ['CLX', clx],

@@ -1,4 +1,4 @@
-import { commandRow, type CommandSession } from '../../../../tables/pinpad/commands.js';
+import { sessionRule, type SimSessionRule } from '../spec/commands.js';
 import type { PacketLayer, SimState } from '../engine.js';
 import { writeAnswer } from '../wire/command.js';
 import { isSecurePacket, openCommand, sealAnswer } from './envelope.js';
@@ -9,7 +9,7 @@ const ST_INVCALL = 10;
 
 const idOf = (b: Uint8Array): string => Buffer.from(b.subarray(0, 3)).toString('latin1');
 /** What a command does to the session, from the specification's table (OPN opens, CLO/CLX close). */
-const sessionOf = (id: string): CommandSession | undefined => commandRow(id)?.session;
+const sessionOf = (id: string): SimSessionRule | undefined => sessionRule(id);
 
 /** The secure session as the virtual pinpad keeps it in `state.session.secure` (CLO and OPN wipe it). */
 export interface SimSecureSession {

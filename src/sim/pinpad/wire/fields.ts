@@ -1,4 +1,4 @@
-import type { FieldFormat } from '../../../../tables/pinpad/formats.js';
+import type { FieldFormat } from '../spec/formats.js';
 
 /**
  * The field formats of ABECS 2.20 §1.3, checked byte by byte as the pinpad receives them, and

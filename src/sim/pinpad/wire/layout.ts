@@ -1,4 +1,4 @@
-import type { Layout } from '../../../../tables/pinpad/formats.js';
+import type { Layout } from '../spec/formats.js';
 import { fitsFormat, readField, writeField, type FieldValue } from './fields.js';
 
 /** Why a fixed-field block is refused (the pinpad answers ST_INVPARM). */

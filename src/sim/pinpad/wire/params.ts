@@ -1,10 +1,5 @@
-import { abecsId, abecsIdByName, type AbecsId } from '../../../../tables/pinpad/abecs-ids.js';
-import {
-  ABECS_COMMAND_PARAMS,
-  CR_ALLOWED,
-  PARAM_PATTERNS,
-  type CommandParams,
-} from '../../../../tables/pinpad/command-params.js';
+import { simId, simIdByName, type SimId } from '../spec/ids.js';
+import { CONTENT_RULES, CR_IN_TEXT, SIM_COMMAND_PARAMS, type SimCommandParams } from '../spec/params.js';
 import { fitsFormat, readField, writeField, type FieldValue } from './fields.js';
 
 /**
@@ -30,8 +25,8 @@ export type ParamFault =
 /** Largest CMD_PARLEN (§3.1.3.1: "até 995 (03E3h)"). */
 export const MAX_PARLEN = 995;
 
-function commandParams(id: string): CommandParams | undefined {
-  return (ABECS_COMMAND_PARAMS as Record<string, CommandParams>)[id];
+function commandParams(id: string): SimCommandParams | undefined {
+  return SIM_COMMAND_PARAMS.get(id);
 }
 
 /** Splits blocks into raw (id, value) pairs; a structural fault says where. */
@@ -52,20 +47,20 @@ export function splitParams(blocks: readonly Uint8Array[]): { id: number; value:
   return out;
 }
 
-function check(def: AbecsId, value: Uint8Array, robust: boolean): ParamFault | undefined {
+function check(def: SimId, value: Uint8Array, robust: boolean): ParamFault | undefined {
   if (robust) return undefined; // the command takes it whatever it holds (§6.5.1, §6.5.12, §6.6.1)
-  const pattern = PARAM_PATTERNS[def.name];
+  const pattern = CONTENT_RULES[def.name];
   if (pattern)
     return pattern.test(Buffer.from(value).toString('latin1')) ? undefined : { kind: 'format', name: def.name };
   if (def.variable ? value.length > def.length : value.length !== def.length)
     return { kind: 'length', name: def.name, got: value.length };
   if (def.format === 'H' && value.length % 2 !== 0) return { kind: 'length', name: def.name, got: value.length };
-  if (!fitsFormat(def.format, value, CR_ALLOWED.has(def.name))) return { kind: 'format', name: def.name };
+  if (!fitsFormat(def.format, value, CR_IN_TEXT.has(def.name))) return { kind: 'format', name: def.name };
   return undefined;
 }
 
 /**
- * Reads the parameters of command `id` (one of ABECS_COMMAND_PARAMS). Without a table entry every
+ * Reads the parameters of command `id` (one of SIM_COMMAND_PARAMS). Without a table entry every
  * known parameter is checked and kept (a command this file does not describe yet).
  */
 export function readParams(id: string, blocks: readonly Uint8Array[]): ParamSet | ParamFault {
@@ -75,16 +70,16 @@ export function readParams(id: string, blocks: readonly Uint8Array[]): ParamSet 
   const values = new Map<string, FieldValue[]>();
   const lazy = new Map<string, ParamFault>();
   for (const p of raw) {
-    const def = abecsId(p.id);
+    const def = simId(p.id);
     if (!def || def.id >= 0x8000) continue; // unknown, or a PP_ datum: not a parameter
-    if (table && !(def.name in table.params)) continue; // not foreseen for this command: ignored
+    if (table && !table.params.has(def.name)) continue; // not foreseen for this command: ignored
     const list = values.get(def.name) ?? [];
-    if (list.length > 0 && !(table?.repeats?.includes(def.name) ?? false)) continue; // first value wins, the rest ignored (§6.2.2)
-    const fault = check(def, p.value, table?.robust?.includes(def.name) ?? false);
+    if (list.length > 0 && !(table?.repeats.has(def.name) ?? false)) continue; // first value wins, the rest ignored (§6.2.2)
+    const fault = check(def, p.value, table?.robust.has(def.name) ?? false);
     if (fault) {
       // an MD parameter is checked when the situation needs it (the handler reads it): the PPC930 of
       // the public log takes a GOX whose SPE_WKENC (B16) has 8 bytes with SPE_MTHDPIN "3" (DUKPT)
-      if (table?.params[def.name] === 'MD') {
+      if (table?.params.get(def.name) === 'MD') {
         lazy.set(def.name, fault);
         continue;
       }
@@ -94,7 +89,7 @@ export function readParams(id: string, blocks: readonly Uint8Array[]): ParamSet 
     values.set(def.name, list);
   }
   if (table) {
-    for (const [name, presence] of Object.entries(table.params))
+    for (const [name, presence] of table.params)
       if (presence === 'M' && !values.has(name)) return { kind: 'missing', name };
   }
   const use = (name: string): void => {
@@ -126,9 +121,9 @@ export function faultStatus(f: ParamFault): number {
 
 /** One datum of an answer, by name: PARID, PARLEN and the value written to its format (§3.1.3.2). */
 export function writeDatum(name: string, value: FieldValue): Uint8Array {
-  const def = abecsIdByName(name);
+  const def = simIdByName(name);
   if (!def) throw new RangeError(`${name} is not an ABECS id`);
-  const v = writeField(def, value, { maskedDigits: name === 'PP_PAN', cr: CR_ALLOWED.has(name) });
+  const v = writeField(def, value, { maskedDigits: name === 'PP_PAN', cr: CR_IN_TEXT.has(name) });
   return writeRawDatum(def.id, v);
 }
 

@@ -98,9 +98,9 @@ describe('what the virtual pinpad lacked (issue 18)', () => {
     expect(text(ok)).toBe('CLX000');
     expect(r.engine.state.display).toEqual(['ATE LOGO', 'VOLTE SEMPRE']);
     expect(r.engine.state.session).toEqual({});
-    cardSim(r.engine.state).media.files.set('LOGO', { type: 1, data: Buffer.alloc(4) });
-    expect(text(await r.send(encodeFrame(cmd('CLX', par(0x1e, 'LOGO'), par(0x1b, 'X')))))).toBe('CLX000');
-    expect(r.engine.state.display[0]).toBe('[image LOGO]');
+    cardSim(r.engine.state).media.files.set('LOGO0001', { type: 1, data: Buffer.alloc(4) });
+    expect(text(await r.send(encodeFrame(cmd('CLX', par(0x1e, 'LOGO0001'), par(0x1b, 'X')))))).toBe('CLX000');
+    expect(r.engine.state.display[0]).toBe('[image LOGO0001]');
   });
 
   it('GOX declines offline when the card says so: PP_GOXRES "1…", CID 00 (AAC), and no FCX after it', async () => {

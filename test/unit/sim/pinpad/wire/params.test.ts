@@ -75,7 +75,7 @@ describe('the virtual pinpad reads Abecs parameters strictly (§3.1.3.1, §6.2.2
     expect(status('MNU', [block(par(0x1b, 'SÓ TÍTULO'))])).toBe(19);
   });
 
-  it('SPE_MFNAME: the examples\' "QRCODE01" (§3.4.1, §3.4.6) passes; padding spaces or symbols are ST_INVPARM', () => {
+  it('SPE_MFNAME: the examples\' "QRCODE01" (§3.4.1, §3.4.6) passes; a short name, padding spaces or symbols are ST_INVPARM', () => {
     // §3.4.1 line 5952: MLI026 001E 0008 "QRCODE01" 001F 000A 00000D06 F211 01 000000
     const mli = parseCommand(
       hex('4D 4C 49 30 32 36 00 1E 00 08 51 52 43 4F 44 45 30 31 00 1F 00 0A 00 00 0D 06 F2 11 01 00 00 00'),
@@ -88,7 +88,7 @@ describe('the virtual pinpad reads Abecs parameters strictly (§3.1.3.1, §6.2.2
     if ('kind' in dsi) throw new Error('DSI example does not split');
     expect(status('DSI', dsi.blocks)).toBe(0);
     expect(status('DSI', [par(0x1e, 'NOPE    ')])).toBe(11);
-    expect(status('DSI', [par(0x1e, 'NOPE')])).toBe(0);
+    expect(status('DSI', [par(0x1e, 'NOPE')])).toBe(11); // A8: exactly 8 (§1.3)
     expect(status('DSI', [par(0x1e, 'QR-1')])).toBe(11);
   });
 

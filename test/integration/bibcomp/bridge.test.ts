@@ -1,15 +1,16 @@
 /**
- * The bridge to a BibComp library without the generic command (issue 19): the test library built
- * with -DPPTEST_NO_GENERIC exports only the classic PPCOMP.H functions, and the driver runs through
- * ClassicBibcompTransport — GIN, DSP, GTS, the table load, GCR/GOC/FNC and GPN each by its PP_
- * function — against the virtual pinpad over TCP. With no way to have GCR's track encrypted, card
- * sales are refused by name; display, information, tables and PIN work.
+ * The driver through a BibComp library (drivers/bibcomp): the test library exports exactly PPCOMP.H,
+ * and every classic command — GIN, DSP, GTS, the table load, GCR/GOC/FNC, GPN, RMC — goes as text
+ * through PP_StartGenericCmd/PP_GenericCmd to the virtual pinpad over TCP. What the text cannot
+ * carry (the Abecs commands, the secure channel) never reaches the library; card sales and typed card
+ * numbers are refused by name with the specification's reason (drivers/bibcomp/reach.ts).
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
+  BibcompCardGate,
+  BibcompTransport,
   bibcompTransportFor,
-  ClassicBibcompTransport,
   loadBibcomp,
   type BibcompCalls,
 } from '../../../drivers/bibcomp/index.js';
@@ -26,20 +27,26 @@ import { cardSim } from '../../../src/sim/pinpad/card/index.js';
 import type { VirtualPinpad } from '../../../src/sim/pinpad/server.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
 import records from '../../vectors/initialization/abecs-4.1-records.json' with { type: 'json' };
-import { buildBibcomp, setFault } from '../../helpers/bibcomp-build.js';
+import { bibcompFaults, buildBibcomp } from '../../helpers/bibcomp-build.js';
 import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 
 const cleanup: (() => Promise<void>)[] = [];
+const until = async (what: string, f: () => boolean, ms = 20_000): Promise<void> => {
+  const end = Date.now() + ms;
+  while (!f()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
 afterEach(async () => {
   for (const f of cleanup.splice(0).reverse()) await f();
 });
 
-let library: string;
+const faults = bibcompFaults();
 let calls: BibcompCalls;
 let terminalKey: TerminalKey;
 beforeAll(() => {
-  library = buildBibcomp('classic');
-  calls = loadBibcomp(library);
+  calls = loadBibcomp(buildBibcomp());
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicExponent: 0x10001 });
   terminalKey = terminalKeyFromPem(privateKey.export({ format: 'pem', type: 'pkcs8' }).toString());
 }, 60_000);
@@ -54,36 +61,30 @@ async function rig(profile: ConstructorParameters<typeof VirtualPinpad>[0] = {})
     reconnect: { initialMs: 50, maxMs: 200 },
   });
   cleanup.push(async () => {
-    setFault(library, 'none');
+    faults.set('none');
     await pinpad.close();
   });
   await pinpad.connect();
   return { sim, pinpad, deck: cardSim(sim.engine.state).deck };
 }
 
-describe('a BibComp library without the generic command', () => {
-  it('loads as classic: no generic command, the classic functions found', () => {
-    expect(calls.generic).toBe(false);
-    expect(calls.has('PP_StartGetCard')).toBe(true);
-    expect(calls.has('PP_FinishChip')).toBe(true);
-    expect(bibcompTransportFor({ calls, wedged: { value: false } }, { port: 'x:1' })).toBeInstanceOf(
-      ClassicBibcompTransport,
-    );
-  });
-
-  it('is an obsolete pinpad to the driver: information from GIN, display, table version from GTS, all through PP_ functions', async () => {
+describe('the driver through a BibComp library', () => {
+  it('is a pinpad without secure channel to the driver: information from GIN, display, table version from GTS, all as text', async () => {
     const { sim, pinpad } = await rig();
     expect(pinpad.secure.recognition).toBe('classic');
     const info = await pinpad.info();
     expect(info).toMatchObject({ source: 'GIN', serialNumber: 'VPP0000000001' });
     await pinpad.display(['PELA BIBLIOTECA', 'CLASSICA']);
     expect(sim.engine.state.display).toEqual(['PELA BIBLIOTECA', 'CLASSICA']);
+    // Latin-1 bytes, not UTF-8: "RETIRE O CARTÃO" is 15 characters of DSP_MSG's 32 (§3.3.5)
+    await pinpad.display(['RETIRE O CARTÃO', '']);
+    expect(sim.engine.state.display).toEqual(['RETIRE O CARTÃO', '']);
     expect(await pinpad.run(card.GTS, '03')).toMatch(/^.{10}$/);
     // only classic commands reached the pinpad: the Abecs ones were answered ERR010 by the bridge itself
     expect(sim.engine.state.received.every((id) => ['GIN', 'DSP', 'GTS'].includes(id))).toBe(true);
   }, 30_000);
 
-  it('GCR through PP_StartGetCard/PP_GetCard (masked), the PIN through PP_StartGetPIN/PP_GetPIN with the PAN, RMC through PP_RemoveCard', async () => {
+  it('GCR (masked), the PIN by GPN with the PAN, RMC, each through the generic command', async () => {
     const { sim, pinpad, deck } = await rig();
     const c = TEST_CARDS.find((x) => x.pin === '4321')!;
     deck.choose({ pan: c.pan, via: 'stripe', pin: 'right' });
@@ -110,7 +111,7 @@ describe('a BibComp library without the generic command', () => {
     expect(notes.length).toBeGreaterThan(0); // the pinpad's prompts came as PPCOMP_NOTIFY
   }, 30_000);
 
-  it('a chip card through GCR, GOC (PP_StartGoOnChip) and FNC (PP_FinishChip)', async () => {
+  it('a chip card through GCR, GOC and FNC', async () => {
     const { pinpad, deck } = await rig();
     deck.choose({ lastDigit: 0, via: 'chip', pin: 'right' });
     const r = await pinpad.run(card.GCR, {
@@ -135,7 +136,7 @@ describe('a BibComp library without the generic command', () => {
     await pinpad.run(card.RMC, ['OBRIGADO', '']);
   }, 30_000);
 
-  it('loads the EMV tables through PP_TableLoadInit/Rec/End (TLI, TLR, TLE): the §4.1.1 record in force under its version', async () => {
+  it('loads the EMV tables (TLI, TLR, TLE): the §4.1.1 record in force under its version', async () => {
     const { sim, pinpad } = await rig();
     const started = await card.startTableLoad(pinpad, { acquirer: '02', version: 'CLASSIC001' });
     expect(started.versionDiffers).toBe(true); // PPCOMP_TABEXP (20) is ST_TABVERDIF: the load goes on (§3.5.2)
@@ -146,19 +147,22 @@ describe('a BibComp library without the generic command', () => {
     expect(sim.engine.state.received).toEqual(expect.arrayContaining(['TLI', 'TLR', 'TLE', 'GTS']));
   }, 30_000);
 
-  it('refuses card sales by name, before any card is asked: the library cannot have the track encrypted', async () => {
+  it("refuses card sales and typed card numbers by name, with the specification's reason, before anything reaches the library", async () => {
     const { sim, pinpad, deck } = await rig();
     deck.choose({ lastDigit: 0, via: 'chip' });
-    const port = new PinpadCardPort({
-      pinpad: new card.ClassicCardPinpad(pinpad, { dataKeySlot: 2 }),
-      acquirerIndex: 3,
-      pinKeySlot: 1,
-      dataKeySlot: 2,
-    });
+    const gate = new BibcompCardGate(new card.ClassicCardPinpad(pinpad, { dataKeySlot: 2 }));
+    const port = new PinpadCardPort({ pinpad: gate, acquirerIndex: 3, pinKeySlot: 1, dataKeySlot: 2 });
+    const received = sim.engine.state.received.length;
     await expect(
       port.readCard({ merchantOrderId: 'x1', amount: 1500, method: 'credit' }, new AbortController().signal),
-    ).rejects.toMatchObject({ code: 'PINPAD_UNSUPPORTED', message: expect.stringMatching(/no EBX/) });
-    expect(sim.engine.state.received).not.toContain('GCR');
+    ).rejects.toMatchObject({ code: 'PINPAD_UNSUPPORTED', message: expect.stringMatching(/^GCX: .*DUKPT.*§3\.6\.1/) });
+    await expect(
+      gate.run(card.EBX, { data: new Uint8Array(8), keyIndex: 2, iv: new Uint8Array(8) }),
+    ).rejects.toMatchObject({
+      code: 'PINPAD_UNSUPPORTED',
+      message: expect.stringMatching(/^EBX: a typed card number needs GCD/),
+    });
+    expect(sim.engine.state.received.length).toBe(received);
   }, 30_000);
 
   it('a cancel at the card prompt goes out as PP_Abort; the link stays usable', async () => {
@@ -185,16 +189,16 @@ describe('a BibComp library without the generic command', () => {
       (x: unknown) => x,
     );
     expect(isPinpadError(e, 'PINPAD_CANCELLED')).toBe(true);
-    expect(sim.engine.state.cans).toBeGreaterThan(0);
+    await until('the CAN at the pinpad', () => sim.engine.state.cans > 0);
     await pinpad.display(['DE NOVO', '']);
     expect(sim.engine.state.display).toEqual(['DE NOVO', '']);
   }, 30_000);
 
-  it('a library stuck in PPCOMP_PROCESSING on PP_GetCard: the cancel still goes out (PP_Abort) and the link is usable after', async () => {
+  it('a library stuck in PPCOMP_PROCESSING on PP_GenericCmd: the cancel still goes out (PP_Abort) and the link is usable after', async () => {
     const { sim, pinpad, deck } = await rig();
     deck.choose({ lastDigit: 0, via: 'chip' });
     const version = await pinpad.run(card.GTS, '00');
-    setFault(library, 'stuck');
+    faults.set('stuck');
     const ac = new AbortController();
     const p = pinpad.run(
       card.GCR,
@@ -214,33 +218,34 @@ describe('a BibComp library without the generic command', () => {
         'PINPAD_CANCELLED',
       ),
     ).toBe(true);
-    expect(sim.engine.state.cans).toBeGreaterThan(cans);
-    setFault(library, 'none');
+    await until('the CAN at the pinpad', () => sim.engine.state.cans > cans);
+    faults.set('none');
     await pinpad.display(['SEGUE', '']);
     expect(sim.engine.state.display).toEqual(['SEGUE', '']);
   }, 30_000);
 
-  it('a library error on PP_StartGetCard is a lost link: the command fails as disconnected and the driver reconnects', async () => {
+  it('a library error on PP_StartGenericCmd is a lost link: the command fails as disconnected and the driver reconnects', async () => {
     const { pinpad } = await rig();
-    setFault(library, 'error');
+    faults.set('error');
     const e = await pinpad.run(card.GCR, { again: true }).then(
       () => null,
       (x: unknown) => x,
     );
     expect(isPinpadError(e)).toBe(true);
     expect((e as { code: string }).code).toMatch(/PINPAD_DISCONNECTED|PINPAD_TIMEOUT/);
-    setFault(library, 'none');
+    faults.set('none');
     const end = Date.now() + 20_000;
     while (pinpad.status !== 'connected' && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
     expect(pinpad.status).toBe('connected');
   }, 30_000);
 });
 
-describe('the plain driver on the classic library', () => {
-  it('answers an Abecs command with ERR010 without calling the library', async () => {
+describe('the plain driver through the library', () => {
+  it('answers an Abecs command with ERR010 without calling the library: its parameters would not survive the text', async () => {
     const sim = await startVirtualPinpad({}, cleanup);
+    let transport: BibcompTransport | undefined;
     const pinpad = new Pinpad({
-      transport: () => new ClassicBibcompTransport({ calls, port: `127.0.0.1:${sim.port}` }),
+      transport: () => (transport = new BibcompTransport({ calls, port: `127.0.0.1:${sim.port}` })),
       probeIntervalMs: 0,
     });
     cleanup.push(() => pinpad.close());
@@ -252,5 +257,6 @@ describe('the plain driver on the classic library', () => {
     expect(isPinpadError(e, 'PINPAD_STATUS')).toBe(true);
     expect((e as { context: { unknownCommand: boolean } }).context.unknownCommand).toBe(true);
     expect(sim.engine.state.received).not.toContain('GIX');
+    expect(transport?.counters.starts).toBe(0);
   }, 30_000);
 });
