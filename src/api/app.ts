@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '../core/index.js';
+import { isAllowedHost, type Logger } from '../core/index.js';
 import type { Outbox } from '../store/index.js';
 import { requireToken } from './auth.js';
 import { ApiError, sendError, sendJson } from './http-kit.js';
@@ -34,6 +34,11 @@ export interface ApiDeps extends PaymentsDeps, DayApiDeps, VoidsApiDeps {
   metrics?: MetricsSource | undefined;
   /** The screens' files (default: read once from src/screens). */
   screens?: ReturnType<typeof loadScreens> | undefined;
+  /**
+   * The names a request's `Host` may carry besides the loopback ones (the LAN listener's host and
+   * its certificate's names); any other Host is refused (421), against DNS rebinding.
+   */
+  hosts?: readonly string[] | undefined;
 }
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -109,9 +114,12 @@ function requestUrl(raw: string): URL {
  */
 export function buildApp(given: ApiDeps): Handler {
   const deps: ApiDeps = { ...given, tickets: given.tickets ?? new EventTickets() };
+  const hosts = new Set((given.hosts ?? []).map((h) => h.toLowerCase()));
   // The screens' files are read at their first request, not while the daemon starts (fast start).
   let screens = deps.screens;
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!isAllowedHost(req.headers.host, hosts))
+      throw new ApiError(421, 'MISDIRECTED_REQUEST', 'this terminal does not answer for that Host');
     const url = requestUrl(req.url ?? '/');
     if (isScreensPath(url.pathname))
       return serveScreens(req, res, url, {
