@@ -87,6 +87,7 @@ export async function showReceipt(
     res.writeHead(200, {
       'cache-control': 'no-store',
       'content-type': 'image/svg+xml',
+      'x-content-type-options': 'nosniff',
       'x-omnipos-digital-copy': form,
     });
     res.end(svg);
