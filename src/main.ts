@@ -338,6 +338,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
       receipts: receiptService(config, printing, clock),
       health,
       metrics: () => metrics.metrics.render(),
+      onAuthFailure: () => metrics.metrics.authFailed(),
     },
   );
 
