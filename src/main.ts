@@ -221,6 +221,15 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
     display: qrDisplay,
     tables: () => tables.current(),
     pixRefunds: pix !== undefined,
+    // A supervisor lockout is an alarm (health, the webhook), one per lockout.
+    onLockout: (l, message) =>
+      operations.alarms.notice({
+        key: `supervisor-lockout:${l.client}:${l.until}`,
+        code: 'SUPERVISOR_LOCKOUT',
+        severity: 'warn',
+        message,
+        context: { client: l.client, lockouts: l.count, until: new Date(l.until).toISOString() },
+      }),
     log: log.child({ component: 'void' }),
     ...timing,
     onOutbox: () => void forwarderRef.runOnce?.(),
@@ -329,6 +338,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
       receipts: receiptService(config, printing, clock),
       health,
       metrics: () => metrics.metrics.render(),
+      onAuthFailure: () => metrics.metrics.authFailed(),
     },
   );
 

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Logger } from '../core/index.js';
+import { httpStatusOf, isAllowedHost, isOmniposError, type Logger } from '../core/index.js';
+import { RefusalLog } from './refusals.js';
 import type { Outbox } from '../store/index.js';
 import { requireToken } from './auth.js';
 import { ApiError, sendError, sendJson } from './http-kit.js';
@@ -34,6 +35,13 @@ export interface ApiDeps extends PaymentsDeps, DayApiDeps, VoidsApiDeps {
   metrics?: MetricsSource | undefined;
   /** The screens' files (default: read once from src/screens). */
   screens?: ReturnType<typeof loadScreens> | undefined;
+  /**
+   * The names a request's `Host` may carry besides the loopback ones (the LAN listener's host and
+   * its certificate's names); any other Host is refused (421), against DNS rebinding.
+   */
+  hosts?: readonly string[] | undefined;
+  /** Told of each request refused for its bearer token (the `/metrics` counter). */
+  onAuthFailure?: (() => void) | undefined;
 }
 
 export type Handler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -109,9 +117,12 @@ function requestUrl(raw: string): URL {
  */
 export function buildApp(given: ApiDeps): Handler {
   const deps: ApiDeps = { ...given, tickets: given.tickets ?? new EventTickets() };
+  const hosts = new Set((given.hosts ?? []).map((h) => h.toLowerCase()));
   // The screens' files are read at their first request, not while the daemon starts (fast start).
   let screens = deps.screens;
   const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!isAllowedHost(req.headers.host, hosts))
+      throw new ApiError(421, 'MISDIRECTED_REQUEST', 'this terminal does not answer for that Host');
     const url = requestUrl(req.url ?? '/');
     if (isScreensPath(url.pathname))
       return serveScreens(req, res, url, {
@@ -135,15 +146,31 @@ export function buildApp(given: ApiDeps): Handler {
     }
     return hit.r.handle({ req, res, params: hit.params as Record<string, string>, query: url.searchParams }, deps);
   };
+  const refusals = new RefusalLog(deps.log);
   return (req, res) => {
     Promise.resolve()
       .then(() => route(req, res))
       .catch((e: unknown) => {
-        if (!(e instanceof ApiError)) deps.log.error({ err: e, url: req.url }, 'api handler failed');
+        const refusal = refusalCode(e);
+        if (refusal === 'UNAUTHORIZED') deps.onAuthFailure?.();
+        if (refusal !== undefined) refusals.refused(req, refusal);
+        else if (!(e instanceof ApiError))
+          deps.log.error({ err: e, url: req.url?.split('?')[0] }, 'api handler failed');
         if (!res.headersSent) sendError(res, e);
         else res.destroy();
       });
   };
+}
+
+/**
+ * The code of an expected refusal worth an audit line (a bad token, a refused supervisor, a Host
+ * that is not this terminal's), or undefined for the rest: bad input answers the caller alone, and a
+ * fault (no code of a refusal) is logged with its stack.
+ */
+function refusalCode(e: unknown): string | undefined {
+  if (e instanceof ApiError) return e.status === 401 || e.status === 421 ? e.code : undefined;
+  if (isOmniposError(e) && httpStatusOf(e) < 500) return e.code;
+  return undefined;
 }
 
 /** Listens on loopback by default. */

@@ -4,7 +4,7 @@ import type { DayBook } from '../operations/index.js';
 import { ApiError, readJson, sendJson } from './http-kit.js';
 import type { Route } from './routes.js';
 import type { SupervisorGate } from '../engine/index.js';
-import { SUPERVISOR_PASSWORD_HEADER, SUPERVISOR_TOKEN_HEADER } from './voids.js';
+import { supervisorCredential } from './supervisor-headers.js';
 
 /** What the day's routes need: the day book (none: the routes answer 409). */
 export interface DayApiDeps {
@@ -38,11 +38,6 @@ function mapped<T>(f: () => T): T {
   }
 }
 
-function header(req: IncomingMessage, name: string): string | undefined {
-  const v = req.headers[name];
-  return typeof v === 'string' ? v : undefined;
-}
-
 /**
  * Who may close the day: the router has checked the cash register's bearer token; a supervisor
  * then proves it as for a void, with `X-Supervisor-Token` or `X-Supervisor-Password`
@@ -55,10 +50,7 @@ export function authorizeDayClose(req: IncomingMessage, deps: DayApiDeps): void 
       'NOT_AVAILABLE',
       'closing the day needs a supervisor, and this daemon has no supervisor credentials',
     );
-  deps.supervisor.authorize(
-    { token: header(req, SUPERVISOR_TOKEN_HEADER), password: header(req, SUPERVISOR_PASSWORD_HEADER) },
-    'closing the day',
-  );
+  deps.supervisor.authorize(supervisorCredential(req), 'closing the day');
 }
 
 /** `POST /v1/day/close`: the date from `?date=`, a JSON body `{ "date": … }`, or today. */

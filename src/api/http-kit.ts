@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { OmniposError, httpStatusOf, isOmniposError } from '../core/index.js';
+import { duplicateKey } from './json-keys.js';
 
 /** An API refusal: HTTP status, a stable code and, for bad input, the field at fault. */
 export class ApiError extends Error {
@@ -37,7 +38,7 @@ export function sendError(res: ServerResponse, e: unknown): void {
   sendJson(res, 500, { error: { code: 'INTERNAL', message: 'unexpected error' } });
 }
 
-/** Reads a JSON object body: 415 for another type, 413 past `limit` bytes, 400 for bad JSON. */
+/** Reads a JSON object body: 415 for another type, 413 past `limit` bytes, 400 for bad JSON or a key given twice. */
 export async function readJson(req: IncomingMessage, limit = 64 * 1024): Promise<Record<string, unknown>> {
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/json') throw new ApiError(415, 'UNSUPPORTED_MEDIA_TYPE', 'send application/json');
@@ -49,11 +50,15 @@ export async function readJson(req: IncomingMessage, limit = 64 * 1024): Promise
     chunks.push(chunk as Buffer);
   }
   let body: unknown;
+  const text = Buffer.concat(chunks).toString('utf8');
   try {
-    body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    body = JSON.parse(text);
   } catch (e) {
     throw new ApiError(400, 'INVALID_JSON', `the body is not JSON: ${(e as Error).message}`);
   }
+  const repeated = duplicateKey(text);
+  if (repeated !== undefined)
+    throw new ApiError(400, 'INVALID_JSON', `the body names "${repeated.slice(0, 64)}" twice`, repeated.slice(0, 64));
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     throw new ApiError(400, 'INVALID_BODY', 'the body must be a JSON object');
   return body as Record<string, unknown>;

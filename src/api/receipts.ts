@@ -15,6 +15,7 @@ import {
   type ReceiptDocument,
 } from '../receipt/index.js';
 import { renderQrSvg } from '../qr/index.js';
+import { SECURITY_HEADERS } from './screens.js';
 import { ApiError, readJson, sendJson } from './http-kit.js';
 import { paymentView, receiptQuestion } from './payment-view.js';
 import { engineOf, paymentOr404, type PaymentsDeps } from './payments.js';
@@ -86,6 +87,7 @@ export async function showReceipt(
     res.writeHead(200, {
       'cache-control': 'no-store',
       'content-type': 'image/svg+xml',
+      'x-content-type-options': 'nosniff',
       'x-omnipos-digital-copy': form,
     });
     res.end(svg);
@@ -94,13 +96,14 @@ export async function showReceipt(
   const copy = oneOf(query, 'copy', ['customer', 'merchant'] as const, 'customer');
   const columns = Number(oneOf(query, 'columns', RECEIPT_COLUMNS.map(String), String(s.columns))) as ReceiptColumns;
   const doc = paymentReceipt(subject, { environment: s.environment, copy, columns });
-  const head = { 'cache-control': 'no-store' };
+  const head = { 'cache-control': 'no-store', 'x-content-type-options': 'nosniff' };
   if (format === 'png') {
     const png = await s.png(doc, columns);
     res.writeHead(200, { ...head, 'content-type': 'image/png', 'content-length': String(png.length) });
     res.end(png);
   } else if (format === 'html') {
-    res.writeHead(200, { ...head, 'content-type': 'text/html; charset=utf-8' });
+    // The screens' policy: a receipt names what a customer or a host sent (merchant name, product), so no script runs in it.
+    res.writeHead(200, { ...head, ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8' });
     res.end(
       `<!doctype html><html lang="pt-BR"><head><meta charset="utf-8"><title>Comprovante ${subject.merchantOrderId}</title></head><body>${receiptHtml(doc, columns)}</body></html>\n`,
     );

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { isOmniposError } from '../core/index.js';
 import type { Journal, JournalEntry } from '../store/index.js';
+import { supervisorCredential } from './supervisor-headers.js';
 import { ApiError, readJson, sendJson } from './http-kit.js';
 import type { Route } from './routes.js';
 
@@ -21,9 +22,7 @@ export const VoidBody = z.strictObject({
   amount: z.number().int('must be a whole number of cents').positive('must be more than 0').max(99_999_999).optional(),
 });
 
-/** The supervisor's credential headers (never the cash register's bearer token). */
-export const SUPERVISOR_TOKEN_HEADER = 'x-supervisor-token';
-export const SUPERVISOR_PASSWORD_HEADER = 'x-supervisor-password';
+export { SUPERVISOR_PASSWORD_HEADER, SUPERVISOR_TOKEN_HEADER } from './supervisor-headers.js';
 
 const VOID_STATUSES = [
   'pending',
@@ -76,11 +75,6 @@ function idOf(raw: string, what: string): number {
   return Number(raw);
 }
 
-function header(req: IncomingMessage, name: string): string | undefined {
-  const v = req.headers[name];
-  return typeof v === 'string' ? v : undefined;
-}
-
 /**
  * `POST /v1/payments/{id}/void`: a supervisor's credential in `X-Supervisor-Token` or
  * `X-Supervisor-Password`; `{amount?}`. Everything refused before the card is read (supervisor,
@@ -108,7 +102,7 @@ export async function createVoid(
   }
   // A card sale's void reads the card again: not while the pinpad's secure session is still opening.
   if (deps.journal.get(saleId)?.kind === 'sale') deps.pinpadOpen?.();
-  const supervisor = { token: header(req, SUPERVISOR_TOKEN_HEADER), password: header(req, SUPERVISOR_PASSWORD_HEADER) };
+  const supervisor = supervisorCredential(req);
   let started;
   try {
     started = await engine.start(saleId, {

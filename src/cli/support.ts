@@ -1,13 +1,35 @@
-import { writeFileSync } from 'node:fs';
+import { closeSync, constants, fchmodSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { loadConfig, type Config } from '../config/index.js';
-import { systemClock } from '../core/index.js';
+import { OmniposError, systemClock } from '../core/index.js';
 import { supportBundle, type SupportBundleDeps } from '../operations/index.js';
 import { ensureApiToken, openTerminalDatabase } from '../store/index.js';
 import type { Command } from './context.js';
 import { version } from './version.js';
+
+/**
+ * Writes the bundle to `out` (mode 0600) without following a symbolic link there: the bundle is
+ * often written by root (`sudo omnipos support bundle`) into a shared folder such as /tmp, where a
+ * link planted by another user would have it overwrite any file (O_NOFOLLOW, so no race either).
+ */
+export function writeBundle(out: string, archive: Buffer): void {
+  let fd: number;
+  try {
+    fd = openSync(out, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o600);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ELOOP')
+      throw new OmniposError('INVALID_ARGUMENT', `--out ${out} is a symbolic link; the bundle does not follow one`);
+    throw e;
+  }
+  try {
+    fchmodSync(fd, 0o600);
+    writeSync(fd, archive);
+  } finally {
+    closeSync(fd);
+  }
+}
 
 /** The running daemon's health over its local API, or why it could not be asked. */
 async function daemonHealth(config: Config): Promise<SupportBundleDeps['health']> {
@@ -58,7 +80,7 @@ Example:
     }
     const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\..*$/, '');
     const out = path.resolve(values.out ?? `omnipos-support-${config.values.terminal.terminalId}-${stamp}.tar.gz`);
-    writeFileSync(out, archive, { mode: 0o600 });
+    writeBundle(out, archive);
     ctx.out(`${out} (${archive.length} bytes; daemon ${health.reachable ? 'answered' : 'not reachable'})\n`);
     return 0;
   },

@@ -1,4 +1,6 @@
 import { SANDBOX_CREDENTIALS } from '../../tables/sandbox-credentials.js';
+import { exposureProblems } from './exposure-guard.js';
+import { isLoopbackHost } from './loopback.js';
 import type { ConfigProblem } from './problems.js';
 import type { ConfigValues } from './schema.js';
 import type { Secret } from './secret.js';
@@ -15,18 +17,18 @@ export const ACQUIRER_URL_KEYS = [
   'ecommerceQueryUrl',
 ] as const;
 
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return (
-    h === 'localhost' || h.endsWith('.localhost') || /^127\./.test(h) || h === '::1' || h === '0.0.0.0' || h === '::'
-  );
-}
+export { isLoopbackHost } from './loopback.js';
 
 /**
  * What a production terminal refuses: virtual devices, the embedded sandbox host, loopback
- * acquirer addresses and the sandbox's credentials. One problem per refused part, named by key.
+ * acquirer addresses, the sandbox's credentials, and what exposes the terminal (exposure-guard.ts).
+ * One problem per refused part, named by key.
  */
-export function productionProblems(values: ConfigValues, clientSecret: Secret | undefined): ConfigProblem[] {
+export function productionProblems(
+  values: ConfigValues,
+  clientSecret: Secret | undefined,
+  merchantKey?: Secret,
+): ConfigProblem[] {
   if (values.environment !== 'production') return [];
   const problems: ConfigProblem[] = [];
   const refuse = (path: string, what: string): void => {
@@ -46,5 +48,8 @@ export function productionProblems(values: ConfigValues, clientSecret: Secret | 
   if (clientSecret?.reveal() === SANDBOX_CREDENTIALS.clientSecret) {
     refuse('acquirer.clientSecretFile', 'the sandbox client secret');
   }
+  if (merchantKey?.reveal() === SANDBOX_CREDENTIALS.merchantKey)
+    refuse('acquirer.merchantKeyFile', 'the sandbox merchant key');
+  for (const p of exposureProblems(values)) refuse(p.path, p.what);
   return problems;
 }

@@ -49,6 +49,13 @@ export function outsideSandboxProblems(values: ConfigValues): ConfigProblem[] {
       message: `must be an https address outside the sandbox (bearer tokens and the merchant key travel there), got ${u.protocol}//${u.host}`,
     });
   }
+  // Telemetry names the merchant and the day's sales: told here, by `config check`, not first at start.
+  const mqtt = values.fleet.mqtt;
+  if (mqtt && !mqtt.url.startsWith('mqtts://'))
+    problems.push({
+      path: 'fleet.mqtt.url',
+      message: `must be mqtts:// in ${values.environment} (the broker in clear)`,
+    });
   return problems;
 }
 

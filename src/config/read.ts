@@ -10,6 +10,8 @@ import { formatProblem, type ConfigProblem } from './problems.js';
 import type { ConfigValues } from './schema.js';
 import { shapeHasPath, shapePathIsText } from './shape.js';
 import { Secret } from './secret.js';
+import { secretModeProblems } from './secret-modes.js';
+import { SANDBOX_CREDENTIALS } from '../../tables/sandbox-credentials.js';
 
 /*
  * The configuration's reading, zod-free: the file, the OMNIPOS_* overrides (walked on the schema's
@@ -149,9 +151,14 @@ export function completeConfig(
   const alarmWebhookSecret = values.alarms.webhook
     ? readSecret(values.alarms.webhook.secretFile, 'alarms.webhook.secretFile', problems)
     : undefined;
+  const sandboxValues = new Set(Object.values(SANDBOX_CREDENTIALS));
+  const published = new Set(
+    [clientSecret, merchantKey].filter((k) => k && sandboxValues.has(k.reveal())).map((k) => (k as Secret).source),
+  );
+  problems.push(...secretModeProblems(values, dir, published));
   if (problems.length > 0) throw invalid(problems, source);
 
-  const refused = productionProblems(values, clientSecret);
+  const refused = productionProblems(values, clientSecret, merchantKey);
   if (refused.length > 0) {
     throw new OmniposError(
       'ENVIRONMENT_REFUSED',

@@ -30,6 +30,8 @@ export const ALARM_CODES = [
   'VOID_RECEIPT_FAILED',
   'VOID_STOOD',
   'HOST_ANOMALY',
+  // The supervisor gate's: a client locked out after wrong supervisor credentials.
+  'SUPERVISOR_LOCKOUT',
 ] as const;
 
 export type AlarmCode = (typeof ALARM_CODES)[number];

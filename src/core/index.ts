@@ -12,6 +12,7 @@ export { cents, formatBRL, type Cents } from './money.js';
 export * from './payment-kinds.js';
 export * from './chip-tags.js';
 export { ALARM_CODES, ALARMS_HEALTH_TELLS_ITSELF, healthTellsAlarmItself, type AlarmCode } from './alarm-codes.js';
+export { hostName, isAllowedHost } from './host-header.js';
 export {
   scrubText,
   scrubValue,

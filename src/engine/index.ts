@@ -68,6 +68,7 @@ export {
 } from './void/types.js';
 export {
   SupervisorGate,
+  SUPERVISOR_PASSWORD_MIN,
   assertSupervisorPassword,
   hashSupervisorPassword,
   isSupervisorHash,
@@ -75,6 +76,7 @@ export {
   type SupervisorCredential,
   type SupervisorSources,
 } from './void/supervisor.js';
+export type { Lockout } from './void/lockout.js';
 export { givenBackOf, remainingOf, voidIdsOf, type Remaining } from './void/ledger.js';
 
 export { MachineOwner } from './machine-owner.js';

@@ -66,6 +66,11 @@ export class TerminalMetrics {
     if (e.state === 'reconnected') this.#m.reconnects.inc();
   }
 
+  /** A request to the API refused for its bearer token. */
+  authFailed(): void {
+    this.#m.authFailures.inc();
+  }
+
   async render(): Promise<{ contentType: string; body: string }> {
     const { registry } = this.#m;
     return { contentType: registry.contentType, body: await registry.metrics() };
@@ -78,6 +83,7 @@ interface Built {
   latency: Histogram<'operation' | 'outcome'>;
   linkErrors: Counter<'reason'>;
   reconnects: Counter;
+  authFailures: Counter;
 }
 
 function build(sources: MetricsSources): Built {
@@ -107,6 +113,11 @@ function build(sources: MetricsSources): Built {
   const reconnects = new Counter({
     name: 'omnipos_pinpad_reconnects',
     help: 'Pinpad links re-established after a loss',
+    registers,
+  });
+  const authFailures = new Counter({
+    name: 'omnipos_api_auth_failures',
+    help: 'API requests refused for a missing or wrong bearer token (every address together)',
     registers,
   });
   new Gauge({
@@ -182,5 +193,5 @@ function build(sources: MetricsSources): Built {
       for (const c of counts.values()) this.set({ code: c.code, severity: c.severity }, c.n);
     },
   });
-  return { registry, payments, latency, linkErrors, reconnects };
+  return { registry, payments, latency, linkErrors, reconnects, authFailures };
 }

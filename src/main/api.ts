@@ -1,4 +1,5 @@
 import { buildApp, listenApi, type ApiDeps } from '../api/index.js';
+import { X509Certificate } from 'node:crypto';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../core/log/index.js';
 import { listenLan } from './api-lan.js';
@@ -23,7 +24,7 @@ export async function startApi(
 ): Promise<DaemonApi> {
   if (opts.api === false) return { api: undefined, lan: undefined };
   const values = config.values;
-  const handler = buildApp({ ...app, log: opts.log.child({ component: 'api' }) });
+  const handler = buildApp({ ...app, hosts: lanNames(config), log: opts.log.child({ component: 'api' }) });
   const api = await held.step("the cash register's API", () =>
     listenApi(handler, values.api.host, opts.port ?? values.api.port),
   );
@@ -32,4 +33,22 @@ export async function startApi(
   const lan = await held.step("the cash register's API on the LAN (api.lan)", () => listenLan(handler, config));
   if (lan) held.add("the cash register's API on the LAN", () => lan.close());
   return { api, lan };
+}
+
+/**
+ * The names a cash register on the LAN reaches the API by, which its `Host` carries: `api.lan.host`
+ * (not a wildcard) and the names and addresses of the LAN certificate (what the register verifies).
+ */
+export function lanNames(config: Config): string[] {
+  const lan = config.values.api.lan;
+  if (!lan) return [];
+  const names = lan.host === '0.0.0.0' || lan.host === '::' ? [] : [lan.host];
+  if (config.apiLanCert) {
+    const san = new X509Certificate(config.apiLanCert).subjectAltName ?? '';
+    for (const entry of san.split(/,\s*/)) {
+      const m = /^(?:DNS|IP Address):(.+)$/.exec(entry.trim());
+      if (m) names.push(m[1] as string);
+    }
+  }
+  return names;
 }

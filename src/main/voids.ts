@@ -12,6 +12,7 @@ import {
   type AcquirerBackend,
   type VoidDeliveryPort,
   SupervisorGate,
+  type Lockout,
   hashSupervisorPassword,
   isSupervisorHash,
 } from '../engine/index.js';
@@ -80,6 +81,8 @@ export interface VoidsDeps extends OwnerDeps {
   apiToken: string;
   /** The outbox can refund Pix sales (e-commerce credentials configured). */
   pixRefunds?: boolean;
+  /** Told of each supervisor lockout, to raise an alarm (never given the credential offered). */
+  onLockout?: (lockout: Lockout, message: string) => void;
   /** The customer's display, where a wallet QR void's cancellation code is shown. */
   display?: QrDisplayPort;
   onEvent?: (event: VoidEvent) => void;
@@ -104,7 +107,16 @@ export function buildVoids(d: VoidsDeps): Voids {
       { file },
     );
   const passwordFile = supervisorPasswordFile(d.config);
-  const gate = new SupervisorGate({ token, passwordHash: () => readSupervisorHash(passwordFile, d.log) });
+  const gate = new SupervisorGate({
+    token,
+    passwordHash: () => readSupervisorHash(passwordFile, d.log),
+    // A lockout is an alarm (health, the webhook) and a warn line; never the credential offered.
+    onLockout: (l) => {
+      const message = `supervisor gate: ${l.client} locked out until ${new Date(l.until).toISOString()} after wrong credentials (lockout ${l.count} in a row)`;
+      d.log.warn({ client: l.client, lockouts: l.count, until: new Date(l.until).toISOString() }, message);
+      d.onLockout?.(l, message);
+    },
+  });
   const delivery = d.acquirer.voids;
   const card = refundCardPort({
     pinpad: d.pinpad,

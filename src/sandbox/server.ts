@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { setTimeout as delay } from 'node:timers/promises';
-import { systemClock } from '../core/index.js';
+import { hostName, isAllowedHost, systemClock } from '../core/index.js';
 import { SandboxClock } from './clock.js';
 import { maybeCloseDay } from './close-day.js';
 import { newUuid, problem, type SandboxContext, type SandboxOptions } from './context.js';
@@ -88,6 +88,15 @@ export function buildSandbox(options: SandboxOptions): Sandbox {
   const db = openSandboxDatabase(options.dbFile, log);
   const clock = new SandboxClock(options.clock ?? systemClock, db);
   const publicUrls: Partial<Record<SandboxBase, string>> = { ...options.publicUrls };
+  // The controls answer a loopback Host, or the name the host is reached by (its addresses' names).
+  const controlHosts = new Set<string>();
+  const addControlHosts = (urls: Iterable<string>): void => {
+    for (const u of urls) {
+      const name = hostName(URL.canParse(u) ? new URL(u).host : undefined);
+      if (name !== undefined && name !== '0.0.0.0' && name !== '::') controlHosts.add(name);
+    }
+  };
+  addControlHosts(Object.values(publicUrls));
   const ctx: SandboxContext = {
     db,
     clock,
@@ -137,6 +146,11 @@ export function buildSandbox(options: SandboxOptions): Sandbox {
   }
 
   async function processControls(req: IncomingMessage, res: ServerResponse, rawBody: Buffer): Promise<void> {
+    // The controls hand out the test credentials and move the clock: only for a loopback Host (DNS rebinding).
+    if (!isAllowedHost(req.headers.host, controlHosts)) {
+      send(res, ctx, 421, { error: 'this sandbox host does not answer for that Host' });
+      return;
+    }
     const url = requestUrl(req.url);
     if (!url) {
       send(res, ctx, 400, undefined);
@@ -289,6 +303,7 @@ export function buildSandbox(options: SandboxOptions): Sandbox {
     setPublicUrls(urls) {
       for (const [b, u] of Object.entries(urls) as [SandboxBase, string][])
         if (!options.publicUrls?.[b]) publicUrls[b] = u;
+      addControlHosts(Object.values(urls));
     },
     deliverCallbacks: () => deliverer.deliverNow(),
     close() {

@@ -13,14 +13,19 @@ export function ensureApiToken(stateDir: string): { token: string; file: string 
 
 /**
  * A bearer token in file `name` of the state directory, created when missing or too short (32
- * random bytes, base64url, mode 0600): the API's and the supervisor's are two such files.
+ * random bytes, base64url, mode 0600): the API's and the supervisor's are two such files. An
+ * existing one is set back to mode 0600 each time.
  */
 export function ensureTokenFile(stateDir: string, name: string): { token: string; file: string } {
   const file = path.join(stateDir, name);
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   try {
     const token = readFileSync(file, 'utf8').trim();
-    if (token.length >= 32) return { token, file };
+    if (token.length >= 32) {
+      // Tightened on every start: a token file someone loosened (a copy, a restore) is the service user's again.
+      chmodSync(file, 0o600);
+      return { token, file };
+    }
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }

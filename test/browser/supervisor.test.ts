@@ -19,7 +19,7 @@ const pwDir = tempDirForFile('omnipos-pw-');
 beforeAll(async () => {
   [t, b] = await Promise.all([startTestDaemon(), launch()]);
   const pw = path.join(pwDir, 'pw');
-  writeFileSync(pw, '97531\n');
+  writeFileSync(pw, 'sup97531\n');
   expect(
     await supervisorPassword.run(['--from-file', pw], {
       out: () => undefined,
@@ -80,7 +80,7 @@ describe("the supervisor's operations", () => {
     await page.click('#void-start');
     await page.waitForSelector('#void-status[data-code="SUPERVISOR_REQUIRED"]');
 
-    await page.fill('#supervisor-password', '97531');
+    await page.fill('#supervisor-password', 'sup97531');
     await page.click('#void-start');
     await page.waitForSelector('#void-status[data-status="pending"]');
     await page.waitForSelector('#void-qr:not([hidden])');

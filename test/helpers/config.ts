@@ -38,7 +38,7 @@ export function writeConfigWithSecret(
   config: Record<string, any>,
   secret = 'a-real-looking-secret',
 ): string {
-  writeFileSync(path.join(dir, 'secret'), `${secret}\n`);
+  writeFileSync(path.join(dir, 'secret'), `${secret}\n`, { mode: 0o600 });
   config.acquirer.clientSecretFile = 'secret';
   delete config.acquirer.merchantKeyFile;
   delete config.acquirer.merchantId;

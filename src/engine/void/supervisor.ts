@@ -1,5 +1,6 @@
 import { createHash, randomBytes, scryptSync, timingSafeEqual } from 'node:crypto';
 import { OmniposError } from '../../core/index.js';
+import { Lockouts, type Lockout } from './lockout.js';
 import type { SupervisorProof } from './types.js';
 
 /**
@@ -16,11 +17,22 @@ const KEY_LEN = 32;
 /** The stored form: `scrypt$N$r$p$<salt, base64>$<hash, base64>`. */
 const FORMAT = /^scrypt\$(\d+)\$(\d+)\$(\d+)\$([A-Za-z0-9+/=]+)\$([A-Za-z0-9+/=]+)$/;
 
-/** A password or PIN a supervisor may set: 4 to 128 characters. */
+/** The shortest password a supervisor may set (PCI DSS v4.0 8.3.6: at least 8 characters, letters and digits). */
+export const SUPERVISOR_PASSWORD_MIN = 8;
+
+/**
+ * A password a supervisor may set: 8 to 128 characters, with a letter and a digit (PCI DSS 8.3.6).
+ * A 4-digit PIN falls to 10,000 guesses; this one does not.
+ */
 export function assertSupervisorPassword(password: string): void {
-  if (password.length < 4 || password.length > 128) {
-    throw new OmniposError('INVALID_ARGUMENT', `supervisor password: 4 to 128 characters, got ${password.length}`);
+  if (password.length < SUPERVISOR_PASSWORD_MIN || password.length > 128) {
+    throw new OmniposError(
+      'INVALID_ARGUMENT',
+      `supervisor password: ${SUPERVISOR_PASSWORD_MIN} to 128 characters, got ${password.length}`,
+    );
   }
+  if (!/\p{L}/u.test(password) || !/\p{N}/u.test(password))
+    throw new OmniposError('INVALID_ARGUMENT', 'supervisor password: at least one letter and one digit');
 }
 
 /**
@@ -57,6 +69,11 @@ const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
 export interface SupervisorCredential {
   token?: string | undefined;
   password?: string | undefined;
+  /**
+   * Who offers it, what lockouts are counted by: the API gives `<bearer scope>@<address>`, a
+   * command on the terminal `local`. Default `local`.
+   */
+  client?: string | undefined;
 }
 
 export interface SupervisorSources {
@@ -64,12 +81,16 @@ export interface SupervisorSources {
   token: string;
   /** The stored password hash, read when asked (undefined: none set). */
   passwordHash(): string | undefined;
-  /** Wrong credentials in a row before the gate closes for `lockMs` (default 5). */
+  /** Wrong credentials in a row from one client before it is locked out (default 5). */
   maxFailures?: number;
-  /** How long the gate stays closed after `maxFailures` wrong credentials, ms (default 60 s). */
+  /** The first lockout of a client, ms (default 60 s); it doubles with each lockout in a row, up to `maxLockMs`. */
   lockMs?: number;
+  /** The longest lockout, ms (default 1 h). */
+  maxLockMs?: number;
   /** Milliseconds now (default Date.now). */
   now?: () => number;
+  /** Told of each lockout (the daemon raises an alarm); never given the credential offered. */
+  onLockout?: (lockout: Lockout) => void;
 }
 
 /**
@@ -79,50 +100,55 @@ export interface SupervisorSources {
  */
 export class SupervisorGate {
   readonly #s: SupervisorSources;
-  #failures = 0;
-  #lockedUntil = 0;
+  readonly #lockouts: Lockouts;
 
   constructor(sources: SupervisorSources) {
     if (sources.token.length < 32)
       throw new OmniposError('INVALID_ARGUMENT', 'supervisor token: at least 32 characters');
     this.#s = sources;
+    this.#lockouts = new Lockouts(sources);
   }
 
   /**
-   * After `maxFailures` wrong credentials in a row the gate refuses everything, right or wrong,
-   * for `lockMs` (guessing the password through the API is slow and loud); a success resets it.
+   * Wrong credentials lock out the client that sent them (`c.client`) for that kind of
+   * credential, never another client: after `maxFailures` in a row that client's passwords are
+   * refused, right or wrong, for `lockMs`, doubling with each lockout in a row. The supervisor token is 32 random bytes, which no one
+   * guesses: the right one is always accepted, so guessing cannot deny the supervisor.
    */
   authorize(c: SupervisorCredential, what = 'a void'): SupervisorProof {
     const now = (this.#s.now ?? Date.now)();
-    const offered = (c.token !== undefined && c.token !== '') || (c.password !== undefined && c.password !== '');
-    if (offered && now < this.#lockedUntil) {
+    // Counted per credential and per client: wrong tokens never lock out a password, nor one client another.
+    const kind = c.token !== undefined && c.token !== '' ? 'token' : 'password';
+    const client = `${kind}:${c.client ?? 'local'}`;
+    const offered = kind === 'token' || (c.password !== undefined && c.password !== '');
+    const lockedUntil = this.#lockouts.lockedUntil(client, now);
+    if (offered && lockedUntil !== undefined && !this.#isToken(c.token)) {
       throw new OmniposError(
         'SUPERVISOR_REQUIRED',
-        `too many wrong supervisor credentials: try again in ${Math.ceil((this.#lockedUntil - now) / 1000)} s`,
-        { lockedUntil: new Date(this.#lockedUntil).toISOString() },
+        `too many wrong supervisor credentials from this client: try again in ${Math.ceil((lockedUntil - now) / 1000)} s`,
+        { lockedUntil: new Date(lockedUntil).toISOString() },
       );
     }
     try {
       const proof = this.#check(c, what);
-      this.#failures = 0;
+      this.#lockouts.succeed(client);
       return proof;
     } catch (e) {
-      if (
-        offered &&
-        e instanceof OmniposError &&
-        e.code === 'SUPERVISOR_REQUIRED' &&
-        ++this.#failures >= (this.#s.maxFailures ?? 5)
-      ) {
-        this.#failures = 0;
-        this.#lockedUntil = now + (this.#s.lockMs ?? 60_000);
+      if (offered && e instanceof OmniposError && e.code === 'SUPERVISOR_REQUIRED') {
+        const lockout = this.#lockouts.fail(client, now);
+        if (lockout) this.#s.onLockout?.(lockout);
       }
       throw e;
     }
   }
 
+  #isToken(token: string | undefined): boolean {
+    return token !== undefined && token !== '' && timingSafeEqual(digest(token), digest(this.#s.token));
+  }
+
   #check(c: SupervisorCredential, what: string): SupervisorProof {
     if (c.token !== undefined && c.token !== '') {
-      if (timingSafeEqual(digest(c.token), digest(this.#s.token))) return 'supervisor-token';
+      if (this.#isToken(c.token)) return 'supervisor-token';
       throw new OmniposError('SUPERVISOR_REQUIRED', 'the supervisor token is not valid');
     }
     if (c.password !== undefined && c.password !== '') {

@@ -89,6 +89,14 @@ export class AlarmMonitor {
     return [...this.#active.values(), ...recent];
   }
 
+  /**
+   * A one-off alarm told by a part that is no engine nor condition (the supervisor gate's
+   * lockouts): kept in health as a recent alarm and sent to the webhook; its teller logs it.
+   */
+  notice(c: Omit<Condition, 'once'>): Alarm {
+    return this.#raise(c, 'engine');
+  }
+
   /** The snapshot the conditions read: the store and the devices as they are, nothing sent. */
   snapshot(): AlarmSnapshot {
     const now = this.#o.clock.now();

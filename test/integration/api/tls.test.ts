@@ -1,7 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { connect } from 'node:tls';
 import path from 'node:path';
-import forge from 'node-forge';
 import { Agent, request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/index.js';
@@ -9,25 +8,7 @@ import { createLogger } from '../../../src/core/log/index.js';
 import { startDaemon, type Daemon } from '../../../src/main.js';
 import { shippedConfig, writeConfig } from '../../helpers/config.js';
 import { tempDirForFile } from '../../helpers/temp-dir.js';
-
-/** A self-signed certificate for 127.0.0.1 made here, so the test trusts exactly it. */
-function selfSigned(): { cert: string; key: string } {
-  const keys = forge.pki.rsa.generateKeyPair(2048);
-  const cert = forge.pki.createCertificate();
-  cert.publicKey = keys.publicKey;
-  cert.serialNumber = '01';
-  cert.validity.notBefore = new Date(Date.now() - 60_000);
-  cert.validity.notAfter = new Date(Date.now() + 86_400_000);
-  const name = [{ name: 'commonName', value: 'omnipos test terminal' }];
-  cert.setSubject(name);
-  cert.setIssuer(name);
-  cert.setExtensions([
-    { name: 'basicConstraints', cA: true },
-    { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] },
-  ]);
-  cert.sign(keys.privateKey, forge.md.sha256.create());
-  return { cert: forge.pki.certificateToPem(cert), key: forge.pki.privateKeyToPem(keys.privateKey) };
-}
+import { selfSigned } from '../../helpers/tls-cert.js';
 
 const dir = tempDirForFile('omnipos-tls-');
 let daemon: Daemon;

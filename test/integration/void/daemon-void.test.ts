@@ -297,12 +297,12 @@ describe('voids on the daemon: the API and the CLI, the embedded sandbox and vir
   it('omnipos supervisor password stores only a scrypt hash; omnipos void with it voids the rest; a wrong password exits 4', async () => {
     const id = await confirmedSale(1000);
     const pwFile = path.join(stateDir, 'pw-input');
-    writeFileSync(pwFile, '97531\n', { mode: 0o600 });
+    writeFileSync(pwFile, 'sup97531\n', { mode: 0o600 });
     const set = cli();
     expect(await supervisorPassword.run(['--from-file', pwFile], set)).toBe(0);
     const stored = readFileSync(path.join(stateDir, 'supervisor-password'), 'utf8');
     expect(stored).toMatch(/^scrypt\$16384\$8\$1\$/);
-    expect(stored).not.toContain('97531');
+    expect(stored).not.toContain('sup97531');
     const tok = cli();
     expect(await supervisorToken.run([], tok)).toBe(0);
     expect(tok.text().trim()).toBe(supervisor);

@@ -131,7 +131,7 @@ describe('a wallet QR void through the daemon', () => {
 
     // omnipos void prints the cancellation code (text and QR) and waits until the wallet paid it.
     const pw = path.join(t.stateDir, 'pw');
-    writeFileSync(pw, '97531\n');
+    writeFileSync(pw, 'sup97531\n');
     expect(
       await supervisorPassword.run(['--from-file', pw], { out: () => undefined, err: () => undefined, env: t.env }),
     ).toBe(0);

@@ -65,7 +65,7 @@ describe('the day close needs a supervisor', () => {
 
   it('omnipos day close asks the supervisor password: a wrong one exits 4, the right one shows the (archived) close', async () => {
     const pwFile = path.join(stateDir, 'pw');
-    writeFileSync(pwFile, '86420\n');
+    writeFileSync(pwFile, 'dia86420\n');
     expect(await supervisorPassword.run(['--from-file', pwFile], cli().ctx)).toBe(0);
     const wrong = path.join(stateDir, 'wrong');
     writeFileSync(wrong, '11111\n');

@@ -28,7 +28,7 @@ export const IDENTITY: TerminalIdentity = {
 };
 
 export const SUPERVISOR_TOKEN = 'supervisor-token-for-the-void-tests-0123456789';
-export const SUPERVISOR_PASSWORD = '2468';
+export const SUPERVISOR_PASSWORD = 'caixa2468';
 /** Hashed once: scrypt costs tens of milliseconds. */
 export const SUPERVISOR_HASH = hashSupervisorPassword(SUPERVISOR_PASSWORD);
 

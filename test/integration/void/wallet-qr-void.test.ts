@@ -23,7 +23,7 @@ import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../.
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { log, startHarness, type Harness } from '../../helpers/sandbox.js';
 import { SANDBOX_PROFILE } from '../../helpers/qr-terminal.js';
-import { SUPERVISOR_HASH, SUPERVISOR_TOKEN } from './terminal.js';
+import { SUPERVISOR_HASH, SUPERVISOR_PASSWORD, SUPERVISOR_TOKEN } from './terminal.js';
 import { walletPays as walletPaysAt } from '../../helpers/wallet-pay.js';
 
 /**
@@ -307,7 +307,7 @@ describe('voids of wallet QR sales with the cancellation code, against the sandb
     const t = terminal({ validityMs: 300 });
     const sale = await paidSale(t, 2500);
     const before = virtual.receipts.length;
-    const { entry, done } = await t.voids.start(sale.id, { supervisor: { password: '2468' } });
+    const { entry, done } = await t.voids.start(sale.id, { supervisor: { password: SUPERVISOR_PASSWORD } });
     await cancellationShown(t, entry.id);
     expect(t.voids.remaining(sale.id).remaining).toBe(0);
     await done;

@@ -49,13 +49,14 @@ describe('fleet.mqtt in the configuration', () => {
     expect(JSON.stringify(s)).not.toContain('s3cret-pass');
   });
 
-  it('refuses mqtt:// outside the sandbox, a certificate without its key, and an unreadable file', () => {
+  it('refuses mqtt:// outside the sandbox (as the configuration loads: config check tells it), a certificate without its key, and an unreadable file', () => {
     const dir = tempDir();
-    const clear = loadConfig({
-      path: configWith(dir, { environment: 'homologation', fleet: { mqtt: { url: 'mqtt://broker.example:1883' } } }),
-      env: {},
-    });
-    expect(() => fleetMqttSettings(clear)).toThrow(/fleet\.mqtt\.url: must be mqtts:\/\/ in homologation/);
+    const clear = (): unknown =>
+      loadConfig({
+        path: configWith(dir, { environment: 'homologation', fleet: { mqtt: { url: 'mqtt://broker.example:1883' } } }),
+        env: {},
+      });
+    expect(clear).toThrow(/fleet\.mqtt\.url: must be mqtts:\/\/ in homologation/);
     const half = loadConfig({
       path: configWith(dir, { fleet: { mqtt: { url: 'mqtts://b:8883', certFile: 'c.pem' } } }),
       env: {},
