@@ -8,3 +8,9 @@ export {
   isOpaqueEmvField,
   REDACTED,
 } from './scrub.js';
+export {
+  daemonDestination,
+  rateLimited,
+  rotatingFile,
+  type RotatingFileOptions,
+} from './destination.js';
