@@ -663,7 +663,7 @@ export const CONFIG_SHAPE: Shape = {
               type: 'number',
               checks: [
                 { kind: 'safeint' },
-                { kind: 'greater_than', value: 5, inclusive: true },
+                { kind: 'greater_than', value: 1, inclusive: true },
                 { kind: 'less_than', value: 86400, inclusive: true },
               ],
             },

@@ -256,7 +256,7 @@ const storage = z.strictObject({
   /** Days a closed day's archive file is kept after its date (fiscal records: five years). */
   archiveDays: z.number().int().min(1).max(36_500).default(1830),
   /** How often retention, vacuum and the WAL checkpoint run between sales, seconds. */
-  maintenanceSeconds: z.number().int().min(5).max(86_400).default(600),
+  maintenanceSeconds: z.number().int().min(1).max(86_400).default(600),
   /** The disk alarm: raised when the free space would last fewer days than this at the current rate. */
   lowDiskDays: z.number().int().min(1).max(3650).default(30),
   /** The disk alarm: raised too when fewer bytes than this are free, whatever the rate. */
