@@ -1,5 +1,5 @@
 // `npm run year`: a year of a busy counter on a moved clock (test/year/year-run.ts), by hand.
-//   YEAR_DAYS=365 YEAR_SALES=300 YEAR_KILL_EVERY=7 YEAR_DATABASE_DAYS=90 npm run year
+//   YEAR_DAYS=365 YEAR_SALES=300 YEAR_KILL_EVERY=7 YEAR_DATABASE_DAYS=90 YEAR_MONTH_DAYS=30 npm run year
 // Prints one line per simulated month (database, WAL, archive and log sizes, RSS, bytes written),
 // then the reconciliation against the sandbox's ledger; exits 1 on any problem.
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -15,6 +15,7 @@ const result = await runYear({
   salesPerDay: Number(process.env.YEAR_SALES ?? 300),
   killEvery: Number(process.env.YEAR_KILL_EVERY ?? 7),
   databaseDays: Number(process.env.YEAR_DATABASE_DAYS ?? 90),
+  monthDays: Number(process.env.YEAR_MONTH_DAYS ?? 30),
   onMonth: (m) => console.log(JSON.stringify(m)),
 });
 console.log(

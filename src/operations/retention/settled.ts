@@ -58,8 +58,7 @@ export function heldJournalIds(db: Db): Set<number> {
       if (ref.id !== undefined) held.add(ref.id);
       if (ref.merchantOrderId) {
         const sale = db.prepare('SELECT id FROM journal WHERE merchant_order_id = ?').get(ref.merchantOrderId) as
-          | { id: number }
-          | undefined;
+          { id: number } | undefined;
         if (sale) held.add(sale.id);
       }
     }
