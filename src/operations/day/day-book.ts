@@ -107,6 +107,12 @@ export class DayBook {
     const day = date === undefined ? this.today() : parseBusinessDate(date);
     const stored = this.closed(day);
     if (stored) return { ...stored, alreadyClosed: true };
+    if (this.deps.db.prepare('SELECT 1 FROM day_archives WHERE business_date = ?').get(day))
+      throw new OmniposError(
+        'OPERATIONS_DAY_NOT_CLOSABLE',
+        `day ${day}: it was closed and archived, and its archive's period is over`,
+        { date: day },
+      );
     if (day > this.today())
       throw new OmniposError(
         'OPERATIONS_DAY_NOT_CLOSABLE',

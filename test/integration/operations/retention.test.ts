@@ -198,6 +198,8 @@ describe('retention: closed days archived, then pruned', () => {
     t.clock.advance(1830 * DAY);
     expect(t.retention.step().expired).toEqual(['2026-03-02']);
     expect(listDayFiles(t.archiveDir)).toEqual([]);
+    // A day gone with its archive is never closed again (an empty close would stand for it).
+    await expect(t.book.close('2026-03-02')).rejects.toThrow(/archived, and its archive's period is over/);
     expect(
       t.db.prepare("SELECT deleted_at IS NOT NULL AS gone FROM day_archives WHERE business_date = '2026-03-02'").get(),
     ).toEqual({ gone: 1 });
