@@ -8,6 +8,7 @@ import { merchantProfile } from './main/merchant.js';
 import { PinpadQrDisplay } from './adapters/index.js';
 import { receiptPrinter, receiptService } from './main/printing.js';
 import { startOperations } from './main/operations.js';
+import { receiptFactsOf } from './main/maintenance.js';
 import { TablesInForce } from './main/tables-in-force.js';
 import { systemClock, HostClock } from './core/index.js';
 import {
@@ -287,6 +288,8 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
     events,
     printing,
     pinpad: pinpadDevice.pinpad,
+    busy: () => timing.lock.busy,
+    receiptOf: receiptFactsOf({ sale: engine, qr: qrEngine, pix: pixEngine, void: voids.engine }),
   });
   held.add('the day book and alarms', () => operations.stop());
   const health = {
@@ -296,7 +299,8 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
     tablesVersion: () => tables.store.currentVersion(),
     clock,
     printer: { kind: values.printer.kind, ...(printing.lastStatus ? { lastStatus: printing.lastStatus } : {}) },
-    alarms: () => [...writeHealth.alarms(), ...operations.alarms.alarms()],
+    alarms: () => [...writeHealth.alarms(), ...operations.maintenance.disk.alarms(), ...operations.alarms.alarms()],
+    disk: () => operations.maintenance.view(),
     keySlots: () => keySlots.view(),
     paymentBusy: () => timing.lock.busy,
   };
@@ -313,8 +317,9 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
       telemetry: () => telemetryRef.queued?.() ?? { queued: 0 },
       printerKind: values.printer.kind,
       printer: printing.lastStatus,
-      alarms: () => operations.alarms.alarms(),
+      alarms: () => [...operations.maintenance.disk.alarms(), ...operations.alarms.alarms()],
       pinpadStatus: () => pinpadDevice.pinpad.status,
+      disk: () => operations.maintenance.view(),
     },
   });
   held.add('the metrics', () => metrics.stop());

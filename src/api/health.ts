@@ -129,6 +129,8 @@ export interface HealthSources {
   paymentBusy?: (() => boolean) | undefined;
   /** True while the pinpad's first secure session is being opened (the daemon is ready before it). */
   pinpadOpening?: (() => boolean) | undefined;
+  /** The disk: free space, the database, WAL, archive and log sizes, the rate and days left (src/main/maintenance.ts). */
+  disk?: (() => object) | undefined;
 }
 
 export interface HealthDeps {
@@ -214,6 +216,7 @@ export function healthView(deps: HealthDeps): Record<string, unknown> {
     outbox,
     tables: { version: h.tablesVersion?.() ?? null },
     clock: h.clock ? { hostOffsetMs: h.clock.offsetMs } : null,
+    disk: h.disk?.() ?? null,
     alarms,
   };
 }

@@ -225,6 +225,24 @@ export const SCHEMAS: Record<string, Schema> = {
         properties: { hostOffsetMs: { ...int, description: "How far the acquirer's clock is ahead of ours." } },
         required: ['hostOffsetMs'],
       }),
+      disk: nullable({
+        type: 'object',
+        description:
+          'The state directory\'s disk (docs/operations.md, "Disk watched"): free space, what the terminal\'s files take, the rate the free space falls at and the days left before the write reserve.',
+        properties: {
+          freeBytes: int,
+          totalBytes: int,
+          dbBytes: int,
+          walBytes: int,
+          archiveBytes: int,
+          logBytes: int,
+          bytesPerDay: { type: ['integer', 'null'] },
+          daysLeft: { type: ['number', 'null'] },
+          autoVacuum: { type: 'string', enum: ['none', 'full', 'incremental'] },
+          freePages: int,
+        },
+        required: ['freeBytes', 'dbBytes', 'walBytes', 'archiveBytes', 'logBytes', 'daysLeft'],
+      }),
       alarms: {
         type: 'array',
         items: ref('Alarm'),

@@ -233,6 +233,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./day.js')).dayClose,
   },
   {
+    path: ['day', 'receipt'],
+    summary: "a receipt of an archived day, read back from the day's archive file (marked SEGUNDA VIA)",
+    load: async () => (await import('./day-receipt.js')).dayReceipt,
+  },
+  {
     path: ['void'],
     summary:
       'void a confirmed sale, with a supervisor: a card sale (same card) or a wallet QR sale (cancellation code)',

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { loadConfig, type Config } from '../config/index.js';
@@ -26,7 +27,9 @@ export const dayReport: Command = {
 
 Reads the journal (safe while the daemon runs) and prints the business day's report (default
 today; days run 00:00 to 00:00 America/Sao_Paulo) as the printer lays it out, or as JSON. A
-closed day prints its archived close. The terminal's own clock decides "today" here; the daemon
+closed day prints its close: from the database, or once retention moved the day out of it
+(docs/operations.md, "Retention") from <stateDir>/archive/<year>/<date>.json.gz, its checksum
+verified first. The terminal's own clock decides "today" here; the daemon
 follows the host's clock (GET /v1/day/report).
 
 Example:
@@ -43,6 +46,7 @@ Example:
         log: createLogger({ level: 'silent' }),
         environment: config.values.environment,
         terminalId: config.values.terminal.terminalId,
+        archiveDir: path.join(config.values.stateDir, 'archive'),
       });
       const report = book.report(date);
       if (json) printJson(ctx, report);

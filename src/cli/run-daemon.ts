@@ -1,10 +1,9 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { pino } from 'pino';
 import { loadConfig } from '../config/index.js';
 import { OmniposError, isOmniposError } from '../core/index.js';
-import { createLogger } from '../core/log/index.js';
+import { createLogger, daemonDestination } from '../core/log/index.js';
 import { startDaemon } from '../main.js';
 import type { Command } from './context.js';
 import { serveUntilStopped } from './run-lifecycle.js';
@@ -32,7 +31,8 @@ export const runDaemon: Command = {
 
 Starts omnipos with the configuration (default: config/omnipos.json: sandbox host and virtual
 devices) and runs until SIGTERM or SIGINT. Logs go to standard output and to
-<stateDir>/logs/omnipos.log. It opens the database, recovers unfinished sales, connects the
+<stateDir>/logs/omnipos.log (rotated at log.maxFileBytes, log.keepFiles kept; log.file false:
+standard output alone, for journald). It opens the database, recovers unfinished sales, connects the
 pinpad and the printer (the embedded sandbox host and virtual devices by default), serves the
 cash register's API (loopback, and api.lan over TLS when configured) and tells systemd it is ready
 (Type=notify) and alive (the watchdog, fed while the event loop and the database answer).
@@ -51,12 +51,15 @@ Example:
     const config = oneLine(() => loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env }));
     const logDir = path.join(config.values.stateDir, 'logs');
     mkdirSync(logDir, { recursive: true, mode: 0o700 });
+    const l = config.values.log;
     const log = createLogger({
-      level: config.values.log.level,
-      destination: pino.multistream([
-        { stream: process.stdout },
-        { stream: pino.destination({ dest: path.join(logDir, 'omnipos.log'), append: true, mkdir: true }) },
-      ]),
+      level: l.level,
+      destination: daemonDestination({
+        file: l.file
+          ? { file: path.join(logDir, 'omnipos.log'), maxBytes: l.maxFileBytes, keep: l.keepFiles }
+          : undefined,
+        maxLinesPerSecond: l.maxLinesPerSecond,
+      }),
     });
     return serveUntilStopped({
       start: (signal) => startDaemon({ config, log, env: ctx.env, signal, pinpadAtStart: 'background' }),

@@ -4,7 +4,7 @@ import { parseArgs } from 'node:util';
 import { request } from 'undici';
 import { loadConfig, type Config } from '../config/index.js';
 import { OmniposError, systemClock } from '../core/index.js';
-import { supportBundle, type SupportBundleDeps } from '../operations/index.js';
+import { parseBusinessDate, supportBundle, type SupportBundleDeps } from '../operations/index.js';
 import { ensureApiToken, openTerminalDatabase } from '../store/index.js';
 import type { Command } from './context.js';
 import { version } from './version.js';
@@ -53,12 +53,13 @@ async function daemonHealth(config: Config): Promise<SupportBundleDeps['health']
 export const supportBundleCommand: Command = {
   path: ['support', 'bundle'],
   summary: 'write one .tar.gz for support: configuration (secrets masked), versions, health, outbox, logs, the day',
-  usage: `omnipos support bundle [--out FILE] [--config PATH]
+  usage: `omnipos support bundle [--out FILE] [--date YYYY-MM-DD]... [--config PATH]
 
 Writes a gzipped tar (default ./omnipos-support-<terminal>-<time>.tar.gz, mode 0600) with
 README.txt, config.json (secrets shown only as the file they come from), versions.json,
 health.json (from the running daemon's API, or why it could not be asked), outbox.json, day.json
-(today's journal summary) and logs.txt (the end of <stateDir>/logs/omnipos.log). Nothing in it
+(today's journal summary), archive.json (the archive of closed days), day-<date>.json for each
+--date (a closed day's report, from the database or its archive file) and logs.txt (the end of <stateDir>/logs/omnipos.log). Nothing in it
 is card data, a token or a key. Open it with: tar xzf FILE
 
 Example:
@@ -66,7 +67,7 @@ Example:
   async run(args, ctx) {
     const { values } = parseArgs({
       args,
-      options: { config: { type: 'string' }, out: { type: 'string' } },
+      options: { config: { type: 'string' }, out: { type: 'string' }, date: { type: 'string', multiple: true } },
       strict: true,
     });
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
@@ -74,7 +75,14 @@ Example:
     const db = openTerminalDatabase(config.values.stateDir);
     let archive: Buffer;
     try {
-      archive = supportBundle({ config, db, clock: systemClock, version: version(), health });
+      archive = supportBundle({
+        config,
+        db,
+        clock: systemClock,
+        version: version(),
+        health,
+        ...(values.date ? { dates: values.date.map((d) => parseBusinessDate(d, '--date')) } : {}),
+      });
     } finally {
       db.close();
     }

@@ -586,6 +586,109 @@ export const CONFIG_SHAPE: Shape = {
             inner: { type: 'enum', values: ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] },
             value: 'info',
           },
+          file: { type: 'default', inner: { type: 'boolean' }, value: true },
+          maxFileBytes: {
+            type: 'default',
+            inner: {
+              type: 'number',
+              checks: [
+                { kind: 'safeint' },
+                { kind: 'greater_than', value: 65536, inclusive: true },
+                { kind: 'less_than', value: 1073741824, inclusive: true },
+              ],
+            },
+            value: 8388608,
+          },
+          keepFiles: {
+            type: 'default',
+            inner: {
+              type: 'number',
+              checks: [
+                { kind: 'safeint' },
+                { kind: 'greater_than', value: 0, inclusive: true },
+                { kind: 'less_than', value: 20, inclusive: true },
+              ],
+            },
+            value: 3,
+          },
+          maxLinesPerSecond: {
+            type: 'default',
+            inner: {
+              type: 'number',
+              checks: [
+                { kind: 'safeint' },
+                { kind: 'greater_than', value: 10, inclusive: true },
+                { kind: 'less_than', value: 100000, inclusive: true },
+              ],
+            },
+            value: 200,
+          },
+        },
+      },
+      value: {},
+    },
+    storage: {
+      type: 'prefault',
+      inner: {
+        type: 'object',
+        strict: true,
+        shape: {
+          databaseDays: {
+            type: 'default',
+            inner: {
+              type: 'number',
+              checks: [
+                { kind: 'safeint' },
+                { kind: 'greater_than', value: 1, inclusive: true },
+                { kind: 'less_than', value: 3650, inclusive: true },
+              ],
+            },
+            value: 90,
+          },
+          archiveDays: {
+            type: 'default',
+            inner: {
+              type: 'number',
+              checks: [
+                { kind: 'safeint' },
+                { kind: 'greater_than', value: 1, inclusive: true },
+                { kind: 'less_than', value: 36500, inclusive: true },
+              ],
+            },
+            value: 1830,
+          },
+          maintenanceSeconds: {
+            type: 'default',
+            inner: {
+              type: 'number',
+              checks: [
+                { kind: 'safeint' },
+                { kind: 'greater_than', value: 1, inclusive: true },
+                { kind: 'less_than', value: 86400, inclusive: true },
+              ],
+            },
+            value: 600,
+          },
+          lowDiskDays: {
+            type: 'default',
+            inner: {
+              type: 'number',
+              checks: [
+                { kind: 'safeint' },
+                { kind: 'greater_than', value: 1, inclusive: true },
+                { kind: 'less_than', value: 3650, inclusive: true },
+              ],
+            },
+            value: 30,
+          },
+          lowDiskBytes: {
+            type: 'default',
+            inner: {
+              type: 'number',
+              checks: [{ kind: 'safeint' }, { kind: 'greater_than', value: 1048576, inclusive: true }],
+            },
+            value: 268435456,
+          },
         },
       },
       value: {},

@@ -231,6 +231,40 @@ const supervisor = z.strictObject({
 
 const log = z.strictObject({
   level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * Write <stateDir>/logs/omnipos.log beside standard output (default). Under systemd, `false`
+   * leaves the journal alone to keep the lines (journald's own caps bound it).
+   */
+  file: z.boolean().default(true),
+  /** The log file's size cap, bytes: past it the file is rotated (omnipos.log.1, …). */
+  maxFileBytes: z
+    .number()
+    .int()
+    .min(64 * 1024)
+    .max(1024 * 1024 * 1024)
+    .default(8 * 1024 * 1024),
+  /** Rotated files kept besides the current one (the disk holds at most (keepFiles + 1) × maxFileBytes). */
+  keepFiles: z.number().int().min(0).max(20).default(3),
+  /** Lines per second past which info and debug lines are dropped (a count says how many); warn and worse never are. */
+  maxLinesPerSecond: z.number().int().min(10).max(100_000).default(200),
+});
+
+/** What the terminal keeps, and for how long (docs/operations.md, "Retention"), and its disk watch. */
+const storage = z.strictObject({
+  /** Days a closed day stays whole in the database after its date (voids, disputes, reprints). */
+  databaseDays: z.number().int().min(1).max(3650).default(90),
+  /** Days a closed day's archive file is kept after its date (fiscal records: five years). */
+  archiveDays: z.number().int().min(1).max(36_500).default(1830),
+  /** How often retention, vacuum and the WAL checkpoint run between sales, seconds. */
+  maintenanceSeconds: z.number().int().min(1).max(86_400).default(600),
+  /** The disk alarm: raised when the free space would last fewer days than this at the current rate. */
+  lowDiskDays: z.number().int().min(1).max(3650).default(30),
+  /** The disk alarm: raised too when fewer bytes than this are free, whatever the rate. */
+  lowDiskBytes: z
+    .number()
+    .int()
+    .min(1024 * 1024)
+    .default(256 * 1024 * 1024),
 });
 
 /** Fleet telemetry and safe remote commands over MQTT. Absent: the terminal talks to no broker. */
@@ -288,6 +322,7 @@ export const ConfigSchema = z.strictObject({
   /** Who authorizes voids. */
   supervisor: supervisor.prefault({}),
   log: log.prefault({}),
+  storage: storage.prefault({}),
   /** Fleet telemetry over MQTT; absent by default. */
   fleet: fleet.prefault({}),
 });

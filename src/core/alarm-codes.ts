@@ -15,6 +15,7 @@ export const ALARM_CODES = [
   'PINPAD_GONE',
   'CLOCK_OFF',
   'STORE_WRITE_FAILED',
+  'DISK_LOW',
   // The engines' (one per outbox operation that can be dead-lettered, and what a machine tells on its own).
   'CONFIRM_DEAD_LETTER',
   'UNDO_DEAD_LETTER',

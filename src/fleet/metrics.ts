@@ -15,6 +15,18 @@ export interface MetricsSources {
     (() => { online: boolean; paperOut: boolean; coverOpen: boolean; paperNearEnd?: boolean } | undefined) | undefined;
   alarms(): readonly { code: string; severity: string }[];
   pinpadStatus(): string;
+  /** The state directory's disk (src/main/maintenance.ts), when watched. */
+  disk?: (() => DiskFigures) | undefined;
+}
+
+/** What the disk gauges read. */
+export interface DiskFigures {
+  freeBytes: number;
+  dbBytes: number;
+  walBytes: number;
+  archiveBytes: number;
+  logBytes: number;
+  daysLeft: number | null;
 }
 
 /** prom-client (and @opentelemetry/api under it, ~85 files) loads at the first metric, not when the daemon starts. */
@@ -161,6 +173,7 @@ function build(sources: MetricsSources): Built {
       },
     });
   }
+  if (sources.disk) diskGauges(Gauge, registers, sources.disk);
   new Gauge({
     name: 'omnipos_printer_state',
     help: 'The receipt printer as its driver last read it: 1 for each condition that holds',
@@ -194,4 +207,34 @@ function build(sources: MetricsSources): Built {
     },
   });
   return { registry, payments, latency, linkErrors, reconnects, authFailures };
+}
+
+/** The disk: free bytes, what the terminal's files take, the days left at the current rate (-1: not falling). */
+function diskGauges(
+  Gauge: typeof PromClient.Gauge,
+  registers: Registry<OpenMetricsContentType>[],
+  disk: () => DiskFigures,
+): void {
+  new Gauge({
+    name: 'omnipos_disk_bytes',
+    help: "The state directory's disk: free bytes, and the bytes of the database, its WAL, the archive of closed days and the logs",
+    labelNames: ['part'],
+    registers,
+    collect() {
+      const d = disk();
+      this.set({ part: 'free' }, d.freeBytes);
+      this.set({ part: 'database' }, d.dbBytes);
+      this.set({ part: 'wal' }, d.walBytes);
+      this.set({ part: 'archive' }, d.archiveBytes);
+      this.set({ part: 'logs' }, d.logBytes);
+    },
+  });
+  new Gauge({
+    name: 'omnipos_disk_days_left',
+    help: 'Days until the free space reaches the write reserve at the rate of the last week (-1: not falling)',
+    registers,
+    collect() {
+      this.set(disk().daysLeft ?? -1);
+    },
+  });
 }

@@ -1,11 +1,14 @@
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import type { Agent as UndiciAgent } from 'undici';
 import { givenBackOf } from '../engine/index.js';
 import type { Config } from '../config/index.js';
 import { systemClock, type Clock } from '../core/index.js';
 import type { Logger } from '../core/log/index.js';
 import { AlarmMonitor, WebhookQueue, WebhookSender, type AlarmEventSource, DayBook } from '../operations/index.js';
-import type { Db, Journal, Outbox } from '../store/index.js';
+import type { ReceiptFacts } from '../receipt/index.js';
+import type { Db, Journal, JournalEntry, Outbox } from '../store/index.js';
+import { Maintenance } from './maintenance.js';
 import type { Printing } from './printing.js';
 
 /** undici's Agent alone (as src/main.ts takes it), loaded only when an alarm webhook is configured (fast start). */
@@ -25,12 +28,18 @@ export interface OperationsDeps {
   events?: AlarmEventSource;
   printing: Printing;
   pinpad?: { readonly status: string };
+  /** True while a payment holds the terminal (maintenance waits). */
+  busy?: () => boolean;
+  /** A payment's receipt facts, for its day's archive. */
+  receiptOf?: (entry: JournalEntry) => ReceiptFacts | undefined;
 }
 
 /** The day book and the alarm monitor, built from the daemon's parts. */
 export interface Operations {
   day: DayBook;
   alarms: AlarmMonitor;
+  /** Retention, space given back, the disk watched (src/main/maintenance.ts). */
+  maintenance: Maintenance;
   stop(): Promise<void>;
 }
 
@@ -48,7 +57,19 @@ export function startOperations(d: OperationsDeps): Operations {
     ...(d.printing.columns ? { columns: d.printing.columns } : {}),
     environment: v.environment,
     terminalId: v.terminal.terminalId,
+    archiveDir: path.join(v.stateDir, 'archive'),
   });
+  const maintenance = new Maintenance({
+    config: d.config,
+    db: d.db,
+    journal: d.journal,
+    clock: d.clock,
+    log: log.child({ part: 'maintenance' }),
+    busy: d.busy ?? (() => false),
+    ...(d.receiptOf ? { receiptOf: d.receiptOf } : {}),
+  });
+  maintenance.prepare();
+  maintenance.start();
   const hook = v.alarms.webhook;
   const secret = d.config.secrets.alarmWebhookSecret;
   const dispatcher = hook && secret ? new (agentClass())({ keepAliveTimeout: 10_000 }) : undefined;
@@ -86,7 +107,9 @@ export function startOperations(d: OperationsDeps): Operations {
   return {
     day,
     alarms,
+    maintenance,
     async stop() {
+      await maintenance.stop();
       await alarms.stop();
       await dispatcher?.close();
     },

@@ -3,3 +3,4 @@ export * from './alarms/index.js';
 export * from './day/index.js';
 export * from './homologation/index.js';
 export * from './support/index.js';
+export * from './retention/index.js';

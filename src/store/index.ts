@@ -58,3 +58,16 @@ export function openCheckedTerminalDatabase(stateDir: string, log: Logger, now: 
 export { ensureApiToken, ensureTokenFile } from './api-token.js';
 export { salvageOutbox, type Salvage } from './salvage.js';
 export { statement } from './statements.js';
+export { writeDayFile, readDayFile, listDayFiles, deleteDayFile, archiveBytes, type DayFile } from './day-files.js';
+export {
+  AUTO_VACUUM,
+  WAL_LIMIT_BYTES,
+  VACUUM_STEP_PAGES,
+  convertToIncremental,
+  giveBackSpace,
+  chooseIncremental,
+  limitWal,
+  storeSpace,
+  type StoreSpace,
+} from './space.js';
+export { DiskWatch, type DiskView, type DiskAlarm, type DiskWatchOptions } from './disk-watch.js';

@@ -180,4 +180,26 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX outbox_dead_letters ON outbox(id) WHERE dead_letter_reason IS NOT NULL;
     `,
   },
+  {
+    version: 7,
+    name: 'the archive of closed days',
+    // Retention (docs/operations.md, "Retention"): a closed day whose every payment is settled moves,
+    // after its period, to a compressed, checksummed file (src/store/day-files.ts); day_archives
+    // records it, and only then may its close leave day_closes (the trigger still refuses any other
+    // delete). The file's own period over, deleted_at is set and the row stays (a few bytes).
+    up: `
+      CREATE TABLE day_archives (
+        business_date TEXT PRIMARY KEY CHECK (business_date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'),
+        sha256        TEXT NOT NULL CHECK (length(sha256) = 64),
+        bytes         INTEGER NOT NULL,
+        payments      INTEGER NOT NULL,
+        archived_at   TEXT NOT NULL,
+        deleted_at    TEXT
+      ) STRICT;
+      DROP TRIGGER day_closes_no_delete;
+      CREATE TRIGGER day_closes_no_delete BEFORE DELETE ON day_closes
+        WHEN NOT EXISTS (SELECT 1 FROM day_archives WHERE business_date = OLD.business_date)
+        BEGIN SELECT RAISE(ABORT, 'a closed day is immutable until it is archived'); END;
+    `,
+  },
 ];

@@ -4,6 +4,7 @@ import Database from './sqlite.js';
 import { OmniposError } from '../core/index.js';
 import type { Logger } from '../core/index.js';
 import type { Migration } from './migration.js';
+import { chooseIncremental, limitWal } from './space.js';
 import { watchWrites } from './write-health.js';
 
 export type Db = Database.Database;
@@ -76,6 +77,7 @@ function migrate(db: Db, file: string, migrations: readonly Migration[], log?: L
  * - WAL with `synchronous=FULL` (better-sqlite3 builds SQLite so that WAL defaults to NORMAL,
  *   which can lose a committed row on power loss);
  * - foreign keys on; a busy timeout; a page cache of 2 MiB, not better-sqlite3's 16 MiB;
+ * - a new file in incremental auto-vacuum, and the WAL truncated back to 4 MiB (space.ts);
  * - every statement and transaction reports a disk-full or I/O error (the daemon's write health);
  * - a database written by a newer omnipos is refused, not touched.
  */
@@ -95,6 +97,7 @@ export function openDatabase(options: OpenOptions): Db {
   }
   try {
     chmodSync(file, 0o600);
+    chooseIncremental(db);
     const mode = pragma(db, 'journal_mode = WAL');
     if (mode !== 'wal') throw refused(file, 'journal_mode', 'wal', mode);
     pragma(db, 'synchronous = FULL');
@@ -108,6 +111,7 @@ export function openDatabase(options: OpenOptions): Db {
     pragma(db, `cache_size = ${-cacheKiB}`);
     const cache = pragma(db, 'cache_size');
     if (cache !== -cacheKiB) throw refused(file, 'cache_size', -cacheKiB, cache);
+    limitWal(db);
     migrate(db, file, migrations, options.log);
     return db;
   } catch (e) {

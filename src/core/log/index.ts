@@ -8,3 +8,4 @@ export {
   isOpaqueEmvField,
   REDACTED,
 } from './scrub.js';
+export { daemonDestination, rateLimited, rotatingFile, type RotatingFileOptions } from './destination.js';

@@ -7,6 +7,7 @@ import { businessDateOf, businessDayBounds, parseBusinessDate, type BusinessDate
 import { dayLine } from './lines.js';
 import { dayReportDocument } from './print.js';
 import { buildDayReport, type DayReport } from './report.js';
+import { readArchivedDay } from '../retention/read.js';
 
 /** Prints a document on the receipt printer; says what became of it. */
 export type DocumentPrinter = (doc: ReceiptDocument) => Promise<'printed' | 'skipped' | 'failed' | 'unsure'>;
@@ -22,6 +23,8 @@ export interface DayBookDeps {
   columns?: ReceiptColumns;
   environment: string;
   terminalId?: string;
+  /** The archive of closed days (`<stateDir>/archive`): a day gone from the database is read there. */
+  archiveDir?: string | undefined;
 }
 
 /** What `close` answers: the close, and whether it was made now or found archived. */
@@ -66,10 +69,19 @@ export class DayBook {
     return buildDayReport({ date, from, to, now: this.deps.clock.now(), lines, ...(closedAt ? { closedAt } : {}) });
   }
 
-  /** The day's report: the archived one when the day is closed. `date` defaults to today. */
+  /**
+   * The day's report: the close's when the day is closed (from the database, or from the day's
+   * archive file once retention moved it there, checksum verified). `date` defaults to today.
+   */
   report(date?: string): DayReport {
     const day = date === undefined ? this.today() : parseBusinessDate(date);
-    return this.archive.get(day)?.report ?? this.live(day);
+    return this.closed(day)?.report ?? this.live(day);
+  }
+
+  /** The day's close, from the database or the archive file; undefined while it is open. */
+  closed(day: BusinessDate): DayClose | undefined {
+    const dir = this.deps.archiveDir;
+    return this.archive.get(day) ?? (dir !== undefined ? readArchivedDay(dir, day)?.close : undefined);
   }
 
   /** The report laid out for the printer. */
@@ -93,8 +105,14 @@ export class DayBook {
 
   async #close(date?: string): Promise<DayCloseResult> {
     const day = date === undefined ? this.today() : parseBusinessDate(date);
-    const stored = this.archive.get(day);
+    const stored = this.closed(day);
     if (stored) return { ...stored, alreadyClosed: true };
+    if (this.deps.db.prepare('SELECT 1 FROM day_archives WHERE business_date = ?').get(day))
+      throw new OmniposError(
+        'OPERATIONS_DAY_NOT_CLOSABLE',
+        `day ${day}: it was closed and archived, and its archive's period is over`,
+        { date: day },
+      );
     if (day > this.today())
       throw new OmniposError(
         'OPERATIONS_DAY_NOT_CLOSABLE',

@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { describeConfig, type Config } from '../../config/index.js';
 import type { Clock } from '../../core/index.js';
 import { createLogger, scrubText, scrubValue } from '../../core/log/index.js';
-import { Journal, Outbox, type Db } from '../../store/index.js';
+import { Journal, listDayFiles, Outbox, type Db } from '../../store/index.js';
 import { WebhookQueue } from '../alarms/index.js';
 import { DayBook } from '../day/index.js';
 import { tarArchive, type TarFile } from './tar.js';
@@ -20,6 +20,8 @@ export interface SupportBundleDeps {
   health: { reachable: true; body: unknown } | { reachable: false; reason: string };
   /** How much of the end of the log file to take, bytes (default 1 MiB). */
   logTailBytes?: number;
+  /** Closed days whose report goes in too (`day-<date>.json`), from the database or the archive. */
+  dates?: readonly string[];
 }
 
 /** The end of a file, from the first whole line; undefined when the file does not exist. */
@@ -68,6 +70,7 @@ export function supportFiles(d: SupportBundleDeps): TarFile[] {
     log: createLogger({ level: 'silent' }),
     environment: values.environment,
     terminalId: values.terminal.terminalId,
+    archiveDir: path.join(values.stateDir, 'archive'),
   });
   const today = day.report();
   const { lines, ...summary } = today;
@@ -86,6 +89,8 @@ versions.json  omnipos, Node.js, SQLite, the operating system
 health.json    what the running daemon's GET /v1/health answered (alarms included), or why it could not be asked
 outbox.json    requests waiting for the acquirer and dead letters; alarm notifications not delivered yet
 day.json       today's journal summary (counts, totals by method, brand and product) and what is not final
+archive.json   the archive of closed days: each file, its size and checksum (<stateDir>/archive)
+day-<date>.json  the report of each day asked for with --date, from the database or its archive file
 logs.txt       the end of ${logFile}${logs === undefined ? ' (absent: the daemon logs to stdout, e.g. journalctl -u omnipos)' : ''}
 No card data, token or key is in it: the store holds none, and every value was scrubbed again.
 `,
@@ -108,6 +113,8 @@ No card data, token or key is in it: the store holds none, and every value was s
       data: json({ depth: outbox.depth(), tasks: outbox.open(), alarmWebhooks: new WebhookQueue(d.db).pending() }),
     },
     { name: 'day.json', data: json({ ...summary, unfinished }) },
+    { name: 'archive.json', data: json(archiveIndex(d.db, path.join(values.stateDir, 'archive'))) },
+    ...(d.dates ?? []).map((date) => ({ name: `day-${date}.json`, data: json(day.report(date)) })),
     {
       name: 'logs.txt',
       data:
@@ -117,6 +124,14 @@ No card data, token or key is in it: the store holds none, and every value was s
     },
   ];
   return files.map((f) => ({ ...f, mtime: now }));
+}
+
+/** The archive's files (date, bytes) beside what the database recorded of each (checksum, payments, when). */
+function archiveIndex(db: Db, dir: string): unknown {
+  const recorded = db
+    .prepare('SELECT business_date AS date, sha256, bytes, payments, archived_at, deleted_at FROM day_archives')
+    .all() as { date: string }[];
+  return { dir, files: listDayFiles(dir), recorded };
 }
 
 /** The bundle as one `.tar.gz`. */

@@ -67,6 +67,7 @@ describe('omnipos support bundle', () => {
     const files = new Map(untar(gunzipSync(gz)).map((f) => [f.name, f.data.toString('utf8')]));
     expect([...files.keys()].sort()).toEqual([
       'README.txt',
+      'archive.json',
       'config.json',
       'day.json',
       'health.json',

@@ -43,6 +43,7 @@ describe('openDatabase', () => {
       'alarm_webhooks',
       'api_events',
       'counters',
+      'day_archives',
       'day_closes',
       'init_bins',
       'init_current',
