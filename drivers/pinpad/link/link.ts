@@ -43,7 +43,7 @@ export function isNotification(data: Uint8Array): boolean {
   return data.length >= 3 && data[0] === NTM[0] && data[1] === NTM[1] && data[2] === NTM[2];
 }
 
-function errorFor(name: string, reason: FailReason, t: LinkTimings): PinpadError {
+function errorFor(name: string, reason: FailReason, t: LinkTimings, cause?: unknown): PinpadError {
   const ctx = { command: name, reason };
   switch (reason) {
     case 'nak':
@@ -72,6 +72,15 @@ function errorFor(name: string, reason: FailReason, t: LinkTimings): PinpadError
       );
     case 'disconnected':
       return new PinpadError('PINPAD_DISCONNECTED', `${name}: the pinpad link is down`, ctx);
+    case 'unsealable':
+      return new PinpadError(
+        'PINPAD_DISCONNECTED',
+        `${name}: could not be sealed for the secure session; not sent`,
+        ctx,
+        {
+          cause,
+        },
+      );
   }
 }
 
@@ -93,6 +102,8 @@ export class Link {
   private inbox: LinkInput[] = [];
   private running = false;
   private lost = false;
+  /** Commands the layer refused to seal when their turn came, with its error, until they fail. */
+  private readonly unsealed = new Map<number, unknown>();
   /** Frames whose `open` failed, with the error, until their response settles. */
   private readonly unopened = new WeakMap<Uint8Array, unknown>();
   /** The packet layer in force; the session opener swaps it (secure channel) and a new link starts clear. */
@@ -134,18 +145,20 @@ export class Link {
     const id = this.nextId++;
     // Encoded now to refuse at once what cannot be sent, and again when it goes on the wire: sealed
     // under the session in force then (a command queued before a new secure OPN leaves under the new key).
-    const queuedWire = encodeFrame(this.layer.seal(data, name));
+    // A command that cannot be sealed when its turn comes (the secure session is gone) is not sent at
+    // all: never as it was queued, never in clear; it fails with the layer's error.
+    encodeFrame(this.layer.seal(data, name));
     let sentWire: Uint8Array | undefined;
-    const wireAtSend = (): Uint8Array => {
+    const wireAtSend = (): Uint8Array | undefined => {
       if (sentWire) return sentWire;
       try {
         sentWire = encodeFrame(this.layer.seal(data, name));
       } catch (e) {
         this.log.warn(
           { cmd: name, id, err: (e as Error).message },
-          'pinpad command could not be sealed at send; sent as queued',
+          'pinpad command could not be sealed at send; not sent',
         );
-        sentWire = queuedWire;
+        this.unsealed.set(id, e);
       }
       return sentWire;
     };
@@ -338,9 +351,15 @@ export class Link {
       case 'failed': {
         const p = this.pending.get(e.id);
         this.pending.delete(e.id);
+        const unsealed = this.unsealed.get(e.id);
+        this.unsealed.delete(e.id);
         if (!p) return;
         this.log.info({ cmd: p.name, reason: e.reason }, 'pinpad command failed');
-        p.reject(errorFor(p.name, e.reason, this.timings));
+        p.reject(
+          unsealed instanceof PinpadError && e.reason === 'unsealable'
+            ? unsealed
+            : errorFor(p.name, e.reason, this.timings, unsealed),
+        );
         if (e.reason === 'cancel-unanswered' && !this.lost) queueMicrotask(() => this.loss('cancel-unanswered'));
         return;
       }

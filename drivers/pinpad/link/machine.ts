@@ -16,8 +16,9 @@ export interface LinkCommand {
   /**
    * The whole encoded packet. Read only when the command goes on the wire: the link builds it then,
    * so it is sealed under the session key in force when sent, not when queued (and resent as is on NAK).
+   * Undefined when it cannot be sealed then (no secure session): the command fails `unsealable`, unsent.
    */
-  readonly wire: Uint8Array;
+  readonly wire: Uint8Array | undefined;
   /** Blocking commands wait for the response without limit and may receive notifications. */
   readonly blocking: boolean;
 }
@@ -37,7 +38,9 @@ export type FailReason =
   /** CAN sent `cancelTries` times and never answered by EOT. */
   | 'cancel-unanswered'
   /** The link went down, or was down when the command came. */
-  | 'disconnected';
+  | 'disconnected'
+  /** The packet layer could not seal it when its turn came (no secure session): never sent. */
+  | 'unsealable';
 
 export type LinkState =
   | { readonly kind: 'down'; readonly queue: readonly LinkCommand[] }
@@ -112,15 +115,20 @@ export const INITIAL_LINK_STATE: LinkState = { kind: 'down', queue: [] };
 const NAK_BYTE = Uint8Array.of(NAK);
 const CAN_BYTE = Uint8Array.of(CAN);
 
-/** Starts the next queued command, or rests idle. */
+/** Starts the next queued command that can be sealed (the others fail unsent), or rests idle. */
 function next(t: LinkTimings, queue: readonly LinkCommand[], effects: LinkEffect[]): Transition {
-  const [cmd, ...rest] = queue;
-  if (!cmd) {
-    effects.push({ type: 'timer', ms: null });
-    return { state: { kind: 'idle', queue: [] }, effects };
+  for (let i = 0; i < queue.length; i++) {
+    const cmd = queue[i]!;
+    const wire = cmd.wire;
+    if (!wire) {
+      effects.push(fail(cmd, 'unsealable'));
+      continue;
+    }
+    effects.push({ type: 'write', bytes: wire, what: 'command' }, { type: 'timer', ms: t.ackMs });
+    return { state: { kind: 'await-ack', cmd, sends: 1, queue: queue.slice(i + 1) }, effects };
   }
-  effects.push({ type: 'write', bytes: cmd.wire, what: 'command' }, { type: 'timer', ms: t.ackMs });
-  return { state: { kind: 'await-ack', cmd, sends: 1, queue: rest }, effects };
+  effects.push({ type: 'timer', ms: null });
+  return { state: { kind: 'idle', queue: [] }, effects };
 }
 
 /** After an error: discard input until `silenceMs` of silence (§2.2.3), then go on. */
@@ -226,7 +234,8 @@ function onControl(t: LinkTimings, state: LinkState, byte: number): Transition {
       return {
         state: { ...state, sends: state.sends + 1 },
         effects: [
-          { type: 'write', bytes: state.cmd.wire, what: 'command' },
+          // the wire read when it was first sent (kept by the owner), so never undefined here
+          { type: 'write', bytes: state.cmd.wire ?? new Uint8Array(0), what: 'command' },
           { type: 'timer', ms: t.ackMs },
         ],
       };

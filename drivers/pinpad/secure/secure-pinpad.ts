@@ -1,9 +1,10 @@
-import { SESSION_COMMAND_IDS, commandIds } from '../../../tables/pinpad/commands.js';
+import { SESSION_COMMAND_IDS, commandIds, commandRow } from '../../../tables/pinpad/commands.js';
 import type { CommandSpec } from '../commands/spec.js';
 import { PinpadError, isPinpadError } from '../errors.js';
 import { Pinpad, type PinpadOptions, type RunOptions } from '../pinpad.js';
 import { SecureChannel, type SecureStatus } from './channel.js';
 import type { TerminalKey } from './rsa.js';
+import { Turns } from './turns.js';
 
 /**
  * Commands that read a card, a PIN or a typed card number, or load the card tables (the table's
@@ -27,6 +28,17 @@ function isSessionRefusal(e: unknown): boolean {
   return status === 3 || (status === 9 && e.context.responseId === 'ERR');
 }
 
+/** A command that waited for a session that did not come back: failed unsent, naming it, the re-opening's error as cause. */
+function noSession(command: string, cause: unknown): PinpadError {
+  const why = cause instanceof Error ? cause.message : String(cause);
+  return new PinpadError(
+    'PINPAD_DISCONNECTED',
+    `${command}: no secure session (the new secure OPN failed: ${why}); not sent`,
+    { command, reason: 'no-session' },
+    { cause },
+  );
+}
+
 /** Commands that run without a secure session (they open or close one: the table's `session`). */
 const SESSION_COMMANDS = SESSION_COMMAND_IDS;
 
@@ -45,6 +57,8 @@ export interface SecurePinpadOptions extends Omit<PinpadOptions, 'openSession'> 
  */
 export class SecurePinpad extends Pinpad {
   readonly channel: SecureChannel;
+  /** Commands other than OPN run one at a time, so that a re-opened session goes before those waiting. */
+  private readonly turns = new Turns();
 
   constructor(opts: SecurePinpadOptions) {
     const { terminalKey, ...rest } = opts;
@@ -82,7 +96,24 @@ export class SecurePinpad extends Pinpad {
         },
       );
     }
-    if (!SESSION_COMMANDS.has(spec.id) && this.status === 'connected') await this.channel.ensure();
+    if (commandRow(spec.id)?.session === 'opens') return super.run(spec, req, opts);
+    const release = await this.turns.take(spec.id, opts.signal);
+    try {
+      return await this.runInSession(spec, req, opts);
+    } finally {
+      release();
+    }
+  }
+
+  /**
+   * Runs a command in its turn: a session first when a current pinpad has none (CLO ended it, or a
+   * re-opening failed before), then the command; when the pinpad dropped the session under it, a new
+   * one before the failure is reported, and a command the pinpad refused for the session (it ran
+   * nothing) once more under the new key.
+   */
+  private async runInSession<Req, Res>(spec: CommandSpec<Req, Res>, req: Req, opts: RunOptions): Promise<Res> {
+    if (this.status === 'connected')
+      await this.channel.ensure().catch((e: unknown) => Promise.reject(noSession(spec.id, e)));
     try {
       return await super.run(spec, req, opts);
     } catch (e) {
@@ -100,6 +131,11 @@ export class SecurePinpad extends Pinpad {
   override async open(opts?: RunOptions): Promise<void> {
     if (this.channel.recognition === 'classic') return super.open(opts);
     if (this.status !== 'connected') return super.open(opts);
-    await this.channel.reopen();
+    const release = await this.turns.take('OPN', opts?.signal);
+    try {
+      await this.channel.reopen();
+    } finally {
+      release();
+    }
   }
 }

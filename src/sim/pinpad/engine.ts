@@ -110,7 +110,25 @@ export class SimEngine {
       this.opts.unplug?.(f.replugAfterMs);
       return;
     }
+    if (f.kind === 'reboot' && f.command === undefined) {
+      this.reboot();
+      return;
+    }
     this.faults.add(f);
+  }
+
+  /**
+   * A reboot with the line up: the command running is gone (no answer), and so are the secure
+   * session and the card (both live in `state.session`); the pinpad is closed (§6.4.5). The link
+   * and the packet layer stay: a sealed packet now meets no session and is answered ERR003 (§6.3.2).
+   */
+  reboot(): void {
+    this.abortRunning();
+    this.lastResponse = undefined;
+    this.state.session = {};
+    this.state.opened = false;
+    this.state.cardEpoch = (this.state.cardEpoch ?? 0) + 1;
+    this.state.reboots = (this.state.reboots ?? 0) + 1;
   }
 
   /** Forgets link state (a new connection, after a replug): back to clear traffic. */
@@ -202,6 +220,7 @@ export class SimEngine {
       this.write(Uint8Array.of(NAK));
       return;
     }
+    if (this.faults.takeReboot(id)) this.reboot(); // the packet finds the pinpad rebooted
     const unplug = this.faults.takeDisconnect(id, 'before-ack');
     if (unplug) {
       this.opts.unplug?.(unplug.replugAfterMs);
