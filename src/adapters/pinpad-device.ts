@@ -66,8 +66,8 @@ export async function openPinpad(
 }
 
 /**
- * The engine's card port on an opened (or opening) secure pinpad: classic commands for a pinpad that
- * answers OPN as obsolete, the product and typed entry from the tables in force, the unattended
+ * The engine's card port on an opened (or opening) secure pinpad: card sales refused by name on a pinpad
+ * that answers OPN as obsolete, the product and typed entry from the tables in force, the unattended
  * terminal's EMV data on a kiosk. The daemon's background start (src/main/pinpad-start.ts) builds it too.
  */
 export function pinpadCardPort(
@@ -77,14 +77,8 @@ export function pinpadCardPort(
   driverLog: Logger,
 ): PinpadCardPort {
   return new PinpadCardPort({
-    // a pinpad that answers OPN as an obsolete one sells through the classic card commands
-    pinpad: new cardCommands.ClassicCardPinpad(pinpad, {
-      dataKeySlot: config.values.pinpad.dataKeySlot,
-      aidOf: (acq, idx) => {
-        const r = tables()?.tables.aidRecords.find((x) => x.acquirer === acq && x.index === idx);
-        return r?.fields.T1_AID?.slice(0, Number(r.fields.T1_AIDLEN) * 2);
-      },
-    }),
+    // a pinpad that answers OPN as an obsolete one is refused card sales by name (no Abecs command, so no EBX, §3.2.2)
+    pinpad: new cardCommands.ClassicCardPinpad(pinpad),
     acquirerIndex: config.values.pinpad.acquirerIndex,
     pinKeySlot: config.values.pinpad.pinKeySlot,
     dataKeySlot: config.values.pinpad.dataKeySlot,

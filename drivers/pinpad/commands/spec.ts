@@ -41,15 +41,17 @@ export function checkResponse(id: string, rsp: Response): void {
   }
 }
 
-/** True when `e` is the pinpad saying it does not know the command (ERR + ST_INVCALL), as a classic-only pinpad answers GIX. */
+/**
+ * True when `e` is the pinpad saying it does not know the command (ERR + ST_INVCALL), as a classic-only pinpad
+ * answers GIX — or the driver knowing it first: an Abecs command refused before the wire to a pinpad that
+ * answered OPN as obsolete (§3.2.2).
+ */
 export function isUnknownCommand(e: unknown): boolean {
+  if (!(e instanceof PinpadError)) return false;
+  // an Abecs command the driver does not send to a pinpad that answered OPN as obsolete (§3.2.2): unknown to it
+  if (e.code === 'PINPAD_UNSUPPORTED') return e.context.reason === 'abecs-command';
   // ERR003/ERR009 are the secure channel refusing a packet (§2.3.4), not an unknown command
-  return (
-    e instanceof PinpadError &&
-    e.code === 'PINPAD_STATUS' &&
-    e.context.unknownCommand === true &&
-    e.context.status === 10
-  );
+  return e.code === 'PINPAD_STATUS' && e.context.unknownCommand === true && e.context.status === 10;
 }
 
 /** Requires exactly `n` blocks in a response. */

@@ -11,8 +11,8 @@ import { Turns } from './turns.js';
  * `access`, tables/pinpad/commands.ts). The current ones only for a pinpad recognised by secure OPN
  * (§3.2.2); the obsolete ones never to such a pinpad (§3.1.2: "O SPE não deve utilizar um comando
  * obsoleto para um pinpad que reconhecidamente segue esta especificação"). A pinpad that answers OPN
- * as an obsolete one gets the classic card commands (the classic flow, `card.ClassicCardPinpad`), GPN,
- * the table load and EBX (which it may lack: then no card sales).
+ * as an obsolete one is sent no Abecs command at all (§3.2.2, EBX neither), only the classic ones: it
+ * sells no card (`card.ClassicCardPinpad` refuses card sales by name).
  */
 export const CARD_SALE_COMMANDS: ReadonlySet<string> = commandIds((r) => r.access !== 'any');
 
@@ -52,8 +52,8 @@ export interface SecurePinpadOptions extends Omit<PinpadOptions, 'openSession'> 
  * secure OPN; a current pinpad's commands then travel as DC2 + AES under KSEC. Before each
  * command it re-establishes a session the pinpad dropped (CLO, ERR009, a reset) and, after a
  * command that lost it, opens a new one before reporting the failure. A pinpad that answers OPN
- * as an obsolete one is served for information and display; card commands to it fail with
- * PINPAD_UNSUPPORTED ("not supported for card sales").
+ * as an obsolete one is served for information and display; Abecs commands and card commands to it
+ * fail with PINPAD_UNSUPPORTED before a byte is sent.
  */
 export class SecurePinpad extends Pinpad {
   readonly channel: SecureChannel;
@@ -89,11 +89,14 @@ export class SecurePinpad extends Pinpad {
       throw new PinpadError(
         'PINPAD_UNSUPPORTED',
         `${spec.id}: the pinpad answered OPN as an obsolete pinpad (no secure channel): not supported for card sales`,
-        {
-          command: spec.id,
-          recognition: 'classic',
-          hint: 'an obsolete pinpad sells through the classic card commands (card.ClassicCardPinpad)',
-        },
+        { command: spec.id, recognition: 'classic' },
+      );
+    }
+    if (this.channel.recognition === 'classic' && commandRow(spec.id)?.session === 'secure') {
+      throw new PinpadError(
+        'PINPAD_UNSUPPORTED',
+        `${spec.id}: an Abecs command; the pinpad answered OPN as an obsolete pinpad, which takes none (§3.2.2)`,
+        { command: spec.id, recognition: 'classic', reason: 'abecs-command' },
       );
     }
     if (commandRow(spec.id)?.session === 'opens') return super.run(spec, req, opts);

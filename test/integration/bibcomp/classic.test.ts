@@ -150,7 +150,7 @@ describe('a BibComp library without the generic command', () => {
     const { sim, pinpad, deck } = await rig();
     deck.choose({ lastDigit: 0, via: 'chip' });
     const port = new PinpadCardPort({
-      pinpad: new card.ClassicCardPinpad(pinpad, { dataKeySlot: 2 }),
+      pinpad: new card.ClassicCardPinpad(pinpad),
       acquirerIndex: 3,
       pinKeySlot: 1,
       dataKeySlot: 2,
