@@ -229,7 +229,9 @@ export class Link {
       this.counters.bytesIn += chunk.length;
       const starts = this.decoder.starts;
       const events = this.decoder.push(chunk, performance.now());
-      const inputs: LinkInput[] = [{ type: 'activity', started: this.decoder.starts !== starts }];
+      const inputs: LinkInput[] = [
+        { type: 'activity', started: this.decoder.starts !== starts, at: performance.now() },
+      ];
       for (const e of events) {
         if (e.type === 'frame') {
           let data: Uint8Array;
@@ -300,8 +302,9 @@ export class Link {
     switch (e.type) {
       case 'write':
         // The pinpad speaks only when asked: a half packet on the line when we send (a stray SYN, an
-        // answer cut short before our CAN) is noise, and must not swallow the ACK or EOT to come.
-        if (this.decoder.inFrame) {
+        // answer cut short before our CAN), or the rest of a rejected one still being discarded, is
+        // noise, and must not swallow the ACK or EOT to come (an EOT 100 ms after a rejected packet).
+        if (this.decoder.inFrame || this.decoder.skipping) {
           this.decoder.reset();
           this.setByteTimer(false);
         }

@@ -58,6 +58,8 @@ export type LinkState =
       readonly bad: number;
       /** True while discarding input until silence, before sending NAK. */
       readonly nakPending: boolean;
+      /** When the first bytes came while `nakPending` (the `at` of an activity): that wait is bounded by `drainMaxMs` too. */
+      readonly since?: number;
       readonly queue: readonly LinkCommand[];
     }
   | {
@@ -69,7 +71,12 @@ export type LinkState =
       readonly cans: number;
       readonly queue: readonly LinkCommand[];
     }
-  | { readonly kind: 'draining'; readonly queue: readonly LinkCommand[] };
+  | {
+      readonly kind: 'draining';
+      readonly queue: readonly LinkCommand[];
+      /** When the first bytes came while draining (the `at` of an activity); the discard ends `drainMaxMs` after it at the latest. */
+      readonly since?: number;
+    };
 
 export type LinkInput =
   | { readonly type: 'submit'; readonly cmd: LinkCommand }
@@ -85,7 +92,7 @@ export type LinkInput =
    * packet began (SYN) in them — the non-blocking 10 s runs to the answer's first byte (§2.2.3), the
    * inter-byte time of the packet (the owner's) takes over from there.
    */
-  | { readonly type: 'activity'; readonly started?: boolean }
+  | { readonly type: 'activity'; readonly started?: boolean; readonly at?: number }
   /** The one timer fired. */
   | { readonly type: 'timeout' }
   | { readonly type: 'down' }
@@ -196,9 +203,17 @@ export function transition(t: LinkTimings, state: LinkState, input: LinkInput): 
         ],
       };
     case 'activity':
-      if (state.kind === 'draining') return { state, effects: [{ type: 'timer', ms: t.silenceMs }] };
-      if (state.kind === 'await-response' && state.nakPending)
-        return { state, effects: [{ type: 'timer', ms: t.silenceMs }] };
+      if (state.kind === 'draining' || (state.kind === 'await-response' && state.nakPending)) {
+        // bytes restart the wait for silence, up to drainMaxMs from the first of them: a device that never
+        // falls silent does not keep the link discarding forever
+        const since = state.since ?? input.at;
+        if (since !== undefined && input.at !== undefined && input.at - since >= t.drainMaxMs)
+          return onTimeout(t, state);
+        return {
+          state: since === undefined ? state : { ...state, since },
+          effects: [{ type: 'timer', ms: t.silenceMs }],
+        };
+      }
       if (state.kind === 'await-response' && input.started && !state.cmd.blocking)
         return { state, effects: [{ type: 'timer', ms: null }] };
       return same;
@@ -276,8 +291,9 @@ function onTimeout(t: LinkTimings, state: LinkState): Transition {
       return resync(t, state.queue, [fail(state.cmd, 'no-ack')]);
     case 'await-response':
       if (state.nakPending) {
+        const { since: _since, ...rest } = state;
         return {
-          state: { ...state, nakPending: false },
+          state: { ...rest, nakPending: false },
           effects: [
             { type: 'write', bytes: NAK_BYTE, what: 'nak' },
             { type: 'timer', ms: state.cmd.blocking ? null : t.responseMs },

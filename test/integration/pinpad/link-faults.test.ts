@@ -185,3 +185,26 @@ describe('2.12 pinpads: DEX options refused', () => {
     expect(peer.commands()).toEqual(['OPN', 'DEX', 'DEX']);
   });
 });
+
+describe('a cancel right after a rejected packet (§2.2.2.3, §2.2.3)', () => {
+  it('the EOT that answers our CAN within the silence of a rejected packet is read as EOT: one CAN, cancelled, the link up', async () => {
+    const { peer, pinpad, events } = await setup({ silenceMs: 1000, eotMs: 400 });
+    let asked = false;
+    peer.script = (cmd) => {
+      if (cmd === 'GCD') asked = true;
+    };
+    const ac = new AbortController();
+    const read = pinpad.getData(GCD_REQ, { signal: ac.signal });
+    read.catch(() => undefined);
+    await until(() => asked);
+    const from = peer.seen.length;
+    // an answer rejected half-way (DC3 01h is no escape): the driver discards what follows until silence
+    peer.write(Uint8Array.of(SYN, 0x47, 0x13, 0x01, 0x41));
+    await sleep(50);
+    ac.abort(); // CAN; the peer's EOT follows at once, well within the 1 s of silence
+    const err = await within(read, 4000).catch((e: unknown) => e);
+    expect(isPinpadError(err, 'PINPAD_CANCELLED')).toBe(true);
+    expect(peer.controls(CAN, from)).toBe(1);
+    expect(events.filter((e) => e.state === 'disconnected')).toEqual([]);
+  });
+});
