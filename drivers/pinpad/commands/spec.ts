@@ -10,9 +10,17 @@ import type { Response } from '../codec/message.js';
 export interface CommandSpec<Req, Res> {
   readonly id: string;
   readonly blocking: boolean;
+  /**
+   * A non-blocking command a real pinpad may take longer than the 10 s of §2.2.2 to answer (a flash
+   * write, the key maps of every slot): the driver waits LONG_ANSWER_FACTOR times its response time.
+   */
+  longAnswer?(req: Req): boolean;
   encode(req: Req): Uint8Array;
   decode(rsp: Response, req: Req): Res;
 }
+
+/** How many response times a command whose `longAnswer` holds is waited (30 s with the spec's 10 s). */
+export const LONG_ANSWER_FACTOR = 3;
 
 /**
  * Checks that `rsp` answers `id` with ST_OK. `ERR` (unknown command, §2.3.4) and any other status

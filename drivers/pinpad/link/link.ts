@@ -31,6 +31,8 @@ export type LossReason =
 
 interface Pending {
   readonly name: string;
+  /** Its wait for the answer, ms, when not the link's own. */
+  readonly responseMs?: number;
   resolve(data: Uint8Array): void;
   reject(e: PinpadError): void;
   onNotification?: (data: Uint8Array) => void;
@@ -43,7 +45,13 @@ export function isNotification(data: Uint8Array): boolean {
   return data.length >= 3 && data[0] === NTM[0] && data[1] === NTM[1] && data[2] === NTM[2];
 }
 
-function errorFor(name: string, reason: FailReason, t: LinkTimings, cause?: unknown): PinpadError {
+function errorFor(
+  name: string,
+  reason: FailReason,
+  t: LinkTimings,
+  cause?: unknown,
+  responseMs = t.responseMs,
+): PinpadError {
   const ctx = { command: name, reason };
   switch (reason) {
     case 'nak':
@@ -57,10 +65,10 @@ function errorFor(name: string, reason: FailReason, t: LinkTimings, cause?: unkn
         ms: t.ackMs,
       });
     case 'timeout':
-      return new PinpadError('PINPAD_TIMEOUT', `${name}: no response within ${t.responseMs} ms`, {
+      return new PinpadError('PINPAD_TIMEOUT', `${name}: no response within ${responseMs} ms`, {
         ...ctx,
         phase: 'response',
-        ms: t.responseMs,
+        ms: responseMs,
       });
     case 'cancelled':
       return new PinpadError('PINPAD_CANCELLED', `${name}: cancelled`, ctx);
@@ -141,6 +149,7 @@ export class Link {
     data: Uint8Array,
     blocking: boolean,
     onNotification?: (data: Uint8Array) => void,
+    responseMs?: number,
   ): { id: number; response: Promise<Uint8Array> } {
     const id = this.nextId++;
     // Encoded now to refuse at once what cannot be sent, and again when it goes on the wire: sealed
@@ -163,7 +172,13 @@ export class Link {
       return sentWire;
     };
     const response = new Promise<Uint8Array>((resolve, reject) => {
-      this.pending.set(id, { name, resolve, reject, ...(onNotification ? { onNotification } : {}) });
+      this.pending.set(id, {
+        name,
+        resolve,
+        reject,
+        ...(onNotification ? { onNotification } : {}),
+        ...(responseMs !== undefined ? { responseMs } : {}),
+      });
     });
     this.log.debug({ cmd: name, id, bytes: data.length, blocking }, 'pinpad command queued');
     this.dispatch({
@@ -172,6 +187,7 @@ export class Link {
         id,
         name,
         blocking,
+        ...(responseMs !== undefined ? { responseMs } : {}),
         get wire() {
           return wireAtSend();
         },
@@ -361,7 +377,7 @@ export class Link {
         p.reject(
           unsealed instanceof PinpadError && e.reason === 'unsealable'
             ? unsealed
-            : errorFor(p.name, e.reason, this.timings, unsealed),
+            : errorFor(p.name, e.reason, this.timings, unsealed, p.responseMs),
         );
         if (e.reason === 'cancel-unanswered' && !this.lost) queueMicrotask(() => this.loss('cancel-unanswered'));
         return;

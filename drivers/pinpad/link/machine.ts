@@ -21,7 +21,13 @@ export interface LinkCommand {
   readonly wire: Uint8Array | undefined;
   /** Blocking commands wait for the response without limit and may receive notifications. */
   readonly blocking: boolean;
+  /** This command's wait for its answer when not blocking, ms (default: the timings' `responseMs`). */
+  readonly responseMs?: number;
 }
+
+/** The wait for `cmd`'s answer: none for a blocking command, its own or the link's response time otherwise. */
+const answerWait = (t: LinkTimings, cmd: LinkCommand): number | null =>
+  cmd.blocking ? null : (cmd.responseMs ?? t.responseMs);
 
 /** Why a command ended without a response. */
 export type FailReason =
@@ -240,7 +246,7 @@ function onControl(t: LinkTimings, state: LinkState, byte: number): Transition {
         state: { kind: 'await-response', cmd: state.cmd, bad: 0, nakPending: false, queue: state.queue },
         effects: [
           { type: 'acked', id: state.cmd.id },
-          { type: 'timer', ms: state.cmd.blocking ? null : t.responseMs },
+          { type: 'timer', ms: answerWait(t, state.cmd) },
         ],
       };
     }
@@ -279,7 +285,7 @@ function onFrame(t: LinkTimings, state: LinkState, data: Uint8Array, notificatio
   if (notification) {
     // a non-blocking command gets none (§2.3.3); should one come, its 10 s start again rather than never end
     const effects: LinkEffect[] = [{ type: 'notification', id: state.cmd.id, data }];
-    if (!state.cmd.blocking) effects.push({ type: 'timer', ms: t.responseMs });
+    if (!state.cmd.blocking) effects.push({ type: 'timer', ms: answerWait(t, state.cmd) });
     return { state, effects };
   }
   return next(t, state.queue, [{ type: 'response', id: state.cmd.id, data }]);
@@ -296,7 +302,7 @@ function onTimeout(t: LinkTimings, state: LinkState): Transition {
           state: { ...rest, nakPending: false },
           effects: [
             { type: 'write', bytes: NAK_BYTE, what: 'nak' },
-            { type: 'timer', ms: state.cmd.blocking ? null : t.responseMs },
+            { type: 'timer', ms: answerWait(t, state.cmd) },
           ],
         };
       }

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Pinpad, isPinpadError, type PinpadLinkEvent } from '../../../drivers/pinpad/index.js';
+import { Pinpad, card, isPinpadError, type PinpadLinkEvent } from '../../../drivers/pinpad/index.js';
 import { TcpTransport } from '../../../drivers/transport/tcp.js';
 import { ACK, CAN, NAK, SYN, ScriptedPeer, packet, sleep, until } from './scripted-peer.js';
 
@@ -206,5 +206,22 @@ describe('a cancel right after a rejected packet (§2.2.2.3, §2.2.3)', () => {
     expect(isPinpadError(err, 'PINPAD_CANCELLED')).toBe(true);
     expect(peer.controls(CAN, from)).toBe(1);
     expect(events.filter((e) => e.state === 'disconnected')).toEqual([]);
+  });
+});
+
+describe('a response time per command (§2.2.2: 10 s; longer where a real pinpad writes flash or reads every key map)', () => {
+  it('TLE and a GIX asking the key maps are waited three response times; a DSP as late times out', async () => {
+    const { peer, pinpad } = await setup({ responseMs: 1000 });
+    peer.script = (cmd, _raw, p) => {
+      const late = (answer: string): void => void sleep(1500).then(() => p.answer(answer));
+      if (cmd === 'TLE') late('TLE000');
+      if (cmd === 'GIX') late('GIX000');
+      if (cmd === 'DSP') late('DSP000');
+    };
+    await expect(within(pinpad.run(card.TLE, undefined))).resolves.toBeUndefined();
+    await expect(within(pinpad.gix([0x8001, 0x8035]))).resolves.toMatchObject({ entries: [] });
+    const err = await within(pinpad.display(['LATE', ''])).catch((e: unknown) => e);
+    expect(isPinpadError(err, 'PINPAD_TIMEOUT')).toBe(true);
+    expect((err as Error).message).toContain('1000 ms');
   });
 });
