@@ -99,6 +99,20 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
     this.emit('link', { state: 'connected' });
   }
 
+  /**
+   * connect(), for a daemon's start: when the pinpad cannot be reached now the call rejects with why, and
+   * the driver keeps trying in the background with the reconnect backoff, as after a loss (link events
+   * `reconnecting`, then `reconnected`). A pinpad plugged in later is found without a restart.
+   */
+  async start(): Promise<void> {
+    try {
+      await this.connect();
+    } catch (e) {
+      if (this.backoff.enabled && this.statusValue === 'disconnected') this.scheduleReconnect(1);
+      throw e;
+    }
+  }
+
   /** Stops probing and reconnecting and closes the link. Commands in flight fail as disconnected. */
   async close(): Promise<void> {
     this.statusValue = 'closed';

@@ -53,7 +53,7 @@ export async function openPinpad(
   const driverLog = log.child({ component: 'pinpad' });
   const pinpad = new SecurePinpad({ transport, terminalKey: key, log: driverLog });
   await pinpad
-    .connect()
+    .start()
     .catch((e: unknown) => driverLog.warn({ err: e }, 'pinpad not reachable at start; card sales wait for it'));
   const card = pinpadCardPort(config, tables, pinpad, driverLog);
   return {
