@@ -4,6 +4,7 @@ import type { VirtualPinpadProfile } from './profile.js';
 import { timingFor, type TimingProfile } from './timing.js';
 import { isCommandFault, parseCommand, writeAnswer } from './wire/command.js';
 import { PinpadFrameReader, type ReaderEvent } from './wire/frame-reader.js';
+import { twoLines } from './wire/two-lines.js';
 import { CLEAR_LAYER, Refusal, type PacketLayer, type SimContext, type SimHandler, type SimState } from './handler.js';
 
 export {
@@ -332,7 +333,7 @@ export class SimEngine {
       signal,
       notify: (text) => {
         if (signal.aborted) return;
-        const ntm = writeAnswer('NTM', 0, [Buffer.from(text.slice(0, 32), 'latin1')]);
+        const ntm = writeAnswer('NTM', 0, [Buffer.from(twoLines(text), 'latin1')]); // 2 lines of 16 (§2.3.3)
         // a clear NTM inside a session is a firmware fault some pinpads have: the terminal must not trust it
         this.write(writePacket(this.faults.take('clear-ntm') ? ntm : this.layer.seal(ntm, 'NTM')));
       },
