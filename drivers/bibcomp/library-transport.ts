@@ -27,6 +27,8 @@ export interface LibraryTransportOptions {
  */
 export abstract class LibraryTransport implements Transport {
   readonly description: string;
+  /** Every CAN is a PP_Abort here: the pinpad driver does not probe the idle link through a library. */
+  readonly idleProbe = false;
   protected opened = false;
   protected closed = false;
   private readonly decoder = new FrameDecoder();

@@ -31,6 +31,7 @@ export async function readPinpadInfo(
       for (let i = 0; i < ksnIds.length; i += 64) entries.push(...(await p.gix(ksnIds.slice(i, i + 64), opts)).entries);
       return infoFromGix({ data: { ...first.data }, entries });
     } catch (e) {
+      // unknown to the pinpad (ERR010), or an Abecs command the driver does not send to an obsolete pinpad (§3.2.2)
       if (!isUnknownCommand(e)) throw e;
       classic.only = true;
     }

@@ -7,7 +7,7 @@ import { decodeResponse } from './codec/message.js';
 import { CLO, GIN, GIX, OPN_CLASSIC, type GinResult, type GixResult } from './commands/control.js';
 import { DEX, DSP, GCD, type DexOptions, type GcdRequest } from './commands/display.js';
 import type { PinpadInfo } from './commands/info.js';
-import { checkResponse, type CommandSpec } from './commands/spec.js';
+import { LONG_ANSWER_FACTOR, checkResponse, type CommandSpec } from './commands/spec.js';
 import type { TwoLineText } from './commands/text.js';
 import { PinpadError, isPinpadError } from './errors.js';
 import { CLEAR_LAYER, Link, type LossReason, type PacketLayer } from './link/link.js';
@@ -27,6 +27,9 @@ const ST_INVPARM = 11;
 const CARD_SESSION_ENDS: ReadonlySet<string> = new Set(['RMC', 'CLO', 'CLX', 'OPN']);
 /** A card transaction with no command for this long is over (its caller never sent RMC). */
 const CARD_SESSION_MAX_IDLE_MS = 300_000;
+
+/** Commands that leave the terminal's message or QR code on the pinpad's screen (no idle probe until another takes it). */
+const SHOWS: ReadonlySet<string> = new Set(['DSP', 'DEX', 'DSI', 'CLO']);
 
 /** PKTDATA limit for commands that are not Abecs commands (§2.2.1: legacy compatibility). */
 const MAX_CLASSIC_PKTDATA = 1024;
@@ -51,6 +54,10 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
   private infoCache: Promise<PinpadInfo> | undefined;
   /** When the open card transaction (GCX … RMC) last ran a command; undefined when none is open. */
   private cardSessionAt: number | undefined;
+  /** The pinpad shows what the terminal put there (a message, a QR code): a CAN might clear it, so no idle probe. */
+  private showing = false;
+  /** Whether this connection's transport may be probed with CAN when idle (not behind a vendor library). */
+  private probeAllowed = true;
 
   constructor(private readonly opts: PinpadOptions) {
     super();
@@ -90,6 +97,20 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
     }
     await this.connectOnce();
     this.emit('link', { state: 'connected' });
+  }
+
+  /**
+   * connect(), for a daemon's start: when the pinpad cannot be reached now the call rejects with why, and
+   * the driver keeps trying in the background with the reconnect backoff, as after a loss (link events
+   * `reconnecting`, then `reconnected`). A pinpad plugged in later is found without a restart.
+   */
+  async start(): Promise<void> {
+    try {
+      await this.connect();
+    } catch (e) {
+      if (this.backoff.enabled && this.statusValue === 'disconnected') this.scheduleReconnect(1);
+      throw e;
+    }
   }
 
   /** Stops probing and reconnecting and closes the link. Commands in flight fail as disconnected. */
@@ -141,7 +162,9 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
     }
     let submitted: ReturnType<Link['submit']>;
     try {
-      submitted = link.submit(spec.id, data, spec.blocking, (ntm) => this.notify(spec.id, ntm));
+      // a command a real pinpad may answer past the 10 s of §2.2.2 (flash writes, key maps) is waited longer
+      const responseMs = spec.longAnswer?.(req) ? LONG_ANSWER_FACTOR * this.timings.responseMs : undefined;
+      submitted = link.submit(spec.id, data, spec.blocking, (ntm) => this.notify(spec.id, ntm), responseMs);
     } catch (e) {
       return Promise.reject(e instanceof Error ? e : new Error(String(e)));
     }
@@ -155,7 +178,11 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
       return spec.decode(rsp, req);
     });
     result.then(
-      () => this.trackCardSession(spec.id, true),
+      () => {
+        this.trackCardSession(spec.id, true);
+        if (SHOWS.has(spec.id)) this.showing = true;
+        else if (spec.blocking) this.showing = false; // a prompt of its own took the screen
+      },
       () => this.trackCardSession(spec.id, false),
     );
     return result.finally(() => signal?.removeEventListener('abort', onAbort));
@@ -285,6 +312,8 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
     this.classic.only = undefined;
     this.infoCache = undefined;
     this.cardSessionAt = undefined;
+    this.showing = false;
+    this.probeAllowed = transport.idleProbe !== false;
     try {
       const session: SessionControl = {
         run: (spec, req) => this.exec(link, spec, req, {}),
@@ -337,7 +366,9 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
     if (this.probeMs === 0) return;
     this.probeTimer = setInterval(() => {
       const link = this.link;
-      if (this.statusValue === 'connected' && link?.idle && !this.inCardSession) void link.probe();
+      if (this.statusValue !== 'connected' || !link?.idle || this.inCardSession) return;
+      if (this.showing || !this.probeAllowed) return; // a CAN could clear the screen, or costs a PP_Abort
+      void link.probe();
     }, this.probeMs);
     this.probeTimer.unref();
   }

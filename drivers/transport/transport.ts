@@ -21,6 +21,11 @@
 export interface Transport {
   /** What it is attached to, for logs: `serial:/dev/ttyACM0`, `tcp:127.0.0.1:5000`. */
   readonly description: string;
+  /**
+   * False when the driver must not probe the idle link with CAN: a CAN costs the device something
+   * (behind a vendor library each is a PP_Abort). Absent: probing is fine.
+   */
+  readonly idleProbe?: boolean;
   readonly isOpen: boolean;
   open(): Promise<void>;
   read(): Promise<Uint8Array | null>;

@@ -57,7 +57,7 @@ export async function openPinpad(
   const driverLog = log.child({ component: 'pinpad' });
   const pinpad = new SecurePinpad({ transport, terminalKey: key, log: driverLog });
   await pinpad
-    .connect()
+    .start()
     .catch((e: unknown) => driverLog.warn({ err: e }, 'pinpad not reachable at start; card sales wait for it'));
   const card = pinpadCardPort(config, tables, pinpad, driverLog);
   return {
@@ -70,8 +70,8 @@ export async function openPinpad(
 }
 
 /**
- * The engine's card port on an opened (or opening) secure pinpad: classic commands for a pinpad that
- * answers OPN as obsolete, the product and typed entry from the tables in force, the unattended
+ * The engine's card port on an opened (or opening) secure pinpad: card sales refused by name on a pinpad
+ * that answers OPN as obsolete, the product and typed entry from the tables in force, the unattended
  * terminal's EMV data on a kiosk. The daemon's background start (src/main/pinpad-start.ts) builds it too.
  */
 export function pinpadCardPort(
@@ -80,14 +80,8 @@ export function pinpadCardPort(
   pinpad: SecurePinpad,
   driverLog: Logger,
 ): PinpadCardPort {
-  // a pinpad that answers OPN as an obsolete one sells through the classic card commands
-  const classic = new cardCommands.ClassicCardPinpad(pinpad, {
-    dataKeySlot: config.values.pinpad.dataKeySlot,
-    aidOf: (acq, idx) => {
-      const r = tables()?.tables.aidRecords.find((x) => x.acquirer === acq && x.index === idx);
-      return r?.fields.T1_AID?.slice(0, Number(r.fields.T1_AIDLEN) * 2);
-    },
-  });
+  // a pinpad that answers OPN as an obsolete one is refused card sales by name (no Abecs command, so no EBX, §3.2.2)
+  const classic = new cardCommands.ClassicCardPinpad(pinpad);
   // behind a BibComp library no card is read nor number typed: refused by name (drivers/bibcomp/reach.ts)
   const bibcomp = config.values.pinpad.device.kind === 'bibcomp';
   return new PinpadCardPort({

@@ -23,7 +23,6 @@ Runs a virtual pinpad that speaks ABECS 2.20 until stopped (SIGTERM/SIGINT).
   --pty PATH       also appear as a pseudo-terminal at PATH (needs socat; PATH survives replugs)
   --control PORT   JSON-lines control port for faults, keys and unplug (0 = any free port)
   --classic        a pinpad that knows only the classic commands (answers GIX with ERR010)
-  --classic-ebx    with --classic: it keeps EBX, so its classic card reads can be sold
   --typing-ms MS   how long the simulated customer takes to type (default 50; "never" waits for keys)
   --timing NAME    processing time per command: fast (none, the default) or ppc930 (a real Gertec
                    PPC930's, from a public log: secure OPN 3 s, full GIX 8 s, GOX 2 s, loads by size)
@@ -41,7 +40,6 @@ Example:
         pty: { type: 'string' },
         control: { type: 'string' },
         classic: { type: 'boolean' },
-        'classic-ebx': { type: 'boolean' },
         'typing-ms': { type: 'string' },
         serial: { type: 'string' },
         model: { type: 'string' },
@@ -73,7 +71,6 @@ Example:
       ...(typing !== undefined ? { typingMs: typing } : {}),
       profile: {
         classicOnly: values.classic === true,
-        ...(values['classic-ebx'] === true ? { classicEbx: true } : {}),
         ...(values.serial ? { serialNumber: values.serial } : {}),
         ...(values.model ? { model: values.model } : {}),
         ...(values.timing ? { timing: values.timing as TimingName } : {}),

@@ -37,7 +37,7 @@ export function startPinpad(
   const pinpad = new SecurePinpad({ transport, terminalKey: key, log: driverLog });
   let opening = true;
   const opened = pinpad
-    .connect()
+    .start()
     .catch((e: unknown) => {
       if (pinpad.status !== 'closed')
         driverLog.warn({ err: e }, 'pinpad not reachable at start; card sales wait for it');

@@ -55,6 +55,8 @@ export interface GixResult {
 export const GIX: CommandSpec<readonly number[] | undefined, GixResult> = {
   id: 'GIX',
   blocking: COMMANDS.GIX.blocking,
+  // the key maps (PP_MKTDESP … PP_DKPTTDESD, 8030h–8036h) make a real PPC930 take 8 s of the 10 (timing.ts of the virtual pinpad)
+  longAnswer: (ids) => (ids ?? GIX_DEFAULT_IDS).some((id) => id >= 0x8030 && id <= 0x8036),
   encode: (ids) => {
     const list = ids ?? GIX_DEFAULT_IDS;
     const bytes = new Uint8Array(list.length * 2);

@@ -31,6 +31,8 @@ export type LossReason =
 
 interface Pending {
   readonly name: string;
+  /** Its wait for the answer, ms, when not the link's own. */
+  readonly responseMs?: number;
   resolve(data: Uint8Array): void;
   reject(e: PinpadError): void;
   onNotification?: (data: Uint8Array) => void;
@@ -43,7 +45,13 @@ export function isNotification(data: Uint8Array): boolean {
   return data.length >= 3 && data[0] === NTM[0] && data[1] === NTM[1] && data[2] === NTM[2];
 }
 
-function errorFor(name: string, reason: FailReason, t: LinkTimings): PinpadError {
+function errorFor(
+  name: string,
+  reason: FailReason,
+  t: LinkTimings,
+  cause?: unknown,
+  responseMs = t.responseMs,
+): PinpadError {
   const ctx = { command: name, reason };
   switch (reason) {
     case 'nak':
@@ -57,10 +65,10 @@ function errorFor(name: string, reason: FailReason, t: LinkTimings): PinpadError
         ms: t.ackMs,
       });
     case 'timeout':
-      return new PinpadError('PINPAD_TIMEOUT', `${name}: no response within ${t.responseMs} ms`, {
+      return new PinpadError('PINPAD_TIMEOUT', `${name}: no response within ${responseMs} ms`, {
         ...ctx,
         phase: 'response',
-        ms: t.responseMs,
+        ms: responseMs,
       });
     case 'cancelled':
       return new PinpadError('PINPAD_CANCELLED', `${name}: cancelled`, ctx);
@@ -72,6 +80,15 @@ function errorFor(name: string, reason: FailReason, t: LinkTimings): PinpadError
       );
     case 'disconnected':
       return new PinpadError('PINPAD_DISCONNECTED', `${name}: the pinpad link is down`, ctx);
+    case 'unsealable':
+      return new PinpadError(
+        'PINPAD_DISCONNECTED',
+        `${name}: could not be sealed for the secure session; not sent`,
+        ctx,
+        {
+          cause,
+        },
+      );
   }
 }
 
@@ -93,6 +110,8 @@ export class Link {
   private inbox: LinkInput[] = [];
   private running = false;
   private lost = false;
+  /** Commands the layer refused to seal when their turn came, with its error, until they fail. */
+  private readonly unsealed = new Map<number, unknown>();
   /** Frames whose `open` failed, with the error, until their response settles. */
   private readonly unopened = new WeakMap<Uint8Array, unknown>();
   /** The packet layer in force; the session opener swaps it (secure channel) and a new link starts clear. */
@@ -130,27 +149,36 @@ export class Link {
     data: Uint8Array,
     blocking: boolean,
     onNotification?: (data: Uint8Array) => void,
+    responseMs?: number,
   ): { id: number; response: Promise<Uint8Array> } {
     const id = this.nextId++;
     // Encoded now to refuse at once what cannot be sent, and again when it goes on the wire: sealed
     // under the session in force then (a command queued before a new secure OPN leaves under the new key).
-    const queuedWire = encodeFrame(this.layer.seal(data, name));
+    // A command that cannot be sealed when its turn comes (the secure session is gone) is not sent at
+    // all: never as it was queued, never in clear; it fails with the layer's error.
+    encodeFrame(this.layer.seal(data, name));
     let sentWire: Uint8Array | undefined;
-    const wireAtSend = (): Uint8Array => {
+    const wireAtSend = (): Uint8Array | undefined => {
       if (sentWire) return sentWire;
       try {
         sentWire = encodeFrame(this.layer.seal(data, name));
       } catch (e) {
         this.log.warn(
           { cmd: name, id, err: (e as Error).message },
-          'pinpad command could not be sealed at send; sent as queued',
+          'pinpad command could not be sealed at send; not sent',
         );
-        sentWire = queuedWire;
+        this.unsealed.set(id, e);
       }
       return sentWire;
     };
     const response = new Promise<Uint8Array>((resolve, reject) => {
-      this.pending.set(id, { name, resolve, reject, ...(onNotification ? { onNotification } : {}) });
+      this.pending.set(id, {
+        name,
+        resolve,
+        reject,
+        ...(onNotification ? { onNotification } : {}),
+        ...(responseMs !== undefined ? { responseMs } : {}),
+      });
     });
     this.log.debug({ cmd: name, id, bytes: data.length, blocking }, 'pinpad command queued');
     this.dispatch({
@@ -159,6 +187,7 @@ export class Link {
         id,
         name,
         blocking,
+        ...(responseMs !== undefined ? { responseMs } : {}),
         get wire() {
           return wireAtSend();
         },
@@ -216,7 +245,9 @@ export class Link {
       this.counters.bytesIn += chunk.length;
       const starts = this.decoder.starts;
       const events = this.decoder.push(chunk, performance.now());
-      const inputs: LinkInput[] = [{ type: 'activity', started: this.decoder.starts !== starts }];
+      const inputs: LinkInput[] = [
+        { type: 'activity', started: this.decoder.starts !== starts, at: performance.now() },
+      ];
       for (const e of events) {
         if (e.type === 'frame') {
           let data: Uint8Array;
@@ -287,8 +318,9 @@ export class Link {
     switch (e.type) {
       case 'write':
         // The pinpad speaks only when asked: a half packet on the line when we send (a stray SYN, an
-        // answer cut short before our CAN) is noise, and must not swallow the ACK or EOT to come.
-        if (this.decoder.inFrame) {
+        // answer cut short before our CAN), or the rest of a rejected one still being discarded, is
+        // noise, and must not swallow the ACK or EOT to come (an EOT 100 ms after a rejected packet).
+        if (this.decoder.inFrame || this.decoder.skipping) {
           this.decoder.reset();
           this.setByteTimer(false);
         }
@@ -338,9 +370,15 @@ export class Link {
       case 'failed': {
         const p = this.pending.get(e.id);
         this.pending.delete(e.id);
+        const unsealed = this.unsealed.get(e.id);
+        this.unsealed.delete(e.id);
         if (!p) return;
         this.log.info({ cmd: p.name, reason: e.reason }, 'pinpad command failed');
-        p.reject(errorFor(p.name, e.reason, this.timings));
+        p.reject(
+          unsealed instanceof PinpadError && e.reason === 'unsealable'
+            ? unsealed
+            : errorFor(p.name, e.reason, this.timings, unsealed, p.responseMs),
+        );
         if (e.reason === 'cancel-unanswered' && !this.lost) queueMicrotask(() => this.loss('cancel-unanswered'));
         return;
       }

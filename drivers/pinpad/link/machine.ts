@@ -16,11 +16,18 @@ export interface LinkCommand {
   /**
    * The whole encoded packet. Read only when the command goes on the wire: the link builds it then,
    * so it is sealed under the session key in force when sent, not when queued (and resent as is on NAK).
+   * Undefined when it cannot be sealed then (no secure session): the command fails `unsealable`, unsent.
    */
-  readonly wire: Uint8Array;
+  readonly wire: Uint8Array | undefined;
   /** Blocking commands wait for the response without limit and may receive notifications. */
   readonly blocking: boolean;
+  /** This command's wait for its answer when not blocking, ms (default: the timings' `responseMs`). */
+  readonly responseMs?: number;
 }
+
+/** The wait for `cmd`'s answer: none for a blocking command, its own or the link's response time otherwise. */
+const answerWait = (t: LinkTimings, cmd: LinkCommand): number | null =>
+  cmd.blocking ? null : (cmd.responseMs ?? t.responseMs);
 
 /** Why a command ended without a response. */
 export type FailReason =
@@ -37,7 +44,9 @@ export type FailReason =
   /** CAN sent `cancelTries` times and never answered by EOT. */
   | 'cancel-unanswered'
   /** The link went down, or was down when the command came. */
-  | 'disconnected';
+  | 'disconnected'
+  /** The packet layer could not seal it when its turn came (no secure session): never sent. */
+  | 'unsealable';
 
 export type LinkState =
   | { readonly kind: 'down'; readonly queue: readonly LinkCommand[] }
@@ -55,6 +64,8 @@ export type LinkState =
       readonly bad: number;
       /** True while discarding input until silence, before sending NAK. */
       readonly nakPending: boolean;
+      /** When the first bytes came while `nakPending` (the `at` of an activity): that wait is bounded by `drainMaxMs` too. */
+      readonly since?: number;
       readonly queue: readonly LinkCommand[];
     }
   | {
@@ -66,7 +77,12 @@ export type LinkState =
       readonly cans: number;
       readonly queue: readonly LinkCommand[];
     }
-  | { readonly kind: 'draining'; readonly queue: readonly LinkCommand[] };
+  | {
+      readonly kind: 'draining';
+      readonly queue: readonly LinkCommand[];
+      /** When the first bytes came while draining (the `at` of an activity); the discard ends `drainMaxMs` after it at the latest. */
+      readonly since?: number;
+    };
 
 export type LinkInput =
   | { readonly type: 'submit'; readonly cmd: LinkCommand }
@@ -82,7 +98,7 @@ export type LinkInput =
    * packet began (SYN) in them — the non-blocking 10 s runs to the answer's first byte (§2.2.3), the
    * inter-byte time of the packet (the owner's) takes over from there.
    */
-  | { readonly type: 'activity'; readonly started?: boolean }
+  | { readonly type: 'activity'; readonly started?: boolean; readonly at?: number }
   /** The one timer fired. */
   | { readonly type: 'timeout' }
   | { readonly type: 'down' }
@@ -112,15 +128,20 @@ export const INITIAL_LINK_STATE: LinkState = { kind: 'down', queue: [] };
 const NAK_BYTE = Uint8Array.of(NAK);
 const CAN_BYTE = Uint8Array.of(CAN);
 
-/** Starts the next queued command, or rests idle. */
+/** Starts the next queued command that can be sealed (the others fail unsent), or rests idle. */
 function next(t: LinkTimings, queue: readonly LinkCommand[], effects: LinkEffect[]): Transition {
-  const [cmd, ...rest] = queue;
-  if (!cmd) {
-    effects.push({ type: 'timer', ms: null });
-    return { state: { kind: 'idle', queue: [] }, effects };
+  for (let i = 0; i < queue.length; i++) {
+    const cmd = queue[i]!;
+    const wire = cmd.wire;
+    if (!wire) {
+      effects.push(fail(cmd, 'unsealable'));
+      continue;
+    }
+    effects.push({ type: 'write', bytes: wire, what: 'command' }, { type: 'timer', ms: t.ackMs });
+    return { state: { kind: 'await-ack', cmd, sends: 1, queue: queue.slice(i + 1) }, effects };
   }
-  effects.push({ type: 'write', bytes: cmd.wire, what: 'command' }, { type: 'timer', ms: t.ackMs });
-  return { state: { kind: 'await-ack', cmd, sends: 1, queue: rest }, effects };
+  effects.push({ type: 'timer', ms: null });
+  return { state: { kind: 'idle', queue: [] }, effects };
 }
 
 /** After an error: discard input until `silenceMs` of silence (§2.2.3), then go on. */
@@ -188,9 +209,17 @@ export function transition(t: LinkTimings, state: LinkState, input: LinkInput): 
         ],
       };
     case 'activity':
-      if (state.kind === 'draining') return { state, effects: [{ type: 'timer', ms: t.silenceMs }] };
-      if (state.kind === 'await-response' && state.nakPending)
-        return { state, effects: [{ type: 'timer', ms: t.silenceMs }] };
+      if (state.kind === 'draining' || (state.kind === 'await-response' && state.nakPending)) {
+        // bytes restart the wait for silence, up to drainMaxMs from the first of them: a device that never
+        // falls silent does not keep the link discarding forever
+        const since = state.since ?? input.at;
+        if (since !== undefined && input.at !== undefined && input.at - since >= t.drainMaxMs)
+          return onTimeout(t, state);
+        return {
+          state: since === undefined ? state : { ...state, since },
+          effects: [{ type: 'timer', ms: t.silenceMs }],
+        };
+      }
       if (state.kind === 'await-response' && input.started && !state.cmd.blocking)
         return { state, effects: [{ type: 'timer', ms: null }] };
       return same;
@@ -217,7 +246,7 @@ function onControl(t: LinkTimings, state: LinkState, byte: number): Transition {
         state: { kind: 'await-response', cmd: state.cmd, bad: 0, nakPending: false, queue: state.queue },
         effects: [
           { type: 'acked', id: state.cmd.id },
-          { type: 'timer', ms: state.cmd.blocking ? null : t.responseMs },
+          { type: 'timer', ms: answerWait(t, state.cmd) },
         ],
       };
     }
@@ -226,7 +255,8 @@ function onControl(t: LinkTimings, state: LinkState, byte: number): Transition {
       return {
         state: { ...state, sends: state.sends + 1 },
         effects: [
-          { type: 'write', bytes: state.cmd.wire, what: 'command' },
+          // the wire read when it was first sent (kept by the owner), so never undefined here
+          { type: 'write', bytes: state.cmd.wire ?? new Uint8Array(0), what: 'command' },
           { type: 'timer', ms: t.ackMs },
         ],
       };
@@ -255,7 +285,7 @@ function onFrame(t: LinkTimings, state: LinkState, data: Uint8Array, notificatio
   if (notification) {
     // a non-blocking command gets none (§2.3.3); should one come, its 10 s start again rather than never end
     const effects: LinkEffect[] = [{ type: 'notification', id: state.cmd.id, data }];
-    if (!state.cmd.blocking) effects.push({ type: 'timer', ms: t.responseMs });
+    if (!state.cmd.blocking) effects.push({ type: 'timer', ms: answerWait(t, state.cmd) });
     return { state, effects };
   }
   return next(t, state.queue, [{ type: 'response', id: state.cmd.id, data }]);
@@ -267,11 +297,12 @@ function onTimeout(t: LinkTimings, state: LinkState): Transition {
       return resync(t, state.queue, [fail(state.cmd, 'no-ack')]);
     case 'await-response':
       if (state.nakPending) {
+        const { since: _since, ...rest } = state;
         return {
-          state: { ...state, nakPending: false },
+          state: { ...rest, nakPending: false },
           effects: [
             { type: 'write', bytes: NAK_BYTE, what: 'nak' },
-            { type: 'timer', ms: state.cmd.blocking ? null : t.responseMs },
+            { type: 'timer', ms: answerWait(t, state.cmd) },
           ],
         };
       }

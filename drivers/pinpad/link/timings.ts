@@ -15,6 +15,12 @@ export interface LinkTimings {
   interByteMs: number;
   /** Silence that ends the discard after an error, ms (§2.2.3: 500 ms). Range 1..10000. */
   silenceMs: number;
+  /**
+   * The longest a discard waits for that silence, ms (not in the specification: ours, so that a device
+   * streaming bytes does not keep the link discarding forever); past it the link goes on as after the
+   * silence. Range 1..60000.
+   */
+  drainMaxMs: number;
   /** Sends of a command before giving up on NAKs (§2.2.2.1: 3). Range 1..10. */
   sendTries: number;
   /** Receptions of a response before giving up on bad CRCs (§2.2.2.2: 3). Range 1..10. */
@@ -29,6 +35,7 @@ export const SPEC_TIMINGS: Readonly<LinkTimings> = Object.freeze({
   eotMs: 2000,
   interByteMs: 2000,
   silenceMs: 500,
+  drainMaxMs: 5000,
   sendTries: 3,
   receiveTries: 3,
   cancelTries: 3,
@@ -40,6 +47,7 @@ const RANGES: Record<keyof LinkTimings, [number, number]> = {
   eotMs: [1, 60_000],
   interByteMs: [1, 60_000],
   silenceMs: [1, 10_000],
+  drainMaxMs: [1, 60_000],
   sendTries: [1, 10],
   receiveTries: [1, 10],
   cancelTries: [1, 10],

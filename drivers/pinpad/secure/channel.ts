@@ -33,6 +33,14 @@ const SECURE_OPN_TRIES = 3;
 
 const text = (b: Uint8Array, from: number, to: number): string => Buffer.from(b.subarray(from, to)).toString('latin1');
 
+/** A clear answer where the secure channel allows none (§6.3.2): fails its command; nothing of it is kept. */
+const clearAnswer = (id: string): PinpadError =>
+  new PinpadError('PINPAD_PROTOCOL', `${id}: a clear answer inside a secure session (§6.3.2)`, {
+    where: 'secure channel',
+    responseId: id,
+    reason: 'clear-answer',
+  });
+
 /**
  * The secure channel of ABECS 2.20 §5.2 as the driver's packet layer, plus the session opener
  * that establishes it (secure OPN, CRKSEC unwrapped under the terminal key).
@@ -120,9 +128,22 @@ export class SecureChannel implements PacketLayer {
     return this.reopening;
   }
 
+  /** True while a session is expected: the pinpad was recognised as current on this connection (§3.2.2). */
+  private get expected(): boolean {
+    return this.recognitionValue === 'abecs';
+  }
+
   seal(data: Uint8Array, commandId: string): Uint8Array {
-    if (commandRow(commandId)?.session === 'opens' || !this.key) return data; // OPN only in clear (§5.2.2)
-    return sealPacket(this.cipher ?? this.key, data);
+    if (commandRow(commandId)?.session === 'opens') return data; // OPN only in clear (§5.2.2)
+    if (this.key) return sealPacket(this.cipher ?? this.key, data);
+    if (!this.expected) return data; // a classic pinpad, or before the first OPN: clear traffic
+    // A current pinpad whose session is gone (ERR009, xxx003, an answer that did not open, CLO):
+    // nothing but OPN leaves in clear (§5.2.2, §6.3.2); the command waits for a new session or fails.
+    throw new PinpadError(
+      'PINPAD_DISCONNECTED',
+      `${commandId}: no secure session with a current pinpad; not sent in clear (§5.2.2)`,
+      { command: commandId, where: 'secure channel', reason: 'no-session' },
+    );
   }
 
   open(data: Uint8Array): Uint8Array {
@@ -139,9 +160,9 @@ export class SecureChannel implements PacketLayer {
         throw e;
       }
     }
-    if (!this.key) return data;
     const id = text(data, 0, 3);
     const status = text(data, 3, 6);
+    if (!this.key) return this.openWithoutSession(data, id, status);
     if (id === 'NTM') {
       // A notification in clear inside a session (some firmware sends them so): text for the
       // operator, nothing secret; passed on, the blocking command goes on (§2.3.3).
@@ -153,14 +174,20 @@ export class SecureChannel implements PacketLayer {
     else if (session === 'closes') this.end('clo');
     else if (status === '003') this.end('nosec', true);
     else if (id === 'ERR' && status === '009') this.end('err009', true);
-    else if (status !== '009') {
-      throw new PinpadError('PINPAD_PROTOCOL', `${id}: a clear answer inside a secure session (§6.3.2)`, {
-        where: 'secure channel',
-        responseId: id,
-        reason: 'clear-answer',
-      });
-    }
+    else if (status !== '009') throw clearAnswer(id);
     return data;
+  }
+
+  /**
+   * A clear answer with no session up. Before recognition and on a classic pinpad, clear is the
+   * traffic. With a current pinpad only OPN left in clear, so only an OPN answer, an error status
+   * (ERR003 to a packet sealed under the lost key, for one) or a notification's text is taken: a
+   * clear `000` answer to anything else is refused, never handed to the command (§6.3.2).
+   */
+  private openWithoutSession(data: Uint8Array, id: string, status: string): Uint8Array {
+    if (!this.expected || id === 'NTM' || commandRow(id)?.session === 'opens') return data;
+    if (/^\d{3}$/.test(status) && status !== '000') return data;
+    throw clearAnswer(id);
   }
 
   private end(why: SessionEnd, lost = false): void {

@@ -90,6 +90,11 @@ function parseFault(f: Record<string, unknown>): Fault | { error: string } {
         ...(replug.value === undefined ? {} : { replugAfterMs: replug.value }),
       };
     }
+    case 'reboot': {
+      const command = optional(f, 'command', isString);
+      if (!command.ok) return { error: 'reboot: command is text' };
+      return { kind: 'reboot', ...(command.value === undefined ? {} : { command: command.value }) };
+    }
     default:
       return { error: `fault.kind must be one of ${FAULT_KINDS.join(', ')}` };
   }

@@ -4,6 +4,7 @@ import type { VirtualPinpadProfile } from './profile.js';
 import { timingFor, type TimingProfile } from './timing.js';
 import { isCommandFault, parseCommand, writeAnswer } from './wire/command.js';
 import { PinpadFrameReader, type ReaderEvent } from './wire/frame-reader.js';
+import { twoLines } from './wire/two-lines.js';
 import { CLEAR_LAYER, Refusal, type PacketLayer, type SimContext, type SimHandler, type SimState } from './handler.js';
 
 export {
@@ -110,7 +111,25 @@ export class SimEngine {
       this.opts.unplug?.(f.replugAfterMs);
       return;
     }
+    if (f.kind === 'reboot' && f.command === undefined) {
+      this.reboot();
+      return;
+    }
     this.faults.add(f);
+  }
+
+  /**
+   * A reboot with the line up: the command running is gone (no answer), and so are the secure
+   * session and the card (both live in `state.session`); the pinpad is closed (§6.4.5). The link
+   * and the packet layer stay: a sealed packet now meets no session and is answered ERR003 (§6.3.2).
+   */
+  reboot(): void {
+    this.abortRunning();
+    this.lastResponse = undefined;
+    this.state.session = {};
+    this.state.opened = false;
+    this.state.cardEpoch = (this.state.cardEpoch ?? 0) + 1;
+    this.state.reboots = (this.state.reboots ?? 0) + 1;
   }
 
   /** Forgets link state (a new connection, after a replug): back to clear traffic. */
@@ -202,6 +221,7 @@ export class SimEngine {
       this.write(Uint8Array.of(NAK));
       return;
     }
+    if (this.faults.takeReboot(id)) this.reboot(); // the packet finds the pinpad rebooted
     const unplug = this.faults.takeDisconnect(id, 'before-ack');
     if (unplug) {
       this.opts.unplug?.(unplug.replugAfterMs);
@@ -313,7 +333,7 @@ export class SimEngine {
       signal,
       notify: (text) => {
         if (signal.aborted) return;
-        const ntm = writeAnswer('NTM', 0, [Buffer.from(text.slice(0, 32), 'latin1')]);
+        const ntm = writeAnswer('NTM', 0, [Buffer.from(twoLines(text), 'latin1')]); // 2 lines of 16 (§2.3.3)
         // a clear NTM inside a session is a firmware fault some pinpads have: the terminal must not trust it
         this.write(writePacket(this.faults.take('clear-ntm') ? ntm : this.layer.seal(ntm, 'NTM')));
       },

@@ -29,7 +29,13 @@ export type Fault =
    * before its ACK, after its ACK while it runs (`mid-command`), or half-way through its answer.
    * Plug back after `replugAfterMs` (never if absent).
    */
-  | { kind: 'disconnect'; when?: DisconnectStep; command?: string; replugAfterMs?: number };
+  | { kind: 'disconnect'; when?: DisconnectStep; command?: string; replugAfterMs?: number }
+  /**
+   * The pinpad reboots with the line up (a power dip, a watchdog): the secure session, the card held
+   * and the command running are lost; the link stays. Now, or when `command` next arrives (that
+   * packet then meets the rebooted pinpad: sealed, it is answered ERR003, §6.3.2).
+   */
+  | { kind: 'reboot'; command?: string };
 
 export type DisconnectStep = 'now' | 'before-ack' | 'mid-command' | 'mid-answer';
 export type FaultKind = Fault['kind'];
@@ -45,10 +51,12 @@ export const FAULT_KINDS: readonly FaultKind[] = [
   'can-drops-emv',
   'silence',
   'disconnect',
+  'reboot',
 ];
 export const DISCONNECT_STEPS: readonly DisconnectStep[] = ['now', 'before-ack', 'mid-command', 'mid-answer'];
 
-type Counted = Exclude<Fault, { kind: 'silence' } | { kind: 'disconnect' }>;
+type Counted = Exclude<Fault, { kind: 'silence' } | { kind: 'disconnect' } | { kind: 'reboot' }>;
+type Reboot = Extract<Fault, { kind: 'reboot' }>;
 type Disconnect = Extract<Fault, { kind: 'disconnect' }>;
 
 /** The active faults, with what is left of each. */
@@ -56,6 +64,7 @@ export class FaultSet {
   private counts = new Map<FaultKind, { fault: Fault; left: number }>();
   private silentUntil: number | undefined;
   private disconnects: Disconnect[] = [];
+  private reboots: Reboot[] = [];
 
   add(f: Fault, now = Date.now()): void {
     if (f.kind === 'silence') {
@@ -66,6 +75,10 @@ export class FaultSet {
       this.disconnects.push(f);
       return;
     }
+    if (f.kind === 'reboot') {
+      this.reboots.push(f);
+      return;
+    }
     const count = f.count !== undefined ? f.count : 1;
     this.counts.set(f.kind, { fault: f, left: count });
   }
@@ -73,6 +86,7 @@ export class FaultSet {
   clear(): void {
     this.counts.clear();
     this.disconnects = [];
+    this.reboots = [];
     this.silentUntil = undefined;
   }
 
@@ -97,7 +111,14 @@ export class FaultSet {
     return this.disconnects.splice(i, 1)[0];
   }
 
+  /** Takes the reboot planned for the arrival of command `id` (undefined: a packet that does not open; any matches). */
+  takeReboot(id: string | undefined): Reboot | undefined {
+    const i = this.reboots.findIndex((r) => r.command === undefined || id === undefined || r.command === id);
+    if (i < 0) return undefined;
+    return this.reboots.splice(i, 1)[0];
+  }
+
   list(): Fault[] {
-    return [...[...this.counts.values()].map((e) => e.fault), ...this.disconnects];
+    return [...[...this.counts.values()].map((e) => e.fault), ...this.disconnects, ...this.reboots];
   }
 }

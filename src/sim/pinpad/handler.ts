@@ -67,4 +67,6 @@ export interface SimState {
   rejected?: Record<string, number>;
   /** Moved on when the card context is lost without a new session (a CAN some firmware reads as "drop it"). */
   cardEpoch?: number;
+  /** Reboots with the line up so far (the `reboot` fault). */
+  reboots?: number;
 }

@@ -21,13 +21,6 @@ export interface VirtualPinpadProfile {
   contactless: boolean;
   /** Knows only the classic command set: GIX and the other Abecs commands answer ERR010. */
   classicOnly: boolean;
-  /**
-   * A classic-only pinpad whose firmware also has EBX (§3.3.6, DUKPT:TDES:DAT#3): the one way a
-   * terminal can have GCR's clear track encrypted for the acquirer (Dukpt3DesCBC). Without it a
-   * classic pinpad serves display, information and PIN only (ENB is MK/WK, §3.3.7; GEN/03/03 and
-   * its DAT#1 left the specification in 2.10).
-   */
-  classicEbx?: boolean;
   /** Key maps of 100 characters per kind ("0" absent, "1" present, "2" unsupported), slot 00 first. */
   keys: { mkPin: string; mkData: string; dukptPin: string; dukptData: string };
   /** KSN (20 hex digits) per loaded DUKPT:TDES:PIN slot. */

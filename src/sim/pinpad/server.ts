@@ -43,7 +43,7 @@ export class VirtualPinpad {
     this.profile = makeProfile(opts.profile);
     this.engine = new SimEngine({
       profile: this.profile,
-      handlers: handlersFor(this.profile.classicOnly, opts.handlers, this.profile.classicEbx === true),
+      handlers: handlersFor(this.profile.classicOnly, opts.handlers),
       output: (bytes) => {
         if (this.client && !this.client.destroyed) this.client.write(bytes);
       },

@@ -150,7 +150,7 @@ describe('the driver through a BibComp library', () => {
   it("refuses card sales and typed card numbers by name, with the specification's reason, before anything reaches the library", async () => {
     const { sim, pinpad, deck } = await rig();
     deck.choose({ lastDigit: 0, via: 'chip' });
-    const gate = new BibcompCardGate(new card.ClassicCardPinpad(pinpad, { dataKeySlot: 2 }));
+    const gate = new BibcompCardGate(new card.ClassicCardPinpad(pinpad));
     const port = new PinpadCardPort({ pinpad: gate, acquirerIndex: 3, pinKeySlot: 1, dataKeySlot: 2 });
     const received = sim.engine.state.received.length;
     await expect(

@@ -86,7 +86,7 @@ describe('a BibComp library that fails', () => {
     await until('GPN at the pinpad', () => sim.engine.state.received.includes('GPN'));
     ac.abort();
     await expect(p).rejects.toSatisfy((e) => isPinpadError(e, 'PINPAD_CANCELLED'));
-    // the CAN reaches the pinpad when PP_Abort runs, whenever that is on a loaded machine
+    // PP_Abort's CAN crosses a socket to the pinpad: waited for, never asserted at the instant the cancel settles
     await until('the CAN at the pinpad', () => sim.engine.state.cans > cans);
     await expect(pinpad.display('preso')).rejects.toSatisfy((e) => isPinpadError(e, 'PINPAD_TIMEOUT'));
     faults.set('none');

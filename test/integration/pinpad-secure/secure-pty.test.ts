@@ -226,6 +226,9 @@ describe.skipIf(!HAS_SOCAT)(
     it('an unplug and replug re-establishes the session (new connection, new secure OPN, new KSEC)', async () => {
       const old = Buffer.from(remember());
       const sessions = pinpad.secure.sessions;
+      // the idle probe sees the unplug; it does not run while the terminal's message shows, so a prompt takes the screen first
+      sim.engine.type('12345678909');
+      await pinpad.getData({ message: 7, minDigits: 11, maxDigits: 11, timeoutS: 30 });
       events.length = 0;
       await sim.unplug(300);
       await until(() => events.some((e) => e.state === 'reconnected'), 10_000);

@@ -25,13 +25,13 @@ describe('omnipos pinpad info|display over TCP', () => {
     expect(current.engine.state.received).toContain('GIX');
   });
 
-  it('reads a classic-only pinpad (GIX answered with ERR010) through GIN', async () => {
+  it('reads a classic-only pinpad through GIN, never sending it GIX (an Abecs command, §3.2.2)', async () => {
     const c = ctx();
     expect(await runCli(['pinpad', 'info', '--tcp', `127.0.0.1:${classic.port}`], c)).toBe(0);
     expect(c.stdout).toContain('GIN (classic command set only)');
     expect(c.stdout).toMatch(/serial number\s+CLASSIC0001/);
     expect(c.stdout).toMatch(/DUKPT PIN keys\s+01/);
-    expect(classic.engine.state.received).toEqual(['OPN', 'GIX', 'GIN', 'GIN']);
+    expect(classic.engine.state.received).toEqual(['OPN', 'GIN', 'GIN']);
   });
 
   it('shows text with DSP when it fits 2x16 and with DEX otherwise', async () => {

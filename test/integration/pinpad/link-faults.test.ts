@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { Pinpad, isPinpadError, type PinpadLinkEvent } from '../../../drivers/pinpad/index.js';
+import { Pinpad, card, isPinpadError, type PinpadLinkEvent } from '../../../drivers/pinpad/index.js';
 import { TcpTransport } from '../../../drivers/transport/tcp.js';
 import { ACK, CAN, NAK, SYN, ScriptedPeer, packet, sleep, until } from './scripted-peer.js';
 
@@ -183,5 +183,45 @@ describe('2.12 pinpads: DEX options refused', () => {
     ).resolves.toBeUndefined();
     expect(shown).toEqual(['VALOR: 1,00\rAPROXIME']);
     expect(peer.commands()).toEqual(['OPN', 'DEX', 'DEX']);
+  });
+});
+
+describe('a cancel right after a rejected packet (§2.2.2.3, §2.2.3)', () => {
+  it('the EOT that answers our CAN within the silence of a rejected packet is read as EOT: one CAN, cancelled, the link up', async () => {
+    const { peer, pinpad, events } = await setup({ silenceMs: 1000, eotMs: 400 });
+    let asked = false;
+    peer.script = (cmd) => {
+      if (cmd === 'GCD') asked = true;
+    };
+    const ac = new AbortController();
+    const read = pinpad.getData(GCD_REQ, { signal: ac.signal });
+    read.catch(() => undefined);
+    await until(() => asked);
+    const from = peer.seen.length;
+    // an answer rejected half-way (DC3 01h is no escape): the driver discards what follows until silence
+    peer.write(Uint8Array.of(SYN, 0x47, 0x13, 0x01, 0x41));
+    await sleep(50);
+    ac.abort(); // CAN; the peer's EOT follows at once, well within the 1 s of silence
+    const err = await within(read, 4000).catch((e: unknown) => e);
+    expect(isPinpadError(err, 'PINPAD_CANCELLED')).toBe(true);
+    expect(peer.controls(CAN, from)).toBe(1);
+    expect(events.filter((e) => e.state === 'disconnected')).toEqual([]);
+  });
+});
+
+describe('a response time per command (§2.2.2: 10 s; longer where a real pinpad writes flash or reads every key map)', () => {
+  it('TLE and a GIX asking the key maps are waited three response times; a DSP as late times out', async () => {
+    const { peer, pinpad } = await setup({ responseMs: 1000 });
+    peer.script = (cmd, _raw, p) => {
+      const late = (answer: string): void => void sleep(1500).then(() => p.answer(answer));
+      if (cmd === 'TLE') late('TLE000');
+      if (cmd === 'GIX') late('GIX000');
+      if (cmd === 'DSP') late('DSP000');
+    };
+    await expect(within(pinpad.run(card.TLE, undefined))).resolves.toBeUndefined();
+    await expect(within(pinpad.gix([0x8001, 0x8035]))).resolves.toMatchObject({ entries: [] });
+    const err = await within(pinpad.display(['LATE', ''])).catch((e: unknown) => e);
+    expect(isPinpadError(err, 'PINPAD_TIMEOUT')).toBe(true);
+    expect((err as Error).message).toContain('1000 ms');
   });
 });

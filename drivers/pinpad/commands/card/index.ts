@@ -32,14 +32,9 @@ export {
 export { MLI, MLR, MLE, DSI, mediaInfo, mediaCrc, showImage, type MliRequest } from './media.js';
 export { nextAfterGcx, readCardWithRules, goxOutcome, type GcxNext, type ReadCardOptions } from './contactless.js';
 export { maskPanField, incompleteTrack1, incompleteTrack2, holdsClearPan } from './mask.js';
-// the classic (obsolete) card commands and the flow that serves the card port with them
+// the classic (obsolete) card commands, and the card port's pinpad that refuses card sales on a classic pinpad
 export { GCR, decodeGcr, type GcrRequest, type GcrResult } from './classic/gcr.js';
 export { GOC, FNC, GTS, type GocRequest, type FncRequest } from './classic/chip.js';
-export {
-  ClassicCardPinpad,
-  CLASSIC_TRACK_REFUSAL,
-  type ClassicCardOptions,
-  type ClassicRunner,
-} from './classic/flow.js';
+export { ClassicCardPinpad, CLASSIC_TRACK_REFUSAL, type ClassicRunner } from './classic/flow.js';
 export { ClearCardData } from './classic/tracks.js';
 export { CKE, type CkeRequest, type CkeResult } from './classic/events.js';

@@ -69,6 +69,7 @@ export const MLR: CommandSpec<Uint8Array, void> = {
 export const MLE: CommandSpec<void, void> = {
   id: 'MLE',
   blocking: CARD_COMMANDS.MLE.blocking,
+  longAnswer: () => true, // the file is committed to flash
   encode: () => encodeCommand('MLE'),
   decode: (rsp) => void blocks(rsp, 0),
 };

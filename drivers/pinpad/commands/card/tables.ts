@@ -68,6 +68,7 @@ export const TLR: CommandSpec<TlrRequest, void> = {
 export const TLE: CommandSpec<void, void> = {
   id: 'TLE',
   blocking: CARD_COMMANDS.TLE.blocking,
+  longAnswer: () => true, // the tables are committed to flash
   encode: () => encodeCommand('TLE'),
   decode: (rsp) => void blocks(rsp, 0),
 };

@@ -49,7 +49,8 @@ export class SimTables {
       if (!Number.isInteger(len) || len < 8) break;
       try {
         const r = decodeRecord(raw.slice(at, at + len), `TLR@${at}`);
-        if (p.acquirer === '00' || r.acquirer === p.acquirer || r.acquirer === '00') p.records.push(r);
+        // §6.7.3: a record whose TAB_ACQ is not TLI_ACQIDX, under a load that is not "00", is discarded ("00" records too)
+        if (p.acquirer === '00' || r.acquirer === p.acquirer) p.records.push(r);
       } catch {
         // an invalid record is simply ignored
       }

@@ -24,12 +24,10 @@ export const ABECS_HANDLERS: ReadonlyMap<string, SimHandler> = new Map([
   ...CARD_ABECS_HANDLERS, // GCX, GTK, GOX, FCX, EBX, CEX, MNU, MLI, MLR, MLE, DSI
 ]);
 
-/** The handler map for a profile: classic-only pinpads answer ERR010 to Abecs commands (EBX kept when `classicEbx`). */
+/** The handler map for a profile: classic-only pinpads answer ERR010 to every Abecs command (§3.2.2), EBX included. */
 export function handlersFor(
   classicOnly: boolean,
   extra: ReadonlyMap<string, SimHandler> = new Map(),
-  classicEbx = false,
 ): Map<string, SimHandler> {
-  const ebx = classicOnly && classicEbx ? [['EBX', ABECS_HANDLERS.get('EBX')!] as const] : [];
-  return new Map([...CLASSIC_HANDLERS, ...(classicOnly ? ebx : [...ABECS_HANDLERS]), ...extra]);
+  return new Map([...CLASSIC_HANDLERS, ...(classicOnly ? [] : [...ABECS_HANDLERS]), ...extra]);
 }

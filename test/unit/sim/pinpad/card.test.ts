@@ -70,6 +70,17 @@ describe('the virtual pinpad’s tables (§3.5, §6.7)', () => {
     expect(t.commit()).toBe(false);
   });
 
+  it('a network load discards the "00" records (§6.7.3: TAB_ACQ other than TLI_ACQIDX, which is not "00")', () => {
+    const t = new SimTables(false);
+    const merged = `${records.capk.record.slice(0, 4)}00${records.capk.record.slice(6)}`; // the same CA key under "00"
+    t.begin('01', 'V1');
+    t.add(records.capk.record + merged);
+    t.commit();
+    const held = t['byNetwork'].get('01')?.records.map((r) => r.acquirer);
+    expect(held).toEqual(['01']);
+    expect(t['byNetwork'].has('00')).toBe(false);
+  });
+
   it('a load for all networks ("00") takes the three §4.1.1 example records under their networks', () => {
     const t = new SimTables(false);
     t.begin('00', 'ALL0000001');

@@ -16,6 +16,7 @@ const MEMBERS: Record<string, Record<string, 'number' | 'boolean' | 'string'>> =
   'can-drops-emv': { count: 'number' },
   silence: { ms: 'number' },
   disconnect: { when: 'string', command: 'string', replugAfterMs: 'number' },
+  reboot: { command: 'string' },
 };
 
 describe('the control port reads a fault member by member', () => {
@@ -29,6 +30,18 @@ describe('the control port reads a fault member by member', () => {
       'error',
     );
     expect(parseControl('{"cmd":"fault","fault":"bad-crc"}')).toHaveProperty('error');
+  });
+
+  it('reads the reboot with the line up: now, or at a command', () => {
+    expect(parseControl('{"cmd":"fault","fault":{"kind":"reboot"}}')).toEqual({
+      cmd: 'fault',
+      fault: { kind: 'reboot' },
+    });
+    expect(parseControl('{"cmd":"fault","fault":{"kind":"reboot","command":"GCD"}}')).toEqual({
+      cmd: 'fault',
+      fault: { kind: 'reboot', command: 'GCD' },
+    });
+    expect(parseControl('{"cmd":"fault","fault":{"kind":"reboot","command":7}}')).toHaveProperty('error');
   });
 
   it('members a kind does not have are left out', () => {

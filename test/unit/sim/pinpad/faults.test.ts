@@ -122,6 +122,19 @@ describe('faults a serial line and real firmware have, as the virtual pinpad inj
     expect(r.seen().at(-1)).toBe('GOX010');
   });
 
+  it('a reboot with the line up: the card, the session and the running command are gone, the link stays', async () => {
+    const r = rig();
+    r.engine.receive(GCX);
+    await until(() => r.seen().some((x) => x.startsWith('GCX000')), 'GCX');
+    r.engine.state.session.secure = { ksec: new Uint8Array(16) };
+    r.engine.inject({ kind: 'reboot' });
+    expect(cardSim(r.engine.state).held).toBeUndefined();
+    expect(r.engine.state).toMatchObject({ session: {}, opened: false, reboots: 1 });
+    r.engine.receive(DSP); // the same line: the rebooted pinpad answers
+    await until(() => r.seen().at(-1) === 'DSP000', 'DSP');
+    expect(r.unplugs).toEqual([]);
+  });
+
   it('a plain CAN keeps the card held', async () => {
     const r = rig();
     r.engine.receive(GCX);

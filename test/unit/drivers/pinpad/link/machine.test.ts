@@ -112,6 +112,19 @@ describe('link machine: sending (§2.2.2.1)', () => {
     ]);
   });
 
+  it('never sends a queued command that cannot be sealed when its turn comes: it fails unsent, the next goes', () => {
+    const h = new Harness();
+    const unsealable: LinkCommand = { id: 2, name: 'GCD', wire: undefined, blocking: true };
+    h.feed({ type: 'submit', cmd: cmd(1) }, { type: 'submit', cmd: unsealable }, { type: 'submit', cmd: cmd(3) }, ACK);
+    expect(h.feed(frame('DSP003'))).toEqual([
+      { type: 'response', id: 1, data: Buffer.from('DSP003') },
+      { type: 'failed', id: 2, reason: 'unsealable' },
+      { type: 'write', bytes: cmd(3).wire, what: 'command' },
+      { type: 'timer', ms: 2000 },
+    ]);
+    expect(h.writes('command')).toBe(2);
+  });
+
   it('fails with no-ack when neither ACK nor NAK comes within 2 s, then sends CAN to resynchronise', () => {
     const h = new Harness();
     h.feed({ type: 'submit', cmd: cmd(1) }, { type: 'submit', cmd: cmd(2) });

@@ -139,6 +139,42 @@ describe('SecureChannel as the packet layer', () => {
     expect(ch.lost).toBe(true);
   });
 
+  it('fails closed once a current pinpad lost its session: only OPN leaves in clear, only an error status or OPN comes back clear', async () => {
+    const ch = new SecureChannel(terminalKey);
+    await ch.openSession(fakeSession(simState()));
+    ch.open(encodeResponse('GIX', 3)); // xxx003: the pinpad rebooted, no session on its side
+    expect(ch.status).toMatchObject({ recognition: 'abecs', secure: false, lastEnd: 'nosec' });
+    const refused = (f: () => unknown): unknown => {
+      try {
+        f();
+        return undefined;
+      } catch (e) {
+        return e;
+      }
+    };
+    for (const id of ['GCD', 'GTK', 'DSP', 'CLO']) {
+      const e = refused(() => ch.seal(encodeCommand(id), id));
+      expect(isPinpadError(e, 'PINPAD_DISCONNECTED')).toBe(true);
+      expect((e as Error).message).toContain(`${id}: no secure session`);
+    }
+    expect(ch.seal(encodeCommand('OPN'), 'OPN')).toEqual(encodeCommand('OPN'));
+    // a clear 000 answer (a typed number, say) is never handed over; an error status and OPN's answer are
+    const clearPan = encodeResponse('GCD', 0, [Buffer.from('015', 'latin1'), Buffer.from('5500000000000004')]);
+    expect(
+      isPinpadError(
+        refused(() => ch.open(clearPan)),
+        'PINPAD_PROTOCOL',
+      ),
+    ).toBe(true);
+    expect(text(ch.open(encodeResponse('ERR', 3)))).toBe('ERR003');
+    expect(text(ch.open(encodeResponse('OPN', 0)))).toBe('OPN000');
+    // a classic pinpad keeps its clear traffic
+    const classic = new SecureChannel(terminalKey);
+    await classic.openSession(fakeSession(simState(), () => encodeResponse('OPN', 0)));
+    expect(classic.seal(encodeCommand('DSP'), 'DSP')).toEqual(encodeCommand('DSP'));
+    expect(text(classic.open(encodeResponse('DSP', 0)))).toBe('DSP000');
+  });
+
   it('any answer bytes: opened data, or a PinpadError; never another throw (1000 runs)', async () => {
     const ch = new SecureChannel(terminalKey);
     const state = simState();
