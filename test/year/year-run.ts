@@ -107,90 +107,92 @@ export async function runYear(o: YearOptions): Promise<YearResult> {
   const monthDays = o.monthDays ?? 30;
   const db = path.join(stateDir, 'omnipos.db');
   const t0 = Date.now();
-  for (let d = 0; d < o.days; d++) {
-    // The host's clock at noon (Sao Paulo) of day d; the terminal hears it at start (its probe).
-    await control('/sandbox/clock', 'POST', { now: new Date(first + d * DAY).toISOString() });
-    written += procFigures(t.daemon?.pid).written;
-    if (t.alive()) await t.stop();
-    await t.startDaemon(shared);
-    for (let i = 0; i < 400; i++) {
-      const h = await t.call('GET', '/v1/day/report');
-      if (h.body?.date === new Date(first + d * DAY).toISOString().slice(0, 10)) break;
-      await sleep(25);
-    }
-    if (process.env.YEAR_DEBUG) console.error(`day ${d} started at ${Date.now() - t0} ms`);
-    const killAt = o.killEvery > 0 && d % o.killEvery === o.killEvery - 1 ? Math.floor(o.salesPerDay / 2) : -1;
-    for (let i = 0; i < o.salesPerDay; i++) {
-      const kind = i === 1 ? 'pix' : i === 2 && process.env.YEAR_QR === '1' ? 'qr' : 'card';
-      const amount = (10 + ((d * 7 + i * 13) % 90)) * 100 + 10;
-      const killer = i === killAt ? sleep(150).then(() => t.kill()) : undefined;
-      try {
-        await oneSale(t, control, env.OMNIPOS_ACQUIRER__WALLET_URL as string, kind, amount, i % 10 === 3);
-      } catch {
-        /* killed under the request */
-      }
-      sales++;
-      for (let w = 0; w < 400 && t.alive(); w++) {
-        const h = await t.call('GET', '/v1/health').catch(() => undefined);
-        if (h?.body?.busy !== true) break;
+  let ledger: LedgerReport;
+  try {
+    for (let d = 0; d < o.days; d++) {
+      // The host's clock at noon (Sao Paulo) of day d; the terminal hears it at start (its probe).
+      await control('/sandbox/clock', 'POST', { now: new Date(first + d * DAY).toISOString() });
+      written += procFigures(t.daemon?.pid).written;
+      if (t.alive()) await t.stop();
+      await t.startDaemon(shared);
+      for (let i = 0; i < 400; i++) {
+        const h = await t.call('GET', '/v1/day/report');
+        if (h.body?.date === new Date(first + d * DAY).toISOString().slice(0, 10)) break;
         await sleep(25);
       }
-      if (process.env.YEAR_DEBUG) console.error(`day ${d} sale ${i} ${kind} at ${Date.now() - t0} ms`);
-      if (killer) {
-        await killer;
-        written += procFigures(t.daemon?.pid).written;
-        kills++;
-        await t.startDaemon(shared);
+      if (process.env.YEAR_DEBUG) console.error(`day ${d} started at ${Date.now() - t0} ms`);
+      const killAt = o.killEvery > 0 && d % o.killEvery === o.killEvery - 1 ? Math.floor(o.salesPerDay / 2) : -1;
+      for (let i = 0; i < o.salesPerDay; i++) {
+        const kind = i === 1 ? 'pix' : i === 2 && process.env.YEAR_QR === '1' ? 'qr' : 'card';
+        const amount = (10 + ((d * 7 + i * 13) % 90)) * 100 + 10;
+        const killer = i === killAt ? sleep(150).then(() => t.kill()) : undefined;
+        try {
+          await oneSale(t, control, env.OMNIPOS_ACQUIRER__WALLET_URL as string, kind, amount, i % 10 === 3);
+        } catch {
+          /* killed under the request */
+        }
+        sales++;
+        for (let w = 0; w < 400 && t.alive(); w++) {
+          const h = await t.call('GET', '/v1/health').catch(() => undefined);
+          if (h?.body?.busy !== true) break;
+          await sleep(25);
+        }
+        if (process.env.YEAR_DEBUG) console.error(`day ${d} sale ${i} ${kind} at ${Date.now() - t0} ms`);
+        if (killer) {
+          await killer;
+          written += procFigures(t.daemon?.pid).written;
+          kills++;
+          await t.startDaemon(shared);
+        }
+      }
+      // A killed sale the host never recorded stays undoing until the host's day closes (issue 17): the day
+      // is closed with it in progress (held from the archive), and the next day's start settles it.
+      await settleAll([t], 30);
+      if (process.env.YEAR_DEBUG) console.error(`day ${d} settled at ${Date.now() - t0} ms`);
+      const closed = await t.call('POST', '/v1/day/close', undefined, { 'x-supervisor-token': t.supervisor });
+      if (closed.status !== 201 && closed.status !== 200) throw new Error(`day ${d}: close ${closed.status}`);
+      await sleep(1300); // one maintenance pass (storage.maintenanceSeconds: 1)
+      if ((d + 1) % monthDays === 0 || d === o.days - 1) {
+        const proc = procFigures(t.daemon?.pid);
+        const rows = new Database(db, { readonly: true });
+        const n = (rows.prepare('SELECT count(*) AS n FROM journal').get() as { n: number }).n;
+        rows.close();
+        const logs = path.join(stateDir, 'logs');
+        const m: MonthFigures = {
+          month: months.length + 1,
+          day: d + 1,
+          sales,
+          dbMiB: mib(size(db)),
+          walMiB: mib(size(`${db}-wal`)),
+          archiveMiB: mib(listDayFiles(path.join(stateDir, 'archive')).reduce((a, f) => a + f.bytes, 0)),
+          logMiB: mib(
+            ['omnipos.log', 'omnipos.log.1', 'omnipos.log.2', 'omnipos.log.3'].reduce(
+              (a, f) => a + size(path.join(logs, f)),
+              0,
+            ),
+          ),
+          rssMiB: mib(proc.rss),
+          writtenMiB: mib(written + proc.written),
+          journalRows: n,
+          archivedDays: listDayFiles(path.join(stateDir, 'archive')).length,
+        };
+        months.push(m);
+        o.onMonth?.(m);
       }
     }
-    // A killed sale the host never recorded stays undoing until the host's day closes (issue 17): the day
-    // is closed with it in progress (held from the archive), and the next day's start settles it.
-    await settleAll([t], 30);
-    if (process.env.YEAR_DEBUG) console.error(`day ${d} settled at ${Date.now() - t0} ms`);
-    const closed = await t.call('POST', '/v1/day/close', undefined, { 'x-supervisor-token': t.supervisor });
-    if (closed.status !== 201 && closed.status !== 200) throw new Error(`day ${d}: close ${closed.status}`);
-    await sleep(1300); // one maintenance pass (storage.maintenanceSeconds: 1)
-    if ((d + 1) % monthDays === 0 || d === o.days - 1) {
-      const proc = procFigures(t.daemon?.pid);
-      const rows = new Database(db, { readonly: true });
-      const n = (rows.prepare('SELECT count(*) AS n FROM journal').get() as { n: number }).n;
-      rows.close();
-      const logs = path.join(stateDir, 'logs');
-      const m: MonthFigures = {
-        month: months.length + 1,
-        day: d + 1,
-        sales,
-        dbMiB: mib(size(db)),
-        walMiB: mib(size(`${db}-wal`)),
-        archiveMiB: mib(listDayFiles(path.join(stateDir, 'archive')).reduce((a, f) => a + f.bytes, 0)),
-        logMiB: mib(
-          ['omnipos.log', 'omnipos.log.1', 'omnipos.log.2', 'omnipos.log.3'].reduce(
-            (a, f) => a + size(path.join(logs, f)),
-            0,
-          ),
-        ),
-        rssMiB: mib(proc.rss),
-        writtenMiB: mib(written + proc.written),
-        journalRows: n,
-        archivedDays: listDayFiles(path.join(stateDir, 'archive')).length,
-      };
-      months.push(m);
-      o.onMonth?.(m);
+    // What is still pending after the last day settles once the host's day has closed.
+    for (let round = 0; round < 3 && !(await settleAll([t], 1)); round++) {
+      await control('/sandbox/clock', 'POST', { now: new Date(first + (o.days + round) * DAY).toISOString() });
+      await t.stop();
+      await t.startDaemon(shared);
+      await settleAll([t], 100);
     }
+    ledger = (await control('/sandbox/ledger', 'GET')) as unknown as LedgerReport;
+  } finally {
+    if (t.alive()) await t.stop();
+    await t.stopPinpad();
+    await sandbox.close();
   }
-  // What is still pending after the last day settles once the host's day has closed.
-  for (let round = 0; round < 3 && !(await settleAll([t], 1)); round++) {
-    await control('/sandbox/clock', 'POST', { now: new Date(first + (o.days + round) * DAY).toISOString() });
-    await t.stop();
-    await t.startDaemon(shared);
-    await settleAll([t], 100);
-  }
-  if (process.env.YEAR_DEBUG) console.error(`stopping at ${Date.now() - t0} ms`);
-  await t.stop();
-  await t.stopPinpad();
-  if (process.env.YEAR_DEBUG) console.error(`stopped at ${Date.now() - t0} ms`);
-  const ledger = (await control('/sandbox/ledger', 'GET')) as unknown as LedgerReport;
-  await sandbox.close();
   // The journal as it was, archived days put back: a copy of the database with every archived row.
   const merged = path.join(o.dir, 'merged');
   mkdirSync(merged, { recursive: true });
