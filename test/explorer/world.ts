@@ -1,0 +1,233 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { createLogger } from '../../src/core/log/index.js';
+import { nextDailyClose } from '../../src/engine/daily-close.js';
+import { OutboxForwarder } from '../../src/engine/outbox/forwarder.js';
+import type { CardPort, ReceiptPort } from '../../src/engine/ports.js';
+import { SaleEngine } from '../../src/engine/sale/engine.js';
+import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase, type Db } from '../../src/store/index.js';
+import type { JournalEntry } from '../../src/store/index.js';
+import { FakeClock } from '../helpers/fake-clock.js';
+import { deliveryPort, salePort, type Stage } from './card-host.js';
+import { HostModel } from './host-model.js';
+import type { Chooser } from './search.js';
+
+/** The engine's settings in every timeline: the daemon's defaults, and the model's lag as the window. */
+export const SETTINGS = {
+  /** How late the query host may show what it took, after the close of its day (an assumption: see host-model.ts). */
+  lagMs: 10 * 60_000,
+  closeMarginMs: 5 * 60_000,
+  ecrDecisionMs: 10 * 60_000,
+} as const;
+
+const silent = createLogger({ level: 'silent' });
+
+/** A card the explorer's pinpad reads: a stripe read (no chip session), never real card data. */
+const card: CardPort = {
+  readCard: () =>
+    Promise.resolve({
+      summary: {
+        maskedPan: '476173******0010',
+        inputMode: 'MagStripe',
+        chip: false,
+        isFallback: false,
+        authenticationMethod: 'NoPassword',
+        productId: 1,
+        brandId: 1,
+        issuerId: 1,
+        expiry: '1230',
+      },
+      card: { kind: 'track2', data: '00', ksn: 'FFFF9876543210E00001', iv: '0000000000000000', isTlv: false },
+    }),
+  finishChip: () => Promise.resolve({ card: 'approved' }),
+  end: () => Promise.resolve(),
+};
+const receipt: ReceiptPort = { print: () => Promise.resolve('printed') };
+
+/** A template database with every migration, copied for each timeline (a real SQLite file each time). */
+let template: string | undefined;
+function freshStateDir(): string {
+  const root = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir();
+  if (!template) {
+    template = fs.mkdtempSync(path.join(root, 'omnipos-explorer-template-'));
+    openTerminalDatabase(template).close();
+  }
+  const dir = fs.mkdtempSync(path.join(root, 'omnipos-explorer-'));
+  for (const f of fs.readdirSync(template)) fs.copyFileSync(path.join(template, f), path.join(dir, f));
+  return dir;
+}
+
+/** The alarms and final states the invariants read, with when they happened. */
+export interface Happened {
+  alarms: { id: number; code: string; at: number }[];
+  /** Journal ids the cash register was told `confirmed` (or `confirming`, which it reads as confirmed). */
+  toldConfirmed: Set<number>;
+}
+
+/**
+ * One timeline's terminal: a real SQLite journal in a fresh directory, the real engines and outbox
+ * forwarder on a fake clock, talking to the host model. `restart` is a SIGKILL: the engines are
+ * dropped mid-flight (a call out never returns), the database is closed and opened again, and the
+ * engines' recovery runs on what the journal holds.
+ */
+export class World implements Stage {
+  readonly dir = freshStateDir();
+  readonly clock: FakeClock;
+  readonly host: HostModel;
+  readonly story: string[] = [];
+  readonly happened: Happened = { alarms: [], toldConfirmed: new Set() };
+  db!: Db;
+  journal!: Journal;
+  outbox!: Outbox;
+  sales!: SaleEngine;
+  forwarder!: OutboxForwarder;
+  /** Resolves when the terminal is killed (the current call out never returns). */
+  killed!: Promise<'killed'>;
+  #kill!: () => void;
+  #dead = false;
+  restarts = 0;
+
+  constructor(
+    readonly chooser: Chooser,
+    startIso: string,
+  ) {
+    this.clock = new FakeClock(startIso);
+    this.host = new HostModel(SETTINGS.lagMs, this.clock.now().getTime());
+    this.boot();
+  }
+
+  now(): number {
+    return this.clock.now().getTime();
+  }
+
+  choose<T extends string>(label: string, options: readonly T[]): T {
+    return this.chooser.choose(label, options, this.fingerprint());
+  }
+
+  say(line: string): void {
+    this.story.push(`${this.clock.now().toISOString().slice(5, 19)} ${line}`);
+  }
+
+  kill(): Promise<never> {
+    this.say('SIGKILL: the terminal dies with this call out');
+    this.#dead = true;
+    this.#kill();
+    return new Promise<never>(() => undefined);
+  }
+
+  get dead(): boolean {
+    return this.#dead;
+  }
+
+  #event(e: { type: string; id: number; code?: string; state?: string }): void {
+    if (e.type === 'alarm' && e.code) {
+      this.happened.alarms.push({ id: e.id, code: e.code, at: this.now() });
+      this.say(`  alarm ${e.code} (journal ${e.id})`);
+    }
+    if (e.type === 'state' && (e.state === 'confirming' || e.state === 'confirmed'))
+      this.happened.toldConfirmed.add(e.id);
+    if (e.type === 'state' && e.state) this.say(`  journal ${e.id} → ${e.state}`);
+  }
+
+  boot(): void {
+    this.#dead = false;
+    this.killed = new Promise((resolve) => (this.#kill = () => resolve('killed')));
+    this.db = openTerminalDatabase(this.dir);
+    this.journal = new Journal(this.db);
+    this.outbox = new Outbox(this.db);
+    const clock = this.clock;
+    const deps = {
+      db: this.db,
+      journal: this.journal,
+      outbox: this.outbox,
+      clock,
+      log: silent,
+      attended: true,
+      ecrDecisionMs: SETTINGS.ecrDecisionMs,
+      closeMarginMs: SETTINGS.closeMarginMs,
+      receipt,
+    };
+    const orderIds = new MerchantOrderIds(this.db, { ordinal: 1, clock, wait: clock.wait });
+    this.sales = new SaleEngine({ ...deps, orderIds, card, host: salePort(this), onEvent: (e) => this.#event(e) });
+    const owners: Record<string, { settled: SaleEngine['settled'] } | undefined> = { sale: this.sales };
+    this.forwarder = new OutboxForwarder({
+      db: this.db,
+      outbox: this.outbox,
+      port: deliveryPort(this),
+      clock,
+      log: silent,
+      random: () => 0.5,
+      undoRace: { processingWindowMs: SETTINGS.lagMs, closeMarginMs: SETTINGS.closeMarginMs },
+      onSettled: (task, delivery) => {
+        const kind = this.journal.get(task.journalId ?? -1)?.kind;
+        if (kind) owners[kind]?.settled(task, delivery);
+      },
+      onAlarm: (a) => this.#event({ type: 'alarm', id: a.journalId ?? -1, code: a.code }),
+    });
+  }
+
+  /** SIGKILL and start again: the journal is re-opened from its file and every engine recovers. */
+  restart(): void {
+    this.restarts++;
+    this.say('restart: the journal is opened again and recovery runs');
+    this.sales.stop();
+    this.db.close();
+    this.boot();
+    this.sales.recover();
+  }
+
+  /** Runs `work` unless the terminal dies meanwhile; a death restarts it. */
+  async survive(work: Promise<unknown>): Promise<void> {
+    const r = await Promise.race([work.then(() => 'done' as const), this.killed]);
+    if (r === 'killed') this.restart();
+  }
+
+  entries(): JournalEntry[] {
+    return this.journal.list({ limit: 100 });
+  }
+
+  /** What the state of the timeline is, for deduplication: journal, outbox, host, and where the clock stands. */
+  fingerprint(): string {
+    const now = this.now();
+    const close = nextDailyClose(this.clock.now()).getTime();
+    const rows = this.journal ? this.entries().map((e) => `${e.kind}:${e.state}:${stable(e.data)}`) : [];
+    const tasks = this.outbox
+      ? this.outbox.open().map((t) => `${t.operation}:${stable(t.payload)}:${taskPhase(t.payload, now)}`)
+      : [];
+    const phase = close - now <= SETTINGS.closeMarginMs ? 'margin' : 'day';
+    return [rows.join(','), tasks.join(','), this.host.fingerprint(now), phase, this.#dead ? 'dead' : ''].join('|');
+  }
+
+  dispose(): void {
+    this.sales.stop();
+    try {
+      this.db.close();
+    } catch {
+      // already closed
+    }
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** Where the clock stands for a task: before its day's margin, in it, past the close, past the close and the lag; inside the window from its sending. */
+function taskPhase(payload: Record<string, unknown>, now: number): string {
+  const sent = typeof payload.sentAt === 'string' ? Date.parse(payload.sentAt) : NaN;
+  if (Number.isNaN(sent)) return '-';
+  const close = nextDailyClose(new Date(sent)).getTime();
+  const phase =
+    now < close - SETTINGS.closeMarginMs
+      ? 'racing'
+      : now < close
+        ? 'margin'
+        : now < close + SETTINGS.lagMs
+          ? 'past'
+          : 'past-lag';
+  return `${phase}${now - sent < SETTINGS.lagMs ? '-window' : ''}`;
+}
+
+/** JSON without the times (sentAt, deadlines): what decides, not when. */
+function stable(data: Record<string, unknown>): string {
+  const { sentAt: _s, deadline: _d, ...rest } = data;
+  return JSON.stringify(rest);
+}
