@@ -1,4 +1,4 @@
-import { nextDailyClose } from '../../src/engine/daily-close.js';
+import { closeAfter } from './closes.js';
 import type { Verdict } from './search.js';
 import { SETTINGS, type World } from './world.js';
 
@@ -22,12 +22,20 @@ const FINAL = new Set([
   'denied',
 ]);
 
+/** What a void ends as when it gave nothing back. */
+const NOTHING_GIVEN = new Set(['undone', 'declined', 'refused', 'aborted', 'failed', 'expired']);
+
 /** Nothing left to happen: every row final, no open task, nothing the host holds unshown. */
 function settled(w: World): boolean {
   const now = w.now();
   return (
     w.entries().every((e) => FINAL.has(e.state)) && w.outbox.open().length === 0 && w.host.hidden(now).length === 0
   );
+}
+
+/** Money went back twice already: nothing later undoes it, the timeline is told as it stands. */
+function twoRefunds(w: World): boolean {
+  return w.host.pix.some((p) => p.refunds.length > 1) || w.host.sales.some((s) => w.host.refundsOf(s.paymentId) > 1);
 }
 
 /** The next instant something is due: a task, the close, a late request showing at the query host. */
@@ -38,7 +46,7 @@ function nextInstant(w: World): number | undefined {
     ...w.host.hidden(now).map((x) => x.visibleAt),
   ].filter((t) => t > now);
   if (times.length === 0) return undefined;
-  return Math.min(...times, nextDailyClose(new Date(now)).getTime());
+  return Math.min(...times, closeAfter(now));
 }
 
 function moveTo(w: World, at: number): void {
@@ -68,10 +76,12 @@ async function run(w: World): Promise<boolean> {
  * what it took now.
  */
 export async function drive(w: World): Promise<void> {
-  for (let step = 0; step < MAX_STEPS && !settled(w); step++) {
+  for (let step = 0; step < MAX_STEPS && !settled(w) && !twoRefunds(w); step++) {
     const awaiting = w.entries().find((e) => e.state === 'awaiting-decision');
     const options: string[] = awaiting ? ['the ECR confirms', 'the ECR undoes'] : ['run'];
-    options.push('SIGKILL and restart', 'the daily close falls now');
+    options.push('SIGKILL and restart');
+    // The close falls between two steps only near it: a jump of hours would be a terminal stopped for hours.
+    if (closeAfter(w.now()) - w.now() <= SETTINGS.closeMarginMs) options.push('the daily close falls now');
     if (w.host.hidden(w.now()).length > 0) options.push('the query host shows it now');
     const ev = w.choose('next', options);
     switch (ev) {
@@ -85,7 +95,7 @@ export async function drive(w: World): Promise<void> {
         w.restart();
         break;
       case 'the daily close falls now':
-        moveTo(w, nextDailyClose(w.clock.now()).getTime());
+        moveTo(w, closeAfter(w.now()));
         w.say('the clock reaches the daily close');
         break;
       case 'the query host shows it now':
@@ -101,7 +111,7 @@ export async function drive(w: World): Promise<void> {
 /** After the timeline: the clock past every close and lag, so the host has confirmed and shown all it took. */
 export function finish(w: World): void {
   const last = Math.max(w.now(), ...w.host.sales.map((s) => s.visibleAt), ...w.host.voids.map((v) => v.visibleAt));
-  moveTo(w, nextDailyClose(new Date(last)).getTime() + SETTINGS.lagMs);
+  moveTo(w, closeAfter(last) + SETTINGS.lagMs);
 }
 
 /** The invariants of issue 29, read on the journal, the alarms and the host model. */
@@ -116,12 +126,14 @@ export function verdict(w: World): Verdict {
         invariant: 'a charge the terminal reports undone or not charged',
         detail: `sale ${e.merchantOrderId} ends ${e.state}, the host holds it charged`,
       });
-    if (e.kind === 'sale' && w.happened.toldConfirmed.has(e.id) && !charged && !alarmed(e.id))
+    const voided = hostSales.some((s) => w.host.refundsOf(s.paymentId) > 0);
+    if (e.kind === 'sale' && w.happened.toldConfirmed.has(e.id) && !charged && !voided && !alarmed(e.id))
       broken.push({
         invariant: 'a sale the ECR was told confirmed is cancelled at the host without an alarm',
         detail: `sale ${e.merchantOrderId} ends ${e.state}; the host shows ${hostSales.map((s) => `Status ${s.status}/${s.confirmation}`).join(', ') || 'nothing'}`,
       });
-    if (!FINAL.has(e.state))
+    // A timeline cut short at a second refund is not asked to end.
+    if (!FINAL.has(e.state) && !twoRefunds(w))
       broken.push({
         invariant: 'an operation never ends',
         detail: `${e.kind} ${e.merchantOrderId} is still ${e.state}`,
@@ -131,12 +143,21 @@ export function verdict(w: World): Verdict {
         invariant: 'needs-refund or a dead letter without its alarm',
         detail: `${e.kind} ${e.merchantOrderId} ends ${e.state} with no alarm`,
       });
-    const close = nextDailyClose(new Date(e.createdAt)).getTime();
+    const close = closeAfter(Date.parse(e.createdAt));
     const finalAt = Date.parse(e.updatedAt);
     if (FINAL.has(e.state) && finalAt > close && !w.happened.alarms.some((a) => a.id === e.id && a.at <= close))
       broken.push({
         invariant: 'an operation open past the close of its day without an alarm before it',
         detail: `${e.kind} ${e.merchantOrderId} ended ${e.state} at ${e.updatedAt}, after the close ${new Date(close).toISOString()}`,
+      });
+  }
+  for (const v of w.host.voids) {
+    const row = w.entries().find((e) => e.kind === 'void' && e.merchantOrderId === v.merchantVoidId);
+    const standing = v.cancellation === 1 || v.cancellation === 3;
+    if (row && standing && NOTHING_GIVEN.has(row.state))
+      broken.push({
+        invariant: 'a refund the terminal reports undone or not given',
+        detail: `void ${v.merchantVoidId} ends ${row.state}, the host holds it (CancellationStatus ${v.cancellation})`,
       });
   }
   for (const s of w.host.sales) {

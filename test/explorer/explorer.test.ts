@@ -28,14 +28,24 @@ const INVARIANTS = {
   alarm: 'needs-refund or a dead letter without its alarm',
   close: 'an operation open past the close of its day without an alarm before it',
   refunds: 'two refunds for one sale',
+  given: 'a refund the terminal reports undone or not given',
 } as const;
+const ALL = Object.values(INVARIANTS);
 
-describe('the explorer: card sale', () => {
+/** The invariants each operation must keep, but for those a known defect still breaks (`it.fails` below). */
+function holds(op: keyof typeof OPERATIONS, known: readonly string[]): void {
   it('walks every timeline up to the bound', async () => {
-    const r = await result('card sale');
-    expect(r.timelines).toBeGreaterThan(20);
+    const r = await result(op);
+    expect(r.timelines).toBeGreaterThan(10);
     expect(r.truncated).toBe(false);
   });
+  it.each(ALL.filter((i) => !known.includes(i)))('never: %s', async (inv) => {
+    expect(await broken(op, inv)).toBeUndefined();
+  });
+}
+
+describe('the explorer: card sale', () => {
+  holds('card sale', [INVARIANTS.charge, INVARIANTS.confirmed]);
   it.fails(
     'defect 7: no sale the terminal reports undone while the host charged it (the undo race past the close)',
     async () => {
@@ -45,7 +55,21 @@ describe('the explorer: card sale', () => {
   it.fails('defect 8: no sale the ECR was told confirmed is cancelled at the host without an alarm', async () => {
     expect(await broken('card sale', INVARIANTS.confirmed)).toBeUndefined();
   });
-  it.each([INVARIANTS.open, INVARIANTS.alarm, INVARIANTS.close, INVARIANTS.refunds])('%s: never', async (inv) => {
-    expect(await broken('card sale', inv)).toBeUndefined();
+});
+
+describe('the explorer: card void', () => {
+  holds('card void', [INVARIANTS.given, INVARIANTS.refunds]);
+  it.fails('defect 1: no void the terminal reports undone while the host holds it (the void undo race)', async () => {
+    expect(await broken('card void', INVARIANTS.given)).toBeUndefined();
+  });
+  it.fails('defect 1: never two refunds for one card sale (a void released and voided again)', async () => {
+    expect(await broken('card void', INVARIANTS.refunds)).toBeUndefined();
+  });
+});
+
+describe('the explorer: Pix refund', () => {
+  holds('Pix refund', [INVARIANTS.refunds]);
+  it.fails('defect 3: a Pix refund is asked once (the charge shows 2 until the refund is done)', async () => {
+    expect(await broken('Pix refund', INVARIANTS.refunds)).toBeUndefined();
   });
 });

@@ -1,4 +1,4 @@
-import { nextDailyClose } from '../../src/engine/daily-close.js';
+import { closeAfter } from './closes.js';
 import type { HostSaleState } from '../../src/engine/ports.js';
 
 /**
@@ -50,7 +50,7 @@ export interface HostPix {
   amount: number;
   status: 12 | 2 | 10 | 11;
   /** Refunds the provider took (each `PUT …/void` it accepted): pending until done. */
-  refunds: { state: 'pending' | 'done' }[];
+  refunds: { state: 'pending' | 'done'; askedAt: number }[];
 }
 
 export class HostModel {
@@ -74,14 +74,14 @@ export class HostModel {
 
   /** When something taken at `at` shows at the latest. */
   latestVisible(at: number): number {
-    return nextDailyClose(new Date(at)).getTime() + this.lagMs;
+    return closeAfter(at) + this.lagMs;
   }
 
   /** The host's clock moved to `now`: every close passed confirms what is pending (sales and voids). */
   advance(now: number): string[] {
     const told: string[] = [];
     for (;;) {
-      const close = nextDailyClose(new Date(this.#closedUpTo)).getTime();
+      const close = closeAfter(this.#closedUpTo);
       if (close > now) break;
       this.#closedUpTo = close;
       for (const s of this.sales) {

@@ -17,8 +17,8 @@ export interface Made {
 
 /** What a run is given to make its choices with. */
 export interface Chooser {
-  /** Takes one of `options` (option 0 is the default); `fingerprint` names the state the choice is made in. */
-  choose<T extends string>(label: string, options: readonly T[], fingerprint: string): T;
+  /** Takes one of `options` (option 0 is the default); `fingerprint` names the state the choice is made in (asked only when it will branch). */
+  choose<T extends string>(label: string, options: readonly T[], fingerprint: () => string): T;
   readonly made: readonly Made[];
 }
 
@@ -28,14 +28,18 @@ class Replay implements Chooser {
   readonly branches: { at: number; options: number; fingerprint: string }[] = [];
   #i = 0;
 
-  constructor(readonly prefix: readonly number[]) {}
+  /** `branching`: false at the depth bound, where no alternative will be tried. */
+  constructor(
+    readonly prefix: readonly number[],
+    readonly branching: boolean,
+  ) {}
 
-  choose<T extends string>(label: string, options: readonly T[], fingerprint: string): T {
+  choose<T extends string>(label: string, options: readonly T[], fingerprint: () => string): T {
     const at = this.#i++;
     const pick = at < this.prefix.length ? (this.prefix[at] ?? 0) : 0;
     const taken = options[Math.min(pick, options.length - 1)] as T;
-    if (at >= this.prefix.length && options.length > 1)
-      this.branches.push({ at, options: options.length, fingerprint: `${label}|${fingerprint}` });
+    if (this.branching && at >= this.prefix.length && options.length > 1)
+      this.branches.push({ at, options: options.length, fingerprint: `${label}|${fingerprint()}` });
     this.made.push({ label, option: taken, deviation: pick !== 0 });
     return taken;
   }
@@ -93,7 +97,7 @@ export async function explore(
         truncated = true;
         break;
       }
-      const chooser = new Replay(prefix);
+      const chooser = new Replay(prefix, depth < options.maxDeviations);
       const verdict = await run(chooser);
       timelines++;
       for (const b of verdict.broken) {
@@ -128,6 +132,34 @@ export function describe(c: Counterexample): string {
   lines.push('  choices off the default:');
   for (const m of c.choices.filter((x) => x.deviation)) lines.push(`    ${m.label} → ${m.option}`);
   lines.push('  timeline:');
-  for (const s of c.story) lines.push(`    ${s}`);
+  for (const s of squeeze(c.story)) lines.push(`    ${s}`);
   return lines.join('\n');
+}
+
+/** A story's steps with each run of a repeated block (the same retry again and again) told once. */
+export function squeeze(story: readonly string[]): string[] {
+  const text = (line: string | undefined): string => (line ?? '').slice(15);
+  const out: string[] = [];
+  let i = 0;
+  while (i < story.length) {
+    let squeezed = false;
+    for (let k = 3; k >= 1 && !squeezed; k--) {
+      const same = (at: number): boolean =>
+        at + k <= story.length &&
+        Array.from({ length: k }, (_, j) => text(story[at + j]) === text(story[i + j])).every(Boolean);
+      let n = 1;
+      while (same(i + n * k)) n++;
+      if (n >= 3) {
+        out.push(...story.slice(i, i + k));
+        const last = story[i + n * k - 1] ?? '';
+        out.push(
+          `… the ${k === 1 ? 'same step' : `same ${k} steps`} ${n - 1} more times, the last at ${last.slice(0, 14)}`,
+        );
+        i += n * k;
+        squeezed = true;
+      }
+    }
+    if (!squeezed) out.push(story[i++] ?? '');
+  }
+  return out;
 }

@@ -2,15 +2,20 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createLogger } from '../../src/core/log/index.js';
-import { nextDailyClose } from '../../src/engine/daily-close.js';
+import { closeAfter } from './closes.js';
+import { PaymentLock } from '../../src/engine/payment-lock.js';
 import { OutboxForwarder } from '../../src/engine/outbox/forwarder.js';
 import type { CardPort, ReceiptPort } from '../../src/engine/ports.js';
+import { PixEngine } from '../../src/engine/pix/engine.js';
 import { SaleEngine } from '../../src/engine/sale/engine.js';
+import { VoidEngine } from '../../src/engine/void/engine.js';
+import { SupervisorGate } from '../../src/engine/void/supervisor.js';
 import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase, type Db } from '../../src/store/index.js';
 import type { JournalEntry } from '../../src/store/index.js';
 import { FakeClock } from '../helpers/fake-clock.js';
 import { deliveryPort, salePort, type Stage } from './card-host.js';
 import { HostModel } from './host-model.js';
+import { pixPort, voidPort } from './void-host.js';
 import type { Chooser } from './search.js';
 
 /** The engine's settings in every timeline: the daemon's defaults, and the model's lag as the window. */
@@ -43,6 +48,8 @@ const card: CardPort = {
   finishChip: () => Promise.resolve({ card: 'approved' }),
   end: () => Promise.resolve(),
 };
+/** The supervisor's token for the explorer's voids (a test value, at least 32 characters). */
+export const SUPERVISOR = 'explorer-supervisor-token-0123456789';
 const receipt: ReceiptPort = { print: () => Promise.resolve('printed') };
 
 /** A template database with every migration, copied for each timeline (a real SQLite file each time). */
@@ -81,6 +88,8 @@ export class World implements Stage {
   journal!: Journal;
   outbox!: Outbox;
   sales!: SaleEngine;
+  voids!: VoidEngine;
+  pix!: PixEngine;
   forwarder!: OutboxForwarder;
   /** Resolves when the terminal is killed (the current call out never returns). */
   killed!: Promise<'killed'>;
@@ -101,8 +110,13 @@ export class World implements Stage {
     return this.clock.now().getTime();
   }
 
+  /** Choice points whose option is set, not explored (the sale before the void under study). */
+  readonly pinned = new Map<string, string>();
+
   choose<T extends string>(label: string, options: readonly T[]): T {
-    return this.chooser.choose(label, options, this.fingerprint());
+    const pin = [...this.pinned].find(([prefix]) => label.startsWith(prefix))?.[1];
+    if (pin !== undefined && options.includes(pin as T)) return pin as T;
+    return this.chooser.choose(label, options, () => this.fingerprint());
   }
 
   say(line: string): void {
@@ -149,12 +163,43 @@ export class World implements Stage {
       receipt,
     };
     const orderIds = new MerchantOrderIds(this.db, { ordinal: 1, clock, wait: clock.wait });
-    this.sales = new SaleEngine({ ...deps, orderIds, card, host: salePort(this), onEvent: (e) => this.#event(e) });
-    const owners: Record<string, { settled: SaleEngine['settled'] } | undefined> = { sale: this.sales };
+    const onEvent = (e: { type: string; id: number; code?: string; state?: string }): void => this.#event(e);
+    const lock = new PaymentLock();
+    this.sales = new SaleEngine({ ...deps, lock, orderIds, card, host: salePort(this), onEvent });
+    const voids = voidPort(this);
+    this.voids = new VoidEngine({
+      ...deps,
+      lock,
+      orderIds,
+      card,
+      host: voids,
+      supervisor: new SupervisorGate({ token: SUPERVISOR, passwordHash: () => undefined }),
+      tables: () => undefined,
+      pixRefunds: true,
+      onEvent,
+    });
+    const pix = pixPort(this);
+    this.pix = new PixEngine({
+      ...deps,
+      lock,
+      orderIds,
+      host: pix,
+      validityMs: 5 * 60_000,
+      watchMarginMs: 60_000,
+      pollMs: 0,
+      onEvent,
+    });
+    const owners: Record<string, { settled: SaleEngine['settled'] } | undefined> = {
+      sale: this.sales,
+      void: this.voids,
+      pix: this.pix,
+    };
     this.forwarder = new OutboxForwarder({
       db: this.db,
       outbox: this.outbox,
       port: deliveryPort(this),
+      pix,
+      voids,
       clock,
       log: silent,
       random: () => 0.5,
@@ -171,10 +216,12 @@ export class World implements Stage {
   restart(): void {
     this.restarts++;
     this.say('restart: the journal is opened again and recovery runs');
-    this.sales.stop();
+    this.#stop();
     this.db.close();
     this.boot();
     this.sales.recover();
+    this.pix.recover();
+    this.voids.recover();
   }
 
   /** Runs `work` unless the terminal dies meanwhile; a death restarts it. */
@@ -190,7 +237,7 @@ export class World implements Stage {
   /** What the state of the timeline is, for deduplication: journal, outbox, host, and where the clock stands. */
   fingerprint(): string {
     const now = this.now();
-    const close = nextDailyClose(this.clock.now()).getTime();
+    const close = closeAfter(this.now());
     const rows = this.journal ? this.entries().map((e) => `${e.kind}:${e.state}:${stable(e.data)}`) : [];
     const tasks = this.outbox
       ? this.outbox.open().map((t) => `${t.operation}:${stable(t.payload)}:${taskPhase(t.payload, now)}`)
@@ -199,8 +246,14 @@ export class World implements Stage {
     return [rows.join(','), tasks.join(','), this.host.fingerprint(now), phase, this.#dead ? 'dead' : ''].join('|');
   }
 
-  dispose(): void {
+  #stop(): void {
     this.sales.stop();
+    this.pix.stop();
+    this.voids.stop();
+  }
+
+  dispose(): void {
+    this.#stop();
     try {
       this.db.close();
     } catch {
@@ -214,7 +267,7 @@ export class World implements Stage {
 function taskPhase(payload: Record<string, unknown>, now: number): string {
   const sent = typeof payload.sentAt === 'string' ? Date.parse(payload.sentAt) : NaN;
   if (Number.isNaN(sent)) return '-';
-  const close = nextDailyClose(new Date(sent)).getTime();
+  const close = closeAfter(sent);
   const phase =
     now < close - SETTINGS.closeMarginMs
       ? 'racing'
