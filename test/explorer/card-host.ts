@@ -28,10 +28,13 @@ export const TRANSPORT = [
   'timeout, the host did not take it',
   'HTTP 500, the host took it',
   'killed while out, the host took it',
+  'killed before it left (just after the journal step)',
 ] as const;
 type Transport = (typeof TRANSPORT)[number];
 
-const took = (t: Transport): boolean => t !== 'timeout, the host did not take it';
+export const took = (t: Transport): boolean =>
+  t !== 'timeout, the host did not take it' && t !== 'killed before it left (just after the journal step)';
+export const killedOut = (t: Transport): boolean => t.startsWith('killed');
 
 /** The answer the terminal sees for a request that `t` says was not answered. */
 function lost(t: Transport): HostAnswer {
@@ -64,12 +67,32 @@ const SALE_ANSWERS = [
   'HTTP 400 (refused)',
   'HTTP 500, the host took it',
   'killed while out, the host took it',
+  'killed before it left (just after the journal step)',
 ] as const;
 
 /** The card sale's request (pt "Pagamento"): what the host did, told in the engine's words. */
 export function salePort(stage: Stage): SaleAuthorizationPort {
   return {
     async authorize(order: SaleOrder): Promise<HostSaleOutcome> {
+      // The host keeps order ids per OAuth client (docs/decisions.md, MerchantOrderId): another terminal's
+      // sale under the same id (issue 29, defect 9) may sit beside ours.
+      const twin = stage.choose('another terminal under the same order id', [
+        'no',
+        'yes, its sale is Status 2',
+      ] as const);
+      if (twin !== 'no') {
+        stage.host.sales.push({
+          merchantOrderId: order.merchantOrderId,
+          paymentId: stage.host.id('other'),
+          amount: order.request.amount + 1,
+          terminal: 'other',
+          status: 2,
+          confirmation: 0,
+          visibleAt: stage.now(),
+          takenAt: stage.now(),
+        });
+        stage.say(`another terminal sold under order id ${order.merchantOrderId}`);
+      }
       const a = stage.choose('sale answer', SALE_ANSWERS);
       stage.say(`sale ${order.merchantOrderId} ${order.request.amount} → ${a}`);
       const now = stage.now();
@@ -114,6 +137,8 @@ export function salePort(stage: Stage): SaleAuthorizationPort {
         case 'killed while out, the host took it':
           take(2);
           return stage.kill();
+        case 'killed before it left (just after the journal step)':
+          return stage.kill();
       }
     },
   };
@@ -152,7 +177,7 @@ export function deliveryPort(stage: Stage): AcquirerDeliveryPort {
     }
     const answer = t === 'answered' ? (s ? body(s) : NOT_FOUND) : lost(t);
     stage.say(`${what} → ${t}${t === 'answered' ? ` ${JSON.stringify((answer as { body: unknown }).body)}` : ''}`);
-    if (t === 'killed while out, the host took it') return stage.kill();
+    if (killedOut(t)) return stage.kill();
     const d = decide(op, answer);
     stage.say(`  the terminal decides ${d.action} (${d.reason})`);
     return d;
@@ -179,17 +204,33 @@ export function deliveryPort(stage: Stage): AcquirerDeliveryPort {
       return send(`undo ${paymentId}`, 'undo', () => host.saleByPayment(paymentId));
     },
     undoByOrderId(orderId) {
-      return send(`undo by order id ${orderId}`, 'undo', () => ours(orderId));
+      // `DELETE …/orderId/{MerchantOrderId}` names no terminal: the host undoes what it holds under the id.
+      const all = (): HostSale | undefined => host.salesByOrder(orderId, stage.now())[0];
+      return send(`undo by order id ${orderId}`, 'undo', all, (s) => {
+        for (const x of host.salesByOrder(orderId, stage.now())) if (x !== s) settle('undo', x);
+      });
     },
-    queryByOrderId(orderId): Promise<SaleQuery> {
+    queryByOrderId(orderId, expected): Promise<SaleQuery> {
       const t = stage.choose(`query ${orderId}: transport`, ['answered', 'timeout', 'HTTP 500'] as const);
       if (t !== 'answered') {
         stage.say(`query ${orderId} → ${t}`);
         return Promise.resolve({ kind: 'unknown', reason: t });
       }
       const s = ours(orderId);
-      const q: SaleQuery = s
-        ? { kind: 'found', paymentId: s.paymentId, state: saleWords(s), detail: `Status ${s.status}/${s.confirmation}` }
+      const other = host.salesByOrder(orderId, stage.now()).find((x) => x.terminal === 'other');
+      // With what it sent, a backend tells another terminal's sale from ours (the port's `expected`).
+      if (!s && other && expected) {
+        stage.say(`query ${orderId} → another terminal's sale only: unknown`);
+        return Promise.resolve({ kind: 'unknown', reason: 'a sale under this order id that is not ours' });
+      }
+      const shown = s ?? other;
+      const q: SaleQuery = shown
+        ? {
+            kind: 'found',
+            paymentId: shown.paymentId,
+            state: saleWords(shown),
+            detail: `Status ${shown.status}/${shown.confirmation}`,
+          }
         : { kind: 'not-found' };
       stage.say(`query ${orderId} → ${q.kind === 'found' ? `${q.state} (${q.detail ?? ''})` : 'not found'}`);
       return Promise.resolve(q);

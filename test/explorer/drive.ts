@@ -161,6 +161,11 @@ export function verdict(w: World): Verdict {
       });
   }
   for (const s of w.host.sales) {
+    if (s.terminal === 'other' && !w.host.charged(s))
+      broken.push({
+        invariant: "another terminal's sale undone by this one",
+        detail: `the other terminal's sale ${s.paymentId} under order id ${s.merchantOrderId} shows Status ${s.status}/${s.confirmation}`,
+      });
     const refunds = w.host.refundsOf(s.paymentId);
     if (refunds > 1)
       broken.push({ invariant: 'two refunds for one sale', detail: `sale ${s.merchantOrderId}: ${refunds} refunds` });

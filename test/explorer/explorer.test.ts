@@ -29,6 +29,7 @@ const INVARIANTS = {
   close: 'an operation open past the close of its day without an alarm before it',
   refunds: 'two refunds for one sale',
   given: 'a refund the terminal reports undone or not given',
+  other: "another terminal's sale undone by this one",
 } as const;
 const ALL = Object.values(INVARIANTS);
 

@@ -43,6 +43,7 @@ export async function cardSale(chooser: Chooser): Promise<Verdict> {
 async function confirmedSale(w: World): Promise<number> {
   for (const [label, option] of [
     ['sale answer', 'Status 2 (Pago)'],
+    ['another terminal', 'no'],
     ['before the confirm', 'as it stands'],
     ['confirm ', 'answered'],
     ['next', 'run'],

@@ -9,7 +9,7 @@ import type {
   VoidUndoDelivery,
 } from '../../src/engine/ports.js';
 import type { HostVoidOutcome } from '../../src/engine/void/types.js';
-import { TRANSPORT, type Stage } from './card-host.js';
+import { TRANSPORT, killedOut, took, type Stage } from './card-host.js';
 import { saleWords, type HostVoid } from './host-model.js';
 import { decide, type HostAnswer } from './rules-under-test.js';
 
@@ -22,6 +22,7 @@ const VOID_ANSWERS = [
   'HTTP 400 (refused)',
   'HTTP 500, the host took it',
   'killed while out, the host took it',
+  'killed before it left (just after the journal step)',
 ] as const;
 
 /** The void's answers' body: the manual's fields (pt 7968, 8597). */
@@ -53,7 +54,7 @@ export function voidPort(stage: Stage): VoidHostPort & VoidDeliveryPort {
     v: HostVoid | undefined,
   ): Promise<VoidUndoDelivery> => {
     const t = stage.choose(`${what}: transport`, TRANSPORT);
-    if (v && t !== 'timeout, the host did not take it') apply(v, op === 'void-confirm' ? 3 : 4);
+    if (v && took(t)) apply(v, op === 'void-confirm' ? 3 : 4);
     const answer: HostAnswer =
       t === 'answered'
         ? v
@@ -63,7 +64,7 @@ export function voidPort(stage: Stage): VoidHostPort & VoidDeliveryPort {
           ? { kind: 'answer', status: 500, body: { Code: 0 } }
           : { kind: 'transport', failure: 'timeout' };
     stage.say(`${what} → ${t}${answer.kind === 'answer' ? ` ${answer.status} ${JSON.stringify(answer.body)}` : ''}`);
-    if (t === 'killed while out, the host took it') return stage.kill();
+    if (killedOut(t)) return stage.kill();
     const d: Delivery = decide(op, answer);
     const notFound = t === 'answered' && !v;
     stage.say(`  the terminal decides ${d.action}${notFound ? ' (not found)' : ''} (${d.reason})`);
@@ -110,6 +111,8 @@ export function voidPort(stage: Stage): VoidHostPort & VoidDeliveryPort {
         case 'killed while out, the host took it':
           take();
           return stage.kill();
+        case 'killed before it left (just after the journal step)':
+          return stage.kill();
       }
     },
     confirmVoid: (paymentId, voidId) => send(`void confirmation ${voidId}`, 'void-confirm', byId(voidId)),
@@ -135,6 +138,7 @@ const PIX_REFUND_ANSWERS = [
   'timeout, the provider took it',
   'timeout, the provider did not take it',
   'killed while out, the provider took it',
+  'killed before it left (just after the journal step)',
 ] as const;
 
 /**
@@ -188,7 +192,7 @@ export function pixPort(stage: Stage): PixCreatePort {
         a !== 'timeout, the provider did not take it' && a !== 'refused by the provider (2xx, ReasonCode not 0)';
       if (p && p.status === 2 && taken) p.refunds.push({ state: 'pending', askedAt: stage.now() });
       if (p && p.status === 12) p.status = 10;
-      if (a === 'killed while out, the provider took it') return stage.kill();
+      if (a.startsWith('killed')) return stage.kill();
       if (a.startsWith('timeout')) return Promise.resolve({ kind: 'unknown', reason: 'timeout' });
       return Promise.resolve({ kind: 'answered' });
     },
