@@ -1,4 +1,5 @@
 import { closeAfter } from './closes.js';
+import { payable, walletPays } from './qr-host.js';
 import type { Verdict } from './search.js';
 import { SETTINGS, type World } from './world.js';
 
@@ -21,6 +22,9 @@ const FINAL = new Set([
   'voided',
   'denied',
 ]);
+
+/** What a sale (card or wallet QR) ends as when the terminal says nothing was charged. */
+const NOT_CHARGED = new Set(['undone', 'declined', 'aborted', 'failed', 'cancelled', 'expired']);
 
 /** What a void ends as when it gave nothing back. */
 const NOTHING_GIVEN = new Set(['undone', 'declined', 'refused', 'aborted', 'failed', 'expired']);
@@ -83,6 +87,7 @@ export async function drive(w: World): Promise<void> {
     // The close falls between two steps only near it: a jump of hours would be a terminal stopped for hours.
     if (closeAfter(w.now()) - w.now() <= SETTINGS.closeMarginMs) options.push('the daily close falls now');
     if (w.host.hidden(w.now()).length > 0) options.push('the query host shows it now');
+    if (payable(w).length > 0) options.push('a wallet pays the QR code now');
     const ev = w.choose('next', options);
     switch (ev) {
       case 'the ECR confirms':
@@ -97,6 +102,9 @@ export async function drive(w: World): Promise<void> {
       case 'the daily close falls now':
         moveTo(w, closeAfter(w.now()));
         w.say('the clock reaches the daily close');
+        break;
+      case 'a wallet pays the QR code now':
+        for (const s of payable(w)) walletPays(w, s);
         break;
       case 'the query host shows it now':
         for (const x of w.host.hidden(w.now())) x.visibleAt = w.now();
@@ -121,10 +129,10 @@ export function verdict(w: World): Verdict {
   for (const e of w.entries()) {
     const hostSales = w.host.sales.filter((s) => s.merchantOrderId === e.merchantOrderId && s.terminal === 'ours');
     const charged = hostSales.some((s) => w.host.charged(s));
-    if (e.kind === 'sale' && ['undone', 'declined', 'aborted', 'failed'].includes(e.state) && charged)
+    if ((e.kind === 'sale' || e.kind === 'qr') && NOT_CHARGED.has(e.state) && charged)
       broken.push({
         invariant: 'a charge the terminal reports undone or not charged',
-        detail: `sale ${e.merchantOrderId} ends ${e.state}, the host holds it charged`,
+        detail: `${e.kind === 'qr' ? 'QR sale' : 'sale'} ${e.merchantOrderId} ends ${e.state}, the host holds it charged`,
       });
     const voided = hostSales.some((s) => w.host.refundsOf(s.paymentId) > 0);
     if (e.kind === 'sale' && w.happened.toldConfirmed.has(e.id) && !charged && !voided && !alarmed(e.id))

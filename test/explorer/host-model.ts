@@ -27,7 +27,9 @@ export interface HostSale {
   amount: number;
   /** Which terminal sent it: a second terminal may use the same order id (issue 29, defect 9). */
   terminal: 'ours' | 'other';
-  status: 0 | 1 | 2 | 3 | 10 | 13;
+  status: 0 | 1 | 2 | 3 | 10 | 12 | 13;
+  /** An e-commerce QR code sale (ecom 2460-2600): Capture true, 12 until a wallet pays it, no confirmation. */
+  ecommerce?: boolean;
   confirmation: 0 | 1 | 2;
   /** When the query host shows it (ms); before then it is not found. */
   visibleAt: number;
@@ -85,7 +87,7 @@ export class HostModel {
       if (close > now) break;
       this.#closedUpTo = close;
       for (const s of this.sales) {
-        if (s.status === 2 && s.confirmation === 0 && s.takenAt < close) {
+        if (s.status === 2 && s.confirmation === 0 && s.takenAt < close && !s.ecommerce) {
           s.confirmation = 1;
           told.push(`host close ${new Date(close).toISOString()}: sale ${s.merchantOrderId} confirmed`);
         }
@@ -155,5 +157,7 @@ export function saleWords(s: HostSale): HostSaleState {
       return 'declined';
     case 10:
       return 'cancelled';
+    case 12:
+      return 'pending';
   }
 }

@@ -1,5 +1,7 @@
+import type { EcommerceClient } from '../../src/acquirer/ecommerce-client.js';
+import { EcommerceQrAdapter } from '../../src/acquirer/omni/ecommerce-qr.js';
 import { operationOutcome, type Exchange, type Operation } from '../../src/acquirer/omni/outcomes.js';
-import type { Delivery } from '../../src/engine/ports.js';
+import type { AcquirerDeliveryPort, Delivery } from '../../src/engine/ports.js';
 
 /**
  * The seam: where the code under test decides what a confirm, undo, void confirmation or void undo
@@ -18,4 +20,35 @@ export function decide(op: Operation, answer: HostAnswer): Delivery {
   const exchange: Exchange = answer;
   const o = operationOutcome(op, exchange);
   return { action: o.action === 'query' ? 'retry' : o.action, reason: o.reason };
+}
+
+/**
+ * The e-commerce QR sale's outbox requests (query, confirm, undo) as the code under test decides
+ * them: on this code in the omni backend's e-commerce QR adapter (which reads `Status` 12 as "not
+ * found"), fed by a client that answers what the host model holds, in the manual's shapes (ecom:
+ * `GET /1/sales/{PaymentId}` → `Payment.Status`; `PUT /1/sales/{PaymentId}/void` → `Status`).
+ */
+export function ecommerceQrDelivery(
+  host: {
+    status(paymentId: string): number | undefined;
+    void(paymentId: string): number | undefined;
+  },
+  paymentIdOf: (merchantOrderId: string) => string | undefined,
+): AcquirerDeliveryPort {
+  const missing = (paymentId: string): Error => Object.assign(new Error(`no sale ${paymentId}`), { status: 404 });
+  const client = {
+    getSale: (paymentId: string) => {
+      const status = host.status(paymentId);
+      return status === undefined
+        ? Promise.reject(missing(paymentId))
+        : Promise.resolve({ Payment: { PaymentId: paymentId, Status: status } });
+    },
+    voidSale: (paymentId: string) => {
+      const status = host.void(paymentId);
+      return status === undefined
+        ? Promise.reject(missing(paymentId))
+        : Promise.resolve({ Status: status, ReasonCode: 0, ReasonMessage: 'Successful' });
+    },
+  } as unknown as EcommerceClient;
+  return new EcommerceQrAdapter(client, paymentIdOf);
 }

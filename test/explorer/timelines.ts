@@ -1,6 +1,7 @@
 import { drive, finish, verdict } from './drive.js';
 import type { Chooser, Verdict } from './search.js';
-import { SUPERVISOR, World } from './world.js';
+import { payable, walletPays } from './qr-host.js';
+import { SETTINGS, SUPERVISOR, World } from './world.js';
 
 /**
  * Host times a payment may start at (America/Sao_Paulo, UTC-3): half an hour before the close (the
@@ -114,4 +115,49 @@ export async function pixRefund(chooser: Chooser): Promise<Verdict> {
   }
 }
 
-export const OPERATIONS = { 'card sale': cardSale, 'card void': cardVoid, 'Pix refund': pixRefund } as const;
+/**
+ * An e-commerce wallet QR sale (ecom 2460-2600): the code shows until a wallet pays it, the cashier
+ * cancels it or it expires on the terminal; whatever the terminal did, a wallet may still pay the code
+ * afterwards, as long as the host holds it payable (its validity there is unpublished, qr 355).
+ */
+export async function qrSale(chooser: Chooser): Promise<Verdict> {
+  const w = new World(chooser, startAt(chooser));
+  try {
+    const { entry, done } = await w.qr.start({
+      amount: 1000,
+      method: 'credit',
+      installments: 1,
+      interest: 'ByMerchant',
+      confirmation: 'auto',
+    });
+    await until(() => w.journal.get(entry.id)?.state === 'showing');
+    const what = w.choose('while the code shows', [
+      'a wallet pays it',
+      'the cashier cancels',
+      'the code expires on the terminal',
+    ] as const);
+    w.say(what);
+    if (what === 'a wallet pays it') for (const s of payable(w)) walletPays(w, s);
+    else if (what === 'the cashier cancels') await w.qr.cancel(entry.id, 'ecr');
+    else w.clock.advance(SETTINGS.qrValidityMs);
+    await w.survive(done);
+    await drive(w);
+    if (
+      payable(w).length > 0 &&
+      w.choose('after the terminal let go of the code', ['a wallet pays it', 'nobody pays it'] as const) ===
+        'a wallet pays it'
+    )
+      for (const s of payable(w)) walletPays(w, s);
+    finish(w);
+    return verdict(w);
+  } finally {
+    w.dispose();
+  }
+}
+
+export const OPERATIONS = {
+  'card sale': cardSale,
+  'card void': cardVoid,
+  'Pix refund': pixRefund,
+  'e-commerce QR sale': qrSale,
+} as const;

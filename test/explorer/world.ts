@@ -7,6 +7,7 @@ import { PaymentLock } from '../../src/engine/payment-lock.js';
 import { OutboxForwarder } from '../../src/engine/outbox/forwarder.js';
 import type { CardPort, ReceiptPort } from '../../src/engine/ports.js';
 import { PixEngine } from '../../src/engine/pix/engine.js';
+import { QrEngine } from '../../src/engine/qr/engine.js';
 import { SaleEngine } from '../../src/engine/sale/engine.js';
 import { VoidEngine } from '../../src/engine/void/engine.js';
 import { SupervisorGate } from '../../src/engine/void/supervisor.js';
@@ -16,6 +17,7 @@ import { FakeClock } from '../helpers/fake-clock.js';
 import { deliveryPort, salePort, type Stage } from './card-host.js';
 import { HostModel } from './host-model.js';
 import { pixPort, voidPort } from './void-host.js';
+import { qrCodes, qrDelivery, routed } from './qr-host.js';
 import type { Chooser } from './search.js';
 
 /** The engine's settings in every timeline: the daemon's defaults, and the model's lag as the window. */
@@ -24,6 +26,8 @@ export const SETTINGS = {
   lagMs: 10 * 60_000,
   closeMarginMs: 5 * 60_000,
   ecrDecisionMs: 10 * 60_000,
+  /** How long the terminal shows a wallet QR code. */
+  qrValidityMs: 2 * 60_000,
 } as const;
 
 const silent = createLogger({ level: 'silent' });
@@ -90,6 +94,7 @@ export class World implements Stage {
   sales!: SaleEngine;
   voids!: VoidEngine;
   pix!: PixEngine;
+  qr!: QrEngine;
   forwarder!: OutboxForwarder;
   /** Resolves when the terminal is killed (the current call out never returns). */
   killed!: Promise<'killed'>;
@@ -189,15 +194,28 @@ export class World implements Stage {
       pollMs: 0,
       onEvent,
     });
+    const qr = qrDelivery(this);
+    this.qr = new QrEngine({
+      ...deps,
+      lock,
+      orderIds,
+      host: qr,
+      codes: qrCodes(this),
+      validityMs: SETTINGS.qrValidityMs,
+      watchMarginMs: 60_000,
+      pollMs: 2,
+      onEvent,
+    });
     const owners: Record<string, { settled: SaleEngine['settled'] } | undefined> = {
       sale: this.sales,
       void: this.voids,
       pix: this.pix,
+      qr: this.qr,
     };
     this.forwarder = new OutboxForwarder({
       db: this.db,
       outbox: this.outbox,
-      port: deliveryPort(this),
+      port: routed(deliveryPort(this), qr, this),
       pix,
       voids,
       clock,
@@ -221,6 +239,7 @@ export class World implements Stage {
     this.boot();
     this.sales.recover();
     this.pix.recover();
+    this.qr.recover();
     this.voids.recover();
   }
 
@@ -249,6 +268,7 @@ export class World implements Stage {
   #stop(): void {
     this.sales.stop();
     this.pix.stop();
+    this.qr.stop();
     this.voids.stop();
   }
 
