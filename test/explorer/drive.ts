@@ -7,6 +7,8 @@ import { SETTINGS, type World } from './world.js';
 export const MAX_STEPS = 60;
 /** Passes and clock moves in one step at most (a day of retries is a few hundred). */
 const RUN_LIMIT = 2000;
+/** How long a timeline runs on at most: two days cover the close of its day, the lag and the next close. */
+const HORIZON_MS = 2 * 86_400_000;
 
 const FINAL = new Set([
   'confirmed',
@@ -59,7 +61,7 @@ function moveTo(w: World, at: number): void {
 }
 
 /** Outbox passes and clock moves until the state changes (a retry that changes nothing is one step). False: nothing is left to run. */
-async function run(w: World): Promise<boolean> {
+async function run(w: World, horizon: number): Promise<boolean> {
   const before = w.fingerprint();
   for (let i = 0; i < RUN_LIMIT; i++) {
     if (w.outbox.due(w.clock.now()).length > 0) await w.survive(w.forwarder.runOnce());
@@ -68,7 +70,7 @@ async function run(w: World): Promise<boolean> {
       if (at === undefined) return i > 0;
       moveTo(w, at);
     }
-    if (w.dead || w.fingerprint() !== before) return true;
+    if (w.dead || w.fingerprint() !== before || w.now() >= horizon) return true;
   }
   return true;
 }
@@ -80,7 +82,8 @@ async function run(w: World): Promise<boolean> {
  * what it took now.
  */
 export async function drive(w: World): Promise<void> {
-  for (let step = 0; step < MAX_STEPS && !settled(w) && !twoRefunds(w); step++) {
+  const horizon = w.now() + HORIZON_MS;
+  for (let step = 0; step < MAX_STEPS && !settled(w) && !twoRefunds(w) && w.now() < horizon; step++) {
     const awaiting = w.entries().find((e) => e.state === 'awaiting-decision');
     const options: string[] = awaiting ? ['the ECR confirms', 'the ECR undoes'] : ['run'];
     options.push('SIGKILL and restart');
@@ -111,7 +114,7 @@ export async function drive(w: World): Promise<void> {
         w.say('the query host shows what it took');
         break;
       default:
-        if (!(await run(w))) return;
+        if (!(await run(w, horizon))) return;
     }
   }
 }

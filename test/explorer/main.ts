@@ -8,7 +8,7 @@ async function main(): Promise<void> {
     const i = args.indexOf(flag);
     return i >= 0 ? args[i + 1] : undefined;
   };
-  const maxDeviations = Number(at('--deviations') ?? 2);
+  const maxDeviations = Number(at('--deviations') ?? 3);
   const only = at('--only');
   let broken = 0;
   for (const [name, run] of Object.entries(OPERATIONS)) {
