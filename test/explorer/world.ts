@@ -24,6 +24,8 @@ import type { Chooser } from './search.js';
 export const SETTINGS = {
   /** How late the query host may show what it took, after the close of its day (an assumption: see host-model.ts). */
   lagMs: 10 * 60_000,
+  /** The daemon's: twice the client's default timeout (src/main.ts). */
+  processingWindowMs: 2 * 30_000,
   closeMarginMs: 5 * 60_000,
   ecrDecisionMs: 10 * 60_000,
   /** How long the terminal shows a wallet QR code. */
@@ -221,7 +223,7 @@ export class World implements Stage {
       clock,
       log: silent,
       random: () => 0.5,
-      undoRace: { processingWindowMs: SETTINGS.lagMs, closeMarginMs: SETTINGS.closeMarginMs },
+      undoRace: { processingWindowMs: SETTINGS.processingWindowMs, closeMarginMs: SETTINGS.closeMarginMs },
       onSettled: (task, delivery) => {
         const kind = this.journal.get(task.journalId ?? -1)?.kind;
         if (kind) owners[kind]?.settled(task, delivery);
@@ -296,7 +298,7 @@ function taskPhase(payload: Record<string, unknown>, now: number): string {
         : now < close + SETTINGS.lagMs
           ? 'past'
           : 'past-lag';
-  return `${phase}${now - sent < SETTINGS.lagMs ? '-window' : ''}`;
+  return `${phase}${now - sent < SETTINGS.processingWindowMs ? '-window' : ''}`;
 }
 
 /** JSON without the times (sentAt, deadlines): what decides, not when. */
