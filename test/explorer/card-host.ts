@@ -27,6 +27,7 @@ export const TRANSPORT = [
   'timeout, the host took it',
   'timeout, the host did not take it',
   'HTTP 500, the host took it',
+  'HTTP 200 with an empty body, the host took it',
   'killed while out, the host took it',
   'killed before it left (just after the journal step)',
 ] as const;
@@ -36,11 +37,13 @@ export const took = (t: Transport): boolean =>
   t !== 'timeout, the host did not take it' && t !== 'killed before it left (just after the journal step)';
 export const killedOut = (t: Transport): boolean => t.startsWith('killed');
 
-/** The answer the terminal sees for a request that `t` says was not answered. */
-function lost(t: Transport): HostAnswer {
-  return t === 'HTTP 500, the host took it'
-    ? { kind: 'answer', status: 500, body: { Code: 0, Message: 'Internal error' } }
-    : { kind: 'transport', failure: 'timeout' };
+/** The answer the terminal sees for a request that `t` says was not answered as the manual shows. */
+export function lost(t: Transport): HostAnswer {
+  if (t === 'HTTP 500, the host took it')
+    return { kind: 'answer', status: 500, body: { Code: 0, Message: 'Internal error' } };
+  // An answer that cannot be classified: the rule is to query, never to guess.
+  if (t === 'HTTP 200 with an empty body, the host took it') return { kind: 'answer', status: 200, body: {} };
+  return { kind: 'transport', failure: 'timeout' };
 }
 
 /** The manual's 404 for a sale it does not know (a published not-found code). */

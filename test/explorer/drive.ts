@@ -138,7 +138,8 @@ export function verdict(w: World): Verdict {
         detail: `${e.kind === 'qr' ? 'QR sale' : 'sale'} ${e.merchantOrderId} ends ${e.state}, the host holds it charged`,
       });
     const voided = hostSales.some((s) => w.host.refundsOf(s.paymentId) > 0);
-    if (e.kind === 'sale' && w.happened.toldConfirmed.has(e.id) && !charged && !voided && !alarmed(e.id))
+    const isSale = e.kind === 'sale' || e.kind === 'qr';
+    if (isSale && w.happened.toldConfirmed.has(e.id) && !charged && !voided && !alarmed(e.id))
       broken.push({
         invariant: 'a sale the ECR was told confirmed is cancelled at the host without an alarm',
         detail: `sale ${e.merchantOrderId} ends ${e.state}; the host shows ${hostSales.map((s) => `Status ${s.status}/${s.confirmation}`).join(', ') || 'nothing'}`,

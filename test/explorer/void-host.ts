@@ -9,7 +9,7 @@ import type {
   VoidUndoDelivery,
 } from '../../src/engine/ports.js';
 import type { HostVoidOutcome } from '../../src/engine/void/types.js';
-import { TRANSPORT, killedOut, took, type Stage } from './card-host.js';
+import { TRANSPORT, killedOut, lost, took, type Stage } from './card-host.js';
 import { saleWords, type HostVoid } from './host-model.js';
 import { decide, type HostAnswer } from './rules-under-test.js';
 
@@ -55,14 +55,7 @@ export function voidPort(stage: Stage): VoidHostPort & VoidDeliveryPort {
   ): Promise<VoidUndoDelivery> => {
     const t = stage.choose(`${what}: transport`, TRANSPORT);
     if (v && took(t)) apply(v, op === 'void-confirm' ? 3 : 4);
-    const answer: HostAnswer =
-      t === 'answered'
-        ? v
-          ? voidBody(v)
-          : NOT_FOUND
-        : t === 'HTTP 500, the host took it'
-          ? { kind: 'answer', status: 500, body: { Code: 0 } }
-          : { kind: 'transport', failure: 'timeout' };
+    const answer: HostAnswer = t === 'answered' ? (v ? voidBody(v) : NOT_FOUND) : lost(t);
     stage.say(`${what} → ${t}${answer.kind === 'answer' ? ` ${answer.status} ${JSON.stringify(answer.body)}` : ''}`);
     if (killedOut(t)) return stage.kill();
     const d: Delivery = decide(op, answer);
