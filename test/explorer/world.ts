@@ -301,8 +301,13 @@ function taskPhase(payload: Record<string, unknown>, now: number): string {
   return `${phase}${now - sent < SETTINGS.processingWindowMs ? '-window' : ''}`;
 }
 
-/** JSON without the times (sentAt, deadlines): what decides, not when. */
+/**
+ * JSON without the times (sentAt, deadlines) and the counters of looks that only bound a wait
+ * (`refundWaits`, `queryFailures`, `refundAsking`'s time): what decides, not when nor how often. A
+ * wait's retries are then one step, and the step that hits the bound (a dead letter) shows as a change.
+ */
 function stable(data: Record<string, unknown>): string {
-  const { sentAt: _s, deadline: _d, ...rest } = data;
+  const { sentAt: _s, deadline: _d, refundWaits: _w, queryFailures: _q, ...rest } = data;
+  if (typeof rest.refundAsking === 'string') rest.refundAsking = 'yes';
   return JSON.stringify(rest);
 }
