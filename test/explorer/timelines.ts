@@ -20,9 +20,10 @@ function startAt(chooser: Chooser): string {
 }
 
 /** A card sale (credit, stripe): the sale's answer, then its confirmation or its undo race. */
-export async function cardSale(chooser: Chooser): Promise<Verdict> {
+export async function cardSale(chooser: Chooser, pins: Record<string, string> = {}): Promise<Verdict> {
   const w = new World(chooser, startAt(chooser));
   try {
+    for (const [label, option] of Object.entries(pins)) w.pinned.set(label, option);
     const confirmation = w.choose('the sale confirms', ['auto', 'by the ECR'] as const);
     const { done } = await w.sales.start({
       amount: 1000,
@@ -39,6 +40,10 @@ export async function cardSale(chooser: Chooser): Promise<Verdict> {
     w.dispose();
   }
 }
+
+/** The card sale when another terminal's sale already holds its order id (issue 29, defect 9). */
+export const cardSaleSharedOrderId = (chooser: Chooser): Promise<Verdict> =>
+  cardSale(chooser, { 'another terminal': 'yes, its sale is Status 2' });
 
 /** A card sale approved and confirmed with no choice: what the void under study starts from. */
 async function confirmedSale(w: World): Promise<number> {
@@ -156,7 +161,8 @@ export async function qrSale(chooser: Chooser): Promise<Verdict> {
 }
 
 export const OPERATIONS = {
-  'card sale': cardSale,
+  'card sale': (c: Chooser) => cardSale(c),
+  'card sale, order id shared': cardSaleSharedOrderId,
   'card void': cardVoid,
   'Pix refund': pixRefund,
   'e-commerce QR sale': qrSale,
