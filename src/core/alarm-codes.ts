@@ -21,6 +21,8 @@ export const ALARM_CODES = [
   'QR_DEAD_LETTER',
   'PIX_DEAD_LETTER',
   'PIX_REFUND_DEAD_LETTER',
+  /** The Pix provider refused a refund (its answer's ReasonCode, or a 4xx): the customer is not paid back. */
+  'PIX_REFUND_REFUSED',
   'VOID_CONFIRM_DEAD_LETTER',
   'VOID_UNDO_DEAD_LETTER',
   'QR_LATE_PAYMENT',

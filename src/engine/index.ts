@@ -84,6 +84,7 @@ export { OutboxForwarder, taskClose, type ForwarderDeps } from './outbox/forward
 export { journalData } from './journal-data.js';
 export { nextDailyClose, lastDailyClose, decisionDeadline } from './daily-close.js';
 export { nextTryAt, type BackoffOptions } from './backoff.js';
+export * from './rules/index.js';
 
 /** What the engines emit, one union: the API's event stream and the fleet's telemetry read it. */
 export type EngineEvent = SaleEvent | QrEvent | PixEvent | VoidEvent;

@@ -81,6 +81,7 @@ export abstract class MachineOwner<
       action,
       reason: delivery.reason,
       ...(delivery.late ? { late: true } : {}),
+      ...(delivery.refused ? { refused: true } : {}),
     });
   }
 
@@ -317,12 +318,19 @@ export abstract class MachineOwner<
     if (effects.some((e) => this.#durable.has(e.kind))) this.deps.onOutbox?.();
   }
 
-  /** Arms the cash register's deadline (deadline-timers.ts): when it passes, the deadline undo is applied. */
-  protected schedule(id: number, at: string): void {
+  /**
+   * Arms the cash register's deadline (deadline-timers.ts): when it passes, the deadline undo is
+   * applied. An apply that fails (the journal could not commit: a busy or full disk) is tried again,
+   * 1 s later doubling to 30 s, until it commits or the payment no longer awaits it (the input is
+   * then ignored): a sale is never left awaiting a decision until the host confirms it at its close.
+   */
+  protected schedule(id: number, at: string, failures = 0): void {
     this.#timers.arm(id, at, () => {
-      this.#applyReceiptStep(id, { kind: 'decision', decision: 'undo', by: 'deadline' }).catch((e: unknown) =>
-        this.deps.log.error({ id, err: e }, 'deadline undo failed'),
-      );
+      this.#applyReceiptStep(id, { kind: 'decision', decision: 'undo', by: 'deadline' }).catch((e: unknown) => {
+        this.deps.log.error({ id, err: e, failures: failures + 1 }, 'deadline undo failed; trying again');
+        const retryMs = Math.min(30_000, 1000 * 2 ** Math.min(failures, 5));
+        this.schedule(id, new Date(this.deps.clock.now().getTime() + retryMs).toISOString(), failures + 1);
+      });
     });
   }
 

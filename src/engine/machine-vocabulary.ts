@@ -16,6 +16,8 @@ export type DeliveredInput = {
   action: Exclude<Delivery['action'], 'retry'>;
   reason: string;
   late?: boolean;
+  /** A refund the provider refused (a Pix refund): an alarm of its own. */
+  refused?: boolean;
 };
 
 /** The receipt step: begin printing, the receipt's result, the cash register's deadline passing. */

@@ -17,6 +17,8 @@ export interface Delivery {
   reason: string;
   /** A watched QR sale was paid after it ended, and this undid the payment. */
   late?: boolean;
+  /** A refund the provider refused: the machine raises its own alarm (PIX_REFUND_REFUSED). */
+  refused?: boolean;
   /**
    * A retry by design, not a failure: a watch for a late payment looks again until the code ends.
    * Such a task is open because it is doing its job, so it never raises OUTBOX_STUCK.
@@ -75,6 +77,12 @@ export interface AcquirerDeliveryPort {
   undoByOrderId(merchantOrderId: string, emv?: Record<string, string>): Promise<Delivery>;
   /** `expected`: what the terminal sent, so a sale found can be checked to be ours (adapters that can). */
   queryByOrderId(merchantOrderId: string, expected?: { amount: number }): Promise<SaleQuery>;
+  /**
+   * A sale the host holds payable for a code the terminal no longer shows (an e-commerce QR sale at
+   * 12): void it. `done` once the host shows it voided, paid (the watch undoes it) or there is none;
+   * absent where the host holds nothing for a code (the terminal's own wallet QR codes).
+   */
+  cancelPending?(merchantOrderId: string): Promise<Delivery>;
 }
 
 export type { HostSaleOutcome };
@@ -274,8 +282,18 @@ export interface PixHostPort {
   /** The charge's status in the engine's words (`pending` is unpaid, or the refund pending once asked), or unknown. */
   status(paymentId: string): Promise<PixStatusQuery>;
   /** Cancels a pending charge (then `cancelled`) or asks a paid one's refund (`pending`, then `refunded`). */
-  void(paymentId: string): Promise<{ kind: 'answered' } | { kind: 'unknown'; reason: string }>;
+  void(paymentId: string): Promise<PixVoidAnswer>;
 }
+
+/**
+ * The answer to a Pix void (a cancel or a refund), in the rulebook's words (rules/vocabulary.ts
+ * `RefundAnswer`): `accepted`, `refused` (its reason), `not-sent` (nothing was asked) or `unknown`.
+ */
+export type PixVoidAnswer =
+  | { kind: 'accepted' }
+  | { kind: 'refused'; reason: string }
+  | { kind: 'not-sent'; reason: string }
+  | { kind: 'unknown'; reason: string };
 
 /** Creating a Pix charge (never repeated automatically). */
 export interface PixCreatePort extends PixHostPort {

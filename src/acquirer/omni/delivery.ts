@@ -1,16 +1,10 @@
 import type { OmniClient } from './client.js';
-import {
-  NOTHING_CHARGED_STATUSES,
-  queryOutcome,
-  exchangeOf,
-  type OperationOutcome,
-  type QueryOutcome,
-} from './outcomes.js';
+import { queryOutcome, exchangeOf, type OperationOutcome, type QueryOutcome } from './outcomes.js';
 import { findOurSale } from './ownership.js';
 import { isOutcomeUnknown } from '../errors.js';
 import type { ConfirmChipData, UndoChipData } from './types.js';
 import { encodeTlv, toHex } from '../../emv/index.js';
-import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../../engine/index.js';
+import { CONFIRM, decide, type AcquirerDeliveryPort, type Delivery, type SaleQuery } from '../../engine/index.js';
 import { omniSaleState, shownDetail } from './states.js';
 
 /** Issuer script results travel in their own field, not inside EmvData. */
@@ -54,28 +48,21 @@ export class OmniDeliveryAdapter implements AcquirerDeliveryPort {
   }
 
   /**
-   * A confirmation decided by its 2xx body; anything else (a non-2xx, an unclear body) is asked
-   * of the query by PaymentId: confirmed → done, undone → dead letter, Status 3 → done (nothing
-   * to confirm), Status 10/13 → dead letter (the host cancelled a sale the terminal approved),
-   * still pending or no clear answer → confirm again later.
+   * A confirmation decided by the rulebook's `sale.confirm` table (src/engine/rules/book.ts): on
+   * its 2xx body when that shows a final state, else on the query by PaymentId. Confirmed → done;
+   * undone, denied, cancelled or aborted → dead letter (the host does not pay for a sale the
+   * terminal approved: an alarm, whichever of the two showed it); still pending or unreadable →
+   * confirm again later.
    */
   async confirm(paymentId: string, emv?: Record<string, string>): Promise<Delivery> {
     const o = await this.#client.settle('confirm', () => this.#client.confirmSale(paymentId, confirmBody(emv)));
     if (o.action !== 'query') return delivered(o);
     const q = await this.#query(() => this.#client.getSale(paymentId));
-    if (q.kind !== 'found')
-      return { action: 'retry', reason: `${o.reason}; query: ${q.kind === 'unknown' ? q.reason : 'not found'}` };
-    if (q.confirmationStatus === 1) return { action: 'done', reason: `${o.reason}; the query shows it confirmed` };
-    if (q.confirmationStatus === 2)
-      return { action: 'dead-letter', reason: `${o.reason}; the query shows it undone: it cannot be confirmed` };
-    if (q.status === 3)
-      return { action: 'done', reason: `${o.reason}; the query shows it declined: nothing to confirm` };
-    if (q.status !== undefined && NOTHING_CHARGED_STATUSES.has(q.status))
-      return {
-        action: 'dead-letter',
-        reason: `${o.reason}; the query shows Status ${q.status}: the host cancelled it`,
-      };
-    return { action: 'retry', reason: `${o.reason}; the query shows it still pending` };
+    if (q.kind === 'unknown') return { action: 'retry', reason: `${o.reason}; query: ${q.reason}` };
+    const rule = decide(CONFIRM, q.kind === 'not-found' ? 'not-found' : omniSaleState(q));
+    const shown = q.kind === 'not-found' ? 'not found' : shownDetail(q);
+    const action = rule.decision === 'done' || rule.decision === 'dead-letter' ? rule.decision : 'retry';
+    return { action, reason: `${o.reason}; the query shows ${shown}: ${rule.why}` };
   }
 
   /** An undo decided by its 2xx body; otherwise `retry`, and the undo race's query decides. */

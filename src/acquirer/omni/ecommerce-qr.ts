@@ -61,7 +61,10 @@ export class EcommerceQrAdapter implements QrCodePort, AcquirerDeliveryPort {
     if (!paymentId) throw new Error('the e-commerce QR sale answer names no PaymentId');
     // The host answers only the image (QrCodeBase64Image, no text): the text the pinpad shows and the
     // receipt prints is read from it, so all three carry the code the host registered.
-    const image = sale.Payment.QrCodeBase64Image ?? sale.Payment.QrcodeBase64Image;
+    // Spelled three ways in the manual: QrCodeBase64Image (ecom:2548), QrcodeBase64Image (ecom:1874)
+    // and, in the QR code sale's own answer, `QrCode` as a base64 string (ecom:2495).
+    const spelledQrCode = typeof sale.Payment.QrCode === 'string' ? sale.Payment.QrCode : undefined;
+    const image = sale.Payment.QrCodeBase64Image ?? sale.Payment.QrcodeBase64Image ?? spelledQrCode;
     try {
       if (typeof image !== 'string' || image.length === 0)
         throw new Error(`the e-commerce QR sale ${paymentId} came without QrCodeBase64Image`);
@@ -125,6 +128,33 @@ export class EcommerceQrAdapter implements QrCodePort, AcquirerDeliveryPort {
     }
   }
 
+  /**
+   * The code is gone from the terminal (cancelled, expired): the sale made with `Capture: true`
+   * stays 12 until a wallet pays it (ecom:2584), and its validity at the host is not published
+   * (qr:355), so while it shows 12 it is voided (`PUT /1/sales/{PaymentId}/void`, ecom:1952) until
+   * the host shows it 10. Any other status → done here: a payment is the watch's query's to find
+   * (and undo, with its alarm).
+   */
+  async cancelPending(merchantOrderId: string): Promise<Delivery> {
+    const paymentId = this.#paymentIdOf(merchantOrderId);
+    if (!paymentId) return { action: 'done', reason: 'no e-commerce QR sale was created for it' };
+    let status: number;
+    try {
+      status = (await this.#client.getSale(paymentId)).Payment.Status;
+    } catch (e) {
+      return { action: 'retry', reason: `query: ${reason(e)}` };
+    }
+    // Paid already: not voided here, so the watch's query finds the late payment (its alarm) and undoes it.
+    if (status !== PENDING) return { action: 'done', reason: `the e-commerce host shows it in status ${status}` };
+    try {
+      const v = await this.#client.voidSale(paymentId);
+      if (v.Status === VOIDED) return { action: 'done', reason: 'voided at the e-commerce host' };
+      return { action: 'retry', reason: `the void answered status ${String(v.Status)}` };
+    } catch (e) {
+      return { action: 'retry', reason: `void: ${reason(e)}` };
+    }
+  }
+
   async undoByOrderId(merchantOrderId: string): Promise<Delivery> {
     const paymentId = this.#paymentIdOf(merchantOrderId);
     if (!paymentId) return { action: 'done', reason: 'no e-commerce QR sale was created for it' };
@@ -147,6 +177,10 @@ export function routeQrDelivery(
     confirm: (id, emv) => byPayment(id).confirm(id, emv),
     undo: (id, emv) => byPayment(id).undo(id, emv),
     undoByOrderId: (id, emv) => byOrder(id).undoByOrderId(id, emv),
-    queryByOrderId: (id) => byOrder(id).queryByOrderId(id),
+    queryByOrderId: (id, expected) => byOrder(id).queryByOrderId(id, expected),
+    cancelPending: (id) =>
+      owns.order(id) && ecommerce.cancelPending
+        ? ecommerce.cancelPending(id)
+        : Promise.resolve({ action: 'done', reason: 'the host holds nothing payable for this code' }),
   };
 }

@@ -1,6 +1,8 @@
 import { codeMeaning, isReturnCode } from '../../../tables/acquirer/return-codes.js';
 import { acquirerContext, returnOf } from '../errors.js';
 import type { AcquirerResponse } from '../http.js';
+import { CONFIRM, UNDO, VOID_CONFIRM, VOID_UNDO, decideBody, type Decision } from '../../engine/index.js';
+import { omniSaleState, shownDetail, voidAnswer } from './states.js';
 
 /**
  * The outcome tables (docs/decisions.md, "The acquirer's answers"), in one module: what a sale answer means,
@@ -115,11 +117,12 @@ export interface OperationOutcome {
 export const NOTHING_CHARGED_STATUSES: ReadonlySet<number> = new Set([3, 10, 13]);
 
 /**
- * The confirm/undo/void table. Only a 2xx body decides (`ConfirmationStatus`,
- * `CancellationStatus`, `Status`); a return code never does. Any non-2xx, and any 2xx the
- * table cannot read unambiguously (`{}`, `null`, status 0, the void confirmation's
- * `CancellationStatus: 4` beside `ConfirmatinoStatus: 1`), is `query`. A lost exchange is
- * `retry` (every one of these requests is safe to repeat).
+ * The confirm/undo/void answers, decided by the rulebook (src/engine/rules/book.ts: `sale.confirm`,
+ * `sale.undo`, `void.confirm`, `void.undo`) on what the 2xx body shows, read by states.ts
+ * (`ConfirmationStatus` and `Status` of a sale, `CancellationStatus` of a void); a return code
+ * never decides. Any non-2xx, and any 2xx body that does not show a final state (`{}`, `null`,
+ * status 0, the void confirmation's `CancellationStatus: 4` beside `ConfirmatinoStatus: 1`), is
+ * `query`. A lost exchange is `retry` (every one of these requests is safe to repeat).
  */
 export function operationOutcome(op: Operation, ex: Exchange): OperationOutcome {
   if (ex.kind === 'transport') return { action: 'retry', reason: `transport ${ex.failure}` };
@@ -139,36 +142,21 @@ export function operationOutcome(op: Operation, ex: Exchange): OperationOutcome 
     ...(cs !== undefined ? { confirmationStatus: cs } : {}),
     ...(cancel !== undefined ? { cancellationStatus: cancel } : {}),
   };
-  const unclear = (what: string): OperationOutcome => ({
-    action: 'query',
-    reason: `2xx ${what}: not unambiguous`,
-    ...extra,
-  });
-  switch (op) {
-    case 'confirm':
-      if (cs === 1) return { action: 'done', reason: 'confirmed', ...extra };
-      if (cs === 2) return { action: 'dead-letter', reason: 'the sale was undone; it cannot be confirmed', ...extra };
-      if (st !== undefined && NOTHING_CHARGED_STATUSES.has(st))
-        return { action: 'done', reason: `Status ${st}: nothing to confirm`, ...extra };
-      return unclear(`ConfirmationStatus ${String(cs)}`);
-    case 'undo':
-      if (cs === 2) return { action: 'done', reason: 'undone', ...extra };
-      if (cs === 1)
-        return { action: 'needs-refund', reason: 'the sale is confirmed; the undo did not happen', ...extra };
-      if (st !== undefined && NOTHING_CHARGED_STATUSES.has(st))
-        return { action: 'done', reason: `Status ${st}: nothing to undo`, ...extra };
-      return unclear(`ConfirmationStatus ${String(cs)}`);
-    case 'void-confirm':
-      // The Portuguese page's confirmation example answers CancellationStatus 4 with ConfirmatinoStatus 1:
-      // only 3 (confirmed) is read; anything else is asked of the void's query.
-      if (cancel === 3) return { action: 'done', reason: 'void confirmed', ...extra };
-      return unclear(`CancellationStatus ${String(cancel)}`);
-    case 'void-undo':
-      if (cancel === 4) return { action: 'done', reason: 'void undone', ...extra };
-      if (cancel === 2) return { action: 'done', reason: 'void was denied: nothing to undo', ...extra };
-      if (cancel === 3) return { action: 'needs-refund', reason: 'the void is confirmed; the refund stands', ...extra };
-      return unclear(`CancellationStatus ${String(cancel)}`);
-  }
+  const shown = { status: st, confirmationStatus: cs };
+  const rule =
+    op === 'confirm'
+      ? decideBody(CONFIRM, omniSaleState(shown))
+      : op === 'undo'
+        ? decideBody(UNDO, omniSaleState(shown))
+        : decideBody(op === 'void-confirm' ? VOID_CONFIRM : VOID_UNDO, voidAnswer(cancel));
+  const what =
+    op === 'void-confirm' || op === 'void-undo' ? `CancellationStatus ${String(cancel)}` : shownDetail(shown);
+  return { action: bodyAction(rule.decision), reason: `2xx ${what}: ${rule.why}`, ...extra };
+}
+
+/** A rulebook decision on a 2xx body, as an operation's action: anything not final is asked of the query. */
+function bodyAction(decision: Decision): OperationAction {
+  return decision === 'done' || decision === 'needs-refund' || decision === 'dead-letter' ? decision : 'query';
 }
 
 /* ----------------------------------------------------------------- void */

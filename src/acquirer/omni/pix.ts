@@ -1,6 +1,6 @@
-import { ecommercePaymentId, type EcommerceClient } from '../ecommerce-client.js';
-import { isOutcomeUnknown } from '../errors.js';
-import type { PixCreatePort, PixCreation, PixStatusQuery } from '../../engine/index.js';
+import { ecommercePaymentId, type EcommerceClient, type EcommerceVoidAnswer } from '../ecommerce-client.js';
+import { acquirerContext, isOutcomeUnknown } from '../errors.js';
+import type { PixCreatePort, PixCreation, PixStatusQuery, PixVoidAnswer } from '../../engine/index.js';
 import { pixChargeStatus } from './states.js';
 
 function reason(e: unknown): string {
@@ -47,12 +47,30 @@ export class EcommercePixAdapter implements PixCreatePort {
     }
   }
 
-  async void(paymentId: string): Promise<{ kind: 'answered' } | { kind: 'unknown'; reason: string }> {
+  /**
+   * A cancel or refund (`PUT /1/sales/{PaymentId}/void`), read from its body (ecom:1975-1979: `Status`
+   * 12, `ReasonCode` 0 "Successful"): `ReasonCode` 0 → accepted; another `ReasonCode` (e.g.
+   * "Lojista com saldo insuficiente para devolução", ecom:1948) → refused; a 4xx → refused (the
+   * host read it and said no), but 401/403 and a request that never left → not sent; a 2xx without
+   * `ReasonCode`, a 5xx, a timeout → unknown (the refund may have been asked: never asked again).
+   */
+  async void(paymentId: string): Promise<PixVoidAnswer> {
+    let answer: EcommerceVoidAnswer;
     try {
-      await this.#client.voidSale(paymentId);
-      return { kind: 'answered' };
+      answer = await this.#client.voidSale(paymentId);
     } catch (e) {
+      const ctx = acquirerContext(e);
+      if (ctx?.transport === 'not-sent' || ctx?.status === 401 || ctx?.status === 403)
+        return { kind: 'not-sent', reason: reason(e) };
+      if (!isOutcomeUnknown(e) && ctx?.status !== undefined && ctx.status >= 400 && ctx.status < 500)
+        return { kind: 'refused', reason: reason(e) };
       return { kind: 'unknown', reason: reason(e) };
     }
+    const code = answer.ReasonCode;
+    const said = `Status ${String(answer.Status)}, ReasonCode ${String(code)}${answer.ReasonMessage ? ` (${answer.ReasonMessage})` : ''}`;
+    if (code === 0 || code === '0') return { kind: 'accepted' };
+    if (code === undefined || code === null || code === '')
+      return { kind: 'unknown', reason: `a 2xx without ReasonCode (${said})` };
+    return { kind: 'refused', reason: said };
   }
 }

@@ -1,4 +1,4 @@
-import type { HostSaleState, PixChargeStatus } from '../../engine/index.js';
+import type { HostSaleState, PixChargeStatus, VoidAnswer } from '../../engine/index.js';
 
 /**
  * The host's status numbers in the engine's words: the only place they are read for a decision
@@ -51,7 +51,8 @@ export const OMNI_SALE_STATES: readonly StateRow<HostSaleState>[] = [
 /**
  * A QR code sale on the e-commerce API ("Status transacional", ECOMMERCE:7371–7379). 12 (Pending,
  * the code not paid yet) is not a state: the adapter reads it as "not found", nothing to undo.
- * 11 (Refunded) and 20 (Scheduled) are not in the table: unknown (the undo race asks again).
+ * 11 (Refunded: cancelled after the day of its authorization) is nothing charged; 20 (Scheduled)
+ * is not in the table: unknown (the undo race asks again).
  */
 export const ECOMMERCE_QR_SALE_STATES: readonly StateRow<HostSaleState>[] = [
   {
@@ -64,7 +65,29 @@ export const ECOMMERCE_QR_SALE_STATES: readonly StateRow<HostSaleState>[] = [
   { status: [13], state: 'declined', source: `${ECOMMERCE}:7378 "13 Aborted"` },
   { status: [0], state: 'pending', source: `${ECOMMERCE}:7371 "0 NotFinished"` },
   { status: [1], state: 'pending', source: `${ECOMMERCE}:7372 "1 Authorized"` },
+  {
+    status: [11],
+    state: 'cancelled',
+    source: `${ECOMMERCE}:7376 "11 Refunded" ("Pagamento cancelado após 23h59 do dia de autorização"): nothing charged`,
+  },
 ];
+
+/**
+ * A void's `CancellationStatus`: "0 = Não Finalizado 1 = Autorizado 2 = Negado 3 = Confirmado 4 =
+ * Desfeito" (CONECTA:8111, again :8242, :8526, :8619; the English page's "4 = Reversed", :8659).
+ */
+export const CANCELLATION_STATES: readonly { cancellationStatus: number; answer: VoidAnswer; source: string }[] = [
+  { cancellationStatus: 0, answer: 'not-finished', source: `${CONECTA}:8111 "0 = Não Finalizado"` },
+  { cancellationStatus: 1, answer: 'authorized', source: `${CONECTA}:8111 "1 = Autorizado"` },
+  { cancellationStatus: 2, answer: 'denied', source: `${CONECTA}:8111 "2 = Negado"` },
+  { cancellationStatus: 3, answer: 'confirmed', source: `${CONECTA}:8111 "3 = Confirmado"` },
+  { cancellationStatus: 4, answer: 'undone', source: `${CONECTA}:8111 "4 = Desfeito"` },
+];
+
+/** A void's state (CANCELLATION_STATES); `unknown` when absent or unlisted. */
+export function voidAnswer(cancellationStatus: number | undefined): VoidAnswer {
+  return CANCELLATION_STATES.find((r) => r.cancellationStatus === cancellationStatus)?.answer ?? 'unknown';
+}
 
 /**
  * A Pix charge on the e-commerce API: its life cycle (ECOMMERCE:1781–1790: "12 - Pendente" when

@@ -3,17 +3,20 @@ import { acquirerContext } from '../errors.js';
 import { exchangeOf, queryOutcome, voidQueryOutcome, type VoidOutcome, type VoidQueryOutcome } from './outcomes.js';
 import type { OmniClient } from './client.js';
 import type { VoidRequest } from './types.js';
-import type {
-  Delivery,
-  HostSaleState,
-  VoidDeliveryPort,
-  VoidHostPort,
-  VoidOrder,
-  VoidUndoDelivery,
-  HostVoidOutcome,
+import {
+  VOID_CONFIRM,
+  VOID_UNDO,
+  decide,
+  type Delivery,
+  type HostSaleState,
+  type VoidDeliveryPort,
+  type VoidHostPort,
+  type VoidOrder,
+  type VoidUndoDelivery,
+  type HostVoidOutcome,
 } from '../../engine/index.js';
 import { cardNode } from './sale.js';
-import { omniSaleState } from './states.js';
+import { omniSaleState, voidAnswer } from './states.js';
 
 /** The omni void request: `MerchantVoidId`, `MerchantVoidDate`, `VoidAmount` and the card read again. */
 export function voidRequest(order: VoidOrder): VoidRequest {
@@ -62,33 +65,21 @@ export class OmniVoidAdapter implements VoidHostPort, VoidDeliveryPort {
   }
 
   /**
-   * A void confirmation is done on `CancellationStatus` 3 only. Any other answer (a non-2xx, the
-   * manual's `CancellationStatus: 4` beside `ConfirmatinoStatus: 1`, `{}`, `null`) is asked of the
-   * void's query: confirmed (3) → done; still authorized (1) or not finished (0) → confirm again;
-   * denied (2) or undone (4) → dead letter (the refund is not in effect: alarm).
+   * A void confirmation, decided by the rulebook's `void.confirm` table: done on a 2xx body with
+   * `CancellationStatus` 3 only. Any other answer (a non-2xx, the manual's `CancellationStatus: 4`
+   * beside `ConfirmatinoStatus: 1`, `{}`, `null`) is asked of the void's query: confirmed (3) →
+   * done; still authorized (1) or not finished (0) → confirm again; denied (2) or undone (4) →
+   * dead letter (the refund is not in effect: alarm).
    */
   async confirmVoid(paymentId: string, voidId: string): Promise<Delivery> {
     const o = await this.#client.settle('void-confirm', () => this.#client.confirmVoid(paymentId, voidId));
     if (o.action !== 'query') return { action: o.action, reason: o.reason };
     const q = await this.#queryVoid(paymentId, voidId);
-    if (q.kind !== 'found')
-      return { action: 'retry', reason: `${o.reason}; void query: ${q.kind === 'unknown' ? q.reason : 'not found'}` };
-    switch (q.cancellationStatus) {
-      case 3:
-        return { action: 'done', reason: `${o.reason}; the void query shows it confirmed` };
-      case 2:
-        return { action: 'dead-letter', reason: `${o.reason}; the void query shows it denied` };
-      case 4:
-        return {
-          action: 'dead-letter',
-          reason: `${o.reason}; the void query shows it undone: the refund is not in effect`,
-        };
-      default:
-        return {
-          action: 'retry',
-          reason: `${o.reason}; the void query shows CancellationStatus ${String(q.cancellationStatus)}: confirm again`,
-        };
-    }
+    if (q.kind === 'unknown') return { action: 'retry', reason: `${o.reason}; void query: ${q.reason}` };
+    const rule = decide(VOID_CONFIRM, q.kind === 'not-found' ? 'not-found' : voidAnswer(q.cancellationStatus));
+    const shown = q.kind === 'not-found' ? 'not found' : `CancellationStatus ${String(q.cancellationStatus)}`;
+    const action = rule.decision === 'done' || rule.decision === 'dead-letter' ? rule.decision : 'retry';
+    return { action, reason: `${o.reason}; the void query shows ${shown}: ${rule.why}` };
   }
 
   undoVoid(paymentId: string, voidId: string): Promise<VoidUndoDelivery> {
@@ -143,13 +134,12 @@ export class OmniVoidAdapter implements VoidHostPort, VoidDeliveryPort {
     if (q.kind === 'not-found')
       return { action: 'retry', reason: `${o.reason}; the void query finds no such void`, notFound: true };
     if (q.kind === 'unknown') return { action: 'retry', reason: `${o.reason}; void query: ${q.reason}` };
-    if (q.cancellationStatus === 4 || q.cancellationStatus === 2)
-      return { action: 'done', reason: `${o.reason}; the void query shows CancellationStatus ${q.cancellationStatus}` };
-    if (q.cancellationStatus === 3)
-      return { action: 'needs-refund', reason: `the void stands: the void query shows it confirmed (${o.reason})` };
-    return {
-      action: 'retry',
-      reason: `${o.reason}; the void query shows CancellationStatus ${String(q.cancellationStatus)}: undo again`,
-    };
+    const rule = decide(VOID_UNDO, voidAnswer(q.cancellationStatus));
+    const shown = `CancellationStatus ${String(q.cancellationStatus)}`;
+    if (rule.decision === 'needs-refund')
+      return { action: 'needs-refund', reason: `the void stands: the void query shows ${shown} (${o.reason})` };
+    if (rule.decision === 'done')
+      return { action: 'done', reason: `${o.reason}; the void query shows ${shown}: ${rule.why}` };
+    return { action: 'retry', reason: `${o.reason}; the void query shows ${shown}: ${rule.why}` };
   }
 }

@@ -2,7 +2,7 @@ import type { AcquirerDeliveryPort, Delivery } from '../ports.js';
 import type { VoidDeliveryPort } from '../void/ports.js';
 import { attemptPix, type PixHostPort, type PixTask } from './pix.js';
 import { OUTBOX_OPERATIONS, type ConfirmTask, type UndoTask } from './tasks.js';
-import { attemptUndo, type UndoRaceOptions } from './undo-race.js';
+import { attemptUndo, visibilityOf, type UndoRaceOptions } from './undo-race.js';
 import { attemptVoidUndo, type VoidConfirmTask, type VoidUndoTask } from './void.js';
 import { attemptWatch, type WatchTask } from './watch.js';
 
@@ -27,6 +27,11 @@ export interface AttemptContext {
   voids?: VoidDeliveryPort | undefined;
   undoRace: UndoRaceOptions;
   now: Date;
+  /**
+   * Saves the task's payload at once, before a request with money at stake leaves (a Pix refund's
+   * intent): a crash after the request finds it. Absent: nothing saved before the attempt's end.
+   */
+  save?: ((payload: object) => void) | undefined;
 }
 
 /** One attempt's result: the delivery, and the payload to keep when it changed. */
@@ -50,15 +55,12 @@ export const ATTEMPTS: {
 } = {
   'sale.confirm': async (c, t) => ({ delivery: await c.port.confirm(t.paymentId, t.emv) }),
   'sale.undo': (c, t) => attemptUndo(c.port, t, c.now, c.undoRace),
-  'qr.watch': async (c, t) => ({ delivery: await attemptWatch(c.port, t, c.now) }),
-  'pix.cancel': (c, t) => (c.pix ? attemptPix(c.pix, t, 'cancel', c.now) : noPort('pix.cancel')),
-  'pix.refund': (c, t) => (c.pix ? attemptPix(c.pix, t, 'refund', c.now) : noPort('pix.refund')),
+  'qr.watch': (c, t) => attemptWatch(c.port, t, c.now),
+  'pix.cancel': (c, t) => (c.pix ? attemptPix(c.pix, t, 'cancel', c.now, c.save) : noPort('pix.cancel')),
+  'pix.refund': (c, t) => (c.pix ? attemptPix(c.pix, t, 'refund', c.now, c.save) : noPort('pix.refund')),
   'void.confirm': async (c, t) =>
     c.voids ? { delivery: await c.voids.confirmVoid(t.paymentId, t.voidId) } : noPort('void.confirm'),
-  'void.undo': (c, t) =>
-    c.voids
-      ? attemptVoidUndo(c.voids, t, c.now, { processingWindowMs: c.undoRace.processingWindowMs })
-      : noPort('void.undo'),
+  'void.undo': (c, t) => (c.voids ? attemptVoidUndo(c.voids, t, c.now, visibilityOf(c.undoRace)) : noPort('void.undo')),
 };
 
 const OPERATIONS: ReadonlySet<string> = new Set(Object.values(OUTBOX_OPERATIONS));

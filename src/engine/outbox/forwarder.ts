@@ -155,7 +155,9 @@ export class OutboxForwarder {
     try {
       if (isOutboxOperation(task.operation)) {
         const { port, pix, voids, undoRace } = this.#deps;
-        const attempt = await attemptTask(task.operation, task.payload, { port, pix, voids, undoRace, now });
+        // One statement, committed (synchronous=FULL) before the request it precedes leaves.
+        const save = (p: object): void => outbox.updatePayload(task.id, { ...(p as Record<string, unknown>) });
+        const attempt = await attemptTask(task.operation, task.payload, { port, pix, voids, undoRace, now, save });
         delivery = attempt.delivery;
         payload = attempt.payload as Record<string, unknown> | undefined;
       } else {

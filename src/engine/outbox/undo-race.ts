@@ -1,10 +1,8 @@
-import { nextDailyClose } from '../daily-close.js';
-import { NOTHING_CHARGED, type AcquirerDeliveryPort, type Delivery } from '../ports.js';
+import { type AcquirerDeliveryPort, type Delivery, type SaleQuery } from '../ports.js';
+import { UNDO, decide, notFoundVerdict, operationClose, type VisibilityOptions } from '../rules/index.js';
 import type { UndoTask } from './tasks.js';
 
-export interface UndoRaceOptions {
-  /** How long after the request left the host may still be processing it (or not show it yet), ms. */
-  processingWindowMs: number;
+export interface UndoRaceOptions extends Omit<VisibilityOptions, 'agreeing'> {
   /**
    * The undo by order id and its query run until this long before the close of the sale's day
    * (default 5 min); from then on only a sale the query shows pending is undone, by PaymentId.
@@ -24,22 +22,32 @@ const DEFAULT_CLOSE_MARGIN_MS = 5 * 60_000;
 
 /** The close of the business day the sale was sent in (host time): the host confirms what is pending then. */
 export function saleClose(task: { sentAt: string }): Date {
-  return nextDailyClose(new Date(task.sentAt));
+  return operationClose(task.sentAt);
+}
+
+/** The visibility rule's options from the race's. */
+export function visibilityOf(options: UndoRaceOptions): VisibilityOptions {
+  return {
+    processingWindowMs: options.processingWindowMs,
+    ...(options.visibilityWindowMs !== undefined ? { visibilityWindowMs: options.visibilityWindowMs } : {}),
+    ...(options.agreeingQueries !== undefined ? { agreeing: options.agreeingQueries } : {}),
+  };
 }
 
 /**
- * One attempt at undoing a sale (the undo race of docs/decisions.md, bounded by the SALE's business day).
+ * One attempt at undoing a sale (the undo race of docs/decisions.md, bounded by the SALE's business
+ * day), decided by the rulebook's `sale.undo` table (rules/book.ts `UNDO`):
  *
- * - Until `closeMarginMs` before the close of the day the sale was sent in: undo (by PaymentId
- *   when known, else by order id) and, unless its 2xx answer decided, query by order id.
- * - Whatever the time: the query showing the sale undone, declined or cancelled (nothing
- *   charged) → done; confirmed → `needs-refund` at once (the undo can no longer happen).
- * - In the last minutes and after the close: a sale the query shows still pending is undone by
- *   its PaymentId, attempt after attempt, while the host shows it pending; past the close an
- *   e-commerce QR sale still paid (`captured`) → `needs-refund`.
- * - "Not found" is never final before the close: the sale may become visible late. Only past
- *   the close (and the processing window), when `agreeingQueries` queries agree, is it
- *   "nothing was charged".
+ * - Until `closeMarginMs` before the close of the day the sale was sent in: undo by PaymentId when
+ *   known and, unless its 2xx answer decided, query by order id. Without a PaymentId the query goes
+ *   first (a sale it shows is checked to be ours by the adapter) and the undo by order id follows
+ *   only when it shows nothing under that order id: never before an ownership check could run.
+ * - The query decides by the table: nothing charged → done; confirmed → `needs-refund`; still
+ *   pending → undone by its PaymentId (in the last minutes and past the close; before, the next
+ *   attempt's undo does it); past the close an e-commerce QR sale still paid (`captured`) →
+ *   `needs-refund`.
+ * - Not found: the visibility rule (rules/visibility.ts): never final before the close of the
+ *   sale's day, and only after the window counted from that close.
  */
 export async function attemptUndo(
   port: AcquirerDeliveryPort,
@@ -50,11 +58,8 @@ export async function attemptUndo(
   const close = saleClose(task).getTime();
   const t = now.getTime();
   const racing = t < close - (options.closeMarginMs ?? DEFAULT_CLOSE_MARGIN_MS);
-  const pastClose = t >= close;
-  if (racing) {
-    const d = task.paymentId
-      ? await port.undo(task.paymentId, task.emv)
-      : await port.undoByOrderId(task.merchantOrderId, task.emv);
+  if (racing && task.paymentId) {
+    const d = await port.undo(task.paymentId, task.emv);
     if (d.action !== 'retry') return { delivery: d };
   }
   const q = await port.queryByOrderId(
@@ -63,54 +68,56 @@ export async function attemptUndo(
   );
   if (q.kind === 'unknown') return { delivery: { action: 'retry', reason: `query: ${q.reason}` } };
   if (q.kind === 'not-found') {
-    if (!pastClose)
-      return { delivery: { action: 'retry', reason: "not found yet: never final before the close of the sale's day" } };
-    if (t - Date.parse(task.sentAt) < options.processingWindowMs) {
-      return { delivery: { action: 'retry', reason: 'not found yet; inside the processing window' } };
+    if (racing && !task.paymentId) {
+      // Nothing visible under the order id (ours or another terminal's): the undo by order id may
+      // reach our sale while it lands. A sale shown is undone only by its PaymentId, once it is ours.
+      const d = await port.undoByOrderId(task.merchantOrderId, task.emv);
+      if (d.action !== 'retry') return { delivery: d };
     }
-    const count = (task.notFoundAfterWindow ?? 0) + 1;
-    if (count >= (options.agreeingQueries ?? 2)) {
-      return {
-        delivery: {
-          action: 'done',
-          reason: `not found ${count} times after the close of the sale's day: nothing was charged`,
-        },
-      };
-    }
+    const v = notFoundVerdict(task.sentAt, now, task.notFoundAfterWindow, visibilityOf(options), 'the sale');
+    if (v.final) return { delivery: { action: 'done', reason: `${v.reason}: nothing was charged` } };
     return {
-      delivery: { action: 'retry', reason: 'not found after the close; asking again' },
-      payload: { ...task, notFoundAfterWindow: count },
+      delivery: { action: 'retry', reason: v.reason },
+      ...(v.count !== (task.notFoundAfterWindow ?? 0) ? { payload: { ...task, notFoundAfterWindow: v.count } } : {}),
     };
   }
+  return found(port, task, q, { racing, pastClose: t >= close });
+}
+
+/** The sale was found: the `sale.undo` table decides. */
+async function found(
+  port: AcquirerDeliveryPort,
+  task: UndoTask,
+  q: Extract<SaleQuery, { kind: 'found' }>,
+  when: { racing: boolean; pastClose: boolean },
+): Promise<UndoAttempt> {
   const paymentId = q.paymentId ?? task.paymentId;
   const changed = (q.paymentId && q.paymentId !== task.paymentId) || task.notFoundAfterWindow !== undefined;
   const next: UndoTask | undefined = changed
     ? (({ notFoundAfterWindow: _n, ...rest }) => ({ ...rest, ...(paymentId ? { paymentId } : {}) }))(task)
     : undefined;
   const keep = next ? { payload: next } : {};
-  if (q.state === 'undone') return { delivery: { action: 'done', reason: 'the host shows it undone' }, ...keep };
-  if (NOTHING_CHARGED.has(q.state)) {
-    const shown = q.detail ? `${q.state} (${q.detail})` : q.state;
-    return { delivery: { action: 'done', reason: `the host shows it ${shown}: nothing to undo` }, ...keep };
-  }
-  if (q.state === 'confirmed') {
+  const rule = decide(UNDO, q.state);
+  const shown = q.detail ? `${q.state} (${q.detail})` : q.state;
+  if (rule.decision === 'done')
+    return { delivery: { action: 'done', reason: `the host shows it ${shown}: ${rule.why}` }, ...keep };
+  if (rule.decision === 'needs-refund')
     return {
       delivery: {
         action: 'needs-refund',
-        reason: pastClose
+        reason: when.pastClose
           ? 'the host confirmed it at the daily close'
-          : 'the host shows it confirmed: the undo can no longer happen',
+          : `the host shows it confirmed: ${rule.why}`,
       },
       ...keep,
     };
-  }
-  if (pastClose && q.captured === true) {
+  if (when.pastClose && q.captured === true) {
     return {
       delivery: { action: 'needs-refund', reason: 'captured when paid, and still paid after the daily close' },
       ...keep,
     };
   }
-  if (!racing && paymentId) {
+  if (!when.racing && paymentId) {
     // Still pending at the host in the last minutes or past the close: undo it by its PaymentId.
     const d = await port.undo(paymentId, task.emv);
     if (d.action !== 'retry') return { delivery: d, ...keep };

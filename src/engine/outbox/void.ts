@@ -1,6 +1,6 @@
-import { nextDailyClose } from '../daily-close.js';
 import type { Delivery } from '../ports.js';
 import type { VoidDeliveryPort } from '../void/ports.js';
+import { notFoundVerdict, operationClose, type VisibilityOptions } from '../rules/index.js';
 
 /** `void.confirm`: the void was approved (and the card agreed). */
 export interface VoidConfirmTask {
@@ -26,15 +26,18 @@ export interface VoidAttempt {
 }
 
 /**
- * One attempt at undoing a void. The host's "no such void" is never final by itself (the void
- * may still be landing): only after the processing window has passed and `agreeing` answers
- * agree is it "nothing was voided", as the sale's undo race does with its queries.
+ * One attempt at undoing a void. The host's "no such void" is the rulebook's `not-found` row of
+ * `void.undo` (rules/book.ts `VOID_UNDO`): the visibility rule decides, the same as for a sale
+ * (rules/visibility.ts): never final before the close of the void's own day, and only after the
+ * window counted from that close, when `agreeing` answers agree. Until then the void holds its
+ * amount (`undoing` is in VOID_HOLDS_AMOUNT): a void landing late is confirmed at the close, and
+ * the money it gave back must not be given again.
  */
 export async function attemptVoidUndo(
   port: VoidDeliveryPort,
   task: VoidUndoTask,
   now: Date,
-  options: { processingWindowMs: number; agreeing?: number },
+  options: VisibilityOptions,
 ): Promise<VoidAttempt> {
   const d = task.voidId
     ? await port.undoVoid(task.paymentId, task.voidId)
@@ -46,7 +49,7 @@ export async function attemptVoidUndo(
       d.action === 'retry' &&
       !task.voidId &&
       port.saleState &&
-      now.getTime() >= nextDailyClose(new Date(task.sentAt)).getTime()
+      now.getTime() >= operationClose(task.sentAt).getTime()
     ) {
       const state = await port.saleState(task.paymentId);
       if (state === 'cancelled')
@@ -66,19 +69,10 @@ export async function attemptVoidUndo(
     }
     return { delivery: { action: d.action, reason: d.reason } };
   }
-  if (now.getTime() - Date.parse(task.sentAt) < options.processingWindowMs) {
-    return { delivery: { action: 'retry', reason: 'void not found yet; inside the processing window' } };
-  }
-  const count = (task.notFoundAfterWindow ?? 0) + 1;
-  if (count >= (options.agreeing ?? 2))
-    return {
-      delivery: {
-        action: 'done',
-        reason: `void not found ${count} times after the processing window: nothing was voided`,
-      },
-    };
+  const v = notFoundVerdict(task.sentAt, now, task.notFoundAfterWindow, options, 'the void');
+  if (v.final) return { delivery: { action: 'done', reason: `${v.reason}: nothing was voided` } };
   return {
-    delivery: { action: 'retry', reason: 'void not found after the window; asking again' },
-    payload: { ...task, notFoundAfterWindow: count },
+    delivery: { action: 'retry', reason: v.reason },
+    ...(v.count !== (task.notFoundAfterWindow ?? 0) ? { payload: { ...task, notFoundAfterWindow: v.count } } : {}),
   };
 }

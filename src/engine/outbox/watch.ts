@@ -1,28 +1,67 @@
-import { NOTHING_CHARGED, type AcquirerDeliveryPort, type Delivery } from '../ports.js';
+import type { AcquirerDeliveryPort, Delivery } from '../ports.js';
+import { QR_WATCH, decide } from '../rules/index.js';
 
 /** After a QR sale was cancelled or expired: query until `until`, undo a late payment. */
 export interface WatchTask {
   merchantOrderId: string;
   /** The code's validity end plus a margin (ISO). */
   until: string;
+  /** The sale's amount, cents: a sale found by order id must match it (and be this terminal's) to be undone. */
+  amount?: number;
+  /** The sale the host held payable for the code (an e-commerce QR sale at 12) was voided there. */
+  hostCancelled?: boolean;
+}
+
+export interface WatchAttempt {
+  delivery: Delivery;
+  payload?: WatchTask;
 }
 
 /**
- * One look for a late payment: found undone, declined or cancelled → done; confirmed by the host
- * → needs-refund; found in any other state (paid, pending, unreadable) → undone by its PaymentId
- * (`late`); not found → done once `until` has passed, else look again later.
+ * One look for a late payment, decided by the rulebook's `qr.watch` table (rules/book.ts
+ * `QR_WATCH`; for an e-commerce QR sale `qr.watch (e-commerce QR)`): first, once, a sale the host
+ * still holds payable for the code (`cancelPending`: the e-commerce QR sale made with `Capture:
+ * true` stays 12 until a wallet pays it, ecom:2584) is voided there, until the host shows it 10.
+ * Then the query by order id, with the sale's amount so that a sale that is not ours is never
+ * reported found (nor undone): nothing charged → done; confirmed → needs-refund; paid, pending or
+ * unreadable → undone by its PaymentId (`late`); not found → done once `until` has passed.
  */
-export async function attemptWatch(port: AcquirerDeliveryPort, task: WatchTask, now: Date): Promise<Delivery> {
-  const q = await port.queryByOrderId(task.merchantOrderId);
-  if (q.kind === 'unknown') return { action: 'retry', reason: `query: ${q.reason}` };
-  if (q.kind === 'not-found') {
-    return now.getTime() >= Date.parse(task.until)
-      ? { action: 'done', reason: 'no payment before the code ended' }
-      : { action: 'retry', reason: 'no payment yet; watching until the code ends', watching: true };
+export async function attemptWatch(port: AcquirerDeliveryPort, task: WatchTask, now: Date): Promise<WatchAttempt> {
+  let payload: WatchTask | undefined;
+  if (!task.hostCancelled && port.cancelPending) {
+    const c = await port.cancelPending(task.merchantOrderId);
+    if (c.action !== 'done') return { delivery: { action: 'retry', reason: `cancel at the host: ${c.reason}` } };
+    payload = { ...task, hostCancelled: true };
   }
-  if (NOTHING_CHARGED.has(q.state)) return { action: 'done', reason: 'the late payment is already undone or declined' };
-  if (q.state === 'confirmed') return { action: 'needs-refund', reason: 'a late payment was confirmed by the host' };
-  if (!q.paymentId) return { action: 'retry', reason: 'found without a PaymentId' };
+  const keep = payload ? { payload } : {};
+  const q = await port.queryByOrderId(
+    task.merchantOrderId,
+    task.amount !== undefined ? { amount: task.amount } : undefined,
+  );
+  if (q.kind === 'unknown') return { delivery: { action: 'retry', reason: `query: ${q.reason}` }, ...keep };
+  const rule = decide(QR_WATCH, q.kind === 'not-found' ? 'not-found' : q.state);
+  switch (rule.decision) {
+    case 'watch':
+      return {
+        delivery:
+          now.getTime() >= Date.parse(task.until)
+            ? { action: 'done', reason: 'no payment before the code ended' }
+            : { action: 'retry', reason: 'no payment yet; watching until the code ends', watching: true },
+        ...keep,
+      };
+    case 'done':
+      return { delivery: { action: 'done', reason: 'the late payment is already undone or declined' }, ...keep };
+    case 'needs-refund':
+      return { delivery: { action: 'needs-refund', reason: 'a late payment was confirmed by the host' }, ...keep };
+    default:
+      break;
+  }
+  if (q.kind !== 'found' || !q.paymentId)
+    return { delivery: { action: 'retry', reason: 'found without a PaymentId' }, ...keep };
   const d = await port.undo(q.paymentId);
-  return d.action === 'done' ? { action: 'done', reason: `a late payment (${q.paymentId}) was undone`, late: true } : d;
+  return {
+    delivery:
+      d.action === 'done' ? { action: 'done', reason: `a late payment (${q.paymentId}) was undone`, late: true } : d,
+    ...keep,
+  };
 }

@@ -118,7 +118,13 @@ export function pixTransition(state: PixState, input: PixInput, ctx: SaleContext
         'dead-letter',
         `${state.name} ${input.action}`,
         { reason: input.reason },
-        { kind: 'alarm', code: 'PIX_DEAD_LETTER', message: `Pix ${state.data.merchantOrderId}: ${input.reason}` },
+        input.refused
+          ? {
+              kind: 'alarm',
+              code: 'PIX_REFUND_REFUSED',
+              message: `Pix ${state.data.merchantOrderId}: the refund of a late payment was refused by the provider: ${input.reason}`,
+            }
+          : { kind: 'alarm', code: 'PIX_DEAD_LETTER', message: `Pix ${state.data.merchantOrderId}: ${input.reason}` },
       );
     default:
       return refuse();

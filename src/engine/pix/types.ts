@@ -76,7 +76,14 @@ export type PixInput =
   | { kind: 'print' }
   | { kind: 'receipt'; result: 'printed' | 'skipped' | 'failed' | 'unsure' }
   | { kind: 'decision'; decision: 'confirm' | 'undo'; by: 'ecr' | 'deadline' | 'operator' }
-  | { kind: 'delivered'; action: 'done' | 'dead-letter' | 'needs-refund'; reason: string; late?: boolean };
+  | {
+      kind: 'delivered';
+      action: 'done' | 'dead-letter' | 'needs-refund';
+      reason: string;
+      late?: boolean;
+      /** A late payment's refund the provider refused. */
+      refused?: boolean;
+    };
 
 export type PixEffect =
   | { kind: 'pix.create' }

@@ -227,7 +227,11 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
         } satisfies UndoTask);
       else if (e.kind === 'outbox.watch') {
         const until = new Date(Date.parse(d.expiresAt ?? at.toISOString()) + this.#d.watchMarginMs).toISOString();
-        enqueue(OUTBOX_OPERATIONS.watch, 'watch', { merchantOrderId: d.merchantOrderId, until } satisfies WatchTask);
+        enqueue(OUTBOX_OPERATIONS.watch, 'watch', {
+          merchantOrderId: d.merchantOrderId,
+          until,
+          amount: d.request.amount,
+        } satisfies WatchTask);
       }
     }
   }

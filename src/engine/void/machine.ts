@@ -224,8 +224,8 @@ export function voidTransition(state: VoidState, input: VoidInput): VoidStep {
           { reason: input.reason },
           {
             kind: 'alarm',
-            code: 'PIX_REFUND_DEAD_LETTER',
-            message: `refund ${state.data.merchantVoidId} of Pix ${state.data.sale.merchantOrderId}: ${input.reason}`,
+            code: input.refused ? 'PIX_REFUND_REFUSED' : 'PIX_REFUND_DEAD_LETTER',
+            message: `refund ${state.data.merchantVoidId} of Pix ${state.data.sale.merchantOrderId}${input.refused ? ' refused by the provider' : ''}: ${input.reason}`,
           },
         );
       }

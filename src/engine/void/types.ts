@@ -134,7 +134,7 @@ export type VoidInput =
   | { kind: 'send'; at: string }
   | { kind: 'host-answer'; outcome: HostVoidOutcome }
   | { kind: 'chip-finished'; card: 'approved' | 'declined' | 'failed'; emv?: Record<string, string>; reason?: string }
-  | { kind: 'delivered'; action: 'done' | 'dead-letter' | 'needs-refund'; reason: string }
+  | { kind: 'delivered'; action: 'done' | 'dead-letter' | 'needs-refund'; reason: string; refused?: boolean }
   /** A wallet QR sale: the cancellation code was built and is shown. */
   | { kind: 'code-shown'; qrCode: string; nsu: string; expiresAt: string }
   | { kind: 'code-failed'; reason: string }

@@ -193,6 +193,28 @@ describe('card sales through the engine, the strict sandbox and a real SQLite jo
     t.db.close();
   });
 
+  // Issue 29, a loose end: a deadline whose apply failed (the journal could not commit) was never tried again.
+  it('a deadline undo whose journal write fails once is tried again, and the sale is undone', async () => {
+    const t = terminal({ ecrDecisionMs: 200 });
+    const { entry, done } = await t.engine.start(credit(1010, 'ecr'));
+    await done;
+    const transition = t.journal.transition.bind(t.journal);
+    let failed = 0;
+    t.journal.transition = (...args: Parameters<typeof transition>) => {
+      if (failed++ === 0) throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+      return transition(...args);
+    };
+    for (let i = 0; i < 100 && t.journal.get(entry.id)?.state !== 'undoing'; i++)
+      await new Promise((r) => setTimeout(r, 100));
+    await t.settle();
+    expect(failed).toBeGreaterThan(1);
+    expect(t.journal.get(entry.id)).toMatchObject({
+      state: 'undone',
+      data: { reason: 'no decision before the deadline' },
+    });
+    t.db.close();
+  });
+
   it('the clock learns the host is hours ahead while a sale awaits the decision: the deadline passes on the host clock, not hours later', async () => {
     // The daemon's clock follows the host's Date header (HostClock); the deadline was armed an hour out.
     const clock = new HostClock(systemClock);

@@ -143,6 +143,22 @@ describe('confirm and undo answers that decide nothing', () => {
     expect((await new OmniDeliveryAdapter(h.acquirer.omni).confirm(PID)).action).toBe('done');
   });
 
+  // Issue 29 defect 8: 285360d filed the 2xx Status 10/13 confirmation done silently while the same state
+  // from the query was a dead letter. Now one table (rules/book.ts CONFIRM) decides both.
+  it.each([3, 10, 13])(
+    'a confirmation whose 2xx body shows Status %i is a dead letter, as the query showing it is',
+    async (status) => {
+      const body = { Payment: { PaymentId: PID, Status: status, ConfirmationStatus: 0 } };
+      const confirmed = await host({ [`PUT /1/physicalSales/${PID}/confirmation`]: { status: 200, body } });
+      const queried = await host({
+        [`PUT /1/physicalSales/${PID}/confirmation`]: { status: 500 },
+        [`GET /1/physicalSales/${PID}`]: { status: 200, body },
+      });
+      expect((await new OmniDeliveryAdapter(confirmed.acquirer.omni).confirm(PID)).action).toBe('dead-letter');
+      expect((await new OmniDeliveryAdapter(queried.acquirer.omni).confirm(PID)).action).toBe('dead-letter');
+    },
+  );
+
   it('an undo answered 400 ReturnCode 310 is not "undone": it is retried until a query shows it', async () => {
     const h = await host({
       [`DELETE /1/physicalSales/${PID}`]: { status: 400, body: { ReturnCode: '310', ReturnMessage: 'x' } },

@@ -83,6 +83,13 @@ describe('the e-commerce QR code sale answered as the manual shows it (image onl
     expect(body).not.toHaveProperty('QrCode');
   });
 
+  // Issue 29 defect 5: the QR code sale's own answer at ecom:2495 spells the image `"QrCode": "iVBOR…"`; 285360d refused it.
+  it('the image spelled `QrCode` (a base64 string, ecom:2495) is read too', async () => {
+    const image = await pngBase64(MANUAL_QR_TEXT);
+    const { adapter } = await hostAnswering(() => ({ QrCode: image }));
+    expect((await adapter.issue(ORDER)).qrCode).toBe(MANUAL_QR_TEXT);
+  });
+
   it('an image that holds no code, or no image: the sale is refused and the code nobody can see is cancelled at the host', async () => {
     const blank = PNG.sync.write({ width: 40, height: 40, data: Buffer.alloc(40 * 40 * 4, 255) });
     for (const payment of [

@@ -33,7 +33,7 @@ function context(calls: string[], withOptional = true): AttemptContext {
       ? {
           pix: {
             status: () => Promise.resolve({ kind: 'found', status: 'refunded' }),
-            void: () => Promise.resolve({ kind: 'answered' }),
+            void: () => Promise.resolve({ kind: 'accepted' }),
           },
           voids: {
             confirmVoid: record('confirmVoid'),

@@ -96,8 +96,8 @@ describe('the outbox under load (issue 17)', () => {
     await host.drain(pass);
     expect(await pass).toBe(50);
     expect(host.maxInFlight).toBe(8);
-    // Each of the 50 tasks: an undo by order id and a query.
-    expect(host.order).toHaveLength(100);
+    // Each of the 50 tasks: a query, which shows the sale: no undo by order id (issue 29 defect 9).
+    expect(host.order).toHaveLength(50);
     db.close();
   });
 

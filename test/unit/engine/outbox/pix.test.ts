@@ -6,7 +6,7 @@ import {
   type PixHostPort,
   type PixTask,
 } from '../../../../src/engine/outbox/pix.js';
-import type { Delivery, PixChargeStatus, PixStatusQuery } from '../../../../src/engine/ports.js';
+import type { Delivery, PixChargeStatus, PixStatusQuery, PixVoidAnswer } from '../../../../src/engine/ports.js';
 
 /**
  * attemptPix (src/engine/outbox/pix.ts) moves money: it cancels an unpaid Pix charge and
@@ -25,10 +25,10 @@ const cancelTask: PixTask = { merchantOrderId: '0001-000077', paymentId: PID, un
 const refundTask: PixTask = { merchantOrderId: '0001-000077', paymentId: PID };
 
 type Status = PixStatusQuery;
-type Void = { kind: 'answered' } | { kind: 'unknown'; reason: string };
+type Void = PixVoidAnswer;
 
 /** The provider as told: one status answer, one void answer; it records each void asked. */
-function provider(status: Status, voidAnswer: Void = { kind: 'answered' }): PixHostPort & { voids: string[] } {
+function provider(status: Status, voidAnswer: Void = { kind: 'accepted' }): PixHostPort & { voids: string[] } {
   const voids: string[] = [];
   return {
     voids,
@@ -102,7 +102,7 @@ const TABLE: Row[] = [
     status: found('paid'),
     action: 'retry',
     voided: true,
-    payload: { ...cancelTask, refundAsked: true, late: true },
+    payload: { ...cancelTask, refundAsked: true, late: true, refundAsking: BEFORE.toISOString() },
   },
   {
     name: 'cancel, paid late and the refund is pending (12 after asking): query again, no second void',
@@ -122,13 +122,14 @@ const TABLE: Row[] = [
     late: true,
   },
   {
-    name: 'cancel, paid (paid) and the void is lost: query again, refund not marked asked',
+    name: "cancel, paid (paid) and the refund's answer is lost: it may have been asked: query, never ask again",
     op: 'cancel',
     task: cancelTask,
     status: found('paid'),
     void: { kind: 'unknown', reason: 'HTTP 502' },
     action: 'retry',
     voided: true,
+    payload: { ...cancelTask, refundAsked: true, late: true, refundAsking: BEFORE.toISOString() },
   },
   // refund: a paid Pix the sale gives back (stopped before the receipt, no decision in time)
   {
@@ -138,7 +139,44 @@ const TABLE: Row[] = [
     status: found('paid'),
     action: 'retry',
     voided: true,
-    payload: { ...refundTask, refundAsked: true },
+    payload: { ...refundTask, refundAsked: true, refundAsking: BEFORE.toISOString() },
+  },
+  // Issue 29 defect 3: the charge stays 2 until the refund is done (ecom:1781-1790): asked once, never again.
+  {
+    name: 'refund asked, the charge still shows paid (2 until the refund is done): query again, no second refund',
+    op: 'refund',
+    task: { ...refundTask, refundAsked: true },
+    status: found('paid'),
+    action: 'retry',
+    voided: false,
+    payload: { ...refundTask, refundAsked: true, refundWaits: 1 },
+  },
+  {
+    name: 'a crash after the refund left and before its answer was recorded: the saved intent, paid → no second refund',
+    op: 'refund',
+    task: { ...refundTask, refundAsking: BEFORE.toISOString() },
+    status: found('paid'),
+    action: 'retry',
+    voided: false,
+  },
+  {
+    name: 'refund, paid, the provider refuses it (ReasonCode not 0): dead letter of its own (refused), asked once',
+    op: 'refund',
+    task: refundTask,
+    status: found('paid'),
+    void: { kind: 'refused', reason: 'ReasonCode 7 (Lojista com saldo insuficiente para devolução)' },
+    action: 'dead-letter',
+    voided: true,
+  },
+  {
+    name: 'refund, paid, the request never left: the intent withdrawn, asked again next time',
+    op: 'refund',
+    task: refundTask,
+    status: found('paid'),
+    void: { kind: 'not-sent', reason: 'connect ECONNREFUSED' },
+    action: 'retry',
+    voided: true,
+    payload: refundTask,
   },
   {
     name: 'refund asked, refund pending (pending): query again, no second void',
@@ -217,17 +255,17 @@ const TABLE: Row[] = [
     status: down,
     action: 'retry',
     voided: true,
-    payload: { ...refundTask, queryFailures: 1, refundAsked: true },
+    payload: { ...refundTask, queryFailures: 1, refundAsked: true, refundAsking: BEFORE.toISOString() },
   },
   {
-    name: 'refund not asked, the query and the void failed: query again, refund still not asked',
+    name: "refund not asked, the query failed and the refund's answer was lost: maybe asked, never asked again",
     op: 'refund',
     task: refundTask,
     status: down,
     void: { kind: 'unknown', reason: 'down' },
     action: 'retry',
     voided: true,
-    payload: { ...refundTask, queryFailures: 1 },
+    payload: { ...refundTask, queryFailures: 1, refundAsked: true, refundAsking: BEFORE.toISOString() },
   },
   {
     name: 'refund asked, the query failed: no second void',
@@ -286,8 +324,11 @@ describe('attemptPix: every status answer × operation → the decision', () => 
       fc.record({ kind: fc.constant('unknown' as const), reason: fc.string() }),
     );
     const voidAnswer = fc.oneof(
-      fc.constant({ kind: 'answered' as const }),
-      fc.record({ kind: fc.constant('unknown' as const), reason: fc.string() }),
+      fc.constant({ kind: 'accepted' as const }),
+      fc.record({
+        kind: fc.constantFrom('unknown' as const, 'refused' as const, 'not-sent' as const),
+        reason: fc.string(),
+      }),
     );
     const task = fc.record(
       {
@@ -310,13 +351,15 @@ describe('attemptPix: every status answer × operation → the decision', () => 
           const r = await attemptPix(p, t, op, now);
           const st = s.kind === 'found' ? s.status : undefined;
           if (r.delivery.action === 'done')
-            expect(st === 'refunded' || (st === 'cancelled' && (op === 'refund' || now >= AFTER))).toBe(true);
+            expect(
+              st === 'refunded' || (st === 'cancelled' && (op === 'refund' || now >= AFTER || t.refundAsked === true)),
+            ).toBe(true);
+          // Never a second refund: a void only while no refund was asked (issue 29 defect 3).
           if (p.voids.length)
             expect(
-              st === 'paid' ||
-                (st === 'pending' && !t.refundAsked) ||
-                (s.kind === 'unknown' && op === 'refund' && !t.refundAsked),
+              !t.refundAsked && (st === 'paid' || st === 'pending' || (s.kind === 'unknown' && op === 'refund')),
             ).toBe(true);
+          if (r.delivery.refused) expect(p.voids.length).toBe(1);
           expect(['done', 'retry', 'dead-letter']).toContain(r.delivery.action);
         },
       ),

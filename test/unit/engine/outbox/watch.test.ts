@@ -108,7 +108,7 @@ const TABLE: Row[] = [
 describe('attemptWatch: every query answer → the decision', () => {
   it.each(TABLE)('%s', async (_name, query, now, action, undone, late) => {
     const h = host(query);
-    const d = await attemptWatch(h, task, now);
+    const d = (await attemptWatch(h, task, now)).delivery;
     expect(d.action).toBe(action);
     expect(h.queries).toEqual([task.merchantOrderId]);
     expect(h.undos).toEqual(undone ? [PID] : []);
@@ -124,7 +124,7 @@ describe('attemptWatch: every query answer → the decision', () => {
     ],
   ])('a late payment whose undo does not settle — %s', async (_name, undo) => {
     const h = host({ kind: 'found', paymentId: PID, state: 'approved' }, undo);
-    const d = await attemptWatch(h, task, BEFORE);
+    const d = (await attemptWatch(h, task, BEFORE)).delivery;
     expect(d).toEqual(undo);
     expect(h.undos).toEqual([PID]);
   });
@@ -154,7 +154,7 @@ describe('attemptWatch: every query answer → the decision', () => {
     await fc.assert(
       fc.asyncProperty(query, fc.constantFrom(BEFORE, AT, AFTER), async (q, now) => {
         const h = host(q);
-        const d = await attemptWatch(h, task, now);
+        const d = (await attemptWatch(h, task, now)).delivery;
         const found = q.kind === 'found' ? q : undefined;
         const nothingCharged = found && ['undone', 'declined', 'cancelled'].includes(found.state);
         const final = found && (nothingCharged || found.state === 'confirmed');

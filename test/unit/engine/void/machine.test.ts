@@ -122,6 +122,12 @@ describe('card void machine', () => {
     const dead = run([{ kind: 'refund' }, { kind: 'delivered', action: 'dead-letter', reason: 'x' }], pixSale);
     expect(dead.state.name).toBe('dead-letter');
     expect(dead.effects.at(-1)).toBe('alarm');
+    // Issue 29 defect 3: a refund the provider refused raises an alarm of its own.
+    const refused = voidTransition(
+      { ...pixSale, name: 'refunding' },
+      { kind: 'delivered', action: 'dead-letter', reason: 'ReasonCode 7', refused: true },
+    );
+    expect(refused.ok && refused.effects).toContainEqual(expect.objectContaining({ code: 'PIX_REFUND_REFUSED' }));
     expect(planVoidRecovery({ ...pixSale, name: 'refunding' })).toEqual({
       kind: 'ensure',
       effects: [{ kind: 'outbox.pix-refund' }],
