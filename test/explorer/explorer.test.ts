@@ -4,8 +4,9 @@ import { OPERATIONS } from './timelines.js';
 
 /**
  * The bounded run of the exhaustive explorer (issue 29): every timeline of each operation with at most
- * one choice off the default (`npm run explore` goes deeper). Each invariant is its own test; the ones
- * the old code breaks are `it.fails`, named by the issue's defect, until the fix lands.
+ * one choice off the default (`npm run explore` goes deeper). Each invariant is its own test per
+ * operation. On 285360d they found defects 1, 2, 3, 7, 8 and 9 (`it.fails`, named by the defect, until
+ * s7-money's fixes were merged); an invariant a known defect still breaks stays an `it.fails` named by it.
  */
 const BOUND = { maxDeviations: 1 };
 const runs = new Map<string, Promise<SearchResult>>();
@@ -46,51 +47,27 @@ function holds(op: keyof typeof OPERATIONS, known: readonly string[]): void {
 }
 
 describe('the explorer: card sale', () => {
-  holds('card sale', [INVARIANTS.charge, INVARIANTS.confirmed]);
-  it.fails(
-    'defect 7: no sale the terminal reports undone while the host charged it (the undo race past the close)',
-    async () => {
-      expect(await broken('card sale', INVARIANTS.charge)).toBeUndefined();
-    },
-  );
-  it.fails('defect 8: no sale the ECR was told confirmed is cancelled at the host without an alarm', async () => {
-    expect(await broken('card sale', INVARIANTS.confirmed)).toBeUndefined();
-  });
+  holds('card sale', []);
 });
 
 describe('the explorer: card void', () => {
-  holds('card void', [INVARIANTS.given, INVARIANTS.refunds]);
-  it.fails('defect 1: no void the terminal reports undone while the host holds it (the void undo race)', async () => {
-    expect(await broken('card void', INVARIANTS.given)).toBeUndefined();
-  });
-  it.fails('defect 1: never two refunds for one card sale (a void released and voided again)', async () => {
-    expect(await broken('card void', INVARIANTS.refunds)).toBeUndefined();
-  });
+  holds('card void', []);
 });
 
 describe('the explorer: Pix refund', () => {
-  holds('Pix refund', [INVARIANTS.refunds]);
-  it.fails('defect 3: a Pix refund is asked once (the charge shows 2 until the refund is done)', async () => {
-    expect(await broken('Pix refund', INVARIANTS.refunds)).toBeUndefined();
-  });
+  holds('Pix refund', []);
 });
 
 describe('the explorer: e-commerce QR sale', () => {
-  holds('e-commerce QR sale', [INVARIANTS.charge]);
-  it.fails('defect 2: no QR sale the terminal reports cancelled or expired while the host charged it', async () => {
-    expect(await broken('e-commerce QR sale', INVARIANTS.charge)).toBeUndefined();
-  });
+  holds('e-commerce QR sale', []);
 });
 
 describe("the explorer: card sale under an order id another terminal's sale holds", () => {
-  holds('card sale, order id shared', [INVARIANTS.charge, INVARIANTS.confirmed, INVARIANTS.other]);
-  it.fails("defect 9: this terminal's undo by order id never undoes another terminal's sale", async () => {
-    expect(await broken('card sale, order id shared', INVARIANTS.other)).toBeUndefined();
-  });
-  it.fails('defect 7 (beside defect 9): no sale reported undone while the host charged it', async () => {
-    expect(await broken('card sale, order id shared', INVARIANTS.charge)).toBeUndefined();
-  });
-  it.fails('defect 8 (beside defect 9): no sale told confirmed is cancelled without an alarm', async () => {
-    expect(await broken('card sale, order id shared', INVARIANTS.confirmed)).toBeUndefined();
+  holds('card sale, order id shared', [INVARIANTS.open]);
+  // What is left of defect 9: `orderIdTerminal` is unique nowhere. When our sale never reached the
+  // host, the query shows only the other terminal's sale ("not ours": unknown) until the end of time;
+  // OUTBOX_STUCK is raised, but the undo never ends.
+  it.fails('defect 9 (left): the undo race of a sale whose order id another terminal holds ends', async () => {
+    expect(await broken('card sale, order id shared', INVARIANTS.open)).toBeUndefined();
   });
 });

@@ -72,5 +72,10 @@ export function routed(card: AcquirerDeliveryPort, qr: AcquirerDeliveryPort, sta
     undo: (id, emv) => (isQrPayment(id) ? qr : card).undo(id, emv),
     undoByOrderId: (id, emv) => (isQrOrder(id) ? qr : card).undoByOrderId(id, emv),
     queryByOrderId: (id, expected) => (isQrOrder(id) ? qr : card).queryByOrderId(id, expected),
+    // The port's optional void of a code's pending sale (absent on ports that hold nothing for a code).
+    cancelPending: (id) =>
+      isQrOrder(id) && qr.cancelPending
+        ? qr.cancelPending(id)
+        : Promise.resolve({ action: 'done', reason: 'the host holds nothing payable for this code' }),
   };
 }

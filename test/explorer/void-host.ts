@@ -187,7 +187,10 @@ export function pixPort(stage: Stage): PixCreatePort {
       if (p && p.status === 12) p.status = 10;
       if (a.startsWith('killed')) return stage.kill();
       if (a.startsWith('timeout')) return Promise.resolve({ kind: 'unknown', reason: 'timeout' });
-      return Promise.resolve({ kind: 'answered' });
+      // "A devolução ocorrerá somente se houver saldo" (ecom 1946-1948): a refusal names its reason.
+      if (a === 'refused by the provider (2xx, ReasonCode not 0)')
+        return Promise.resolve({ kind: 'refused', reason: 'Lojista com saldo insuficiente para devolução' });
+      return Promise.resolve({ kind: 'accepted' });
     },
   };
 }
