@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { describe as tell, explore, type SearchResult } from './search.js';
+import { OPERATIONS } from './timelines.js';
+
+/**
+ * The bounded run of the exhaustive explorer (issue 29): every timeline of each operation with at most
+ * one choice off the default (`npm run explore` goes deeper). Each invariant is its own test per
+ * operation. On 285360d they found defects 1, 2, 3, 7, 8 and 9 (`it.fails`, named by the defect, until
+ * s7-money's fixes were merged); an invariant a known defect still breaks stays an `it.fails` named by it.
+ */
+const BOUND = { maxDeviations: 1 };
+const runs = new Map<string, Promise<SearchResult>>();
+function result(op: keyof typeof OPERATIONS): Promise<SearchResult> {
+  let r = runs.get(op);
+  if (!r) runs.set(op, (r = explore(OPERATIONS[op], BOUND)));
+  return r;
+}
+
+/** The shortest timeline breaking `invariant`, printed (undefined: it holds on every timeline). */
+async function broken(op: keyof typeof OPERATIONS, invariant: string): Promise<string | undefined> {
+  const c = (await result(op)).counterexamples.find((x) => x.invariant === invariant);
+  return c ? tell(c) : undefined;
+}
+
+const INVARIANTS = {
+  charge: 'a charge the terminal reports undone or not charged',
+  confirmed: 'a sale the ECR was told confirmed is cancelled at the host without an alarm',
+  open: 'an operation never ends',
+  alarm: 'needs-refund or a dead letter without its alarm',
+  close: 'an operation open past the close of its day without an alarm before it',
+  refunds: 'two refunds for one sale',
+  given: 'a refund the terminal reports undone or not given',
+  other: "another terminal's sale undone by this one",
+} as const;
+const ALL = Object.values(INVARIANTS);
+
+/** The invariants each operation must keep, but for those a known defect still breaks (`it.fails` below). */
+function holds(op: keyof typeof OPERATIONS, known: readonly string[]): void {
+  it('walks every timeline up to the bound', async () => {
+    const r = await result(op);
+    expect(r.timelines).toBeGreaterThan(4);
+    expect(r.truncated).toBe(false);
+  });
+  it.each(ALL.filter((i) => !known.includes(i)))('never: %s', async (inv) => {
+    expect(await broken(op, inv)).toBeUndefined();
+  });
+}
+
+describe('the explorer: card sale', () => {
+  holds('card sale', []);
+});
+
+describe('the explorer: card void', () => {
+  holds('card void', []);
+});
+
+describe('the explorer: Pix refund', () => {
+  holds('Pix refund', []);
+});
+
+describe('the explorer: e-commerce QR sale', () => {
+  holds('e-commerce QR sale', []);
+});
+
+describe("the explorer: card sale under an order id another terminal's sale holds", () => {
+  holds('card sale, order id shared', [INVARIANTS.open]);
+  // What is left of defect 9: `orderIdTerminal` is unique nowhere. When our sale never reached the
+  // host, the query shows only the other terminal's sale ("not ours": unknown) until the end of time;
+  // OUTBOX_STUCK is raised, but the undo never ends.
+  it.fails('defect 9 (left): the undo race of a sale whose order id another terminal holds ends', async () => {
+    expect(await broken('card sale, order id shared', INVARIANTS.open)).toBeUndefined();
+  });
+});

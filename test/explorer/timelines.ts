@@ -1,0 +1,169 @@
+import { drive, finish, verdict } from './drive.js';
+import type { Chooser, Verdict } from './search.js';
+import { payable, walletPays } from './qr-host.js';
+import { SETTINGS, SUPERVISOR, World } from './world.js';
+
+/**
+ * Host times a payment may start at (America/Sao_Paulo, UTC-3): half an hour before the close (the
+ * undo race still undoes by order id; an earlier start only adds retries of the same kind), in the
+ * close's margin, seconds before it.
+ */
+const STARTS = {
+  '23:30, half an hour before the close': '2026-11-21T02:30:00.000Z',
+  '23:58, inside the close margin': '2026-11-21T02:58:00.000Z',
+  '23:59:50, seconds before the close': '2026-11-21T02:59:50.000Z',
+} as const;
+
+function startAt(chooser: Chooser): string {
+  const at = chooser.choose('the payment starts', Object.keys(STARTS) as (keyof typeof STARTS)[], () => 'start');
+  return STARTS[at];
+}
+
+/** A card sale (credit, stripe): the sale's answer, then its confirmation or its undo race. */
+export async function cardSale(chooser: Chooser, pins: Record<string, string> = {}): Promise<Verdict> {
+  const w = new World(chooser, startAt(chooser));
+  try {
+    for (const [label, option] of Object.entries(pins)) w.pinned.set(label, option);
+    const confirmation = w.choose('the sale confirms', ['auto', 'by the ECR'] as const);
+    const { done } = await w.sales.start({
+      amount: 1000,
+      method: 'credit',
+      installments: 1,
+      interest: 'ByMerchant',
+      confirmation: confirmation === 'auto' ? 'auto' : 'ecr',
+    });
+    await w.survive(done);
+    await drive(w);
+    finish(w);
+    return verdict(w);
+  } finally {
+    w.dispose();
+  }
+}
+
+/** The card sale when another terminal's sale already holds its order id (issue 29, defect 9). */
+export const cardSaleSharedOrderId = (chooser: Chooser): Promise<Verdict> =>
+  cardSale(chooser, { 'another terminal': 'yes, its sale is Status 2' });
+
+/** A card sale approved and confirmed with no choice: what the void under study starts from. */
+async function confirmedSale(w: World): Promise<number> {
+  for (const [label, option] of [
+    ['sale answer', 'Status 2 (Pago)'],
+    ['another terminal', 'no'],
+    ['before the confirm', 'as it stands'],
+    ['confirm ', 'answered'],
+    ['next', 'run'],
+  ] as const)
+    w.pinned.set(label, option);
+  const { entry, done } = await w.sales.start({
+    amount: 1000,
+    method: 'credit',
+    installments: 1,
+    interest: 'ByMerchant',
+    confirmation: 'auto',
+  });
+  await w.survive(done);
+  await drive(w);
+  w.pinned.clear();
+  return entry.id;
+}
+
+/** The supervisor voids (or refunds) payment `id` for what is left of it, and the timeline runs on. */
+async function voidOf(w: World, id: number): Promise<void> {
+  const { done } = await w.voids.start(id, { supervisor: { token: SUPERVISOR } });
+  await w.survive(done);
+  await drive(w);
+}
+
+/**
+ * A card void (pt "Cancelamento") of a confirmed sale: the void's answer, its confirmation or its
+ * undo race; and when the terminal says nothing was given back, the supervisor voids it again.
+ */
+export async function cardVoid(chooser: Chooser): Promise<Verdict> {
+  const w = new World(chooser, startAt(chooser));
+  try {
+    const saleId = await confirmedSale(w);
+    await voidOf(w, saleId);
+    if (w.voids.remaining(saleId).remaining > 0) {
+      w.say('the terminal says nothing was given back: the supervisor voids the sale again');
+      await voidOf(w, saleId);
+    }
+    finish(w);
+    return verdict(w);
+  } finally {
+    w.dispose();
+  }
+}
+
+/** Lets the engine's background work (the Pix watch) run until `done` holds. */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 1000 && !done(); i++) await new Promise((r) => setImmediate(r));
+}
+
+/** A Pix sale paid and confirmed, then refunded from the terminal (ecom "Solicitando uma devolução Pix"). */
+export async function pixRefund(chooser: Chooser): Promise<Verdict> {
+  const w = new World(chooser, startAt(chooser));
+  try {
+    const { entry, done } = await w.pix.start({
+      amount: 1000,
+      payer: { name: 'Comprador Teste', document: '12345678909' },
+      confirmation: 'auto',
+    });
+    await w.survive(done);
+    await until(() => w.journal.get(entry.id)?.state === 'confirmed');
+    await drive(w);
+    await voidOf(w, entry.id);
+    finish(w);
+    return verdict(w);
+  } finally {
+    w.dispose();
+  }
+}
+
+/**
+ * An e-commerce wallet QR sale (ecom 2460-2600): the code shows until a wallet pays it, the cashier
+ * cancels it or it expires on the terminal; whatever the terminal did, a wallet may still pay the code
+ * afterwards, as long as the host holds it payable (its validity there is unpublished, qr 355).
+ */
+export async function qrSale(chooser: Chooser): Promise<Verdict> {
+  const w = new World(chooser, startAt(chooser));
+  try {
+    const { entry, done } = await w.qr.start({
+      amount: 1000,
+      method: 'credit',
+      installments: 1,
+      interest: 'ByMerchant',
+      confirmation: 'auto',
+    });
+    await until(() => w.journal.get(entry.id)?.state === 'showing');
+    const what = w.choose('while the code shows', [
+      'a wallet pays it',
+      'the cashier cancels',
+      'the code expires on the terminal',
+    ] as const);
+    w.say(what);
+    if (what === 'a wallet pays it') for (const s of payable(w)) walletPays(w, s);
+    else if (what === 'the cashier cancels') await w.qr.cancel(entry.id, 'ecr');
+    else w.clock.advance(SETTINGS.qrValidityMs);
+    await w.survive(done);
+    await drive(w);
+    if (
+      payable(w).length > 0 &&
+      w.choose('after the terminal let go of the code', ['a wallet pays it', 'nobody pays it'] as const) ===
+        'a wallet pays it'
+    )
+      for (const s of payable(w)) walletPays(w, s);
+    finish(w);
+    return verdict(w);
+  } finally {
+    w.dispose();
+  }
+}
+
+export const OPERATIONS = {
+  'card sale': (c: Chooser) => cardSale(c),
+  'card sale, order id shared': cardSaleSharedOrderId,
+  'card void': cardVoid,
+  'Pix refund': pixRefund,
+  'e-commerce QR sale': qrSale,
+} as const;
