@@ -4,7 +4,7 @@ import { isOmniposError, KIND_OF_METHOD, PAYMENT_KIND, PAYMENT_METHODS, type Pay
 import type { PixEngine, QrEngine, SaleEngine, PaymentStatus } from '../engine/index.js';
 import { isValidDocument } from '../crypto/index.js';
 import type { Journal, JournalEntry } from '../store/index.js';
-import { ApiError, readJson, sendJson } from './http-kit.js';
+import { ApiError, houseMessage, invalidField, readJson, sendJson } from './http-kit.js';
 import { paymentView } from './payment-view.js';
 
 export interface PaymentsDeps {
@@ -47,17 +47,6 @@ export const PaymentRequest = z.strictObject({
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,64}$/;
 
-function badRequest(error: z.ZodError): ApiError {
-  const issue = error.issues[0];
-  const field = issue?.code === 'unrecognized_keys' ? issue.keys[0] : issue?.path.join('.');
-  return new ApiError(
-    400,
-    'INVALID_FIELD',
-    `${field || 'body'}: ${issue?.code === 'unrecognized_keys' ? 'unknown field' : (issue?.message ?? 'invalid')}`,
-    field || undefined,
-  );
-}
-
 function idParam(raw: string): number {
   if (!/^\d{1,12}$/.test(raw)) throw new ApiError(404, 'NOT_FOUND', `no payment ${raw}`);
   return Number(raw);
@@ -92,13 +81,8 @@ export async function createPayment(req: IncomingMessage, res: ServerResponse, d
   if (key !== undefined && (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key))) {
     throw new ApiError(400, 'INVALID_FIELD', 'Idempotency-Key: 1 to 64 letters, digits or . _ : -', 'Idempotency-Key');
   }
-  const parsed = PaymentRequest.safeParse(await readJson(req), {
-    error: (iss) =>
-      iss.input === undefined && (iss.code === 'invalid_type' || iss.code === 'invalid_value')
-        ? 'is required'
-        : undefined,
-  });
-  if (!parsed.success) throw badRequest(parsed.error);
+  const parsed = PaymentRequest.safeParse(await readJson(req), { error: houseMessage });
+  if (!parsed.success) throw invalidField(parsed.error);
   if (key) {
     const existing = deps.journal.byIdempotencyKey(key);
     if (existing) {
