@@ -8,7 +8,7 @@ import { EventHub, serveEvents } from './events.js';
 import { healthView, type HealthSources } from './health.js';
 import { EventTickets } from './event-tickets.js';
 import { isScreensPath, loadScreens, serveScreens } from './screens.js';
-import { serveDocument, serveReference } from './reference.js';
+import { serveDocument, serveReference, serveStreamDocument } from './reference.js';
 import { act, createPayment, getPayment, listPayments, type PaymentsDeps } from './payments.js';
 import { answerReceipt, reprintReceipt, showReceipt, type ReceiptService } from './receipts.js';
 import { DAY_ROUTES, type DayApiDeps } from './day.js';
@@ -84,6 +84,12 @@ export const ROUTES: readonly Route<ApiDeps>[] = [
   ...VOID_ROUTES,
   { method: 'GET', path: '/v1/openapi.json', auth: false, handle: ({ req, res }) => serveDocument(req, res) },
   { method: 'GET', path: '/v1/docs', auth: false, handle: ({ req, res }) => serveReference(req, res) },
+  {
+    method: 'GET',
+    path: '/v1/events.openapi.json',
+    auth: false,
+    handle: ({ req, res }) => serveStreamDocument(req, res),
+  },
   { method: 'GET', path: '/metrics', handle: ({ res }, deps) => serveMetrics(res, deps.metrics) },
 ];
 

@@ -61,6 +61,7 @@ export const OPERATION_ERRORS: Readonly<Record<string, readonly ErrorCode[]>> = 
   'GET /metrics': [],
   'GET /v1/openapi.json': ['NOT_ACCEPTABLE'],
   'GET /v1/docs': ['NOT_ACCEPTABLE'],
+  'GET /v1/events.openapi.json': ['NOT_ACCEPTABLE'],
 };
 
 type Response = { description?: string; content?: Record<string, { schema?: Schema }> };

@@ -48,6 +48,7 @@ export const OPERATIONS: Readonly<Record<string, OperationName>> = {
   'GET /metrics': { operationId: 'getMetrics', tag: 'health' },
   'GET /v1/openapi.json': { operationId: 'getOpenApiDocument', tag: 'reference' },
   'GET /v1/docs': { operationId: 'getApiReference', tag: 'reference' },
+  'GET /v1/events.openapi.json': { operationId: 'getEventStreamDocument', tag: 'reference' },
 };
 
 /**

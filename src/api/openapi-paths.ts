@@ -232,7 +232,8 @@ export const PATHS: Record<string, Schema> = {
             'text/event-stream': {
               schema: {
                 type: 'string',
-                description: 'Blocks of `id:`, `event:` and `data:` lines; each `data:` is an Event as JSON.',
+                description:
+                  "Blocks of `id:`, `event:` and `data:` lines; each `data:` is an Event as JSON. The stream's own document, with each event's fields: `GET /v1/events.openapi.json`.",
                 contentSchema: ref('Event'),
               },
               'x-itemSchema': ref('Event'),
@@ -274,6 +275,18 @@ export const PATHS: Record<string, Schema> = {
       security: [],
       responses: {
         '200': { description: 'OpenAPI 3.1.', content: { 'application/json': { schema: { type: 'object' } } } },
+        '406': error('`Accept` does not take application/json.'),
+      },
+    },
+  },
+  '/v1/events.openapi.json': {
+    get: {
+      summary: "The event stream's own document",
+      description:
+        "`GET /v1/events` as OpenAPI 3.2 describes a `text/event-stream`: each event's `event`, `id` and `data` (an `Event` as JSON) in the Media Type's `itemSchema`, for tools that read server-sent events. Kept in the repository as `src/api/events.openapi.json`.",
+      security: [],
+      responses: {
+        '200': { description: 'OpenAPI 3.2.', content: { 'application/json': { schema: { type: 'object' } } } },
         '406': error('`Accept` does not take application/json.'),
       },
     },

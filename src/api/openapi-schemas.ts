@@ -78,6 +78,14 @@ export const SCHEMAS: Record<string, Schema> = {
           'Present on a Pix payment whose code expired unpaid (its cancel followed): decide by this, not by the text of `reason`.',
       },
       receipt: { type: 'object', description: "The host's receipt fields and messages." },
+      voided: {
+        type: 'object',
+        description:
+          'Present once a void (or a Pix refund) of this payment was approved: the cents given back, and `full` when that is the whole amount. `status` stays what it was (`confirmed`: the sale took place); its voids are `GET /v1/payments/{id}/voids`.',
+        properties: { amount: { ...int, minimum: 1, description: 'Cents given back.' }, full: { type: 'boolean' } },
+        required: ['amount', 'full'],
+        additionalProperties: false,
+      },
       createdAt: time,
       updatedAt: time,
     },

@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { isOmniposError, KIND_OF_METHOD, PAYMENT_KIND, PAYMENT_METHODS, type PaymentKind } from '../core/index.js';
-import type { PixEngine, QrEngine, SaleEngine, PaymentStatus } from '../engine/index.js';
+import { voidStatus, type PixEngine, type QrEngine, type SaleEngine, type PaymentStatus } from '../engine/index.js';
+import type { VoidEngine, VoidStateName } from '../engine/index.js';
 import { isValidDocument } from '../crypto/index.js';
 import type { Journal, JournalEntry } from '../store/index.js';
 import { ApiError, houseMessage, invalidField, readJson, sendJson } from './http-kit.js';
@@ -16,6 +17,23 @@ export interface PaymentsDeps {
   journal: Journal;
   /** Throws (PINPAD_OPENING, 503) while the pinpad's first secure session is opening: no card sale starts. */
   pinpadOpen?: (() => void) | undefined;
+  /** A payment's voids and refunds, for what they gave back (`voided`). */
+  voids?: VoidEngine | undefined;
+}
+
+/**
+ * The payment as the API shows it, with `voided` once a void or refund of it was approved: the cents
+ * given back and whether that is all (a cash register need not list the voids to know).
+ */
+export function paymentAnswer(
+  deps: { voids?: Pick<VoidEngine, 'voidsOf'> | undefined },
+  entry: JournalEntry,
+): Record<string, unknown> {
+  const view = paymentView(entry);
+  const given = (deps.voids?.voidsOf(entry.id) ?? [])
+    .filter((v) => voidStatus(v.state as VoidStateName) === 'approved')
+    .reduce((sum, v) => sum + v.amount, 0);
+  return given > 0 ? { ...view, voided: { amount: given, full: given >= entry.amount } } : view;
 }
 
 /** The body of `POST /v1/payments` (the OpenAPI document is derived from it). */
@@ -165,7 +183,7 @@ export async function createPayment(req: IncomingMessage, res: ServerResponse, d
 }
 
 export function getPayment(res: ServerResponse, deps: PaymentsDeps, rawId: string): void {
-  sendJson(res, 200, paymentView(paymentOr404(deps.journal, idParam(rawId))));
+  sendJson(res, 200, paymentAnswer(deps, paymentOr404(deps.journal, idParam(rawId))));
 }
 
 /** The statuses a payment reads as on the API. */
@@ -189,7 +207,7 @@ export function listPayments(res: ServerResponse, deps: PaymentsDeps, query: URL
   const views = deps.journal
     .list({ limit: 500 })
     .filter((e) => e.kind !== 'void')
-    .map(paymentView)
+    .map((e) => paymentAnswer(deps, e))
     .filter((v) => status === null || v.status === status);
   sendJson(res, 200, { payments: views.slice(0, 200) });
 }
@@ -219,5 +237,5 @@ export async function act(
     if (isOmniposError(e, 'ENGINE_NOT_ALLOWED')) throw new ApiError(409, 'NOT_ALLOWED', e.message);
     throw e;
   }
-  sendJson(res, 200, paymentView(paymentOr404(deps.journal, id)));
+  sendJson(res, 200, paymentAnswer(deps, paymentOr404(deps.journal, id)));
 }

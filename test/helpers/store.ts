@@ -16,12 +16,6 @@ export function useTempStores(prefix = 'omnipos-store-'): (log?: Logger) => Db {
  * (or void) of the journal, whose `kind` the hub stamps on it (the contract's Event is told apart by it).
  */
 export function declinedSaleRow(journal: Journal, at = new Date()): number {
-  return journal.open({
-    kind: 'sale',
-    merchantOrderId: `hand-${at.getTime()}`,
-    state: 'declined',
-    amount: 100,
-    input: 'test',
-    at,
-  }).id;
+  const merchantOrderId = `h${String(at.getTime()).slice(-10)}${String(Math.floor(Math.random() * 1e4)).padStart(4, '0')}`;
+  return journal.open({ kind: 'sale', merchantOrderId, state: 'declined', amount: 100, input: 'test', at }).id;
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, apiCodeOf, type ErrorCode } from '../../../src/core/index.js';
@@ -94,6 +95,38 @@ describe('the error codes: one catalogue, listed per operation and status', () =
   });
 });
 
+describe("the event stream's own document", () => {
+  it("is OpenAPI 3.2 (its meta-schema, by the contract validator), served without a token, equal to src/api/events.openapi.json, its Event the API document's", async () => {
+    const res = await request(`${t.daemon.apiUrl}/v1/events.openapi.json`);
+    expect(res.statusCode).toBe(200);
+    const served = (await res.body.json()) as { components: { schemas: Record<string, unknown> } };
+    expect(served).toEqual(
+      JSON.parse(readFileSync(new URL('../../../src/api/events.openapi.json', import.meta.url), 'utf8')),
+    );
+    const { validate } = await import('@hyperjump/json-schema/openapi-3-2');
+    expect(await validate('https://spec.openapis.org/oas/3.2/schema-base', served as never)).toMatchObject({
+      valid: true,
+    });
+    const api = openApiDocument() as { components: { schemas: Record<string, unknown> } };
+    for (const [name, schema] of Object.entries(served.components.schemas))
+      expect(api.components.schemas[name]).toEqual(schema);
+  });
+});
+
+describe("the day's close: one truth", () => {
+  it('the document and docs/decisions.md both say a supervisor closes the day (403 SUPERVISOR_REQUIRED without)', () => {
+    const close = doc.paths['/v1/day/close']!.post!;
+    expect(codesOf(close, '403')).toEqual(['SUPERVISOR_REQUIRED']);
+    const decisions = readFileSync(new URL('../../../docs/decisions.md', import.meta.url), 'utf8');
+    const line = decisions.slice(
+      decisions.indexOf('`POST /v1/day/close`'),
+      decisions.indexOf('`POST /v1/day/close`') + 300,
+    );
+    expect(line).toContain('supervisor');
+    expect(line).not.toContain('for now');
+  });
+});
+
 describe('refusals on the daemon', () => {
   it('a void of a payment that does not exist is 404 NOT_FOUND, as every other operation says (was ENGINE_NOT_FOUND)', async () => {
     const r = await call('POST', '/v1/payments/999999/void', undefined, { 'x-supervisor-token': t.supervisor });
@@ -130,7 +163,7 @@ describe('refusals on the daemon', () => {
     expect(installments.body.error.message).toBe('installments: must be at least 1');
   });
 
-  it('a second full void says the sale is voided in full, not that 0 is not a positive amount', async () => {
+  it('a voided sale reads voided (amount, full); a second full void says the sale is voided in full, not that 0 is not a positive amount', async () => {
     const r = cardSim(t.daemon.virtualPinpad!.engine.state).deck.choose({ lastDigit: 0, via: 'chip', pin: 'right' });
     if (!r.ok) throw new Error(r.error);
     const sale = await call('POST', '/v1/payments', { amount: 1500, method: 'credit' });
@@ -143,6 +176,13 @@ describe('refusals on the daemon', () => {
     expect(first.status).toBe(202);
     await until(`/v1/voids/${first.body.id}`, (b) => b.state === 'confirmed');
     await until('/v1/health', (h) => h.busy === false);
+    // The payment says it was voided, and by how much, without listing its voids.
+    const voided = await call('GET', `/v1/payments/${sale.body.id}`);
+    expect(voided.body).toMatchObject({ status: 'confirmed', voided: { amount: 1500, full: true } });
+    const listed = await call('GET', '/v1/payments?status=confirmed');
+    expect(listed.body.payments.find((p: { id: number }) => p.id === sale.body.id)).toMatchObject({
+      voided: { amount: 1500, full: true },
+    });
     const again = await call('POST', `/v1/payments/${sale.body.id}/void`, undefined, {
       'x-supervisor-token': t.supervisor,
     });

@@ -155,13 +155,15 @@ describe('GET /v1/events over loopback', () => {
       expect(await stream.next(2000)).toEqual({ comment: 'heartbeat' });
       expect(Date.now() - started).toBeGreaterThanOrEqual(60);
       expect(hub.subscribers).toBe(1);
-      hub.publish({ type: 'alarm', id: declinedSaleRow(d.journal), code: 'TEST', message: 'an alarm' });
+      const id = declinedSaleRow(d.journal);
+      hub.publish({ type: 'alarm', id, code: 'TEST', message: 'an alarm' });
       let alarm: Sse;
       do alarm = await stream.next(2000);
       while ('comment' in alarm);
       expect(JSON.parse(alarm.data)).toMatchObject({
         type: 'alarm',
-        id: 424242,
+        id,
+        kind: 'sale',
         code: 'TEST',
         message: 'an alarm',
         seq: 1,
