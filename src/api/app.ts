@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Logger } from '../core/index.js';
 import type { Outbox } from '../store/index.js';
 import { requireToken } from './auth.js';
-import { ApiError, sendError, sendJson } from './http-kit.js';
+import { ApiError, refuseBody, sendError, sendJson } from './http-kit.js';
 import { EventHub, serveEvents } from './events.js';
 import { healthView, type HealthSources } from './health.js';
 import { EventTickets } from './event-tickets.js';
@@ -55,9 +55,16 @@ export const ROUTES: readonly Route<ApiDeps>[] = [
   ...(['confirm', 'undo', 'cancel'] as const).map((action): Route<ApiDeps> => ({
     method: 'POST',
     path: `/v1/payments/{id}/${action}`,
-    handle: ({ res, params }, deps) => act(res, deps, params.id as string, action),
+    handle: ({ req, res, params }, deps) => act(req, res, deps, params.id as string, action),
   })),
-  { method: 'POST', path: '/v1/events/ticket', handle: ({ res }, deps) => sendJson(res, 201, ticketsOf(deps).issue()) },
+  {
+    method: 'POST',
+    path: '/v1/events/ticket',
+    handle: ({ req, res }, deps) => {
+      refuseBody(req);
+      sendJson(res, 201, ticketsOf(deps).issue());
+    },
+  },
   {
     method: 'GET',
     path: '/v1/events',

@@ -39,6 +39,13 @@ export function sendError(res: ServerResponse, e: unknown): void {
   sendJson(res, 500, { error: { code: 'INTERNAL', message: 'unexpected error' } });
 }
 
+/** An operation that takes no body refuses one (400 INVALID_BODY) rather than ignore what the client meant. */
+export function refuseBody(req: IncomingMessage): void {
+  const length = Number(req.headers['content-length'] ?? 0);
+  if (length > 0 || req.headers['transfer-encoding'] !== undefined)
+    throw new ApiError(400, 'INVALID_BODY', 'this operation takes no body');
+}
+
 /** Reads a JSON object body: 415 for another type, 413 past `limit` bytes, 400 for bad JSON. */
 export async function readJson(req: IncomingMessage, limit = 64 * 1024): Promise<Record<string, unknown>> {
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();

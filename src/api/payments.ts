@@ -5,7 +5,7 @@ import { voidStatus, type PixEngine, type QrEngine, type SaleEngine, type Paymen
 import type { VoidEngine, VoidStateName } from '../engine/index.js';
 import { isValidDocument } from '../crypto/index.js';
 import type { Journal, JournalEntry } from '../store/index.js';
-import { ApiError, houseMessage, invalidField, readJson, sendJson } from './http-kit.js';
+import { ApiError, houseMessage, invalidField, readJson, refuseBody, sendJson } from './http-kit.js';
 import { paymentView } from './payment-view.js';
 
 export interface PaymentsDeps {
@@ -214,11 +214,13 @@ export function listPayments(res: ServerResponse, deps: PaymentsDeps, query: URL
 
 /** `POST /v1/payments/{id}/confirm|undo|cancel`. */
 export async function act(
+  req: IncomingMessage,
   res: ServerResponse,
   deps: PaymentsDeps,
   rawId: string,
   action: 'confirm' | 'undo' | 'cancel',
 ): Promise<void> {
+  refuseBody(req);
   const id = idParam(rawId);
   const entry = paymentOr404(deps.journal, id);
   const engine = engineOf(deps, entry.kind);

@@ -144,6 +144,9 @@ describe('every documented answer, produced on a real daemon and checked against
       const route = `/v1/payments/{id}/${action}`;
       expect((await hit(route, `/v1/payments/999999/${action}`, { method: 'POST' })).status).toBe(404);
       expect((await hit(route, `/v1/payments/1/${action}`, { method: 'POST', token: 'nope' })).status).toBe(401);
+      // An operation without a body refuses one rather than ignore it (issue 32).
+      const withBody = await hit(route, `/v1/payments/1/${action}`, { method: 'POST', body: json({ reason: 'x' }) });
+      expect(withBody.body).toMatchObject({ error: { code: 'INVALID_BODY' } });
     }
     await idle();
 
@@ -204,6 +207,9 @@ describe('every documented answer, produced on a real daemon and checked against
     if (paths()['/v1/events/ticket']) {
       expect((await hit('/v1/events/ticket', '/v1/events/ticket', { method: 'POST' })).status).toBe(201);
       expect((await hit('/v1/events/ticket', '/v1/events/ticket', { method: 'POST', token: null })).status).toBe(401);
+      expect((await hit('/v1/events/ticket', '/v1/events/ticket', { method: 'POST', body: json({}) })).status).toBe(
+        400,
+      );
     }
     const stream = await openEvents(t.daemon.apiUrl!, t.token);
     expect(stream.status).toBe(200);
