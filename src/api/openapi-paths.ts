@@ -24,7 +24,8 @@ export const PATHS: Record<string, Schema> = {
           name: 'Idempotency-Key',
           in: 'header',
           required: false,
-          description: 'The same key returns the same payment.',
+          description:
+            'The same key with the same request returns the same payment (200), however often it is sent; with another request it is refused (422 `IDEMPOTENCY_KEY_REUSED`). "The same request" is the body as validated, defaults applied (`installments` 1, `interest` ByMerchant, `confirmation` auto), compared field by field: key order and the defaults written out or left out do not matter. Scope: this terminal, every method of `POST /v1/payments`. Lifetime: as long as the payment is in the terminal\'s journal (never pruned): a key is never given to a second payment.',
           schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,64}$' },
         },
       ],
