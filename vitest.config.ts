@@ -6,6 +6,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Every answer and event the daemon sends a test is held to its OpenAPI document (test/setup/contract.ts).
+    setupFiles: ['test/setup/contract.ts'],
+    globalSetup: ['test/setup/contract-count.ts'],
     benchmark: { include: ['test/bench/**/*.bench.ts'] },
   },
 });

@@ -4,12 +4,12 @@ import { httpStatusOf, isAllowedHost, isOmniposError, type Logger } from '../cor
 import { RefusalLog } from './refusals.js';
 import type { Outbox } from '../store/index.js';
 import { requireToken } from './auth.js';
-import { ApiError, sendError, sendJson } from './http-kit.js';
+import { ApiError, refuseBody, sendError, sendJson } from './http-kit.js';
 import { EventHub, serveEvents } from './events.js';
 import { healthView, type HealthSources } from './health.js';
 import { EventTickets } from './event-tickets.js';
 import { isScreensPath, loadScreens, serveScreens } from './screens.js';
-import { serveDocument, serveReference } from './reference.js';
+import { serveDocument, serveReference, serveStreamDocument } from './reference.js';
 import { act, createPayment, getPayment, listPayments, type PaymentsDeps } from './payments.js';
 import { answerReceipt, reprintReceipt, showReceipt, type ReceiptService } from './receipts.js';
 import { DAY_ROUTES, type DayApiDeps } from './day.js';
@@ -63,9 +63,16 @@ export const ROUTES: readonly Route<ApiDeps>[] = [
   ...(['confirm', 'undo', 'cancel'] as const).map((action): Route<ApiDeps> => ({
     method: 'POST',
     path: `/v1/payments/{id}/${action}`,
-    handle: ({ res, params }, deps) => act(res, deps, params.id as string, action),
+    handle: ({ req, res, params }, deps) => act(req, res, deps, params.id as string, action),
   })),
-  { method: 'POST', path: '/v1/events/ticket', handle: ({ res }, deps) => sendJson(res, 201, ticketsOf(deps).issue()) },
+  {
+    method: 'POST',
+    path: '/v1/events/ticket',
+    handle: ({ req, res }, deps) => {
+      refuseBody(req);
+      sendJson(res, 201, ticketsOf(deps).issue());
+    },
+  },
   {
     method: 'GET',
     path: '/v1/events',
@@ -92,6 +99,12 @@ export const ROUTES: readonly Route<ApiDeps>[] = [
   ...VOID_ROUTES,
   { method: 'GET', path: '/v1/openapi.json', auth: false, handle: ({ req, res }) => serveDocument(req, res) },
   { method: 'GET', path: '/v1/docs', auth: false, handle: ({ req, res }) => serveReference(req, res) },
+  {
+    method: 'GET',
+    path: '/v1/events.openapi.json',
+    auth: false,
+    handle: ({ req, res }) => serveStreamDocument(req, res),
+  },
   { method: 'GET', path: '/metrics', handle: ({ res }, deps) => serveMetrics(res, deps.metrics) },
 ];
 

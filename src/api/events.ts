@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type PaymentKind, HOST_TIME_ZONE, localTime } from '../core/index.js';
-import type { EngineEvent } from '../engine/index.js';
-import type { EventLog, Journal } from '../store/index.js';
+import { journalData, type EngineEvent, type VoidData } from '../engine/index.js';
+import type { EventLog, Journal, JournalEntry } from '../store/index.js';
 import { ApiError } from './http-kit.js';
 import { paymentView } from './payment-view.js';
 
@@ -17,12 +17,14 @@ export type { PaymentKind } from '../core/index.js';
  * twice), stamped, and for a state change the payment's API status (`pending`, `approved`, ...)
  * whatever engine moved it.
  */
-export type ApiEvent = Stamped<EngineEvent> & { seq: number; at: string; status?: string };
+export type ApiEvent = Stamped<EngineEvent> & { seq: number; at: string; status?: string; saleId?: number };
 
 /** A sale's event is stamped with its payment's kind; a void's event names its own (`void`, `void-cancellation`). */
 type Stamped<E> = E extends { kind: string } ? E : E & { kind?: PaymentKind };
 
 type Listener = (event: ApiEvent) => void;
+
+const voidSaleId = (entry: JournalEntry): number => journalData<VoidData>(entry).sale.id;
 
 /** At most this many events are replayed to one reconnecting client. */
 export const MAX_REPLAY = 20_000;
@@ -81,6 +83,9 @@ export class EventHub {
     if (entry && entry.kind !== 'void') {
       out.kind = entry.kind;
       if (event.type === 'state') out.status = String(paymentView(entry).status);
+    } else if (entry) {
+      // A void's (or Pix refund's) every event says so, and names the payment it gives money back for.
+      Object.assign(out, { kind: 'kind' in event ? event.kind : 'void', saleId: voidSaleId(entry) });
     }
     out.seq = this.#next(out);
     for (const listener of this.#listeners) {

@@ -1,12 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { OmniposError, httpStatusOf, isOmniposError } from '../core/index.js';
+import type { z } from 'zod';
+import { OmniposError, apiCodeOf, httpStatusOf, isOmniposError, type ErrorCode } from '../core/index.js';
 import { duplicateKey } from './json-keys.js';
 
-/** An API refusal: HTTP status, a stable code and, for bad input, the field at fault. */
+/** An API refusal: HTTP status, a stable code from the one catalogue (src/core/errors) and, for bad input, the path of the field at fault. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly field?: string,
   ) {
@@ -32,10 +33,18 @@ export function sendError(res: ServerResponse, e: unknown): void {
     return;
   }
   if (isOmniposError(e)) {
-    sendJson(res, httpStatusOf(e), { error: { code: e.code, message: e.message } });
+    // An engine's code goes out by its API name (ENGINE_NOT_FOUND is NOT_FOUND): the document lists only those.
+    sendJson(res, httpStatusOf(e), { error: { code: apiCodeOf(e.code), message: e.message } });
     return;
   }
   sendJson(res, 500, { error: { code: 'INTERNAL', message: 'unexpected error' } });
+}
+
+/** An operation that takes no body refuses one (400 INVALID_BODY) rather than ignore what the client meant. */
+export function refuseBody(req: IncomingMessage): void {
+  const length = Number(req.headers['content-length'] ?? 0);
+  if (length > 0 || req.headers['transfer-encoding'] !== undefined)
+    throw new ApiError(400, 'INVALID_BODY', 'this operation takes no body');
 }
 
 /** Reads a JSON object body: 415 for another type, 413 past `limit` bytes, 400 for bad JSON or a key given twice. */
@@ -62,6 +71,35 @@ export async function readJson(req: IncomingMessage, limit = 64 * 1024): Promise
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     throw new ApiError(400, 'INVALID_BODY', 'the body must be a JSON object');
   return body as Record<string, unknown>;
+}
+
+/**
+ * A request schema's messages in the house style (`amount: must be at most 99999999`, `method: one of
+ * credit, debit, …`), where the schema gives none of its own: pass as `safeParse(body, { error: houseMessage })`.
+ */
+export function houseMessage(iss: z.core.$ZodRawIssue): string | undefined {
+  if (iss.input === undefined && (iss.code === 'invalid_type' || iss.code === 'invalid_value')) return 'is required';
+  switch (iss.code) {
+    case 'too_big':
+      return `must be at most ${String(iss.maximum)}`;
+    case 'too_small':
+      return `must be at least ${String(iss.minimum)}`;
+    case 'invalid_value':
+      return `one of ${iss.values.map(String).join(', ')}`;
+    case 'invalid_type':
+      return `must be ${iss.expected === 'object' ? 'an object' : `a ${iss.expected}`}`;
+    default:
+      return undefined;
+  }
+}
+
+/** The first problem of a request body as 400 INVALID_FIELD, `field` the path of the field at fault (`payer.email`). */
+export function invalidField(error: z.ZodError): ApiError {
+  const issue = error.issues[0];
+  const path = issue ? [...issue.path, ...(issue.code === 'unrecognized_keys' ? issue.keys.slice(0, 1) : [])] : [];
+  const field = path.map(String).join('.');
+  const why = issue?.code === 'unrecognized_keys' ? 'unknown field' : (issue?.message ?? 'invalid');
+  return new ApiError(400, 'INVALID_FIELD', `${field || 'body'}: ${why}`, field || undefined);
 }
 
 export { OmniposError };

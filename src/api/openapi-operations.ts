@@ -1,3 +1,5 @@
+import { withErrorCodes } from './openapi-errors.js';
+
 /**
  * What a generated client names each operation, and how the reference groups them. One row per
  * route (`METHOD path`); the OpenAPI document takes `operationId` and `tags` from here. An
@@ -46,9 +48,13 @@ export const OPERATIONS: Readonly<Record<string, OperationName>> = {
   'GET /metrics': { operationId: 'getMetrics', tag: 'health' },
   'GET /v1/openapi.json': { operationId: 'getOpenApiDocument', tag: 'reference' },
   'GET /v1/docs': { operationId: 'getApiReference', tag: 'reference' },
+  'GET /v1/events.openapi.json': { operationId: 'getEventStreamDocument', tag: 'reference' },
 };
 
-/** `paths` with each operation's `operationId` and `tags` from {@link OPERATIONS}; an operation without a row is an error. */
+/**
+ * `paths` with each operation's `operationId` and `tags` from {@link OPERATIONS}, and its error answers
+ * from the error catalogue (src/api/openapi-errors.ts); an operation without a row is an error.
+ */
 export function named(paths: Record<string, Record<string, unknown>>): Record<string, Record<string, unknown>> {
   return Object.fromEntries(
     Object.entries(paths).map(([path, ops]) => [
@@ -58,7 +64,10 @@ export function named(paths: Record<string, Record<string, unknown>>): Record<st
           const name = OPERATIONS[`${method.toUpperCase()} ${path}`];
           if (!name)
             throw new Error(`openapi: no operationId for ${method.toUpperCase()} ${path} (add it to OPERATIONS)`);
-          return [method, { operationId: name.operationId, tags: [name.tag], ...(op as Record<string, unknown>) }];
+          const o = op as Record<string, unknown> & { responses: Parameters<typeof withErrorCodes>[1] };
+          const key = `${method.toUpperCase()} ${path}`;
+          const responses = withErrorCodes(key, o.responses, !(Array.isArray(o.security) && o.security.length === 0));
+          return [method, { operationId: name.operationId, tags: [name.tag], ...o, responses }];
         }),
       ),
     ]),

@@ -24,7 +24,8 @@ export const PATHS: Record<string, Schema> = {
           name: 'Idempotency-Key',
           in: 'header',
           required: false,
-          description: 'The same key returns the same payment.',
+          description:
+            'The same key with the same request returns the same payment (200), however often it is sent; with another request it is refused (422 `IDEMPOTENCY_KEY_REUSED`). "The same request" is the body as validated, defaults applied (`installments` 1, `interest` ByMerchant, `confirmation` auto), compared field by field: key order and the defaults written out or left out do not matter. Scope: this terminal, every method of `POST /v1/payments`. Lifetime: as long as the payment is in the terminal\'s journal (never pruned): a key is never given to a second payment.',
           schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,64}$' },
         },
       ],
@@ -232,7 +233,8 @@ export const PATHS: Record<string, Schema> = {
             'text/event-stream': {
               schema: {
                 type: 'string',
-                description: 'Blocks of `id:`, `event:` and `data:` lines; each `data:` is an Event as JSON.',
+                description:
+                  "Blocks of `id:`, `event:` and `data:` lines; each `data:` is an Event as JSON. The stream's own document, with each event's fields: `GET /v1/events.openapi.json`.",
                 contentSchema: ref('Event'),
               },
               'x-itemSchema': ref('Event'),
@@ -274,6 +276,18 @@ export const PATHS: Record<string, Schema> = {
       security: [],
       responses: {
         '200': { description: 'OpenAPI 3.1.', content: { 'application/json': { schema: { type: 'object' } } } },
+        '406': error('`Accept` does not take application/json.'),
+      },
+    },
+  },
+  '/v1/events.openapi.json': {
+    get: {
+      summary: "The event stream's own document",
+      description:
+        "`GET /v1/events` as OpenAPI 3.2 describes a `text/event-stream`: each event's `event`, `id` and `data` (an `Event` as JSON) in the Media Type's `itemSchema`, for tools that read server-sent events. Kept in the repository as `src/api/events.openapi.json`.",
+      security: [],
+      responses: {
+        '200': { description: 'OpenAPI 3.2.', content: { 'application/json': { schema: { type: 'object' } } } },
         '406': error('`Accept` does not take application/json.'),
       },
     },

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { PaymentRequest, STATUSES } from './payments.js';
 import { int, nullable, ref, str, time, type Schema } from './openapi-kit.js';
+import { EVENT_SCHEMAS } from './openapi-events.js';
 
 /** The payment request as the router validates it, as JSON Schema (its input side). */
 const requestSchema = (): Schema => {
@@ -77,6 +78,14 @@ export const SCHEMAS: Record<string, Schema> = {
           'Present on a Pix payment whose code expired unpaid (its cancel followed): decide by this, not by the text of `reason`.',
       },
       receipt: { type: 'object', description: "The host's receipt fields and messages." },
+      voided: {
+        type: 'object',
+        description:
+          'Present once a void (or a Pix refund) of this payment was approved: the cents given back, and `full` when that is the whole amount. `status` stays what it was (`confirmed`: the sale took place); its voids are `GET /v1/payments/{id}/voids`.',
+        properties: { amount: { ...int, minimum: 1, description: 'Cents given back.' }, full: { type: 'boolean' } },
+        required: ['amount', 'full'],
+        additionalProperties: false,
+      },
       createdAt: time,
       updatedAt: time,
     },
@@ -251,45 +260,5 @@ export const SCHEMAS: Record<string, Schema> = {
     },
     required: ['status', 'problems', 'busy', 'pinpad', 'printer', 'acquirer', 'outbox', 'tables', 'clock', 'alarms'],
   },
-  Event: {
-    type: 'object',
-    description:
-      'One server-sent event (`event:` is its type, `id:` its seq, `data:` this object). States carry the payment status; `qr` the code to show; `alarm` what needs a person; `receipt-question` asks whether the receipt came out; `prompt` what the pinpad shows the customer during a card sale (`prompt` a stable code, `text` the Portuguese text).',
-    properties: {
-      type: { type: 'string', enum: ['state', 'qr', 'alarm', 'receipt-question', 'prompt'] },
-      seq: {
-        ...int,
-        description:
-          'In the order things happened; grows across daemon restarts and is never given twice. The `id:` of the event.',
-      },
-      at: time,
-      id: { ...int, description: 'The payment.' },
-      kind: { type: 'string', enum: ['sale', 'qr', 'pix'] },
-      merchantOrderId: str,
-      state: str,
-      status: { type: 'string', enum: STATUSES },
-      input: str,
-      qrCode: str,
-      expiresAt: str,
-      code: str,
-      message: str,
-      prompt: {
-        type: 'string',
-        enum: [
-          'insert-card',
-          'see-phone',
-          'one-card',
-          'enter-pin',
-          'choose-product',
-          'typed-entry',
-          'processing',
-          'remove-card',
-          'message',
-        ],
-        description: 'For `prompt`: what the pinpad asks or tells.',
-      },
-      text: { ...str, description: 'For `prompt`: the text on the pinpad, one line.' },
-    },
-    required: ['type', 'seq', 'at', 'id'],
-  },
+  ...EVENT_SCHEMAS,
 };

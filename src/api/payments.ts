@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import { isOmniposError, KIND_OF_METHOD, PAYMENT_KIND, PAYMENT_METHODS, type PaymentKind } from '../core/index.js';
-import type { PixEngine, QrEngine, SaleEngine, PaymentStatus } from '../engine/index.js';
+import { voidStatus, type PixEngine, type QrEngine, type SaleEngine, type PaymentStatus } from '../engine/index.js';
+import type { VoidEngine, VoidStateName } from '../engine/index.js';
 import { isValidDocument } from '../crypto/index.js';
 import type { Journal, JournalEntry } from '../store/index.js';
-import { ApiError, readJson, sendJson } from './http-kit.js';
+import { ApiError, houseMessage, invalidField, readJson, refuseBody, sendJson } from './http-kit.js';
 import { paymentView } from './payment-view.js';
 
 export interface PaymentsDeps {
@@ -16,6 +17,23 @@ export interface PaymentsDeps {
   journal: Journal;
   /** Throws (PINPAD_OPENING, 503) while the pinpad's first secure session is opening: no card sale starts. */
   pinpadOpen?: (() => void) | undefined;
+  /** A payment's voids and refunds, for what they gave back (`voided`). */
+  voids?: VoidEngine | undefined;
+}
+
+/**
+ * The payment as the API shows it, with `voided` once a void or refund of it was approved: the cents
+ * given back and whether that is all (a cash register need not list the voids to know).
+ */
+export function paymentAnswer(
+  deps: { voids?: Pick<VoidEngine, 'voidsOf'> | undefined },
+  entry: JournalEntry,
+): Record<string, unknown> {
+  const view = paymentView(entry);
+  const given = (deps.voids?.voidsOf(entry.id) ?? [])
+    .filter((v) => voidStatus(v.state as VoidStateName) === 'approved')
+    .reduce((sum, v) => sum + v.amount, 0);
+  return given > 0 ? { ...view, voided: { amount: given, full: given >= entry.amount } } : view;
 }
 
 /** The body of `POST /v1/payments` (the OpenAPI document is derived from it). */
@@ -46,17 +64,6 @@ export const PaymentRequest = z.strictObject({
 });
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,64}$/;
-
-function badRequest(error: z.ZodError): ApiError {
-  const issue = error.issues[0];
-  const field = issue?.code === 'unrecognized_keys' ? issue.keys[0] : issue?.path.join('.');
-  return new ApiError(
-    400,
-    'INVALID_FIELD',
-    `${field || 'body'}: ${issue?.code === 'unrecognized_keys' ? 'unknown field' : (issue?.message ?? 'invalid')}`,
-    field || undefined,
-  );
-}
 
 function idParam(raw: string): number {
   if (!/^\d{1,12}$/.test(raw)) throw new ApiError(404, 'NOT_FOUND', `no payment ${raw}`);
@@ -92,13 +99,8 @@ export async function createPayment(req: IncomingMessage, res: ServerResponse, d
   if (key !== undefined && (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key))) {
     throw new ApiError(400, 'INVALID_FIELD', 'Idempotency-Key: 1 to 64 letters, digits or . _ : -', 'Idempotency-Key');
   }
-  const parsed = PaymentRequest.safeParse(await readJson(req), {
-    error: (iss) =>
-      iss.input === undefined && (iss.code === 'invalid_type' || iss.code === 'invalid_value')
-        ? 'is required'
-        : undefined,
-  });
-  if (!parsed.success) throw badRequest(parsed.error);
+  const parsed = PaymentRequest.safeParse(await readJson(req), { error: houseMessage });
+  if (!parsed.success) throw invalidField(parsed.error);
   if (key) {
     const existing = deps.journal.byIdempotencyKey(key);
     if (existing) {
@@ -181,7 +183,7 @@ export async function createPayment(req: IncomingMessage, res: ServerResponse, d
 }
 
 export function getPayment(res: ServerResponse, deps: PaymentsDeps, rawId: string): void {
-  sendJson(res, 200, paymentView(paymentOr404(deps.journal, idParam(rawId))));
+  sendJson(res, 200, paymentAnswer(deps, paymentOr404(deps.journal, idParam(rawId))));
 }
 
 /** The statuses a payment reads as on the API. */
@@ -205,18 +207,20 @@ export function listPayments(res: ServerResponse, deps: PaymentsDeps, query: URL
   const views = deps.journal
     .list({ limit: 500 })
     .filter((e) => e.kind !== 'void')
-    .map(paymentView)
+    .map((e) => paymentAnswer(deps, e))
     .filter((v) => status === null || v.status === status);
   sendJson(res, 200, { payments: views.slice(0, 200) });
 }
 
 /** `POST /v1/payments/{id}/confirm|undo|cancel`. */
 export async function act(
+  req: IncomingMessage,
   res: ServerResponse,
   deps: PaymentsDeps,
   rawId: string,
   action: 'confirm' | 'undo' | 'cancel',
 ): Promise<void> {
+  refuseBody(req);
   const id = idParam(rawId);
   const entry = paymentOr404(deps.journal, id);
   const engine = engineOf(deps, entry.kind);
@@ -235,5 +239,5 @@ export async function act(
     if (isOmniposError(e, 'ENGINE_NOT_ALLOWED')) throw new ApiError(409, 'NOT_ALLOWED', e.message);
     throw e;
   }
-  sendJson(res, 200, paymentView(paymentOr404(deps.journal, id)));
+  sendJson(res, 200, paymentAnswer(deps, paymentOr404(deps.journal, id)));
 }

@@ -49,6 +49,12 @@ export async function serveDocument(req: IncomingMessage, res: ServerResponse): 
   sendJson(res, 200, await document());
 }
 
+/** `GET /v1/events.openapi.json`: the event stream's own document (OpenAPI 3.2, `itemSchema`). */
+export async function serveStreamDocument(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  negotiate(req, 'application/json');
+  sendJson(res, 200, (await import('./openapi-stream.js')).eventStreamDocument());
+}
+
 let page: string | undefined;
 
 /** `GET /v1/docs`: rendered once (the document does not change while the daemon runs). */

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { isOmniposError } from '../core/index.js';
 import type { Journal, JournalEntry } from '../store/index.js';
 import { supervisorCredential } from './supervisor-headers.js';
-import { ApiError, readJson, sendJson } from './http-kit.js';
+import { ApiError, houseMessage, invalidField, readJson, sendJson } from './http-kit.js';
 import type { Route } from './routes.js';
 
 /** What the void routes need of the daemon. */
@@ -24,7 +24,7 @@ export const VoidBody = z.strictObject({
 
 export { SUPERVISOR_PASSWORD_HEADER, SUPERVISOR_TOKEN_HEADER } from './supervisor-headers.js';
 
-const VOID_STATUSES = [
+export const VOID_STATUSES = [
   'pending',
   'approved',
   'declined',
@@ -89,17 +89,10 @@ export async function createVoid(
 ): Promise<void> {
   const engine = engineOf(deps);
   const saleId = idOf(rawId, 'payment');
-  const parsed = VoidBody.safeParse(req.headers['content-length'] === '0' ? {} : await readJson(req));
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const field = issue?.code === 'unrecognized_keys' ? issue.keys[0] : issue?.path.join('.');
-    throw new ApiError(
-      400,
-      'INVALID_FIELD',
-      `${field || 'body'}: ${issue?.code === 'unrecognized_keys' ? 'unknown field' : (issue?.message ?? 'invalid')}`,
-      field || undefined,
-    );
-  }
+  const parsed = VoidBody.safeParse(req.headers['content-length'] === '0' ? {} : await readJson(req), {
+    error: houseMessage,
+  });
+  if (!parsed.success) throw invalidField(parsed.error);
   // A card sale's void reads the card again: not while the pinpad's secure session is still opening.
   if (deps.journal.get(saleId)?.kind === 'sale') deps.pinpadOpen?.();
   const supervisor = supervisorCredential(req);

@@ -6,6 +6,7 @@ import { loadConfig } from '../../src/config/index.js';
 import type { Clock } from '../../src/core/clock.js';
 import { createLogger, type Logger } from '../../src/core/log/index.js';
 import { startDaemon, type Daemon, type DaemonDeps } from '../../src/main.js';
+import { warmContract } from './contract.js';
 
 export interface TestDaemonOptions {
   /** Configuration overrides as the daemon reads them from its environment (`OMNIPOS_…`). */
@@ -38,6 +39,7 @@ export interface TestDaemon {
  * 100 ms.
  */
 export async function startTestDaemon(o: TestDaemonOptions = {}): Promise<TestDaemon> {
+  await warmContract();
   const stateDir = o.stateDir ?? mkdtempSync(path.join(tmpdir(), o.prefix ?? 'omnipos-daemon-'));
   // No close margin unless a test asks: with the default 30 min, a sale in the half hour before the host's
   // midnight has its decision due at once (src/engine/daily-close.ts), and these tests run at any hour.

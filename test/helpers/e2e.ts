@@ -15,6 +15,7 @@ import type { ApiEvent } from '../../src/api/events.js';
 import { startHarness, type Harness, type HarnessOptions } from './sandbox.js';
 import { shippedConfig, writeConfig } from './config.js';
 import { openEvents } from './daemon.js';
+import { warmContract } from './contract.js';
 import { startSim } from './sim-process.js';
 import { sandboxSettings } from '../../src/sandbox/index.js';
 
@@ -86,6 +87,7 @@ export interface E2eOptions {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export async function startE2e(o: E2eOptions = {}): Promise<E2e> {
+  await warmContract();
   const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-e2e-'));
   const stateDir = path.join(dir, 'state');
   const logFile = path.join(stateDir, 'logs', 'omnipos.log');

@@ -50,11 +50,39 @@ export const ERROR_CODES = {
   PINBLOCK_INVALID: { http: 400, exit: 2, summary: 'a PIN block does not decode' },
   TLV_INVALID: { http: 400, exit: 2, summary: 'BER-TLV data is malformed' },
   QR_INVALID: { http: 400, exit: 2, summary: 'a QR code payload is malformed' },
-  // engine
-  ENGINE_BUSY: { http: 409, exit: 4, summary: 'the terminal is busy with another payment' },
-  ENGINE_NOT_FOUND: { http: 404, exit: 2, summary: 'no such payment' },
-  ENGINE_NOT_ALLOWED: { http: 409, exit: 4, summary: 'the payment is not in a state that allows this' },
-  ENGINE_CANCELLED: { http: 409, exit: 4, summary: 'the operation was cancelled' },
+  // engine (the API answers them by their API names: `api`)
+  ENGINE_BUSY: { http: 409, exit: 4, summary: 'the terminal is busy with another payment', api: 'BUSY' },
+  ENGINE_NOT_FOUND: { http: 404, exit: 2, summary: 'no such payment', api: 'NOT_FOUND' },
+  ENGINE_NOT_ALLOWED: {
+    http: 409,
+    exit: 4,
+    summary: 'the payment is not in a state that allows this',
+    api: 'NOT_ALLOWED',
+  },
+  ENGINE_CANCELLED: { http: 409, exit: 4, summary: 'the operation was cancelled', api: 'NOT_ALLOWED' },
+  // the cash register's API (src/api): what it says of the request itself
+  UNAUTHORIZED: { http: 401, exit: 2, summary: 'a missing or wrong bearer token' },
+  NOT_FOUND: { http: 404, exit: 2, summary: 'no such payment, void or route' },
+  INVALID_FIELD: { http: 400, exit: 2, summary: 'a field at fault: `field` is its path (`payer.email`)' },
+  INVALID_JSON: { http: 400, exit: 2, summary: 'the body is not JSON' },
+  INVALID_BODY: { http: 400, exit: 2, summary: 'the body is not a JSON object, or the operation takes none' },
+  UNSUPPORTED_MEDIA_TYPE: { http: 415, exit: 2, summary: 'the body is not application/json' },
+  PAYLOAD_TOO_LARGE: { http: 413, exit: 2, summary: 'the body is larger than the operation takes' },
+  NOT_ACCEPTABLE: { http: 406, exit: 2, summary: '`Accept` does not take what the operation answers' },
+  METHOD_NOT_ALLOWED: { http: 405, exit: 2, summary: 'the address does not take this method' },
+  IDEMPOTENCY_KEY_REUSED: { http: 422, exit: 2, summary: 'the Idempotency-Key was used for another request' },
+  BUSY: {
+    http: 409,
+    exit: 4,
+    summary: 'another payment (card, wallet QR, Pix or void) holds the terminal: retry when it ends',
+  },
+  NOT_ALLOWED: { http: 409, exit: 4, summary: 'the payment (or the day) is not in a state that allows this' },
+  NOT_AVAILABLE: {
+    http: 409,
+    exit: 4,
+    summary: 'this daemon cannot do it (no e-commerce credentials for Pix, no merchant data for wallet QR, …)',
+  },
+  TYPING_NOT_ALLOWED: { http: 409, exit: 4, summary: 'the tables forbid typing the card number for this product' },
   // acquirer clients and sandbox host
   ACQUIRER_HTTP: { http: 502, exit: 3, summary: 'the acquirer answered with an error status' },
   ACQUIRER_UNKNOWN_OUTCOME: {
@@ -176,6 +204,12 @@ export const ERROR_CODES = {
     exit: 4,
     summary: 'this payment has no receipt (it was never approved) or it is not from today',
   },
-} as const satisfies Record<string, { http: number; exit: number; summary: string }>;
+} as const satisfies Record<string, { http: number; exit: number; summary: string; api?: string }>;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** The code the API answers for `code`: its API name where it has one (no engine code reaches the API). */
+export function apiCodeOf(code: ErrorCode): ErrorCode {
+  const entry = ERROR_CODES[code];
+  return 'api' in entry ? entry.api : code;
+}

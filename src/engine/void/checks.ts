@@ -150,20 +150,21 @@ export interface LimitCheck {
  */
 export function checkVoidLimits(c: LimitCheck): void {
   const where = { paymentId: c.sale.paymentId, amount: c.amount };
-  if (!Number.isSafeInteger(c.amount) || c.amount <= 0)
-    throw new OmniposError(
-      'VOID_OVER_LIMIT',
-      `amount: must be a positive whole number of cents, got ${c.amount}`,
-      where,
-    );
   const remaining = c.sale.amount - c.voided;
-  const greaterAllowed = c.tables?.tables.parameters.AllowCancellationWithValueGreaterThanTheValueOfTheSale === true;
+  // First: a sale voided in full says so, whatever amount was asked (none asks for what remains: 0).
   if (remaining <= 0)
     throw new OmniposError(
       'VOID_OVER_LIMIT',
       `sale ${c.sale.merchantOrderId} is already voided in full (${c.sale.amount} cents)`,
       { ...where, remaining: 0 },
     );
+  if (!Number.isSafeInteger(c.amount) || c.amount <= 0)
+    throw new OmniposError(
+      'VOID_OVER_LIMIT',
+      `amount: must be a positive whole number of cents, got ${c.amount}`,
+      where,
+    );
+  const greaterAllowed = c.tables?.tables.parameters.AllowCancellationWithValueGreaterThanTheValueOfTheSale === true;
   if (c.amount > remaining && !greaterAllowed) {
     throw new OmniposError(
       'VOID_OVER_LIMIT',

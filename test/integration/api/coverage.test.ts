@@ -144,6 +144,9 @@ describe('every documented answer, produced on a real daemon and checked against
       const route = `/v1/payments/{id}/${action}`;
       expect((await hit(route, `/v1/payments/999999/${action}`, { method: 'POST' })).status).toBe(404);
       expect((await hit(route, `/v1/payments/1/${action}`, { method: 'POST', token: 'nope' })).status).toBe(401);
+      // An operation without a body refuses one rather than ignore it (issue 32).
+      const withBody = await hit(route, `/v1/payments/1/${action}`, { method: 'POST', body: json({ reason: 'x' }) });
+      expect(withBody.body).toMatchObject({ error: { code: 'INVALID_BODY' } });
     }
     await idle();
 
@@ -190,6 +193,9 @@ describe('every documented answer, produced on a real daemon and checked against
     expect((await hit('/v1/docs', '/v1/docs', { token: null, headers: { accept: 'application/json' } })).status).toBe(
       406,
     );
+    const streamDoc = '/v1/events.openapi.json';
+    expect((await hit(streamDoc, streamDoc, { token: null })).body).toMatchObject({ openapi: '3.2.0' });
+    expect((await hit(streamDoc, streamDoc, { token: null, headers: { accept: 'text/html' } })).status).toBe(406);
     const page = await request(`${t.daemon.apiUrl}/v1/docs`);
     expect([page.statusCode, page.headers['content-type'], (await page.body.text()).slice(0, 15)]).toEqual([
       200,
@@ -201,6 +207,9 @@ describe('every documented answer, produced on a real daemon and checked against
     if (paths()['/v1/events/ticket']) {
       expect((await hit('/v1/events/ticket', '/v1/events/ticket', { method: 'POST' })).status).toBe(201);
       expect((await hit('/v1/events/ticket', '/v1/events/ticket', { method: 'POST', token: null })).status).toBe(401);
+      expect((await hit('/v1/events/ticket', '/v1/events/ticket', { method: 'POST', body: json({}) })).status).toBe(
+        400,
+      );
     }
     const stream = await openEvents(t.daemon.apiUrl!, t.token);
     expect(stream.status).toBe(200);
@@ -272,6 +281,15 @@ describe('every documented answer, produced on a real daemon and checked against
     expect((await hit('/v1/payments/{id}/receipt/print', `${url}/print`, { method: 'POST', token: null })).status).toBe(
       401,
     );
+    // Both receipt actions read a JSON body: another type is 415, past 64 KiB 413 (issue 32: now declared).
+    for (const action of ['print', 'answer'] as const) {
+      const route = `/v1/payments/{id}/receipt/${action}`;
+      expect((await hit(route, `${url}/${action}`, { method: 'POST', body: 'x', type: 'text/plain' })).status).toBe(
+        415,
+      );
+      const big = json({ copy: 'x'.repeat(70_000) });
+      expect((await hit(route, `${url}/${action}`, { method: 'POST', body: big })).status).toBe(413);
+    }
     expect(
       (await hit('/v1/payments/{id}/receipt/print', '/v1/payments/999999/receipt/print', { method: 'POST' })).status,
     ).toBe(404);
@@ -357,7 +375,9 @@ describe('every documented answer, produced on a real daemon and checked against
       );
     expect(declared.length).toBeGreaterThanOrEqual(30);
     // 409 NOT_AVAILABLE (a method the configuration lacks) shares the BUSY answer's schema; the
-    // sandbox configuration has every method.
-    expect(declared.filter((d) => !seen.has(d)).sort()).toEqual([]);
+    // sandbox configuration has every method. The 503s need a device or the disk held back: PINPAD_OPENING
+    // is produced and checked by pinpad-opening.test.ts, STORE_WRITE_FAILED by the disk-fault tests
+    // (test/integration/faults); the contract check holds every answer of those to the document too.
+    expect(declared.filter((d) => !seen.has(d) && !d.endsWith(' 503')).sort()).toEqual([]);
   });
 });

@@ -6,6 +6,7 @@ import { createLogger } from '../../../src/core/log/index.js';
 import { EventLog, Journal, openTerminalDatabase, type Db } from '../../../src/store/index.js';
 import { openEvents, startTestDaemon, type Sse } from '../../helpers/daemon.js';
 import { tempDirForFile } from '../../helpers/temp-dir.js';
+import { declinedSaleRow } from '../../helpers/store.js';
 
 /**
  * The event stream's replay, on a real database and a real listener: `Last-Event-ID` gets the
@@ -18,11 +19,15 @@ const dir = tempDirForFile('omnipos-replay-');
 let db: Db;
 let now = new Date('2026-11-25T14:00:00Z');
 let hub: EventHub;
+/** The payment every alarm here names (the hub stamps its kind). */
+let paymentId: number;
 let api: Awaited<ReturnType<typeof listenApi>>;
 beforeAll(async () => {
   t = await startTestDaemon();
   db = openTerminalDatabase(dir);
-  hub = new EventHub(new Journal(db), () => now, new EventLog(db));
+  const journal = new Journal(db);
+  paymentId = declinedSaleRow(journal, now);
+  hub = new EventHub(journal, () => now, new EventLog(db));
   const d = t.daemon;
   api = await listenApi(
     buildApp({
@@ -43,7 +48,7 @@ afterAll(async () => {
   await t?.stop();
 });
 
-const alarm = (n: number) => ({ type: 'alarm' as const, id: 9000 + n, code: 'TEST', message: `alarm ${n}` });
+const alarm = (n: number) => ({ type: 'alarm' as const, id: paymentId, code: 'TEST', message: `alarm ${n}` });
 const seqOf = (e: Sse): number => {
   if ('comment' in e) return -1;
   const body = JSON.parse(e.data) as { seq: number };
@@ -123,7 +128,7 @@ describe('EventHub with an event log, and GET /v1/events with Last-Event-ID', ()
   });
 
   it('an event with a card number in it is sent live but never written: its seq is taken, the replay skips it and says partial', async () => {
-    hub.publish({ type: 'alarm', id: 1, code: 'TEST', message: 'card 4111111111111111 seen' });
+    hub.publish({ type: 'alarm', id: paymentId, code: 'TEST', message: 'card 4111111111111111 seen' });
     hub.publish(alarm(11));
     expect(JSON.stringify(db.prepare('SELECT body FROM api_events').all())).not.toContain('4111111111111111');
     const resumed = await openEvents(api.url, t.token, '9');

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, listenApi } from '../../../src/api/app.js';
 import { EventHub } from '../../../src/api/events.js';
 import { createLogger } from '../../../src/core/log/index.js';
+import { declinedSaleRow } from '../../helpers/store.js';
 import { openEvents, startTestDaemon, type Sse } from '../../helpers/daemon.js';
 
 let t: Awaited<ReturnType<typeof startTestDaemon>>;
@@ -154,13 +155,15 @@ describe('GET /v1/events over loopback', () => {
       expect(await stream.next(2000)).toEqual({ comment: 'heartbeat' });
       expect(Date.now() - started).toBeGreaterThanOrEqual(60);
       expect(hub.subscribers).toBe(1);
-      hub.publish({ type: 'alarm', id: 424242, code: 'TEST', message: 'an alarm' });
+      const id = declinedSaleRow(d.journal);
+      hub.publish({ type: 'alarm', id, code: 'TEST', message: 'an alarm' });
       let alarm: Sse;
       do alarm = await stream.next(2000);
       while ('comment' in alarm);
       expect(JSON.parse(alarm.data)).toMatchObject({
         type: 'alarm',
-        id: 424242,
+        id,
+        kind: 'sale',
         code: 'TEST',
         message: 'an alarm',
         seq: 1,

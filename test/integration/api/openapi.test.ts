@@ -66,7 +66,8 @@ describe('GET /v1/openapi.json', () => {
       if (r.auth === false) expect(op.security).toEqual([]);
       else
         expect(op.responses['401']?.content?.['application/json']?.schema).toEqual({
-          $ref: '#/components/schemas/Error',
+          allOf: [{ $ref: '#/components/schemas/Error' }],
+          properties: { error: { properties: { code: { type: 'string', enum: ['UNAUTHORIZED'] } } } },
         });
     }
   });
