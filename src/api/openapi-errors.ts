@@ -20,7 +20,8 @@ const SUPERVISOR: ErrorCode[] = ['SUPERVISOR_REQUIRED', 'SUPERVISOR_NOT_CONFIGUR
  * Every code each operation answers, from the one catalogue (src/core/errors/codes.ts gives each its
  * status and meaning). The OpenAPI document lists them per status as an enum of `Error.code`, and
  * the tests hold every answer of the daemon to it: a code an operation answers that is not here
- * fails them. Every operation behind the token also answers `UNAUTHORIZED`.
+ * fails them. Every operation behind the token also answers `UNAUTHORIZED`, and every operation
+ * `MISDIRECTED_REQUEST` for a `Host` the terminal does not answer for (src/core/host-header.ts).
  */
 export const OPERATION_ERRORS: Readonly<Record<string, readonly ErrorCode[]>> = {
   'POST /v1/payments': [
@@ -96,7 +97,11 @@ export function withErrorCodes(
 ): Record<string, Response> {
   const listed = OPERATION_ERRORS[key];
   if (!listed) throw new Error(`openapi: no error codes for ${key} (add its row to OPERATION_ERRORS)`);
-  const codes: ErrorCode[] = [...(authenticated ? (['UNAUTHORIZED'] as const) : []), ...new Set(listed)];
+  const codes: ErrorCode[] = [
+    ...(authenticated ? (['UNAUTHORIZED'] as const) : []),
+    'MISDIRECTED_REQUEST',
+    ...new Set(listed),
+  ];
   const byStatus = new Map<string, ErrorCode[]>();
   for (const c of codes)
     byStatus.set(String(ERROR_CODES[c].http), [...(byStatus.get(String(ERROR_CODES[c].http)) ?? []), c]);

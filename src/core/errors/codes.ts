@@ -62,6 +62,11 @@ export const ERROR_CODES = {
   ENGINE_CANCELLED: { http: 409, exit: 4, summary: 'the operation was cancelled', api: 'NOT_ALLOWED' },
   // the cash register's API (src/api): what it says of the request itself
   UNAUTHORIZED: { http: 401, exit: 2, summary: 'a missing or wrong bearer token' },
+  MISDIRECTED_REQUEST: {
+    http: 421,
+    exit: 2,
+    summary: '`Host` names neither a loopback name nor the LAN name this terminal answers for (DNS rebinding)',
+  },
   NOT_FOUND: { http: 404, exit: 2, summary: 'no such payment, void or route' },
   INVALID_FIELD: { http: 400, exit: 2, summary: 'a field at fault: `field` is its path (`payer.email`)' },
   INVALID_JSON: { http: 400, exit: 2, summary: 'the body is not JSON' },
