@@ -208,7 +208,9 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
   private notify(command: string, data: Uint8Array): void {
     try {
       const rsp = decodeResponse(data);
-      const text = rsp.blocks[0] ? Buffer.from(rsp.blocks[0]).toString('latin1') : '';
+      const msg = rsp.blocks[0] ? Buffer.from(rsp.blocks[0]).toString('latin1') : '';
+      // NTM_MSG is formatted for 2 lines of 16 (§2.3.3): the second line starts at the 17th character
+      const text = msg.length > 16 ? `${msg.slice(0, 16).trimEnd()}\n${msg.slice(16)}` : msg;
       this.emit('notification', { command, text });
     } catch {
       this.log.debug({ command }, 'pinpad notification does not decode');

@@ -28,7 +28,7 @@ export interface DiskAlarm {
   id: string;
   code: 'DISK_LOW';
   key: string;
-  severity: 'warning';
+  severity: 'warn';
   message: string;
   since: string;
   source: 'condition';
@@ -150,7 +150,7 @@ export class DiskWatch {
         id: `DISK_LOW:${this.#since}`,
         code: 'DISK_LOW',
         key: 'DISK_LOW',
-        severity: 'warning',
+        severity: 'warn',
         message: why,
         since: this.#since,
         source: 'condition',

@@ -1,5 +1,8 @@
 import { statSync } from 'node:fs';
-import type { Db } from './open.js';
+import type Database from 'better-sqlite3';
+
+/** The database handle (open.ts's `Db`, named again here so that open.ts may import this file without a cycle). */
+type Db = Database.Database;
 
 /**
  * The database gives back the space it freed (docs/operations.md, "Space given back"): the file is

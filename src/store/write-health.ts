@@ -93,7 +93,7 @@ function runnerOf(db: Db): Runner {
  * A transaction of `fn` that reports like the statements. It runs through the database's one
  * `runner` (BEGIN … COMMIT, or a savepoint when nested: better-sqlite3's own logic) rather than a
  * better-sqlite3 transaction made per call, whose four variants with their properties cost more
- * than a commit's statements (issue 37: the journal makes one per transition).
+ * than a commit's statements (the journal makes one per transition).
  */
 function guardTransaction<F extends (...a: never[]) => unknown>(db: Db, fn: F, runner: Runner): Transaction<F> {
   type Args = Parameters<Transaction<F>>;

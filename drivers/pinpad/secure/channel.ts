@@ -58,7 +58,7 @@ const clearAnswer = (id: string): PinpadError =>
  */
 export class SecureChannel implements PacketLayer {
   private key: Uint8Array | undefined;
-  /** The session's AES, its key schedule made once from `key` (issue 37). */
+  /** The session's AES, its key schedule made once from `key`, not per packet. */
   private cipher: SessionAes | undefined;
   private recognitionValue: Recognition = 'unknown';
   private sessions = 0;

@@ -102,7 +102,7 @@ describe('confirmation of a denied sale, cents 30–39', () => {
     expect(c).toMatchObject({ Status: 3 });
   });
 
-  it('31 denied, 39 error; outside 30–39 a confirmation or undo of a denied sale is decided by the query (Status 3) → done', async () => {
+  it('31 denied, 39 error; outside 30–39 a confirmation of a denied sale is a dead letter (the terminal confirms only what it was told approved: the rulebook), its undo done (Status 3)', async () => {
     const s31 = (await omni().authorize(sale(20031))).answer?.Payment.PaymentId ?? '';
     expect((await omni().settle('confirm', () => omni().confirmSale(s31, EMV_CONFIRM))).action).toBe('query');
     const s39 = (await omni().authorize(sale(1039))).answer?.Payment.PaymentId ?? '';
@@ -112,7 +112,7 @@ describe('confirmation of a denied sale, cents 30–39', () => {
     expect((e39 as { context: { status: number } }).context.status).toBe(500);
     const declinedSale = sale(6000, { lastDigit: 2 });
     const declined = (await omni().authorize(declinedSale)).answer?.Payment.PaymentId ?? '';
-    expect(await delivery().confirm(declined, emvTags(EMV_CONFIRM.EmvData))).toMatchObject({ action: 'done' });
+    expect(await delivery().confirm(declined, emvTags(EMV_CONFIRM.EmvData))).toMatchObject({ action: 'dead-letter' });
     const undo = await attemptUndo(
       delivery(),
       {

@@ -364,6 +364,22 @@ describe('every documented answer, produced on a real daemon and checked against
     await idle();
   }, 60_000);
 
+  it('a Host the terminal does not answer for: 421 MISDIRECTED_REQUEST on every route (DNS rebinding)', async () => {
+    const elsewhere = /^\/v1\/(day\/|voids\/|payments\/\{id\}\/voids?$)/;
+    for (const [route, ops] of Object.entries(paths()).filter(([p]) => !elsewhere.test(p)))
+      for (const m of Object.keys(ops)) {
+        const url = route.replace('{id}', '1');
+        const answer = await hit(route, url, {
+          method: m.toUpperCase() as 'GET' | 'POST',
+          headers: { host: 'evil.example' },
+        });
+        expect(answer, `${m.toUpperCase()} ${route}`).toMatchObject({
+          status: 421,
+          body: { error: { code: 'MISDIRECTED_REQUEST' } },
+        });
+      }
+  });
+
   it('left nothing the document declares for these routes unproduced', () => {
     // Every route but the voids' and the day's, which their own areas' tests produce and check
     // with the same checker (the supervisor's token and a second card read are theirs to set up).

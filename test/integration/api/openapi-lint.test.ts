@@ -52,7 +52,9 @@ describe('the OpenAPI document for generated clients', () => {
     const paths = broken.paths as Record<string, Record<string, Record<string, unknown>>>;
     delete paths['/v1/health']!.get!.operationId;
     paths['/v1/payments/{id}']!.get!.operationId = 'listPayments';
+    // every 4xx of one operation gone (the 406, and the 421 every route answers for a foreign Host)
     delete (paths['/v1/openapi.json']!.get!.responses as Record<string, unknown>)['406'];
+    delete (paths['/v1/openapi.json']!.get!.responses as Record<string, unknown>)['421'];
     ((broken.components as Record<string, Record<string, unknown>>).schemas as Record<string, unknown>).Orphan = {
       type: 'object',
     };

@@ -376,6 +376,18 @@ describe('voids on the daemon: the API and the CLI, the embedded sandbox and vir
     expect(daemon.journal.list().filter((e) => e.kind === 'void').length).toBe(before);
   }, 120_000);
 
+  it('a Host the terminal does not answer for: 421 MISDIRECTED_REQUEST on the void routes (DNS rebinding)', async () => {
+    for (const [method, p] of [
+      ['POST', '/v1/payments/1/void'],
+      ['GET', '/v1/payments/1/voids'],
+      ['GET', '/v1/voids/1'],
+    ] as const)
+      expect(await call(method, p, { headers: { host: 'evil.example' } })).toMatchObject({
+        status: 421,
+        body: { error: { code: 'MISDIRECTED_REQUEST' } },
+      });
+  });
+
   it('every answer the OpenAPI document declares for the void routes was produced above and conformed to its schema', () => {
     const paths = doc!.paths as Record<string, Record<string, { responses: Record<string, unknown> }>>;
     const declared = VOID_ROUTES.flatMap(([, route]) =>
@@ -383,7 +395,7 @@ describe('voids on the daemon: the API and the CLI, the embedded sandbox and vir
         Object.keys(op.responses).map((st) => `${m.toUpperCase()} ${route} ${st}`),
       ),
     );
-    expect(declared.length).toBe(16);
+    expect(declared.length).toBe(19);
     // 503 (PINPAD_OPENING, STORE_WRITE_FAILED …) needs the pinpad or the disk held back: pinpad-opening.test.ts
     // and the disk-fault tests produce those, held to the document by the contract check.
     expect(declared.filter((d) => !produced.has(d) && !d.endsWith(' 503')).sort()).toEqual([]);

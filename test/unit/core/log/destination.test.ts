@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createLogger, daemonDestination, rateLimited, rotatingFile } from '../../../src/core/log/index.js';
-import { useTempDirs } from '../../helpers/temp-dir.js';
+import { createLogger, daemonDestination, rateLimited, rotatingFile } from '../../../../src/core/log/index.js';
+import { useTempDirs } from '../../../helpers/temp-dir.js';
 
 // Issue 35, "Logs bounded": before, <stateDir>/logs/omnipos.log grew for ever and a burst of refused
 // requests wrote one line each, as fast as an outsider could send them.

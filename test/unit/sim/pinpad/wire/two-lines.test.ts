@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { twoLines } from '../../../../src/sim/pinpad/wire/two-lines.js';
+import { twoLines } from '../../../../../src/sim/pinpad/wire/two-lines.js';
 
 /** §2.3.3: NTM_MSG S32, "formatada para poder ser visualizada corretamente em 2 linhas de 16 caracteres". */
 describe('notifications as two lines of 16 (§2.3.3)', () => {
