@@ -104,17 +104,21 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
    * the driver keeps trying in the background with the reconnect backoff, as after a loss (link events
    * `reconnecting`, then `reconnected`). A pinpad plugged in later is found without a restart.
    */
+  /** Set by close(): no reconnect is scheduled after it, even by a connect that fails after the close. */
+  private closeAsked = false;
+
   async start(): Promise<void> {
     try {
       await this.connect();
     } catch (e) {
-      if (this.backoff.enabled && this.statusValue === 'disconnected') this.scheduleReconnect(1);
+      if (this.backoff.enabled && this.statusValue === 'disconnected' && !this.closeAsked) this.scheduleReconnect(1);
       throw e;
     }
   }
 
   /** Stops probing and reconnecting and closes the link. Commands in flight fail as disconnected. */
   async close(): Promise<void> {
+    this.closeAsked = true;
     this.statusValue = 'closed';
     this.stopTimers();
     const link = this.link;
@@ -347,7 +351,7 @@ export class Pinpad extends EventEmitter<PinpadEvents> {
   }
 
   private scheduleReconnect(attempt: number): void {
-    if (this.statusValue === 'closed') return;
+    if (this.statusValue === 'closed' || this.closeAsked) return;
     const delayMs = Math.min(this.backoff.maxMs, this.backoff.initialMs * 2 ** (attempt - 1));
     this.statusValue = 'reconnecting';
     this.emit('link', { state: 'reconnecting', attempt, delayMs });
