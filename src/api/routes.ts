@@ -26,17 +26,22 @@ export interface Route<D> {
   handle(call: RouteCall, deps: D): Promise<void> | void;
 }
 
-/** Matches `pathname` against a path template; the `{name}` segments become parameters. */
+/**
+ * Matches `pathname` against a path template segment by segment; the `{name}` segments become
+ * parameters. An empty segment matches nothing: `/v1//health` and `/v1/health/` are not `/v1/health`.
+ */
 export function matchPath(template: string, pathname: string): Record<string, string> | undefined {
-  const want = template.split('/').filter(Boolean);
-  const got = pathname.split('/').filter(Boolean);
+  const want = template.split('/');
+  const got = pathname.split('/');
   if (want.length !== got.length) return undefined;
   const params: Record<string, string> = {};
   for (let i = 0; i < want.length; i++) {
     const w = want[i] as string;
     const g = got[i] as string;
-    if (w.startsWith('{') && w.endsWith('}')) params[w.slice(1, -1)] = g;
-    else if (w !== g) return undefined;
+    if (w.startsWith('{') && w.endsWith('}')) {
+      if (g === '') return undefined;
+      params[w.slice(1, -1)] = g;
+    } else if (w !== g) return undefined;
   }
   return params;
 }

@@ -79,9 +79,11 @@ export async function warmContract(): Promise<void> {
 
 /** The documented path template `pathname` falls under (`/v1/payments/12/void` → `/v1/payments/{id}/void`). */
 export function operationOf(method: string, pathname: string): { path: string; op: Operation } | undefined {
-  const got = pathname.split('/').filter(Boolean);
+  // Segment by segment, empty ones kept: `//v1/health` or `/v1/health/` is not `/v1/health` (the router
+  // answers 404 to both, an answer no operation declares).
+  const got = pathname.split('/');
   for (const [template, ops] of Object.entries(doc().paths)) {
-    const want = template.split('/').filter(Boolean);
+    const want = template.split('/');
     if (want.length !== got.length) continue;
     if (!want.every((w, i) => (w.startsWith('{') && w.endsWith('}') ? got[i] !== '' : w === got[i]))) continue;
     const op = ops[method.toLowerCase()];
