@@ -1,8 +1,22 @@
 import { parseArgs } from 'node:util';
 import { OmniposError } from '../core/index.js';
-import { serveControl, TIMING_NAMES, VirtualPinpad, type TimingName } from '../sim/index.js';
+import { serveControl, TIMING_NAMES, TIMING_SCALE, VirtualPinpad, type TimingName } from '../sim/index.js';
 import { intOption } from './options.js';
 import type { CliContext, Command } from './context.js';
+
+/** `--timing-scale`: a number within TIMING_SCALE, or undefined when not given. */
+function scaleOption(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (v.trim() === '' || !(n >= TIMING_SCALE.min && n <= TIMING_SCALE.max)) {
+    throw new OmniposError(
+      'INVALID_ARGUMENT',
+      `--timing-scale: expected a number from ${TIMING_SCALE.min} to ${TIMING_SCALE.max}, got ${JSON.stringify(v)}`,
+      { option: 'timing-scale' },
+    );
+  }
+  return n;
+}
 
 /** Resolves when the process is asked to stop. */
 function untilSignal(): Promise<void> {
@@ -16,7 +30,7 @@ export const simPinpad: Command = {
   path: ['sim', 'pinpad'],
   summary: 'run the virtual ABECS pinpad on a TCP port or a pseudo-terminal',
   usage: `omnipos sim pinpad (--tcp PORT | --pty PATH) [--control PORT] [--classic] [--typing-ms MS|never]
-                      [--serial TEXT] [--model TEXT] [--timing fast|ppc930] [--answers 2.20|2.12]
+                      [--serial TEXT] [--model TEXT] [--timing fast|ppc930] [--timing-scale X] [--answers 2.20|2.12]
 
 Runs a virtual pinpad that speaks ABECS 2.20 until stopped (SIGTERM/SIGINT).
   --tcp PORT       listen for the terminal on 127.0.0.1:PORT (0 = any free port)
@@ -26,6 +40,7 @@ Runs a virtual pinpad that speaks ABECS 2.20 until stopped (SIGTERM/SIGINT).
   --typing-ms MS   how long the simulated customer takes to type (default 50; "never" waits for keys)
   --timing NAME    processing time per command: fast (none, the default) or ppc930 (a real Gertec
                    PPC930's, from a public log: secure OPN 3 s, full GIX 8 s, GOX 2 s, loads by size)
+  --timing-scale X every processing time multiplied by X (0.01 to 10, default 1: the real times)
   --answers VER    2.20 (default) or 2.12: answers as the PPC930 of the public log gives them
                    (2.12-era GIX ids and order, DEX options refused)
 Prints one JSON line when ready: {"ready":true,"tcp":PORT,"pty":PATH,"control":PORT}.
@@ -44,6 +59,7 @@ Example:
         serial: { type: 'string' },
         model: { type: 'string' },
         timing: { type: 'string' },
+        'timing-scale': { type: 'string' },
         answers: { type: 'string' },
       },
       strict: true,
@@ -57,6 +73,7 @@ Example:
         { option: 'timing' },
       );
     }
+    const timingScale = scaleOption(values['timing-scale']);
     if (values.answers !== undefined && values.answers !== '2.20' && values.answers !== '2.12') {
       throw new OmniposError(
         'INVALID_ARGUMENT',
@@ -74,6 +91,7 @@ Example:
         ...(values.serial ? { serialNumber: values.serial } : {}),
         ...(values.model ? { model: values.model } : {}),
         ...(values.timing ? { timing: values.timing as TimingName } : {}),
+        ...(timingScale !== undefined ? { timingScale } : {}),
         ...(values.answers === '2.12' ? { answers: '2.12' as const, specVersion: '2.12' } : {}),
       },
       onEvent: (event, detail) => ctx.err(`${JSON.stringify({ event, ...detail })}\n`),

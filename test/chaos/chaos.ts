@@ -1,14 +1,16 @@
 /**
  * `npm run chaos -- --sales N [--seed S] [--kill-rate R] [--fault-rate F] [--pinpad-fault-rate P]
- *   [--slow-share X] [--merchants 1|2] [--void-rate V] [--brownout on|off]`
+ *   [--timing ppc930|fast] [--timing-scale S] [--slow-share X] [--merchants 1|2] [--void-rate V]
+ *   [--brownout on|off]`
  *
  * The daemon (`omnipos run`) as a child process, killed with SIGKILL at random points during N
  * sales driven through its API; its virtual pinpad (`omnipos sim pinpad`) as its own process that
  * survives every kill, the daemon reaching it over TCP and opening a new secure session each start.
  * The pinpad's faults (issue 18): delays, lost ACKs, bad CRCs, line noise with control bytes,
  * truncated and lost answers, a CAN that drops the EMV context, a disconnect mid-answer with replug;
- * a share of the sales (`--slow-share`) on the slow `ppc930` timing profile (a pinpad per process,
- * so both processes restart at the phase's edges). The strict sandbox host in this process, its
+ * the pinpads answering in a real Gertec PPC930's times (`--timing ppc930`, the default; a scale
+ * below 1 runs the sales faster, and then a share of them, `--slow-share`, at the real times: a pinpad
+ * per process, so both processes restart at the phase's edges). The strict sandbox host in this process, its
  * dialect, not-found shape and delayed visibility drawn from the seed (issue 16), injecting faults
  * (latency, 5xx, resets before and after recording, withheld answers, and the host's published
  * error numbers on the confirmation, undo and void routes, before or after the host did the work,
@@ -42,7 +44,7 @@ import { chaosTerminals } from './merchants.js';
 import { count, seededRandom } from './random.js';
 import { reconcile } from './reconcile.js';
 import { settle, settleAll } from './settle.js';
-import { sleep, type Terminal } from './terminal.js';
+import { isReal, REAL_PPC930, sleep, type Terminal, type Timing } from './terminal.js';
 
 const { values } = parseArgs({
   options: {
@@ -51,6 +53,8 @@ const { values } = parseArgs({
     'kill-rate': { type: 'string', default: '0.25' },
     'fault-rate': { type: 'string', default: '0.3' },
     'pinpad-fault-rate': { type: 'string', default: '0.1' },
+    timing: { type: 'string', default: 'ppc930' },
+    'timing-scale': { type: 'string', default: '1' },
     'slow-share': { type: 'string', default: '0.1' },
     merchants: { type: 'string', default: '2' },
     'void-rate': { type: 'string', default: '0.1' },
@@ -61,7 +65,10 @@ const SALES = Number(values.sales);
 const KILL_RATE = Number(values['kill-rate']);
 const FAULT_RATE = Number(values['fault-rate']);
 const PINPAD_FAULT_RATE = Number(values['pinpad-fault-rate']);
-const SLOW_SHARE = Number(values['slow-share']);
+const TIMING: Timing = { name: values.timing === 'fast' ? 'fast' : 'ppc930', scale: Number(values['timing-scale']) };
+if (values.timing !== 'fast' && values.timing !== 'ppc930') throw new Error('--timing: ppc930 or fast');
+// at the real times already, every sale is a slow one: no phase to switch to
+const SLOW_SHARE = isReal(TIMING) ? 0 : Number(values['slow-share']);
 const MERCHANTS = Number(values.merchants);
 const VOID_RATE = Number(values['void-rate']);
 const BROWNOUT = values.brownout !== 'off';
@@ -123,7 +130,7 @@ async function hostFault(spec: Record<string, unknown>): Promise<void> {
 }
 
 for (const t of terminals) {
-  await t.startPinpad('fast');
+  await t.startPinpad(TIMING);
   await t.startDaemon(shared);
 }
 
@@ -139,9 +146,9 @@ for (let i = 0; i < SALES; i++) {
   progress.update('chaos: sales started', i, SALES);
   // The slow profile for a share of the sales: every terminal's pinpad restarted on ppc930, then back.
   if (slowCount > 0 && (i === slowFrom || i === slowFrom + slowCount)) {
-    for (const t of terminals) await t.switchTiming(i === slowFrom ? 'ppc930' : 'fast', shared);
+    for (const t of terminals) await t.switchTiming(i === slowFrom ? REAL_PPC930 : TIMING, shared);
   }
-  const slow = slowCount > 0 && i >= slowFrom && i < slowFrom + slowCount;
+  const slow = isReal(TIMING) || (slowCount > 0 && i >= slowFrom && i < slowFrom + slowCount);
   if (slow) slowSales++;
   // The brown-out: the host's day two minutes from its close, undos refused, confirmations slow; every
   // sale of the window is undone by the cash register; then the host's clock passes the close.
@@ -262,7 +269,7 @@ for (let i = 0; i < SALES; i++) {
 }
 progress.update('chaos: sales started', SALES, SALES);
 progress.end();
-if (slowCount > 0 && slowFrom + slowCount >= SALES) for (const t of terminals) await t.switchTiming('fast', shared);
+if (slowCount > 0 && slowFrom + slowCount >= SALES) for (const t of terminals) await t.switchTiming(TIMING, shared);
 
 // Faults off, one clean run until nothing is pending, then a clean stop.
 await control('/sandbox/faults', 'DELETE');

@@ -1,7 +1,7 @@
 /**
  * One terminal of the chaos run: the daemon (`omnipos run`) as a child process, and its virtual
  * pinpad (`omnipos sim pinpad`) as its own process that survives every kill of the daemon. The
- * pinpad's timing profile is per process (`--timing fast|ppc930`), so switching profile restarts
+ * pinpad's timing profile is per process (`--timing fast|ppc930 --timing-scale X`), so switching profile restarts
  * the pinpad (cleanly) and the daemon (it reaches the pinpad over TCP on the new port).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -21,7 +21,15 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export type Timing = 'fast' | 'ppc930';
+/** The virtual pinpad's processing times: a named profile at a scale (1: the real times). */
+export interface Timing {
+  readonly name: 'fast' | 'ppc930';
+  readonly scale: number;
+}
+/** A Gertec PPC930's real times (src/sim/pinpad/timing.ts). */
+export const REAL_PPC930: Timing = { name: 'ppc930', scale: 1 };
+/** Whether a timing is a real PPC930's. */
+export const isReal = (t: Timing): boolean => t.name === 'ppc930' && t.scale === 1;
 
 export interface TerminalOptions {
   name: string;
@@ -39,7 +47,7 @@ export class Terminal {
   supervisor = '';
   daemon: ChildProcess | undefined;
   pinpad: ChildProcess | undefined;
-  timing: Timing = 'fast';
+  timing: Timing = REAL_PPC930;
   kills = 0;
   restarts = 0;
   /** Exit codes of the pinpads stopped cleanly (each must be 0). */
@@ -72,7 +80,9 @@ export class Terminal {
         '--typing-ms',
         '5',
         '--timing',
-        timing,
+        timing.name,
+        '--timing-scale',
+        String(timing.scale),
       ],
       {
         env: { ...process.env, OMNIPOS_CONFIG: '' },

@@ -75,8 +75,14 @@ export interface E2eOptions {
   ecrDecisionSeconds?: number;
   /** The daemon's acquirer timeout, ms. */
   acquirerTimeoutMs?: number;
-  /** More `omnipos sim pinpad` options (e.g. `--timing ppc930` for a real pinpad's processing times). */
+  /** More `omnipos sim pinpad` options (e.g. `--classic`). */
   simArgs?: readonly string[];
+  /**
+   * The virtual pinpad's processing times: `scaled` (the default) a Gertec PPC930's at
+   * E2E_TIMING_SCALE, `real` a PPC930's (secure OPN 3 s, full GIX 8 s), `fast` none.
+   * `OMNIPOS_E2E_TIMING=real` runs every rig at the real times.
+   */
+  pinpadTiming?: PinpadTiming;
   /**
    * The daemon's `pinpad.device` for the sim's TCP port (e.g. the BibComp bridge); the sim then runs
    * without a pty. Default: `serial` at the sim's pty.
@@ -86,13 +92,31 @@ export interface E2eOptions {
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
+export type PinpadTiming = 'real' | 'scaled' | 'fast';
+/**
+ * The share of a PPC930's times the e2e rigs run at by default. At the real times each rig's start
+ * waits ~3 s for the secure OPN and each sale ~6 s at the pinpad; a tenth keeps the order and the
+ * proportions of the real answers (docs/pinpad.md "The virtual pinpad's timing in the tests").
+ */
+export const E2E_TIMING_SCALE = 0.1;
+
+/** The `omnipos sim pinpad` options of a timing; `OMNIPOS_E2E_TIMING=real` makes every rig real. */
+export function timingArgs(t: PinpadTiming = 'scaled', env = process.env): string[] {
+  const timing = env.OMNIPOS_E2E_TIMING === 'real' && t === 'scaled' ? 'real' : t;
+  if (timing === 'fast') return ['--timing', 'fast'];
+  return ['--timing', 'ppc930', ...(timing === 'scaled' ? ['--timing-scale', String(E2E_TIMING_SCALE)] : [])];
+}
+
 export async function startE2e(o: E2eOptions = {}): Promise<E2e> {
   await warmContract();
   const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-e2e-'));
   const stateDir = path.join(dir, 'state');
   const logFile = path.join(stateDir, 'logs', 'omnipos.log');
   const ptyPath = path.join(dir, 'pinpad');
-  const sim = await startPtySim(o.pinpadDevice ? undefined : ptyPath, o.simArgs);
+  const sim = await startPtySim(o.pinpadDevice ? undefined : ptyPath, [
+    ...timingArgs(o.pinpadTiming),
+    ...(o.simArgs ?? []),
+  ]);
   const sandbox = await startHarness({ withholdMs: 4000, ...o.sandbox });
   const base = shippedConfig();
   const config = {

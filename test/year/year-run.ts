@@ -98,7 +98,7 @@ export async function runYear(o: YearOptions): Promise<YearResult> {
   const stateDir = path.join(o.dir, 'terminal');
   mkdirSync(stateDir, { recursive: true });
   const t = new Terminal({ name: 'year', stateDir, env: {} });
-  await t.startPinpad('fast');
+  await t.startPinpad({ name: 'fast', scale: 1 });
   const months: MonthFigures[] = [];
   let written = 0;
   let sales = 0;

@@ -181,6 +181,7 @@ async function apply(sim: VirtualPinpad, c: ControlCommand): Promise<Record<stri
         cans: sim.engine.state.cans,
         rejected: sim.engine.state.rejected ?? {},
         noise: sim.engine.noise,
+        timing: { name: sim.profile.timing, scale: sim.profile.timingScale },
         ...sim.plugs,
       };
   }

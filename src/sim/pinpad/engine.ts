@@ -91,7 +91,7 @@ export class SimEngine {
   constructor(private readonly opts: EngineOptions) {
     this.typingMs = opts.typingMs === undefined ? 50 : opts.typingMs;
     this.now = opts.now ?? Date.now;
-    this.timing = opts.timing ?? timingFor(opts.profile.timing);
+    this.timing = opts.timing ?? timingFor(opts.profile.timing, opts.profile.timingScale);
     this.reader = new PinpadFrameReader({
       interByteMs: opts.interByteMs ?? 1500,
       silenceMs: opts.silenceMs ?? 500,

@@ -12,7 +12,7 @@ export {
   type EngineOptions,
 } from './engine.js';
 export { FaultSet, FAULT_KINDS, DISCONNECT_STEPS, type Fault, type FaultKind, type DisconnectStep } from './faults.js';
-export { timingFor, TIMING_NAMES, PPC930_MS, type TimingName, type TimingProfile } from './timing.js';
+export { timingFor, TIMING_NAMES, TIMING_SCALE, PPC930_MS, type TimingName, type TimingProfile } from './timing.js';
 export { DEFAULT_PROFILE, profile, type VirtualPinpadProfile } from './profile.js';
 export { CLASSIC_HANDLERS, ABECS_HANDLERS, handlersFor } from './handlers/index.js';
 export { serveControl, parseControl, type ControlCommand } from './control.js';

@@ -29,6 +29,8 @@ export interface VirtualPinpadProfile {
   displayText: string;
   /** Processing times (src/sim/pinpad/timing.ts): `fast` (none, the default) or `ppc930` (a real PPC930's). */
   timing: TimingName;
+  /** Every processing time multiplied by this (default 1, the real times; `--timing-scale`). */
+  timingScale: number;
   /**
    * The version its answers follow: `2.20`, or `2.12` as the PPC930 of the public log answers
    * (GIX data in its own order, 2.12 ids 8030h/8031h/8034h this version does not list, DEX options refused).
@@ -56,6 +58,7 @@ export const DEFAULT_PROFILE: Readonly<VirtualPinpadProfile> = Object.freeze({
   dukptPinKsn: { '01': 'FFFFF030331234500001' },
   displayText: '0216',
   timing: 'fast',
+  timingScale: 1,
   answers: '2.20',
 });
 

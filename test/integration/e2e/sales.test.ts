@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scanForCardData } from '../../helpers/scan-card-data.js';
 import { check } from '../../helpers/schema-check.js';
 import { HAS_SOCAT } from '../../helpers/socat.js';
-import { startE2e, type E2e } from '../../helpers/e2e.js';
+import { E2E_TIMING_SCALE, startE2e, type E2e } from '../../helpers/e2e.js';
 import { clearSecrets, promptsOf, sell, testCard } from '../../helpers/sale-kit.js';
 
 const STRIPE = testCard('stripe card, PIN 4321');
@@ -25,6 +25,11 @@ describe.skipIf(!HAS_SOCAT)('card sales through the API, the virtual pinpad on a
   }, 60_000);
   afterAll(async () => {
     await e?.stop();
+  });
+
+  it("the virtual pinpad answers in a PPC930's times at the rigs' scale (docs/pinpad.md)", async () => {
+    const state = (await e.sim.control({ cmd: 'state' })) as { timing?: unknown };
+    expect(state.timing).toEqual({ name: 'ppc930', scale: E2E_TIMING_SCALE });
   });
 
   describe('every product', () => {

@@ -12,7 +12,7 @@ import { sell } from '../../helpers/sale-kit.js';
 describe.skipIf(!HAS_SOCAT)("a chip sale against a pinpad with a PPC930's processing times", () => {
   let e: E2e;
   beforeAll(async () => {
-    e = await startE2e({ simArgs: ['--timing', 'ppc930'] });
+    e = await startE2e({ pinpadTiming: 'real' });
   }, 180_000);
   afterAll(async () => {
     await e?.stop();
@@ -23,7 +23,8 @@ describe.skipIf(!HAS_SOCAT)("a chip sale against a pinpad with a PPC930's proces
     const s = await sell(e, { lastDigit: 0, via: 'chip' }, { amount: 1000, method: 'credit' }, 180_000);
     expect(s.view).toMatchObject({ status: 'confirmed', card: { inputMode: 'Emv' } });
     expect(s.host).toMatchObject({ status: 2, confirmationStatus: 1, charged: 1000 });
-    const state = (await e.sim.control({ cmd: 'state' })) as { received: string[] };
+    const state = (await e.sim.control({ cmd: 'state' })) as { received: string[]; timing: unknown };
+    expect(state.timing).toEqual({ name: 'ppc930', scale: 1 });
     expect(state.received).toEqual(expect.arrayContaining(['GCX', 'GOX', 'FCX']));
     // not an assertion on time: the figure goes to the log of the run
     console.log(`slow-profile chip sale: ${Date.now() - started} ms, pinpad commands ${state.received.join(' ')}`);

@@ -31,3 +31,19 @@ describe('processing-time profiles of the virtual pinpad', () => {
     expect(t.processingMs('MLR', cmd('MLR999', 999))).toBeGreaterThan(t.processingMs('MLR', cmd('MLR010', 10)));
   });
 });
+
+describe('a timing profile at a scale', () => {
+  it("keeps the PPC930's proportions at a tenth of its times; 1 is the real profile itself", () => {
+    const tenth = timingFor('ppc930', 0.1);
+    expect(tenth.name).toBe('ppc930');
+    expect(tenth.processingMs('OPN', cmd('OPN523', 523))).toBe(300);
+    expect(tenth.processingMs('GIX', pktdata(PPC930_COMMANDS.GIX_ALL))).toBe(800);
+    expect(tenth.processingMs('GOX', pktdata(PPC930_COMMANDS.GOX))).toBe(200);
+    expect(timingFor('ppc930', 1)).toBe(timingFor('ppc930'));
+    expect(timingFor('fast', 0.1).processingMs('OPN', cmd('OPN523', 523))).toBe(0);
+  });
+
+  it('refuses a scale outside 0.01 to 10', () => {
+    for (const s of [0, -1, 0.001, 11, Number.NaN]) expect(() => timingFor('ppc930', s), String(s)).toThrow(RangeError);
+  });
+});
