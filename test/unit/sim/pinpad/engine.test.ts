@@ -3,6 +3,7 @@ import { DSP, FrameDecoder, GCD, encodeFrame, type LinkEvent } from '../../../..
 import { SimEngine } from '../../../../src/sim/pinpad/engine.js';
 import { handlersFor } from '../../../../src/sim/pinpad/handlers/index.js';
 import { profile } from '../../../../src/sim/pinpad/profile.js';
+import { SIM_COMMANDS } from '../../../../src/sim/pinpad/spec/commands.js';
 import { parseControl } from '../../../../src/sim/pinpad/control.js';
 
 /** A SimEngine with its output decoded, as the terminal would see it. */
@@ -54,6 +55,24 @@ describe('virtual pinpad, link side (§6.2.1)', () => {
     s.engine.receive(encodeFrame(Buffer.from('GIX')));
     await s.settle();
     expect(s.text(s.events[1])).toBe('ERR010');
+  });
+
+  it("a classic pinpad takes DEX (§3.3's table does not tick it Abecs: BibComp has it, §3.1.3) and shows its lines", async () => {
+    const s = sim(true);
+    s.engine.receive(encodeFrame(Buffer.from('DEX018015SO CLASSICO\rDEX', 'latin1')));
+    await s.settle();
+    expect(s.text(s.events[1])).toBe('DEX000');
+    expect(s.engine.state.display).toEqual(['SO CLASSICO', 'DEX']);
+  });
+
+  it('a classic pinpad knows exactly what a current one knows less the commands the specification ticks Abecs (§3.2.2)', () => {
+    const current = handlersFor(false);
+    const classic = handlersFor(true);
+    for (const id of current.keys()) {
+      const abecs = SIM_COMMANDS.get(id)?.abecs;
+      expect(abecs, `${id} is a row of the specification's tables`).toBeDefined();
+      expect(classic.has(id), id).toBe(!abecs);
+    }
   });
 
   it('aborts a blocking command on CAN (EOT, no answer) and on a new command (§6.2.1)', async () => {
