@@ -92,7 +92,7 @@ export const gcr: SimHandler = async (cmd, ctx) => {
   const msg = contactlessOn ? 'APROXIME, INSIRA\rOU PASSE CARTAO' : 'INSIRA OU PASSE\rO CARTAO';
   sim.held = undefined;
   ctx.state.display = msg.split('\r');
-  ctx.notify(msg.replace(/\r/g, ' '));
+  ctx.notify(msg);
   const pres = sim.deck.presentation;
   // GCR has no timeout of its own: it waits for the card, CANCEL or the terminal's CAN
   if (pres.kind === 'nothing')

@@ -15,7 +15,7 @@ export async function enterPin(
   prompt: string,
 ): Promise<{ pin: string } | { status: 'cancel' | 'timeout' | 'aborted' }> {
   ctx.state.display = prompt.split('\r').slice(0, 2);
-  ctx.notify(prompt.replace(/\r/g, ' ').slice(0, 32));
+  ctx.notify(prompt);
   const entry = sim.deck.pin;
   if (entry.kind === 'nothing') {
     const r = await waitNothing(ctx, timeoutS);

@@ -46,7 +46,7 @@ export const gcx: SimHandler = async (cmd, ctx) => {
     str(p.get('SPE_DSPMSG')) ?? (contactlessOn ? 'APROXIME, INSIRA\rOU PASSE CARTAO' : 'INSIRA OU PASSE\rO CARTAO');
   sim.held = undefined;
   ctx.state.display = msg.split('\r').slice(0, 2);
-  ctx.notify(msg.replace(/\r/g, ' ').slice(0, 32));
+  ctx.notify(msg);
   const pres = sim.deck.presentation;
   if (pres.kind === 'nothing') {
     const r = await waitNothing(ctx, timeoutS);
@@ -343,7 +343,7 @@ export const mnu: SimHandler = async (cmd, ctx) => {
   if (options.length === 0 || options.length > 20) return fail('MNU', options.length === 0 ? ST.MANDAT : ST.INVPARM);
   const title = str(p.get('SPE_DSPMSG'));
   ctx.state.display = [title ?? '', ...options];
-  ctx.notify((title ?? options[0] ?? '').slice(0, 32));
+  ctx.notify(title ?? options[0] ?? '');
   const timeoutS = num(p.get('SPE_TIMEOUT'));
   const keys = await Promise.race([ctx.nextKeys(), waitNothing(ctx, timeoutS)]);
   if (keys === 'aborted' || ctx.signal.aborted) return fail('MNU', ST.CANCEL);

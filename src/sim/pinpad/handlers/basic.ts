@@ -5,6 +5,7 @@ import { readParams } from '../card/kit.js';
 import { writeAnswer as encodeResponse } from '../wire/command.js';
 import { isLayoutFault, readLayout } from '../wire/layout.js';
 import { packBlocks, writeDatum } from '../wire/params.js';
+import { displayLines } from '../wire/two-lines.js';
 
 const ST_INVPARM = 11;
 
@@ -48,7 +49,8 @@ export const gcd: SimHandler = async (cmd, ctx) => {
   const max = typeof get('SPE_MAXDIG') === 'number' ? (get('SPE_MAXDIG') as number) : 32;
   if (max < min || max > 32) return encodeResponse('GCD', ST_INVPARM);
   const timeoutS = get('SPE_TIMEOUT');
-  ctx.state.display = [prompt.slice(0, 16), prompt.slice(16)];
+  // §6.5.8: the fixed messages "propositalmente não possuem formatação": laid out at a word, as the notification
+  ctx.state.display = displayLines(prompt);
   ctx.notify(prompt);
   const typed = ctx.nextKeys();
   const timeout =

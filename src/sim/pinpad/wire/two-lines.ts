@@ -5,9 +5,17 @@ const WIDTH = 16;
  * NTM_MSG as §2.3.3 has it: "formatada para poder ser visualizada corretamente em 2 linhas de 16
  * caracteres" (S32, RSP_LEN1 000 to 032). Words wrap at 16 characters (a longer word is cut; what does not
  * fit two lines is left out); the first line is padded to 16 when a second follows, so the second starts at
- * the 17th character; CR or LF in `text` starts the second line.
+ * the 17th character; CR or LF in `text` starts the second line. The one place a message is laid out for the
+ * 2×16 screen: callers pass the whole message (SPE_DSPMSG is S..128 with CR line breaks, §3.1.3.1), never
+ * one cut or with its breaks turned to spaces first.
  */
 export function twoLines(text: string): string {
+  const [first = '', second = ''] = displayLines(text);
+  return second ? `${first.padEnd(WIDTH)}${second}` : first;
+}
+
+/** The two lines of 16 `text` shows as on the 2×16 display (twoLines' layout, unpadded). */
+export function displayLines(text: string): [string, string] {
   const words = text.split(/[\r\n]/).length > 1 ? null : text.trim().split(/\s+/).filter(Boolean);
   const lines: string[] = words
     ? wrap(words)
@@ -16,7 +24,7 @@ export function twoLines(text: string): string {
         .map((l) => l.trim())
         .filter(Boolean);
   const [first = '', second = ''] = lines.map((l) => l.slice(0, WIDTH));
-  return second ? `${first.padEnd(WIDTH)}${second}` : first;
+  return [first, second];
 }
 
 function wrap(words: readonly string[]): string[] {
