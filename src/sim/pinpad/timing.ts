@@ -96,7 +96,7 @@ export const TIMING_SCALE = { min: 0.01, max: 10 } as const;
  * The named timing profile (default `fast`), each time multiplied by `scale` (default 1, the real
  * times). A scaled profile keeps the real one's proportions (the full GIX 20 times a listed one, the
  * secure OPN 15 times a classic one): the test suite runs most end-to-end tests at a tenth of the
- * PPC930's times and a named few at the real ones (docs/testing.md).
+ * PPC930's times and a named few at the real ones (docs/pinpad.md).
  */
 export function timingFor(name: TimingName | undefined, scale = 1): TimingProfile {
   const base = BY_NAME[name ?? 'fast'];
