@@ -8,9 +8,9 @@
  * survives every kill, the daemon reaching it over TCP and opening a new secure session each start.
  * The pinpad's faults (issue 18): delays, lost ACKs, bad CRCs, line noise with control bytes,
  * truncated and lost answers, a CAN that drops the EMV context, a disconnect mid-answer with replug;
- * the pinpads answering in a real Gertec PPC930's times (`--timing ppc930`, the default; a scale
- * below 1 runs the sales faster, and then a share of them, `--slow-share`, at the real times: a pinpad
- * per process, so both processes restart at the phase's edges). The strict sandbox host in this process, its
+ * the pinpads answering in a real Gertec PPC930's times (`--timing ppc930`, the default; `--timing fast`
+ * or a scale below 1 runs the sales faster, and then a share of them, `--slow-share`, at the real times: a
+ * pinpad per process, so both processes restart at the phase's edges). The strict sandbox host in this process, its
  * dialect, not-found shape and delayed visibility drawn from the seed (issue 16), injecting faults
  * (latency, 5xx, resets before and after recording, withheld answers, and the host's published
  * error numbers on the confirmation, undo and void routes, before or after the host did the work,
