@@ -45,6 +45,18 @@ export const ALLOWED = {
     'src/engine',
     'src/operations',
   ],
+  // The TEF Dial file interface (IntPos.001): a second front door beside the API, driving the same engines
+  // through what the API shows of a payment (src/api), never a copy of its rules.
+  'src/tefdial': [
+    ...INNER,
+    'src/store',
+    'src/initialization',
+    'src/acquirer',
+    'src/receipt',
+    'src/engine',
+    'src/operations',
+    'src/api',
+  ],
   // Fleet telemetry over MQTT: beside the API, reads the store, the engines' events and operations.
   'src/fleet': [...INNER, 'src/store', 'src/engine', 'src/operations'],
   'src/main': ['*'],

@@ -1,0 +1,7 @@
+export {
+  parseTefDial,
+  writeTefDial,
+  TefDialFormatError,
+  type TefDialFields,
+  type TefDialFormatProblem,
+} from './codec.js';
