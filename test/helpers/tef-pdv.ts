@@ -6,7 +6,7 @@
  * them. Sources: PayGo "Formato genérico", "Comandos existentes", "Exemplos de arquivos"; the
  * CliSiTef file interface's steps P1–P6 (docs/tef-dial.md).
  */
-import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export type PdvFields = Record<string, string>;
@@ -45,10 +45,14 @@ export interface Exchange {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export class TefPdv {
+  /** The folders exist from the PDV's installation on, whether the manager runs or not. */
   constructor(
     readonly requestDir: string,
     readonly responseDir: string,
-  ) {}
+  ) {
+    mkdirSync(requestDir, { recursive: true });
+    mkdirSync(responseDir, { recursive: true });
+  }
 
   /** Waits for a file of the response folder naming `id`; reads and deletes it. */
   async #await(name: string, id: string | undefined, timeoutMs: number): Promise<PdvFields | undefined> {

@@ -7,17 +7,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeSupervisorPassword } from '../../../src/main/voids.js';
 import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 import { pdvFile, TefPdv } from '../../helpers/tef-pdv.js';
 
 let t: TestDaemon;
 let base: string;
 let pdv: TefPdv;
+let stateDir: string;
+const SUPERVISOR = 'gerente2026';
 
 beforeAll(async () => {
   base = mkdtempSync(path.join(tmpdir(), 'omnipos-tefdial-'));
+  stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-tefdial-daemon-'));
+  writeSupervisorPassword(path.join(stateDir, 'supervisor-password'), SUPERVISOR);
   t = await startTestDaemon({
-    prefix: 'omnipos-tefdial-daemon-',
+    stateDir,
     env: { OMNIPOS_TEF_DIAL__ENABLED: 'true', OMNIPOS_TEF_DIAL__DIR: base },
   });
   await t.daemon.pinpadOpened;
@@ -27,6 +32,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.stop();
   rmSync(base, { recursive: true, force: true });
+  rmSync(stateDir, { recursive: true, force: true });
 });
 
 /** The payment the API shows for a TEF Dial sale, by the order id its answer carried (027-000). */
@@ -113,6 +119,36 @@ describe('the TEF Dial interface', () => {
     expect(parc['018-000']).toBe('3');
     expect(await apiView(parc['027-000']!)).toMatchObject({ method: 'credit', installments: 3, interest: 'ByIssuer' });
     await pdv.decide('CNF', '504', parc);
+  });
+
+  it('CNC: a void with the supervisor password (900-000), refused without it; resent, the same void', async () => {
+    const sale = (await pdv.crt('701', 2000)).response!;
+    await pdv.decide('CNF', '702', sale);
+    await expect.poll(async () => (await apiView(sale['027-000']!)).status).toBe('confirmed');
+    const cnc = (id: string, extra: [string, string][]) =>
+      pdv.send(
+        [
+          ['000-000', 'CNC'],
+          ['001-000', id],
+          ['003-000', '2000'],
+          ['010-000', sale['010-000']!],
+          ['012-000', sale['012-000']!],
+          ['022-000', sale['022-000']!],
+          ...extra,
+        ],
+        true,
+      );
+    const refused = (await cnc('703', [])).response!;
+    expect(refused['009-000']).not.toBe('0');
+    expect(refused['030-000']).toMatch(/SUPERVISOR/);
+    const voided = (await cnc('704', [['900-000', SUPERVISOR]])).response!;
+    expect(voided).toMatchObject({ '000-000': 'CNC', '001-000': '704', '009-000': '0', '025-000': sale['012-000'] });
+    expect(await apiView(sale['027-000']!)).toMatchObject({ voided: { amount: 2000, full: true } });
+    const again = (await cnc('704', [['900-000', SUPERVISOR]])).response!;
+    expect(again['027-000']).toBe(voided['027-000']);
+    const voids = (await t.call('GET', `/v1/payments/${String((await apiView(sale['027-000']!)).id)}/voids`)).body
+      .voids as unknown[];
+    expect(voids).toHaveLength(1);
   });
 
   describe('malformed files: a status file, then a refusal naming the fault; nothing journaled', () => {
