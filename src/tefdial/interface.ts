@@ -48,6 +48,7 @@ export class TefDialInterface {
   #again = false;
   #busy = false;
   #stopped = false;
+  readonly #abort = new AbortController();
   readonly #ledger: VoidLedger;
 
   constructor(
@@ -65,14 +66,15 @@ export class TefDialInterface {
       if (name === REQUEST || name === null) this.#kick();
     });
     this.#watcher.on('error', (e) => this.deps.log.error({ err: e }, 'TEF Dial: the request folder watch failed'));
-    // What a crash left in hand, then what arrived while the daemon was down.
+    // What a crash left in hand, then what arrived while the daemon was down: in the background, the
+    // daemon's start never waits for a sale.
     this.#kick();
-    await this.#running;
   }
 
   async stop(): Promise<void> {
     this.#stopped = true;
     this.#watcher?.close();
+    this.#abort.abort();
     await this.#running;
   }
 
@@ -105,6 +107,8 @@ export class TefDialInterface {
         working = (await readIfThere(path.join(req, WORKING))) ?? waiting;
       }
       await this.#handle(working);
+      // Stopped mid-operation: the request stays in hand, answered after the restart.
+      if (this.#abort.signal.aborted) return;
       await removeDurably(req, WORKING);
       if (this.#stopped) return;
     }
@@ -150,6 +154,7 @@ export class TefDialInterface {
       const answer = await this.#operate(op, req);
       if (answer) await this.#write(RESPONSE, answer);
     } catch (e) {
+      if (this.#abort.signal.aborted) return;
       if (!(e instanceof RequestFieldError)) {
         this.deps.log.error({ err: e, op }, 'TEF Dial: an operation failed');
         await this.#write(RESPONSE, refusal(req, STATUS.failed, 'ERRO INTERNO: OPERACAO NAO EFETUADA'));
@@ -162,7 +167,7 @@ export class TefDialInterface {
 
   /** The operation's answer file, or undefined for the operations the convention answers with the status file alone. */
   async #operate(op: string, req: TefDialFields): Promise<Fields | undefined> {
-    const deps = { ...this.deps, ledger: this.#ledger };
+    const deps = { ...this.deps, ledger: this.#ledger, signal: this.#abort.signal };
     switch (op) {
       case 'ATV':
         return undefined;

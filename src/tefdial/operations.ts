@@ -28,6 +28,8 @@ export interface TefDialDeps {
   log: Logger;
   /** Which void each CNC identification started (none: CNC is refused). */
   ledger?: VoidLedger | undefined;
+  /** Aborted when the interface stops: a payment still in progress is answered after the restart. */
+  signal?: AbortSignal | undefined;
   /** How often a payment in progress is read again, ms. */
   pollMs?: number;
 }
@@ -50,6 +52,7 @@ async function settled(
   for (;;) {
     const entry = deps.journal.get(id) as JournalEntry;
     if (view(entry) !== 'pending') return entry;
+    deps.signal?.throwIfAborted();
     await Promise.race([done?.catch(() => undefined), sleep(deps.pollMs ?? 50)]);
     await sleep(5);
   }

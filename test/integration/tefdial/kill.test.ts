@@ -109,3 +109,40 @@ it('the PDV dies after its answer (no CNF/NCN), the daemon SIGKILLed too: the sa
     await stop(two);
   }
 }, 180_000);
+
+it('the daemon stopped (its own stop, as at SIGTERM) while the card is read: the request stays in hand and is answered after the start, nothing charged twice', async () => {
+  const stateDir = tempDir();
+  const base = tempDir();
+  const pdv = new TefPdv(path.join(base, 'REQ'), path.join(base, 'RESP'));
+  const stopped = daemon(stateDir, base, { STOP_AT: 'state:card-read' });
+  const first = pdv.exchange(
+    pdvFile([
+      ['000-000', 'CRT'],
+      ['001-000', '9201'],
+      ['003-000', '2810'],
+    ]),
+    {
+      id: '9201',
+      answer: true,
+      statusMs: 120_000,
+      answerMs: 120_000,
+    },
+  );
+  const exit = await stopped.exit;
+  expect(exit, stopped.err()).toEqual({ code: 0, signal: null });
+  expect(existsSync(path.join(base, 'REQ', 'IntPos.001.working'))).toBe(true);
+  const restarted = daemon(stateDir, base);
+  try {
+    const r = (await first).response!;
+    expect(r['001-000']).toBe('9201');
+    const charged = async (): Promise<number> =>
+      (await h.ledger()).sales.filter((s) => s.merchantOrderId === r['027-000']).reduce((a, s) => a + s.charged, 0);
+    if (r['009-000'] === '0') {
+      await pdv.decide('CNF', '9202', r);
+      await expect.poll(charged, { timeout: 20_000 }).toBe(2810);
+    } else expect(await charged()).toBe(0);
+    expect(existsSync(path.join(base, 'REQ', 'IntPos.001.working'))).toBe(false);
+  } finally {
+    await stop(restarted);
+  }
+}, 180_000);
