@@ -347,7 +347,6 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
       onAuthFailure: () => metrics.metrics.authFailed(),
     },
   );
-  // The TEF Dial file interface (tefDial.enabled): the PDV's IntPos.001 files, on the engines the API drives.
   await startTefDial(held, config, log, { engine, voids: voids.engine, journal, pinpadOpen: started?.assertOpen });
 
   // Fleet telemetry over MQTT (fleet.mqtt): follows the events, never on a sale's path.
