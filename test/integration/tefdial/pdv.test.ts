@@ -82,6 +82,15 @@ describe('the TEF Dial interface', () => {
     await expect.poll(async () => (await apiView(r['027-000']!)).status).toBe('undone');
   });
 
+  it('a declined sale: 009-000 not 0 and the reason for the operator, as the API shows it declined', async () => {
+    // The sandbox declines a sale whose cents are 11 (docs/sandbox.md).
+    const r = (await pdv.crt('251', 1011)).response!;
+    expect(r['009-000']).toBe('1');
+    expect(r['030-000']).toMatch(/^TRANSACAO NEGADA/);
+    expect(r['028-000']).toBeUndefined();
+    expect(await apiView(r['027-000']!)).toMatchObject({ status: 'declined' });
+  });
+
   it('the same identification again returns the same sale, never a second one', async () => {
     const first = (await pdv.crt('301', 1200)).response!;
     const again = (await pdv.crt('301', 1200)).response!;
