@@ -81,11 +81,15 @@ it('the PDV dies after its answer (no CNF/NCN), the daemon SIGKILLed too: the sa
   const base = tempDir();
   const pdv = new TefPdv(path.join(base, 'REQ'), path.join(base, 'RESP'));
   const one = daemon(stateDir, base);
-  await ready(one);
-  const lost = (await pdv.crt('9101', 2610)).response!;
-  expect(lost['009-000']).toBe('0');
-  one.child.kill('SIGKILL');
-  await one.exit;
+  let lost: Record<string, string>;
+  try {
+    await ready(one);
+    lost = (await pdv.crt('9101', 2610)).response!;
+    expect(lost['009-000']).toBe('0');
+  } finally {
+    one.child.kill('SIGKILL');
+    await one.exit;
+  }
   const two = daemon(stateDir, base);
   try {
     await ready(two);
