@@ -17,12 +17,16 @@ let h: Harness;
 beforeAll(async () => {
   h = await startHarness();
 });
+const children: DaemonChild[] = [];
 afterAll(async () => {
+  // A test that failed half-way leaves no daemon behind.
+  for (const c of children) if (c.child.exitCode === null && c.child.signalCode === null) c.child.kill('SIGKILL');
+  await Promise.all(children.map((c) => c.exit));
   await h.close();
 });
 
 function daemon(stateDir: string, base: string, env: Record<string, string> = {}): DaemonChild {
-  return spawnDaemonChild('test/integration/tefdial/tef-daemon-child.ts', [], {
+  const c = spawnDaemonChild('test/integration/tefdial/tef-daemon-child.ts', [], {
     host: h.running,
     stateDir,
     env: {
@@ -32,6 +36,8 @@ function daemon(stateDir: string, base: string, env: Record<string, string> = {}
       ...env,
     },
   });
+  children.push(c);
+  return c;
 }
 
 async function ready(d: DaemonChild): Promise<void> {
