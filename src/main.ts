@@ -30,6 +30,7 @@ import { startEmbeddedSandbox } from './main/sandbox-host.js';
 import { connectBackend } from './main/acquirer-connections.js';
 import { openDaemonPinpad } from './main/daemon-pinpad.js';
 import { startApi } from './main/api.js';
+import { startTefDial } from './main/tefdial.js';
 import { announceReady, startWatchdog } from './main/systemd-notify.js';
 import type { Daemon, DaemonDeps } from './main/daemon.js';
 
@@ -346,6 +347,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
       onAuthFailure: () => metrics.metrics.authFailed(),
     },
   );
+  await startTefDial(held, config, log, { engine, voids: voids.engine, journal, pinpadOpen: started?.assertOpen });
 
   // Fleet telemetry over MQTT (fleet.mqtt): follows the events, never on a sale's path.
   const fleet = await startFleet({

@@ -16,3 +16,6 @@ export {
 } from './health.js';
 export { EventHub, MAX_REPLAY, type ApiEvent, type EngineEvent, type ReplayOutcome } from './events.js';
 export type { ReceiptService, ReceiptsDeps } from './receipts.js';
+// The TEF Dial interface reads payments and requests as the API does (src/tefdial).
+export { paymentView } from './payment-view.js';
+export { PaymentRequest } from './payments.js';

@@ -495,6 +495,20 @@ export const CONFIG_SHAPE: Shape = {
       },
       value: {},
     },
+    tefDial: {
+      type: 'prefault',
+      inner: {
+        type: 'object',
+        strict: true,
+        shape: {
+          enabled: { type: 'default', inner: { type: 'boolean' }, value: false },
+          dir: { type: 'optional', inner: { type: 'string', checks: [{ kind: 'min_length', value: 1 }] } },
+          requestDir: { type: 'optional', inner: { type: 'string', checks: [{ kind: 'min_length', value: 1 }] } },
+          responseDir: { type: 'optional', inner: { type: 'string', checks: [{ kind: 'min_length', value: 1 }] } },
+        },
+      },
+      value: {},
+    },
     alarms: {
       type: 'prefault',
       inner: {

@@ -202,6 +202,18 @@ const api = z.strictObject({
   lan: apiLan.optional(),
 });
 
+/** The TEF Dial file interface (docs/tef-dial.md): off unless `enabled`. */
+const tefDial = z.strictObject({
+  /** Answers the PDV's IntPos.001 files in the request folder. */
+  enabled: z.boolean().default(false),
+  /** The base folder; default `<stateDir>/TEF_DIAL`. */
+  dir: filePath.optional(),
+  /** Where the PDV writes its requests; default `<dir>/REQ`. */
+  requestDir: filePath.optional(),
+  /** Where omnipos writes IntPos.Sts and its answers; default `<dir>/RESP`. */
+  responseDir: filePath.optional(),
+});
+
 const alarms = z.strictObject({
   /** Where alarms are POSTed (JSON, signed with HMAC-SHA256 of the timestamp and body under the shared secret); none: health and logs only. */
   webhook: z
@@ -318,6 +330,8 @@ export const ConfigSchema = z.strictObject({
   qr: qr.prefault({}),
   initialization: initialization.prefault({}),
   api: api.prefault({}),
+  /** The TEF Dial file interface for PDVs that speak IntPos.001; off by default. */
+  tefDial: tefDial.prefault({}),
   alarms: alarms.prefault({}),
   /** Who authorizes voids. */
   supervisor: supervisor.prefault({}),

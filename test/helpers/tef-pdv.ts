@@ -1,0 +1,133 @@
+/**
+ * An independent PDV for the TEF Dial tests, written from the public layouts, never from
+ * src/tefdial (it imports nothing of it): it writes its request as the PDVs do (`IntPos.tmp` in
+ * the request folder, renamed `IntPos.001`, ISO-8859-1, CR LF, `999-999 = 0`), waits for
+ * `IntPos.Sts` and for the answer carrying its identification (`001-000`), reads them and deletes
+ * them. Sources: PayGo "Formato genérico", "Comandos existentes", "Exemplos de arquivos"; the
+ * CliSiTef file interface's steps P1–P6 (docs/tef-dial.md).
+ */
+import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export type PdvFields = Record<string, string>;
+
+/** The PDV's own reader: `AAA-BBB = value` lines; quotes around a receipt line dropped. */
+export function readPdvFile(bytes: Buffer): PdvFields {
+  const out: PdvFields = {};
+  const text = bytes.toString('latin1');
+  if (!text.endsWith('999-999 = 0\r\n')) throw new Error(`an answer without its terminator: ${JSON.stringify(text)}`);
+  for (const line of text.split('\r\n')) {
+    if (line === '') continue;
+    const m = /^(\d{3}-\d{3}) = (.*)$/.exec(line);
+    if (!m) throw new Error(`a line the layout does not allow: ${JSON.stringify(line)}`);
+    const v = m[2]!;
+    out[m[1]!] = v.length >= 2 && v.startsWith('"') && v.endsWith('"') ? v.slice(1, -1) : v;
+  }
+  return out;
+}
+
+/** The PDV's own writer. */
+export function pdvFile(fields: [string, string][]): Buffer {
+  return Buffer.from(
+    [...fields.map(([k, v]) => `${k} = ${v}`), '999-999 = 0'].map((l) => `${l}\r\n`).join(''),
+    'latin1',
+  );
+}
+
+export interface Exchange {
+  status: PdvFields;
+  response: PdvFields | undefined;
+  /** From the request's rename to IntPos.Sts seen, and to the answer seen, ms. */
+  msToStatus: number;
+  msToResponse: number | undefined;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export class TefPdv {
+  /** The folders exist from the PDV's installation on, whether the manager runs or not. */
+  constructor(
+    readonly requestDir: string,
+    readonly responseDir: string,
+  ) {
+    mkdirSync(requestDir, { recursive: true });
+    mkdirSync(responseDir, { recursive: true });
+  }
+
+  /** Waits for a file of the response folder naming `id`; reads and deletes it. */
+  async #await(name: string, id: string | undefined, timeoutMs: number): Promise<PdvFields | undefined> {
+    const file = path.join(this.responseDir, name);
+    const until = Date.now() + timeoutMs;
+    while (Date.now() < until) {
+      if (existsSync(file)) {
+        const fields = readPdvFile(readFileSync(file));
+        if (id === undefined || fields['001-000'] === id) {
+          rmSync(file);
+          return fields;
+        }
+      }
+      await sleep(2);
+    }
+    return undefined;
+  }
+
+  /** Puts the bytes in the request folder as the convention asks: a temporary name, then the rename. */
+  put(bytes: Buffer): void {
+    const tmp = path.join(this.requestDir, 'IntPos.tmp');
+    writeFileSync(tmp, bytes);
+    renameSync(tmp, path.join(this.requestDir, 'IntPos.001'));
+  }
+
+  /**
+   * One exchange: the request, `IntPos.Sts` within `statusMs` (the PDV gives up after a few seconds:
+   * "TEF não responde"), then the answer when `answer` (CRT, CNC, ADM), within `answerMs`.
+   */
+  async exchange(
+    bytes: Buffer,
+    o: { id?: string; answer: boolean; statusMs?: number; answerMs?: number },
+  ): Promise<Exchange> {
+    const t0 = performance.now();
+    this.put(bytes);
+    const status = await this.#await('IntPos.Sts', o.id, o.statusMs ?? 7000);
+    if (!status) throw new Error('TEF não responde: no IntPos.Sts');
+    const msToStatus = performance.now() - t0;
+    if (!o.answer) return { status, response: undefined, msToStatus, msToResponse: undefined };
+    const response = await this.#await('IntPos.001', o.id, o.answerMs ?? 60_000);
+    if (!response) throw new Error('no IntPos.001 answer');
+    return { status, response, msToStatus, msToResponse: performance.now() - t0 };
+  }
+
+  send(fields: [string, string][], answer: boolean): Promise<Exchange> {
+    const id = fields.find(([k]) => k === '001-000')?.[1];
+    return this.exchange(pdvFile(fields), { ...(id !== undefined ? { id } : {}), answer });
+  }
+
+  /** A card sale (CRT): identification, fiscal document, amount in cents, currency 0 (real). */
+  crt(id: string, amount: number, extra: [string, string][] = []): Promise<Exchange> {
+    return this.send(
+      [
+        ['000-000', 'CRT'],
+        ['001-000', id],
+        ['002-000', `CF${id}`],
+        ['003-000', String(amount)],
+        ['004-000', '0'],
+        ...extra,
+      ],
+      true,
+    );
+  }
+
+  /** CNF or NCN of the sale an answer named (its 010-000, 012-000, 027-000 echoed). */
+  decide(op: 'CNF' | 'NCN', id: string, sale: PdvFields): Promise<Exchange> {
+    return this.send(
+      [
+        ['000-000', op],
+        ['001-000', id],
+        ['010-000', sale['010-000'] ?? ''],
+        ['012-000', sale['012-000'] ?? ''],
+        ['027-000', sale['027-000'] ?? ''],
+      ],
+      false,
+    );
+  }
+}

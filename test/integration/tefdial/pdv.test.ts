@@ -1,0 +1,213 @@
+/**
+ * The TEF Dial interface driven by an independent PDV (test/helpers/tef-pdv.ts, from the public
+ * layouts) over real folders, against a real daemon (embedded sandbox host, virtual pinpad): the
+ * same sales the local API shows, confirmed, undone, resent and voided; malformed files answered.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { writeSupervisorPassword } from '../../../src/main/voids.js';
+import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
+import { pdvFile, TefPdv } from '../../helpers/tef-pdv.js';
+
+let t: TestDaemon;
+let base: string;
+let pdv: TefPdv;
+let stateDir: string;
+const SUPERVISOR = 'gerente2026';
+
+beforeAll(async () => {
+  base = mkdtempSync(path.join(tmpdir(), 'omnipos-tefdial-'));
+  stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-tefdial-daemon-'));
+  writeSupervisorPassword(path.join(stateDir, 'supervisor-password'), SUPERVISOR);
+  t = await startTestDaemon({
+    stateDir,
+    env: { OMNIPOS_TEF_DIAL__ENABLED: 'true', OMNIPOS_TEF_DIAL__DIR: base },
+  });
+  await t.daemon.pinpadOpened;
+  pdv = new TefPdv(path.join(base, 'REQ'), path.join(base, 'RESP'));
+}, 60_000);
+
+afterAll(async () => {
+  await t?.stop();
+  rmSync(base, { recursive: true, force: true });
+  rmSync(stateDir, { recursive: true, force: true });
+});
+
+/** The payment the API shows for a TEF Dial sale, by the order id its answer carried (027-000). */
+async function apiView(orderId: string): Promise<Record<string, unknown>> {
+  const list = await t.call('GET', '/v1/payments');
+  const found = (list.body.payments as Record<string, unknown>[]).find((p) => p.merchantOrderId === orderId);
+  expect(found, `payment ${orderId} on the API`).toBeDefined();
+  return found!;
+}
+
+describe('the TEF Dial interface', () => {
+  it('ATV: the manager is active (the status file alone)', async () => {
+    const x = await pdv.send(
+      [
+        ['000-000', 'ATV'],
+        ['001-000', '1'],
+      ],
+      false,
+    );
+    expect(x.status).toEqual({ '000-000': 'ATV', '001-000': '1', '999-999': '0' });
+  });
+
+  it('CRT then CNF: approved with its receipt lines, then confirmed as the API shows it', async () => {
+    const sale = await pdv.crt('101', 1000);
+    expect(sale.status).toMatchObject({ '000-000': 'CRT', '001-000': '101' });
+    const r = sale.response!;
+    expect(r).toMatchObject({
+      '000-000': 'CRT',
+      '001-000': '101',
+      '002-000': 'CF101',
+      '003-000': '1000',
+      '009-000': '0',
+    });
+    expect(r['012-000']).toMatch(/^\d+$/);
+    expect(r['013-000']).toMatch(/^\w+$/);
+    expect(Number(r['028-000'])).toBeGreaterThan(3);
+    expect(r[`029-${r['028-000']!.padStart(3, '0')}`]).toBeDefined();
+    expect(await apiView(r['027-000']!)).toMatchObject({ status: 'approved', confirmation: 'ecr', method: 'credit' });
+    await pdv.decide('CNF', '102', r);
+    await expect.poll(async () => (await apiView(r['027-000']!)).status).toBe('confirmed');
+  });
+
+  it('CRT then NCN: undone', async () => {
+    const r = (await pdv.crt('201', 1100)).response!;
+    expect(r['009-000']).toBe('0');
+    await pdv.decide('NCN', '202', r);
+    await expect.poll(async () => (await apiView(r['027-000']!)).status).toBe('undone');
+  });
+
+  it('a declined sale: 009-000 not 0 and the reason for the operator, as the API shows it declined', async () => {
+    // The sandbox declines a sale whose cents are 11 (docs/sandbox.md).
+    const r = (await pdv.crt('251', 1011)).response!;
+    expect(r['009-000']).toBe('1');
+    expect(r['030-000']).toMatch(/^TRANSACAO NEGADA/);
+    expect(r['028-000']).toBeUndefined();
+    expect(await apiView(r['027-000']!)).toMatchObject({ status: 'declined' });
+  });
+
+  it('the same identification again returns the same sale, never a second one', async () => {
+    const first = (await pdv.crt('301', 1200)).response!;
+    const again = (await pdv.crt('301', 1200)).response!;
+    expect(again['027-000']).toBe(first['027-000']);
+    expect(again['012-000']).toBe(first['012-000']);
+    const all = (await t.call('GET', '/v1/payments')).body.payments as { merchantOrderId: string }[];
+    expect(all.filter((p) => p.merchantOrderId === first['027-000'])).toHaveLength(1);
+    await pdv.decide('CNF', '302', first);
+    await expect.poll(async () => (await apiView(first['027-000']!)).status).toBe('confirmed');
+  });
+
+  it('a sale whose CNF/NCN never came is undone at the next request (the pending rule), never confirmed', async () => {
+    const lost = (await pdv.crt('401', 1300)).response!;
+    const next = (await pdv.crt('402', 1400)).response!;
+    expect(next['009-000']).toBe('0');
+    await expect.poll(async () => (await apiView(lost['027-000']!)).status).toBe('undone');
+    // The late CNF of the lost sale changes nothing.
+    await pdv.decide('CNF', '403', lost);
+    expect((await apiView(lost['027-000']!)).status).toBe('undone');
+    await pdv.decide('CNF', '404', next);
+    await expect.poll(async () => (await apiView(next['027-000']!)).status).toBe('confirmed');
+  });
+
+  it('debit and installments from the fields the PDV sends (731-000, 018-000, 732-000)', async () => {
+    const debit = (await pdv.crt('501', 1500, [['731-000', '2']])).response!;
+    expect(await apiView(debit['027-000']!)).toMatchObject({ method: 'debit' });
+    await pdv.decide('CNF', '502', debit);
+    const parc = (
+      await pdv.crt('503', 30000, [
+        ['731-000', '1'],
+        ['018-000', '3'],
+        ['732-000', '3'],
+      ])
+    ).response!;
+    expect(parc['018-000']).toBe('3');
+    expect(await apiView(parc['027-000']!)).toMatchObject({ method: 'credit', installments: 3, interest: 'ByIssuer' });
+    await pdv.decide('CNF', '504', parc);
+  });
+
+  it('CNC: a void with the supervisor password (900-000), refused without it; resent, the same void', async () => {
+    const sale = (await pdv.crt('701', 2000)).response!;
+    await pdv.decide('CNF', '702', sale);
+    await expect.poll(async () => (await apiView(sale['027-000']!)).status).toBe('confirmed');
+    const cnc = (id: string, extra: [string, string][]) =>
+      pdv.send(
+        [
+          ['000-000', 'CNC'],
+          ['001-000', id],
+          ['003-000', '2000'],
+          ['010-000', sale['010-000']!],
+          ['012-000', sale['012-000']!],
+          ['022-000', sale['022-000']!],
+          ...extra,
+        ],
+        true,
+      );
+    const refused = (await cnc('703', [])).response!;
+    expect(refused['009-000']).not.toBe('0');
+    expect(refused['030-000']).toMatch(/SUPERVISOR/);
+    const voided = (await cnc('704', [['900-000', SUPERVISOR]])).response!;
+    expect(voided).toMatchObject({ '000-000': 'CNC', '001-000': '704', '009-000': '0', '025-000': sale['012-000'] });
+    expect(await apiView(sale['027-000']!)).toMatchObject({ voided: { amount: 2000, full: true } });
+    const again = (await cnc('704', [['900-000', SUPERVISOR]])).response!;
+    expect(again['027-000']).toBe(voided['027-000']);
+    const voids = (await t.call('GET', `/v1/payments/${String((await apiView(sale['027-000']!)).id)}/voids`)).body
+      .voids as unknown[];
+    expect(voids).toHaveLength(1);
+  });
+
+  describe('malformed files: a status file, then a refusal naming the fault; nothing journaled', () => {
+    const count = async (): Promise<number> =>
+      ((await t.call('GET', '/v1/payments')).body.payments as unknown[]).length;
+
+    it.each([
+      ['no 999-999', Buffer.from('000-000 = CRT\r\n001-000 = 601\r\n003-000 = 100\r\n', 'latin1'), '601', /999-999/],
+      [
+        'a field twice',
+        pdvFile([
+          ['000-000', 'CRT'],
+          ['001-000', '602'],
+          ['003-000', '100'],
+          ['003-000', '200'],
+        ]),
+        '602',
+        /003-000 TWICE/,
+      ],
+      [
+        'an unknown operation',
+        pdvFile([
+          ['000-000', 'XYZ'],
+          ['001-000', '603'],
+        ]),
+        '603',
+        /COMANDO DESCONHECIDO/,
+      ],
+      [
+        'UTF-16 (a Windows editor\'s "Unicode")',
+        Buffer.from('\ufeff000-000 = CRT\r\n001-000 = 604\r\n999-999 = 0\r\n', 'utf16le'),
+        undefined,
+        /ISO-8859-1/,
+      ],
+      [
+        'an amount that is no number',
+        pdvFile([
+          ['000-000', 'CRT'],
+          ['001-000', '605'],
+          ['003-000', '10,00'],
+        ]),
+        '605',
+        /003-000/,
+      ],
+    ])('%s', async (_what, bytes, id, message) => {
+      const before = await count();
+      const x = await pdv.exchange(bytes, { ...(id ? { id } : {}), answer: true });
+      expect(x.response!['009-000']).not.toBe('0');
+      expect(x.response!['030-000']).toMatch(message);
+      expect(await count()).toBe(before);
+    });
+  });
+});
