@@ -110,6 +110,27 @@ export const CONFIG_SHAPE: Shape = {
         },
       },
     },
+    cardNotPresent: {
+      type: 'optional',
+      inner: {
+        type: 'union',
+        options: [
+          {
+            type: 'object',
+            strict: true,
+            shape: {
+              kind: { type: 'literal', values: ['ecommerce'] },
+              softDescriptor: {
+                type: 'optional',
+                inner: { type: 'string', checks: [{ kind: 'regex', source: '^[A-Za-z0-9 ]{1,13}$', flags: '' }] },
+              },
+            },
+          },
+        ],
+        discriminator: 'kind',
+        exact: true,
+      },
+    },
     sandbox: {
       type: 'prefault',
       inner: {

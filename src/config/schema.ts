@@ -115,6 +115,24 @@ const acquirer = z.strictObject({
   timeoutMs: z.number().int().min(100).max(120_000).default(30_000),
 });
 
+/**
+ * Sales without the card present (phone orders, pre-authorizations): one backend, chosen by `kind`,
+ * each with its own keys only (src/acquirer/<kind>/; docs/card-not-present.md). `ecommerce`: the
+ * JSON e-commerce API, on the e-commerce credentials and addresses of `acquirer` (merchantId,
+ * merchantKeyFile, ecommerceUrl, ecommerceQueryUrl). Absent: no card-not-present sales.
+ */
+export const CARD_NOT_PRESENT_KINDS = ['ecommerce'] as const;
+const cardNotPresent = z.discriminatedUnion('kind', [
+  z.strictObject({
+    kind: z.literal('ecommerce'),
+    /** The store's name on the cardholder's invoice (`Payment.SoftDescriptor`): at most 13 letters, digits or spaces. */
+    softDescriptor: z
+      .string()
+      .regex(/^[A-Za-z0-9 ]{1,13}$/, 'at most 13 letters, digits or spaces (no accents)')
+      .optional(),
+  }),
+]);
+
 const terminal = z.strictObject({
   /** The acquirer's SubordinatedMerchantId (a UUID). */
   subordinatedMerchantId: z.uuid('must be a UUID'),
@@ -311,6 +329,8 @@ export const ConfigSchema = z.strictObject({
   stateDir: filePath,
   terminal,
   acquirer,
+  /** Sales without the card present; absent by default. */
+  cardNotPresent: cardNotPresent.optional(),
   sandbox: sandbox.prefault({}),
   pinpad: pinpadOptions.prefault({}),
   printer: printer.default({ kind: 'virtual' }),
