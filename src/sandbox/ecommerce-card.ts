@@ -180,7 +180,7 @@ export function createCardSale(ctx: SandboxContext, req: SandboxRequest, body: R
     kind: status === 2 ? 'card-captured' : status === 1 ? 'card-authorized' : 'card-denied',
     paymentId,
     merchantOrderId: v.orderId,
-    amount: status === 2 ? (v.amount) : 0,
+    amount: status === 2 ? v.amount : 0,
   });
   return { status: 201, body: cardAnswer(ctx, findCardSale(ctx, paymentId) as CardSaleRow) };
 }

@@ -69,7 +69,13 @@ describe('routes: the one table of acquirer paths', () => {
   });
 
   it('never marks a create that charges as safe to repeat', () => {
-    for (const n of ['saleCreate', 'voidCreate', 'ecommerceSaleCreate', 'ecommerceSaleCapture', 'walletCardPayment'] as const) {
+    for (const n of [
+      'saleCreate',
+      'voidCreate',
+      'ecommerceSaleCreate',
+      'ecommerceSaleCapture',
+      'walletCardPayment',
+    ] as const) {
       expect(ROUTES[n].safeToRepeat).toBe(false);
     }
   });
