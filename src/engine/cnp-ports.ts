@@ -42,7 +42,7 @@ export interface CnpSaleRequest {
 export interface CnpSaleOutcome {
   answer: CnpSaleAnswer;
   paymentId?: string;
-  /** The state the answer's body showed (a pre-authorization is `approved`, a captured sale `confirmed`). */
+  /** The state the answer's body showed (a pre-authorization is `pending`, a captured sale `approved`). */
   state?: HostSaleState;
   /** The host's own terms (status, return code and message), for people and logs only. */
   detail: string;

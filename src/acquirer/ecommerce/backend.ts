@@ -111,13 +111,13 @@ export class EcommerceCardNotPresent implements CardNotPresentBackend {
 
   async capture(paymentId: string, amountCents?: number): Promise<CnpChangeOutcome> {
     const ex = await settle(() => this.#client.captureSale(paymentId, amountCents, this.#options()));
-    return changeOutcome(ex, ['confirmed']);
+    return changeOutcome(ex, ['approved']);
   }
 
   async void(paymentId: string, amountCents?: number): Promise<CnpChangeOutcome> {
     const ex = await settle(() => this.#client.voidSale(paymentId, amountCents, this.#options()));
     // Whole: 10 (or 11 after the day); a partial void of a captured sale leaves it 2 (ecom:6313-6330).
-    return changeOutcome(ex, amountCents === undefined ? ['cancelled'] : ['cancelled', 'confirmed']);
+    return changeOutcome(ex, amountCents === undefined ? ['undone', 'cancelled'] : ['undone', 'cancelled', 'approved']);
   }
 
   async query(paymentId: string): Promise<SaleQuery> {

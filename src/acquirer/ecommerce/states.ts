@@ -1,7 +1,8 @@
 import type { HostSaleState } from '../../engine/index.js';
 
 /**
- * The e-commerce API's transaction statuses → the engine's words, each row citing the manual
+ * The e-commerce API's transaction statuses → the engine's words (the same words the e-commerce QR
+ * sale's table gives them, src/acquirer/omni/states.ts, so the rulebook's `sale.undo` reads both alike), each row citing the manual
  * (`ecom` = `_i18n/pt/_posts/api-ecommerce-cielo/2003-03-03-cielo-ecommerce.md` in
  * DeveloperCielo/developercielo.github.io, "Status transacional", lines 7367-7379). A status not in
  * the table is `unknown` (queried again, never guessed).
@@ -26,16 +27,18 @@ export const ECOMMERCE_STATUSES: readonly EcommerceStatusRow[] = [
   {
     status: 1,
     name: 'Authorized',
-    state: 'approved',
+    state: 'pending',
     captured: false,
-    source: 'ecom:7372 "Pagamento apto a ser capturado"',
+    source:
+      'ecom:7372 "Pagamento apto a ser capturado": a pre-authorization, still voidable (as conecta:2515 "1 = Autorizado", omni/states.ts)',
   },
   {
     status: 2,
     name: 'PaymentConfirmed',
-    state: 'confirmed',
+    state: 'approved',
     captured: true,
-    source: 'ecom:7373 "Pagamento confirmado e finalizado"',
+    source:
+      'ecom:7373 "Pagamento confirmado e finalizado": captured, with no confirmation of its own; voided to undo (as the e-commerce QR sale, omni/states.ts)',
   },
   {
     status: 3,
@@ -44,7 +47,13 @@ export const ECOMMERCE_STATUSES: readonly EcommerceStatusRow[] = [
     captured: false,
     source: 'ecom:7374 "Pagamento negado por Autorizador"',
   },
-  { status: 10, name: 'Voided', state: 'cancelled', captured: false, source: 'ecom:7375 "Pagamento cancelado"' },
+  {
+    status: 10,
+    name: 'Voided',
+    state: 'undone',
+    captured: false,
+    source: 'ecom:7375 "Pagamento cancelado": the terminal undoes a sale without the card by voiding it',
+  },
   {
     status: 11,
     name: 'Refunded',

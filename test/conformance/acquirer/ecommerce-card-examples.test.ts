@@ -65,23 +65,27 @@ const ANSWERS: Record<number, (body: unknown) => void> = {
   772: (b) =>
     expect(cardSaleOutcome(answer(b, 201), true)).toMatchObject({
       answer: 'approved',
-      state: 'confirmed',
+      state: 'approved',
       paymentId: '24bc8366-fc31-4d6c-8555-17049a836a07',
       maskedNumber: '455187******0183',
     }),
-  2776: (b) => expect(cardSaleOutcome(answer(b, 201), false)).toMatchObject({ answer: 'approved', state: 'approved' }),
-  3537: (b) => expect(cardSaleOutcome(answer(b, 201), false)).toMatchObject({ answer: 'approved', state: 'approved' }),
+  2776: (b) => expect(cardSaleOutcome(answer(b, 201), false)).toMatchObject({ answer: 'approved', state: 'pending' }),
+  3537: (b) => expect(cardSaleOutcome(answer(b, 201), false)).toMatchObject({ answer: 'approved', state: 'pending' }),
   5891: (b) => expect(orderIdsOutcome(answer(b))).toMatchObject({ kind: 'ids' }),
-  6118: (b) => expect(changeOutcome(answer(b), ['confirmed'])).toMatchObject({ kind: 'done', state: 'confirmed' }),
-  6233: (b) => expect(changeOutcome(answer(b), ['cancelled'])).toMatchObject({ kind: 'done', state: 'cancelled' }),
+  6118: (b) => expect(changeOutcome(answer(b), ['approved'])).toMatchObject({ kind: 'done', state: 'approved' }),
+  6233: (b) =>
+    expect(changeOutcome(answer(b), ['undone', 'cancelled'])).toMatchObject({ kind: 'done', state: 'undone' }),
   // A partial void leaves the captured sale at 2 (ECOMMERCE:6313-6330).
   6313: (b) =>
-    expect(changeOutcome(answer(b), ['cancelled', 'confirmed'])).toMatchObject({ kind: 'done', state: 'confirmed' }),
+    expect(changeOutcome(answer(b), ['undone', 'cancelled', 'approved'])).toMatchObject({
+      kind: 'done',
+      state: 'approved',
+    }),
 };
 
 /** Answers as printed only in a shell block: 5506's JSON block opens with '}'. */
 const ALT_ANSWERS: Record<number, (body: unknown) => void> = {
-  5584: (b) => expect(cardQueryOutcome(answer(b))).toMatchObject({ kind: 'found', state: 'approved', captured: false }),
+  5584: (b) => expect(cardQueryOutcome(answer(b))).toMatchObject({ kind: 'found', state: 'pending', captured: false }),
 };
 
 let h: Harness;

@@ -36,16 +36,16 @@ const sale = (o: Partial<CnpSaleRequest> & { last?: number } = {}): CnpSaleReque
 });
 
 describe('credit sale with and without capture (ECOMMERCE:545-968)', () => {
-  it('with capture: approved, confirmed at the host (Status 2, ReturnCode 6), the number masked', async () => {
+  it('with capture: approved and captured at the host (Status 2, ReturnCode 6), the number masked', async () => {
     const s = await cnp.sale(sale({ capture: true }));
-    expect(s).toMatchObject({ answer: 'approved', state: 'confirmed', maskedNumber: '455187******0181' });
+    expect(s).toMatchObject({ answer: 'approved', state: 'approved', maskedNumber: '455187******0181' });
     expect(s.detail).toMatch(/Status 2 PaymentConfirmed, ReturnCode 6/);
-    await expect(cnp.query(s.paymentId as string)).resolves.toMatchObject({ state: 'confirmed', captured: true });
+    await expect(cnp.query(s.paymentId as string)).resolves.toMatchObject({ state: 'approved', captured: true });
   });
 
   it('without capture: a pre-authorization (Status 1, ReturnCode 4)', async () => {
     const s = await cnp.sale(sale());
-    expect(s).toMatchObject({ answer: 'approved', state: 'approved' });
+    expect(s).toMatchObject({ answer: 'approved', state: 'pending' });
     expect(s.detail).toMatch(/Status 1 Authorized, ReturnCode 4/);
   });
 
@@ -91,7 +91,7 @@ describe('credit sale with and without capture (ECOMMERCE:545-968)', () => {
 describe('capture, whole and partial (ECOMMERCE:6054-6140)', () => {
   it('whole: Status 2 with the authorized amount', async () => {
     const s = await cnp.sale(sale({ amountCents: 5000 }));
-    await expect(cnp.capture(s.paymentId as string)).resolves.toMatchObject({ kind: 'done', state: 'confirmed' });
+    await expect(cnp.capture(s.paymentId as string)).resolves.toMatchObject({ kind: 'done', state: 'approved' });
     const got = await ec.getSale(s.paymentId as string);
     expect(got.Payment).toMatchObject({ Status: 2, CapturedAmount: 5000 });
   });
@@ -121,16 +121,16 @@ describe('void, whole and partial (ECOMMERCE:6179-6330)', () => {
   it('a pre-authorization is voided whole (10); a part of it is refused (6285)', async () => {
     const s = await cnp.sale(sale({ amountCents: 4000 }));
     await expect(cnp.void(s.paymentId as string, 1000)).resolves.toMatchObject({ kind: 'refused', code: '309' });
-    await expect(cnp.void(s.paymentId as string)).resolves.toMatchObject({ kind: 'done', state: 'cancelled' });
-    await expect(cnp.query(s.paymentId as string)).resolves.toMatchObject({ state: 'cancelled' });
+    await expect(cnp.void(s.paymentId as string)).resolves.toMatchObject({ kind: 'done', state: 'undone' });
+    await expect(cnp.query(s.paymentId as string)).resolves.toMatchObject({ state: 'undone' });
   });
 
   it('a captured sale in parts until nothing remains (6283), never above what remains', async () => {
     const s = await cnp.sale(sale({ amountCents: 3000, capture: true }));
     const id = s.paymentId as string;
-    await expect(cnp.void(id, 1000)).resolves.toMatchObject({ kind: 'done', state: 'confirmed' });
+    await expect(cnp.void(id, 1000)).resolves.toMatchObject({ kind: 'done', state: 'approved' });
     await expect(cnp.void(id, 2500)).resolves.toMatchObject({ kind: 'refused', code: '108' });
-    await expect(cnp.void(id, 2000)).resolves.toMatchObject({ kind: 'done', state: 'cancelled' });
+    await expect(cnp.void(id, 2000)).resolves.toMatchObject({ kind: 'done', state: 'undone' });
     await expect(cnp.void(id)).resolves.toMatchObject({ kind: 'refused', code: '309' });
   });
 
@@ -151,7 +151,7 @@ describe('queries', () => {
     await expect(cnp.queryByOrderId(orderId)).resolves.toMatchObject({
       kind: 'found',
       paymentId: second.paymentId,
-      state: 'confirmed',
+      state: 'approved',
     });
   });
 

@@ -58,21 +58,26 @@ describe('cardSaleOutcome: POST /1/sales (CreditCard)', () => {
 
 describe('changeOutcome: capture and void', () => {
   it.each([
-    ['a capture answered 2 (ECOMMERCE:6118)', ok({ Status: 2, ReturnCode: '6' }, 200), ['confirmed'], 'done'],
-    ['a whole void answered 10 (ECOMMERCE:6233)', ok({ Status: 10, ReturnCode: '9' }, 200), ['cancelled'], 'done'],
-    ['a void answered 11 (after the day)', ok({ Status: 11 }, 200), ['cancelled'], 'done'],
+    ['a capture answered 2 (ECOMMERCE:6118)', ok({ Status: 2, ReturnCode: '6' }, 200), ['approved'], 'done'],
+    [
+      'a whole void answered 10 (ECOMMERCE:6233)',
+      ok({ Status: 10, ReturnCode: '9' }, 200),
+      ['undone', 'cancelled'],
+      'done',
+    ],
+    ['a void answered 11 (after the day)', ok({ Status: 11 }, 200), ['undone', 'cancelled'], 'done'],
     [
       'a partial void answered 2 (ECOMMERCE:6313)',
       ok({ Status: 2, ReasonCode: 0 }, 200),
-      ['cancelled', 'confirmed'],
+      ['undone', 'cancelled', 'approved'],
       'done',
     ],
-    ['a whole void answered 2', ok({ Status: 2 }, 200), ['cancelled'], 'unknown'],
-    ['a capture answered 1', ok({ Status: 1 }, 200), ['confirmed'], 'unknown'],
-    ['308 not available to capture', refusal(400, 308), ['confirmed'], 'refused'],
-    ['a 500', { kind: 'answer', status: 500, body: undefined }, ['confirmed'], 'unknown'],
-    ['a timeout', { kind: 'transport', failure: 'timeout' }, ['confirmed'], 'unknown'],
-    ['never sent', { kind: 'transport', failure: 'not-sent' }, ['confirmed'], 'refused'],
+    ['a whole void answered 2', ok({ Status: 2 }, 200), ['undone', 'cancelled'], 'unknown'],
+    ['a capture answered 1', ok({ Status: 1 }, 200), ['approved'], 'unknown'],
+    ['308 not available to capture', refusal(400, 308), ['approved'], 'refused'],
+    ['a 500', { kind: 'answer', status: 500, body: undefined }, ['approved'], 'unknown'],
+    ['a timeout', { kind: 'transport', failure: 'timeout' }, ['approved'], 'unknown'],
+    ['never sent', { kind: 'transport', failure: 'not-sent' }, ['approved'], 'refused'],
   ] as const)('%s', (_why, ex, expected, kind) => {
     expect(changeOutcome(ex, expected).kind).toBe(kind);
   });
@@ -82,7 +87,7 @@ describe('queries', () => {
   it('by PaymentId: the status in engine words; 307 is not-found; any other non-2xx unknown', () => {
     expect(cardQueryOutcome(ok({ Payment: { PaymentId: 'p', Status: 1 } }, 200))).toMatchObject({
       kind: 'found',
-      state: 'approved',
+      state: 'pending',
       captured: false,
     });
     expect(cardQueryOutcome(refusal(404, 307))).toEqual({ kind: 'not-found' });
