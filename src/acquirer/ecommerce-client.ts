@@ -179,6 +179,18 @@ export class EcommerceClient {
     )) as EcommerceCaptureAnswer;
   }
 
+  /**
+   * `PUT /1/sales/OrderId/{MerchantOrderId}/void`: the whole void of the newest sale under the order
+   * id (e-commerce page lines 6197-6209). Never repeated automatically.
+   */
+  async voidByOrderId(merchantOrderId: string, options: { timeoutMs?: number } = {}): Promise<EcommerceVoidAnswer> {
+    return (await this.#json(
+      'ecommerceSaleVoidByOrderId',
+      { MerchantOrderId: merchantOrderId },
+      { headers: { 'content-type': 'application/json' }, ...options },
+    )) as EcommerceVoidAnswer;
+  }
+
   /** `GET /1/sales?merchantOrderId=` on the query host. */
   async salesByOrderId(merchantOrderId: string, options: { timeoutMs?: number } = {}): Promise<EcommerceOrderSales> {
     return (await this.#json(

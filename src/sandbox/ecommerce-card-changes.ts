@@ -153,3 +153,16 @@ export function salesByOrderId(ctx: SandboxContext, req: SandboxRequest): Answer
     body: { Payment: rows.map((r) => ({ PaymentId: r.payment_id, ReceveidDate: new Date(r.at).toISOString() })) },
   };
 }
+
+/**
+ * `PUT /1/sales/OrderId/{MerchantOrderId}/void` (ECOMMERCE:6209): "O cancelamento por
+ * MerchantOrderId afeta sempre a transação mais nova" (6197); none under it: 303.
+ */
+export function voidByOrderId(ctx: SandboxContext, req: SandboxRequest): Answer {
+  requireMerchant(req);
+  const row = ctx.db
+    .prepare(`SELECT * FROM card_sales WHERE merchant_order_id = ? ORDER BY authorized_at DESC, rowid DESC LIMIT 1`)
+    .get(req.route.params.MerchantOrderId ?? '') as CardSaleRow | undefined;
+  if (!row) throw apiError(404, CODE.orderNotFound);
+  return voidCardSale(ctx, row, req);
+}

@@ -170,6 +170,11 @@ export const SANDBOX_ROUTES = {
     ecommerceSaleCreate: { method: 'POST', path: '/1/sales', source: 'ECOMMERCE:561, 634' },
     ecommerceSaleVoid: { method: 'PUT', path: '/1/sales/{PaymentId}/void', source: 'ECOMMERCE:1952, 6291' },
     ecommerceSaleCapture: { method: 'PUT', path: '/1/sales/{PaymentId}/capture', source: 'ECOMMERCE:6089, 6099' },
+    ecommerceSaleVoidByOrderId: {
+      method: 'PUT',
+      path: '/1/sales/OrderId/{MerchantOrderId}/void',
+      source: 'ECOMMERCE:6207-6209',
+    },
   },
   ecommerceQueries: {
     ecommerceSaleGet: { method: 'GET', path: '/1/sales/{PaymentId}', source: 'ECOMMERCE:5484 (host: 852)' },

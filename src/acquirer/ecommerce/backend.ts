@@ -8,8 +8,8 @@ import type {
   SaleQuery,
 } from '../../engine/index.js';
 import type { CardBinAnswer, CardSaleRequest, EcommerceClient } from '../ecommerce-client.js';
-import { exchangeOf, type Exchange } from '../omni/outcomes.js';
 import { cardQueryOutcome, cardSaleOutcome, changeOutcome, orderIdsOutcome } from './outcomes.js';
+import { settle } from './settle.js';
 
 /** The `ecommerce` card-not-present backend's own settings (config `cardNotPresent`, kind `ecommerce`). */
 export interface EcommerceCnpSettings {
@@ -35,14 +35,6 @@ const BRAND_OF_PROVIDER: Readonly<Record<string, string>> = {
   DISCOVER: 'Discover',
   HIPERCARD: 'Hipercard',
 };
-
-async function settle<T>(call: () => Promise<T>): Promise<Exchange> {
-  try {
-    return { kind: 'answer', status: 200, body: await call() };
-  } catch (error) {
-    return exchangeOf({ error });
-  }
-}
 
 /** The card type of the BIN lookup (ecom:478: "Débito", "Crédito", "Múltiplo"; the example: "Multiplo"). */
 function cardType(t: string): CardProduct['type'] {

@@ -33,6 +33,7 @@ export const OPERATION_OF_ROUTE: { readonly [N in RouteName]: HostOperation } = 
   // the capture of a pre-authorization is what confirms its charge
   ecommerceSaleCapture: 'confirm',
   ecommerceSalesByOrderId: 'charge-query',
+  ecommerceSaleVoidByOrderId: 'charge-void',
   walletTokenJson: 'wallet',
   walletTokenForm: 'wallet',
   walletPublicKey: 'wallet',

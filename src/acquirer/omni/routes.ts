@@ -164,6 +164,12 @@ export const ROUTES = {
     safeToRepeat: false,
   },
   ecommerceSalesByOrderId: { method: 'GET', base: 'ecommerceQuery', path: '/1/sales', safeToRepeat: true },
+  ecommerceSaleVoidByOrderId: {
+    method: 'PUT',
+    base: 'ecommerce',
+    path: '/1/sales/OrderId/{MerchantOrderId}/void',
+    safeToRepeat: false,
+  },
   // wallet-facing QR API (000)
   walletTokenJson: { method: 'POST', base: 'wallet', path: '/v2/oauth/access-token', safeToRepeat: true },
   walletTokenForm: { method: 'POST', base: 'wallet', path: '/v2/oauth/token', safeToRepeat: true },

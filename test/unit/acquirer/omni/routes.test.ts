@@ -52,6 +52,13 @@ const CONTRACT: [keyof typeof ROUTES, string, string, string, string][] = [
   ],
   ['ecommerceSaleCapture', 'PUT', 'ecommerce', '/1/sales/{PaymentId}/capture', `${ECOMMERCE}:6099`],
   ['ecommerceSalesByOrderId', 'GET', 'ecommerceQuery', '/1/sales', `${ECOMMERCE}:5869, 5873 (?merchantOrderId=)`],
+  [
+    'ecommerceSaleVoidByOrderId',
+    'PUT',
+    'ecommerce',
+    '/1/sales/OrderId/{MerchantOrderId}/void',
+    `${ECOMMERCE}:6209 ("Cancelamento via MerchantOrderId", 6207: the newest sale under it, 6197)`,
+  ],
   ['walletTokenJson', 'POST', 'wallet', '/v2/oauth/access-token', `${QR_V4}:47`],
   ['walletTokenForm', 'POST', 'wallet', '/v2/oauth/token', `${QR_V4}:92`],
   ['walletPublicKey', 'GET', 'wallet', '/padraoq/v1/publicKey', `${QR_V4}:162`],
