@@ -114,19 +114,7 @@ export const CONFIG_SHAPE: Shape = {
       type: 'optional',
       inner: {
         type: 'union',
-        options: [
-          {
-            type: 'object',
-            strict: true,
-            shape: {
-              kind: { type: 'literal', values: ['ecommerce'] },
-              softDescriptor: {
-                type: 'optional',
-                inner: { type: 'string', checks: [{ kind: 'regex', source: '^[A-Za-z0-9 ]{1,13}$', flags: '' }] },
-              },
-            },
-          },
-        ],
+        options: [{ type: 'object', strict: true, shape: { kind: { type: 'literal', values: ['ecommerce'] } } }],
         discriminator: 'kind',
         exact: true,
       },

@@ -119,18 +119,13 @@ const acquirer = z.strictObject({
  * Sales without the card present (phone orders, pre-authorizations): one backend, chosen by `kind`,
  * each with its own keys only (src/acquirer/<kind>/; docs/card-not-present.md). `ecommerce`: the
  * JSON e-commerce API, on the e-commerce credentials and addresses of `acquirer` (merchantId,
- * merchantKeyFile, ecommerceUrl, ecommerceQueryUrl). Absent: no card-not-present sales.
+ * merchantKeyFile, ecommerceUrl, ecommerceQueryUrl) and `terminal.softDescriptor`. Absent: no
+ * card-not-present sales.
  */
 export const CARD_NOT_PRESENT_KINDS = ['ecommerce'] as const;
 const cardNotPresent = z.discriminatedUnion('kind', [
-  z.strictObject({
-    kind: z.literal('ecommerce'),
-    /** The store's name on the cardholder's invoice (`Payment.SoftDescriptor`): at most 13 letters, digits or spaces. */
-    softDescriptor: z
-      .string()
-      .regex(/^[A-Za-z0-9 ]{1,13}$/, 'at most 13 letters, digits or spaces (no accents)')
-      .optional(),
-  }),
+  // The JSON e-commerce API: no keys of its own; the invoice's name is terminal.softDescriptor.
+  z.strictObject({ kind: z.literal('ecommerce') }),
 ]);
 
 const terminal = z.strictObject({

@@ -11,9 +11,9 @@ import type { CardBinAnswer, CardSaleRequest, EcommerceClient } from '../ecommer
 import { cardQueryOutcome, cardSaleOutcome, changeOutcome, orderIdsOutcome } from './outcomes.js';
 import { settle } from './settle.js';
 
-/** The `ecommerce` card-not-present backend's own settings (config `cardNotPresent`, kind `ecommerce`). */
+/** What the `ecommerce` backend takes from the configuration (`cardNotPresent` has no keys of its own for it). */
 export interface EcommerceCnpSettings {
-  /** The store's name on the cardholder's invoice (`Payment.SoftDescriptor`, 13 letters or digits, ecom:750). */
+  /** `terminal.softDescriptor`: the store's name on the invoice (`Payment.SoftDescriptor`, 13 letters or digits, ecom:750). */
   softDescriptor?: string;
   timeoutMs?: number;
 }
