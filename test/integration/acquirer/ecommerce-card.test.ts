@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EcommerceCardNotPresent } from '../../../src/acquirer/ecommerce/backend.js';
 import type { EcommerceClient } from '../../../src/acquirer/index.js';
@@ -69,6 +71,18 @@ describe('credit sale with and without capture (ECOMMERCE:545-968)', () => {
   it('a card ending in 9 is authorized or denied with 99, at random (ECOMMERCE:408)', async () => {
     const s = await cnp.sale(sale({ last: 9 }));
     expect(s.answer === 'approved' || /ReturnCode 99/.test(s.detail)).toBe(true);
+  });
+
+  it('the host model keeps the masked number only: no full number, no security code in its database', async () => {
+    const number = '4551870000000184';
+    const r = sale({ capture: true });
+    r.card = { ...r.card, number, securityCode: '987' };
+    await expect(cnp.sale(r)).resolves.toMatchObject({ answer: 'approved' });
+    const files = readdirSync(h.dir).filter((f) => f.startsWith('sandbox.db'));
+    const bytes = Buffer.concat(files.map((f) => readFileSync(path.join(h.dir, f))));
+    expect(bytes.includes(number)).toBe(false);
+    expect(bytes.includes('"SecurityCode":"987"')).toBe(false);
+    expect(bytes.includes('455187******0184')).toBe(true);
   });
 
   it('debit is refused by name before anything is sent', async () => {
