@@ -28,6 +28,37 @@ export interface QrSaleRequest {
   };
 }
 
+/**
+ * A credit card sale without the card present (e-commerce page, "Criando uma transação de crédito",
+ * lines 559-768 and the property table after it): `Capture` false is a pre-authorization. The card
+ * lives in this object for the one request only.
+ */
+export interface CardSaleRequest {
+  MerchantOrderId: string;
+  Payment: {
+    Type: 'CreditCard';
+    Amount: number;
+    Installments: number;
+    Capture: boolean;
+    SoftDescriptor?: string;
+    CreditCard: { CardNumber: string; Holder: string; ExpirationDate: string; SecurityCode?: string; Brand: string };
+  };
+}
+
+/** A capture's answer (e-commerce page lines 6118-6140). */
+export interface EcommerceCaptureAnswer {
+  Status: number;
+  ReturnCode?: string | number;
+  ReturnMessage?: string;
+  [more: string]: unknown;
+}
+
+/** The query by order id's answer (e-commerce page lines 5891-5902): every PaymentId under the order id. */
+export interface EcommerceOrderSales {
+  Payment: { PaymentId: string; ReceveidDate?: string; [more: string]: unknown }[];
+  [more: string]: unknown;
+}
+
 export interface EcommerceSale {
   MerchantOrderId: string;
   Payment: {
@@ -124,6 +155,49 @@ export class EcommerceClient {
   /** `POST /1/sales` with `Payment.Type` `qrcode`. Never repeated automatically. */
   async createQrSale(sale: QrSaleRequest, options: { timeoutMs?: number } = {}): Promise<EcommerceSale> {
     return (await this.#json('ecommerceSaleCreate', {}, { json: sale, ...options })) as EcommerceSale;
+  }
+
+  /** `POST /1/sales` with `Payment.Type` `CreditCard`. Never repeated automatically. */
+  async createCardSale(sale: CardSaleRequest, options: { timeoutMs?: number } = {}): Promise<EcommerceSale> {
+    return (await this.#json('ecommerceSaleCreate', {}, { json: sale, ...options })) as EcommerceSale;
+  }
+
+  /** `PUT /1/sales/{PaymentId}/capture[?amount=cents]`: whole (no amount) or partial. Never repeated automatically. */
+  async captureSale(
+    paymentId: string,
+    amount?: number,
+    options: { timeoutMs?: number } = {},
+  ): Promise<EcommerceCaptureAnswer> {
+    return (await this.#json(
+      'ecommerceSaleCapture',
+      { PaymentId: paymentId },
+      {
+        ...(amount !== undefined ? { query: { amount: String(amount) } } : {}),
+        headers: { 'content-type': 'application/json' },
+        ...options,
+      },
+    )) as EcommerceCaptureAnswer;
+  }
+
+  /**
+   * `PUT /1/sales/OrderId/{MerchantOrderId}/void`: the whole void of the newest sale under the order
+   * id (e-commerce page lines 6197-6209). Never repeated automatically.
+   */
+  async voidByOrderId(merchantOrderId: string, options: { timeoutMs?: number } = {}): Promise<EcommerceVoidAnswer> {
+    return (await this.#json(
+      'ecommerceSaleVoidByOrderId',
+      { MerchantOrderId: merchantOrderId },
+      { headers: { 'content-type': 'application/json' }, ...options },
+    )) as EcommerceVoidAnswer;
+  }
+
+  /** `GET /1/sales?merchantOrderId=` on the query host. */
+  async salesByOrderId(merchantOrderId: string, options: { timeoutMs?: number } = {}): Promise<EcommerceOrderSales> {
+    return (await this.#json(
+      'ecommerceSalesByOrderId',
+      {},
+      { query: { merchantOrderId }, ...options },
+    )) as EcommerceOrderSales;
   }
 
   async getSale(paymentId: string, options: { timeoutMs?: number } = {}): Promise<EcommerceSale> {

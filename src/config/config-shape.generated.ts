@@ -110,6 +110,15 @@ export const CONFIG_SHAPE: Shape = {
         },
       },
     },
+    cardNotPresent: {
+      type: 'optional',
+      inner: {
+        type: 'union',
+        options: [{ type: 'object', strict: true, shape: { kind: { type: 'literal', values: ['ecommerce'] } } }],
+        discriminator: 'kind',
+        exact: true,
+      },
+    },
     sandbox: {
       type: 'prefault',
       inner: {

@@ -115,6 +115,19 @@ const acquirer = z.strictObject({
   timeoutMs: z.number().int().min(100).max(120_000).default(30_000),
 });
 
+/**
+ * Sales without the card present (phone orders, pre-authorizations): one backend, chosen by `kind`,
+ * each with its own keys only (src/acquirer/<kind>/; docs/card-not-present.md). `ecommerce`: the
+ * JSON e-commerce API, on the e-commerce credentials and addresses of `acquirer` (merchantId,
+ * merchantKeyFile, ecommerceUrl, ecommerceQueryUrl) and `terminal.softDescriptor`. Absent: no
+ * card-not-present sales.
+ */
+export const CARD_NOT_PRESENT_KINDS = ['ecommerce'] as const;
+const cardNotPresent = z.discriminatedUnion('kind', [
+  // The JSON e-commerce API: no keys of its own; the invoice's name is terminal.softDescriptor.
+  z.strictObject({ kind: z.literal('ecommerce') }),
+]);
+
 const terminal = z.strictObject({
   /** The acquirer's SubordinatedMerchantId (a UUID). */
   subordinatedMerchantId: z.uuid('must be a UUID'),
@@ -323,6 +336,8 @@ export const ConfigSchema = z.strictObject({
   stateDir: filePath,
   terminal,
   acquirer,
+  /** Sales without the card present; absent by default. */
+  cardNotPresent: cardNotPresent.optional(),
   sandbox: sandbox.prefault({}),
   pinpad: pinpadOptions.prefault({}),
   printer: printer.default({ kind: 'virtual' }),

@@ -10,6 +10,8 @@ import type { SaleEvent } from './sale/engine.js';
 import type { VoidEvent } from './void/engine.js';
 
 export * from './ports.js';
+// The card-not-present port (it reads ports.ts's words, so ports.ts cannot re-export it: a cycle).
+export * from './cnp-ports.js';
 export { terminalQrCodes, showQr, type QrDisplayCaption, type QrDisplayPort } from './qr/code-port.js';
 
 export { SaleEngine, type SaleEvent, type CardSaleRequest, type SaleEngineDeps } from './sale/engine.js';

@@ -114,6 +114,23 @@ export const SANDBOX_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: 'e-commerce credit card sales (card not present)',
+    up: `
+      CREATE TABLE card_sales (
+        payment_id TEXT PRIMARY KEY,
+        merchant_order_id TEXT NOT NULL,
+        amount INTEGER NOT NULL,
+        status INTEGER NOT NULL,
+        captured_amount INTEGER,
+        voided_amount INTEGER NOT NULL DEFAULT 0,
+        authorized_at INTEGER NOT NULL,
+        answer TEXT NOT NULL
+      );
+      CREATE INDEX card_sales_order ON card_sales (merchant_order_id);
+    `,
+  },
 ];
 
 export function openSandboxDatabase(file: string, log?: Logger): Db {

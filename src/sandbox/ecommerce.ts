@@ -1,5 +1,3 @@
-import { timingSafeEqual } from 'node:crypto';
-import { SANDBOX_CREDENTIALS } from '../../tables/sandbox-credentials.js';
 import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
 import { HOST_TIME_ZONE, localTime } from '../core/index.js';
 import { isValidCnpj, isValidCpf } from '../crypto/index.js';
@@ -7,8 +5,11 @@ import { buildPadraoq, buildPix } from '../qr/index.js';
 import { nextNsu } from './answers.js';
 import { ledgerEntry, linkTo, newUuid, problem, type SandboxContext } from './context.js';
 import { apiError, apiErrors, CODE, fieldCode } from './errors.js';
-import { Fields, objectBody, Refusal, type Answer, type SandboxRequest } from './http-kit.js';
+import { Fields, get, objectBody, Refusal, type Answer, type SandboxRequest } from './http-kit.js';
 import { strict } from './scenario.js';
+import { requireMerchant } from './ecommerce-merchant.js';
+import { createCardSale, findCardSale } from './ecommerce-card.js';
+import { getCardSale, voidCardSale } from './ecommerce-card-changes.js';
 
 /** How long a Pix refund waits for the provider's approval before it shows as refunded (11). */
 export const PIX_REFUND_DELAY_MS = 60_000;
@@ -33,25 +34,6 @@ function fieldErrors(problems: string[]): Refusal {
     400,
     problems.map((p) => ({ code: fieldCode(p), detail: p })),
   );
-}
-
-function same(a: string | undefined, b: string): boolean {
-  if (a === undefined) return false;
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-}
-
-/** `MerchantId` and `MerchantKey` headers on every e-commerce request. */
-function requireMerchant(req: SandboxRequest): void {
-  const id = req.headers.merchantid;
-  const key = req.headers.merchantkey;
-  if (typeof id !== 'string' || id === '') throw apiError(401, CODE.merchantIdRequired);
-  if (typeof key !== 'string' || key === '') throw apiError(401, CODE.merchantKeyRequired);
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id))
-    throw apiError(401, CODE.merchantIdFormat);
-  if (!same(id, SANDBOX_CREDENTIALS.merchantId)) throw apiError(401, CODE.merchantIdNotFound);
-  if (!same(key, SANDBOX_CREDENTIALS.merchantKey)) throw apiError(401, CODE.merchantKeyInvalid);
 }
 
 /** Moves a due Pix refund to 11 (refunded) when the provider's delay has passed on the host clock. */
@@ -102,9 +84,11 @@ function referenceLabel(): string {
 export async function createEcommerceSale(ctx: SandboxContext, req: SandboxRequest): Promise<Answer> {
   requireMerchant(req);
   const body = objectBody(req);
+  // A credit card sale without the card present: its own rules (ecommerce-card.ts).
+  if (get(body, 'Payment.Type') === 'CreditCard') return createCardSale(ctx, req, body);
   const f = new Fields(body);
   const orderId = f.string('MerchantOrderId', { re: /^[A-Za-z0-9]{1,50}$/, hint: 'at most 50 letters and digits' });
-  const type = f.string('Payment.Type', { oneOf: ['Pix', 'qrcode'], hint: '' });
+  const type = f.string('Payment.Type', { oneOf: ['CreditCard', 'Pix', 'qrcode'], hint: '' });
   const amount = f.int('Payment.Amount', { min: 1, max: 999_999_999_999_999 });
   if (type === 'Pix') {
     f.string('Customer.Name', { re: /^.{1,255}$/, hint: 'at most 255 characters' });
@@ -210,6 +194,8 @@ export async function createEcommerceSale(ctx: SandboxContext, req: SandboxReque
 /** `GET /1/sales/{PaymentId}`. */
 export function getEcommerceSale(ctx: SandboxContext, req: SandboxRequest): Answer {
   requireMerchant(req);
+  const card = findCardSale(ctx, req.route.params.PaymentId ?? '');
+  if (card) return getCardSale(ctx, card);
   const row = findEcommerce(ctx, req.route.params.PaymentId ?? '');
   if (!row) throw apiError(404, CODE.notFound);
   return { status: 200, body: answerOf(ctx, row) };
@@ -225,6 +211,8 @@ export function voidEcommerceSale(ctx: SandboxContext, req: SandboxRequest): Ans
   const type = (req.headers['content-type'] ?? '').split(';')[0]?.trim().toLowerCase();
   if (type !== 'application/json' && strict(ctx, 'void-content-type'))
     throw apiError(415, CODE.internal, `Content-Type: application/json is required, got ${type || 'none'}`);
+  const card = findCardSale(ctx, req.route.params.PaymentId ?? '');
+  if (card) return voidCardSale(ctx, card, req);
   const row = findEcommerce(ctx, req.route.params.PaymentId ?? '');
   if (!row) throw apiError(404, CODE.notFound);
   const amountText = req.query.get('Amount');
@@ -301,31 +289,40 @@ export function payPix(ctx: SandboxContext, paymentId: string): Answer {
   return { status: 200, body: answerOf(ctx, findEcommerce(ctx, paymentId) as EcommerceRow) };
 }
 
-const SCHEMES = ['Visa', 'Master', 'Amex', 'Elo'] as const;
-const ISSUERS: Record<string, string> = {
-  '104': 'CAIXA ECONOMICA FEDERAL',
-  '001': 'BANCO DO BRASIL',
-  '237': 'BRADESCO',
+/**
+ * The BIN lookup simulation, one digit per result, as the page's table writes it (ECOMMERCE:476-479,
+ * "Consulta BIN em sandbox"): 1st the scheme, 2nd the card type, 3rd the nationality, 4th corporate,
+ * 5th the analysis, 6th the issuer. The page's own example (494-510: 411011 → "Banco do Brasil",
+ * "001", "Multiplo") contradicts its table for the 6th digit and the accent; the table wins.
+ */
+const SCHEME_OF_FIRST: Readonly<Record<string, string>> = { '3': 'AMEX', '5': 'MASTERCARD', '6': 'DISCOVER' };
+const TYPE_OF_SECOND: Readonly<Record<string, string>> = { '3': 'Débito', '5': 'Crédito', '7': 'Crédito' };
+const ANALYSIS_OF_FIFTH: Readonly<Record<string, string>> = { '2': '01', '3': '02' };
+const ISSUER_OF_SIXTH: Readonly<Record<string, [string, string]>> = {
+  '1': ['104', 'Caixa'],
+  '2': ['001', 'Banco do Brasil'],
 };
 
-/** `GET /1/cardBin/{Bin}`: the BIN lookup simulation of 002, one digit per result. */
+/** `GET /1/cardBin/{Bin}`. */
 export function cardBin(ctx: SandboxContext, req: SandboxRequest): Answer {
   requireMerchant(req);
   void ctx;
   const bin = req.route.params.Bin ?? '';
   if (!/^\d{6,9}$/.test(bin)) throw apiError(400, CODE.internal, 'Bin: must be the first 6 to 9 digits of the card');
   const d = bin.split('');
-  const issuerCode = d[5] === '1' ? '104' : d[5] === '2' ? '001' : '237';
+  const [issuerCode, issuer] = ISSUER_OF_SIXTH[d[5] as string] ?? ['237', 'Bradesco'];
   return {
     status: 200,
     body: {
-      Status: d[4] === '2' ? '01' : d[4] === '3' ? '02' : '00',
-      Provider: d[0] === '3' ? SCHEMES[0] : d[0] === '5' ? SCHEMES[1] : d[0] === '6' ? SCHEMES[2] : SCHEMES[3],
-      CardType: d[1] === '3' ? 'Débito' : d[1] === '5' || d[1] === '7' ? 'Crédito' : 'Múltiplo',
+      Status: ANALYSIS_OF_FIFTH[d[4] as string] ?? '00',
+      Provider: SCHEME_OF_FIRST[d[0] as string] ?? 'VISA',
+      CardType: TYPE_OF_SECOND[d[1] as string] ?? 'Múltiplo',
+      // 2nd digit 7: "retorna o campo Prepaid como true".
       Prepaid: d[1] === '7',
+      // 3rd digit 1: a national card; the example's field for it is ForeignCard false.
       ForeignCard: d[2] !== '1',
       CorporateCard: d[3] === '1',
-      Issuer: ISSUERS[issuerCode],
+      Issuer: issuer,
       IssuerCode: issuerCode,
     },
   };

@@ -22,6 +22,7 @@ export const CODE = {
   amountInvalid: 108,
   merchantIdFormat: 114,
   merchantIdNotFound: 115,
+  cardHolderRequired: 117,
   cardNumberRequired: 118,
   paymentRequired: 119,
   merchantOrderIdRequired: 122,
@@ -33,6 +34,9 @@ export const CODE = {
   merchantKeyInvalid: 132,
   securityCodeLength: 146,
   brandRequired: 182,
+  brandNotSupported: 185,
+  cardNumberInvalid: 213,
+  cardHolderLetters: 214,
   emptyRequest: 184,
   duplicateOrderId: 302,
   orderNotFound: 303,
@@ -104,7 +108,9 @@ export function fieldCode(problem: string): number {
   if (leaf === 'Amount' || leaf === 'VoidAmount') return CODE.amountInvalid;
   if (leaf === 'Installments') return CODE.installmentsInvalid;
   if (leaf === 'ExpirationDate') return missing ? CODE.expirationRequired : CODE.expirationInvalid;
-  if (leaf === 'CardNumber') return CODE.cardNumberRequired;
+  if (leaf === 'CardNumber') return missing ? CODE.cardNumberRequired : CODE.cardNumberInvalid;
+  if (leaf === 'Holder') return missing ? CODE.cardHolderRequired : CODE.cardHolderLetters;
+  if (leaf === 'Brand' && /one of/.test(what)) return CODE.brandNotSupported;
   if (leaf === 'SecurityCode') return CODE.securityCodeLength;
   if (leaf === 'BrandId' || leaf === 'Brand') return CODE.brandRequired;
   if (/^Payment\.(CreditCard|DebitCard|VoucherCard)$/.test(path)) return CODE.cardRequired;

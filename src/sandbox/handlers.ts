@@ -7,6 +7,7 @@ import { confirmSale, undoSale, undoSaleByOrderId } from './sale-confirm-undo.js
 import { confirmVoid, createVoid, getVoid, undoVoid } from './voids.js';
 import { getInitialization, postInitialization } from './initialization.js';
 import { cardBin, createEcommerceSale, getEcommerceSale, voidEcommerceSale } from './ecommerce.js';
+import { captureEcommerceSale, salesByOrderId, voidByOrderId } from './ecommerce-card-changes.js';
 import { createMerchant, createTerminal, getMerchant, updateMerchant } from './registration.js';
 
 /** The sandbox host's handler of each route of the acquirer's API (the wallet's are bound per host in server.ts). */
@@ -37,4 +38,7 @@ export const HANDLERS: Partial<Record<SandboxRouteName, Handler>> = {
   ecommerceSaleGet: getEcommerceSale,
   ecommerceSaleVoid: voidEcommerceSale,
   ecommerceCardBin: cardBin,
+  ecommerceSaleCapture: captureEcommerceSale,
+  ecommerceSalesByOrderId: salesByOrderId,
+  ecommerceSaleVoidByOrderId: voidByOrderId,
 };

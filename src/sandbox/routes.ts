@@ -169,10 +169,17 @@ export const SANDBOX_ROUTES = {
   ecommerceRequests: {
     ecommerceSaleCreate: { method: 'POST', path: '/1/sales', source: 'ECOMMERCE:561, 634' },
     ecommerceSaleVoid: { method: 'PUT', path: '/1/sales/{PaymentId}/void', source: 'ECOMMERCE:1952, 6291' },
+    ecommerceSaleCapture: { method: 'PUT', path: '/1/sales/{PaymentId}/capture', source: 'ECOMMERCE:6089, 6099' },
+    ecommerceSaleVoidByOrderId: {
+      method: 'PUT',
+      path: '/1/sales/OrderId/{MerchantOrderId}/void',
+      source: 'ECOMMERCE:6207-6209',
+    },
   },
   ecommerceQueries: {
     ecommerceSaleGet: { method: 'GET', path: '/1/sales/{PaymentId}', source: 'ECOMMERCE:5484 (host: 852)' },
     ecommerceCardBin: { method: 'GET', path: '/1/cardBin/{Bin}', source: 'ECOMMERCE:490, 494' },
+    ecommerceSalesByOrderId: { method: 'GET', path: '/1/sales', source: 'ECOMMERCE:5869, 5873 (?merchantOrderId=)' },
   },
   wallet: {
     walletTokenJson: { method: 'POST', path: '/v2/oauth/access-token', source: 'QR_V4:47' },

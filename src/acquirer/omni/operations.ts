@@ -30,6 +30,10 @@ export const OPERATION_OF_ROUTE: { readonly [N in RouteName]: HostOperation } = 
   ecommerceSaleGet: 'charge-query',
   ecommerceSaleVoid: 'charge-void',
   ecommerceCardBin: 'card-bin',
+  // the capture of a pre-authorization is what confirms its charge
+  ecommerceSaleCapture: 'confirm',
+  ecommerceSalesByOrderId: 'charge-query',
+  ecommerceSaleVoidByOrderId: 'charge-void',
   walletTokenJson: 'wallet',
   walletTokenForm: 'wallet',
   walletPublicKey: 'wallet',

@@ -156,6 +156,20 @@ export const ROUTES = {
   ecommerceSaleGet: { method: 'GET', base: 'ecommerceQuery', path: '/1/sales/{PaymentId}', safeToRepeat: true },
   ecommerceSaleVoid: { method: 'PUT', base: 'ecommerce', path: '/1/sales/{PaymentId}/void', safeToRepeat: false },
   ecommerceCardBin: { method: 'GET', base: 'ecommerceQuery', path: '/1/cardBin/{Bin}', safeToRepeat: true },
+  // card-not-present credit sales: capture of a pre-authorization, and the query by order id (`?merchantOrderId=`)
+  ecommerceSaleCapture: {
+    method: 'PUT',
+    base: 'ecommerce',
+    path: '/1/sales/{PaymentId}/capture',
+    safeToRepeat: false,
+  },
+  ecommerceSalesByOrderId: { method: 'GET', base: 'ecommerceQuery', path: '/1/sales', safeToRepeat: true },
+  ecommerceSaleVoidByOrderId: {
+    method: 'PUT',
+    base: 'ecommerce',
+    path: '/1/sales/OrderId/{MerchantOrderId}/void',
+    safeToRepeat: false,
+  },
   // wallet-facing QR API (000)
   walletTokenJson: { method: 'POST', base: 'wallet', path: '/v2/oauth/access-token', safeToRepeat: true },
   walletTokenForm: { method: 'POST', base: 'wallet', path: '/v2/oauth/token', safeToRepeat: true },

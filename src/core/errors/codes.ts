@@ -99,6 +99,11 @@ export const ERROR_CODES = {
   ACQUIRER_AUTH_FAILED: { http: 502, exit: 2, summary: 'the acquirer refused the credentials or the token' },
   ACQUIRER_BAD_RESPONSE: { http: 502, exit: 3, summary: 'the acquirer answered with a body that does not decode' },
   ACQUIRER_DECLINED: { http: 402, exit: 4, summary: 'the acquirer declined the payment' },
+  CNP_DEBIT_NEEDS_AUTHENTICATION: {
+    http: 422,
+    exit: 4,
+    summary: "a debit sale without the card needs the cardholder's authentication in a browser: refused",
+  },
   SANDBOX_REFUSED: { http: 400, exit: 4, summary: 'a sandbox-only tool was pointed at another host' },
   // pinpad link and driver (drivers/pinpad throws PinpadError with these same code strings; adapters and the CLI map it)
   PINPAD_DISCONNECTED: { http: 503, exit: 3, summary: 'the pinpad link is down (unplugged, port closed, no answer)' },

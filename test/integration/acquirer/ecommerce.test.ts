@@ -108,12 +108,15 @@ describe('e-commerce QR code sale', () => {
   });
 });
 
-describe('BIN lookup (002 simulation table)', () => {
+// The page's table (ECOMMERCE:476-479), not 002's anonymized reading ("the first listed scheme name"):
+// the sandbox answered 'Visa' for a 3 and 'Elo' for any other digit until it was read from the page.
+describe('BIN lookup (the e-commerce page, "Consulta BIN em sandbox", 465-479)', () => {
   it.each([
     [
       '331111',
       {
-        Provider: 'Visa',
+        Provider: 'AMEX',
+        Issuer: 'Caixa',
         CardType: 'Débito',
         ForeignCard: false,
         CorporateCard: true,
@@ -124,7 +127,8 @@ describe('BIN lookup (002 simulation table)', () => {
     [
       '575333',
       {
-        Provider: 'Master',
+        Provider: 'MASTERCARD',
+        Issuer: 'Bradesco',
         CardType: 'Crédito',
         Prepaid: true,
         ForeignCard: true,
@@ -133,8 +137,11 @@ describe('BIN lookup (002 simulation table)', () => {
         IssuerCode: '237',
       },
     ],
-    ['659022', { Provider: 'Amex', CardType: 'Crédito', Status: '01', IssuerCode: '001' }],
-    ['412345', { Provider: 'Elo', CardType: 'Múltiplo', IssuerCode: '237' }],
+    [
+      '659022',
+      { Provider: 'DISCOVER', CardType: 'Crédito', Status: '01', IssuerCode: '001', Issuer: 'Banco do Brasil' },
+    ],
+    ['412345', { Provider: 'VISA', CardType: 'Múltiplo', IssuerCode: '237' }],
   ])('%s', async (bin, expected) => {
     await expect(ec.cardBin(bin)).resolves.toMatchObject(expected);
   });

@@ -50,6 +50,15 @@ const CONTRACT: [keyof typeof ROUTES, string, string, string, string][] = [
     '/1/cardBin/{Bin}',
     `${ECOMMERCE}:490 (and 494: apiquerysandbox…/1/cardBin/411011)`,
   ],
+  ['ecommerceSaleCapture', 'PUT', 'ecommerce', '/1/sales/{PaymentId}/capture', `${ECOMMERCE}:6099`],
+  ['ecommerceSalesByOrderId', 'GET', 'ecommerceQuery', '/1/sales', `${ECOMMERCE}:5869, 5873 (?merchantOrderId=)`],
+  [
+    'ecommerceSaleVoidByOrderId',
+    'PUT',
+    'ecommerce',
+    '/1/sales/OrderId/{MerchantOrderId}/void',
+    `${ECOMMERCE}:6209 ("Cancelamento via MerchantOrderId", 6207: the newest sale under it, 6197)`,
+  ],
   ['walletTokenJson', 'POST', 'wallet', '/v2/oauth/access-token', `${QR_V4}:47`],
   ['walletTokenForm', 'POST', 'wallet', '/v2/oauth/token', `${QR_V4}:92`],
   ['walletPublicKey', 'GET', 'wallet', '/padraoq/v1/publicKey', `${QR_V4}:162`],
@@ -67,7 +76,13 @@ describe('routes: the one table of acquirer paths', () => {
   });
 
   it('never marks a create that charges as safe to repeat', () => {
-    for (const n of ['saleCreate', 'voidCreate', 'ecommerceSaleCreate', 'walletCardPayment'] as const) {
+    for (const n of [
+      'saleCreate',
+      'voidCreate',
+      'ecommerceSaleCreate',
+      'ecommerceSaleCapture',
+      'walletCardPayment',
+    ] as const) {
       expect(ROUTES[n].safeToRepeat).toBe(false);
     }
   });
