@@ -137,6 +137,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
     attended: values.terminal.mode === 'attended',
     ecrDecisionMs: values.payments.ecrDecisionSeconds * 1000,
     closeMarginMs: values.payments.closeMarginSeconds * 1000,
+    undoUnclearDeclines: values.payments.undoUnclearDeclines,
     // One payment at a time per terminal (card, wallet QR, Pix, voids): the host refuses simultaneous ones.
     lock: new PaymentLock(),
   };
@@ -251,7 +252,11 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
       const kind = journal.get(task.journalId ?? -1)?.kind;
       if (kind) owners[kind]?.settled(task, result);
     },
-    undoRace: { processingWindowMs: 2 * values.acquirer.timeoutMs, closeMarginMs: timing.closeMarginMs },
+    undoRace: {
+      processingWindowMs: 2 * values.acquirer.timeoutMs,
+      closeMarginMs: timing.closeMarginMs,
+      visibilityWindowMs: values.payments.visibilityWindowSeconds * 1000,
+    },
     onAlarm: (a) => onEvent({ type: 'alarm', id: a.journalId ?? -1, code: a.code, message: a.message }),
   });
   const outboxLog = log.child({ component: 'outbox' });

@@ -371,6 +371,19 @@ export const CONFIG_SHAPE: Shape = {
             },
             value: 1800,
           },
+          visibilityWindowSeconds: {
+            type: 'default',
+            inner: {
+              type: 'number',
+              checks: [
+                { kind: 'safeint' },
+                { kind: 'greater_than', value: 0, inclusive: true },
+                { kind: 'less_than', value: 86400, inclusive: true },
+              ],
+            },
+            value: 900,
+          },
+          undoUnclearDeclines: { type: 'default', inner: { type: 'boolean' }, value: false },
         },
       },
       value: {},

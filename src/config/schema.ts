@@ -156,6 +156,18 @@ const payments = z.strictObject({
   ecrDecisionSeconds: z.number().int().min(1).max(86_400).default(900),
   /** Deadlines end at least this long before the daily close (00:00 host time), seconds. */
   closeMarginSeconds: z.number().int().min(0).max(21_600).default(1800),
+  /**
+   * How long after the daily close a request of that day may still become visible to the host's
+   * query, seconds: a sale, void or QR code "not found" is never final before the close of its day,
+   * and only after this window counted from that close (not published: docs/decisions.md, questions).
+   */
+  visibilityWindowSeconds: z.number().int().min(0).max(86_400).default(900),
+  /**
+   * Undo a decline whose answer does not make the denial clear (Status 3 with ReturnCode 99 "Time
+   * out", a 4xx with Code 0), as pt:7330 reads literally; off: such a sale ends declined with no undo
+   * (docs/decisions.md, the rulebook's `unclear-decline` row and its question).
+   */
+  undoUnclearDeclines: z.boolean().default(false),
 });
 
 const qr = z.strictObject({

@@ -165,9 +165,19 @@ export function hostOutcome(outcome: SaleOutcome, answer?: PhysicalSaleResponse)
     case 'anomaly':
       return { kind: 'anomaly', paymentId: outcome.paymentId, reason: outcome.reason };
     case 'declined':
-      return { kind: 'declined', ...(outcome.paymentId ? { paymentId: outcome.paymentId } : {}), ...rc(outcome) };
+      return {
+        kind: 'declined',
+        ...(outcome.paymentId ? { paymentId: outcome.paymentId } : {}),
+        ...rc(outcome),
+        ...(outcome.unclear ? { unclear: outcome.unclear } : {}),
+      };
     case 'refused':
-      return { kind: 'refused', status: outcome.status, ...rc(outcome) };
+      return {
+        kind: 'refused',
+        status: outcome.status,
+        ...rc(outcome),
+        ...(outcome.unclear ? { unclear: outcome.unclear } : {}),
+      };
     case 'not-sent':
       return { kind: 'not-sent' };
     case 'unknown':
