@@ -21,6 +21,7 @@ import {
   type Delivery,
 } from './engine/index.js';
 import { buildVoids } from './main/voids.js';
+import { undoRaceOptions } from './main/money-rules.js';
 import { startFleet } from './main/fleet.js';
 import { startMetrics } from './main/metrics.js';
 import { EventLog, type JournalKind, type OutboxTask } from './store/index.js';
@@ -252,11 +253,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
       const kind = journal.get(task.journalId ?? -1)?.kind;
       if (kind) owners[kind]?.settled(task, result);
     },
-    undoRace: {
-      processingWindowMs: 2 * values.acquirer.timeoutMs,
-      closeMarginMs: timing.closeMarginMs,
-      visibilityWindowMs: values.payments.visibilityWindowSeconds * 1000,
-    },
+    undoRace: undoRaceOptions(values),
     onAlarm: (a) => onEvent({ type: 'alarm', id: a.journalId ?? -1, code: a.code, message: a.message }),
   });
   const outboxLog = log.child({ component: 'outbox' });
