@@ -1,4 +1,10 @@
-import type { InputMode, PhysicalCard, PhysicalSaleRequest, PhysicalSaleResponse } from './types.js';
+import type {
+  InputMode,
+  PaymentFacilitator,
+  PhysicalCard,
+  PhysicalSaleRequest,
+  PhysicalSaleResponse,
+} from './types.js';
 import type { OmniClient } from './client.js';
 import type { SaleOutcome } from './outcomes.js';
 import { OmniposError } from '../../core/index.js';
@@ -19,6 +25,8 @@ export interface TerminalIdentity {
   physicalCharacteristics:
     'PinPadWithChipReaderWithoutSamAndContactless' | 'PinPadWithChipReaderWithoutSamModule' | 'PinPadWithoutChipReader';
   softDescriptor: string;
+  /** The merchant's sub-acquirer data (`terminal.paymentFacilitator`), sent on every sale when present. */
+  paymentFacilitator?: PaymentFacilitator;
 }
 
 const TYPES: Record<PaymentMethod, 'PhysicalCreditCard' | 'PhysicalDebitCard' | 'PhysicalVoucherCard'> = {
@@ -133,6 +141,7 @@ export function saleRequest(order: SaleOrder, t: TerminalIdentity): PhysicalSale
         PhysicalCharacteristics: t.physicalCharacteristics,
         ReturnDataInfo: '00',
       },
+      ...(t.paymentFacilitator ? { PaymentFacilitator: t.paymentFacilitator } : {}),
     },
   };
 }
