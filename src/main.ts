@@ -21,6 +21,7 @@ import {
   type Delivery,
 } from './engine/index.js';
 import { buildVoids } from './main/voids.js';
+import { undoRaceOptions } from './main/money-rules.js';
 import { startFleet } from './main/fleet.js';
 import { startMetrics } from './main/metrics.js';
 import { EventLog, type JournalKind, type OutboxTask } from './store/index.js';
@@ -138,6 +139,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
     attended: values.terminal.mode === 'attended',
     ecrDecisionMs: values.payments.ecrDecisionSeconds * 1000,
     closeMarginMs: values.payments.closeMarginSeconds * 1000,
+    undoUnclearDeclines: values.payments.undoUnclearDeclines,
     // One payment at a time per terminal (card, wallet QR, Pix, voids): the host refuses simultaneous ones.
     lock: new PaymentLock(),
   };
@@ -252,7 +254,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
       const kind = journal.get(task.journalId ?? -1)?.kind;
       if (kind) owners[kind]?.settled(task, result);
     },
-    undoRace: { processingWindowMs: 2 * values.acquirer.timeoutMs, closeMarginMs: timing.closeMarginMs },
+    undoRace: undoRaceOptions(values),
     onAlarm: (a) => onEvent({ type: 'alarm', id: a.journalId ?? -1, code: a.code, message: a.message }),
   });
   const outboxLog = log.child({ component: 'outbox' });

@@ -60,6 +60,61 @@ export const CONFIG_SHAPE: Shape = {
           },
         },
         mode: { type: 'default', inner: { type: 'enum', values: ['attended', 'unattended'] }, value: 'attended' },
+        paymentFacilitator: {
+          type: 'optional',
+          inner: {
+            type: 'object',
+            strict: true,
+            shape: {
+              establishmentCode: { type: 'string', checks: [{ kind: 'regex', source: '^\\d{1,10}$', flags: '' }] },
+              terminalAcquirerId: {
+                type: 'string',
+                checks: [
+                  { kind: 'min_length', value: 1 },
+                  { kind: 'max_length', value: 8 },
+                ],
+              },
+              subEstablishment: {
+                type: 'object',
+                strict: true,
+                shape: {
+                  establishmentCode: {
+                    type: 'string',
+                    checks: [
+                      { kind: 'min_length', value: 1 },
+                      { kind: 'max_length', value: 15 },
+                    ],
+                  },
+                  mcc: { type: 'string', checks: [{ kind: 'regex', source: '^\\d{4}$', flags: '' }] },
+                  address: {
+                    type: 'string',
+                    checks: [
+                      { kind: 'min_length', value: 1 },
+                      { kind: 'max_length', value: 50 },
+                    ],
+                  },
+                  city: {
+                    type: 'string',
+                    checks: [
+                      { kind: 'min_length', value: 1 },
+                      { kind: 'max_length', value: 50 },
+                    ],
+                  },
+                  state: { type: 'string', checks: [{ kind: 'regex', source: '^[A-Z]{2}$', flags: '' }] },
+                  postalCode: { type: 'string', checks: [{ kind: 'regex', source: '^\\d{8,9}$', flags: '' }] },
+                  phoneNumber: { type: 'string', checks: [{ kind: 'regex', source: '^\\d{1,13}$', flags: '' }] },
+                  countryCode: {
+                    type: 'default',
+                    inner: { type: 'string', checks: [{ kind: 'regex', source: '^\\d{3}$', flags: '' }] },
+                    value: '076',
+                  },
+                  documentType: { type: 'enum', values: ['Cpf', 'Cnpj'] },
+                  documentNumber: { type: 'string', checks: [{ kind: 'regex', source: '^\\d{11,14}$', flags: '' }] },
+                },
+              },
+            },
+          },
+        },
       },
     },
     acquirer: {
@@ -380,6 +435,19 @@ export const CONFIG_SHAPE: Shape = {
             },
             value: 1800,
           },
+          visibilityWindowSeconds: {
+            type: 'default',
+            inner: {
+              type: 'number',
+              checks: [
+                { kind: 'safeint' },
+                { kind: 'greater_than', value: 0, inclusive: true },
+                { kind: 'less_than', value: 86400, inclusive: true },
+              ],
+            },
+            value: 900,
+          },
+          undoUnclearDeclines: { type: 'default', inner: { type: 'boolean' }, value: false },
         },
       },
       value: {},

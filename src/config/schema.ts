@@ -153,6 +153,35 @@ const terminal = z.strictObject({
     .optional(),
   /** `attended` (a cashier) or `unattended` (a kiosk). */
   mode: z.enum(['attended', 'unattended']).default('attended'),
+  /**
+   * The merchant's sub-acquirer data, sent on every card sale as `Payment.PaymentFacilitator` when
+   * present: mandatory for a sub-acquirer (pt:2154, fields and sizes pt:2248-2259) and for payment
+   * facilitators (ecom:2367). Every field is text, as the manual's example sends it.
+   */
+  paymentFacilitator: z
+    .strictObject({
+      /** SMID of the sub-seller, up to 10 digits. */
+      establishmentCode: z.string().regex(/^\d{1,10}$/, 'must be 1 to 10 digits'),
+      /** The sub-seller's TerminalID, up to 8 characters. */
+      terminalAcquirerId: z.string().min(1).max(8),
+      subEstablishment: z.strictObject({
+        /** PFID, the sub-acquirer's code for the card brand, up to 15 characters. */
+        establishmentCode: z.string().min(1).max(15),
+        mcc: z.string().regex(/^\d{4}$/, 'must be 4 digits'),
+        address: z.string().min(1).max(50),
+        city: z.string().min(1).max(50),
+        state: z.string().regex(/^[A-Z]{2}$/, 'must be 2 capital letters'),
+        postalCode: z.string().regex(/^\d{8,9}$/, 'must be 8 or 9 digits'),
+        phoneNumber: z.string().regex(/^\d{1,13}$/, 'must be 1 to 13 digits'),
+        countryCode: z
+          .string()
+          .regex(/^\d{3}$/, 'must be 3 digits (076: Brazil)')
+          .default('076'),
+        documentType: z.enum(['Cpf', 'Cnpj']),
+        documentNumber: z.string().regex(/^\d{11,14}$/, 'must be 11 to 14 digits'),
+      }),
+    })
+    .optional(),
 });
 
 const sandbox = z.strictObject({
@@ -169,6 +198,18 @@ const payments = z.strictObject({
   ecrDecisionSeconds: z.number().int().min(1).max(86_400).default(900),
   /** Deadlines end at least this long before the daily close (00:00 host time), seconds. */
   closeMarginSeconds: z.number().int().min(0).max(21_600).default(1800),
+  /**
+   * How long after the daily close a request of that day may still become visible to the host's
+   * query, seconds: a sale, void or QR code "not found" is never final before the close of its day,
+   * and only after this window counted from that close (not published: docs/decisions.md, questions).
+   */
+  visibilityWindowSeconds: z.number().int().min(0).max(86_400).default(900),
+  /**
+   * Undo a decline whose answer does not make the denial clear (Status 3 with ReturnCode 99 "Time
+   * out", a 4xx with Code 0), as pt:7330 reads literally; off: such a sale ends declined with no undo
+   * (docs/decisions.md, the rulebook's `unclear-decline` row and its question).
+   */
+  undoUnclearDeclines: z.boolean().default(false),
 });
 
 const qr = z.strictObject({

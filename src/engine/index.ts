@@ -85,6 +85,7 @@ export { MachineOwner } from './machine-owner.js';
 export type { OwnerDeps, MachineState, MachineStep } from './owner-deps.js';
 export { PaymentLock, type PaymentHolder, type PaymentLease } from './payment-lock.js';
 export { OutboxForwarder, taskClose, type ForwarderDeps } from './outbox/forwarder.js';
+export type { UndoRaceOptions } from './outbox/undo-race.js';
 export { journalData } from './journal-data.js';
 export { nextDailyClose, lastDailyClose, decisionDeadline } from './daily-close.js';
 export { nextTryAt, type BackoffOptions } from './backoff.js';

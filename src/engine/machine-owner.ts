@@ -281,11 +281,12 @@ export abstract class MachineOwner<
   }
 
   protected ctx(): SaleContext {
-    const { clock, attended, ecrDecisionMs, closeMarginMs } = this.deps;
+    const { clock, attended, ecrDecisionMs, closeMarginMs, undoUnclearDeclines } = this.deps;
     return {
       now: clock.now(),
       attended,
       decisionDeadline: (now) => decisionDeadline(now, ecrDecisionMs, closeMarginMs),
+      ...(undoUnclearDeclines ? { undoUnclearDeclines } : {}),
     };
   }
 

@@ -26,6 +26,8 @@ export interface OwnerDeps {
   ecrDecisionMs: number;
   /** Deadlines end at least this long before the daily close, ms. */
   closeMarginMs: number;
+  /** `payments.undoUnclearDeclines`: the rulebook's sale table undoes an unclear decline (pt:7330). */
+  undoUnclearDeclines?: boolean;
   /** Called after a commit that put a request in the outbox (wake the forwarder). */
   onOutbox?: () => void;
   /** Where receipts go. */

@@ -52,6 +52,12 @@ export type SaleQuery =
   | { kind: 'found'; paymentId?: string; state: HostSaleState; captured?: boolean; detail?: string }
   /** Not found now; never final by itself (the sale may still be landing). */
   | { kind: 'not-found' }
+  /**
+   * The host shows under this order id only sales the backend found not ours (another terminal's
+   * or merchant's: `orderIdTerminal` is unique nowhere the terminal can check): ours is not shown.
+   * Read as `not-found` by the visibility rule, but nothing is ever undone by the order id.
+   */
+  | { kind: 'not-ours'; reason: string }
   | { kind: 'unknown'; reason: string };
 
 /**

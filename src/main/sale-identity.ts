@@ -14,13 +14,20 @@ export const SANDBOX_SOFT_DESCRIPTOR = 'OMNIPOS';
  * (read once by the daemon at start), not a constant.
  */
 export function saleIdentity(
-  terminal: { subordinatedMerchantId: string; terminalId: string; softDescriptor?: string | undefined },
+  terminal: {
+    subordinatedMerchantId: string;
+    terminalId: string;
+    softDescriptor?: string | undefined;
+    paymentFacilitator?: FacilitatorConfig | undefined;
+  },
   pinpad: () => PinpadIdentity | undefined,
 ): TerminalIdentity {
+  const facilitator = terminal.paymentFacilitator;
   return {
     subordinatedMerchantId: terminal.subordinatedMerchantId,
     terminalId: terminal.terminalId,
     softDescriptor: terminal.softDescriptor ?? SANDBOX_SOFT_DESCRIPTOR,
+    ...(facilitator ? { paymentFacilitator: paymentFacilitator(facilitator) } : {}),
     get pinpadSerial() {
       return pinpad()?.serialNumber || UNREAD_SERIAL;
     },
@@ -28,6 +35,45 @@ export function saleIdentity(
       return pinpad()?.contactless === false
         ? 'PinPadWithChipReaderWithoutSamModule'
         : 'PinPadWithChipReaderWithoutSamAndContactless';
+    },
+  };
+}
+
+/** `terminal.paymentFacilitator` as the configuration holds it. */
+export interface FacilitatorConfig {
+  establishmentCode: string;
+  terminalAcquirerId: string;
+  subEstablishment: {
+    establishmentCode: string;
+    mcc: string;
+    address: string;
+    city: string;
+    state: string;
+    postalCode: string;
+    phoneNumber: string;
+    countryCode: string;
+    documentType: string;
+    documentNumber: string;
+  };
+}
+
+/** The configuration's facilitator block as the sale request's `PaymentFacilitator` node (pt:2248-2259). */
+export function paymentFacilitator(c: FacilitatorConfig): NonNullable<TerminalIdentity['paymentFacilitator']> {
+  const s = c.subEstablishment;
+  return {
+    EstablishmentCode: c.establishmentCode,
+    TerminalAcquirerId: c.terminalAcquirerId,
+    SubEstablishment: {
+      EstablishmentCode: s.establishmentCode,
+      Mcc: s.mcc,
+      Address: s.address,
+      City: s.city,
+      State: s.state,
+      PostalCode: s.postalCode,
+      PhoneNumber: s.phoneNumber,
+      CountryCode: s.countryCode,
+      DocumentType: s.documentType,
+      DocumentNumber: s.documentNumber,
     },
   };
 }

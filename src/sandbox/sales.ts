@@ -11,6 +11,7 @@ import { invalidFields, objectBody, type Answer, type SandboxRequest } from './h
 import { apiError, CODE, hostError } from './errors.js';
 import { scenario, strict } from './scenario.js';
 import { ORDER_ID, validateSale } from './sale-validate.js';
+import { facilitatorProblems } from './facilitator.js';
 import { merchantExists, terminalExists } from './registration.js';
 import { missingTags } from './emv-check.js';
 import {
@@ -78,6 +79,7 @@ export function createSale(ctx: SandboxContext, req: SandboxRequest): Answer {
   if (!merchantExists(ctx, merchantId)) problems.push('Payment.SubordinatedMerchantId: no such merchant is registered');
   else if (!terminalExists(ctx, merchantId, v.terminalId))
     problems.push('Payment.PinPadInformation.TerminalId: no such terminal is registered for the merchant');
+  problems.push(...facilitatorProblems(body.Payment, scenario(ctx).subAcquirers.includes(merchantId)));
   if (problems.length > 0) throw invalidFields(problems);
   const cardPath = `Payment.${v.cardNode}`;
   if (typeof v.card.EmvData === 'string') {

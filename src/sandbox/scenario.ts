@@ -44,6 +44,11 @@ export interface Scenario {
   registersTerminalQr: boolean;
   /** Strict rules switched off by name (see STRICT_RULES); none by default. */
   lenient: string[];
+  /**
+   * The SubordinatedMerchantIds the host treats as sub-acquirers: their sales must carry
+   * `Payment.PaymentFacilitator` (CONECTA_PT 2154, 2248-2259); none by default.
+   */
+  subAcquirers: string[];
 }
 
 /** The request rules the host checks as the manual's tables mark them; each can be switched off by name. */
@@ -68,6 +73,7 @@ export const DEFAULT_SCENARIO: Scenario = {
   walletKeyCode: '412.001',
   registersTerminalQr: false,
   lenient: [],
+  subAcquirers: [],
 };
 
 export function validateScenario(patch: unknown): Partial<Scenario> {
@@ -96,6 +102,12 @@ export function validateScenario(patch: unknown): Partial<Scenario> {
     if (!Array.isArray(lenient) || !lenient.every((x) => typeof x === 'string' && x in STRICT_RULES)) {
       f.problems.push(`lenient: a list of rule names among ${Object.keys(STRICT_RULES).join(', ')}`);
     } else out.lenient = lenient as string[];
+  }
+  const subs = (patch as { subAcquirers?: unknown }).subAcquirers;
+  if (subs !== undefined) {
+    if (!Array.isArray(subs) || !subs.every((x) => typeof x === 'string'))
+      f.problems.push('subAcquirers: a list of SubordinatedMerchantIds');
+    else out.subAcquirers = subs.map((x) => x.toLowerCase());
   }
   f.check();
   return out;

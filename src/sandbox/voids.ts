@@ -132,7 +132,8 @@ export function createVoid(ctx: SandboxContext, req: SandboxRequest): Answer {
   const f = new Fields(body);
   const merchantVoidId = f.string('MerchantVoidId', { re: ORDER_ID, hint: 'must be 1 to 15 digits' });
   f.string('MerchantVoidDate', { re: /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/, hint: 'must be an ISO 8601 date-time' });
-  const amount = f.int('VoidAmount', { min: 1 });
+  // The full void's own example (CONECTA_PT 8009-8023) sends no VoidAmount: what is left is voided.
+  const asked = f.int('VoidAmount', { min: 1, optional: true });
   const card = f.object('Card');
   let inputMode: string | undefined;
   let auth: string | undefined;
@@ -176,7 +177,9 @@ export function createVoid(ctx: SandboxContext, req: SandboxRequest): Answer {
       .prepare(`SELECT COALESCE(SUM(amount), 0) AS s FROM voids WHERE payment_id = ? AND cancellation_status IN (1, 3)`)
       .get(sale.payment_id) as { s: number }
   ).s;
-  if ((amount as number) > sale.amount - voided)
+  const amount = asked ?? sale.amount - voided;
+  if (amount < 1) throw apiError(400, CODE.notAvailableToVoid, 'nothing left to void');
+  if (amount > sale.amount - voided)
     throw apiError(400, CODE.notAvailableToVoid, `VoidAmount: at most ${sale.amount - voided}`);
 
   const o = centsOutcome(ctx, 40, sale.amount, `void:${sale.payment_id}`);
@@ -204,7 +207,7 @@ export function createVoid(ctx: SandboxContext, req: SandboxRequest): Answer {
         paymentId: sale.payment_id,
         merchantOrderId: sale.merchant_order_id,
         voidId,
-        amount: -(amount as number),
+        amount: -amount,
       });
   })();
   if (o === 'timeout') return { withhold: true };

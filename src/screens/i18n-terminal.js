@@ -76,6 +76,8 @@ export const TERMINAL_TEXT = {
     'alarm.UNDO_DEAD_LETTER': 'O desfazimento de uma venda foi recusado em definitivo',
     'alarm.QR_DEAD_LETTER': 'Uma venda por QR code ficou sem resposta definitiva do adquirente',
     'alarm.QR_LATE_PAYMENT': 'Uma venda por QR code foi paga depois de encerrada: o pagamento foi desfeito',
+    'alarm.QR_PAST_CLOSE':
+      'Um QR code foi mostrado perto do fechamento do dia e pode ser pago depois dele: confira no relatório do dia seguinte',
     'alarm.PIX_LATE_PAYMENT': 'Um Pix foi pago depois de cancelado: foi estornado',
     'alarm.PIX_DEAD_LETTER': 'Um Pix ficou sem resposta definitiva do provedor',
     'alarm.PIX_REFUND_DEAD_LETTER': 'O estorno de um Pix foi recusado em definitivo',
@@ -176,6 +178,8 @@ export const TERMINAL_TEXT = {
     'alarm.UNDO_DEAD_LETTER': "A sale's undo was refused for good",
     'alarm.QR_DEAD_LETTER': 'A QR code sale got no final answer from the acquirer',
     'alarm.QR_LATE_PAYMENT': 'A QR code sale was paid after it ended: the payment was undone',
+    'alarm.QR_PAST_CLOSE':
+      "A QR code was shown near the day's close and may be paid after it: check the next day's report",
     'alarm.PIX_LATE_PAYMENT': 'A Pix was paid after it was cancelled: it was refunded',
     'alarm.PIX_DEAD_LETTER': 'A Pix got no final answer from the provider',
     'alarm.PIX_REFUND_DEAD_LETTER': "A Pix's refund was refused for good",

@@ -223,8 +223,8 @@ export function deliveryPort(stage: Stage): AcquirerDeliveryPort {
       const other = host.salesByOrder(orderId, stage.now()).find((x) => x.terminal === 'other');
       // With what it sent, a backend tells another terminal's sale from ours (the port's `expected`).
       if (!s && other && expected) {
-        stage.say(`query ${orderId} → another terminal's sale only: unknown`);
-        return Promise.resolve({ kind: 'unknown', reason: 'a sale under this order id that is not ours' });
+        stage.say(`query ${orderId} → another terminal's sale only: not ours`);
+        return Promise.resolve({ kind: 'not-ours', reason: 'a sale under this order id that is not ours' });
       }
       const shown = s ?? other;
       const q: SaleQuery = shown

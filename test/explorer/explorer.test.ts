@@ -63,11 +63,11 @@ describe('the explorer: e-commerce QR sale', () => {
 });
 
 describe("the explorer: card sale under an order id another terminal's sale holds", () => {
-  holds('card sale, order id shared', [INVARIANTS.open]);
-  // What is left of defect 9: `orderIdTerminal` is unique nowhere. When our sale never reached the
-  // host, the query shows only the other terminal's sale ("not ours": unknown) until the end of time;
-  // OUTBOX_STUCK is raised, but the undo never ends.
-  it.fails('defect 9 (left): the undo race of a sale whose order id another terminal holds ends', async () => {
+  holds('card sale, order id shared', []);
+  // Defect 9's rest (an `it.fails` on cfef2df): when our sale never reached the host, the query shows
+  // only the other terminal's sale; the backend says so (`not-ours`) and the visibility rule ends the
+  // race past the close and its window, never undoing by the order id.
+  it('defect 9 (left): the undo race of a sale whose order id another terminal holds ends', async () => {
     expect(await broken('card sale, order id shared', INVARIANTS.open)).toBeUndefined();
   });
 });

@@ -95,19 +95,34 @@ export class OmniDeliveryAdapter implements AcquirerDeliveryPort {
   async queryByOrderId(merchantOrderId: string, expected?: { amount: number }): Promise<SaleQuery> {
     let raw: unknown;
     const q = await this.#query(async () => (raw = await this.#client.getSaleByOrderId(merchantOrderId)));
-    if (q.kind === 'found' && this.#terminal && expected) {
-      const own = findOurSale(raw, { merchantOrderId, ...this.#terminal, amount: expected.amount });
-      if (own.ours === false)
-        return { kind: 'unknown', reason: `a sale under order id ${merchantOrderId} that is not ours: ${own.reason}` };
-      if (own.ours === 'unknown')
-        return { kind: 'unknown', reason: `cannot tell whether the sale found is ours: ${own.reason}` };
-    }
-    if (q.kind !== 'found') return q;
-    return {
-      kind: 'found',
-      ...(q.paymentId !== undefined ? { paymentId: q.paymentId } : {}),
-      state: omniSaleState(q),
-      detail: shownDetail(q),
-    };
+    if (q.kind === 'not-found' || raw === undefined || !this.#terminal || !expected) return shownOf(q);
+    // Checked to be ours first, in a list of several sales too (another terminal's may share the id).
+    const own = findOurSale(raw, { merchantOrderId, ...this.#terminal, amount: expected.amount });
+    if (own.ours === false)
+      return { kind: 'not-ours', reason: `a sale under order id ${merchantOrderId} that is not ours: ${own.reason}` };
+    if (own.ours === 'unknown')
+      return { kind: 'unknown', reason: `cannot tell whether the sale found is ours: ${own.reason}` };
+    const mine = salesIn(raw)
+      .map((sale) => queryOutcome({ kind: 'answer', status: 200, body: sale }))
+      .find((x) => x.kind === 'found' && x.paymentId === own.paymentId);
+    return shownOf(mine ?? { kind: 'unknown', reason: 'our sale is not in the answer' });
   }
+}
+
+/** The sales a query-by-order-id answer lists (one sale, a list, or `{Payments: [...]}`). */
+function salesIn(answer: unknown): unknown[] {
+  if (Array.isArray(answer)) return answer;
+  const list = answer && typeof answer === 'object' ? (answer as Record<string, unknown>).Payments : undefined;
+  return Array.isArray(list) ? list : [answer];
+}
+
+/** A query's outcome in the engine's words. */
+function shownOf(q: QueryOutcome): SaleQuery {
+  if (q.kind !== 'found') return q;
+  return {
+    kind: 'found',
+    ...(q.paymentId !== undefined ? { paymentId: q.paymentId } : {}),
+    state: omniSaleState(q),
+    detail: shownDetail(q),
+  };
 }

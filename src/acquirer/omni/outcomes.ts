@@ -1,7 +1,15 @@
 import { codeMeaning, isReturnCode } from '../../../tables/acquirer/return-codes.js';
 import { acquirerContext, returnOf } from '../errors.js';
 import type { AcquirerResponse } from '../http.js';
-import { CONFIRM, UNDO, VOID_CONFIRM, VOID_UNDO, decideBody, type Decision } from '../../engine/index.js';
+import {
+  CONFIRM,
+  SALE_CREATE_SHOWN,
+  UNDO,
+  VOID_CONFIRM,
+  VOID_UNDO,
+  decideBody,
+  type Decision,
+} from '../../engine/index.js';
 import { omniSaleState, shownDetail, voidAnswer } from './states.js';
 
 /**
@@ -55,15 +63,40 @@ export type SaleOutcome =
   | { kind: 'approved'; paymentId: string; returnCode?: string | number; returnMessage?: string }
   /** Status 1 although capture was asked: undo it and raise an alarm. */
   | { kind: 'anomaly'; paymentId: string; reason: 'authorized-not-captured' }
-  | { kind: 'declined'; paymentId?: string; returnCode?: string | number; returnMessage?: string }
+  /** `unclear`: why the denial is not clear (pt:7330): the rulebook's `unclear-decline` row. */
+  | { kind: 'declined'; paymentId?: string; returnCode?: string | number; returnMessage?: string; unclear?: string }
   /** The host refused the request before processing it: nothing was charged. */
-  | { kind: 'refused'; status: number; returnCode?: string | number; returnMessage?: string; duplicateOrderId: boolean }
+  | {
+      kind: 'refused';
+      status: number;
+      returnCode?: string | number;
+      returnMessage?: string;
+      duplicateOrderId: boolean;
+      unclear?: string;
+    }
   /** The request never left: nothing was charged (the order id is still never reused). */
   | { kind: 'not-sent' }
   /** Maybe charged: settle by the undo race (query by order id, undo what is found). */
   | { kind: 'unknown'; reason: string; paymentId?: string };
 
-/** The sale table. `captureRequested` is always true for omnipos, kept explicit for the row. */
+/**
+ * A decline whose answer does not make the denial clear (pt:7330, "retorno com erro que não deixe
+ * claro a negativa"): Status 3 with ReturnCode 99 ("Time out", the issuer's time-out), or a 4xx
+ * whose code reads as success (`[{Code: 0}]`). Undone only under `payments.undoUnclearDeclines`.
+ */
+function unclearDecline(code: string | number | undefined, refusal: boolean): string | undefined {
+  if (!refusal && isReturnCode(code, 'ISSUER_TIMEOUT')) return `Status 3 with ReturnCode ${String(code)} (Time out)`;
+  if (refusal && isReturnCode(code, 'SUCCESS', 'APPROVED'))
+    return `a refusal whose code ${String(code)} reads as success`;
+  return undefined;
+}
+
+/**
+ * The sale table. The 2xx body's numbers are read by the one state table (states.ts,
+ * `omniSaleState`), as the rulebook's sale answer (rules/book-create.ts `SALE_CREATE_SHOWN`); the
+ * rulebook's `sale` table decides what then happens (the sale machine reads it). `captureRequested`
+ * is always true for omnipos, kept explicit for the anomaly row (Status 1 although capture was asked).
+ */
 export function saleOutcome(ex: Exchange, captureRequested = true): SaleOutcome {
   if (ex.kind === 'transport') {
     return ex.failure === 'not-sent' ? { kind: 'not-sent' } : { kind: 'unknown', reason: ex.failure };
@@ -72,23 +105,38 @@ export function saleOutcome(ex: Exchange, captureRequested = true): SaleOutcome 
   const ret = returnOf(body);
   if (status >= 500 || status === 408) return { kind: 'unknown', reason: `HTTP ${status}` };
   if (status >= 400) {
-    return { kind: 'refused', status, ...ret, duplicateOrderId: codeMeaning(ret.returnCode) === 'duplicate-order-id' };
+    const unclear = unclearDecline(ret.returnCode, true);
+    return {
+      kind: 'refused',
+      status,
+      ...ret,
+      duplicateOrderId: codeMeaning(ret.returnCode) === 'duplicate-order-id',
+      ...(unclear ? { unclear } : {}),
+    };
   }
   if (status < 200 || status >= 300) return { kind: 'unknown', reason: `HTTP ${status}` };
   const p = payment(body);
-  const st = intField(p, 'Status');
+  const shown = { status: intField(p, 'Status'), confirmationStatus: intField(p, 'ConfirmationStatus') };
   const paymentId = typeof p?.PaymentId === 'string' && p.PaymentId !== '' ? p.PaymentId : undefined;
-  if (st === undefined)
-    return { kind: 'unknown', reason: 'answer without Payment.Status', ...(paymentId ? { paymentId } : {}) };
-  if (st === 2 && paymentId) return { kind: 'approved', paymentId, ...ret };
-  if (st === 2) return { kind: 'unknown', reason: 'Status 2 without PaymentId' };
-  if (st === 1 && paymentId) {
-    return captureRequested
-      ? { kind: 'anomaly', paymentId, reason: 'authorized-not-captured' }
-      : { kind: 'approved', paymentId, ...ret };
+  const withId = paymentId ? { paymentId } : {};
+  if (shown.status === undefined) return { kind: 'unknown', reason: 'answer without Payment.Status', ...withId };
+  const answer = shown.status === 1 && paymentId ? 'anomaly' : SALE_CREATE_SHOWN[omniSaleState(shown)];
+  switch (answer) {
+    case 'approved':
+      return paymentId
+        ? { kind: 'approved', paymentId, ...ret }
+        : { kind: 'unknown', reason: `${shownDetail(shown)} without PaymentId` };
+    case 'anomaly':
+      return captureRequested && paymentId
+        ? { kind: 'anomaly', paymentId, reason: 'authorized-not-captured' }
+        : { kind: 'approved', paymentId: paymentId as string, ...ret };
+    case 'declined': {
+      const unclear = unclearDecline(ret.returnCode, false);
+      return { kind: 'declined', ...withId, ...ret, ...(unclear ? { unclear } : {}) };
+    }
+    default:
+      return { kind: 'unknown', reason: shownDetail(shown), ...withId };
   }
-  if (st === 3) return { kind: 'declined', ...(paymentId ? { paymentId } : {}), ...ret };
-  return { kind: 'unknown', reason: `Status ${st}`, ...(paymentId ? { paymentId } : {}) };
 }
 
 /* -------------------------------------------- confirm, undo, void answers */
@@ -209,8 +257,10 @@ export function voidOutcome(ex: Exchange): VoidOutcome {
   const cancel = intField(p, 'CancellationStatus');
   const st = intField(p, 'Status');
   const voidId = idField(p, 'VoidId');
-  if (cancel === 2) return { kind: 'declined', ...(voidId ? { voidId } : {}), ...ret };
-  if (voidId && cancel === 1) return { kind: 'approved', voidId };
+  // CancellationStatus read by the one table (states.ts); the English page's answer has none.
+  const shown = voidAnswer(cancel);
+  if (shown === 'denied') return { kind: 'declined', ...(voidId ? { voidId } : {}), ...ret };
+  if (voidId && shown === 'authorized') return { kind: 'approved', voidId };
   if (voidId && cancel === undefined && st === 10 && returnCodeZero(p?.ReturnCode)) return { kind: 'approved', voidId };
   return {
     kind: 'unknown',

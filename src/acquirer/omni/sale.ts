@@ -1,4 +1,10 @@
-import type { InputMode, PhysicalCard, PhysicalSaleRequest, PhysicalSaleResponse } from './types.js';
+import type {
+  InputMode,
+  PaymentFacilitator,
+  PhysicalCard,
+  PhysicalSaleRequest,
+  PhysicalSaleResponse,
+} from './types.js';
 import type { OmniClient } from './client.js';
 import type { SaleOutcome } from './outcomes.js';
 import { OmniposError } from '../../core/index.js';
@@ -19,6 +25,8 @@ export interface TerminalIdentity {
   physicalCharacteristics:
     'PinPadWithChipReaderWithoutSamAndContactless' | 'PinPadWithChipReaderWithoutSamModule' | 'PinPadWithoutChipReader';
   softDescriptor: string;
+  /** The merchant's sub-acquirer data (`terminal.paymentFacilitator`), sent on every sale when present. */
+  paymentFacilitator?: PaymentFacilitator;
 }
 
 const TYPES: Record<PaymentMethod, 'PhysicalCreditCard' | 'PhysicalDebitCard' | 'PhysicalVoucherCard'> = {
@@ -133,6 +141,7 @@ export function saleRequest(order: SaleOrder, t: TerminalIdentity): PhysicalSale
         PhysicalCharacteristics: t.physicalCharacteristics,
         ReturnDataInfo: '00',
       },
+      ...(t.paymentFacilitator ? { PaymentFacilitator: t.paymentFacilitator } : {}),
     },
   };
 }
@@ -165,9 +174,19 @@ export function hostOutcome(outcome: SaleOutcome, answer?: PhysicalSaleResponse)
     case 'anomaly':
       return { kind: 'anomaly', paymentId: outcome.paymentId, reason: outcome.reason };
     case 'declined':
-      return { kind: 'declined', ...(outcome.paymentId ? { paymentId: outcome.paymentId } : {}), ...rc(outcome) };
+      return {
+        kind: 'declined',
+        ...(outcome.paymentId ? { paymentId: outcome.paymentId } : {}),
+        ...rc(outcome),
+        ...(outcome.unclear ? { unclear: outcome.unclear } : {}),
+      };
     case 'refused':
-      return { kind: 'refused', status: outcome.status, ...rc(outcome) };
+      return {
+        kind: 'refused',
+        status: outcome.status,
+        ...rc(outcome),
+        ...(outcome.unclear ? { unclear: outcome.unclear } : {}),
+      };
     case 'not-sent':
       return { kind: 'not-sent' };
     case 'unknown':

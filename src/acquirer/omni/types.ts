@@ -83,6 +83,26 @@ export interface PhysicalSaleRequest {
     DebitCard?: PhysicalCard;
     VoucherCard?: PhysicalCard;
     PinPadInformation: PinPadInformation;
+    /** A sub-acquirer's data (pt:2248-2259), sent when the merchant has it configured. */
+    PaymentFacilitator?: PaymentFacilitator;
+  };
+}
+
+/** `Payment.PaymentFacilitator` (pt:2248-2259; example pt:2196-2210: every field as text). */
+export interface PaymentFacilitator {
+  EstablishmentCode: string;
+  TerminalAcquirerId: string;
+  SubEstablishment: {
+    EstablishmentCode: string;
+    Mcc: string;
+    Address: string;
+    City: string;
+    State: string;
+    PostalCode: string;
+    PhoneNumber: string;
+    CountryCode: string;
+    DocumentType: string;
+    DocumentNumber: string;
   };
 }
 

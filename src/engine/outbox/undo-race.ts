@@ -47,7 +47,9 @@ export function visibilityOf(options: UndoRaceOptions): VisibilityOptions {
  *   attempt's undo does it); past the close an e-commerce QR sale still paid (`captured`) →
  *   `needs-refund`.
  * - Not found: the visibility rule (rules/visibility.ts): never final before the close of the
- *   sale's day, and only after the window counted from that close.
+ *   sale's day, and only after the window counted from that close. A query that shows only another
+ *   terminal's sale under our order id (`not-ours`) is ours not found, by the same rule; the undo by
+ *   order id is then never sent (it would undo the other sale).
  */
 export async function attemptUndo(
   port: AcquirerDeliveryPort,
@@ -67,17 +69,19 @@ export async function attemptUndo(
     task.amount !== undefined ? { amount: task.amount } : undefined,
   );
   if (q.kind === 'unknown') return { delivery: { action: 'retry', reason: `query: ${q.reason}` } };
-  if (q.kind === 'not-found') {
-    if (racing && !task.paymentId) {
+  if (q.kind === 'not-found' || q.kind === 'not-ours') {
+    if (racing && !task.paymentId && q.kind === 'not-found') {
       // Nothing visible under the order id (ours or another terminal's): the undo by order id may
       // reach our sale while it lands. A sale shown is undone only by its PaymentId, once it is ours.
       const d = await port.undoByOrderId(task.merchantOrderId, task.emv);
       if (d.action !== 'retry') return { delivery: d };
     }
+    // Only another terminal's sale under our order id: ours is not shown, by the same visibility rule.
     const v = notFoundVerdict(task.sentAt, now, task.notFoundAfterWindow, visibilityOf(options), 'the sale');
-    if (v.final) return { delivery: { action: 'done', reason: `${v.reason}: nothing was charged` } };
+    const other = q.kind === 'not-ours' ? ` (the host shows only ${q.reason})` : '';
+    if (v.final) return { delivery: { action: 'done', reason: `${v.reason}: nothing was charged${other}` } };
     return {
-      delivery: { action: 'retry', reason: v.reason },
+      delivery: { action: 'retry', reason: `${v.reason}${other}` },
       ...(v.count !== (task.notFoundAfterWindow ?? 0) ? { payload: { ...task, notFoundAfterWindow: v.count } } : {}),
     };
   }

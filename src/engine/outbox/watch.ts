@@ -39,7 +39,8 @@ export async function attemptWatch(port: AcquirerDeliveryPort, task: WatchTask, 
     task.amount !== undefined ? { amount: task.amount } : undefined,
   );
   if (q.kind === 'unknown') return { delivery: { action: 'retry', reason: `query: ${q.reason}` }, ...keep };
-  const rule = decide(QR_WATCH, q.kind === 'not-found' ? 'not-found' : q.state);
+  // Only another terminal's sale under the code's order id: ours is not paid (never undo the other).
+  const rule = decide(QR_WATCH, q.kind === 'found' ? q.state : 'not-found');
   switch (rule.decision) {
     case 'watch':
       return {

@@ -1,4 +1,5 @@
 import type { MachineStep } from '../machine-owner.js';
+import { PIX_CHARGE, decide } from '../rules/index.js';
 import { receiptStep } from '../receipt-step.js';
 import type { SaleContext } from '../sale/types.js';
 import {
@@ -45,7 +46,8 @@ export function pixTransition(state: PixState, input: PixInput, ctx: SaleContext
   switch (state.name) {
     case 'creating':
       if (input.kind !== 'created') return refuse();
-      if (input.result.kind === 'created') {
+      // The rulebook's `pix` table (rules/book-create.ts PIX_CHARGE): only a charge with its code is watched.
+      if (decide(PIX_CHARGE, input.result.kind).decision === 'watch' && input.result.kind === 'created') {
         return go(
           state,
           'showing',
@@ -54,7 +56,9 @@ export function pixTransition(state: PixState, input: PixInput, ctx: SaleContext
           { kind: 'watch.payment' },
         );
       }
-      return go(state, 'failed', `Pix ${input.result.kind}`, { reason: input.result.reason });
+      return go(state, 'failed', `Pix ${input.result.kind}`, {
+        reason: 'reason' in input.result ? input.result.reason : decide(PIX_CHARGE, input.result.kind).why,
+      });
     case 'showing':
       if (input.kind === 'paid') return go(state, 'approved', 'paid', {}, { kind: 'receipt.start' });
       if (input.kind === 'cancel')

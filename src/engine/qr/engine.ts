@@ -100,11 +100,13 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
           'code issued by the host',
           [],
         );
+      const expires = issuedAt.getTime() + this.#d.validityMs;
       input = {
         kind: 'shown',
         qrCode: issued.qrCode,
         nsu,
-        expiresAt: new Date(issuedAt.getTime() + this.#d.validityMs).toISOString(),
+        expiresAt: new Date(expires).toISOString(),
+        watchUntil: new Date(expires + this.#d.watchMarginMs).toISOString(),
       };
     } catch (e) {
       input = { kind: 'build-failed', reason: (e as Error).message };

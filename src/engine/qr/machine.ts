@@ -1,3 +1,4 @@
+import { nextDailyClose } from '../daily-close.js';
 import { receiptStep } from '../receipt-step.js';
 import type { SaleContext } from '../sale/types.js';
 import { QR_FINAL, type QrEffect, type QrInput, type QrSaleData, type QrState, type QrStateName } from './types.js';
@@ -25,6 +26,24 @@ function afterReceipt(state: QrState, input: string, receipt: 'printed' | 'skipp
   return go(state, 'awaiting-decision', input, { receipt, deadline }, { kind: 'schedule.deadline', at: deadline });
 }
 
+/**
+ * A code shown so near the daily close that it may still be paid, or watched for a late payment,
+ * after it (`watchUntil` at or past the close of the day it is shown in): the alarm goes now,
+ * before the close, since its end may fall on the next business day (the host confirms at the close
+ * what is pending; issue 29's invariant: nothing open past the close without an alarm before it).
+ */
+function pastClose(state: QrState, watchUntil: string, ctx: SaleContext): QrEffect[] {
+  const close = nextDailyClose(ctx.now);
+  if (Date.parse(watchUntil) < close.getTime()) return [];
+  return [
+    {
+      kind: 'alarm',
+      code: 'QR_PAST_CLOSE',
+      message: `QR sale ${state.data.merchantOrderId} shown until ${watchUntil}, past the daily close ${close.toISOString()}: check it on the next day's report`,
+    },
+  ];
+}
+
 /** The wallet QR sale as a pure transition function (same contract as the card sale's). */
 export function qrTransition(state: QrState, input: QrInput, ctx: SaleContext): QrStep {
   const refuse = (): QrStep => ({ ok: false, reason: `input ${input.kind} is not valid in state ${state.name}` });
@@ -38,6 +57,7 @@ export function qrTransition(state: QrState, input: QrInput, ctx: SaleContext): 
           'code shown',
           { qrCode: input.qrCode, nsu: input.nsu, expiresAt: input.expiresAt },
           { kind: 'watch.payment' },
+          ...pastClose(state, input.watchUntil ?? input.expiresAt, ctx),
         );
       if (input.kind === 'build-failed') return go(state, 'failed', 'code not built', { reason: input.reason });
       if (input.kind === 'cancel')

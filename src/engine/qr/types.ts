@@ -73,7 +73,8 @@ export interface QrState {
 }
 
 export type QrInput =
-  | { kind: 'shown'; qrCode: string; nsu: string; expiresAt: string }
+  /** `watchUntil`: when the watch for a late payment of this code ends (its validity plus the watch margin). */
+  | { kind: 'shown'; qrCode: string; nsu: string; expiresAt: string; watchUntil?: string }
   | { kind: 'build-failed'; reason: string }
   | { kind: 'paid'; paymentId: string; authorizationCode?: string }
   | { kind: 'expired' }

@@ -1,4 +1,5 @@
-import type { SaleAnswer, Table } from './vocabulary.js';
+import type { HostSaleState } from '../ports.js';
+import type { Rule, SaleAnswer, Table } from './vocabulary.js';
 import { QR_WATCH } from './book.js';
 
 /**
@@ -11,8 +12,32 @@ import { QR_WATCH } from './book.js';
 const SALE_STATUS =
   'pt:2515 "Status da transação 0 = Não Finalizado 1 = Autorizado 2 = Pago 3 = Negado 10 = Cancelado 13 = Abortado"';
 
-/** A card sale's answer (`POST /1/physicalSales`). */
-export type SaleCreateAnswer = 'approved' | 'anomaly' | 'declined' | 'refused' | 'not-sent' | 'unknown';
+/**
+ * A card sale's answer (`POST /1/physicalSales`). `unclear-decline`: a decline whose answer does
+ * not make the denial clear (Status 3 with ReturnCode 99 "Time out", a 4xx whose code reads as
+ * success, `[{Code: 0}]`): pt:7330 asks for an undo then; the switch `payments.undoUnclearDeclines`
+ * chooses (docs/decisions.md, questions).
+ */
+export type SaleCreateAnswer =
+  'approved' | 'anomaly' | 'declined' | 'unclear-decline' | 'refused' | 'not-sent' | 'unknown';
+
+/**
+ * What a sale answer's 2xx body shows, read by the one state table (src/acquirer/omni/states.ts,
+ * `OMNI_SALE_STATES`, the same rows every query and confirmation answer is read by), as the sale
+ * table's answer. `pending` is Status 0 (not finished): unknown; Status 1 with capture asked is
+ * the `anomaly` row (the backend tells it: only the create asks for capture). A create that shows
+ * the sale confirmed, undone or cancelled is no answer to what was asked: the undo race (whose
+ * query by order id, checked to be ours, decides).
+ */
+export const SALE_CREATE_SHOWN: { readonly [S in HostSaleState]: SaleCreateAnswer } = {
+  approved: 'approved',
+  pending: 'unknown',
+  declined: 'declined',
+  cancelled: 'unknown',
+  confirmed: 'unknown',
+  undone: 'unknown',
+  unknown: 'unknown',
+};
 
 export const SALE: Table<SaleCreateAnswer> = {
   approved: {
@@ -27,8 +52,13 @@ export const SALE: Table<SaleCreateAnswer> = {
   },
   declined: {
     decision: 'done',
-    why: 'denied: nothing charged (not confirmed: docs/decisions.md question on pt:7573-7584)',
-    source: `${SALE_STATUS} (3)`,
+    why: 'denied or aborted: nothing charged (not confirmed: docs/decisions.md question on pt:7573-7584)',
+    source: `${SALE_STATUS} (3, 13)`,
+  },
+  'unclear-decline': {
+    decision: 'done',
+    why: 'a decline that does not say so clearly (Status 3 with 99 "Time out", a 4xx with Code 0): declined, not undone unless payments.undoUnclearDeclines',
+    source: `${SALE_STATUS} (3); pt:7330 "retorno com erro que não deixe claro a negativa"`,
   },
   refused: {
     decision: 'done',
@@ -48,6 +78,19 @@ export const SALE: Table<SaleCreateAnswer> = {
       'pt:7330 "Em casos de timeout ou retorno com erro que não deixe claro a negativa da transação deve-se solicitar o desfazimento"',
   },
 };
+
+/** The `unclear-decline` row when `payments.undoUnclearDeclines` is on: pt:7330 read literally. */
+export const UNCLEAR_DECLINE_UNDONE: Rule = {
+  decision: 'undo',
+  why: 'payments.undoUnclearDeclines: the sale race undoes it (the cashier sees it declined; it ends undone)',
+  source:
+    'pt:7330 "Em casos de timeout ou retorno com erro que não deixe claro a negativa da transação deve-se solicitar o desfazimento"',
+};
+
+/** The sale table as the terminal's configuration reads it (the one switch: `payments.undoUnclearDeclines`). */
+export function saleTable(options: { undoUnclearDeclines?: boolean } = {}): Table<SaleCreateAnswer> {
+  return options.undoUnclearDeclines ? { ...SALE, 'unclear-decline': UNCLEAR_DECLINE_UNDONE } : SALE;
+}
 
 const CANCELLATION =
   'pt:8111 "Status do cancelamento. 0 = Não Finalizado 1 = Autorizado 2 = Negado 3 = Confirmado 4 = Desfeito"';

@@ -9,11 +9,19 @@ import {
   VOID_CONFIRM,
   VOID_UNDO,
 } from './book.js';
-import { ECOMMERCE_QR_END, PIX_CHARGE, SALE, VOID, WALLET_CANCELLATION } from './book-create.js';
+import {
+  ECOMMERCE_QR_END,
+  PIX_CHARGE,
+  SALE,
+  UNCLEAR_DECLINE_UNDONE,
+  VOID,
+  WALLET_CANCELLATION,
+} from './book-create.js';
 
 /** Every table, by the operation's name as docs/decisions.md prints it. */
 export const RULEBOOK = {
   sale: SALE,
+  'sale (payments.undoUnclearDeclines: true)': { 'unclear-decline': UNCLEAR_DECLINE_UNDONE },
   'sale.confirm': CONFIRM,
   'sale.undo': UNDO,
   'qr.watch': QR_WATCH,

@@ -1,4 +1,5 @@
 import { receiptStep } from '../receipt-step.js';
+import { decide, saleTable, type SaleCreateAnswer } from '../rules/index.js';
 import type {
   HostSaleOutcome,
   SaleContext,
@@ -45,8 +46,58 @@ function undo(
   return go(state, 'undoing', input, { reason }, ...more, { kind: 'outbox.undo', by });
 }
 
-function hostAnswer(state: SaleState, outcome: HostSaleOutcome): SaleStep {
+/** The rulebook's answer for what the host said (rules/book-create.ts `SaleCreateAnswer`). */
+function answerOf(outcome: HostSaleOutcome): SaleCreateAnswer {
+  if ((outcome.kind === 'declined' || outcome.kind === 'refused') && outcome.unclear) return 'unclear-decline';
+  return outcome.kind;
+}
+
+/** Why an answer the sale table undoes is undone, for the journal and the alarm. */
+function undoReason(outcome: HostSaleOutcome): string {
+  switch (outcome.kind) {
+    case 'anomaly':
+      return `host anomaly: ${outcome.reason}`;
+    case 'unknown':
+      return `outcome unknown (${outcome.reason})`;
+    case 'declined':
+    case 'refused':
+      return `unclear decline (${outcome.unclear ?? outcome.kind}): undone, payments.undoUnclearDeclines`;
+    default:
+      return `the sale table undoes a ${outcome.kind} answer`;
+  }
+}
+
+/** An answer the sale table (`decide(SALE, …)`) undoes: the card told, the undo race started. */
+function undoAnswer(state: SaleState, outcome: HostSaleOutcome, input: string): SaleStep {
+  const paymentId = 'paymentId' in outcome ? outcome.paymentId : undefined;
+  const reason = undoReason(outcome);
+  const silent = outcome.kind === 'unknown' || outcome.kind === 'not-sent';
+  const tellCard: SaleEffect = chip(state)
+    ? { kind: 'pinpad.finish-chip', decision: silent ? 'no-communication' : 'declined' }
+    : { kind: 'pinpad.end', message: silent ? 'SEM COMUNICACAO' : 'NAO AUTORIZADA' };
+  const alarm: SaleEffect[] =
+    outcome.kind === 'anomaly'
+      ? [
+          {
+            kind: 'alarm',
+            code: 'HOST_ANOMALY',
+            message: `sale ${state.data.merchantOrderId} came back ${outcome.reason}; undoing`,
+          },
+        ]
+      : [];
+  const next = { ...state, data: { ...state.data, ...(paymentId !== undefined ? { paymentId } : {}) } };
+  return undo(next, input, reason, paymentId !== undefined ? 'paymentId' : 'orderId', tellCard, ...alarm);
+}
+
+/**
+ * The host's answer to the sale, decided by the rulebook's `sale` table (rules/book-create.ts,
+ * `saleTable`: the configuration's one switch applied): `undo` starts the undo race; otherwise the
+ * answer ends the sale's exchange as its kind says.
+ */
+function hostAnswer(state: SaleState, outcome: HostSaleOutcome, ctx: SaleContext): SaleStep {
   const input = `host ${outcome.kind}`;
+  const rule = decide(saleTable(ctx), answerOf(outcome));
+  if (rule.decision === 'undo') return undoAnswer(state, outcome, input);
   const isChip = chip(state);
   switch (outcome.kind) {
     case 'approved': {
@@ -76,21 +127,6 @@ function hostAnswer(state: SaleState, outcome: HostSaleOutcome): SaleStep {
         { kind: 'receipt.start' },
       );
     }
-    case 'anomaly':
-      return undo(
-        { ...state, data: { ...state.data, paymentId: outcome.paymentId } },
-        input,
-        `host anomaly: ${outcome.reason}`,
-        'paymentId',
-        isChip
-          ? { kind: 'pinpad.finish-chip', decision: 'declined' }
-          : { kind: 'pinpad.end', message: 'NAO AUTORIZADA' },
-        {
-          kind: 'alarm',
-          code: 'HOST_ANOMALY',
-          message: `sale ${state.data.merchantOrderId} came back ${outcome.reason}; undoing`,
-        },
-      );
     case 'declined':
       return go(
         state,
@@ -130,18 +166,16 @@ function hostAnswer(state: SaleState, outcome: HostSaleOutcome): SaleStep {
           ? { kind: 'pinpad.finish-chip', decision: 'no-communication' }
           : { kind: 'pinpad.end', message: 'SEM COMUNICACAO' },
       );
+    case 'anomaly':
     case 'unknown':
-      return undo(
-        {
-          ...state,
-          data: { ...state.data, ...(outcome.paymentId !== undefined ? { paymentId: outcome.paymentId } : {}) },
-        },
+      return go(
+        state,
+        'failed',
         input,
-        `outcome unknown (${outcome.reason})`,
-        outcome.paymentId !== undefined ? 'paymentId' : 'orderId',
+        { reason: `${outcome.kind}: ${rule.why}` },
         isChip
           ? { kind: 'pinpad.finish-chip', decision: 'no-communication' }
-          : { kind: 'pinpad.end', message: 'SEM COMUNICACAO' },
+          : { kind: 'pinpad.end', message: 'FALHA NA TRANSACAO' },
       );
   }
 }
@@ -191,7 +225,7 @@ export function saleTransition(state: SaleState, input: SaleInput, ctx: SaleCont
       }
       return refuse(state, input);
     case 'authorizing':
-      if (input.kind === 'host-answer') return hostAnswer(state, input.outcome);
+      if (input.kind === 'host-answer') return hostAnswer(state, input.outcome, ctx);
       // The request may be at the host: a cancel now undoes whatever comes back approved.
       if (input.kind === 'cancel') return go(state, 'authorizing', `cancel by ${input.by}`, { cancelRequested: true });
       return refuse(state, input);

@@ -125,8 +125,9 @@ export type HostSaleOutcome =
       receipt?: HostReceipt;
     }
   | { kind: 'anomaly'; paymentId: string; reason: string }
-  | { kind: 'declined'; paymentId?: string; returnCode?: string; returnMessage?: string }
-  | { kind: 'refused'; status: number; returnCode?: string; returnMessage?: string }
+  /** `unclear`: why the denial is not clear (pt:7330): the rulebook's `unclear-decline` row decides. */
+  | { kind: 'declined'; paymentId?: string; returnCode?: string; returnMessage?: string; unclear?: string }
+  | { kind: 'refused'; status: number; returnCode?: string; returnMessage?: string; unclear?: string }
   | { kind: 'not-sent' }
   | { kind: 'unknown'; reason: string; paymentId?: string };
 
@@ -174,6 +175,8 @@ export interface SaleContext {
   attended: boolean;
   /** When the cash register's decision is due for a sale approved now (capped before the close). */
   decisionDeadline(now: Date): Date;
+  /** `payments.undoUnclearDeclines`: the rulebook's sale table undoes an unclear decline (pt:7330). */
+  undoUnclearDeclines?: boolean;
 }
 
 export type SaleStep =

@@ -15,6 +15,7 @@ import { showQr } from '../qr/code-port.js';
 import { unprintedVoidAlarm } from '../receipt-step.js';
 import { printVoidReceipt, voidReceiptSubject } from './receipt.js';
 import { issueCancellation, watchUntil } from './wallet.js';
+import { WALLET_CANCELLATION, decide } from '../rules/index.js';
 import type { VoidEngineDeps, VoidEvent } from './engine-deps.js';
 import {
   voidStatus,
@@ -309,7 +310,9 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
         expiresAt: (x) => watchUntil(x, wallet.watchMarginMs),
         poll: async (x) => {
           const found = await wallet.host.applied(x.sale.paymentId, x.merchantVoidId);
-          return found ? { kind: 'code-applied', voidId: found.voidId } : undefined;
+          // The rulebook's wallet cancellation table: applied → done; not applied → watch on.
+          const rule = decide(WALLET_CANCELLATION, found ? 'applied' : 'not-applied');
+          return found && rule.decision === 'done' ? { kind: 'code-applied', voidId: found.voidId } : undefined;
         },
       });
     } finally {

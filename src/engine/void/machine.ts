@@ -1,4 +1,5 @@
 import type { MachineStep } from '../machine-owner.js';
+import { VOID, decide } from '../rules/index.js';
 import {
   FINAL_VOID_STATES,
   type HostVoidOutcome,
@@ -44,8 +45,23 @@ function tell(
   return chip(state) ? { kind: 'pinpad.finish-chip', decision } : { kind: 'pinpad.end', message };
 }
 
+/**
+ * The host's answer to the void create, decided by the rulebook's `void` table (rules/book-create.ts
+ * `VOID`): `undo` undoes it by MerchantVoidId (no VoidId came back); otherwise the answer ends the
+ * void's exchange as its kind says.
+ */
 function hostAnswer(state: VoidState, outcome: HostVoidOutcome): VoidStep {
   const input = `host ${outcome.kind}`;
+  const rule = decide(VOID, outcome.kind);
+  if (rule.decision === 'undo')
+    return go(
+      state,
+      'undoing',
+      input,
+      { reason: `void outcome ${outcome.kind}${'reason' in outcome ? ` (${outcome.reason})` : ''}: ${rule.why}` },
+      tell(state, 'no-communication', 'SEM COMUNICACAO'),
+      { kind: 'outbox.void-undo', by: 'merchantVoidId' },
+    );
   switch (outcome.kind) {
     case 'approved': {
       const patch: Partial<VoidData> = {
@@ -90,14 +106,12 @@ function hostAnswer(state: VoidState, outcome: HostVoidOutcome): VoidStep {
         tell(state, 'no-communication', 'SEM COMUNICACAO'),
       );
     case 'unknown':
-      // The void may be at the host: undo it by MerchantVoidId (no VoidId came back).
       return go(
         state,
-        'undoing',
+        'failed',
         input,
-        { reason: `void outcome unknown (${outcome.reason})` },
-        tell(state, 'no-communication', 'SEM COMUNICACAO'),
-        { kind: 'outbox.void-undo', by: 'merchantVoidId' },
+        { reason: `void outcome unknown (${outcome.reason}): ${rule.why}` },
+        tell(state, 'no-communication', 'FALHA NO\nCANCELAMENTO'),
       );
   }
 }

@@ -203,9 +203,18 @@ describe('a sale found by order id is undone only when it is ours', () => {
     const h = await host({ [path]: { status: 200, body: sale('42009999', 1010) } });
     const q = await new OmniDeliveryAdapter(h.acquirer.omni, us).queryByOrderId('263290010000001', { amount: 1010 });
     expect(q).toMatchObject({
-      kind: 'unknown',
+      kind: 'not-ours',
       reason: expect.stringMatching(/not ours: the sale belongs to terminal 42009999/),
     });
+  });
+
+  it("ours is found in a list beside another terminal's sale under the same order id", async () => {
+    // On cfef2df two sales under one order id read "unknown" before any ownership check: asked for ever.
+    const other = { ...(sale('42009999', 1010) as { Payment: Record<string, unknown> }).Payment, PaymentId: 'other' };
+    const mine = (sale('42004201', 1010) as { Payment: Record<string, unknown> }).Payment;
+    const h = await host({ [path]: { status: 200, body: { Payments: [other, mine] } } });
+    const q = await new OmniDeliveryAdapter(h.acquirer.omni, us).queryByOrderId('263290010000001', { amount: 1010 });
+    expect(q).toMatchObject({ kind: 'found', paymentId: PID, state: 'approved' });
   });
 
   it('ours (terminal and amount match) is found with its PaymentId', async () => {

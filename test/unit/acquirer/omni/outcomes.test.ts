@@ -26,7 +26,7 @@ describe('sale outcome table (docs/decisions.md, "The acquirer\'s answers")', ()
     ['201 Status 1 with capture asked → anomaly', answer(201, pay({ Status: 1 })), 'anomaly'],
     ['201 Status 3 → declined', answer(201, pay({ Status: 3, ReturnCode: '05' })), 'declined'],
     ['201 Status 0 → unknown', answer(201, pay({ Status: 0 })), 'unknown'],
-    ['201 Status 13 → unknown', answer(201, pay({ Status: 13 })), 'unknown'],
+    ['201 Status 13 (aborted) → declined', answer(201, pay({ Status: 13 })), 'declined'],
     ['201 Status 10 → unknown', answer(201, pay({ Status: 10 })), 'unknown'],
     ['201 without Status → unknown', answer(201, { Payment: {} }), 'unknown'],
     ['201 with a body that is not JSON → unknown', answer(201, undefined), 'unknown'],

@@ -32,10 +32,11 @@ describe('the rulebook', () => {
   it('the sale table has a row for every outcome kind the acquirer reads', () => {
     const kinds = Object.keys(SALE).sort();
     // A SaleOutcome kind without a row (or a row without a kind) does not compile here.
-    const all: Record<SaleOutcome['kind'], true> & Record<SaleCreateAnswer, true> = {
+    const all: Record<SaleOutcome['kind'] | 'unclear-decline', true> & Record<SaleCreateAnswer, true> = {
       approved: true,
       anomaly: true,
       declined: true,
+      'unclear-decline': true,
       refused: true,
       'not-sent': true,
       unknown: true,
