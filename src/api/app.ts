@@ -8,6 +8,7 @@ import { ApiError, refuseBody, sendError, sendJson } from './http-kit.js';
 import { EventHub, serveEvents } from './events.js';
 import { healthView, type HealthSources } from './health.js';
 import { EventTickets } from './event-tickets.js';
+import { StreamCaps } from './stream-caps.js';
 import { isScreensPath, loadScreens, serveScreens } from './screens.js';
 import { serveDocument, serveReference, serveStreamDocument } from './reference.js';
 import { act, createPayment, getPayment, listPayments, type PaymentsDeps } from './payments.js';
@@ -31,6 +32,8 @@ export interface ApiDeps extends PaymentsDeps, DayApiDeps, VoidsApiDeps {
   receipts?: ReceiptService | undefined;
   /** Single-use tickets for `GET /v1/events?ticket=` (a browser's EventSource sends no header); one set per app by default. */
   tickets?: EventTickets | undefined;
+  /** The caps on open event streams (per client, in total); one set per app by default. */
+  streams?: StreamCaps | undefined;
   /** `GET /metrics`'s Prometheus exposition (none: 404). */
   metrics?: MetricsSource | undefined;
   /** The screens' files (default: read once from src/screens). */
@@ -77,7 +80,8 @@ export const ROUTES: readonly Route<ApiDeps>[] = [
     method: 'GET',
     path: '/v1/events',
     ticket: true,
-    handle: ({ req, res }, deps) => serveEvents(req, res, deps.events ?? quietHub, deps.heartbeatMs),
+    handle: ({ req, res }, deps) =>
+      serveEvents(req, res, deps.events ?? quietHub, { heartbeatMs: deps.heartbeatMs, caps: deps.streams }),
   },
   {
     method: 'GET',
@@ -129,7 +133,11 @@ function requestUrl(raw: string): URL {
  * answer).
  */
 export function buildApp(given: ApiDeps): Handler {
-  const deps: ApiDeps = { ...given, tickets: given.tickets ?? new EventTickets() };
+  const deps: ApiDeps = {
+    ...given,
+    tickets: given.tickets ?? new EventTickets(),
+    streams: given.streams ?? new StreamCaps(),
+  };
   const hosts = new Set((given.hosts ?? []).map((h) => h.toLowerCase()));
   // The screens' files are read at their first request, not while the daemon starts (fast start).
   let screens = deps.screens;
