@@ -222,6 +222,8 @@ export interface StreamOptions {
   heartbeatMs?: number | undefined;
   caps?: StreamCaps | undefined;
   stallMs?: number | undefined;
+  /** Which events this stream shows (a screen's token: its own payments'); default all. */
+  visible?: ((e: { id?: unknown }) => boolean) | undefined;
 }
 
 /**
@@ -256,7 +258,9 @@ export async function serveEvents(
     }
     res.write(text);
   };
+  const shown = o.visible ?? (() => true);
   const off = hub.subscribe((e) => {
+    if (!shown(e)) return;
     if (live) send(frame(e));
     else if (early.push(e) > MAX_HELD) res.destroy();
   });
@@ -283,7 +287,7 @@ export async function serveEvents(
   // The replay may be long: a page at a time, the next read only once the client took the last.
   for (const page of replay.pages()) {
     let full = false;
-    for (const e of page) full = !res.write(frame(e as { seq: unknown; type: unknown }));
+    for (const e of page.filter(shown)) full = !res.write(frame(e as { seq: unknown; type: unknown }));
     if (full && !(await drained(res, o.stallMs ?? REPLAY_STALL_MS))) res.destroy();
     if (closed || res.destroyed) return;
   }
