@@ -19,7 +19,13 @@ export {
 export { PROMPT_TEXTS, PromptRelay, type PromptNotification, type NotificationSource } from './pinpad-card-prompts.js';
 export { refundCardPort, refundPinpad } from './pinpad-card-refund.js';
 export { PinpadQrDisplay, type PinpadQrDisplayOptions, type PinpadRunner } from './pinpad-image.js';
-export { loadPinpadKey, PINPAD_KEY_FILE, type PinpadKeyFile } from './pinpad-keys.js';
+export {
+  loadPinpadKey,
+  PINPAD_KEY_FILE,
+  PINPAD_KEY_MAX_AGE_DAYS,
+  rotatePinpadKey,
+  type PinpadKeyFile,
+} from './pinpad-keys.js';
 export { PinpadTablesAdapter } from './pinpad-tables.js';
 export { unattendedTerminalType, unattendedTerminalData, withoutSignature } from './pinpad-terminal-emv.js';
 export { EscPosReceiptPrinter, receiptColumns } from './escpos-receipt.js';

@@ -6,6 +6,7 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
+  renameSync,
   statSync,
   unlinkSync,
   writeSync,
@@ -17,11 +18,15 @@ import { OmniposError } from '../core/index.js';
 /** The terminal's RSA key for the pinpad's secure OPN, in the state directory. */
 export const PINPAD_KEY_FILE = 'pinpad-terminal-key.pem';
 
-/** Where the key came from: made now (first start) or read back. */
+/** The terminal key is replaced at the next start once its file is older than this many days. */
+export const PINPAD_KEY_MAX_AGE_DAYS = 90;
+
+/** Where the key came from: made now (first start), replaced now (rotated), or read back. */
 export interface PinpadKeyFile {
   readonly key: TerminalKey;
   readonly file: string;
   readonly created: boolean;
+  readonly rotated?: boolean;
 }
 
 function generatePem(): string {
@@ -77,18 +82,45 @@ function readKey(file: string): TerminalKey {
   }
 }
 
+/** Replaces the key in `file` by a new one, atomically (temp file 0600, fsync, rename over it). */
+function replace(file: string, pem: string): void {
+  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  const fd = openSync(tmp, 'wx', 0o600);
+  try {
+    writeSync(fd, pem);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, file);
+}
+
+/**
+ * A new terminal key in place of the state directory's (`omnipos pinpad rotate-key`, and the
+ * schedule of {@link loadPinpadKey}): the pinpad learns it at the next secure OPN, since each OPN
+ * sends the terminal's public key and the pinpad wraps a fresh KSEC under it.
+ */
+export function rotatePinpadKey(stateDir: string): PinpadKeyFile {
+  mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+  const file = path.join(stateDir, PINPAD_KEY_FILE);
+  replace(file, generatePem());
+  return { key: readKey(file), file, created: false, rotated: true };
+}
+
 /**
  * The terminal's RSA key pair (2048 bits, e = 65537) for the pinpad's secure channel: made at
- * first start in `stateDir` as a PKCS#8 PEM file of mode 0600 (directory 0700), read back after.
+ * first start in `stateDir` as a PKCS#8 PEM file of mode 0600 (directory 0700), read back after,
+ * and replaced once older than `maxAgeDays` (default {@link PINPAD_KEY_MAX_AGE_DAYS}, by its file's time).
  * A file others can read, or one that is not such a key, is refused with CRYPTO_INVALID_KEY. The
  * private key leaves this function only inside the driver's TerminalKey, which never prints it.
  */
-export function loadPinpadKey(stateDir: string): PinpadKeyFile {
+export function loadPinpadKey(stateDir: string, o: { now?: Date; maxAgeDays?: number } = {}): PinpadKeyFile {
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   const file = path.join(stateDir, PINPAD_KEY_FILE);
   let created = false;
   try {
-    statSync(file);
+    const age = (o.now ?? new Date()).getTime() - statSync(file).mtimeMs;
+    if (age > (o.maxAgeDays ?? PINPAD_KEY_MAX_AGE_DAYS) * 86_400_000) return rotatePinpadKey(stateDir);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
     created = createOnce(file, generatePem());

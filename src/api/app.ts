@@ -3,11 +3,13 @@ import type { AddressInfo } from 'node:net';
 import { httpStatusOf, isAllowedHost, isOmniposError, type Logger } from '../core/index.js';
 import { RefusalLog } from './refusals.js';
 import type { Outbox } from '../store/index.js';
-import { requireToken } from './auth.js';
+import { admit } from './auth.js';
+import { checkScope, PaymentOwners, scopeOf, type ApiTokens, type Scope, type ScreenScope } from './scopes.js';
 import { ApiError, refuseBody, sendError, sendJson } from './http-kit.js';
 import { EventHub, serveEvents } from './events.js';
 import { healthView, type HealthSources } from './health.js';
 import { EventTickets } from './event-tickets.js';
+import { StreamCaps } from './stream-caps.js';
 import { isScreensPath, loadScreens, serveScreens } from './screens.js';
 import { serveDocument, serveReference, serveStreamDocument } from './reference.js';
 import { act, createPayment, getPayment, listPayments, type PaymentsDeps } from './payments.js';
@@ -31,6 +33,14 @@ export interface ApiDeps extends PaymentsDeps, DayApiDeps, VoidsApiDeps {
   receipts?: ReceiptService | undefined;
   /** Single-use tickets for `GET /v1/events?ticket=` (a browser's EventSource sends no header); one set per app by default. */
   tickets?: EventTickets | undefined;
+  /** The screens' own tokens (`kiosk-token`, `cashier-token`): each reaches only its own sales (src/api/scopes.ts). */
+  screenTokens?: Partial<Record<ScreenScope, string>> | undefined;
+  /** Which screen started which payment; one per app by default. */
+  owners?: PaymentOwners | undefined;
+  /** The scope of the request being served (set by the router, per request). */
+  scope?: Scope | undefined;
+  /** The caps on open event streams (per client, in total); one set per app by default. */
+  streams?: StreamCaps | undefined;
   /** `GET /metrics`'s Prometheus exposition (none: 404). */
   metrics?: MetricsSource | undefined;
   /** The screens' files (default: read once from src/screens). */
@@ -70,14 +80,19 @@ export const ROUTES: readonly Route<ApiDeps>[] = [
     path: '/v1/events/ticket',
     handle: ({ req, res }, deps) => {
       refuseBody(req);
-      sendJson(res, 201, ticketsOf(deps).issue());
+      sendJson(res, 201, ticketsOf(deps).issue(deps.scope));
     },
   },
   {
     method: 'GET',
     path: '/v1/events',
     ticket: true,
-    handle: ({ req, res }, deps) => serveEvents(req, res, deps.events ?? quietHub, deps.heartbeatMs),
+    handle: ({ req, res }, deps) =>
+      serveEvents(req, res, deps.events ?? quietHub, {
+        heartbeatMs: deps.heartbeatMs,
+        caps: deps.streams,
+        visible: screenSees(deps),
+      }),
   },
   {
     method: 'GET',
@@ -108,6 +123,25 @@ export const ROUTES: readonly Route<ApiDeps>[] = [
   { method: 'GET', path: '/metrics', handle: ({ res }, deps) => serveMetrics(res, deps.metrics) },
 ];
 
+/** What a screen's stream shows: the events of the payments it started; the register's, everything. */
+function screenSees(deps: ApiDeps): ((e: { id?: unknown }) => boolean) | undefined {
+  const { scope, owners } = deps;
+  if (scope === undefined || scope === 'register' || !owners) return undefined;
+  return (e) => typeof e.id === 'number' && owners.owns(e.id, scope);
+}
+
+/** The deps one request is served with: its scope, and for a screen the claim of the payments it starts. */
+function scoped(deps: ApiDeps, scope: Scope | undefined): ApiDeps {
+  if (scope === undefined || scope === 'register') return { ...deps, scope };
+  const owners = deps.owners;
+  return {
+    ...deps,
+    scope,
+    onStarted: (id) => owners?.claim(id, scope),
+    mayRead: (id) => owners?.owns(id, scope) === true,
+  };
+}
+
 /** buildApp gives every app its own tickets. */
 function ticketsOf(deps: ApiDeps): EventTickets {
   if (!deps.tickets) throw new ApiError(404, 'NOT_FOUND', 'no event tickets');
@@ -129,7 +163,18 @@ function requestUrl(raw: string): URL {
  * answer).
  */
 export function buildApp(given: ApiDeps): Handler {
-  const deps: ApiDeps = { ...given, tickets: given.tickets ?? new EventTickets() };
+  const deps: ApiDeps = {
+    ...given,
+    tickets: given.tickets ?? new EventTickets(),
+    streams: given.streams ?? new StreamCaps(),
+    owners: given.owners ?? new PaymentOwners(),
+  };
+  const tokens: ApiTokens = { register: deps.token, ...deps.screenTokens };
+  const authenticate = (req: IncomingMessage): Scope => {
+    const scope = scopeOf(req, tokens);
+    admit(req, scope);
+    return scope;
+  };
   const hosts = new Set((given.hosts ?? []).map((h) => h.toLowerCase()));
   // The screens' files are read at their first request, not while the daemon starts (fast start).
   let screens = deps.screens;
@@ -140,6 +185,7 @@ export function buildApp(given: ApiDeps): Handler {
     if (isScreensPath(url.pathname))
       return serveScreens(req, res, url, {
         token: deps.token,
+        tokens,
         files: (screens ??= loadScreens()),
         environment: deps.receipts?.environment,
       });
@@ -151,13 +197,20 @@ export function buildApp(given: ApiDeps): Handler {
       (m) => m.params !== undefined,
     );
     const hit = matches.find((m) => m.r.method === method);
-    const byTicket = hit?.r.ticket === true && ticketsOf(deps).redeem(url.searchParams.get('ticket'));
-    if (!byTicket && matches.some((m) => m.r.auth !== false)) requireToken(req, deps.token);
+    const byTicket =
+      hit?.r.ticket === true
+        ? (ticketsOf(deps).redeemScope(url.searchParams.get('ticket')) as Scope | undefined)
+        : undefined;
+    if (byTicket) admit(req, byTicket);
+    const scope = byTicket ?? (matches.some((m) => m.r.auth !== false) ? authenticate(req) : undefined);
     if (!hit) {
-      if (matches.length === 0) requireToken(req, deps.token);
+      if (matches.length === 0) authenticate(req);
       throw new ApiError(404, 'NOT_FOUND', `no route ${method} ${url.pathname}`);
     }
-    return hit.r.handle({ req, res, params: hit.params as Record<string, string>, query: url.searchParams }, deps);
+    const params = hit.params as Record<string, string>;
+    if (scope !== undefined && hit.r.auth !== false)
+      checkScope(scope, `${method} ${hit.r.path}`, params.id, deps.owners!);
+    return hit.r.handle({ req, res, params, query: url.searchParams }, scoped(deps, scope));
   };
   const refusals = new RefusalLog(deps.log);
   return (req, res) => {

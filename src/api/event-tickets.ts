@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
  * `ttlMs`, so a ticket that leaks through a URL opens nothing.
  */
 export class EventTickets {
-  readonly #tickets = new Map<string, number>();
+  readonly #tickets = new Map<string, { expires: number; scope: string }>();
 
   /** `ttlMs`: how long a ticket can be used (default 30 s); at most `max` outstanding (oldest dropped). */
   constructor(
@@ -17,22 +17,27 @@ export class EventTickets {
     private readonly max = 64,
   ) {}
 
-  /** A new ticket (32 random bytes, base64url). */
-  issue(): { ticket: string; expiresInMs: number } {
+  /** A new ticket (32 random bytes, base64url), for a stream of the token scope that bought it. */
+  issue(scope = 'register'): { ticket: string; expiresInMs: number } {
     this.#prune();
     while (this.#tickets.size >= this.max) this.#tickets.delete(this.#tickets.keys().next().value as string);
     const ticket = randomBytes(32).toString('base64url');
-    this.#tickets.set(ticket, this.now() + this.ttlMs);
+    this.#tickets.set(ticket, { expires: this.now() + this.ttlMs, scope });
     return { ticket, expiresInMs: this.ttlMs };
   }
 
   /** True once for a ticket issued less than `ttlMs` ago; the ticket is spent either way. */
   redeem(ticket: string | null | undefined): boolean {
-    if (!ticket) return false;
-    const expires = this.#tickets.get(ticket);
-    if (expires === undefined) return false;
+    return this.redeemScope(ticket) !== undefined;
+  }
+
+  /** The scope that bought the ticket, once, when issued less than `ttlMs` ago; the ticket is spent either way. */
+  redeemScope(ticket: string | null | undefined): string | undefined {
+    if (!ticket) return undefined;
+    const held = this.#tickets.get(ticket);
+    if (held === undefined) return undefined;
     this.#tickets.delete(ticket);
-    return this.now() < expires;
+    return this.now() < held.expires ? held.scope : undefined;
   }
 
   /** Tickets issued and not yet spent or expired. */
@@ -43,6 +48,6 @@ export class EventTickets {
 
   #prune(): void {
     const now = this.now();
-    for (const [t, expires] of this.#tickets) if (expires <= now) this.#tickets.delete(t);
+    for (const [t, { expires }] of this.#tickets) if (expires <= now) this.#tickets.delete(t);
   }
 }

@@ -3,6 +3,7 @@ import { type PaymentKind, HOST_TIME_ZONE, localTime } from '../core/index.js';
 import { journalData, type EngineEvent, type VoidData } from '../engine/index.js';
 import type { EventLog, Journal, JournalEntry } from '../store/index.js';
 import { ApiError } from './http-kit.js';
+import type { StreamCaps } from './stream-caps.js';
 import { paymentView } from './payment-view.js';
 
 /** What the engines tell through their `onEvent`. */
@@ -29,8 +30,29 @@ const voidSaleId = (entry: JournalEntry): number => journalData<VoidData>(entry)
 /** At most this many events are replayed to one reconnecting client. */
 export const MAX_REPLAY = 20_000;
 
+/** The events a replay reads from the log at once: what one stream holds in memory while its client reads. */
+export const REPLAY_PAGE = 128;
+
 /** How a reconnect's replay went (the `x-omnipos-replay` header): see {@link EventHub.replay}. */
 export type ReplayOutcome = 'none' | 'complete' | 'partial';
+
+/** A reconnect's replay: its outcome, known at once, and its events, read a page at a time when asked. */
+export interface Replay {
+  outcome: ReplayOutcome;
+  pages(): Iterable<Record<string, unknown>[]>;
+}
+
+/** The day's events after `after` up to `upTo`, at most {@link MAX_REPLAY}, {@link REPLAY_PAGE} at a time; withheld rows skipped. */
+function* pagesOf(log: EventLog, day: string, after: number, upTo: number): Generator<Record<string, unknown>[]> {
+  let from = after;
+  for (let read = 0; read < MAX_REPLAY;) {
+    const rows = log.since(day, from, Math.min(REPLAY_PAGE, MAX_REPLAY - read), upTo);
+    if (rows.length === 0) return;
+    read += rows.length;
+    from = rows.at(-1)?.seq ?? from;
+    yield rows.filter((e) => e.body.withheld !== true).map((e) => e.body);
+  }
+}
 
 /** The business day of `at` (host time), YYYY-MM-DD. */
 export function businessDay(at: Date): string {
@@ -122,19 +144,22 @@ export class EventHub {
 
   /**
    * The events after `lastEventId` a reconnecting client missed: today's, in order, at most
-   * {@link MAX_REPLAY}. `complete` when nothing it missed is left out; `partial` when some is (its
-   * id is from before today, from another database, or past the bound): read `GET /v1/payments`.
+   * {@link MAX_REPLAY}, up to the last one given now (the later ones reach a subscriber live).
+   * `complete` when nothing it missed is left out; `partial` when some is (its id is from before
+   * today, from another database, or past the bound): read `GET /v1/payments`. Only counted here:
+   * the events are read from the log a page at a time, as the stream takes them ({@link Replay}).
    */
-  replay(lastEventId: number): { events: Record<string, unknown>[]; outcome: ReplayOutcome } {
-    if (!this.log) return { events: [], outcome: 'partial' };
+  replay(lastEventId: number): Replay {
+    const log = this.log;
+    if (!log) return { outcome: 'partial', pages: () => [] };
     const day = this.#today();
-    const { first, last } = this.log.bounds(day);
-    const rows = this.log.since(day, lastEventId, MAX_REPLAY);
-    const events = rows.filter((e) => e.body.withheld !== true).map((e) => e.body);
+    const { first, last } = log.bounds(day);
+    // One past the bound is counted, to tell a day of exactly MAX_REPLAY from a longer one.
+    const { rows, withheld } = log.countSince(day, lastEventId, last, MAX_REPLAY + 1);
     // Missed events of an earlier day (or ids this database never gave) are not replayed.
     const beforeToday = lastEventId < last && (first === undefined || lastEventId < first - 1);
-    const gap = lastEventId > last || beforeToday || rows.length === MAX_REPLAY || events.length < rows.length;
-    return { events, outcome: gap ? 'partial' : 'complete' };
+    const gap = lastEventId > last || beforeToday || rows > MAX_REPLAY || withheld > 0;
+    return { outcome: gap ? 'partial' : 'complete', pages: () => pagesOf(log, day, lastEventId, last) };
   }
 
   /** Calls `listener` for every event from now on; returns the unsubscribe. */
@@ -169,21 +194,61 @@ function lastEventId(req: IncomingMessage): number | undefined {
   return Number(text);
 }
 
+/** Live events held for a stream while its replay is written; past this many it is cut off (it reconnects with `Last-Event-ID`). */
+const MAX_HELD = 1000;
+
+/** A replay whose client takes nothing for this long is cut off: it holds a stream's place and a page. */
+export const REPLAY_STALL_MS = 60_000;
+
+/** Resolves when `res` can take more (or is closed); false when it took nothing for `ms`. */
+function drained(res: ServerResponse, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const done = (ok: boolean): void => {
+      clearTimeout(timer);
+      res.off('drain', onDrain);
+      res.off('close', onDrain);
+      resolve(ok);
+    };
+    const onDrain = (): void => done(true);
+    const timer = setTimeout(() => done(false), ms);
+    timer.unref();
+    res.once('drain', onDrain);
+    res.once('close', onDrain);
+  });
+}
+
+/** How one stream is served: its hub, its heartbeat, the caps it counts against. */
+export interface StreamOptions {
+  heartbeatMs?: number | undefined;
+  caps?: StreamCaps | undefined;
+  stallMs?: number | undefined;
+  /** Which events this stream shows (a screen's token: its own payments'); default all. */
+  visible?: ((e: { id?: unknown }) => boolean) | undefined;
+}
+
 /**
  * `GET /v1/events`: server-sent events (`event: <type>`, `id: <seq>`, `data: <json>`), a
  * comment line every `heartbeatMs` so proxies and the cash register see the stream alive. With
- * `Last-Event-ID`, the day's events after it come first (header `x-omnipos-replay`), then the
- * live ones, none twice and none left between.
+ * `Last-Event-ID`, the day's events after it come first (header `x-omnipos-replay`), read from the
+ * log a page at a time as the client takes them, then the live ones, none twice and none left
+ * between. A stream past the caps (per client, in total) is refused, 429 `TOO_MANY_STREAMS`.
  */
 export async function serveEvents(
   req: IncomingMessage,
   res: ServerResponse,
   hub: EventHub,
-  heartbeatMs = 15_000,
+  o: StreamOptions = {},
 ): Promise<void> {
   const after = lastEventId(req);
+  const release = o.caps?.open(req) ?? (() => undefined);
   // Read and subscribe in one synchronous step: nothing is published between the two.
-  const replay = after === undefined ? { events: [], outcome: 'none' as const } : hub.replay(after);
+  let replay: Replay;
+  try {
+    replay = after === undefined ? { outcome: 'none', pages: () => [] } : hub.replay(after);
+  } catch (e) {
+    release();
+    throw e;
+  }
   const early: ApiEvent[] = [];
   let live = false;
   const send = (text: string): void => {
@@ -193,16 +258,19 @@ export async function serveEvents(
     }
     res.write(text);
   };
+  const shown = o.visible ?? (() => true);
   const off = hub.subscribe((e) => {
+    if (!shown(e)) return;
     if (live) send(frame(e));
-    else early.push(e);
+    else if (early.push(e) > MAX_HELD) res.destroy();
   });
-  const beat = setInterval(() => send(': heartbeat\n\n'), heartbeatMs);
+  const beat = setInterval(() => send(': heartbeat\n\n'), o.heartbeatMs ?? 15_000);
   beat.unref();
   let closed = false;
   const end = (): void => {
     closed = true;
     off();
+    release();
     clearInterval(beat);
   };
   res.once('close', end);
@@ -216,14 +284,12 @@ export async function serveEvents(
   });
   // Sent at once so the client knows the subscription is in place before it starts a sale.
   res.write(': omnipos events\n\n');
-  // The replay may be long: written as the client takes it, the live events held meanwhile.
-  for (const e of replay.events) {
-    if (closed) return;
-    if (!res.write(frame(e as { seq: unknown; type: unknown })))
-      await new Promise<void>((resolve) => {
-        res.once('drain', resolve);
-        res.once('close', resolve);
-      });
+  // The replay may be long: a page at a time, the next read only once the client took the last.
+  for (const page of replay.pages()) {
+    let full = false;
+    for (const e of page.filter(shown)) full = !res.write(frame(e as { seq: unknown; type: unknown }));
+    if (full && !(await drained(res, o.stallMs ?? REPLAY_STALL_MS))) res.destroy();
+    if (closed || res.destroyed) return;
   }
   live = true;
   for (const e of early.splice(0)) send(frame(e));

@@ -10,6 +10,8 @@ export class ApiError extends Error {
     readonly code: ErrorCode,
     message: string,
     readonly field?: string,
+    /** Headers the answer carries besides the JSON's (a refusal's `Retry-After`). */
+    readonly headers: Record<string, string> = {},
   ) {
     super(message);
   }
@@ -29,7 +31,12 @@ export function sendJson(
 /** Maps anything thrown by a handler to a JSON error; never leaks a stack. */
 export function sendError(res: ServerResponse, e: unknown): void {
   if (e instanceof ApiError) {
-    sendJson(res, e.status, { error: { code: e.code, message: e.message, ...(e.field ? { field: e.field } : {}) } });
+    sendJson(
+      res,
+      e.status,
+      { error: { code: e.code, message: e.message, ...(e.field ? { field: e.field } : {}) } },
+      e.headers,
+    );
     return;
   }
   if (isOmniposError(e)) {

@@ -55,7 +55,7 @@ export const OPERATION_ERRORS: Readonly<Record<string, readonly ErrorCode[]>> = 
   'GET /v1/payments/{id}/voids': ['NOT_FOUND'],
   'GET /v1/voids/{id}': ['NOT_FOUND'],
   'POST /v1/events/ticket': ['INVALID_BODY'],
-  'GET /v1/events': ['INVALID_FIELD'],
+  'GET /v1/events': ['INVALID_FIELD', 'TOO_MANY_STREAMS'],
   'GET /v1/day/report': ['INVALID_FIELD', 'NOT_AVAILABLE'],
   'POST /v1/day/close': [...BODY, ...SUPERVISOR, 'NOT_ALLOWED', 'NOT_AVAILABLE', ...WRITES],
   'GET /v1/health': [],
@@ -65,7 +65,11 @@ export const OPERATION_ERRORS: Readonly<Record<string, readonly ErrorCode[]>> = 
   'GET /v1/events.openapi.json': ['NOT_ACCEPTABLE'],
 };
 
-type Response = { description?: string; content?: Record<string, { schema?: Schema }> };
+type Response = {
+  description?: string;
+  headers?: Record<string, unknown>;
+  content?: Record<string, { schema?: Schema }>;
+};
 
 const isErrorAnswer = (r: Response | undefined): boolean =>
   JSON.stringify(r?.content?.['application/json']?.schema) === JSON.stringify(ref('Error'));
@@ -75,6 +79,7 @@ function errorAnswer(given: Response | undefined, codes: readonly ErrorCode[]): 
   const list = codes.map((c) => `- \`${c}\`: ${ERROR_CODES[c].summary}.`).join('\n');
   return {
     description: given?.description ? `${given.description}\n\n${list}` : list,
+    ...(given?.headers ? { headers: given.headers } : {}),
     content: {
       'application/json': {
         schema: {

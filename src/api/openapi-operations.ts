@@ -1,4 +1,5 @@
 import { withErrorCodes } from './openapi-errors.js';
+import { SCREEN_ROUTES, SCREEN_SCOPES } from './scopes.js';
 
 /**
  * What a generated client names each operation, and how the reference groups them. One row per
@@ -67,9 +68,23 @@ export function named(paths: Record<string, Record<string, unknown>>): Record<st
           const o = op as Record<string, unknown> & { responses: Parameters<typeof withErrorCodes>[1] };
           const key = `${method.toUpperCase()} ${path}`;
           const responses = withErrorCodes(key, o.responses, !(Array.isArray(o.security) && o.security.length === 0));
-          return [method, { operationId: name.operationId, tags: [name.tag], ...o, responses }];
+          return [
+            method,
+            { operationId: name.operationId, tags: [name.tag], ...o, ...screenSecurity(key, o), responses },
+          ];
         }),
       ),
     ]),
   );
+}
+
+/**
+ * An operation a screen's token reaches (src/api/scopes.ts) lists the screens' schemes besides the
+ * cash register's `bearer` (and `ticket` where it had it); the others keep `bearer` alone.
+ */
+function screenSecurity(key: string, o: Record<string, unknown>): { security?: Record<string, string[]>[] } {
+  if (!SCREEN_ROUTES.has(key)) return {};
+  const given = Array.isArray(o.security) ? (o.security as Record<string, string[]>[]) : [{ bearer: [] }];
+  const [first, ...rest] = given;
+  return { security: [...(first ? [first] : []), ...SCREEN_SCOPES.map((s) => ({ [s]: [] })), ...rest] };
 }

@@ -1,7 +1,7 @@
 import { dayPaths } from './day.js';
 import { STATUSES } from './payments.js';
 import { voidPaths } from './voids.js';
-import { error, json, ref, str, type Schema } from './openapi-kit.js';
+import { error, int, json, ref, str, type Schema } from './openapi-kit.js';
 
 const PAYMENT_ID = {
   name: 'id',
@@ -209,7 +209,7 @@ export const PATHS: Record<string, Schema> = {
       security: [{ bearer: [] }, { ticket: [] }],
       summary: 'Server-sent events: state changes, codes to show, alarms, the receipt question',
       description:
-        "A `text/event-stream` of Event objects while the connection lasts, with a `: heartbeat` comment every 15 s. Each event's `id:` is its `seq`, kept in the terminal's database for the business day (America/Sao_Paulo): a client that reconnects with `Last-Event-ID` (what a browser's EventSource sends by itself) first gets the events of the day after it, in order — across a daemon restart too — then the live ones, none twice. The header `x-omnipos-replay` says `complete`, or `partial` when some of what it missed is not replayed (before today, more than 20,000, or never written); then read `GET /v1/payments`.",
+        "A `text/event-stream` of Event objects while the connection lasts, with a `: heartbeat` comment every 15 s. Each event's `id:` is its `seq`, kept in the terminal's database for the business day (America/Sao_Paulo): a client that reconnects with `Last-Event-ID` (what a browser's EventSource sends by itself) first gets the events of the day after it, in order — across a daemon restart too — then the live ones, none twice. The header `x-omnipos-replay` says `complete`, or `partial` when some of what it missed is not replayed (before today, more than 20,000, or never written); then read `GET /v1/payments`. The replay is read from the database 128 events at a time, each page once the client took the one before; a replay whose client takes nothing for 60 s, or a stream that falls 1 MiB behind, is closed (reconnect with `Last-Event-ID`). At most 8 streams per client address and 64 in all.",
       parameters: [
         {
           name: 'Last-Event-ID',
@@ -243,6 +243,12 @@ export const PATHS: Record<string, Schema> = {
         },
         '400': error('A `Last-Event-ID` that is not a seq (`field`).'),
         '401': UNAUTHORIZED,
+        '429': {
+          ...error(
+            'Refused before anything is read or sent: this client address holds 8 streams, or the terminal 64. Close a stream (or wait for one to end) and retry.',
+          ),
+          headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: int } },
+        },
       },
     },
   },

@@ -26,7 +26,24 @@ export function openApiDocument(): Schema {
     paths: named(PATHS),
     components: {
       securitySchemes: {
-        bearer: { type: 'http', scheme: 'bearer', description: '`omnipos api token` prints it.' },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            "The cash register's token (`<stateDir>/api-token`; `omnipos api token` prints it): every operation.",
+        },
+        kiosk: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            "The kiosk screen's token (`<stateDir>/kiosk-token`): health, starting a payment, and only the payments it started (read, cancel, receipt, the stream's events). Any other operation answers 401; another's payment 404.",
+        },
+        cashier: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            "The cashier screen's token (`<stateDir>/cashier-token`): what the kiosk's reaches, for the payments the cashier screen started.",
+        },
         ticket: {
           type: 'apiKey',
           in: 'query',

@@ -19,6 +19,10 @@ export interface PaymentsDeps {
   pinpadOpen?: (() => void) | undefined;
   /** A payment's voids and refunds, for what they gave back (`voided`). */
   voids?: VoidEngine | undefined;
+  /** Told of each payment this request started (a screen's token claims it). */
+  onStarted?: ((id: number) => void) | undefined;
+  /** Whether this request may see payment `id` (a screen's token: only those it started); default yes. */
+  mayRead?: ((id: number) => boolean) | undefined;
 }
 
 /**
@@ -112,6 +116,13 @@ export async function createPayment(req: IncomingMessage, res: ServerResponse, d
           'Idempotency-Key was used for another payment request',
           'Idempotency-Key',
         );
+      if (deps.mayRead && !deps.mayRead(existing.id))
+        throw new ApiError(
+          422,
+          'IDEMPOTENCY_KEY_REUSED',
+          'Idempotency-Key was used for another payment request',
+          'Idempotency-Key',
+        );
       sendJson(res, 200, paymentView(existing));
       return;
     }
@@ -123,7 +134,12 @@ export async function createPayment(req: IncomingMessage, res: ServerResponse, d
     throw new ApiError(400, 'INVALID_FIELD', 'payer: only with method pix', 'payer');
   if (qrModality && request.method !== 'wallet-qr' && request.method !== 'pix')
     throw new ApiError(400, 'INVALID_FIELD', 'qrModality: only with method wallet-qr', 'qrModality');
-  const started = { location: (id: number) => `/v1/payments/${id}` };
+  const started = {
+    location: (id: number) => {
+      deps.onStarted?.(id);
+      return `/v1/payments/${id}`;
+    },
+  };
   try {
     // One case per method (src/core/payment-kinds.ts): a method added there does not compile until it is started here.
     switch (request.method) {

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { renderQrSvg } from '../qr/index.js';
 import { requireToken } from './auth.js';
 import { ApiError } from './http-kit.js';
+import { scopeOf, type ApiTokens } from './scopes.js';
 
 /**
  * The cashier, kiosk and supervisor screens: static files from `src/screens/` served under
@@ -87,6 +88,8 @@ const MAX_QR_TEXT = 1024;
 
 export interface ScreensDeps {
   token: string;
+  /** Every token the API takes (the screens' too), when not only `token`. */
+  tokens?: ApiTokens | undefined;
   /** The daemon's environment: outside production every screen says "AMBIENTE DE TESTE — SEM VALOR". */
   environment?: string | undefined;
   /** The files, when not the default directory's (tests). */
@@ -132,7 +135,8 @@ export function serveScreens(
     return;
   }
   if (name === 'qr.svg') {
-    requireToken(req, deps.token);
+    if (deps.tokens) scopeOf(req, deps.tokens);
+    else requireToken(req, deps.token);
     const text = url.searchParams.get('text') ?? '';
     if (text.length === 0 || text.length > MAX_QR_TEXT)
       throw new ApiError(400, 'INVALID_FIELD', `text: 1 to ${MAX_QR_TEXT} characters`, 'text');

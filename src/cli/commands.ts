@@ -128,6 +128,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./pinpad.js')).pinpadPorts,
   },
   {
+    path: ['pinpad', 'rotate-key'],
+    summary: "replace the terminal's RSA key for the pinpad's secure channel",
+    load: async () => (await import('./pinpad-key.js')).pinpadRotateKey,
+  },
+  {
     path: ['sim', 'pinpad'],
     summary: 'run the virtual ABECS pinpad on a TCP port or a pseudo-terminal',
     load: async () => (await import('./sim.js')).simPinpad,

@@ -82,12 +82,12 @@ What systemd/omnipos-kiosk.service runs (inside the cage compositor): waits unti
 GET /v1/health answers with the token, then starts the browser (default /usr/bin/chromium) full
 screen on {api}/screens/<screen>.html with the token in the URL fragment, through a start page in
 the unit's private runtime directory, so the token never appears on a command line. The token
-comes from the unit's credential (LoadCredential=api-token:…, read from $CREDENTIALS_DIRECTORY)
+comes from the unit's credential (LoadCredential=<screen>-token:…, api-token for the supervisor's screen, read from $CREDENTIALS_DIRECTORY)
 or --token-file; the kiosk's user needs no access to the daemon's files. Exits with the
 browser's exit code (the unit restarts it).
 
 Example:
-  omnipos kiosk --screen cashier --token-file /var/lib/omnipos/api-token --browser /usr/bin/chromium
+  omnipos kiosk --screen cashier --token-file /var/lib/omnipos/cashier-token --browser /usr/bin/chromium
 
 Exit codes: the browser's; 3 the daemon did not answer in time; 2 no token.`,
   async run(args, ctx) {
@@ -108,13 +108,15 @@ Exit codes: the browser's; 3 the daemon did not answer in time; 2 no token.`,
     if (!Number.isInteger(seconds) || seconds < 1 || seconds > 3600)
       throw new OmniposError('INVALID_ARGUMENT', '--wait-seconds: 1 to 3600', { option: '--wait-seconds' });
     const api = values.api.replace(/\/+$/, '');
+    // Each sales screen holds its own token (its own sales only); the supervisor's screen the register's.
+    const credential = values.screen === 'supervisor' ? 'api-token' : `${values.screen}-token`;
     const tokenFile =
       values['token-file'] ??
-      (ctx.env.CREDENTIALS_DIRECTORY ? path.join(ctx.env.CREDENTIALS_DIRECTORY, 'api-token') : undefined);
+      (ctx.env.CREDENTIALS_DIRECTORY ? path.join(ctx.env.CREDENTIALS_DIRECTORY, credential) : undefined);
     if (!tokenFile)
       throw new OmniposError(
         'INVALID_ARGUMENT',
-        'no token: give --token-file, or run under the unit (LoadCredential=api-token)',
+        `no token: give --token-file, or run under the unit (LoadCredential=${credential})`,
         { option: '--token-file' },
       );
     let token: string;

@@ -6,6 +6,7 @@ import {
   MerchantOrderIds,
   Outbox,
   ensureApiToken,
+  ensureTokenFile,
   lockStateDir,
   openCheckedTerminalDatabase,
   WriteHealth,
@@ -18,6 +19,8 @@ export interface DaemonStore {
   readonly db: Db;
   readonly apiTokenFile: string;
   readonly token: string;
+  /** The kiosk's and the cashier screen's own tokens (`kiosk-token`, `cashier-token`): their own sales only. */
+  readonly screenTokens: { kiosk: string; cashier: string };
   readonly writeHealth: WriteHealth;
   readonly journal: Journal;
   readonly outbox: Outbox;
@@ -44,6 +47,10 @@ export async function openStore(
   );
   held.add('the database', () => db.close());
   const { file: apiTokenFile, token } = await held.step('the API token', () => ensureApiToken(values.stateDir));
+  const screenTokens = await held.step('the screens’ tokens', () => ({
+    kiosk: ensureTokenFile(values.stateDir, 'kiosk-token').token,
+    cashier: ensureTokenFile(values.stateDir, 'cashier-token').token,
+  }));
   // The journal's room to commit: no new payment starts while the disk is (nearly) full or a write
   // failed (any table: journal, outbox, events, telemetry) until one commits again; heals by itself.
   const writeHealth = new WriteHealth({
@@ -59,5 +66,5 @@ export async function openStore(
     ordinal: values.terminal.orderIdTerminal ?? values.terminal.ordinal,
     clock,
   });
-  return { db, apiTokenFile, token, writeHealth, journal, outbox, orderIds };
+  return { db, apiTokenFile, token, screenTokens, writeHealth, journal, outbox, orderIds };
 }

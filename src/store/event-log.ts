@@ -45,18 +45,31 @@ export class EventLog {
     );
   }
 
-  /** The day's events after `seq`, oldest first, at most `limit`. */
-  since(businessDay: string, seq: number, limit: number): LoggedEvent[] {
+  /** The day's events after `seq` (and at most `upTo`), oldest first, at most `limit`. */
+  since(businessDay: string, seq: number, limit: number, upTo = Number.MAX_SAFE_INTEGER): LoggedEvent[] {
     return (
       statement(
         this.#db,
-        'SELECT seq, body FROM api_events WHERE business_day = ? AND seq > ? ORDER BY seq LIMIT ?',
-      ).all(businessDay, seq, limit) as { seq: number; body: string }[]
+        'SELECT seq, body FROM api_events WHERE business_day = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?',
+      ).all(businessDay, seq, upTo, limit) as { seq: number; body: string }[]
     ).map((r) => {
       const body = JSON.parse(r.body) as Record<string, unknown>;
       body.seq = r.seq;
       return { seq: r.seq, body };
     });
+  }
+
+  /**
+   * How many of the day's events after `seq` (at most `upTo`, the first `limit` of them) there are,
+   * and how many of those are withheld: counted in SQLite, nothing read into memory.
+   */
+  countSince(businessDay: string, seq: number, upTo: number, limit: number): { rows: number; withheld: number } {
+    const r = statement(
+      this.#db,
+      `SELECT count(*) AS n, coalesce(sum(body = '{"withheld":true}'), 0) AS w FROM
+         (SELECT body FROM api_events WHERE business_day = ? AND seq > ? AND seq <= ? ORDER BY seq LIMIT ?)`,
+    ).get(businessDay, seq, upTo, limit) as { n: number; w: number };
+    return { rows: r.n, withheld: r.w };
   }
 
   /** The day's first seq, and the last seq ever given (0 for none). */

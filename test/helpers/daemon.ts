@@ -155,3 +155,17 @@ export async function openEvents(
     close: () => ac.abort(),
   };
 }
+
+/**
+ * Opens `GET /v1/events` from this process (one client address) until the daemon refuses one (its
+ * cap per client, src/api/stream-caps.ts) or `most` are open: their statuses, and the close of all.
+ */
+export async function holdStreams(
+  url: string,
+  token: string,
+  most = 9,
+): Promise<{ statuses: number[]; close(): void }> {
+  const held: Awaited<ReturnType<typeof openEvents>>[] = [];
+  while (held.length < most && held.at(-1)?.status !== 429) held.push(await openEvents(url, token));
+  return { statuses: held.map((s) => s.status), close: () => held.forEach((s) => s.close()) };
+}

@@ -1,4 +1,4 @@
-import { constants, createPrivateKey, privateDecrypt, type KeyObject } from 'node:crypto';
+import { constants, createHash, createHmac, createPrivateKey, privateDecrypt, type KeyObject } from 'node:crypto';
 import { inspect } from 'node:util';
 import { PinpadError } from '../errors.js';
 import { KSEC_LENGTH } from './envelope.js';
@@ -11,7 +11,7 @@ export const MAX_EXPONENT_BYTES = 3;
 /**
  * The terminal's RSA key as the secure channel needs it: the public half to send in a secure
  * OPN (KMOD, KPUB) and `unwrap`, which opens the pinpad's CRKSEC (RSA, PKCS#1 v1.5, §5.2.1) and
- * returns KSEC. The private half stays inside the closure: the object prints and serialises as
+ * returns KSEC (a spoiled CRKSEC: a key that opens nothing, see `decode`). The private half stays inside the closure: the object prints and serialises as
  * its modulus size only, so a logged or dumped key shows nothing secret.
  */
 export interface TerminalKey {
@@ -39,23 +39,43 @@ function modPow(c: bigint, d: bigint, n: bigint): bigint {
 }
 
 /**
- * EME-PKCS1-v1_5 decoding (RFC 8017 §7.2.2 step 3): 00 02, at least 8 non-zero padding bytes,
- * 00, the message. Node's own PKCS#1 v1.5 decryption is refused (CVE-2023-46809) or, with
- * OpenSSL's implicit rejection (Node 22 and 24), answers a spoiled block with random bytes; the
- * raw RSA is OpenSSL's (RSA_NO_PADDING) and the padding is checked here, so a spoiled CRKSEC is
- * refused by name. Undefined when the block is not a type 2 block.
+ * EME-PKCS1-v1_5 decoding (RFC 8017 §7.2.2 step 3: 00 02, at least 8 non-zero padding bytes, 00,
+ * the message) with implicit rejection (draft-irtf-cfrg-rsa-guidance, as OpenSSL 3.2 does for
+ * its own PKCS#1 v1.5): whatever is wrong with the block (its head, its padding, no separator, a
+ * message that is not a KSEC of {@link KSEC_LENGTH} bytes), the answer is a key derived from the
+ * cryptogram and a secret of the terminal key, of the right size, never an error that says why.
+ * The pinpad's next sealed answer then fails to open, one failure for every bad block: no padding
+ * oracle (Bleichenbacher) through the error's reason nor its path. The whole block is scanned
+ * and both keys made every time. Node's own PKCS#1 v1.5 decryption is refused (CVE-2023-46809),
+ * so the raw RSA is OpenSSL's (RSA_NO_PADDING) and the padding is read here.
  */
-function unpad(em: Uint8Array): Uint8Array | undefined {
-  if (em.length !== MODULUS_BYTES || em[0] !== 0x00 || em[1] !== 0x02) return undefined;
-  const sep = em.indexOf(0x00, 2);
-  if (sep < 0 || sep - 2 < 8) return undefined;
-  return em.slice(sep + 1);
+function decode(em: Uint8Array | undefined, synthetic: Uint8Array): Uint8Array {
+  let bad = em === undefined || em.length !== MODULUS_BYTES ? 1 : 0;
+  const block = em?.length === MODULUS_BYTES ? em : new Uint8Array(MODULUS_BYTES);
+  bad |= block[0]! | (block[1]! ^ 0x02);
+  // The first 00 after the head, found without stopping at it.
+  let sep = 0;
+  for (let i = 2; i < MODULUS_BYTES; i++) {
+    const zeroHere = block[i] === 0 ? 1 : 0;
+    const first = zeroHere & (sep === 0 ? 1 : 0);
+    sep = first ? i : sep;
+  }
+  bad |= sep === 0 ? 1 : 0;
+  bad |= sep - 2 < 8 ? 1 : 0;
+  bad |= MODULUS_BYTES - sep - 1 !== KSEC_LENGTH ? 1 : 0;
+  const message = block.slice(MODULUS_BYTES - KSEC_LENGTH);
+  const out = new Uint8Array(KSEC_LENGTH);
+  const mask = -bad & 0xff;
+  for (let i = 0; i < KSEC_LENGTH; i++) out[i] = (message[i]! & ~mask) | (synthetic[i]! & mask);
+  message.fill(0);
+  return out;
 }
 
 function makeKey(
   modulus: Uint8Array,
   publicExponent: Uint8Array,
   rawDecrypt: (c: Uint8Array) => Uint8Array,
+  rejectionSecret: Uint8Array,
 ): TerminalKey {
   if (modulus.length !== MODULUS_BYTES) {
     throw new PinpadError(
@@ -79,43 +99,37 @@ function makeKey(
     publicExponent,
     unwrap(cryptogram: Uint8Array): Uint8Array {
       if (cryptogram.length !== MODULUS_BYTES) {
+        // The frame's length, public on the wire: no secret of the key in it.
         throw new PinpadError(
           'PINPAD_PROTOCOL',
           `OPN: CRKSEC of ${cryptogram.length} bytes, expected ${MODULUS_BYTES}`,
           { where: 'OPN', field: 'OPN_CRKSEC', length: cryptogram.length },
         );
       }
-      let ksec: Uint8Array | undefined;
+      const synthetic = Uint8Array.from(
+        createHmac('sha256', rejectionSecret).update(cryptogram).digest().subarray(0, KSEC_LENGTH),
+      );
       let em: Uint8Array | undefined;
       try {
         em = rawDecrypt(cryptogram);
-        ksec = unpad(em);
       } catch {
-        ksec = undefined;
+        em = undefined;
+      }
+      try {
+        return decode(em, synthetic);
       } finally {
         em?.fill(0);
+        synthetic.fill(0);
       }
-      if (!ksec) {
-        throw new PinpadError('PINPAD_PROTOCOL', 'OPN: CRKSEC does not open under the terminal key (RSA PKCS#1 v1.5)', {
-          where: 'OPN',
-          field: 'OPN_CRKSEC',
-          reason: 'rsa',
-        });
-      }
-      if (ksec.length !== KSEC_LENGTH) {
-        ksec.fill(0);
-        throw new PinpadError(
-          'PINPAD_PROTOCOL',
-          `OPN: CRKSEC holds a key of the wrong size, expected ${KSEC_LENGTH} bytes`,
-          { where: 'OPN', field: 'OPN_CRKSEC', reason: 'ksec-length' },
-        );
-      }
-      return ksec;
     },
     toJSON: () => shown,
     [inspect.custom]: () => shown,
   } as TerminalKey;
 }
+
+/** The implicit rejection's secret: a hash of the private key, so a bad cryptogram always opens to the same key. */
+const rejectionSecretOf = (privateBytes: Uint8Array): Uint8Array =>
+  Uint8Array.from(createHash('sha256').update('omnipos CRKSEC implicit rejection').update(privateBytes).digest());
 
 /** The terminal key from a PEM private key (PKCS#8 "PRIVATE KEY" or PKCS#1 "RSA PRIVATE KEY"), 2048 bits. */
 export function terminalKeyFromPem(pem: string): TerminalKey {
@@ -130,8 +144,11 @@ export function terminalKeyFromPem(pem: string): TerminalKey {
   }
   const modulus = Uint8Array.from(Buffer.from(jwk.n ?? '', 'base64url'));
   const publicExponent = Uint8Array.from(Buffer.from(jwk.e ?? '', 'base64url'));
-  return makeKey(modulus, publicExponent, (c) =>
-    Uint8Array.from(privateDecrypt({ key, padding: constants.RSA_NO_PADDING }, c)),
+  return makeKey(
+    modulus,
+    publicExponent,
+    (c) => Uint8Array.from(privateDecrypt({ key, padding: constants.RSA_NO_PADDING }, c)),
+    rejectionSecretOf(key.export({ type: 'pkcs8', format: 'der' })),
   );
 }
 
@@ -146,12 +163,17 @@ export function terminalKeyFromComponents(c: {
 }): TerminalKey {
   const n = bigOf(c.modulus);
   const d = bigOf(c.privateExponent);
-  return makeKey(bytesOfBig(n), bytesOfBig(bigOf(c.publicExponent)), (crk) => {
-    const m = bigOf(crk);
-    if (m >= n) throw new Error('cryptogram out of range');
-    const out = bytesOfBig(modPow(m, d, n));
-    const em = new Uint8Array(MODULUS_BYTES);
-    em.set(out, MODULUS_BYTES - out.length);
-    return em;
-  });
+  return makeKey(
+    bytesOfBig(n),
+    bytesOfBig(bigOf(c.publicExponent)),
+    (crk) => {
+      const m = bigOf(crk);
+      if (m >= n) throw new Error('cryptogram out of range');
+      const out = bytesOfBig(modPow(m, d, n));
+      const em = new Uint8Array(MODULUS_BYTES);
+      em.set(out, MODULUS_BYTES - out.length);
+      return em;
+    },
+    rejectionSecretOf(c.privateExponent),
+  );
 }

@@ -67,6 +67,12 @@ export const ERROR_CODES = {
     exit: 2,
     summary: '`Host` names neither a loopback name nor the LAN name this terminal answers for (DNS rebinding)',
   },
+  TOO_MANY_STREAMS: {
+    http: 429,
+    exit: 3,
+    summary:
+      'this client, or the terminal, holds the most event streams it may (8 per client address, 64 in all): close one, retry after `Retry-After`',
+  },
   NOT_FOUND: { http: 404, exit: 2, summary: 'no such payment, void or route' },
   INVALID_FIELD: { http: 400, exit: 2, summary: 'a field at fault: `field` is its path (`payer.email`)' },
   INVALID_JSON: { http: 400, exit: 2, summary: 'the body is not JSON' },

@@ -2,7 +2,7 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ACQUIRER_CNPJ } from '../../../src/api/payment-fiscal.js';
 import { isValidCnpj } from '../../../src/crypto/index.js';
-import { openEvents } from '../../helpers/daemon.js';
+import { holdStreams } from '../../helpers/daemon.js';
 import { documentedApi, type TestDaemon } from '../../helpers/documented-api.js';
 
 /**
@@ -211,10 +211,11 @@ describe('every documented answer, produced on a real daemon and checked against
         400,
       );
     }
-    const stream = await openEvents(t.daemon.apiUrl!, t.token);
-    expect(stream.status).toBe(200);
-    stream.close();
+    const held = await holdStreams(t.daemon.apiUrl!, t.token);
+    expect(held.statuses[0]).toBe(200);
     seen.add('GET /v1/events 200');
+    expect((await hit('/v1/events', '/v1/events')).status).toBe(429);
+    held.close();
   });
 
   it('GET /metrics: the Prometheus exposition behind the token', async () => {

@@ -29,7 +29,9 @@ describe('omnipos kiosk (what omnipos-kiosk.service runs)', () => {
   it('waits for the health, then opens the screen full screen through a private start page: the token is in the page, never in the arguments', async () => {
     const runtime = tempDir('omnipos-kiosk-run-');
     const creds = tempDir('omnipos-kiosk-cred-');
-    writeFileSync(path.join(creds, 'api-token'), `${t.token}\n`);
+    // The cashier screen's own token (its own sales only), as the unit hands it over.
+    const token = readFileSync(path.join(t.stateDir, 'cashier-token'), 'utf8').trim();
+    writeFileSync(path.join(creds, 'cashier-token'), `${token}\n`);
     const browser = fakeBrowser();
     const r = await cli(['kiosk', '--screen', 'cashier', '--api', t.daemon.apiUrl!, '--browser', browser.exe], {
       CREDENTIALS_DIRECTORY: creds,
@@ -46,10 +48,10 @@ describe('omnipos kiosk (what omnipos-kiosk.service runs)', () => {
         `file://${path.join(runtime, 'start.html')}`,
       ]),
     );
-    expect(args.join(' ')).not.toContain(t.token);
+    expect(args.join(' ')).not.toContain(token);
     const page = readFileSync(path.join(runtime, 'start.html'), 'utf8');
     expect(page).toContain(
-      `location.replace("${t.daemon.apiUrl}/screens/cashier.html#token=${encodeURIComponent(t.token)}")`,
+      `location.replace("${t.daemon.apiUrl}/screens/cashier.html#token=${encodeURIComponent(token)}")`,
     );
     const { statSync } = await import('node:fs');
     expect(statSync(path.join(runtime, 'start.html')).mode & 0o777).toBe(0o600);

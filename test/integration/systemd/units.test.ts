@@ -125,7 +125,7 @@ describe('systemd units', () => {
     expect(values(u, 'Unit', 'Requires')).toContain('omnipos.service');
     expect(values(u, 'Unit', 'After').join(' ').split(' ')).toContain('omnipos.service');
     expect(values(u, 'Service', 'ExecStart')[0]).toMatch(/\/opt\/omnipos\/dist\/src\/cli\/bin\.js kiosk /);
-    expect(values(u, 'Service', 'LoadCredential')).toEqual(['api-token:/var/lib/omnipos/api-token']);
+    expect(values(u, 'Service', 'LoadCredential')).toEqual(['kiosk-token:/var/lib/omnipos/kiosk-token']);
     expect(values(u, 'Service', 'User')[0]).not.toBe('omnipos');
     expect(values(u, 'Service', 'Restart')).toEqual(['always']);
   });

@@ -34,14 +34,14 @@ const terminalKey = terminalKeyFromPem(pem);
 const text = (b: Uint8Array): string => Buffer.from(b).toString('latin1');
 
 describe('RSA PKCS#1 v1.5 (§5.2.1): the sim wraps, node-forge unwraps', () => {
-  it('gives KSEC back, for several random keys; a spoiled cryptogram does not open', () => {
+  it('gives KSEC back, for several random keys; a spoiled cryptogram opens to another key (implicit rejection)', () => {
     for (let i = 0; i < 8; i++) {
       const ksec = Uint8Array.from(randomBytes(16));
       const crk = wrapSessionKey(terminalKey.modulus, terminalKey.publicExponent, ksec);
       expect(crk.length).toBe(256);
       expect(terminalKey.unwrap(crk)).toEqual(ksec);
       crk[10] = crk[10]! ^ 0xff;
-      expect(() => terminalKey.unwrap(crk)).toThrow(/does not open|wrong size/);
+      expect(terminalKey.unwrap(crk)).not.toEqual(ksec);
     }
   });
 
