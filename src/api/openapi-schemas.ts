@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PaymentRequest, STATUSES } from './payments.js';
 import { int, nullable, ref, str, time, type Schema } from './openapi-kit.js';
 import { EVENT_SCHEMAS } from './openapi-events.js';
+import { FISCAL_FIELDS } from './payment-fiscal.js';
 
 /** The payment request as the router validates it, as JSON Schema (its input side). */
 const requestSchema = (): Schema => {
@@ -105,7 +106,7 @@ export const SCHEMAS: Record<string, Schema> = {
   FiscalCard: {
     type: 'object',
     description:
-      "An authorized card sale's fields for the cash register's fiscal document (NFC-e `card` group: `tpIntegra`, `CNPJ`, `tBand`, `cAut`; and the NSU).",
+      "The fields of the cash register's fiscal document's card group (NFC-e `card`: `tpIntegra`, `CNPJ`, `tBand`, `cAut`; and the NSU) for an authorized card sale or a paid wallet QR or Pix payment. A card sale always has `cardBrand` and `authorizationCode`. A wallet QR or Pix payment has what the host's answer carried: `cardBrand` only when the answer named the brand's `BrandId`, `authorizationCode` and `nsu` when it gave them; a Pix answer has no card and no authorization code (only its NSU, `ProofOfSale`). Each one missing is named in `absent`, never made up.",
     properties: {
       integration: {
         type: 'integer',
@@ -121,8 +122,18 @@ export const SCHEMAS: Record<string, Schema> = {
       cardBrandName: str,
       authorizationCode: { ...str, description: '`cAut`.' },
       nsu: str,
+      absent: {
+        type: 'array',
+        items: { type: 'string', enum: [...FISCAL_FIELDS] },
+        minItems: 1,
+        uniqueItems: true,
+        description: "The card group's fields the host's answer did not carry (wallet QR, Pix).",
+      },
     },
-    required: ['integration', 'acquirerCnpj', 'cardBrand', 'authorizationCode'],
+    required: ['integration', 'acquirerCnpj'],
+    allOf: (['cardBrand', 'authorizationCode'] as const).map((f) => ({
+      anyOf: [{ required: [f] }, { required: ['absent'], properties: { absent: { contains: { const: f } } } }],
+    })),
     additionalProperties: false,
   },
   ReceiptPrint: {

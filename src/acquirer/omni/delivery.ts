@@ -6,6 +6,7 @@ import type { ConfirmChipData, UndoChipData } from './types.js';
 import { encodeTlv, toHex } from '../../emv/index.js';
 import { CONFIRM, decide, type AcquirerDeliveryPort, type Delivery, type SaleQuery } from '../../engine/index.js';
 import { omniSaleState, shownDetail } from './states.js';
+import { hostAuthorization } from './authorization.js';
 
 /** Issuer script results travel in their own field, not inside EmvData. */
 const SCRIPT_RESULTS_TAG = '9F5B';
@@ -103,11 +104,13 @@ export class OmniDeliveryAdapter implements AcquirerDeliveryPort {
         return { kind: 'unknown', reason: `cannot tell whether the sale found is ours: ${own.reason}` };
     }
     if (q.kind !== 'found') return q;
+    const authorization = hostAuthorization(raw);
     return {
       kind: 'found',
       ...(q.paymentId !== undefined ? { paymentId: q.paymentId } : {}),
       state: omniSaleState(q),
       detail: shownDetail(q),
+      ...(authorization ? { authorization } : {}),
     };
   }
 }
