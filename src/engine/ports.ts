@@ -43,16 +43,8 @@ export type HostSaleState = 'unknown' | 'pending' | 'approved' | 'confirmed' | '
 /** The states in which the host charged nothing: the sale needs no undo. */
 export const NOTHING_CHARGED: ReadonlySet<HostSaleState> = new Set<HostSaleState>(['undone', 'declined', 'cancelled']);
 
-/**
- * What a host's answer says of a payment's authorization, only where the answer carries it: the
- * authorization code (`cAut`), the host's NSU (`ProofOfSale`) and the brand (`BrandId`, the tables'
- * number). A member the answer did not carry is absent, never made up.
- */
-export interface HostAuthorization {
-  authorizationCode?: string;
-  nsu?: string;
-  brandId?: number;
-}
+import type { HostAuthorization } from './host-authorization.js';
+export type { HostAuthorization };
 
 export type SaleQuery =
   /**

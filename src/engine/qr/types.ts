@@ -1,6 +1,6 @@
 import type { AlarmCode } from '../../core/index.js';
 import type { ConfirmationMode } from '../sale/types.js';
-import type { HostAuthorization } from '../ports.js';
+import type { HostAuthorization } from '../host-authorization.js';
 
 /**
  * A wallet QR sale (docs/architecture.md, "Wallet QR sale"): the terminal builds the dynamic
