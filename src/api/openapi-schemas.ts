@@ -72,6 +72,11 @@ export const SCHEMAS: Record<string, Schema> = {
           'Present while the receipt question is open: answer it with `POST /v1/payments/{id}/receipt/answer`.',
       },
       reason: str,
+      refusal: {
+        ...str,
+        description:
+          "With `status: refused`: why the terminal's tables did not take the card for this sale, before anything was sent (nothing charged): `no-product-of-type` the card has no product of the sale's `method` (a credit-only card on a debit or voucher sale: ask for another card or method); the other codes name the selection rule that refused it (`unknown-bin`, `aid-not-in-table`, `contactless-not-allowed`, `fallback-not-allowed`, `use-chip`, `installments-not-allowed`, `expired`, `typing-not-allowed`, `invalid-card-number`, `requires-pinpad`, `requires-chip-reader`, `not-initialized`). `reason` says it in words.",
+      },
       expired: {
         type: 'boolean',
         const: true,
@@ -132,7 +137,10 @@ export const SCHEMAS: Record<string, Schema> = {
     },
     required: ['integration', 'acquirerCnpj'],
     allOf: (['cardBrand', 'authorizationCode'] as const).map((f) => ({
-      anyOf: [{ required: [f] }, { required: ['absent'], properties: { absent: { contains: { const: f } } } }],
+      anyOf: [
+        { required: [f], properties: { [f]: str } },
+        { required: ['absent'], properties: { absent: { contains: { const: f } } } },
+      ],
     })),
     additionalProperties: false,
   },

@@ -175,6 +175,7 @@ function cardView(entry: JournalEntry): Record<string, unknown> {
     ...(d.deadline ? { decisionDeadline: d.deadline } : {}),
     ...(receiptQuestion(entry) ? { receiptQuestion: true } : {}),
     ...(d.reason ? { reason: d.reason } : {}),
+    ...(d.refusal ? { refusal: d.refusal } : {}),
     ...(d.hostReceipt ? { receipt: d.hostReceipt } : {}),
     createdAt: entry.createdAt,
     updatedAt: entry.updatedAt,

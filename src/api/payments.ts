@@ -193,6 +193,7 @@ export const STATUSES: PaymentStatus[] = [
   'confirmed',
   'declined',
   'cancelled',
+  'refused',
   'undone',
   'needs-refund',
   'failed',

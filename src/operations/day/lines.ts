@@ -12,6 +12,7 @@ export type DayOutcome =
   | 'undone'
   | 'refunded'
   | 'cancelled'
+  | 'refused'
   | 'failed'
   | 'in-progress'
   | 'voided'
