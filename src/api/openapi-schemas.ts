@@ -83,7 +83,44 @@ export const SCHEMAS: Record<string, Schema> = {
         description:
           'Present on a Pix payment whose code expired unpaid (its cancel followed): decide by this, not by the text of `reason`.',
       },
-      receipt: { type: 'object', description: "The host's receipt fields and messages." },
+      receipt: {
+        type: 'object',
+        description:
+          "The host's slip for an approved card sale, as the sale's answer gave it (`ReceiptInformation` and `PrintMessage`): what the customer's receipt prints.",
+        properties: {
+          fields: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                field: {
+                  ...str,
+                  description:
+                    "The host's name for the row (`MERCHANT_NAME`, `NSU`, `AUTHORIZATION_CODE`, `CARD_NUMBER`, …).",
+                },
+                label: { ...str, description: 'The label printed (`DOC`, `AUTORIZAÇÃO`, …).' },
+                content: { ...str, description: 'The value printed (the card number masked).' },
+              },
+              required: ['field', 'label', 'content'],
+              additionalProperties: false,
+            },
+          },
+          messages: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                position: { ...str, description: 'Where it prints (`Top`, `Bottom`).' },
+                message: str,
+              },
+              required: ['position', 'message'],
+              additionalProperties: false,
+            },
+          },
+        },
+        required: ['fields', 'messages'],
+        additionalProperties: false,
+      },
       voided: {
         type: 'object',
         description:
