@@ -135,6 +135,39 @@ const product = {
 };
 const method = { type: 'string', enum: [...DAY_METHODS] };
 
+/** One line of the day's report. */
+const line: Schema = {
+  type: 'object',
+  properties: {
+    id: int,
+    kind: { type: 'string', enum: ['sale', 'void', 'qr', 'pix'] },
+    merchantOrderId: str,
+    method,
+    brand,
+    product,
+    state: str,
+    outcome,
+    amount: int,
+    charged: int,
+    voidOf: str,
+    paymentId: str,
+    createdAt: str,
+  },
+  required: [
+    'id',
+    'kind',
+    'merchantOrderId',
+    'method',
+    'brand',
+    'product',
+    'state',
+    'outcome',
+    'amount',
+    'charged',
+    'createdAt',
+  ],
+};
+
 /** The schemas of the day's answers, for the OpenAPI document. */
 export const DAY_SCHEMAS: Record<string, Schema> = {
   DayReport: {
@@ -193,39 +226,19 @@ export const DAY_SCHEMAS: Record<string, Schema> = {
           'byProduct',
         ],
       },
-      lines: {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: {
-            id: int,
-            kind: { type: 'string', enum: ['sale', 'void', 'qr', 'pix'] },
-            merchantOrderId: str,
-            method,
-            brand,
-            product,
-            state: str,
-            outcome,
-            amount: int,
-            charged: int,
-            voidOf: str,
-            paymentId: str,
-            createdAt: str,
-          },
-          required: [
-            'id',
-            'kind',
-            'merchantOrderId',
-            'method',
-            'brand',
-            'product',
-            'state',
-            'outcome',
-            'amount',
-            'charged',
-            'createdAt',
-          ],
+      lines: { type: 'array', items: line },
+      afterClose: {
+        type: 'object',
+        description:
+          "Present on a closed day's report when payments of the same business day were opened after its close (`since`): the close's counts and totals stay as they were printed, and these are accounted here, with their own lines and net. A sale is always in the report of the business day it was opened in (host time, 00:00 to 00:00); the acquirer settles it by its own business day.",
+        properties: {
+          since: { ...str, format: 'date-time' },
+          sales: int,
+          voids: int,
+          net: { ...int, description: 'Charged sales minus voids that took effect, after the close.' },
+          lines: { type: 'array', items: line },
         },
+        required: ['since', 'sales', 'voids', 'net', 'lines'],
       },
     },
     required: ['date', 'from', 'to', 'generatedAt', 'closedAt', 'counts', 'totals', 'lines'],

@@ -33,10 +33,7 @@ describe('the receipt and the day report typed (defect 12)', () => {
   });
 
   it("the document names the day report's vocabulary: brand a BrandId, product a ProductId or modality, outcome and method enums", () => {
-    const line = ((schemas.DayReport!.properties!.lines as { items: Schema }).items.properties ?? {}) as Record<
-      string,
-      Schema
-    >;
+    const line = (schemas.DayReport!.properties!.lines as { items: Schema }).items.properties ?? {};
     expect(line.brand!.pattern).toBe('^([0-9]+|wallet|pix|unknown)$');
     expect(String(line.brand!.description)).toMatch(/BrandId/);
     expect(line.product!.pattern).toBe('^([0-9]+|credit|debit|pix|unknown)$');
