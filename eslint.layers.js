@@ -153,8 +153,8 @@ export const ENTRIES = [
   },
   {
     module: 'src/main/acquirer-urls.ts',
-    from: ['src/cli/embedded-sandbox.ts', 'src/cli/sandbox.ts'],
-    why: "the sandbox commands read the acquirer's addresses from the configuration without loading the daemon (src/main.ts)",
+    from: ['src/cli/embedded-sandbox.ts', 'src/cli/sandbox.ts', 'src/cli/wallet.ts'],
+    why: "the sandbox commands read the acquirer's addresses from the configuration, and `wallet pay` where this state directory's sandbox listens, without loading the daemon (src/main.ts)",
   },
   {
     module: 'src/main/acquirer-backend.ts',

@@ -1,6 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isOmniposError } from '../core/index.js';
-import type { DayBook } from '../operations/index.js';
+import {
+  DAY_BRAND_PATTERN,
+  DAY_METHODS,
+  DAY_OUTCOMES,
+  DAY_PRODUCT_PATTERN,
+  type DayBook,
+} from '../operations/index.js';
 import { ApiError, readJson, sendJson } from './http-kit.js';
 import type { Route } from './routes.js';
 import type { SupervisorGate } from '../engine/index.js';
@@ -109,6 +115,58 @@ const group = {
   required: ['sales', 'salesAmount', 'voids', 'voidsAmount', 'net'],
 };
 const groups = { type: 'object', additionalProperties: group };
+const outcome = {
+  type: 'string',
+  enum: [...DAY_OUTCOMES],
+  description:
+    "What the line came to: a sale's `confirmed`, `approved` (awaiting the decision, or approved and its receipt on the way), `needs-refund`, `dead-letter` (failed on the API, the host holds it), `declined`, `undone`, `refunded` (Pix), `cancelled`, `refused` (the card did not fit the sale), `failed`, `in-progress`; a void's `voided` or `void-failed`.",
+};
+const brand = {
+  type: 'string',
+  pattern: DAY_BRAND_PATTERN,
+  description:
+    "A card sale's brand as the acquirer's `BrandId` of the initialization tables (digits, as the payment's `card.brandId`; its `fiscal.cardBrandName` names it and `fiscal.cardBrand` gives the NFC-e `tBand`, which this is not); `wallet` a wallet QR sale; `pix` a Pix; `unknown` when the row names none.",
+};
+const product = {
+  type: 'string',
+  pattern: DAY_PRODUCT_PATTERN,
+  description:
+    "A card sale's `ProductId` of the initialization tables (digits); a wallet QR sale's modality (`credit`, `debit`); `pix`; `unknown` when the row names none.",
+};
+const method = { type: 'string', enum: [...DAY_METHODS] };
+
+/** One line of the day's report. */
+const line: Schema = {
+  type: 'object',
+  properties: {
+    id: int,
+    kind: { type: 'string', enum: ['sale', 'void', 'qr', 'pix'] },
+    merchantOrderId: str,
+    method,
+    brand,
+    product,
+    state: str,
+    outcome,
+    amount: int,
+    charged: int,
+    voidOf: str,
+    paymentId: str,
+    createdAt: str,
+  },
+  required: [
+    'id',
+    'kind',
+    'merchantOrderId',
+    'method',
+    'brand',
+    'product',
+    'state',
+    'outcome',
+    'amount',
+    'charged',
+    'createdAt',
+  ],
+};
 
 /** The schemas of the day's answers, for the OpenAPI document. */
 export const DAY_SCHEMAS: Record<string, Schema> = {
@@ -127,7 +185,7 @@ export const DAY_SCHEMAS: Record<string, Schema> = {
         properties: {
           sales: int,
           voids: int,
-          byOutcome: { type: 'object', additionalProperties: int },
+          byOutcome: { type: 'object', propertyNames: { enum: [...DAY_OUTCOMES] }, additionalProperties: int },
           byState: { type: 'object', additionalProperties: int },
           inProgress: int,
         },
@@ -143,9 +201,17 @@ export const DAY_SCHEMAS: Record<string, Schema> = {
           refundedAmount: int,
           declinedAmount: int,
           needsRefundAmount: int,
-          byMethod: groups,
-          byBrand: groups,
-          byProduct: groups,
+          byMethod: { ...groups, propertyNames: { enum: [...DAY_METHODS] } },
+          byBrand: {
+            ...groups,
+            propertyNames: { pattern: DAY_BRAND_PATTERN },
+            description: 'By `brand` (see the lines).',
+          },
+          byProduct: {
+            ...groups,
+            propertyNames: { pattern: DAY_PRODUCT_PATTERN },
+            description: 'By `product` (see the lines).',
+          },
         },
         required: [
           'net',
@@ -160,39 +226,19 @@ export const DAY_SCHEMAS: Record<string, Schema> = {
           'byProduct',
         ],
       },
-      lines: {
-        type: 'array',
-        items: {
-          type: 'object',
-          properties: {
-            id: int,
-            kind: { type: 'string', enum: ['sale', 'void', 'qr', 'pix'] },
-            merchantOrderId: str,
-            method: str,
-            brand: str,
-            product: str,
-            state: str,
-            outcome: str,
-            amount: int,
-            charged: int,
-            voidOf: str,
-            paymentId: str,
-            createdAt: str,
-          },
-          required: [
-            'id',
-            'kind',
-            'merchantOrderId',
-            'method',
-            'brand',
-            'product',
-            'state',
-            'outcome',
-            'amount',
-            'charged',
-            'createdAt',
-          ],
+      lines: { type: 'array', items: line },
+      afterClose: {
+        type: 'object',
+        description:
+          "Present on a closed day's report when payments of the same business day were opened after its close (`since`): the close's counts and totals stay as they were printed, and these are accounted here, with their own lines and net. A sale is always in the report of the business day it was opened in (host time, 00:00 to 00:00); the acquirer settles it by its own business day.",
+        properties: {
+          since: { ...str, format: 'date-time' },
+          sales: int,
+          voids: int,
+          net: { ...int, description: 'Charged sales minus voids that took effect, after the close.' },
+          lines: { type: 'array', items: line },
         },
+        required: ['since', 'sales', 'voids', 'net', 'lines'],
       },
     },
     required: ['date', 'from', 'to', 'generatedAt', 'closedAt', 'counts', 'totals', 'lines'],

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PaymentRequest, STATUSES } from './payments.js';
 import { int, nullable, ref, str, time, type Schema } from './openapi-kit.js';
 import { EVENT_SCHEMAS } from './openapi-events.js';
+import { FISCAL_FIELDS } from './payment-fiscal.js';
 
 /** The payment request as the router validates it, as JSON Schema (its input side). */
 const requestSchema = (): Schema => {
@@ -71,13 +72,55 @@ export const SCHEMAS: Record<string, Schema> = {
           'Present while the receipt question is open: answer it with `POST /v1/payments/{id}/receipt/answer`.',
       },
       reason: str,
+      refusal: {
+        ...str,
+        description:
+          "With `status: refused`: why the terminal's tables did not take the card for this sale, before anything was sent (nothing charged): `no-product-of-type` the card has no product of the sale's `method` (a credit-only card on a debit or voucher sale: ask for another card or method); the other codes name the selection rule that refused it (`unknown-bin`, `aid-not-in-table`, `contactless-not-allowed`, `fallback-not-allowed`, `use-chip`, `installments-not-allowed`, `expired`, `typing-not-allowed`, `invalid-card-number`, `requires-pinpad`, `requires-chip-reader`, `not-initialized`). `reason` says it in words.",
+      },
       expired: {
         type: 'boolean',
         const: true,
         description:
           'Present on a Pix payment whose code expired unpaid (its cancel followed): decide by this, not by the text of `reason`.',
       },
-      receipt: { type: 'object', description: "The host's receipt fields and messages." },
+      receipt: {
+        type: 'object',
+        description:
+          "The host's slip for an approved card sale, as the sale's answer gave it (`ReceiptInformation` and `PrintMessage`): what the customer's receipt prints.",
+        properties: {
+          fields: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                field: {
+                  ...str,
+                  description:
+                    "The host's name for the row (`MERCHANT_NAME`, `NSU`, `AUTHORIZATION_CODE`, `CARD_NUMBER`, …).",
+                },
+                label: { ...str, description: 'The label printed (`DOC`, `AUTORIZAÇÃO`, …).' },
+                content: { ...str, description: 'The value printed (the card number masked).' },
+              },
+              required: ['field', 'label', 'content'],
+              additionalProperties: false,
+            },
+          },
+          messages: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                position: { ...str, description: 'Where it prints (`Top`, `Bottom`).' },
+                message: str,
+              },
+              required: ['position', 'message'],
+              additionalProperties: false,
+            },
+          },
+        },
+        required: ['fields', 'messages'],
+        additionalProperties: false,
+      },
       voided: {
         type: 'object',
         description:
@@ -105,7 +148,7 @@ export const SCHEMAS: Record<string, Schema> = {
   FiscalCard: {
     type: 'object',
     description:
-      "An authorized card sale's fields for the cash register's fiscal document (NFC-e `card` group: `tpIntegra`, `CNPJ`, `tBand`, `cAut`; and the NSU).",
+      "The fields of the cash register's fiscal document's card group (NFC-e `card`: `tpIntegra`, `CNPJ`, `tBand`, `cAut`; and the NSU) for an authorized card sale or a paid wallet QR or Pix payment. A card sale always has `cardBrand` and `authorizationCode`. A wallet QR or Pix payment has what the host's answer carried: `cardBrand` only when the answer named the brand's `BrandId`, `authorizationCode` and `nsu` when it gave them; a Pix answer has no card and no authorization code (only its NSU, `ProofOfSale`). Each one missing is named in `absent`, never made up.",
     properties: {
       integration: {
         type: 'integer',
@@ -121,8 +164,21 @@ export const SCHEMAS: Record<string, Schema> = {
       cardBrandName: str,
       authorizationCode: { ...str, description: '`cAut`.' },
       nsu: str,
+      absent: {
+        type: 'array',
+        items: { type: 'string', enum: [...FISCAL_FIELDS] },
+        minItems: 1,
+        uniqueItems: true,
+        description: "The card group's fields the host's answer did not carry (wallet QR, Pix).",
+      },
     },
-    required: ['integration', 'acquirerCnpj', 'cardBrand', 'authorizationCode'],
+    required: ['integration', 'acquirerCnpj'],
+    allOf: (['cardBrand', 'authorizationCode'] as const).map((f) => ({
+      anyOf: [
+        { required: [f], properties: { [f]: str } },
+        { required: ['absent'], properties: { absent: { contains: { const: f } } } },
+      ],
+    })),
     additionalProperties: false,
   },
   ReceiptPrint: {

@@ -10,14 +10,20 @@ export interface FiscalCard {
   /** `CNPJ`: the acquirer's (payment institution's) CNPJ, 14 digits. */
   acquirerCnpj: string;
   /** `tBand`: the brand's code in the NFC-e table (`99` others), two digits. */
-  cardBrand: string;
+  cardBrand?: string;
   /** The brand's name as the initialization tables give it. */
   cardBrandName?: string;
   /** `cAut`: the host's authorization code. */
-  authorizationCode: string;
+  authorizationCode?: string;
   /** The host's NSU. */
   nsu?: string;
+  /** The fields the host's answer did not carry (a wallet QR or Pix payment): absent, never made up. */
+  absent?: FiscalField[];
 }
+
+/** The card group's fields a host's answer may lack. */
+export const FISCAL_FIELDS = ['cardBrand', 'authorizationCode', 'nsu'] as const;
+export type FiscalField = (typeof FISCAL_FIELDS)[number];
 
 /**
  * The acquirer's CNPJ. The seeds are anonymised copies of Cielo's documents (see
@@ -83,5 +89,26 @@ export function fiscalCard(sale: {
     ...(brand.name ? { cardBrandName: brand.name } : {}),
     authorizationCode: sale.authorizationCode,
     ...(sale.nsu ? { nsu: sale.nsu } : {}),
+  };
+}
+
+/**
+ * The fiscal card group of a paid wallet QR or Pix payment, from what the host's answer carried
+ * (`HostAuthorization`): the brand when the answer named the tables' `BrandId`, the code and NSU when
+ * it gave them; each missing one is listed in `absent`. A Pix answer has no card and no authorization
+ * code (ecom 1910-1923: `ProofOfSale` "NSU Pix", `AcquirerTransactionId`).
+ */
+export function fiscalPaid(paid: { authorizationCode?: string; nsu?: string; brandId?: number }): FiscalCard {
+  const brand = paid.brandId === undefined ? undefined : fiscalBrand(paid.brandId);
+  const absent = FISCAL_FIELDS.filter((f) =>
+    f === 'cardBrand' ? !brand : f === 'authorizationCode' ? !paid.authorizationCode : !paid.nsu,
+  );
+  return {
+    integration: 1,
+    acquirerCnpj: ACQUIRER_CNPJ,
+    ...(brand ? { cardBrand: brand.code, ...(brand.name ? { cardBrandName: brand.name } : {}) } : {}),
+    ...(paid.authorizationCode ? { authorizationCode: paid.authorizationCode } : {}),
+    ...(paid.nsu ? { nsu: paid.nsu } : {}),
+    ...(absent.length > 0 ? { absent } : {}),
   };
 }

@@ -11,7 +11,7 @@ import {
 } from '../engine/index.js';
 import type { PaymentKind } from '../core/index.js';
 import type { JournalEntry } from '../store/index.js';
-import { fiscalCard } from './payment-fiscal.js';
+import { fiscalCard, fiscalPaid } from './payment-fiscal.js';
 
 /** The receipt question is open: `printing` after the printer could not vouch for the receipt (the question set the deadline). */
 export function receiptQuestion(entry: JournalEntry): boolean {
@@ -33,6 +33,16 @@ const PIX_STATUS: Record<PixStateName, PaymentStatus> = {
   'dead-letter': 'failed',
 };
 
+/** The Pix states past the payment (paid at the provider: the fiscal group applies). */
+const PIX_PAID: ReadonlySet<PixStateName> = new Set([
+  'approved',
+  'printing',
+  'awaiting-decision',
+  'confirmed',
+  'refunding',
+  'refunded',
+]);
+
 /** A Pix sale as the cash register reads it: the copy-and-paste code while it can be paid. */
 function pixView(entry: JournalEntry): Record<string, unknown> {
   const d = journalData<PixSaleData>(entry);
@@ -47,6 +57,7 @@ function pixView(entry: JournalEntry): Record<string, unknown> {
     confirmation: d.request.confirmation,
     ...(d.qrCode && state === 'showing' ? { qrCode: d.qrCode, expiresAt: d.expiresAt } : {}),
     ...(d.paymentId ? { paymentId: d.paymentId } : {}),
+    ...(PIX_PAID.has(state) ? { fiscal: fiscalPaid({ ...(d.hostNsu ? { nsu: d.hostNsu } : {}) }) } : {}),
     ...(d.deadline ? { decisionDeadline: d.deadline } : {}),
     ...(receiptQuestion(entry) ? { receiptQuestion: true } : {}),
     ...(d.reason ? { reason: d.reason } : {}),
@@ -75,6 +86,19 @@ const QR_STATUS: Record<QrStateName, PaymentStatus> = {
   'dead-letter': 'failed',
 };
 
+/** The wallet QR states a wallet's payment reached (the `paid` input was taken: the fiscal group applies). */
+const QR_PAID: ReadonlySet<QrStateName> = new Set([
+  'approved',
+  'printing',
+  'awaiting-decision',
+  'confirming',
+  'confirmed',
+  'undoing',
+  'undone',
+  'needs-refund',
+  'dead-letter',
+]);
+
 /** A wallet QR sale as the cash register reads it: the code to show while pending. */
 function qrView(entry: JournalEntry): Record<string, unknown> {
   const d = journalData<QrSaleData>(entry);
@@ -91,7 +115,17 @@ function qrView(entry: JournalEntry): Record<string, unknown> {
     confirmation: d.request.confirmation,
     ...(d.qrCode && state === 'showing' ? { qrCode: d.qrCode, expiresAt: d.expiresAt } : {}),
     ...(d.paymentId ? { paymentId: d.paymentId } : {}),
+    ...(d.authorizationCode ? { authorizationCode: d.authorizationCode } : {}),
     ...(d.nsu ? { nsu: d.nsu } : {}),
+    ...(QR_PAID.has(state)
+      ? {
+          fiscal: fiscalPaid({
+            ...(d.authorizationCode ? { authorizationCode: d.authorizationCode } : {}),
+            ...(d.hostNsu ? { nsu: d.hostNsu } : {}),
+            ...(d.brandId !== undefined ? { brandId: d.brandId } : {}),
+          }),
+        }
+      : {}),
     ...(d.deadline ? { decisionDeadline: d.deadline } : {}),
     ...(receiptQuestion(entry) ? { receiptQuestion: true } : {}),
     ...(d.reason ? { reason: d.reason } : {}),
@@ -141,6 +175,7 @@ function cardView(entry: JournalEntry): Record<string, unknown> {
     ...(d.deadline ? { decisionDeadline: d.deadline } : {}),
     ...(receiptQuestion(entry) ? { receiptQuestion: true } : {}),
     ...(d.reason ? { reason: d.reason } : {}),
+    ...(d.refusal ? { refusal: d.refusal } : {}),
     ...(d.hostReceipt ? { receipt: d.hostReceipt } : {}),
     createdAt: entry.createdAt,
     updatedAt: entry.updatedAt,

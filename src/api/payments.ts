@@ -209,6 +209,7 @@ export const STATUSES: PaymentStatus[] = [
   'confirmed',
   'declined',
   'cancelled',
+  'refused',
   'undone',
   'needs-refund',
   'failed',

@@ -8,6 +8,8 @@ import {
   buildSandbox,
   CONFIG_KEY_OF_BASE,
   listenSandbox,
+  readInUse,
+  recordInUse,
   SANDBOX_BASES,
   sandboxCredentials,
   type FaultSpec,
@@ -91,10 +93,11 @@ Example:
         faults[route] = spec;
       }
     }
+    const dbFile = values.db ?? path.join(config.values.stateDir, 'sandbox', 'acquirer.db');
     const sandbox = buildSandbox({
       ...(faults ? { faults } : {}),
       ...(values['callback-url'] ? { walletCallbackUrl: values['callback-url'] } : {}),
-      dbFile: values.db ?? path.join(config.values.stateDir, 'sandbox', 'acquirer.db'),
+      dbFile,
       log,
       outcomeAttempts: config.values.sandbox.outcomeAttempts,
       // terminal-built wallet QR codes are payable only when the configuration builds them (scenario registersTerminalQr)
@@ -110,7 +113,14 @@ Example:
           const running = await listenSandbox(sandbox, { ...sandboxListenOptions(config, port), host });
           ctx.out(`omnipos sandbox listening on ${running.url}\n`);
           for (const b of SANDBOX_BASES) ctx.out(`  ${CONFIG_KEY_OF_BASE[b].padEnd(18)} ${running.urls[b]}\n`);
-          return { stop: () => running.close() };
+          // In <stateDir>/sandbox: `sandbox credentials` and `wallet pay` of this state directory read it.
+          const forget = recordInUse(path.join(config.values.stateDir, 'sandbox'), running);
+          return {
+            stop: async () => {
+              forget();
+              await running.close();
+            },
+          };
         } catch (e) {
           sandbox.close();
           throw startError('the sandbox host', e);
@@ -127,7 +137,10 @@ export const sandboxCredentialsCommand: Command = {
 
 Prints the omni, wallet and e-commerce test credentials the sandbox host accepts, the registered
 test merchant (16-digit merchant number, MCC, name, city) and terminal (8-digit logical number),
-and every address of the sandbox as the configuration names it (one per base, and the controls).
+and every address of the sandbox (one per base, and the controls): where the sandbox of this state
+directory listens when one runs (the daemon's embedded one or \`omnipos sandbox\`, which record it in
+<stateDir>/sandbox/addresses.json; its ports moved by sandbox.port 0 too), else as the configuration
+names them. "addressesFrom" says which.
 They are public on purpose: a production terminal refuses them.
 
 Example:
@@ -140,14 +153,25 @@ Example:
     });
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
     const acquirer = config.values.acquirer;
-    const addresses: Record<string, string> = { controls: `http://127.0.0.1:${config.values.sandbox.port}` };
-    for (const b of SANDBOX_BASES) addresses[b satisfies SandboxBase] = acquirer[CONFIG_KEY_OF_BASE[b]] ?? '';
-    const c = { ...sandboxCredentials(), addresses } as {
+    // The sandbox of this state directory, when one listens (the daemon's embedded one or `omnipos
+    // sandbox`): the addresses it really uses; otherwise the configuration's.
+    const inUse = readInUse(path.join(config.values.stateDir, 'sandbox'));
+    const addresses: Record<string, string> = {
+      controls: inUse?.controls ?? `http://127.0.0.1:${config.values.sandbox.port}`,
+    };
+    for (const b of SANDBOX_BASES)
+      addresses[b satisfies SandboxBase] = inUse?.urls[b] ?? acquirer[CONFIG_KEY_OF_BASE[b]] ?? '';
+    const c = {
+      ...sandboxCredentials(),
+      addresses,
+      addressesFrom: inUse ? `the running sandbox (pid ${inUse.pid})` : 'the configuration (no sandbox running)',
+    } as {
       omni: { clientId: string; clientSecret: string };
       ecommerce: { merchantId: string; merchantKey: string };
       merchant: { subordinatedMerchantId: string; merchantNumber: string; mcc: string; name: string; city: string };
       terminal: { terminalId: string };
       addresses: Record<string, string>;
+      addressesFrom: string;
     };
     if (values.json) {
       printJson(ctx, c);
@@ -160,6 +184,7 @@ Example:
         `merchant:        ${c.merchant.name}, ${c.merchant.city} (MCC ${c.merchant.mcc}), number ${c.merchant.merchantNumber}, SubordinatedMerchantId ${c.merchant.subordinatedMerchantId}`,
         `terminal:        ${c.terminal.terminalId}`,
         ...Object.entries(c.addresses).map(([k, u]) => `${`${k}:`.padEnd(17)}${u}`),
+        `(addresses from ${c.addressesFrom})`,
         '',
       ].join('\n'),
     );

@@ -1,9 +1,11 @@
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { isLoopbackHost, loadConfig } from '../config/index.js';
 import { systemClock, OmniposError } from '../core/index.js';
 import { createLogger } from '../core/log/index.js';
 import { checkCardData, type WalletCardData } from '../crypto/index.js';
 import { acquirerProvisioning } from '../main/acquirer-backend.js';
+import { readInUse } from '../main/acquirer-urls.js';
 import { printJson, type Command } from './context.js';
 
 async function readStdin(): Promise<string> {
@@ -24,6 +26,8 @@ standard input as {"card_number","card_cvv","card_holder_name","card_expiration_
 A cancellation code (81.04 "02", shown by a void of a wallet QR sale) is paid the same way,
 with the card that paid the sale: the sandbox voids that much of the sale it names.
 Refuses any host but the local sandbox (environment "sandbox" and a loopback wallet address).
+The wallet address is where this state directory's sandbox listens when one runs (the daemon's
+embedded sandbox records it, its ports moved by sandbox.port 0 too), else the configuration's.
 
 Example:
   omnipos wallet pay "$QR" --card 4761730000000060 --cvv 123 --exp 1230`,
@@ -47,7 +51,13 @@ Example:
       throw new OmniposError('INVALID_ARGUMENT', 'wallet pay: give exactly one QR_STRING');
     if (!values.document) throw new OmniposError('INVALID_ARGUMENT', '--document: the payer CPF or CNPJ is required');
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
-    const acquirer = acquirerProvisioning(config, { clock: systemClock, log: createLogger({ level: 'silent' }) });
+    // The sandbox of this state directory where it listens now (the daemon's embedded one, ports moved or not).
+    const sandbox = readInUse(path.join(config.values.stateDir, 'sandbox'));
+    const acquirer = acquirerProvisioning(config, {
+      clock: systemClock,
+      log: createLogger({ level: 'silent' }),
+      ...(sandbox ? { sandbox } : {}),
+    });
     try {
       const wallet = acquirer.wallet;
       if (!wallet)

@@ -19,6 +19,11 @@ const pinpad = z.discriminatedUnion('kind', [
     kind: z.literal('virtual'),
     /** TCP port of the embedded virtual pinpad on loopback; 0 picks a free one. */
     port: port.default(0),
+    /**
+     * The embedded virtual pinpad's control port on loopback (absent: none): `omnipos sim card --control
+     * PORT --name debit` chooses the card the customer presents at the next sale; 0 picks a free one.
+     */
+    control: port.optional(),
   }),
   z.strictObject({
     kind: z.literal('serial'),

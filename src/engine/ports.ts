@@ -43,13 +43,23 @@ export type HostSaleState = 'unknown' | 'pending' | 'approved' | 'confirmed' | '
 /** The states in which the host charged nothing: the sale needs no undo. */
 export const NOTHING_CHARGED: ReadonlySet<HostSaleState> = new Set<HostSaleState>(['undone', 'declined', 'cancelled']);
 
+import type { HostAuthorization } from './host-authorization.js';
+export type { HostAuthorization };
+
 export type SaleQuery =
   /**
    * `captured`: final at the host with no confirmation of its own (the e-commerce QR sale, captured
    * when paid): past the daily close the undo rule treats it as confirmed. `detail`: what the host
    * showed, in its own terms, for reasons and logs only (never decides).
    */
-  | { kind: 'found'; paymentId?: string; state: HostSaleState; captured?: boolean; detail?: string }
+  | {
+      kind: 'found';
+      paymentId?: string;
+      state: HostSaleState;
+      captured?: boolean;
+      detail?: string;
+      authorization?: HostAuthorization;
+    }
   /** Not found now; never final by itself (the sale may still be landing). */
   | { kind: 'not-found' }
   /**

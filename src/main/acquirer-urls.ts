@@ -4,8 +4,14 @@ import type { Config } from '../config/index.js';
 import type { Clock } from '../core/index.js';
 import type { Logger } from '../core/log/index.js';
 // The addresses' table alone, not the sandbox host (src/main.ts imports that only when embedded).
-import { CONFIG_KEY_OF_BASE } from '../sandbox/addresses.js';
+import { CONFIG_KEY_OF_BASE, readInUse } from '../sandbox/addresses.js';
 import type { ListenOptions, RunningSandbox, SandboxBase } from '../sandbox/index.js';
+
+/** Where this state directory's sandbox listens now, for the commands (read without loading the sandbox host). */
+export { readInUse };
+
+/** Where a sandbox's listeners are: each base's address and port. */
+export type SandboxListeners = Pick<RunningSandbox, 'urls' | 'ports'>;
 
 const URL_KEYS = [
   'authUrl',
@@ -63,7 +69,7 @@ export function sandboxListenOptions(config: Config, controlsPort = config.value
  * really listens: the listener on that port when there is one, else the one playing the key's
  * base; the configured path (e.g. `/api/v0.1`) is kept.
  */
-export function acquirerUrls(config: Config, sandbox: RunningSandbox | undefined): Record<UrlKey, string> {
+export function acquirerUrls(config: Config, sandbox: SandboxListeners | undefined): Record<UrlKey, string> {
   const out = {} as Record<UrlKey, string>;
   const ours = new Set<number>([config.values.sandbox.port, ...Object.values(plannedPorts(config))]);
   const byPort = new Map<number, SandboxBase>();
@@ -86,8 +92,11 @@ export function acquirerUrls(config: Config, sandbox: RunningSandbox | undefined
 
 /** What {@link acquirerFromConfig} needs besides the configuration. */
 export interface AcquirerWiring {
-  /** The embedded sandbox host, when one runs here: the addresses naming it point where it listens. */
-  sandbox?: RunningSandbox | undefined;
+  /**
+   * The embedded sandbox host when one runs here, or where this state directory's sandbox listens (its
+   * record): the addresses naming it point where it listens.
+   */
+  sandbox?: SandboxListeners | undefined;
   clock: Clock;
   log: Logger;
   dispatcher?: Dispatcher;

@@ -1,3 +1,4 @@
+import type { AddressInfo, Server } from 'node:net';
 import { EscPosPrinter, UsbPrinterTransport } from '../../drivers/printer/index.js';
 import {
   discoverPinpadPorts,
@@ -33,6 +34,8 @@ export interface PinpadTarget {
   readonly description: string;
   /** The embedded virtual pinpad, started here, when the device is one. */
   readonly virtual?: VirtualPinpad;
+  /** Its control port, when `pinpad.device.control` asks for one. */
+  readonly controlPort?: number;
   /** Stops what was started here (the virtual pinpad); the transport is the driver's to close. */
   stop(): Promise<void>;
 }
@@ -110,16 +113,29 @@ export async function openPinpadTarget(
 ): Promise<PinpadTarget> {
   switch (device.kind) {
     case 'virtual': {
-      const { VirtualPinpad } = await import('../sim/pinpad/index.js');
+      const { VirtualPinpad, serveControl } = await import('../sim/pinpad/index.js');
       const virtual = new VirtualPinpad({ tcpPort: device.port });
       opts.beforeVirtualStart?.(virtual);
       await virtual.start();
+      // The control port (`pinpad.device.control`): which card the customer presents at the next sale.
+      let control: Server | undefined;
+      try {
+        if (device.control !== undefined) control = await serveControl(virtual, device.control);
+      } catch (e) {
+        await virtual.stop();
+        throw e;
+      }
+      const controlPort = control ? (control.address() as AddressInfo).port : undefined;
       return {
         kind: device.kind,
         transport: () => new TcpTransport({ host: '127.0.0.1', port: virtual.port }),
-        description: `virtual:127.0.0.1:${virtual.port}`,
+        description: `virtual:127.0.0.1:${virtual.port}${controlPort !== undefined ? ` (control ${controlPort})` : ''}`,
         virtual,
-        stop: () => virtual.stop(),
+        ...(controlPort !== undefined ? { controlPort } : {}),
+        stop: async () => {
+          if (control) await new Promise<void>((r) => control.close(() => r()));
+          await virtual.stop();
+        },
       };
     }
     case 'serial':

@@ -20,7 +20,7 @@ export async function startEmbeddedSandbox(
   if (values.environment !== 'sandbox' || !values.sandbox.embedded) return undefined;
   const sandbox = await held.step('the embedded sandbox host', async () => {
     // Imported only here: a production terminal never loads the sandbox host (fast start).
-    const { buildSandbox, listenSandbox } = await import('../sandbox/index.js');
+    const { buildSandbox, listenSandbox, recordInUse } = await import('../sandbox/index.js');
     const host = buildSandbox({
       dbFile: path.join(values.stateDir, 'sandbox', 'acquirer.db'),
       log,
@@ -31,7 +31,16 @@ export async function startEmbeddedSandbox(
       scenario: { registersTerminalQr: values.qr.provider === 'terminal' },
     });
     try {
-      return await listenSandbox(host, sandboxListenOptions(config, sandboxPort));
+      const running = await listenSandbox(host, sandboxListenOptions(config, sandboxPort));
+      // Where it listens, for `omnipos sandbox credentials` and `omnipos wallet pay` (ports moved: sandbox.port 0).
+      const forget = recordInUse(path.join(values.stateDir, 'sandbox'), running);
+      return {
+        ...running,
+        close: async () => {
+          forget();
+          await running.close();
+        },
+      };
     } catch (e) {
       host.close();
       throw e;

@@ -1,3 +1,5 @@
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import type { SandboxBase } from './routes.js';
 
 /**
@@ -35,4 +37,63 @@ export function sandboxEnv(running: { urls: Readonly<Record<SandboxBase, string>
   return Object.fromEntries(
     Object.entries(sandboxSettings(running)).map(([k, u]) => [`OMNIPOS_ACQUIRER__${envName(k)}`, u]),
   );
+}
+
+/** Where a listening sandbox says it listens: beside its database, `<stateDir>/sandbox/addresses.json`. */
+export const IN_USE_FILE = 'addresses.json';
+
+/** The addresses a sandbox host listens on, as it records them for the commands of its state directory. */
+export interface SandboxInUse {
+  /** The process that listens (a record whose process is gone is not read). */
+  pid: number;
+  /** The controls' address (`/sandbox/…`). */
+  controls: string;
+  urls: Readonly<Record<SandboxBase, string>>;
+  ports: Readonly<Record<SandboxBase, number>>;
+}
+
+/**
+ * Records where a sandbox that has just started listening listens (written whole: a temporary file
+ * renamed), so `omnipos sandbox credentials` and `omnipos wallet pay` find it with its ports moved
+ * (`sandbox.port: 0`). The returned function removes the record (only this process's).
+ */
+export function recordInUse(
+  dir: string,
+  running: { url: string; urls: Readonly<Record<SandboxBase, string>>; ports: Readonly<Record<SandboxBase, number>> },
+): () => void {
+  const file = path.join(dir, IN_USE_FILE);
+  const record: SandboxInUse = { pid: process.pid, controls: running.url, urls: running.urls, ports: running.ports };
+  mkdirSync(dir, { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  writeFileSync(tmp, `${JSON.stringify(record, null, 2)}\n`, { mode: 0o644 });
+  renameSync(tmp, file);
+  return () => {
+    if (readRecord(file)?.pid === process.pid) rmSync(file, { force: true });
+  };
+}
+
+function readRecord(file: string): SandboxInUse | undefined {
+  try {
+    const r = JSON.parse(readFileSync(file, 'utf8')) as Partial<SandboxInUse>;
+    if (typeof r.pid !== 'number' || typeof r.controls !== 'string' || !r.urls || !r.ports) return undefined;
+    return r as SandboxInUse;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the process `pid` lives (a signal 0 reaches it, or exists but is not ours to signal). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** The addresses the sandbox of `dir` (`<stateDir>/sandbox`) listens on now; undefined when none runs. */
+export function readInUse(dir: string): SandboxInUse | undefined {
+  const r = readRecord(path.join(dir, IN_USE_FILE));
+  return r && alive(r.pid) ? r : undefined;
 }

@@ -329,8 +329,18 @@ export function cardBin(ctx: SandboxContext, req: SandboxRequest): Answer {
 }
 
 /** Marks a paid e-commerce QR sale (the wallet paid it). */
-export function markQrPaid(ctx: SandboxContext, row: EcommerceRow): void {
-  ctx.db.prepare(`UPDATE ecommerce_sales SET status = 2 WHERE payment_id = ?`).run(row.payment_id);
+export function markQrPaid(
+  ctx: SandboxContext,
+  row: EcommerceRow,
+  paid: { authorizationCode: string; nsu: string },
+): void {
+  // The sale's query answer then names the wallet payment's `AuthorizationCode` and `ProofOfSale`
+  // (the e-commerce query's members, ECOMMERCE 5645, 5650).
+  const answer = JSON.parse(row.answer) as { Payment: Record<string, unknown> };
+  Object.assign(answer.Payment, { AuthorizationCode: paid.authorizationCode, ProofOfSale: paid.nsu });
+  ctx.db
+    .prepare(`UPDATE ecommerce_sales SET status = 2, answer = ? WHERE payment_id = ?`)
+    .run(JSON.stringify(answer), row.payment_id);
   ledgerEntry(ctx, {
     kind: 'qrcode-paid',
     paymentId: row.payment_id,

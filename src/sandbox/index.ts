@@ -6,4 +6,11 @@ export { ledgerReport, type LedgerReport } from './ledger.js';
 export { businessDay } from './clock.js';
 export { INITIALIZATION_VERSION } from './answers.js';
 export { SANDBOX_BASES, BASE_SOURCES, type SandboxBase } from './routes.js';
-export { CONFIG_KEY_OF_BASE, sandboxSettings, sandboxEnv } from './addresses.js';
+export {
+  CONFIG_KEY_OF_BASE,
+  sandboxSettings,
+  sandboxEnv,
+  recordInUse,
+  readInUse,
+  type SandboxInUse,
+} from './addresses.js';

@@ -287,7 +287,7 @@ export class WalletApi {
     };
     this.#ctx.db.transaction(() => {
       let paymentId: string | null = null;
-      if (ecRow) markQrPaid(this.#ctx, ecRow);
+      if (ecRow) markQrPaid(this.#ctx, ecRow, { authorizationCode, nsu: hostNsu });
       else
         paymentId = recordTerminalSale(
           this.#ctx,

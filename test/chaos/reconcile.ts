@@ -37,7 +37,7 @@ interface Row {
   terminal: string;
 }
 
-const SALE_FINAL = ['confirmed', 'undone', 'declined', 'aborted', 'failed', 'needs-refund'];
+const SALE_FINAL = ['confirmed', 'undone', 'declined', 'aborted', 'refused', 'failed', 'needs-refund'];
 const VOID_FINAL = ['confirmed', 'undone', 'declined', 'aborted', 'failed', 'refused'];
 
 export function reconcile(o: {

@@ -26,7 +26,7 @@ const FINAL = new Set([
 ]);
 
 /** What a sale (card or wallet QR) ends as when the terminal says nothing was charged. */
-const NOT_CHARGED = new Set(['undone', 'declined', 'aborted', 'failed', 'cancelled', 'expired']);
+const NOT_CHARGED = new Set(['undone', 'declined', 'aborted', 'refused', 'failed', 'cancelled', 'expired']);
 
 /** What a void ends as when it gave nothing back. */
 const NOTHING_GIVEN = new Set(['undone', 'declined', 'refused', 'aborted', 'failed', 'expired']);

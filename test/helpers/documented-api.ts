@@ -1,7 +1,6 @@
 import { request } from 'undici';
 import { expect } from 'vitest';
 import { startTestDaemon } from './daemon.js';
-import { check } from './schema-check.js';
 
 export type TestDaemon = Awaited<ReturnType<typeof startTestDaemon>>;
 type Op = { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> };
@@ -53,7 +52,7 @@ export function documentedApi() {
       schema,
       `${method} ${route} answered ${res.statusCode}, which the document does not declare: ${JSON.stringify(body)}`,
     ).toBeDefined();
-    expect(check(schema!, body, doc), `${method} ${route} ${res.statusCode}`).toEqual([]);
+    // The body's fit to that schema is the contract hook's (test/setup/contract.ts), on every answer.
     seen.add(`${method} ${route} ${res.statusCode}`);
     return { status: res.statusCode, body };
   }

@@ -20,7 +20,16 @@ import { startSim } from './sim-process.js';
 import { sandboxSettings } from '../../src/sandbox/index.js';
 
 /** Journal states after which nothing more happens to a sale. */
-export const FINAL_STATES = ['confirmed', 'undone', 'declined', 'aborted', 'failed', 'needs-refund', 'dead-letter'];
+export const FINAL_STATES = [
+  'confirmed',
+  'undone',
+  'declined',
+  'aborted',
+  'refused',
+  'failed',
+  'needs-refund',
+  'dead-letter',
+];
 
 /** The virtual pinpad as its own process; `control` sends one JSON line and returns the answer (throws on a refusal). */
 export interface SimProcess {

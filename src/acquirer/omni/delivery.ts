@@ -6,6 +6,7 @@ import type { ConfirmChipData, UndoChipData } from './types.js';
 import { encodeTlv, toHex } from '../../emv/index.js';
 import { CONFIRM, decide, type AcquirerDeliveryPort, type Delivery, type SaleQuery } from '../../engine/index.js';
 import { omniSaleState, shownDetail } from './states.js';
+import { hostAuthorization } from './authorization.js';
 
 /** Issuer script results travel in their own field, not inside EmvData. */
 const SCRIPT_RESULTS_TAG = '9F5B';
@@ -95,17 +96,17 @@ export class OmniDeliveryAdapter implements AcquirerDeliveryPort {
   async queryByOrderId(merchantOrderId: string, expected?: { amount: number }): Promise<SaleQuery> {
     let raw: unknown;
     const q = await this.#query(async () => (raw = await this.#client.getSaleByOrderId(merchantOrderId)));
-    if (q.kind === 'not-found' || raw === undefined || !this.#terminal || !expected) return shownOf(q);
+    if (q.kind === 'not-found' || raw === undefined || !this.#terminal || !expected) return shownOf(q, raw);
     // Checked to be ours first, in a list of several sales too (another terminal's may share the id).
     const own = findOurSale(raw, { merchantOrderId, ...this.#terminal, amount: expected.amount });
     if (own.ours === false)
       return { kind: 'not-ours', reason: `a sale under order id ${merchantOrderId} that is not ours: ${own.reason}` };
     if (own.ours === 'unknown')
       return { kind: 'unknown', reason: `cannot tell whether the sale found is ours: ${own.reason}` };
-    const mine = salesIn(raw)
-      .map((sale) => queryOutcome({ kind: 'answer', status: 200, body: sale }))
-      .find((x) => x.kind === 'found' && x.paymentId === own.paymentId);
-    return shownOf(mine ?? { kind: 'unknown', reason: 'our sale is not in the answer' });
+    const ours = salesIn(raw)
+      .map((body) => ({ body, q: queryOutcome({ kind: 'answer', status: 200, body }) }))
+      .find((x) => x.q.kind === 'found' && x.q.paymentId === own.paymentId);
+    return shownOf(ours?.q ?? { kind: 'unknown', reason: 'our sale is not in the answer' }, ours?.body);
   }
 }
 
@@ -116,13 +117,15 @@ function salesIn(answer: unknown): unknown[] {
   return Array.isArray(list) ? list : [answer];
 }
 
-/** A query's outcome in the engine's words. */
-function shownOf(q: QueryOutcome): SaleQuery {
+/** A query's outcome in the engine's words, with the host's authorization read from the sale's `body`. */
+function shownOf(q: QueryOutcome, body: unknown): SaleQuery {
   if (q.kind !== 'found') return q;
+  const authorization = body === undefined ? undefined : hostAuthorization(body);
   return {
     kind: 'found',
     ...(q.paymentId !== undefined ? { paymentId: q.paymentId } : {}),
     state: omniSaleState(q),
     detail: shownDetail(q),
+    ...(authorization ? { authorization } : {}),
   };
 }

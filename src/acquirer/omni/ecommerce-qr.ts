@@ -9,6 +9,7 @@ import type {
 } from '../../engine/index.js';
 import { qrTextFromPng } from './qr-image.js';
 import { ecommerceQrSaleState } from './states.js';
+import { hostAuthorization } from './authorization.js';
 
 /** E-commerce sale statuses (002, "Transaction status"): 2 paid, 3 denied, 10 cancelled/voided, 12 pending, 13 aborted. */
 const PAID = 2;
@@ -85,19 +86,26 @@ export class EcommerceQrAdapter implements QrCodePort, AcquirerDeliveryPort {
     const paymentId = this.#paymentIdOf(merchantOrderId);
     if (!paymentId) return { kind: 'not-found' };
     let status: number;
+    let sale: unknown;
     try {
-      status = (await this.#client.getSale(paymentId)).Payment.Status;
+      const answer = await this.#client.getSale(paymentId);
+      sale = answer;
+      status = answer.Payment.Status;
     } catch (e) {
       // Even a 404 is not final: the host gave this PaymentId when it made the code.
       return { kind: 'unknown', reason: reason(e) };
     }
     if (status === PENDING) return { kind: 'not-found' };
+    // The e-commerce query's answer names `AuthorizationCode` and `ProofOfSale` (ecom 5645, 5650); the
+    // brand only as a name (`CreditCard.Brand`, ecom 5665), not the tables' number: absent here.
+    const authorization = hostAuthorization(sale);
     return {
       kind: 'found',
       paymentId,
       state: ecommerceQrSaleState(status),
       detail: `Status ${status}`,
       ...(status === PAID ? { captured: true } : {}),
+      ...(authorization ? { authorization } : {}),
     };
   }
 

@@ -31,7 +31,14 @@ export class EcommercePixAdapter implements PixCreatePort {
       const paymentId = ecommercePaymentId(sale);
       if (!paymentId) return { kind: 'unknown', reason: 'the answer names no PaymentId' };
       if (!qrCode) return { kind: 'unknown', reason: 'the answer has no QrCodeString' };
-      return { kind: 'created', paymentId, qrCode };
+      // "NSU Pix" (ecom 1918); the answer carries no authorization code and no card brand.
+      const nsu = sale.Payment.ProofOfSale;
+      return {
+        kind: 'created',
+        paymentId,
+        qrCode,
+        ...(typeof nsu === 'string' && nsu !== '' ? { nsu } : {}),
+      };
     } catch (e) {
       return isOutcomeUnknown(e) ? { kind: 'unknown', reason: reason(e) } : { kind: 'failed', reason: reason(e) };
     }

@@ -167,8 +167,13 @@ export function hostOutcome(outcome: SaleOutcome, answer?: PhysicalSaleResponse)
         ...(text(p?.ProofOfSale) ? { nsu: text(p?.ProofOfSale) as string } : {}),
         ...(text(p?.EmvResponseData) ? { emvResponse: text(p?.EmvResponseData) as string } : {}),
         receipt: {
-          fields: (p?.ReceiptInformation ?? []).map((f) => ({ field: f.Field, label: f.Label, content: f.Content })),
-          messages: (p?.PrintMessage ?? []).map((m) => ({ position: m.Position, message: m.Message })),
+          // The manual prints some contents as numbers (`"Content": 123456`, conecta pt 7818-7853): text here.
+          fields: (p?.ReceiptInformation ?? []).map((f) => ({
+            field: String(f.Field),
+            label: String(f.Label),
+            content: String(f.Content),
+          })),
+          messages: (p?.PrintMessage ?? []).map((m) => ({ position: String(m.Position), message: String(m.Message) })),
         },
       };
     case 'anomaly':

@@ -125,7 +125,8 @@ export interface PhysicalPayment {
   EmvResponseData?: string;
   InitializationVersion?: number;
   PrintMessage?: { Position: string; Message: string }[];
-  ReceiptInformation?: { Field: string; Label: string; Content: string }[];
+  /** `Content` is a number in some of the manual's examples (conecta pt 7818-7853). */
+  ReceiptInformation?: { Field: string; Label: string; Content: string | number }[];
   Links?: Link[];
   [more: string]: unknown;
 }

@@ -52,7 +52,12 @@ export function pixTransition(state: PixState, input: PixInput, ctx: SaleContext
           state,
           'showing',
           'Pix created',
-          { paymentId: input.result.paymentId, qrCode: input.result.qrCode, expiresAt: input.expiresAt },
+          {
+            paymentId: input.result.paymentId,
+            qrCode: input.result.qrCode,
+            expiresAt: input.expiresAt,
+            ...(input.result.nsu ? { hostNsu: input.result.nsu } : {}),
+          },
           { kind: 'watch.payment' },
         );
       }

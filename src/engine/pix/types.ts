@@ -21,6 +21,8 @@ export interface PixSaleData {
   merchantOrderId: string;
   idempotencyKey?: string;
   paymentId?: string;
+  /** The provider's Pix NSU (`ProofOfSale`), when the creation's answer gave it. */
+  hostNsu?: string;
   /** The copy-and-paste code (BR Code). */
   qrCode?: string;
   expiresAt?: string;
@@ -61,7 +63,8 @@ export interface PixState {
 }
 
 export type PixCreation =
-  | { kind: 'created'; paymentId: string; qrCode: string }
+  /** `nsu`: the Pix NSU the answer gives (`ProofOfSale`, "NSU Pix", ecom 1918), when it gives one. */
+  | { kind: 'created'; paymentId: string; qrCode: string; nsu?: string }
   /** Refused, or never sent: nothing exists to pay. */
   | { kind: 'failed'; reason: string }
   /** The request may have created a Pix, but no code was ever shown: nobody can pay it. */

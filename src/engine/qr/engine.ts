@@ -269,7 +269,7 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
       poll: async (d) => {
         const q = await this.#d.host.queryByOrderId(d.merchantOrderId);
         return q.kind === 'found' && (q.state === 'approved' || q.state === 'confirmed') && q.paymentId
-          ? { kind: 'paid', paymentId: q.paymentId }
+          ? { kind: 'paid', paymentId: q.paymentId, ...(q.authorization ? { authorization: q.authorization } : {}) }
           : undefined;
       },
     });

@@ -71,7 +71,11 @@ export function qrTransition(state: QrState, input: QrInput, ctx: SaleContext): 
           'paid by the wallet',
           {
             paymentId: input.paymentId,
-            ...(input.authorizationCode ? { authorizationCode: input.authorizationCode } : {}),
+            ...(input.authorization?.authorizationCode
+              ? { authorizationCode: input.authorization.authorizationCode }
+              : {}),
+            ...(input.authorization?.nsu ? { hostNsu: input.authorization.nsu } : {}),
+            ...(input.authorization?.brandId !== undefined ? { brandId: input.authorization.brandId } : {}),
           },
           { kind: 'receipt.start' },
         );

@@ -1,5 +1,6 @@
 import type { AlarmCode } from '../../core/index.js';
 import type { ConfirmationMode } from '../sale/types.js';
+import type { HostAuthorization } from '../host-authorization.js';
 
 /**
  * A wallet QR sale (docs/architecture.md, "Wallet QR sale"): the terminal builds the dynamic
@@ -30,7 +31,10 @@ export interface QrSaleData {
   /** When the code stops being payable (ISO), from 81.01 and the configured validity. */
   expiresAt?: string;
   paymentId?: string;
+  /** What the host's answer showed of the payment's authorization (code, host NSU, brand), where it showed it. */
   authorizationCode?: string;
+  hostNsu?: string;
+  brandId?: number;
   deadline?: string;
   receipt?: 'printed' | 'skipped' | 'failed';
   reason?: string;
@@ -76,7 +80,7 @@ export type QrInput =
   /** `watchUntil`: when the watch for a late payment of this code ends (its validity plus the watch margin). */
   | { kind: 'shown'; qrCode: string; nsu: string; expiresAt: string; watchUntil?: string }
   | { kind: 'build-failed'; reason: string }
-  | { kind: 'paid'; paymentId: string; authorizationCode?: string }
+  | { kind: 'paid'; paymentId: string; authorization?: HostAuthorization }
   | { kind: 'expired' }
   | { kind: 'cancel'; by: 'ecr' | 'customer' | 'operator' }
   /** The receipt step begins (approved → printing, or `skipped` when the request declined the receipt). */

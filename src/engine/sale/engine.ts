@@ -283,21 +283,30 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
       const by = this.#reads.cancelledBy(id);
       // The customer's cancel key on the pinpad ends the read as a cancel, not as a failed card.
       const customer = isOmniposError(e, 'ENGINE_CANCELLED') && e.context.by === 'customer';
+      // The tables do not take this card for the sale (its method, installments, expiry…): refused, not cancelled.
+      const refused = isOmniposError(e, 'INIT_CARD_REFUSED');
       await this.apply(
         id,
         signal.aborted && by
           ? { kind: 'cancel', by }
           : customer
             ? { kind: 'cancel', by: 'customer' }
-            : { kind: 'card-failed', reason: (e as Error).message },
+            : refused
+              ? {
+                  kind: 'card-refused',
+                  reason: e.message,
+                  refusal: typeof e.context.reason === 'string' ? e.context.reason : 'refused',
+                }
+              : { kind: 'card-failed', reason: (e as Error).message },
       );
       return;
     }
     if (read.summary.productId === undefined) {
       // Nothing can be sent without a product: the tables do not take this card for this method.
       await this.apply(id, {
-        kind: 'card-failed',
+        kind: 'card-refused',
         reason: `the tables have no ${data.request.method} product for this card`,
+        refusal: 'no-product-of-type',
       });
       return;
     }

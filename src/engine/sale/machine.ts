@@ -191,6 +191,14 @@ export function saleTransition(state: SaleState, input: SaleInput, ctx: SaleCont
     case 'started':
       if (input.kind === 'card-read')
         return go(state, 'card-read', 'card read', { card: input.card, ...(input.emv ? { emv: input.emv } : {}) });
+      if (input.kind === 'card-refused')
+        return go(
+          state,
+          'refused',
+          'card refused',
+          { reason: input.reason, refusal: input.refusal },
+          { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' },
+        );
       if (input.kind === 'card-failed')
         return go(
           state,

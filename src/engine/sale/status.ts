@@ -2,7 +2,7 @@ import type { SaleStateName } from './types.js';
 
 /** The status the cash register sees (`GET /v1/payments/{id}`). */
 export type PaymentStatus =
-  'pending' | 'approved' | 'confirmed' | 'declined' | 'cancelled' | 'undone' | 'needs-refund' | 'failed';
+  'pending' | 'approved' | 'confirmed' | 'declined' | 'cancelled' | 'refused' | 'undone' | 'needs-refund' | 'failed';
 
 const STATUS: Record<SaleStateName, PaymentStatus> = {
   started: 'pending',
@@ -19,6 +19,7 @@ const STATUS: Record<SaleStateName, PaymentStatus> = {
   undone: 'undone',
   declined: 'declined',
   aborted: 'cancelled',
+  refused: 'refused',
   failed: 'failed',
   'needs-refund': 'needs-refund',
   'dead-letter': 'failed',

@@ -73,6 +73,8 @@ export interface SaleData {
   emvResponse?: string;
   /** Why the sale ended as it did, or why it is being undone. */
   reason?: string;
+  /** `refused`: the tables' reason code (`no-product-of-type`: the card has no product of the sale's method). */
+  refusal?: string;
 }
 
 export const SALE_STATES = [
@@ -90,6 +92,8 @@ export const SALE_STATES = [
   'undone',
   'declined',
   'aborted',
+  /** The tables do not take the card for the sale's method (a credit-only card on a debit sale): nothing sent. */
+  'refused',
   'failed',
   'needs-refund',
   'dead-letter',
@@ -101,6 +105,7 @@ export const FINAL_STATES: ReadonlySet<SaleStateName> = new Set([
   'undone',
   'declined',
   'aborted',
+  'refused',
   'failed',
   'needs-refund',
   'dead-letter',
@@ -137,6 +142,8 @@ export type SaleInput =
   /** The card finished (FCX) after the sale was already being undone: its tags replace the undo's. */
   | { kind: 'chip-data'; emv: Record<string, string> }
   | { kind: 'card-failed'; reason: string }
+  /** The tables refused the card read for this sale (`refusal`: their reason's code, e.g. `no-product-of-type`). */
+  | { kind: 'card-refused'; reason: string; refusal: string }
   | { kind: 'authorize' }
   | { kind: 'cancel'; by: 'ecr' | 'customer' | 'operator' }
   | { kind: 'host-answer'; outcome: HostSaleOutcome }

@@ -75,7 +75,23 @@ export class DayBook {
    */
   report(date?: string): DayReport {
     const day = date === undefined ? this.today() : parseBusinessDate(date);
-    return this.closed(day)?.report ?? this.live(day);
+    const close = this.closed(day);
+    if (!close) return this.live(day);
+    // Payments of the same business day opened after the close: accounted beside the close, never lost.
+    const late = this.live(day).lines.filter((l) => l.createdAt > close.closedAt);
+    if (late.length === 0) return close.report;
+    const { from, to } = businessDayBounds(day);
+    const after = buildDayReport({ date: day, from, to, now: this.deps.clock.now(), lines: late });
+    return {
+      ...close.report,
+      afterClose: {
+        since: close.closedAt,
+        sales: after.counts.sales,
+        voids: after.counts.voids,
+        net: after.totals.net,
+        lines: late,
+      },
+    };
   }
 
   /** The day's close, from the database or the archive file; undefined while it is open. */

@@ -2,20 +2,37 @@ import type { PaymentKind } from '../../core/index.js';
 import { paymentStatus, SALE_STATES, type SaleStateName } from '../../engine/index.js';
 import type { JournalEntry } from '../../store/index.js';
 
-/** What a payment of the day came to, whatever engine ran it. */
-export type DayOutcome =
-  | 'confirmed'
-  | 'approved'
-  | 'needs-refund'
-  | 'dead-letter'
-  | 'declined'
-  | 'undone'
-  | 'refunded'
-  | 'cancelled'
-  | 'failed'
-  | 'in-progress'
-  | 'voided'
-  | 'void-failed';
+/** What a payment of the day came to, whatever engine ran it (the report's `outcome` vocabulary). */
+export const DAY_OUTCOMES = [
+  'confirmed',
+  'approved',
+  'needs-refund',
+  'dead-letter',
+  'declined',
+  'undone',
+  'refunded',
+  'cancelled',
+  'refused',
+  'failed',
+  'in-progress',
+  'voided',
+  'void-failed',
+] as const;
+export type DayOutcome = (typeof DAY_OUTCOMES)[number];
+
+/**
+ * The report's `brand` vocabulary: a card sale's brand is the acquirer's `BrandId` from the
+ * initialization tables (`Products[].BrandId`, digits; not the NFC-e `tBand`, which a payment's
+ * `fiscal.cardBrand` gives), `wallet` a wallet QR sale, `pix` a Pix, `unknown` a row that names none.
+ */
+export const DAY_BRAND_PATTERN = '^([0-9]+|wallet|pix|unknown)$';
+/**
+ * The report's `product` vocabulary: a card sale's `ProductId` from the initialization tables (digits),
+ * a wallet QR sale's modality (`credit`, `debit`), `pix`, or `unknown`.
+ */
+export const DAY_PRODUCT_PATTERN = '^([0-9]+|credit|debit|pix|unknown)$';
+/** The report's `method` vocabulary: the payment's method, `unknown` for a row that names none. */
+export const DAY_METHODS = ['credit', 'debit', 'voucher', 'wallet-qr', 'pix', 'unknown'] as const;
 
 /** The outcomes that leave the customer charged (the host holds the money, or will at the close). */
 export const CHARGED_OUTCOMES: ReadonlySet<DayOutcome> = new Set([

@@ -26,6 +26,7 @@ const OUTCOME: Readonly<Record<string, string>> = {
   undone: 'DESFEITAS',
   refunded: 'DEVOLVIDAS (PIX)',
   cancelled: 'CANCELADAS',
+  refused: 'CARTAO RECUSADO',
   failed: 'FALHAS',
   'in-progress': 'EM ANDAMENTO',
   voided: 'ESTORNOS',

@@ -23,6 +23,11 @@ export interface DayReport {
   generatedAt: string;
   /** The close this report is, when the day was closed. */
   closedAt: string | null;
+  /**
+   * A closed day's payments opened after its close (same business day, host time): the close's figures
+   * stay as they were; these are accounted here, beside them, with their own lines and net.
+   */
+  afterClose?: { since: string; sales: number; voids: number; net: number; lines: DayLine[] };
   counts: {
     sales: number;
     voids: number;

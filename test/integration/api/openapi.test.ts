@@ -3,7 +3,6 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROUTES } from '../../../src/api/app.js';
 import { openEvents, startTestDaemon } from '../../helpers/daemon.js';
-import { check } from '../../helpers/schema-check.js';
 
 const COMMITTED = new URL('../../../src/api/openapi.json', import.meta.url);
 
@@ -44,7 +43,8 @@ function conforms(method: string, path: string, r: { status: number; body: unkno
   const schema =
     paths()[path]?.[method.toLowerCase()]?.responses[String(r.status)]?.content?.['application/json']?.schema;
   expect(schema, `${method} ${path} ${r.status} is not documented`).toBeDefined();
-  expect(check(schema!, r.body, doc)).toEqual([]);
+  // The body's fit to it is the contract hook's (test/setup/contract.ts), on every answer.
+  expect(r.body).toBeDefined();
 }
 
 describe('GET /v1/openapi.json', () => {
@@ -115,10 +115,7 @@ describe('GET /v1/openapi.json', () => {
     conforms('GET', '/v1/health', await call('GET', '/v1/health'));
     const wrong = await request(`${t.daemon.apiUrl}/v1/health`, { headers: { authorization: 'Bearer nope' } });
     conforms('GET', '/v1/health', { status: wrong.statusCode, body: await wrong.body.json() });
-    // The checker can fail: a payment missing its status does not conform.
-    const schema = paths()['/v1/payments/{id}']!.get!.responses['200']!.content!['application/json']!.schema;
-    const { status: _s, ...noStatus } = read.body as Record<string, unknown>;
-    expect(check(schema, noStatus, doc)).toEqual(['$.status: required']);
+    // Each body's fit is the contract hook's (test/setup/contract.ts); contract-hook.test.ts shows it can fail.
   });
 
   it('events on the stream conform to the Event schema', async () => {
@@ -128,7 +125,7 @@ describe('GET /v1/openapi.json', () => {
     const event = await stream.next();
     stream.close();
     if ('comment' in event) throw new Error('expected an event');
-    const schemas = (doc.components as { schemas: Record<string, Record<string, unknown>> }).schemas;
-    expect(check(schemas.Event!, JSON.parse(event.data), doc)).toEqual([]);
+    // The contract hook checked it against `Event` as it came (test/setup/contract.ts).
+    expect(JSON.parse(event.data)).toMatchObject({ type: expect.any(String) });
   });
 });

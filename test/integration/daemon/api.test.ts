@@ -88,8 +88,9 @@ describe('the cash register API over loopback HTTP', () => {
   it('a declined sale reads declined; undo of an approved sale reads undone', async () => {
     const noDebit = await call('POST', '/v1/payments', { body: { amount: 2510, method: 'debit' } });
     expect(noDebit.status, JSON.stringify(noDebit.body)).toBe(202);
-    expect(await until(noDebit.body.id, ['cancelled', 'failed', 'confirmed'])).toMatchObject({
-      status: 'cancelled',
+    expect(await until(noDebit.body.id, ['refused', 'cancelled', 'failed', 'confirmed'])).toMatchObject({
+      status: 'refused',
+      refusal: 'no-product-of-type',
       reason: 'the card has no PhysicalDebitCard product',
     });
     await idle();

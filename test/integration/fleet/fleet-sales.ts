@@ -45,7 +45,7 @@ export function deduped<M extends Message>(list: M[]): M[] {
 /** The payments a terminal's journal holds in a final state, named as the fleet's payment messages name them. */
 export function finalPayments(d: Daemon): { id: number; status: string }[] {
   return d.journal
-    .inStates(['confirmed', 'declined', 'aborted', 'failed', 'undone', 'needs-refund', 'dead-letter'])
+    .inStates(['confirmed', 'declined', 'aborted', 'refused', 'failed', 'undone', 'needs-refund', 'dead-letter'])
     .map((e) => ({
       id: e.id,
       status: e.state === 'aborted' ? 'cancelled' : e.state === 'dead-letter' ? 'failed' : e.state,

@@ -11,7 +11,6 @@ import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { captureLogger } from '../../helpers/capture-log.js';
 import { clearCardData, scanForCardData } from '../../helpers/scan-card-data.js';
 import { openEvents } from '../../helpers/daemon.js';
-import { check } from '../../helpers/schema-check.js';
 import { supervisedDaemon } from '../../helpers/wallet-pay.js';
 
 let daemon: Daemon;
@@ -72,7 +71,7 @@ async function call(
       schema,
       `${method} ${route} answered ${res.statusCode}, which the document does not declare: ${text}`,
     ).toBeDefined();
-    expect(check(schema!, body, doc), `${method} ${route} ${res.statusCode}`).toEqual([]);
+    // The body's fit to that schema is the contract hook's (test/setup/contract.ts), on every answer.
     produced.add(`${method} ${route} ${res.statusCode}`);
   }
   return { status: res.statusCode, body };

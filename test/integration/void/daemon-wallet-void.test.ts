@@ -6,7 +6,6 @@ import { supervisorPassword, voidCommand } from '../../../src/cli/void.js';
 import type { Daemon } from '../../../src/main.js';
 import { parsePadraoq } from '../../../src/qr/index.js';
 import { captureLogger } from '../../helpers/capture-log.js';
-import { check } from '../../helpers/schema-check.js';
 import { supervisedDaemon, walletPays as walletPaysAt } from '../../helpers/wallet-pay.js';
 
 /**
@@ -57,7 +56,7 @@ async function call(
     )[o.route]?.[method.toLowerCase()];
     const schema = op?.responses[String(res.statusCode)]?.content?.['application/json']?.schema;
     expect(schema, `${method} ${o.route} ${res.statusCode} is not declared: ${text}`).toBeDefined();
-    expect(check(schema!, body, doc)).toEqual([]);
+    // The body's fit to that schema is the contract hook's (test/setup/contract.ts), on every answer.
   }
   return { status: res.statusCode, body };
 }

@@ -395,3 +395,19 @@ describe('recovery at start (docs/architecture.md recovery table)', () => {
     });
   });
 });
+
+describe('a card the tables do not take for the sale', () => {
+  it('ends refused, with its refusal and reason, nothing sent: not cancelled as if the customer had', () => {
+    const step = saleTransition(
+      { name: 'started', data: { request: request('auto'), merchantOrderId: '263260010360003' } },
+      { kind: 'card-refused', reason: 'the card has no PhysicalDebitCard product', refusal: 'no-product-of-type' },
+      ctx,
+    );
+    expect(step.ok).toBe(true);
+    if (!step.ok) return;
+    expect(step.state.name).toBe('refused');
+    expect(paymentStatus(step.state.name)).toBe('refused');
+    expect(step.state.data).toMatchObject({ refusal: 'no-product-of-type', reason: expect.stringMatching(/Debit/) });
+    expect(step.effects.map((e) => e.kind)).toEqual(['pinpad.end']);
+  });
+});
