@@ -1,6 +1,6 @@
 // Generated from src/config/schema.ts by src/config/shape-of.ts: do not edit. After changing the schema:
-//   UPDATE_CONFIG_SHAPE=1 npx vitest run test/unit/config/shape-of.test.ts && npx prettier --write src/config/config-shape.generated.ts
-// (the test compares this file with the schema and fails until it is regenerated).
+//   npm run generate
+// (test/unit/lint/generated.test.ts compares this file with the schema and fails until it is regenerated).
 import type { Shape } from './shape.js';
 
 export const CONFIG_SHAPE: Shape = {
