@@ -11,7 +11,7 @@ import type { Check, Shape } from './shape.js';
 function checkOf(check: z.core.$ZodCheck): Check {
   const def = check._zod.def as z.core.$ZodCheckDef & Record<string, unknown>;
   if (check instanceof z.ZodCustom) {
-    const fn = (def as unknown as { fn: unknown }).fn;
+    const fn = def.fn;
     const name = Object.entries(CUSTOM_CHECKS).find(([, f]) => f === fn)?.[0];
     return name ? { kind: 'custom', name } : { kind: 'opaque', check: 'custom' };
   }
