@@ -38,7 +38,7 @@ smoke() {
     export PATH="$WORK/node/bin:$PATH"
   fi
   echo "ci-runtimes: smoke on Node $(node --version) ($(node -p 'process.execPath'))"
-  npx vitest run test/unit
+  npx vitest run --project unit
   npx vitest run test/integration/e2e/sales.test.ts -t 'credit, cash, chip with PIN'
   node dist/src/cli/bin.js --help >/dev/null
   echo "ci-runtimes: smoke on Node $version passed in $((SECONDS - t0)) s"

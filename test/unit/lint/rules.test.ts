@@ -1,4 +1,4 @@
-import { ESLint, type Rule } from 'eslint';
+import { ESLint, type Linter, type Rule } from 'eslint';
 import tseslint from 'typescript-eslint';
 import { describe, expect, it } from 'vitest';
 
@@ -10,7 +10,7 @@ const { FUNCTION_SIZE_EXCEPTIONS } = (await import(exceptionsPath)) as {
   FUNCTION_SIZE_EXCEPTIONS: Record<string, number>;
 };
 
-function linter(rules: Record<string, unknown>): ESLint {
+function linter(rules: Linter.RulesRecord): ESLint {
   return new ESLint({
     cwd: process.cwd(),
     overrideConfigFile: true,
