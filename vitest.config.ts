@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /** What every project shares (not `extends: true`: the contract count below must run once, at the root). */
@@ -16,6 +17,9 @@ const shared = {
  */
 export default defineConfig({
   test: {
+    // Test files at once: vitest's default (one less than the cores) is one on CI's two cores, and most of a test's
+    // time is spent waiting on its daemon, pinpad, sockets and child processes, not on a core.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     // The count of answers and events checked against the document, once for the whole run.
     globalSetup: ['test/setup/contract-count.ts'],
     projects: [
