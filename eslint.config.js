@@ -1,6 +1,7 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import { layersRule } from './eslint.layers.js';
+import { FUNCTION_SIZE_EXCEPTIONS } from './eslint/function-size-exceptions.js';
+import omnipos from './eslint/plugin.js';
 
 export default tseslint.config(
   { ignores: ['dist/', 'node_modules/', 'var/', 'coverage/'] },
@@ -10,7 +11,7 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: { projectService: { allowDefaultProject: ['*.js'] }, tsconfigRootDir: import.meta.dirname },
     },
-    plugins: { omnipos: { rules: { layers: layersRule } } },
+    plugins: { omnipos },
     rules: {
       'omnipos/layers': 'error',
       '@typescript-eslint/no-floating-promises': 'error',
@@ -24,7 +25,11 @@ export default tseslint.config(
   },
   {
     files: ['src/**/*.ts', 'drivers/**/*.ts', 'tables/**/*.ts'],
-    rules: { 'no-console': 'error' },
+    rules: {
+      'no-console': 'error',
+      'omnipos/no-double-cast': 'error',
+      'omnipos/function-size': ['error', { max: 100, exceptions: FUNCTION_SIZE_EXCEPTIONS }],
+    },
   },
   {
     files: ['src/cli/**/*.ts'],
@@ -44,7 +49,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['*.js'],
+    files: ['*.js', 'eslint/**/*.js'],
     ...tseslint.configs.disableTypeChecked,
   },
   // The screens: plain ES modules run by the browser (no build step, no type information).

@@ -11,7 +11,7 @@ import type { Check, Shape } from './shape.js';
 function checkOf(check: z.core.$ZodCheck): Check {
   const def = check._zod.def as z.core.$ZodCheckDef & Record<string, unknown>;
   if (check instanceof z.ZodCustom) {
-    const fn = (def as unknown as { fn: unknown }).fn;
+    const fn = def.fn;
     const name = Object.entries(CUSTOM_CHECKS).find(([, f]) => f === fn)?.[0];
     return name ? { kind: 'custom', name } : { kind: 'opaque', check: 'custom' };
   }
@@ -112,8 +112,8 @@ export function shapeOf(schema: z.core.$ZodType): Shape {
 /** config-shape.generated.ts's text for `shape` (prettier formats it once written). */
 export function renderShapeModule(shape: Shape): string {
   return `// Generated from src/config/schema.ts by src/config/shape-of.ts: do not edit. After changing the schema:
-//   UPDATE_CONFIG_SHAPE=1 npx vitest run test/unit/config/shape-of.test.ts && npx prettier --write src/config/config-shape.generated.ts
-// (the test compares this file with the schema and fails until it is regenerated).
+//   npm run generate
+// (test/unit/lint/generated.test.ts compares this file with the schema and fails until it is regenerated).
 import type { Shape } from './shape.js';
 
 export const CONFIG_SHAPE: Shape = ${JSON.stringify(shape)};

@@ -8,6 +8,11 @@ const DispatcherBase = load('undici/lib/dispatcher/dispatcher.js') as typeof Dis
 /** Events an Agent emits, passed on as the lazy agent's own. */
 const EVENTS = ['connect', 'disconnect', 'connectionError', 'drain'] as const;
 
+/** Each of the Agent's EVENTS, emitted again by `to` (both are EventEmitters; undici types their events one by one). */
+function relay(from: NodeJS.EventEmitter, to: NodeJS.EventEmitter): void {
+  for (const event of EVENTS) from.on(event, (...args: unknown[]) => to.emit(event, ...args));
+}
+
 /**
  * The acquirer clients' connection pool (an undici Agent), made at the first request rather than at
  * the daemon's start (fast start: the Agent's module and the pools and clients it loads, 23 files,
@@ -33,9 +38,7 @@ export class LazyAgent extends DispatcherBase {
     if (!this.#agent) {
       const AgentClass = load('undici/lib/dispatcher/agent.js') as typeof Agent;
       const agent = new AgentClass(this.#options);
-      const from = agent as unknown as NodeJS.EventEmitter;
-      const to = this as unknown as NodeJS.EventEmitter;
-      for (const event of EVENTS) from.on(event, (...args: unknown[]) => to.emit(event, ...args));
+      relay(agent, this);
       this.#agent = agent;
     }
     return this.#agent;

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -24,9 +24,13 @@ export interface Rig {
   stop(): Promise<void>;
 }
 
-/** The virtual pinpad behind a real pseudo-terminal (socat) and the driver on that path, as a terminal opens it. */
+/**
+ * The virtual pinpad behind a real pseudo-terminal (socat) and the driver on that path, as a terminal opens it; its
+ * temporary folder (the pty's link) goes with stop().
+ */
 export async function startRig(opts: VirtualPinpadOptions = {}): Promise<Rig> {
-  const pty = path.join(mkdtempSync(path.join(tmpdir(), 'omnipos-card-')), 'pinpad');
+  const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-card-'));
+  const pty = path.join(dir, 'pinpad');
   const sim = await startVirtualPinpad({ ...opts, tcpPort: 0, ptyPath: pty });
   const logs: string[] = [];
   const rec =
@@ -56,6 +60,7 @@ export async function startRig(opts: VirtualPinpadOptions = {}): Promise<Rig> {
     stop: async () => {
       await pinpad.close();
       await sim.stop();
+      rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -15,7 +15,7 @@ import {
 } from '../../../src/store/index.js';
 import { walHeaderProblem } from '../../../src/store/damage.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
-import { killAll, spawnCli, stderrLines } from './cli-process.js';
+import { killAll, spawnCli, stderrLines } from '../../helpers/cli-process.js';
 
 // Issue 23, "a damaged database": the daemon checks the file before it writes; a damaged file is
 // kept aside untouched, nothing is sold, `omnipos diag` says what to do, `omnipos queue list` reads

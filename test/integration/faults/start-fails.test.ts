@@ -7,7 +7,7 @@ import { isOmniposError } from '../../../src/core/errors/index.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import { startDaemon } from '../../../src/main.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
-import { accepts, holdPort, killAll, spawnCli, stderrLines } from './cli-process.js';
+import { accepts, holdPort, killAll, spawnCli, stderrLines } from '../../helpers/cli-process.js';
 import { shippedConfig, writeConfig } from '../../helpers/config.js';
 
 // Issue 23, "a start that fails, exits": real processes (the CLI under tsx), real ports.

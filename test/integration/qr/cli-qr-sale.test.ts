@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/run.js';
 import { parsePadraoq, parsePix } from '../../../src/qr/index.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
-import { decodeTextBlocks, freePort, omnipos, walletPay } from './cli-process.js';
+import { decodeTextBlocks, freePort, spawnCli, walletPay } from '../../helpers/cli-process.js';
 
 const tempDir = useTempDirs();
 
@@ -20,7 +20,7 @@ const inProcess = (stateDir: string): Record<string, string> => ({
 describe('omnipos qr sale as a process, paid by omnipos wallet pay in another process', () => {
   it('with no daemon running: starts one in-process, shows a code that decodes to the string it prints, exits 0 once paid and confirmed', async () => {
     const state = tempDir();
-    const sale = omnipos(['qr', 'sale', '--amount', '2710', '--installments', '3'], inProcess(state));
+    const sale = spawnCli(['qr', 'sale', '--amount', '2710', '--installments', '3'], inProcess(state));
     const [, walletUrl] = await sale.waitFor(/its wallet API at (http:\/\/\S+?)\)/);
     const [, code] = await sale.waitFor(/copy-and-paste code: (.+)\n/);
     // What a person sees in the terminal decodes (jsQR) to exactly the printed string, which the codec parses.
@@ -33,14 +33,14 @@ describe('omnipos qr sale as a process, paid by omnipos wallet pay in another pr
     const paid = await walletPay(code!, walletUrl!, tempDir());
     expect(paid.err).toBe('');
     expect(paid.code).toBe(0);
-    const { code: exit } = await sale.exit;
+    const { code: exit } = await sale.exited;
     expect(exit, sale.err()).toBe(0);
     expect(sale.out()).toMatch(/result: confirmed \(confirmed\), MerchantOrderId \d{15}, PaymentId [0-9a-f-]{36}/);
   });
 
   it("with qr.provider ecommerce: the e-commerce QR sale's code (device type E), paid by the wallet, exits 0", async () => {
     const state = tempDir();
-    const sale = omnipos(['qr', 'sale', '--amount', '2610'], {
+    const sale = spawnCli(['qr', 'sale', '--amount', '2610'], {
       ...inProcess(state),
       OMNIPOS_QR__PROVIDER: 'ecommerce',
     });
@@ -50,7 +50,7 @@ describe('omnipos qr sale as a process, paid by omnipos wallet pay in another pr
     expect(parsePadraoq(code!).fields).toMatchObject({ deviceType: 'E', amount: '26.10' });
     await sale.waitFor(/• PaymentId [0-9a-f-]{36}\n/);
     expect((await walletPay(code!, walletUrl!, tempDir())).code).toBe(0);
-    const { code: exit } = await sale.exit;
+    const { code: exit } = await sale.exited;
     expect(exit, sale.err()).toBe(0);
     expect(sale.out()).toMatch(/result: confirmed/);
   });
@@ -58,7 +58,7 @@ describe('omnipos qr sale as a process, paid by omnipos wallet pay in another pr
   it('with a daemon running (omnipos run): uses its API with the token from the state directory', async () => {
     const state = tempDir();
     const apiPort = await freePort();
-    const daemon = omnipos(['run'], {
+    const daemon = spawnCli(['run'], {
       OMNIPOS_STATE_DIR: state,
       OMNIPOS_SANDBOX__PORT: '0',
       OMNIPOS_API__PORT: String(apiPort),
@@ -68,14 +68,14 @@ describe('omnipos qr sale as a process, paid by omnipos wallet pay in another pr
     try {
       const [started] = await daemon.waitFor(/.*"omnipos started".*\n/);
       const walletUrl = (JSON.parse(started) as { sandboxWallet: string }).sandboxWallet;
-      const sale = omnipos(['qr', 'sale', '--amount', '2810'], {
+      const sale = spawnCli(['qr', 'sale', '--amount', '2810'], {
         OMNIPOS_STATE_DIR: state,
         OMNIPOS_API__PORT: String(apiPort),
       });
       await sale.waitFor(new RegExp(`omnipos daemon at http://127\\.0\\.0\\.1:${apiPort}`));
       const [, code] = await sale.waitFor(/copy-and-paste code: (.+)\n/);
       expect((await walletPay(code!, walletUrl, tempDir())).code).toBe(0);
-      const { code: exit } = await sale.exit;
+      const { code: exit } = await sale.exited;
       expect(exit, sale.err()).toBe(0);
       expect(sale.out()).toMatch(/result: confirmed/);
       // The sale lives in the daemon's journal: its API lists it confirmed.
@@ -87,16 +87,16 @@ describe('omnipos qr sale as a process, paid by omnipos wallet pay in another pr
       expect(body.payments).toEqual([expect.objectContaining({ method: 'wallet-qr', amount: 2810 })]);
     } finally {
       daemon.child.kill('SIGTERM');
-      await daemon.exit;
+      await daemon.exited;
     }
   });
 
   it('Ctrl-C (SIGINT) cancels the sale at the terminal: exit 6, the terminal watching for a late payment', async () => {
     const state = tempDir();
-    const sale = omnipos(['qr', 'sale', '--amount', '2910'], inProcess(state));
+    const sale = spawnCli(['qr', 'sale', '--amount', '2910'], inProcess(state));
     await sale.waitFor(/waiting for the payment/);
     sale.child.kill('SIGINT');
-    const { code } = await sale.exit;
+    const { code } = await sale.exited;
     expect(code, sale.err()).toBe(6);
     expect(sale.out()).toMatch(/Ctrl-C: cancelling the payment/);
     expect(sale.out()).toMatch(/result: cancelling \(cancelled\)/);
@@ -107,12 +107,12 @@ describe('omnipos qr sale as a process, paid by omnipos wallet pay in another pr
   it('a code nobody pays expires: exit 5, said on standard error', async () => {
     const state = tempDir();
     // 30 s is the shortest validity the configuration accepts (the daemon and its sandbox share it).
-    const sale = omnipos(['qr', 'sale', '--amount', '3010'], {
+    const sale = spawnCli(['qr', 'sale', '--amount', '3010'], {
       ...inProcess(state),
       OMNIPOS_QR__VALIDITY_SECONDS: '30',
     });
     await sale.waitFor(/waiting for the payment, 0:(30|29|28) left/);
-    const { code } = await sale.exit;
+    const { code } = await sale.exited;
     expect(code, sale.err()).toBe(5);
     expect(sale.out()).toMatch(/result: expiring \(cancelled\)/);
     expect(sale.err()).toMatch(/the payment ended expiring: the code expired unpaid/);
@@ -160,7 +160,7 @@ describe('omnipos qr sale as a process, paid by omnipos wallet pay in another pr
 describe('omnipos pix sale as a process', () => {
   it('shows the BR Code, exits 0 once the payer paid it', async () => {
     const state = tempDir();
-    const sale = omnipos(
+    const sale = spawnCli(
       ['pix', 'sale', '--amount', '1990', '--payer-name', 'Maria da Silva', '--payer-document', '529.982.247-25'],
       inProcess(state),
     );
@@ -172,7 +172,7 @@ describe('omnipos pix sale as a process', () => {
     const pay = await request(`${sandboxUrl}/sandbox/pix/${paymentId}/pay`, { method: 'POST' });
     expect(pay.statusCode).toBe(200);
     await pay.body.dump();
-    const { code: exit } = await sale.exit;
+    const { code: exit } = await sale.exited;
     expect(exit, sale.err()).toBe(0);
     expect(sale.out()).toMatch(/result: confirmed/);
   });

@@ -8,7 +8,7 @@ import { scanForCardData } from '../../helpers/scan-card-data.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { startHarness, type Harness } from '../../helpers/sandbox.js';
 import { startCallbackReceiver, type CallbackReceiver } from './callback-receiver.js';
-import { walletPay } from './cli-process.js';
+import { walletPay } from '../../helpers/cli-process.js';
 import { qrTerminal } from '../../helpers/qr-terminal.js';
 import { spawnDaemonChild } from '../../helpers/daemon-child.js';
 

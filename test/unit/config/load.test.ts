@@ -1,13 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_CONFIG_PATH,
-  configJsonSchema,
-  describeConfig,
-  loadConfig,
-  type ConfigProblem,
-} from '../../../src/config/index.js';
+import { DEFAULT_CONFIG_PATH, describeConfig, loadConfig, type ConfigProblem } from '../../../src/config/index.js';
 import { OmniposError } from '../../../src/core/errors/index.js';
 import { writeConfigWithSecret } from '../../helpers/config.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
@@ -194,13 +188,6 @@ describe('loadConfig', () => {
     expect(() => {
       (config.values.terminal as { ordinal: number }).ordinal = 5;
     }).toThrow(TypeError);
-  });
-
-  it('keeps config/omnipos.schema.json equal to the schema in code', () => {
-    const onDisk = JSON.parse(
-      readFileSync(path.join(path.dirname(DEFAULT_CONFIG_PATH), 'omnipos.schema.json'), 'utf8'),
-    );
-    expect(onDisk).toEqual(configJsonSchema());
   });
 });
 

@@ -1,14 +1,19 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import net from 'node:net';
+import { TEST_CARDS } from '../../tables/test-cards.js';
+import { decodeQrRgba } from './qr-decode.js';
 
-/** A real `omnipos` process (tsx), its output collected as it comes. */
+/** A real `omnipos` process (tsx), its output collected as it comes (the faults and the QR command-line tests). */
 export interface CliProcess {
   readonly child: ChildProcessWithoutNullStreams;
   readonly pid: number;
   out(): string;
   err(): string;
-  /** Resolves when stdout or stderr contains `text`; rejects if the process exits first. */
-  waitFor(text: string | RegExp): Promise<void>;
+  /**
+   * Resolves with the first match of `text` in stdout, else in stderr; rejects if the process exits first, or
+   * after `timeoutMs` when given.
+   */
+  waitFor(text: string | RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
   /** The exit: code, or the signal that ended it. */
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Resolves with the exit, or with 'still running' after `ms` (the test then fails on it). */
@@ -44,21 +49,38 @@ export function spawnCli(args: string[], env: Record<string, string>): CliProces
     out: () => out,
     err: () => err,
     exited,
-    waitFor(text) {
-      const seen = (): boolean =>
-        typeof text === 'string' ? out.includes(text) || err.includes(text) : text.test(out) || text.test(err);
-      return new Promise<void>((resolve, reject) => {
-        if (seen()) return resolve();
+    waitFor(text, timeoutMs) {
+      const re = typeof text === 'string' ? new RegExp(text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) : text;
+      const seen = (): RegExpMatchArray | null => out.match(re) ?? err.match(re);
+      return new Promise<RegExpMatchArray>((resolve, reject) => {
+        const now = seen();
+        if (now) return resolve(now);
+        let timer: NodeJS.Timeout | undefined;
+        const done = (): void => {
+          listeners.delete(check);
+          clearTimeout(timer);
+        };
         const check = (): void => {
-          if (seen()) {
-            listeners.delete(check);
-            resolve();
+          const m = seen();
+          if (m) {
+            done();
+            resolve(m);
           }
         };
         listeners.add(check);
+        if (timeoutMs !== undefined)
+          timer = setTimeout(() => {
+            done();
+            reject(
+              new Error(
+                `timed out waiting for ${String(text)}\nstdout: ${out.slice(-2000)}\nstderr: ${err.slice(-2000)}`,
+              ),
+            );
+          }, timeoutMs);
         void exited.then(({ code, signal }) => {
-          if (seen()) return resolve();
-          listeners.delete(check);
+          const m = seen();
+          done();
+          if (m) return resolve(m);
           reject(
             new Error(
               `omnipos ${args.join(' ')} exited (${code ?? signal}) before printing ${String(text)}\nstdout: ${out.slice(-2000)}\nstderr: ${err.slice(-2000)}`,
@@ -118,4 +140,70 @@ export function stderrLines(p: CliProcess): string[] {
     .err()
     .split('\n')
     .filter((l) => l.trim() !== '');
+}
+
+/** A loopback port nothing listens on (now). */
+export async function freePort(): Promise<number> {
+  const s = net.createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as { port: number }).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+/** `omnipos wallet pay CODE` in its own process, against the sandbox at `walletUrl`, with the first test card. */
+export async function walletPay(
+  code: string,
+  walletUrl: string,
+  stateDir: string,
+): Promise<{ code: number | null; out: string; err: string }> {
+  const card = TEST_CARDS[0]!;
+  const p = spawnCli(
+    [
+      'wallet',
+      'pay',
+      code,
+      '--card',
+      card.pan,
+      '--cvv',
+      '123',
+      '--exp',
+      `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`,
+      '--name',
+      'TESTE CARTAO',
+      '--document',
+      '52998224725',
+    ],
+    { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_ACQUIRER__WALLET_URL: walletUrl },
+  );
+  const { code: exit } = await p.exited;
+  return { code: exit, out: p.out(), err: p.err() };
+}
+
+/**
+ * Reads the terminal's text-block QR back into pixels (each character is one module wide and
+ * two high: █ both, ▀ top, ▄ bottom) and decodes it with jsQR, an independent decoder.
+ */
+export function decodeTextBlocks(text: string): string | undefined {
+  const lines = text.split('\n').filter((l) => /^[ █▀▄]+$/.test(l) && /[█▀▄]/.test(l));
+  if (lines.length === 0) return undefined;
+  const scale = 4;
+  const width = Math.max(...lines.map((l) => [...l].length)) + 8;
+  const height = lines.length * 2 + 8;
+  const rgba = new Uint8ClampedArray(width * scale * height * scale * 4).fill(255);
+  const ink = (x: number, y: number): void => {
+    for (let dy = 0; dy < scale; dy++) {
+      for (let dx = 0; dx < scale; dx++) {
+        const i = ((y * scale + dy) * width * scale + x * scale + dx) * 4;
+        rgba[i] = rgba[i + 1] = rgba[i + 2] = 0;
+      }
+    }
+  };
+  lines.forEach((line, row) => {
+    [...line].forEach((c, col) => {
+      if (c === '█' || c === '▀') ink(col + 4, row * 2 + 4);
+      if (c === '█' || c === '▄') ink(col + 4, row * 2 + 5);
+    });
+  });
+  return decodeQrRgba(rgba, width * scale, height * scale);
 }

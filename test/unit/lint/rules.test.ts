@@ -1,0 +1,83 @@
+import { ESLint, type Linter, type Rule } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { describe, expect, it } from 'vitest';
+
+/** The house's lint rules (eslint/rules/, one file each), each refusing a planted violation. */
+const pluginPath = '../../../eslint/plugin.js';
+const exceptionsPath = '../../../eslint/function-size-exceptions.js';
+const plugin = ((await import(pluginPath)) as { default: { rules: Record<string, Rule.RuleModule> } }).default;
+const { FUNCTION_SIZE_EXCEPTIONS } = (await import(exceptionsPath)) as {
+  FUNCTION_SIZE_EXCEPTIONS: Record<string, number>;
+};
+
+function linter(rules: Linter.RulesRecord): ESLint {
+  return new ESLint({
+    cwd: process.cwd(),
+    overrideConfigFile: true,
+    overrideConfig: [
+      { files: ['**/*.ts'], languageOptions: { parser: tseslint.parser }, plugins: { omnipos: plugin }, rules },
+    ],
+  });
+}
+
+async function lint(eslint: ESLint, file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(code, { filePath: file });
+  return result!.messages.map((m) => m.message);
+}
+
+/** A function named `name` of `lines` lines. */
+const fn = (name: string, lines: number): string =>
+  `export function ${name}(): number {\n${'  void 0;\n'.repeat(lines - 3)}  return 1;\n}\n`;
+
+describe('omnipos/no-double-cast', () => {
+  const eslint = linter({ 'omnipos/no-double-cast': 'error' });
+
+  it('refuses `as unknown as T` and `<T><unknown>x`, and lets one cast through', async () => {
+    expect(await lint(eslint, 'src/x.ts', 'export const a = (1 as unknown as string).length;')).toEqual([
+      'no `as unknown as string`: narrow the value (a type guard, instanceof, a schema) or type what holds it',
+    ]);
+    expect(await lint(eslint, 'src/x.ts', 'export const b = <{ n: 1 }>(<unknown>2);')).toHaveLength(1);
+    expect(
+      await lint(eslint, 'src/x.ts', 'export const c = (3 as unknown) ?? 4; export const d = 5 as number;'),
+    ).toEqual([]);
+  });
+});
+
+describe('omnipos/function-size', () => {
+  const exceptions = { 'src/x.ts:held': 120 };
+  const eslint = linter({ 'omnipos/function-size': ['error', { max: 100, exceptions }] });
+
+  it('refuses a function over the limit, and lets one at the limit through', async () => {
+    expect(await lint(eslint, 'src/x.ts', fn('long', 101))).toEqual([
+      'long is 101 lines long (the limit is 100): split it into functions named for what they hold',
+    ]);
+    expect(await lint(eslint, 'src/x.ts', fn('fits', 100))).toEqual([]);
+    const method = `export class K {\n  #m(): void {\n${'    void 0;\n'.repeat(100)}  }\n}\n`;
+    expect(await lint(eslint, 'src/x.ts', method)).toEqual([
+      'K.#m is 102 lines long (the limit is 100): split it into functions named for what they hold',
+    ]);
+  });
+
+  it('holds an exception to its length: it may shrink, never grow, and leaves the list once it fits', async () => {
+    expect(await lint(eslint, 'src/x.ts', fn('held', 120))).toEqual([]);
+    expect(await lint(eslint, 'src/x.ts', fn('held', 110))).toEqual([]);
+    expect(await lint(eslint, 'src/x.ts', fn('held', 121))).toEqual([
+      'held grew to 121 lines (its exception allows 120): an exception may shrink, never grow',
+    ]);
+    expect(await lint(eslint, 'src/x.ts', fn('held', 90))).toEqual([
+      'held is 90 lines long, within the limit of 100: remove "src/x.ts:held" from eslint/function-size-exceptions.js',
+    ]);
+    // the exception is the file's: the same name elsewhere is held to the limit
+    expect(await lint(eslint, 'src/y.ts', fn('held', 110))).toHaveLength(1);
+  });
+
+  it('names only functions that exist and are over the limit today (the list of eslint/function-size-exceptions.js)', async () => {
+    const strict = linter({ 'omnipos/function-size': ['error', { max: 100 }] });
+    const files = [...new Set(Object.keys(FUNCTION_SIZE_EXCEPTIONS).map((k) => k.split(':')[0]!))];
+    const over: string[] = [];
+    for (const result of await strict.lintFiles(files))
+      for (const m of result.messages)
+        over.push(`${result.filePath.slice(process.cwd().length + 1)}:${m.message.split(' ')[0]}`);
+    expect(over.sort()).toEqual(Object.keys(FUNCTION_SIZE_EXCEPTIONS).sort());
+  });
+});
