@@ -68,15 +68,8 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   const clock = new HostClock(deps.clock ?? systemClock);
   const values = config.values;
   // The state directory: its lock, the database, the API token and the journal's room to commit.
-  const { db, apiTokenFile, token, screenTokens, writeHealth, journal, outbox, orderIds } = await openStore(
-    held,
-    config,
-    {
-      clock,
-      log,
-      diskReserveBytes: deps.diskReserveBytes,
-    },
-  );
+  const store = await openStore(held, config, { clock, log, diskReserveBytes: deps.diskReserveBytes });
+  const { db, apiTokenFile, token, screenTokens, writeHealth, journal, outbox, orderIds } = store;
 
   const sandbox = await startEmbeddedSandbox(held, config, log, deps.sandboxPort);
   if (sandbox) held.add('the embedded sandbox host', () => sandbox.close());

@@ -80,6 +80,17 @@ function referenceLabel(): string {
   return `EC${newUuid().replace(/-/g, '').slice(0, 23).toUpperCase()}`;
 }
 
+/** A Pix sale's payer: a name, and a CPF or CNPJ whose check digits are right. */
+function checkPixCustomer(f: Fields): void {
+  f.string('Customer.Name', { re: /^.{1,255}$/, hint: 'at most 255 characters' });
+  const idType = f.string('Customer.IdentityType', { oneOf: ['CPF', 'CNPJ'] });
+  const identity = f.string('Customer.Identity', { re: /^\d{11}$|^\d{14}$/, hint: 'must be 11 or 14 digits' });
+  if (identity && idType === 'CPF' && !isValidCpf(identity))
+    f.problems.push('Customer.Identity: CPF check digits are wrong');
+  if (identity && idType === 'CNPJ' && !isValidCnpj(identity))
+    f.problems.push('Customer.Identity: CNPJ check digits are wrong');
+}
+
 /** `POST /1/sales`: Pix (`Payment.Type` `Pix`) and QR code (`qrcode`) sales, status 12 until paid. */
 export async function createEcommerceSale(ctx: SandboxContext, req: SandboxRequest): Promise<Answer> {
   requireMerchant(req);
@@ -90,15 +101,7 @@ export async function createEcommerceSale(ctx: SandboxContext, req: SandboxReque
   const orderId = f.string('MerchantOrderId', { re: /^[A-Za-z0-9]{1,50}$/, hint: 'at most 50 letters and digits' });
   const type = f.string('Payment.Type', { oneOf: ['CreditCard', 'Pix', 'qrcode'], hint: '' });
   const amount = f.int('Payment.Amount', { min: 1, max: 999_999_999_999_999 });
-  if (type === 'Pix') {
-    f.string('Customer.Name', { re: /^.{1,255}$/, hint: 'at most 255 characters' });
-    const idType = f.string('Customer.IdentityType', { oneOf: ['CPF', 'CNPJ'] });
-    const identity = f.string('Customer.Identity', { re: /^\d{11}$|^\d{14}$/, hint: 'must be 11 or 14 digits' });
-    if (identity && idType === 'CPF' && !isValidCpf(identity))
-      f.problems.push('Customer.Identity: CPF check digits are wrong');
-    if (identity && idType === 'CNPJ' && !isValidCnpj(identity))
-      f.problems.push('Customer.Identity: CNPJ check digits are wrong');
-  }
+  if (type === 'Pix') checkPixCustomer(f);
   let installments = 1;
   let modality = 'Credit';
   if (type === 'qrcode') {

@@ -69,17 +69,27 @@ function byLastDigit(read: CardRead, merchantOrderId: string): Decision {
   return { kind: 'declined', code: row.returnCode, message: row.returnMessage };
 }
 
-/** `POST /1/physicalSales`. */
-export function createSale(ctx: SandboxContext, req: SandboxRequest): Answer {
-  requireToken(ctx, req, 'transactional');
-  const body = objectBody(req);
-  const v = validateSale(body, (rule) => strict(ctx, rule));
+/** What the merchant's registration refuses: an unknown merchant or terminal, a facilitator node out of place. */
+function registrationProblems(
+  ctx: SandboxContext,
+  v: { subordinatedMerchantId: string; terminalId: string },
+  body: Record<string, unknown>,
+): string[] {
   const problems: string[] = [];
   const merchantId = v.subordinatedMerchantId.toLowerCase();
   if (!merchantExists(ctx, merchantId)) problems.push('Payment.SubordinatedMerchantId: no such merchant is registered');
   else if (!terminalExists(ctx, merchantId, v.terminalId))
     problems.push('Payment.PinPadInformation.TerminalId: no such terminal is registered for the merchant');
   problems.push(...facilitatorProblems(body.Payment, scenario(ctx).subAcquirers.includes(merchantId)));
+  return problems;
+}
+
+/** `POST /1/physicalSales`. */
+export function createSale(ctx: SandboxContext, req: SandboxRequest): Answer {
+  requireToken(ctx, req, 'transactional');
+  const body = objectBody(req);
+  const v = validateSale(body, (rule) => strict(ctx, rule));
+  const problems = registrationProblems(ctx, v, body);
   if (problems.length > 0) throw invalidFields(problems);
   const cardPath = `Payment.${v.cardNode}`;
   if (typeof v.card.EmvData === 'string') {
@@ -205,7 +215,8 @@ export function createSale(ctx: SandboxContext, req: SandboxRequest): Answer {
       InitializationVersion: INITIALIZATION_VERSION,
       ConfirmationStatus: 0,
       ...(isChip(v.inputMode) ? { EmvResponseData: approved ? '8A023030' : '8A023035' } : {}),
-      MerchantAcquirerId: (builtInMerchant(merchantId) ?? SANDBOX_MERCHANT).merchant.merchantNumber,
+      MerchantAcquirerId: (builtInMerchant(v.subordinatedMerchantId.toLowerCase()) ?? SANDBOX_MERCHANT).merchant
+        .merchantNumber,
       TerminalAcquirerId: v.terminalId,
     },
   };

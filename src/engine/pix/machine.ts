@@ -36,6 +36,40 @@ function afterReceipt(
   return go(state, 'awaiting-decision', input, { receipt, deadline }, { kind: 'schedule.deadline', at: deadline });
 }
 
+/** A cancellation or a refund the outbox delivered (or gave up on): the Pix sale's last step. */
+function settled(state: PixState, input: Extract<PixInput, { kind: 'delivered' }>): MachineStep<PixState, PixEffect> {
+  if (input.action === 'done') {
+    if (state.name === 'refunding') return go(state, 'refunded', 'refund done', {});
+    if (input.late) {
+      return go(
+        state,
+        'refunded',
+        'late payment refunded',
+        { reason: input.reason },
+        {
+          kind: 'alarm',
+          code: 'PIX_LATE_PAYMENT',
+          message: `Pix ${state.data.merchantOrderId} was paid after it was cancelled; it was refunded`,
+        },
+      );
+    }
+    return go(state, 'cancelled', 'no payment', {});
+  }
+  return go(
+    state,
+    'dead-letter',
+    `${state.name} ${input.action}`,
+    { reason: input.reason },
+    input.refused
+      ? {
+          kind: 'alarm',
+          code: 'PIX_REFUND_REFUSED',
+          message: `Pix ${state.data.merchantOrderId}: the refund of a late payment was refused by the provider: ${input.reason}`,
+        }
+      : { kind: 'alarm', code: 'PIX_DEAD_LETTER', message: `Pix ${state.data.merchantOrderId}: ${input.reason}` },
+  );
+}
+
 /** The Pix sale as a pure transition function (same contract as the card sale's). */
 export function pixTransition(state: PixState, input: PixInput, ctx: SaleContext): MachineStep<PixState, PixEffect> {
   const refuse = (): MachineStep<PixState, PixEffect> => ({
@@ -105,36 +139,7 @@ export function pixTransition(state: PixState, input: PixInput, ctx: SaleContext
     case 'cancelling':
     case 'refunding':
       if (input.kind !== 'delivered') return refuse();
-      if (input.action === 'done') {
-        if (state.name === 'refunding') return go(state, 'refunded', 'refund done', {});
-        if (input.late) {
-          return go(
-            state,
-            'refunded',
-            'late payment refunded',
-            { reason: input.reason },
-            {
-              kind: 'alarm',
-              code: 'PIX_LATE_PAYMENT',
-              message: `Pix ${state.data.merchantOrderId} was paid after it was cancelled; it was refunded`,
-            },
-          );
-        }
-        return go(state, 'cancelled', 'no payment', {});
-      }
-      return go(
-        state,
-        'dead-letter',
-        `${state.name} ${input.action}`,
-        { reason: input.reason },
-        input.refused
-          ? {
-              kind: 'alarm',
-              code: 'PIX_REFUND_REFUSED',
-              message: `Pix ${state.data.merchantOrderId}: the refund of a late payment was refused by the provider: ${input.reason}`,
-            }
-          : { kind: 'alarm', code: 'PIX_DEAD_LETTER', message: `Pix ${state.data.merchantOrderId}: ${input.reason}` },
-      );
+      return settled(state, input);
     default:
       return refuse();
   }

@@ -30,7 +30,7 @@ function afterReceipt(state: QrState, input: string, receipt: 'printed' | 'skipp
  * A code shown so near the daily close that it may still be paid, or watched for a late payment,
  * after it (`watchUntil` at or past the close of the day it is shown in): the alarm goes now,
  * before the close, since its end may fall on the next business day (the host confirms at the close
- * what is pending; issue 29's invariant: nothing open past the close without an alarm before it).
+ * what is pending; the money invariant: nothing open past the close without an alarm before it).
  */
 function pastClose(state: QrState, watchUntil: string, ctx: SaleContext): QrEffect[] {
   const close = nextDailyClose(ctx.now);
@@ -42,6 +42,17 @@ function pastClose(state: QrState, watchUntil: string, ctx: SaleContext): QrEffe
       message: `QR sale ${state.data.merchantOrderId} shown until ${watchUntil}, past the daily close ${close.toISOString()}: check it on the next day's report`,
     },
   ];
+}
+
+/** What the wallet's payment tells: its id, and the host's authorization where the host gave it. */
+function paidPatch(input: Extract<QrInput, { kind: 'paid' }>): Partial<QrSaleData> {
+  const a = input.authorization;
+  return {
+    paymentId: input.paymentId,
+    ...(a?.authorizationCode ? { authorizationCode: a.authorizationCode } : {}),
+    ...(a?.nsu ? { hostNsu: a.nsu } : {}),
+    ...(a?.brandId !== undefined ? { brandId: a.brandId } : {}),
+  };
 }
 
 /** The wallet QR sale as a pure transition function (same contract as the card sale's). */
@@ -65,20 +76,7 @@ export function qrTransition(state: QrState, input: QrInput, ctx: SaleContext): 
       return refuse();
     case 'showing':
       if (input.kind === 'paid') {
-        return go(
-          state,
-          'approved',
-          'paid by the wallet',
-          {
-            paymentId: input.paymentId,
-            ...(input.authorization?.authorizationCode
-              ? { authorizationCode: input.authorization.authorizationCode }
-              : {}),
-            ...(input.authorization?.nsu ? { hostNsu: input.authorization.nsu } : {}),
-            ...(input.authorization?.brandId !== undefined ? { brandId: input.authorization.brandId } : {}),
-          },
-          { kind: 'receipt.start' },
-        );
+        return go(state, 'approved', 'paid by the wallet', paidPatch(input), { kind: 'receipt.start' });
       }
       // The code may still be paid until its validity ends: watch, and undo what comes late.
       if (input.kind === 'cancel')

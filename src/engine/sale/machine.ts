@@ -180,6 +180,37 @@ function hostAnswer(state: SaleState, outcome: HostSaleOutcome, ctx: SaleContext
   }
 }
 
+/** The sale before its card is read: the card comes, is refused, fails, or the sale is cancelled. */
+function fromStarted(state: SaleState, input: SaleInput): SaleStep {
+  if (input.kind === 'card-read')
+    return go(state, 'card-read', 'card read', { card: input.card, ...(input.emv ? { emv: input.emv } : {}) });
+  if (input.kind === 'card-refused')
+    return go(
+      state,
+      'refused',
+      'card refused',
+      { reason: input.reason, refusal: input.refusal },
+      { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' },
+    );
+  if (input.kind === 'card-failed')
+    return go(
+      state,
+      'aborted',
+      'card failed',
+      { reason: input.reason },
+      { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' },
+    );
+  if (input.kind === 'cancel')
+    return go(
+      state,
+      'aborted',
+      `cancel by ${input.by}`,
+      { reason: `cancelled by ${input.by}` },
+      { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' },
+    );
+  return refuse(state, input);
+}
+
 /**
  * The card sale as a pure transition function: (state, input) → the next state and the effects
  * its owner runs after committing it, or a refusal naming the input and the state. It never
@@ -189,33 +220,7 @@ export function saleTransition(state: SaleState, input: SaleInput, ctx: SaleCont
   if (FINAL_STATES.has(state.name)) return refuse(state, input);
   switch (state.name) {
     case 'started':
-      if (input.kind === 'card-read')
-        return go(state, 'card-read', 'card read', { card: input.card, ...(input.emv ? { emv: input.emv } : {}) });
-      if (input.kind === 'card-refused')
-        return go(
-          state,
-          'refused',
-          'card refused',
-          { reason: input.reason, refusal: input.refusal },
-          { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' },
-        );
-      if (input.kind === 'card-failed')
-        return go(
-          state,
-          'aborted',
-          'card failed',
-          { reason: input.reason },
-          { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' },
-        );
-      if (input.kind === 'cancel')
-        return go(
-          state,
-          'aborted',
-          `cancel by ${input.by}`,
-          { reason: `cancelled by ${input.by}` },
-          { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' },
-        );
-      return refuse(state, input);
+      return fromStarted(state, input);
     case 'card-read':
       if (input.kind === 'authorize')
         return go(state, 'authorizing', 'authorize', { sentAt: ctx.now.toISOString() }, { kind: 'acquirer.sale' });

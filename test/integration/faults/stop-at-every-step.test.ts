@@ -14,7 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import Database from '../../../src/store/sqlite.js';
 import { startSim, type SimProcess } from '../../helpers/sim-process.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
-import { killAll, spawnCli, type CliProcess } from './cli-process.js';
+import { killAll, spawnCli, type CliProcess } from '../../helpers/cli-process.js';
 
 const tempDir = useTempDirs();
 afterEach(killAll);
