@@ -93,6 +93,11 @@ export async function runYear(o: YearOptions): Promise<YearResult> {
     OMNIPOS_STORAGE__DATABASE_DAYS: String(o.databaseDays),
     OMNIPOS_STORAGE__MAINTENANCE_SECONDS: '1',
     OMNIPOS_PAYMENTS__CLOSE_MARGIN_SECONDS: '0',
+    // The wallet QR the host generates (the production default): the host pays only codes it has a
+    // record of generating (QR_V4 422.002, "Não foi encontrado o registro de geração do QRCode"), and
+    // this sandbox plays the host as published (no registersTerminalQr), so a terminal-built code is
+    // refused there as it would be by the acquirer.
+    OMNIPOS_QR__PROVIDER: 'ecommerce',
     ...env,
   };
   const stateDir = path.join(o.dir, 'terminal');
@@ -121,9 +126,11 @@ export async function runYear(o: YearOptions): Promise<YearResult> {
         await sleep(25);
       }
       if (process.env.YEAR_DEBUG) console.error(`day ${d} started at ${Date.now() - t0} ms`);
-      const killAt = o.killEvery > 0 && d % o.killEvery === o.killEvery - 1 ? Math.floor(o.salesPerDay / 2) : -1;
+      // The kill falls on a card sale (sale 1 is the Pix sale, 2 the wallet QR sale).
+      const killAt =
+        o.killEvery > 0 && d % o.killEvery === o.killEvery - 1 ? Math.max(3, Math.floor(o.salesPerDay / 2)) : -1;
       for (let i = 0; i < o.salesPerDay; i++) {
-        const kind = i === 1 ? 'pix' : i === 2 && process.env.YEAR_QR === '1' ? 'qr' : 'card';
+        const kind = i === 1 ? 'pix' : i === 2 && process.env.YEAR_QR !== '0' ? 'qr' : 'card';
         const amount = (10 + ((d * 7 + i * 13) % 90)) * 100 + 10;
         const killer = i === killAt ? sleep(150).then(() => t.kill()) : undefined;
         try {
