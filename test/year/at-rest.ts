@@ -2,7 +2,7 @@
 // payment in an archive file is at rest, and no payment still in the database that may move money
 // (a void running) names an archived sale. "At rest" is written here from the journal's states, apart
 // from the retention's own rule (src/operations/retention/settled.ts), so the two check each other.
-import Database from 'better-sqlite3';
+import Database from '../../src/store/sqlite.js';
 import { readArchivedDay } from '../../src/operations/index.js';
 import { listDayFiles } from '../../src/store/index.js';
 
@@ -49,7 +49,7 @@ export function movingPruned(archiveDir: string, dbFile: string): string[] {
     }[];
     for (const r of rows) {
       if (atRest(r.kind, r.state)) continue;
-      const sale = ((JSON.parse(r.data) as { sale?: SaleRef }).sale ?? {});
+      const sale = (JSON.parse(r.data) as { sale?: SaleRef }).sale ?? {};
       if (
         (sale.id !== undefined && archivedIds.has(sale.id)) ||
         (sale.merchantOrderId && archivedOrders.has(sale.merchantOrderId))
