@@ -29,11 +29,19 @@ export interface LoggedEvent {
 export class EventLog {
   readonly #db: Db;
   #sinceSync = 0;
+  /** Whether this start moved the seq ahead; until it has, every event is synced (nothing to take back). */
+  readonly #leaped: boolean;
 
   /** A start: the seq moves past any a power cut may have taken back (see the class). */
   constructor(db: Db) {
     this.#db = db;
-    statement(db, "UPDATE sqlite_sequence SET seq = seq + ? WHERE name = 'api_events'").run(EVENTS_PER_SYNC);
+    try {
+      statement(db, "UPDATE sqlite_sequence SET seq = seq + ? WHERE name = 'api_events'").run(EVENTS_PER_SYNC);
+      this.#leaped = true;
+    } catch {
+      // a full or failing disk: the daemon still starts (the write alarm says why); events are synced one by one
+      this.#leaped = false;
+    }
   }
 
   /** Writes `body` (its `seq` is the row's) and returns the seq given. Throws STORE_SENSITIVE_DATA, writing nothing, for card data. */
@@ -55,7 +63,8 @@ export class EventLog {
    */
   #insert(businessDay: string, at: string, body: string): number {
     // Inside a transaction the row commits with it (and SQLite keeps the safety level as it is).
-    const durable = this.#db.inTransaction || this.#sinceSync >= EVENTS_PER_SYNC - 1 || this.lastSeq() === 0;
+    const durable =
+      !this.#leaped || this.#db.inTransaction || this.#sinceSync >= EVENTS_PER_SYNC - 1 || this.lastSeq() === 0;
     if (!durable) this.#db.pragma('synchronous = NORMAL');
     try {
       const seq = Number(
