@@ -32,6 +32,8 @@ export interface MaintenanceDeps {
   /** True while a payment holds the terminal: nothing here runs then. */
   busy: () => boolean;
   receiptOf?: (entry: JournalEntry) => ReceiptFacts | undefined;
+  /** Closes a business day without paper (the day book's close): a day never closed, once past its period. */
+  closeDay?: (date: string) => Promise<unknown>;
 }
 
 /** What health, /metrics and the fleet read of the disk. */
@@ -106,6 +108,8 @@ export class Maintenance {
     const { db, log, busy } = this.#d;
     try {
       if (this.#stopped || busy()) return;
+      await this.#closeForgottenDay();
+      if (this.#stopped || busy()) return;
       this.retention.step(1);
       for (let i = 0; i < STEPS_PER_PASS && !this.#stopped && !busy(); i++) {
         if (!giveBackSpace(db).more) break;
@@ -114,6 +118,19 @@ export class Maintenance {
       this.disk.sample();
     } catch (e) {
       log.warn({ err: e }, 'maintenance pass failed (retried at the next)');
+    }
+  }
+
+  /**
+   * A day nobody closed would stay in the database for ever: past its database period retention
+   * closes it (no paper; the report as of now), one a pass, and it is archived like any closed day.
+   */
+  async #closeForgottenDay(): Promise<void> {
+    const { closeDay, log } = this.#d;
+    if (!closeDay) return;
+    for (const date of this.retention.unclosedDueDays(1)) {
+      log.warn({ date }, 'a business day never closed, closed by retention (no paper) so it can be archived');
+      await closeDay(date);
     }
   }
 

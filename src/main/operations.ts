@@ -67,6 +67,7 @@ export function startOperations(d: OperationsDeps): Operations {
     log: log.child({ part: 'maintenance' }),
     busy: d.busy ?? (() => false),
     ...(d.receiptOf ? { receiptOf: d.receiptOf } : {}),
+    closeDay: (date) => day.close(date, { print: false }),
   });
   maintenance.prepare();
   maintenance.start();

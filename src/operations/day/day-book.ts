@@ -110,16 +110,17 @@ export class DayBook {
   }
 
   /**
-   * Closes the day (default today): prints the report and archives it. Closing a closed day
-   * answers the archived close and prints nothing. A day that has not begun is refused.
+   * Closes the day (default today): prints the report (unless `print: false`) and archives it.
+   * Closing a closed day answers the archived close and prints nothing. A day that has not begun
+   * is refused.
    */
-  close(date?: string): Promise<DayCloseResult> {
-    const run = this.#closing.then(() => this.#close(date));
+  close(date?: string, o: { print?: boolean } = {}): Promise<DayCloseResult> {
+    const run = this.#closing.then(() => this.#close(date, o.print ?? true));
     this.#closing = run.catch(() => undefined);
     return run;
   }
 
-  async #close(date?: string): Promise<DayCloseResult> {
+  async #close(date: string | undefined, paper: boolean): Promise<DayCloseResult> {
     const day = date === undefined ? this.today() : parseBusinessDate(date);
     const stored = this.closed(day);
     if (stored) return { ...stored, alreadyClosed: true };
@@ -138,7 +139,7 @@ export class DayBook {
     const closedAt = this.deps.clock.now();
     const report = this.live(day, closedAt);
     let printOutcome: string | null = null;
-    if (this.deps.print) {
+    if (this.deps.print && paper) {
       printOutcome = await this.deps.print(this.document(report)).catch((e: unknown) => {
         this.deps.log.warn({ err: e, date: day }, 'the day close did not print');
         return 'failed' as const;

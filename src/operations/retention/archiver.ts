@@ -104,6 +104,33 @@ export class DayRetention {
     ).map((r) => r.d);
   }
 
+  /**
+   * Business days past their database period that hold payments and were never closed (nobody
+   * closed them on the terminal), oldest first: retention closes them so they can leave (their
+   * payments still stay while any may move money). Walks the oldest rows a day at a time.
+   */
+  unclosedDueDays(limit = 1): BusinessDate[] {
+    const { db } = this.#o;
+    const end = businessDayBounds(this.#lastDue()).to.toISOString();
+    const out: BusinessDate[] = [];
+    let from = '';
+    for (let i = 0; i < 10 && out.length < limit; i++) {
+      const row = db
+        .prepare('SELECT min(created_at) AS c FROM journal WHERE created_at >= ? AND created_at < ?')
+        .get(from, end) as { c: string | null };
+      if (row.c === null) break;
+      const date = businessDateOf(new Date(row.c));
+      const known = db
+        .prepare(
+          'SELECT 1 FROM day_closes WHERE business_date = ? UNION ALL SELECT 1 FROM day_archives WHERE business_date = ?',
+        )
+        .get(date, date);
+      if (known === undefined) out.push(date);
+      from = businessDayBounds(date).to.toISOString();
+    }
+    return out;
+  }
+
   #rows(date: BusinessDate): number[] {
     const { from, to } = businessDayBounds(date);
     return (

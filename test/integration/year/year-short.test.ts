@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runYear } from '../../year/year-run.js';
 
 // Issue 35, "A year simulated", the short version `npm test` runs (`npm run year` is the whole year, by
-// hand): three business days on a moved clock, card and Pix sales with a void (a wallet QR sale with YEAR_QR=1, see year-run.ts), each day closed, a
+// hand): three business days on a moved clock, card, wallet QR and Pix sales with a void (the wallet QR the host generates, paid by the wallet), each day closed, a
 // SIGKILL in the middle of a sale on the second day, retention at one day: the first days leave the
 // database for the archive, and every sale, archived ones included, reconciles with the host's ledger.
 const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-year-short-'));
@@ -21,6 +21,10 @@ describe('a short year', () => {
     // Archived days left the database: fewer rows in it than sales made.
     expect(month?.journalRows).toBeLessThan(r.sales);
     expect(month?.archiveMiB).toBeGreaterThanOrEqual(0);
-    expect((r.figures.journal as Record<string, number>)['sale:confirmed']).toBeGreaterThan(0);
+    const journal = r.figures.journal as Record<string, number>;
+    expect(journal['sale:confirmed']).toBeGreaterThan(0);
+    // The wallet paid each day's QR sale (on cfef2df the host refused the terminal-built code, 422.002).
+    expect(journal['qr:confirmed']).toBeGreaterThanOrEqual(2);
+    expect(journal['qr:cancelled'] ?? 0).toBe(0);
   }, 180_000);
 });
