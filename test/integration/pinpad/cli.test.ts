@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/run.js';
 import { HAS_SOCAT } from '../../helpers/socat.js';
 import { startSim, type SimProcess } from '../../helpers/sim-process.js';
+import { writeAnswer } from '../../../src/sim/pinpad/wire/command.js';
 import { startVirtualPinpad, useVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 import { tempDirForFile } from '../../helpers/temp-dir.js';
 import { cliContext as ctx } from '../../helpers/cli.js';
@@ -10,6 +11,12 @@ import { cliContext as ctx } from '../../helpers/cli.js';
 describe('omnipos pinpad info|display over TCP', () => {
   const current = useVirtualPinpad();
   const classic = useVirtualPinpad({ profile: { classicOnly: true, serialNumber: 'CLASSIC0001' } });
+  // A pinpad older than DEX: 2.20 does not tick DEX Abecs, so a classic pinpad of today takes it (§3.1.3); one
+  // built before DEX answers it as any unknown command, ERR010 (§2.3.4).
+  const beforeDex = useVirtualPinpad({
+    profile: { classicOnly: true, serialNumber: 'OLDPINPAD01' },
+    handlers: new Map([['DEX', () => writeAnswer('ERR', 10)]]),
+  });
 
   it('reads a current pinpad through GIX', async () => {
     const c = ctx();
@@ -49,16 +56,25 @@ describe('omnipos pinpad info|display over TCP', () => {
     expect(current.engine.state.received.filter((id) => id !== 'OPN').slice(-2)).toEqual(['DSP', 'DEX']);
   });
 
-  it('falls back to DSP (first 32 characters) on a classic-only pinpad that does not know DEX', async () => {
+  it('falls back to DSP (first 32 characters) on a pinpad that does not know DEX', async () => {
     const c = ctx();
     expect(
       await runCli(
-        ['pinpad', 'display', 'Aproxime, insira ou passe o cartão', '--tcp', `127.0.0.1:${classic.port}`],
+        ['pinpad', 'display', 'Aproxime, insira ou passe o cartão', '--tcp', `127.0.0.1:${beforeDex.port}`],
         c,
       ),
     ).toBe(0);
     expect(c.stderr).toContain('does not know DEX');
-    expect(classic.engine.state.display).toEqual(['Aproxime, insira', ' ou passe o cart']);
+    expect(beforeDex.engine.state.display).toEqual(['Aproxime, insira', ' ou passe o cart']);
+  });
+
+  it('shows the whole message with DEX on a classic-only pinpad (DEX is not an Abecs command)', async () => {
+    const c = ctx();
+    const message = 'Aproxime, insira ou passe o cartão';
+    expect(await runCli(['pinpad', 'display', message, '--tcp', `127.0.0.1:${classic.port}`], c)).toBe(0);
+    expect(c.stderr).not.toContain('does not know DEX');
+    expect(classic.engine.state.received.at(-1)).toBe('DEX');
+    expect(classic.engine.state.display).toEqual([message]);
   });
 
   it('exits 3 with PINPAD_NOT_FOUND when nothing listens, and 2 on a malformed --tcp', async () => {
