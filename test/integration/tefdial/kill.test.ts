@@ -151,7 +151,8 @@ it('the daemon stopped (its own stop, as at SIGTERM) while the card is read: the
       await pdv.decide('CNF', '9202', r);
       await expect.poll(charged, { timeout: 20_000 }).toBe(2810);
     } else expect(await charged()).toBe(0);
-    expect(existsSync(path.join(base, 'REQ', 'IntPos.001.working'))).toBe(false);
+    // The request in hand is removed only after its answer is on disk, so the PDV may read the answer first.
+    await expect.poll(() => existsSync(path.join(base, 'REQ', 'IntPos.001.working')), { timeout: 10_000 }).toBe(false);
   } finally {
     await stop(restarted);
   }
