@@ -161,7 +161,7 @@ export async function runYear(o: YearOptions): Promise<YearResult> {
       if (process.env.YEAR_DEBUG) console.error(`day ${d} settled at ${Date.now() - t0} ms`);
       const closed = await t.call('POST', '/v1/day/close', undefined, { 'x-supervisor-token': t.supervisor });
       if (closed.status !== 201 && closed.status !== 200) throw new Error(`day ${d}: close ${closed.status}`);
-      await sleep(1300); // one maintenance pass (storage.maintenanceSeconds: 1)
+      await upkeepSettled(path.join(stateDir, 'archive'));
       if ((d + 1) % monthDays === 0 || d === o.days - 1) {
         const proc = procFigures(t.daemon?.pid);
         const rows = new Database(db, { readonly: true });
@@ -282,5 +282,22 @@ async function oneSale(
       { 'x-supervisor-token': t.supervisor },
     );
     if (v.status === 202 || v.status === 200) await settle(t, `/v1/voids/${String(v.body.id)}`, 20_000);
+  }
+}
+
+/**
+ * Retention archives one closed day a maintenance pass (storage.maintenanceSeconds: 1), and a pass is
+ * skipped while a payment holds the terminal: wait until the archive has not grown for three passes
+ * (at most 30 s), not for one pass's time, which a loaded machine does not keep.
+ */
+async function upkeepSettled(archiveDir: string): Promise<void> {
+  const days = (): number => listDayFiles(archiveDir).length;
+  let last = days();
+  let quiet = 0;
+  for (let waited = 0; quiet < 3 && waited < 30_000; waited += 1000) {
+    await sleep(1000);
+    const now = days();
+    quiet = now === last ? quiet + 1 : 0;
+    last = now;
   }
 }
