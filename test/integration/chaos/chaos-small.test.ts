@@ -19,8 +19,8 @@ describe('npm run chaos, a small run (the long one is run by hand)', () => {
         '0.4',
         '--seed',
         '7',
-        '--timing-scale',
-        '0.1',
+        '--timing',
+        'fast',
       ],
       { encoding: 'utf8', timeout: 240_000 },
     );
