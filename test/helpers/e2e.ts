@@ -17,19 +17,11 @@ import { shippedConfig, writeConfig } from './config.js';
 import { openEvents } from './daemon.js';
 import { warmContract } from './contract.js';
 import { startSim } from './sim-process.js';
+import { FINAL_STATES as SALE_FINAL_STATES } from '../../src/engine/index.js';
 import { sandboxSettings } from '../../src/sandbox/index.js';
 
-/** Journal states after which nothing more happens to a sale. */
-export const FINAL_STATES = [
-  'confirmed',
-  'undone',
-  'declined',
-  'aborted',
-  'refused',
-  'failed',
-  'needs-refund',
-  'dead-letter',
-];
+/** Journal states after which nothing more happens to a sale: the sale machine's own list, not a copy. */
+export const FINAL_STATES: readonly string[] = [...SALE_FINAL_STATES];
 
 /** The virtual pinpad as its own process; `control` sends one JSON line and returns the answer (throws on a refusal). */
 export interface SimProcess {
