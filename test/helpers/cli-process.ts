@@ -1,7 +1,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import net from 'node:net';
-import { TEST_CARDS } from '../../tables/test-cards.js';
 import { decodeQrRgba } from './qr-decode.js';
+import { TEST_CARDS, type TestCard } from '../../tables/test-cards.js';
 
 /** A real `omnipos` process (tsx), its output collected as it comes (the faults and the QR command-line tests). */
 export interface CliProcess {
@@ -151,31 +151,33 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** The arguments of `omnipos wallet pay`: pays `qr` (a sale's code or a cancellation code) with `card`. */
+export function walletPayArgs(qr: string, card: TestCard = TEST_CARDS[0]!): string[] {
+  const exp = `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`;
+  return [
+    'wallet',
+    'pay',
+    qr,
+    '--card',
+    card.pan,
+    '--cvv',
+    '123',
+    '--exp',
+    exp,
+    '--name',
+    'TESTE CARTAO',
+    '--document',
+    '52998224725',
+  ];
+}
+
 /** `omnipos wallet pay CODE` in its own process, against the sandbox at `walletUrl`, with the first test card. */
 export async function walletPay(
   code: string,
   walletUrl: string,
   stateDir: string,
 ): Promise<{ code: number | null; out: string; err: string }> {
-  const card = TEST_CARDS[0]!;
-  const p = spawnCli(
-    [
-      'wallet',
-      'pay',
-      code,
-      '--card',
-      card.pan,
-      '--cvv',
-      '123',
-      '--exp',
-      `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`,
-      '--name',
-      'TESTE CARTAO',
-      '--document',
-      '52998224725',
-    ],
-    { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_ACQUIRER__WALLET_URL: walletUrl },
-  );
+  const p = spawnCli(walletPayArgs(code), { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_ACQUIRER__WALLET_URL: walletUrl });
   const { code: exit } = await p.exited;
   return { code: exit, out: p.out(), err: p.err() };
 }

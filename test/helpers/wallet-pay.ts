@@ -5,11 +5,12 @@ import { runCli } from '../../src/cli/run.js';
 import type { Logger } from '../../src/core/log/index.js';
 import type { Daemon } from '../../src/main.js';
 import { startTestDaemon } from './daemon.js';
+import { walletPayArgs } from './cli-process.js';
 import { TEST_CARDS, type TestCard } from '../../tables/test-cards.js';
 
 /**
- * The customer's wallet, played by `omnipos wallet pay` against the sandbox's wallet API at
- * `walletUrl`: pays `qr` (a sale's code or a cancellation code) with `card`.
+ * The customer's wallet, played by `omnipos wallet pay` (in this process) against the sandbox's wallet API
+ * at `walletUrl`: pays `qr` with `card`.
  */
 export async function walletPays(
   walletUrl: string,
@@ -20,28 +21,11 @@ export async function walletPays(
   let err = '';
   const stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-wallet-'));
   try {
-    const code = await runCli(
-      [
-        'wallet',
-        'pay',
-        qr,
-        '--card',
-        card.pan,
-        '--cvv',
-        '123',
-        '--exp',
-        `${card.expiry.slice(2)}${card.expiry.slice(0, 2)}`,
-        '--name',
-        'TESTE CARTAO',
-        '--document',
-        '52998224725',
-      ],
-      {
-        out: (t) => (out += t),
-        err: (t) => (err += t),
-        env: { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_ACQUIRER__WALLET_URL: walletUrl },
-      },
-    );
+    const code = await runCli(walletPayArgs(qr, card), {
+      out: (t) => (out += t),
+      err: (t) => (err += t),
+      env: { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_ACQUIRER__WALLET_URL: walletUrl },
+    });
     return { code, out, err };
   } finally {
     rmSync(stateDir, { recursive: true, force: true });
