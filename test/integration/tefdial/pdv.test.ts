@@ -56,6 +56,13 @@ function receiptLinesOf(r: Record<string, string>): string[] {
   return Array.from({ length: n }, (_, i) => r[`029-${String(i + 1).padStart(3, '0')}`] ?? '');
 }
 
+/** The request file kept under a second name holds no password: its 900-000 is spaces. */
+function expectBlanked(file: string, secret: string): void {
+  const kept = readFileSync(file, 'latin1');
+  expect(kept).not.toContain(secret);
+  expect(kept).toMatch(/\r\n900-000 = +\r\n999-999 = 0\r\n$/);
+}
+
 describe('the TEF Dial interface', () => {
   it('ATV: the manager is active (the status file alone)', async () => {
     const x = await pdv.send(
@@ -145,13 +152,13 @@ describe('the TEF Dial interface', () => {
     await pdv.decide('CNF', '504', parc);
   });
 
-  it('CNC: a void with the supervisor password (900-000), refused without it; resent, the same void', async () => {
+  it('CNC: a void with the supervisor password (900-000), refused without it; resent, the same void; the password blanked on the disk', async () => {
     const sale = (await pdv.crt('701', 2000)).response!;
     await pdv.decide('CNF', '702', sale);
     await expect.poll(async () => (await apiView(sale['027-000']!)).status).toBe('confirmed');
-    const cnc = (id: string, extra: [string, string][]) =>
-      pdv.send(
-        [
+    const cnc = (id: string, extra: [string, string][], link?: string) =>
+      pdv.exchange(
+        pdvFile([
           ['000-000', 'CNC'],
           ['001-000', id],
           ['003-000', '2000'],
@@ -159,13 +166,16 @@ describe('the TEF Dial interface', () => {
           ['012-000', sale['012-000']!],
           ['022-000', sale['022-000']!],
           ...extra,
-        ],
-        true,
+        ]),
+        { id, answer: true, ...(link ? { link } : {}) },
       );
     const refused = (await cnc('703', [])).response!;
     expect(refused['009-000']).not.toBe('0');
     expect(refused['030-000']).toMatch(/SUPERVISOR/);
-    const voided = (await cnc('704', [['900-000', SUPERVISOR]])).response!;
+    const link = path.join(base, 'kept-cnc');
+    const voided = (await cnc('704', [['900-000', SUPERVISOR]], link)).response!;
+    // What the disk still holds of the request (the same file under a second name): no password.
+    expectBlanked(link, SUPERVISOR);
     expect(voided).toMatchObject({ '000-000': 'CNC', '001-000': '704', '009-000': '0', '025-000': sale['012-000'] });
     expect(await apiView(sale['027-000']!)).toMatchObject({ voided: { amount: 2000, full: true } });
     const again = (await cnc('704', [['900-000', SUPERVISOR]])).response!;
@@ -212,14 +222,8 @@ describe('the TEF Dial interface', () => {
       expect.any(String),
     );
     // What the disk still holds of the two requests (the same file under a second name): no password.
-    for (const [file, secret] of [
-      [wrongLink, 'nao-e-essa'],
-      [link, SUPERVISOR],
-    ] as const) {
-      const kept = readFileSync(file, 'latin1');
-      expect(kept).not.toContain(secret);
-      expect(kept).toMatch(/\r\n900-000 = +\r\n999-999 = 0\r\n$/);
-    }
+    expectBlanked(wrongLink, 'nao-e-essa');
+    expectBlanked(link, SUPERVISOR);
     const again = (await pdv.send([...adm('813'), ['900-000', SUPERVISOR]], true)).response!;
     expect(again['030-000']).toBe('DIA JA FECHADO');
   });
