@@ -347,7 +347,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
       onAuthFailure: () => metrics.metrics.authFailed(),
     },
   );
-  await startTefDial(held, config, log, { engine, voids: voids.engine, journal, pinpadOpen: started?.assertOpen });
+  await startTefDial(held, config, log, { engine, journal, pinpadOpen: started?.assertOpen }, voids, operations.day);
 
   // Fleet telemetry over MQTT (fleet.mqtt): follows the events, never on a sale's path.
   const fleet = await startFleet({

@@ -1,6 +1,8 @@
 import path from 'node:path';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../core/index.js';
+import type { SupervisorGate, VoidEngine } from '../engine/index.js';
+import type { DayBook } from '../operations/index.js';
 import { TefDialInterface, type TefDialDeps } from '../tefdial/index.js';
 import type { Held } from './held.js';
 
@@ -19,13 +21,24 @@ export async function startTefDial(
   held: Held,
   config: Config,
   log: Logger,
-  deps: Omit<TefDialDeps, 'log' | 'environment' | 'columns'>,
+  deps: Pick<TefDialDeps, 'engine' | 'journal' | 'pinpadOpen'>,
+  voids: { engine: VoidEngine; gate: SupervisorGate },
+  day: DayBook,
 ): Promise<TefDialInterface | undefined> {
   if (!config.values.tefDial.enabled) return undefined;
   const tef = new TefDialInterface(
     { ...tefDialFolders(config), stateDir: config.values.stateDir },
-    // The PDV prints the receipt lines (029-xxx) on its own printer: 32 columns fit every one.
-    { ...deps, log: log.child({ component: 'tefdial' }), environment: config.values.environment, columns: 32 },
+    {
+      ...deps,
+      // CNC voids, and ADM's close asks the supervisor's credential, as on the API.
+      voids: voids.engine,
+      supervisor: voids.gate,
+      day,
+      log: log.child({ component: 'tefdial' }),
+      environment: config.values.environment,
+      // The PDV prints the receipt lines (029-xxx) on its own printer: 32 columns fit every one.
+      columns: 32,
+    },
   );
   await held.step('the TEF Dial interface', () => tef.start());
   held.add('the TEF Dial interface', () => tef.stop());

@@ -41,6 +41,26 @@ export async function removeDurably(dir: string, name: string): Promise<void> {
   await syncFolder(dir);
 }
 
+/**
+ * Overwrites, in place, the value of field `key` in `file` (whose bytes were `bytes`) with spaces,
+ * and forces it to the disk: the same inode, so every name of the file (the PDV's `IntPos.001`,
+ * a link to it) reads blanks. The file stays a valid request whose field is empty.
+ */
+export async function blankField(file: string, bytes: Buffer, key: string): Promise<void> {
+  const m = new RegExp(`(?:^|\\r\\n)${key} = ([^\\r\\n]*)`).exec(bytes.toString('latin1'));
+  const value = m?.[1];
+  if (!m || !value) return;
+  const to = m.index + m[0].length;
+  const from = to - value.length;
+  const fd = await open(file, 'r+');
+  try {
+    await fd.write(Buffer.alloc(to - from, 0x20), 0, to - from, from);
+    await fd.sync();
+  } finally {
+    await fd.close();
+  }
+}
+
 /** The file's bytes, or undefined when it is not there. */
 export async function readIfThere(file: string): Promise<Buffer | undefined> {
   try {

@@ -2,10 +2,11 @@ import { watch, type FSWatcher } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { parseTefDial, TefDialFormatError, writeTefDial, type TefDialFields } from './codec.js';
-import { readIfThere, removeDurably, moveDurably, writeWhole, VoidLedger } from './folders.js';
+import { blankField, readIfThere, removeDurably, moveDurably, writeWhole, VoidLedger } from './folders.js';
 import { refusal, statusFile, STATUS, type Fields } from './answers.js';
-import { cnc, crt, decide, type TefDialDeps } from './operations.js';
+import { cnc, crt, decide, SUPERVISOR_FIELD, supervisorPassword, type TefDialDeps } from './operations.js';
 import { RequestFieldError } from './requests.js';
+import { adm } from './admin.js';
 
 /** The convention's file names (docs/tef-dial.md). */
 export const REQUEST = 'IntPos.001';
@@ -148,6 +149,9 @@ export class TefDialInterface {
       return;
     }
     const op = (req.get('000-000') ?? '').trim();
+    // The supervisor's password lies in clear in the PDV's file: blanked on the disk before anything else.
+    if (supervisorPassword(req) !== '')
+      await blankField(path.join(this.folders.requestDir, WORKING), bytes, SUPERVISOR_FIELD);
     await this.#write(STATUS_FILE, statusFile(req));
     const started = Date.now();
     try {
@@ -182,7 +186,7 @@ export class TefDialInterface {
       case 'CNC':
         return cnc(deps, req);
       case 'ADM':
-        return refusal(req, STATUS.refused, 'FUNCAO ADMINISTRATIVA NAO DISPONIVEL NESTE TERMINAL');
+        return adm(deps, req);
       default:
         return refusal(req, STATUS.refused, `COMANDO DESCONHECIDO: ${op}`);
     }

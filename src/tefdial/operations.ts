@@ -1,7 +1,9 @@
 import { isOmniposError, type Logger } from '../core/index.js';
 import type { Environment } from '../config/index.js';
+import type { DayBook } from '../operations/index.js';
 import {
   journalData,
+  type SupervisorGate,
   voidStatus,
   type SaleEngine,
   type VoidData,
@@ -32,6 +34,10 @@ export interface TefDialDeps {
   signal?: AbortSignal | undefined;
   /** How often a payment in progress is read again, ms. */
   pollMs?: number;
+  /** The day's report and close (ADM); none: ADM is refused. */
+  day?: Pick<DayBook, 'report' | 'close'> | undefined;
+  /** The supervisor's gate the API's day close uses (ADM's close); none: the close is refused. */
+  supervisor?: Pick<SupervisorGate, 'authorize'> | undefined;
 }
 
 /** The idempotency key of a PDV's identification, in the journal beside the API's keys. */
@@ -39,6 +45,9 @@ export const keyOf = (id: string): string => `tefdial:${id}`;
 
 /** The extension field a CNC carries the supervisor's password in (no public field: docs/tef-dial.md). */
 export const SUPERVISOR_FIELD = '900-000';
+
+/** The supervisor's password a request carries, or '' (absent, or blanked once read: docs/tef-dial.md). */
+export const supervisorPassword = (req: TefDialFields): string => (req.get(SUPERVISOR_FIELD) ?? '').trim();
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -99,6 +108,8 @@ function saleAnswer(deps: TefDialDeps, req: TefDialFields, entry: JournalEntry):
     ['003-000', String(entry.amount)],
     ['004-000', '0'],
     ['009-000', STATUS.approved],
+    // 729-000 2: the sale waits for the PDV's CNF or NCN (PayGo's "Status da confirmação").
+    ['729-000', '2'],
     ['010-000', NETWORK],
     ...(fiscal?.cardBrandName ? ([['010-003', fiscal.cardBrandName]] as Fields) : []),
     ['012-000', str(view.nsu)],
@@ -204,7 +215,7 @@ export async function cnc(deps: TefDialDeps, req: TefDialFields): Promise<Fields
     await deps.ledger.starting(id, sale.id, new Date(Date.now() - 1000).toISOString());
     const started = await voids.start(sale.id, {
       amount: ref.amount,
-      supervisor: { password: req.get(SUPERVISOR_FIELD) ?? '', client: 'tefdial' },
+      supervisor: { password: supervisorPassword(req), client: 'tefdial' },
     });
     started.done.catch(() => undefined);
     return voidAnswer(req, ref.nsu, await settled(deps, started.entry.id, voidView, started.done));

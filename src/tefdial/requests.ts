@@ -5,20 +5,29 @@ import type { TefDialFields } from './codec.js';
  * source). The values are checked afterwards by the API's own request schema.
  */
 
-/** `731-000` (card type) → our method; absent or 0 lets the sale be a credit one (docs/tef-dial.md). */
+/**
+ * `731-000` (card type) → our method, by PayGo's table (docs/tef-dial.md): 0 any / not said (the
+ * default), 1 credit, 2 debit, 3 voucher. A manager asks the operator when it is 0; omnipos has no
+ * screen on the PDV's machine, so 0 (or absent) is a credit sale, as before.
+ */
 const CARD_TYPE: Readonly<Record<string, 'credit' | 'debit' | 'voucher'>> = {
   '0': 'credit',
   '1': 'credit',
   '2': 'debit',
-  '4': 'voucher',
+  '3': 'voucher',
 };
 
-/** `732-000` (financing) → who pays the installments' interest. */
+/**
+ * `732-000` (financing) → who pays the installments' interest, by PayGo's table: 0 any / not said,
+ * 1 à vista, 2 installments financed by the issuer ("parcelado pelo Emissor": `ByIssuer`), 3 by the
+ * merchant ("parcelado pelo Estabelecimento": `ByMerchant`), 4 and 5 post-dated (not taken). For
+ * 0 the merchant finances, as before; 1 with installments is a contradiction and refused.
+ */
 const FINANCING: Readonly<Record<string, 'ByMerchant' | 'ByIssuer'>> = {
   '0': 'ByMerchant',
   '1': 'ByMerchant',
-  '2': 'ByMerchant',
-  '3': 'ByIssuer',
+  '2': 'ByIssuer',
+  '3': 'ByMerchant',
 };
 
 export class RequestFieldError extends Error {
@@ -62,6 +71,8 @@ export function saleRequest(req: TefDialFields): Record<string, unknown> {
   const interest = FINANCING[financing];
   if (!interest)
     throw new RequestFieldError('732-000', `732-000 (financing) ${financing} is not one this terminal takes`);
+  if (financing === '1' && installments > 1)
+    throw new RequestFieldError('732-000', `732-000 (financing) 1 is a sale a vista: 018-000 asks for ${installments}`);
   return { amount, method, installments: Math.max(installments, 1), interest, confirmation: 'ecr', receipt: false };
 }
 

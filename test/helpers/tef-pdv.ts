@@ -6,7 +6,7 @@
  * them. Sources: PayGo "Formato genérico", "Comandos existentes", "Exemplos de arquivos"; the
  * CliSiTef file interface's steps P1–P6 (docs/tef-dial.md).
  */
-import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 export type PdvFields = Record<string, string>;
@@ -71,10 +71,15 @@ export class TefPdv {
     return undefined;
   }
 
-  /** Puts the bytes in the request folder as the convention asks: a temporary name, then the rename. */
-  put(bytes: Buffer): void {
+  /**
+   * Puts the bytes in the request folder as the convention asks: a temporary name, then the rename.
+   * `link`: a second name (a hard link) for the same file, kept after the manager is done with it:
+   * what the disk still holds of the request.
+   */
+  put(bytes: Buffer, link?: string): void {
     const tmp = path.join(this.requestDir, 'IntPos.tmp');
     writeFileSync(tmp, bytes);
+    if (link !== undefined) linkSync(tmp, link);
     renameSync(tmp, path.join(this.requestDir, 'IntPos.001'));
   }
 
@@ -84,10 +89,10 @@ export class TefPdv {
    */
   async exchange(
     bytes: Buffer,
-    o: { id?: string; answer: boolean; statusMs?: number; answerMs?: number },
+    o: { id?: string; answer: boolean; statusMs?: number; answerMs?: number; link?: string },
   ): Promise<Exchange> {
     const t0 = performance.now();
-    this.put(bytes);
+    this.put(bytes, o.link);
     const status = await this.#await('IntPos.Sts', o.id, o.statusMs ?? 7000);
     if (!status) throw new Error('TEF não responde: no IntPos.Sts');
     const msToStatus = performance.now() - t0;

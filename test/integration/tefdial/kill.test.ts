@@ -4,13 +4,14 @@
  * CNF/NCN never came (the PDV died after its answer) is undone at the PDV's next request, never
  * confirmed. The independent PDV (test/helpers/tef-pdv.ts) over real folders; the sandbox host on loopback.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { spawnDaemonChild, type DaemonChild } from '../../helpers/daemon-child.js';
 import { startHarness, type Harness } from '../../helpers/sandbox.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
-import { pdvFile, TefPdv } from '../../helpers/tef-pdv.js';
+import { writeSupervisorPassword } from '../../../src/main/voids.js';
+import { pdvFile, TefPdv, type Exchange } from '../../helpers/tef-pdv.js';
 
 const tempDir = useTempDirs();
 let h: Harness;
@@ -153,6 +154,55 @@ it('the daemon stopped (its own stop, as at SIGTERM) while the card is read: the
     } else expect(await charged()).toBe(0);
     // The request in hand is removed only after its answer is on disk, so the PDV may read the answer first.
     await expect.poll(() => existsSync(path.join(base, 'REQ', 'IntPos.001.working')), { timeout: 10_000 }).toBe(false);
+  } finally {
+    await stop(restarted);
+  }
+}, 180_000);
+
+it('the daemon SIGKILLed mid-void, its request already blanked of the password: the void answered after the restart, no password left on the disk', async () => {
+  const stateDir = tempDir();
+  const base = tempDir();
+  writeSupervisorPassword(path.join(stateDir, 'supervisor-password'), 'gerente2026');
+  const pdv = new TefPdv(path.join(base, 'REQ'), path.join(base, 'RESP'));
+  const killed = daemon(stateDir, base, { KILL_AT: 'state:voiding' });
+  let sale: Record<string, string>;
+  const link = path.join(base, 'kept-cnc');
+  let cnc: Promise<Exchange>;
+  try {
+    await ready(killed);
+    sale = (await pdv.crt('9301', 2910)).response!;
+    expect(sale['009-000']).toBe('0');
+    await pdv.decide('CNF', '9302', sale);
+    await expect
+      .poll(async () => (await h.ledger()).sales.filter((s) => s.merchantOrderId === sale['027-000']), {
+        timeout: 20_000,
+      })
+      .toEqual([expect.objectContaining({ confirmationStatus: 1 })]);
+    cnc = pdv.exchange(
+      pdvFile([
+        ['000-000', 'CNC'],
+        ['001-000', '9303'],
+        ['003-000', '2910'],
+        ['012-000', sale['012-000']!],
+        ['022-000', sale['022-000']!],
+        ['900-000', 'gerente2026'],
+      ]),
+      { id: '9303', answer: true, statusMs: 120_000, answerMs: 120_000, link },
+    );
+    expect((await killed.exit).signal, killed.err()).toBe('SIGKILL');
+  } finally {
+    killed.child.kill('SIGKILL');
+  }
+  // Killed after the blanking: the request in hand carries no password any more.
+  expect(existsSync(path.join(base, 'REQ', 'IntPos.001.working'))).toBe(true);
+  expect(readFileSync(link, 'latin1')).not.toContain('gerente2026');
+  const restarted = daemon(stateDir, base);
+  try {
+    // The void the identification started is found by the ledger: answered without the password.
+    const r = (await cnc).response!;
+    expect(r).toMatchObject({ '000-000': 'CNC', '001-000': '9303', '025-000': sale['012-000'] });
+    expect(r['030-000']).not.toMatch(/SUPERVISOR/);
+    expect(readFileSync(link, 'latin1')).toMatch(/\r\n900-000 = +\r\n999-999 = 0\r\n$/);
   } finally {
     await stop(restarted);
   }

@@ -3,10 +3,11 @@
  * layouts) over real folders, against a real daemon (embedded sandbox host, virtual pinpad): the
  * same sales the local API shows, confirmed, undone, resent and voided; malformed files answered.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { formatBRL } from '../../../src/core/index.js';
 import { writeSupervisorPassword } from '../../../src/main/voids.js';
 import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 import { pdvFile, TefPdv } from '../../helpers/tef-pdv.js';
@@ -41,6 +42,25 @@ async function apiView(orderId: string): Promise<Record<string, unknown>> {
   const found = (list.body.payments as Record<string, unknown>[]).find((p) => p.merchantOrderId === orderId);
   expect(found, `payment ${orderId} on the API`).toBeDefined();
   return found!;
+}
+
+/** An ADM request: header and identification, all a PDV sends (docs/tef-dial.md). */
+const adm = (id: string): [string, string][] => [
+  ['000-000', 'ADM'],
+  ['001-000', id],
+];
+
+/** The receipt lines of an answer, 029-001 to 029-<028-000>. */
+function receiptLinesOf(r: Record<string, string>): string[] {
+  const n = Number(r['028-000']);
+  return Array.from({ length: n }, (_, i) => r[`029-${String(i + 1).padStart(3, '0')}`] ?? '');
+}
+
+/** The request file kept under a second name holds no password: its 900-000 is spaces. */
+function expectBlanked(file: string, secret: string): void {
+  const kept = readFileSync(file, 'latin1');
+  expect(kept).not.toContain(secret);
+  expect(kept).toMatch(/\r\n900-000 = +\r\n999-999 = 0\r\n$/);
 }
 
 describe('the TEF Dial interface', () => {
@@ -122,21 +142,23 @@ describe('the TEF Dial interface', () => {
       await pdv.crt('503', 30000, [
         ['731-000', '1'],
         ['018-000', '3'],
-        ['732-000', '3'],
+        // PayGo's table: 2 installments financed by the issuer (docs/tef-dial.md).
+        ['732-000', '2'],
       ])
     ).response!;
     expect(parc['018-000']).toBe('3');
+    expect(parc['729-000']).toBe('2');
     expect(await apiView(parc['027-000']!)).toMatchObject({ method: 'credit', installments: 3, interest: 'ByIssuer' });
     await pdv.decide('CNF', '504', parc);
   });
 
-  it('CNC: a void with the supervisor password (900-000), refused without it; resent, the same void', async () => {
+  it('CNC: a void with the supervisor password (900-000), refused without it; resent, the same void; the password blanked on the disk', async () => {
     const sale = (await pdv.crt('701', 2000)).response!;
     await pdv.decide('CNF', '702', sale);
     await expect.poll(async () => (await apiView(sale['027-000']!)).status).toBe('confirmed');
-    const cnc = (id: string, extra: [string, string][]) =>
-      pdv.send(
-        [
+    const cnc = (id: string, extra: [string, string][], link?: string) =>
+      pdv.exchange(
+        pdvFile([
           ['000-000', 'CNC'],
           ['001-000', id],
           ['003-000', '2000'],
@@ -144,13 +166,16 @@ describe('the TEF Dial interface', () => {
           ['012-000', sale['012-000']!],
           ['022-000', sale['022-000']!],
           ...extra,
-        ],
-        true,
+        ]),
+        { id, answer: true, ...(link ? { link } : {}) },
       );
     const refused = (await cnc('703', [])).response!;
     expect(refused['009-000']).not.toBe('0');
     expect(refused['030-000']).toMatch(/SUPERVISOR/);
-    const voided = (await cnc('704', [['900-000', SUPERVISOR]])).response!;
+    const link = path.join(base, 'kept-cnc');
+    const voided = (await cnc('704', [['900-000', SUPERVISOR]], link)).response!;
+    // What the disk still holds of the request (the same file under a second name): no password.
+    expectBlanked(link, SUPERVISOR);
     expect(voided).toMatchObject({ '000-000': 'CNC', '001-000': '704', '009-000': '0', '025-000': sale['012-000'] });
     expect(await apiView(sale['027-000']!)).toMatchObject({ voided: { amount: 2000, full: true } });
     const again = (await cnc('704', [['900-000', SUPERVISOR]])).response!;
@@ -158,6 +183,49 @@ describe('the TEF Dial interface', () => {
     const voids = (await t.call('GET', `/v1/payments/${String((await apiView(sale['027-000']!)).id)}/voids`)).body
       .voids as unknown[];
     expect(voids).toHaveLength(1);
+  });
+
+  it("ADM: the day's report for the PDV to print, no CNF asked; a sale left pending undone first", async () => {
+    const lost = (await pdv.crt('801', 1600)).response!;
+    const before = ((await t.call('GET', '/v1/payments')).body.payments as unknown[]).length;
+    const r = (await pdv.send(adm('802'), true)).response!;
+    expect(r).toMatchObject({ '000-000': 'ADM', '001-000': '802', '009-000': '0', '729-000': '1' });
+    expect(r['030-000']).toBe('RELATORIO DO DIA; 1 VENDA PENDENTE DESFEITA');
+    const lines = receiptLinesOf(r);
+    expect(lines.length).toBeGreaterThan(5);
+    expect(lines.every((l) => l.length <= 32)).toBe(true);
+    const report = (await t.call('GET', '/v1/day/report')).body as { closedAt: unknown; totals: { net: number } };
+    expect(report.closedAt).toBeNull();
+    // The report's net total, as the API gives it, is on the paper the PDV prints.
+    expect(lines.some((l) => l.includes(formatBRL(report.totals.net)))).toBe(true);
+    await expect.poll(async () => (await apiView(lost['027-000']!)).status).toBe('undone');
+    expect(((await t.call('GET', '/v1/payments')).body.payments as unknown[]).length).toBe(before);
+  });
+
+  it("ADM with the supervisor's password (900-000): the day's close; a wrong one refused; the password blanked on the disk", async () => {
+    const wrongLink = path.join(base, 'kept-wrong');
+    const wrong = await pdv.exchange(pdvFile([...adm('811'), ['900-000', 'nao-e-essa']]), {
+      id: '811',
+      answer: true,
+      link: wrongLink,
+    });
+    expect(wrong.response!['009-000']).not.toBe('0');
+    expect(wrong.response!['030-000']).toMatch(/^FECHAMENTO RECUSADO: THE SUPERVISOR PASSWORD IS NOT VALID/);
+    expect(((await t.call('GET', '/v1/day/report')).body as { closedAt: unknown }).closedAt).toBeNull();
+    const link = path.join(base, 'kept-right');
+    const closed = (
+      await pdv.exchange(pdvFile([...adm('812'), ['900-000', SUPERVISOR]]), { id: '812', answer: true, link })
+    ).response!;
+    expect(closed).toMatchObject({ '000-000': 'ADM', '009-000': '0', '729-000': '1', '030-000': 'DIA FECHADO' });
+    expect(receiptLinesOf(closed).length).toBeGreaterThan(5);
+    expect(((await t.call('GET', '/v1/day/report')).body as { closedAt: unknown }).closedAt).toEqual(
+      expect.any(String),
+    );
+    // What the disk still holds of the two requests (the same file under a second name): no password.
+    expectBlanked(wrongLink, 'nao-e-essa');
+    expectBlanked(link, SUPERVISOR);
+    const again = (await pdv.send([...adm('813'), ['900-000', SUPERVISOR]], true)).response!;
+    expect(again['030-000']).toBe('DIA JA FECHADO');
   });
 
   describe('malformed files: a status file, then a refusal naming the fault; nothing journaled', () => {
