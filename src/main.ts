@@ -366,6 +366,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
     engine,
     qrEngine,
     pixEngine,
+    cnpEngine: cnp?.engine,
     voids: voids.engine,
     forwarder,
     backend,
