@@ -20,7 +20,10 @@ export interface CnpEngineDeps extends OwnerDeps {
 
 const DURABLE = new Set<CnpEffect['kind']>(['outbox.cnp-undo']);
 
-/** A request the backend threw on before an answer (a bug, a refusal by name): nothing was sent. */
+/**
+ * A request the backend threw on instead of answering: its refusals by name before anything is sent
+ * (debit: CNP_DEBIT_NEEDS_AUTHENTICATION); what leaves and fails is an outcome, never a throw.
+ */
 function thrown(e: unknown): CnpSaleOutcome {
   return { answer: 'not-sent', detail: (e as Error).message };
 }
@@ -41,7 +44,7 @@ export class CnpEngine extends MachineOwner<CnpStateName, CnpSaleData, CnpInput,
   /**
    * Opens the journal row (`sending`, without the card), sends the sale with the typed card held
    * in memory for this one request, and applies its answer. A request the backend refuses by name
-   * before sending (debit) throws, and no row is opened.
+   * before sending (debit) ends `failed`, its reason the refusal's.
    */
   async start(
     request: CnpPaymentRequest,
