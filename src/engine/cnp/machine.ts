@@ -1,5 +1,6 @@
 import type { MachineStep } from '../owner-deps.js';
 import { SALE, decide } from '../rules/index.js';
+import { undoSettled } from '../undo-settled.js';
 import type { DeliveredInput } from '../machine-vocabulary.js';
 import type { CnpSaleOutcome } from '../cnp-ports.js';
 import {
@@ -58,28 +59,11 @@ function answered(state: CnpState, o: CnpSaleOutcome): Step {
   return go(state, 'failed', `sale ${o.answer}`, { ...patch, reason: `${rule.why}: ${o.detail}` });
 }
 
+/** The undo race's end, as the card sale's (undo-settled.ts). */
 function delivered(state: CnpState, input: DeliveredInput): Step {
-  if (input.action === 'done') return go(state, 'undone', 'undo delivered', { reason: input.reason });
-  const order = state.data.merchantOrderId;
-  if (input.action === 'needs-refund')
-    return go(
-      state,
-      'needs-refund',
-      'undo too late',
-      { reason: input.reason },
-      {
-        kind: 'alarm',
-        code: 'NEEDS_REFUND',
-        message: `card-not-present sale ${order} stayed charged: ${input.reason}; void it by its PaymentId`,
-      },
-    );
-  return go(
-    state,
-    'dead-letter',
-    'undo dead-letter',
-    { reason: input.reason },
-    { kind: 'alarm', code: 'UNDO_DEAD_LETTER', message: `undo of card-not-present sale ${order}: ${input.reason}` },
-  );
+  const end = undoSettled(input, `card-not-present sale ${state.data.merchantOrderId}`);
+  const patch = { reason: end.reason };
+  return end.alarm ? go(state, end.to, end.label, patch, end.alarm) : go(state, end.to, end.label, patch);
 }
 
 /** The card-not-present sale as a pure transition function (the same contract as the card sale's). */
