@@ -25,10 +25,17 @@ const CARD = { CARD_NUMBER: '4111111111111111', CARD_EXPIRY: '07/2031', CARD_CVV
 const TYPED = [CARD.CARD_NUMBER, CARD.CARD_EXPIRY, `"${CARD.CARD_CVV}"`];
 
 function child(mode: 'sale' | 'recover', stateDir: string, env: Record<string, string> = {}) {
-  return spawnDaemonChild('test/integration/cnp/cnp-daemon-child.ts', [mode], {
+  // The QR kill test's daemon child, making a card-not-present sale (KIND=cnp).
+  return spawnDaemonChild('test/integration/qr/qr-daemon-child.ts', [mode], {
     host: h.running,
     stateDir,
-    env: { OMNIPOS_ACQUIRER__TIMEOUT_MS: '2000', OMNIPOS_CARD_NOT_PRESENT__KIND: 'ecommerce', ...CARD, ...env },
+    env: {
+      OMNIPOS_ACQUIRER__TIMEOUT_MS: '2000',
+      OMNIPOS_CARD_NOT_PRESENT__KIND: 'ecommerce',
+      KIND: 'cnp',
+      ...CARD,
+      ...env,
+    },
   });
 }
 
