@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EcommerceCardNotPresent, EcommerceCnpDelivery } from '../../../src/acquirer/index.js';
 import { OmniDeliveryAdapter } from '../../../src/acquirer/omni/delivery.js';
@@ -7,6 +8,7 @@ import { CnpEngine, type CnpEvent } from '../../../src/engine/cnp/engine.js';
 import type { CnpPaymentRequest } from '../../../src/engine/cnp/types.js';
 import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
 import { Journal, MerchantOrderIds, Outbox } from '../../../src/store/index.js';
+import { scanForCardData } from '../../helpers/scan-card-data.js';
 import { useTempStores } from '../../helpers/store.js';
 import { log, startHarness, type Harness } from '../../helpers/sandbox.js';
 
@@ -62,7 +64,13 @@ function terminal(timeoutMs = 5000) {
       await new Promise((r) => setTimeout(r, 70));
     }
   };
-  return { journal, outbox, engine, events, settle };
+  /** The typed card anywhere in the store's folder (database, WAL) or in the events told: none. */
+  const leaks = (typed: ReturnType<typeof card>): string[] => {
+    const needles = [typed.number, typed.expiry, `"${typed.securityCode}"`];
+    const told = JSON.stringify(events);
+    return [...scanForCardData(path.dirname(db.name), needles), ...needles.filter((n) => told.includes(n))];
+  };
+  return { journal, outbox, engine, events, settle, leaks };
 }
 
 const card = (last: number) => ({
@@ -93,6 +101,7 @@ describe('card-not-present sales through the engine, on the sandbox', () => {
       paymentId: expect.any(String),
     });
     expect(JSON.stringify(row.data)).not.toContain('4000000000000001');
+    expect(t.leaks(card(1))).toEqual([]);
   });
 
   it('a pre-authorization (Capture false): authorized, held at the host', async () => {
@@ -133,5 +142,6 @@ describe('card-not-present sales through the engine, on the sandbox', () => {
       .filter((e) => e.merchantOrderId === entry.merchantOrderId)
       .map((e) => e.kind);
     expect(kinds).toEqual(['card-captured', 'card-voided']);
+    expect(t.leaks(card(1))).toEqual([]);
   });
 });
