@@ -1,5 +1,6 @@
 import { receiptStep } from '../receipt-step.js';
 import { decide, saleTable, type SaleCreateAnswer } from '../rules/index.js';
+import { undoSettled } from '../undo-settled.js';
 import type {
   HostSaleOutcome,
   SaleContext,
@@ -301,31 +302,10 @@ export function saleTransition(state: SaleState, input: SaleInput, ctx: SaleCont
       if (input.kind === 'chip-data')
         return go(state, 'undoing', 'chip data', { emv: input.emv }, { kind: 'outbox.undo-emv' });
       if (input.kind === 'delivered') {
-        if (input.action === 'done') return go(state, 'undone', 'undo delivered', {});
-        if (input.action === 'needs-refund') {
-          return go(
-            state,
-            'needs-refund',
-            'undo too late',
-            { reason: input.reason },
-            {
-              kind: 'alarm',
-              code: 'NEEDS_REFUND',
-              message: `sale ${state.data.merchantOrderId} stayed charged: ${input.reason}; void it when the customer returns`,
-            },
-          );
-        }
-        return go(
-          state,
-          'dead-letter',
-          'undo dead-letter',
-          { reason: input.reason },
-          {
-            kind: 'alarm',
-            code: 'UNDO_DEAD_LETTER',
-            message: `undo of ${state.data.merchantOrderId}: ${input.reason}`,
-          },
-        );
+        const end = undoSettled(input, `sale ${state.data.merchantOrderId}`);
+        // An undo done keeps the sale's reason (why it was undone); the others say why it was not.
+        const patch = end.to === 'undone' ? {} : { reason: end.reason };
+        return end.alarm ? go(state, end.to, end.label, patch, end.alarm) : go(state, end.to, end.label, patch);
       }
       return refuse(state, input);
     default:

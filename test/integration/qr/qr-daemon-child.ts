@@ -1,8 +1,10 @@
 /**
- * The daemon as a child process for the wallet QR and Pix kill tests. `sale` starts the daemon and
- * one wallet QR sale (or Pix with KIND=pix), prints the code as a JSON line, and SIGKILLs itself when the journal commits
- * KILL_AT (a state name, e.g. `approved`: the payment seen, the receipt not out yet). `recover`
- * starts the daemon (recovery runs at start), delivers the outbox, prints the journal and exits.
+ * The daemon as a child process for the wallet QR, Pix and card-not-present kill tests. `sale` starts
+ * the daemon and one wallet QR sale (Pix with KIND=pix; with KIND=cnp a typed-card sale, CARD_NUMBER,
+ * CARD_EXPIRY and CARD_CVV, CAPTURE=false a pre-authorization), prints the code as a JSON line, and
+ * SIGKILLs itself when the journal commits KILL_AT (a state name, e.g. `approved`: the payment seen,
+ * the receipt not out yet). `recover` starts the daemon (recovery runs at start), delivers the outbox
+ * (at most PASSES passes), prints the journal and exits.
  */
 import path from 'node:path';
 import { pino } from 'pino';
@@ -33,27 +35,41 @@ const daemon = await startDaemon({
 
 if (mode === 'sale') {
   const amount = Number(process.env.SALE_AMOUNT ?? '4410');
-  // KIND=pix: a Pix sale instead (the payer as the e-commerce API requires).
+  // KIND=cnp: the card typed (held in memory only); KIND=pix: a Pix sale (the payer as the e-commerce API requires).
+  const card = {
+    number: process.env.CARD_NUMBER ?? '',
+    holder: 'Maria da Silva',
+    expiry: process.env.CARD_EXPIRY ?? '',
+    securityCode: process.env.CARD_CVV ?? '',
+    brand: 'Visa',
+  };
   const { entry, done } =
-    process.env.KIND === 'pix'
-      ? await daemon.pixEngine!.start({
-          amount,
-          payer: { name: 'Maria da Silva', document: '52998224725' },
-          confirmation: 'auto',
-        })
-      : await daemon.qrEngine.start({
-          amount,
-          method: 'credit',
-          installments: 1,
-          interest: 'ByMerchant',
-          confirmation: 'auto',
-        });
+    process.env.KIND === 'cnp'
+      ? await daemon.cnpEngine!.start(
+          { amount, installments: 1, capture: process.env.CAPTURE !== 'false', method: 'credit' },
+          card,
+        )
+      : process.env.KIND === 'pix'
+        ? await daemon.pixEngine!.start({
+            amount,
+            payer: { name: 'Maria da Silva', document: '52998224725' },
+            confirmation: 'auto',
+          })
+        : await daemon.qrEngine.start({
+            amount,
+            method: 'credit',
+            installments: 1,
+            interest: 'ByMerchant',
+            confirmation: 'auto',
+          });
   process.stdout.write(`${JSON.stringify({ merchantOrderId: entry.merchantOrderId })}\n`);
   await done;
   // Survived: wait to be killed.
   await new Promise((r) => setTimeout(r, 60_000));
 } else {
-  for (let i = 0; i < 400 && daemon.outbox.depth().pending > 0; i++) {
+  // A task that must wait (a race not decided before the close) stays pending: PASSES bounds the wait.
+  const passes = Number(process.env.PASSES ?? '400');
+  for (let i = 0; i < passes && daemon.outbox.depth().pending > 0; i++) {
     await daemon.forwarder.runOnce();
     await new Promise((r) => setTimeout(r, 50));
   }

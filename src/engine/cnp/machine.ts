@@ -1,0 +1,76 @@
+import type { MachineStep } from '../owner-deps.js';
+import { SALE, decide } from '../rules/index.js';
+import { undoSettled } from '../undo-settled.js';
+import type { DeliveredInput } from '../machine-vocabulary.js';
+import type { CnpSaleOutcome } from '../cnp-ports.js';
+import {
+  CNP_FINAL,
+  type CnpEffect,
+  type CnpInput,
+  type CnpSaleData,
+  type CnpState,
+  type CnpStateName,
+} from './types.js';
+
+type Step = MachineStep<CnpState, CnpEffect>;
+
+function go(
+  state: CnpState,
+  name: CnpStateName,
+  input: string,
+  patch: Partial<CnpSaleData>,
+  ...effects: CnpEffect[]
+): Step {
+  return { ok: true, state: { name, data: { ...state.data, ...patch } }, effects, input };
+}
+
+/** What the answer tells that may be kept: never the card, only what the host echoed. */
+function kept(o: CnpSaleOutcome): Partial<CnpSaleData> {
+  return {
+    detail: o.detail,
+    ...(o.paymentId ? { paymentId: o.paymentId } : {}),
+    ...(o.maskedNumber ? { maskedNumber: o.maskedNumber } : {}),
+    ...(o.authorizationCode ? { authorizationCode: o.authorizationCode } : {}),
+  };
+}
+
+/**
+ * The sale's answer, decided by the rulebook's `sale` table (rules/book-create.ts `SALE`, the table
+ * a card sale is decided by): `undo` (unknown, an anomaly) → the undo race; `done` → approved
+ * (captured or held, as the answer's state shows), declined, or failed (refused, never sent).
+ */
+function answered(state: CnpState, o: CnpSaleOutcome): Step {
+  const rule = decide(SALE, o.answer);
+  const patch = kept(o);
+  if (rule.decision === 'undo') {
+    const undo: CnpEffect = { kind: 'outbox.cnp-undo' };
+    if (o.answer !== 'anomaly') return go(state, 'undoing', `sale ${o.answer}`, { ...patch, reason: rule.why }, undo);
+    return go(state, 'undoing', 'sale anomaly', { ...patch, reason: rule.why }, undo, {
+      kind: 'alarm',
+      code: 'HOST_ANOMALY',
+      message: `card-not-present sale ${state.data.merchantOrderId}: ${o.detail}; it is being voided`,
+    });
+  }
+  if (o.answer === 'approved') {
+    const held = !state.data.request.capture && o.state === 'pending';
+    return go(state, held ? 'authorized' : 'captured', held ? 'pre-authorized' : 'approved', patch);
+  }
+  if (o.answer === 'declined') return go(state, 'declined', 'declined', { ...patch, reason: o.detail });
+  return go(state, 'failed', `sale ${o.answer}`, { ...patch, reason: `${rule.why}: ${o.detail}` });
+}
+
+/** The undo race's end, as the card sale's (undo-settled.ts). */
+function delivered(state: CnpState, input: DeliveredInput): Step {
+  const end = undoSettled(input, `card-not-present sale ${state.data.merchantOrderId}`);
+  const patch = { reason: end.reason };
+  return end.alarm ? go(state, end.to, end.label, patch, end.alarm) : go(state, end.to, end.label, patch);
+}
+
+/** The card-not-present sale as a pure transition function (the same contract as the card sale's). */
+export function cnpTransition(state: CnpState, input: CnpInput): Step {
+  const refuse = (): Step => ({ ok: false, reason: `input ${input.kind} is not valid in state ${state.name}` });
+  if (CNP_FINAL.has(state.name)) return refuse();
+  if (state.name === 'sending' && input.kind === 'answered') return answered(state, input.outcome);
+  if (state.name === 'undoing' && input.kind === 'delivered') return delivered(state, input);
+  return refuse();
+}
