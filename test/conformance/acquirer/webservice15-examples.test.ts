@@ -79,8 +79,8 @@ const EXPECTED: Record<
   263: {
     root: 'transacao',
     status: '6',
-    plant: { cents: 3880, capture: false },
-    why: 'capture of 3880 of a pre-authorization (ws15:1398-1403)',
+    plant: { cents: 4000, capture: false },
+    why: 'a partial capture: 3880 of a pre-authorization of 4000 (ws15:1398-1403)',
   },
   285: {
     root: 'erro',
