@@ -21,6 +21,7 @@ import {
   type Delivery,
 } from './engine/index.js';
 import { buildVoids } from './main/voids.js';
+import { startCardNotPresent } from './main/card-not-present.js';
 import { undoRaceOptions } from './main/money-rules.js';
 import { startFleet } from './main/fleet.js';
 import { startMetrics } from './main/metrics.js';
@@ -151,20 +152,14 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   held.add('the receipt printer', () => printing.close());
   const printer = printing.port;
   const forwarderRef: { runOnce?: () => Promise<number> } = {};
+  // What the payment engines are built on alike (the store, the printer, the clock, the timing, the outbox's wake-up).
+  const onOutbox = (): void => void forwarderRef.runOnce?.();
+  const owned = { db, journal, outbox, orderIds, receipt: printer, canSell, clock, ...timing, onOutbox, onEvent };
   const engine = new SaleEngine({
-    db,
-    journal,
-    outbox,
-    orderIds,
+    ...owned,
     card: pinpadDevice.card,
-    canSell,
     host: backend.sales,
-    receipt: printer,
-    clock,
     log: log.child({ component: 'engine' }),
-    ...timing,
-    onOutbox: () => void forwarderRef.runOnce?.(),
-    onEvent,
   });
   // The wallet QR codes: the acquirer's (qr.provider: ecommerce on the omni backend) or the terminal's own.
   const { delivery, qrCodes } = backend;
@@ -172,42 +167,31 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   // The QR (wallet or Pix) on the pinpad's display while it can be paid: an image, or a text.
   const qrDisplay = new PinpadQrDisplay(pinpadDevice.pinpad, log.child({ component: 'pinpad-display' }));
   const qrEngine = new QrEngine({
-    db,
-    journal,
-    outbox,
-    orderIds,
+    ...owned,
+    ...qrTiming,
     host: delivery,
-    receipt: printer,
-    canSell,
     ...(profile ? { merchant: profile } : {}),
     ...(qrCodes ? { codes: qrCodes } : {}),
     display: qrDisplay,
-    clock,
     log: log.child({ component: 'qr' }),
-    ...timing,
-    ...qrTiming,
-    onOutbox: () => void forwarderRef.runOnce?.(),
-    onEvent,
   });
   const pix = backend.pix;
   const pixEngine = pix
     ? new PixEngine({
-        db,
-        journal,
-        outbox,
-        orderIds,
+        ...owned,
+        ...qrTiming,
         host: pix,
         display: qrDisplay,
-        receipt: printer,
-        canSell,
-        clock,
         log: log.child({ component: 'pix' }),
-        ...timing,
-        ...qrTiming,
-        onOutbox: () => void forwarderRef.runOnce?.(),
-        onEvent,
       })
     : undefined;
+  // Sales without the card (cardNotPresent; absent: none): their backend and engine, its recovery run.
+  const cnp = startCardNotPresent(
+    held,
+    config,
+    { sandbox, clock, log, dispatcher },
+    { ...owned, log: log.child({ component: 'cnp' }) },
+  );
   const voids = buildVoids({
     db,
     journal,
@@ -233,18 +217,19 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
       }),
     log: log.child({ component: 'void' }),
     ...timing,
-    onOutbox: () => void forwarderRef.runOnce?.(),
+    onOutbox,
     onEvent,
   });
   // The machine of each journal kind (src/core/payment-kinds.ts): a kind added there does not compile until it has one.
   const owners: Readonly<Record<JournalKind, { settled: (task: OutboxTask, delivery: Delivery) => void } | undefined>> =
-    { sale: engine, qr: qrEngine, pix: pixEngine, void: voids.engine };
+    { sale: engine, qr: qrEngine, pix: pixEngine, void: voids.engine, cnp: cnp?.engine };
   const forwarder = new OutboxForwarder({
     db,
     outbox,
     port: delivery,
     pix,
     voids: voids.delivery,
+    cnp: cnp?.delivery,
     clock,
     log: log.child({ component: 'outbox' }),
     onSettled: (task, result) => {
@@ -381,6 +366,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
     engine,
     qrEngine,
     pixEngine,
+    cnpEngine: cnp?.engine,
     voids: voids.engine,
     forwarder,
     backend,

@@ -42,3 +42,5 @@ export { OmniSaleAdapter, type TerminalIdentity } from './omni/sale.js';
 export { omniProvisioning, terminalRegistration, storeRegistration } from './omni/provisioning.js';
 export { technicalParameter, NOT_PRESENT, type TechnicalParameter } from './omni/technical.js';
 export { omniOperationOf, OPERATION_OF_ROUTE } from './omni/operations.js';
+export { EcommerceCardNotPresent, cardProductOf, type EcommerceCnpSettings } from './ecommerce/backend.js';
+export { EcommerceCnpDelivery } from './ecommerce/delivery.js';

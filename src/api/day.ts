@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isOmniposError } from '../core/index.js';
+import { isOmniposError, PAYMENT_KINDS } from '../core/index.js';
 import {
   DAY_BRAND_PATTERN,
   DAY_METHODS,
@@ -140,7 +140,7 @@ const line: Schema = {
   type: 'object',
   properties: {
     id: int,
-    kind: { type: 'string', enum: ['sale', 'void', 'qr', 'pix'] },
+    kind: { type: 'string', enum: [...PAYMENT_KINDS, 'void'] },
     merchantOrderId: str,
     method,
     brand,

@@ -8,6 +8,8 @@ import {
   type QrStateName,
   type PixSaleData,
   type PixStateName,
+  type CnpSaleData,
+  type CnpStateName,
 } from '../engine/index.js';
 import type { PaymentKind } from '../core/index.js';
 import type { JournalEntry } from '../store/index.js';
@@ -32,6 +34,40 @@ const PIX_STATUS: Record<PixStateName, PaymentStatus> = {
   failed: 'failed',
   'dead-letter': 'failed',
 };
+
+/** `undoing` reads as undone, as a card sale's: the outbox's undo race delivers it whatever happens. */
+const CNP_STATUS: Record<CnpStateName, PaymentStatus> = {
+  sending: 'pending',
+  authorized: 'approved',
+  captured: 'confirmed',
+  declined: 'declined',
+  failed: 'failed',
+  undoing: 'undone',
+  undone: 'undone',
+  'needs-refund': 'needs-refund',
+  'dead-letter': 'failed',
+};
+
+/** A card-not-present sale: what the host echoed of the card (its masked number), never what was typed. */
+function cnpView(entry: JournalEntry): Record<string, unknown> {
+  const d = journalData<CnpSaleData>(entry);
+  const state = entry.state as CnpStateName;
+  return {
+    id: entry.id,
+    merchantOrderId: entry.merchantOrderId,
+    status: CNP_STATUS[state],
+    state,
+    amount: entry.amount,
+    method: d.request.method,
+    installments: d.request.installments,
+    ...(d.paymentId ? { paymentId: d.paymentId } : {}),
+    ...(d.authorizationCode ? { authorizationCode: d.authorizationCode } : {}),
+    ...(d.maskedNumber ? { card: { maskedPan: d.maskedNumber } } : {}),
+    ...(d.reason ? { reason: d.reason } : {}),
+    createdAt: entry.createdAt,
+    updatedAt: entry.updatedAt,
+  };
+}
 
 /** The Pix states past the payment (paid at the provider: the fiscal group applies). */
 const PIX_PAID: ReadonlySet<PixStateName> = new Set([
@@ -187,4 +223,5 @@ const PAYMENT_VIEWS: Readonly<Record<PaymentKind, (entry: JournalEntry) => Recor
   sale: cardView,
   qr: qrView,
   pix: pixView,
+  cnp: cnpView,
 };

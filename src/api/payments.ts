@@ -87,6 +87,8 @@ export function engineOf(deps: PaymentsDeps, kind: PaymentKind): SaleEngine | Qr
     sale: deps.engine,
     qr: deps.qrEngine,
     pix: deps.pixEngine,
+    // Not confirmed, undone, cancelled nor reprinted through these routes: a card-not-present sale has no cash register decision.
+    cnp: undefined,
   };
   const engine = engines[kind];
   if (!engine) throw new ApiError(409, 'NOT_AVAILABLE', `${PAYMENT_KIND[kind].name} payments are not available`);

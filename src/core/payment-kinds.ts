@@ -1,11 +1,11 @@
 /**
  * The payments a terminal takes, one kind per machine (src/engine): a card sale, a wallet QR
- * sale, a Pix charge; and the methods the cash register names them by. Every place that does
+ * sale, a Pix charge, a card-not-present sale (a typed card on the e-commerce host); and the methods the cash register names them by. Every place that does
  * something per kind — the API's engines and views, the events, the day report, the receipts —
  * keeps a `Record<PaymentKind, …>` (or `Record<PaymentMethod, …>`), so a kind added here is a
  * compile error at each place that must learn it.
  */
-export const PAYMENT_KINDS = ['sale', 'qr', 'pix'] as const;
+export const PAYMENT_KINDS = ['sale', 'qr', 'pix', 'cnp'] as const;
 export type PaymentKind = (typeof PAYMENT_KINDS)[number];
 
 /** A journal row is a payment of one of these kinds, or a void of one. */
@@ -29,6 +29,8 @@ export const PAYMENT_KIND: Readonly<Record<PaymentKind, PaymentKindFacts>> = {
   sale: { name: 'card', methods: CARD_METHODS },
   qr: { name: 'wallet QR', methods: ['wallet-qr'] },
   pix: { name: 'Pix', methods: ['pix'] },
+  // Started by its own operations, not by `POST /v1/payments`'s methods: the card is typed on the pinpad.
+  cnp: { name: 'card-not-present', methods: [] },
 };
 
 /** The kind of payment a method makes. */

@@ -4,6 +4,7 @@
  * QR, Pix, void) with their data and states, the outbox forwarder, and one event union. Other areas
  * import the engine only through this file.
  */
+import type { CnpEvent } from './cnp/engine.js';
 import type { PixEvent } from './pix/engine.js';
 import type { QrEvent } from './qr/engine.js';
 import type { SaleEvent } from './sale/engine.js';
@@ -89,7 +90,17 @@ export type { UndoRaceOptions } from './outbox/undo-race.js';
 export { journalData } from './journal-data.js';
 export { nextDailyClose, lastDailyClose, decisionDeadline } from './daily-close.js';
 export { nextTryAt, type BackoffOptions } from './backoff.js';
+export { CnpEngine, type CnpEvent, type CnpEngineDeps } from './cnp/engine.js';
+export {
+  CNP_STATES,
+  CNP_FINAL,
+  type CnpPaymentRequest,
+  type CnpSaleData,
+  type CnpStateName,
+  type CnpState,
+} from './cnp/types.js';
+
 export * from './rules/index.js';
 
 /** What the engines emit, one union: the API's event stream and the fleet's telemetry read it. */
-export type EngineEvent = SaleEvent | QrEvent | PixEvent | VoidEvent;
+export type EngineEvent = SaleEvent | QrEvent | PixEvent | VoidEvent | CnpEvent;

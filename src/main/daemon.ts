@@ -8,6 +8,7 @@ import type {
   EngineEvent,
   OutboxForwarder,
   PixEngine,
+  CnpEngine,
   ReceiptPort,
   QrEngine,
   SaleEngine,
@@ -35,6 +36,8 @@ export interface Daemon {
   readonly qrEngine: QrEngine;
   /** Pix sales, when the configuration has e-commerce credentials. */
   readonly pixEngine: PixEngine | undefined;
+  /** Sales without the card, when the configuration has `cardNotPresent`. */
+  readonly cnpEngine: CnpEngine | undefined;
   /** Card voids (a supervisor authorizes each). */
   readonly voids: VoidEngine;
   readonly forwarder: OutboxForwarder;

@@ -202,4 +202,73 @@ export const MIGRATIONS: readonly Migration[] = [
         BEGIN SELECT RAISE(ABORT, 'a closed day is immutable until it is archived'); END;
     `,
   },
+  {
+    version: 8,
+    name: 'card-not-present payments in the journal',
+    // A card-not-present sale (src/engine/cnp) is a payment kind of its own: the journal's kind
+    // CHECK lets 'cnp' in. SQLite changes no CHECK in place, and with foreign keys on (they cannot be
+    // turned off inside the migration's transaction) dropping the journal would cascade to its
+    // transitions: so the journal and the two tables that name it are copied, ids kept, into new
+    // tables that name the new journal; the old ones are dropped children first (the journal's drop
+    // then cascades nowhere), the new ones take their names (the rename rewrites the references),
+    // and the indexes are made again, as migrations 1 and 6 wrote them.
+    up: `
+      CREATE TABLE journal_v8 (
+        id                INTEGER PRIMARY KEY,
+        kind              TEXT NOT NULL CHECK (kind IN ('sale', 'void', 'qr', 'pix', 'cnp')),
+        merchant_order_id TEXT NOT NULL UNIQUE CHECK (length(merchant_order_id) BETWEEN 1 AND 15),
+        state             TEXT NOT NULL,
+        amount            INTEGER NOT NULL CHECK (amount >= 0),
+        data              TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(data)),
+        created_at        TEXT NOT NULL,
+        updated_at        TEXT NOT NULL
+      ) STRICT;
+      INSERT INTO journal_v8 (id, kind, merchant_order_id, state, amount, data, created_at, updated_at)
+        SELECT id, kind, merchant_order_id, state, amount, data, created_at, updated_at FROM journal;
+
+      CREATE TABLE journal_transitions_v8 (
+        journal_id INTEGER NOT NULL REFERENCES journal_v8(id) ON DELETE CASCADE,
+        seq        INTEGER NOT NULL,
+        from_state TEXT,
+        to_state   TEXT NOT NULL,
+        input      TEXT NOT NULL,
+        at         TEXT NOT NULL,
+        PRIMARY KEY (journal_id, seq)
+      ) STRICT;
+      INSERT INTO journal_transitions_v8 (journal_id, seq, from_state, to_state, input, at)
+        SELECT journal_id, seq, from_state, to_state, input, at FROM journal_transitions;
+
+      CREATE TABLE outbox_v8 (
+        id                 INTEGER PRIMARY KEY,
+        journal_id         INTEGER REFERENCES journal_v8(id),
+        operation          TEXT NOT NULL,
+        idempotency_key    TEXT NOT NULL UNIQUE,
+        payload            TEXT NOT NULL CHECK (json_valid(payload)),
+        attempts           INTEGER NOT NULL DEFAULT 0,
+        next_try_at        TEXT NOT NULL,
+        deadline_at        TEXT,
+        last_error         TEXT,
+        dead_letter_reason TEXT,
+        done_at            TEXT,
+        created_at         TEXT NOT NULL
+      ) STRICT;
+      INSERT INTO outbox_v8 (id, journal_id, operation, idempotency_key, payload, attempts, next_try_at,
+                             deadline_at, last_error, dead_letter_reason, done_at, created_at)
+        SELECT id, journal_id, operation, idempotency_key, payload, attempts, next_try_at,
+               deadline_at, last_error, dead_letter_reason, done_at, created_at FROM outbox;
+
+      DROP TABLE journal_transitions;
+      DROP TABLE outbox;
+      DROP TABLE journal;
+      ALTER TABLE journal_v8 RENAME TO journal;
+      ALTER TABLE journal_transitions_v8 RENAME TO journal_transitions;
+      ALTER TABLE outbox_v8 RENAME TO outbox;
+
+      CREATE INDEX journal_state ON journal(state);
+      CREATE INDEX journal_ecommerce_qr_payment ON journal(json_extract(data, '$.paymentId'))
+        WHERE kind = 'qr' AND json_extract(data, '$.provider') = 'ecommerce';
+      CREATE INDEX outbox_due ON outbox(next_try_at) WHERE done_at IS NULL AND dead_letter_reason IS NULL;
+      CREATE INDEX outbox_dead_letters ON outbox(id) WHERE dead_letter_reason IS NOT NULL;
+    `,
+  },
 ];

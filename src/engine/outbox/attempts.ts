@@ -18,6 +18,7 @@ export interface OutboxPayloads {
   'pix.refund': PixTask;
   'void.confirm': VoidConfirmTask;
   'void.undo': VoidUndoTask;
+  'cnp.undo': UndoTask;
 }
 
 /** What an attempt may use: the hosts' ports (Pix and voids only when configured) and the time. */
@@ -25,6 +26,8 @@ export interface AttemptContext {
   port: AcquirerDeliveryPort;
   pix?: PixHostPort | undefined;
   voids?: VoidDeliveryPort | undefined;
+  /** The card-not-present backend's delivery port (absent without `cardNotPresent`). */
+  cnp?: AcquirerDeliveryPort | undefined;
   undoRace: UndoRaceOptions;
   now: Date;
   /**
@@ -61,6 +64,8 @@ export const ATTEMPTS: {
   'void.confirm': async (c, t) =>
     c.voids ? { delivery: await c.voids.confirmVoid(t.paymentId, t.voidId) } : noPort('void.confirm'),
   'void.undo': (c, t) => (c.voids ? attemptVoidUndo(c.voids, t, c.now, visibilityOf(c.undoRace)) : noPort('void.undo')),
+  // The card sale's undo race, decided by the same `sale.undo` table, against the card-not-present host.
+  'cnp.undo': (c, t) => (c.cnp ? attemptUndo(c.cnp, t, c.now, c.undoRace) : noPort('cnp.undo')),
 };
 
 const OPERATIONS: ReadonlySet<string> = new Set(Object.values(OUTBOX_OPERATIONS));
@@ -82,6 +87,7 @@ const REQUIRED: { readonly [Op in OutboxOperation]: readonly (keyof OutboxPayloa
   'pix.refund': ['merchantOrderId', 'paymentId'],
   'void.confirm': ['merchantVoidId', 'paymentId', 'voidId'],
   'void.undo': ['merchantVoidId', 'paymentId'],
+  'cnp.undo': ['merchantOrderId'],
 };
 
 function holds<Op extends OutboxOperation>(op: Op, payload: object): payload is OutboxPayloads[Op] {

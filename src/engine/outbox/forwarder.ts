@@ -17,6 +17,8 @@ export interface ForwarderDeps {
   pix?: PixHostPort | undefined;
   /** The omni API's void confirmations and undos (card voids). */
   voids?: VoidDeliveryPort | undefined;
+  /** The card-not-present backend's delivery port (`cnp.undo`; absent without `cardNotPresent`). */
+  cnp?: AcquirerDeliveryPort | undefined;
   clock: Clock;
   log: Logger;
   /**
@@ -154,10 +156,10 @@ export class OutboxForwarder {
     let payload: Record<string, unknown> | undefined;
     try {
       if (isOutboxOperation(task.operation)) {
-        const { port, pix, voids, undoRace } = this.#deps;
+        const { port, pix, voids, cnp, undoRace } = this.#deps;
         // One statement, committed (synchronous=FULL) before the request it precedes leaves.
         const save = (p: object): void => outbox.updatePayload(task.id, { ...(p as Record<string, unknown>) });
-        const attempt = await attemptTask(task.operation, task.payload, { port, pix, voids, undoRace, now, save });
+        const attempt = await attemptTask(task.operation, task.payload, { port, pix, voids, cnp, undoRace, now, save });
         delivery = attempt.delivery;
         payload = attempt.payload as Record<string, unknown> | undefined;
       } else {

@@ -27,6 +27,8 @@ export const OUTBOX_OPERATIONS = {
   pixRefund: 'pix.refund',
   voidConfirm: 'void.confirm',
   voidUndo: 'void.undo',
+  /** A card-not-present sale's undo race (the same race and payload as `sale.undo`, on the card-not-present host). */
+  cnpUndo: 'cnp.undo',
 } as const;
 
 /** One task per sale and operation: enqueueing again returns the task already there. */

@@ -111,6 +111,19 @@ const PIX: Readonly<Record<string, DayOutcome>> = {
   'dead-letter': 'dead-letter',
 };
 
+/** A card-not-present sale (src/engine/cnp): a pre-authorization held at the host counts as approved. */
+const CNP: Readonly<Record<string, DayOutcome>> = {
+  sending: 'in-progress',
+  authorized: 'approved',
+  captured: 'confirmed',
+  declined: 'declined',
+  failed: 'failed',
+  undoing: 'in-progress',
+  undone: 'undone',
+  'needs-refund': 'needs-refund',
+  'dead-letter': 'dead-letter',
+};
+
 /**
  * A void's states are the void engine's (src/engine/void): read by name, defensively, so a state
  * this table does not know counts as in progress rather than as money moved.
@@ -166,6 +179,8 @@ const DAY_FACTS: Readonly<
     outcome: QR[state] ?? 'in-progress',
   }),
   pix: (state) => ({ method: 'pix', brand: 'pix', product: 'pix', outcome: PIX[state] ?? 'in-progress' }),
+  // Credit only; the host's brand is a name, not the tables' BrandId: the kind tells it apart.
+  cnp: (state) => ({ method: 'credit', brand: 'unknown', product: 'credit', outcome: CNP[state] ?? 'in-progress' }),
 };
 
 /**

@@ -1,5 +1,5 @@
 import type { JournalKind } from '../../core/index.js';
-import { FINAL_STATES, FINAL_VOID_STATES, PIX_FINAL, QR_FINAL } from '../../engine/index.js';
+import { CNP_FINAL, FINAL_STATES, FINAL_VOID_STATES, PIX_FINAL, QR_FINAL } from '../../engine/index.js';
 import type { Db } from '../../store/index.js';
 import { voidSaleRef } from '../day/lines.js';
 
@@ -15,6 +15,7 @@ const FINAL: Readonly<Record<JournalKind, ReadonlySet<string>>> = {
   sale: FINAL_STATES,
   qr: QR_FINAL,
   pix: PIX_FINAL,
+  cnp: CNP_FINAL,
   void: FINAL_VOID_STATES,
 };
 

@@ -30,7 +30,7 @@ describe('the payment-kind registry', () => {
   });
 
   it('a void is not a payment kind', () => {
-    expect(PAYMENT_KINDS.filter(isPaymentKind)).toEqual(['sale', 'qr', 'pix']);
+    expect(PAYMENT_KINDS.filter(isPaymentKind)).toEqual(['sale', 'qr', 'pix', 'cnp']);
     expect(isPaymentKind('void')).toBe(false);
   });
 });

@@ -1,0 +1,75 @@
+import type { AlarmEffect, DeliveredInput } from '../machine-vocabulary.js';
+import type { CnpSaleOutcome } from '../cnp-ports.js';
+
+/**
+ * A sale without the card present (a phone order typed on the pinpad, a pre-authorization), on a
+ * card-not-present backend (src/engine/cnp-ports.ts). Its journal row is opened in `sending`
+ * before the request leaves; the typed card is never in it (only what the host echoes: the masked
+ * number). An answer the rulebook's `sale` table undoes (lost, unreadable, an anomaly), and a row
+ * found in `sending` at start, go to the undo race (`cnp.undo`: the query by MerchantOrderId and
+ * the void of what it finds), as a card sale's do.
+ */
+export interface CnpPaymentRequest {
+  /** Cents. */
+  amount: number;
+  installments: number;
+  /** `true`: captured at once; `false`: a pre-authorization, captured or voided later. */
+  capture: boolean;
+  /** Credit only: the backend refuses debit by name (CNP_DEBIT_NEEDS_AUTHENTICATION). */
+  method: 'credit' | 'debit';
+}
+
+export interface CnpSaleData {
+  request: CnpPaymentRequest;
+  merchantOrderId: string;
+  /** The backend's kind (`ecommerce`, `webservice15`): the host the sale went to. */
+  backend: string;
+  idempotencyKey?: string;
+  /** When the request was about to leave (ISO): the undo race's window counts from here. */
+  sentAt: string;
+  paymentId?: string;
+  /** The masked number the host echoed (first 6, last 4): never the number typed. */
+  maskedNumber?: string;
+  brand?: string;
+  authorizationCode?: string;
+  /** The host's own terms for the answer (status, return code), for people. */
+  detail?: string;
+  reason?: string;
+}
+
+export const CNP_STATES = [
+  /** Journaled before the request leaves. */
+  'sending',
+  /** A pre-authorization the host holds (Status 1): captured or voided later. */
+  'authorized',
+  /** Captured at once (Status 2). */
+  'captured',
+  'declined',
+  /** Refused before processing (a 4xx) or never sent: nothing charged. */
+  'failed',
+  /** The undo race runs (`cnp.undo`). */
+  'undoing',
+  'undone',
+  'needs-refund',
+  'dead-letter',
+] as const;
+export type CnpStateName = (typeof CNP_STATES)[number];
+
+/** The states a card-not-present sale ends in; `authorized` is not one (the host holds the amount). */
+export const CNP_FINAL: ReadonlySet<CnpStateName> = new Set<CnpStateName>([
+  'captured',
+  'declined',
+  'failed',
+  'undone',
+  'needs-refund',
+  'dead-letter',
+]);
+
+export interface CnpState {
+  name: CnpStateName;
+  data: CnpSaleData;
+}
+
+export type CnpInput = { kind: 'answered'; outcome: CnpSaleOutcome } | DeliveredInput;
+
+export type CnpEffect = { kind: 'outbox.cnp-undo' } | AlarmEffect;

@@ -1,0 +1,67 @@
+import { EcommerceCardNotPresent, EcommerceCnpDelivery } from '../acquirer/index.js';
+import type { Config } from '../config/index.js';
+import { OmniposError } from '../core/index.js';
+import {
+  CnpEngine,
+  type AcquirerDeliveryPort,
+  type CardNotPresentBackend,
+  type CnpEngineDeps,
+} from '../engine/index.js';
+import { acquirerFromConfig, type AcquirerWiring } from './acquirer-urls.js';
+import type { Held } from './held.js';
+
+type CnpKind = NonNullable<Config['values']['cardNotPresent']>['kind'];
+
+/** A card-not-present backend and the delivery port its undo race runs on, with the clients it opened. */
+export interface CnpParts {
+  backend: CardNotPresentBackend;
+  delivery: AcquirerDeliveryPort;
+  close(): Promise<void>;
+}
+
+/**
+ * The backends by `cardNotPresent.kind` (src/config/schema.ts `CARD_NOT_PRESENT_KINDS`): a kind
+ * added there does not compile until it has its line here.
+ */
+const KINDS: { readonly [K in CnpKind]: (config: Config, wiring: AcquirerWiring) => CnpParts } = {
+  // The JSON e-commerce API on the acquirer's e-commerce credentials and addresses (those Pix uses).
+  ecommerce: (config, wiring) => {
+    const acquirer = acquirerFromConfig(config, wiring);
+    const client = acquirer.ecommerce;
+    if (!client) {
+      void acquirer.close().catch(() => undefined);
+      throw new OmniposError(
+        'CONFIG_INVALID',
+        'cardNotPresent: ecommerce needs the e-commerce credentials (acquirer.merchantId and acquirer.merchantKeyFile)',
+        { path: 'cardNotPresent' },
+      );
+    }
+    const soft = config.values.terminal.softDescriptor;
+    const backend = new EcommerceCardNotPresent(client, {
+      ...(soft ? { softDescriptor: soft } : {}),
+      timeoutMs: config.values.acquirer.timeoutMs,
+    });
+    return { backend, delivery: new EcommerceCnpDelivery(client, backend), close: () => acquirer.close() };
+  },
+};
+
+/**
+ * The card-not-present sales the configuration asks for (`cardNotPresent`, absent by default: none):
+ * its kind's backend, built on the daemon's wiring (its clients closed by `held`), and the engine
+ * that journals its sales, its recovery run.
+ */
+export function startCardNotPresent(
+  held: Held,
+  config: Config,
+  wiring: AcquirerWiring,
+  deps: Omit<CnpEngineDeps, 'host'>,
+): { engine: CnpEngine; delivery: AcquirerDeliveryPort } | undefined {
+  const kind = config.values.cardNotPresent?.kind;
+  if (kind === undefined) return undefined;
+  const parts = KINDS[kind](config, wiring);
+  held.add('the card-not-present clients', () => parts.close());
+  const engine = new CnpEngine({ ...deps, host: parts.backend });
+  held.add('the card-not-present engine', () => engine.stop());
+  engine.recover();
+  return { engine, delivery: parts.delivery };
+}
