@@ -7,3 +7,4 @@ export {
 } from './backend.js';
 export { Ws15Transport, type Ws15TransportOptions } from './transport.js';
 export type { Ws15Exchange } from './outcomes.js';
+export { Webservice15CnpDelivery } from './delivery.js';
