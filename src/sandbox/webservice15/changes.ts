@@ -1,6 +1,5 @@
 import { textAt, type XmlElement } from '../../core/index.js';
 import { Ws15Refusal } from './erros.js';
-import type { Ws15Host } from './host.js';
 import { transacaoReply, type Ws15Transaction } from './replies.js';
 import { CANCEL_DAYS, CAPTURE_DAYS, QUERY_DAYS } from './test-data.js';
 
@@ -11,6 +10,12 @@ import { CANCEL_DAYS, CAPTURE_DAYS, QUERY_DAYS } from './test-data.js';
  */
 
 const DAY_MS = 86_400_000;
+
+/** What these messages read and change of the host (host.ts `Ws15Host`). */
+interface Ws15Host {
+  now(): Date;
+  readonly transactions: Map<string, Ws15Transaction>;
+}
 
 /** "após o prazo de captura expirar, ela será cancelada automaticamente pelo sistema" (ws15:1440). */
 function settleDeadline(t: Ws15Transaction, now: Date): void {
