@@ -1,7 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/core/log/index.js';
 import { OmniposError } from '../../../src/core/index.js';
-import { Webservice15CardNotPresent, Ws15Transport } from '../../../src/acquirer/webservice15/index.js';
+import {
+  Webservice15CardNotPresent,
+  Webservice15CnpDelivery,
+  Ws15Transport,
+} from '../../../src/acquirer/webservice15/index.js';
 import type { CnpSaleRequest } from '../../../src/engine/index.js';
 import { listenWs15, TEST_STORE, type RunningWs15 } from '../../../src/sandbox/index.js';
 
@@ -165,5 +169,25 @@ describe('webservice 1.5: tokens', () => {
   it('a sale asking gerar-token answers the token beside the transaction', async () => {
     const s = await backend.sale(sale(), { makeToken: true });
     expect(s.answer).toBe('approved');
+  });
+});
+
+describe('webservice 1.5: the delivery port of the undo race', () => {
+  it('confirm captures a pre-authorization; a captured one needs nothing', async () => {
+    const delivery = new Webservice15CnpDelivery(backend);
+    const pre = await backend.sale(sale({ capture: false }));
+    expect(await delivery.confirm(pre.paymentId as string)).toMatchObject({ action: 'done' });
+    expect(await backend.query(pre.paymentId as string)).toMatchObject({ state: 'approved', captured: true });
+    expect(await delivery.confirm(pre.paymentId as string)).toEqual({ action: 'done', reason: 'captured at the host' });
+  });
+
+  it('a sale whose answer was lost is found by its order number and cancelled; nothing found is retried', async () => {
+    const delivery = new Webservice15CnpDelivery(backend);
+    const r = sale();
+    await backend.sale(r);
+    expect(await delivery.undoByOrderId(r.merchantOrderId)).toMatchObject({ action: 'done' });
+    expect(await delivery.queryByOrderId(r.merchantOrderId)).toMatchObject({ kind: 'found', state: 'undone' });
+    expect(await delivery.undoByOrderId(r.merchantOrderId)).toMatchObject({ action: 'done' });
+    expect(await delivery.undoByOrderId('neversent1')).toMatchObject({ action: 'retry' });
   });
 });
