@@ -73,8 +73,18 @@ function errorCode(e: unknown): string | undefined {
 }
 
 /**
- * The one place the acquirer clients touch the network: builds the URL from the routes table,
- * applies the timeout, the homologation header and the repeat rule (only routes safe to repeat;
+ * What a failed request's error says of it: `timeout` (no answer in time), `not-sent` (the
+ * connection was never made: the request did not leave), `lost` (it may have reached the host).
+ */
+export function transportFailure(e: unknown, aborted: boolean): 'timeout' | 'not-sent' | 'lost' {
+  const code = errorCode(e);
+  if (aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') return 'timeout';
+  return code && NOT_SENT.has(code) ? 'not-sent' : 'lost';
+}
+
+/**
+ * The one place the JSON acquirer clients touch the network (the XML webservice 1.5 has its own,
+ * webservice15/transport.ts): builds the URL from the routes table, applies the timeout, the homologation header and the repeat rule (only routes safe to repeat;
  * never a sale or void create), and turns transport failures into typed errors that say
  * whether the request may have reached the host. Bodies and headers are never logged.
  */
@@ -196,15 +206,15 @@ export class AcquirerHttp {
 
   #transportError(route: RouteName, e: unknown, aborted: boolean, timeoutMs: number): OmniposError {
     const code = errorCode(e);
-    const timedOut = aborted || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT';
-    if (timedOut) {
+    const failure = transportFailure(e, aborted);
+    if (failure === 'timeout') {
       const ctx: AcquirerErrorContext = { route, outcomeUnknown: true, transport: 'timeout' };
       this.#log.warn({ route, timeoutMs }, 'acquirer did not answer in time');
       return new OmniposError('ACQUIRER_UNKNOWN_OUTCOME', `${route}: no answer within ${timeoutMs} ms`, ctx, {
         cause: e,
       });
     }
-    if (code && NOT_SENT.has(code)) {
+    if (failure === 'not-sent') {
       const ctx: AcquirerErrorContext = { route, outcomeUnknown: false, transport: 'not-sent' };
       this.#log.warn({ route, code }, 'acquirer unreachable');
       return new OmniposError('ACQUIRER_UNREACHABLE', `${route}: cannot connect (${code})`, ctx, { cause: e });

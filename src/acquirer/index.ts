@@ -44,3 +44,11 @@ export { technicalParameter, NOT_PRESENT, type TechnicalParameter } from './omni
 export { omniOperationOf, OPERATION_OF_ROUTE } from './omni/operations.js';
 export { EcommerceCardNotPresent, cardProductOf, type EcommerceCnpSettings } from './ecommerce/backend.js';
 export { EcommerceCnpDelivery } from './ecommerce/delivery.js';
+export {
+  Webservice15CardNotPresent,
+  Webservice15CnpDelivery,
+  Ws15Transport,
+  type Ws15Settings,
+  type Ws15TokenSale,
+  type Ws15TokenOutcome,
+} from './webservice15/index.js';

@@ -169,7 +169,31 @@ export const CONFIG_SHAPE: Shape = {
       type: 'optional',
       inner: {
         type: 'union',
-        options: [{ type: 'object', strict: true, shape: { kind: { type: 'literal', values: ['ecommerce'] } } }],
+        options: [
+          { type: 'object', strict: true, shape: { kind: { type: 'literal', values: ['ecommerce'] } } },
+          {
+            type: 'object',
+            strict: true,
+            shape: {
+              kind: { type: 'literal', values: ['webservice15'] },
+              url: { type: 'string', checks: [{ kind: 'custom', name: 'httpUrl' }] },
+              affiliation: { type: 'string', checks: [{ kind: 'regex', source: '^[0-9]{1,20}$', flags: '' }] },
+              keyFile: { type: 'string', checks: [{ kind: 'min_length', value: 1 }] },
+              timeoutMs: {
+                type: 'default',
+                inner: {
+                  type: 'number',
+                  checks: [
+                    { kind: 'safeint' },
+                    { kind: 'greater_than', value: 100, inclusive: true },
+                    { kind: 'less_than', value: 120000, inclusive: true },
+                  ],
+                },
+                value: 30000,
+              },
+            },
+          },
+        ],
         discriminator: 'kind',
         exact: true,
       },

@@ -37,6 +37,8 @@ export interface Config {
     merchantKey?: Secret;
     apiLanKey?: Secret;
     alarmWebhookSecret?: Secret;
+    /** `cardNotPresent.keyFile` of kind `webservice15`: the store's access key. */
+    webservice15Key?: Secret;
   }>;
   /** The LAN listener's PEM certificate (`api.lan.certFile`), when configured. */
   readonly apiLanCert?: string;
@@ -148,6 +150,10 @@ export function completeConfig(
     apiLanCert = readSecret(values.api.lan.certFile, 'api.lan.certFile', problems);
     apiLanKey = readSecret(values.api.lan.keyFile, 'api.lan.keyFile', problems);
   }
+  const cnp = values.cardNotPresent;
+  if (cnp?.kind === 'webservice15') cnp.keyFile = resolve(cnp.keyFile);
+  const webservice15Key =
+    cnp?.kind === 'webservice15' ? readSecret(cnp.keyFile, 'cardNotPresent.keyFile', problems) : undefined;
   const alarmWebhookSecret = values.alarms.webhook
     ? readSecret(values.alarms.webhook.secretFile, 'alarms.webhook.secretFile', problems)
     : undefined;
@@ -173,6 +179,7 @@ export function completeConfig(
       ...(merchantKey ? { merchantKey } : {}),
       ...(apiLanKey ? { apiLanKey } : {}),
       ...(alarmWebhookSecret ? { alarmWebhookSecret } : {}),
+      ...(webservice15Key ? { webservice15Key } : {}),
     },
     ...(apiLanCert ? { apiLanCert: apiLanCert.reveal() } : {}),
     source,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { webservice15CardNotPresent } from './card-not-present-webservice15.js';
 import { isHttpUrl, isNotBlank } from './checks.js';
 
 /**
@@ -127,10 +128,12 @@ const acquirer = z.strictObject({
  * merchantKeyFile, ecommerceUrl, ecommerceQueryUrl) and `terminal.softDescriptor`. Absent: no
  * card-not-present sales.
  */
-export const CARD_NOT_PRESENT_KINDS = ['ecommerce'] as const;
+export const CARD_NOT_PRESENT_KINDS = ['ecommerce', 'webservice15'] as const;
 const cardNotPresent = z.discriminatedUnion('kind', [
   // The JSON e-commerce API: no keys of its own; the invoice's name is terminal.softDescriptor.
   z.strictObject({ kind: z.literal('ecommerce') }),
+  // The XML webservice 1.5: its endpoint, affiliation and key file (card-not-present-webservice15.ts).
+  webservice15CardNotPresent,
 ]);
 
 const terminal = z.strictObject({

@@ -11,6 +11,10 @@ function secretFiles(values: ConfigValues, dir: string): { key: string; file: st
     { key: 'acquirer.merchantKeyFile', file: values.acquirer.merchantKeyFile },
     { key: 'api.lan.keyFile', file: values.api.lan?.keyFile },
     { key: 'alarms.webhook.secretFile', file: values.alarms.webhook?.secretFile },
+    {
+      key: 'cardNotPresent.keyFile',
+      file: values.cardNotPresent?.kind === 'webservice15' ? values.cardNotPresent.keyFile : undefined,
+    },
     { key: 'fleet.mqtt.passwordFile', file: mqtt?.passwordFile && path.resolve(dir, mqtt.passwordFile) },
     { key: 'fleet.mqtt.keyFile', file: mqtt?.keyFile && path.resolve(dir, mqtt.keyFile) },
   ];

@@ -23,3 +23,4 @@ export {
   REDACTED,
 } from './log/scrub.js';
 export type { Logger, LoggerOptions } from './log/logger.js';
+export { readXml, writeXml, xml, child, textAt, xmlDeclaredEncoding, XmlSyntaxError, type XmlElement } from './xml.js';

@@ -1,4 +1,10 @@
-import { EcommerceCardNotPresent, EcommerceCnpDelivery } from '../acquirer/index.js';
+import {
+  EcommerceCardNotPresent,
+  EcommerceCnpDelivery,
+  Webservice15CardNotPresent,
+  Webservice15CnpDelivery,
+  Ws15Transport,
+} from '../acquirer/index.js';
 import type { Config } from '../config/index.js';
 import { OmniposError } from '../core/index.js';
 import {
@@ -42,6 +48,23 @@ const KINDS: { readonly [K in CnpKind]: (config: Config, wiring: AcquirerWiring)
       timeoutMs: config.values.acquirer.timeoutMs,
     });
     return { backend, delivery: new EcommerceCnpDelivery(client, backend), close: () => acquirer.close() };
+  },
+  // The XML webservice 1.5 on its own endpoint, affiliation and key (config/card-not-present-webservice15.ts).
+  webservice15: (config, wiring) => {
+    const cnp = config.values.cardNotPresent;
+    const key = config.secrets.webservice15Key;
+    if (cnp?.kind !== 'webservice15' || !key)
+      throw new OmniposError('CONFIG_INVALID', 'cardNotPresent: webservice15 needs its keyFile', {
+        path: 'cardNotPresent.keyFile',
+      });
+    const transport = new Ws15Transport({ url: cnp.url, timeoutMs: cnp.timeoutMs, log: wiring.log });
+    const soft = config.values.terminal.softDescriptor;
+    const backend = new Webservice15CardNotPresent((m, what) => transport.post(m, what), {
+      affiliation: cnp.affiliation,
+      key: key.reveal(),
+      ...(soft ? { softDescriptor: soft } : {}),
+    });
+    return { backend, delivery: new Webservice15CnpDelivery(backend), close: () => transport.close() };
   },
 };
 

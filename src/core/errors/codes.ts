@@ -110,6 +110,11 @@ export const ERROR_CODES = {
     exit: 4,
     summary: "a debit sale without the card needs the cardholder's authentication in a browser: refused",
   },
+  CNP_NOT_OFFERED: {
+    http: 501,
+    exit: 4,
+    summary: "the card-not-present backend's host does not offer this operation (the webservice 1.5 has no BIN lookup)",
+  },
   SANDBOX_REFUSED: { http: 400, exit: 4, summary: 'a sandbox-only tool was pointed at another host' },
   // pinpad link and driver (drivers/pinpad throws PinpadError with these same code strings; adapters and the CLI map it)
   PINPAD_DISCONNECTED: { http: 503, exit: 3, summary: 'the pinpad link is down (unplugged, port closed, no answer)' },

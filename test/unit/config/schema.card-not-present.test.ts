@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG_PATH, loadConfig, type ConfigProblem } from '../../../src/config/index.js';
 import { OmniposError } from '../../../src/core/errors/index.js';
@@ -36,9 +37,52 @@ describe('cardNotPresent', () => {
     expect(problemsOf({ kind: 'ecommerce', numero: '1006993069' })).toEqual([
       { path: 'cardNotPresent.numero', message: 'unknown key' },
     ]);
-    const noKind = [{ path: 'cardNotPresent.kind', message: "Invalid discriminator value. Expected 'ecommerce'" }];
-    // webservice15 arrives with its backend (issue 34): until then it is refused, not ignored
-    expect(problemsOf({ kind: 'webservice15' })).toEqual(noKind);
-    expect(problemsOf({})).toEqual(noKind);
+    expect(problemsOf({ kind: 'webservice2' })).toEqual([
+      { path: 'cardNotPresent.kind', message: "Invalid discriminator value. Expected 'ecommerce' | 'webservice15'" },
+    ]);
+    expect(problemsOf({}).map((p) => p.path)).toEqual(['cardNotPresent.kind']);
+  });
+});
+
+describe('cardNotPresent of kind webservice15', () => {
+  const keyFile = (): string => {
+    const dir = tempDir();
+    const file = path.join(dir, 'ws15.key');
+    writeFileSync(file, 'a-store-access-key\n', { mode: 0o600 });
+    return file;
+  };
+  const ws15 = (over: Record<string, unknown> = {}): Record<string, unknown> => ({
+    kind: 'webservice15',
+    url: 'https://qasecommerce.cielo.com.br/servicos/ecommwsec.do',
+    affiliation: '1006993069',
+    keyFile: keyFile(),
+    ...over,
+  });
+
+  it('has keys of its own: the endpoint, the affiliation and the key file, read as a secret', () => {
+    const config = loadConfig({ path: write(ws15()), env: {} });
+    expect(config.values.cardNotPresent).toMatchObject({
+      kind: 'webservice15',
+      affiliation: '1006993069',
+      timeoutMs: 30_000,
+    });
+    expect(config.secrets.webservice15Key?.reveal()).toBe('a-store-access-key');
+  });
+
+  it("refuses the e-commerce API's keys on it, a missing key and an affiliation that is not 1 to 20 digits", () => {
+    expect(problemsOf(ws15({ merchantId: 'x' }))).toEqual([
+      { path: 'cardNotPresent.merchantId', message: 'unknown key' },
+    ]);
+    expect(problemsOf(ws15({ keyFile: undefined })).map((p) => p.path)).toEqual(['cardNotPresent.keyFile']);
+    expect(problemsOf(ws15({ affiliation: '10069930691006993069X' })).map((p) => p.path)).toEqual([
+      'cardNotPresent.affiliation',
+    ]);
+    expect(problemsOf(ws15({ url: 'ftp://x' })).map((p) => p.path)).toEqual(['cardNotPresent.url']);
+  });
+
+  it('refuses a key file that cannot be read, by its key', () => {
+    expect(problemsOf(ws15({ keyFile: '/nonexistent/ws15.key' })).map((p) => p.path)).toEqual([
+      'cardNotPresent.keyFile',
+    ]);
   });
 });

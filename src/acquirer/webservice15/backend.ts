@@ -1,0 +1,164 @@
+import { OmniposError } from '../../core/index.js';
+import { writeXml } from '../../core/index.js';
+import type {
+  CardNotPresentBackend,
+  CardProduct,
+  CnpChangeOutcome,
+  CnpSaleOutcome,
+  CnpSaleRequest,
+  SaleQuery,
+  TypedCard,
+} from '../../engine/index.js';
+import { answerOf } from './outcomes.js';
+import { changeOutcome, queryOutcome, saleOutcome, type Ws15Exchange } from './outcomes.js';
+import { describe, type Ws15Token } from './answers.js';
+import {
+  bandeiraOf,
+  cancelRequest,
+  captureRequest,
+  queryByOrderRequest,
+  queryRequest,
+  tokenRequest,
+  transactionRequest,
+  type Ws15Credential,
+  type Ws15SaleMessage,
+} from './messages.js';
+
+/** How a backend reaches the service: one message out, one exchange back (transport.ts, or a test's). */
+export type Ws15Post = (message: string, what: string) => Promise<Ws15Exchange>;
+
+export interface Ws15Settings extends Ws15Credential {
+  /** `dados-pedido.soft-descriptor`, up to 13 letters or digits (ws15:381). */
+  softDescriptor?: string;
+  now?: () => Date;
+}
+
+/** A sale by a saved token (ws15:1026-1057): direct (`autorizar` 3) or recurrent (4); credit at sight only. */
+export interface Ws15TokenSale {
+  merchantOrderId: string;
+  amountCents: number;
+  capture: boolean;
+  token: string;
+  /** The brand saved with the token: the manual asks the store to keep it (ws15:990). */
+  brand: string;
+  recurrent?: boolean;
+}
+
+/** What `requisicao-token` gave back, or why not. */
+export type Ws15TokenOutcome =
+  | { kind: 'saved'; token: Ws15Token; detail: string }
+  | { kind: 'refused'; code?: number; detail: string }
+  | { kind: 'unknown'; detail: string };
+
+function refuseDebit(method: CnpSaleRequest['method']): void {
+  if (method === 'debit')
+    throw new OmniposError(
+      'CNP_DEBIT_NEEDS_AUTHENTICATION',
+      'debit through the webservice 1.5 needs the cardholder to authenticate at the issuer in a browser (ws15:1166, 851); sell it as credit or with the card present',
+    );
+}
+
+function bandeira(brand: string): string {
+  const b = bandeiraOf(brand);
+  if (!b)
+    throw new OmniposError('INVALID_ARGUMENT', `the webservice 1.5 knows no brand "${brand}" (ws15:389)`, {
+      outcomeUnknown: false,
+    });
+  return b;
+}
+
+/** The XML webservice 1.5 as the card-not-present backend: credit sales typed on the pinpad, captures, cancellations, tokens. */
+export class Webservice15CardNotPresent implements CardNotPresentBackend {
+  readonly kind = 'webservice15';
+  readonly #post: Ws15Post;
+  readonly #s: Ws15Settings;
+
+  constructor(post: Ws15Post, settings: Ws15Settings) {
+    this.#post = post;
+    this.#s = settings;
+  }
+
+  #message(r: {
+    merchantOrderId: string;
+    amountCents: number;
+    capture: boolean;
+  }): Omit<Ws15SaleMessage, 'payer' | 'mode' | 'bandeira' | 'installments'> {
+    return {
+      orderNumber: r.merchantOrderId,
+      amountCents: r.amountCents,
+      capture: r.capture,
+      at: (this.#s.now ?? (() => new Date()))(),
+      ...(this.#s.softDescriptor ? { softDescriptor: this.#s.softDescriptor } : {}),
+    };
+  }
+
+  /** Direct authorization with the card (`autorizar` 3, ws15:845-856); never repeated. */
+  async sale(r: CnpSaleRequest, options: { makeToken?: boolean } = {}): Promise<CnpSaleOutcome> {
+    refuseDebit(r.method);
+    const m: Ws15SaleMessage = {
+      ...this.#message(r),
+      installments: r.installments,
+      mode: 3,
+      bandeira: bandeira(r.card.brand),
+      payer: { card: r.card },
+      ...(options.makeToken ? { makeToken: true } : {}),
+    };
+    return saleOutcome(await this.#post(writeXml(transactionRequest(this.#s, m)), 'requisicao-transacao'), r.capture);
+  }
+
+  /** A sale by token: `autorizar` 3, or 4 when recurrent; credit at sight only (ws15:1050-1057, 1083-1090). */
+  async saleByToken(r: Ws15TokenSale): Promise<CnpSaleOutcome> {
+    const m: Ws15SaleMessage = {
+      ...this.#message(r),
+      installments: 1,
+      mode: r.recurrent ? 4 : 3,
+      bandeira: bandeira(r.brand),
+      payer: { token: r.token },
+    };
+    return saleOutcome(await this.#post(writeXml(transactionRequest(this.#s, m)), 'requisicao-transacao'), r.capture);
+  }
+
+  /** `requisicao-token` (ws15:967-1024): the same card gives the same token (ws15:987). */
+  async saveCard(card: TypedCard): Promise<Ws15TokenOutcome> {
+    const a = answerOf(await this.#post(writeXml(tokenRequest(this.#s, card)), 'requisicao-token'));
+    if (a.kind === 'transport')
+      return a.failure === 'not-sent'
+        ? { kind: 'refused', detail: 'not sent' }
+        : { kind: 'unknown', detail: `transport ${a.failure}` };
+    if (a.kind === 'token') return { kind: 'saved', token: a.token, detail: describe(a) };
+    if (a.kind === 'erro' && a.row?.meaning === 'refused')
+      return { kind: 'refused', code: a.row.code, detail: describe(a) };
+    return { kind: 'unknown', detail: a.kind === 'bad' ? a.reason : describe(a) };
+  }
+
+  /** Whole (no amount) or partial capture; 6 is what it leads to (ws15:1396-1403). */
+  async capture(tid: string, amountCents?: number): Promise<CnpChangeOutcome> {
+    return changeOutcome(await this.#post(writeXml(captureRequest(this.#s, tid, amountCents)), 'requisicao-captura'), [
+      'approved',
+    ]);
+  }
+
+  /** Whole: 9; partial: the transaction stays 6 (ws15:1460). */
+  async void(tid: string, amountCents?: number): Promise<CnpChangeOutcome> {
+    const ex = await this.#post(writeXml(cancelRequest(this.#s, tid, amountCents)), 'requisicao-cancelamento');
+    return changeOutcome(ex, amountCents === undefined ? ['undone'] : ['undone', 'approved']);
+  }
+
+  async query(tid: string): Promise<SaleQuery> {
+    return queryOutcome(await this.#post(writeXml(queryRequest(this.#s, tid)), 'requisicao-consulta'));
+  }
+
+  /** `requisicao-consulta-chsec`: the newest transaction under the order number (ws15:1338). */
+  async queryByOrderId(merchantOrderId: string): Promise<SaleQuery> {
+    return queryOutcome(
+      await this.#post(writeXml(queryByOrderRequest(this.#s, merchantOrderId)), 'requisicao-consulta-chsec'),
+    );
+  }
+
+  /** The webservice 1.5 has no BIN lookup (its messages: ws15:263-269, xsd:405-417). */
+  cardProduct(_bin: string): Promise<CardProduct> {
+    return Promise.reject(
+      new OmniposError('CNP_NOT_OFFERED', 'the webservice 1.5 has no BIN lookup; the brand is chosen by the cashier'),
+    );
+  }
+}
