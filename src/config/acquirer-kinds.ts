@@ -1,16 +1,31 @@
+import type { z } from 'zod';
 import type { AcquirerConfigKind } from './acquirer-kind.js';
 import { OMNI_CONFIG } from './acquirer-omni.js';
 
 /**
- * The acquirer kinds this build's configuration knows, each with its rules (acquirer-<kind>.ts); its
- * keys are its member of the `acquirer` union in schema.ts, and its backend its entry in the factory
- * (src/main/acquirer-backend.ts `KINDS`, keyed by these: a kind without its entry does not compile).
+ * The acquirer kinds this build's configuration knows, each with its keys and rules (acquirer-<kind>.ts);
+ * schema.ts makes `acquirer` the union of `{ kind: '<kind>', <kind>: its keys }`, and each kind's
+ * backend is its entry in the factory (src/main/acquirer-backend.ts `KINDS`, keyed by these: a kind
+ * without its entry does not compile).
  */
-const ACQUIRER_CONFIG = {
+export const ACQUIRER_CONFIG = {
   omni: OMNI_CONFIG,
 } as const;
 
 export type AcquirerKind = keyof typeof ACQUIRER_CONFIG;
+
+type Registry = typeof ACQUIRER_CONFIG;
+type KeysOf<K extends AcquirerKind> = ReturnType<Registry[K]['keys']>;
+
+/** The configuration's `acquirer` as read: one kind, its keys under its name. */
+export type AcquirerValues = {
+  [K in AcquirerKind]: { kind: K } & { [P in K]: z.output<KeysOf<K>> };
+}[AcquirerKind];
+
+/** The configuration's `acquirer` as written. */
+export type AcquirerInput = {
+  [K in AcquirerKind]: { kind: K } & { [P in K]: z.input<KeysOf<K>> };
+}[AcquirerKind];
 
 /** Every kind, for the schema's message on an unknown one (the factory's keys are these). */
 export const ACQUIRER_KINDS = Object.keys(ACQUIRER_CONFIG) as readonly AcquirerKind[];

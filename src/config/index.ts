@@ -16,7 +16,7 @@ export {
   type AcquirerKeys,
 } from './acquirer-kinds.js';
 export type { AcquirerConfigKind } from './acquirer-kind.js';
-export type { OmniKeys } from './acquirer-omni-keys.js';
+export type { OmniKeys } from './acquirer-omni.js';
 export { Secret } from './secret.js';
 export { type ConfigProblem, formatProblem } from './problems.js';
 export { isLoopbackHost, productionProblems } from './environment-guard.js';

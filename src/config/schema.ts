@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { isNotBlank } from './checks.js';
-import { ACQUIRER_KINDS } from './acquirer-kinds.js';
-import { OmniKeys } from './acquirer-omni-keys.js';
+import { ACQUIRER_CONFIG, ACQUIRER_KINDS, type AcquirerInput, type AcquirerValues } from './acquirer-kinds.js';
 import { filePath, httpUrl, port } from './fields.js';
 
 /**
@@ -72,21 +71,21 @@ const printer = z.discriminatedUnion('kind', [
  * The acquirer: its kind, and that kind's own keys under its name (`acquirer.omni`), one member per
  * kind of acquirer-kinds.ts (the configuration's guards read them through the kind's rules there).
  */
-const acquirer = z.discriminatedUnion(
-  'kind',
-  [
-    /** The terminal API (physicalSales) with the e-commerce and wallet APIs. */
-    z.strictObject({ kind: z.literal('omni'), omni: OmniKeys }),
-  ],
-  {
+function acquirerSchema(): z.ZodType<AcquirerValues, AcquirerInput> {
+  const fields = { z, httpUrl, filePath, port };
+  const [first, ...rest] = ACQUIRER_KINDS.map((k) =>
+    z.strictObject({ kind: z.literal(k), [k]: ACQUIRER_CONFIG[k].keys(fields) }),
+  );
+  return z.discriminatedUnion('kind', [first!, ...rest], {
     error: (issue) => {
       const input: unknown = issue.input;
       if (issue.code !== 'invalid_union' || input === null || typeof input !== 'object' || !('kind' in input))
         return undefined;
       return `unknown acquirer ${JSON.stringify(input.kind)}: this build speaks to ${ACQUIRER_KINDS.map((k) => `"${k}"`).join(', ')}`;
     },
-  },
-);
+  });
+}
+const acquirer = acquirerSchema();
 
 /**
  * Sales without the card present (phone orders, pre-authorizations): one backend, chosen by `kind`,
@@ -194,7 +193,7 @@ const qr = z.strictObject({
   pollMs: z.number().int().min(100).max(60_000).default(1000),
   /**
    * Who makes the wallet QR code: `ecommerce` (the e-commerce API's QR code sale, the only code the
-   * acquirer's host registers; needs acquirer.merchantId and merchantKeyFile) or `terminal` (the
+   * acquirer's host registers; needs acquirer.omni.merchantId and merchantKeyFile) or `terminal` (the
    * terminal builds br.com.padraoq itself: only for the sandbox or an acquirer that registers such
    * codes). Default: `terminal` in the sandbox, `ecommerce` elsewhere.
    */
