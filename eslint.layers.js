@@ -153,13 +153,13 @@ export const ENTRIES = [
   },
   {
     module: 'src/main/acquirer-urls.ts',
-    from: ['src/cli/embedded-sandbox.ts', 'src/cli/sandbox.ts', 'src/cli/wallet.ts'],
-    why: "the sandbox commands read the acquirer's addresses from the configuration, and `wallet pay` where this state directory's sandbox listens, without loading the daemon (src/main.ts)",
+    from: ['src/cli/diag.ts', 'src/cli/embedded-sandbox.ts', 'src/cli/sandbox.ts', 'src/cli/wallet.ts'],
+    why: "the sandbox commands read the acquirer's addresses from the configuration, and `wallet pay` and `diag` where this state directory's sandbox listens, without loading the daemon (src/main.ts)",
   },
   {
     module: 'src/main/acquirer-backend.ts',
-    from: ['src/cli/init.ts', 'src/cli/register.ts', 'src/cli/wallet.ts'],
-    why: 'init, register and wallet pay build the acquirer the configuration names (acquirer.kind) without loading the daemon (src/main.ts)',
+    from: ['src/cli/diag.ts', 'src/cli/init.ts', 'src/cli/register.ts', 'src/cli/wallet.ts'],
+    why: "init, register, wallet pay and diag (the kind's probe) build the acquirer the configuration names (acquirer.kind) without loading the daemon (src/main.ts)",
   },
   {
     module: 'src/main/devices.ts',

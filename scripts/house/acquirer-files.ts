@@ -40,7 +40,7 @@ const OMNI_CLIENTS =
 export function acquirerFiles(root: string): AcquirerFiles {
   const src = filesBelow(root, 'src').filter((f) => f.endsWith('.ts'));
   const outsideBackends = src.filter((f) => !/^src\/acquirer\/[^/]+\//.test(f));
-  const naming = outsideBackends.filter((f) => /ACQUIRER_KINDS\s*=|\[K in AcquirerKind\]/.test(codeOf(root, f)));
+  const naming = outsideBackends.filter((f) => /ACQUIRER_CONFIG\s*=|\[K in AcquirerKind\]/.test(codeOf(root, f)));
   const importers = src.filter(
     (f) => !f.startsWith('src/acquirer/') && /from '(\.\.?\/)+(src\/)?acquirer\/index\.js'/.test(codeOf(root, f)),
   );

@@ -150,7 +150,7 @@ export async function createPayment(req: IncomingMessage, res: ServerResponse, d
           throw new ApiError(
             409,
             'NOT_AVAILABLE',
-            'Pix needs the e-commerce credentials (acquirer.merchantId and merchantKeyFile)',
+            'Pix needs the e-commerce credentials (acquirer.omni.merchantId and merchantKeyFile)',
           );
         if (!payer) throw new ApiError(400, 'INVALID_FIELD', 'payer: is required for pix', 'payer');
         const { entry, done } = await deps.pixEngine.start(

@@ -1,8 +1,10 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { request } from 'undici';
 import { loadConfig, type Config } from '../config/index.js';
 import { isOmniposError, systemClock } from '../core/index.js';
+import { createLogger } from '../core/log/index.js';
+import { acquirerProbe } from '../main/acquirer-backend.js';
+import { readInUse } from '../main/acquirer-urls.js';
 import { InitializationStore } from '../initialization/index.js';
 import { DAMAGE_MARKER, Outbox, openTerminalDatabase, readDamage, type DamageRecord } from '../store/index.js';
 import { printJson, type CliContext, type Command } from './context.js';
@@ -79,39 +81,43 @@ async function jsonOf(
 }
 
 /**
- * Asks the acquirer's authorization address for anything (a GET of its root: no credentials, no
- * business request): any HTTP answer means reachable; its `Date` header gives the clock offset.
+ * Asks the configured acquirer kind's probe (the daemon's: the omni one asks for a transactional
+ * token, never a business request), on clients of its own and through this state directory's
+ * sandbox when one listens: an HTTP answer below 500 means reachable (a refusal still proves the host
+ * is there); the answer's `Date` header gives the clock offset.
  */
 async function probeAcquirer(
   config: Config,
 ): Promise<{ acquirer: DiagReport['acquirer']; clock: DiagReport['clock'] }> {
-  const url = config.values.acquirer.authUrl;
   const local = new Date();
-  try {
-    const res = await request(url, { method: 'GET', headersTimeout: 3000, bodyTimeout: 3000 });
-    await res.body.text().catch(() => '');
-    const date = typeof res.headers.date === 'string' ? new Date(res.headers.date) : undefined;
+  let date: Date | undefined;
+  const log = createLogger({ level: 'silent' });
+  const sandbox = readInUse(path.join(config.values.stateDir, 'sandbox'));
+  const probe = acquirerProbe(config, { sandbox, clock: systemClock, log, onHostDate: (d) => (date = d) });
+  const url = probe.where;
+  const clockOf = (): DiagReport['clock'] => {
     const mid = new Date((local.getTime() + Date.now()) / 2);
-    const ok = date && !Number.isNaN(date.getTime());
+    const ok = date !== undefined && !Number.isNaN(date.getTime());
     return {
-      acquirer: { url, reachable: true, httpStatus: res.statusCode },
-      clock: {
-        local: mid.toISOString(),
-        acquirerDate: ok ? date.toISOString() : null,
-        offsetMs: ok ? date.getTime() - mid.getTime() : null,
-      },
+      local: mid.toISOString(),
+      acquirerDate: ok ? date!.toISOString() : null,
+      offsetMs: ok ? date!.getTime() - mid.getTime() : null,
     };
-  } catch (e) {
+  };
+  try {
+    const answer = await probe.ask(3000);
+    if (answer.reachable) return { acquirer: { url, ...answer }, clock: clockOf() };
     const embedded = config.values.environment === 'sandbox' && config.values.sandbox.embedded;
     return {
       acquirer: {
         url,
-        reachable: false,
-        error: (e as { code?: string }).code ?? (e as Error).message,
+        ...answer,
         ...(embedded ? { note: 'the embedded sandbox host runs inside the daemon: start the daemon to reach it' } : {}),
       },
-      clock: { local: local.toISOString(), acquirerDate: null, offsetMs: null },
+      clock: clockOf(),
     };
+  } finally {
+    await probe.close();
   }
 }
 

@@ -34,7 +34,7 @@ Exit codes (every command; a command's --help adds its own from 5 up):
 
 Environment:
   OMNIPOS_CONFIG       configuration file (default: config/omnipos.json, sandbox and virtual devices)
-  OMNIPOS_<KEY>        overrides one key, e.g. OMNIPOS_STATE_DIR, OMNIPOS_ACQUIRER__QUERY_URL
+  OMNIPOS_<KEY>        overrides one key, e.g. OMNIPOS_STATE_DIR, OMNIPOS_ACQUIRER__OMNI__QUERY_URL
 `;
 }
 

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config/index.js';
+import { acquirerKeys, loadConfig } from '../config/index.js';
 import { OmniposError } from '../core/index.js';
 import { createLogger } from '../core/log/index.js';
 import { sandboxListenOptions } from '../main/acquirer-urls.js';
@@ -152,7 +152,9 @@ Example:
       strict: true,
     });
     const config = loadConfig({ ...(values.config ? { path: values.config } : {}), env: ctx.env });
-    const acquirer = config.values.acquirer;
+    // The configured kind's addresses: the sandbox plays omni's bases, so another kind names none of them.
+    const a = acquirerKeys(config.values);
+    const configured = a.rules.addresses(a.keys);
     // The sandbox of this state directory, when one listens (the daemon's embedded one or `omnipos
     // sandbox`): the addresses it really uses; otherwise the configuration's.
     const inUse = readInUse(path.join(config.values.stateDir, 'sandbox'));
@@ -160,7 +162,7 @@ Example:
       controls: inUse?.controls ?? `http://127.0.0.1:${config.values.sandbox.port}`,
     };
     for (const b of SANDBOX_BASES)
-      addresses[b satisfies SandboxBase] = inUse?.urls[b] ?? acquirer[CONFIG_KEY_OF_BASE[b]] ?? '';
+      addresses[b satisfies SandboxBase] = inUse?.urls[b] ?? configured[CONFIG_KEY_OF_BASE[b]] ?? '';
     const c = {
       ...sandboxCredentials(),
       addresses,

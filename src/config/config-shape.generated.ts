@@ -118,52 +118,71 @@ export const CONFIG_SHAPE: Shape = {
       },
     },
     acquirer: {
-      type: 'object',
-      strict: true,
-      shape: {
-        kind: { type: 'default', inner: { type: 'enum', values: ['omni'] }, value: 'omni' },
-        authUrl: { type: 'string', checks: [{ kind: 'custom', name: 'httpUrl' }] },
-        requestUrl: { type: 'string', checks: [{ kind: 'custom', name: 'httpUrl' }] },
-        queryUrl: { type: 'string', checks: [{ kind: 'custom', name: 'httpUrl' }] },
-        parametersUrl: { type: 'string', checks: [{ kind: 'custom', name: 'httpUrl' }] },
-        registrationUrl: { type: 'optional', inner: { type: 'string', checks: [{ kind: 'custom', name: 'httpUrl' }] } },
-        walletUrl: { type: 'string', checks: [{ kind: 'custom', name: 'httpUrl' }] },
-        ecommerceUrl: { type: 'string', checks: [{ kind: 'custom', name: 'httpUrl' }] },
-        ecommerceQueryUrl: {
-          type: 'optional',
-          inner: { type: 'string', checks: [{ kind: 'custom', name: 'httpUrl' }] },
-        },
-        clientId: { type: 'string', checks: [{ kind: 'min_length', value: 1 }] },
-        clientSecretFile: { type: 'string', checks: [{ kind: 'min_length', value: 1 }] },
-        merchantId: {
-          type: 'optional',
-          inner: {
-            type: 'string',
-            checks: [
-              {
-                kind: 'regex',
-                source:
-                  '^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$',
-                flags: '',
+      type: 'union',
+      options: [
+        {
+          type: 'object',
+          strict: true,
+          shape: {
+            kind: { type: 'literal', values: ['omni'] },
+            omni: {
+              type: 'object',
+              strict: true,
+              shape: {
+                authUrl: { type: 'string', checks: [{ kind: 'custom', name: 'httpUrl' }] },
+                requestUrl: { type: 'string', checks: [{ kind: 'custom', name: 'httpUrl' }] },
+                queryUrl: { type: 'string', checks: [{ kind: 'custom', name: 'httpUrl' }] },
+                parametersUrl: { type: 'string', checks: [{ kind: 'custom', name: 'httpUrl' }] },
+                registrationUrl: {
+                  type: 'optional',
+                  inner: { type: 'string', checks: [{ kind: 'custom', name: 'httpUrl' }] },
+                },
+                walletUrl: { type: 'string', checks: [{ kind: 'custom', name: 'httpUrl' }] },
+                ecommerceUrl: { type: 'string', checks: [{ kind: 'custom', name: 'httpUrl' }] },
+                ecommerceQueryUrl: {
+                  type: 'optional',
+                  inner: { type: 'string', checks: [{ kind: 'custom', name: 'httpUrl' }] },
+                },
+                clientId: { type: 'string', checks: [{ kind: 'min_length', value: 1 }] },
+                clientSecretFile: { type: 'string', checks: [{ kind: 'min_length', value: 1 }] },
+                merchantId: {
+                  type: 'optional',
+                  inner: {
+                    type: 'string',
+                    checks: [
+                      {
+                        kind: 'regex',
+                        source:
+                          '^([0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[1-8][0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}|00000000-0000-0000-0000-000000000000|ffffffff-ffff-ffff-ffff-ffffffffffff)$',
+                        flags: '',
+                      },
+                    ],
+                  },
+                },
+                merchantKeyFile: {
+                  type: 'optional',
+                  inner: { type: 'string', checks: [{ kind: 'min_length', value: 1 }] },
+                },
+                ksi: { type: 'string', checks: [{ kind: 'regex', source: '^\\d{5}$', flags: '' }] },
+                timeoutMs: {
+                  type: 'default',
+                  inner: {
+                    type: 'number',
+                    checks: [
+                      { kind: 'safeint' },
+                      { kind: 'greater_than', value: 100, inclusive: true },
+                      { kind: 'less_than', value: 120000, inclusive: true },
+                    ],
+                  },
+                  value: 30000,
+                },
               },
-            ],
+            },
           },
         },
-        merchantKeyFile: { type: 'optional', inner: { type: 'string', checks: [{ kind: 'min_length', value: 1 }] } },
-        ksi: { type: 'string', checks: [{ kind: 'regex', source: '^\\d{5}$', flags: '' }] },
-        timeoutMs: {
-          type: 'default',
-          inner: {
-            type: 'number',
-            checks: [
-              { kind: 'safeint' },
-              { kind: 'greater_than', value: 100, inclusive: true },
-              { kind: 'less_than', value: 120000, inclusive: true },
-            ],
-          },
-          value: 30000,
-        },
-      },
+      ],
+      discriminator: 'kind',
+      exact: true,
     },
     cardNotPresent: {
       type: 'optional',

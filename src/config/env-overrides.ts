@@ -3,7 +3,7 @@ import type { ConfigProblem } from './problems.js';
 /** Variables that are not single-key overrides. */
 const RESERVED = new Set(['OMNIPOS_CONFIG']);
 
-/** `STATE_DIR` → `stateDir`; `ACQUIRER__QUERY_URL` → `acquirer.queryUrl`. */
+/** `STATE_DIR` → `stateDir`; `ACQUIRER__OMNI__QUERY_URL` → `acquirer.omni.queryUrl`. */
 export function envKeyToPath(name: string): string[] {
   return name
     .split('__')
@@ -54,13 +54,15 @@ export function applyEnvOverrides(
   knows: (path: string[]) => boolean,
   /** Whether the key holds text: its value is taken as written (`OMNIPOS_TERMINAL__TERMINAL_ID=42004301` is the text "42004301", not a number). */
   isText: (path: string[]) => boolean = () => false,
+  /** A key path as the configuration now spells it (an old spelling still accepted). */
+  rename: (path: string[]) => string[] = (p) => p,
 ): Overrides {
   const result: Overrides = { applied: [], problems: [] };
   const ours = Object.entries(env).filter(
     (e): e is [string, string] => e[0].startsWith('OMNIPOS_') && !RESERVED.has(e[0]) && e[1] !== undefined,
   );
   for (const [variable, value] of ours.sort(([a], [b]) => compareVariableNames(a, b))) {
-    const path = envKeyToPath(variable.slice('OMNIPOS_'.length));
+    const path = rename(envKeyToPath(variable.slice('OMNIPOS_'.length)));
     if (!knows(path)) {
       result.problems.push({ path: variable, message: `no configuration key ${path.join('.')}` });
       continue;

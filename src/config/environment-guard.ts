@@ -1,23 +1,21 @@
 import { SANDBOX_CREDENTIALS } from '../../tables/sandbox-credentials.js';
+import type { SandboxCredential, SecretName } from './acquirer-kind.js';
+import { acquirerAddresses, acquirerKeys } from './acquirer-kinds.js';
 import { exposureProblems } from './exposure-guard.js';
 import { isLoopbackHost } from './loopback.js';
 import type { ConfigProblem } from './problems.js';
 import type { ConfigValues } from './schema.js';
 import type { Secret } from './secret.js';
 
-/** Every acquirer address key; the bearer tokens and the merchant key travel to them. */
-export const ACQUIRER_URL_KEYS = [
-  'authUrl',
-  'requestUrl',
-  'queryUrl',
-  'parametersUrl',
-  'registrationUrl',
-  'walletUrl',
-  'ecommerceUrl',
-  'ecommerceQueryUrl',
-] as const;
-
 export { isLoopbackHost } from './loopback.js';
+
+/** The sandbox's credentials in the words of the refusal. */
+const WORDS: Readonly<Record<SandboxCredential, string>> = {
+  clientId: 'client id',
+  clientSecret: 'client secret',
+  merchantId: 'merchant id',
+  merchantKey: 'merchant key',
+};
 
 /**
  * What a production terminal refuses: virtual devices, the embedded sandbox host, loopback
@@ -26,8 +24,7 @@ export { isLoopbackHost } from './loopback.js';
  */
 export function productionProblems(
   values: ConfigValues,
-  clientSecret: Secret | undefined,
-  merchantKey?: Secret,
+  secrets: Readonly<Partial<Record<SecretName, Secret>>>,
 ): ConfigProblem[] {
   if (values.environment !== 'production') return [];
   const problems: ConfigProblem[] = [];
@@ -37,19 +34,15 @@ export function productionProblems(
   if (values.pinpad.device.kind === 'virtual') refuse('pinpad.device.kind', 'a virtual pinpad');
   if (values.printer.kind === 'virtual') refuse('printer.kind', 'a virtual printer');
   if (values.sandbox.embedded) refuse('sandbox.embedded', 'the embedded sandbox host');
-  for (const key of ACQUIRER_URL_KEYS) {
-    const url = values.acquirer[key];
-    if (url !== undefined && isLoopbackHost(new URL(url).hostname))
-      refuse(`acquirer.${key}`, 'a loopback acquirer address');
-  }
-  if (values.acquirer.clientId === SANDBOX_CREDENTIALS.clientId) refuse('acquirer.clientId', 'the sandbox client id');
-  if (values.acquirer.merchantId === SANDBOX_CREDENTIALS.merchantId)
-    refuse('acquirer.merchantId', 'the sandbox merchant id');
-  if (clientSecret?.reveal() === SANDBOX_CREDENTIALS.clientSecret) {
-    refuse('acquirer.clientSecretFile', 'the sandbox client secret');
-  }
-  if (merchantKey?.reveal() === SANDBOX_CREDENTIALS.merchantKey)
-    refuse('acquirer.merchantKeyFile', 'the sandbox merchant key');
+  for (const [key, url] of acquirerAddresses(values))
+    if (isLoopbackHost(new URL(url).hostname)) refuse(key, 'a loopback acquirer address');
+  const a = acquirerKeys(values);
+  for (const id of a.rules.sandboxIdentities(a.keys))
+    if (id.value !== undefined && id.value === SANDBOX_CREDENTIALS[id.sandbox])
+      refuse(`${a.path}.${id.key}`, `the sandbox ${WORDS[id.sandbox]}`);
+  for (const s of a.rules.secrets)
+    if (s.sandbox && secrets[s.secret]?.reveal() === SANDBOX_CREDENTIALS[s.sandbox])
+      refuse(`${a.path}.${s.key}`, `the sandbox ${WORDS[s.sandbox]}`);
   for (const p of exposureProblems(values)) refuse(p.path, p.what);
   return problems;
 }

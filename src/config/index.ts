@@ -6,17 +6,19 @@ export {
   type Config,
   type LoadOptions,
 } from './load.js';
+export { ConfigSchema, Environment, configJsonSchema, type ConfigValues, type ConfigInput } from './schema.js';
 export {
   ACQUIRER_KINDS,
-  ConfigSchema,
-  Environment,
-  configJsonSchema,
+  acquirerKeys,
+  acquirerAddresses,
+  acquirerTimeoutMs,
   type AcquirerKind,
-  type ConfigValues,
-  type ConfigInput,
-} from './schema.js';
+  type AcquirerKeys,
+} from './acquirer-kinds.js';
+export type { AcquirerConfigKind } from './acquirer-kind.js';
+export type { OmniKeys } from './acquirer-omni.js';
 export { Secret } from './secret.js';
 export { type ConfigProblem, formatProblem } from './problems.js';
-export { ACQUIRER_URL_KEYS, isLoopbackHost, productionProblems } from './environment-guard.js';
+export { isLoopbackHost, productionProblems } from './environment-guard.js';
 export { applySandboxDefaults, outsideSandboxProblems } from './outside-sandbox.js';
 export { fleetMqttSettings, type FleetMqttSettings } from './fleet.js';

@@ -1,19 +1,10 @@
 import type { ConfigProblem } from './problems.js';
 import type { ConfigValues } from './schema.js';
-import { ACQUIRER_URL_KEYS, isLoopbackHost } from './environment-guard.js';
+import { acquirerAddresses, acquirerKeys } from './acquirer-kinds.js';
+import { isLoopbackHost } from './environment-guard.js';
 
 /** What the sandbox may leave out and the real host needs : each named by its key. */
 const REQUIRED_OUTSIDE_SANDBOX: readonly { path: string; get: (v: ConfigValues) => unknown; why: string }[] = [
-  {
-    path: 'acquirer.registrationUrl',
-    get: (v) => v.acquirer.registrationUrl,
-    why: 'the registration host is not the parameters host',
-  },
-  {
-    path: 'acquirer.ecommerceQueryUrl',
-    get: (v) => v.acquirer.ecommerceQueryUrl,
-    why: 'e-commerce queries (sales, card BIN) go to the query host',
-  },
   {
     path: 'terminal.orderIdTerminal',
     get: (v) => v.terminal.orderIdTerminal,
@@ -28,24 +19,26 @@ const REQUIRED_OUTSIDE_SANDBOX: readonly { path: string; get: (v: ConfigValues) 
 
 /**
  * What a homologation or production terminal refuses besides the production guard: a key the
- * real host needs left out, and an acquirer address that is not https (a loopback address stays
+ * real host needs left out (the acquirer kind's own, then the terminal's), and an acquirer address that is not https (a loopback address stays
  * allowed in homologation: a local TLS proxy or the test host; production refuses loopback).
  */
 export function outsideSandboxProblems(values: ConfigValues): ConfigProblem[] {
   if (values.environment === 'sandbox') return [];
   const problems: ConfigProblem[] = [];
-  for (const r of REQUIRED_OUTSIDE_SANDBOX) {
-    if (r.get(values) === undefined)
-      problems.push({ path: r.path, message: `is required outside the sandbox (${r.why})` });
+  const a = acquirerKeys(values);
+  const required = [
+    ...a.rules.requiredOutsideSandbox(a.keys).map((r) => ({ ...r, path: `${a.path}.${r.key}` })),
+    ...REQUIRED_OUTSIDE_SANDBOX.map((r) => ({ ...r, value: r.get(values) })),
+  ];
+  for (const r of required) {
+    if (r.value === undefined) problems.push({ path: r.path, message: `is required outside the sandbox (${r.why})` });
   }
-  for (const key of ACQUIRER_URL_KEYS) {
-    const url = values.acquirer[key];
-    if (url === undefined) continue;
+  for (const [key, url] of acquirerAddresses(values)) {
     const u = new URL(url);
     if (u.protocol === 'https:') continue;
     if (values.environment === 'homologation' && isLoopbackHost(u.hostname)) continue;
     problems.push({
-      path: `acquirer.${key}`,
+      path: key,
       message: `must be an https address outside the sandbox (bearer tokens and the merchant key travel there), got ${u.protocol}//${u.host}`,
     });
   }
@@ -64,8 +57,8 @@ export function applySandboxDefaults(values: ConfigValues): void {
   const sandbox = values.environment === 'sandbox';
   values.qr.provider ??= sandbox ? 'terminal' : 'ecommerce';
   if (!sandbox) return;
-  values.acquirer.registrationUrl ??= values.acquirer.parametersUrl;
-  values.acquirer.ecommerceQueryUrl ??= values.acquirer.ecommerceUrl;
+  const a = acquirerKeys(values);
+  a.rules.applySandboxDefaults(a.keys);
   values.terminal.orderIdTerminal ??= values.terminal.ordinal;
   values.terminal.softDescriptor ??= 'OMNIPOS';
 }

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OmniposError } from '../core/index.js';
 import { CONFIG_SHAPE } from './config-shape.generated.js';
+import type { SecretName } from './acquirer-kind.js';
+import { acquirerKeys, legacyAcquirerPath, migrateLegacyAcquirer } from './acquirer-kinds.js';
 import { applyEnvOverrides, type Overrides } from './env-overrides.js';
 import { productionProblems } from './environment-guard.js';
 import { applySandboxDefaults, outsideSandboxProblems } from './outside-sandbox.js';
@@ -77,6 +79,25 @@ function readSecret(file: string, key: string, problems: ConfigProblem[]): Secre
   }
 }
 
+/** The configured acquirer kind's secret files, their paths resolved (in `values`) and read. */
+function readAcquirerSecrets(
+  values: ConfigValues,
+  resolve: (p: string) => string,
+  problems: ConfigProblem[],
+): Partial<Record<SecretName, Secret>> {
+  const a = acquirerKeys(values);
+  const out: Partial<Record<SecretName, Secret>> = {};
+  for (const s of a.rules.secrets) {
+    const file = a.keys[s.key];
+    if (typeof file !== 'string') continue;
+    const resolved = resolve(file);
+    a.keys[s.key] = resolved;
+    const secret = readSecret(resolved, `${a.path}.${s.key}`, problems);
+    if (secret) out[s.secret] = secret;
+  }
+  return out;
+}
+
 function freeze<T>(value: T): T {
   if (value && typeof value === 'object' && !(value instanceof Secret)) {
     for (const v of Object.values(value)) freeze(v);
@@ -108,11 +129,13 @@ export function readConfigFile(options: LoadOptions = {}): RawConfig {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
     throw invalid([{ path: '(root)', message: 'must be a JSON object' }], source);
   }
+  migrateLegacyAcquirer(raw as Record<string, unknown>);
   const overrides = applyEnvOverrides(
     raw as Record<string, unknown>,
     env,
     (p) => shapeHasPath(CONFIG_SHAPE, p),
     (p) => shapePathIsText(CONFIG_SHAPE, p, raw),
+    (p) => legacyAcquirerPath(p, raw as Record<string, unknown>),
   );
   return { source, raw: raw as Record<string, unknown>, overrides };
 }
@@ -133,15 +156,11 @@ export function completeConfig(
   const dir = path.dirname(source);
   const resolve = (p: string): string => path.resolve(dir, p);
   values.stateDir = resolve(values.stateDir);
-  values.acquirer.clientSecretFile = resolve(values.acquirer.clientSecretFile);
-  if (values.acquirer.merchantKeyFile) values.acquirer.merchantKeyFile = resolve(values.acquirer.merchantKeyFile);
   if (values.supervisor.passwordFile) values.supervisor.passwordFile = resolve(values.supervisor.passwordFile);
   if (values.alarms.webhook) values.alarms.webhook.secretFile = resolve(values.alarms.webhook.secretFile);
 
-  const clientSecret = readSecret(values.acquirer.clientSecretFile, 'acquirer.clientSecretFile', problems);
-  const merchantKey = values.acquirer.merchantKeyFile
-    ? readSecret(values.acquirer.merchantKeyFile, 'acquirer.merchantKeyFile', problems)
-    : undefined;
+  const acquirerSecrets = readAcquirerSecrets(values, resolve, problems);
+  const { clientSecret, merchantKey } = acquirerSecrets;
   let apiLanKey: Secret | undefined;
   let apiLanCert: Secret | undefined;
   if (values.api.lan) {
@@ -164,7 +183,7 @@ export function completeConfig(
   problems.push(...secretModeProblems(values, dir, published));
   if (problems.length > 0) throw invalid(problems, source);
 
-  const refused = productionProblems(values, clientSecret, merchantKey);
+  const refused = productionProblems(values, acquirerSecrets);
   if (refused.length > 0) {
     throw new OmniposError(
       'ENVIRONMENT_REFUSED',

@@ -1,16 +1,13 @@
 import { z } from 'zod';
 import { webservice15CardNotPresent } from './card-not-present-webservice15.js';
 import { isHttpUrl, isNotBlank } from './checks.js';
+import { ACQUIRER_CONFIG, ACQUIRER_KINDS, type AcquirerInput, type AcquirerValues } from './acquirer-kinds.js';
+import { filePath, httpUrl, port } from './fields.js';
 
 /**
  * The configuration, validated at start. Units are in the key names or beside each field;
  * relative paths resolve against the directory of the configuration file.
  */
-
-const httpUrl = z.string({ error: 'must be an https or http URL' }).refine(isHttpUrl, 'must be an https or http URL');
-
-const filePath = z.string({ error: 'must be a file path' }).min(1, 'must be a file path');
-const port = z.number({ error: 'must be a TCP port number' }).int().min(0).max(65535);
 
 export const Environment = z.enum(['sandbox', 'homologation', 'production']);
 export type Environment = z.infer<typeof Environment>;
@@ -72,54 +69,24 @@ const printer = z.discriminatedUnion('kind', [
 ]);
 
 /**
- * The acquirer backends this build has (src/acquirer/<kind>/, chosen in src/main/acquirer-backend.ts):
- * a second acquirer adds its kind here, and the compiler then asks for its line in the factory.
+ * The acquirer: its kind, and that kind's own keys under its name (`acquirer.omni`), one member per
+ * kind of acquirer-kinds.ts (the configuration's guards read them through the kind's rules there).
  */
-export const ACQUIRER_KINDS = ['omni'] as const;
-export type AcquirerKind = (typeof ACQUIRER_KINDS)[number];
-
-const acquirer = z.strictObject({
-  /** Which acquirer backend speaks to the host (default `omni`: the terminal API, physicalSales). */
-  kind: z
-    .enum(ACQUIRER_KINDS, {
-      error: (issue) =>
-        `unknown acquirer ${JSON.stringify(issue.input)}: this build speaks to ${ACQUIRER_KINDS.map((k) => `"${k}"`).join(', ')}`,
-    })
-    .default('omni'),
-  /** OAuth token endpoint base (POST {authUrl}/oauth2/token). */
-  authUrl: httpUrl,
-  /** Sales, confirmations, undos, voids. */
-  requestUrl: httpUrl,
-  /** Queries by PaymentId and MerchantOrderId. */
-  queryUrl: httpUrl,
-  /** Initialization (the parameters download host). */
-  parametersUrl: httpUrl,
-  /**
-   * Merchant and terminal registration, a host of its own at the acquirer (`omnichannelcadastro…`).
-   * Required outside the sandbox; in the sandbox it defaults to parametersUrl.
-   */
-  registrationUrl: httpUrl.optional(),
-  /** The wallet-facing QR API. */
-  walletUrl: httpUrl,
-  /** The JSON e-commerce API's request host (Pix and QR sales, voids); may point at a merchant-side proxy. */
-  ecommerceUrl: httpUrl,
-  /**
-   * The JSON e-commerce API's query host (`apiquery…`): `GET /1/sales/{id}` and `GET /1/cardBin/{bin}`.
-   * Required outside the sandbox; in the sandbox it defaults to ecommerceUrl.
-   */
-  ecommerceQueryUrl: httpUrl.optional(),
-  clientId: z.string().min(1, 'must not be empty'),
-  /** File holding the OAuth client secret (read at start, never logged). */
-  clientSecretFile: filePath,
-  /** The e-commerce MerchantId (Pix and QR code sales), a UUID. */
-  merchantId: z.uuid('must be a UUID').optional(),
-  /** File holding the e-commerce MerchantKey (read at start, never logged); with merchantId it enables Pix. */
-  merchantKeyFile: filePath.optional(),
-  /** 5-digit key set identifier registered at the acquirer for the DUKPT BDK. */
-  ksi: z.string().regex(/^\d{5}$/, 'must be 5 digits'),
-  /** Request timeout in milliseconds. */
-  timeoutMs: z.number().int().min(100).max(120_000).default(30_000),
-});
+function acquirerSchema(): z.ZodType<AcquirerValues, AcquirerInput> {
+  const fields = { z, httpUrl, filePath, port };
+  const [first, ...rest] = ACQUIRER_KINDS.map((k) =>
+    z.strictObject({ kind: z.literal(k), [k]: ACQUIRER_CONFIG[k].keys(fields) }),
+  );
+  return z.discriminatedUnion('kind', [first!, ...rest], {
+    error: (issue) => {
+      const input: unknown = issue.input;
+      if (issue.code !== 'invalid_union' || input === null || typeof input !== 'object' || !('kind' in input))
+        return undefined;
+      return `unknown acquirer ${JSON.stringify(input.kind)}: this build speaks to ${ACQUIRER_KINDS.map((k) => `"${k}"`).join(', ')}`;
+    },
+  });
+}
+const acquirer = acquirerSchema();
 
 /**
  * Sales without the card present (phone orders, pre-authorizations): one backend, chosen by `kind`,
@@ -229,7 +196,7 @@ const qr = z.strictObject({
   pollMs: z.number().int().min(100).max(60_000).default(1000),
   /**
    * Who makes the wallet QR code: `ecommerce` (the e-commerce API's QR code sale, the only code the
-   * acquirer's host registers; needs acquirer.merchantId and merchantKeyFile) or `terminal` (the
+   * acquirer's host registers; needs acquirer.omni.merchantId and merchantKeyFile) or `terminal` (the
    * terminal builds br.com.padraoq itself: only for the sandbox or an acquirer that registers such
    * codes). Default: `terminal` in the sandbox, `ecommerce` elsewhere.
    */

@@ -1,14 +1,17 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
+import { acquirerKeys } from './acquirer-kinds.js';
 import type { ConfigProblem } from './problems.js';
 import type { ConfigValues } from './schema.js';
+
+const stringOr = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /** The configuration's secret files, by key (paths already resolved, but the MQTT ones against `dir`). */
 function secretFiles(values: ConfigValues, dir: string): { key: string; file: string }[] {
   const mqtt = values.fleet.mqtt;
+  const a = acquirerKeys(values);
   const files: { key: string; file: string | undefined }[] = [
-    { key: 'acquirer.clientSecretFile', file: values.acquirer.clientSecretFile },
-    { key: 'acquirer.merchantKeyFile', file: values.acquirer.merchantKeyFile },
+    ...a.rules.secrets.map((s) => ({ key: `${a.path}.${s.key}`, file: stringOr(a.keys[s.key]) })),
     { key: 'api.lan.keyFile', file: values.api.lan?.keyFile },
     { key: 'alarms.webhook.secretFile', file: values.alarms.webhook?.secretFile },
     {

@@ -1,5 +1,6 @@
 import {
   type Acquirer,
+  acquirerContext,
   omniBackend,
   omniOperationOf,
   omniProvisioning,
@@ -45,11 +46,39 @@ export interface AcquirerKindEntry {
   provisioning(config: Config, wiring: ProvisioningWiring): AcquirerProvisioning;
   /** The engine's operation of a request to its addresses (the `operation` label of the host's latency metric). */
   operationOf: HostOperationOf;
+  /**
+   * The backend's probe (`AcquirerBackend.probe`: one cheap request that is never a sale) on clients of
+   * its own, without the daemon (`omnipos diag`); `where` names the address it asks.
+   */
+  probe(config: Config, wiring: ProvisioningWiring): OpenProbe;
+}
+
+/** A kind's probe, on its own clients (closed by `close`). */
+export interface OpenProbe {
+  readonly where: string;
+  /** Reachable when the host answered HTTP below 500 (a refusal still proves it is there), as the daemon's probe reads it. */
+  ask(timeoutMs: number): Promise<ProbeAnswer>;
+  close(): Promise<void>;
+}
+
+export type ProbeAnswer = { reachable: true; httpStatus: number } | { reachable: false; error: string };
+
+/** A probe's answer from its request's outcome (src/main/acquirer-probe.ts reads errors the same way). */
+async function answerOf(ask: Promise<void>): Promise<ProbeAnswer> {
+  try {
+    await ask;
+    return { reachable: true, httpStatus: 200 };
+  } catch (e) {
+    const ctx = acquirerContext(e);
+    if (ctx?.status !== undefined && ctx.transport === undefined && ctx.status < 500)
+      return { reachable: true, httpStatus: ctx.status };
+    return { reachable: false, error: (e as Error).message };
+  }
 }
 
 /**
- * The acquirer kinds this build has, by `acquirer.kind` (src/config/schema.ts `ACQUIRER_KINDS`):
- * a kind added there does not compile until it has its line here.
+ * The acquirer kinds this build has, by `acquirer.kind` (src/config/acquirer-kinds.ts): a kind added
+ * there does not compile until it has its line here.
  */
 const KINDS: { readonly [K in AcquirerKind]: AcquirerKindEntry } = {
   omni: {
@@ -73,8 +102,21 @@ const KINDS: { readonly [K in AcquirerKind]: AcquirerKindEntry } = {
     provisioning: (config, w) =>
       omniProvisioning(acquirerFromConfig(config, w), acquirerUrls(config, w.sandbox).walletUrl),
     operationOf: omniOperationOf,
+    probe: (config, w) => {
+      const acquirer = acquirerFromConfig(config, w);
+      return {
+        where: acquirerUrls(config, w.sandbox).authUrl,
+        ask: (timeoutMs) => answerOf(acquirer.tokens.refresh('transactional', timeoutMs)),
+        close: () => acquirer.close(),
+      };
+    },
   },
 };
+
+/** The kinds the factory builds (every kind of the configuration: `KINDS` is keyed by them). */
+export function factoryKinds(): string[] {
+  return Object.keys(KINDS);
+}
 
 /** The omni clients behind each omni backend this process built (read by {@link omniClientsOf} only). */
 const OMNI_CLIENTS = new WeakMap<AcquirerBackend, Acquirer>();
@@ -103,6 +145,11 @@ export function acquirerBackend(config: Config, wiring: BackendWiring, entry?: A
  */
 export function acquirerProvisioning(config: Config, wiring: ProvisioningWiring): AcquirerProvisioning {
   return KINDS[config.values.acquirer.kind].provisioning(config, wiring);
+}
+
+/** The configured acquirer's probe, on clients of its own (`omnipos diag`). The caller closes it. */
+export function acquirerProbe(config: Config, wiring: ProvisioningWiring): OpenProbe {
+  return KINDS[config.values.acquirer.kind].probe(config, wiring);
 }
 
 /** How the configured acquirer's requests are named by the engine's operations (the daemon's metrics). */

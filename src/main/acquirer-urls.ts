@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { createAcquirer, type Acquirer } from '../acquirer/index.js';
-import type { Config } from '../config/index.js';
+import type { Config, OmniKeys } from '../config/index.js';
 import type { Clock } from '../core/index.js';
 import type { Logger } from '../core/log/index.js';
 // The addresses' table alone, not the sandbox host (src/main.ts imports that only when embedded).
@@ -29,6 +29,13 @@ const BASE_OF_KEY = Object.fromEntries(
   (Object.entries(CONFIG_KEY_OF_BASE) as [SandboxBase, string][]).map(([b, k]) => [k, b]),
 ) as Record<UrlKey, SandboxBase>;
 
+/** The omni kind's own keys (`acquirer.omni`): the embedded sandbox plays the omni host. */
+export function omniKeys(config: Config): OmniKeys {
+  const a = config.values.acquirer;
+  if (a.kind !== 'omni') throw new Error(`acquirer.kind is ${JSON.stringify(a.kind)}, not omni: no omni keys`);
+  return a.omni;
+}
+
 const isLoopback = (host: string): boolean => host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
 
 /** A configured address's port (the scheme's default when it names none). */
@@ -39,8 +46,9 @@ function plannedPorts(config: Config): Partial<Record<SandboxBase, number>> {
   const controls = config.values.sandbox.port;
   const seen = new Map<number, number>([[controls, 2]]);
   const wanted: [SandboxBase, number][] = [];
+  const keys = omniKeys(config);
   for (const k of URL_KEYS) {
-    const v = config.values.acquirer[k];
+    const v = keys[k];
     if (!v) continue;
     const u = new URL(v);
     if (!isLoopback(u.hostname)) continue;
@@ -74,8 +82,9 @@ export function acquirerUrls(config: Config, sandbox: SandboxListeners | undefin
   const ours = new Set<number>([config.values.sandbox.port, ...Object.values(plannedPorts(config))]);
   const byPort = new Map<number, SandboxBase>();
   if (sandbox) for (const [b, p] of Object.entries(sandbox.ports) as [SandboxBase, number][]) byPort.set(p, b);
+  const keys = omniKeys(config);
   for (const k of URL_KEYS) {
-    const v = config.values.acquirer[k];
+    const v = keys[k];
     if (v === undefined) continue;
     const u = new URL(v);
     const port = portOf(u);
@@ -110,7 +119,7 @@ export interface AcquirerWiring {
  * commands that talk to the acquirer on their own.
  */
 export function acquirerFromConfig(config: Config, wiring: AcquirerWiring): Acquirer {
-  const a = config.values.acquirer;
+  const a = omniKeys(config);
   return createAcquirer({
     settings: {
       ...acquirerUrls(config, wiring.sandbox),

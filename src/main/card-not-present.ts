@@ -13,7 +13,7 @@ import {
   type CardNotPresentBackend,
   type CnpEngineDeps,
 } from '../engine/index.js';
-import { acquirerFromConfig, type AcquirerWiring } from './acquirer-urls.js';
+import { acquirerFromConfig, omniKeys, type AcquirerWiring } from './acquirer-urls.js';
 import type { Held } from './held.js';
 
 type CnpKind = NonNullable<Config['values']['cardNotPresent']>['kind'];
@@ -38,14 +38,14 @@ const KINDS: { readonly [K in CnpKind]: (config: Config, wiring: AcquirerWiring)
       void acquirer.close().catch(() => undefined);
       throw new OmniposError(
         'CONFIG_INVALID',
-        'cardNotPresent: ecommerce needs the e-commerce credentials (acquirer.merchantId and acquirer.merchantKeyFile)',
+        'cardNotPresent: ecommerce needs the e-commerce credentials (acquirer.omni.merchantId and acquirer.omni.merchantKeyFile)',
         { path: 'cardNotPresent' },
       );
     }
     const soft = config.values.terminal.softDescriptor;
     const backend = new EcommerceCardNotPresent(client, {
       ...(soft ? { softDescriptor: soft } : {}),
-      timeoutMs: config.values.acquirer.timeoutMs,
+      timeoutMs: omniKeys(config).timeoutMs,
     });
     return { backend, delivery: new EcommerceCnpDelivery(client, backend), close: () => acquirer.close() };
   },

@@ -1,4 +1,4 @@
-import type { ConfigValues } from '../config/index.js';
+import { acquirerTimeoutMs, type ConfigValues } from '../config/index.js';
 import type { UndoRaceOptions } from '../engine/index.js';
 
 /**
@@ -9,7 +9,7 @@ import type { UndoRaceOptions } from '../engine/index.js';
  */
 export function undoRaceOptions(values: ConfigValues): UndoRaceOptions {
   return {
-    processingWindowMs: 2 * values.acquirer.timeoutMs,
+    processingWindowMs: 2 * acquirerTimeoutMs(values),
     closeMarginMs: values.payments.closeMarginSeconds * 1000,
     visibilityWindowMs: values.payments.visibilityWindowSeconds * 1000,
   };

@@ -15,7 +15,7 @@ export function wantedQrProvider(config: Config, acquirer: Pick<Acquirer, 'ecomm
   if (wanted === 'ecommerce' && !acquirer.ecommerce) {
     throw new OmniposError(
       'CONFIG_INVALID',
-      'qr.provider: ecommerce needs the e-commerce credentials (acquirer.merchantId and acquirer.merchantKeyFile)',
+      'qr.provider: ecommerce needs the e-commerce credentials (acquirer.omni.merchantId and acquirer.omni.merchantKeyFile)',
       { path: 'qr.provider' },
     );
   }

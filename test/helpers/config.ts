@@ -13,12 +13,18 @@ export function shippedConfig(): ConfigJson {
   const c = JSON.parse(readFileSync(DEFAULT_CONFIG_PATH, 'utf8')) as ConfigJson;
   delete c.$schema;
   const dir = path.dirname(DEFAULT_CONFIG_PATH);
-  c.acquirer = {
-    ...c.acquirer,
-    clientSecretFile: path.resolve(dir, String(c.acquirer!.clientSecretFile)),
-    merchantKeyFile: path.resolve(dir, String(c.acquirer!.merchantKeyFile)),
-  };
+  const omni = omniOf(c);
+  omni.clientSecretFile = path.resolve(dir, String(omni.clientSecretFile));
+  omni.merchantKeyFile = path.resolve(dir, String(omni.merchantKeyFile));
   return c;
+}
+
+/**
+ * The omni acquirer's keys of a configuration's JSON, to change in place: `acquirer.omni`, or `acquirer`
+ * itself in a file of the shape before the kinds (omni's keys flat).
+ */
+export function omniOf(config: Record<string, any>): Record<string, unknown> {
+  return (config.acquirer.omni ?? config.acquirer) as Record<string, unknown>;
 }
 
 /** Writes `config` as JSON to `file` (a path in a test's temporary folder) and returns the path. */
@@ -39,9 +45,10 @@ export function writeConfigWithSecret(
   secret = 'a-real-looking-secret',
 ): string {
   writeFileSync(path.join(dir, 'secret'), `${secret}\n`, { mode: 0o600 });
-  config.acquirer.clientSecretFile = 'secret';
-  delete config.acquirer.merchantKeyFile;
-  delete config.acquirer.merchantId;
+  const omni = omniOf(config);
+  omni.clientSecretFile = 'secret';
+  delete omni.merchantKeyFile;
+  delete omni.merchantId;
   delete config.$schema;
   return writeConfig(path.join(dir, 'omnipos.json'), config);
 }

@@ -13,7 +13,7 @@ import { createLogger } from '../../src/core/log/index.js';
 import { startDaemon, type Daemon } from '../../src/main.js';
 import type { ApiEvent } from '../../src/api/events.js';
 import { startHarness, type Harness, type HarnessOptions } from './sandbox.js';
-import { shippedConfig, writeConfig } from './config.js';
+import { omniOf, shippedConfig, writeConfig } from './config.js';
 import { openEvents } from './daemon.js';
 import { warmContract } from './contract.js';
 import { startSim } from './sim-process.js';
@@ -124,9 +124,8 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2e> {
     ...base,
     stateDir,
     acquirer: {
-      ...base.acquirer,
-      ...sandboxSettings(sandbox.running),
-      timeoutMs: o.acquirerTimeoutMs ?? 1500,
+      kind: 'omni',
+      omni: { ...omniOf(base), ...sandboxSettings(sandbox.running), timeoutMs: o.acquirerTimeoutMs ?? 1500 },
     },
     sandbox: { embedded: false },
     pinpad: { device: o.pinpadDevice ? o.pinpadDevice({ tcp: sim.tcp }) : { kind: 'serial', path: ptyPath } },

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { runCliCaptured } from '../helpers/cli.js';
-import { shippedConfig, writeConfig, writeConfigWithSecret } from '../helpers/config.js';
+import { omniOf, shippedConfig, writeConfig, writeConfigWithSecret } from '../helpers/config.js';
 import { startTestDaemon } from '../helpers/daemon.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
 
@@ -24,10 +24,10 @@ function production(): Record<string, any> {
   c.pinpad.device = { kind: 'serial', path: '/dev/pinpad' };
   c.printer = { kind: 'usb', vendorId: '0519', productId: '0001' };
   for (const k of ['authUrl', 'requestUrl', 'queryUrl', 'parametersUrl', 'registrationUrl', 'walletUrl'])
-    c.acquirer[k] = 'https://api.acquirer.example';
-  c.acquirer.ecommerceUrl = 'https://api.acquirer.example';
-  c.acquirer.ecommerceQueryUrl = 'https://api.acquirer.example';
-  c.acquirer.clientId = 'merchant-client-7f3a';
+    c.acquirer.omni[k] = 'https://api.acquirer.example';
+  c.acquirer.omni.ecommerceUrl = 'https://api.acquirer.example';
+  c.acquirer.omni.ecommerceQueryUrl = 'https://api.acquirer.example';
+  c.acquirer.omni.clientId = 'merchant-client-7f3a';
   c.terminal.orderIdTerminal = 4711;
   c.terminal.softDescriptor = 'PADARIA SOL';
   return c;
@@ -69,15 +69,15 @@ describe('the production guard', () => {
     [
       "the sandbox's merchant key",
       (c) => {
-        c.acquirer.merchantId = 'b1b4d7a2-0000-4000-8000-00000000c0de';
-        c.acquirer.merchantKeyFile = shippedConfig().acquirer!.merchantKeyFile;
+        c.acquirer.omni.merchantId = 'b1b4d7a2-0000-4000-8000-00000000c0de';
+        c.acquirer.omni.merchantKeyFile = omniOf(shippedConfig()).merchantKeyFile;
       },
-      'acquirer.merchantKeyFile',
+      'acquirer.omni.merchantKeyFile',
     ],
     [
       'an acquirer at an IPv4-mapped loopback address',
-      (c) => (c.acquirer.requestUrl = 'https://[::ffff:7f00:1]'),
-      'acquirer.requestUrl',
+      (c) => (c.acquirer.omni.requestUrl = 'https://[::ffff:7f00:1]'),
+      'acquirer.omni.requestUrl',
     ],
     ['an MQTT broker in clear', (c) => (c.fleet = { mqtt: { url: 'mqtt://broker.example:1883' } }), 'fleet.mqtt.url'],
   ];
@@ -100,7 +100,7 @@ describe('the production guard', () => {
     chmodSync(path.join(dir, 'secret'), 0o640);
     const r = await runCliCaptured(['config', 'check', '--config', file]);
     expect(r.code).toBe(2);
-    expect(r.err).toMatch(/acquirer\.clientSecretFile: .*mode 0640/);
+    expect(r.err).toMatch(/acquirer\.omni\.clientSecretFile: .*mode 0640/);
     expect(r.err).not.toContain('live-secret-7f3a');
     chmodSync(path.join(dir, 'secret'), 0o600);
     expect((await runCliCaptured(['config', 'check', '--config', file])).code).toBe(0);

@@ -211,7 +211,7 @@ export function checkPixRefund(sale: VoidedSale, amount: number, remaining: numb
   if (!available)
     throw new OmniposError(
       'VOID_NOT_ALLOWED',
-      'Pix refunds need the e-commerce credentials (acquirer.merchantId and merchantKeyFile)',
+      'Pix refunds need the e-commerce credentials (acquirer.omni.merchantId and merchantKeyFile)',
       { saleId: sale.id },
     );
   if (amount !== remaining || remaining !== sale.amount) {

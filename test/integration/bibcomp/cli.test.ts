@@ -7,7 +7,7 @@ import type { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
 import { CARD_SALE_REFUSAL } from '../../../drivers/bibcomp/index.js';
 import { buildBibcomp } from '../../helpers/bibcomp-build.js';
 import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
-import { shippedConfig, writeConfig } from '../../helpers/config.js';
+import { omniOf, shippedConfig, writeConfig } from '../../helpers/config.js';
 import { tempDirForFile } from '../../helpers/temp-dir.js';
 import { cliContext as ctx } from '../../helpers/cli.js';
 
@@ -25,7 +25,7 @@ describe('omnipos pinpad info with "kind": "bibcomp"', () => {
     const file = path.join(dir, `omnipos-${Math.random().toString(36).slice(2)}.json`);
     // the shipped configuration (terminal, acquirer), with this pinpad device and a state directory of our own
     const base = shippedConfig();
-    const acquirer = { ...base.acquirer, ...(extra.acquirer as object) };
+    const acquirer = { kind: 'omni', omni: { ...omniOf(base), ...(extra.acquirer as object) } };
     return writeConfig(file, { ...base, ...extra, acquirer, stateDir: path.join(dir, 'state'), pinpad: { device } });
   };
 

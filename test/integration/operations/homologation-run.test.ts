@@ -74,7 +74,7 @@ beforeAll(async () => {
   const config = loadConfig({ env });
   const db = openTerminalDatabase(config.values.stateDir);
   const log = createLogger({ level: 'silent' });
-  const a = config.values.acquirer;
+  const a = config.values.acquirer.omni;
   const acquirer = createAcquirer({
     settings: {
       authUrl: a.authUrl,

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../../helpers/temp-dir.js';
-import { shippedConfig, writeConfig } from '../../helpers/config.js';
+import { omniOf, shippedConfig, writeConfig } from '../../helpers/config.js';
 import { runCliCaptured as cli } from '../../helpers/cli.js';
 
 const tempDir = useTempDirs();
@@ -11,7 +11,7 @@ const tempDir = useTempDirs();
 function badConfigFile(): string {
   const dir = tempDir();
   const c = shippedConfig();
-  c.acquirer!.queryUrl = 'not a url';
+  omniOf(c).queryUrl = 'not a url';
   return writeConfig(path.join(dir, 'bad.json'), c);
 }
 
@@ -42,7 +42,7 @@ describe('omnipos CLI', () => {
   it('config check --config <bad file> exits 2 and names the key (in process)', async () => {
     const r = await cli(['config', 'check', '--config', badConfigFile()]);
     expect(r.code).toBe(2);
-    expect(r.err).toContain('acquirer.queryUrl: must be an https or http URL');
+    expect(r.err).toContain('acquirer.omni.queryUrl: must be an https or http URL');
   });
 
   it('config check --config <bad file> exits 2 and names the key (the real executable)', () => {
@@ -54,7 +54,7 @@ describe('omnipos CLI', () => {
       },
     );
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain('acquirer.queryUrl: must be an https or http URL');
+    expect(r.stderr).toContain('acquirer.omni.queryUrl: must be an https or http URL');
   });
 
   it('config check honours OMNIPOS_CONFIG', async () => {

@@ -222,7 +222,7 @@ describe('fastParse against zod', () => {
       ['Infinity', (c) => (c.qr = { pollMs: Infinity })],
       ['an own __proto__ key', (c) => Object.defineProperty(c, '__proto__', { value: {}, enumerable: true })],
       ['a UUID of version 9', (c) => (c.terminal.subordinatedMerchantId = '11111111-1111-9111-8111-111111111111')],
-      ['a URL without a host', (c) => (c.acquirer.authUrl = 'http://')],
+      ['a URL without a host', (c) => (c.acquirer.omni.authUrl = 'http://')],
       ['a blank soft descriptor', (c) => (c.terminal.softDescriptor = '   ')],
       ['a discriminator no option has', (c) => (c.printer = { kind: 'laser' })],
       ['an array for an object', (c) => (c.api = [])],

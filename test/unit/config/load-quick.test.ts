@@ -62,7 +62,7 @@ describe('loadConfigQuickly', () => {
 
   it('broken configurations: the same error and problems as loadConfig (zod decides)', async () => {
     const broken: [string, (c: Record<string, any>) => void, Record<string, string>?][] = [
-      ['a bad URL', (c) => (c.acquirer.authUrl = 'ftp://x')],
+      ['a bad URL', (c) => (c.acquirer.omni.authUrl = 'ftp://x')],
       ['a missing key', (c) => delete c.terminal.terminalId],
       ['an unknown key', (c) => (c.printer.colour = 'red')],
       ['a port out of range', (c) => (c.api = { port: 70000 })],

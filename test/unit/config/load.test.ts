@@ -43,9 +43,9 @@ function productionConfig(): Record<string, any> {
     'ecommerceUrl',
     'ecommerceQueryUrl',
   ]) {
-    c.acquirer[k] = 'https://api.acquirer.example';
+    c.acquirer.omni[k] = 'https://api.acquirer.example';
   }
-  c.acquirer.clientId = 'merchant-client-7f3a';
+  c.acquirer.omni.clientId = 'merchant-client-7f3a';
   c.terminal.orderIdTerminal = 4711;
   c.terminal.softDescriptor = 'PADARIA SOL';
   return c;
@@ -63,26 +63,26 @@ describe('loadConfig', () => {
 
   it('names the bad key of a bad URL', () => {
     const c = baseConfig();
-    c.acquirer.queryUrl = 'ftp://host/x';
+    c.acquirer.omni.queryUrl = 'ftp://host/x';
     expect(problemsOf(() => loadConfig({ path: writeConfig(c), env: {} }))).toContainEqual({
-      path: 'acquirer.queryUrl',
+      path: 'acquirer.omni.queryUrl',
       message: 'must be an https or http URL',
     });
   });
 
   it('names unknown keys, missing keys and wrong types, one problem each', () => {
     const c = baseConfig();
-    c.acquirer.quryUrl = 'http://x';
+    c.acquirer.omni.quryUrl = 'http://x';
     delete c.terminal.ordinal;
     c.pinpad.device = { kind: 'serial' };
-    c.acquirer.ksi = 3033;
+    c.acquirer.omni.ksi = 3033;
     const problems = problemsOf(() => loadConfig({ path: writeConfig(c), env: {} }));
     const paths = problems.map((p) => p.path);
     expect(paths).toEqual(
-      expect.arrayContaining(['acquirer.quryUrl', 'terminal.ordinal', 'pinpad.device.path', 'acquirer.ksi']),
+      expect.arrayContaining(['acquirer.omni.quryUrl', 'terminal.ordinal', 'pinpad.device.path', 'acquirer.omni.ksi']),
     );
     expect(problems.find((p) => p.path === 'terminal.ordinal')?.message).toBe('is required');
-    expect(problems.find((p) => p.path === 'acquirer.quryUrl')?.message).toBe('unknown key');
+    expect(problems.find((p) => p.path === 'acquirer.omni.quryUrl')?.message).toBe('unknown key');
   });
 
   it('reports a file that is not JSON and a missing file with their codes', () => {
@@ -108,7 +108,7 @@ describe('loadConfig', () => {
     });
     expect(config.source).toBe(file);
     expect(config.values.stateDir).toBe('/var/lib/omnipos');
-    expect(config.values.acquirer.queryUrl).toBe('https://query.example');
+    expect(config.values.acquirer.omni.queryUrl).toBe('https://query.example');
     expect(config.values.terminal.ordinal).toBe(7);
     expect(config.values.sandbox.embedded).toBe(false);
     expect(config.overrides.map((o) => o.path)).toContain('stateDir');
@@ -168,10 +168,10 @@ describe('loadConfig', () => {
     const c = baseConfig();
     const file = writeConfig(c);
     const raw = JSON.parse(readFileSync(file, 'utf8'));
-    raw.acquirer.clientSecretFile = 'missing-secret';
+    raw.acquirer.omni.clientSecretFile = 'missing-secret';
     writeFileSync(file, JSON.stringify(raw));
     const problems = problemsOf(() => loadConfig({ path: file, env: {} }));
-    expect(problems[0]?.path).toBe('acquirer.clientSecretFile');
+    expect(problems[0]?.path).toBe('acquirer.omni.clientSecretFile');
     expect(problems[0]?.message).toMatch(/cannot read .*missing-secret \(ENOENT\)/);
   });
 
@@ -218,10 +218,10 @@ describe('production environment guard', () => {
     const c = productionConfig();
     c.printer = { kind: 'virtual' };
     c.sandbox.embedded = true;
-    c.acquirer.requestUrl = 'https://localhost:8080';
-    c.acquirer.queryUrl = 'https://127.0.0.2:8080';
-    c.acquirer.walletUrl = 'https://[::1]:8080';
-    c.acquirer.clientId = 'omnipos-sandbox-client';
+    c.acquirer.omni.requestUrl = 'https://localhost:8080';
+    c.acquirer.omni.queryUrl = 'https://127.0.0.2:8080';
+    c.acquirer.omni.walletUrl = 'https://[::1]:8080';
+    c.acquirer.omni.clientId = 'omnipos-sandbox-client';
     const paths = problemsOf(() =>
       loadConfig({ path: writeConfig(c, 'omnipos-sandbox-secret-not-for-production'), env: {} }),
     ).map((p) => p.path);
@@ -229,11 +229,11 @@ describe('production environment guard', () => {
       [
         'printer.kind',
         'sandbox.embedded',
-        'acquirer.requestUrl',
-        'acquirer.queryUrl',
-        'acquirer.walletUrl',
-        'acquirer.clientId',
-        'acquirer.clientSecretFile',
+        'acquirer.omni.requestUrl',
+        'acquirer.omni.queryUrl',
+        'acquirer.omni.walletUrl',
+        'acquirer.omni.clientId',
+        'acquirer.omni.clientSecretFile',
       ].sort(),
     );
   });
@@ -249,15 +249,15 @@ describe('production environment guard', () => {
 describe('e-commerce credentials', () => {
   it('the default names the sandbox merchant and its key file; production refuses the sandbox merchant id', () => {
     const config = loadConfig({ env: {} });
-    expect(config.values.acquirer.merchantId).toBe('00000000-0000-4000-8000-000000000001');
+    expect(config.values.acquirer.omni.merchantId).toBe('00000000-0000-4000-8000-000000000001');
     expect(config.secrets.merchantKey?.reveal()).toBe('OMNIPOSSANDBOXMERCHANTKEYNOTFORPRODUCTION');
     const c = productionConfig();
     const file = writeConfig(c, 'live-secret');
     const raw = JSON.parse(readFileSync(file, 'utf8'));
-    raw.acquirer.merchantId = '00000000-0000-4000-8000-000000000001';
+    raw.acquirer.omni.merchantId = '00000000-0000-4000-8000-000000000001';
     writeFileSync(file, JSON.stringify(raw));
     expect(problemsOf(() => loadConfig({ path: file, env: {} }))).toEqual([
-      { path: 'acquirer.merchantId', message: 'the sandbox merchant id is not allowed in production' },
+      { path: 'acquirer.omni.merchantId', message: 'the sandbox merchant id is not allowed in production' },
     ]);
   });
 });
@@ -267,8 +267,8 @@ describe('outside the sandbox (issue 17): what the real host needs, refused at s
     for (const environment of ['homologation', 'production']) {
       const c = productionConfig();
       c.environment = environment;
-      delete c.acquirer.registrationUrl;
-      delete c.acquirer.ecommerceQueryUrl;
+      delete c.acquirer.omni.registrationUrl;
+      delete c.acquirer.omni.ecommerceQueryUrl;
       delete c.terminal.orderIdTerminal;
       delete c.terminal.softDescriptor;
       let error: unknown;
@@ -280,8 +280,8 @@ describe('outside the sandbox (issue 17): what the real host needs, refused at s
       expect(error, environment).toMatchObject({ code: 'CONFIG_INVALID' });
       expect(((error as OmniposError).context.problems as ConfigProblem[]).map((p) => p.path).sort()).toEqual(
         [
-          'acquirer.ecommerceQueryUrl',
-          'acquirer.registrationUrl',
+          'acquirer.omni.ecommerceQueryUrl',
+          'acquirer.omni.registrationUrl',
           'terminal.orderIdTerminal',
           'terminal.softDescriptor',
         ].sort(),
@@ -291,25 +291,25 @@ describe('outside the sandbox (issue 17): what the real host needs, refused at s
 
   it('every acquirer address must be https outside the sandbox, each refused by its key (a loopback one stays allowed in homologation)', () => {
     const c = productionConfig();
-    c.acquirer.authUrl = 'http://auth.acquirer.example';
-    c.acquirer.ecommerceQueryUrl = 'http://apiquery.acquirer.example';
-    c.acquirer.registrationUrl = 'http://cadastro.acquirer.example';
+    c.acquirer.omni.authUrl = 'http://auth.acquirer.example';
+    c.acquirer.omni.ecommerceQueryUrl = 'http://apiquery.acquirer.example';
+    c.acquirer.omni.registrationUrl = 'http://cadastro.acquirer.example';
     const problems = problemsOf(() => loadConfig({ path: writeConfig(c, 'live-secret'), env: {} }));
     expect(problems.map((p) => p.path).sort()).toEqual([
-      'acquirer.authUrl',
-      'acquirer.ecommerceQueryUrl',
-      'acquirer.registrationUrl',
+      'acquirer.omni.authUrl',
+      'acquirer.omni.ecommerceQueryUrl',
+      'acquirer.omni.registrationUrl',
     ]);
     expect(problems[0]!.message).toMatch(/https/);
     const h = productionConfig();
     h.environment = 'homologation';
-    h.acquirer.requestUrl = 'http://127.0.0.1:18443';
-    expect(loadConfig({ path: writeConfig(h, 'live-secret'), env: {} }).values.acquirer.requestUrl).toBe(
+    h.acquirer.omni.requestUrl = 'http://127.0.0.1:18443';
+    expect(loadConfig({ path: writeConfig(h, 'live-secret'), env: {} }).values.acquirer.omni.requestUrl).toBe(
       'http://127.0.0.1:18443',
     );
-    h.acquirer.requestUrl = 'http://api.acquirer.example';
+    h.acquirer.omni.requestUrl = 'http://api.acquirer.example';
     expect(problemsOf(() => loadConfig({ path: writeConfig(h, 'live-secret'), env: {} })).map((p) => p.path)).toEqual([
-      'acquirer.requestUrl',
+      'acquirer.omni.requestUrl',
     ]);
   });
 
@@ -330,7 +330,7 @@ describe('outside the sandbox (issue 17): what the real host needs, refused at s
     expect(sandbox.qr.provider).toBe('terminal');
     expect(sandbox.terminal.softDescriptor).toBe('OMNIPOS');
     expect(sandbox.terminal.orderIdTerminal).toBe(sandbox.terminal.ordinal);
-    expect(sandbox.acquirer.ecommerceQueryUrl).toBeDefined();
+    expect(sandbox.acquirer.omni.ecommerceQueryUrl).toBeDefined();
     expect(loadConfig({ path: writeConfig(productionConfig(), 'live-secret'), env: {} }).values.qr.provider).toBe(
       'ecommerce',
     );

@@ -64,9 +64,9 @@ describe('the configuration shape', () => {
   });
 
   it('names the keys the OMNIPOS_* overrides may set, and which hold text', () => {
-    expect(shapeHasPath(CONFIG_SHAPE, ['acquirer', 'queryUrl'])).toBe(true);
+    expect(shapeHasPath(CONFIG_SHAPE, ['acquirer', 'omni', 'queryUrl'])).toBe(true);
     expect(shapeHasPath(CONFIG_SHAPE, ['pinpad', 'device', 'baudRate'])).toBe(true);
-    expect(shapeHasPath(CONFIG_SHAPE, ['acquirer', 'nope'])).toBe(false);
+    expect(shapeHasPath(CONFIG_SHAPE, ['acquirer', 'omni', 'nope'])).toBe(false);
     // Object's own properties are not keys of the configuration.
     expect(shapeHasPath(CONFIG_SHAPE, ['constructor'])).toBe(false);
     expect(shapeHasPath(CONFIG_SHAPE, ['terminal', 'toString'])).toBe(false);

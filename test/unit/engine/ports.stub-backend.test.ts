@@ -153,6 +153,11 @@ const STUB_KIND: AcquirerKindEntry = {
   backend: () => ({ backend: stubBackend(new StubHost()), close: () => Promise.resolve() }),
   provisioning: () => stubProvisioning(new StubHost()),
   operationOf: stubOperationOf,
+  probe: () => ({
+    where: 'stub:',
+    ask: () => Promise.resolve({ reachable: true, httpStatus: 200 }),
+    close: () => Promise.resolve(),
+  }),
 };
 
 describe('a second acquirer: a stub AcquirerBackend', () => {
@@ -285,7 +290,7 @@ describe('the files a second acquirer touches', () => {
   it('outside its own folder src/acquirer/<kind>/, a backend is named in 2 files: the kinds and the factory', () => {
     // Where the kinds are listed (the configuration's enum) and where each kind gets its backend (the factory
     // keyed by every kind, so a kind without a backend does not compile): the only places a new kind is added.
-    expect(naming).toEqual(['src/config/schema.ts', 'src/main/acquirer-backend.ts']);
+    expect(naming).toEqual(['src/config/acquirer-kinds.ts', 'src/main/acquirer-backend.ts']);
     // Every other part takes the backend it is given: the daemon's composition root reads only the factory
     // (through src/main/acquirer-connections.ts), the technician's commands (init, register, wallet pay) the
     // same factory's provisioning, the metrics its operation names.

@@ -55,7 +55,7 @@ describe('cardNotPresent in the daemon', () => {
     const c = config({ OMNIPOS_CARD_NOT_PRESENT__KIND: 'ecommerce' });
     const without: Config = { ...c, secrets: { clientSecret: c.secrets.clientSecret } };
     expect(() => startCardNotPresent(new Held(log), without, { clock: systemClock, log }, engineDeps())).toThrow(
-      expect.objectContaining({ code: 'CONFIG_INVALID', message: expect.stringContaining('acquirer.merchantId') }),
+      expect.objectContaining({ code: 'CONFIG_INVALID', message: expect.stringContaining('acquirer.omni.merchantId') }),
     );
   });
 

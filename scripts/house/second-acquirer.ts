@@ -1,0 +1,177 @@
+// The redone change 1 of the house issue: a second acquirer kind with its own configuration keys, added
+// to a copy of this tree the way docs/architecture.md "Adding an acquirer" says, then read through
+// `acquirer.kind` (loadConfig, the production guard, the factory's backend and probe), and the files it
+// took outside its own folder counted from the copy, not from a regular expression:
+//   npx tsx scripts/house/second-acquirer.ts              the figure (the copy is removed)
+//   npx tsx scripts/house/second-acquirer.ts --typecheck  also `tsc --noEmit` on the copy (slow)
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** The stub kind's configuration: its own keys (an address and an approval limit), no secret. */
+const STUB_CONFIG = `import type { z } from 'zod';
+import type { AcquirerConfigKind, KeyFields } from './acquirer-kind.js';
+
+const stubKeys = ({ z, httpUrl }: KeyFields) =>
+  z.strictObject({ hostUrl: httpUrl, approveBelow: z.number().int().positive() });
+export type StubKeys = z.output<ReturnType<typeof stubKeys>>;
+
+export const STUB_CONFIG = {
+  keys: stubKeys,
+  addresses: (k) => ({ hostUrl: k.hostUrl }),
+  secrets: [],
+  sandboxIdentities: () => [],
+  requiredOutsideSandbox: () => [],
+  applySandboxDefaults: () => undefined,
+  timeoutMs: () => 5000,
+} satisfies AcquirerConfigKind<StubKeys, ReturnType<typeof stubKeys>>;
+`;
+
+/** The stub kind's folder: a backend that approves below its limit, keeping its sales in memory. */
+const STUB_BACKEND = `import type { AcquirerBackend, AcquirerProvisioning, HostOperationOf } from '../../engine/index.js';
+
+const refused = (): Promise<never> => Promise.reject(new Error('the stub acquirer does not do this'));
+
+export function stubBackend(keys: { hostUrl: string; approveBelow: number }): AcquirerBackend {
+  const port = { confirm: refused, undo: refused, undoByOrderId: refused, queryByOrderId: refused };
+  return {
+    kind: 'stub',
+    sales: { authorize: refused },
+    delivery: port,
+    voids: { ...port, create: refused },
+    walletCancellations: { applied: refused },
+    qrCodes: undefined,
+    pix: undefined,
+    initialization: { download: refused },
+    probe: () => (keys.approveBelow > 0 ? Promise.resolve() : refused()),
+  } as AcquirerBackend;
+}
+
+export function stubProvisioning(): AcquirerProvisioning {
+  return { kind: 'stub', wallet: undefined, close: () => Promise.resolve() } as AcquirerProvisioning;
+}
+
+export const stubOperationOf: HostOperationOf = () => 'other';
+`;
+
+/** The stub's entry in the factory, inserted after omni's. */
+const STUB_ENTRY = `  stub: {
+    backend: (config) => ({ backend: stubBackend(stubKeysOf(config)), close: () => Promise.resolve() }),
+    provisioning: () => stubProvisioning(),
+    operationOf: stubOperationOf,
+    probe: (config) => ({
+      where: stubKeysOf(config).hostUrl,
+      ask: () => Promise.resolve({ reachable: true, httpStatus: 200 }),
+      close: () => Promise.resolve(),
+    }),
+  },
+`;
+
+/** What the copy runs: the configuration read through acquirer.kind, the guard, the factory. */
+const CHECK = `import { loadConfig } from './src/config/index.js';
+import { acquirerBackend, acquirerProbe } from './src/main/acquirer-backend.js';
+const config = loadConfig({ path: process.argv[2], env: {} });
+const wiring = { clock: { now: () => new Date() }, log: { child: () => ({}) } };
+const open = acquirerBackend(config, wiring as never);
+const probe = acquirerProbe(config, wiring as never);
+let refused = '';
+try { loadConfig({ path: process.argv[3], env: {} }); } catch (e) { refused = JSON.stringify((e as { context?: unknown }).context); }
+console.log(JSON.stringify({ kind: config.values.acquirer.kind, keys: (config.values.acquirer as Record<string, unknown>).stub, backend: open.backend.kind, probe: probe.where, refused }));
+`;
+
+function edit(file: string, after: string, insert: string): void {
+  const s = readFileSync(file, 'utf8');
+  const i = s.indexOf(after);
+  if (i < 0) throw new Error(`${file}: no ${JSON.stringify(after)}`);
+  writeFileSync(file, s.slice(0, i + after.length) + insert + s.slice(i + after.length));
+}
+
+export interface SecondAcquirer {
+  /** Files of the copy's src/ added or changed outside src/acquirer/stub/. */
+  outside: string[];
+  /** What the copy read through acquirer.kind. */
+  read: { kind: string; keys: unknown; backend: string; probe: string; refused: string };
+}
+
+export function secondAcquirer(root = ROOT, typecheck = false): SecondAcquirer {
+  const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-second-acquirer-'));
+  try {
+    const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard'], { cwd: root, encoding: 'utf8' })
+      .split('\n')
+      .filter((f) => f !== '');
+    for (const f of files) {
+      mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+      try {
+        copyFileSync(path.join(root, f), path.join(dir, f));
+      } catch {
+        // a file deleted in the work tree
+      }
+    }
+    symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
+    execFileSync('git', ['init', '-q'], { cwd: dir });
+    execFileSync('git', ['add', '-A'], { cwd: dir });
+    execFileSync('git', ['-c', 'user.name=h', '-c', 'user.email=h@h', 'commit', '-qm', 'base'], { cwd: dir });
+    // The change, as docs/architecture.md "Adding an acquirer" lists it.
+    mkdirSync(path.join(dir, 'src/acquirer/stub'));
+    writeFileSync(path.join(dir, 'src/acquirer/stub/index.ts'), STUB_BACKEND);
+    writeFileSync(path.join(dir, 'src/config/acquirer-stub.ts'), STUB_CONFIG);
+    edit(path.join(dir, 'src/config/acquirer-kinds.ts'), '  omni: OMNI_CONFIG,\n', '  stub: STUB_CONFIG,\n');
+    edit(
+      path.join(dir, 'src/config/acquirer-kinds.ts'),
+      "import { OMNI_CONFIG } from './acquirer-omni.js';\n",
+      "import { STUB_CONFIG } from './acquirer-stub.js';\n",
+    );
+    const factory = path.join(dir, 'src/main/acquirer-backend.ts');
+    edit(factory, '    operationOf: omniOperationOf,\n', '');
+    const s = readFileSync(factory, 'utf8');
+    const end = s.indexOf('\n};\n', s.indexOf('const KINDS'));
+    writeFileSync(
+      factory,
+      `${s.slice(0, end + 1)}${STUB_ENTRY}${s.slice(end + 1)}`.replace(
+        "import type { AcquirerKind, Config } from '../config/index.js';\n",
+        "import type { AcquirerKind, Config } from '../config/index.js';\nimport { stubBackend, stubOperationOf, stubProvisioning } from '../acquirer/stub/index.js';\n" +
+          "const stubKeysOf = (c: Config): { hostUrl: string; approveBelow: number } => {\n  const a = c.values.acquirer;\n  if (a.kind !== 'stub') throw new Error('not the stub');\n  return a.stub;\n};\n",
+      ),
+    );
+    const outside = execFileSync('git', ['status', '--porcelain'], { cwd: dir, encoding: 'utf8' })
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => l.slice(3))
+      .filter((f) => !f.startsWith('src/acquirer/stub/'));
+    // A configuration of the stub kind, and a homologation one at an http address (refused by the guard).
+    const shipped = JSON.parse(readFileSync(path.join(dir, 'config/omnipos.json'), 'utf8')) as Record<string, unknown>;
+    const stub = { kind: 'stub', stub: { hostUrl: 'https://stub.example', approveBelow: 5000 } };
+    const write = (name: string, c: unknown): string => {
+      const f = path.join(dir, 'config', name);
+      writeFileSync(f, JSON.stringify(c));
+      return f;
+    };
+    const sandboxFile = write('stub.json', { ...shipped, acquirer: stub, sandbox: { embedded: false } });
+    const prodFile = write('stub-prod.json', {
+      ...shipped,
+      environment: 'homologation',
+      acquirer: { kind: 'stub', stub: { ...stub.stub, hostUrl: 'http://stub.example' } },
+      sandbox: { embedded: false },
+    });
+    writeFileSync(path.join(dir, 'check.ts'), CHECK);
+    const out = execFileSync(process.execPath, ['--import', 'tsx', 'check.ts', sandboxFile, prodFile], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    if (typecheck) execFileSync('npx', ['tsc', '--noEmit', '-p', '.'], { cwd: dir, stdio: 'inherit' });
+    return { outside: outside.sort(), read: JSON.parse(out.trim().split('\n').pop()!) as SecondAcquirer['read'] };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const r = secondAcquirer(ROOT, process.argv.includes('--typecheck'));
+  console.log(`a second acquirer kind with its own keys took ${r.outside.length} files outside src/acquirer/stub/:`);
+  for (const f of r.outside) console.log(`  ${f}`);
+  console.log(`read through acquirer.kind: ${JSON.stringify(r.read)}`);
+}
