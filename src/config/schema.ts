@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { webservice15CardNotPresent } from './card-not-present-webservice15.js';
-import { isHttpUrl, isNotBlank } from './checks.js';
+import { isNotBlank } from './checks.js';
 import { ACQUIRER_CONFIG, ACQUIRER_KINDS, type AcquirerInput, type AcquirerValues } from './acquirer-kinds.js';
 import { filePath, httpUrl, port } from './fields.js';
 
