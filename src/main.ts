@@ -152,10 +152,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   const printer = printing.port;
   const forwarderRef: { runOnce?: () => Promise<number> } = {};
   const engine = new SaleEngine({
-    db,
-    journal,
-    outbox,
-    orderIds,
+    ...store.cardLedger,
     card: pinpadDevice.card,
     canSell,
     host: backend.sales,
@@ -209,10 +206,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
       })
     : undefined;
   const voids = buildVoids({
-    db,
-    journal,
-    outbox,
-    orderIds,
+    ...store.cardLedger,
     config,
     acquirer: backend,
     clock,
