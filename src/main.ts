@@ -157,6 +157,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   const owned = { db, journal, outbox, orderIds, receipt: printer, canSell, clock, ...timing, onOutbox, onEvent };
   const engine = new SaleEngine({
     ...owned,
+    ...store.cardLedger,
     card: pinpadDevice.card,
     host: backend.sales,
     log: log.child({ component: 'engine' }),
@@ -193,10 +194,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
     { ...owned, log: log.child({ component: 'cnp' }) },
   );
   const voids = buildVoids({
-    db,
-    journal,
-    outbox,
-    orderIds,
+    ...store.cardLedger,
     config,
     acquirer: backend,
     clock,

@@ -1,19 +1,9 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import {
-  closeSync,
-  fsyncSync,
-  linkSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { isPinpadError, terminalKeyFromPem, type TerminalKey } from '../../drivers/pinpad/index.js';
 import { OmniposError } from '../core/index.js';
+import { createSecretFileOnce, writeSecretTemp } from '../store/index.js';
 
 /** The terminal's RSA key for the pinpad's secure OPN, in the state directory. */
 export const PINPAD_KEY_FILE = 'pinpad-terminal-key.pem';
@@ -33,27 +23,6 @@ function generatePem(): string {
   // OPN_MODLEN is fixed at 256 bytes (§3.2.2); 65537 fits OPN_EXP (at most 3 bytes).
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicExponent: 0x10001 });
   return privateKey.export({ type: 'pkcs8', format: 'pem' }) as string;
-}
-
-/** Writes `pem` to `file` only if it does not exist yet (two starts at once keep one key): temp file 0600, fsync, link. */
-function createOnce(file: string, pem: string): boolean {
-  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  const fd = openSync(tmp, 'wx', 0o600);
-  try {
-    writeSync(fd, pem);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    linkSync(tmp, file);
-    return true;
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
-    throw e;
-  } finally {
-    unlinkSync(tmp);
-  }
 }
 
 function readKey(file: string): TerminalKey {
@@ -84,15 +53,7 @@ function readKey(file: string): TerminalKey {
 
 /** Replaces the key in `file` by a new one, atomically (temp file 0600, fsync, rename over it). */
 function replace(file: string, pem: string): void {
-  const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-  const fd = openSync(tmp, 'wx', 0o600);
-  try {
-    writeSync(fd, pem);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  renameSync(tmp, file);
+  renameSync(writeSecretTemp(file, pem), file);
 }
 
 /**
@@ -123,7 +84,7 @@ export function loadPinpadKey(stateDir: string, o: { now?: Date; maxAgeDays?: nu
     if (age > (o.maxAgeDays ?? PINPAD_KEY_MAX_AGE_DAYS) * 86_400_000) return rotatePinpadKey(stateDir);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    created = createOnce(file, generatePem());
+    created = createSecretFileOnce(file, generatePem());
   }
   return { key: readKey(file), file, created };
 }

@@ -2,15 +2,19 @@
  * Wallet card data (seed 000, "Card-data layout"): the JSON object `card_number`, `card_cvv`, `card_holder_name`,
  * `card_expiration_date`, encrypted whole with RSA 2048 `RSA/ECB/PKCS1Padding` and sent in Base64. The public key
  * is the Base64 of its DER SubjectPublicKeyInfo (docs/acquirer.md, "Wallet QR codes"). Node's crypto refuses
- * PKCS#1 v1.5 decryption (CVE-2023-46809), so the decrypting side (the sandbox host) uses node-forge.
+ * PKCS#1 v1.5 decryption (CVE-2023-46809), so the decrypting side (the sandbox host) opens the block raw and reads
+ * the padding itself (RFC 8017 §7.2.2), with one error for every bad block.
  */
-import { constants, createPublicKey, generateKeyPairSync, publicEncrypt, type KeyObject } from 'node:crypto';
-import { createRequire } from 'node:module';
-import type forge from 'node-forge';
+import {
+  constants,
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  privateDecrypt,
+  publicEncrypt,
+  type KeyObject,
+} from 'node:crypto';
 import { OmniposError } from '../core/index.js';
-
-/** node-forge loads at the first decryption (the sandbox host's wallet), not when omnipos starts (fast start). */
-const forgeLib = (): typeof forge => createRequire(import.meta.url)('node-forge') as typeof forge;
 
 /** The plain card-data layout, every field a string. */
 export interface WalletCardData {
@@ -76,31 +80,42 @@ export function encryptCardData(publicKey: string | KeyObject, card: WalletCardD
  * does not decrypt or parse is CODEC_INVALID_INPUT, with no card data in the message.
  */
 export function decryptCardData(privateKeyPem: string, cardDataBase64: string): WalletCardData {
-  let key: forge.pki.rsa.PrivateKey;
+  let key: KeyObject;
   try {
-    key = forgeLib().pki.privateKeyFromPem(privateKeyPem);
+    key = createPrivateKey({ key: privateKeyPem, format: 'pem' });
   } catch {
     throw new OmniposError('CRYPTO_INVALID_KEY', 'wallet private key: not an RSA private key in PEM', {});
   }
+  if (key.asymmetricKeyType !== 'rsa')
+    throw new OmniposError('CRYPTO_INVALID_KEY', 'wallet private key: not an RSA private key in PEM', {});
   const text = typeof cardDataBase64 === 'string' ? cardDataBase64.replace(/\s+/g, '') : '';
   if (!BASE64_RE.test(text)) invalid('card_data: expected Base64 text');
   const cipher = Buffer.from(text, 'base64');
-  const size = Math.ceil(key.n.bitLength() / 8);
+  const size = Math.ceil((key.asymmetricKeyDetails?.modulusLength ?? 0) / 8);
   if (cipher.length !== size)
     invalid(`card_data: expected ${size} bytes of ciphertext, got ${cipher.length}`, { length: cipher.length });
-  let plain: string;
-  try {
-    plain = key.decrypt(cipher.toString('binary'), 'RSAES-PKCS1-V1_5');
-  } catch {
-    invalid('card_data: does not decrypt under the wallet key');
-  }
+  const plain = unpadPkcs1(cipher, key);
+  if (!plain) invalid('card_data: does not decrypt under the wallet key');
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(plain, 'binary').toString('utf8'));
+    parsed = JSON.parse(plain.toString('utf8'));
   } catch {
     invalid('card_data: the plaintext is not JSON');
   }
   return checkCardData(parsed);
+}
+
+/** The message of a PKCS#1 v1.5 encryption block (00 02, at least 8 nonzero bytes, 00), or undefined. */
+function unpadPkcs1(cipher: Buffer, key: KeyObject): Buffer | undefined {
+  let block: Buffer;
+  try {
+    block = privateDecrypt({ key, padding: constants.RSA_NO_PADDING }, cipher);
+  } catch {
+    return undefined;
+  }
+  if (block[0] !== 0 || block[1] !== 2) return undefined;
+  const zero = block.indexOf(0, 2);
+  return zero < 10 ? undefined : block.subarray(zero + 1);
 }
 
 /** A fresh wallet key pair, as the sandbox host publishes it: Base64 DER SPKI public key, PKCS#8 PEM private key. */

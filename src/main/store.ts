@@ -7,7 +7,10 @@ import {
   Outbox,
   ensureApiToken,
   ensureTokenFile,
+  ensureExpiryKey,
   lockStateDir,
+  sealJournalExpiries,
+  type ExpiryKey,
   openCheckedTerminalDatabase,
   WriteHealth,
   type Db,
@@ -25,6 +28,8 @@ export interface DaemonStore {
   readonly journal: Journal;
   readonly outbox: Outbox;
   readonly orderIds: MerchantOrderIds;
+  /** What the card sales' and voids' engines keep their rows with, the expiry's key (`expiry-key`) among them. */
+  readonly cardLedger: { db: Db; journal: Journal; outbox: Outbox; orderIds: MerchantOrderIds; expiryKey: ExpiryKey };
 }
 
 /**
@@ -51,6 +56,13 @@ export async function openStore(
     kiosk: ensureTokenFile(values.stateDir, 'kiosk-token').token,
     cashier: ensureTokenFile(values.stateDir, 'cashier-token').token,
   }));
+  // The journal keeps no card expiry: rows of earlier versions get its keyed hash in its place, once.
+  const expiryKey = await held.step('the card expiry key', () => {
+    const { key } = ensureExpiryKey(values.stateDir);
+    const sealed = sealJournalExpiries(db, key);
+    if (sealed > 0) log.info({ rows: sealed }, 'journal rows: card expiry replaced by its keyed hash');
+    return key;
+  });
   // The journal's room to commit: no new payment starts while the disk is (nearly) full or a write
   // failed (any table: journal, outbox, events, telemetry) until one commits again; heals by itself.
   const writeHealth = new WriteHealth({
@@ -66,5 +78,6 @@ export async function openStore(
     ordinal: values.terminal.orderIdTerminal ?? values.terminal.ordinal,
     clock,
   });
-  return { db, apiTokenFile, token, screenTokens, writeHealth, journal, outbox, orderIds };
+  const cardLedger = { db, journal, outbox, orderIds, expiryKey };
+  return { db, apiTokenFile, token, screenTokens, writeHealth, journal, outbox, orderIds, cardLedger };
 }

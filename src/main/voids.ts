@@ -17,7 +17,7 @@ import {
   isSupervisorHash,
 } from '../engine/index.js';
 import type { TableSet } from '../initialization/index.js';
-import { ensureTokenFile, type MerchantOrderIds } from '../store/index.js';
+import { ensureTokenFile, type ExpiryKey, type MerchantOrderIds } from '../store/index.js';
 
 /**
  * Card voids in the daemon: the supervisor's credentials in the state directory, the refund card
@@ -79,6 +79,8 @@ export interface VoidsDeps extends OwnerDeps {
   tables: () => TableSet | undefined;
   /** The cash register's API token: the supervisor's must differ. */
   apiToken: string;
+  /** The key of the card expiry's keyed hash (the void's card matches the sale's by it). */
+  expiryKey: ExpiryKey;
   /** The outbox can refund Pix sales (e-commerce credentials configured). */
   pixRefunds?: boolean;
   /** Told of each supervisor lockout, to raise an alarm (never given the credential offered). */

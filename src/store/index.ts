@@ -56,6 +56,8 @@ export function openCheckedTerminalDatabase(stateDir: string, log: Logger, now: 
   return openTerminalDatabase(stateDir, log);
 }
 export { ensureApiToken, ensureTokenFile } from './api-token.js';
+export { ExpiryKey, ensureExpiryKey, sealJournalExpiries } from './expiry-key.js';
+export { createSecretFileOnce, writeSecretTemp } from './secret-file.js';
 export { salvageOutbox, type Salvage } from './salvage.js';
 export { statement } from './statements.js';
 export { writeDayFile, readDayFile, listDayFiles, deleteDayFile, archiveBytes, type DayFile } from './day-files.js';

@@ -19,6 +19,7 @@ import { HostModel } from './host-model.js';
 import { pixPort, voidPort } from './void-host.js';
 import { qrCodes, qrDelivery, routed } from './qr-host.js';
 import type { Chooser } from './search.js';
+import { TEST_EXPIRY_KEY } from '../helpers/store.js';
 
 /** The engine's settings in every timeline: the daemon's defaults, and the model's lag as the window. */
 export const SETTINGS = {
@@ -172,9 +173,18 @@ export class World implements Stage {
     const orderIds = new MerchantOrderIds(this.db, { ordinal: 1, clock, wait: clock.wait });
     const onEvent = (e: { type: string; id: number; code?: string; state?: string }): void => this.#event(e);
     const lock = new PaymentLock();
-    this.sales = new SaleEngine({ ...deps, lock, orderIds, card, host: salePort(this), onEvent });
+    this.sales = new SaleEngine({
+      expiryKey: TEST_EXPIRY_KEY,
+      ...deps,
+      lock,
+      orderIds,
+      card,
+      host: salePort(this),
+      onEvent,
+    });
     const voids = voidPort(this);
     this.voids = new VoidEngine({
+      expiryKey: TEST_EXPIRY_KEY,
       ...deps,
       lock,
       orderIds,

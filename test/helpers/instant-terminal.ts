@@ -8,6 +8,7 @@ import { OutboxForwarder } from '../../src/engine/outbox/forwarder.js';
 import type { AcquirerDeliveryPort, CardPort, SaleAuthorizationPort } from '../../src/engine/ports.js';
 import { SaleEngine } from '../../src/engine/sale/engine.js';
 import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase, type Db } from '../../src/store/index.js';
+import { TEST_EXPIRY_KEY } from './store.js';
 
 /** Told when the engine calls a device or the host (`call`) and when the answer is back (`back`). */
 export type PortWatch = (port: PortName, moment: 'call' | 'back') => void;
@@ -59,6 +60,7 @@ export async function instantTerminal(dir = mkdtempSync(path.join(tmpdir(), 'omn
   const outbox = new Outbox(db);
   const log = createLogger({ level: 'silent' });
   const engine = new SaleEngine({
+    expiryKey: TEST_EXPIRY_KEY,
     db,
     journal,
     outbox,

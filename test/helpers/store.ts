@@ -1,5 +1,5 @@
 import type { Logger } from '../../src/core/log/index.js';
-import { openTerminalDatabase, type Db, type Journal } from '../../src/store/index.js';
+import { ExpiryKey, openTerminalDatabase, type Db, type Journal } from '../../src/store/index.js';
 import { useTempDirs } from './temp-dir.js';
 
 /**
@@ -19,3 +19,6 @@ export function declinedSaleRow(journal: Journal, at = new Date()): number {
   const merchantOrderId = `h${String(at.getTime()).slice(-10)}${String(Math.floor(Math.random() * 1e4)).padStart(4, '0')}`;
   return journal.open({ kind: 'sale', merchantOrderId, state: 'declined', amount: 100, input: 'test', at }).id;
 }
+
+/** A fixed expiry key for engines built by hand (the daemon's is `<stateDir>/expiry-key`). */
+export const TEST_EXPIRY_KEY = new ExpiryKey(Buffer.alloc(32, 7));

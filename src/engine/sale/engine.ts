@@ -1,17 +1,11 @@
 import { OmniposError, isOmniposError } from '../../core/index.js';
-import type { JournalEntry, MerchantOrderIds } from '../../store/index.js';
+import type { ExpiryKey, JournalEntry, MerchantOrderIds } from '../../store/index.js';
 import { CardReads } from '../card-reads.js';
+import { HeldCards } from '../held-cards.js';
 import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
 import { SPEAKS_ALL } from '../machine-vocabulary.js';
 import { idempotencyKey } from '../outbox/tasks.js';
-import type {
-  CardPort,
-  CardPromptCode,
-  EncryptedCard,
-  PromptListener,
-  ReceiptSubject,
-  SaleAuthorizationPort,
-} from '../ports.js';
+import type { CardPort, CardPromptCode, PromptListener, ReceiptSubject, SaleAuthorizationPort } from '../ports.js';
 import { undoRequestTags } from './chip-tags.js';
 import { chipMessage, saleOutboxTasks } from './durable.js';
 import { saleTransition } from './machine.js';
@@ -42,6 +36,8 @@ export interface SaleEngineDeps extends OwnerDeps {
   orderIds: MerchantOrderIds;
   card: CardPort;
   host: SaleAuthorizationPort;
+  /** The terminal's key for the card's expiry: the journal keeps its keyed hash only. */
+  expiryKey: ExpiryKey;
   onEvent?: (event: SaleEvent) => void;
 }
 
@@ -55,11 +51,12 @@ const DURABLE = new Set<SaleEffect['kind']>(['outbox.confirm', 'outbox.undo', 'o
 export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput, SaleEffect, SaleEvent> {
   readonly #d: SaleEngineDeps;
   readonly #reads = new CardReads();
-  readonly #cards = new Map<number, EncryptedCard>();
+  readonly #cards: HeldCards;
 
   constructor(deps: SaleEngineDeps) {
     super(deps, 'sale', DURABLE, SPEAKS_ALL, deps.onEvent);
     this.#d = deps;
+    this.#cards = new HeldCards(deps.expiryKey);
   }
 
   /** Opens the journal row (committed before anything else) and runs the sale in the background. */
@@ -104,7 +101,7 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
     this.emit({ type: 'state', id: entry.id, merchantOrderId, state: 'started', status: 'pending', input: 'request' });
     const signal = this.#reads.open(entry.id);
     const done = this.#drive(entry.id, signal).finally(() => {
-      this.#cards.delete(entry.id);
+      this.#cards.forget(entry.id);
       this.#reads.close(entry.id);
     });
     return { entry, done };
@@ -310,9 +307,9 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
       });
       return;
     }
-    this.#cards.set(id, read.card);
+    const card = this.#cards.hold(id, read);
     const emv = read.summary.chip ? undoRequestTags(read.card.emvData) : undefined;
-    await this.apply(id, { kind: 'card-read', card: read.summary, ...(emv ? { emv } : {}) });
+    await this.apply(id, { kind: 'card-read', card, ...(emv ? { emv } : {}) });
     if (signal.aborted) {
       await this.apply(id, { kind: 'cancel', by: this.#reads.cancelledBy(id) ?? 'ecr' });
       return;
@@ -322,15 +319,14 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
 
   /** Sends the sale with the card data held in memory for this one request, then forgets it. */
   async #authorize(id: number, d: SaleData): Promise<HostSaleOutcome> {
-    const secret = this.#cards.get(id);
-    this.#cards.delete(id);
-    if (!secret || !d.card) return { kind: 'not-sent' };
+    const held = this.#cards.take(id);
+    if (!held || !d.card) return { kind: 'not-sent' };
     try {
       return await this.#d.host.authorize({
         merchantOrderId: d.merchantOrderId,
         request: d.request,
-        summary: d.card,
-        card: secret,
+        summary: held.summary,
+        card: held.card,
         paymentDateTime: new Date(d.sentAt ?? Date.now()),
       });
     } catch (e) {

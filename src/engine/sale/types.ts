@@ -34,8 +34,13 @@ export interface CardSummary {
   productId?: number;
   brandId?: number;
   issuerId?: number;
-  /** MMYY; voids match their sale by masked PAN, expiry and PAN sequence number. */
+  /**
+   * MMYY, as read: held in memory for the one request that sends it, never journaled
+   * (src/engine/held-cards.ts). The journal keeps `expiryMac` in its place.
+   */
   expiry?: string;
+  /** The expiry's keyed hash (src/store/expiry-key.ts): voids match their sale by masked PAN, this and the PAN sequence number. */
+  expiryMac?: string;
   panSequenceNumber?: string;
 }
 

@@ -1,5 +1,5 @@
 import type { TableSet } from '../../initialization/index.js';
-import type { MerchantOrderIds } from '../../store/index.js';
+import type { ExpiryKey, MerchantOrderIds } from '../../store/index.js';
 import type { OwnerDeps } from '../machine-owner.js';
 import type { CardPort, VoidHostPort } from '../ports.js';
 import type { SupervisorGate } from './supervisor.js';
@@ -30,6 +30,8 @@ export interface VoidEngineDeps extends OwnerDeps {
   /** The card port that reads with the refund transaction type. */
   card: CardPort;
   host: VoidHostPort;
+  /** The terminal's key for the card's expiry: the void's card matches the sale's by its keyed hash. */
+  expiryKey: ExpiryKey;
   supervisor: SupervisorGate;
   /** The initialization tables in force (the issuers' limits, the cancellation parameters). */
   tables: () => TableSet | undefined;

@@ -1,9 +1,10 @@
 import { OmniposError } from '../../core/index.js';
 import type { JournalEntry } from '../../store/index.js';
 import { CardReads } from '../card-reads.js';
+import { HeldCards, journaledCard } from '../held-cards.js';
 import { MachineOwner, type MachineStep } from '../machine-owner.js';
 import { SPEAKS_CORE } from '../machine-vocabulary.js';
-import type { EncryptedCard, ReceiptSubject } from '../ports.js';
+import type { ReceiptSubject } from '../ports.js';
 import { checkPixRefund, checkVoidLimits, cardMismatch, voidableSale } from './checks.js';
 import { chipEndMessage, voidOutboxTasks } from './durable.js';
 import { voidTransition } from './machine.js';
@@ -51,12 +52,13 @@ const UNFINISHED: VoidStateName[] = [
 export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput, VoidEffect, VoidEvent> {
   readonly #d: VoidEngineDeps;
   readonly #reads = new CardReads();
-  readonly #cards = new Map<number, EncryptedCard>();
+  readonly #cards: HeldCards;
   #stopped = false;
 
   constructor(deps: VoidEngineDeps) {
     super(deps, 'void', DURABLE, SPEAKS_CORE, deps.onEvent);
     this.#d = deps;
+    this.#cards = new HeldCards(deps.expiryKey);
   }
 
   /** What sale `saleId` has left to void: its amount minus every void that gave, or may give, money back. */
@@ -108,7 +110,7 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
     const { entry } = await this.#open(sale, amount, authorizedBy, 'void', 'void started', now);
     const signal = this.#reads.open(entry.id);
     const done = this.#drive(entry.id, signal).finally(() => {
-      this.#cards.delete(entry.id);
+      this.#cards.forget(entry.id);
       this.#reads.close(entry.id);
     });
     return { entry, done };
@@ -340,17 +342,17 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
       );
       return;
     }
-    const mismatch = cardMismatch(saleCard, read.summary);
+    const mismatch = cardMismatch(saleCard, read.summary, this.#d.expiryKey);
     if (mismatch) {
       this.#d.log.warn(
         { id, saleId: data.sale.id, mismatch, maskedPan: read.summary.maskedPan },
         'void refused: not the sale’s card',
       );
-      await this.apply(id, { kind: 'card-mismatch', card: read.summary, reason: `not the sale's card: ${mismatch}` });
+      const card = journaledCard(read.summary, this.#d.expiryKey);
+      await this.apply(id, { kind: 'card-mismatch', card, reason: `not the sale's card: ${mismatch}` });
       return;
     }
-    this.#cards.set(id, read.card);
-    await this.apply(id, { kind: 'card-read', card: read.summary });
+    await this.apply(id, { kind: 'card-read', card: this.#cards.hold(id, read) });
     if (signal.aborted) {
       await this.apply(id, { kind: 'cancel', by: this.#reads.cancelledBy(id) ?? 'ecr' });
       return;
@@ -361,17 +363,16 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
 
   /** Sends the void with the card data held in memory for this one request, then forgets it. */
   async #send(id: number, d: VoidData): Promise<HostVoidOutcome> {
-    const secret = this.#cards.get(id);
-    this.#cards.delete(id);
-    if (!secret || !d.card) return { kind: 'not-sent' };
+    const held = this.#cards.take(id);
+    if (!held || !d.card) return { kind: 'not-sent' };
     try {
       return await this.#d.host.void({
         sale: d.sale,
         merchantVoidId: d.merchantVoidId,
         amount: d.amount,
         date: new Date(d.sentAt ?? Date.now()),
-        summary: d.card,
-        card: secret,
+        summary: held.summary,
+        card: held.card,
       });
     } catch (e) {
       return { kind: 'unknown', reason: (e as Error).message };

@@ -18,6 +18,7 @@ import { parseInitialization, TableSet } from '../../../src/initialization/index
 import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
 import { sandboxAnswer } from '../../helpers/initialization-tables.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
+import { TEST_EXPIRY_KEY } from '../../helpers/store.js';
 
 /**
  * One payment at a time per terminal, through the one lease the daemon hands every engine: the
@@ -53,6 +54,7 @@ function terminal() {
   };
   let n = 0;
   const sales = new SaleEngine({
+    expiryKey: TEST_EXPIRY_KEY,
     ...common,
     card: new SimulatedCardPort({ delayMs: 300 }),
     host: {
@@ -61,6 +63,7 @@ function terminal() {
     },
   });
   const voids = new VoidEngine({
+    expiryKey: TEST_EXPIRY_KEY,
     ...common,
     card: new SimulatedCardPort({ delayMs: 300 }),
     host: { void: () => Promise.resolve({ kind: 'approved', voidId: `v-${++n}` }) },

@@ -13,6 +13,7 @@ import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase, type Db } from
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { log, startHarness, type Harness } from '../../helpers/sandbox.js';
+import { TEST_EXPIRY_KEY } from '../../helpers/store.js';
 
 const tempDir = useTempDirs();
 let h: Harness;
@@ -57,6 +58,7 @@ function terminal(
   const events: SaleEvent[] = [];
   const printer = new TextReceiptPrinter();
   const engine = new SaleEngine({
+    expiryKey: TEST_EXPIRY_KEY,
     db,
     journal,
     outbox,

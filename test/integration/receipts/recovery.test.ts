@@ -9,6 +9,7 @@ import { SaleEngine, type SaleEvent } from '../../../src/engine/sale/engine.js';
 import { Journal, MerchantOrderIds, Outbox } from '../../../src/store/index.js';
 import { useTempStores } from '../../helpers/store.js';
 import { log, startHarness, type Harness } from '../../helpers/sandbox.js';
+import { TEST_EXPIRY_KEY } from '../../helpers/store.js';
 
 /**
  * Recovery of a payment the journal shows in `printing` (the daemon died while the receipt was
@@ -48,6 +49,7 @@ function terminal(attended: boolean) {
   const delivery = new OmniDeliveryAdapter(h.acquirer.omni);
   const engines = {
     sale: new SaleEngine({
+      expiryKey: TEST_EXPIRY_KEY,
       ...common,
       card: {
         readCard: () => Promise.reject(new Error('no card in recovery')),

@@ -13,6 +13,7 @@ import { Journal, MerchantOrderIds, Outbox } from '../../../src/store/index.js';
 import { useTempStores } from '../../helpers/store.js';
 import { log, startHarness, type Harness } from '../../helpers/sandbox.js';
 import { SUPERVISOR_HASH, SUPERVISOR_TOKEN } from './terminal.js';
+import { TEST_EXPIRY_KEY } from '../../helpers/store.js';
 
 const tempStore = useTempStores();
 let h: Harness;
@@ -52,6 +53,7 @@ function terminal(o: { pixRefunds?: boolean } = {}) {
   });
   const voidAdapter = new OmniVoidAdapter(h.acquirer.omni);
   const voids = new VoidEngine({
+    expiryKey: TEST_EXPIRY_KEY,
     ...common,
     card: new SimulatedCardPort(),
     host: voidAdapter,

@@ -18,6 +18,7 @@ import type { TableSet } from '../../../src/initialization/index.js';
 import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase, type Db } from '../../../src/store/index.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import type { Harness } from '../../helpers/sandbox.js';
+import { TEST_EXPIRY_KEY } from '../../helpers/store.js';
 
 export const IDENTITY: TerminalIdentity = {
   subordinatedMerchantId: SANDBOX_MERCHANT.merchant.subordinatedMerchantId,
@@ -89,6 +90,7 @@ export function voidTerminal(o: {
   // One payment at a time: the sale and void engines share the terminal's one lock, as in the daemon.
   const lock = new PaymentLock();
   const sales = new SaleEngine({
+    expiryKey: TEST_EXPIRY_KEY,
     ...common,
     clock,
     orderIds,
@@ -98,6 +100,7 @@ export function voidTerminal(o: {
   });
   const voidAdapter = new OmniVoidAdapter(o.h.acquirer.omni);
   const v = new VoidEngine({
+    expiryKey: TEST_EXPIRY_KEY,
     ...common,
     clock: o.voidClock ?? clock,
     orderIds,

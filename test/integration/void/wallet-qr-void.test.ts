@@ -25,6 +25,7 @@ import { log, startHarness, type Harness } from '../../helpers/sandbox.js';
 import { SANDBOX_PROFILE } from '../../helpers/qr-terminal.js';
 import { SUPERVISOR_HASH, SUPERVISOR_PASSWORD, SUPERVISOR_TOKEN } from './terminal.js';
 import { walletPays as walletPaysAt } from '../../helpers/wallet-pay.js';
+import { TEST_EXPIRY_KEY } from '../../helpers/store.js';
 
 /**
  * Voids of wallet QR sales against the strict sandbox: the terminal shows a cancellation code
@@ -96,6 +97,7 @@ function terminal(o: { validityMs?: number; dir?: string } = {}) {
     onEvent: (e) => void qrEvents.push(e),
   });
   const voids = new VoidEngine({
+    expiryKey: TEST_EXPIRY_KEY,
     ...common,
     card: NO_CARD,
     host: { void: () => Promise.reject(new Error('no card void here')) },

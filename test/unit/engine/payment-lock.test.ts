@@ -9,6 +9,7 @@ import { QrEngine } from '../../../src/engine/qr/engine.js';
 import { SaleEngine } from '../../../src/engine/sale/engine.js';
 import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
+import { TEST_EXPIRY_KEY } from '../../helpers/store.js';
 
 const tempDir = useTempDirs();
 const log = createLogger({ level: 'silent' });
@@ -36,7 +37,12 @@ function terminal(lock?: PaymentLock) {
     authorize: () =>
       Promise.resolve({ kind: 'approved', paymentId: 'p-1', authorizationCode: '123456', nsu: '000001' }),
   };
-  const sales = new SaleEngine({ ...common, card: new SimulatedCardPort({ delayMs: 300 }), host: approve });
+  const sales = new SaleEngine({
+    expiryKey: TEST_EXPIRY_KEY,
+    ...common,
+    card: new SimulatedCardPort({ delayMs: 300 }),
+    host: approve,
+  });
   const nothingPaid: AcquirerDeliveryPort = {
     confirm: () => Promise.resolve({ action: 'done', reason: 'x' }),
     undo: () => Promise.resolve({ action: 'done', reason: 'x' }),

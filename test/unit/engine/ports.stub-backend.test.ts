@@ -28,6 +28,7 @@ import { acquirerFiles, codeOf } from '../../../scripts/house/acquirer-files.js'
 import { startTestDaemon } from '../../helpers/daemon.js';
 import { sandboxAnswer } from '../../helpers/initialization-tables.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
+import { TEST_EXPIRY_KEY } from '../../helpers/store.js';
 
 /**
  * A second acquirer, as small as one can be: a backend that keeps its sales in memory and speaks
@@ -169,6 +170,7 @@ describe('a second acquirer: a stub AcquirerBackend', () => {
     const outbox = new Outbox(db);
     const log = createLogger({ level: 'silent' });
     const engine = new SaleEngine({
+      expiryKey: TEST_EXPIRY_KEY,
       db,
       journal,
       outbox,

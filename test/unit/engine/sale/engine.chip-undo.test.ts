@@ -25,6 +25,7 @@ import {
   openTerminalDatabase,
 } from '../../../../src/store/index.js';
 import { useTempDirs } from '../../../helpers/temp-dir.js';
+import { TEST_EXPIRY_KEY } from '../../../helpers/store.js';
 
 const tempDir = useTempDirs();
 
@@ -175,6 +176,7 @@ describe('chip undos carry EmvData on every path (issue 17)', () => {
     };
     const card = new SimulatedCardPort();
     const engine = new SaleEngine({
+      expiryKey: TEST_EXPIRY_KEY,
       db,
       journal,
       outbox,

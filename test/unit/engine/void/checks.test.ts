@@ -4,7 +4,9 @@ import { cardMismatch, checkVoidLimits, hostDaysBetween, voidableSale } from '..
 import type { CardSummary } from '../../../../src/engine/sale/types.js';
 import type { VoidedSale } from '../../../../src/engine/void/types.js';
 import { parseInitialization, TableSet } from '../../../../src/initialization/index.js';
-import type { JournalEntry } from '../../../../src/store/index.js';
+import { ExpiryKey, type JournalEntry } from '../../../../src/store/index.js';
+import { journaledCard } from '../../../../src/engine/held-cards.js';
+import { TEST_EXPIRY_KEY } from '../../../helpers/store.js';
 import { sandboxAnswer } from '../../../helpers/initialization-tables.js';
 
 /** The sandbox's initialization answer (tables/initialization): VISA 365 days; ALELO 7 days and 1000.00; PLUXEE 50%. */
@@ -51,27 +53,35 @@ const check =
     });
 
 describe('void checks before anything is sent', () => {
-  it("the card must be the sale's: masked PAN (6 + 4, or the pinpad's 8 + 4), expiry, PAN sequence number", () => {
-    expect(cardMismatch(card, { ...card })).toBeUndefined();
-    expect(cardMismatch(card, { ...card, maskedPan: '47617300****0060' })).toBeUndefined();
-    expect(
-      cardMismatch(card, { ...card, inputMode: 'MagStripe', chip: false, panSequenceNumber: undefined }),
-    ).toBeUndefined();
-    expect(cardMismatch(card, { ...card, maskedPan: '541333******0070' })).toBe('masked PAN differs');
-    expect(cardMismatch(card, { ...card, maskedPan: '476173*******0060' })).toBe('masked PAN differs');
-    expect(cardMismatch(card, { ...card, expiry: '0929' })).toBe('expiry differs');
-    expect(cardMismatch(card, { ...card, expiry: undefined })).toBe('expiry differs');
-    expect(cardMismatch(card, { ...card, panSequenceNumber: '02' })).toBe('PAN sequence number differs');
-    expect(cardMismatch(card, { ...card, panSequenceNumber: '1' })).toBeUndefined();
+  it("the card must be the sale's: masked PAN (6 + 4, or the pinpad's 8 + 4), expiry by its keyed hash, PAN sequence number", () => {
+    const sold = journaledCard(card, TEST_EXPIRY_KEY);
+    expect(sold.expiry).toBeUndefined();
+    expect(sold.expiryMac).toBe(TEST_EXPIRY_KEY.mac('1230'));
+    const m = (read: CardSummary): string | undefined => cardMismatch(sold, read, TEST_EXPIRY_KEY);
+    expect(m({ ...card })).toBeUndefined();
+    expect(m({ ...card, maskedPan: '47617300****0060' })).toBeUndefined();
+    expect(m({ ...card, inputMode: 'MagStripe', chip: false, panSequenceNumber: undefined })).toBeUndefined();
+    expect(m({ ...card, maskedPan: '541333******0070' })).toBe('masked PAN differs');
+    expect(m({ ...card, maskedPan: '476173*******0060' })).toBe('masked PAN differs');
+    expect(m({ ...card, expiry: '0929' })).toBe('expiry differs');
+    expect(m({ ...card, expiry: undefined })).toBe('expiry differs');
+    expect(m({ ...card, panSequenceNumber: '02' })).toBe('PAN sequence number differs');
+    expect(m({ ...card, panSequenceNumber: '1' })).toBeUndefined();
+    // Under another terminal's key the same expiry does not match: the hash is keyed, not a lookup table.
+    expect(cardMismatch(sold, card, new ExpiryKey(Buffer.alloc(32, 9)))).toBe('expiry differs');
+    // A row of an earlier version, not rewritten yet, is still held to its expiry.
+    expect(cardMismatch(card, { ...card, expiry: '0929' }, TEST_EXPIRY_KEY)).toBe('expiry differs');
+    expect(cardMismatch(card, { ...card }, TEST_EXPIRY_KEY)).toBeUndefined();
   });
 
   it('property: a card whose last four differ never matches (1000 runs)', () => {
     const seed = Date.now();
     console.log(`card match property seed ${seed}`);
+    const sold = journaledCard(card, TEST_EXPIRY_KEY);
     fc.assert(
       fc.property(fc.stringMatching(/^\d{4}$/), (last4) => {
         const other = { ...card, maskedPan: `476173******${last4}` };
-        expect(cardMismatch(card, other) === undefined).toBe(last4 === '0060');
+        expect(cardMismatch(sold, other, TEST_EXPIRY_KEY) === undefined).toBe(last4 === '0060');
       }),
       { numRuns: 1000, seed },
     );
