@@ -19,11 +19,24 @@ function startAt(chooser: Chooser): string {
   return STARTS[at];
 }
 
-/** A card sale (credit, stripe): the sale's answer, then its confirmation or its undo race. */
-export async function cardSale(chooser: Chooser, pins: Record<string, string> = {}): Promise<Verdict> {
+/**
+ * A card sale (credit; the card read as `pins` say, else each read explored): the sale's answer, then
+ * its confirmation or its undo race. `dayCloses`: the merchant closes the day before the sale or
+ * between two of its steps.
+ */
+export async function cardSale(
+  chooser: Chooser,
+  pins: Record<string, string> = {},
+  dayCloses = false,
+): Promise<Verdict> {
   const w = new World(chooser, startAt(chooser));
   try {
     for (const [label, option] of Object.entries(pins)) w.pinned.set(label, option);
+    w.dayCloses = dayCloses;
+    const when = dayCloses
+      ? w.choose('the merchant closes the day', ['while the sale runs', 'before the sale'] as const)
+      : '';
+    if (when === 'before the sale') await w.closeDay();
     const confirmation = w.choose('the sale confirms', ['auto', 'by the ECR'] as const);
     const { done } = await w.sales.start({
       amount: 1000,
@@ -50,29 +63,7 @@ export const cardSaleSharedOrderId = (chooser: Chooser): Promise<Verdict> =>
  * steps: a sale after the close, or still running at it, is counted by the day's report as the host
  * holds it (the close's own figures stay; what came or settled after it is told beside them).
  */
-export async function cardSaleDayClosed(chooser: Chooser): Promise<Verdict> {
-  const w = new World(chooser, startAt(chooser));
-  try {
-    w.dayCloses = true;
-    if (
-      w.choose('the merchant closes the day', ['while the sale runs', 'before the sale'] as const) === 'before the sale'
-    )
-      await w.closeDay();
-    const { done } = await w.sales.start({
-      amount: 1000,
-      method: 'credit',
-      installments: 1,
-      interest: 'ByMerchant',
-      confirmation: w.choose('the sale confirms', ['auto', 'by the ECR'] as const) === 'auto' ? 'auto' : 'ecr',
-    });
-    await w.survive(done);
-    await drive(w);
-    finish(w);
-    return verdict(w);
-  } finally {
-    w.dispose();
-  }
-}
+export const cardSaleDayClosed = (chooser: Chooser): Promise<Verdict> => cardSale(chooser, {}, true);
 
 /** A card sale approved and confirmed with no choice: what the void under study starts from. */
 async function confirmedSale(w: World): Promise<number> {

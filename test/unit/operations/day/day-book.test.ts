@@ -19,21 +19,25 @@ function day() {
   const journal = new Journal(db);
   const clock = new FakeClock('2026-11-20T20:00:00.000Z');
   const book = new DayBook({ db, journal, clock, log: createLogger({ level: 'silent' }), environment: 'sandbox' });
-  return { db, journal, clock, book };
+  /** A card sale's journal row, opened now in `state`. */
+  const sale = (merchantOrderId: string, state: string, amount: number, method = 'credit') =>
+    journal.open({
+      kind: 'sale',
+      merchantOrderId,
+      state,
+      amount,
+      data: { request: { method } },
+      input: 'test',
+      at: clock.now(),
+    });
+  return { db, journal, clock, book, sale };
 }
 
 describe('DayBook: the report of a closed day', () => {
   it('tells a sale the close counted undone (being undone) that ended needs-refund, its charge added to net', async () => {
-    const { db, journal, clock, book } = day();
-    const sale = journal.open({
-      kind: 'sale',
-      merchantOrderId: '263240001846001',
-      state: 'undoing',
-      amount: 1000,
-      data: { request: { method: 'credit' } },
-      input: 'timeout',
-      at: clock.now(),
-    });
+    const d = day();
+    const { db, journal, clock, book } = d;
+    const sale = d.sale('263240001846001', 'undoing', 1000);
     clock.advance(60_000);
     const closed = await book.close(undefined, { print: false });
     expect(closed.report.totals.net).toBe(0);
@@ -50,25 +54,10 @@ describe('DayBook: the report of a closed day', () => {
   });
 
   it('tells a sale the close counted charged (awaiting its decision) that the cash register undid: net gives it back', async () => {
-    const { db, journal, clock, book } = day();
-    const sale = journal.open({
-      kind: 'sale',
-      merchantOrderId: '263240001846002',
-      state: 'awaiting-decision',
-      amount: 2500,
-      data: { request: { method: 'debit' } },
-      input: 'approved',
-      at: clock.now(),
-    });
-    const opened = journal.open({
-      kind: 'sale',
-      merchantOrderId: '263240001846003',
-      state: 'confirmed',
-      amount: 700,
-      data: { request: { method: 'credit' } },
-      input: 'confirmed',
-      at: clock.now(),
-    });
+    const d = day();
+    const { db, journal, clock, book } = d;
+    const sale = d.sale('263240001846002', 'awaiting-decision', 2500, 'debit');
+    const opened = d.sale('263240001846003', 'confirmed', 700);
     clock.advance(60_000);
     const closed = await book.close(undefined, { print: false });
     expect(closed.report.totals.net).toBe(3200);
