@@ -230,13 +230,23 @@ export const DAY_SCHEMAS: Record<string, Schema> = {
       afterClose: {
         type: 'object',
         description:
-          "Present on a closed day's report when payments of the same business day were opened after its close (`since`): the close's counts and totals stay as they were printed, and these are accounted here, with their own lines and net. A sale is always in the report of the business day it was opened in (host time, 00:00 to 00:00); the acquirer settles it by its own business day.",
+          "Present on a closed day's report when payments of the same business day were opened after its close (`since`), or ended in another outcome than the close counted (`settled`: running or being undone when the day was closed): the close's counts and totals stay as they were printed, and these are accounted here, with their own lines and net. A sale is always in the report of the business day it was opened in (host time, 00:00 to 00:00); the acquirer settles it by its own business day.",
         properties: {
           since: { ...str, format: 'date-time' },
           sales: int,
           voids: int,
-          net: { ...int, description: 'Charged sales minus voids that took effect, after the close.' },
+          net: {
+            ...int,
+            description:
+              'Charged sales minus voids that took effect, after the close, plus what the settled payments charge now less what the close counted them charging.',
+          },
           lines: { type: 'array', items: line },
+          settled: {
+            type: 'array',
+            items: line,
+            description:
+              'Payments opened before the close that it counted in another outcome, as they ended (a sale being undone at the close that the host kept, a sale still running).',
+          },
         },
         required: ['since', 'sales', 'voids', 'net', 'lines'],
       },

@@ -19,7 +19,10 @@ export const TAGS = [
     description: 'Start a payment (card, wallet QR, Pix), read it, decide it (confirm, undo, cancel).',
   },
   { name: 'receipts', description: "A payment's receipt: view it, reprint it, answer the receipt question." },
-  { name: 'voids', description: 'Void a confirmed card sale or refund a Pix, with a supervisor.' },
+  {
+    name: 'voids',
+    description: 'Void a confirmed card sale, or refund a Pix or an e-commerce QR sale, with a supervisor.',
+  },
   { name: 'events', description: 'The server-sent event stream and its single-use ticket.' },
   { name: 'day', description: "The business day's report and close." },
   { name: 'health', description: "The terminal's health: pinpad, printer, acquirer, outbox, alarms." },

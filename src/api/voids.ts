@@ -258,9 +258,9 @@ export function voidPaths(unauthorized: Schema, error: (d: string) => Schema): R
     '/v1/payments/{id}/void': {
       post: {
         summary:
-          'Void a confirmed card sale, in full or in part (a supervisor authorizes; the customer presents the same card), or refund a confirmed Pix in full',
+          'Void a confirmed card sale, in full or in part (a supervisor authorizes; the customer presents the same card), or refund a confirmed Pix or e-commerce QR sale in full',
         description:
-          "The supervisor sends `X-Supervisor-Token` (`omnipos supervisor token`) or `X-Supervisor-Password`. The checks (supervisor, a confirmed card sale, the remaining amount, the issuer's reversal limits, the terminal's cancellation parameters) refuse before anything is read or sent. Then the pinpad reads the card with the refund transaction type; another card ends the void `refused`; the host's answer is confirmed or undone through the outbox. A Pix is refunded in full through the outbox (no card), `pending` until the provider approves. A confirmed wallet QR sale of the terminal's own code is voided (in full or in part) by a cancellation code shown on the screen (event `qr`) and the pinpad, `pending` until the customer's wallet pays it (then `approved`) or `expired`.",
+          "The supervisor sends `X-Supervisor-Token` (`omnipos supervisor token`) or `X-Supervisor-Password`. The checks (supervisor, a confirmed card sale, the remaining amount, the issuer's reversal limits, the terminal's cancellation parameters) refuse before anything is read or sent. Then the pinpad reads the card with the refund transaction type; another card ends the void `refused`; the host's answer is confirmed or undone through the outbox. A Pix is refunded in full through the outbox (no card), `pending` until the provider approves; so is a confirmed e-commerce QR sale (`qr.provider: ecommerce`), `pending` until the host shows it voided. A confirmed wallet QR sale of the terminal's own code is voided (in full or in part) by a cancellation code shown on the screen (event `qr`) and the pinpad, `pending` until the customer's wallet pays it (then `approved`) or `expired`.",
         parameters: [
           id('The payment (card sale) to void.'),
           { name: 'X-Supervisor-Token', in: 'header', required: false, schema: str },

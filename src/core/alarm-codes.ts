@@ -33,6 +33,12 @@ export const ALARM_CODES = [
   'VOID_RECEIPT_FAILED',
   'VOID_STOOD',
   'HOST_ANOMALY',
+  /**
+   * The host shows another terminal's sale under one of our order ids (`orderIdTerminal` is unique per
+   * terminal, not per merchant): the terminal stays safe (it never undoes by that id); someone must give
+   * the merchant's terminals distinct `terminal.orderIdTerminal`s.
+   */
+  'ORDER_ID_SHARED',
   // The supervisor gate's: a client locked out after wrong supervisor credentials.
   'SUPERVISOR_LOCKOUT',
 ] as const;

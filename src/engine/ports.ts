@@ -24,6 +24,11 @@ export interface Delivery {
    * Such a task is open because it is doing its job, so it never raises OUTBOX_STUCK.
    */
   watching?: boolean;
+  /**
+   * The query by order id showed another terminal's sale under this one's order id (`not-ours`): the
+   * forwarder raises ORDER_ID_SHARED, once per order id, whatever the attempt decided.
+   */
+  sharedOrderId?: string;
 }
 
 /**

@@ -86,6 +86,8 @@ export const TERMINAL_TEXT = {
     'alarm.VOID_CONFIRM_DEAD_LETTER': 'A confirmação de um cancelamento foi recusada em definitivo',
     'alarm.VOID_UNDO_DEAD_LETTER': 'O desfazimento de um cancelamento foi recusado em definitivo',
     'alarm.VOID_STOOD': 'Um cancelamento não pôde ser desfeito e ficou valendo',
+    'alarm.ORDER_ID_SHARED':
+      'Outro terminal do lojista usa o mesmo número de pedido: corrija a numeração dos terminais',
     'alarm.VOID_RECEIPT_FAILED': 'O comprovante de um cancelamento pode não ter saído: reimprima',
     'alarm.unknown': 'Alarme do terminal',
     'error.BUSY': 'Terminal ocupado com outro pagamento',
@@ -189,6 +191,7 @@ export const TERMINAL_TEXT = {
     'alarm.VOID_CONFIRM_DEAD_LETTER': "A void's confirmation was refused for good",
     'alarm.VOID_UNDO_DEAD_LETTER': "A void's undo was refused for good",
     'alarm.VOID_STOOD': 'A void could not be undone and stands',
+    'alarm.ORDER_ID_SHARED': "Another of the merchant's terminals uses the same order id: fix the terminals' numbering",
     'alarm.VOID_RECEIPT_FAILED': "A void's receipt may not have come out: reprint it",
     'alarm.unknown': "The terminal's alarm",
     'error.BUSY': 'The terminal is busy with another payment',

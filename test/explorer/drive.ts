@@ -1,4 +1,5 @@
 import { closeAfter } from './closes.js';
+import { dayMiscounts } from './day.js';
 import { payable, walletPays } from './qr-host.js';
 import type { Verdict } from './search.js';
 import { SETTINGS, type World } from './world.js';
@@ -86,6 +87,8 @@ export async function drive(w: World): Promise<void> {
   for (let step = 0; step < MAX_STEPS && !settled(w) && !twoRefunds(w) && w.now() < horizon; step++) {
     const awaiting = w.entries().find((e) => e.state === 'awaiting-decision');
     const options: string[] = awaiting ? ['the ECR confirms', 'the ECR undoes'] : ['run'];
+    // Where the merchant's close is explored, it falls at the next step by default: later is a deviation.
+    if (w.dayCloses && w.closedDays.length === 0) options.unshift('the merchant closes the day now');
     options.push('SIGKILL and restart');
     // The close falls between two steps only near it: a jump of hours would be a terminal stopped for hours.
     if (closeAfter(w.now()) - w.now() <= SETTINGS.closeMarginMs) options.push('the daily close falls now');
@@ -105,6 +108,9 @@ export async function drive(w: World): Promise<void> {
       case 'the daily close falls now':
         moveTo(w, closeAfter(w.now()));
         w.say('the clock reaches the daily close');
+        break;
+      case 'the merchant closes the day now':
+        await w.closeDay();
         break;
       case 'a wallet pays the QR code now':
         for (const s of payable(w)) walletPays(w, s);
@@ -189,5 +195,6 @@ export function verdict(w: World): Verdict {
         detail: `Pix ${p.merchantOrderId}: ${p.refunds.length} refunds asked`,
       });
   }
+  broken.push(...dayMiscounts(w));
   return { broken, story: w.story };
 }

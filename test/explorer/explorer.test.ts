@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { describe as tell, explore, type SearchResult } from './search.js';
+import { DAY_INVARIANT } from './day.js';
 import { OPERATIONS } from './timelines.js';
 
 /**
@@ -31,6 +32,7 @@ const INVARIANTS = {
   refunds: 'two refunds for one sale',
   given: 'a refund the terminal reports undone or not given',
   other: "another terminal's sale undone by this one",
+  day: DAY_INVARIANT,
 } as const;
 const ALL = Object.values(INVARIANTS);
 
@@ -50,8 +52,28 @@ describe('the explorer: card sale', () => {
   holds('card sale', []);
 });
 
+describe('the explorer: card sale read from the chip, FCX after the answer', () => {
+  holds('card sale, chip (FCX)', []);
+});
+
+describe('the explorer: card sale read from a contactless chip, FCX after the answer', () => {
+  holds('card sale, contactless chip (FCX)', []);
+});
+
+describe('the explorer: card sale read from the stripe after a chip failure (fallback)', () => {
+  holds('card sale, fallback', []);
+});
+
+describe("the explorer: card sale with the merchant's day closed before it or between two of its steps", () => {
+  holds("card sale, the merchant's day closed", []);
+});
+
 describe('the explorer: card void', () => {
   holds('card void', []);
+});
+
+describe('the explorer: card void read from the chip, FCX after the answer', () => {
+  holds('card void, chip (FCX)', []);
 });
 
 describe('the explorer: Pix refund', () => {

@@ -19,11 +19,24 @@ function startAt(chooser: Chooser): string {
   return STARTS[at];
 }
 
-/** A card sale (credit, stripe): the sale's answer, then its confirmation or its undo race. */
-export async function cardSale(chooser: Chooser, pins: Record<string, string> = {}): Promise<Verdict> {
+/**
+ * A card sale (credit; the card read as `pins` say, else each read explored): the sale's answer, then
+ * its confirmation or its undo race. `dayCloses`: the merchant closes the day before the sale or
+ * between two of its steps.
+ */
+export async function cardSale(
+  chooser: Chooser,
+  pins: Record<string, string> = {},
+  dayCloses = false,
+): Promise<Verdict> {
   const w = new World(chooser, startAt(chooser));
   try {
     for (const [label, option] of Object.entries(pins)) w.pinned.set(label, option);
+    w.dayCloses = dayCloses;
+    const when = dayCloses
+      ? w.choose('the merchant closes the day', ['while the sale runs', 'before the sale'] as const)
+      : '';
+    if (when === 'before the sale') await w.closeDay();
     const confirmation = w.choose('the sale confirms', ['auto', 'by the ECR'] as const);
     const { done } = await w.sales.start({
       amount: 1000,
@@ -45,10 +58,18 @@ export async function cardSale(chooser: Chooser, pins: Record<string, string> = 
 export const cardSaleSharedOrderId = (chooser: Chooser): Promise<Verdict> =>
   cardSale(chooser, { 'another terminal': 'yes, its sale is Status 2' });
 
+/**
+ * The merchant's day closed (`POST /v1/day/close`) before a card sale, or between any two of its
+ * steps: a sale after the close, or still running at it, is counted by the day's report as the host
+ * holds it (the close's own figures stay; what came or settled after it is told beside them).
+ */
+export const cardSaleDayClosed = (chooser: Chooser): Promise<Verdict> => cardSale(chooser, {}, true);
+
 /** A card sale approved and confirmed with no choice: what the void under study starts from. */
 async function confirmedSale(w: World): Promise<number> {
   for (const [label, option] of [
     ['sale answer', 'Status 2 (Pago)'],
+    ['the chip finishes', 'the card approves'],
     ['another terminal', 'no'],
     ['before the confirm', 'as it stands'],
     ['confirm ', 'answered'],
@@ -79,10 +100,12 @@ async function voidOf(w: World, id: number): Promise<void> {
  * A card void (pt "Cancelamento") of a confirmed sale: the void's answer, its confirmation or its
  * undo race; and when the terminal says nothing was given back, the supervisor voids it again.
  */
-export async function cardVoid(chooser: Chooser): Promise<Verdict> {
+export async function cardVoid(chooser: Chooser, pins: Record<string, string> = {}): Promise<Verdict> {
   const w = new World(chooser, startAt(chooser));
   try {
+    for (const [label, option] of Object.entries(pins)) w.pinned.set(label, option);
     const saleId = await confirmedSale(w);
+    for (const [label, option] of Object.entries(pins)) w.pinned.set(label, option);
     await voidOf(w, saleId);
     if (w.voids.remaining(saleId).remaining > 0) {
       w.say('the terminal says nothing was given back: the supervisor voids the sale again');
@@ -160,10 +183,20 @@ export async function qrSale(chooser: Chooser): Promise<Verdict> {
   }
 }
 
+/** The chip and fallback families: the card read pinned, every other choice explored (the FCX's among them). */
+const CHIP = { 'the card is read': 'chip (FCX after the answer)' };
+const CONTACTLESS = { 'the card is read': 'contactless chip (FCX after the answer)' };
+const FALLBACK = { 'the card is read': 'stripe, fallback after a chip failure' };
+
 export const OPERATIONS = {
   'card sale': (c: Chooser) => cardSale(c),
+  'card sale, chip (FCX)': (c: Chooser) => cardSale(c, CHIP),
+  'card sale, contactless chip (FCX)': (c: Chooser) => cardSale(c, CONTACTLESS),
+  'card sale, fallback': (c: Chooser) => cardSale(c, FALLBACK),
   'card sale, order id shared': cardSaleSharedOrderId,
-  'card void': cardVoid,
+  "card sale, the merchant's day closed": cardSaleDayClosed,
+  'card void': (c: Chooser) => cardVoid(c),
+  'card void, chip (FCX)': (c: Chooser) => cardVoid(c, CHIP),
   'Pix refund': pixRefund,
   'e-commerce QR sale': qrSale,
 } as const;

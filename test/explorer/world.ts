@@ -5,15 +5,17 @@ import { createLogger } from '../../src/core/log/index.js';
 import { closeAfter } from './closes.js';
 import { PaymentLock } from '../../src/engine/payment-lock.js';
 import { OutboxForwarder } from '../../src/engine/outbox/forwarder.js';
-import type { CardPort, ReceiptPort } from '../../src/engine/ports.js';
+import type { ReceiptPort } from '../../src/engine/ports.js';
 import { PixEngine } from '../../src/engine/pix/engine.js';
 import { QrEngine } from '../../src/engine/qr/engine.js';
 import { SaleEngine } from '../../src/engine/sale/engine.js';
 import { VoidEngine } from '../../src/engine/void/engine.js';
 import { SupervisorGate } from '../../src/engine/void/supervisor.js';
+import { DayBook } from '../../src/operations/day/index.js';
 import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase, type Db } from '../../src/store/index.js';
 import type { JournalEntry } from '../../src/store/index.js';
 import { FakeClock } from '../helpers/fake-clock.js';
+import { explorerCard } from './card.js';
 import { deliveryPort, salePort, type Stage } from './card-host.js';
 import { HostModel } from './host-model.js';
 import { pixPort, voidPort } from './void-host.js';
@@ -35,26 +37,6 @@ export const SETTINGS = {
 
 const silent = createLogger({ level: 'silent' });
 
-/** A card the explorer's pinpad reads: a stripe read (no chip session), never real card data. */
-const card: CardPort = {
-  readCard: () =>
-    Promise.resolve({
-      summary: {
-        maskedPan: '476173******0010',
-        inputMode: 'MagStripe',
-        chip: false,
-        isFallback: false,
-        authenticationMethod: 'NoPassword',
-        productId: 1,
-        brandId: 1,
-        issuerId: 1,
-        expiry: '1230',
-      },
-      card: { kind: 'track2', data: '00', ksn: 'FFFF9876543210E00001', iv: '0000000000000000', isTlv: false },
-    }),
-  finishChip: () => Promise.resolve({ card: 'approved' }),
-  end: () => Promise.resolve(),
-};
 /** The supervisor's token for the explorer's voids (a test value, at least 32 characters). */
 export const SUPERVISOR = 'explorer-supervisor-token-0123456789';
 const receipt: ReceiptPort = { print: () => Promise.resolve('printed') };
@@ -99,6 +81,12 @@ export class World implements Stage {
   pix!: PixEngine;
   qr!: QrEngine;
   forwarder!: OutboxForwarder;
+  /** The merchant's day (its report and close, `POST /v1/day/close`), on the same journal. */
+  day!: DayBook;
+  /** The merchant may close the day between two steps (the operations that explore the close). */
+  dayCloses = false;
+  /** The business days the merchant closed in this timeline. */
+  readonly closedDays: string[] = [];
   /** Resolves when the terminal is killed (the current call out never returns). */
   killed!: Promise<'killed'>;
   #kill!: () => void;
@@ -173,6 +161,7 @@ export class World implements Stage {
     const orderIds = new MerchantOrderIds(this.db, { ordinal: 1, clock, wait: clock.wait });
     const onEvent = (e: { type: string; id: number; code?: string; state?: string }): void => this.#event(e);
     const lock = new PaymentLock();
+    const card = explorerCard(this);
     this.sales = new SaleEngine({
       expiryKey: TEST_EXPIRY_KEY,
       ...deps,
@@ -224,6 +213,7 @@ export class World implements Stage {
       pix: this.pix,
       qr: this.qr,
     };
+    this.day = new DayBook({ db: this.db, journal: this.journal, clock, log: silent, environment: 'explorer' });
     this.forwarder = new OutboxForwarder({
       db: this.db,
       outbox: this.outbox,
@@ -255,6 +245,15 @@ export class World implements Stage {
     this.voids.recover();
   }
 
+  /** The merchant closes today's business day (host time), as `POST /v1/day/close` does. */
+  async closeDay(): Promise<void> {
+    const closed = await this.day.close(undefined, { print: false });
+    this.closedDays.push(closed.date);
+    this.say(
+      `the merchant closes the day ${closed.date}: net ${closed.report.totals.net}, ${closed.report.counts.inProgress} in progress`,
+    );
+  }
+
   /** Runs `work` unless the terminal dies meanwhile; a death restarts it. */
   async survive(work: Promise<unknown>): Promise<void> {
     const r = await Promise.race([work.then(() => 'done' as const), this.killed]);
@@ -265,7 +264,7 @@ export class World implements Stage {
     return this.journal.list({ limit: 100 });
   }
 
-  /** What the state of the timeline is, for deduplication: journal, outbox, host, and where the clock stands. */
+  /** What the state of the timeline is, for deduplication: journal, outbox, host, the merchant's day, and where the clock stands. */
   fingerprint(): string {
     const now = this.now();
     const close = closeAfter(this.now());
@@ -274,7 +273,10 @@ export class World implements Stage {
       ? this.outbox.open().map((t) => `${t.operation}:${stable(t.payload)}:${taskPhase(t.payload, now)}`)
       : [];
     const phase = close - now <= SETTINGS.closeMarginMs ? 'margin' : 'day';
-    return [rows.join(','), tasks.join(','), this.host.fingerprint(now), phase, this.#dead ? 'dead' : ''].join('|');
+    const day = this.closedDays.length > 0 ? 'day-closed' : '';
+    return [rows.join(','), tasks.join(','), this.host.fingerprint(now), phase, day, this.#dead ? 'dead' : ''].join(
+      '|',
+    );
   }
 
   #stop(): void {

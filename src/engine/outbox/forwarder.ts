@@ -38,7 +38,12 @@ export interface ForwarderDeps {
   /** A task still open this close to its sale's close raises OUTBOX_STUCK, ms. Default 2 h. */
   alarmBeforeCloseMs?: number;
   /** Told once per task (per run of the daemon) when it is stuck: the caller raises the alarm. */
-  onAlarm?: (alarm: { journalId: number | null; taskId: number; code: 'OUTBOX_STUCK'; message: string }) => void;
+  onAlarm?: (alarm: {
+    journalId: number | null;
+    taskId: number;
+    code: 'OUTBOX_STUCK' | 'ORDER_ID_SHARED';
+    message: string;
+  }) => void;
 }
 
 /** The close of the business day of the sale (or void) a task belongs to: from when it was sent, else from the task's creation. */
@@ -60,6 +65,8 @@ export class OutboxForwarder {
   readonly #deps: ForwarderDeps;
   #running: Promise<number> | undefined;
   readonly #alarmed = new Set<number>();
+  /** Order ids ORDER_ID_SHARED was raised for (per run of the daemon). */
+  readonly #shared = new Set<string>();
   /**
    * Tasks delivered whose result the database could not record (a full disk, an I/O error): each
    * is sent again only after a backoff of its own, not every pass, until a record commits.
@@ -148,6 +155,19 @@ export class OutboxForwarder {
     this.#deps.onAlarm?.({ journalId: task.journalId, taskId: task.id, code: 'OUTBOX_STUCK', message });
   }
 
+  /**
+   * ORDER_ID_SHARED, once per order id: the host showed another terminal's sale under it. The terminal is
+   * safe (the undo race never undoes by that id); the merchant's terminals must get distinct terminal.orderIdTerminal.
+   */
+  #orderIdShared(task: OutboxTask, what: string): void {
+    const order = typeof task.payload.merchantOrderId === 'string' ? task.payload.merchantOrderId : `task ${task.id}`;
+    if (this.#shared.has(order)) return;
+    this.#shared.add(order);
+    const message = `order id ${order} is shared with another terminal of the merchant (${what}): give each terminal its own terminal.orderIdTerminal`;
+    this.#deps.log.error({ task: task.id, merchantOrderId: order }, 'order id shared across terminals');
+    this.#deps.onAlarm?.({ journalId: task.journalId, taskId: task.id, code: 'ORDER_ID_SHARED', message });
+  }
+
   async #attempt(task: OutboxTask): Promise<void> {
     const { db, outbox, clock, log } = this.#deps;
     const now = clock.now();
@@ -190,6 +210,7 @@ export class OutboxForwarder {
       this.#deps.onSettled(task, delivery);
     }).immediate();
     this.#unrecorded.delete(task.id);
+    if (delivery.sharedOrderId !== undefined) this.#orderIdShared(task, delivery.sharedOrderId);
     if (delivery.action === 'retry' && !delivery.watching)
       this.#checkStuck(task, task.attempts + 1, close, after, delivery.reason);
     else this.#alarmed.delete(task.id);

@@ -79,9 +79,10 @@ export async function attemptUndo(
     // Only another terminal's sale under our order id: ours is not shown, by the same visibility rule.
     const v = notFoundVerdict(task.sentAt, now, task.notFoundAfterWindow, visibilityOf(options), 'the sale');
     const other = q.kind === 'not-ours' ? ` (the host shows only ${q.reason})` : '';
-    if (v.final) return { delivery: { action: 'done', reason: `${v.reason}: nothing was charged${other}` } };
+    const shared = q.kind === 'not-ours' ? { sharedOrderId: q.reason } : {};
+    if (v.final) return { delivery: { action: 'done', reason: `${v.reason}: nothing was charged${other}`, ...shared } };
     return {
-      delivery: { action: 'retry', reason: `${v.reason}${other}` },
+      delivery: { action: 'retry', reason: `${v.reason}${other}`, ...shared },
       ...(v.count !== (task.notFoundAfterWindow ?? 0) ? { payload: { ...task, notFoundAfterWindow: v.count } } : {}),
     };
   }

@@ -75,6 +75,7 @@ function walletQrSale(entry: JournalEntry, id: number): VoidedSale {
       id,
       state: entry.state,
     });
+  if (q.provider === 'ecommerce') return ecommerceQrSale(q, entry, id);
   if (q.provider !== undefined && q.provider !== 'terminal') {
     throw new OmniposError(
       'VOID_NOT_ALLOWED',
@@ -92,6 +93,25 @@ function walletQrSale(entry: JournalEntry, id: number): VoidedSale {
     amount: entry.amount,
     method: q.request.method,
     qrCode: q.qrCode,
+    ...(q.authorizationCode ? { authorizationCode: q.authorizationCode } : {}),
+    ...(q.nsu ? { nsu: q.nsu } : {}),
+  };
+}
+
+/**
+ * A confirmed e-commerce QR sale (`qr.provider: ecommerce`): captured when the wallet paid it, it is
+ * given back like a Pix, on the e-commerce API by its PaymentId (`PUT /1/sales/{PaymentId}/void`,
+ * ecom:1952-1966; the voided sale shows 10, ecom:6235), asked once through the outbox.
+ */
+function ecommerceQrSale(q: QrSaleData, entry: JournalEntry, id: number): VoidedSale {
+  if (!q.paymentId) throw new OmniposError('VOID_NOT_ALLOWED', `QR sale ${id} has no PaymentId on record`, { id });
+  return {
+    kind: 'ecommerce-qr',
+    id,
+    merchantOrderId: q.merchantOrderId,
+    paymentId: q.paymentId,
+    amount: entry.amount,
+    method: q.request.method,
     ...(q.authorizationCode ? { authorizationCode: q.authorizationCode } : {}),
     ...(q.nsu ? { nsu: q.nsu } : {}),
   };
@@ -208,20 +228,22 @@ export function checkVoidLimits(c: LimitCheck): void {
 }
 
 /**
- * A Pix sale is refunded in full, and only when the outbox can ask the refund (`available`: the
- * e-commerce credentials are configured): VOID_NOT_ALLOWED otherwise, before a journal row.
+ * A sale of the e-commerce API (a Pix, an e-commerce QR sale) is refunded in full, and only when the
+ * outbox can ask the refund (`available`: the e-commerce credentials are configured):
+ * VOID_NOT_ALLOWED otherwise, before a journal row.
  */
 export function checkPixRefund(sale: VoidedSale, amount: number, remaining: number, available: boolean): void {
+  const what = sale.kind === 'ecommerce-qr' ? 'e-commerce QR sale' : 'Pix';
   if (!available)
     throw new OmniposError(
       'VOID_NOT_ALLOWED',
-      'Pix refunds need the e-commerce credentials (acquirer.omni.merchantId and merchantKeyFile)',
+      `${what} refunds need the e-commerce credentials (acquirer.omni.merchantId and merchantKeyFile)`,
       { saleId: sale.id },
     );
   if (amount !== remaining || remaining !== sale.amount) {
     throw new OmniposError(
       'VOID_NOT_ALLOWED',
-      `a Pix is refunded in full (${sale.amount} cents): partial Pix refunds are not supported`,
+      `a ${what} is refunded in full (${sale.amount} cents): partial ${what} refunds are not supported`,
       { saleId: sale.id, amount },
     );
   }

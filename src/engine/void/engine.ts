@@ -102,7 +102,7 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
       now,
       tables: this.#d.tables(),
     });
-    if (sale.kind === 'pix') {
+    if (sale.kind === 'pix' || sale.kind === 'ecommerce-qr') {
       checkPixRefund(sale, amount, left.remaining, this.#d.pixRefunds === true);
       return this.#openRefund(sale, amount, authorizedBy);
     }
@@ -137,15 +137,17 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
   }
 
   /**
-   * A Pix sale is refunded, not voided with a card: the refund is journaled with its outbox
-   * request in one commit, and the outbox asks it (`PUT …/void`) and waits for the provider.
+   * A Pix sale or an e-commerce QR sale is refunded, not voided with a card: the refund is journaled
+   * with its outbox request in one commit, and the outbox asks it once (`PUT …/void`, the rulebook's
+   * `pix.refund` tables) and queries until the host shows it given back.
    */
   async #openRefund(
     sale: VoidData['sale'],
     amount: number,
     authorizedBy: VoidData['authorizedBy'],
   ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
-    const { entry } = await this.#open(sale, amount, authorizedBy, 'refund', 'Pix refund started');
+    const what = sale.kind === 'ecommerce-qr' ? 'e-commerce QR sale refund started' : 'Pix refund started';
+    const { entry } = await this.#open(sale, amount, authorizedBy, 'refund', what);
     await this.apply(entry.id, { kind: 'refund' });
     return { entry, done: Promise.resolve() };
   }

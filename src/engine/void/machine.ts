@@ -166,7 +166,7 @@ export function voidTransition(state: VoidState, input: VoidInput): VoidStep {
           { reason: input.reason },
           { kind: 'pinpad.end', message: 'OPERACAO CANCELADA' },
         );
-      if (input.kind === 'refund' && state.data.sale.kind === 'pix')
+      if (input.kind === 'refund' && (state.data.sale.kind === 'pix' || state.data.sale.kind === 'ecommerce-qr'))
         return go(state, 'refunding', 'refund', {}, { kind: 'outbox.pix-refund' });
       if (input.kind === 'cancel')
         return go(
@@ -239,7 +239,7 @@ export function voidTransition(state: VoidState, input: VoidInput): VoidStep {
           {
             kind: 'alarm',
             code: input.refused ? 'PIX_REFUND_REFUSED' : 'PIX_REFUND_DEAD_LETTER',
-            message: `refund ${state.data.merchantVoidId} of Pix ${state.data.sale.merchantOrderId}${input.refused ? ' refused by the provider' : ''}: ${input.reason}`,
+            message: `refund ${state.data.merchantVoidId} of ${state.data.sale.kind === 'ecommerce-qr' ? 'e-commerce QR sale' : 'Pix'} ${state.data.sale.merchantOrderId}${input.refused ? ' refused by the provider' : ''}: ${input.reason}`,
           },
         );
       }

@@ -13,7 +13,7 @@ export function voidReceiptSubject(d: VoidData): ReceiptSubject {
   return {
     kind: 'void',
     merchantOrderId: d.merchantVoidId,
-    paymentType: s.kind === 'wallet-qr' ? 'wallet-qr' : s.method,
+    paymentType: s.kind === 'wallet-qr' || s.kind === 'ecommerce-qr' ? 'wallet-qr' : s.method,
     amount: d.amount,
     installments: 1,
     ...(d.nsu ? { nsu: d.nsu } : {}),

@@ -10,10 +10,12 @@ import type { CardSummary, PaymentMethod } from '../sale/types.js';
 /** The sale a void gives money back for, as the void's journal row remembers it. */
 export interface VoidedSale {
   /**
-   * `pix`: a Pix sale, refunded on the e-commerce API; `wallet-qr`: a wallet QR sale, voided by
-   * the cancellation code the customer's wallet pays; absent: a card sale, voided with the card.
+   * `pix`: a Pix sale, refunded on the e-commerce API; `ecommerce-qr`: a QR sale made by the
+   * e-commerce API (`qr.provider: ecommerce`), refunded there like a Pix; `wallet-qr`: a wallet QR
+   * sale of the terminal's own code, voided by the cancellation code the customer's wallet pays;
+   * absent: a card sale, voided with the card.
    */
-  kind?: 'pix' | 'wallet-qr';
+  kind?: 'pix' | 'ecommerce-qr' | 'wallet-qr';
   /** The sale's journal id. */
   id: number;
   merchantOrderId: string;

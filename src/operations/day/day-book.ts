@@ -77,19 +77,29 @@ export class DayBook {
     const day = date === undefined ? this.today() : parseBusinessDate(date);
     const close = this.closed(day);
     if (!close) return this.live(day);
+    const now = this.live(day).lines;
     // Payments of the same business day opened after the close: accounted beside the close, never lost.
-    const late = this.live(day).lines.filter((l) => l.createdAt > close.closedAt);
-    if (late.length === 0) return close.report;
+    const late = now.filter((l) => l.createdAt > close.closedAt);
+    // Payments the close counted in another outcome (still running, or undoing, at the close): as they are now.
+    const before = new Map(close.report.lines.map((l) => [l.id, l]));
+    const settled = now.filter((l) => {
+      const was = before.get(l.id);
+      return l.createdAt <= close.closedAt && was !== undefined && was.outcome !== l.outcome;
+    });
+    if (late.length === 0 && settled.length === 0) return close.report;
     const { from, to } = businessDayBounds(day);
     const after = buildDayReport({ date: day, from, to, now: this.deps.clock.now(), lines: late });
+    // What the settled payments charge now less what the close counted them charging.
+    const moved = settled.reduce((sum, l) => sum + l.charged - (before.get(l.id)?.charged ?? 0), 0);
     return {
       ...close.report,
       afterClose: {
         since: close.closedAt,
         sales: after.counts.sales,
         voids: after.counts.voids,
-        net: after.totals.net,
+        net: after.totals.net + moved,
         lines: late,
+        ...(settled.length > 0 ? { settled } : {}),
       },
     };
   }

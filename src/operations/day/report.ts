@@ -24,10 +24,23 @@ export interface DayReport {
   /** The close this report is, when the day was closed. */
   closedAt: string | null;
   /**
-   * A closed day's payments opened after its close (same business day, host time): the close's figures
-   * stay as they were; these are accounted here, beside them, with their own lines and net.
+   * A closed day's payments opened after its close (same business day, host time), and those the close
+   * counted in another outcome than they ended in: the close's figures stay as they were; these are
+   * accounted here, beside them, with their own lines and net.
    */
-  afterClose?: { since: string; sales: number; voids: number; net: number; lines: DayLine[] };
+  afterClose?: {
+    since: string;
+    sales: number;
+    voids: number;
+    /** Charged sales minus voids that took effect after the close, plus what the settled lines moved. */
+    net: number;
+    lines: DayLine[];
+    /**
+     * Payments of the day opened before the close that the close counted in another outcome (running,
+     * or being undone, when it was made), as they ended: `net` carries the difference in what they charge.
+     */
+    settled?: DayLine[];
+  };
   counts: {
     sales: number;
     voids: number;

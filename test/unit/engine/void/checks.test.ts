@@ -193,8 +193,23 @@ describe('void checks before anything is sent', () => {
       nsu: '000007',
     });
     expect(() => voidableSale(qr({}, 'showing'), 5)).toThrow(expect.objectContaining({ code: 'VOID_NOT_ALLOWED' }));
-    expect(() => voidableSale(qr({ provider: 'ecommerce' }), 5)).toThrow(
-      expect.objectContaining({ code: 'VOID_NOT_ALLOWED', message: expect.stringContaining('ecommerce') }),
+    // An e-commerce QR sale is refunded on the e-commerce API by its PaymentId (ecom:1952), like a Pix.
+    expect(voidableSale(qr({ provider: 'ecommerce', qrCode: undefined, nsu: undefined }), 5)).toEqual({
+      kind: 'ecommerce-qr',
+      id: 5,
+      merchantOrderId: 'm',
+      paymentId: 'p',
+      amount: 1000,
+      method: 'credit',
+    });
+    expect(() => voidableSale(qr({ provider: 'ecommerce' }, 'showing'), 5)).toThrow(
+      expect.objectContaining({ code: 'VOID_NOT_ALLOWED' }),
+    );
+    expect(() => voidableSale(qr({ provider: 'ecommerce', paymentId: undefined }), 5)).toThrow(
+      expect.objectContaining({ code: 'VOID_NOT_ALLOWED', message: expect.stringContaining('no PaymentId') }),
+    );
+    expect(() => voidableSale(qr({ provider: 'elsewhere' }), 5)).toThrow(
+      expect.objectContaining({ code: 'VOID_NOT_ALLOWED', message: expect.stringContaining('elsewhere') }),
     );
     expect(() => voidableSale(entry({ kind: 'cancel' as JournalEntry['kind'] }), 5)).toThrow(
       expect.objectContaining({ code: 'VOID_NOT_ALLOWED' }),
