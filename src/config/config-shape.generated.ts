@@ -194,7 +194,7 @@ export const CONFIG_SHAPE: Shape = {
             value: 18443,
           },
           outcomeAttempts: {
-            type: 'default',
+            type: 'optional',
             inner: {
               type: 'number',
               checks: [
@@ -203,7 +203,6 @@ export const CONFIG_SHAPE: Shape = {
                 { kind: 'less_than', value: 100, inclusive: true },
               ],
             },
-            value: 1,
           },
         },
       },
