@@ -7,7 +7,7 @@ import { ledgerEntry, linkTo, newUuid, problem, type SandboxContext } from './co
 import { INITIALIZATION_VERSION } from './answers.js';
 import { Fields, invalidFields, objectBody, type Answer, type SandboxRequest } from './http-kit.js';
 import { VOID_INPUT_MODES, AUTH_METHODS, ORDER_ID } from './sale-validate.js';
-import { cardMatch, findSale, voidedAmount, type SaleRow } from './sale-rows.js';
+import { cardMatch, findSale, saleOr404, voidedAmount, type SaleRow } from './sale-rows.js';
 
 interface VoidRow {
   void_id: string;
@@ -261,11 +261,16 @@ export function undoVoid(ctx: SandboxContext, req: SandboxRequest): Answer {
   return { status: 200, body: { ...voidAnswer(ctx, row), ReturnCode: 0, ReturnMessage: 'Success' } };
 }
 
-/** `GET …/voids/{VoidId}`. */
+/**
+ * `GET …/voids/{VoidId}`: like a sale, a void reaches the query host only the scenario's
+ * `visibilityDelayMs` after it was made; before, the query's not found.
+ */
 export function getVoid(ctx: SandboxContext, req: SandboxRequest): Answer {
   requireToken(ctx, req, 'transactional');
   const sale = saleFor(ctx, req);
   const v = findVoid(ctx, sale, req);
+  const delay = scenario(ctx).visibilityDelayMs;
+  if (delay > 0 && ctx.clock.now().getTime() < v.created_at + delay) saleOr404(ctx, undefined);
   const a = voidAnswer(ctx, v);
   return { status: 200, body: { VoidId: a.VoidId, CancellationStatus: a.CancellationStatus, Status: a.Status } };
 }

@@ -123,3 +123,21 @@ describe('row 8: a ContactlessMagStripe void is accepted (the void enum, pt 8030
     expect(v.kind).toBe('approved');
   });
 });
+
+describe('late visibility reaches voids too (scenario visibilityDelayMs)', () => {
+  it('a void is not found at the query host until the delay has passed', async () => {
+    const id = await confirmedSale(1000);
+    const v = await h.acquirer.omni.createVoid(id, voidRequest(1000));
+    const voidId = String((v as { VoidId: string }).VoidId);
+    await h.control('POST', '/sandbox/scenario', { visibilityDelayMs: 60_000 });
+    try {
+      const early = await call('queries', 'GET', `/1/physicalSales/${id}/voids/${voidId}`);
+      expect(early.status).toBe(404);
+      await h.control('POST', '/sandbox/clock', { advanceMs: 61_000 });
+      const late = await call('queries', 'GET', `/1/physicalSales/${id}/voids/${voidId}`);
+      expect(late).toMatchObject({ status: 200, json: { VoidId: voidId } });
+    } finally {
+      await h.control('POST', '/sandbox/scenario', { visibilityDelayMs: 0 });
+    }
+  });
+});
