@@ -147,6 +147,7 @@ const codeSales: Record<string, number> = {};
 const latePayments: Promise<void>[] = [];
 /** How long the run waits for a sale to leave `pending` (a loaded machine is slow; an early end only skips its decision). */
 const SALE_WAIT_MS = 20_000;
+const PIX_PAYER = { name: 'Maria da Silva', document: '52998224725' };
 let slowSales = 0;
 /** Health reads during and at the end of the brown-out that showed UNDO_NEAR_CLOSE. */
 let undoNearCloseSeen = 0;
@@ -266,11 +267,13 @@ for (let i = 0; i < SALES; i++) {
   try {
     // A cash register waits while the terminal is busy finishing the previous sale (a slow pinpad, an undo).
     // Until the terminal is free, however long a loaded machine takes (a fixed count of tries gave up at load 30).
-    let created = await t.call('POST', '/v1/payments', { amount, method, confirmation });
+    // A Pix names its payer, as the e-commerce API requires.
+    const body = { amount, method, confirmation, ...(method === 'pix' ? { payer: PIX_PAYER } : {}) };
+    let created = await t.call('POST', '/v1/payments', body);
     const busyUntil = Date.now() + (slow ? 300_000 : 120_000);
     while (created.status === 409 && created.body?.error?.code === 'BUSY' && Date.now() < busyUntil) {
       await sleep(200);
-      created = await t.call('POST', '/v1/payments', { amount, method, confirmation });
+      created = await t.call('POST', '/v1/payments', body);
     }
     if (created.status === 409) {
       // What kept the terminal busy: the open payments' states (a figure of the run).
