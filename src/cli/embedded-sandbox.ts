@@ -15,7 +15,7 @@ export async function startEmbeddedSandbox(config: Config, log: Logger): Promise
     buildSandbox({
       dbFile: path.join(v.stateDir, 'sandbox', 'acquirer.db'),
       log,
-      outcomeAttempts: v.sandbox.outcomeAttempts,
+      ...(v.sandbox.outcomeAttempts !== undefined ? { outcomeAttempts: v.sandbox.outcomeAttempts } : {}),
     }),
     sandboxListenOptions(config),
   );

@@ -99,7 +99,9 @@ Example:
       ...(values['callback-url'] ? { walletCallbackUrl: values['callback-url'] } : {}),
       dbFile,
       log,
-      outcomeAttempts: config.values.sandbox.outcomeAttempts,
+      ...(config.values.sandbox.outcomeAttempts !== undefined
+        ? { outcomeAttempts: config.values.sandbox.outcomeAttempts }
+        : {}),
       // terminal-built wallet QR codes are payable only when the configuration builds them (scenario registersTerminalQr)
       scenario: { registersTerminalQr: config.values.qr.provider === 'terminal' },
       ...(withholdMs !== undefined ? { withholdMs } : {}),

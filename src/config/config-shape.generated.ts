@@ -237,7 +237,7 @@ export const CONFIG_SHAPE: Shape = {
             value: 18443,
           },
           outcomeAttempts: {
-            type: 'default',
+            type: 'optional',
             inner: {
               type: 'number',
               checks: [
@@ -246,7 +246,6 @@ export const CONFIG_SHAPE: Shape = {
                 { kind: 'less_than', value: 100, inclusive: true },
               ],
             },
-            value: 1,
           },
         },
       },

@@ -42,6 +42,14 @@ export function outsideSandboxProblems(values: ConfigValues): ConfigProblem[] {
       message: `must be an https address outside the sandbox (bearer tokens and the merchant key travel there), got ${u.protocol}//${u.host}`,
     });
   }
+  // A terminal-built code is paid only where the acquirer registers such codes; the wallet manual
+  // pays only codes it generated (QR manual v4, 422.002 "Não foi encontrado o registro de geração do
+  // QRCode", lines 343-345). Until the acquirer says otherwise, only the sandbox may build its own.
+  if (values.qr.provider === 'terminal')
+    problems.push({
+      path: 'qr.provider',
+      message: `"terminal" is refused in ${values.environment}: the acquirer pays only QR codes it registered (use "ecommerce")`,
+    });
   // Telemetry names the merchant and the day's sales: told here, by `config check`, not first at start.
   const mqtt = values.fleet.mqtt;
   if (mqtt && !mqtt.url.startsWith('mqtts://'))

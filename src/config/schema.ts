@@ -164,8 +164,11 @@ const sandbox = z.strictObject({
   embedded: z.boolean().default(true),
   /** TCP port of the embedded sandbox host on loopback. */
   port: port.default(18_443),
-  /** A cents-chosen outcome applies to the first N attempts only, so a retry can finish. */
-  outcomeAttempts: z.number().int().min(1).max(100).default(1),
+  /**
+   * A cents-chosen outcome applies to the first N attempts only, so a retry can finish. Unset (the
+   * default): on every attempt, as the public sandbox does (CONECTA_PT 1290-1300).
+   */
+  outcomeAttempts: z.number().int().min(1).max(100).optional(),
 });
 
 const payments = z.strictObject({

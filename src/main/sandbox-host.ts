@@ -24,7 +24,7 @@ export async function startEmbeddedSandbox(
     const host = buildSandbox({
       dbFile: path.join(values.stateDir, 'sandbox', 'acquirer.db'),
       log,
-      outcomeAttempts: values.sandbox.outcomeAttempts,
+      ...(values.sandbox.outcomeAttempts !== undefined ? { outcomeAttempts: values.sandbox.outcomeAttempts } : {}),
       qrValidityMs: values.qr.validitySeconds * 1000,
       // The terminal-built wallet QR needs an acquirer that registers such codes: the sandbox
       // plays one only when this terminal is set to build them (the host's default refuses them, 422.002).

@@ -6,6 +6,8 @@ import { formBody, Refusal, type Answer, type SandboxRequest } from './http-kit.
 /** Scopes the omni token endpoint accepts: the public manual's and the seed's (docs/acquirer.md, "OAuth scopes"). */
 export const MANUAL_SCOPES = ['PhysicalCieloMaster', 'PhysicalCieloTransactional'] as const;
 export const SEED_SCOPES = ['Administrator', 'AnalyticsApiOverview', 'AdminBackoffice'] as const;
+/** The one scope a token asked without `scope` gets (CONECTA_PT 65 does not name it; docs/decisions.md). */
+export const DEFAULT_SCOPE: (typeof MANUAL_SCOPES)[number] = 'PhysicalCieloTransactional';
 const KNOWN = new Set<string>([...MANUAL_SCOPES, ...SEED_SCOPES]);
 
 /** Which scopes open which family of routes. */
@@ -75,7 +77,10 @@ export function omniToken(ctx: SandboxContext, req: SandboxRequest): Answer {
   const unknown = asked.filter((s) => !KNOWN.has(s));
   if (unknown.length > 0)
     return { status: 400, body: { error: 'invalid_scope', error_description: `unknown scope ${unknown.join(' ')}` } };
-  const scopes = asked.length > 0 ? asked : [...MANUAL_SCOPES];
+  // "Se não solicitar um escopo ele é atribuido por padrão" (CONECTA_PT 65): one scope by default, and
+  // the page does not say which; the sandbox gives the transactional one, so a client that relies on a
+  // scope-less token for registration fails here as it may at the host.
+  const scopes = asked.length > 0 ? asked : [DEFAULT_SCOPE];
   return { status: 200, body: issueToken(ctx, 'omni', scopes) };
 }
 

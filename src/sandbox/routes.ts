@@ -237,7 +237,8 @@ for (const base of SANDBOX_BASES) {
       name,
       base,
       method: r.method,
-      re: new RegExp(`^${segs.join('/')}/?$`, 'i'),
+      // Case-sensitive: the manual prints one spelling per route, and a host need not forgive another.
+      re: new RegExp(`^${segs.join('/')}/?$`),
       keys,
       literals: r.path.split('/').filter((s) => s && !s.startsWith('{')).length,
     });

@@ -53,16 +53,17 @@ function chipBody(ctx: SandboxContext, req: SandboxRequest, row: SaleRow, op: 'c
     if (malformed.length > 0) throw invalidFields(malformed);
   }
   if (op === 'confirm' && typeof b.EmvData === 'string') {
-    // The manual lists the tags a confirmation carries; whether the host refuses without them is a
-    // homologation question, so the sandbox flags the gap in the ledger instead of refusing.
+    // The manual lists the tags a confirmation must carry (CONECTA_PT 7554, "devem ser enviadas"): one
+    // missing is refused, as the stricter reading; the ledger names it too.
     const missing = missingTags('EmvData', b.EmvData, CONFIRM_TAGS);
-    if (missing.length > 0) {
+    if (missing.length > 0 && strict(ctx, 'confirm-emv-tags')) {
       problem(ctx, {
         kind: 'confirm-missing-emv-tags',
         merchantOrderId: row.merchant_order_id,
         paymentId: row.payment_id,
-        detail: missing.join('; '),
+        detail: `${missing.join('; ')}; refused`,
       });
+      throw invalidFields(missing);
     }
   }
 }

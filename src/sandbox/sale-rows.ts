@@ -34,10 +34,28 @@ export function findSaleByOrderId(ctx: SandboxContext, merchantOrderId: string):
   return ctx.db.prepare(`SELECT * FROM sales WHERE merchant_order_id = ?`).get(merchantOrderId) as SaleRow | undefined;
 }
 
+/** What approved voids (created or confirmed, CancellationStatus 1 or 3) took back from the sale. */
+export function voidedAmount(ctx: SandboxContext, paymentId: string): number {
+  return (
+    ctx.db
+      .prepare(`SELECT COALESCE(SUM(amount), 0) AS s FROM voids WHERE payment_id = ? AND cancellation_status IN (1, 3)`)
+      .get(paymentId) as { s: number }
+  ).s;
+}
+
+/**
+ * The sale's `Status` as a query shows it: a paid sale voided whole reads 10 "Cancelado" (the void's
+ * own answer prints `Status: 10` beside the voided payment, CONECTA_PT 8077-8079; the status table,
+ * CONECTA_PT 7386); a partial void leaves it 2.
+ */
+function queriedStatus(ctx: SandboxContext, row: SaleRow): number {
+  return row.status === 2 && voidedAmount(ctx, row.payment_id) >= row.amount ? 10 : row.status;
+}
+
 /** The stored answer with the sale's current state. */
 export function currentAnswer(ctx: SandboxContext, row: SaleRow): Record<string, unknown> {
   const answer = JSON.parse(row.answer) as { Payment: Record<string, unknown> };
-  answer.Payment.Status = row.status;
+  answer.Payment.Status = queriedStatus(ctx, row);
   answer.Payment.ConfirmationStatus = row.confirmation_status;
   answer.Payment.Links = saleLinks(ctx, row.payment_id, row.status === 2 && row.confirmation_status === 0);
   return answer;

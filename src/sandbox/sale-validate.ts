@@ -8,8 +8,11 @@ export const PAYMENT_TYPES = {
 } as const;
 /** The sale's InputMode enum (CONECTA_PT 1431, 2232: "Enum: Typed, MagStripe, Emv, ContactlessEmv"). */
 export const INPUT_MODES = ['Typed', 'MagStripe', 'Emv', 'ContactlessEmv'] as const;
-/** A void's card node also names how the card was read; the same enum. */
-export const VOID_INPUT_MODES = INPUT_MODES;
+/**
+ * A void's card node names how the card was read: the void's own enum adds `ContactlessMagStripe`
+ * (CONECTA_PT 8030: "Typed", "MagStripe", "Emv", "ContactlessMagStripe", "ContactlessEmv").
+ */
+export const VOID_INPUT_MODES = [...INPUT_MODES, 'ContactlessMagStripe'] as const;
 export const AUTH_METHODS = ['NoPassword', 'OnlineAuthentication', 'OfflineAuthentication'] as const;
 export const PHYSICAL_CHARACTERISTICS = [
   'WithoutPinPad',

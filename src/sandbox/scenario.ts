@@ -42,6 +42,12 @@ export interface Scenario {
    * br.com.padraoq codes of the registered terminals, as an acquirer that accepts them would.
    */
   registersTerminalQr: boolean;
+  /**
+   * How long a code the host made (an e-commerce QR sale) stays payable at the wallet, from its 81.01:
+   * 0 (default) the terminal's own validity; more to play a host that keeps it payable after the
+   * terminal stops watching (its validity is unpublished, QR_V4 355).
+   */
+  hostQrValidityMs: number;
   /** Strict rules switched off by name (see STRICT_RULES); none by default. */
   lenient: string[];
   /**
@@ -59,6 +65,7 @@ export const STRICT_RULES = {
   'track-one':
     'TrackOneData (and its KSN) on a stripe sale; the example at CONECTA_PT 3035ff sends it, the table marks it "Sim"',
   'undo-emv-data': 'a chip undo carries EmvData (CONECTA_PT 7401ff)',
+  'confirm-emv-tags': 'a chip confirmation carries tags 95, 9F10, 9F26, 9F27 and 9F37 (CONECTA_PT 7554)',
   'void-content-type': 'PUT /1/sales/{id}/void carries Content-Type application/json (ECOMMERCE 6295ff)',
   'qrcode-under-payment': 'an e-commerce QR sale names the QR code under Payment (Payment.QrCode…)',
 } as const;
@@ -72,6 +79,7 @@ export const DEFAULT_SCENARIO: Scenario = {
   visibilityDelayMs: 0,
   walletKeyCode: '412.001',
   registersTerminalQr: false,
+  hostQrValidityMs: 0,
   lenient: [],
   subAcquirers: [],
 };
@@ -95,6 +103,8 @@ export function validateScenario(patch: unknown): Partial<Scenario> {
   if (v !== undefined) out.visibilityDelayMs = v;
   const w = f.string('walletKeyCode', { optional: true, oneOf: ['412.001', '001'] });
   if (w) out.walletKeyCode = w as Scenario['walletKeyCode'];
+  const hv = f.int('hostQrValidityMs', { optional: true, min: 0, max: 7 * 86_400_000 });
+  if (hv !== undefined) out.hostQrValidityMs = hv;
   const r = f.bool('registersTerminalQr', { optional: true });
   if (r !== undefined) out.registersTerminalQr = r;
   const lenient = (patch as { lenient?: unknown }).lenient;

@@ -191,7 +191,7 @@ export function buildSandbox(options: SandboxOptions): Sandbox {
     const prefix = BASE_SOURCES[bases[0] as SandboxBase].prefix;
     let path = url.pathname;
     if (prefix !== '') {
-      if (path.toLowerCase() !== prefix.toLowerCase() && !path.toLowerCase().startsWith(`${prefix.toLowerCase()}/`)) {
+      if (path !== prefix && !path.startsWith(`${prefix}/`)) {
         send(res, ctx, 404, undefined);
         return;
       }

@@ -6,8 +6,8 @@ import { centsOutcome } from './cents.js';
 import { ledgerEntry, linkTo, newUuid, problem, type SandboxContext } from './context.js';
 import { INITIALIZATION_VERSION } from './answers.js';
 import { Fields, invalidFields, objectBody, type Answer, type SandboxRequest } from './http-kit.js';
-import { INPUT_MODES, AUTH_METHODS, ORDER_ID } from './sale-validate.js';
-import { cardMatch, findSale, type SaleRow } from './sale-rows.js';
+import { VOID_INPUT_MODES, AUTH_METHODS, ORDER_ID } from './sale-validate.js';
+import { cardMatch, findSale, saleOr404, voidedAmount, type SaleRow } from './sale-rows.js';
 
 interface VoidRow {
   void_id: string;
@@ -138,7 +138,7 @@ export function createVoid(ctx: SandboxContext, req: SandboxRequest): Answer {
   let inputMode: string | undefined;
   let auth: string | undefined;
   if (card) {
-    inputMode = f.string('Card.InputMode', { oneOf: INPUT_MODES });
+    inputMode = f.string('Card.InputMode', { oneOf: VOID_INPUT_MODES });
     auth = f.string('Card.AuthenticationMethod', { oneOf: AUTH_METHODS, optional: inputMode === 'Typed' });
     if (inputMode === 'Typed')
       f.string('Card.ExpirationDate', { re: /^(0[1-9]|1[0-2])\/\d{4}$/, hint: 'must be MM/yyyy' });
@@ -172,11 +172,7 @@ export function createVoid(ctx: SandboxContext, req: SandboxRequest): Answer {
     });
     throw apiError(400, CODE.duplicateOrderId, `MerchantVoidId ${String(merchantVoidId)}`);
   }
-  const voided = (
-    ctx.db
-      .prepare(`SELECT COALESCE(SUM(amount), 0) AS s FROM voids WHERE payment_id = ? AND cancellation_status IN (1, 3)`)
-      .get(sale.payment_id) as { s: number }
-  ).s;
+  const voided = voidedAmount(ctx, sale.payment_id);
   const amount = asked ?? sale.amount - voided;
   if (amount < 1) throw apiError(400, CODE.notAvailableToVoid, 'nothing left to void');
   if (amount > sale.amount - voided)
@@ -265,11 +261,16 @@ export function undoVoid(ctx: SandboxContext, req: SandboxRequest): Answer {
   return { status: 200, body: { ...voidAnswer(ctx, row), ReturnCode: 0, ReturnMessage: 'Success' } };
 }
 
-/** `GET …/voids/{VoidId}`. */
+/**
+ * `GET …/voids/{VoidId}`: like a sale, a void reaches the query host only the scenario's
+ * `visibilityDelayMs` after it was made; before, the query's not found.
+ */
 export function getVoid(ctx: SandboxContext, req: SandboxRequest): Answer {
   requireToken(ctx, req, 'transactional');
   const sale = saleFor(ctx, req);
   const v = findVoid(ctx, sale, req);
+  const delay = scenario(ctx).visibilityDelayMs;
+  if (delay > 0 && ctx.clock.now().getTime() < v.created_at + delay) saleOr404(ctx, undefined);
   const a = voidAnswer(ctx, v);
   return { status: 200, body: { VoidId: a.VoidId, CancellationStatus: a.CancellationStatus, Status: a.Status } };
 }

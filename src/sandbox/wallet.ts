@@ -18,6 +18,20 @@ import { recordTerminalSale } from './wallet-sale.js';
 
 const WALLET_SCOPES = ['qrcode_write', 'qrcode_read'];
 /** 81.02 codes the sandbox authorizes: credit on demand, store and administrator installments. */
+/** 62.05, the reference label: up to 25 characters, "Unique transaction code" (seed 000, the wallet layout, line 147). */
+const REFERENCE_LABEL = /^[A-Za-z0-9]{1,25}$/;
+/** A static code: 00 then 01 = 11 (the point of initiation method; a dynamic code says 12). */
+const staticCode = (text: string): boolean => text.startsWith('000201010211');
+
+/**
+ * How long a code stays payable: the terminal's validity (81.01 + `qrValidityMs`), or for a code the
+ * host made (an e-commerce QR sale) the scenario's `hostQrValidityMs` when set, since the host's own
+ * validity is unpublished (QR_V4 355) and the sale stays `Status 12` until paid (ECOMMERCE 2584).
+ */
+function payableForMs(ctx: SandboxContext, hostMade: boolean): number {
+  const host = scenario(ctx).hostQrValidityMs;
+  return hostMade && host > 0 ? host : ctx.options.qrValidityMs;
+}
 const CREDIT_MODALITIES = ['0002', '0004', '0008'];
 
 interface WalletKey {
@@ -121,13 +135,16 @@ export class WalletApi {
     this.#requireToken(req, 'qrcode_read');
     const text = req.query.get('qrcode') ?? req.query.get('qr_code');
     if (!text) throw business(400, '412.104', 'qrcode');
+    if (staticCode(text)) throw business(412, '412.002');
     let parsed;
     try {
       parsed = parseQr(text);
     } catch (e) {
       throw business(422, '422.002', (e as Error).message);
     }
-    if (parsed.model === 'pix') throw business(412, '412.002');
+    // 412 002 "QRCode dinâmico esperado" (QR_V4 150): a static code (01 = 11) or a Pix code is refused here too.
+    if (parsed.model === 'pix' || parsed.qrcode_data.point_of_initiation_method !== '12')
+      throw business(412, '412.002');
     return { status: 200, body: { qrcode_data: parsed.qrcode_data } };
   }
 
@@ -174,6 +191,7 @@ export class WalletApi {
       throw business(412, '412.001', 'fetch the public key again');
     }
 
+    if (staticCode(qr)) throw business(412, '412.002');
     let parsed;
     try {
       parsed = parseQr(qr);
@@ -196,15 +214,14 @@ export class WalletApi {
     }
     const issuedAt = qrInstant(data.payment_information.timestamp);
     if (issuedAt === undefined) throw business(422, '422.002', '81.01 is not a date');
-    if (now.getTime() > issuedAt + this.#ctx.options.qrValidityMs) throw business(422, '422.003');
     const transactionType = data.payment_information.tipo_de_transacao;
-    // The host pays only codes it registered when it generated them (QR_V4 343-345, 422.002: "Não foi
-    // encontrado o registro de geração do QRCode"): the e-commerce QR sales. A code the terminal built
-    // itself is payable only where the acquirer registers such codes (scenario registersTerminalQr).
+    // The host pays only codes it registered (QR_V4 343-345, 422.002): the e-commerce QR sales; a code
+    // the terminal built is payable only where the acquirer registers such codes (registersTerminalQr).
     const registered =
       this.#ctx.db
         .prepare(`SELECT 1 FROM ecommerce_sales WHERE reference_label = ?`)
         .get(data.additional_data_field.reference_label) !== undefined;
+    if (now.getTime() > issuedAt + payableForMs(this.#ctx, registered)) throw business(422, '422.003');
     if (!registered && !scenario(this.#ctx).registersTerminalQr) {
       ledgerEntry(this.#ctx, {
         kind: 'wallet-unregistered-code',
@@ -267,8 +284,8 @@ export class WalletApi {
     if (ecommerce) {
       ecRow = findEcommerce(this.#ctx, ecommerce.payment_id);
       if (!ecRow || ecRow.status !== 12) throw business(422, '422.002', 'the sale is not awaiting payment');
-    } else if (!/^\d{1,15}$/.test(label)) {
-      throw business(422, '422.002', '62.05 must carry the MerchantOrderId');
+    } else if (!REFERENCE_LABEL.test(label)) {
+      throw business(422, '422.002', '62.05 must be 1 to 25 letters and digits');
     } else if (findSaleByOrderId(this.#ctx, label)) {
       throw err(409, 'payment resubmitted: the MerchantOrderId already has a sale');
     }

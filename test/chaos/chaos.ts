@@ -1,7 +1,7 @@
 /**
  * `npm run chaos -- --sales N [--seed S] [--kill-rate R] [--fault-rate F] [--pinpad-fault-rate P]
  *   [--timing ppc930|fast] [--timing-scale S] [--slow-share X] [--merchants 1|2] [--void-rate V]
- *   [--brownout on|off]`
+ *   [--brownout on|off] [--qr-rate Q] [--pix-rate X] [--late-qr-share L]`
  *
  * The daemon (`omnipos run`) as a child process, killed with SIGKILL at random points during N
  * sales driven through its API; its virtual pinpad (`omnipos sim pinpad`) as its own process that
@@ -19,7 +19,15 @@
  * daemon for the host's second merchant (own state directory, own pinpad, orderIdTerminal 2001)
  * against the same host. Then, with faults off, clean starts that settle the outboxes, and a
  * reconciliation of the terminals' journals with the sandbox's ledger (test/chaos/reconcile.ts).
- * Sub-second timeouts throughout. Exits 0 when everything reconciles, 1 otherwise.
+ * Wallet QR (`--qr-rate`) and Pix (`--pix-rate`) sales join the card sales: the customer's wallet pays
+ * the terminal's code at once, never, or (`--late-qr-share` of the paid ones) only after the terminal's
+ * validity has passed, while the host still takes it (its validity is longer, as it may be: issue 29);
+ * the terminal's watch must undo such a payment. Voids, too, may reach the query host late (the
+ * scenario's `visibilityDelayMs` covers them). Sub-second timeouts for the terminal's calls to the
+ * host; the run's own waits on the terminals (a start, a busy terminal, a sale's progress) are
+ * deadlines long enough for a loaded machine, since a wait that ends early only skips a step.
+ * A run stopped by SIGTERM or SIGINT kills its daemons and pinpads (children.ts).
+ * Exits 0 when everything reconciles, 1 otherwise.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,7 +48,9 @@ import {
   pinpadFaultName,
   ROUTES,
 } from './faults.js';
+import { killChildrenOnStop } from './children.js';
 import { chaosTerminals } from './merchants.js';
+import { qrOrPixSale, type CodePlan } from './qr-sales.js';
 import { count, seededRandom } from './random.js';
 import { reconcile } from './reconcile.js';
 import { settle, settleAll } from './settle.js';
@@ -59,8 +69,12 @@ const { values } = parseArgs({
     merchants: { type: 'string', default: '2' },
     'void-rate': { type: 'string', default: '0.1' },
     brownout: { type: 'string', default: 'on' },
+    'qr-rate': { type: 'string', default: '0.1' },
+    'pix-rate': { type: 'string', default: '0.1' },
+    'late-qr-share': { type: 'string', default: '0.3' },
   },
 });
+killChildrenOnStop();
 const SALES = Number(values.sales);
 const KILL_RATE = Number(values['kill-rate']);
 const FAULT_RATE = Number(values['fault-rate']);
@@ -72,13 +86,23 @@ const SLOW_SHARE = isReal(TIMING) ? 0 : Number(values['slow-share']);
 const MERCHANTS = Number(values.merchants);
 const VOID_RATE = Number(values['void-rate']);
 const BROWNOUT = values.brownout !== 'off';
+const QR_RATE = Number(values['qr-rate']);
+const PIX_RATE = Number(values['pix-rate']);
+const LATE_QR_SHARE = Number(values['late-qr-share']);
+/** The terminal's QR validity (its minimum, 30 s) and the host's, longer: a late payment is still taken. */
+const TERMINAL_QR_VALIDITY_S = 30;
 if (MERCHANTS !== 1 && MERCHANTS !== 2) throw new Error('--merchants: 1 or 2');
 const { random, pick } = seededRandom(Number(values.seed));
 
 const started = Date.now();
 const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-chaos-'));
 const sandbox = await listenSandbox(
-  buildSandbox({ dbFile: path.join(dir, 'acquirer.db'), log: createLogger({ level: 'silent' }), withholdMs: 1500 }),
+  buildSandbox({
+    dbFile: path.join(dir, 'acquirer.db'),
+    log: createLogger({ level: 'silent' }),
+    withholdMs: 1500,
+    qrValidityMs: 10 * TERMINAL_QR_VALIDITY_S * 1000,
+  }),
 );
 const control = async (p: string, method: 'GET' | 'POST' | 'DELETE', body?: unknown): Promise<any> => {
   const r = await request(`${sandbox.url}${p}`, {
@@ -96,7 +120,8 @@ const hostScenario = {
   notFound: pick(['manual', '318', 'empty-list', 'payments-empty'] as const),
   visibilityDelayMs: pick([0, 0, 1000, 3000] as const),
 };
-await control('/sandbox/scenario', 'POST', hostScenario);
+// The terminals build their wallet QR codes (qr.provider terminal, the sandbox's default): the host registers them.
+await control('/sandbox/scenario', 'POST', { ...hostScenario, registersTerminalQr: true });
 
 const shared = {
   OMNIPOS_CONFIG: '',
@@ -105,6 +130,9 @@ const shared = {
   OMNIPOS_PAYMENTS__ECR_DECISION_SECONDS: '1',
   OMNIPOS_LOG__LEVEL: 'debug',
   OMNIPOS_ALARMS__CHECK_SECONDS: '1',
+  OMNIPOS_QR__VALIDITY_SECONDS: String(TERMINAL_QR_VALIDITY_S),
+  OMNIPOS_QR__POLL_MS: '250',
+  OMNIPOS_QR__WATCH_MARGIN_SECONDS: '90',
   ...sandboxEnv(sandbox),
 };
 const terminals = chaosTerminals(dir, MERCHANTS);
@@ -114,6 +142,12 @@ const decisions: Record<string, number> = {};
 const creates: Record<string, number> = {};
 const voids: Record<string, number> = {};
 const busyWith: Record<string, number> = {};
+const codeSales: Record<string, number> = {};
+/** Wallet QR payments made after the terminal's validity, still running. */
+const latePayments: Promise<void>[] = [];
+/** How long the run waits for a sale to leave `pending` (a loaded machine is slow; an early end only skips its decision). */
+const SALE_WAIT_MS = 20_000;
+const PIX_PAYER = { name: 'Maria da Silva', document: '52998224725' };
 let slowSales = 0;
 /** Health reads during and at the end of the brown-out that showed UNDO_NEAR_CLOSE. */
 let undoNearCloseSeen = 0;
@@ -196,10 +230,29 @@ for (let i = 0; i < SALES; i++) {
     }
   }
   const confirmation = brownout || random() < 0.5 ? 'ecr' : 'auto';
-  const method = random() < 0.75 ? 'credit' : 'debit';
-  const card = pick<{ name: string; via: string }>(method === 'credit' ? CREDIT_CARDS : DEBIT_CARDS);
-  await t.customer({ cmd: 'card', choice: { ...card, pin: random() < 0.05 ? '0000' : 'right' } });
-  if (random() < PINPAD_FAULT_RATE) {
+  const draw = random();
+  const method = brownout
+    ? 'credit'
+    : draw < QR_RATE
+      ? 'wallet-qr'
+      : draw < QR_RATE + PIX_RATE
+        ? 'pix'
+        : random() < 0.75
+          ? 'credit'
+          : 'debit';
+  const codeSale = method === 'wallet-qr' || method === 'pix';
+  const plan: CodePlan = !codeSale
+    ? 'now'
+    : random() < 0.15
+      ? 'never'
+      : method === 'wallet-qr' && random() < LATE_QR_SHARE
+        ? 'late'
+        : 'now';
+  if (!codeSale) {
+    const card = pick<{ name: string; via: string }>(method === 'credit' ? CREDIT_CARDS : DEBIT_CARDS);
+    await t.customer({ cmd: 'card', choice: { ...card, pin: random() < 0.05 ? '0000' : 'right' } });
+  }
+  if (!codeSale && random() < PINPAD_FAULT_RATE) {
     const f = pick(PINPAD_FAULTS);
     count(pinpadFaults, pinpadFaultName(f));
     await t.customer({ cmd: 'fault', fault: f });
@@ -207,16 +260,20 @@ for (let i = 0; i < SALES; i++) {
   const amount = (10 + Math.floor(random() * 90)) * 100 + (random() < 0.85 ? 10 : 11);
   const killAfter = random() < KILL_RATE ? Math.floor(random() * (slow ? 3000 : 600)) : undefined;
   const decision = brownout ? 'undo' : pick(['confirm', 'undo', 'none'] as const);
-  const voidIt = decision !== 'undo' && random() < VOID_RATE;
+  const voidIt = !codeSale && decision !== 'undo' && random() < VOID_RATE;
   // The kill aims at this daemon only, and is awaited whatever the sale did.
   const target = t.daemon;
   const killer = killAfter === undefined ? undefined : sleep(killAfter).then(() => t.kill(target));
   try {
     // A cash register waits while the terminal is busy finishing the previous sale (a slow pinpad, an undo).
-    let created = await t.call('POST', '/v1/payments', { amount, method, confirmation });
-    for (let w = 0; created.status === 409 && created.body?.error?.code === 'BUSY' && w < (slow ? 200 : 50); w++) {
+    // Until the terminal is free, however long a loaded machine takes (a fixed count of tries gave up at load 30).
+    // A Pix names its payer, as the e-commerce API requires.
+    const body = { amount, method, confirmation, ...(method === 'pix' ? { payer: PIX_PAYER } : {}) };
+    let created = await t.call('POST', '/v1/payments', body);
+    const busyUntil = Date.now() + (slow ? 300_000 : 120_000);
+    while (created.status === 409 && created.body?.error?.code === 'BUSY' && Date.now() < busyUntil) {
       await sleep(200);
-      created = await t.call('POST', '/v1/payments', { amount, method, confirmation });
+      created = await t.call('POST', '/v1/payments', body);
     }
     if (created.status === 409) {
       // What kept the terminal busy: the open payments' states (a figure of the run).
@@ -230,7 +287,20 @@ for (let i = 0; i < SALES; i++) {
     );
     if (created.status === 202 || created.status === 200) {
       const id = created.body.id as string;
-      const s = await settle(t, `/v1/payments/${id}`, slow ? 30_000 : 3_000);
+      if (codeSale) {
+        const q = await qrOrPixSale(t, id, method, plan, {
+          ledger: () => control('/sandbox/ledger', 'GET') as Promise<LedgerReport>,
+          payPix: async (paymentId) => {
+            await control(`/sandbox/pix/${encodeURIComponent(paymentId)}/pay`, 'POST');
+          },
+          walletUrl: sandbox.urls.wallet,
+          lateAfterMs: (TERMINAL_QR_VALIDITY_S + 5) * 1000,
+          waitMs: SALE_WAIT_MS,
+        });
+        count(codeSales, `${method} ${plan}${q.shown ? '' : ' (no code shown)'}${q.now ? `: ${q.now}` : ''}`);
+        if (q.late) latePayments.push(q.late.then((r) => count(codeSales, `${method} late: ${r}`)));
+      }
+      const s = await settle(t, `/v1/payments/${id}`, slow ? 30_000 : SALE_WAIT_MS);
       if (s?.status === 'approved') {
         count(decisions, decision);
         if (decision !== 'none') {
@@ -271,7 +341,9 @@ progress.update('chaos: sales started', SALES, SALES);
 progress.end();
 if (slowCount > 0 && slowFrom + slowCount >= SALES) for (const t of terminals) await t.switchTiming(TIMING, shared);
 
-// Faults off, one clean run until nothing is pending, then a clean stop.
+// The late wallet payments land (the host still takes them), then faults off, one clean run until
+// nothing is pending, then a clean stop.
+await Promise.all(latePayments);
 await control('/sandbox/faults', 'DELETE');
 for (const t of terminals) {
   await t.kill();
@@ -336,6 +408,7 @@ console.log(
       restarts: Object.fromEntries(terminals.map((t) => [t.name, t.restarts])),
       creates,
       busyWith,
+      codeSales,
       decisions,
       voids,
       hostFaults,

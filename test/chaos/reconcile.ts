@@ -1,6 +1,7 @@
 /**
  * The chaos run's reconciliation of the terminals' journals with the sandbox's ledger. Strict:
- * - every journal row ends (a final state; a dead letter is a problem);
+ * - every journal row ends (a final state of its kind — card sale, wallet QR, Pix, void; a dead letter is a problem);
+ * - a Pix the e-commerce host still holds money for is `confirmed` (or `needs-refund`) in the journal;
  * - no MerchantOrderId twice across terminals, no host sale twice for one order id;
  * - lost: a host sale that charges the customer (approved, confirmed or confirmed by the close,
  *   less its voids) with no journal row that says so (`confirmed`, or `needs-refund`);
@@ -37,8 +38,13 @@ interface Row {
   terminal: string;
 }
 
-const SALE_FINAL = ['confirmed', 'undone', 'declined', 'aborted', 'refused', 'failed', 'needs-refund'];
-const VOID_FINAL = ['confirmed', 'undone', 'declined', 'aborted', 'failed', 'refused'];
+/** The final states of each journal kind (a dead letter is never one). */
+const FINAL: Record<string, readonly string[]> = {
+  sale: ['confirmed', 'undone', 'declined', 'aborted', 'refused', 'failed', 'needs-refund'],
+  qr: ['confirmed', 'undone', 'cancelled', 'expired', 'failed', 'needs-refund'],
+  pix: ['confirmed', 'cancelled', 'refunded', 'failed', 'needs-refund'],
+  void: ['confirmed', 'undone', 'declined', 'aborted', 'failed', 'refused'],
+};
 
 export function reconcile(o: {
   terminals: readonly TerminalEvidence[];
@@ -62,9 +68,9 @@ export function reconcile(o: {
 
   const sales = new Map<string, Row>();
   for (const r of rows) {
-    const final = r.kind === 'void' ? VOID_FINAL : SALE_FINAL;
-    if (!final.includes(r.state)) problems.push(`${r.terminal}: journal ${r.kind} ${r.merchantOrderId} is ${r.state}`);
-    if (r.kind !== 'sale') continue;
+    if (!(FINAL[r.kind] ?? []).includes(r.state))
+      problems.push(`${r.terminal}: journal ${r.kind} ${r.merchantOrderId} is ${r.state}`);
+    if (r.kind === 'void') continue;
     const other = sales.get(r.merchantOrderId);
     if (other)
       problems.push(`MerchantOrderId ${r.merchantOrderId} in the journals of ${other.terminal} and ${r.terminal}`);
@@ -120,9 +126,21 @@ export function reconcile(o: {
     if (i.decision === 'undo' && i.status < 300 && r?.state === 'confirmed')
       problems.push(`${r.terminal}: ${id}: the API accepted its undo (${i.status}), the journal says confirmed`);
   }
-  for (const r of sales.values())
-    if (r.state === 'confirmed' && !seen.has(r.merchantOrderId))
-      problems.push(`${r.terminal}: ${r.merchantOrderId} confirmed in the journal, unknown to the host`);
+  // Pix charges live at the e-commerce host: what it still holds must be a confirmed (or needs-refund) Pix.
+  const pixHeld = new Map<string, number>();
+  for (const e of o.ledger.ecommerce) {
+    pixHeld.set(e.merchantOrderId, (pixHeld.get(e.merchantOrderId) ?? 0) + e.charged);
+    const state = sales.get(e.merchantOrderId)?.state;
+    if (e.charged > 0 && state !== 'confirmed' && state !== 'needs-refund')
+      problems.push(
+        `lost: ${e.type} ${e.merchantOrderId} holds ${e.charged} at the e-commerce host (Status ${e.status}) but the journal says ${state ?? 'nothing'}`,
+      );
+  }
+  for (const r of sales.values()) {
+    const known = r.kind === 'pix' ? (pixHeld.get(r.merchantOrderId) ?? 0) > 0 : seen.has(r.merchantOrderId);
+    if (r.state === 'confirmed' && !known)
+      problems.push(`${r.terminal}: ${r.kind} ${r.merchantOrderId} confirmed in the journal, unknown to the host`);
+  }
 
   const atClose: Record<string, number> = {};
   for (const p of o.ledger.problems) {

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import path from 'node:path';
 import { request } from 'undici';
+import { track } from './children.js';
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -65,29 +66,31 @@ export class Terminal {
 
   async startPinpad(timing: Timing): Promise<void> {
     this.timing = timing;
-    const pinpad = spawn(
-      process.execPath,
-      [
-        '--import',
-        'tsx',
-        'src/cli/bin.ts',
-        'sim',
-        'pinpad',
-        '--tcp',
-        '0',
-        '--control',
-        '0',
-        '--typing-ms',
-        '5',
-        '--timing',
-        timing.name,
-        '--timing-scale',
-        String(timing.scale),
-      ],
-      {
-        env: { ...process.env, OMNIPOS_CONFIG: '' },
-        stdio: ['ignore', 'pipe', 'ignore'],
-      },
+    const pinpad = track(
+      spawn(
+        process.execPath,
+        [
+          '--import',
+          'tsx',
+          'src/cli/bin.ts',
+          'sim',
+          'pinpad',
+          '--tcp',
+          '0',
+          '--control',
+          '0',
+          '--typing-ms',
+          '5',
+          '--timing',
+          timing.name,
+          '--timing-scale',
+          String(timing.scale),
+        ],
+        {
+          env: { ...process.env, OMNIPOS_CONFIG: '' },
+          stdio: ['ignore', 'pipe', 'ignore'],
+        },
+      ),
     );
     this.pinpad = pinpad;
     const ready = await new Promise<{ tcp: number; control: number }>((resolve, reject) => {
@@ -149,13 +152,16 @@ export class Terminal {
       OMNIPOS_PINPAD__DEVICE__HOST: '127.0.0.1',
       OMNIPOS_PINPAD__DEVICE__PORT: String(this.#pinpadPort),
     };
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'run'], {
-      env,
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+    const child = track(
+      spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'run'], {
+        env,
+        stdio: ['ignore', 'ignore', 'inherit'],
+      }),
+    );
     this.daemon = child;
-    // Up to a minute: a loaded machine starts Node slowly.
-    for (let i = 0; i < 1200; i++) {
+    // Up to five minutes: a loaded machine (load 30 on two cores) starts Node very slowly.
+    const until = Date.now() + 300_000;
+    while (Date.now() < until) {
       if (child.exitCode !== null || child.signalCode !== null)
         throw new Error(`the daemon of ${this.name} exited at start (${child.exitCode ?? child.signalCode})`);
       try {
@@ -219,8 +225,9 @@ export class Terminal {
         ...headers,
       },
       ...(body ? { body: JSON.stringify(body) } : {}),
-      headersTimeout: 5000,
-      bodyTimeout: 5000,
+      // A loaded daemon answers late; a dead one resets the connection at once.
+      headersTimeout: 60_000,
+      bodyTimeout: 60_000,
     });
     const text = await r.body.text();
     return { status: r.statusCode, body: text ? JSON.parse(text) : undefined };

@@ -123,22 +123,26 @@ describe('omni sales against the sandbox over loopback HTTP', () => {
     );
   });
 
-  it('a chip confirmation without 95, 9F10, 9F26, 9F27 or 9F37 is flagged (9F0B never required); malformed EMV data is refused', async () => {
+  it('a chip confirmation without 95, 9F10, 9F26, 9F27 or 9F37 is refused and flagged (9F0B never required); malformed EMV data is refused', async () => {
     const a = await h.acquirer.omni.createSale(sale(7310));
     const bad = await h.acquirer.omni
       .confirmSale(a.Payment.PaymentId, { EmvData: '9F26', IssuerScriptResults: '0000' })
       .catch((e: unknown) => e);
     expect((bad as { context: { returnMessage: string } }).context.returnMessage).toMatch(/EmvData: not valid BER-TLV/);
-    await expect(
-      h.acquirer.omni.confirmSale(a.Payment.PaymentId, {
-        EmvData: '9F2608A1B2C3D4E5F607089F270140',
-        IssuerScriptResults: '0000',
-      }),
-    ).resolves.toMatchObject({ ConfirmationStatus: 1 });
+    // CONECTA_PT 7554: the tags "devem ser enviadas"; one missing is refused, not only noted.
+    const missing = await h.acquirer.omni
+      .confirmSale(a.Payment.PaymentId, { EmvData: '9F2608A1B2C3D4E5F607089F270140', IssuerScriptResults: '0000' })
+      .catch((e: unknown) => e);
+    expect((missing as { context: { returnMessage: string } }).context.returnMessage).toMatch(
+      /EmvData: missing tags 95, 9F10, 9F37/,
+    );
     const flagged = (await h.ledger()).problems.filter(
       (p) => p.kind === 'confirm-missing-emv-tags' && p.paymentId === a.Payment.PaymentId,
     );
-    expect(flagged.map((p) => p.detail)).toEqual(['EmvData: missing tags 95, 9F10, 9F37']);
+    expect(flagged.map((p) => p.detail)).toEqual(['EmvData: missing tags 95, 9F10, 9F37; refused']);
+    await expect(h.acquirer.omni.confirmSale(a.Payment.PaymentId, EMV_CONFIRM)).resolves.toMatchObject({
+      ConfirmationStatus: 1,
+    });
     const b = await h.acquirer.omni.createSale(sale(7361));
     await h.acquirer.omni.confirmSale(b.Payment.PaymentId, EMV_CONFIRM);
     expect((await h.ledger()).problems.some((p) => p.paymentId === b.Payment.PaymentId)).toBe(false);

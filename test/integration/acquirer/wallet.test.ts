@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EcommerceClient } from '../../../src/acquirer/index.js';
 import { HOST_TIME_ZONE, localTime } from '../../../src/core/clock.js';
 import { walletPublicKey, type WalletCardData } from '../../../src/crypto/index.js';
-import { buildPadraoq, buildPix } from '../../../src/qr/index.js';
+import { buildPadraoq, buildPix, crc16Hex } from '../../../src/qr/index.js';
 import { SANDBOX_CREDENTIALS } from '../../../tables/sandbox-credentials.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
 import { EMV_CONFIRM, nextOrderId, startHarness, type Harness } from '../../helpers/sandbox.js';
@@ -309,6 +309,56 @@ describe('wallet API: card payment', () => {
     await expect(h.acquirer.wallet.pay({ qrCode: qr, card: CARD, ...PAYER })).resolves.toMatchObject({
       terminal_nsu: '000123',
     });
+  });
+
+  it('a static code (01 = 11) is refused 412 002 "QRCode dinâmico esperado", by the payment and by the parse (QR_V4 150)', async () => {
+    const { qr } = await terminalQr('7.00');
+    expect(qr.startsWith('000201010212')).toBe(true);
+    const body = `000201010211${qr.slice(12, -4)}`;
+    const fixed = `${body}${crc16Hex(body)}`;
+    const refused = await h.acquirer.wallet.parse(fixed).catch((e: unknown) => e);
+    expect((refused as { context: { status: number } }).context.status).toBe(412);
+    const tok = await bearer();
+    const parsed = await raw('GET', `/padraoq/v1/parsedQRCode?qrcode=${encodeURIComponent(fixed)}`, undefined, {
+      authorization: tok,
+    });
+    expect(parsed).toMatchObject({ status: 412, body: { code: '412.002' } });
+    const paid = await h.acquirer.wallet.pay({ qrCode: fixed, card: CARD, ...PAYER }).catch((e: unknown) => e);
+    expect((paid as { context: { status: number } }).context.status).toBe(412);
+  });
+
+  it('a reference label (62.05) of up to 25 letters and digits is paid, as the wallet layout allows (seed 000, line 147)', async () => {
+    const label = 'PEDIDO2026A11Z9X8Y7W6V5U4';
+    expect(label).toHaveLength(25);
+    const { qr } = await terminalQr('5.25', { orderId: label });
+    await expect(h.acquirer.wallet.pay({ qrCode: qr, card: CARD, ...PAYER })).resolves.toMatchObject({
+      reference_label: label,
+    });
+  });
+
+  it("a host-made code stays payable after the terminal's validity under hostQrValidityMs (its validity is unpublished, QR_V4 355)", async () => {
+    const ec = h.acquirer.ecommerce as EcommerceClient;
+    const made = async (): Promise<{ id: string; qr: string }> => {
+      const s = await ec.createQrSale({
+        MerchantOrderId: nextOrderId(),
+        Payment: { Type: 'qrcode', Amount: 1500, Installments: 1, Capture: true },
+      });
+      return { id: s.Payment.PaymentId, qr: qrTextFromPng(s.Payment.QrCodeBase64Image ?? '') };
+    };
+    const a = await made();
+    const b = await made();
+    // 16 minutes later: past the terminal's validity (the sandbox's default qrValidityMs, 15 minutes)
+    await h.control('POST', '/sandbox/clock', { advanceMs: 16 * 60_000 });
+    try {
+      const late = await h.acquirer.wallet.pay({ qrCode: a.qr, card: CARD, ...PAYER }).catch((e: unknown) => e);
+      expect(late).toMatchObject({ context: { status: 422 } });
+      expect(JSON.stringify(late)).toMatch(/422\.003/);
+      await h.control('POST', '/sandbox/scenario', { hostQrValidityMs: 86_400_000 });
+      await h.acquirer.wallet.pay({ qrCode: b.qr, card: CARD, ...PAYER });
+      expect((await ec.getSale(b.id)).Payment.Status).toBe(2);
+    } finally {
+      await h.control('POST', '/sandbox/scenario', { hostQrValidityMs: 0 });
+    }
   });
 
   it('parses a QR code into qrcode_data', async () => {

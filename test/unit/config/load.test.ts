@@ -334,9 +334,23 @@ describe('outside the sandbox (issue 17): what the real host needs, refused at s
     expect(loadConfig({ path: writeConfig(productionConfig(), 'live-secret'), env: {} }).values.qr.provider).toBe(
       'ecommerce',
     );
+  });
+
+  it('a terminal-built wallet QR code is refused outside the sandbox (the acquirer pays only codes it registered, QR v4 343-345)', () => {
     const explicit = productionConfig();
     explicit.qr = { provider: 'terminal' };
-    expect(loadConfig({ path: writeConfig(explicit, 'live-secret'), env: {} }).values.qr.provider).toBe('terminal');
+    expect(problemsOf(() => loadConfig({ path: writeConfig(explicit, 'live-secret'), env: {} }))).toEqual([
+      expect.objectContaining({
+        path: 'qr.provider',
+        message: expect.stringMatching(/"terminal" is refused in production/),
+      }),
+    ]);
+    const homologation = productionConfig();
+    homologation.environment = 'homologation';
+    homologation.qr = { provider: 'terminal' };
+    expect(
+      problemsOf(() => loadConfig({ path: writeConfig(homologation, 'live-secret'), env: {} })).map((p) => p.path),
+    ).toEqual(['qr.provider']);
   });
 
   it("an OMNIPOS_* variable naming one of Object's own properties is an unknown key, not a crash", () => {
