@@ -146,7 +146,8 @@ export class EventHub {
    * The events after `lastEventId` a reconnecting client missed: today's, in order, at most
    * {@link MAX_REPLAY}, up to the last one given now (the later ones reach a subscriber live).
    * `complete` when nothing it missed is left out; `partial` when some is (its id is from before
-   * today, from another database, or past the bound): read `GET /v1/payments`. Only counted here:
+   * today, from another database, past the bound, or a power cut may have taken back events after
+   * it): read `GET /v1/payments`. Only counted here:
    * the events are read from the log a page at a time, as the stream takes them ({@link Replay}).
    */
   replay(lastEventId: number): Replay {
@@ -158,7 +159,8 @@ export class EventHub {
     const { rows, withheld } = log.countSince(day, lastEventId, last, MAX_REPLAY + 1);
     // Missed events of an earlier day (or ids this database never gave) are not replayed.
     const beforeToday = lastEventId < last && (first === undefined || lastEventId < first - 1);
-    const gap = lastEventId > last || beforeToday || rows > MAX_REPLAY || withheld > 0;
+    const gap =
+      lastEventId > last || beforeToday || rows > MAX_REPLAY || withheld > 0 || log.lostWithin(lastEventId, last);
     return { outcome: gap ? 'partial' : 'complete', pages: () => pagesOf(log, day, lastEventId, last) };
   }
 

@@ -2,6 +2,7 @@ import type { Config } from '../config/index.js';
 import type { Clock } from '../core/index.js';
 import type { Logger } from '../core/log/index.js';
 import {
+  EventLog,
   Journal,
   MerchantOrderIds,
   Outbox,
@@ -25,6 +26,8 @@ export interface DaemonStore {
   readonly journal: Journal;
   readonly outbox: Outbox;
   readonly orderIds: MerchantOrderIds;
+  /** What GET /v1/events sent, for replay; stopped cleanly just before the database closes. */
+  readonly eventLog: EventLog;
 }
 
 /**
@@ -46,6 +49,9 @@ export async function openStore(
     openCheckedTerminalDatabase(values.stateDir, log.child({ component: 'store' })),
   );
   held.add('the database', () => db.close());
+  // Closed just before the database, after everything that publishes: a clean stop (event-log.ts).
+  const eventLog = new EventLog(db);
+  held.add('the event log', () => eventLog.stop());
   const { file: apiTokenFile, token } = await held.step('the API token', () => ensureApiToken(values.stateDir));
   const screenTokens = await held.step('the screens’ tokens', () => ({
     kiosk: ensureTokenFile(values.stateDir, 'kiosk-token').token,
@@ -66,5 +72,5 @@ export async function openStore(
     ordinal: values.terminal.orderIdTerminal ?? values.terminal.ordinal,
     clock,
   });
-  return { db, apiTokenFile, token, screenTokens, writeHealth, journal, outbox, orderIds };
+  return { db, apiTokenFile, token, screenTokens, writeHealth, journal, outbox, orderIds, eventLog };
 }

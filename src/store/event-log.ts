@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Db } from './open.js';
 import { assertNoCardData } from './no-card-data.js';
 import { statement } from './statements.js';
@@ -25,23 +26,74 @@ export interface LoggedEvent {
  * the events after the last sync, never a journal commit, and never more than EVENTS_PER_SYNC − 1
  * of them: each start moves the seq that far ahead, so a seq that was sent and then lost is never
  * given again (the client that holds it is told what came after).
+ *
+ * Only a power cut (or a kernel crash) loses WAL frames; a killed process does not. So a start
+ * knows which seqs may have been sent and then lost: those after the last kept, when the run
+ * before did not stop cleanly ({@link EventLog.stop}) and the machine has booted since (Linux's
+ * boot id). It records them, and a replay that reaches over them says partial
+ * ({@link EventLog.lostWithin}).
  */
 export class EventLog {
   readonly #db: Db;
   #sinceSync = 0;
   /** Whether this start moved the seq ahead; until it has, every event is synced (nothing to take back). */
   readonly #leaped: boolean;
+  /** After a clean stop every event is synced: the run says it lost none. */
+  #stopped = false;
 
-  /** A start: the seq moves past any a power cut may have taken back (see the class). */
-  constructor(db: Db) {
+  /**
+   * A start: the seqs a power cut may have taken back are recorded, and the seq moves past them
+   * (see the class), in one durable commit. `bootId`: this boot's (default: the kernel's).
+   */
+  constructor(db: Db, options: { bootId?: string } = {}) {
     this.#db = db;
+    const boot = options.bootId ?? currentBootId();
     try {
-      statement(db, "UPDATE sqlite_sequence SET seq = seq + ? WHERE name = 'api_events'").run(EVENTS_PER_SYNC);
+      db.transaction(() => this.#start(boot)).immediate();
       this.#leaped = true;
     } catch {
       // a full or failing disk: the daemon still starts (the write alarm says why); events are synced one by one
       this.#leaped = false;
     }
+  }
+
+  #start(boot: string): void {
+    const last = this.lastSeq();
+    const run = statement(this.#db, 'SELECT boot_id AS boot, clean FROM api_event_run WHERE id = 1').get() as
+      { boot: string; clean: number } | undefined;
+    // No run recorded (a database from before the record) or an unknown boot: taken as lost.
+    const mayHaveLost = last > 0 && (run === undefined || (run.clean === 0 && (boot === '' || run.boot !== boot)));
+    if (mayHaveLost)
+      statement(this.#db, 'INSERT OR IGNORE INTO api_event_gaps (after_seq, through_seq) VALUES (?, ?)').run(
+        last,
+        last + EVENTS_PER_SYNC,
+      );
+    statement(this.#db, "UPDATE sqlite_sequence SET seq = seq + ? WHERE name = 'api_events'").run(EVENTS_PER_SYNC);
+    statement(this.#db, 'INSERT OR REPLACE INTO api_event_run (id, boot_id, clean) VALUES (1, ?, 0)').run(boot);
+  }
+
+  /**
+   * A clean stop: one durable commit syncs every event written and says the run lost none; an
+   * event after it is synced on its own. A failing disk leaves the run unclean (a later start
+   * after a reboot then calls its last seqs lost: partial, never a false complete).
+   */
+  stop(): void {
+    this.#stopped = true;
+    try {
+      statement(this.#db, 'UPDATE api_event_run SET clean = 1 WHERE id = 1').run();
+    } catch {
+      // the run stays unclean
+    }
+  }
+
+  /** Whether a seq after `after` and at most `upTo` may have been sent and then taken back by a power cut. */
+  lostWithin(after: number, upTo: number): boolean {
+    return (
+      statement(this.#db, 'SELECT 1 FROM api_event_gaps WHERE after_seq < ? AND through_seq > ? LIMIT 1').get(
+        upTo,
+        after,
+      ) !== undefined
+    );
   }
 
   /** Writes `body` (its `seq` is the row's) and returns the seq given. Throws STORE_SENSITIVE_DATA, writing nothing, for card data. */
@@ -64,7 +116,11 @@ export class EventLog {
   #insert(businessDay: string, at: string, body: string): number {
     // Inside a transaction the row commits with it (and SQLite keeps the safety level as it is).
     const durable =
-      !this.#leaped || this.#db.inTransaction || this.#sinceSync >= EVENTS_PER_SYNC - 1 || this.lastSeq() === 0;
+      !this.#leaped ||
+      this.#stopped ||
+      this.#db.inTransaction ||
+      this.#sinceSync >= EVENTS_PER_SYNC - 1 ||
+      this.lastSeq() === 0;
     if (!durable) this.#db.pragma('synchronous = NORMAL');
     try {
       const seq = Number(
@@ -128,8 +184,25 @@ export class EventLog {
     );
   }
 
-  /** Forgets the days before `businessDay`; returns how many events went. */
+  /**
+   * Forgets the days before `businessDay`; returns how many events went. A lost range before the
+   * first event kept goes too: a replay from before it is partial anyway (an earlier day's id).
+   */
   pruneBefore(businessDay: string): number {
-    return statement(this.#db, 'DELETE FROM api_events WHERE business_day < ?').run(businessDay).changes;
+    const gone = statement(this.#db, 'DELETE FROM api_events WHERE business_day < ?').run(businessDay).changes;
+    statement(
+      this.#db,
+      'DELETE FROM api_event_gaps WHERE through_seq < coalesce((SELECT min(seq) FROM api_events), ?)',
+    ).run(this.lastSeq() + 1);
+    return gone;
+  }
+}
+
+/** This boot's id (Linux: a random id the kernel draws at each boot); '' when unknown. */
+export function currentBootId(): string {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+  } catch {
+    return '';
   }
 }
