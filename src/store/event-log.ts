@@ -6,6 +6,14 @@ import { statement } from './statements.js';
 /** At most this many events are written between two durable commits of the event log's own. */
 export const EVENTS_PER_SYNC = 64;
 
+const WITHHELD = '{"withheld":true}';
+
+/** An event's row: checked for card data (throws STORE_SENSITIVE_DATA); the seq's place kept (0 until read back), so a replayed event reads as it was sent. */
+function rowBody(body: Record<string, unknown>): string {
+  assertNoCardData(body, 'api_events.body');
+  return JSON.stringify({ ...body, seq: 0 });
+}
+
 /** One event as the stream sent it: its seq, and the JSON object of its `data:` line. */
 export interface LoggedEvent {
   seq: number;
@@ -98,40 +106,52 @@ export class EventLog {
 
   /** Writes `body` (its `seq` is the row's) and returns the seq given. Throws STORE_SENSITIVE_DATA, writing nothing, for card data. */
   append(businessDay: string, at: string, body: Record<string, unknown>): number {
-    assertNoCardData(body, 'api_events.body');
-    // The seq's place in the object is kept (0 until read back), so a replayed event reads as it was sent.
-    return this.#insert(businessDay, at, JSON.stringify({ ...body, seq: 0 }));
+    return this.#commit(businessDay, [{ at, body: rowBody(body) }])[0] as number;
   }
 
   /** Takes a seq for an event that may not be kept (the guard refused it): the row says only `withheld`. */
   withhold(businessDay: string, at: string): number {
-    return this.#insert(businessDay, at, '{"withheld":true}');
+    return this.#commit(businessDay, [{ at, body: WITHHELD }])[0] as number;
   }
 
   /**
-   * One row, committed without an fsync of its own, except the first seq ever given (before it the
-   * sequence has no row for a start to move), every EVENTS_PER_SYNC-th since the last, and a row
-   * written inside a transaction (it commits with it).
+   * Writes the events in one commit (one WAL append of the pages they share, not one per event),
+   * in order, and returns their seqs. An event with card data takes its seq as a withheld row.
    */
-  #insert(businessDay: string, at: string, body: string): number {
-    // Inside a transaction the row commits with it (and SQLite keeps the safety level as it is).
+  appendAll(businessDay: string, events: readonly { at: string; body: Record<string, unknown> }[]): number[] {
+    return this.#commit(
+      businessDay,
+      events.map((e) => {
+        try {
+          return { at: e.at, body: rowBody(e.body) };
+        } catch {
+          return { at: e.at, body: WITHHELD };
+        }
+      }),
+    );
+  }
+
+  /**
+   * Rows in one commit, without an fsync of its own, except the first seq ever given (before it the
+   * sequence has no row for a start to move), the commit that brings the events since the last sync
+   * to EVENTS_PER_SYNC, any after a clean stop, and rows written inside a transaction (they commit with it).
+   */
+  #commit(businessDay: string, rows: readonly { at: string; body: string }[]): number[] {
+    // Inside a transaction the rows commit with it (and SQLite keeps the safety level as it is).
     const durable =
       !this.#leaped ||
       this.#stopped ||
       this.#db.inTransaction ||
-      this.#sinceSync >= EVENTS_PER_SYNC - 1 ||
+      this.#sinceSync + rows.length >= EVENTS_PER_SYNC ||
       this.lastSeq() === 0;
     if (!durable) this.#db.pragma('synchronous = NORMAL');
     try {
-      const seq = Number(
-        statement(this.#db, 'INSERT INTO api_events (business_day, at, body) VALUES (?, ?, ?)').run(
-          businessDay,
-          at,
-          body,
-        ).lastInsertRowid,
-      );
-      this.#sinceSync = durable ? 0 : this.#sinceSync + 1;
-      return seq;
+      const insert = statement(this.#db, 'INSERT INTO api_events (business_day, at, body) VALUES (?, ?, ?)');
+      const seqs = this.#db.transaction(() =>
+        rows.map((r) => Number(insert.run(businessDay, r.at, r.body).lastInsertRowid)),
+      )();
+      this.#sinceSync = durable ? 0 : this.#sinceSync + rows.length;
+      return seqs;
     } finally {
       if (!durable) this.#db.pragma('synchronous = FULL');
     }
@@ -167,11 +187,11 @@ export class EventLog {
   /** The day's first seq, and the last seq ever given (0 for none). */
   bounds(businessDay: string): { first: number | undefined; last: number } {
     const first = (
-      statement(this.#db, 'SELECT min(seq) AS s FROM api_events WHERE business_day = ?').get(businessDay) as {
-        s: number | null;
-      }
-    ).s;
-    return { first: first ?? undefined, last: this.lastSeq() };
+      statement(this.#db, 'SELECT seq AS s FROM api_events WHERE business_day = ? ORDER BY seq LIMIT 1').get(
+        businessDay,
+      ) as { s: number } | undefined
+    )?.s;
+    return { first, last: this.lastSeq() };
   }
 
   /** The last seq ever given (0 for none), whatever its day. */

@@ -27,11 +27,12 @@ function start(dir: string, boot: string): { db: Db; log: EventLog; hub: EventHu
   return { db, log, hub: new EventHub(undefined, () => now, log) };
 }
 
-/** Publishes `n` alarms; returns their seqs as a subscriber got them. */
-function publish(hub: EventHub, n: number): number[] {
+/** Publishes `n` alarms; returns their seqs as a subscriber got them (at the end of the event loop's turn). */
+async function publish(hub: EventHub, n: number): Promise<number[]> {
   const seen: number[] = [];
   const stop = hub.subscribe((e) => seen.push(e.seq));
   for (let i = 0; i < n; i++) hub.publish({ type: 'alarm', id: 1, code: 'TEST', message: `alarm ${i}` });
+  await new Promise((resolve) => setImmediate(resolve));
   stop();
   return seen;
 }
@@ -58,12 +59,12 @@ function powerCut(db: Db, dir: string, flash: string): void {
 }
 
 describe('the replay after a restart says partial exactly when a power cut may have taken events back', () => {
-  it('a power cut took back seqs 4–13 after they were sent: a client holding 8, or 3, is told partial; one holding a later seq, complete', () => {
+  it('a power cut took back seqs 4–13 after they were sent: a client holding 8, or 3, is told partial; one holding a later seq, complete', async () => {
     const dir = tempDir('omnipos-power-cut-');
     const before = start(dir, 'boot-1');
-    expect(publish(before.hub, 3)).toEqual([1, 2, 3]);
+    expect(await publish(before.hub, 3)).toEqual([1, 2, 3]);
     const flash = snapshot(before.db, dir);
-    expect(publish(before.hub, 10)).toEqual([4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+    expect(await publish(before.hub, 10)).toEqual([4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
     powerCut(before.db, dir, flash);
 
     const after = start(dir, 'boot-2');
@@ -71,7 +72,7 @@ describe('the replay after a restart says partial exactly when a power cut may h
     expect(replay(after.hub, 8)).toEqual({ outcome: 'partial', seqs: [] });
     // A client that got 3 missed 4–13, which are gone too.
     expect(replay(after.hub, 3)).toEqual({ outcome: 'partial', seqs: [] });
-    const next = publish(after.hub, 2);
+    const next = await publish(after.hub, 2);
     expect(next).toEqual([3 + EVENTS_PER_SYNC + 1, 3 + EVENTS_PER_SYNC + 2]);
     expect(replay(after.hub, 8)).toEqual({ outcome: 'partial', seqs: next });
     // After the lost seqs nothing is missing.
@@ -84,23 +85,23 @@ describe('the replay after a restart says partial exactly when a power cut may h
     again.db.close();
   });
 
-  it('a killed process (same boot) lost nothing: the replay after it is complete, with every event', () => {
+  it('a killed process (same boot) lost nothing: the replay after it is complete, with every event', async () => {
     const dir = tempDir('omnipos-kill-');
     const before = start(dir, 'boot-1');
-    publish(before.hub, 13);
+    await publish(before.hub, 13);
     before.db.close(); // no stop(): the run is not clean, but the machine did not go down
     const after = start(dir, 'boot-1');
     expect(replay(after.hub, 8)).toEqual({ outcome: 'complete', seqs: [9, 10, 11, 12, 13] });
     after.db.close();
   });
 
-  it('a clean stop syncs every event: a reboot after it loses nothing, the replay is complete', () => {
+  it('a clean stop syncs every event: a reboot after it loses nothing, the replay is complete', async () => {
     const dir = tempDir('omnipos-clean-');
     const before = start(dir, 'boot-1');
-    publish(before.hub, 5);
+    await publish(before.hub, 5);
     before.log.stop();
     // An event after the stop (a part that closes later) is synced on its own.
-    publish(before.hub, 1);
+    await publish(before.hub, 1);
     const flash = snapshot(before.db, dir);
     powerCut(before.db, dir, flash);
     const after = start(dir, 'boot-2');
@@ -108,10 +109,10 @@ describe('the replay after a restart says partial exactly when a power cut may h
     after.db.close();
   });
 
-  it('a boot that cannot be told (no boot id) after an unclean stop is taken as a power cut: partial', () => {
+  it('a boot that cannot be told (no boot id) after an unclean stop is taken as a power cut: partial', async () => {
     const dir = tempDir('omnipos-unknown-boot-');
     const before = start(dir, '');
-    publish(before.hub, 5);
+    await publish(before.hub, 5);
     before.db.close();
     const after = start(dir, '');
     expect(replay(after.hub, 3).outcome).toBe('partial');
