@@ -25,7 +25,7 @@ import { startCardNotPresent } from './main/card-not-present.js';
 import { undoRaceOptions } from './main/money-rules.js';
 import { startFleet } from './main/fleet.js';
 import { startMetrics } from './main/metrics.js';
-import { EventLog, type JournalKind, type OutboxTask } from './store/index.js';
+import type { JournalKind, OutboxTask } from './store/index.js';
 import { Held } from './main/held.js';
 import { openStore } from './main/store.js';
 import { startEmbeddedSandbox } from './main/sandbox-host.js';
@@ -82,7 +82,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
     : agent;
   // --- API events and health: the engines' events fan out to GET /v1/events (and still to
   // deps.onEvent); what the acquirer last did is kept for GET /v1/health. ---
-  const events = new EventHub(journal, () => clock.now(), new EventLog(db));
+  const events = new EventHub(journal, () => clock.now(), store.eventLog);
   const acquirerReach = new AcquirerReach(() => clock.now()).watch(agent);
   const onEvent = (event: EngineEvent): void => {
     events.publish(event);

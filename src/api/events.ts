@@ -69,6 +69,8 @@ export class EventHub {
   #seq = 0;
   #day: string | undefined;
   readonly #listeners = new Set<Listener>();
+  /** Published, not yet written nor sent (see {@link publish}). */
+  readonly #queue: ApiEvent[] = [];
 
   /**
    * `journal`: where a state change's payment is looked up for its status and kind. `log`: where
@@ -98,7 +100,12 @@ export class EventHub {
     return day;
   }
 
-  /** The engines' `onEvent`. Never throws: a failing subscriber is dropped; an event the log refuses is still sent live. */
+  /**
+   * The engines' `onEvent`. Never throws: a failing subscriber is dropped; an event the log refuses is
+   * still sent live. With a log, the events published in one turn of the event loop are written in
+   * one commit ({@link flush}, at the end of the turn) and only then sent live: a killed process has
+   * sent nothing it did not write.
+   */
   publish(event: EngineEvent): void {
     const out: ApiEvent = { ...event, seq: 0, at: this.now().toISOString() };
     const entry = this.journal?.get(event.id);
@@ -109,7 +116,26 @@ export class EventHub {
       // A void's (or Pix refund's) every event says so, and names the payment it gives money back for.
       Object.assign(out, { kind: 'kind' in event ? event.kind : 'void', saleId: voidSaleId(entry) });
     }
-    out.seq = this.#next(out);
+    if (!this.log) {
+      out.seq = ++this.#seq;
+      this.#deliver(out);
+      return;
+    }
+    if (this.#queue.push(out) === 1) setImmediate(() => this.flush());
+  }
+
+  /** Writes the events published and not yet written, in one commit, then sends them live, in order. */
+  flush(): void {
+    const batch = this.#queue.splice(0);
+    if (batch.length === 0) return;
+    const seqs = this.#write(batch);
+    batch.forEach((out, i) => {
+      out.seq = seqs[i] ?? ++this.#seq;
+      this.#deliver(out);
+    });
+  }
+
+  #deliver(out: ApiEvent): void {
     for (const listener of this.#listeners) {
       try {
         listener(out);
@@ -120,23 +146,35 @@ export class EventHub {
   }
 
   /**
-   * The event's seq: the log's row. An event the log's guard refuses (card data) still takes a
-   * seq, as a withheld row the replay skips (and calls partial); without a log, or with the
-   * database failing, one past the last given.
+   * The events' seqs: the log's rows, one commit for them all. An event the log's guard refuses
+   * (card data) still takes a seq, as a withheld row the replay skips (and calls partial); with the
+   * commit failing, each is tried alone, and one the database refuses takes one past the last given
+   * (sent live, not replayable).
    */
-  #next(out: ApiEvent): number {
-    if (this.log) {
-      const day = this.#today();
+  #write(batch: ApiEvent[]): number[] {
+    const day = this.#today();
+    try {
+      const seqs = (this.log as EventLog).appendAll(
+        day,
+        batch.map((out) => ({ at: out.at, body: out })),
+      );
+      this.#seq = seqs.at(-1) ?? this.#seq;
+      return seqs;
+    } catch {
+      return batch.map((out) => this.#next(day, out));
+    }
+  }
+
+  #next(day: string, out: ApiEvent): number {
+    try {
+      this.#seq = (this.log as EventLog).append(day, out.at, out);
+      return this.#seq;
+    } catch {
       try {
-        this.#seq = this.log.append(day, out.at, out);
+        this.#seq = (this.log as EventLog).withhold(day, out.at);
         return this.#seq;
       } catch {
-        try {
-          this.#seq = this.log.withhold(day, out.at);
-          return this.#seq;
-        } catch {
-          // the database fails: sent live, not replayable
-        }
+        // the database fails: sent live, not replayable
       }
     }
     return ++this.#seq;
@@ -146,7 +184,8 @@ export class EventHub {
    * The events after `lastEventId` a reconnecting client missed: today's, in order, at most
    * {@link MAX_REPLAY}, up to the last one given now (the later ones reach a subscriber live).
    * `complete` when nothing it missed is left out; `partial` when some is (its id is from before
-   * today, from another database, or past the bound): read `GET /v1/payments`. Only counted here:
+   * today, from another database, past the bound, or a power cut may have taken back events after
+   * it): read `GET /v1/payments`. Only counted here:
    * the events are read from the log a page at a time, as the stream takes them ({@link Replay}).
    */
   replay(lastEventId: number): Replay {
@@ -158,7 +197,8 @@ export class EventHub {
     const { rows, withheld } = log.countSince(day, lastEventId, last, MAX_REPLAY + 1);
     // Missed events of an earlier day (or ids this database never gave) are not replayed.
     const beforeToday = lastEventId < last && (first === undefined || lastEventId < first - 1);
-    const gap = lastEventId > last || beforeToday || rows > MAX_REPLAY || withheld > 0;
+    const gap =
+      lastEventId > last || beforeToday || rows > MAX_REPLAY || withheld > 0 || log.lostWithin(lastEventId, last);
     return { outcome: gap ? 'partial' : 'complete', pages: () => pagesOf(log, day, lastEventId, last) };
   }
 

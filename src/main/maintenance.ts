@@ -6,6 +6,7 @@ import type { Logger } from '../core/log/index.js';
 import { DayRetention } from '../operations/index.js';
 import { RECEIPT_STATES, type ReceiptFacts } from '../receipt/index.js';
 import {
+  AUTO_VACUUM,
   convertToIncremental,
   DiskWatch,
   giveBackSpace,
@@ -19,6 +20,12 @@ import {
 
 /** A database made before incremental auto-vacuum is converted at start when it holds less than this. */
 const CONVERT_AT_START_BYTES = 64 * 1024 * 1024;
+/**
+ * A larger one is converted by the upkeep, outside sales, once retention has brought what it holds
+ * under this: its one VACUUM blocks the daemon while it copies the pages twice (the WAL, then the
+ * file), and must end well inside the systemd watchdog's 30 s even on slow flash.
+ */
+export const CONVERT_WHEN_IDLE_BYTES = 32 * 1024 * 1024;
 /** Vacuum steps per pass (each VACUUM_STEP_PAGES pages), the event loop given back between them. */
 const STEPS_PER_PASS = 64;
 
@@ -55,6 +62,8 @@ export class Maintenance {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #stopped = false;
+  /** The database is in incremental auto-vacuum (nothing to convert). */
+  #incremental = false;
 
   constructor(d: MaintenanceDeps) {
     this.#d = d;
@@ -81,11 +90,25 @@ export class Maintenance {
 
   /** At start, before sales: a small database of before converted to incremental auto-vacuum. */
   prepare(): void {
+    this.#convert(CONVERT_AT_START_BYTES, 'at start');
+  }
+
+  /**
+   * A database of before converted when it holds less than `maxLiveBytes` and the disk has room for
+   * the copy; once converted (or made so), only two pragmas read a pass.
+   */
+  #convert(maxLiveBytes: number, when: string): void {
     const { db, log, config } = this.#d;
+    if (this.#incremental || db.inTransaction) return;
     try {
+      if (db.pragma('auto_vacuum', { simple: true }) === AUTO_VACUUM.incremental) {
+        this.#incremental = true;
+        return;
+      }
       const fs = statfsSync(config.values.stateDir);
-      const r = convertToIncremental(db, { maxLiveBytes: CONVERT_AT_START_BYTES, freeBytes: fs.bavail * fs.bsize });
-      if (r.converted) log.info({ liveBytes: r.liveBytes }, 'database converted to incremental auto-vacuum');
+      const r = convertToIncremental(db, { maxLiveBytes, freeBytes: fs.bavail * fs.bsize });
+      this.#incremental = r.converted;
+      if (r.converted) log.info({ liveBytes: r.liveBytes, when }, 'database converted to incremental auto-vacuum');
     } catch (e) {
       log.warn({ err: e }, 'the database could not be converted to incremental auto-vacuum');
     }
@@ -111,6 +134,8 @@ export class Maintenance {
       await this.#closeForgottenDay();
       if (this.#stopped || busy()) return;
       this.retention.step(1);
+      // A database too large to convert at start, once retention has emptied it enough.
+      if (!this.#stopped && !busy()) this.#convert(CONVERT_WHEN_IDLE_BYTES, 'when idle');
       for (let i = 0; i < STEPS_PER_PASS && !this.#stopped && !busy(); i++) {
         if (!giveBackSpace(db).more) break;
         await new Promise((r) => setImmediate(r));

@@ -2,6 +2,7 @@ import type { Config } from '../config/index.js';
 import type { Clock } from '../core/index.js';
 import type { Logger } from '../core/log/index.js';
 import {
+  EventLog,
   Journal,
   MerchantOrderIds,
   Outbox,
@@ -30,6 +31,8 @@ export interface DaemonStore {
   readonly orderIds: MerchantOrderIds;
   /** What the card sales' and voids' engines keep their rows with, the expiry's key (`expiry-key`) among them. */
   readonly cardLedger: { db: Db; journal: Journal; outbox: Outbox; orderIds: MerchantOrderIds; expiryKey: ExpiryKey };
+  /** What GET /v1/events sent, for replay; stopped cleanly just before the database closes. */
+  readonly eventLog: EventLog;
 }
 
 /**
@@ -51,6 +54,9 @@ export async function openStore(
     openCheckedTerminalDatabase(values.stateDir, log.child({ component: 'store' })),
   );
   held.add('the database', () => db.close());
+  // Closed just before the database, after everything that publishes: a clean stop (event-log.ts).
+  const eventLog = new EventLog(db);
+  held.add('the event log', () => eventLog.stop());
   const { file: apiTokenFile, token } = await held.step('the API token', () => ensureApiToken(values.stateDir));
   const screenTokens = await held.step('the screens’ tokens', () => ({
     kiosk: ensureTokenFile(values.stateDir, 'kiosk-token').token,
@@ -79,5 +85,5 @@ export async function openStore(
     clock,
   });
   const cardLedger = { db, journal, outbox, orderIds, expiryKey };
-  return { db, apiTokenFile, token, screenTokens, writeHealth, journal, outbox, orderIds, cardLedger };
+  return { db, apiTokenFile, token, screenTokens, writeHealth, journal, outbox, orderIds, cardLedger, eventLog };
 }

@@ -1,9 +1,18 @@
+import { readFileSync } from 'node:fs';
 import type { Db } from './open.js';
 import { assertNoCardData } from './no-card-data.js';
 import { statement } from './statements.js';
 
 /** At most this many events are written between two durable commits of the event log's own. */
 export const EVENTS_PER_SYNC = 64;
+
+const WITHHELD = '{"withheld":true}';
+
+/** An event's row: checked for card data (throws STORE_SENSITIVE_DATA); the seq's place kept (0 until read back), so a replayed event reads as it was sent. */
+function rowBody(body: Record<string, unknown>): string {
+  assertNoCardData(body, 'api_events.body');
+  return JSON.stringify({ ...body, seq: 0 });
+}
 
 /** One event as the stream sent it: its seq, and the JSON object of its `data:` line. */
 export interface LoggedEvent {
@@ -25,18 +34,30 @@ export interface LoggedEvent {
  * the events after the last sync, never a journal commit, and never more than EVENTS_PER_SYNC − 1
  * of them: each start moves the seq that far ahead, so a seq that was sent and then lost is never
  * given again (the client that holds it is told what came after).
+ *
+ * Only a power cut (or a kernel crash) loses WAL frames; a killed process does not. So a start
+ * knows which seqs may have been sent and then lost: those after the last kept, when the run
+ * before did not stop cleanly ({@link EventLog.stop}) and the machine has booted since (Linux's
+ * boot id). It records them, and a replay that reaches over them says partial
+ * ({@link EventLog.lostWithin}).
  */
 export class EventLog {
   readonly #db: Db;
   #sinceSync = 0;
   /** Whether this start moved the seq ahead; until it has, every event is synced (nothing to take back). */
   readonly #leaped: boolean;
+  /** After a clean stop every event is synced: the run says it lost none. */
+  #stopped = false;
 
-  /** A start: the seq moves past any a power cut may have taken back (see the class). */
-  constructor(db: Db) {
+  /**
+   * A start: the seqs a power cut may have taken back are recorded, and the seq moves past them
+   * (see the class), in one durable commit. `bootId`: this boot's (default: the kernel's).
+   */
+  constructor(db: Db, options: { bootId?: string } = {}) {
     this.#db = db;
+    const boot = options.bootId ?? currentBootId();
     try {
-      statement(db, "UPDATE sqlite_sequence SET seq = seq + ? WHERE name = 'api_events'").run(EVENTS_PER_SYNC);
+      db.transaction(() => this.#start(boot)).immediate();
       this.#leaped = true;
     } catch {
       // a full or failing disk: the daemon still starts (the write alarm says why); events are synced one by one
@@ -44,38 +65,93 @@ export class EventLog {
     }
   }
 
+  #start(boot: string): void {
+    const last = this.lastSeq();
+    const run = statement(this.#db, 'SELECT boot_id AS boot, clean FROM api_event_run WHERE id = 1').get() as
+      { boot: string; clean: number } | undefined;
+    // No run recorded (a database from before the record) or an unknown boot: taken as lost.
+    const mayHaveLost = last > 0 && (run === undefined || (run.clean === 0 && (boot === '' || run.boot !== boot)));
+    if (mayHaveLost)
+      statement(this.#db, 'INSERT OR IGNORE INTO api_event_gaps (after_seq, through_seq) VALUES (?, ?)').run(
+        last,
+        last + EVENTS_PER_SYNC,
+      );
+    statement(this.#db, "UPDATE sqlite_sequence SET seq = seq + ? WHERE name = 'api_events'").run(EVENTS_PER_SYNC);
+    statement(this.#db, 'INSERT OR REPLACE INTO api_event_run (id, boot_id, clean) VALUES (1, ?, 0)').run(boot);
+  }
+
+  /**
+   * A clean stop: one durable commit syncs every event written and says the run lost none; an
+   * event after it is synced on its own. A failing disk leaves the run unclean (a later start
+   * after a reboot then calls its last seqs lost: partial, never a false complete).
+   */
+  stop(): void {
+    this.#stopped = true;
+    try {
+      statement(this.#db, 'UPDATE api_event_run SET clean = 1 WHERE id = 1').run();
+    } catch {
+      // the run stays unclean
+    }
+  }
+
+  /** Whether a seq after `after` and at most `upTo` may have been sent and then taken back by a power cut. */
+  lostWithin(after: number, upTo: number): boolean {
+    return (
+      statement(this.#db, 'SELECT 1 FROM api_event_gaps WHERE after_seq < ? AND through_seq > ? LIMIT 1').get(
+        upTo,
+        after,
+      ) !== undefined
+    );
+  }
+
   /** Writes `body` (its `seq` is the row's) and returns the seq given. Throws STORE_SENSITIVE_DATA, writing nothing, for card data. */
   append(businessDay: string, at: string, body: Record<string, unknown>): number {
-    assertNoCardData(body, 'api_events.body');
-    // The seq's place in the object is kept (0 until read back), so a replayed event reads as it was sent.
-    return this.#insert(businessDay, at, JSON.stringify({ ...body, seq: 0 }));
+    return this.#commit(businessDay, [{ at, body: rowBody(body) }])[0] as number;
   }
 
   /** Takes a seq for an event that may not be kept (the guard refused it): the row says only `withheld`. */
   withhold(businessDay: string, at: string): number {
-    return this.#insert(businessDay, at, '{"withheld":true}');
+    return this.#commit(businessDay, [{ at, body: WITHHELD }])[0] as number;
   }
 
   /**
-   * One row, committed without an fsync of its own, except the first seq ever given (before it the
-   * sequence has no row for a start to move), every EVENTS_PER_SYNC-th since the last, and a row
-   * written inside a transaction (it commits with it).
+   * Writes the events in one commit (one WAL append of the pages they share, not one per event),
+   * in order, and returns their seqs. An event with card data takes its seq as a withheld row.
    */
-  #insert(businessDay: string, at: string, body: string): number {
-    // Inside a transaction the row commits with it (and SQLite keeps the safety level as it is).
+  appendAll(businessDay: string, events: readonly { at: string; body: Record<string, unknown> }[]): number[] {
+    return this.#commit(
+      businessDay,
+      events.map((e) => {
+        try {
+          return { at: e.at, body: rowBody(e.body) };
+        } catch {
+          return { at: e.at, body: WITHHELD };
+        }
+      }),
+    );
+  }
+
+  /**
+   * Rows in one commit, without an fsync of its own, except the first seq ever given (before it the
+   * sequence has no row for a start to move), the commit that brings the events since the last sync
+   * to EVENTS_PER_SYNC, any after a clean stop, and rows written inside a transaction (they commit with it).
+   */
+  #commit(businessDay: string, rows: readonly { at: string; body: string }[]): number[] {
+    // Inside a transaction the rows commit with it (and SQLite keeps the safety level as it is).
     const durable =
-      !this.#leaped || this.#db.inTransaction || this.#sinceSync >= EVENTS_PER_SYNC - 1 || this.lastSeq() === 0;
+      !this.#leaped ||
+      this.#stopped ||
+      this.#db.inTransaction ||
+      this.#sinceSync + rows.length >= EVENTS_PER_SYNC ||
+      this.lastSeq() === 0;
     if (!durable) this.#db.pragma('synchronous = NORMAL');
     try {
-      const seq = Number(
-        statement(this.#db, 'INSERT INTO api_events (business_day, at, body) VALUES (?, ?, ?)').run(
-          businessDay,
-          at,
-          body,
-        ).lastInsertRowid,
-      );
-      this.#sinceSync = durable ? 0 : this.#sinceSync + 1;
-      return seq;
+      const insert = statement(this.#db, 'INSERT INTO api_events (business_day, at, body) VALUES (?, ?, ?)');
+      const seqs = this.#db.transaction(() =>
+        rows.map((r) => Number(insert.run(businessDay, r.at, r.body).lastInsertRowid)),
+      )();
+      this.#sinceSync = durable ? 0 : this.#sinceSync + rows.length;
+      return seqs;
     } finally {
       if (!durable) this.#db.pragma('synchronous = FULL');
     }
@@ -111,11 +187,11 @@ export class EventLog {
   /** The day's first seq, and the last seq ever given (0 for none). */
   bounds(businessDay: string): { first: number | undefined; last: number } {
     const first = (
-      statement(this.#db, 'SELECT min(seq) AS s FROM api_events WHERE business_day = ?').get(businessDay) as {
-        s: number | null;
-      }
-    ).s;
-    return { first: first ?? undefined, last: this.lastSeq() };
+      statement(this.#db, 'SELECT seq AS s FROM api_events WHERE business_day = ? ORDER BY seq LIMIT 1').get(
+        businessDay,
+      ) as { s: number } | undefined
+    )?.s;
+    return { first, last: this.lastSeq() };
   }
 
   /** The last seq ever given (0 for none), whatever its day. */
@@ -128,8 +204,25 @@ export class EventLog {
     );
   }
 
-  /** Forgets the days before `businessDay`; returns how many events went. */
+  /**
+   * Forgets the days before `businessDay`; returns how many events went. A lost range before the
+   * first event kept goes too: a replay from before it is partial anyway (an earlier day's id).
+   */
   pruneBefore(businessDay: string): number {
-    return statement(this.#db, 'DELETE FROM api_events WHERE business_day < ?').run(businessDay).changes;
+    const gone = statement(this.#db, 'DELETE FROM api_events WHERE business_day < ?').run(businessDay).changes;
+    statement(
+      this.#db,
+      'DELETE FROM api_event_gaps WHERE through_seq < coalesce((SELECT min(seq) FROM api_events), ?)',
+    ).run(this.lastSeq() + 1);
+    return gone;
+  }
+}
+
+/** This boot's id (Linux: a random id the kernel draws at each boot); '' when unknown. */
+export function currentBootId(): string {
+  try {
+    return readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+  } catch {
+    return '';
   }
 }

@@ -271,4 +271,33 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX outbox_dead_letters ON outbox(id) WHERE dead_letter_reason IS NOT NULL;
     `,
   },
+  {
+    version: 9,
+    name: 'the event stream: seqs a power cut may have taken back',
+    // An event is synced with the next durable commit (src/store/event-log.ts), so a power cut can
+    // take back the last few after they were sent. api_event_run says which boot wrote them and
+    // whether the daemon stopped cleanly; a start that finds an unclean stop on another boot records
+    // the seqs that may have been sent and lost, and a replay that reaches over them says partial.
+    up: `
+      CREATE TABLE api_event_run (
+        id      INTEGER PRIMARY KEY CHECK (id = 1),
+        boot_id TEXT NOT NULL,
+        clean   INTEGER NOT NULL CHECK (clean IN (0, 1))
+      ) STRICT;
+      CREATE TABLE api_event_gaps (
+        after_seq   INTEGER PRIMARY KEY,
+        through_seq INTEGER NOT NULL CHECK (through_seq > after_seq)
+      ) STRICT;
+    `,
+  },
+  {
+    version: 10,
+    name: 'the event stream without its day index',
+    // Flash wear (issue 35): the index cost one more page in every event commit. Every read of the
+    // stream is a range of seqs (the table's rowid) of the day, the day kept alone by the daily prune,
+    // so the rowid serves them; the day's first seq is read in seq order (event-log.ts).
+    up: `
+      DROP INDEX api_events_day;
+    `,
+  },
 ];

@@ -142,6 +142,7 @@ describe('EventHub with an event log, and GET /v1/events with Last-Event-ID', ()
     const seen: number[] = [];
     again.subscribe((e) => seen.push(e.seq));
     again.publish(alarm(12));
+    again.flush();
     expect(seen).toEqual([11 + EVENTS_PER_SYNC + 1]);
     expect(MAX_REPLAY).toBeGreaterThanOrEqual(10_000);
   });
@@ -161,8 +162,22 @@ describe('EventHub with an event log, and GET /v1/events with Last-Event-ID', ()
     const seen: number[] = [];
     again.subscribe((e) => seen.push(e.seq));
     again.publish(alarm(99));
+    again.flush();
     expect(seen).toEqual([last + 1]);
     expect(asked).toBeGreaterThan(0);
+  });
+
+  it('the events of one turn of the event loop are written together at its end, then sent live in order (a kill before has sent none)', async () => {
+    const again = new EventHub(new Journal(db), () => now, new EventLog(db));
+    const seen: number[] = [];
+    again.subscribe((e) => seen.push(e.seq));
+    const given = (db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'api_events'").get() as { seq: number })
+      .seq;
+    for (let i = 0; i < 5; i++) again.publish(alarm(200 + i));
+    expect(seen).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual([1, 2, 3, 4, 5].map((k) => given + k));
+    expect(again.replay(seen[0] ?? 0)).toMatchObject({ outcome: 'complete' });
   });
 
   it('property: events published while a long replay is written come after it, in order; none lost, none twice (30 runs)', async () => {

@@ -41,6 +41,8 @@ describe('openDatabase', () => {
     expect(statSync(path.join(dir, 'state')).mode & 0o077).toBe(0);
     expect(tables(file)).toEqual([
       'alarm_webhooks',
+      'api_event_gaps',
+      'api_event_run',
       'api_events',
       'counters',
       'day_archives',
