@@ -67,8 +67,9 @@ export function qrTransition(state: QrState, input: QrInput, ctx: SaleContext): 
           'showing',
           'code shown',
           { qrCode: input.qrCode, nsu: input.nsu, expiresAt: input.expiresAt },
-          { kind: 'watch.payment' },
+          // The alarm first: the effects run in turn, and the watch lasts until the code's end.
           ...pastClose(state, input.watchUntil ?? input.expiresAt, ctx),
+          { kind: 'watch.payment' },
         );
       if (input.kind === 'build-failed') return go(state, 'failed', 'code not built', { reason: input.reason });
       if (input.kind === 'cancel')

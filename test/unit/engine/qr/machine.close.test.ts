@@ -42,6 +42,14 @@ describe('a wallet QR code shown near the daily close', () => {
     expect(s.effects).toContainEqual(expect.objectContaining({ kind: 'alarm', code: 'QR_PAST_CLOSE' }));
   });
 
+  // The effects run one after another and the watch lasts until the code's end: an alarm after it
+  // went off only past the close (the explorer's full run, 2 choices off the default, on s9-money).
+  it('puts the alarm before the watch, so it goes before the close and not when the watch ends', () => {
+    const close = nextDailyClose(new Date('2026-11-22T13:00:00Z')).toISOString();
+    const s = shownAt(plus(close, -2 * 60_000));
+    expect(s.effects.map((e) => e.kind)).toEqual(['alarm', 'watch.payment']);
+  });
+
   it('raises nothing for a code whose watch ends before the close', () => {
     const s = shownAt('2026-11-22T13:00:00.000Z');
     expect(s.effects.map((e) => e.kind)).toEqual(['watch.payment']);
