@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { Outbox } from '../../../src/store/index.js';
+import { MIGRATIONS, Outbox } from '../../../src/store/index.js';
 import { useTempStores } from '../../helpers/store.js';
 
 // The soak found sales slowing as the journal grew (31 sales/s on an empty terminal, 13/s at 50,000
@@ -61,4 +61,31 @@ describe('the per-sale queries read an index, not every row', () => {
     outbox.deadLetter(add('c').id, 'refused');
     expect(outbox.depth()).toMatchObject({ pending: 1, deadLetters: 1 });
   });
+
+  // The adversary for the next one: every JSON path a product query searches the journal by has an
+  // index that names it, but for the scans that run once (named here, each with its reason).
+  it('every JSON path the journal is searched by is named by an index', () => {
+    const once: Record<string, string> = {
+      '$.card.expiry': 'expiry-key.ts seals the rows of older versions, once at start',
+      '$.sale.card.expiry': 'expiry-key.ts seals the rows of older versions, once at start',
+    };
+    const indexes = MIGRATIONS.map((m) => m.up)
+      .join('\n')
+      .split(';')
+      .filter((stmt) => /CREATE INDEX \w+ ON journal\(/.test(stmt))
+      .join('\n');
+    const searched = sourceFiles(SRC)
+      .filter((f) => !f.includes(`${path.sep}sandbox${path.sep}`) && !f.endsWith('migrations.ts'))
+      .flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/FROM journal\b[^`"]*?json_extract\(data, '([^']+)'\)/g)])
+      .map((m) => m[1]!);
+    expect(searched.length).toBeGreaterThan(3);
+    const unindexed = [...new Set(searched)].filter((p) => !indexes.includes(`'${p}'`) && !(p in once));
+    expect(unindexed).toEqual([]);
+  });
 });
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((d) =>
+    d.isDirectory() ? sourceFiles(path.join(dir, d.name)) : d.name.endsWith('.ts') ? [path.join(dir, d.name)] : [],
+  );
+}
