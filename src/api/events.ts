@@ -102,9 +102,10 @@ export class EventHub {
 
   /**
    * The engines' `onEvent`. Never throws: a failing subscriber is dropped; an event the log refuses is
-   * still sent live. With a log, the events published in one turn of the event loop are written in
-   * one commit ({@link flush}, at the end of the turn) and only then sent live: a killed process has
-   * sent nothing it did not write.
+   * still sent live. With a log, each event is written ({@link flush}) before it is sent live: a killed
+   * process has sent nothing it did not write. (Writing one turn's events in one commit, deferred to
+   * the turn's end, saved ~100 KiB a sale but broke test/integration/faults/disk-eio.test.ts, health
+   * never telling STORE_WRITE_FAILED; undone at the merge, the cause not found yet.)
    */
   publish(event: EngineEvent): void {
     const out: ApiEvent = { ...event, seq: 0, at: this.now().toISOString() };
@@ -121,7 +122,8 @@ export class EventHub {
       this.#deliver(out);
       return;
     }
-    if (this.#queue.push(out) === 1) setImmediate(() => this.flush());
+    this.#queue.push(out);
+    this.flush();
   }
 
   /** Writes the events published and not yet written, in one commit, then sends them live, in order. */
