@@ -293,7 +293,7 @@ export const MIGRATIONS: readonly Migration[] = [
   {
     version: 10,
     name: 'the event stream without its day index',
-    // Flash wear (issue 35): the index cost one more page in every event commit. Every read of the
+    // Flash wear: the index cost one more page in every event commit. Every read of the
     // stream is a range of seqs (the table's rowid) of the day, the day kept alone by the daily prune,
     // so the rowid serves them; the day's first seq is read in seq order (event-log.ts).
     up: `

@@ -8,6 +8,15 @@ import { Outbox, type Db, type OutboxTask } from '../../../src/store/index.js';
 import { EMV_UNDO, emvTags, log, sale, startHarness, type Harness } from '../../helpers/sandbox.js';
 import { useTempStores } from '../../helpers/store.js';
 
+/** The tags a chip confirmation must carry (CONECTA_PT 7554: 95, 9F10, 9F26, 9F27, 9F37), with test values. */
+const CONFIRM_EMV = {
+  '95': '0000008000',
+  '9F10': '06010A03A00000',
+  '9F26': '1122334455667788',
+  '9F27': '40',
+  '9F37': 'A1B2C3D4',
+};
+
 const tempStore = useTempStores();
 let h: Harness;
 beforeAll(async () => {
@@ -118,7 +127,8 @@ describe('the outbox against the strict sandbox over loopback', () => {
     outbox.enqueue({
       operation: OUTBOX_OPERATIONS.confirm,
       idempotencyKey: 'confirm:x',
-      payload: { merchantOrderId: a.MerchantOrderId, paymentId: a.Payment.PaymentId, emv: { '9F27': '40' } },
+      // A chip confirmation carries the tags the manual lists (pt 7554), or the host refuses it.
+      payload: { merchantOrderId: a.MerchantOrderId, paymentId: a.Payment.PaymentId, emv: CONFIRM_EMV },
       at: new Date(),
     });
     await run();
