@@ -126,10 +126,11 @@ export function reconcile(o: {
     if (i.decision === 'undo' && i.status < 300 && r?.state === 'confirmed')
       problems.push(`${r.terminal}: ${id}: the API accepted its undo (${i.status}), the journal says confirmed`);
   }
-  // Pix charges live at the e-commerce host: what it still holds must be a confirmed (or needs-refund) Pix.
-  const pixHeld = new Map<string, number>();
+  // Pix charges and e-commerce QR sales live at the e-commerce host: what it still holds must be a
+  // confirmed (or needs-refund) payment in the journal.
+  const ecommerceHeld = new Map<string, number>();
   for (const e of o.ledger.ecommerce) {
-    pixHeld.set(e.merchantOrderId, (pixHeld.get(e.merchantOrderId) ?? 0) + e.charged);
+    ecommerceHeld.set(e.merchantOrderId, (ecommerceHeld.get(e.merchantOrderId) ?? 0) + e.charged);
     const state = sales.get(e.merchantOrderId)?.state;
     if (e.charged > 0 && state !== 'confirmed' && state !== 'needs-refund')
       problems.push(
@@ -137,7 +138,9 @@ export function reconcile(o: {
       );
   }
   for (const r of sales.values()) {
-    const known = r.kind === 'pix' ? (pixHeld.get(r.merchantOrderId) ?? 0) > 0 : seen.has(r.merchantOrderId);
+    // A wallet QR is at the terminal API's host (qr.provider terminal) or the e-commerce host (ecommerce).
+    const held = (ecommerceHeld.get(r.merchantOrderId) ?? 0) > 0;
+    const known = r.kind === 'pix' ? held : held || seen.has(r.merchantOrderId);
     if (r.state === 'confirmed' && !known)
       problems.push(`${r.terminal}: ${r.kind} ${r.merchantOrderId} confirmed in the journal, unknown to the host`);
   }
