@@ -330,7 +330,8 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
       onAuthFailure: () => metrics.metrics.authFailed(),
     },
   );
-  await startTefDial(held, config, log, { engine, journal, pinpadOpen: started?.assertOpen }, voids, operations.day);
+  const tefDeps = { engine, journal, pinpadOpen: started?.assertOpen, busy: () => timing.lock.busy };
+  await startTefDial(held, config, log, tefDeps, voids, operations.day);
 
   // Fleet telemetry over MQTT (fleet.mqtt): follows the events, never on a sale's path.
   const fleet = await startFleet({

@@ -21,7 +21,7 @@ export async function startTefDial(
   held: Held,
   config: Config,
   log: Logger,
-  deps: Pick<TefDialDeps, 'engine' | 'journal' | 'pinpadOpen'>,
+  deps: Pick<TefDialDeps, 'engine' | 'journal' | 'pinpadOpen' | 'busy'>,
   voids: { engine: VoidEngine; gate: SupervisorGate },
   day: DayBook,
 ): Promise<TefDialInterface | undefined> {

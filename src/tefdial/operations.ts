@@ -34,6 +34,13 @@ export interface TefDialDeps {
   signal?: AbortSignal | undefined;
   /** How often a payment in progress is read again, ms. */
   pollMs?: number;
+  /**
+   * How long a request waits for the terminal's payment in progress to end before it is refused
+   * busy, ms (default 20 s): the payment answered last may still be closing its card session.
+   */
+  busyWaitMs?: number;
+  /** Whether a payment holds the terminal now (read before trying, so a void's password is checked once free). */
+  busy?: (() => boolean) | undefined;
   /** The day's report and close (ADM); none: ADM is refused. */
   day?: Pick<DayBook, 'report' | 'close'> | undefined;
   /** The supervisor's gate the API's day close uses (ADM's close); none: the close is refused. */
@@ -64,6 +71,28 @@ async function settled(
     deps.signal?.throwIfAborted();
     await Promise.race([done?.catch(() => undefined), sleep(deps.pollMs ?? 50)]);
     await sleep(5);
+  }
+}
+
+/**
+ * Runs `start` once the terminal's payment lock is free: a PDV sends its next request as soon as
+ * it has the last answer, while that payment may still be closing its card session. ENGINE_BUSY
+ * only past `busyWaitMs`.
+ */
+async function whenFree<T>(deps: TefDialDeps, start: () => Promise<T>): Promise<T> {
+  const until = Date.now() + (deps.busyWaitMs ?? 20_000);
+  for (;;) {
+    while (deps.busy?.() === true && Date.now() < until) {
+      deps.signal?.throwIfAborted();
+      await sleep(deps.pollMs ?? 50);
+    }
+    try {
+      return await start();
+    } catch (e) {
+      if (!isOmniposError(e, 'ENGINE_BUSY') || Date.now() >= until) throw e;
+    }
+    deps.signal?.throwIfAborted();
+    await sleep(deps.pollMs ?? 50);
   }
 }
 
@@ -142,9 +171,11 @@ export async function crt(deps: TefDialDeps, req: TefDialFields): Promise<Fields
   await undoPending(deps, key);
   try {
     deps.pinpadOpen?.();
-    const { entry, done } = await deps.engine.start(
-      { ...parsed.data, method: parsed.data.method as 'credit' | 'debit' | 'voucher' },
-      { idempotencyKey: key },
+    const { entry, done } = await whenFree(deps, () =>
+      deps.engine.start(
+        { ...parsed.data, method: parsed.data.method as 'credit' | 'debit' | 'voucher' },
+        { idempotencyKey: key },
+      ),
     );
     done.catch(() => undefined);
     return saleAnswer(deps, req, await settled(deps, entry.id, saleStatus, done));
@@ -213,10 +244,12 @@ export async function cnc(deps: TefDialDeps, req: TefDialFields): Promise<Fields
   try {
     deps.pinpadOpen?.();
     await deps.ledger.starting(id, sale.id, new Date(Date.now() - 1000).toISOString());
-    const started = await voids.start(sale.id, {
-      amount: ref.amount,
-      supervisor: { password: supervisorPassword(req), client: 'tefdial' },
-    });
+    const started = await whenFree(deps, () =>
+      voids.start(sale.id, {
+        amount: ref.amount,
+        supervisor: { password: supervisorPassword(req), client: 'tefdial' },
+      }),
+    );
     started.done.catch(() => undefined);
     return voidAnswer(req, ref.nsu, await settled(deps, started.entry.id, voidView, started.done));
   } catch (e) {

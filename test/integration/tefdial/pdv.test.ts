@@ -113,6 +113,7 @@ describe('the TEF Dial interface', () => {
 
   it('the same identification again returns the same sale, never a second one', async () => {
     const first = (await pdv.crt('301', 1200)).response!;
+    expect(first['009-000'], String(first['030-000'])).toBe('0');
     const again = (await pdv.crt('301', 1200)).response!;
     expect(again['027-000']).toBe(first['027-000']);
     expect(again['012-000']).toBe(first['012-000']);
@@ -120,6 +121,19 @@ describe('the TEF Dial interface', () => {
     expect(all.filter((p) => p.merchantOrderId === first['027-000'])).toHaveLength(1);
     await pdv.decide('CNF', '302', first);
     await expect.poll(async () => (await apiView(first['027-000']!)).status).toBe('confirmed');
+  });
+
+  it('a CRT sent while another payment holds the terminal waits for it to end, instead of being refused busy', async () => {
+    // A wallet QR code started on the API holds the terminal's one payment lock until it ends.
+    const qr = await t.call('POST', '/v1/payments', { amount: 2710, method: 'wallet-qr', qrModality: 'credit' });
+    expect(qr.status, JSON.stringify(qr.body)).toBe(202);
+    const crt = pdv.crt('351', 1250);
+    await new Promise((r) => setTimeout(r, 600));
+    expect((await t.call('POST', `/v1/payments/${String(qr.body.id)}/cancel`)).status).toBe(200);
+    const r = (await crt).response!;
+    expect(r['009-000'], String(r['030-000'])).toBe('0');
+    await pdv.decide('CNF', '352', r);
+    await expect.poll(async () => (await apiView(r['027-000']!)).status).toBe('confirmed');
   });
 
   it('a sale whose CNF/NCN never came is undone at the next request (the pending rule), never confirmed', async () => {
