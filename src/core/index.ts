@@ -23,4 +23,5 @@ export {
   REDACTED,
 } from './log/scrub.js';
 export type { Logger, LoggerOptions } from './log/logger.js';
+export { TallyLog, tallyText, type TallyLine, type TallyLogOptions } from './log/tally.js';
 export { readXml, writeXml, xml, child, textAt, xmlDeclaredEncoding, XmlSyntaxError, type XmlElement } from './xml.js';

@@ -16,6 +16,7 @@ import {
   type DayFacts,
 } from './messages.js';
 import type { TelemetryOutbox } from './telemetry-outbox.js';
+import { CommandRefusals } from './refusals.js';
 import { FleetTopics } from './topics.js';
 
 /** mqtt is loaded when the fleet client connects (only with fleet.mqtt configured), not when omnipos starts. */
@@ -77,13 +78,15 @@ export class FleetClient {
   #alarms = new Map<string, AlarmFacts>();
   #timers: NodeJS.Timeout[] = [];
   #dayTimer: NodeJS.Timeout | undefined;
+  readonly #refusals: CommandRefusals;
   /** Counters for GET /metrics and the bench. */
-  readonly stats = { published: 0, bytes: 0, commands: 0, refused: 0, connects: 0 };
+  readonly stats = { published: 0, bytes: 0, commands: 0, refused: 0, unanswered: 0, connects: 0 };
 
   constructor(options: FleetClientOptions) {
     this.#o = options;
     this.#now = options.now ?? (() => new Date());
     this.topics = new FleetTopics(options.settings.prefix);
+    this.#refusals = new CommandRefusals({ log: options.log, now: () => this.#now().getTime(), stats: this.stats });
   }
 
   get connected(): boolean {
@@ -134,6 +137,7 @@ export class FleetClient {
     every(s.statusSeconds * 1000, () => this.publishStatus());
     every(this.#o.alarmCheckMs ?? 2000, () => this.checkAlarms());
     every(5000, () => this.#drain());
+    every(5000, () => this.#refusals.flushDue());
     this.checkAlarms();
     return this;
   }
@@ -142,6 +146,7 @@ export class FleetClient {
   async stop(): Promise<void> {
     this.#stopped = true;
     for (const t of this.#timers) clearInterval(t);
+    this.#refusals.flushAll();
     clearTimeout(this.#dayTimer);
     const client = this.#client;
     if (!client) return;
@@ -297,8 +302,8 @@ export class FleetClient {
     const at = (): string => this.#now().toISOString();
     let answer: Record<string, unknown>;
     if (!check.ok) {
-      this.stats.refused++;
-      this.#o.log.warn({ command: name.slice(0, 64), code: check.code }, 'fleet command refused');
+      // Counted, told once a minute, answered within a budget (src/fleet/refusals.ts): a flood gets silence.
+      if (!this.#refusals.refused(name, check.code)) return;
       answer = {
         command: name.slice(0, 64),
         ok: false,
