@@ -1,5 +1,5 @@
 import type { Dispatcher } from 'undici';
-import { EventHub, AcquirerReach } from './api/index.js';
+import { EventHub, AcquirerReach, PaymentOwners } from './api/index.js';
 import { LazyAgent } from './main/lazy-agent.js';
 import { startAcquirerProbe } from './main/acquirer-probe.js';
 import type { PinpadKeySlots } from './main/pinpad-key-slots.js';
@@ -25,7 +25,7 @@ import { startCardNotPresent } from './main/card-not-present.js';
 import { undoRaceOptions } from './main/money-rules.js';
 import { startFleet } from './main/fleet.js';
 import { startMetrics } from './main/metrics.js';
-import type { JournalKind, OutboxTask } from './store/index.js';
+import { PaymentOwnerRows, type JournalKind, type OutboxTask } from './store/index.js';
 import { Held } from './main/held.js';
 import { openStore } from './main/store.js';
 import { startEmbeddedSandbox } from './main/sandbox-host.js';
@@ -321,6 +321,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
       outbox,
       token,
       screenTokens,
+      owners: new PaymentOwners(new PaymentOwnerRows(db)),
       events,
       day: operations.day,
       supervisor: voids.gate,

@@ -4,6 +4,7 @@
  * stays behind `./reference.js`, loaded at its first request.
  */
 export { buildApp, listenApi, ROUTES, type ApiDeps, type Handler } from './app.js';
+export { PaymentOwners, type OwnerRows } from './scopes.js';
 export { listenApiTls, type TlsListenOptions } from './tls.js';
 export {
   AcquirerReach,

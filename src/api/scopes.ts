@@ -42,25 +42,52 @@ export function scopeOf(req: IncomingMessage, tokens: ApiTokens): Scope {
   throw new ApiError(401, 'UNAUTHORIZED', 'a valid bearer token is required (see `omnipos api token`)');
 }
 
-/** Past this many payments remembered, the oldest owner is forgotten (its screen no longer reads it). */
-const MAX_OWNED = 10_000;
+/** Past this many owners in memory, the oldest is forgotten there (its row stays). */
+const MAX_CACHED = 10_000;
+
+/** Where owners are kept across restarts (`PaymentOwnerRows` of src/store, with the payments). */
+export interface OwnerRows {
+  record(id: number, owner: string): void;
+  ownerOf(id: number): string | undefined;
+}
 
 /**
- * Which screen started which payment, so a screen's token reads and cancels only its own. Kept in
- * memory: after a restart a screen reaches none of its earlier sales (it fails closed; the cash
- * register's token reaches them all).
+ * Which screen started which payment, so a screen's token reads and cancels only its own. Written
+ * to `rows` (the terminal's database) when given, so a screen still reaches its payments after a
+ * restart; the newest owners are also kept in memory. Without `rows` (an app built for a test),
+ * memory only: after a restart a screen reaches none of its earlier sales (it fails closed).
  */
 export class PaymentOwners {
   readonly #owner = new Map<number, ScreenScope>();
+  readonly #rows: OwnerRows | undefined;
+
+  constructor(rows?: OwnerRows) {
+    this.#rows = rows;
+  }
 
   claim(id: number, scope: ScreenScope): void {
-    this.#owner.delete(id);
-    this.#owner.set(id, scope);
-    if (this.#owner.size > MAX_OWNED) this.#owner.delete(this.#owner.keys().next().value as number);
+    this.#remember(id, scope);
+    try {
+      this.#rows?.record(id, scope);
+    } catch {
+      // A write that fails (a full disk) loses only the restart: memory holds the owner until then,
+      // and after it the screen fails closed. The sale it started is not failed for it.
+    }
   }
 
   owns(id: number, scope: ScreenScope): boolean {
-    return this.#owner.get(id) === scope;
+    const known = this.#owner.get(id);
+    if (known !== undefined) return known === scope;
+    const stored = this.#rows?.ownerOf(id);
+    if (stored !== scope) return false;
+    this.#remember(id, scope);
+    return true;
+  }
+
+  #remember(id: number, scope: ScreenScope): void {
+    this.#owner.delete(id);
+    this.#owner.set(id, scope);
+    if (this.#owner.size > MAX_CACHED) this.#owner.delete(this.#owner.keys().next().value as number);
   }
 }
 

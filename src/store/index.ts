@@ -4,6 +4,7 @@ export { MIGRATIONS } from './migrations.js';
 export { MerchantOrderIds, type OrderIdOptions } from './order-ids.js';
 export { nextNsu, readCounter, writeCounter } from './counters.js';
 export { Journal, type JournalEntry, type JournalKind, type NewEntry } from './journal.js';
+export { PaymentOwnerRows } from './payment-owners.js';
 export { EVENTS_PER_SYNC, EventLog, type LoggedEvent } from './event-log.js';
 export { Outbox, type OutboxTask, type NewTask } from './outbox.js';
 export { assertNoCardData } from './no-card-data.js';

@@ -313,4 +313,18 @@ export const MIGRATIONS: readonly Migration[] = [
         WHERE json_extract(data, '$.idempotencyKey') IS NOT NULL;
     `,
   },
+  {
+    version: 12,
+    name: "the screens' payments, kept across a restart",
+    // Which screen token (kiosk, cashier) started which payment: the screen reads, cancels and
+    // prints only those (src/api/scopes.ts), after a restart too. A row goes with its payment's
+    // (retention archives and deletes closed days), so a journal id given again never carries an
+    // old owner.
+    up: `
+      CREATE TABLE payment_owners (
+        journal_id INTEGER PRIMARY KEY REFERENCES journal(id) ON DELETE CASCADE,
+        owner      TEXT NOT NULL CHECK (length(owner) BETWEEN 1 AND 32)
+      ) STRICT;
+    `,
+  },
 ];

@@ -54,6 +54,7 @@ describe('openDatabase', () => {
       'journal',
       'journal_transitions',
       'outbox',
+      'payment_owners',
       'sqlite_sequence',
       'telemetry_outbox',
     ]);
