@@ -242,6 +242,31 @@ describe.skipIf(missing.length > 0 && process.env.PACKAGE_TEST !== 'required')(
       expect(daemon.exitCode, stderr).toBe(0);
     }, 180_000);
 
+    it("the daemon's first start made the tokens (the package makes none): the daemon's, 0600, non-empty, unreadable to the screen's user", () => {
+      const tokens = ['api-token', 'kiosk-token', 'cashier-token'].map((name) => {
+        const file = `var/lib/omnipos/${name}`;
+        expect([mode(file), owner(`/${file}`)], name).toEqual(['0600', 'omnipos:omnipos']);
+        expect(statSync(inside(file)).mode & 0o077, `${name}: group and others`).toBe(0);
+        const token = readFileSync(inside(file), 'utf8').trim();
+        expect(token, name).toMatch(/^[A-Za-z0-9_-]{43}$/); // 32 random bytes, base64url
+        // omnipos-kiosk.service hands the screen its token (LoadCredential, read by systemd as root):
+        // the screen's user itself reads none of the daemon's files.
+        const read = inRoot([
+          'setpriv',
+          '--reuid=omnipos-kiosk',
+          '--regid=omnipos-kiosk',
+          '--init-groups',
+          'cat',
+          `/${file}`,
+        ]);
+        expect([read.status, read.stdout], `${name} read by omnipos-kiosk`).toEqual([1, '']);
+        return token;
+      });
+      expect(new Set(tokens).size).toBe(tokens.length);
+      const unit = readFileSync(inside('lib/systemd/system/omnipos-kiosk.service'), 'utf8');
+      expect(unit).toMatch(/^LoadCredential=kiosk-token:\/var\/lib\/omnipos\/kiosk-token$/m);
+    });
+
     it('ships units that systemd-analyze verify accepts inside the root, on the bundled runtime', () => {
       const unit = readFileSync(inside('lib/systemd/system/omnipos.service'), 'utf8');
       expect(unit).toMatch(/^ExecStart=\/opt\/omnipos\/node\/bin\/node \/opt\/omnipos\/dist\/src\/cli\/bin\.js run$/m);
