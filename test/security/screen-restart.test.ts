@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from '../../src/store/sqlite.js';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../helpers/temp-dir.js';
+import { spawnDaemonProcess } from '../helpers/daemon-process.js';
 import { bearer, send } from './attacker.js';
 
 /**
@@ -14,34 +14,12 @@ import { bearer, send } from './attacker.js';
  */
 const tempDir = useTempDirs();
 
-function daemon(stateDir: string): { url: Promise<string>; exit: Promise<unknown>; kill: () => void } {
-  const p = spawn(process.execPath, ['--import', 'tsx', 'test/integration/api/events-daemon-child.ts'], {
-    env: { ...process.env, OMNIPOS_CONFIG: '', OMNIPOS_STATE_DIR: stateDir, OMNIPOS_QR__POLL_MS: '100' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  p.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  p.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const exit = new Promise((resolve) => p.once('exit', resolve));
-  const url = (async () => {
-    for (let i = 0; i < 1200; i++) {
-      const m = /"apiUrl":"([^"]+)"/.exec(out);
-      if (m) return m[1] as string;
-      if (p.exitCode !== null) break;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`the daemon did not start: ${err}`);
-  })();
-  return { url, exit, kill: () => p.kill('SIGKILL') };
-}
-
 const FINAL = ['confirmed', 'declined', 'failed', 'cancelled', 'undone'];
 
 describe("a screen's payments across a restart", () => {
   it('the kiosk reaches its own sale after a SIGKILL and a new start; the cashier still does not', async () => {
     const state = tempDir('omnipos-sec-screen-restart-');
-    const first = daemon(state);
+    const first = spawnDaemonProcess(state);
     let api = await first.url;
     const kiosk = readFileSync(path.join(state, 'kiosk-token'), 'utf8').trim();
     const cashier = readFileSync(path.join(state, 'cashier-token'), 'utf8').trim();
@@ -60,7 +38,7 @@ describe("a screen's payments across a restart", () => {
     first.kill();
     await first.exit;
 
-    const second = daemon(state);
+    const second = spawnDaemonProcess(state);
     try {
       api = await second.url;
       const own = await send(api, 'GET', `/v1/payments/${id}`, { headers: bearer(kiosk) });

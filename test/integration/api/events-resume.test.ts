@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { request } from 'undici';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../../helpers/temp-dir.js';
+import { spawnDaemonProcess } from '../../helpers/daemon-process.js';
 import { openEvents, type Sse } from '../../helpers/daemon.js';
 
 /**
@@ -13,29 +13,6 @@ import { openEvents, type Sse } from '../../helpers/daemon.js';
  */
 
 const tempDir = useTempDirs();
-
-function daemon(stateDir: string) {
-  const p = spawn(process.execPath, ['--import', 'tsx', 'test/integration/api/events-daemon-child.ts'], {
-    env: { ...process.env, OMNIPOS_CONFIG: '', OMNIPOS_STATE_DIR: stateDir, OMNIPOS_QR__POLL_MS: '100' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let out = '';
-  let err = '';
-  p.stdout.on('data', (d: Buffer) => (out += d.toString()));
-  p.stderr.on('data', (d: Buffer) => (err += d.toString()));
-  const exit = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-    p.once('exit', (code, signal) => resolve({ code, signal })),
-  );
-  const url = (async () => {
-    for (let i = 0; i < 1200; i++) {
-      const m = /"apiUrl":"([^"]+)"/.exec(out);
-      if (m) return m[1] as string;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    throw new Error(`the daemon did not start: ${err}`);
-  })();
-  return { url, exit, kill: () => p.kill('SIGKILL'), err: () => err };
-}
 
 type Ev = { type: string; seq: number; id: number; status?: string };
 const event = (e: Sse): { raw: string; ev: Ev } => {
@@ -50,7 +27,7 @@ const FINAL = ['confirmed', 'declined', 'failed', 'cancelled', 'undone'];
 describe('GET /v1/events with Last-Event-ID across a daemon SIGKILL', () => {
   it('the restarted daemon sends exactly the missed events, in order, then live ones; none twice', async () => {
     const state = tempDir('omnipos-resume-');
-    const first = daemon(state);
+    const first = spawnDaemonProcess(state);
     const urlA = await first.url;
     const token = readFileSync(path.join(state, 'api-token'), 'utf8').trim();
     const auth = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
@@ -118,7 +95,7 @@ describe('GET /v1/events with Last-Event-ID across a daemon SIGKILL', () => {
     expect(missed.some((e) => e.ev.id === three.id && e.ev.type === 'qr')).toBe(true);
     const lastA = missed.at(-1)!.ev.seq;
 
-    const second = daemon(state);
+    const second = spawnDaemonProcess(state);
     try {
       const urlB = await second.url;
       const resumed = await openEvents(urlB, token, String(lastSeen));
