@@ -162,8 +162,7 @@ describe.sequential('omnipos run stopped (SIGTERM) at every step of its start-up
       await stop(next, 'the next start');
     } finally {
       // SIGKILL: the slow pinpad is still in the next start's 30 s OPN, and a SIGTERM waits that out (~30 s).
-      slow.child.kill('SIGKILL');
-      await slow.stop();
+      await slow.stop('SIGKILL');
     }
   }, 180_000);
 });
