@@ -7,6 +7,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 
 const DOCUMENT_URL = new URL('../../src/api/openapi.json', import.meta.url);
 const DOCUMENT_URI = DOCUMENT_URL.href;
@@ -33,48 +34,72 @@ const doc = (): NonNullable<typeof document> =>
 const pointer = (...parts: string[]): string =>
   parts.map((p) => `/${encodeURIComponent(p.replaceAll('~', '~0').replaceAll('/', '~1'))}`).join('');
 
-let library: Promise<{ compile: (uri: string) => Promise<Validator> }> | undefined;
-/** Loaded at the first answer to check: a test file that never calls the daemon pays nothing. */
-function validatorLibrary(): Promise<{ compile: (uri: string) => Promise<Validator> }> {
-  library ??= (async () => {
-    const oas = await import('@hyperjump/json-schema/openapi-3-1');
-    const { BASIC } = await import('@hyperjump/json-schema/experimental');
-    const formats = '@hyperjump/json-schema/formats'; // format validation (date-time, …); the module has no types
-    await import(formats);
-    oas.setShouldValidateFormat(true);
-    return {
-      compile: async (uri: string) => {
-        const validate = await oas.validate(uri);
-        return (value: unknown) => validate(value as never, BASIC);
-      },
-    };
-  })();
-  return library;
-}
-
-const compiled = new Map<string, Promise<Validator>>();
-function validatorAt(jsonPointer: string): Promise<Validator> {
-  let v = compiled.get(jsonPointer);
-  if (!v) {
-    v = validatorLibrary().then((l) => l.compile(`${DOCUMENT_URI}#${jsonPointer}`));
-    compiled.set(jsonPointer, v);
-  }
-  return v;
-}
-
 /**
- * Compiles every answer's and the event's validator now. A helper that starts a daemon in the test's
- * own process calls it first: compiling takes the event loop for a while (a second or more on a busy
- * machine), which must not land in the middle of a sale (an acquirer timeout of 1.5 s in the e2e rig).
+ * The validator runs in a worker thread of its own: compiling a schema takes the event loop for a while (a second
+ * or more on a busy machine), which must not land in the middle of a sale (an acquirer timeout of 1.5 s in the e2e
+ * rig), and each schema is compiled there at its first use, so a file pays only for the operations it calls. The
+ * worker is plain JavaScript (no TypeScript loader in a worker); it loads the library from the project's root.
  */
+const WORKER = `
+const { parentPort } = require('node:worker_threads');
+const library = (async () => {
+  const oas = await import('@hyperjump/json-schema/openapi-3-1');
+  const { BASIC } = await import('@hyperjump/json-schema/experimental');
+  await import('@hyperjump/json-schema/formats'); // format validation (date-time, ...)
+  oas.setShouldValidateFormat(true);
+  return { oas, BASIC };
+})();
+const compiled = new Map();
+parentPort.on('message', async ({ id, uri, value }) => {
+  try {
+    const { oas, BASIC } = await library;
+    let validate = compiled.get(uri);
+    if (!validate) compiled.set(uri, (validate = oas.validate(uri)));
+    const r = (await validate)(value, BASIC);
+    const errors = (r.errors || []).map((e) => ({ instanceLocation: e.instanceLocation, absoluteKeywordLocation: e.absoluteKeywordLocation }));
+    parentPort.postMessage({ id, valid: r.valid, errors });
+  } catch (e) {
+    parentPort.postMessage({ id, error: String((e && e.stack) || e) });
+  }
+});
+`;
+
+type Outcome = ReturnType<Validator> & { error?: string };
+let worker: Worker | undefined;
+let nextId = 0;
+const waiting = new Map<number, (o: Outcome) => void>();
+
+function validatorWorker(): Worker {
+  if (worker) return worker;
+  const w = new Worker(WORKER, { eval: true });
+  w.unref(); // a check in flight is awaited by the test (test/setup/contract.ts); the worker alone keeps nothing alive
+  w.on('message', (o: Outcome & { id: number }) => {
+    waiting.get(o.id)?.(o);
+    waiting.delete(o.id);
+  });
+  w.on('error', (e) => {
+    for (const done of waiting.values()) done({ valid: false, error: `the validator's worker failed: ${String(e)}` });
+    waiting.clear();
+    worker = undefined;
+  });
+  worker = w;
+  return w;
+}
+
+/** The schema at `jsonPointer` in the document, applied to `value` in the worker. */
+async function validate(jsonPointer: string, value: unknown): Promise<ReturnType<Validator>> {
+  const id = nextId++;
+  const outcome = await new Promise<Outcome>((resolve) => {
+    waiting.set(id, resolve);
+    validatorWorker().postMessage({ id, uri: `${DOCUMENT_URI}#${jsonPointer}`, value });
+  });
+  if (outcome.error !== undefined) throw new Error(outcome.error);
+  return outcome;
+}
+
+/** Starts the validator's worker and loads its library, so the first check does not wait for them. */
 export async function warmContract(): Promise<void> {
-  const pointers = [pointer('components', 'schemas', 'Event')];
-  for (const [path, ops] of Object.entries(doc().paths))
-    for (const [method, op] of Object.entries(ops))
-      for (const [status, r] of Object.entries(op.responses ?? {}))
-        if (r.content?.['application/json'])
-          pointers.push(pointer('paths', path, method, 'responses', status, 'content', 'application/json', 'schema'));
-  for (const p of pointers) await validatorAt(p);
+  await validate(pointer('components', 'schemas', 'Event'), {}).catch(() => undefined);
 }
 
 /** The documented path template `pathname` falls under (`/v1/payments/12/void` → `/v1/payments/{id}/void`). */
@@ -119,7 +144,7 @@ export async function checkAnswer(method: string, pathname: string, status: numb
     tally.failures.push(`${name}: the body is not JSON: ${body.slice(0, 300)}`);
     return;
   }
-  const validate = await validatorAt(
+  const r = await validate(
     pointer(
       'paths',
       found.path,
@@ -130,8 +155,8 @@ export async function checkAnswer(method: string, pathname: string, status: numb
       'application/json',
       'schema',
     ),
+    value,
   );
-  const r = validate(value);
   if (!r.valid) tally.failures.push(`${name}: ${faults(r)} in ${JSON.stringify(value).slice(0, 600)}`);
 }
 
@@ -148,7 +173,7 @@ export async function checkEvent(block: { id?: string; event?: string; data: str
   }
   if (block.event !== value.type) tally.failures.push(`${name}: event: is not the data's type (${String(value.type)})`);
   if (block.id !== String(value.seq)) tally.failures.push(`${name}: id: is not the data's seq (${String(value.seq)})`);
-  const r = (await validatorAt(pointer('components', 'schemas', 'Event')))(value);
+  const r = await validate(pointer('components', 'schemas', 'Event'), value);
   if (!r.valid) tally.failures.push(`${name}: ${faults(r)} in ${block.data.slice(0, 600)}`);
 }
 

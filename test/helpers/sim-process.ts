@@ -21,7 +21,11 @@ export interface SimProcess {
     unplugged: number;
     replugged: number;
   }>;
-  stop(): Promise<void>;
+  /**
+   * Ends the process: SIGTERM by default; SIGKILL for a pinpad held in a long processing time or a `delay` fault,
+   * which a SIGTERM waits out (the simulator ends once its timers have run).
+   */
+  stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
 export async function startSim(args: string[]): Promise<SimProcess> {
@@ -80,11 +84,11 @@ export async function startSim(args: string[]): Promise<SimProcess> {
         unplugged: number;
         replugged: number;
       },
-    stop: async () => {
+    stop: async (signal = 'SIGTERM') => {
       socket.destroy();
-      if (child.exitCode !== null) return;
+      if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
+      child.kill(signal);
       await exited;
     },
   };

@@ -87,6 +87,29 @@ function timed<T>(what: string, f: () => T): T {
   }
 }
 
+/** `cmd` in a process of its own (with the host's variables and `env`), timed: resolves with its stdout once it exits 0. */
+function timedAsync(
+  what: string,
+  cmd: string,
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<string> {
+  const t0 = performance.now();
+  const child = spawn(cmd, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.once('error', reject);
+    child.once('close', (code) => {
+      timings.push(`${what}: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      if (code === 0) resolve(out);
+      else reject(new Error(`${cmd} ${args.join(' ')}: exit ${String(code)}\n${out}\n${err}`));
+    });
+  });
+}
+
 const inside = (p: string): string => path.join(root, p);
 const mode = (p: string): string => (statSync(inside(p)).mode & 0o7777).toString(8).padStart(4, '0');
 const owner = (p: string): string => okInRoot(['stat', '-c', '%U:%G', p]).trim();
@@ -110,20 +133,26 @@ afterAll(() => {
 describe.skipIf(missing.length > 0 && process.env.PACKAGE_TEST !== 'required')(
   `the Debian package${missing.length ? ` (needs ${missing.join(', ')})` : ''}`,
   () => {
-    beforeAll(() => {
+    beforeAll(async () => {
       expect(missing, 'what this test needs (CI sets PACKAGE_TEST=required)').toEqual([]);
-      deb =
+      // The package and the Debian root at once: each waits mostly on downloads and the disk, not on the other.
+      const t0 = performance.now();
+      const [built] = await Promise.all([
         process.env.DEB_FILE ??
-        timed('npm run package', () =>
-          ok('bash', [path.join(PROJECT, 'packaging', 'build-deb.sh')], { env: { DEB_OUT: path.join(work, 'out') } })
-            .trim()
-            .split('\n')
-            .pop()!,
-        );
+          timedAsync('npm run package', 'bash', [path.join(PROJECT, 'packaging', 'build-deb.sh')], {
+            DEB_OUT: path.join(work, 'out'),
+          }).then((out) => out.trim().split('\n').pop()!),
+        timedAsync('debootstrap (minbase + systemd, udev)', 'debootstrap', [
+          '--variant=minbase',
+          '--include=systemd,udev',
+          SUITE,
+          root,
+          MIRROR,
+        ]),
+      ]);
+      timings.push(`the package and the root, side by side: ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+      deb = built;
       expect(path.basename(deb)).toMatch(/^omnipos_\d+\.\d+\.\d+[^_]*_(amd64|arm64)\.deb$/);
-      timed('debootstrap (minbase + systemd, udev)', () =>
-        ok('debootstrap', ['--variant=minbase', '--include=systemd,udev', SUITE, root, MIRROR]),
-      );
       copyFileSync(deb, inside('tmp/omnipos.deb'));
     }, 1_800_000);
 

@@ -23,7 +23,8 @@ beforeAll(async () => {
   });
 });
 afterAll(async () => {
-  await sim?.stop();
+  // SIGKILL: the pinpad still holds its 20 s delay, which a SIGTERM waits out.
+  await sim?.stop('SIGKILL');
   await t?.stop();
 });
 

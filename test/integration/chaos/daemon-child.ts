@@ -56,12 +56,18 @@ if (mode === 'sale') {
   // Survived: wait to be killed (a deadline or a delayed kill may still come).
   await new Promise((r) => setTimeout(r, 5000));
 } else {
-  // Until the outbox is empty and no sale waits for a deadline (a decision due in a second).
+  // Until the outbox is empty and no sale waits for a deadline (a decision due in a second). An undo the host finds
+  // nothing for is never final before the close of the day: three attempts that decide nothing end the wait (the
+  // test then holds that the host has no record of the sale), not 400 passes of the same answer.
   const answer = process.env.RECEIPT_ANSWER;
   if (answer) for (const id of questions) await daemon.engine.receiptAnswer(id, answer === 'yes');
   if (questions.length > 0) process.stderr.write(`receipt questions: ${JSON.stringify(questions)}\n`);
   const open = () => daemon.journal.inStates(['awaiting-decision', 'printing']).length;
-  for (let i = 0; i < 400 && (daemon.outbox.depth().pending > 0 || open() > 0); i++) {
+  const undecided = (): boolean => {
+    const tasks = daemon.outbox.open();
+    return tasks.length > 0 && tasks.every((t) => t.operation === 'sale.undo' && t.attempts >= 3);
+  };
+  for (let i = 0; i < 400 && (daemon.outbox.depth().pending > 0 || open() > 0) && !(open() === 0 && undecided()); i++) {
     await daemon.forwarder.runOnce();
     await new Promise((r) => setTimeout(r, 50));
   }

@@ -161,7 +161,8 @@ describe.sequential('omnipos run stopped (SIGTERM) at every step of its start-up
       await next.waitFor(logged('omnipos started'));
       await stop(next, 'the next start');
     } finally {
-      await slow.stop();
+      // SIGKILL: the slow pinpad is still in the next start's 30 s OPN, and a SIGTERM waits that out (~30 s).
+      await slow.stop('SIGKILL');
     }
   }, 180_000);
 });

@@ -15,7 +15,7 @@ import { clearCardData, scanForCardData } from '../../helpers/scan-card-data.js'
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { startHarness, type Harness } from '../../helpers/sandbox.js';
 import { startRig, type Rig } from '../../helpers/pinpad-rig.js';
-import { IDENTITY, SUPERVISOR_TOKEN, voidTerminal, type Terminal } from './terminal.js';
+import { IDENTITY, SUPERVISOR_TOKEN, voidTerminal, type Settle, type Terminal } from './terminal.js';
 
 export let tempDir: () => string;
 export const { log, output } = captureLogger('debug');
@@ -117,14 +117,14 @@ export async function ledgerSale(t: Terminal, saleId: number) {
 export async function voidAndSettle(
   t: Terminal,
   saleId: number,
-  o: { amount?: number; supervisor?: { token?: string; password?: string } } = {},
+  o: { amount?: number; supervisor?: { token?: string; password?: string }; settle?: Settle } = {},
 ) {
   const { entry, done } = await t.voids.start(saleId, {
     supervisor: o.supervisor ?? byToken.supervisor,
     ...(o.amount !== undefined ? { amount: o.amount } : {}),
   });
   await done;
-  await t.settle();
+  await t.settle(o.settle);
   return t.journal.get(entry.id)!;
 }
 
