@@ -93,7 +93,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   // acquirer, in the engine's words; its kind's entry builds its own clients on the shared dispatcher.
   // The pinpad's identity and the tables come later: read late.
   const later: { keySlots?: PinpadKeySlots; tables?: TablesInForce } = {};
-  const backend = connectBackend(held, config, {
+  const { backend, cardNotPresent: cnpOffers } = connectBackend(held, config, {
     sandbox,
     clock,
     log,
@@ -190,7 +190,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   const cnp = startCardNotPresent(
     held,
     config,
-    { sandbox, clock, log, dispatcher },
+    { log, offers: cnpOffers, webservice15Url: sandbox?.webservice15Url },
     { ...owned, log: log.child({ component: 'cnp' }) },
   );
   const voids = buildVoids({
