@@ -60,13 +60,20 @@ export class PinpadTypedCardReader implements TypedCardReader {
   }
 }
 
-/** The pinpad's ways of not giving the digits (CANCEL, ST_TIMEOUT, the request aborted) as one refusal. */
+/**
+ * The pinpad's ways of not giving the digits: CANCEL, ST_TIMEOUT and the request aborted are one
+ * refusal (`CNP_TYPING_CANCELLED`), any other failure of the pinpad `CNP_TYPING_FAILED` naming it.
+ */
 function typingStopped(e: unknown): unknown {
   if (!(e instanceof OmniposError)) return e;
   const timedOut = e.code === 'PINPAD_STATUS' && Number(e.context.status) === ST_TIMEOUT;
   if (e.code === 'ENGINE_CANCELLED' || e.code === 'PINPAD_CANCELLED' || timedOut)
     return new OmniposError('CNP_TYPING_CANCELLED', `the card was not typed on the pinpad: ${e.message}`, {
       by: timedOut ? 'timeout' : e.code === 'ENGINE_CANCELLED' ? 'customer' : 'terminal',
+    });
+  if (e.code.startsWith('PINPAD_'))
+    return new OmniposError('CNP_TYPING_FAILED', `the pinpad could not take the typed card: ${e.message}`, {
+      cause: e.code,
     });
   return e;
 }

@@ -1,7 +1,15 @@
 import { Webservice15CardNotPresent, Webservice15CnpDelivery, Ws15Transport } from '../acquirer/index.js';
 import type { Config } from '../config/index.js';
 import { OmniposError } from '../core/index.js';
-import { CnpEngine, type AcquirerDeliveryPort, type CnpEngineDeps } from '../engine/index.js';
+import {
+  CnpEngine,
+  typedCardOf,
+  type AcquirerDeliveryPort,
+  type CnpEngineDeps,
+  type TypedCard,
+  type TypedCardFacts,
+  type TypedCardReader,
+} from '../engine/index.js';
 import type { AcquirerWiring } from './acquirer-urls.js';
 import type { CnpOffers, CnpParts } from './cnp-parts.js';
 import type { Held } from './held.js';
@@ -14,6 +22,16 @@ export interface CnpWiring extends Pick<AcquirerWiring, 'log'> {
   offers?: CnpOffers | undefined;
   /** Where the embedded sandbox's webservice 1.5 host listens, when it runs (src/main/sandbox-host.ts). */
   webservice15Url?: string | undefined;
+  /** Where a phone order's card is typed (the pinpad's keys); absent: no typed sale (`typedCard` refuses). */
+  typing?: TypedCardReader | undefined;
+}
+
+/** The daemon's card-not-present sales: the engine, the undo race's port, and the typed card of one request. */
+export interface CardNotPresent {
+  engine: CnpEngine;
+  delivery: AcquirerDeliveryPort;
+  /** The card typed on the pinpad, its brand named or looked up (src/engine/cnp/typed-card.ts). */
+  typedCard(facts: TypedCardFacts, signal?: AbortSignal): Promise<TypedCard>;
 }
 
 /**
@@ -63,7 +81,7 @@ export function startCardNotPresent(
   config: Config,
   wiring: CnpWiring,
   deps: Omit<CnpEngineDeps, 'host'>,
-): { engine: CnpEngine; delivery: AcquirerDeliveryPort } | undefined {
+): CardNotPresent | undefined {
   const kind = config.values.cardNotPresent?.kind;
   if (kind === undefined) return undefined;
   const parts = KINDS[kind](config, wiring);
@@ -71,5 +89,14 @@ export function startCardNotPresent(
   const engine = new CnpEngine({ ...deps, host: parts.backend });
   held.add('the card-not-present engine', () => engine.stop());
   engine.recover();
-  return { engine, delivery: parts.delivery };
+  const typing = wiring.typing;
+  return {
+    engine,
+    delivery: parts.delivery,
+    typedCard: (facts, signal) => {
+      if (!typing)
+        return Promise.reject(new OmniposError('NOT_AVAILABLE', 'no pinpad to type the card on', { path: 'pinpad' }));
+      return typedCardOf(typing, parts.backend, facts, signal);
+    },
+  };
 }

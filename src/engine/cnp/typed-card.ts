@@ -14,7 +14,7 @@ export interface TypedCardFacts {
  * the brand as the cash register gave it or as the backend's BIN lookup tells it before anything is
  * sent. A product the lookup does not support, or a debit-only card (credit only without the card:
  * CNP_DEBIT_NEEDS_AUTHENTICATION), is refused here and the digits dropped. A backend without a BIN
- * lookup (the webservice 1.5) needs the brand from the cash register.
+ * lookup (the webservice 1.5) needs the brand from the cash register; a lookup that fails sends nothing.
  */
 export async function typedCardOf(
   reader: TypedCardReader,
@@ -29,14 +29,13 @@ export async function typedCardOf(
     product = await backend.cardProduct(digits.number.slice(0, 6));
   } catch (e) {
     if (e instanceof OmniposError && e.code === 'CNP_NOT_OFFERED')
-      throw new OmniposError(
-        'INVALID_FIELD',
-        'brand: this backend has no BIN lookup; the cash register names the brand',
-        {
-          field: 'brand',
-        },
-      );
-    throw e;
+      throw new OmniposError('INVALID_FIELD', 'brand: this backend has no BIN lookup; the cash register names it', {
+        field: 'brand',
+      });
+    // The sale is not sent on a lookup that failed (refused, unreachable, unreadable): the digits are dropped.
+    throw new OmniposError('CNP_BIN_LOOKUP_FAILED', `the BIN lookup failed: ${(e as Error).message}`, {
+      ...(e instanceof OmniposError ? { cause: e.code } : {}),
+    });
   }
   if (!product.supported)
     throw new OmniposError('CNP_CARD_REFUSED', `the BIN lookup does not support this card (${product.detail})`, {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { PinpadNotification } from '../../../drivers/pinpad/index.js';
+import type { GcdRequest, PinpadNotification } from '../../../drivers/pinpad/index.js';
+import type { CardPinpad } from '../../../src/adapters/pinpad-card-kit.js';
 import { CNP_PROMPTS, PinpadTypedCardReader } from '../../../src/adapters/pinpad-cnp-card.js';
 import type { VirtualPinpadOptions } from '../../../src/sim/pinpad/index.js';
 import { GCD_PROMPTS } from '../../../src/sim/pinpad/spec/gcd-messages.js';
@@ -80,5 +81,22 @@ describe('a card not present typed on the pinpad (GCD)', () => {
     const reading = new PinpadTypedCardReader(pinpad).read(ac.signal);
     setTimeout(() => ac.abort(), 50);
     await expect(reading).rejects.toMatchObject({ code: 'CNP_TYPING_CANCELLED', context: { by: 'terminal' } });
+  });
+});
+
+describe('a pinpad that cannot take the typed card', () => {
+  it('a prompt index it refuses (ST_INVPARM) is CNP_TYPING_FAILED naming the pinpad error', async () => {
+    const { pinpad } = await setup();
+    // The real pinpad, asked an index outside the fixed table instead of the card number's.
+    const refusing: CardPinpad = {
+      run: (spec, req, opts) =>
+        spec.id === 'GCD'
+          ? pinpad.run(spec, { ...(req as GcdRequest), message: 0x99 } as typeof req, opts)
+          : pinpad.run(spec, req, opts),
+    };
+    await expect(new PinpadTypedCardReader(refusing).read()).rejects.toMatchObject({
+      code: 'CNP_TYPING_FAILED',
+      context: { cause: 'PINPAD_STATUS' },
+    });
   });
 });

@@ -65,3 +65,13 @@ describe('typedCardOf', () => {
     });
   });
 });
+
+describe('typedCardOf when the BIN lookup fails', () => {
+  it('refused or not answered: CNP_BIN_LOOKUP_FAILED, nothing sent', async () => {
+    const down = lookup(new OmniposError('ACQUIRER_UNREACHABLE', 'connect ECONNREFUSED'));
+    await expect(typedCardOf(reader, down, { holder: 'ANA' })).rejects.toMatchObject({
+      code: 'CNP_BIN_LOOKUP_FAILED',
+      context: { cause: 'ACQUIRER_UNREACHABLE' },
+    });
+  });
+});
