@@ -79,5 +79,5 @@ export function documentedApi() {
     for (let i = 0; i < 600 && (await busy()); i++) await new Promise((r) => setTimeout(r, 25));
   }
 
-  return { start, stop: async () => await t?.stop(), hit, until, idle, paths, seen };
+  return { start, stop: async () => await t?.stop(), hit, until, idle, paths, seen, daemon: () => t };
 }

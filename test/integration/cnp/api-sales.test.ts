@@ -1,6 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cnpSale, cnpShow } from '../../../src/cli/cnp.js';
 import { TEST_STORE, WS15_PATH } from '../../../src/sandbox/index.js';
 import { captureLogger } from '../../helpers/capture-log.js';
 import { documentedApi, type TestDaemon } from '../../helpers/documented-api.js';
@@ -168,6 +169,28 @@ endToEnd(
         [SALE, `${SALES}/1`, 'GET'],
       ] as const)
         expect((await api.hit(route, url, { method, headers: { host: 'evil.example' } })).status).toBe(421);
+    });
+
+    it("the technician's commands: omnipos cnp sale, then cnp show", async () => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const ctx = {
+        out: (s: string) => void out.push(s),
+        err: (s: string) => void err.push(s),
+        env: {
+          OMNIPOS_CONFIG: '',
+          OMNIPOS_STATE_DIR: api.daemon().stateDir,
+          OMNIPOS_API__PORT: new URL(api.daemon().daemon.apiUrl!).port,
+        },
+      };
+      type({ number: '4111111111111111', month: '07', year: '2031', code: '918' });
+      expect(await cnpSale.run(['--amount', '1990', '--holder', 'ANA SILVA', '--preauth'], ctx), err.join('')).toBe(0);
+      const sale = JSON.parse(out.join('')) as { id: number; state: string };
+      expect(sale.state).toBe('authorized');
+      out.length = 0;
+      expect(await cnpShow.run([String(sale.id)], ctx)).toBe(0);
+      expect(JSON.parse(out.join(''))).toMatchObject({ id: sale.id, state: 'authorized', capture: false });
+      await expect(cnpShow.run(['999999'], ctx)).rejects.toMatchObject({ code: 'ENGINE_NOT_FOUND' });
     });
 
     it('left nothing the document declares for these routes unproduced (503s: the disk and device tests)', () => {
