@@ -5,7 +5,7 @@ import { startAcquirerProbe } from './main/acquirer-probe.js';
 import type { PinpadKeySlots } from './main/pinpad-key-slots.js';
 import { saleIdentity } from './main/sale-identity.js';
 import { merchantProfile } from './main/merchant.js';
-import { PinpadQrDisplay } from './adapters/index.js';
+import { PinpadQrDisplay, PinpadTypedCardReader } from './adapters/index.js';
 import { receiptPrinter, receiptService } from './main/printing.js';
 import { startOperations } from './main/operations.js';
 import { receiptFactsOf } from './main/maintenance.js';
@@ -93,7 +93,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   // acquirer, in the engine's words; its kind's entry builds its own clients on the shared dispatcher.
   // The pinpad's identity and the tables come later: read late.
   const later: { keySlots?: PinpadKeySlots; tables?: TablesInForce } = {};
-  const backend = connectBackend(held, config, {
+  const { backend, cardNotPresent: cnpOffers } = connectBackend(held, config, {
     sandbox,
     clock,
     log,
@@ -190,7 +190,12 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   const cnp = startCardNotPresent(
     held,
     config,
-    { sandbox, clock, log, dispatcher },
+    {
+      log,
+      offers: cnpOffers,
+      webservice15Url: sandbox?.webservice15Url,
+      typing: new PinpadTypedCardReader(pinpadDevice.pinpad),
+    },
     { ...owned, log: log.child({ component: 'cnp' }) },
   );
   const voids = buildVoids({
@@ -315,6 +320,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
       engine,
       qrEngine: profile || qrCodes ? qrEngine : undefined,
       pixEngine,
+      cnp,
       voids: voids.engine,
       journal,
       pinpadOpen: started?.assertOpen,

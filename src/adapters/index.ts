@@ -19,6 +19,7 @@ export {
 export { PROMPT_TEXTS, PromptRelay, type PromptNotification, type NotificationSource } from './pinpad-card-prompts.js';
 export { refundCardPort, refundPinpad } from './pinpad-card-refund.js';
 export { PinpadQrDisplay, type PinpadQrDisplayOptions, type PinpadRunner } from './pinpad-image.js';
+export { PinpadTypedCardReader, CNP_PROMPTS } from './pinpad-cnp-card.js';
 export {
   loadPinpadKey,
   PINPAD_KEY_FILE,

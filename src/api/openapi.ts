@@ -1,6 +1,7 @@
 import { DAY_SCHEMAS } from './day.js';
 import { ALARM_SCHEMA } from './alarms.js';
 import { VOID_SCHEMAS } from './voids.js';
+import { CNP_SCHEMAS } from './card-not-present.js';
 import type { Schema } from './openapi-kit.js';
 import { named, TAGS } from './openapi-operations.js';
 import { PATHS } from './openapi-paths.js';
@@ -51,7 +52,7 @@ export function openApiDocument(): Schema {
           description: 'From `POST /v1/events/ticket`: single use, 30 s; only `GET /v1/events` takes it.',
         },
       },
-      schemas: { ...SCHEMAS, ...DAY_SCHEMAS, ...VOID_SCHEMAS, Alarm: ALARM_SCHEMA },
+      schemas: { ...SCHEMAS, ...DAY_SCHEMAS, ...VOID_SCHEMAS, ...CNP_SCHEMAS, Alarm: ALARM_SCHEMA },
     },
   };
 }

@@ -193,6 +193,16 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./pix-sale.js')).pixSale,
   },
   {
+    path: ['cnp', 'sale'],
+    summary: 'a phone order (card not present): the card typed on the pinpad, on the running daemon',
+    load: async () => (await import('./cnp.js')).cnpSale,
+  },
+  {
+    path: ['cnp', 'show'],
+    summary: 'print a sale without the card present as the API shows it (masked number, state, host ids)',
+    load: async () => (await import('./cnp.js')).cnpShow,
+  },
+  {
     path: ['sale'],
     summary: 'a whole card sale from a terminal, on the running daemon, with the pinpad prompts and a progress line',
     load: async () => (await import('./sale.js')).sale,

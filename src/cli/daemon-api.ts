@@ -46,6 +46,8 @@ export async function callApi(
   method: 'GET' | 'POST',
   path: string,
   body?: unknown,
+  /** How long the answer may take (default 15 s; a phone order waits while its card is typed). */
+  timeoutMs = 15_000,
 ): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await request(`${api.url}${path}`, {
     method,
@@ -55,8 +57,8 @@ export async function callApi(
       ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
     },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-    headersTimeout: 15_000,
-    bodyTimeout: 15_000,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
   });
   const text = await res.body.text();
   try {

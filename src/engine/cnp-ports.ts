@@ -88,3 +88,15 @@ export interface CardNotPresentBackend {
   queryByOrderId(merchantOrderId: string): Promise<SaleQuery>;
   cardProduct(bin: string): Promise<CardProduct>;
 }
+
+/** What the pinpad's keys give of a card not present: the number, the expiry and the security code. */
+export type TypedDigits = Pick<TypedCard, 'number' | 'expiry' | 'securityCode'>;
+
+/**
+ * Where a card not present is typed: the pinpad's keyboard (GCD, never the cash register's), its
+ * digits held in memory for the one request. Throws `CNP_TYPING_CANCELLED` when nothing was typed
+ * (the CANCEL key, the time out, the request aborted).
+ */
+export interface TypedCardReader {
+  read(signal?: AbortSignal): Promise<TypedDigits>;
+}

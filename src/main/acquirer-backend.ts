@@ -10,6 +10,7 @@ import type { AcquirerKind, Config } from '../config/index.js';
 import type { AcquirerBackend, AcquirerProvisioning, HostOperationOf } from '../engine/index.js';
 import type { Db, Journal } from '../store/index.js';
 import { acquirerFromConfig, acquirerUrls, type AcquirerWiring } from './acquirer-urls.js';
+import { ecommerceCnpParts, type CnpOffers } from './cnp-parts.js';
 import { ecommerceQrSales, wantedQrProvider } from './qr-provider.js';
 
 /**
@@ -30,6 +31,8 @@ export interface BackendWiring extends AcquirerWiring {
 /** A kind's daemon backend and the connections it opened for it (closed when the daemon stops). */
 export interface OpenBackend {
   readonly backend: AcquirerBackend;
+  /** The card-not-present kinds this backend offers on its own clients (`cardNotPresent.kind`). */
+  readonly cardNotPresent?: CnpOffers;
   close(): Promise<void>;
 }
 
@@ -93,7 +96,10 @@ const KINDS: { readonly [K in AcquirerKind]: AcquirerKindEntry } = {
           ...(acquirer.ecommerce ? { ecommerceQrSales: ecommerceQrSales(w.db, w.journal) } : {}),
         });
         OMNI_CLIENTS.set(backend, acquirer);
-        return { backend, close: () => acquirer.close() };
+        const ecommerce = acquirer.ecommerce;
+        // The JSON e-commerce API's card-not-present sales run on the same e-commerce client as its QR sales.
+        const cardNotPresent = ecommerce ? { ecommerce: () => ecommerceCnpParts(config, ecommerce) } : {};
+        return { backend, cardNotPresent, close: () => acquirer.close() };
       } catch (e) {
         void acquirer.close().catch(() => undefined);
         throw e;

@@ -3,10 +3,9 @@ import type { AcquirerReach } from '../api/index.js';
 import type { Config } from '../config/index.js';
 import type { HostClock } from '../core/index.js';
 import type { Logger } from '../core/log/index.js';
-import type { AcquirerBackend } from '../engine/index.js';
 import type { RunningSandbox } from '../sandbox/index.js';
 import type { Db, Journal } from '../store/index.js';
-import { acquirerBackend, type AcquirerKindEntry, type BackendWiring } from './acquirer-backend.js';
+import { acquirerBackend, type AcquirerKindEntry, type BackendWiring, type OpenBackend } from './acquirer-backend.js';
 import type { Held } from './held.js';
 
 /**
@@ -30,7 +29,7 @@ export function connectBackend(
     journal: Journal;
     kind?: AcquirerKindEntry | undefined;
   },
-): AcquirerBackend {
+): Omit<OpenBackend, 'close'> {
   const { clock, log } = opts;
   const open = acquirerBackend(
     config,
@@ -52,5 +51,5 @@ export function connectBackend(
     opts.kind,
   );
   held.add('the acquirer clients', () => open.close());
-  return open.backend;
+  return { backend: open.backend, ...(open.cardNotPresent ? { cardNotPresent: open.cardNotPresent } : {}) };
 }

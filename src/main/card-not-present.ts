@@ -1,53 +1,54 @@
-import {
-  EcommerceCardNotPresent,
-  EcommerceCnpDelivery,
-  Webservice15CardNotPresent,
-  Webservice15CnpDelivery,
-  Ws15Transport,
-} from '../acquirer/index.js';
+import { Webservice15CardNotPresent, Webservice15CnpDelivery, Ws15Transport } from '../acquirer/index.js';
 import type { Config } from '../config/index.js';
 import { OmniposError } from '../core/index.js';
 import {
   CnpEngine,
+  typedCardOf,
   type AcquirerDeliveryPort,
-  type CardNotPresentBackend,
   type CnpEngineDeps,
+  type TypedCard,
+  type TypedCardFacts,
+  type TypedCardReader,
 } from '../engine/index.js';
-import { acquirerFromConfig, omniKeys, type AcquirerWiring } from './acquirer-urls.js';
+import type { AcquirerWiring } from './acquirer-urls.js';
+import type { CnpOffers, CnpParts } from './cnp-parts.js';
 import type { Held } from './held.js';
 
 type CnpKind = NonNullable<Config['values']['cardNotPresent']>['kind'];
 
-/** A card-not-present backend and the delivery port its undo race runs on, with the clients it opened. */
-export interface CnpParts {
-  backend: CardNotPresentBackend;
+/** What the card-not-present kinds are built on besides the configuration. */
+export interface CnpWiring extends Pick<AcquirerWiring, 'log'> {
+  /** The kinds the acquirer backend offers on its own clients (omni: `ecommerce`). */
+  offers?: CnpOffers | undefined;
+  /** Where the embedded sandbox's webservice 1.5 host listens, when it runs (src/main/sandbox-host.ts). */
+  webservice15Url?: string | undefined;
+  /** Where a phone order's card is typed (the pinpad's keys); absent: no typed sale (`typedCard` refuses). */
+  typing?: TypedCardReader | undefined;
+}
+
+/** The daemon's card-not-present sales: the engine, the undo race's port, and the typed card of one request. */
+export interface CardNotPresent {
+  engine: CnpEngine;
   delivery: AcquirerDeliveryPort;
-  close(): Promise<void>;
+  /** The card typed on the pinpad, its brand named or looked up (src/engine/cnp/typed-card.ts). */
+  typedCard(facts: TypedCardFacts, signal?: AbortSignal): Promise<TypedCard>;
 }
 
 /**
  * The backends by `cardNotPresent.kind` (src/config/schema.ts `CARD_NOT_PRESENT_KINDS`): a kind
  * added there does not compile until it has its line here.
  */
-const KINDS: { readonly [K in CnpKind]: (config: Config, wiring: AcquirerWiring) => CnpParts } = {
-  // The JSON e-commerce API on the acquirer's e-commerce credentials and addresses (those Pix uses).
-  ecommerce: (config, wiring) => {
-    const acquirer = acquirerFromConfig(config, wiring);
-    const client = acquirer.ecommerce;
-    if (!client) {
-      void acquirer.close().catch(() => undefined);
+const KINDS: { readonly [K in CnpKind]: (config: Config, wiring: CnpWiring) => CnpParts } = {
+  // The JSON e-commerce API on the e-commerce client the acquirer backend already holds (that of Pix and QR).
+  ecommerce: (_config, wiring) => {
+    const offered = wiring.offers?.ecommerce;
+    if (!offered)
       throw new OmniposError(
         'CONFIG_INVALID',
         'cardNotPresent: ecommerce needs the e-commerce credentials (acquirer.omni.merchantId and acquirer.omni.merchantKeyFile)',
         { path: 'cardNotPresent' },
       );
-    }
-    const soft = config.values.terminal.softDescriptor;
-    const backend = new EcommerceCardNotPresent(client, {
-      ...(soft ? { softDescriptor: soft } : {}),
-      timeoutMs: omniKeys(config).timeoutMs,
-    });
-    return { backend, delivery: new EcommerceCnpDelivery(client, backend), close: () => acquirer.close() };
+    return offered();
   },
   // The XML webservice 1.5 on its own endpoint, affiliation and key (config/card-not-present-webservice15.ts).
   webservice15: (config, wiring) => {
@@ -57,7 +58,8 @@ const KINDS: { readonly [K in CnpKind]: (config: Config, wiring: AcquirerWiring)
       throw new OmniposError('CONFIG_INVALID', 'cardNotPresent: webservice15 needs its keyFile', {
         path: 'cardNotPresent.keyFile',
       });
-    const transport = new Ws15Transport({ url: cnp.url, timeoutMs: cnp.timeoutMs, log: wiring.log });
+    const url = wiring.webservice15Url ?? cnp.url;
+    const transport = new Ws15Transport({ url, timeoutMs: cnp.timeoutMs, log: wiring.log });
     const soft = config.values.terminal.softDescriptor;
     const backend = new Webservice15CardNotPresent((m, what) => transport.post(m, what), {
       affiliation: cnp.affiliation,
@@ -70,15 +72,16 @@ const KINDS: { readonly [K in CnpKind]: (config: Config, wiring: AcquirerWiring)
 
 /**
  * The card-not-present sales the configuration asks for (`cardNotPresent`, absent by default: none):
- * its kind's backend, built on the daemon's wiring (its clients closed by `held`), and the engine
- * that journals its sales, its recovery run.
+ * its kind's backend (the `ecommerce` kind on the acquirer backend's own e-commerce client, the
+ * `webservice15` kind on a transport of its own, closed by `held`), and the engine that journals its
+ * sales, its recovery run.
  */
 export function startCardNotPresent(
   held: Held,
   config: Config,
-  wiring: AcquirerWiring,
+  wiring: CnpWiring,
   deps: Omit<CnpEngineDeps, 'host'>,
-): { engine: CnpEngine; delivery: AcquirerDeliveryPort } | undefined {
+): CardNotPresent | undefined {
   const kind = config.values.cardNotPresent?.kind;
   if (kind === undefined) return undefined;
   const parts = KINDS[kind](config, wiring);
@@ -86,5 +89,14 @@ export function startCardNotPresent(
   const engine = new CnpEngine({ ...deps, host: parts.backend });
   held.add('the card-not-present engine', () => engine.stop());
   engine.recover();
-  return { engine, delivery: parts.delivery };
+  const typing = wiring.typing;
+  return {
+    engine,
+    delivery: parts.delivery,
+    typedCard: (facts, signal) => {
+      if (!typing)
+        return Promise.reject(new OmniposError('NOT_AVAILABLE', 'no pinpad to type the card on', { path: 'pinpad' }));
+      return typedCardOf(typing, parts.backend, facts, signal);
+    },
+  };
 }

@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { expect } from 'vitest';
-import { startTestDaemon } from './daemon.js';
+import { startTestDaemon, type TestDaemonOptions } from './daemon.js';
 
 export type TestDaemon = Awaited<ReturnType<typeof startTestDaemon>>;
 type Op = { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> };
@@ -24,8 +24,8 @@ export function documentedApi() {
   const paths = () => doc.paths as Record<string, Record<string, Op>>;
   const seen = new Set<string>();
 
-  async function start(): Promise<TestDaemon> {
-    t = await startTestDaemon();
+  async function start(options: TestDaemonOptions = {}): Promise<TestDaemon> {
+    t = await startTestDaemon(options);
     doc = (await request(`${t.daemon.apiUrl}/v1/openapi.json`).then((r) => r.body.json())) as Record<string, unknown>;
     return t;
   }
@@ -79,5 +79,5 @@ export function documentedApi() {
     for (let i = 0; i < 600 && (await busy()); i++) await new Promise((r) => setTimeout(r, 25));
   }
 
-  return { start, stop: async () => await t?.stop(), hit, until, idle, paths, seen };
+  return { start, stop: async () => await t?.stop(), hit, until, idle, paths, seen, daemon: () => t };
 }

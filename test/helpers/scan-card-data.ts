@@ -18,13 +18,18 @@ const PROGRAM_CODE = path.join('cache', 'node-compile');
  * Files under `dir` (database, WAL, logs, anything but the compiled program code) holding a test
  * card's PAN or track in clear (or any of `secrets`), as `file: what`. Empty when nothing leaked.
  */
-export function scanForCardData(dir: string, secrets: readonly string[] = clearCardData()): string[] {
+export function scanForCardData(
+  dir: string,
+  secrets: readonly string[] = clearCardData(),
+  /** Folders of `dir` not read (the embedded sandbox's `sandbox`: the acquirer's own data, not the terminal's). */
+  skip: readonly string[] = [],
+): string[] {
   const needles = secrets.map((n) => Buffer.from(n, 'ascii'));
   const found: string[] = [];
   const walk = (d: string): void => {
     for (const name of readdirSync(d)) {
       const p = path.join(d, name);
-      if (path.relative(dir, p) === PROGRAM_CODE) continue;
+      if (path.relative(dir, p) === PROGRAM_CODE || skip.includes(path.relative(dir, p))) continue;
       if (statSync(p).isDirectory()) walk(p);
       else {
         const bytes = readFileSync(p);

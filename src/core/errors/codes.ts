@@ -115,6 +115,28 @@ export const ERROR_CODES = {
     exit: 4,
     summary: "the card-not-present backend's host does not offer this operation (the webservice 1.5 has no BIN lookup)",
   },
+  CNP_TYPING_CANCELLED: {
+    http: 409,
+    exit: 1,
+    summary: 'the card was not typed on the pinpad (cancelled, timed out or aborted): nothing was sent',
+  },
+  CNP_TYPING_FAILED: {
+    http: 503,
+    exit: 3,
+    summary: 'the pinpad could not take the typed card (its link, or a command it refused): nothing was sent',
+  },
+  CNP_CARD_REFUSED: {
+    http: 422,
+    exit: 4,
+    summary:
+      'the card typed on the pinpad was refused before sending (a wrong check digit, an expiry that is not a month, a product the BIN lookup does not support)',
+  },
+  CNP_BIN_LOOKUP_FAILED: {
+    http: 503,
+    exit: 3,
+    summary:
+      'the BIN lookup before a typed sale failed (refused or not answered): nothing was sent; retry or name the brand',
+  },
   SANDBOX_REFUSED: { http: 400, exit: 4, summary: 'a sandbox-only tool was pointed at another host' },
   // pinpad link and driver (drivers/pinpad throws PinpadError with these same code strings; adapters and the CLI map it)
   PINPAD_DISCONNECTED: { http: 503, exit: 3, summary: 'the pinpad link is down (unplugged, port closed, no answer)' },

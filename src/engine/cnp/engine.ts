@@ -44,15 +44,18 @@ export class CnpEngine extends MachineOwner<CnpStateName, CnpSaleData, CnpInput,
   /**
    * Opens the journal row (`sending`, without the card), sends the sale with the typed card held
    * in memory for this one request, and applies its answer. A request the backend refuses by name
-   * before sending (debit) ends `failed`, its reason the refusal's.
+   * before sending (debit) ends `failed`, its reason the refusal's. `card` may be a reading (the
+   * pinpad's keys): it runs holding the terminal's payment lock, before the row opens; a reading
+   * that throws (cancelled, refused) opens no row.
    */
   async start(
     request: CnpPaymentRequest,
-    card: TypedCard,
+    card: TypedCard | (() => Promise<TypedCard>),
     options: { idempotencyKey?: string } = {},
   ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     return this.holdPayment(async (attach) => {
       await this.beforeSale({ receipt: false });
+      const typed = typeof card === 'function' ? await card() : card;
       const merchantOrderId = await this.#d.orderIds.next();
       const data: CnpSaleData = {
         request,
@@ -75,7 +78,7 @@ export class CnpEngine extends MachineOwner<CnpStateName, CnpSaleData, CnpInput,
       const done = (async () => {
         let outcome: CnpSaleOutcome;
         try {
-          outcome = await this.#d.host.sale({ ...request, merchantOrderId, amountCents: request.amount, card });
+          outcome = await this.#d.host.sale({ ...request, merchantOrderId, amountCents: request.amount, card: typed });
         } catch (e) {
           outcome = thrown(e);
         }

@@ -311,12 +311,11 @@ describe('the files a second acquirer touches', () => {
 
   it("the daemon's composition root builds no omni client and exposes the backend, not omni's clients", () => {
     // The kind's entry builds its own clients (acquirerFromConfig for omni): outside src/acquirer only the
-    // factory's omni entry and its helpers (addresses, QR provider) build or name them, and the card-not-present
-    // port's ecommerce kind, which runs on omni's e-commerce credentials (a second set of clients: to be shared).
+    // factory's omni entry and its helpers (addresses, QR provider) build or name them; the card-not-present
+    // port's ecommerce kind is offered by that entry on the e-commerce client it built (no second set).
     expect(omniClients).toEqual([
       'src/main/acquirer-backend.ts',
       'src/main/acquirer-urls.ts',
-      'src/main/card-not-present.ts',
       'src/main/qr-provider.ts',
     ]);
     for (const f of ['src/main.ts', 'src/main/daemon.ts', 'src/main/acquirer-connections.ts'])

@@ -3,6 +3,7 @@ import { TextReceiptPrinter } from '../../../src/adapters/text-receipt.js';
 import { loadConfig, type Config } from '../../../src/config/index.js';
 import { systemClock } from '../../../src/core/clock.js';
 import { createLogger } from '../../../src/core/log/index.js';
+import { acquirerBackend, omniClientsOf, type BackendWiring } from '../../../src/main/acquirer-backend.js';
 import { startCardNotPresent } from '../../../src/main/card-not-present.js';
 import { Held } from '../../../src/main/held.js';
 import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
@@ -31,32 +32,57 @@ function engineDeps() {
   };
 }
 
+function backendWiring(): BackendWiring {
+  const db = openTerminalDatabase(tempDir());
+  return {
+    clock: systemClock,
+    log,
+    terminal: {
+      terminalId: '12345678',
+      subordinatedMerchantId: '1234567890',
+      pinpadSerial: '',
+      physicalCharacteristics: 'PinPadWithChipReaderWithoutSamAndContactless',
+      softDescriptor: 'LOJA',
+    },
+    onTablesVersion: () => undefined,
+    db,
+    journal: new Journal(db),
+  };
+}
+
 describe('cardNotPresent in the daemon', () => {
   it('absent (the default): no backend, no engine', async () => {
     const held = new Held(log);
-    expect(startCardNotPresent(held, config(), { clock: systemClock, log }, engineDeps())).toBeUndefined();
+    expect(startCardNotPresent(held, config(), { log }, engineDeps())).toBeUndefined();
     await held.closeAll();
   });
 
-  it('kind ecommerce: the e-commerce backend and its delivery port, the engine built on it', async () => {
+  it("kind ecommerce: built on the acquirer backend's own e-commerce client, no second set", async () => {
     const held = new Held(log);
-    const cnp = startCardNotPresent(
-      held,
-      config({ OMNIPOS_CARD_NOT_PRESENT__KIND: 'ecommerce' }),
-      { clock: systemClock, log },
-      engineDeps(),
-    );
+    const c = config({ OMNIPOS_CARD_NOT_PRESENT__KIND: 'ecommerce' });
+    const open = acquirerBackend(c, backendWiring());
+    expect(open.cardNotPresent?.ecommerce).toBeDefined();
+    const client = omniClientsOf(open.backend).ecommerce;
+    const cnp = startCardNotPresent(held, c, { log, offers: open.cardNotPresent }, engineDeps());
     expect(cnp?.engine).toBeDefined();
     expect(typeof cnp?.delivery.queryByOrderId).toBe('function');
+    // Closing the card-not-present parts leaves the backend's e-commerce client (Pix, QR) open: it is not theirs.
     await held.closeAll();
+    expect(omniClientsOf(open.backend).ecommerce).toBe(client);
+    await open.close();
   });
 
   it('kind ecommerce without the e-commerce credentials is CONFIG_INVALID, naming the keys', () => {
     const c = config({ OMNIPOS_CARD_NOT_PRESENT__KIND: 'ecommerce' });
     const without: Config = { ...c, secrets: { clientSecret: c.secrets.clientSecret } };
-    expect(() => startCardNotPresent(new Held(log), without, { clock: systemClock, log }, engineDeps())).toThrow(
+    const open = acquirerBackend(without, backendWiring());
+    expect(open.cardNotPresent?.ecommerce).toBeUndefined();
+    expect(() =>
+      startCardNotPresent(new Held(log), without, { log, offers: open.cardNotPresent }, engineDeps()),
+    ).toThrow(
       expect.objectContaining({ code: 'CONFIG_INVALID', message: expect.stringContaining('acquirer.omni.merchantId') }),
     );
+    return open.close();
   });
 
   it('a kind this build does not have is refused by the configuration', () => {
