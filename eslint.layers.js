@@ -31,6 +31,8 @@ export const ALLOWED = {
   'src/acquirer': [...INNER, 'src/initialization', 'src/engine'],
   'src/receipt': [...INNER],
   'src/engine': [...INNER, 'src/store', 'src/initialization', 'src/receipt'],
+  // The devices' one factory (src/adapters/devices.ts) starts the virtual pinpad or printer when the
+  // configuration names one, with `await import()` (ENTRIES).
   'src/adapters': [
     ...INNER,
     'src/store',
@@ -38,6 +40,7 @@ export const ALLOWED = {
     'src/acquirer',
     'src/receipt',
     'src/engine',
+    'src/sim',
     'drivers/*',
   ],
   // The sandbox plays the acquirer's host from the manual: it never imports our client (src/acquirer),
@@ -60,13 +63,19 @@ export const ALLOWED = {
 };
 
 /**
- * Folders that may not import another although their areas may: a counterpart is not a mirror
- * (BRIEF "How we build"). The virtual pinpad speaks ABECS with its own reader and codec and checks
+ * Folders that may not import another although their areas may. The commands (src/cli) reach the
+ * devices through the adapters' one factory, never a driver: a technician's command and the daemon
+ * build, open and name a device alike. A counterpart is not a mirror (BRIEF "How we build"). The virtual pinpad speaks ABECS with its own reader and codec and checks
  * what it receives against its own transcription of the specification (src/sim/pinpad/spec), never
  * the driver's tables: a misreading shared by both sides could not show. The virtual printer reads
  * ESC/POS with its own reader and answers status with its own encoders (src/sim/printer/escpos).
  */
 export const FORBIDDEN = [
+  {
+    from: 'src/cli',
+    to: 'drivers',
+    why: "a command gets its devices, sessions, discovery and the drivers' errors from the adapters' factory (src/adapters/devices.ts), as the daemon does",
+  },
   {
     from: 'src/sim',
     to: 'drivers',
@@ -160,11 +169,6 @@ export const ENTRIES = [
     module: 'src/main/acquirer-backend.ts',
     from: ['src/cli/diag.ts', 'src/cli/init.ts', 'src/cli/register.ts', 'src/cli/wallet.ts'],
     why: "init, register, wallet pay and diag (the kind's probe) build the acquirer the configuration names (acquirer.kind) without loading the daemon (src/main.ts)",
-  },
-  {
-    module: 'src/main/devices.ts',
-    from: ['src/cli/pinpad.ts', 'src/cli/printer.ts'],
-    why: 'the pinpad and printer commands open the configured device without loading the daemon (src/main.ts)',
   },
   {
     module: 'src/main/voids.ts',

@@ -56,7 +56,7 @@ export interface Daemon {
   readonly virtualPinpad: VirtualPinpad | undefined;
   /** The virtual printer, when the configuration asks for one (its paper can be read). */
   readonly virtualPrinter: VirtualPrinter | undefined;
-  /** Where the pinpad and the printer are (src/main/devices.ts describes them as the CLI does). */
+  /** Where the pinpad and the printer are (src/adapters/devices.ts describes them as the CLI does). */
   readonly devices: { readonly pinpad: string; readonly printer: string };
   readonly apiTokenFile: string;
   /** The embedded sandbox host, when the configuration asks for it. */
