@@ -55,6 +55,9 @@ export const ALLOWED = {
   'src/tefdial': [...API, 'src/api'],
   // Fleet telemetry over MQTT: beside the API, reads the store, the engines' events and operations.
   'src/fleet': [...INNER, 'src/store', 'src/engine', 'src/operations'],
+  // What the configuration names, built alike for the daemon and the commands (the acquirer of
+  // acquirer.kind, its addresses, the QR codes' provider): the embedded sandbox's address table included.
+  'src/factory': [...INNER, 'src/store', 'src/initialization', 'src/acquirer', 'src/engine', 'src/sandbox'],
   'src/main': ['*'],
   'src/cli': ['*'],
   // Browser code served by the API: imports only itself (it reaches the daemon over HTTP).
@@ -145,7 +148,7 @@ export const ENTRIES = [
   },
   {
     module: 'src/sandbox/addresses.ts',
-    from: ['src/main/acquirer-urls.ts'],
+    from: ['src/factory/acquirer-urls.ts'],
     why: "the configuration keys of the sandbox's addresses without the sandbox host, which src/main/sandbox-host.ts loads with `await import()` only when the daemon embeds it",
   },
   {
@@ -159,26 +162,6 @@ export const ENTRIES = [
     from: ['src/main/fleet.ts'],
     lazy: true,
     why: "the fleet's telemetry outbox loads with `await import()` only when fleet.mqtt is configured (src/fleet/index.ts exports only its types)",
-  },
-  {
-    module: 'src/main/acquirer-urls.ts',
-    from: ['src/cli/diag.ts', 'src/cli/embedded-sandbox.ts', 'src/cli/sandbox.ts', 'src/cli/wallet.ts'],
-    why: "the sandbox commands read the acquirer's addresses from the configuration, and `wallet pay` and `diag` where this state directory's sandbox listens, without loading the daemon (src/main.ts)",
-  },
-  {
-    module: 'src/main/acquirer-backend.ts',
-    from: ['src/cli/diag.ts', 'src/cli/init.ts', 'src/cli/register.ts', 'src/cli/wallet.ts'],
-    why: "init, register, wallet pay and diag (the kind's probe) build the acquirer the configuration names (acquirer.kind) without loading the daemon (src/main.ts)",
-  },
-  {
-    module: 'src/main/voids.ts',
-    from: ['src/cli/void.ts'],
-    why: "`omnipos void` sets the supervisor's password without loading the daemon (src/main.ts)",
-  },
-  {
-    module: 'src/main/held.ts',
-    from: ['src/cli/run-lifecycle.ts', 'src/cli/sandbox.ts'],
-    why: '`omnipos sandbox` tells an aborted start from a failed one without loading the daemon (src/main.ts)',
   },
 ];
 

@@ -31,7 +31,7 @@ import { technicalFacts, technicalGixIds } from './init-technical.js';
 import { restoreVirtualTables, saveVirtualTables } from './init-virtual-memory.js';
 import { resolveTarget, type Target } from './pinpad.js';
 import { version } from './version.js';
-import { acquirerProvisioning } from '../main/acquirer-backend.js';
+import { acquirerProvisioning } from '../factory/index.js';
 
 /** The log of a technician's run: the state directory's log file, never the screen. (Root logger: components take one child of it each.) */
 function initLogger(config: Config): Logger {

@@ -24,3 +24,4 @@ export {
 } from './log/scrub.js';
 export type { Logger, LoggerOptions } from './log/logger.js';
 export { readXml, writeXml, xml, child, textAt, xmlDeclaredEncoding, XmlSyntaxError, type XmlElement } from './xml.js';
+export { isStartAborted, StartAborted, startError } from './start.js';

@@ -6,7 +6,7 @@ import type { Logger } from '../core/log/index.js';
 import type { AcquirerBackend } from '../engine/index.js';
 import type { RunningSandbox } from '../sandbox/index.js';
 import type { Db, Journal } from '../store/index.js';
-import { acquirerBackend, type AcquirerKindEntry, type BackendWiring } from './acquirer-backend.js';
+import { acquirerBackend, type AcquirerKindEntry, type BackendWiring } from '../factory/index.js';
 import type { Held } from './held.js';
 
 /**

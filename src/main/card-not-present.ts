@@ -13,7 +13,7 @@ import {
   type CardNotPresentBackend,
   type CnpEngineDeps,
 } from '../engine/index.js';
-import { acquirerFromConfig, omniKeys, type AcquirerWiring } from './acquirer-urls.js';
+import { acquirerFromConfig, omniKeys, type AcquirerWiring } from '../factory/index.js';
 import type { Held } from './held.js';
 
 type CnpKind = NonNullable<Config['values']['cardNotPresent']>['kind'];

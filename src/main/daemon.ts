@@ -18,7 +18,7 @@ import type { FleetClient } from '../fleet/index.js';
 import type { RunningSandbox } from '../sandbox/index.js';
 import type { VirtualPinpad, VirtualPrinter } from '../sim/index.js';
 import type { Db, Journal, MerchantOrderIds, Outbox } from '../store/index.js';
-import type { AcquirerKindEntry } from './acquirer-backend.js';
+import type { AcquirerKindEntry } from '../factory/index.js';
 import type { AcquirerProbeOptions } from './acquirer-probe.js';
 import type { Operations } from './operations.js';
 import type { PinpadAtStart } from './pinpad-start.js';
@@ -42,7 +42,7 @@ export interface Daemon {
   readonly voids: VoidEngine;
   readonly forwarder: OutboxForwarder;
   /**
-   * The acquirer as the engines see it (`acquirer.kind`'s backend, src/main/acquirer-backend.ts): sales,
+   * The acquirer as the engines see it (`acquirer.kind`'s backend, src/factory/acquirer-backend.ts): sales,
    * delivery, voids, QR codes, Pix, the initialization tables' source, the probe. A kind's own clients
    * stay behind it (tests reach omni's through `omniClientsOf`).
    */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../../src/config/index.js';
-import { acquirerUrls, sandboxListenOptions } from '../../../src/main/acquirer-urls.js';
+import { acquirerUrls, sandboxListenOptions } from '../../../src/factory/index.js';
 import { SANDBOX_BASES, type RunningSandbox, type SandboxBase } from '../../../src/sandbox/index.js';
 
 /** A running sandbox as acquirerUrls sees it: each base's listener address and port. */
