@@ -31,6 +31,8 @@ export const ALLOWED = {
   'src/acquirer': [...INNER, 'src/initialization', 'src/engine'],
   'src/receipt': [...INNER],
   'src/engine': [...INNER, 'src/store', 'src/initialization', 'src/receipt'],
+  // The devices' one factory (src/adapters/devices.ts) starts the virtual pinpad or printer when the
+  // configuration names one, with `await import()` (ENTRIES).
   'src/adapters': [
     ...INNER,
     'src/store',
@@ -38,6 +40,7 @@ export const ALLOWED = {
     'src/acquirer',
     'src/receipt',
     'src/engine',
+    'src/sim',
     'drivers/*',
   ],
   // The sandbox plays the acquirer's host from the manual: it never imports our client (src/acquirer),
@@ -52,6 +55,9 @@ export const ALLOWED = {
   'src/tefdial': [...API, 'src/api'],
   // Fleet telemetry over MQTT: beside the API, reads the store, the engines' events and operations.
   'src/fleet': [...INNER, 'src/store', 'src/engine', 'src/operations'],
+  // What the configuration names, built alike for the daemon and the commands (the acquirer of
+  // acquirer.kind, its addresses, the QR codes' provider): the embedded sandbox's address table included.
+  'src/factory': [...INNER, 'src/store', 'src/initialization', 'src/acquirer', 'src/engine', 'src/sandbox'],
   'src/main': ['*'],
   'src/cli': ['*'],
   // Browser code served by the API: imports only itself (it reaches the daemon over HTTP).
@@ -60,13 +66,19 @@ export const ALLOWED = {
 };
 
 /**
- * Folders that may not import another although their areas may: a counterpart is not a mirror
- * (BRIEF "How we build"). The virtual pinpad speaks ABECS with its own reader and codec and checks
+ * Folders that may not import another although their areas may. The commands (src/cli) reach the
+ * devices through the adapters' one factory, never a driver: a technician's command and the daemon
+ * build, open and name a device alike. A counterpart is not a mirror (BRIEF "How we build"). The virtual pinpad speaks ABECS with its own reader and codec and checks
  * what it receives against its own transcription of the specification (src/sim/pinpad/spec), never
  * the driver's tables: a misreading shared by both sides could not show. The virtual printer reads
  * ESC/POS with its own reader and answers status with its own encoders (src/sim/printer/escpos).
  */
 export const FORBIDDEN = [
+  {
+    from: 'src/cli',
+    to: 'drivers',
+    why: "a command gets its devices, sessions, discovery and the drivers' errors from the adapters' factory (src/adapters/devices.ts), as the daemon does",
+  },
   {
     from: 'src/sim',
     to: 'drivers',
@@ -136,7 +148,7 @@ export const ENTRIES = [
   },
   {
     module: 'src/sandbox/addresses.ts',
-    from: ['src/main/acquirer-urls.ts'],
+    from: ['src/factory/acquirer-urls.ts'],
     why: "the configuration keys of the sandbox's addresses without the sandbox host, which src/main/sandbox-host.ts loads with `await import()` only when the daemon embeds it",
   },
   {
@@ -150,31 +162,6 @@ export const ENTRIES = [
     from: ['src/main/fleet.ts'],
     lazy: true,
     why: "the fleet's telemetry outbox loads with `await import()` only when fleet.mqtt is configured (src/fleet/index.ts exports only its types)",
-  },
-  {
-    module: 'src/main/acquirer-urls.ts',
-    from: ['src/cli/diag.ts', 'src/cli/embedded-sandbox.ts', 'src/cli/sandbox.ts', 'src/cli/wallet.ts'],
-    why: "the sandbox commands read the acquirer's addresses from the configuration, and `wallet pay` and `diag` where this state directory's sandbox listens, without loading the daemon (src/main.ts)",
-  },
-  {
-    module: 'src/main/acquirer-backend.ts',
-    from: ['src/cli/diag.ts', 'src/cli/init.ts', 'src/cli/register.ts', 'src/cli/wallet.ts'],
-    why: "init, register, wallet pay and diag (the kind's probe) build the acquirer the configuration names (acquirer.kind) without loading the daemon (src/main.ts)",
-  },
-  {
-    module: 'src/main/devices.ts',
-    from: ['src/cli/pinpad.ts', 'src/cli/printer.ts'],
-    why: 'the pinpad and printer commands open the configured device without loading the daemon (src/main.ts)',
-  },
-  {
-    module: 'src/main/voids.ts',
-    from: ['src/cli/void.ts'],
-    why: "`omnipos void` sets the supervisor's password without loading the daemon (src/main.ts)",
-  },
-  {
-    module: 'src/main/held.ts',
-    from: ['src/cli/run-lifecycle.ts', 'src/cli/sandbox.ts'],
-    why: '`omnipos sandbox` tells an aborted start from a failed one without loading the daemon (src/main.ts)',
   },
 ];
 

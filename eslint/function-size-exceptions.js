@@ -8,7 +8,6 @@ export const FUNCTION_SIZE_EXCEPTIONS = {
   'src/engine/qr/machine.ts:qrTransition': 135,
   'src/engine/void/machine.ts:voidTransition': 137,
   'src/fleet/metrics.ts:build': 110,
-  'src/main.ts:startParts': 341,
   'src/operations/homologation/runner.ts:runHomologation': 116,
   'src/sandbox/ecommerce.ts:createEcommerceSale': 107,
   'src/sandbox/ledger.ts:ledgerReport': 116,

@@ -73,7 +73,7 @@ const STUB_ENTRY = `  stub: {
 
 /** What the copy runs: the configuration read through acquirer.kind, the guard, the factory. */
 const CHECK = `import { loadConfig } from './src/config/index.js';
-import { acquirerBackend, acquirerProbe } from './src/main/acquirer-backend.js';
+import { acquirerBackend, acquirerProbe } from './src/factory/index.js';
 const config = loadConfig({ path: process.argv[2], env: {} });
 const wiring = { clock: { now: () => new Date() }, log: { child: () => ({}) } };
 const open = acquirerBackend(config, wiring as never);
@@ -125,7 +125,7 @@ export function secondAcquirer(root = ROOT, typecheck = false): SecondAcquirer {
       "import { OMNI_CONFIG } from './acquirer-omni.js';\n",
       "import { STUB_CONFIG } from './acquirer-stub.js';\n",
     );
-    const factory = path.join(dir, 'src/main/acquirer-backend.ts');
+    const factory = path.join(dir, 'src/factory/acquirer-backend.ts');
     edit(factory, '    operationOf: omniOperationOf,\n', '');
     const s = readFileSync(factory, 'utf8');
     const end = s.indexOf('\n};\n', s.indexOf('const KINDS'));

@@ -43,7 +43,7 @@ export interface PinpadDevice {
 
 /**
  * The configured pinpad behind the secure channel, and the engine's card port on it; the
- * transport is the one src/main/devices.ts builds from the configuration (the CLI's too). An
+ * transport is the one src/adapters/devices.ts builds from the configuration (the CLI's too). An
  * unreachable pinpad does not stop the daemon: the driver keeps reconnecting and card sales fail
  * until it answers.
  */

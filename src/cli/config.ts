@@ -37,16 +37,12 @@ Example:
   },
 };
 
-/** The configured BibComp library, loaded as the daemon loads it (drivers/bibcomp only for that kind). */
+/** The configured BibComp library, loaded as the daemon loads it (the devices' factory only for that kind). */
 async function libraryProblem(device: { kind: string; library?: string }): Promise<ConfigProblem | undefined> {
   if (device.kind !== 'bibcomp' || device.library === undefined) return undefined;
-  const { bibcompLibrary } = await import('../../drivers/bibcomp/index.js');
-  try {
-    bibcompLibrary(device.library);
-    return undefined;
-  } catch (e) {
-    return { path: 'pinpad.device.library', message: (e as Error).message };
-  }
+  const { bibcompLibraryProblem } = await import('../adapters/index.js');
+  const message = bibcompLibraryProblem(device.library);
+  return message === undefined ? undefined : { path: 'pinpad.device.library', message };
 }
 
 export const configSchema: Command = {

@@ -1,7 +1,7 @@
 import path from 'node:path';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../core/log/index.js';
-import { sandboxListenOptions } from '../main/acquirer-urls.js';
+import { sandboxListenOptions } from '../factory/index.js';
 import { buildSandbox, listenSandbox, type RunningSandbox } from '../sandbox/index.js';
 
 /**

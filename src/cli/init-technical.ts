@@ -1,5 +1,5 @@
 import { abecsIdByName } from '../../tables/pinpad/abecs-ids.js';
-import type { GixResult } from '../../drivers/pinpad/index.js';
+import type { GixResult } from '../adapters/index.js';
 import { OmniposError } from '../core/index.js';
 import type { TerminalTechnicalFacts } from '../engine/index.js';
 

@@ -3,8 +3,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pino } from 'pino';
 import { Agent } from 'undici';
-import { SecurePinpad, type GixResult } from '../../drivers/pinpad/index.js';
-import { loadPinpadKey, PinpadTablesAdapter } from '../adapters/index.js';
+import {
+  fromDriverError,
+  loadPinpadKey,
+  openPinpadSession,
+  PinpadTablesAdapter,
+  type GixResult,
+  type SecurePinpad,
+} from '../adapters/index.js';
 import { loadConfig, type Config } from '../config/index.js';
 import type { AcquirerProvisioning } from '../engine/index.js';
 import { systemClock } from '../core/index.js';
@@ -24,9 +30,8 @@ import { startEmbeddedSandbox } from './embedded-sandbox.js';
 import { technicalFacts, technicalGixIds } from './init-technical.js';
 import { restoreVirtualTables, saveVirtualTables } from './init-virtual-memory.js';
 import { resolveTarget, type Target } from './pinpad.js';
-import { fromDriverError } from './pinpad-errors.js';
 import { version } from './version.js';
-import { acquirerProvisioning } from '../main/acquirer-backend.js';
+import { acquirerProvisioning } from '../factory/index.js';
 
 /** The log of a technician's run: the state directory's log file, never the screen. (Root logger: components take one child of it each.) */
 function initLogger(config: Config): Logger {
@@ -116,16 +121,9 @@ Example:
       if (sandbox) step(`embedded sandbox host at ${sandbox.url}`);
       target = await pinpadTarget(config, values, ctx);
       const opened = target;
-      pinpad = new SecurePinpad({
-        transport: target.transport,
-        terminalKey: loadPinpadKey(v.stateDir).key,
-        probeIntervalMs: 0,
-        reconnect: { enabled: false },
-        log: log.child({ component: 'pinpad' }),
-      });
+      pinpad = await openPinpadSession(target, loadPinpadKey(v.stateDir).key, log.child({ component: 'pinpad' }));
       let gix: GixResult;
       try {
-        await pinpad.connect();
         gix = await pinpad.gix(technicalGixIds());
       } catch (e) {
         throw fromDriverError(e);

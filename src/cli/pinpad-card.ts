@@ -1,7 +1,6 @@
-import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { parseArgs } from 'node:util';
-import { card, type SecurePinpad } from '../../drivers/pinpad/index.js';
+import { readCardEncrypted, type SecurePinpad } from '../adapters/index.js';
 import { loadConfig } from '../config/index.js';
 import { OmniposError } from '../core/index.js';
 import { printJson, type CliContext, type Command } from './context.js';
@@ -72,7 +71,7 @@ Example:
       target,
       async (p: SecurePinpad): Promise<CardReport> => {
         const prompts: string[] = [];
-        const read = await card.readCardWithRules(
+        const { read, encrypted: enc } = await readCardEncrypted(
           p,
           {
             amount,
@@ -81,10 +80,9 @@ Example:
             contactless: values['no-contactless'] !== true,
             timeoutS,
           },
-          { onPrompt: (x) => prompts.push(x) },
+          cfg.dataKeySlot,
+          (x) => prompts.push(x),
         );
-        const enc = await p.run(card.GTK, { keyIndex: cfg.dataKeySlot, iv: randomBytes(8) });
-        await p.run(card.RMC, ['LEITURA OK', 'RETIRE O CARTAO']);
         return {
           device: target.description,
           cardType: read.cardType,

@@ -1,19 +1,22 @@
 import { parseArgs } from 'node:util';
 import {
-  SecurePinpad,
-  isUnknownCommand,
+  BIBCOMP_CARD_SALES_REASON,
+  displayWithFallback,
+  findPinpadLibraries,
+  listDevicePorts,
+  loadPinpadKey,
+  openPinpadTarget,
+  withPinpadSession,
   type PinpadInfo,
+  type PinpadTarget,
+  type PinpadTargetOptions,
+  type SecurePinpad,
   type SecureStatus,
   type TerminalKey,
-} from '../../drivers/pinpad/index.js';
-import { BIBCOMP_REACH, findBibcompLibraries, LIBRARY_DIRS } from '../../drivers/bibcomp/index.js';
-import { loadPinpadKey } from '../adapters/index.js';
-import { listHidDevices, listSerialPorts, knownPinpad } from '../../drivers/transport/index.js';
+} from '../adapters/index.js';
 import { loadConfig } from '../config/index.js';
 import { OmniposError } from '../core/index.js';
-import { openPinpadTarget, type PinpadTarget, type PinpadTargetOptions } from '../main/devices.js';
 import { printJson, type CliContext, type Command } from './context.js';
-import { fromDriverError } from './pinpad-errors.js';
 import { hostPortOption } from './options.js';
 
 export const TARGET_OPTIONS = {
@@ -23,7 +26,7 @@ export const TARGET_OPTIONS = {
   json: { type: 'boolean' },
 } as const;
 
-/** The pinpad a command talks to: the one src/main/devices.ts builds for the daemon too. */
+/** The pinpad a command talks to: the one src/adapters/devices.ts builds for the daemon too. */
 export type Target = PinpadTarget;
 
 /**
@@ -63,7 +66,7 @@ function secureFields(
     return {
       recognition: 'behind a BibComp library: classic commands only, as text (PP_StartGenericCmd)',
       secure: false,
-      cardSales: `no — ${BIBCOMP_REACH.cardSales.reason}`,
+      cardSales: `no — ${BIBCOMP_CARD_SALES_REASON}`,
     };
   const recognition =
     s.recognition === 'abecs'
@@ -79,23 +82,9 @@ function secureFields(
 }
 // --- end secure channel
 
-/** Connects (secure OPN), runs `f`, closes; driver errors become OmniposError. */
-export async function withPinpad<T>(target: Target, f: (p: SecurePinpad) => Promise<T>, key: TerminalKey): Promise<T> {
-  const pinpad = new SecurePinpad({
-    transport: target.transport,
-    terminalKey: key,
-    probeIntervalMs: 0,
-    reconnect: { enabled: false },
-  });
-  try {
-    await pinpad.connect();
-    return await f(pinpad);
-  } catch (e) {
-    throw fromDriverError(e);
-  } finally {
-    await pinpad.close();
-    await target.stop?.();
-  }
+/** Connects (secure OPN), runs `f`, closes; driver errors become OmniposError (src/adapters/pinpad-session.ts). */
+export function withPinpad<T>(target: Target, f: (p: SecurePinpad) => Promise<T>, key: TerminalKey): Promise<T> {
+  return withPinpadSession(target, key, f);
 }
 
 function slotsText(slots: Readonly<Record<string, string>>): string {
@@ -184,14 +173,10 @@ Example:
       target,
       async (p) => {
         if (fits) return p.display(twoBySixteen());
-        try {
-          await p.displayEx(text, { horizontal: 'center', vertical: 'center' });
-        } catch (e) {
-          // a pinpad that knows only the classic commands: the first 32 characters with DSP
-          if (!isUnknownCommand(e)) throw e;
-          ctx.err('the pinpad does not know DEX; showing the first 32 characters with DSP\n');
-          await p.display(twoBySixteen());
-        }
+        // a pinpad that knows only the classic commands: the first 32 characters with DSP
+        await displayWithFallback(p, text, twoBySixteen(), () =>
+          ctx.err('the pinpad does not know DEX; showing the first 32 characters with DSP\n'),
+        );
       },
       key,
     );
@@ -218,15 +203,12 @@ Example:
       options: { json: { type: 'boolean' }, 'lib-dir': { type: 'string', multiple: true } },
       strict: true,
     });
-    const libraries = findBibcompLibraries([...LIBRARY_DIRS, ...(values['lib-dir'] ?? [])]).map((p) => ({
+    const libraries = findPinpadLibraries(values['lib-dir'] ?? []).map((p) => ({
       kind: 'library' as const,
       path: p,
       pinpad: 'BibComp library',
     }));
-    const ports = [...(await listSerialPorts()), ...(await listHidDevices())].map((p) => ({
-      ...p,
-      pinpad: knownPinpad(p) ?? null,
-    }));
+    const ports = await listDevicePorts();
     if (values.json) {
       printJson(ctx, [...ports, ...libraries]);
       return 0;

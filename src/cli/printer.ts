@@ -2,35 +2,26 @@ import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import {
   conditionOf,
+  DEFAULT_REAL_PRINTER_MODEL_ID,
   encodeDocument,
-  EscPosPrinter,
-  isPrinterError,
+  openPrinterTarget,
+  withPrinterSession,
   type PrintDocument,
-  type PrinterErrorCode,
+  type PrinterDeviceConfig,
   type PrinterStatus,
-} from '../../drivers/printer/index.js';
+  type PrinterTarget,
+} from '../adapters/index.js';
 import {
   DEFAULT_PRINTER_MODEL_ID,
   findPrinterModel,
   PRINTER_MODELS,
   type PrinterModel,
 } from '../../tables/printers/index.js';
-import {
-  DEFAULT_REAL_PRINTER_MODEL_ID,
-  openPrinterTarget,
-  type PrinterDeviceConfig,
-  type PrinterTarget,
-} from '../main/devices.js';
 import { loadConfig } from '../config/index.js';
-import { OmniposError, type ErrorCode } from '../core/index.js';
+import { OmniposError } from '../core/index.js';
 import { serveVirtualPrinter, VirtualPrinter } from '../sim/index.js';
 import { printJson, type CliContext, type Command } from './context.js';
 import { hostPortOption, intOption } from './options.js';
-
-/** Compile-time proof that every printer driver code is in the catalogue under the same name. */
-type Missing = Exclude<PrinterErrorCode, ErrorCode>;
-const _everyPrinterCodeIsCatalogued: Missing extends never ? true : Missing = true;
-void _everyPrinterCodeIsCatalogued;
 
 const OPTIONS = {
   tcp: { type: 'string' },
@@ -80,7 +71,7 @@ function faultOf(fault: string | undefined): ((sim: VirtualPrinter) => void) | u
 
 /**
  * --tcp, --serial, --usb, or the configured printer (the embedded virtual printer by default),
- * built by the daemon's own factory (src/main/devices.ts): a command reaches the printers the
+ * built by the daemon's own factory (src/adapters/devices.ts): a command reaches the printers the
  * daemon runs, as the same model unless --model names another.
  */
 export async function resolveTarget(
@@ -115,23 +106,6 @@ export async function resolveTarget(
   return target;
 }
 
-function fromPrinterError(e: unknown): unknown {
-  return isPrinterError(e) ? new OmniposError(e.code, e.message, e.context, { cause: e }) : e;
-}
-
-async function withPrinter<T>(target: Target, f: (p: EscPosPrinter) => Promise<T>): Promise<T> {
-  const printer = new EscPosPrinter({ transport: target.transport(), model: target.model, replyTimeoutMs: 1500 });
-  try {
-    await printer.open();
-    return await f(printer);
-  } catch (e) {
-    throw fromPrinterError(e);
-  } finally {
-    await printer.close().catch(() => undefined);
-    await target.stop();
-  }
-}
-
 function statusLines(s: PrinterStatus): string {
   const flags = (Object.entries(s) as [keyof PrinterStatus, boolean][])
     .filter(([k, v]) => (k === 'online' ? !v : v))
@@ -153,7 +127,7 @@ Example:
   async run(args: string[], ctx: CliContext) {
     const { values } = parseArgs({ args, options: OPTIONS, strict: true });
     const target = await resolveTarget(values, ctx);
-    const status = await withPrinter(target, (p) => p.status());
+    const status = await withPrinterSession(target, (p) => p.status());
     const condition = conditionOf(status);
     if (values.json) printJson(ctx, { printer: target.description, model: target.model.id, condition, status });
     else ctx.out(`printer    ${target.description} (${target.model.id})\n${statusLines(status)}`);
@@ -202,7 +176,7 @@ Example:
     const target = await resolveTarget(values, ctx);
     const sim = target.virtual;
     const bytes = encodeDocument(testPage(target.model, target.description), target.model);
-    const result = await withPrinter(target, (p) => p.print(bytes));
+    const result = await withPrinterSession(target, (p) => p.print(bytes));
     const paper = sim?.lastReceipt?.lines ?? [];
     if (values.png !== undefined && sim) writeFileSync(values.png, sim.png(sim.lastReceipt ?? sim.uncut));
     if (values.json)

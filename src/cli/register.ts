@@ -5,13 +5,13 @@ import { loadConfig, type Config } from '../config/index.js';
 import { systemClock, OmniposError } from '../core/index.js';
 import { createLogger } from '../core/log/index.js';
 import type { AcquirerProvisioning } from '../engine/index.js';
-import { acquirerProvisioning } from '../main/acquirer-backend.js';
+import { acquirerProvisioning } from '../factory/index.js';
 import type { RunningSandbox } from '../sandbox/index.js';
 import { printJson, type CliContext, type Command } from './context.js';
 import { startEmbeddedSandbox } from './embedded-sandbox.js';
 
 /**
- * The configured acquirer's registration for one command (src/main/acquirer-backend.ts
+ * The configured acquirer's registration for one command (src/factory/acquirer-backend.ts
  * `acquirerProvisioning`): with the sandbox configuration, the embedded sandbox host (the daemon's
  * when it runs, else one started here on the same database). A field the host refuses is
  * INVALID_ARGUMENT (exit 2), naming the field.

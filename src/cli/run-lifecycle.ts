@@ -1,4 +1,4 @@
-import { isStartAborted } from '../main/held.js';
+import { isStartAborted } from '../core/index.js';
 
 /** What a long-running command started and must stop. */
 export interface Running {

@@ -1,9 +1,9 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { acquirerKeys, loadConfig } from '../config/index.js';
-import { OmniposError } from '../core/index.js';
+import { OmniposError, startError } from '../core/index.js';
 import { createLogger } from '../core/log/index.js';
-import { sandboxListenOptions } from '../main/acquirer-urls.js';
+import { sandboxListenOptions } from '../factory/index.js';
 import {
   buildSandbox,
   CONFIG_KEY_OF_BASE,
@@ -15,7 +15,6 @@ import {
   type FaultSpec,
   type SandboxBase,
 } from '../sandbox/index.js';
-import { startError } from '../main/held.js';
 import { printJson, type Command } from './context.js';
 import { serveUntilStopped } from './run-lifecycle.js';
 

@@ -4,7 +4,7 @@ import QRCode from 'qrcode';
 import { Agent, request } from 'undici';
 import { loadConfig, type Config } from '../config/index.js';
 import { OmniposError } from '../core/index.js';
-import { ensureSupervisorToken, supervisorPasswordFile, writeSupervisorPassword } from '../main/voids.js';
+import { ensureSupervisorToken, supervisorPasswordFile, writeSupervisorPassword } from '../operations/index.js';
 import { ensureApiToken } from '../store/index.js';
 import type { CliContext, Command } from './context.js';
 

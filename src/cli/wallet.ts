@@ -4,8 +4,8 @@ import { isLoopbackHost, loadConfig } from '../config/index.js';
 import { systemClock, OmniposError } from '../core/index.js';
 import { createLogger } from '../core/log/index.js';
 import { checkCardData, type WalletCardData } from '../crypto/index.js';
-import { acquirerProvisioning } from '../main/acquirer-backend.js';
-import { readInUse } from '../main/acquirer-urls.js';
+import { acquirerProvisioning } from '../factory/index.js';
+import { readInUse } from '../factory/index.js';
 import { printJson, type Command } from './context.js';
 
 async function readStdin(): Promise<string> {

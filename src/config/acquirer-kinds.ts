@@ -5,7 +5,7 @@ import { OMNI_CONFIG } from './acquirer-omni.js';
 /**
  * The acquirer kinds this build's configuration knows, each with its keys and rules (acquirer-<kind>.ts);
  * schema.ts makes `acquirer` the union of `{ kind: '<kind>', <kind>: its keys }`, and each kind's
- * backend is its entry in the factory (src/main/acquirer-backend.ts `KINDS`, keyed by these: a kind
+ * backend is its entry in the factory (src/factory/acquirer-backend.ts `KINDS`, keyed by these: a kind
  * without its entry does not compile).
  */
 export const ACQUIRER_CONFIG = {

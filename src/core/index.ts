@@ -25,3 +25,4 @@ export {
 export type { Logger, LoggerOptions } from './log/logger.js';
 export { TallyLog, tallyText, type TallyLine, type TallyLogOptions } from './log/tally.js';
 export { readXml, writeXml, xml, child, textAt, xmlDeclaredEncoding, XmlSyntaxError, type XmlElement } from './xml.js';
+export { isStartAborted, StartAborted, startError } from './start.js';

@@ -331,7 +331,7 @@ export interface PixCreatePort extends PixHostPort {
  * One acquirer, whole: every port the engines and the daemon need of it, in the engine's words.
  * A backend lives in `src/acquirer/<kind>/` (the omni one: `src/acquirer/omni/backend.ts`), keeps
  * its host's numbers and spellings to itself, and is chosen by `acquirer.kind` in the
- * configuration (`src/main/acquirer-backend.ts`). docs/architecture.md, "Adding an acquirer".
+ * configuration (`src/factory/acquirer-backend.ts`). docs/architecture.md, "Adding an acquirer".
  */
 export interface AcquirerBackend {
   /** The configuration's `acquirer.kind` that chose it. */

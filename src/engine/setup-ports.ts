@@ -79,7 +79,7 @@ export interface WalletPayer {
  * What the technician's commands need of the acquirer besides the daemon's ports: the terminal's
  * initialization, the store's and the terminal's registration, and a wallet's payment of a QR code
  * (sandbox only). Built, like the daemon's `AcquirerBackend` (./ports.ts), by `acquirer.kind`
- * (`src/main/acquirer-backend.ts` `acquirerProvisioning`), without the terminal's database.
+ * (`src/factory/acquirer-backend.ts` `acquirerProvisioning`), without the terminal's database.
  * A field the host refuses is `INVALID_ARGUMENT` naming it; an unreachable host keeps its own code.
  */
 export interface AcquirerProvisioning {

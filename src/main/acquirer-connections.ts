@@ -5,7 +5,7 @@ import type { HostClock } from '../core/index.js';
 import type { Logger } from '../core/log/index.js';
 import type { RunningSandbox } from '../sandbox/index.js';
 import type { Db, Journal } from '../store/index.js';
-import { acquirerBackend, type AcquirerKindEntry, type BackendWiring, type OpenBackend } from './acquirer-backend.js';
+import { acquirerBackend, type AcquirerKindEntry, type BackendWiring, type OpenBackend } from '../factory/index.js';
 import type { Held } from './held.js';
 
 /**

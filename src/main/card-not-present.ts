@@ -10,8 +10,8 @@ import {
   type TypedCardFacts,
   type TypedCardReader,
 } from '../engine/index.js';
-import type { AcquirerWiring } from './acquirer-urls.js';
-import type { CnpOffers, CnpParts } from './cnp-parts.js';
+import type { AcquirerWiring } from '../factory/index.js';
+import type { CnpOffers, CnpParts } from '../factory/index.js';
 import type { Held } from './held.js';
 
 type CnpKind = NonNullable<Config['values']['cardNotPresent']>['kind'];

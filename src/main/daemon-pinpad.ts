@@ -1,9 +1,8 @@
-import { openPinpad, type PinpadDevice } from '../adapters/index.js';
+import { openPinpad, openPinpadTarget, type PinpadDevice, type PinpadTarget } from '../adapters/index.js';
 import type { Config } from '../config/index.js';
 import type { Clock } from '../core/index.js';
 import type { Logger } from '../core/log/index.js';
 import type { TableSet } from '../initialization/index.js';
-import { openPinpadTarget, type PinpadTarget } from './devices.js';
 import type { Held } from './held.js';
 import { PinpadKeySlots } from './pinpad-key-slots.js';
 import { startPinpad, type PinpadAtStart, type StartedPinpad } from './pinpad-start.js';
@@ -18,7 +17,7 @@ export interface DaemonPinpad {
 }
 
 /**
- * The pinpad as the configuration names it (src/main/devices.ts, as for the CLI), its secure
+ * The pinpad as the configuration names it (src/adapters/devices.ts, as for the CLI), its secure
  * session opened now or in the background, and its DUKPT key slots read; each part registered in
  * `held` to close. The embedded virtual pinpad listens on loopback and the driver talks to it over
  * real sockets.

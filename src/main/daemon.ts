@@ -18,7 +18,7 @@ import type { FleetClient } from '../fleet/index.js';
 import type { RunningSandbox } from '../sandbox/index.js';
 import type { VirtualPinpad, VirtualPrinter } from '../sim/index.js';
 import type { Db, Journal, MerchantOrderIds, Outbox } from '../store/index.js';
-import type { AcquirerKindEntry } from './acquirer-backend.js';
+import type { AcquirerKindEntry } from '../factory/index.js';
 import type { AcquirerProbeOptions } from './acquirer-probe.js';
 import type { Operations } from './operations.js';
 import type { PinpadAtStart } from './pinpad-start.js';
@@ -42,7 +42,7 @@ export interface Daemon {
   readonly voids: VoidEngine;
   readonly forwarder: OutboxForwarder;
   /**
-   * The acquirer as the engines see it (`acquirer.kind`'s backend, src/main/acquirer-backend.ts): sales,
+   * The acquirer as the engines see it (`acquirer.kind`'s backend, src/factory/acquirer-backend.ts): sales,
    * delivery, voids, QR codes, Pix, the initialization tables' source, the probe. A kind's own clients
    * stay behind it (tests reach omni's through `omniClientsOf`).
    */
@@ -56,7 +56,7 @@ export interface Daemon {
   readonly virtualPinpad: VirtualPinpad | undefined;
   /** The virtual printer, when the configuration asks for one (its paper can be read). */
   readonly virtualPrinter: VirtualPrinter | undefined;
-  /** Where the pinpad and the printer are (src/main/devices.ts describes them as the CLI does). */
+  /** Where the pinpad and the printer are (src/adapters/devices.ts describes them as the CLI does). */
   readonly devices: { readonly pinpad: string; readonly printer: string };
   readonly apiTokenFile: string;
   /** The embedded sandbox host, when the configuration asks for it. */

@@ -3,8 +3,8 @@ import type { Config } from '../config/index.js';
 import type { HostOperation } from '../engine/index.js';
 import { paymentMethod, TerminalMetrics, type MetricsSources } from '../fleet/index.js';
 import type { Journal } from '../store/index.js';
-import { hostOperationOf } from './acquirer-backend.js';
-import { acquirerUrls } from './acquirer-urls.js';
+import { hostOperationOf } from '../factory/index.js';
+import { acquirerUrls } from '../factory/index.js';
 import type { RunningSandbox } from '../sandbox/index.js';
 
 interface UndiciRequest {
@@ -17,7 +17,7 @@ interface UndiciRequest {
  * GET /metrics's collector, wired to the daemon: payments from the event hub, the host's latency
  * from undici's diagnostics channels (requests to this terminal's acquirer addresses, named by the
  * engine's operation: `sale`, `confirm`, `undo`, `query`…, as the configured backend maps its
- * requests, src/main/acquirer-backend.ts `hostOperationOf`), the pinpad's link events.
+ * requests, src/factory/acquirer-backend.ts `hostOperationOf`), the pinpad's link events.
  */
 export function startMetrics(d: {
   config: Config;

@@ -1,13 +1,12 @@
 import { encodeDocument, type EscPosPrinter, type PrinterStatus } from '../../drivers/printer/index.js';
 import type { PrinterModel } from '../../tables/printers/index.js';
-import { EscPosReceiptPrinter, receiptColumns } from '../adapters/index.js';
+import { EscPosReceiptPrinter, openPrinterTarget, printerDriver, receiptColumns } from '../adapters/index.js';
 import type { ReceiptColumns, ReceiptDocument } from '../receipt/index.js';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../core/log/index.js';
 import type { ReceiptPort } from '../engine/index.js';
 import type { ReceiptService } from '../api/index.js';
 import type { VirtualPrinter } from '../sim/index.js';
-import { openPrinterTarget, printerDriver } from './devices.js';
 
 export interface Printing {
   port: ReceiptPort;
@@ -35,7 +34,7 @@ function documentPrinter(
 }
 
 /**
- * The receipt printer the configuration names (src/main/devices.ts builds it, as for the CLI):
+ * The receipt printer the configuration names (src/adapters/devices.ts builds it, as for the CLI):
  * the virtual one (an ESC/POS printer on a loopback TCP port, driven by the real driver), a
  * network printer, a serial printer, a USB printer-class device, or none (receipts shown, not
  * printed). A real printer that is off at start is opened again at the first receipt.

@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../core/log/index.js';
 import type { RunningSandbox } from '../sandbox/index.js';
-import { sandboxListenOptions } from './acquirer-urls.js';
+import { sandboxListenOptions } from '../factory/index.js';
 import type { Held } from './held.js';
 
 /** The embedded sandbox: the omni host's listeners, and the webservice 1.5's when `cardNotPresent` names it. */

@@ -171,7 +171,7 @@ export const MIGRATIONS: readonly Migration[] = [
     version: 6,
     name: 'indexes for the per-sale lookups',
     // Found by the soak: every delivery asked whether a PaymentId is an e-commerce QR sale's
-    // (src/main/qr-provider.ts) and health counted the outbox, both by reading every row, so a sale
+    // (src/factory/qr-provider.ts) and health counted the outbox, both by reading every row, so a sale
     // took longer as the journal grew (31 sales/s on an empty terminal, 13/s at 50,000 sales).
     // The expression and the WHERE are the queries' own, so SQLite uses these indexes for them.
     up: `

@@ -159,7 +159,7 @@ async function daemonReady(state: string, extra: Record<string, string> = {}, bi
   const api = await freePort();
   const t0 = performance.now();
   // The embedded sandbox's controls on port 0: each of its bases takes a free port too and the
-  // acquirer's addresses follow them by key (src/main/acquirer-urls.ts), so the first start
+  // acquirer's addresses follow them by key (src/factory/acquirer-urls.ts), so the first start
   // downloads the initialization tables as on a terminal and the restarts find them in force.
   const env = {
     ...process.env,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeSupervisorPassword } from '../../src/main/voids.js';
+import { writeSupervisorPassword } from '../../src/operations/index.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { bearer, send } from './attacker.js';
 

@@ -9,7 +9,7 @@ import { OmniVoidAdapter } from './voids.js';
 import { walletCancellations } from './wallet-cancellations.js';
 
 /**
- * Where this terminal's e-commerce QR code sales are (the journal knows: src/main/qr-provider.ts),
+ * Where this terminal's e-commerce QR code sales are (the journal knows: src/factory/qr-provider.ts),
  * so their confirmations, undos and queries go to the e-commerce API and every other to the omni one.
  */
 export interface EcommerceQrSales {

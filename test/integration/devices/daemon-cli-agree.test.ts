@@ -8,13 +8,13 @@ import { runCli } from '../../../src/cli/run.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import { loadConfig } from '../../../src/config/index.js';
 import { startDaemon, type Daemon } from '../../../src/main.js';
-import type { PinpadDeviceConfig, PrinterDeviceConfig } from '../../../src/main/devices.js';
+import type { PinpadDeviceConfig, PrinterDeviceConfig } from '../../../src/adapters/index.js';
 import { shippedConfig, writeConfig } from '../../helpers/config.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { buildBibcomp } from '../../helpers/bibcomp-build.js';
 
 /**
- * One device factory (src/main/devices.ts): every pinpad and printer kind the configuration
+ * One device factory (src/adapters/devices.ts): every pinpad and printer kind the configuration
  * schema accepts — what `omnipos config check` passes — is one the daemon starts with and one the
  * CLI's commands reach, named alike. Before it, the daemon refused a USB pinpad and serial or
  * USB printers that `config check` accepted and `omnipos pinpad info` / `printer test` drove.

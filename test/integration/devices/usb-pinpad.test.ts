@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SecurePinpad } from '../../../drivers/pinpad/index.js';
 import type { PortInfo } from '../../../drivers/transport/index.js';
 import { loadPinpadKey } from '../../../src/adapters/pinpad-keys.js';
-import { openPinpadTarget, UsbSerialTransport } from '../../../src/main/devices.js';
+import { openPinpadTarget, UsbSerialTransport } from '../../../src/adapters/index.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
 

@@ -8,7 +8,7 @@ import { HostClock } from '../../../src/core/host-clock.js';
 import { nextDailyClose } from '../../../src/engine/daily-close.js';
 import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
 import { QrEngine, type QrEvent } from '../../../src/engine/qr/engine.js';
-import { qrProvider } from '../../../src/main/qr-provider.js';
+import { qrProvider } from '../../../src/factory/index.js';
 import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
 import { SANDBOX_CREDENTIALS } from '../../../tables/sandbox-credentials.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OmniDeliveryAdapter } from '../../../src/acquirer/omni/delivery.js';
 import { loadConfig } from '../../../src/config/index.js';
 import { isOmniposError } from '../../../src/core/errors/index.js';
-import { qrProvider } from '../../../src/main/qr-provider.js';
+import { qrProvider } from '../../../src/factory/index.js';
 import { parsePadraoq } from '../../../src/qr/index.js';
 import { Journal, openTerminalDatabase } from '../../../src/store/index.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { spawnDaemonChild, type DaemonChild } from '../../helpers/daemon-child.js';
 import { startHarness, type Harness } from '../../helpers/sandbox.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
-import { writeSupervisorPassword } from '../../../src/main/voids.js';
+import { writeSupervisorPassword } from '../../../src/operations/index.js';
 import { pdvFile, TefPdv, type Exchange } from '../../helpers/tef-pdv.js';
 
 const tempDir = useTempDirs();

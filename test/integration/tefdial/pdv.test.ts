@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatBRL } from '../../../src/core/index.js';
-import { writeSupervisorPassword } from '../../../src/main/voids.js';
+import { writeSupervisorPassword } from '../../../src/operations/index.js';
 import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 import { pdvFile, TefPdv } from '../../helpers/tef-pdv.js';
 

@@ -8,7 +8,7 @@ import { systemClock } from '../../../src/core/clock.js';
 import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
 import { VoidEngine, type VoidEvent } from '../../../src/engine/void/engine.js';
 import { SupervisorGate } from '../../../src/engine/void/supervisor.js';
-import { qrProvider } from '../../../src/main/qr-provider.js';
+import { qrProvider } from '../../../src/factory/index.js';
 import { Journal, openTerminalDatabase } from '../../../src/store/index.js';
 import { walletPays } from '../../helpers/wallet-pay.js';
 import { ownerDeps, qrSaleRequest, qrTerminal, shownCode } from '../../helpers/qr-terminal.js';

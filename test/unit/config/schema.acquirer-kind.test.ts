@@ -2,12 +2,12 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { ACQUIRER_KINDS, DEFAULT_CONFIG_PATH, loadConfig, type ConfigProblem } from '../../../src/config/index.js';
 import { OmniposError } from '../../../src/core/errors/index.js';
-import { factoryKinds } from '../../../src/main/acquirer-backend.js';
+import { factoryKinds } from '../../../src/factory/index.js';
 import { writeConfigWithSecret } from '../../helpers/config.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 
 /**
- * `acquirer` is a union by kind: `kind` chooses the backend (src/main/acquirer-backend.ts), and that
+ * `acquirer` is a union by kind: `kind` chooses the backend (src/factory/acquirer-backend.ts), and that
  * kind's own keys sit under its name (`acquirer.omni`). A file of the shape before the kinds (omni's
  * keys flat beside `kind`) is read as it was.
  */

@@ -22,7 +22,7 @@ import type {
 import { SaleEngine } from '../../../src/engine/sale/engine.js';
 import type { HostSaleOutcome } from '../../../src/engine/sale/types.js';
 import type { HostVoidOutcome } from '../../../src/engine/void/types.js';
-import { omniClientsOf, type AcquirerKindEntry } from '../../../src/main/acquirer-backend.js';
+import { omniClientsOf, type AcquirerKindEntry } from '../../../src/factory/index.js';
 import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
 import { acquirerFiles, codeOf } from '../../../scripts/house/acquirer-files.js';
 import { startTestDaemon } from '../../helpers/daemon.js';
@@ -32,7 +32,7 @@ import { TEST_EXPIRY_KEY } from '../../helpers/store.js';
 
 /**
  * A second acquirer, as small as one can be: a backend that keeps its sales in memory and speaks
- * only the engine's words. It is a whole entry of the factory's table (src/main/acquirer-backend.ts
+ * only the engine's words. It is a whole entry of the factory's table (src/factory/acquirer-backend.ts
  * `AcquirerKindEntry`): every port of AcquirerBackend, the technician's AcquirerProvisioning and the
  * operation names of the metrics (src/engine/ports.ts), so this file does not compile when the
  * interface asks for something a backend cannot give, and one card sale runs through the real
@@ -149,7 +149,7 @@ function stubProvisioning(host: StubHost): AcquirerProvisioning {
 /** The stub's requests as the engine names them (it has no HTTP: nothing to place). */
 const stubOperationOf: HostOperationOf = () => 'other';
 
-/** The line a second acquirer adds to the factory's table (src/main/acquirer-backend.ts `KINDS`), as this stub would. */
+/** The line a second acquirer adds to the factory's table (src/factory/acquirer-backend.ts `KINDS`), as this stub would. */
 const STUB_KIND: AcquirerKindEntry = {
   backend: () => ({ backend: stubBackend(new StubHost()), close: () => Promise.resolve() }),
   provisioning: () => stubProvisioning(new StubHost()),
@@ -292,21 +292,21 @@ describe('the files a second acquirer touches', () => {
   it('outside its own folder src/acquirer/<kind>/, a backend is named in 2 files: the kinds and the factory', () => {
     // Where the kinds are listed (the configuration's enum) and where each kind gets its backend (the factory
     // keyed by every kind, so a kind without a backend does not compile): the only places a new kind is added.
-    expect(naming).toEqual(['src/config/acquirer-kinds.ts', 'src/main/acquirer-backend.ts']);
+    expect(naming).toEqual(['src/config/acquirer-kinds.ts', 'src/factory/acquirer-backend.ts']);
     // Every other part takes the backend it is given: the daemon's composition root reads only the factory
     // (through src/main/acquirer-connections.ts), the technician's commands (init, register, wallet pay) the
     // same factory's provisioning, the metrics its operation names.
     const callers = outsideBackends.filter((f) => /\bacquirerBackend\(/.test(code(f)));
-    expect(callers.sort()).toEqual(['src/main/acquirer-backend.ts', 'src/main/acquirer-connections.ts']);
+    expect(callers.sort()).toEqual(['src/factory/acquirer-backend.ts', 'src/main/acquirer-connections.ts']);
     const provisioning = outsideBackends.filter((f) => /\bacquirerProvisioning\(/.test(code(f)));
     expect(provisioning.sort()).toEqual([
       'src/cli/init.ts',
       'src/cli/register.ts',
       'src/cli/wallet.ts',
-      'src/main/acquirer-backend.ts',
+      'src/factory/acquirer-backend.ts',
     ]);
     const operations = outsideBackends.filter((f) => /\bhostOperationOf\(/.test(code(f)));
-    expect(operations.sort()).toEqual(['src/main/acquirer-backend.ts', 'src/main/metrics.ts']);
+    expect(operations.sort()).toEqual(['src/factory/acquirer-backend.ts', 'src/main/metrics.ts']);
   });
 
   it("the daemon's composition root builds no omni client and exposes the backend, not omni's clients", () => {
@@ -314,11 +314,18 @@ describe('the files a second acquirer touches', () => {
     // factory's omni entry and its helpers (addresses, QR provider) build or name them; the card-not-present
     // port's ecommerce kind is offered by that entry on the e-commerce client it built (no second set).
     expect(omniClients).toEqual([
-      'src/main/acquirer-backend.ts',
-      'src/main/acquirer-urls.ts',
-      'src/main/qr-provider.ts',
+      'src/factory/acquirer-backend.ts',
+      'src/factory/acquirer-urls.ts',
+      'src/factory/qr-provider.ts',
     ]);
-    for (const f of ['src/main.ts', 'src/main/daemon.ts', 'src/main/acquirer-connections.ts'])
+    for (const f of [
+      'src/main.ts',
+      'src/main/start-base.ts',
+      'src/main/start-engines.ts',
+      'src/main/start-doors.ts',
+      'src/main/daemon.ts',
+      'src/main/acquirer-connections.ts',
+    ])
       expect(code(f), f).not.toMatch(/from '(\.\.?\/)+acquirer\/|\bacquirerFromConfig\b|\bomniBackend\b/);
   });
 

@@ -96,6 +96,24 @@ describe('the layer lint rule (docs/architecture.md "Rings")', () => {
     expect(await lint('src/sim/printer/x.ts', "import '../../../tables/printers/index.js';")).toEqual([]);
   });
 
+  it("refuses a command a driver: the CLI gets its devices from the adapters' factory, as the daemon does", async () => {
+    const why =
+      "src/cli may not import drivers: a command gets its devices, sessions, discovery and the drivers' errors from the adapters' factory (src/adapters/devices.ts), as the daemon does";
+    for (const code of [
+      "import { SecurePinpad } from '../../drivers/pinpad/index.js';",
+      "import type { GixResult } from '../../drivers/pinpad/index.js';",
+      "import { findBibcompLibraries } from '../../drivers/bibcomp/index.js';",
+      "const m = await import('../../drivers/transport/index.js');",
+    ])
+      expect(await lint('src/cli/x.ts', code), code).toEqual([why]);
+    expect(
+      await lint(
+        'src/cli/x.ts',
+        "import { openPinpadTarget } from '../adapters/index.js'; import '../main.js'; import '../../tables/printers/index.js';",
+      ),
+    ).toEqual([]);
+  });
+
   it("refuses a virtual device the driver's pinpad tables: it checks against its own reading of the specification", async () => {
     const why =
       "src/sim may not import tables/pinpad: a virtual device checks what it receives against its own reading of the specification (src/sim/pinpad/spec), not the driver's tables";

@@ -12,7 +12,7 @@ describe('a second acquirer kind with its own configuration keys', () => {
     expect(r.outside).toEqual([
       'src/config/acquirer-kinds.ts',
       'src/config/acquirer-stub.ts',
-      'src/main/acquirer-backend.ts',
+      'src/factory/acquirer-backend.ts',
     ]);
     expect(r.read).toMatchObject({
       kind: 'stub',

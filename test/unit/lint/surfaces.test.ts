@@ -119,11 +119,15 @@ describe('one public surface per ring (docs/architecture.md "Rings")', () => {
     expect(await lint('src/cli/fixture.ts', "import { startDaemon } from '../main.js';")).toEqual([]);
   });
 
-  it('lets a command that does not start the daemon take its piece of the composition root, and loads the fleet client lazily only', async () => {
-    expect(await lint('src/cli/void.ts', "import { ensureSupervisorToken } from '../main/voids.js';")).toEqual([]);
+  it('gives a command no piece of the composition root (what it shares with the daemon lives in the factories), and loads the fleet client lazily only', async () => {
+    for (const piece of ['voids', 'held', 'devices', 'acquirer-backend', 'acquirer-urls'])
+      expect(await lint('src/cli/void.ts', `import { x } from '../main/${piece}.js';`), piece).toHaveLength(1);
     expect(
-      await lint('src/cli/homologation.ts', "import { ensureSupervisorToken } from '../main/voids.js';"),
-    ).toHaveLength(1);
+      await lint(
+        'src/cli/void.ts',
+        "import { acquirerProvisioning } from '../factory/index.js'; import { openPinpadTarget } from '../adapters/index.js';",
+      ),
+    ).toEqual([]);
     expect(await lint('src/main/fleet.ts', "const m = await import('../fleet/client.js');")).toEqual([]);
     expect(await lint('src/main/fleet.ts', "import { FleetClient } from '../fleet/client.js';")).toHaveLength(1);
     expect(await lint('src/main/receipt-png.ts', "import { VirtualPrinter } from '../sim/printer/index.js';")).toEqual(

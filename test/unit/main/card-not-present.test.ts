@@ -3,7 +3,7 @@ import { TextReceiptPrinter } from '../../../src/adapters/text-receipt.js';
 import { loadConfig, type Config } from '../../../src/config/index.js';
 import { systemClock } from '../../../src/core/clock.js';
 import { createLogger } from '../../../src/core/log/index.js';
-import { acquirerBackend, omniClientsOf, type BackendWiring } from '../../../src/main/acquirer-backend.js';
+import { acquirerBackend, omniClientsOf, type BackendWiring } from '../../../src/factory/acquirer-backend.js';
 import { startCardNotPresent } from '../../../src/main/card-not-present.js';
 import { Held } from '../../../src/main/held.js';
 import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';

@@ -19,7 +19,7 @@ describe('the per-sale queries read an index, not every row', () => {
     const sql =
       "SELECT 1 FROM journal WHERE kind = 'qr' AND json_extract(data, '$.provider') = 'ecommerce' AND json_extract(data, '$.paymentId') = ? LIMIT 1";
     // The query the product runs is this one, word for word (an edit must keep the index usable).
-    expect(readFileSync(path.join(SRC, 'main/qr-provider.ts'), 'utf8')).toContain(sql);
+    expect(readFileSync(path.join(SRC, 'factory/qr-provider.ts'), 'utf8')).toContain(sql);
     const db = openStore();
     expect(plan(db, sql, 'p-1')).toMatch(/USING INDEX journal_ecommerce_qr_payment/);
     expect(plan(db, sql, 'p-1')).not.toMatch(/^SCAN journal$/);

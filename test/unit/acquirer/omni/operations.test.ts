@@ -5,7 +5,7 @@ import { HOST_OPERATIONS } from '../../../../src/engine/index.js';
 /**
  * The host's latency metric is labelled by the engine's operation, not the omni route's name: the
  * omni backend maps each route (src/acquirer/omni/operations.ts), and the daemon's metrics name a
- * request by its method and path (src/main/metrics.ts, through src/main/acquirer-backend.ts).
+ * request by its method and path (src/main/metrics.ts, through src/factory/acquirer-backend.ts).
  */
 describe('the omni routes as the engine names their operations', () => {
   it('every route has an operation of the engine', () => {

@@ -2,28 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../../../src/core/log/index.js';
 import { OutboxForwarder, type ForwarderDeps } from '../../../../src/engine/outbox/forwarder.js';
 import { OUTBOX_OPERATIONS, idempotencyKey } from '../../../../src/engine/outbox/tasks.js';
-import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../../../../src/engine/ports.js';
 import { Outbox, openTerminalDatabase } from '../../../../src/store/index.js';
+import { FakeAcquirer } from '../../../helpers/fake-acquirer.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { useTempDirs } from '../../../helpers/temp-dir.js';
 
 const tempDir = useTempDirs();
 
-/** A host whose query by order id shows only another terminal's sale under ours; it records every undo sent. */
-function sharedHost(): AcquirerDeliveryPort & { undos: string[] } {
-  const undos: string[] = [];
-  const undo = (id: string): Promise<Delivery> => {
-    undos.push(id);
-    return Promise.resolve({ action: 'retry', reason: 'must not be sent' });
-  };
-  return {
-    undos,
-    confirm: () => Promise.resolve({ action: 'done', reason: 'confirmed' }),
-    undo,
-    undoByOrderId: undo,
-    queryByOrderId: (): Promise<SaleQuery> =>
-      Promise.resolve({ kind: 'not-ours', reason: 'a sale of terminal 42009999' }),
-  };
+/** A host whose query by order id shows only another terminal's sale under ours; anything else it is asked fails the test. */
+function sharedHost(): FakeAcquirer {
+  const host = new FakeAcquirer();
+  host.on('delivery.queryByOrderId').persist().reply({ kind: 'not-ours', reason: 'a sale of terminal 42009999' });
+  return host;
 }
 
 type Alarm = Parameters<NonNullable<ForwarderDeps['onAlarm']>>[0];
@@ -44,7 +34,7 @@ describe('the outbox when the host shows another terminal’s sale under our ord
     const forwarder = new OutboxForwarder({
       db,
       outbox,
-      port: host,
+      port: host.delivery,
       clock,
       log: createLogger({ level: 'silent' }),
       onSettled: () => undefined,
@@ -73,7 +63,7 @@ describe('the outbox when the host shows another terminal’s sale under our ord
       taskId: first.id,
       message: expect.stringMatching(/another terminal .*42009999.*terminal\.orderIdTerminal/),
     });
-    expect(host.undos).toEqual([]);
+    expect(host.calls().filter((c) => c !== 'delivery.queryByOrderId')).toEqual([]);
     db.close();
   });
 });

@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { attemptWatch, type WatchTask } from '../../../../src/engine/outbox/watch.js';
-import type { AcquirerDeliveryPort, Delivery, HostSaleState, SaleQuery } from '../../../../src/engine/ports.js';
+import type { Delivery, HostSaleState, SaleQuery } from '../../../../src/engine/ports.js';
+import { FakeAcquirer } from '../../../helpers/fake-acquirer.js';
 
 /**
  * attemptWatch (src/engine/outbox/watch.ts) moves money: after a wallet QR sale ended unpaid it
@@ -14,27 +15,12 @@ const BEFORE = new Date('2026-11-25T11:59:59.999Z');
 const AT = new Date('2026-11-25T12:00:00.000Z');
 const AFTER = new Date('2026-11-25T12:00:01.000Z');
 
-/** A host that answers the query as told and records every undo it is asked. */
-function host(
-  query: SaleQuery,
-  undo: Delivery = { action: 'done', reason: 'undone' },
-): AcquirerDeliveryPort & { undos: string[]; queries: string[] } {
-  const undos: string[] = [];
-  const queries: string[] = [];
-  return {
-    undos,
-    queries,
-    confirm: () => Promise.reject(new Error('a watch never confirms')),
-    undo: (paymentId) => {
-      undos.push(paymentId);
-      return Promise.resolve(undo);
-    },
-    undoByOrderId: () => Promise.reject(new Error('a watch never undoes by order id')),
-    queryByOrderId: (id) => {
-      queries.push(id);
-      return Promise.resolve(query);
-    },
-  };
+/** A host that answers the query as told and every undo with `undo`; a confirm or an undo by order id fails the test. */
+function host(query: SaleQuery, undo: Delivery = { action: 'done', reason: 'undone' }): FakeAcquirer {
+  const fake = new FakeAcquirer();
+  fake.on('delivery.queryByOrderId').persist().reply(query);
+  fake.on('delivery.undo').persist().reply(undo);
+  return fake;
 }
 
 const PID = '9b3c5a0e-1f2d-4c3b-8a79-0f1e2d3c4b5a';
@@ -108,10 +94,10 @@ const TABLE: Row[] = [
 describe('attemptWatch: every query answer → the decision', () => {
   it.each(TABLE)('%s', async (_name, query, now, action, undone, late) => {
     const h = host(query);
-    const d = (await attemptWatch(h, task, now)).delivery;
+    const d = (await attemptWatch(h.delivery, task, now)).delivery;
     expect(d.action).toBe(action);
-    expect(h.queries).toEqual([task.merchantOrderId]);
-    expect(h.undos).toEqual(undone ? [PID] : []);
+    expect(h.calledWith('delivery.queryByOrderId').map(([id]) => id)).toEqual([task.merchantOrderId]);
+    expect(h.calledWith('delivery.undo').map(([id]) => id)).toEqual(undone ? [PID] : []);
     expect(d.late === true).toBe(late);
   });
 
@@ -124,9 +110,9 @@ describe('attemptWatch: every query answer → the decision', () => {
     ],
   ])('a late payment whose undo does not settle — %s', async (_name, undo) => {
     const h = host({ kind: 'found', paymentId: PID, state: 'approved' }, undo);
-    const d = (await attemptWatch(h, task, BEFORE)).delivery;
+    const d = (await attemptWatch(h.delivery, task, BEFORE)).delivery;
     expect(d).toEqual(undo);
-    expect(h.undos).toEqual([PID]);
+    expect(h.calledWith('delivery.undo').map(([id]) => id)).toEqual([PID]);
   });
 
   it('never undoes without a found, unconfirmed, undecided sale with a PaymentId; never done while a found payment stands (1000 runs)', async () => {
@@ -154,11 +140,11 @@ describe('attemptWatch: every query answer → the decision', () => {
     await fc.assert(
       fc.asyncProperty(query, fc.constantFrom(BEFORE, AT, AFTER), async (q, now) => {
         const h = host(q);
-        const d = (await attemptWatch(h, task, now)).delivery;
+        const d = (await attemptWatch(h.delivery, task, now)).delivery;
         const found = q.kind === 'found' ? q : undefined;
         const nothingCharged = found && ['undone', 'declined', 'cancelled'].includes(found.state);
         const final = found && (nothingCharged || found.state === 'confirmed');
-        if (h.undos.length) expect(found && !final && found.paymentId).toBeTruthy();
+        if (h.calledWith('delivery.undo').length) expect(found && !final && found.paymentId).toBeTruthy();
         if (found?.state === 'confirmed') expect(d.action).toBe('needs-refund');
         if (d.action === 'done' && !d.late) expect(q.kind === 'not-found' ? now >= AT : nothingCharged).toBeTruthy();
         if (q.kind === 'unknown') expect(d.action).toBe('retry');

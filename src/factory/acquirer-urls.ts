@@ -36,6 +36,15 @@ export function omniKeys(config: Config): OmniKeys {
   return a.omni;
 }
 
+/**
+ * The omni kind's address keys, or none for another kind: the embedded sandbox plays the omni host, so
+ * another kind's addresses never point at it (and it listens on its own ports only).
+ */
+function omniAddresses(config: Config): Partial<Record<UrlKey, string>> {
+  const a = config.values.acquirer;
+  return a.kind === 'omni' ? a.omni : {};
+}
+
 const isLoopback = (host: string): boolean => host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
 
 /** A configured address's port (the scheme's default when it names none). */
@@ -46,7 +55,7 @@ function plannedPorts(config: Config): Partial<Record<SandboxBase, number>> {
   const controls = config.values.sandbox.port;
   const seen = new Map<number, number>([[controls, 2]]);
   const wanted: [SandboxBase, number][] = [];
-  const keys = omniKeys(config);
+  const keys = omniAddresses(config);
   for (const k of URL_KEYS) {
     const v = keys[k];
     if (!v) continue;
@@ -72,7 +81,7 @@ export function sandboxListenOptions(config: Config, controlsPort = config.value
 }
 
 /**
- * The acquirer addresses. Those naming the embedded sandbox (a loopback address on one of the
+ * The acquirer addresses (the omni kind's; another kind has none here). Those naming the embedded sandbox (a loopback address on one of the
  * ports the configuration gives it, or any loopback one when `sandbox.port` is 0) point where it
  * really listens: the listener on that port when there is one, else the one playing the key's
  * base; the configured path (e.g. `/api/v0.1`) is kept.
@@ -82,7 +91,7 @@ export function acquirerUrls(config: Config, sandbox: SandboxListeners | undefin
   const ours = new Set<number>([config.values.sandbox.port, ...Object.values(plannedPorts(config))]);
   const byPort = new Map<number, SandboxBase>();
   if (sandbox) for (const [b, p] of Object.entries(sandbox.ports) as [SandboxBase, number][]) byPort.set(p, b);
-  const keys = omniKeys(config);
+  const keys = omniAddresses(config);
   for (const k of URL_KEYS) {
     const v = keys[k];
     if (v === undefined) continue;

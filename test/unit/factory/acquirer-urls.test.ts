@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../../../src/config/index.js';
-import { acquirerUrls, sandboxListenOptions } from '../../../src/main/acquirer-urls.js';
+import { loadConfig, type Config } from '../../../src/config/index.js';
+import { acquirerUrls, sandboxListenOptions } from '../../../src/factory/index.js';
 import { SANDBOX_BASES, type RunningSandbox, type SandboxBase } from '../../../src/sandbox/index.js';
 
 /** A running sandbox as acquirerUrls sees it: each base's listener address and port. */
@@ -101,5 +101,23 @@ describe('the embedded sandbox: one listener per configured address', () => {
       running(free),
     );
     expect(remote.walletUrl).toBe('https://wallet.example.com');
+  });
+});
+
+describe('another acquirer kind beside the embedded sandbox', () => {
+  /** The default configuration with a second kind's keys instead of omni's (no such kind ships: read as JSON). */
+  function otherKind(): Config {
+    const config = loadConfig({ env: env() });
+    const acquirer: Config['values']['acquirer'] = JSON.parse(
+      '{"kind":"stub","stub":{"hostUrl":"https://stub.invalid"}}',
+    );
+    return { ...config, values: { ...config.values, acquirer } };
+  }
+
+  it('starts the sandbox on its own ports and maps no address (it plays the omni host; on 8230ee6 omniKeys threw)', () => {
+    const config = otherKind();
+    expect(sandboxListenOptions(config)).toEqual({ port: 18080, ports: {} });
+    const ports = Object.fromEntries(SANDBOX_BASES.map((b, i) => [b, 40000 + i])) as Record<SandboxBase, number>;
+    expect(acquirerUrls(config, running(ports))).toEqual({});
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig, type Config } from '../../../src/config/index.js';
 import { systemClock } from '../../../src/core/clock.js';
 import { createLogger } from '../../../src/core/log/index.js';
-import { acquirerBackend, omniClientsOf, type BackendWiring } from '../../../src/main/acquirer-backend.js';
+import { acquirerBackend, omniClientsOf, type BackendWiring } from '../../../src/factory/index.js';
 import { Journal, openTerminalDatabase } from '../../../src/store/index.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 

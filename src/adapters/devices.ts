@@ -9,7 +9,7 @@ import {
   type Transport,
 } from '../../drivers/transport/index.js';
 import { DEFAULT_PRINTER_MODEL_ID, findPrinterModel, type PrinterModel } from '../../tables/printers/index.js';
-import { bibcompTransport } from '../adapters/index.js';
+import { bibcompTransport } from './pinpad-device.js';
 import type { ConfigValues } from '../config/index.js';
 import { OmniposError } from '../core/index.js';
 import type { Logger } from '../core/log/index.js';

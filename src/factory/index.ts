@@ -1,0 +1,32 @@
+/**
+ * The factory's public surface (docs/architecture.md "Rings"): what the configuration names, built
+ * alike for the daemon (src/main.ts) and the technician's commands (src/cli) without loading the
+ * daemon: the acquirer of `acquirer.kind` (its backend, provisioning, probe and request names), its
+ * addresses (the embedded sandbox's where it listens) and where the wallet QR codes come from.
+ * The devices have theirs in src/adapters (devices.ts).
+ */
+export {
+  acquirerBackend,
+  acquirerProbe,
+  acquirerProvisioning,
+  factoryKinds,
+  hostOperationOf,
+  omniClientsOf,
+  type AcquirerKindEntry,
+  type BackendWiring,
+  type OpenBackend,
+  type OpenProbe,
+  type ProbeAnswer,
+  type ProvisioningWiring,
+} from './acquirer-backend.js';
+export {
+  acquirerFromConfig,
+  acquirerUrls,
+  omniKeys,
+  readInUse,
+  sandboxListenOptions,
+  type AcquirerWiring,
+  type SandboxListeners,
+} from './acquirer-urls.js';
+export { ecommerceQrSales, qrProvider, wantedQrProvider, type QrProvider } from './qr-provider.js';
+export { ecommerceCnpParts, type CnpOffers, type CnpParts } from './cnp-parts.js';
