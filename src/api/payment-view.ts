@@ -44,6 +44,9 @@ const CNP_STATUS: Record<CnpStateName, PaymentStatus> = {
   failed: 'failed',
   undoing: 'undone',
   undone: 'undone',
+  capturing: 'approved',
+  voiding: 'cancelled',
+  voided: 'cancelled',
   'needs-refund': 'needs-refund',
   'dead-letter': 'failed',
 };
@@ -63,6 +66,8 @@ function cnpView(entry: JournalEntry): Record<string, unknown> {
     ...(d.paymentId ? { paymentId: d.paymentId } : {}),
     ...(d.authorizationCode ? { authorizationCode: d.authorizationCode } : {}),
     ...(d.maskedNumber ? { card: { maskedPan: d.maskedNumber } } : {}),
+    ...(d.capturedAmount !== undefined ? { capturedAmount: d.capturedAmount } : {}),
+    ...(d.voidedAmount !== undefined ? { voidedAmount: d.voidedAmount } : {}),
     ...(d.reason ? { reason: d.reason } : {}),
     createdAt: entry.createdAt,
     updatedAt: entry.updatedAt,

@@ -7,12 +7,7 @@ import {
 } from '../acquirer/index.js';
 import type { Config } from '../config/index.js';
 import { OmniposError } from '../core/index.js';
-import {
-  CnpEngine,
-  type AcquirerDeliveryPort,
-  type CardNotPresentBackend,
-  type CnpEngineDeps,
-} from '../engine/index.js';
+import { CnpEngine, type CnpDeliveryPort, type CardNotPresentBackend, type CnpEngineDeps } from '../engine/index.js';
 import { acquirerFromConfig, omniKeys, type AcquirerWiring } from './acquirer-urls.js';
 import type { Held } from './held.js';
 
@@ -21,7 +16,7 @@ type CnpKind = NonNullable<Config['values']['cardNotPresent']>['kind'];
 /** A card-not-present backend and the delivery port its undo race runs on, with the clients it opened. */
 export interface CnpParts {
   backend: CardNotPresentBackend;
-  delivery: AcquirerDeliveryPort;
+  delivery: CnpDeliveryPort;
   close(): Promise<void>;
 }
 
@@ -78,7 +73,7 @@ export function startCardNotPresent(
   config: Config,
   wiring: AcquirerWiring,
   deps: Omit<CnpEngineDeps, 'host'>,
-): { engine: CnpEngine; delivery: AcquirerDeliveryPort } | undefined {
+): { engine: CnpEngine; delivery: CnpDeliveryPort } | undefined {
   const kind = config.values.cardNotPresent?.kind;
   if (kind === undefined) return undefined;
   const parts = KINDS[kind](config, wiring);
