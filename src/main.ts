@@ -273,6 +273,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
     pinpad: pinpadDevice.pinpad,
     busy: () => timing.lock.busy,
     receiptOf: receiptFactsOf({ sale: engine, qr: qrEngine, pix: pixEngine, void: voids.engine }),
+    ...(cnp ? { captureDeadline: (entry) => cnp.engine.captureDeadline(entry) } : {}),
   });
   held.add('the day book and alarms', () => operations.stop());
   const health = {
