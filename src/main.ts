@@ -317,6 +317,7 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
       qrEngine: profile || qrCodes ? qrEngine : undefined,
       pixEngine,
       voids: voids.engine,
+      cnpEngine: cnp?.engine,
       journal,
       pinpadOpen: started?.assertOpen,
       outbox,

@@ -16,10 +16,11 @@ import { act, createPayment, getPayment, listPayments, type PaymentsDeps } from 
 import { answerReceipt, reprintReceipt, showReceipt, type ReceiptService } from './receipts.js';
 import { DAY_ROUTES, type DayApiDeps } from './day.js';
 import { VOID_ROUTES, type VoidsApiDeps } from './voids.js';
+import { CNP_CAPTURE_ROUTES, type CnpCaptureApiDeps } from './card-not-present-capture.js';
 import { matchPath, type Route } from './routes.js';
 import { serveMetrics, type MetricsSource } from './metrics.js';
 
-export interface ApiDeps extends PaymentsDeps, DayApiDeps, VoidsApiDeps {
+export interface ApiDeps extends PaymentsDeps, DayApiDeps, VoidsApiDeps, CnpCaptureApiDeps {
   token: string;
   outbox: Outbox;
   log: Logger;
@@ -112,6 +113,7 @@ export const ROUTES: readonly Route<ApiDeps>[] = [
   { method: 'GET', path: '/v1/health', handle: ({ res }, deps) => sendJson(res, 200, healthView(deps)) },
   ...DAY_ROUTES,
   ...VOID_ROUTES,
+  ...CNP_CAPTURE_ROUTES,
   { method: 'GET', path: '/v1/openapi.json', auth: false, handle: ({ req, res }) => serveDocument(req, res) },
   { method: 'GET', path: '/v1/docs', auth: false, handle: ({ req, res }) => serveReference(req, res) },
   {

@@ -44,6 +44,8 @@ export const OPERATIONS: Readonly<Record<string, OperationName>> = {
   'POST /v1/payments/{id}/void': { operationId: 'createVoid', tag: 'voids' },
   'GET /v1/payments/{id}/voids': { operationId: 'listVoids', tag: 'voids' },
   'GET /v1/voids/{id}': { operationId: 'getVoid', tag: 'voids' },
+  'POST /v1/card-not-present/sales/{id}/capture': { operationId: 'captureCardNotPresentSale', tag: 'payments' },
+  'POST /v1/card-not-present/sales/{id}/void': { operationId: 'voidCardNotPresentSale', tag: 'payments' },
   'POST /v1/events/ticket': { operationId: 'createEventTicket', tag: 'events' },
   'GET /v1/events': { operationId: 'streamEvents', tag: 'events' },
   'GET /v1/day/report': { operationId: 'getDayReport', tag: 'day' },

@@ -1,6 +1,7 @@
 import { dayPaths } from './day.js';
 import { STATUSES } from './payments.js';
 import { voidPaths } from './voids.js';
+import { cnpCapturePaths } from './card-not-present-capture.js';
 import { error, int, json, ref, str, type Schema } from './openapi-kit.js';
 
 const PAYMENT_ID = {
@@ -260,6 +261,7 @@ export const PATHS: Record<string, Schema> = {
   },
   ...dayPaths(UNAUTHORIZED, error),
   ...voidPaths(UNAUTHORIZED, error),
+  ...cnpCapturePaths(UNAUTHORIZED),
   '/metrics': {
     get: {
       summary: 'Prometheus metrics (OpenMetrics text)',

@@ -63,6 +63,8 @@ function cnpView(entry: JournalEntry): Record<string, unknown> {
     amount: entry.amount,
     method: d.request.method,
     installments: d.request.installments,
+    // Decided by the host's answer alone: the cash register confirms nothing (the document requires the field).
+    confirmation: 'auto',
     ...(d.paymentId ? { paymentId: d.paymentId } : {}),
     ...(d.authorizationCode ? { authorizationCode: d.authorizationCode } : {}),
     ...(d.maskedNumber ? { card: { maskedPan: d.maskedNumber } } : {}),

@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { expect } from 'vitest';
-import { startTestDaemon } from './daemon.js';
+import { startTestDaemon, type TestDaemonOptions } from './daemon.js';
 
 export type TestDaemon = Awaited<ReturnType<typeof startTestDaemon>>;
 type Op = { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> };
@@ -18,14 +18,14 @@ export interface Call {
  * checked against the schema the document declares for its route and status, and recorded in
  * `seen` (route × status), so the test can tell which declared answers nobody produced.
  */
-export function documentedApi() {
+export function documentedApi(options: TestDaemonOptions = {}) {
   let t: TestDaemon;
   let doc: Record<string, unknown>;
   const paths = () => doc.paths as Record<string, Record<string, Op>>;
   const seen = new Set<string>();
 
   async function start(): Promise<TestDaemon> {
-    t = await startTestDaemon();
+    t = await startTestDaemon(options);
     doc = (await request(`${t.daemon.apiUrl}/v1/openapi.json`).then((r) => r.body.json())) as Record<string, unknown>;
     return t;
   }
