@@ -17,10 +17,11 @@ import { answerReceipt, reprintReceipt, showReceipt, type ReceiptService } from 
 import { DAY_ROUTES, type DayApiDeps } from './day.js';
 import { VOID_ROUTES, type VoidsApiDeps } from './voids.js';
 import { CNP_SALE_ROUTES, type CnpSalesApiDeps } from './card-not-present.js';
+import { CNP_CAPTURE_ROUTES, type CnpCaptureApiDeps } from './card-not-present-capture.js';
 import { matchPath, type Route } from './routes.js';
 import { serveMetrics, type MetricsSource } from './metrics.js';
 
-export interface ApiDeps extends PaymentsDeps, DayApiDeps, VoidsApiDeps, CnpSalesApiDeps {
+export interface ApiDeps extends PaymentsDeps, DayApiDeps, VoidsApiDeps, CnpSalesApiDeps, CnpCaptureApiDeps {
   token: string;
   outbox: Outbox;
   log: Logger;
@@ -114,6 +115,7 @@ export const ROUTES: readonly Route<ApiDeps>[] = [
   ...DAY_ROUTES,
   ...VOID_ROUTES,
   ...CNP_SALE_ROUTES,
+  ...CNP_CAPTURE_ROUTES,
   { method: 'GET', path: '/v1/openapi.json', auth: false, handle: ({ req, res }) => serveDocument(req, res) },
   { method: 'GET', path: '/v1/docs', auth: false, handle: ({ req, res }) => serveReference(req, res) },
   {

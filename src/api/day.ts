@@ -250,6 +250,22 @@ export const DAY_SCHEMAS: Record<string, Schema> = {
         },
         required: ['since', 'sales', 'voids', 'net', 'lines'],
       },
+      preAuthorizationsOpen: {
+        type: 'array',
+        description:
+          "Card-not-present pre-authorizations held at the host and not captured yet (of any day) when the report was made; each is on the lines of its own day too. Capture or void them before the host's capture deadline (alarm CNP_CAPTURE_DUE).",
+        items: {
+          type: 'object',
+          properties: {
+            id: int,
+            merchantOrderId: str,
+            amount: int,
+            state: { enum: ['authorized', 'capturing'] },
+            createdAt: { ...str, format: 'date-time' },
+          },
+          required: ['id', 'merchantOrderId', 'amount', 'state', 'createdAt'],
+        },
+      },
     },
     required: ['date', 'from', 'to', 'generatedAt', 'closedAt', 'counts', 'totals', 'lines'],
   },

@@ -50,6 +50,8 @@ export const OPERATIONS: Readonly<Record<string, OperationName>> = {
   'GET /v1/voids/{id}': { operationId: 'getVoid', tag: 'voids' },
   'POST /v1/card-not-present/sales': { operationId: 'createCardNotPresentSale', tag: 'card-not-present' },
   'GET /v1/card-not-present/sales/{id}': { operationId: 'getCardNotPresentSale', tag: 'card-not-present' },
+  'POST /v1/card-not-present/sales/{id}/capture': { operationId: 'captureCardNotPresentSale', tag: 'card-not-present' },
+  'POST /v1/card-not-present/sales/{id}/void': { operationId: 'voidCardNotPresentSale', tag: 'card-not-present' },
   'POST /v1/events/ticket': { operationId: 'createEventTicket', tag: 'events' },
   'GET /v1/events': { operationId: 'streamEvents', tag: 'events' },
   'GET /v1/day/report': { operationId: 'getDayReport', tag: 'day' },

@@ -2,6 +2,7 @@ import { dayPaths } from './day.js';
 import { STATUSES } from './payments.js';
 import { voidPaths } from './voids.js';
 import { cnpSalePaths } from './card-not-present.js';
+import { cnpCapturePaths } from './card-not-present-capture.js';
 import { error, int, json, ref, str, type Schema } from './openapi-kit.js';
 
 const PAYMENT_ID = {
@@ -262,6 +263,7 @@ export const PATHS: Record<string, Schema> = {
   ...dayPaths(UNAUTHORIZED, error),
   ...voidPaths(UNAUTHORIZED, error),
   ...cnpSalePaths(UNAUTHORIZED, error),
+  ...cnpCapturePaths(UNAUTHORIZED),
   '/metrics': {
     get: {
       summary: 'Prometheus metrics (OpenMetrics text)',

@@ -36,6 +36,11 @@ export const SCHEMAS: Record<string, Schema> = {
       status: { type: 'string', enum: STATUSES },
       state: { ...str, description: 'The engine state behind the status (for support).' },
       amount: { ...int, description: 'Cents.' },
+      capturedAmount: {
+        ...int,
+        description: 'A card-not-present sale: cents captured (a pre-authorization captured whole or in part).',
+      },
+      voidedAmount: { ...int, description: 'A card-not-present sale: cents voided of it so far (partial voids).' },
       method: { type: 'string', enum: ['credit', 'debit', 'voucher', 'wallet-qr', 'pix'] },
       qrModality: { type: 'string', enum: ['credit', 'debit'] },
       installments: int,

@@ -44,6 +44,9 @@ const CNP_STATUS: Record<CnpStateName, PaymentStatus> = {
   failed: 'failed',
   undoing: 'undone',
   undone: 'undone',
+  capturing: 'approved',
+  voiding: 'cancelled',
+  voided: 'cancelled',
   'needs-refund': 'needs-refund',
   'dead-letter': 'failed',
 };
@@ -60,9 +63,13 @@ function cnpView(entry: JournalEntry): Record<string, unknown> {
     amount: entry.amount,
     method: d.request.method,
     installments: d.request.installments,
+    // Decided by the host's answer alone: the cash register confirms nothing (the document requires the field).
+    confirmation: 'auto',
     ...(d.paymentId ? { paymentId: d.paymentId } : {}),
     ...(d.authorizationCode ? { authorizationCode: d.authorizationCode } : {}),
     ...(d.maskedNumber ? { card: { maskedPan: d.maskedNumber } } : {}),
+    ...(d.capturedAmount !== undefined ? { capturedAmount: d.capturedAmount } : {}),
+    ...(d.voidedAmount !== undefined ? { voidedAmount: d.voidedAmount } : {}),
     ...(d.reason ? { reason: d.reason } : {}),
     createdAt: entry.createdAt,
     updatedAt: entry.updatedAt,

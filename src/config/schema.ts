@@ -263,6 +263,11 @@ const alarms = z.strictObject({
   closeWarningMinutes: z.number().int().min(1).max(720).default(60),
   /** The host's clock this far from ours is an alarm, seconds. */
   clockOffsetSeconds: z.number().int().min(1).max(86_400).default(60),
+  /**
+   * A card-not-present pre-authorization still uncaptured this long before its host's capture
+   * deadline (15 days on the e-commerce API, 5 on the webservice 1.5) is an alarm, hours.
+   */
+  captureWarningHours: z.number().int().min(1).max(240).default(24),
 });
 
 const supervisor = z.strictObject({

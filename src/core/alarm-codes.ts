@@ -33,6 +33,8 @@ export const ALARM_CODES = [
   'VOID_RECEIPT_FAILED',
   'VOID_STOOD',
   'HOST_ANOMALY',
+  /** A card-not-present pre-authorization still uncaptured this close to its host's capture deadline (or past it). */
+  'CNP_CAPTURE_DUE',
   /**
    * The host shows another terminal's sale under one of our order ids (`orderIdTerminal` is unique per
    * terminal, not per merchant): the terminal stays safe (it never undoes by that id); someone must give

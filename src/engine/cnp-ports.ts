@@ -1,4 +1,4 @@
-import type { HostSaleState, SaleQuery } from './ports.js';
+import type { AcquirerDeliveryPort, Delivery, HostSaleState, SaleQuery } from './ports.js';
 
 /**
  * The card-not-present port: sales whose card is not at the terminal (a phone order typed on the
@@ -74,9 +74,36 @@ export interface CardProduct {
   detail: string;
 }
 
+/**
+ * The host's rules for a pre-authorization's life, as its manual writes them (each with its line in
+ * `sources`): the engine refuses locally what the host would refuse, before anything is sent.
+ */
+export interface CnpHostRules {
+  /** Days after the authorization within which a capture is taken; past them the host refuses it (or cancels the sale). */
+  captureDeadlineDays: number;
+  /** A capture may be partial (a smaller amount), and only one capture is ever taken. */
+  partialCaptureOnce: true;
+  /** A partial void is taken only of a captured sale (a pre-authorization is voided whole). */
+  partialVoidNeedsCapture: true;
+  /** A partial void leaves the sale captured (the remainder charged); a whole void leaves nothing charged. */
+  partialVoidLeavesCaptured: true;
+  /** Each rule's line in the manual. */
+  sources: { captureDeadline: string; partialCapture: string; partialVoid: string; partialVoidLeaves: string };
+}
+
+/** The capture and the void of a sale, in the outbox's words (a capture or a partial void whose answer was lost). */
+export interface CnpDeliveryPort extends AcquirerDeliveryPort {
+  /** Whole (no amount) or partial capture: `done` once the host shows it captured, else `retry`. */
+  capture(paymentId: string, amountCents?: number): Promise<Delivery>;
+  /** The sale as the host shows it now, with its captured and voided amounts where the answer tells. */
+  query(paymentId: string): Promise<SaleQuery>;
+}
+
 export interface CardNotPresentBackend {
   /** The configuration's kind (`ecommerce`, `webservice15`). */
   readonly kind: string;
+  /** What the host's manual says of captures and voids (the engine checks them before sending). */
+  readonly rules: CnpHostRules;
   /** Never repeated automatically; debit is refused by name before anything is sent. */
   sale(request: CnpSaleRequest): Promise<CnpSaleOutcome>;
   /** Whole (no amount) or partial capture of a pre-authorization. */

@@ -64,6 +64,9 @@ export type SaleQuery =
       captured?: boolean;
       detail?: string;
       authorization?: HostAuthorization;
+      /** What the host shows captured and voided of it, cents, where its answer tells (a card-not-present sale). */
+      capturedCents?: number;
+      voidedCents?: number;
     }
   /** Not found now; never final by itself (the sale may still be landing). */
   | { kind: 'not-found' }

@@ -1,12 +1,12 @@
 import { EcommerceCardNotPresent, EcommerceCnpDelivery, type EcommerceClient } from '../acquirer/index.js';
 import type { Config } from '../config/index.js';
-import type { AcquirerDeliveryPort, CardNotPresentBackend } from '../engine/index.js';
+import type { CnpDeliveryPort, CardNotPresentBackend } from '../engine/index.js';
 import { omniKeys } from './acquirer-urls.js';
 
 /** A card-not-present backend and the delivery port its undo race runs on, with the clients it opened. */
 export interface CnpParts {
   backend: CardNotPresentBackend;
-  delivery: AcquirerDeliveryPort;
+  delivery: CnpDeliveryPort;
   close(): Promise<void>;
 }
 

@@ -4,7 +4,7 @@ import { OmniposError } from '../core/index.js';
 import {
   CnpEngine,
   typedCardOf,
-  type AcquirerDeliveryPort,
+  type CnpDeliveryPort,
   type CnpEngineDeps,
   type TypedCard,
   type TypedCardFacts,
@@ -29,7 +29,7 @@ export interface CnpWiring extends Pick<AcquirerWiring, 'log'> {
 /** The daemon's card-not-present sales: the engine, the undo race's port, and the typed card of one request. */
 export interface CardNotPresent {
   engine: CnpEngine;
-  delivery: AcquirerDeliveryPort;
+  delivery: CnpDeliveryPort;
   /** The card typed on the pinpad, its brand named or looked up (src/engine/cnp/typed-card.ts). */
   typedCard(facts: TypedCardFacts, signal?: AbortSignal): Promise<TypedCard>;
 }

@@ -30,6 +30,8 @@ export interface OperationsDeps {
   pinpad?: { readonly status: string };
   /** True while a payment holds the terminal (maintenance waits). */
   busy?: () => boolean;
+  /** A card-not-present pre-authorization's capture deadline (CnpEngine's), for its alarm. */
+  captureDeadline?: (entry: JournalEntry) => Date;
   /** A payment's receipt facts, for its day's archive. */
   receiptOf?: (entry: JournalEntry) => ReceiptFacts | undefined;
 }
@@ -95,6 +97,7 @@ export function startOperations(d: OperationsDeps): Operations {
     thresholds: {
       closeWarningMs: v.alarms.closeWarningMinutes * 60_000,
       clockOffsetMs: v.alarms.clockOffsetSeconds * 1000,
+      captureWarningMs: v.alarms.captureWarningHours * 3_600_000,
     },
     checkMs: v.alarms.checkSeconds * 1000,
     events: d.events,
@@ -104,6 +107,7 @@ export function startOperations(d: OperationsDeps): Operations {
     webhook,
     terminal: { terminalId: v.terminal.terminalId, environment: v.environment },
     voided: (saleId) => givenBackOf(d.db, saleId),
+    captureDeadline: d.captureDeadline,
   }).start();
   return {
     day,

@@ -76,6 +76,7 @@ export async function openFrontDoors(deps: DaemonDeps, held: Held, b: Built, wat
       qrEngine: profile || qrCodes ? qrEngine : undefined,
       pixEngine,
       cnp,
+      cnpEngine: cnp?.engine,
       voids: voids.engine,
       journal,
       pinpadOpen: started?.assertOpen,

@@ -194,7 +194,7 @@ export function startDayAndAlarms(
   const { db, journal, outbox } = b.store;
   const { events } = b.acquirer;
   const { printing, pinpadDevice } = b.devices;
-  const { timing, engine, qrEngine, pixEngine, voids } = b.engines;
+  const { timing, engine, qrEngine, pixEngine, cnp, voids } = b.engines;
   const operations = startOperations({
     config,
     log,
@@ -208,6 +208,7 @@ export function startDayAndAlarms(
     pinpad: pinpadDevice.pinpad,
     busy: () => timing.lock.busy,
     receiptOf: receiptFactsOf({ sale: engine, qr: qrEngine, pix: pixEngine, void: voids.engine }),
+    ...(cnp ? { captureDeadline: (entry) => cnp.engine.captureDeadline(entry) } : {}),
   });
   held.add('the day book and alarms', () => operations.stop());
   return operations;

@@ -18,7 +18,7 @@ export interface Call {
  * checked against the schema the document declares for its route and status, and recorded in
  * `seen` (route × status), so the test can tell which declared answers nobody produced.
  */
-export function documentedApi() {
+export function documentedApi(options: TestDaemonOptions = {}) {
   let t: TestDaemon;
   let doc: Record<string, unknown>;
   const paths = () => doc.paths as Record<string, Record<string, Op>>;

@@ -3,6 +3,7 @@ import type {
   CardNotPresentBackend,
   CardProduct,
   CnpChangeOutcome,
+  CnpHostRules,
   CnpSaleOutcome,
   CnpSaleRequest,
   SaleQuery,
@@ -59,9 +60,26 @@ export function cardProductOf(a: CardBinAnswer): CardProduct {
   };
 }
 
+/** The e-commerce page's rules for a pre-authorization's captures and voids. */
+export const ECOMMERCE_RULES: CnpHostRules = {
+  captureDeadlineDays: 15,
+  partialCaptureOnce: true,
+  partialVoidNeedsCapture: true,
+  partialVoidLeavesCaptured: true,
+  sources: {
+    captureDeadline: 'ecom:6072 "A captura é um processo com prazo de execução padrão de 15 dias"',
+    partialCapture:
+      'ecom:6078-6080 "pode ocorrer apenas uma vez por transação"; "Após a captura, não é possível realizar capturas adicionais"',
+    partialVoid: 'ecom:6285 "O cancelamento parcial está disponível apenas para transações capturadas"',
+    partialVoidLeaves:
+      'ecom:6313-6330 (a partial void answers Status 2); ecom:7375-7376 (a whole one 10, or 11 after the day)',
+  },
+};
+
 /** The JSON e-commerce API as the card-not-present backend: credit sales typed on the pinpad. */
 export class EcommerceCardNotPresent implements CardNotPresentBackend {
   readonly kind = 'ecommerce';
+  readonly rules = ECOMMERCE_RULES;
   readonly #client: EcommerceClient;
   readonly #settings: EcommerceCnpSettings;
 

@@ -1,4 +1,4 @@
-import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../../engine/index.js';
+import type { CnpDeliveryPort, Delivery, SaleQuery } from '../../engine/index.js';
 import type { EcommerceClient } from '../ecommerce-client.js';
 import type { EcommerceCardNotPresent } from './backend.js';
 import { changeOutcome } from './outcomes.js';
@@ -13,7 +13,7 @@ import { settle } from './settle.js';
  * - `undo`: the whole void by PaymentId; `undoByOrderId`: the void by order id (ecom:6207-6209);
  * - only a 2xx body showing the state asked decides; anything else is `retry` and the query decides.
  */
-export class EcommerceCnpDelivery implements AcquirerDeliveryPort {
+export class EcommerceCnpDelivery implements CnpDeliveryPort {
   readonly #client: EcommerceClient;
   readonly #backend: EcommerceCardNotPresent;
 
@@ -25,9 +25,17 @@ export class EcommerceCnpDelivery implements AcquirerDeliveryPort {
   async confirm(paymentId: string): Promise<Delivery> {
     const shown = await this.#backend.query(paymentId);
     if (shown.kind === 'found' && shown.captured === true) return { action: 'done', reason: 'captured at the host' };
-    const c = await this.#backend.capture(paymentId);
+    return this.capture(paymentId);
+  }
+
+  async capture(paymentId: string, amountCents?: number): Promise<Delivery> {
+    const c = await this.#backend.capture(paymentId, amountCents);
     if (c.kind === 'done') return { action: 'done', reason: `captured (${c.detail})` };
     return { action: 'retry', reason: `capture: ${c.detail}` };
+  }
+
+  query(paymentId: string): Promise<SaleQuery> {
+    return this.#backend.query(paymentId);
   }
 
   async undo(paymentId: string): Promise<Delivery> {

@@ -104,6 +104,8 @@ export function cardQueryOutcome(ex: Exchange): SaleQuery {
     state: row.state,
     captured: row.captured,
     detail: detailOf(p),
+    ...(typeof p?.CapturedAmount === 'number' ? { capturedCents: p.CapturedAmount } : {}),
+    ...(typeof p?.VoidedAmount === 'number' ? { voidedCents: p.VoidedAmount } : {}),
   };
 }
 

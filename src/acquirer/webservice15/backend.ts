@@ -4,6 +4,7 @@ import type {
   CardNotPresentBackend,
   CardProduct,
   CnpChangeOutcome,
+  CnpHostRules,
   CnpSaleOutcome,
   CnpSaleRequest,
   SaleQuery,
@@ -67,9 +68,27 @@ function bandeira(brand: string): string {
   return b;
 }
 
+/** The webservice 1.5 manual's rules for a pre-authorization's captures and cancellations. */
+export const WS15_RULES: CnpHostRules = {
+  captureDeadlineDays: 5,
+  partialCaptureOnce: true,
+  partialVoidNeedsCapture: true,
+  partialVoidLeavesCaptured: true,
+  sources: {
+    captureDeadline:
+      'ws15:1376 "O prazo máximo para realizar a captura posterior é de 5 dias corridos"; ws15:1440 (then cancelled by the service)',
+    partialCapture:
+      'ws15:1394-1404 (captura total e parcial, at most the authorized amount; only a status 4 is captured)',
+    partialVoid: 'ws15:1458 (the partial cancellation only of a captured transaction)',
+    partialVoidLeaves:
+      'ws15:1460 (a partial cancellation leaves it 6; the whole "altera o status da transação para 9")',
+  },
+};
+
 /** The XML webservice 1.5 as the card-not-present backend: credit sales typed on the pinpad, captures, cancellations, tokens. */
 export class Webservice15CardNotPresent implements CardNotPresentBackend {
   readonly kind = 'webservice15';
+  readonly rules = WS15_RULES;
   readonly #post: Ws15Post;
   readonly #s: Ws15Settings;
 

@@ -1,4 +1,4 @@
-import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../../engine/index.js';
+import type { CnpDeliveryPort, Delivery, SaleQuery } from '../../engine/index.js';
 import type { Webservice15CardNotPresent } from './backend.js';
 
 /**
@@ -11,7 +11,7 @@ import type { Webservice15CardNotPresent } from './backend.js';
  *   decides, never final by itself);
  * - only an answer showing the state asked decides; anything else is `retry`.
  */
-export class Webservice15CnpDelivery implements AcquirerDeliveryPort {
+export class Webservice15CnpDelivery implements CnpDeliveryPort {
   readonly #backend: Webservice15CardNotPresent;
 
   constructor(backend: Webservice15CardNotPresent) {
@@ -21,9 +21,17 @@ export class Webservice15CnpDelivery implements AcquirerDeliveryPort {
   async confirm(tid: string): Promise<Delivery> {
     const shown = await this.#backend.query(tid);
     if (shown.kind === 'found' && shown.captured === true) return { action: 'done', reason: 'captured at the host' };
-    const c = await this.#backend.capture(tid);
+    return this.capture(tid);
+  }
+
+  async capture(tid: string, amountCents?: number): Promise<Delivery> {
+    const c = await this.#backend.capture(tid, amountCents);
     if (c.kind === 'done') return { action: 'done', reason: `captured (${c.detail})` };
     return { action: 'retry', reason: `capture: ${c.detail}` };
+  }
+
+  query(tid: string): Promise<SaleQuery> {
+    return this.#backend.query(tid);
   }
 
   async undo(tid: string): Promise<Delivery> {

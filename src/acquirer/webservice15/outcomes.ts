@@ -70,5 +70,14 @@ export function queryOutcome(ex: Ws15Exchange): SaleQuery {
   if (a.kind === 'bad') return { kind: 'unknown', reason: a.reason };
   if (a.kind === 'erro' && a.row?.meaning === 'not-found') return { kind: 'not-found' };
   if (a.kind !== 'transacao' || !a.row) return { kind: 'unknown', reason: describe(a) };
-  return { kind: 'found', paymentId: a.tid, state: a.row.state, captured: a.row.captured, detail: describe(a) };
+  const voided = a.cancelledCents.reduce((s, c) => s + c, 0);
+  return {
+    kind: 'found',
+    paymentId: a.tid,
+    state: a.row.state,
+    captured: a.row.captured,
+    detail: describe(a),
+    ...(a.capturedCents !== undefined ? { capturedCents: a.capturedCents } : {}),
+    voidedCents: voided,
+  };
 }

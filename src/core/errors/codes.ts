@@ -110,6 +110,12 @@ export const ERROR_CODES = {
     exit: 4,
     summary: "a debit sale without the card needs the cardholder's authentication in a browser: refused",
   },
+  CNP_HOST_REFUSED: {
+    http: 422,
+    exit: 4,
+    summary:
+      'the card-not-present host refused the capture or void (its published code in the message): nothing changed, the sale stays as it was',
+  },
   CNP_NOT_OFFERED: {
     http: 501,
     exit: 4,

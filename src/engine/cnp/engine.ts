@@ -1,11 +1,21 @@
 import type { JournalEntry, MerchantOrderIds } from '../../store/index.js';
-import type { CardNotPresentBackend, CnpSaleOutcome, TypedCard } from '../cnp-ports.js';
+import type { CardNotPresentBackend, CnpChangeOutcome, CnpSaleOutcome, TypedCard } from '../cnp-ports.js';
 import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
 import { SPEAKS_CORE } from '../machine-vocabulary.js';
-import { OUTBOX_OPERATIONS, idempotencyKey, type UndoTask } from '../outbox/tasks.js';
+import { OmniposError } from '../../core/index.js';
+import { captureDeadline, checkChange } from './checks.js';
+import { cnpTask } from './durable.js';
 import type { ReceiptSubject } from '../ports.js';
 import { cnpTransition } from './machine.js';
-import type { CnpEffect, CnpInput, CnpPaymentRequest, CnpSaleData, CnpState, CnpStateName } from './types.js';
+import type {
+  CnpChange,
+  CnpEffect,
+  CnpInput,
+  CnpPaymentRequest,
+  CnpSaleData,
+  CnpState,
+  CnpStateName,
+} from './types.js';
 
 export type CnpEvent =
   | { type: 'state'; id: number; merchantOrderId: string; state: CnpStateName; input: string }
@@ -18,7 +28,14 @@ export interface CnpEngineDeps extends OwnerDeps {
   onEvent?: (event: CnpEvent) => void;
 }
 
-const DURABLE = new Set<CnpEffect['kind']>(['outbox.cnp-undo']);
+/** A capture's or void's end: the row after its answer, and what the answer was (`unknown`: the outbox settles it). */
+export interface CnpChangeResult {
+  entry: JournalEntry;
+  outcome: CnpChangeOutcome['kind'];
+  detail: string;
+}
+
+const DURABLE = new Set<CnpEffect['kind']>(['outbox.cnp-undo', 'outbox.cnp-capture', 'outbox.cnp-void-part']);
 
 /**
  * A request the backend threw on instead of answering: its refusals by name before anything is sent
@@ -89,21 +106,79 @@ export class CnpEngine extends MachineOwner<CnpStateName, CnpSaleData, CnpInput,
   }
 
   /**
+   * Captures a pre-authorization, whole (no amount) or in part, within the host's deadline; see {@link change}.
+   */
+  capture(id: number, amount?: number): Promise<CnpChangeResult> {
+    return this.change(id, 'capture', amount);
+  }
+
+  /** Voids a pre-authorization (whole) or a captured sale (whole, or a part of what remains); see {@link change}. */
+  void(id: number, amount?: number): Promise<CnpChangeResult> {
+    return this.change(id, 'void', amount);
+  }
+
+  /**
+   * A capture or void: checked against the host's rules (checks.ts), journaled (`capturing`,
+   * `voiding`) before it leaves, and moved by its answer: done, refused (the row back where it
+   * was), or lost (the row stays, its outbox task settles it). Resolves with the row after the
+   * answer and what the answer was.
+   */
+  async change(id: number, op: CnpChange['op'], amount?: number): Promise<CnpChangeResult> {
+    const entry = this.entry(id);
+    const state = this.stateOf(entry);
+    const asked = checkChange(state, op, amount, this.#d.host.rules, this.#d.clock.now());
+    const change: CnpChange = { ...asked, sentAt: this.#d.clock.now().toISOString() };
+    const step = cnpTransition(state, { kind: 'change', change });
+    if (!step.ok) throw new OmniposError('NOT_ALLOWED', step.reason);
+    this.commit(entry, step.state, step.input, step.effects);
+    const paymentId = state.data.paymentId ?? '';
+    let outcome: CnpChangeOutcome;
+    try {
+      outcome =
+        op === 'capture'
+          ? await this.#d.host.capture(paymentId, change.amount)
+          : await this.#d.host.void(paymentId, change.amount);
+    } catch (e) {
+      outcome = { kind: 'unknown', detail: (e as Error).message };
+    }
+    await this.apply(id, { kind: 'changed', outcome });
+    return { entry: this.entry(id), outcome: outcome.kind, detail: outcome.detail };
+  }
+
+  /** The capture deadline of a pre-authorized row (the host's days from when the sale left). */
+  captureDeadline(entry: JournalEntry): Date {
+    return captureDeadline(this.stateOf(entry), this.#d.host.rules);
+  }
+
+  /**
    * At start: a row still `sending` may have reached the host (the answer was lost with the
    * process): the undo race settles it, as an unknown answer's. A row `undoing` has its task made
    * sure of. A pre-authorization (`authorized`) waits for its capture or void.
    */
   recover(): { id: number; from: string; plan: string }[] {
-    return this.recoverEntries(['sending', 'undoing'], (state) =>
-      state.name === 'sending'
-        ? {
-            kind: 'transition',
-            to: 'undoing',
-            reason: 'stopped before the answer was journaled',
-            effects: [{ kind: 'outbox.cnp-undo' }],
-          }
-        : { kind: 'ensure', effects: [{ kind: 'outbox.cnp-undo' }] },
-    );
+    return this.recoverEntries(['sending', 'undoing', 'capturing', 'voiding'], (state) => {
+      if (state.name === 'sending')
+        return {
+          kind: 'transition',
+          to: 'undoing',
+          reason: 'stopped before the answer was journaled',
+          effects: [{ kind: 'outbox.cnp-undo' }],
+        };
+      // A capture or void in flight may have reached the host: its settlement's task, as a lost answer's.
+      const c = state.data.change;
+      if (state.name !== 'undoing' && c)
+        return {
+          kind: 'ensure',
+          effects: [
+            c.op === 'capture'
+              ? { kind: 'outbox.cnp-capture' }
+              : c.amount === undefined
+                ? { kind: 'outbox.cnp-undo' }
+                : { kind: 'outbox.cnp-void-part' },
+          ],
+        };
+      return { kind: 'ensure', effects: [{ kind: 'outbox.cnp-undo' }] };
+    });
   }
 
   stop(): void {
@@ -121,22 +196,9 @@ export class CnpEngine extends MachineOwner<CnpStateName, CnpSaleData, CnpInput,
   }
 
   protected writeDurable(journalId: number, state: CnpState, effects: readonly CnpEffect[]): void {
-    const d = state.data;
     for (const e of effects) {
-      if (e.kind !== 'outbox.cnp-undo') continue;
-      const task: UndoTask = {
-        merchantOrderId: d.merchantOrderId,
-        sentAt: d.sentAt,
-        amount: d.request.amount,
-        ...(d.paymentId ? { paymentId: d.paymentId } : {}),
-      };
-      this.#d.outbox.enqueue({
-        journalId,
-        operation: OUTBOX_OPERATIONS.cnpUndo,
-        idempotencyKey: idempotencyKey('cnp-undo', d.merchantOrderId),
-        payload: { ...task },
-        at: this.#d.clock.now(),
-      });
+      const task = cnpTask(state, e);
+      if (task) this.#d.outbox.enqueue({ journalId, ...task, at: this.#d.clock.now() });
     }
   }
 

@@ -1,6 +1,7 @@
 import type { MachineStep } from '../owner-deps.js';
 import { SALE, decide } from '../rules/index.js';
 import { undoSettled } from '../undo-settled.js';
+import { changeAnswered, changeAsked, changeDelivered } from './changes.js';
 import type { DeliveredInput } from '../machine-vocabulary.js';
 import type { CnpSaleOutcome } from '../cnp-ports.js';
 import {
@@ -69,8 +70,17 @@ function delivered(state: CnpState, input: DeliveredInput): Step {
 /** The card-not-present sale as a pure transition function (the same contract as the card sale's). */
 export function cnpTransition(state: CnpState, input: CnpInput): Step {
   const refuse = (): Step => ({ ok: false, reason: `input ${input.kind} is not valid in state ${state.name}` });
+  // A captured sale is final as a sale (retention keeps its row like any other) and still voidable.
+  if (input.kind === 'change') return changeAsked(state, input.change) ?? refuse();
   if (CNP_FINAL.has(state.name)) return refuse();
   if (state.name === 'sending' && input.kind === 'answered') return answered(state, input.outcome);
   if (state.name === 'undoing' && input.kind === 'delivered') return delivered(state, input);
-  return refuse();
+  const changing = state.name === 'capturing' || state.name === 'voiding';
+  const step =
+    changing && input.kind === 'changed'
+      ? changeAnswered(state, input.outcome)
+      : changing && input.kind === 'delivered'
+        ? changeDelivered(state, input)
+        : undefined;
+  return step ?? refuse();
 }

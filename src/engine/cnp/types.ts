@@ -1,5 +1,5 @@
 import type { AlarmEffect, DeliveredInput } from '../machine-vocabulary.js';
-import type { CnpSaleOutcome } from '../cnp-ports.js';
+import type { CnpChangeOutcome, CnpSaleOutcome } from '../cnp-ports.js';
 
 /**
  * A sale without the card present (a phone order typed on the pinpad, a pre-authorization), on a
@@ -35,6 +35,23 @@ export interface CnpSaleData {
   /** The host's own terms for the answer (status, return code), for people. */
   detail?: string;
   reason?: string;
+  /** Cents the host captured (a whole capture: the amount authorized). */
+  capturedAmount?: number;
+  /** Cents voided of a captured sale so far (partial voids). */
+  voidedAmount?: number;
+  /** The capture or void in flight (journaled before it leaves), until its answer or the query settles it. */
+  change?: CnpChange;
+}
+
+/** A capture or a void asked of a pre-authorized or captured sale. */
+export interface CnpChange {
+  op: 'capture' | 'void';
+  /** Cents; absent: the whole (what is authorized, or what remains captured). */
+  amount?: number;
+  /** The state it was asked in, and goes back to when the host refuses it. */
+  from: 'authorized' | 'captured';
+  /** When it was about to leave (ISO): its undo race's day, and its own outbox task's key. */
+  sentAt: string;
 }
 
 export const CNP_STATES = [
@@ -50,6 +67,12 @@ export const CNP_STATES = [
   /** The undo race runs (`cnp.undo`). */
   'undoing',
   'undone',
+  /** A capture journaled before it leaves; its answer lost, the query settles it (`cnp.capture`). */
+  'capturing',
+  /** A void journaled before it leaves; its answer lost, the undo race (whole) or the query (a part) settles it. */
+  'voiding',
+  /** Voided whole at the host (Status 10 or 11; the webservice's 9): nothing charged. */
+  'voided',
   'needs-refund',
   'dead-letter',
 ] as const;
@@ -61,6 +84,7 @@ export const CNP_FINAL: ReadonlySet<CnpStateName> = new Set<CnpStateName>([
   'declined',
   'failed',
   'undone',
+  'voided',
   'needs-refund',
   'dead-letter',
 ]);
@@ -70,6 +94,13 @@ export interface CnpState {
   data: CnpSaleData;
 }
 
-export type CnpInput = { kind: 'answered'; outcome: CnpSaleOutcome } | DeliveredInput;
+export type CnpInput =
+  | { kind: 'answered'; outcome: CnpSaleOutcome }
+  /** A capture or void asked (journaled before it leaves). */
+  | { kind: 'change'; change: CnpChange }
+  /** The capture's or void's own answer. */
+  | { kind: 'changed'; outcome: CnpChangeOutcome }
+  | DeliveredInput;
 
-export type CnpEffect = { kind: 'outbox.cnp-undo' } | AlarmEffect;
+export type CnpEffect =
+  { kind: 'outbox.cnp-undo' } | { kind: 'outbox.cnp-capture' } | { kind: 'outbox.cnp-void-part' } | AlarmEffect;

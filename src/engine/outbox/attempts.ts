@@ -1,4 +1,6 @@
 import type { AcquirerDeliveryPort, Delivery } from '../ports.js';
+import type { CnpDeliveryPort } from '../cnp-ports.js';
+import { attemptCnpCapture, attemptCnpVoidPart, type CnpCaptureTask, type CnpVoidPartTask } from './cnp-changes.js';
 import type { VoidDeliveryPort } from '../void/ports.js';
 import { attemptPix, type PixHostPort, type PixTask } from './pix.js';
 import { OUTBOX_OPERATIONS, type ConfirmTask, type UndoTask } from './tasks.js';
@@ -19,6 +21,8 @@ export interface OutboxPayloads {
   'void.confirm': VoidConfirmTask;
   'void.undo': VoidUndoTask;
   'cnp.undo': UndoTask;
+  'cnp.capture': CnpCaptureTask;
+  'cnp.void-part': CnpVoidPartTask;
 }
 
 /** What an attempt may use: the hosts' ports (Pix and voids only when configured) and the time. */
@@ -27,7 +31,7 @@ export interface AttemptContext {
   pix?: PixHostPort | undefined;
   voids?: VoidDeliveryPort | undefined;
   /** The card-not-present backend's delivery port (absent without `cardNotPresent`). */
-  cnp?: AcquirerDeliveryPort | undefined;
+  cnp?: CnpDeliveryPort | undefined;
   undoRace: UndoRaceOptions;
   now: Date;
   /**
@@ -66,6 +70,8 @@ export const ATTEMPTS: {
   'void.undo': (c, t) => (c.voids ? attemptVoidUndo(c.voids, t, c.now, visibilityOf(c.undoRace)) : noPort('void.undo')),
   // The card sale's undo race, decided by the same `sale.undo` table, against the card-not-present host.
   'cnp.undo': (c, t) => (c.cnp ? attemptUndo(c.cnp, t, c.now, c.undoRace) : noPort('cnp.undo')),
+  'cnp.capture': (c, t) => (c.cnp ? attemptCnpCapture(c.cnp, t) : noPort('cnp.capture')),
+  'cnp.void-part': (c, t) => (c.cnp ? attemptCnpVoidPart(c.cnp, t, c.now, c.undoRace) : noPort('cnp.void-part')),
 };
 
 const OPERATIONS: ReadonlySet<string> = new Set(Object.values(OUTBOX_OPERATIONS));
@@ -88,6 +94,8 @@ const REQUIRED: { readonly [Op in OutboxOperation]: readonly (keyof OutboxPayloa
   'void.confirm': ['merchantVoidId', 'paymentId', 'voidId'],
   'void.undo': ['merchantVoidId', 'paymentId'],
   'cnp.undo': ['merchantOrderId'],
+  'cnp.capture': ['merchantOrderId', 'paymentId', 'sentAt'],
+  'cnp.void-part': ['merchantOrderId', 'paymentId', 'sentAt'],
 };
 
 function holds<Op extends OutboxOperation>(op: Op, payload: object): payload is OutboxPayloads[Op] {

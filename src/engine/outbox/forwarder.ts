@@ -8,6 +8,7 @@ import { attemptTask, isOutboxOperation } from './attempts.js';
 import type { UndoRaceOptions } from './undo-race.js';
 import type { PixHostPort } from './pix.js';
 import type { VoidDeliveryPort } from '../void/ports.js';
+import type { CnpDeliveryPort } from '../cnp-ports.js';
 
 export interface ForwarderDeps {
   db: Db;
@@ -18,7 +19,7 @@ export interface ForwarderDeps {
   /** The omni API's void confirmations and undos (card voids). */
   voids?: VoidDeliveryPort | undefined;
   /** The card-not-present backend's delivery port (`cnp.undo`; absent without `cardNotPresent`). */
-  cnp?: AcquirerDeliveryPort | undefined;
+  cnp?: CnpDeliveryPort | undefined;
   clock: Clock;
   log: Logger;
   /**

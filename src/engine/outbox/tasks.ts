@@ -29,6 +29,10 @@ export const OUTBOX_OPERATIONS = {
   voidUndo: 'void.undo',
   /** A card-not-present sale's undo race (the same race and payload as `sale.undo`, on the card-not-present host). */
   cnpUndo: 'cnp.undo',
+  /** A card-not-present capture whose answer was lost: the query, and the capture again of what still shows authorized. */
+  cnpCapture: 'cnp.capture',
+  /** A card-not-present partial void whose answer was lost: the query only (never voided twice). */
+  cnpVoidPart: 'cnp.void-part',
 } as const;
 
 /** One task per sale and operation: enqueueing again returns the task already there. */

@@ -5,3 +5,4 @@ export * from './visibility.js';
 export * from './render.js';
 export * from './book-create.js';
 export * from './rulebook.js';
+export * from './book-cnp.js';

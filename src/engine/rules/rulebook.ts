@@ -17,6 +17,7 @@ import {
   VOID,
   WALLET_CANCELLATION,
 } from './book-create.js';
+import { CNP_VOID_PART } from './book-cnp.js';
 
 /** Every table, by the operation's name as docs/decisions.md prints it. */
 export const RULEBOOK = {
@@ -35,4 +36,5 @@ export const RULEBOOK = {
   'pix.refund': PIX_REFUND,
   'pix.refund (asked)': PIX_REFUND_ASKED,
   'pix.refund (request)': PIX_REFUND_REQUEST,
+  'cnp.void (part)': CNP_VOID_PART,
 } as const;

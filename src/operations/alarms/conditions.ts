@@ -22,6 +22,8 @@ export interface AlarmSnapshot {
   pinpad?: string | undefined;
   /** How far the host's clock is ahead of ours, ms. */
   clockOffsetMs: number;
+  /** Card-not-present pre-authorizations held at the host, uncaptured, with their capture deadline. */
+  preAuthorizations?: readonly { id: number; merchantOrderId: string; amount: number; deadline: Date }[];
 }
 
 export interface AlarmThresholds {
@@ -29,6 +31,8 @@ export interface AlarmThresholds {
   closeWarningMs: number;
   /** A host clock this far off is an alarm, ms. */
   clockOffsetMs: number;
+  /** A pre-authorization uncaptured this close to its capture deadline is an alarm, ms (default 24 h). */
+  captureWarningMs?: number;
 }
 
 const PINPAD_GONE = new Set(['disconnected', 'reconnecting', 'closed']);
@@ -105,6 +109,7 @@ export function conditions(s: AlarmSnapshot, t: AlarmThresholds): Condition[] {
       context: { status: s.pinpad },
     });
   }
+  out.push(...captureDue(s, t));
   if (Math.abs(s.clockOffsetMs) > t.clockOffsetMs) {
     const seconds = Math.round(s.clockOffsetMs / 1000);
     out.push({
@@ -116,6 +121,26 @@ export function conditions(s: AlarmSnapshot, t: AlarmThresholds): Condition[] {
     });
   }
   return out;
+}
+
+/** CNP_CAPTURE_DUE: a pre-authorization near (or past) its capture deadline, uncaptured: capture or void it. */
+function captureDue(s: AlarmSnapshot, t: AlarmThresholds): Condition[] {
+  const warn = t.captureWarningMs ?? 24 * 3_600_000;
+  return (s.preAuthorizations ?? [])
+    .filter((p) => p.deadline.getTime() - s.now.getTime() <= warn)
+    .map((p) => {
+      const past = p.deadline.getTime() <= s.now.getTime();
+      return {
+        key: `capture-due:${p.id}`,
+        code: 'CNP_CAPTURE_DUE',
+        severity: past ? 'error' : 'warn',
+        message: past
+          ? `pre-authorization ${p.merchantOrderId} (${formatBRL(p.amount)}) passed its capture deadline (${p.deadline.toISOString()}) uncaptured: the host no longer captures it`
+          : `pre-authorization ${p.merchantOrderId} (${formatBRL(p.amount)}) must be captured or voided before ${p.deadline.toISOString()}`,
+        context: { id: p.id, merchantOrderId: p.merchantOrderId, amount: p.amount, deadline: p.deadline.toISOString() },
+        once: true,
+      } satisfies Condition;
+    });
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Clock, Logger } from '../../core/index.js';
 import { nextDailyClose } from '../../engine/index.js';
-import type { Journal, Outbox } from '../../store/index.js';
+import type { Journal, JournalEntry, Outbox } from '../../store/index.js';
 import { conditions, engineAlarmKey, type AlarmSnapshot, type AlarmThresholds } from './conditions.js';
 import type { Alarm, Condition } from './types.js';
 import type { WebhookSender } from './webhook.js';
@@ -35,6 +35,8 @@ export interface AlarmMonitorOptions {
    * voided in full is settled and raises nothing; one voided in part names what is still owed.
    */
   voided?: ((saleId: number) => number) | undefined;
+  /** A card-not-present pre-authorization's capture deadline (the engine's, by its host's rules); absent: none watched. */
+  captureDeadline?: ((entry: JournalEntry) => Date) | undefined;
 }
 
 /** Conditions that may flicker (a device between two reads) are raised when seen in two checks in a row. */
@@ -144,7 +146,15 @@ export class AlarmMonitor {
       printer: this.#o.printer?.(),
       pinpad: this.#o.pinpad?.(),
       clockOffsetMs: this.#o.clockOffsetMs?.() ?? 0,
+      ...(this.#o.captureDeadline ? { preAuthorizations: this.#preAuthorizations(this.#o.captureDeadline) } : {}),
     };
+  }
+
+  #preAuthorizations(deadline: (entry: JournalEntry) => Date): NonNullable<AlarmSnapshot['preAuthorizations']> {
+    return this.#o.journal
+      .inStates(['authorized'])
+      .filter((e) => e.kind === 'cnp')
+      .map((e) => ({ id: e.id, merchantOrderId: e.merchantOrderId, amount: e.amount, deadline: deadline(e) }));
   }
 
   /** One check: raises what newly holds, clears what stopped. Never throws. */

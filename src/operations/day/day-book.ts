@@ -66,7 +66,30 @@ export class DayBook {
       (ref.id !== undefined ? journal.get(ref.id) : undefined) ??
       (ref.merchantOrderId ? journal.byMerchantOrderId(ref.merchantOrderId) : undefined);
     const lines = this.entries(date).map((e) => dayLine(e, saleOf));
-    return buildDayReport({ date, from, to, now: this.deps.clock.now(), lines, ...(closedAt ? { closedAt } : {}) });
+    const report = buildDayReport({
+      date,
+      from,
+      to,
+      now: this.deps.clock.now(),
+      lines,
+      ...(closedAt ? { closedAt } : {}),
+    });
+    const open = this.#preAuthorizationsOpen();
+    return open.length > 0 ? { ...report, preAuthorizationsOpen: open } : report;
+  }
+
+  /** Card-not-present pre-authorizations held at the host, uncaptured (of any day), oldest first. */
+  #preAuthorizationsOpen(): NonNullable<DayReport['preAuthorizationsOpen']> {
+    return this.deps.journal
+      .inStates(['authorized', 'capturing'])
+      .filter((e) => e.kind === 'cnp')
+      .map((e) => ({
+        id: e.id,
+        merchantOrderId: e.merchantOrderId,
+        amount: e.amount,
+        state: e.state,
+        createdAt: e.createdAt,
+      }));
   }
 
   /**

@@ -115,7 +115,11 @@ const PIX: Readonly<Record<string, DayOutcome>> = {
 const CNP: Readonly<Record<string, DayOutcome>> = {
   sending: 'in-progress',
   authorized: 'approved',
+  capturing: 'approved',
   captured: 'confirmed',
+  // Held at the host until the void takes; a part voided leaves the row captured (its amount less the part).
+  voiding: 'approved',
+  voided: 'cancelled',
   declined: 'declined',
   failed: 'failed',
   undoing: 'in-progress',
@@ -224,13 +228,18 @@ export function dayLine(
     };
   }
   const { method, brand, product, outcome } = DAY_FACTS[entry.kind](entry.state, request, card);
+  // A card-not-present sale captured in part, or voided in part, charges what was captured less what was voided.
+  const amount =
+    entry.kind === 'cnp' && entry.state === 'captured'
+      ? (cents(d.capturedAmount) ?? entry.amount) - (cents(d.voidedAmount) ?? 0)
+      : entry.amount;
   return {
     ...base,
     method,
     brand,
     product,
     outcome,
-    amount: entry.amount,
-    charged: CHARGED_OUTCOMES.has(outcome) ? entry.amount : 0,
+    amount,
+    charged: CHARGED_OUTCOMES.has(outcome) ? amount : 0,
   };
 }

@@ -65,6 +65,11 @@ export interface DayReport {
     byProduct: Record<string, DayGroup>;
   };
   lines: DayLine[];
+  /**
+   * Card-not-present pre-authorizations still held at the host uncaptured when the report was made,
+   * of any day (each is on its own day's lines too): capture or void them before their deadline.
+   */
+  preAuthorizationsOpen?: { id: number; merchantOrderId: string; amount: number; state: string; createdAt: string }[];
 }
 
 function group(map: Record<string, DayGroup>, key: string): DayGroup {

@@ -1,4 +1,7 @@
+import { existsSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listenWs15, TEST_STORE, type RunningWs15 } from '../../../src/sandbox/index.js';
 import { scanForCardData } from '../../helpers/scan-card-data.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { startHarness, type Harness } from '../../helpers/sandbox.js';
@@ -49,7 +52,10 @@ async function until<T>(f: () => Promise<T | undefined>, ms = 90_000): Promise<T
   }
 }
 
-type Recovered = { journal: { merchantOrderId: string; kind: string; state: string }[]; outbox: { pending: number } };
+type Recovered = {
+  journal: { merchantOrderId: string; kind: string; state: string; data: Record<string, unknown> }[];
+  outbox: { pending: number };
+};
 
 const lastLine = (out: string): Recovered => JSON.parse(out.trim().split('\n').at(-1)!) as Recovered;
 
@@ -109,6 +115,135 @@ describe('card not present: the terminal killed with a sale in flight', () => {
       const ledger = await h.ledger();
       expect(ledger.entries.filter((e) => e.merchantOrderId === journal[0]!.merchantOrderId)).toEqual([]);
       expect(scanForCardData(state, TYPED)).toEqual([]);
+    },
+    TWO_DAEMONS_MS,
+  );
+});
+
+describe('card not present: the terminal killed with a capture or a void in flight', () => {
+  async function killedAfter(
+    change: 'capture' | 'void',
+    amount: string,
+    part: string | undefined,
+    taken: string,
+  ): Promise<{ state: string; merchantOrderId: string; recovered: Recovered }> {
+    const state = tempDir();
+    const route = change === 'capture' ? 'ecommerceSaleCapture' : 'ecommerceSaleVoid';
+    // The host takes the change and keeps its answer (as a connection lost after the request).
+    await h.fault(route, { drop: true });
+    const sale = child('sale', state, {
+      SALE_AMOUNT: amount,
+      CAPTURE: 'false',
+      CHANGE: change,
+      ...(part ? { CHANGE_AMOUNT: part } : {}),
+      OMNIPOS_ACQUIRER__TIMEOUT_MS: '60000',
+    });
+    const merchantOrderId = await until(() => Promise.resolve(/"merchantOrderId":"(\d+)"/.exec(sale.out())?.[1]));
+    await until(async () =>
+      (await h.ledger()).entries.find((e) => e.kind === taken && e.merchantOrderId === merchantOrderId),
+    );
+    sale.child.kill('SIGKILL');
+    expect((await sale.exit).signal).toBe('SIGKILL');
+    const recovered = child('recover', state);
+    expect((await recovered.exit).code, recovered.err()).toBe(0);
+    return { state, merchantOrderId, recovered: lastLine(recovered.out()) };
+  }
+
+  it(
+    'killed with a partial capture in flight (the host took it): captured with the part at the next start, once',
+    async () => {
+      const { state, merchantOrderId, recovered } = await killedAfter('capture', '7810', '5000', 'card-captured');
+      expect(recovered.journal).toEqual([
+        expect.objectContaining({
+          merchantOrderId,
+          state: 'captured',
+          data: expect.objectContaining({ capturedAmount: 5000 }),
+        }),
+      ]);
+      expect(recovered.outbox.pending).toBe(0);
+      const kinds = (await h.ledger()).entries.filter((e) => e.merchantOrderId === merchantOrderId).map((e) => e.kind);
+      expect(kinds).toEqual(['card-authorized', 'card-captured']);
+      expect(scanForCardData(state, TYPED)).toEqual([]);
+    },
+    TWO_DAEMONS_MS,
+  );
+
+  it(
+    'killed with a void in flight (the host took it): voided at the next start by the undo race',
+    async () => {
+      const { state, merchantOrderId, recovered } = await killedAfter('void', '7820', undefined, 'card-voided');
+      expect(recovered.journal).toEqual([expect.objectContaining({ merchantOrderId, state: 'voided' })]);
+      expect(recovered.outbox.pending).toBe(0);
+      const kinds = (await h.ledger()).entries.filter((e) => e.merchantOrderId === merchantOrderId).map((e) => e.kind);
+      expect(kinds).toEqual(['card-authorized', 'card-voided']);
+      expect(scanForCardData(state, TYPED)).toEqual([]);
+    },
+    TWO_DAEMONS_MS,
+  );
+});
+
+describe('card not present on the webservice 1.5: the terminal killed with a capture or a cancellation in flight', () => {
+  let ws: RunningWs15;
+  beforeAll(async () => {
+    ws = await listenWs15();
+  });
+  afterAll(async () => {
+    await ws.close();
+  });
+
+  /** The daemon on the webservice 1.5's host model, a test card of its manual (ws15:1506-1520). */
+  function ws15Child(mode: 'sale' | 'recover', stateDir: string, env: Record<string, string> = {}) {
+    const keyFile = path.join(stateDir, 'ws15.key');
+    if (!existsSync(keyFile)) writeFileSync(keyFile, TEST_STORE.key, { mode: 0o600 });
+    return child(mode, stateDir, {
+      OMNIPOS_CARD_NOT_PRESENT__KIND: 'webservice15',
+      OMNIPOS_CARD_NOT_PRESENT__URL: ws.url,
+      OMNIPOS_CARD_NOT_PRESENT__AFFILIATION: TEST_STORE.affiliation,
+      OMNIPOS_CARD_NOT_PRESENT__KEY_FILE: keyFile,
+      CARD_NUMBER: '4012001038443335',
+      CARD_EXPIRY: '05/2018',
+      CARD_CVV: '123',
+      CAPTURE: 'false',
+      ...env,
+    });
+  }
+
+  async function killedAt(killAt: 'capturing' | 'voiding', env: Record<string, string>) {
+    const state = tempDir();
+    const sale = ws15Child('sale', state, { KILL_AT: killAt, ...env });
+    expect((await sale.exit).signal, sale.err()).toBe('SIGKILL');
+    const recovered = ws15Child('recover', state);
+    expect((await recovered.exit).code, recovered.err()).toBe(0);
+    const { journal, outbox } = lastLine(recovered.out());
+    const tid = journal[0]!.data.paymentId as string;
+    return { state, journal, outbox, shown: ws.host.transactions.get(tid)! };
+  }
+
+  it(
+    'killed with a partial capture journaled: captured with the part at the next start (the query shows 4, captured again)',
+    async () => {
+      const { state, journal, outbox, shown } = await killedAt('capturing', {
+        SALE_AMOUNT: '8800',
+        CHANGE: 'capture',
+        CHANGE_AMOUNT: '6000',
+      });
+      expect(journal).toEqual([
+        expect.objectContaining({ state: 'captured', data: expect.objectContaining({ capturedAmount: 6000 }) }),
+      ]);
+      expect(outbox.pending).toBe(0);
+      expect(shown).toMatchObject({ status: 6, capture: { cents: 6000 } });
+      expect(scanForCardData(state, ['4012001038443335'])).toEqual([]);
+    },
+    TWO_DAEMONS_MS,
+  );
+
+  it(
+    'killed with a cancellation journaled: cancelled (9) at the next start by the undo race',
+    async () => {
+      const { journal, outbox, shown } = await killedAt('voiding', { SALE_AMOUNT: '8700', CHANGE: 'void' });
+      expect(journal).toEqual([expect.objectContaining({ state: 'voided' })]);
+      expect(outbox.pending).toBe(0);
+      expect(shown.status).toBe(9);
     },
     TWO_DAEMONS_MS,
   );

@@ -1,7 +1,7 @@
 /**
  * The daemon as a child process for the wallet QR, Pix and card-not-present kill tests. `sale` starts
  * the daemon and one wallet QR sale (Pix with KIND=pix; with KIND=cnp a typed-card sale, CARD_NUMBER,
- * CARD_EXPIRY and CARD_CVV, CAPTURE=false a pre-authorization), prints the code as a JSON line, and
+ * CARD_EXPIRY and CARD_CVV, CAPTURE=false a pre-authorization, CHANGE its capture or void), prints the code as a JSON line, and
  * SIGKILLs itself when the journal commits KILL_AT (a state name, e.g. `approved`: the payment seen,
  * the receipt not out yet). `recover` starts the daemon (recovery runs at start), delivers the outbox
  * (at most PASSES passes), prints the journal and exits.
@@ -64,6 +64,12 @@ if (mode === 'sale') {
           });
   process.stdout.write(`${JSON.stringify({ merchantOrderId: entry.merchantOrderId })}\n`);
   await done;
+  // KIND=cnp with CHANGE=capture or void: the pre-authorization's capture or void (CHANGE_AMOUNT: a part).
+  const change = process.env.CHANGE;
+  if (change === 'capture' || change === 'void') {
+    const part = process.env.CHANGE_AMOUNT ? Number(process.env.CHANGE_AMOUNT) : undefined;
+    await daemon.cnpEngine!.change(entry.id, change, part);
+  }
   // Survived: wait to be killed.
   await new Promise((r) => setTimeout(r, 60_000));
 } else {

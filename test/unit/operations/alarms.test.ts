@@ -96,6 +96,56 @@ describe('alarm conditions', () => {
   });
 });
 
+describe('a pre-authorization near its capture deadline (CNP_CAPTURE_DUE)', () => {
+  const due = (hours: number) => ({
+    id: 7,
+    merchantOrderId: '2611230001',
+    amount: 12_000,
+    deadline: new Date(base.now.getTime() + hours * 3_600_000),
+  });
+  it('raised within the margin (24 h by default, or as configured), an error once past the deadline; not before', () => {
+    expect(codes({ preAuthorizations: [due(25)] })).toEqual([]);
+    expect(conditions({ ...base, preAuthorizations: [due(23)] }, T)).toEqual([
+      expect.objectContaining({
+        key: 'capture-due:7',
+        code: 'CNP_CAPTURE_DUE',
+        severity: 'warn',
+        message: expect.stringContaining('must be captured or voided before'),
+      }),
+    ]);
+    expect(
+      conditions({ ...base, preAuthorizations: [due(47)] }, { ...T, captureWarningMs: 48 * 3_600_000 }),
+    ).toHaveLength(1);
+    expect(conditions({ ...base, preAuthorizations: [due(-1)] }, T)).toEqual([
+      expect.objectContaining({ severity: 'error', message: expect.stringContaining('passed its capture deadline') }),
+    ]);
+  });
+
+  it("the monitor reads the journal's pre-authorizations (kind cnp, authorized) with the deadline it is given", () => {
+    const db = openStore();
+    const journal = new Journal(db);
+    const clock = new FakeClock(base.now.toISOString());
+    const open = (state: string, kind: 'cnp' | 'sale', order: string) =>
+      journal.open({ kind, merchantOrderId: order, state, amount: 5000, data: {}, input: 'request', at: clock.now() });
+    const held = open('authorized', 'cnp', '2611230011');
+    open('captured', 'cnp', '2611230012');
+    const monitor = new AlarmMonitor({
+      journal,
+      outbox: new Outbox(db),
+      clock,
+      log: silent,
+      thresholds: T,
+      checkMs: 60_000,
+      terminal: { terminalId: 't', environment: 'sandbox' },
+      captureDeadline: () => new Date(base.now.getTime() + 3_600_000),
+    });
+    expect(monitor.snapshot().preAuthorizations).toEqual([
+      { id: held.id, merchantOrderId: '2611230011', amount: 5000, deadline: new Date(base.now.getTime() + 3_600_000) },
+    ]);
+    expect(monitor.check().map((a) => a.code)).toEqual(['CNP_CAPTURE_DUE']);
+  });
+});
+
 describe('the webhook signature', () => {
   it('node-forge reproduces RFC 4231 test case 2 (HMAC-SHA-256, key "Jefe")', () => {
     const h = forge.hmac.create();

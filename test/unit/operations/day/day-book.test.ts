@@ -71,3 +71,35 @@ describe('DayBook: the report of a closed day', () => {
     db.close();
   });
 });
+
+describe('DayBook: card-not-present pre-authorizations', () => {
+  it('lists the pre-authorizations still open (of any day), and charges a sale captured and voided in part by what remains', () => {
+    const { journal, clock, book } = day();
+    const cnp = (merchantOrderId: string, state: string, data: Record<string, unknown> = {}) =>
+      journal.open({
+        kind: 'cnp',
+        merchantOrderId,
+        state,
+        amount: 10_000,
+        data: { request: { method: 'credit' }, ...data },
+        input: 'test',
+        at: clock.now(),
+      });
+    const yesterday = cnp('2611190001', 'authorized');
+    clock.advance(86_400_000);
+    const today = cnp('2611200002', 'authorized');
+    cnp('2611200003', 'captured', { capturedAmount: 6000, voidedAmount: 1500 });
+    cnp('2611200004', 'voided');
+    const report = book.report();
+    expect(report.preAuthorizationsOpen).toEqual([
+      expect.objectContaining({ id: yesterday.id, merchantOrderId: '2611190001', amount: 10_000, state: 'authorized' }),
+      expect.objectContaining({ id: today.id, merchantOrderId: '2611200002', state: 'authorized' }),
+    ]);
+    expect(report.lines.map((l) => [l.merchantOrderId, l.outcome, l.charged])).toEqual([
+      ['2611200002', 'approved', 10_000],
+      ['2611200003', 'confirmed', 4500],
+      ['2611200004', 'cancelled', 0],
+    ]);
+    expect(report.totals.net).toBe(14_500);
+  });
+});
