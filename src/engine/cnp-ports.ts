@@ -57,6 +57,26 @@ export interface CnpCardToken {
   brand: string;
 }
 
+/** Where saved cards are kept (src/store/saved-cards.ts): the token sealed, opened for one sale. */
+export interface SavedCardVault {
+  save(card: { backend: string; maskedNumber: string; brand: string; token: string }, at: Date): SavedCardShown;
+  reveal(id: number): (SavedCardShown & { token: string }) | undefined;
+  /** Newest first, never the token. */
+  list(): SavedCardShown[];
+  get(id: number): SavedCardShown | undefined;
+  /** Gone from the disk (secure_delete); whether there was one. */
+  remove(id: number): boolean;
+}
+
+/** What may be shown of a saved card: its masked number and brand, the host that holds its token. */
+export interface SavedCardShown {
+  id: number;
+  backend: string;
+  maskedNumber: string;
+  brand: string;
+  createdAt: string;
+}
+
 /** A sale by a saved card: its token in place of the card; the security code only when typed again for this sale. */
 export interface CnpTokenSaleRequest extends Omit<CnpSaleRequest, 'card' | 'saveCard'> {
   saved: CnpCardToken;

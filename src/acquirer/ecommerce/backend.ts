@@ -1,4 +1,5 @@
 import { OmniposError } from '../../core/index.js';
+import { maskPanDigits } from '../../emv/index.js';
 import type {
   CardNotPresentBackend,
   CardProduct,
@@ -62,11 +63,6 @@ export function cardProductOf(a: CardBinAnswer): CardProduct {
     issuerCode: a.IssuerCode,
     detail: `Status ${a.Status}, ${a.Provider} ${a.CardType}, issuer ${a.IssuerCode}`,
   };
-}
-
-/** The first 6 and last 4 digits, as the host masks a number (ecom:817). */
-export function maskedOf(number: string): string {
-  return `${number.slice(0, 6)}${'*'.repeat(Math.max(0, number.length - 10))}${number.slice(-4)}`;
 }
 
 /** The JSON e-commerce API as the card-not-present backend: credit sales typed on the pinpad. */
@@ -138,7 +134,7 @@ export class EcommerceCardNotPresent implements CardNotPresentBackend {
       Brand: card.brand,
     };
     const ex = await settle(() => this.#client.saveCard(body, this.#options()));
-    return savedCardOutcome(ex, { maskedNumber: maskedOf(card.number), brand: card.brand });
+    return savedCardOutcome(ex, { maskedNumber: maskPanDigits(card.number), brand: card.brand });
   }
 
   async recurrence(id: string): Promise<CnpRecurrenceStatus> {

@@ -1,5 +1,13 @@
 import type { JournalEntry, MerchantOrderIds } from '../../store/index.js';
-import type { CardNotPresentBackend, CnpSaleOutcome, TypedCard } from '../cnp-ports.js';
+import { OmniposError } from '../../core/index.js';
+import { maskPanDigits } from '../../emv/index.js';
+import type {
+  CardNotPresentBackend,
+  CnpRecurrenceStatus,
+  CnpSaleOutcome,
+  SavedCardVault,
+  TypedCard,
+} from '../cnp-ports.js';
 import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
 import { SPEAKS_CORE } from '../machine-vocabulary.js';
 import { OUTBOX_OPERATIONS, idempotencyKey, type UndoTask } from '../outbox/tasks.js';
@@ -15,8 +23,13 @@ export interface CnpEngineDeps extends OwnerDeps {
   orderIds: MerchantOrderIds;
   /** The card-not-present backend the configuration chose (`cardNotPresent.kind`). */
   host: CardNotPresentBackend;
+  /** Where saved cards are kept (the token sealed): absent, no sale saves a card nor sells by one. */
+  savedCards?: SavedCardVault;
   onEvent?: (event: CnpEvent) => void;
 }
+
+/** What a sale sends: the host's call with our order id, the typed card or the saved card's token in memory. */
+type Send = (merchantOrderId: string) => Promise<CnpSaleOutcome>;
 
 const DURABLE = new Set<CnpEffect['kind']>(['outbox.cnp-undo']);
 
@@ -44,12 +57,60 @@ export class CnpEngine extends MachineOwner<CnpStateName, CnpSaleData, CnpInput,
   /**
    * Opens the journal row (`sending`, without the card), sends the sale with the typed card held
    * in memory for this one request, and applies its answer. A request the backend refuses by name
-   * before sending (debit) ends `failed`, its reason the refusal's.
+   * before sending (debit) ends `failed`, its reason the refusal's. `saveCard`: an approved sale's
+   * token goes to the saved cards (sealed), the row keeps its `savedCardId` only.
    */
   async start(
     request: CnpPaymentRequest,
     card: TypedCard,
     options: { idempotencyKey?: string } = {},
+  ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+    if (request.saveCard) this.#vault();
+    const send: Send = (merchantOrderId) =>
+      this.#d.host.sale({ ...request, merchantOrderId, amountCents: request.amount, card });
+    return this.#begin(request, {}, send, options, { maskedNumber: maskPanDigits(card.number), brand: card.brand });
+  }
+
+  /**
+   * A sale by a saved card: the row journals the saved card's id (never its token), the token is
+   * opened in memory for the one request. A card saved at another backend's host does not sell here.
+   */
+  async startByToken(
+    request: CnpPaymentRequest,
+    savedCardId: number,
+    options: { idempotencyKey?: string; securityCode?: string } = {},
+  ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+    const saved = this.#vault().reveal(savedCardId);
+    if (!saved) throw new OmniposError('NOT_FOUND', `no saved card ${savedCardId}`);
+    if (saved.backend !== this.#d.host.kind)
+      throw new OmniposError(
+        'CNP_NOT_OFFERED',
+        `saved card ${savedCardId} was saved at the ${saved.backend} host; this terminal sells through ${this.#d.host.kind}`,
+      );
+    const { saveCard: _never, ...asked } = request;
+    const send: Send = (merchantOrderId) =>
+      this.#d.host.saleByToken({
+        ...asked,
+        merchantOrderId,
+        amountCents: request.amount,
+        saved: { token: saved.token, brand: saved.brand },
+        ...(options.securityCode !== undefined ? { securityCode: options.securityCode } : {}),
+      });
+    const data = { savedCardId, maskedNumber: saved.maskedNumber, brand: saved.brand };
+    return this.#begin(asked, data, send, options);
+  }
+
+  #vault(): SavedCardVault {
+    if (!this.#d.savedCards) throw new OmniposError('CNP_NOT_OFFERED', 'this terminal keeps no saved cards');
+    return this.#d.savedCards;
+  }
+
+  async #begin(
+    request: CnpPaymentRequest,
+    known: Partial<CnpSaleData>,
+    send: Send,
+    options: { idempotencyKey?: string },
+    typed?: { maskedNumber: string; brand: string },
   ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     return this.holdPayment(async (attach) => {
       await this.beforeSale({ receipt: false });
@@ -59,6 +120,7 @@ export class CnpEngine extends MachineOwner<CnpStateName, CnpSaleData, CnpInput,
         merchantOrderId,
         backend: this.#d.host.kind,
         sentAt: this.#d.clock.now().toISOString(),
+        ...known,
         ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
       };
       const entry = this.#d.journal.open({
@@ -75,14 +137,53 @@ export class CnpEngine extends MachineOwner<CnpStateName, CnpSaleData, CnpInput,
       const done = (async () => {
         let outcome: CnpSaleOutcome;
         try {
-          outcome = await this.#d.host.sale({ ...request, merchantOrderId, amountCents: request.amount, card });
+          outcome = await send(merchantOrderId);
         } catch (e) {
           outcome = thrown(e);
         }
-        await this.apply(entry.id, { kind: 'answered', outcome });
+        const { cardToken, ...answer } = outcome;
+        const savedCardId = request.saveCard ? this.#keepCard(answer, cardToken, typed) : undefined;
+        await this.apply(entry.id, {
+          kind: 'answered',
+          outcome: answer,
+          ...(savedCardId !== undefined ? { savedCardId } : {}),
+        });
       })();
       return { entry, done };
     });
+  }
+
+  /**
+   * The token of a card an approved sale saved, to the saved cards (sealed); a declined or unclear
+   * sale's card is not kept (the page: no token for a card not known good, ecom:3065-3066).
+   */
+  #keepCard(
+    answer: Omit<CnpSaleOutcome, 'cardToken'>,
+    token: string | undefined,
+    typed: { maskedNumber: string; brand: string } | undefined,
+  ): number | undefined {
+    if (answer.answer !== 'approved' || !token || !typed || !this.#d.savedCards) return undefined;
+    try {
+      return this.#save(answer, token, typed, this.#d.savedCards);
+    } catch (e) {
+      // The sale stands whatever befalls the saved card: its answer is journaled next.
+      this.#d.log.error({ err: (e as Error).message }, 'card-not-present: the approved sale’s card was not saved');
+      return undefined;
+    }
+  }
+
+  #save(
+    answer: Omit<CnpSaleOutcome, 'cardToken'>,
+    token: string,
+    typed: { maskedNumber: string; brand: string },
+    cards: SavedCardVault,
+  ): number {
+    const card = {
+      backend: this.#d.host.kind,
+      maskedNumber: answer.maskedNumber ?? typed.maskedNumber,
+      brand: typed.brand,
+    };
+    return cards.save({ ...card, token }, this.#d.clock.now()).id;
   }
 
   /**
@@ -105,6 +206,16 @@ export class CnpEngine extends MachineOwner<CnpStateName, CnpSaleData, CnpInput,
 
   stop(): void {
     this.stopTimers();
+  }
+
+  /** The saved cards (listed, shown, removed by the local API); absent where the terminal keeps none. */
+  get savedCards(): SavedCardVault | undefined {
+    return this.#d.savedCards;
+  }
+
+  /** The host's status of a recurrence a sale opened (e-commerce `GET /1/RecurrentPayment/{id}`). */
+  recurrence(id: string): Promise<CnpRecurrenceStatus> {
+    return this.#d.host.recurrence(id);
   }
 
   /* ---------------------------------------------------- the machine's hooks */

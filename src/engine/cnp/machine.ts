@@ -25,9 +25,10 @@ function go(
 }
 
 /** What the answer tells that may be kept: never the card, only what the host echoed. */
-function kept(o: CnpSaleOutcome): Partial<CnpSaleData> {
+function kept(o: Omit<CnpSaleOutcome, 'cardToken'>): Partial<CnpSaleData> {
   return {
     detail: o.detail,
+    ...(o.recurrenceId ? { recurrenceId: o.recurrenceId } : {}),
     ...(o.paymentId ? { paymentId: o.paymentId } : {}),
     ...(o.maskedNumber ? { maskedNumber: o.maskedNumber } : {}),
     ...(o.authorizationCode ? { authorizationCode: o.authorizationCode } : {}),
@@ -39,9 +40,9 @@ function kept(o: CnpSaleOutcome): Partial<CnpSaleData> {
  * a card sale is decided by): `undo` (unknown, an anomaly) → the undo race; `done` → approved
  * (captured or held, as the answer's state shows), declined, or failed (refused, never sent).
  */
-function answered(state: CnpState, o: CnpSaleOutcome): Step {
+function answered(state: CnpState, o: Omit<CnpSaleOutcome, 'cardToken'>, savedCardId?: number): Step {
   const rule = decide(SALE, o.answer);
-  const patch = kept(o);
+  const patch = { ...kept(o), ...(savedCardId !== undefined ? { savedCardId } : {}) };
   if (rule.decision === 'undo') {
     const undo: CnpEffect = { kind: 'outbox.cnp-undo' };
     if (o.answer !== 'anomaly') return go(state, 'undoing', `sale ${o.answer}`, { ...patch, reason: rule.why }, undo);
@@ -70,7 +71,7 @@ function delivered(state: CnpState, input: DeliveredInput): Step {
 export function cnpTransition(state: CnpState, input: CnpInput): Step {
   const refuse = (): Step => ({ ok: false, reason: `input ${input.kind} is not valid in state ${state.name}` });
   if (CNP_FINAL.has(state.name)) return refuse();
-  if (state.name === 'sending' && input.kind === 'answered') return answered(state, input.outcome);
+  if (state.name === 'sending' && input.kind === 'answered') return answered(state, input.outcome, input.savedCardId);
   if (state.name === 'undoing' && input.kind === 'delivered') return delivered(state, input);
   return refuse();
 }
