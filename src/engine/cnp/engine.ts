@@ -5,6 +5,8 @@ import type {
   CardNotPresentBackend,
   CnpRecurrenceStatus,
   CnpSaleOutcome,
+  CnpSaveOutcome,
+  SavedCardShown,
   SavedCardVault,
   TypedCard,
 } from '../cnp-ports.js';
@@ -211,6 +213,23 @@ export class CnpEngine extends MachineOwner<CnpStateName, CnpSaleData, CnpInput,
   /** The saved cards (listed, shown, removed by the local API); absent where the terminal keeps none. */
   get savedCards(): SavedCardVault | undefined {
     return this.#d.savedCards;
+  }
+
+  /**
+   * Saves a card alone at the host (no money moves, so no journal row): the token it answers goes
+   * sealed to the saved cards; answered by the saved card's id and what may be shown of it.
+   */
+  async saveCard(
+    card: TypedCard,
+  ): Promise<{ kind: 'saved'; card: SavedCardShown } | Exclude<CnpSaveOutcome, { kind: 'saved' }>> {
+    const cards = this.#vault();
+    const saved = await this.#d.host.saveCard(card);
+    if (saved.kind !== 'saved') return saved;
+    const { token, maskedNumber, brand } = saved;
+    return {
+      kind: 'saved',
+      card: cards.save({ backend: this.#d.host.kind, maskedNumber, brand, token }, this.#d.clock.now()),
+    };
   }
 
   /** The host's status of a recurrence a sale opened (e-commerce `GET /1/RecurrentPayment/{id}`). */

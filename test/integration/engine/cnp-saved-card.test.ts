@@ -89,6 +89,33 @@ describe('saved cards through the engine', () => {
     expect(scanForCardData(t.dir, [token, card(1).number, '"123"'])).toEqual([]);
   });
 
+  it('a card saved alone (POST /1/card): no journal row, the token sealed, listed by masked number and brand', async () => {
+    const t = terminal();
+    const before = new Set(hostTokens());
+    const s = await t.engine.saveCard(card(4));
+    expect(s).toMatchObject({
+      kind: 'saved',
+      card: { backend: 'ecommerce', maskedNumber: '455187******0184', brand: 'Visa' },
+    });
+    expect(t.journal.list({ limit: 10 })).toEqual([]);
+    const token = hostTokens().find((x) => !before.has(x)) as string;
+    expect(scanForCardData(t.dir, [token, card(4).number])).toEqual([]);
+    // Removed: gone from the saved cards and from every file.
+    const id = s.kind === 'saved' ? s.card.id : 0;
+    expect(t.savedCards.remove(id)).toBe(true);
+    expect(t.engine.savedCards?.list()).toEqual([]);
+    expect(scanForCardData(t.dir, ['455187******0184'])).toEqual([]);
+  });
+
+  it('a card the host refuses is not saved (holder with an accent: 214)', async () => {
+    const t = terminal();
+    await expect(t.engine.saveCard({ ...card(1), holder: 'José' })).resolves.toMatchObject({
+      kind: 'refused',
+      code: '214',
+    });
+    expect(t.savedCards.list()).toEqual([]);
+  });
+
   it('a declined sale with saveCard keeps no card (not a card known good, ecom:3065-3066)', async () => {
     const t = terminal();
     const { entry, done } = await t.engine.start(credit({ saveCard: true }), card(2));
