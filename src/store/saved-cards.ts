@@ -4,7 +4,7 @@ import { ensureKeyFile } from './expiry-key.js';
 import type { Db } from './open.js';
 
 /**
- * Cards saved at the acquirer for sales without the card (issue 34): what the host gave back is a
+ * Cards saved at the acquirer for sales without the card: what the host gave back is a
  * token that sells without the card, so it is a secret at rest. The database keeps it sealed:
  * AES-256-GCM under the terminal's own key, `<stateDir>/card-token-key` (32 random bytes, mode
  * 0600, outside the database, as `expiry-key` is), with the row's backend, masked number and brand
