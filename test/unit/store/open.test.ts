@@ -54,6 +54,7 @@ describe('openDatabase', () => {
       'journal',
       'journal_transitions',
       'outbox',
+      'saved_cards',
       'sqlite_sequence',
       'telemetry_outbox',
     ]);
