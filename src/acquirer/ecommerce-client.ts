@@ -41,8 +41,60 @@ export interface CardSaleRequest {
     Installments: number;
     Capture: boolean;
     SoftDescriptor?: string;
-    CreditCard: { CardNumber: string; Holder: string; ExpirationDate: string; SecurityCode?: string; Brand: string };
+    /** A scheduled recurrence (ecom:4266-4292): the host charges again at each interval. */
+    RecurrentPayment?: EcommerceRecurrence;
+    CreditCard:
+      | {
+          CardNumber: string;
+          Holder: string;
+          ExpirationDate: string;
+          SecurityCode?: string;
+          Brand: string;
+          /** `true`: the host saves the card and answers its `CardToken` (ecom:763, 3151-3153). */
+          SaveCard?: boolean;
+        }
+      | { CardToken: string; SecurityCode?: string; Brand: string };
   };
+}
+
+/** A scheduled recurrence's node (ecom:4277-4281, its table 4341-4343): `AuthorizeNow` true charges the first time at once. */
+export interface EcommerceRecurrence {
+  AuthorizeNow: boolean;
+  /** `YYYY-MM-DD`; absent: until the store ends it (ecom:3958). */
+  EndDate?: string;
+  Interval?: 'Monthly' | 'Bimonthly' | 'Quarterly' | 'SemiAnnual' | 'Annual';
+}
+
+/** `POST /1/card` (ecom:3081-3113): a card saved alone; the example names the buyer `CustomerName` (3085). */
+export interface CardSaveRequest {
+  CustomerName: string;
+  CardNumber: string;
+  Holder: string;
+  ExpirationDate: string;
+  Brand: string;
+}
+
+/** Its answer (ecom:3121-3131): the token, a GUID. */
+export interface CardSaveAnswer {
+  CardToken: string;
+  [more: string]: unknown;
+}
+
+/** `GET /1/RecurrentPayment/{RecurrentPaymentId}` (ecom:5958-5993): the recurrence, not its transactions. */
+export interface EcommerceRecurrenceAnswer {
+  RecurrentPayment: {
+    RecurrentPaymentId: string;
+    /** 1 active, 2 finished, 3 deactivated by the store, 4 by retries, 5 by an expired card (ecom:6046). */
+    Status: number;
+    NextRecurrency?: string;
+    EndDate?: string;
+    Interval?: string;
+    Amount?: number;
+    SuccessfulRecurrences?: number;
+    RecurrentTransactions?: { PaymentId: string; PaymentNumber?: number; TryNumber?: number }[];
+    [more: string]: unknown;
+  };
+  [more: string]: unknown;
 }
 
 /** A capture's answer (e-commerce page lines 6118-6140). */
@@ -220,6 +272,20 @@ export class EcommerceClient {
         ...options,
       },
     )) as EcommerceVoidAnswer;
+  }
+
+  /** `POST /1/card`: the card saved alone, its token answered (ecom:3075-3131). Never repeated automatically. */
+  async saveCard(card: CardSaveRequest, options: { timeoutMs?: number } = {}): Promise<CardSaveAnswer> {
+    return (await this.#json('ecommerceCardSave', {}, { json: card, ...options })) as CardSaveAnswer;
+  }
+
+  /** `GET /1/RecurrentPayment/{RecurrentPaymentId}` on the query host (ecom:5928-6060). */
+  async getRecurrence(id: string, options: { timeoutMs?: number } = {}): Promise<EcommerceRecurrenceAnswer> {
+    return (await this.#json(
+      'ecommerceRecurrentGet',
+      { RecurrentPaymentId: id },
+      options,
+    )) as EcommerceRecurrenceAnswer;
   }
 
   /** `GET /1/cardBin/{first six digits}`. */

@@ -49,6 +49,5 @@ export {
   Webservice15CnpDelivery,
   Ws15Transport,
   type Ws15Settings,
-  type Ws15TokenSale,
-  type Ws15TokenOutcome,
+  type Ws15TokenSaleOptions,
 } from './webservice15/index.js';

@@ -36,7 +36,72 @@ export interface CnpSaleRequest {
   /** Credit only: debit needs the cardholder's authentication in a browser, which a counter cannot give. */
   method: 'credit' | 'debit';
   card: TypedCard;
+  /** Save the card at the host and answer its token (`SaveCard`, ecom:3149-3153; `gerar-token`, ws15:1130-1145). */
+  saveCard?: boolean;
+  /** A recurrence the host schedules (`RecurrentPayment`, ecom:4256-4500): this sale is its first charge. */
+  recurrence?: CnpRecurrence;
 }
+
+/** How often a scheduled recurrence charges again (ecom:4342). */
+export const CNP_RECURRENCE_INTERVALS = ['monthly', 'bimonthly', 'quarterly', 'semiannual', 'annual'] as const;
+
+export interface CnpRecurrence {
+  interval: (typeof CNP_RECURRENCE_INTERVALS)[number];
+  /** `YYYY-MM-DD`; absent: until the store ends it. */
+  endDate?: string;
+}
+
+/** A card saved at the host: the token is a secret (kept encrypted, src/store/saved-cards.ts), its brand not. */
+export interface CnpCardToken {
+  token: string;
+  brand: string;
+}
+
+/** Where saved cards are kept (src/store/saved-cards.ts): the token sealed, opened for one sale. */
+export interface SavedCardVault {
+  save(card: { backend: string; maskedNumber: string; brand: string; token: string }, at: Date): SavedCardShown;
+  reveal(id: number): (SavedCardShown & { token: string }) | undefined;
+  /** Newest first, never the token. */
+  list(): SavedCardShown[];
+  get(id: number): SavedCardShown | undefined;
+  /** Gone from the disk (secure_delete); whether there was one. */
+  remove(id: number): boolean;
+}
+
+/** What may be shown of a saved card: its masked number and brand, the host that holds its token. */
+export interface SavedCardShown {
+  id: number;
+  backend: string;
+  maskedNumber: string;
+  brand: string;
+  createdAt: string;
+}
+
+/** A sale by a saved card: its token in place of the card; the security code only when typed again for this sale. */
+export interface CnpTokenSaleRequest extends Omit<CnpSaleRequest, 'card' | 'saveCard'> {
+  saved: CnpCardToken;
+  securityCode?: string;
+}
+
+/** A card saved alone: its token (a secret) and what may be shown of it. */
+export type CnpSaveOutcome =
+  | { kind: 'saved'; token: string; maskedNumber: string; brand: string; detail: string }
+  | { kind: 'refused'; code?: number | string; detail: string }
+  | { kind: 'unknown'; detail: string };
+
+/** A scheduled recurrence as its host's query shows it (ecom:6046: 1 active, 2 finished, 3-5 deactivated). */
+export type CnpRecurrenceStatus =
+  | {
+      kind: 'found';
+      id: string;
+      status: 'active' | 'finished' | 'deactivated';
+      nextDate?: string;
+      amountCents?: number;
+      paymentIds: string[];
+      detail: string;
+    }
+  | { kind: 'not-found'; detail: string }
+  | { kind: 'unknown'; detail: string };
 
 /** A sale's answer in the rulebook's words, with what the host returned to keep (never the card). */
 export interface CnpSaleOutcome {
@@ -49,6 +114,10 @@ export interface CnpSaleOutcome {
   /** The masked number the host echoed (first 6, last 4), when it did. */
   maskedNumber?: string;
   authorizationCode?: string;
+  /** The token of the card the sale saved (`saveCard`): a secret, for the saved-card store only, never journaled. */
+  cardToken?: string;
+  /** The recurrence the sale opened (`recurrence`): its id at the host. */
+  recurrenceId?: string;
 }
 
 /**
@@ -114,6 +183,12 @@ export interface CardNotPresentBackend {
   /** The sales the host holds under our order id (the newest last): the lost answer's query. */
   queryByOrderId(merchantOrderId: string): Promise<SaleQuery>;
   cardProduct(bin: string): Promise<CardProduct>;
+  /** Saves a card alone at the host (`POST /1/card`, ecom:3075; `requisicao-token`, ws15:967). Never repeated. */
+  saveCard(card: TypedCard): Promise<CnpSaveOutcome>;
+  /** A sale by a saved card's token; decided as `sale`. */
+  saleByToken(request: CnpTokenSaleRequest): Promise<CnpSaleOutcome>;
+  /** A scheduled recurrence's status (ecom:5928); CNP_NOT_OFFERED where the host schedules none. */
+  recurrence(id: string): Promise<CnpRecurrenceStatus>;
 }
 
 /** What the pinpad's keys give of a card not present: the number, the expiry and the security code. */

@@ -126,6 +126,8 @@ export const HOST_OPERATIONS = [
   'charge-void',
   /** The card's BIN looked up. */
   'card-bin',
+  /** A card saved at the host for later sales by its token. */
+  'card-save',
   /** The initialization tables. */
   'initialization',
   /** The store's and the terminal's registration. */

@@ -1,6 +1,7 @@
 import { Webservice15CardNotPresent, Webservice15CnpDelivery, Ws15Transport } from '../acquirer/index.js';
 import type { Config } from '../config/index.js';
 import { OmniposError } from '../core/index.js';
+import { SavedCards } from '../store/index.js';
 import {
   CnpEngine,
   typedCardOf,
@@ -86,7 +87,9 @@ export function startCardNotPresent(
   if (kind === undefined) return undefined;
   const parts = KINDS[kind](config, wiring);
   held.add('the card-not-present clients', () => parts.close());
-  const engine = new CnpEngine({ ...deps, host: parts.backend });
+  // Saved cards: the host's tokens sealed under the state directory's card-token-key (store/saved-cards.ts).
+  const savedCards = SavedCards.open(deps.db, config.values.stateDir);
+  const engine = new CnpEngine({ ...deps, host: parts.backend, savedCards });
   held.add('the card-not-present engine', () => engine.stop());
   engine.recover();
   const typing = wiring.typing;

@@ -131,6 +131,34 @@ export const SANDBOX_MIGRATIONS: readonly Migration[] = [
       CREATE INDEX card_sales_order ON card_sales (merchant_order_id);
     `,
   },
+  {
+    version: 5,
+    name: 'e-commerce saved cards and scheduled recurrences',
+    // A saved card keeps its masked number, never the whole one (ecommerce-card-tokens.ts).
+    up: `
+      CREATE TABLE card_tokens (
+        card_token TEXT PRIMARY KEY,
+        masked TEXT NOT NULL,
+        holder TEXT NOT NULL,
+        expiry TEXT NOT NULL,
+        brand TEXT NOT NULL,
+        created_at INTEGER NOT NULL
+      );
+      CREATE TABLE recurrences (
+        recurrent_payment_id TEXT PRIMARY KEY,
+        merchant_order_id TEXT NOT NULL,
+        amount INTEGER NOT NULL,
+        interval TEXT NOT NULL,
+        start_date TEXT NOT NULL,
+        end_date TEXT,
+        next_date TEXT NOT NULL,
+        status INTEGER NOT NULL,
+        created_at INTEGER NOT NULL,
+        first_payment_id TEXT,
+        customer_name TEXT
+      );
+    `,
+  },
 ];
 
 export function openSandboxDatabase(file: string, log?: Logger): Db {

@@ -8,6 +8,8 @@ import { confirmVoid, createVoid, getVoid, undoVoid } from './voids.js';
 import { getInitialization, postInitialization } from './initialization.js';
 import { cardBin, createEcommerceSale, getEcommerceSale, voidEcommerceSale } from './ecommerce.js';
 import { captureEcommerceSale, salesByOrderId, voidByOrderId } from './ecommerce-card-changes.js';
+import { saveCard } from './ecommerce-card-tokens.js';
+import { getRecurrence } from './ecommerce-recurrence.js';
 import { createMerchant, createTerminal, getMerchant, updateMerchant } from './registration.js';
 
 /** The sandbox host's handler of each route of the acquirer's API (the wallet's are bound per host in server.ts). */
@@ -41,4 +43,6 @@ export const HANDLERS: Partial<Record<SandboxRouteName, Handler>> = {
   ecommerceSaleCapture: captureEcommerceSale,
   ecommerceSalesByOrderId: salesByOrderId,
   ecommerceSaleVoidByOrderId: voidByOrderId,
+  ecommerceCardSave: saveCard,
+  ecommerceRecurrentGet: getRecurrence,
 };

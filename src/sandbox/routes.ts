@@ -175,11 +175,17 @@ export const SANDBOX_ROUTES = {
       path: '/1/sales/OrderId/{MerchantOrderId}/void',
       source: 'ECOMMERCE:6207-6209',
     },
+    ecommerceCardSave: { method: 'POST', path: '/1/card', source: 'ECOMMERCE:3081, 3095' },
   },
   ecommerceQueries: {
     ecommerceSaleGet: { method: 'GET', path: '/1/sales/{PaymentId}', source: 'ECOMMERCE:5484 (host: 852)' },
     ecommerceCardBin: { method: 'GET', path: '/1/cardBin/{Bin}', source: 'ECOMMERCE:490, 494' },
     ecommerceSalesByOrderId: { method: 'GET', path: '/1/sales', source: 'ECOMMERCE:5869, 5873 (?merchantOrderId=)' },
+    ecommerceRecurrentGet: {
+      method: 'GET',
+      path: '/1/RecurrentPayment/{RecurrentPaymentId}',
+      source: 'ECOMMERCE:5936, 5940',
+    },
   },
   wallet: {
     walletTokenJson: { method: 'POST', path: '/v2/oauth/access-token', source: 'QR_V4:47' },

@@ -41,7 +41,17 @@ const FILE = 'expiry-key';
  * sale's card unmatchable by its voids.
  */
 export function ensureExpiryKey(stateDir: string): { key: ExpiryKey; file: string } {
-  const file = path.join(stateDir, FILE);
+  const { bytes, file } = ensureKeyFile(stateDir, FILE);
+  return { key: new ExpiryKey(bytes), file };
+}
+
+/**
+ * A terminal key of 32 random bytes in `<stateDir>/<name>` (base64url, mode 0600), made once at
+ * first start (fsync and a hard link: secret-file.ts) and set back to 0600 on every start. A file
+ * that holds no 32-byte key is refused (`STORE_DAMAGED`), never replaced: what it sealed would be lost.
+ */
+export function ensureKeyFile(stateDir: string, name: string): { bytes: Buffer; file: string } {
+  const file = path.join(stateDir, name);
   mkdirSync(stateDir, { recursive: true, mode: 0o700 });
   let text: string;
   try {
@@ -55,7 +65,7 @@ export function ensureExpiryKey(stateDir: string): { key: ExpiryKey; file: strin
   const bytes = Buffer.from(text.trim(), 'base64url');
   if (bytes.length !== 32)
     throw new OmniposError('STORE_DAMAGED', `${file}: expected 32 bytes in base64url, read ${bytes.length}`, { file });
-  return { key: new ExpiryKey(bytes), file };
+  return { bytes, file };
 }
 
 /** A card object of a journal row with its `expiry` replaced by `expiryMac`, or undefined when it has none. */

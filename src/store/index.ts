@@ -57,7 +57,8 @@ export function openCheckedTerminalDatabase(stateDir: string, log: Logger, now: 
   return openTerminalDatabase(stateDir, log);
 }
 export { ensureApiToken, ensureTokenFile } from './api-token.js';
-export { ExpiryKey, ensureExpiryKey, sealJournalExpiries } from './expiry-key.js';
+export { ExpiryKey, ensureExpiryKey, ensureKeyFile, sealJournalExpiries } from './expiry-key.js';
+export { SavedCards, type SavedCardView } from './saved-cards.js';
 export { createSecretFileOnce, writeSecretTemp } from './secret-file.js';
 export { salvageOutbox, type Salvage } from './salvage.js';
 export { statement } from './statements.js';

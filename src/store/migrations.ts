@@ -327,4 +327,21 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 13,
+    name: 'saved cards: the host token sealed under the terminal key',
+    // A card saved at the acquirer (card not present) is a token that sells without the card: a
+    // secret at rest, kept sealed (AES-256-GCM under <stateDir>/card-token-key, src/store/saved-cards.ts)
+    // beside what may be shown of it. A removed card is deleted with secure_delete on.
+    up: `
+      CREATE TABLE saved_cards (
+        id            INTEGER PRIMARY KEY AUTOINCREMENT,
+        backend       TEXT NOT NULL,
+        masked_number TEXT NOT NULL,
+        brand         TEXT NOT NULL,
+        sealed_token  TEXT NOT NULL,
+        created_at    TEXT NOT NULL
+      ) STRICT;
+    `,
+  },
 ];

@@ -1,15 +1,21 @@
 import { OmniposError } from '../../core/index.js';
+import { maskPanDigits } from '../../emv/index.js';
 import type {
   CardNotPresentBackend,
   CardProduct,
   CnpChangeOutcome,
   CnpHostRules,
   CnpSaleOutcome,
+  CnpRecurrenceStatus,
   CnpSaleRequest,
+  CnpSaveOutcome,
+  CnpTokenSaleRequest,
   SaleQuery,
+  TypedCard,
 } from '../../engine/index.js';
 import type { CardBinAnswer, CardSaleRequest, EcommerceClient } from '../ecommerce-client.js';
 import { cardQueryOutcome, cardSaleOutcome, changeOutcome, orderIdsOutcome } from './outcomes.js';
+import { recurrenceNode, recurrenceOutcome, savedCardOutcome } from './saved-cards.js';
 import { settle } from './settle.js';
 
 /** What the `ecommerce` backend takes from the configuration (`cardNotPresent` has no keys of its own for it). */
@@ -92,13 +98,13 @@ export class EcommerceCardNotPresent implements CardNotPresentBackend {
     return this.#settings.timeoutMs !== undefined ? { timeoutMs: this.#settings.timeoutMs } : {};
   }
 
-  async sale(r: CnpSaleRequest): Promise<CnpSaleOutcome> {
+  #payment(r: Omit<CnpSaleRequest, 'card'>, creditCard: CardSaleRequest['Payment']['CreditCard']): CardSaleRequest {
     if (r.method === 'debit')
       throw new OmniposError(
         'CNP_DEBIT_NEEDS_AUTHENTICATION',
         'debit without the card needs the cardholder to authenticate in a browser (ecom:39, 420-433); sell it as credit or with the card present',
       );
-    const body: CardSaleRequest = {
+    return {
       MerchantOrderId: r.merchantOrderId,
       Payment: {
         Type: 'CreditCard',
@@ -106,17 +112,51 @@ export class EcommerceCardNotPresent implements CardNotPresentBackend {
         Installments: r.installments,
         Capture: r.capture,
         ...(this.#settings.softDescriptor ? { SoftDescriptor: this.#settings.softDescriptor } : {}),
-        CreditCard: {
-          CardNumber: r.card.number,
-          Holder: r.card.holder,
-          ExpirationDate: r.card.expiry,
-          ...(r.card.securityCode !== undefined ? { SecurityCode: r.card.securityCode } : {}),
-          Brand: r.card.brand,
-        },
+        ...(r.recurrence ? { RecurrentPayment: recurrenceNode(r.recurrence) } : {}),
+        CreditCard: creditCard,
       },
     };
+  }
+
+  async sale(r: CnpSaleRequest): Promise<CnpSaleOutcome> {
+    const body = this.#payment(r, {
+      CardNumber: r.card.number,
+      Holder: r.card.holder,
+      ExpirationDate: r.card.expiry,
+      ...(r.card.securityCode !== undefined ? { SecurityCode: r.card.securityCode } : {}),
+      Brand: r.card.brand,
+      ...(r.saveCard ? { SaveCard: true } : {}),
+    });
     const ex = await settle(() => this.#client.createCardSale(body, this.#options()));
     return cardSaleOutcome(ex, r.capture);
+  }
+
+  /** A sale by `CardToken` (ecom:3471-3535): the token and brand in place of the card. */
+  async saleByToken(r: CnpTokenSaleRequest): Promise<CnpSaleOutcome> {
+    const body = this.#payment(r, {
+      CardToken: r.saved.token,
+      ...(r.securityCode !== undefined ? { SecurityCode: r.securityCode } : {}),
+      Brand: r.saved.brand,
+    });
+    const ex = await settle(() => this.#client.createCardSale(body, this.#options()));
+    return cardSaleOutcome(ex, r.capture);
+  }
+
+  /** `POST /1/card` (ecom:3075-3147): the holder's name as the buyer's (`CustomerName`, 3085). */
+  async saveCard(card: TypedCard): Promise<CnpSaveOutcome> {
+    const body = {
+      CustomerName: card.holder,
+      CardNumber: card.number,
+      Holder: card.holder,
+      ExpirationDate: card.expiry,
+      Brand: card.brand,
+    };
+    const ex = await settle(() => this.#client.saveCard(body, this.#options()));
+    return savedCardOutcome(ex, { maskedNumber: maskPanDigits(card.number), brand: card.brand });
+  }
+
+  async recurrence(id: string): Promise<CnpRecurrenceStatus> {
+    return recurrenceOutcome(await settle(() => this.#client.getRecurrence(id, this.#options())));
   }
 
   async capture(paymentId: string, amountCents?: number): Promise<CnpChangeOutcome> {

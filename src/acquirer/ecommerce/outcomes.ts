@@ -41,6 +41,12 @@ function transportDetail(ex: Exchange & { kind: 'transport' }): string {
   return `transport ${ex.failure}`;
 }
 
+function recurrenceIdOf(p: Record<string, unknown> | undefined): { recurrenceId?: string } {
+  const r = p?.RecurrentPayment;
+  const id = r && typeof r === 'object' ? (r as Record<string, unknown>).RecurrentPaymentId : undefined;
+  return typeof id === 'string' && id !== '' ? { recurrenceId: id } : {};
+}
+
 /** `POST /1/sales` (`CreditCard`): 201 with Status 1 (pre-authorization) or 2 (captured) and a PaymentId. */
 export function cardSaleOutcome(ex: Exchange, captureRequested: boolean): CnpSaleOutcome {
   if (ex.kind === 'transport')
@@ -57,6 +63,9 @@ export function cardSaleOutcome(ex: Exchange, captureRequested: boolean): CnpSal
     ...(paymentId ? { paymentId } : {}),
     ...(typeof card?.CardNumber === 'string' ? { maskedNumber: card.CardNumber } : {}),
     ...(typeof p?.AuthorizationCode === 'string' ? { authorizationCode: p.AuthorizationCode } : {}),
+    // `SaveCard` answers the token (ecom:3351-3352); `RecurrentPayment` its id (ecom:4386-4387).
+    ...(typeof card?.CardToken === 'string' && card.SaveCard === true ? { cardToken: card.CardToken } : {}),
+    ...recurrenceIdOf(p),
   };
   if (!row || !paymentId) return { answer: 'unknown', ...kept };
   // 3 Denied, 13 Aborted: nothing charged (ecom:7374, 7378).

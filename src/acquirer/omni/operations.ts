@@ -34,6 +34,9 @@ export const OPERATION_OF_ROUTE: { readonly [N in RouteName]: HostOperation } = 
   ecommerceSaleCapture: 'confirm',
   ecommerceSalesByOrderId: 'charge-query',
   ecommerceSaleVoidByOrderId: 'charge-void',
+  ecommerceCardSave: 'card-save',
+  // a scheduled recurrence's status, as a charge's
+  ecommerceRecurrentGet: 'charge-query',
   walletTokenJson: 'wallet',
   walletTokenForm: 'wallet',
   walletPublicKey: 'wallet',

@@ -170,6 +170,14 @@ export const ROUTES = {
     path: '/1/sales/OrderId/{MerchantOrderId}/void',
     safeToRepeat: false,
   },
+  // saved cards (`POST /1/card`, ecom:3081) and the scheduled recurrence's query (ecom:5934, on the query host)
+  ecommerceCardSave: { method: 'POST', base: 'ecommerce', path: '/1/card', safeToRepeat: false },
+  ecommerceRecurrentGet: {
+    method: 'GET',
+    base: 'ecommerceQuery',
+    path: '/1/RecurrentPayment/{RecurrentPaymentId}',
+    safeToRepeat: true,
+  },
   // wallet-facing QR API (000)
   walletTokenJson: { method: 'POST', base: 'wallet', path: '/v2/oauth/access-token', safeToRepeat: true },
   walletTokenForm: { method: 'POST', base: 'wallet', path: '/v2/oauth/token', safeToRepeat: true },

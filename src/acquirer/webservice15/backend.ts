@@ -6,13 +6,16 @@ import type {
   CnpChangeOutcome,
   CnpHostRules,
   CnpSaleOutcome,
+  CnpRecurrenceStatus,
   CnpSaleRequest,
+  CnpSaveOutcome,
+  CnpTokenSaleRequest,
   SaleQuery,
   TypedCard,
 } from '../../engine/index.js';
 import { answerOf } from './outcomes.js';
 import { changeOutcome, queryOutcome, saleOutcome, type Ws15Exchange } from './outcomes.js';
-import { describe, type Ws15Token } from './answers.js';
+import { describe } from './answers.js';
 import {
   bandeiraOf,
   cancelRequest,
@@ -34,22 +37,14 @@ export interface Ws15Settings extends Ws15Credential {
   now?: () => Date;
 }
 
-/** A sale by a saved token (ws15:1026-1057): direct (`autorizar` 3) or recurrent (4); credit at sight only. */
-export interface Ws15TokenSale {
-  merchantOrderId: string;
-  amountCents: number;
-  capture: boolean;
-  token: string;
-  /** The brand saved with the token: the manual asks the store to keep it (ws15:990). */
-  brand: string;
+/** A sale by a saved token (ws15:1026-1057): the port's, and whether it is recurrent (`autorizar` 4). */
+export interface Ws15TokenSaleOptions {
   recurrent?: boolean;
 }
 
-/** What `requisicao-token` gave back, or why not. */
-export type Ws15TokenOutcome =
-  | { kind: 'saved'; token: Ws15Token; detail: string }
-  | { kind: 'refused'; code?: number; detail: string }
-  | { kind: 'unknown'; detail: string };
+function notOffered(what: string): OmniposError {
+  return new OmniposError('CNP_NOT_OFFERED', `the webservice 1.5 offers no ${what}`);
+}
 
 function refuseDebit(method: CnpSaleRequest['method']): void {
   if (method === 'debit')
@@ -111,43 +106,75 @@ export class Webservice15CardNotPresent implements CardNotPresentBackend {
     };
   }
 
-  /** Direct authorization with the card (`autorizar` 3, ws15:845-856); never repeated. */
-  async sale(r: CnpSaleRequest, options: { makeToken?: boolean } = {}): Promise<CnpSaleOutcome> {
+  /**
+   * Direct authorization with the card (`autorizar` 3, ws15:845-856); never repeated. `saveCard`
+   * asks `gerar-token` (ws15:1130-1145) and answers the token the transaction carries. The host
+   * schedules no recurrence (its recurrent sale, `autorizar` 4, is the store's own: `saleByToken`).
+   */
+  async sale(r: CnpSaleRequest): Promise<CnpSaleOutcome> {
     refuseDebit(r.method);
+    if (r.recurrence) throw notOffered('recurrence scheduled by the host; sell by token with autorizar 4 instead');
     const m: Ws15SaleMessage = {
       ...this.#message(r),
       installments: r.installments,
       mode: 3,
       bandeira: bandeira(r.card.brand),
       payer: { card: r.card },
-      ...(options.makeToken ? { makeToken: true } : {}),
+      ...(r.saveCard ? { makeToken: true } : {}),
     };
-    return saleOutcome(await this.#post(writeXml(transactionRequest(this.#s, m)), 'requisicao-transacao'), r.capture);
+    const ex = await this.#post(writeXml(transactionRequest(this.#s, m)), 'requisicao-transacao');
+    const outcome = saleOutcome(ex, r.capture);
+    const a = answerOf(ex);
+    const token = a.kind === 'transacao' && a.token?.unlocked ? a.token.code : undefined;
+    return token && r.saveCard ? { ...outcome, cardToken: token } : outcome;
   }
 
-  /** A sale by token: `autorizar` 3, or 4 when recurrent; credit at sight only (ws15:1050-1057, 1083-1090). */
-  async saleByToken(r: Ws15TokenSale): Promise<CnpSaleOutcome> {
+  /**
+   * A sale by token: `autorizar` 3 (credit, ws15:1050-1056), or 4 when recurrent (credit at sight
+   * only, ws15:1083-1090); the token must be unblocked (1055).
+   */
+  async saleByToken(r: CnpTokenSaleRequest, options: Ws15TokenSaleOptions = {}): Promise<CnpSaleOutcome> {
+    refuseDebit(r.method);
+    if (options.recurrent && r.installments !== 1)
+      throw notOffered('recurrent sale in installments (ws15:1090: "crédito à vista" only)');
+    if (r.recurrence) throw notOffered('recurrence scheduled by the host');
     const m: Ws15SaleMessage = {
       ...this.#message(r),
-      installments: 1,
-      mode: r.recurrent ? 4 : 3,
-      bandeira: bandeira(r.brand),
-      payer: { token: r.token },
+      installments: r.installments,
+      mode: options.recurrent ? 4 : 3,
+      bandeira: bandeira(r.saved.brand),
+      payer: { token: r.saved.token },
     };
     return saleOutcome(await this.#post(writeXml(transactionRequest(this.#s, m)), 'requisicao-transacao'), r.capture);
   }
 
-  /** `requisicao-token` (ws15:967-1024): the same card gives the same token (ws15:987). */
-  async saveCard(card: TypedCard): Promise<Ws15TokenOutcome> {
+  /**
+   * `requisicao-token` (ws15:967-1024): the same card gives the same token (ws15:987); a token the
+   * host answers blocked (`status` 0, ws15:1022) cannot sell and is refused.
+   */
+  async saveCard(card: TypedCard): Promise<CnpSaveOutcome> {
     const a = answerOf(await this.#post(writeXml(tokenRequest(this.#s, card)), 'requisicao-token'));
     if (a.kind === 'transport')
       return a.failure === 'not-sent'
         ? { kind: 'refused', detail: 'not sent' }
         : { kind: 'unknown', detail: `transport ${a.failure}` };
-    if (a.kind === 'token') return { kind: 'saved', token: a.token, detail: describe(a) };
+    if (a.kind === 'token' && !a.token.unlocked) return { kind: 'refused', detail: describe(a) };
+    if (a.kind === 'token')
+      return {
+        kind: 'saved',
+        token: a.token.code,
+        maskedNumber: a.token.truncatedNumber,
+        brand: card.brand,
+        detail: describe(a),
+      };
     if (a.kind === 'erro' && a.row?.meaning === 'refused')
       return { kind: 'refused', code: a.row.code, detail: describe(a) };
     return { kind: 'unknown', detail: a.kind === 'bad' ? a.reason : describe(a) };
+  }
+
+  /** The webservice 1.5 schedules no recurrence (its messages: ws15:263-269). */
+  recurrence(_id: string): Promise<CnpRecurrenceStatus> {
+    return Promise.reject(notOffered('recurrence scheduled by the host'));
   }
 
   /** Whole (no amount) or partial capture; 6 is what it leads to (ws15:1396-1403). */

@@ -1,5 +1,15 @@
 import type { JournalEntry, MerchantOrderIds } from '../../store/index.js';
-import type { CardNotPresentBackend, CnpChangeOutcome, CnpSaleOutcome, TypedCard } from '../cnp-ports.js';
+import { maskPanDigits } from '../../emv/index.js';
+import type {
+  CardNotPresentBackend,
+  CnpChangeOutcome,
+  CnpRecurrenceStatus,
+  CnpSaleOutcome,
+  CnpSaveOutcome,
+  SavedCardShown,
+  SavedCardVault,
+  TypedCard,
+} from '../cnp-ports.js';
 import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
 import { SPEAKS_CORE } from '../machine-vocabulary.js';
 import { OmniposError } from '../../core/index.js';
@@ -25,6 +35,8 @@ export interface CnpEngineDeps extends OwnerDeps {
   orderIds: MerchantOrderIds;
   /** The card-not-present backend the configuration chose (`cardNotPresent.kind`). */
   host: CardNotPresentBackend;
+  /** Where saved cards are kept (the token sealed): absent, no sale saves a card nor sells by one. */
+  savedCards?: SavedCardVault;
   onEvent?: (event: CnpEvent) => void;
 }
 
@@ -33,6 +45,16 @@ export interface CnpChangeResult {
   entry: JournalEntry;
   outcome: CnpChangeOutcome['kind'];
   detail: string;
+}
+
+/** What a sale sends: the host's call with our order id, the typed card or the saved card's token in memory. */
+type Send = (merchantOrderId: string) => Promise<CnpSaleOutcome>;
+
+/** What a sale is, once the card is in hand (read inside the payment lock): its call and what the row keeps. */
+interface Prepared {
+  send: Send;
+  known: Partial<CnpSaleData>;
+  typed?: { maskedNumber: string; brand: string };
 }
 
 const DURABLE = new Set<CnpEffect['kind']>(['outbox.cnp-undo', 'outbox.cnp-capture', 'outbox.cnp-void-part']);
@@ -63,22 +85,76 @@ export class CnpEngine extends MachineOwner<CnpStateName, CnpSaleData, CnpInput,
    * in memory for this one request, and applies its answer. A request the backend refuses by name
    * before sending (debit) ends `failed`, its reason the refusal's. `card` may be a reading (the
    * pinpad's keys): it runs holding the terminal's payment lock, before the row opens; a reading
-   * that throws (cancelled, refused) opens no row.
+   * that throws (cancelled, refused) opens no row. `saveCard`: an approved sale's token goes to the
+   * saved cards (sealed), the row keeps its `savedCardId` only.
    */
   async start(
     request: CnpPaymentRequest,
     card: TypedCard | (() => Promise<TypedCard>),
     options: { idempotencyKey?: string } = {},
   ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+    if (request.saveCard) this.#vault();
+    return this.#begin(request, options, async () => {
+      const typed = typeof card === 'function' ? await card() : card;
+      return {
+        send: (merchantOrderId) =>
+          this.#d.host.sale({ ...request, merchantOrderId, amountCents: request.amount, card: typed }),
+        known: {},
+        typed: { maskedNumber: maskPanDigits(typed.number), brand: typed.brand },
+      };
+    });
+  }
+
+  /**
+   * A sale by a saved card: the row journals the saved card's id (never its token), the token is
+   * opened in memory for the one request. A card saved at another backend's host does not sell here.
+   */
+  async startByToken(
+    request: CnpPaymentRequest,
+    savedCardId: number,
+    options: { idempotencyKey?: string; securityCode?: string } = {},
+  ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+    const saved = this.#vault().reveal(savedCardId);
+    if (!saved) throw new OmniposError('NOT_FOUND', `no saved card ${savedCardId}`);
+    if (saved.backend !== this.#d.host.kind)
+      throw new OmniposError(
+        'CNP_NOT_OFFERED',
+        `saved card ${savedCardId} was saved at the ${saved.backend} host; this terminal sells through ${this.#d.host.kind}`,
+      );
+    const { saveCard: _never, ...asked } = request;
+    const send: Send = (merchantOrderId) =>
+      this.#d.host.saleByToken({
+        ...asked,
+        merchantOrderId,
+        amountCents: request.amount,
+        saved: { token: saved.token, brand: saved.brand },
+        ...(options.securityCode !== undefined ? { securityCode: options.securityCode } : {}),
+      });
+    const known = { savedCardId, maskedNumber: saved.maskedNumber, brand: saved.brand };
+    return this.#begin(asked, options, () => Promise.resolve({ send, known }));
+  }
+
+  #vault(): SavedCardVault {
+    if (!this.#d.savedCards) throw new OmniposError('CNP_NOT_OFFERED', 'this terminal keeps no saved cards');
+    return this.#d.savedCards;
+  }
+
+  /** Holding the payment lock: the card in hand (`prepare`), then the row opened, then the call. */
+  async #begin(
+    request: CnpPaymentRequest,
+    options: { idempotencyKey?: string },
+    prepare: () => Promise<Prepared>,
+  ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     return this.holdPayment(async (attach) => {
       await this.beforeSale({ receipt: false });
-      const typed = typeof card === 'function' ? await card() : card;
+      const prepared = await prepare();
       const merchantOrderId = await this.#d.orderIds.next();
       const data: CnpSaleData = {
         request,
         merchantOrderId,
         backend: this.#d.host.kind,
         sentAt: this.#d.clock.now().toISOString(),
+        ...prepared.known,
         ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
       };
       const entry = this.#d.journal.open({
@@ -95,11 +171,17 @@ export class CnpEngine extends MachineOwner<CnpStateName, CnpSaleData, CnpInput,
       const done = (async () => {
         let outcome: CnpSaleOutcome;
         try {
-          outcome = await this.#d.host.sale({ ...request, merchantOrderId, amountCents: request.amount, card: typed });
+          outcome = await prepared.send(merchantOrderId);
         } catch (e) {
           outcome = thrown(e);
         }
-        await this.apply(entry.id, { kind: 'answered', outcome });
+        const { cardToken, ...answer } = outcome;
+        const savedCardId = request.saveCard ? this.#keepCard(answer, cardToken, prepared.typed) : undefined;
+        await this.apply(entry.id, {
+          kind: 'answered',
+          outcome: answer,
+          ...(savedCardId !== undefined ? { savedCardId } : {}),
+        });
       })();
       return { entry, done };
     });
@@ -151,6 +233,39 @@ export class CnpEngine extends MachineOwner<CnpStateName, CnpSaleData, CnpInput,
   }
 
   /**
+   * The token of a card an approved sale saved, to the saved cards (sealed); a declined or unclear
+   * sale's card is not kept (the page: no token for a card not known good, ecom:3065-3066).
+   */
+  #keepCard(
+    answer: Omit<CnpSaleOutcome, 'cardToken'>,
+    token: string | undefined,
+    typed: { maskedNumber: string; brand: string } | undefined,
+  ): number | undefined {
+    if (answer.answer !== 'approved' || !token || !typed || !this.#d.savedCards) return undefined;
+    try {
+      return this.#save(answer, token, typed, this.#d.savedCards);
+    } catch (e) {
+      // The sale stands whatever befalls the saved card: its answer is journaled next.
+      this.#d.log.error({ err: (e as Error).message }, 'card-not-present: the approved sale’s card was not saved');
+      return undefined;
+    }
+  }
+
+  #save(
+    answer: Omit<CnpSaleOutcome, 'cardToken'>,
+    token: string,
+    typed: { maskedNumber: string; brand: string },
+    cards: SavedCardVault,
+  ): number {
+    const card = {
+      backend: this.#d.host.kind,
+      maskedNumber: answer.maskedNumber ?? typed.maskedNumber,
+      brand: typed.brand,
+    };
+    return cards.save({ ...card, token }, this.#d.clock.now()).id;
+  }
+
+  /**
    * At start: a row still `sending` may have reached the host (the answer was lost with the
    * process): the undo race settles it, as an unknown answer's. A row `undoing` has its task made
    * sure of. A pre-authorization (`authorized`) waits for its capture or void.
@@ -183,6 +298,33 @@ export class CnpEngine extends MachineOwner<CnpStateName, CnpSaleData, CnpInput,
 
   stop(): void {
     this.stopTimers();
+  }
+
+  /** The saved cards (listed, shown, removed by the local API); absent where the terminal keeps none. */
+  get savedCards(): SavedCardVault | undefined {
+    return this.#d.savedCards;
+  }
+
+  /**
+   * Saves a card alone at the host (no money moves, so no journal row): the token it answers goes
+   * sealed to the saved cards; answered by the saved card's id and what may be shown of it.
+   */
+  async saveCard(
+    card: TypedCard,
+  ): Promise<{ kind: 'saved'; card: SavedCardShown } | Exclude<CnpSaveOutcome, { kind: 'saved' }>> {
+    const cards = this.#vault();
+    const saved = await this.#d.host.saveCard(card);
+    if (saved.kind !== 'saved') return saved;
+    const { token, maskedNumber, brand } = saved;
+    return {
+      kind: 'saved',
+      card: cards.save({ backend: this.#d.host.kind, maskedNumber, brand, token }, this.#d.clock.now()),
+    };
+  }
+
+  /** The host's status of a recurrence a sale opened (e-commerce `GET /1/RecurrentPayment/{id}`). */
+  recurrence(id: string): Promise<CnpRecurrenceStatus> {
+    return this.#d.host.recurrence(id);
   }
 
   /* ---------------------------------------------------- the machine's hooks */

@@ -26,9 +26,10 @@ function go(
 }
 
 /** What the answer tells that may be kept: never the card, only what the host echoed. */
-function kept(o: CnpSaleOutcome): Partial<CnpSaleData> {
+function kept(o: Omit<CnpSaleOutcome, 'cardToken'>): Partial<CnpSaleData> {
   return {
     detail: o.detail,
+    ...(o.recurrenceId ? { recurrenceId: o.recurrenceId } : {}),
     ...(o.paymentId ? { paymentId: o.paymentId } : {}),
     ...(o.maskedNumber ? { maskedNumber: o.maskedNumber } : {}),
     ...(o.authorizationCode ? { authorizationCode: o.authorizationCode } : {}),
@@ -40,9 +41,9 @@ function kept(o: CnpSaleOutcome): Partial<CnpSaleData> {
  * a card sale is decided by): `undo` (unknown, an anomaly) → the undo race; `done` → approved
  * (captured or held, as the answer's state shows), declined, or failed (refused, never sent).
  */
-function answered(state: CnpState, o: CnpSaleOutcome): Step {
+function answered(state: CnpState, o: Omit<CnpSaleOutcome, 'cardToken'>, savedCardId?: number): Step {
   const rule = decide(SALE, o.answer);
-  const patch = kept(o);
+  const patch = { ...kept(o), ...(savedCardId !== undefined ? { savedCardId } : {}) };
   if (rule.decision === 'undo') {
     const undo: CnpEffect = { kind: 'outbox.cnp-undo' };
     if (o.answer !== 'anomaly') return go(state, 'undoing', `sale ${o.answer}`, { ...patch, reason: rule.why }, undo);
@@ -73,7 +74,7 @@ export function cnpTransition(state: CnpState, input: CnpInput): Step {
   // A captured sale is final as a sale (retention keeps its row like any other) and still voidable.
   if (input.kind === 'change') return changeAsked(state, input.change) ?? refuse();
   if (CNP_FINAL.has(state.name)) return refuse();
-  if (state.name === 'sending' && input.kind === 'answered') return answered(state, input.outcome);
+  if (state.name === 'sending' && input.kind === 'answered') return answered(state, input.outcome, input.savedCardId);
   if (state.name === 'undoing' && input.kind === 'delivered') return delivered(state, input);
   const changing = state.name === 'capturing' || state.name === 'voiding';
   const step =

@@ -1,5 +1,5 @@
 import type { AlarmEffect, DeliveredInput } from '../machine-vocabulary.js';
-import type { CnpChangeOutcome, CnpSaleOutcome } from '../cnp-ports.js';
+import type { CnpChangeOutcome, CnpRecurrence, CnpSaleOutcome } from '../cnp-ports.js';
 
 /**
  * A sale without the card present (a phone order typed on the pinpad, a pre-authorization), on a
@@ -17,6 +17,10 @@ export interface CnpPaymentRequest {
   capture: boolean;
   /** Credit only: the backend refuses debit by name (CNP_DEBIT_NEEDS_AUTHENTICATION). */
   method: 'credit' | 'debit';
+  /** Save the card at the host (`SaveCard`); kept by the saved cards only if the sale is approved. */
+  saveCard?: boolean;
+  /** A recurrence the host schedules, this sale its first charge (e-commerce `RecurrentPayment`). */
+  recurrence?: CnpRecurrence;
 }
 
 export interface CnpSaleData {
@@ -32,6 +36,10 @@ export interface CnpSaleData {
   maskedNumber?: string;
   brand?: string;
   authorizationCode?: string;
+  /** The saved card sold by (a reference: the token is never journaled), or the one this sale saved. */
+  savedCardId?: number;
+  /** The recurrence the host opened with this sale. */
+  recurrenceId?: string;
   /** The host's own terms for the answer (status, return code), for people. */
   detail?: string;
   reason?: string;
@@ -94,8 +102,9 @@ export interface CnpState {
   data: CnpSaleData;
 }
 
+/** The answer, without the token of a card it saved (`savedCardId` names where the saved cards keep it). */
 export type CnpInput =
-  | { kind: 'answered'; outcome: CnpSaleOutcome }
+  | { kind: 'answered'; outcome: Omit<CnpSaleOutcome, 'cardToken'>; savedCardId?: number }
   /** A capture or void asked (journaled before it leaves). */
   | { kind: 'change'; change: CnpChange }
   /** The capture's or void's own answer. */

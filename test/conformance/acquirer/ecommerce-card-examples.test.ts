@@ -7,6 +7,7 @@ import {
   changeOutcome,
   orderIdsOutcome,
 } from '../../../src/acquirer/ecommerce/outcomes.js';
+import { recurrenceOutcome, savedCardOutcome } from '../../../src/acquirer/ecommerce/saved-cards.js';
 import type { CardBinAnswer } from '../../../src/acquirer/index.js';
 import type { Exchange } from '../../../src/acquirer/omni/outcomes.js';
 import { SANDBOX_CREDENTIALS } from '../../../tables/sandbox-credentials.js';
@@ -52,11 +53,29 @@ const REQUESTS: Record<number, { status: number; saleStatus?: number; why: strin
     saleStatus: 1,
     why: 'Capture false, a card ending in 1: a pre-authorization (its answer, 2776, shows Status 1); the expiry 12/2021 is only checked for format (ECOMMERCE:392, 412)',
   },
+  3083: {
+    status: 201,
+    why: 'POST /1/card as printed: the buyer as CustomerName (the table says Name, 3113: either is taken), a 16-digit number; the answer is a CardToken',
+  },
   3479: {
-    status: 400,
-    why: 'a sale by CardToken: the sandbox does not model saved cards yet (issue 34, next slice), so the card number is missing (118)',
+    status: 201,
+    saleStatus: 1,
+    why: 'a sale by CardToken, Capture false: the test plants the token the example names (a saved card ending in 1), so a pre-authorization as its answer (3537) shows',
+  },
+  4266: {
+    status: 201,
+    saleStatus: 1,
+    why: 'a scheduled recurrence, AuthorizeNow "true", no Capture, a card ending in 1: authorized now (its answer, 4352, shows Status 1); the page\'s EndDate 2019-12-01 is past, which the page names no error for',
+  },
+  4508: {
+    status: 201,
+    saleStatus: 20,
+    why: 'AuthorizeNow "false" with StartDate: scheduled, Status 20 (its answer, 4604, shows 20)',
   },
 };
+
+/** The saved card the page's token sale (3479) names: planted in the host before it is sent. */
+const PLANTED_TOKEN = '6e1bf77a-b28b-4660-b14f-455e2a1c95e9';
 
 /** What each example answer means, read by our outcome functions, by line. */
 const ANSWERS: Record<number, (body: unknown) => void> = {
@@ -71,7 +90,25 @@ const ANSWERS: Record<number, (body: unknown) => void> = {
     }),
   2776: (b) => expect(cardSaleOutcome(answer(b, 201), false)).toMatchObject({ answer: 'approved', state: 'pending' }),
   3537: (b) => expect(cardSaleOutcome(answer(b, 201), false)).toMatchObject({ answer: 'approved', state: 'pending' }),
+  3121: (b) =>
+    expect(savedCardOutcome(answer(b, 201), { maskedNumber: '453211******3700', brand: 'Visa' })).toMatchObject({
+      kind: 'saved',
+      token: 'db62dc71-d07b-4745-9969-42697b988ccb',
+    }),
+  4352: (b) =>
+    expect(cardSaleOutcome(answer(b, 201), false)).toMatchObject({
+      answer: 'approved',
+      state: 'pending',
+      recurrenceId: '61e5bd30-ec11-44b3-ba0a-56fbbc8274c5',
+    }),
   5891: (b) => expect(orderIdsOutcome(answer(b))).toMatchObject({ kind: 'ids' }),
+  5958: (b) =>
+    expect(recurrenceOutcome(answer(b))).toMatchObject({
+      kind: 'found',
+      status: 'active',
+      amountCents: 15000,
+      paymentIds: ['f70948a8-f1dd-4b93-a4ad-90428bcbdb84'],
+    }),
   6118: (b) => expect(changeOutcome(answer(b), ['approved'])).toMatchObject({ kind: 'done', state: 'approved' }),
   6233: (b) =>
     expect(changeOutcome(answer(b), ['undone', 'cancelled'])).toMatchObject({ kind: 'done', state: 'undone' }),
@@ -91,15 +128,22 @@ const ALT_ANSWERS: Record<number, (body: unknown) => void> = {
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness();
+  h.running.sandbox.ctx.db
+    .prepare(
+      `INSERT INTO card_tokens (card_token, masked, holder, expiry, brand, created_at) VALUES (?, ?, ?, ?, ?, 0)`,
+    )
+    .run(PLANTED_TOKEN, '455187******0181', 'Comprador Teste', '12/2030', 'Visa');
 });
 afterAll(async () => {
   await h.close();
 });
 
 describe('the corpus', () => {
-  it('holds every example once: 3 requests, 11 answers (3 not JSON as printed; 5506 read from its shell twin at 5584)', () => {
-    expect(EXAMPLES.filter((e) => e.kind === 'request').map((e) => e.line)).toEqual([563, 2689, 3479]);
-    expect(EXAMPLES.filter((e) => e.kind === 'answer')).toHaveLength(11);
+  it('holds every example once: 6 requests, 14 answers (3 not JSON as printed; 5506 read from its shell twin at 5584)', () => {
+    expect(EXAMPLES.filter((e) => e.kind === 'request').map((e) => e.line)).toEqual([
+      563, 2689, 3083, 3479, 4266, 4508,
+    ]);
+    expect(EXAMPLES.filter((e) => e.kind === 'answer')).toHaveLength(14);
     expect(EXAMPLES.filter((e) => e.unparsed).map((e) => e.line)).toEqual([5506, 5699, 6615]);
     for (const e of EXAMPLES) {
       if (e.kind === 'request') expect(REQUESTS[e.line], `request ${e.line}`).toBeDefined();
@@ -113,7 +157,7 @@ describe("1. the page's requests, sent as printed to the sandbox host", () => {
   it.each(Object.entries(REQUESTS))('ecom:%s', async (line, expected) => {
     const e = byLine(Number(line));
     const u = new URL(h.running.urls.ecommerceRequests);
-    const res = await request(`${u.origin}/1/sales`, {
+    const res = await request(`${u.origin}${e.path}`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',

@@ -142,14 +142,20 @@ describe('webservice 1.5: tokens', () => {
     const card = sale().card;
     const t1 = await backend.saveCard(card);
     const t2 = await backend.saveCard(card);
-    expect(t1).toMatchObject({ kind: 'saved', token: { unlocked: true, truncatedNumber: '401200******3335' } });
+    expect(t1).toMatchObject({ kind: 'saved', maskedNumber: '401200******3335', brand: 'Visa' });
     if (t1.kind !== 'saved' || t2.kind !== 'saved') throw new Error('no token');
-    expect(t2.token.code).toBe(t1.token.code);
-    const base = { amountCents: 5000, capture: true, token: t1.token.code, brand: 'Visa' };
+    expect(t2.token).toBe(t1.token);
+    const base = {
+      amountCents: 5000,
+      installments: 1,
+      capture: true,
+      method: 'credit' as const,
+      saved: { token: t1.token, brand: 'Visa' },
+    };
     expect(await backend.saleByToken({ ...base, merchantOrderId: `tk${++order}` })).toMatchObject({
       answer: 'approved',
     });
-    expect(await backend.saleByToken({ ...base, merchantOrderId: `tk${++order}`, recurrent: true })).toMatchObject({
+    expect(await backend.saleByToken({ ...base, merchantOrderId: `tk${++order}` }, { recurrent: true })).toMatchObject({
       answer: 'approved',
     });
   });
@@ -158,17 +164,41 @@ describe('webservice 1.5: tokens', () => {
     const s = await backend.saleByToken({
       merchantOrderId: `tk${++order}`,
       amountCents: 5000,
+      installments: 1,
       capture: true,
-      token: 'bm90LWEtdG9rZW4=',
-      brand: 'Visa',
+      method: 'credit',
+      saved: { token: 'bm90LWEtdG9rZW4=', brand: 'Visa' },
     });
     expect(s).toMatchObject({ answer: 'refused' });
     expect(s.detail).toContain('erro 052');
   });
 
-  it('a sale asking gerar-token answers the token beside the transaction', async () => {
-    const s = await backend.sale(sale(), { makeToken: true });
+  it('a sale asking gerar-token answers the token beside the transaction, the same as requisicao-token gives', async () => {
+    const s = await backend.sale({ ...sale(), saveCard: true });
     expect(s.answer).toBe('approved');
+    const saved = await backend.saveCard(sale().card);
+    expect(saved).toMatchObject({ kind: 'saved' });
+    expect(s.cardToken).toBe(saved.kind === 'saved' ? saved.token : 'none');
+  });
+
+  it('schedules no recurrence, and a recurrent sale by token takes no installments', async () => {
+    await expect(backend.recurrence('x')).rejects.toMatchObject({ code: 'CNP_NOT_OFFERED' });
+    await expect(backend.sale({ ...sale(), recurrence: { interval: 'monthly' } })).rejects.toMatchObject({
+      code: 'CNP_NOT_OFFERED',
+    });
+    await expect(
+      backend.saleByToken(
+        {
+          merchantOrderId: `tk${++order}`,
+          amountCents: 5000,
+          installments: 2,
+          capture: true,
+          method: 'credit',
+          saved: { token: 'bm90LWEtdG9rZW4=', brand: 'Visa' },
+        },
+        { recurrent: true },
+      ),
+    ).rejects.toMatchObject({ code: 'CNP_NOT_OFFERED' });
   });
 });
 

@@ -55,6 +55,7 @@ describe('openDatabase', () => {
       'journal_transitions',
       'outbox',
       'payment_owners',
+      'saved_cards',
       'sqlite_sequence',
       'telemetry_outbox',
     ]);
