@@ -24,8 +24,9 @@ export function documentedApi(options: TestDaemonOptions = {}) {
   const paths = () => doc.paths as Record<string, Record<string, Op>>;
   const seen = new Set<string>();
 
-  async function start(options: TestDaemonOptions = {}): Promise<TestDaemon> {
-    t = await startTestDaemon(options);
+  /** Starts the daemon with `options` (those given to `documentedApi` when absent). */
+  async function start(startOptions: TestDaemonOptions = options): Promise<TestDaemon> {
+    t = await startTestDaemon(startOptions);
     doc = (await request(`${t.daemon.apiUrl}/v1/openapi.json`).then((r) => r.body.json())) as Record<string, unknown>;
     return t;
   }
