@@ -107,7 +107,10 @@ async function startParts(deps: DaemonDeps, held: Held): Promise<Daemon> {
   });
 
   // GET /v1/health's acquirer reachability recovers without a sale: the backend's probe with backoff.
-  const acquirerProbe = startAcquirerProbe(backend, acquirerReach, clock, log, deps.acquirerProbe);
+  const acquirerProbe = startAcquirerProbe(backend, acquirerReach, clock, log, {
+    slowMs: values.alarms.probeSeconds * 1000,
+    ...deps.acquirerProbe,
+  });
   held.add('the acquirer probe', () => acquirerProbe.stop());
 
   // The initialization tables in force, and their renewal (a newer version named by a sale, a schedule).

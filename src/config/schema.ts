@@ -263,6 +263,11 @@ const alarms = z.strictObject({
   closeWarningMinutes: z.number().int().min(1).max(720).default(60),
   /** The host's clock this far from ours is an alarm, seconds. */
   clockOffsetSeconds: z.number().int().min(1).max(86_400).default(60),
+  /**
+   * While the acquirer answers, how long it may stay silent before the terminal asks it (the
+   * backend's probe, never a sale): health's reachability and the host's clock follow the answer, seconds.
+   */
+  probeSeconds: z.number().int().min(1).max(3600).default(300),
 });
 
 const supervisor = z.strictObject({
