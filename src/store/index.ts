@@ -13,6 +13,7 @@ export {
   WriteHealth,
   onWriteFailure,
   writeFailure,
+  storeWriteFailure,
   watchWrites,
   type WriteHealthOptions,
   type WriteHealthAlarm,
