@@ -57,7 +57,7 @@ export function openCheckedTerminalDatabase(stateDir: string, log: Logger, now: 
   return openTerminalDatabase(stateDir, log);
 }
 export { ensureApiToken, ensureTokenFile } from './api-token.js';
-export { ExpiryKey, ensureExpiryKey, sealJournalExpiries } from './expiry-key.js';
+export { EXPIRY_SEALED, ExpiryKey, ensureExpiryKey, sealJournalExpiries } from './expiry-key.js';
 export { createSecretFileOnce, writeSecretTemp } from './secret-file.js';
 export { salvageOutbox, type Salvage } from './salvage.js';
 export { statement } from './statements.js';
