@@ -104,8 +104,10 @@ export class EventHub {
    * The engines' `onEvent`. Never throws: a failing subscriber is dropped; an event the log refuses is
    * still sent live. With a log, each event is written ({@link flush}) before it is sent live: a killed
    * process has sent nothing it did not write. (Writing one turn's events in one commit, deferred to
-   * the turn's end, saved ~100 KiB a sale but broke test/integration/faults/disk-eio.test.ts, health
-   * never telling STORE_WRITE_FAILED; undone at the merge, the cause not found yet.)
+   * the turn's end, saved ~100 KiB a sale but broke test/integration/faults/disk-eio.test.ts, one run
+   * in two: a 500 from POST /v1/payments, which was the order ids' raw SQLite error (now 503, sendError),
+   * or health never telling STORE_WRITE_FAILED, whose cause is not found: a deferred commit of its own
+   * that succeeded after a failed one is suspected, not shown.)
    */
   publish(event: EngineEvent): void {
     const out: ApiEvent = { ...event, seq: 0, at: this.now().toISOString() };

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
 import { OmniposError, apiCodeOf, httpStatusOf, isOmniposError, type ErrorCode } from '../core/index.js';
+import { storeWriteFailure } from '../store/index.js';
 import { duplicateKey } from './json-keys.js';
 
 /** An API refusal: HTTP status, a stable code from the one catalogue (src/core/errors) and, for bad input, the path of the field at fault. */
@@ -39,9 +40,12 @@ export function sendError(res: ServerResponse, e: unknown): void {
     );
     return;
   }
-  if (isOmniposError(e)) {
+  // A write that failed for want of space or an I/O error under the request (the order ids', the
+  // outbox's…: not only the journal's, which says so itself) is STORE_WRITE_FAILED, never a 500.
+  const err = isOmniposError(e) ? e : storeWriteFailure(e);
+  if (err) {
     // An engine's code goes out by its API name (ENGINE_NOT_FOUND is NOT_FOUND): the document lists only those.
-    sendJson(res, httpStatusOf(e), { error: { code: apiCodeOf(e.code), message: e.message } });
+    sendJson(res, httpStatusOf(err), { error: { code: apiCodeOf(err.code), message: err.message } });
     return;
   }
   sendJson(res, 500, { error: { code: 'INTERNAL', message: 'unexpected error' } });

@@ -716,6 +716,18 @@ export const CONFIG_SHAPE: Shape = {
             },
             value: 24,
           },
+          probeSeconds: {
+            type: 'default',
+            inner: {
+              type: 'number',
+              checks: [
+                { kind: 'safeint' },
+                { kind: 'greater_than', value: 1, inclusive: true },
+                { kind: 'less_than', value: 3600, inclusive: true },
+              ],
+            },
+            value: 300,
+          },
         },
       },
       value: {},

@@ -268,6 +268,11 @@ const alarms = z.strictObject({
    * deadline (15 days on the e-commerce API, 5 on the webservice 1.5) is an alarm, hours.
    */
   captureWarningHours: z.number().int().min(1).max(240).default(24),
+  /**
+   * While the acquirer answers, how long it may stay silent before the terminal asks it (the
+   * backend's probe, never a sale): health's reachability and the host's clock follow the answer, seconds.
+   */
+  probeSeconds: z.number().int().min(1).max(3600).default(300),
 });
 
 const supervisor = z.strictObject({

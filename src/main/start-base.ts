@@ -70,7 +70,10 @@ export async function connectAcquirer(deps: DaemonDeps, held: Held, b: { basics:
   });
 
   // GET /v1/health's acquirer reachability recovers without a sale: the backend's probe with backoff.
-  const acquirerProbe = startAcquirerProbe(backend, acquirerReach, clock, log, deps.acquirerProbe);
+  const acquirerProbe = startAcquirerProbe(backend, acquirerReach, clock, log, {
+    slowMs: values.alarms.probeSeconds * 1000,
+    ...deps.acquirerProbe,
+  });
   held.add('the acquirer probe', () => acquirerProbe.stop());
   return { sandbox, dispatcher, events, acquirerReach, onEvent, later, backend, cnpOffers };
 }

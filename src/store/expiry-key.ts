@@ -2,6 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { OmniposError } from '../core/index.js';
+import { readCounter, writeCounter } from './counters.js';
 import type { Db } from './open.js';
 import { createSecretFileOnce } from './secret-file.js';
 
@@ -94,18 +95,31 @@ function sealRow(data: Record<string, unknown>, key: ExpiryKey): boolean {
 }
 
 /**
+ * The counter (a row of `counters`) that says the journal was sealed: written in the rewrite's own
+ * transaction, so every later start skips the scan of every row's JSON. This version's engines
+ * never write an expiry; a database of before (restored from a copy too) has no mark and is sealed.
+ */
+export const EXPIRY_SEALED = 'journal_expiry_sealed';
+
+/**
  * Replaces the expiry dates that journal rows of earlier versions kept by their keyed hash, in one
  * transaction, with `secure_delete` on so the old bytes are zeroed, then checkpoints the WAL so no
- * older page holding them is left. Returns how many rows changed (0 on every later start).
+ * older page holding them is left; and marks the journal sealed ({@link EXPIRY_SEALED}). Runs once
+ * per database: a marked one is not read again. Returns how many rows changed (0 on every later start).
  */
 export function sealJournalExpiries(db: Db, key: ExpiryKey): number {
+  if (readCounter(db, EXPIRY_SEALED) !== undefined) return 0;
   const rows = db
     .prepare(
       `SELECT id, data FROM journal WHERE json_extract(data, '$.card.expiry') IS NOT NULL
          OR json_extract(data, '$.sale.card.expiry') IS NOT NULL`,
     )
     .all() as { id: number; data: string }[];
-  if (rows.length === 0) return 0;
+  const mark = (): void => writeCounter(db, EXPIRY_SEALED, new Date().toISOString());
+  if (rows.length === 0) {
+    db.transaction(mark).immediate();
+    return 0;
+  }
   const update = db.prepare('UPDATE journal SET data = ? WHERE id = ?');
   const before = db.pragma('secure_delete', { simple: true }) as number;
   db.pragma('secure_delete = ON');
@@ -115,7 +129,8 @@ export function sealJournalExpiries(db: Db, key: ExpiryKey): number {
         const data = JSON.parse(r.data) as Record<string, unknown>;
         if (sealRow(data, key)) update.run(JSON.stringify(data), r.id);
       }
-    })();
+      mark();
+    }).immediate();
     db.pragma('wal_checkpoint(TRUNCATE)');
   } finally {
     db.pragma(`secure_delete = ${before}`);

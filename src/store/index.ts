@@ -14,6 +14,7 @@ export {
   WriteHealth,
   onWriteFailure,
   writeFailure,
+  storeWriteFailure,
   watchWrites,
   type WriteHealthOptions,
   type WriteHealthAlarm,
@@ -57,7 +58,7 @@ export function openCheckedTerminalDatabase(stateDir: string, log: Logger, now: 
   return openTerminalDatabase(stateDir, log);
 }
 export { ensureApiToken, ensureTokenFile } from './api-token.js';
-export { ExpiryKey, ensureExpiryKey, ensureKeyFile, sealJournalExpiries } from './expiry-key.js';
+export { EXPIRY_SEALED, ExpiryKey, ensureExpiryKey, ensureKeyFile, sealJournalExpiries } from './expiry-key.js';
 export { SavedCards, type SavedCardView } from './saved-cards.js';
 export { createSecretFileOnce, writeSecretTemp } from './secret-file.js';
 export { salvageOutbox, type Salvage } from './salvage.js';

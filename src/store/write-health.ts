@@ -29,19 +29,29 @@ function isStoreFailure(e: unknown): string | undefined {
 }
 
 /**
- * SQLite's "disk full" and I/O errors as STORE_WRITE_FAILED (503, the cash register shows the
- * code), reported to the listener; anything else undefined (rethrown as it was). The transaction
- * was rolled back: nothing of it was written.
+ * SQLite's "disk full" and I/O errors as STORE_WRITE_FAILED, reported to nobody: what the API answers
+ * for a write that failed under a request whatever store it was (the order ids', the journal's…),
+ * the guard of the statement having already told write health. Anything else undefined.
  */
-export function writeFailure(db: Db, e: unknown): OmniposError | undefined {
+export function storeWriteFailure(e: unknown): OmniposError | undefined {
   const code = isStoreFailure(e);
   if (!code) return undefined;
-  const err = new OmniposError(
+  return new OmniposError(
     'STORE_WRITE_FAILED',
     `the journal cannot commit (${code}: ${(e as Error).message}); no new payment starts until it can`,
     { sqlite: code },
     { cause: e },
   );
+}
+
+/**
+ * SQLite's "disk full" and I/O errors as STORE_WRITE_FAILED (503, the cash register shows the
+ * code), reported to the listener; anything else undefined (rethrown as it was). The transaction
+ * was rolled back: nothing of it was written.
+ */
+export function writeFailure(db: Db, e: unknown): OmniposError | undefined {
+  const err = storeWriteFailure(e);
+  if (!err) return undefined;
   if (!reported.has(e as object)) {
     reported.add(e as object);
     listeners.get(db)?.failed(err);

@@ -2,7 +2,13 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cardSim } from '../../src/sim/pinpad/card/index.js';
-import { ExpiryKey, openTerminalDatabase, sealJournalExpiries } from '../../src/store/index.js';
+import {
+  EXPIRY_SEALED,
+  ExpiryKey,
+  openTerminalDatabase,
+  readCounter,
+  sealJournalExpiries,
+} from '../../src/store/index.js';
 import { captureLogger } from '../helpers/capture-log.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
 import { supervisedDaemon } from '../helpers/wallet-pay.js';
@@ -133,5 +139,23 @@ describe('rows written before this version', () => {
     expect((voided?.sale?.card as Record<string, unknown>).expiryMac).toBe(key.mac('3012'));
     db.close();
     expect(filesHolding(dir, '"expiry"')).toEqual([]);
+  });
+
+  it("are read once per database: a start after the seal does not scan the journal again (before: every start read every row's JSON)", () => {
+    const dir = tempDir('omnipos-expiry-once-');
+    const db = openTerminalDatabase(dir);
+    const key = new ExpiryKey(Buffer.alloc(32, 4));
+    // A terminal's first start, on an empty journal: nothing to rewrite, the journal marked sealed.
+    expect(sealJournalExpiries(db, key)).toBe(0);
+    expect(readCounter(db, EXPIRY_SEALED)).toMatch(/^\d{4}-\d\d-\d\dT/);
+    // A row the scan would rewrite, were it to run again (this version's engines never write one).
+    const at = '2026-11-20T12:00:00.000Z';
+    db.prepare(
+      `INSERT INTO journal (kind, merchant_order_id, state, amount, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    ).run('sale', '263240070000009', 'confirmed', 1000, JSON.stringify({ card: { expiry: '3012' } }), at, at);
+    expect(sealJournalExpiries(db, key)).toBe(0);
+    const row = db.prepare('SELECT data FROM journal').get() as { data: string };
+    expect(JSON.parse(row.data)).toEqual({ card: { expiry: '3012' } });
+    db.close();
   });
 });

@@ -17,6 +17,8 @@ import { movingPruned } from './at-rest.js';
 import { reconcile } from '../chaos/reconcile.js';
 import { settle, settleAll } from '../chaos/settle.js';
 import { sleep, Terminal } from '../chaos/terminal.js';
+import { free, onDay, retentionCaughtUp, until } from './upkeep.js';
+import { PaymentWatch } from './watch.js';
 import { walletPays } from '../helpers/wallet-pay.js';
 
 export interface YearOptions {
@@ -94,6 +96,11 @@ export async function runYear(o: YearOptions): Promise<YearResult> {
     OMNIPOS_STORAGE__DATABASE_DAYS: String(o.databaseDays),
     OMNIPOS_STORAGE__MAINTENANCE_SECONDS: '1',
     OMNIPOS_PAYMENTS__CLOSE_MARGIN_SECONDS: '0',
+    // A code paid is seen at the next poll: the shortest the configuration takes.
+    OMNIPOS_QR__POLL_MS: '100',
+    // The terminal asks the host after a second of silence, so it hears the moved clock (the host's
+    // Date header) without a restart: the daemon restarts only after a kill.
+    OMNIPOS_ALARMS__PROBE_SECONDS: '1',
     // The wallet QR the host generates (the production default): the host pays only codes it has a
     // record of generating (QR_V4 422.002, "Não foi encontrado o registro de geração do QRCode"), and
     // this sandbox plays the host as published (no registersTerminalQr), so a terminal-built code is
@@ -105,6 +112,13 @@ export async function runYear(o: YearOptions): Promise<YearResult> {
   mkdirSync(stateDir, { recursive: true });
   const t = new Terminal({ name: 'year', stateDir, env: {} });
   await t.startPinpad({ name: 'fast', scale: 1 });
+  // The daemon and its event stream, opened again after each start.
+  let watch = new PaymentWatch(t);
+  const start = async (): Promise<void> => {
+    watch.close();
+    await t.startDaemon(shared);
+    watch = await new PaymentWatch(t).open();
+  };
   const months: MonthFigures[] = [];
   /** What retention archived though it may still move money (test/year/at-rest.ts), checked each month and at the end. */
   const pruned: string[] = [];
@@ -120,14 +134,9 @@ export async function runYear(o: YearOptions): Promise<YearResult> {
     for (let d = 0; d < o.days; d++) {
       // The host's clock at noon (Sao Paulo) of day d; the terminal hears it at start (its probe).
       await control('/sandbox/clock', 'POST', { now: new Date(first + d * DAY).toISOString() });
-      written += procFigures(t.daemon?.pid).written;
-      if (t.alive()) await t.stop();
-      await t.startDaemon(shared);
-      for (let i = 0; i < 400; i++) {
-        const h = await t.call('GET', '/v1/day/report');
-        if (h.body?.date === new Date(first + d * DAY).toISOString().slice(0, 10)) break;
-        await sleep(25);
-      }
+      if (!t.alive()) await start();
+      const today = new Date(first + d * DAY).toISOString().slice(0, 10);
+      if (!(await onDay(t, today, 60_000))) throw new Error(`day ${d}: the terminal did not reach ${today}`);
       if (process.env.YEAR_DEBUG) console.error(`day ${d} started at ${Date.now() - t0} ms`);
       // The kill falls on a card sale (sale 1 is the Pix sale, 2 the wallet QR sale).
       const killAt =
@@ -135,24 +144,26 @@ export async function runYear(o: YearOptions): Promise<YearResult> {
       for (let i = 0; i < o.salesPerDay; i++) {
         const kind = i === 1 ? 'pix' : i === 2 && process.env.YEAR_QR !== '0' ? 'qr' : 'card';
         const amount = (10 + ((d * 7 + i * 13) % 90)) * 100 + 10;
-        const killer = i === killAt ? sleep(150).then(() => t.kill()) : undefined;
+        // What the daemon wrote is read from /proc just before the kill (gone once it is reaped).
+        const killer =
+          i === killAt
+            ? sleep(150).then(() => {
+                written += procFigures(t.daemon?.pid).written;
+                return t.kill();
+              })
+            : undefined;
         try {
-          await oneSale(t, control, env.OMNIPOS_ACQUIRER__WALLET_URL as string, kind, amount, i % 10 === 3);
+          await oneSale(t, watch, control, env.OMNIPOS_ACQUIRER__WALLET_URL as string, kind, amount, i % 10 === 3);
         } catch {
           /* killed under the request */
         }
         sales++;
-        for (let w = 0; w < 400 && t.alive(); w++) {
-          const h = await t.call('GET', '/v1/health').catch(() => undefined);
-          if (h?.body?.busy !== true) break;
-          await sleep(25);
-        }
+        await free(t, 10_000);
         if (process.env.YEAR_DEBUG) console.error(`day ${d} sale ${i} ${kind} at ${Date.now() - t0} ms`);
         if (killer) {
           await killer;
-          written += procFigures(t.daemon?.pid).written;
           kills++;
-          await t.startDaemon(shared);
+          await start();
         }
       }
       // A killed sale the host never recorded stays undoing until the host's day closes (issue 17): the day
@@ -161,7 +172,8 @@ export async function runYear(o: YearOptions): Promise<YearResult> {
       if (process.env.YEAR_DEBUG) console.error(`day ${d} settled at ${Date.now() - t0} ms`);
       const closed = await t.call('POST', '/v1/day/close', undefined, { 'x-supervisor-token': t.supervisor });
       if (closed.status !== 201 && closed.status !== 200) throw new Error(`day ${d}: close ${closed.status}`);
-      await upkeepSettled(path.join(stateDir, 'archive'));
+      if (!(await until(() => retentionCaughtUp(db, today, o.databaseDays), 60_000)))
+        throw new Error(`day ${d}: retention did not archive the days due`);
       if ((d + 1) % monthDays === 0 || d === o.days - 1) {
         const proc = procFigures(t.daemon?.pid);
         const rows = new Database(db, { readonly: true });
@@ -195,11 +207,12 @@ export async function runYear(o: YearOptions): Promise<YearResult> {
     for (let round = 0; round < 3 && !(await settledAll(t, 1)); round++) {
       await control('/sandbox/clock', 'POST', { now: new Date(first + (o.days + round) * DAY).toISOString() });
       await t.stop();
-      await t.startDaemon(shared);
+      await start();
       await settledAll(t, 100);
     }
     ledger = (await control('/sandbox/ledger', 'GET')) as unknown as LedgerReport;
   } finally {
+    watch.close();
     if (t.alive()) await t.stop();
     await t.stopPinpad();
     await sandbox.close();
@@ -242,6 +255,7 @@ export async function runYear(o: YearOptions): Promise<YearResult> {
 /** One sale of the day: a card sale (voided by a supervisor when `voidIt`), a Pix sale paid, a wallet QR sale paid. */
 async function oneSale(
   t: Terminal,
+  w: PaymentWatch,
   control: (p: string, method: 'GET' | 'POST') => Promise<Record<string, unknown>>,
   walletUrl: string,
   kind: 'card' | 'pix' | 'qr',
@@ -256,7 +270,7 @@ async function oneSale(
     });
     if (pix.status !== 202) return;
     await control(`/sandbox/pix/${String(pix.body.paymentId)}/pay`, 'POST');
-    await settle(t, `/v1/payments/${String(pix.body.id)}`, 20_000, ['pending', 'approved']);
+    await w.settled(Number(pix.body.id), ['pending', 'approved'], 20_000);
     return;
   }
   if (kind === 'qr') {
@@ -264,7 +278,7 @@ async function oneSale(
     if (qr.status !== 202) return;
     const paid = await walletPays(walletUrl, String(qr.body.qrCode));
     if (process.env.YEAR_DEBUG) console.error('qr', paid.code, paid.err.slice(0, 300));
-    await settle(t, `/v1/payments/${String(qr.body.id)}`, 20_000, ['pending', 'approved']);
+    await w.settled(Number(qr.body.id), ['pending', 'approved'], 20_000);
     return;
   }
   const debit = amount % 3 === 0;
@@ -280,8 +294,9 @@ async function oneSale(
   }
   if (process.env.YEAR_DEBUG) console.error('card', created.status, JSON.stringify(created.body).slice(0, 200));
   if (created.status !== 202) return;
-  const s = await settle(t, `/v1/payments/${String(created.body.id)}`, 20_000, ['pending', 'approved']);
-  if (voidIt && s?.status === 'confirmed') {
+  const s = await w.settled(Number(created.body.id), ['pending', 'approved'], 20_000);
+  // The sale's status moves before it lets the terminal go (its receipt step): the void waits for that.
+  if (voidIt && s === 'confirmed' && (await free(t, 10_000))) {
     const v = await t.call(
       'POST',
       `/v1/payments/${String(created.body.id)}/void`,
@@ -289,23 +304,6 @@ async function oneSale(
       { 'x-supervisor-token': t.supervisor },
     );
     if (v.status === 202 || v.status === 200) await settle(t, `/v1/voids/${String(v.body.id)}`, 20_000);
-  }
-}
-
-/**
- * Retention archives one closed day a maintenance pass (storage.maintenanceSeconds: 1), and a pass is
- * skipped while a payment holds the terminal: wait until the archive has not grown for three passes
- * (at most 30 s), not for one pass's time, which a loaded machine does not keep.
- */
-async function upkeepSettled(archiveDir: string): Promise<void> {
-  const days = (): number => listDayFiles(archiveDir).length;
-  let last = days();
-  let quiet = 0;
-  for (let waited = 0; quiet < 3 && waited < 30_000; waited += 1000) {
-    await sleep(1000);
-    const now = days();
-    quiet = now === last ? quiet + 1 : 0;
-    last = now;
   }
 }
 
