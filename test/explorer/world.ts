@@ -20,6 +20,7 @@ import { deliveryPort, salePort, type Stage } from './card-host.js';
 import { HostModel } from './host-model.js';
 import { pixPort, voidPort } from './void-host.js';
 import { qrCodes, qrDelivery, routed } from './qr-host.js';
+import { EXPLORER_MERCHANT, qrPollPort } from './terminal-qr-host.js';
 import type { Chooser } from './search.js';
 import { TEST_EXPIRY_KEY } from '../helpers/store.js';
 
@@ -33,6 +34,8 @@ export const SETTINGS = {
   ecrDecisionMs: 10 * 60_000,
   /** How long the terminal shows a wallet QR code. */
   qrValidityMs: 2 * 60_000,
+  /** How long the terminal shows a Pix code. */
+  pixValidityMs: 5 * 60_000,
 } as const;
 
 const silent = createLogger({ level: 'silent' });
@@ -93,10 +96,18 @@ export class World implements Stage {
   #dead = false;
   restarts = 0;
 
+  /** Who makes the wallet QR codes (`qr.provider`): the e-commerce host (default) or the terminal itself. */
+  readonly qrProvider: 'ecommerce' | 'terminal';
+  /** The Pix payer pays when the timeline chooses (the Pix charge family); else at the first look (the refund family). */
+  readonly pixPaidByChoice: boolean;
+
   constructor(
     readonly chooser: Chooser,
     startIso: string,
+    options: { qrProvider?: 'ecommerce' | 'terminal'; pixPaidByChoice?: boolean } = {},
   ) {
+    this.qrProvider = options.qrProvider ?? 'ecommerce';
+    this.pixPaidByChoice = options.pixPaidByChoice ?? false;
     this.clock = new FakeClock(startIso);
     this.host = new HostModel(SETTINGS.lagMs, this.clock.now().getTime());
     this.boot();
@@ -184,24 +195,26 @@ export class World implements Stage {
       pixRefunds: true,
       onEvent,
     });
-    const pix = pixPort(this);
+    const pix = pixPort(this, { paidByChoice: this.pixPaidByChoice });
     this.pix = new PixEngine({
       ...deps,
       lock,
       orderIds,
       host: pix,
-      validityMs: 5 * 60_000,
+      validityMs: SETTINGS.pixValidityMs,
       watchMarginMs: 60_000,
       pollMs: 0,
       onEvent,
     });
     const qr = qrDelivery(this);
+    const terminalCodes = this.qrProvider === 'terminal';
     this.qr = new QrEngine({
       ...deps,
       lock,
       orderIds,
-      host: qr,
-      codes: qrCodes(this),
+      // The terminal's codes: their sale lives on the terminal API (the card's port, through `routed`).
+      host: terminalCodes ? qrPollPort(this) : qr,
+      ...(terminalCodes ? { merchant: EXPLORER_MERCHANT } : { codes: qrCodes(this) }),
       validityMs: SETTINGS.qrValidityMs,
       watchMarginMs: 60_000,
       pollMs: 2,
