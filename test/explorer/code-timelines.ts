@@ -95,3 +95,25 @@ export async function pixCharge(chooser: Chooser): Promise<Verdict> {
     w.dispose();
   }
 }
+
+/**
+ * A card-not-present sale (a phone order typed on the pinpad; `src/engine/cnp/`, journal kind `cnp`),
+ * captured at once, at the engine level: its answer decided by the rulebook's `sale` table, and what
+ * that undoes settled by the outbox's undo race (`cnp.undo`) on the e-commerce card host (cnp-host.ts).
+ */
+export async function cnpSale(chooser: Chooser): Promise<Verdict> {
+  const w = new World(chooser, startAt(chooser));
+  try {
+    const { done } = await w.cnp.start(
+      { amount: 1000, installments: 1, capture: true, method: 'credit' },
+      // A test card (tables/test-cards.json's kind), held in memory for the one request.
+      { number: '4000000000000010', holder: 'TESTE', expiry: '12/2030', securityCode: '123', brand: 'Visa' },
+    );
+    await w.survive(done);
+    await drive(w);
+    finish(w);
+    return verdict(w);
+  } finally {
+    w.dispose();
+  }
+}

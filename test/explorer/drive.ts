@@ -24,6 +24,8 @@ const FINAL = new Set([
   'refunded',
   'voided',
   'denied',
+  // A card-not-present sale captured at once (src/engine/cnp/types.ts CNP_FINAL).
+  'captured',
 ]);
 
 /** What a sale (card or wallet QR) ends as when the terminal says nothing was charged. */
@@ -172,10 +174,10 @@ export function verdict(w: World): Verdict {
   for (const e of w.entries()) {
     const hostSales = w.host.sales.filter((s) => s.merchantOrderId === e.merchantOrderId && s.terminal === 'ours');
     const charged = hostSales.some((s) => w.host.charged(s));
-    if ((e.kind === 'sale' || e.kind === 'qr') && NOT_CHARGED.has(e.state) && charged)
+    if ((e.kind === 'sale' || e.kind === 'qr' || e.kind === 'cnp') && NOT_CHARGED.has(e.state) && charged)
       broken.push({
         invariant: 'a charge the terminal reports undone or not charged',
-        detail: `${e.kind === 'qr' ? 'QR sale' : 'sale'} ${e.merchantOrderId} ends ${e.state}, the host holds it charged`,
+        detail: `${e.kind === 'qr' ? 'QR sale' : e.kind === 'cnp' ? 'card-not-present sale' : 'sale'} ${e.merchantOrderId} ends ${e.state}, the host holds it charged`,
       });
     const voided = hostSales.some((s) => w.host.refundsOf(s.paymentId) > 0);
     const isSale = e.kind === 'sale' || e.kind === 'qr';

@@ -102,6 +102,10 @@ describe('the explorer: the Pix charge (create, payment, cancel, expiry, a late 
   holds('Pix charge', []);
 });
 
+describe('the explorer: card-not-present sale (the engine, the sale table and the cnp.undo race)', () => {
+  holds('card-not-present sale', []);
+});
+
 describe("the explorer: card sale under an order id another terminal's sale holds", () => {
   holds('card sale, order id shared', []);
   // Defect 9's rest (an `it.fails` on cfef2df): when our sale never reached the host, the query shows

@@ -1,6 +1,6 @@
 import { drive, finish, verdict } from './drive.js';
 import type { Chooser, Verdict } from './search.js';
-import { pixCharge, qrSale } from './code-timelines.js';
+import { cnpSale, pixCharge, qrSale } from './code-timelines.js';
 import { startAt, until } from './start.js';
 import { SUPERVISOR, World } from './world.js';
 
@@ -141,4 +141,5 @@ export const OPERATIONS = {
   'e-commerce QR sale': (c: Chooser) => qrSale(c, 'ecommerce'),
   "wallet QR sale, the terminal's code": (c: Chooser) => qrSale(c, 'terminal'),
   'Pix charge': pixCharge,
+  'card-not-present sale': cnpSale,
 } as const;

@@ -8,6 +8,7 @@ import { OutboxForwarder } from '../../src/engine/outbox/forwarder.js';
 import type { ReceiptPort } from '../../src/engine/ports.js';
 import { PixEngine } from '../../src/engine/pix/engine.js';
 import { QrEngine } from '../../src/engine/qr/engine.js';
+import { CnpEngine } from '../../src/engine/cnp/engine.js';
 import { SaleEngine } from '../../src/engine/sale/engine.js';
 import { VoidEngine } from '../../src/engine/void/engine.js';
 import { SupervisorGate } from '../../src/engine/void/supervisor.js';
@@ -19,6 +20,7 @@ import { explorerCard } from './card.js';
 import { deliveryPort, salePort, type Stage } from './card-host.js';
 import { HostModel } from './host-model.js';
 import { pixPort, voidPort } from './void-host.js';
+import { cnpBackend, cnpDelivery } from './cnp-host.js';
 import { qrCodes, qrDelivery, routed } from './qr-host.js';
 import { EXPLORER_MERCHANT, qrPollPort } from './terminal-qr-host.js';
 import type { Chooser } from './search.js';
@@ -83,6 +85,7 @@ export class World implements Stage {
   voids!: VoidEngine;
   pix!: PixEngine;
   qr!: QrEngine;
+  cnp!: CnpEngine;
   forwarder!: OutboxForwarder;
   /** The merchant's day (its report and close, `POST /v1/day/close`), on the same journal. */
   day!: DayBook;
@@ -220,11 +223,13 @@ export class World implements Stage {
       pollMs: 2,
       onEvent,
     });
+    this.cnp = new CnpEngine({ ...deps, lock, orderIds, host: cnpBackend(this), onEvent });
     const owners: Record<string, { settled: SaleEngine['settled'] } | undefined> = {
       sale: this.sales,
       void: this.voids,
       pix: this.pix,
       qr: this.qr,
+      cnp: this.cnp,
     };
     this.day = new DayBook({ db: this.db, journal: this.journal, clock, log: silent, environment: 'explorer' });
     this.forwarder = new OutboxForwarder({
@@ -233,6 +238,7 @@ export class World implements Stage {
       port: routed(deliveryPort(this), qr, this),
       pix,
       voids,
+      cnp: cnpDelivery(this),
       clock,
       log: silent,
       random: () => 0.5,
@@ -256,6 +262,7 @@ export class World implements Stage {
     this.pix.recover();
     this.qr.recover();
     this.voids.recover();
+    this.cnp.recover();
   }
 
   /** The merchant closes today's business day (host time), as `POST /v1/day/close` does. */
@@ -297,6 +304,7 @@ export class World implements Stage {
     this.pix.stop();
     this.qr.stop();
     this.voids.stop();
+    this.cnp.stop();
   }
 
   dispose(): void {
