@@ -14,7 +14,7 @@ import { requireMerchant } from './ecommerce-merchant.js';
 export const CAPTURE_DEADLINE_MS = 15 * 24 * 3600_000;
 
 /** An amount in the query string, in cents (the page spells it `amount` at 6203, `Amount` at 1955): absent, or whole cents. */
-function amountOf(req: SandboxRequest): number | undefined {
+export function amountOf(req: SandboxRequest): number | undefined {
   let text: string | null = null;
   for (const [k, v] of req.query) if (k.toLowerCase() === 'amount') text = v;
   if (text === null) return undefined;

@@ -9,7 +9,7 @@ import { Fields, get, objectBody, Refusal, type Answer, type SandboxRequest } fr
 import { strict } from './scenario.js';
 import { requireMerchant } from './ecommerce-merchant.js';
 import { createCardSale, findCardSale } from './ecommerce-card.js';
-import { getCardSale, voidCardSale } from './ecommerce-card-changes.js';
+import { amountOf, getCardSale, voidCardSale } from './ecommerce-card-changes.js';
 
 /** How long a Pix refund waits for the provider's approval before it shows as refunded (11). */
 export const PIX_REFUND_DELAY_MS = 60_000;
@@ -218,11 +218,9 @@ export function voidEcommerceSale(ctx: SandboxContext, req: SandboxRequest): Ans
   if (card) return voidCardSale(ctx, card, req);
   const row = findEcommerce(ctx, req.route.params.PaymentId ?? '');
   if (!row) throw apiError(404, CODE.notFound);
-  const amountText = req.query.get('Amount');
-  if (amountText !== null && !/^\d{1,15}$/.test(amountText))
-    throw apiError(400, CODE.amountInvalid, 'Amount: must be whole cents');
-  const amount = amountText === null ? row.amount - row.refunded_amount : Number(amountText);
-  if (amount <= 0 || amount > row.amount - row.refunded_amount)
+  // `?amount=` as the page spells it (ECOMMERCE 1952, 6291), any case; what remains when absent.
+  const amount = amountOf(req) ?? row.amount - row.refunded_amount;
+  if (amount > row.amount - row.refunded_amount)
     throw apiError(400, CODE.amountInvalid, `Amount: at most ${row.amount - row.refunded_amount}`);
   const reason = (status: number, code: number, message: string): Answer => ({
     status: 200,
@@ -244,18 +242,7 @@ export function voidEcommerceSale(ctx: SandboxContext, req: SandboxRequest): Ans
     });
     return reason(10, 0, 'Successful');
   }
-  if (row.status === 2 && row.type === 'qrcode') {
-    ctx.db
-      .prepare(`UPDATE ecommerce_sales SET status = 10, refunded_amount = refunded_amount + ? WHERE payment_id = ?`)
-      .run(amount, row.payment_id);
-    ledgerEntry(ctx, {
-      kind: 'qrcode-void',
-      paymentId: row.payment_id,
-      merchantOrderId: row.merchant_order_id,
-      amount: -amount,
-    });
-    return reason(10, 0, 'Successful');
-  }
+  if (row.status === 2 && row.type === 'qrcode') return voidPaidQr(ctx, row, amount);
   if (row.status === 2 && row.type === 'Pix') {
     ctx.db
       .prepare(
@@ -271,6 +258,45 @@ export function voidEcommerceSale(ctx: SandboxContext, req: SandboxRequest): Ans
     return reason(12, 0, 'Refund requested');
   }
   throw apiError(400, CODE.notAvailableToVoid, `the sale's status is ${row.status}`);
+}
+
+/**
+ * A paid QR sale voided: in full (what remains), Status 10 with ReturnCode "9" "cancelamento total"
+ * (ECOMMERCE 6235-6240, the return codes' table); in part, the sale stays 2 with ReasonCode 0 and
+ * ReturnCode "0" (the partial void's answer, 6313-6330), "inúmeras vezes, até que o valor total da
+ * transação seja cancelado" (6283), and queries 2 until the last part is voided.
+ */
+function voidPaidQr(ctx: SandboxContext, row: EcommerceRow, amount: number): Answer {
+  const whole = amount === row.amount - row.refunded_amount;
+  ctx.db
+    .prepare(`UPDATE ecommerce_sales SET status = ?, refunded_amount = refunded_amount + ? WHERE payment_id = ?`)
+    .run(whole ? 10 : 2, amount, row.payment_id);
+  ledgerEntry(ctx, {
+    kind: whole ? 'qrcode-void' : 'qrcode-partial-void',
+    paymentId: row.payment_id,
+    merchantOrderId: row.merchant_order_id,
+    amount: -amount,
+  });
+  const paid = (JSON.parse(row.answer) as { Payment: Record<string, unknown> }).Payment;
+  const codes = { ProofOfSale: paid.ProofOfSale, AuthorizationCode: paid.AuthorizationCode };
+  const self = { Method: 'GET', Rel: 'self', Href: linkTo(ctx, 'ecommerceSaleGet', { PaymentId: row.payment_id }) };
+  const body = whole
+    ? { Status: 10, ...codes, ReturnCode: '9', ReturnMessage: 'Operation Successful', Links: [self] }
+    : {
+        Status: 2,
+        ...codes,
+        ReasonCode: 0,
+        ReasonMessage: 'Successful',
+        ProviderReturnCode: '0',
+        ProviderReturnMessage: 'Operation Successful',
+        ReturnCode: '0',
+        ReturnMessage: 'Operation Successful',
+        Links: [
+          self,
+          { Method: 'PUT', Rel: 'void', Href: linkTo(ctx, 'ecommerceSaleVoid', { PaymentId: row.payment_id }) },
+        ],
+      };
+  return { status: 200, body };
 }
 
 /** `POST /sandbox/pix/{PaymentId}/pay`: the shopper pays a Pix, also after it was cancelled (a late payment). */

@@ -15,6 +15,19 @@ export function merchantExists(ctx: SandboxContext, id: string): boolean {
   return ctx.db.prepare(`SELECT 1 FROM merchants WHERE subordinated_merchant_id = ?`).get(id) !== undefined;
 }
 
+/**
+ * The SubordinatedMerchantId whose number a QR code's 26.01 carries: a built-in merchant's own number,
+ * or a registered merchant's id (the number its initialization gives, initialization.ts).
+ */
+export function merchantByNumber(ctx: SandboxContext, merchantNumber: string): string | undefined {
+  const builtIn = BUILT_IN_MERCHANTS.find((m) => m.merchant.merchantNumber === merchantNumber);
+  if (builtIn) return builtIn.merchant.subordinatedMerchantId;
+  const id = merchantNumber.toLowerCase();
+  return ctx.db.prepare(`SELECT 1 FROM merchants WHERE subordinated_merchant_id = ?`).get(id) !== undefined
+    ? id
+    : undefined;
+}
+
 /** True when the terminal is registered for the merchant. */
 export function terminalExists(ctx: SandboxContext, merchantId: string, terminalId: string): boolean {
   if (builtInMerchant(merchantId)?.terminal.terminalId === terminalId) return true;

@@ -1,4 +1,3 @@
-import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
 import type { ParsedPadraoq } from '../qr/index.js';
 import { businessDay } from './clock.js';
 import { ledgerEntry, newUuid, type SandboxContext } from './context.js';
@@ -7,13 +6,13 @@ import { saleLinks } from './answers.js';
 
 /**
  * A wallet payment of a terminal's QR becomes a terminal sale the terminal finds by its MerchantOrderId
- * (docs/decisions.md, "The sandbox host").
+ * (docs/decisions.md, "The sandbox host"), under the merchant and terminal the code names (26.01, 26.02).
  */
 export function recordTerminalSale(
   ctx: SandboxContext,
   code: ParsedPadraoq,
   orderId: string,
-  terminalId: string,
+  where: { merchantId: string; terminalId: string },
   amount: number,
   authorizationCode: string,
   nsu: string,
@@ -21,11 +20,12 @@ export function recordTerminalSale(
 ): string {
   const now = ctx.clock.now();
   const paymentId = newUuid();
+  const { merchantId, terminalId } = where;
   const answer = {
     MerchantOrderId: orderId,
     Customer: { Name: '[Guest]' },
     Payment: {
-      SubordinatedMerchantId: SANDBOX_MERCHANT.merchant.subordinatedMerchantId,
+      SubordinatedMerchantId: merchantId,
       Type: code.qrcode_data.payment_information.modalidade === '0001' ? 'PhysicalDebitCard' : 'PhysicalCreditCard',
       Amount: amount,
       Installments: Number(code.qrcode_data.payment_information.parcelas) || 1,

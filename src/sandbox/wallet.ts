@@ -1,4 +1,3 @@
-import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
 import { HOST_TIME_ZONE, localTime } from '../core/index.js';
 import { decryptCardData, isLuhnValid, isValidCnpj, isValidCpf } from '../crypto/index.js';
 import { parseQr } from '../qr/index.js';
@@ -7,7 +6,7 @@ import { ledgerEntry, newUuid, type SandboxContext } from './context.js';
 import { findEcommerce, markQrPaid, type EcommerceRow } from './ecommerce.js';
 import { scenario } from './scenario.js';
 import { formBody, Refusal, type Answer, type SandboxRequest } from './http-kit.js';
-import { merchantExists, terminalExists } from './registration.js';
+import { merchantByNumber, terminalExists } from './registration.js';
 import { cardMatch, findSaleByOrderId } from './sale-rows.js';
 import { nextNsu } from './answers.js';
 import cardOutcomes from '../../tables/sandbox/card-outcomes.json' with { type: 'json' };
@@ -204,14 +203,10 @@ export class WalletApi {
     const data = code.qrcode_data;
     const merchantNumber = data.merchant_account_information.id_merchant;
     const terminalId = data.merchant_account_information.id_terminal;
-    if (merchantNumber !== SANDBOX_MERCHANT.merchant.merchantNumber)
-      throw business(422, '422.002', '26.01 is not a registered merchant');
-    if (
-      !merchantExists(this.#ctx, SANDBOX_MERCHANT.merchant.subordinatedMerchantId) ||
-      !terminalExists(this.#ctx, SANDBOX_MERCHANT.merchant.subordinatedMerchantId, terminalId)
-    ) {
+    const merchantId = merchantByNumber(this.#ctx, merchantNumber);
+    if (merchantId === undefined) throw business(422, '422.002', '26.01 is not a registered merchant');
+    if (!terminalExists(this.#ctx, merchantId, terminalId))
       throw business(422, '422.002', '26.02 is not a registered terminal');
-    }
     const issuedAt = qrInstant(data.payment_information.timestamp);
     if (issuedAt === undefined) throw business(422, '422.002', '81.01 is not a date');
     const transactionType = data.payment_information.tipo_de_transacao;
@@ -310,7 +305,7 @@ export class WalletApi {
           this.#ctx,
           code,
           label,
-          terminalId,
+          { merchantId, terminalId },
           amount,
           authorizationCode,
           hostNsu,

@@ -29,7 +29,7 @@
  * A run stopped by SIGTERM or SIGINT kills its daemons and pinpads (children.ts).
  * Exits 0 when everything reconciles, 1 otherwise.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -50,9 +50,11 @@ import {
 } from './faults.js';
 import { killChildrenOnStop } from './children.js';
 import { chaosTerminals } from './merchants.js';
-import { qrOrPixSale, type CodePlan } from './qr-sales.js';
+import { qrOrPixSale } from './qr-sales.js';
 import { count, seededRandom } from './random.js';
-import { reconcile } from './reconcile.js';
+import { createPayment, newCreateFigures } from './create.js';
+import { drawSale, type MixRates } from './mix.js';
+import { reportAndExit } from './report.js';
 import { settle, settleAll } from './settle.js';
 import { isReal, REAL_PPC930, sleep, type Terminal, type Timing } from './terminal.js';
 
@@ -93,6 +95,14 @@ const LATE_QR_SHARE = Number(values['late-qr-share']);
 const TERMINAL_QR_VALIDITY_S = 30;
 if (MERCHANTS !== 1 && MERCHANTS !== 2) throw new Error('--merchants: 1 or 2');
 const { random, pick } = seededRandom(Number(values.seed));
+const RATES: MixRates = {
+  kill: KILL_RATE,
+  pinpadFault: PINPAD_FAULT_RATE,
+  void: VOID_RATE,
+  qr: QR_RATE,
+  pix: PIX_RATE,
+  lateQrShare: LATE_QR_SHARE,
+};
 
 const started = Date.now();
 const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-chaos-'));
@@ -139,7 +149,7 @@ const terminals = chaosTerminals(dir, MERCHANTS);
 const hostFaults: Record<string, number> = {};
 const pinpadFaults: Record<string, number> = {};
 const decisions: Record<string, number> = {};
-const creates: Record<string, number> = {};
+const createFigures = newCreateFigures();
 const voids: Record<string, number> = {};
 const busyWith: Record<string, number> = {};
 const codeSales: Record<string, number> = {};
@@ -229,65 +239,40 @@ for (let i = 0; i < SALES; i++) {
       await hostFault({ route, ...e, handled, times: 1 });
     }
   }
-  const confirmation = brownout || random() < 0.5 ? 'ecr' : 'auto';
-  const draw = random();
-  const method = brownout
-    ? 'credit'
-    : draw < QR_RATE
-      ? 'wallet-qr'
-      : draw < QR_RATE + PIX_RATE
-        ? 'pix'
-        : random() < 0.75
-          ? 'credit'
-          : 'debit';
-  const codeSale = method === 'wallet-qr' || method === 'pix';
-  const plan: CodePlan = !codeSale
-    ? 'now'
-    : random() < 0.15
-      ? 'never'
-      : method === 'wallet-qr' && random() < LATE_QR_SHARE
-        ? 'late'
-        : 'now';
-  if (!codeSale) {
-    const card = pick<{ name: string; via: string }>(method === 'credit' ? CREDIT_CARDS : DEBIT_CARDS);
-    await t.customer({ cmd: 'card', choice: { ...card, pin: random() < 0.05 ? '0000' : 'right' } });
+  const sale = drawSale<{ name: string; via: string }, (typeof PINPAD_FAULTS)[number]>({ random, pick }, RATES, {
+    brownout,
+    slow,
+    cards: { credit: CREDIT_CARDS, debit: DEBIT_CARDS },
+    faults: PINPAD_FAULTS,
+  });
+  const { confirmation, method, plan, amount, killAfter, decision, voidIt } = sale;
+  if (sale.card) await t.customer({ cmd: 'card', choice: { ...sale.card, pin: sale.wrongPin ? '0000' : 'right' } });
+  if (sale.pinpadFault) {
+    count(pinpadFaults, pinpadFaultName(sale.pinpadFault));
+    await t.customer({ cmd: 'fault', fault: sale.pinpadFault });
   }
-  if (!codeSale && random() < PINPAD_FAULT_RATE) {
-    const f = pick(PINPAD_FAULTS);
-    count(pinpadFaults, pinpadFaultName(f));
-    await t.customer({ cmd: 'fault', fault: f });
-  }
-  const amount = (10 + Math.floor(random() * 90)) * 100 + (random() < 0.85 ? 10 : 11);
-  const killAfter = random() < KILL_RATE ? Math.floor(random() * (slow ? 3000 : 600)) : undefined;
-  const decision = brownout ? 'undo' : pick(['confirm', 'undo', 'none'] as const);
-  const voidIt = !codeSale && decision !== 'undo' && random() < VOID_RATE;
   // The kill aims at this daemon only, and is awaited whatever the sale did.
   const target = t.daemon;
   const killer = killAfter === undefined ? undefined : sleep(killAfter).then(() => t.kill(target));
   try {
-    // A cash register waits while the terminal is busy finishing the previous sale (a slow pinpad, an undo).
-    // Until the terminal is free, however long a loaded machine takes (a fixed count of tries gave up at load 30).
+    // A cash register waits while the terminal is busy finishing the previous sale (a slow pinpad, an undo),
+    // or its clock is behind (503 CLOCK_BEHIND), and asks again with the same Idempotency-Key (create.ts).
     // A Pix names its payer, as the e-commerce API requires.
     const body = { amount, method, confirmation, ...(method === 'pix' ? { payer: PIX_PAYER } : {}) };
-    let created = await t.call('POST', '/v1/payments', body);
-    const busyUntil = Date.now() + (slow ? 300_000 : 120_000);
-    while (created.status === 409 && created.body?.error?.code === 'BUSY' && Date.now() < busyUntil) {
-      await sleep(200);
-      created = await t.call('POST', '/v1/payments', body);
-    }
+    const created = await createPayment(t, body, `chaos-${String(values.seed)}-${i}`, {
+      busyMs: slow ? 300_000 : 120_000,
+      clockMs: 120_000,
+      figures: createFigures,
+    });
     if (created.status === 409) {
       // What kept the terminal busy: the open payments' states (a figure of the run).
       for (const st of ['pending', 'approved'])
         for (const p of (await t.call('GET', `/v1/payments?status=${st}`)).body?.payments ?? [])
           count(busyWith, String(p.state));
     }
-    count(
-      creates,
-      `${created.status}${created.status >= 400 ? ` ${String(created.body?.error?.code ?? created.body?.code ?? '')}` : ''}`,
-    );
     if (created.status === 202 || created.status === 200) {
       const id = created.body.id as string;
-      if (codeSale) {
+      if (method === 'wallet-qr' || method === 'pix') {
         const q = await qrOrPixSale(t, id, method, plan, {
           ledger: () => control('/sandbox/ledger', 'GET') as Promise<LedgerReport>,
           payPix: async (paymentId) => {
@@ -372,61 +357,32 @@ if (!(await settleAll(terminals, 1))) {
     await control('/sandbox/clock', 'POST', { advanceMs: 600_000 });
   }
 }
-// The alarms that hold at the end (each needs-refund sale must have its NEEDS_REFUND alarm), then a clean stop.
-const alarms = new Map<string, { code: string; context?: Record<string, unknown> }[]>();
-for (const t of terminals) {
-  await sleep(200);
-  alarms.set(
-    t.name,
-    ((await t.call('GET', '/v1/health')).body.alarms ?? []) as { code: string; context?: Record<string, unknown> }[],
-  );
-  await t.stop();
-}
-
-const ledger = (await control('/sandbox/ledger', 'GET')) as LedgerReport;
-const report = reconcile({
-  terminals: terminals.map((t) => ({ name: t.name, stateDir: t.stateDir, alarms: alarms.get(t.name) ?? [] })),
-  ledger,
+await reportAndExit({
+  terminals,
+  ledger: () => control('/sandbox/ledger', 'GET') as Promise<LedgerReport>,
+  closeSandbox: () => sandbox.close(),
   intents,
+  started,
+  dir,
+  figures: {
+    sales: SALES,
+    seed: values.seed,
+    hostScenario,
+    merchants: MERCHANTS,
+    kills: Object.fromEntries(terminals.map((t) => [t.name, t.kills])),
+    restarts: Object.fromEntries(terminals.map((t) => [t.name, t.restarts])),
+    creates: createFigures.creates,
+    clockBehind: createFigures.clockBehind,
+    busyWith,
+    codeSales,
+    decisions,
+    voids,
+    hostFaults,
+    pinpadFaults,
+    slowSales,
+    brownout: BROWNOUT
+      ? { at: brownoutAt, sales: brownoutSales, close: closeAt?.toISOString(), undoNearCloseSeen }
+      : 'off',
+    closedDay,
+  },
 });
-await sandbox.close();
-for (const t of terminals) {
-  await t.stopPinpad();
-  for (const code of t.pinpadExits)
-    if (code !== 0) report.problems.push(`the virtual pinpad of ${t.name} ended with ${String(code)}`);
-}
-
-const seconds = ((Date.now() - started) / 1000).toFixed(1);
-console.log(
-  JSON.stringify(
-    {
-      sales: SALES,
-      seed: values.seed,
-      hostScenario,
-      merchants: MERCHANTS,
-      kills: Object.fromEntries(terminals.map((t) => [t.name, t.kills])),
-      restarts: Object.fromEntries(terminals.map((t) => [t.name, t.restarts])),
-      creates,
-      busyWith,
-      codeSales,
-      decisions,
-      voids,
-      hostFaults,
-      pinpadFaults,
-      slowSales,
-      brownout: BROWNOUT
-        ? { at: brownoutAt, sales: brownoutSales, close: closeAt?.toISOString(), undoNearCloseSeen }
-        : 'off',
-      closedDay,
-      ...report.figures,
-      seconds,
-      problems: report.problems,
-    },
-    null,
-    2,
-  ),
-);
-// Keep the evidence of a failed run; clean up a good one.
-if (report.problems.length === 0) rmSync(dir, { recursive: true, force: true });
-else console.error(`state kept in ${dir}`);
-process.exit(report.problems.length === 0 ? 0 : 1);

@@ -1,6 +1,6 @@
 import { closeAfter } from './closes.js';
 import { dayMiscounts } from './day.js';
-import { payable, walletPays } from './qr-host.js';
+import { payableCodes } from './codes.js';
 import type { Verdict } from './search.js';
 import { SETTINGS, type World } from './world.js';
 
@@ -24,6 +24,8 @@ const FINAL = new Set([
   'refunded',
   'voided',
   'denied',
+  // A card-not-present sale captured at once (src/engine/cnp/types.ts CNP_FINAL).
+  'captured',
 ]);
 
 /** What a sale (card or wallet QR) ends as when the terminal says nothing was charged. */
@@ -93,13 +95,17 @@ export async function drive(w: World): Promise<void> {
     // The close falls between two steps only near it: a jump of hours would be a terminal stopped for hours.
     if (closeAfter(w.now()) - w.now() <= SETTINGS.closeMarginMs) options.push('the daily close falls now');
     if (w.host.hidden(w.now()).length > 0) options.push('the query host shows it now');
-    if (payable(w).length > 0) options.push('a wallet pays the QR code now');
+    if (payableCodes(w).length > 0) options.push('a payer pays the code now');
     const ev = w.choose('next', options);
     switch (ev) {
       case 'the ECR confirms':
       case 'the ECR undoes':
         w.say(ev);
-        if (awaiting) await w.survive(w.sales.decide(awaiting.id, ev === 'the ECR confirms' ? 'confirm' : 'undo'));
+        if (awaiting) {
+          // Each kind's own engine decides (a card sale, a wallet QR sale, a Pix).
+          const owner = awaiting.kind === 'pix' ? w.pix : awaiting.kind === 'qr' ? w.qr : w.sales;
+          await w.survive(owner.decide(awaiting.id, ev === 'the ECR confirms' ? 'confirm' : 'undo'));
+        }
         break;
       case 'SIGKILL and restart':
         w.say('SIGKILL between two steps');
@@ -112,8 +118,8 @@ export async function drive(w: World): Promise<void> {
       case 'the merchant closes the day now':
         await w.closeDay();
         break;
-      case 'a wallet pays the QR code now':
-        for (const s of payable(w)) walletPays(w, s);
+      case 'a payer pays the code now':
+        for (const c of payableCodes(w)) c.pay();
         break;
       case 'the query host shows it now':
         for (const x of w.host.hidden(w.now())) x.visibleAt = w.now();
@@ -131,6 +137,36 @@ export function finish(w: World): void {
   moveTo(w, closeAfter(last) + SETTINGS.lagMs);
 }
 
+/** What a Pix ends as when the terminal says nothing was charged, or that it was given back. */
+const PIX_NOT_CHARGED = new Set(['failed', 'cancelled', 'refunded']);
+
+/**
+ * The money invariants on a Pix charge (ecom 1779-1790): one the terminal reports not charged or
+ * refunded is not paid at the provider with no refund asked; one the cash register was told
+ * confirmed is paid (2) or refunded at its own request (11), or has its alarm.
+ */
+function pixMisreported(w: World): Verdict['broken'] {
+  const broken: Verdict['broken'] = [];
+  const alarmed = (id: number): boolean => w.happened.alarms.some((a) => a.id === id);
+  for (const e of w.entries()) {
+    if (e.kind !== 'pix') continue;
+    const charges = w.host.pix.filter((p) => p.merchantOrderId === e.merchantOrderId);
+    const kept = charges.find((p) => p.status === 2 && p.refunds.length === 0);
+    if (PIX_NOT_CHARGED.has(e.state) && kept)
+      broken.push({
+        invariant: 'a charge the terminal reports undone or not charged',
+        detail: `Pix ${e.merchantOrderId} ends ${e.state}, the provider holds it paid (Status 2) with no refund asked`,
+      });
+    const paid = charges.some((p) => p.status === 2 || p.status === 11);
+    if (w.happened.toldConfirmed.has(e.id) && !paid && !alarmed(e.id))
+      broken.push({
+        invariant: 'a sale the ECR was told confirmed is cancelled at the host without an alarm',
+        detail: `Pix ${e.merchantOrderId} ends ${e.state}; the provider shows ${charges.map((p) => `Status ${p.status}`).join(', ') || 'nothing'}`,
+      });
+  }
+  return broken;
+}
+
 /** The invariants of issue 29, read on the journal, the alarms and the host model. */
 export function verdict(w: World): Verdict {
   const broken: Verdict['broken'] = [];
@@ -138,10 +174,10 @@ export function verdict(w: World): Verdict {
   for (const e of w.entries()) {
     const hostSales = w.host.sales.filter((s) => s.merchantOrderId === e.merchantOrderId && s.terminal === 'ours');
     const charged = hostSales.some((s) => w.host.charged(s));
-    if ((e.kind === 'sale' || e.kind === 'qr') && NOT_CHARGED.has(e.state) && charged)
+    if ((e.kind === 'sale' || e.kind === 'qr' || e.kind === 'cnp') && NOT_CHARGED.has(e.state) && charged)
       broken.push({
         invariant: 'a charge the terminal reports undone or not charged',
-        detail: `${e.kind === 'qr' ? 'QR sale' : 'sale'} ${e.merchantOrderId} ends ${e.state}, the host holds it charged`,
+        detail: `${e.kind === 'qr' ? 'QR sale' : e.kind === 'cnp' ? 'card-not-present sale' : 'sale'} ${e.merchantOrderId} ends ${e.state}, the host holds it charged`,
       });
     const voided = hostSales.some((s) => w.host.refundsOf(s.paymentId) > 0);
     const isSale = e.kind === 'sale' || e.kind === 'qr';
@@ -188,6 +224,7 @@ export function verdict(w: World): Verdict {
     if (refunds > 1)
       broken.push({ invariant: 'two refunds for one sale', detail: `sale ${s.merchantOrderId}: ${refunds} refunds` });
   }
+  broken.push(...pixMisreported(w));
   for (const p of w.host.pix) {
     if (p.refunds.length > 1)
       broken.push({

@@ -84,6 +84,28 @@ describe('the explorer: e-commerce QR sale', () => {
   holds('e-commerce QR sale', []);
 });
 
+describe('the explorer: wallet QR sale whose code the terminal made (qr.provider terminal)', () => {
+  holds("wallet QR sale, the terminal's code", [INVARIANTS.charge]);
+  // Found by this family (s10-money, left for the lead): a wallet's payment the query host shows late
+  // (the lag assumption, host-model.ts) is not found by the code's watch, which ends `expired` at the
+  // code's end plus its margin (src/engine/outbox/watch.ts, not-found → done), and the host confirms
+  // the payment at the close. The visibility rule (rules/visibility.ts) is not applied to the watch.
+  it.fails(
+    'known: a payment shown late after the code ended is never undone (the watch lacks the visibility rule)',
+    async () => {
+      expect(await broken("wallet QR sale, the terminal's code", INVARIANTS.charge)).toBeUndefined();
+    },
+  );
+});
+
+describe('the explorer: the Pix charge (create, payment, cancel, expiry, a late payment)', () => {
+  holds('Pix charge', []);
+});
+
+describe('the explorer: card-not-present sale (the engine, the sale table and the cnp.undo race)', () => {
+  holds('card-not-present sale', []);
+});
+
 describe("the explorer: card sale under an order id another terminal's sale holds", () => {
   holds('card sale, order id shared', []);
   // Defect 9's rest (an `it.fails` on cfef2df): when our sale never reached the host, the query shows

@@ -1,23 +1,8 @@
 import { drive, finish, verdict } from './drive.js';
 import type { Chooser, Verdict } from './search.js';
-import { payable, walletPays } from './qr-host.js';
-import { SETTINGS, SUPERVISOR, World } from './world.js';
-
-/**
- * Host times a payment may start at (America/Sao_Paulo, UTC-3): half an hour before the close (the
- * undo race still undoes by order id; an earlier start only adds retries of the same kind), in the
- * close's margin, seconds before it.
- */
-const STARTS = {
-  '23:30, half an hour before the close': '2026-11-21T02:30:00.000Z',
-  '23:58, inside the close margin': '2026-11-21T02:58:00.000Z',
-  '23:59:50, seconds before the close': '2026-11-21T02:59:50.000Z',
-} as const;
-
-function startAt(chooser: Chooser): string {
-  const at = chooser.choose('the payment starts', Object.keys(STARTS) as (keyof typeof STARTS)[], () => 'start');
-  return STARTS[at];
-}
+import { cnpSale, pixCharge, qrSale } from './code-timelines.js';
+import { startAt, until } from './start.js';
+import { SUPERVISOR, World } from './world.js';
 
 /**
  * A card sale (credit; the card read as `pins` say, else each read explored): the sale's answer, then
@@ -118,11 +103,6 @@ export async function cardVoid(chooser: Chooser, pins: Record<string, string> = 
   }
 }
 
-/** Lets the engine's background work (the Pix watch) run until `done` holds. */
-async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 1000 && !done(); i++) await new Promise((r) => setImmediate(r));
-}
-
 /** A Pix sale paid and confirmed, then refunded from the terminal (ecom "Solicitando uma devolução Pix"). */
 export async function pixRefund(chooser: Chooser): Promise<Verdict> {
   const w = new World(chooser, startAt(chooser));
@@ -136,46 +116,6 @@ export async function pixRefund(chooser: Chooser): Promise<Verdict> {
     await until(() => w.journal.get(entry.id)?.state === 'confirmed');
     await drive(w);
     await voidOf(w, entry.id);
-    finish(w);
-    return verdict(w);
-  } finally {
-    w.dispose();
-  }
-}
-
-/**
- * An e-commerce wallet QR sale (ecom 2460-2600): the code shows until a wallet pays it, the cashier
- * cancels it or it expires on the terminal; whatever the terminal did, a wallet may still pay the code
- * afterwards, as long as the host holds it payable (its validity there is unpublished, qr 355).
- */
-export async function qrSale(chooser: Chooser): Promise<Verdict> {
-  const w = new World(chooser, startAt(chooser));
-  try {
-    const { entry, done } = await w.qr.start({
-      amount: 1000,
-      method: 'credit',
-      installments: 1,
-      interest: 'ByMerchant',
-      confirmation: 'auto',
-    });
-    await until(() => w.journal.get(entry.id)?.state === 'showing');
-    const what = w.choose('while the code shows', [
-      'a wallet pays it',
-      'the cashier cancels',
-      'the code expires on the terminal',
-    ] as const);
-    w.say(what);
-    if (what === 'a wallet pays it') for (const s of payable(w)) walletPays(w, s);
-    else if (what === 'the cashier cancels') await w.qr.cancel(entry.id, 'ecr');
-    else w.clock.advance(SETTINGS.qrValidityMs);
-    await w.survive(done);
-    await drive(w);
-    if (
-      payable(w).length > 0 &&
-      w.choose('after the terminal let go of the code', ['a wallet pays it', 'nobody pays it'] as const) ===
-        'a wallet pays it'
-    )
-      for (const s of payable(w)) walletPays(w, s);
     finish(w);
     return verdict(w);
   } finally {
@@ -198,5 +138,8 @@ export const OPERATIONS = {
   'card void': (c: Chooser) => cardVoid(c),
   'card void, chip (FCX)': (c: Chooser) => cardVoid(c, CHIP),
   'Pix refund': pixRefund,
-  'e-commerce QR sale': qrSale,
+  'e-commerce QR sale': (c: Chooser) => qrSale(c, 'ecommerce'),
+  "wallet QR sale, the terminal's code": (c: Chooser) => qrSale(c, 'terminal'),
+  'Pix charge': pixCharge,
+  'card-not-present sale': cnpSale,
 } as const;

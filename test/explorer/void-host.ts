@@ -134,31 +134,73 @@ const PIX_REFUND_ANSWERS = [
   'killed before it left (just after the journal step)',
 ] as const;
 
+const PIX_CREATE_ANSWERS = [
+  'created (Status 12, with its code)',
+  'timeout, the provider made the charge',
+  'timeout, the provider made nothing',
+  'HTTP 400 (refused)',
+  'killed while out, the provider made the charge',
+  'killed before it left (just after the journal step)',
+] as const;
+
+/**
+ * What the Pix create's answer `a` tells the terminal (ecom 1792-1923: `Status` 12 with its
+ * `QrCodeString`, 1875); `make` makes the charge at the provider. A charge whose code the terminal
+ * never showed stays 12, unpaid: "a disponibilização deste código é de responsabilidade do lojista"
+ * (1920), so nobody has it.
+ */
+function pixCreated(
+  stage: Stage,
+  a: (typeof PIX_CREATE_ANSWERS)[number],
+  make: () => string,
+): ReturnType<PixCreatePort['create']> {
+  switch (a) {
+    case 'created (Status 12, with its code)':
+      return Promise.resolve({ kind: 'created', paymentId: make(), qrCode: '00020101021226' });
+    case 'timeout, the provider made the charge':
+      make();
+      return Promise.resolve({ kind: 'unknown', reason: 'timeout' });
+    case 'timeout, the provider made nothing':
+      return Promise.resolve({ kind: 'unknown', reason: 'timeout' });
+    case 'HTTP 400 (refused)':
+      return Promise.resolve({ kind: 'failed', reason: 'HTTP 400' });
+    case 'killed while out, the provider made the charge':
+      make();
+      return stage.kill();
+    case 'killed before it left (just after the journal step)':
+      return stage.kill();
+  }
+}
+
 /**
  * Pix (ecom 1779-1790, 1924-1966): a charge is 12 until paid, 2 once paid and while a refund is
  * pending ("a devolução não é uma operação instantânea, podendo ser acatada ou não"), 11 once the
  * refund is done. Every `PUT …/void` the provider accepts is one refund.
  */
-export function pixPort(stage: Stage): PixCreatePort {
+export function pixPort(stage: Stage, o: { paidByChoice?: boolean } = {}): PixCreatePort {
   const { host } = stage;
   const find = (paymentId: string) => host.pix.find((p) => p.paymentId === paymentId);
   return {
     create(order) {
-      const paymentId = host.id('pix');
-      host.pix.push({
-        paymentId,
-        merchantOrderId: order.merchantOrderId,
-        amount: order.amount,
-        status: 12,
-        refunds: [],
-      });
-      stage.say(`Pix ${order.merchantOrderId} ${order.amount} created (Status 12)`);
-      return Promise.resolve({ kind: 'created', paymentId, qrCode: '00020101021226' });
+      const a = o.paidByChoice ? stage.choose('Pix create answer', PIX_CREATE_ANSWERS) : PIX_CREATE_ANSWERS[0];
+      const make = (): string => {
+        const paymentId = host.id('pix');
+        host.pix.push({
+          paymentId,
+          merchantOrderId: order.merchantOrderId,
+          amount: order.amount,
+          status: 12,
+          refunds: [],
+        });
+        return paymentId;
+      };
+      stage.say(`Pix ${order.merchantOrderId} ${order.amount} → ${a}`);
+      return pixCreated(stage, a, make);
     },
     status(paymentId): Promise<PixStatusQuery> {
       const p = find(paymentId);
       if (!p) return Promise.resolve({ kind: 'unknown', reason: 'no such charge' });
-      if (p.status === 12) {
+      if (p.status === 12 && !o.paidByChoice) {
         p.status = 2;
         stage.say(`the payer pays Pix ${p.merchantOrderId} (Status 2)`);
       }

@@ -8,6 +8,7 @@ import { OutboxForwarder } from '../../src/engine/outbox/forwarder.js';
 import type { ReceiptPort } from '../../src/engine/ports.js';
 import { PixEngine } from '../../src/engine/pix/engine.js';
 import { QrEngine } from '../../src/engine/qr/engine.js';
+import { CnpEngine } from '../../src/engine/cnp/engine.js';
 import { SaleEngine } from '../../src/engine/sale/engine.js';
 import { VoidEngine } from '../../src/engine/void/engine.js';
 import { SupervisorGate } from '../../src/engine/void/supervisor.js';
@@ -19,7 +20,9 @@ import { explorerCard } from './card.js';
 import { deliveryPort, salePort, type Stage } from './card-host.js';
 import { HostModel } from './host-model.js';
 import { pixPort, voidPort } from './void-host.js';
+import { cnpBackend, cnpDelivery } from './cnp-host.js';
 import { qrCodes, qrDelivery, routed } from './qr-host.js';
+import { EXPLORER_MERCHANT, qrPollPort } from './terminal-qr-host.js';
 import type { Chooser } from './search.js';
 import { TEST_EXPIRY_KEY } from '../helpers/store.js';
 
@@ -33,6 +36,8 @@ export const SETTINGS = {
   ecrDecisionMs: 10 * 60_000,
   /** How long the terminal shows a wallet QR code. */
   qrValidityMs: 2 * 60_000,
+  /** How long the terminal shows a Pix code. */
+  pixValidityMs: 5 * 60_000,
 } as const;
 
 const silent = createLogger({ level: 'silent' });
@@ -80,6 +85,7 @@ export class World implements Stage {
   voids!: VoidEngine;
   pix!: PixEngine;
   qr!: QrEngine;
+  cnp!: CnpEngine;
   forwarder!: OutboxForwarder;
   /** The merchant's day (its report and close, `POST /v1/day/close`), on the same journal. */
   day!: DayBook;
@@ -93,10 +99,18 @@ export class World implements Stage {
   #dead = false;
   restarts = 0;
 
+  /** Who makes the wallet QR codes (`qr.provider`): the e-commerce host (default) or the terminal itself. */
+  readonly qrProvider: 'ecommerce' | 'terminal';
+  /** The Pix payer pays when the timeline chooses (the Pix charge family); else at the first look (the refund family). */
+  readonly pixPaidByChoice: boolean;
+
   constructor(
     readonly chooser: Chooser,
     startIso: string,
+    options: { qrProvider?: 'ecommerce' | 'terminal'; pixPaidByChoice?: boolean } = {},
   ) {
+    this.qrProvider = options.qrProvider ?? 'ecommerce';
+    this.pixPaidByChoice = options.pixPaidByChoice ?? false;
     this.clock = new FakeClock(startIso);
     this.host = new HostModel(SETTINGS.lagMs, this.clock.now().getTime());
     this.boot();
@@ -184,34 +198,38 @@ export class World implements Stage {
       pixRefunds: true,
       onEvent,
     });
-    const pix = pixPort(this);
+    const pix = pixPort(this, { paidByChoice: this.pixPaidByChoice });
     this.pix = new PixEngine({
       ...deps,
       lock,
       orderIds,
       host: pix,
-      validityMs: 5 * 60_000,
+      validityMs: SETTINGS.pixValidityMs,
       watchMarginMs: 60_000,
       pollMs: 0,
       onEvent,
     });
     const qr = qrDelivery(this);
+    const terminalCodes = this.qrProvider === 'terminal';
     this.qr = new QrEngine({
       ...deps,
       lock,
       orderIds,
-      host: qr,
-      codes: qrCodes(this),
+      // The terminal's codes: their sale lives on the terminal API (the card's port, through `routed`).
+      host: terminalCodes ? qrPollPort(this) : qr,
+      ...(terminalCodes ? { merchant: EXPLORER_MERCHANT } : { codes: qrCodes(this) }),
       validityMs: SETTINGS.qrValidityMs,
       watchMarginMs: 60_000,
       pollMs: 2,
       onEvent,
     });
+    this.cnp = new CnpEngine({ ...deps, lock, orderIds, host: cnpBackend(this), onEvent });
     const owners: Record<string, { settled: SaleEngine['settled'] } | undefined> = {
       sale: this.sales,
       void: this.voids,
       pix: this.pix,
       qr: this.qr,
+      cnp: this.cnp,
     };
     this.day = new DayBook({ db: this.db, journal: this.journal, clock, log: silent, environment: 'explorer' });
     this.forwarder = new OutboxForwarder({
@@ -220,6 +238,7 @@ export class World implements Stage {
       port: routed(deliveryPort(this), qr, this),
       pix,
       voids,
+      cnp: cnpDelivery(this),
       clock,
       log: silent,
       random: () => 0.5,
@@ -243,6 +262,7 @@ export class World implements Stage {
     this.pix.recover();
     this.qr.recover();
     this.voids.recover();
+    this.cnp.recover();
   }
 
   /** The merchant closes today's business day (host time), as `POST /v1/day/close` does. */
@@ -284,6 +304,7 @@ export class World implements Stage {
     this.pix.stop();
     this.qr.stop();
     this.voids.stop();
+    this.cnp.stop();
   }
 
   dispose(): void {

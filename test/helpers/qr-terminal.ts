@@ -6,6 +6,7 @@ import type { AcquirerDeliveryPort } from '../../src/engine/ports.js';
 import type { QrCodePort, QrDisplayPort } from '../../src/engine/qr/code-port.js';
 import { QrEngine, type QrEvent } from '../../src/engine/qr/engine.js';
 import type { QrSaleRequest } from '../../src/engine/qr/types.js';
+import type { MerchantProfile } from '../../src/engine/qr/code.js';
 import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase, type Db } from '../../src/store/index.js';
 import { SANDBOX_MERCHANT } from '../../tables/sandbox-merchant.js';
 import { log, type Harness } from './sandbox.js';
@@ -59,7 +60,15 @@ export interface QrTerminal {
 export function qrTerminal(
   h: Harness,
   stateDir: string,
-  o: { ordinal: number; host?: AcquirerDeliveryPort; codes?: QrCodePort; display?: QrDisplayPort; db?: Db },
+  o: {
+    ordinal: number;
+    host?: AcquirerDeliveryPort;
+    codes?: QrCodePort;
+    display?: QrDisplayPort;
+    db?: Db;
+    /** The merchant the terminal's own codes name (default the sandbox's first merchant). */
+    merchant?: MerchantProfile;
+  },
 ): QrTerminal {
   const db = o.db ?? openTerminalDatabase(stateDir);
   const deps = ownerDeps(db, o.ordinal);
@@ -68,7 +77,7 @@ export function qrTerminal(
   const engine = new QrEngine({
     ...deps,
     host: port,
-    ...(o.codes ? { codes: o.codes } : { merchant: SANDBOX_PROFILE }),
+    ...(o.codes ? { codes: o.codes } : { merchant: o.merchant ?? SANDBOX_PROFILE }),
     ...(o.display ? { display: o.display } : {}),
     onEvent: (e) => void events.push(e),
   });

@@ -4,6 +4,7 @@ import { isOmniposError } from '../../../src/core/errors/index.js';
 import { crc16Hex, parseQr } from '../../../src/qr/index.js';
 import { SANDBOX_CREDENTIALS } from '../../../tables/sandbox-credentials.js';
 import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
+import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { nextOrderId, startHarness, type Harness } from '../../helpers/sandbox.js';
 import { qrTextFromPng } from '../../../src/acquirer/omni/qr-image.js';
 
@@ -105,6 +106,37 @@ describe('e-commerce QR code sale', () => {
     }
     expect(s.Payment.QrCodeBase64Image).toBeTruthy();
     await expect(ec.voidSale(s.Payment.PaymentId)).resolves.toMatchObject({ Status: 10 });
+  });
+
+  // ECOMMERCE (`_i18n/pt/_posts/api-ecommerce-cielo/2003-03-03-cielo-ecommerce.md` at a5c3ddc0a): the partial
+  // void's answer prints "Status": 2 (6315, 6345), the whole void's "Status": 10 with "ReturnCode": "9"
+  // (6235, 6239). On 8230ee6 a partial void of a paid QR sale answered and queried 10.
+  it('a paid QR sale voided in part stays 2 (ReturnCode "0"); the void of what remains makes it 10 (ReturnCode "9")', async () => {
+    const s = await ec.createQrSale({
+      MerchantOrderId: nextOrderId(),
+      Payment: { Type: 'qrcode', Amount: 5000, Installments: 1, Capture: true },
+    });
+    const card = {
+      card_number: TEST_CARDS[0]!.pan,
+      card_cvv: '123',
+      card_holder_name: 'TESTE',
+      card_expiration_date: '1230',
+    };
+    await h.acquirer.wallet.pay({
+      qrCode: qrTextFromPng(s.Payment.QrCodeBase64Image ?? ''),
+      card,
+      payerDocument: '52998224725',
+      payerName: 'Pagador Teste',
+    });
+    const id = s.Payment.PaymentId;
+    expect((await ec.getSale(id)).Payment.Status).toBe(2);
+    await expect(ec.voidSale(id, 1500)).resolves.toMatchObject({ Status: 2, ReasonCode: 0, ReturnCode: '0' });
+    expect((await ec.getSale(id)).Payment.Status).toBe(2);
+    const over = await ec.voidSale(id, 3501).catch((e: unknown) => e);
+    expect((over as { context: { status: number } }).context.status).toBe(400);
+    await expect(ec.voidSale(id, 3500)).resolves.toMatchObject({ Status: 10, ReturnCode: '9' });
+    expect((await ec.getSale(id)).Payment.Status).toBe(10);
+    expect((await h.ledger()).ecommerce.find((e) => e.paymentId === id)).toMatchObject({ status: 10, refunded: 5000 });
   });
 });
 
