@@ -1,5 +1,5 @@
-import type { CardNotPresentBackend, CnpSaleOutcome } from '../../src/engine/cnp-ports.js';
-import type { AcquirerDeliveryPort, Delivery, HostSaleState, SaleQuery } from '../../src/engine/ports.js';
+import type { CardNotPresentBackend, CnpDeliveryPort, CnpSaleOutcome } from '../../src/engine/cnp-ports.js';
+import type { Delivery, HostSaleState, SaleQuery } from '../../src/engine/ports.js';
 import { TRANSPORT, killedOut, took, type Stage } from './card-host.js';
 import type { HostSale } from './host-model.js';
 
@@ -39,6 +39,20 @@ export function cnpBackend(stage: Stage): CardNotPresentBackend {
   };
   return {
     kind: 'explorer',
+    // The page's rules for captures and voids (ecom:6072, 6078-6080, 6285, 6313-6330); the explorer walks
+    // sales and their undo race, not captures.
+    rules: {
+      captureDeadlineDays: 15,
+      partialCaptureOnce: true,
+      partialVoidNeedsCapture: true,
+      partialVoidLeavesCaptured: true,
+      sources: {
+        captureDeadline: 'ecom:6072',
+        partialCapture: 'ecom:6078-6080',
+        partialVoid: 'ecom:6285',
+        partialVoidLeaves: 'ecom:6313-6330',
+      },
+    },
     sale(request): Promise<CnpSaleOutcome> {
       const a = stage.choose('card-not-present sale answer', CNP_ANSWERS);
       stage.say(`card-not-present sale ${request.merchantOrderId} ${request.amountCents} → ${a}`);
@@ -93,11 +107,14 @@ export function cnpBackend(stage: Stage): CardNotPresentBackend {
     query: unused('query by PaymentId'),
     queryByOrderId: unused('query outside the undo race'),
     cardProduct: unused('BIN lookup'),
+    saveCard: unused('saved cards'),
+    saleByToken: unused('sales by saved card'),
+    recurrence: unused('recurrences'),
   };
 }
 
 /** The undo race's requests on the e-commerce card API: the void (by PaymentId, by order id) and the query. */
-export function cnpDelivery(stage: Stage): AcquirerDeliveryPort {
+export function cnpDelivery(stage: Stage): CnpDeliveryPort {
   const { host } = stage;
   const newest = (orderId: string): HostSale | undefined =>
     host
@@ -120,6 +137,12 @@ export function cnpDelivery(stage: Stage): AcquirerDeliveryPort {
   };
   return {
     confirm: () => Promise.resolve({ action: 'done', reason: 'captured at once: nothing to confirm' }),
+    capture: (): never => {
+      throw new Error("the explorer's card-not-present host walks no capture");
+    },
+    query: (): never => {
+      throw new Error("the explorer's card-not-present host has no query by PaymentId");
+    },
     undo: (paymentId) => voidOf(`void ${paymentId}`, () => host.saleByPayment(paymentId)),
     undoByOrderId: (orderId) => voidOf(`void by order id ${orderId}`, () => newest(orderId)),
     queryByOrderId(orderId): Promise<SaleQuery> {
