@@ -27,7 +27,7 @@ export const ALARM_CODES = [
   'VOID_CONFIRM_DEAD_LETTER',
   'VOID_UNDO_DEAD_LETTER',
   'QR_LATE_PAYMENT',
-  /** A QR code shown so near the daily close that its validity and watch run past it. */
+  /** A QR code (a wallet's or a Pix's) shown so near the daily close that its validity and watch run past it. */
   'QR_PAST_CLOSE',
   'PIX_LATE_PAYMENT',
   'VOID_RECEIPT_FAILED',

@@ -81,10 +81,12 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
       } catch (e) {
         result = { kind: 'unknown', reason: (e as Error).message };
       }
+      const expires = this.#d.clock.now().getTime() + this.#d.validityMs;
       await this.apply(entry.id, {
         kind: 'created',
         result,
-        expiresAt: new Date(this.#d.clock.now().getTime() + this.#d.validityMs).toISOString(),
+        expiresAt: new Date(expires).toISOString(),
+        watchUntil: new Date(expires + this.#d.watchMarginMs).toISOString(),
       });
     })();
     return { entry, done };

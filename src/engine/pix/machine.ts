@@ -1,6 +1,7 @@
 import type { MachineStep } from '../machine-owner.js';
 import { PIX_CHARGE, decide } from '../rules/index.js';
 import { receiptStep } from '../receipt-step.js';
+import { codePastClose } from '../code-past-close.js';
 import type { SaleContext } from '../sale/types.js';
 import {
   PIX_FINAL,
@@ -92,6 +93,8 @@ export function pixTransition(state: PixState, input: PixInput, ctx: SaleContext
             expiresAt: input.expiresAt,
             ...(input.result.nsu ? { hostNsu: input.result.nsu } : {}),
           },
+          // The alarm first (as the QR sale's): the effects run in turn, and the watch lasts until the code's end.
+          ...codePastClose('Pix sale', state.data.merchantOrderId, input.watchUntil ?? input.expiresAt, ctx.now),
           { kind: 'watch.payment' },
         );
       }

@@ -71,7 +71,8 @@ export type PixCreation =
   | { kind: 'unknown'; reason: string };
 
 export type PixInput =
-  | { kind: 'created'; result: PixCreation; expiresAt: string }
+  /** `watchUntil`: when the watch for a late payment of this code ends (its validity plus the watch margin). */
+  | { kind: 'created'; result: PixCreation; expiresAt: string; watchUntil?: string }
   | { kind: 'paid' }
   | { kind: 'expired' }
   | { kind: 'cancel'; by: 'ecr' | 'customer' | 'operator' }

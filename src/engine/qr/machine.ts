@@ -1,4 +1,4 @@
-import { nextDailyClose } from '../daily-close.js';
+import { codePastClose } from '../code-past-close.js';
 import { receiptStep } from '../receipt-step.js';
 import type { SaleContext } from '../sale/types.js';
 import { QR_FINAL, type QrEffect, type QrInput, type QrSaleData, type QrState, type QrStateName } from './types.js';
@@ -26,24 +26,6 @@ function afterReceipt(state: QrState, input: string, receipt: 'printed' | 'skipp
   return go(state, 'awaiting-decision', input, { receipt, deadline }, { kind: 'schedule.deadline', at: deadline });
 }
 
-/**
- * A code shown so near the daily close that it may still be paid, or watched for a late payment,
- * after it (`watchUntil` at or past the close of the day it is shown in): the alarm goes now,
- * before the close, since its end may fall on the next business day (the host confirms at the close
- * what is pending; the money invariant: nothing open past the close without an alarm before it).
- */
-function pastClose(state: QrState, watchUntil: string, ctx: SaleContext): QrEffect[] {
-  const close = nextDailyClose(ctx.now);
-  if (Date.parse(watchUntil) < close.getTime()) return [];
-  return [
-    {
-      kind: 'alarm',
-      code: 'QR_PAST_CLOSE',
-      message: `QR sale ${state.data.merchantOrderId} shown until ${watchUntil}, past the daily close ${close.toISOString()}: check it on the next day's report`,
-    },
-  ];
-}
-
 /** What the wallet's payment tells: its id, and the host's authorization where the host gave it. */
 function paidPatch(input: Extract<QrInput, { kind: 'paid' }>): Partial<QrSaleData> {
   const a = input.authorization;
@@ -68,7 +50,7 @@ export function qrTransition(state: QrState, input: QrInput, ctx: SaleContext): 
           'code shown',
           { qrCode: input.qrCode, nsu: input.nsu, expiresAt: input.expiresAt },
           // The alarm first: the effects run in turn, and the watch lasts until the code's end.
-          ...pastClose(state, input.watchUntil ?? input.expiresAt, ctx),
+          ...codePastClose('QR sale', state.data.merchantOrderId, input.watchUntil ?? input.expiresAt, ctx.now),
           { kind: 'watch.payment' },
         );
       if (input.kind === 'build-failed') return go(state, 'failed', 'code not built', { reason: input.reason });
