@@ -15,7 +15,8 @@ import type { CnpChange, CnpEffect, CnpSaleData, CnpState, CnpStateName } from '
  */
 type Step = MachineStep<CnpState, CnpEffect>;
 
-function go(
+/** The row moved to `name`, its data patched, with the effects that follow (the sale's machine.ts too). */
+export function go(
   state: CnpState,
   name: CnpStateName,
   input: string,

@@ -1,29 +1,12 @@
 import type { MachineStep } from '../owner-deps.js';
 import { SALE, decide } from '../rules/index.js';
 import { undoSettled } from '../undo-settled.js';
-import { changeAnswered, changeAsked, changeDelivered } from './changes.js';
+import { changeAnswered, changeAsked, changeDelivered, go } from './changes.js';
 import type { DeliveredInput } from '../machine-vocabulary.js';
 import type { CnpSaleOutcome } from '../cnp-ports.js';
-import {
-  CNP_FINAL,
-  type CnpEffect,
-  type CnpInput,
-  type CnpSaleData,
-  type CnpState,
-  type CnpStateName,
-} from './types.js';
+import { CNP_FINAL, type CnpEffect, type CnpInput, type CnpSaleData, type CnpState } from './types.js';
 
 type Step = MachineStep<CnpState, CnpEffect>;
-
-function go(
-  state: CnpState,
-  name: CnpStateName,
-  input: string,
-  patch: Partial<CnpSaleData>,
-  ...effects: CnpEffect[]
-): Step {
-  return { ok: true, state: { name, data: { ...state.data, ...patch } }, effects, input };
-}
 
 /** What the answer tells that may be kept: never the card, only what the host echoed. */
 function kept(o: Omit<CnpSaleOutcome, 'cardToken'>): Partial<CnpSaleData> {
