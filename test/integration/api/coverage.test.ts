@@ -382,9 +382,8 @@ describe('every documented answer, produced on a real daemon and checked against
   });
 
   it('left nothing the document declares for these routes unproduced', () => {
-    // Every route but the voids', the day's and the card-not-present sales', which their own areas' tests
-    // produce and check with the same checker (the supervisor's token, a second card read, a daemon with
-    // `cardNotPresent` are theirs to set up: test/integration/cnp/api-sales.test.ts).
+    // Not the voids', the day's or card-not-present's routes: their own tests produce them with the same checker
+    // (test/integration/cnp/api-sales.test.ts and api/card-not-present-capture.test.ts for the last).
     const elsewhere = /^\/v1\/(day\/|voids\/|payments\/\{id\}\/voids?$|card-not-present\/)/;
     const declared = Object.entries(paths())
       .filter(([p]) => !elsewhere.test(p))
