@@ -1,4 +1,3 @@
-import type { AddressInfo, Server } from 'node:net';
 import { EscPosPrinter, UsbPrinterTransport } from '../../drivers/printer/index.js';
 import {
   discoverPinpadPorts,
@@ -15,7 +14,7 @@ import { OmniposError } from '../core/index.js';
 import type { Logger } from '../core/log/index.js';
 // The virtual devices load only when the configuration names one (fast start: a terminal with a
 // real pinpad and printer never loads the simulators; test/unit/main.lazy.test.ts).
-import type { VirtualPinpad, VirtualPrinter } from '../sim/index.js';
+import type { ControlPort, VirtualPinpad, VirtualPrinter } from '../sim/index.js';
 
 /**
  * The one place a pinpad or a printer is built from its configuration, for the daemon and every
@@ -118,14 +117,14 @@ export async function openPinpadTarget(
       opts.beforeVirtualStart?.(virtual);
       await virtual.start();
       // The control port (`pinpad.device.control`): which card the customer presents at the next sale.
-      let control: Server | undefined;
+      let control: ControlPort | undefined;
       try {
         if (device.control !== undefined) control = await serveControl(virtual, device.control);
       } catch (e) {
         await virtual.stop();
         throw e;
       }
-      const controlPort = control ? (control.address() as AddressInfo).port : undefined;
+      const controlPort = control?.port;
       return {
         kind: device.kind,
         transport: () => new TcpTransport({ host: '127.0.0.1', port: virtual.port }),
@@ -133,7 +132,7 @@ export async function openPinpadTarget(
         virtual,
         ...(controlPort !== undefined ? { controlPort } : {}),
         stop: async () => {
-          if (control) await new Promise<void>((r) => control.close(() => r()));
+          await control?.close();
           await virtual.stop();
         },
       };

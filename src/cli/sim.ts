@@ -101,12 +101,12 @@ Example:
       values.control !== undefined
         ? await serveControl(sim, intOption(values.control, 'control', 0, 65535))
         : undefined;
-    const controlPort = control ? (control.address() as { port: number }).port : undefined;
+    const controlPort = control?.port;
     ctx.out(
       `${JSON.stringify({ ready: true, tcp: sim.port, ...(values.pty ? { pty: values.pty } : {}), ...(controlPort !== undefined ? { control: controlPort } : {}) })}\n`,
     );
     await untilSignal();
-    control?.close();
+    await control?.close();
     await sim.stop();
     return 0;
   },

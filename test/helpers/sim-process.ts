@@ -22,8 +22,8 @@ export interface SimProcess {
     replugged: number;
   }>;
   /**
-   * Ends the process: SIGTERM by default; SIGKILL for a pinpad held in a long processing time or a `delay` fault,
-   * which a SIGTERM waits out (the simulator ends once its timers have run).
+   * Ends the process: SIGTERM by default (the simulator powers off: a command held in its processing time or a
+   * `delay` fault ends unanswered, test/integration/pinpad/sim-sigterm.test.ts); SIGKILL to pull its power.
    */
   stop(signal?: NodeJS.Signals): Promise<void>;
 }

@@ -187,9 +187,19 @@ async function apply(sim: VirtualPinpad, c: ControlCommand): Promise<Record<stri
   }
 }
 
-/** Serves the control port for `sim`; resolves with the listening server. */
-export async function serveControl(sim: VirtualPinpad, port = 0, host = '127.0.0.1'): Promise<net.Server> {
+/** The control port served: where it listens, and how to close it with its clients. */
+export interface ControlPort {
+  readonly port: number;
+  /** Stops listening and ends every connected controller: none keeps a stopped simulator alive. */
+  close(): Promise<void>;
+}
+
+/** Serves the control port for `sim`. */
+export async function serveControl(sim: VirtualPinpad, port = 0, host = '127.0.0.1'): Promise<ControlPort> {
+  const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
     let buf = '';
     socket.on('error', () => undefined);
     socket.on('data', (d: Buffer) => {
@@ -215,5 +225,11 @@ export async function serveControl(sim: VirtualPinpad, port = 0, host = '127.0.0
     server.once('error', reject);
     server.listen(port, host, () => resolve());
   });
-  return server;
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }

@@ -77,6 +77,8 @@ export class SimEngine {
   private readonly reader: PinpadFrameReader;
   private lastResponse: Uint8Array | undefined;
   private running: AbortController | undefined;
+  /** Aborted when the simulator stops (then renewed for a start again): no held answer's timer outlives it. */
+  private power = new AbortController();
   private keys: string[] = [];
   private keyWaiters: ((k: string) => void)[] = [];
   private tickTimer: NodeJS.Timeout | undefined;
@@ -130,6 +132,13 @@ export class SimEngine {
     this.state.opened = false;
     this.state.cardEpoch = (this.state.cardEpoch ?? 0) + 1;
     this.state.reboots = (this.state.reboots ?? 0) + 1;
+  }
+
+  /** Switched off (the simulator stopping): the command running and every answer still held end unsent. */
+  powerOff(): void {
+    this.reset();
+    this.power.abort();
+    this.power = new AbortController();
   }
 
   /** Forgets link state (a new connection, after a replug): back to clear traffic. */
@@ -285,7 +294,11 @@ export class SimEngine {
 
   /** Waits the command's processing time; true when aborted meanwhile. */
   private processing(id: string, data: Uint8Array, signal: AbortSignal): Promise<boolean> {
-    const ms = this.timing.processingMs(id, data);
+    return this.processingFor(this.timing.processingMs(id, data), signal);
+  }
+
+  /** Waits `ms`, cut short by an abort (CAN, a new command, a reset, the pinpad stopped); true when aborted. */
+  private processingFor(ms: number, signal: AbortSignal): Promise<boolean> {
     if (ms <= 0) return Promise.resolve(signal.aborted);
     return new Promise((resolve) => {
       const t = setTimeout(() => resolve(false), ms);
@@ -295,8 +308,10 @@ export class SimEngine {
 
   private async respond(data: Uint8Array, id: string, signal: AbortSignal): Promise<void> {
     const delay = this.faults.take('delay');
-    if (delay) await new Promise((r) => setTimeout(r, delay.ms));
-    if (signal.aborted || this.faults.silent()) return;
+    // A late answer outlives a new command (it is already on its way), not the pinpad's power.
+    const power = this.power.signal;
+    if (delay) await this.processingFor(delay.ms, power);
+    if (signal.aborted || power.aborted || this.faults.silent()) return;
     const garbage = this.faults.take('garbage');
     if (garbage) this.write(noise(garbage.bytes ?? 16, garbage.control ?? false));
     const frame = writePacket(this.layer.seal(data, data.length >= 3 ? latin1(data.subarray(0, 3)) : ''));

@@ -15,7 +15,7 @@ export { FaultSet, FAULT_KINDS, DISCONNECT_STEPS, type Fault, type FaultKind, ty
 export { timingFor, TIMING_NAMES, TIMING_SCALE, PPC930_MS, type TimingName, type TimingProfile } from './timing.js';
 export { DEFAULT_PROFILE, profile, type VirtualPinpadProfile } from './profile.js';
 export { CLASSIC_HANDLERS, ABECS_HANDLERS, handlersFor } from './handlers/index.js';
-export { serveControl, parseControl, type ControlCommand } from './control.js';
+export { serveControl, parseControl, type ControlCommand, type ControlPort } from './control.js';
 // --- card commands: the deck, the card state, the tables held ---
 export {
   cardSim,

@@ -109,8 +109,10 @@ export class VirtualPinpad {
     this.opts.onEvent?.('replugged');
   }
 
+  /** Powers off: the command running and its timers end unanswered, the client and the pty go, the port closes. */
   async stop(): Promise<void> {
     if (this.replugTimer) clearTimeout(this.replugTimer);
+    this.engine.powerOff();
     this.client?.destroy();
     await this.stopPty();
     await new Promise((r) => (this.server ? this.server.close(r) : r(undefined)));
