@@ -179,9 +179,11 @@ describe('fastParse against zod', () => {
       fc.property(inputFor(CONFIG_SHAPE), (x) => {
         if (agrees(x).fast) decided++;
       }),
-      { numRuns: RUNS },
+      // Most generated configurations carry a miss somewhere: only 2-6 in 1,000 came out wholly valid (measured),
+      // so a run with none happened (~3 % of runs: the flake of session 10). The shipped configuration is given as
+      // an example; the next test holds the fast path's rate of decisions (~660 in 1,000) on valid bases.
+      { numRuns: RUNS, examples: [[shipped()]] },
     );
-    // Most generated configurations carry a miss somewhere; ~1.4 % are wholly valid (P(none in 1000) < 1e-6).
     expect(decided).toBeGreaterThan(0);
   });
 
