@@ -75,7 +75,9 @@ describe.skipIf(!HAS_SOCAT)('card commands under faults, over a pseudo-terminal'
     r.choose({ lastDigit: 0, via: 'chip', pin: 'nothing' });
     await r.pinpad.run(card.GCX, { amount: 100, ...now(), acquirer: '03', contactless: true });
     const pending = code(r.pinpad.run(card.GOX, { acquirer: '03', amount: 100, pinKeyIndex: 1 }));
-    await new Promise((res) => setTimeout(res, 200));
+    // The cable goes once the pinpad holds GOX (a fixed 200 ms was not enough under load: the GOX then met the
+    // pinpad after the replug, and the call never saw a disconnection).
+    await until(() => r.sim.engine.state.received.at(-1) === 'GOX');
     await r.sim.unplug(300);
     expect(await pending).toBe('PINPAD_DISCONNECTED');
     await until(() => r.pinpad.status === 'connected', 10_000);
