@@ -23,6 +23,13 @@ export default tseslint.config(
       eqeqeq: ['error', 'always'],
     },
   },
+  // Small files (docs/architecture.md): 400 lines, blank lines and comments counted. A generated file is as long
+  // as what it is generated from.
+  {
+    files: ['**/*.ts', '**/*.js'],
+    ignores: ['**/*.generated.ts'],
+    rules: { 'max-lines': ['error', { max: 400, skipBlankLines: false, skipComments: false }] },
+  },
   {
     files: ['src/**/*.ts', 'drivers/**/*.ts', 'tables/**/*.ts'],
     rules: {

@@ -14,6 +14,22 @@ export interface Call {
 }
 
 /**
+ * Fails unless the OpenAPI document `doc` declares a JSON answer `status` for `method route`. The body's fit to that
+ * schema is the contract hook's (test/setup/contract.ts), on every answer.
+ */
+export function expectDeclared(
+  doc: Record<string, unknown>,
+  method: string,
+  route: string,
+  status: number,
+  body: string,
+): void {
+  const op = (doc.paths as Record<string, Record<string, Op>>)[route]?.[method.toLowerCase()];
+  const schema = op?.responses[String(status)]?.content?.['application/json']?.schema;
+  expect(schema, `${method} ${route} answered ${status}, which the document does not declare: ${body}`).toBeDefined();
+}
+
+/**
  * A real daemon over loopback and its OpenAPI document (test/integration/api/coverage.test.ts): every answer is
  * checked against the schema the document declares for its route and status, and recorded in
  * `seen` (route × status), so the test can tell which declared answers nobody produced.
@@ -47,13 +63,7 @@ export function documentedApi(options: TestDaemonOptions = {}) {
       ...(c.body !== undefined ? { body: c.body } : {}),
     });
     const body = (await res.body.json()) as Record<string, unknown>;
-    const op = paths()[route]?.[method.toLowerCase()];
-    const schema = op?.responses[String(res.statusCode)]?.content?.['application/json']?.schema;
-    expect(
-      schema,
-      `${method} ${route} answered ${res.statusCode}, which the document does not declare: ${JSON.stringify(body)}`,
-    ).toBeDefined();
-    // The body's fit to that schema is the contract hook's (test/setup/contract.ts), on every answer.
+    expectDeclared(doc, method, route, res.statusCode, JSON.stringify(body));
     seen.add(`${method} ${route} ${res.statusCode}`);
     return { status: res.statusCode, body };
   }

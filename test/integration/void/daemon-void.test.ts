@@ -11,6 +11,7 @@ import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { captureLogger } from '../../helpers/capture-log.js';
 import { clearCardData, scanForCardData } from '../../helpers/scan-card-data.js';
 import { openEvents } from '../../helpers/daemon.js';
+import { expectDeclared } from '../../helpers/documented-api.js';
 import { supervisedDaemon } from '../../helpers/wallet-pay.js';
 
 let daemon: Daemon;
@@ -60,18 +61,7 @@ async function call(
   const route = VOID_ROUTES.find(([re]) => re.test(p))?.[1];
   if (route) {
     doc ??= (await request(`${daemon.apiUrl}/v1/openapi.json`).then((r) => r.body.json())) as Record<string, unknown>;
-    const op = (
-      doc.paths as Record<
-        string,
-        Record<string, { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> }>
-      >
-    )[route]?.[method.toLowerCase()];
-    const schema = op?.responses[String(res.statusCode)]?.content?.['application/json']?.schema;
-    expect(
-      schema,
-      `${method} ${route} answered ${res.statusCode}, which the document does not declare: ${text}`,
-    ).toBeDefined();
-    // The body's fit to that schema is the contract hook's (test/setup/contract.ts), on every answer.
+    expectDeclared(doc, method, route, res.statusCode, text);
     produced.add(`${method} ${route} ${res.statusCode}`);
   }
   return { status: res.statusCode, body };

@@ -81,3 +81,42 @@ describe('omnipos/function-size', () => {
     expect(over.sort()).toEqual(Object.keys(FUNCTION_SIZE_EXCEPTIONS).sort());
   });
 });
+
+describe('max-lines: small files, by the repository configuration (eslint.config.js)', () => {
+  const repo = new ESLint({ cwd: process.cwd() });
+  const maxLinesOf = async (file: string): Promise<unknown> =>
+    ((await repo.calculateConfigForFile(file)) as { rules?: Record<string, unknown> }).rules?.['max-lines'];
+
+  it('holds every source, test, script and rule file to 400 lines, comments and blank lines counted', async () => {
+    for (const file of [
+      'src/engine/sale/machine.ts',
+      'drivers/pinpad/index.ts',
+      'tables/test-cards.ts',
+      'test/unit/engine/sale/machine.test.ts',
+      'scripts/house-figures.ts',
+      'eslint/rules/function-size.js',
+      'src/screens/cashier.js',
+    ])
+      expect(await maxLinesOf(file), file).toEqual([2, { max: 400, skipBlankLines: false, skipComments: false }]);
+  });
+
+  it('lets a generated file be as long as what it is generated from', async () => {
+    expect(await maxLinesOf('src/config/config-shape.generated.ts')).toBeUndefined();
+  });
+
+  it('refuses a file of 401 lines', async () => {
+    const eslint = new ESLint({
+      overrideConfigFile: true,
+      overrideConfig: [
+        {
+          files: ['**/*.ts'],
+          languageOptions: { parser: tseslint.parser },
+          rules: { 'max-lines': ['error', { max: 400 }] },
+        },
+      ],
+    });
+    expect(await lint(eslint, 'src/x.ts', 'export const a = 1;\n'.repeat(401))).toEqual([
+      'File has too many lines (401). Maximum allowed is 400.',
+    ]);
+  });
+});
