@@ -72,6 +72,8 @@ export default tseslint.config(
           'URL',
           'URLSearchParams',
           'AbortSignal',
+          'AbortController',
+          'crypto',
           'Intl',
           'setTimeout',
           'clearTimeout',
