@@ -104,6 +104,11 @@ async function start(ev) {
     showForm(true);
     // Cancelled here: the connection closed, the daemon stopped the typing; nothing was sent.
     refusal($('cnp-error'), sale.abort.signal.aborted ? { code: 'CNP_TYPING_CANCELLED' } : e);
+    // A backend without a BIN lookup (the webservice 1.5) needs the brand from the cashier.
+    if (e.field === 'brand') {
+      say($('cnp-error'), () => t('cnp.brand.needed'));
+      $('cnp-brand').focus();
+    }
   }
 }
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { supervisorPassword } from '../../src/cli/void.js';
+import { TEST_STORE, WS15_PATH } from '../../src/sandbox/index.js';
 import { startTestDaemon } from '../helpers/daemon.js';
 import { tempDirForFile } from '../helpers/temp-dir.js';
 import { launch, pageErrors, snap } from './browser.js';
@@ -13,6 +14,8 @@ import { launch, pageErrors, snap } from './browser.js';
  * virtual pinpad taking the typed keys): a phone order whose screen follows the pinpad's prompts one
  * by one, a pre-authorization captured in part and one voided with the supervisor's password, the
  * refusals by their code's text in both languages; and no typed digit in the page's text or DOM.
+ * Then the same page on `cardNotPresent: webservice15` (its own listener in the embedded sandbox), which
+ * has no BIN lookup: the cashier is asked for the brand.
  */
 let t: Awaited<ReturnType<typeof startTestDaemon>>;
 let b: Awaited<ReturnType<typeof launch>>;
@@ -36,7 +39,7 @@ afterAll(async () => {
 // The sandbox's e-commerce host chooses by the last digit (ecom:388-408): 1 authorized.
 const CARD = { number: '4111111111111111', month: '07', year: '2031', code: '853' };
 /** What the page must never hold: the number, the expiry as typed or sent, the security code. */
-const SECRETS = [CARD.number, `${CARD.month}/${CARD.year}`, `${CARD.month}${CARD.year}`, CARD.code];
+const secretsOf = (c: typeof CARD): string[] => [c.number, `${c.month}/${c.year}`, `${c.month}${c.year}`, c.code];
 
 const type = (keys: string): void => t.daemon.virtualPinpad!.engine.type(keys);
 
@@ -48,7 +51,7 @@ async function open(page: Page): Promise<void> {
 }
 
 /** The page's text, its markup and every field's value: none may hold a typed digit. */
-async function scan(page: Page): Promise<string[]> {
+async function scan(page: Page, card = CARD): Promise<string[]> {
   const seen = [
     await page.content(),
     await page.evaluate(() => {
@@ -60,7 +63,7 @@ async function scan(page: Page): Promise<string[]> {
       return [d.body.innerText, ...Array.from(d.querySelectorAll('input, select'), (i) => i.value)].join('\n');
     }),
   ].join('\n');
-  return SECRETS.filter((s) => seen.includes(s));
+  return secretsOf(card).filter((s) => seen.includes(s));
 }
 
 async function fillSale(page: Page, o: { amount: string; holder: string; preauth?: boolean }): Promise<void> {
@@ -171,6 +174,52 @@ describe("the cashier's sales without the card present", () => {
     await page.click('#cnp-charge');
     expect(await result(page)).toMatch(/^Aprovada/);
     expect(await scan(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+});
+
+// The webservice 1.5 on its own listener: the manual's test store and key (ws15:1528), its test card
+// (ws15:1512, Visa) and its amount rule (ws15:1530: an amount ending in 00 is authorized).
+describe("the cashier's phone order on the webservice 1.5 (no BIN lookup: the brand is the cashier's)", () => {
+  const WS15_CARD = { number: '4012001038443335', month: '05', year: '2031', code: '123' };
+  beforeAll(async () => {
+    await t.stop();
+    const keyFile = path.join(pwDir, 'ws15.key');
+    writeFileSync(keyFile, `${TEST_STORE.key}\n`, { mode: 0o600 });
+    t = await startTestDaemon({
+      env: {
+        OMNIPOS_CARD_NOT_PRESENT__KIND: 'webservice15',
+        OMNIPOS_CARD_NOT_PRESENT__URL: `http://127.0.0.1:18089${WS15_PATH}`,
+        OMNIPOS_CARD_NOT_PRESENT__AFFILIATION: TEST_STORE.affiliation,
+        OMNIPOS_CARD_NOT_PRESENT__KEY_FILE: keyFile,
+      },
+    });
+    t.daemon.virtualPinpad!.engine.typingMs = null;
+  }, 120_000);
+
+  it('without the brand: asked for it, nothing sent; with Visa: approved', async () => {
+    const { page } = b;
+    const errors = pageErrors(page, [/^\/v1\/card-not-present\/sales$/]);
+    await open(page);
+    await fillSale(page, { amount: '10,00', holder: 'ANA SILVA' });
+    const typeCard = () => [WS15_CARD.number, WS15_CARD.month, WS15_CARD.year, WS15_CARD.code].forEach(type);
+    typeCard();
+    await page.click('#cnp-charge');
+    await page.waitForSelector('#cnp-error[data-code=INVALID_FIELD]:not([hidden])', { timeout: 15_000 });
+    expect(await page.textContent('#cnp-error')).toBe(
+      'Este adquirente não consulta o cartão: escolha a bandeira e digite de novo',
+    );
+    expect(
+      await page.evaluate(
+        () => (globalThis as unknown as { document: { activeElement: { id: string } } }).document.activeElement.id,
+      ),
+    ).toBe('cnp-brand');
+    await page.selectOption('#cnp-brand', 'Visa');
+    typeCard();
+    await page.click('#cnp-charge');
+    expect(await result(page)).toBe('Aprovada');
+    await snap(page, 'cashier-cnp-5-ws15-approved');
+    expect(await scan(page, WS15_CARD)).toEqual([]);
     expect(errors).toEqual([]);
   });
 });
