@@ -79,6 +79,8 @@ export default tseslint.config(
           'URL',
           'URLSearchParams',
           'AbortSignal',
+          'AbortController',
+          'crypto',
           'Intl',
           'setTimeout',
           'clearTimeout',

@@ -1,8 +1,10 @@
 import { GCD } from '../../drivers/pinpad/index.js';
 import { OmniposError } from '../core/index.js';
 import { isLuhnValid } from '../crypto/index.js';
-import type { TypedCardReader, TypedDigits } from '../engine/index.js';
+import type { CnpPromptCode, CnpPromptListener, TypedCardReader, TypedDigits } from '../engine/index.js';
+import { GCD_MESSAGES } from '../../tables/pinpad/gcd-messages.js';
 import { asOmnipos, type CardPinpad } from './pinpad-card-kit.js';
+import { oneLine } from './pinpad-card-prompts.js';
 
 /**
  * GCD's fixed prompts (ABECS 2.20 §3.3.8 "Tabela fixa de mensagens", tables/pinpad/gcd-messages.ts)
@@ -11,6 +13,14 @@ import { asOmnipos, type CardPinpad } from './pinpad-card-kit.js';
  * code (000Ch).
  */
 export const CNP_PROMPTS = { number: 0x32, month: 0x13, year: 0x15, securityCode: 0x0c } as const;
+
+/** The code each prompt is told by (the event stream's `prompt` of a card-not-present typing). */
+const CODES: Readonly<Record<keyof typeof CNP_PROMPTS, CnpPromptCode>> = {
+  number: 'card-number',
+  month: 'expiry-month',
+  year: 'expiry-year',
+  securityCode: 'security-code',
+};
 
 /** ST_TIMEOUT (§3.1.1, "012"): SPE_TIMEOUT passed with nothing typed. */
 const ST_TIMEOUT = 12;
@@ -33,8 +43,10 @@ export class PinpadTypedCardReader implements TypedCardReader {
     this.#timeoutS = options.timeoutS ?? 60;
   }
 
-  async read(signal?: AbortSignal): Promise<TypedDigits> {
-    const ask = async (message: number, minDigits: number, maxDigits: number): Promise<string> => {
+  async read(signal?: AbortSignal, onPrompt?: CnpPromptListener): Promise<TypedDigits> {
+    const ask = async (field: keyof typeof CNP_PROMPTS, minDigits: number, maxDigits: number): Promise<string> => {
+      const message = CNP_PROMPTS[field];
+      tell(onPrompt, { prompt: CODES[field], text: oneLine(GCD_MESSAGES[message] ?? '') });
       try {
         return await this.#pinpad.run(
           GCD,
@@ -45,18 +57,27 @@ export class PinpadTypedCardReader implements TypedCardReader {
         throw typingStopped(asOmnipos(e, signal));
       }
     };
-    const number = await ask(CNP_PROMPTS.number, 13, 19);
+    const number = await ask('number', 13, 19);
     if (!/^\d{13,19}$/.test(number)) throw refused('typed card number: expected 13 to 19 digits', 'number');
     if (!isLuhnValid(number)) throw refused('typed card number: the check digit is wrong (retype it)', 'number');
-    const month = await ask(CNP_PROMPTS.month, 2, 2);
-    const year = await ask(CNP_PROMPTS.year, 4, 4);
+    const month = await ask('month', 2, 2);
+    const year = await ask('year', 4, 4);
     if (!/^(0[1-9]|1[0-2])$/.test(month) || !/^\d{4}$/.test(year))
       throw refused('typed expiry: expected a month 01-12 and a 4-digit year', 'expiry');
     // Empty: the card has no security code (the JSON API's SecurityCode is optional, ecom:762).
-    const code = await ask(CNP_PROMPTS.securityCode, 0, 4);
+    const code = await ask('securityCode', 0, 4);
     if (code !== '' && !/^\d{3,4}$/.test(code))
       throw refused('typed security code: expected 3 or 4 digits', 'securityCode');
     return { number, expiry: `${month}/${year}`, ...(code !== '' ? { securityCode: code } : {}) };
+  }
+}
+
+/** Tells the listener which field is asked; a failing listener never disturbs the typing. */
+function tell(onPrompt: CnpPromptListener | undefined, prompt: Parameters<CnpPromptListener>[0]): void {
+  try {
+    onPrompt?.(prompt);
+  } catch {
+    // the listener's problem, not the typing's
   }
 }
 

@@ -5,6 +5,7 @@ import {
   journalData,
   type CnpEngine,
   type CnpPaymentRequest,
+  type CnpPromptListener,
   type CnpSaleData,
   type TypedCard,
   type TypedCardFacts,
@@ -17,8 +18,8 @@ import type { Route } from './routes.js';
 /** The daemon's card-not-present sales (`cardNotPresent`; absent: the routes answer 409 NOT_AVAILABLE). */
 export interface CnpSales {
   engine: CnpEngine;
-  /** The card typed on the pinpad for one request (src/main/card-not-present.ts). */
-  typedCard(facts: TypedCardFacts, signal?: AbortSignal): Promise<TypedCard>;
+  /** The card typed on the pinpad for one request (src/main/card-not-present.ts); `onPrompt` told each field asked. */
+  typedCard(facts: TypedCardFacts, signal?: AbortSignal, onPrompt?: CnpPromptListener): Promise<TypedCard>;
 }
 
 export interface CnpSalesApiDeps {
@@ -122,7 +123,7 @@ export async function createCnpSale(req: IncomingMessage, res: ServerResponse, d
   try {
     const { entry, done } = await cnp.engine.start(
       request,
-      () => cnp.typedCard({ holder, ...(brand ? { brand } : {}) }, gone.signal),
+      (onPrompt) => cnp.typedCard({ holder, ...(brand ? { brand } : {}) }, gone.signal, onPrompt),
       key ? { idempotencyKey: key } : {},
     );
     done.catch(() => undefined);

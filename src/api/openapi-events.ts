@@ -1,5 +1,6 @@
 import { STATUSES } from './payments.js';
 import { VOID_STATUSES } from './voids.js';
+import { CNP_PROMPT_CODES, NO_ROW_YET } from '../engine/index.js';
 import { int, ref, str, time, type Schema } from './openapi-kit.js';
 
 /** What the pinpad asks or tells during a card sale (`prompt` events; src/engine/ports.ts CardPromptCode). */
@@ -17,8 +18,22 @@ const PROMPTS = [
 
 type EventType = 'state' | 'qr' | 'alarm' | 'receipt-question' | 'prompt';
 
+/** A card-not-present typing's prompt: which field the pinpad asks for, before the sale's row opens. */
+const CNP_PROMPT: [Record<string, Schema>, string[]] = [
+  {
+    id: { const: NO_ROW_YET, description: 'No payment yet: the card is typed before the sale is journaled.' },
+    prompt: { type: 'string', enum: [...CNP_PROMPT_CODES], description: 'The field the pinpad asks for.' },
+    text: { ...str, description: 'The text on the pinpad, one line (Portuguese); never a digit typed.' },
+    idempotencyKey: {
+      ...str,
+      description: 'The `Idempotency-Key` of the request that asked for the card, when it had one.',
+    },
+  },
+  ['prompt', 'text'],
+];
+
 /** The fields of each event type (`type`, the SSE `event:` line), beside the ones every event has. */
-function payload(type: EventType, statuses: readonly string[]): Schema {
+function payload(type: EventType, statuses: readonly string[], cnp = false): Schema {
   const fields: Record<EventType, [Record<string, Schema>, string[]]> = {
     state: [
       {
@@ -47,7 +62,7 @@ function payload(type: EventType, statuses: readonly string[]): Schema {
       ['merchantOrderId', 'prompt', 'text'],
     ],
   };
-  const [properties, required] = fields[type];
+  const [properties, required] = cnp && type === 'prompt' ? CNP_PROMPT : fields[type];
   return { properties: { type: { const: type }, ...properties }, required: ['type', ...required] };
 }
 
@@ -59,6 +74,7 @@ function family(o: {
   types: EventType[];
   statuses: readonly string[];
   saleId?: boolean;
+  cnp?: boolean;
 }): Schema {
   // One type: its fields in place (a oneOf of one is no choice).
   const only = o.types.length === 1 ? payload(o.types[0] as EventType, o.statuses) : undefined;
@@ -89,7 +105,7 @@ function family(o: {
         ...((only?.required as []) ?? []),
       ]),
     ],
-    ...(only ? {} : { oneOf: o.types.map((t) => payload(t, o.statuses)) }),
+    ...(only ? {} : { oneOf: o.types.map((t) => payload(t, o.statuses, o.cnp)) }),
     unevaluatedProperties: false,
   };
 }
@@ -100,14 +116,22 @@ const PAYMENT_TYPES: EventType[] = ['state', 'qr', 'alarm', 'receipt-question'];
 export const EVENT_SCHEMAS: Record<string, Schema> = {
   Event: {
     description:
-      "One server-sent event (`event:` is its `type`, `id:` its `seq`, `data:` this object), told apart by `kind`: whose event it is (a card sale, a wallet QR sale, a Pix, a void or Pix refund, a wallet QR void's cancellation code). Then by `type`: `state` a status change, `qr` a code to show, `alarm` what needs a person, `receipt-question` whether the receipt came out, `prompt` what the pinpad shows the customer.",
-    oneOf: [ref('SaleEvent'), ref('QrEvent'), ref('PixEvent'), ref('VoidEvent'), ref('VoidCancellationEvent')],
+      "One server-sent event (`event:` is its `type`, `id:` its `seq`, `data:` this object), told apart by `kind`: whose event it is (a card sale, a wallet QR sale, a Pix, a sale without the card present, a void or Pix refund, a wallet QR void's cancellation code). Then by `type`: `state` a status change, `qr` a code to show, `alarm` what needs a person, `receipt-question` whether the receipt came out, `prompt` what the pinpad shows the customer.",
+    oneOf: [
+      ref('SaleEvent'),
+      ref('QrEvent'),
+      ref('PixEvent'),
+      ref('CnpEvent'),
+      ref('VoidEvent'),
+      ref('VoidCancellationEvent'),
+    ],
     discriminator: {
       propertyName: 'kind',
       mapping: {
         sale: '#/components/schemas/SaleEvent',
         qr: '#/components/schemas/QrEvent',
         pix: '#/components/schemas/PixEvent',
+        cnp: '#/components/schemas/CnpEvent',
         void: '#/components/schemas/VoidEvent',
         'void-cancellation': '#/components/schemas/VoidCancellationEvent',
       },
@@ -133,6 +157,15 @@ export const EVENT_SCHEMAS: Record<string, Schema> = {
     id: 'The payment.',
     types: PAYMENT_TYPES,
     statuses: STATUSES,
+  }),
+  CnpEvent: family({
+    kind: 'cnp',
+    description:
+      "A sale without the card present's event (`POST /v1/card-not-present/sales`); `status` is the payment's (`GET /v1/payments/{id}`). Its `prompt`s come while the card is typed on the pinpad, before the sale is journaled: `id` -1, the field asked for and the pinpad's text, never a digit.",
+    id: 'The payment (`GET /v1/card-not-present/sales/{id}`); -1 on a `prompt`, told before the sale is journaled.',
+    types: ['state', 'alarm', 'prompt'],
+    statuses: STATUSES,
+    cnp: true,
   }),
   VoidEvent: family({
     kind: 'void',

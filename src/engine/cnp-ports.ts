@@ -200,5 +200,18 @@ export type TypedDigits = Pick<TypedCard, 'number' | 'expiry' | 'securityCode'>;
  * (the CANCEL key, the time out, the request aborted).
  */
 export interface TypedCardReader {
-  read(signal?: AbortSignal): Promise<TypedDigits>;
+  /** `onPrompt`: told which field the pinpad asks for, before it asks (never what is typed). */
+  read(signal?: AbortSignal, onPrompt?: CnpPromptListener): Promise<TypedDigits>;
 }
+
+/** The fields the pinpad asks for, in order, while a card not present is typed. */
+export const CNP_PROMPT_CODES = ['card-number', 'expiry-month', 'expiry-year', 'security-code'] as const;
+export type CnpPromptCode = (typeof CNP_PROMPT_CODES)[number];
+
+/** One prompt of the typing: the field asked for and the pinpad's own text (Portuguese); never a digit. */
+export interface CnpPrompt {
+  prompt: CnpPromptCode;
+  text: string;
+}
+
+export type CnpPromptListener = (prompt: CnpPrompt) => void;

@@ -7,6 +7,7 @@ import {
   typedCardOf,
   type CnpDeliveryPort,
   type CnpEngineDeps,
+  type CnpPromptListener,
   type TypedCard,
   type TypedCardFacts,
   type TypedCardReader,
@@ -31,8 +32,8 @@ export interface CnpWiring extends Pick<AcquirerWiring, 'log'> {
 export interface CardNotPresent {
   engine: CnpEngine;
   delivery: CnpDeliveryPort;
-  /** The card typed on the pinpad, its brand named or looked up (src/engine/cnp/typed-card.ts). */
-  typedCard(facts: TypedCardFacts, signal?: AbortSignal): Promise<TypedCard>;
+  /** The card typed on the pinpad, its brand named or looked up (src/engine/cnp/typed-card.ts); `onPrompt` told each field asked. */
+  typedCard(facts: TypedCardFacts, signal?: AbortSignal, onPrompt?: CnpPromptListener): Promise<TypedCard>;
 }
 
 /**
@@ -96,10 +97,10 @@ export function startCardNotPresent(
   return {
     engine,
     delivery: parts.delivery,
-    typedCard: (facts, signal) => {
+    typedCard: (facts, signal, onPrompt) => {
       if (!typing)
         return Promise.reject(new OmniposError('NOT_AVAILABLE', 'no pinpad to type the card on', { path: 'pinpad' }));
-      return typedCardOf(typing, parts.backend, facts, signal);
+      return typedCardOf(typing, parts.backend, facts, signal, onPrompt);
     },
   };
 }

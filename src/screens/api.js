@@ -27,9 +27,15 @@ export class ApiFailure extends Error {
   }
 }
 
-/** One JSON call with the token; throws ApiFailure on a non-2xx answer (status 0: no answer). */
-export async function api(path, { method = 'GET', body, timeoutMs = 10_000, accept = 'application/json' } = {}) {
-  const headers = { authorization: `Bearer ${token()}`, accept };
+/**
+ * One JSON call with the token; throws ApiFailure on a non-2xx answer (status 0: no answer, or
+ * `signal` aborted it). `headers`: more request headers (Idempotency-Key, the supervisor's password).
+ */
+export async function api(
+  path,
+  { method = 'GET', body, timeoutMs = 10_000, accept = 'application/json', headers: more = {}, signal } = {},
+) {
+  const headers = { ...more, authorization: `Bearer ${token()}`, accept };
   if (body !== undefined) headers['content-type'] = 'application/json';
   let res;
   try {
@@ -37,7 +43,7 @@ export async function api(path, { method = 'GET', body, timeoutMs = 10_000, acce
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: signal ? AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) : AbortSignal.timeout(timeoutMs),
       cache: 'no-store',
     });
   } catch (e) {

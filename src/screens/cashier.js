@@ -2,6 +2,7 @@
 // receipt question, reprint and cancel.
 import { ApiFailure, followEvents, money, parseAmount, showQr, token, environmentBanner } from './api.js';
 import { alarmText, applyLang, currentLang, errorText, langToggle, t } from './i18n.js';
+import { feedCnp, mountCnp, repaintCnp } from './cashier-cnp.js';
 import { PaymentRun, stateText } from './payment.js';
 import { answerReceipt, reprint, showReceipt } from './receipt.js';
 
@@ -13,6 +14,7 @@ void environmentBanner();
 applyLang();
 // A new language repaints what the page wrote itself: the run's total, prompt and result.
 langToggle($('lang'), () => {
+  if (!$('cnp').hidden) repaintCnp();
   if (!run?.view) return;
   $('total').textContent = `${money(run.view.amount, currentLang())} — ${t(`method.${run.view.method}`)}`;
   if (run.finished) void finished(run.view);
@@ -28,9 +30,17 @@ $('methods').addEventListener('change', syncMethod);
 syncMethod();
 
 followEvents(
-  (e) => run?.feed(e),
+  (e) => {
+    run?.feed(e);
+    feedCnp(e);
+  },
   (up) => ($('link').hidden = up),
 );
+// A sale without the card present: its own section in place of the card sale's form (cashier-cnp.js).
+mountCnp((open) => {
+  $('cnp').hidden = !open;
+  $('sale').hidden = open;
+});
 
 function fail(message) {
   $('error').textContent = message;

@@ -1,6 +1,7 @@
 // What the screens say, in Portuguese (the default) and English. One table; `data-i18n` names a key
 // (`data-i18n-alt` an image's alternative text). One language at a time: the daemon's own words
 // (health's problems, alarm messages, refusals) are shown through their codes, in the page's language.
+import { CNP_TEXT } from './i18n-cnp.js';
 import { PROBLEMS, TERMINAL_TEXT } from './i18n-terminal.js';
 
 const TEXT = {
@@ -204,6 +205,8 @@ const TEXT = {
 
 Object.assign(TEXT.pt, TERMINAL_TEXT.pt);
 Object.assign(TEXT.en, TERMINAL_TEXT.en);
+Object.assign(TEXT.pt, CNP_TEXT.pt);
+Object.assign(TEXT.en, CNP_TEXT.en);
 
 /** Every key of both languages (tests check they match). */
 export const TEXT_KEYS = { pt: Object.keys(TEXT.pt), en: Object.keys(TEXT.en) };
@@ -224,7 +227,7 @@ export function t(key, fallback) {
 }
 
 /** `text` with its `{name}` slots filled from `values` (a slot without a value is left out). */
-function fill(text, values = {}) {
+export function fill(text, values = {}) {
   return text.replace(/\s?\{(\w+)\}/g, (m, name) =>
     values[name] === undefined || values[name] === null ? '' : m.replace(`{${name}}`, String(values[name])),
   );

@@ -3,6 +3,8 @@ import { maskPanDigits } from '../../emv/index.js';
 import type {
   CardNotPresentBackend,
   CnpChangeOutcome,
+  CnpPromptCode,
+  CnpPromptListener,
   CnpRecurrenceStatus,
   CnpSaleOutcome,
   CnpSaveOutcome,
@@ -29,7 +31,22 @@ import type {
 
 export type CnpEvent =
   | { type: 'state'; id: number; merchantOrderId: string; state: CnpStateName; input: string }
-  | { type: 'alarm'; id: number; code: string; message: string };
+  | { type: 'alarm'; id: number; code: string; message: string }
+  /**
+   * Which field the pinpad asks for while the card is typed: before the row opens, so `id` is
+   * {@link NO_ROW_YET} (the terminal holds one payment at a time); the request's Idempotency-Key when it had one.
+   */
+  | {
+      type: 'prompt';
+      kind: 'cnp';
+      id: typeof NO_ROW_YET;
+      prompt: CnpPromptCode;
+      text: string;
+      idempotencyKey?: string;
+    };
+
+/** The `id` of an event told before its payment's row opens (as an alarm of no payment's, src/main/start-engines.ts). */
+export const NO_ROW_YET = -1;
 
 export interface CnpEngineDeps extends OwnerDeps {
   orderIds: MerchantOrderIds;
@@ -85,17 +102,21 @@ export class CnpEngine extends MachineOwner<CnpStateName, CnpSaleData, CnpInput,
    * in memory for this one request, and applies its answer. A request the backend refuses by name
    * before sending (debit) ends `failed`, its reason the refusal's. `card` may be a reading (the
    * pinpad's keys): it runs holding the terminal's payment lock, before the row opens; a reading
-   * that throws (cancelled, refused) opens no row. `saveCard`: an approved sale's token goes to the
-   * saved cards (sealed), the row keeps its `savedCardId` only.
+   * that throws (cancelled, refused) opens no row. The reading is given a listener that publishes
+   * each field the pinpad asks for (a `prompt` event, never a digit). `saveCard`: an approved sale's
+   * token goes to the saved cards (sealed), the row keeps its `savedCardId` only.
    */
   async start(
     request: CnpPaymentRequest,
-    card: TypedCard | (() => Promise<TypedCard>),
+    card: TypedCard | ((onPrompt: CnpPromptListener) => Promise<TypedCard>),
     options: { idempotencyKey?: string } = {},
   ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     if (request.saveCard) this.#vault();
+    const key = options.idempotencyKey;
+    const onPrompt: CnpPromptListener = ({ prompt, text }) =>
+      this.emit({ type: 'prompt', kind: 'cnp', id: NO_ROW_YET, prompt, text, ...(key ? { idempotencyKey: key } : {}) });
     return this.#begin(request, options, async () => {
-      const typed = typeof card === 'function' ? await card() : card;
+      const typed = typeof card === 'function' ? await card(onPrompt) : card;
       return {
         send: (merchantOrderId) =>
           this.#d.host.sale({ ...request, merchantOrderId, amountCents: request.amount, card: typed }),

@@ -1,5 +1,5 @@
 import { OmniposError } from '../../core/index.js';
-import type { CardNotPresentBackend, TypedCard, TypedCardReader } from '../cnp-ports.js';
+import type { CardNotPresentBackend, CnpPromptListener, TypedCard, TypedCardReader } from '../cnp-ports.js';
 
 /** What the cash register tells of a card not present besides what is typed on the pinpad. */
 export interface TypedCardFacts {
@@ -15,14 +15,16 @@ export interface TypedCardFacts {
  * sent. A product the lookup does not support, or a debit-only card (credit only without the card:
  * CNP_DEBIT_NEEDS_AUTHENTICATION), is refused here and the digits dropped. A backend without a BIN
  * lookup (the webservice 1.5) needs the brand from the cash register; a lookup that fails sends nothing.
+ * `onPrompt` is told each field the pinpad asks for.
  */
 export async function typedCardOf(
   reader: TypedCardReader,
   backend: Pick<CardNotPresentBackend, 'cardProduct'>,
   facts: TypedCardFacts,
   signal?: AbortSignal,
+  onPrompt?: CnpPromptListener,
 ): Promise<TypedCard> {
-  const digits = await reader.read(signal);
+  const digits = await reader.read(signal, onPrompt);
   if (facts.brand !== undefined) return { ...digits, holder: facts.holder, brand: facts.brand };
   let product;
   try {

@@ -2,6 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { STATUSES } from '../../../src/api/payments.js';
+import { ERROR_CODES } from '../../../src/core/errors/codes.js';
+import { CNP_PROMPT_CODES, CNP_STATES } from '../../../src/engine/index.js';
 import { PIX_STATES } from '../../../src/engine/pix/types.js';
 import { QR_STATES } from '../../../src/engine/qr/types.js';
 import { SALE_STATES } from '../../../src/engine/sale/types.js';
@@ -60,6 +62,18 @@ describe("the screens' words", () => {
     for (const status of STATUSES) expect(keysOf('pt').has(`status.${status}`), status).toBe(true);
     for (const status of ['pending', 'approved', 'declined', 'refused', 'cancelled', 'undone', 'failed', 'expired'])
       expect(keysOf('pt').has(`void.status.${status}`), status).toBe(true);
+  });
+
+  it('a sale without the card present: every state, every prompt of the typing and every CNP_ refusal, in both languages', () => {
+    for (const lang of ['pt', 'en'] as const) {
+      for (const state of CNP_STATES) expect(keysOf(lang).has(`cnp.state.${state}`), `${lang} ${state}`).toBe(true);
+      for (const prompt of CNP_PROMPT_CODES)
+        expect(keysOf(lang).has(`cnp.prompt.${prompt}`), `${lang} ${prompt}`).toBe(true);
+      const codes = Object.keys(ERROR_CODES).filter((c) => c.startsWith('CNP_'));
+      expect(codes.length).toBeGreaterThanOrEqual(7);
+      for (const code of [...codes, 'IDEMPOTENCY_KEY_REUSED', 'SUPERVISOR_REQUIRED', 'NOT_ALLOWED', 'PINPAD_OPENING'])
+        expect(keysOf(lang).has(`error.${code}`), `${lang} ${code}`).toBe(true);
+    }
   });
 
   it('every alarm code the daemon raises has a text (codes read from the source)', () => {
