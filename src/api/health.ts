@@ -224,15 +224,19 @@ export function healthView(deps: HealthDeps): Record<string, unknown> {
   };
 }
 
+const op = operationsOf<HealthDeps>();
+
 /** `GET /v1/health` (a screen's token reaches it too). */
-export const HEALTH_OPERATION = operationsOf<HealthDeps>()({
-  method: 'GET',
-  path: '/v1/health',
-  operationId: 'getHealth',
-  tag: 'health',
-  screens: 'any',
-  errors: [],
-  summary: "The terminal's health",
-  responses: { '200': json(ref('Health'), 'What the daemon knows now.'), '401': UNAUTHORIZED },
-  handle: ({ res }, deps) => sendJson(res, 200, healthView(deps)),
-});
+export const HEALTH_OPERATIONS = [
+  op({
+    method: 'GET',
+    path: '/v1/health',
+    operationId: 'getHealth',
+    tag: 'health',
+    screens: 'any',
+    errors: [],
+    summary: "The terminal's health",
+    responses: { '200': json(ref('Health'), 'What the daemon knows now.'), '401': UNAUTHORIZED },
+    handle: ({ res }, deps) => sendJson(res, 200, healthView(deps)),
+  }),
+];

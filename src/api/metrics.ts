@@ -23,22 +23,24 @@ export async function serveMetrics(res: ServerResponse, metrics: MetricsSource |
   res.end(m.body);
 }
 
-/** `GET /metrics`. */
-export const METRICS_OPERATION = operationsOf<MetricsApiDeps>()({
-  method: 'GET',
-  path: '/metrics',
-  operationId: 'getMetrics',
-  tag: 'health',
-  errors: [],
-  summary: 'Prometheus metrics (OpenMetrics text)',
-  description:
-    'Payments by method and status, the outbox (pending, dead letters, oldest deadline), the acquirer latency per operation, the pinpad link (state, losses, reconnects), the printer, alarms in force, the fleet telemetry queue. Scrape with the bearer token.',
-  responses: {
-    '200': {
-      description: 'The exposition.',
-      content: { 'application/openmetrics-text': { schema: { type: 'string' } } },
+/** `GET /metrics` (the document lists it after the other areas). */
+export const METRICS_OPERATIONS = [
+  operationsOf<MetricsApiDeps>()({
+    method: 'GET',
+    path: '/metrics',
+    operationId: 'getMetrics',
+    tag: 'health',
+    errors: [],
+    summary: 'Prometheus metrics (OpenMetrics text)',
+    description:
+      'Payments by method and status, the outbox (pending, dead letters, oldest deadline), the acquirer latency per operation, the pinpad link (state, losses, reconnects), the printer, alarms in force, the fleet telemetry queue. Scrape with the bearer token.',
+    responses: {
+      '200': {
+        description: 'The exposition.',
+        content: { 'application/openmetrics-text': { schema: { type: 'string' } } },
+      },
+      '401': UNAUTHORIZED,
     },
-    '401': UNAUTHORIZED,
-  },
-  handle: ({ res }, deps) => serveMetrics(res, deps.metrics),
-});
+    handle: ({ res }, deps) => serveMetrics(res, deps.metrics),
+  }),
+];

@@ -3,8 +3,8 @@ import { CNP_CAPTURE_OPERATIONS } from './card-not-present-capture.js';
 import { CNP_SALE_OPERATIONS } from './card-not-present.js';
 import { DAY_OPERATIONS } from './day.js';
 import { EVENT_OPERATIONS } from './event-operations.js';
-import { HEALTH_OPERATION } from './health.js';
-import { METRICS_OPERATION } from './metrics.js';
+import { HEALTH_OPERATIONS } from './health.js';
+import { METRICS_OPERATIONS } from './metrics.js';
 import { error } from './openapi-kit.js';
 import { PAYMENT_ACTION_OPERATIONS, PAYMENT_OPERATIONS } from './payments.js';
 import { RECEIPT_OPERATIONS } from './receipts.js';
@@ -78,11 +78,11 @@ export const OPERATIONS: readonly Operation<ApiDeps>[] = [
   ...RECEIPT_OPERATIONS,
   ...PAYMENT_ACTION_OPERATIONS,
   ...EVENT_OPERATIONS,
-  HEALTH_OPERATION,
+  ...HEALTH_OPERATIONS,
   ...DAY_OPERATIONS,
   ...VOID_OPERATIONS,
   ...CNP_SALE_OPERATIONS,
   ...CNP_CAPTURE_OPERATIONS,
-  METRICS_OPERATION,
+  ...METRICS_OPERATIONS,
   ...REFERENCE_OPERATIONS,
 ];
