@@ -1,5 +1,6 @@
 /** Sections of the guides made from code: each between its markers, the prose around them hand-written. */
 import { openApiDocument } from '../../src/api/openapi.js';
+import { OPERATIONS } from '../../src/api/operations.js';
 import { RULEBOOK_BEGIN, RULEBOOK_END, renderRulebook } from '../../src/engine/rules/index.js';
 import { replaceSection, type Generated } from './generated.js';
 
@@ -14,7 +15,7 @@ type Op = { operationId: string; responses: Record<string, Response> };
 
 /** docs/integration.md's table of error codes per operation and status, as the OpenAPI document declares them. */
 export function errorTable(): string {
-  const doc = openApiDocument() as { paths: Record<string, Record<string, Op>> };
+  const doc = openApiDocument(OPERATIONS) as { paths: Record<string, Record<string, Op>> };
   const rows = ['| operation | status: codes |', '|---|---|'];
   for (const [path, ops] of Object.entries(doc.paths))
     for (const [method, op] of Object.entries(ops)) {

@@ -4,11 +4,12 @@
  * equal to what the daemon serves.
  */
 import { openApiDocument } from '../../src/api/openapi.js';
+import { OPERATIONS } from '../../src/api/operations.js';
 import { eventStreamDocument } from '../../src/api/openapi-stream.js';
 import { json, type Generated } from './generated.js';
 
 export const OPENAPI: Generated[] = [
-  { file: 'src/api/openapi.json', from: 'src/api/openapi.ts', render: () => json(openApiDocument()) },
+  { file: 'src/api/openapi.json', from: 'src/api/openapi.ts', render: () => json(openApiDocument(OPERATIONS)) },
   {
     file: 'src/api/events.openapi.json',
     from: 'src/api/openapi-stream.ts',

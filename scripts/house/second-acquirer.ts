@@ -5,10 +5,10 @@
 //   npx tsx scripts/house/second-acquirer.ts              the figure (the copy is removed)
 //   npx tsx scripts/house/second-acquirer.ts --typecheck  also `tsc --noEmit` on the copy (slow)
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { insertAfter as edit, privateCopy } from './private-copy.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -83,13 +83,6 @@ try { loadConfig({ path: process.argv[3], env: {} }); } catch (e) { refused = JS
 console.log(JSON.stringify({ kind: config.values.acquirer.kind, keys: (config.values.acquirer as Record<string, unknown>).stub, backend: open.backend.kind, probe: probe.where, refused }));
 `;
 
-function edit(file: string, after: string, insert: string): void {
-  const s = readFileSync(file, 'utf8');
-  const i = s.indexOf(after);
-  if (i < 0) throw new Error(`${file}: no ${JSON.stringify(after)}`);
-  writeFileSync(file, s.slice(0, i + after.length) + insert + s.slice(i + after.length));
-}
-
 export interface SecondAcquirer {
   /** Files of the copy's src/ added or changed outside src/acquirer/stub/. */
   outside: string[];
@@ -98,23 +91,9 @@ export interface SecondAcquirer {
 }
 
 export function secondAcquirer(root = ROOT, typecheck = false): SecondAcquirer {
-  const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-second-acquirer-'));
+  const copy = privateCopy(root, 'omnipos-second-acquirer-');
+  const dir = copy.dir;
   try {
-    const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard'], { cwd: root, encoding: 'utf8' })
-      .split('\n')
-      .filter((f) => f !== '');
-    for (const f of files) {
-      mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
-      try {
-        copyFileSync(path.join(root, f), path.join(dir, f));
-      } catch {
-        // a file deleted in the work tree
-      }
-    }
-    symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'));
-    execFileSync('git', ['init', '-q'], { cwd: dir });
-    execFileSync('git', ['add', '-A'], { cwd: dir });
-    execFileSync('git', ['-c', 'user.name=h', '-c', 'user.email=h@h', 'commit', '-qm', 'base'], { cwd: dir });
     // The change, as docs/architecture.md "Adding an acquirer" lists it.
     mkdirSync(path.join(dir, 'src/acquirer/stub'));
     writeFileSync(path.join(dir, 'src/acquirer/stub/index.ts'), STUB_BACKEND);
@@ -137,11 +116,7 @@ export function secondAcquirer(root = ROOT, typecheck = false): SecondAcquirer {
           "const stubKeysOf = (c: Config): { hostUrl: string; approveBelow: number } => {\n  const a = c.values.acquirer;\n  if (a.kind !== 'stub') throw new Error('not the stub');\n  return a.stub;\n};\n",
       ),
     );
-    const outside = execFileSync('git', ['status', '--porcelain'], { cwd: dir, encoding: 'utf8' })
-      .split('\n')
-      .filter((l) => l !== '')
-      .map((l) => l.slice(3))
-      .filter((f) => !f.startsWith('src/acquirer/stub/'));
+    const outside = copy.changed().filter((f) => !f.startsWith('src/acquirer/stub/'));
     // A configuration of the stub kind, and a homologation one at an http address (refused by the guard).
     const shipped = JSON.parse(readFileSync(path.join(dir, 'config/omnipos.json'), 'utf8')) as Record<string, unknown>;
     const stub = { kind: 'stub', stub: { hostUrl: 'https://stub.example', approveBelow: 5000 } };
@@ -165,7 +140,7 @@ export function secondAcquirer(root = ROOT, typecheck = false): SecondAcquirer {
     if (typecheck) execFileSync('npx', ['tsc', '--noEmit', '-p', '.'], { cwd: dir, stdio: 'inherit' });
     return { outside: outside.sort(), read: JSON.parse(out.trim().split('\n').pop()!) as SecondAcquirer['read'] };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    copy.remove();
   }
 }
 

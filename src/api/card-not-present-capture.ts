@@ -4,9 +4,10 @@ import { isOmniposError } from '../core/index.js';
 import type { CnpEngine, SupervisorGate } from '../engine/index.js';
 import type { Journal } from '../store/index.js';
 import { ApiError, houseMessage, invalidField, readJson, sendJson } from './http-kit.js';
-import { error, int, json, ref, str, type Schema } from './openapi-kit.js';
+import { error, int, json, ref, str, UNAUTHORIZED, type Schema } from './openapi-kit.js';
+import { BODY_ERRORS, SUPERVISOR_ERRORS } from './openapi-errors.js';
 import { paymentView } from './payment-view.js';
-import type { Route } from './routes.js';
+import { operationsOf } from './routes.js';
 import { supervisorCredential } from './supervisor-headers.js';
 
 /** What the capture and void routes of a card-not-present sale need of the daemon. */
@@ -64,13 +65,6 @@ async function change(
   });
 }
 
-/** The routes, spread into the API's route table. */
-export const CNP_CAPTURE_ROUTES: readonly Route<CnpCaptureApiDeps>[] = (['capture', 'void'] as const).map((op) => ({
-  method: 'POST',
-  path: `/v1/card-not-present/sales/{id}/${op}`,
-  handle: ({ req, res, params }, deps) => change(req, res, deps, params.id as string, op),
-}));
-
 const ID = {
   name: 'id',
   in: 'path',
@@ -91,54 +85,62 @@ const BODY = {
   },
 };
 
-/** The routes' paths for the OpenAPI document. */
-export function cnpCapturePaths(unauthorized: Schema): Record<string, Schema> {
-  const answers = (what: string): Record<string, Schema> => ({
-    '200': json(ref('Payment'), `The host's answer: the sale ${what}.`),
-    '202': json(
-      ref('Payment'),
-      "The answer was lost: the sale stays `capturing` or `voiding` until the outbox settles it by the host's query (read `GET /v1/payments/{id}`).",
-    ),
-    '400': error('A body field at fault (`field`): an amount above what may be captured or voided.'),
-    '401': unauthorized,
-    '404': error('No such card-not-present sale.'),
-    '422': error('CNP_HOST_REFUSED: the host refused it (its code in the message); the sale is as it was.'),
-  });
-  return {
-    '/v1/card-not-present/sales/{id}/capture': {
-      post: {
-        summary: "Capture a card-not-present pre-authorization, whole or in part, within the host's deadline",
-        description:
-          "Once only (a part captures once: ecom:6078-6080); within the host's deadline (15 days on the e-commerce API, ecom:6072; 5 on the webservice 1.5, ws15:1376). Journaled before it leaves.",
-        parameters: [ID],
-        requestBody: BODY,
-        responses: {
-          ...answers('captured (`capturedAmount`)'),
-          '409': error(
-            'NOT_ALLOWED (not a pre-authorization, captured already, or past the deadline) or NOT_AVAILABLE (no card-not-present backend).',
-          ),
-        },
-      },
+const answers = (what: string): Record<string, Schema> => ({
+  '200': json(ref('Payment'), `The host's answer: the sale ${what}.`),
+  '202': json(
+    ref('Payment'),
+    "The answer was lost: the sale stays `capturing` or `voiding` until the outbox settles it by the host's query (read `GET /v1/payments/{id}`).",
+  ),
+  '400': error('A body field at fault (`field`): an amount above what may be captured or voided.'),
+  '401': UNAUTHORIZED,
+  '404': error('No such card-not-present sale.'),
+  '422': error('CNP_HOST_REFUSED: the host refused it (its code in the message); the sale is as it was.'),
+});
+const op = operationsOf<CnpCaptureApiDeps>();
+
+/** Capture or void a card-not-present sale. */
+export const CNP_CAPTURE_OPERATIONS = [
+  op({
+    method: 'POST',
+    path: '/v1/card-not-present/sales/{id}/capture',
+    operationId: 'captureCardNotPresentSale',
+    tag: 'card-not-present',
+    errors: [...BODY_ERRORS, 'NOT_FOUND', 'NOT_ALLOWED', 'NOT_AVAILABLE', 'CNP_HOST_REFUSED'],
+    summary: "Capture a card-not-present pre-authorization, whole or in part, within the host's deadline",
+    description:
+      "Once only (a part captures once: ecom:6078-6080); within the host's deadline (15 days on the e-commerce API, ecom:6072; 5 on the webservice 1.5, ws15:1376). Journaled before it leaves.",
+    parameters: [ID],
+    requestBody: BODY,
+    responses: {
+      ...answers('captured (`capturedAmount`)'),
+      '409': error(
+        'NOT_ALLOWED (not a pre-authorization, captured already, or past the deadline) or NOT_AVAILABLE (no card-not-present backend).',
+      ),
     },
-    '/v1/card-not-present/sales/{id}/void': {
-      post: {
-        summary: 'Void a card-not-present sale: a pre-authorization whole, a captured sale whole or in part',
-        description:
-          'A supervisor authorizes it (`X-Supervisor-Token` or `X-Supervisor-Password`, as card voids). A part leaves the sale captured for the rest (ecom:6313-6330; ws15:1460); the whole leaves it `voided`. Journaled before it leaves.',
-        parameters: [
-          ID,
-          { name: 'X-Supervisor-Token', in: 'header', required: false, schema: str },
-          { name: 'X-Supervisor-Password', in: 'header', required: false, schema: str },
-        ],
-        requestBody: BODY,
-        responses: {
-          ...answers('voided, or captured for what remains (`voidedAmount`)'),
-          '403': error('SUPERVISOR_REQUIRED: no supervisor credential, or a wrong one.'),
-          '409': error(
-            'NOT_ALLOWED (not pre-authorized nor captured, or a part of a pre-authorization), NOT_AVAILABLE, or SUPERVISOR_NOT_CONFIGURED.',
-          ),
-        },
-      },
+    handle: ({ req, res, params }, deps) => change(req, res, deps, params.id, 'capture'),
+  }),
+  op({
+    method: 'POST',
+    path: '/v1/card-not-present/sales/{id}/void',
+    operationId: 'voidCardNotPresentSale',
+    tag: 'card-not-present',
+    errors: [...BODY_ERRORS, ...SUPERVISOR_ERRORS, 'NOT_FOUND', 'NOT_ALLOWED', 'NOT_AVAILABLE', 'CNP_HOST_REFUSED'],
+    summary: 'Void a card-not-present sale: a pre-authorization whole, a captured sale whole or in part',
+    description:
+      'A supervisor authorizes it (`X-Supervisor-Token` or `X-Supervisor-Password`, as card voids). A part leaves the sale captured for the rest (ecom:6313-6330; ws15:1460); the whole leaves it `voided`. Journaled before it leaves.',
+    parameters: [
+      ID,
+      { name: 'X-Supervisor-Token', in: 'header', required: false, schema: str },
+      { name: 'X-Supervisor-Password', in: 'header', required: false, schema: str },
+    ],
+    requestBody: BODY,
+    responses: {
+      ...answers('voided, or captured for what remains (`voidedAmount`)'),
+      '403': error('SUPERVISOR_REQUIRED: no supervisor credential, or a wrong one.'),
+      '409': error(
+        'NOT_ALLOWED (not pre-authorized nor captured, or a part of a pre-authorization), NOT_AVAILABLE, or SUPERVISOR_NOT_CONFIGURED.',
+      ),
     },
-  };
-}
+    handle: ({ req, res, params }, deps) => change(req, res, deps, params.id, 'void'),
+  }),
+];

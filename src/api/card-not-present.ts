@@ -12,8 +12,9 @@ import {
 } from '../engine/index.js';
 import type { Journal, JournalEntry } from '../store/index.js';
 import { ApiError, houseMessage, invalidField, readJson, sendJson } from './http-kit.js';
-import { int, json, ref, str, time, type Schema } from './openapi-kit.js';
-import type { Route } from './routes.js';
+import { error, int, json, ref, str, time, UNAUTHORIZED, type Schema } from './openapi-kit.js';
+import { BODY_ERRORS, START_ERRORS } from './openapi-errors.js';
+import { operationsOf } from './routes.js';
 
 /** The daemon's card-not-present sales (`cardNotPresent`; absent: the routes answer 409 NOT_AVAILABLE). */
 export interface CnpSales {
@@ -145,15 +146,6 @@ export function getCnpSale(res: ServerResponse, deps: CnpSalesApiDeps, raw: stri
   sendJson(res, 200, cnpSaleView(entry));
 }
 
-export const CNP_SALE_ROUTES: readonly Route<CnpSalesApiDeps>[] = [
-  { method: 'POST', path: '/v1/card-not-present/sales', handle: ({ req, res }, deps) => createCnpSale(req, res, deps) },
-  {
-    method: 'GET',
-    path: '/v1/card-not-present/sales/{id}',
-    handle: ({ res, params }, deps) => getCnpSale(res, deps, params.id as string),
-  },
-];
-
 /** The schema of a card-not-present sale (the document's `CnpSale`). */
 export const CNP_SCHEMAS: Record<string, Schema> = {
   CnpSaleRequest: (() => {
@@ -203,64 +195,83 @@ export const CNP_SCHEMAS: Record<string, Schema> = {
   },
 };
 
-/** The card-not-present sales' paths of the OpenAPI document. */
-export function cnpSalePaths(unauthorized: Schema, error: (d: string) => Schema): Record<string, Schema> {
-  const sale = (d: string): Schema => json(ref('CnpSale'), d);
-  return {
-    '/v1/card-not-present/sales': {
-      post: {
-        summary: 'Start a sale without the card present (a phone order), its card typed on the pinpad',
+const sale = (d: string): Schema => json(ref('CnpSale'), d);
+const op = operationsOf<CnpSalesApiDeps>();
+
+/** Start a sale without the card present, read it. */
+export const CNP_SALE_OPERATIONS = [
+  op({
+    method: 'POST',
+    path: '/v1/card-not-present/sales',
+    operationId: 'createCardNotPresentSale',
+    tag: 'card-not-present',
+    errors: [
+      ...BODY_ERRORS,
+      ...START_ERRORS,
+      'IDEMPOTENCY_KEY_REUSED',
+      'NOT_AVAILABLE',
+      'PINPAD_OPENING',
+      'CNP_TYPING_CANCELLED',
+      'CNP_TYPING_FAILED',
+      'CNP_CARD_REFUSED',
+      'CNP_DEBIT_NEEDS_AUTHENTICATION',
+      'CNP_BIN_LOOKUP_FAILED',
+    ],
+    summary: 'Start a sale without the card present (a phone order), its card typed on the pinpad',
+    description:
+      "The pinpad asks the card number, the expiry month, the 4-digit year and the security code (ABECS GCD, its fixed prompts); they are held in memory for this one request and never written, logged or answered. The brand is the body's, or the BIN lookup's (the JSON e-commerce API; the webservice 1.5 has none: send `brand`). Then the sale is journaled and sent (credit only: debit needs the cardholder's authentication in a browser). Answered once the sale is journaled: follow it on `GET /v1/card-not-present/sales/{id}`. `capture: false` is a pre-authorization. Closing the connection while the card is typed stops the typing.",
+    parameters: [
+      {
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
         description:
-          "The pinpad asks the card number, the expiry month, the 4-digit year and the security code (ABECS GCD, its fixed prompts); they are held in memory for this one request and never written, logged or answered. The brand is the body's, or the BIN lookup's (the JSON e-commerce API; the webservice 1.5 has none: send `brand`). Then the sale is journaled and sent (credit only: debit needs the cardholder's authentication in a browser). Answered once the sale is journaled: follow it on `GET /v1/card-not-present/sales/{id}`. `capture: false` is a pre-authorization. Closing the connection while the card is typed stops the typing.",
-        parameters: [
-          {
-            name: 'Idempotency-Key',
-            in: 'header',
-            required: false,
-            description:
-              'The same key with the same amount, installments and capture returns the same sale (200); with another, 422 `IDEMPOTENCY_KEY_REUSED`. Shared with `POST /v1/payments`: a key is never given to a second payment.',
-            schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,64}$' },
-          },
-        ],
-        requestBody: { required: true, content: { 'application/json': { schema: ref('CnpSaleRequest') } } },
-        responses: {
-          '200': sale('The sale this Idempotency-Key already started.'),
-          '202': {
-            ...sale('Journaled and sent; follow it on `GET /v1/card-not-present/sales/{id}` or `GET /v1/events`.'),
-            headers: { Location: { schema: str } },
-          },
-          '400': error('A field at fault (`field`), or a body that is not JSON.'),
-          '401': unauthorized,
-          '409': error(
-            'BUSY (another payment holds the terminal), CNP_TYPING_CANCELLED (the card was not typed: CANCEL, time out), NOT_AVAILABLE (no `cardNotPresent` configured). Nothing was sent.',
-          ),
-          '413': error('A body larger than 64 KiB.'),
-          '415': error('A body that is not application/json.'),
-          '422': error(
-            'IDEMPOTENCY_KEY_REUSED, or the typed card refused before sending (CNP_CARD_REFUSED, CNP_DEBIT_NEEDS_AUTHENTICATION).',
-          ),
-          '503': error('The terminal cannot sell now, or the BIN lookup did not answer: nothing was sent.'),
-        },
+          'The same key with the same amount, installments and capture returns the same sale (200); with another, 422 `IDEMPOTENCY_KEY_REUSED`. Shared with `POST /v1/payments`: a key is never given to a second payment.',
+        schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,64}$' },
       },
-    },
-    '/v1/card-not-present/sales/{id}': {
-      get: {
-        summary: 'Read a sale without the card present',
-        parameters: [
-          {
-            name: 'id',
-            in: 'path',
-            required: true,
-            description: 'The id `POST /v1/card-not-present/sales` returned.',
-            schema: { type: 'string', pattern: '^[0-9]{1,12}$' },
-          },
-        ],
-        responses: {
-          '200': sale('The sale.'),
-          '401': unauthorized,
-          '404': error('No such card-not-present sale.'),
-        },
+    ],
+    requestBody: { required: true, content: { 'application/json': { schema: ref('CnpSaleRequest') } } },
+    responses: {
+      '200': sale('The sale this Idempotency-Key already started.'),
+      '202': {
+        ...sale('Journaled and sent; follow it on `GET /v1/card-not-present/sales/{id}` or `GET /v1/events`.'),
+        headers: { Location: { schema: str } },
       },
+      '400': error('A field at fault (`field`), or a body that is not JSON.'),
+      '401': UNAUTHORIZED,
+      '409': error(
+        'BUSY (another payment holds the terminal), CNP_TYPING_CANCELLED (the card was not typed: CANCEL, time out), NOT_AVAILABLE (no `cardNotPresent` configured). Nothing was sent.',
+      ),
+      '413': error('A body larger than 64 KiB.'),
+      '415': error('A body that is not application/json.'),
+      '422': error(
+        'IDEMPOTENCY_KEY_REUSED, or the typed card refused before sending (CNP_CARD_REFUSED, CNP_DEBIT_NEEDS_AUTHENTICATION).',
+      ),
+      '503': error('The terminal cannot sell now, or the BIN lookup did not answer: nothing was sent.'),
     },
-  };
-}
+    handle: ({ req, res }, deps) => createCnpSale(req, res, deps),
+  }),
+  op({
+    method: 'GET',
+    path: '/v1/card-not-present/sales/{id}',
+    operationId: 'getCardNotPresentSale',
+    tag: 'card-not-present',
+    errors: ['NOT_FOUND'],
+    summary: 'Read a sale without the card present',
+    parameters: [
+      {
+        name: 'id',
+        in: 'path',
+        required: true,
+        description: 'The id `POST /v1/card-not-present/sales` returned.',
+        schema: { type: 'string', pattern: '^[0-9]{1,12}$' },
+      },
+    ],
+    responses: {
+      '200': sale('The sale.'),
+      '401': UNAUTHORIZED,
+      '404': error('No such card-not-present sale.'),
+    },
+    handle: ({ res, params }, deps) => getCnpSale(res, deps, params.id),
+  }),
+];

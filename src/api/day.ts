@@ -8,7 +8,9 @@ import {
   type DayBook,
 } from '../operations/index.js';
 import { ApiError, readJson, sendJson } from './http-kit.js';
-import type { Route } from './routes.js';
+import { operationsOf } from './routes.js';
+import { BODY_ERRORS, SUPERVISOR_ERRORS, WRITE_ERRORS } from './openapi-errors.js';
+import { error, UNAUTHORIZED } from './openapi-kit.js';
 import type { SupervisorGate } from '../engine/index.js';
 import { supervisorCredential } from './supervisor-headers.js';
 
@@ -85,21 +87,6 @@ async function closeDay(
   });
   sendJson(res, result.alreadyClosed ? 200 : 201, result);
 }
-
-/** The day's routes, spread into the router's table. */
-export const DAY_ROUTES: readonly Route<DayApiDeps>[] = [
-  {
-    method: 'GET',
-    path: '/v1/day/report',
-    handle: ({ res, query }, deps) =>
-      sendJson(
-        res,
-        200,
-        mapped(() => book(deps).report(dateParam(query))),
-      ),
-  },
-  { method: 'POST', path: '/v1/day/close', handle: ({ req, res, query }, deps) => closeDay(req, res, deps, query) },
-];
 
 type Schema = Record<string, unknown>;
 const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
@@ -289,57 +276,70 @@ export const DAY_SCHEMAS: Record<string, Schema> = {
   },
 };
 
-/** The day's paths, for the OpenAPI document. */
-export function dayPaths(unauthorized: Schema, error: (d: string) => Schema): Record<string, Schema> {
-  const date = {
-    name: 'date',
-    in: 'query',
-    required: false,
-    description: 'A business day, YYYY-MM-DD (default: today, host time).',
-    schema: { ...str, pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
-  };
-  return {
-    '/v1/day/report': {
-      get: {
-        summary: "The day's report (the archived one for a closed day)",
-        parameters: [date],
-        responses: {
-          '200': json(ref('DayReport'), 'The report.'),
-          '400': error('A date that is not YYYY-MM-DD.'),
-          '401': unauthorized,
-          '409': error('No day book in this daemon.'),
+const DATE = {
+  name: 'date',
+  in: 'query',
+  required: false,
+  description: 'A business day, YYYY-MM-DD (default: today, host time).',
+  schema: { ...str, pattern: '^\\d{4}-\\d{2}-\\d{2}$' },
+};
+const op = operationsOf<DayApiDeps>();
+
+/** The day's report and close. */
+export const DAY_OPERATIONS = [
+  op({
+    method: 'GET',
+    path: '/v1/day/report',
+    operationId: 'getDayReport',
+    tag: 'day',
+    errors: ['INVALID_FIELD', 'NOT_AVAILABLE'],
+    summary: "The day's report (the archived one for a closed day)",
+    parameters: [DATE],
+    responses: {
+      '200': json(ref('DayReport'), 'The report.'),
+      '400': error('A date that is not YYYY-MM-DD.'),
+      '401': UNAUTHORIZED,
+      '409': error('No day book in this daemon.'),
+    },
+    handle: ({ res, query }, deps) =>
+      sendJson(
+        res,
+        200,
+        mapped(() => book(deps).report(dateParam(query))),
+      ),
+  }),
+  op({
+    method: 'POST',
+    path: '/v1/day/close',
+    operationId: 'closeDay',
+    tag: 'day',
+    errors: [...BODY_ERRORS, ...SUPERVISOR_ERRORS, 'NOT_ALLOWED', 'NOT_AVAILABLE', ...WRITE_ERRORS],
+    summary: 'Close the day: print the report and archive it (supervisor)',
+    description:
+      'A supervisor authorizes the close as a void: `X-Supervisor-Token` (`omnipos supervisor token`) or `X-Supervisor-Password`.',
+    parameters: [
+      DATE,
+      { name: 'X-Supervisor-Token', in: 'header', required: false, schema: str },
+      { name: 'X-Supervisor-Password', in: 'header', required: false, schema: str },
+    ],
+    requestBody: {
+      required: false,
+      content: {
+        'application/json': {
+          schema: { type: 'object', properties: { date: DATE.schema }, additionalProperties: false },
         },
       },
     },
-    '/v1/day/close': {
-      post: {
-        summary: 'Close the day: print the report and archive it (supervisor)',
-        description:
-          'A supervisor authorizes the close as a void: `X-Supervisor-Token` (`omnipos supervisor token`) or `X-Supervisor-Password`.',
-        parameters: [
-          date,
-          { name: 'X-Supervisor-Token', in: 'header', required: false, schema: str },
-          { name: 'X-Supervisor-Password', in: 'header', required: false, schema: str },
-        ],
-        requestBody: {
-          required: false,
-          content: {
-            'application/json': {
-              schema: { type: 'object', properties: { date: date.schema }, additionalProperties: false },
-            },
-          },
-        },
-        responses: {
-          '200': json(ref('DayClose'), 'The day was already closed: the archived close.'),
-          '201': json(ref('DayClose'), 'Closed now.'),
-          '400': error('A date that is not YYYY-MM-DD, or an unknown field.'),
-          '401': unauthorized,
-          '403': error('SUPERVISOR_REQUIRED: no supervisor credential, or a wrong one.'),
-          '409': error(
-            'The day has not begun, no day book in this daemon, or SUPERVISOR_NOT_CONFIGURED (a password offered and none set).',
-          ),
-        },
-      },
+    responses: {
+      '200': json(ref('DayClose'), 'The day was already closed: the archived close.'),
+      '201': json(ref('DayClose'), 'Closed now.'),
+      '400': error('A date that is not YYYY-MM-DD, or an unknown field.'),
+      '401': UNAUTHORIZED,
+      '403': error('SUPERVISOR_REQUIRED: no supervisor credential, or a wrong one.'),
+      '409': error(
+        'The day has not begun, no day book in this daemon, or SUPERVISOR_NOT_CONFIGURED (a password offered and none set).',
+      ),
     },
-  };
-}
+    handle: ({ req, res, query }, deps) => closeDay(req, res, deps, query),
+  }),
+];

@@ -1,6 +1,9 @@
 import { healthTellsAlarmItself } from '../core/index.js';
 import type { Dispatcher } from 'undici';
 import type { Outbox } from '../store/index.js';
+import { sendJson } from './http-kit.js';
+import { json, ref, UNAUTHORIZED } from './openapi-kit.js';
+import { operationsOf } from './routes.js';
 
 /** The pinpad as health reads it (the driver's `SecurePinpad`: link status and secure session). */
 export interface PinpadHealthSource {
@@ -220,3 +223,20 @@ export function healthView(deps: HealthDeps): Record<string, unknown> {
     alarms,
   };
 }
+
+const op = operationsOf<HealthDeps>();
+
+/** `GET /v1/health` (a screen's token reaches it too). */
+export const HEALTH_OPERATIONS = [
+  op({
+    method: 'GET',
+    path: '/v1/health',
+    operationId: 'getHealth',
+    tag: 'health',
+    screens: 'any',
+    errors: [],
+    summary: "The terminal's health",
+    responses: { '200': json(ref('Health'), 'What the daemon knows now.'), '401': UNAUTHORIZED },
+    handle: ({ res }, deps) => sendJson(res, 200, healthView(deps)),
+  }),
+];

@@ -3,7 +3,8 @@
  * listeners, the event hub, the health view and the receipt service's port. The OpenAPI document
  * stays behind `./reference.js`, loaded at its first request.
  */
-export { buildApp, listenApi, ROUTES, type ApiDeps, type Handler } from './app.js';
+export { buildApp, listenApi, type ApiDeps, type Handler } from './app.js';
+export { OPERATIONS } from './operations.js';
 export { PaymentOwners, type OwnerRows } from './scopes.js';
 export { listenApiTls, type TlsListenOptions } from './tls.js';
 export {

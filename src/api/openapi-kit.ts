@@ -13,3 +13,6 @@ export const str = { type: 'string' };
 export const int = { type: 'integer' };
 export const time = { type: 'string', format: 'date-time' };
 export const nullable = (s: Schema): Schema => ({ anyOf: [s, { type: 'null' }] });
+
+/** The 401 of every operation behind the token. */
+export const UNAUTHORIZED = error('A missing or wrong bearer token.');

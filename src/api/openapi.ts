@@ -3,15 +3,16 @@ import { ALARM_SCHEMA } from './alarms.js';
 import { VOID_SCHEMAS } from './voids.js';
 import { CNP_SCHEMAS } from './card-not-present.js';
 import type { Schema } from './openapi-kit.js';
-import { named, TAGS } from './openapi-operations.js';
-import { PATHS } from './openapi-paths.js';
+import { pathsOf, type OperationDoc } from './openapi-operations.js';
 import { SCHEMAS } from './openapi-schemas.js';
+import { TAGS } from './routes.js';
 
 /**
- * The API's OpenAPI 3.1 document, built from the same request schema the router validates with.
- * `src/api/openapi.json` is this document committed; a test keeps the two equal.
+ * The API's OpenAPI 3.1 document, built from the operations the router serves (src/api/operations.ts
+ * `OPERATIONS`) and the same request schemas it validates with. `src/api/openapi.json` is this
+ * document committed (`npm run generate`); a test keeps the two equal.
  */
-export function openApiDocument(): Schema {
+export function openApiDocument(operations: readonly OperationDoc[]): Schema {
   return {
     openapi: '3.1.0',
     info: {
@@ -24,7 +25,7 @@ export function openApiDocument(): Schema {
     servers: [{ url: 'http://127.0.0.1:7878', description: 'The daemon on the terminal (`api.host`, `api.port`).' }],
     security: [{ bearer: [] }],
     tags: TAGS.map((t) => ({ ...t })),
-    paths: named(PATHS),
+    paths: pathsOf(operations),
     components: {
       securitySchemes: {
         bearer: {

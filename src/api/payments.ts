@@ -7,6 +7,9 @@ import { isValidDocument } from '../crypto/index.js';
 import type { Journal, JournalEntry } from '../store/index.js';
 import { ApiError, houseMessage, invalidField, readJson, refuseBody, sendJson } from './http-kit.js';
 import { paymentView } from './payment-view.js';
+import { BODY_ERRORS, START_ERRORS, WRITE_ERRORS } from './openapi-errors.js';
+import { error, json, ref, str, UNAUTHORIZED, type Schema } from './openapi-kit.js';
+import { operationsOf } from './routes.js';
 
 export interface PaymentsDeps {
   engine: SaleEngine;
@@ -260,3 +263,117 @@ export async function act(
   }
   sendJson(res, 200, paymentAnswer(deps, paymentOr404(deps.journal, id)));
 }
+
+/** The `{id}` of the routes on one payment. */
+export const PAYMENT_ID = {
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: 'The payment id `POST /v1/payments` returned.',
+  schema: { type: 'string', pattern: '^[0-9]{1,12}$' },
+};
+
+export const payment = (description: string): Schema => json(ref('Payment'), description);
+const op = operationsOf<PaymentsDeps>();
+
+/** Start, list and read payments. */
+export const PAYMENT_OPERATIONS = [
+  op({
+    method: 'POST',
+    path: '/v1/payments',
+    operationId: 'createPayment',
+    tag: 'payments',
+    screens: 'any',
+    errors: [
+      ...BODY_ERRORS,
+      ...START_ERRORS,
+      'IDEMPOTENCY_KEY_REUSED',
+      'NOT_AVAILABLE',
+      'TYPING_NOT_ALLOWED',
+      'PINPAD_OPENING',
+      'RECEIPT_PRINTER_NOT_READY',
+    ],
+    summary: 'Start a payment',
+    parameters: [
+      {
+        name: 'Idempotency-Key',
+        in: 'header',
+        required: false,
+        description:
+          'The same key with the same request returns the same payment (200), however often it is sent; with another request it is refused (422 `IDEMPOTENCY_KEY_REUSED`). "The same request" is the body as validated, defaults applied (`installments` 1, `interest` ByMerchant, `confirmation` auto), compared field by field: key order and the defaults written out or left out do not matter. Scope: this terminal, every method of `POST /v1/payments`. Lifetime: as long as the payment is in the terminal\'s journal (never pruned): a key is never given to a second payment.',
+        schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,64}$' },
+      },
+    ],
+    requestBody: { required: true, content: { 'application/json': { schema: ref('PaymentRequest') } } },
+    responses: {
+      '200': payment('The payment this Idempotency-Key already started.'),
+      '202': {
+        ...payment('Started; follow it on `GET /v1/payments/{id}` or `GET /v1/events`.'),
+        headers: { Location: { schema: str } },
+      },
+      '400': error('A field at fault (`field`), or a body that is not JSON.'),
+      '401': UNAUTHORIZED,
+      '409': error(
+        'The terminal is busy with another payment, the method is not available, or the tables forbid typed entry for it (`TYPING_NOT_ALLOWED`).',
+      ),
+      '413': error('The body is too large.'),
+      '415': error('The body is not application/json.'),
+      '422': error('The Idempotency-Key was used for another request.'),
+    },
+    handle: ({ req, res }, deps) => createPayment(req, res, deps),
+  }),
+  op({
+    method: 'GET',
+    path: '/v1/payments',
+    operationId: 'listPayments',
+    tag: 'payments',
+    errors: ['INVALID_FIELD'],
+    summary: 'List payments, newest first',
+    parameters: [{ name: 'status', in: 'query', required: false, schema: { type: 'string', enum: STATUSES } }],
+    responses: {
+      '200': json(ref('PaymentList'), 'Up to 200 payments.'),
+      '400': error('An unknown status.'),
+      '401': UNAUTHORIZED,
+    },
+    handle: ({ res, query }, deps) => listPayments(res, deps, query),
+  }),
+  op({
+    method: 'GET',
+    path: '/v1/payments/{id}',
+    operationId: 'getPayment',
+    tag: 'payments',
+    screens: 'own',
+    errors: ['NOT_FOUND'],
+    summary: 'Read a payment',
+    parameters: [PAYMENT_ID],
+    responses: { '200': payment('The payment.'), '401': UNAUTHORIZED, '404': error('No such payment.') },
+    handle: ({ res, params }, deps) => getPayment(res, deps, params.id),
+  }),
+];
+
+const ACTIONS = [
+  ['confirm', 'confirmPayment', 'Confirm an approved payment (after the fiscal document)'],
+  ['undo', 'undoPayment', 'Undo an approved payment'],
+  ['cancel', 'cancelPayment', 'Cancel a payment still in progress'],
+] as const;
+
+/** Decide a payment: confirm, undo, cancel (a screen cancels only its own). */
+export const PAYMENT_ACTION_OPERATIONS = ACTIONS.map(([action, operationId, summary]) =>
+  op({
+    method: 'POST',
+    path: `/v1/payments/{id}/${action}`,
+    operationId,
+    tag: 'payments',
+    ...(action === 'cancel' ? { screens: 'own' as const } : {}),
+    errors: ['INVALID_BODY', 'NOT_FOUND', 'NOT_ALLOWED', 'NOT_AVAILABLE', ...WRITE_ERRORS],
+    summary,
+    parameters: [PAYMENT_ID],
+    responses: {
+      '200': payment('The payment after the action.'),
+      '401': UNAUTHORIZED,
+      '404': error('No such payment.'),
+      '409': error('The payment cannot take this action now.'),
+    },
+    handle: ({ req, res, params }, deps) => act(req, res, deps, params.id, action),
+  }),
+);

@@ -18,7 +18,10 @@ import { renderQrSvg } from '../qr/index.js';
 import { SECURITY_HEADERS } from './screens.js';
 import { ApiError, readJson, sendJson } from './http-kit.js';
 import { paymentView, receiptQuestion } from './payment-view.js';
-import { engineOf, paymentOr404, type PaymentsDeps } from './payments.js';
+import { engineOf, payment, PAYMENT_ID, paymentOr404, type PaymentsDeps } from './payments.js';
+import { BODY_ERRORS, WRITE_ERRORS } from './openapi-errors.js';
+import { error, json, ref, UNAUTHORIZED } from './openapi-kit.js';
+import { operationsOf } from './routes.js';
 
 /** What the receipt routes need from the daemon besides the engines and the journal. */
 export interface ReceiptService {
@@ -175,3 +178,122 @@ export async function answerReceipt(
   await engine.receiptAnswer(id, body.printed);
   sendJson(res, 200, paymentView(deps.journal.get(id) ?? entry));
 }
+
+const op = operationsOf<ReceiptsDeps>();
+
+/** A payment's receipt: view it, answer the receipt question, reprint it (a screen, for its own payments). */
+export const RECEIPT_OPERATIONS = [
+  op({
+    method: 'GET',
+    path: '/v1/payments/{id}/receipt',
+    operationId: 'getReceipt',
+    tag: 'receipts',
+    screens: 'own',
+    errors: ['INVALID_FIELD', 'NOT_FOUND', 'RECEIPT_NOT_AVAILABLE'],
+    summary:
+      "A payment's receipt, rebuilt from the journal: text, an HTML view, the PNG the virtual printer draws, or a QR code of its digital copy",
+    description:
+      'For a payment approved by the host whose receipt step began (printing, awaiting a decision, confirmed), of any day. `format=qr`: an SVG QR code holding the customer copy as text (32 columns, card number at most first 6 / last 4) for a phone to read offline — or, past what a QR code of version 20 at ECC L holds (858 bytes), a compact form (merchant, date, amount, product, masked card, authorization code, NSU, order, status); header `x-omnipos-digital-copy` says `full` or `compact`; `copy` and `columns` do not apply. A kiosk shows it when it does not print.',
+    parameters: [
+      PAYMENT_ID,
+      {
+        name: 'format',
+        in: 'query',
+        required: false,
+        schema: { type: 'string', enum: ['text', 'html', 'png', 'qr'], default: 'text' },
+      },
+      {
+        name: 'copy',
+        in: 'query',
+        required: false,
+        schema: { type: 'string', enum: ['customer', 'merchant'], default: 'customer' },
+      },
+      {
+        name: 'columns',
+        in: 'query',
+        required: false,
+        description: "Characters a line (default: the printer's width).",
+        schema: { type: 'string', enum: ['32', '42', '48'] },
+      },
+    ],
+    responses: {
+      '200': {
+        description: 'The receipt.',
+        content: {
+          'text/plain': { schema: { type: 'string' } },
+          'text/html': { schema: { type: 'string' } },
+          'image/png': { schema: { type: 'string', contentMediaType: 'image/png' } },
+          'image/svg+xml': { schema: { type: 'string' } },
+        },
+      },
+      '400': error('A query value at fault (`field`).'),
+      '401': UNAUTHORIZED,
+      '404': error('No such payment.'),
+      '409': error('RECEIPT_NOT_AVAILABLE: the payment has no receipt (never approved, or undone before its receipt).'),
+    },
+    handle: ({ res, params, query }, deps) => showReceipt(res, deps, params.id, query),
+  }),
+  op({
+    method: 'POST',
+    path: '/v1/payments/{id}/receipt/answer',
+    operationId: 'answerReceiptQuestion',
+    tag: 'receipts',
+    screens: 'own',
+    errors: [...BODY_ERRORS, 'NOT_FOUND', 'NOT_ALLOWED', ...WRITE_ERRORS],
+    summary: 'Answer the receipt question ("o comprovante saiu?")',
+    description:
+      'Open while the payment is `printing` after a `receipt-question` event: the printer could not vouch for the receipt (paper out mid-receipt, a lost link), or the daemon restarted mid-print. `true` moves on as a printed receipt; `false` undoes (or refunds) the payment. Unanswered, it is undone at the decision deadline.',
+    parameters: [PAYMENT_ID],
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            properties: { printed: { type: 'boolean' } },
+            required: ['printed'],
+            additionalProperties: false,
+          },
+        },
+      },
+    },
+    responses: {
+      '200': payment('The payment after the answer.'),
+      '400': error('A body field at fault (`field`).'),
+      '401': UNAUTHORIZED,
+      '404': error('No such payment.'),
+      '409': error('No receipt question is open for this payment.'),
+    },
+    handle: ({ req, res, params }, deps) => answerReceipt(req, res, deps, params.id),
+  }),
+  op({
+    method: 'POST',
+    path: '/v1/payments/{id}/receipt/print',
+    operationId: 'reprintReceipt',
+    tag: 'receipts',
+    screens: 'own',
+    errors: [...BODY_ERRORS, 'NOT_FOUND', 'RECEIPT_NOT_AVAILABLE'],
+    summary: 'Reprint a receipt of today, marked "SEGUNDA VIA (2a VIA)"',
+    parameters: [PAYMENT_ID],
+    requestBody: {
+      required: false,
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            properties: { copy: { type: 'string', enum: ['customer', 'merchant'], default: 'customer' } },
+            additionalProperties: false,
+          },
+        },
+      },
+    },
+    responses: {
+      '200': json(ref('ReceiptPrint'), 'What the printer made of it.'),
+      '400': error('A body field at fault (`field`).'),
+      '401': UNAUTHORIZED,
+      '404': error('No such payment.'),
+      '409': error('RECEIPT_NOT_AVAILABLE: the payment has no receipt, or it is not of today.'),
+    },
+    handle: ({ req, res, params }, deps) => reprintReceipt(req, res, deps, params.id),
+  }),
+];

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApiError, sendJson } from './http-kit.js';
 import { SECURITY_HEADERS } from './screens.js';
+import type { OperationDoc } from './openapi-operations.js';
 
 /**
  * The API's reference for people: `GET /v1/docs`, one HTML page rendered on the daemon from the
@@ -38,15 +39,21 @@ function negotiate(req: IncomingMessage, type: string): void {
 }
 
 /**
- * The OpenAPI document's module (every route's zod schema turned into JSON Schema), loaded at the
- * first request for it, not when the daemon starts (fast start: test/unit/main.lazy.test.ts).
+ * The OpenAPI document of `operations` (src/api/operations.ts): its module (every route's zod schema
+ * turned into JSON Schema) is loaded at the first request for it, not when the daemon starts (fast
+ * start: test/unit/main.lazy.test.ts).
  */
-const document = async (): Promise<Doc> => (await import('./openapi.js')).openApiDocument();
+const document = async (operations: readonly OperationDoc[]): Promise<Doc> =>
+  (await import('./openapi.js')).openApiDocument(operations);
 
 /** `GET /v1/openapi.json`. */
-export async function serveDocument(req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function serveDocument(
+  req: IncomingMessage,
+  res: ServerResponse,
+  operations: readonly OperationDoc[],
+): Promise<void> {
   negotiate(req, 'application/json');
-  sendJson(res, 200, await document());
+  sendJson(res, 200, await document(operations));
 }
 
 /** `GET /v1/events.openapi.json`: the event stream's own document (OpenAPI 3.2, `itemSchema`). */
@@ -58,9 +65,13 @@ export async function serveStreamDocument(req: IncomingMessage, res: ServerRespo
 let page: string | undefined;
 
 /** `GET /v1/docs`: rendered once (the document does not change while the daemon runs). */
-export async function serveReference(req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function serveReference(
+  req: IncomingMessage,
+  res: ServerResponse,
+  operations: readonly OperationDoc[],
+): Promise<void> {
   negotiate(req, 'text/html');
-  page ??= renderReference(await document());
+  page ??= renderReference(await document(operations));
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-cache', ...SECURITY_HEADERS });
   res.end(page);
 }

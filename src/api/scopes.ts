@@ -1,30 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import { bearerOf, sameSecret } from './auth.js';
 import { ApiError } from './http-kit.js';
+import type { ScreenReach } from './routes.js';
 
 /** The screens that hold a token of their own: each reaches only the sales it started. */
 export const SCREEN_SCOPES = ['kiosk', 'cashier'] as const;
 export type ScreenScope = (typeof SCREEN_SCOPES)[number];
-/** `register`: the cash register's token, every operation; a screen's: {@link SCREEN_ROUTES} only. */
+/** `register`: the cash register's token, every operation; a screen's: those whose declaration names `screens` (src/api/routes.ts). */
 export type Scope = 'register' | ScreenScope;
-
-/**
- * What a screen's token reaches (`METHOD path` as the router names routes): `any`, or `own` for a
- * route on one payment, which must be one this token started (another's is 404, as if it did not
- * exist). Everything else (the list of payments, confirm, undo, voids, the day, metrics) answers
- * 401 to a screen's token: the OpenAPI document lists no screen scheme on those operations.
- */
-export const SCREEN_ROUTES: ReadonlyMap<string, 'any' | 'own'> = new Map([
-  ['GET /v1/health', 'any'],
-  ['POST /v1/payments', 'any'],
-  ['GET /v1/payments/{id}', 'own'],
-  ['POST /v1/payments/{id}/cancel', 'own'],
-  ['GET /v1/payments/{id}/receipt', 'own'],
-  ['POST /v1/payments/{id}/receipt/print', 'own'],
-  ['POST /v1/payments/{id}/receipt/answer', 'own'],
-  ['POST /v1/events/ticket', 'any'],
-  ['GET /v1/events', 'any'],
-]);
 
 /** The bearer tokens the API takes: the cash register's, and each screen's when configured. */
 export type ApiTokens = { register: string } & Partial<Record<ScreenScope, string>>;
@@ -92,12 +75,18 @@ export class PaymentOwners {
 }
 
 /**
- * Refuses `route` to a screen's `scope`: 401 when the route is not a screen's, 404 when it is one
- * payment's and not a payment this screen started. The register's scope passes everything.
+ * Refuses `route` to a screen's `scope`: 401 when the route is not a screen's (no `reach`), 404 when
+ * it is one payment's (`own`) and not a payment this screen started. The register's scope passes
+ * everything.
  */
-export function checkScope(scope: Scope, route: string, id: string | undefined, owners: PaymentOwners): void {
+export function checkScope(
+  scope: Scope,
+  reach: ScreenReach | undefined,
+  route: string,
+  id: string | undefined,
+  owners: PaymentOwners,
+): void {
   if (scope === 'register') return;
-  const reach = SCREEN_ROUTES.get(route);
   if (reach === undefined) throw new ApiError(401, 'UNAUTHORIZED', `a ${scope} screen's token does not reach ${route}`);
   if (reach === 'own' && !(id !== undefined && /^\d{1,15}$/.test(id) && owners.owns(Number(id), scope)))
     throw new ApiError(404, 'NOT_FOUND', `no payment ${id ?? ''}`);

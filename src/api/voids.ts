@@ -5,7 +5,9 @@ import { isOmniposError } from '../core/index.js';
 import type { Journal, JournalEntry } from '../store/index.js';
 import { supervisorCredential } from './supervisor-headers.js';
 import { ApiError, houseMessage, invalidField, readJson, sendJson } from './http-kit.js';
-import type { Route } from './routes.js';
+import { operationsOf } from './routes.js';
+import { BODY_ERRORS, START_ERRORS, SUPERVISOR_ERRORS } from './openapi-errors.js';
+import { error, UNAUTHORIZED } from './openapi-kit.js';
 
 /** What the void routes need of the daemon. */
 export interface VoidsApiDeps {
@@ -140,21 +142,6 @@ export function listVoids(res: ServerResponse, deps: VoidsApiDeps, rawId: string
   });
 }
 
-/** The void routes, spread into the API's route table. */
-export const VOID_ROUTES: readonly Route<VoidsApiDeps>[] = [
-  {
-    method: 'POST',
-    path: '/v1/payments/{id}/void',
-    handle: ({ req, res, params }, deps) => createVoid(req, res, deps, params.id as string),
-  },
-  { method: 'GET', path: '/v1/voids/{id}', handle: ({ res, params }, deps) => getVoid(res, deps, params.id as string) },
-  {
-    method: 'GET',
-    path: '/v1/payments/{id}/voids',
-    handle: ({ res, params }, deps) => listVoids(res, deps, params.id as string),
-  },
-];
-
 type Schema = Record<string, unknown>;
 const str = { type: 'string' };
 const int = { type: 'integer' };
@@ -245,71 +232,93 @@ export const VOID_SCHEMAS: Record<string, Schema> = {
   },
 };
 
-/** The void routes' paths for the OpenAPI document. */
-export function voidPaths(unauthorized: Schema, error: (d: string) => Schema): Record<string, Schema> {
-  const id = (d: string): Schema => ({
-    name: 'id',
-    in: 'path',
-    required: true,
-    description: d,
-    schema: { type: 'string', pattern: '^[0-9]{1,12}$' },
-  });
-  return {
-    '/v1/payments/{id}/void': {
-      post: {
-        summary:
-          'Void a confirmed card sale, in full or in part (a supervisor authorizes; the customer presents the same card), or refund a confirmed Pix or e-commerce QR sale in full',
-        description:
-          "The supervisor sends `X-Supervisor-Token` (`omnipos supervisor token`) or `X-Supervisor-Password`. The checks (supervisor, a confirmed card sale, the remaining amount, the issuer's reversal limits, the terminal's cancellation parameters) refuse before anything is read or sent. Then the pinpad reads the card with the refund transaction type; another card ends the void `refused`; the host's answer is confirmed or undone through the outbox. A Pix is refunded in full through the outbox (no card), `pending` until the provider approves; so is a confirmed e-commerce QR sale (`qr.provider: ecommerce`), `pending` until the host shows it voided. A confirmed wallet QR sale of the terminal's own code is voided (in full or in part) by a cancellation code shown on the screen (event `qr`) and the pinpad, `pending` until the customer's wallet pays it (then `approved`) or `expired`.",
-        parameters: [
-          id('The payment (card sale) to void.'),
-          { name: 'X-Supervisor-Token', in: 'header', required: false, schema: str },
-          { name: 'X-Supervisor-Password', in: 'header', required: false, schema: str },
-        ],
-        requestBody: {
-          required: false,
-          content: {
-            'application/json': {
-              schema: {
-                type: 'object',
-                properties: { amount: { ...int, minimum: 1, description: 'Cents; default: what remains.' } },
-                additionalProperties: false,
-              },
-            },
+const voidId = (d: string): Schema => ({
+  name: 'id',
+  in: 'path',
+  required: true,
+  description: d,
+  schema: { type: 'string', pattern: '^[0-9]{1,12}$' },
+});
+const op = operationsOf<VoidsApiDeps>();
+
+/** Void a sale (or refund it), read its voids, read a void. */
+export const VOID_OPERATIONS = [
+  op({
+    method: 'POST',
+    path: '/v1/payments/{id}/void',
+    operationId: 'createVoid',
+    tag: 'voids',
+    errors: [
+      ...BODY_ERRORS,
+      ...START_ERRORS,
+      ...SUPERVISOR_ERRORS,
+      'NOT_FOUND',
+      'NOT_AVAILABLE',
+      'VOID_NOT_ALLOWED',
+      'VOID_OVER_LIMIT',
+      'VOID_TOO_LATE',
+      'PINPAD_OPENING',
+    ],
+    summary:
+      'Void a confirmed card sale, in full or in part (a supervisor authorizes; the customer presents the same card), or refund a confirmed Pix or e-commerce QR sale in full',
+    description:
+      "The supervisor sends `X-Supervisor-Token` (`omnipos supervisor token`) or `X-Supervisor-Password`. The checks (supervisor, a confirmed card sale, the remaining amount, the issuer's reversal limits, the terminal's cancellation parameters) refuse before anything is read or sent. Then the pinpad reads the card with the refund transaction type; another card ends the void `refused`; the host's answer is confirmed or undone through the outbox. A Pix is refunded in full through the outbox (no card), `pending` until the provider approves; so is a confirmed e-commerce QR sale (`qr.provider: ecommerce`), `pending` until the host shows it voided. A confirmed wallet QR sale of the terminal's own code is voided (in full or in part) by a cancellation code shown on the screen (event `qr`) and the pinpad, `pending` until the customer's wallet pays it (then `approved`) or `expired`.",
+    parameters: [
+      voidId('The payment (card sale) to void.'),
+      { name: 'X-Supervisor-Token', in: 'header', required: false, schema: str },
+      { name: 'X-Supervisor-Password', in: 'header', required: false, schema: str },
+    ],
+    requestBody: {
+      required: false,
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            properties: { amount: { ...int, minimum: 1, description: 'Cents; default: what remains.' } },
+            additionalProperties: false,
           },
         },
-        responses: {
-          '202': json(ref('Void'), 'The void started; read `GET /v1/voids/{id}` or the event stream for its end.'),
-          '400': error('A body field at fault (`field`).'),
-          '401': unauthorized,
-          '403': error('SUPERVISOR_REQUIRED: no supervisor credential, or a wrong one.'),
-          '404': error('No such payment.'),
-          '409': error(
-            'VOID_NOT_ALLOWED (not a confirmed card sale), BUSY (another payment — card, wallet QR, Pix or void — is in progress), SUPERVISOR_NOT_CONFIGURED, or voids not available.',
-          ),
-          '422': error(
-            "VOID_OVER_LIMIT (more than remains, or than the issuer's value or percentage) or VOID_TOO_LATE (past the issuer's days).",
-          ),
-        },
       },
     },
-    '/v1/payments/{id}/voids': {
-      get: {
-        summary: "A payment's voids (and refunds), and what it has left to void",
-        parameters: [id('The payment.')],
-        responses: {
-          '200': json(ref('VoidList'), 'The voids, oldest first.'),
-          '401': unauthorized,
-          '404': error('No such payment.'),
-        },
-      },
+    responses: {
+      '202': json(ref('Void'), 'The void started; read `GET /v1/voids/{id}` or the event stream for its end.'),
+      '400': error('A body field at fault (`field`).'),
+      '401': UNAUTHORIZED,
+      '403': error('SUPERVISOR_REQUIRED: no supervisor credential, or a wrong one.'),
+      '404': error('No such payment.'),
+      '409': error(
+        'VOID_NOT_ALLOWED (not a confirmed card sale), BUSY (another payment — card, wallet QR, Pix or void — is in progress), SUPERVISOR_NOT_CONFIGURED, or voids not available.',
+      ),
+      '422': error(
+        "VOID_OVER_LIMIT (more than remains, or than the issuer's value or percentage) or VOID_TOO_LATE (past the issuer's days).",
+      ),
     },
-    '/v1/voids/{id}': {
-      get: {
-        summary: 'Read a void',
-        parameters: [id('The void id `POST /v1/payments/{id}/void` returned.')],
-        responses: { '200': json(ref('Void'), 'The void.'), '401': unauthorized, '404': error('No such void.') },
-      },
+    handle: ({ req, res, params }, deps) => createVoid(req, res, deps, params.id),
+  }),
+  op({
+    method: 'GET',
+    path: '/v1/payments/{id}/voids',
+    operationId: 'listVoids',
+    tag: 'voids',
+    errors: ['NOT_FOUND'],
+    summary: "A payment's voids (and refunds), and what it has left to void",
+    parameters: [voidId('The payment.')],
+    responses: {
+      '200': json(ref('VoidList'), 'The voids, oldest first.'),
+      '401': UNAUTHORIZED,
+      '404': error('No such payment.'),
     },
-  };
-}
+    handle: ({ res, params }, deps) => listVoids(res, deps, params.id),
+  }),
+  op({
+    method: 'GET',
+    path: '/v1/voids/{id}',
+    operationId: 'getVoid',
+    tag: 'voids',
+    errors: ['NOT_FOUND'],
+    summary: 'Read a void',
+    parameters: [voidId('The void id `POST /v1/payments/{id}/void` returned.')],
+    responses: { '200': json(ref('Void'), 'The void.'), '401': UNAUTHORIZED, '404': error('No such void.') },
+    handle: ({ res, params }, deps) => getVoid(res, deps, params.id),
+  }),
+];

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { request } from 'undici';
 import { expect } from 'vitest';
 import { startTestDaemon, type TestDaemonOptions } from './daemon.js';
@@ -90,5 +91,28 @@ export function documentedApi(options: TestDaemonOptions = {}) {
     for (let i = 0; i < 600 && (await busy()); i++) await new Promise((r) => setTimeout(r, 25));
   }
 
-  return { start, stop: async () => await t?.stop(), hit, until, idle, paths, seen, daemon: () => t };
+  /**
+   * The answers the document declares for `route` (every method) that no `hit` produced: an operation's own
+   * test asserts none is left, and coverage.test.ts then leaves that route to it (it reads this call's route).
+   */
+  function unproduced(route: string): string[] {
+    return Object.entries(paths()[route] ?? {}).flatMap(([m, op]) =>
+      Object.keys(op.responses)
+        .map((s) => `${m.toUpperCase()} ${route} ${s}`)
+        .filter((d) => !seen.has(d)),
+    );
+  }
+
+  return { start, stop: async () => await t?.stop(), hit, until, idle, paths, seen, unproduced, daemon: () => t };
+}
+
+/**
+ * The routes whose own test asserts `expect(api.unproduced(route)).toEqual([])`: it produced every answer the
+ * document declares for them, so coverage.test.ts leaves them to it (a new operation needs no line there).
+ */
+export function ownTestRoutes(): Set<string> {
+  const root = new URL('../', import.meta.url);
+  const claim = /expect\(\w+\.unproduced\('([^']+)'\)\)\.toEqual\(\[\]\)/g;
+  const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.test.ts'));
+  return new Set(files.flatMap((f) => [...readFileSync(new URL(f, root), 'utf8').matchAll(claim)].map((m) => m[1]!)));
 }

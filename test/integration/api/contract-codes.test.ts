@@ -3,7 +3,8 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ERROR_CODES, apiCodeOf, type ErrorCode } from '../../../src/core/index.js';
 import { openApiDocument } from '../../../src/api/openapi.js';
-import { OPERATION_ERRORS } from '../../../src/api/openapi-errors.js';
+import { OPERATIONS } from '../../../src/api/operations.js';
+import { operationKey } from '../../../src/api/routes.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import { cardSim } from '../../../src/sim/pinpad/card/index.js';
 import { supervisedDaemon } from '../../helpers/wallet-pay.js';
@@ -16,7 +17,7 @@ import { supervisedDaemon } from '../../helpers/wallet-pay.js';
 type Op = {
   responses: Record<string, { description?: string; content?: Record<string, { schema: Record<string, unknown> }> }>;
 };
-const doc = openApiDocument() as { paths: Record<string, Record<string, Op>> };
+const doc = openApiDocument(OPERATIONS) as { paths: Record<string, Record<string, Op>> };
 const codesOf = (op: Op, status: string): string[] =>
   (
     op.responses[status]?.content?.['application/json']?.schema as {
@@ -58,7 +59,7 @@ describe('the error codes: one catalogue, listed per operation and status', () =
     for (const [path, ops] of Object.entries(doc.paths))
       for (const [method, op] of Object.entries(ops)) {
         const key = `${method.toUpperCase()} ${path}`;
-        expect(OPERATION_ERRORS[key], key).toBeDefined();
+        expect(OPERATIONS.find((o) => operationKey(o) === key)?.errors, key).toBeDefined();
         for (const [status, r] of Object.entries(op.responses)) {
           if (Number(status) < 400) continue;
           const codes = codesOf(op, status);
@@ -70,12 +71,12 @@ describe('the error codes: one catalogue, listed per operation and status', () =
   });
 
   it('no engine code reaches the API: each answers by its API name, which the operations list', () => {
-    const listed = new Set(Object.values(OPERATION_ERRORS).flat());
+    const listed = new Set(OPERATIONS.flatMap((o) => o.errors));
     for (const code of Object.keys(ERROR_CODES) as ErrorCode[]) {
       expect(apiCodeOf(code)).not.toMatch(/^ENGINE_/);
       if (code.startsWith('ENGINE_') && code !== 'ENGINE_CANCELLED') expect(listed).toContain(apiCodeOf(code));
     }
-    for (const codes of Object.values(OPERATION_ERRORS)) for (const c of codes) expect(c).not.toMatch(/^ENGINE_/);
+    for (const { errors } of OPERATIONS) for (const c of errors) expect(c).not.toMatch(/^ENGINE_/);
   });
 
   it('declares the 503s a cash register must handle on the operations that answer them', () => {
@@ -107,7 +108,7 @@ describe("the event stream's own document", () => {
     expect(await validate('https://spec.openapis.org/oas/3.2/schema-base', served as never)).toMatchObject({
       valid: true,
     });
-    const api = openApiDocument() as { components: { schemas: Record<string, unknown> } };
+    const api = openApiDocument(OPERATIONS) as { components: { schemas: Record<string, unknown> } };
     for (const [name, schema] of Object.entries(served.components.schemas))
       expect(api.components.schemas[name]).toEqual(schema);
   });

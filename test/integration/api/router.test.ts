@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROUTES } from '../../../src/api/app.js';
-import { matchPath } from '../../../src/api/routes.js';
+import { OPERATIONS } from '../../../src/api/operations.js';
+import { isPublic, matchPath } from '../../../src/api/routes.js';
 import { startTestDaemon } from '../../helpers/daemon.js';
 
 let t: Awaited<ReturnType<typeof startTestDaemon>>;
@@ -71,8 +71,8 @@ describe('the router, fuzzed over loopback', () => {
         expect(res.headers['content-type']).toMatch(/^application\/json/);
         const body = JSON.parse(text) as { error?: { code: string } };
         const pathname = new URL(`http://x${p}`).pathname;
-        const publicPath = ROUTES.some((r) => r.auth === false && matchPath(r.path, pathname));
-        const route = ROUTES.find((r) => r.method === method && matchPath(r.path, pathname));
+        const publicPath = OPERATIONS.some((r) => isPublic(r) && matchPath(r.path, pathname));
+        const route = OPERATIONS.find((r) => r.method === method && matchPath(r.path, pathname));
         if (!auth && !publicPath && pathname.startsWith('/v1/')) expect(res.statusCode).toBe(401);
         if (res.statusCode === 200) expect(route).toBeDefined();
         if (res.statusCode >= 400) expect(body.error?.code).toMatch(/^[A-Z_]+$/);
