@@ -18,10 +18,13 @@ import { DAY_ROUTES, type DayApiDeps } from './day.js';
 import { VOID_ROUTES, type VoidsApiDeps } from './voids.js';
 import { CNP_SALE_ROUTES, type CnpSalesApiDeps } from './card-not-present.js';
 import { CNP_CAPTURE_ROUTES, type CnpCaptureApiDeps } from './card-not-present-capture.js';
+import { CNP_CARD_ROUTES, type CnpCardsApiDeps } from './card-not-present-cards.js';
+import { CNP_RECURRENCE_ROUTES } from './card-not-present-recurrences.js';
 import { matchPath, type Route } from './routes.js';
 import { serveMetrics, type MetricsSource } from './metrics.js';
 
-export interface ApiDeps extends PaymentsDeps, DayApiDeps, VoidsApiDeps, CnpSalesApiDeps, CnpCaptureApiDeps {
+export interface ApiDeps
+  extends PaymentsDeps, DayApiDeps, VoidsApiDeps, CnpSalesApiDeps, CnpCaptureApiDeps, CnpCardsApiDeps {
   token: string;
   outbox: Outbox;
   log: Logger;
@@ -116,6 +119,8 @@ export const ROUTES: readonly Route<ApiDeps>[] = [
   ...VOID_ROUTES,
   ...CNP_SALE_ROUTES,
   ...CNP_CAPTURE_ROUTES,
+  ...CNP_CARD_ROUTES,
+  ...CNP_RECURRENCE_ROUTES,
   { method: 'GET', path: '/v1/openapi.json', auth: false, handle: ({ req, res }) => serveDocument(req, res) },
   { method: 'GET', path: '/v1/docs', auth: false, handle: ({ req, res }) => serveReference(req, res) },
   {

@@ -15,6 +15,45 @@ const WRITES: ErrorCode[] = ['STORE_WRITE_FAILED'];
 const STARTS: ErrorCode[] = [...WRITES, 'BUSY', 'INIT_NOT_INITIALIZED', 'CLOCK_BEHIND'];
 /** The supervisor's credential (voids, the day's close). */
 const SUPERVISOR: ErrorCode[] = ['SUPERVISOR_REQUIRED', 'SUPERVISOR_NOT_CONFIGURED'];
+/** The card typed on the pinpad (a phone order, a card saved alone): src/engine/cnp/typed-card.ts. */
+const TYPED: ErrorCode[] = [
+  'PINPAD_OPENING',
+  'CNP_TYPING_CANCELLED',
+  'CNP_TYPING_FAILED',
+  'CNP_CARD_REFUSED',
+  'CNP_DEBIT_NEEDS_AUTHENTICATION',
+  'CNP_BIN_LOOKUP_FAILED',
+];
+/** The saved cards and recurrences of sales without the card (src/api/card-not-present-cards.ts, -recurrences.ts). */
+const CNP_CARD_ERRORS: Record<string, readonly ErrorCode[]> = {
+  'POST /v1/card-not-present/cards': [
+    ...BODY,
+    'BUSY',
+    'IDEMPOTENCY_KEY_REUSED',
+    'NOT_AVAILABLE',
+    ...TYPED,
+    'CNP_HOST_REFUSED',
+    'ACQUIRER_UNKNOWN_OUTCOME',
+  ],
+  'GET /v1/card-not-present/cards': ['NOT_AVAILABLE'],
+  'GET /v1/card-not-present/cards/{id}': ['NOT_FOUND', 'NOT_AVAILABLE'],
+  'DELETE /v1/card-not-present/cards/{id}': ['INVALID_BODY', ...SUPERVISOR, 'NOT_FOUND', 'NOT_AVAILABLE'],
+  'POST /v1/card-not-present/recurrences': [
+    ...BODY,
+    ...STARTS,
+    'IDEMPOTENCY_KEY_REUSED',
+    'NOT_AVAILABLE',
+    'CNP_NOT_OFFERED',
+    ...TYPED,
+  ],
+  'GET /v1/card-not-present/recurrences/{id}': [
+    'NOT_FOUND',
+    'NOT_ALLOWED',
+    'NOT_AVAILABLE',
+    'CNP_NOT_OFFERED',
+    'ACQUIRER_UNREACHABLE',
+  ],
+};
 
 /**
  * Every code each operation answers, from the one catalogue (src/core/errors/codes.ts gives each its
@@ -86,6 +125,7 @@ export const OPERATION_ERRORS: Readonly<Record<string, readonly ErrorCode[]>> = 
     'NOT_AVAILABLE',
     'CNP_HOST_REFUSED',
   ],
+  ...CNP_CARD_ERRORS,
   'GET /v1/health': [],
   'GET /metrics': [],
   'GET /v1/openapi.json': ['NOT_ACCEPTABLE'],

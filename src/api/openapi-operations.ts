@@ -25,7 +25,8 @@ export const TAGS = [
   },
   {
     name: 'card-not-present',
-    description: 'Sales without the card present (phone orders, pre-authorizations), the card typed on the pinpad.',
+    description:
+      'Sales without the card present (phone orders, pre-authorizations), the card typed on the pinpad or saved at the host; saved cards; recurrences the host schedules.',
   },
   { name: 'events', description: 'The server-sent event stream and its single-use ticket.' },
   { name: 'day', description: "The business day's report and close." },
@@ -52,6 +53,12 @@ export const OPERATIONS: Readonly<Record<string, OperationName>> = {
   'GET /v1/card-not-present/sales/{id}': { operationId: 'getCardNotPresentSale', tag: 'card-not-present' },
   'POST /v1/card-not-present/sales/{id}/capture': { operationId: 'captureCardNotPresentSale', tag: 'card-not-present' },
   'POST /v1/card-not-present/sales/{id}/void': { operationId: 'voidCardNotPresentSale', tag: 'card-not-present' },
+  'POST /v1/card-not-present/cards': { operationId: 'saveCardNotPresentCard', tag: 'card-not-present' },
+  'GET /v1/card-not-present/cards': { operationId: 'listCardNotPresentCards', tag: 'card-not-present' },
+  'GET /v1/card-not-present/cards/{id}': { operationId: 'getCardNotPresentCard', tag: 'card-not-present' },
+  'DELETE /v1/card-not-present/cards/{id}': { operationId: 'removeCardNotPresentCard', tag: 'card-not-present' },
+  'POST /v1/card-not-present/recurrences': { operationId: 'createCardNotPresentRecurrence', tag: 'card-not-present' },
+  'GET /v1/card-not-present/recurrences/{id}': { operationId: 'getCardNotPresentRecurrence', tag: 'card-not-present' },
   'POST /v1/events/ticket': { operationId: 'createEventTicket', tag: 'events' },
   'GET /v1/events': { operationId: 'streamEvents', tag: 'events' },
   'GET /v1/day/report': { operationId: 'getDayReport', tag: 'day' },

@@ -3,6 +3,8 @@ import { STATUSES } from './payments.js';
 import { voidPaths } from './voids.js';
 import { cnpSalePaths } from './card-not-present.js';
 import { cnpCapturePaths } from './card-not-present-capture.js';
+import { cnpCardPaths } from './card-not-present-cards.js';
+import { cnpRecurrencePaths } from './card-not-present-recurrences.js';
 import { error, int, json, ref, str, type Schema } from './openapi-kit.js';
 
 const PAYMENT_ID = {
@@ -264,6 +266,8 @@ export const PATHS: Record<string, Schema> = {
   ...voidPaths(UNAUTHORIZED, error),
   ...cnpSalePaths(UNAUTHORIZED, error),
   ...cnpCapturePaths(UNAUTHORIZED),
+  ...cnpCardPaths(UNAUTHORIZED),
+  ...cnpRecurrencePaths(UNAUTHORIZED),
   '/metrics': {
     get: {
       summary: 'Prometheus metrics (OpenMetrics text)',

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 
 /** The methods the API serves. */
-export type Method = 'GET' | 'POST';
+export type Method = 'GET' | 'POST' | 'DELETE';
 
 /** What a route's handler is given: the request, the answer, the path parameters and the query. */
 export interface RouteCall {
