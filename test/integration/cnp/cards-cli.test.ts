@@ -29,6 +29,7 @@ function commands(b: CnpBackend) {
   describe(`omnipos cnp on ${b.name}`, () => {
     const api = documentedApi();
     const printed: string[] = [];
+    const tokens: string[] = [];
     let t: TestDaemon;
     beforeAll(async () => {
       t = await api.start({ env: b.env(tempDir()) });
@@ -68,6 +69,13 @@ function commands(b: CnpBackend) {
       const list = await run(cnpCardList, []);
       expect(list.code).toBe(0);
       expect(list.body.cards).toContainEqual(expect.objectContaining({ id: cardId, backend: b.name }));
+    });
+
+    it('cnp sale --saved-card: a sale by the saved card, nothing typed', async () => {
+      tokens.push(t.daemon.cnpEngine!.savedCards!.reveal(cardId)!.token);
+      const r = await run(cnpSale, ['--amount', amount, '--saved-card', String(cardId)]);
+      expect(r.code, r.err).toBe(0);
+      expect(r.body).toMatchObject({ state: 'captured', savedCardId: cardId, card: { brand: expect.any(String) } });
     });
 
     it('cnp sale --saved-card --preauth, then cnp capture --amount: captured in part', async () => {
@@ -125,9 +133,10 @@ function commands(b: CnpBackend) {
         await expect(run(cnpRecurrenceShow, ['1'])).rejects.toMatchObject({ code: 'CNP_NOT_OFFERED' });
       });
 
-    it('nothing printed, and nothing at rest, holds the typed card', async () => {
+    it('nothing printed, and nothing at rest, holds the typed card or the token', async () => {
       await t.daemon.stop().catch(() => undefined);
-      const secrets = secretsOf(b.approved);
+      const secrets = [...secretsOf(b.approved), ...tokens];
+      expect(tokens).toHaveLength(1);
       for (const s of secrets) expect(printed.join('\n')).not.toContain(s);
       expect(scanForCardData(t.stateDir, secrets, ['sandbox'])).toEqual([]);
     });
