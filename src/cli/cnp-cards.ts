@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { OmniposError } from '../core/index.js';
 import { CNP_RECURRENCE_INTERVALS } from '../engine/index.js';
-import { cardOf, configOf, refused, sellThrough, TYPING_MS } from './cnp.js';
+import { CARD_OPTIONS, cardOf, configOf, refused, sellThrough, TYPING_MS } from './cnp.js';
 import type { CliContext, Command } from './context.js';
 import { printJson } from './context.js';
 import { callApi, daemonApi, requireDaemon, type DaemonApi } from './daemon-api.js';
@@ -161,9 +161,7 @@ Example:
         amount: { type: 'string' },
         interval: { type: 'string' },
         end: { type: 'string' },
-        holder: { type: 'string' },
-        brand: { type: 'string' },
-        'saved-card': { type: 'string' },
+        ...CARD_OPTIONS,
         config: { type: 'string' },
       },
       strict: true,

@@ -49,6 +49,13 @@ const EXITS = `Exit codes: 0 captured, or authorized (a pre-authorization); 1 de
 charged), or the card not typed; 2 bad arguments; 3 no daemon answers; otherwise the exit code of the
 daemon's refusal (its error code's, docs/integration.md).`;
 
+/** The options that name a sale's card: typed (`--holder`, `--brand`) or saved (`--saved-card`). */
+export const CARD_OPTIONS = {
+  holder: { type: 'string' },
+  brand: { type: 'string' },
+  'saved-card': { type: 'string' },
+} as const;
+
 /** The card of a sale from the command's options: typed (`--holder`, `--brand`, `--save-card`) or `--saved-card ID`. */
 export function cardOf(values: {
   holder?: string | undefined;
@@ -129,11 +136,9 @@ Examples:
       args,
       options: {
         amount: { type: 'string' },
-        holder: { type: 'string' },
+        ...CARD_OPTIONS,
         installments: { type: 'string' },
-        brand: { type: 'string' },
         preauth: { type: 'boolean' },
-        'saved-card': { type: 'string' },
         'save-card': { type: 'boolean' },
         config: { type: 'string' },
       },

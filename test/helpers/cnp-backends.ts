@@ -79,3 +79,15 @@ export function cliContext(t: TestDaemon, out: string[], err: string[]) {
     },
   };
 }
+
+/** Every answer (`METHOD path status`) the document declares for the paths under `prefix`. */
+export function declaredUnder(
+  paths: Record<string, Record<string, { responses: Record<string, unknown> }>>,
+  prefix: string,
+): string[] {
+  return Object.entries(paths)
+    .filter(([p]) => p.startsWith(prefix))
+    .flatMap(([p, ops]) =>
+      Object.entries(ops).flatMap(([m, op]) => Object.keys(op.responses).map((s) => `${m.toUpperCase()} ${p} ${s}`)),
+    );
+}

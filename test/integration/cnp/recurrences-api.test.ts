@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CNP_BACKENDS, secretsOf, typeCard } from '../../helpers/cnp-backends.js';
+import { CNP_BACKENDS, declaredUnder, secretsOf, typeCard } from '../../helpers/cnp-backends.js';
 import { documentedApi, type TestDaemon } from '../../helpers/documented-api.js';
 import { scanForCardData } from '../../helpers/scan-card-data.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
@@ -187,11 +187,7 @@ describe('without cardNotPresent', () => {
 
 describe('the document', () => {
   it('left nothing it declares for the recurrences unproduced (but the 503s of the pinpad, the disk and the BIN lookup)', () => {
-    const declared = Object.entries(paths)
-      .filter(([p]) => p.startsWith(RECURRENCES))
-      .flatMap(([p, ops]) =>
-        Object.entries(ops).flatMap(([m, op]) => Object.keys(op.responses).map((s) => `${m.toUpperCase()} ${p} ${s}`)),
-      );
+    const declared = declaredUnder(paths, RECURRENCES);
     expect(declared.length).toBeGreaterThanOrEqual(15);
     const unproduced = declared.filter((d) => !seen.has(d) && !(d.startsWith('POST') && d.endsWith(' 503')));
     expect(unproduced.sort()).toEqual([]);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureLogger } from '../../helpers/capture-log.js';
-import { CNP_BACKENDS, secretsOf, typeCard, type CnpBackend } from '../../helpers/cnp-backends.js';
+import { CNP_BACKENDS, declaredUnder, secretsOf, typeCard, type CnpBackend } from '../../helpers/cnp-backends.js';
 import { documentedApi, type TestDaemon } from '../../helpers/documented-api.js';
 import { scanForCardData } from '../../helpers/scan-card-data.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
@@ -260,11 +260,7 @@ describe('without cardNotPresent', () => {
 
 describe('the document', () => {
   it('left nothing it declares for the saved cards unproduced (but the 503s of the pinpad, the disk and the BIN lookup)', () => {
-    const declared = Object.entries(paths)
-      .filter(([p]) => p.startsWith(CARDS))
-      .flatMap(([p, ops]) =>
-        Object.entries(ops).flatMap(([m, op]) => Object.keys(op.responses).map((s) => `${m.toUpperCase()} ${p} ${s}`)),
-      );
+    const declared = declaredUnder(paths, CARDS);
     expect(declared.length).toBeGreaterThanOrEqual(20);
     expect(declared.filter((d) => !seen.has(d) && !d.endsWith(' 503')).sort()).toEqual([]);
   });
