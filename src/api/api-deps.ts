@@ -2,6 +2,7 @@ import type { Logger } from '../core/index.js';
 import type { Outbox } from '../store/index.js';
 import type { CnpCaptureApiDeps } from './card-not-present-capture.js';
 import type { CnpSalesApiDeps } from './card-not-present.js';
+import type { CnpCardsApiDeps } from './card-not-present-cards.js';
 import type { DayApiDeps } from './day.js';
 import type { EventsApiDeps } from './event-operations.js';
 import type { HealthSources } from './health.js';
@@ -14,7 +15,15 @@ import type { VoidsApiDeps } from './voids.js';
 
 /** What the API is built with (`buildApp`): every area's deps (each operation takes its own part) and the router's. */
 export interface ApiDeps
-  extends PaymentsDeps, DayApiDeps, VoidsApiDeps, CnpSalesApiDeps, CnpCaptureApiDeps, EventsApiDeps, MetricsApiDeps {
+  extends
+    PaymentsDeps,
+    DayApiDeps,
+    VoidsApiDeps,
+    CnpSalesApiDeps,
+    CnpCaptureApiDeps,
+    CnpCardsApiDeps,
+    EventsApiDeps,
+    MetricsApiDeps {
   token: string;
   outbox: Outbox;
   log: Logger;

@@ -30,28 +30,70 @@ export interface CnpSalesApiDeps {
   pinpadOpen?: (() => void) | undefined;
 }
 
+/** As printed on the card; the JSON API takes letters and spaces, at most 25 (ecom:760). */
+export const HOLDER = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z ]{1,25}$/, 'at most 25 letters and spaces, no accents, as printed on the card');
+/** The scheme (Visa, Master, Amex, Elo, …); absent: the BIN lookup tells it (the webservice 1.5 has none). */
+export const BRAND = z.string().regex(/^[A-Za-z]{2,10}$/, '2 to 10 letters');
+export const AMOUNT = z.number().int('must be a whole number of cents').positive('must be more than 0').max(99_999_999);
+/** A saved card's id (`POST /v1/card-not-present/cards`, `GET /v1/card-not-present/cards`). */
+export const SAVED_CARD_ID = z
+  .number()
+  .int('must be a whole number')
+  .positive('must be more than 0')
+  .max(999_999_999_999);
+
+/** The card of a sale: typed on the pinpad (`holder`, `brand`), or a saved card (`savedCardId`), never both. */
+export function oneCard(
+  b: {
+    holder?: string | undefined;
+    brand?: string | undefined;
+    savedCardId?: number | undefined;
+    saveCard?: boolean | undefined;
+  },
+  ctx: z.core.$RefinementCtx,
+): void {
+  const say = (path: string, message: string): void => void ctx.addIssue({ code: 'custom', path: [path], message });
+  if (b.savedCardId === undefined && b.holder === undefined)
+    say('holder', 'is required (or savedCardId, a saved card)');
+  else if (b.savedCardId !== undefined) {
+    if (b.holder !== undefined) say('holder', 'not with savedCardId: nothing is typed for a saved card');
+    else if (b.brand !== undefined) say('brand', 'not with savedCardId: the saved card has its brand');
+    else if (b.saveCard === true) say('saveCard', 'not with savedCardId: that card is saved already');
+  }
+}
+
 /**
- * The body of `POST /v1/card-not-present/sales`: a phone order. Never the card: its number, expiry
- * and security code are typed on the pinpad.
+ * The body of `POST /v1/card-not-present/sales`: a phone order, its card typed on the pinpad, or a
+ * sale by a saved card. Never the card itself: its number, expiry and security code are typed on
+ * the pinpad.
  */
-export const CnpSaleBody = z.strictObject({
-  amount: z.number().int('must be a whole number of cents').positive('must be more than 0').max(99_999_999),
-  installments: z.number().int().min(1).max(99).default(1),
-  /** False: a pre-authorization, captured or voided later. */
-  capture: z.boolean().default(true),
-  /** As printed on the card; the JSON API takes letters and spaces, at most 25 (ecom:760). */
-  holder: z
-    .string()
-    .trim()
-    .regex(/^[A-Za-z ]{1,25}$/, 'at most 25 letters and spaces, no accents, as printed on the card'),
-  /** The scheme (Visa, Master, Amex, Elo, …); absent: the BIN lookup tells it (the webservice 1.5 has none). */
-  brand: z
-    .string()
-    .regex(/^[A-Za-z]{2,10}$/, '2 to 10 letters')
-    .optional(),
-});
+export const CnpSaleBody = z
+  .strictObject({
+    amount: AMOUNT,
+    installments: z.number().int().min(1).max(99).default(1),
+    /** False: a pre-authorization, captured or voided later. */
+    capture: z.boolean().default(true),
+    holder: HOLDER.optional(),
+    brand: BRAND.optional(),
+    /** Sell by this saved card: nothing typed. */
+    savedCardId: SAVED_CARD_ID.optional(),
+    /** Save the typed card at the host (`SaveCard`): kept if the sale is approved. */
+    saveCard: z.boolean().optional(),
+  })
+  .superRefine(oneCard);
 
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** The request's Idempotency-Key, checked (400 naming it when malformed). */
+export function idempotencyKeyOf(req: IncomingMessage): string | undefined {
+  const key = req.headers['idempotency-key'];
+  if (key !== undefined && (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)))
+    throw new ApiError(400, 'INVALID_FIELD', 'Idempotency-Key: 1 to 64 letters, digits or . _ : -', 'Idempotency-Key');
+  return key;
+}
 
 /** A card-not-present sale as the API shows it: what the host echoed of the card, never what was typed. */
 export function cnpSaleView(entry: JournalEntry): Record<string, unknown> {
@@ -67,6 +109,10 @@ export function cnpSaleView(entry: JournalEntry): Record<string, unknown> {
     ...(d.paymentId ? { paymentId: d.paymentId } : {}),
     ...(d.authorizationCode ? { authorizationCode: d.authorizationCode } : {}),
     ...(d.maskedNumber ? { card: { maskedPan: d.maskedNumber, ...(d.brand ? { brand: d.brand } : {}) } } : {}),
+    ...(d.savedCardId !== undefined ? { savedCardId: d.savedCardId } : {}),
+    ...(d.request.saveCard ? { saveCard: true } : {}),
+    ...(d.request.recurrence ? { recurrence: { ...d.request.recurrence } } : {}),
+    ...(d.recurrenceId ? { recurrenceId: d.recurrenceId } : {}),
     ...(d.detail ? { detail: d.detail } : {}),
     ...(d.reason ? { reason: d.reason } : {}),
     createdAt: entry.createdAt,
@@ -80,16 +126,30 @@ function cnpOf(deps: CnpSalesApiDeps): CnpSales {
   return deps.cnp;
 }
 
+/** Where a sale's card comes from: typed on the pinpad, or a saved card. */
+export type CardSource = TypedCardFacts | { savedCardId: number };
+
+/** The saved card a sale sold by (not one it saved: that one's request asked `saveCard`). */
+const soldBy = (d: CnpSaleData): number | undefined => (d.request.saveCard ? undefined : d.savedCardId);
+
 /** The journal row of the same key: 200 with it when the request is the same, 422 otherwise. */
-function replayed(journal: Journal, key: string, request: CnpPaymentRequest): JournalEntry | undefined {
+function replayed(
+  journal: Journal,
+  key: string,
+  request: CnpPaymentRequest,
+  source: CardSource,
+): JournalEntry | undefined {
   const existing = journal.byIdempotencyKey(key);
   if (!existing) return undefined;
-  const was = existing.kind === 'cnp' ? journalData<CnpSaleData>(existing).request : undefined;
+  const was = existing.kind === 'cnp' ? journalData<CnpSaleData>(existing) : undefined;
   const same =
     was !== undefined &&
-    was.amount === request.amount &&
-    was.installments === request.installments &&
-    was.capture === request.capture;
+    was.request.amount === request.amount &&
+    was.request.installments === request.installments &&
+    was.request.capture === request.capture &&
+    (was.request.saveCard ?? false) === (request.saveCard ?? false) &&
+    JSON.stringify(was.request.recurrence ?? null) === JSON.stringify(request.recurrence ?? null) &&
+    soldBy(was) === ('savedCardId' in source ? source.savedCardId : undefined);
   if (!same)
     throw new ApiError(
       422,
@@ -100,43 +160,67 @@ function replayed(journal: Journal, key: string, request: CnpPaymentRequest): Jo
   return existing;
 }
 
+/** The engine's refusals of a sale, as the API says them. */
+function asApiError(e: unknown, source: CardSource): unknown {
+  if (isOmniposError(e, 'ENGINE_BUSY')) return new ApiError(409, 'BUSY', 'the terminal is busy with another payment');
+  if (isOmniposError(e, 'INVALID_FIELD') && typeof e.context.field === 'string')
+    return new ApiError(400, 'INVALID_FIELD', e.message, e.context.field);
+  // A saved card that is not kept, or was saved at another backend's host: the field at fault.
+  if ('savedCardId' in source && (isOmniposError(e, 'NOT_FOUND') || isOmniposError(e, 'CNP_NOT_OFFERED')))
+    return new ApiError(400, 'INVALID_FIELD', `savedCardId: ${e.message}`, 'savedCardId');
+  return e;
+}
+
 /**
- * `POST /v1/card-not-present/sales`: the pinpad asks the card (number, expiry, security code), then
- * the sale is journaled and sent; answered once it is journaled (202), or at once with the sale the
- * same `Idempotency-Key` started (200). A client that goes away while the card is typed stops the typing.
+ * Starts a card-not-present sale: the same Idempotency-Key's sale again (200), or the card typed on
+ * the pinpad (or the saved card's token opened), the sale journaled and sent, answered once it is
+ * journaled (202, `location` the created resource's address given the id). A client that goes away
+ * while the card is typed stops the typing.
+ */
+export async function startCnpSale(
+  req: IncomingMessage,
+  res: ServerResponse,
+  deps: CnpSalesApiDeps,
+  asked: { request: CnpPaymentRequest; source: CardSource; key: string | undefined },
+  location: (id: number) => string,
+): Promise<void> {
+  const { request, source, key } = asked;
+  const cnp = cnpOf(deps);
+  const again = key ? replayed(deps.journal, key, request, source) : undefined;
+  if (again) return sendJson(res, 200, cnpSaleView(again));
+  const options = key ? { idempotencyKey: key } : {};
+  try {
+    let started;
+    if ('savedCardId' in source) started = await cnp.engine.startByToken(request, source.savedCardId, options);
+    else {
+      deps.pinpadOpen?.();
+      const gone = new AbortController();
+      res.on('close', () => {
+        if (!res.writableFinished) gone.abort();
+      });
+      started = await cnp.engine.start(request, (onPrompt) => cnp.typedCard(source, gone.signal, onPrompt), options);
+    }
+    const { entry, done } = started;
+    done.catch(() => undefined);
+    sendJson(res, 202, cnpSaleView(deps.journal.get(entry.id) ?? entry), { location: location(entry.id) });
+  } catch (e) {
+    throw asApiError(e, source);
+  }
+}
+
+/**
+ * `POST /v1/card-not-present/sales`: the pinpad asks the card (number, expiry, security code), or
+ * the saved card's token is opened, then the sale is journaled and sent.
  */
 export async function createCnpSale(req: IncomingMessage, res: ServerResponse, deps: CnpSalesApiDeps): Promise<void> {
-  const key = req.headers['idempotency-key'];
-  if (key !== undefined && (typeof key !== 'string' || !IDEMPOTENCY_KEY.test(key)))
-    throw new ApiError(400, 'INVALID_FIELD', 'Idempotency-Key: 1 to 64 letters, digits or . _ : -', 'Idempotency-Key');
+  const key = idempotencyKeyOf(req);
   const parsed = CnpSaleBody.safeParse(await readJson(req), { error: houseMessage });
   if (!parsed.success) throw invalidField(parsed.error);
-  const { holder, brand, ...rest } = parsed.data;
-  const request: CnpPaymentRequest = { ...rest, method: 'credit' };
-  const cnp = cnpOf(deps);
-  const again = key ? replayed(deps.journal, key, request) : undefined;
-  if (again) return sendJson(res, 200, cnpSaleView(again));
-  deps.pinpadOpen?.();
-  const gone = new AbortController();
-  res.on('close', () => {
-    if (!res.writableFinished) gone.abort();
-  });
-  try {
-    const { entry, done } = await cnp.engine.start(
-      request,
-      (onPrompt) => cnp.typedCard({ holder, ...(brand ? { brand } : {}) }, gone.signal, onPrompt),
-      key ? { idempotencyKey: key } : {},
-    );
-    done.catch(() => undefined);
-    sendJson(res, 202, cnpSaleView(deps.journal.get(entry.id) ?? entry), {
-      location: `/v1/card-not-present/sales/${entry.id}`,
-    });
-  } catch (e) {
-    if (isOmniposError(e, 'ENGINE_BUSY')) throw new ApiError(409, 'BUSY', 'the terminal is busy with another payment');
-    if (isOmniposError(e, 'INVALID_FIELD') && typeof e.context.field === 'string')
-      throw new ApiError(400, 'INVALID_FIELD', e.message, e.context.field);
-    throw e;
-  }
+  const { holder, brand, savedCardId, saveCard, ...rest } = parsed.data;
+  const request: CnpPaymentRequest = { ...rest, method: 'credit', ...(saveCard ? { saveCard: true } : {}) };
+  const source: CardSource =
+    savedCardId !== undefined ? { savedCardId } : { holder: holder ?? '', ...(brand ? { brand } : {}) };
+  await startCnpSale(req, res, deps, { request, source, key }, (id) => `/v1/card-not-present/sales/${id}`);
 }
 
 /** `GET /v1/card-not-present/sales/{id}`. */
@@ -187,6 +271,20 @@ export const CNP_SCHEMAS: Record<string, Schema> = {
           brand: str,
         },
       },
+      savedCardId: {
+        ...int,
+        description:
+          'The saved card it sold by, or (`saveCard`) the one it saved once approved (`/v1/card-not-present/cards`).',
+      },
+      saveCard: {
+        type: 'boolean',
+        description: 'The typed card was to be saved at the host if the sale was approved.',
+      },
+      recurrence: ref('CnpRecurrenceAsked'),
+      recurrenceId: {
+        ...str,
+        description: "The host's recurrence this sale opened, its first charge (`RecurrentPaymentId`).",
+      },
       detail: { ...str, description: "The host's own terms for the answer (status, return code)." },
       reason: str,
       createdAt: time,
@@ -217,16 +315,16 @@ export const CNP_SALE_OPERATIONS = [
       'CNP_DEBIT_NEEDS_AUTHENTICATION',
       'CNP_BIN_LOOKUP_FAILED',
     ],
-    summary: 'Start a sale without the card present (a phone order), its card typed on the pinpad',
+    summary: 'Start a sale without the card present (a phone order), its card typed on the pinpad or saved',
     description:
-      "The pinpad asks the card number, the expiry month, the 4-digit year and the security code (ABECS GCD, its fixed prompts); they are held in memory for this one request and never written, logged or answered. The brand is the body's, or the BIN lookup's (the JSON e-commerce API; the webservice 1.5 has none: send `brand`). Then the sale is journaled and sent (credit only: debit needs the cardholder's authentication in a browser). Answered once the sale is journaled: follow it on `GET /v1/card-not-present/sales/{id}`. `capture: false` is a pre-authorization. Closing the connection while the card is typed stops the typing.",
+      "`savedCardId` sells by a saved card (`/v1/card-not-present/cards`): nothing is typed, its token is opened for this one request (not with `holder`, `brand` or `saveCard`). Otherwise `holder` is required and the pinpad asks the card number, the expiry month, the 4-digit year and the security code (ABECS GCD, its fixed prompts); they are held in memory for this one request and never written, logged or answered. The brand is the body's, or the BIN lookup's (the JSON e-commerce API; the webservice 1.5 has none: send `brand`). Then the sale is journaled and sent (credit only: debit needs the cardholder's authentication in a browser). Answered once the sale is journaled: follow it on `GET /v1/card-not-present/sales/{id}`. `capture: false` is a pre-authorization. `saveCard: true` saves the typed card at the host as well, kept (`savedCardId`) only if the sale is approved. Closing the connection while the card is typed stops the typing.",
     parameters: [
       {
         name: 'Idempotency-Key',
         in: 'header',
         required: false,
         description:
-          'The same key with the same amount, installments and capture returns the same sale (200); with another, 422 `IDEMPOTENCY_KEY_REUSED`. Shared with `POST /v1/payments`: a key is never given to a second payment.',
+          'The same key with the same amount, installments, capture, saved card and `saveCard` returns the same sale (200); with another, 422 `IDEMPOTENCY_KEY_REUSED`. Shared with `POST /v1/payments`: a key is never given to a second payment.',
         schema: { type: 'string', pattern: '^[A-Za-z0-9._:-]{1,64}$' },
       },
     ],
@@ -237,7 +335,9 @@ export const CNP_SALE_OPERATIONS = [
         ...sale('Journaled and sent; follow it on `GET /v1/card-not-present/sales/{id}` or `GET /v1/events`.'),
         headers: { Location: { schema: str } },
       },
-      '400': error('A field at fault (`field`), or a body that is not JSON.'),
+      '400': error(
+        'A field at fault (`field`), or a body that is not JSON; `savedCardId` of no saved card, or of a card saved at another backend.',
+      ),
       '401': UNAUTHORIZED,
       '409': error(
         'BUSY (another payment holds the terminal), CNP_TYPING_CANCELLED (the card was not typed: CANCEL, time out), NOT_AVAILABLE (no `cardNotPresent` configured). Nothing was sent.',

@@ -15,6 +15,15 @@ export const WRITE_ERRORS: readonly ErrorCode[] = ['STORE_WRITE_FAILED'];
 export const START_ERRORS: readonly ErrorCode[] = [...WRITE_ERRORS, 'BUSY', 'INIT_NOT_INITIALIZED', 'CLOCK_BEHIND'];
 /** The supervisor's credential (voids, the day's close). */
 export const SUPERVISOR_ERRORS: readonly ErrorCode[] = ['SUPERVISOR_REQUIRED', 'SUPERVISOR_NOT_CONFIGURED'];
+/** The card typed on the pinpad (a phone order, a card saved alone): src/engine/cnp/typed-card.ts. */
+export const TYPED_ERRORS: readonly ErrorCode[] = [
+  'PINPAD_OPENING',
+  'CNP_TYPING_CANCELLED',
+  'CNP_TYPING_FAILED',
+  'CNP_CARD_REFUSED',
+  'CNP_DEBIT_NEEDS_AUTHENTICATION',
+  'CNP_BIN_LOOKUP_FAILED',
+];
 
 type Response = {
   description?: string;

@@ -2,6 +2,8 @@ import { DAY_SCHEMAS } from './day.js';
 import { ALARM_SCHEMA } from './alarms.js';
 import { VOID_SCHEMAS } from './voids.js';
 import { CNP_SCHEMAS } from './card-not-present.js';
+import { CNP_CARD_SCHEMAS } from './card-not-present-cards.js';
+import { CNP_RECURRENCE_SCHEMAS } from './card-not-present-recurrences.js';
 import type { Schema } from './openapi-kit.js';
 import { pathsOf, type OperationDoc } from './openapi-operations.js';
 import { SCHEMAS } from './openapi-schemas.js';
@@ -53,7 +55,15 @@ export function openApiDocument(operations: readonly OperationDoc[]): Schema {
           description: 'From `POST /v1/events/ticket`: single use, 30 s; only `GET /v1/events` takes it.',
         },
       },
-      schemas: { ...SCHEMAS, ...DAY_SCHEMAS, ...VOID_SCHEMAS, ...CNP_SCHEMAS, Alarm: ALARM_SCHEMA },
+      schemas: {
+        ...SCHEMAS,
+        ...DAY_SCHEMAS,
+        ...VOID_SCHEMAS,
+        ...CNP_SCHEMAS,
+        ...CNP_CARD_SCHEMAS,
+        ...CNP_RECURRENCE_SCHEMAS,
+        Alarm: ALARM_SCHEMA,
+      },
     },
   };
 }

@@ -1,6 +1,8 @@
 import type { ApiDeps } from './api-deps.js';
 import { CNP_CAPTURE_OPERATIONS } from './card-not-present-capture.js';
 import { CNP_SALE_OPERATIONS } from './card-not-present.js';
+import { CNP_CARD_OPERATIONS } from './card-not-present-cards.js';
+import { CNP_RECURRENCE_OPERATIONS } from './card-not-present-recurrences.js';
 import { DAY_OPERATIONS } from './day.js';
 import { EVENT_OPERATIONS } from './event-operations.js';
 import { HEALTH_OPERATIONS } from './health.js';
@@ -83,6 +85,8 @@ export const OPERATIONS: readonly Operation<ApiDeps>[] = [
   ...VOID_OPERATIONS,
   ...CNP_SALE_OPERATIONS,
   ...CNP_CAPTURE_OPERATIONS,
+  ...CNP_CARD_OPERATIONS,
+  ...CNP_RECURRENCE_OPERATIONS,
   ...METRICS_OPERATIONS,
   ...REFERENCE_OPERATIONS,
 ];

@@ -32,7 +32,8 @@ export const TAGS = [
   },
   {
     name: 'card-not-present',
-    description: 'Sales without the card present (phone orders, pre-authorizations), the card typed on the pinpad.',
+    description:
+      'Sales without the card present (phone orders, pre-authorizations), the card typed on the pinpad or saved at the host; saved cards; recurrences the host schedules.',
   },
   { name: 'events', description: 'The server-sent event stream and its single-use ticket.' },
   { name: 'day', description: "The business day's report and close." },

@@ -194,13 +194,43 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     path: ['cnp', 'sale'],
-    summary: 'a phone order (card not present): the card typed on the pinpad, on the running daemon',
+    summary: 'a phone order (card not present): the card typed on the pinpad, or a saved card, on the running daemon',
     load: async () => (await import('./cnp.js')).cnpSale,
   },
   {
     path: ['cnp', 'show'],
     summary: 'print a sale without the card present as the API shows it (masked number, state, host ids)',
     load: async () => (await import('./cnp.js')).cnpShow,
+  },
+  {
+    path: ['cnp', 'capture'],
+    summary: 'capture a card-not-present pre-authorization, whole or in part (--amount)',
+    load: async () => (await import('./cnp-cards.js')).cnpCapture,
+  },
+  {
+    path: ['cnp', 'card', 'save'],
+    summary: 'save a card at the host without a sale (card not present): typed on the pinpad',
+    load: async () => (await import('./cnp-cards.js')).cnpCardSave,
+  },
+  {
+    path: ['cnp', 'card', 'list'],
+    summary: 'list the saved cards: id, masked number, brand, backend (never the token)',
+    load: async () => (await import('./cnp-cards.js')).cnpCardList,
+  },
+  {
+    path: ['cnp', 'card', 'remove'],
+    summary: "remove a saved card, with the supervisor's password: its sealed token erased from the disk",
+    load: async () => (await import('./cnp-cards.js')).cnpCardRemove,
+  },
+  {
+    path: ['cnp', 'recurrence', 'create'],
+    summary: 'a recurrence the host schedules (a gym kiosk): its first charge now, the card typed or saved',
+    load: async () => (await import('./cnp-cards.js')).cnpRecurrenceCreate,
+  },
+  {
+    path: ['cnp', 'recurrence', 'show'],
+    summary: 'print a recurrence as its host shows it now (status, next charge, its charges)',
+    load: async () => (await import('./cnp-cards.js')).cnpRecurrenceShow,
   },
   {
     path: ['sale'],

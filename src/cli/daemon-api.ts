@@ -43,16 +43,19 @@ export function isNotListening(e: unknown): boolean {
 /** One JSON call; an answer that is not JSON comes back as `{ message }`. */
 export async function callApi(
   api: DaemonApi,
-  method: 'GET' | 'POST',
+  method: 'GET' | 'POST' | 'DELETE',
   path: string,
   body?: unknown,
   /** How long the answer may take (default 15 s; a phone order waits while its card is typed). */
   timeoutMs = 15_000,
+  /** Headers besides the token's (a supervisor's credential). */
+  headers: Record<string, string> = {},
 ): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await request(`${api.url}${path}`, {
     method,
     dispatcher: api.dispatcher,
     headers: {
+      ...headers,
       authorization: `Bearer ${api.token}`,
       ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
     },

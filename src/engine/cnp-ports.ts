@@ -59,7 +59,14 @@ export interface CnpCardToken {
 
 /** Where saved cards are kept (src/store/saved-cards.ts): the token sealed, opened for one sale. */
 export interface SavedCardVault {
-  save(card: { backend: string; maskedNumber: string; brand: string; token: string }, at: Date): SavedCardShown;
+  /** `idempotencyKey`: the key of the request that saved it (one card per key). */
+  save(
+    card: { backend: string; maskedNumber: string; brand: string; token: string },
+    at: Date,
+    idempotencyKey?: string,
+  ): SavedCardShown;
+  /** The card a request of this Idempotency-Key saved, while it is kept. */
+  byIdempotencyKey(key: string): SavedCardShown | undefined;
   reveal(id: number): (SavedCardShown & { token: string }) | undefined;
   /** Newest first, never the token. */
   list(): SavedCardShown[];
@@ -173,6 +180,8 @@ export interface CardNotPresentBackend {
   readonly kind: string;
   /** What the host's manual says of captures and voids (the engine checks them before sending). */
   readonly rules: CnpHostRules;
+  /** Whether the host schedules recurrences (`sale` with `recurrence`, `recurrence(id)`); false: CNP_NOT_OFFERED. */
+  readonly schedulesRecurrences: boolean;
   /** Never repeated automatically; debit is refused by name before anything is sent. */
   sale(request: CnpSaleRequest): Promise<CnpSaleOutcome>;
   /** Whole (no amount) or partial capture of a pre-authorization. */

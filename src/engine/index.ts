@@ -90,7 +90,7 @@ export type { UndoRaceOptions } from './outbox/undo-race.js';
 export { journalData } from './journal-data.js';
 export { nextDailyClose, lastDailyClose, decisionDeadline } from './daily-close.js';
 export { nextTryAt, type BackoffOptions } from './backoff.js';
-export { CnpEngine, NO_ROW_YET, type CnpEvent, type CnpEngineDeps } from './cnp/engine.js';
+export { CnpEngine, NO_ROW_YET, type CnpEvent, type CnpEngineDeps, type CnpSavedCard } from './cnp/engine.js';
 export { typedCardOf, type TypedCardFacts } from './cnp/typed-card.js';
 export {
   CNP_STATES,

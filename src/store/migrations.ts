@@ -344,4 +344,14 @@ export const MIGRATIONS: readonly Migration[] = [
       ) STRICT;
     `,
   },
+  {
+    version: 14,
+    name: 'saved cards: the Idempotency-Key of the request that saved one',
+    // POST /v1/card-not-present/cards with an Idempotency-Key answers the card that key saved, nothing
+    // typed again: one card per key, kept (and removed) with its row.
+    up: `
+      ALTER TABLE saved_cards ADD COLUMN idempotency_key TEXT;
+      CREATE UNIQUE INDEX saved_cards_idempotency_key ON saved_cards(idempotency_key) WHERE idempotency_key IS NOT NULL;
+    `,
+  },
 ];

@@ -31,6 +31,7 @@ interface Row {
   brand: string;
   sealed_token: string;
   created_at: string;
+  idempotency_key: string | null;
 }
 
 const KEY_FILE = 'card-token-key';
@@ -86,15 +87,27 @@ export class SavedCards {
   }
 
   /** Keeps a token the host gave, sealed; refuses a number that is not masked (never the whole PAN). */
-  save(card: { backend: string; maskedNumber: string; brand: string; token: string }, at: Date): SavedCardView {
+  save(
+    card: { backend: string; maskedNumber: string; brand: string; token: string },
+    at: Date,
+    idempotencyKey?: string,
+  ): SavedCardView {
     if (!MASKED.test(card.maskedNumber))
       throw new OmniposError('INVALID_ARGUMENT', 'a saved card is kept by its masked number only');
     if (card.token === '') throw new OmniposError('INVALID_ARGUMENT', 'an empty token');
     const info = this.#db
       .prepare(
-        `INSERT INTO saved_cards (backend, masked_number, brand, sealed_token, created_at) VALUES (?, ?, ?, ?, ?)`,
+        `INSERT INTO saved_cards (backend, masked_number, brand, sealed_token, created_at, idempotency_key)
+         VALUES (?, ?, ?, ?, ?, ?)`,
       )
-      .run(card.backend, card.maskedNumber, card.brand, this.#seal(card.token, card), at.toISOString());
+      .run(
+        card.backend,
+        card.maskedNumber,
+        card.brand,
+        this.#seal(card.token, card),
+        at.toISOString(),
+        idempotencyKey ?? null,
+      );
     return this.get(Number(info.lastInsertRowid)) as SavedCardView;
   }
 
@@ -104,6 +117,12 @@ export class SavedCards {
 
   get(id: number): SavedCardView | undefined {
     const r = this.#row(id);
+    return r ? view(r) : undefined;
+  }
+
+  /** The card the request of this Idempotency-Key saved, while it is kept (a removed card frees its key). */
+  byIdempotencyKey(key: string): SavedCardView | undefined {
+    const r = this.#db.prepare(`SELECT * FROM saved_cards WHERE idempotency_key = ?`).get(key) as Row | undefined;
     return r ? view(r) : undefined;
   }
 

@@ -7,7 +7,7 @@ export type TestDaemon = Awaited<ReturnType<typeof startTestDaemon>>;
 type Op = { responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> };
 
 export interface Call {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'DELETE';
   body?: string | undefined;
   type?: string;
   token?: string | null;

@@ -86,6 +86,8 @@ export const ECOMMERCE_RULES: CnpHostRules = {
 export class EcommerceCardNotPresent implements CardNotPresentBackend {
   readonly kind = 'ecommerce';
   readonly rules = ECOMMERCE_RULES;
+  /** `Payment.RecurrentPayment` and its query (ecom:4256-4500, 5928-6052). */
+  readonly schedulesRecurrences = true;
   readonly #client: EcommerceClient;
   readonly #settings: EcommerceCnpSettings;
 

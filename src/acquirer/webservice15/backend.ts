@@ -84,6 +84,8 @@ export const WS15_RULES: CnpHostRules = {
 export class Webservice15CardNotPresent implements CardNotPresentBackend {
   readonly kind = 'webservice15';
   readonly rules = WS15_RULES;
+  /** Its recurrent sale (`autorizar` 4) is the store's own: the service schedules nothing (ws15:857-898). */
+  readonly schedulesRecurrences = false;
   readonly #post: Ws15Post;
   readonly #s: Ws15Settings;
 

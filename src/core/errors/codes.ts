@@ -114,12 +114,13 @@ export const ERROR_CODES = {
     http: 422,
     exit: 4,
     summary:
-      'the card-not-present host refused the capture or void (its published code in the message): nothing changed, the sale stays as it was',
+      'the card-not-present host refused the capture, the void or saving the card (its published code in the message): nothing changed, the sale stays as it was',
   },
   CNP_NOT_OFFERED: {
     http: 501,
     exit: 4,
-    summary: "the card-not-present backend's host does not offer this operation (the webservice 1.5 has no BIN lookup)",
+    summary:
+      "the card-not-present backend's host does not offer this operation (the webservice 1.5 has no BIN lookup and schedules no recurrence)",
   },
   CNP_TYPING_CANCELLED: {
     http: 409,

@@ -29,6 +29,10 @@ import type {
   CnpStateName,
 } from './types.js';
 
+/** A card saved alone: its view (never the token), `again` when an Idempotency-Key had saved it already. */
+export type CnpSavedCard =
+  { kind: 'saved'; card: SavedCardShown; again?: true } | Exclude<CnpSaveOutcome, { kind: 'saved' }>;
+
 export type CnpEvent =
   | { type: 'state'; id: number; merchantOrderId: string; state: CnpStateName; input: string }
   | { type: 'alarm'; id: number; code: string; message: string }
@@ -328,19 +332,37 @@ export class CnpEngine extends MachineOwner<CnpStateName, CnpSaleData, CnpInput,
 
   /**
    * Saves a card alone at the host (no money moves, so no journal row): the token it answers goes
-   * sealed to the saved cards; answered by the saved card's id and what may be shown of it.
+   * sealed to the saved cards; answered by the saved card's id and what may be shown of it. `card`
+   * may be a reading (the pinpad's keys): it runs holding the terminal's payment lock, as a sale's.
+   * `idempotencyKey`: the card this key saved already is answered again (`again`), nothing typed.
    */
   async saveCard(
-    card: TypedCard,
-  ): Promise<{ kind: 'saved'; card: SavedCardShown } | Exclude<CnpSaveOutcome, { kind: 'saved' }>> {
+    card: TypedCard | (() => Promise<TypedCard>),
+    options: { idempotencyKey?: string } = {},
+  ): Promise<CnpSavedCard> {
     const cards = this.#vault();
+    if (typeof card !== 'function') return this.#saveAt(cards, card, options.idempotencyKey);
+    const held = await this.holdPayment(async () => {
+      const again = options.idempotencyKey ? cards.byIdempotencyKey(options.idempotencyKey) : undefined;
+      const saved: CnpSavedCard = again
+        ? { kind: 'saved', card: again, again: true }
+        : await this.#saveAt(cards, await card(), options.idempotencyKey);
+      return { saved, done: Promise.resolve() };
+    });
+    return held.saved;
+  }
+
+  async #saveAt(cards: SavedCardVault, card: TypedCard, idempotencyKey: string | undefined): Promise<CnpSavedCard> {
     const saved = await this.#d.host.saveCard(card);
     if (saved.kind !== 'saved') return saved;
     const { token, maskedNumber, brand } = saved;
-    return {
-      kind: 'saved',
-      card: cards.save({ backend: this.#d.host.kind, maskedNumber, brand, token }, this.#d.clock.now()),
-    };
+    const keep = { backend: this.#d.host.kind, maskedNumber, brand, token };
+    return { kind: 'saved', card: cards.save(keep, this.#d.clock.now(), idempotencyKey) };
+  }
+
+  /** Whether the backend's host schedules recurrences (`RecurrentPayment`); the webservice 1.5 does not. */
+  get schedulesRecurrences(): boolean {
+    return this.#d.host.schedulesRecurrences;
   }
 
   /** The host's status of a recurrence a sale opened (e-commerce `GET /1/RecurrentPayment/{id}`). */

@@ -371,7 +371,7 @@ describe('every documented answer, produced on a real daemon and checked against
       for (const m of Object.keys(ops)) {
         const url = route.replace('{id}', '1');
         const answer = await hit(route, url, {
-          method: m.toUpperCase() as 'GET' | 'POST',
+          method: m.toUpperCase() as 'GET' | 'POST' | 'DELETE',
           headers: { host: 'evil.example' },
         });
         expect(answer, `${m.toUpperCase()} ${route}`).toMatchObject({

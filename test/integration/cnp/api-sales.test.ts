@@ -1,9 +1,7 @@
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cnpSale, cnpShow } from '../../../src/cli/cnp.js';
-import { TEST_STORE, WS15_PATH } from '../../../src/sandbox/index.js';
 import { captureLogger } from '../../helpers/capture-log.js';
+import { CNP_BACKENDS } from '../../helpers/cnp-backends.js';
 import { documentedApi, type TestDaemon } from '../../helpers/documented-api.js';
 import { scanForCardData } from '../../helpers/scan-card-data.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
@@ -213,16 +211,7 @@ endToEnd(
 // not ending in 00 is declined). It has no BIN lookup: the cash register names the brand.
 endToEnd(
   'webservice15',
-  () => {
-    const keyFile = path.join(tempDir(), 'ws15.key');
-    writeFileSync(keyFile, `${TEST_STORE.key}\n`, { mode: 0o600 });
-    return {
-      OMNIPOS_CARD_NOT_PRESENT__KIND: 'webservice15',
-      OMNIPOS_CARD_NOT_PRESENT__URL: `http://127.0.0.1:18089${WS15_PATH}`,
-      OMNIPOS_CARD_NOT_PRESENT__AFFILIATION: TEST_STORE.affiliation,
-      OMNIPOS_CARD_NOT_PRESENT__KEY_FILE: keyFile,
-    };
-  },
+  () => CNP_BACKENDS.find((b) => b.name === 'webservice15')!.env(tempDir()),
   {
     approved: { number: '4012001038443335', month: '05', year: '2031', code: '123' },
     declined: { number: '4012001038443335', month: '05', year: '2031', code: '123' },

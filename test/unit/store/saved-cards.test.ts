@@ -42,6 +42,16 @@ describe('SavedCards', () => {
     expect(filesHolding('453211******3700').length).toBeGreaterThan(0);
   });
 
+  it('finds the card an Idempotency-Key saved, one card per key, the key gone with its card', () => {
+    const a = cards.save(card, AT, 'gym-7');
+    expect(cards.byIdempotencyKey('gym-7')).toEqual(cards.get(a.id));
+    expect(cards.byIdempotencyKey('gym-8')).toBeUndefined();
+    expect(() => cards.save({ ...card, token: 'other' }, AT, 'gym-7')).toThrow(/UNIQUE/);
+    expect(cards.remove(a.id)).toBe(true);
+    expect(cards.byIdempotencyKey('gym-7')).toBeUndefined();
+    expect(cards.save(card, AT, 'gym-7').id).toBeGreaterThan(a.id);
+  });
+
   it('lists by masked number and brand only, and opens the token in memory', () => {
     const a = cards.save(card, AT);
     const b = cards.save({ ...card, maskedNumber: '401200******3335', token: 'TuS6LeBHWjqFFtE7' }, AT);

@@ -1,0 +1,93 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { TEST_STORE, WS15_PATH } from '../../src/sandbox/index.js';
+import type { TestDaemon } from './documented-api.js';
+
+/** The keys a customer types on the virtual pinpad, one per GCD prompt (number, month, year, security code). */
+export interface TypedKeys {
+  number: string;
+  month: string;
+  year: string;
+  code: string;
+}
+
+/** A card-not-present backend on the embedded default, with the cards and amounts its host model documents. */
+export interface CnpBackend {
+  name: 'ecommerce' | 'webservice15';
+  env(dir: string): Record<string, string>;
+  /** A card the host approves (at `approvedAmount`). */
+  approved: TypedKeys;
+  approvedAmount: number;
+  /** An amount the host declines for a saved card (ws15: the amount rule), or a card it declines (ecommerce). */
+  declined: { card: TypedKeys; amount: number };
+  /** What the body names of the card (the webservice 1.5 has no BIN lookup: the brand). */
+  body: Record<string, unknown>;
+  /** The masked number the saved card shows. */
+  masked: RegExp;
+}
+
+export const CNP_BACKENDS: readonly CnpBackend[] = [
+  {
+    // The last digit chooses (ecom:388-408): 1 authorized, 2 denied (05); the brand from the BIN lookup.
+    name: 'ecommerce',
+    env: () => ({ OMNIPOS_CARD_NOT_PRESENT__KIND: 'ecommerce' }),
+    approved: { number: '4111111111111111', month: '07', year: '2031', code: '918' },
+    approvedAmount: 1990,
+    declined: { card: { number: '4111111111111152', month: '08', year: '2032', code: '527' }, amount: 1990 },
+    body: {},
+    masked: /^411111\*+1111$/,
+  },
+  {
+    // The manual's test store (ws15:1528) and test card (ws15:1512); an amount not ending in 00 is declined (1530).
+    name: 'webservice15',
+    env: (dir) => {
+      const keyFile = path.join(dir, 'ws15.key');
+      writeFileSync(keyFile, `${TEST_STORE.key}\n`, { mode: 0o600 });
+      return {
+        OMNIPOS_CARD_NOT_PRESENT__KIND: 'webservice15',
+        OMNIPOS_CARD_NOT_PRESENT__URL: `http://127.0.0.1:18089${WS15_PATH}`,
+        OMNIPOS_CARD_NOT_PRESENT__AFFILIATION: TEST_STORE.affiliation,
+        OMNIPOS_CARD_NOT_PRESENT__KEY_FILE: keyFile,
+      };
+    },
+    approved: { number: '4012001038443335', month: '05', year: '2031', code: '123' },
+    approvedAmount: 1000,
+    declined: { card: { number: '4012001038443335', month: '05', year: '2031', code: '123' }, amount: 1001 },
+    body: { brand: 'Visa' },
+    masked: /^401200\*+3335$/,
+  },
+];
+
+/** Queues the customer's keys on the virtual pinpad, one entry per GCD prompt. */
+export function typeCard(t: TestDaemon, card: TypedKeys | string[]): void {
+  const keys = Array.isArray(card) ? card : [card.number, card.month, card.year, card.code];
+  for (const k of keys) t.daemon.virtualPinpad!.engine.type(k);
+}
+
+/** What must never be at rest or in an answer: the number, the expiry as sent, the code as a JSON value. */
+export const secretsOf = (c: TypedKeys): string[] => [c.number, `${c.month}/${c.year}`, `"${c.code}"`];
+
+/** The env of a CLI command run against the test daemon. */
+export function cliContext(t: TestDaemon, out: string[], err: string[]) {
+  return {
+    out: (s: string) => void out.push(s),
+    err: (s: string) => void err.push(s),
+    env: {
+      OMNIPOS_CONFIG: '',
+      OMNIPOS_STATE_DIR: t.stateDir,
+      OMNIPOS_API__PORT: new URL(t.daemon.apiUrl!).port,
+    },
+  };
+}
+
+/** Every answer (`METHOD path status`) the document declares for the paths under `prefix`. */
+export function declaredUnder(
+  paths: Record<string, Record<string, { responses: Record<string, unknown> }>>,
+  prefix: string,
+): string[] {
+  return Object.entries(paths)
+    .filter(([p]) => p.startsWith(prefix))
+    .flatMap(([p, ops]) =>
+      Object.entries(ops).flatMap(([m, op]) => Object.keys(op.responses).map((s) => `${m.toUpperCase()} ${p} ${s}`)),
+    );
+}
