@@ -57,7 +57,7 @@ export interface CnpChange {
   /** Cents; absent: the whole (what is authorized, or what remains captured). */
   amount?: number;
   /** The state it was asked in, and goes back to when the host refuses it. */
-  from: 'authorized' | 'captured';
+  from: 'authorized' | 'captured' | 'needs-refund';
   /** When it was about to leave (ISO): its undo race's day, and its own outbox task's key. */
   sentAt: string;
 }

@@ -187,6 +187,15 @@ const DAY_FACTS: Readonly<
   cnp: (state) => ({ method: 'credit', brand: 'unknown', product: 'credit', outcome: CNP[state] ?? 'in-progress' }),
 };
 
+/** The card-not-present states charged by what was captured less what was voided (a part voided, or a void that did not take). */
+const CNP_CHARGED_STATES: ReadonlySet<string> = new Set(['captured', 'needs-refund']);
+
+/** What a captured card-not-present row charges, cents: what was captured (a part, or all) less what was voided. */
+export function cnpChargedCents(entry: JournalEntry): number {
+  const d = rec(entry.data);
+  return (cents(d.capturedAmount) ?? entry.amount) - (cents(d.voidedAmount) ?? 0);
+}
+
 /**
  * One journal row as a line of the day. `saleOf` finds a void's sale (for its method, brand and
  * product). Never throws on a row whose data lacks a field: it reads as `unknown`.
@@ -228,11 +237,7 @@ export function dayLine(
     };
   }
   const { method, brand, product, outcome } = DAY_FACTS[entry.kind](entry.state, request, card);
-  // A card-not-present sale captured in part, or voided in part, charges what was captured less what was voided.
-  const amount =
-    entry.kind === 'cnp' && entry.state === 'captured'
-      ? (cents(d.capturedAmount) ?? entry.amount) - (cents(d.voidedAmount) ?? 0)
-      : entry.amount;
+  const amount = CNP_CHARGED_STATES.has(entry.state) && entry.kind === 'cnp' ? cnpChargedCents(entry) : entry.amount;
   return {
     ...base,
     method,
