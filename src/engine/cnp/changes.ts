@@ -1,6 +1,7 @@
 import type { MachineStep } from '../owner-deps.js';
 import type { CnpChangeOutcome } from '../cnp-ports.js';
 import type { DeliveredInput } from '../machine-vocabulary.js';
+import type { HostSaleState } from '../ports.js';
 import { undoSettled } from '../undo-settled.js';
 import type { CnpChange, CnpEffect, CnpSaleData, CnpState, CnpStateName } from './types.js';
 
@@ -80,12 +81,17 @@ function settlement(c: CnpChange): CnpEffect {
   return c.amount === undefined ? { kind: 'outbox.cnp-undo' } : { kind: 'outbox.cnp-void-part' };
 }
 
+/** The host shows the sale voided whole (ecom:7375-7376 10, 11; the webservice's 9): nothing charged. */
+function voidedWhole(shown: HostSaleState | undefined): boolean {
+  return shown === 'undone' || shown === 'cancelled';
+}
+
 /** The capture's or void's own answer. */
 export function changeAnswered(state: CnpState, o: CnpChangeOutcome): Step | undefined {
   const c = state.data.change;
   if (!c) return undefined;
   if (o.kind === 'done') {
-    const whole = o.state === 'undone' || o.state === 'cancelled';
+    const whole = voidedWhole(o.state);
     return applied(
       state,
       c,
@@ -134,7 +140,7 @@ export function changeDelivered(state: CnpState, input: DeliveredInput): Step | 
       ? go(state, to, `void ${end.to}`, { ...ended, reason }, end.alarm)
       : go(state, to, `void ${end.to}`, { ...ended, reason });
   }
-  if (input.action === 'done') return applied(state, c, { whole: false }, 'void settled');
+  if (input.action === 'done') return applied(state, c, { whole: voidedWhole(input.shown) }, 'void settled');
   return go(
     state,
     c.from,

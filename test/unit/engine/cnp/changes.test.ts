@@ -101,7 +101,12 @@ describe('the capture and void of a card-not-present sale', () => {
       [expect.objectContaining({ kind: 'alarm', code: 'UNDO_DEAD_LETTER' })],
     ]);
     expect(step(whole, { kind: 'delivered', action: 'done', reason: 'Status 10' }).state.name).toBe('voided');
-    const part = row('voiding', { change: change('void', 'captured', 500) });
+    const part = row('voiding', { capturedAmount: 6000, change: change('void', 'captured', 500) });
+    // The query decides the row's state from what the host shows (`cnp.void (part)`).
+    const applied = step(part, { kind: 'delivered', action: 'done', reason: 'applied', shown: 'approved' });
+    expect(applied.state).toMatchObject({ name: 'captured', data: { voidedAmount: 500 } });
+    const voidedWhole = step(part, { kind: 'delivered', action: 'done', reason: 'voided-whole', shown: 'undone' });
+    expect(voidedWhole.state).toMatchObject({ name: 'voided', data: { voidedAmount: 6000 } });
     const notShown = step(part, { kind: 'delivered', action: 'dead-letter', reason: 'never shown' });
     expect(notShown.state).toMatchObject({ name: 'captured', data: { reason: 'never shown' } });
     expect(notShown.effects).toEqual([expect.objectContaining({ kind: 'alarm', code: 'DEAD_LETTER' })]);
