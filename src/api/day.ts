@@ -125,7 +125,7 @@ const brand = {
   type: 'string',
   pattern: DAY_BRAND_PATTERN,
   description:
-    "A card sale's brand as the acquirer's `BrandId` of the initialization tables (digits, as the payment's `card.brandId`; its `fiscal.cardBrandName` names it and `fiscal.cardBrand` gives the NFC-e `tBand`, which this is not); `wallet` a wallet QR sale; `pix` a Pix; `unknown` when the row names none.",
+    "A card sale's brand as the acquirer's `BrandId` of the initialization tables (digits, as the payment's `card.brandId`; its `fiscal.cardBrandName` names it and `fiscal.cardBrand` gives the NFC-e `tBand`, which this is not); `wallet` a wallet QR sale; `pix` a Pix; a card-not-present sale's scheme as its host names it (letters: `Visa`, `Master`; the webservice 1.5's `visa`); `unknown` when the row names none.",
 };
 const product = {
   type: 'string',
