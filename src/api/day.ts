@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isOmniposError, PAYMENT_KINDS } from '../core/index.js';
+import { CARD_NOT_PRESENT_KINDS } from '../config/index.js';
 import {
   DAY_BRAND_PATTERN,
   DAY_METHODS,
@@ -151,6 +152,11 @@ const line: Schema = {
     charged: int,
     voidOf: str,
     paymentId: str,
+    backend: {
+      type: 'string',
+      enum: [...CARD_NOT_PRESENT_KINDS],
+      description: 'A card-not-present sale: the host it went to (`cardNotPresent.kind`).',
+    },
     createdAt: str,
   },
   required: [
@@ -211,6 +217,12 @@ export const DAY_SCHEMAS: Record<string, Schema> = {
             ...groups,
             propertyNames: { pattern: DAY_PRODUCT_PATTERN },
             description: 'By `product` (see the lines).',
+          },
+          byBackend: {
+            ...groups,
+            propertyNames: { enum: [...CARD_NOT_PRESENT_KINDS] },
+            description:
+              "The card-not-present sales by the host they went to (the lines' `backend`); present when the day has one. They are counted in `net`, `byMethod` and `byBrand` beside the card-present sales.",
           },
         },
         required: [

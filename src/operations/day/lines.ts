@@ -65,6 +65,8 @@ export interface DayLine {
   /** The sale a void belongs to, when its data names it. */
   voidOf?: string;
   paymentId?: string;
+  /** A card-not-present sale: the host it went to (`ecommerce`, `webservice15`). */
+  backend?: string;
   createdAt: string;
 }
 
@@ -227,6 +229,7 @@ export function dayLine(
     state: entry.state,
     createdAt: entry.createdAt,
     ...(str(d.paymentId) ? { paymentId: str(d.paymentId) as string } : {}),
+    ...(entry.kind === 'cnp' && str(d.backend) ? { backend: str(d.backend) as string } : {}),
   };
   if (entry.kind === 'void') {
     const amount = cents(d.voidAmount) ?? cents(d.amount) ?? entry.amount;

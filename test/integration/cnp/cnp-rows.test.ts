@@ -1,6 +1,8 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../../src/cli/run.js';
+import type { DayLine, DayReport } from '../../../src/operations/day/index.js';
 import { paymentReceipt, receiptText } from '../../../src/receipt/index.js';
 import { TEST_STORE, WS15_PATH } from '../../../src/sandbox/index.js';
 import { documentedApi, type TestDaemon } from '../../helpers/documented-api.js';
@@ -96,6 +98,42 @@ for (const b of BACKENDS) {
       const text = receiptText(paymentReceipt(subject, { environment: 'sandbox', columns: 42 }), 42);
       expect(text).toContain(b.masked);
       expect(text).toContain(b.brand.toUpperCase());
+    });
+
+    it('the day report, `omnipos day report` and the day close count them with the card-present sales, by backend', async () => {
+      const cnpId = await phoneOrder();
+      // A card-present sale beside it (cents 10: the sandbox approves, docs/sandbox.md).
+      const card = await api.hit('/v1/payments', '/v1/payments', {
+        method: 'POST',
+        body: JSON.stringify({ amount: 1010, method: 'credit' }),
+      });
+      expect(card.status, JSON.stringify(card.body)).toBe(202);
+      await api.until(card.body.id as number, (p) => p.status === 'confirmed');
+      await api.idle();
+      const report = (await api.hit('/v1/day/report', '/v1/day/report')).body as unknown as DayReport;
+      const cnp = report.lines.filter((l) => l.kind === 'cnp');
+      expect(cnp.map((l) => l.backend)).toEqual(cnp.map(() => b.name));
+      expect(cnp.find((l) => l.id === cnpId)).toMatchObject({ outcome: 'confirmed', charged: b.amount });
+      const charged = (ls: DayLine[]) => ls.reduce((a, l) => a + l.charged, 0);
+      expect(report.totals.byBackend).toEqual({
+        [b.name]: { sales: 2, salesAmount: 2 * b.amount, voids: 0, voidsAmount: 0, net: 2 * b.amount },
+      });
+      expect(report.totals.byMethod.credit).toMatchObject({ sales: 3, salesAmount: 2 * b.amount + 1010 });
+      expect(report.totals.net).toBe(charged(report.lines));
+      expect(report.totals.net).toBe(charged(cnp) + 1010);
+      let out = '';
+      const env = { OMNIPOS_STATE_DIR: t.daemon.config.values.stateDir };
+      expect(await runCli(['day', 'report', '--json'], { out: (x) => (out += x), err: () => undefined, env })).toBe(0);
+      expect((JSON.parse(out) as DayReport).totals).toEqual(report.totals);
+      const supervisor = readFileSync(path.join(t.daemon.config.values.stateDir, 'supervisor-token'), 'utf8').trim();
+      const closed = await api.hit('/v1/day/close', '/v1/day/close', {
+        method: 'POST',
+        headers: { 'x-supervisor-token': supervisor },
+      });
+      expect(closed.status, JSON.stringify(closed.body)).toBe(201);
+      const printed = (closed.body as unknown as { report: DayReport }).report;
+      expect(printed.totals.byBackend).toEqual(report.totals.byBackend);
+      expect(printed.totals.net).toBe(report.totals.net);
     });
   });
 }
