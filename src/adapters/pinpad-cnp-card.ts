@@ -1,6 +1,7 @@
 import { GCD } from '../../drivers/pinpad/index.js';
 import { OmniposError } from '../core/index.js';
 import { isLuhnValid } from '../crypto/index.js';
+import { maskPanDigits } from '../emv/index.js';
 import type { CnpPromptCode, CnpPromptListener, TypedCardReader, TypedDigits } from '../engine/index.js';
 import { GCD_MESSAGES } from '../../tables/pinpad/gcd-messages.js';
 import { asOmnipos, type CardPinpad } from './pinpad-card-kit.js';
@@ -68,7 +69,13 @@ export class PinpadTypedCardReader implements TypedCardReader {
     const code = await ask('securityCode', 0, 4);
     if (code !== '' && !/^\d{3,4}$/.test(code))
       throw refused('typed security code: expected 3 or 4 digits', 'securityCode');
-    return { number, expiry: `${month}/${year}`, ...(code !== '' ? { securityCode: code } : {}) };
+    // The masked number (first 6, last 4) is made here: what may be kept of the card, the rest for the one request.
+    return {
+      number,
+      maskedNumber: maskPanDigits(number),
+      expiry: `${month}/${year}`,
+      ...(code !== '' ? { securityCode: code } : {}),
+    };
   }
 }
 

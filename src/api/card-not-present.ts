@@ -267,7 +267,7 @@ export const CNP_SCHEMAS: Record<string, Schema> = {
         type: 'object',
         required: ['maskedPan'],
         properties: {
-          maskedPan: { ...str, description: 'First 6 and last 4 digits, as the host echoed them.' },
+          maskedPan: { ...str, description: 'First 6 and last 4 digits at most, masked where the card was read.' },
           brand: str,
         },
       },

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isOmniposError, PAYMENT_KINDS } from '../core/index.js';
+import { CARD_NOT_PRESENT_KINDS } from '../config/index.js';
 import {
   DAY_BRAND_PATTERN,
   DAY_METHODS,
@@ -112,7 +113,7 @@ const brand = {
   type: 'string',
   pattern: DAY_BRAND_PATTERN,
   description:
-    "A card sale's brand as the acquirer's `BrandId` of the initialization tables (digits, as the payment's `card.brandId`; its `fiscal.cardBrandName` names it and `fiscal.cardBrand` gives the NFC-e `tBand`, which this is not); `wallet` a wallet QR sale; `pix` a Pix; `unknown` when the row names none.",
+    "A card sale's brand as the acquirer's `BrandId` of the initialization tables (digits, as the payment's `card.brandId`; its `fiscal.cardBrandName` names it and `fiscal.cardBrand` gives the NFC-e `tBand`, which this is not); `wallet` a wallet QR sale; `pix` a Pix; a card-not-present sale's scheme as its host names it (letters: `Visa`, `Master`; the webservice 1.5's `visa`); `unknown` when the row names none.",
 };
 const product = {
   type: 'string',
@@ -138,6 +139,11 @@ const line: Schema = {
     charged: int,
     voidOf: str,
     paymentId: str,
+    backend: {
+      type: 'string',
+      enum: [...CARD_NOT_PRESENT_KINDS],
+      description: 'A card-not-present sale: the host it went to (`cardNotPresent.kind`).',
+    },
     createdAt: str,
   },
   required: [
@@ -198,6 +204,12 @@ export const DAY_SCHEMAS: Record<string, Schema> = {
             ...groups,
             propertyNames: { pattern: DAY_PRODUCT_PATTERN },
             description: 'By `product` (see the lines).',
+          },
+          byBackend: {
+            ...groups,
+            propertyNames: { enum: [...CARD_NOT_PRESENT_KINDS] },
+            description:
+              "The card-not-present sales by the host they went to (the lines' `backend`); present when the day has one. They are counted in `net`, `byMethod` and `byBrand` beside the card-present sales.",
           },
         },
         required: [

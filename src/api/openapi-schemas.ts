@@ -60,6 +60,11 @@ export const SCHEMAS: Record<string, Schema> = {
           inputMode: str,
           brandId: { type: ['integer', 'string'] },
           productId: { type: ['integer', 'string'] },
+          brand: {
+            ...str,
+            description:
+              "A card-not-present sale: the scheme as its host names it (the JSON API's `Visa`, `Master`…; the webservice 1.5's `visa`, `mastercard`…).",
+          },
         },
         required: ['maskedPan'],
         additionalProperties: false,

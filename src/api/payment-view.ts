@@ -67,7 +67,7 @@ function cnpView(entry: JournalEntry): Record<string, unknown> {
     confirmation: 'auto',
     ...(d.paymentId ? { paymentId: d.paymentId } : {}),
     ...(d.authorizationCode ? { authorizationCode: d.authorizationCode } : {}),
-    ...(d.maskedNumber ? { card: { maskedPan: d.maskedNumber } } : {}),
+    ...(d.maskedNumber ? { card: { maskedPan: d.maskedNumber, ...(d.brand ? { brand: d.brand } : {}) } } : {}),
     ...(d.capturedAmount !== undefined ? { capturedAmount: d.capturedAmount } : {}),
     ...(d.voidedAmount !== undefined ? { voidedAmount: d.voidedAmount } : {}),
     ...(d.reason ? { reason: d.reason } : {}),

@@ -6,7 +6,14 @@ export {
   type Config,
   type LoadOptions,
 } from './load.js';
-export { ConfigSchema, Environment, configJsonSchema, type ConfigValues, type ConfigInput } from './schema.js';
+export {
+  CARD_NOT_PRESENT_KINDS,
+  ConfigSchema,
+  Environment,
+  configJsonSchema,
+  type ConfigValues,
+  type ConfigInput,
+} from './schema.js';
 export {
   ACQUIRER_KINDS,
   acquirerKeys,

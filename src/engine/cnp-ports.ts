@@ -24,6 +24,11 @@ export interface TypedCard {
   securityCode?: string;
   /** The scheme's name as the backend's host spells it (the BIN lookup tells it before the sale). */
   brand: string;
+  /**
+   * First 6 and last 4 digits at most (PCI DSS 3.4), computed where the card is read (the reader's
+   * `TypedDigits`): what the journal keeps of the number; absent on a card built by hand, masked alike.
+   */
+  maskedNumber?: string;
 }
 
 export interface CnpSaleRequest {
@@ -201,7 +206,8 @@ export interface CardNotPresentBackend {
 }
 
 /** What the pinpad's keys give of a card not present: the number, the expiry and the security code. */
-export type TypedDigits = Pick<TypedCard, 'number' | 'expiry' | 'securityCode'>;
+/** What the reader hands over: the digits for the one request, and the masked number that may be kept. */
+export type TypedDigits = Pick<TypedCard, 'number' | 'expiry' | 'securityCode'> & { maskedNumber: string };
 
 /**
  * Where a card not present is typed: the pinpad's keyboard (GCD, never the cash register's), its

@@ -82,6 +82,7 @@ export abstract class MachineOwner<
       reason: delivery.reason,
       ...(delivery.late ? { late: true } : {}),
       ...(delivery.refused ? { refused: true } : {}),
+      ...(delivery.shown ? { shown: delivery.shown } : {}),
     });
   }
 

@@ -18,6 +18,8 @@ export type DeliveredInput = {
   late?: boolean;
   /** A refund the provider refused (a Pix refund): an alarm of its own. */
   refused?: boolean;
+  /** What the settling query showed the sale as (`Delivery.shown`). */
+  shown?: Delivery['shown'];
 };
 
 /** The receipt step: begin printing, the receipt's result, the cash register's deadline passing. */

@@ -29,6 +29,11 @@ export interface Delivery {
    * forwarder raises ORDER_ID_SHARED, once per order id, whatever the attempt decided.
    */
   sharedOrderId?: string;
+  /**
+   * What the query that settled it showed the sale as, where the machine's next state depends on it
+   * (a partial void's query showing the sale voided whole: `cnp.void (part)` `voided-whole`).
+   */
+  shown?: HostSaleState;
 }
 
 /**

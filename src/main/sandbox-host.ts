@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { Config } from '../config/index.js';
 import type { Logger } from '../core/log/index.js';
 import type { RunningSandbox } from '../sandbox/index.js';
+import type { Db } from '../store/index.js';
 import { sandboxListenOptions } from '../factory/index.js';
 import type { Held } from './held.js';
 
@@ -22,6 +23,7 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]']);
 async function startWebservice15(
   config: Config,
   controlsPort: number,
+  db: Db,
 ): Promise<{ url: string; close: () => Promise<void> } | undefined> {
   const cnp = config.values.cardNotPresent;
   if (cnp?.kind !== 'webservice15') return undefined;
@@ -29,7 +31,8 @@ async function startWebservice15(
   if (!LOOPBACK.has(configured.hostname)) return undefined;
   const { listenWs15 } = await import('../sandbox/index.js');
   const port = controlsPort === 0 || configured.port === '' ? 0 : Number(configured.port);
-  const running = await listenWs15({ port });
+  // Its transactions in the sandbox's own file, beside the e-commerce host's: a restart forgets nothing.
+  const running = await listenWs15({ port, db });
   const listener = new URL(running.url);
   return { url: `${listener.protocol}//${listener.host}${configured.pathname}`, close: () => running.close() };
 }
@@ -62,7 +65,7 @@ export async function startEmbeddedSandbox(
     const options = sandboxListenOptions(config, sandboxPort);
     let ws15: Awaited<ReturnType<typeof startWebservice15>> = undefined;
     try {
-      ws15 = await startWebservice15(config, options.port ?? 0);
+      ws15 = await startWebservice15(config, options.port ?? 0, host.ctx.db);
       const running = await listenSandbox(host, options);
       // Where it listens, for `omnipos sandbox credentials` and `omnipos wallet pay` (ports moved: sandbox.port 0).
       const forget = recordInUse(path.join(values.stateDir, 'sandbox'), running);
@@ -71,7 +74,9 @@ export async function startEmbeddedSandbox(
         ...(ws15 ? { webservice15Url: ws15.url } : {}),
         close: async () => {
           forget();
-          await Promise.all([running.close(), ws15?.close()]);
+          // The webservice 1.5 listener first: its messages write to the sandbox's database, closed with the host.
+          await ws15?.close();
+          await running.close();
         },
       };
     } catch (e) {

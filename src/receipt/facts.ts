@@ -24,6 +24,8 @@ export interface ReceiptFacts {
   nsu?: string;
   /** As the pinpad gave it; printed as first 6 and last 4 at most. */
   maskedPan?: string;
+  /** The scheme's name, printed under the title (a card-not-present sale's, as its host names it). */
+  brand?: string;
   cvm?: 'pin' | 'signature' | 'none';
   hostReceipt?: {
     fields: { field: string; label: string; content: string }[];
@@ -55,6 +57,7 @@ export function receiptSourceOf(
     ...(f.authorizationCode ? { authorizationCode: f.authorizationCode } : {}),
     ...(f.nsu ? { nsu: f.nsu } : {}),
     ...(f.maskedPan ? { maskedPan: f.maskedPan } : {}),
+    ...(f.brand ? { brand: f.brand } : {}),
     ...(f.cvm ? { cvm: f.cvm } : {}),
     ...(options.reprint ? { reprint: true } : {}),
   };

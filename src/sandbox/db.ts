@@ -159,6 +159,12 @@ export const SANDBOX_MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 6,
+    name: 'webservice 1.5 transactions',
+    // The host model's transactions (webservice15/store.ts): the card as its keyed digest, never the number.
+    up: `CREATE TABLE ws15_transactions (tid TEXT PRIMARY KEY, body TEXT NOT NULL);`,
+  },
 ];
 
 export function openSandboxDatabase(file: string, log?: Logger): Db {

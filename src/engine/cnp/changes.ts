@@ -1,6 +1,7 @@
 import type { MachineStep } from '../owner-deps.js';
 import type { CnpChangeOutcome } from '../cnp-ports.js';
 import type { DeliveredInput } from '../machine-vocabulary.js';
+import type { HostSaleState } from '../ports.js';
 import { undoSettled } from '../undo-settled.js';
 import type { CnpChange, CnpEffect, CnpSaleData, CnpState, CnpStateName } from './types.js';
 
@@ -35,11 +36,17 @@ function what(c: CnpChange): string {
   return c.op === 'capture' ? `capture${part}` : `void${part}`;
 }
 
-/** `authorized` → `capturing`; `authorized` or `captured` → `voiding` (the engine checked the host's rules first). */
+/**
+ * `authorized` → `capturing`; `authorized`, `captured` or `needs-refund` (charged: the void that gives
+ * it back) → `voiding` (the engine checked the host's rules first).
+ */
 export function changeAsked(state: CnpState, change: CnpChange): Step | undefined {
   if (change.op === 'capture' && state.name === 'authorized')
     return go(state, 'capturing', 'capture asked', { change, reason: undefined });
-  if (change.op === 'void' && (state.name === 'authorized' || state.name === 'captured'))
+  if (
+    change.op === 'void' &&
+    (state.name === 'authorized' || state.name === 'captured' || state.name === 'needs-refund')
+  )
     return go(state, 'voiding', 'void asked', { change, reason: undefined });
   return undefined;
 }
@@ -61,9 +68,11 @@ function applied(
   if (shown.whole)
     return go(state, 'voided', input, {
       ...ended,
-      ...(c.from === 'captured' ? { voidedAmount: captured } : {}),
+      ...(c.from !== 'authorized' ? { voidedAmount: captured } : {}),
     });
-  return go(state, 'captured', input, { ...ended, voidedAmount: (d.voidedAmount ?? 0) + (c.amount ?? 0) });
+  // A part given back of a sale whose whole void did not take: the rest is still owed (`needs-refund`).
+  const rest = c.from === 'needs-refund' ? c.from : 'captured';
+  return go(state, rest, input, { ...ended, voidedAmount: (d.voidedAmount ?? 0) + (c.amount ?? 0) });
 }
 
 /** The outbox task that settles a change whose answer was lost. */
@@ -72,12 +81,17 @@ function settlement(c: CnpChange): CnpEffect {
   return c.amount === undefined ? { kind: 'outbox.cnp-undo' } : { kind: 'outbox.cnp-void-part' };
 }
 
+/** The host shows the sale voided whole (ecom:7375-7376 10, 11; the webservice's 9): nothing charged. */
+function voidedWhole(shown: HostSaleState | undefined): boolean {
+  return shown === 'undone' || shown === 'cancelled';
+}
+
 /** The capture's or void's own answer. */
 export function changeAnswered(state: CnpState, o: CnpChangeOutcome): Step | undefined {
   const c = state.data.change;
   if (!c) return undefined;
   if (o.kind === 'done') {
-    const whole = o.state === 'undone' || o.state === 'cancelled';
+    const whole = voidedWhole(o.state);
     return applied(
       state,
       c,
@@ -116,15 +130,17 @@ export function changeDelivered(state: CnpState, input: DeliveredInput): Step | 
     );
   }
   if (c.amount === undefined) {
-    // A whole void is the sale's undo race: done → voided; otherwise the sale stays charged.
+    // A whole void is the sale's undo race, ended as the card sale's (undo-settled.ts): done → voided;
+    // too late → `needs-refund` with NEEDS_REFUND; given up → back where it was, with UNDO_DEAD_LETTER.
     const end = undoSettled(input, sale);
     if (end.to === 'undone') return applied(state, c, { whole: true }, 'void settled');
+    const to = end.to === 'needs-refund' ? end.to : c.from;
     const reason = `the void did not take: ${end.reason}`;
     return end.alarm
-      ? go(state, c.from, `void ${end.to}`, { ...ended, reason }, end.alarm)
-      : go(state, c.from, `void ${end.to}`, { ...ended, reason });
+      ? go(state, to, `void ${end.to}`, { ...ended, reason }, end.alarm)
+      : go(state, to, `void ${end.to}`, { ...ended, reason });
   }
-  if (input.action === 'done') return applied(state, c, { whole: false }, 'void settled');
+  if (input.action === 'done') return applied(state, c, { whole: voidedWhole(input.shown) }, 'void settled');
   return go(
     state,
     c.from,

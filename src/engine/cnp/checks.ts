@@ -63,9 +63,10 @@ export function checkChange(
       throw new OmniposError('NOT_ALLOWED', `a pre-authorization is voided whole (${rules.sources.partialVoid})`);
     return { op, from: 'authorized' };
   }
-  if (state.name !== 'captured')
+  // A sale whose void did not take (`needs-refund`) is still captured at the host: voided as one.
+  if (state.name !== 'captured' && state.name !== 'needs-refund')
     throw new OmniposError('NOT_ALLOWED', `only a pre-authorized or captured sale is voided: ${sale}`);
   const left = remaining(state);
   amountOk(amount, left, 'the void amount');
-  return { op, from: 'captured', ...(amount !== undefined && amount !== left ? { amount } : {}) };
+  return { op, from: state.name, ...(amount !== undefined && amount !== left ? { amount } : {}) };
 }

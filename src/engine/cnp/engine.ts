@@ -121,11 +121,13 @@ export class CnpEngine extends MachineOwner<CnpStateName, CnpSaleData, CnpInput,
       this.emit({ type: 'prompt', kind: 'cnp', id: NO_ROW_YET, prompt, text, ...(key ? { idempotencyKey: key } : {}) });
     return this.#begin(request, options, async () => {
       const typed = typeof card === 'function' ? await card(onPrompt) : card;
+      // What the row keeps of the card from the start, whatever the host echoes (the webservice 1.5 echoes none).
+      const shown = { maskedNumber: typed.maskedNumber ?? maskPanDigits(typed.number), brand: typed.brand };
       return {
         send: (merchantOrderId) =>
           this.#d.host.sale({ ...request, merchantOrderId, amountCents: request.amount, card: typed }),
-        known: {},
-        typed: { maskedNumber: maskPanDigits(typed.number), brand: typed.brand },
+        known: shown,
+        typed: shown,
       };
     });
   }
@@ -393,6 +395,9 @@ export class CnpEngine extends MachineOwner<CnpStateName, CnpSaleData, CnpInput,
       paymentType: 'credit',
       amount: state.data.request.amount,
       installments: state.data.request.installments,
+      ...(state.data.authorizationCode ? { authorizationCode: state.data.authorizationCode } : {}),
+      ...(state.data.maskedNumber ? { maskedPan: state.data.maskedNumber } : {}),
+      ...(state.data.brand ? { brand: state.data.brand } : {}),
     };
   }
 

@@ -32,8 +32,12 @@ export interface CnpSaleData {
   /** When the request was about to leave (ISO): the undo race's window counts from here. */
   sentAt: string;
   paymentId?: string;
-  /** The masked number the host echoed (first 6, last 4): never the number typed. */
+  /**
+   * First 6 and last 4 digits at most: the typed card's (masked where it was read) or the saved card's,
+   * journaled with the row; the host's echo when it gives one (the JSON API's). Never the number typed.
+   */
   maskedNumber?: string;
+  /** The scheme as the backend's host names it (the cash register's, the BIN lookup's, or the saved card's). */
   brand?: string;
   authorizationCode?: string;
   /** The saved card sold by (a reference: the token is never journaled), or the one this sale saved. */
@@ -57,7 +61,7 @@ export interface CnpChange {
   /** Cents; absent: the whole (what is authorized, or what remains captured). */
   amount?: number;
   /** The state it was asked in, and goes back to when the host refuses it. */
-  from: 'authorized' | 'captured';
+  from: 'authorized' | 'captured' | 'needs-refund';
   /** When it was about to leave (ISO): its undo race's day, and its own outbox task's key. */
   sentAt: string;
 }

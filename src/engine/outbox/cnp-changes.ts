@@ -78,7 +78,11 @@ export async function attemptCnpVoidPart(
   const q = await port.query(task.paymentId);
   const answer = partAnswer(q, task);
   const rule = decide(CNP_VOID_PART, answer);
-  if (rule.decision === 'done') return { delivery: { action: 'done', reason: `${answer}: ${rule.why}` } };
+  // What the host shows decides the row's state (applied: captured for the rest; voided whole: voided).
+  if (rule.decision === 'done')
+    return {
+      delivery: { action: 'done', reason: `${answer}: ${rule.why}`, ...(q.kind === 'found' ? { shown: q.state } : {}) },
+    };
   if (rule.decision !== 'visibility')
     return { delivery: { action: 'retry', reason: q.kind === 'unknown' ? `query: ${q.reason}` : rule.why } };
   const v = notFoundVerdict(task.sentAt, now, task.notShownAfterWindow, visibilityOf(options), 'the void');

@@ -22,7 +22,7 @@ export const CNP_VOID_PART: Table<PartialVoidAnswer> = {
   },
   'voided-whole': {
     decision: 'done',
-    why: 'voided whole at the host: nothing more is charged',
+    why: 'voided whole at the host: nothing more is charged (the row ends voided, as the host shows it)',
     source: 'ecom:7375-7376 (10, 11); ws15:1460 ("9 – Cancelada")',
   },
   'not-shown': {

@@ -1,6 +1,7 @@
 import type { Clock, Logger } from '../../core/index.js';
 import { nextDailyClose } from '../../engine/index.js';
 import type { Journal, JournalEntry, Outbox } from '../../store/index.js';
+import { cnpChargedCents } from '../day/lines.js';
 import { conditions, engineAlarmKey, type AlarmSnapshot, type AlarmThresholds } from './conditions.js';
 import type { Alarm, Condition } from './types.js';
 import type { WebhookSender } from './webhook.js';
@@ -140,7 +141,8 @@ export class AlarmMonitor {
           id: e.id,
           kind: e.kind,
           merchantOrderId: e.merchantOrderId,
-          amount: e.amount - (this.#o.voided?.(e.id) ?? 0),
+          // A card-not-present sale's own row says what was voided of it.
+          amount: e.kind === 'cnp' ? cnpChargedCents(e) : e.amount - (this.#o.voided?.(e.id) ?? 0),
         }))
         .filter((e) => e.amount > 0),
       printer: this.#o.printer?.(),

@@ -23,9 +23,11 @@ export type DayOutcome = (typeof DAY_OUTCOMES)[number];
 /**
  * The report's `brand` vocabulary: a card sale's brand is the acquirer's `BrandId` from the
  * initialization tables (`Products[].BrandId`, digits; not the NFC-e `tBand`, which a payment's
- * `fiscal.cardBrand` gives), `wallet` a wallet QR sale, `pix` a Pix, `unknown` a row that names none.
+ * `fiscal.cardBrand` gives), `wallet` a wallet QR sale, `pix` a Pix, a card-not-present sale's the
+ * scheme as its host names it (letters: `Visa`, `Master`; the webservice 1.5's `visa`), `unknown` a
+ * row that names none.
  */
-export const DAY_BRAND_PATTERN = '^([0-9]+|wallet|pix|unknown)$';
+export const DAY_BRAND_PATTERN = '^([0-9]+|wallet|pix|unknown|[A-Za-z]{2,20})$';
 /**
  * The report's `product` vocabulary: a card sale's `ProductId` from the initialization tables (digits),
  * a wallet QR sale's modality (`credit`, `debit`), `pix`, or `unknown`.
@@ -63,6 +65,8 @@ export interface DayLine {
   /** The sale a void belongs to, when its data names it. */
   voidOf?: string;
   paymentId?: string;
+  /** A card-not-present sale: the host it went to (`ecommerce`, `webservice15`). */
+  backend?: string;
   createdAt: string;
 }
 
@@ -141,6 +145,11 @@ function str(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : typeof v === 'number' && Number.isFinite(v) ? String(v) : undefined;
 }
 
+/** A scheme's name as a host spells it (letters only), as the report's brand vocabulary takes it. */
+function brandName(v: unknown): string | undefined {
+  return typeof v === 'string' && /^[A-Za-z]{2,20}$/.test(v) ? v : undefined;
+}
+
 function rec(v: unknown): Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 }
@@ -167,6 +176,7 @@ const DAY_FACTS: Readonly<
       state: string,
       request: Record<string, unknown>,
       card: Record<string, unknown>,
+      data: Record<string, unknown>,
     ) => { method: string; brand: string; product: string; outcome: DayOutcome }
   >
 > = {
@@ -183,9 +193,23 @@ const DAY_FACTS: Readonly<
     outcome: QR[state] ?? 'in-progress',
   }),
   pix: (state) => ({ method: 'pix', brand: 'pix', product: 'pix', outcome: PIX[state] ?? 'in-progress' }),
-  // Credit only; the host's brand is a name, not the tables' BrandId: the kind tells it apart.
-  cnp: (state) => ({ method: 'credit', brand: 'unknown', product: 'credit', outcome: CNP[state] ?? 'in-progress' }),
+  // Credit only; the host's brand is a name (the row's), not the tables' BrandId.
+  cnp: (state, _request, _card, data) => ({
+    method: 'credit',
+    brand: brandName(data.brand) ?? 'unknown',
+    product: 'credit',
+    outcome: CNP[state] ?? 'in-progress',
+  }),
 };
+
+/** The card-not-present states charged by what was captured less what was voided (a part voided, or a void that did not take). */
+const CNP_CHARGED_STATES: ReadonlySet<string> = new Set(['captured', 'needs-refund']);
+
+/** What a captured card-not-present row charges, cents: what was captured (a part, or all) less what was voided. */
+export function cnpChargedCents(entry: JournalEntry): number {
+  const d = rec(entry.data);
+  return (cents(d.capturedAmount) ?? entry.amount) - (cents(d.voidedAmount) ?? 0);
+}
 
 /**
  * One journal row as a line of the day. `saleOf` finds a void's sale (for its method, brand and
@@ -205,6 +229,7 @@ export function dayLine(
     state: entry.state,
     createdAt: entry.createdAt,
     ...(str(d.paymentId) ? { paymentId: str(d.paymentId) as string } : {}),
+    ...(entry.kind === 'cnp' && str(d.backend) ? { backend: str(d.backend) as string } : {}),
   };
   if (entry.kind === 'void') {
     const amount = cents(d.voidAmount) ?? cents(d.amount) ?? entry.amount;
@@ -227,12 +252,8 @@ export function dayLine(
       ...(sale ? { voidOf: sale.merchantOrderId } : ref.merchantOrderId ? { voidOf: ref.merchantOrderId } : {}),
     };
   }
-  const { method, brand, product, outcome } = DAY_FACTS[entry.kind](entry.state, request, card);
-  // A card-not-present sale captured in part, or voided in part, charges what was captured less what was voided.
-  const amount =
-    entry.kind === 'cnp' && entry.state === 'captured'
-      ? (cents(d.capturedAmount) ?? entry.amount) - (cents(d.voidedAmount) ?? 0)
-      : entry.amount;
+  const { method, brand, product, outcome } = DAY_FACTS[entry.kind](entry.state, request, card, d);
+  const amount = CNP_CHARGED_STATES.has(entry.state) && entry.kind === 'cnp' ? cnpChargedCents(entry) : entry.amount;
   return {
     ...base,
     method,

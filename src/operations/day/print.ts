@@ -84,6 +84,8 @@ export function dayReportDocument(
   groupLines('POR MEIO', report.totals.byMethod, (k) => METHOD[k] ?? k.toUpperCase());
   groupLines('POR BANDEIRA', report.totals.byBrand, (k) => (/^\d+$/.test(k) ? `BANDEIRA ${k}` : k.toUpperCase()));
   groupLines('POR PRODUTO', report.totals.byProduct, (k) => (/^\d+$/.test(k) ? `PRODUTO ${k}` : k.toUpperCase()));
+  // The card-not-present sales (counted above with the card-present ones) by the host they went to.
+  if (report.totals.byBackend) groupLines('SEM CARTAO PRESENTE', report.totals.byBackend, (k) => k.toUpperCase());
   rule();
   text('SITUACAO', { bold: true });
   if (Object.keys(report.counts.byOutcome).length === 0) text('  (nenhuma operacao)');

@@ -63,6 +63,8 @@ export interface DayReport {
     byMethod: Record<string, DayGroup>;
     byBrand: Record<string, DayGroup>;
     byProduct: Record<string, DayGroup>;
+    /** The card-not-present sales by the host they went to; present when the day has one. */
+    byBackend?: Record<string, DayGroup>;
   };
   lines: DayLine[];
   /**
@@ -112,6 +114,7 @@ export function buildDayReport(o: {
   const byMethod: Record<string, DayGroup> = {};
   const byBrand: Record<string, DayGroup> = {};
   const byProduct: Record<string, DayGroup> = {};
+  const byBackend: Record<string, DayGroup> = {};
   const sum = { sales: 0, voids: 0, undone: 0, refunded: 0, declined: 0, needsRefund: 0 };
   let sales = 0;
   let voids = 0;
@@ -127,6 +130,7 @@ export function buildDayReport(o: {
       add(byMethod, line.method, line);
       add(byBrand, line.brand, line);
       add(byProduct, line.product, line);
+      if (line.backend !== undefined) add(byBackend, line.backend, line);
       if (line.kind === 'void') sum.voids += line.amount;
       else sum.sales += line.amount;
     }
@@ -159,6 +163,7 @@ export function buildDayReport(o: {
       byMethod: sorted(byMethod),
       byBrand: sorted(byBrand),
       byProduct: sorted(byProduct),
+      ...(Object.keys(byBackend).length > 0 ? { byBackend: sorted(byBackend) } : {}),
     },
     lines: [...o.lines],
   };

@@ -5,6 +5,8 @@ import { ERRO, Ws15Refusal } from './erros.js';
 import { erroReply, tokenReply, transacaoReply, type Ws15Transaction } from './replies.js';
 import { amountAuthorizes, directEci, MIN_INSTALLMENT_CENTS, TEST_STORE, testCard } from './test-data.js';
 import { validateMessage } from './validate.js';
+import { Ws15Transactions, ws15Secret } from './store.js';
+import type { Db } from '../db.js';
 
 /**
  * The webservice 1.5's host model: one message in (already decoded), one answer out, as the manual
@@ -14,6 +16,8 @@ import { validateMessage } from './validate.js';
  */
 export interface Ws15HostOptions {
   now?: () => Date;
+  /** The sandbox's database: the transactions kept there (store.ts); absent, in memory only. */
+  db?: Db;
   /** More stores than the manual's test store (ws15:1528), e.g. a test's own. */
   stores?: readonly { affiliation: string; key: string }[];
 }
@@ -22,14 +26,16 @@ export class Ws15Host {
   readonly now: () => Date;
   readonly #stores: readonly { affiliation: string; key: string }[];
   /** Per host: the key of `pan` and of the tokens (the same card gives the same token, ws15:987). */
-  readonly #secret = randomBytes(32);
-  readonly transactions = new Map<string, Ws15Transaction>();
+  readonly #secret: Buffer;
+  readonly transactions: Ws15Transactions;
   /** token → the card it stands for, and the store it belongs to (ws15:986). */
   readonly tokens = new Map<string, { affiliation: string; number: string; bandeira?: string }>();
 
   constructor(options: Ws15HostOptions = {}) {
     this.now = options.now ?? (() => new Date());
     this.#stores = [TEST_STORE, ...(options.stores ?? [])];
+    this.#secret = ws15Secret(options.db);
+    this.transactions = new Ws15Transactions(options.db);
   }
 
   /** The answer's XML text for one message. */
@@ -50,6 +56,8 @@ export class Ws15Host {
     } catch (e) {
       if (e instanceof Ws15Refusal) return erroReply(ERRO[e.erro].code, e.message);
       throw e;
+    } finally {
+      this.transactions.flush();
     }
   }
 

@@ -29,7 +29,13 @@ describe('a card not present typed on the pinpad (GCD)', () => {
     const { virtual, pinpad, shown } = await setup();
     for (const k of ['4111111111111111', '07', '2031', '918']) virtual.engine.type(k);
     const typed = await new PinpadTypedCardReader(pinpad).read();
-    expect(typed).toEqual({ number: '4111111111111111', expiry: '07/2031', securityCode: '918' });
+    // The masked number is made where the card is read: first 6 and last 4 (PCI DSS 3.4).
+    expect(typed).toEqual({
+      number: '4111111111111111',
+      maskedNumber: '411111******1111',
+      expiry: '07/2031',
+      securityCode: '918',
+    });
     // The specification's texts for the indexes we send (§3.3.8 table, as the virtual pinpad transcribes it).
     expect(shown).toEqual([
       'DIGITE NÚMERO DO CARTÃO',
@@ -43,7 +49,11 @@ describe('a card not present typed on the pinpad (GCD)', () => {
   it('an empty security code: the card has none', async () => {
     const { virtual, pinpad } = await setup();
     for (const k of ['4111111111111111', '12', '2030', '']) virtual.engine.type(k);
-    expect(await new PinpadTypedCardReader(pinpad).read()).toEqual({ number: '4111111111111111', expiry: '12/2030' });
+    expect(await new PinpadTypedCardReader(pinpad).read()).toEqual({
+      number: '4111111111111111',
+      maskedNumber: '411111******1111',
+      expiry: '12/2030',
+    });
   });
 
   it('a wrong check digit is refused before the expiry is asked', async () => {

@@ -79,7 +79,7 @@ function terminal(options: { timeoutMs?: number; clock?: Clock } = {}) {
         .map((e) => ({ kind: e.kind, amount: e.amount }))
     );
   };
-  return { journal, outbox, engine, settle, preauth, ledger };
+  return { journal, outbox, engine, settle, preauth, ledger, client };
 }
 
 const card = {
@@ -205,6 +205,20 @@ describe('a pre-authorization captured and voided through the engine, on the e-c
     await t.settle();
     expect(t.journal.get(id)).toMatchObject({ state: 'captured', data: { voidedAmount: 1790 } });
     expect((await t.ledger(id)).map((e) => e.kind)).toEqual(['card-captured', 'card-partly-voided']);
+  });
+
+  it('a partial void whose answer was lost, then the rest voided at the host: the query shows it voided whole, the row ends voided', async () => {
+    const t = terminal({ timeoutMs: 1500 });
+    const id = await t.preauth(7810);
+    await t.engine.capture(id);
+    await h.fault('ecommerceSaleVoid', { drop: true });
+    expect((await t.engine.void(id, 810)).entry.state).toBe('voiding');
+    // What remains voided elsewhere (the merchant's back office): the host shows Status 10 (ecom:7375).
+    const paymentId = (t.journal.get(id)!.data as { paymentId: string }).paymentId;
+    expect(await t.client.voidSale(paymentId, 7000)).toMatchObject({ Status: 10 });
+    await t.settle();
+    expect(t.journal.get(id)).toMatchObject({ state: 'voided', data: { voidedAmount: 7810 } });
+    expect(t.outbox.depth().pending).toBe(0);
   });
 
   it('a partial void lost before it reached the host: not sent again; still open before the close of its day', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { cnpTransition } from '../../../../src/engine/cnp/machine.js';
+import { undoSettled } from '../../../../src/engine/undo-settled.js';
 import type { CnpChange, CnpState, CnpStateName } from '../../../../src/engine/cnp/types.js';
 
 /**
@@ -78,19 +79,51 @@ describe('the capture and void of a card-not-present sale', () => {
     });
   });
 
-  it('settled by the outbox: a capture the host shows voided is a dead letter; a whole void too late stays charged with NEEDS_REFUND', () => {
+  it('settled by the outbox: a capture the host shows voided is a dead letter; a whole void too late ends needs-refund with NEEDS_REFUND', () => {
     const capturing = row('capturing', { change: change('capture', 'authorized') });
     const dead = step(capturing, { kind: 'delivered', action: 'dead-letter', reason: 'the host shows it undone' });
     expect(dead.state.name).toBe('dead-letter');
     expect(dead.effects).toEqual([expect.objectContaining({ kind: 'alarm', code: 'CONFIRM_DEAD_LETTER' })]);
     const whole = row('voiding', { change: change('void', 'captured') });
     const late = step(whole, { kind: 'delivered', action: 'needs-refund', reason: 'still paid after the close' });
-    expect(late.state.name).toBe('captured');
-    expect(late.effects).toEqual([expect.objectContaining({ kind: 'alarm', code: 'NEEDS_REFUND' })]);
+    // The card sale's own end of the race (undo-settled.ts): the same state and the same alarm.
+    const cardSale = undoSettled(
+      { kind: 'delivered', action: 'needs-refund', reason: 'still paid after the close' },
+      's',
+    );
+    expect(late.state.name).toBe(cardSale.to);
+    expect(late.state.name).toBe('needs-refund');
+    expect(late.state.data.change).toBeUndefined();
+    expect(late.effects).toEqual([expect.objectContaining({ kind: 'alarm', code: cardSale.alarm?.code })]);
+    const given = step(whole, { kind: 'delivered', action: 'dead-letter', reason: 'gave up' });
+    expect([given.state.name, given.effects]).toEqual([
+      'captured',
+      [expect.objectContaining({ kind: 'alarm', code: 'UNDO_DEAD_LETTER' })],
+    ]);
     expect(step(whole, { kind: 'delivered', action: 'done', reason: 'Status 10' }).state.name).toBe('voided');
-    const part = row('voiding', { change: change('void', 'captured', 500) });
+    const part = row('voiding', { capturedAmount: 6000, change: change('void', 'captured', 500) });
+    // The query decides the row's state from what the host shows (`cnp.void (part)`).
+    const applied = step(part, { kind: 'delivered', action: 'done', reason: 'applied', shown: 'approved' });
+    expect(applied.state).toMatchObject({ name: 'captured', data: { voidedAmount: 500 } });
+    const voidedWhole = step(part, { kind: 'delivered', action: 'done', reason: 'voided-whole', shown: 'undone' });
+    expect(voidedWhole.state).toMatchObject({ name: 'voided', data: { voidedAmount: 6000 } });
     const notShown = step(part, { kind: 'delivered', action: 'dead-letter', reason: 'never shown' });
     expect(notShown.state).toMatchObject({ name: 'captured', data: { reason: 'never shown' } });
     expect(notShown.effects).toEqual([expect.objectContaining({ kind: 'alarm', code: 'DEAD_LETTER' })]);
+  });
+
+  it('a sale in needs-refund is voided as a captured one: whole → voided; a part leaves it needs-refund for the rest; refused, back', () => {
+    const owed = row('needs-refund', { capturedAmount: 6000, voidedAmount: 1000 });
+    const asked = step(owed, { kind: 'change', change: change('void', 'needs-refund') });
+    expect(asked.state.name).toBe('voiding');
+    expect(
+      step(asked.state, { kind: 'changed', outcome: { kind: 'done', state: 'cancelled', detail: 'Status 11' } }).state,
+    ).toMatchObject({ name: 'voided', data: { voidedAmount: 6000 } });
+    const part = step(owed, { kind: 'change', change: change('void', 'needs-refund', 2000) }).state;
+    expect(
+      step(part, { kind: 'changed', outcome: { kind: 'done', state: 'approved', detail: 'Status 2' } }).state,
+    ).toMatchObject({ name: 'needs-refund', data: { voidedAmount: 3000 } });
+    const refused = step(part, { kind: 'changed', outcome: { kind: 'refused', code: '309', detail: 'HTTP 400' } });
+    expect(refused.state.name).toBe('needs-refund');
   });
 });

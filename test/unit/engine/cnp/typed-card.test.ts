@@ -4,7 +4,13 @@ import { typedCardOf, type CardProduct, type TypedCardReader } from '../../../..
 
 /** The phone order's card: typed digits, and the brand from the cash register or the BIN lookup. */
 const reader: TypedCardReader = {
-  read: () => Promise.resolve({ number: '4111111111111111', expiry: '07/2031', securityCode: '918' }),
+  read: () =>
+    Promise.resolve({
+      number: '4111111111111111',
+      maskedNumber: '411111******1111',
+      expiry: '07/2031',
+      securityCode: '918',
+    }),
 };
 
 const product = (over: Partial<CardProduct> = {}): CardProduct => ({
@@ -34,6 +40,7 @@ describe('typedCardOf', () => {
     const backend = lookup(product());
     await expect(typedCardOf(reader, backend, { holder: 'ANA SILVA', brand: 'Master' })).resolves.toEqual({
       number: '4111111111111111',
+      maskedNumber: '411111******1111',
       expiry: '07/2031',
       securityCode: '918',
       holder: 'ANA SILVA',

@@ -90,6 +90,8 @@ describe('DayBook: card-not-present pre-authorizations', () => {
     const today = cnp('2611200002', 'authorized');
     cnp('2611200003', 'captured', { capturedAmount: 6000, voidedAmount: 1500 });
     cnp('2611200004', 'voided');
+    // A whole void that did not take (the card sale's needs-refund): still charged by what remains.
+    cnp('2611200005', 'needs-refund', { capturedAmount: 6000, voidedAmount: 1000 });
     const report = book.report();
     expect(report.preAuthorizationsOpen).toEqual([
       expect.objectContaining({ id: yesterday.id, merchantOrderId: '2611190001', amount: 10_000, state: 'authorized' }),
@@ -99,7 +101,9 @@ describe('DayBook: card-not-present pre-authorizations', () => {
       ['2611200002', 'approved', 10_000],
       ['2611200003', 'confirmed', 4500],
       ['2611200004', 'cancelled', 0],
+      ['2611200005', 'needs-refund', 5000],
     ]);
-    expect(report.totals.net).toBe(14_500);
+    expect(report.totals.needsRefundAmount).toBe(5000);
+    expect(report.totals.net).toBe(19_500);
   });
 });
