@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Db } from './open.js';
 import { assertNoCardData } from './no-card-data.js';
 import { statement } from './statements.js';
+import { unsynced } from './write-health.js';
 
 /** At most this many events are written between two durable commits of the event log's own. */
 export const EVENTS_PER_SYNC = 64;
@@ -147,9 +148,11 @@ export class EventLog {
     if (!durable) this.#db.pragma('synchronous = NORMAL');
     try {
       const insert = statement(this.#db, 'INSERT INTO api_events (business_day, at, body) VALUES (?, ?, ?)');
-      const seqs = this.#db.transaction(() =>
+      const write = this.#db.transaction(() =>
         rows.map((r) => Number(insert.run(businessDay, r.at, r.body).lastInsertRowid)),
-      )();
+      );
+      // A commit without an fsync is no sign that the device writes (write health waits for a durable one).
+      const seqs = durable ? write() : unsynced(this.#db, () => write());
       this.#sinceSync = durable ? 0 : this.#sinceSync + rows.length;
       return seqs;
     } finally {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/core/log/index.js';
 import type { Daemon } from '../../../src/main.js';
 import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
-import { MIGRATIONS, Outbox, openDatabase } from '../../../src/store/index.js';
+import { EventLog, MIGRATIONS, Outbox, openDatabase } from '../../../src/store/index.js';
 import { WriteHealth } from '../../../src/store/write-health.js';
 
 // Issue 23, "a full disk … (ENOSPC, EIO)": a real EIO, not a mock. The database lives on an ext2
@@ -136,6 +136,36 @@ describe.skipIf(!ready)('EIO under the outbox (a loop device whose backing store
       at: new Date(),
     });
     expect(outbox.open().map((t) => t.idempotencyKey)).toEqual(['confirm-1', 'confirm-2']);
+    db.close();
+  });
+});
+
+describe.skipIf(!ready)('EIO under the event log (its commits without an fsync of their own)', () => {
+  it('after a write failed with EIO, an event committed without a sync does not clear STORE_WRITE_FAILED (before: it did, and health said nothing while every durable write failed)', () => {
+    const dir = mkdtempSync(path.join(mnt, 'events-'));
+    const db = openDatabase({ file: path.join(dir, 'omnipos.db'), migrations: MIGRATIONS });
+    const health = new WriteHealth({ dir, db, reserveBytes: 1024 * 1024, log: silent, now: () => new Date() });
+    const outbox = new Outbox(db);
+    const log = new EventLog(db, { bootId: 'eio' });
+    const event = (n: number) => ({ type: 'state', id: n, status: 'pending' });
+    log.append('2027-01-04', new Date().toISOString(), event(1));
+    const filler = breakWrites(path.join(dir, 'omnipos.db'));
+    try {
+      expect(() =>
+        outbox.enqueue({ operation: 'confirm', idempotencyKey: 'c-1', payload: { paymentId: 'p-1' }, at: new Date() }),
+      ).toThrow(/I\/O|disk/i);
+      // An event between two syncs (the event log's own commits, EVENTS_PER_SYNC): written to the WAL,
+      // not fsynced, so the device's failure does not show there.
+      try {
+        log.append('2027-01-04', new Date().toISOString(), event(2));
+      } catch {
+        /* or it fails too: either way the alarm holds */
+      }
+      expect(health.problem()).toMatch(/a write to the database failed \(SQLITE_IOERR/);
+    } finally {
+      rmSync(filler);
+    }
+    expect(health.problem()).toBeUndefined();
     db.close();
   });
 });
