@@ -160,6 +160,27 @@ export class EventLog {
     }
   }
 
+  /** Whether a transaction is open on the database: rows written now commit (or roll back) with it. */
+  inTransaction(): boolean {
+    return this.#db.inTransaction;
+  }
+
+  /**
+   * Whether row `seq` holds `body` as it was written (or withheld): false once the transaction that
+   * wrote it rolled back (a later row may have taken its seq again, with another body).
+   */
+  holds(seq: number, body: Record<string, unknown>): boolean {
+    let expected: string;
+    try {
+      expected = rowBody(body);
+    } catch {
+      expected = WITHHELD;
+    }
+    const row = statement(this.#db, 'SELECT body FROM api_events WHERE seq = ?').get(seq) as
+      { body: string } | undefined;
+    return row?.body === expected;
+  }
+
   /** The day's events after `seq` (and at most `upTo`), oldest first, at most `limit`. */
   since(businessDay: string, seq: number, limit: number, upTo = Number.MAX_SAFE_INTEGER): LoggedEvent[] {
     return (
