@@ -71,6 +71,8 @@ export class EventHub {
   readonly #listeners = new Set<Listener>();
   /** Published, not yet written nor sent (see {@link publish}). */
   readonly #queue: ApiEvent[] = [];
+  /** Written, held until the transaction they were written in is over (see {@link flush}); `check`: written inside it. */
+  readonly #held: { out: ApiEvent; check: boolean }[] = [];
 
   /**
    * `journal`: where a state change's payment is looked up for its status and kind. `log`: where
@@ -128,15 +130,43 @@ export class EventHub {
     this.flush();
   }
 
-  /** Writes the events published and not yet written, in one commit, then sends them live, in order. */
+  /**
+   * Writes the events published and not yet written, in one commit, then sends them live, in order.
+   * Published inside a transaction (the outbox's, which moves the journal as it records a delivery),
+   * they are written in it and sent only once it is over, if their rows were kept: a transaction that
+   * rolled back (its commit failed: EIO, a full disk) sends nothing of what it said. Events published
+   * after them wait behind them, in order.
+   */
   flush(): void {
     const batch = this.#queue.splice(0);
     if (batch.length === 0) return;
+    const inside = this.log?.inTransaction() === true;
     const seqs = this.#write(batch);
     batch.forEach((out, i) => {
       out.seq = seqs[i] ?? ++this.#seq;
-      this.#deliver(out);
+      if (!inside && this.#held.length === 0) this.#deliver(out);
+      else if (this.#held.push({ out, check: inside }) === 1) queueMicrotask(() => this.#release());
     });
+  }
+
+  /** The held events sent, each written inside a transaction only if its row is still there. */
+  #release(): void {
+    const log = this.log as EventLog;
+    // A transaction is synchronous: over by the next microtask, unless one opened across turns.
+    if (log.inTransaction()) {
+      setImmediate(() => this.#release());
+      return;
+    }
+    for (const { out, check } of this.#held.splice(0)) {
+      let kept = true;
+      try {
+        kept = !check || log.holds(out.seq, out);
+      } catch {
+        // the database cannot say: what may not have been kept is not sent (GET /v1/payments says)
+        kept = false;
+      }
+      if (kept) this.#deliver(out);
+    }
   }
 
   #deliver(out: ApiEvent): void {

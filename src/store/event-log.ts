@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Db } from './open.js';
 import { assertNoCardData } from './no-card-data.js';
 import { statement } from './statements.js';
+import { unsynced } from './write-health.js';
 
 /** At most this many events are written between two durable commits of the event log's own. */
 export const EVENTS_PER_SYNC = 64;
@@ -147,14 +148,37 @@ export class EventLog {
     if (!durable) this.#db.pragma('synchronous = NORMAL');
     try {
       const insert = statement(this.#db, 'INSERT INTO api_events (business_day, at, body) VALUES (?, ?, ?)');
-      const seqs = this.#db.transaction(() =>
+      const write = this.#db.transaction(() =>
         rows.map((r) => Number(insert.run(businessDay, r.at, r.body).lastInsertRowid)),
-      )();
+      );
+      // A commit without an fsync is no sign that the device writes (write health waits for a durable one).
+      const seqs = durable ? write() : unsynced(this.#db, () => write());
       this.#sinceSync = durable ? 0 : this.#sinceSync + rows.length;
       return seqs;
     } finally {
       if (!durable) this.#db.pragma('synchronous = FULL');
     }
+  }
+
+  /** Whether a transaction is open on the database: rows written now commit (or roll back) with it. */
+  inTransaction(): boolean {
+    return this.#db.inTransaction;
+  }
+
+  /**
+   * Whether row `seq` holds `body` as it was written (or withheld): false once the transaction that
+   * wrote it rolled back (a later row may have taken its seq again, with another body).
+   */
+  holds(seq: number, body: Record<string, unknown>): boolean {
+    let expected: string;
+    try {
+      expected = rowBody(body);
+    } catch {
+      expected = WITHHELD;
+    }
+    const row = statement(this.#db, 'SELECT body FROM api_events WHERE seq = ?').get(seq) as
+      { body: string } | undefined;
+    return row?.body === expected;
   }
 
   /** The day's events after `seq` (and at most `upTo`), oldest first, at most `limit`. */

@@ -9,6 +9,8 @@ interface Listener {
 }
 const listeners = new WeakMap<Db, Listener>();
 const watched = new WeakSet<Db>();
+/** Databases running a commit without an fsync of its own (see {@link unsynced}). */
+const unsyncedNow = new WeakSet<Db>();
 /** Errors already reported: an error rethrown through nested wrappers is heard once. */
 const reported = new WeakSet<object>();
 
@@ -59,6 +61,29 @@ export function writeFailure(db: Db, e: unknown): OmniposError | undefined {
   return err;
 }
 
+/**
+ * Runs `fn`, whose commits on `db` are not synced to the device (synchronous = NORMAL: the WAL is
+ * written, not fsynced): they are not heard as the store writing again. A write that failed (EIO,
+ * ENOSPC) shows at the fsync, so an unsynced commit "succeeds" on a device that no longer writes;
+ * heard as a commit, it cleared STORE_WRITE_FAILED while every durable write still failed (the event
+ * log's own commits, written outside the outbox's transaction: test/integration/faults/disk-eio.test.ts).
+ * Failures are still heard.
+ */
+export function unsynced<T>(db: Db, fn: () => T): T {
+  if (unsyncedNow.has(db)) return fn();
+  unsyncedNow.add(db);
+  try {
+    return fn();
+  } finally {
+    unsyncedNow.delete(db);
+  }
+}
+
+/** A commit heard as the store writing again: a durable one, outside any transaction. */
+function heardCommitted(db: Db): void {
+  if (!db.inTransaction && !unsyncedNow.has(db)) listeners.get(db)?.committed?.();
+}
+
 function guardStatement(db: Db, s: Statement): Statement {
   for (const method of ['run', 'get', 'all'] as const) {
     const original = (Object.getPrototypeOf(s) as Record<string, (...a: unknown[]) => unknown>)[method] as (
@@ -68,7 +93,7 @@ function guardStatement(db: Db, s: Statement): Statement {
       value: (...args: unknown[]): unknown => {
         try {
           const out = original.apply(s, args);
-          if (method === 'run' && !s.reader && !db.inTransaction) listeners.get(db)?.committed?.();
+          if (method === 'run' && !s.reader) heardCommitted(db);
           return out;
         } catch (e) {
           writeFailure(db, e);
@@ -113,7 +138,7 @@ function guardTransaction<F extends (...a: never[]) => unknown>(db: Db, fn: F, r
     (...args: Args): Out => {
       try {
         const out = variant(() => fn(...args)) as Out;
-        if (!db.inTransaction) listeners.get(db)?.committed?.();
+        heardCommitted(db);
         return out;
       } catch (e) {
         writeFailure(db, e);

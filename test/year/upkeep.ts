@@ -63,3 +63,8 @@ export async function free(t: Terminal, ms: number): Promise<boolean> {
     ms,
   );
 }
+
+/** Until the terminal's business day is `date` or later (a resume: the host's clock moved on meanwhile), at most `ms`. */
+export async function onOrAfter(t: Terminal, date: string, ms: number): Promise<boolean> {
+  return until(async () => String((await t.call('GET', '/v1/day/report')).body?.date ?? '') >= date, ms);
+}

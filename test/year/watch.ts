@@ -1,11 +1,14 @@
-// The year run's wait for a payment to leave `pending` (issue 35) by the terminal's own event stream
-// (GET /v1/events), not by polling its state: one stream per daemon, each payment's last status kept.
+// The year run's wait for a payment or a void to leave `pending` (issue 35) by the terminal's own event stream
+// (GET /v1/events), not by polling its state: one stream per daemon, each payment's and void's last status kept.
 // A stream that ends (the daemon killed) or an event missed falls back on one GET a second.
 import { request } from 'undici';
 import type { Terminal } from '../chaos/terminal.js';
 
+const key = (id: number, isVoid: boolean): string => `${isVoid ? 'v' : 'p'}${id}`;
+
 export class PaymentWatch {
-  readonly #status = new Map<number, string>();
+  /** The last status of each payment (`p<id>`) and void (`v<id>`). */
+  readonly #status = new Map<string, string>();
   readonly #waiters = new Set<() => void>();
   readonly #abort = new AbortController();
 
@@ -43,18 +46,29 @@ export class PaymentWatch {
           .join('\n');
         if (!data) continue;
         const e = JSON.parse(data) as { id?: unknown; status?: unknown; kind?: unknown };
-        if (typeof e.id === 'number' && typeof e.status === 'string' && e.kind !== 'void')
-          this.#status.set(e.id, e.status);
+        // A void's events carry the void's status (GET /v1/voids/{id}) under its own id: kept apart.
+        if (typeof e.id === 'number' && typeof e.status === 'string')
+          this.#status.set(key(e.id, e.kind === 'void'), e.status);
         for (const w of this.#waiters) w();
       }
     }
   }
 
   /** Until payment `id`'s status is none of `waiting` (or `ms` passed); its last status. */
-  async settled(id: number, waiting: readonly string[], ms: number): Promise<string | undefined> {
+  settled(id: number, waiting: readonly string[], ms: number): Promise<string | undefined> {
+    return this.#until(id, false, waiting, ms);
+  }
+
+  /** Until void `id`'s status is none of `waiting` (or `ms` passed); its last status. */
+  voidSettled(id: number, waiting: readonly string[], ms: number): Promise<string | undefined> {
+    return this.#until(id, true, waiting, ms);
+  }
+
+  async #until(id: number, isVoid: boolean, waiting: readonly string[], ms: number): Promise<string | undefined> {
     const end = Date.now() + ms;
+    const k = key(id, isVoid);
     for (;;) {
-      const known = this.#status.get(id);
+      const known = this.#status.get(k);
       if (known !== undefined && !waiting.includes(known)) return known;
       if (Date.now() > end || !this.t.alive()) return known;
       const heard = await new Promise<boolean>((resolve) => {
@@ -70,8 +84,8 @@ export class PaymentWatch {
         this.#waiters.add(w);
       });
       if (!heard) {
-        const s = await this.t.call('GET', `/v1/payments/${id}`).catch(() => undefined);
-        if (typeof s?.body?.status === 'string') this.#status.set(id, s.body.status as string);
+        const s = await this.t.call('GET', `/v1/${isVoid ? 'voids' : 'payments'}/${id}`).catch(() => undefined);
+        if (typeof s?.body?.status === 'string') this.#status.set(k, s.body.status as string);
       }
     }
   }

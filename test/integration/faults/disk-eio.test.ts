@@ -6,8 +6,8 @@ import { type Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../../src/core/log/index.js';
 import type { Daemon } from '../../../src/main.js';
-import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
-import { MIGRATIONS, Outbox, openDatabase } from '../../../src/store/index.js';
+import { openEvents, startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
+import { EventLog, MIGRATIONS, Outbox, openDatabase } from '../../../src/store/index.js';
 import { WriteHealth } from '../../../src/store/write-health.js';
 
 // Issue 23, "a full disk … (ENOSPC, EIO)": a real EIO, not a mock. The database lives on an ext2
@@ -140,6 +140,36 @@ describe.skipIf(!ready)('EIO under the outbox (a loop device whose backing store
   });
 });
 
+describe.skipIf(!ready)('EIO under the event log (its commits without an fsync of their own)', () => {
+  it('after a write failed with EIO, an event committed without a sync does not clear STORE_WRITE_FAILED (before: it did, and health said nothing while every durable write failed)', () => {
+    const dir = mkdtempSync(path.join(mnt, 'events-'));
+    const db = openDatabase({ file: path.join(dir, 'omnipos.db'), migrations: MIGRATIONS });
+    const health = new WriteHealth({ dir, db, reserveBytes: 1024 * 1024, log: silent, now: () => new Date() });
+    const outbox = new Outbox(db);
+    const log = new EventLog(db, { bootId: 'eio' });
+    const event = (n: number) => ({ type: 'state', id: n, status: 'pending' });
+    log.append('2027-01-04', new Date().toISOString(), event(1));
+    const filler = breakWrites(path.join(dir, 'omnipos.db'));
+    try {
+      expect(() =>
+        outbox.enqueue({ operation: 'confirm', idempotencyKey: 'c-1', payload: { paymentId: 'p-1' }, at: new Date() }),
+      ).toThrow(/I\/O|disk/i);
+      // An event between two syncs (the event log's own commits, EVENTS_PER_SYNC): written to the WAL,
+      // not fsynced, so the device's failure does not show there.
+      try {
+        log.append('2027-01-04', new Date().toISOString(), event(2));
+      } catch {
+        /* or it fails too: either way the alarm holds */
+      }
+      expect(health.problem()).toMatch(/a write to the database failed \(SQLITE_IOERR/);
+    } finally {
+      rmSync(filler);
+    }
+    expect(health.problem()).toBeUndefined();
+    db.close();
+  });
+});
+
 describe.skipIf(!ready)('EIO under the daemon', () => {
   let daemon: Daemon;
   let t: TestDaemon | undefined;
@@ -178,6 +208,17 @@ describe.skipIf(!ready)('EIO under the daemon', () => {
   };
 
   it('EIO while the outbox holds a confirmation: health and a 503 STORE_WRITE_FAILED say why, the outbox keeps delivering, and all heals by itself when the device writes again', async () => {
+    // A cash register on the event stream all along: it must never hear of a state no commit kept.
+    const stream = await openEvents(daemon.apiUrl as string, t!.token);
+    const heard: { id?: number; type?: string; state?: string; seq?: number }[] = [];
+    let listening = true;
+    const listen = (async () => {
+      while (listening)
+        await stream.next(500).then(
+          (e) => ('data' in e && e.data ? heard.push(JSON.parse(e.data) as (typeof heard)[number]) : 0),
+          () => 0,
+        );
+    })();
     const created = await call('POST', '/v1/payments', { amount: 2510, method: 'credit' });
     expect(created.status).toBe(202);
     const id = created.body.id as number;
@@ -211,6 +252,17 @@ describe.skipIf(!ready)('EIO under the daemon', () => {
     );
     await until('the confirmation recorded', () => Promise.resolve(daemon.outbox.open().length === 0));
     expect((await call('GET', `/v1/payments/${id}`)).body.status).toBe('confirmed');
+    // The sale's move to `confirmed` was published inside the outbox's transaction each time the outbox
+    // tried to record the delivery, and that commit failed (EIO) each time but the last: the stream carries
+    // the one move that committed, once (before: one `confirmed` per failed commit, sent live before it).
+    await until('the confirmed sale heard', () =>
+      Promise.resolve(heard.some((e) => e.id === id && e.state === 'confirmed')),
+    );
+    const moves = heard.filter((e) => e.id === id && e.type === 'state' && e.state === 'confirmed');
+    listening = false;
+    await listen;
+    stream.close();
+    expect(moves).toHaveLength(1);
     const again = await call('POST', '/v1/payments', { amount: 2510, method: 'credit' });
     expect(again.status).toBe(202);
   }, 300_000);
