@@ -1,5 +1,5 @@
 import type { PaymentKind } from '../../core/index.js';
-import { paymentStatus, SALE_STATES, type SaleStateName } from '../../engine/index.js';
+import { paymentStatus, QR_AWAITING_HOST_CLOSE, SALE_STATES, type SaleStateName } from '../../engine/index.js';
 import type { JournalEntry } from '../../store/index.js';
 
 /** What a payment of the day came to, whatever engine ran it (the report's `outcome` vocabulary). */
@@ -64,6 +64,12 @@ export interface DayLine {
   voidOf?: string;
   paymentId?: string;
   createdAt: string;
+  /**
+   * A wallet QR code that ended unpaid and is watched for a late payment until the host's close (and
+   * the window after it): its outcome stands unless the host shows a payment by then, which the
+   * terminal undoes (src/engine/outbox/watch.ts). Open by design, not stuck.
+   */
+  awaitingHostClose?: true;
 }
 
 /**
@@ -233,6 +239,7 @@ export function dayLine(
     entry.kind === 'cnp' && entry.state === 'captured'
       ? (cents(d.capturedAmount) ?? entry.amount) - (cents(d.voidedAmount) ?? 0)
       : entry.amount;
+  const awaiting = entry.kind === 'qr' && (QR_AWAITING_HOST_CLOSE as ReadonlySet<string>).has(entry.state);
   return {
     ...base,
     method,
@@ -241,5 +248,6 @@ export function dayLine(
     outcome,
     amount,
     charged: CHARGED_OUTCOMES.has(outcome) ? amount : 0,
+    ...(awaiting ? { awaitingHostClose: true as const } : {}),
   };
 }
