@@ -145,6 +145,12 @@ const line: Schema = {
       description: 'A card-not-present sale: the host it went to (`cardNotPresent.kind`).',
     },
     createdAt: str,
+    awaitingHostClose: {
+      type: 'boolean',
+      const: true,
+      description:
+        "A wallet QR code that ended unpaid (cancelled or expired), watched for a late payment until the host's close and the window after it: the host may still show a payment taken before the code ended, which the terminal then undoes. Open by design, not stuck.",
+    },
   },
   required: [
     'id',
@@ -181,6 +187,10 @@ export const DAY_SCHEMAS: Record<string, Schema> = {
           byOutcome: { type: 'object', propertyNames: { enum: [...DAY_OUTCOMES] }, additionalProperties: int },
           byState: { type: 'object', additionalProperties: int },
           inProgress: int,
+          awaitingHostClose: {
+            ...int,
+            description: "Lines awaiting the host's close (`awaitingHostClose`): wallet QR codes that ended unpaid.",
+          },
         },
         required: ['sales', 'voids', 'byOutcome', 'byState', 'inProgress'],
       },

@@ -128,6 +128,11 @@ export interface HealthSources {
   alarms?: (() => readonly { code: string; severity: string }[]) | undefined;
   /** The pinpad's DUKPT key slots as the daemon read them at start (src/main/pinpad-key-slots.ts). */
   keySlots?: (() => KeySlotsView) | undefined;
+  /**
+   * Wallet QR codes that ended unpaid whose watch awaits the host's close (open outbox tasks by
+   * design, not stuck): shown as `outbox.awaitingHostClose`.
+   */
+  awaitingHostClose?: (() => number) | undefined;
   /** True while any payment (card, wallet QR, Pix, void) holds the terminal's payment lock. */
   paymentBusy?: (() => boolean) | undefined;
   /** True while the pinpad's first secure session is being opened (the daemon is ready before it). */
@@ -195,7 +200,8 @@ export function healthView(deps: HealthDeps): Record<string, unknown> {
     : null;
   const acquirer = h.acquirer?.view() ?? null;
   const printer = h.printer ? printerView(h.printer) : null;
-  const outbox = deps.outbox.depth();
+  const awaiting = h.awaitingHostClose?.();
+  const outbox = { ...deps.outbox.depth(), ...(awaiting !== undefined ? { awaitingHostClose: awaiting } : {}) };
   const problems: string[] = [];
   if (pinpad?.opening) problems.push('pinpad: opening the secure session (card sales answer 503 PINPAD_OPENING)');
   else if (pinpad && !(pinpad.connected && pinpad.secure))

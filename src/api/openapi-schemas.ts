@@ -291,7 +291,16 @@ export const SCHEMAS: Record<string, Schema> = {
       }),
       outbox: {
         type: 'object',
-        properties: { pending: int, deadLetters: int, oldestDeadline: nullable(time) },
+        properties: {
+          pending: int,
+          deadLetters: int,
+          oldestDeadline: nullable(time),
+          awaitingHostClose: {
+            ...int,
+            description:
+              "Of the pending tasks, the watches of wallet QR codes that ended unpaid, awaiting the host's close (and the window after it) before a late payment can be ruled out: open by design, not stuck.",
+          },
+        },
         required: ['pending', 'deadLetters', 'oldestDeadline'],
       },
       tables: { type: 'object', properties: { version: { type: ['string', 'null'] } }, required: ['version'] },

@@ -36,6 +36,7 @@ export { QrEngine, type QrEvent, type QrEngineDeps } from './qr/engine.js';
 export {
   QR_STATES,
   QR_FINAL,
+  QR_AWAITING_HOST_CLOSE,
   type QrSaleRequest,
   type QrSaleData,
   type QrStateName,

@@ -10,9 +10,7 @@ import { strict } from './scenario.js';
 import { requireMerchant } from './ecommerce-merchant.js';
 import { createCardSale, findCardSale } from './ecommerce-card.js';
 import { amountOf, getCardSale, voidCardSale } from './ecommerce-card-changes.js';
-
-/** How long a Pix refund waits for the provider's approval before it shows as refunded (11). */
-export const PIX_REFUND_DELAY_MS = 60_000;
+import { askPixRefund, settlePixRefund } from './pix-refund.js';
 
 export interface EcommerceRow {
   payment_id: string;
@@ -36,27 +34,10 @@ function fieldErrors(problems: string[]): Refusal {
   );
 }
 
-/** Moves a due Pix refund to 11 (refunded) when the provider's delay has passed on the host clock. */
-function settleRefund(ctx: SandboxContext, row: EcommerceRow): EcommerceRow {
-  if (row.refund_due_at !== null && row.refund_due_at <= ctx.clock.now().getTime() && row.status !== 11) {
-    ctx.db
-      .prepare(`UPDATE ecommerce_sales SET status = 11, refund_due_at = NULL WHERE payment_id = ?`)
-      .run(row.payment_id);
-    ledgerEntry(ctx, {
-      kind: 'pix-refunded',
-      paymentId: row.payment_id,
-      merchantOrderId: row.merchant_order_id,
-      amount: -row.refunded_amount,
-    });
-    return { ...row, status: 11, refund_due_at: null };
-  }
-  return row;
-}
-
 export function findEcommerce(ctx: SandboxContext, paymentId: string): EcommerceRow | undefined {
   const row = ctx.db.prepare(`SELECT * FROM ecommerce_sales WHERE payment_id = ?`).get(paymentId) as
     EcommerceRow | undefined;
-  return row ? settleRefund(ctx, row) : undefined;
+  return row ? settlePixRefund(ctx, row) : undefined;
 }
 
 function answerOf(ctx: SandboxContext, row: EcommerceRow): Record<string, unknown> {
@@ -206,7 +187,8 @@ export function getEcommerceSale(ctx: SandboxContext, req: SandboxRequest): Answ
 
 /**
  * `PUT /1/sales/{PaymentId}/void?Amount=`: a pending sale is cancelled (10); a paid QR sale is
- * voided (10); a paid Pix is refunded after the provider approves (12 now, 11 later).
+ * voided (10, or 2 for a part); a paid Pix is refunded, whole or in part, after the provider approves
+ * (answered 12; the charge shows 2 meanwhile, then 11 once the whole amount is given back: pix-refund.ts).
  */
 export function voidEcommerceSale(ctx: SandboxContext, req: SandboxRequest): Answer {
   requireMerchant(req);
@@ -222,14 +204,14 @@ export function voidEcommerceSale(ctx: SandboxContext, req: SandboxRequest): Ans
   const amount = amountOf(req) ?? row.amount - row.refunded_amount;
   if (amount > row.amount - row.refunded_amount)
     throw apiError(400, CODE.amountInvalid, `Amount: at most ${row.amount - row.refunded_amount}`);
-  const reason = (status: number, code: number, message: string): Answer => ({
+  const reason = (status: number, code: number, message: string, returned = message): Answer => ({
     status: 200,
     body: {
       Status: status,
       ReasonCode: code,
       ReasonMessage: message,
       ReturnCode: '0',
-      ReturnMessage: message,
+      ReturnMessage: returned,
       Links: [{ Method: 'GET', Rel: 'self', Href: linkTo(ctx, 'ecommerceSaleGet', { PaymentId: row.payment_id }) }],
     },
   });
@@ -244,18 +226,8 @@ export function voidEcommerceSale(ctx: SandboxContext, req: SandboxRequest): Ans
   }
   if (row.status === 2 && row.type === 'qrcode') return voidPaidQr(ctx, row, amount);
   if (row.status === 2 && row.type === 'Pix') {
-    ctx.db
-      .prepare(
-        `UPDATE ecommerce_sales SET refunded_amount = refunded_amount + ?, refund_due_at = ? WHERE payment_id = ?`,
-      )
-      .run(amount, ctx.clock.now().getTime() + PIX_REFUND_DELAY_MS, row.payment_id);
-    ledgerEntry(ctx, {
-      kind: 'pix-refund-requested',
-      paymentId: row.payment_id,
-      merchantOrderId: row.merchant_order_id,
-      amount: 0,
-    });
-    return reason(12, 0, 'Refund requested');
+    const asked = askPixRefund(ctx, row, amount);
+    return reason(asked.status, asked.code, 'Successful', asked.message);
   }
   throw apiError(400, CODE.notAvailableToVoid, `the sale's status is ${row.status}`);
 }

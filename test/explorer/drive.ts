@@ -1,3 +1,5 @@
+import { dayLine } from '../../src/operations/day/index.js';
+import type { JournalEntry } from '../../src/store/index.js';
 import { closeAfter } from './closes.js';
 import { dayMiscounts } from './day.js';
 import { payableCodes } from './codes.js';
@@ -167,6 +169,20 @@ function pixMisreported(w: World): Verdict['broken'] {
   return broken;
 }
 
+/**
+ * Whether the day's report, made at the close, showed row `e` awaiting the host's close (its line in
+ * the state it held then): a wallet QR code that ended unpaid, watched for a late payment past the
+ * close by the visibility rule. The report (and health) is the word before the close for that wait,
+ * which is the watch doing its job, not a task stuck (no OUTBOX_STUCK).
+ */
+function awaitingAtClose(w: World, e: JournalEntry, close: number): boolean {
+  const then = w.journal
+    .transitions(e.id)
+    .filter((t) => Date.parse(t.at) <= close)
+    .at(-1);
+  return then !== undefined && dayLine({ ...e, state: then.to }).awaitingHostClose === true;
+}
+
 /** The invariants of issue 29, read on the journal, the alarms and the host model. */
 export function verdict(w: World): Verdict {
   const broken: Verdict['broken'] = [];
@@ -199,7 +215,8 @@ export function verdict(w: World): Verdict {
       });
     const close = closeAfter(Date.parse(e.createdAt));
     const finalAt = Date.parse(e.updatedAt);
-    if (FINAL.has(e.state) && finalAt > close && !w.happened.alarms.some((a) => a.id === e.id && a.at <= close))
+    const told = w.happened.alarms.some((a) => a.id === e.id && a.at <= close) || awaitingAtClose(w, e, close);
+    if (FINAL.has(e.state) && finalAt > close && !told)
       broken.push({
         invariant: 'an operation open past the close of its day without an alarm before it',
         detail: `${e.kind} ${e.merchantOrderId} ended ${e.state} at ${e.updatedAt}, after the close ${new Date(close).toISOString()}`,

@@ -86,16 +86,13 @@ describe('the explorer: e-commerce QR sale', () => {
 
 describe('the explorer: wallet QR sale whose code the terminal made (qr.provider terminal)', () => {
   holds("wallet QR sale, the terminal's code", [INVARIANTS.charge]);
-  // Found by this family (s10-money, left for the lead): a wallet's payment the query host shows late
-  // (the lag assumption, host-model.ts) is not found by the code's watch, which ends `expired` at the
-  // code's end plus its margin (src/engine/outbox/watch.ts, not-found → done), and the host confirms
-  // the payment at the close. The visibility rule (rules/visibility.ts) is not applied to the watch.
-  it.fails(
-    'known: a payment shown late after the code ended is never undone (the watch lacks the visibility rule)',
-    async () => {
-      expect(await broken("wallet QR sale, the terminal's code", INVARIANTS.charge)).toBeUndefined();
-    },
-  );
+  // Found by this family (s10-money; an `it.fails` on 333e812): a wallet's payment the query host shows
+  // late (the lag assumption, host-model.ts) was not found by the code's watch, which ended `expired` at
+  // the code's end plus its margin, and the host confirmed the payment at the close. The watch now obeys
+  // the visibility rule (rules/visibility.ts): the code awaits the host's close, shown so on the day report.
+  it('a payment shown late after the code ended is found and undone (the watch obeys the visibility rule)', async () => {
+    expect(await broken("wallet QR sale, the terminal's code", INVARIANTS.charge)).toBeUndefined();
+  });
 });
 
 describe('the explorer: the Pix charge (create, payment, cancel, expiry, a late payment)', () => {

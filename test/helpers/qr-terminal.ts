@@ -1,6 +1,6 @@
 import { OmniDeliveryAdapter } from '../../src/acquirer/omni/delivery.js';
 import { TextReceiptPrinter } from '../../src/adapters/text-receipt.js';
-import { systemClock } from '../../src/core/clock.js';
+import { systemClock, type Clock } from '../../src/core/clock.js';
 import { OutboxForwarder } from '../../src/engine/outbox/forwarder.js';
 import type { AcquirerDeliveryPort } from '../../src/engine/ports.js';
 import type { QrCodePort, QrDisplayPort } from '../../src/engine/qr/code-port.js';
@@ -50,6 +50,8 @@ export interface QrTerminal {
   events: QrEvent[];
   /** Runs the outbox until it is empty (at most ~6 s). */
   settle(): Promise<void>;
+  /** One pass of the outbox. */
+  runOnce(): Promise<number>;
 }
 
 /**
@@ -68,6 +70,8 @@ export function qrTerminal(
     db?: Db;
     /** The merchant the terminal's own codes name (default the sandbox's first merchant). */
     merchant?: MerchantProfile;
+    /** The outbox forwarder's clock (default the system's): a test moves it past the daily close. */
+    outboxClock?: Clock;
   },
 ): QrTerminal {
   const db = o.db ?? openTerminalDatabase(stateDir);
@@ -85,7 +89,7 @@ export function qrTerminal(
     db,
     outbox: deps.outbox,
     port,
-    clock: systemClock,
+    clock: o.outboxClock ?? systemClock,
     log,
     onSettled: (t, d) => engine.settled(t, d),
     undoRace: { processingWindowMs: 1000 },
@@ -97,6 +101,7 @@ export function qrTerminal(
     outbox: deps.outbox,
     engine,
     events,
+    runOnce: () => forwarder.runOnce(),
     async settle() {
       for (let i = 0; i < 300 && deps.outbox.depth().pending > 0; i++) {
         await forwarder.runOnce();

@@ -62,7 +62,7 @@ export const ATTEMPTS: {
 } = {
   'sale.confirm': async (c, t) => ({ delivery: await c.port.confirm(t.paymentId, t.emv) }),
   'sale.undo': (c, t) => attemptUndo(c.port, t, c.now, c.undoRace),
-  'qr.watch': (c, t) => attemptWatch(c.port, t, c.now),
+  'qr.watch': (c, t) => attemptWatch(c.port, t, c.now, visibilityOf(c.undoRace)),
   'pix.cancel': (c, t) => (c.pix ? attemptPix(c.pix, t, 'cancel', c.now, c.save) : noPort('pix.cancel')),
   'pix.refund': (c, t) => (c.pix ? attemptPix(c.pix, t, 'refund', c.now, c.save) : noPort('pix.refund')),
   'void.confirm': async (c, t) =>

@@ -1,5 +1,5 @@
 import type { AcquirerDeliveryPort, Delivery } from '../ports.js';
-import { QR_WATCH, decide } from '../rules/index.js';
+import { QR_WATCH, decide, notFoundVerdict, type VisibilityOptions } from '../rules/index.js';
 
 /** After a QR sale was cancelled or expired: query until `until`, undo a late payment. */
 export interface WatchTask {
@@ -10,7 +10,12 @@ export interface WatchTask {
   amount?: number;
   /** The sale the host held payable for the code (an e-commerce QR sale at 12) was voided there. */
   hostCancelled?: boolean;
+  /** Not-found answers counted past the close of the code's day and the window after it (rules/visibility.ts). */
+  notFoundAfterWindow?: number;
 }
+
+/** Why a watch whose code has ended is still open: the host confirms at the close what it took that day. */
+export const AWAITING_HOST_CLOSE = "awaiting the host's close";
 
 export interface WatchAttempt {
   delivery: Delivery;
@@ -24,9 +29,20 @@ export interface WatchAttempt {
  * true` stays 12 until a wallet pays it, ecom:2584) is voided there, until the host shows it 10.
  * Then the query by order id, with the sale's amount so that a sale that is not ours is never
  * reported found (nor undone): nothing charged → done; confirmed → needs-refund; paid, pending or
- * unreadable → undone by its PaymentId (`late`); not found → done once `until` has passed.
+ * unreadable → undone by its PaymentId (`late`). Not found: watched until `until` (the code's end
+ * and its margin, the last instant a payment may have been taken), then the visibility rule
+ * (rules/visibility.ts), as for every operation: never final before the close of the day `until`
+ * falls in, and only after the window after that close, when `agreeing` answers agree — a payment
+ * the query host shows late is found and undone, never confirmed at the close behind the terminal's
+ * back. That wait is the watch doing its job (`watching`: no OUTBOX_STUCK); the day report and
+ * health show it as "awaiting the host's close".
  */
-export async function attemptWatch(port: AcquirerDeliveryPort, task: WatchTask, now: Date): Promise<WatchAttempt> {
+export async function attemptWatch(
+  port: AcquirerDeliveryPort,
+  task: WatchTask,
+  now: Date,
+  visibility: VisibilityOptions,
+): Promise<WatchAttempt> {
   let payload: WatchTask | undefined;
   if (!task.hostCancelled && port.cancelPending) {
     const c = await port.cancelPending(task.merchantOrderId);
@@ -43,13 +59,7 @@ export async function attemptWatch(port: AcquirerDeliveryPort, task: WatchTask, 
   const rule = decide(QR_WATCH, q.kind === 'found' ? q.state : 'not-found');
   switch (rule.decision) {
     case 'watch':
-      return {
-        delivery:
-          now.getTime() >= Date.parse(task.until)
-            ? { action: 'done', reason: 'no payment before the code ended' }
-            : { action: 'retry', reason: 'no payment yet; watching until the code ends', watching: true },
-        ...keep,
-      };
+      return notFound(payload ?? task, now, visibility, payload !== undefined);
     case 'done':
       return { delivery: { action: 'done', reason: 'the late payment is already undone or declined' }, ...keep };
     case 'needs-refund':
@@ -63,6 +73,23 @@ export async function attemptWatch(port: AcquirerDeliveryPort, task: WatchTask, 
   return {
     delivery:
       d.action === 'done' ? { action: 'done', reason: `a late payment (${q.paymentId}) was undone`, late: true } : d,
+    ...keep,
+  };
+}
+
+/** Nothing found under the code's order id: watch until the code ends, then the visibility rule decides. */
+function notFound(task: WatchTask, now: Date, visibility: VisibilityOptions, changed: boolean): WatchAttempt {
+  if (now.getTime() < Date.parse(task.until))
+    return {
+      delivery: { action: 'retry', reason: 'no payment yet; watching until the code ends', watching: true },
+      ...(changed ? { payload: task } : {}),
+    };
+  const v = notFoundVerdict(task.until, now, task.notFoundAfterWindow, visibility, 'the code');
+  const counted = v.count !== (task.notFoundAfterWindow ?? 0);
+  const keep = changed || counted ? { payload: { ...task, notFoundAfterWindow: v.count } } : {};
+  if (v.final) return { delivery: { action: 'done', reason: `no payment: ${v.reason}` }, ...keep };
+  return {
+    delivery: { action: 'retry', reason: `the code ended; ${AWAITING_HOST_CLOSE} (${v.reason})`, watching: true },
     ...keep,
   };
 }

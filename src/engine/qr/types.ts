@@ -71,6 +71,14 @@ export const QR_FINAL: ReadonlySet<QrStateName> = new Set([
   'dead-letter',
 ]);
 
+/**
+ * A code that ended unpaid (cancelled on the terminal, or expired) whose watch looks for a late
+ * payment: a "not found" is never final before the close of the code's day and the window after it
+ * (rules/visibility.ts), so the row stays here until then — open by design, not stuck. The day
+ * report and health show these rows as awaiting the host's close.
+ */
+export const QR_AWAITING_HOST_CLOSE: ReadonlySet<QrStateName> = new Set(['cancelling', 'expiring']);
+
 export interface QrState {
   name: QrStateName;
   data: QrSaleData;

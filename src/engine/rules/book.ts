@@ -94,9 +94,8 @@ export const QR_WATCH: Table<SaleAnswer> = {
   ...UNDO,
   'not-found': {
     decision: 'watch',
-    why: 'no payment yet: watch until the code can no longer be paid',
-    source:
-      'qr:355 "QRCode expirado" (the code\'s validity at the host is not published: watched to its end plus a margin)',
+    why: "no payment yet: watch until the code can no longer be paid; then, as for every operation, not found is never final before the close of that day, and only after the window after it (awaiting the host's close)",
+    source: `qr:355 "QRCode expirado" (the code's validity at the host is not published: watched to its end plus a margin); ${NOT_FOUND}`,
   },
 };
 

@@ -1,5 +1,5 @@
 import type { PaymentKind } from '../../core/index.js';
-import { paymentStatus, SALE_STATES, type SaleStateName } from '../../engine/index.js';
+import { paymentStatus, QR_AWAITING_HOST_CLOSE, SALE_STATES, type SaleStateName } from '../../engine/index.js';
 import type { JournalEntry } from '../../store/index.js';
 
 /** What a payment of the day came to, whatever engine ran it (the report's `outcome` vocabulary). */
@@ -68,6 +68,12 @@ export interface DayLine {
   /** A card-not-present sale: the host it went to (`ecommerce`, `webservice15`). */
   backend?: string;
   createdAt: string;
+  /**
+   * A wallet QR code that ended unpaid and is watched for a late payment until the host's close (and
+   * the window after it): its outcome stands unless the host shows a payment by then, which the
+   * terminal undoes (src/engine/outbox/watch.ts). Open by design, not stuck.
+   */
+  awaitingHostClose?: true;
 }
 
 /**
@@ -254,6 +260,7 @@ export function dayLine(
   }
   const { method, brand, product, outcome } = DAY_FACTS[entry.kind](entry.state, request, card, d);
   const amount = CNP_CHARGED_STATES.has(entry.state) && entry.kind === 'cnp' ? cnpChargedCents(entry) : entry.amount;
+  const awaiting = entry.kind === 'qr' && (QR_AWAITING_HOST_CLOSE as ReadonlySet<string>).has(entry.state);
   return {
     ...base,
     method,
@@ -262,5 +269,6 @@ export function dayLine(
     outcome,
     amount,
     charged: CHARGED_OUTCOMES.has(outcome) ? amount : 0,
+    ...(awaiting ? { awaitingHostClose: true as const } : {}),
   };
 }

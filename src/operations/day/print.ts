@@ -94,6 +94,9 @@ export function dayReportDocument(
   if (report.totals.needsRefundAmount > 0) lv('A DEVOLVER', formatBRL(report.totals.needsRefundAmount));
   if (report.counts.inProgress > 0)
     for (const l of wrap(`${report.counts.inProgress} operacao(oes) ainda em andamento`, w)) text(l);
+  const awaiting = report.counts.awaitingHostClose ?? 0;
+  if (awaiting > 0)
+    for (const l of wrap(`${awaiting} QR nao pago(s) aguardando o fechamento do adquirente`, w)) text(l);
   ops.push({ op: 'feed', lines: 3 }, { op: 'cut' });
   return ops;
 }

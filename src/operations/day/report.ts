@@ -50,6 +50,11 @@ export interface DayReport {
     byState: Record<string, number>;
     /** Lines not final yet (a sale or void still running when the report was made). */
     inProgress: number;
+    /**
+     * Wallet QR codes that ended unpaid, watched for a late payment until the host's close (the lines'
+     * `awaitingHostClose`); absent from a day archived before this count existed.
+     */
+    awaitingHostClose?: number;
   };
   totals: {
     /** Cents the customer stays charged by, over the day: charged sales − voids that took effect. */
@@ -119,7 +124,9 @@ export function buildDayReport(o: {
   let sales = 0;
   let voids = 0;
   let inProgress = 0;
+  let awaitingHostClose = 0;
   for (const line of o.lines) {
+    if (line.awaitingHostClose) awaitingHostClose++;
     byOutcome[line.outcome] = (byOutcome[line.outcome] ?? 0) + 1;
     byState[`${line.kind}:${line.state}`] = (byState[`${line.kind}:${line.state}`] ?? 0) + 1;
     if (line.outcome === 'in-progress') inProgress++;
@@ -151,6 +158,7 @@ export function buildDayReport(o: {
       byOutcome: sorted(byOutcome as Record<string, number>),
       byState: sorted(byState),
       inProgress,
+      awaitingHostClose,
     },
     totals: {
       net: sum.sales - sum.voids,

@@ -55,6 +55,40 @@ describe('e-commerce Pix', () => {
     ]);
   });
 
+  // The Pix page (ecom = the e-commerce page at the manual's head): a devolução is answered as ecom:1975-1979
+  // shows it; the charge stays 2 while the provider decides (ecom:1788) and is 11 once given back
+  // (ecom:1789-1790). A part (ecom:1929 "total ou parcial") leaves it 2 with the sum in VoidedAmount
+  // (ecom:5657), as a partial cancel does (ecom:6283, 6313), and more parts may follow (apipix:220).
+  // On 333e812 the sandbox set 11 at the first part's approval and refused the second (400, status 11).
+  it('a partial devolução: answered as the page shows, 2 with its VoidedAmount once approved, the rest may follow, 11 once all is back', async () => {
+    const s = await ec.createPixSale(pix(1000));
+    const id = s.Payment.PaymentId;
+    expect((await h.control('POST', `/sandbox/pix/${id}/pay`)).status).toBe(200);
+    await expect(ec.voidSale(id, 400)).resolves.toMatchObject({
+      Status: 12,
+      ReasonCode: 0,
+      ReasonMessage: 'Successful',
+      ReturnCode: '0',
+      ReturnMessage: 'Reembolso solicitado com sucesso',
+    });
+    expect((await ec.getSale(id)).Payment.Status).toBe(2);
+    await h.control('POST', '/sandbox/clock', { advanceMs: 61_000 });
+    expect((await ec.getSale(id)).Payment).toMatchObject({ Status: 2, VoidedAmount: 400 });
+    expect((await h.ledger()).ecommerce.find((e) => e.paymentId === id)).toMatchObject({ status: 2, charged: 600 });
+    await expect(ec.voidSale(id)).resolves.toMatchObject({ Status: 12, ReasonCode: 0 });
+    expect((await ec.getSale(id)).Payment.Status).toBe(2);
+    await h.control('POST', '/sandbox/clock', { advanceMs: 61_000 });
+    expect((await ec.getSale(id)).Payment).toMatchObject({ Status: 11, VoidedAmount: 1000 });
+    expect((await h.ledger()).entries.filter((e) => e.paymentId === id).map((e) => [e.kind, e.amount])).toEqual([
+      ['pix-created', 0],
+      ['pix-paid', 1000],
+      ['pix-refund-requested', 0],
+      ['pix-partly-refunded', -400],
+      ['pix-refund-requested', 0],
+      ['pix-refunded', -600],
+    ]);
+  });
+
   it('a cancelled Pix paid late becomes 2 and is flagged', async () => {
     const s = await ec.createPixSale(pix(2000));
     await expect(ec.voidSale(s.Payment.PaymentId)).resolves.toMatchObject({ Status: 10 });

@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type QrEvent } from '../../../src/engine/qr/engine.js';
 import type { QrSaleRequest } from '../../../src/engine/qr/types.js';
 import { parsePadraoq } from '../../../src/qr/index.js';
+import { nextDailyClose } from '../../../src/engine/daily-close.js';
+import { DEFAULT_VISIBILITY_WINDOW_MS } from '../../../src/engine/rules/index.js';
+import { FakeClock } from '../../helpers/fake-clock.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { startHarness, type Harness } from '../../helpers/sandbox.js';
 import { qrSaleRequest, qrTerminal } from '../../helpers/qr-terminal.js';
@@ -79,16 +82,27 @@ describe('wallet QR sales against the sandbox (the wallet pays through the walle
     t.db.close();
   });
 
-  it('a cancelled code nobody pays ends cancelled once its validity and the margin have passed', async () => {
-    const t = terminal();
+  it("a cancelled code nobody pays ends cancelled only past the close of its day and the window after it (the host's close)", async () => {
+    const clock = new FakeClock(new Date().toISOString());
+    const t = qrTerminal(h, tempDir(), { ordinal: 1, outboxClock: clock });
     const { entry, done } = await t.engine.start(sale(3410));
     await qrEvent(t.events);
     await t.engine.cancel(entry.id, 'customer');
     await done;
-    // The watch lasts until the code's validity (60 s here) plus the margin: move the task past it.
     const task = t.outbox.open()[0]!;
-    t.outbox.updatePayload(task.id, { ...task.payload, until: new Date(Date.now() - 1).toISOString() });
-    await t.settle();
+    const until = String(task.payload.until);
+    // Past the code's validity (60 s here) and its margin, before the close: awaiting the host's close.
+    clock.set(new Date(Date.parse(until) + 1).toISOString());
+    await t.runOnce();
+    expect(t.journal.get(entry.id)?.state).toBe('cancelling');
+    expect(t.outbox.open()[0]?.lastError).toMatch(/awaiting the host's close/);
+    // Past the close of that day and the window after it (15 min): two agreeing "not found" end it.
+    clock.set(new Date(nextDailyClose(new Date(until)).getTime() + DEFAULT_VISIBILITY_WINDOW_MS).toISOString());
+    for (let i = 0; i < 5 && t.outbox.open().length > 0; i++) {
+      const next = Date.parse(t.outbox.open()[0]!.nextTryAt);
+      if (next > clock.now().getTime()) clock.set(new Date(next).toISOString());
+      await t.runOnce();
+    }
     expect(t.journal.get(entry.id)?.state).toBe('cancelled');
     t.db.close();
   });

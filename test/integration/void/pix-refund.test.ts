@@ -134,6 +134,32 @@ describe('refunds of Pix sales through the void engine, the outbox and the stric
     t.db.close();
   });
 
+  // A devolução may be asked outside the terminal too (ecom:1942 "Via API E-commerce Cielo ou App Cielo
+  // Gestão"), in part (ecom:1929). On 333e812 the sandbox showed the charge 11 once that part was approved,
+  // and the terminal, reading 11 as "Estornado" (ecom:1789), ended its whole refund `confirmed` without
+  // asking anything: the customer kept 600 charged while the terminal said all was given back.
+  it('a Pix given back in part outside the terminal: its whole refund asks for the rest and ends only when the host holds nothing', async () => {
+    const t = terminal();
+    const saleId = await t.paidPix(1000);
+    const paymentId = (t.journal.get(saleId)!.data as { paymentId: string }).paymentId;
+    await expect(h.acquirer.ecommerce!.voidSale(paymentId, 400)).resolves.toMatchObject({ Status: 12 });
+    await h.control('POST', '/sandbox/clock', { advanceMs: 61_000 });
+    const { entry } = await t.voids.start(saleId, byToken);
+    await t.pass(2);
+    expect(t.journal.get(entry.id)?.state).toBe('refunding');
+    expect(t.outbox.open()[0]?.payload).toMatchObject({ refundAsked: true });
+    await h.control('POST', '/sandbox/clock', { advanceMs: 61_000 });
+    await t.pass(2);
+    expect(t.journal.get(entry.id)?.state).toBe('confirmed');
+    const mo = t.journal.get(saleId)!.merchantOrderId;
+    expect((await h.ledger()).ecommerce.find((e) => e.merchantOrderId === mo)).toMatchObject({
+      status: 11,
+      refunded: 1000,
+      charged: 0,
+    });
+    t.db.close();
+  });
+
   it('refused before anything is sent: a partial Pix refund, no supervisor, no e-commerce credentials', async () => {
     const t = terminal();
     const saleId = await t.paidPix(1800);

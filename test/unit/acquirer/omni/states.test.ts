@@ -32,6 +32,8 @@ import type { AcquirerDeliveryPort, Delivery, HostSaleState, SaleQuery } from '.
 const STATUSES = [undefined, 0, 1, 2, 3, 10, 11, 12, 13, 20, 99] as const;
 const CONFIRMATIONS = [undefined, 0, 1, 2, 3] as const;
 const PAIRS = STATUSES.flatMap((status) => CONFIRMATIONS.map((confirmationStatus) => ({ status, confirmationStatus })));
+/** The visibility rule's options (a found sale is decided without them). */
+const VISIBILITY = { processingWindowMs: 60_000 };
 const label = (p: { status?: number | undefined; confirmationStatus?: number | undefined }) =>
   `Status ${String(p.status)}, ConfirmationStatus ${String(p.confirmationStatus)}`;
 
@@ -131,7 +133,12 @@ const found = (n: Nums): SaleQuery => ({ kind: 'found', paymentId: 'p-1', state:
 describe('the engine decides on the words exactly as it did on the numbers', () => {
   it.each(PAIRS)('attemptWatch: %o', async (n) => {
     const d = (
-      await attemptWatch(port(found(n)), { merchantOrderId: 'o-1', until: '2026-11-25T12:00:00Z' }, new Date())
+      await attemptWatch(
+        port(found(n)),
+        { merchantOrderId: 'o-1', until: '2026-11-25T12:00:00Z' },
+        new Date(),
+        VISIBILITY,
+      )
     ).delivery;
     const was = oldWatch(n);
     expect(was === 'undo' ? (d.late ? 'undo' : d.action) : d.action).toBe(was);
@@ -193,8 +200,9 @@ describe('the engine decides on the words exactly as it did on the numbers', () 
       if (status === 11) continue; // issue 29: 11 Refunded (ecommerce:7376) is nothing charged, no longer unknown
       const was: Nums = status === 10 ? { status, confirmationStatus: 2 } : { status };
       const q: SaleQuery = { kind: 'found', paymentId: 'p-1', state: ecommerceQrSaleState(status) };
-      const d = (await attemptWatch(port(q), { merchantOrderId: 'o-1', until: '2026-11-25T12:00:00Z' }, new Date()))
-        .delivery;
+      const d = (
+        await attemptWatch(port(q), { merchantOrderId: 'o-1', until: '2026-11-25T12:00:00Z' }, new Date(), VISIBILITY)
+      ).delivery;
       const old = oldWatch(was);
       expect([status, old === 'undo' ? (d.late ? 'undo' : d.action) : d.action]).toEqual([status, old]);
       expect([status, q.state === 'approved' || q.state === 'confirmed']).toEqual([status, oldQrPaid(was)]);

@@ -22,6 +22,7 @@ afterEach(async () => {
 
 const PID = '5d7e8fd3-70b6-4a88-9660-e064d72fdcdd';
 const ORDER = '263320001000010';
+const VISIBILITY = { processingWindowMs: 60_000 };
 
 describe('issue 29 defect 2: an e-commerce QR code the terminal stopped showing', () => {
   it('is voided at the host and watched until the host shows 10, even past the watch', async () => {
@@ -46,6 +47,7 @@ describe('issue 29 defect 2: an e-commerce QR code the terminal stopped showing'
       adapter,
       { merchantOrderId: ORDER, until: '2026-11-28T12:00:00Z' },
       new Date('2026-11-28T12:05:00Z'),
+      VISIBILITY,
     );
     // 285360d: done ("no payment before the code ended") with the sale still payable (12) at the host.
     expect(seen).toContain(`PUT /1/sales/${PID}/void`);
@@ -67,6 +69,7 @@ describe('issue 29 defect 2: an e-commerce QR code the terminal stopped showing'
       adapter,
       { merchantOrderId: ORDER, until: '2026-11-28T12:00:00Z' },
       new Date('2026-11-28T13:00:00Z'),
+      VISIBILITY,
     );
     expect(r.delivery.action).toBe('retry');
   });
@@ -109,7 +112,7 @@ describe('issue 29 defect 9: the QR watch checks ownership before it undoes', ()
     };
     const routed = routeQrDelivery(card, card, { order: () => false, payment: () => false });
     const task = { merchantOrderId: ORDER, until: '2026-11-28T12:00:00Z', amount: 2500 };
-    await attemptWatch(routed, task, new Date('2026-11-28T11:00:00Z'));
+    await attemptWatch(routed, task, new Date('2026-11-28T11:00:00Z'), VISIBILITY);
     // 285360d: the watch asked without the amount, and the router dropped it: any sale under the order id was undone.
     expect(expected).toEqual([{ amount: 2500 }]);
   });

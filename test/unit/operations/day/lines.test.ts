@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { QR_STATES } from '../../../../src/engine/index.js';
+import { buildDayReport, dayLine, dayReportDocument } from '../../../../src/operations/day/index.js';
+import { receiptLines } from '../../../../src/receipt/index.js';
+import type { JournalEntry } from '../../../../src/store/index.js';
+
+/**
+ * A wallet QR code that ended unpaid (cancelled on the terminal, or expired) is watched for a late
+ * payment until the host's close and the window after it (src/engine/outbox/watch.ts, the visibility
+ * rule): the day's report says so on its line and in its counts, and the printed report names it, so
+ * that the wait is told before the close without an alarm (it is not a stuck task).
+ */
+const qr = (state: string, id = 1): JournalEntry => ({
+  id,
+  kind: 'qr',
+  merchantOrderId: `26333000100000${id}`,
+  state,
+  amount: 2500,
+  data: { request: { method: 'credit' } },
+  createdAt: '2026-11-28T17:00:00.000Z',
+  updatedAt: '2026-11-28T17:00:00.000Z',
+});
+
+describe("day lines: a wallet QR code awaiting the host's close", () => {
+  it('is cancelled (nothing charged) and awaiting the close while its watch runs, and only then', () => {
+    const awaiting = QR_STATES.filter((s) => dayLine(qr(s)).awaitingHostClose === true);
+    expect(awaiting).toEqual(['cancelling', 'expiring']);
+    expect(dayLine(qr('expiring'))).toMatchObject({ outcome: 'cancelled', charged: 0, awaitingHostClose: true });
+    expect(dayLine(qr('expired')).awaitingHostClose).toBeUndefined();
+    // Another kind in a state of the same name is not a QR code's watch.
+    expect(dayLine({ ...qr('cancelling'), kind: 'pix' }).awaitingHostClose).toBeUndefined();
+  });
+
+  it('the report counts them, and the printed report names them', () => {
+    const lines = [qr('expiring', 1), qr('cancelling', 2), qr('expired', 3), qr('confirmed', 4)].map((e) => dayLine(e));
+    const report = buildDayReport({
+      date: '2026-11-28',
+      from: new Date('2026-11-28T03:00:00.000Z'),
+      to: new Date('2026-11-29T03:00:00.000Z'),
+      now: new Date('2026-11-28T18:00:00.000Z'),
+      lines,
+    });
+    expect(report.counts).toMatchObject({ awaitingHostClose: 2, inProgress: 0 });
+    const text = receiptLines(dayReportDocument(report, { columns: 48, environment: 'sandbox' }), 48).join(' ');
+    expect(text).toContain('2 QR nao pago(s) aguardando o fechamento do adquirente');
+  });
+});
