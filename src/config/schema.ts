@@ -95,7 +95,6 @@ const acquirer = acquirerSchema();
  * merchantKeyFile, ecommerceUrl, ecommerceQueryUrl) and `terminal.softDescriptor`. Absent: no
  * card-not-present sales.
  */
-export const CARD_NOT_PRESENT_KINDS = ['ecommerce', 'webservice15'] as const;
 const cardNotPresent = z.discriminatedUnion('kind', [
   // The JSON e-commerce API: no keys of its own; the invoice's name is terminal.softDescriptor.
   z.strictObject({ kind: z.literal('ecommerce') }),
@@ -390,5 +389,4 @@ export function configJsonSchema(): Record<string, unknown> {
   return z.toJSONSchema(ConfigSchema, { io: 'input', unrepresentable: 'any' });
 }
 
-export type ConfigInput = z.input<typeof ConfigSchema>;
 export type ConfigValues = z.output<typeof ConfigSchema>;
