@@ -17,7 +17,6 @@ export { type QrDisplayCaption, type QrDisplayPort } from './qr/code-port.js';
 
 export { SaleEngine, type SaleEvent } from './sale/engine.js';
 export {
-  SALE_STATES,
   FINAL_STATES,
   type PaymentMethod,
   type InputMode,
@@ -27,6 +26,7 @@ export {
   type SaleStateName,
 } from './sale/types.js';
 export { paymentStatus, type PaymentStatus } from './sale/status.js';
+export { statusOf } from './payment-status.js';
 
 export { QrEngine, type QrEvent } from './qr/engine.js';
 export { QR_FINAL, type QrSaleData, type QrStateName } from './qr/types.js';
