@@ -36,13 +36,7 @@ export {
 /** The driver's types and encoders a technician's command reads (what a session hands it). */
 export type { GixResult, PinpadInfo, SecurePinpad, SecureStatus, TerminalKey } from '../../drivers/pinpad/index.js';
 export { conditionOf, encodeDocument, type PrintDocument, type PrinterStatus } from '../../drivers/printer/index.js';
-export {
-  openPinpad,
-  startPinpad,
-  type PinpadAtStart,
-  type PinpadDevice,
-  type StartedPinpad,
-} from './pinpad-device.js';
+export { openPinpad, startPinpad, type PinpadAtStart, type PinpadDevice, type StartedPinpad } from './pinpad-device.js';
 export { type CardPinpad } from './pinpad-card.js';
 export { productResolver } from './pinpad-card-products.js';
 export { refundCardPort } from './pinpad-card-refund.js';
