@@ -10,8 +10,6 @@ export type { Daemon, DaemonDeps } from './main/daemon.js';
 /** The supervisor's token for `omnipos homologation`, which starts the daemon in-process. */
 export { ensureSupervisorToken } from './operations/index.js';
 
-export { acquirerUrls } from './factory/index.js';
-
 /**
  * The composition root: builds every part from the configuration and wires them: the state
  * directory, the database, the API token, the embedded sandbox host (sandbox environment), the

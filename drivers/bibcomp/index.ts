@@ -1,25 +1,9 @@
-export { BibcompTransport, type BibcompTransportOptions } from './transport.js';
-export {
-  loadBibcomp,
-  cText,
-  PPCOMP,
-  BRIDGE_FUNCTIONS,
-  MAX_PKTDATA,
-  type BibcompCalls,
-  type GenericPoll,
-} from './library.js';
+export { BibcompTransport } from './transport.js';
+export { loadBibcomp, cText, PPCOMP, type BibcompCalls } from './library.js';
 export { bibcompLibrary } from './registry.js';
-export { LibraryGate, type Wedge } from './gate.js';
-export {
-  BIBCOMP_REACH,
-  CARD_SALE_REFUSAL,
-  TYPED_PAN_REFUSAL,
-  CARD_SALE_COMMANDS,
-  TYPED_PAN_COMMANDS,
-  reachOf,
-  type Reach,
-} from './reach.js';
-export { BibcompCardGate, type CardRunner } from './card-gate.js';
+export { type Wedge } from './gate.js';
+export { BIBCOMP_REACH, CARD_SALE_REFUSAL, TYPED_PAN_REFUSAL } from './reach.js';
+export { BibcompCardGate } from './card-gate.js';
 
 import type { Transport } from '../transport/index.js';
 import type { BibcompCalls } from './library.js';

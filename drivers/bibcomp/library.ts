@@ -43,8 +43,6 @@ export const PPCOMP = {
   COMMTOUT: 34,
 } as const;
 
-/** Largest PKTDATA (§2.2.1). */
-export const MAX_PKTDATA = 2049;
 /** A notification: 2 lines of 16 (§2.3.3) and a NUL. */
 const NOTIFY_SIZE = 33;
 /** psOutput of PP_GenericCmd: the longest answer (2049) and its NUL, with room to spare (PPCOMP.H gives no size). */

@@ -36,12 +36,6 @@ export function blankBitmap(width: number, height: number): Bitmap {
   return { width, height, bytesPerRow, data: new Uint8Array(bytesPerRow * height) };
 }
 
-/** Whether the dot at (x, y) is black. */
-export function dotAt(b: Bitmap, x: number, y: number): boolean {
-  if (x < 0 || y < 0 || x >= b.width || y >= b.height) return false;
-  return ((b.data[y * b.bytesPerRow + (x >> 3)]! >> (7 - (x & 7))) & 1) === 1;
-}
-
 export function setDot(b: Bitmap, x: number, y: number): void {
   b.data[y * b.bytesPerRow + (x >> 3)]! |= 0x80 >> (x & 7);
 }

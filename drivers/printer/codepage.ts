@@ -74,8 +74,3 @@ export function decodeText(bytes: Uint8Array, cp: CodePageId): string {
   for (const b of bytes) s += b >= 0x80 ? high[b - 0x80] : String.fromCharCode(b);
   return s;
 }
-
-/** How many columns a text takes on paper (after transliteration, at normal width). */
-export function printedLength(text: string, cp: CodePageId): number {
-  return encodeText(text, cp).length;
-}

@@ -11,7 +11,6 @@ export const EOT = 0x04;
 export const ENQ = 0x05;
 export const ESC = 0x1b;
 export const GS = 0x1d;
-export const FS = 0x1c;
 
 /** A parameter after the prefix: one byte, or two bytes little-endian (nL nH). */
 export type ParamKind = 'u8' | 'u16';

@@ -98,10 +98,6 @@ export function decodeTransmitPaperStatus(byte: number): { paperNearEnd: boolean
   return { paperNearEnd: (byte & 0x03) === 0x03, paperOut: (byte & 0x0c) === 0x0c };
 }
 
-export function encodeTransmitPaperStatus(s: { paperNearEnd: boolean; paperOut: boolean }): number {
-  return (s.paperNearEnd ? 0x03 : 0) | (s.paperOut ? 0x0c : 0);
-}
-
 /** The one word for a status: what stops printing first, or `idle` when nothing does. */
 export type PrinterCondition = 'idle' | 'paper-out' | 'cover-open' | 'offline' | 'error';
 

@@ -18,7 +18,6 @@ export {
   type PinpadTargetOptions,
   type PrinterDeviceConfig,
   type PrinterTarget,
-  type PrinterTargetOptions,
 } from './devices.js';
 export {
   displayWithFallback,
@@ -26,50 +25,23 @@ export {
   openPinpadSession,
   readCardEncrypted,
   withPinpadSession,
-  type CardReadRequest,
 } from './pinpad-session.js';
-export { fromPrinterError, withPrinterSession } from './printer-session.js';
+export { withPrinterSession } from './printer-session.js';
 export {
   bibcompLibraryProblem,
   BIBCOMP_CARD_SALES_REASON,
   findPinpadLibraries,
   listDevicePorts,
-  type ListedPort,
 } from './device-discovery.js';
 /** The driver's types and encoders a technician's command reads (what a session hands it). */
 export type { GixResult, PinpadInfo, SecurePinpad, SecureStatus, TerminalKey } from '../../drivers/pinpad/index.js';
-export {
-  conditionOf,
-  encodeDocument,
-  type EscPosPrinter,
-  type PrintDocument,
-  type PrinterStatus,
-} from '../../drivers/printer/index.js';
-export { openPinpad, pinpadCardPort, bibcompTransport, type PinpadDevice } from './pinpad-device.js';
-export { PinpadCardPort, type PinpadCardOptions, type CardPinpad } from './pinpad-card.js';
-export {
-  productResolver,
-  tableProductSelector,
-  typedEntryRefusal,
-  type ProductQuery,
-  type ProductResolver,
-  type ProductSelection,
-  type ProductSelector,
-  type SelectionFacts,
-} from './pinpad-card-products.js';
-export { PROMPT_TEXTS, PromptRelay, type PromptNotification, type NotificationSource } from './pinpad-card-prompts.js';
-export { refundCardPort, refundPinpad } from './pinpad-card-refund.js';
-export { PinpadQrDisplay, type PinpadQrDisplayOptions, type PinpadRunner } from './pinpad-image.js';
-export { PinpadTypedCardReader, CNP_PROMPTS } from './pinpad-cnp-card.js';
-export {
-  loadPinpadKey,
-  PINPAD_KEY_FILE,
-  PINPAD_KEY_MAX_AGE_DAYS,
-  rotatePinpadKey,
-  type PinpadKeyFile,
-} from './pinpad-keys.js';
+export { conditionOf, encodeDocument, type PrintDocument, type PrinterStatus } from '../../drivers/printer/index.js';
+export { openPinpad, startPinpad, type PinpadAtStart, type PinpadDevice, type StartedPinpad } from './pinpad-device.js';
+export { type CardPinpad } from './pinpad-card.js';
+export { productResolver } from './pinpad-card-products.js';
+export { refundCardPort } from './pinpad-card-refund.js';
+export { PinpadQrDisplay } from './pinpad-image.js';
+export { PinpadTypedCardReader } from './pinpad-cnp-card.js';
+export { loadPinpadKey, PINPAD_KEY_FILE, PINPAD_KEY_MAX_AGE_DAYS, rotatePinpadKey } from './pinpad-keys.js';
 export { PinpadTablesAdapter } from './pinpad-tables.js';
-export { unattendedTerminalType, unattendedTerminalData, withoutSignature } from './pinpad-terminal-emv.js';
 export { EscPosReceiptPrinter, receiptColumns } from './escpos-receipt.js';
-export { SimulatedCardPort, type SimulatedCardOptions } from './simulated-card.js';
-export { TextReceiptPrinter } from './text-receipt.js';

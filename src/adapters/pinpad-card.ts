@@ -12,15 +12,7 @@ import { typedCardRead } from './pinpad-card-typed.js';
 
 export type { CardPinpad } from './pinpad-card-kit.js';
 export type { PinpadCardOptions } from './pinpad-card-options.js';
-export {
-  productResolver,
-  tableProductSelector,
-  typedEntryRefusal,
-  type ProductQuery,
-  type ProductResolver,
-  type ProductSelector,
-  type ProductSelection,
-} from './pinpad-card-products.js';
+export { productResolver, tableProductSelector, typedEntryRefusal } from './pinpad-card-products.js';
 
 const INPUT: Record<card.GcxResult['cardType'], { mode: InputMode; entry: ProductQuery['entry'] }> = {
   stripe: { mode: 'MagStripe', entry: 'magstripe' },

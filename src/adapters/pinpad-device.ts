@@ -41,38 +41,80 @@ export interface PinpadDevice {
   close(): Promise<void>;
 }
 
+/** How the daemon opens the pinpad at start: `wait` for its secure session, or open it in the `background`. */
+export type PinpadAtStart = 'wait' | 'background';
+
+export interface StartedPinpad extends PinpadDevice {
+  /** Settles once the first secure session opened, or the first attempt failed (then the driver's path for an unreachable pinpad). */
+  readonly opened: Promise<void>;
+  /** True while the first secure session is being opened (the daemon just started). */
+  readonly opening: () => boolean;
+  /** Throws PINPAD_OPENING (503) while the first secure session is being opened: nothing that needs the pinpad starts. */
+  readonly assertOpen: () => void;
+}
+
 /**
- * The configured pinpad behind the secure channel, and the engine's card port on it; the
- * transport is the one src/adapters/devices.ts builds from the configuration (the CLI's too). An
- * unreachable pinpad does not stop the daemon: the driver keeps reconnecting and card sales fail
- * until it answers.
+ * The configured pinpad behind the secure channel, and the engine's card port on it; the transport is the one
+ * src/adapters/devices.ts builds from the configuration (the CLI's too). Its first secure session opens in the
+ * background: the daemon is ready (health answers, systemd told READY=1) before a real pinpad's secure OPN (~3 s
+ * on a PPC930) is done, and until then card sales and voids are refused with PINPAD_OPENING (`assertOpen`);
+ * `openPinpad` waits for it. An unreachable pinpad does not stop the daemon: a warning, the driver keeps
+ * reconnecting and card sales fail until it answers.
  */
-export async function openPinpad(
+export function startPinpad(
   config: Config,
   tables: () => TableSet | undefined,
   log: Logger,
   transport: () => Transport,
-): Promise<PinpadDevice> {
+): StartedPinpad {
   const { key } = loadPinpadKey(config.values.stateDir);
   const driverLog = log.child({ component: 'pinpad' });
   const pinpad = new SecurePinpad({ transport, terminalKey: key, log: driverLog });
-  await pinpad
+  let opening = true;
+  const opened = pinpad
     .start()
-    .catch((e: unknown) => driverLog.warn({ err: e }, 'pinpad not reachable at start; card sales wait for it'));
+    .catch((e: unknown) => {
+      if (pinpad.status !== 'closed')
+        driverLog.warn({ err: e }, 'pinpad not reachable at start; card sales wait for it');
+    })
+    .finally(() => (opening = false));
   const card = pinpadCardPort(config, tables, pinpad, driverLog);
   return {
     card,
     pinpad,
+    opened,
+    opening: () => opening,
+    assertOpen: () => {
+      if (opening)
+        throw new OmniposError(
+          'PINPAD_OPENING',
+          "the pinpad's secure session is still opening (the daemon just started): retry in a few seconds",
+          { status: pinpad.status },
+        );
+    },
     close: async () => {
+      // a connect in flight fails as closed (and logs nothing); `opened` then settles
       await pinpad.close().catch(() => undefined);
     },
   };
 }
 
+/** `startPinpad`, its first secure session awaited (or its first attempt failed). */
+export async function openPinpad(
+  config: Config,
+  tables: () => TableSet | undefined,
+  log: Logger,
+  transport: () => Transport,
+): Promise<StartedPinpad> {
+  const started = startPinpad(config, tables, log, transport);
+  await started.opened;
+  return started;
+}
+
 /**
  * The engine's card port on an opened (or opening) secure pinpad: card sales refused by name on a pinpad
  * that answers OPN as obsolete, the product and typed entry from the tables in force, the unattended
- * terminal's EMV data on a kiosk. The daemon's background start (src/main/pinpad-start.ts) builds it too.
+ * terminal's EMV data on a kiosk.
  */
 export function pinpadCardPort(
   config: Config,

@@ -38,7 +38,7 @@ export function fromDriverError(e: unknown): unknown {
 /**
  * A technician's session on the pinpad of `target` (the CLI's commands, `omnipos init`): the secure
  * channel under the terminal key, connected once, no probe and no reconnect (the daemon's session
- * keeps both: src/main/pinpad-start.ts). A failed connect closes the driver and throws the
+ * keeps both: src/adapters/pinpad-device.ts). A failed connect closes the driver and throws the
  * catalogue's error; the caller closes a session it got.
  */
 export async function openPinpadSession(

@@ -9,9 +9,6 @@ import { paymentView } from './payment-view.js';
 /** What the engines tell through their `onEvent`. */
 export type { EngineEvent };
 
-/** Which engine a payment belongs to, as the journal names it. */
-export type { PaymentKind } from '../core/index.js';
-
 /**
  * An event as the cash register reads it on `GET /v1/events`: the engine's event, numbered in
  * the order it happened (`seq`: with an event log, increasing across restarts and never given

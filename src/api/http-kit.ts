@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { z } from 'zod';
-import { OmniposError, apiCodeOf, httpStatusOf, isOmniposError, type ErrorCode } from '../core/index.js';
+import { apiCodeOf, httpStatusOf, isOmniposError, type ErrorCode } from '../core/index.js';
 import { storeWriteFailure } from '../store/index.js';
 import { duplicateKey } from './json-keys.js';
 
@@ -112,5 +112,3 @@ export function invalidField(error: z.ZodError): ApiError {
   const why = issue?.code === 'unrecognized_keys' ? 'unknown field' : (issue?.message ?? 'invalid');
   return new ApiError(400, 'INVALID_FIELD', `${field || 'body'}: ${why}`, field || undefined);
 }
-
-export { OmniposError };

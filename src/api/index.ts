@@ -4,20 +4,11 @@
  * stays behind `./reference.js`, loaded at its first request.
  */
 export { buildApp, listenApi, type ApiDeps, type Handler } from './app.js';
-export { OPERATIONS } from './operations.js';
-export { PaymentOwners, type OwnerRows } from './scopes.js';
-export { listenApiTls, type TlsListenOptions } from './tls.js';
-export {
-  AcquirerReach,
-  healthView,
-  type HealthDeps,
-  type HealthSources,
-  type KeySlotView,
-  type KeySlotsView,
-  type PinpadHealthSource,
-} from './health.js';
-export { EventHub, MAX_REPLAY, type ApiEvent, type EngineEvent, type ReplayOutcome } from './events.js';
-export type { ReceiptService, ReceiptsDeps } from './receipts.js';
+export { PaymentOwners } from './scopes.js';
+export { listenApiTls } from './tls.js';
+export { AcquirerReach, healthView, type HealthDeps, type KeySlotView, type KeySlotsView } from './health.js';
+export { EventHub } from './events.js';
+export type { ReceiptService } from './receipts.js';
 // The TEF Dial interface reads payments and requests as the API does (src/tefdial).
 export { paymentView } from './payment-view.js';
 export { PaymentRequest } from './payments.js';

@@ -1,7 +1,7 @@
 import {
   journalData,
   paymentStatus,
-  type PaymentStatus,
+  statusOf,
   type SaleData,
   type SaleStateName,
   type QrSaleData,
@@ -20,37 +20,6 @@ export function receiptQuestion(entry: JournalEntry): boolean {
   return entry.state === 'printing' && typeof (entry.data as { deadline?: unknown }).deadline === 'string';
 }
 
-const PIX_STATUS: Record<PixStateName, PaymentStatus> = {
-  creating: 'pending',
-  showing: 'pending',
-  approved: 'pending',
-  printing: 'pending',
-  'awaiting-decision': 'approved',
-  confirmed: 'confirmed',
-  cancelling: 'cancelled',
-  cancelled: 'cancelled',
-  refunding: 'undone',
-  refunded: 'undone',
-  failed: 'failed',
-  'dead-letter': 'failed',
-};
-
-/** `undoing` reads as undone, as a card sale's: the outbox's undo race delivers it whatever happens. */
-const CNP_STATUS: Record<CnpStateName, PaymentStatus> = {
-  sending: 'pending',
-  authorized: 'approved',
-  captured: 'confirmed',
-  declined: 'declined',
-  failed: 'failed',
-  undoing: 'undone',
-  undone: 'undone',
-  capturing: 'approved',
-  voiding: 'cancelled',
-  voided: 'cancelled',
-  'needs-refund': 'needs-refund',
-  'dead-letter': 'failed',
-};
-
 /** A card-not-present sale: what the host echoed of the card (its masked number), never what was typed. */
 function cnpView(entry: JournalEntry): Record<string, unknown> {
   const d = journalData<CnpSaleData>(entry);
@@ -58,7 +27,7 @@ function cnpView(entry: JournalEntry): Record<string, unknown> {
   return {
     id: entry.id,
     merchantOrderId: entry.merchantOrderId,
-    status: CNP_STATUS[state],
+    status: statusOf('cnp', state),
     state,
     amount: entry.amount,
     method: d.request.method,
@@ -93,7 +62,7 @@ function pixView(entry: JournalEntry): Record<string, unknown> {
   return {
     id: entry.id,
     merchantOrderId: entry.merchantOrderId,
-    status: PIX_STATUS[state],
+    status: statusOf('pix', state),
     state,
     amount: entry.amount,
     method: 'pix',
@@ -109,25 +78,6 @@ function pixView(entry: JournalEntry): Record<string, unknown> {
     updatedAt: entry.updatedAt,
   };
 }
-
-const QR_STATUS: Record<QrStateName, PaymentStatus> = {
-  started: 'pending',
-  showing: 'pending',
-  approved: 'pending',
-  printing: 'pending',
-  'awaiting-decision': 'approved',
-  confirming: 'confirmed',
-  confirmed: 'confirmed',
-  undoing: 'undone',
-  undone: 'undone',
-  cancelling: 'cancelled',
-  cancelled: 'cancelled',
-  expiring: 'cancelled',
-  expired: 'cancelled',
-  failed: 'failed',
-  'needs-refund': 'needs-refund',
-  'dead-letter': 'failed',
-};
 
 /** The wallet QR states a wallet's payment reached (the `paid` input was taken: the fiscal group applies). */
 const QR_PAID: ReadonlySet<QrStateName> = new Set([
@@ -149,7 +99,7 @@ function qrView(entry: JournalEntry): Record<string, unknown> {
   return {
     id: entry.id,
     merchantOrderId: entry.merchantOrderId,
-    status: QR_STATUS[state],
+    status: statusOf('qr', state),
     state,
     amount: entry.amount,
     method: 'wallet-qr',

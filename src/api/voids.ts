@@ -24,8 +24,6 @@ export const VoidBody = z.strictObject({
   amount: z.number().int('must be a whole number of cents').positive('must be more than 0').max(99_999_999).optional(),
 });
 
-export { SUPERVISOR_PASSWORD_HEADER, SUPERVISOR_TOKEN_HEADER } from './supervisor-headers.js';
-
 export const VOID_STATUSES = [
   'pending',
   'approved',

@@ -20,5 +20,3 @@ export const webservice15CardNotPresent = z.strictObject({
   /** Per request; the manual recommends 30 s, above the service's own 25 s. */
   timeoutMs: z.number().int().min(100).max(120_000).default(30_000),
 });
-
-export type Webservice15CardNotPresentConfig = z.infer<typeof webservice15CardNotPresent>;

@@ -1,31 +1,7 @@
-export {
-  loadConfig,
-  describeConfig,
-  DEFAULT_CONFIG_PATH,
-  PACKAGE_ROOT,
-  type Config,
-  type LoadOptions,
-} from './load.js';
-export {
-  CARD_NOT_PRESENT_KINDS,
-  ConfigSchema,
-  Environment,
-  configJsonSchema,
-  type ConfigValues,
-  type ConfigInput,
-} from './schema.js';
-export {
-  ACQUIRER_KINDS,
-  acquirerKeys,
-  acquirerAddresses,
-  acquirerTimeoutMs,
-  type AcquirerKind,
-  type AcquirerKeys,
-} from './acquirer-kinds.js';
-export type { AcquirerConfigKind } from './acquirer-kind.js';
+export { loadConfig, describeConfig, DEFAULT_CONFIG_PATH, PACKAGE_ROOT, type Config } from './load.js';
+export { CARD_NOT_PRESENT_KINDS, Environment, configJsonSchema, type ConfigValues } from './schema.js';
+export { ACQUIRER_KINDS, acquirerKeys, acquirerTimeoutMs, type AcquirerKind } from './acquirer-kinds.js';
 export type { OmniKeys } from './acquirer-omni.js';
-export { Secret } from './secret.js';
 export { type ConfigProblem, formatProblem } from './problems.js';
-export { isLoopbackHost, productionProblems } from './environment-guard.js';
-export { applySandboxDefaults, outsideSandboxProblems } from './outside-sandbox.js';
+export { isLoopbackHost } from './environment-guard.js';
 export { fleetMqttSettings, type FleetMqttSettings } from './fleet.js';

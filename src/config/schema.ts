@@ -390,5 +390,4 @@ export function configJsonSchema(): Record<string, unknown> {
   return z.toJSONSchema(ConfigSchema, { io: 'input', unrepresentable: 'any' });
 }
 
-export type ConfigInput = z.input<typeof ConfigSchema>;
 export type ConfigValues = z.output<typeof ConfigSchema>;

@@ -6,12 +6,12 @@
  * `./systemd.js` (it loads node:child_process, ~8 ms; only the daemon's composition root uses it).
  */
 export * from './errors/index.js';
-export { systemClock, localTime, sleep, HOST_TIME_ZONE, type Clock, type LocalTime } from './clock.js';
+export { systemClock, localTime, sleep, HOST_TIME_ZONE, type Clock } from './clock.js';
 export { HostClock } from './host-clock.js';
-export { cents, formatBRL, type Cents } from './money.js';
+export { formatBRL, type Cents } from './money.js';
 export * from './payment-kinds.js';
 export * from './chip-tags.js';
-export { ALARM_CODES, ALARMS_HEALTH_TELLS_ITSELF, healthTellsAlarmItself, type AlarmCode } from './alarm-codes.js';
+export { healthTellsAlarmItself, type AlarmCode } from './alarm-codes.js';
 export { hostName, isAllowedHost } from './host-header.js';
 export {
   scrubText,
@@ -20,9 +20,8 @@ export {
   isIdentifierKey,
   isIdentifierValue,
   isOpaqueEmvField,
-  REDACTED,
 } from './log/scrub.js';
-export type { Logger, LoggerOptions } from './log/logger.js';
-export { TallyLog, tallyText, type TallyLine, type TallyLogOptions } from './log/tally.js';
+export type { Logger } from './log/logger.js';
+export { TallyLog, tallyText } from './log/tally.js';
 export { readXml, writeXml, xml, child, textAt, xmlDeclaredEncoding, XmlSyntaxError, type XmlElement } from './xml.js';
 export { isStartAborted, StartAborted, startError } from './start.js';

@@ -12,7 +12,6 @@ export type PaymentKind = (typeof PAYMENT_KINDS)[number];
 export type JournalKind = PaymentKind | 'void';
 
 export const CARD_METHODS = ['credit', 'debit', 'voucher'] as const;
-export type CardMethod = (typeof CARD_METHODS)[number];
 
 /** What `POST /v1/payments` takes as `method` and a receipt names as its payment type. */
 export const PAYMENT_METHODS = [...CARD_METHODS, 'wallet-qr', 'pix'] as const;

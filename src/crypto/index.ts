@@ -4,25 +4,9 @@
  * No I/O, no clock, no globals. Every bad input is an OmniposError (CODEC_INVALID_INPUT, CRYPTO_INVALID_KEY,
  * PINBLOCK_INVALID).
  */
-export { toHex, toBytes, xor, wipe, type BytesLike, type BytesRule } from './bytes.js';
-export { desEcb, tdesEcb, tdesCbc, aesEcb, aesCbc, DES_BLOCK, AES_BLOCK } from './ciphers.js';
-export {
-  parseKsn,
-  formatKsn,
-  withCounter,
-  nextCounter,
-  countOnes,
-  isValidCounter,
-  KSN_BYTES,
-  COUNTER_BITS,
-  COUNTER_MAX,
-  MAX_COUNTER_ONES,
-  DEVICE_ID_MAX,
-  type Ksn,
-  type KsnLike,
-  type KsnFields,
-  type ParseKsnOptions,
-} from './ksn.js';
+export { toHex, toBytes, xor } from './bytes.js';
+export { desEcb, tdesEcb, aesEcb } from './ciphers.js';
+export { parseKsn, formatKsn, withCounter, nextCounter, countOnes, isValidCounter } from './ksn.js';
 export {
   deriveIpek,
   deriveTransactionKey,
@@ -33,44 +17,17 @@ export {
   dataKey,
   macKey,
   deriveTdesKeys,
-  type Direction,
-  type TdesDukptKeys,
 } from './dukpt-tdes.js';
 export {
   encryptData,
   decryptData,
   stripZeroPadding,
-  zeroPad,
   encryptPinBlock,
   decryptPinBlock,
   retailMac,
-  type CipherAlgorithm,
-  type DataCipherOptions,
 } from './data-cipher.js';
-export {
-  encodePinBlock,
-  decodePinBlock,
-  panField,
-  checkPan,
-  PIN_BLOCK_FORMATS,
-  PIN_BLOCK_LAYOUTS,
-  type PinBlockFormat,
-  type PinBlockProblem,
-  type EncodePinBlockInput,
-  type DecodePinBlockInput,
-  type RandomSource,
-} from './pinblock.js';
-export {
-  panField4,
-  checkPan4,
-  encipherFormat4,
-  decipherFormat4,
-  encryptPin,
-  decryptPin,
-  type EncryptPinInput,
-  type DecryptPinInput,
-  type EncryptedPin,
-} from './pinblock-format4.js';
+export { encodePinBlock, decodePinBlock, panField, type PinBlockFormat } from './pinblock.js';
+export { panField4, decipherFormat4, encryptPin, decryptPin } from './pinblock-format4.js';
 export {
   encryptCardData,
   decryptCardData,
@@ -88,19 +45,16 @@ export {
   cnpjCheckDigits,
   isValidCnpj,
   isValidDocument,
-  stripDocument,
 } from './check-digits.js';
 export { maskPan, panHash } from './pan.js';
-export { kcv, type KcvOptions } from './kcv.js';
+export { kcv } from './kcv.js';
 export { aesCmac } from './cmac.js';
 export {
   parseAesKsn,
-  deriveAesDukptKey,
   deriveAesInitialKey,
   deriveAesTransactionKey,
   deriveAesWorkingKey,
   deriveAesKeys,
-  aesUsageOf,
   aesDerivationData,
   aesBdkTypeOf,
   aesKeyTypeBytes,
@@ -108,15 +62,9 @@ export {
   AES_DUKPT_KEY_TYPES,
   AES_BDK_TYPES,
   AES_KEY_TYPES,
-  AES_DUKPT_USAGE,
-  AES_KSN_BYTES,
-  AES_MAX_COUNTER_ONES,
-  type AesKsn,
-  type AesKsnLike,
   type AesKeyType,
   type AesBdkType,
-  type AesKeysOptions,
   type AesKeyUsage,
   type AesDukptKeys,
 } from './dukpt-aes.js';
-export { dukptEncryptData, dukptDecryptData, type DukptKeySource, type DukptDataOptions } from './dukpt-data.js';
+export { dukptEncryptData, dukptDecryptData } from './dukpt-data.js';

@@ -7,7 +7,6 @@ import { OmniposError } from '../core/index.js';
 import { toBytes, type BytesLike } from './bytes.js';
 
 export type PinBlockFormat = 0 | 1 | 3 | 4;
-export const PIN_BLOCK_FORMATS: readonly PinBlockFormat[] = [0, 1, 3, 4];
 
 /** Why a PIN block was refused: the `reason` in the error's context. */
 export type PinBlockProblem = 'size' | 'control' | 'length' | 'digit' | 'fill' | 'pan' | 'pin' | 'format';

@@ -133,12 +133,6 @@ export function tagBytes(tag: string): Uint8Array {
   return b;
 }
 
-/** True when the tag's first byte marks a constructed object (bit 6). */
-export function isConstructedTag(tag: string): boolean {
-  const first = parseInt(tag.slice(0, 2), 16);
-  return (first & 0x20) !== 0;
-}
-
 function lengthBytes(n: number): number[] {
   if (n < 0x80) return [n];
   const out: number[] = [];

@@ -111,6 +111,21 @@ export abstract class MachineOwner<
     return this.#lock.hold(this.#kind, start);
   }
 
+  /**
+   * The cash register's decision on a paid payment (card, wallet QR, Pix): taken while the payment waits for it,
+   * an undo also while its receipt is on its way; otherwise ENGINE_NOT_ALLOWED, naming the payment as `what`.
+   */
+  protected assertDecidable(id: number, decision: 'confirm' | 'undo', what: string): void {
+    const state = this.entry(id).state;
+    if (state === 'awaiting-decision' || (decision === 'undo' && (state === 'approved' || state === 'printing')))
+      return;
+    throw new OmniposError(
+      'ENGINE_NOT_ALLOWED',
+      `${what} ${id} is ${state}: it cannot be ${decision === 'confirm' ? 'confirmed' : 'undone'} now`,
+      { id, state },
+    );
+  }
+
   /** Before a sale starts: the terminal may sell, and a kiosk's printer can print (before-sale.ts). */
   protected beforeSale(request: { receipt?: boolean }): Promise<void> {
     return beforeSale(this.deps, request);

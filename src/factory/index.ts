@@ -15,18 +15,7 @@ export {
   type AcquirerKindEntry,
   type BackendWiring,
   type OpenBackend,
-  type OpenProbe,
-  type ProbeAnswer,
-  type ProvisioningWiring,
 } from './acquirer-backend.js';
-export {
-  acquirerFromConfig,
-  acquirerUrls,
-  omniKeys,
-  readInUse,
-  sandboxListenOptions,
-  type AcquirerWiring,
-  type SandboxListeners,
-} from './acquirer-urls.js';
-export { ecommerceQrSales, qrProvider, wantedQrProvider, type QrProvider } from './qr-provider.js';
-export { ecommerceCnpParts, type CnpOffers, type CnpParts } from './cnp-parts.js';
+export { acquirerUrls, readInUse, sandboxListenOptions, type AcquirerWiring } from './acquirer-urls.js';
+export { qrProvider } from './qr-provider.js';
+export { type CnpOffers, type CnpParts } from './cnp-parts.js';

@@ -1,11 +1,18 @@
-import { openPinpad, openPinpadTarget, type PinpadDevice, type PinpadTarget } from '../adapters/index.js';
+import {
+  openPinpad,
+  openPinpadTarget,
+  startPinpad,
+  type PinpadAtStart,
+  type PinpadDevice,
+  type PinpadTarget,
+  type StartedPinpad,
+} from '../adapters/index.js';
 import type { Config } from '../config/index.js';
 import type { Clock } from '../core/index.js';
 import type { Logger } from '../core/log/index.js';
 import type { TableSet } from '../initialization/index.js';
 import type { Held } from './held.js';
 import { PinpadKeySlots } from './pinpad-key-slots.js';
-import { startPinpad, type PinpadAtStart, type StartedPinpad } from './pinpad-start.js';
 
 /** The daemon's pinpad: where it is, the device behind the secure channel, and its key slots. */
 export interface DaemonPinpad {

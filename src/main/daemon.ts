@@ -21,7 +21,7 @@ import type { Db, Journal, MerchantOrderIds, Outbox } from '../store/index.js';
 import type { AcquirerKindEntry } from '../factory/index.js';
 import type { AcquirerProbeOptions } from './acquirer-probe.js';
 import type { Operations } from './operations.js';
-import type { PinpadAtStart } from './pinpad-start.js';
+import type { PinpadAtStart } from '../adapters/index.js';
 
 // The daemon's shape: what startDaemon (src/main.ts) is given and what it returns.
 

@@ -4,21 +4,13 @@ import { interpretPix, looksLikePix, type PixCode } from './pix.js';
 import { interpretPadraoq } from './padraoq/parse.js';
 import type { ParsedPadraoq } from './padraoq/types.js';
 
-export { crc16, crc16Bytes, crc16Hex } from './crc16.js';
+export { crc16Hex } from './crc16.js';
 export { isAns, toAns } from './ans.js';
-export { encodeMpm, isTemplateId, mpmChild, parseMpm, qrError, type MpmInput, type MpmObject } from './mpm.js';
-export { interpretPix, looksLikePix, parsePix, PIX_GUI, type PixCode } from './pix.js';
+export { encodeMpm, isTemplateId, mpmChild, parseMpm, type MpmInput, type MpmObject } from './mpm.js';
+export { parsePix, type PixCode } from './pix.js';
 export { buildPix, type PixInput } from './pix-build.js';
-export {
-  isUnreservedTemplateId,
-  pixCompositionOf,
-  pixRecurrenceOf,
-  type PixComposition,
-  type PixRecurrence,
-} from './pix-recurrence.js';
-export { buildPadraoq, completeFields, normalizeAmount } from './padraoq/build.js';
-export { interpretPadraoq, parsePadraoq, recogniseModel } from './padraoq/parse.js';
-export { validateLayout } from './padraoq/validate.js';
+export { buildPadraoq, normalizeAmount } from './padraoq/build.js';
+export { parsePadraoq } from './padraoq/parse.js';
 export * from './padraoq/layouts.js';
 export type * from './padraoq/types.js';
 
@@ -31,14 +23,5 @@ export function parseQr(text: string): ParsedQr {
   if (looksLikePix(objects)) return { model: 'pix', pix: interpretPix(objects) };
   return interpretPadraoq(objects);
 }
-export {
-  qrModules,
-  renderQrText,
-  renderQrSvg,
-  renderQrBitmap,
-  type QrEcc,
-  type QrModules,
-  type QrRenderOptions,
-  type QrBitmap,
-} from './render.js';
+export { renderQrText, renderQrSvg } from './render.js';
 export { renderQrPng } from './render-png.js';

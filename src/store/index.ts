@@ -1,24 +1,16 @@
-export { openDatabase, type Db, type OpenOptions } from './open.js';
+export { openDatabase, type Db } from './open.js';
 export type { Migration } from './migration.js';
 export { MIGRATIONS } from './migrations.js';
-export { MerchantOrderIds, type OrderIdOptions } from './order-ids.js';
+export { MerchantOrderIds } from './order-ids.js';
 export { nextNsu, readCounter, writeCounter } from './counters.js';
-export { Journal, type JournalEntry, type JournalKind, type NewEntry } from './journal.js';
+export { Journal, type JournalEntry, type JournalKind } from './journal.js';
 export { PaymentOwnerRows } from './payment-owners.js';
-export { EVENTS_PER_SYNC, EventLog, type LoggedEvent } from './event-log.js';
+export { EVENTS_PER_SYNC, EventLog } from './event-log.js';
 export { Outbox, type OutboxTask, type NewTask } from './outbox.js';
 export { assertNoCardData } from './no-card-data.js';
 export { DAMAGE_MARKER, readDamage, databaseProblem, type DamageRecord } from './damage.js';
-export { lockStateDir, type StateLock } from './lock.js';
-export {
-  WriteHealth,
-  onWriteFailure,
-  writeFailure,
-  storeWriteFailure,
-  watchWrites,
-  type WriteHealthOptions,
-  type WriteHealthAlarm,
-} from './write-health.js';
+export { lockStateDir } from './lock.js';
+export { WriteHealth, onWriteFailure, storeWriteFailure } from './write-health.js';
 
 import path from 'node:path';
 import type { Logger } from '../core/index.js';
@@ -58,21 +50,19 @@ export function openCheckedTerminalDatabase(stateDir: string, log: Logger, now: 
   return openTerminalDatabase(stateDir, log);
 }
 export { ensureApiToken, ensureTokenFile } from './api-token.js';
-export { EXPIRY_SEALED, ExpiryKey, ensureExpiryKey, ensureKeyFile, sealJournalExpiries } from './expiry-key.js';
-export { SavedCards, type SavedCardView } from './saved-cards.js';
+export { EXPIRY_SEALED, ExpiryKey, ensureExpiryKey, sealJournalExpiries } from './expiry-key.js';
+export { SavedCards } from './saved-cards.js';
 export { createSecretFileOnce, writeSecretTemp } from './secret-file.js';
-export { salvageOutbox, type Salvage } from './salvage.js';
+export { salvageOutbox } from './salvage.js';
 export { statement } from './statements.js';
-export { writeDayFile, readDayFile, listDayFiles, deleteDayFile, archiveBytes, type DayFile } from './day-files.js';
+export { writeDayFile, readDayFile, listDayFiles, deleteDayFile } from './day-files.js';
 export {
   AUTO_VACUUM,
   WAL_LIMIT_BYTES,
   VACUUM_STEP_PAGES,
   convertToIncremental,
   giveBackSpace,
-  chooseIncremental,
-  limitWal,
   storeSpace,
   type StoreSpace,
 } from './space.js';
-export { DiskWatch, type DiskView, type DiskAlarm, type DiskWatchOptions } from './disk-watch.js';
+export { DiskWatch, type DiskView } from './disk-watch.js';

@@ -2,12 +2,5 @@
  * The TEF Dial file interface (docs/tef-dial.md): the codec of `AAA-BBB = value` files and the
  * interface that answers a PDV's `IntPos.001` through the engines the local API drives.
  */
-export {
-  parseTefDial,
-  writeTefDial,
-  TefDialFormatError,
-  type TefDialFields,
-  type TefDialFormatProblem,
-} from './codec.js';
-export { TefDialInterface, type TefDialFolders } from './interface.js';
+export { TefDialInterface } from './interface.js';
 export type { TefDialDeps } from './operations.js';

@@ -27,8 +27,6 @@ export const CARD_COMMANDS = Object.fromEntries(
   CARD_IDS.map((id) => [id, { ...COMMANDS[id], abecs: COMMANDS[id].family === 'abecs' }]),
 ) as Record<(typeof CARD_IDS)[number], CommandRow & { readonly abecs: boolean }>;
 
-export type CardCommandId = keyof typeof CARD_COMMANDS;
-
 /** Fixed-field layouts of the classic card and table commands (section beside each). */
 export const CARD_LAYOUTS = {
   /** §3.3.11 GPN command (CMD_LEN1 = 093 with a 19-character PAN field). */

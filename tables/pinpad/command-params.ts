@@ -94,8 +94,6 @@ export const ABECS_COMMAND_PARAMS = {
   },
 } as const satisfies Record<string, CommandParams>;
 
-export type AbecsCommandWithParams = keyof typeof ABECS_COMMAND_PARAMS;
-
 /**
  * S-format parameters that may also hold CR (0Dh) as a line break (§3.1.3.1 SPE_DSPMSG: "com
  * caracteres de quebras de linha (0Dh)").

@@ -104,8 +104,6 @@ export const COMMANDS = {
   FCX: row('3.7.4', true, 'abecs', false, 'secure', 'secure'),
 } as const satisfies Record<string, CommandRow>;
 
-export type CommandId = keyof typeof COMMANDS;
-
 /** The row of `id`, or undefined for a command this table does not know. */
 export function commandRow(id: string): CommandRow | undefined {
   return Object.hasOwn(COMMANDS, id) ? (COMMANDS as Record<string, CommandRow>)[id] : undefined;
@@ -127,10 +125,3 @@ export const SESSION_COMMAND_IDS: ReadonlySet<string> = commandIds(
 
 /** The fixed-field commands (PKTDATA at most 1024, §2.2.1). */
 export const CLASSIC_COMMAND_IDS: ReadonlySet<string> = commandIds((r) => r.family === 'classic');
-
-/** A command id of the table (the driver's `CommandSpec.id`). */
-export type PinpadCommandId = CommandId;
-
-/** The notification "command" id (§2.3.3) and the id of answers to unknown commands (§2.3.4). */
-export const NOTIFICATION_ID = 'NTM';
-export const UNKNOWN_COMMAND_ID = 'ERR';

@@ -64,8 +64,3 @@ export function returnCodeName(code: number): string {
 export function returnCodeOf(name: ReturnCodeName): number {
   return BY_NAME.get(name)!;
 }
-
-/** The one-line summary of a return code. */
-export function returnCodeSummary(code: number): string {
-  return BY_CODE.get(code)?.summary ?? 'return code not in ABECS 2.20';
-}

@@ -23,8 +23,6 @@ export const walletErrorRows = () =>
 
 /** The e-commerce API error table (`[{Code, Message}]`), as the manual publishes it, with each row's line. */
 export const API_ERRORS: Readonly<z.infer<ReturnType<typeof apiErrorRows>>> = Object.freeze(data.api.codes);
-export const API_ERRORS_PAGE = data.api.page;
 
 /** The QR code manual v4 payment error table (`{code, description}` with its HTTP status). */
 export const WALLET_ERRORS: Readonly<z.infer<ReturnType<typeof walletErrorRows>>> = Object.freeze(data.wallet.codes);
-export const WALLET_ERRORS_PAGE = data.wallet.page;

@@ -1,5 +1,5 @@
 import { COMMANDS } from '../../../tables/pinpad/commands.js';
-import { PP_DATA, abecsIdByName, GIX_DEFAULT_IDS } from '../../../tables/pinpad/abecs-ids.js';
+import { abecsIdByName, GIX_DEFAULT_IDS } from '../../../tables/pinpad/abecs-ids.js';
 import { CLASSIC_LAYOUTS, ginLayout } from '../../../tables/pinpad/classic-layouts.js';
 import type { FieldValue } from '../codec/fields.js';
 import { decodeLayout, encodeLayout } from '../codec/layout.js';
@@ -73,6 +73,3 @@ export const GIX: CommandSpec<readonly number[] | undefined, GixResult> = {
     return { data, entries };
   },
 };
-
-/** The ids of every PP_ datum the spec lists (for tests and the virtual pinpad). */
-export const ALL_PP_IDS: readonly number[] = PP_DATA.map((d) => d.id);

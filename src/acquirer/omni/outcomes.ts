@@ -161,9 +161,6 @@ export interface OperationOutcome {
   cancellationStatus?: number;
 }
 
-/** A sale `Status` that is final at the host with nothing charged: 3 denied, 10 cancelled, 13 aborted. */
-export const NOTHING_CHARGED_STATUSES: ReadonlySet<number> = new Set([3, 10, 13]);
-
 /**
  * The confirm/undo/void answers, decided by the rulebook (src/engine/rules/book.ts: `sale.confirm`,
  * `sale.undo`, `void.confirm`, `void.undo`) on what the 2xx body shows, read by states.ts

@@ -154,7 +154,7 @@ export const ERROR_CODES = {
   PINPAD_PROTOCOL: { http: 502, exit: 3, summary: 'the pinpad answer does not decode' },
   PINPAD_INVALID_ARGUMENT: { http: 400, exit: 2, summary: 'a value does not fit the pinpad command layout' },
   PINPAD_NOT_FOUND: { http: 503, exit: 3, summary: 'no pinpad at the configured port, or it cannot be opened' },
-  // the daemon (src/main/pinpad-start.ts): ready before the pinpad's first secure session is open
+  // the daemon (src/adapters/pinpad-device.ts): ready before the pinpad's first secure session is open
   PINPAD_OPENING: {
     http: 503,
     exit: 3,

@@ -1,11 +1,3 @@
-export { createLogger, type Logger, type LoggerOptions } from './logger.js';
-export {
-  scrubText,
-  scrubValue,
-  isSensitiveKey,
-  isIdentifierKey,
-  isIdentifierValue,
-  isOpaqueEmvField,
-  REDACTED,
-} from './scrub.js';
-export { daemonDestination, rateLimited, rotatingFile, type RotatingFileOptions } from './destination.js';
+export { createLogger, type Logger } from './logger.js';
+export { scrubText, scrubValue, isSensitiveKey, isOpaqueEmvField } from './scrub.js';
+export { daemonDestination, rateLimited, rotatingFile } from './destination.js';

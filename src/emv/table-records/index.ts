@@ -3,25 +3,5 @@
  * Pure, shared by src/initialization (the tables the host sends, the pinpad load) and src/sim (the
  * virtual pinpad's TLR). Moved here from src/initialization/records so both sides use the same codec.
  */
-export {
-  decodeRecord,
-  decodeRecords,
-  encodeRecord,
-  padField,
-  capkChecksum,
-  type TableRecord,
-  type RecordInput,
-} from './codec.js';
-export {
-  AID_FIELDS,
-  CAPK_FIELDS,
-  REVOKED_FIELDS,
-  HEADER,
-  AID_LENGTHS,
-  TABLE_IDS,
-  BODIES,
-  layoutLength,
-  type FieldLayout,
-  type FieldFormat,
-  type RecordKind,
-} from './layouts.js';
+export { decodeRecord, decodeRecords, encodeRecord, padField, capkChecksum, type TableRecord } from './codec.js';
+export { AID_FIELDS, CAPK_FIELDS } from './layouts.js';

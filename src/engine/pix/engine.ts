@@ -1,4 +1,3 @@
-import { OmniposError } from '../../core/index.js';
 import type { JournalEntry, MerchantOrderIds } from '../../store/index.js';
 import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
 import { SPEAKS_ALL } from '../machine-vocabulary.js';
@@ -6,6 +5,7 @@ import type { PixTask } from '../outbox/pix.js';
 import { OUTBOX_OPERATIONS, idempotencyKey } from '../outbox/tasks.js';
 import type { PixCreatePort, ReceiptSubject } from '../ports.js';
 import type { SaleContext } from '../sale/types.js';
+import { codeTimes, watchUntil } from '../code-times.js';
 import { pixTransition } from './machine.js';
 import { showQr, type QrDisplayPort } from '../qr/code-port.js';
 import type { PixCreation, PixEffect, PixInput, PixSaleData, PixSaleRequest, PixState, PixStateName } from './types.js';
@@ -81,13 +81,7 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
       } catch (e) {
         result = { kind: 'unknown', reason: (e as Error).message };
       }
-      const expires = this.#d.clock.now().getTime() + this.#d.validityMs;
-      await this.apply(entry.id, {
-        kind: 'created',
-        result,
-        expiresAt: new Date(expires).toISOString(),
-        watchUntil: new Date(expires + this.#d.watchMarginMs).toISOString(),
-      });
+      await this.apply(entry.id, { kind: 'created', result, ...codeTimes(this.#d.clock.now(), this.#d) });
     })();
     return { entry, done };
   }
@@ -97,14 +91,7 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
   }
 
   async decide(id: number, decision: 'confirm' | 'undo', by: 'ecr' | 'operator' = 'ecr'): Promise<void> {
-    const state = this.entry(id).state;
-    if (state !== 'awaiting-decision' && !(decision === 'undo' && (state === 'approved' || state === 'printing'))) {
-      throw new OmniposError(
-        'ENGINE_NOT_ALLOWED',
-        `Pix ${id} is ${state}: it cannot be ${decision === 'confirm' ? 'confirmed' : 'undone'} now`,
-        { id, state },
-      );
-    }
+    this.assertDecidable(id, decision, 'Pix');
     await this.apply(id, { kind: 'decision', decision, by });
   }
 
@@ -183,11 +170,10 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
     for (const e of effects) {
       if (!d.paymentId || (e.kind !== 'outbox.pix-cancel' && e.kind !== 'outbox.pix-refund')) continue;
       const cancel = e.kind === 'outbox.pix-cancel';
-      const until = new Date(Date.parse(d.expiresAt ?? at.toISOString()) + this.#d.watchMarginMs).toISOString();
       const payload: PixTask = {
         merchantOrderId: d.merchantOrderId,
         paymentId: d.paymentId,
-        ...(cancel ? { until } : {}),
+        ...(cancel ? { until: watchUntil(d.expiresAt ?? at.toISOString(), this.#d) } : {}),
       };
       this.#d.outbox.enqueue({
         journalId,

@@ -1,7 +1,7 @@
 import type { Logger } from '../../core/log/index.js';
 import { saleQrCode, type MerchantProfile } from './code.js';
 
-export type { QrCodeOrder, QrCodePort, QrIssued } from '../ports.js';
+export type { QrCodeOrder, QrCodePort } from '../ports.js';
 import type { QrCodePort } from '../ports.js';
 
 /** The terminal's own codes, from the merchant's data (the default adapter). */

@@ -8,6 +8,7 @@ import type { AcquirerDeliveryPort, ReceiptSubject } from '../ports.js';
 import type { SaleContext } from '../sale/types.js';
 import type { MerchantProfile } from './code.js';
 import { showQr, terminalQrCodes, type QrCodePort, type QrDisplayPort } from './code-port.js';
+import { codeTimes, watchUntil } from '../code-times.js';
 import { qrTransition } from './machine.js';
 import type { QrEffect, QrInput, QrSaleData, QrSaleRequest, QrState, QrStateName } from './types.js';
 
@@ -100,14 +101,7 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
           'code issued by the host',
           [],
         );
-      const expires = issuedAt.getTime() + this.#d.validityMs;
-      input = {
-        kind: 'shown',
-        qrCode: issued.qrCode,
-        nsu,
-        expiresAt: new Date(expires).toISOString(),
-        watchUntil: new Date(expires + this.#d.watchMarginMs).toISOString(),
-      };
+      input = { kind: 'shown', qrCode: issued.qrCode, nsu, ...codeTimes(issuedAt, this.#d) };
     } catch (e) {
       input = { kind: 'build-failed', reason: (e as Error).message };
     }
@@ -120,14 +114,7 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
   }
 
   async decide(id: number, decision: 'confirm' | 'undo', by: 'ecr' | 'operator' = 'ecr'): Promise<void> {
-    const state = this.entry(id).state;
-    if (state !== 'awaiting-decision' && !(decision === 'undo' && (state === 'approved' || state === 'printing'))) {
-      throw new OmniposError(
-        'ENGINE_NOT_ALLOWED',
-        `QR sale ${id} is ${state}: it cannot be ${decision === 'confirm' ? 'confirmed' : 'undone'} now`,
-        { id, state },
-      );
-    }
+    this.assertDecidable(id, decision, 'QR sale');
     await this.apply(id, { kind: 'decision', decision, by });
   }
 
@@ -228,10 +215,9 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
           ...(d.paymentId ? { paymentId: d.paymentId } : {}),
         } satisfies UndoTask);
       else if (e.kind === 'outbox.watch') {
-        const until = new Date(Date.parse(d.expiresAt ?? at.toISOString()) + this.#d.watchMarginMs).toISOString();
         enqueue(OUTBOX_OPERATIONS.watch, 'watch', {
           merchantOrderId: d.merchantOrderId,
-          until,
+          until: watchUntil(d.expiresAt ?? at.toISOString(), this.#d),
           amount: d.request.amount,
         } satisfies WatchTask);
       }

@@ -1,4 +1,4 @@
-import { FINAL_DECISIONS, type Decision, type Rule, type Table } from './vocabulary.js';
+import { FINAL_DECISIONS, type Rule, type Table } from './vocabulary.js';
 
 /**
  * The rules every table obeys, written once:
@@ -21,9 +21,4 @@ export function decideBody<A extends string>(table: Table<A>, answer: A): Rule {
   return FINAL_DECISIONS.has(rule.decision)
     ? rule
     : { decision: 'query', why: `a 2xx whose body says otherwise (${rule.why}): query`, source: rule.source };
-}
-
-/** Whether a decision ends the operation. */
-export function isFinal(decision: Decision): boolean {
-  return FINAL_DECISIONS.has(decision);
 }

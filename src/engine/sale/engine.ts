@@ -1,4 +1,4 @@
-import { OmniposError, isOmniposError } from '../../core/index.js';
+import { isOmniposError } from '../../core/index.js';
 import type { ExpiryKey, JournalEntry, MerchantOrderIds } from '../../store/index.js';
 import { CardReads } from '../card-reads.js';
 import { HeldCards } from '../held-cards.js';
@@ -117,14 +117,7 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
 
   /** The cash register's decision on an approved sale. */
   async decide(id: number, decision: 'confirm' | 'undo', by: 'ecr' | 'operator' = 'ecr'): Promise<JournalEntry> {
-    const state = this.entry(id).state;
-    if (state !== 'awaiting-decision' && !(decision === 'undo' && (state === 'approved' || state === 'printing'))) {
-      throw new OmniposError(
-        'ENGINE_NOT_ALLOWED',
-        `sale ${id} is ${state}: it cannot be ${decision === 'confirm' ? 'confirmed' : 'undone'} now`,
-        { id, state },
-      );
-    }
+    this.assertDecidable(id, decision, 'sale');
     await this.apply(id, { kind: 'decision', decision, by });
     return this.entry(id);
   }

@@ -1,5 +1,6 @@
 import { receiptStep } from '../receipt-step.js';
 import { decide, saleTable, type SaleCreateAnswer } from '../rules/index.js';
+import { deliverySettled } from '../delivery-settled.js';
 import { undoSettled } from '../undo-settled.js';
 import type {
   HostSaleOutcome,
@@ -284,18 +285,9 @@ export function saleTransition(state: SaleState, input: SaleInput, ctx: SaleCont
       return refuse(state, input);
     case 'confirming':
       if (input.kind === 'delivered') {
-        if (input.action === 'done') return go(state, 'confirmed', 'confirm delivered', {});
-        return go(
-          state,
-          'dead-letter',
-          `confirm ${input.action}`,
-          { reason: input.reason },
-          {
-            kind: 'alarm',
-            code: 'CONFIRM_DEAD_LETTER',
-            message: `confirmation of ${state.data.merchantOrderId}: ${input.reason}`,
-          },
-        );
+        const about = `confirmation of ${state.data.merchantOrderId}`;
+        const end = deliverySettled(input, 'confirm', 'confirmed', { code: 'CONFIRM_DEAD_LETTER', about });
+        return go(state, end.to, end.label, end.patch, ...end.effects);
       }
       return refuse(state, input);
     case 'undoing':

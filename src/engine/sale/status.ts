@@ -4,7 +4,7 @@ import type { SaleStateName } from './types.js';
 export type PaymentStatus =
   'pending' | 'approved' | 'confirmed' | 'declined' | 'cancelled' | 'refused' | 'undone' | 'needs-refund' | 'failed';
 
-const STATUS: Record<SaleStateName, PaymentStatus> = {
+export const SALE_STATUS: Record<SaleStateName, PaymentStatus> = {
   started: 'pending',
   'card-read': 'pending',
   authorizing: 'pending',
@@ -30,5 +30,5 @@ const STATUS: Record<SaleStateName, PaymentStatus> = {
  * outbox delivers it whatever happens, and the cash register may act on it.
  */
 export function paymentStatus(state: SaleStateName): PaymentStatus {
-  return STATUS[state];
+  return SALE_STATUS[state];
 }

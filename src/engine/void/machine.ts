@@ -1,3 +1,4 @@
+import { deliverySettled, type DeliverySettled } from '../delivery-settled.js';
 import type { MachineStep } from '../machine-owner.js';
 import { VOID, decide } from '../rules/index.js';
 import {
@@ -20,6 +21,11 @@ function go(
   ...effects: VoidEffect[]
 ): VoidStep {
   return { ok: true, state: { name, data: { ...state.data, ...patch } }, effects, input };
+}
+
+/** Where a delivered confirmation, undo or refund leaves the void (../delivery-settled.ts). */
+function settle(state: VoidState, end: DeliverySettled<VoidStateName>): VoidStep {
+  return go(state, end.to, end.label, end.patch, ...end.effects);
 }
 
 function refuse(state: VoidState, input: VoidInput): VoidStep {
@@ -207,17 +213,10 @@ export function voidTransition(state: VoidState, input: VoidInput): VoidStep {
       return refuse(state, input);
     case 'confirming':
       if (input.kind === 'delivered') {
-        if (input.action === 'done') return go(state, 'confirmed', 'void confirm delivered', {});
-        return go(
+        const about = `confirmation of void ${state.data.merchantVoidId}`;
+        return settle(
           state,
-          'dead-letter',
-          `void confirm ${input.action}`,
-          { reason: input.reason },
-          {
-            kind: 'alarm',
-            code: 'VOID_CONFIRM_DEAD_LETTER',
-            message: `confirmation of void ${state.data.merchantVoidId}: ${input.reason}`,
-          },
+          deliverySettled(input, 'void confirm', 'confirmed', { code: 'VOID_CONFIRM_DEAD_LETTER', about }),
         );
       }
       return refuse(state, input);
@@ -230,23 +229,14 @@ export function voidTransition(state: VoidState, input: VoidInput): VoidStep {
       return refuse(state, input);
     case 'refunding':
       if (input.kind === 'delivered') {
-        if (input.action === 'done') return go(state, 'confirmed', 'refund delivered', {});
-        return go(
-          state,
-          'dead-letter',
-          `refund ${input.action}`,
-          { reason: input.reason },
-          {
-            kind: 'alarm',
-            code: input.refused ? 'PIX_REFUND_REFUSED' : 'PIX_REFUND_DEAD_LETTER',
-            message: `refund ${state.data.merchantVoidId} of ${state.data.sale.kind === 'ecommerce-qr' ? 'e-commerce QR sale' : 'Pix'} ${state.data.sale.merchantOrderId}${input.refused ? ' refused by the provider' : ''}: ${input.reason}`,
-          },
-        );
+        const code = input.refused ? 'PIX_REFUND_REFUSED' : 'PIX_REFUND_DEAD_LETTER';
+        const sale = `${state.data.sale.kind === 'ecommerce-qr' ? 'e-commerce QR sale' : 'Pix'} ${state.data.sale.merchantOrderId}`;
+        const about = `refund ${state.data.merchantVoidId} of ${sale}${input.refused ? ' refused by the provider' : ''}`;
+        return settle(state, deliverySettled(input, 'refund', 'confirmed', { code, about }));
       }
       return refuse(state, input);
     case 'undoing':
       if (input.kind === 'delivered') {
-        if (input.action === 'done') return go(state, 'undone', 'void undo delivered', {});
         // The host had confirmed the void (e.g. at its daily close): the money went back after all.
         if (input.action === 'needs-refund') {
           return go(
@@ -261,17 +251,8 @@ export function voidTransition(state: VoidState, input: VoidInput): VoidStep {
             },
           );
         }
-        return go(
-          state,
-          'dead-letter',
-          `void undo ${input.action}`,
-          { reason: input.reason },
-          {
-            kind: 'alarm',
-            code: 'VOID_UNDO_DEAD_LETTER',
-            message: `undo of void ${state.data.merchantVoidId}: ${input.reason}`,
-          },
-        );
+        const about = `undo of void ${state.data.merchantVoidId}`;
+        return settle(state, deliverySettled(input, 'void undo', 'undone', { code: 'VOID_UNDO_DEAD_LETTER', about }));
       }
       return refuse(state, input);
     default:

@@ -1,2 +1,2 @@
 /** The void ports live with the engine's other acquirer ports (src/engine/ports.ts). */
-export type { VoidDeliveryPort, VoidHostPort, VoidOrder, VoidUndoDelivery, WalletCancellationPort } from '../ports.js';
+export type { VoidDeliveryPort, VoidHostPort, WalletCancellationPort } from '../ports.js';

@@ -6,14 +6,5 @@ export {
   padField,
   capkChecksum,
   type TableRecord,
-  type RecordInput,
 } from '../../emv/index.js';
-export {
-  AID_FIELDS,
-  CAPK_FIELDS,
-  REVOKED_FIELDS,
-  HEADER,
-  AID_LENGTHS,
-  type FieldLayout,
-  type RecordKind,
-} from '../../emv/index.js';
+export { AID_FIELDS, CAPK_FIELDS } from '../../emv/index.js';

@@ -100,11 +100,6 @@ export const FLAG_ALIASES: Readonly<Record<string, string>> = {
   Option03BiAllowPrintingPartialCardNumberInReceipt07: 'AllowPrintingPartialCardNumberInReceipt',
 };
 
-export type CommonFlag = (typeof COMMON_FLAGS)[number];
-export type FinancingFlag = (typeof FINANCING_FLAGS)[number];
 export type BinFlag = (typeof BIN_FLAGS)[number];
 export type IssuerFlag = (typeof ISSUER_FLAGS)[number];
 export type ParameterFlag = (typeof PARAMETER_FLAGS)[number];
-export type ProductFlag = (typeof PRODUCT_FLAGS)[number];
-export type EmvFlag = (typeof EMV_FLAGS)[number];
-export type AcquirerFlag = (typeof ACQUIRER_FLAGS)[number];

@@ -181,11 +181,9 @@ export const InitializationSchema = z.object({
   InitializationVersion: VersionSchema,
 });
 
-export type RawBin = z.infer<typeof BinSchema>;
 export type Product = z.infer<typeof ProductSchema>;
 export type EmvEntry = z.infer<typeof EmvSchema>;
 export type Parameters = z.infer<typeof ParameterSchema>;
 export type Issuer = z.infer<typeof IssuerSchema>;
 export type AcquirerFlags = z.infer<typeof AcquirerSchema>;
 export type MerchantInfo = z.infer<typeof MerchantSchema>;
-export type RawInitialization = z.infer<typeof InitializationSchema>;

@@ -10,9 +10,9 @@ import type { Db } from '../../store/index.js';
 const undici = (): typeof UndiciModule => createRequire(import.meta.url)('undici') as typeof UndiciModule;
 
 /** The headers a webhook request carries. */
-export const SIGNATURE_HEADER = 'x-omnipos-signature';
-export const TIMESTAMP_HEADER = 'x-omnipos-timestamp';
-export const ALARM_ID_HEADER = 'x-omnipos-alarm-id';
+const SIGNATURE_HEADER = 'x-omnipos-signature';
+const TIMESTAMP_HEADER = 'x-omnipos-timestamp';
+const ALARM_ID_HEADER = 'x-omnipos-alarm-id';
 
 /**
  * The signature of one webhook request: `sha256=` + hex HMAC-SHA256, under the shared secret,

@@ -1,5 +1,5 @@
 import type { PaymentKind } from '../../core/index.js';
-import { paymentStatus, QR_AWAITING_HOST_CLOSE, SALE_STATES, type SaleStateName } from '../../engine/index.js';
+import { QR_AWAITING_HOST_CLOSE, statusOf } from '../../engine/index.js';
 import type { JournalEntry } from '../../store/index.js';
 
 /** What a payment of the day came to, whatever engine ran it (the report's `outcome` vocabulary). */
@@ -77,65 +77,26 @@ export interface DayLine {
 }
 
 /**
- * A card sale's outcome from the status the cash register reads (src/engine/sale/status.ts), with
- * two states told apart: `approved` (the host approved, the receipt is on its way: charged, though
- * the API still says pending) and `dead-letter` (failed on the API, but the host holds the sale).
+ * What a payment of each kind came to, from the status the cash register reads (src/engine/payment-status.ts,
+ * the same table the API's payment view reads), with what the day tells apart: `approved` (the host approved, the
+ * receipt is on its way: charged, though the API still says pending), `dead-letter` (failed on the API, but the
+ * host holds the sale), and a state the status table does not know (or `pending`) as in progress.
  */
-function saleOutcome(state: string): DayOutcome {
-  if (!(SALE_STATES as readonly string[]).includes(state)) return 'in-progress';
-  if (state === 'approved') return 'approved';
-  if (state === 'dead-letter') return 'dead-letter';
-  const status = paymentStatus(state as SaleStateName);
-  return status === 'pending' ? 'in-progress' : status;
+function dayOutcome(kind: PaymentKind, state: string): DayOutcome {
+  const own = DAY_OWN[kind]?.[state];
+  if (own) return own;
+  if (state === 'approved' || state === 'dead-letter') return state;
+  const status = statusOf(kind, state);
+  return status === undefined || status === 'pending' ? 'in-progress' : status;
 }
 
-const QR: Readonly<Record<string, DayOutcome>> = {
-  started: 'in-progress',
-  showing: 'in-progress',
-  approved: 'approved',
-  'awaiting-decision': 'approved',
-  confirming: 'confirmed',
-  confirmed: 'confirmed',
-  undoing: 'undone',
-  undone: 'undone',
-  cancelling: 'cancelled',
-  cancelled: 'cancelled',
-  expiring: 'cancelled',
-  expired: 'cancelled',
-  failed: 'failed',
-  'needs-refund': 'needs-refund',
-  'dead-letter': 'dead-letter',
-};
-
-const PIX: Readonly<Record<string, DayOutcome>> = {
-  creating: 'in-progress',
-  showing: 'in-progress',
-  approved: 'approved',
-  'awaiting-decision': 'approved',
-  confirmed: 'confirmed',
-  cancelling: 'cancelled',
-  cancelled: 'cancelled',
-  refunding: 'refunded',
-  refunded: 'refunded',
-  failed: 'failed',
-  'dead-letter': 'dead-letter',
-};
-
-/** A card-not-present sale (src/engine/cnp): a pre-authorization held at the host counts as approved. */
-const CNP: Readonly<Record<string, DayOutcome>> = {
-  sending: 'in-progress',
-  authorized: 'approved',
-  capturing: 'approved',
-  captured: 'confirmed',
-  // Held at the host until the void takes; a part voided leaves the row captured (its amount less the part).
-  voiding: 'approved',
-  voided: 'cancelled',
-  declined: 'declined',
-  failed: 'failed',
-  undoing: 'in-progress',
-  undone: 'undone',
-  'needs-refund': 'needs-refund',
-  'dead-letter': 'dead-letter',
+/** Where the day counts the money otherwise than the cash register's status reads the payment. */
+const DAY_OWN: Partial<Record<PaymentKind, Readonly<Record<string, DayOutcome>>>> = {
+  // The cash register reads a Pix refund as undone; the day counts it refunded.
+  pix: { refunding: 'refunded', refunded: 'refunded' },
+  // A pre-authorization is held at the host until the void takes (a part voided leaves the row captured, its
+  // amount less the part); an undo race is in progress until it ends.
+  cnp: { voiding: 'approved', undoing: 'in-progress' },
 };
 
 /**
@@ -190,21 +151,21 @@ const DAY_FACTS: Readonly<
     method: str(request.method) ?? 'unknown',
     brand: str(card.brandId) ?? 'unknown',
     product: str(card.productId) ?? 'unknown',
-    outcome: saleOutcome(state),
+    outcome: dayOutcome('sale', state),
   }),
   qr: (state, request) => ({
     method: 'wallet-qr',
     brand: 'wallet',
     product: str(request.method) ?? 'unknown',
-    outcome: QR[state] ?? 'in-progress',
+    outcome: dayOutcome('qr', state),
   }),
-  pix: (state) => ({ method: 'pix', brand: 'pix', product: 'pix', outcome: PIX[state] ?? 'in-progress' }),
+  pix: (state) => ({ method: 'pix', brand: 'pix', product: 'pix', outcome: dayOutcome('pix', state) }),
   // Credit only; the host's brand is a name (the row's), not the tables' BrandId.
   cnp: (state, _request, _card, data) => ({
     method: 'credit',
     brand: brandName(data.brand) ?? 'unknown',
     product: 'credit',
-    outcome: CNP[state] ?? 'in-progress',
+    outcome: dayOutcome('cnp', state),
   }),
 };
 

@@ -1,3 +1,3 @@
-export { EvidenceRecorder, maskBody, type Exchange } from './evidence.js';
-export { HomologationScript, parseScript, type HomologationStep } from './script.js';
-export { runHomologation, type RunnerDeps, type RunSummary, type TestResult, type StepResult } from './runner.js';
+export { EvidenceRecorder, maskBody } from './evidence.js';
+export { parseScript } from './script.js';
+export { runHomologation } from './runner.js';

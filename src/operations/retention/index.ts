@@ -1,11 +1,3 @@
-export {
-  DayRetention,
-  isArchivedDay,
-  type ArchivedDay,
-  type ArchivedPayment,
-  type ArchivedTask,
-  type ArchiveOutcome,
-  type RetentionOptions,
-} from './archiver.js';
-export { readArchivedDay, archivedPayment, archivedReceipt } from './read.js';
-export { heldJournalIds, settledState } from './settled.js';
+export { DayRetention } from './archiver.js';
+export { readArchivedDay, archivedReceipt } from './read.js';
+export { heldJournalIds } from './settled.js';

@@ -22,11 +22,6 @@ const FINAL: Readonly<Record<JournalKind, ReadonlySet<string>>> = {
 /** Final, yet someone must still act: the money is not where it belongs. */
 const STILL_OWED: ReadonlySet<string> = new Set(['needs-refund', 'dead-letter']);
 
-/** Whether a row in `state` of `kind` is settled by its state alone (its outbox is asked apart). */
-export function settledState(kind: JournalKind, state: string): boolean {
-  return (FINAL[kind]?.has(state) ?? false) && !STILL_OWED.has(state);
-}
-
 interface RowRef {
   id: number;
   kind: JournalKind;

@@ -1,2 +1,2 @@
 export { supportBundle, supportFiles, type SupportBundleDeps } from './bundle.js';
-export { tarArchive, untar, type TarFile } from './tar.js';
+export { tarArchive, untar } from './tar.js';

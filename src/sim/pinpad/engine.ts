@@ -8,7 +8,6 @@ import { twoLines } from './wire/two-lines.js';
 import { CLEAR_LAYER, Refusal, type PacketLayer, type SimContext, type SimHandler, type SimState } from './handler.js';
 
 export {
-  CLEAR_LAYER,
   Refusal,
   type PacketLayer,
   type SimCommand,

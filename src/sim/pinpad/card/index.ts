@@ -36,16 +36,8 @@ export const CARD_ABECS_HANDLERS: ReadonlyMap<string, SimHandler> = new Map([
   ['DSI', dsi],
 ]);
 
-export { cardSim, type CardSim, type HeldCard } from './state.js';
-export {
-  CardDeck,
-  findCard,
-  deckListing,
-  type CardChoice,
-  type Presentation,
-  type PinEntry,
-  type Via,
-} from './deck.js';
+export { cardSim } from './state.js';
+export { CardDeck, findCard, deckListing, type CardChoice } from './deck.js';
 export { SimTables } from './tables.js';
 export { SimDukpt, packTrack } from './keys.js';
 

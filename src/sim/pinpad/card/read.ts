@@ -3,7 +3,7 @@ import { writeAnswer as encodeResponse } from '../wire/command.js';
 import { isLayoutFault, readLayout } from '../wire/layout.js';
 import { maskPan, partialTrack1 as incompleteTrack1, partialTrack2 as incompleteTrack2 } from './tracks.js';
 import { cardInterfaces, type TestCard } from '../../../../tables/test-cards.js';
-import type { SimHandler, SimContext } from '../engine.js';
+import type { SimHandler } from '../engine.js';
 import { chipOf, type Via } from './deck.js';
 import { answerTags, terminalOverrides, transactionObjects, unpredictable } from './emv.js';
 import { packTrack, packTrack1 } from './keys.js';
@@ -352,5 +352,3 @@ export const mnu: SimHandler = async (cmd, ctx) => {
   const n = Math.min(Math.max(Number.parseInt(keys, 10) || 1, 1), options.length);
   return answer('MNU', [['PP_VALUE', String(n).padStart(2, '0')]]);
 };
-
-export type { SimContext };
