@@ -15,4 +15,4 @@ export {
   type SandboxInUse,
 } from './addresses.js';
 export { listenWs15, ws15Listener, Ws15Host, TEST_STORE, TEST_CARDS, WS15_PATH } from './webservice15/index.js';
-export type { RunningWs15, Ws15HostOptions } from './webservice15/index.js';
+export type { RunningWs15, Ws15HostOptions, Ws15LedgerRow } from './webservice15/index.js';
