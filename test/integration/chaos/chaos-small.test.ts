@@ -27,7 +27,8 @@ describe('npm run chaos, a small run (the long one is run by hand)', () => {
         '--cnp-rate',
         '0.3',
       ],
-      { encoding: 'utf8', timeout: 240_000 },
+      // 307 s at a load of 24 on the 2 shared cores (29 Nov 2026, two 300-sale runs beside it): a limit, not a goal.
+      { encoding: 'utf8', timeout: 420_000 },
     );
     const report = JSON.parse(r.stdout.slice(r.stdout.indexOf('{'))) as {
       problems: string[];
@@ -46,5 +47,5 @@ describe('npm run chaos, a small run (the long one is run by hand)', () => {
       cnpRows.reduce((a, [, n]) => a + n, 0),
       JSON.stringify(report.journal),
     ).toBeGreaterThan(0);
-  }, 300_000);
+  }, 480_000);
 });
