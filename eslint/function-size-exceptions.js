@@ -10,7 +10,6 @@ export const FUNCTION_SIZE_EXCEPTIONS = {
   'src/fleet/metrics.ts:build': 110,
   'src/operations/homologation/runner.ts:runHomologation': 116,
   'src/sandbox/ecommerce.ts:createEcommerceSale': 107,
-  'src/sandbox/ledger.ts:ledgerReport': 116,
   'src/sandbox/sales.ts:createSale': 170,
   'src/sandbox/server.ts:buildSandbox': 232,
   'src/sandbox/wallet-cancel.ts:applyCancellation': 119,

@@ -3,7 +3,7 @@ import { card, DSP, PinpadError, isPinpadError } from '../../drivers/pinpad/inde
 import { CHIP_TAGS_FIRST as TAGS_FIRST, OmniposError, isOmniposError } from '../core/index.js';
 import type { CardPort, CardRequest, EncryptedCard, PromptListener, CardSummary, InputMode } from '../engine/index.js';
 import { type ChipFinish, finishChipOnPinpad } from './pinpad-card-finish.js';
-import { asOmnipos, fail, gcxWhen, hexOf, sixAndFour, tlvMap } from './pinpad-card-kit.js';
+import { asOmnipos, type CardPinpad, fail, gcxWhen, hexOf, sixAndFour, tlvMap } from './pinpad-card-kit.js';
 import type { PinpadCardOptions } from './pinpad-card-options.js';
 import type { ProductQuery, SelectionFacts } from './pinpad-card-products.js';
 import { PROMPT_TEXTS, PromptRelay } from './pinpad-card-prompts.js';
@@ -20,6 +20,28 @@ const INPUT: Record<card.GcxResult['cardType'], { mode: InputMode; entry: Produc
   'contactless-stripe': { mode: 'ContactlessMagStripe', entry: 'contactlessMagstripe' },
   'contactless-chip': { mode: 'ContactlessEmv', entry: 'contactlessEmv' },
 };
+
+/**
+ * GCX's own deadline: its SPE_TIMEOUT plus a margin. The pinpad answers ST_TIMEOUT at SPE_TIMEOUT; a
+ * blocking command has no wait of the link's (§2.3.3), so an answer lost on the wire would hold the
+ * sale (and the terminal) until the daemon restarts: aborted (CAN) at the deadline instead, as FCX is.
+ */
+const GCX_MARGIN_S = 5;
+const gcxDeadline = (signal: AbortSignal, timeoutS: number): AbortSignal =>
+  AbortSignal.any([signal, AbortSignal.timeout((timeoutS + GCX_MARGIN_S) * 1000)]);
+
+/** The fallback GCX (ST_ERRFALLBACK): the customer swipes the same card, within its own deadline. */
+const swipeAgain = (
+  p: CardPinpad,
+  gcx: Parameters<typeof card.readCardWithRules>[1],
+  signal: AbortSignal,
+  timeoutS: number,
+): ReturnType<typeof card.readCardWithRules> =>
+  p.run(
+    card.GCX,
+    { ...gcx, contactless: false, message: PROMPT_TEXTS.swipeCard },
+    { signal: gcxDeadline(signal, timeoutS) },
+  );
 
 /**
  * The engine's CardPort on the ABECS driver: GCX (contactless rules; a chip that fails falls back
@@ -109,7 +131,7 @@ export class PinpadCardPort implements CardPort {
     try {
       read = await relay.during('insert-card', () =>
         card.readCardWithRules(p, gcx, {
-          signal,
+          signal: gcxDeadline(signal, timeoutS),
           onPrompt: (x) => {
             this.#o.onPrompt?.(x);
             relay.show(x, x === 'see-phone' ? PROMPT_TEXTS.seePhone : PROMPT_TEXTS.oneCard);
@@ -120,9 +142,7 @@ export class PinpadCardPort implements CardPort {
       if (!(isPinpadError(e) && e.code === 'PINPAD_STATUS' && e.context.status === 76)) throw e;
       // ST_ERRFALLBACK: the customer swipes the same card (the tables' AllowFallbackWhenChipReadingFails decides at the product)
       relay.show('insert-card', PROMPT_TEXTS.swipeCard);
-      read = await relay.during('insert-card', () =>
-        p.run(card.GCX, { ...gcx, contactless: false, message: PROMPT_TEXTS.swipeCard }, { signal }),
-      );
+      read = await relay.during('insert-card', () => swipeAgain(p, gcx, signal, timeoutS));
       fallback = read.cardType === 'stripe';
     }
     if (read.cardType === 'stripe' && read.iccStatus === 'fallback') fallback = true;

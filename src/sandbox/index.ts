@@ -7,4 +7,4 @@ export { INITIALIZATION_VERSION } from './answers.js';
 export { SANDBOX_BASES, type SandboxBase } from './routes.js';
 export { CONFIG_KEY_OF_BASE, sandboxSettings, sandboxEnv, recordInUse, readInUse } from './addresses.js';
 export { listenWs15, TEST_STORE, WS15_PATH } from './webservice15/index.js';
-export type { RunningWs15 } from './webservice15/index.js';
+export type { RunningWs15, Ws15LedgerRow } from './webservice15/index.js';

@@ -31,6 +31,23 @@ export interface LedgerReport {
     refunded: number;
     charged: number;
   }[];
+  /**
+   * Credit card sales without the card present (`POST /1/sales`, `CreditCard`: ecommerce-card.ts), as
+   * the host holds them: `captured` and `voided` in cents, `charged` what a captured sale still takes
+   * of the cardholder (Status 2: captured less voided), `held` what a pre-authorization reserves
+   * (Status 1), `captures` how many captures the host recorded (the sale's own, with `Capture` true, counts).
+   */
+  cards: {
+    paymentId: string;
+    merchantOrderId: string;
+    amount: number;
+    status: number;
+    captured: number;
+    voided: number;
+    charged: number;
+    held: number;
+    captures: number;
+  }[];
   /** Wallet undo callbacks: delivered or still being retried. */
   callbacks: {
     url: string;
@@ -39,7 +56,7 @@ export interface LedgerReport {
     lastError: string | null;
     payload: unknown;
   }[];
-  totals: { charged: number; sales: number; ecommerceCharged: number };
+  totals: { charged: number; sales: number; ecommerceCharged: number; cardsCharged: number };
 }
 
 /**
@@ -112,7 +129,62 @@ export function ledgerReport(ctx: SandboxContext): LedgerReport {
       charged: live ? s.amount - s.voided : 0,
     };
   });
-  const ecommerce = (
+  const ecommerce = ecommerceSales(ctx);
+  const cards = cardSales(ctx);
+  const callbacks = callbackRows(ctx);
+  return {
+    now: ctx.clock.now().toISOString(),
+    entries,
+    problems,
+    sales,
+    ecommerce,
+    cards,
+    callbacks,
+    totals: {
+      charged: sales.reduce((a, s) => a + s.charged, 0),
+      sales: sales.length,
+      ecommerceCharged: ecommerce.reduce((a, e) => a + e.charged, 0),
+      cardsCharged: cards.reduce((a, c) => a + c.charged, 0),
+    },
+  };
+}
+
+/** The card-not-present credit sales of `card_sales`, with the captures the ledger recorded of each. */
+function cardSales(ctx: SandboxContext): LedgerReport['cards'] {
+  const rows = ctx.db
+    .prepare(
+      `SELECT c.payment_id, c.merchant_order_id, c.amount, c.status, c.captured_amount, c.voided_amount,
+              (SELECT COUNT(*) FROM ledger l WHERE l.payment_id = c.payment_id AND l.kind = 'card-captured') AS captures
+         FROM card_sales c ORDER BY c.authorized_at, c.rowid`,
+    )
+    .all() as {
+    payment_id: string;
+    merchant_order_id: string;
+    amount: number;
+    status: number;
+    captured_amount: number | null;
+    voided_amount: number;
+    captures: number;
+  }[];
+  return rows.map((c) => {
+    const captured = c.captured_amount ?? 0;
+    return {
+      paymentId: c.payment_id,
+      merchantOrderId: c.merchant_order_id,
+      amount: c.amount,
+      status: c.status,
+      captured,
+      voided: c.voided_amount,
+      charged: c.status === 2 ? captured - c.voided_amount : 0,
+      held: c.status === 1 ? c.amount : 0,
+      captures: c.captures,
+    };
+  });
+}
+
+/** E-commerce Pix and QR code sales: what each still holds of the shopper's money. */
+function ecommerceSales(ctx: SandboxContext): LedgerReport['ecommerce'] {
+  return (
     ctx.db
       .prepare(
         `SELECT payment_id, merchant_order_id, type, amount, status, refunded_amount FROM ecommerce_sales ORDER BY created_at`,
@@ -134,7 +206,12 @@ export function ledgerReport(ctx: SandboxContext): LedgerReport {
     refunded: e.refunded_amount,
     charged: e.status === 2 ? e.amount - e.refunded_amount : 0,
   }));
-  const callbacks = (
+}
+
+/** Wallet undo callbacks: delivered or still being retried. */
+function callbackRows(ctx: SandboxContext): LedgerReport['callbacks'] {
+  const iso = (ms: number): string => new Date(ms).toISOString();
+  return (
     ctx.db.prepare(`SELECT url, payload, attempts, delivered_at, last_error FROM callbacks ORDER BY id`).all() as {
       url: string;
       payload: string;
@@ -149,17 +226,4 @@ export function ledgerReport(ctx: SandboxContext): LedgerReport {
     lastError: c.last_error,
     payload: JSON.parse(c.payload) as unknown,
   }));
-  return {
-    now: ctx.clock.now().toISOString(),
-    entries,
-    problems,
-    sales,
-    ecommerce,
-    callbacks,
-    totals: {
-      charged: sales.reduce((a, s) => a + s.charged, 0),
-      sales: sales.length,
-      ecommerceCharged: ecommerce.reduce((a, e) => a + e.charged, 0),
-    },
-  };
 }

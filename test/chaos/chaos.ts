@@ -1,33 +1,31 @@
 /**
  * `npm run chaos -- --sales N [--seed S] [--kill-rate R] [--fault-rate F] [--pinpad-fault-rate P]
  *   [--timing ppc930|fast] [--timing-scale S] [--slow-share X] [--merchants 1|2] [--void-rate V]
- *   [--brownout on|off] [--qr-rate Q] [--pix-rate X] [--late-qr-share L]`
+ *   [--brownout on|off] [--qr-rate Q] [--pix-rate X] [--late-qr-share L]
+ *   [--cnp ecommerce|webservice15|both|off] [--cnp-rate C]`
  *
- * The daemon (`omnipos run`) as a child process, killed with SIGKILL at random points during N
- * sales driven through its API; its virtual pinpad (`omnipos sim pinpad`) as its own process that
- * survives every kill, the daemon reaching it over TCP and opening a new secure session each start.
- * The pinpad's faults (issue 18): delays, lost ACKs, bad CRCs, line noise with control bytes,
- * truncated and lost answers, a CAN that drops the EMV context, a disconnect mid-answer with replug;
- * the pinpads answering in a real Gertec PPC930's times (`--timing ppc930`, the default; `--timing fast`
- * or a scale below 1 runs the sales faster, and then a share of them, `--slow-share`, at the real times: a
- * pinpad per process, so both processes restart at the phase's edges). The strict sandbox host in this process, its
- * dialect, not-found shape and delayed visibility drawn from the seed (issue 16), injecting faults
- * (latency, 5xx, resets before and after recording, withheld answers, and the host's published
- * error numbers on the confirmation, undo and void routes, before or after the host did the work,
- * so the client must query); a brown-out near the daily close (the host's clock moved to two
- * minutes before it while undos are refused, then past it: issue 17); with `--merchants 2` a second
- * daemon for the host's second merchant (own state directory, own pinpad, orderIdTerminal 2001)
- * against the same host. Then, with faults off, clean starts that settle the outboxes, and a
- * reconciliation of the terminals' journals with the sandbox's ledger (test/chaos/reconcile.ts).
- * Wallet QR (`--qr-rate`) and Pix (`--pix-rate`) sales join the card sales: the customer's wallet pays
- * the terminal's code at once, never, or (`--late-qr-share` of the paid ones) only after the terminal's
- * validity has passed, while the host still takes it (its validity is longer, as it may be: issue 29);
- * the terminal's watch must undo such a payment. Voids, too, may reach the query host late (the
- * scenario's `visibilityDelayMs` covers them). Sub-second timeouts for the terminal's calls to the
- * host; the run's own waits on the terminals (a start, a busy terminal, a sale's progress) are
- * deadlines long enough for a loaded machine, since a wait that ends early only skips a step.
- * A run stopped by SIGTERM or SIGINT kills its daemons and pinpads (children.ts).
- * Exits 0 when everything reconciles, 1 otherwise.
+ * The daemon (`omnipos run`) as a child process, SIGKILLed at random points during N sales driven
+ * through its API; its virtual pinpad (`omnipos sim pinpad`) its own process that survives every kill
+ * (a new secure session each start). The pinpad's faults (issue 18): delays, lost ACKs, bad CRCs, line
+ * noise, truncated and lost answers, a CAN that drops the EMV context, a disconnect with replug; a real
+ * Gertec PPC930's times (`--timing ppc930`; `--timing fast` or a scale below 1 runs faster, then a share,
+ * `--slow-share`, at the real times: both processes restart at the phase's edges). The strict sandbox
+ * host in this process, its dialect, not-found shape and delayed visibility drawn from the seed (issue
+ * 16), injecting faults (latency, 5xx, resets before and after recording, withheld answers, the host's
+ * published error numbers on the confirmation, undo and void routes, before or after the work, so the
+ * client must query); a brown-out near the daily close (the host's clock two minutes before it while
+ * undos are refused, then past it: issue 17); with `--merchants 2` a second daemon for the host's second
+ * merchant (own state directory and pinpad, orderIdTerminal 2001). Wallet QR (`--qr-rate`) and Pix
+ * (`--pix-rate`) sales: the wallet pays the code at once, never, or (`--late-qr-share`) after the
+ * terminal's validity while the host still takes it (issue 29): the terminal's watch must undo it.
+ * Card-not-present sales (`--cnp`, cnp-sales.ts: phone orders and pre-authorizations typed on the
+ * pinpad, captured whole, in part or late, voided, left open) on the e-commerce API, the webservice 1.5,
+ * or `both` (one terminal each). Voids, too, may reach the query host late. Sub-second timeouts for the
+ * terminal's calls to the host; the run's own waits are deadlines long enough for a loaded machine.
+ * Then, faults off, clean starts that settle the outboxes (past the day's close if needed), and a
+ * reconciliation of the journals with the hosts' ledgers (reconcile.ts, reconcile-cnp.ts). A run
+ * stopped by SIGTERM or SIGINT kills its daemons and pinpads (children.ts). Exits 0 when everything
+ * reconciles, 1 otherwise.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -39,23 +37,28 @@ import { createLogger } from '../../src/core/log/index.js';
 import { nextDailyClose } from '../../src/engine/daily-close.js';
 import { buildSandbox, listenSandbox, type LedgerReport, sandboxEnv } from '../../src/sandbox/index.js';
 import {
+  CNP_ROUTES,
   CREDIT_CARDS,
   DEBIT_CARDS,
   ERROR_ROUTES,
   ERRORS,
+  faultName,
   FAULTS,
   PINPAD_FAULTS,
   pinpadFaultName,
   ROUTES,
 } from './faults.js';
 import { killChildrenOnStop } from './children.js';
+import { cnpBackends, isCnpOption } from './cnp-backends.js';
+import { drawCnp } from './cnp-draw.js';
+import { captureLate, cnpSale, newCnpFigures, type CnpHooks, type CnpIntent } from './cnp-sales.js';
 import { chaosTerminals } from './merchants.js';
 import { qrOrPixSale } from './qr-sales.js';
 import { count, seededRandom } from './random.js';
 import { createPayment, newCreateFigures } from './create.js';
 import { drawSale, type MixRates } from './mix.js';
 import { reportAndExit } from './report.js';
-import { settle, settleAll } from './settle.js';
+import { settle, settleThroughClose } from './settle.js';
 import { isReal, REAL_PPC930, sleep, type Terminal, type Timing } from './terminal.js';
 
 const { values } = parseArgs({
@@ -74,13 +77,14 @@ const { values } = parseArgs({
     'qr-rate': { type: 'string', default: '0.1' },
     'pix-rate': { type: 'string', default: '0.1' },
     'late-qr-share': { type: 'string', default: '0.3' },
+    cnp: { type: 'string', default: 'ecommerce' },
+    'cnp-rate': { type: 'string', default: '0.12' },
   },
 });
 killChildrenOnStop();
 const SALES = Number(values.sales);
 const KILL_RATE = Number(values['kill-rate']);
 const FAULT_RATE = Number(values['fault-rate']);
-const PINPAD_FAULT_RATE = Number(values['pinpad-fault-rate']);
 const TIMING: Timing = { name: values.timing === 'fast' ? 'fast' : 'ppc930', scale: Number(values['timing-scale']) };
 if (values.timing !== 'fast' && values.timing !== 'ppc930') throw new Error('--timing: ppc930 or fast');
 // at the real times already, every sale is a slow one: no phase to switch to
@@ -88,32 +92,28 @@ const SLOW_SHARE = isReal(TIMING) ? 0 : Number(values['slow-share']);
 const MERCHANTS = Number(values.merchants);
 const VOID_RATE = Number(values['void-rate']);
 const BROWNOUT = values.brownout !== 'off';
-const QR_RATE = Number(values['qr-rate']);
-const PIX_RATE = Number(values['pix-rate']);
-const LATE_QR_SHARE = Number(values['late-qr-share']);
 /** The terminal's QR validity (its minimum, 30 s) and the host's, longer: a late payment is still taken. */
 const TERMINAL_QR_VALIDITY_S = 30;
 if (MERCHANTS !== 1 && MERCHANTS !== 2) throw new Error('--merchants: 1 or 2');
+const CNP = values.cnp;
+if (!isCnpOption(CNP)) throw new Error('--cnp: ecommerce, webservice15, both or off');
 const { random, pick } = seededRandom(Number(values.seed));
 const RATES: MixRates = {
-  kill: KILL_RATE,
-  pinpadFault: PINPAD_FAULT_RATE,
-  void: VOID_RATE,
-  qr: QR_RATE,
-  pix: PIX_RATE,
-  lateQrShare: LATE_QR_SHARE,
+  ...{ kill: KILL_RATE, void: VOID_RATE, pinpadFault: Number(values['pinpad-fault-rate']) },
+  ...{ qr: Number(values['qr-rate']), pix: Number(values['pix-rate']), lateQrShare: Number(values['late-qr-share']) },
+  cnp: CNP === 'off' ? 0 : Number(values['cnp-rate']),
 };
 
 const started = Date.now();
 const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-chaos-'));
-const sandbox = await listenSandbox(
-  buildSandbox({
-    dbFile: path.join(dir, 'acquirer.db'),
-    log: createLogger({ level: 'silent' }),
-    withholdMs: 1500,
-    qrValidityMs: 10 * TERMINAL_QR_VALIDITY_S * 1000,
-  }),
-);
+const host = buildSandbox({
+  dbFile: path.join(dir, 'acquirer.db'),
+  log: createLogger({ level: 'silent' }),
+  withholdMs: 1500,
+  qrValidityMs: 10 * TERMINAL_QR_VALIDITY_S * 1000,
+});
+const sandbox = await listenSandbox(host);
+const cnp = await cnpBackends(CNP, { dir, merchants: MERCHANTS, now: () => host.ctx.clock.now(), timeoutMs: 500 });
 const control = async (p: string, method: 'GET' | 'POST' | 'DELETE', body?: unknown): Promise<any> => {
   const r = await request(`${sandbox.url}${p}`, {
     method,
@@ -145,7 +145,7 @@ const shared = {
   OMNIPOS_QR__WATCH_MARGIN_SECONDS: '90',
   ...sandboxEnv(sandbox),
 };
-const terminals = chaosTerminals(dir, MERCHANTS);
+const terminals = chaosTerminals(dir, MERCHANTS, (i) => cnp.env(i));
 const hostFaults: Record<string, number> = {};
 const pinpadFaults: Record<string, number> = {};
 const decisions: Record<string, number> = {};
@@ -163,11 +163,24 @@ let slowSales = 0;
 let undoNearCloseSeen = 0;
 /** What the cash register asked of each sale it decided, and the API's answer. */
 const intents = new Map<string, { decision: string; status: number }>();
+const cnpFigures = newCnpFigures();
+const cnpIntents: CnpIntent[] = [];
 let brownoutSales = 0;
 const brownoutAt = BROWNOUT ? Math.floor(SALES * 0.7) : -1;
 const brownoutLength = Math.max(3, Math.round(SALES * 0.05));
 const slowCount = Math.round(SALES * SLOW_SHARE);
 const slowFrom = Math.floor(SALES * 0.35);
+
+/** A card-not-present sale's cash register: the daemon restarted after a kill, its waits. */
+const cnpHooks = (t: Terminal, slow: boolean): CnpHooks => ({
+  restart: async () => {
+    await t.startDaemon(shared);
+    t.restarts++;
+  },
+  waitMs: SALE_WAIT_MS,
+  busyMs: slow ? 300_000 : 120_000,
+  figures: cnpFigures,
+});
 
 async function hostFault(spec: Record<string, unknown>): Promise<void> {
   await control('/sandbox/faults', 'POST', spec).catch((e: unknown) => console.error(`fault refused: ${String(e)}`));
@@ -221,12 +234,7 @@ for (let i = 0; i < SALES; i++) {
   if (!brownout && random() < FAULT_RATE) {
     if (random() < 0.5) {
       const f = pick(FAULTS);
-      count(
-        hostFaults,
-        Object.entries(f)
-          .map(([k, v]) => `${k}:${String(v)}`)
-          .join(','),
-      );
+      count(hostFaults, faultName(f));
       await hostFault({ route: pick(ROUTES), ...f, times: 1 });
     } else {
       const e = pick(ERRORS);
@@ -246,6 +254,23 @@ for (let i = 0; i < SALES; i++) {
     faults: PINPAD_FAULTS,
   });
   const { confirmation, method, plan, amount, killAfter, decision, voidIt } = sale;
+  const backend = cnp.backendOf(terminals.indexOf(t));
+  if (method === 'cnp' && backend) {
+    const draw = drawCnp({ random, pick }, backend, { kill: KILL_RATE, voidRate: VOID_RATE, slow });
+    // The e-commerce host's transport faults on the routes of these sales (the webservice 1.5's model has none).
+    if (backend === 'ecommerce' && random() < FAULT_RATE) {
+      const f = pick(FAULTS);
+      const route = pick(CNP_ROUTES);
+      count(hostFaults, `${faultName(f)} on ${route}`);
+      await hostFault({ route, ...f, times: 1 });
+    }
+    const intent = await cnpSale(t, draw, `chaos-${String(values.seed)}-${i}`, cnpHooks(t, slow)).catch(
+      () => undefined,
+    );
+    if (intent) cnpIntents.push(intent);
+    if (!t.alive()) await cnpHooks(t, slow).restart();
+    continue;
+  }
   if (sale.card) await t.customer({ cmd: 'card', choice: { ...sale.card, pin: sale.wrongPin ? '0000' : 'right' } });
   if (sale.pinpadFault) {
     count(pinpadFaults, pinpadFaultName(sale.pinpadFault));
@@ -326,42 +351,26 @@ progress.update('chaos: sales started', SALES, SALES);
 progress.end();
 if (slowCount > 0 && slowFrom + slowCount >= SALES) for (const t of terminals) await t.switchTiming(TIMING, shared);
 
-// The late wallet payments land (the host still takes them), then faults off, one clean run until
-// nothing is pending, then a clean stop.
+// The late wallet payments land (the host still takes them), the pre-authorizations left for later are
+// captured (the host's day past its close), then faults off, one clean run until nothing is pending.
 await Promise.all(latePayments);
+await captureLate(terminals, cnpIntents, (t) => cnpHooks(t, false));
 await control('/sandbox/faults', 'DELETE');
-for (const t of terminals) {
-  await t.kill();
-  await t.startDaemon(shared);
-}
-await settleAll(terminals, 600);
-// A sale the host never recorded is never "nothing charged" before the close of its day (issue 17):
-// its undo stays pending. The host's day ends (its clock moves past the close; the terminal's business
-// clock follows the host's Date header), and the outbox settles those with a final query.
-let closedDay = false;
-if (!(await settleAll(terminals, 1))) {
-  closedDay = true;
-  const hostNow = ((await control('/sandbox/clock', 'GET')) as { now: string }).now;
-  await control('/sandbox/clock', 'POST', {
-    now: new Date(nextDailyClose(new Date(hostNow)).getTime() + 60_000).toISOString(),
-  });
-  // The terminal's clock follows the host's only when it hears from it: a restart (its probe and first
-  // requests) brings it past the close too; time then goes on at the host, ten minutes per round (the
-  // outbox backs off up to 5 min between tries).
-  for (let round = 0; round < 6; round++) {
-    for (const t of terminals) {
-      await t.kill();
-      await t.startDaemon(shared);
-    }
-    if (await settleAll(terminals, 150)) break;
-    await control('/sandbox/clock', 'POST', { advanceMs: 600_000 });
-  }
-}
+const closedDay = await settleThroughClose(terminals, {
+  restart: (t) => t.startDaemon(shared),
+  hostNow: async () => new Date(((await control('/sandbox/clock', 'GET')) as { now: string }).now),
+  moveHost: (body) => control('/sandbox/clock', 'POST', body),
+});
 await reportAndExit({
   terminals,
   ledger: () => control('/sandbox/ledger', 'GET') as Promise<LedgerReport>,
-  closeSandbox: () => sandbox.close(),
+  ws15Ledger: () => cnp.ws15Ledger(),
+  closeSandbox: async () => {
+    await cnp.close();
+    await sandbox.close();
+  },
   intents,
+  cnpIntents,
   started,
   dir,
   figures: {
@@ -384,5 +393,6 @@ await reportAndExit({
       ? { at: brownoutAt, sales: brownoutSales, close: closeAt?.toISOString(), undoNearCloseSeen }
       : 'off',
     closedDay,
+    cnpSales: { option: CNP, ...cnpFigures },
   },
 });

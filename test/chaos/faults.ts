@@ -48,6 +48,21 @@ export const ROUTES = [
   'saleGetByOrderId',
   'omniToken',
 ] as const;
+/** The e-commerce host's routes of a card-not-present sale (src/sandbox/routes.ts): its transport faults only. */
+export const CNP_ROUTES = [
+  'ecommerceSaleCreate',
+  'ecommerceSaleCapture',
+  'ecommerceSaleVoid',
+  'ecommerceSaleVoidByOrderId',
+  'ecommerceSaleGet',
+  'ecommerceSalesByOrderId',
+  'ecommerceCardBin',
+] as const;
+/** A transport fault's name in the run's figures (`status:503`, `reset:after`…). */
+export const faultName = (f: (typeof FAULTS)[number]): string =>
+  Object.entries(f)
+    .map(([k, v]) => `${k}:${String(v)}`)
+    .join(',');
 export const ERROR_ROUTES = ['saleConfirm', 'saleUndo', 'saleUndoByOrderId', 'voidCreate', 'voidConfirm'] as const;
 export const ERRORS = [
   { error: 0, errorStatus: 500 },

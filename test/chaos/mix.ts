@@ -8,13 +8,15 @@ export interface MixRates {
   void: number;
   qr: number;
   pix: number;
+  /** Card-not-present sales (cnp-draw.ts draws their plan); 0 without a backend. */
+  cnp: number;
   lateQrShare: number;
 }
 
 /** One sale of the run, as the cash register and the customer will play it. */
 export interface SaleDraw<C, F> {
   confirmation: 'ecr' | 'auto';
-  method: 'credit' | 'debit' | 'wallet-qr' | 'pix';
+  method: 'credit' | 'debit' | 'wallet-qr' | 'pix' | 'cnp';
   codeSale: boolean;
   /** For a wallet QR or Pix sale: paid at once, never, or (wallet QR) after the terminal's validity. */
   plan: CodePlan;
@@ -50,9 +52,11 @@ export function drawSale<C, F>(
       ? 'wallet-qr'
       : draw < rates.qr + rates.pix
         ? 'pix'
-        : random() < 0.75
-          ? 'credit'
-          : 'debit';
+        : draw < rates.qr + rates.pix + rates.cnp
+          ? 'cnp'
+          : random() < 0.75
+            ? 'credit'
+            : 'debit';
   const codeSale = method === 'wallet-qr' || method === 'pix';
   const plan: CodePlan = !codeSale
     ? 'now'
@@ -67,6 +71,6 @@ export function drawSale<C, F>(
   const amount = (10 + Math.floor(random() * 90)) * 100 + (random() < 0.85 ? 10 : 11);
   const killAfter = random() < rates.kill ? Math.floor(random() * (o.slow ? 3000 : 600)) : undefined;
   const decision = o.brownout ? 'undo' : pick(['confirm', 'undo', 'none'] as const);
-  const voidIt = !codeSale && decision !== 'undo' && random() < rates.void;
+  const voidIt = !codeSale && method !== 'cnp' && decision !== 'undo' && random() < rates.void;
   return { confirmation, method, codeSale, plan, card, wrongPin, pinpadFault, amount, killAfter, decision, voidIt };
 }

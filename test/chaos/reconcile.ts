@@ -14,11 +14,14 @@
  *   only) whose journal row says `confirmed` and whose undo the cash register did not have accepted
  *   (the close delivered the confirmation);
  * - a sale whose undo the API accepted (2xx) and that ends `confirmed` in the journal;
+ * - card-not-present sales against their hosts' ledgers (reconcile-cnp.ts);
  * - no card number in clear in any state directory.
  */
 import path from 'node:path';
 import Database from '../../src/store/sqlite.js';
-import type { LedgerReport } from '../../src/sandbox/index.js';
+import type { LedgerReport, Ws15LedgerRow } from '../../src/sandbox/index.js';
+import type { CnpIntent } from './cnp-sales.js';
+import { reconcileCnp } from './reconcile-cnp.js';
 import { scanForCardData } from '../helpers/scan-card-data.js';
 
 export interface TerminalEvidence {
@@ -44,6 +47,8 @@ const FINAL: Record<string, readonly string[]> = {
   qr: ['confirmed', 'undone', 'cancelled', 'expired', 'failed', 'needs-refund'],
   pix: ['confirmed', 'cancelled', 'refunded', 'failed', 'needs-refund'],
   void: ['confirmed', 'undone', 'declined', 'aborted', 'failed', 'refused'],
+  // `authorized`: a pre-authorization the host holds, left open (its capture deadline is days away).
+  cnp: ['captured', 'authorized', 'declined', 'failed', 'undone', 'voided', 'needs-refund'],
 };
 
 export function reconcile(o: {
@@ -51,6 +56,9 @@ export function reconcile(o: {
   ledger: LedgerReport;
   /** What the cash register asked of a sale (by MerchantOrderId) and the API's HTTP status. */
   intents?: ReadonlyMap<string, { decision: string; status: number }>;
+  /** The webservice 1.5 host's transactions, and the card-not-present sales the cash register asked. */
+  ws15?: readonly Ws15LedgerRow[];
+  cnpIntents?: readonly CnpIntent[];
 }): { problems: string[]; figures: Record<string, unknown> } {
   const problems: string[] = [];
   const intents = o.intents ?? new Map<string, { decision: string; status: number }>();
@@ -165,6 +173,13 @@ export function reconcile(o: {
       `ledger problem: ${p.kind} ${p.merchantOrderId ?? ''} ${p.detail} (journal: ${j ? `${j.terminal} ${j.state}` : 'nothing'})`,
     );
   }
+  const cnp = reconcileCnp({
+    rows: rows.filter((r) => r.kind === 'cnp'),
+    cards: o.ledger.cards,
+    ws15: o.ws15 ?? [],
+    intents: o.cnpIntents ?? [],
+  });
+  problems.push(...cnp.problems);
   for (const t of o.terminals)
     for (const leak of scanForCardData(t.stateDir)) problems.push(`${t.name}: card data in clear: ${leak}`);
   const alarmsAtEnd: Record<string, number> = {};
@@ -178,6 +193,7 @@ export function reconcile(o: {
       charged: o.ledger.totals.charged,
       atClose,
       alarmsAtEnd,
+      cnp: cnp.figures,
     },
   };
 }

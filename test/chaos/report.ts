@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
-import type { LedgerReport } from '../../src/sandbox/index.js';
+import type { LedgerReport, Ws15LedgerRow } from '../../src/sandbox/index.js';
+import type { CnpIntent } from './cnp-sales.js';
 import { reconcile } from './reconcile.js';
 import { sleep, type Terminal } from './terminal.js';
 
@@ -15,8 +16,11 @@ type Alarm = { code: string; context?: Record<string, unknown> };
 export async function reportAndExit(o: {
   terminals: readonly Terminal[];
   ledger: () => Promise<LedgerReport>;
+  /** The webservice 1.5 host's transactions (none when it does not run). */
+  ws15Ledger: () => readonly Ws15LedgerRow[];
   closeSandbox: () => Promise<void>;
   intents: ReadonlyMap<string, { decision: string; status: number }>;
+  cnpIntents: readonly CnpIntent[];
   figures: Record<string, unknown>;
   started: number;
   dir: string;
@@ -31,6 +35,8 @@ export async function reportAndExit(o: {
     terminals: o.terminals.map((t) => ({ name: t.name, stateDir: t.stateDir, alarms: alarms.get(t.name) ?? [] })),
     ledger: await o.ledger(),
     intents: o.intents,
+    ws15: o.ws15Ledger(),
+    cnpIntents: o.cnpIntents,
   });
   await o.closeSandbox();
   for (const t of o.terminals) {
@@ -40,8 +46,8 @@ export async function reportAndExit(o: {
   }
   const seconds = ((Date.now() - o.started) / 1000).toFixed(1);
   console.log(JSON.stringify({ ...o.figures, ...report.figures, seconds, problems: report.problems }, null, 2));
-  // Keep the evidence of a failed run; clean up a good one.
-  if (report.problems.length === 0) rmSync(o.dir, { recursive: true, force: true });
+  // Keep the evidence of a failed run (of any, with CHAOS_KEEP=1); clean up a good one.
+  if (report.problems.length === 0 && process.env.CHAOS_KEEP !== '1') rmSync(o.dir, { recursive: true, force: true });
   else console.error(`state kept in ${o.dir}`);
   process.exit(report.problems.length === 0 ? 0 : 1);
 }

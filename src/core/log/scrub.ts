@@ -38,8 +38,10 @@ export function isIdentifierKey(key: string): boolean {
 
 /**
  * An identifier's value as we issue or receive them: up to 15 digits (MerchantOrderId, NSU), a
- * UUID (PaymentId, VoidId), whose all-digit groups can look like a dashed PAN, or a QR payload
- * we built, whose runs of digits can too.
+ * UUID (PaymentId, VoidId), whose all-digit groups can look like a dashed PAN, the webservice 1.5's
+ * TID (its PaymentId: 20 to 40 letters and digits, xsd:686-690, the affiliation's digits first, whose
+ * digit run before a letter can read as a Luhn-valid PAN: the manual's own 10069930690360EF1001,
+ * ws15 examples), or a QR payload we built, whose runs of digits can too.
  */
 export function isIdentifierValue(value: unknown): boolean {
   if (typeof value === 'number') return Number.isSafeInteger(value) && String(value).length <= 15;
@@ -47,6 +49,7 @@ export function isIdentifierValue(value: unknown): boolean {
     typeof value === 'string' &&
     (/^\d{1,15}$/.test(value) ||
       /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value) ||
+      /^[0-9A-Za-z]{20,40}$/.test(value) ||
       // A merchant-presented EMV QR payload (merchant number, amounts, dates: digits, never a card).
       /^000201[\x20-\x7e]*6304[0-9A-F]{4}$/.test(value))
   );

@@ -3,7 +3,8 @@ import { readXml, textAt, child, XmlSyntaxError, type XmlElement } from '../../c
 import { changeMessage } from './changes.js';
 import { ERRO, Ws15Refusal } from './erros.js';
 import { erroReply, tokenReply, transacaoReply, type Ws15Transaction } from './replies.js';
-import { amountAuthorizes, directEci, MIN_INSTALLMENT_CENTS, TEST_STORE, testCard } from './test-data.js';
+import { ws15Ledger, type Ws15LedgerRow } from './ledger.js';
+import { amountAuthorizes, CAPTURE_DAYS, directEci, MIN_INSTALLMENT_CENTS, TEST_STORE, testCard } from './test-data.js';
 import { validateMessage } from './validate.js';
 import { Ws15Transactions, ws15Secret } from './store.js';
 import type { Db } from '../db.js';
@@ -36,6 +37,11 @@ export class Ws15Host {
     this.#stores = [TEST_STORE, ...(options.stores ?? [])];
     this.#secret = ws15Secret(options.db);
     this.transactions = new Ws15Transactions(options.db);
+  }
+
+  /** Every transaction as the host holds it now (ledger.ts): what the chaos run reconciles against. */
+  ledger(): Ws15LedgerRow[] {
+    return ws15Ledger(this, CAPTURE_DAYS);
   }
 
   /** The answer's XML text for one message. */

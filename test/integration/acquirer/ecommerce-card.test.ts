@@ -156,6 +156,27 @@ describe('void, whole and partial (ECOMMERCE:6179-6330)', () => {
   });
 });
 
+describe("the sandbox's ledger of these sales (what the chaos run reconciles against)", () => {
+  it('each sale as the host holds it: held, captured in part and voided in part, voided, denied; one capture each', async () => {
+    const held = sale({ amountCents: 4000 });
+    await cnp.sale(held);
+    const part = sale({ amountCents: 5000 });
+    const p = await cnp.sale(part);
+    await cnp.capture(p.paymentId as string, 3000);
+    await cnp.void(p.paymentId as string, 1000);
+    const gone = sale({ amountCents: 2000, capture: true });
+    await cnp.void((await cnp.sale(gone)).paymentId as string);
+    const denied = sale({ last: 2 });
+    await cnp.sale(denied);
+    const cards = (await h.ledger()).cards;
+    const row = (r: CnpSaleRequest) => cards.find((c) => c.merchantOrderId === r.merchantOrderId);
+    expect(row(held)).toMatchObject({ status: 1, held: 4000, charged: 0, captured: 0, captures: 0 });
+    expect(row(part)).toMatchObject({ status: 2, captured: 3000, voided: 1000, charged: 2000, held: 0, captures: 1 });
+    expect(row(gone)).toMatchObject({ status: 10, captured: 2000, voided: 2000, charged: 0, captures: 1 });
+    expect(row(denied)).toMatchObject({ status: 3, charged: 0, held: 0, captures: 0 });
+  });
+});
+
 describe('queries', () => {
   it('by MerchantOrderId: the newest sale under the order id (ECOMMERCE:5861-5902)', async () => {
     const orderId = nextOrderId();

@@ -171,6 +171,36 @@ describe('driver against the strict virtual pinpad: FCX has a deadline', () => {
   }
 });
 
+describe('driver against the strict virtual pinpad: GCX has a deadline', () => {
+  // The chaos run that found it (29 Nov 2026): a card sale whose GCX answer was lost on the wire held the
+  // terminal busy for over half an hour, until the daemon was restarted.
+  it('a card read whose GCX answer is lost: aborted (CAN) at its SPE_TIMEOUT and a margin, the pinpad runs the next command', async () => {
+    const { sim, pinpad, choose } = await setup();
+    const c = TEST_CARDS.find((x) => x.name.startsWith('mastercard credit, chip'))!;
+    choose({ pan: c.pan, via: 'chip', pin: 'right' });
+    const port = new PinpadCardPort({
+      pinpad,
+      acquirerIndex: 3,
+      pinKeySlot: 1,
+      dataKeySlot: 2,
+      resolveProduct: () => ({ productId: 80 }),
+      timeoutS: 1,
+    });
+    const cans = sim.engine.state.cans;
+    sim.inject({ kind: 'lost-answer' });
+    const started = Date.now();
+    const read = port.readCard(
+      { merchantOrderId: 'GCX-LOST', amount: 1500, method: 'credit', installments: 1, interest: 'ByMerchant' },
+      new AbortController().signal,
+    );
+    await expect(within(read, 12_000)).rejects.not.toThrow(/still pending/);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1000);
+    expect(sim.engine.state.cans).toBeGreaterThan(cans);
+    await within(pinpad.display(['NEXT', '']));
+    expect(sim.engine.state.display).toEqual(['NEXT', '']);
+  }, 20_000);
+});
+
 describe('driver against the strict virtual pinpad: the secure session', () => {
   it('a notification in clear inside the secure session is passed on and the blocking command goes on', async () => {
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048, publicExponent: 0x10001 });

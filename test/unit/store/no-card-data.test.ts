@@ -45,3 +45,22 @@ describe('assertNoCardData and EMV tags', () => {
     expect(isOpaqueEmvField('9F26', 42)).toBe(false);
   });
 });
+
+describe('assertNoCardData and the webservice 1.5 TID', () => {
+  // The chaos run that found it (29 Nov 2026, --cnp webservice15): a phone order's TID whose digits before
+  // its first letter were a Luhn-valid 13 could not be journaled, so the approved sale went to the undo
+  // race, was voided, and its outbox task could never record that (`undoing` for good).
+  it("journals the manual's own TIDs as a PaymentId, one of whose digit runs reads as a card number", () => {
+    for (const tid of ['10069930690360EF1001', '100699306903609A1001', '10069930690101012005']) {
+      expect(() => assertNoCardData({ paymentId: tid }, 'outbox.payload'), tid).not.toThrow();
+      expect(() => assertNoCardData({ sale: { paymentId: tid } }, 'journal.data'), tid).not.toThrow();
+    }
+  });
+
+  it('still refuses a PAN under paymentId, and the TID shape under any other key', () => {
+    expect(() => assertNoCardData({ paymentId: withLuhn('476173000000006') }, 'journal.data')).toThrow(
+      /holds a card number/,
+    );
+    expect(() => assertNoCardData({ note: '10069930690360EF1001' }, 'journal.data')).toThrow(/holds a card number/);
+  });
+});

@@ -214,3 +214,21 @@ describe('capture, cancellation, queries', () => {
     expect(erro(h.answer(tidMessage('requisicao-autorizacao-tid', tid)))).toBe('020');
   });
 });
+
+describe('the ledger (what the chaos run reconciles against)', () => {
+  it('each transaction as the host holds it: authorized, captured in part, cancelled in part, declined, lapsed', () => {
+    const h = host();
+    const held = tidOf(h.answer(saleXml({ order: 'held' })));
+    const part = tidOf(h.answer(saleXml({ order: 'part' })));
+    h.answer(tidMessage('requisicao-captura', part, '600'));
+    h.answer(tidMessage('requisicao-cancelamento', part, '200'));
+    h.answer(saleXml({ order: 'no', valor: '1501' }));
+    const row = (order: string) => h.ledger().find((r) => r.orderNumber === order);
+    expect(row('held')).toMatchObject({ tid: held, amount: 1000, status: 4, captured: 0, charged: 0, held: 1000 });
+    expect(row('part')).toMatchObject({ status: 6, captured: 600, cancelled: 200, charged: 400, held: 0 });
+    expect(row('no')).toMatchObject({ status: 5, charged: 0, held: 0 });
+    // Past the capture deadline the service has cancelled it (ws15:1440), before any message says so.
+    now = new Date(now.getTime() + 5 * DAY + 1000);
+    expect(row('held')).toMatchObject({ status: 9, held: 0 });
+  });
+});
