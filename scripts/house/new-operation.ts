@@ -64,7 +64,8 @@ describe('GET /v1/version', () => {
 `;
 
 /** What the copy runs: its router (buildApp on an ephemeral port) and its document, with the new operation. */
-const CHECK = `import { buildApp, listenApi, OPERATIONS } from './src/api/index.js';
+const CHECK = `import { buildApp, listenApi } from './src/api/index.js';
+import { OPERATIONS } from './src/api/operations.js';
 import { openApiDocument } from './src/api/openapi.js';
 const quiet = { error() {}, warn() {}, info() {}, debug() {}, child() { return quiet; } };
 const api = await listenApi(buildApp({ token: 't', log: quiet } as never), '127.0.0.1', 0);

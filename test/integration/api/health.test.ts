@@ -54,7 +54,7 @@ describe('GET /v1/health on a real daemon', () => {
     // Initialization at start reached the sandbox: its answer is the last word.
     expect(body.acquirer.reachable).toBe(true);
     expect(body.acquirer.lastFailureAt).toBeNull();
-    expect(body.outbox).toEqual(t.daemon.outbox.depth());
+    expect(body.outbox).toEqual({ ...t.daemon.outbox.depth(), awaitingHostClose: 0 });
     // The host's Date headers taught the terminal it is 90 s behind (± the header's 1 s resolution).
     expect(Math.abs(body.clock.hostOffsetMs - BEHIND_MS)).toBeLessThanOrEqual(1500);
     expect(body.printer.kind).toBe(t.daemon.config.values.printer.kind);
@@ -79,7 +79,7 @@ describe('GET /v1/health on a real daemon', () => {
       headers: { authorization: `Bearer ${t.token}` },
     }).then((r) => r.body.text());
     const after = await health();
-    expect(after.body.outbox).toEqual(t.daemon.outbox.depth());
+    expect(after.body.outbox).toEqual({ ...t.daemon.outbox.depth(), awaitingHostClose: 0 });
     // The receipt went through the virtual printer: its driver's last status is what health shows.
     for (let i = 0; i < 200 && t.daemon.virtualPrinter!.receipts.length === 0; i++)
       await new Promise((r) => setTimeout(r, 10));
