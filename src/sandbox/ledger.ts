@@ -1,4 +1,5 @@
 import type { SandboxContext } from './context.js';
+import type { CardSaleRow } from './ecommerce-card.js';
 
 export interface LedgerReport {
   now: string;
@@ -157,15 +158,7 @@ function cardSales(ctx: SandboxContext): LedgerReport['cards'] {
               (SELECT COUNT(*) FROM ledger l WHERE l.payment_id = c.payment_id AND l.kind = 'card-captured') AS captures
          FROM card_sales c ORDER BY c.authorized_at, c.rowid`,
     )
-    .all() as {
-    payment_id: string;
-    merchant_order_id: string;
-    amount: number;
-    status: number;
-    captured_amount: number | null;
-    voided_amount: number;
-    captures: number;
-  }[];
+    .all() as (Omit<CardSaleRow, 'authorized_at' | 'answer'> & { captures: number })[];
   return rows.map((c) => {
     const captured = c.captured_amount ?? 0;
     return {

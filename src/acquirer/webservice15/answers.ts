@@ -96,12 +96,15 @@ export function readAnswer(text: string): Ws15Answer {
   return { kind: 'bad', reason: `unexpected root <${root.name}>` };
 }
 
-/** For people and logs: the host's own terms, never the card. */
+/**
+ * For people and logs: the host's own terms, never the card. Not the TID: the row keeps it as its
+ * `paymentId`, and in free text its digits before a letter can read as a card number (the manual's own
+ * 10069930690360EF1001), which the journal refuses to hold.
+ */
 export function describe(a: Ws15Answer): string {
   switch (a.kind) {
     case 'transacao':
       return [
-        `tid ${a.tid}`,
         `status ${a.status}${a.row ? ` ${a.row.name}` : ' (not in the manual)'}`,
         a.lr !== undefined ? `lr ${a.lr}` : undefined,
       ]

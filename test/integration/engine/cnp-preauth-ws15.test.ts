@@ -125,6 +125,20 @@ describe('a pre-authorization captured and cancelled through the engine, on the 
     expect(t.shown(id).status).toBe(9);
   });
 
+  it("a sale whose TID reads as a card number (the manual's own 10069930690360EF1001) is journaled and cancelled by it", async () => {
+    // Found by the chaos run: the answer could not be journaled, the approved sale went to the undo race.
+    const t = terminal();
+    const newTid = ws.host.newTid.bind(ws.host);
+    ws.host.newTid = () => {
+      ws.host.newTid = newTid;
+      return '10069930690360EF1001';
+    };
+    const id = await t.preauth(9500);
+    expect(t.journal.get(id)!.data.paymentId).toBe('10069930690360EF1001');
+    expect((await t.engine.void(id)).entry.state).toBe('voided');
+    expect(t.shown(id).status).toBe(9);
+  });
+
   it('a captured sale cancelled in part stays 6 (ws15:1460), then whole: 9', async () => {
     const t = terminal();
     const id = await t.preauth(9600);

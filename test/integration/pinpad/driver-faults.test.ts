@@ -47,6 +47,17 @@ async function setup(probeIntervalMs = 0, simOpts: VirtualPinpadOptions = {}) {
   return { sim, pinpad, events, choose };
 }
 
+/** The card port on `pinpad` (acquirer 03, the sim's key slots), with the deadlines under test. */
+const cardPort = (pinpad: Pinpad, o: { finishTimeoutMs?: number; timeoutS: number }): PinpadCardPort =>
+  new PinpadCardPort({
+    pinpad,
+    acquirerIndex: 3,
+    pinKeySlot: 1,
+    dataKeySlot: 2,
+    resolveProduct: () => ({ productId: 80 }),
+    ...o,
+  });
+
 function within<T>(p: Promise<T>, ms = 8000): Promise<T> {
   return Promise.race([p, sleep(ms).then(() => Promise.reject(new Error(`still pending after ${ms} ms`)))]);
 }
@@ -143,15 +154,7 @@ describe('driver against the strict virtual pinpad: FCX has a deadline', () => {
       const { sim, pinpad, choose } = await setup();
       const c = TEST_CARDS.find((x) => x.name.startsWith('mastercard credit, chip'))!;
       choose(via === 'chip' ? { pan: c.pan, via, pin: 'right' } : { pan: c.pan, via });
-      const port = new PinpadCardPort({
-        pinpad,
-        acquirerIndex: 3,
-        pinKeySlot: 1,
-        dataKeySlot: 2,
-        resolveProduct: () => ({ productId: 80 }),
-        finishTimeoutMs: 600,
-        timeoutS: 30,
-      });
+      const port = cardPort(pinpad, { finishTimeoutMs: 600, timeoutS: 30 });
       sim.engine.type('1234');
       const read = await within(
         port.readCard(
@@ -178,14 +181,7 @@ describe('driver against the strict virtual pinpad: GCX has a deadline', () => {
     const { sim, pinpad, choose } = await setup();
     const c = TEST_CARDS.find((x) => x.name.startsWith('mastercard credit, chip'))!;
     choose({ pan: c.pan, via: 'chip', pin: 'right' });
-    const port = new PinpadCardPort({
-      pinpad,
-      acquirerIndex: 3,
-      pinKeySlot: 1,
-      dataKeySlot: 2,
-      resolveProduct: () => ({ productId: 80 }),
-      timeoutS: 1,
-    });
+    const port = cardPort(pinpad, { timeoutS: 1 });
     const cans = sim.engine.state.cans;
     sim.inject({ kind: 'lost-answer' });
     const started = Date.now();
