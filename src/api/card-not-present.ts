@@ -13,7 +13,7 @@ import {
 import type { Journal, JournalEntry } from '../store/index.js';
 import { ApiError, houseMessage, invalidField, readJson, sendJson } from './http-kit.js';
 import { error, int, json, ref, str, time, UNAUTHORIZED, type Schema } from './openapi-kit.js';
-import { BODY_ERRORS, START_ERRORS } from './openapi-errors.js';
+import { BODY_ERRORS, START_ERRORS, TYPED_ERRORS } from './openapi-errors.js';
 import { operationsOf } from './routes.js';
 
 /** The daemon's card-not-present sales (`cardNotPresent`; absent: the routes answer 409 NOT_AVAILABLE). */
@@ -303,18 +303,7 @@ export const CNP_SALE_OPERATIONS = [
     path: '/v1/card-not-present/sales',
     operationId: 'createCardNotPresentSale',
     tag: 'card-not-present',
-    errors: [
-      ...BODY_ERRORS,
-      ...START_ERRORS,
-      'IDEMPOTENCY_KEY_REUSED',
-      'NOT_AVAILABLE',
-      'PINPAD_OPENING',
-      'CNP_TYPING_CANCELLED',
-      'CNP_TYPING_FAILED',
-      'CNP_CARD_REFUSED',
-      'CNP_DEBIT_NEEDS_AUTHENTICATION',
-      'CNP_BIN_LOOKUP_FAILED',
-    ],
+    errors: [...BODY_ERRORS, ...START_ERRORS, 'IDEMPOTENCY_KEY_REUSED', 'NOT_AVAILABLE', ...TYPED_ERRORS],
     summary: 'Start a sale without the card present (a phone order), its card typed on the pinpad or saved',
     description:
       "`savedCardId` sells by a saved card (`/v1/card-not-present/cards`): nothing is typed, its token is opened for this one request (not with `holder`, `brand` or `saveCard`). Otherwise `holder` is required and the pinpad asks the card number, the expiry month, the 4-digit year and the security code (ABECS GCD, its fixed prompts); they are held in memory for this one request and never written, logged or answered. The brand is the body's, or the BIN lookup's (the JSON e-commerce API; the webservice 1.5 has none: send `brand`). Then the sale is journaled and sent (credit only: debit needs the cardholder's authentication in a browser). Answered once the sale is journaled: follow it on `GET /v1/card-not-present/sales/{id}`. `capture: false` is a pre-authorization. `saveCard: true` saves the typed card at the host as well, kept (`savedCardId`) only if the sale is approved. Closing the connection while the card is typed stops the typing.",
