@@ -53,6 +53,7 @@ export default tseslint.config(
       '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-non-null-assertion': 'off',
       '@typescript-eslint/unbound-method': 'off',
+      'omnipos/no-elapsed-upper-bound': 'error',
     },
   },
   {

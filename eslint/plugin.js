@@ -3,8 +3,14 @@
 import functionSize from './rules/function-size.js';
 import layers from './rules/layers.js';
 import noDoubleCast from './rules/no-double-cast.js';
+import noElapsedUpperBound from './rules/no-elapsed-upper-bound.js';
 
 export default {
   meta: { name: 'omnipos' },
-  rules: { layers, 'no-double-cast': noDoubleCast, 'function-size': functionSize },
+  rules: {
+    layers,
+    'no-double-cast': noDoubleCast,
+    'function-size': functionSize,
+    'no-elapsed-upper-bound': noElapsedUpperBound,
+  },
 };

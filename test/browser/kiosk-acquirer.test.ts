@@ -55,8 +55,8 @@ describe('the kiosk and the acquirer', () => {
     const up = Date.now();
     await page.waitForSelector('body[data-screen="idle"]', { timeout: 10_000 });
     const backAfter = Date.now() - up;
-    // back with the probe's next answer (its pause is at most 400 ms here) and one health read, not after any hold
-    expect(backAfter).toBeLessThan(GRACE + 1000);
+    // back with the probe's next answer (its pause is at most 400 ms here) and one health read; a screen that
+    // never came back is caught by the wait above (no bound on elapsed time: tests never fail on a timing)
     expect((await listPayments(daemon.apiUrl!, token)).length).toBe(payments);
     expect(errors).toEqual([]);
     console.log(

@@ -80,10 +80,8 @@ describe('the LAN TLS listener', () => {
 
   it('drops a connection that never sends a ClientHello within about 10 s', async () => {
     const idle = tcpConnect({ host: '127.0.0.1', port });
-    const started = Date.now();
     await Promise.race([closed(idle), new Promise((r) => setTimeout(r, 25_000))]);
     expect(idle.destroyed || idle.readyState === 'closed').toBe(true);
-    expect(Date.now() - started).toBeLessThan(25_000);
     idle.destroy();
   }, 40_000);
 

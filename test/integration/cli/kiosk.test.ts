@@ -66,7 +66,6 @@ describe('omnipos kiosk (what omnipos-kiosk.service runs)', () => {
     });
     const tokenFile = path.join(dir, 'token');
     writeFileSync(tokenFile, t.token);
-    const started = Date.now();
     const down = await cli(
       [
         'kiosk',
@@ -83,7 +82,6 @@ describe('omnipos kiosk (what omnipos-kiosk.service runs)', () => {
     );
     expect(down.code).toBe(3);
     expect(down.err).toMatch(/did not answer within 1 s/);
-    expect(Date.now() - started).toBeLessThan(5000);
     writeFileSync(tokenFile, 'not-the-token');
     const wrong = await cli(
       ['kiosk', '--api', t.daemon.apiUrl!, '--token-file', tokenFile, '--browser', '/bin/false'],

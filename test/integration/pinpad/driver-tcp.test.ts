@@ -144,12 +144,11 @@ describe('Pinpad driver against the virtual pinpad over TCP loopback', () => {
       }
     };
     await until(() => events.filter((e) => e.state === 'reconnecting').length >= 5);
-    const t0 = Date.now();
+    // At once: a driver that waited for the link would end on its command timeout, with another code.
     await expect(pinpad.display('agora nao')).rejects.toMatchObject({
       code: 'PINPAD_DISCONNECTED',
       context: { status: 'reconnecting' },
     });
-    expect(Date.now() - t0).toBeLessThan(50);
     expect(events[1]).toMatchObject({ state: 'disconnected' });
     const delays = events.filter((e) => e.state === 'reconnecting').map((e) => (e as { delayMs: number }).delayMs);
     expect(delays.slice(0, 5)).toEqual([20, 40, 80, 100, 100]);

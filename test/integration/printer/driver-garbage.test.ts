@@ -37,7 +37,7 @@ describe('the driver facing a printer that sends garbage', () => {
           replyTimeoutMs: 50,
         });
         await printer.open();
-        const t = Date.now();
+        // A status() that hung would end the property at the test's timeout (no bound on elapsed time here).
         try {
           const s = await printer.status();
           expect(typeof s.online).toBe('boolean');
@@ -46,7 +46,6 @@ describe('the driver facing a printer that sends garbage', () => {
         } finally {
           await printer.close();
         }
-        expect(Date.now() - t).toBeLessThan(4 * 50 + 500);
       }),
       // 200 runs, not 1000: each run waits out real reply timeouts on a socket (the byte
       // classifier and status decoder underneath have their own 1000-run properties).

@@ -74,7 +74,6 @@ describe('the daemon under Type=notify', () => {
     });
     children.push(daemon);
     const exited = new Promise<number | null>((resolve) => daemon.once('exit', (code) => resolve(code)));
-    const started = Date.now();
     await got.until((l) => l === 'READY=1', 60_000);
     expect(got.seen).toContain('STATUS=omnipos sandbox');
     await got.until((l) => l === 'WATCHDOG=1', 5_000);
@@ -85,6 +84,5 @@ describe('the daemon under Type=notify', () => {
     daemon.kill('SIGTERM');
     await got.until((l) => l === 'STOPPING=1', 10_000);
     expect(await exited).toBe(0);
-    expect(Date.now() - started).toBeLessThan(90_000);
   }, 120_000);
 });

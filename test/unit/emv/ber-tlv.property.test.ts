@@ -119,10 +119,9 @@ describe(`BER-TLV properties (seed ${SEED}, ${RUNS} runs each)`, () => {
     );
   });
 
-  it('a 1 MB buffer of nested headers ends fast (no hang)', () => {
+  // A hang (or a quadratic walk of 1 MB) ends at the test's timeout: no bound on elapsed time here.
+  it('a 1 MB buffer of nested headers ends (no hang)', () => {
     const big = new Uint8Array(1 << 20).fill(0x70);
-    const t0 = Date.now();
     expect(typedOrValue(() => decodeTlv(big))).toBe(true);
-    expect(Date.now() - t0).toBeLessThan(1000);
   });
 });

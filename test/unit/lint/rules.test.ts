@@ -120,3 +120,29 @@ describe('max-lines: small files, by the repository configuration (eslint.config
     ]);
   });
 });
+
+describe('omnipos/no-elapsed-upper-bound', () => {
+  const eslint = linter({ 'omnipos/no-elapsed-upper-bound': 'error' });
+  const message = (text: string): string =>
+    `an upper bound on elapsed time (${text}) fails under load, not on a defect: catch a hang or a wrong wait with the test's own timeout (make the wrong wait far longer than it), or log the figure`;
+
+  it('refuses an upper bound on elapsed wall time, direct or through a variable, and lets a lower bound through', async () => {
+    const t = 'const t0 = Date.now();\n';
+    expect(await lint(eslint, 'test/x.test.ts', `${t}expect(Date.now() - t0).toBeLessThan(50);`)).toEqual([
+      message('Date.now() - t0'),
+    ]);
+    const viaVariable = `const t1 = performance.now();\nconst ms = performance.now() - t1;\nexpect(ms).toBeLessThanOrEqual(9);`;
+    expect(await lint(eslint, 'test/x.test.ts', viaVariable)).toEqual([message('ms')]);
+    expect(await lint(eslint, 'test/x.test.ts', `${t}expect(Date.now() - t0).toBeGreaterThanOrEqual(900);`)).toEqual(
+      [],
+    );
+    expect(await lint(eslint, 'test/x.test.ts', 'const n = 3 - 1;\nexpect(n).toBeLessThan(5);')).toEqual([]);
+  });
+
+  it('holds every test file of the repository (eslint.config.js turns it on for test/)', async () => {
+    const config = (await new ESLint({ cwd: process.cwd() }).calculateConfigForFile('test/unit/x.test.ts')) as {
+      rules: Record<string, unknown>;
+    };
+    expect(config.rules['omnipos/no-elapsed-upper-bound']).toEqual([2]);
+  });
+});
