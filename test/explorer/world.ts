@@ -46,16 +46,25 @@ const silent = createLogger({ level: 'silent' });
 export const SUPERVISOR = 'explorer-supervisor-token-0123456789';
 const receipt: ReceiptPort = { print: () => Promise.resolve('printed') };
 
-/** A template database with every migration, copied for each timeline (a real SQLite file each time). */
-let template: string | undefined;
+/**
+ * A template database with every migration, written into each timeline's folder (a real SQLite file each
+ * time). The template is kept in memory, its folder removed at once: a run that is killed leaves nothing of it.
+ */
+let template: Map<string, Buffer> | undefined;
+function migratedFiles(root: string): Map<string, Buffer> {
+  const dir = fs.mkdtempSync(path.join(root, 'omnipos-explorer-template-'));
+  try {
+    openTerminalDatabase(dir).close();
+    return new Map(fs.readdirSync(dir).map((f) => [f, fs.readFileSync(path.join(dir, f))]));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
 function freshStateDir(): string {
   const root = fs.existsSync('/dev/shm') ? '/dev/shm' : os.tmpdir();
-  if (!template) {
-    template = fs.mkdtempSync(path.join(root, 'omnipos-explorer-template-'));
-    openTerminalDatabase(template).close();
-  }
+  template ??= migratedFiles(root);
   const dir = fs.mkdtempSync(path.join(root, 'omnipos-explorer-'));
-  for (const f of fs.readdirSync(template)) fs.copyFileSync(path.join(template, f), path.join(dir, f));
+  for (const [f, bytes] of template) fs.writeFileSync(path.join(dir, f), bytes);
   return dir;
 }
 
