@@ -195,7 +195,7 @@ export function forbiddenImport(file, target) {
 /** Pure codecs: no I/O modules. */
 const PURE_AREAS = new Set(CODECS);
 const IO_MODULES =
-  /^(node:)?(fs|fs\/promises|net|http|https|http2|dgram|child_process|worker_threads|tty)$|^(serialport|usb|node-hid|undici|better-sqlite3|pino)$/;
+  /^(node:)?(fs|fs\/promises|net|http|https|http2|dgram|child_process|worker_threads|tty)$|^(serialport|usb|undici|better-sqlite3|pino)$/;
 
 /** The area a repository-relative path belongs to, or undefined outside the layered tree. */
 export function areaOf(rel) {

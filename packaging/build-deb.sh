@@ -105,7 +105,7 @@ rm -rf "$NM"/.bin "$NM"/.package-lock.json
 find "$NM" -depth -type d \( -name obj.target -o -name .deps -o -name test -o -name tests -o -name docs \) -prune -exec rm -rf {} +
 # better-sqlite3 12 is for Node 20 (development); the bundled runtime loads better-sqlite3-napi.
 rm -rf "$NM"/better-sqlite3 "$NM"/better-sqlite3-napi/deps "$NM"/better-sqlite3-napi/src \
-  "$NM"/koffi/src "$NM"/koffi/vendor "$NM"/koffi/doc "$NM"/node-hid/hidapi "$NM"/node-hid/src \
+  "$NM"/koffi/src "$NM"/koffi/vendor "$NM"/koffi/doc \
   "$NM"/@serialport/bindings-cpp/src
 case "$ARCH" in amd64) keep='x64' ;; arm64) keep='arm64' ;; esac
 while IFS= read -r d; do
@@ -128,7 +128,7 @@ while IFS= read -r f; do
     *ELF*) say "removed: $f is not for $ARCH ($info)"; rm -f "$f" ;;
   esac
 done < <(find "$NM" -name '*.node')
-for m in better-sqlite3-napi @serialport/bindings-cpp node-hid; do
+for m in better-sqlite3-napi @serialport/bindings-cpp; do
   [ -d "$NM/$m" ] || continue
   if ! find "$NM/$m" -name '*.node' | grep -q .; then
     say "no $ARCH binary for the native module $m (no prebuilt one in its npm package, and it cannot be compiled for $ARCH on $HOST_ARCH): build the $ARCH package on an $ARCH machine"

@@ -41,7 +41,7 @@ smoke() {
   echo "ci-runtimes: smoke on Node $(node --version) ($(node -p 'process.execPath'))"
   # The whole suite ran on the newest runtime; here, the unit tests of what the runtime itself changes: SQLite
   # (better-sqlite3 12 or 13 by version, src/store/sqlite.ts), node:crypto's OpenSSL (DES, 3DES, RSA), the native
-  # bindings (serialport, usb, node-hid, koffi for BibComp), undici's modules loaded by path (src/main/lazy-agent.ts),
+  # bindings (serialport, usb, koffi for BibComp), undici's modules loaded by path (src/main/lazy-agent.ts),
   # module loading at start (main.lazy) and pino. The rest of test/unit is plain TypeScript over these.
   npx vitest run --project unit $SMOKE_UNITS
   npx vitest run test/integration/e2e/sales.test.ts -t 'credit, cash, chip with PIN'

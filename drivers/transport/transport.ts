@@ -1,6 +1,6 @@
 /**
  * The one seam between a device driver and the hardware: serial (serialport, which covers USB CDC
- * pinpads), TCP, and HID (node-hid) implement it; tests use the same implementations against the
+ * pinpads) and TCP implement it; tests use the same implementations against the
  * virtual pinpad over a real pseudo-terminal or socket.
  *
  * Rules every implementation keeps:
@@ -36,7 +36,7 @@ export interface Transport {
 
 /** A port a transport could open, as listed without opening it. */
 export interface PortInfo {
-  readonly kind: 'serial' | 'hid' | 'tcp';
+  readonly kind: 'serial' | 'usb' | 'tcp';
   readonly path: string;
   readonly vendorId?: number;
   readonly productId?: number;

@@ -187,11 +187,12 @@ Example:
 
 export const pinpadPorts: Command = {
   path: ['pinpad', 'ports'],
-  summary: 'list serial and HID ports and say which look like pinpads (sends nothing)',
+  summary: 'list serial ports and say which look like pinpads, and pinpads on USB with no port (sends nothing)',
   usage: `omnipos pinpad ports [--json] [--lib-dir DIR]...
 
-Lists ports as the OS reports them, with their stable udev names and USB ids, and marks those
-whose USB ids are known pinpads; then the BibComp libraries (lib*ppcomp*.so, *bibcomp*.so) found
+Lists serial ports as the OS reports them, with their stable udev names and USB ids, and marks those
+whose USB ids are known pinpads; a known pinpad the kernel sees on USB with no serial port (another USB
+mode, or no cdc_acm driver) is listed with why it cannot be opened; then the BibComp libraries (lib*ppcomp*.so, *bibcomp*.so) found
 in /usr/lib, /usr/lib64, /usr/local/lib, the multiarch folders and /opt/*/lib (and each --lib-dir),
 for "pinpad.device": {"kind": "bibcomp", "library": PATH}. Nothing is opened, loaded or sent.
 
@@ -213,7 +214,7 @@ Example:
       printJson(ctx, [...ports, ...libraries]);
       return 0;
     }
-    if (ports.length === 0) ctx.out('no serial or HID ports found\n');
+    if (ports.length === 0) ctx.out('no serial ports found\n');
     for (const l of libraries) ctx.out(`library ${l.path}  <- BibComp library (kind "bibcomp")\n`);
     for (const p of ports) {
       const ids =
@@ -221,7 +222,7 @@ Example:
           ? ` ${p.vendorId.toString(16).padStart(4, '0')}:${(p.productId ?? 0).toString(16).padStart(4, '0')}`
           : '';
       ctx.out(
-        `${p.kind.padEnd(6)} ${p.path}${ids}${p.manufacturer ? ` ${p.manufacturer}` : ''}${p.pinpad ? `  <- pinpad (${p.pinpad})` : ''}\n`,
+        `${p.kind.padEnd(6)} ${p.path}${ids}${p.manufacturer ? ` ${p.manufacturer}` : ''}${p.pinpad ? `  <- pinpad (${p.pinpad})` : ''}${p.unusable ? `: ${p.unusable}` : ''}\n`,
       );
       for (const a of p.aliases ?? []) ctx.out(`         ${a}\n`);
     }

@@ -8,7 +8,7 @@ import { tempDirForFile } from '../helpers/temp-dir.js';
 /**
  * Fast start of the daemon: loading its composition root (src/main.ts, what `omnipos run` imports)
  * loads only the packages every start uses. node-forge (the pinpad's RSA key, the sandbox's wallet),
- * mqtt (fleet telemetry, when configured), qrcode, pngjs and jsqr (QR codes), serialport and node-hid
+ * mqtt (fleet telemetry, when configured), qrcode, pngjs and jsqr (QR codes), serialport
  * (the configured pinpad's transport) load at their first use; the embedded sandbox host only when
  * the configuration embeds it; the virtual pinpad and printer only when configured; the fleet's
  * client only when fleet.mqtt is; the OpenAPI document (every route's schema as JSON Schema), the
@@ -134,7 +134,6 @@ describe('the daemon loads at start only what every start uses', () => {
       'jsqr',
       'serialport',
       '@serialport/stream',
-      'node-hid',
       'usb',
       'koffi',
     ]) {
@@ -158,7 +157,7 @@ describe('the daemon loads at start only what every start uses', () => {
       ]),
     );
     for (const later of LATER) expect(r.src, later).not.toContain(later);
-    for (const later of ['mqtt', 'serialport', 'node-hid']) expect(r.packages, later).not.toContain(later);
+    for (const later of ['mqtt', 'serialport']) expect(r.packages, later).not.toContain(later);
     // CommonJS packages too (record-requires.ts): the pinpad's RSA is OpenSSL's, not node-forge's; the
     // metrics' prom-client and the sandbox's qrcode load at their first use, not at start (undici's
     // request API loads here at the first start's table download, its first use)

@@ -82,7 +82,7 @@ describe('omnipos loads only what a command uses', () => {
     ).toEqual([]);
     expect(
       r.packages.filter((p) =>
-        ['better-sqlite3', 'serialport', 'node-hid', 'usb', 'undici', 'pino', 'node-forge', 'qrcode'].includes(p),
+        ['better-sqlite3', 'serialport', 'usb', 'undici', 'pino', 'node-forge', 'qrcode'].includes(p),
       ),
     ).toEqual([]);
     // A valid configuration is validated by the fast path (src/config/fast-parse.ts): zod (its package
