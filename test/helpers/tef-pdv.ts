@@ -34,6 +34,43 @@ export function pdvFile(fields: [string, string][]): Buffer {
   );
 }
 
+/** A numbered block of an answer: `<count>-000` lines, then `<line>-001`…; undefined when the count is absent. */
+export function linesOf(r: PdvFields, count: string, line: string): string[] | undefined {
+  const n = r[`${count}-000`];
+  if (n === undefined) return undefined;
+  if (!/^\d+$/.test(n)) throw new Error(`${count}-000 is no count: ${n}`);
+  return Array.from({ length: Number(n) }, (_, i) => {
+    const v = r[`${line}-${String(i + 1).padStart(3, '0')}`];
+    if (v === undefined)
+      throw new Error(`${count}-000 says ${n} lines, ${line}-${String(i + 1).padStart(3, '0')} is missing`);
+    return v;
+  });
+}
+
+/**
+ * What a PDV prints of an answer, as PayGo's "Comprovantes" algorithm and its fields say (PayGo's
+ * field list; field numbers and the `737-000` values as ACBr's PayGo client reads them):
+ * `737-000` which copies to print (1 the customer's, 2 the merchant's, 3 both; absent: both);
+ * the customer's from `712-000`/`713-xxx`, else the full receipt `028-000`/`029-xxx`; the
+ * merchant's from `714-000`/`715-xxx`, else the full receipt.
+ */
+export function printedCopies(r: PdvFields): { customer: string[] | undefined; merchant: string[] | undefined } {
+  const which = r['737-000'] ?? '3';
+  const full = linesOf(r, '028', '029');
+  const customer = linesOf(r, '712', '713');
+  const merchant = linesOf(r, '714', '715');
+  return {
+    customer: which === '1' || which === '3' ? (customer?.length ? customer : full) : undefined,
+    merchant: which === '2' || which === '3' ? (merchant?.length ? merchant : full) : undefined,
+  };
+}
+
+/**
+ * `706-000`, the PDV's capabilities as it declares them in each request (PayGo's "Capacidades da
+ * Automação", a sum): 4 is always set; 8 asks for separate customer and merchant copies.
+ */
+export const CAPABILITIES = { always: 4, separateCopies: 8 } as const;
+
 export interface Exchange {
   status: PdvFields;
   response: PdvFields | undefined;
