@@ -295,7 +295,8 @@ function voidAnswer(deps: TefDialDeps, req: TefDialFields, saleNsu: string, entr
     ['003-000', String(entry.amount)],
     ['009-000', STATUS.approved],
     ['010-000', NETWORK],
-    ['012-000', d.nsu ?? ''],
+    // The void's own NSU when the host gave one (a card void's answer carries none): never an empty field.
+    ...(d.nsu ? ([['012-000', d.nsu]] as Fields) : []),
     ...dateAndTime(entry.updatedAt),
     ['025-000', saleNsu],
     ['027-000', d.merchantVoidId],

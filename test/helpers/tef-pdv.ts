@@ -8,6 +8,7 @@
  */
 import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { checkLayout } from './tefdial-layout.js';
 
 export type PdvFields = Record<string, string>;
 
@@ -122,21 +123,28 @@ export class TefPdv {
 
   /**
    * One exchange: the request, `IntPos.Sts` within `statusMs` (the PDV gives up after a few seconds:
-   * "TEF não responde"), then the answer when `answer` (CRT, CNC, ADM), within `answerMs`.
+   * "TEF não responde"), then the answer when `answer` (CRT, CNC, ADM), within `answerMs`. The
+   * request, the status file and the answer are each checked against the public field table
+   * (./tefdial-layout.ts); `malformed`: a request written wrong on purpose, not checked, nor its
+   * status and answer (they echo what was wrong).
    */
   async exchange(
     bytes: Buffer,
-    o: { id?: string; answer: boolean; statusMs?: number; answerMs?: number; link?: string },
+    o: { id?: string; answer: boolean; statusMs?: number; answerMs?: number; link?: string; malformed?: boolean },
   ): Promise<Exchange> {
+    if (o.malformed !== true) checkLayout(readPdvFile(bytes), 'request');
     const t0 = performance.now();
     this.put(bytes, o.link);
     const status = await this.#await('IntPos.Sts', o.id, o.statusMs ?? 7000);
     if (!status) throw new Error('TEF não responde: no IntPos.Sts');
     const msToStatus = performance.now() - t0;
+    if (o.malformed !== true) checkLayout(status, 'status');
     if (!o.answer) return { status, response: undefined, msToStatus, msToResponse: undefined };
     const response = await this.#await('IntPos.001', o.id, o.answerMs ?? 60_000);
     if (!response) throw new Error('no IntPos.001 answer');
-    return { status, response, msToStatus, msToResponse: performance.now() - t0 };
+    const msToResponse = performance.now() - t0;
+    if (o.malformed !== true) checkLayout(response, 'answer');
+    return { status, response, msToStatus, msToResponse };
   }
 
   send(fields: [string, string][], answer: boolean): Promise<Exchange> {
@@ -150,7 +158,8 @@ export class TefPdv {
       [
         ['000-000', 'CRT'],
         ['001-000', id],
-        ['002-000', `CF${id}`],
+        // The fiscal document: n..12 (PayGo's "Detalhamento dos campos").
+        ['002-000', id],
         ['003-000', String(amount)],
         ['004-000', '0'],
         ...extra,
