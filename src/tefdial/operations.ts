@@ -151,7 +151,8 @@ function receiptBlock(deps: TefDialDeps, req: TefDialFields, subject: ReceiptSub
 function saleAnswer(deps: TefDialDeps, req: TefDialFields, entry: JournalEntry): Fields {
   const view = paymentView(entry);
   const status = String(view.status);
-  if (status !== 'approved') {
+  // A resent CRT of a sale the PDV already confirmed (a reprint) answers it approved, nothing to confirm.
+  if (status !== 'approved' && status !== 'confirmed') {
     const code = status === 'declined' ? STATUS.declined : status === 'cancelled' ? STATUS.cancelled : STATUS.failed;
     const text =
       status === 'declined' ? `TRANSACAO NEGADA ${str(view.returnMessage)}` : `TRANSACAO NAO EFETUADA (${status})`;
@@ -163,8 +164,8 @@ function saleAnswer(deps: TefDialDeps, req: TefDialFields, entry: JournalEntry):
     ['003-000', String(entry.amount)],
     ['004-000', '0'],
     ['009-000', STATUS.approved],
-    // 729-000 2: the sale waits for the PDV's CNF or NCN (PayGo's "Status da confirmação").
-    ['729-000', '2'],
+    // 729-000 (PayGo's "Status da confirmação"): 2 the sale waits for the PDV's CNF or NCN; 1 already confirmed.
+    ['729-000', status === 'confirmed' ? '1' : '2'],
     ['010-000', NETWORK],
     ...(fiscal?.cardBrandName ? ([['010-003', fiscal.cardBrandName]] as Fields) : []),
     ['012-000', str(view.nsu)],

@@ -89,6 +89,16 @@ describe("the customer's and the merchant's copies", () => {
     expect(r['009-000'], r['030-000']).toBe('0');
     await expectCopies(r, await saleId(r['027-000']));
     await pdv.decide('CNF', '1102', r);
+    await expect
+      .poll(async () => (await t.call('GET', `/v1/payments/${String(await saleId(r['027-000']))}`)).body.status)
+      .toBe('confirmed');
+    // The reprint (docs/tef-dial.md "ADM"): the same CRT again, once confirmed, answers the same sale
+    // and its two copies, with 729-000 1 ("já confirmada": no second CNF asked).
+    const again = (await pdv.crt('1101', 4300, [COPIES])).response!;
+    expect(again['009-000'], again['030-000']).toBe('0');
+    expect(again['729-000']).toBe('1');
+    expect(again['027-000']).toBe(r['027-000']);
+    await expectCopies(again, await saleId(r['027-000']));
   });
 
   it('CRT from a PDV that does not say so (no 706-000, or 706-000 without 8): the full receipt alone', async () => {
