@@ -12,10 +12,21 @@ import {
 } from '../engine/index.js';
 import { PaymentRequest, paymentView } from '../api/index.js';
 import { paymentReceipt, receiptLines, type ReceiptColumns } from '../receipt/index.js';
+import type { ReceiptSubject } from '../engine/index.js';
 import type { Journal, JournalEntry } from '../store/index.js';
 import type { TefDialFields } from './codec.js';
 import type { VoidLedger } from './folders.js';
-import { dateAndTime, finalization, head, NETWORK, receiptFields, refusal, STATUS, type Fields } from './answers.js';
+import {
+  copyFields,
+  dateAndTime,
+  finalization,
+  head,
+  NETWORK,
+  receiptFields,
+  refusal,
+  STATUS,
+  type Fields,
+} from './answers.js';
 import { identification, RequestFieldError, saleRequest, voidReference } from './requests.js';
 
 /** What the TEF Dial interface drives: the engines and journal the local API drives. */
@@ -120,25 +131,41 @@ export async function undoPending(deps: TefDialDeps, exceptKey?: string): Promis
   return undone;
 }
 
+/**
+ * The receipt's two copies as text lines, each as the API's receipt route gives it
+ * (`GET /v1/payments/{id}/receipt?format=text&copy=…`, the printer's width): `028-000`/`029-xxx`
+ * carry the customer's, `712-000`…`715-xxx` both when the PDV prints them (answers.ts).
+ */
+function receiptCopies(deps: TefDialDeps, subject: ReceiptSubject): { customer: string[]; merchant: string[] } {
+  const lines = (copy: 'customer' | 'merchant'): string[] =>
+    receiptLines(paymentReceipt(subject, { environment: deps.environment, copy, columns: deps.columns }), deps.columns);
+  return { customer: lines('customer'), merchant: lines('merchant') };
+}
+
+/** `028-000`/`029-xxx` (the customer's copy) and, when the PDV prints them, the two copies. */
+function receiptBlock(deps: TefDialDeps, req: TefDialFields, subject: ReceiptSubject): Fields {
+  const copies = receiptCopies(deps, subject);
+  return [...receiptFields(copies.customer), ...copyFields(req, copies)];
+}
+
 function saleAnswer(deps: TefDialDeps, req: TefDialFields, entry: JournalEntry): Fields {
   const view = paymentView(entry);
   const status = String(view.status);
-  if (status !== 'approved') {
+  // A resent CRT of a sale the PDV already confirmed (a reprint) answers it approved, nothing to confirm.
+  if (status !== 'approved' && status !== 'confirmed') {
     const code = status === 'declined' ? STATUS.declined : status === 'cancelled' ? STATUS.cancelled : STATUS.failed;
     const text =
       status === 'declined' ? `TRANSACAO NEGADA ${str(view.returnMessage)}` : `TRANSACAO NAO EFETUADA (${status})`;
     return [...refusal(req, code, text.trim()), ['027-000', finalization(entry)]];
   }
-  const subject = deps.engine.receiptOf(entry.id).subject;
-  const doc = paymentReceipt(subject, { environment: deps.environment, copy: 'customer', columns: deps.columns });
   const fiscal = view.fiscal as { cardBrandName?: string } | undefined;
   const out: Fields = [
     ...head(req),
     ['003-000', String(entry.amount)],
     ['004-000', '0'],
     ['009-000', STATUS.approved],
-    // 729-000 2: the sale waits for the PDV's CNF or NCN (PayGo's "Status da confirmação").
-    ['729-000', '2'],
+    // 729-000 (PayGo's "Status da confirmação"): 2 the sale waits for the PDV's CNF or NCN; 1 already confirmed.
+    ['729-000', status === 'confirmed' ? '1' : '2'],
     ['010-000', NETWORK],
     ...(fiscal?.cardBrandName ? ([['010-003', fiscal.cardBrandName]] as Fields) : []),
     ['012-000', str(view.nsu)],
@@ -146,7 +173,7 @@ function saleAnswer(deps: TefDialDeps, req: TefDialFields, entry: JournalEntry):
     ...(Number(view.installments) > 1 ? ([['018-000', String(view.installments)]] as Fields) : []),
     ...dateAndTime(entry.updatedAt),
     ['027-000', finalization(entry)],
-    ...receiptFields(receiptLines(doc, deps.columns)),
+    ...receiptBlock(deps, req, deps.engine.receiptOf(entry.id).subject),
     ['030-000', 'TRANSACAO APROVADA'],
   ];
   return out;
@@ -229,7 +256,7 @@ export async function cnc(deps: TefDialDeps, req: TefDialFields): Promise<Fields
   if (before) {
     const started = voids.voidsOf(before.saleId).filter((v) => v.createdAt >= before.at);
     const first = started[0];
-    if (first) return voidAnswer(req, ref.nsu, await settled(deps, first.id, voidView));
+    if (first) return voidAnswer(deps, req, ref.nsu, await settled(deps, first.id, voidView));
   }
   await undoPending(deps);
   const sale = deps.journal
@@ -251,7 +278,7 @@ export async function cnc(deps: TefDialDeps, req: TefDialFields): Promise<Fields
       }),
     );
     started.done.catch(() => undefined);
-    return voidAnswer(req, ref.nsu, await settled(deps, started.entry.id, voidView, started.done));
+    return voidAnswer(deps, req, ref.nsu, await settled(deps, started.entry.id, voidView, started.done));
   } catch (e) {
     if (isOmniposError(e, 'ENGINE_BUSY')) return refusal(req, STATUS.refused, 'TERMINAL OCUPADO COM OUTRO PAGAMENTO');
     if (isOmniposError(e)) return refusal(req, STATUS.refused, `CANCELAMENTO RECUSADO: ${e.message}`);
@@ -259,7 +286,7 @@ export async function cnc(deps: TefDialDeps, req: TefDialFields): Promise<Fields
   }
 }
 
-function voidAnswer(req: TefDialFields, saleNsu: string, entry: JournalEntry): Fields {
+function voidAnswer(deps: TefDialDeps, req: TefDialFields, saleNsu: string, entry: JournalEntry): Fields {
   const status = voidView(entry);
   const d = journalData<VoidData>(entry);
   if (status !== 'approved')
@@ -269,10 +296,12 @@ function voidAnswer(req: TefDialFields, saleNsu: string, entry: JournalEntry): F
     ['003-000', String(entry.amount)],
     ['009-000', STATUS.approved],
     ['010-000', NETWORK],
-    ['012-000', d.nsu ?? ''],
+    // The void's own NSU when the host gave one (a card void's answer carries none): never an empty field.
+    ...(d.nsu ? ([['012-000', d.nsu]] as Fields) : []),
     ...dateAndTime(entry.updatedAt),
     ['025-000', saleNsu],
     ['027-000', d.merchantVoidId],
+    ...(deps.voids ? receiptBlock(deps, req, deps.voids.receiptOf(entry.id).subject) : []),
     ['030-000', 'CANCELAMENTO APROVADO'],
   ];
 }

@@ -8,6 +8,7 @@
  */
 import { existsSync, linkSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { checkLayout } from './tefdial-layout.js';
 
 export type PdvFields = Record<string, string>;
 
@@ -33,6 +34,43 @@ export function pdvFile(fields: [string, string][]): Buffer {
     'latin1',
   );
 }
+
+/** A numbered block of an answer: `<count>-000` lines, then `<line>-001`…; undefined when the count is absent. */
+export function linesOf(r: PdvFields, count: string, line: string): string[] | undefined {
+  const n = r[`${count}-000`];
+  if (n === undefined) return undefined;
+  if (!/^\d+$/.test(n)) throw new Error(`${count}-000 is no count: ${n}`);
+  return Array.from({ length: Number(n) }, (_, i) => {
+    const v = r[`${line}-${String(i + 1).padStart(3, '0')}`];
+    if (v === undefined)
+      throw new Error(`${count}-000 says ${n} lines, ${line}-${String(i + 1).padStart(3, '0')} is missing`);
+    return v;
+  });
+}
+
+/**
+ * What a PDV prints of an answer, as PayGo's "Comprovantes" algorithm and its fields say (PayGo's
+ * field list; field numbers and the `737-000` values as ACBr's PayGo client reads them):
+ * `737-000` which copies to print (1 the customer's, 2 the merchant's, 3 both; absent: both);
+ * the customer's from `712-000`/`713-xxx`, else the full receipt `028-000`/`029-xxx`; the
+ * merchant's from `714-000`/`715-xxx`, else the full receipt.
+ */
+export function printedCopies(r: PdvFields): { customer: string[] | undefined; merchant: string[] | undefined } {
+  const which = r['737-000'] ?? '3';
+  const full = linesOf(r, '028', '029');
+  const customer = linesOf(r, '712', '713');
+  const merchant = linesOf(r, '714', '715');
+  return {
+    customer: which === '1' || which === '3' ? (customer?.length ? customer : full) : undefined,
+    merchant: which === '2' || which === '3' ? (merchant?.length ? merchant : full) : undefined,
+  };
+}
+
+/**
+ * `706-000`, the PDV's capabilities as it declares them in each request (PayGo's "Capacidades da
+ * Automação", a sum): 4 is always set; 8 asks for separate customer and merchant copies.
+ */
+export const CAPABILITIES = { always: 4, separateCopies: 8 } as const;
 
 export interface Exchange {
   status: PdvFields;
@@ -85,21 +123,28 @@ export class TefPdv {
 
   /**
    * One exchange: the request, `IntPos.Sts` within `statusMs` (the PDV gives up after a few seconds:
-   * "TEF não responde"), then the answer when `answer` (CRT, CNC, ADM), within `answerMs`.
+   * "TEF não responde"), then the answer when `answer` (CRT, CNC, ADM), within `answerMs`. The
+   * request, the status file and the answer are each checked against the public field table
+   * (./tefdial-layout.ts); `malformed`: a request written wrong on purpose, not checked, nor its
+   * status and answer (they echo what was wrong).
    */
   async exchange(
     bytes: Buffer,
-    o: { id?: string; answer: boolean; statusMs?: number; answerMs?: number; link?: string },
+    o: { id?: string; answer: boolean; statusMs?: number; answerMs?: number; link?: string; malformed?: boolean },
   ): Promise<Exchange> {
+    if (o.malformed !== true) checkLayout(readPdvFile(bytes), 'request');
     const t0 = performance.now();
     this.put(bytes, o.link);
     const status = await this.#await('IntPos.Sts', o.id, o.statusMs ?? 7000);
     if (!status) throw new Error('TEF não responde: no IntPos.Sts');
     const msToStatus = performance.now() - t0;
+    if (o.malformed !== true) checkLayout(status, 'status');
     if (!o.answer) return { status, response: undefined, msToStatus, msToResponse: undefined };
     const response = await this.#await('IntPos.001', o.id, o.answerMs ?? 60_000);
     if (!response) throw new Error('no IntPos.001 answer');
-    return { status, response, msToStatus, msToResponse: performance.now() - t0 };
+    const msToResponse = performance.now() - t0;
+    if (o.malformed !== true) checkLayout(response, 'answer');
+    return { status, response, msToStatus, msToResponse };
   }
 
   send(fields: [string, string][], answer: boolean): Promise<Exchange> {
@@ -113,7 +158,8 @@ export class TefPdv {
       [
         ['000-000', 'CRT'],
         ['001-000', id],
-        ['002-000', `CF${id}`],
+        // The fiscal document: n..12 (PayGo's "Detalhamento dos campos").
+        ['002-000', id],
         ['003-000', String(amount)],
         ['004-000', '0'],
         ...extra,

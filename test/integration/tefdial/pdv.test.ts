@@ -11,6 +11,7 @@ import { formatBRL } from '../../../src/core/index.js';
 import { writeSupervisorPassword } from '../../../src/operations/index.js';
 import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 import { pdvFile, TefPdv } from '../../helpers/tef-pdv.js';
+import { layoutChecked } from '../../helpers/tefdial-layout.js';
 
 let t: TestDaemon;
 let base: string;
@@ -31,6 +32,9 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
+  process.stdout.write(
+    `TEF Dial layout: ${layoutChecked.request} requests, ${layoutChecked.status} status files and ${layoutChecked.answer} answers checked against tables/tefdial/fields.json\n`,
+  );
   await t?.stop();
   rmSync(base, { recursive: true, force: true });
   rmSync(stateDir, { recursive: true, force: true });
@@ -82,7 +86,7 @@ describe('the TEF Dial interface', () => {
     expect(r).toMatchObject({
       '000-000': 'CRT',
       '001-000': '101',
-      '002-000': 'CF101',
+      '002-000': '101',
       '003-000': '1000',
       '009-000': '0',
     });
@@ -150,8 +154,11 @@ describe('the TEF Dial interface', () => {
 
   it('debit and installments from the fields the PDV sends (731-000, 018-000, 732-000)', async () => {
     const debit = (await pdv.crt('501', 1500, [['731-000', '2']])).response!;
-    expect(await apiView(debit['027-000']!)).toMatchObject({ method: 'debit' });
-    await pdv.decide('CNF', '502', debit);
+    // The virtual pinpad's default card has no debit product (as test/integration/daemon/api.test.ts
+    // shows on the API): a debit sale, refused; no CNF follows (PayGo's "Comandos existentes": CNF
+    // and NCN only after 009-000 0).
+    expect(debit['009-000']).toBe('3');
+    expect(await apiView(debit['027-000']!)).toMatchObject({ method: 'debit', refusal: 'no-product-of-type' });
     const parc = (
       await pdv.crt('503', 30000, [
         ['731-000', '1'],
@@ -286,7 +293,7 @@ describe('the TEF Dial interface', () => {
       ],
     ])('%s', async (_what, bytes, id, message) => {
       const before = await count();
-      const x = await pdv.exchange(bytes, { ...(id ? { id } : {}), answer: true });
+      const x = await pdv.exchange(bytes, { ...(id ? { id } : {}), answer: true, malformed: true });
       expect(x.response!['009-000']).not.toBe('0');
       expect(x.response!['030-000']).toMatch(message);
       expect(await count()).toBe(before);
