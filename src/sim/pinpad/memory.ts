@@ -2,7 +2,7 @@ import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } f
 import { isValidCounter } from '../../crypto/index.js';
 
 /** What a real pinpad keeps across a power cycle that the virtual one simulates: its DUKPT transaction counters. */
-export interface PinpadMemoryContents {
+interface PinpadMemoryContents {
   /** The last counter used under each DUKPT key (0: none used yet). ANSI X9.24-1: a counter never repeats. */
   dukpt: { pin: number; data: number };
 }
