@@ -79,6 +79,18 @@ export function unsynced<T>(db: Db, fn: () => T): T {
   }
 }
 
+/** Run before each outermost transaction of a database begins (see {@link beforeEachTransaction}). */
+const beforeBegin = new WeakMap<Db, () => void>();
+
+/**
+ * Calls `fn` before each outermost transaction of watched `db` begins (BEGIN, not a savepoint): the
+ * event hub writes there the events it holds back for one commit, so none published outside a
+ * transaction is written inside one that then rolls back. `fn` must not throw.
+ */
+export function beforeEachTransaction(db: Db, fn: () => void): void {
+  beforeBegin.set(db, fn);
+}
+
 /** Each watched database's `SELECT total_changes()`, prepared unguarded (it writes nothing). */
 const totalChanges = new WeakMap<Db, Statement>();
 
@@ -151,6 +163,7 @@ function guardTransaction<F extends (...a: never[]) => unknown>(db: Db, fn: F, r
     (variant: Run) =>
     (...args: Args): Out => {
       try {
+        if (!db.inTransaction) beforeBegin.get(db)?.();
         const before = db.inTransaction ? undefined : changesSoFar(db);
         const out = variant(() => fn(...args)) as Out;
         if (before !== undefined) heardCommitted(db, changesSoFar(db) !== before);
