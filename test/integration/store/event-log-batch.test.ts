@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { EventHub } from '../../../src/api/events.js';
 import { EventLog, openTerminalDatabase } from '../../../src/store/index.js';
 
-const alarm = (message: string) => ({ type: 'alarm' as const, id: 'p-1', code: 'TEST', message });
+const alarm = (message: string) => ({ type: 'alarm' as const, id: 1, code: 'TEST', message });
 
 function hub() {
   const db = openTerminalDatabase(mkdtempSync(path.join(tmpdir(), 'omnipos-event-batch-')));
