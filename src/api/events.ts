@@ -82,7 +82,10 @@ export class EventHub {
   ) {
     // The last seq given needs no business day: the day (ICU's first time-zone formatter, ~10 ms of a
     // start) and the prune of the days before wait for the first event or reconnect, after ready.
-    if (log) this.#seq = log.lastSeq();
+    if (log) {
+      this.#seq = log.lastSeq();
+      log.flushBefore(() => this.flush());
+    }
   }
 
   #today(): string {
@@ -102,11 +105,12 @@ export class EventHub {
   /**
    * The engines' `onEvent`. Never throws: a failing subscriber is dropped; an event the log refuses is
    * still sent live. With a log, each event is written ({@link flush}) before it is sent live: a killed
-   * process has sent nothing it did not write. (Writing one turn's events in one commit, deferred to
-   * the turn's end, saved ~100 KiB a sale but broke test/integration/faults/disk-eio.test.ts, one run
-   * in two: a 500 from POST /v1/payments, which was the order ids' raw SQLite error (now 503, sendError),
-   * or health never telling STORE_WRITE_FAILED, whose cause is not found: a deferred commit of its own
-   * that succeeded after a failed one is suspected, not shown.)
+   * process has sent nothing it did not write. Events published outside a transaction are held to the
+   * end of the turn and written in one commit ({@link flush} in a microtask), or earlier: before any
+   * transaction on the database begins (the log's {@link EventLog.flushBefore}), so none is written
+   * inside a transaction that may roll back, and before a replay or a clean stop. One published inside
+   * a transaction is written in it at once, with those held before it (none: the transaction's BEGIN
+   * wrote them).
    */
   publish(event: EngineEvent): void {
     const out: ApiEvent = { ...event, seq: 0, at: this.now().toISOString() };
@@ -123,8 +127,8 @@ export class EventHub {
       this.#deliver(out);
       return;
     }
-    this.#queue.push(out);
-    this.flush();
+    if (this.#queue.push(out) === 1 && !this.log.inTransaction()) queueMicrotask(() => this.flush());
+    if (this.log.inTransaction()) this.flush();
   }
 
   /**
@@ -222,6 +226,7 @@ export class EventHub {
   replay(lastEventId: number): Replay {
     const log = this.log;
     if (!log) return { outcome: 'partial', pages: () => [] };
+    this.flush();
     const day = this.#today();
     const { first, last } = log.bounds(day);
     // One past the bound is counted, to tell a day of exactly MAX_REPLAY from a longer one.

@@ -31,6 +31,7 @@ export const simPinpad: Command = {
   summary: 'run the virtual ABECS pinpad on a TCP port or a pseudo-terminal',
   usage: `omnipos sim pinpad (--tcp PORT | --pty PATH) [--control PORT] [--classic] [--typing-ms MS|never]
                       [--serial TEXT] [--model TEXT] [--timing fast|ppc930] [--timing-scale X] [--answers 2.20|2.12]
+                      [--memory FILE]
 
 Runs a virtual pinpad that speaks ABECS 2.20 until stopped (SIGTERM/SIGINT).
   --tcp PORT       listen for the terminal on 127.0.0.1:PORT (0 = any free port)
@@ -43,6 +44,8 @@ Runs a virtual pinpad that speaks ABECS 2.20 until stopped (SIGTERM/SIGINT).
   --timing-scale X every processing time multiplied by X (0.01 to 10, default 1: the real times)
   --answers VER    2.20 (default) or 2.12: answers as the PPC930 of the public log gives them
                    (2.12-era GIX ids and order, DEX options refused)
+  --memory FILE    what the pinpad keeps across power cycles (its DUKPT counters) lives in FILE:
+                   started again on it, it goes on where it stopped (a new FILE is a new pinpad)
 Prints one JSON line when ready: {"ready":true,"tcp":PORT,"pty":PATH,"control":PORT}.
 
 Example:
@@ -61,6 +64,7 @@ Example:
         timing: { type: 'string' },
         'timing-scale': { type: 'string' },
         answers: { type: 'string' },
+        memory: { type: 'string' },
       },
       strict: true,
     });
@@ -86,6 +90,7 @@ Example:
       tcpPort: intOption(values.tcp, 'tcp', 0, 65535) ?? 0,
       ...(values.pty ? { ptyPath: values.pty } : {}),
       ...(typing !== undefined ? { typingMs: typing } : {}),
+      ...(values.memory !== undefined ? { memoryPath: values.memory } : {}),
       profile: {
         classicOnly: values.classic === true,
         ...(values.serial ? { serialNumber: values.serial } : {}),

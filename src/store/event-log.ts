@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { Db } from './open.js';
 import { assertNoCardData } from './no-card-data.js';
 import { statement } from './statements.js';
-import { unsynced } from './write-health.js';
+import { beforeEachTransaction, unsynced } from './write-health.js';
 
 /** At most this many events are written between two durable commits of the event log's own. */
 export const EVENTS_PER_SYNC = 64;
@@ -49,6 +49,8 @@ export class EventLog {
   readonly #leaped: boolean;
   /** After a clean stop every event is synced: the run says it lost none. */
   #stopped = false;
+  /** Writes what a publisher holds back (see {@link flushBefore}). */
+  #flush: (() => void) | undefined;
 
   /**
    * A start: the seqs a power cut may have taken back are recorded, and the seq moves past them
@@ -87,6 +89,7 @@ export class EventLog {
    * after a reboot then calls its last seqs lost: partial, never a false complete).
    */
   stop(): void {
+    this.#flush?.();
     this.#stopped = true;
     try {
       statement(this.#db, 'UPDATE api_event_run SET clean = 1 WHERE id = 1').run();
@@ -158,6 +161,16 @@ export class EventLog {
     } finally {
       if (!durable) this.#db.pragma('synchronous = FULL');
     }
+  }
+
+  /**
+   * Calls `flush` before each transaction on the database begins, and before a clean stop: whoever
+   * holds events back to write them in one commit writes them there, outside the transaction (an
+   * event held from before it would otherwise commit, or roll back, with it).
+   */
+  flushBefore(flush: () => void): void {
+    this.#flush = flush;
+    beforeEachTransaction(this.#db, flush);
   }
 
   /** Whether a transaction is open on the database: rows written now commit (or roll back) with it. */

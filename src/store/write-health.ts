@@ -79,9 +79,35 @@ export function unsynced<T>(db: Db, fn: () => T): T {
   }
 }
 
-/** A commit heard as the store writing again: a durable one, outside any transaction. */
-function heardCommitted(db: Db): void {
-  if (!db.inTransaction && !unsyncedNow.has(db)) listeners.get(db)?.committed?.();
+/** Run before each outermost transaction of a database begins (see {@link beforeEachTransaction}). */
+const beforeBegin = new WeakMap<Db, () => void>();
+
+/**
+ * Calls `fn` before each outermost transaction of watched `db` begins (BEGIN, not a savepoint): the
+ * event hub writes there the events it holds back for one commit, so none published outside a
+ * transaction is written inside one that then rolls back. `fn` must not throw.
+ */
+export function beforeEachTransaction(db: Db, fn: () => void): void {
+  beforeBegin.set(db, fn);
+}
+
+/** Each watched database's `SELECT total_changes()`, prepared unguarded (it writes nothing). */
+const totalChanges = new WeakMap<Db, Statement>();
+
+/** Rows inserted, updated or deleted on `db`'s connection since it opened (SQLite's total_changes()). */
+function changesSoFar(db: Db): number {
+  return totalChanges.get(db)!.get() as number;
+}
+
+/**
+ * A commit heard as the store writing again: a durable one, outside any transaction, that changed
+ * rows. A transaction or statement that changed nothing commits without writing a page (no WAL
+ * frame, no fsync), so it "succeeds" on a device that no longer writes; heard as a commit, it
+ * cleared STORE_WRITE_FAILED after a failed write (a claim that found nothing, a clock-behind
+ * order id: test/unit/store/write-health.transactions.test.ts, test/integration/faults/disk-eio.test.ts).
+ */
+function heardCommitted(db: Db, changed: boolean): void {
+  if (changed && !db.inTransaction && !unsyncedNow.has(db)) listeners.get(db)?.committed?.();
 }
 
 function guardStatement(db: Db, s: Statement): Statement {
@@ -93,7 +119,7 @@ function guardStatement(db: Db, s: Statement): Statement {
       value: (...args: unknown[]): unknown => {
         try {
           const out = original.apply(s, args);
-          if (method === 'run' && !s.reader) heardCommitted(db);
+          if (method === 'run' && !s.reader) heardCommitted(db, (out as { changes: number }).changes > 0);
           return out;
         } catch (e) {
           writeFailure(db, e);
@@ -137,8 +163,10 @@ function guardTransaction<F extends (...a: never[]) => unknown>(db: Db, fn: F, r
     (variant: Run) =>
     (...args: Args): Out => {
       try {
+        if (!db.inTransaction) beforeBegin.get(db)?.();
+        const before = db.inTransaction ? undefined : changesSoFar(db);
         const out = variant(() => fn(...args)) as Out;
-        heardCommitted(db);
+        if (before !== undefined) heardCommitted(db, changesSoFar(db) !== before);
         return out;
       } catch (e) {
         writeFailure(db, e);
@@ -164,6 +192,7 @@ export function watchWrites(db: Db): void {
   if (watched.has(db)) return;
   watched.add(db);
   const prepare = db.prepare.bind(db);
+  totalChanges.set(db, prepare('SELECT total_changes()').pluck());
   db.prepare = ((sql: string) => guardStatement(db, prepare(sql))) as Db['prepare'];
   const runner = runnerOf(db);
   db.transaction = (<F extends (...a: never[]) => unknown>(fn: F) => {

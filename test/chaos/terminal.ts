@@ -85,6 +85,9 @@ export class Terminal {
           timing.name,
           '--timing-scale',
           String(timing.scale),
+          // the same pinpad across restarts: its DUKPT counters go on (a real one keeps them)
+          '--memory',
+          path.join(this.stateDir, 'pinpad-memory.json'),
         ],
         {
           env: { ...process.env, OMNIPOS_CONFIG: '' },

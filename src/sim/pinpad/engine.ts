@@ -1,3 +1,4 @@
+import type { PinpadMemory } from './memory.js';
 import { FIXED_FIELD_COMMANDS } from './spec/commands.js';
 import { FaultSet, type Fault } from './faults.js';
 import type { VirtualPinpadProfile } from './profile.js';
@@ -38,6 +39,8 @@ export interface EngineOptions {
   timing?: TimingProfile;
   /** The clock (tests). */
   now?: () => number;
+  /** What a power cycle keeps (default: a memory that lasts as long as the engine). */
+  memory?: PinpadMemory;
 }
 
 const ERR_INVCALL = 10;
@@ -64,15 +67,7 @@ export function packetLimit(head: Uint8Array): number {
  */
 export class SimEngine {
   readonly faults = new FaultSet();
-  readonly state: SimState = {
-    display: ['', ''],
-    opened: false,
-    session: {},
-    received: [],
-    cans: 0,
-    rejected: {},
-    cardEpoch: 0,
-  };
+  readonly state: SimState;
   private readonly reader: PinpadFrameReader;
   private lastResponse: Uint8Array | undefined;
   private running: AbortController | undefined;
@@ -90,6 +85,16 @@ export class SimEngine {
   timing: TimingProfile;
 
   constructor(private readonly opts: EngineOptions) {
+    this.state = {
+      display: ['', ''],
+      opened: false,
+      session: {},
+      received: [],
+      cans: 0,
+      rejected: {},
+      cardEpoch: 0,
+      ...(opts.memory ? { memory: opts.memory } : {}),
+    };
     this.typingMs = opts.typingMs === undefined ? 50 : opts.typingMs;
     this.now = opts.now ?? Date.now;
     this.timing = opts.timing ?? timingFor(opts.profile.timing, opts.profile.timingScale);

@@ -1,4 +1,5 @@
 import type { VirtualPinpadProfile } from './profile.js';
+import type { PinpadMemory } from './memory.js';
 
 /*
  * What a command handler of the virtual pinpad sees and returns, and the packet layer the engine
@@ -69,4 +70,6 @@ export interface SimState {
   cardEpoch?: number;
   /** Reboots with the line up so far (the `reboot` fault). */
   reboots?: number;
+  /** What a power cycle keeps (the DUKPT counters); a memory of the process's life when absent. */
+  readonly memory?: PinpadMemory;
 }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import net from 'node:net';
+import { PinpadMemory } from './memory.js';
 import { SimEngine, type SimHandler } from './engine.js';
 import type { Fault } from './faults.js';
 import { handlersFor } from './handlers/index.js';
@@ -17,6 +18,11 @@ export interface VirtualPinpadOptions {
   handlers?: ReadonlyMap<string, SimHandler>;
   /** Cardholder typing delay when no keys are scripted, ms; null = never types (default 50). */
   typingMs?: number | null;
+  /**
+   * A file for what the pinpad keeps across power cycles (its DUKPT counters): a simulator started
+   * again on it goes on where the last one stopped. Absent: the memory lasts as long as the process.
+   */
+  memoryPath?: string;
   /** Reports what happens (plug, unplug, connections) for logs. */
   onEvent?: (event: string, detail?: Record<string, unknown>) => void;
 }
@@ -48,6 +54,7 @@ export class VirtualPinpad {
         if (this.client && !this.client.destroyed) this.client.write(bytes);
       },
       unplug: (ms) => void this.unplug(ms),
+      ...(opts.memoryPath !== undefined ? { memory: new PinpadMemory(opts.memoryPath) } : {}),
       ...(opts.typingMs !== undefined ? { typingMs: opts.typingMs } : {}),
     });
   }

@@ -167,7 +167,7 @@ describe('EventHub with an event log, and GET /v1/events with Last-Event-ID', ()
     expect(asked).toBeGreaterThan(0);
   });
 
-  it('each event is written before it is sent live, in order (a kill has sent nothing it did not write)', () => {
+  it('each event is written before it is sent live, in order (a kill has sent nothing it did not write)', async () => {
     const again = new EventHub(new Journal(db), () => now, new EventLog(db));
     const seen: number[] = [];
     again.subscribe((e) => seen.push(e.seq));
@@ -178,8 +178,10 @@ describe('EventHub with an event log, and GET /v1/events with Last-Event-ID', ()
     const writtenWhenSent: number[] = [];
     again.subscribe(() => writtenWhenSent.push(written()));
     for (let i = 0; i < 5; i++) again.publish(alarm(200 + i));
+    // one turn's events are written in one commit at its end, then sent
+    await Promise.resolve();
     expect(seen).toEqual([1, 2, 3, 4, 5].map((k) => given + k));
-    expect(writtenWhenSent).toEqual(seen);
+    writtenWhenSent.forEach((w, i) => expect(w).toBeGreaterThanOrEqual(seen[i]!));
     expect(again.replay(seen[0] ?? 0)).toMatchObject({ outcome: 'complete' });
   });
 

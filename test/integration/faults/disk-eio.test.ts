@@ -170,6 +170,29 @@ describe.skipIf(!ready)('EIO under the event log (its commits without an fsync o
   });
 });
 
+describe.skipIf(!ready)('EIO, then a commit that writes nothing', () => {
+  it('after a write failed with EIO, a transaction and a statement that change no row do not clear STORE_WRITE_FAILED (before: they did, and health said the disk was well)', () => {
+    const dir = mkdtempSync(path.join(mnt, 'noop-'));
+    const db = openDatabase({ file: path.join(dir, 'omnipos.db'), migrations: MIGRATIONS });
+    const health = new WriteHealth({ dir, db, reserveBytes: 1024 * 1024, log: silent, now: () => new Date() });
+    const outbox = new Outbox(db);
+    const filler = breakWrites(path.join(dir, 'omnipos.db'));
+    try {
+      expect(() =>
+        outbox.enqueue({ operation: 'confirm', idempotencyKey: 'c-1', payload: { paymentId: 'p-1' }, at: new Date() }),
+      ).toThrow(/I\/O|disk/i);
+      // both commit without a page to write, so the device's failure cannot show there
+      db.transaction(() => outbox.open()).immediate();
+      db.prepare("DELETE FROM counters WHERE name = 'none'").run();
+      expect(health.problem()).toMatch(/a write to the database failed \(SQLITE_IOERR/);
+    } finally {
+      rmSync(filler);
+    }
+    expect(health.problem()).toBeUndefined();
+    db.close();
+  });
+});
+
 describe.skipIf(!ready)('EIO under the daemon', () => {
   let daemon: Daemon;
   let t: TestDaemon | undefined;

@@ -65,3 +65,26 @@ describe('transactions of a watched database', () => {
     expect(heard).toBe(1);
   });
 });
+
+describe('a commit that wrote nothing is not heard as the store writing again', () => {
+  // A transaction or statement that changed no row commits without writing a page (no WAL frame, no
+  // fsync): it "succeeds" on a device that fails every write. Heard as a commit, it cleared
+  // STORE_WRITE_FAILED (before: each of these was heard).
+  it('a transaction that only read, one whose writes changed nothing, and a statement that changed no row', () => {
+    const db = database();
+    let heard = 0;
+    onWriteFailure(
+      db,
+      () => undefined,
+      () => heard++,
+    );
+    db.transaction(() => names(db)).immediate();
+    db.transaction(() => db.prepare("UPDATE counters SET value = '2' WHERE name = 't-none'").run())();
+    db.prepare("DELETE FROM counters WHERE name = 't-none'").run();
+    db.prepare("INSERT INTO counters (name, value) VALUES ('t-one', '1') ON CONFLICT DO NOTHING").run();
+    expect(heard).toBe(1);
+    db.prepare("INSERT INTO counters (name, value) VALUES ('t-one', '1') ON CONFLICT DO NOTHING").run();
+    db.transaction(() => put(db, 't-two'))();
+    expect(heard).toBe(2);
+  });
+});

@@ -8,23 +8,22 @@ import {
   toHex,
   withCounter,
 } from '../../../crypto/index.js';
+import { PinpadMemory } from '../memory.js';
 
 /**
  * The virtual pinpad's DUKPT keys: the sandbox's test BDK (ANSI X9.24-1:2009 annex A) behind a PIN
  * key and a data key, each with its own initial KSN (tables/sandbox-keys.json), so the sandbox host
  * decrypts what the pinpad encrypts. Every use moves the counter on (X9.24: skipping counters with
- * more than ten one-bits). Sandbox only: the BDK is public.
+ * more than ten one-bits). The counters live in the pinpad's memory, which a power cycle keeps when
+ * it has a file. Sandbox only: the BDK is public.
  */
 export class SimDukpt {
-  private pinCounter = 0;
-  private dataCounter = 0;
+  constructor(private readonly memory: PinpadMemory = new PinpadMemory()) {}
 
   private next(kind: 'pin' | 'data'): string {
-    const current = kind === 'pin' ? this.pinCounter : this.dataCounter;
-    const n = nextCounter(current);
+    const n = nextCounter(this.memory.counter(kind));
     if (n === undefined) throw new Error(`DUKPT ${kind} key exhausted`);
-    if (kind === 'pin') this.pinCounter = n;
-    else this.dataCounter = n;
+    this.memory.use(kind, n);
     return withCounter(kind === 'pin' ? SANDBOX_KEYS.pinInitialKsn : SANDBOX_KEYS.dataInitialKsn, n).hex;
   }
 

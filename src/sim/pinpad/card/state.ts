@@ -74,7 +74,7 @@ export function cardSim(state: SimState): CardSim {
     s = {
       deck: new CardDeck(),
       tables: new SimTables(),
-      dukpt: new SimDukpt(),
+      dukpt: new SimDukpt(state.memory),
       held: undefined,
       lastIccStatus: '0',
       shownOnce: new Set(),
