@@ -30,10 +30,12 @@ export abstract class CodeSaleOwner<
   I extends { kind: string },
   E extends { kind: string },
   Ev,
+  R extends { receipt?: boolean },
 > extends MachineOwner<N, D, I | CodeSaleInput, E, Ev> {
   readonly #kind: JournalKind;
   /** How errors name the sale (`QR sale`, `Pix`). */
   readonly #what: string;
+  #stopped = false;
 
   protected constructor(
     deps: OwnerDeps,
@@ -46,6 +48,32 @@ export abstract class CodeSaleOwner<
     super(deps, kind, durable, words, onEvent);
     this.#kind = kind;
     this.#what = what;
+  }
+
+  /** Opens the journal row and shows the code, holding the terminal's payment lock (`startHeld`). */
+  async start(
+    request: R,
+    options: { idempotencyKey?: string } = {},
+  ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
+    return this.holdPayment((attach) => this.startHeld(request, options, attach));
+  }
+
+  /** The sale's own start, the lock held (`attach` ties the lock to the journal row once opened). */
+  protected abstract startHeld(
+    request: R,
+    options: { idempotencyKey?: string },
+    attach: (id: number) => void,
+  ): Promise<{ entry: JournalEntry; done: Promise<void> }>;
+
+  /** Stops the watches and the deadline timers (the daemon's stop). */
+  stop(): void {
+    this.#stopped = true;
+    this.stopTimers();
+  }
+
+  /** True once stopped: a watch ends. */
+  protected get stopped(): boolean {
+    return this.#stopped;
   }
 
   async cancel(id: number, by: 'ecr' | 'customer' | 'operator'): Promise<void> {

@@ -46,9 +46,8 @@ const PIX_UNFINISHED: readonly PixStateName[] = [
 ];
 
 /** Owns Pix sales, as SaleEngine owns card sales. */
-export class PixEngine extends CodeSaleOwner<PixStateName, PixSaleData, PixInput, PixEffect, PixEvent> {
+export class PixEngine extends CodeSaleOwner<PixStateName, PixSaleData, PixInput, PixEffect, PixEvent, PixSaleRequest> {
   readonly #d: PixEngineDeps;
-  #stopped = false;
 
   constructor(deps: PixEngineDeps) {
     super(deps, 'pix', 'Pix', DURABLE, SPEAKS_ALL, deps.onEvent);
@@ -56,14 +55,7 @@ export class PixEngine extends CodeSaleOwner<PixStateName, PixSaleData, PixInput
   }
 
   /** Opens the journal row, creates the charge (the row says `creating` before the request leaves), shows it, watches it. */
-  async start(
-    request: PixSaleRequest,
-    options: { idempotencyKey?: string } = {},
-  ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
-    return this.holdPayment((attach) => this.#start(request, options, attach));
-  }
-
-  async #start(
+  protected async startHeld(
     request: PixSaleRequest,
     options: { idempotencyKey?: string },
     attach: (id: number) => void,
@@ -131,11 +123,6 @@ export class PixEngine extends CodeSaleOwner<PixStateName, PixSaleData, PixInput
     });
   }
 
-  stop(): void {
-    this.#stopped = true;
-    this.stopTimers();
-  }
-
   /* ---------------------------------------------------- the machine's hooks */
 
   protected transition(state: PixState, input: PixInput, ctx: SaleContext): MachineStep<PixState, PixEffect> {
@@ -189,7 +176,7 @@ export class PixEngine extends CodeSaleOwner<PixStateName, PixSaleData, PixInput
       waiting: 'showing',
       pollMs: this.#d.pollMs,
       expired: { kind: 'expired' },
-      stopped: () => this.#stopped,
+      stopped: () => this.stopped,
       expiresAt: (d) => d.expiresAt,
       poll: async (d) => {
         const s = await this.#d.host.status(d.paymentId ?? '');

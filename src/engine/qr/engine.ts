@@ -54,9 +54,8 @@ const QR_UNFINISHED: readonly QrStateName[] = [
 ];
 
 /** Owns wallet QR sales, as SaleEngine owns card sales: commit first, then effects. */
-export class QrEngine extends CodeSaleOwner<QrStateName, QrSaleData, QrInput, QrEffect, QrEvent> {
+export class QrEngine extends CodeSaleOwner<QrStateName, QrSaleData, QrInput, QrEffect, QrEvent, QrSaleRequest> {
   readonly #d: QrEngineDeps;
-  #stopped = false;
 
   constructor(deps: QrEngineDeps) {
     super(deps, 'qr', 'QR sale', DURABLE, SPEAKS_ALL, deps.onEvent);
@@ -64,14 +63,7 @@ export class QrEngine extends CodeSaleOwner<QrStateName, QrSaleData, QrInput, Qr
   }
 
   /** Opens the journal row, builds and shows the code, and watches for the payment in the background. */
-  async start(
-    request: QrSaleRequest,
-    options: { idempotencyKey?: string } = {},
-  ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
-    return this.holdPayment((attach) => this.#start(request, options, attach));
-  }
-
-  async #start(
+  protected async startHeld(
     request: QrSaleRequest,
     options: { idempotencyKey?: string },
     attach: (id: number) => void,
@@ -160,11 +152,6 @@ export class QrEngine extends CodeSaleOwner<QrStateName, QrSaleData, QrInput, Qr
     });
   }
 
-  stop(): void {
-    this.#stopped = true;
-    this.stopTimers();
-  }
-
   /* ---------------------------------------------------- the machine's hooks */
 
   protected transition(state: QrState, input: QrInput, ctx: SaleContext): MachineStep<QrState, QrEffect> {
@@ -234,7 +221,7 @@ export class QrEngine extends CodeSaleOwner<QrStateName, QrSaleData, QrInput, Qr
       waiting: 'showing',
       pollMs: this.#d.pollMs,
       expired: { kind: 'expired' },
-      stopped: () => this.#stopped,
+      stopped: () => this.stopped,
       expiresAt: (d) => d.expiresAt,
       poll: async (d) => {
         const q = await this.#d.host.queryByOrderId(d.merchantOrderId);
