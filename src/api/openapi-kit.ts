@@ -13,6 +13,14 @@ export const str = { type: 'string' };
 export const int = { type: 'integer' };
 export const time = { type: 'string', format: 'date-time' };
 export const nullable = (s: Schema): Schema => ({ anyOf: [s, { type: 'null' }] });
+/** The `{id}` of a route on one journal row (a payment, a void): digits, at most 12. */
+export const rowIdParameter = (description: string): Schema => ({
+  name: 'id',
+  in: 'path',
+  required: true,
+  description,
+  schema: { type: 'string', pattern: '^[0-9]{1,12}$' },
+});
 
 /** The 401 of every operation behind the token. */
 export const UNAUTHORIZED = error('A missing or wrong bearer token.');

@@ -8,7 +8,7 @@ import type { Journal, JournalEntry } from '../store/index.js';
 import { ApiError, houseMessage, invalidField, readJson, refuseBody, sendJson } from './http-kit.js';
 import { paymentView } from './payment-view.js';
 import { BODY_ERRORS, START_ERRORS, WRITE_ERRORS } from './openapi-errors.js';
-import { error, json, ref, str, UNAUTHORIZED, type Schema } from './openapi-kit.js';
+import { error, json, ref, rowIdParameter, str, UNAUTHORIZED, type Schema } from './openapi-kit.js';
 import { operationsOf } from './routes.js';
 
 export interface PaymentsDeps {
@@ -265,13 +265,7 @@ export async function act(
 }
 
 /** The `{id}` of the routes on one payment. */
-export const PAYMENT_ID = {
-  name: 'id',
-  in: 'path',
-  required: true,
-  description: 'The payment id `POST /v1/payments` returned.',
-  schema: { type: 'string', pattern: '^[0-9]{1,12}$' },
-};
+export const PAYMENT_ID = rowIdParameter('The payment id `POST /v1/payments` returned.');
 
 export const payment = (description: string): Schema => json(ref('Payment'), description);
 const op = operationsOf<PaymentsDeps>();

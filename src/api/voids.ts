@@ -7,7 +7,7 @@ import { supervisorCredential } from './supervisor-headers.js';
 import { ApiError, houseMessage, invalidField, readJson, sendJson } from './http-kit.js';
 import { operationsOf } from './routes.js';
 import { BODY_ERRORS, START_ERRORS, SUPERVISOR_ERRORS } from './openapi-errors.js';
-import { error, UNAUTHORIZED } from './openapi-kit.js';
+import { error, int, json, ref, rowIdParameter, str, UNAUTHORIZED, type Schema } from './openapi-kit.js';
 
 /** What the void routes need of the daemon. */
 export interface VoidsApiDeps {
@@ -140,15 +140,6 @@ export function listVoids(res: ServerResponse, deps: VoidsApiDeps, rawId: string
   });
 }
 
-type Schema = Record<string, unknown>;
-const str = { type: 'string' };
-const int = { type: 'integer' };
-const ref = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: Schema, description: string): Schema => ({
-  description,
-  content: { 'application/json': { schema } },
-});
-
 /** The void's schemas for the OpenAPI document. */
 export const VOID_SCHEMAS: Record<string, Schema> = {
   VoidList: {
@@ -230,13 +221,7 @@ export const VOID_SCHEMAS: Record<string, Schema> = {
   },
 };
 
-const voidId = (d: string): Schema => ({
-  name: 'id',
-  in: 'path',
-  required: true,
-  description: d,
-  schema: { type: 'string', pattern: '^[0-9]{1,12}$' },
-});
+const voidId = rowIdParameter;
 const op = operationsOf<VoidsApiDeps>();
 
 /** Void a sale (or refund it), read its voids, read a void. */

@@ -1,13 +1,11 @@
-import { createRequire } from 'node:module';
-import type { IClientOptions, MqttClient } from 'mqtt';
-import type * as MqttModule from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import type { FleetMqttSettings } from '../config/index.js';
 import type { Logger } from '../core/index.js';
 import type { JournalEntry } from '../store/index.js';
-import { checkCommand, type FleetCommand } from './commands.js';
+import { answerCommand } from './command-answer.js';
+import type { FleetCommand } from './commands.js';
 import {
   alarmMessage,
-  commandAnswer,
   dayMessage,
   FINAL_STATUSES,
   paymentMessage,
@@ -16,11 +14,9 @@ import {
   type DayFacts,
 } from './messages.js';
 import type { TelemetryOutbox } from './telemetry-outbox.js';
+import { connectBroker, untilClosed, withTimeout } from './mqtt-link.js';
 import { CommandRefusals } from './refusals.js';
 import { FleetTopics } from './topics.js';
-
-/** mqtt is loaded when the fleet client connects (only with fleet.mqtt configured), not when omnipos starts. */
-const load = createRequire(import.meta.url);
 
 /** What the terminal tells and does, read from the daemon's parts (src/main/fleet.ts). */
 export interface FleetSources {
@@ -95,27 +91,7 @@ export class FleetClient {
 
   start(): this {
     const s = this.#o.settings;
-    const options: IClientOptions = {
-      clientId: s.clientId,
-      protocolVersion: 5,
-      clean: true,
-      keepalive: s.keepaliveSeconds,
-      reconnectPeriod: this.#o.reconnectMs ?? 2000,
-      connectTimeout: 10_000,
-      rejectUnauthorized: true,
-      will: {
-        topic: this.topics.status,
-        payload: Buffer.from(JSON.stringify({ online: false })),
-        qos: 1,
-        retain: true,
-      },
-      ...(s.username !== undefined ? { username: s.username } : {}),
-      ...(s.password ? { password: s.password.reveal() } : {}),
-      ...(s.ca ? { ca: s.ca } : {}),
-      ...(s.cert ? { cert: s.cert } : {}),
-      ...(s.key ? { key: s.key.reveal() } : {}),
-    };
-    const client = (load('mqtt') as typeof MqttModule).connect(s.url, options);
+    const client = connectBroker(s, this.topics, this.#o.reconnectMs ?? 2000);
     this.#client = client;
     client.on('connect', () => {
       this.stats.connects++;
@@ -294,42 +270,18 @@ export class FleetClient {
     this.#dayTimer.unref();
   }
 
+  /** Answers a command on its result topic (or not at all: a refused one beyond the budget). */
   async #command(topic: string, payload: Buffer): Promise<void> {
     const name = this.topics.commandName(topic);
     if (name === undefined) return;
     this.stats.commands++;
-    const check = checkCommand(name, payload);
-    const at = (): string => this.#now().toISOString();
-    let answer: Record<string, unknown>;
-    if (!check.ok) {
-      // Counted, told once a minute, answered within a budget (src/fleet/refusals.ts): a flood gets silence.
-      if (!this.#refusals.refused(name, check.code)) return;
-      answer = {
-        command: name.slice(0, 64),
-        ok: false,
-        error: { code: check.code, message: check.reason },
-        at: at(),
-      };
-    } else {
-      this.#o.log.info({ command: check.command, requestId: check.requestId }, 'fleet command');
-      try {
-        answer = {
-          command: check.command,
-          ok: true,
-          result: await this.#run(check.command, check.args),
-          at: at(),
-        };
-      } catch (e) {
-        const err = e as Error & { code?: string };
-        answer = {
-          command: check.command,
-          ok: false,
-          error: { code: err.code ?? 'FAILED', message: err.message },
-          at: at(),
-        };
-      }
-    }
-    const text = commandAnswer(check.requestId, answer);
+    const text = await answerCommand(name, payload, {
+      refusals: this.#refusals,
+      log: this.#o.log,
+      now: this.#now,
+      run: (command, args) => this.#run(command, args),
+    });
+    if (text === undefined) return;
     this.#count(text);
     await this.#client
       ?.publishAsync(this.topics.result(name.slice(0, 64)), text, { qos: 1 })
@@ -370,30 +322,4 @@ export class FleetClient {
       this.#o.log.error({ err: e, part: what }, 'fleet telemetry failed (the sale is not affected)');
     }
   }
-}
-
-/** The publish's outcome, or false when the connection closed first (the publish is abandoned). */
-function untilClosed(client: MqttClient, p: Promise<unknown>): Promise<boolean> {
-  return new Promise((resolve, reject) => {
-    const onClose = (): void => {
-      client.off('close', onClose);
-      resolve(false);
-    };
-    client.on('close', onClose);
-    p.then(
-      () => {
-        client.off('close', onClose);
-        resolve(true);
-      },
-      (e: unknown) => {
-        client.off('close', onClose);
-        if (!client.connected) resolve(false);
-        else reject(e instanceof Error ? e : new Error(String(e)));
-      },
-    );
-  });
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T | undefined> {
-  return Promise.race([p, new Promise<undefined>((r) => setTimeout(() => r(undefined), ms).unref())]);
 }

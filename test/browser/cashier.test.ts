@@ -40,7 +40,7 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
           () => undefined,
         );
     });
-    await page.goto(`${t.daemon.apiUrl}/screens/cashier.html#token=${t.token}`);
+    await page.goto(`${t.apiUrl}/screens/cashier.html#token=${t.token}`);
     // The token left the address bar for the session's storage.
     expect(new URL(page.url()).hash).toBe('');
     expect(
@@ -65,7 +65,7 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
     expect(await page.textContent('#result')).toMatch(/Aprovada/);
     await page.waitForSelector('#receipt:not([hidden])');
     const receipt = (await page.textContent('#receipt')) ?? '';
-    const paid = (await listPayments(t.daemon.apiUrl!, t.token, 'confirmed'))[0]!;
+    const paid = (await listPayments(t.apiUrl, t.token, 'confirmed'))[0]!;
     expect(paid.amount).toBe(2510);
     // The receipt shows the sale's amount and authorization, and the card masked (no full PAN).
     expect(receipt).toContain('25,10');
@@ -74,7 +74,7 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
     const html = await page.content();
     for (const clear of clearCardData()) expect(html).not.toContain(clear);
     // The virtual printer printed it too.
-    expect(t.daemon.virtualPrinter?.receipts.length ?? 0).toBeGreaterThan(0);
+    expect(t.printer.receipts.length ?? 0).toBeGreaterThan(0);
     await snap(page, 'cashier-3-receipt');
     const promptMs = await pinpadPromptMs(page);
     expect(promptMs).toBeDefined();
@@ -87,10 +87,10 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
   it('asks "did the receipt come out?" when the paper ran out mid-receipt; Sim confirms; Reimprimir prints a second copy', async () => {
     const { page } = b;
     const errors = pageErrors(page);
-    const printer = t.daemon.virtualPrinter!;
+    const printer = t.printer;
     // A fresh load (the same address with only a fragment would not reload the page).
     await page.goto('about:blank');
-    await page.goto(`${t.daemon.apiUrl}/screens/cashier.html#token=${t.token}`);
+    await page.goto(`${t.apiUrl}/screens/cashier.html#token=${t.token}`);
     await page.fill('#amount', '25,10');
     await page.check('input[value=credit]');
     printer.loadPaper(3);
@@ -114,7 +114,7 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
     const { page } = b;
     const errors = pageErrors(page);
     await page.goto('about:blank');
-    await page.goto(`${t.daemon.apiUrl}/screens/cashier.html#token=${t.token}`);
+    await page.goto(`${t.apiUrl}/screens/cashier.html#token=${t.token}`);
     await page.fill('#amount', '26,10');
     await page.check('input[value=wallet-qr]');
     expect(await page.isVisible('#installments-row')).toBe(false);
@@ -124,7 +124,7 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
     await page.click('#cancel');
     await page.waitForSelector('#result:not([hidden])', { timeout: 10_000 });
     expect(await page.textContent('#result')).toMatch(/Cancelada/);
-    const list = await listPayments(t.daemon.apiUrl!, t.token);
+    const list = await listPayments(t.apiUrl, t.token);
     expect(list[0]).toMatchObject({ method: 'wallet-qr', amount: 2610, status: 'cancelled' });
     expect(errors).toEqual([]);
   });
@@ -133,7 +133,7 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
     const { page } = b;
     const errors = pageErrors(page);
     await page.goto('about:blank');
-    await page.goto(`${t.daemon.apiUrl}/screens/cashier.html#token=${t.token}`);
+    await page.goto(`${t.apiUrl}/screens/cashier.html#token=${t.token}`);
     await page.fill('#amount', '12,00');
     await page.check('input[value=pix]');
     expect(await page.isVisible('#payer')).toBe(true);
@@ -143,7 +143,7 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
     await page.waitForSelector('#qr:not([hidden])', { timeout: 15_000 });
     const png = decodePng(await page.locator('#qr').screenshot());
     const shown = decodeQrRgba(png.rgba, png.width, png.height);
-    const pending = (await listPayments(t.daemon.apiUrl!, t.token, 'pending'))[0];
+    const pending = (await listPayments(t.apiUrl, t.token, 'pending'))[0];
     expect(pending).toMatchObject({ method: 'pix', amount: 1200 });
     expect(shown).toBe(pending?.qrCode);
     // A Pix sale never asks for a card.
@@ -167,7 +167,7 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
       else await route.continue();
     });
     await page.goto('about:blank');
-    await page.goto(`${t.daemon.apiUrl}/screens/cashier.html#token=${t.token}`);
+    await page.goto(`${t.apiUrl}/screens/cashier.html#token=${t.token}`);
     for (let i = 0; i < 100 && opened.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
     expect(opened.length).toBeGreaterThanOrEqual(2);
     expect(new Set(opened).size).toBe(opened.length);
@@ -185,10 +185,10 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
     const { page } = b;
     const errors = pageErrors(page);
     // Paper out, found by a reprint: an alarm health holds while the supervisor looks.
-    const printer = t.daemon.virtualPrinter!;
+    const printer = t.printer;
     printer.loadPaper(0);
-    const last = (await listPayments(t.daemon.apiUrl!, t.token, 'confirmed'))[0]!;
-    await fetch(`${t.daemon.apiUrl}/v1/payments/${last.id}/receipt/print`, {
+    const last = (await listPayments(t.apiUrl, t.token, 'confirmed'))[0]!;
+    await fetch(`${t.apiUrl}/v1/payments/${last.id}/receipt/print`, {
       method: 'POST',
       headers: { authorization: `Bearer ${t.token}` },
     }).then((r) => r.text());
@@ -196,9 +196,9 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
     t.daemon.operations.alarms.check();
     t.daemon.operations.alarms.check();
     await page.goto('about:blank');
-    await page.goto(`${t.daemon.apiUrl}/screens/supervisor.html#token=${t.token}`);
+    await page.goto(`${t.apiUrl}/screens/supervisor.html#token=${t.token}`);
     await page.waitForSelector('#payments tbody tr');
-    const listed = await listPayments(t.daemon.apiUrl!, t.token);
+    const listed = await listPayments(t.apiUrl, t.token);
     const rows = await page.$$eval('#payments tbody tr', (trs) =>
       trs.map((tr) => [tr.children[0]?.textContent, tr.getAttribute('data-status')]),
     );
@@ -209,7 +209,7 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
     expect(await page.textContent('#outbox')).toMatch(/Envios pendentes/);
     expect(await page.isVisible('#operations')).toBe(true);
     // The alarms health holds, one line each, in the page's language (by code: data-code).
-    const health = (await fetch(`${t.daemon.apiUrl}/v1/health`, {
+    const health = (await fetch(`${t.apiUrl}/v1/health`, {
       headers: { authorization: `Bearer ${t.token}` },
     }).then((r) => r.json())) as { alarms?: { code: string }[] };
     const alarmLines = await page.$$eval('#alarms li', (lis) => lis.map((li) => li.textContent ?? ''));

@@ -25,14 +25,14 @@ describe('the kiosk shows the receipt as a QR code to a digital copy', () => {
     const { page } = b;
     const errors = pageErrors(page);
     const card = findCard({ lastDigit: 0 })!;
-    const chosen = cardSim(t.daemon.virtualPinpad!.engine.state).deck.choose({
+    const chosen = cardSim(t.pinpad.state).deck.choose({
       pan: card.pan,
       via: 'chip',
       pin: 'right',
     });
     expect(chosen.ok).toBe(true);
-    const printed = t.daemon.virtualPrinter?.receipts.length ?? 0;
-    await page.goto(`${t.daemon.apiUrl}/screens/kiosk.html?amount=2510&healthMs=500&resultMs=30000#token=${t.token}`);
+    const printed = t.printer.receipts.length ?? 0;
+    await page.goto(`${t.apiUrl}/screens/kiosk.html?amount=2510&healthMs=500&resultMs=30000#token=${t.token}`);
     await page.waitForSelector('body[data-screen="idle"]');
     await page.click('#start');
     await page.click('[data-method="credit"]');
@@ -42,15 +42,15 @@ describe('the kiosk shows the receipt as a QR code to a digital copy', () => {
     await page.waitForSelector('#receipt-qr:not([hidden])', { timeout: 5000 });
     // "no receipt": no text on screen, no paper, only the code
     expect(await page.isHidden('#receipt')).toBe(true);
-    expect((t.daemon.virtualPrinter?.receipts.length ?? 0) - printed).toBe(0);
+    expect((t.printer.receipts.length ?? 0) - printed).toBe(0);
     expect(await page.textContent('#receipt-qr figcaption')).toMatch(/celular/);
     await snap(page, 'kiosk-11-receipt-qr');
     const png = decodePng(await page.locator('#receipt-qr img').screenshot());
     const text = decodeQrRgba(png.rgba, png.width, png.height);
     expect(text, 'the QR code on screen decodes').toBeDefined();
-    const [sale] = await listPayments(t.daemon.apiUrl!, t.token);
+    const [sale] = await listPayments(t.apiUrl, t.token);
     expect(sale).toMatchObject({ method: 'credit', amount: 2510, status: 'confirmed' });
-    const view = t.daemon.journal.get(sale!.id)!.data as { authorizationCode?: string };
+    const view = t.journal.get(sale!.id)!.data as { authorizationCode?: string };
     expect(view.authorizationCode).toMatch(/\S/);
     expect(text).toContain('R$ 25,10');
     expect(text).toContain(`${card.pan.slice(0, 6)}******${card.pan.slice(-4)}`);

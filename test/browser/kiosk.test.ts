@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 /** The kiosk with short waits (URL parameters) and the token in the fragment. */
-const kiosk = (params: string): string => `${t.daemon.apiUrl}/screens/kiosk.html?${params}#token=${t.token}`;
+const kiosk = (params: string): string => `${t.apiUrl}/screens/kiosk.html?${params}#token=${t.token}`;
 const screen = (name: string) => `body[data-screen="${name}"]`;
 
 describe('the kiosk screen against a real daemon', () => {
@@ -71,7 +71,7 @@ describe('the kiosk screen against a real daemon', () => {
     // The code on screen, read back from the pixels, is the one the daemon asks the wallet to pay.
     const png = decodePng(await page.locator('#qr').screenshot());
     const shown = decodeQrRgba(png.rgba, png.width, png.height);
-    const pending = await listPayments(t.daemon.apiUrl!, t.token, 'pending');
+    const pending = await listPayments(t.apiUrl, t.token, 'pending');
     expect(shown).toBeDefined();
     expect(shown).toBe(pending[0]?.qrCode);
     await page.waitForSelector(screen('result'), { timeout: 10_000 });
@@ -79,7 +79,7 @@ describe('the kiosk screen against a real daemon', () => {
     expect(await page.textContent('#result-text')).toMatch(/Cancelada/);
     await snap(page, 'kiosk-5-cancelled');
     await page.waitForSelector(screen('idle'), { timeout: 5000 });
-    const list = await listPayments(t.daemon.apiUrl!, t.token);
+    const list = await listPayments(t.apiUrl, t.token);
     expect(list[0]).toMatchObject({ method: 'wallet-qr', amount: 2610, status: 'cancelled' });
     expect(errors).toEqual([]);
   });
@@ -89,7 +89,7 @@ describe('the kiosk screen against a real daemon', () => {
     const errors = pageErrors(page);
     await page.goto(kiosk('amount=2510&healthMs=500'));
     await page.waitForSelector(screen('idle'));
-    const printed = t.daemon.virtualPrinter?.receipts.length ?? 0;
+    const printed = t.printer.receipts.length ?? 0;
     await page.click('#start');
     await page.click('[data-method="credit"]');
     await page.click('[data-receipt="screen"]');
@@ -98,10 +98,10 @@ describe('the kiosk screen against a real daemon', () => {
     await page.waitForSelector('#receipt:not([hidden])');
     expect(await page.textContent('#receipt')).toMatch(/25,10/);
     await snap(page, 'kiosk-6-receipt-on-screen');
-    const list = await listPayments(t.daemon.apiUrl!, t.token);
+    const list = await listPayments(t.apiUrl, t.token);
     expect(list[0]).toMatchObject({ method: 'credit', status: 'confirmed' });
     // The kiosk asked for `receipt: false`: nothing came out of the printer.
-    expect((t.daemon.virtualPrinter?.receipts.length ?? 0) - printed).toBe(0);
+    expect((t.printer.receipts.length ?? 0) - printed).toBe(0);
     expect(errors).toEqual([]);
   });
 
@@ -140,14 +140,14 @@ describe('the kiosk screen against a real daemon', () => {
       {
         out: (x) => (out += x),
         err: (x) => (out += x),
-        env: { OMNIPOS_STATE_DIR: state, OMNIPOS_ACQUIRER__WALLET_URL: t.daemon.sandbox!.urls.wallet },
+        env: { OMNIPOS_STATE_DIR: state, OMNIPOS_ACQUIRER__WALLET_URL: t.sandbox.urls.wallet },
       },
     );
     expect(code, out).toBe(0);
     await page.waitForSelector(screen('result'), { timeout: 15_000 });
     expect(await page.textContent('#result-text')).toMatch(/Aprovada/);
     await snap(page, 'kiosk-10-qr-paid');
-    expect((await listPayments(t.daemon.apiUrl!, t.token))[0]).toMatchObject({
+    expect((await listPayments(t.apiUrl, t.token))[0]).toMatchObject({
       method: 'wallet-qr',
       amount: 2610,
       status: 'confirmed',
@@ -157,14 +157,14 @@ describe('the kiosk screen against a real daemon', () => {
 
   it('checks the printer before the card: out of paper, Imprimir is refused and the receipt is shown on screen instead', async () => {
     const { page } = b;
-    const printer = t.daemon.virtualPrinter!;
+    const printer = t.printer;
     const errors = pageErrors(page);
     await page.goto('about:blank');
     await page.goto(kiosk('amount=2510&healthMs=500'));
     await page.waitForSelector(screen('idle'));
     printer.loadPaper(0);
     const printed = printer.receipts.length;
-    const sales = t.daemon.journal.list({ limit: 500 }).length;
+    const sales = t.journal.list({ limit: 500 }).length;
     await page.click('#start');
     await page.click('[data-method="credit"]');
     await page.waitForSelector(screen('receipt-choice'));
@@ -177,7 +177,7 @@ describe('the kiosk screen against a real daemon', () => {
     expect(await page.textContent('#paper-out')).toMatch(/não pode imprimir/);
     await snap(page, 'kiosk-9-paper-out');
     // No journal row was opened for the refused attempt: the card was never asked for.
-    expect(t.daemon.journal.list({ limit: 500 }).length).toBe(sales);
+    expect(t.journal.list({ limit: 500 }).length).toBe(sales);
     await page.click('[data-receipt="screen"]');
     await page.waitForSelector(screen('result'), { timeout: 20_000 });
     expect(await page.textContent('#result-text')).toMatch(/Aprovada/);
@@ -197,7 +197,7 @@ describe('the kiosk screen against a real daemon', () => {
     const errors = pageErrors(page);
     await page.goto(kiosk('healthMs=300'));
     await page.waitForSelector(screen('idle'));
-    const pinpad = t.daemon.virtualPinpad!;
+    const pinpad = t.pinpadCable;
     const pulled = Date.now();
     await pinpad.unplug();
     await page.waitForSelector(screen('out-of-service'), { timeout: 20_000 });
@@ -285,8 +285,8 @@ describe('the kiosk screen against a real daemon', () => {
     await page.goto('about:blank');
     await page.goto(kiosk('amount=2510&healthMs=300&acquirerDownMs=2000&resultMs=500'));
     await page.waitForSelector(screen('idle'));
-    const before = Math.max(0, ...(await listPayments(t.daemon.apiUrl!, t.token)).map((p) => Number(p.id)));
-    await t.daemon.sandbox!.close();
+    const before = Math.max(0, ...(await listPayments(t.apiUrl, t.token)).map((p) => Number(p.id)));
+    await t.sandbox.close();
     await page.click('#start');
     await page.click('[data-method="credit"]');
     await page.click('[data-receipt="none"]');
@@ -303,7 +303,7 @@ describe('the kiosk screen against a real daemon', () => {
     // The kiosk may learn that the acquirer is gone before the customer's sale starts (the closed
     // sandbox drops the daemon's kept-alive connections) and then never open one: either way,
     // nothing taken while the acquirer was down is kept.
-    const taken = (await listPayments(t.daemon.apiUrl!, t.token)).filter((p) => Number(p.id) > before);
+    const taken = (await listPayments(t.apiUrl, t.token)).filter((p) => Number(p.id) > before);
     for (const sale of taken) expect(['failed', 'cancelled', 'declined', 'undone']).toContain(sale.status);
     expect(errors.filter((e) => !e.startsWith('HTTP 5'))).toEqual([]);
   });

@@ -72,14 +72,14 @@ const docLang = (page: Page): Promise<string> =>
 
 /** Opens a screen in Portuguese (the language a session chose is kept across pages). */
 async function open(page: Page, name: string): Promise<void> {
-  await page.goto(`${t.daemon.apiUrl}/screens/${name}.html#token=${t.token}`);
+  await page.goto(`${t.apiUrl}/screens/${name}.html#token=${t.token}`);
   await page.waitForLoadState('networkidle');
   if ((await docLang(page)) === 'en') await page.click('#lang');
   expect(await docLang(page)).toBe('pt-BR');
 }
 
 async function api(method: 'GET' | 'POST', p: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${t.daemon.apiUrl}${p}`, {
+  const res = await fetch(`${t.apiUrl}${p}`, {
     method,
     headers: {
       authorization: `Bearer ${t.token}`,
@@ -93,7 +93,7 @@ async function api(method: 'GET' | 'POST', p: string, body?: unknown): Promise<R
 async function settle(id: number, done: (p: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
   for (let i = 0; i < 600; i++) {
     const p = await api('GET', `/v1/payments/${id}`);
-    if (done(p) && !t.daemon.engine.busy) return p;
+    if (done(p) && !t.busy) return p;
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`payment ${id} did not settle`);
@@ -125,7 +125,7 @@ describe('the screens, one language at a time', () => {
     const refused = (await api('POST', '/v1/payments', { amount: 2511, method: 'credit' })) as { id: number };
     await settle(refused.id, (p) => p.status === 'declined');
     // The printer runs out of paper: a reprint fails, health says so (a problem and an alarm).
-    t.daemon.virtualPrinter!.loadPaper(0);
+    t.printer.loadPaper(0);
     await api('POST', `/v1/payments/${sold.id}/receipt/print`);
     type Health = { problems: string[]; alarms: { code: string }[] };
     // The alarm checks run every second here (alarms.checkSeconds).
@@ -174,7 +174,7 @@ describe('the screens, one language at a time', () => {
 
   it('cashier: a declined sale and its result in Portuguese (the acquirer\u2019s message marked as such), then in English', async () => {
     const { page } = b;
-    t.daemon.virtualPrinter!.loadPaper();
+    t.printer.loadPaper();
     const errors = pageErrors(page, [/^\/v1\/payments\/\d+\/receipt$/]);
     await open(page, 'cashier');
     expect(await foreignWords(page, 'pt')).toEqual([]);

@@ -24,7 +24,7 @@ beforeAll(async () => {
     await supervisorPassword.run(['--from-file', pw], {
       out: () => undefined,
       err: () => undefined,
-      env: { OMNIPOS_STATE_DIR: t.daemon.config.values.stateDir },
+      env: { OMNIPOS_STATE_DIR: t.config.stateDir },
     }),
   ).toBe(0);
 }, 60_000);
@@ -34,7 +34,7 @@ afterAll(async () => {
 });
 
 async function api(method: 'GET' | 'POST', p: string, body?: unknown): Promise<Record<string, unknown>> {
-  const res = await fetch(`${t.daemon.apiUrl}${p}`, {
+  const res = await fetch(`${t.apiUrl}${p}`, {
     method,
     headers: {
       authorization: `Bearer ${t.token}`,
@@ -45,7 +45,7 @@ async function api(method: 'GET' | 'POST', p: string, body?: unknown): Promise<R
   return (await res.json()) as Record<string, unknown>;
 }
 
-const walletPays = async (qr: string): Promise<number> => (await walletPaysAt(t.daemon.sandbox!.urls.wallet, qr)).code;
+const walletPays = async (qr: string): Promise<number> => (await walletPaysAt(t.sandbox.urls.wallet, qr)).code;
 
 async function until<T>(what: string, f: () => Promise<T | undefined>): Promise<T> {
   for (let i = 0; i < 400; i++) {
@@ -70,7 +70,7 @@ describe("the supervisor's operations", () => {
       (await api('GET', `/v1/payments/${sale.id as number}`)).status === 'confirmed' ? true : undefined,
     );
 
-    await page.goto(`${t.daemon.apiUrl}/screens/supervisor.html#token=${t.token}`);
+    await page.goto(`${t.apiUrl}/screens/supervisor.html#token=${t.token}`);
     await page.waitForSelector('#day-report dd');
     expect(await page.textContent('#day-report')).toMatch(/Vendas1/);
 

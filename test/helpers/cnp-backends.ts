@@ -61,7 +61,7 @@ export const CNP_BACKENDS: readonly CnpBackend[] = [
 /** Queues the customer's keys on the virtual pinpad, one entry per GCD prompt. */
 export function typeCard(t: TestDaemon, card: TypedKeys | string[]): void {
   const keys = Array.isArray(card) ? card : [card.number, card.month, card.year, card.code];
-  for (const k of keys) t.daemon.virtualPinpad!.engine.type(k);
+  for (const k of keys) t.pinpad.type(k);
 }
 
 /** What must never be at rest or in an answer: the number, the expiry as sent, the code as a JSON value. */
@@ -75,7 +75,7 @@ export function cliContext(t: TestDaemon, out: string[], err: string[]) {
     env: {
       OMNIPOS_CONFIG: '',
       OMNIPOS_STATE_DIR: t.stateDir,
-      OMNIPOS_API__PORT: new URL(t.daemon.apiUrl!).port,
+      OMNIPOS_API__PORT: new URL(t.apiUrl).port,
     },
   };
 }

@@ -6,6 +6,11 @@ import { loadConfig } from '../../src/config/index.js';
 import type { Clock } from '../../src/core/clock.js';
 import { createLogger, type Logger } from '../../src/core/log/index.js';
 import { startDaemon, type Daemon, type DaemonDeps } from '../../src/main.js';
+import type { RunningSandbox } from '../../src/sandbox/index.js';
+import type { SimEngine } from '../../src/sim/pinpad/engine.js';
+import type { VirtualPinpad } from '../../src/sim/pinpad/index.js';
+import type { VirtualPrinter } from '../../src/sim/printer/index.js';
+import type { Journal } from '../../src/store/index.js';
 import { warmContract } from './contract.js';
 
 export interface TestDaemonOptions {
@@ -22,7 +27,39 @@ export interface TestDaemonOptions {
   deps?: Partial<Omit<DaemonDeps, 'config' | 'log' | 'env' | 'sandboxPort' | 'apiPort' | 'clock'>>;
 }
 
-export interface TestDaemon {
+/**
+ * What a test reads of a running daemon, and no more: the API's address, the journal read only, the
+ * configuration's values, and the counterparts the default configuration embeds (the sandbox host, the
+ * virtual pinpad's engine, the virtual printer). The daemon's own fields (src/main/daemon.ts) stay the
+ * composition root's; a test that must reach an engine or the database still has `daemon`.
+ */
+interface DaemonHandle {
+  /** The local API's address (`http://127.0.0.1:…`). */
+  readonly apiUrl: string;
+  /** The journal, read only. */
+  readonly journal: Pick<Journal, 'get' | 'list' | 'transitions' | 'byMerchantOrderId'>;
+  /** The configuration's values. */
+  readonly config: Daemon['config']['values'];
+  /** The embedded sandbox host (throws when the configuration has none). */
+  readonly sandbox: Pick<RunningSandbox, 'url' | 'urls' | 'close'>;
+  /** The virtual pinpad's engine: the customer's keys, cards and faults (throws without a virtual pinpad). */
+  readonly pinpad: SimEngine;
+  /** The virtual pinpad's cable: pulled and put back (throws without a virtual pinpad). */
+  readonly pinpadCable: Pick<VirtualPinpad, 'unplug' | 'replug'>;
+  /** The virtual printer: its paper, receipts and faults (throws without a virtual printer). */
+  readonly printer: VirtualPrinter;
+  /** A card sale is in progress (the card sale engine holds the terminal). */
+  readonly busy: boolean;
+}
+
+/** The part of the daemon `what` names, or a clear error when this configuration has none. */
+function present<T>(value: T | undefined, what: string): T {
+  if (value === undefined) throw new Error(`this test daemon has no ${what} (see its configuration)`);
+  return value;
+}
+
+export interface TestDaemon extends DaemonHandle {
+  /** The whole daemon, for the tests that must reach inside it (an engine, the database); prefer the handle. */
   daemon: Daemon;
   /** The API token (`Bearer …`). */
   token: string;
@@ -63,6 +100,26 @@ export async function startTestDaemon(o: TestDaemonOptions = {}): Promise<TestDa
   const token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
   return {
     daemon,
+    get apiUrl() {
+      return present(daemon.apiUrl, 'local API');
+    },
+    journal: daemon.journal,
+    config: daemon.config.values,
+    get sandbox() {
+      return present(daemon.sandbox, 'embedded sandbox host');
+    },
+    get pinpad() {
+      return present(daemon.virtualPinpad, 'virtual pinpad').engine;
+    },
+    get pinpadCable() {
+      return present(daemon.virtualPinpad, 'virtual pinpad');
+    },
+    get printer() {
+      return present(daemon.virtualPrinter, 'virtual printer');
+    },
+    get busy() {
+      return daemon.engine.busy;
+    },
     token,
     stateDir,
     call: async (method, p, body) => {

@@ -44,7 +44,7 @@ export function documentedApi(options: TestDaemonOptions = {}) {
   /** Starts the daemon with `options` (those given to `documentedApi` when absent). */
   async function start(startOptions: TestDaemonOptions = options): Promise<TestDaemon> {
     t = await startTestDaemon(startOptions);
-    doc = (await request(`${t.daemon.apiUrl}/v1/openapi.json`).then((r) => r.body.json())) as Record<string, unknown>;
+    doc = (await request(`${t.apiUrl}/v1/openapi.json`).then((r) => r.body.json())) as Record<string, unknown>;
     return t;
   }
 
@@ -58,7 +58,7 @@ export function documentedApi(options: TestDaemonOptions = {}) {
     const headers: Record<string, string> = { ...(c.headers ?? {}) };
     if (c.token !== null) headers.authorization = `Bearer ${c.token ?? t.token}`;
     if (c.body !== undefined) headers['content-type'] = c.type ?? 'application/json';
-    const res = await request(`${t.daemon.apiUrl}${url}`, {
+    const res = await request(`${t.apiUrl}${url}`, {
       method,
       headers,
       ...(c.body !== undefined ? { body: c.body } : {}),
@@ -71,20 +71,20 @@ export function documentedApi(options: TestDaemonOptions = {}) {
 
   async function until(id: number, pred: (p: Record<string, unknown>) => boolean): Promise<Record<string, unknown>> {
     for (let i = 0; i < 600; i++) {
-      const p = (await request(`${t.daemon.apiUrl}/v1/payments/${id}`, {
+      const p = (await request(`${t.apiUrl}/v1/payments/${id}`, {
         headers: { authorization: `Bearer ${t.token}` },
       }).then((r) => r.body.json())) as Record<string, unknown>;
       if (pred(p)) return p;
       await new Promise((r) => setTimeout(r, 25));
     }
-    throw new Error(`payment ${id} never got there: ${JSON.stringify(t.daemon.journal.get(id))}`);
+    throw new Error(`payment ${id} never got there: ${JSON.stringify(t.journal.get(id))}`);
   }
 
   /** Until no payment holds the terminal: health's busy follows the one lock card, wallet QR and Pix sales and voids share. */
   async function idle(): Promise<void> {
     const busy = async (): Promise<boolean> =>
       (
-        (await request(`${t.daemon.apiUrl}/v1/health`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) =>
+        (await request(`${t.apiUrl}/v1/health`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) =>
           r.body.json(),
         )) as { busy: boolean }
       ).busy;

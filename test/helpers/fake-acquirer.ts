@@ -94,8 +94,11 @@ export class Scripted<K extends FakeCallName> {
     return this;
   }
 
-  /** The answer (or a function of the call's arguments that makes it). */
-  reply(answer: AnswerOf<K> | ((...args: ArgsOf<K>) => AnswerOf<K>)): void {
+  /**
+   * The answer (or a function of the call's arguments that makes it, or a promise of it: a host that
+   * answers when the test lets it, like MockAgent's `delay`).
+   */
+  reply(answer: AnswerOf<K> | ((...args: ArgsOf<K>) => AnswerOf<K> | Promise<AnswerOf<K>>)): void {
     const make = typeof answer === 'function' ? (answer as (...a: unknown[]) => unknown) : () => answer;
     this.#push((args) => make(...args), false);
   }
@@ -206,7 +209,7 @@ export class FakeAcquirer implements AcquirerBackend {
     if (!answer)
       return Promise.reject(
         new Error(
-          `the fake acquirer has no answer scripted for ${name}(${args.map((a) => JSON.stringify(a)).join(', ')})`,
+          `the fake acquirer has no answer scripted for ${name}(${args.map((a) => (a === undefined ? 'undefined' : JSON.stringify(a))).join(', ')})`,
         ),
       );
     answer.left -= 1;

@@ -3,8 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { runCli } from '../../src/cli/run.js';
 import type { Logger } from '../../src/core/log/index.js';
-import type { Daemon } from '../../src/main.js';
-import { startTestDaemon } from './daemon.js';
+import { startTestDaemon, type TestDaemon } from './daemon.js';
 import { walletPayArgs } from './cli-process.js';
 import { TEST_CARDS, type TestCard } from '../../tables/test-cards.js';
 
@@ -33,18 +32,13 @@ export async function walletPays(
 }
 
 /** A daemon on a fresh state directory (embedded sandbox, virtual devices), its API token and supervisor token. */
-export async function supervisedDaemon(log: Logger): Promise<{
-  daemon: Daemon;
-  token: string;
-  supervisor: string;
-  stateDir: string;
-  env: Record<string, string>;
-  stop(): Promise<void>;
-}> {
+export async function supervisedDaemon(
+  log: Logger,
+): Promise<TestDaemon & { supervisor: string; env: Record<string, string> }> {
   const t = await startTestDaemon({ prefix: 'omnipos-supervised-', log });
   const env: Record<string, string> = {
     OMNIPOS_STATE_DIR: t.stateDir,
-    OMNIPOS_API__PORT: new URL(t.daemon.apiUrl!).port,
+    OMNIPOS_API__PORT: new URL(t.apiUrl).port,
   };
-  return { ...t, supervisor: readFileSync(path.join(t.stateDir, 'supervisor-token'), 'utf8').trim(), env };
+  return Object.assign(t, { supervisor: readFileSync(path.join(t.stateDir, 'supervisor-token'), 'utf8').trim(), env });
 }

@@ -37,7 +37,7 @@ afterAll(async () => {
 
 /** Opens `GET /v1/events` from `from` and never reads its body; resolves with the answer's head. */
 function stream(from: string, lastEventId?: string): Promise<IncomingMessage> {
-  const url = new URL(t.daemon.apiUrl!);
+  const url = new URL(t.apiUrl);
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -146,7 +146,7 @@ describe('the event stream under load', () => {
     expect(answer.error).toMatchObject({ code: 'TOO_MANY_STREAMS' });
     expect(answer.error?.message).toMatch(/the terminal holds 64 event streams/);
     // The API itself still answers while the streams are held.
-    const health = await fetch(`${t.daemon.apiUrl}/v1/health`, { headers: { authorization: `Bearer ${t.token}` } });
+    const health = await fetch(`${t.apiUrl}/v1/health`, { headers: { authorization: `Bearer ${t.token}` } });
     expect(health.status).toBe(200);
     held[0]?.destroy();
     expect((await eventually('127.0.5.1')).statusCode).toBe(200);

@@ -20,7 +20,7 @@ const port = (url: string): string => new URL(url).port;
 
 describe('Host checks', () => {
   it('the API refuses a foreign Host on every route, public or not, before anything else (421)', async () => {
-    const api = t.daemon.apiUrl!;
+    const api = t.apiUrl;
     for (const [method, path] of [
       ['GET', '/v1/openapi.json'],
       ['GET', '/v1/docs'],
@@ -38,7 +38,7 @@ describe('Host checks', () => {
   });
 
   it('the API answers the loopback names and addresses', async () => {
-    const api = t.daemon.apiUrl!;
+    const api = t.apiUrl;
     for (const host of [
       `127.0.0.1:${port(api)}`,
       `localhost:${port(api)}`,
@@ -50,7 +50,7 @@ describe('Host checks', () => {
   });
 
   it("the sandbox's controls refuse a foreign Host: GET /sandbox/credentials gives no secret to a rebinding page", async () => {
-    const controls = t.daemon.sandbox!.url;
+    const controls = t.sandbox.url;
     const evil = await send(controls, 'GET', '/sandbox/credentials', { headers: { host: 'evil.example' } });
     expect(evil.status).toBe(421);
     expect(evil.text).not.toContain('clientSecret');

@@ -109,7 +109,7 @@ describe('a flood of refusals', () => {
   }, 600_000);
 
   it(`${FLOOD} refused API requests (wrong tokens, bad bodies): one line per address per minute`, async () => {
-    const api = t.daemon.apiUrl!;
+    const api = t.apiUrl;
     const before = logBytes();
     const started = Date.now();
     // Two clients on kept-alive connections (as a script would hammer): one guessing tokens, one sending broken bodies.

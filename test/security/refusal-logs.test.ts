@@ -29,7 +29,7 @@ const lines = (): Record<string, unknown>[] =>
 
 describe('logging of refusals', () => {
   it('476 requests with wrong tokens from two addresses: one warn line per address, no token, all counted in /metrics', async () => {
-    const api = t.daemon.apiUrl!;
+    const api = t.apiUrl;
     const before = captured.output().length;
     for (let i = 0; i < 476; i++) {
       const from = i % 4 === 0 ? '127.0.0.2' : '127.0.0.1';
@@ -50,7 +50,7 @@ describe('logging of refusals', () => {
   });
 
   it('a wrong supervisor is told at warn without a stack, and never the credential', async () => {
-    const api = t.daemon.apiUrl!;
+    const api = t.apiUrl;
     const r = await send(api, 'POST', '/v1/payments/999999/void', {
       headers: bearer(t.token, { 'x-supervisor-token': 'wrong-supervisor-guess-0123456789abcdef' }),
       body: '{}',

@@ -21,7 +21,7 @@ beforeAll(async () => {
   t = await startTestDaemon({ prefix: 'omnipos-sec-scopes-' });
   kiosk = readFileSync(path.join(t.stateDir, 'kiosk-token'), 'utf8').trim();
   cashier = readFileSync(path.join(t.stateDir, 'cashier-token'), 'utf8').trim();
-  doc = (await send(t.daemon.apiUrl!, 'GET', '/v1/openapi.json')).json as unknown as typeof doc;
+  doc = (await send(t.apiUrl, 'GET', '/v1/openapi.json')).json as unknown as typeof doc;
 });
 afterAll(async () => {
   await t?.stop();
@@ -31,7 +31,7 @@ const schemesOf = (op: Op): string[] => (op.security ?? [{ bearer: [] }]).flatMa
 
 /** The first `max` bytes of a stream's answer (the replay comes at once), then the connection closed. */
 function streamText(p: string, headers: Record<string, string>, max = 4096, ms = 1500): Promise<string> {
-  const url = new URL(t.daemon.apiUrl!);
+  const url = new URL(t.apiUrl);
   return new Promise((resolve, reject) => {
     let text = '';
     const req = request({ host: url.hostname, port: url.port, path: p, headers, agent: false }, (res) => {
@@ -66,7 +66,7 @@ describe('scoped tokens', () => {
   });
 
   it('every operation the document does not open to a screen answers 401 to its token; the others do not', async () => {
-    const api = t.daemon.apiUrl!;
+    const api = t.apiUrl;
     let refused = 0;
     for (const [route, ops] of Object.entries(doc.paths))
       for (const [m, op] of Object.entries(ops)) {
@@ -90,7 +90,7 @@ describe('scoped tokens', () => {
   });
 
   it('a screen reaches the payments it started and no other: another screen’s is 404, its stream shows only its own', async () => {
-    const api = t.daemon.apiUrl!;
+    const api = t.apiUrl;
     const started = await send(api, 'POST', '/v1/payments', {
       headers: bearer(kiosk),
       body: JSON.stringify({ amount: 1234, method: 'credit', confirmation: 'ecr' }),

@@ -19,14 +19,14 @@ afterAll(async () => {
   await t?.stop();
 });
 
-const payments = (): number => t.daemon.journal.list().length;
+const payments = (): number => t.journal.list().length;
 
 async function confirmedSale(): Promise<number> {
   const created = await t.call('POST', '/v1/payments', { amount: 2510, method: 'credit' });
   expect(created.status).toBe(202);
   const id = created.body.id as number;
   for (let i = 0; i < 600; i++) {
-    if ((await t.call('GET', `/v1/payments/${id}`)).body.status === 'confirmed' && !t.daemon.engine.busy) return id;
+    if ((await t.call('GET', `/v1/payments/${id}`)).body.status === 'confirmed' && !t.busy) return id;
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`payment ${id} was not confirmed`);
@@ -40,7 +40,7 @@ describe('smaller findings', () => {
       '{"amount":100,"method":"credit","\\u0061mount":100000}',
       '{"amount":100,"method":"credit","items":[{"sku":"a","sku":"b"}]}',
     ]) {
-      const r = await send(t.daemon.apiUrl!, 'POST', '/v1/payments', { headers: bearer(t.token), body });
+      const r = await send(t.apiUrl, 'POST', '/v1/payments', { headers: bearer(t.token), body });
       expect(r.status, body).toBe(400);
       expect(r.json.error?.code).toBe('INVALID_JSON');
     }
@@ -49,7 +49,7 @@ describe('smaller findings', () => {
 
   it("the receipt's HTML carries the screens' Content-Security-Policy and nosniff", async () => {
     const id = await confirmedSale();
-    const r = await send(t.daemon.apiUrl!, 'GET', `/v1/payments/${id}/receipt?format=html`, {
+    const r = await send(t.apiUrl, 'GET', `/v1/payments/${id}/receipt?format=html`, {
       headers: bearer(t.token),
     });
     expect(r.status).toBe(200);
@@ -63,7 +63,7 @@ describe('smaller findings', () => {
     writeFileSync(victim, 'precious\n');
     const link = path.join(dir, 'omnipos-support.tar.gz');
     symlinkSync(victim, link);
-    const port = new URL(t.daemon.apiUrl!).port;
+    const port = new URL(t.apiUrl).port;
     const env = { OMNIPOS_STATE_DIR: t.stateDir, OMNIPOS_API__PORT: port };
     const r = await runCliCaptured(['support', 'bundle', '--out', link], env).catch((e: Error) => ({
       code: -1,

@@ -25,7 +25,7 @@ afterAll(async () => {
 
 /** A void of a payment that does not exist: the gate answers first (403), a supervisor gets 404. */
 const tryVoid = (headers: Record<string, string>, from = '127.0.0.1') =>
-  send(t.daemon.apiUrl!, 'POST', '/v1/payments/999999/void', { headers: bearer(t.token, headers), body: '{}', from });
+  send(t.apiUrl, 'POST', '/v1/payments/999999/void', { headers: bearer(t.token, headers), body: '{}', from });
 
 describe('the supervisor gate', () => {
   it('refuses to store a supervisor password shorter than 8 characters or without a letter and a digit (PCI DSS 8.3.6)', () => {

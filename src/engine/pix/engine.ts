@@ -1,5 +1,6 @@
 import type { JournalEntry, MerchantOrderIds } from '../../store/index.js';
-import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
+import { CodeSaleOwner, type CodeSaleRecovery } from '../code-sale-owner.js';
+import type { MachineStep, OwnerDeps } from '../machine-owner.js';
 import { SPEAKS_ALL } from '../machine-vocabulary.js';
 import type { PixTask } from '../outbox/pix.js';
 import { OUTBOX_OPERATIONS, idempotencyKey } from '../outbox/tasks.js';
@@ -33,25 +34,28 @@ export interface PixEngineDeps extends OwnerDeps {
 
 const DURABLE = new Set<PixEffect['kind']>(['outbox.pix-cancel', 'outbox.pix-refund']);
 
+/** The states a restart finds an unfinished Pix sale in. */
+const PIX_UNFINISHED: readonly PixStateName[] = [
+  'creating',
+  'showing',
+  'approved',
+  'printing',
+  'awaiting-decision',
+  'cancelling',
+  'refunding',
+];
+
 /** Owns Pix sales, as SaleEngine owns card sales. */
-export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput, PixEffect, PixEvent> {
+export class PixEngine extends CodeSaleOwner<PixStateName, PixSaleData, PixInput, PixEffect, PixEvent, PixSaleRequest> {
   readonly #d: PixEngineDeps;
-  #stopped = false;
 
   constructor(deps: PixEngineDeps) {
-    super(deps, 'pix', DURABLE, SPEAKS_ALL, deps.onEvent);
+    super(deps, 'pix', 'Pix', DURABLE, SPEAKS_ALL, deps.onEvent);
     this.#d = deps;
   }
 
   /** Opens the journal row, creates the charge (the row says `creating` before the request leaves), shows it, watches it. */
-  async start(
-    request: PixSaleRequest,
-    options: { idempotencyKey?: string } = {},
-  ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
-    return this.holdPayment((attach) => this.#start(request, options, attach));
-  }
-
-  async #start(
+  protected async startHeld(
     request: PixSaleRequest,
     options: { idempotencyKey?: string },
     attach: (id: number) => void,
@@ -86,72 +90,37 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
     return { entry, done };
   }
 
-  async cancel(id: number, by: 'ecr' | 'customer' | 'operator'): Promise<void> {
-    await this.apply(id, { kind: 'cancel', by });
-  }
-
-  async decide(id: number, decision: 'confirm' | 'undo', by: 'ecr' | 'operator' = 'ecr'): Promise<void> {
-    this.assertDecidable(id, decision, 'Pix');
-    await this.apply(id, { kind: 'decision', decision, by });
-  }
-
   /**
    * At start: a charge being created was never shown (failed); a code that was showing is
    * cancelled and watched; a paid sale whose receipt was not out is refunded; decisions wait
    * for their deadline; outbox requests are made sure of.
    */
   recover(): { id: number; from: string; plan: string }[] {
-    const now = this.#d.clock.now();
-    const report: { id: number; from: string; plan: string }[] = [];
-    for (const entry of this.#d.journal.inStates([
-      'creating',
-      'showing',
-      'approved',
-      'printing',
-      'awaiting-decision',
-      'cancelling',
-      'refunding',
-    ])) {
-      if (entry.kind !== 'pix') continue;
-      const state = this.stateOf(entry);
-      const to = (name: PixStateName, reason: string, effects: PixEffect[]): string => {
-        this.commit(entry, { name, data: { ...state.data, reason } }, `recovery: ${reason}`, effects);
-        return name;
-      };
-      let plan: string = entry.state;
-      if (state.name === 'creating')
-        plan = to(
-          'failed',
-          'stopped before the code was shown',
-          state.data.paymentId ? [{ kind: 'outbox.pix-cancel' }] : [],
-        );
-      else if (state.name === 'showing')
-        plan = to('cancelling', 'stopped while the code was showing', [{ kind: 'outbox.pix-cancel' }]);
-      else if (state.name === 'approved')
-        plan = to('refunding', 'stopped before the receipt was out', [{ kind: 'outbox.pix-refund' }]);
-      else if (state.name === 'printing') plan = this.recoverPrinting(entry);
-      else if (state.name === 'awaiting-decision') {
-        if (Date.parse(state.data.deadline ?? '') <= now.getTime())
-          plan = to('refunding', 'no decision before the deadline', [{ kind: 'outbox.pix-refund' }]);
-        else this.schedule(entry.id, state.data.deadline as string);
-      } else {
-        this.#d.db
-          .transaction(() =>
-            this.writeDurable(entry.id, state, [
-              { kind: state.name === 'cancelling' ? 'outbox.pix-cancel' : 'outbox.pix-refund' },
-            ]),
-          )
-          .immediate();
+    return this.recoverCodeSales(PIX_UNFINISHED, (state): CodeSaleRecovery<PixStateName, PixEffect> => {
+      const to = (name: PixStateName, reason: string, effects: PixEffect[]) =>
+        ({ kind: 'transition', to: name, reason, effects }) as const;
+      switch (state.name) {
+        case 'creating':
+          return to(
+            'failed',
+            'stopped before the code was shown',
+            state.data.paymentId ? [{ kind: 'outbox.pix-cancel' }] : [],
+          );
+        case 'showing':
+          return to('cancelling', 'stopped while the code was showing', [{ kind: 'outbox.pix-cancel' }]);
+        case 'approved':
+          return to('refunding', 'stopped before the receipt was out', [{ kind: 'outbox.pix-refund' }]);
+        case 'printing':
+          return { kind: 'printing' };
+        case 'awaiting-decision':
+          return { kind: 'decision', to: 'refunding', effects: [{ kind: 'outbox.pix-refund' }] };
+        default:
+          return {
+            kind: 'ensure',
+            effect: { kind: state.name === 'cancelling' ? 'outbox.pix-cancel' : 'outbox.pix-refund' },
+          };
       }
-      report.push({ id: entry.id, from: entry.state, plan });
-    }
-    if (report.length > 0) this.#d.onOutbox?.();
-    return report;
-  }
-
-  stop(): void {
-    this.#stopped = true;
-    this.stopTimers();
+    });
   }
 
   /* ---------------------------------------------------- the machine's hooks */
@@ -207,7 +176,7 @@ export class PixEngine extends MachineOwner<PixStateName, PixSaleData, PixInput,
       waiting: 'showing',
       pollMs: this.#d.pollMs,
       expired: { kind: 'expired' },
-      stopped: () => this.#stopped,
+      stopped: () => this.stopped,
       expiresAt: (d) => d.expiresAt,
       poll: async (d) => {
         const s = await this.#d.host.status(d.paymentId ?? '');

@@ -1,6 +1,7 @@
 import { OmniposError } from '../../core/index.js';
 import { nextNsu, type JournalEntry, type MerchantOrderIds } from '../../store/index.js';
-import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
+import { CodeSaleOwner, type CodeSaleRecovery } from '../code-sale-owner.js';
+import type { MachineStep, OwnerDeps } from '../machine-owner.js';
 import { SPEAKS_ALL } from '../machine-vocabulary.js';
 import { OUTBOX_OPERATIONS, idempotencyKey, type ConfirmTask, type UndoTask } from '../outbox/tasks.js';
 import type { WatchTask } from '../outbox/watch.js';
@@ -39,25 +40,30 @@ export interface QrEngineDeps extends OwnerDeps {
 
 const DURABLE = new Set<QrEffect['kind']>(['outbox.confirm', 'outbox.undo', 'outbox.watch']);
 
+/** The states a restart finds an unfinished wallet QR sale in. */
+const QR_UNFINISHED: readonly QrStateName[] = [
+  'started',
+  'showing',
+  'approved',
+  'printing',
+  'awaiting-decision',
+  'confirming',
+  'undoing',
+  'cancelling',
+  'expiring',
+];
+
 /** Owns wallet QR sales, as SaleEngine owns card sales: commit first, then effects. */
-export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrEffect, QrEvent> {
+export class QrEngine extends CodeSaleOwner<QrStateName, QrSaleData, QrInput, QrEffect, QrEvent, QrSaleRequest> {
   readonly #d: QrEngineDeps;
-  #stopped = false;
 
   constructor(deps: QrEngineDeps) {
-    super(deps, 'qr', DURABLE, SPEAKS_ALL, deps.onEvent);
+    super(deps, 'qr', 'QR sale', DURABLE, SPEAKS_ALL, deps.onEvent);
     this.#d = deps;
   }
 
   /** Opens the journal row, builds and shows the code, and watches for the payment in the background. */
-  async start(
-    request: QrSaleRequest,
-    options: { idempotencyKey?: string } = {},
-  ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
-    return this.holdPayment((attach) => this.#start(request, options, attach));
-  }
-
-  async #start(
+  protected async startHeld(
     request: QrSaleRequest,
     options: { idempotencyKey?: string },
     attach: (id: number) => void,
@@ -109,15 +115,6 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
     return { entry, done };
   }
 
-  async cancel(id: number, by: 'ecr' | 'customer' | 'operator'): Promise<void> {
-    await this.apply(id, { kind: 'cancel', by });
-  }
-
-  async decide(id: number, decision: 'confirm' | 'undo', by: 'ecr' | 'operator' = 'ecr'): Promise<void> {
-    this.assertDecidable(id, decision, 'QR sale');
-    await this.apply(id, { kind: 'decision', decision, by });
-  }
-
   /**
    * At start: a code never shown is cancelled; a code that was showing is watched until its
    * validity ends (a payment that came while we were down is undone, never kept); a paid sale
@@ -125,60 +122,34 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
    * made sure of.
    */
   recover(): { id: number; from: string; plan: string }[] {
-    const now = this.#d.clock.now();
-    const report: { id: number; from: string; plan: string }[] = [];
-    for (const entry of this.#d.journal.inStates([
-      'started',
-      'showing',
-      'approved',
-      'printing',
-      'awaiting-decision',
-      'confirming',
-      'undoing',
-      'cancelling',
-      'expiring',
-    ])) {
-      if (entry.kind !== 'qr') continue;
-      const state = this.stateOf(entry);
-      let plan = entry.state;
-      if (state.name === 'started')
-        plan = this.#recommit(entry, state, 'cancelled', 'stopped before the code was shown', []);
-      else if (state.name === 'showing')
-        plan = this.#recommit(entry, state, 'cancelling', 'stopped while the code was showing', [
-          { kind: 'outbox.watch' },
-        ]);
-      else if (state.name === 'approved')
-        plan = this.#recommit(entry, state, 'undoing', 'stopped before the receipt was out', [{ kind: 'outbox.undo' }]);
-      else if (state.name === 'printing') plan = this.recoverPrinting(entry);
-      else if (state.name === 'awaiting-decision') {
-        if (Date.parse(state.data.deadline ?? '') <= now.getTime())
-          plan = this.#recommit(entry, state, 'undoing', 'no decision before the deadline', [{ kind: 'outbox.undo' }]);
-        else this.schedule(entry.id, state.data.deadline as string);
-      } else {
-        const effect: QrEffect =
-          state.name === 'confirming'
-            ? { kind: 'outbox.confirm' }
-            : state.name === 'undoing'
-              ? { kind: 'outbox.undo' }
-              : { kind: 'outbox.watch' };
-        this.#d.db.transaction(() => this.writeDurable(entry.id, state, [effect])).immediate();
+    return this.recoverCodeSales(QR_UNFINISHED, (state): CodeSaleRecovery<QrStateName, QrEffect> => {
+      const to = (name: QrStateName, reason: string, effects: QrEffect[]) =>
+        ({ kind: 'transition', to: name, reason, effects }) as const;
+      switch (state.name) {
+        case 'started':
+          return to('cancelled', 'stopped before the code was shown', []);
+        case 'showing':
+          return to('cancelling', 'stopped while the code was showing', [{ kind: 'outbox.watch' }]);
+        case 'approved':
+          return to('undoing', 'stopped before the receipt was out', [{ kind: 'outbox.undo' }]);
+        case 'printing':
+          return { kind: 'printing' };
+        case 'awaiting-decision':
+          return { kind: 'decision', to: 'undoing', effects: [{ kind: 'outbox.undo' }] };
+        default:
+          return {
+            kind: 'ensure',
+            effect: {
+              kind:
+                state.name === 'confirming'
+                  ? 'outbox.confirm'
+                  : state.name === 'undoing'
+                    ? 'outbox.undo'
+                    : 'outbox.watch',
+            },
+          };
       }
-      report.push({ id: entry.id, from: entry.state, plan });
-    }
-    if (report.length > 0) this.#d.onOutbox?.();
-    return report;
-  }
-
-  stop(): void {
-    this.#stopped = true;
-    this.stopTimers();
-  }
-
-  /* ------------------------------------------------------------ internals */
-
-  #recommit(entry: JournalEntry, state: QrState, to: QrStateName, reason: string, effects: QrEffect[]): string {
-    this.commit(entry, { name: to, data: { ...state.data, reason } }, `recovery: ${reason}`, effects);
-    return to;
+    });
   }
 
   /* ---------------------------------------------------- the machine's hooks */
@@ -250,7 +221,7 @@ export class QrEngine extends MachineOwner<QrStateName, QrSaleData, QrInput, QrE
       waiting: 'showing',
       pollMs: this.#d.pollMs,
       expired: { kind: 'expired' },
-      stopped: () => this.#stopped,
+      stopped: () => this.stopped,
       expiresAt: (d) => d.expiresAt,
       poll: async (d) => {
         const q = await this.#d.host.queryByOrderId(d.merchantOrderId);

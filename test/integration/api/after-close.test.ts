@@ -18,7 +18,7 @@ afterAll(async () => {
 });
 
 async function call(method: 'GET' | 'POST', p: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(`${t.daemon.apiUrl}${p}`, {
+  const res = await fetch(`${t.apiUrl}${p}`, {
     method,
     headers: {
       authorization: `Bearer ${t.token}`,

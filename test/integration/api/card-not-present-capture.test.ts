@@ -41,7 +41,7 @@ async function preauth(amount: number): Promise<number> {
 }
 /** A fault on the embedded sandbox's next request of a route (its controls listener). */
 async function fault(spec: Record<string, unknown>): Promise<void> {
-  const r = await fetch(`${t.daemon.sandbox!.url}/sandbox/faults`, {
+  const r = await fetch(`${t.sandbox.url}/sandbox/faults`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(spec),
@@ -89,7 +89,7 @@ describe('the capture and void of a card-not-present sale, through the API', () 
     await fault({ route: 'ecommerceSaleCapture', error: 308 });
     const refused = await hit(CAPTURE, url(CAPTURE, id), { method: 'POST', body: json({}) });
     expect(refused).toMatchObject({ status: 422, body: { error: { code: 'CNP_HOST_REFUSED' } } });
-    expect(t.daemon.journal.get(id)!.state).toBe('authorized');
+    expect(t.journal.get(id)!.state).toBe('authorized');
     const other = await preauth(8820);
     await fault({ route: 'ecommerceSaleVoid', status: 503 });
     const lost = await hit(VOID, url(VOID, other), {
@@ -110,7 +110,7 @@ describe('the capture and void of a card-not-present sale, through the API', () 
       headers: { 'x-supervisor-token': supervisor },
     });
     expect(voidRefused).toMatchObject({ status: 422, body: { error: { code: 'CNP_HOST_REFUSED' } } });
-    expect(t.daemon.journal.get(id)!.state).toBe('authorized');
+    expect(t.journal.get(id)!.state).toBe('authorized');
   });
 
   it('refusals before anything is sent: 404, 400, 413, 415, 401, 421, and 409 for a sale that is not pre-authorized', async () => {

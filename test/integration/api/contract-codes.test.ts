@@ -32,7 +32,7 @@ beforeAll(async () => {
 afterAll(() => t?.stop());
 
 async function call(method: 'GET' | 'POST', p: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await request(`${t.daemon.apiUrl}${p}`, {
+  const res = await request(`${t.apiUrl}${p}`, {
     method,
     headers: {
       authorization: `Bearer ${t.token}`,
@@ -98,7 +98,7 @@ describe('the error codes: one catalogue, listed per operation and status', () =
 
 describe("the event stream's own document", () => {
   it("is OpenAPI 3.2 (its meta-schema, by the contract validator), served without a token, equal to src/api/events.openapi.json, its Event the API document's", async () => {
-    const res = await request(`${t.daemon.apiUrl}/v1/events.openapi.json`);
+    const res = await request(`${t.apiUrl}/v1/events.openapi.json`);
     expect(res.statusCode).toBe(200);
     const served = (await res.body.json()) as { components: { schemas: Record<string, unknown> } };
     expect(served).toEqual(
@@ -165,7 +165,7 @@ describe('refusals on the daemon', () => {
   });
 
   it('a voided sale reads voided (amount, full); a second full void says the sale is voided in full, not that 0 is not a positive amount', async () => {
-    const r = cardSim(t.daemon.virtualPinpad!.engine.state).deck.choose({ lastDigit: 0, via: 'chip', pin: 'right' });
+    const r = cardSim(t.pinpad.state).deck.choose({ lastDigit: 0, via: 'chip', pin: 'right' });
     if (!r.ok) throw new Error(r.error);
     const sale = await call('POST', '/v1/payments', { amount: 1500, method: 'credit' });
     expect(sale.status).toBe(202);

@@ -196,7 +196,7 @@ describe('every documented answer, produced on a real daemon and checked against
     const streamDoc = '/v1/events.openapi.json';
     expect((await hit(streamDoc, streamDoc, { token: null })).body).toMatchObject({ openapi: '3.2.0' });
     expect((await hit(streamDoc, streamDoc, { token: null, headers: { accept: 'text/html' } })).status).toBe(406);
-    const page = await request(`${t.daemon.apiUrl}/v1/docs`);
+    const page = await request(`${t.apiUrl}/v1/docs`);
     expect([page.statusCode, page.headers['content-type'], (await page.body.text()).slice(0, 15)]).toEqual([
       200,
       'text/html; charset=utf-8',
@@ -211,7 +211,7 @@ describe('every documented answer, produced on a real daemon and checked against
         400,
       );
     }
-    const held = await holdStreams(t.daemon.apiUrl!, t.token);
+    const held = await holdStreams(t.apiUrl, t.token);
     expect(held.statuses[0]).toBe(200);
     seen.add('GET /v1/events 200');
     expect((await hit('/v1/events', '/v1/events')).status).toBe(429);
@@ -219,7 +219,7 @@ describe('every documented answer, produced on a real daemon and checked against
   });
 
   it('GET /metrics: the Prometheus exposition behind the token', async () => {
-    const res = await request(`${t.daemon.apiUrl}/metrics`, { headers: { authorization: `Bearer ${t.token}` } });
+    const res = await request(`${t.apiUrl}/metrics`, { headers: { authorization: `Bearer ${t.token}` } });
     const text = await res.body.text();
     expect(res.statusCode).toBe(200);
     expect(String(res.headers['content-type'])).toMatch(/^application\/openmetrics-text; version=1\.0\.0/);
@@ -247,7 +247,7 @@ describe('every documented answer, produced on a real daemon and checked against
       ['png', 'image/png'],
       ['qr', 'image/svg+xml'],
     ] as const) {
-      const res = await request(`${t.daemon.apiUrl}${url}?format=${format}`, {
+      const res = await request(`${t.apiUrl}${url}?format=${format}`, {
         headers: { authorization: `Bearer ${t.token}` },
       });
       const bytes = Buffer.from(await res.body.arrayBuffer());
@@ -313,7 +313,7 @@ describe('every documented answer, produced on a real daemon and checked against
     ).toMatchObject({ error: { code: 'RECEIPT_NOT_AVAILABLE' } });
 
     // The receipt question: the paper runs out mid-receipt, the cashier says it came out.
-    const printer = t.daemon.virtualPrinter!;
+    const printer = t.printer;
     printer.loadPaper(3);
     const asked = await hit('/v1/payments', '/v1/payments', {
       method: 'POST',
@@ -324,8 +324,8 @@ describe('every documented answer, produced on a real daemon and checked against
       let i = 0;
       i < 600 &&
       !(
-        t.daemon.journal.get(asked.body.id as number)?.state === 'printing' &&
-        t.daemon.journal.get(asked.body.id as number)?.data.deadline
+        t.journal.get(asked.body.id as number)?.state === 'printing' &&
+        t.journal.get(asked.body.id as number)?.data.deadline
       );
       i++
     )

@@ -24,7 +24,7 @@ const data = (e: Sse): Ev => {
 };
 
 async function post(path: string, body: unknown) {
-  const res = await request(`${t.daemon.apiUrl}${path}`, {
+  const res = await request(`${t.apiUrl}${path}`, {
     method: 'POST',
     headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -33,12 +33,12 @@ async function post(path: string, body: unknown) {
 }
 
 async function untilIdle() {
-  for (let i = 0; i < 400 && t.daemon.engine.busy; i++) await new Promise((r) => setTimeout(r, 25));
+  for (let i = 0; i < 400 && t.busy; i++) await new Promise((r) => setTimeout(r, 25));
 }
 
 describe('GET /v1/events over loopback', () => {
   it('a card sale: every state change in order, with its status, the same steps the journal kept', async () => {
-    const stream = await openEvents(t.daemon.apiUrl!, t.token);
+    const stream = await openEvents(t.apiUrl, t.token);
     expect(stream.status).toBe(200);
     expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(await stream.next()).toEqual({ comment: 'omnipos events' });
@@ -59,7 +59,7 @@ describe('GET /v1/events over loopback', () => {
     expect(states[0]).toMatchObject({ state: 'started', status: 'pending', kind: 'sale' });
     expect(states.at(-1)?.status).toBe('confirmed');
     // The stream shows exactly the journal's transitions, in the journal's order.
-    expect(states.map((e) => e.state)).toEqual(t.daemon.journal.transitions(sale.id).map((x) => x.to));
+    expect(states.map((e) => e.state)).toEqual(t.journal.transitions(sale.id).map((x) => x.to));
     // Once approved, the status never goes back to pending.
     const firstApproved = states.findIndex((e) => e.status !== 'pending');
     expect(states.slice(firstApproved).every((e) => e.status !== 'pending')).toBe(true);
@@ -67,7 +67,7 @@ describe('GET /v1/events over loopback', () => {
   });
 
   it('a wallet QR sale: the code to show arrives as a qr event, the same the POST answered', async () => {
-    const stream = await openEvents(t.daemon.apiUrl!, t.token);
+    const stream = await openEvents(t.apiUrl, t.token);
     await stream.next();
     const sale = await post('/v1/payments', { amount: 2610, method: 'wallet-qr', qrModality: 'credit' });
     let qr: Ev | undefined;
@@ -78,13 +78,13 @@ describe('GET /v1/events over loopback', () => {
     stream.close();
     expect(qr).toMatchObject({ kind: 'qr', qrCode: sale.qrCode });
     expect(sale.qrCode).toMatch(/^000201/);
-    await request(`${t.daemon.apiUrl}/v1/payments/${sale.id}/cancel`, {
+    await request(`${t.apiUrl}/v1/payments/${sale.id}/cancel`, {
       method: 'POST',
       headers: { authorization: `Bearer ${t.token}` },
     }).then((r) => r.body.text());
     // One payment at a time per terminal: the next test's sale waits until the QR sale's flow is over.
     for (let i = 0; i < 400; i++) {
-      const h = (await request(`${t.daemon.apiUrl}/v1/health`, {
+      const h = (await request(`${t.apiUrl}/v1/health`, {
         headers: { authorization: `Bearer ${t.token}` },
       }).then((r) => r.body.json())) as { busy: boolean };
       if (!h.busy) break;
@@ -93,9 +93,9 @@ describe('GET /v1/events over loopback', () => {
   });
 
   it('a receipt the printer may not have finished (paper ran out): the receipt question, and health shows the paper out', async () => {
-    const printer = t.daemon.virtualPrinter!;
+    const printer = t.printer;
     printer.loadPaper(3);
-    const stream = await openEvents(t.daemon.apiUrl!, t.token);
+    const stream = await openEvents(t.apiUrl, t.token);
     await stream.next();
     const sale = await post('/v1/payments', { amount: 2510, method: 'credit' });
     const seen: Ev[] = [];
@@ -113,7 +113,7 @@ describe('GET /v1/events over loopback', () => {
       status: 'pending',
       input: 'receipt unsure',
     });
-    const health = await request(`${t.daemon.apiUrl}/v1/health`, {
+    const health = await request(`${t.apiUrl}/v1/health`, {
       headers: { authorization: `Bearer ${t.token}` },
     }).then((r) => r.body.json() as Promise<{ status: string; problems: string[]; printer: { paperOut: boolean } }>);
     expect(health).toMatchObject({ status: 'degraded', printer: { paperOut: true } });
@@ -124,7 +124,7 @@ describe('GET /v1/events over loopback', () => {
 
   it('refuses a wrong or missing token with 401 JSON, not a stream', async () => {
     for (const authorization of ['Bearer wrong', undefined]) {
-      const res = await fetch(`${t.daemon.apiUrl}/v1/events`, { headers: authorization ? { authorization } : {} });
+      const res = await fetch(`${t.apiUrl}/v1/events`, { headers: authorization ? { authorization } : {} });
       expect(res.status).toBe(401);
       expect(res.headers.get('content-type')).toMatch(/^application\/json/);
       expect(await res.json()).toMatchObject({ error: { code: 'UNAUTHORIZED' } });

@@ -56,7 +56,7 @@ describe('POST /v1/payments, fuzzed over loopback', () => {
         const headers: Record<string, string> = { authorization: `Bearer ${t.token}` };
         if (type) headers['content-type'] = type;
         if (key !== undefined && key.trim() === key && key !== '') headers['idempotency-key'] = key;
-        const res = await request(`${t.daemon.apiUrl}/v1/payments`, { method: 'POST', headers, body: b });
+        const res = await request(`${t.apiUrl}/v1/payments`, { method: 'POST', headers, body: b });
         const text = await res.body.text();
         counts[res.statusCode] = (counts[res.statusCode] ?? 0) + 1;
         expect([200, 202, 400, 409, 413, 415, 422]).toContain(res.statusCode);
@@ -69,7 +69,7 @@ describe('POST /v1/payments, fuzzed over loopback', () => {
         // A started payment is withdrawn so the next run finds the terminal free more often.
         if (res.statusCode === 202) {
           const id = (parsed as { id: number }).id;
-          await request(`${t.daemon.apiUrl}/v1/payments/${id}/cancel`, {
+          await request(`${t.apiUrl}/v1/payments/${id}/cancel`, {
             method: 'POST',
             headers: { authorization: `Bearer ${t.token}` },
           }).then((r) => r.body.text());
@@ -79,8 +79,8 @@ describe('POST /v1/payments, fuzzed over loopback', () => {
     );
     console.log(`payments body fuzz statuses ${JSON.stringify(counts)}`);
     expect(counts[400]).toBeGreaterThan(100);
-    for (let i = 0; i < 400 && t.daemon.engine.busy; i++) await new Promise((r) => setTimeout(r, 25));
-    const health = await request(`${t.daemon.apiUrl}/v1/health`, { headers: { authorization: `Bearer ${t.token}` } });
+    for (let i = 0; i < 400 && t.busy; i++) await new Promise((r) => setTimeout(r, 25));
+    const health = await request(`${t.apiUrl}/v1/health`, { headers: { authorization: `Bearer ${t.token}` } });
     expect(health.statusCode).toBe(200);
     await health.body.text();
   }, 120_000);

@@ -29,7 +29,7 @@ type Health = {
 };
 
 async function health(auth = `Bearer ${t.token}`) {
-  const res = await request(`${t.daemon.apiUrl}/v1/health`, { headers: { authorization: auth } });
+  const res = await request(`${t.apiUrl}/v1/health`, { headers: { authorization: auth } });
   return { status: res.statusCode, body: (await res.body.json()) as Health };
 }
 
@@ -57,32 +57,31 @@ describe('GET /v1/health on a real daemon', () => {
     expect(body.outbox).toEqual({ ...t.daemon.outbox.depth(), awaitingHostClose: 0 });
     // The host's Date headers taught the terminal it is 90 s behind (± the header's 1 s resolution).
     expect(Math.abs(body.clock.hostOffsetMs - BEHIND_MS)).toBeLessThanOrEqual(1500);
-    expect(body.printer.kind).toBe(t.daemon.config.values.printer.kind);
+    expect(body.printer.kind).toBe(t.config.printer.kind);
     expect(body).toMatchObject({ status: 'ok', problems: [], busy: false });
   });
 
   it('reads busy while a card sale holds the pinpad, and the outbox as the store has it after the decision', async () => {
-    const post = await request(`${t.daemon.apiUrl}/v1/payments`, {
+    const post = await request(`${t.apiUrl}/v1/payments`, {
       method: 'POST',
       headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ amount: 2510, method: 'credit', confirmation: 'ecr' }),
     });
     const { id } = (await post.body.json()) as { id: number };
     let sawBusy = (await health()).body.busy;
-    for (let i = 0; i < 400 && t.daemon.journal.get(id)?.state !== 'awaiting-decision'; i++) {
+    for (let i = 0; i < 400 && t.journal.get(id)?.state !== 'awaiting-decision'; i++) {
       sawBusy ||= (await health()).body.busy;
       await new Promise((r) => setTimeout(r, 10));
     }
     expect(sawBusy).toBe(true);
-    await request(`${t.daemon.apiUrl}/v1/payments/${id}/confirm`, {
+    await request(`${t.apiUrl}/v1/payments/${id}/confirm`, {
       method: 'POST',
       headers: { authorization: `Bearer ${t.token}` },
     }).then((r) => r.body.text());
     const after = await health();
     expect(after.body.outbox).toEqual({ ...t.daemon.outbox.depth(), awaitingHostClose: 0 });
     // The receipt went through the virtual printer: its driver's last status is what health shows.
-    for (let i = 0; i < 200 && t.daemon.virtualPrinter!.receipts.length === 0; i++)
-      await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 200 && t.printer.receipts.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect((await health()).body.printer).toEqual({
       kind: 'virtual',
       reachable: true,
@@ -93,7 +92,7 @@ describe('GET /v1/health on a real daemon', () => {
   });
 
   it('reads degraded while the pinpad is unplugged, and ok again once it is back', async () => {
-    const pinpad = t.daemon.virtualPinpad!;
+    const pinpad = t.pinpadCable;
     await pinpad.unplug();
     let h = await health();
     for (let i = 0; i < 200 && h.body.pinpad.connected; i++) {
@@ -112,7 +111,7 @@ describe('GET /v1/health on a real daemon', () => {
   });
 
   it('refuses a wrong token with 401', async () => {
-    const res = await request(`${t.daemon.apiUrl}/v1/health`, { headers: { authorization: 'Bearer wrong' } });
+    const res = await request(`${t.apiUrl}/v1/health`, { headers: { authorization: 'Bearer wrong' } });
     expect(res.statusCode).toBe(401);
     await res.body.text();
   });

@@ -11,7 +11,7 @@ let t: Awaited<ReturnType<typeof startTestDaemon>>;
 let doc: Record<string, unknown>;
 beforeAll(async () => {
   t = await startTestDaemon();
-  const res = await request(`${t.daemon.apiUrl}/v1/openapi.json`);
+  const res = await request(`${t.apiUrl}/v1/openapi.json`);
   expect(res.statusCode).toBe(200);
   doc = (await res.body.json()) as Record<string, unknown>;
 });
@@ -26,7 +26,7 @@ type Op = {
 const paths = () => doc.paths as Record<string, Record<string, Op>>;
 
 async function call(method: 'GET' | 'POST', path: string, body?: unknown) {
-  const res = await request(`${t.daemon.apiUrl}${path}`, {
+  const res = await request(`${t.apiUrl}${path}`, {
     method,
     headers: {
       authorization: `Bearer ${t.token}`,
@@ -112,13 +112,13 @@ describe('GET /v1/openapi.json', () => {
     conforms('POST', '/v1/payments', await call('POST', '/v1/payments', { amount: -1, method: 'credit' })); // 400
     conforms('GET', '/v1/payments/{id}', await call('GET', '/v1/payments/99999')); // 404
     conforms('GET', '/v1/health', await call('GET', '/v1/health'));
-    const wrong = await request(`${t.daemon.apiUrl}/v1/health`, { headers: { authorization: 'Bearer nope' } });
+    const wrong = await request(`${t.apiUrl}/v1/health`, { headers: { authorization: 'Bearer nope' } });
     conforms('GET', '/v1/health', { status: wrong.statusCode, body: await wrong.body.json() });
     // Each body's fit is the contract hook's (test/setup/contract.ts); contract-hook.test.ts shows it can fail.
   });
 
   it('events on the stream conform to the Event schema', async () => {
-    const stream = await openEvents(t.daemon.apiUrl!, t.token);
+    const stream = await openEvents(t.apiUrl, t.token);
     await stream.next();
     await call('POST', '/v1/payments', { amount: 2610, method: 'wallet-qr', qrModality: 'credit' });
     const event = await stream.next();

@@ -15,8 +15,8 @@ let html: string;
 let headers: Record<string, string | string[] | undefined>;
 beforeAll(async () => {
   t = await startTestDaemon();
-  doc = (await request(`${t.daemon.apiUrl}/v1/openapi.json`).then((r) => r.body.json())) as typeof doc;
-  const res = await request(`${t.daemon.apiUrl}/v1/docs`, {
+  doc = (await request(`${t.apiUrl}/v1/openapi.json`).then((r) => r.body.json())) as typeof doc;
+  const res = await request(`${t.apiUrl}/v1/docs`, {
     headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
   });
   expect(res.statusCode).toBe(200);
@@ -57,7 +57,7 @@ describe('GET /v1/docs', () => {
   });
 
   it('its stylesheet is served from the screens, and the links inside resolve', async () => {
-    const css = await request(`${t.daemon.apiUrl}/screens/reference.css`);
+    const css = await request(`${t.apiUrl}/screens/reference.css`);
     expect(css.statusCode).toBe(200);
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
     await css.body.text();
@@ -66,10 +66,10 @@ describe('GET /v1/docs', () => {
   });
 
   it('answers 406 to a client that takes neither HTML nor everything; the document likewise for JSON', async () => {
-    const page = await request(`${t.daemon.apiUrl}/v1/docs`, { headers: { accept: 'application/json' } });
+    const page = await request(`${t.apiUrl}/v1/docs`, { headers: { accept: 'application/json' } });
     expect(page.statusCode).toBe(406);
     expect(await page.body.json()).toMatchObject({ error: { code: 'NOT_ACCEPTABLE' } });
-    const json = await request(`${t.daemon.apiUrl}/v1/openapi.json`, { headers: { accept: 'text/html' } });
+    const json = await request(`${t.apiUrl}/v1/openapi.json`, { headers: { accept: 'text/html' } });
     expect(json.statusCode).toBe(406);
     await json.body.text();
     expect(accepts({ headers: {} } as never, 'text/html')).toBe(true);

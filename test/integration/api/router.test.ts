@@ -49,7 +49,7 @@ describe('the router, fuzzed over loopback', () => {
   it.each(['//v1/health', '/v1//health', '/v1/health/', '/v1/payments//undo'])(
     '%s is no route: 404 NOT_FOUND, and the contract check does not read it as a documented operation',
     async (p) => {
-      const res = await request(`${t.daemon.apiUrl}${p}`, { headers: { authorization: `Bearer ${t.token}` } });
+      const res = await request(`${t.apiUrl}${p}`, { headers: { authorization: `Bearer ${t.token}` } });
       expect(res.statusCode).toBe(404);
       expect(((await res.body.json()) as { error: { code: string } }).error.code).toBe('NOT_FOUND');
     },
@@ -62,7 +62,7 @@ describe('the router, fuzzed over loopback', () => {
       fc.asyncProperty(path, fc.constantFrom('GET', 'POST', 'DELETE', 'PUT'), fc.boolean(), async (p, method, auth) => {
         // The event stream never ends; events.test.ts covers it.
         fc.pre(!(auth && method === 'GET' && new URL(`http://x${p}`).pathname === '/v1/events'));
-        const res = await request(`${t.daemon.apiUrl}${p}`, {
+        const res = await request(`${t.apiUrl}${p}`, {
           method,
           headers: auth ? { authorization: `Bearer ${t.token}` } : {},
         });
@@ -80,7 +80,7 @@ describe('the router, fuzzed over loopback', () => {
       { numRuns: 1000, seed },
     );
     expect(
-      (await request(`${t.daemon.apiUrl}/v1/health`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) =>
+      (await request(`${t.apiUrl}/v1/health`, { headers: { authorization: `Bearer ${t.token}` } }).then((r) =>
         r.body.json(),
       )) as object,
     ).toMatchObject({ status: 'ok' });

@@ -33,7 +33,7 @@ describe('omnipos kiosk (what omnipos-kiosk.service runs)', () => {
     const token = readFileSync(path.join(t.stateDir, 'cashier-token'), 'utf8').trim();
     writeFileSync(path.join(creds, 'cashier-token'), `${token}\n`);
     const browser = fakeBrowser();
-    const r = await cli(['kiosk', '--screen', 'cashier', '--api', t.daemon.apiUrl!, '--browser', browser.exe], {
+    const r = await cli(['kiosk', '--screen', 'cashier', '--api', t.apiUrl, '--browser', browser.exe], {
       CREDENTIALS_DIRECTORY: creds,
       RUNTIME_DIRECTORY: runtime,
     });
@@ -50,9 +50,7 @@ describe('omnipos kiosk (what omnipos-kiosk.service runs)', () => {
     );
     expect(args.join(' ')).not.toContain(token);
     const page = readFileSync(path.join(runtime, 'start.html'), 'utf8');
-    expect(page).toContain(
-      `location.replace("${t.daemon.apiUrl}/screens/cashier.html#token=${encodeURIComponent(token)}")`,
-    );
+    expect(page).toContain(`location.replace("${t.apiUrl}/screens/cashier.html#token=${encodeURIComponent(token)}")`);
     const { statSync } = await import('node:fs');
     expect(statSync(path.join(runtime, 'start.html')).mode & 0o777).toBe(0o600);
   });
@@ -83,11 +81,8 @@ describe('omnipos kiosk (what omnipos-kiosk.service runs)', () => {
     expect(down.code).toBe(3);
     expect(down.err).toMatch(/did not answer within 1 s/);
     writeFileSync(tokenFile, 'not-the-token');
-    const wrong = await cli(
-      ['kiosk', '--api', t.daemon.apiUrl!, '--token-file', tokenFile, '--browser', '/bin/false'],
-      {},
-    );
+    const wrong = await cli(['kiosk', '--api', t.apiUrl, '--token-file', tokenFile, '--browser', '/bin/false'], {});
     expect(wrong.code).toBe(4);
-    expect((await cli(['kiosk', '--api', t.daemon.apiUrl!], {})).code).toBe(2);
+    expect((await cli(['kiosk', '--api', t.apiUrl], {})).code).toBe(2);
   });
 });

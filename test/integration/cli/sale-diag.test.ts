@@ -8,12 +8,12 @@ let t: Awaited<ReturnType<typeof startTestDaemon>>;
 let env: Record<string, string>;
 beforeAll(async () => {
   t = await startTestDaemon();
-  const port = new URL(t.daemon.apiUrl!).port;
+  const port = new URL(t.apiUrl).port;
   // The commands find the daemon as a technician's would: its address and state directory from the configuration.
   env = {
-    OMNIPOS_STATE_DIR: t.daemon.config.values.stateDir,
+    OMNIPOS_STATE_DIR: t.config.stateDir,
     OMNIPOS_API__PORT: port,
-    OMNIPOS_ACQUIRER__AUTH_URL: t.daemon.sandbox!.urls.authorization,
+    OMNIPOS_ACQUIRER__AUTH_URL: t.sandbox.urls.authorization,
   };
 }, 60_000);
 afterAll(async () => {
@@ -32,7 +32,7 @@ async function freePort(): Promise<number> {
 }
 
 async function idle() {
-  for (let i = 0; i < 400 && t.daemon.engine.busy; i++) await new Promise((r) => setTimeout(r, 25));
+  for (let i = 0; i < 400 && t.busy; i++) await new Promise((r) => setTimeout(r, 25));
 }
 
 describe('omnipos sale, against the running daemon', () => {

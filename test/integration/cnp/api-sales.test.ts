@@ -20,7 +20,7 @@ const SALE = '/v1/card-not-present/sales/{id}';
 /** Queues the customer's keys on the virtual pinpad, one entry per GCD prompt (number, month, year, code). */
 function typeCard(t: TestDaemon, card: TypedKeys | string[]): void {
   const keys = Array.isArray(card) ? card : [card.number, card.month, card.year, card.code];
-  for (const k of keys) t.daemon.virtualPinpad!.engine.type(k);
+  for (const k of keys) t.pinpad.type(k);
 }
 
 /** What must never be at rest or in an answer: the number, the expiry as typed and sent, the code as a JSON value. */
@@ -178,7 +178,7 @@ endToEnd(
         env: {
           OMNIPOS_CONFIG: '',
           OMNIPOS_STATE_DIR: api.daemon().stateDir,
-          OMNIPOS_API__PORT: new URL(api.daemon().daemon.apiUrl!).port,
+          OMNIPOS_API__PORT: new URL(api.daemon().apiUrl).port,
         },
       };
       type({ number: '4111111111111111', month: '07', year: '2031', code: '918' });

@@ -70,14 +70,14 @@ for (const b of BACKENDS) {
 
     /** A phone order typed on the virtual pinpad, until the host's answer moved it. */
     async function phoneOrder(): Promise<number> {
-      for (const k of b.keys) t.daemon.virtualPinpad!.engine.type(k);
+      for (const k of b.keys) t.pinpad.type(k);
       const created = await api.hit(SALES, SALES, {
         method: 'POST',
         body: JSON.stringify({ amount: b.amount, holder: 'ANA SILVA', ...b.body }),
       });
       expect(created.status, JSON.stringify(created.body)).toBe(202);
       const id = created.body.id as number;
-      for (let i = 0; i < 800 && t.daemon.journal.get(id)?.state === 'sending'; i++)
+      for (let i = 0; i < 800 && t.journal.get(id)?.state === 'sending'; i++)
         await new Promise((r) => setTimeout(r, 25));
       return id;
     }
@@ -85,7 +85,7 @@ for (const b of BACKENDS) {
     it('keeps the masked number and the brand, and shows them in both views, the day report and the receipt', async () => {
       const id = await phoneOrder();
       const card = { maskedPan: b.masked, brand: b.brand };
-      expect(t.daemon.journal.get(id)).toMatchObject({
+      expect(t.journal.get(id)).toMatchObject({
         state: 'captured',
         data: { maskedNumber: b.masked, brand: b.brand },
       });
@@ -122,10 +122,10 @@ for (const b of BACKENDS) {
       expect(report.totals.net).toBe(charged(report.lines));
       expect(report.totals.net).toBe(charged(cnp) + 1010);
       let out = '';
-      const env = { OMNIPOS_STATE_DIR: t.daemon.config.values.stateDir };
+      const env = { OMNIPOS_STATE_DIR: t.config.stateDir };
       expect(await runCli(['day', 'report', '--json'], { out: (x) => (out += x), err: () => undefined, env })).toBe(0);
       expect((JSON.parse(out) as DayReport).totals).toEqual(report.totals);
-      const supervisor = readFileSync(path.join(t.daemon.config.values.stateDir, 'supervisor-token'), 'utf8').trim();
+      const supervisor = readFileSync(path.join(t.config.stateDir, 'supervisor-token'), 'utf8').trim();
       const closed = await api.hit('/v1/day/close', '/v1/day/close', {
         method: 'POST',
         headers: { 'x-supervisor-token': supervisor },

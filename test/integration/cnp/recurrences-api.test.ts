@@ -52,7 +52,7 @@ function daemon(env: () => Record<string, string>) {
 }
 
 async function fault(t: TestDaemon, spec: Record<string, unknown>): Promise<void> {
-  const r = await fetch(`${t.daemon.sandbox!.url}/sandbox/faults`, {
+  const r = await fetch(`${t.sandbox.url}/sandbox/faults`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(spec),
@@ -123,7 +123,7 @@ describe('a recurrence on the e-commerce API', () => {
       status: 503,
       body: { error: { code: 'ACQUIRER_UNREACHABLE' } },
     });
-    await fetch(`${d.t().daemon.sandbox!.url}/sandbox/faults`, { method: 'DELETE' });
+    await fetch(`${d.t().sandbox.url}/sandbox/faults`, { method: 'DELETE' });
     expect((await d.read(created.body.id)).status).toBe(200);
   });
 
@@ -170,7 +170,7 @@ describe('the webservice 1.5: no recurrence scheduled by the host', () => {
     const created = await d.create({ amount: 1000, holder: 'ANA', brand: 'Visa', interval: 'monthly' });
     expect(created).toMatchObject({ status: 501, body: { error: { code: 'CNP_NOT_OFFERED' } } });
     expect(await d.read(1)).toMatchObject({ status: 501, body: { error: { code: 'CNP_NOT_OFFERED' } } });
-    expect(d.t().daemon.journal.list({ limit: 5 })).toEqual([]);
+    expect(d.t().journal.list({ limit: 5 })).toEqual([]);
   });
 });
 

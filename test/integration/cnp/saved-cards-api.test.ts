@@ -26,7 +26,7 @@ const seen = new Set<string>();
 
 /** A fault on the embedded sandbox's next request of a route (its controls listener). */
 async function fault(t: TestDaemon, spec: Record<string, unknown>): Promise<void> {
-  const r = await fetch(`${t.daemon.sandbox!.url}/sandbox/faults`, {
+  const r = await fetch(`${t.sandbox.url}/sandbox/faults`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify(spec),

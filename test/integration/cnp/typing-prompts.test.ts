@@ -20,7 +20,7 @@ let t: Daemon;
 let stream: Events;
 beforeAll(async () => {
   t = await startTestDaemon({ env: { OMNIPOS_CARD_NOT_PRESENT__KIND: 'ecommerce' } });
-  stream = await openEvents(t.daemon.apiUrl!, t.token);
+  stream = await openEvents(t.apiUrl, t.token);
 }, 120_000);
 afterAll(async () => {
   stream?.close();
@@ -42,7 +42,7 @@ async function eventsUntil(last: (e: Event) => boolean): Promise<{ events: Event
 }
 
 const post = (body: unknown, key: string) =>
-  fetch(`${t.daemon.apiUrl}/v1/card-not-present/sales`, {
+  fetch(`${t.apiUrl}/v1/card-not-present/sales`, {
     method: 'POST',
     headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json', 'idempotency-key': key },
     body: JSON.stringify(body),
@@ -50,7 +50,7 @@ const post = (body: unknown, key: string) =>
 
 describe("a phone order's prompts on the event stream", () => {
   it('number, month, year, security code, in order, before the sale is journaled; no digit in any event', async () => {
-    for (const k of [CARD.number, CARD.month, CARD.year, CARD.code]) t.daemon.virtualPinpad!.engine.type(k);
+    for (const k of [CARD.number, CARD.month, CARD.year, CARD.code]) t.pinpad.type(k);
     const created = await post({ amount: 1990, holder: 'ANA SILVA' }, 'typing-1');
     expect(created.status).toBe(202);
     const { events, raw } = await eventsUntil(
@@ -69,7 +69,7 @@ describe("a phone order's prompts on the event stream", () => {
   });
 
   it('the CANCEL key after the number prompt: one prompt, no sale, 409 CNP_TYPING_CANCELLED', async () => {
-    t.daemon.virtualPinpad!.engine.type('\x18');
+    t.pinpad.type('\x18');
     const created = await post({ amount: 1990, holder: 'ANA SILVA' }, 'typing-2');
     expect(created).toMatchObject({ status: 409, body: { error: { code: 'CNP_TYPING_CANCELLED' } } });
     const { events } = await eventsUntil((e) => e.type === 'prompt' && e.idempotencyKey === 'typing-2');

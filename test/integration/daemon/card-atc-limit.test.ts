@@ -26,22 +26,22 @@ describe('a chip card whose transaction counter reaches its limit', () => {
     state: string;
     data: Record<string, unknown>;
   }> {
-    const sim = cardSim(t.daemon.virtualPinpad!.engine.state);
+    const sim = cardSim(t.pinpad.state);
     const sel = sim.deck.choose({ ...card, via: 'chip', pin: 'right' });
     if (!sel.ok) throw new Error(sel.error);
     const created = await t.call('POST', '/v1/payments', { amount: 1000, method: 'credit', receipt: false });
     expect(created.status, JSON.stringify(created.body)).toBe(202);
     const id = created.body.id as number;
     for (let i = 0; i < 800; i++) {
-      const e = t.daemon.journal.get(id)!;
-      if (FINAL.includes(e.state) && !t.daemon.engine.busy) return { state: e.state, data: e.data };
+      const e = t.journal.get(id)!;
+      if (FINAL.includes(e.state) && !t.busy) return { state: e.state, data: e.data };
       await new Promise((r) => setTimeout(r, 25));
     }
     throw new Error(`sale ${id} did not end`);
   }
 
   it('the last transaction carries ATC FFFF; the next read is refused ST_CARDINVALIDAT and nothing reaches the host', async () => {
-    const sim = cardSim(t.daemon.virtualPinpad!.engine.state);
+    const sim = cardSim(t.pinpad.state);
     sim.atc.set(pan, 0xfffe); // a card 65,534 transactions old
 
     const last = await chipSale();

@@ -45,7 +45,7 @@ describe('the daemon is ready before the pinpad’s secure session', () => {
     expect(refused.status).toBe(503);
     expect(refused.body.error.code).toBe('PINPAD_OPENING');
     // Refused before the engine: nothing journaled.
-    expect(t.daemon.journal.list({ limit: 10 })).toEqual([]);
+    expect(t.journal.list({ limit: 10 })).toEqual([]);
 
     await t.daemon.pinpadOpened;
     const later = await call('GET', '/v1/health');

@@ -32,7 +32,7 @@ describe('the daemon archives a closed day and reads it back', () => {
     const sale = await t.call('POST', '/v1/payments', { amount: 4210, method: 'credit' });
     expect(sale.status, JSON.stringify(sale.body)).toBe(202);
     const done = await until(sale.body.id as number, ['confirmed']);
-    const res = await request(`${t.daemon.apiUrl}/v1/day/close`, {
+    const res = await request(`${t.apiUrl}/v1/day/close`, {
       method: 'POST',
       headers: {
         authorization: `Bearer ${t.token}`,
@@ -69,7 +69,7 @@ describe('the daemon archives a closed day and reads it back', () => {
     expect(health.body.disk).toMatchObject({ autoVacuum: 'incremental' });
     expect((health.body.disk as { dbBytes: number }).dbBytes).toBeGreaterThan(0);
     expect((health.body.disk as { archiveBytes: number }).archiveBytes).toBeGreaterThan(0);
-    const metrics = await request(`${t.daemon.apiUrl}/metrics`, { headers: { authorization: `Bearer ${t.token}` } });
+    const metrics = await request(`${t.apiUrl}/metrics`, { headers: { authorization: `Bearer ${t.token}` } });
     const text = await metrics.body.text();
     expect(text).toMatch(/omnipos_disk_bytes\{part="database"\} \d+/);
     expect(text).toMatch(/omnipos_disk_bytes\{part="archive"\} [1-9]\d*/);

@@ -10,13 +10,12 @@ import {
   SaleEngine,
   SupervisorGate,
   VoidEngine,
-  type AcquirerDeliveryPort,
   type SaleRequest,
-  type VoidDeliveryPort,
 } from '../../../src/engine/index.js';
 import { parseInitialization, TableSet } from '../../../src/initialization/index.js';
 import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
 import { sandboxAnswer } from '../../helpers/initialization-tables.js';
+import { FakeAcquirer } from '../../helpers/fake-acquirer.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { TEST_EXPIRY_KEY } from '../../helpers/store.js';
 
@@ -52,48 +51,55 @@ function terminal() {
     closeMarginMs: 60_000,
     lock,
   };
+  // The host approves every sale and void, delivers everything asked, shows no wallet payment.
+  const host = new FakeAcquirer({ qrProvider: 'terminal' });
   let n = 0;
+  host
+    .on('sales.authorize')
+    .persist()
+    .reply(() => ({ kind: 'approved', paymentId: `p-${++n}`, authorizationCode: '123456', nsu: '000001' }));
+  host
+    .on('voids.void')
+    .persist()
+    .reply(() => ({ kind: 'approved', voidId: `v-${++n}` }));
+  for (const name of [
+    'delivery.confirm',
+    'delivery.undo',
+    'delivery.undoByOrderId',
+    'voids.confirmVoid',
+    'voids.undoVoid',
+    'voids.undoVoidByMerchantVoidId',
+  ] as const)
+    host.on(name).persist().reply(done);
+  host.on('delivery.queryByOrderId').persist().reply({ kind: 'not-found' });
+  host.on('qrCodes.issue').persist().reply({ qrCode: 'CODE' });
   const sales = new SaleEngine({
     expiryKey: TEST_EXPIRY_KEY,
     ...common,
     card: new SimulatedCardPort({ delayMs: 300 }),
-    host: {
-      authorize: () =>
-        Promise.resolve({ kind: 'approved', paymentId: `p-${++n}`, authorizationCode: '123456', nsu: '000001' }),
-    },
+    host: host.sales,
   });
   const voids = new VoidEngine({
     expiryKey: TEST_EXPIRY_KEY,
     ...common,
     card: new SimulatedCardPort({ delayMs: 300 }),
-    host: { void: () => Promise.resolve({ kind: 'approved', voidId: `v-${++n}` }) },
+    host: host.voids,
     supervisor: new SupervisorGate({ token: TOKEN, passwordHash: () => undefined }),
     tables: () => tables,
   });
-  const delivery: AcquirerDeliveryPort = {
-    confirm: () => Promise.resolve(done),
-    undo: () => Promise.resolve(done),
-    undoByOrderId: () => Promise.resolve(done),
-    queryByOrderId: () => Promise.resolve({ kind: 'not-found' }),
-  };
   const qr = new QrEngine({
     ...common,
-    host: delivery,
-    codes: { provider: 'terminal', issue: () => Promise.resolve({ qrCode: 'CODE' }) },
+    host: host.delivery,
+    codes: host.qrCodes,
     validityMs: 60_000,
     watchMarginMs: 500,
     pollMs: 20,
   });
-  const voidDelivery: VoidDeliveryPort = {
-    confirmVoid: () => Promise.resolve(done),
-    undoVoid: () => Promise.resolve(done),
-    undoVoidByMerchantVoidId: () => Promise.resolve(done),
-  };
   const forwarder = new OutboxForwarder({
     db,
     outbox,
-    port: delivery,
-    voids: voidDelivery,
+    port: host.delivery,
+    voids: host.voids,
     clock: systemClock,
     log,
     onSettled: (t, d) => {

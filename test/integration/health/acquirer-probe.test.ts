@@ -201,7 +201,7 @@ describe('the daemon runs the probe', () => {
     });
     try {
       const health = async () => {
-        const res = await request(`${t.daemon.apiUrl}/v1/health`, { headers: { authorization: `Bearer ${t.token}` } });
+        const res = await request(`${t.apiUrl}/v1/health`, { headers: { authorization: `Bearer ${t.token}` } });
         return (await res.body.json()) as {
           status: string;
           problems: string[];
@@ -209,7 +209,7 @@ describe('the daemon runs the probe', () => {
         };
       };
       expect((await health()).acquirer.reachable).toBe(true);
-      const sandbox = t.daemon.sandbox!.url;
+      const sandbox = t.sandbox.url;
       const f = await request(`${sandbox}/sandbox/faults`, {
         method: 'POST',
         body: JSON.stringify({ route: 'omniToken', reset: 'before', times: 4 }),

@@ -34,7 +34,7 @@ function rasterize(svg: string, px = 4): { rgba: Uint8ClampedArray; size: number
 }
 
 async function get(p: string): Promise<{ status: number; type: string; form: string | undefined; body: string }> {
-  const res = await request(`${t.daemon.apiUrl}${p}`, { headers: { authorization: `Bearer ${t.token}` } });
+  const res = await request(`${t.apiUrl}${p}`, { headers: { authorization: `Bearer ${t.token}` } });
   return {
     status: res.statusCode,
     type: String(res.headers['content-type']),
@@ -46,19 +46,17 @@ async function get(p: string): Promise<{ status: number; type: string; form: str
 describe('the receipt as a QR code to its digital copy', () => {
   it('a "receipt": false chip sale: the SVG decodes to the 32-column customer copy — amount, card first 6 / last 4, authorization code, no PAN', async () => {
     const card = findCard({ lastDigit: 0 })!;
-    expect(
-      cardSim(t.daemon.virtualPinpad!.engine.state).deck.choose({ pan: card.pan, via: 'chip', pin: 'right' }).ok,
-    ).toBe(true);
-    const res = await request(`${t.daemon.apiUrl}/v1/payments`, {
+    expect(cardSim(t.pinpad.state).deck.choose({ pan: card.pan, via: 'chip', pin: 'right' }).ok).toBe(true);
+    const res = await request(`${t.apiUrl}/v1/payments`, {
       method: 'POST',
       headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ amount: 4321 * 10, method: 'credit', receipt: false }),
     });
     const { id } = (await res.body.json()) as { id: number };
     expect(res.statusCode).toBe(202);
-    for (let i = 0; i < 400 && t.daemon.journal.get(id)!.state !== 'confirmed'; i++)
+    for (let i = 0; i < 400 && t.journal.get(id)!.state !== 'confirmed'; i++)
       await new Promise((r) => setTimeout(r, 25));
-    const entry = t.daemon.journal.get(id)!;
+    const entry = t.journal.get(id)!;
     expect(entry.state).toBe('confirmed');
     const auth = (entry.data as { authorizationCode?: string }).authorizationCode!;
     expect(auth).toMatch(/\S/);

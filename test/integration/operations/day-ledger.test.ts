@@ -16,17 +16,14 @@ afterAll(async () => {
 });
 
 async function call(method: 'GET' | 'POST', p: string, body?: unknown) {
-  const res = await request(`${t.daemon.apiUrl}${p}`, {
+  const res = await request(`${t.apiUrl}${p}`, {
     method,
     headers: {
       authorization: `Bearer ${t.token}`,
       // Closing the day needs a supervisor (issue 12): the daemon's supervisor token.
       ...(p.startsWith('/v1/day/close')
         ? {
-            'x-supervisor-token': readFileSync(
-              path.join(t.daemon.config.values.stateDir, 'supervisor-token'),
-              'utf8',
-            ).trim(),
+            'x-supervisor-token': readFileSync(path.join(t.config.stateDir, 'supervisor-token'), 'utf8').trim(),
           }
         : {}),
       ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
@@ -86,12 +83,12 @@ describe("the day's report against the sandbox ledger, through a real daemon", (
       await idle();
     }
     // Two card-present voids authorized by the supervisor: a partial one and a whole one.
-    const supervisor = readFileSync(path.join(t.daemon.config.values.stateDir, 'supervisor-token'), 'utf8').trim();
+    const supervisor = readFileSync(path.join(t.config.stateDir, 'supervisor-token'), 'utf8').trim();
     for (const [saleId, amount] of [
       [confirmedIds[0]!, 500],
       [confirmedIds[1]!, undefined],
     ] as const) {
-      const v = await request(`${t.daemon.apiUrl}/v1/payments/${saleId}/void`, {
+      const v = await request(`${t.apiUrl}/v1/payments/${saleId}/void`, {
         method: 'POST',
         headers: {
           authorization: `Bearer ${t.token}`,
@@ -131,8 +128,8 @@ describe("the day's report against the sandbox ledger, through a real daemon", (
         out: () => undefined,
         err: (s) => console.log(s),
         env: {
-          OMNIPOS_STATE_DIR: t.daemon.config.values.stateDir,
-          OMNIPOS_ACQUIRER__WALLET_URL: t.daemon.sandbox!.urls.wallet,
+          OMNIPOS_STATE_DIR: t.config.stateDir,
+          OMNIPOS_ACQUIRER__WALLET_URL: t.sandbox.urls.wallet,
         },
       },
     );
@@ -146,9 +143,7 @@ describe("the day's report against the sandbox ledger, through a real daemon", (
       payer: { name: 'Maria da Silva', document: '529.982.247-25' },
     });
     expect(pix.status).toBe(202);
-    await (
-      await request(`${t.daemon.sandbox!.url}/sandbox/pix/${pix.body.paymentId}/pay`, { method: 'POST' })
-    ).body.text();
+    await (await request(`${t.sandbox.url}/sandbox/pix/${pix.body.paymentId}/pay`, { method: 'POST' })).body.text();
     expect((await until(pix.body.id, ['confirmed', 'failed', 'cancelled'])).status).toBe('confirmed');
     expected.confirmed++;
     // Every confirmation and undo delivered.
@@ -159,7 +154,7 @@ describe("the day's report against the sandbox ledger, through a real daemon", (
     );
 
     const report = (await call('GET', '/v1/day/report')).body;
-    const ledger = (await (await request(`${t.daemon.sandbox!.url}/sandbox/ledger`)).body.json()) as LedgerReport;
+    const ledger = (await (await request(`${t.sandbox.url}/sandbox/ledger`)).body.json()) as LedgerReport;
     // Line by line: what each payment still charges the customer, as the host's ledger says.
     const hostCharged = new Map<string, number>(
       [...ledger.sales, ...ledger.ecommerce].map((s) => [s.merchantOrderId, s.charged]),
@@ -222,13 +217,13 @@ describe("the day's report against the sandbox ledger, through a real daemon", (
       await runCli(['day', 'report', '--json'], {
         out: (s) => (out += s),
         err: () => undefined,
-        env: { OMNIPOS_STATE_DIR: t.daemon.config.values.stateDir },
+        env: { OMNIPOS_STATE_DIR: t.config.stateDir },
       }),
     ).toBe(0);
     expect(JSON.parse(out).totals).toEqual(report.totals);
 
     // The close prints the report and archives it; closing again answers the archived close.
-    const before = t.daemon.virtualPrinter!.receipts.length;
+    const before = t.printer.receipts.length;
     const closed = await call('POST', '/v1/day/close');
     expect(closed.status).toBe(201);
     expect(closed.body).toMatchObject({ date: report.date, alreadyClosed: false, printOutcome: 'printed' });
@@ -243,7 +238,7 @@ describe("the day's report against the sandbox ledger, through a real daemon", (
     const again = await call('POST', '/v1/day/close', { date: report.date });
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ alreadyClosed: true, closedAt: closed.body.closedAt });
-    expect(t.daemon.virtualPrinter!.receipts.length).toBe(before + 1);
+    expect(t.printer.receipts.length).toBe(before + 1);
     const archived = (await call('GET', `/v1/day/report?date=${report.date}`)).body;
     expect(archived.closedAt).toBe(closed.body.closedAt);
     // The archive is immutable in the database itself.

@@ -16,7 +16,7 @@ afterAll(async () => {
 });
 
 async function post(body: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await request(`${t.daemon.apiUrl}/v1/payments`, {
+  const res = await request(`${t.apiUrl}/v1/payments`, {
     method: 'POST',
     headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
     body: JSON.stringify(body),
@@ -26,22 +26,22 @@ async function post(body: Record<string, unknown>): Promise<{ status: number; bo
 
 async function until(id: number, states: string[]): Promise<{ state: string; data: Record<string, unknown> }> {
   for (let i = 0; i < 600; i++) {
-    const e = t.daemon.journal.get(id)!;
-    if (states.includes(e.state) && !t.daemon.engine.busy) return { state: e.state, data: e.data };
+    const e = t.journal.get(id)!;
+    if (states.includes(e.state) && !t.busy) return { state: e.state, data: e.data };
     await new Promise((r) => setTimeout(r, 25));
   }
-  throw new Error(`payment ${id} never reached ${states.join('|')}: ${JSON.stringify(t.daemon.journal.get(id))}`);
+  throw new Error(`payment ${id} never reached ${states.join('|')}: ${JSON.stringify(t.journal.get(id))}`);
 }
 
 describe('kiosk: the paper check before the card is read, and "receipt": false', () => {
   it.each([
-    ['paper out', () => t.daemon.virtualPrinter!.loadPaper(0), 'paper-out'],
-    ['cover open', () => t.daemon.virtualPrinter!.setFaults({ coverOpen: true }), 'cover-open'],
-    ['offline', () => t.daemon.virtualPrinter!.setFaults({ offline: true }), 'offline'],
+    ['paper out', () => t.printer.loadPaper(0), 'paper-out'],
+    ['cover open', () => t.printer.setFaults({ coverOpen: true }), 'cover-open'],
+    ['offline', () => t.printer.setFaults({ offline: true }), 'offline'],
   ] as const)(
     '%s: the sale is refused before any journal row or card read, with a clear error',
     async (_what, fault, reason) => {
-      const rows = t.daemon.journal.list().length;
+      const rows = t.journal.list().length;
       fault();
       try {
         for (const body of [
@@ -54,16 +54,16 @@ describe('kiosk: the paper check before the card is read, and "receipt": false',
           expect(String((r.body.error as { message: string }).message)).toContain(`(${reason})`);
           expect(String((r.body.error as { message: string }).message)).toContain('"receipt": false');
         }
-        expect(t.daemon.journal.list().length).toBe(rows);
+        expect(t.journal.list().length).toBe(rows);
       } finally {
-        t.daemon.virtualPrinter!.setFaults({ coverOpen: false, offline: false });
-        t.daemon.virtualPrinter!.loadPaper();
+        t.printer.setFaults({ coverOpen: false, offline: false });
+        t.printer.loadPaper();
       }
     },
   );
 
   it('paper out and "receipt": false: the sale proceeds, records skipped, prints nothing, and is confirmed', async () => {
-    const printer = t.daemon.virtualPrinter!;
+    const printer = t.printer;
     printer.loadPaper(0);
     try {
       const cut = printer.receipts.length;
@@ -71,7 +71,7 @@ describe('kiosk: the paper check before the card is read, and "receipt": false',
       expect(r.status, JSON.stringify(r.body)).toBe(202);
       const done = await until(r.body.id as number, ['confirmed', 'undone', 'failed', 'aborted', 'declined']);
       expect(done).toMatchObject({ state: 'confirmed', data: { receipt: 'skipped', request: { receipt: false } } });
-      expect(t.daemon.journal.transitions(r.body.id as number).map((x) => x.to)).not.toContain('printing');
+      expect(t.journal.transitions(r.body.id as number).map((x) => x.to)).not.toContain('printing');
       expect(printer.receipts.length).toBe(cut);
       expect(printer.pending).toBe(0);
     } finally {
@@ -80,9 +80,9 @@ describe('kiosk: the paper check before the card is read, and "receipt": false',
   });
 
   it('the paper runs out mid-receipt: printing, then undone (no cashier to ask), no question asked', async () => {
-    const printer = t.daemon.virtualPrinter!;
+    const printer = t.printer;
     printer.loadPaper(3);
-    const stream = await openEvents(t.daemon.apiUrl!, t.token);
+    const stream = await openEvents(t.apiUrl, t.token);
     await stream.next();
     try {
       const r = await post({ amount: 1010, method: 'credit' });
@@ -90,7 +90,7 @@ describe('kiosk: the paper check before the card is read, and "receipt": false',
       const done = await until(r.body.id as number, ['undone', 'undoing', 'confirmed', 'confirming']);
       expect(done.state).toMatch(/^undo/);
       expect(done.data.reason).toBe('nobody can tell whether the receipt came out');
-      const trail = t.daemon.journal.transitions(r.body.id as number).map((x) => x.to);
+      const trail = t.journal.transitions(r.body.id as number).map((x) => x.to);
       expect(trail.slice(trail.indexOf('approved'), trail.indexOf('approved') + 3)).toEqual([
         'approved',
         'printing',

@@ -25,7 +25,7 @@ async function api(
   path: string,
   body?: unknown,
 ): Promise<{ status: number; type: string; bytes: Buffer; json: () => Record<string, unknown> }> {
-  const res = await request(`${t.daemon.apiUrl}${path}`, {
+  const res = await request(`${t.apiUrl}${path}`, {
     method,
     headers: { ...auth(), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
@@ -45,20 +45,20 @@ async function sale(body: Record<string, unknown>, final: string[]): Promise<Rec
   const id = created.json().id as number;
   for (let i = 0; i < 600; i++) {
     const p = (await api('GET', `/v1/payments/${id}`)).json();
-    if (final.includes(p.status as string) && !t.daemon.engine.busy) return p;
+    if (final.includes(p.status as string) && !t.busy) return p;
     await new Promise((r) => setTimeout(r, 25));
   }
-  throw new Error(`payment ${id} never reached ${final.join('|')}: ${JSON.stringify(t.daemon.journal.get(id))}`);
+  throw new Error(`payment ${id} never reached ${final.join('|')}: ${JSON.stringify(t.journal.get(id))}`);
 }
 
 function cli(): { ctx: CliContext; out: () => string } {
   let out = '';
-  const port = new URL(t.daemon.apiUrl!).port;
+  const port = new URL(t.apiUrl).port;
   return {
     ctx: {
       out: (s) => void (out += s),
       err: (s) => void (out += s),
-      env: { OMNIPOS_STATE_DIR: t.daemon.config.values.stateDir, OMNIPOS_API__PORT: port },
+      env: { OMNIPOS_STATE_DIR: t.config.stateDir, OMNIPOS_API__PORT: port },
     },
     out: () => out,
   };
@@ -66,7 +66,7 @@ function cli(): { ctx: CliContext; out: () => string } {
 
 describe('reprint of a receipt of the day, rebuilt from the journal', () => {
   it('the paper of a reprint reads as the first receipt plus "SEGUNDA VIA", accents and all, on the virtual printer', async () => {
-    const printer = t.daemon.virtualPrinter!;
+    const printer = t.printer;
     const before = printer.receipts.length;
     const p = await sale({ amount: 2510, method: 'credit', installments: 3 }, ['confirmed']);
     expect(printer.receipts.length).toBe(before + 1);
@@ -103,7 +103,7 @@ describe('reprint of a receipt of the day, rebuilt from the journal', () => {
   });
 
   it('the text, HTML and PNG views say what the paper says, at 32, 42 and 48 columns', async () => {
-    const printer = t.daemon.virtualPrinter!;
+    const printer = t.printer;
     const p = await sale({ amount: 2510, method: 'credit' }, ['confirmed']);
     const paper = printer.lastReceipt!.lines;
     const text = await api('GET', `/v1/payments/${String(p.id)}/receipt`);
@@ -138,7 +138,7 @@ describe('reprint of a receipt of the day, rebuilt from the journal', () => {
   });
 
   it('a Pix payment: paid in the sandbox, its receipt printed, reprinted as PAGAMENTO PIX with SEGUNDA VIA', async () => {
-    const printer = t.daemon.virtualPrinter!;
+    const printer = t.printer;
     const created = await api('POST', '/v1/payments', {
       amount: 1234,
       method: 'pix',
@@ -148,15 +148,15 @@ describe('reprint of a receipt of the day, rebuilt from the journal', () => {
     const id = created.json().id as number;
     let paymentId: string | undefined;
     for (let i = 0; i < 200 && !paymentId; i++) {
-      paymentId = (t.daemon.journal.get(id)?.data as { paymentId?: string }).paymentId;
+      paymentId = (t.journal.get(id)?.data as { paymentId?: string }).paymentId;
       if (!paymentId) await new Promise((r) => setTimeout(r, 25));
     }
-    const paid = await request(`${t.daemon.sandbox!.url}/sandbox/pix/${paymentId!}/pay`, { method: 'POST' });
+    const paid = await request(`${t.sandbox.url}/sandbox/pix/${paymentId!}/pay`, { method: 'POST' });
     expect(paid.statusCode).toBe(200);
     await paid.body.text();
-    for (let i = 0; i < 400 && t.daemon.journal.get(id)?.state !== 'confirmed'; i++)
+    for (let i = 0; i < 400 && t.journal.get(id)?.state !== 'confirmed'; i++)
       await new Promise((r) => setTimeout(r, 25));
-    expect(t.daemon.journal.transitions(id).map((x) => x.to)).toEqual([
+    expect(t.journal.transitions(id).map((x) => x.to)).toEqual([
       'creating',
       'showing',
       'approved',
@@ -173,7 +173,7 @@ describe('reprint of a receipt of the day, rebuilt from the journal', () => {
   });
 
   it('a declined sale has no receipt: 409 RECEIPT_NOT_AVAILABLE, nothing printed', async () => {
-    const printer = t.daemon.virtualPrinter!;
+    const printer = t.printer;
     const p = await sale({ amount: 2511, method: 'credit' }, ['declined']);
     const count = printer.receipts.length;
     const r = await api('POST', `/v1/payments/${String(p.id)}/receipt/print`);
@@ -183,19 +183,15 @@ describe('reprint of a receipt of the day, rebuilt from the journal', () => {
   });
 
   it('paper out mid-receipt at a counter: printing, the question, the cashier says no → undone, and no receipt to reprint', async () => {
-    const printer = t.daemon.virtualPrinter!;
+    const printer = t.printer;
     printer.loadPaper(3);
     const created = await api('POST', '/v1/payments', { amount: 2510, method: 'credit' });
     const id = created.json().id as number;
     try {
-      for (
-        let i = 0;
-        i < 600 && !(t.daemon.journal.get(id)?.state === 'printing' && t.daemon.journal.get(id)?.data.deadline);
-        i++
-      )
+      for (let i = 0; i < 600 && !(t.journal.get(id)?.state === 'printing' && t.journal.get(id)?.data.deadline); i++)
         await new Promise((r) => setTimeout(r, 25));
-      expect(t.daemon.journal.get(id)).toMatchObject({ state: 'printing' });
-      const trail = t.daemon.journal.transitions(id).map((x) => `${x.to}:${x.input}`);
+      expect(t.journal.get(id)).toMatchObject({ state: 'printing' });
+      const trail = t.journal.transitions(id).map((x) => `${x.to}:${x.input}`);
       expect(trail.slice(-3)).toEqual(['approved:card approved', 'printing:print', 'printing:receipt unsure']);
     } finally {
       printer.loadPaper();
@@ -205,11 +201,11 @@ describe('reprint of a receipt of the day, rebuilt from the journal', () => {
     expect((await api('POST', `/v1/payments/${id}/receipt/print`)).json()).toMatchObject({
       error: { code: 'RECEIPT_NOT_AVAILABLE' },
     });
-    for (let i = 0; i < 200 && t.daemon.engine.busy; i++) await new Promise((r) => setTimeout(r, 25));
+    for (let i = 0; i < 200 && t.busy; i++) await new Promise((r) => setTimeout(r, 25));
   });
 
   it('omnipos receipt reprint (no ID: the last sale with a receipt) and omnipos receipt show, against the running daemon', async () => {
-    const printer = t.daemon.virtualPrinter!;
+    const printer = t.printer;
     // The newest sale with a receipt awaits the cash register's decision: it has its receipt already.
     const last = await sale({ amount: 2510, method: 'credit', confirmation: 'ecr' }, ['approved']);
     expect(last.state).toBe('awaiting-decision');
@@ -230,7 +226,7 @@ describe('reprint of a receipt of the day, rebuilt from the journal', () => {
     await expect(
       receiptReprint.run([], {
         ...cli().ctx,
-        env: { OMNIPOS_STATE_DIR: t.daemon.config.values.stateDir, OMNIPOS_API__PORT: '1' },
+        env: { OMNIPOS_STATE_DIR: t.config.stateDir, OMNIPOS_API__PORT: '1' },
       }),
     ).rejects.toMatchObject({ code: 'OPERATIONS_DAEMON_UNREACHABLE' });
   });

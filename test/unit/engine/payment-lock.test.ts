@@ -4,10 +4,10 @@ import { TextReceiptPrinter } from '../../../src/adapters/text-receipt.js';
 import { systemClock } from '../../../src/core/clock.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import { PaymentLock } from '../../../src/engine/payment-lock.js';
-import type { AcquirerDeliveryPort, SaleAuthorizationPort } from '../../../src/engine/ports.js';
 import { QrEngine } from '../../../src/engine/qr/engine.js';
 import { SaleEngine } from '../../../src/engine/sale/engine.js';
 import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
+import { FakeAcquirer } from '../../helpers/fake-acquirer.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { TEST_EXPIRY_KEY } from '../../helpers/store.js';
 
@@ -33,26 +33,26 @@ function terminal(lock?: PaymentLock) {
     closeMarginMs: 60_000,
     ...(lock ? { lock } : {}),
   };
-  const approve: SaleAuthorizationPort = {
-    authorize: () =>
-      Promise.resolve({ kind: 'approved', paymentId: 'p-1', authorizationCode: '123456', nsu: '000001' }),
-  };
+  // The host approves every card sale, shows no wallet payment, and the terminal makes its own codes.
+  const host = new FakeAcquirer({ qrProvider: 'terminal' });
+  host
+    .on('sales.authorize')
+    .persist()
+    .reply({ kind: 'approved', paymentId: 'p-1', authorizationCode: '123456', nsu: '000001' });
+  for (const undo of ['delivery.confirm', 'delivery.undo', 'delivery.undoByOrderId'] as const)
+    host.on(undo).persist().reply({ action: 'done', reason: 'x' });
+  host.on('delivery.queryByOrderId').persist().reply({ kind: 'not-found' });
+  host.on('qrCodes.issue').persist().reply({ qrCode: 'CODE' });
   const sales = new SaleEngine({
     expiryKey: TEST_EXPIRY_KEY,
     ...common,
     card: new SimulatedCardPort({ delayMs: 300 }),
-    host: approve,
+    host: host.sales,
   });
-  const nothingPaid: AcquirerDeliveryPort = {
-    confirm: () => Promise.resolve({ action: 'done', reason: 'x' }),
-    undo: () => Promise.resolve({ action: 'done', reason: 'x' }),
-    undoByOrderId: () => Promise.resolve({ action: 'done', reason: 'x' }),
-    queryByOrderId: () => Promise.resolve({ kind: 'not-found' }),
-  };
   const qr = new QrEngine({
     ...common,
-    host: nothingPaid,
-    codes: { provider: 'terminal', issue: () => Promise.resolve({ qrCode: 'CODE' }) },
+    host: host.delivery,
+    codes: host.qrCodes,
     validityMs: 60_000,
     watchMarginMs: 500,
     pollMs: 20,

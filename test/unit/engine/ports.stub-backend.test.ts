@@ -265,7 +265,7 @@ describe('the daemon with a stub kind (DaemonDeps.acquirerKind: the factory entr
         if (status !== 'confirmed') await new Promise((res) => setTimeout(res, 25));
       }
       expect(status).toBe('confirmed');
-      const orderId = t.daemon.journal.get(id)!.merchantOrderId;
+      const orderId = t.journal.get(id)!.merchantOrderId;
       expect(host.calls).toEqual([`authorize ${orderId} 1010`, 'settled stub-1']);
     } finally {
       await t.stop();

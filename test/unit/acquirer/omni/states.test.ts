@@ -12,6 +12,7 @@ import { attemptUndo } from '../../../../src/engine/outbox/undo-race.js';
 import { attemptVoidUndo } from '../../../../src/engine/outbox/void.js';
 import { attemptWatch } from '../../../../src/engine/outbox/watch.js';
 import type { AcquirerDeliveryPort, Delivery, HostSaleState, SaleQuery } from '../../../../src/engine/ports.js';
+import { FakeAcquirer } from '../../../helpers/fake-acquirer.js';
 
 /**
  * The host's numbers → the engine's words (src/acquirer/omni/states.ts), row by row from the
@@ -119,13 +120,21 @@ function oldVoidStood(status: number | undefined): Delivery['action'] {
   return 'retry';
 }
 
+/** A host whose query shows `q`; an undo by PaymentId answers `undo`, one by order id decides nothing. */
 function port(q: SaleQuery, undo: Delivery = { action: 'done', reason: 'undone' }): AcquirerDeliveryPort {
-  return {
-    confirm: () => Promise.reject(new Error('no confirm')),
-    undo: () => Promise.resolve(undo),
-    undoByOrderId: () => Promise.resolve({ action: 'retry', reason: 'HTTP 500' }),
-    queryByOrderId: () => Promise.resolve(q),
-  };
+  const host = new FakeAcquirer();
+  host.on('delivery.queryByOrderId').persist().reply(q);
+  host.on('delivery.undo').persist().reply(undo);
+  host.on('delivery.undoByOrderId').persist().reply({ action: 'retry', reason: 'HTTP 500' });
+  return host.delivery;
+}
+
+/** A void host past the close whose query reads the sale as `state`; an undo by MerchantVoidId decides nothing. */
+function voidPort(state: HostSaleState | undefined): FakeAcquirer['voids'] {
+  const host = new FakeAcquirer({ saleState: true });
+  host.on('voids.undoVoidByMerchantVoidId').persist().reply({ action: 'retry', reason: 'HTTP 400' });
+  host.on('voids.saleState').persist().reply(state);
+  return host.voids;
 }
 
 const found = (n: Nums): SaleQuery => ({ kind: 'found', paymentId: 'p-1', state: omniSaleState(n) });
@@ -167,12 +176,7 @@ describe('the engine decides on the words exactly as it did on the numbers', () 
       // OmniVoidAdapter.saleState: undefined when the query shows no Status, else the table's word.
       const state = n.status === undefined ? undefined : omniSaleState(n);
       const r = await attemptVoidUndo(
-        {
-          confirmVoid: () => Promise.reject(new Error('no')),
-          undoVoid: () => Promise.reject(new Error('no')),
-          undoVoidByMerchantVoidId: () => Promise.resolve({ action: 'retry', reason: 'HTTP 400' }),
-          saleState: () => Promise.resolve(state),
-        },
+        voidPort(state),
         { merchantVoidId: 'v-1', paymentId: 'p-1', sentAt: '2026-11-22T13:00:00.000Z' },
         new Date('2026-11-23T03:30:00Z'),
         { processingWindowMs: 60_000 },
@@ -242,19 +246,13 @@ describe('attemptPix decides on the words exactly as it did on the numbers', () 
       until: '2026-11-25T12:00:00.000Z',
       ...(refundAsked ? { refundAsked } : {}),
     };
-    const voids: string[] = [];
-    const r = await attemptPix(
-      {
-        status: () => Promise.resolve({ kind: 'found', status: pixChargeStatus(status), detail: String(status) }),
-        void: (id) => {
-          voids.push(id);
-          return Promise.resolve({ kind: 'accepted' });
-        },
-      },
-      task,
-      op,
-      new Date(past ? '2026-11-25T12:00:01Z' : '2026-11-25T11:59:00Z'),
-    );
-    expect([r.delivery.action, voids.length > 0]).toEqual(oldPix(status, task, op, past));
+    const host = new FakeAcquirer();
+    host
+      .on('pix.status')
+      .persist()
+      .reply({ kind: 'found', status: pixChargeStatus(status), detail: String(status) });
+    host.on('pix.void').persist().reply({ kind: 'accepted' });
+    const r = await attemptPix(host.pix!, task, op, new Date(past ? '2026-11-25T12:00:01Z' : '2026-11-25T11:59:00Z'));
+    expect([r.delivery.action, host.calledWith('pix.void').length > 0]).toEqual(oldPix(status, task, op, past));
   });
 });

@@ -7,6 +7,7 @@ import {
 } from '../../../../src/engine/outbox/attempts.js';
 import { OUTBOX_OPERATIONS } from '../../../../src/engine/outbox/tasks.js';
 import type { Delivery } from '../../../../src/engine/ports.js';
+import { FakeAcquirer } from '../../../helpers/fake-acquirer.js';
 
 /**
  * The outbox's registry of attempts (src/engine/outbox/attempts.ts): one attempt per operation
@@ -15,33 +16,32 @@ import type { Delivery } from '../../../../src/engine/ports.js';
  */
 const done: Delivery = { action: 'done', reason: 'ok' };
 
-function context(calls: string[], withOptional = true): AttemptContext {
-  const record =
-    (name: string) =>
-    (...args: unknown[]) => {
-      calls.push(`${name} ${args.filter((a) => typeof a === 'string').join(' ')}`);
-      return Promise.resolve(done);
-    };
+/** A host that delivers everything asked and shows no sale; its Pix shows every charge refunded. */
+function acceptingHost(): FakeAcquirer {
+  const host = new FakeAcquirer();
+  for (const name of [
+    'delivery.confirm',
+    'delivery.undo',
+    'delivery.undoByOrderId',
+    'voids.confirmVoid',
+    'voids.undoVoid',
+    'voids.undoVoidByMerchantVoidId',
+  ] as const)
+    host.on(name).persist().reply(done);
+  host.on('delivery.queryByOrderId').persist().reply({ kind: 'not-found' });
+  host.on('pix.status').persist().reply({ kind: 'found', status: 'refunded' });
+  host.on('pix.void').persist().reply({ kind: 'accepted' });
+  return host;
+}
+
+/** What was sent, with its ids (`delivery.confirm p-1`); queries included. */
+const sent = (host: FakeAcquirer): string[] =>
+  host.history.map((c) => `${c.name} ${c.args.filter((a) => typeof a === 'string').join(' ')}`);
+
+function context(host: FakeAcquirer, withOptional = true): AttemptContext {
   return {
-    port: {
-      confirm: record('confirm'),
-      undo: record('undo'),
-      undoByOrderId: record('undoByOrderId'),
-      queryByOrderId: () => Promise.resolve({ kind: 'not-found' }),
-    },
-    ...(withOptional
-      ? {
-          pix: {
-            status: () => Promise.resolve({ kind: 'found', status: 'refunded' }),
-            void: () => Promise.resolve({ kind: 'accepted' }),
-          },
-          voids: {
-            confirmVoid: record('confirmVoid'),
-            undoVoid: record('undoVoid'),
-            undoVoidByMerchantVoidId: record('undoVoidByMerchantVoidId'),
-          },
-        }
-      : {}),
+    port: host.delivery,
+    ...(withOptional ? { pix: host.pix, voids: host.voids } : {}),
     undoRace: { processingWindowMs: 60_000 },
     now: new Date('2026-11-25T12:00:00Z'),
   };
@@ -55,20 +55,20 @@ describe('the outbox registry of attempts', () => {
   });
 
   it('sends a confirm and a void confirm with the stored ids', async () => {
-    const calls: string[] = [];
-    const ctx = context(calls);
+    const host = acceptingHost();
+    const ctx = context(host);
     expect((await attemptTask('sale.confirm', { merchantOrderId: 'o-1', paymentId: 'p-1' }, ctx)).delivery).toEqual(
       done,
     );
     expect(
       (await attemptTask('void.confirm', { merchantVoidId: 'v-1', paymentId: 'p-1', voidId: 'vid-1' }, ctx)).delivery,
     ).toEqual(done);
-    expect(calls).toEqual(['confirm p-1', 'confirmVoid p-1 vid-1']);
+    expect(sent(host)).toEqual(['delivery.confirm p-1', 'voids.confirmVoid p-1 vid-1']);
   });
 
   it('a stored payload without what its attempt needs is dead-lettered, nothing sent', async () => {
-    const calls: string[] = [];
-    const ctx = context(calls);
+    const host = acceptingHost();
+    const ctx = context(host);
     expect((await attemptTask('sale.confirm', { merchantOrderId: 'o-1' }, ctx)).delivery.action).toBe('dead-letter');
     expect((await attemptTask('void.confirm', { merchantVoidId: 'v-1', paymentId: 'p-1' }, ctx)).delivery.action).toBe(
       'dead-letter',
@@ -76,11 +76,11 @@ describe('the outbox registry of attempts', () => {
     expect((await attemptTask('qr.watch', { merchantOrderId: 'o-2', until: 42 }, ctx)).delivery.action).toBe(
       'dead-letter',
     );
-    expect(calls).toEqual([]);
+    expect(sent(host)).toEqual([]);
   });
 
   it('a Pix or void task without its port configured is dead-lettered as before (unknown operation)', async () => {
-    const ctx = context([], false);
+    const ctx = context(acceptingHost(), false);
     expect((await attemptTask('pix.refund', { merchantOrderId: 'o-3', paymentId: 'p-3' }, ctx)).delivery).toEqual({
       action: 'dead-letter',
       reason: 'unknown operation pix.refund',

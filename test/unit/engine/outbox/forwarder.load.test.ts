@@ -4,29 +4,45 @@ import { OutboxForwarder, type ForwarderDeps } from '../../../../src/engine/outb
 import { OUTBOX_OPERATIONS, idempotencyKey, type UndoTask } from '../../../../src/engine/outbox/tasks.js';
 import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../../../../src/engine/ports.js';
 import { Outbox, openTerminalDatabase } from '../../../../src/store/index.js';
+import { FakeAcquirer } from '../../../helpers/fake-acquirer.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { useTempDirs } from '../../../helpers/temp-dir.js';
 
 const tempDir = useTempDirs();
 
 /**
- * A host in a brown-out: every call waits until the test lets it go, and the host counts how
- * many calls are in flight at once. Queries answer what `query` says (pending by default).
+ * A host in a brown-out: the fake acquirer whose every answer waits until the test lets it go,
+ * counting how many calls are in flight at once. Queries answer what `query` says (the sale shown,
+ * approved, by default); confirmations and undoes time out.
  */
-class BrownOutHost implements AcquirerDeliveryPort {
+class BrownOutHost {
+  readonly fake = new FakeAcquirer();
   inFlight = 0;
   maxInFlight = 0;
-  readonly order: string[] = [];
   readonly #waiting: (() => void)[] = [];
   constructor(
-    private readonly query: (id: string) => SaleQuery = (id) => ({
+    query: (id: string) => SaleQuery = (id) => ({
       kind: 'found',
       paymentId: `p-${id}`,
       state: 'approved',
     }),
-  ) {}
-  async #call<T>(what: string, answer: T): Promise<T> {
-    this.order.push(what);
+  ) {
+    const timeout: Delivery = { action: 'retry', reason: 'timeout' };
+    for (const name of ['delivery.confirm', 'delivery.undo', 'delivery.undoByOrderId'] as const)
+      this.fake
+        .on(name)
+        .persist()
+        .reply(() => this.#held(timeout));
+    this.fake
+      .on('delivery.queryByOrderId')
+      .persist()
+      .reply((id) => this.#held(query(id)));
+  }
+  /** The calls in order, in short (`query 2632…`). */
+  get order(): string[] {
+    return this.fake.history.map((c) => `${c.name.replace('delivery.', '')} ${String(c.args[0])}`);
+  }
+  async #held<T>(answer: T): Promise<T> {
     this.inFlight++;
     this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
     await new Promise<void>((resolve) => this.#waiting.push(resolve));
@@ -42,18 +58,6 @@ class BrownOutHost implements AcquirerDeliveryPort {
       for (const go of w) go();
       await new Promise((r) => setImmediate(r));
     }
-  }
-  confirm(): Promise<Delivery> {
-    return this.#call('confirm', { action: 'retry', reason: 'timeout' });
-  }
-  undo(paymentId: string): Promise<Delivery> {
-    return this.#call(`undo ${paymentId}`, { action: 'retry', reason: 'timeout' });
-  }
-  undoByOrderId(id: string): Promise<Delivery> {
-    return this.#call(`undo-order ${id}`, { action: 'retry', reason: 'timeout' });
-  }
-  queryByOrderId(id: string): Promise<SaleQuery> {
-    return this.#call(`query ${id}`, this.query(id));
   }
 }
 
@@ -90,7 +94,7 @@ describe('the outbox under load (issue 17)', () => {
   it('a pass runs its attempts concurrently, never more than the bound at once', async () => {
     const clock = new FakeClock('2026-11-22T13:05:00Z');
     const host = new BrownOutHost();
-    const { db, forwarder, undo } = setup(host, clock, { concurrency: 8 });
+    const { db, forwarder, undo } = setup(host.fake.delivery, clock, { concurrency: 8 });
     for (let i = 0; i < 50; i++) undo(String(263260010000000 + i), '2026-11-22T13:00:00Z', clock.now());
     const pass = forwarder.runOnce();
     await host.drain(pass);
@@ -104,7 +108,7 @@ describe('the outbox under load (issue 17)', () => {
   it("the tasks whose sale closes first are attempted first (the close of the sale's day, not the task's)", async () => {
     const clock = new FakeClock('2026-11-23T03:30:00Z');
     const host = new BrownOutHost();
-    const { db, forwarder, undo } = setup(host, clock, { concurrency: 1 });
+    const { db, forwarder, undo } = setup(host.fake.delivery, clock, { concurrency: 1 });
     // Created first, but its sale was sent today: its close is tomorrow.
     undo('263270010000001', '2026-11-23T03:20:00Z', clock.now());
     // Created later (recovery after a restart past midnight) for a sale sent yesterday: its close has passed.
@@ -112,18 +116,18 @@ describe('the outbox under load (issue 17)', () => {
     undo('263260010000002', '2026-11-23T02:50:00Z', clock.now());
     const pass = forwarder.runOnce();
     await host.drain(pass);
-    expect(host.order[0]).toBe('query 263260010000002');
+    expect(host.order[0]).toBe('queryByOrderId 263260010000002');
     db.close();
   });
 
   it('a sale sent before midnight and recovered after it is past its close: no undo by order id, the query decides', async () => {
     const clock = new FakeClock('2026-11-23T03:30:00Z');
     const host = new BrownOutHost(() => ({ kind: 'found', paymentId: 'p-x', state: 'confirmed' }));
-    const { db, forwarder, undo, settled } = setup(host, clock);
+    const { db, forwarder, undo, settled } = setup(host.fake.delivery, clock);
     undo('263260010000003', '2026-11-23T02:59:00Z', clock.now());
     const pass = forwarder.runOnce();
     await host.drain(pass);
-    expect(host.order).toEqual(['query 263260010000003']);
+    expect(host.order).toEqual(['queryByOrderId 263260010000003']);
     expect(settled).toEqual([{ action: 'needs-refund', reason: 'the host confirmed it at the daily close' }]);
     db.close();
   });
@@ -131,7 +135,7 @@ describe('the outbox under load (issue 17)', () => {
   it('a task past its attempt ceiling raises OUTBOX_STUCK once', async () => {
     const clock = new FakeClock('2026-11-22T13:05:00Z');
     const host = new BrownOutHost();
-    const { db, forwarder, undo, alarms } = setup(host, clock, { attemptCeiling: 3 });
+    const { db, forwarder, undo, alarms } = setup(host.fake.delivery, clock, { attemptCeiling: 3 });
     const t = undo('263260010000004', '2026-11-22T13:00:00Z', clock.now());
     for (let i = 0; i < 5; i++) {
       const pass = forwarder.runOnce();
@@ -147,7 +151,7 @@ describe('the outbox under load (issue 17)', () => {
   it("a task still open near the close of its sale's day raises OUTBOX_STUCK at its first failed attempt", async () => {
     const clock = new FakeClock('2026-11-23T01:30:00Z');
     const host = new BrownOutHost();
-    const { db, forwarder, undo, alarms } = setup(host, clock, { alarmBeforeCloseMs: 2 * 3_600_000 });
+    const { db, forwarder, undo, alarms } = setup(host.fake.delivery, clock, { alarmBeforeCloseMs: 2 * 3_600_000 });
     undo('263260010000005', '2026-11-22T13:00:00Z', clock.now());
     const pass = forwarder.runOnce();
     await host.drain(pass);
@@ -161,7 +165,7 @@ describe('the outbox under load (issue 17)', () => {
     // still looking raised an error alarm and turned health degraded, nightly, with nothing wrong.
     const clock = new FakeClock('2026-11-23T01:30:00Z');
     const host = new BrownOutHost(() => ({ kind: 'not-found' }));
-    const { db, outbox, forwarder, alarms, undo } = setup(host, clock, { attemptCeiling: 3 });
+    const { db, outbox, forwarder, alarms, undo } = setup(host.fake.delivery, clock, { attemptCeiling: 3 });
     outbox.enqueue({
       operation: OUTBOX_OPERATIONS.watch,
       idempotencyKey: idempotencyKey('watch', '263260010000006'),

@@ -4,8 +4,9 @@ import { createLogger } from '../../../../src/core/log/index.js';
 import { OutboxForwarder } from '../../../../src/engine/outbox/forwarder.js';
 import { attemptPix, type PixTask } from '../../../../src/engine/outbox/pix.js';
 import { OUTBOX_OPERATIONS, idempotencyKey } from '../../../../src/engine/outbox/tasks.js';
-import type { Delivery, PixHostPort, PixStatusQuery } from '../../../../src/engine/ports.js';
+import type { Delivery, PixStatusQuery } from '../../../../src/engine/ports.js';
 import { Outbox, openTerminalDatabase, type OutboxTask } from '../../../../src/store/index.js';
+import { FakeAcquirer } from '../../../helpers/fake-acquirer.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { loopbackAcquirer, json, loopback, type Recorded } from '../../../helpers/loopback.js';
 import { useTempDirs } from '../../../helpers/temp-dir.js';
@@ -29,19 +30,17 @@ const paid: PixStatusQuery = { kind: 'found', status: 'paid', detail: '2' };
 
 describe('a Pix refund is asked once', () => {
   it('while the charge still shows 2 after the refund was asked, no second refund is sent', async () => {
-    const voids: string[] = [];
-    const port: PixHostPort = {
-      status: () => Promise.resolve(paid),
-      void: (id) => (voids.push(id), Promise.resolve({ kind: 'accepted' })),
-    };
+    const host = new FakeAcquirer();
+    host.on('pix.status').persist().reply(paid);
+    host.on('pix.void').persist().reply({ kind: 'accepted' });
     let task: PixTask = { merchantOrderId: '263320001000001', paymentId: PID };
     for (let i = 0; i < 5; i++) {
-      const r = await attemptPix(port, task, 'refund', new Date('2026-11-28T15:00:00Z'));
+      const r = await attemptPix(host.pix!, task, 'refund', new Date('2026-11-28T15:00:00Z'));
       expect(r.delivery.action).toBe('retry');
       task = r.payload ?? task;
     }
     // 285360d: five refunds, one per attempt.
-    expect(voids).toEqual([PID]);
+    expect(host.calledWith('pix.void')).toEqual([[PID]]);
   });
 
   it('the intent is saved before the refund leaves: a crash after it sends no second refund', async () => {
@@ -56,23 +55,25 @@ describe('a Pix refund is asked once', () => {
       at: clock.now(),
     });
     const stored: Record<string, unknown>[] = [];
-    const voids: string[] = [];
-    const crashing: PixHostPort = {
-      status: () => Promise.resolve(paid),
-      void: (id) => {
-        voids.push(id);
+    const crashing = new FakeAcquirer();
+    crashing.on('pix.status').persist().reply(paid);
+    crashing
+      .on('pix.void')
+      .persist()
+      .reply(() => {
         // What the database holds as the request leaves; then the terminal dies before the answer is recorded.
         stored.push({ ...(outbox.byKey(key)?.payload ?? {}) });
-        return Promise.reject(new Error('SIGKILL'));
-      },
-    };
+        throw new Error('SIGKILL');
+      });
+    const voids = (): string[] => crashing.calledWith('pix.void').map(([id]) => id);
     const settled: Delivery[] = [];
-    const forwarder = (pix: PixHostPort): OutboxForwarder =>
+    // Only the Pix provider answers: any other call rejects (nothing scripted for it).
+    const forwarder = (host: FakeAcquirer): OutboxForwarder =>
       new OutboxForwarder({
         db,
         outbox,
-        port: { confirm: reject, undo: reject, undoByOrderId: reject, queryByOrderId: reject },
-        pix,
+        port: host.delivery,
+        pix: host.pix!,
         clock,
         log: createLogger({ level: 'silent' }),
         onSettled: (_t: OutboxTask, d: Delivery) => settled.push(d),
@@ -80,13 +81,13 @@ describe('a Pix refund is asked once', () => {
         random: () => 0,
       });
     await forwarder(crashing).runOnce();
-    expect(voids).toEqual([PID]);
+    expect(voids()).toEqual([PID]);
     // 285360d: the payload as enqueued, nothing saying a refund may have left.
     expect(stored[0]?.refundAsking).toBe('2026-11-28T15:00:00.000Z');
     // After the restart, the charge still shows 2 (a refund in progress, or one that never left): never asked again.
     clock.advance(600_000);
     await forwarder(crashing).runOnce();
-    expect(voids).toEqual([PID]);
+    expect(voids()).toEqual([PID]);
     expect(settled).toEqual([]);
     db.close();
   });
@@ -113,7 +114,3 @@ describe('a Pix refund is asked once', () => {
     expect(seen.filter((s) => s.startsWith('PUT'))).toHaveLength(1);
   });
 });
-
-function reject(): Promise<never> {
-  return Promise.reject(new Error('not this port'));
-}

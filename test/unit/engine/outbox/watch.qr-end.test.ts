@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EcommerceQrAdapter, routeQrDelivery } from '../../../../src/acquirer/omni/ecommerce-qr.js';
 import { attemptUndo } from '../../../../src/engine/outbox/undo-race.js';
 import { attemptWatch } from '../../../../src/engine/outbox/watch.js';
-import type { AcquirerDeliveryPort, SaleQuery } from '../../../../src/engine/ports.js';
+import { FakeAcquirer } from '../../../helpers/fake-acquirer.js';
 import { loopbackAcquirer, json, loopback, type Recorded } from '../../../helpers/loopback.js';
 
 /**
@@ -77,43 +77,31 @@ describe('issue 29 defect 2: an e-commerce QR code the terminal stopped showing'
 
 describe('issue 29 defect 9: the undo race checks ownership before any undo by order id', () => {
   it('a sale under our order id that is not ours (the query cannot say it is ours) gets no undo by order id', async () => {
-    const calls: string[] = [];
-    const port: AcquirerDeliveryPort = {
-      confirm: () => Promise.reject(new Error('no')),
-      undo: (id) => (calls.push(`undo ${id}`), Promise.resolve({ action: 'retry', reason: 'x' })),
-      undoByOrderId: (id) => (calls.push(`undo-order ${id}`), Promise.resolve({ action: 'retry', reason: 'x' })),
-      queryByOrderId: (id) => {
-        calls.push(`query ${id}`);
-        return Promise.resolve<SaleQuery>({
-          kind: 'unknown',
-          reason: 'a sale under order id that is not ours: TerminalId',
-        });
-      },
-    };
+    const host = new FakeAcquirer();
+    host
+      .on('delivery.queryByOrderId')
+      .persist()
+      .reply({ kind: 'unknown', reason: 'a sale under order id that is not ours: TerminalId' });
+    for (const undo of ['delivery.undo', 'delivery.undoByOrderId'] as const)
+      host.on(undo).persist().reply({ action: 'retry', reason: 'x' });
     const task = { merchantOrderId: ORDER, sentAt: '2026-11-28T15:00:00.000Z', amount: 2500 };
-    const r = await attemptUndo(port, task, new Date('2026-11-28T15:00:30Z'), { processingWindowMs: 60_000 });
+    const r = await attemptUndo(host.delivery, task, new Date('2026-11-28T15:00:30Z'), { processingWindowMs: 60_000 });
     expect(r.delivery.action).toBe('retry');
     // 285360d: ['undo-order …', 'query …']: the other terminal's sale undone by order id before any check.
-    expect(calls).toEqual([`query ${ORDER}`]);
+    expect(host.calls()).toEqual(['delivery.queryByOrderId']);
+    expect(host.calledWith('delivery.queryByOrderId').map(([id]) => id)).toEqual([ORDER]);
   });
 });
 
 describe('issue 29 defect 9: the QR watch checks ownership before it undoes', () => {
   it('asks the query with the sale amount, through the QR router too', async () => {
-    const expected: unknown[] = [];
-    const card: AcquirerDeliveryPort = {
-      confirm: () => Promise.reject(new Error('no')),
-      undo: () => Promise.reject(new Error('no undo without ownership')),
-      undoByOrderId: () => Promise.reject(new Error('no undo by order id')),
-      queryByOrderId: (_id, e) => {
-        expected.push(e);
-        return Promise.resolve<SaleQuery>({ kind: 'not-found' });
-      },
-    };
+    const host = new FakeAcquirer();
+    host.on('delivery.queryByOrderId').persist().reply({ kind: 'not-found' });
+    const card = host.delivery;
     const routed = routeQrDelivery(card, card, { order: () => false, payment: () => false });
     const task = { merchantOrderId: ORDER, until: '2026-11-28T12:00:00Z', amount: 2500 };
     await attemptWatch(routed, task, new Date('2026-11-28T11:00:00Z'), VISIBILITY);
     // 285360d: the watch asked without the amount, and the router dropped it: any sale under the order id was undone.
-    expect(expected).toEqual([{ amount: 2500 }]);
+    expect(host.calledWith('delivery.queryByOrderId').map(([, e]) => e)).toEqual([{ amount: 2500 }]);
   });
 });

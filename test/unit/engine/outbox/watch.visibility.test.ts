@@ -3,8 +3,9 @@ import { createLogger } from '../../../../src/core/log/index.js';
 import { OutboxForwarder } from '../../../../src/engine/outbox/forwarder.js';
 import { OUTBOX_OPERATIONS, idempotencyKey } from '../../../../src/engine/outbox/tasks.js';
 import { AWAITING_HOST_CLOSE, attemptWatch, type WatchTask } from '../../../../src/engine/outbox/watch.js';
-import type { AcquirerDeliveryPort, Delivery, SaleQuery } from '../../../../src/engine/ports.js';
+import type { Delivery, SaleQuery } from '../../../../src/engine/ports.js';
 import { Outbox, openTerminalDatabase } from '../../../../src/store/index.js';
+import { FakeAcquirer } from '../../../helpers/fake-acquirer.js';
 import { FakeClock } from '../../../helpers/fake-clock.js';
 import { useTempDirs } from '../../../helpers/temp-dir.js';
 
@@ -26,24 +27,28 @@ const CLOSE = Date.parse('2026-11-29T03:00:00.000Z');
 const WINDOW = 15 * 60_000;
 const VISIBILITY = { processingWindowMs: 60_000 };
 
-/** The query host: shows the wallet's payment (a terminal sale, Status 2, unconfirmed) from `visibleAt` on. */
-function host(visibleAt: number, clock: FakeClock): AcquirerDeliveryPort & { undone: string[] } {
-  const undone: string[] = [];
-  return {
-    undone,
-    confirm: () => Promise.reject(new Error('a watch never confirms')),
-    undoByOrderId: () => Promise.reject(new Error('a watch never undoes by order id')),
-    undo: (id) => (undone.push(id), Promise.resolve<Delivery>({ action: 'done', reason: 'undone' })),
-    queryByOrderId: () =>
-      Promise.resolve<SaleQuery>(
-        clock.now().getTime() >= visibleAt && undone.length === 0
+/**
+ * The query host: shows the wallet's payment (a terminal sale, Status 2, unconfirmed) from `visibleAt`
+ * on, undone once undone; a watch never confirms nor undoes by order id (the fake rejects what is not scripted).
+ */
+function host(visibleAt: number, clock: FakeClock): FakeAcquirer {
+  const h = new FakeAcquirer();
+  const undone = (): boolean => h.calledWith('delivery.undo').length > 0;
+  h.on('delivery.undo').persist().reply({ action: 'done', reason: 'undone' });
+  h.on('delivery.queryByOrderId')
+    .persist()
+    .reply((): SaleQuery =>
+      undone()
+        ? { kind: 'found', paymentId: PID, state: 'undone' }
+        : clock.now().getTime() >= visibleAt
           ? { kind: 'found', paymentId: PID, state: 'approved' }
-          : undone.length > 0
-            ? { kind: 'found', paymentId: PID, state: 'undone' }
-            : { kind: 'not-found' },
-      ),
-  };
+          : { kind: 'not-found' },
+    );
+  return h;
 }
+
+/** The payments the watch undid. */
+const undone = (h: FakeAcquirer): string[] => h.calledWith('delivery.undo').map(([id]) => id);
 
 describe("the QR code's watch: the visibility rule", () => {
   it('a payment the query host shows after the code ended (and its margin) is found and undone', async () => {
@@ -53,7 +58,7 @@ describe("the QR code's watch: the visibility rule", () => {
     let task: WatchTask = { merchantOrderId: ORDER, until: UNTIL, amount: 2500 };
     const seen: Delivery[] = [];
     while (seen.at(-1)?.action !== 'done' && clock.now().getTime() < CLOSE + 2 * WINDOW) {
-      const r = await attemptWatch(h, task, clock.now(), VISIBILITY);
+      const r = await attemptWatch(h.delivery, task, clock.now(), VISIBILITY);
       seen.push(r.delivery);
       task = r.payload ?? task;
       clock.advance(30 * 60_000);
@@ -62,7 +67,7 @@ describe("the QR code's watch: the visibility rule", () => {
     expect(seen[0]).toMatchObject({ action: 'retry', watching: true });
     expect(seen[0]?.reason).toContain(AWAITING_HOST_CLOSE);
     expect(seen.at(-1)).toMatchObject({ action: 'done', late: true });
-    expect(h.undone).toEqual([PID]);
+    expect(undone(h)).toEqual([PID]);
   });
 
   it('nothing paid: awaiting the close, then the window after it, then two agreeing answers', async () => {
@@ -71,7 +76,7 @@ describe("the QR code's watch: the visibility rule", () => {
     let task: WatchTask = { merchantOrderId: ORDER, until: UNTIL };
     const at = async (iso: string): Promise<Delivery> => {
       clock.set(iso);
-      const r = await attemptWatch(h, task, clock.now(), VISIBILITY);
+      const r = await attemptWatch(h.delivery, task, clock.now(), VISIBILITY);
       task = r.payload ?? task;
       return r.delivery;
     };
@@ -86,7 +91,7 @@ describe("the QR code's watch: the visibility rule", () => {
     const second = await at('2026-11-29T03:16:00.000Z');
     expect(second).toMatchObject({ action: 'done' });
     expect(second.late).toBeUndefined();
-    expect(h.undone).toEqual([]);
+    expect(undone(h)).toEqual([]);
   });
 
   it('a code whose watch ends at 23:59 gets the whole window after the close, not a minute of it', async () => {
@@ -95,7 +100,7 @@ describe("the QR code's watch: the visibility rule", () => {
     const task: WatchTask = { merchantOrderId: ORDER, until: '2026-11-29T02:59:00.000Z' };
     for (const iso of ['2026-11-29T02:59:30.000Z', '2026-11-29T03:05:00.000Z', '2026-11-29T03:14:00.000Z']) {
       clock.set(iso);
-      expect((await attemptWatch(h, task, clock.now(), VISIBILITY)).delivery.action).toBe('retry');
+      expect((await attemptWatch(h.delivery, task, clock.now(), VISIBILITY)).delivery.action).toBe('retry');
     }
   });
 
@@ -108,7 +113,7 @@ describe("the QR code's watch: the visibility rule", () => {
     const forwarder = new OutboxForwarder({
       db,
       outbox,
-      port: host(Number.POSITIVE_INFINITY, clock),
+      port: host(Number.POSITIVE_INFINITY, clock).delivery,
       clock,
       log: createLogger({ level: 'silent' }),
       onSettled: (_t, d) => void settled.push(d),

@@ -1,14 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { attemptUndo } from '../../../../src/engine/outbox/undo-race.js';
 import { attemptVoidUndo, type VoidUndoTask } from '../../../../src/engine/outbox/void.js';
-import type {
-  AcquirerDeliveryPort,
-  Delivery,
-  SaleQuery,
-  VoidDeliveryPort,
-  VoidUndoDelivery,
-} from '../../../../src/engine/ports.js';
+import type { AcquirerDeliveryPort, SaleQuery, VoidUndoDelivery } from '../../../../src/engine/ports.js';
 import type { UndoTask } from '../../../../src/engine/outbox/tasks.js';
+import { FakeAcquirer } from '../../../helpers/fake-acquirer.js';
 
 /**
  * "The host may not show it yet", one rule for every operation (src/engine/rules/visibility.ts):
@@ -20,20 +15,12 @@ import type { UndoTask } from '../../../../src/engine/outbox/tasks.js';
 const window = { processingWindowMs: 60_000 };
 
 /** A sale host whose query answers in turn from a script; every undo decides nothing (a 4xx). */
-function saleHost(answers: SaleQuery[]): AcquirerDeliveryPort & { calls: string[] } {
-  const calls: string[] = [];
-  const retry: Delivery = { action: 'retry', reason: 'HTTP 404' };
-  return {
-    calls,
-    confirm: () => Promise.reject(new Error('no confirm here')),
-    undo: (id) => (calls.push(`undo ${id}`), Promise.resolve(retry)),
-    undoByOrderId: (id) => (calls.push(`undo-order ${id}`), Promise.resolve(retry)),
-    queryByOrderId: (id) => {
-      calls.push(`query ${id}`);
-      const a = answers.shift();
-      return a ? Promise.resolve(a) : Promise.reject(new Error('no scripted answer'));
-    },
-  };
+function saleHost(answers: SaleQuery[]): AcquirerDeliveryPort {
+  const host = new FakeAcquirer();
+  for (const answer of answers) host.on('delivery.queryByOrderId').reply(answer);
+  for (const undo of ['delivery.undo', 'delivery.undoByOrderId'] as const)
+    host.on(undo).persist().reply({ action: 'retry', reason: 'HTTP 404' });
+  return host.delivery;
 }
 
 describe('issue 29 defect 7: a sale sent at 23:59:50 whose answer never came', () => {
@@ -64,15 +51,12 @@ describe('issue 29 defect 7: a sale sent at 23:59:50 whose answer never came', (
 });
 
 /** A void host whose undo answers "no such void" (404 with a published not-found code) every time. */
-function voidHost(): VoidDeliveryPort & { calls: number } {
+function voidHost(): FakeAcquirer {
+  const host = new FakeAcquirer();
   const notFound: VoidUndoDelivery = { action: 'retry', reason: 'HTTP 404 ReturnCode 307', notFound: true };
-  const port = {
-    calls: 0,
-    confirmVoid: () => Promise.reject(new Error('no confirm here')),
-    undoVoid: () => (port.calls++, Promise.resolve(notFound)),
-    undoVoidByMerchantVoidId: () => (port.calls++, Promise.resolve(notFound)),
-  };
-  return port;
+  for (const undo of ['voids.undoVoid', 'voids.undoVoidByMerchantVoidId'] as const)
+    host.on(undo).persist().reply(notFound);
+  return host;
 }
 
 describe("issue 29 defect 1: a void's undo race uses the sale's rule", () => {
@@ -84,20 +68,20 @@ describe("issue 29 defect 1: a void's undo race uses the sale's rule", () => {
 
   it('two not-founds 75 s after sending settle nothing: the void may land late and be confirmed at the close', async () => {
     const host = voidHost();
-    let r = await attemptVoidUndo(host, task, new Date('2026-11-22T13:01:05Z'), window);
-    r = await attemptVoidUndo(host, r.payload ?? task, new Date('2026-11-22T13:01:15Z'), window);
+    let r = await attemptVoidUndo(host.voids, task, new Date('2026-11-22T13:01:05Z'), window);
+    r = await attemptVoidUndo(host.voids, r.payload ?? task, new Date('2026-11-22T13:01:15Z'), window);
     // 285360d: done, "void not found 2 times after the processing window: nothing was voided" (the amount released).
     expect(r.delivery.action).toBe('retry');
-    expect(host.calls).toBe(2);
+    expect(host.calls()).toHaveLength(2);
   });
 
   it('"nothing voided" only past the close of its day and the window after it, when two answers agree', async () => {
     const host = voidHost();
-    let r = await attemptVoidUndo(host, task, new Date('2026-11-23T02:59:00Z'), window);
+    let r = await attemptVoidUndo(host.voids, task, new Date('2026-11-23T02:59:00Z'), window);
     expect(r.delivery.action).toBe('retry');
-    r = await attemptVoidUndo(host, r.payload ?? task, new Date('2026-11-23T03:15:01Z'), window);
+    r = await attemptVoidUndo(host.voids, r.payload ?? task, new Date('2026-11-23T03:15:01Z'), window);
     expect(r.delivery.action).toBe('retry');
-    r = await attemptVoidUndo(host, r.payload ?? task, new Date('2026-11-23T03:15:30Z'), window);
+    r = await attemptVoidUndo(host.voids, r.payload ?? task, new Date('2026-11-23T03:15:30Z'), window);
     expect(r.delivery).toMatchObject({ action: 'done' });
     expect(r.delivery.reason).toMatch(/nothing was voided/);
   });

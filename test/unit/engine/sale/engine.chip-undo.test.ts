@@ -5,7 +5,6 @@ import { systemClock } from '../../../../src/core/clock.js';
 import { createLogger } from '../../../../src/core/log/index.js';
 import { encodeTlv, toHex } from '../../../../src/emv/index.js';
 import { OUTBOX_OPERATIONS, idempotencyKey, type UndoTask } from '../../../../src/engine/outbox/tasks.js';
-import type { SaleAuthorizationPort } from '../../../../src/engine/ports.js';
 import { undoRequestTags } from '../../../../src/engine/sale/chip-tags.js';
 import { SaleEngine } from '../../../../src/engine/sale/engine.js';
 import { saleTransition } from '../../../../src/engine/sale/machine.js';
@@ -24,6 +23,7 @@ import {
   assertNoCardData,
   openTerminalDatabase,
 } from '../../../../src/store/index.js';
+import { FakeAcquirer } from '../../../helpers/fake-acquirer.js';
 import { useTempDirs } from '../../../helpers/temp-dir.js';
 import { TEST_EXPIRY_KEY } from '../../../helpers/store.js';
 
@@ -167,13 +167,13 @@ describe('chip undos carry EmvData on every path (issue 17)', () => {
     const outbox = new Outbox(db);
     const clock = systemClock;
     let seenAtSend: Record<string, unknown> | undefined;
-    const host: SaleAuthorizationPort = {
-      authorize: (order) => {
-        // What the journal holds at the moment the sale leaves.
-        seenAtSend = journal.byMerchantOrderId(order.merchantOrderId)?.data;
-        return Promise.resolve({ kind: 'unknown', reason: 'timeout' });
-      },
-    };
+    const acquirer = new FakeAcquirer();
+    acquirer.on('sales.authorize').reply((order) => {
+      // What the journal holds at the moment the sale leaves.
+      seenAtSend = journal.byMerchantOrderId(order.merchantOrderId)?.data;
+      return { kind: 'unknown', reason: 'timeout' };
+    });
+    const host = acquirer.sales;
     const card = new SimulatedCardPort();
     const engine = new SaleEngine({
       expiryKey: TEST_EXPIRY_KEY,
