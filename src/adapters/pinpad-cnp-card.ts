@@ -26,6 +26,20 @@ const CODES: Readonly<Record<keyof typeof CNP_PROMPTS, CnpPromptCode>> = {
 /** ST_TIMEOUT (§3.1.1, "012"): SPE_TIMEOUT passed with nothing typed. */
 const ST_TIMEOUT = 12;
 
+/** The margin past the longest typing before a GCD's answer is taken as lost (GCX's margin, pinpad-card.ts). */
+const GCD_MARGIN_S = 5;
+
+/**
+ * A GCD's own deadline. SPE_TIMEOUT is the cardholder's inactivity, "não o tempo máximo de execução do
+ * comando" (ABECS 2.20 §2, SPE_TIMEOUT 000Ch): each key starts it again, so a field of at most
+ * `maxDigits` digits typed without a correction takes at most `maxDigits` + 1 keys (the last is
+ * ENTER) of SPE_TIMEOUT each. A blocking command has no wait of the link's (§2.3.3): past that and a
+ * margin its answer is taken as lost on the wire and the command aborted (CAN), as GCX's is.
+ */
+export function gcdDeadlineMs(timeoutS: number, maxDigits: number): number {
+  return ((maxDigits + 1) * timeoutS + GCD_MARGIN_S) * 1000;
+}
+
 function refused(message: string, field: string): OmniposError {
   return new OmniposError('CNP_CARD_REFUSED', message, { reason: 'typed-entry', field });
 }
@@ -48,14 +62,15 @@ export class PinpadTypedCardReader implements TypedCardReader {
     const ask = async (field: keyof typeof CNP_PROMPTS, minDigits: number, maxDigits: number): Promise<string> => {
       const message = CNP_PROMPTS[field];
       tell(onPrompt, { prompt: CODES[field], text: oneLine(GCD_MESSAGES[message] ?? '') });
+      const deadline = AbortSignal.timeout(gcdDeadlineMs(this.#timeoutS, maxDigits));
       try {
         return await this.#pinpad.run(
           GCD,
           { message, minDigits, maxDigits, timeoutS: this.#timeoutS },
-          signal ? { signal } : {},
+          { signal: signal ? AbortSignal.any([signal, deadline]) : deadline },
         );
       } catch (e) {
-        throw typingStopped(asOmnipos(e, signal));
+        throw typingStopped(asOmnipos(e, signal), deadline.aborted && !signal?.aborted);
       }
     };
     const number = await ask('number', 13, 19);
@@ -89,12 +104,13 @@ function tell(onPrompt: CnpPromptListener | undefined, prompt: Parameters<CnpPro
 }
 
 /**
- * The pinpad's ways of not giving the digits: CANCEL, ST_TIMEOUT and the request aborted are one
- * refusal (`CNP_TYPING_CANCELLED`), any other failure of the pinpad `CNP_TYPING_FAILED` naming it.
+ * The pinpad's ways of not giving the digits: CANCEL, ST_TIMEOUT, the answer past its deadline and
+ * the request aborted are one refusal (`CNP_TYPING_CANCELLED`), any other failure of the pinpad
+ * `CNP_TYPING_FAILED` naming it.
  */
-function typingStopped(e: unknown): unknown {
+function typingStopped(e: unknown, pastDeadline: boolean): unknown {
   if (!(e instanceof OmniposError)) return e;
-  const timedOut = e.code === 'PINPAD_STATUS' && Number(e.context.status) === ST_TIMEOUT;
+  const timedOut = pastDeadline || (e.code === 'PINPAD_STATUS' && Number(e.context.status) === ST_TIMEOUT);
   if (e.code === 'ENGINE_CANCELLED' || e.code === 'PINPAD_CANCELLED' || timedOut)
     return new OmniposError('CNP_TYPING_CANCELLED', `the card was not typed on the pinpad: ${e.message}`, {
       by: timedOut ? 'timeout' : e.code === 'ENGINE_CANCELLED' ? 'customer' : 'terminal',

@@ -197,7 +197,15 @@ export interface CardNotPresentBackend {
   /** The sales the host holds under our order id (the newest last): the lost answer's query. */
   queryByOrderId(merchantOrderId: string): Promise<SaleQuery>;
   cardProduct(bin: string): Promise<CardProduct>;
-  /** Saves a card alone at the host (`POST /1/card`, ecom:3075; `requisicao-token`, ws15:967). Never repeated. */
+  /**
+   * Whether the host answers the same token for the same card (ws15:987; seed 001 "Token rules" 2: "Repeating a request with the same
+   * data returns the same token"): a save whose answer was lost may then be asked again (cnp/save-card.ts).
+   */
+  readonly tokenPerCard: boolean;
+  /**
+   * Saves a card alone at the host (`POST /1/card`, ecom:3075; `requisicao-token`, ws15:967). Not repeated
+   * here; the engine asks again only where `tokenPerCard`.
+   */
   saveCard(card: TypedCard): Promise<CnpSaveOutcome>;
   /** A sale by a saved card's token; decided as `sale`. */
   saleByToken(request: CnpTokenSaleRequest): Promise<CnpSaleOutcome>;

@@ -165,6 +165,19 @@ export const SANDBOX_MIGRATIONS: readonly Migration[] = [
     // The host model's transactions (webservice15/store.ts): the card as its keyed digest, never the number.
     up: `CREATE TABLE ws15_transactions (tid TEXT PRIMARY KEY, body TEXT NOT NULL);`,
   },
+  {
+    version: 7,
+    name: 'webservice 1.5 tokens',
+    // The host model's saved tokens (webservice15/store.ts `Ws15Tokens`): what a sale by token needs of the
+    // card — its keyed digest, the manual's test card's scheme it is, the scheme it was saved with —, never the number.
+    up: `CREATE TABLE ws15_tokens (
+      code TEXT PRIMARY KEY,
+      affiliation TEXT NOT NULL,
+      pan TEXT NOT NULL,
+      test_bandeira TEXT,
+      bandeira TEXT
+    );`,
+  },
 ];
 
 export function openSandboxDatabase(file: string, log?: Logger): Db {

@@ -2,12 +2,16 @@ import type { FaultSpec, SandboxContext } from './context.js';
 import { invalidFields, Fields } from './http-kit.js';
 import { isPublishedApiCode, isPublishedWalletCode } from './errors.js';
 import { isRouteName, ROUTE_BASE } from './routes.js';
+import { isWs15FaultRoute, WS15_FAULT_ROUTES } from './webservice15/faults.js';
 
-/** Faults per route name, kept in the database so a restart keeps them. */
+/**
+ * Faults per route name, kept in the database so a restart keeps them: the routes of the omni and JSON
+ * hosts (routes.ts), and the webservice 1.5's messages (webservice15/faults.ts), which share the database.
+ */
 export class Faults {
-  readonly #ctx: SandboxContext;
+  readonly #ctx: Pick<SandboxContext, 'db'>;
 
-  constructor(ctx: SandboxContext, initial: Readonly<Record<string, FaultSpec>> = {}) {
+  constructor(ctx: Pick<SandboxContext, 'db'>, initial: Readonly<Record<string, FaultSpec>> = {}) {
     this.#ctx = ctx;
     for (const [route, spec] of Object.entries(initial)) this.set(route, spec);
   }
@@ -15,8 +19,13 @@ export class Faults {
   /** Validates and stores a fault; throws a 400 Refusal naming the bad member. */
   set(route: string, spec: FaultSpec): void {
     const f = new Fields({ route, ...spec });
-    if (!isRouteName(route))
-      f.problems.push(`route: unknown route ${route}; one of ${Object.keys(ROUTE_BASE).join(', ')}`);
+    if (isWs15FaultRoute(route)) {
+      if (spec.error !== undefined)
+        f.problems.push(`error: the webservice 1.5's refusals are its erro answers, not faults (${route})`);
+    } else if (!isRouteName(route))
+      f.problems.push(
+        `route: unknown route ${route}; one of ${[...Object.keys(ROUTE_BASE), ...Object.keys(WS15_FAULT_ROUTES)].join(', ')}`,
+      );
     else if (spec.error !== undefined) {
       const wallet = ROUTE_BASE[route] === 'wallet';
       const ok = wallet

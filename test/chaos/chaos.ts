@@ -47,6 +47,7 @@ import {
   PINPAD_FAULTS,
   pinpadFaultName,
   ROUTES,
+  WS15_ROUTES,
 } from './faults.js';
 import { killChildrenOnStop } from './children.js';
 import { cnpBackends, isCnpOption } from './cnp-backends.js';
@@ -257,12 +258,12 @@ for (let i = 0; i < SALES; i++) {
   const backend = cnp.backendOf(terminals.indexOf(t));
   if (method === 'cnp' && backend) {
     const draw = drawCnp({ random, pick }, backend, { kill: KILL_RATE, voidRate: VOID_RATE, slow });
-    // The e-commerce host's transport faults on the routes of these sales (the webservice 1.5's model has none).
-    if (backend === 'ecommerce' && random() < FAULT_RATE) {
-      const f = pick(FAULTS);
-      const route = pick(CNP_ROUTES);
+    // The backend's host meets transport faults on the routes of these sales (the webservice 1.5's: its messages).
+    if (random() < FAULT_RATE) {
+      const [f, route] = [pick(FAULTS), backend === 'ecommerce' ? pick(CNP_ROUTES) : pick(WS15_ROUTES)];
       count(hostFaults, `${faultName(f)} on ${route}`);
-      await hostFault({ route, ...f, times: 1 });
+      if (backend === 'ecommerce') await hostFault({ route, ...f, times: 1 });
+      else cnp.ws15Fault(route, { ...f, times: 1 });
     }
     const intent = await cnpSale(t, draw, `chaos-${String(values.seed)}-${i}`, cnpHooks(t, slow)).catch(
       () => undefined,

@@ -8,6 +8,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { listenWs15, TEST_STORE, type RunningWs15, type Ws15LedgerRow } from '../../src/sandbox/index.js';
+import { openSandboxDatabase, type Db } from '../../src/sandbox/db.js';
+import type { FaultSpec } from '../../src/sandbox/context.js';
 import type { CnpBackend } from './cnp-draw.js';
 
 export const CNP_OPTIONS = ['off', 'ecommerce', 'webservice15', 'both'] as const;
@@ -20,6 +22,8 @@ export interface CnpBackends {
   env(index: number): Record<string, string>;
   /** The webservice 1.5 host's transactions (none when it does not run). */
   ws15Ledger(): Ws15LedgerRow[];
+  /** A transport fault on the webservice 1.5's next message of `route` (src/sandbox/webservice15/faults.ts). */
+  ws15Fault(route: string, spec: FaultSpec): void;
   close(): Promise<void>;
 }
 
@@ -36,9 +40,12 @@ export async function cnpBackends(
   const backendOf = (i: number): CnpBackend | undefined =>
     option === 'off' ? undefined : option === 'both' ? (i === 0 ? 'ecommerce' : 'webservice15') : option;
   let ws15: RunningWs15 | undefined;
+  let db: Db | undefined;
   const keyFile = path.join(o.dir, 'ws15.key');
   if (option === 'webservice15' || option === 'both') {
-    ws15 = await listenWs15({ now: o.now });
+    // Its transactions, tokens and faults in a file of the run's own, as the embedded sandbox keeps them.
+    db = openSandboxDatabase(path.join(o.dir, 'ws15.db'));
+    ws15 = await listenWs15({ now: o.now, db });
     // The manual's test store and key (ws15:1528), read at start as a secret (0600).
     writeFileSync(keyFile, `${TEST_STORE.key}\n`, { mode: 0o600 });
   }
@@ -57,8 +64,10 @@ export async function cnpBackends(
       };
     },
     ws15Ledger: () => ws15?.host.ledger() ?? [],
+    ws15Fault: (route, spec) => ws15?.faults?.set(route, spec),
     close: async () => {
       await ws15?.close();
+      db?.close();
     },
   };
 }

@@ -33,9 +33,18 @@ export interface CnpFigures {
   replays: Record<string, number>;
   /** Creates the daemon died under, asked again with the same key after its restart. */
   askedAgain: number;
+  /** Creates answered 503 `CNP_TYPING_FAILED` (the pinpad could not take the typing), asked again with the same key. */
+  typingFailed: { sales: number; retries: number; gaveUp: number };
 }
 
-export const newCnpFigures = (): CnpFigures => ({ creates: {}, answers: {}, changes: {}, replays: {}, askedAgain: 0 });
+export const newCnpFigures = (): CnpFigures => ({
+  creates: {},
+  answers: {},
+  changes: {},
+  replays: {},
+  askedAgain: 0,
+  typingFailed: { sales: 0, retries: 0, gaveUp: 0 },
+});
 
 export interface CnpHooks {
   /** Starts the daemon again after a kill. */
@@ -74,7 +83,14 @@ async function attendant(t: Terminal, card: CnpCard, stop: { done: boolean }): P
   }
 }
 
-/** The create, typed, asked again with the same key while the terminal is busy or its pinpad opening. */
+/** The refusals the cash register asks again with the same key: nothing was journaled nor sent for them. */
+const ASKED_AGAIN = new Set(['409 BUSY', '503 PINPAD_OPENING', '503 CNP_TYPING_FAILED']);
+
+/**
+ * The create, typed, asked again with the same key while the terminal is busy or its pinpad opening, and
+ * after the pinpad failed to take the typing (503 `CNP_TYPING_FAILED`: the cashier has the card typed
+ * again, as `create.ts` asks again after 409 BUSY and 503 CLOCK_BEHIND), each until `busyMs`.
+ */
 async function create(
   t: Terminal,
   draw: CnpDraw,
@@ -91,10 +107,19 @@ async function create(
   const typing = attendant(t, draw.card, stop);
   try {
     const until = Date.now() + hooks.busyMs;
+    const failed = hooks.figures.typingFailed;
+    let typingFailed = false;
     for (;;) {
       const r = await t.call('POST', SALES, body, { 'idempotency-key': key });
-      const again = (r.status === 409 && code(r) === 'BUSY') || (r.status === 503 && code(r) === 'PINPAD_OPENING');
-      if (!again || Date.now() > until) return r;
+      const refusal = `${r.status} ${code(r)}`;
+      const again = ASKED_AGAIN.has(refusal) && Date.now() <= until;
+      if (refusal === '503 CNP_TYPING_FAILED') {
+        if (!typingFailed) failed.sales++;
+        typingFailed = true;
+        if (again) failed.retries++;
+        else failed.gaveUp++;
+      }
+      if (!again) return r;
       await sleep(200);
     }
   } finally {

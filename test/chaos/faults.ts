@@ -58,6 +58,8 @@ export const CNP_ROUTES = [
   'ecommerceSalesByOrderId',
   'ecommerceCardBin',
 ] as const;
+/** The webservice 1.5's messages of a card-not-present sale (src/sandbox/webservice15/faults.ts): the same transport faults. */
+export const WS15_ROUTES = ['ws15Transaction', 'ws15Capture', 'ws15Cancel', 'ws15Query'] as const;
 /** A transport fault's name in the run's figures (`status:503`, `reset:after`…). */
 export const faultName = (f: (typeof FAULTS)[number]): string =>
   Object.entries(f)

@@ -40,6 +40,7 @@ export function cnpBackend(stage: Stage): CardNotPresentBackend {
   return {
     kind: 'explorer',
     schedulesRecurrences: false,
+    tokenPerCard: false,
     // The page's rules for captures and voids (ecom:6072, 6078-6080, 6285, 6313-6330); the explorer walks
     // sales and their undo race, not captures.
     rules: {

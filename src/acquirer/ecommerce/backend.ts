@@ -88,6 +88,8 @@ export class EcommerceCardNotPresent implements CardNotPresentBackend {
   readonly rules = ECOMMERCE_RULES;
   /** `Payment.RecurrentPayment` and its query (ecom:4256-4500, 5928-6052). */
   readonly schedulesRecurrences = true;
+  /** Each `POST /1/card` answers a new `CardToken` (ecom:3075-3147): a lost answer's token stays unnamed. */
+  readonly tokenPerCard = false;
   readonly #client: EcommerceClient;
   readonly #settings: EcommerceCnpSettings;
 

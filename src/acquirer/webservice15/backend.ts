@@ -86,6 +86,8 @@ export class Webservice15CardNotPresent implements CardNotPresentBackend {
   readonly rules = WS15_RULES;
   /** Its recurrent sale (`autorizar` 4) is the store's own: the service schedules nothing (ws15:857-898). */
   readonly schedulesRecurrences = false;
+  /** The same card gives the same token (ws15:987; seed 001, "Token rules" 2). */
+  readonly tokenPerCard = true;
   readonly #post: Ws15Post;
   readonly #s: Ws15Settings;
 

@@ -121,7 +121,7 @@ export function changeDelivered(state: CnpState, input: DeliveredInput): Step | 
       state,
       'dead-letter',
       'capture dead-letter',
-      { ...ended, reason: input.reason },
+      { ...ended, reason: input.reason, ...(input.shown ? { hostShows: input.shown } : {}) },
       {
         kind: 'alarm',
         code: 'CONFIRM_DEAD_LETTER',

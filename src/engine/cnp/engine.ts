@@ -14,6 +14,7 @@ import { SPEAKS_CORE } from '../machine-vocabulary.js';
 import { OmniposError } from '../../core/index.js';
 import { captureDeadline, checkChange } from './checks.js';
 import { cnpTask } from './durable.js';
+import { saveAtHost } from './save-card.js';
 import type { ReceiptSubject } from '../ports.js';
 import { cnpTransition } from './machine.js';
 import type {
@@ -333,7 +334,9 @@ export class CnpEngine extends MachineOwner<CnpStateName, CnpSaleData, CnpInput,
   }
 
   async #saveAt(cards: SavedCardVault, card: TypedCard, idempotencyKey: string | undefined): Promise<CnpSavedCard> {
-    const saved = await this.#d.host.saveCard(card);
+    const saved = await saveAtHost(this.#d.host, card);
+    if (saved.kind === 'unknown')
+      this.#d.log.warn({ detail: saved.detail }, 'card-not-present: a card save unanswered');
     if (saved.kind !== 'saved') return saved;
     const { token, maskedNumber, brand } = saved;
     const keep = { backend: this.#d.host.kind, maskedNumber, brand, token };

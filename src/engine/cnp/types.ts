@@ -1,5 +1,6 @@
 import type { AlarmEffect, DeliveredInput } from '../machine-vocabulary.js';
 import type { CnpChangeOutcome, CnpRecurrence, CnpSaleOutcome } from '../cnp-ports.js';
+import type { HostSaleState } from '../ports.js';
 
 /**
  * A sale without the card present (a phone order typed on the pinpad, a pre-authorization), on a
@@ -53,6 +54,11 @@ export interface CnpSaleData {
   voidedAmount?: number;
   /** The capture or void in flight (journaled before it leaves), until its answer or the query settles it. */
   change?: CnpChange;
+  /**
+   * A step given up (`dead-letter`): the sale as the query that gave it up showed it at the host (a capture
+   * the host shows undone, declined or cancelled holds nothing); absent when nothing was shown.
+   */
+  hostShows?: HostSaleState;
 }
 
 /** A capture or a void asked of a pre-authorized or captured sale. */

@@ -49,8 +49,15 @@ export async function attemptCnpCapture(port: CnpDeliveryPort, task: CnpCaptureT
   const rule = decide(CONFIRM, answer);
   const shown = q.kind === 'found' && q.detail ? `${answer} (${q.detail})` : answer;
   if (rule.decision === 'done') return { delivery: { action: 'done', reason: `the host shows it captured: ${shown}` } };
+  // What the host showed goes with the dead letter: the day counts by it (operations/day/lines.ts).
   if (rule.decision === 'dead-letter')
-    return { delivery: { action: 'dead-letter', reason: `the host shows it ${shown}: ${rule.why}` } };
+    return {
+      delivery: {
+        action: 'dead-letter',
+        reason: `the host shows it ${shown}: ${rule.why}`,
+        ...(q.kind === 'found' ? { shown: q.state } : {}),
+      },
+    };
   if (answer !== 'pending') return { delivery: { action: 'retry', reason: `the host shows it ${shown}: ${rule.why}` } };
   return { delivery: await port.capture(task.paymentId, task.amount) };
 }

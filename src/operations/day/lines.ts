@@ -1,5 +1,5 @@
 import type { PaymentKind } from '../../core/index.js';
-import { QR_AWAITING_HOST_CLOSE, statusOf } from '../../engine/index.js';
+import { NOTHING_CHARGED, QR_AWAITING_HOST_CLOSE, statusOf } from '../../engine/index.js';
 import type { JournalEntry } from '../../store/index.js';
 
 /** What a payment of the day came to, whatever engine ran it (the report's `outcome` vocabulary). */
@@ -80,14 +80,36 @@ export interface DayLine {
  * What a payment of each kind came to, from the status the cash register reads (src/engine/payment-status.ts,
  * the same table the API's payment view reads), with what the day tells apart: `approved` (the host approved, the
  * receipt is on its way: charged, though the API still says pending), `dead-letter` (failed on the API, but the
- * host holds the sale), and a state the status table does not know (or `pending`) as in progress.
+ * host may hold the sale: `deadLetterOutcome`), and a state the status table does not know (or `pending`) as in progress.
  */
-function dayOutcome(kind: PaymentKind, state: string): DayOutcome {
+function dayOutcome(kind: PaymentKind, state: string, data: Record<string, unknown>): DayOutcome {
   const own = DAY_OWN[kind]?.[state];
   if (own) return own;
-  if (state === 'approved' || state === 'dead-letter') return state;
+  if (state === 'dead-letter') return deadLetterOutcome(data);
+  if (state === 'approved') return state;
   const status = statusOf(kind, state);
   return status === undefined || status === 'pending' ? 'in-progress' : status;
+}
+
+/** What the host holds of a step given up, by what its query showed (engine/ports.ts `HostSaleState`). */
+const SHOWN_HOLDING_NOTHING: Readonly<Record<string, DayOutcome>> = {
+  undone: 'undone',
+  declined: 'declined',
+  cancelled: 'cancelled',
+};
+
+/**
+ * What a dead letter came to, for every payment kind (one rule): a step the terminal could not deliver and
+ * the host holds. When the query that gave it up showed the sale holding nothing (`hostShows`: undone,
+ * declined, cancelled — a card-not-present capture the host shows voided or declined), the line reads as
+ * that, nothing charged; otherwise (an undo given up, a confirmation or capture given up with nothing shown)
+ * the host may hold the sale: `dead-letter`, counted charged until the person its alarm calls looks it up.
+ */
+function deadLetterOutcome(data: Record<string, unknown>): DayOutcome {
+  const shown = typeof data.hostShows === 'string' ? data.hostShows : undefined;
+  if (shown !== undefined && (NOTHING_CHARGED as ReadonlySet<string>).has(shown))
+    return SHOWN_HOLDING_NOTHING[shown] ?? 'dead-letter';
+  return 'dead-letter';
 }
 
 /** Where the day counts the money otherwise than the cash register's status reads the payment. */
@@ -147,25 +169,30 @@ const DAY_FACTS: Readonly<
     ) => { method: string; brand: string; product: string; outcome: DayOutcome }
   >
 > = {
-  sale: (state, request, card) => ({
+  sale: (state, request, card, data) => ({
     method: str(request.method) ?? 'unknown',
     brand: str(card.brandId) ?? 'unknown',
     product: str(card.productId) ?? 'unknown',
-    outcome: dayOutcome('sale', state),
+    outcome: dayOutcome('sale', state, data),
   }),
-  qr: (state, request) => ({
+  qr: (state, request, _card, data) => ({
     method: 'wallet-qr',
     brand: 'wallet',
     product: str(request.method) ?? 'unknown',
-    outcome: dayOutcome('qr', state),
+    outcome: dayOutcome('qr', state, data),
   }),
-  pix: (state) => ({ method: 'pix', brand: 'pix', product: 'pix', outcome: dayOutcome('pix', state) }),
+  pix: (state, _request, _card, data) => ({
+    method: 'pix',
+    brand: 'pix',
+    product: 'pix',
+    outcome: dayOutcome('pix', state, data),
+  }),
   // Credit only; the host's brand is a name (the row's), not the tables' BrandId.
   cnp: (state, _request, _card, data) => ({
     method: 'credit',
     brand: brandName(data.brand) ?? 'unknown',
     product: 'credit',
-    outcome: dayOutcome('cnp', state),
+    outcome: dayOutcome('cnp', state, data),
   }),
 };
 

@@ -6,14 +6,15 @@ import { erroReply, tokenReply, transacaoReply, type Ws15Transaction } from './r
 import { ws15Ledger, type Ws15LedgerRow } from './ledger.js';
 import { amountAuthorizes, CAPTURE_DAYS, directEci, MIN_INSTALLMENT_CENTS, TEST_STORE, testCard } from './test-data.js';
 import { validateMessage } from './validate.js';
-import { Ws15Transactions, ws15Secret } from './store.js';
+import { Ws15Tokens, Ws15Transactions, ws15Secret } from './store.js';
 import type { Db } from '../db.js';
 
 /**
  * The webservice 1.5's host model: one message in (already decoded), one answer out, as the manual
  * describes the service (`ws15:N` as fields.ts says). Every message is checked field by field
  * against the manual's tables (fields.ts, `erro` 1), then against its rules, each refused with its
- * published `erro` code; nothing a client sends throws out of `answer`. State is the host's memory.
+ * published `erro` code; nothing a client sends throws out of `answer`. Its transactions and tokens are
+ * kept in the sandbox's database when it has one (store.ts), in its memory otherwise.
  */
 export interface Ws15HostOptions {
   now?: () => Date;
@@ -29,14 +30,15 @@ export class Ws15Host {
   /** Per host: the key of `pan` and of the tokens (the same card gives the same token, ws15:987). */
   readonly #secret: Buffer;
   readonly transactions: Ws15Transactions;
-  /** token → the card it stands for, and the store it belongs to (ws15:986). */
-  readonly tokens = new Map<string, { affiliation: string; number: string; bandeira?: string }>();
+  /** token → what a sale needs of the card it stands for, and the store it belongs to (ws15:986). */
+  readonly tokens: Ws15Tokens;
 
   constructor(options: Ws15HostOptions = {}) {
     this.now = options.now ?? (() => new Date());
     this.#stores = [TEST_STORE, ...(options.stores ?? [])];
     this.#secret = ws15Secret(options.db);
     this.transactions = new Ws15Transactions(options.db);
+    this.tokens = new Ws15Tokens(options.db);
   }
 
   /** Every transaction as the host holds it now (ledger.ts): what the chaos run reconciles against. */
@@ -107,12 +109,26 @@ export class Ws15Host {
 
   saveToken(affiliation: string, number: string, bandeira?: string): { code: string; truncated: string } {
     const code = this.digest(`token:${affiliation}:${number}`);
-    this.tokens.set(code, { affiliation, number, ...(bandeira ? { bandeira } : {}) });
+    const test = testCard(number)?.bandeira;
+    const pan = this.digest(`pan:${number}`);
+    this.tokens.set(code, {
+      affiliation,
+      pan,
+      ...(test ? { testBandeira: test } : {}),
+      ...(bandeira ? { bandeira } : {}),
+    });
     return { code, truncated: `${number.slice(0, 6)}******${number.slice(-4)}` };
   }
 
-  /** The card of a sale: typed, or the token's (never both: ws15:368, erros 51 and 54). */
-  #payer(root: XmlElement, affiliation: string, mode: string): { number: string; token?: string } {
+  /**
+   * The card of a sale: typed, or the token's (never both: ws15:368, erros 51 and 54), as what the sale
+   * needs of it: its keyed digest, and the scheme of the manual's test card it is.
+   */
+  #payer(
+    root: XmlElement,
+    affiliation: string,
+    mode: string,
+  ): { pan: string; testBandeira?: string | undefined; number?: string; token?: string } {
     const portador = child(root, 'dados-portador');
     const number = textAt(portador, 'numero') ?? '';
     const token = textAt(portador, 'token') ?? '';
@@ -126,12 +142,12 @@ export class Ws15Host {
           mode === '4' ? 'recurrentInvalid' : 'tokenTransactionInvalid',
           'credit at sight only (ws15:1056, 1089)',
         );
-      return { number: saved.number, token };
+      return { pan: saved.pan, testBandeira: saved.testBandeira, token };
     }
     if (number === '')
       throw new Ws15Refusal(mode === '4' ? 'recurrentInvalid' : 'directWithoutCard', 'dados-portador/numero');
     this.#securityCode(portador, root);
-    return { number };
+    return { pan: this.digest(`pan:${number}`), testBandeira: testCard(number)?.bandeira, number };
   }
 
   /** `indicador` and `codigo-seguranca` (ws15:365-366; erros 17 and 18, ws15:740-741). */
@@ -177,13 +193,12 @@ export class Ws15Host {
     const amountCents = Number(textAt(root, 'dados-pedido', 'valor'));
     const bandeira = textAt(root, 'forma-pagamento', 'bandeira') as string;
     const parcelas = Number(textAt(root, 'forma-pagamento', 'parcelas'));
-    const card = testCard(payer.number);
     const at = this.now();
     // The amount's cents choose, with no return code published (ws15:1530); a card outside the test
     // table is declined as "Cartão inválido" (lr 14, ws15:626); a Visa installment under R$ 5,00 as
     // "Valor da prestação inválido" (lr 23, ws15:393, 631).
     const decline: { lr?: string } | undefined =
-      !card || card.bandeira !== bandeira
+      payer.testBandeira !== bandeira
         ? { lr: '14' }
         : !amountAuthorizes(amountCents)
           ? {}
@@ -197,7 +212,7 @@ export class Ws15Host {
       affiliation,
       orderNumber: textAt(root, 'dados-pedido', 'numero') as string,
       amountCents,
-      pan: this.digest(`pan:${payer.number}`),
+      pan: payer.pan,
       pedido: child(root, 'dados-pedido') as XmlElement,
       pagamento: child(root, 'forma-pagamento') as XmlElement,
       bandeira,
@@ -219,7 +234,7 @@ export class Ws15Host {
       cancellations: [],
     };
     // gerar-token: "independente do resultado da autorização" (ws15:988).
-    if (textAt(root, 'gerar-token') === 'true' && !payer.token)
+    if (textAt(root, 'gerar-token') === 'true' && payer.number !== undefined)
       t.token = this.saveToken(affiliation, payer.number, bandeira);
     this.transactions.set(t.tid, t);
     return t;

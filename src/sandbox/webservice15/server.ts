@@ -1,6 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
 import { xmlDeclaredEncoding } from '../../core/index.js';
+import { Faults } from '../faults.js';
+import { ws15FaultRouteOf } from './faults.js';
 import { ERRO } from './erros.js';
 import { Ws15Host, type Ws15HostOptions } from './host.js';
 import { erroReply } from './replies.js';
@@ -18,6 +21,8 @@ export interface RunningWs15 {
   readonly url: string;
   readonly port: number;
   readonly host: Ws15Host;
+  /** The faults its messages meet (webservice15/faults.ts), in the database it was given; none without one. */
+  readonly faults?: Faults;
   close(): Promise<void>;
 }
 
@@ -53,7 +58,30 @@ function reply(res: ServerResponse, status: number, xmlText: string): void {
   res.end(body);
 }
 
-export function ws15Listener(host: Ws15Host): (req: IncomingMessage, res: ServerResponse) => void {
+/**
+ * One message's answer under the fault its root names, as the JSON API's server applies them
+ * (src/sandbox/server.ts): latency first; a 5xx without handling; the connection reset before the host
+ * did the work or after; the answer dropped (the work done, never answered).
+ */
+async function answerUnderFault(
+  host: Ws15Host,
+  faults: Faults | undefined,
+  text: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
+  const route = faults ? ws15FaultRouteOf(text) : undefined;
+  const fault = route ? faults?.take(route) : undefined;
+  if (fault?.latencyMs) await delay(fault.latencyMs);
+  if (fault?.status) return void res.writeHead(fault.status, { 'content-length': 0 }).end();
+  if (fault?.reset === 'before') return void req.socket.destroy();
+  const answer = host.answer(text);
+  if (fault?.reset === 'after') return void req.socket.destroy();
+  if (fault?.drop) return; // held: the listener's close ends it
+  reply(res, 200, answer);
+}
+
+export function ws15Listener(host: Ws15Host, faults?: Faults): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path !== WS15_PATH) return void res.writeHead(404).end();
@@ -73,7 +101,7 @@ export function ws15Listener(host: Ws15Host): (req: IncomingMessage, res: Server
       if (res.headersSent) return;
       const bytes = mensagemOf(Buffer.concat(chunks));
       if (!bytes) return reply(res, 200, erroReply(ERRO.invalidMessage.code, 'O campo mensagem nao foi informado'));
-      reply(res, 200, host.answer(messageText(bytes)));
+      answerUnderFault(host, faults, messageText(bytes), req, res).catch(() => res.destroy());
     });
   };
 }
@@ -83,7 +111,8 @@ export async function listenWs15(
   options: Ws15HostOptions & { port?: number; address?: string } = {},
 ): Promise<RunningWs15> {
   const host = new Ws15Host(options);
-  const server: Server = createServer(ws15Listener(host));
+  const faults = options.db ? new Faults({ db: options.db }) : undefined;
+  const server: Server = createServer(ws15Listener(host, faults));
   server.keepAliveTimeout = 5000;
   const address = options.address ?? '127.0.0.1';
   await new Promise<void>((resolve, reject) => {
@@ -98,6 +127,7 @@ export async function listenWs15(
     url: `http://${address}:${port}${WS15_PATH}`,
     port,
     host,
+    ...(faults ? { faults } : {}),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -55,6 +55,59 @@ export class Ws15Transactions extends Map<string, Ws15Transaction> {
 }
 
 /**
+ * A saved token as the host keeps it: the store it belongs to (ws15:986), the card's keyed digest, the
+ * scheme of the manual's test card it is (none: a card outside the test table), the scheme it was saved with.
+ */
+export interface Ws15Token {
+  affiliation: string;
+  pan: string;
+  testBandeira?: string;
+  bandeira?: string;
+}
+
+/**
+ * The host's saved tokens, kept in the sandbox's SQLite file (migration 7, `ws15_tokens`) as its
+ * transactions are, so a restart forgets none (the real host keeps them); written as each is saved.
+ * Without a database, the host's memory alone.
+ */
+export class Ws15Tokens {
+  readonly #db: Db | undefined;
+  readonly #memory = new Map<string, Ws15Token>();
+
+  constructor(db?: Db) {
+    this.#db = db;
+  }
+
+  get(code: string): Ws15Token | undefined {
+    if (!this.#db) return this.#memory.get(code);
+    const row = this.#db
+      .prepare('SELECT affiliation, pan, test_bandeira, bandeira FROM ws15_tokens WHERE code = ?')
+      .get(code) as
+      { affiliation: string; pan: string; test_bandeira: string | null; bandeira: string | null } | undefined;
+    if (!row) return undefined;
+    return {
+      affiliation: row.affiliation,
+      pan: row.pan,
+      ...(row.test_bandeira !== null ? { testBandeira: row.test_bandeira } : {}),
+      ...(row.bandeira !== null ? { bandeira: row.bandeira } : {}),
+    };
+  }
+
+  set(code: string, t: Ws15Token): void {
+    if (!this.#db) {
+      this.#memory.set(code, t);
+      return;
+    }
+    this.#db
+      .prepare(
+        `INSERT INTO ws15_tokens (code, affiliation, pan, test_bandeira, bandeira) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT(code) DO UPDATE SET bandeira = COALESCE(excluded.bandeira, ws15_tokens.bandeira)`,
+      )
+      .run(code, t.affiliation, t.pan, t.testBandeira ?? null, t.bandeira ?? null);
+  }
+}
+
+/**
  * The host's key of `pan` and of the tokens, kept beside its transactions (the sandbox's `meta`), so
  * the same card still gives the same reference after a restart (ws15:987); a new one without a database.
  */

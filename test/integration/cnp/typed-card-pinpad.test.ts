@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GcdRequest, PinpadNotification } from '../../../drivers/pinpad/index.js';
 import type { CardPinpad } from '../../../src/adapters/pinpad-card-kit.js';
-import { CNP_PROMPTS, PinpadTypedCardReader } from '../../../src/adapters/pinpad-cnp-card.js';
+import { CNP_PROMPTS, PinpadTypedCardReader, gcdDeadlineMs } from '../../../src/adapters/pinpad-cnp-card.js';
 import type { VirtualPinpadOptions } from '../../../src/sim/pinpad/index.js';
 import { GCD_PROMPTS } from '../../../src/sim/pinpad/spec/gcd-messages.js';
 import { connectPinpad, startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
@@ -91,6 +91,37 @@ describe('a card not present typed on the pinpad (GCD)', () => {
     const reading = new PinpadTypedCardReader(pinpad).read(ac.signal);
     setTimeout(() => ac.abort(), 50);
     await expect(reading).rejects.toMatchObject({ code: 'CNP_TYPING_CANCELLED', context: { by: 'terminal' } });
+  });
+});
+
+describe('a GCD answer the pinpad never sends in time', () => {
+  // As GCX's was (pinpad-card.ts): a blocking command has no wait of the link's, so an answer held or lost
+  // would hold the phone order, and the terminal, until the daemon restarts.
+  it('the month held past its deadline ((2 digits + ENTER) × SPE_TIMEOUT + 5 s): CAN, CNP_TYPING_CANCELLED by timeout, the pinpad free', async () => {
+    const { virtual, pinpad } = await setup();
+    for (const k of ['4111111111111111', '07']) virtual.engine.type(k);
+    const cans = virtual.engine.state.cans;
+    let started = 0;
+    const reading = new PinpadTypedCardReader(pinpad, { timeoutS: 1 }).read(undefined, (p) => {
+      if (p.prompt !== 'expiry-month') return;
+      // The month's answer (typed at once) is held by the pinpad for 60 s.
+      virtual.inject({ kind: 'delay', ms: 60_000 });
+      started = Date.now();
+    });
+    await expect(reading).rejects.toMatchObject({ code: 'CNP_TYPING_CANCELLED', context: { by: 'timeout' } });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(gcdDeadlineMs(1, 2) - 50);
+    expect(virtual.engine.state.cans).toBeGreaterThan(cans);
+    // The pinpad takes the next command: a typing from the start.
+    for (const k of ['4111111111111111', '12', '2030', '']) virtual.engine.type(k);
+    await expect(new PinpadTypedCardReader(pinpad, { timeoutS: 1 }).read()).resolves.toMatchObject({
+      expiry: '12/2030',
+    });
+  }, 30_000);
+
+  it('the deadline counts each key of the longest field typed without a correction, SPE_TIMEOUT being inactivity', () => {
+    // ABECS 2.20 §2: SPE_TIMEOUT "reflete o tempo de inatividade do portador e não o tempo máximo de execução".
+    expect(gcdDeadlineMs(60, 19)).toBe((20 * 60 + 5) * 1000);
+    expect(gcdDeadlineMs(1, 2)).toBe(8000);
   });
 });
 

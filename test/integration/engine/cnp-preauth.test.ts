@@ -6,6 +6,7 @@ import type { Clock } from '../../../src/core/clock.js';
 import { CnpEngine } from '../../../src/engine/cnp/engine.js';
 import type { CnpPaymentRequest } from '../../../src/engine/cnp/types.js';
 import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
+import { dayLine } from '../../../src/operations/day/index.js';
 import { Journal, MerchantOrderIds, Outbox } from '../../../src/store/index.js';
 import { useTempStores } from '../../helpers/store.js';
 import { log, startHarness, type Harness } from '../../helpers/sandbox.js';
@@ -181,6 +182,24 @@ describe('a pre-authorization captured and voided through the engine, on the e-c
     await t.settle();
     expect(t.journal.get(id)).toMatchObject({ state: 'captured', data: { capturedAmount: 3000 } });
     expect(await t.ledger(id)).toEqual([{ kind: 'card-captured', amount: 3000 }]);
+  });
+
+  it('a capture lost before it reached the host, the pre-authorization voided at the host meanwhile: a dead letter the day counts uncharged', async () => {
+    const t = terminal({ timeoutMs: 1500 });
+    const id = await t.preauth(7775);
+    await h.fault('ecommerceSaleCapture', { reset: 'before' });
+    expect((await t.engine.capture(id)).entry.state).toBe('capturing');
+    // The hold released at the host before the query settles the capture (by the store's back office).
+    const paymentId = t.journal.get(id)!.data.paymentId as string;
+    await t.client.voidSale(paymentId);
+    await t.settle();
+    const row = t.journal.get(id)!;
+    // Status 10 of a sale never captured: undone (acquirer/ecommerce/states.ts).
+    expect(row).toMatchObject({ state: 'dead-letter', data: { hostShows: 'undone' } });
+    // The host holds nothing: the day's line says so (operations/day/lines.ts, the one rule for dead letters).
+    expect(dayLine(row)).toMatchObject({ outcome: 'undone', charged: 0 });
+    // The ledger's void of a hold moves no money (nothing was captured).
+    expect(await t.ledger(id)).toEqual([{ kind: 'card-voided', amount: 0 }]);
   });
 
   it('a whole void whose answer was lost: voiding, settled by the undo race as voided', async () => {

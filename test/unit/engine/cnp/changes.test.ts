@@ -84,6 +84,15 @@ describe('the capture and void of a card-not-present sale', () => {
     const dead = step(capturing, { kind: 'delivered', action: 'dead-letter', reason: 'the host shows it undone' });
     expect(dead.state.name).toBe('dead-letter');
     expect(dead.effects).toEqual([expect.objectContaining({ kind: 'alarm', code: 'CONFIRM_DEAD_LETTER' })]);
+    // What the host showed is kept: the day reads the row by it (nothing charged: operations/day/lines.ts).
+    expect(dead.state.data.hostShows).toBeUndefined();
+    const shown = step(capturing, {
+      kind: 'delivered',
+      action: 'dead-letter',
+      reason: 'the host shows it cancelled',
+      shown: 'cancelled',
+    });
+    expect(shown.state).toMatchObject({ name: 'dead-letter', data: { hostShows: 'cancelled', change: undefined } });
     const whole = row('voiding', { change: change('void', 'captured') });
     const late = step(whole, { kind: 'delivered', action: 'needs-refund', reason: 'still paid after the close' });
     // The card sale's own end of the race (undo-settled.ts): the same state and the same alarm.

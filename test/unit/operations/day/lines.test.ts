@@ -45,3 +45,53 @@ describe("day lines: a wallet QR code awaiting the host's close", () => {
     expect(text).toContain('2 QR nao pago(s) aguardando o fechamento do adquirente');
   });
 });
+
+/**
+ * A dead letter is read by one rule for every kind: what the query that gave it up showed of the sale at
+ * the host. A card-not-present capture the host shows voided or declined (the pre-authorization lapsed)
+ * holds nothing; an undo given up may leave the sale held, counted charged until a person looks.
+ */
+const cnp = (state: string, data: Record<string, unknown> = {}): JournalEntry => ({
+  id: 7,
+  kind: 'cnp',
+  merchantOrderId: '1000000000007',
+  state,
+  amount: 7700,
+  data: { backend: 'ecommerce', brand: 'Visa', request: { amount: 7700, capture: false }, ...data },
+  createdAt: '2026-11-28T17:00:00.000Z',
+  updatedAt: '2026-11-28T17:00:00.000Z',
+});
+
+describe('day lines: a dead letter', () => {
+  it('a card-not-present capture the host shows cancelled, declined or undone: nothing charged', () => {
+    expect(dayLine(cnp('dead-letter', { hostShows: 'cancelled' }))).toMatchObject({ outcome: 'cancelled', charged: 0 });
+    expect(dayLine(cnp('dead-letter', { hostShows: 'declined' }))).toMatchObject({ outcome: 'declined', charged: 0 });
+    expect(dayLine(cnp('dead-letter', { hostShows: 'undone' }))).toMatchObject({ outcome: 'undone', charged: 0 });
+    const report = buildDayReport({
+      date: '2026-11-28',
+      from: new Date('2026-11-28T03:00:00.000Z'),
+      to: new Date('2026-11-29T03:00:00.000Z'),
+      now: new Date('2026-11-28T18:00:00.000Z'),
+      lines: [dayLine(cnp('dead-letter', { hostShows: 'cancelled' }))],
+    });
+    expect(report.totals).toMatchObject({ net: 0, salesAmount: 0 });
+  });
+
+  it('an undo given up, or a step given up with nothing shown: the host may hold it, charged (card sale and card not present alike)', () => {
+    expect(dayLine(cnp('dead-letter', { reason: 'undo given up' }))).toMatchObject({
+      outcome: 'dead-letter',
+      charged: 7700,
+    });
+    // The host showing it still held (pending, approved) is no release either.
+    expect(dayLine(cnp('dead-letter', { hostShows: 'pending' }))).toMatchObject({
+      outcome: 'dead-letter',
+      charged: 7700,
+    });
+    const sale: JournalEntry = { ...cnp('dead-letter'), kind: 'sale', data: { request: { method: 'credit' } } };
+    expect(dayLine(sale)).toMatchObject({ outcome: 'dead-letter', charged: 7700 });
+    expect(dayLine({ ...sale, data: { ...sale.data, hostShows: 'undone' } })).toMatchObject({
+      outcome: 'undone',
+      charged: 0,
+    });
+  });
+});
