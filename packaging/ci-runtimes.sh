@@ -28,7 +28,7 @@ fetch() {
 }
 
 WORK=""
-SMOKE_UNITS="test/unit/store test/unit/crypto test/unit/drivers test/unit/main test/unit/core/log"
+SMOKE_UNITS="test/unit/store test/unit/crypto test/unit/drivers test/unit/main test/unit/core/log test/unit/core/deadline.test.ts"
 trap '[ -z "$WORK" ] || rm -rf "$WORK"' EXIT
 
 smoke() {
@@ -42,7 +42,8 @@ smoke() {
   # The whole suite ran on the newest runtime; here, the unit tests of what the runtime itself changes: SQLite
   # (better-sqlite3 12 or 13 by version, src/store/sqlite.ts), node:crypto's OpenSSL (DES, 3DES, RSA), the native
   # bindings (serialport, usb, koffi for BibComp), undici's modules loaded by path (src/main/lazy-agent.ts),
-  # module loading at start (main.lazy) and pino. The rest of test/unit is plain TypeScript over these.
+  # module loading at start (main.lazy), pino, and AbortSignal (on Node 20 a joined timeout is collected before it
+  # fires: core/deadline). The rest of test/unit is plain TypeScript over these.
   npx vitest run --project unit $SMOKE_UNITS
   npx vitest run test/integration/e2e/sales.test.ts -t 'credit, cash, chip with PIN'
   node dist/src/cli/bin.js --help >/dev/null

@@ -55,3 +55,21 @@ export function gcxWhen(d: Date): { date: string; time: string } {
     time: `${p(d.getHours())}${p(d.getMinutes())}${p(d.getSeconds())}`,
   };
 }
+
+/**
+ * The margin past the longest typing before a GCD's answer is taken as lost (GCX's margin, pinpad-card.ts). One
+ * rule for every GCD: the phone order's typed card (pinpad-cnp-card.ts) and the card-present typed entry
+ * (pinpad-card-typed.ts).
+ */
+const GCD_MARGIN_S = 5;
+
+/**
+ * A GCD's own deadline. SPE_TIMEOUT is the cardholder's inactivity, "não o tempo máximo de execução do
+ * comando" (ABECS 2.20 §2, SPE_TIMEOUT 000Ch): each key starts it again, so a field of at most
+ * `maxDigits` digits typed without a correction takes at most `maxDigits` + 1 keys (the last is
+ * ENTER) of SPE_TIMEOUT each. A blocking command has no wait of the link's (§2.3.3): past that and a
+ * margin its answer is taken as lost on the wire and the command aborted (CAN), as GCX's is.
+ */
+export function gcdDeadlineMs(timeoutS: number, maxDigits: number): number {
+  return ((maxDigits + 1) * timeoutS + GCD_MARGIN_S) * 1000;
+}

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { card, GCD } from '../../drivers/pinpad/index.js';
 import { GCD_MESSAGES } from '../../tables/pinpad/gcd-messages.js';
-import { OmniposError } from '../core/index.js';
+import { OmniposError, withDeadline } from '../core/index.js';
 import { isLuhnValid } from '../crypto/index.js';
 import type { CardRequest, CardSummary, EncryptedCard } from '../engine/index.js';
-import { sixAndFour, type CardPinpad } from './pinpad-card-kit.js';
+import { gcdDeadlineMs, sixAndFour, type CardPinpad } from './pinpad-card-kit.js';
 import type { PinpadCardOptions } from './pinpad-card-options.js';
 import type { SelectionFacts } from './pinpad-card-products.js';
 import type { PromptRelay } from './pinpad-card-prompts.js';
@@ -46,8 +46,10 @@ export async function readTypedCard(
   const ask = async (message: number, digits: number | [number, number]): Promise<string> => {
     const [min, max] = typeof digits === 'number' ? [digits, digits] : digits;
     o.relay.show('typed-entry', GCD_MESSAGES[message] ?? '');
+    // Its own deadline, as the phone order's GCD and GCX have: an answer held or lost would hold the sale.
+    const signal = withDeadline(o.signal, gcdDeadlineMs(o.timeoutS, max));
     return o.relay.during('typed-entry', () =>
-      p.run(GCD, { message, minDigits: min, maxDigits: max, timeoutS: o.timeoutS }, { signal: o.signal }),
+      p.run(GCD, { message, minDigits: min, maxDigits: max, timeoutS: o.timeoutS }, { signal }),
     );
   };
   const pan = await ask(MSG.number, [12, 19]);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { card, DSP, PinpadError, isPinpadError } from '../../drivers/pinpad/index.js';
-import { CHIP_TAGS_FIRST as TAGS_FIRST, OmniposError, isOmniposError } from '../core/index.js';
+import { CHIP_TAGS_FIRST as TAGS_FIRST, OmniposError, isOmniposError, withDeadline } from '../core/index.js';
 import type { CardPort, CardRequest, EncryptedCard, PromptListener, CardSummary, InputMode } from '../engine/index.js';
 import { type ChipFinish, finishChipOnPinpad } from './pinpad-card-finish.js';
 import { asOmnipos, type CardPinpad, fail, gcxWhen, hexOf, sixAndFour, tlvMap } from './pinpad-card-kit.js';
@@ -28,7 +28,7 @@ const INPUT: Record<card.GcxResult['cardType'], { mode: InputMode; entry: Produc
  */
 const GCX_MARGIN_S = 5;
 const gcxDeadline = (signal: AbortSignal, timeoutS: number): AbortSignal =>
-  AbortSignal.any([signal, AbortSignal.timeout((timeoutS + GCX_MARGIN_S) * 1000)]);
+  withDeadline(signal, (timeoutS + GCX_MARGIN_S) * 1000);
 
 /** The fallback GCX (ST_ERRFALLBACK): the customer swipes the same card, within its own deadline. */
 const swipeAgain = (

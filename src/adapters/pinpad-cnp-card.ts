@@ -1,10 +1,10 @@
 import { GCD } from '../../drivers/pinpad/index.js';
-import { OmniposError } from '../core/index.js';
+import { OmniposError, withDeadline } from '../core/index.js';
 import { isLuhnValid } from '../crypto/index.js';
 import { maskPanDigits } from '../emv/index.js';
 import type { CnpPromptCode, CnpPromptListener, TypedCardReader, TypedDigits } from '../engine/index.js';
 import { GCD_MESSAGES } from '../../tables/pinpad/gcd-messages.js';
-import { asOmnipos, type CardPinpad } from './pinpad-card-kit.js';
+import { asOmnipos, gcdDeadlineMs, type CardPinpad } from './pinpad-card-kit.js';
 import { oneLine } from './pinpad-card-prompts.js';
 
 /**
@@ -25,20 +25,6 @@ const CODES: Readonly<Record<keyof typeof CNP_PROMPTS, CnpPromptCode>> = {
 
 /** ST_TIMEOUT (§3.1.1, "012"): SPE_TIMEOUT passed with nothing typed. */
 const ST_TIMEOUT = 12;
-
-/** The margin past the longest typing before a GCD's answer is taken as lost (GCX's margin, pinpad-card.ts). */
-const GCD_MARGIN_S = 5;
-
-/**
- * A GCD's own deadline. SPE_TIMEOUT is the cardholder's inactivity, "não o tempo máximo de execução do
- * comando" (ABECS 2.20 §2, SPE_TIMEOUT 000Ch): each key starts it again, so a field of at most
- * `maxDigits` digits typed without a correction takes at most `maxDigits` + 1 keys (the last is
- * ENTER) of SPE_TIMEOUT each. A blocking command has no wait of the link's (§2.3.3): past that and a
- * margin its answer is taken as lost on the wire and the command aborted (CAN), as GCX's is.
- */
-export function gcdDeadlineMs(timeoutS: number, maxDigits: number): number {
-  return ((maxDigits + 1) * timeoutS + GCD_MARGIN_S) * 1000;
-}
 
 function refused(message: string, field: string): OmniposError {
   return new OmniposError('CNP_CARD_REFUSED', message, { reason: 'typed-entry', field });
@@ -62,15 +48,15 @@ export class PinpadTypedCardReader implements TypedCardReader {
     const ask = async (field: keyof typeof CNP_PROMPTS, minDigits: number, maxDigits: number): Promise<string> => {
       const message = CNP_PROMPTS[field];
       tell(onPrompt, { prompt: CODES[field], text: oneLine(GCD_MESSAGES[message] ?? '') });
-      const deadline = AbortSignal.timeout(gcdDeadlineMs(this.#timeoutS, maxDigits));
+      const joined = withDeadline(signal, gcdDeadlineMs(this.#timeoutS, maxDigits));
       try {
         return await this.#pinpad.run(
           GCD,
           { message, minDigits, maxDigits, timeoutS: this.#timeoutS },
-          { signal: signal ? AbortSignal.any([signal, deadline]) : deadline },
+          { signal: joined },
         );
       } catch (e) {
-        throw typingStopped(asOmnipos(e, signal), deadline.aborted && !signal?.aborted);
+        throw typingStopped(asOmnipos(e, signal), joined.aborted && !signal?.aborted);
       }
     };
     const number = await ask('number', 13, 19);

@@ -25,3 +25,4 @@ export type { Logger } from './log/logger.js';
 export { TallyLog, tallyText } from './log/tally.js';
 export { readXml, writeXml, xml, child, textAt, xmlDeclaredEncoding, XmlSyntaxError, type XmlElement } from './xml.js';
 export { isStartAborted, StartAborted, startError } from './start.js';
+export { withDeadline } from './deadline.js';

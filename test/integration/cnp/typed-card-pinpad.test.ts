@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { GcdRequest, PinpadNotification } from '../../../drivers/pinpad/index.js';
-import type { CardPinpad } from '../../../src/adapters/pinpad-card-kit.js';
-import { CNP_PROMPTS, PinpadTypedCardReader, gcdDeadlineMs } from '../../../src/adapters/pinpad-cnp-card.js';
+import { gcdDeadlineMs, type CardPinpad } from '../../../src/adapters/pinpad-card-kit.js';
+import { readTypedCard } from '../../../src/adapters/pinpad-card-typed.js';
+import { CNP_PROMPTS, PinpadTypedCardReader } from '../../../src/adapters/pinpad-cnp-card.js';
 import type { VirtualPinpadOptions } from '../../../src/sim/pinpad/index.js';
 import { GCD_PROMPTS } from '../../../src/sim/pinpad/spec/gcd-messages.js';
 import { connectPinpad, startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
@@ -116,6 +117,30 @@ describe('a GCD answer the pinpad never sends in time', () => {
     await expect(new PinpadTypedCardReader(pinpad, { timeoutS: 1 }).read()).resolves.toMatchObject({
       expiry: '12/2030',
     });
+  }, 30_000);
+
+  it('the card-present typed entry has the same deadline: the month held past it, CAN, the pinpad free', async () => {
+    const { virtual, pinpad } = await setup();
+    for (const k of ['4111111111111111', '07']) virtual.engine.type(k);
+    const cans = virtual.engine.state.cans;
+    let asked = 0;
+    const relay = {
+      show: () => {
+        // The month's answer (the second GCD, typed at once) is held by the pinpad for 60 s.
+        if (++asked === 2) virtual.inject({ kind: 'delay', ms: 60_000 });
+      },
+      during: <T>(_what: string, f: () => Promise<T>) => f(),
+    };
+    const reading = readTypedCard(pinpad, {
+      dataKeySlot: 1,
+      timeoutS: 1,
+      signal: new AbortController().signal,
+      relay: relay as never,
+      accept: () => undefined,
+    });
+    // Without its own deadline the read would wait the held 60 s, past this test's 30 s.
+    await expect(reading).rejects.toBeDefined();
+    expect(virtual.engine.state.cans).toBeGreaterThan(cans);
   }, 30_000);
 
   it('the deadline counts each key of the longest field typed without a correction, SPE_TIMEOUT being inactivity', () => {
