@@ -36,6 +36,15 @@ export default tseslint.config(
       'no-console': 'error',
       'omnipos/no-double-cast': 'error',
       'omnipos/function-size': ['error', { max: 100, exceptions: FUNCTION_SIZE_EXCEPTIONS }],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            "CallExpression[callee.object.name='AbortSignal'][callee.property.name='any'] CallExpression[callee.object.name='AbortSignal'][callee.property.name='timeout']",
+          message:
+            'AbortSignal.timeout inside AbortSignal.any is collected before it fires on Node 20: use withDeadline (src/core/deadline.ts)',
+        },
+      ],
     },
   },
   {

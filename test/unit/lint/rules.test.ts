@@ -146,3 +146,14 @@ describe('omnipos/no-elapsed-upper-bound', () => {
     expect(config.rules['omnipos/no-elapsed-upper-bound']).toEqual([2]);
   });
 });
+
+describe('no AbortSignal.timeout inside AbortSignal.any in the product (collected before it fires on Node 20)', () => {
+  it('refuses the join, by the repository configuration, and lets withDeadline through', async () => {
+    const eslint = new ESLint({ cwd: process.cwd() });
+    const bad = 'export const s = (x: AbortSignal): AbortSignal => AbortSignal.any([x, AbortSignal.timeout(5)]);\n';
+    const [result] = await eslint.lintText(bad, { filePath: 'src/core/deadline.ts' });
+    expect(result!.messages.map((m) => m.message)).toEqual([
+      'AbortSignal.timeout inside AbortSignal.any is collected before it fires on Node 20: use withDeadline (src/core/deadline.ts)',
+    ]);
+  });
+});
