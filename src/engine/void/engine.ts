@@ -30,7 +30,12 @@ import {
 
 export type { VoidEngineDeps, VoidEvent } from './engine-deps.js';
 
-const DURABLE = new Set<VoidEffect['kind']>(['outbox.void-confirm', 'outbox.void-undo', 'outbox.pix-refund']);
+const DURABLE = new Set<VoidEffect['kind']>([
+  'outbox.void-confirm',
+  'outbox.void-undo',
+  'outbox.pix-refund',
+  'outbox.code-watch',
+]);
 const UNFINISHED: VoidStateName[] = [
   'started',
   'card-read',
@@ -40,6 +45,7 @@ const UNFINISHED: VoidStateName[] = [
   'undoing',
   'refunding',
   'showing-code',
+  'expiring',
 ];
 
 /**
@@ -298,18 +304,22 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
     if (alarm) this.alarm(id, alarm.code, alarm.message);
   }
 
-  /** Shows the cancellation code and asks the host until the wallet applied it or the code expired. */
+  /**
+   * Shows the cancellation code and asks the host until the wallet applied it or the code ended
+   * (its validity plus the margin); an ended code is watched on by the outbox (`void.code-watch`).
+   */
   async #watchCancellation(id: number, state: VoidState): Promise<void> {
     const wallet = this.#d.wallet;
     const d = state.data;
     if (!wallet || !d.qrCode) return;
     this.emit({ type: 'qr', id, qrCode: d.qrCode, expiresAt: d.expiresAt ?? '', kind: 'void-cancellation' });
     const onPinpad = showQr(wallet.display, this.deps.log, d.qrCode, { kind: 'wallet-qr', amount: d.amount });
+    const until = watchUntil(d, wallet.watchMarginMs);
     try {
       await this.watch(id, {
         waiting: 'showing-code',
         pollMs: wallet.pollMs,
-        expired: { kind: 'code-expired' },
+        expired: { kind: 'code-expired', ...(until ? { until } : {}) },
         stopped: () => this.#stopped,
         expiresAt: (x) => watchUntil(x, wallet.watchMarginMs),
         poll: async (x) => {
