@@ -16,6 +16,7 @@ import { showQr } from '../qr/code-port.js';
 import { unprintedVoidAlarm } from '../receipt-step.js';
 import { printVoidReceipt, voidReceiptSubject } from './receipt.js';
 import { issueCancellation, watchUntil } from './wallet.js';
+import { codePastClose } from '../code-past-close.js';
 import { WALLET_CANCELLATION, decide } from '../rules/index.js';
 import type { VoidEngineDeps, VoidEvent } from './engine-deps.js';
 import {
@@ -137,7 +138,14 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
         saleId: sale.id,
       });
     const { entry, data } = await this.#open(sale, amount, authorizedBy, 'void', 'wallet QR void started');
-    const done = this.apply(entry.id, issueCancellation(this.#d.db, this.#d.clock, wallet.validityMs, data));
+    const input = issueCancellation(this.#d.db, this.#d.clock, wallet.validityMs, data);
+    const done = this.apply(entry.id, input);
+    // A code whose watch runs past the daily close: told before the close, as a QR sale's is.
+    if (input.kind === 'code-shown') {
+      const until = watchUntil({ ...data, expiresAt: input.expiresAt }, wallet.watchMarginMs) ?? input.expiresAt;
+      for (const a of codePastClose('wallet QR void', data.merchantVoidId, until, this.#d.clock.now()))
+        this.alarm(entry.id, a.code, a.message);
+    }
     done.catch((e: unknown) => this.deps.log.error({ id: entry.id, err: e }, 'wallet QR void failed'));
     return { entry, done };
   }
@@ -304,10 +312,7 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
     if (alarm) this.alarm(id, alarm.code, alarm.message);
   }
 
-  /**
-   * Shows the cancellation code and asks the host until the wallet applied it or the code ended
-   * (its validity plus the margin); an ended code is watched on by the outbox (`void.code-watch`).
-   */
+  /** Shows the cancellation code and asks the host until the wallet applied it or it ended (then `void.code-watch`). */
   async #watchCancellation(id: number, state: VoidState): Promise<void> {
     const wallet = this.#d.wallet;
     const d = state.data;
