@@ -148,6 +148,7 @@ export function startOutbox(held: Held, b: Pick<Built, 'basics' | 'store' | 'acq
     port: delivery,
     pix,
     voids: voids.delivery,
+    wallet: voids.wallet,
     cnp: cnp?.delivery,
     clock,
     log: log.child({ component: 'outbox' }),

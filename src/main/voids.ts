@@ -9,6 +9,7 @@ import {
   type QrDisplayPort,
   type AcquirerBackend,
   type VoidDeliveryPort,
+  type WalletCancellationPort,
   SupervisorGate,
   type Lockout,
 } from '../engine/index.js';
@@ -45,6 +46,8 @@ export interface Voids {
   engine: VoidEngine;
   /** The outbox's port for void confirmations and undos. */
   delivery: VoidDeliveryPort;
+  /** The outbox's port for an ended cancellation code's watch (`void.code-watch`). */
+  wallet: WalletCancellationPort;
   gate: SupervisorGate;
   supervisorTokenFile: string;
 }
@@ -98,5 +101,5 @@ export function buildVoids(d: VoidsDeps): Voids {
     wallet,
     ...(d.onEvent ? { onEvent: d.onEvent } : {}),
   });
-  return { engine, delivery, gate, supervisorTokenFile: file };
+  return { engine, delivery, wallet: wallet.host, gate, supervisorTokenFile: file };
 }

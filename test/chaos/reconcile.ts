@@ -63,19 +63,41 @@ export function reconcile(o: {
   const problems: string[] = [];
   const intents = o.intents ?? new Map<string, { decision: string; status: number }>();
   const rows: Row[] = [];
+  /** `terminal:journal id` of the Pix refunds whose request's answer was lost (the outbox task says `refundUnsure`). */
+  const refundsUnsure = new Set<string>();
   for (const t of o.terminals) {
     const db = new Database(path.join(t.stateDir, 'omnipos.db'), { readonly: true });
     const list = db
       .prepare('SELECT id, kind, merchant_order_id AS merchantOrderId, state, amount, data FROM journal')
       .all() as Omit<Row, 'terminal'>[];
+    const open = db
+      .prepare("SELECT journal_id AS id, payload FROM outbox WHERE done_at IS NULL AND operation = 'pix.refund'")
+      .all() as { id: number | null; payload: string }[];
     db.close();
     rows.push(...list.map((r) => ({ ...r, terminal: t.name })));
+    for (const x of open)
+      if ((JSON.parse(x.payload) as { refundUnsure?: boolean }).refundUnsure) refundsUnsure.add(`${t.name}:${x.id}`);
   }
   const journalStates: Record<string, number> = {};
   for (const r of rows) journalStates[`${r.kind}:${r.state}`] = (journalStates[`${r.kind}:${r.state}`] ?? 0) + 1;
 
   const sales = new Map<string, Row>();
+  // A Pix refund whose request the run's transport fault on `ecommerceSaleVoid` lost (`reset: before`): the
+  // host never saw it and shows the charge 2; the terminal never asks twice (ecom:1927, "não é uma operação
+  // instantânea") and dead-letters it after PIX_REFUND_WAITS_MAX looks for a person. Said, not a problem,
+  // when the host indeed gave nothing back for that sale.
+  const refundsLost: string[] = [];
   for (const r of rows) {
+    if (r.kind === 'void' && r.state === 'refunding' && refundsUnsure.has(`${r.terminal}:${r.id}`)) {
+      const sale = (JSON.parse(r.data) as { sale?: { merchantOrderId?: string } }).sale?.merchantOrderId ?? '?';
+      const host = o.ledger.ecommerce.filter((e) => e.merchantOrderId === sale);
+      if (host.length > 0 && host.every((e) => e.refunded === 0)) {
+        refundsLost.push(
+          `${r.terminal}: refund ${r.merchantOrderId} of Pix ${sale}: its request's answer was lost (a transport fault on ecommerceSaleVoid) and the host shows nothing asked back; never asked twice, awaiting PIX_REFUND_DEAD_LETTER`,
+        );
+        continue;
+      }
+    }
     if (!(FINAL[r.kind] ?? []).includes(r.state))
       problems.push(`${r.terminal}: journal ${r.kind} ${r.merchantOrderId} is ${r.state}`);
     if (r.kind === 'void') continue;
@@ -193,6 +215,7 @@ export function reconcile(o: {
       charged: o.ledger.totals.charged,
       atClose,
       alarmsAtEnd,
+      refundsLost,
       cnp: cnp.figures,
     },
   };

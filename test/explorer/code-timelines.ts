@@ -2,7 +2,7 @@ import { payableCodes } from './codes.js';
 import { drive, finish, verdict } from './drive.js';
 import type { Chooser, Verdict } from './search.js';
 import { startAt, until } from './start.js';
-import { SETTINGS, World } from './world.js';
+import { SETTINGS, SUPERVISOR, World } from './world.js';
 
 /** After the terminal let go of a code: a payer may still pay it while its host holds it payable. */
 function payLate(w: World): void {
@@ -109,6 +109,67 @@ export async function cnpSale(chooser: Chooser): Promise<Verdict> {
       // A test card (tables/test-cards.json's kind), held in memory for the one request.
       { number: '4000000000000010', holder: 'TESTE', expiry: '12/2030', securityCode: '123', brand: 'Visa' },
     );
+    await w.survive(done);
+    await drive(w);
+    finish(w);
+    return verdict(w);
+  } finally {
+    w.dispose();
+  }
+}
+
+/**
+ * The void of a wallet QR sale the terminal made (`qr.provider: terminal`): a cancellation code the
+ * customer's wallet applies (qr:227, 82.03 `02`) while it shows, or nobody does; the host lists the
+ * void under the sale, and its query may show it late, after the terminal stopped showing the code
+ * (even after the close). The terminal must never say nothing was given back while the host holds the
+ * void, nor let the supervisor void again what the wallet may still give back.
+ */
+export async function walletVoid(chooser: Chooser): Promise<Verdict> {
+  const w = new World(chooser, startAt(chooser), { qrProvider: 'terminal' });
+  try {
+    for (const [label, option] of [
+      ['the wallet', 'at once'],
+      ['confirm ', 'answered'],
+      ['next', 'run'],
+    ] as const)
+      w.pinned.set(label, option);
+    const sale = await w.qr.start({
+      amount: 1000,
+      method: 'credit',
+      installments: 1,
+      interest: 'ByMerchant',
+      confirmation: 'auto',
+    });
+    await until(() => w.journal.get(sale.entry.id)?.state === 'showing');
+    for (const c of payableCodes(w)) c.pay();
+    await w.survive(sale.done);
+    await drive(w);
+    w.pinned.clear();
+    if (w.journal.get(sale.entry.id)?.state !== 'confirmed') return verdict(w);
+    const { entry, done } = await w.voids.start(sale.entry.id, { supervisor: { token: SUPERVISOR } });
+    await until(() => w.journal.get(entry.id)?.state !== 'started');
+    const what = w.choose('while the cancellation code shows', ['the wallet applies it', 'nobody applies it'] as const);
+    if (what === 'the wallet applies it') {
+      const shown = w.choose('the applied cancellation shows at the query host', [
+        'at once',
+        'late (up to the lag after the close)',
+      ] as const);
+      const now = w.now();
+      w.host.voids.push({
+        paymentId: String(w.journal.get(sale.entry.id)?.data.paymentId),
+        merchantVoidId: entry.merchantOrderId,
+        voidId: w.host.id('wallet-void'),
+        amount: 1000,
+        cancellation: 1,
+        visibleAt: shown === 'at once' ? now : w.host.latestVisible(now),
+        takenAt: now,
+      });
+      w.say(`the wallet applies the cancellation code ${entry.merchantOrderId} (shown ${shown})`);
+      if (shown === 'at once') await until(() => w.dead || w.journal.get(entry.id)?.state !== 'showing-code');
+    }
+    // The terminal sees an application the query host shows now; otherwise its code ends.
+    if (w.journal.get(entry.id)?.state === 'showing-code') w.clock.advance(SETTINGS.qrValidityMs + 60_000);
     await w.survive(done);
     await drive(w);
     finish(w);

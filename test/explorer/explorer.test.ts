@@ -95,6 +95,17 @@ describe('the explorer: wallet QR sale whose code the terminal made (qr.provider
   });
 });
 
+describe('the explorer: wallet QR void whose cancellation code the terminal made (qr.provider terminal)', () => {
+  holds("wallet QR void, the terminal's code", []);
+  // Found by this family on d917fc0: a cancellation the wallet applied while the code showed, which the
+  // query host showed late, was not seen by the code's watch; the void ended `expired` at the code's end
+  // plus its margin while the host held the void (confirmed at the close). The ended code is now watched
+  // by the outbox (`void.code-watch`) under the one visibility rule, the amount held meanwhile.
+  it('a cancellation shown late after the code ended is found: the void ends confirmed, never expired', async () => {
+    expect(await broken("wallet QR void, the terminal's code", INVARIANTS.given)).toBeUndefined();
+  });
+});
+
 describe('the explorer: the Pix charge (create, payment, cancel, expiry, a late payment)', () => {
   holds('Pix charge', []);
 });

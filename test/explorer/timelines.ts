@@ -1,6 +1,6 @@
 import { drive, finish, verdict } from './drive.js';
 import type { Chooser, Verdict } from './search.js';
-import { cnpSale, pixCharge, qrSale } from './code-timelines.js';
+import { cnpSale, pixCharge, qrSale, walletVoid } from './code-timelines.js';
 import { startAt, until } from './start.js';
 import { SUPERVISOR, World } from './world.js';
 
@@ -140,6 +140,7 @@ export const OPERATIONS = {
   'Pix refund': pixRefund,
   'e-commerce QR sale': (c: Chooser) => qrSale(c, 'ecommerce'),
   "wallet QR sale, the terminal's code": (c: Chooser) => qrSale(c, 'terminal'),
+  "wallet QR void, the terminal's code": walletVoid,
   'Pix charge': pixCharge,
   'card-not-present sale': cnpSale,
 } as const;

@@ -11,6 +11,7 @@ import { QrEngine } from '../../src/engine/qr/engine.js';
 import { CnpEngine } from '../../src/engine/cnp/engine.js';
 import { SaleEngine } from '../../src/engine/sale/engine.js';
 import { VoidEngine } from '../../src/engine/void/engine.js';
+import { walletPort } from './wallet-void-host.js';
 import { SupervisorGate } from '../../src/engine/void/supervisor.js';
 import { DayBook } from '../../src/operations/day/index.js';
 import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase, type Db } from '../../src/store/index.js';
@@ -205,6 +206,8 @@ export class World implements Stage {
       supervisor: new SupervisorGate({ token: SUPERVISOR, passwordHash: () => undefined }),
       tables: () => undefined,
       pixRefunds: true,
+      // Wallet QR voids: the cancellation code shown as long as the terminal's QR codes, watched a minute more.
+      wallet: { host: walletPort(this), validityMs: SETTINGS.qrValidityMs, watchMarginMs: 60_000, pollMs: 2 },
       onEvent,
     });
     const pix = pixPort(this, { paidByChoice: this.pixPaidByChoice });
@@ -247,6 +250,7 @@ export class World implements Stage {
       port: routed(deliveryPort(this), qr, this),
       pix,
       voids,
+      wallet: walletPort(this),
       cnp: cnpDelivery(this),
       clock,
       log: silent,

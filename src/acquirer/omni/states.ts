@@ -51,8 +51,9 @@ export const OMNI_SALE_STATES: readonly StateRow<HostSaleState>[] = [
 /**
  * A QR code sale on the e-commerce API ("Status transacional", ECOMMERCE:7371–7379). 12 (Pending,
  * the code not paid yet) is not a state: the adapter reads it as "not found", nothing to undo.
- * 11 (Refunded: cancelled after the day of its authorization) is nothing charged; 20 (Scheduled)
- * is not in the table: unknown (the undo race asks again).
+ * 11 (Refunded: cancelled after the day of its authorization) is nothing charged; 20 (Scheduled,
+ * "Recorrência agendada") is a recurrence the terminal never asks for: read as pending, never paid
+ * nor "nothing charged" (docs/decisions.md, homologation question 14).
  */
 export const ECOMMERCE_QR_SALE_STATES: readonly StateRow<HostSaleState>[] = [
   {
@@ -69,6 +70,11 @@ export const ECOMMERCE_QR_SALE_STATES: readonly StateRow<HostSaleState>[] = [
     status: [11],
     state: 'cancelled',
     source: `${ECOMMERCE}:7376 "11 Refunded" ("Pagamento cancelado após 23h59 do dia de autorização"): nothing charged`,
+  },
+  {
+    status: [20],
+    state: 'pending',
+    source: `${ECOMMERCE}:7379 "20 Scheduled" ("Recorrência agendada", credit cards and e-wallets): not charged yet and not final; the terminal's QR sale is never a recurrence, so it is voided and watched until the host shows it 10 (homologation)`,
   },
 ];
 
@@ -100,6 +106,21 @@ export const ECOMMERCE_PIX_STATES: readonly StateRow<PixChargeStatus>[] = [
   { status: [2], state: 'paid', source: `${ECOMMERCE}:1784 "2 - Pago"; ${ECOMMERCE}:7373 "2 PaymentConfirmed"` },
   { status: [10], state: 'cancelled', source: `${ECOMMERCE}:7375 "10 Voided"` },
   { status: [11], state: 'refunded', source: `${ECOMMERCE}:1789 "11 - Estornado"; ${ECOMMERCE}:7376 "11 Refunded"` },
+  {
+    status: [0],
+    state: 'pending',
+    source: `${ECOMMERCE}:7371 "0 NotFinished" (Todos: "Aguardando atualização de status"): not paid yet, not final`,
+  },
+  {
+    status: [1],
+    state: 'pending',
+    source: `${ECOMMERCE}:7372 "1 Authorized" (Todos: "Pagamento apto a ser capturado ou definido como pago"): not paid yet, not final`,
+  },
+  {
+    status: [13],
+    state: 'cancelled',
+    source: `${ECOMMERCE}:7378 "13 Aborted" (Todos: "Pagamento cancelado por falha no processamento ou por ação do Antifraude"): cancelled, as 10 "Pagamento cancelado" (ecom:7375)`,
+  },
 ];
 
 const has = (list: readonly number[] | undefined, v: number | undefined): boolean =>

@@ -1,4 +1,5 @@
-import type { AcquirerDeliveryPort, Delivery } from '../ports.js';
+import type { AcquirerDeliveryPort, Delivery, WalletCancellationPort } from '../ports.js';
+import { attemptCodeWatch, type CodeWatchTask } from './code-watch.js';
 import type { CnpDeliveryPort } from '../cnp-ports.js';
 import { attemptCnpCapture, attemptCnpVoidPart, type CnpCaptureTask, type CnpVoidPartTask } from './cnp-changes.js';
 import type { VoidDeliveryPort } from '../void/ports.js';
@@ -20,6 +21,7 @@ export interface OutboxPayloads {
   'pix.refund': PixTask;
   'void.confirm': VoidConfirmTask;
   'void.undo': VoidUndoTask;
+  'void.code-watch': CodeWatchTask;
   'cnp.undo': UndoTask;
   'cnp.capture': CnpCaptureTask;
   'cnp.void-part': CnpVoidPartTask;
@@ -30,6 +32,8 @@ export interface AttemptContext {
   port: AcquirerDeliveryPort;
   pix?: PixHostPort | undefined;
   voids?: VoidDeliveryPort | undefined;
+  /** Where a wallet QR void's cancellation code shows applied (absent: no wallet QR voids). */
+  wallet?: WalletCancellationPort | undefined;
   /** The card-not-present backend's delivery port (absent without `cardNotPresent`). */
   cnp?: CnpDeliveryPort | undefined;
   undoRace: UndoRaceOptions;
@@ -68,6 +72,8 @@ export const ATTEMPTS: {
   'void.confirm': async (c, t) =>
     c.voids ? { delivery: await c.voids.confirmVoid(t.paymentId, t.voidId) } : noPort('void.confirm'),
   'void.undo': (c, t) => (c.voids ? attemptVoidUndo(c.voids, t, c.now, visibilityOf(c.undoRace)) : noPort('void.undo')),
+  'void.code-watch': (c, t) =>
+    c.wallet ? attemptCodeWatch(c.wallet, t, c.now, visibilityOf(c.undoRace)) : noPort('void.code-watch'),
   // The card sale's undo race, decided by the same `sale.undo` table, against the card-not-present host.
   'cnp.undo': (c, t) => (c.cnp ? attemptUndo(c.cnp, t, c.now, c.undoRace) : noPort('cnp.undo')),
   'cnp.capture': (c, t) => (c.cnp ? attemptCnpCapture(c.cnp, t) : noPort('cnp.capture')),
@@ -93,6 +99,7 @@ const REQUIRED: { readonly [Op in OutboxOperation]: readonly (keyof OutboxPayloa
   'pix.refund': ['merchantOrderId', 'paymentId'],
   'void.confirm': ['merchantVoidId', 'paymentId', 'voidId'],
   'void.undo': ['merchantVoidId', 'paymentId'],
+  'void.code-watch': ['merchantVoidId', 'paymentId', 'until'],
   'cnp.undo': ['merchantOrderId'],
   'cnp.capture': ['merchantOrderId', 'paymentId', 'sentAt'],
   'cnp.void-part': ['merchantOrderId', 'paymentId', 'sentAt'],

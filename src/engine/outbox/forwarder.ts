@@ -3,7 +3,7 @@ import type { Logger } from '../../core/log/index.js';
 import type { Db, Outbox, OutboxTask } from '../../store/index.js';
 import { nextTryAt, type BackoffOptions } from '../backoff.js';
 import { nextDailyClose } from '../daily-close.js';
-import type { AcquirerDeliveryPort, Delivery } from '../ports.js';
+import type { AcquirerDeliveryPort, Delivery, WalletCancellationPort } from '../ports.js';
 import { attemptTask, isOutboxOperation } from './attempts.js';
 import type { UndoRaceOptions } from './undo-race.js';
 import type { PixHostPort } from './pix.js';
@@ -18,6 +18,8 @@ export interface ForwarderDeps {
   pix?: PixHostPort | undefined;
   /** The omni API's void confirmations and undos (card voids). */
   voids?: VoidDeliveryPort | undefined;
+  /** Where a wallet QR void's cancellation code shows applied (`void.code-watch`; absent: no wallet QR voids). */
+  wallet?: WalletCancellationPort | undefined;
   /** The card-not-present backend's delivery port (`cnp.undo`; absent without `cardNotPresent`). */
   cnp?: CnpDeliveryPort | undefined;
   clock: Clock;
@@ -177,10 +179,11 @@ export class OutboxForwarder {
     let payload: Record<string, unknown> | undefined;
     try {
       if (isOutboxOperation(task.operation)) {
-        const { port, pix, voids, cnp, undoRace } = this.#deps;
+        const { port, pix, voids, wallet, cnp, undoRace } = this.#deps;
         // One statement, committed (synchronous=FULL) before the request it precedes leaves.
         const save = (p: object): void => outbox.updatePayload(task.id, { ...(p as Record<string, unknown>) });
-        const attempt = await attemptTask(task.operation, task.payload, { port, pix, voids, cnp, undoRace, now, save });
+        const ctx = { port, pix, voids, wallet, cnp, undoRace, now, save };
+        const attempt = await attemptTask(task.operation, task.payload, ctx);
         delivery = attempt.delivery;
         payload = attempt.payload as Record<string, unknown> | undefined;
       } else {

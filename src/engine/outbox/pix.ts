@@ -11,6 +11,11 @@ export interface PixTask {
   /** A refund was asked (or may have been: its answer was lost): never asked again. */
   refundAsked?: boolean;
   /**
+   * The refund request's answer was lost (a timeout, a reset, an unreadable answer): it may never have
+   * reached the provider. Never asked again all the same; the reasons and the dead letter say so.
+   */
+  refundUnsure?: boolean;
+  /**
    * When the refund request was about to leave (ISO), saved before it leaves: a crash between the
    * request and the record of its answer finds it here and never asks a second refund.
    */
@@ -103,15 +108,19 @@ function doneDelivery(task: PixTask, s: Extract<PixStatusQuery, { kind: 'found' 
 /** The refund was asked and is in progress: look again, never ask again (bounded). */
 function waitForRefund(task: PixTask, shown: string, rule: Rule): PixAttempt {
   const waits = (task.refundWaits ?? 0) + 1;
+  const asked = task.refundUnsure
+    ? 'the refund was maybe asked (its answer was lost: it may never have reached the provider)'
+    : 'the refund was asked';
   if (waits >= PIX_REFUND_WAITS_MAX)
     return {
       delivery: {
         action: 'dead-letter',
-        reason: `the refund was asked and the charge still shows ${shown} after ${waits} looks: check the sale at the acquirer`,
+        reason: `${asked} and the charge still shows ${shown} after ${waits} looks: check the sale at the acquirer`,
       },
     };
+  const why = task.refundUnsure ? `${asked}; never asked again: ${rule.why}` : rule.why;
   return {
-    delivery: { action: 'retry', reason: `refund pending at the provider (${rule.why})` },
+    delivery: { action: 'retry', reason: `refund pending at the provider (${why})` },
     payload: { ...task, refundWaits: waits },
   };
 }
@@ -157,7 +166,7 @@ async function ask(
           action: 'retry',
           reason: v.kind === 'accepted' ? 'refund asked' : `refund maybe asked${why}; query next`,
         },
-        payload: { ...asking, refundAsked: true },
+        payload: { ...asking, refundAsked: true, ...(v.kind === 'accepted' ? {} : { refundUnsure: true }) },
       };
   }
 }

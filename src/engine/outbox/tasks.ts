@@ -27,6 +27,8 @@ export const OUTBOX_OPERATIONS = {
   pixRefund: 'pix.refund',
   voidConfirm: 'void.confirm',
   voidUndo: 'void.undo',
+  /** A wallet QR void's cancellation code that ended unpaid on the terminal: watched for a late application. */
+  voidCodeWatch: 'void.code-watch',
   /** A card-not-present sale's undo race (the same race and payload as `sale.undo`, on the card-not-present host). */
   cnpUndo: 'cnp.undo',
   /** A card-not-present capture whose answer was lost: the query, and the capture again of what still shows authorized. */

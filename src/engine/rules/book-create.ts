@@ -129,8 +129,9 @@ export const WALLET_CANCELLATION: Table<WalletCancellationAnswer> = {
   },
   'not-applied': {
     decision: 'watch',
-    why: "not paid yet: watch until the code's validity plus a margin ends, then expired (nothing given back)",
-    source: 'qr:355 "QRCode expirado"',
+    why: "not applied yet: watch until the code's validity plus a margin ends; then, as for every operation, not applied is never final before the close of that day, and only after the window after it (void.code-watch; the void holds its amount), then expired (nothing given back)",
+    source:
+      'qr:355 "QRCode expirado"; none: the manual does not say how late a request becomes visible (docs/decisions.md, questions)',
   },
 };
 

@@ -1,6 +1,7 @@
 import type { NewTask } from '../../store/index.js';
 import type { PixTask } from '../outbox/pix.js';
 import { OUTBOX_OPERATIONS, idempotencyKey } from '../outbox/tasks.js';
+import type { CodeWatchTask } from '../outbox/code-watch.js';
 import type { VoidConfirmTask, VoidUndoTask } from '../outbox/void.js';
 import type { VoidData, VoidEffect, VoidStateName } from './types.js';
 
@@ -38,6 +39,19 @@ export function voidOutboxTasks(journalId: number, d: VoidData, effects: readonl
         journalId,
         operation: OUTBOX_OPERATIONS.voidUndo,
         idempotencyKey: idempotencyKey('void-undo', d.merchantVoidId),
+        payload: { ...payload },
+        at,
+      });
+    } else if (e.kind === 'outbox.code-watch') {
+      const payload: CodeWatchTask = {
+        merchantVoidId: d.merchantVoidId,
+        paymentId: d.sale.paymentId,
+        until: d.watchedUntil ?? d.expiresAt ?? at.toISOString(),
+      };
+      tasks.push({
+        journalId,
+        operation: OUTBOX_OPERATIONS.voidCodeWatch,
+        idempotencyKey: idempotencyKey('void-code-watch', d.merchantVoidId),
         payload: { ...payload },
         at,
       });

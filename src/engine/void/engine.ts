@@ -16,6 +16,7 @@ import { showQr } from '../qr/code-port.js';
 import { unprintedVoidAlarm } from '../receipt-step.js';
 import { printVoidReceipt, voidReceiptSubject } from './receipt.js';
 import { issueCancellation, watchUntil } from './wallet.js';
+import { codePastClose } from '../code-past-close.js';
 import { WALLET_CANCELLATION, decide } from '../rules/index.js';
 import type { VoidEngineDeps, VoidEvent } from './engine-deps.js';
 import {
@@ -30,7 +31,12 @@ import {
 
 export type { VoidEngineDeps, VoidEvent } from './engine-deps.js';
 
-const DURABLE = new Set<VoidEffect['kind']>(['outbox.void-confirm', 'outbox.void-undo', 'outbox.pix-refund']);
+const DURABLE = new Set<VoidEffect['kind']>([
+  'outbox.void-confirm',
+  'outbox.void-undo',
+  'outbox.pix-refund',
+  'outbox.code-watch',
+]);
 const UNFINISHED: VoidStateName[] = [
   'started',
   'card-read',
@@ -40,6 +46,7 @@ const UNFINISHED: VoidStateName[] = [
   'undoing',
   'refunding',
   'showing-code',
+  'expiring',
 ];
 
 /**
@@ -131,7 +138,14 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
         saleId: sale.id,
       });
     const { entry, data } = await this.#open(sale, amount, authorizedBy, 'void', 'wallet QR void started');
-    const done = this.apply(entry.id, issueCancellation(this.#d.db, this.#d.clock, wallet.validityMs, data));
+    const input = issueCancellation(this.#d.db, this.#d.clock, wallet.validityMs, data);
+    const done = this.apply(entry.id, input);
+    // A code whose watch runs past the daily close: told before the close, as a QR sale's is.
+    if (input.kind === 'code-shown') {
+      const until = watchUntil({ ...data, expiresAt: input.expiresAt }, wallet.watchMarginMs) ?? input.expiresAt;
+      for (const a of codePastClose('wallet QR void', data.merchantVoidId, until, this.#d.clock.now()))
+        this.alarm(entry.id, a.code, a.message);
+    }
     done.catch((e: unknown) => this.deps.log.error({ id: entry.id, err: e }, 'wallet QR void failed'));
     return { entry, done };
   }
@@ -298,18 +312,19 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
     if (alarm) this.alarm(id, alarm.code, alarm.message);
   }
 
-  /** Shows the cancellation code and asks the host until the wallet applied it or the code expired. */
+  /** Shows the cancellation code and asks the host until the wallet applied it or it ended (then `void.code-watch`). */
   async #watchCancellation(id: number, state: VoidState): Promise<void> {
     const wallet = this.#d.wallet;
     const d = state.data;
     if (!wallet || !d.qrCode) return;
     this.emit({ type: 'qr', id, qrCode: d.qrCode, expiresAt: d.expiresAt ?? '', kind: 'void-cancellation' });
     const onPinpad = showQr(wallet.display, this.deps.log, d.qrCode, { kind: 'wallet-qr', amount: d.amount });
+    const until = watchUntil(d, wallet.watchMarginMs);
     try {
       await this.watch(id, {
         waiting: 'showing-code',
         pollMs: wallet.pollMs,
-        expired: { kind: 'code-expired' },
+        expired: { kind: 'code-expired', ...(until ? { until } : {}) },
         stopped: () => this.#stopped,
         expiresAt: (x) => watchUntil(x, wallet.watchMarginMs),
         poll: async (x) => {

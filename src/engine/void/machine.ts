@@ -122,6 +122,31 @@ function hostAnswer(state: VoidState, outcome: HostVoidOutcome): VoidStep {
   }
 }
 
+/**
+ * The ended cancellation code's watch settled (`void.code-watch`): applied late → the money went
+ * back, the void is confirmed; not applied, final by the visibility rule → expired, nothing given
+ * back; a dead letter → a person decides (its alarm).
+ */
+function codeWatched(state: VoidState, input: Extract<VoidInput, { kind: 'delivered' }>): VoidStep {
+  if (input.action === 'done' && input.late)
+    return go(state, 'confirmed', 'cancellation applied late by the wallet', { reason: input.reason });
+  if (input.action === 'done')
+    return go(state, 'expired', 'cancellation code expired', {
+      reason: `the cancellation code expired unpaid (${input.reason})`,
+    });
+  return go(
+    state,
+    'dead-letter',
+    'cancellation watch dead-letter',
+    { reason: input.reason },
+    {
+      kind: 'alarm',
+      code: 'DEAD_LETTER',
+      message: `cancellation code of void ${state.data.merchantVoidId}: ${input.reason}`,
+    },
+  );
+}
+
 /** A wallet QR void before its code shows: no card, no pinpad session; only the code's inputs (or a cancel). */
 function walletStarted(state: VoidState, input: VoidInput): VoidStep {
   if (input.kind === 'code-shown') {
@@ -224,8 +249,21 @@ export function voidTransition(state: VoidState, input: VoidInput): VoidStep {
       // A code once shown stays payable until it expires: it is watched, never withdrawn.
       if (input.kind === 'code-applied')
         return go(state, 'confirmed', 'cancellation applied by the wallet', { voidId: input.voidId }, PRINT);
+      // Ended on the terminal, not at the host: the one visibility rule decides when "not applied" is final.
       if (input.kind === 'code-expired')
-        return go(state, 'expired', 'cancellation code expired', { reason: 'the cancellation code expired unpaid' });
+        return go(
+          state,
+          'expiring',
+          'cancellation code ended',
+          {
+            reason: 'the cancellation code ended unpaid on the terminal',
+            ...(input.until !== undefined ? { watchedUntil: input.until } : {}),
+          },
+          { kind: 'outbox.code-watch' },
+        );
+      return refuse(state, input);
+    case 'expiring':
+      if (input.kind === 'delivered') return codeWatched(state, input);
       return refuse(state, input);
     case 'refunding':
       if (input.kind === 'delivered') {

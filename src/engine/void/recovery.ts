@@ -9,6 +9,7 @@ import type { VoidEffect, VoidState, VoidStateName } from './types.js';
  * | voiding (the request may have left)    | undo by MerchantVoidId (by VoidId when it is known)     |
  * | finishing-chip (approved, card open)   | undo by VoidId: the card never finished the void        |
  * | confirming / undoing / refunding       | make sure the outbox holds the request (idempotent)     |
+ * | expiring (the code ended unpaid)       | make sure the outbox holds its watch (idempotent)       |
  * | final                                  | nothing                                                 |
  */
 export type VoidRecoveryPlan =
@@ -46,6 +47,8 @@ export function planVoidRecovery(state: VoidState): VoidRecoveryPlan {
       return { kind: 'ensure', effects: [undoBy(state)] };
     case 'refunding':
       return { kind: 'ensure', effects: [{ kind: 'outbox.pix-refund' }] };
+    case 'expiring':
+      return { kind: 'ensure', effects: [{ kind: 'outbox.code-watch' }] };
     default:
       return { kind: 'nothing' };
   }

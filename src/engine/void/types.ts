@@ -58,6 +58,8 @@ export interface VoidData {
   qrCode?: string;
   nsu?: string;
   expiresAt?: string;
+  /** Until when the ended code's payment may still be taken by the wallet: its validity plus the watch margin (ISO). */
+  watchedUntil?: string;
 }
 
 export const VOID_STATES = [
@@ -71,8 +73,13 @@ export const VOID_STATES = [
   'refunding',
   /** A wallet QR void: the cancellation code is shown until the wallet applies it, or it expires. */
   'showing-code',
+  /**
+   * The cancellation code ended unpaid on the terminal: the outbox asks the host whether the wallet
+   * applied it late until the visibility rule makes "not applied" final (rules/visibility.ts).
+   */
+  'expiring',
   'confirmed',
-  /** The cancellation code expired unpaid: nothing was given back. */
+  /** The cancellation code expired unpaid, and the host never showed it applied: nothing was given back. */
   'expired',
   'undone',
   'declined',
@@ -108,6 +115,7 @@ export const VOID_HOLDS_AMOUNT: ReadonlySet<VoidStateName> = new Set([
   'undoing',
   'refunding',
   'showing-code',
+  'expiring',
   'dead-letter',
 ]);
 
@@ -136,13 +144,21 @@ export type VoidInput =
   | { kind: 'send'; at: string }
   | { kind: 'host-answer'; outcome: HostVoidOutcome }
   | { kind: 'chip-finished'; card: 'approved' | 'declined' | 'failed'; emv?: Record<string, string>; reason?: string }
-  | { kind: 'delivered'; action: 'done' | 'dead-letter' | 'needs-refund'; reason: string; refused?: boolean }
+  | {
+      kind: 'delivered';
+      action: 'done' | 'dead-letter' | 'needs-refund';
+      reason: string;
+      refused?: boolean;
+      /** A cancellation code's watch found it applied after it ended on the terminal. */
+      late?: boolean;
+    }
   /** A wallet QR sale: the cancellation code was built and is shown. */
   | { kind: 'code-shown'; qrCode: string; nsu: string; expiresAt: string }
   | { kind: 'code-failed'; reason: string }
   /** The wallet applied the cancellation code: the host lists the void under the sale. */
   | { kind: 'code-applied'; voidId: string }
-  | { kind: 'code-expired' };
+  /** The code ended on the terminal unpaid; `until`: the end of its watch (its validity plus the margin, ISO). */
+  | { kind: 'code-expired'; until?: string };
 
 /** `outbox.*` effects are written in the same transaction as the journal row. */
 export type VoidEffect =
@@ -152,6 +168,8 @@ export type VoidEffect =
   | { kind: 'outbox.void-confirm' }
   | { kind: 'outbox.void-undo'; by: 'voidId' | 'merchantVoidId' }
   | { kind: 'outbox.pix-refund' }
+  /** The ended cancellation code's watch for a late application (`void.code-watch`). */
+  | { kind: 'outbox.code-watch' }
   | { kind: 'alarm'; code: AlarmCode; message: string }
   /** Show the cancellation code and watch the host until the wallet applied it or it expired. */
   | { kind: 'watch.cancellation' }
@@ -174,6 +192,7 @@ const STATUS: Record<VoidStateName, VoidStatus> = {
   undone: 'undone',
   refunding: 'pending',
   'showing-code': 'pending',
+  expiring: 'pending',
   expired: 'expired',
   declined: 'declined',
   refused: 'refused',

@@ -235,7 +235,10 @@ export function dayLine(
       : VOID_FAILED.test(entry.state)
         ? 'void-failed'
         : 'in-progress';
+    // A wallet QR void's cancellation code that ended unpaid: watched until the host's close (rules/visibility.ts).
+    const awaiting = entry.state === 'expiring';
     return {
+      ...(awaiting ? { awaitingHostClose: true as const } : {}),
       ...base,
       method: of?.method ?? 'unknown',
       brand: of?.brand ?? str(card.brandId) ?? 'unknown',

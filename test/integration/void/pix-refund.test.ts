@@ -134,6 +134,34 @@ describe('refunds of Pix sales through the void engine, the outbox and the stric
     t.db.close();
   });
 
+  // The chaos run's stuck refund (`--cnp both`, seed 625799): its transport faults include the e-commerce
+  // `PUT …/void` route, which a Pix refund shares with the card-not-present void. A request lost before the
+  // host read it (`reset: before`) leaves the refund "maybe asked": never asked again (a second devolução could
+  // give back twice; ecom:1927 "não é uma operação instantânea"), while the charge shows 2 (ecom:1788) for good.
+  it.each([
+    ['the answer lost after the host read it (drop)', { drop: true }, 11],
+    ['the request lost before the host read it (reset before)', { reset: 'before' as const }, 2],
+  ])('a refund whose %s: asked once, never again', async (_what, fault, hostStatus) => {
+    const t = terminal();
+    const saleId = await t.paidPix(1900);
+    await h.fault('ecommerceSaleVoid', fault);
+    const { entry } = await t.voids.start(saleId, byToken);
+    await t.pass(3);
+    await h.control('POST', '/sandbox/clock', { advanceMs: 61_000 });
+    await t.pass(3);
+    const mo = t.journal.get(saleId)!.merchantOrderId;
+    const host = (await h.ledger()).ecommerce.find((e) => e.merchantOrderId === mo);
+    expect(host).toMatchObject({ status: hostStatus });
+    const state = t.journal.get(entry.id)?.state;
+    if (hostStatus === 11) expect(state).toBe('confirmed');
+    else {
+      expect(state).toBe('refunding');
+      expect(t.outbox.open()[0]?.payload).toMatchObject({ refundAsked: true, refundUnsure: true });
+      expect(t.outbox.open()[0]?.lastError).toMatch(/its answer was lost/);
+    }
+    t.db.close();
+  });
+
   // A devolução may be asked outside the terminal too (ecom:1942 "Via API E-commerce Cielo ou App Cielo
   // Gestão"), in part (ecom:1929). On 333e812 the sandbox showed the charge 11 once that part was approved,
   // and the terminal, reading 11 as "Estornado" (ecom:1789), ended its whole refund `confirmed` without

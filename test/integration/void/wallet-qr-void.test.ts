@@ -1,31 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EscPosPrinter } from '../../../drivers/printer/index.js';
-import { TcpTransport } from '../../../drivers/transport/index.js';
-import { findPrinterModel } from '../../../tables/printers/index.js';
-import { SANDBOX_MERCHANT } from '../../../tables/sandbox-merchant.js';
+import { describe, expect, it } from 'vitest';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
-import { OmniDeliveryAdapter } from '../../../src/acquirer/omni/delivery.js';
-import { EscPosReceiptPrinter } from '../../../src/adapters/escpos-receipt.js';
-import { systemClock } from '../../../src/core/clock.js';
-import { OmniposError } from '../../../src/core/errors/index.js';
-import type { CardPort } from '../../../src/engine/ports.js';
-import { OutboxForwarder } from '../../../src/engine/outbox/forwarder.js';
 import { buildCancellationCode } from '../../../src/engine/qr/code-cancel.js';
-import { saleQrCode, type MerchantProfile } from '../../../src/engine/qr/code.js';
-import { QrEngine, type QrEvent } from '../../../src/engine/qr/engine.js';
-import { VoidEngine, type VoidEvent } from '../../../src/engine/void/engine.js';
-import { DayBook } from '../../../src/operations/day/index.js';
-import { SupervisorGate } from '../../../src/engine/void/supervisor.js';
-import { walletCancellations } from '../../../src/acquirer/omni/wallet-cancellations.js';
+import { saleQrCode } from '../../../src/engine/qr/code.js';
 import { parsePadraoq, type CurrentFields } from '../../../src/qr/index.js';
-import { VirtualPrinter, serveVirtualPrinter, type VirtualPrinterServer } from '../../../src/sim/printer/index.js';
-import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
-import { useTempDirs } from '../../helpers/temp-dir.js';
-import { log, startHarness, type Harness } from '../../helpers/sandbox.js';
-import { SANDBOX_PROFILE } from '../../helpers/qr-terminal.js';
-import { SUPERVISOR_HASH, SUPERVISOR_PASSWORD, SUPERVISOR_TOKEN } from './terminal.js';
-import { walletPays as walletPaysAt } from '../../helpers/wallet-pay.js';
-import { TEST_EXPIRY_KEY } from '../../helpers/store.js';
+import { SUPERVISOR_TOKEN } from './terminal.js';
+import { MERCHANT, cancellationShown, h, paidSale, terminal, until, virtual, walletPays } from './wallet-void-rig.js';
 
 /**
  * Voids of wallet QR sales against the strict sandbox: the terminal shows a cancellation code
@@ -33,139 +12,6 @@ import { TEST_EXPIRY_KEY } from '../../helpers/store.js';
  * wallet API (`omnipos wallet pay`), the sandbox voids the sale in its ledger, and the terminal
  * sees it under the sale's query and prints the void's receipt on the virtual printer.
  */
-
-const tempDir = useTempDirs();
-let h: Harness;
-let virtual: VirtualPrinter;
-let server: VirtualPrinterServer;
-let driver: EscPosPrinter;
-beforeAll(async () => {
-  h = await startHarness();
-  virtual = new VirtualPrinter({ model: findPrinterModel('virtual-80')! });
-  server = await serveVirtualPrinter(virtual, { port: 0 });
-  driver = new EscPosPrinter({
-    transport: new TcpTransport({ host: '127.0.0.1', port: server.port }),
-    model: virtual.model,
-    pollMs: 20,
-  });
-  await driver.open();
-});
-afterAll(async () => {
-  await driver.close().catch(() => undefined);
-  await server.close();
-  await h.close();
-});
-
-const MERCHANT: MerchantProfile = SANDBOX_PROFILE;
-
-/** No card is read for a wallet QR void: a card port that refuses proves it. */
-const NO_CARD: CardPort = {
-  readCard: () => Promise.reject(new OmniposError('INTERNAL', 'no card is read for a wallet QR void')),
-  finishChip: () => Promise.reject(new OmniposError('INTERNAL', 'no chip')),
-  end: () => Promise.resolve(),
-};
-
-function terminal(o: { validityMs?: number; dir?: string } = {}) {
-  const dir = o.dir ?? tempDir();
-  const db = openTerminalDatabase(dir);
-  const journal = new Journal(db);
-  const outbox = new Outbox(db);
-  const orderIds = new MerchantOrderIds(db, { ordinal: 3, clock: systemClock });
-  const qrEvents: QrEvent[] = [];
-  const events: VoidEvent[] = [];
-  const port = new OmniDeliveryAdapter(h.acquirer.omni);
-  const receipt = new EscPosReceiptPrinter(driver, virtual.model, 'sandbox', log);
-  const common = {
-    db,
-    journal,
-    outbox,
-    orderIds,
-    clock: systemClock,
-    log,
-    attended: true,
-    ecrDecisionMs: 60_000,
-    closeMarginMs: 60_000,
-    receipt,
-  };
-  const qr = new QrEngine({
-    ...common,
-    host: port,
-    merchant: MERCHANT,
-    validityMs: 60_000,
-    watchMarginMs: 300,
-    pollMs: 40,
-    onEvent: (e) => void qrEvents.push(e),
-  });
-  const voids = new VoidEngine({
-    expiryKey: TEST_EXPIRY_KEY,
-    ...common,
-    card: NO_CARD,
-    host: { void: () => Promise.reject(new Error('no card void here')) },
-    supervisor: new SupervisorGate({ token: SUPERVISOR_TOKEN, passwordHash: () => SUPERVISOR_HASH }),
-    tables: () => undefined,
-    wallet: {
-      host: walletCancellations(h.acquirer.omni),
-      validityMs: o.validityMs ?? 60_000,
-      watchMarginMs: 200,
-      pollMs: 40,
-    },
-    onEvent: (e) => void events.push(e),
-  });
-  const forwarder = new OutboxForwarder({
-    db,
-    outbox,
-    port,
-    clock: systemClock,
-    log,
-    onSettled: (t, d) => qr.settled(t, d),
-    undoRace: { processingWindowMs: 1000 },
-    backoff: { baseMs: 20, maxMs: 100, minMs: 10 },
-  });
-  const settle = async (): Promise<void> => {
-    for (let i = 0; i < 300 && outbox.depth().pending > 0; i++) {
-      await forwarder.runOnce();
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  };
-  return { dir, db, journal, qr, voids, qrEvents, events, settle };
-}
-
-const walletPays = (qr: string, card = TEST_CARDS[0]!) => walletPaysAt(h.running.urls.wallet, qr, card);
-
-async function until<T>(find: () => T | undefined, what: string): Promise<T> {
-  for (let i = 0; i < 500; i++) {
-    const v = find();
-    if (v !== undefined) return v;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
-
-/** A confirmed wallet QR sale of `amount` cents: its journal id and the code that was paid. */
-async function paidSale(t: ReturnType<typeof terminal>, amount: number): Promise<{ id: number; code: string }> {
-  const { entry, done } = await t.qr.start({
-    amount,
-    method: 'credit',
-    installments: 1,
-    interest: 'ByMerchant',
-    confirmation: 'auto',
-  });
-  const shown = await until(
-    () => t.qrEvents.find((e): e is Extract<QrEvent, { type: 'qr' }> => e.type === 'qr' && e.id === entry.id),
-    'the sale code',
-  );
-  expect((await walletPays(shown.qrCode)).code).toBe(0);
-  await done;
-  await t.settle();
-  expect(t.journal.get(entry.id)?.state).toBe('confirmed');
-  return { id: entry.id, code: shown.qrCode };
-}
-
-const cancellationShown = (t: ReturnType<typeof terminal>, id: number) =>
-  until(
-    () => t.events.find((e): e is Extract<VoidEvent, { type: 'qr' }> => e.type === 'qr' && e.id === id),
-    'the cancellation code',
-  );
 
 describe('voids of wallet QR sales with the cancellation code, against the sandbox', () => {
   it('a partial void: the code names the sale, the wallet pays it, the sandbox voids that much, the terminal sees it and prints both copies', async () => {
@@ -301,32 +147,6 @@ describe('voids of wallet QR sales with the cancellation code, against the sandb
       voided: 1000,
       charged: 3000,
     });
-    t.voids.stop();
-    t.db.close();
-  });
-
-  it('a cancellation code nobody pays expires: the void ends expired, the sale keeps its amount to void, nothing printed', async () => {
-    const t = terminal({ validityMs: 300 });
-    const sale = await paidSale(t, 2500);
-    const before = virtual.receipts.length;
-    const { entry, done } = await t.voids.start(sale.id, { supervisor: { password: SUPERVISOR_PASSWORD } });
-    await cancellationShown(t, entry.id);
-    expect(t.voids.remaining(sale.id).remaining).toBe(0);
-    await done;
-    expect(t.journal.get(entry.id)?.state).toBe('expired');
-    expect(t.voids.remaining(sale.id).remaining).toBe(2500);
-    // The day's report: the expired void moved nothing and is over (not in progress).
-    const day = new DayBook({
-      db: t.db,
-      journal: t.journal,
-      clock: systemClock,
-      log,
-      environment: 'sandbox',
-      terminalId: SANDBOX_MERCHANT.terminal.terminalId,
-    }).report();
-    expect(day.lines.find((l) => l.id === entry.id)).toMatchObject({ outcome: 'void-failed', charged: 0 });
-    expect(day.lines.find((l) => l.id === sale.id)).toMatchObject({ charged: 2500 });
-    expect(virtual.receipts.length).toBe(before);
     t.voids.stop();
     t.db.close();
   });

@@ -74,7 +74,7 @@ describe('the e-commerce QR code sale and the Pix charge: Status → the engine 
     [0, 'pending'],
     [1, 'pending'],
     [11, 'cancelled'],
-    [20, 'unknown'],
+    [20, 'pending'],
   ])('QR code sale Status %i → %s', (status, state) => expect(ecommerceQrSaleState(status)).toBe(state));
 
   it.each([
@@ -82,10 +82,10 @@ describe('the e-commerce QR code sale and the Pix charge: Status → the engine 
     [2, 'paid'],
     [10, 'cancelled'],
     [11, 'refunded'],
-    [0, 'unknown'],
-    [1, 'unknown'],
+    [0, 'pending'],
+    [1, 'pending'],
     [3, 'unknown'],
-    [13, 'unknown'],
+    [13, 'cancelled'],
     [20, 'unknown'],
   ] as const)('Pix Status %i → %s', (status, word) => expect(pixChargeStatus(status)).toBe(word));
 });
@@ -219,9 +219,12 @@ function oldPix(status: number, task: PixTask, op: 'cancel' | 'refund', past: bo
   switch (status) {
     case 11:
       return ['done', false];
+    case 13: // Aborted, "Pagamento cancelado" (ecommerce:7378): decided as 10, no longer unknown
     case 10:
       // Issue 29: voided after a refund was asked is the money given back (done).
       return [op === 'refund' || past || task.refundAsked ? 'done' : 'retry', false];
+    case 0: // NotFinished and Authorized (ecommerce:7371-7372): decided as 12, not paid yet, no longer unknown
+    case 1:
     case 12:
       if (task.refundAsked) return ['retry', false];
       return ['retry', true];

@@ -123,7 +123,7 @@ const TABLE: Row[] = [
     void: { kind: 'unknown', reason: 'HTTP 502' },
     action: 'retry',
     voided: true,
-    payload: { ...cancelTask, refundAsked: true, late: true, refundAsking: BEFORE.toISOString() },
+    payload: { ...cancelTask, refundAsked: true, refundUnsure: true, late: true, refundAsking: BEFORE.toISOString() },
   },
   // refund: a paid Pix the sale gives back (stopped before the receipt, no decision in time)
   {
@@ -259,7 +259,13 @@ const TABLE: Row[] = [
     void: { kind: 'unknown', reason: 'down' },
     action: 'retry',
     voided: true,
-    payload: { ...refundTask, queryFailures: 1, refundAsked: true, refundAsking: BEFORE.toISOString() },
+    payload: {
+      ...refundTask,
+      queryFailures: 1,
+      refundAsked: true,
+      refundUnsure: true,
+      refundAsking: BEFORE.toISOString(),
+    },
   },
   {
     name: 'refund asked, the query failed: no second void',

@@ -4,6 +4,8 @@ import { voidTransition } from '../../../../src/engine/void/machine.js';
 import { planVoidRecovery } from '../../../../src/engine/void/recovery.js';
 import {
   FINAL_VOID_STATES,
+  VOID_HOLDS_AMOUNT,
+  voidStatus,
   VOID_STATES,
   type HostVoidOutcome,
   type VoidInput,
@@ -209,7 +211,7 @@ describe('card void machine', () => {
       fc.constant({ kind: 'code-shown' as const, qrCode: 'C', nsu: '000009', expiresAt: '2026-11-22T13:05:00.000Z' }),
       fc.constant({ kind: 'code-failed' as const, reason: 'x' }),
       fc.constantFrom('v7', 'v8').map((voidId) => ({ kind: 'code-applied' as const, voidId })),
-      fc.constant({ kind: 'code-expired' as const }),
+      fc.constant({ kind: 'code-expired' as const, until: '2026-11-22T13:05:02.000Z' }),
     );
     const walletStart: VoidState = {
       name: 'started',
@@ -296,11 +298,28 @@ describe('wallet QR void machine (the cancellation code)', () => {
     expect(r.state.data).toMatchObject({ voidId: 'v-9', qrCode: 'C', nsu: '000009' });
   });
 
-  it('expired unpaid: final, nothing printed; a shown code is never withdrawn by a cancel; a card sale gets no code', () => {
-    const r = run([shown, { kind: 'code-expired' }], qrStart);
-    expect(r.names).toEqual(['started', 'showing-code', 'expired']);
-    expect(r.effects).toEqual(['watch.cancellation']);
+  it('ended unpaid on the terminal: not final, the amount held and its watch in the outbox; not applied by then → expired, applied late → confirmed', () => {
+    const ended = { kind: 'code-expired' as const, until: '2026-11-22T13:05:02.000Z' };
+    const r = run([shown, ended], qrStart);
+    expect(r.names).toEqual(['started', 'showing-code', 'expiring']);
+    expect(r.effects).toEqual(['watch.cancellation', 'outbox.code-watch']);
+    expect(r.state.data.watchedUntil).toBe(ended.until);
+    expect(FINAL_VOID_STATES.has('expiring')).toBe(false);
+    expect(VOID_HOLDS_AMOUNT.has('expiring')).toBe(true);
+    expect(voidStatus('expiring')).toBe('pending');
+    expect(planVoidRecovery(r.state)).toEqual({ kind: 'ensure', effects: [{ kind: 'outbox.code-watch' }] });
+    const done = run([shown, ended, { kind: 'delivered', action: 'done', reason: 'not applied' }], qrStart);
+    expect(done.names.at(-1)).toBe('expired');
     expect(FINAL_VOID_STATES.has('expired')).toBe(true);
+    expect(VOID_HOLDS_AMOUNT.has('expired')).toBe(false);
+    const late = run([shown, ended, { kind: 'delivered', action: 'done', reason: 'applied', late: true }], qrStart);
+    expect(late.names.at(-1)).toBe('confirmed');
+    const dead = run([shown, ended, { kind: 'delivered', action: 'dead-letter', reason: 'x' }], qrStart);
+    expect(dead.names.at(-1)).toBe('dead-letter');
+    expect(dead.effects.at(-1)).toBe('alarm');
+  });
+
+  it('a shown code is never withdrawn by a cancel; a card sale gets no code', () => {
     const showing = run([shown], qrStart).state;
     expect(voidTransition(showing, { kind: 'cancel', by: 'operator' }).ok).toBe(false);
     expect(voidTransition(start, shown).ok).toBe(false);
