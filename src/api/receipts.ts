@@ -20,6 +20,7 @@ import { ApiError, readJson, sendJson } from './http-kit.js';
 import { paymentView, receiptQuestion } from './payment-view.js';
 import { engineOf, payment, PAYMENT_ID, paymentOr404, type PaymentsDeps } from './payments.js';
 import { BODY_ERRORS, WRITE_ERRORS } from './openapi-errors.js';
+import { cnpReceiptSubject, type CnpReceiptDeps } from './card-not-present-receipt.js';
 import { error, json, ref, UNAUTHORIZED } from './openapi-kit.js';
 import { operationsOf } from './routes.js';
 
@@ -35,7 +36,7 @@ export interface ReceiptService {
   now(): Date;
 }
 
-export interface ReceiptsDeps extends PaymentsDeps {
+export interface ReceiptsDeps extends PaymentsDeps, CnpReceiptDeps {
   receipts?: ReceiptService | undefined;
 }
 
@@ -49,6 +50,7 @@ function receiptOf(deps: ReceiptsDeps, rawId: string): { id: number; createdAt: 
   if (!/^\d{1,12}$/.test(rawId)) throw new ApiError(404, 'NOT_FOUND', `no payment ${rawId}`);
   const id = Number(rawId);
   const entry = paymentOr404(deps.journal, id);
+  if (entry.kind === 'cnp') return { id, createdAt: entry.createdAt, subject: cnpReceiptSubject(deps, entry) };
   const engine = engineOf(deps, entry.kind);
   if (!RECEIPT_STATES.includes(entry.state)) {
     throw new OmniposError(
@@ -193,7 +195,7 @@ export const RECEIPT_OPERATIONS = [
     summary:
       "A payment's receipt, rebuilt from the journal: text, an HTML view, the PNG the virtual printer draws, or a QR code of its digital copy",
     description:
-      'For a payment approved by the host whose receipt step began (printing, awaiting a decision, confirmed), of any day. `format=qr`: an SVG QR code holding the customer copy as text (32 columns, card number at most first 6 / last 4) for a phone to read offline — or, past what a QR code of version 20 at ECC L holds (858 bytes), a compact form (merchant, date, amount, product, masked card, authorization code, NSU, order, status); header `x-omnipos-digital-copy` says `full` or `compact`; `copy` and `columns` do not apply. A kiosk shows it when it does not print.',
+      'For a payment approved by the host whose receipt step began (printing, awaiting a decision, confirmed), of any day; a sale without the card present once authorized (a pre-authorization) or captured, marked VENDA DIGITADA (its masked number and brand, never its expiry nor its security code). `format=qr`: an SVG QR code holding the customer copy as text (32 columns, card number at most first 6 / last 4) for a phone to read offline — or, past what a QR code of version 20 at ECC L holds (858 bytes), a compact form (merchant, date, amount, product, masked card, authorization code, NSU, order, status); header `x-omnipos-digital-copy` says `full` or `compact`; `copy` and `columns` do not apply. A kiosk shows it when it does not print.',
     parameters: [
       PAYMENT_ID,
       {

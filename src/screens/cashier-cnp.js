@@ -5,6 +5,7 @@
 // password, as the supervisor's voids ask it). The page never sees a digit of the card: the pinpad takes them.
 import { api, ApiFailure, money, parseAmount } from './api.js';
 import { currentLang, errorText, fill, hostTime, t } from './i18n.js';
+import { reprint, showReceipt } from './receipt.js';
 
 const $ = (id) => document.getElementById(id);
 const SALES = '/v1/card-not-present/sales';
@@ -69,6 +70,18 @@ function bodyOf() {
 function showForm(show) {
   $('cnp-form').hidden = !show;
   $('cnp-run').hidden = show;
+  $('cnp-reprint').hidden = true;
+  $('cnp-receipt').hidden = true;
+}
+
+/** Prints the sale's receipt (GET/POST /v1/payments/{id}/receipt…, as every receipt); shown on screen when the printer cannot. */
+async function printReceipt(view) {
+  if (await reprint(view.id)) {
+    say($('cnp-prompt'), () => t('cnp.receipt.printed'));
+    return;
+  }
+  say($('cnp-prompt'), () => t('reprint.unavailable'));
+  await showReceipt($('cnp-receipt'), view);
 }
 
 async function start(ev) {
@@ -133,6 +146,10 @@ async function settle(sale, first) {
   $('cnp-prompt').textContent = '';
   painters.delete($('cnp-prompt'));
   $('cnp-again').hidden = false;
+  if (ok) {
+    $('cnp-reprint').hidden = false;
+    $('cnp-reprint').onclick = () => void printReceipt(view);
+  }
   await listPreauths();
 }
 

@@ -101,6 +101,19 @@ describe("the cashier's sales without the card present", () => {
     expect(await result(page)).toMatch(/^Aprovada — 411111\*{6}1111$/);
     await snap(page, 'cashier-cnp-2-approved');
     expect(await scan(page)).toEqual([]);
+    // Its receipt, printed as every receipt is (the reprint route, the ESC/POS printer): "VENDA DIGITADA", masked.
+    const printer = t.daemon.virtualPrinter!;
+    const before = printer.receipts.length;
+    await page.click('#cnp-reprint');
+    await page.locator('#cnp-prompt', { hasText: 'Comprovante impresso' }).waitFor({ timeout: 15_000 });
+    expect(printer.receipts.length).toBe(before + 1);
+    expect(printer.lastReceipt!.text).toContain('VENDA DIGITADA');
+    expect(printer.lastReceipt!.text).toMatch(/411111\*{6}1111/);
+    const paper = printer.lastReceipt!.text;
+    expect([CARD.number, `${CARD.month}/${CARD.year}`, `${CARD.month}/31`].filter((x) => paper.includes(x))).toEqual(
+      [],
+    );
+    expect(paper).not.toMatch(new RegExp(`\\b${CARD.code}\\b`));
     expect(errors).toEqual([]);
   });
 
