@@ -6,6 +6,7 @@
 import { api, ApiFailure, money, parseAmount } from './api.js';
 import { currentLang, errorText, fill, hostTime, t } from './i18n.js';
 import { reprint, showReceipt } from './receipt.js';
+import { listCards, mountCnpCards, repaintCnpCards } from './cashier-cnp-cards.js';
 
 const $ = (id) => document.getElementById(id);
 const SALES = '/v1/card-not-present/sales';
@@ -35,6 +36,7 @@ function refusal(el, e) {
 export function repaintCnp() {
   for (const [el, paint] of painters) el.textContent = paint();
   void listPreauths();
+  repaintCnpCards();
 }
 
 /** Every event of the stream: this sale's prompts while its card is typed, its states afterwards. */
@@ -47,9 +49,13 @@ export function feedCnp(e) {
   } else if (e.type === 'state' && e.id === current.id && SETTLED.has(e.state)) void settle(current);
 }
 
-function bodyOf() {
+/** The sale's body from the form: its card typed on the pinpad, or (`savedCardId`) a saved card's, nothing typed. */
+function bodyOf(savedCardId) {
   const amount = parseAmount($('cnp-amount').value);
   if (amount === undefined) return undefined;
+  const installments = Math.max(1, Math.min(12, Number($('cnp-installments').value) || 1));
+  const capture = document.querySelector('input[name=cnp-kind]:checked').value === 'sale';
+  if (savedCardId !== undefined) return { amount, installments, capture, savedCardId };
   // As printed on the card: the host takes letters and spaces only, without accents.
   const holder = $('cnp-holder')
     .value.normalize('NFD')
@@ -60,8 +66,8 @@ function bodyOf() {
   const body = {
     amount,
     holder,
-    installments: Math.max(1, Math.min(12, Number($('cnp-installments').value) || 1)),
-    capture: document.querySelector('input[name=cnp-kind]:checked').value === 'sale',
+    installments,
+    capture,
   };
   if ($('cnp-brand').value) body.brand = $('cnp-brand').value;
   return body;
@@ -84,10 +90,10 @@ async function printReceipt(view) {
   await showReceipt($('cnp-receipt'), view);
 }
 
-async function start(ev) {
-  ev.preventDefault();
+async function start(ev, savedCardId) {
+  ev?.preventDefault();
   $('cnp-error').hidden = true;
-  const body = bodyOf();
+  const body = bodyOf(savedCardId);
   if (!body) return refusal($('cnp-error'), { code: 'INVALID_FIELD', field: 'amount' });
   const sale = { key: `cashier-cnp-${crypto.randomUUID()}`, abort: new AbortController(), id: undefined };
   current = sale;
@@ -95,7 +101,7 @@ async function start(ev) {
   const kind = body.capture ? 'cnp.kind.sale' : 'cnp.kind.preauth';
   say($('cnp-total'), () => `${money(body.amount, currentLang())} — ${t(kind)}`);
   $('cnp-prompt').dataset.source = 'page';
-  say($('cnp-prompt'), () => t('cnp.typing'));
+  say($('cnp-prompt'), () => t(savedCardId === undefined ? 'cnp.typing' : 'cnp.sending'));
   $('cnp-result').hidden = true;
   $('cnp-again').hidden = true;
   $('cnp-cancel').hidden = false;
@@ -237,7 +243,9 @@ export function mountCnp(show) {
   $('cnp-open').addEventListener('click', () => {
     show(true);
     void listPreauths();
+    void listCards();
   });
+  mountCnpCards((id) => void start(undefined, id));
   $('cnp-back').addEventListener('click', () => show(false));
   $('cnp-form').addEventListener('submit', (ev) => void start(ev));
   $('cnp-cancel').addEventListener('click', () => current?.abort.abort());
