@@ -13,7 +13,7 @@ export interface CnpReceiptDeps {
  * The states a card-not-present sale has a receipt in: a pre-authorization the host holds, and a
  * captured sale (whole, or what a partial capture took, less what was voided of it since).
  */
-export const CNP_RECEIPT_STATES: readonly string[] = ['authorized', 'captured'];
+const CNP_RECEIPT_STATES: readonly string[] = ['authorized', 'captured'];
 
 /**
  * The receipt of card-not-present sale `entry`, from its journal row through its engine: the masked
