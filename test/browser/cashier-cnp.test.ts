@@ -202,7 +202,7 @@ describe("the cashier's phone order on the webservice 1.5 (no BIN lookup: the br
     t = await startTestDaemon({
       env: {
         OMNIPOS_CARD_NOT_PRESENT__KIND: 'webservice15',
-        OMNIPOS_CARD_NOT_PRESENT__URL: `http://127.0.0.1:18089${WS15_PATH}`,
+        OMNIPOS_CARD_NOT_PRESENT__URL: `http://127.0.0.1:0${WS15_PATH}`,
         OMNIPOS_CARD_NOT_PRESENT__AFFILIATION: TEST_STORE.affiliation,
         OMNIPOS_CARD_NOT_PRESENT__KEY_FILE: keyFile,
       },
