@@ -29,8 +29,16 @@ export interface ReceiptService {
   environment: Environment;
   /** The printer's receipt width: the default of the views. */
   columns: ReceiptColumns;
-  /** Prints a reprint of the receipt (the printer's word after the cut, as for the first one). */
-  reprint(subject: ReceiptSubject, copy: ReceiptCopy): Promise<'printed' | 'skipped' | 'failed' | 'unsure'>;
+  /**
+   * Prints the receipt again (the printer's word after the cut, as for the first one), marked "SEGUNDA
+   * VIA" unless it is the first paper of a sale the terminal printed nothing for when it was made
+   * (a card-not-present sale: src/main/printing.ts); `createdAt`, the payment's.
+   */
+  reprint(
+    subject: ReceiptSubject,
+    copy: ReceiptCopy,
+    createdAt?: string,
+  ): Promise<'printed' | 'skipped' | 'failed' | 'unsure'>;
   /** The document as the virtual printer renders its ESC/POS bytes, as a PNG. */
   png(doc: ReceiptDocument, columns: ReceiptColumns): Uint8Array | Promise<Uint8Array>;
   now(): Date;
@@ -120,7 +128,8 @@ export async function showReceipt(
 
 /**
  * `POST /v1/payments/{id}/receipt/print`: prints a second copy of a receipt of today, marked
- * "SEGUNDA VIA", and says what the printer made of it. Body (optional): `{"copy": "merchant"}`.
+ * "SEGUNDA VIA" (a card-not-present sale's first paper is plain: src/main/printing.ts), and says what
+ * the printer made of it. Body (optional): `{"copy": "merchant"}`.
  */
 export async function reprintReceipt(
   req: IncomingMessage,
@@ -149,7 +158,7 @@ export async function reprintReceipt(
       id,
       day: of,
     });
-  const result = await s.reprint(subject, copy);
+  const result = await s.reprint(subject, copy, createdAt);
   sendJson(res, 200, { id, merchantOrderId: subject.merchantOrderId, copy, result });
 }
 
@@ -276,6 +285,8 @@ export const RECEIPT_OPERATIONS = [
     screens: 'own',
     errors: [...BODY_ERRORS, 'NOT_FOUND', 'RECEIPT_NOT_AVAILABLE'],
     summary: 'Reprint a receipt of today, marked "SEGUNDA VIA (2a VIA)"',
+    description:
+      'A sale without the card present prints nothing when it is made: the first print of each of its copies (of the pre-authorization, then of the capture), asked of the daemon that made the sale, is the plain one; every later print, and any of a sale made before the daemon started, is marked.',
     parameters: [PAYMENT_ID],
     requestBody: {
       required: false,

@@ -1,7 +1,7 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { receiptShow } from '../../../src/cli/receipt.js';
-import { CARD_NOT_PRESENT_MARK } from '../../../src/receipt/index.js';
+import { CARD_NOT_PRESENT_MARK, REPRINT_MARK } from '../../../src/receipt/index.js';
 import { CNP_BACKENDS, cliContext, typeCard, type CnpBackend, type TypedKeys } from '../../helpers/cnp-backends.js';
 import { documentedApi, type TestDaemon } from '../../helpers/documented-api.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
@@ -97,6 +97,26 @@ function receipts(b: CnpBackend) {
       expect(paper).toContain(CARD_NOT_PRESENT_MARK);
       expect(paper).toMatch(/411111\*+1111|401200\*+3335/);
       expectNoCardData(paper);
+    });
+
+    it('the first paper of each copy is plain (nothing was printed when the sale was made), the next says SEGUNDA VIA', async () => {
+      const id = await sale(true);
+      const printer = t.daemon.virtualPrinter!;
+      const print = async (copy: 'customer' | 'merchant'): Promise<string> => {
+        const r = await api.hit('/v1/payments/{id}/receipt/print', `/v1/payments/${id}/receipt/print`, {
+          method: 'POST',
+          body: JSON.stringify({ copy }),
+        });
+        expect(r.body).toMatchObject({ id, copy, result: 'printed' });
+        return printer.lastReceipt!.text;
+      };
+      const first = await print('customer');
+      expect(first).toContain('VIA CLIENTE');
+      expect(first).toContain(CARD_NOT_PRESENT_MARK);
+      expect(first).not.toContain(REPRINT_MARK);
+      expect(await print('customer')).toContain(REPRINT_MARK);
+      expect(await print('merchant')).not.toContain(REPRINT_MARK);
+      expect(await print('merchant')).toContain(REPRINT_MARK);
     });
 
     it('a pre-authorization is titled as one, then captured in part shows the part captured', async () => {
