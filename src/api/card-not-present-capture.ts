@@ -105,6 +105,7 @@ export const CNP_CAPTURE_OPERATIONS = [
     path: '/v1/card-not-present/sales/{id}/capture',
     operationId: 'captureCardNotPresentSale',
     tag: 'card-not-present',
+    screens: { cashier: 'own' },
     errors: [...BODY_ERRORS, 'NOT_FOUND', 'NOT_ALLOWED', 'NOT_AVAILABLE', 'CNP_HOST_REFUSED'],
     summary: "Capture a card-not-present pre-authorization, whole or in part, within the host's deadline",
     description:
@@ -124,6 +125,7 @@ export const CNP_CAPTURE_OPERATIONS = [
     path: '/v1/card-not-present/sales/{id}/void',
     operationId: 'voidCardNotPresentSale',
     tag: 'card-not-present',
+    screens: { cashier: 'own' },
     errors: [...BODY_ERRORS, ...SUPERVISOR_ERRORS, 'NOT_FOUND', 'NOT_ALLOWED', 'NOT_AVAILABLE', 'CNP_HOST_REFUSED'],
     summary: 'Void a card-not-present sale: a pre-authorization whole, a captured sale whole or in part',
     description:

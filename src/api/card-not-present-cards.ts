@@ -144,6 +144,7 @@ export const CNP_CARD_OPERATIONS = [
     path: CARDS,
     operationId: 'saveCardNotPresentCard',
     tag: 'card-not-present',
+    screens: { cashier: 'any' },
     errors: [
       ...BODY_ERRORS,
       'BUSY',
@@ -188,6 +189,7 @@ export const CNP_CARD_OPERATIONS = [
     path: CARDS,
     operationId: 'listCardNotPresentCards',
     tag: 'card-not-present',
+    screens: { cashier: 'any' },
     errors: ['NOT_AVAILABLE'],
     summary: 'List the saved cards, newest first: masked number, brand, backend (never the token)',
     responses: {
@@ -203,6 +205,7 @@ export const CNP_CARD_OPERATIONS = [
     path: `${CARDS}/{id}`,
     operationId: 'getCardNotPresentCard',
     tag: 'card-not-present',
+    screens: { cashier: 'any' },
     errors: ['NOT_FOUND', 'NOT_AVAILABLE'],
     summary: 'Read a saved card',
     parameters: [ID],
@@ -219,6 +222,7 @@ export const CNP_CARD_OPERATIONS = [
     path: `${CARDS}/{id}`,
     operationId: 'removeCardNotPresentCard',
     tag: 'card-not-present',
+    screens: { cashier: 'any' },
     errors: ['INVALID_BODY', ...SUPERVISOR_ERRORS, 'NOT_FOUND', 'NOT_AVAILABLE'],
     summary: 'Remove a saved card: its sealed token erased from the disk, with a supervisor',
     description:

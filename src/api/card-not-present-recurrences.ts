@@ -159,6 +159,7 @@ export const CNP_RECURRENCE_OPERATIONS = [
     path: RECURRENCES,
     operationId: 'createCardNotPresentRecurrence',
     tag: 'card-not-present',
+    screens: { cashier: 'any' },
     errors: [
       ...BODY_ERRORS,
       ...START_ERRORS,
@@ -203,6 +204,7 @@ export const CNP_RECURRENCE_OPERATIONS = [
     path: `${RECURRENCES}/{id}`,
     operationId: 'getCardNotPresentRecurrence',
     tag: 'card-not-present',
+    screens: { cashier: 'own' },
     errors: ['NOT_FOUND', 'NOT_ALLOWED', 'NOT_AVAILABLE', 'CNP_NOT_OFFERED', 'ACQUIRER_UNREACHABLE'],
     summary: 'Read a recurrence as its host shows it now',
     parameters: [

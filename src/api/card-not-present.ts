@@ -28,6 +28,10 @@ export interface CnpSalesApiDeps {
   journal: Journal;
   /** Throws (PINPAD_OPENING, 503) while the pinpad's first secure session is opening: nothing can be typed. */
   pinpadOpen?: (() => void) | undefined;
+  /** Told of each sale this request started (a screen's token claims it, src/api/scopes.ts). */
+  onStarted?: ((id: number) => void) | undefined;
+  /** Whether this request may see sale `id` (a screen's token: only those it started); default yes. */
+  mayRead?: ((id: number) => boolean) | undefined;
 }
 
 /** As printed on the card; the JSON API takes letters and spaces, at most 25 (ecom:760). */
@@ -187,6 +191,14 @@ export async function startCnpSale(
   const { request, source, key } = asked;
   const cnp = cnpOf(deps);
   const again = key ? replayed(deps.journal, key, request, source) : undefined;
+  // Another token's sale under the same key is not shown to a screen: the key is taken, as for payments.
+  if (again && deps.mayRead && !deps.mayRead(again.id))
+    throw new ApiError(
+      422,
+      'IDEMPOTENCY_KEY_REUSED',
+      'Idempotency-Key was used for another request',
+      'Idempotency-Key',
+    );
   if (again) return sendJson(res, 200, cnpSaleView(again));
   const options = key ? { idempotencyKey: key } : {};
   try {
@@ -202,6 +214,7 @@ export async function startCnpSale(
     }
     const { entry, done } = started;
     done.catch(() => undefined);
+    deps.onStarted?.(entry.id);
     sendJson(res, 202, cnpSaleView(deps.journal.get(entry.id) ?? entry), { location: location(entry.id) });
   } catch (e) {
     throw asApiError(e, source);
@@ -303,6 +316,7 @@ export const CNP_SALE_OPERATIONS = [
     path: '/v1/card-not-present/sales',
     operationId: 'createCardNotPresentSale',
     tag: 'card-not-present',
+    screens: { cashier: 'any' },
     errors: [...BODY_ERRORS, ...START_ERRORS, 'IDEMPOTENCY_KEY_REUSED', 'NOT_AVAILABLE', ...TYPED_ERRORS],
     summary: 'Start a sale without the card present (a phone order), its card typed on the pinpad or saved',
     description:
@@ -345,6 +359,7 @@ export const CNP_SALE_OPERATIONS = [
     path: '/v1/card-not-present/sales/{id}',
     operationId: 'getCardNotPresentSale',
     tag: 'card-not-present',
+    screens: { cashier: 'own' },
     errors: ['NOT_FOUND'],
     summary: 'Read a sale without the card present',
     parameters: [

@@ -1,7 +1,7 @@
 import { withErrorCodes } from './openapi-errors.js';
 import type { Schema } from './openapi-kit.js';
 import { isPublic, operationKey, type Operation, type SecurityRequirement } from './routes.js';
-import { SCREEN_SCOPES } from './scopes.js';
+import { reachOf, SCREEN_SCOPES } from './scopes.js';
 
 /** An operation as the document reads it: everything but its handler. */
 export type OperationDoc = Omit<Operation<never>, 'handle'>;
@@ -31,7 +31,8 @@ export function pathsOf(operations: readonly OperationDoc[]): Record<string, Rec
  * cash register's `bearer` (and `ticket` where it had it); the others keep `bearer` alone.
  */
 function screenSecurity(o: OperationDoc): { security?: readonly SecurityRequirement[] } {
-  if (o.screens === undefined) return {};
+  const reaching = SCREEN_SCOPES.filter((s) => reachOf(o.screens, s) !== undefined);
+  if (reaching.length === 0) return {};
   const [first, ...rest] = o.security ?? [{ bearer: [] }];
-  return { security: [...(first ? [first] : []), ...SCREEN_SCOPES.map((s) => ({ [s]: [] })), ...rest] };
+  return { security: [...(first ? [first] : []), ...reaching.map((s) => ({ [s]: [] })), ...rest] };
 }

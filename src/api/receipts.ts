@@ -20,6 +20,7 @@ import { ApiError, readJson, sendJson } from './http-kit.js';
 import { paymentView, receiptQuestion } from './payment-view.js';
 import { engineOf, payment, PAYMENT_ID, paymentOr404, type PaymentsDeps } from './payments.js';
 import { BODY_ERRORS, WRITE_ERRORS } from './openapi-errors.js';
+import { cnpReceiptSubject, type CnpReceiptDeps } from './card-not-present-receipt.js';
 import { error, json, ref, UNAUTHORIZED } from './openapi-kit.js';
 import { operationsOf } from './routes.js';
 
@@ -28,14 +29,22 @@ export interface ReceiptService {
   environment: Environment;
   /** The printer's receipt width: the default of the views. */
   columns: ReceiptColumns;
-  /** Prints a reprint of the receipt (the printer's word after the cut, as for the first one). */
-  reprint(subject: ReceiptSubject, copy: ReceiptCopy): Promise<'printed' | 'skipped' | 'failed' | 'unsure'>;
+  /**
+   * Prints the receipt again (the printer's word after the cut, as for the first one), marked "SEGUNDA
+   * VIA" unless it is the first paper of a sale the terminal printed nothing for when it was made
+   * (a card-not-present sale: src/main/printing.ts); `createdAt`, the payment's.
+   */
+  reprint(
+    subject: ReceiptSubject,
+    copy: ReceiptCopy,
+    createdAt?: string,
+  ): Promise<'printed' | 'skipped' | 'failed' | 'unsure'>;
   /** The document as the virtual printer renders its ESC/POS bytes, as a PNG. */
   png(doc: ReceiptDocument, columns: ReceiptColumns): Uint8Array | Promise<Uint8Array>;
   now(): Date;
 }
 
-export interface ReceiptsDeps extends PaymentsDeps {
+export interface ReceiptsDeps extends PaymentsDeps, CnpReceiptDeps {
   receipts?: ReceiptService | undefined;
 }
 
@@ -49,6 +58,7 @@ function receiptOf(deps: ReceiptsDeps, rawId: string): { id: number; createdAt: 
   if (!/^\d{1,12}$/.test(rawId)) throw new ApiError(404, 'NOT_FOUND', `no payment ${rawId}`);
   const id = Number(rawId);
   const entry = paymentOr404(deps.journal, id);
+  if (entry.kind === 'cnp') return { id, createdAt: entry.createdAt, subject: cnpReceiptSubject(deps, entry) };
   const engine = engineOf(deps, entry.kind);
   if (!RECEIPT_STATES.includes(entry.state)) {
     throw new OmniposError(
@@ -118,7 +128,8 @@ export async function showReceipt(
 
 /**
  * `POST /v1/payments/{id}/receipt/print`: prints a second copy of a receipt of today, marked
- * "SEGUNDA VIA", and says what the printer made of it. Body (optional): `{"copy": "merchant"}`.
+ * "SEGUNDA VIA" (a card-not-present sale's first paper is plain: src/main/printing.ts), and says what
+ * the printer made of it. Body (optional): `{"copy": "merchant"}`.
  */
 export async function reprintReceipt(
   req: IncomingMessage,
@@ -147,7 +158,7 @@ export async function reprintReceipt(
       id,
       day: of,
     });
-  const result = await s.reprint(subject, copy);
+  const result = await s.reprint(subject, copy, createdAt);
   sendJson(res, 200, { id, merchantOrderId: subject.merchantOrderId, copy, result });
 }
 
@@ -193,7 +204,7 @@ export const RECEIPT_OPERATIONS = [
     summary:
       "A payment's receipt, rebuilt from the journal: text, an HTML view, the PNG the virtual printer draws, or a QR code of its digital copy",
     description:
-      'For a payment approved by the host whose receipt step began (printing, awaiting a decision, confirmed), of any day. `format=qr`: an SVG QR code holding the customer copy as text (32 columns, card number at most first 6 / last 4) for a phone to read offline — or, past what a QR code of version 20 at ECC L holds (858 bytes), a compact form (merchant, date, amount, product, masked card, authorization code, NSU, order, status); header `x-omnipos-digital-copy` says `full` or `compact`; `copy` and `columns` do not apply. A kiosk shows it when it does not print.',
+      'For a payment approved by the host whose receipt step began (printing, awaiting a decision, confirmed), of any day; a sale without the card present once authorized (a pre-authorization) or captured, marked VENDA DIGITADA (its masked number and brand, never its expiry nor its security code). `format=qr`: an SVG QR code holding the customer copy as text (32 columns, card number at most first 6 / last 4) for a phone to read offline — or, past what a QR code of version 20 at ECC L holds (858 bytes), a compact form (merchant, date, amount, product, masked card, authorization code, NSU, order, status); header `x-omnipos-digital-copy` says `full` or `compact`; `copy` and `columns` do not apply. A kiosk shows it when it does not print.',
     parameters: [
       PAYMENT_ID,
       {
@@ -274,6 +285,8 @@ export const RECEIPT_OPERATIONS = [
     screens: 'own',
     errors: [...BODY_ERRORS, 'NOT_FOUND', 'RECEIPT_NOT_AVAILABLE'],
     summary: 'Reprint a receipt of today, marked "SEGUNDA VIA (2a VIA)"',
+    description:
+      'A sale without the card present prints nothing when it is made: the first print of each of its copies (of the pre-authorization, then of the capture), asked of the daemon that made the sale, is the plain one; every later print, and any of a sale made before the daemon started, is marked.',
     parameters: [PAYMENT_ID],
     requestBody: {
       required: false,

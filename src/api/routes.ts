@@ -57,6 +57,12 @@ export type SecurityRequirement = Partial<Record<'bearer' | 'ticket', readonly s
  */
 export type ScreenReach = 'any' | 'own';
 
+/**
+ * An operation's `screens`: one reach for both screens, or each screen's own (`{ cashier: 'own' }`:
+ * the kiosk's token is refused it). A screen not named reaches nothing of it.
+ */
+export type ScreenReaches = ScreenReach | Readonly<Partial<Record<'kiosk' | 'cashier', ScreenReach>>>;
+
 /** The document's fields of an operation, in the order it writes them (the declaration's order). */
 interface OperationText {
   summary: string;
@@ -74,7 +80,7 @@ interface OperationBase<D, P extends string> extends OperationText {
   /** What a generated client calls it: part of the API, never renamed (docs/integration.md). */
   operationId: string;
   tag: Tag;
-  screens?: ScreenReach;
+  screens?: ScreenReaches;
   /**
    * Every code it answers, from the one catalogue (src/core/errors/codes.ts gives each its status):
    * the document lists them per status as an enum of `Error.code`, and the tests hold every answer of

@@ -1,11 +1,15 @@
 import type { IncomingMessage } from 'node:http';
 import { bearerOf, sameSecret } from './auth.js';
 import { ApiError } from './http-kit.js';
-import type { ScreenReach } from './routes.js';
+import type { ScreenReach, ScreenReaches } from './routes.js';
 
 /** The screens that hold a token of their own: each reaches only the sales it started. */
 export const SCREEN_SCOPES = ['kiosk', 'cashier'] as const;
 export type ScreenScope = (typeof SCREEN_SCOPES)[number];
+/** What `scope`'s token reaches of an operation whose declaration says `screens` (src/api/routes.ts). */
+export function reachOf(screens: ScreenReaches | undefined, scope: ScreenScope): ScreenReach | undefined {
+  return typeof screens === 'object' ? screens[scope] : screens;
+}
 /** `register`: the cash register's token, every operation; a screen's: those whose declaration names `screens` (src/api/routes.ts). */
 export type Scope = 'register' | ScreenScope;
 
@@ -81,12 +85,13 @@ export class PaymentOwners {
  */
 export function checkScope(
   scope: Scope,
-  reach: ScreenReach | undefined,
+  screens: ScreenReaches | undefined,
   route: string,
   id: string | undefined,
   owners: PaymentOwners,
 ): void {
   if (scope === 'register') return;
+  const reach = reachOf(screens, scope);
   if (reach === undefined) throw new ApiError(401, 'UNAUTHORIZED', `a ${scope} screen's token does not reach ${route}`);
   if (reach === 'own' && !(id !== undefined && /^\d{1,15}$/.test(id) && owners.owns(Number(id), scope)))
     throw new ApiError(404, 'NOT_FOUND', `no payment ${id ?? ''}`);

@@ -205,6 +205,25 @@ Example:
   },
 };
 
+/**
+ * A capture or a void of card-not-present sale `id` (one call of the daemon): prints the payment as
+ * GET /v1/payments/ID shows it, 0 on 200 (done) or 202 (the answer lost: `capturing`/`voiding`, the
+ * outbox settles it); a 404 is ENGINE_NOT_FOUND (exit 2), any other refusal its code's exit.
+ */
+async function changeSale(
+  api: DaemonApi,
+  ctx: CliContext,
+  asked: { id: string; op: 'capture' | 'void'; amount: string | undefined; headers?: Record<string, string> },
+): Promise<number> {
+  const body = asked.amount === undefined ? {} : { amount: parseCents(asked.amount, '--amount') };
+  const path = `/v1/card-not-present/sales/${asked.id}/${asked.op}`;
+  const r = await callApi(api, 'POST', path, body, undefined, asked.headers);
+  if (r.status === 404) throw new OmniposError('ENGINE_NOT_FOUND', `no card-not-present sale ${asked.id}`, asked);
+  if (r.status !== 200 && r.status !== 202) throw refused(r);
+  printJson(ctx, r.body);
+  return 0;
+}
+
 export const cnpCapture: Command = {
   path: ['cnp', 'capture'],
   summary: 'capture a card-not-present pre-authorization, whole or in part (--amount)',
@@ -227,13 +246,44 @@ Example:
       strict: true,
     });
     const id = idOf(positionals, 'the pre-authorization (cnp sale --preauth)');
-    const body = values.amount === undefined ? {} : { amount: parseCents(values.amount, '--amount') };
-    return onDaemon(values, ctx, async (api) => {
-      const r = await callApi(api, 'POST', `/v1/card-not-present/sales/${id}/capture`, body);
-      if (r.status === 404) throw new OmniposError('ENGINE_NOT_FOUND', `no card-not-present sale ${id}`, { id });
-      if (r.status !== 200 && r.status !== 202) throw refused(r);
-      printJson(ctx, r.body);
-      return 0;
+    if (values.amount !== undefined) parseCents(values.amount, '--amount');
+    return onDaemon(values, ctx, (api) => changeSale(api, ctx, { id, op: 'capture', amount: values.amount }));
+  },
+};
+
+export const cnpVoid: Command = {
+  path: ['cnp', 'void'],
+  summary: "void a phone order or a pre-authorization (card not present), with the supervisor's password",
+  usage: `omnipos cnp void ID [--amount CENTS] [--supervisor-password-file FILE] [--config PATH]
+
+Voids the card-not-present sale ID on the running daemon (POST /v1/card-not-present/sales/ID/void):
+a pre-authorization whole (the host releases the amount held), a captured sale whole or --amount
+cents of it (the rest stays captured). Nothing is typed: the host voids by its own id. The supervisor
+password is asked on the terminal (not echoed) unless --supervisor-password-file names a file holding
+it, as \`omnipos void\` asks it. Prints the payment as GET /v1/payments/ID shows it.
+
+Exit codes: 0 voided, or what remains captured (or its answer lost: the outbox settles it, printed as
+\`voiding\`); 2 bad arguments or no such sale; 3 no daemon answers; 4 not allowed (a part of a
+pre-authorization, a sale declined or voided already), the supervisor refused, or the host refused it.
+
+Example:
+  omnipos cnp void 12 --amount 500 --supervisor-password-file /run/omnipos/supervisor`,
+  async run(args, ctx) {
+    const { values, positionals } = parseArgs({
+      args,
+      options: {
+        amount: { type: 'string' },
+        'supervisor-password-file': { type: 'string' },
+        config: { type: 'string' },
+      },
+      allowPositionals: true,
+      strict: true,
     });
+    const id = idOf(positionals, 'the card-not-present sale (cnp sale)');
+    if (values.amount !== undefined) parseCents(values.amount, '--amount');
+    const file = values['supervisor-password-file'];
+    const password = file ? readPasswordFile(file) : await askHidden('supervisor password: ', ctx);
+    const headers = { 'x-supervisor-password': password };
+    return onDaemon(values, ctx, (api) => changeSale(api, ctx, { id, op: 'void', amount: values.amount, headers }));
   },
 };

@@ -208,6 +208,11 @@ export const COMMANDS: readonly CommandEntry[] = [
     load: async () => (await import('./cnp-cards.js')).cnpCapture,
   },
   {
+    path: ['cnp', 'void'],
+    summary: "void a phone order or a pre-authorization (card not present), with the supervisor's password",
+    load: async () => (await import('./cnp-cards.js')).cnpVoid,
+  },
+  {
     path: ['cnp', 'card', 'save'],
     summary: 'save a card at the host without a sale (card not present): typed on the pinpad',
     load: async () => (await import('./cnp-cards.js')).cnpCardSave,

@@ -41,9 +41,28 @@ export async function askHidden(prompt: string, ctx: CliContext): Promise<string
   });
 }
 
-/** The supervisor password held in `file` (one line). */
+/** Why `file` could not be read, in words (the system's code kept: ENOENT, EACCES, EISDIR). */
+function unreadable(e: unknown): string {
+  const code = e instanceof Error && 'code' in e && typeof e.code === 'string' ? e.code : undefined;
+  if (code === 'ENOENT') return 'no such file (ENOENT)';
+  if (code === 'EACCES') return 'not readable by this user (EACCES)';
+  if (code === 'EISDIR') return 'a directory, not a file (EISDIR)';
+  return code ?? (e instanceof Error ? e.message : String(e));
+}
+
+/** The supervisor password held in `file` (one line); a file that cannot be read is a usage error naming it. */
 export function readPasswordFile(file: string): string {
-  const text = readFileSync(file, 'utf8').replace(/\r?\n$/, '');
+  let raw: string;
+  try {
+    raw = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new OmniposError(
+      'INVALID_ARGUMENT',
+      `--supervisor-password-file ${file}: ${unreadable(e)}: give a file holding the supervisor password`,
+      { file },
+    );
+  }
+  const text = raw.replace(/\r?\n$/, '');
   if (text === '')
     throw new OmniposError('INVALID_ARGUMENT', `${file}: the supervisor password file is empty`, { file });
   return text;

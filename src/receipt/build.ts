@@ -93,7 +93,13 @@ const TITLES: Readonly<Record<PaymentMethod, (s: ReceiptSource) => string>> = {
   voucher: (s) => (s.kind === 'void' ? 'CANCELAMENTO DE VOUCHER' : 'VOUCHER'),
 };
 
+/** Printed on the receipt of a sale without the card present, under its brand. */
+export const CARD_NOT_PRESENT_MARK = 'VENDA DIGITADA';
+/** Its mode of entry: the card was typed, not read. */
+const CARD_NOT_PRESENT_MODE = 'CARTÃO NÃO PRESENTE';
+
 function title(s: ReceiptSource): string {
+  if (s.kind === 'sale' && s.cardNotPresent?.preAuthorization) return 'PRÉ-AUTORIZAÇÃO DE CRÉDITO';
   return TITLES[s.paymentType](s);
 }
 
@@ -149,6 +155,7 @@ export function receiptDocument(input: ReceiptSource, copy: ReceiptCopy, columns
   if (s.reprint) text(REPRINT_MARK, { align: 'center', bold: true });
   text(title(s), { align: 'center', bold: true });
   if (s.brand) text(s.brand.toUpperCase(), { align: 'center' });
+  if (s.cardNotPresent) text(CARD_NOT_PRESENT_MARK, { align: 'center', bold: true });
   rule();
   const pan = field('CARD_NUMBER') ?? s.maskedPan;
   lv('CARTÃO', pan === undefined ? undefined : maskPan(pan));
@@ -163,7 +170,7 @@ export function receiptDocument(input: ReceiptSource, copy: ReceiptCopy, columns
   const mode = [input2 ? (INPUT_METHOD[input2] ?? input2) : undefined, field('TRANSACTION_MODE')]
     .filter(Boolean)
     .join(' / ');
-  lv('MODO', mode || undefined);
+  lv('MODO', mode || (s.cardNotPresent ? CARD_NOT_PRESENT_MODE : undefined));
   lv(s.kind === 'void' ? 'CANCELAMENTO' : 'PEDIDO', s.merchantOrderId);
   if (s.kind === 'void' && s.original) {
     text('ESTORNO DA VENDA ORIGINAL', { bold: true });

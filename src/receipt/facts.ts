@@ -27,6 +27,8 @@ export interface ReceiptFacts {
   /** The scheme's name, printed under the title (a card-not-present sale's, as its host names it). */
   brand?: string;
   cvm?: 'pin' | 'signature' | 'none';
+  /** A sale without the card present (typed on the pinpad, or a saved card); `preAuthorization`: held, not captured. */
+  cardNotPresent?: { preAuthorization: boolean };
   hostReceipt?: {
     fields: { field: string; label: string; content: string }[];
     messages: { position: string; message: string }[];
@@ -59,6 +61,7 @@ export function receiptSourceOf(
     ...(f.maskedPan ? { maskedPan: f.maskedPan } : {}),
     ...(f.brand ? { brand: f.brand } : {}),
     ...(f.cvm ? { cvm: f.cvm } : {}),
+    ...(f.cardNotPresent ? { cardNotPresent: { preAuthorization: f.cardNotPresent.preAuthorization } } : {}),
     ...(options.reprint ? { reprint: true } : {}),
   };
 }

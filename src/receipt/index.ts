@@ -1,4 +1,10 @@
-export { receiptDocument, validateReceiptSource, TEST_ENVIRONMENT_BANNER, REPRINT_MARK } from './build.js';
+export {
+  receiptDocument,
+  validateReceiptSource,
+  TEST_ENVIRONMENT_BANNER,
+  REPRINT_MARK,
+  CARD_NOT_PRESENT_MARK,
+} from './build.js';
 export { paymentReceipt, receiptSourceOf, type ReceiptFacts } from './facts.js';
 export { receiptLines, receiptText, receiptHtml } from './render.js';
 export { maskPan, maskPansIn } from './mask.js';

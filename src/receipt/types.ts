@@ -42,6 +42,11 @@ export interface ReceiptSource {
   readonly brand?: string;
   /** How the cardholder was verified: a signature line on the merchant copy only for `signature`. */
   readonly cvm?: 'pin' | 'signature' | 'none';
+  /**
+   * A sale without the card present: marked "VENDA DIGITADA", its mode "CARTÃO NÃO PRESENTE" (the
+   * card's expiry and security code are never in a source); `preAuthorization`: titled PRÉ-AUTORIZAÇÃO.
+   */
+  readonly cardNotPresent?: { readonly preAuthorization: boolean };
   /** A link to the receipt's digital copy, printed as a QR code at the end (kiosks, screens). */
   readonly digitalCopy?: string;
   /** A reprint: marked "SEGUNDA VIA (2a VIA)" under the copy's name. */

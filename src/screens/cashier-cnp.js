@@ -5,6 +5,8 @@
 // password, as the supervisor's voids ask it). The page never sees a digit of the card: the pinpad takes them.
 import { api, ApiFailure, money, parseAmount } from './api.js';
 import { currentLang, errorText, fill, hostTime, t } from './i18n.js';
+import { reprint, showReceipt } from './receipt.js';
+import { listCards, mountCnpCards, repaintCnpCards } from './cashier-cnp-cards.js';
 
 const $ = (id) => document.getElementById(id);
 const SALES = '/v1/card-not-present/sales';
@@ -34,6 +36,7 @@ function refusal(el, e) {
 export function repaintCnp() {
   for (const [el, paint] of painters) el.textContent = paint();
   void listPreauths();
+  repaintCnpCards();
 }
 
 /** Every event of the stream: this sale's prompts while its card is typed, its states afterwards. */
@@ -46,9 +49,13 @@ export function feedCnp(e) {
   } else if (e.type === 'state' && e.id === current.id && SETTLED.has(e.state)) void settle(current);
 }
 
-function bodyOf() {
+/** The sale's body from the form: its card typed on the pinpad, or (`savedCardId`) a saved card's, nothing typed. */
+function bodyOf(savedCardId) {
   const amount = parseAmount($('cnp-amount').value);
   if (amount === undefined) return undefined;
+  const installments = Math.max(1, Math.min(12, Number($('cnp-installments').value) || 1));
+  const capture = document.querySelector('input[name=cnp-kind]:checked').value === 'sale';
+  if (savedCardId !== undefined) return { amount, installments, capture, savedCardId };
   // As printed on the card: the host takes letters and spaces only, without accents.
   const holder = $('cnp-holder')
     .value.normalize('NFD')
@@ -59,8 +66,8 @@ function bodyOf() {
   const body = {
     amount,
     holder,
-    installments: Math.max(1, Math.min(12, Number($('cnp-installments').value) || 1)),
-    capture: document.querySelector('input[name=cnp-kind]:checked').value === 'sale',
+    installments,
+    capture,
   };
   if ($('cnp-brand').value) body.brand = $('cnp-brand').value;
   return body;
@@ -69,12 +76,24 @@ function bodyOf() {
 function showForm(show) {
   $('cnp-form').hidden = !show;
   $('cnp-run').hidden = show;
+  $('cnp-reprint').hidden = true;
+  $('cnp-receipt').hidden = true;
 }
 
-async function start(ev) {
-  ev.preventDefault();
+/** Prints the sale's receipt (GET/POST /v1/payments/{id}/receipt…, as every receipt); shown on screen when the printer cannot. */
+async function printReceipt(view) {
+  if (await reprint(view.id)) {
+    say($('cnp-prompt'), () => t('cnp.receipt.printed'));
+    return;
+  }
+  say($('cnp-prompt'), () => t('reprint.unavailable'));
+  await showReceipt($('cnp-receipt'), view);
+}
+
+async function start(ev, savedCardId) {
+  ev?.preventDefault();
   $('cnp-error').hidden = true;
-  const body = bodyOf();
+  const body = bodyOf(savedCardId);
   if (!body) return refusal($('cnp-error'), { code: 'INVALID_FIELD', field: 'amount' });
   const sale = { key: `cashier-cnp-${crypto.randomUUID()}`, abort: new AbortController(), id: undefined };
   current = sale;
@@ -82,7 +101,7 @@ async function start(ev) {
   const kind = body.capture ? 'cnp.kind.sale' : 'cnp.kind.preauth';
   say($('cnp-total'), () => `${money(body.amount, currentLang())} — ${t(kind)}`);
   $('cnp-prompt').dataset.source = 'page';
-  say($('cnp-prompt'), () => t('cnp.typing'));
+  say($('cnp-prompt'), () => t(savedCardId === undefined ? 'cnp.typing' : 'cnp.sending'));
   $('cnp-result').hidden = true;
   $('cnp-again').hidden = true;
   $('cnp-cancel').hidden = false;
@@ -133,6 +152,10 @@ async function settle(sale, first) {
   $('cnp-prompt').textContent = '';
   painters.delete($('cnp-prompt'));
   $('cnp-again').hidden = false;
+  if (ok) {
+    $('cnp-reprint').hidden = false;
+    $('cnp-reprint').onclick = () => void printReceipt(view);
+  }
   await listPreauths();
 }
 
@@ -220,7 +243,9 @@ export function mountCnp(show) {
   $('cnp-open').addEventListener('click', () => {
     show(true);
     void listPreauths();
+    void listCards();
   });
+  mountCnpCards((id) => void start(undefined, id));
   $('cnp-back').addEventListener('click', () => show(false));
   $('cnp-form').addEventListener('submit', (ev) => void start(ev));
   $('cnp-cancel').addEventListener('click', () => current?.abort.abort());

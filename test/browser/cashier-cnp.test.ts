@@ -101,6 +101,19 @@ describe("the cashier's sales without the card present", () => {
     expect(await result(page)).toMatch(/^Aprovada — 411111\*{6}1111$/);
     await snap(page, 'cashier-cnp-2-approved');
     expect(await scan(page)).toEqual([]);
+    // Its receipt, printed as every receipt is (the reprint route, the ESC/POS printer): "VENDA DIGITADA", masked.
+    const printer = t.daemon.virtualPrinter!;
+    const before = printer.receipts.length;
+    await page.click('#cnp-reprint');
+    await page.locator('#cnp-prompt', { hasText: 'Comprovante impresso' }).waitFor({ timeout: 15_000 });
+    expect(printer.receipts.length).toBe(before + 1);
+    expect(printer.lastReceipt!.text).toContain('VENDA DIGITADA');
+    expect(printer.lastReceipt!.text).toMatch(/411111\*{6}1111/);
+    const paper = printer.lastReceipt!.text;
+    expect([CARD.number, `${CARD.month}/${CARD.year}`, `${CARD.month}/31`].filter((x) => paper.includes(x))).toEqual(
+      [],
+    );
+    expect(paper).not.toMatch(new RegExp(`\\b${CARD.code}\\b`));
     expect(errors).toEqual([]);
   });
 
@@ -189,7 +202,7 @@ describe("the cashier's phone order on the webservice 1.5 (no BIN lookup: the br
     t = await startTestDaemon({
       env: {
         OMNIPOS_CARD_NOT_PRESENT__KIND: 'webservice15',
-        OMNIPOS_CARD_NOT_PRESENT__URL: `http://127.0.0.1:18089${WS15_PATH}`,
+        OMNIPOS_CARD_NOT_PRESENT__URL: `http://127.0.0.1:0${WS15_PATH}`,
         OMNIPOS_CARD_NOT_PRESENT__AFFILIATION: TEST_STORE.affiliation,
         OMNIPOS_CARD_NOT_PRESENT__KEY_FILE: keyFile,
       },

@@ -26,6 +26,13 @@ export interface CnpBackend {
   masked: RegExp;
 }
 
+/**
+ * The webservice 1.5 host's address for a daemon on the embedded sandbox: port 0, so its listener takes
+ * any free port (src/main/sandbox-host.ts) and two test files never collide; the daemon reads the real
+ * one back (`webservice15Url`).
+ */
+export const WS15_ANY_PORT_URL = `http://127.0.0.1:0${WS15_PATH}`;
+
 export const CNP_BACKENDS: readonly CnpBackend[] = [
   {
     // The last digit chooses (ecom:388-408): 1 authorized, 2 denied (05); the brand from the BIN lookup.
@@ -45,7 +52,7 @@ export const CNP_BACKENDS: readonly CnpBackend[] = [
       writeFileSync(keyFile, `${TEST_STORE.key}\n`, { mode: 0o600 });
       return {
         OMNIPOS_CARD_NOT_PRESENT__KIND: 'webservice15',
-        OMNIPOS_CARD_NOT_PRESENT__URL: `http://127.0.0.1:18089${WS15_PATH}`,
+        OMNIPOS_CARD_NOT_PRESENT__URL: WS15_ANY_PORT_URL,
         OMNIPOS_CARD_NOT_PRESENT__AFFILIATION: TEST_STORE.affiliation,
         OMNIPOS_CARD_NOT_PRESENT__KEY_FILE: keyFile,
       };

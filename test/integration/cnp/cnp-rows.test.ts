@@ -46,7 +46,7 @@ const BACKENDS: Backend[] = [
       writeFileSync(keyFile, `${TEST_STORE.key}\n`, { mode: 0o600 });
       return {
         OMNIPOS_CARD_NOT_PRESENT__KIND: 'webservice15',
-        OMNIPOS_CARD_NOT_PRESENT__URL: `http://127.0.0.1:18089${WS15_PATH}`,
+        OMNIPOS_CARD_NOT_PRESENT__URL: `http://127.0.0.1:0${WS15_PATH}`,
         OMNIPOS_CARD_NOT_PRESENT__AFFILIATION: TEST_STORE.affiliation,
         OMNIPOS_CARD_NOT_PRESENT__KEY_FILE: keyFile,
       };

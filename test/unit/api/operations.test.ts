@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../../src/api/operations.js';
 import { openApiDocument } from '../../../src/api/openapi.js';
 import { isPublic, operationKey, takesTicket, type Operation } from '../../../src/api/routes.js';
+import { reachOf, SCREEN_SCOPES } from '../../../src/api/scopes.js';
 
 /**
  * One declaration per operation (src/api/routes.ts `Operation`): the router serves the list of
@@ -64,7 +65,8 @@ describe('the API operations, one declaration each', () => {
       const schemes = (security ?? [{ bearer: [] }]).flatMap((s) => Object.keys(s));
       expect(isPublic(o), operationKey(o)).toBe(security !== undefined && security.length === 0);
       expect(takesTicket(o), operationKey(o)).toBe(schemes.includes('ticket'));
-      expect(schemes.includes('kiosk'), operationKey(o)).toBe(o.screens !== undefined);
+      for (const screen of SCREEN_SCOPES)
+        expect(schemes.includes(screen), `${screen} ${operationKey(o)}`).toBe(reachOf(o.screens, screen) !== undefined);
     }
     expect(OPERATIONS.filter(isPublic).map((o) => o.operationId)).toEqual([
       'getOpenApiDocument',

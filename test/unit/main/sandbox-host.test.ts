@@ -30,13 +30,15 @@ function keyFile(): string {
 }
 
 describe('the embedded sandbox and the webservice 1.5 host', () => {
-  it('cardNotPresent webservice15 on a loopback url: its host listens, the configured path kept', async () => {
-    const c = config(ws15Env(`http://127.0.0.1:18089${WS15_PATH}`, keyFile()));
+  it('cardNotPresent webservice15 on a loopback url of port 0: its host listens on a free port, read back, the configured path kept', async () => {
+    const c = config(ws15Env(`http://127.0.0.1:0${WS15_PATH}`, keyFile()));
     const held = new Held(log);
     const sandbox = await startEmbeddedSandbox(held, c, log, 0);
     try {
       const url = sandbox?.webservice15Url;
       expect(url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:\\d+${WS15_PATH.replace(/\./g, '\\.')}$`));
+      // Port 0 asked any free port: the one it took is read back.
+      expect(Number(new URL(url!).port)).toBeGreaterThan(0);
       // The service's own refusal of a form without `mensagem` (erro 1): it is the webservice 1.5 that answers.
       const res = await request(url!, {
         method: 'POST',

@@ -1,0 +1,147 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATIONS } from '../../src/api/operations.js';
+import type { ScreenReach } from '../../src/api/routes.js';
+import { reachOf, SCREEN_SCOPES, type ScreenScope } from '../../src/api/scopes.js';
+import { CNP_BACKENDS, typeCard } from '../helpers/cnp-backends.js';
+import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
+import { useTempDirs } from '../helpers/temp-dir.js';
+import { bearer, send } from './attacker.js';
+
+/**
+ * What each screen's token reaches of every operation, decided here one by one (docs/security.md
+ * "Scoped tokens"): an operation added to src/api/operations.ts without a line below fails, so no
+ * operation's reach is left to a default nobody chose. The cashier starts payments (card-not-present
+ * ones too) and sees its own; removing a saved card and voiding a phone order ask the supervisor's
+ * credential besides. The kiosk takes no typed card (docs/card-not-present.md: a kiosk's business
+ * system calls the local API itself). Then a daemon with `cardNotPresent` shows the decision held:
+ * the kiosk is refused every card-not-present route, the cashier reaches the phone order it started
+ * and not the cash register's.
+ */
+type Decided = Partial<Record<ScreenScope, ScreenReach>>;
+const BOTH_ANY: Decided = { kiosk: 'any', cashier: 'any' };
+const BOTH_OWN: Decided = { kiosk: 'own', cashier: 'own' };
+const NONE: Decided = {};
+const DECIDED: Record<string, Decided> = {
+  createPayment: BOTH_ANY,
+  listPayments: NONE,
+  getPayment: BOTH_OWN,
+  getReceipt: BOTH_OWN,
+  answerReceiptQuestion: BOTH_OWN,
+  reprintReceipt: BOTH_OWN,
+  confirmPayment: NONE,
+  undoPayment: NONE,
+  cancelPayment: BOTH_OWN,
+  createEventTicket: BOTH_ANY,
+  streamEvents: BOTH_ANY,
+  getHealth: BOTH_ANY,
+  getDayReport: NONE,
+  closeDay: NONE,
+  createVoid: NONE,
+  listVoids: NONE,
+  getVoid: NONE,
+  createCardNotPresentSale: { cashier: 'any' },
+  getCardNotPresentSale: { cashier: 'own' },
+  captureCardNotPresentSale: { cashier: 'own' },
+  voidCardNotPresentSale: { cashier: 'own' },
+  saveCardNotPresentCard: { cashier: 'any' },
+  listCardNotPresentCards: { cashier: 'any' },
+  getCardNotPresentCard: { cashier: 'any' },
+  removeCardNotPresentCard: { cashier: 'any' },
+  createCardNotPresentRecurrence: { cashier: 'any' },
+  getCardNotPresentRecurrence: { cashier: 'own' },
+  getMetrics: NONE,
+  getOpenApiDocument: NONE,
+  getEventStreamDocument: NONE,
+  getApiReference: NONE,
+};
+
+describe("every operation's reach for a screen's token was decided", () => {
+  it('each operation has a line in DECIDED, and its declaration says what that line says', () => {
+    const undecided = OPERATIONS.map((o) => o.operationId).filter((id) => !(id in DECIDED));
+    expect(undecided, 'operations whose screens reach was never decided (add them to DECIDED)').toEqual([]);
+    for (const o of OPERATIONS) {
+      const declared = Object.fromEntries(
+        SCREEN_SCOPES.flatMap((s) => {
+          const reach = reachOf(o.screens, s);
+          return reach ? [[s, reach]] : [];
+        }),
+      );
+      expect(declared, o.operationId).toEqual(DECIDED[o.operationId]);
+    }
+    expect(Object.keys(DECIDED).filter((id) => !OPERATIONS.some((o) => o.operationId === id))).toEqual([]);
+  });
+});
+
+describe('card-not-present routes on scoped tokens (a daemon with cardNotPresent: ecommerce)', () => {
+  const tempDir = useTempDirs();
+  const ecommerce = CNP_BACKENDS.find((b) => b.name === 'ecommerce')!;
+  let t: TestDaemon;
+  let kiosk: string;
+  let cashier: string;
+  beforeAll(async () => {
+    t = await startTestDaemon({ prefix: 'omnipos-sec-cnp-', env: ecommerce.env(tempDir()) });
+    kiosk = readFileSync(path.join(t.stateDir, 'kiosk-token'), 'utf8').trim();
+    cashier = readFileSync(path.join(t.stateDir, 'cashier-token'), 'utf8').trim();
+  }, 120_000);
+  afterAll(async () => {
+    await t?.stop();
+  });
+
+  const sell = async (token: string, key: string) => {
+    typeCard(t, ecommerce.approved);
+    const r = await send(t.daemon.apiUrl!, 'POST', '/v1/card-not-present/sales', {
+      headers: bearer(token, { 'idempotency-key': key }),
+      body: JSON.stringify({ amount: ecommerce.approvedAmount, holder: 'MARIA SILVA', ...ecommerce.body }),
+    });
+    expect(r.status, r.text).toBe(202);
+    return r.json.id as number;
+  };
+  const settled = async (id: number): Promise<void> => {
+    for (let i = 0; i < 800; i++) {
+      const r = await send(t.daemon.apiUrl!, 'GET', `/v1/card-not-present/sales/${id}`, { headers: bearer(t.token) });
+      if (r.json.state !== 'sending') return;
+      await new Promise((res) => setTimeout(res, 25));
+    }
+    throw new Error(`sale ${id} never left sending`);
+  };
+
+  it('the cashier starts a phone order and reads it; the kiosk is refused it and every card-not-present route', async () => {
+    const api = t.daemon.apiUrl!;
+    const id = await sell(cashier, 'cashier-phone-1');
+    await settled(id);
+    const own = await send(api, 'GET', `/v1/card-not-present/sales/${id}`, { headers: bearer(cashier) });
+    expect([own.status, own.json.state]).toEqual([200, 'captured']);
+    expect((await send(api, 'GET', `/v1/payments/${id}/receipt`, { headers: bearer(cashier) })).status).toBe(200);
+    for (const o of OPERATIONS.filter((op) => op.tag === 'card-not-present')) {
+      const r = await send(api, o.method, o.path.replace('{id}', String(id)), {
+        headers: bearer(kiosk),
+        body: o.method === 'POST' ? '{}' : '',
+      });
+      expect([r.status, r.json.error?.code], `kiosk ${o.operationId}`).toEqual([401, 'UNAUTHORIZED']);
+    }
+  });
+
+  it("the cash register's phone order is not the cashier's: 404 on it, its Idempotency-Key taken (422)", async () => {
+    const api = t.daemon.apiUrl!;
+    const id = await sell(t.token, 'register-phone-1');
+    await settled(id);
+    for (const p of [
+      `/v1/card-not-present/sales/${id}`,
+      `/v1/card-not-present/recurrences/${id}`,
+      `/v1/payments/${id}/receipt`,
+    ]) {
+      const r = await send(api, 'GET', p, { headers: bearer(cashier) });
+      expect([r.status, r.json.error?.code], p).toEqual([404, 'NOT_FOUND']);
+    }
+    for (const p of [`/v1/card-not-present/sales/${id}/capture`, `/v1/card-not-present/sales/${id}/void`])
+      expect((await send(api, 'POST', p, { headers: bearer(cashier), body: '{}' })).status, p).toBe(404);
+    const again = await send(api, 'POST', '/v1/card-not-present/sales', {
+      headers: bearer(cashier, { 'idempotency-key': 'register-phone-1' }),
+      body: JSON.stringify({ amount: ecommerce.approvedAmount, holder: 'MARIA SILVA', ...ecommerce.body }),
+    });
+    expect([again.status, again.json.error?.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+    expect(again.text).not.toContain(String(ecommerce.approved.number.slice(-4)));
+  });
+});
