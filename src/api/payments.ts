@@ -220,15 +220,16 @@ export const STATUSES: PaymentStatus[] = [
   'failed',
 ];
 
-/** `GET /v1/payments?status=approved`: newest first. */
+/** `GET /v1/payments?status=approved`: newest first; a screen's token lists only the payments it started (`mayRead`). */
 export function listPayments(res: ServerResponse, deps: PaymentsDeps, query: URLSearchParams): void {
   const status = query.get('status');
   if (status !== null && !STATUSES.includes(status as PaymentStatus)) {
     throw new ApiError(400, 'INVALID_FIELD', `status: one of ${STATUSES.join(', ')}`, 'status');
   }
+  const mine = deps.mayRead ?? (() => true);
   const views = deps.journal
     .list({ limit: 500 })
-    .filter((e) => e.kind !== 'void')
+    .filter((e) => e.kind !== 'void' && mine(e.id))
     .map((e) => paymentAnswer(deps, e))
     .filter((v) => status === null || v.status === status);
   sendJson(res, 200, { payments: views.slice(0, 200) });
@@ -321,6 +322,7 @@ export const PAYMENT_OPERATIONS = [
     path: '/v1/payments',
     operationId: 'listPayments',
     tag: 'payments',
+    screens: { cashier: 'own' },
     errors: ['INVALID_FIELD'],
     summary: 'List payments, newest first',
     parameters: [{ name: 'status', in: 'query', required: false, schema: { type: 'string', enum: STATUSES } }],

@@ -80,8 +80,9 @@ export class PaymentOwners {
 
 /**
  * Refuses `route` to a screen's `scope`: 401 when the route is not a screen's (no `reach`), 404 when
- * it is one payment's (`own`) and not a payment this screen started. The register's scope passes
- * everything.
+ * it is one payment's (`own`) and not a payment this screen started. An `own` listing (`GET` of a
+ * path without `{id}`) passes: its handler lists only what `mayRead` of the scoped deps says this
+ * screen started (src/api/app.ts). The register's scope passes everything.
  */
 export function checkScope(
   scope: Scope,
@@ -93,6 +94,10 @@ export function checkScope(
   if (scope === 'register') return;
   const reach = reachOf(screens, scope);
   if (reach === undefined) throw new ApiError(401, 'UNAUTHORIZED', `a ${scope} screen's token does not reach ${route}`);
+  if (reach === 'own' && isListing(route)) return;
   if (reach === 'own' && !(id !== undefined && /^\d{1,15}$/.test(id) && owners.owns(Number(id), scope)))
     throw new ApiError(404, 'NOT_FOUND', `no payment ${id ?? ''}`);
 }
+
+/** `GET /v1/payments`: a listing, whose `own` reach is a filter of its rows rather than one payment's check. */
+const isListing = (route: string): boolean => route.startsWith('GET ') && !route.includes('{');

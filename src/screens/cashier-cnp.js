@@ -200,7 +200,7 @@ async function change(id, op, amountText) {
   await listPreauths();
 }
 
-/** The open pre-authorizations (a card-not-present sale `authorized`), newest first. */
+/** The open pre-authorizations (a card-not-present sale `authorized`), newest first; on `cashier-token` the list holds only the sales this screen started. */
 async function listPreauths() {
   let payments;
   try {

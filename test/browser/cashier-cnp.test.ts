@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -43,9 +43,9 @@ const secretsOf = (c: typeof CARD): string[] => [c.number, `${c.month}/${c.year}
 
 const type = (keys: string): void => t.daemon.virtualPinpad!.engine.type(keys);
 
-async function open(page: Page): Promise<void> {
+async function open(page: Page, token = t.token): Promise<void> {
   await page.goto('about:blank');
-  await page.goto(`${t.daemon.apiUrl}/screens/cashier.html#token=${t.token}`);
+  await page.goto(`${t.daemon.apiUrl}/screens/cashier.html#token=${token}`);
   await page.click('#cnp-open');
   await page.waitForSelector('#cnp-form:not([hidden])');
 }
@@ -154,6 +154,55 @@ describe("the cashier's sales without the card present", () => {
     expect(await page.textContent('#cnp-message')).toBe(`Pré-autorização ${voided} cancelada`);
     expect(await read(voided)).toMatchObject({ state: 'voided' });
     await snap(page, 'cashier-cnp-4-voided');
+    expect(await scan(page)).toEqual([]);
+    expect(errors).toEqual([]);
+  });
+
+  it("on the cashier's own token: a phone order, its pre-authorization listed (not the register's), captured in part", async () => {
+    const { page } = b;
+    const errors = pageErrors(page);
+    const cashier = readFileSync(path.join(t.daemon.config.values.stateDir, 'cashier-token'), 'utf8').trim();
+    // The cash register's own pre-authorization, open at the host: the cashier's list must not show it.
+    for (const k of [CARD.number, CARD.month, CARD.year, CARD.code]) type(k);
+    const theirs = await fetch(`${t.daemon.apiUrl}/v1/card-not-present/sales`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${t.token}`,
+        'idempotency-key': 'register-preauth',
+        'content-type': 'application/json',
+      },
+      body: JSON.stringify({ amount: 5000, holder: 'ANA SILVA', capture: false }),
+    }).then((r) => r.json() as Promise<{ id: number }>);
+    const state = async (): Promise<unknown> =>
+      (
+        await fetch(`${t.daemon.apiUrl}/v1/card-not-present/sales/${theirs.id}`, {
+          headers: { authorization: `Bearer ${t.token}` },
+        }).then((r) => r.json() as Promise<{ state: string }>)
+      ).state;
+    await expect.poll(state, { timeout: 30_000 }).toBe('authorized');
+    await open(page, cashier);
+    await fillSale(page, { amount: '19,90', holder: 'ANA SILVA' });
+    for (const k of [CARD.number, CARD.month, CARD.year, CARD.code]) type(k);
+    await page.click('#cnp-charge');
+    expect(await result(page)).toMatch(/^Aprovada — 411111\*{6}1111$/);
+    await open(page, cashier);
+    await fillSale(page, { amount: '30,00', holder: 'ANA SILVA', preauth: true });
+    for (const k of [CARD.number, CARD.month, CARD.year, CARD.code]) type(k);
+    await page.click('#cnp-charge');
+    expect(await result(page)).toMatch(/^Pré-autorizada/);
+    const listed = await page.$$eval('#cnp-preauths tbody tr', (trs) => trs.map((tr) => tr.getAttribute('data-id')));
+    expect(listed.length).toBeGreaterThan(0);
+    expect(listed).not.toContain(String(theirs.id));
+    const mine = listed[0]!;
+    await page.fill(`#cnp-preauths tr[data-id="${mine}"] .cnp-capture-amount`, '12,50');
+    await page.click(`#cnp-preauths tr[data-id="${mine}"] button[data-i18n="cnp.capture"]`);
+    await page.waitForSelector('#cnp-message[data-state=captured]');
+    expect(await page.textContent('#cnp-message')).toBe(`Pré-autorização ${mine} capturada`);
+    expect(await page.$(`#cnp-preauths tr[data-id="${mine}"]`)).toBeNull();
+    const read = await fetch(`${t.daemon.apiUrl}/v1/payments/${mine}`, {
+      headers: { authorization: `Bearer ${cashier}` },
+    });
+    expect(await read.json()).toMatchObject({ state: 'captured', amount: 3000, capturedAmount: 1250 });
     expect(await scan(page)).toEqual([]);
     expect(errors).toEqual([]);
   });

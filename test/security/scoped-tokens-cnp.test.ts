@@ -14,7 +14,8 @@ import { bearer, send } from './attacker.js';
  * "Scoped tokens"): an operation added to src/api/operations.ts without a line below fails, so no
  * operation's reach is left to a default nobody chose. The cashier starts payments (card-not-present
  * ones too) and sees its own; removing a saved card and voiding a phone order ask the supervisor's
- * credential besides. The kiosk takes no typed card (docs/card-not-present.md: a kiosk's business
+ * credential besides; it lists the payments it started (its screen's open pre-authorizations), never
+ * the others'. The kiosk takes no typed card (docs/card-not-present.md: a kiosk's business
  * system calls the local API itself). Then a daemon with `cardNotPresent` shows the decision held:
  * the kiosk is refused every card-not-present route, the cashier reaches the phone order it started
  * and not the cash register's.
@@ -25,7 +26,7 @@ const BOTH_OWN: Decided = { kiosk: 'own', cashier: 'own' };
 const NONE: Decided = {};
 const DECIDED: Record<string, Decided> = {
   createPayment: BOTH_ANY,
-  listPayments: NONE,
+  listPayments: { cashier: 'own' },
   getPayment: BOTH_OWN,
   getReceipt: BOTH_OWN,
   answerReceiptQuestion: BOTH_OWN,
@@ -143,5 +144,26 @@ describe('card-not-present routes on scoped tokens (a daemon with cardNotPresent
     });
     expect([again.status, again.json.error?.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
     expect(again.text).not.toContain(String(ecommerce.approved.number.slice(-4)));
+  });
+
+  it("the cashier's listing holds only the payments it started; the kiosk's token is refused it", async () => {
+    const api = t.daemon.apiUrl!;
+    const mine = await sell(cashier, 'cashier-phone-list');
+    const theirs = await sell(t.token, 'register-phone-list');
+    await settled(mine);
+    await settled(theirs);
+    const ids = async (token: string, query = '') => {
+      const r = await send(api, 'GET', `/v1/payments${query}`, { headers: bearer(token) });
+      expect(r.status, r.text).toBe(200);
+      return (r.json.payments as { id: number }[]).map((p) => p.id);
+    };
+    expect(await ids(t.token)).toEqual(expect.arrayContaining([mine, theirs]));
+    const status = (await send(api, 'GET', `/v1/payments/${mine}`, { headers: bearer(cashier) })).json.status as string;
+    for (const query of ['', `?status=${status}`]) {
+      expect(await ids(cashier, query), query).toContain(mine);
+      expect(await ids(cashier, query), query).not.toContain(theirs);
+    }
+    const kioskList = await send(api, 'GET', '/v1/payments', { headers: bearer(kiosk) });
+    expect([kioskList.status, kioskList.json.error?.code]).toEqual([401, 'UNAUTHORIZED']);
   });
 });
