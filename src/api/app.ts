@@ -91,6 +91,9 @@ export function buildApp(given: ApiDeps): Handler {
     const params = hit.params as Record<string, string>;
     if (scope !== undefined && !isPublic(hit.o))
       checkScope(scope, hit.o.screens, operationKey(hit.o), params.id, deps.owners!);
+    const key = req.headers['idempotency-key'];
+    if (scope !== undefined && scope !== 'register' && method === 'POST' && typeof key === 'string')
+      res.once('close', deps.owners!.typing(key, scope));
     return hit.o.handle({ req, res, params, query: url.searchParams }, scoped(deps, scope));
   };
   const refusals = new RefusalLog(deps.log);

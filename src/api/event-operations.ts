@@ -1,3 +1,4 @@
+import { NO_ROW_YET } from '../engine/index.js';
 import { EventHub, serveEvents } from './events.js';
 import type { EventTickets } from './event-tickets.js';
 import { ApiError, refuseBody, sendJson } from './http-kit.js';
@@ -30,11 +31,18 @@ export function ticketsOf(deps: EventsApiDeps): EventTickets {
   return deps.tickets;
 }
 
-/** What a screen's stream shows: the events of the payments it started; the register's, everything. */
-function screenSees(deps: EventsApiDeps): ((e: { id?: unknown }) => boolean) | undefined {
+/**
+ * What a screen's stream shows: the events of the payments it started, and the pinpad's prompts of a
+ * card its own open request is typing (no row yet: told by its Idempotency-Key); the register's, everything.
+ */
+function screenSees(deps: EventsApiDeps): ((e: { id?: unknown; idempotencyKey?: unknown }) => boolean) | undefined {
   const { scope, owners } = deps;
   if (scope === undefined || scope === 'register' || !owners) return undefined;
-  return (e) => typeof e.id === 'number' && owners.owns(e.id, scope);
+  return (e) =>
+    typeof e.id === 'number' &&
+    (e.id === NO_ROW_YET
+      ? typeof e.idempotencyKey === 'string' && owners.typingBy(e.idempotencyKey) === scope
+      : owners.owns(e.id, scope));
 }
 
 const op = operationsOf<EventsApiDeps>();

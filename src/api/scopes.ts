@@ -47,6 +47,7 @@ export interface OwnerRows {
 export class PaymentOwners {
   readonly #owner = new Map<number, ScreenScope>();
   readonly #rows: OwnerRows | undefined;
+  readonly #typing = new Map<string, ScreenScope>();
 
   constructor(rows?: OwnerRows) {
     this.#rows = rows;
@@ -60,6 +61,22 @@ export class PaymentOwners {
       // A write that fails (a full disk) loses only the restart: memory holds the owner until then,
       // and after it the screen fails closed. The sale it started is not failed for it.
     }
+  }
+
+  /**
+   * A screen's request typing a card (its `Idempotency-Key`) until `release`d: the pinpad's prompts of
+   * that request, published before any payment row exists, go to that screen's stream too.
+   */
+  typing(key: string, scope: ScreenScope): () => void {
+    this.#typing.set(key, scope);
+    return () => {
+      if (this.#typing.get(key) === scope) this.#typing.delete(key);
+    };
+  }
+
+  /** The screen whose open request holds `key`, if any. */
+  typingBy(key: string): ScreenScope | undefined {
+    return this.#typing.get(key);
   }
 
   owns(id: number, scope: ScreenScope): boolean {
@@ -80,9 +97,10 @@ export class PaymentOwners {
 
 /**
  * Refuses `route` to a screen's `scope`: 401 when the route is not a screen's (no `reach`), 404 when
- * it is one payment's (`own`) and not a payment this screen started. An `own` listing (`GET` of a
- * path without `{id}`) passes: its handler lists only what `mayRead` of the scoped deps says this
- * screen started (src/api/app.ts). The register's scope passes everything.
+ * it is one payment's (`own`) and not a payment this screen started. `own` on a route that names no
+ * payment (no `{id}`) passes: its handler touches only what this screen started, through the scoped
+ * deps (src/api/app.ts): a listing keeps the rows `mayRead` allows, a creation claims what it starts
+ * (`onStarted`) and refuses another's Idempotency-Key. The register's scope passes everything.
  */
 export function checkScope(
   scope: Scope,
@@ -94,10 +112,7 @@ export function checkScope(
   if (scope === 'register') return;
   const reach = reachOf(screens, scope);
   if (reach === undefined) throw new ApiError(401, 'UNAUTHORIZED', `a ${scope} screen's token does not reach ${route}`);
-  if (reach === 'own' && isListing(route)) return;
+  if (reach === 'own' && !route.includes('{')) return;
   if (reach === 'own' && !(id !== undefined && /^\d{1,15}$/.test(id) && owners.owns(Number(id), scope)))
     throw new ApiError(404, 'NOT_FOUND', `no payment ${id ?? ''}`);
 }
-
-/** `GET /v1/payments`: a listing, whose `own` reach is a filter of its rows rather than one payment's check. */
-const isListing = (route: string): boolean => route.startsWith('GET ') && !route.includes('{');
