@@ -159,7 +159,7 @@ export const CNP_RECURRENCE_OPERATIONS = [
     path: RECURRENCES,
     operationId: 'createCardNotPresentRecurrence',
     tag: 'card-not-present',
-    screens: { cashier: 'any' },
+    screens: { cashier: 'any', kiosk: 'own' },
     errors: [
       ...BODY_ERRORS,
       ...START_ERRORS,
@@ -204,7 +204,7 @@ export const CNP_RECURRENCE_OPERATIONS = [
     path: `${RECURRENCES}/{id}`,
     operationId: 'getCardNotPresentRecurrence',
     tag: 'card-not-present',
-    screens: { cashier: 'own' },
+    screens: { cashier: 'own', kiosk: 'own' },
     errors: ['NOT_FOUND', 'NOT_ALLOWED', 'NOT_AVAILABLE', 'CNP_NOT_OFFERED', 'ACQUIRER_UNREACHABLE'],
     summary: 'Read a recurrence as its host shows it now',
     parameters: [

@@ -1,6 +1,7 @@
 // The words of sales without the card present (a phone order, a pre-authorization) in the screens' two
 // languages: the form, the pinpad's prompts while the card is typed (by the event's `prompt` code), the
-// sale's states, and the refusals of its routes by code. i18n.js merges these into its table.
+// sale's states, the refusals of its routes by code, and the subscription kiosk's words (kiosk-recurrence.js).
+// i18n.js merges these into its table.
 
 export const CNP_TEXT = {
   pt: {
@@ -68,6 +69,12 @@ export const CNP_TEXT = {
     'error.CNP_BIN_LOOKUP_FAILED': 'A consulta do cartão falhou: nada foi enviado; tente de novo ou escolha a bandeira',
     'error.CNP_HOST_REFUSED': 'O adquirente recusou: nada mudou',
     'error.CNP_NOT_OFFERED': 'O adquirente não oferece esta operação',
+    'kiosk.recurrence.start': 'Toque para assinar',
+    'kiosk.recurrence.title': 'Assinatura',
+    'kiosk.recurrence.offer': '{amount} — {interval}',
+    'kiosk.recurrence.go': 'Digitar o cartão no pinpad',
+    'kiosk.recurrence.done': 'Assinatura {status} — {interval}, próxima cobrança {next}',
+    'kiosk.recurrence.not-offered': 'Assinaturas indisponíveis neste terminal.',
     'error.IDEMPOTENCY_KEY_REUSED': 'Pedido repetido com outros dados',
     'error.PINPAD_OPENING': 'O pinpad está abrindo a sessão segura: tente em instantes',
     'alarm.CNP_CAPTURE_DUE': 'Uma pré-autorização vence sem captura: capture ou cancele',
@@ -137,6 +144,12 @@ export const CNP_TEXT = {
     'error.CNP_BIN_LOOKUP_FAILED': 'The card lookup failed: nothing was sent; try again or choose the brand',
     'error.CNP_HOST_REFUSED': 'The acquirer refused it: nothing changed',
     'error.CNP_NOT_OFFERED': 'The acquirer does not offer this operation',
+    'kiosk.recurrence.start': 'Touch to subscribe',
+    'kiosk.recurrence.title': 'Subscription',
+    'kiosk.recurrence.offer': '{amount} — {interval}',
+    'kiosk.recurrence.go': 'Type the card on the pinpad',
+    'kiosk.recurrence.done': 'Subscription {status} — {interval}, next charge {next}',
+    'kiosk.recurrence.not-offered': 'Subscriptions are not available at this terminal.',
     'error.IDEMPOTENCY_KEY_REUSED': 'A repeated request with other data',
     'error.PINPAD_OPENING': 'The pinpad is opening its secure session: try again shortly',
     'alarm.CNP_CAPTURE_DUE': 'A pre-authorization is due without capture: capture or void it',

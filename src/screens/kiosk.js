@@ -8,6 +8,14 @@ import { PaymentRun, stateText } from './payment.js';
 import { showReceipt } from './receipt.js';
 import { hideReceiptQr, showReceiptQr } from './kiosk-receipt-qr.js';
 import { ServiceWatch } from './service.js';
+import {
+  feedRecurrence,
+  paintOffer,
+  RECURRENCE,
+  recurrenceOut,
+  stopRecurrence,
+  subscribe,
+} from './kiosk-recurrence.js';
 
 const IDLE_MS = msParam('idleMs', 30_000);
 const PAY_MS = msParam('payMs', 120_000);
@@ -27,6 +35,9 @@ token();
 void environmentBanner();
 applyLang();
 langToggle($('lang'), () => paintTotals());
+// A subscription kiosk (`?recurrence=monthly&amount=…`): the idle screen offers the subscription.
+if (RECURRENCE) $('start').dataset.i18n = 'kiosk.recurrence.start';
+applyLang();
 
 /** Shows one screen; `waitMs` sends it back to idle if nobody acts. */
 function show(name, waitMs) {
@@ -49,12 +60,13 @@ function timeout() {
 /** Any touch on a waiting screen gives the person the whole wait again. */
 document.addEventListener('pointerdown', () => {
   const screen = document.body.dataset.screen;
-  if (['amount', 'method', 'receipt-choice'].includes(screen)) show(screen, IDLE_MS);
+  if (['amount', 'method', 'receipt-choice', 'subscribe'].includes(screen)) show(screen, IDLE_MS);
 });
 
 function idle() {
   run?.stop();
   run = undefined;
+  stopRecurrence();
   if (setLangBack()) applyLang();
   if (outOfService(health)) show('out-of-service');
   else show('idle');
@@ -70,12 +82,16 @@ function setLangBack() {
 function paintTotals() {
   for (const el of document.querySelectorAll('[data-total]')) el.textContent = money(sale.amount, currentLang());
   $('amount-value').textContent = money(sale.amount, currentLang());
+  if (RECURRENCE) paintOffer(sale.amount);
 }
 
 /** What makes sales impossible now: a pinpad, printer or acquirer known to be down, or no daemon. */
 function outOfService(h) {
-  const why = service.reason(h);
+  const why = service.reason(h) || recurrenceOut();
   document.body.dataset.outOfService = why;
+  $('out-of-service-detail').dataset.i18n =
+    why === 'recurrence-not-offered' ? 'kiosk.recurrence.not-offered' : 'out-of-service.detail';
+  $('out-of-service-detail').textContent = t($('out-of-service-detail').dataset.i18n);
   return why !== '';
 }
 
@@ -96,7 +112,8 @@ async function readHealth() {
 async function watchHealth() {
   await readHealth();
   const screen = document.body.dataset.screen;
-  if (outOfService(health) && ['idle', 'amount', 'method', 'receipt-choice'].includes(screen)) show('out-of-service');
+  if (outOfService(health) && ['idle', 'amount', 'method', 'receipt-choice', 'subscribe'].includes(screen))
+    show('out-of-service');
   else if (!outOfService(health) && screen === 'out-of-service') show('idle');
   setTimeout(() => void watchHealth(), HEALTH_MS);
 }
@@ -110,7 +127,8 @@ function printerReady(h) {
 $('start').addEventListener('click', () => {
   sale.amount = PRICE;
   paintTotals();
-  if (PRICE > 0) show('method', IDLE_MS);
+  if (RECURRENCE && PRICE > 0) show('subscribe', IDLE_MS);
+  else if (PRICE > 0) show('method', IDLE_MS);
   else show('amount', IDLE_MS);
 });
 
@@ -214,9 +232,35 @@ async function finished(view) {
 $('cancel').addEventListener('click', () => {
   $('cancel').hidden = true;
   void run?.cancel();
+  if (RECURRENCE) idle();
+});
+
+$('subscribe-go').addEventListener('click', () => {
+  void subscribe(sale.amount, {
+    paying: (text) => {
+      if (text !== undefined) $('prompt').textContent = text;
+      $('qr').hidden = true;
+      $('cancel').hidden = false;
+      show('paying', PAY_MS);
+    },
+    result: (ok, text) => {
+      $('result-text').textContent = text;
+      $('result-text').className = `result ${ok ? 'ok' : 'bad'}`;
+      $('receipt').hidden = true;
+      hideReceiptQr($('receipt-qr'));
+      show('result', RESULT_MS);
+    },
+    outOfService: () => {
+      outOfService(health);
+      show('out-of-service');
+    },
+  });
 });
 $('done').addEventListener('click', idle);
 
-followEvents((e) => run?.feed(e));
+followEvents((e) => {
+  run?.feed(e);
+  feedRecurrence(e);
+});
 show('idle');
 void watchHealth();

@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { TEST_STORE, WS15_PATH } from '../../src/sandbox/index.js';
 
 /** Where the screenshots go (gitignored; CI keeps them as artifacts). */
 export const ARTIFACTS = path.resolve('test-artifacts', 'screens');
@@ -90,4 +91,58 @@ export async function listPayments(apiUrl: string, token: string, status?: strin
     headers: { authorization: `Bearer ${token}` },
   });
   return ((await res.json()) as { payments: ListedPayment[] }).payments;
+}
+
+/** A card typed on the pinpad in a test: what the page must never hold of it. */
+export interface TypedTestCard {
+  number: string;
+  month: string;
+  year: string;
+  code: string;
+}
+
+/**
+ * What of `card` (its number, its expiry as typed or sent, its security code) and of `more` (tokens)
+ * the page's markup, its text or any field's value holds: nothing, or the test fails.
+ */
+export async function cardOnPage(page: Page, card: TypedTestCard, more: string[] = []): Promise<string[]> {
+  const seen = [
+    await page.content(),
+    await page.evaluate(() => {
+      const d = (
+        globalThis as unknown as {
+          document: { body: { innerText: string }; querySelectorAll(s: string): ArrayLike<{ value: string }> };
+        }
+      ).document;
+      return [d.body.innerText, ...Array.from(d.querySelectorAll('input, select'), (i) => i.value)].join('\n');
+    }),
+  ].join('\n');
+  return [card.number, `${card.month}/${card.year}`, `${card.month}${card.year}`, card.code, ...more].filter((s) =>
+    seen.includes(s),
+  );
+}
+
+/**
+ * A daemon's environment on the webservice 1.5 on its own listener in the embedded sandbox: the
+ * manual's test store and key (ws15:1528), the key written to a file in `dir`.
+ */
+export function ws15Env(dir: string): Record<string, string> {
+  const keyFile = path.join(dir, 'ws15.key');
+  writeFileSync(keyFile, `${TEST_STORE.key}\n`, { mode: 0o600 });
+  return {
+    OMNIPOS_CARD_NOT_PRESENT__KIND: 'webservice15',
+    OMNIPOS_CARD_NOT_PRESENT__URL: `http://127.0.0.1:0${WS15_PATH}`,
+    OMNIPOS_CARD_NOT_PRESENT__AFFILIATION: TEST_STORE.affiliation,
+    OMNIPOS_CARD_NOT_PRESENT__KEY_FILE: keyFile,
+  };
+}
+
+/** The pinpad's four prompts of a typed card, each with the keys that answer it and its Portuguese words. */
+export function typingSteps(card: TypedTestCard): [string, string, RegExp][] {
+  return [
+    ['card-number', card.number, /número do cartão/],
+    ['expiry-month', card.month, /mês de validade/],
+    ['expiry-year', card.year, /ano de validade/],
+    ['security-code', card.code, /código de segurança/],
+  ];
 }

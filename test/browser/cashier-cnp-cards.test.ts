@@ -3,10 +3,9 @@ import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { supervisorPassword } from '../../src/cli/void.js';
-import { TEST_STORE, WS15_PATH } from '../../src/sandbox/index.js';
 import { startTestDaemon } from '../helpers/daemon.js';
 import { tempDirForFile } from '../helpers/temp-dir.js';
-import { launch, pageErrors, snap } from './browser.js';
+import { cardOnPage, launch, pageErrors, snap, ws15Env } from './browser.js';
 
 /**
  * The cashier's saved cards and recurrences on the real page (headless chromium) against a real daemon
@@ -70,22 +69,7 @@ async function open(page: Page): Promise<void> {
 }
 
 /** What of the typed card or a token the page's text, markup or fields hold (nothing, or the test fails). */
-async function scan(page: Page, card = CARD): Promise<string[]> {
-  const seen = [
-    await page.content(),
-    await page.evaluate(() => {
-      const d = (
-        globalThis as unknown as {
-          document: { body: { innerText: string }; querySelectorAll(s: string): ArrayLike<{ value: string }> };
-        }
-      ).document;
-      return [d.body.innerText, ...Array.from(d.querySelectorAll('input, select'), (i) => i.value)].join('\n');
-    }),
-  ].join('\n');
-  return [card.number, `${card.month}/${card.year}`, `${card.month}${card.year}`, card.code, ...tokens].filter((s) =>
-    seen.includes(s),
-  );
-}
+const scan = (page: Page, card = CARD): Promise<string[]> => cardOnPage(page, card, tokens);
 
 describe("the cashier's saved cards and recurrences (e-commerce API)", () => {
   it('a saved card listed by brand and masked number; a sale by it, nothing typed', async () => {
@@ -162,14 +146,7 @@ describe("the cashier's saved cards and recurrences (e-commerce API)", () => {
 describe("the cashier's recurrence on the webservice 1.5 (it schedules none)", () => {
   beforeAll(async () => {
     await t.stop();
-    const keyFile = path.join(dir, 'ws15.key');
-    writeFileSync(keyFile, `${TEST_STORE.key}\n`, { mode: 0o600 });
-    await daemon({
-      OMNIPOS_CARD_NOT_PRESENT__KIND: 'webservice15',
-      OMNIPOS_CARD_NOT_PRESENT__URL: `http://127.0.0.1:0${WS15_PATH}`,
-      OMNIPOS_CARD_NOT_PRESENT__AFFILIATION: TEST_STORE.affiliation,
-      OMNIPOS_CARD_NOT_PRESENT__KEY_FILE: keyFile,
-    });
+    await daemon(ws15Env(dir));
   }, 120_000);
 
   it('its saved card listed; a recurrence refused by name, in Portuguese then English, nothing typed', async () => {

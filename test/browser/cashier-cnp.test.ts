@@ -6,7 +6,7 @@ import { supervisorPassword } from '../../src/cli/void.js';
 import { TEST_STORE, WS15_PATH } from '../../src/sandbox/index.js';
 import { startTestDaemon } from '../helpers/daemon.js';
 import { tempDirForFile } from '../helpers/temp-dir.js';
-import { launch, pageErrors, snap } from './browser.js';
+import { cardOnPage, launch, pageErrors, snap, typingSteps } from './browser.js';
 
 /**
  * The cashier's sales without the card present on the real page (headless chromium) against a real
@@ -38,8 +38,6 @@ afterAll(async () => {
 
 // The sandbox's e-commerce host chooses by the last digit (ecom:388-408): 1 authorized.
 const CARD = { number: '4111111111111111', month: '07', year: '2031', code: '853' };
-/** What the page must never hold: the number, the expiry as typed or sent, the security code. */
-const secretsOf = (c: typeof CARD): string[] => [c.number, `${c.month}/${c.year}`, `${c.month}${c.year}`, c.code];
 
 const type = (keys: string): void => t.daemon.virtualPinpad!.engine.type(keys);
 
@@ -50,21 +48,8 @@ async function open(page: Page, token = t.token): Promise<void> {
   await page.waitForSelector('#cnp-form:not([hidden])');
 }
 
-/** The page's text, its markup and every field's value: none may hold a typed digit. */
-async function scan(page: Page, card = CARD): Promise<string[]> {
-  const seen = [
-    await page.content(),
-    await page.evaluate(() => {
-      const d = (
-        globalThis as unknown as {
-          document: { body: { innerText: string }; querySelectorAll(s: string): ArrayLike<{ value: string }> };
-        }
-      ).document;
-      return [d.body.innerText, ...Array.from(d.querySelectorAll('input, select'), (i) => i.value)].join('\n');
-    }),
-  ].join('\n');
-  return secretsOf(card).filter((s) => seen.includes(s));
-}
+/** What of the typed card the page's text, markup or fields hold (nothing, or the test fails). */
+const scan = (page: Page, card = CARD): Promise<string[]> => cardOnPage(page, card);
 
 async function fillSale(page: Page, o: { amount: string; holder: string; preauth?: boolean }): Promise<void> {
   await page.fill('#cnp-amount', o.amount);
@@ -84,13 +69,7 @@ describe("the cashier's sales without the card present", () => {
     await open(page);
     await fillSale(page, { amount: '19,90', holder: 'Ána Silva' });
     await page.click('#cnp-charge');
-    const steps: [string, string, RegExp][] = [
-      ['card-number', CARD.number, /número do cartão/],
-      ['expiry-month', CARD.month, /mês de validade/],
-      ['expiry-year', CARD.year, /ano de validade/],
-      ['security-code', CARD.code, /código de segurança/],
-    ];
-    for (const [prompt, keys, words] of steps) {
+    for (const [prompt, keys, words] of typingSteps(CARD)) {
       // The pinpad asks, the event reaches the page, the page says it; only then are the keys typed.
       await page.waitForSelector(`#cnp-prompt[data-prompt=${prompt}]`, { timeout: 15_000 });
       expect(await page.textContent('#cnp-prompt')).toMatch(words);

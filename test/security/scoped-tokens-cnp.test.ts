@@ -15,10 +15,11 @@ import { bearer, send } from './attacker.js';
  * operation's reach is left to a default nobody chose. The cashier starts payments (card-not-present
  * ones too) and sees its own; removing a saved card and voiding a phone order ask the supervisor's
  * credential besides; it lists the payments it started (its screen's open pre-authorizations), never
- * the others'. The kiosk takes no typed card (docs/card-not-present.md: a kiosk's business
- * system calls the local API itself). Then a daemon with `cardNotPresent` shows the decision held:
- * the kiosk is refused every card-not-present route, the cashier reaches the phone order it started
- * and not the cash register's.
+ * the others'. The kiosk takes a typed card for one thing only, a subscription kiosk's recurrence (it
+ * creates one and reads its own: docs/card-not-present.md); for every other card-not-present route a
+ * kiosk's business system calls the local API itself. Then a daemon with `cardNotPresent` shows the
+ * decision held: the kiosk is refused every other card-not-present route and reads no recurrence but
+ * its own, the cashier reaches the phone order it started and not the cash register's.
  */
 type Decided = Partial<Record<ScreenScope, ScreenReach>>;
 const BOTH_ANY: Decided = { kiosk: 'any', cashier: 'any' };
@@ -50,8 +51,8 @@ const DECIDED: Record<string, Decided> = {
   listCardNotPresentCards: { cashier: 'any' },
   getCardNotPresentCard: { cashier: 'any' },
   removeCardNotPresentCard: { cashier: 'any' },
-  createCardNotPresentRecurrence: { cashier: 'any' },
-  getCardNotPresentRecurrence: { cashier: 'own' },
+  createCardNotPresentRecurrence: { cashier: 'any', kiosk: 'own' },
+  getCardNotPresentRecurrence: { cashier: 'own', kiosk: 'own' },
   getMetrics: NONE,
   getOpenApiDocument: NONE,
   getEventStreamDocument: NONE,
@@ -108,19 +109,26 @@ describe('card-not-present routes on scoped tokens (a daemon with cardNotPresent
     throw new Error(`sale ${id} never left sending`);
   };
 
-  it('the cashier starts a phone order and reads it; the kiosk is refused it and every card-not-present route', async () => {
+  it('the cashier starts a phone order and reads it; the kiosk is refused it and every other card-not-present route', async () => {
     const api = t.daemon.apiUrl!;
     const id = await sell(cashier, 'cashier-phone-1');
     await settled(id);
     const own = await send(api, 'GET', `/v1/card-not-present/sales/${id}`, { headers: bearer(cashier) });
     expect([own.status, own.json.state]).toEqual([200, 'captured']);
     expect((await send(api, 'GET', `/v1/payments/${id}/receipt`, { headers: bearer(cashier) })).status).toBe(200);
+    const recurrences = ['createCardNotPresentRecurrence', 'getCardNotPresentRecurrence'];
     for (const o of OPERATIONS.filter((op) => op.tag === 'card-not-present')) {
       const r = await send(api, o.method, o.path.replace('{id}', String(id)), {
         headers: bearer(kiosk),
         body: o.method === 'POST' ? '{}' : '',
       });
-      expect([r.status, r.json.error?.code], `kiosk ${o.operationId}`).toEqual([401, 'UNAUTHORIZED']);
+      // Its recurrence routes reach only its own: the cashier's sale is 404, an empty body 400.
+      const want = !recurrences.includes(o.operationId)
+        ? [401, 'UNAUTHORIZED']
+        : o.method === 'GET'
+          ? [404, 'NOT_FOUND']
+          : [400, 'INVALID_FIELD'];
+      expect([r.status, r.json.error?.code], `kiosk ${o.operationId}`).toEqual(want);
     }
   });
 
@@ -144,6 +152,36 @@ describe('card-not-present routes on scoped tokens (a daemon with cardNotPresent
     });
     expect([again.status, again.json.error?.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
     expect(again.text).not.toContain(String(ecommerce.approved.number.slice(-4)));
+  });
+
+  it("the kiosk's recurrence: created on its token, read by it, not by the cashier; the register's not by the kiosk", async () => {
+    const api = t.daemon.apiUrl!;
+    const create = async (token: string, key: string): Promise<number> => {
+      typeCard(t, ecommerce.approved);
+      const r = await send(api, 'POST', '/v1/card-not-present/recurrences', {
+        headers: bearer(token, { 'idempotency-key': key }),
+        body: JSON.stringify({ amount: ecommerce.approvedAmount, holder: 'MARIA SILVA', interval: 'monthly' }),
+      });
+      expect(r.status, r.text).toBe(202);
+      await settled(r.json.id as number);
+      return r.json.id as number;
+    };
+    const kiosks = await create(kiosk, 'kiosk-rec-1');
+    const registers = await create(t.token, 'register-rec-1');
+    const read = (token: string, id: number) =>
+      send(api, 'GET', `/v1/card-not-present/recurrences/${id}`, { headers: bearer(token) });
+    expect([(await read(kiosk, kiosks)).status, (await read(kiosk, kiosks)).json.status]).toEqual([200, 'active']);
+    expect((await read(cashier, kiosks)).status).toBe(404);
+    expect((await read(kiosk, registers)).status).toBe(404);
+    for (const p of [`/v1/card-not-present/sales/${kiosks}`, `/v1/payments/${kiosks}`]) {
+      const r = await send(api, 'GET', p, { headers: bearer(kiosk) });
+      expect(r.status, p).toBe(p.includes('card-not-present') ? 401 : 200);
+    }
+    const again = await send(api, 'POST', '/v1/card-not-present/recurrences', {
+      headers: bearer(kiosk, { 'idempotency-key': 'register-rec-1' }),
+      body: JSON.stringify({ amount: ecommerce.approvedAmount, holder: 'MARIA SILVA', interval: 'monthly' }),
+    });
+    expect([again.status, again.json.error?.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
   });
 
   it("the cashier's listing holds only the payments it started; the kiosk's token is refused it", async () => {
