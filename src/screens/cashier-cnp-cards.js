@@ -6,6 +6,7 @@
 // schedules none: its 501 CNP_NOT_OFFERED is said in the page's language.
 import { api, ApiFailure, parseAmount } from './api.js';
 import { errorText, fill, t } from './i18n.js';
+import { button, cell } from './rows.js';
 
 const $ = (id) => document.getElementById(id);
 const CARDS = '/v1/card-not-present/cards';
@@ -31,22 +32,6 @@ function refusal(el, e) {
 export function repaintCnpCards() {
   for (const [el, paint] of painters) el.textContent = paint();
   void listCards();
-}
-
-function cell(text) {
-  const td = document.createElement('td');
-  td.textContent = text;
-  return td;
-}
-
-function button(key, cls, onClick) {
-  const b = document.createElement('button');
-  b.type = 'button';
-  b.className = `small ${cls}`;
-  b.dataset.i18n = key;
-  b.textContent = t(key);
-  b.addEventListener('click', onClick);
-  return b;
 }
 
 async function remove(id) {

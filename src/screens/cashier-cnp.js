@@ -6,6 +6,7 @@
 import { api, ApiFailure, money, parseAmount } from './api.js';
 import { currentLang, errorText, fill, hostTime, t } from './i18n.js';
 import { reprint, showReceipt } from './receipt.js';
+import { button, cell } from './rows.js';
 import { listCards, mountCnpCards, repaintCnpCards } from './cashier-cnp-cards.js';
 
 const $ = (id) => document.getElementById(id);
@@ -157,22 +158,6 @@ async function settle(sale, first) {
     $('cnp-reprint').onclick = () => void printReceipt(view);
   }
   await listPreauths();
-}
-
-function cell(text) {
-  const td = document.createElement('td');
-  td.textContent = text;
-  return td;
-}
-
-function button(key, cls, onClick) {
-  const b = document.createElement('button');
-  b.type = 'button';
-  b.className = `small ${cls}`;
-  b.dataset.i18n = key;
-  b.textContent = t(key);
-  b.addEventListener('click', onClick);
-  return b;
 }
 
 /** Captures (whole, or the part typed in its row) or voids (whole, with the supervisor's password) one. */
