@@ -124,7 +124,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   },
   {
     path: ['pinpad', 'ports'],
-    summary: 'list serial and HID ports and say which look like pinpads (sends nothing)',
+    summary: 'list serial ports and say which look like pinpads, and pinpads on USB with no port (sends nothing)',
     load: async () => (await import('./pinpad.js')).pinpadPorts,
   },
   {

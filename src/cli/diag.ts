@@ -27,6 +27,8 @@ export interface DiagReport {
     manufacturer?: string;
     aliases?: string[];
     pinpad: string | null;
+    /** Why it cannot be opened (a pinpad on USB with no serial port). */
+    unusable?: string;
   }[];
   pinpad: Record<string, unknown> | null;
   /** The configured DUKPT slots and whether the pinpad holds a key there (null while the daemon holds the pinpad). */
@@ -283,8 +285,10 @@ function text(r: DiagReport): string {
   lines.push([
     'devices',
     r.devices.length
-      ? r.devices.map((d) => `${d.path}${d.pinpad ? ` (pinpad: ${d.pinpad})` : ''}`).join(', ')
-      : 'no serial or HID ports',
+      ? r.devices
+          .map((d) => `${d.path}${d.pinpad ? ` (pinpad: ${d.pinpad}${d.unusable ? ', no serial port' : ''})` : ''}`)
+          .join(', ')
+      : 'no serial ports',
   ]);
   const p = r.pinpad;
   lines.push([
@@ -340,9 +344,9 @@ export const diag: Command = {
   summary: 'check devices, pinpad recognition and key slots, printer, acquirer, clock, tables and outbox',
   usage: `omnipos diag [--json] [--config PATH]
 
-One line per part a technician checks: the serial and HID devices found (and which look like
-pinpads), the pinpad's recognition and secure session, the DUKPT key slots the configuration
-names and whether the pinpad holds keys there, the printer's status, whether the acquirer answers
+One line per part a technician checks: the serial ports found (and which look like pinpads, and any
+pinpad on USB with no serial port), the pinpad's recognition and secure session, the DUKPT key slots
+the configuration names and whether the pinpad holds keys there, the printer's status, whether the acquirer answers
 and how far its Date header is from this machine's clock, the initialization tables in force and
 the outbox. When a daemon runs, the pinpad, printer, tables and outbox come from its
 GET /v1/health (the daemon holds the devices; it read the key slots when it first held the
