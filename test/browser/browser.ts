@@ -1,8 +1,7 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { TEST_STORE, WS15_PATH } from '../../src/sandbox/index.js';
 
 /** Where the screenshots go (gitignored; CI keeps them as artifacts). */
 export const ARTIFACTS = path.resolve('test-artifacts', 'screens');
@@ -122,20 +121,7 @@ export async function cardOnPage(page: Page, card: TypedTestCard, more: string[]
   );
 }
 
-/**
- * A daemon's environment on the webservice 1.5 on its own listener in the embedded sandbox: the
- * manual's test store and key (ws15:1528), the key written to a file in `dir`.
- */
-export function ws15Env(dir: string): Record<string, string> {
-  const keyFile = path.join(dir, 'ws15.key');
-  writeFileSync(keyFile, `${TEST_STORE.key}\n`, { mode: 0o600 });
-  return {
-    OMNIPOS_CARD_NOT_PRESENT__KIND: 'webservice15',
-    OMNIPOS_CARD_NOT_PRESENT__URL: `http://127.0.0.1:0${WS15_PATH}`,
-    OMNIPOS_CARD_NOT_PRESENT__AFFILIATION: TEST_STORE.affiliation,
-    OMNIPOS_CARD_NOT_PRESENT__KEY_FILE: keyFile,
-  };
-}
+export { ws15Env } from '../helpers/cnp-backends.js';
 
 /** The pinpad's four prompts of a typed card, each with the keys that answer it and its Portuguese words. */
 export function typingSteps(card: TypedTestCard): [string, string, RegExp][] {

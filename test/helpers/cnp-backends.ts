@@ -33,6 +33,21 @@ export interface CnpBackend {
  */
 export const WS15_ANY_PORT_URL = `http://127.0.0.1:0${WS15_PATH}`;
 
+/**
+ * A daemon's environment on the webservice 1.5 on its own listener in the embedded sandbox: the manual's test
+ * store and key (ws15:1528), the key written to a file in `dir`.
+ */
+export function ws15Env(dir: string): Record<string, string> {
+  const keyFile = path.join(dir, 'ws15.key');
+  writeFileSync(keyFile, `${TEST_STORE.key}\n`, { mode: 0o600 });
+  return {
+    OMNIPOS_CARD_NOT_PRESENT__KIND: 'webservice15',
+    OMNIPOS_CARD_NOT_PRESENT__URL: WS15_ANY_PORT_URL,
+    OMNIPOS_CARD_NOT_PRESENT__AFFILIATION: TEST_STORE.affiliation,
+    OMNIPOS_CARD_NOT_PRESENT__KEY_FILE: keyFile,
+  };
+}
+
 export const CNP_BACKENDS: readonly CnpBackend[] = [
   {
     // The last digit chooses (ecom:388-408): 1 authorized, 2 denied (05); the brand from the BIN lookup.
@@ -47,16 +62,7 @@ export const CNP_BACKENDS: readonly CnpBackend[] = [
   {
     // The manual's test store (ws15:1528) and test card (ws15:1512); an amount not ending in 00 is declined (1530).
     name: 'webservice15',
-    env: (dir) => {
-      const keyFile = path.join(dir, 'ws15.key');
-      writeFileSync(keyFile, `${TEST_STORE.key}\n`, { mode: 0o600 });
-      return {
-        OMNIPOS_CARD_NOT_PRESENT__KIND: 'webservice15',
-        OMNIPOS_CARD_NOT_PRESENT__URL: WS15_ANY_PORT_URL,
-        OMNIPOS_CARD_NOT_PRESENT__AFFILIATION: TEST_STORE.affiliation,
-        OMNIPOS_CARD_NOT_PRESENT__KEY_FILE: keyFile,
-      };
-    },
+    env: (dir) => ws15Env(dir),
     approved: { number: '4012001038443335', month: '05', year: '2031', code: '123' },
     approvedAmount: 1000,
     declined: { card: { number: '4012001038443335', month: '05', year: '2031', code: '123' }, amount: 1001 },

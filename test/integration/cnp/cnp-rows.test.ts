@@ -1,10 +1,10 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/run.js';
 import type { DayLine, DayReport } from '../../../src/operations/day/index.js';
 import { paymentReceipt, receiptText } from '../../../src/receipt/index.js';
-import { TEST_STORE, WS15_PATH } from '../../../src/sandbox/index.js';
+import { ws15Env } from '../../helpers/cnp-backends.js';
 import { documentedApi, type TestDaemon } from '../../helpers/documented-api.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 
@@ -41,16 +41,7 @@ const BACKENDS: Backend[] = [
   {
     // The manual's test store (ws15:1528) and test card (ws15:1512); no BIN lookup: the cash register names the brand.
     name: 'webservice15',
-    env: () => {
-      const keyFile = path.join(tempDir(), 'ws15.key');
-      writeFileSync(keyFile, `${TEST_STORE.key}\n`, { mode: 0o600 });
-      return {
-        OMNIPOS_CARD_NOT_PRESENT__KIND: 'webservice15',
-        OMNIPOS_CARD_NOT_PRESENT__URL: `http://127.0.0.1:0${WS15_PATH}`,
-        OMNIPOS_CARD_NOT_PRESENT__AFFILIATION: TEST_STORE.affiliation,
-        OMNIPOS_CARD_NOT_PRESENT__KEY_FILE: keyFile,
-      };
-    },
+    env: () => ws15Env(tempDir()),
     keys: ['4012001038443335', '05', '2031', '123'],
     masked: '401200******3335',
     brand: 'Visa',
