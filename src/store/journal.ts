@@ -58,6 +58,14 @@ export interface NewEntry {
  * The journal: one row per payment, and every transition of it, each committed before the side
  * effect it announces. Data never holds card data (refused before writing).
  */
+/**
+ * A new entry's id: above every id the journal holds and every id it ever deleted (migration 15's
+ * floor), so an id the cash register was given never names another payment after retention.
+ */
+const NEXT_ID_INSERT = `INSERT INTO journal (id, kind, merchant_order_id, state, amount, data, created_at, updated_at)
+  VALUES (max(coalesce((SELECT max(id) FROM journal), 0), coalesce((SELECT value FROM id_floors WHERE name = 'journal'), 0)) + 1,
+          ?, ?, ?, ?, ?, ?, ?)`;
+
 export class Journal {
   readonly #db: Db;
 
@@ -75,11 +83,15 @@ export class Journal {
           let id: number;
           try {
             id = Number(
-              statement(
-                this.#db,
-                'INSERT INTO journal (kind, merchant_order_id, state, amount, data, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
-              ).run(entry.kind, entry.merchantOrderId, entry.state, entry.amount, JSON.stringify(data), at, at)
-                .lastInsertRowid,
+              statement(this.#db, NEXT_ID_INSERT).run(
+                entry.kind,
+                entry.merchantOrderId,
+                entry.state,
+                entry.amount,
+                JSON.stringify(data),
+                at,
+                at,
+              ).lastInsertRowid,
             );
           } catch (e) {
             if ((e as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') {

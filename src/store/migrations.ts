@@ -354,4 +354,24 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE UNIQUE INDEX saved_cards_idempotency_key ON saved_cards(idempotency_key) WHERE idempotency_key IS NOT NULL;
     `,
   },
+  {
+    version: 15,
+    name: 'a payment id is never given twice',
+    // A payment's journal id is what the cash register holds (`/v1/payments/{id}`, its voids, its
+    // receipt). The id is SQLite's rowid, which is the largest id in the table plus one: once retention
+    // had archived every row (a quiet spell longer than the database's days), the next sale took id 1
+    // again, an id an archived payment already named. SQLite changes a rowid table into AUTOINCREMENT
+    // only by copying the table (too long at start for a database of months), so the largest id ever
+    // deleted is kept beside it: a trigger raises it at every delete, and the journal gives the next
+    // id above both (src/store/journal.ts). Seeded from the journal as it is.
+    up: `
+      CREATE TABLE id_floors (
+        name  TEXT PRIMARY KEY,
+        value INTEGER NOT NULL CHECK (value >= 0)
+      ) STRICT;
+      INSERT INTO id_floors (name, value) SELECT 'journal', coalesce(max(id), 0) FROM journal;
+      CREATE TRIGGER journal_id_floor AFTER DELETE ON journal
+        BEGIN UPDATE id_floors SET value = max(value, OLD.id) WHERE name = 'journal'; END;
+    `,
+  },
 ];

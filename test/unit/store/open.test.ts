@@ -47,6 +47,7 @@ describe('openDatabase', () => {
       'counters',
       'day_archives',
       'day_closes',
+      'id_floors',
       'init_bins',
       'init_current',
       'init_documents',
