@@ -7,8 +7,9 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 /** What `npm run build` compiles (tsconfig.build.json's `include`) and what shapes its output. */
 const BUILT_FROM = ['src', 'drivers', 'tables'];
 const BUILD_FILES = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'packaging/bundle.ts'];
-/** The program the build writes last (tsc, then packaging/bundle.ts over tsc's bin.js). */
+/** The program (packaging/bundle.ts writes it over tsc's bin.js), and the daemon it loads, bundled after it. */
 const BUILT_BIN = path.join('dist', 'src', 'cli', 'bin.js');
+const BUILT_DAEMON = path.join('dist', 'src', 'cli', 'daemon', 'daemon-cli.js');
 const SOURCE_BIN = path.join('src', 'cli', 'bin.ts');
 
 /** The newest modification time under `p` (itself included: a folder's time moves when a file is added or removed). */
@@ -33,12 +34,13 @@ export interface OmniposCommand {
  * compiling ~500 modules), which is most of what the process-heavy tests spend.
  */
 export function chooseOmnipos(root: string): OmniposCommand {
-  const bin = statSync(path.join(root, BUILT_BIN), { throwIfNoEntry: false });
+  const built = [BUILT_BIN, BUILT_DAEMON].map((f) => statSync(path.join(root, f), { throwIfNoEntry: false }));
   const sources = Math.max(
     ...BUILT_FROM.map((d) => newest(path.join(root, d))),
     ...BUILD_FILES.map((f) => newest(path.join(root, f))),
   );
-  if (bin && bin.mtimeMs >= sources) return { args: [path.join(root, BUILT_BIN)], built: true };
+  if (built.every((b) => b !== undefined && b.mtimeMs >= sources))
+    return { args: [path.join(root, BUILT_BIN)], built: true };
   return { args: ['--import', 'tsx', path.join(root, SOURCE_BIN)], built: false };
 }
 

@@ -12,7 +12,7 @@ function repo(at: number, built = true): string {
   const root = tempDir();
   const files = ['src/cli/bin.ts', 'src/main.ts', 'drivers/d.ts', 'tables/t.json', 'package.json', 'tsconfig.json'];
   const dirs = ['src/cli', 'src', 'drivers', 'tables'];
-  if (built) files.push('dist/src/cli/bin.js');
+  if (built) files.push('dist/src/cli/bin.js', 'dist/src/cli/daemon/daemon-cli.js');
   for (const f of files) {
     mkdirSync(path.dirname(path.join(root, f)), { recursive: true });
     writeFileSync(path.join(root, f), '');
@@ -44,6 +44,13 @@ describe('the omnipos a test starts: the build when it is not older than its sou
   it('a source file added or removed after the build (its folder changed): the source', () => {
     const root = repo(1_000_000);
     touch(root, 'src/cli', 1_000_001);
+    expect(chooseOmnipos(root).built).toBe(false);
+  });
+
+  it('a build that stopped before the daemon was bundled again (its daemon older than a source): the source', () => {
+    const root = repo(1_000_000);
+    touch(root, 'src/main.ts', 1_000_002);
+    touch(root, 'dist/src/cli/bin.js', 1_000_003);
     expect(chooseOmnipos(root).built).toBe(false);
   });
 
