@@ -1,19 +1,47 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
+import { afterAll } from 'vitest';
 import { sandboxEnv, type RunningSandbox } from '../../src/sandbox/index.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-/** Where this test process writes its children's programs: in the repository, so their packages resolve from node_modules. */
+/** Where a test file's children's programs are written: in the repository, so their packages resolve from node_modules. */
 const CACHE = path.join(ROOT, 'node_modules', '.cache');
+const PREFIX = 'omnipos-test-child-';
 let folder: string | undefined;
 const bundles = new Map<string, string>();
 
+// Removed after the file's tests (vitest ends its workers without an `exit` event; a folder left by a killed one is
+// removed by the next file that bundles: removeOrphans).
+afterAll(() => {
+  if (folder) rmSync(folder, { recursive: true, force: true });
+  folder = undefined;
+  bundles.clear();
+});
+
+/** The folders of test processes that ended without removing theirs (killed): each folder is named for its pid. */
+function removeOrphans(): void {
+  for (const name of readdirSync(CACHE)) {
+    const pid = name.startsWith(PREFIX) ? Number(name.slice(PREFIX.length).split('-')[0]) : NaN;
+    if (!Number.isInteger(pid) || pid <= 0 || alive(pid)) continue;
+    rmSync(path.join(CACHE, name), { recursive: true, force: true });
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /**
  * `script` and everything it imports from the repository in one file, built from the source as it is now (esbuild,
- * the compiler tsx runs per module), once per test process. A child then starts in a fraction of the CPU a start
+ * the compiler tsx runs per module), once per test file. A child then starts in a fraction of the CPU a start
  * through tsx takes (its loader compiling or reading back ~650 modules one by one, ~2.5 s each time): the kill
  * tests start ten to thirty of them. Packages stay in node_modules (native modules, `createRequire`), as in the
  * shipped bundle (packaging/bundle.ts).
@@ -23,9 +51,9 @@ function bundled(script: string): string {
   if (known) return known;
   if (!folder) {
     mkdirSync(CACHE, { recursive: true });
-    const made = mkdtempSync(path.join(CACHE, 'omnipos-test-child-'));
+    removeOrphans();
+    const made = mkdtempSync(path.join(CACHE, `${PREFIX}${process.pid}-`));
     folder = made;
-    process.once('exit', () => rmSync(made, { recursive: true, force: true }));
   }
   const outfile = path.join(folder, `${path.basename(script, '.ts')}.mjs`);
   buildSync({
