@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { connect, createServer, type Socket } from 'node:net';
 import path from 'node:path';
 import { request } from 'undici';
+import { omniposArgs } from '../helpers/omnipos-process.js';
 import { track } from './children.js';
 
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -69,10 +70,7 @@ export class Terminal {
     const pinpad = track(
       spawn(
         process.execPath,
-        [
-          '--import',
-          'tsx',
-          'src/cli/bin.ts',
+        omniposArgs([
           'sim',
           'pinpad',
           '--tcp',
@@ -88,7 +86,7 @@ export class Terminal {
           // the same pinpad across restarts: its DUKPT counters go on (a real one keeps them)
           '--memory',
           path.join(this.stateDir, 'pinpad-memory.json'),
-        ],
+        ]),
         {
           env: { ...process.env, OMNIPOS_CONFIG: '' },
           stdio: ['ignore', 'pipe', 'ignore'],
@@ -156,7 +154,7 @@ export class Terminal {
       OMNIPOS_PINPAD__DEVICE__PORT: String(this.#pinpadPort),
     };
     const child = track(
-      spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'run'], {
+      spawn(process.execPath, omniposArgs(['run']), {
         env,
         stdio: ['ignore', 'ignore', 'inherit'],
       }),

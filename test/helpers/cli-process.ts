@@ -1,9 +1,10 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import net from 'node:net';
 import { decodeQrRgba } from './qr-decode.js';
+import { omniposArgs } from './omnipos-process.js';
 import { TEST_CARDS, type TestCard } from '../../tables/test-cards.js';
 
-/** A real `omnipos` process (tsx), its output collected as it comes (the faults and the QR command-line tests). */
+/** A real `omnipos` process (the build, else tsx: omnipos-process.ts), its output collected as it comes (the faults and the QR command-line tests). */
 export interface CliProcess {
   readonly child: ChildProcessWithoutNullStreams;
   readonly pid: number;
@@ -25,7 +26,7 @@ const alive = new Set<CliProcess>();
 
 /** Spawns `omnipos <args>` with a daemon environment on free ports unless `env` says otherwise. */
 export function spawnCli(args: string[], env: Record<string, string>): CliProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', ...args], {
+  const child = spawn(process.execPath, omniposArgs(args), {
     env: { ...process.env, OMNIPOS_CONFIG: '', OMNIPOS_SANDBOX__PORT: '0', OMNIPOS_API__PORT: '0', ...env },
     stdio: ['pipe', 'pipe', 'pipe'],
   });

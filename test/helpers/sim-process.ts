@@ -3,6 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Fault } from '../../src/sim/pinpad/faults.js';
+import { omniposArgs } from './omnipos-process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -29,14 +30,10 @@ export interface SimProcess {
 }
 
 export async function startSim(args: string[]): Promise<SimProcess> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'src/cli/bin.ts'), 'sim', 'pinpad', '--tcp', '0', '--control', '0', ...args],
-    {
-      cwd: ROOT,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
+  const child = spawn(process.execPath, omniposArgs(['sim', 'pinpad', '--tcp', '0', '--control', '0', ...args]), {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const ready = await new Promise<{ tcp: number; pty?: string; control: number }>((resolve, reject) => {
