@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { sandboxCredentialsCommand, sandboxRun } from '../../../src/cli/sandbox.js';
 import { runCli } from '../../../src/cli/run.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
+import { omniposArgs } from '../../helpers/omnipos-process.js';
 
 function ctx(): { out: string[]; err: string[]; c: Parameters<typeof runCli>[1] } {
   const out: string[] = [];
@@ -45,10 +46,7 @@ describe('omnipos sandbox', () => {
     const dir = tempDir('omnipos-cli-sandbox-');
     const child = spawn(
       process.execPath,
-      [
-        '--import',
-        'tsx',
-        'src/cli/bin.ts',
+      omniposArgs([
         'sandbox',
         '--port',
         '0',
@@ -56,7 +54,7 @@ describe('omnipos sandbox', () => {
         path.join(dir, 'a.db'),
         '--faults',
         '{"route":"saleGet","status":503,"times":2}',
-      ],
+      ]),
       {
         cwd: process.cwd(),
         env: { ...process.env, OMNIPOS_LOG__LEVEL: 'silent', OMNIPOS_STATE_DIR: dir },

@@ -3,13 +3,14 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../../helpers/temp-dir.js';
+import { omniposArgs } from '../../helpers/omnipos-process.js';
 
 const tempDir = useTempDirs();
 
 describe('omnipos run', () => {
   it('starts on the default configuration, creates its state, and stops cleanly on SIGTERM', async () => {
     const state = tempDir();
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'run'], {
+    const child = spawn(process.execPath, omniposArgs(['run']), {
       env: {
         ...process.env,
         OMNIPOS_STATE_DIR: state,

@@ -11,6 +11,7 @@ import { systemClock } from '../../../src/core/clock.js';
 import { openTerminalDatabase } from '../../../src/store/index.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { runCliCaptured } from '../../helpers/cli.js';
+import { omniposArgs } from '../../helpers/omnipos-process.js';
 
 const tempDir = useTempDirs();
 const VERSION = '1763769600001';
@@ -84,7 +85,7 @@ function runProcess(
   killAt?: string,
 ): Promise<{ code: number | null; signal: NodeJS.Signals | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'init'], {
+    const child = spawn(process.execPath, omniposArgs(['init']), {
       env: { ...process.env, ...envFor(state) },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { barLine, createProgress } from '../../../src/cli/progress.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
+import { omniposArgs } from '../../helpers/omnipos-process.js';
 
 /**
  * Progress of `omnipos init` (download, validate, store by BIN range, pinpad load by TLR record):
@@ -35,7 +36,7 @@ function run(
   });
 }
 
-const initArgs = ['--import', 'tsx', 'src/cli/bin.ts', 'init'];
+const initArgs = omniposArgs(['init']);
 
 describe('omnipos init shows its progress', () => {
   it('not a terminal: plain lines only (each "• "), the store and the pinpad load by quarters, no carriage return or escape', async () => {

@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { tempDirForFile } from '../../helpers/temp-dir.js';
 import { cliContext } from '../../helpers/cli.js';
+import { omniposArgs } from '../../helpers/omnipos-process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
@@ -16,11 +17,10 @@ async function startSim(): Promise<{
   controlPort: number;
   stop(): Promise<void>;
 }> {
-  const child = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(ROOT, 'src/cli/bin.ts'), 'sim', 'pinpad', '--tcp', '0', '--control', '0'],
-    { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
-  );
+  const child = spawn(process.execPath, omniposArgs(['sim', 'pinpad', '--tcp', '0', '--control', '0']), {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   const ready = await new Promise<{ tcp: number; control: number }>((resolve, reject) => {
     let out = '';
     child.stdout.on('data', (d: Buffer) => {

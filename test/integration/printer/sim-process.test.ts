@@ -6,16 +6,16 @@ import { EscPosEncoder, EscPosPrinter } from '../../../drivers/printer/index.js'
 import { TcpTransport } from '../../../drivers/transport/index.js';
 import { findPrinterModel } from '../../../tables/printers/index.js';
 import { until } from './until.js';
+import { omniposArgs } from '../../helpers/omnipos-process.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
 describe('omnipos sim printer (its own process, a real TCP port)', () => {
   it('prints what the driver sends, shows each cut receipt, and takes faults on standard input', async () => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'src/cli/bin.ts'), 'sim', 'printer', '--tcp', '0', '--model', 'virtual-58'],
-      { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] },
-    );
+    const child = spawn(process.execPath, omniposArgs(['sim', 'printer', '--tcp', '0', '--model', 'virtual-58']), {
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));

@@ -19,6 +19,7 @@ while True:
     for line in data.decode().split("\\n"):
         if line: print(line, flush=True)
 `;
+import { omniposArgs } from '../../helpers/omnipos-process.js';
 
 const tempDir = useTempDirs();
 const children: ChildProcess[] = [];
@@ -60,7 +61,7 @@ describe('the daemon under Type=notify', () => {
     children.push(receiver);
     const got = lines(receiver);
     await got.until((l) => l === 'listening', 10_000);
-    const daemon = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'run'], {
+    const daemon = spawn(process.execPath, omniposArgs(['run']), {
       stdio: ['ignore', 'ignore', 'pipe'],
       env: {
         ...process.env,

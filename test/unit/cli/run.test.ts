@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { omniOf, shippedConfig, writeConfig } from '../../helpers/config.js';
 import { runCliCaptured as cli } from '../../helpers/cli.js';
+import { omniposArgs } from '../../helpers/omnipos-process.js';
 
 const tempDir = useTempDirs();
 
@@ -46,13 +47,9 @@ describe('omnipos CLI', () => {
   });
 
   it('config check --config <bad file> exits 2 and names the key (the real executable)', () => {
-    const r = spawnSync(
-      process.execPath,
-      ['--import', 'tsx', 'src/cli/bin.ts', 'config', 'check', '--config', badConfigFile()],
-      {
-        encoding: 'utf8',
-      },
-    );
+    const r = spawnSync(process.execPath, omniposArgs(['config', 'check', '--config', badConfigFile()]), {
+      encoding: 'utf8',
+    });
     expect(r.status).toBe(2);
     expect(r.stderr).toContain('acquirer.omni.queryUrl: must be an https or http URL');
   });
