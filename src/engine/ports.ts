@@ -34,6 +34,16 @@ export interface Delivery {
    * (a partial void's query showing the sale voided whole: `cnp.void (part)` `voided-whole`).
    */
   shown?: HostSaleState;
+  /** A wallet QR void's cancellation code applied after it ended on the terminal: the VoidId the host lists for it. */
+  voidId?: string;
+  /** A wallet QR sale paid after it ended, and undone: the payment as the query showed it. */
+  payment?: LatePayment;
+}
+
+/** A payment the watch found after its code ended: its PaymentId and, where the host gave it, its authorization. */
+export interface LatePayment {
+  paymentId: string;
+  authorization?: HostAuthorization;
 }
 
 /**

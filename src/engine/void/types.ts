@@ -151,6 +151,8 @@ export type VoidInput =
       refused?: boolean;
       /** A cancellation code's watch found it applied after it ended on the terminal. */
       late?: boolean;
+      /** That late application's VoidId, as the host lists it. */
+      voidId?: string;
     }
   /** A wallet QR sale: the cancellation code was built and is shown. */
   | { kind: 'code-shown'; qrCode: string; nsu: string; expiresAt: string }
