@@ -30,7 +30,7 @@ function undoBody(emv: Record<string, string> | undefined): UndoChipData | undef
 }
 
 /** An operation outcome as the outbox sees it: `query` (the answer decided nothing) is tried again after a query. */
-function delivered(o: OperationOutcome): Delivery {
+export function delivered(o: OperationOutcome): Delivery {
   return {
     action: o.action === 'query' ? 'retry' : o.action,
     reason: o.reason,
