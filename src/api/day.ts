@@ -149,7 +149,7 @@ const line: Schema = {
       type: 'boolean',
       const: true,
       description:
-        "A wallet QR code that ended unpaid (cancelled or expired), watched for a late payment until the host's close and the window after it: the host may still show a payment taken before the code ended, which the terminal then undoes. Open by design, not stuck.",
+        "A code that ended on the terminal and is watched until the host's close and the window after it (src/engine/awaiting-host-close.ts): a wallet QR sale's code that ended unpaid (cancelled or expired), for which the host may still show a payment taken before the code ended, which the terminal then undoes; or a wallet QR void's cancellation code that ended not applied (the void `pending`, holding its amount), which the host may still show applied, and the void is then confirmed. Open by design, not stuck.",
     },
   },
   required: [
@@ -189,7 +189,8 @@ export const DAY_SCHEMAS: Record<string, Schema> = {
           inProgress: int,
           awaitingHostClose: {
             ...int,
-            description: "Lines awaiting the host's close (`awaitingHostClose`): wallet QR codes that ended unpaid.",
+            description:
+              "Lines awaiting the host's close (`awaitingHostClose`): wallet QR sales whose code ended unpaid, and wallet QR voids whose cancellation code ended not applied.",
           },
         },
         required: ['sales', 'voids', 'byOutcome', 'byState', 'inProgress'],

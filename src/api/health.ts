@@ -129,7 +129,8 @@ export interface HealthSources {
   /** The pinpad's DUKPT key slots as the daemon read them at start (src/main/pinpad-key-slots.ts). */
   keySlots?: (() => KeySlotsView) | undefined;
   /**
-   * Wallet QR codes that ended unpaid whose watch awaits the host's close (open outbox tasks by
+   * The rows awaiting the host's close (src/engine/awaiting-host-close.ts: wallet QR sales whose code
+   * ended unpaid, wallet QR voids whose cancellation code ended not applied; open outbox tasks by
    * design, not stuck): shown as `outbox.awaitingHostClose`.
    */
   awaitingHostClose?: (() => number) | undefined;

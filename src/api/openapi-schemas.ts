@@ -298,7 +298,7 @@ export const SCHEMAS: Record<string, Schema> = {
           awaitingHostClose: {
             ...int,
             description:
-              "Of the pending tasks, the watches of wallet QR codes that ended unpaid, awaiting the host's close (and the window after it) before a late payment can be ruled out: open by design, not stuck.",
+              "Of the pending tasks, the watches of codes that ended on the terminal, awaiting the host's close (and the window after it): wallet QR sales whose code ended unpaid, before a late payment can be ruled out, and wallet QR voids whose cancellation code ended not applied, before a late application can be. Open by design, not stuck.",
           },
         },
         required: ['pending', 'deadLetters', 'oldestDeadline'],

@@ -5,7 +5,8 @@ import type { AlarmEffect, DeliveredInput } from './machine-vocabulary.js';
 export interface DeliverySettled<To extends string> {
   to: To | 'dead-letter';
   label: string;
-  patch: { reason?: string };
+  /** `hostShows`: what the query that gave the request up showed of the sale, when it did (Delivery.shown). */
+  patch: { reason?: string; hostShows?: NonNullable<DeliveredInput['shown']> };
   effects: AlarmEffect[];
 }
 
@@ -19,7 +20,8 @@ export interface GivenUp {
  * How a request that ends its operation settles once the outbox is done with it, for every machine that sends
  * one (a sale's confirmation; a void's confirmation, undo and refund): delivered → `to` (labelled
  * "`request` delivered"); given up → `dead-letter`, the reason kept and the alarm raised (labelled "`request`
- * dead-letter"). A sale's undo race has its own ending (./undo-settled.ts).
+ * dead-letter", with what the host showed of the sale when it gave it up: `hostShows`, which the day report
+ * reads as every kind's dead letter). A sale's undo race has its own ending (./undo-settled.ts).
  */
 export function deliverySettled<To extends string>(
   input: DeliveredInput,
@@ -31,7 +33,7 @@ export function deliverySettled<To extends string>(
   return {
     to: 'dead-letter',
     label: `${request} ${input.action}`,
-    patch: { reason: input.reason },
+    patch: { reason: input.reason, ...(input.shown ? { hostShows: input.shown } : {}) },
     effects: [{ kind: 'alarm', code: givenUp.code, message: `${givenUp.about}: ${input.reason}` }],
   };
 }

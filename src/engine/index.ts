@@ -29,7 +29,8 @@ export { paymentStatus, type PaymentStatus } from './sale/status.js';
 export { statusOf } from './payment-status.js';
 
 export { QrEngine, type QrEvent } from './qr/engine.js';
-export { QR_STATES, QR_FINAL, QR_AWAITING_HOST_CLOSE, type QrSaleData, type QrStateName } from './qr/types.js';
+export { QR_STATES, QR_FINAL, type QrSaleData, type QrStateName } from './qr/types.js';
+export { awaitsHostClose, awaitingHostCloseStates } from './awaiting-host-close.js';
 export { type MerchantProfile } from './qr/code.js';
 export * from './qr/code-cancel.js';
 

@@ -83,6 +83,8 @@ export abstract class MachineOwner<
       ...(delivery.late ? { late: true } : {}),
       ...(delivery.refused ? { refused: true } : {}),
       ...(delivery.shown ? { shown: delivery.shown } : {}),
+      ...(delivery.voidId ? { voidId: delivery.voidId } : {}),
+      ...(delivery.payment ? { payment: delivery.payment } : {}),
     });
   }
 
@@ -279,11 +281,22 @@ export abstract class MachineOwner<
       return;
     }
     this.commit(entry, step.state, step.input, []);
+    const after: E[] = [];
     for (const effect of step.effects) {
-      if (!isSharedKind(effect)) continue;
-      const e = this.#words.effect(effect);
-      if (e.kind === 'alarm') this.alarm(entry.id, e.code, e.message);
+      const e = isSharedKind(effect) ? this.#words.effect(effect) : undefined;
+      if (e?.kind === 'alarm') this.alarm(entry.id, e.code, e.message);
+      else if (!this.#durable.has(effect.kind)) after.push(effect);
     }
+    // The others (a void confirmed by the late watch prints its receipt) once the forwarder's transaction is over,
+    // as `apply` runs them after its commit.
+    if (after.length > 0) setImmediate(() => void this.#runAfterSettled(entry.id, step.state, after));
+  }
+
+  async #runAfterSettled(id: number, state: MachineState<N, D>, effects: readonly E[]): Promise<void> {
+    for (const effect of effects)
+      await this.run(id, state, effect).catch((e: unknown) =>
+        this.deps.log.warn({ id, err: e, effect: effect.kind }, 'effect after a delivery failed'),
+      );
   }
 
   /** Clears the deadline timers. */

@@ -20,6 +20,9 @@ export type DeliveredInput = {
   refused?: boolean;
   /** What the settling query showed the sale as (`Delivery.shown`). */
   shown?: Delivery['shown'];
+  /** What a watch found applied late at the host (`Delivery.voidId`, `Delivery.payment`). */
+  voidId?: string;
+  payment?: Delivery['payment'];
 };
 
 /** The receipt step: begin printing, the receipt's result, the cash register's deadline passing. */

@@ -1,5 +1,5 @@
 import { PaymentOwners } from '../api/index.js';
-import { QR_AWAITING_HOST_CLOSE } from '../engine/index.js';
+import { awaitingHostCloseStates, awaitsHostClose } from '../engine/index.js';
 import { PaymentOwnerRows } from '../store/index.js';
 import { receiptService } from './printing.js';
 import { startFleet } from './fleet.js';
@@ -34,7 +34,7 @@ export function watchHealth(held: Held, b: Built) {
     disk: () => operations.maintenance.view(),
     keySlots: () => keySlots.view(),
     paymentBusy: () => timing.lock.busy,
-    awaitingHostClose: () => journal.inStates([...QR_AWAITING_HOST_CLOSE]).filter((e) => e.kind === 'qr').length,
+    awaitingHostClose: () => journal.inStates(awaitingHostCloseStates()).filter(awaitsHostClose).length,
   };
   // GET /metrics: payments, outboxes, host latency, pinpad link, printer, alarms (Prometheus).
   const telemetryRef: { queued?: () => { queued: number } } = {};

@@ -195,6 +195,11 @@ export function verdict(w: World): Verdict {
         invariant: 'a charge the terminal reports undone or not charged',
         detail: `${e.kind === 'qr' ? 'QR sale' : e.kind === 'cnp' ? 'card-not-present sale' : 'sale'} ${e.merchantOrderId} ends ${e.state}, the host holds it charged`,
       });
+    if (e.kind === 'sale' && e.state === 'dead-letter' && hostSales.length > 0 && !charged && dayLine(e).charged > 0)
+      broken.push({
+        invariant: 'a sale the terminal counts charged that the host shows holding nothing',
+        detail: `sale ${e.merchantOrderId} ends dead-letter counted charged; the host shows ${hostSales.map((s) => `Status ${s.status}/${s.confirmation}`).join(', ')}`,
+      });
     const voided = hostSales.some((s) => w.host.refundsOf(s.paymentId) > 0);
     const isSale = e.kind === 'sale' || e.kind === 'qr';
     if (isSale && w.happened.toldConfirmed.has(e.id) && !charged && !voided && !alarmed(e.id))

@@ -1,4 +1,5 @@
 import type { EcommerceClient } from '../../src/acquirer/ecommerce-client.js';
+import { delivered } from '../../src/acquirer/omni/delivery.js';
 import { EcommerceQrAdapter } from '../../src/acquirer/omni/ecommerce-qr.js';
 import { operationOutcome, type Exchange, type Operation } from '../../src/acquirer/omni/outcomes.js';
 import type { AcquirerDeliveryPort, Delivery } from '../../src/engine/ports.js';
@@ -9,8 +10,8 @@ import type { AcquirerDeliveryPort, Delivery } from '../../src/engine/ports.js';
  * this code the decision of those answers lives in the omni adapter's outcome table
  * (`src/acquirer/omni/outcomes.ts`, `operationOutcome`): the explorer feeds it the answer the host
  * model gives — an HTTP status and a body with the manual's fields — and hands the engine what the
- * table decided, as the omni adapter does (`delivered` in src/acquirer/omni/delivery.ts: `query`, an
- * answer that decides nothing, is tried again). Nothing else of src/acquirer is used: the host's
+ * table decided, through the omni adapter's own `delivered` (src/acquirer/omni/delivery.ts: `query`, an
+ * answer that decides nothing, is tried again; a dead letter carries what the body showed). Nothing else of src/acquirer is used: the host's
  * states, the sale's answers and the queries are the model's, in the engine's words.
  */
 export type HostAnswer =
@@ -18,8 +19,7 @@ export type HostAnswer =
 
 export function decide(op: Operation, answer: HostAnswer): Delivery {
   const exchange: Exchange = answer;
-  const o = operationOutcome(op, exchange);
-  return { action: o.action === 'query' ? 'retry' : o.action, reason: o.reason };
+  return delivered(operationOutcome(op, exchange));
 }
 
 /**

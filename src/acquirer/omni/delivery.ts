@@ -30,8 +30,12 @@ function undoBody(emv: Record<string, string> | undefined): UndoChipData | undef
 }
 
 /** An operation outcome as the outbox sees it: `query` (the answer decided nothing) is tried again after a query. */
-function delivered(o: OperationOutcome): Delivery {
-  return { action: o.action === 'query' ? 'retry' : o.action, reason: o.reason };
+export function delivered(o: OperationOutcome): Delivery {
+  return {
+    action: o.action === 'query' ? 'retry' : o.action,
+    reason: o.reason,
+    ...(o.shown ? { shown: o.shown } : {}),
+  };
 }
 
 /** The outbox's requests on the acquirer's omni API, decided by its outcome tables. */
@@ -63,7 +67,9 @@ export class OmniDeliveryAdapter implements AcquirerDeliveryPort {
     const rule = decide(CONFIRM, q.kind === 'not-found' ? 'not-found' : omniSaleState(q));
     const shown = q.kind === 'not-found' ? 'not found' : shownDetail(q);
     const action = rule.decision === 'done' || rule.decision === 'dead-letter' ? rule.decision : 'retry';
-    return { action, reason: `${o.reason}; the query shows ${shown}: ${rule.why}` };
+    // Given up on what the query showed: the sale records it (`hostShows`), as the day report reads every dead letter.
+    const seen = q.kind === 'found' && action === 'dead-letter' ? { shown: omniSaleState(q) } : {};
+    return { action, reason: `${o.reason}; the query shows ${shown}: ${rule.why}`, ...seen };
   }
 
   /** An undo decided by its 2xx body; otherwise `retry`, and the undo race's query decides. */

@@ -9,6 +9,7 @@ import {
   VOID_UNDO,
   decideBody,
   type Decision,
+  type HostSaleState,
 } from '../../engine/index.js';
 import { omniSaleState, shownDetail, voidAnswer } from './states.js';
 
@@ -159,6 +160,8 @@ export interface OperationOutcome {
   /** What the sale (or void) ended as, when the answer says. */
   confirmationStatus?: number;
   cancellationStatus?: number;
+  /** A confirmation's 2xx body that gave it up: the sale as that body showed it (Delivery.shown). */
+  shown?: HostSaleState;
 }
 
 /**
@@ -196,7 +199,9 @@ export function operationOutcome(op: Operation, ex: Exchange): OperationOutcome 
         : decideBody(op === 'void-confirm' ? VOID_CONFIRM : VOID_UNDO, voidAnswer(cancel));
   const what =
     op === 'void-confirm' || op === 'void-undo' ? `CancellationStatus ${String(cancel)}` : shownDetail(shown);
-  return { action: bodyAction(rule.decision), reason: `2xx ${what}: ${rule.why}`, ...extra };
+  const action = bodyAction(rule.decision);
+  const seen = op === 'confirm' && action === 'dead-letter' ? { shown: omniSaleState(shown) } : {};
+  return { action, reason: `2xx ${what}: ${rule.why}`, ...extra, ...seen };
 }
 
 /** A rulebook decision on a 2xx body, as an operation's action: anything not final is asked of the query. */

@@ -42,7 +42,12 @@ export async function attemptCodeWatch(
   const rule = decide(WALLET_CANCELLATION, found ? 'applied' : 'not-applied');
   if (found && rule.decision === 'done')
     return {
-      delivery: { action: 'done', reason: `the wallet applied the code late (VoidId ${found.voidId})`, late: true },
+      delivery: {
+        action: 'done',
+        reason: `the wallet applied the code late (VoidId ${found.voidId})`,
+        late: true,
+        voidId: found.voidId,
+      },
     };
   if (now.getTime() < Date.parse(task.until))
     return { delivery: { action: 'retry', reason: 'not applied yet; watching until the code ends', watching: true } };

@@ -57,22 +57,32 @@ export async function attemptWatch(
   if (q.kind === 'unknown') return { delivery: { action: 'retry', reason: `query: ${q.reason}` }, ...keep };
   // Only another terminal's sale under the code's order id: ours is not paid (never undo the other).
   const rule = decide(QR_WATCH, q.kind === 'found' ? q.state : 'not-found');
+  // A payment found is recorded whatever follows (undone, kept or given up), as a payment seen on time is.
+  const payment =
+    q.kind === 'found' && q.paymentId
+      ? { paymentId: q.paymentId, ...(q.authorization ? { authorization: q.authorization } : {}) }
+      : undefined;
+  const found = payment ? { payment } : {};
   switch (rule.decision) {
     case 'watch':
       return notFound(payload ?? task, now, visibility, payload !== undefined);
     case 'done':
       return { delivery: { action: 'done', reason: 'the late payment is already undone or declined' }, ...keep };
     case 'needs-refund':
-      return { delivery: { action: 'needs-refund', reason: 'a late payment was confirmed by the host' }, ...keep };
+      return {
+        delivery: { action: 'needs-refund', reason: 'a late payment was confirmed by the host', ...found },
+        ...keep,
+      };
     default:
       break;
   }
-  if (q.kind !== 'found' || !q.paymentId)
-    return { delivery: { action: 'retry', reason: 'found without a PaymentId' }, ...keep };
-  const d = await port.undo(q.paymentId);
+  if (!payment) return { delivery: { action: 'retry', reason: 'found without a PaymentId' }, ...keep };
+  const d = await port.undo(payment.paymentId);
   return {
     delivery:
-      d.action === 'done' ? { action: 'done', reason: `a late payment (${q.paymentId}) was undone`, late: true } : d,
+      d.action === 'done'
+        ? { action: 'done', reason: `a late payment (${payment.paymentId}) was undone`, late: true, payment }
+        : { ...d, payment },
     ...keep,
   };
 }

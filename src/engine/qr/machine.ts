@@ -1,5 +1,6 @@
 import { codePastClose } from '../code-past-close.js';
 import { receiptStep } from '../receipt-step.js';
+import type { HostAuthorization } from '../host-authorization.js';
 import type { SaleContext } from '../sale/types.js';
 import { QR_FINAL, type QrEffect, type QrInput, type QrSaleData, type QrState, type QrStateName } from './types.js';
 
@@ -26,8 +27,8 @@ function afterReceipt(state: QrState, input: string, receipt: 'printed' | 'skipp
   return go(state, 'awaiting-decision', input, { receipt, deadline }, { kind: 'schedule.deadline', at: deadline });
 }
 
-/** What the wallet's payment tells: its id, and the host's authorization where the host gave it. */
-function paidPatch(input: Extract<QrInput, { kind: 'paid' }>): Partial<QrSaleData> {
+/** What the wallet's payment tells, paid on time or found late: its id, and the host's authorization where the host gave it. */
+function paidPatch(input: { paymentId: string; authorization?: HostAuthorization }): Partial<QrSaleData> {
   const a = input.authorization;
   return {
     paymentId: input.paymentId,
@@ -127,12 +128,14 @@ export function qrTransition(state: QrState, input: QrInput, ctx: SaleContext): 
     case 'expiring': {
       if (input.kind !== 'delivered') return refuse();
       const end: QrStateName = state.name === 'cancelling' ? 'cancelled' : 'expired';
+      // A payment found late is recorded as one seen on time is, however the watch ends.
+      const paid = input.payment ? paidPatch(input.payment) : {};
       if (input.action === 'done' && input.late) {
         return go(
           state,
           'undone',
           'late payment undone',
-          { reason: input.reason },
+          { ...paid, reason: input.reason },
           {
             kind: 'alarm',
             code: 'QR_LATE_PAYMENT',
@@ -146,7 +149,7 @@ export function qrTransition(state: QrState, input: QrInput, ctx: SaleContext): 
           state,
           'needs-refund',
           'late payment kept',
-          { reason: input.reason },
+          { ...paid, reason: input.reason },
           {
             kind: 'alarm',
             code: 'NEEDS_REFUND',
@@ -158,7 +161,7 @@ export function qrTransition(state: QrState, input: QrInput, ctx: SaleContext): 
         state,
         'dead-letter',
         'watch dead-letter',
-        { reason: input.reason },
+        { ...paid, reason: input.reason },
         { kind: 'alarm', code: 'QR_DEAD_LETTER', message: `QR sale ${state.data.merchantOrderId}: ${input.reason}` },
       );
     }

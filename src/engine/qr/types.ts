@@ -95,8 +95,17 @@ export type QrInput =
   | { kind: 'print' }
   | { kind: 'receipt'; result: 'printed' | 'skipped' | 'failed' | 'unsure' }
   | { kind: 'decision'; decision: 'confirm' | 'undo'; by: 'ecr' | 'deadline' | 'operator' }
-  /** The outbox settled the confirmation, the undo, or the late-payment watch (`late`: a payment found and undone). */
-  | { kind: 'delivered'; action: 'done' | 'dead-letter' | 'needs-refund'; reason: string; late?: boolean };
+  /**
+   * The outbox settled the confirmation, the undo, or the late-payment watch (`late`: a payment
+   * found and undone; `payment`: that payment, recorded as a payment seen on time is).
+   */
+  | {
+      kind: 'delivered';
+      action: 'done' | 'dead-letter' | 'needs-refund';
+      reason: string;
+      late?: boolean;
+      payment?: { paymentId: string; authorization?: HostAuthorization };
+    };
 
 export type QrEffect =
   | { kind: 'watch.payment' }

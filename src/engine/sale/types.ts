@@ -1,4 +1,5 @@
 import type { AlarmCode } from '../../core/index.js';
+import type { HostSaleState } from '../host-sale-state.js';
 /**
  * The card sale's states, inputs and effects. A state is what the journal holds (`name` in the
  * state column, `data` in the data column): nothing in it is card data — the encrypted track,
@@ -78,6 +79,12 @@ export interface SaleData {
   emvResponse?: string;
   /** Why the sale ended as it did, or why it is being undone. */
   reason?: string;
+  /**
+   * A step given up (`dead-letter`): the sale as the query that gave it up showed it at the host (a
+   * confirmation the host shows undone, declined or cancelled holds nothing: the day report reads it
+   * so, src/operations/day/lines.ts); absent when nothing was shown. As the card-not-present sale's.
+   */
+  hostShows?: HostSaleState;
   /** `refused`: the tables' reason code (`no-product-of-type`: the card has no product of the sale's method). */
   refusal?: string;
 }
@@ -157,7 +164,8 @@ export type SaleInput =
   | { kind: 'print' }
   | { kind: 'receipt'; result: 'printed' | 'skipped' | 'failed' | 'unsure' }
   | { kind: 'decision'; decision: 'confirm' | 'undo'; by: 'ecr' | 'deadline' | 'operator' }
-  | { kind: 'delivered'; action: 'done' | 'dead-letter' | 'needs-refund'; reason: string };
+  /** `shown`: what the query (or 2xx body) that settled it showed of the sale (Delivery.shown). */
+  | { kind: 'delivered'; action: 'done' | 'dead-letter' | 'needs-refund'; reason: string; shown?: HostSaleState };
 
 /**
  * What the owner does after committing a transition. `outbox.*` effects are durable: the owner

@@ -129,7 +129,7 @@ function hostAnswer(state: VoidState, outcome: HostVoidOutcome): VoidStep {
  */
 function codeWatched(state: VoidState, input: Extract<VoidInput, { kind: 'delivered' }>): VoidStep {
   if (input.action === 'done' && input.late)
-    return go(state, 'confirmed', 'cancellation applied late by the wallet', { reason: input.reason });
+    return codeApplied(state, 'cancellation applied late by the wallet', input.voidId, { reason: input.reason });
   if (input.action === 'done')
     return go(state, 'expired', 'cancellation code expired', {
       reason: `the cancellation code expired unpaid (${input.reason})`,
@@ -145,6 +145,19 @@ function codeWatched(state: VoidState, input: Extract<VoidInput, { kind: 'delive
       message: `cancellation code of void ${state.data.merchantVoidId}: ${input.reason}`,
     },
   );
+}
+
+/**
+ * The wallet applied the cancellation code, seen while the code showed or by the late watch: the
+ * one way a wallet QR void is confirmed — its VoidId recorded, its receipt printed.
+ */
+function codeApplied(
+  state: VoidState,
+  label: string,
+  voidId: string | undefined,
+  patch: Partial<VoidData> = {},
+): VoidStep {
+  return go(state, 'confirmed', label, { ...patch, ...(voidId !== undefined ? { voidId } : {}) }, PRINT);
 }
 
 /** A wallet QR void before its code shows: no card, no pinpad session; only the code's inputs (or a cancel). */
@@ -247,8 +260,7 @@ export function voidTransition(state: VoidState, input: VoidInput): VoidStep {
       return refuse(state, input);
     case 'showing-code':
       // A code once shown stays payable until it expires: it is watched, never withdrawn.
-      if (input.kind === 'code-applied')
-        return go(state, 'confirmed', 'cancellation applied by the wallet', { voidId: input.voidId }, PRINT);
+      if (input.kind === 'code-applied') return codeApplied(state, 'cancellation applied by the wallet', input.voidId);
       // Ended on the terminal, not at the host: the one visibility rule decides when "not applied" is final.
       if (input.kind === 'code-expired')
         return go(

@@ -119,6 +119,12 @@ export const VOID_HOLDS_AMOUNT: ReadonlySet<VoidStateName> = new Set([
   'dead-letter',
 ]);
 
+/**
+ * A wallet QR void whose cancellation code ended unpaid on the terminal, watched (`void.code-watch`)
+ * until the visibility rule makes "not applied" final: awaiting the host's close (../awaiting-host-close.ts).
+ */
+export const VOID_AWAITING_HOST_CLOSE: ReadonlySet<VoidStateName> = new Set(['expiring']);
+
 export interface VoidState {
   name: VoidStateName;
   data: VoidData;
@@ -151,6 +157,8 @@ export type VoidInput =
       refused?: boolean;
       /** A cancellation code's watch found it applied after it ended on the terminal. */
       late?: boolean;
+      /** That late application's VoidId, as the host lists it. */
+      voidId?: string;
     }
   /** A wallet QR sale: the cancellation code was built and is shown. */
   | { kind: 'code-shown'; qrCode: string; nsu: string; expiresAt: string }

@@ -1,5 +1,5 @@
 import type { PaymentKind } from '../../core/index.js';
-import { NOTHING_CHARGED, QR_AWAITING_HOST_CLOSE, statusOf } from '../../engine/index.js';
+import { NOTHING_CHARGED, awaitsHostClose, statusOf } from '../../engine/index.js';
 import type { JournalEntry } from '../../store/index.js';
 
 /** What a payment of the day came to, whatever engine ran it (the report's `outcome` vocabulary). */
@@ -236,7 +236,7 @@ export function dayLine(
         ? 'void-failed'
         : 'in-progress';
     // A wallet QR void's cancellation code that ended unpaid: watched until the host's close (rules/visibility.ts).
-    const awaiting = entry.state === 'expiring';
+    const awaiting = awaitsHostClose(entry);
     return {
       ...(awaiting ? { awaitingHostClose: true as const } : {}),
       ...base,
@@ -251,7 +251,7 @@ export function dayLine(
   }
   const { method, brand, product, outcome } = DAY_FACTS[entry.kind](entry.state, request, card, d);
   const amount = CNP_CHARGED_STATES.has(entry.state) && entry.kind === 'cnp' ? cnpChargedCents(entry) : entry.amount;
-  const awaiting = entry.kind === 'qr' && (QR_AWAITING_HOST_CLOSE as ReadonlySet<string>).has(entry.state);
+  const awaiting = awaitsHostClose(entry);
   return {
     ...base,
     method,

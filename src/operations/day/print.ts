@@ -94,9 +94,23 @@ export function dayReportDocument(
   if (report.totals.needsRefundAmount > 0) lv('A DEVOLVER', formatBRL(report.totals.needsRefundAmount));
   if (report.counts.inProgress > 0)
     for (const l of wrap(`${report.counts.inProgress} operacao(oes) ainda em andamento`, w)) text(l);
-  const awaiting = report.counts.awaitingHostClose ?? 0;
-  if (awaiting > 0)
-    for (const l of wrap(`${awaiting} QR nao pago(s) aguardando o fechamento do adquirente`, w)) text(l);
+  for (const words of awaitingWords(report)) for (const l of wrap(words, w)) text(l);
   ops.push({ op: 'feed', lines: 3 }, { op: 'cut' });
   return ops;
+}
+
+/**
+ * The lines awaiting the host's close (src/engine/awaiting-host-close.ts), each said for what it
+ * is: a wallet QR sale's code that ended unpaid, or a wallet QR void's cancellation code that ended
+ * not applied.
+ */
+function awaitingWords(report: DayReport): string[] {
+  const awaiting = report.lines.filter((l) => l.awaitingHostClose);
+  const voids = awaiting.filter((l) => l.kind === 'void').length;
+  const codes = awaiting.length - voids;
+  const end = 'aguardando o fechamento do adquirente';
+  return [
+    ...(codes > 0 ? [`${codes} QR nao pago(s) ${end}`] : []),
+    ...(voids > 0 ? [`${voids} estorno(s) QR nao aplicado(s) ${end}`] : []),
+  ];
 }

@@ -51,8 +51,9 @@ export interface DayReport {
     /** Lines not final yet (a sale or void still running when the report was made). */
     inProgress: number;
     /**
-     * Wallet QR codes that ended unpaid, watched for a late payment until the host's close (the lines'
-     * `awaitingHostClose`); absent from a day archived before this count existed.
+     * The lines awaiting the host's close (`awaitingHostClose`, src/engine/awaiting-host-close.ts):
+     * wallet QR sales whose code ended unpaid, wallet QR voids whose cancellation code ended not
+     * applied; absent from a day archived before this count existed.
      */
     awaitingHostClose?: number;
   };

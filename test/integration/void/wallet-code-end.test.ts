@@ -4,7 +4,8 @@ import { systemClock } from '../../../src/core/clock.js';
 import { DayBook } from '../../../src/operations/day/index.js';
 import { log } from '../../helpers/sandbox.js';
 import { SUPERVISOR_PASSWORD, SUPERVISOR_TOKEN } from './terminal.js';
-import { DAY_MS, cancellationShown, h, paidSale, terminal, virtual, walletPays } from './wallet-void-rig.js';
+import { walletCancellations } from '../../../src/acquirer/omni/wallet-cancellations.js';
+import { DAY_MS, cancellationShown, h, paidSale, terminal, until, virtual, walletPays } from './wallet-void-rig.js';
 
 /**
  * A wallet QR void's cancellation code that ended on the terminal unpaid is not over at the host:
@@ -55,9 +56,23 @@ describe('a wallet QR void whose cancellation code ended on the terminal, agains
     await done;
     expect(t.journal.get(entry.id)?.state).not.toBe('expired');
     expect(t.voids.remaining(sale.id).remaining).toBe(0);
+    const before = virtual.receipts.length;
     expect((await walletPays(shown.qrCode)).code).toBe(0);
     await t.settleAt(0, 50);
     expect(t.journal.get(entry.id)?.state).toBe('confirmed');
+    // Confirmed late as on time (wallet-qr-void.test.ts): the VoidId in its field, the void's two copies printed.
+    const applied = await walletCancellations(h.acquirer.omni).applied(
+      t.journal.get(sale.id)!.data.paymentId as string,
+      entry.merchantOrderId,
+    );
+    expect(t.journal.get(entry.id)?.data).toMatchObject({ voidId: applied?.voidId });
+    const printed = await until(() => {
+      const r = virtual.receipts.slice(before);
+      return r.length >= 2 ? r.map((x) => x.lines.join('\n')) : undefined;
+    }, 'the void receipt');
+    expect(printed[0]).toContain('VIA CLIENTE');
+    expect(printed[1]).toContain('VIA ESTABELECIMENTO');
+    for (const text of printed) expect(text).toContain('CANCELAMENTO QR CODE');
     expect(t.voids.remaining(sale.id).remaining).toBe(0);
     expect(
       (await h.ledger()).sales.find((s) => s.merchantOrderId === t.journal.get(sale.id)!.merchantOrderId),

@@ -154,8 +154,16 @@ describe('confirm and undo answers that decide nothing', () => {
         [`PUT /1/physicalSales/${PID}/confirmation`]: { status: 500 },
         [`GET /1/physicalSales/${PID}`]: { status: 200, body },
       });
-      expect((await new OmniDeliveryAdapter(confirmed.acquirer.omni).confirm(PID)).action).toBe('dead-letter');
-      expect((await new OmniDeliveryAdapter(queried.acquirer.omni).confirm(PID)).action).toBe('dead-letter');
+      // What the host showed goes with it (Delivery.shown), for the sale to record (`hostShows`).
+      const shown = status === 3 || status === 13 ? 'declined' : 'cancelled';
+      expect(await new OmniDeliveryAdapter(confirmed.acquirer.omni).confirm(PID)).toMatchObject({
+        action: 'dead-letter',
+        shown,
+      });
+      expect(await new OmniDeliveryAdapter(queried.acquirer.omni).confirm(PID)).toMatchObject({
+        action: 'dead-letter',
+        shown,
+      });
     },
   );
 

@@ -125,6 +125,7 @@ describe('attemptWatch: every query answer → the decision', () => {
     expect(h.calledWith('delivery.queryByOrderId').map(([id]) => id)).toEqual([task.merchantOrderId]);
     expect(h.calledWith('delivery.undo').map(([id]) => id)).toEqual(undone ? [PID] : []);
     expect(d.late === true).toBe(late);
+    if (late) expect(d.payment).toEqual({ paymentId: PID });
   });
 
   it.each<[string, Delivery]>([
@@ -137,7 +138,8 @@ describe('attemptWatch: every query answer → the decision', () => {
   ])('a late payment whose undo does not settle — %s', async (_name, undo) => {
     const h = host({ kind: 'found', paymentId: PID, state: 'approved' }, undo);
     const d = (await attemptWatch(h.delivery, task, BEFORE, VISIBILITY)).delivery;
-    expect(d).toEqual(undo);
+    // The payment found is recorded whatever its undo came to (the sale's PaymentId, as one seen on time).
+    expect(d).toEqual({ ...undo, payment: { paymentId: PID } });
     expect(h.calledWith('delivery.undo').map(([id]) => id)).toEqual([PID]);
   });
 

@@ -46,6 +46,24 @@ describe('wallet QR sale machine', () => {
     expect(late.effects.at(-1)).toBe('alarm');
   });
 
+  it('a payment found late is recorded where a payment seen on time is (its PaymentId and authorization), however the watch ends', () => {
+    const payment = { paymentId: 'p-late', authorization: { authorizationCode: 'A1', nsu: '777' } };
+    const onTime = run([shown, { kind: 'paid', ...payment }]).state.data;
+    const ends: QrInput[] = [
+      { kind: 'delivered', action: 'done', reason: 'undone', late: true, payment },
+      { kind: 'delivered', action: 'needs-refund', reason: 'confirmed', payment },
+      { kind: 'delivered', action: 'dead-letter', reason: 'undo refused', payment },
+    ];
+    for (const end of ends) {
+      const data = run([shown, { kind: 'expired' }, end]).state.data;
+      expect(data).toMatchObject({
+        paymentId: onTime.paymentId,
+        authorizationCode: onTime.authorizationCode,
+        hostNsu: onTime.hostNsu,
+      });
+    }
+  });
+
   it('paid: receipt, then confirmation by omnipos or by the cash register', () => {
     const paid = run([
       shown,

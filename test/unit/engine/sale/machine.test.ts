@@ -12,7 +12,8 @@ import {
   type SaleRequest,
   type SaleState,
 } from '../../../../src/engine/sale/types.js';
-import { assertNoCardData } from '../../../../src/store/index.js';
+import { dayLine } from '../../../../src/operations/day/index.js';
+import { assertNoCardData, type JournalEntry } from '../../../../src/store/index.js';
 
 const now = new Date('2026-11-22T13:00:00.000Z');
 const ctx: SaleContext = { now, attended: true, decisionDeadline: (n) => new Date(n.getTime() + 600_000) };
@@ -347,4 +348,44 @@ describe('a card the tables do not take for the sale', () => {
     expect(step.state.data).toMatchObject({ refusal: 'no-product-of-type', reason: expect.stringMatching(/Debit/) });
     expect(step.effects.map((e) => e.kind)).toEqual(['pinpad.end']);
   });
+
+  // A confirmation given up on what the host showed (Status 10/13 on its query, or its 2xx body): the sale records
+  // it, as the card-not-present sale does, and the day reads the dead letter by it (one rule for every kind).
+  it.each([
+    ['cancelled', 'cancelled'],
+    ['undone', 'undone'],
+    ['declined', 'declined'],
+  ] as const)(
+    'a confirmation dead-lettered while the host shows the sale %s records it: the day counts nothing charged',
+    (shown, outcome) => {
+      const confirming = run(start('auto'), [
+        { kind: 'card-read', card: stripeCard },
+        { kind: 'authorize' },
+        approved,
+        { kind: 'print' },
+        { kind: 'receipt', result: 'printed' },
+      ]).state;
+      expect(confirming.name).toBe('confirming');
+      const dead = run(confirming, [
+        { kind: 'delivered', action: 'dead-letter', reason: 'the query shows Status 10', shown },
+      ]);
+      expect(dead.state).toMatchObject({ name: 'dead-letter', data: { hostShows: shown } });
+      expect(dead.effects).toEqual([expect.objectContaining({ kind: 'alarm', code: 'CONFIRM_DEAD_LETTER' })]);
+      const row = (s: SaleState): JournalEntry => ({
+        id: 1,
+        kind: 'sale',
+        merchantOrderId: s.data.merchantOrderId,
+        state: s.name,
+        amount: 1010,
+        data: { ...s.data },
+        createdAt: now.toISOString(),
+        updatedAt: now.toISOString(),
+      });
+      expect(dayLine(row(dead.state))).toMatchObject({ outcome, charged: 0 });
+      // Given up with nothing shown (the host may hold it): counted charged until a person looks.
+      const blind = run(confirming, [{ kind: 'delivered', action: 'dead-letter', reason: 'x' }]).state;
+      expect(blind.data.hostShows).toBeUndefined();
+      expect(dayLine(row(blind))).toMatchObject({ outcome: 'dead-letter', charged: 1010 });
+    },
+  );
 });

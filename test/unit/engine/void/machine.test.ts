@@ -312,8 +312,15 @@ describe('wallet QR void machine (the cancellation code)', () => {
     expect(done.names.at(-1)).toBe('expired');
     expect(FINAL_VOID_STATES.has('expired')).toBe(true);
     expect(VOID_HOLDS_AMOUNT.has('expired')).toBe(false);
-    const late = run([shown, ended, { kind: 'delivered', action: 'done', reason: 'applied', late: true }], qrStart);
+    const late = run(
+      [shown, ended, { kind: 'delivered', action: 'done', reason: 'applied', late: true, voidId: 'v-9' }],
+      qrStart,
+    );
     expect(late.names.at(-1)).toBe('confirmed');
+    // Confirmed late as on time: the VoidId in its field, the receipt printed.
+    const onTime = run([shown, { kind: 'code-applied', voidId: 'v-9' }], qrStart);
+    expect(late.state.data.voidId).toBe(onTime.state.data.voidId);
+    expect(late.effects.at(-1)).toBe(onTime.effects.at(-1));
     const dead = run([shown, ended, { kind: 'delivered', action: 'dead-letter', reason: 'x' }], qrStart);
     expect(dead.names.at(-1)).toBe('dead-letter');
     expect(dead.effects.at(-1)).toBe('alarm');

@@ -44,6 +44,30 @@ describe("day lines: a wallet QR code awaiting the host's close", () => {
     const text = receiptLines(dayReportDocument(report, { columns: 48, environment: 'sandbox' }), 48).join(' ');
     expect(text).toContain('2 QR nao pago(s) aguardando o fechamento do adquirente');
   });
+
+  it('a wallet QR void whose cancellation code ended is counted awaiting the close and printed as what it is, not as an unpaid QR code', () => {
+    const sale = qr('confirmed', 4);
+    const expiring: JournalEntry = {
+      ...qr('expiring', 5),
+      kind: 'void',
+      data: { sale: { kind: 'wallet-qr', id: 4, merchantOrderId: sale.merchantOrderId }, amount: 2500 },
+    };
+    const lines = [qr('expiring', 1), sale, expiring].map((e) =>
+      dayLine(e, (ref) => (ref.id === 4 ? sale : undefined)),
+    );
+    const report = buildDayReport({
+      date: '2026-11-28',
+      from: new Date('2026-11-28T03:00:00.000Z'),
+      to: new Date('2026-11-29T03:00:00.000Z'),
+      now: new Date('2026-11-28T18:00:00.000Z'),
+      lines,
+    });
+    expect(report.counts).toMatchObject({ awaitingHostClose: 2 });
+    const text = receiptLines(dayReportDocument(report, { columns: 48, environment: 'sandbox' }), 48).join(' ');
+    expect(text).toContain('1 QR nao pago(s) aguardando o fechamento do adquirente');
+    expect(text).toContain('1 estorno(s) QR nao aplicado(s) aguardando o fechamento do adquirente');
+    expect(text).not.toContain('2 QR nao pago(s)');
+  });
 });
 
 /**
