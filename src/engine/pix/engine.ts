@@ -9,7 +9,18 @@ import type { SaleContext } from '../sale/types.js';
 import { codeTimes, watchUntil } from '../code-times.js';
 import { pixTransition } from './machine.js';
 import { showQr, type QrDisplayPort } from '../qr/code-port.js';
-import type { PixCreation, PixEffect, PixInput, PixSaleData, PixSaleRequest, PixState, PixStateName } from './types.js';
+import { unfinishedStates } from '../state-lists.js';
+import {
+  PIX_FINAL,
+  PIX_STATES,
+  type PixCreation,
+  type PixEffect,
+  type PixInput,
+  type PixSaleData,
+  type PixSaleRequest,
+  type PixState,
+  type PixStateName,
+} from './types.js';
 
 export type PixEvent =
   | { type: 'state'; id: number; merchantOrderId: string; state: PixStateName; input: string }
@@ -34,16 +45,8 @@ export interface PixEngineDeps extends OwnerDeps {
 
 const DURABLE = new Set<PixEffect['kind']>(['outbox.pix-cancel', 'outbox.pix-refund']);
 
-/** The states a restart finds an unfinished Pix sale in. */
-const PIX_UNFINISHED: readonly PixStateName[] = [
-  'creating',
-  'showing',
-  'approved',
-  'printing',
-  'awaiting-decision',
-  'cancelling',
-  'refunding',
-];
+/** The states a restart finds an unfinished Pix sale in: all but the final ones. */
+const PIX_UNFINISHED = unfinishedStates(PIX_STATES, PIX_FINAL);
 
 /** Owns Pix sales, as SaleEngine owns card sales. */
 export class PixEngine extends CodeSaleOwner<PixStateName, PixSaleData, PixInput, PixEffect, PixEvent, PixSaleRequest> {

@@ -11,7 +11,17 @@ import type { MerchantProfile } from './code.js';
 import { showQr, terminalQrCodes, type QrCodePort, type QrDisplayPort } from './code-port.js';
 import { codeTimes, watchUntil } from '../code-times.js';
 import { qrTransition } from './machine.js';
-import type { QrEffect, QrInput, QrSaleData, QrSaleRequest, QrState, QrStateName } from './types.js';
+import { unfinishedStates } from '../state-lists.js';
+import {
+  QR_FINAL,
+  QR_STATES,
+  type QrEffect,
+  type QrInput,
+  type QrSaleData,
+  type QrSaleRequest,
+  type QrState,
+  type QrStateName,
+} from './types.js';
 
 export type QrEvent =
   | { type: 'state'; id: number; merchantOrderId: string; state: QrStateName; input: string }
@@ -40,18 +50,8 @@ export interface QrEngineDeps extends OwnerDeps {
 
 const DURABLE = new Set<QrEffect['kind']>(['outbox.confirm', 'outbox.undo', 'outbox.watch']);
 
-/** The states a restart finds an unfinished wallet QR sale in. */
-const QR_UNFINISHED: readonly QrStateName[] = [
-  'started',
-  'showing',
-  'approved',
-  'printing',
-  'awaiting-decision',
-  'confirming',
-  'undoing',
-  'cancelling',
-  'expiring',
-];
+/** The states a restart finds an unfinished wallet QR sale in: all but the final ones. */
+const QR_UNFINISHED = unfinishedStates(QR_STATES, QR_FINAL);
 
 /** Owns wallet QR sales, as SaleEngine owns card sales: commit first, then effects. */
 export class QrEngine extends CodeSaleOwner<QrStateName, QrSaleData, QrInput, QrEffect, QrEvent, QrSaleRequest> {

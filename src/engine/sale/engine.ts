@@ -11,15 +11,18 @@ import { chipMessage, saleOutboxTasks } from './durable.js';
 import { saleTransition } from './machine.js';
 import { planRecovery } from './recovery.js';
 import { paymentStatus, type PaymentStatus } from './status.js';
-import type {
-  HostSaleOutcome,
-  SaleContext,
-  SaleData,
-  SaleEffect,
-  SaleInput,
-  SaleRequest,
-  SaleState,
-  SaleStateName,
+import { unfinishedStates } from '../state-lists.js';
+import {
+  FINAL_STATES,
+  SALE_STATES,
+  type HostSaleOutcome,
+  type SaleContext,
+  type SaleData,
+  type SaleEffect,
+  type SaleInput,
+  type SaleRequest,
+  type SaleState,
+  type SaleStateName,
 } from './types.js';
 
 export type SaleEvent =
@@ -128,20 +131,7 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
    */
   recover(): { id: number; from: string; plan: string }[] {
     const ctx = this.ctx();
-    return this.recoverEntries(
-      [
-        'started',
-        'card-read',
-        'authorizing',
-        'finishing-chip',
-        'approved',
-        'printing',
-        'awaiting-decision',
-        'confirming',
-        'undoing',
-      ],
-      (state) => planRecovery(state, ctx),
-    );
+    return this.recoverEntries(unfinishedStates(SALE_STATES, FINAL_STATES), (state) => planRecovery(state, ctx));
   }
 
   stop(): void {

@@ -19,7 +19,10 @@ import { issueCancellation, watchUntil } from './wallet.js';
 import { codePastClose } from '../code-past-close.js';
 import { WALLET_CANCELLATION, decide } from '../rules/index.js';
 import type { VoidEngineDeps, VoidEvent } from './engine-deps.js';
+import { unfinishedStates } from '../state-lists.js';
 import {
+  FINAL_VOID_STATES,
+  VOID_STATES,
   voidStatus,
   type HostVoidOutcome,
   type VoidData,
@@ -37,17 +40,7 @@ const DURABLE = new Set<VoidEffect['kind']>([
   'outbox.pix-refund',
   'outbox.code-watch',
 ]);
-const UNFINISHED: VoidStateName[] = [
-  'started',
-  'card-read',
-  'voiding',
-  'finishing-chip',
-  'confirming',
-  'undoing',
-  'refunding',
-  'showing-code',
-  'expiring',
-];
+const UNFINISHED = unfinishedStates(VOID_STATES, FINAL_VOID_STATES);
 
 /**
  * Owns card voids: a supervisor authorizes each; the sale and the limits are checked before a
