@@ -1,6 +1,6 @@
-import type { JournalEntry, MerchantOrderIds } from '../../store/index.js';
-import { CodeSaleOwner, type CodeSaleRecovery } from '../code-sale-owner.js';
-import type { MachineStep, OwnerDeps } from '../machine-owner.js';
+import type { JournalEntry } from '../../store/index.js';
+import { CodeSaleOwner, type CodeSaleDeps, type CodeSaleRecovery } from '../code-sale-owner.js';
+import type { MachineStep } from '../machine-owner.js';
 import { SPEAKS_ALL } from '../machine-vocabulary.js';
 import type { PixTask } from '../outbox/pix.js';
 import { OUTBOX_OPERATIONS, idempotencyKey } from '../outbox/tasks.js';
@@ -31,8 +31,7 @@ export type PixEvent =
 
 export type { PixCreatePort } from '../ports.js';
 
-export interface PixEngineDeps extends OwnerDeps {
-  orderIds: MerchantOrderIds;
+export interface PixEngineDeps extends CodeSaleDeps {
   host: PixCreatePort;
   /** How long the code is shown and watched, ms; a cancelled code is watched that long plus the margin. */
   validityMs: number;
@@ -64,22 +63,8 @@ export class PixEngine extends CodeSaleOwner<PixStateName, PixSaleData, PixInput
     attach: (id: number) => void,
   ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     await this.beforeSale(request);
-    const merchantOrderId = await this.#d.orderIds.next();
-    const data: PixSaleData = {
-      request,
-      merchantOrderId,
-      ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
-    };
-    const entry = this.#d.journal.open({
-      kind: 'pix',
-      merchantOrderId,
-      state: 'creating',
-      amount: request.amount,
-      data: { ...data },
-      input: 'request',
-      at: this.#d.clock.now(),
-    });
-    attach(entry.id);
+    const { entry, data } = await this.openRow(request, options, 'creating', attach);
+    const { merchantOrderId } = data;
     this.emit({ type: 'state', id: entry.id, merchantOrderId, state: 'creating', input: 'request' });
     const done = (async () => {
       let result: PixCreation;

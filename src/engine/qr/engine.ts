@@ -1,7 +1,7 @@
 import { OmniposError } from '../../core/index.js';
-import { nextNsu, type JournalEntry, type MerchantOrderIds } from '../../store/index.js';
-import { CodeSaleOwner, type CodeSaleRecovery } from '../code-sale-owner.js';
-import type { MachineStep, OwnerDeps } from '../machine-owner.js';
+import { nextNsu, type JournalEntry } from '../../store/index.js';
+import { CodeSaleOwner, type CodeSaleDeps, type CodeSaleRecovery } from '../code-sale-owner.js';
+import type { MachineStep } from '../machine-owner.js';
 import { SPEAKS_ALL } from '../machine-vocabulary.js';
 import { OUTBOX_OPERATIONS, idempotencyKey, type ConfirmTask, type UndoTask } from '../outbox/tasks.js';
 import type { WatchTask } from '../outbox/watch.js';
@@ -30,8 +30,7 @@ export type QrEvent =
   | { type: 'alarm'; id: number; code: string; message: string }
   | { type: 'receipt-question'; id: number };
 
-export interface QrEngineDeps extends OwnerDeps {
-  orderIds: MerchantOrderIds;
+export interface QrEngineDeps extends CodeSaleDeps {
   host: AcquirerDeliveryPort;
   /** What the code says of the merchant; without it (and without `codes`) new QR sales are refused (recovery still runs). */
   merchant?: MerchantProfile;
@@ -75,25 +74,11 @@ export class QrEngine extends CodeSaleOwner<QrStateName, QrSaleData, QrInput, Qr
         'ENGINE_NOT_ALLOWED',
         "wallet QR sales need the merchant's data of an initialized terminal",
       );
-    const { journal, clock, db } = this.#d;
-    const merchantOrderId = await this.#d.orderIds.next();
-    const data: QrSaleData = {
-      request,
-      merchantOrderId,
-      ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
-    };
+    const { clock, db } = this.#d;
     // A code the host makes is marked, so its watch, confirmation and undo go to that host.
     const provider = codes.provider === 'terminal' ? {} : { provider: codes.provider };
-    const entry = journal.open({
-      kind: 'qr',
-      merchantOrderId,
-      state: 'started',
-      amount: request.amount,
-      data: { ...data, ...provider },
-      input: 'request',
-      at: clock.now(),
-    });
-    attach(entry.id);
+    const { entry, data } = await this.openRow(request, options, 'started', attach, provider);
+    const { merchantOrderId } = data;
     let input: QrInput;
     try {
       const issuedAt = clock.now();
