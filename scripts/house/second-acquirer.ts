@@ -12,18 +12,18 @@ import { insertAfter as edit, privateCopy } from './private-copy.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-/** The stub kind's configuration: its own keys (an address and an approval limit), no secret. */
+/** The stub kind's configuration: its own keys (an address, an approval limit) and its own secret file. */
 const STUB_CONFIG = `import type { z } from 'zod';
 import type { AcquirerConfigKind, KeyFields } from './acquirer-kind.js';
 
-const stubKeys = ({ z, httpUrl }: KeyFields) =>
-  z.strictObject({ hostUrl: httpUrl, approveBelow: z.number().int().positive() });
+const stubKeys = ({ z, httpUrl, filePath }: KeyFields) =>
+  z.strictObject({ hostUrl: httpUrl, approveBelow: z.number().int().positive(), tokenFile: filePath });
 export type StubKeys = z.output<ReturnType<typeof stubKeys>>;
 
 export const STUB_CONFIG = {
   keys: stubKeys,
   addresses: (k) => ({ hostUrl: k.hostUrl }),
-  secrets: [],
+  secrets: [{ key: 'tokenFile', secret: 'token' }] as const,
   sandboxIdentities: () => [],
   requiredOutsideSandbox: () => [],
   applySandboxDefaults: () => undefined,
@@ -36,7 +36,7 @@ const STUB_BACKEND = `import type { AcquirerBackend, AcquirerProvisioning, HostO
 
 const refused = (): Promise<never> => Promise.reject(new Error('the stub acquirer does not do this'));
 
-export function stubBackend(keys: { hostUrl: string; approveBelow: number }): AcquirerBackend {
+export function stubBackend(keys: { hostUrl: string; approveBelow: number }, token: string): AcquirerBackend {
   const port = { confirm: refused, undo: refused, undoByOrderId: refused, queryByOrderId: refused };
   return {
     kind: 'stub',
@@ -48,6 +48,7 @@ export function stubBackend(keys: { hostUrl: string; approveBelow: number }): Ac
     pix: undefined,
     initialization: { download: refused },
     probe: () => (keys.approveBelow > 0 ? Promise.resolve() : refused()),
+    token,
   } as AcquirerBackend;
 }
 
@@ -60,7 +61,10 @@ export const stubOperationOf: HostOperationOf = () => 'other';
 
 /** The stub's entry in the factory, inserted after omni's. */
 const STUB_ENTRY = `  stub: {
-    backend: (config) => ({ backend: stubBackend(stubKeysOf(config)), close: () => Promise.resolve() }),
+    backend: (config) => ({
+      backend: stubBackend(stubKeysOf(config), stubTokenOf(config)),
+      close: () => Promise.resolve(),
+    }),
     provisioning: () => stubProvisioning(),
     operationOf: stubOperationOf,
     probe: (config) => ({
@@ -72,7 +76,7 @@ const STUB_ENTRY = `  stub: {
 `;
 
 /** What the copy runs: the configuration read through acquirer.kind, the guard, the factory. */
-const CHECK = `import { loadConfig } from './src/config/index.js';
+const CHECK = `import { describeConfig, loadConfig } from './src/config/index.js';
 import { acquirerBackend, acquirerProbe } from './src/factory/index.js';
 const config = loadConfig({ path: process.argv[2], env: {} });
 const wiring = { clock: { now: () => new Date() }, log: { child: () => ({}) } };
@@ -80,14 +84,26 @@ const open = acquirerBackend(config, wiring as never);
 const probe = acquirerProbe(config, wiring as never);
 let refused = '';
 try { loadConfig({ path: process.argv[3], env: {} }); } catch (e) { refused = JSON.stringify((e as { context?: unknown }).context); }
-console.log(JSON.stringify({ kind: config.values.acquirer.kind, keys: (config.values.acquirer as Record<string, unknown>).stub, backend: open.backend.kind, probe: probe.where, refused }));
+const acquirerSecrets: any = config.secrets.acquirer;
+const secret = acquirerSecrets.stub.token;
+const described = JSON.stringify(describeConfig(config));
+const backend: any = open.backend;
+console.log(JSON.stringify({ kind: config.values.acquirer.kind, keys: (config.values.acquirer as Record<string, unknown>).stub, backend: backend.kind, probe: probe.where, refused, token: { backend: backend.token, file: secret.source.split('/').pop(), masked: described.includes('[secret from') && !described.includes(secret.reveal()) } }));
 `;
 
 export interface SecondAcquirer {
   /** Files of the copy's src/ added or changed outside src/acquirer/stub/. */
   outside: string[];
   /** What the copy read through acquirer.kind. */
-  read: { kind: string; keys: unknown; backend: string; probe: string; refused: string };
+  read: {
+    kind: string;
+    keys: unknown;
+    backend: string;
+    probe: string;
+    refused: string;
+    /** The stub's own secret: what its backend was given, the file it came from, masked when described. */
+    token: { backend: string; file: string; masked: boolean };
+  };
 }
 
 export function secondAcquirer(root = ROOT, typecheck = false): SecondAcquirer {
@@ -113,13 +129,18 @@ export function secondAcquirer(root = ROOT, typecheck = false): SecondAcquirer {
       `${s.slice(0, end + 1)}${STUB_ENTRY}${s.slice(end + 1)}`.replace(
         "import type { AcquirerKind, Config } from '../config/index.js';\n",
         "import type { AcquirerKind, Config } from '../config/index.js';\nimport { stubBackend, stubOperationOf, stubProvisioning } from '../acquirer/stub/index.js';\n" +
-          "const stubKeysOf = (c: Config): { hostUrl: string; approveBelow: number } => {\n  const a = c.values.acquirer;\n  if (a.kind !== 'stub') throw new Error('not the stub');\n  return a.stub;\n};\n",
+          "const stubKeysOf = (c: Config): { hostUrl: string; approveBelow: number } => {\n  const a = c.values.acquirer;\n  if (a.kind !== 'stub') throw new Error('not the stub');\n  return a.stub;\n};\n" +
+          "const stubTokenOf = (c: Config): string => {\n  const s = c.secrets.acquirer;\n  if (s.kind !== 'stub') throw new Error('not the stub');\n  return s.stub.token.reveal();\n};\n",
       ),
     );
     const outside = copy.changed().filter((f) => !f.startsWith('src/acquirer/stub/'));
     // A configuration of the stub kind, and a homologation one at an http address (refused by the guard).
     const shipped = JSON.parse(readFileSync(path.join(dir, 'config/omnipos.json'), 'utf8')) as Record<string, unknown>;
-    const stub = { kind: 'stub', stub: { hostUrl: 'https://stub.example', approveBelow: 5000 } };
+    const stub = {
+      kind: 'stub',
+      stub: { hostUrl: 'https://stub.example', approveBelow: 5000, tokenFile: 'stub-token' },
+    };
+    writeFileSync(path.join(dir, 'config/stub-token'), 'stub-token-not-for-production\n', { mode: 0o600 });
     const write = (name: string, c: unknown): string => {
       const f = path.join(dir, 'config', name);
       writeFileSync(f, JSON.stringify(c));

@@ -4,7 +4,7 @@ import { isOmniposError } from '../core/index.js';
 import type { CnpEngine, SupervisorGate } from '../engine/index.js';
 import type { Journal } from '../store/index.js';
 import { ApiError, houseMessage, invalidField, readJson, sendJson } from './http-kit.js';
-import { error, int, json, ref, str, UNAUTHORIZED, type Schema } from './openapi-kit.js';
+import { error, int, json, ref, rowIdParameter, str, UNAUTHORIZED, type Schema } from './openapi-kit.js';
 import { BODY_ERRORS, SUPERVISOR_ERRORS } from './openapi-errors.js';
 import { paymentView } from './payment-view.js';
 import { operationsOf } from './routes.js';
@@ -65,13 +65,7 @@ async function change(
   });
 }
 
-const ID = {
-  name: 'id',
-  in: 'path',
-  required: true,
-  description: 'The card-not-present sale (its payment id).',
-  schema: { type: 'string', pattern: '^[0-9]{1,12}$' },
-};
+const ID = rowIdParameter('The card-not-present sale (its payment id).');
 const BODY = {
   required: false,
   content: {

@@ -4,7 +4,7 @@ import { isOmniposError } from '../core/index.js';
 import type { SavedCardShown, SupervisorGate } from '../engine/index.js';
 import { BRAND, HOLDER, idempotencyKeyOf, type CnpSalesApiDeps } from './card-not-present.js';
 import { ApiError, houseMessage, invalidField, readJson, refuseBody, sendJson } from './http-kit.js';
-import { error, int, json, ref, str, time, UNAUTHORIZED, type Schema } from './openapi-kit.js';
+import { error, int, json, ref, rowIdParameter, str, time, UNAUTHORIZED, type Schema } from './openapi-kit.js';
 import { BODY_ERRORS, SUPERVISOR_ERRORS, TYPED_ERRORS } from './openapi-errors.js';
 import { operationsOf } from './routes.js';
 import { supervisorCredential } from './supervisor-headers.js';
@@ -126,13 +126,7 @@ export const CNP_CARD_SCHEMAS: Record<string, Schema> = {
   },
 };
 
-const ID = {
-  name: 'id',
-  in: 'path',
-  required: true,
-  description: 'The saved card (its id).',
-  schema: { type: 'string', pattern: '^[0-9]{1,12}$' },
-};
+const ID = rowIdParameter('The saved card (its id).');
 const card = (d: string): Schema => json(ref('SavedCard'), d);
 
 const op = operationsOf<CnpCardsApiDeps>();

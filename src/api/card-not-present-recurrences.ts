@@ -18,7 +18,7 @@ import {
   type CnpSalesApiDeps,
 } from './card-not-present.js';
 import { ApiError, houseMessage, invalidField, readJson, sendJson } from './http-kit.js';
-import { error, int, json, ref, str, UNAUTHORIZED, type Schema } from './openapi-kit.js';
+import { error, int, json, ref, rowIdParameter, str, UNAUTHORIZED, type Schema } from './openapi-kit.js';
 import { BODY_ERRORS, START_ERRORS, TYPED_ERRORS } from './openapi-errors.js';
 import { operationsOf } from './routes.js';
 
@@ -207,15 +207,7 @@ export const CNP_RECURRENCE_OPERATIONS = [
     screens: { cashier: 'own', kiosk: 'own' },
     errors: ['NOT_FOUND', 'NOT_ALLOWED', 'NOT_AVAILABLE', 'CNP_NOT_OFFERED', 'ACQUIRER_UNREACHABLE'],
     summary: 'Read a recurrence as its host shows it now',
-    parameters: [
-      {
-        name: 'id',
-        in: 'path',
-        required: true,
-        description: 'The sale that opened it (the id `POST /v1/card-not-present/recurrences` returned).',
-        schema: { type: 'string', pattern: '^[0-9]{1,12}$' },
-      },
-    ],
+    parameters: [rowIdParameter('The sale that opened it (the id `POST /v1/card-not-present/recurrences` returned).')],
     responses: {
       '200': json(ref('CnpRecurrence'), "The host's status of it."),
       '401': UNAUTHORIZED,

@@ -12,7 +12,7 @@ import {
 } from '../engine/index.js';
 import type { Journal, JournalEntry } from '../store/index.js';
 import { ApiError, houseMessage, invalidField, readJson, sendJson } from './http-kit.js';
-import { error, int, json, ref, str, time, UNAUTHORIZED, type Schema } from './openapi-kit.js';
+import { error, int, json, ref, rowIdParameter, str, time, UNAUTHORIZED, type Schema } from './openapi-kit.js';
 import { BODY_ERRORS, START_ERRORS, TYPED_ERRORS } from './openapi-errors.js';
 import { operationsOf } from './routes.js';
 
@@ -362,15 +362,7 @@ export const CNP_SALE_OPERATIONS = [
     screens: { cashier: 'own' },
     errors: ['NOT_FOUND'],
     summary: 'Read a sale without the card present',
-    parameters: [
-      {
-        name: 'id',
-        in: 'path',
-        required: true,
-        description: 'The id `POST /v1/card-not-present/sales` returned.',
-        schema: { type: 'string', pattern: '^[0-9]{1,12}$' },
-      },
-    ],
+    parameters: [rowIdParameter('The id `POST /v1/card-not-present/sales` returned.')],
     responses: {
       '200': sale('The sale.'),
       '401': UNAUTHORIZED,

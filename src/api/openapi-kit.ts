@@ -13,7 +13,7 @@ export const str = { type: 'string' };
 export const int = { type: 'integer' };
 export const time = { type: 'string', format: 'date-time' };
 export const nullable = (s: Schema): Schema => ({ anyOf: [s, { type: 'null' }] });
-/** The `{id}` of a route on one journal row (a payment, a void): digits, at most 12. */
+/** The `{id}` of a route on one row of the terminal's store (a payment, a void, a saved card): digits, at most 12. */
 export const rowIdParameter = (description: string): Schema => ({
   name: 'id',
   in: 'path',

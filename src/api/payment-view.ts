@@ -20,16 +20,36 @@ export function receiptQuestion(entry: JournalEntry): boolean {
   return entry.state === 'printing' && typeof (entry.data as { deadline?: unknown }).deadline === 'string';
 }
 
+/** What every payment's view opens with: its row's ids, its status and state, its amount. */
+function rowView(entry: JournalEntry, status: string | undefined): Record<string, unknown> {
+  return { id: entry.id, merchantOrderId: entry.merchantOrderId, status, state: entry.state, amount: entry.amount };
+}
+
+/**
+ * What every sale the cash register decides ends with (card, wallet QR, Pix): the decision's deadline,
+ * the open receipt question, the reason, `extra` (the kind's own last words), the row's times.
+ */
+function decisionView(
+  entry: JournalEntry,
+  d: { deadline?: string; reason?: string },
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    ...(d.deadline ? { decisionDeadline: d.deadline } : {}),
+    ...(receiptQuestion(entry) ? { receiptQuestion: true } : {}),
+    ...(d.reason ? { reason: d.reason } : {}),
+    ...extra,
+    createdAt: entry.createdAt,
+    updatedAt: entry.updatedAt,
+  };
+}
+
 /** A card-not-present sale: what the host echoed of the card (its masked number), never what was typed. */
 function cnpView(entry: JournalEntry): Record<string, unknown> {
   const d = journalData<CnpSaleData>(entry);
   const state = entry.state as CnpStateName;
   return {
-    id: entry.id,
-    merchantOrderId: entry.merchantOrderId,
-    status: statusOf('cnp', state),
-    state,
-    amount: entry.amount,
+    ...rowView(entry, statusOf('cnp', state)),
     method: d.request.method,
     installments: d.request.installments,
     // Decided by the host's answer alone: the cash register confirms nothing (the document requires the field).
@@ -60,22 +80,13 @@ function pixView(entry: JournalEntry): Record<string, unknown> {
   const d = journalData<PixSaleData>(entry);
   const state = entry.state as PixStateName;
   return {
-    id: entry.id,
-    merchantOrderId: entry.merchantOrderId,
-    status: statusOf('pix', state),
-    state,
-    amount: entry.amount,
+    ...rowView(entry, statusOf('pix', state)),
     method: 'pix',
     confirmation: d.request.confirmation,
     ...(d.qrCode && state === 'showing' ? { qrCode: d.qrCode, expiresAt: d.expiresAt } : {}),
     ...(d.paymentId ? { paymentId: d.paymentId } : {}),
     ...(PIX_PAID.has(state) ? { fiscal: fiscalPaid({ ...(d.hostNsu ? { nsu: d.hostNsu } : {}) }) } : {}),
-    ...(d.deadline ? { decisionDeadline: d.deadline } : {}),
-    ...(receiptQuestion(entry) ? { receiptQuestion: true } : {}),
-    ...(d.reason ? { reason: d.reason } : {}),
-    ...(d.expired ? { expired: true } : {}),
-    createdAt: entry.createdAt,
-    updatedAt: entry.updatedAt,
+    ...decisionView(entry, d, d.expired ? { expired: true } : {}),
   };
 }
 
@@ -97,11 +108,7 @@ function qrView(entry: JournalEntry): Record<string, unknown> {
   const d = journalData<QrSaleData>(entry);
   const state = entry.state as QrStateName;
   return {
-    id: entry.id,
-    merchantOrderId: entry.merchantOrderId,
-    status: statusOf('qr', state),
-    state,
-    amount: entry.amount,
+    ...rowView(entry, statusOf('qr', state)),
     method: 'wallet-qr',
     qrModality: d.request.method,
     installments: d.request.installments,
@@ -119,11 +126,7 @@ function qrView(entry: JournalEntry): Record<string, unknown> {
           }),
         }
       : {}),
-    ...(d.deadline ? { decisionDeadline: d.deadline } : {}),
-    ...(receiptQuestion(entry) ? { receiptQuestion: true } : {}),
-    ...(d.reason ? { reason: d.reason } : {}),
-    createdAt: entry.createdAt,
-    updatedAt: entry.updatedAt,
+    ...decisionView(entry, d),
   };
 }
 
@@ -140,11 +143,7 @@ function cardView(entry: JournalEntry): Record<string, unknown> {
   const state = entry.state as SaleStateName;
   const fiscal = fiscalCard({ authorizationCode: d.authorizationCode, nsu: d.nsu, brandId: d.card?.brandId });
   return {
-    id: entry.id,
-    merchantOrderId: entry.merchantOrderId,
-    status: paymentStatus(state),
-    state,
-    amount: entry.amount,
+    ...rowView(entry, paymentStatus(state)),
     method: d.request.method,
     installments: d.request.installments,
     interest: d.request.interest,
@@ -165,13 +164,10 @@ function cardView(entry: JournalEntry): Record<string, unknown> {
         }
       : {}),
     ...(fiscal ? { fiscal } : {}),
-    ...(d.deadline ? { decisionDeadline: d.deadline } : {}),
-    ...(receiptQuestion(entry) ? { receiptQuestion: true } : {}),
-    ...(d.reason ? { reason: d.reason } : {}),
-    ...(d.refusal ? { refusal: d.refusal } : {}),
-    ...(d.hostReceipt ? { receipt: d.hostReceipt } : {}),
-    createdAt: entry.createdAt,
-    updatedAt: entry.updatedAt,
+    ...decisionView(entry, d, {
+      ...(d.refusal ? { refusal: d.refusal } : {}),
+      ...(d.hostReceipt ? { receipt: d.hostReceipt } : {}),
+    }),
   };
 }
 

@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { OmniposError } from '../core/index.js';
 import { CNP_RECURRENCE_INTERVALS } from '../engine/index.js';
 import { CARD_OPTIONS, cardOf, configOf, refused, sellThrough, TYPING_MS } from './cnp.js';
+import { idArgument } from './options.js';
 import type { CliContext, Command } from './context.js';
 import { printJson } from './context.js';
 import { callApi, daemonApi, requireDaemon, type DaemonApi } from './daemon-api.js';
@@ -15,14 +16,6 @@ import { askHidden, readPasswordFile } from './void.js';
 
 const CARDS = '/v1/card-not-present/cards';
 const RECURRENCES = '/v1/card-not-present/recurrences';
-
-/** The one positional id of a command (digits), or INVALID_ARGUMENT naming what it is. */
-function idOf(positionals: string[], what: string): string {
-  const id = positionals[0];
-  if (positionals.length !== 1 || !id || !/^\d{1,12}$/.test(id))
-    throw new OmniposError('INVALID_ARGUMENT', `ID: ${what}`);
-  return id;
-}
 
 /** Runs `call` on the daemon of the command's configuration, closed afterwards. */
 async function onDaemon<T>(
@@ -123,7 +116,7 @@ Example:
       allowPositionals: true,
       strict: true,
     });
-    const id = idOf(positionals, 'the saved card (cnp card list)');
+    const id = idArgument(positionals, 'the saved card (cnp card list)');
     const file = values['supervisor-password-file'];
     const password = file ? readPasswordFile(file) : await askHidden('supervisor password: ', ctx);
     return onDaemon(values, ctx, async (api) => {
@@ -200,7 +193,7 @@ Example:
       allowPositionals: true,
       strict: true,
     });
-    const id = idOf(positionals, 'the sale that opened the recurrence');
+    const id = idArgument(positionals, 'the sale that opened the recurrence');
     return onDaemon(values, ctx, (api) => show(api, ctx, `${RECURRENCES}/${id}`, `recurrence ${id}`));
   },
 };
@@ -245,7 +238,7 @@ Example:
       allowPositionals: true,
       strict: true,
     });
-    const id = idOf(positionals, 'the pre-authorization (cnp sale --preauth)');
+    const id = idArgument(positionals, 'the pre-authorization (cnp sale --preauth)');
     if (values.amount !== undefined) parseCents(values.amount, '--amount');
     return onDaemon(values, ctx, (api) => changeSale(api, ctx, { id, op: 'capture', amount: values.amount }));
   },
@@ -279,7 +272,7 @@ Example:
       allowPositionals: true,
       strict: true,
     });
-    const id = idOf(positionals, 'the card-not-present sale (cnp sale)');
+    const id = idArgument(positionals, 'the card-not-present sale (cnp sale)');
     if (values.amount !== undefined) parseCents(values.amount, '--amount');
     const file = values['supervisor-password-file'];
     const password = file ? readPasswordFile(file) : await askHidden('supervisor password: ', ctx);

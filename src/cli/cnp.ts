@@ -5,6 +5,7 @@ import type { CliContext, Command } from './context.js';
 import { printJson } from './context.js';
 import { callApi, daemonApi, requireDaemon, text, type DaemonApi } from './daemon-api.js';
 import { parseCents } from './qr-sale.js';
+import { idArgument } from './options.js';
 
 const SALES = '/v1/card-not-present/sales';
 
@@ -176,9 +177,7 @@ Example:
       allowPositionals: true,
       strict: true,
     });
-    const id = positionals[0];
-    if (positionals.length !== 1 || !id || !/^\d{1,12}$/.test(id))
-      throw new OmniposError('INVALID_ARGUMENT', 'ID: the sale number POST /v1/card-not-present/sales returned');
+    const id = idArgument(positionals, 'the sale number POST /v1/card-not-present/sales returned');
     const api = daemonApi(configOf(values, ctx));
     try {
       await requireDaemon(api);

@@ -15,6 +15,14 @@ export function intOption(v: string | undefined, name: string, min: number, max:
   return n;
 }
 
+/** The one positional id of a command (a row's id: digits, at most 12), or INVALID_ARGUMENT naming what it is. */
+export function idArgument(positionals: readonly string[], what: string): string {
+  const id = positionals[0];
+  if (positionals.length !== 1 || !id || !/^\d{1,12}$/.test(id))
+    throw new OmniposError('INVALID_ARGUMENT', `ID: ${what}`);
+  return id;
+}
+
 /** `--tcp HOST:PORT` (port 1..65535). */
 export function hostPortOption(v: string): { host: string; port: number } {
   const m = /^(.+):(\d{1,5})$/.exec(v);

@@ -11,8 +11,15 @@ export interface KeyFields {
 /** A credential the sandbox host publishes (tables/sandbox-credentials.json): refused in production. */
 export type SandboxCredential = 'clientId' | 'clientSecret' | 'merchantId' | 'merchantKey';
 
-/** The secrets the configuration reads from files (`Config.secrets`). */
-export type SecretName = 'clientSecret' | 'merchantKey';
+/**
+ * One of a kind's secret files: the key naming the file, the name its secret is read under
+ * (`Config.secrets.acquirer.<kind>.<secret>`), and the sandbox's published value of it.
+ */
+export interface KindSecret {
+  readonly key: string;
+  readonly secret: string;
+  readonly sandbox?: SandboxCredential;
+}
 
 /**
  * What the configuration's guards need to know of one acquirer kind's own keys (`acquirer.<kind>`,
@@ -28,8 +35,11 @@ export interface AcquirerConfigKind<T, S extends z.ZodType = z.ZodType> {
    * refuses a loopback one, and outside the sandbox each must be https.
    */
   addresses(keys: T): Readonly<Record<string, string | undefined>>;
-  /** Its secret files: the key naming the file, the secret it holds, and the sandbox's published value of it. */
-  readonly secrets: readonly { key: string; secret: SecretName; sandbox?: SandboxCredential }[];
+  /**
+   * Its secret files (`as const`: `Config.secrets.acquirer.<kind>` is typed from this list, each secret
+   * present where its key is required, optional where the key is).
+   */
+  readonly secrets: readonly KindSecret[];
   /** Keys whose value is refused in production when it is the sandbox's published one. */
   sandboxIdentities(keys: T): readonly { key: string; value: string | undefined; sandbox: SandboxCredential }[];
   /** Keys the sandbox may leave out and the real host needs, each with why. */

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { AcquirerConfigKind } from './acquirer-kind.js';
 import { OMNI_CONFIG } from './acquirer-omni.js';
+import type { Secret } from './secret.js';
 
 /**
  * The acquirer kinds this build's configuration knows, each with its keys and rules (acquirer-<kind>.ts);
@@ -25,6 +26,26 @@ export type AcquirerValues = {
 /** The configuration's `acquirer` as written. */
 export type AcquirerInput = {
   [K in AcquirerKind]: { kind: K } & { [P in K]: z.input<KeysOf<K>> };
+}[AcquirerKind];
+
+type SecretOf<K extends AcquirerKind> = Registry[K]['secrets'][number];
+/** Whether a kind's secret may be absent: its file's key is optional in the kind's keys. */
+type MayLack<K extends AcquirerKind, E extends SecretOf<K>> = E['key'] extends keyof z.output<KeysOf<K>>
+  ? undefined extends z.output<KeysOf<K>>[E['key']]
+    ? true
+    : false
+  : true;
+
+/** One kind's secrets by name, as its `secrets` list declares them (acquirer-<kind>.ts). */
+export type KindSecrets<K extends AcquirerKind> = {
+  readonly [E in SecretOf<K> as MayLack<K, E> extends true ? never : E['secret']]: Secret;
+} & {
+  readonly [E in SecretOf<K> as MayLack<K, E> extends true ? E['secret'] : never]?: Secret;
+};
+
+/** `Config.secrets.acquirer`: the configured kind's secrets under its name, as `acquirer` holds its keys. */
+export type AcquirerSecrets = {
+  [K in AcquirerKind]: { readonly kind: K } & { readonly [P in K]: KindSecrets<K> };
 }[AcquirerKind];
 
 /** Every kind, for the schema's message on an unknown one (the factory's keys are these). */

@@ -60,7 +60,7 @@ export const OMNI_CONFIG = {
   secrets: [
     { key: 'clientSecretFile', secret: 'clientSecret', sandbox: 'clientSecret' },
     { key: 'merchantKeyFile', secret: 'merchantKey', sandbox: 'merchantKey' },
-  ],
+  ] as const,
   sandboxIdentities: (k) => [
     { key: 'clientId', value: k.clientId, sandbox: 'clientId' },
     { key: 'merchantId', value: k.merchantId, sandbox: 'merchantId' },

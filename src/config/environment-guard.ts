@@ -1,5 +1,5 @@
 import { SANDBOX_CREDENTIALS } from '../../tables/sandbox-credentials.js';
-import type { SandboxCredential, SecretName } from './acquirer-kind.js';
+import type { SandboxCredential } from './acquirer-kind.js';
 import { acquirerAddresses, acquirerKeys } from './acquirer-kinds.js';
 import { exposureProblems } from './exposure-guard.js';
 import { isLoopbackHost } from './loopback.js';
@@ -24,7 +24,8 @@ const WORDS: Readonly<Record<SandboxCredential, string>> = {
  */
 export function productionProblems(
   values: ConfigValues,
-  secrets: Readonly<Partial<Record<SecretName, Secret>>>,
+  /** The configured acquirer kind's secrets, by the names its `secrets` list gives them. */
+  secrets: Readonly<Record<string, Secret | undefined>>,
 ): ConfigProblem[] {
   if (values.environment !== 'production') return [];
   const problems: ConfigProblem[] = [];

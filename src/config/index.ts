@@ -1,6 +1,12 @@
 export { loadConfig, describeConfig, DEFAULT_CONFIG_PATH, PACKAGE_ROOT, type Config } from './load.js';
 export { CARD_NOT_PRESENT_KINDS, Environment, configJsonSchema, type ConfigValues } from './schema.js';
-export { ACQUIRER_KINDS, acquirerKeys, acquirerTimeoutMs, type AcquirerKind } from './acquirer-kinds.js';
+export {
+  ACQUIRER_KINDS,
+  acquirerKeys,
+  acquirerTimeoutMs,
+  type AcquirerKind,
+  type KindSecrets,
+} from './acquirer-kinds.js';
 export type { OmniKeys } from './acquirer-omni.js';
 export { type ConfigProblem, formatProblem } from './problems.js';
 export { isLoopbackHost } from './environment-guard.js';

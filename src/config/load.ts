@@ -37,6 +37,7 @@ export function describeConfig(config: Config): Record<string, unknown> {
     source: config.source,
     overrides: config.overrides,
     values: config.values,
-    secrets: Object.fromEntries(Object.entries(config.secrets).map(([k, s]) => [k, s.toJSON()])),
+    // Each Secret writes itself as `[secret from FILE]` (the acquirer kind's are one level down).
+    secrets: JSON.parse(JSON.stringify(config.secrets)) as unknown,
   };
 }

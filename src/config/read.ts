@@ -3,8 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OmniposError } from '../core/index.js';
 import { CONFIG_SHAPE } from './config-shape.generated.js';
-import type { SecretName } from './acquirer-kind.js';
-import { acquirerKeys, legacyAcquirerPath, migrateLegacyAcquirer } from './acquirer-kinds.js';
+import { acquirerKeys, legacyAcquirerPath, migrateLegacyAcquirer, type AcquirerSecrets } from './acquirer-kinds.js';
 import { applyEnvOverrides, type Overrides } from './env-overrides.js';
 import { productionProblems } from './environment-guard.js';
 import { applySandboxDefaults, outsideSandboxProblems } from './outside-sandbox.js';
@@ -35,8 +34,8 @@ export const DEFAULT_CONFIG_PATH = path.join(PACKAGE_ROOT, 'config', 'omnipos.js
 export interface Config {
   readonly values: ConfigValues;
   readonly secrets: Readonly<{
-    clientSecret: Secret;
-    merchantKey?: Secret;
+    /** The configured acquirer kind's secrets under its name (`acquirer.omni.clientSecret`), read through the kind. */
+    acquirer: AcquirerSecrets;
     apiLanKey?: Secret;
     alarmWebhookSecret?: Secret;
     /** `cardNotPresent.keyFile` of kind `webservice15`: the store's access key. */
@@ -79,14 +78,18 @@ function readSecret(file: string, key: string, problems: ConfigProblem[]): Secre
   }
 }
 
-/** The configured acquirer kind's secret files, their paths resolved (in `values`) and read. */
+/**
+ * The configured acquirer kind's secret files, their paths resolved (in `values`) and read, by the
+ * names its `secrets` list gives them. A required one that could not be read is a problem (the load
+ * throws), so the typed `AcquirerSecrets` holds every secret its kind requires.
+ */
 function readAcquirerSecrets(
   values: ConfigValues,
   resolve: (p: string) => string,
   problems: ConfigProblem[],
-): Partial<Record<SecretName, Secret>> {
+): { byName: Readonly<Record<string, Secret>>; secrets: AcquirerSecrets } {
   const a = acquirerKeys(values);
-  const out: Partial<Record<SecretName, Secret>> = {};
+  const out: Record<string, Secret> = {};
   for (const s of a.rules.secrets) {
     const file = a.keys[s.key];
     if (typeof file !== 'string') continue;
@@ -95,7 +98,7 @@ function readAcquirerSecrets(
     const secret = readSecret(resolved, `${a.path}.${s.key}`, problems);
     if (secret) out[s.secret] = secret;
   }
-  return out;
+  return { byName: out, secrets: { kind: a.kind, [a.kind]: out } as AcquirerSecrets };
 }
 
 function freeze<T>(value: T): T {
@@ -159,8 +162,7 @@ export function completeConfig(
   if (values.supervisor.passwordFile) values.supervisor.passwordFile = resolve(values.supervisor.passwordFile);
   if (values.alarms.webhook) values.alarms.webhook.secretFile = resolve(values.alarms.webhook.secretFile);
 
-  const acquirerSecrets = readAcquirerSecrets(values, resolve, problems);
-  const { clientSecret, merchantKey } = acquirerSecrets;
+  const acquirer = readAcquirerSecrets(values, resolve, problems);
   let apiLanKey: Secret | undefined;
   let apiLanCert: Secret | undefined;
   if (values.api.lan) {
@@ -178,12 +180,14 @@ export function completeConfig(
     : undefined;
   const sandboxValues = new Set(Object.values(SANDBOX_CREDENTIALS));
   const published = new Set(
-    [clientSecret, merchantKey].filter((k) => k && sandboxValues.has(k.reveal())).map((k) => (k as Secret).source),
+    Object.values(acquirer.byName)
+      .filter((k) => sandboxValues.has(k.reveal()))
+      .map((k) => k.source),
   );
   problems.push(...secretModeProblems(values, dir, published));
   if (problems.length > 0) throw invalid(problems, source);
 
-  const refused = productionProblems(values, acquirerSecrets);
+  const refused = productionProblems(values, acquirer.byName);
   if (refused.length > 0) {
     throw new OmniposError(
       'ENVIRONMENT_REFUSED',
@@ -194,8 +198,7 @@ export function completeConfig(
   return freeze({
     values,
     secrets: {
-      clientSecret: clientSecret as Secret,
-      ...(merchantKey ? { merchantKey } : {}),
+      acquirer: acquirer.secrets,
       ...(apiLanKey ? { apiLanKey } : {}),
       ...(alarmWebhookSecret ? { alarmWebhookSecret } : {}),
       ...(webservice15Key ? { webservice15Key } : {}),

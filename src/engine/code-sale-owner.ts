@@ -1,4 +1,4 @@
-import type { JournalEntry, JournalKind } from '../store/index.js';
+import type { JournalEntry, JournalKind, MerchantOrderIds } from '../store/index.js';
 import { MachineOwner, type MachineState, type OwnerDeps } from './machine-owner.js';
 import type { MachineVocabulary } from './machine-vocabulary.js';
 
@@ -19,6 +19,18 @@ export type CodeSaleRecovery<N extends string, E> =
   | { kind: 'printing' }
   | { kind: 'decision'; to: N; effects: E[] };
 
+/** What a code sale's owner needs besides the machine owner's: where its MerchantOrderIds come from. */
+export interface CodeSaleDeps extends OwnerDeps {
+  orderIds: MerchantOrderIds;
+}
+
+/** What every code sale's row holds from its start: the request, its MerchantOrderId, the idempotency key. */
+export interface CodeSaleStart<R> {
+  request: R;
+  merchantOrderId: string;
+  idempotencyKey?: string;
+}
+
 /**
  * The owner of a sale paid by a code the customer's wallet or bank reads (the wallet QR and Pix
  * engines): the cancel, the decision and the restart's walk, one implementation both read. Each
@@ -30,15 +42,16 @@ export abstract class CodeSaleOwner<
   I extends { kind: string },
   E extends { kind: string },
   Ev,
-  R extends { receipt?: boolean },
+  R extends { amount: number; receipt?: boolean },
 > extends MachineOwner<N, D, I | CodeSaleInput, E, Ev> {
   readonly #kind: JournalKind;
+  readonly #orderIds: MerchantOrderIds;
   /** How errors name the sale (`QR sale`, `Pix`). */
   readonly #what: string;
   #stopped = false;
 
   protected constructor(
-    deps: OwnerDeps,
+    deps: CodeSaleDeps,
     kind: JournalKind,
     what: string,
     durable: ReadonlySet<E['kind']>,
@@ -48,6 +61,7 @@ export abstract class CodeSaleOwner<
     super(deps, kind, durable, words, onEvent);
     this.#kind = kind;
     this.#what = what;
+    this.#orderIds = deps.orderIds;
   }
 
   /** Opens the journal row and shows the code, holding the terminal's payment lock (`startHeld`). */
@@ -64,6 +78,36 @@ export abstract class CodeSaleOwner<
     options: { idempotencyKey?: string },
     attach: (id: number) => void,
   ): Promise<{ entry: JournalEntry; done: Promise<void> }>;
+
+  /**
+   * Opens the sale's journal row in `state` (committed before anything leaves) with a new
+   * MerchantOrderId, and ties the payment lock to it; `extra` is written in the row beside the start.
+   */
+  protected async openRow(
+    request: R,
+    options: { idempotencyKey?: string },
+    state: N,
+    attach: (id: number) => void,
+    extra: Readonly<Record<string, unknown>> = {},
+  ): Promise<{ entry: JournalEntry; data: CodeSaleStart<R> }> {
+    const merchantOrderId = await this.#orderIds.next();
+    const data: CodeSaleStart<R> = {
+      request,
+      merchantOrderId,
+      ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
+    };
+    const entry = this.deps.journal.open({
+      kind: this.#kind,
+      merchantOrderId,
+      state,
+      amount: request.amount,
+      data: { ...data, ...extra },
+      input: 'request',
+      at: this.deps.clock.now(),
+    });
+    attach(entry.id);
+    return { entry, data };
+  }
 
   /** Stops the watches and the deadline timers (the daemon's stop). */
   stop(): void {

@@ -92,6 +92,27 @@ export function receiptStep<R>(
 }
 
 /**
+ * The paid sale awaiting the cash register's decision (the receipt was unsure), alike for card,
+ * wallet QR and Pix sales: `confirm` keeps the money, as the machine confirms; an undo, the
+ * deadline passing or a cancel gives it back.
+ */
+export function decisionStep<R>(
+  input: { kind: string },
+  confirm: (input: string) => R,
+  m: Pick<ReceiptMoves<R>, 'giveBack' | 'refuse'>,
+): R {
+  if (is(input, 'decision')) {
+    if (input.decision === 'confirm') return confirm(`confirm by ${input.by}`);
+    return m.giveBack(
+      `undo by ${input.by}`,
+      input.by === 'deadline' ? 'no decision before the deadline' : `undone by ${input.by}`,
+    );
+  }
+  if (is(input, 'cancel')) return m.giveBack(`cancel by ${input.by}`, `cancelled by ${input.by}`);
+  return m.refuse();
+}
+
+/**
  * Prints `subject` on `port`: once with the port's default copy (`copies` absent: the sales), or
  * each of `copies` in turn (the void: the customer's, then the merchant's), stopping at a copy
  * that did not come out. Never throws: a port that throws is `unsure` (logged). The result is

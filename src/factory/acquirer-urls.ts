@@ -1,6 +1,6 @@
 import type { Dispatcher } from 'undici';
 import { createAcquirer, type Acquirer } from '../acquirer/index.js';
-import type { Config, OmniKeys } from '../config/index.js';
+import type { Config, KindSecrets, OmniKeys } from '../config/index.js';
 import type { Clock } from '../core/index.js';
 import type { Logger } from '../core/log/index.js';
 // The addresses' table alone, not the sandbox host (src/main.ts imports that only when embedded).
@@ -34,6 +34,13 @@ export function omniKeys(config: Config): OmniKeys {
   const a = config.values.acquirer;
   if (a.kind !== 'omni') throw new Error(`acquirer.kind is ${JSON.stringify(a.kind)}, not omni: no omni keys`);
   return a.omni;
+}
+
+/** The omni kind's secrets (`Config.secrets.acquirer.omni`); throws for another kind. */
+function omniSecrets(config: Config): KindSecrets<'omni'> {
+  const s = config.secrets.acquirer;
+  if (s.kind !== 'omni') throw new Error(`acquirer.kind is ${JSON.stringify(s.kind)}, not omni: no omni secrets`);
+  return s.omni;
 }
 
 /**
@@ -129,20 +136,21 @@ export interface AcquirerWiring {
  */
 export function acquirerFromConfig(config: Config, wiring: AcquirerWiring): Acquirer {
   const a = omniKeys(config);
+  const secrets = omniSecrets(config);
   return createAcquirer({
     settings: {
       ...acquirerUrls(config, wiring.sandbox),
       clientId: a.clientId,
       timeoutMs: a.timeoutMs,
     },
-    clientSecret: config.secrets.clientSecret,
+    clientSecret: secrets.clientSecret,
     environment: config.values.environment,
     clock: wiring.clock,
     log: wiring.log,
     ...(wiring.dispatcher ? { dispatcher: wiring.dispatcher } : {}),
     ...(wiring.onHostDate ? { onHostDate: wiring.onHostDate } : {}),
-    ...(a.merchantId && config.secrets.merchantKey
-      ? { ecommerce: { merchantId: a.merchantId, merchantKey: config.secrets.merchantKey } }
+    ...(a.merchantId && secrets.merchantKey
+      ? { ecommerce: { merchantId: a.merchantId, merchantKey: secrets.merchantKey } }
       : {}),
   });
 }

@@ -1,6 +1,6 @@
-import type { JournalEntry, MerchantOrderIds } from '../../store/index.js';
-import { CodeSaleOwner, type CodeSaleRecovery } from '../code-sale-owner.js';
-import type { MachineStep, OwnerDeps } from '../machine-owner.js';
+import type { JournalEntry } from '../../store/index.js';
+import { CodeSaleOwner, type CodeSaleDeps, type CodeSaleRecovery } from '../code-sale-owner.js';
+import type { MachineStep } from '../machine-owner.js';
 import { SPEAKS_ALL } from '../machine-vocabulary.js';
 import type { PixTask } from '../outbox/pix.js';
 import { OUTBOX_OPERATIONS, idempotencyKey } from '../outbox/tasks.js';
@@ -9,7 +9,18 @@ import type { SaleContext } from '../sale/types.js';
 import { codeTimes, watchUntil } from '../code-times.js';
 import { pixTransition } from './machine.js';
 import { showQr, type QrDisplayPort } from '../qr/code-port.js';
-import type { PixCreation, PixEffect, PixInput, PixSaleData, PixSaleRequest, PixState, PixStateName } from './types.js';
+import { unfinishedStates } from '../state-lists.js';
+import {
+  PIX_FINAL,
+  PIX_STATES,
+  type PixCreation,
+  type PixEffect,
+  type PixInput,
+  type PixSaleData,
+  type PixSaleRequest,
+  type PixState,
+  type PixStateName,
+} from './types.js';
 
 export type PixEvent =
   | { type: 'state'; id: number; merchantOrderId: string; state: PixStateName; input: string }
@@ -20,8 +31,7 @@ export type PixEvent =
 
 export type { PixCreatePort } from '../ports.js';
 
-export interface PixEngineDeps extends OwnerDeps {
-  orderIds: MerchantOrderIds;
+export interface PixEngineDeps extends CodeSaleDeps {
   host: PixCreatePort;
   /** How long the code is shown and watched, ms; a cancelled code is watched that long plus the margin. */
   validityMs: number;
@@ -34,16 +44,8 @@ export interface PixEngineDeps extends OwnerDeps {
 
 const DURABLE = new Set<PixEffect['kind']>(['outbox.pix-cancel', 'outbox.pix-refund']);
 
-/** The states a restart finds an unfinished Pix sale in. */
-const PIX_UNFINISHED: readonly PixStateName[] = [
-  'creating',
-  'showing',
-  'approved',
-  'printing',
-  'awaiting-decision',
-  'cancelling',
-  'refunding',
-];
+/** The states a restart finds an unfinished Pix sale in: all but the final ones. */
+const PIX_UNFINISHED = unfinishedStates(PIX_STATES, PIX_FINAL);
 
 /** Owns Pix sales, as SaleEngine owns card sales. */
 export class PixEngine extends CodeSaleOwner<PixStateName, PixSaleData, PixInput, PixEffect, PixEvent, PixSaleRequest> {
@@ -61,22 +63,8 @@ export class PixEngine extends CodeSaleOwner<PixStateName, PixSaleData, PixInput
     attach: (id: number) => void,
   ): Promise<{ entry: JournalEntry; done: Promise<void> }> {
     await this.beforeSale(request);
-    const merchantOrderId = await this.#d.orderIds.next();
-    const data: PixSaleData = {
-      request,
-      merchantOrderId,
-      ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
-    };
-    const entry = this.#d.journal.open({
-      kind: 'pix',
-      merchantOrderId,
-      state: 'creating',
-      amount: request.amount,
-      data: { ...data },
-      input: 'request',
-      at: this.#d.clock.now(),
-    });
-    attach(entry.id);
+    const { entry, data } = await this.openRow(request, options, 'creating', attach);
+    const { merchantOrderId } = data;
     this.emit({ type: 'state', id: entry.id, merchantOrderId, state: 'creating', input: 'request' });
     const done = (async () => {
       let result: PixCreation;

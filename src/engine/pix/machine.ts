@@ -1,6 +1,6 @@
 import type { MachineStep } from '../machine-owner.js';
 import { PIX_CHARGE, decide } from '../rules/index.js';
-import { receiptStep } from '../receipt-step.js';
+import { decisionStep, receiptStep } from '../receipt-step.js';
 import { codePastClose } from '../code-past-close.js';
 import type { SaleContext } from '../sale/types.js';
 import {
@@ -129,16 +129,10 @@ export function pixTransition(state: PixState, input: PixInput, ctx: SaleContext
         refuse,
       });
     case 'awaiting-decision':
-      if (input.kind === 'decision') {
-        if (input.decision === 'confirm') return go(state, 'confirmed', `confirm by ${input.by}`, {});
-        return refund(
-          state,
-          `undo by ${input.by}`,
-          input.by === 'deadline' ? 'no decision before the deadline' : `undone by ${input.by}`,
-        );
-      }
-      if (input.kind === 'cancel') return refund(state, `cancel by ${input.by}`, `cancelled by ${input.by}`);
-      return refuse();
+      return decisionStep(input, (label) => go(state, 'confirmed', label, {}), {
+        giveBack: (label, reason) => refund(state, label, reason),
+        refuse,
+      });
     case 'cancelling':
     case 'refunding':
       if (input.kind !== 'delivered') return refuse();

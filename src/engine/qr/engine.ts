@@ -1,7 +1,7 @@
 import { OmniposError } from '../../core/index.js';
-import { nextNsu, type JournalEntry, type MerchantOrderIds } from '../../store/index.js';
-import { CodeSaleOwner, type CodeSaleRecovery } from '../code-sale-owner.js';
-import type { MachineStep, OwnerDeps } from '../machine-owner.js';
+import { nextNsu, type JournalEntry } from '../../store/index.js';
+import { CodeSaleOwner, type CodeSaleDeps, type CodeSaleRecovery } from '../code-sale-owner.js';
+import type { MachineStep } from '../machine-owner.js';
 import { SPEAKS_ALL } from '../machine-vocabulary.js';
 import { OUTBOX_OPERATIONS, idempotencyKey, type ConfirmTask, type UndoTask } from '../outbox/tasks.js';
 import type { WatchTask } from '../outbox/watch.js';
@@ -11,7 +11,17 @@ import type { MerchantProfile } from './code.js';
 import { showQr, terminalQrCodes, type QrCodePort, type QrDisplayPort } from './code-port.js';
 import { codeTimes, watchUntil } from '../code-times.js';
 import { qrTransition } from './machine.js';
-import type { QrEffect, QrInput, QrSaleData, QrSaleRequest, QrState, QrStateName } from './types.js';
+import { unfinishedStates } from '../state-lists.js';
+import {
+  QR_FINAL,
+  QR_STATES,
+  type QrEffect,
+  type QrInput,
+  type QrSaleData,
+  type QrSaleRequest,
+  type QrState,
+  type QrStateName,
+} from './types.js';
 
 export type QrEvent =
   | { type: 'state'; id: number; merchantOrderId: string; state: QrStateName; input: string }
@@ -20,8 +30,7 @@ export type QrEvent =
   | { type: 'alarm'; id: number; code: string; message: string }
   | { type: 'receipt-question'; id: number };
 
-export interface QrEngineDeps extends OwnerDeps {
-  orderIds: MerchantOrderIds;
+export interface QrEngineDeps extends CodeSaleDeps {
   host: AcquirerDeliveryPort;
   /** What the code says of the merchant; without it (and without `codes`) new QR sales are refused (recovery still runs). */
   merchant?: MerchantProfile;
@@ -40,18 +49,8 @@ export interface QrEngineDeps extends OwnerDeps {
 
 const DURABLE = new Set<QrEffect['kind']>(['outbox.confirm', 'outbox.undo', 'outbox.watch']);
 
-/** The states a restart finds an unfinished wallet QR sale in. */
-const QR_UNFINISHED: readonly QrStateName[] = [
-  'started',
-  'showing',
-  'approved',
-  'printing',
-  'awaiting-decision',
-  'confirming',
-  'undoing',
-  'cancelling',
-  'expiring',
-];
+/** The states a restart finds an unfinished wallet QR sale in: all but the final ones. */
+const QR_UNFINISHED = unfinishedStates(QR_STATES, QR_FINAL);
 
 /** Owns wallet QR sales, as SaleEngine owns card sales: commit first, then effects. */
 export class QrEngine extends CodeSaleOwner<QrStateName, QrSaleData, QrInput, QrEffect, QrEvent, QrSaleRequest> {
@@ -75,25 +74,11 @@ export class QrEngine extends CodeSaleOwner<QrStateName, QrSaleData, QrInput, Qr
         'ENGINE_NOT_ALLOWED',
         "wallet QR sales need the merchant's data of an initialized terminal",
       );
-    const { journal, clock, db } = this.#d;
-    const merchantOrderId = await this.#d.orderIds.next();
-    const data: QrSaleData = {
-      request,
-      merchantOrderId,
-      ...(options.idempotencyKey ? { idempotencyKey: options.idempotencyKey } : {}),
-    };
+    const { clock, db } = this.#d;
     // A code the host makes is marked, so its watch, confirmation and undo go to that host.
     const provider = codes.provider === 'terminal' ? {} : { provider: codes.provider };
-    const entry = journal.open({
-      kind: 'qr',
-      merchantOrderId,
-      state: 'started',
-      amount: request.amount,
-      data: { ...data, ...provider },
-      input: 'request',
-      at: clock.now(),
-    });
-    attach(entry.id);
+    const { entry, data } = await this.openRow(request, options, 'started', attach, provider);
+    const { merchantOrderId } = data;
     let input: QrInput;
     try {
       const issuedAt = clock.now();

@@ -1,5 +1,5 @@
 import { codePastClose } from '../code-past-close.js';
-import { receiptStep } from '../receipt-step.js';
+import { decisionStep, receiptStep } from '../receipt-step.js';
 import type { HostAuthorization } from '../host-authorization.js';
 import type { SaleContext } from '../sale/types.js';
 import { QR_FINAL, type QrEffect, type QrInput, type QrSaleData, type QrState, type QrStateName } from './types.js';
@@ -83,17 +83,10 @@ export function qrTransition(state: QrState, input: QrInput, ctx: SaleContext): 
         refuse,
       });
     case 'awaiting-decision':
-      if (input.kind === 'decision') {
-        if (input.decision === 'confirm')
-          return go(state, 'confirming', `confirm by ${input.by}`, {}, { kind: 'outbox.confirm' });
-        return undo(
-          state,
-          `undo by ${input.by}`,
-          input.by === 'deadline' ? 'no decision before the deadline' : `undone by ${input.by}`,
-        );
-      }
-      if (input.kind === 'cancel') return undo(state, `cancel by ${input.by}`, `cancelled by ${input.by}`);
-      return refuse();
+      return decisionStep(input, (label) => go(state, 'confirming', label, {}, { kind: 'outbox.confirm' }), {
+        giveBack: (label, reason) => undo(state, label, reason),
+        refuse,
+      });
     case 'confirming':
     case 'undoing':
       if (input.kind !== 'delivered') return refuse();

@@ -1,6 +1,7 @@
 import { isOmniposError } from '../../core/index.js';
 import type { ExpiryKey, JournalEntry, MerchantOrderIds } from '../../store/index.js';
 import { CardReads } from '../card-reads.js';
+import { chipFinished, finishChipSession } from '../chip-session.js';
 import { HeldCards } from '../held-cards.js';
 import { MachineOwner, type MachineStep, type OwnerDeps } from '../machine-owner.js';
 import { SPEAKS_ALL } from '../machine-vocabulary.js';
@@ -11,15 +12,18 @@ import { chipMessage, saleOutboxTasks } from './durable.js';
 import { saleTransition } from './machine.js';
 import { planRecovery } from './recovery.js';
 import { paymentStatus, type PaymentStatus } from './status.js';
-import type {
-  HostSaleOutcome,
-  SaleContext,
-  SaleData,
-  SaleEffect,
-  SaleInput,
-  SaleRequest,
-  SaleState,
-  SaleStateName,
+import { unfinishedStates } from '../state-lists.js';
+import {
+  FINAL_STATES,
+  SALE_STATES,
+  type HostSaleOutcome,
+  type SaleContext,
+  type SaleData,
+  type SaleEffect,
+  type SaleInput,
+  type SaleRequest,
+  type SaleState,
+  type SaleStateName,
 } from './types.js';
 
 export type SaleEvent =
@@ -128,20 +132,7 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
    */
   recover(): { id: number; from: string; plan: string }[] {
     const ctx = this.ctx();
-    return this.recoverEntries(
-      [
-        'started',
-        'card-read',
-        'authorizing',
-        'finishing-chip',
-        'approved',
-        'printing',
-        'awaiting-decision',
-        'confirming',
-        'undoing',
-      ],
-      (state) => planRecovery(state, ctx),
-    );
+    return this.recoverEntries(unfinishedStates(SALE_STATES, FINAL_STATES), (state) => planRecovery(state, ctx));
   }
 
   stop(): void {
@@ -206,29 +197,21 @@ export class SaleEngine extends MachineOwner<SaleStateName, SaleData, SaleInput,
         await this.apply(id, { kind: 'host-answer', outcome: await this.#authorize(id, state.data) });
         return;
       case 'pinpad.finish-chip': {
-        let result;
-        try {
-          result = await card.finishChip(effect.decision, {
-            ...(state.data.authorizationCode ? { authorizationCode: state.data.authorizationCode } : {}),
-            ...(state.data.emvResponse ? { emvResponse: state.data.emvResponse } : {}),
-          });
-        } catch (e) {
-          result = { card: 'failed' as const, reason: (e as Error).message };
-        }
+        const host = {
+          ...(state.data.authorizationCode ? { authorizationCode: state.data.authorizationCode } : {}),
+          ...(state.data.emvResponse ? { emvResponse: state.data.emvResponse } : {}),
+        };
         // The card's session is over: the closing message (and RMC while the chip is in) before the sale moves on.
-        await card
-          .end(
-            chipMessage(state, effect, result.card, this.stateOf(this.entry(id)).data.cancelRequested === true),
-            this.#prompts(id, state.data.merchantOrderId),
-          )
-          .catch((e: unknown) => log.warn({ id, err: e }, 'pinpad end failed'));
+        const result = await finishChipSession(
+          card,
+          { decision: effect.decision, host },
+          (c) => chipMessage(state, effect, c, this.stateOf(this.entry(id)).data.cancelRequested === true),
+          log,
+          id,
+          this.#prompts(id, state.data.merchantOrderId),
+        );
         if (state.name === 'finishing-chip') {
-          await this.apply(id, {
-            kind: 'chip-finished',
-            card: result.card,
-            ...(result.emv ? { emv: result.emv } : {}),
-            ...(result.reason ? { reason: result.reason } : {}),
-          });
+          await this.apply(id, chipFinished(result));
         } else if (result.emv && Object.keys(result.emv).length > 0 && this.entry(id).state === 'undoing') {
           // Timeout or anomaly: the sale was already being undone; the undo takes the card's tags after FCX.
           await this.apply(id, { kind: 'chip-data', emv: result.emv });

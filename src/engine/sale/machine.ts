@@ -1,4 +1,4 @@
-import { receiptStep } from '../receipt-step.js';
+import { decisionStep, receiptStep } from '../receipt-step.js';
 import { decide, saleTable, type SaleCreateAnswer } from '../rules/index.js';
 import { deliverySettled } from '../delivery-settled.js';
 import { undoSettled } from '../undo-settled.js';
@@ -271,18 +271,10 @@ export function saleTransition(state: SaleState, input: SaleInput, ctx: SaleCont
         refuse: () => refuse(state, input),
       });
     case 'awaiting-decision':
-      if (input.kind === 'decision') {
-        if (input.decision === 'confirm')
-          return go(state, 'confirming', `confirm by ${input.by}`, {}, { kind: 'outbox.confirm' });
-        return undo(
-          state,
-          `undo by ${input.by}`,
-          input.by === 'deadline' ? 'no decision before the deadline' : `undone by ${input.by}`,
-          'paymentId',
-        );
-      }
-      if (input.kind === 'cancel') return undo(state, `cancel by ${input.by}`, `cancelled by ${input.by}`, 'paymentId');
-      return refuse(state, input);
+      return decisionStep(input, (label) => go(state, 'confirming', label, {}, { kind: 'outbox.confirm' }), {
+        giveBack: (label, reason) => undo(state, label, reason, 'paymentId'),
+        refuse: () => refuse(state, input),
+      });
     case 'confirming':
       if (input.kind === 'delivered') {
         const about = `confirmation of ${state.data.merchantOrderId}`;

@@ -1,6 +1,7 @@
 import { OmniposError } from '../../core/index.js';
 import type { JournalEntry } from '../../store/index.js';
 import { CardReads } from '../card-reads.js';
+import { chipFinished, finishChipSession } from '../chip-session.js';
 import { HeldCards, journaledCard } from '../held-cards.js';
 import { MachineOwner, type MachineStep } from '../machine-owner.js';
 import { SPEAKS_CORE } from '../machine-vocabulary.js';
@@ -19,7 +20,10 @@ import { issueCancellation, watchUntil } from './wallet.js';
 import { codePastClose } from '../code-past-close.js';
 import { WALLET_CANCELLATION, decide } from '../rules/index.js';
 import type { VoidEngineDeps, VoidEvent } from './engine-deps.js';
+import { unfinishedStates } from '../state-lists.js';
 import {
+  FINAL_VOID_STATES,
+  VOID_STATES,
   voidStatus,
   type HostVoidOutcome,
   type VoidData,
@@ -37,17 +41,7 @@ const DURABLE = new Set<VoidEffect['kind']>([
   'outbox.pix-refund',
   'outbox.code-watch',
 ]);
-const UNFINISHED: VoidStateName[] = [
-  'started',
-  'card-read',
-  'voiding',
-  'finishing-chip',
-  'confirming',
-  'undoing',
-  'refunding',
-  'showing-code',
-  'expiring',
-];
+const UNFINISHED = unfinishedStates(VOID_STATES, FINAL_VOID_STATES);
 
 /**
  * Owns card voids: a supervisor authorizes each; the sale and the limits are checked before a
@@ -265,27 +259,15 @@ export class VoidEngine extends MachineOwner<VoidStateName, VoidData, VoidInput,
         await this.apply(id, { kind: 'host-answer', outcome: await this.#send(id, state.data) });
         return;
       case 'pinpad.finish-chip': {
-        let result;
-        try {
-          result = await card.finishChip(
-            effect.decision,
-            state.data.emvResponse ? { emvResponse: state.data.emvResponse } : {},
-          );
-        } catch (e) {
-          result = { card: 'failed' as const, reason: (e as Error).message };
-        }
         // The card's session is over: the closing message (RMC while the chip is in).
-        await card
-          .end(chipEndMessage(state.name, effect.decision, result.card))
-          .catch((e: unknown) => log.warn({ id, err: e }, 'pinpad end failed'));
-        if (state.name === 'finishing-chip') {
-          await this.apply(id, {
-            kind: 'chip-finished',
-            card: result.card,
-            ...(result.emv ? { emv: result.emv } : {}),
-            ...(result.reason ? { reason: result.reason } : {}),
-          });
-        }
+        const result = await finishChipSession(
+          card,
+          { decision: effect.decision, host: state.data.emvResponse ? { emvResponse: state.data.emvResponse } : {} },
+          (c) => chipEndMessage(state.name, effect.decision, c),
+          log,
+          id,
+        );
+        if (state.name === 'finishing-chip') await this.apply(id, chipFinished(result));
         return;
       }
       case 'pinpad.end':

@@ -86,7 +86,7 @@ beforeAll(async () => {
       clientId: a.clientId,
       timeoutMs: a.timeoutMs,
     },
-    clientSecret: config.secrets.clientSecret,
+    clientSecret: config.secrets.acquirer.omni.clientSecret,
     environment: 'homologation',
     clock: systemClock,
     log,

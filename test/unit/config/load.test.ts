@@ -58,7 +58,7 @@ describe('loadConfig', () => {
     expect(config.values.pinpad.device.kind).toBe('virtual');
     expect(path.isAbsolute(config.values.stateDir)).toBe(true);
     expect(config.values.stateDir).toBe(path.resolve(path.dirname(DEFAULT_CONFIG_PATH), '../var'));
-    expect(config.secrets.clientSecret.reveal()).toBe('omnipos-sandbox-secret-not-for-production');
+    expect(config.secrets.acquirer.omni.clientSecret.reveal()).toBe('omnipos-sandbox-secret-not-for-production');
   });
 
   it('names the bad key of a bad URL', () => {
@@ -180,7 +180,7 @@ describe('loadConfig', () => {
     const text = JSON.stringify(describeConfig(config));
     expect(text).not.toContain('hunter2-very-secret');
     expect(text).toContain('[secret from');
-    expect(String(config.secrets.clientSecret)).toBe('[secret]');
+    expect(String(config.secrets.acquirer.omni.clientSecret)).toBe('[secret]');
   });
 
   it('freezes what it returns', () => {
@@ -250,7 +250,7 @@ describe('e-commerce credentials', () => {
   it('the default names the sandbox merchant and its key file; production refuses the sandbox merchant id', () => {
     const config = loadConfig({ env: {} });
     expect(config.values.acquirer.omni.merchantId).toBe('00000000-0000-4000-8000-000000000001');
-    expect(config.secrets.merchantKey?.reveal()).toBe('OMNIPOSSANDBOXMERCHANTKEYNOTFORPRODUCTION');
+    expect(config.secrets.acquirer.omni.merchantKey?.reveal()).toBe('OMNIPOSSANDBOXMERCHANTKEYNOTFORPRODUCTION');
     const c = productionConfig();
     const file = writeConfig(c, 'live-secret');
     const raw = JSON.parse(readFileSync(file, 'utf8'));

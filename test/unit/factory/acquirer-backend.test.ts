@@ -46,7 +46,10 @@ describe("the factory's omni entry builds its own clients from the configuration
 
   it('a configuration the entry refuses (qr.provider ecommerce without credentials) is CONFIG_INVALID', () => {
     const c = config({ OMNIPOS_QR__PROVIDER: 'ecommerce' });
-    const noEcommerce: Config = { ...c, secrets: { clientSecret: c.secrets.clientSecret } };
+    const noEcommerce: Config = {
+      ...c,
+      secrets: { acquirer: { kind: 'omni', omni: { clientSecret: c.secrets.acquirer.omni.clientSecret } } },
+    };
     expect(() => acquirerBackend(noEcommerce, wiring())).toThrow(
       /qr\.provider: ecommerce needs the e-commerce credentials/,
     );

@@ -74,7 +74,10 @@ describe('cardNotPresent in the daemon', () => {
 
   it('kind ecommerce without the e-commerce credentials is CONFIG_INVALID, naming the keys', () => {
     const c = config({ OMNIPOS_CARD_NOT_PRESENT__KIND: 'ecommerce' });
-    const without: Config = { ...c, secrets: { clientSecret: c.secrets.clientSecret } };
+    const without: Config = {
+      ...c,
+      secrets: { acquirer: { kind: 'omni', omni: { clientSecret: c.secrets.acquirer.omni.clientSecret } } },
+    };
     const open = acquirerBackend(without, backendWiring());
     expect(open.cardNotPresent?.ecommerce).toBeUndefined();
     expect(() =>
