@@ -22,13 +22,13 @@ const tokens: string[] = [];
 
 async function daemon(env: Record<string, string>): Promise<void> {
   t = await startTestDaemon({ env });
-  t.daemon.virtualPinpad!.engine.typingMs = null;
+  t.pinpad.typingMs = null;
   const pw = path.join(dir, 'pw');
   writeFileSync(pw, 'sup97531\n');
   const ctx = {
     out: () => undefined,
     err: () => undefined,
-    env: { OMNIPOS_STATE_DIR: t.daemon.config.values.stateDir },
+    env: { OMNIPOS_STATE_DIR: t.config.stateDir },
   };
   expect(await supervisorPassword.run(['--from-file', pw], ctx)).toBe(0);
 }
@@ -44,26 +44,25 @@ afterAll(async () => {
 // The sandbox's e-commerce host chooses by the last digit (ecom:388-408): 1 authorized.
 const CARD = { number: '4111111111111111', month: '07', year: '2031', code: '853' };
 const WS15_CARD = { number: '4012001038443335', month: '05', year: '2031', code: '123' };
-const typeCard = (c: typeof CARD): void =>
-  [c.number, c.month, c.year, c.code].forEach((k) => t.daemon.virtualPinpad!.engine.type(k));
+const typeCard = (c: typeof CARD): void => [c.number, c.month, c.year, c.code].forEach((k) => t.pinpad.type(k));
 
 /** A card saved at the host through the API (typed on the virtual pinpad); its id, its token noted for the scan. */
 async function saveCard(c: typeof CARD, brand?: string): Promise<number> {
   typeCard(c);
-  const r = await fetch(`${t.daemon.apiUrl}/v1/card-not-present/cards`, {
+  const r = await fetch(`${t.apiUrl}/v1/card-not-present/cards`, {
     method: 'POST',
     headers: { authorization: `Bearer ${t.token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ holder: 'ANA SILVA', ...(brand ? { brand } : {}) }),
   });
   expect(r.status).toBe(201);
   const id = ((await r.json()) as { id: number }).id;
-  tokens.push(t.daemon.cnpEngine!.savedCards!.reveal(id)!.token);
+  tokens.push(t.savedCards.reveal(id)!.token);
   return id;
 }
 
 async function open(page: Page): Promise<void> {
   await page.goto('about:blank');
-  await page.goto(`${t.daemon.apiUrl}/screens/cashier.html#token=${t.token}`);
+  await page.goto(`${t.apiUrl}/screens/cashier.html#token=${t.token}`);
   await page.click('#cnp-open');
   await page.waitForSelector('#cnp-form:not([hidden])');
 }
@@ -137,7 +136,7 @@ describe("the cashier's saved cards and recurrences (e-commerce API)", () => {
     await page.click(`${row} button[data-i18n="cnp.card.remove"]`);
     await page.waitForSelector(`${row}`, { state: 'detached' });
     expect(await page.textContent('#cnp-cards-message')).toBe(`Cartão salvo ${id} removido`);
-    expect(t.daemon.cnpEngine!.savedCards!.reveal(id)).toBeUndefined();
+    expect(t.savedCards.reveal(id)).toBeUndefined();
     expect(await scan(page)).toEqual([]);
     expect(errors).toEqual([]);
   });

@@ -23,10 +23,10 @@ const pwDir = tempDirForFile('omnipos-pw-');
 beforeAll(async () => {
   [t, b] = await Promise.all([startTestDaemon({ env: { OMNIPOS_CARD_NOT_PRESENT__KIND: 'ecommerce' } }), launch()]);
   // Nobody types on the virtual pinpad but this test (its default types "12345" after 50 ms).
-  t.daemon.virtualPinpad!.engine.typingMs = null;
+  t.pinpad.typingMs = null;
   const pw = path.join(pwDir, 'pw');
   writeFileSync(pw, 'sup97531\n');
-  const env = { OMNIPOS_STATE_DIR: t.daemon.config.values.stateDir };
+  const env = { OMNIPOS_STATE_DIR: t.config.stateDir };
   expect(await supervisorPassword.run(['--from-file', pw], { out: () => undefined, err: () => undefined, env })).toBe(
     0,
   );
@@ -39,11 +39,11 @@ afterAll(async () => {
 // The sandbox's e-commerce host chooses by the last digit (ecom:388-408): 1 authorized.
 const CARD = { number: '4111111111111111', month: '07', year: '2031', code: '853' };
 
-const type = (keys: string): void => t.daemon.virtualPinpad!.engine.type(keys);
+const type = (keys: string): void => t.pinpad.type(keys);
 
 async function open(page: Page, token = t.token): Promise<void> {
   await page.goto('about:blank');
-  await page.goto(`${t.daemon.apiUrl}/screens/cashier.html#token=${token}`);
+  await page.goto(`${t.apiUrl}/screens/cashier.html#token=${token}`);
   await page.click('#cnp-open');
   await page.waitForSelector('#cnp-form:not([hidden])');
 }
@@ -81,7 +81,7 @@ describe("the cashier's sales without the card present", () => {
     await snap(page, 'cashier-cnp-2-approved');
     expect(await scan(page)).toEqual([]);
     // Its receipt, printed as every receipt is (the reprint route, the ESC/POS printer): "VENDA DIGITADA", masked.
-    const printer = t.daemon.virtualPrinter!;
+    const printer = t.printer;
     const before = printer.receipts.length;
     await page.click('#cnp-reprint');
     await page.locator('#cnp-prompt', { hasText: 'Comprovante impresso' }).waitFor({ timeout: 15_000 });
@@ -117,7 +117,7 @@ describe("the cashier's sales without the card present", () => {
     expect(await page.textContent('#cnp-message')).toBe(`Pré-autorização ${captured} capturada`);
     expect(await page.$(`#cnp-preauths tr[data-id="${captured}"]`)).toBeNull();
     const read = (id: string) =>
-      fetch(`${t.daemon.apiUrl}/v1/payments/${id}`, { headers: { authorization: `Bearer ${t.token}` } }).then(
+      fetch(`${t.apiUrl}/v1/payments/${id}`, { headers: { authorization: `Bearer ${t.token}` } }).then(
         (r) => r.json() as Promise<Record<string, unknown>>,
       );
     expect(await read(captured)).toMatchObject({ state: 'captured', amount: 3000, capturedAmount: 1250 });
@@ -140,10 +140,10 @@ describe("the cashier's sales without the card present", () => {
   it("on the cashier's own token: a phone order following the pinpad's prompts, its pre-authorization listed (not the register's), captured in part", async () => {
     const { page } = b;
     const errors = pageErrors(page);
-    const cashier = readFileSync(path.join(t.daemon.config.values.stateDir, 'cashier-token'), 'utf8').trim();
+    const cashier = readFileSync(path.join(t.config.stateDir, 'cashier-token'), 'utf8').trim();
     // The cash register's own pre-authorization, open at the host: the cashier's list must not show it.
     for (const k of [CARD.number, CARD.month, CARD.year, CARD.code]) type(k);
-    const theirs = await fetch(`${t.daemon.apiUrl}/v1/card-not-present/sales`, {
+    const theirs = await fetch(`${t.apiUrl}/v1/card-not-present/sales`, {
       method: 'POST',
       headers: {
         authorization: `Bearer ${t.token}`,
@@ -154,7 +154,7 @@ describe("the cashier's sales without the card present", () => {
     }).then((r) => r.json() as Promise<{ id: number }>);
     const state = async (): Promise<unknown> =>
       (
-        await fetch(`${t.daemon.apiUrl}/v1/card-not-present/sales/${theirs.id}`, {
+        await fetch(`${t.apiUrl}/v1/card-not-present/sales/${theirs.id}`, {
           headers: { authorization: `Bearer ${t.token}` },
         }).then((r) => r.json() as Promise<{ state: string }>)
       ).state;
@@ -188,7 +188,7 @@ describe("the cashier's sales without the card present", () => {
     await page.waitForSelector('#cnp-message[data-state=captured]');
     expect(await page.textContent('#cnp-message')).toBe(`Pré-autorização ${mine} capturada`);
     expect(await page.$(`#cnp-preauths tr[data-id="${mine}"]`)).toBeNull();
-    const read = await fetch(`${t.daemon.apiUrl}/v1/payments/${mine}`, {
+    const read = await fetch(`${t.apiUrl}/v1/payments/${mine}`, {
       headers: { authorization: `Bearer ${cashier}` },
     });
     expect(await read.json()).toMatchObject({ state: 'captured', amount: 3000, capturedAmount: 1250 });
@@ -245,7 +245,7 @@ describe("the cashier's phone order on the webservice 1.5 (no BIN lookup: the br
         OMNIPOS_CARD_NOT_PRESENT__KEY_FILE: keyFile,
       },
     });
-    t.daemon.virtualPinpad!.engine.typingMs = null;
+    t.pinpad.typingMs = null;
   }, 120_000);
 
   it('without the brand: asked for it, nothing sent; with Visa: approved', async () => {

@@ -193,8 +193,8 @@ describe('the cashier screen against a real daemon (embedded sandbox, virtual pi
       headers: { authorization: `Bearer ${t.token}` },
     }).then((r) => r.text());
     // The monitor checks on its own every so often (a device condition must hold twice); here, at once.
-    t.daemon.operations.alarms.check();
-    t.daemon.operations.alarms.check();
+    t.checkAlarms();
+    t.checkAlarms();
     await page.goto('about:blank');
     await page.goto(`${t.apiUrl}/screens/supervisor.html#token=${t.token}`);
     await page.waitForSelector('#payments tbody tr');

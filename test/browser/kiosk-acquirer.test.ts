@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Daemon } from '../../src/main.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { launch, listPayments, pageErrors, snap } from './browser.js';
 
@@ -9,7 +8,7 @@ import { launch, listPayments, pageErrors, snap } from './browser.js';
  * service after its small grace; the fault is lifted, the probe hears the host, and the kiosk is
  * back in service on its own — no sale tried, no payment made.
  */
-let daemon: Daemon;
+let running: TestDaemon;
 let token: string;
 let t: TestDaemon | undefined;
 let b: Awaited<ReturnType<typeof launch>>;
@@ -22,7 +21,8 @@ beforeAll(async () => {
     }),
     launch(),
   ]);
-  ({ daemon, token } = t);
+  running = t;
+  ({ token } = t);
 }, 60_000);
 afterAll(async () => {
   await b?.close();
@@ -37,12 +37,12 @@ describe('the kiosk and the acquirer', () => {
     const errors = pageErrors(page);
     const GRACE = 1500;
     await page.goto(
-      `${daemon.apiUrl}/screens/kiosk.html?amount=2510&healthMs=200&acquirerDownMs=${GRACE}#token=${token}`,
+      `${running.apiUrl}/screens/kiosk.html?amount=2510&healthMs=200&acquirerDownMs=${GRACE}#token=${token}`,
     );
     await page.waitForSelector('body[data-screen="idle"]');
-    const payments = (await listPayments(daemon.apiUrl!, token)).length;
+    const payments = (await listPayments(running.apiUrl, token)).length;
 
-    daemon.sandbox!.sandbox.faults.set('omniToken', DROP);
+    running.sandbox.sandbox.faults.set('omniToken', DROP);
     const down = Date.now();
     await page.waitForSelector('body[data-screen="out-of-service"]', { timeout: 15_000 });
     const outAfter = Date.now() - down;
@@ -51,13 +51,13 @@ describe('the kiosk and the acquirer', () => {
     expect(outAfter).toBeGreaterThanOrEqual(GRACE);
     await snap(page, 'kiosk-12-acquirer-probed-down');
 
-    daemon.sandbox!.sandbox.faults.clear();
+    running.sandbox.sandbox.faults.clear();
     const up = Date.now();
     await page.waitForSelector('body[data-screen="idle"]', { timeout: 10_000 });
     const backAfter = Date.now() - up;
     // back with the probe's next answer (its pause is at most 400 ms here) and one health read; a screen that
     // never came back is caught by the wait above (no bound on elapsed time: tests never fail on a timing)
-    expect((await listPayments(daemon.apiUrl!, token)).length).toBe(payments);
+    expect((await listPayments(running.apiUrl, token)).length).toBe(payments);
     expect(errors).toEqual([]);
     console.log(
       `kiosk: out of service ${outAfter} ms after the acquirer went away (grace ${GRACE} ms); back ${backAfter} ms after it returned`,

@@ -21,7 +21,7 @@ const dir = tempDirForFile('omnipos-kiosk-rec-');
 const daemon = async (env: Record<string, string>): Promise<void> => {
   t = await startTestDaemon({ env: { OMNIPOS_TERMINAL__MODE: 'unattended', ...env } });
   // Nobody types on the virtual pinpad but this test (its default types "12345" after 50 ms).
-  t.daemon.virtualPinpad!.engine.typingMs = null;
+  t.pinpad.typingMs = null;
 };
 beforeAll(async () => {
   [, b] = await Promise.all([daemon({ OMNIPOS_CARD_NOT_PRESENT__KIND: 'ecommerce' }), launch()]);
@@ -33,14 +33,12 @@ afterAll(async () => {
 
 // The sandbox's e-commerce host chooses by the last digit (ecom:388-408): 1 authorized.
 const CARD = { number: '4111111111111111', month: '07', year: '2031', code: '853' };
-const kioskToken = (): string => readFileSync(path.join(t.daemon.config.values.stateDir, 'kiosk-token'), 'utf8').trim();
+const kioskToken = (): string => readFileSync(path.join(t.config.stateDir, 'kiosk-token'), 'utf8').trim();
 const screen = (name: string) => `body[data-screen="${name}"]`;
 
 async function open(page: Page): Promise<void> {
   await page.goto('about:blank');
-  await page.goto(
-    `${t.daemon.apiUrl}/screens/kiosk.html?recurrence=Monthly&amount=9990&healthMs=300#token=${kioskToken()}`,
-  );
+  await page.goto(`${t.apiUrl}/screens/kiosk.html?recurrence=Monthly&amount=9990&healthMs=300#token=${kioskToken()}`);
   await page.waitForSelector(screen('idle'));
 }
 
@@ -72,8 +70,8 @@ describe('the subscription kiosk (e-commerce API)', () => {
     await snap(page, 'kiosk-recurrence-2-active');
     expect(await scan(page)).toEqual([]);
     // The daemon holds it as the kiosk's sale with its recurrence; the holder went as printed on the card.
-    const [first] = await listPayments(t.daemon.apiUrl!, t.token);
-    const read = await fetch(`${t.daemon.apiUrl}/v1/card-not-present/recurrences/${first!.id}`, {
+    const [first] = await listPayments(t.apiUrl, t.token);
+    const read = await fetch(`${t.apiUrl}/v1/card-not-present/recurrences/${first!.id}`, {
       headers: { authorization: `Bearer ${kioskToken()}` },
     });
     expect(await read.json()).toMatchObject({ id: first!.id, status: 'active', interval: 'monthly', amount: 9990 });
@@ -104,9 +102,9 @@ describe('the subscription kiosk on the webservice 1.5 (it schedules none)', () 
     // Health says the terminal is well; the flow stays out of service (a health turn is 300 ms).
     await page.waitForTimeout(900);
     expect(await page.getAttribute('body', 'data-screen')).toBe('out-of-service');
-    expect(await listPayments(t.daemon.apiUrl!, t.token)).toEqual([]);
+    expect(await listPayments(t.apiUrl, t.token)).toEqual([]);
     expect(errors).toEqual([]);
   });
 });
 
-const type = (keys: string): void => t.daemon.virtualPinpad!.engine.type(keys);
+const type = (keys: string): void => t.pinpad.type(keys);

@@ -34,15 +34,15 @@ export interface CnpBackend {
 export const WS15_ANY_PORT_URL = `http://127.0.0.1:0${WS15_PATH}`;
 
 /**
- * A daemon's environment on the webservice 1.5 on its own listener in the embedded sandbox: the manual's test
- * store and key (ws15:1528), the key written to a file in `dir`.
+ * A daemon's environment on the webservice 1.5 at `url` (default: its own listener in the embedded sandbox):
+ * the manual's test store and key (ws15:1528), the key written to a file in `dir`.
  */
-export function ws15Env(dir: string): Record<string, string> {
+export function ws15Env(dir: string, url = WS15_ANY_PORT_URL): Record<string, string> {
   const keyFile = path.join(dir, 'ws15.key');
   writeFileSync(keyFile, `${TEST_STORE.key}\n`, { mode: 0o600 });
   return {
     OMNIPOS_CARD_NOT_PRESENT__KIND: 'webservice15',
-    OMNIPOS_CARD_NOT_PRESENT__URL: WS15_ANY_PORT_URL,
+    OMNIPOS_CARD_NOT_PRESENT__URL: url,
     OMNIPOS_CARD_NOT_PRESENT__AFFILIATION: TEST_STORE.affiliation,
     OMNIPOS_CARD_NOT_PRESENT__KEY_FILE: keyFile,
   };

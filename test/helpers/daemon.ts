@@ -10,7 +10,9 @@ import type { RunningSandbox } from '../../src/sandbox/index.js';
 import type { SimEngine } from '../../src/sim/pinpad/engine.js';
 import type { VirtualPinpad } from '../../src/sim/pinpad/index.js';
 import type { VirtualPrinter } from '../../src/sim/printer/index.js';
-import type { Journal } from '../../src/store/index.js';
+import type { Journal, Outbox } from '../../src/store/index.js';
+import type { SavedCardVault } from '../../src/engine/index.js';
+import type { SecurePinpad } from '../../src/adapters/index.js';
 import { warmContract } from './contract.js';
 
 export interface TestDaemonOptions {
@@ -28,34 +30,79 @@ export interface TestDaemonOptions {
 }
 
 /**
- * What a test reads of a running daemon, and no more: the API's address, the journal read only, the
- * configuration's values, and the counterparts the default configuration embeds (the sandbox host, the
- * virtual pinpad's engine, the virtual printer). The daemon's own fields (src/main/daemon.ts) stay the
- * composition root's; a test that must reach an engine or the database still has `daemon`.
+ * What a test reads of a running daemon, and no more: the API's address, the journal and the outbox read
+ * only, the configuration's values, the pinpad's link, and the counterparts the default configuration
+ * embeds (the sandbox host, the virtual pinpad's engine, the virtual printer). The daemon's own fields
+ * (src/main/daemon.ts) stay the composition root's; a test that must reach an engine or the database still
+ * has `daemon`. The e2e rig (test/helpers/e2e.ts) offers the part of it that a daemon without embedded
+ * counterparts has.
  */
-interface DaemonHandle {
+export interface DaemonHandle {
   /** The local API's address (`http://127.0.0.1:…`). */
   readonly apiUrl: string;
   /** The journal, read only. */
   readonly journal: Pick<Journal, 'get' | 'list' | 'transitions' | 'byMerchantOrderId'>;
+  /** The outbox, read only: a payment's tasks, the depth by state. */
+  readonly outbox: Pick<Outbox, 'byJournal' | 'depth'>;
   /** The configuration's values. */
   readonly config: Daemon['config']['values'];
-  /** The embedded sandbox host (throws when the configuration has none). */
-  readonly sandbox: Pick<RunningSandbox, 'url' | 'urls' | 'close'>;
+  /** The embedded sandbox host and its controls (faults) (throws when the configuration has none). */
+  readonly sandbox: Pick<RunningSandbox, 'url' | 'urls' | 'close' | 'sandbox'>;
   /** The virtual pinpad's engine: the customer's keys, cards and faults (throws without a virtual pinpad). */
   readonly pinpad: SimEngine;
   /** The virtual pinpad's cable: pulled and put back (throws without a virtual pinpad). */
   readonly pinpadCable: Pick<VirtualPinpad, 'unplug' | 'replug'>;
+  /** The pinpad's link as the driver holds it, read only: its status (`connected`, …) and the secure session's. */
+  readonly pinpadLink: Pick<SecurePinpad, 'status' | 'secure'>;
+  /** Settles once the pinpad's first secure session opened or its first attempt failed. */
+  readonly pinpadOpened: Promise<void>;
   /** The virtual printer: its paper, receipts and faults (throws without a virtual printer). */
   readonly printer: VirtualPrinter;
+  /** The saved cards' vault, read only: the token a card's id holds, the list (throws without one). */
+  readonly savedCards: Pick<SavedCardVault, 'reveal' | 'list'>;
   /** A card sale is in progress (the card sale engine holds the terminal). */
   readonly busy: boolean;
+  /** Runs the alarm monitor's check now (as its period would). */
+  checkAlarms(): void;
 }
 
 /** The part of the daemon `what` names, or a clear error when this configuration has none. */
 function present<T>(value: T | undefined, what: string): T {
   if (value === undefined) throw new Error(`this test daemon has no ${what} (see its configuration)`);
   return value;
+}
+
+/** The narrow handle on a running daemon: each part read when asked (a part the configuration lacks throws then). */
+export function daemonHandle(daemon: Daemon): DaemonHandle {
+  return {
+    get apiUrl() {
+      return present(daemon.apiUrl, 'local API');
+    },
+    journal: daemon.journal,
+    outbox: daemon.outbox,
+    config: daemon.config.values,
+    get sandbox() {
+      return present(daemon.sandbox, 'embedded sandbox host');
+    },
+    get pinpad() {
+      return present(daemon.virtualPinpad, 'virtual pinpad').engine;
+    },
+    get pinpadCable() {
+      return present(daemon.virtualPinpad, 'virtual pinpad');
+    },
+    pinpadLink: daemon.pinpad.pinpad,
+    pinpadOpened: daemon.pinpadOpened,
+    get printer() {
+      return present(daemon.virtualPrinter, 'virtual printer');
+    },
+    get savedCards() {
+      return present(daemon.cnpEngine?.savedCards, 'saved cards (cardNotPresent)');
+    },
+    get busy() {
+      return daemon.engine.busy;
+    },
+    checkAlarms: () => daemon.operations.alarms.check(),
+  };
 }
 
 export interface TestDaemon extends DaemonHandle {
@@ -66,6 +113,8 @@ export interface TestDaemon extends DaemonHandle {
   stateDir: string;
   /** One request to the daemon's API with its token; the answer's status and its JSON body ({} when empty). */
   call(method: 'GET' | 'POST', p: string, body?: unknown): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** Stops the daemon and keeps its state directory (to read its files after); `stop()` still removes it. */
+  stopDaemon(): Promise<void>;
   /** Stops the daemon, then removes the state directory the helper made. */
   stop(): Promise<void>;
 }
@@ -98,28 +147,8 @@ export async function startTestDaemon(o: TestDaemonOptions = {}): Promise<TestDa
     ...o.deps,
   });
   const token = readFileSync(daemon.apiTokenFile, 'utf8').trim();
-  return {
+  const own: Omit<TestDaemon, keyof DaemonHandle> = {
     daemon,
-    get apiUrl() {
-      return present(daemon.apiUrl, 'local API');
-    },
-    journal: daemon.journal,
-    config: daemon.config.values,
-    get sandbox() {
-      return present(daemon.sandbox, 'embedded sandbox host');
-    },
-    get pinpad() {
-      return present(daemon.virtualPinpad, 'virtual pinpad').engine;
-    },
-    get pinpadCable() {
-      return present(daemon.virtualPinpad, 'virtual pinpad');
-    },
-    get printer() {
-      return present(daemon.virtualPrinter, 'virtual printer');
-    },
-    get busy() {
-      return daemon.engine.busy;
-    },
     token,
     stateDir,
     call: async (method, p, body) => {
@@ -131,11 +160,13 @@ export async function startTestDaemon(o: TestDaemonOptions = {}): Promise<TestDa
       const text = await res.body.text();
       return { status: res.statusCode, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
     },
+    stopDaemon: () => daemon.stop(),
     stop: async () => {
       await daemon.stop();
       if (!o.stateDir) rmSync(stateDir, { recursive: true, force: true });
     },
   };
+  return Object.assign(daemonHandle(daemon), own);
 }
 
 /** One parsed server-sent event, or a comment line. */

@@ -14,7 +14,7 @@ import { startDaemon, type Daemon } from '../../src/main.js';
 import type { ApiEvent } from '../../src/api/events.js';
 import { startHarness, type Harness, type HarnessOptions } from './sandbox.js';
 import { omniOf, shippedConfig, writeConfig } from './config.js';
-import { openEvents } from './daemon.js';
+import { daemonHandle, openEvents, type DaemonHandle } from './daemon.js';
 import { warmContract } from './contract.js';
 import { startSim } from './sim-process.js';
 import { FINAL_STATES as SALE_FINAL_STATES } from '../../src/engine/index.js';
@@ -51,10 +51,14 @@ export interface Answer {
   body: Record<string, unknown>;
 }
 
-export interface E2e {
+/** What a test reads of the e2e rig's daemon (test/helpers/daemon.ts's handle, less the parts it does not embed). */
+type E2eReads = Pick<DaemonHandle, 'apiUrl' | 'journal' | 'outbox' | 'config' | 'pinpadLink' | 'busy'>;
+
+export interface E2e extends E2eReads {
   dir: string;
   stateDir: string;
   logFile: string;
+  /** The whole daemon, for a test that must reach inside it; prefer the handle's reads. */
   daemon: Daemon;
   sandbox: Harness;
   sim: SimProcess;
@@ -174,7 +178,7 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2e> {
       await sleep(20);
     }
   };
-  return {
+  const own: Omit<E2e, keyof E2eReads> = {
     dir,
     stateDir,
     logFile,
@@ -206,4 +210,16 @@ export async function startE2e(o: E2eOptions = {}): Promise<E2e> {
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  const handle = daemonHandle(daemon);
+  const reads: E2eReads = {
+    apiUrl,
+    journal: handle.journal,
+    outbox: handle.outbox,
+    config: handle.config,
+    pinpadLink: handle.pinpadLink,
+    get busy() {
+      return handle.busy;
+    },
+  };
+  return Object.assign(reads, own);
 }

@@ -184,6 +184,24 @@ export class FakeAcquirer implements AcquirerBackend {
     return new Scripted(name, (a) => this.#answers.push(a));
   }
 
+  /**
+   * Scripts a host that takes every delivery: the sale's confirm and undos and the void's confirm and undos
+   * answer `answer` (persist), and the query by order id finds no sale.
+   */
+  deliversEverything(answer: AnswerOf<'delivery.confirm'>): this {
+    for (const name of [
+      'delivery.confirm',
+      'delivery.undo',
+      'delivery.undoByOrderId',
+      'voids.confirmVoid',
+      'voids.undoVoid',
+      'voids.undoVoidByMerchantVoidId',
+    ] as const)
+      this.on(name).persist().reply(answer);
+    this.on('delivery.queryByOrderId').persist().reply({ kind: 'not-found' });
+    return this;
+  }
+
   /** The arguments of every call to `name`, in order. */
   calledWith<K extends FakeCallName>(name: K): ArgsOf<K>[] {
     return this.history.filter((c) => c.name === name).map((c) => c.args as ArgsOf<K>);

@@ -55,8 +55,9 @@ async function until<T>(get: () => Promise<T>, done: (v: T) => boolean): Promise
 
 describe('the card expiry date after authorization', () => {
   it('a chip sale, a stripe sale and a void of each leave no expiry in the state directory nor the logs; the voids still match', async () => {
-    const { daemon, token, supervisor, stateDir } = t!;
-    const api = daemon.apiUrl!;
+    const { token, supervisor, stateDir } = t!;
+    const daemon = t!;
+    const api = daemon.apiUrl;
     const get = (p: string) => send(api, 'GET', p, { headers: bearer(token) });
     const cards = [
       { lastDigit: 0, via: 'chip' },
@@ -64,7 +65,7 @@ describe('the card expiry date after authorization', () => {
     ] as const;
     for (const c of cards) {
       const via = c.via;
-      const chosen = cardSim(daemon.virtualPinpad!.engine.state).deck.choose({ ...c, pin: 'right' });
+      const chosen = cardSim(daemon.pinpad.state).deck.choose({ ...c, pin: 'right' });
       expect(chosen.ok).toBe(true);
       const sale = await send(api, 'POST', '/v1/payments', {
         headers: bearer(token),

@@ -93,7 +93,7 @@ describe('card-not-present routes on scoped tokens (a daemon with cardNotPresent
 
   const sell = async (token: string, key: string) => {
     typeCard(t, ecommerce.approved);
-    const r = await send(t.daemon.apiUrl!, 'POST', '/v1/card-not-present/sales', {
+    const r = await send(t.apiUrl, 'POST', '/v1/card-not-present/sales', {
       headers: bearer(token, { 'idempotency-key': key }),
       body: JSON.stringify({ amount: ecommerce.approvedAmount, holder: 'MARIA SILVA', ...ecommerce.body }),
     });
@@ -102,7 +102,7 @@ describe('card-not-present routes on scoped tokens (a daemon with cardNotPresent
   };
   const settled = async (id: number): Promise<void> => {
     for (let i = 0; i < 800; i++) {
-      const r = await send(t.daemon.apiUrl!, 'GET', `/v1/card-not-present/sales/${id}`, { headers: bearer(t.token) });
+      const r = await send(t.apiUrl, 'GET', `/v1/card-not-present/sales/${id}`, { headers: bearer(t.token) });
       if (r.json.state !== 'sending') return;
       await new Promise((res) => setTimeout(res, 25));
     }
@@ -110,7 +110,7 @@ describe('card-not-present routes on scoped tokens (a daemon with cardNotPresent
   };
 
   it('the cashier starts a phone order and reads it; the kiosk is refused it and every other card-not-present route', async () => {
-    const api = t.daemon.apiUrl!;
+    const api = t.apiUrl;
     const id = await sell(cashier, 'cashier-phone-1');
     await settled(id);
     const own = await send(api, 'GET', `/v1/card-not-present/sales/${id}`, { headers: bearer(cashier) });
@@ -133,7 +133,7 @@ describe('card-not-present routes on scoped tokens (a daemon with cardNotPresent
   });
 
   it("the cash register's phone order is not the cashier's: 404 on it, its Idempotency-Key taken (422)", async () => {
-    const api = t.daemon.apiUrl!;
+    const api = t.apiUrl;
     const id = await sell(t.token, 'register-phone-1');
     await settled(id);
     for (const p of [
@@ -155,7 +155,7 @@ describe('card-not-present routes on scoped tokens (a daemon with cardNotPresent
   });
 
   it("the kiosk's recurrence: created on its token, read by it, not by the cashier; the register's not by the kiosk", async () => {
-    const api = t.daemon.apiUrl!;
+    const api = t.apiUrl;
     const create = async (token: string, key: string): Promise<number> => {
       typeCard(t, ecommerce.approved);
       const r = await send(api, 'POST', '/v1/card-not-present/recurrences', {
@@ -185,7 +185,7 @@ describe('card-not-present routes on scoped tokens (a daemon with cardNotPresent
   });
 
   it("the cashier's listing holds only the payments it started; the kiosk's token is refused it", async () => {
-    const api = t.daemon.apiUrl!;
+    const api = t.apiUrl;
     const mine = await sell(cashier, 'cashier-phone-list');
     const theirs = await sell(t.token, 'register-phone-list');
     await settled(mine);

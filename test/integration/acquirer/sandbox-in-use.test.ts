@@ -39,7 +39,7 @@ describe("the sandbox's addresses in use (defect 10)", () => {
     const r = await cli(['sandbox', 'credentials', '--json']);
     expect(r.code, r.err).toBe(0);
     const j = JSON.parse(r.out) as { addresses: Record<string, string>; addressesFrom: string };
-    const running = t.daemon.sandbox!;
+    const running = t.sandbox;
     expect(j.addresses.controls).toBe(running.url);
     for (const b of SANDBOX_BASES) expect(j.addresses[b]).toBe(running.urls[b]);
     for (const u of Object.values(j.addresses)) expect(new URL(u).port).not.toMatch(/^(0|)$/);

@@ -1,8 +1,8 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Daemon } from '../../../src/main.js';
 import { captureLogger } from '../../helpers/capture-log.js';
 import { supervisedDaemon, walletPays } from '../../helpers/wallet-pay.js';
+import type { TestDaemon } from '../../helpers/daemon.js';
 
 /**
  * Defect 5 of the contract: a paid wallet QR or Pix sale carries what the fiscal document's card group
@@ -14,12 +14,12 @@ import { supervisedDaemon, walletPays } from '../../helpers/wallet-pay.js';
  */
 
 let t: Awaited<ReturnType<typeof supervisedDaemon>>;
-let daemon: Daemon;
+let daemon: TestDaemon;
 const { log } = captureLogger('info');
 
 beforeAll(async () => {
   t = await supervisedDaemon(log);
-  daemon = t.daemon;
+  daemon = t;
 }, 60_000);
 afterAll(async () => {
   await t?.stop();
@@ -52,10 +52,10 @@ describe('the fiscal card group of a paid wallet QR or Pix payment (defect 5)', 
     const id = created.id as number;
     const showing = await poll(id, (b) => typeof b.qrCode === 'string');
     expect(showing.fiscal).toBeUndefined();
-    const paid = await walletPays(daemon.sandbox!.urls.wallet, showing.qrCode as string);
+    const paid = await walletPays(daemon.sandbox.urls.wallet, showing.qrCode as string);
     expect(paid.code, paid.err).toBe(0);
     const done = await poll(id, (b) => b.status === 'confirmed');
-    const wallet = (await request(`${daemon.sandbox!.url}/sandbox/ledger`).then((r) => r.body.json())) as {
+    const wallet = (await request(`${daemon.sandbox.url}/sandbox/ledger`).then((r) => r.body.json())) as {
       sales: { paymentId: string }[];
     };
     expect(wallet.sales.some((s) => s.paymentId === done.paymentId)).toBe(true);
@@ -76,7 +76,7 @@ describe('the fiscal card group of a paid wallet QR or Pix payment (defect 5)', 
       payer: { name: 'Maria da Silva', document: '529.982.247-25' },
     });
     expect(created.fiscal).toBeUndefined();
-    const pay = await request(`${daemon.sandbox!.url}/sandbox/pix/${created.paymentId as string}/pay`, {
+    const pay = await request(`${daemon.sandbox.url}/sandbox/pix/${created.paymentId as string}/pay`, {
       method: 'POST',
     });
     await pay.body.text();

@@ -37,7 +37,7 @@ describe('GET /v1/health on a real daemon', () => {
   it('reports the pinpad, tables, acquirer, outbox and clock as the daemon has them', async () => {
     const { status, body } = await health();
     expect(status).toBe(200);
-    const secure = t.daemon.pinpad.pinpad.secure;
+    const secure = t.pinpadLink.secure;
     expect(secure.secure).toBe(true);
     expect(body.pinpad).toEqual({
       connected: true,
@@ -54,7 +54,7 @@ describe('GET /v1/health on a real daemon', () => {
     // Initialization at start reached the sandbox: its answer is the last word.
     expect(body.acquirer.reachable).toBe(true);
     expect(body.acquirer.lastFailureAt).toBeNull();
-    expect(body.outbox).toEqual({ ...t.daemon.outbox.depth(), awaitingHostClose: 0 });
+    expect(body.outbox).toEqual({ ...t.outbox.depth(), awaitingHostClose: 0 });
     // The host's Date headers taught the terminal it is 90 s behind (± the header's 1 s resolution).
     expect(Math.abs(body.clock.hostOffsetMs - BEHIND_MS)).toBeLessThanOrEqual(1500);
     expect(body.printer.kind).toBe(t.config.printer.kind);
@@ -79,7 +79,7 @@ describe('GET /v1/health on a real daemon', () => {
       headers: { authorization: `Bearer ${t.token}` },
     }).then((r) => r.body.text());
     const after = await health();
-    expect(after.body.outbox).toEqual({ ...t.daemon.outbox.depth(), awaitingHostClose: 0 });
+    expect(after.body.outbox).toEqual({ ...t.outbox.depth(), awaitingHostClose: 0 });
     // The receipt went through the virtual printer: its driver's last status is what health shows.
     for (let i = 0; i < 200 && t.printer.receipts.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
     expect((await health()).body.printer).toEqual({

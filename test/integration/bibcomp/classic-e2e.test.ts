@@ -28,7 +28,7 @@ describe.skipIf(!HAS_SOCAT)('the sale suite on the classic serial path', () => {
     expect(s.view.status).not.toBe('confirmed');
     expect(s.host).toBeUndefined();
     expect(await hostSale(e, s.merchantOrderId)).toBeUndefined();
-    expect(String(e.daemon.journal.get(s.id)?.data.reason)).toMatch(/no Abecs command.*GCR gives the track in clear/);
+    expect(String(e.journal.get(s.id)?.data.reason)).toMatch(/no Abecs command.*GCR gives the track in clear/);
     const r = await received(e);
     for (const id of ['EBX', 'GCR', 'GCX', 'GOC', 'GIX']) expect(r).not.toContain(id);
     expect((await e.api('GET', `/v1/payments/${s.id}`)).status).toBe(200);

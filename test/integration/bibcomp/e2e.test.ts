@@ -34,8 +34,8 @@ describe.skipIf(!HAS_SOCAT)('card sales through the daemon with the pinpad behin
 
   it('the pinpad is up through the library: the daemon connected, the idle display went as text', async () => {
     const end = Date.now() + 30_000;
-    while (e.daemon.pinpad.pinpad.status !== 'connected') {
-      if (Date.now() > end) throw new Error(`timed out waiting for the pinpad (${e.daemon.pinpad.pinpad.status})`);
+    while (e.pinpadLink.status !== 'connected') {
+      if (Date.now() > end) throw new Error(`timed out waiting for the pinpad (${e.pinpadLink.status})`);
       await new Promise((r) => setTimeout(r, 50));
     }
     // OPN is the library's (PP_Open): only classic commands reached the pinpad
@@ -51,7 +51,7 @@ describe.skipIf(!HAS_SOCAT)('card sales through the daemon with the pinpad behin
     for (const s of sales) {
       expect(s.view.status).not.toBe('confirmed');
       expect(s.host).toBeUndefined();
-      const reason = String(e.daemon.journal.get(s.id)?.data.reason);
+      const reason = String(e.journal.get(s.id)?.data.reason);
       expect(reason).toContain(CARD_SALE_REFUSAL);
       expect(reason).toMatch(/DUKPT/);
       expect((await e.api('GET', `/v1/payments/${s.id}`)).status).toBe(200);

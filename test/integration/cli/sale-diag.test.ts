@@ -105,7 +105,7 @@ describe('omnipos diag', () => {
       keys: { pinKeySlot: 1, pinKeyPresent: true, dataKeySlot: 2, dataKeyPresent: true },
     });
     expect(report.tables.version).toMatch(/^\d{13}$/);
-    expect(report.outbox).toEqual({ ...t.daemon.outbox.depth(), awaitingHostClose: 0 });
+    expect(report.outbox).toEqual({ ...t.outbox.depth(), awaitingHostClose: 0 });
     // Same machine, same clock: the Date header (1 s resolution) is within 1.5 s.
     expect(Math.abs(report.clock.offsetMs)).toBeLessThanOrEqual(1500);
     expect(r.code).toBe(report.status === 'ok' ? 0 : 3);

@@ -91,7 +91,7 @@ function endToEnd(name: string, env: () => Record<string, string>, cards: Cards,
     extra?.({ api, post, typeCard: (c) => typeCard(t, c) });
 
     it('no typed number, expiry or security code in the state directory, the logs or the answers', async () => {
-      await t.daemon.stop().catch(() => undefined);
+      await t.stopDaemon().catch(() => undefined);
       const secrets = [cards.approved, cards.declined].flatMap(secretsOf);
       // The terminal's files; `sandbox/` is the embedded acquirer's own database (the host keeps the expiry, as a real one does).
       expect(scanForCardData(t.stateDir, secrets, ['sandbox'])).toEqual([]);

@@ -72,7 +72,7 @@ function commands(b: CnpBackend) {
     });
 
     it('cnp sale --saved-card: a sale by the saved card, nothing typed', async () => {
-      tokens.push(t.daemon.cnpEngine!.savedCards!.reveal(cardId)!.token);
+      tokens.push(t.savedCards.reveal(cardId)!.token);
       const r = await run(cnpSale, ['--amount', amount, '--saved-card', String(cardId)]);
       expect(r.code, r.err).toBe(0);
       expect(r.body).toMatchObject({ state: 'captured', savedCardId: cardId, card: { brand: expect.any(String) } });
@@ -134,7 +134,7 @@ function commands(b: CnpBackend) {
       });
 
     it('nothing printed, and nothing at rest, holds the typed card or the token', async () => {
-      await t.daemon.stop().catch(() => undefined);
+      await t.stopDaemon().catch(() => undefined);
       const secrets = [...secretsOf(b.approved), ...tokens];
       expect(tokens).toHaveLength(1);
       for (const s of secrets) expect(printed.join('\n')).not.toContain(s);

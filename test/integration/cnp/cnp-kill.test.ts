@@ -1,11 +1,10 @@
-import { existsSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { listenWs15, TEST_STORE, type RunningWs15 } from '../../../src/sandbox/index.js';
+import { listenWs15, type RunningWs15 } from '../../../src/sandbox/index.js';
 import { scanForCardData } from '../../helpers/scan-card-data.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
 import { startHarness, type Harness } from '../../helpers/sandbox.js';
 import { spawnDaemonChild } from '../../helpers/daemon-child.js';
+import { ws15Env } from '../../helpers/cnp-backends.js';
 
 /**
  * A card-not-present sale is journaled (`sending`) before its request leaves; the terminal killed
@@ -193,13 +192,8 @@ describe('card not present on the webservice 1.5: the terminal killed with a cap
 
   /** The daemon on the webservice 1.5's host model, a test card of its manual (ws15:1506-1520). */
   function ws15Child(mode: 'sale' | 'recover', stateDir: string, env: Record<string, string> = {}) {
-    const keyFile = path.join(stateDir, 'ws15.key');
-    if (!existsSync(keyFile)) writeFileSync(keyFile, TEST_STORE.key, { mode: 0o600 });
     return child(mode, stateDir, {
-      OMNIPOS_CARD_NOT_PRESENT__KIND: 'webservice15',
-      OMNIPOS_CARD_NOT_PRESENT__URL: ws.url,
-      OMNIPOS_CARD_NOT_PRESENT__AFFILIATION: TEST_STORE.affiliation,
-      OMNIPOS_CARD_NOT_PRESENT__KEY_FILE: keyFile,
+      ...ws15Env(stateDir, ws.url),
       CARD_NUMBER: '4012001038443335',
       CARD_EXPIRY: '05/2018',
       CARD_CVV: '123',

@@ -40,14 +40,14 @@ function receipts(b: CnpBackend) {
       const created = await api.hit(SALES, SALES, { method: 'POST', body: JSON.stringify(body) });
       expect(created.status, JSON.stringify(created.body)).toBe(202);
       const id = created.body.id as number;
-      for (let i = 0; i < 800 && t.daemon.journal.get(id)?.state === 'sending'; i++)
+      for (let i = 0; i < 800 && t.journal.get(id)?.state === 'sending'; i++)
         await new Promise((r) => setTimeout(r, 25));
       return id;
     }
 
     /** The receipt as the route serves it; its content type one the document declares for the 200. */
     async function receipt(id: number, query = ''): Promise<string> {
-      const res = await request(`${t.daemon.apiUrl}/v1/payments/${id}/receipt${query}`, {
+      const res = await request(`${t.apiUrl}/v1/payments/${id}/receipt${query}`, {
         headers: { authorization: `Bearer ${t.token}` },
       });
       const text = await res.body.text();
@@ -63,7 +63,7 @@ function receipts(b: CnpBackend) {
 
     it('a phone order: both copies show the masked number, brand, authorization code and VENDA DIGITADA, nothing else of the card', async () => {
       const id = await sale(true);
-      const row = t.daemon.journal.get(id)!;
+      const row = t.journal.get(id)!;
       expect(row.state).toBe('captured');
       const auth = (row.data as { authorizationCode?: string }).authorizationCode;
       for (const copy of ['customer', 'merchant']) {
@@ -83,7 +83,7 @@ function receipts(b: CnpBackend) {
 
     it('printed on the ESC/POS printer: the paper the virtual printer decoded says the same', async () => {
       const id = await sale(true);
-      const printer = t.daemon.virtualPrinter!;
+      const printer = t.printer;
       const before = printer.receipts.length;
       const printed = await api.hit('/v1/payments/{id}/receipt/print', `/v1/payments/${id}/receipt/print`, {
         method: 'POST',
@@ -101,7 +101,7 @@ function receipts(b: CnpBackend) {
 
     it('the first paper of each copy is plain (nothing was printed when the sale was made), the next says SEGUNDA VIA', async () => {
       const id = await sale(true);
-      const printer = t.daemon.virtualPrinter!;
+      const printer = t.printer;
       const print = async (copy: 'customer' | 'merchant'): Promise<string> => {
         const r = await api.hit('/v1/payments/{id}/receipt/print', `/v1/payments/${id}/receipt/print`, {
           method: 'POST',
@@ -121,7 +121,7 @@ function receipts(b: CnpBackend) {
 
     it('a pre-authorization is titled as one, then captured in part shows the part captured', async () => {
       const id = await sale(false);
-      expect(t.daemon.journal.get(id)!.state).toBe('authorized');
+      expect(t.journal.get(id)!.state).toBe('authorized');
       const held = await receipt(id, '?columns=48');
       expect(held).toContain('PRÉ-AUTORIZAÇÃO DE CRÉDITO');
       const part = b.approvedAmount / 2;
@@ -143,9 +143,9 @@ function receipts(b: CnpBackend) {
       const body = { amount: b.declined.amount, holder: 'ANA SILVA', ...b.body };
       const created = await api.hit(SALES, SALES, { method: 'POST', body: JSON.stringify(body) });
       const declined = created.body.id as number;
-      for (let i = 0; i < 800 && t.daemon.journal.get(declined)?.state === 'sending'; i++)
+      for (let i = 0; i < 800 && t.journal.get(declined)?.state === 'sending'; i++)
         await new Promise((r) => setTimeout(r, 25));
-      expect(t.daemon.journal.get(declined)!.state).toBe('declined');
+      expect(t.journal.get(declined)!.state).toBe('declined');
       const none = await api.hit('/v1/payments/{id}/receipt', `/v1/payments/${declined}/receipt`);
       expect(none.status).toBe(409);
       expect(none.body).toMatchObject({ error: { code: 'RECEIPT_NOT_AVAILABLE' } });

@@ -56,7 +56,7 @@ function voids(b: CnpBackend) {
 
     const voidOf = (id: string, ...more: string[]) =>
       cli(['cnp', 'void', id, '--supervisor-password-file', pw, ...more]);
-    const row = (id: string) => t.daemon.journal.get(Number(id))!;
+    const row = (id: string) => t.journal.get(Number(id))!;
 
     it('a phone order voided in part (the rest stays captured), then whole', async () => {
       const id = await sale(false);

@@ -68,7 +68,7 @@ function savedCards(b: CnpBackend) {
       }
       throw new Error(`sale ${String(id)} never left sending`);
     };
-    const tokenOf = (id: number): string => t.daemon.cnpEngine!.savedCards!.reveal(id)!.token;
+    const tokenOf = (id: number): string => t.savedCards.reveal(id)!.token;
     let cardId: number;
 
     it('a card saved alone: typed on the pinpad, 201 with its masked number; the same key answers it again', async () => {
@@ -177,7 +177,7 @@ function savedCards(b: CnpBackend) {
       expect((await save({ holder: 'ANA', ...b.body })).body).toMatchObject({ error: { code: 'CNP_CARD_REFUSED' } });
       if (b.name === 'ecommerce') {
         // The host refuses it (126, a published code: 422), or its answer is lost (504): nothing kept either way.
-        const kept = t.daemon.cnpEngine!.savedCards!.list().length;
+        const kept = t.savedCards.list().length;
         await fault(t, { route: 'ecommerceCardSave', error: 126 });
         typeCard(t, b.approved);
         expect((await save({ holder: 'ANA', ...b.body })).body).toMatchObject({ error: { code: 'CNP_HOST_REFUSED' } });
@@ -187,7 +187,7 @@ function savedCards(b: CnpBackend) {
           status: 504,
           body: { error: { code: 'ACQUIRER_UNKNOWN_OUTCOME' } },
         });
-        expect(t.daemon.cnpEngine!.savedCards!.list().length).toBe(kept);
+        expect(t.savedCards.list().length).toBe(kept);
       }
       for (const [route, url, method] of [
         [CARDS, CARDS, 'POST'],
@@ -222,7 +222,7 @@ function savedCards(b: CnpBackend) {
     });
 
     it('no typed card and no token in clear in the state directory, the logs or the answers', async () => {
-      await t.daemon.stop().catch(() => undefined);
+      await t.stopDaemon().catch(() => undefined);
       const secrets = [...secretsOf(b.approved), ...secretsOf(b.declined.card), ...tokens];
       expect(tokens.length).toBe(2);
       // `sandbox/` is the embedded acquirer's own database: the host keeps its tokens, as a real one does.

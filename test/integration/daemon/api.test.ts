@@ -1,16 +1,16 @@
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Daemon } from '../../../src/main.js';
 import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 
-let daemon: Daemon;
+let daemon: TestDaemon;
 let token: string;
 let stateDir: string;
 let t: TestDaemon;
 
 beforeAll(async () => {
   t = await startTestDaemon({ prefix: 'omnipos-api-' });
-  ({ daemon, token, stateDir } = t);
+  daemon = t;
+  ({ token, stateDir } = t);
 });
 afterAll(() => t.stop());
 
@@ -137,7 +137,7 @@ describe('the cash register API over loopback HTTP', () => {
       {
         out: () => undefined,
         err: (t) => (err += t),
-        env: { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_ACQUIRER__WALLET_URL: daemon.sandbox!.urls.wallet },
+        env: { OMNIPOS_STATE_DIR: stateDir, OMNIPOS_ACQUIRER__WALLET_URL: daemon.sandbox.urls.wallet },
       },
     );
     expect(err).toBe('');
@@ -192,7 +192,7 @@ describe('the cash register API over loopback HTTP', () => {
     expect(created.status).toBe(202);
     expect(created.body).toMatchObject({ method: 'pix', status: 'pending', state: 'showing' });
     expect(created.body.qrCode).toContain('br.gov.bcb.pix');
-    const r = await request(`${daemon.sandbox!.url}/sandbox/pix/${created.body.paymentId}/pay`, { method: 'POST' });
+    const r = await request(`${daemon.sandbox.url}/sandbox/pix/${created.body.paymentId}/pay`, { method: 'POST' });
     await r.body.text();
     expect((await until(created.body.id, ['confirmed', 'failed', 'cancelled'])).status).toBe('confirmed');
   });

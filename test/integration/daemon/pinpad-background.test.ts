@@ -47,7 +47,7 @@ describe('the daemon is ready before the pinpad’s secure session', () => {
     // Refused before the engine: nothing journaled.
     expect(t.journal.list({ limit: 10 })).toEqual([]);
 
-    await t.daemon.pinpadOpened;
+    await t.pinpadOpened;
     const later = await call('GET', '/v1/health');
     expect(later.body.pinpad).toMatchObject({ opening: false, secure: true, connected: true });
 

@@ -74,7 +74,7 @@ describe.skipIf(!HAS_SOCAT)('cancel at every prompt, through the API and on the 
       expect((await e.api('POST', `/v1/payments/${s.id}/cancel`)).status).toBe(200);
       const view = await e.waitFinal(s.id);
       expect(view).toMatchObject({ status: 'cancelled', state: 'aborted' });
-      expect(e.daemon.journal.get(s.id)?.data).toMatchObject({ reason: 'cancelled by ecr' });
+      expect(e.journal.get(s.id)?.data).toMatchObject({ reason: 'cancelled by ecr' });
       expect(await hostSale(e, s.merchantOrderId)).toBeUndefined();
       expect(promptsOf(e, s.id)).toContain('message: OPERACAO CANCELADA');
       await nextSaleWorks();
@@ -88,7 +88,7 @@ describe.skipIf(!HAS_SOCAT)('cancel at every prompt, through the API and on the 
       const s = await start(e, { amount: (amount += 100), ...body });
       const view = await e.waitFinal(s.id);
       expect(view).toMatchObject({ status: 'cancelled', state: 'aborted' });
-      expect(e.daemon.journal.get(s.id)?.data).toMatchObject({ reason: 'cancelled by customer' });
+      expect(e.journal.get(s.id)?.data).toMatchObject({ reason: 'cancelled by customer' });
       expect(await hostSale(e, s.merchantOrderId)).toBeUndefined();
       await nextSaleWorks();
     },

@@ -177,7 +177,7 @@ describe.skipIf(!HAS_SOCAT)('card sales through the API, the virtual pinpad on a
       const typo = `${CARD0.pan.slice(0, -1)}${(Number(CARD0.pan.at(-1)) + 1) % 10}`;
       const s = await sell(e, { keys: [typo, '12', '30'] }, { amount: 1750, method: 'credit', entry: 'typed' });
       expect(s.view).toMatchObject({ status: 'refused', state: 'refused', refusal: 'invalid-card-number' });
-      expect(String(e.daemon.journal.get(s.id)?.data.reason)).toMatch(/check digit/);
+      expect(String(e.journal.get(s.id)?.data.reason)).toMatch(/check digit/);
       expect(s.host).toBeUndefined();
     });
 

@@ -62,16 +62,7 @@ function terminal() {
     .on('voids.void')
     .persist()
     .reply(() => ({ kind: 'approved', voidId: `v-${++n}` }));
-  for (const name of [
-    'delivery.confirm',
-    'delivery.undo',
-    'delivery.undoByOrderId',
-    'voids.confirmVoid',
-    'voids.undoVoid',
-    'voids.undoVoidByMerchantVoidId',
-  ] as const)
-    host.on(name).persist().reply(done);
-  host.on('delivery.queryByOrderId').persist().reply({ kind: 'not-found' });
+  host.deliversEverything(done);
   host.on('qrCodes.issue').persist().reply({ qrCode: 'CODE' });
   const sales = new SaleEngine({
     expiryKey: TEST_EXPIRY_KEY,

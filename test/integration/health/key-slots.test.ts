@@ -25,7 +25,8 @@ async function withDaemon(
   }) => Promise<void>,
 ): Promise<void> {
   const t = await startTestDaemon({ prefix: 'omnipos-keyslots-', env, log });
-  const { daemon, token, stateDir } = t;
+  const { token, stateDir } = t;
+  const daemon = t;
   try {
     const health = async () => {
       const res = await request(`${daemon.apiUrl}/v1/health`, { headers: { authorization: `Bearer ${token}` } });
@@ -37,8 +38,8 @@ async function withDaemon(
       cliEnv: {
         ...env,
         OMNIPOS_STATE_DIR: stateDir,
-        OMNIPOS_API__PORT: new URL(daemon.apiUrl!).port,
-        OMNIPOS_ACQUIRER__AUTH_URL: daemon.sandbox!.urls.authorization,
+        OMNIPOS_API__PORT: new URL(daemon.apiUrl).port,
+        OMNIPOS_ACQUIRER__AUTH_URL: daemon.sandbox.urls.authorization,
       },
     });
   } finally {

@@ -1,8 +1,7 @@
 import { request, type Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeTlv } from '../../../src/emv/index.js';
-import type { Daemon } from '../../../src/main.js';
-import { startTestDaemon } from '../../helpers/daemon.js';
+import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 import { cardSim } from '../../../src/sim/pinpad/card/index.js';
 
 /**
@@ -11,12 +10,8 @@ import { cardSim } from '../../../src/sim/pinpad/card/index.js';
  * sale's EmvData that reaches the sandbox — read off the wire by an interceptor on the daemon's
  * acquirer dispatcher — carries them; an attended daemon's carries the counter's (the AID records').
  */
-interface Running {
-  daemon: Daemon;
-  token: string;
+interface Running extends TestDaemon {
   bodies: string[];
-  stateDir: string;
-  stop(): Promise<void>;
 }
 
 /** Records every request body the daemon sends to the acquirer. */
@@ -34,7 +29,7 @@ async function start(mode: 'attended' | 'unattended'): Promise<Running> {
     env: { OMNIPOS_TERMINAL__MODE: mode },
     deps: { acquirerInterceptors: [tap(bodies)] },
   });
-  return { ...t, bodies };
+  return Object.assign(t, { bodies });
 }
 
 /** A chip credit sale (the first card approving, PIN right), without a receipt; the EmvData of the sale the sandbox received, as tag → hex. */
@@ -42,10 +37,10 @@ async function chipSale(
   r: Running,
   amount: number,
 ): Promise<{ emv: Record<string, string>; auth: unknown; state: string }> {
-  const sel = cardSim(r.daemon.virtualPinpad!.engine.state).deck.choose({ lastDigit: 0, via: 'chip', pin: 'right' });
+  const sel = cardSim(r.pinpad.state).deck.choose({ lastDigit: 0, via: 'chip', pin: 'right' });
   if (!sel.ok) throw new Error(sel.error);
   const before = r.bodies.length;
-  const res = await request(`${r.daemon.apiUrl}/v1/payments`, {
+  const res = await request(`${r.apiUrl}/v1/payments`, {
     method: 'POST',
     headers: { authorization: `Bearer ${r.token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ amount, method: 'credit', receipt: false }),
@@ -54,9 +49,8 @@ async function chipSale(
   expect(res.statusCode, JSON.stringify(created)).toBe(202);
   let state = '';
   for (let i = 0; i < 400; i++) {
-    state = r.daemon.journal.get(created.id)!.state;
-    if (['confirmed', 'approved', 'declined', 'failed', 'undone', 'aborted'].includes(state) && !r.daemon.engine.busy)
-      break;
+    state = r.journal.get(created.id)!.state;
+    if (['confirmed', 'approved', 'declined', 'failed', 'undone', 'aborted'].includes(state) && !r.busy) break;
     await new Promise((x) => setTimeout(x, 25));
   }
   type Card = { EmvData?: string; AuthenticationMethod?: string };

@@ -4,14 +4,13 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Daemon } from '../../../src/main.js';
 import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 import { verifyWebhook } from '../../../src/operations/alarms/index.js';
 import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 const SECRET = 'devices-webhook-secret';
 const dir = tempDirForFile('omnipos-alarm-dev-');
-let daemon: Daemon;
+let daemon: TestDaemon;
 let token: string;
 let t: TestDaemon | undefined;
 let receiver: Server;
@@ -40,7 +39,8 @@ beforeAll(async () => {
       OMNIPOS_ALARMS__CHECK_SECONDS: '1',
     },
   });
-  ({ daemon, token } = t);
+  daemon = t;
+  ({ token } = t);
 });
 afterAll(async () => {
   await t?.stop();
@@ -64,17 +64,17 @@ const delivered = (code: string) => received.filter((r) => JSON.parse(r.body).co
 
 describe('device alarms through a real daemon', () => {
   it('the pinpad unplugged: PINPAD_GONE in health and at the webhook (signed); back, it clears', async () => {
-    await daemon.virtualPinpad!.unplug();
+    await daemon.pinpadCable.unplug();
     await until('PINPAD_GONE in health', async () => (await alarms()).includes('PINPAD_GONE'));
     await until('PINPAD_GONE delivered', () => delivered('PINPAD_GONE').length === 1);
     const d = delivered('PINPAD_GONE')[0]!;
     expect(verifyWebhook(SECRET, d, d.body, Math.floor(Date.now() / 1000))).toBe(true);
-    await daemon.virtualPinpad!.replug();
+    await daemon.pinpadCable.replug();
     await until('PINPAD_GONE cleared', async () => !(await alarms()).includes('PINPAD_GONE'));
   }, 60_000);
 
   it('the printer out of paper after a receipt: PRINTER_PAPER_OUT in health and at the webhook', async () => {
-    daemon.virtualPrinter!.loadPaper(3);
+    daemon.printer.loadPaper(3);
     const res = await request(`${daemon.apiUrl}/v1/payments`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
@@ -89,6 +89,6 @@ describe('device alarms through a real daemon', () => {
       source: 'condition',
       message: 'the receipt printer is out of paper',
     });
-    daemon.virtualPrinter!.loadPaper();
+    daemon.printer.loadPaper();
   }, 60_000);
 });

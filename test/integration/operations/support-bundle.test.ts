@@ -7,7 +7,6 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../../src/cli/run.js';
 import { createLogger } from '../../../src/core/log/index.js';
-import type { Daemon } from '../../../src/main.js';
 import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
 import { untar } from '../../../src/operations/support/index.js';
 import { sensitiveIn } from './sensitive.js';
@@ -15,7 +14,7 @@ import { tempDirForFile } from '../../helpers/temp-dir.js';
 
 const dir = tempDirForFile('omnipos-support-');
 let stateDir: string;
-let daemon: Daemon;
+let daemon: TestDaemon;
 let token: string;
 let t: TestDaemon | undefined;
 
@@ -28,7 +27,8 @@ beforeAll(async () => {
     destination: pino.destination({ dest: path.join(stateDir, 'logs', 'omnipos.log'), sync: true }),
   });
   t = await startTestDaemon({ stateDir, log });
-  ({ daemon, token } = t);
+  daemon = t;
+  ({ token } = t);
 });
 afterAll(async () => {
   await t?.stop();
@@ -55,7 +55,7 @@ describe('omnipos support bundle', () => {
     for (let i = 0; i < 400 && (await api('GET', '/v1/health')).busy; i++) await new Promise((r) => setTimeout(r, 25));
     const out = path.join(dir, 'bundle.tar.gz');
     let said = '';
-    const port = new URL(daemon.apiUrl!).port;
+    const port = new URL(daemon.apiUrl).port;
     const code = await runCli(['support', 'bundle', '--out', out], {
       out: (s) => (said += s),
       err: (s) => (said += s),
@@ -87,7 +87,7 @@ describe('omnipos support bundle', () => {
       os: { platform: process.platform },
     });
     const config = JSON.parse(files.get('config.json')!);
-    expect(config.values.terminal.terminalId).toBe(daemon.config.values.terminal.terminalId);
+    expect(config.values.terminal.terminalId).toBe(daemon.config.terminal.terminalId);
     expect(config.secrets).toBe('[REDACTED]');
     const day = JSON.parse(files.get('day.json')!);
     expect(day.counts.sales).toBe(1);

@@ -4,40 +4,27 @@
  * compared line by line with the receipt the local API gives for each copy
  * (`GET /v1/payments/{id}/receipt?copy=…&columns=32`).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatBRL } from '../../../src/core/index.js';
-import { writeSupervisorPassword } from '../../../src/operations/index.js';
-import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
-import { CAPABILITIES, linesOf, pdvFile, printedCopies, TefPdv, type PdvFields } from '../../helpers/tef-pdv.js';
+import type { TestDaemon } from '../../helpers/daemon.js';
+import { startTefDaemon, TEF_SUPERVISOR, type TefDaemon } from '../../helpers/tef-daemon.js';
+import { CAPABILITIES, linesOf, pdvFile, printedCopies, type PdvFields, type TefPdv } from '../../helpers/tef-pdv.js';
 
+let rig: TefDaemon;
 let t: TestDaemon;
-let base: string;
 let pdv: TefPdv;
-let stateDir: string;
-const SUPERVISOR = 'gerente2026';
+const SUPERVISOR = TEF_SUPERVISOR;
 /** What a PDV that prints separate copies declares (PayGo's 706-000: 4 always, 8 the copies). */
 const COPIES: [string, string] = ['706-000', String(CAPABILITIES.always + CAPABILITIES.separateCopies)];
 
 beforeAll(async () => {
-  base = mkdtempSync(path.join(tmpdir(), 'omnipos-tefdial-copies-'));
-  stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-tefdial-copies-daemon-'));
-  writeSupervisorPassword(path.join(stateDir, 'supervisor-password'), SUPERVISOR);
-  t = await startTestDaemon({
-    stateDir,
-    env: { OMNIPOS_TEF_DIAL__ENABLED: 'true', OMNIPOS_TEF_DIAL__DIR: base },
-  });
-  await t.daemon.pinpadOpened;
-  pdv = new TefPdv(path.join(base, 'REQ'), path.join(base, 'RESP'));
+  rig = await startTefDaemon('omnipos-tefdial-copies');
+  ({ t, pdv } = rig);
 }, 60_000);
 
 afterAll(async () => {
-  await t?.stop();
-  rmSync(base, { recursive: true, force: true });
-  rmSync(stateDir, { recursive: true, force: true });
+  await rig?.stop();
 });
 
 /**
@@ -52,7 +39,7 @@ const inFile = (line: string): string =>
 
 /** The API's text receipt of payment `id` for one copy, 32 columns, as lines (as a file carries them). */
 async function apiCopy(id: unknown, copy: 'customer' | 'merchant'): Promise<string[]> {
-  const res = await request(`${t.daemon.apiUrl}/v1/payments/${String(id)}/receipt?copy=${copy}&columns=32`, {
+  const res = await request(`${t.apiUrl}/v1/payments/${String(id)}/receipt?copy=${copy}&columns=32`, {
     headers: { authorization: `Bearer ${t.token}` },
   });
   const text = await res.body.text();

@@ -3,41 +3,31 @@
  * layouts) over real folders, against a real daemon (embedded sandbox host, virtual pinpad): the
  * same sales the local API shows, confirmed, undone, resent and voided; malformed files answered.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatBRL } from '../../../src/core/index.js';
-import { writeSupervisorPassword } from '../../../src/operations/index.js';
-import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
-import { pdvFile, TefPdv } from '../../helpers/tef-pdv.js';
+import type { TestDaemon } from '../../helpers/daemon.js';
+import { startTefDaemon, TEF_SUPERVISOR, type TefDaemon } from '../../helpers/tef-daemon.js';
+import { pdvFile, type TefPdv } from '../../helpers/tef-pdv.js';
 import { layoutChecked } from '../../helpers/tefdial-layout.js';
 
+let rig: TefDaemon;
 let t: TestDaemon;
 let base: string;
 let pdv: TefPdv;
-let stateDir: string;
-const SUPERVISOR = 'gerente2026';
+const SUPERVISOR = TEF_SUPERVISOR;
 
 beforeAll(async () => {
-  base = mkdtempSync(path.join(tmpdir(), 'omnipos-tefdial-'));
-  stateDir = mkdtempSync(path.join(tmpdir(), 'omnipos-tefdial-daemon-'));
-  writeSupervisorPassword(path.join(stateDir, 'supervisor-password'), SUPERVISOR);
-  t = await startTestDaemon({
-    stateDir,
-    env: { OMNIPOS_TEF_DIAL__ENABLED: 'true', OMNIPOS_TEF_DIAL__DIR: base },
-  });
-  await t.daemon.pinpadOpened;
-  pdv = new TefPdv(path.join(base, 'REQ'), path.join(base, 'RESP'));
+  rig = await startTefDaemon('omnipos-tefdial');
+  ({ t, base, pdv } = rig);
 }, 60_000);
 
 afterAll(async () => {
   process.stdout.write(
     `TEF Dial layout: ${layoutChecked.request} requests, ${layoutChecked.status} status files and ${layoutChecked.answer} answers checked against tables/tefdial/fields.json\n`,
   );
-  await t?.stop();
-  rmSync(base, { recursive: true, force: true });
-  rmSync(stateDir, { recursive: true, force: true });
+  await rig?.stop();
 });
 
 /** The payment the API shows for a TEF Dial sale, by the order id its answer carried (027-000). */

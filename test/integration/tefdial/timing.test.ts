@@ -3,30 +3,26 @@
  * through the HTTP API (POST, then the payment read until it is approved), on one daemon. Figures
  * are printed, never asserted (tests never fail on a timing): `npx vitest run test/integration/tefdial/timing.test.ts`.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestDaemon, type TestDaemon } from '../../helpers/daemon.js';
-import { TefPdv } from '../../helpers/tef-pdv.js';
+import type { TestDaemon } from '../../helpers/daemon.js';
+import { startTefDaemon, type TefDaemon } from '../../helpers/tef-daemon.js';
+import type { TefPdv } from '../../helpers/tef-pdv.js';
 
+let rig: TefDaemon;
 let t: TestDaemon;
-let base: string;
+let pdv: TefPdv;
 beforeAll(async () => {
-  base = mkdtempSync(path.join(tmpdir(), 'omnipos-tefdial-timing-'));
-  t = await startTestDaemon({ env: { OMNIPOS_TEF_DIAL__ENABLED: 'true', OMNIPOS_TEF_DIAL__DIR: base } });
-  await t.daemon.pinpadOpened;
+  rig = await startTefDaemon('omnipos-tefdial-timing');
+  ({ t, pdv } = rig);
 }, 60_000);
 afterAll(async () => {
-  await t?.stop();
-  rmSync(base, { recursive: true, force: true });
+  await rig?.stop();
 });
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const fmt = (xs: number[]): string => `median ${median(xs).toFixed(1)} ms, max ${Math.max(...xs).toFixed(1)} ms`;
 
 it('TEF Dial beside the HTTP API, the same sale 10 times each', async () => {
-  const pdv = new TefPdv(path.join(base, 'REQ'), path.join(base, 'RESP'));
   const sts: number[] = [];
   const tefDone: number[] = [];
   const apiDone: number[] = [];

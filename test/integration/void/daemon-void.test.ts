@@ -5,7 +5,6 @@ import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { supervisorPassword, supervisorToken, voidCommand } from '../../../src/cli/void.js';
 import type { CliContext } from '../../../src/cli/context.js';
-import type { Daemon } from '../../../src/main.js';
 import { cardSim } from '../../../src/sim/pinpad/card/index.js';
 import { TEST_CARDS } from '../../../tables/test-cards.js';
 import { captureLogger } from '../../helpers/capture-log.js';
@@ -13,8 +12,9 @@ import { clearCardData, scanForCardData } from '../../helpers/scan-card-data.js'
 import { openEvents } from '../../helpers/daemon.js';
 import { expectDeclared } from '../../helpers/documented-api.js';
 import { supervisedDaemon } from '../../helpers/wallet-pay.js';
+import type { TestDaemon } from '../../helpers/daemon.js';
 
-let daemon: Daemon;
+let daemon: TestDaemon;
 let token: string;
 let supervisor: string;
 let stateDir: string;
@@ -25,7 +25,8 @@ let t: Awaited<ReturnType<typeof supervisedDaemon>> | undefined;
 
 beforeAll(async () => {
   t = await supervisedDaemon(log);
-  ({ daemon, token, supervisor, stateDir, env } = t);
+  daemon = t;
+  ({ token, supervisor, stateDir, env } = t);
 }, 60_000);
 afterAll(() => t?.stop());
 
@@ -77,7 +78,7 @@ async function poll(p: string, done: (b: { status: string }) => boolean) {
 }
 
 const choose = (c: Parameters<ReturnType<typeof cardSim>['deck']['choose']>[0]): void => {
-  const r = cardSim(daemon.virtualPinpad!.engine.state).deck.choose(c);
+  const r = cardSim(daemon.pinpad.state).deck.choose(c);
   if (!r.ok) throw new Error(r.error);
 };
 
@@ -151,8 +152,8 @@ describe('voids on the daemon: the API and the CLI, the embedded sandbox and vir
 
   it('a partial void by the supervisor token (202, then approved), GET /v1/voids/{id}; more than remains is 422; a sale awaiting its decision is 409', async () => {
     const id = await confirmedSale(1000);
-    const printedBefore = daemon.virtualPrinter!.receipts.length;
-    const stream = await openEvents(daemon.apiUrl!, token);
+    const printedBefore = daemon.printer.receipts.length;
+    const stream = await openEvents(daemon.apiUrl, token);
     const r = await call('POST', `/v1/payments/${id}/void`, {
       body: { amount: 400 },
       headers: { 'x-supervisor-token': supervisor },
@@ -188,14 +189,14 @@ describe('voids on the daemon: the API and the CLI, the embedded sandbox and vir
     await poll(`/v1/voids/${r.body.id}`, (b) => (b as { state?: string }).state === 'confirmed');
     await new Promise((res) => setTimeout(res, 200));
     // The void's receipt on the virtual printer's paper: both copies, the sale's NSU and authorization.
-    for (let i = 0; i < 200 && daemon.virtualPrinter!.receipts.length < printedBefore + 2; i++)
+    for (let i = 0; i < 200 && daemon.printer.receipts.length < printedBefore + 2; i++)
       await new Promise((res) => setTimeout(res, 25));
     const sale = (await call('GET', `/v1/payments/${id}`)).body as {
       nsu?: string;
       authorizationCode?: string;
       merchantOrderId: string;
     };
-    const paper = daemon.virtualPrinter!.receipts.slice(printedBefore).map((x) => x.lines.join('\n'));
+    const paper = daemon.printer.receipts.slice(printedBefore).map((x) => x.lines.join('\n'));
     expect(paper).toHaveLength(2);
     expect(paper[0]).toContain('VIA CLIENTE');
     expect(paper[1]).toContain('VIA ESTABELECIMENTO');
@@ -245,7 +246,7 @@ describe('voids on the daemon: the API and the CLI, the embedded sandbox and vir
     });
     await call('POST', `/v1/payments/${ecr.body.id}/undo`);
     await new Promise((res) => setTimeout(res, 200));
-    const ledger = (await request(`${daemon.sandbox!.url}/sandbox/ledger`).then((x) => x.body.json())) as {
+    const ledger = (await request(`${daemon.sandbox.url}/sandbox/ledger`).then((x) => x.body.json())) as {
       sales: { merchantOrderId: string; voided: number; charged: number }[];
     };
     expect(ledger.sales.find((s) => s.merchantOrderId === daemon.journal.get(id)!.merchantOrderId)).toMatchObject({
@@ -261,7 +262,7 @@ describe('voids on the daemon: the API and the CLI, the embedded sandbox and vir
     'the host voids and answers %s: the void is undone by MerchantVoidId, the customer keeps no refund the terminal does not show (the 1000-sale chaos runs)',
     async (code, amount) => {
       const id = await confirmedSale(amount);
-      const fault = await request(`${daemon.sandbox!.url}/sandbox/faults`, {
+      const fault = await request(`${daemon.sandbox.url}/sandbox/faults`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ route: 'voidCreate', error: code, errorStatus: 400, handled: true, times: 1 }),
@@ -280,14 +281,14 @@ describe('voids on the daemon: the API and the CLI, the embedded sandbox and vir
           ['confirmed', 'undone', 'failed', 'refused', 'declined', 'needs-refund', 'dead-letter'].includes(st)
         );
       })) as { state: string };
-      const ledger = (await request(`${daemon.sandbox!.url}/sandbox/ledger`).then((x) => x.body.json())) as {
+      const ledger = (await request(`${daemon.sandbox.url}/sandbox/ledger`).then((x) => x.body.json())) as {
         sales: { merchantOrderId: string; voided: number; charged: number }[];
       };
       const atHost = ledger.sales.find((s) => s.merchantOrderId === daemon.journal.get(id)!.merchantOrderId);
       // the old client took 309 as a refusal: the void ended "refused"/"failed" while the host held it, pending until its close
       if (v.state === 'confirmed') expect(atHost).toMatchObject({ voided: amount, charged: 0 });
       else expect(atHost).toMatchObject({ voided: 0, charged: amount });
-      const pendingVoids = (await request(`${daemon.sandbox!.url}/sandbox/ledger`).then((x) => x.body.json())) as {
+      const pendingVoids = (await request(`${daemon.sandbox.url}/sandbox/ledger`).then((x) => x.body.json())) as {
         problems?: unknown[];
       };
       expect(pendingVoids.problems ?? []).toEqual([]);

@@ -3,10 +3,10 @@ import path from 'node:path';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { supervisorPassword, voidCommand } from '../../../src/cli/void.js';
-import type { Daemon } from '../../../src/main.js';
 import { parsePadraoq } from '../../../src/qr/index.js';
 import { captureLogger } from '../../helpers/capture-log.js';
 import { supervisedDaemon, walletPays as walletPaysAt } from '../../helpers/wallet-pay.js';
+import type { TestDaemon } from '../../helpers/daemon.js';
 
 /**
  * A wallet QR void through a real daemon: `POST /v1/payments/{id}/void` of a confirmed wallet QR
@@ -16,7 +16,7 @@ import { supervisedDaemon, walletPays as walletPaysAt } from '../../helpers/wall
  */
 
 let t: Awaited<ReturnType<typeof supervisedDaemon>>;
-let daemon: Daemon;
+let daemon: TestDaemon;
 let token: string;
 let supervisor: string;
 let doc: Record<string, unknown>;
@@ -24,7 +24,8 @@ const { log } = captureLogger('info');
 
 beforeAll(async () => {
   t = await supervisedDaemon(log);
-  ({ daemon, token, supervisor } = t);
+  daemon = t;
+  ({ token, supervisor } = t);
   doc = (await request(`${daemon.apiUrl}/v1/openapi.json`).then((r) => r.body.json())) as Record<string, unknown>;
 }, 60_000);
 afterAll(async () => {
@@ -74,7 +75,7 @@ async function poll(
   throw new Error(`${p} never settled`);
 }
 
-const walletPays = async (qr: string): Promise<number> => (await walletPaysAt(daemon.sandbox!.urls.wallet, qr)).code;
+const walletPays = async (qr: string): Promise<number> => (await walletPaysAt(daemon.sandbox.urls.wallet, qr)).code;
 
 describe('a wallet QR void through the daemon', () => {
   it('POST …/void of a confirmed wallet QR sale shows the cancellation code; the wallet pays it; approved, printed, the sandbox voided it', async () => {
@@ -86,7 +87,7 @@ describe('a wallet QR void through the daemon', () => {
     const showing = await poll(`/v1/payments/${id}`, (b) => typeof b.qrCode === 'string');
     expect(await walletPays(showing.qrCode as string)).toBe(0);
     await poll(`/v1/payments/${id}`, (b) => b.status === 'confirmed' || b.state === 'confirmed');
-    const printedBefore = daemon.virtualPrinter!.receipts.length;
+    const printedBefore = daemon.printer.receipts.length;
 
     expect(
       (await call('POST', `/v1/payments/${id}/void`, { body: { amount: 1000 }, route: '/v1/payments/{id}/void' }))
@@ -112,16 +113,16 @@ describe('a wallet QR void through the daemon', () => {
     expect(done).toMatchObject({ status: 'approved', state: 'confirmed', voidId: expect.any(String) });
     const list = await call('GET', `/v1/payments/${id}/voids`, { route: '/v1/payments/{id}/voids' });
     expect(list.body.payment).toEqual({ id, amount: 3000, voided: 1000, remaining: 2000 });
-    const ledger = (await request(`${daemon.sandbox!.url}/sandbox/ledger`).then((r) => r.body.json())) as {
+    const ledger = (await request(`${daemon.sandbox.url}/sandbox/ledger`).then((r) => r.body.json())) as {
       sales: { paymentId: string; voided: number; charged: number }[];
     };
     expect(ledger.sales.find((s) => s.paymentId === (done.payment as { paymentId: string }).paymentId)).toMatchObject({
       voided: 1000,
       charged: 2000,
     });
-    for (let i = 0; i < 200 && daemon.virtualPrinter!.receipts.length < printedBefore + 2; i++)
+    for (let i = 0; i < 200 && daemon.printer.receipts.length < printedBefore + 2; i++)
       await new Promise((r) => setTimeout(r, 25));
-    const paper = daemon.virtualPrinter!.receipts.slice(printedBefore).map((r) => r.lines.join('\n'));
+    const paper = daemon.printer.receipts.slice(printedBefore).map((r) => r.lines.join('\n'));
     expect(paper).toHaveLength(2);
     for (const text of paper) {
       expect(text).toContain('CANCELAMENTO QR CODE');

@@ -1,6 +1,6 @@
 import { ESLint, type Linter, type Rule } from 'eslint';
 import tseslint from 'typescript-eslint';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 
 /** The house's lint rules (eslint/rules/, one file each), each refusing a planted violation. */
 const pluginPath = '../../../eslint/plugin.js';
@@ -19,6 +19,16 @@ function linter(rules: Linter.RulesRecord): ESLint {
     ],
   });
 }
+
+/**
+ * The repository's own configuration (eslint.config.js, what `npm run lint` runs), one instance for every
+ * test that reads it: its first type-aware lint builds the TypeScript program, which under load takes longer
+ * than a test's limit, so it is built once before them.
+ */
+const repo = new ESLint({ cwd: process.cwd() });
+beforeAll(async () => {
+  await repo.lintText('export {};\n', { filePath: 'src/core/clock.ts' });
+}, 300_000);
 
 async function lint(eslint: ESLint, file: string, code: string): Promise<string[]> {
   const [result] = await eslint.lintText(code, { filePath: file });
@@ -83,7 +93,6 @@ describe('omnipos/function-size', () => {
 });
 
 describe('max-lines: small files, by the repository configuration (eslint.config.js)', () => {
-  const repo = new ESLint({ cwd: process.cwd() });
   const maxLinesOf = async (file: string): Promise<unknown> =>
     ((await repo.calculateConfigForFile(file)) as { rules?: Record<string, unknown> }).rules?.['max-lines'];
 
@@ -140,7 +149,7 @@ describe('omnipos/no-elapsed-upper-bound', () => {
   });
 
   it('holds every test file of the repository (eslint.config.js turns it on for test/)', async () => {
-    const config = (await new ESLint({ cwd: process.cwd() }).calculateConfigForFile('test/unit/x.test.ts')) as {
+    const config = (await repo.calculateConfigForFile('test/unit/x.test.ts')) as {
       rules: Record<string, unknown>;
     };
     expect(config.rules['omnipos/no-elapsed-upper-bound']).toEqual([2]);
@@ -149,11 +158,30 @@ describe('omnipos/no-elapsed-upper-bound', () => {
 
 describe('no AbortSignal.timeout inside AbortSignal.any in the product (collected before it fires on Node 20)', () => {
   it('refuses the join, by the repository configuration, and lets withDeadline through', async () => {
-    const eslint = new ESLint({ cwd: process.cwd() });
     const bad = 'export const s = (x: AbortSignal): AbortSignal => AbortSignal.any([x, AbortSignal.timeout(5)]);\n';
-    const [result] = await eslint.lintText(bad, { filePath: 'src/core/deadline.ts' });
+    const [result] = await repo.lintText(bad, { filePath: 'src/core/deadline.ts' });
     expect(result!.messages.map((m) => m.message)).toEqual([
       'AbortSignal.timeout inside AbortSignal.any is collected before it fires on Node 20: use withDeadline (src/core/deadline.ts)',
     ]);
+  });
+});
+
+describe('`npm run lint` (in `npm test`) by the repository configuration: a double cast and an over-long function fail it', () => {
+  const planted = async (file: string, code: string): Promise<string[]> =>
+    (await repo.lintText(code, { filePath: file }))[0]!.messages.map((m) => `${m.ruleId}: ${m.message}`);
+
+  it('refuses `as unknown as` in src, drivers and tables', async () => {
+    const cast = 'export const a = (1 as unknown as string).length;\n';
+    for (const file of ['src/core/clock.ts', 'drivers/pinpad/index.ts', 'tables/test-cards.ts'])
+      expect(await planted(file, cast), file).toEqual([
+        'omnipos/no-double-cast: no `as unknown as string`: narrow the value (a type guard, instanceof, a schema) or type what holds it',
+      ]);
+  });
+
+  it('refuses a function of 101 lines in src, drivers and tables', async () => {
+    for (const file of ['src/core/clock.ts', 'drivers/pinpad/index.ts', 'tables/test-cards.ts'])
+      expect(await planted(file, fn('long', 101)), file).toEqual([
+        'omnipos/function-size: long is 101 lines long (the limit is 100): split it into functions named for what they hold',
+      ]);
   });
 });

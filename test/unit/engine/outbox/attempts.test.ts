@@ -18,17 +18,7 @@ const done: Delivery = { action: 'done', reason: 'ok' };
 
 /** A host that delivers everything asked and shows no sale; its Pix shows every charge refunded. */
 function acceptingHost(): FakeAcquirer {
-  const host = new FakeAcquirer();
-  for (const name of [
-    'delivery.confirm',
-    'delivery.undo',
-    'delivery.undoByOrderId',
-    'voids.confirmVoid',
-    'voids.undoVoid',
-    'voids.undoVoidByMerchantVoidId',
-  ] as const)
-    host.on(name).persist().reply(done);
-  host.on('delivery.queryByOrderId').persist().reply({ kind: 'not-found' });
+  const host = new FakeAcquirer().deliversEverything(done);
   host.on('pix.status').persist().reply({ kind: 'found', status: 'refunded' });
   host.on('pix.void').persist().reply({ kind: 'accepted' });
   return host;
