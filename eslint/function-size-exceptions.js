@@ -2,7 +2,7 @@
 // that day: `file:Function` -> lines. The list only shrinks: an entry may not grow, and one whose function fits
 // the limit must go (the rule says so). Splitting one of these is welcome work; adding one is not.
 export const FUNCTION_SIZE_EXCEPTIONS = {
-  'src/adapters/pinpad-card.ts:PinpadCardPort.#read': 183,
+  'src/adapters/pinpad-card.ts:PinpadCardPort.#read': 178,
   'src/cli/init.ts:run': 135,
   'src/cli/sale.ts:runCardSale': 105,
   'src/engine/qr/machine.ts:qrTransition': 135,

@@ -57,19 +57,43 @@ export function gcxWhen(d: Date): { date: string; time: string } {
 }
 
 /**
- * The margin past the longest typing before a GCD's answer is taken as lost (GCX's margin, pinpad-card.ts). One
- * rule for every GCD: the phone order's typed card (pinpad-cnp-card.ts) and the card-present typed entry
- * (pinpad-card-typed.ts).
+ * The margin past the longest wait of a blocking command before its answer is taken as lost. One margin for every
+ * blocking command the card port sends (GCX, GCD, GPN, GOX, MNU); scripts/house/pinpad-deadlines.ts finds a send
+ * that has no deadline.
  */
-const GCD_MARGIN_S = 5;
+const MARGIN_S = 5;
+
+/** The most digits a PIN has (GPN_MAX1 at most 12, ABECS 2.20 §3.3.11; ISO 9564-1). */
+export const PIN_MAX_DIGITS = 12;
 
 /**
- * A GCD's own deadline. SPE_TIMEOUT is the cardholder's inactivity, "não o tempo máximo de execução do
- * comando" (ABECS 2.20 §2, SPE_TIMEOUT 000Ch): each key starts it again, so a field of at most
- * `maxDigits` digits typed without a correction takes at most `maxDigits` + 1 keys (the last is
- * ENTER) of SPE_TIMEOUT each. A blocking command has no wait of the link's (§2.3.3): past that and a
- * margin its answer is taken as lost on the wire and the command aborted (CAN), as GCX's is.
+ * The deadline of a blocking command that waits for `keys` keys of the customer. SPE_TIMEOUT is the cardholder's
+ * inactivity, "não o tempo máximo de execução do comando" (ABECS 2.20 §2, SPE_TIMEOUT 000Ch): each key starts it
+ * again, so `keys` keys take at most `keys` × SPE_TIMEOUT. A blocking command has no wait of the link's (§2.3.3):
+ * past that and a margin its answer is taken as lost on the wire and the command aborted (CAN), as GCX's is.
+ * GPN carries no SPE_TIMEOUT (its layout has none, §3.3.11): the card port's own `timeoutS` stands for it.
+ */
+export function keyedDeadlineMs(timeoutS: number, keys: number): number {
+  return (keys * timeoutS + MARGIN_S) * 1000;
+}
+
+/**
+ * A GCD's own deadline: a field of at most `maxDigits` digits typed without a correction takes at most
+ * `maxDigits` + 1 keys (the last is ENTER). One rule for every GCD: the phone order's typed card
+ * (pinpad-cnp-card.ts) and the card-present typed entry (pinpad-card-typed.ts).
  */
 export function gcdDeadlineMs(timeoutS: number, maxDigits: number): number {
-  return ((maxDigits + 1) * timeoutS + GCD_MARGIN_S) * 1000;
+  return keyedDeadlineMs(timeoutS, maxDigits + 1);
 }
+
+/** A PIN's deadline (GPN, or GOX when the card asks for one): the longest PIN and ENTER. */
+export const pinDeadlineMs = (timeoutS: number): number => keyedDeadlineMs(timeoutS, PIN_MAX_DIGITS + 1);
+
+/**
+ * GCX's deadline: its SPE_TIMEOUT (the wait for a card) plus the margin. The pinpad answers ST_TIMEOUT at
+ * SPE_TIMEOUT; an answer lost on the wire would hold the sale (and the terminal) until the daemon restarts.
+ */
+export const gcxDeadlineMs = (timeoutS: number): number => keyedDeadlineMs(timeoutS, 1);
+
+/** RMC's deadline: a customer who leaves the card in gets the message, and the flow goes on after SPE_TIMEOUT. */
+export const removeCardDeadlineMs = (timeoutS: number): number => timeoutS * 1000;

@@ -1,5 +1,6 @@
 import { card } from '../../drivers/pinpad/index.js';
-import { OmniposError } from '../core/index.js';
+import { OmniposError, withDeadline } from '../core/index.js';
+import { keyedDeadlineMs } from './pinpad-card-kit.js';
 import type { PinpadCardOptions } from './pinpad-card-options.js';
 import type { ProductQuery, ProductSelection, SelectionFacts } from './pinpad-card-products.js';
 import { PROMPT_TEXTS, type PromptRelay } from './pinpad-card-prompts.js';
@@ -30,15 +31,18 @@ export async function chooseProduct(
   if (s.kind === 'choose') {
     const options = s.options;
     relay.show('choose-product', PROMPT_TEXTS.chooseProduct);
+    const timeoutS = o.timeoutS ?? 60;
+    // a key for each option the customer scrolls past, and ENTER: SPE_TIMEOUT each
+    const deadline = withDeadline(signal, keyedDeadlineMs(timeoutS, options.length + 1));
     const n = await relay.during('choose-product', () =>
       o.pinpad.run(
         card.MNU,
         {
           title: PROMPT_TEXTS.chooseProduct,
           options: options.map((x) => x.label.slice(0, 24)),
-          timeoutS: o.timeoutS ?? 60,
+          timeoutS,
         },
-        { signal },
+        { signal: deadline },
       ),
     );
     s = select(query, { ...facts, productId: options[n - 1]!.productId });

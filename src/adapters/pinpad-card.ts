@@ -3,7 +3,18 @@ import { card, DSP, PinpadError, isPinpadError } from '../../drivers/pinpad/inde
 import { CHIP_TAGS_FIRST as TAGS_FIRST, OmniposError, isOmniposError, withDeadline } from '../core/index.js';
 import type { CardPort, CardRequest, EncryptedCard, PromptListener, CardSummary, InputMode } from '../engine/index.js';
 import { type ChipFinish, finishChipOnPinpad } from './pinpad-card-finish.js';
-import { asOmnipos, type CardPinpad, fail, gcxWhen, hexOf, sixAndFour, tlvMap } from './pinpad-card-kit.js';
+import {
+  asOmnipos,
+  type CardPinpad,
+  fail,
+  gcxDeadlineMs,
+  gcxWhen,
+  hexOf,
+  pinDeadlineMs,
+  removeCardDeadlineMs,
+  sixAndFour,
+  tlvMap,
+} from './pinpad-card-kit.js';
 import type { PinpadCardOptions } from './pinpad-card-options.js';
 import type { ProductQuery, SelectionFacts } from './pinpad-card-products.js';
 import { PROMPT_TEXTS, PromptRelay } from './pinpad-card-prompts.js';
@@ -21,14 +32,9 @@ const INPUT: Record<card.GcxResult['cardType'], { mode: InputMode; entry: Produc
   'contactless-chip': { mode: 'ContactlessEmv', entry: 'contactlessEmv' },
 };
 
-/**
- * GCX's own deadline: its SPE_TIMEOUT plus a margin. The pinpad answers ST_TIMEOUT at SPE_TIMEOUT; a
- * blocking command has no wait of the link's (§2.3.3), so an answer lost on the wire would hold the
- * sale (and the terminal) until the daemon restarts: aborted (CAN) at the deadline instead, as FCX is.
- */
-const GCX_MARGIN_S = 5;
+/** GCX's own deadline (gcxDeadlineMs): an answer lost on the wire is aborted (CAN) at it, as FCX's is. */
 const gcxDeadline = (signal: AbortSignal, timeoutS: number): AbortSignal =>
-  withDeadline(signal, (timeoutS + GCX_MARGIN_S) * 1000);
+  withDeadline(signal, gcxDeadlineMs(timeoutS));
 
 /** The fallback GCX (ST_ERRFALLBACK): the customer swipes the same card, within its own deadline. */
 const swipeAgain = (
@@ -194,10 +200,7 @@ export class PinpadCardPort implements CardPort {
           ? product.password === 'required'
           : query.method === 'debit';
       if (askPin) {
-        relay.show('enter-pin', PROMPT_TEXTS.enterPin);
-        pinBlock = await relay.during('enter-pin', () =>
-          p.run(card.GPN, { keyIndex: this.#o.pinKeySlot, message: [PROMPT_TEXTS.enterPin, ''] }, { signal }),
-        );
+        pinBlock = await this.#stripePin(relay, signal, timeoutS);
         auth = 'OnlineAuthentication';
       }
       // Track 1 too: the stripe sale sends TrackOneData (Conecta pt page line 3370). GTK returns PP_TRACK1 only
@@ -226,7 +229,7 @@ export class PinpadCardPort implements CardPort {
             message: PROMPT_TEXTS.enterPin,
             ...(terminalEmv ? { emvData: terminalEmv } : {}),
           },
-          { signal },
+          { signal: withDeadline(signal, pinDeadlineMs(timeoutS)) }, // the card's processing, a PIN if its CVM asks
         ),
       );
       const outcome = card.goxOutcome(read, gox);
@@ -284,6 +287,19 @@ export class PinpadCardPort implements CardPort {
     return { summary, card: encrypted };
   }
 
+  /** A stripe card's PIN (GPN), within a PIN's deadline. */
+  #stripePin(relay: PromptRelay, signal: AbortSignal, timeoutS: number): Promise<card.PinBlockResult> {
+    relay.show('enter-pin', PROMPT_TEXTS.enterPin);
+    const message = [PROMPT_TEXTS.enterPin, ''] as const;
+    return relay.during('enter-pin', () =>
+      this.#o.pinpad.run(
+        card.GPN,
+        { keyIndex: this.#o.pinKeySlot, message },
+        { signal: withDeadline(signal, pinDeadlineMs(timeoutS)) },
+      ),
+    );
+  }
+
   async finishChip(
     decision: 'approved' | 'declined' | 'no-communication' | 'aborted',
     host: { authorizationCode?: string; emvResponse?: string },
@@ -302,7 +318,7 @@ export class PinpadCardPort implements CardPort {
     this.#inserted = false;
     try {
       // RMC blocks while the card is in: a customer who leaves it gets the message, the sale goes on after `timeoutS`
-      const signal = AbortSignal.timeout((this.#o.timeoutS ?? 60) * 1000);
+      const signal = withDeadline(undefined, removeCardDeadlineMs(this.#o.timeoutS ?? 60));
       await relay.during('remove-card', () =>
         this.#o.pinpad.run(
           card.RMC,

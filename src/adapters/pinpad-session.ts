@@ -8,9 +8,10 @@ import {
   type TerminalKey,
 } from '../../drivers/pinpad/index.js';
 import { isTransportError } from '../../drivers/transport/index.js';
-import { OmniposError, type ErrorCode } from '../core/index.js';
+import { OmniposError, withDeadline, type ErrorCode } from '../core/index.js';
 import type { Logger } from '../core/log/index.js';
 import type { PinpadTarget } from './devices.js';
+import { gcxDeadlineMs, removeCardDeadlineMs } from './pinpad-card-kit.js';
 
 /** Compile-time proof that every driver code is in the catalogue under the same name. */
 type Missing = Exclude<PinpadErrorCode, ErrorCode>;
@@ -122,8 +123,12 @@ export async function readCardEncrypted(
   dataKeySlot: number,
   onPrompt: (text: string) => void,
 ): Promise<{ read: Awaited<ReturnType<typeof card.readCardWithRules>>; encrypted: card.GtkResult }> {
-  const read = await card.readCardWithRules(p, request, { onPrompt });
+  // the sale's deadlines (pinpad-card-kit.ts): a lost answer ends the technician's read, never holds it
+  const signal = withDeadline(undefined, gcxDeadlineMs(request.timeoutS));
+  const read = await card.readCardWithRules(p, request, { onPrompt, signal });
   const encrypted = await p.run(card.GTK, { keyIndex: dataKeySlot, iv: randomBytes(8) });
-  await p.run(card.RMC, ['LEITURA OK', 'RETIRE O CARTAO']);
+  await p.run(card.RMC, ['LEITURA OK', 'RETIRE O CARTAO'], {
+    signal: withDeadline(undefined, removeCardDeadlineMs(request.timeoutS)),
+  });
   return { read, encrypted };
 }

@@ -51,6 +51,11 @@ export class EventLog {
   #stopped = false;
   /** Writes what a publisher holds back (see {@link flushBefore}). */
   #flush: (() => void) | undefined;
+  /**
+   * When this start could not move the seq ahead after a possible power cut: the seqs a power cut may have taken
+   * back, which this run gives again to other events (kept in memory: the disk took no record).
+   */
+  #reused: { after: number; through: number } | undefined;
 
   /**
    * A start: the seqs a power cut may have taken back are recorded, and the seq moves past them
@@ -59,22 +64,36 @@ export class EventLog {
   constructor(db: Db, options: { bootId?: string } = {}) {
     this.#db = db;
     const boot = options.bootId ?? currentBootId();
+    let leaped = false;
     try {
       db.transaction(() => this.#start(boot)).immediate();
-      this.#leaped = true;
+      leaped = true;
     } catch {
-      // a full or failing disk: the daemon still starts (the write alarm says why); events are synced one by one
-      this.#leaped = false;
+      // A full or failing disk: the daemon still starts (the write alarm says why); events are synced one by one.
+      // The seq did not move ahead, so the seqs a power cut took back are given again to other events: every seq
+      // after the last kept is one a client may hold with another meaning, and a replay over it says partial.
+      try {
+        const last = this.lastSeq();
+        if (this.#mayHaveLost(boot)) this.#reused = { after: last, through: last + EVENTS_PER_SYNC };
+      } catch {
+        this.#reused = { after: 0, through: Number.MAX_SAFE_INTEGER }; // nothing can be read: no replay is complete
+      }
     }
+    this.#leaped = leaped;
   }
 
-  #start(boot: string): void {
+  /** Whether the run before this start may have had events taken back by a power cut (see the class). */
+  #mayHaveLost(boot: string): boolean {
     const last = this.lastSeq();
     const run = statement(this.#db, 'SELECT boot_id AS boot, clean FROM api_event_run WHERE id = 1').get() as
       { boot: string; clean: number } | undefined;
     // No run recorded (a database from before the record) or an unknown boot: taken as lost.
-    const mayHaveLost = last > 0 && (run === undefined || (run.clean === 0 && (boot === '' || run.boot !== boot)));
-    if (mayHaveLost)
+    return last > 0 && (run === undefined || (run.clean === 0 && (boot === '' || run.boot !== boot)));
+  }
+
+  #start(boot: string): void {
+    const last = this.lastSeq();
+    if (this.#mayHaveLost(boot))
       statement(this.#db, 'INSERT OR IGNORE INTO api_event_gaps (after_seq, through_seq) VALUES (?, ?)').run(
         last,
         last + EVENTS_PER_SYNC,
@@ -100,6 +119,7 @@ export class EventLog {
 
   /** Whether a seq after `after` and at most `upTo` may have been sent and then taken back by a power cut. */
   lostWithin(after: number, upTo: number): boolean {
+    if (this.#reused && this.#reused.after < upTo && this.#reused.through > after) return true;
     return (
       statement(this.#db, 'SELECT 1 FROM api_event_gaps WHERE after_seq < ? AND through_seq > ? LIMIT 1').get(
         upTo,

@@ -1,3 +1,4 @@
+import { SANDBOX_KEYS } from '../../../tables/sandbox-keys.js';
 import type { TimingName } from './timing.js';
 
 /**
@@ -55,7 +56,8 @@ export const DEFAULT_PROFILE: Readonly<VirtualPinpadProfile> = Object.freeze({
   contactless: true,
   classicOnly: false,
   keys: { mkPin: slots([]), mkData: slots([]), dukptPin: slots([1]), dukptData: slots([2]) },
-  dukptPinKsn: { '01': 'FFFFF030331234500001' },
+  // the first KSN of the PIN key its PIN blocks are made under (card/keys.ts); GIX reports it with the counter in use
+  dukptPinKsn: { '01': SANDBOX_KEYS.pinInitialKsn },
   displayText: '0216',
   timing: 'fast',
   timingScale: 1,

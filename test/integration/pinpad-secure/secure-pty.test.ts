@@ -13,6 +13,7 @@ import {
   type PinpadNotification,
 } from '../../../drivers/pinpad/index.js';
 import { SerialTransport } from '../../../drivers/transport/serial.js';
+import { SANDBOX_KEYS } from '../../../tables/sandbox-keys.js';
 import { loadPinpadKey } from '../../../src/adapters/pinpad-keys.js';
 import { createLogger } from '../../../src/core/log/index.js';
 import type { VirtualPinpad } from '../../../src/sim/pinpad/index.js';
@@ -126,7 +127,7 @@ describe.skipIf(!HAS_SOCAT)(
       const from = trace().length;
       const info = await pinpad.info();
       expect(info).toMatchObject({ source: 'GIX', serialNumber: 'VPP0000000001', specVersion: '2.20' });
-      expect(info.dukptPinKsn?.['01']).toBe('FFFFF030331234500001');
+      expect(info.dukptPinKsn?.['01']).toBe(SANDBOX_KEYS.pinInitialKsn);
       expect((await pinpad.gin(0)).fields).toMatchObject({ GIN_SERNUM: 'VPP0000000001' });
       expect((await pinpad.gin(3)).fields).toMatchObject({ GIN_DUKPT: 'T' });
       expect((await pinpad.gix([0x8001, 0x8007])).data).toEqual({ PP_SERNUM: 'VPP0000000001', PP_SPECVER: '2.20' });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Pinpad, isPinpadError, type PinpadLinkEvent, type PinpadNotification } from '../../../drivers/pinpad/index.js';
 import { SerialTransport } from '../../../drivers/transport/serial.js';
+import { SANDBOX_KEYS } from '../../../tables/sandbox-keys.js';
 import { HAS_SOCAT, waitForPaths } from '../../helpers/socat.js';
 import { startSim, type SimProcess } from '../../helpers/sim-process.js';
 import { tempDirForFile, useTempDirs } from '../../helpers/temp-dir.js';
@@ -66,7 +67,7 @@ describe.skipIf(!HAS_SOCAT)(
         specVersion: '2.20',
       });
       expect(info.keys.dukptPin['01']).toBe('present');
-      expect(info.dukptPinKsn?.['01']).toBe('FFFFF030331234500001');
+      expect(info.dukptPinKsn?.['01']).toBe(SANDBOX_KEYS.pinInitialKsn);
       await pinpad.open();
       expect((await pinpad.gin(0)).fields).toMatchObject({ GIN_MNAME: 'OMNIPOS VIRTUAL', GIN_SERNUM: 'VPP0000000001' });
       expect((await pinpad.gin(2)).fields).toMatchObject({ GIN_ACQNAM: 'Abecs', GIN_SPECVER: '2.20' });

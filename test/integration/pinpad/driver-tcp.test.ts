@@ -12,6 +12,7 @@ import {
 } from '../../../drivers/pinpad/index.js';
 import type { SimHandler } from '../../../src/sim/pinpad/index.js';
 import { TcpTransport } from '../../../drivers/transport/tcp.js';
+import { SANDBOX_KEYS } from '../../../tables/sandbox-keys.js';
 import { TransportError } from '../../../drivers/transport/transport.js';
 import { type VirtualPinpadOptions } from '../../../src/sim/pinpad/server.js';
 import { connectPinpad, startVirtualPinpad } from '../../helpers/virtual-pinpad.js';
@@ -52,7 +53,7 @@ describe('Pinpad driver against the virtual pinpad over TCP loopback', () => {
     });
     expect(info.keys.dukptPin['01']).toBe('present');
     expect(info.keys.dukptPin['02']).toBe('absent');
-    expect(info.dukptPinKsn).toEqual({ '01': 'FFFFF030331234500001' });
+    expect(info.dukptPinKsn).toEqual({ '01': SANDBOX_KEYS.pinInitialKsn });
     expect(sim.engine.state.received).toEqual(['OPN', 'GIX', 'GIX']);
   });
 

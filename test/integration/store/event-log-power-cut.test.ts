@@ -85,6 +85,27 @@ describe('the replay after a restart says partial exactly when a power cut may h
     again.db.close();
   });
 
+  it('a start that cannot write after the power cut (a full disk) gives the lost seqs again: a client holding one is told partial', async () => {
+    const dir = tempDir('omnipos-power-cut-full-');
+    const before = start(dir, 'boot-1');
+    await publish(before.hub, 3);
+    const flash = snapshot(before.db, dir);
+    await publish(before.hub, 10);
+    powerCut(before.db, dir, flash);
+    const db = openTerminalDatabase(dir);
+    // the start's one durable commit fails, as on a full disk; the events' own rows still go in
+    db.exec("CREATE TEMP TRIGGER full_disk BEFORE INSERT ON api_event_run BEGIN SELECT RAISE(FAIL, 'disk full'); END");
+    const hub = new EventHub(undefined, () => now, new EventLog(db, { bootId: 'boot-2' }));
+    // Seqs 4–9 are given again, to other events: the client holding the lost 8 missed what came after 3.
+    expect(await publish(hub, 6)).toEqual([4, 5, 6, 7, 8, 9]);
+    expect(replay(hub, 8)).toEqual({ outcome: 'partial', seqs: [9] });
+    expect(replay(hub, 3).outcome).toBe('partial');
+    // A seq past the ones that may have been taken back means one event only: after it, complete.
+    const later = await publish(hub, EVENTS_PER_SYNC);
+    expect(replay(hub, later.at(-2)!)).toEqual({ outcome: 'complete', seqs: [later.at(-1)] });
+    db.close();
+  });
+
   it('a killed process (same boot) lost nothing: the replay after it is complete, with every event', async () => {
     const dir = tempDir('omnipos-kill-');
     const before = start(dir, 'boot-1');

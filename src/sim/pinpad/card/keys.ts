@@ -20,6 +20,11 @@ import { PinpadMemory } from '../memory.js';
 export class SimDukpt {
   constructor(private readonly memory: PinpadMemory = new PinpadMemory()) {}
 
+  /** The last counter used under `kind`'s key (0: none yet). */
+  counter(kind: 'pin' | 'data'): number {
+    return this.memory.counter(kind);
+  }
+
   private next(kind: 'pin' | 'data'): string {
     const n = nextCounter(this.memory.counter(kind));
     if (n === undefined) throw new Error(`DUKPT ${kind} key exhausted`);

@@ -1,6 +1,7 @@
 import { GIX_DEFAULT, simId } from '../spec/ids.js';
 import { ginAnswerLayout, LAYOUTS } from '../spec/layouts.js';
-import type { SimHandler } from '../engine.js';
+import type { SimHandler, SimState } from '../engine.js';
+import { withCounter } from '../../../crypto/index.js';
 import { readParams } from '../card/kit.js';
 import { writeAnswer as encodeResponse } from '../wire/command.js';
 import { writeField, type FieldValue } from '../wire/fields.js';
@@ -115,9 +116,20 @@ function gixValue(p: VirtualPinpadProfile, id: number): FieldValue | undefined {
   const def = simId(id);
   if (!def) return undefined;
   if (def.name in byName) return byName[def.name];
-  const ksn = /^PP_KSNTDES([PD])(\d\d)$/.exec(def.name);
-  if (ksn && ksn[1] === 'P' && p.dukptPinKsn[ksn[2]!]) return Buffer.from(p.dukptPinKsn[ksn[2]!]!, 'hex');
   return undefined;
+}
+
+/**
+ * PP_KSNTDESPnn (§3.2.4): the KSN of the DUKPT PIN key in slot nn as it stands, the counter of the last PIN block
+ * (the one its KSN carried), as a real pinpad reports it; the slot's first KSN before any. Undefined for a slot
+ * without a DUKPT PIN key, and for any other datum.
+ */
+function pinKsn(p: VirtualPinpadProfile, state: SimState, name: string): Buffer | undefined {
+  const slot = /^PP_KSNTDESP(\d\d)$/.exec(name)?.[1];
+  const first = slot === undefined ? undefined : p.dukptPinKsn[slot];
+  if (first === undefined) return undefined;
+  const used = cardSim(state).dukpt.counter('pin');
+  return Buffer.from(used === 0 ? first : withCounter(first, used).hex, 'hex');
 }
 
 /**
@@ -143,14 +155,10 @@ const IDS_212: Readonly<Record<number, (p: VirtualPinpadProfile) => string>> = {
 };
 
 /** One GIX datum, or undefined when this pinpad has no value for it (skipped, §3.2.4). */
-function gixDatum(
-  p: VirtualPinpadProfile,
-  state: Parameters<typeof tableVersionValue>[0],
-  id: number,
-): Uint8Array | undefined {
+function gixDatum(p: VirtualPinpadProfile, state: SimState, id: number): Uint8Array | undefined {
   if (p.answers === '2.12' && IDS_212[id]) return writeRawDatum(id, Buffer.from(IDS_212[id](p), 'latin1'));
-  const v = gixValue(p, id) ?? tableVersionValue(state, id); // PP_TABVERnn
   const def = simId(id);
+  const v = gixValue(p, id) ?? (def && pinKsn(p, state, def.name)) ?? tableVersionValue(state, id); // PP_TABVERnn
   if (v === undefined || !def) return undefined;
   return writeRawDatum(id, writeField(def, v));
 }
