@@ -68,6 +68,8 @@ export class EventHub {
   readonly #listeners = new Set<Listener>();
   /** Published, not yet written nor sent (see {@link publish}). */
   readonly #queue: ApiEvent[] = [];
+  /** Seqs sent live only, the log refusing them, not yet passed over by the log ({@link passLive}). */
+  #liveOnly: { after: number; through: number } | undefined;
   /** Written, held until the transaction they were written in is over (see {@link flush}); `check`: written inside it. */
   readonly #held: { out: ApiEvent; check: boolean }[] = [];
 
@@ -188,6 +190,7 @@ export class EventHub {
    */
   #write(batch: ApiEvent[]): number[] {
     const day = this.#today();
+    if (!this.#passLive()) return batch.map(() => this.#live());
     try {
       const seqs = (this.log as EventLog).appendAll(
         day,
@@ -201,6 +204,7 @@ export class EventHub {
   }
 
   #next(day: string, out: ApiEvent): number {
+    if (!this.#passLive()) return this.#live();
     try {
       this.#seq = (this.log as EventLog).append(day, out.at, out);
       return this.#seq;
@@ -212,7 +216,30 @@ export class EventHub {
         // the database fails: sent live, not replayable
       }
     }
-    return ++this.#seq;
+    return this.#live();
+  }
+
+  /** A seq for an event the database refused, sent live only: remembered until the log has moved past it. */
+  #live(): number {
+    const seq = ++this.#seq;
+    this.#liveOnly = { after: this.#liveOnly?.after ?? seq - 1, through: seq };
+    return seq;
+  }
+
+  /**
+   * Before the log gives a seq again: the seqs sent live only are passed over (the log's next is past them, a
+   * replay over them says partial). Without it the database, writing again, gave a live seq a client may hold to
+   * another event. False while the database still refuses.
+   */
+  #passLive(): boolean {
+    if (!this.#liveOnly) return true;
+    try {
+      (this.log as EventLog).passLive(this.#liveOnly.after, this.#liveOnly.through);
+      this.#liveOnly = undefined;
+      return true;
+    } catch {
+      return false;
+    }
   }
 
   /**

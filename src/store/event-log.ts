@@ -133,6 +133,25 @@ export class EventLog {
     return this.#commit(businessDay, [{ at, body: rowBody(body) }])[0] as number;
   }
 
+  /**
+   * Seqs `after` + 1 … `through` were sent live only, the database refusing them (a full or failing disk): the
+   * next seq given moves past them, so none names two events, and a replay over them says partial. One commit;
+   * throws while the database still refuses (the hub tries again before its next event).
+   */
+  passLive(after: number, through: number): void {
+    this.#db.transaction(() => {
+      statement(
+        this.#db,
+        'INSERT INTO api_event_gaps (after_seq, through_seq) VALUES (?, ?) ON CONFLICT (after_seq) DO UPDATE SET through_seq = max(through_seq, excluded.through_seq)',
+      ).run(after, through);
+      if (
+        statement(this.#db, "UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'api_events'").run(through)
+          .changes === 0
+      )
+        statement(this.#db, "INSERT INTO sqlite_sequence (name, seq) VALUES ('api_events', ?)").run(through);
+    })();
+  }
+
   /** Takes a seq for an event that may not be kept (the guard refused it): the row says only `withheld`. */
   withhold(businessDay: string, at: string): number {
     return this.#commit(businessDay, [{ at, body: WITHHELD }])[0] as number;

@@ -106,6 +106,27 @@ describe('the replay after a restart says partial exactly when a power cut may h
     db.close();
   });
 
+  // s13-guards noticed it: with the database refusing writes, an event is sent live with the next seq, and the
+  // database, writing again, gave that same seq to another event. Fails on c7c37be (the seqs after the failure
+  // were 4, 5 again).
+  it('a database that refuses writes, then writes again: a seq sent live is never given to another event, and a replay over it says partial', async () => {
+    const dir = tempDir('omnipos-live-only-');
+    const { db, hub } = start(dir, 'boot-1');
+    const last = (await publish(hub, 3)).at(-1) as number;
+    db.exec("CREATE TEMP TRIGGER failing BEFORE INSERT ON api_events BEGIN SELECT RAISE(FAIL, 'disk I/O error'); END");
+    const live = await publish(hub, 2);
+    expect(live).toEqual([last + 1, last + 2]);
+    db.exec('DROP TRIGGER failing');
+    const after = await publish(hub, 2);
+    expect(after.every((s) => s > last + 2)).toBe(true);
+    // A client holding the first live seq missed the second, which no log kept: partial, never complete.
+    expect(replay(hub, last + 1).outcome).toBe('partial');
+    expect(replay(hub, last).outcome).toBe('partial');
+    // One holding the last live seq missed only what the log kept: complete.
+    expect(replay(hub, last + 2)).toEqual({ outcome: 'complete', seqs: after });
+    db.close();
+  });
+
   it('a killed process (same boot) lost nothing: the replay after it is complete, with every event', async () => {
     const dir = tempDir('omnipos-kill-');
     const before = start(dir, 'boot-1');
