@@ -8,16 +8,28 @@ import { ensureSupervisorToken, supervisorPasswordFile, writeSupervisorPassword 
 import { ensureApiToken } from '../store/index.js';
 import type { CliContext, Command } from './context.js';
 
-/** Reads a line from the terminal without echoing it. */
-export async function askHidden(prompt: string, ctx: CliContext): Promise<string> {
-  const stdin = process.stdin;
+/** The part of a terminal `askHidden` uses (process.stdin, or a test's stand-in). */
+export interface HiddenInput {
+  readonly isTTY?: boolean;
+  setRawMode(mode: boolean): unknown;
+  resume(): unknown;
+  pause(): unknown;
+  on(event: 'data', listener: (chunk: Buffer) => void): unknown;
+  off(event: 'data', listener: (chunk: Buffer) => void): unknown;
+}
+
+/**
+ * Reads a line from the terminal without echoing it. Echo goes off before the prompt shows: whoever types on
+ * seeing the prompt (a person, or script(1) in a test) must never have the terminal echo it.
+ */
+export async function askHidden(prompt: string, ctx: CliContext, stdin: HiddenInput = process.stdin): Promise<string> {
   if (!stdin.isTTY)
     throw new OmniposError(
       'INVALID_ARGUMENT',
       'no terminal to ask the supervisor password on: give --supervisor-password-file',
     );
-  ctx.err(prompt);
   stdin.setRawMode(true);
+  ctx.err(prompt);
   stdin.resume();
   return new Promise((resolve, reject) => {
     let text = '';
