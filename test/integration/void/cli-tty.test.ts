@@ -11,7 +11,7 @@ describe.skipIf(!HAS_SCRIPT)('omnipos void on a real terminal (a pty by script(1
   // The password is typed once the prompt is on the terminal, never after a fixed sleep: under load the command
   // took longer than the sleep to start, the pty still echoed, and the typed password showed (a test that failed
   // on a timing, not on the product). The CI on b93d991 still showed it: the command wrote the prompt before it
-  // turned echo off, so a typist quick on the prompt was echoed — a product bug (test/unit/cli/ask-hidden.test.ts).
+  // turned echo off, so a typist quick on the prompt was echoed — a product bug (test/unit/cli/void.ask-hidden.test.ts).
   it('asks the supervisor password without echoing it, then says no daemon answers (exit 3)', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'omnipos-void-tty-'));
     try {
