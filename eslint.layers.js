@@ -183,7 +183,7 @@ export function aroundSurface(file, target, lazy = false) {
   const module = target.replace(/\.js$/, '.ts');
   if (!index || module === index) return undefined;
   const excepted = ENTRIES.some((e) => e.module === module && (!e.from || e.from.includes(file)) && (!e.lazy || lazy));
-  if (excepted) return undefined;
+  if (excepted || ownKindFolder(file, module)) return undefined;
   return { from, to, index, target: module };
 }
 
@@ -197,8 +197,45 @@ const PURE_AREAS = new Set(CODECS);
 const IO_MODULES =
   /^(node:)?(fs|fs\/promises|net|http|https|http2|dgram|child_process|worker_threads|tty)$|^(serialport|usb|undici|better-sqlite3|pino)$/;
 
+/**
+ * Files that belong to another ring than their folder's, each with why: an acquirer kind is one folder
+ * (src/acquirer/<kind>/), its configuration keys and its factory entry included, so that adding a kind
+ * is its folder and `npm run generate` (docs/architecture.md "Adding an acquirer"). `file` is a pattern
+ * whose `*` is one folder name.
+ */
+export const KIND_FILES = [
+  {
+    file: 'src/acquirer/*/config.ts',
+    area: 'src/config',
+    why: "a kind's configuration keys and rules (an `AcquirerConfigKind`): the configuration ring reads them to parse and guard `acquirer.<kind>`, so they import only what the configuration may",
+  },
+  {
+    file: 'src/acquirer/*/entry.ts',
+    area: 'src/factory',
+    why: "a kind's factory entry (an `AcquirerKindEntry`): builds its backend, provisioning and probe from the configuration, as the factory does",
+  },
+];
+
+const KIND_PATTERNS = KIND_FILES.map((k) => ({
+  ...k,
+  test: new RegExp(`^${k.file.replace(/[.]/g, '\\.').replace('*', '[a-z][a-z0-9]*')}$`),
+}));
+
+/**
+ * Whether `file` is a kind's file of KIND_FILES and `module` lies in the same kind's folder: a kind's entry
+ * builds its own backend from its folder's modules without the folder's ring surface (src/acquirer/index.ts)
+ * naming them, so a new kind's folder is all it takes. The rings still decide the direction (config.ts may
+ * import nothing of src/acquirer).
+ */
+function ownKindFolder(file, module) {
+  if (!KIND_PATTERNS.some((k) => k.test.test(file))) return false;
+  return module.startsWith(file.slice(0, file.lastIndexOf('/') + 1));
+}
+
 /** The area a repository-relative path belongs to, or undefined outside the layered tree. */
 export function areaOf(rel) {
+  const kindFile = KIND_PATTERNS.find((k) => k.test.test(rel.replace(/\.js$/, '.ts')));
+  if (kindFile) return kindFile.area;
   const parts = rel.split('/');
   if (parts[0] === 'tables' || parts[0] === 'test') return parts[0];
   if (parts[0] === 'drivers' && parts.length > 2) return `drivers/${parts[1]}`;

@@ -9,6 +9,7 @@ type Layers = {
   ALLOWED: Record<string, readonly string[]>;
   FORBIDDEN: readonly { from: string; to: string; why: string }[];
   ENTRIES: readonly { module: string; why: string; from?: readonly string[]; lazy?: boolean }[];
+  KIND_FILES: readonly { file: string; area: string; why: string }[];
 };
 const rulePath = '../../eslint.layers.js';
 const layers = (await import(rulePath)) as Layers;
@@ -18,6 +19,8 @@ const AREAS_BEGIN = '<!-- layers: generated from ALLOWED and FORBIDDEN in eslint
 const AREAS_END = '<!-- /layers -->';
 const ENTRIES_BEGIN = '<!-- layer entries: generated from ENTRIES in eslint.layers.js (npm run generate) -->';
 const ENTRIES_END = '<!-- /layer entries -->';
+const KINDS_BEGIN = '<!-- kind files: generated from KIND_FILES in eslint.layers.js (npm run generate) -->';
+const KINDS_END = '<!-- /kind files -->';
 
 const code = (s: string): string => `\`${s}\``;
 const cell = (s: string): string => s.replace(/\|/g, '\\|');
@@ -51,17 +54,21 @@ export function entriesTable(): string {
   return [ENTRIES_BEGIN, ...lines, ENTRIES_END].join('\n');
 }
 
+/** The kind files table: one row per pattern of KIND_FILES. */
+export function kindFilesTable(): string {
+  const lines = ['| files | ring | why |', '|---|---|---|'];
+  for (const k of layers.KIND_FILES) lines.push(`| ${code(k.file)} | ${code(k.area)} | ${cell(k.why)} |`);
+  return [KINDS_BEGIN, ...lines, KINDS_END].join('\n');
+}
+
 export const LAYERS: Generated[] = [
   {
     file: FILE,
-    from: 'eslint.layers.js (ALLOWED, FORBIDDEN, ENTRIES)',
-    render: (current) =>
-      replaceSection(
-        FILE,
-        replaceSection(FILE, current, AREAS_BEGIN, AREAS_END, areasTable()),
-        ENTRIES_BEGIN,
-        ENTRIES_END,
-        entriesTable(),
-      ),
+    from: 'eslint.layers.js (ALLOWED, FORBIDDEN, ENTRIES, KIND_FILES)',
+    render: (current) => {
+      const areas = replaceSection(FILE, current, AREAS_BEGIN, AREAS_END, areasTable());
+      const entries = replaceSection(FILE, areas, ENTRIES_BEGIN, ENTRIES_END, entriesTable());
+      return replaceSection(FILE, entries, KINDS_BEGIN, KINDS_END, kindFilesTable());
+    },
   },
 ];

@@ -1,9 +1,10 @@
 // The files a second acquirer touches (issue 21, "The acquirer as a port"), from the tree as it is:
 //   npx tsx scripts/house/acquirer-files.ts            the figure
 //   npx tsx scripts/house/acquirer-files.ts --root DIR  another checkout
-// A backend lives in src/acquirer/<kind>/. Outside that folder, a new kind is added where the kinds are listed
-// (the configuration's ACQUIRER_KINDS) and where each kind gets its entry (the factory's table keyed by every
-// kind, `[K in AcquirerKind]`): those files are the figure. Every other file takes the backend it is given; the
+// A kind lives in src/acquirer/<kind>/ (its backend, its configuration keys, its factory entry). Outside that folder
+// a kind is named where the kinds are listed (the configuration's ACQUIRER_CONFIG) and where each kind gets its
+// entry (the factory's table keyed by every kind, `[K in AcquirerKind]`): those files are the figure, both
+// written by `npm run generate` from the folders. Every other file takes the backend it is given; the
 // checks in test/unit/engine/ports.stub-backend.test.ts hold the engine, the commands and the metrics to it.
 // Beside the figure: the files outside src/acquirer that import it at all, and among them those that build or
 // hold the omni clients (the `Acquirer` type, `acquirerFromConfig`, `createAcquirer`): the omni entry of the
@@ -25,7 +26,7 @@ export interface AcquirerFiles {
   src: string[];
   /** The files of src/ outside the backends' folders (src/acquirer/<kind>/). */
   outsideBackends: string[];
-  /** Outside the backends' folders, where a new kind is named: the kinds and the factory. The figure. */
+  /** Outside the kinds' folders, where a new kind is named: the kinds' two registries (generated). The figure. */
   naming: string[];
   /** Outside src/acquirer, the files that import it (src/acquirer/index.ts). */
   importers: string[];
@@ -40,7 +41,7 @@ const OMNI_CLIENTS =
 export function acquirerFiles(root: string): AcquirerFiles {
   const src = filesBelow(root, 'src').filter((f) => f.endsWith('.ts'));
   const outsideBackends = src.filter((f) => !/^src\/acquirer\/[^/]+\//.test(f));
-  const naming = outsideBackends.filter((f) => /ACQUIRER_CONFIG\s*=|\[K in AcquirerKind\]/.test(codeOf(root, f)));
+  const naming = outsideBackends.filter((f) => /\bACQUIRER_CONFIG\s*=|\bKINDS\s*:\s*\{\s*readonly \[K in AcquirerKind\]/.test(codeOf(root, f)));
   const importers = src.filter(
     (f) => !f.startsWith('src/acquirer/') && /from '(\.\.?\/)+(src\/)?acquirer\/index\.js'/.test(codeOf(root, f)),
   );

@@ -1,17 +1,15 @@
 import type { z } from 'zod';
 import type { AcquirerConfigKind } from './acquirer-kind.js';
-import { OMNI_CONFIG } from './acquirer-omni.js';
+import { ACQUIRER_CONFIG } from './acquirer-registry.js';
 import type { Secret } from './secret.js';
 
 /**
- * The acquirer kinds this build's configuration knows, each with its keys and rules (acquirer-<kind>.ts);
- * schema.ts makes `acquirer` the union of `{ kind: '<kind>', <kind>: its keys }`, and each kind's
- * backend is its entry in the factory (src/factory/acquirer-backend.ts `KINDS`, keyed by these: a kind
- * without its entry does not compile).
+ * The acquirer kinds this build's configuration knows: every folder src/acquirer/<kind>/ with its keys and
+ * rules (config.ts) and its factory entry (entry.ts), listed by `npm run generate` in acquirer-registry.ts.
+ * schema.ts makes `acquirer` the union of `{ kind: '<kind>', <kind>: its keys }`; each kind's backend is
+ * its entry in the factory (src/factory/acquirer-registry.ts, keyed by these).
  */
-export const ACQUIRER_CONFIG = {
-  omni: OMNI_CONFIG,
-} as const;
+export { ACQUIRER_CONFIG };
 
 export type AcquirerKind = keyof typeof ACQUIRER_CONFIG;
 

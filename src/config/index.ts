@@ -7,7 +7,7 @@ export {
   type AcquirerKind,
   type KindSecrets,
 } from './acquirer-kinds.js';
-export type { OmniKeys } from './acquirer-omni.js';
+export type { OmniKeys } from '../acquirer/omni/config.js';
 export { type ConfigProblem, formatProblem } from './problems.js';
 export { isLoopbackHost } from './environment-guard.js';
 export { fleetMqttSettings, type FleetMqttSettings } from './fleet.js';

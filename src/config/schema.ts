@@ -77,7 +77,9 @@ function acquirerSchema(): z.ZodType<AcquirerValues, AcquirerInput> {
   const [first, ...rest] = ACQUIRER_KINDS.map((k) =>
     z.strictObject({ kind: z.literal(k), [k]: ACQUIRER_CONFIG[k].keys(fields) }),
   );
-  return z.discriminatedUnion('kind', [first!, ...rest], {
+  // Each member is `{ kind: K, K: ACQUIRER_CONFIG[K]'s keys }`, which is what AcquirerValues/AcquirerInput say of
+  // every K; zod types a computed key as a string index, so the union is widened, then named by those types.
+  const union: z.ZodType = z.discriminatedUnion('kind', [first!, ...rest], {
     error: (issue) => {
       const input: unknown = issue.input;
       if (issue.code !== 'invalid_union' || input === null || typeof input !== 'object' || !('kind' in input))
@@ -85,6 +87,7 @@ function acquirerSchema(): z.ZodType<AcquirerValues, AcquirerInput> {
       return `unknown acquirer ${JSON.stringify(input.kind)}: this build speaks to ${ACQUIRER_KINDS.map((k) => `"${k}"`).join(', ')}`;
     },
   });
+  return union as z.ZodType<AcquirerValues, AcquirerInput>;
 }
 const acquirer = acquirerSchema();
 

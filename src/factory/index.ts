@@ -11,11 +11,9 @@ export {
   acquirerProvisioning,
   factoryKinds,
   hostOperationOf,
-  omniClientsOf,
-  type AcquirerKindEntry,
-  type BackendWiring,
-  type OpenBackend,
 } from './acquirer-backend.js';
+export type { AcquirerKindEntry, BackendWiring, OpenBackend } from './kind-entry.js';
+export { omniClientsOf } from '../acquirer/omni/entry.js';
 export { acquirerUrls, readInUse, sandboxListenOptions, type AcquirerWiring } from './acquirer-urls.js';
 export { qrProvider } from './qr-provider.js';
 export { type CnpOffers, type CnpParts } from './cnp-parts.js';

@@ -13,6 +13,7 @@ import { openTerminalDatabase } from '../../../src/store/index.js';
 import { scanForCardData } from '../../helpers/scan-card-data.js';
 import { sensitiveIn } from './sensitive.js';
 import { tempDirForFile } from '../../helpers/temp-dir.js';
+import { omniOf, omniSecretsOf } from '../../helpers/omni-config.js';
 
 const dir = tempDirForFile('omnipos-homolog-');
 let host: RunningSandbox;
@@ -74,7 +75,7 @@ beforeAll(async () => {
   const config = loadConfig({ env });
   const db = openTerminalDatabase(config.values.stateDir);
   const log = createLogger({ level: 'silent' });
-  const a = config.values.acquirer.omni;
+  const a = omniOf(config.values);
   const acquirer = createAcquirer({
     settings: {
       authUrl: a.authUrl,
@@ -86,7 +87,7 @@ beforeAll(async () => {
       clientId: a.clientId,
       timeoutMs: a.timeoutMs,
     },
-    clientSecret: config.secrets.acquirer.omni.clientSecret,
+    clientSecret: omniSecretsOf(config).clientSecret,
     environment: 'homologation',
     clock: systemClock,
     log,

@@ -5,6 +5,7 @@ import { DEFAULT_CONFIG_PATH, describeConfig, loadConfig, type ConfigProblem } f
 import { OmniposError } from '../../../src/core/errors/index.js';
 import { writeConfigWithSecret } from '../../helpers/config.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
+import { omniOf, omniSecretsOf } from '../../helpers/omni-config.js';
 
 const tempDir = useTempDirs();
 
@@ -58,7 +59,7 @@ describe('loadConfig', () => {
     expect(config.values.pinpad.device.kind).toBe('virtual');
     expect(path.isAbsolute(config.values.stateDir)).toBe(true);
     expect(config.values.stateDir).toBe(path.resolve(path.dirname(DEFAULT_CONFIG_PATH), '../var'));
-    expect(config.secrets.acquirer.omni.clientSecret.reveal()).toBe('omnipos-sandbox-secret-not-for-production');
+    expect(omniSecretsOf(config).clientSecret.reveal()).toBe('omnipos-sandbox-secret-not-for-production');
   });
 
   it('names the bad key of a bad URL', () => {
@@ -108,7 +109,7 @@ describe('loadConfig', () => {
     });
     expect(config.source).toBe(file);
     expect(config.values.stateDir).toBe('/var/lib/omnipos');
-    expect(config.values.acquirer.omni.queryUrl).toBe('https://query.example');
+    expect(omniOf(config.values).queryUrl).toBe('https://query.example');
     expect(config.values.terminal.ordinal).toBe(7);
     expect(config.values.sandbox.embedded).toBe(false);
     expect(config.overrides.map((o) => o.path)).toContain('stateDir');
@@ -180,7 +181,7 @@ describe('loadConfig', () => {
     const text = JSON.stringify(describeConfig(config));
     expect(text).not.toContain('hunter2-very-secret');
     expect(text).toContain('[secret from');
-    expect(String(config.secrets.acquirer.omni.clientSecret)).toBe('[secret]');
+    expect(String(omniSecretsOf(config).clientSecret)).toBe('[secret]');
   });
 
   it('freezes what it returns', () => {
@@ -249,8 +250,8 @@ describe('production environment guard', () => {
 describe('e-commerce credentials', () => {
   it('the default names the sandbox merchant and its key file; production refuses the sandbox merchant id', () => {
     const config = loadConfig({ env: {} });
-    expect(config.values.acquirer.omni.merchantId).toBe('00000000-0000-4000-8000-000000000001');
-    expect(config.secrets.acquirer.omni.merchantKey?.reveal()).toBe('OMNIPOSSANDBOXMERCHANTKEYNOTFORPRODUCTION');
+    expect(omniOf(config.values).merchantId).toBe('00000000-0000-4000-8000-000000000001');
+    expect(omniSecretsOf(config).merchantKey?.reveal()).toBe('OMNIPOSSANDBOXMERCHANTKEYNOTFORPRODUCTION');
     const c = productionConfig();
     const file = writeConfig(c, 'live-secret');
     const raw = JSON.parse(readFileSync(file, 'utf8'));
@@ -304,7 +305,7 @@ describe('outside the sandbox (issue 17): what the real host needs, refused at s
     const h = productionConfig();
     h.environment = 'homologation';
     h.acquirer.omni.requestUrl = 'http://127.0.0.1:18443';
-    expect(loadConfig({ path: writeConfig(h, 'live-secret'), env: {} }).values.acquirer.omni.requestUrl).toBe(
+    expect(omniOf(loadConfig({ path: writeConfig(h, 'live-secret'), env: {} }).values).requestUrl).toBe(
       'http://127.0.0.1:18443',
     );
     h.acquirer.omni.requestUrl = 'http://api.acquirer.example';
@@ -330,7 +331,7 @@ describe('outside the sandbox (issue 17): what the real host needs, refused at s
     expect(sandbox.qr.provider).toBe('terminal');
     expect(sandbox.terminal.softDescriptor).toBe('OMNIPOS');
     expect(sandbox.terminal.orderIdTerminal).toBe(sandbox.terminal.ordinal);
-    expect(sandbox.acquirer.omni.ecommerceQueryUrl).toBeDefined();
+    expect(omniOf(sandbox).ecommerceQueryUrl).toBeDefined();
     expect(loadConfig({ path: writeConfig(productionConfig(), 'live-secret'), env: {} }).values.qr.provider).toBe(
       'ecommerce',
     );

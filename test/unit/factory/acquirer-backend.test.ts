@@ -5,6 +5,7 @@ import { createLogger } from '../../../src/core/log/index.js';
 import { acquirerBackend, omniClientsOf, type BackendWiring } from '../../../src/factory/index.js';
 import { Journal, openTerminalDatabase } from '../../../src/store/index.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
+import { omniSecretsOf } from '../../helpers/omni-config.js';
 
 const tempDir = useTempDirs();
 
@@ -48,7 +49,7 @@ describe("the factory's omni entry builds its own clients from the configuration
     const c = config({ OMNIPOS_QR__PROVIDER: 'ecommerce' });
     const noEcommerce: Config = {
       ...c,
-      secrets: { acquirer: { kind: 'omni', omni: { clientSecret: c.secrets.acquirer.omni.clientSecret } } },
+      secrets: { acquirer: { kind: 'omni', omni: { clientSecret: omniSecretsOf(c).clientSecret } } },
     };
     expect(() => acquirerBackend(noEcommerce, wiring())).toThrow(
       /qr\.provider: ecommerce needs the e-commerce credentials/,

@@ -176,4 +176,31 @@ describe('the layer lint rule (docs/architecture.md "Rings")', () => {
     }
     expect(found).toEqual([]);
   });
+  it("an acquirer kind's config.ts is of the configuration ring and its entry.ts of the factory's, though both live in the kind's folder", async () => {
+    // the configuration's registry reads a kind's keys; the kind's keys import only what the configuration may
+    expect(await lint('src/config/acquirer-registry.ts', "import { X } from '../acquirer/stub/config.js';")).toEqual(
+      [],
+    );
+    expect(
+      await lint('src/acquirer/stub/config.ts', "import type { K } from '../../config/acquirer-kind.js';"),
+    ).toEqual([]);
+    expect(await lint('src/acquirer/stub/config.ts', "import { stubBackend } from './backend.js';")).toEqual([
+      'src/config may not import src/acquirer (layers point down: see docs/architecture.md "Rings")',
+    ]);
+    expect(await lint('src/acquirer/stub/config.ts', "import '../../store/index.js';")).toHaveLength(1);
+    // a kind's entry builds from its own folder and the factory's helpers, and nothing below imports it
+    expect(
+      await lint(
+        'src/acquirer/stub/entry.ts',
+        "import { stubBackend } from './backend.js'; import '../../factory/kind-entry.js'; import '../index.js';",
+      ),
+    ).toEqual([]);
+    expect(await lint('src/acquirer/stub/entry.ts', "import '../omni/client.js';")).toEqual([
+      'src/factory may import src/acquirer only through src/acquirer/index.ts, not src/acquirer/omni/client.ts (one public surface per ring: see docs/architecture.md "Rings")',
+    ]);
+    expect(await lint('src/acquirer/stub/backend.ts', "import '../../factory/index.js';")).toHaveLength(1);
+    expect(await lint('src/engine/x.ts', "import '../acquirer/stub/entry.js';")).toHaveLength(1);
+    // only a kind's folder name (lowercase letters and digits) and only these two file names
+    expect(await lint('src/acquirer/stub/other.ts', "import '../../factory/kind-entry.js';")).toHaveLength(1);
+  });
 });

@@ -3,11 +3,12 @@ import { TextReceiptPrinter } from '../../../src/adapters/text-receipt.js';
 import { loadConfig, type Config } from '../../../src/config/index.js';
 import { systemClock } from '../../../src/core/clock.js';
 import { createLogger } from '../../../src/core/log/index.js';
-import { acquirerBackend, omniClientsOf, type BackendWiring } from '../../../src/factory/acquirer-backend.js';
+import { acquirerBackend, omniClientsOf, type BackendWiring } from '../../../src/factory/index.js';
 import { startCardNotPresent } from '../../../src/main/card-not-present.js';
 import { Held } from '../../../src/main/held.js';
 import { Journal, MerchantOrderIds, Outbox, openTerminalDatabase } from '../../../src/store/index.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
+import { omniSecretsOf } from '../../helpers/omni-config.js';
 
 /** The daemon reads `cardNotPresent` (a union by kind) and builds its kind's backend and engine, or none. */
 const tempDir = useTempDirs();
@@ -76,7 +77,7 @@ describe('cardNotPresent in the daemon', () => {
     const c = config({ OMNIPOS_CARD_NOT_PRESENT__KIND: 'ecommerce' });
     const without: Config = {
       ...c,
-      secrets: { acquirer: { kind: 'omni', omni: { clientSecret: c.secrets.acquirer.omni.clientSecret } } },
+      secrets: { acquirer: { kind: 'omni', omni: { clientSecret: omniSecretsOf(c).clientSecret } } },
     };
     const open = acquirerBackend(without, backendWiring());
     expect(open.cardNotPresent?.ecommerce).toBeUndefined();

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { AcquirerConfigKind, KeyFields } from './acquirer-kind.js';
+import type { AcquirerConfigKind, KeyFields } from '../../config/acquirer-kind.js';
 
 /**
  * The omni acquirer's own keys (`acquirer.omni`): the terminal API's addresses and OAuth client, the
