@@ -1,7 +1,8 @@
 import { SANDBOX_CREDENTIALS } from '../../tables/sandbox-credentials.js';
 import type { SandboxCredential } from './acquirer-kind.js';
-import { acquirerAddresses, acquirerKeys } from './acquirer-kinds.js';
+import { acquirerKeys } from './acquirer-kinds.js';
 import { exposureProblems } from './exposure-guard.js';
+import { hostAddresses } from './host-addresses.js';
 import { isLoopbackHost } from './loopback.js';
 import type { ConfigProblem } from './problems.js';
 import type { ConfigValues } from './schema.js';
@@ -19,7 +20,7 @@ const WORDS: Readonly<Record<SandboxCredential, string>> = {
 
 /**
  * What a production terminal refuses: virtual devices, the embedded sandbox host, loopback
- * acquirer addresses, the sandbox's credentials, and what exposes the terminal (exposure-guard.ts).
+ * host addresses (the acquirer's and the card-not-present kind's: host-addresses.ts), the sandbox's credentials, and what exposes the terminal (exposure-guard.ts).
  * One problem per refused part, named by key.
  */
 export function productionProblems(
@@ -35,8 +36,8 @@ export function productionProblems(
   if (values.pinpad.device.kind === 'virtual') refuse('pinpad.device.kind', 'a virtual pinpad');
   if (values.printer.kind === 'virtual') refuse('printer.kind', 'a virtual printer');
   if (values.sandbox.embedded) refuse('sandbox.embedded', 'the embedded sandbox host');
-  for (const [key, url] of acquirerAddresses(values))
-    if (isLoopbackHost(new URL(url).hostname)) refuse(key, 'a loopback acquirer address');
+  for (const [key, url] of hostAddresses(values))
+    if (isLoopbackHost(new URL(url).hostname)) refuse(key, 'a loopback host address');
   const a = acquirerKeys(values);
   for (const id of a.rules.sandboxIdentities(a.keys))
     if (id.value !== undefined && id.value === SANDBOX_CREDENTIALS[id.sandbox])

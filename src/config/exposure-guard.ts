@@ -10,9 +10,9 @@ export interface Exposure {
 
 /**
  * What exposes a production terminal on its network, each named by its key: the plain-HTTP API
- * (and its bearer token) off loopback, where `api.lan` (TLS) is the way; an alarm webhook in clear
- * off loopback or with credentials in its address; a TCP pinpad on loopback, where only a software
- * pinpad listens. (An MQTT broker in clear is refused outside the sandbox: outside-sandbox.ts.)
+ * (and its bearer token) off loopback, where `api.lan` (TLS) is the way; an http:// alarm webhook
+ * with credentials in its address; a TCP pinpad on loopback, where only a software pinpad listens.
+ * (An alarm webhook or an MQTT broker in clear off loopback is refused outside the sandbox: outside-sandbox.ts.)
  */
 export function exposureProblems(values: ConfigValues): Exposure[] {
   const out: Exposure[] = [];
@@ -24,9 +24,8 @@ export function exposureProblems(values: ConfigValues): Exposure[] {
   const hook = values.alarms.webhook;
   if (hook) {
     const u = new URL(hook.url);
-    if (u.protocol !== 'https:' && !isLoopbackHost(u.hostname))
-      out.push({ path: 'alarms.webhook.url', what: `an alarm webhook in clear (${u.protocol}//${u.host})` });
-    else if (u.protocol !== 'https:' && (u.search !== '' || u.username !== '' || u.password !== ''))
+    // In clear off loopback it is refused outside the sandbox already (outside-sandbox.ts); on loopback, not with credentials.
+    if (u.protocol !== 'https:' && (u.search !== '' || u.username !== '' || u.password !== ''))
       out.push({ path: 'alarms.webhook.url', what: 'an http:// alarm webhook with credentials in its address' });
   }
   const device = values.pinpad.device;

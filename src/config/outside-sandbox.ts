@@ -1,6 +1,7 @@
 import type { ConfigProblem } from './problems.js';
 import type { ConfigValues } from './schema.js';
-import { acquirerAddresses, acquirerKeys } from './acquirer-kinds.js';
+import { acquirerKeys } from './acquirer-kinds.js';
+import { hostAddresses } from './host-addresses.js';
 import { isLoopbackHost } from './environment-guard.js';
 
 /** What the sandbox may leave out and the real host needs : each named by its key. */
@@ -19,7 +20,7 @@ const REQUIRED_OUTSIDE_SANDBOX: readonly { path: string; get: (v: ConfigValues) 
 
 /**
  * What a homologation or production terminal refuses besides the production guard: a key the
- * real host needs left out (the acquirer kind's own, then the terminal's), and an acquirer address that is not https (a loopback address stays
+ * real host needs left out (the acquirer kind's own, then the terminal's), and a host address (host-addresses.ts) that is not https (a loopback address stays
  * allowed in homologation: a local TLS proxy or the test host; production refuses loopback).
  */
 export function outsideSandboxProblems(values: ConfigValues): ConfigProblem[] {
@@ -33,15 +34,23 @@ export function outsideSandboxProblems(values: ConfigValues): ConfigProblem[] {
   for (const r of required) {
     if (r.value === undefined) problems.push({ path: r.path, message: `is required outside the sandbox (${r.why})` });
   }
-  for (const [key, url] of acquirerAddresses(values)) {
+  for (const [key, url] of hostAddresses(values)) {
     const u = new URL(url);
     if (u.protocol === 'https:') continue;
     if (values.environment === 'homologation' && isLoopbackHost(u.hostname)) continue;
     problems.push({
       path: key,
-      message: `must be an https address outside the sandbox (bearer tokens and the merchant key travel there), got ${u.protocol}//${u.host}`,
+      message: `must be an https address outside the sandbox (credentials and card data travel there), got ${u.protocol}//${u.host}`,
     });
   }
+  // The alarms name the merchant and its sales: off this machine, only over TLS (a relay on loopback may take them in clear).
+  const hook = values.alarms.webhook;
+  const u = hook ? new URL(hook.url) : undefined;
+  if (u && u.protocol !== 'https:' && !isLoopbackHost(u.hostname))
+    problems.push({
+      path: 'alarms.webhook.url',
+      message: `must be an https address outside the sandbox (the alarms name the merchant and its sales), got ${u.protocol}//${u.host}`,
+    });
   // A terminal-built code is paid only where the acquirer registers such codes; the wallet manual
   // pays only codes it generated (QR manual v4, 422.002 "Não foi encontrado o registro de geração do
   // QRCode", lines 343-345). Until the acquirer says otherwise, only the sandbox may build its own.

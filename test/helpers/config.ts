@@ -52,3 +52,32 @@ export function writeConfigWithSecret(
   delete config.$schema;
   return writeConfig(path.join(dir, 'omnipos.json'), config);
 }
+
+/**
+ * The shipped configuration (as its JSON) made a production one that loads: real devices, no embedded
+ * sandbox, every omni address https, the keys the real host needs. Its secret is written by
+ * `writeConfigWithSecret` (which drops the e-commerce credentials).
+ */
+export function productionConfig(): Record<string, any> {
+  const c: Record<string, any> = shippedConfig();
+  c.environment = 'production';
+  c.sandbox.embedded = false;
+  c.pinpad.device = { kind: 'serial', path: '/dev/pinpad' };
+  c.printer = { kind: 'usb', vendorId: '0519', productId: '0001' };
+  const omni = omniOf(c);
+  for (const k of [
+    'authUrl',
+    'requestUrl',
+    'queryUrl',
+    'parametersUrl',
+    'registrationUrl',
+    'walletUrl',
+    'ecommerceUrl',
+    'ecommerceQueryUrl',
+  ])
+    omni[k] = 'https://api.acquirer.example';
+  omni.clientId = 'merchant-client-7f3a';
+  c.terminal.orderIdTerminal = 4711;
+  c.terminal.softDescriptor = 'PADARIA SOL';
+  return c;
+}

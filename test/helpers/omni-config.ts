@@ -5,7 +5,7 @@ import type { Config, ConfigValues, KindSecrets, OmniKeys } from '../../src/conf
  * `.omni` is a narrowing that throws for another kind (a test that reads them unnarrowed stops compiling the
  * day a second kind's folder is added: scripts/house/second-acquirer.ts --typecheck).
  */
-export function omniOf(values: Pick<ConfigValues, 'acquirer'>): OmniKeys {
+export function omniValuesOf(values: Pick<ConfigValues, 'acquirer'>): OmniKeys {
   const a = values.acquirer;
   if (a.kind !== 'omni') throw new Error(`acquirer.kind is ${JSON.stringify(a.kind)}, not omni`);
   return a.omni;

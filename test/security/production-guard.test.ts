@@ -3,7 +3,13 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/index.js';
 import { runCliCaptured } from '../helpers/cli.js';
-import { omniOf, shippedConfig, writeConfig, writeConfigWithSecret } from '../helpers/config.js';
+import {
+  omniOf,
+  productionConfig as production,
+  shippedConfig,
+  writeConfig,
+  writeConfigWithSecret,
+} from '../helpers/config.js';
 import { startTestDaemon } from '../helpers/daemon.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
 
@@ -15,23 +21,6 @@ import { useTempDirs } from '../helpers/temp-dir.js';
  */
 const temp = useTempDirs();
 const tempDir = (): string => temp('omnipos-sec-guard-');
-
-/** A production configuration with real parts (no test part left), as a site would write it. */
-function production(): Record<string, any> {
-  const c = shippedConfig() as Record<string, any>;
-  c.environment = 'production';
-  c.sandbox.embedded = false;
-  c.pinpad.device = { kind: 'serial', path: '/dev/pinpad' };
-  c.printer = { kind: 'usb', vendorId: '0519', productId: '0001' };
-  for (const k of ['authUrl', 'requestUrl', 'queryUrl', 'parametersUrl', 'registrationUrl', 'walletUrl'])
-    c.acquirer.omni[k] = 'https://api.acquirer.example';
-  c.acquirer.omni.ecommerceUrl = 'https://api.acquirer.example';
-  c.acquirer.omni.ecommerceQueryUrl = 'https://api.acquirer.example';
-  c.acquirer.omni.clientId = 'merchant-client-7f3a';
-  c.terminal.orderIdTerminal = 4711;
-  c.terminal.softDescriptor = 'PADARIA SOL';
-  return c;
-}
 
 /** `config` written with its own client secret (mode 0600) and then changed by `change`; config check's answer. */
 async function check(

@@ -13,7 +13,7 @@ import { openTerminalDatabase } from '../../../src/store/index.js';
 import { scanForCardData } from '../../helpers/scan-card-data.js';
 import { sensitiveIn } from './sensitive.js';
 import { tempDirForFile } from '../../helpers/temp-dir.js';
-import { omniOf, omniSecretsOf } from '../../helpers/omni-config.js';
+import { omniValuesOf, omniSecretsOf } from '../../helpers/omni-config.js';
 
 const dir = tempDirForFile('omnipos-homolog-');
 let host: RunningSandbox;
@@ -75,7 +75,7 @@ beforeAll(async () => {
   const config = loadConfig({ env });
   const db = openTerminalDatabase(config.values.stateDir);
   const log = createLogger({ level: 'silent' });
-  const a = omniOf(config.values);
+  const a = omniValuesOf(config.values);
   const acquirer = createAcquirer({
     settings: {
       authUrl: a.authUrl,

@@ -3,9 +3,9 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONFIG_PATH, describeConfig, loadConfig, type ConfigProblem } from '../../../src/config/index.js';
 import { OmniposError } from '../../../src/core/errors/index.js';
-import { writeConfigWithSecret } from '../../helpers/config.js';
+import { productionConfig, writeConfigWithSecret } from '../../helpers/config.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
-import { omniOf, omniSecretsOf } from '../../helpers/omni-config.js';
+import { omniValuesOf, omniSecretsOf } from '../../helpers/omni-config.js';
 
 const tempDir = useTempDirs();
 
@@ -26,30 +26,6 @@ function problemsOf(fn: () => unknown): ConfigProblem[] {
     return (e as OmniposError).context.problems as ConfigProblem[];
   }
   throw new Error('expected the configuration to be refused');
-}
-
-function productionConfig(): Record<string, any> {
-  const c = baseConfig();
-  c.environment = 'production';
-  c.sandbox.embedded = false;
-  c.pinpad.device = { kind: 'serial', path: '/dev/pinpad' };
-  c.printer = { kind: 'usb', vendorId: '0519', productId: '0001' };
-  for (const k of [
-    'authUrl',
-    'requestUrl',
-    'queryUrl',
-    'parametersUrl',
-    'registrationUrl',
-    'walletUrl',
-    'ecommerceUrl',
-    'ecommerceQueryUrl',
-  ]) {
-    c.acquirer.omni[k] = 'https://api.acquirer.example';
-  }
-  c.acquirer.omni.clientId = 'merchant-client-7f3a';
-  c.terminal.orderIdTerminal = 4711;
-  c.terminal.softDescriptor = 'PADARIA SOL';
-  return c;
 }
 
 describe('loadConfig', () => {
@@ -109,7 +85,7 @@ describe('loadConfig', () => {
     });
     expect(config.source).toBe(file);
     expect(config.values.stateDir).toBe('/var/lib/omnipos');
-    expect(omniOf(config.values).queryUrl).toBe('https://query.example');
+    expect(omniValuesOf(config.values).queryUrl).toBe('https://query.example');
     expect(config.values.terminal.ordinal).toBe(7);
     expect(config.values.sandbox.embedded).toBe(false);
     expect(config.overrides.map((o) => o.path)).toContain('stateDir');
@@ -250,7 +226,7 @@ describe('production environment guard', () => {
 describe('e-commerce credentials', () => {
   it('the default names the sandbox merchant and its key file; production refuses the sandbox merchant id', () => {
     const config = loadConfig({ env: {} });
-    expect(omniOf(config.values).merchantId).toBe('00000000-0000-4000-8000-000000000001');
+    expect(omniValuesOf(config.values).merchantId).toBe('00000000-0000-4000-8000-000000000001');
     expect(omniSecretsOf(config).merchantKey?.reveal()).toBe('OMNIPOSSANDBOXMERCHANTKEYNOTFORPRODUCTION');
     const c = productionConfig();
     const file = writeConfig(c, 'live-secret');
@@ -305,7 +281,7 @@ describe('outside the sandbox (issue 17): what the real host needs, refused at s
     const h = productionConfig();
     h.environment = 'homologation';
     h.acquirer.omni.requestUrl = 'http://127.0.0.1:18443';
-    expect(omniOf(loadConfig({ path: writeConfig(h, 'live-secret'), env: {} }).values).requestUrl).toBe(
+    expect(omniValuesOf(loadConfig({ path: writeConfig(h, 'live-secret'), env: {} }).values).requestUrl).toBe(
       'http://127.0.0.1:18443',
     );
     h.acquirer.omni.requestUrl = 'http://api.acquirer.example';
@@ -331,7 +307,7 @@ describe('outside the sandbox (issue 17): what the real host needs, refused at s
     expect(sandbox.qr.provider).toBe('terminal');
     expect(sandbox.terminal.softDescriptor).toBe('OMNIPOS');
     expect(sandbox.terminal.orderIdTerminal).toBe(sandbox.terminal.ordinal);
-    expect(omniOf(sandbox).ecommerceQueryUrl).toBeDefined();
+    expect(omniValuesOf(sandbox).ecommerceQueryUrl).toBeDefined();
     expect(loadConfig({ path: writeConfig(productionConfig(), 'live-secret'), env: {} }).values.qr.provider).toBe(
       'ecommerce',
     );

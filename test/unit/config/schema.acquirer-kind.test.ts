@@ -5,7 +5,7 @@ import { OmniposError } from '../../../src/core/errors/index.js';
 import { factoryKinds } from '../../../src/factory/index.js';
 import { writeConfigWithSecret } from '../../helpers/config.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
-import { omniOf } from '../../helpers/omni-config.js';
+import { omniValuesOf } from '../../helpers/omni-config.js';
 
 /**
  * `acquirer` is a union by kind: `kind` chooses the backend (src/factory/acquirer-backend.ts), and that
@@ -51,7 +51,7 @@ describe('acquirer.kind', () => {
   it("reads the kind's keys under its name, omni by default", () => {
     const config = loadConfig({ path: write((a) => delete a.kind), env: {} });
     expect(config.values.acquirer.kind).toBe('omni');
-    expect(omniOf(config.values).ksi).toBe('03033');
+    expect(omniValuesOf(config.values).ksi).toBe('03033');
   });
 
   it('refuses an unknown kind by name, saying which kinds there are', () => {
@@ -80,7 +80,7 @@ describe('a configuration of the shape before the kinds (omni keys flat)', () =>
     // Each file in its own folder with its secret beside it: the secret's path aside, the same values.
     const read = (mutate: (a: Record<string, unknown>) => void): unknown => {
       const values = loadConfig({ path: write(mutate), env: {} }).values;
-      return { ...values.acquirer, omni: { ...omniOf(values), clientSecretFile: '(its folder)/secret' } };
+      return { ...values.acquirer, omni: { ...omniValuesOf(values), clientSecretFile: '(its folder)/secret' } };
     };
     const now = read(() => undefined);
     const withKind = read(flatten);
@@ -102,7 +102,7 @@ describe('a configuration of the shape before the kinds (omni keys flat)', () =>
         path: write(shape),
         env: { OMNIPOS_ACQUIRER__QUERY_URL: 'https://query.example', OMNIPOS_ACQUIRER__OMNI__TIMEOUT_MS: '900' },
       });
-      expect(omniOf(config.values)).toMatchObject({ queryUrl: 'https://query.example', timeoutMs: 900 });
+      expect(omniValuesOf(config.values)).toMatchObject({ queryUrl: 'https://query.example', timeoutMs: 900 });
       expect(config.overrides.map((o) => o.path).sort()).toEqual(['acquirer.omni.queryUrl', 'acquirer.omni.timeoutMs']);
     }
   });
