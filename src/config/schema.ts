@@ -1,7 +1,13 @@
 import { z } from 'zod';
-import { webservice15CardNotPresent } from './card-not-present-webservice15.js';
 import { isNotBlank } from './checks.js';
 import { ACQUIRER_CONFIG, ACQUIRER_KINDS, type AcquirerInput, type AcquirerValues } from './acquirer-kinds.js';
+import {
+  CARD_NOT_PRESENT_KINDS,
+  CNP_CONFIG,
+  type CnpInput,
+  type CnpKind,
+  type CnpValues,
+} from './card-not-present-kinds.js';
 import { filePath, httpUrl, port } from './fields.js';
 
 /**
@@ -90,18 +96,19 @@ const acquirer = acquirerSchema();
 
 /**
  * Sales without the card present (phone orders, pre-authorizations): one backend, chosen by `kind`,
- * each with its own keys only (src/acquirer/<kind>/; docs/card-not-present.md). `ecommerce`: the
- * JSON e-commerce API, on the e-commerce credentials and addresses of `acquirer` (merchantId,
- * merchantKeyFile, ecommerceUrl, ecommerceQueryUrl) and `terminal.softDescriptor`. Absent: no
- * card-not-present sales.
+ * each with its own keys only, beside `kind` (card-not-present-kinds.ts; docs/card-not-present.md).
+ * Absent: no card-not-present sales.
  */
-export const CARD_NOT_PRESENT_KINDS = ['ecommerce', 'webservice15'] as const;
-const cardNotPresent = z.discriminatedUnion('kind', [
-  // The JSON e-commerce API: no keys of its own; the invoice's name is terminal.softDescriptor.
-  z.strictObject({ kind: z.literal('ecommerce') }),
-  // The XML webservice 1.5: its endpoint, affiliation and key file (card-not-present-webservice15.ts).
-  webservice15CardNotPresent,
-]);
+function cardNotPresentSchema(): z.ZodType<CnpValues, CnpInput> {
+  const fields = { z, httpUrl, filePath, port };
+  // Built by a map, a member's type is any kind's: the kinds' own types (CnpValues) say what each holds.
+  const member = (k: CnpKind): z.ZodObject =>
+    z.strictObject({ kind: z.literal(k), ...CNP_CONFIG[k].keys(fields).shape });
+  const [first, ...rest] = CARD_NOT_PRESENT_KINDS.map(member);
+  const union: z.ZodType = z.discriminatedUnion('kind', [first!, ...rest]);
+  return union as z.ZodType<CnpValues, CnpInput>;
+}
+const cardNotPresent = cardNotPresentSchema();
 
 const terminal = z.strictObject({
   /** The acquirer's SubordinatedMerchantId (a UUID). */

@@ -106,6 +106,34 @@ describe('the production guard', () => {
     expect((await runCliCaptured(['config', 'check', '--config', file])).code).toBe(0);
   });
 
+  it("refuses the webservice 1.5's key file its group may read, as the acquirer's (never printing it)", async () => {
+    const dir = tempDir();
+    const c = production();
+    writeFileSync(path.join(dir, 'ws15.key'), 'live-store-key-9c1e\n', { mode: 0o640 });
+    chmodSync(path.join(dir, 'ws15.key'), 0o640);
+    c.cardNotPresent = {
+      kind: 'webservice15',
+      url: 'https://ecommerce.cielo.com.br/servicos/ecommwsec.do',
+      affiliation: '1006993069',
+      keyFile: 'ws15.key',
+    };
+    const file = writeConfigWithSecret(dir, c, 'live-secret-7f3a');
+    const r = await runCliCaptured(['config', 'check', '--config', file]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/cardNotPresent\.keyFile: .*mode 0640/);
+    expect(r.err).not.toContain('live-store-key-9c1e');
+    chmodSync(path.join(dir, 'ws15.key'), 0o600);
+    const ok = await runCliCaptured(['config', 'check', '--config', file]);
+    expect(ok.code).toBe(0);
+    // config check prints it masked, under its kind.
+    expect(ok.out).not.toContain('live-store-key-9c1e');
+    const described = JSON.parse(ok.out) as { secrets: { cardNotPresent: unknown } };
+    expect(described.secrets.cardNotPresent).toEqual({
+      kind: 'webservice15',
+      webservice15: { key: `[secret from ${path.join(dir, 'ws15.key')}]` },
+    });
+  });
+
   it('tightens the token files to 0600 on every start', async () => {
     const stateDir = tempDir();
     const first = await startTestDaemon({ stateDir });
