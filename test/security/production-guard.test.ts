@@ -6,6 +6,7 @@ import { runCliCaptured } from '../helpers/cli.js';
 import { omniOf, shippedConfig, writeConfig, writeConfigWithSecret } from '../helpers/config.js';
 import { startTestDaemon } from '../helpers/daemon.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
+import { SANDBOX_CREDENTIALS } from '../../tables/sandbox-credentials.js';
 
 /**
  * The production guard as an assessor tries it: `omnipos config check` (and the daemon's start,
@@ -45,9 +46,21 @@ async function check(
   return runCliCaptured(['config', 'check', '--config', file]);
 }
 
+/** `cardNotPresent` of kind `webservice15` on a store key of its own (mode 0600), `over` changing its url or key. */
+function webservice15(c: Record<string, any>, dir: string, over: { url?: string; key?: string } = {}): void {
+  writeFileSync(path.join(dir, 'ws15.key'), `${over.key ?? 'live-store-key-9c1e'}\n`, { mode: 0o600 });
+  c.cardNotPresent = {
+    kind: 'webservice15',
+    url: over.url ?? 'https://ecommerce.cielo.com.br/servicos/ecommwsec.do',
+    affiliation: '1006993069',
+    keyFile: 'ws15.key',
+  };
+}
+
 describe('the production guard', () => {
-  it('accepts the production configuration the refusals start from', async () => {
+  it('accepts the production configuration the refusals start from, with the webservice 1.5 too', async () => {
     expect((await check(production())).code).toBe(0);
+    expect((await check(production(), tempDir(), webservice15)).code).toBe(0);
   });
 
   const exposures: [string, (c: Record<string, any>, dir: string) => void, string][] = [
@@ -80,6 +93,22 @@ describe('the production guard', () => {
       'acquirer.omni.requestUrl',
     ],
     ['an MQTT broker in clear', (c) => (c.fleet = { mqtt: { url: 'mqtt://broker.example:1883' } }), 'fleet.mqtt.url'],
+    // The webservice 1.5's store key travels to its url, as the acquirer's secrets to its addresses.
+    [
+      'the webservice 1.5 at a loopback address',
+      (c, dir) => webservice15(c, dir, { url: 'https://127.0.0.1:8443/servicos/ecommwsec.do' }),
+      'cardNotPresent.url',
+    ],
+    [
+      'the webservice 1.5 over http',
+      (c, dir) => webservice15(c, dir, { url: 'http://ecommerce.cielo.com.br/servicos/ecommwsec.do' }),
+      'cardNotPresent.url',
+    ],
+    [
+      "the webservice 1.5 test store's key, as its manual publishes it (ws15:1528)",
+      (c, dir) => webservice15(c, dir, { key: SANDBOX_CREDENTIALS.webservice15Key }),
+      'cardNotPresent.keyFile',
+    ],
   ];
   for (const [what, change, key] of exposures) {
     it(`refuses ${what}, naming ${key} (config check exits 2; the daemon's start throws)`, async () => {
@@ -109,14 +138,8 @@ describe('the production guard', () => {
   it("refuses the webservice 1.5's key file its group may read, as the acquirer's (never printing it)", async () => {
     const dir = tempDir();
     const c = production();
-    writeFileSync(path.join(dir, 'ws15.key'), 'live-store-key-9c1e\n', { mode: 0o640 });
+    webservice15(c, dir);
     chmodSync(path.join(dir, 'ws15.key'), 0o640);
-    c.cardNotPresent = {
-      kind: 'webservice15',
-      url: 'https://ecommerce.cielo.com.br/servicos/ecommwsec.do',
-      affiliation: '1006993069',
-      keyFile: 'ws15.key',
-    };
     const file = writeConfigWithSecret(dir, c, 'live-secret-7f3a');
     const r = await runCliCaptured(['config', 'check', '--config', file]);
     expect(r.code).toBe(2);
