@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { CnpConfigKind } from './card-not-present-kind.js';
 import { WEBSERVICE15_CNP } from './card-not-present-webservice15.js';
-import type { Secret } from './secret.js';
+import type { DeclaredSecrets } from './kind-secrets.js';
 
 /**
  * The card-not-present kinds this build's configuration knows, each with its keys and secrets
@@ -34,15 +34,8 @@ type SecretOf<K extends CnpKind> = Registry[K]['secrets'][number];
 /** The kinds that declare a secret. */
 type WithSecrets = { [K in CnpKind]: [SecretOf<K>] extends [never] ? never : K }[CnpKind];
 
-/** Whether a kind's secret may be absent: its file's key is optional in the kind's keys. */
-type MayLack<K extends CnpKind, E extends SecretOf<K>> = undefined extends z.output<KeysOf<K>>[E['key']] ? true : false;
-
 /** One kind's secrets by name, as its `secrets` list declares them (optional where the file's key is). */
-export type CnpKindSecrets<K extends CnpKind> = {
-  readonly [E in SecretOf<K> as MayLack<K, E> extends true ? never : E['secret']]: Secret;
-} & {
-  readonly [E in SecretOf<K> as MayLack<K, E> extends true ? E['secret'] : never]?: Secret;
-};
+export type CnpKindSecrets<K extends CnpKind> = DeclaredSecrets<SecretOf<K>, z.output<KeysOf<K>>>;
 
 /**
  * `Config.secrets.cardNotPresent`: the configured kind's secrets under its name
