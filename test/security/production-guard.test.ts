@@ -96,7 +96,7 @@ describe('the production guard', () => {
     // The webservice 1.5's store key travels to its url, as the acquirer's secrets to its addresses.
     [
       'the webservice 1.5 at a loopback address',
-      (c, dir) => webservice15(c, dir, { url: 'https://127.0.0.1:8443/servicos/ecommwsec.do' }),
+      (c, dir) => webservice15(c, dir, { url: 'https://127.0.0.1/servicos/ecommwsec.do' }),
       'cardNotPresent.url',
     ],
     [
