@@ -7,7 +7,10 @@ import type { KeyFields, KindSecret } from './acquirer-kind.js';
  * an acquirer kind declares itself (acquirer-kind.ts). Key names are relative to `cardNotPresent`.
  */
 export interface CnpConfigKind<S extends z.ZodObject = z.ZodObject> {
-  /** The kind's keys besides `kind`, a strict object (an unknown key refused by name), built with schema.ts's zod. */
+  /**
+   * The kind's keys besides `kind`, a strict object (an unknown key refused by name), built with the zod
+   * card-not-present-schema.ts passes.
+   */
   keys(fields: KeyFields): S;
   /**
    * Every address of its own the kind sends to, by key: its key travels there, so production refuses

@@ -5,9 +5,9 @@ import type { DeclaredSecrets } from './kind-secrets.js';
 
 /**
  * The card-not-present kinds this build's configuration knows, each with its keys and secrets
- * (card-not-present-<kind>.ts); schema.ts makes `cardNotPresent` the union of `{ kind: '<kind>', …its
- * keys }`, and each kind's backend is its entry in src/main/card-not-present.ts `KINDS` (keyed by
- * these: a kind without its entry does not compile).
+ * (card-not-present-<kind>.ts); card-not-present-schema.ts makes `cardNotPresent` the union of
+ * `{ kind: '<kind>', …its keys }`, and each kind's backend is its entry in src/main/card-not-present.ts
+ * `KINDS` (keyed by these: a kind without its entry does not compile).
  */
 export const CNP_CONFIG = {
   // The JSON e-commerce API, on the e-commerce credentials and addresses of `acquirer` (merchantId,

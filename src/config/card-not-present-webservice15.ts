@@ -5,7 +5,8 @@ import type { CnpConfigKind } from './card-not-present-kind.js';
  * `cardNotPresent` of kind `webservice15`: the acquirer's XML webservice 1.5 (src/acquirer/webservice15/;
  * docs/card-not-present.md), with keys of its own — the service's credential is the store's
  * affiliation number and access key (its `dados-ec`), not the JSON API's MerchantId and MerchantKey.
- * Built by schema.ts with its zod (this file loads no zod: the secrets' reading needs the rules below).
+ * Built with the zod card-not-present-schema.ts passes (this file loads no zod: the secrets' reading
+ * needs the rules below).
  */
 const webservice15Keys = ({ z, httpUrl, filePath }: KeyFields) =>
   z.strictObject({
