@@ -13,11 +13,6 @@ export interface CnpConfigKind<S extends z.ZodObject = z.ZodObject> {
    */
   keys(fields: KeyFields): S;
   /**
-   * Every address of its own the kind sends to, by key: its key travels there, so production refuses
-   * a loopback one and outside the sandbox each must be https (the acquirer's addresses alike).
-   */
-  addresses(keys: z.output<S>): Readonly<Record<string, string | undefined>>;
-  /**
    * Its secret files, each a key of its own (`as const`: `Config.secrets.cardNotPresent.<kind>` is
    * typed from this list); a kind without one has no `Config.secrets.cardNotPresent`.
    */

@@ -12,7 +12,7 @@ import type { DeclaredSecrets } from './kind-secrets.js';
 export const CNP_CONFIG = {
   // The JSON e-commerce API, on the e-commerce credentials and addresses of `acquirer` (merchantId,
   // merchantKeyFile, ecommerceUrl, ecommerceQueryUrl) and terminal.softDescriptor: no keys nor secrets of its own.
-  ecommerce: { keys: ({ z }) => z.strictObject({}), addresses: () => ({}), secrets: [] as const },
+  ecommerce: { keys: ({ z }) => z.strictObject({}), secrets: [] as const },
   webservice15: WEBSERVICE15_CNP,
 } as const satisfies Readonly<Record<string, CnpConfigKind>>;
 
@@ -57,16 +57,4 @@ export function cnpKeys(values: {
     keys: block,
     rules: CNP_CONFIG[block.kind],
   };
-}
-
-/** Every address of its own the configured card-not-present kind sends to, by key path (`cardNotPresent.url`). */
-export function cnpAddresses(values: {
-  readonly cardNotPresent?: CnpValues | undefined;
-}): [path: string, url: string][] {
-  const c = values.cardNotPresent;
-  if (c === undefined) return [];
-  const rules: CnpConfigKind = CNP_CONFIG[c.kind];
-  return Object.entries(rules.addresses(c)).flatMap(([k, url]) =>
-    url === undefined ? [] : [[`cardNotPresent.${k}`, url] as [string, string]],
-  );
 }

@@ -26,7 +26,6 @@ const webservice15Keys = ({ z, httpUrl, filePath }: KeyFields) =>
 /** The webservice 1.5's keys and its secret: the store's access key, `Config.secrets.cardNotPresent.webservice15.key`. */
 export const WEBSERVICE15_CNP = {
   keys: webservice15Keys,
-  addresses: (k) => ({ url: k.url }),
   // The manual's test store's key (ws15:1528) is published: production refuses it.
   secrets: [{ key: 'keyFile', secret: 'key', sandbox: 'webservice15Key' }] as const,
 } satisfies CnpConfigKind<ReturnType<typeof webservice15Keys>>;

@@ -1,12 +1,12 @@
 import { SANDBOX_CREDENTIALS } from '../../tables/sandbox-credentials.js';
 import type { SandboxCredential } from './acquirer-kind.js';
-import { acquirerKeys } from './acquirer-kinds.js';
+import { acquirerAddresses, acquirerKeys } from './acquirer-kinds.js';
 import { exposureProblems } from './exposure-guard.js';
 import { isLoopbackHost } from './loopback.js';
-import { portAddresses, portKinds } from './port-kinds.js';
 import type { ConfigProblem } from './problems.js';
 import type { ConfigValues } from './schema.js';
 import type { Secret } from './secret.js';
+import { portKinds } from './port-kinds.js';
 
 export { isLoopbackHost } from './loopback.js';
 
@@ -37,7 +37,7 @@ export function productionProblems(
   if (values.pinpad.device.kind === 'virtual') refuse('pinpad.device.kind', 'a virtual pinpad');
   if (values.printer.kind === 'virtual') refuse('printer.kind', 'a virtual printer');
   if (values.sandbox.embedded) refuse('sandbox.embedded', 'the embedded sandbox host');
-  for (const [key, url] of portAddresses(values))
+  for (const [key, url] of acquirerAddresses(values))
     if (isLoopbackHost(new URL(url).hostname)) refuse(key, 'a loopback acquirer address');
   const a = acquirerKeys(values);
   for (const id of a.rules.sandboxIdentities(a.keys))

@@ -1,7 +1,6 @@
 import type { ConfigProblem } from './problems.js';
 import type { ConfigValues } from './schema.js';
-import { acquirerKeys } from './acquirer-kinds.js';
-import { portAddresses } from './port-kinds.js';
+import { acquirerAddresses, acquirerKeys } from './acquirer-kinds.js';
 import { isLoopbackHost } from './environment-guard.js';
 
 /** What the sandbox may leave out and the real host needs : each named by its key. */
@@ -20,7 +19,7 @@ const REQUIRED_OUTSIDE_SANDBOX: readonly { path: string; get: (v: ConfigValues) 
 
 /**
  * What a homologation or production terminal refuses besides the production guard: a key the
- * real host needs left out (the acquirer kind's own, then the terminal's), and an address of the acquirer or of the card-not-present kind that is not https (a loopback address stays
+ * real host needs left out (the acquirer kind's own, then the terminal's), and an acquirer address that is not https (a loopback address stays
  * allowed in homologation: a local TLS proxy or the test host; production refuses loopback).
  */
 export function outsideSandboxProblems(values: ConfigValues): ConfigProblem[] {
@@ -34,7 +33,7 @@ export function outsideSandboxProblems(values: ConfigValues): ConfigProblem[] {
   for (const r of required) {
     if (r.value === undefined) problems.push({ path: r.path, message: `is required outside the sandbox (${r.why})` });
   }
-  for (const [key, url] of portAddresses(values)) {
+  for (const [key, url] of acquirerAddresses(values)) {
     const u = new URL(url);
     if (u.protocol === 'https:') continue;
     if (values.environment === 'homologation' && isLoopbackHost(u.hostname)) continue;

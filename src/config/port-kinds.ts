@@ -1,6 +1,6 @@
 import type { KindSecret } from './acquirer-kind.js';
-import { acquirerAddresses, acquirerKeys } from './acquirer-kinds.js';
-import { cnpAddresses, cnpKeys } from './card-not-present-kinds.js';
+import { acquirerKeys } from './acquirer-kinds.js';
+import { cnpKeys } from './card-not-present-kinds.js';
 import type { ConfigValues } from './schema.js';
 
 /** One configured kind's keys and its declared secret files (acquirer-kinds.ts `acquirerKeys`, card-not-present-kinds.ts `cnpKeys`). */
@@ -27,12 +27,4 @@ export function kindSecretFiles(a: KindKeys): { key: string; file: string | unde
     const file = a.keys[s.key];
     return { key: `${a.path}.${s.key}`, file: typeof file === 'string' ? file : undefined };
   });
-}
-
-/**
- * Every address the configured kinds send their keys to, by key path (`acquirer.omni.authUrl`,
- * `cardNotPresent.url`): the production guard refuses a loopback one, and outside the sandbox each must be https.
- */
-export function portAddresses(values: ConfigValues): [path: string, url: string][] {
-  return [...acquirerAddresses(values), ...cnpAddresses(values)];
 }
