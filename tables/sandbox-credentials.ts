@@ -6,9 +6,11 @@ export const SANDBOX_CREDENTIALS: Readonly<{
   clientSecret: string;
   merchantId: string;
   merchantKey: string;
+  webservice15Key: string;
 }> = Object.freeze({
   clientId: data.clientId,
   clientSecret: data.clientSecret,
   merchantId: data.merchantId,
   merchantKey: data.merchantKey,
+  webservice15Key: data.webservice15Key,
 });

@@ -9,7 +9,7 @@ export interface KeyFields {
 }
 
 /** A credential the sandbox host publishes (tables/sandbox-credentials.json): refused in production. */
-export type SandboxCredential = 'clientId' | 'clientSecret' | 'merchantId' | 'merchantKey';
+export type SandboxCredential = 'clientId' | 'clientSecret' | 'merchantId' | 'merchantKey' | 'webservice15Key';
 
 /**
  * One of a kind's secret files: the key naming the file, the name its secret is read under

@@ -7,6 +7,7 @@ import { isLoopbackHost } from './loopback.js';
 import type { ConfigProblem } from './problems.js';
 import type { ConfigValues } from './schema.js';
 import type { Secret } from './secret.js';
+import { portKinds } from './port-kinds.js';
 
 export { isLoopbackHost } from './loopback.js';
 
@@ -16,6 +17,7 @@ const WORDS: Readonly<Record<SandboxCredential, string>> = {
   clientSecret: 'client secret',
   merchantId: 'merchant id',
   merchantKey: 'merchant key',
+  webservice15Key: "webservice 1.5 test store's key",
 };
 
 /**
@@ -25,8 +27,8 @@ const WORDS: Readonly<Record<SandboxCredential, string>> = {
  */
 export function productionProblems(
   values: ConfigValues,
-  /** The configured acquirer kind's secrets, by the names its `secrets` list gives them. */
-  secrets: Readonly<Record<string, Secret | undefined>>,
+  /** Each port's configured kind's secrets, by the names its `secrets` list gives them. */
+  secrets: Readonly<Record<keyof ReturnType<typeof portKinds>, Readonly<Record<string, Secret | undefined>>>>,
 ): ConfigProblem[] {
   if (values.environment !== 'production') return [];
   const problems: ConfigProblem[] = [];
@@ -42,9 +44,10 @@ export function productionProblems(
   for (const id of a.rules.sandboxIdentities(a.keys))
     if (id.value !== undefined && id.value === SANDBOX_CREDENTIALS[id.sandbox])
       refuse(`${a.path}.${id.key}`, `the sandbox ${WORDS[id.sandbox]}`);
-  for (const s of a.rules.secrets)
-    if (s.sandbox && secrets[s.secret]?.reveal() === SANDBOX_CREDENTIALS[s.sandbox])
-      refuse(`${a.path}.${s.key}`, `the sandbox ${WORDS[s.sandbox]}`);
+  for (const [port, k] of Object.entries(portKinds(values)))
+    for (const s of k.rules.secrets)
+      if (s.sandbox && secrets[port as keyof typeof secrets][s.secret]?.reveal() === SANDBOX_CREDENTIALS[s.sandbox])
+        refuse(`${k.path}.${s.key}`, `the sandbox ${WORDS[s.sandbox]}`);
   for (const p of exposureProblems(values)) refuse(p.path, p.what);
   return problems;
 }

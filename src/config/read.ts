@@ -3,10 +3,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { OmniposError } from '../core/index.js';
 import { CONFIG_SHAPE } from './config-shape.generated.js';
-import { acquirerKeys, legacyAcquirerPath, migrateLegacyAcquirer, type AcquirerSecrets } from './acquirer-kinds.js';
+import { legacyAcquirerPath, migrateLegacyAcquirer, type AcquirerSecrets } from './acquirer-kinds.js';
+import type { CnpSecrets } from './card-not-present-kinds.js';
 import { applyEnvOverrides, type Overrides } from './env-overrides.js';
 import { productionProblems } from './environment-guard.js';
 import { applySandboxDefaults, outsideSandboxProblems } from './outside-sandbox.js';
+import { portKinds, type KindKeys } from './port-kinds.js';
 import { formatProblem, type ConfigProblem } from './problems.js';
 import type { ConfigValues } from './schema.js';
 import { shapeHasPath, shapePathIsText } from './shape.js';
@@ -38,8 +40,11 @@ export interface Config {
     acquirer: AcquirerSecrets;
     apiLanKey?: Secret;
     alarmWebhookSecret?: Secret;
-    /** `cardNotPresent.keyFile` of kind `webservice15`: the store's access key. */
-    webservice15Key?: Secret;
+    /**
+     * The configured card-not-present kind's secrets under its name (`cardNotPresent.webservice15.key`),
+     * read through the kind; absent when its kind declares none (or none is configured).
+     */
+    cardNotPresent?: CnpSecrets;
   }>;
   /** The LAN listener's PEM certificate (`api.lan.certFile`), when configured. */
   readonly apiLanCert?: string;
@@ -79,16 +84,16 @@ function readSecret(file: string, key: string, problems: ConfigProblem[]): Secre
 }
 
 /**
- * The configured acquirer kind's secret files, their paths resolved (in `values`) and read, by the
- * names its `secrets` list gives them. A required one that could not be read is a problem (the load
- * throws), so the typed `AcquirerSecrets` holds every secret its kind requires.
+ * A configured kind's secret files (the acquirer's, the card-not-present port's), their paths resolved
+ * (in `values`, through `keys`) and read, by the names its `secrets` list gives them. A required one
+ * that could not be read is a problem (the load throws), so the kind's typed secrets hold every secret
+ * it requires.
  */
-function readAcquirerSecrets(
-  values: ConfigValues,
+function readKindSecrets(
+  a: KindKeys,
   resolve: (p: string) => string,
   problems: ConfigProblem[],
-): { byName: Readonly<Record<string, Secret>>; secrets: AcquirerSecrets } {
-  const a = acquirerKeys(values);
+): Readonly<Record<string, Secret>> {
   const out: Record<string, Secret> = {};
   for (const s of a.rules.secrets) {
     const file = a.keys[s.key];
@@ -98,7 +103,19 @@ function readAcquirerSecrets(
     const secret = readSecret(resolved, `${a.path}.${s.key}`, problems);
     if (secret) out[s.secret] = secret;
   }
-  return { byName: out, secrets: { kind: a.kind, [a.kind]: out } as AcquirerSecrets };
+  return out;
+}
+
+/** The secrets of the two ports' configured kinds, each under its kind, and by name for the guards. */
+function readPortSecrets(values: ConfigValues, resolve: (p: string) => string, problems: ConfigProblem[]) {
+  const { acquirer: a, cardNotPresent: c } = portKinds(values);
+  const acquirer = readKindSecrets(a, resolve, problems);
+  const cnp = c ? readKindSecrets(c, resolve, problems) : {};
+  return {
+    acquirer: { kind: a.kind, [a.kind]: acquirer } as AcquirerSecrets,
+    ...(c && c.rules.secrets.length > 0 ? { cardNotPresent: { kind: c.kind, [c.kind]: cnp } as CnpSecrets } : {}),
+    byName: { acquirer, cardNotPresent: cnp },
+  };
 }
 
 function freeze<T>(value: T): T {
@@ -162,7 +179,7 @@ export function completeConfig(
   if (values.supervisor.passwordFile) values.supervisor.passwordFile = resolve(values.supervisor.passwordFile);
   if (values.alarms.webhook) values.alarms.webhook.secretFile = resolve(values.alarms.webhook.secretFile);
 
-  const acquirer = readAcquirerSecrets(values, resolve, problems);
+  const { byName, ...secrets } = readPortSecrets(values, resolve, problems);
   let apiLanKey: Secret | undefined;
   let apiLanCert: Secret | undefined;
   if (values.api.lan) {
@@ -171,23 +188,19 @@ export function completeConfig(
     apiLanCert = readSecret(values.api.lan.certFile, 'api.lan.certFile', problems);
     apiLanKey = readSecret(values.api.lan.keyFile, 'api.lan.keyFile', problems);
   }
-  const cnp = values.cardNotPresent;
-  if (cnp?.kind === 'webservice15') cnp.keyFile = resolve(cnp.keyFile);
-  const webservice15Key =
-    cnp?.kind === 'webservice15' ? readSecret(cnp.keyFile, 'cardNotPresent.keyFile', problems) : undefined;
   const alarmWebhookSecret = values.alarms.webhook
     ? readSecret(values.alarms.webhook.secretFile, 'alarms.webhook.secretFile', problems)
     : undefined;
   const sandboxValues = new Set(Object.values(SANDBOX_CREDENTIALS));
   const published = new Set(
-    Object.values(acquirer.byName)
+    [...Object.values(byName.acquirer), ...Object.values(byName.cardNotPresent)]
       .filter((k) => sandboxValues.has(k.reveal()))
       .map((k) => k.source),
   );
   problems.push(...secretModeProblems(values, dir, published));
   if (problems.length > 0) throw invalid(problems, source);
 
-  const refused = productionProblems(values, acquirer.byName);
+  const refused = productionProblems(values, byName);
   if (refused.length > 0) {
     throw new OmniposError(
       'ENVIRONMENT_REFUSED',
@@ -198,10 +211,9 @@ export function completeConfig(
   return freeze({
     values,
     secrets: {
-      acquirer: acquirer.secrets,
+      ...secrets,
       ...(apiLanKey ? { apiLanKey } : {}),
       ...(alarmWebhookSecret ? { alarmWebhookSecret } : {}),
-      ...(webservice15Key ? { webservice15Key } : {}),
     },
     ...(apiLanCert ? { apiLanCert: apiLanCert.reveal() } : {}),
     source,

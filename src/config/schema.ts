@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { webservice15CardNotPresent } from './card-not-present-webservice15.js';
 import { isNotBlank } from './checks.js';
 import { ACQUIRER_CONFIG, ACQUIRER_KINDS, type AcquirerInput, type AcquirerValues } from './acquirer-kinds.js';
+import { cardNotPresentSchema } from './card-not-present-schema.js';
 import { filePath, httpUrl, port } from './fields.js';
 
 /**
@@ -91,20 +91,7 @@ function acquirerSchema(): z.ZodType<AcquirerValues, AcquirerInput> {
 }
 const acquirer = acquirerSchema();
 
-/**
- * Sales without the card present (phone orders, pre-authorizations): one backend, chosen by `kind`,
- * each with its own keys only (src/acquirer/<kind>/; docs/card-not-present.md). `ecommerce`: the
- * JSON e-commerce API, on the e-commerce credentials and addresses of `acquirer` (merchantId,
- * merchantKeyFile, ecommerceUrl, ecommerceQueryUrl) and `terminal.softDescriptor`. Absent: no
- * card-not-present sales.
- */
-export const CARD_NOT_PRESENT_KINDS = ['ecommerce', 'webservice15'] as const;
-const cardNotPresent = z.discriminatedUnion('kind', [
-  // The JSON e-commerce API: no keys of its own; the invoice's name is terminal.softDescriptor.
-  z.strictObject({ kind: z.literal('ecommerce') }),
-  // The XML webservice 1.5: its endpoint, affiliation and key file (card-not-present-webservice15.ts).
-  webservice15CardNotPresent,
-]);
+const cardNotPresent = cardNotPresentSchema();
 
 const terminal = z.strictObject({
   /** The acquirer's SubordinatedMerchantId (a UUID). */

@@ -1,23 +1,17 @@
 import { statSync } from 'node:fs';
 import path from 'node:path';
-import { acquirerKeys } from './acquirer-kinds.js';
+import { kindSecretFiles, portKinds } from './port-kinds.js';
 import type { ConfigProblem } from './problems.js';
 import type { ConfigValues } from './schema.js';
-
-const stringOr = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
 
 /** The configuration's secret files, by key (paths already resolved, but the MQTT ones against `dir`). */
 function secretFiles(values: ConfigValues, dir: string): { key: string; file: string }[] {
   const mqtt = values.fleet.mqtt;
-  const a = acquirerKeys(values);
   const files: { key: string; file: string | undefined }[] = [
-    ...a.rules.secrets.map((s) => ({ key: `${a.path}.${s.key}`, file: stringOr(a.keys[s.key]) })),
+    // Each port's configured kind's, by its declared secrets (the acquirer's, the card-not-present sales').
+    ...Object.values(portKinds(values)).flatMap(kindSecretFiles),
     { key: 'api.lan.keyFile', file: values.api.lan?.keyFile },
     { key: 'alarms.webhook.secretFile', file: values.alarms.webhook?.secretFile },
-    {
-      key: 'cardNotPresent.keyFile',
-      file: values.cardNotPresent?.kind === 'webservice15' ? values.cardNotPresent.keyFile : undefined,
-    },
     { key: 'fleet.mqtt.passwordFile', file: mqtt?.passwordFile && path.resolve(dir, mqtt.passwordFile) },
     { key: 'fleet.mqtt.keyFile', file: mqtt?.keyFile && path.resolve(dir, mqtt.keyFile) },
   ];

@@ -26,3 +26,4 @@ export { TallyLog, tallyText } from './log/tally.js';
 export { readXml, writeXml, xml, child, textAt, xmlDeclaredEncoding, XmlSyntaxError, type XmlElement } from './xml.js';
 export { isStartAborted, StartAborted, startError } from './start.js';
 export { withDeadline } from './deadline.js';
+export { processAlive } from './process.js';

@@ -37,7 +37,7 @@ export interface CardNotPresent {
 }
 
 /**
- * The backends by `cardNotPresent.kind` (src/config/schema.ts `CARD_NOT_PRESENT_KINDS`): a kind
+ * The backends by `cardNotPresent.kind` (src/config/card-not-present-kinds.ts `CNP_CONFIG`): a kind
  * added there does not compile until it has its line here.
  */
 const KINDS: { readonly [K in CnpKind]: (config: Config, wiring: CnpWiring) => CnpParts } = {
@@ -55,7 +55,9 @@ const KINDS: { readonly [K in CnpKind]: (config: Config, wiring: CnpWiring) => C
   // The XML webservice 1.5 on its own endpoint, affiliation and key (config/card-not-present-webservice15.ts).
   webservice15: (config, wiring) => {
     const cnp = config.values.cardNotPresent;
-    const key = config.secrets.webservice15Key;
+    // Its secrets under its kind (config/card-not-present-kinds.ts): the store's access key.
+    const secrets = config.secrets.cardNotPresent;
+    const key = secrets?.kind === 'webservice15' ? secrets.webservice15.key : undefined;
     if (cnp?.kind !== 'webservice15' || !key)
       throw new OmniposError('CONFIG_INVALID', 'cardNotPresent: webservice15 needs its keyFile', {
         path: 'cardNotPresent.keyFile',

@@ -1,5 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { processAlive } from '../core/index.js';
 import type { SandboxBase } from './routes.js';
 
 /**
@@ -82,18 +83,8 @@ function readRecord(file: string): SandboxInUse | undefined {
   }
 }
 
-/** Whether the process `pid` lives (a signal 0 reaches it, or exists but is not ours to signal). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** The addresses the sandbox of `dir` (`<stateDir>/sandbox`) listens on now; undefined when none runs. */
 export function readInUse(dir: string): SandboxInUse | undefined {
   const r = readRecord(path.join(dir, IN_USE_FILE));
-  return r && alive(r.pid) ? r : undefined;
+  return r && processAlive(r.pid) ? r : undefined;
 }

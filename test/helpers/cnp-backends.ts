@@ -77,6 +77,22 @@ export function typeCard(t: TestDaemon, card: TypedKeys | string[]): void {
   for (const k of keys) t.pinpad.type(k);
 }
 
+/**
+ * A card-not-present sale read by `read` until it leaves `sending` (its host's answer, or the undo race
+ * it went to): the last reading. Throws when it never does.
+ */
+export async function settledSale<B extends { readonly state?: unknown }>(
+  id: unknown,
+  read: () => Promise<B>,
+): Promise<B> {
+  for (let i = 0; i < 800; i++) {
+    const body = await read();
+    if (body.state !== 'sending') return body;
+    await new Promise((res) => setTimeout(res, 25));
+  }
+  throw new Error(`sale ${String(id)} never left sending`);
+}
+
 /** What must never be at rest or in an answer: the number, the expiry as sent, the code as a JSON value. */
 export const secretsOf = (c: TypedKeys): string[] => [c.number, `${c.month}/${c.year}`, `"${c.code}"`];
 

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync } from 'esbuild';
 import { afterAll } from 'vitest';
+import { processAlive } from '../../src/core/index.js';
 import { sandboxEnv, type RunningSandbox } from '../../src/sandbox/index.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -25,17 +26,8 @@ afterAll(() => {
 function removeOrphans(): void {
   for (const name of readdirSync(CACHE)) {
     const pid = name.startsWith(PREFIX) ? Number(name.slice(PREFIX.length).split('-')[0]) : NaN;
-    if (!Number.isInteger(pid) || pid <= 0 || alive(pid)) continue;
+    if (!Number.isInteger(pid) || pid <= 0 || processAlive(pid)) continue;
     rmSync(path.join(CACHE, name), { recursive: true, force: true });
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -12,6 +12,7 @@ import {
 } from '../helpers/config.js';
 import { startTestDaemon } from '../helpers/daemon.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
+import { SANDBOX_CREDENTIALS } from '../../tables/sandbox-credentials.js';
 
 /**
  * The production guard as an assessor tries it: `omnipos config check` (and the daemon's start,
@@ -34,9 +35,21 @@ async function check(
   return runCliCaptured(['config', 'check', '--config', file]);
 }
 
+/** `cardNotPresent` of kind `webservice15` on a store key of its own (mode 0600), or on `key`. */
+function webservice15(c: Record<string, any>, dir: string, key = 'live-store-key-9c1e'): void {
+  writeFileSync(path.join(dir, 'ws15.key'), `${key}\n`, { mode: 0o600 });
+  c.cardNotPresent = {
+    kind: 'webservice15',
+    url: 'https://ecommerce.cielo.com.br/servicos/ecommwsec.do',
+    affiliation: '1006993069',
+    keyFile: 'ws15.key',
+  };
+}
+
 describe('the production guard', () => {
-  it('accepts the production configuration the refusals start from', async () => {
+  it('accepts the production configuration the refusals start from, with the webservice 1.5 too', async () => {
     expect((await check(production())).code).toBe(0);
+    expect((await check(production(), tempDir(), webservice15)).code).toBe(0);
   });
 
   const exposures: [string, (c: Record<string, any>, dir: string) => void, string][] = [
@@ -69,6 +82,11 @@ describe('the production guard', () => {
       'acquirer.omni.requestUrl',
     ],
     ['an MQTT broker in clear', (c) => (c.fleet = { mqtt: { url: 'mqtt://broker.example:1883' } }), 'fleet.mqtt.url'],
+    [
+      "the webservice 1.5 test store's key, as its manual publishes it (ws15:1528)",
+      (c, dir) => webservice15(c, dir, SANDBOX_CREDENTIALS.webservice15Key),
+      'cardNotPresent.keyFile',
+    ],
   ];
   for (const [what, change, key] of exposures) {
     it(`refuses ${what}, naming ${key} (config check exits 2; the daemon's start throws)`, async () => {
@@ -93,6 +111,28 @@ describe('the production guard', () => {
     expect(r.err).not.toContain('live-secret-7f3a');
     chmodSync(path.join(dir, 'secret'), 0o600);
     expect((await runCliCaptured(['config', 'check', '--config', file])).code).toBe(0);
+  });
+
+  it("refuses the webservice 1.5's key file its group may read, as the acquirer's (never printing it)", async () => {
+    const dir = tempDir();
+    const c = production();
+    webservice15(c, dir);
+    chmodSync(path.join(dir, 'ws15.key'), 0o640);
+    const file = writeConfigWithSecret(dir, c, 'live-secret-7f3a');
+    const r = await runCliCaptured(['config', 'check', '--config', file]);
+    expect(r.code).toBe(2);
+    expect(r.err).toMatch(/cardNotPresent\.keyFile: .*mode 0640/);
+    expect(r.err).not.toContain('live-store-key-9c1e');
+    chmodSync(path.join(dir, 'ws15.key'), 0o600);
+    const ok = await runCliCaptured(['config', 'check', '--config', file]);
+    expect(ok.code).toBe(0);
+    // config check prints it masked, under its kind.
+    expect(ok.out).not.toContain('live-store-key-9c1e');
+    const described = JSON.parse(ok.out) as { secrets: { cardNotPresent: unknown } };
+    expect(described.secrets.cardNotPresent).toEqual({
+      kind: 'webservice15',
+      webservice15: { key: `[secret from ${path.join(dir, 'ws15.key')}]` },
+    });
   });
 
   it('tightens the token files to 0600 on every start', async () => {

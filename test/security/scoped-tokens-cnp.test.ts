@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../src/api/operations.js';
 import type { ScreenReach } from '../../src/api/routes.js';
 import { reachOf, SCREEN_SCOPES, type ScreenScope } from '../../src/api/scopes.js';
-import { CNP_BACKENDS, typeCard } from '../helpers/cnp-backends.js';
+import { CNP_BACKENDS, settledSale, typeCard } from '../helpers/cnp-backends.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
 import { bearer, send } from './attacker.js';
@@ -100,14 +100,11 @@ describe('card-not-present routes on scoped tokens (a daemon with cardNotPresent
     expect(r.status, r.text).toBe(202);
     return r.json.id as number;
   };
-  const settled = async (id: number): Promise<void> => {
-    for (let i = 0; i < 800; i++) {
+  const settled = (id: number) =>
+    settledSale(id, async () => {
       const r = await send(t.apiUrl, 'GET', `/v1/card-not-present/sales/${id}`, { headers: bearer(t.token) });
-      if (r.json.state !== 'sending') return;
-      await new Promise((res) => setTimeout(res, 25));
-    }
-    throw new Error(`sale ${id} never left sending`);
-  };
+      return r.json as { state?: unknown };
+    });
 
   it('the cashier starts a phone order and reads it; the kiosk is refused it and every other card-not-present route', async () => {
     const api = t.apiUrl;

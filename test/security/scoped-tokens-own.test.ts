@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATIONS } from '../../src/api/operations.js';
 import { reachOf, SCREEN_SCOPES, type ScreenScope } from '../../src/api/scopes.js';
-import { CNP_BACKENDS, typeCard } from '../helpers/cnp-backends.js';
+import { CNP_BACKENDS, settledSale, typeCard } from '../helpers/cnp-backends.js';
 import { startTestDaemon, type TestDaemon } from '../helpers/daemon.js';
 import { useTempDirs } from '../helpers/temp-dir.js';
 import { bearer, send } from './attacker.js';
@@ -161,14 +161,11 @@ describe("a screen's token never reaches another's rows through an `own` route",
   const tokens = {} as Tokens;
   const rows: Rows = { kiosk: [], cashier: [], register: [] };
 
-  const settled = async (id: number): Promise<void> => {
-    for (let i = 0; i < 800; i++) {
+  const settled = (id: number) =>
+    settledSale(id, async () => {
       const r = await send(t.apiUrl, 'GET', `/v1/card-not-present/sales/${id}`, { headers: bearer(t.token) });
-      if (r.json.state !== 'sending') return;
-      await new Promise((res) => setTimeout(res, 25));
-    }
-    throw new Error(`sale ${id} never left sending`);
-  };
+      return r.json as { state?: unknown };
+    });
   const start = async (owner: Owner, p: string, body: object, key: string, typed: boolean): Promise<void> => {
     if (typed) typeCard(t, ecommerce.approved);
     const post = () =>

@@ -1,12 +1,17 @@
+import { SANDBOX_CREDENTIALS } from '../../../tables/sandbox-credentials.js';
+
 /**
  * The manual's test data ("Testes e Homologação", ws15:1496-1532; `ws15:N` as fields.ts says):
  * its test store, its test cards and the rule by which the amount chooses the outcome.
  */
 
-/** "Chave de testes" (ws15:1522-1528): the one test store and its key. */
+/**
+ * "Chave de testes" (ws15:1522-1528): the one test store and its key (kept with the sandbox's other
+ * published credentials, tables/sandbox-credentials.json, which a production terminal refuses).
+ */
 export const TEST_STORE = {
   affiliation: '1006993069',
-  key: '25fbb99741c739dd84d7b06ec78c9bac718838630f30b112d033ce2e621b34f3',
+  key: SANDBOX_CREDENTIALS.webservice15Key,
   source: 'ws15:1528',
 } as const;
 

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { processAlive } from '../../../src/core/index.js';
 
 /**
  * A chaos run stopped by a signal (a test's time limit, Ctrl-C) kills its daemons and pinpads
@@ -13,15 +14,6 @@ const c = track(spawn('sleep', ['300'], { stdio: 'ignore' }));
 console.log(JSON.stringify({ child: c.pid }));
 setInterval(() => {}, 1000);
 `;
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 describe('the chaos run stopped by a signal', () => {
   for (const [signal, code] of [
@@ -41,13 +33,13 @@ describe('the chaos run stopped by a signal', () => {
         });
         run.once('exit', (c) => reject(new Error(`ended early (${String(c)})`)));
       });
-      expect(alive(pid)).toBe(true);
+      expect(processAlive(pid)).toBe(true);
       const exited = new Promise<number | null>((r) => run.once('exit', (c) => r(c)));
       run.kill(signal);
       expect(await exited).toBe(code);
       // the child was sent SIGKILL before the run exited; the kernel reaps it at once
-      for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 20));
-      expect(alive(pid)).toBe(false);
+      for (let i = 0; i < 100 && processAlive(pid); i++) await new Promise((r) => setTimeout(r, 20));
+      expect(processAlive(pid)).toBe(false);
     }, 60_000);
   }
 });

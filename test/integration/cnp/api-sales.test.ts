@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cnpSale, cnpShow } from '../../../src/cli/cnp.js';
 import { captureLogger } from '../../helpers/capture-log.js';
-import { CNP_BACKENDS } from '../../helpers/cnp-backends.js';
+import { CNP_BACKENDS, settledSale } from '../../helpers/cnp-backends.js';
 import { documentedApi, type TestDaemon } from '../../helpers/documented-api.js';
 import { scanForCardData } from '../../helpers/scan-card-data.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
@@ -50,15 +50,12 @@ function endToEnd(name: string, env: () => Record<string, string>, cards: Cards,
       answers.push(json(r.body));
       return r;
     };
-    const settled = async (id: unknown): Promise<Record<string, unknown>> => {
-      for (let i = 0; i < 800; i++) {
+    const settled = (id: unknown) =>
+      settledSale(id, async () => {
         const r = await api.hit(SALE, `${SALES}/${String(id)}`);
         answers.push(json(r.body));
-        if (r.body.state !== 'sending') return r.body;
-        await new Promise((res) => setTimeout(res, 25));
-      }
-      throw new Error(`sale ${String(id)} never left sending`);
-    };
+        return r.body;
+      });
 
     it('a phone order approved: typed on the pinpad, captured, the same key answers the same sale', async () => {
       typeCard(t, cards.approved);

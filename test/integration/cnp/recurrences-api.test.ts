@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CNP_BACKENDS, declaredUnder, secretsOf, typeCard } from '../../helpers/cnp-backends.js';
+import { CNP_BACKENDS, declaredUnder, secretsOf, settledSale, typeCard } from '../../helpers/cnp-backends.js';
 import { documentedApi, type TestDaemon } from '../../helpers/documented-api.js';
 import { scanForCardData } from '../../helpers/scan-card-data.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
@@ -40,14 +40,8 @@ function daemon(env: () => Record<string, string>) {
       ...(key ? { headers: { 'idempotency-key': key } } : {}),
     });
   const read = (id: unknown) => api.hit(RECURRENCE, `${RECURRENCES}/${String(id)}`);
-  const settled = async (id: unknown): Promise<Record<string, unknown>> => {
-    for (let i = 0; i < 800; i++) {
-      const r = await api.hit('/v1/card-not-present/sales/{id}', `${SALES}/${String(id)}`);
-      if (r.body.state !== 'sending') return r.body;
-      await new Promise((res) => setTimeout(res, 25));
-    }
-    throw new Error(`sale ${String(id)} never left sending`);
-  };
+  const settled = (id: unknown) =>
+    settledSale(id, async () => (await api.hit('/v1/card-not-present/sales/{id}', `${SALES}/${String(id)}`)).body);
   return { api, t, create, read, settled };
 }
 

@@ -2,7 +2,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { captureLogger } from '../../helpers/capture-log.js';
-import { CNP_BACKENDS, declaredUnder, secretsOf, typeCard, type CnpBackend } from '../../helpers/cnp-backends.js';
+import {
+  CNP_BACKENDS,
+  declaredUnder,
+  secretsOf,
+  settledSale,
+  typeCard,
+  type CnpBackend,
+} from '../../helpers/cnp-backends.js';
 import { documentedApi, type TestDaemon } from '../../helpers/documented-api.js';
 import { scanForCardData } from '../../helpers/scan-card-data.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
@@ -60,14 +67,7 @@ function savedCards(b: CnpBackend) {
     };
     const save = (body: unknown, key?: string) =>
       hit(CARDS, CARDS, { method: 'POST', body: json(body), ...(key ? { headers: { 'idempotency-key': key } } : {}) });
-    const settled = async (id: unknown): Promise<Record<string, unknown>> => {
-      for (let i = 0; i < 800; i++) {
-        const r = await hit(SALE, `${SALES}/${String(id)}`);
-        if (r.body.state !== 'sending') return r.body;
-        await new Promise((res) => setTimeout(res, 25));
-      }
-      throw new Error(`sale ${String(id)} never left sending`);
-    };
+    const settled = (id: unknown) => settledSale(id, async () => (await hit(SALE, `${SALES}/${String(id)}`)).body);
     const tokenOf = (id: number): string => t.savedCards.reveal(id)!.token;
     let cardId: number;
 

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_CONFIG_PATH, loadConfig, type ConfigProblem } from '../../../src/config/index.js';
+import { DEFAULT_CONFIG_PATH, describeConfig, loadConfig, type ConfigProblem } from '../../../src/config/index.js';
 import { OmniposError } from '../../../src/core/errors/index.js';
 import { writeConfigWithSecret } from '../../helpers/config.js';
 import { useTempDirs } from '../../helpers/temp-dir.js';
@@ -28,9 +28,10 @@ function problemsOf(cardNotPresent: unknown): ConfigProblem[] {
 describe('cardNotPresent', () => {
   it('is absent by default, and takes the ecommerce kind with no keys of its own', () => {
     expect(loadConfig({ path: write(undefined), env: {} }).values.cardNotPresent).toBeUndefined();
-    expect(loadConfig({ path: write({ kind: 'ecommerce' }), env: {} }).values.cardNotPresent).toEqual({
-      kind: 'ecommerce',
-    });
+    const ecommerce = loadConfig({ path: write({ kind: 'ecommerce' }), env: {} });
+    expect(ecommerce.values.cardNotPresent).toEqual({ kind: 'ecommerce' });
+    // No secret of its own: its sales sign with the acquirer's e-commerce MerchantKey.
+    expect(ecommerce.secrets.cardNotPresent).toBeUndefined();
   });
 
   it("refuses another kind's key on the ecommerce kind, and a kind this build does not have", () => {
@@ -66,7 +67,16 @@ describe('cardNotPresent of kind webservice15', () => {
       affiliation: '1006993069',
       timeoutMs: 30_000,
     });
-    expect(config.secrets.webservice15Key?.reveal()).toBe('a-store-access-key');
+    const secrets = config.secrets.cardNotPresent;
+    expect(secrets?.kind).toBe('webservice15');
+    expect(secrets?.kind === 'webservice15' && secrets.webservice15.key.reveal()).toBe('a-store-access-key');
+  });
+
+  it('is masked, under its kind, when the configuration is described (config check)', () => {
+    const file = keyFile();
+    const text = JSON.stringify(describeConfig(loadConfig({ path: write(ws15({ keyFile: file })), env: {} })));
+    expect(text).not.toContain('a-store-access-key');
+    expect(text).toContain(`"cardNotPresent":{"kind":"webservice15","webservice15":{"key":"[secret from ${file}]"}}`);
   });
 
   it("refuses the e-commerce API's keys on it, a missing key and an affiliation that is not 1 to 20 digits", () => {

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { QR_STATES } from '../../../../src/engine/index.js';
-import { buildDayReport, dayLine, dayReportDocument } from '../../../../src/operations/day/index.js';
+import {
+  buildDayReport,
+  dayLine,
+  dayReportDocument,
+  type DayLine,
+  type DayReport,
+} from '../../../../src/operations/day/index.js';
 import { receiptLines } from '../../../../src/receipt/index.js';
 import type { JournalEntry } from '../../../../src/store/index.js';
 
@@ -21,6 +27,20 @@ const qr = (state: string, id = 1): JournalEntry => ({
   updatedAt: '2026-11-28T17:00:00.000Z',
 });
 
+/** The report of 28 November 2026 (the host's day, 03:00 to 03:00 UTC) on `lines`, made at 18:00. */
+const reportOf = (lines: DayLine[]): DayReport =>
+  buildDayReport({
+    date: '2026-11-28',
+    from: new Date('2026-11-28T03:00:00.000Z'),
+    to: new Date('2026-11-29T03:00:00.000Z'),
+    now: new Date('2026-11-28T18:00:00.000Z'),
+    lines,
+  });
+
+/** The report as printed on 48 columns, one text. */
+const printed = (report: DayReport): string =>
+  receiptLines(dayReportDocument(report, { columns: 48, environment: 'sandbox' }), 48).join(' ');
+
 describe("day lines: a wallet QR code awaiting the host's close", () => {
   it('is cancelled (nothing charged) and awaiting the close while its watch runs, and only then', () => {
     const awaiting = QR_STATES.filter((s) => dayLine(qr(s)).awaitingHostClose === true);
@@ -33,15 +53,9 @@ describe("day lines: a wallet QR code awaiting the host's close", () => {
 
   it('the report counts them, and the printed report names them', () => {
     const lines = [qr('expiring', 1), qr('cancelling', 2), qr('expired', 3), qr('confirmed', 4)].map((e) => dayLine(e));
-    const report = buildDayReport({
-      date: '2026-11-28',
-      from: new Date('2026-11-28T03:00:00.000Z'),
-      to: new Date('2026-11-29T03:00:00.000Z'),
-      now: new Date('2026-11-28T18:00:00.000Z'),
-      lines,
-    });
+    const report = reportOf(lines);
     expect(report.counts).toMatchObject({ awaitingHostClose: 2, inProgress: 0 });
-    const text = receiptLines(dayReportDocument(report, { columns: 48, environment: 'sandbox' }), 48).join(' ');
+    const text = printed(report);
     expect(text).toContain('2 QR nao pago(s) aguardando o fechamento do adquirente');
   });
 
@@ -55,15 +69,9 @@ describe("day lines: a wallet QR code awaiting the host's close", () => {
     const lines = [qr('expiring', 1), sale, expiring].map((e) =>
       dayLine(e, (ref) => (ref.id === 4 ? sale : undefined)),
     );
-    const report = buildDayReport({
-      date: '2026-11-28',
-      from: new Date('2026-11-28T03:00:00.000Z'),
-      to: new Date('2026-11-29T03:00:00.000Z'),
-      now: new Date('2026-11-28T18:00:00.000Z'),
-      lines,
-    });
+    const report = reportOf(lines);
     expect(report.counts).toMatchObject({ awaitingHostClose: 2 });
-    const text = receiptLines(dayReportDocument(report, { columns: 48, environment: 'sandbox' }), 48).join(' ');
+    const text = printed(report);
     expect(text).toContain('1 QR nao pago(s) aguardando o fechamento do adquirente');
     expect(text).toContain('1 estorno(s) QR nao aplicado(s) aguardando o fechamento do adquirente');
     expect(text).not.toContain('2 QR nao pago(s)');
@@ -91,13 +99,7 @@ describe('day lines: a dead letter', () => {
     expect(dayLine(cnp('dead-letter', { hostShows: 'cancelled' }))).toMatchObject({ outcome: 'cancelled', charged: 0 });
     expect(dayLine(cnp('dead-letter', { hostShows: 'declined' }))).toMatchObject({ outcome: 'declined', charged: 0 });
     expect(dayLine(cnp('dead-letter', { hostShows: 'undone' }))).toMatchObject({ outcome: 'undone', charged: 0 });
-    const report = buildDayReport({
-      date: '2026-11-28',
-      from: new Date('2026-11-28T03:00:00.000Z'),
-      to: new Date('2026-11-29T03:00:00.000Z'),
-      now: new Date('2026-11-28T18:00:00.000Z'),
-      lines: [dayLine(cnp('dead-letter', { hostShows: 'cancelled' }))],
-    });
+    const report = reportOf([dayLine(cnp('dead-letter', { hostShows: 'cancelled' }))]);
     expect(report.totals).toMatchObject({ net: 0, salesAmount: 0 });
   });
 
