@@ -17,4 +17,9 @@ export interface CnpConfigKind<S extends z.ZodObject = z.ZodObject> {
    * typed from this list); a kind without one has no `Config.secrets.cardNotPresent`.
    */
   readonly secrets: readonly (KindSecret & { readonly key: keyof z.output<S> & string })[];
+  /**
+   * Every address it sends to, by its key (`url`): the guards read them through host-addresses.ts (https
+   * outside the sandbox, never loopback in production), as the acquirer kind's `addresses`.
+   */
+  addresses(keys: z.output<S>): Readonly<Record<string, string | undefined>>;
 }

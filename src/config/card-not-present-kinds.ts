@@ -12,7 +12,7 @@ import type { DeclaredSecrets } from './kind-secrets.js';
 export const CNP_CONFIG = {
   // The JSON e-commerce API, on the e-commerce credentials and addresses of `acquirer` (merchantId,
   // merchantKeyFile, ecommerceUrl, ecommerceQueryUrl) and terminal.softDescriptor: no keys nor secrets of its own.
-  ecommerce: { keys: ({ z }) => z.strictObject({}), secrets: [] as const },
+  ecommerce: { keys: ({ z }) => z.strictObject({}), secrets: [] as const, addresses: () => ({}) },
   webservice15: WEBSERVICE15_CNP,
 } as const satisfies Readonly<Record<string, CnpConfigKind>>;
 

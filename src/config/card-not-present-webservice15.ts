@@ -28,4 +28,5 @@ export const WEBSERVICE15_CNP = {
   keys: webservice15Keys,
   // The manual's test store's key (ws15:1528) is published: production refuses it.
   secrets: [{ key: 'keyFile', secret: 'key', sandbox: 'webservice15Key' }] as const,
+  addresses: (k) => ({ url: k.url }),
 } satisfies CnpConfigKind<ReturnType<typeof webservice15Keys>>;
