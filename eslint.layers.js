@@ -199,8 +199,9 @@ const IO_MODULES =
 
 /**
  * Files that belong to another ring than their folder's, each with why: an acquirer kind is one folder
- * (src/acquirer/<kind>/), its configuration keys and its factory entry included, so that adding a kind
- * is its folder and `npm run generate` (docs/architecture.md "Adding an acquirer"). `file` is a pattern
+ * (src/acquirer/<kind>/), its configuration keys and its factory entry included — for either port, the
+ * acquirer's (config.ts, entry.ts) or the card-not-present one (cnp-config.ts, cnp-entry.ts) — so that adding
+ * a kind is its folder and `npm run generate` (docs/architecture.md "Adding an acquirer"). `file` is a pattern
  * whose `*` is one folder name.
  */
 export const KIND_FILES = [
@@ -213,6 +214,16 @@ export const KIND_FILES = [
     file: 'src/acquirer/*/entry.ts',
     area: 'src/factory',
     why: "a kind's factory entry (an `AcquirerKindEntry`): builds its backend, provisioning and probe from the configuration, as the factory does",
+  },
+  {
+    file: 'src/acquirer/*/cnp-config.ts',
+    area: 'src/config',
+    why: "a card-not-present kind's keys and rules (a `CnpConfigKind`): the configuration ring reads them to parse and guard `cardNotPresent`",
+  },
+  {
+    file: 'src/acquirer/*/cnp-entry.ts',
+    area: 'src/factory',
+    why: "a card-not-present kind's factory entry (a `CnpKindEntry`): builds its backend and delivery port from the configuration",
   },
 ];
 

@@ -1,11 +1,12 @@
 /**
- * The acquirer kinds' two registries, from the kinds' folders: every `src/acquirer/<kind>/` that holds a
- * `config.ts` (exporting `<KIND>_CONFIG`, an `AcquirerConfigKind`) and an `entry.ts` (exporting
- * `<KIND>_ENTRY`, an `AcquirerKindEntry`) is a kind. The configuration ring's list
- * (src/config/acquirer-registry.ts) and the factory's (src/factory/acquirer-registry.ts) are written from the
- * same folders, so a kind is its folder and `npm run generate`: no hand-written line names it elsewhere.
- * Reads the folders only (nothing of src/ is loaded): main.ts writes these before loading the generators
- * that read the configuration.
+ * The kinds' registries, from the kinds' folders, for both ports of the acquirer: every `src/acquirer/<kind>/`
+ * that holds a `config.ts` (exporting `<KIND>_CONFIG`, an `AcquirerConfigKind`) and an `entry.ts` (exporting
+ * `<KIND>_ENTRY`, an `AcquirerKindEntry`) is an acquirer kind; one that holds a `cnp-config.ts`
+ * (`<KIND>_CNP_CONFIG`, a `CnpConfigKind`) and a `cnp-entry.ts` (`<KIND>_CNP_ENTRY`, a `CnpKindEntry`) is a
+ * card-not-present kind. Each port's configuration list (src/config/…-registry.ts) and factory list
+ * (src/factory/…-registry.ts) are written from the same folders, so a kind is its folder and
+ * `npm run generate`: no hand-written line names it elsewhere. Reads the folders only (nothing of src/ is
+ * loaded): main.ts writes these before loading the generators that read the configuration.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -14,21 +15,77 @@ import { format, resolveConfig } from 'prettier';
 import type { Generated } from './generated.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const CONFIG_FILE = 'src/config/acquirer-registry.ts';
-const FACTORY_FILE = 'src/factory/acquirer-registry.ts';
 const KIND_NAME = /^[a-z][a-z0-9]*$/;
 
-/** The kinds, from the folders of src/acquirer/ (sorted); a folder with one of the two files is an error. */
-export function acquirerKinds(root = ROOT): string[] {
+/** One port's kinds: the two files a kind's folder holds, and the two registries made from them. */
+interface Port {
+  readonly name: string;
+  /** The kind's configuration file and its export's suffix (`OMNI` + `_CONFIG`). */
+  readonly config: { file: string; suffix: string };
+  readonly entry: { file: string; suffix: string };
+  /** The configuration's registry: its path, its export, what it says. */
+  readonly configRegistry: { file: string; name: string; doc: string };
+  readonly factoryRegistry: {
+    file: string;
+    name: string;
+    doc: string;
+    kindType: string;
+    entryType: string;
+    entryFrom: string;
+  };
+}
+
+const PORTS: readonly Port[] = [
+  {
+    name: 'acquirer',
+    config: { file: 'config.ts', suffix: '_CONFIG' },
+    entry: { file: 'entry.ts', suffix: '_ENTRY' },
+    configRegistry: {
+      file: 'src/config/acquirer-registry.ts',
+      name: 'ACQUIRER_CONFIG',
+      doc: "Every acquirer kind's configuration keys and rules, by `acquirer.kind`.",
+    },
+    factoryRegistry: {
+      file: 'src/factory/acquirer-registry.ts',
+      name: 'KINDS',
+      doc: "Every acquirer kind's factory entry, by `acquirer.kind` (a kind of the configuration without one does not compile).",
+      kindType: 'AcquirerKind',
+      entryType: 'AcquirerKindEntry',
+      entryFrom: './kind-entry.js',
+    },
+  },
+  {
+    name: 'card-not-present',
+    config: { file: 'cnp-config.ts', suffix: '_CNP_CONFIG' },
+    entry: { file: 'cnp-entry.ts', suffix: '_CNP_ENTRY' },
+    configRegistry: {
+      file: 'src/config/cnp-registry.ts',
+      name: 'CNP_CONFIG',
+      doc: "Every card-not-present kind's keys and rules, by `cardNotPresent.kind` (the order of the schema's union).",
+    },
+    factoryRegistry: {
+      file: 'src/factory/cnp-registry.ts',
+      name: 'CNP_KINDS',
+      doc: "Every card-not-present kind's factory entry, by `cardNotPresent.kind` (a kind of the configuration without one does not compile).",
+      kindType: 'CnpKind',
+      entryType: 'CnpKindEntry',
+      entryFrom: './cnp-parts.js',
+    },
+  },
+];
+
+/** A port's kinds, from the folders of src/acquirer/ (sorted); a folder with one of the two files is an error. */
+function portKinds(port: Port, root = ROOT): string[] {
   const dir = path.join(root, 'src/acquirer');
   const kinds: string[] = [];
   for (const name of readdirSync(dir, { withFileTypes: true })) {
     if (!name.isDirectory()) continue;
     const has = (f: string): boolean => existsSync(path.join(dir, name.name, f));
-    if (!has('config.ts') && !has('entry.ts')) continue;
-    if (!has('config.ts') || !has('entry.ts'))
+    const [config, entry] = [has(port.config.file), has(port.entry.file)];
+    if (!config && !entry) continue;
+    if (!config || !entry)
       throw new Error(
-        `src/acquirer/${name.name}/ has ${has('config.ts') ? 'config.ts' : 'entry.ts'} alone: a kind needs both`,
+        `src/acquirer/${name.name}/ has ${config ? port.config.file : port.entry.file} alone: a ${port.name} kind needs ${port.config.file} and ${port.entry.file}`,
       );
     if (!KIND_NAME.test(name.name))
       throw new Error(`src/acquirer/${name.name}/: a kind's name is lowercase letters and digits`);
@@ -37,32 +94,38 @@ export function acquirerKinds(root = ROOT): string[] {
   return kinds.sort();
 }
 
-const HEADER = (from: string): string =>
-  `// Generated by \`npm run generate\` (scripts/generate/acquirer-kinds.ts) from the folders src/acquirer/<kind>/\n// that hold ${from}: do not edit. A kind is added by adding its folder.\n`;
+const header = (port: Port): string =>
+  `// Generated by \`npm run generate\` (scripts/generate/acquirer-kinds.ts) from the folders src/acquirer/<kind>/\n// that hold ${port.config.file} and ${port.entry.file}: do not edit. Adding a ${port.name} kind is adding its folder.\n`;
 
-function configRegistry(kinds: readonly string[]): string {
+const constant = (kind: string, suffix: string): string => `${kind.toUpperCase()}${suffix}`;
+
+function configRegistry(port: Port, kinds: readonly string[]): string {
+  const r = port.configRegistry;
+  const base = port.config.file.replace(/\.ts$/, '.js');
   return [
-    HEADER('a config.ts and an entry.ts'),
-    ...kinds.map((k) => `import { ${k.toUpperCase()}_CONFIG } from '../acquirer/${k}/config.js';`),
+    header(port),
+    ...kinds.map((k) => `import { ${constant(k, port.config.suffix)} } from '../acquirer/${k}/${base}';`),
     '',
-    "/** Every acquirer kind's configuration keys and rules, by `acquirer.kind`. */",
-    'export const ACQUIRER_CONFIG = {',
-    ...kinds.map((k) => `  ${k}: ${k.toUpperCase()}_CONFIG,`),
+    `/** ${r.doc} */`,
+    `export const ${r.name} = {`,
+    ...kinds.map((k) => `  ${k}: ${constant(k, port.config.suffix)},`),
     '} as const;',
     '',
   ].join('\n');
 }
 
-function factoryRegistry(kinds: readonly string[]): string {
+function factoryRegistry(port: Port, kinds: readonly string[]): string {
+  const r = port.factoryRegistry;
+  const base = port.entry.file.replace(/\.ts$/, '.js');
   return [
-    HEADER('a config.ts and an entry.ts'),
-    "import type { AcquirerKind } from '../config/index.js';",
-    ...kinds.map((k) => `import { ${k.toUpperCase()}_ENTRY } from '../acquirer/${k}/entry.js';`),
-    "import type { AcquirerKindEntry } from './kind-entry.js';",
+    header(port),
+    `import type { ${r.kindType} } from '../config/index.js';`,
+    ...kinds.map((k) => `import { ${constant(k, port.entry.suffix)} } from '../acquirer/${k}/${base}';`),
+    `import type { ${r.entryType} } from '${r.entryFrom}';`,
     '',
-    "/** Every acquirer kind's factory entry, by `acquirer.kind` (a kind of the configuration without one does not compile). */",
-    'export const KINDS: { readonly [K in AcquirerKind]: AcquirerKindEntry } = {',
-    ...kinds.map((k) => `  ${k}: ${k.toUpperCase()}_ENTRY,`),
+    `/** ${r.doc} */`,
+    `export const ${r.name}: { readonly [K in ${r.kindType}]: ${r.entryType} } = {`,
+    ...kinds.map((k) => `  ${k}: ${constant(k, port.entry.suffix)},`),
     '};',
     '',
   ].join('\n');
@@ -72,15 +135,15 @@ async function formatted(file: string, text: string): Promise<string> {
   return format(text, { ...(await resolveConfig(path.join(ROOT, file))), filepath: file });
 }
 
-export const ACQUIRER_KINDS: Generated[] = [
+export const ACQUIRER_KINDS: Generated[] = PORTS.flatMap((port) => [
   {
-    file: CONFIG_FILE,
-    from: 'the folders src/acquirer/<kind>/ (config.ts, entry.ts)',
-    render: () => formatted(CONFIG_FILE, configRegistry(acquirerKinds())),
+    file: port.configRegistry.file,
+    from: `the folders src/acquirer/<kind>/ (${port.config.file}, ${port.entry.file})`,
+    render: () => formatted(port.configRegistry.file, configRegistry(port, portKinds(port))),
   },
   {
-    file: FACTORY_FILE,
-    from: 'the folders src/acquirer/<kind>/ (config.ts, entry.ts)',
-    render: () => formatted(FACTORY_FILE, factoryRegistry(acquirerKinds())),
+    file: port.factoryRegistry.file,
+    from: `the folders src/acquirer/<kind>/ (${port.config.file}, ${port.entry.file})`,
+    render: () => formatted(port.factoryRegistry.file, factoryRegistry(port, portKinds(port))),
   },
-];
+]);

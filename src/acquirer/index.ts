@@ -18,4 +18,3 @@ export { technicalParameter, NOT_PRESENT } from './omni/technical.js';
 export { omniOperationOf, OPERATION_OF_ROUTE } from './omni/operations.js';
 export { EcommerceCardNotPresent } from './ecommerce/backend.js';
 export { EcommerceCnpDelivery } from './ecommerce/delivery.js';
-export { Webservice15CardNotPresent, Webservice15CnpDelivery, Ws15Transport } from './webservice15/index.js';

@@ -1,20 +1,15 @@
 import type { z } from 'zod';
 import type { CnpConfigKind } from './card-not-present-kind.js';
-import { WEBSERVICE15_CNP } from './card-not-present-webservice15.js';
+import { CNP_CONFIG } from './cnp-registry.js';
 import type { DeclaredSecrets } from './kind-secrets.js';
 
 /**
- * The card-not-present kinds this build's configuration knows, each with its keys and secrets
- * (card-not-present-<kind>.ts); card-not-present-schema.ts makes `cardNotPresent` the union of
- * `{ kind: '<kind>', …its keys }`, and each kind's backend is its entry in src/main/card-not-present.ts
- * `KINDS` (keyed by these: a kind without its entry does not compile).
+ * The card-not-present kinds this build's configuration knows: every folder src/acquirer/<kind>/ with its
+ * keys and rules (cnp-config.ts) and its factory entry (cnp-entry.ts), listed by `npm run generate` in
+ * cnp-registry.ts. card-not-present-schema.ts makes `cardNotPresent` the union of `{ kind: '<kind>', …its
+ * keys }`; each kind's backend is its entry in the factory (src/factory/cnp-registry.ts, keyed by these).
  */
-export const CNP_CONFIG = {
-  // The JSON e-commerce API, on the e-commerce credentials and addresses of `acquirer` (merchantId,
-  // merchantKeyFile, ecommerceUrl, ecommerceQueryUrl) and terminal.softDescriptor: no keys nor secrets of its own.
-  ecommerce: { keys: ({ z }) => z.strictObject({}), secrets: [] as const, addresses: () => ({}) },
-  webservice15: WEBSERVICE15_CNP,
-} as const satisfies Readonly<Record<string, CnpConfigKind>>;
+export { CNP_CONFIG };
 
 export type CnpKind = keyof typeof CNP_CONFIG;
 

@@ -1,6 +1,6 @@
 export { loadConfig, describeConfig, DEFAULT_CONFIG_PATH, PACKAGE_ROOT, type Config } from './load.js';
 export { Environment, configJsonSchema, type ConfigValues } from './schema.js';
-export { CARD_NOT_PRESENT_KINDS } from './card-not-present-kinds.js';
+export { CARD_NOT_PRESENT_KINDS, type CnpKind } from './card-not-present-kinds.js';
 export {
   ACQUIRER_KINDS,
   acquirerKeys,

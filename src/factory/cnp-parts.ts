@@ -1,7 +1,7 @@
 import { EcommerceCardNotPresent, EcommerceCnpDelivery, type EcommerceClient } from '../acquirer/index.js';
 import type { Config } from '../config/index.js';
-import type { CnpDeliveryPort, CardNotPresentBackend } from '../engine/index.js';
-import { omniKeys } from './acquirer-urls.js';
+import type { CnpDeliveryPort, CardNotPresentBackend, TypedCardReader } from '../engine/index.js';
+import { omniKeys, type AcquirerWiring } from './acquirer-urls.js';
 
 /** A card-not-present backend and the delivery port its undo race runs on, with the clients it opened. */
 export interface CnpParts {
@@ -30,3 +30,19 @@ export function ecommerceCnpParts(config: Config, client: EcommerceClient): CnpP
   });
   return { backend, delivery: new EcommerceCnpDelivery(client, backend), close: () => Promise.resolve() };
 }
+
+/** What the card-not-present kinds are built on besides the configuration. */
+export interface CnpWiring extends Pick<AcquirerWiring, 'log'> {
+  /** The kinds the acquirer backend offers on its own clients (omni: `ecommerce`). */
+  offers?: CnpOffers | undefined;
+  /** Where the embedded sandbox's webservice 1.5 host listens, when it runs (src/main/sandbox-host.ts). */
+  webservice15Url?: string | undefined;
+  /** Where a phone order's card is typed (the pinpad's keys); absent: no typed sale (`typedCard` refuses). */
+  typing?: TypedCardReader | undefined;
+}
+
+/**
+ * One card-not-present kind's factory entry (src/acquirer/<kind>/cnp-entry.ts, listed in the generated
+ * src/factory/cnp-registry.ts): its backend and delivery port from the configuration and the wiring.
+ */
+export type CnpKindEntry = (config: Config, wiring: CnpWiring) => CnpParts;

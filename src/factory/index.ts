@@ -14,6 +14,7 @@ export {
 } from './acquirer-backend.js';
 export type { AcquirerKindEntry, BackendWiring, OpenBackend } from './kind-entry.js';
 export { omniClientsOf } from '../acquirer/omni/entry.js';
-export { acquirerUrls, readInUse, sandboxListenOptions, type AcquirerWiring } from './acquirer-urls.js';
+export { acquirerUrls, readInUse, sandboxListenOptions } from './acquirer-urls.js';
 export { qrProvider } from './qr-provider.js';
-export { type CnpOffers, type CnpParts } from './cnp-parts.js';
+export type { CnpWiring } from './cnp-parts.js';
+export { CNP_KINDS } from './cnp-registry.js';

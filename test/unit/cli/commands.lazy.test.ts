@@ -72,9 +72,9 @@ describe('omnipos loads only what a command uses', () => {
     expect(r.stdout).toMatch(/^[A-Za-z0-9_-]{43}\n$/);
     expect(r.src).toContain('src/cli/api-token.ts');
     expect(r.src).toContain('src/store/api-token.ts');
-    // An acquirer kind's config.ts (its keys and rules, of the configuration ring: eslint.layers.js KIND_FILES)
+    // A kind's config.ts or cnp-config.ts (its keys and rules, of the configuration ring: eslint.layers.js KIND_FILES)
     // is the configuration's; the rest of src/acquirer is the client, never loaded here.
-    const kindConfig = (f: string): boolean => /^src\/acquirer\/[a-z0-9]+\/config\.ts$/.test(f);
+    const kindConfig = (f: string): boolean => /^src\/acquirer\/[a-z0-9]+\/(cnp-)?config\.ts$/.test(f);
     expect(
       r.src.filter(
         (f) =>

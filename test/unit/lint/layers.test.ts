@@ -200,7 +200,15 @@ describe('the layer lint rule (docs/architecture.md "Rings")', () => {
     ]);
     expect(await lint('src/acquirer/stub/backend.ts', "import '../../factory/index.js';")).toHaveLength(1);
     expect(await lint('src/engine/x.ts', "import '../acquirer/stub/entry.js';")).toHaveLength(1);
-    // only a kind's folder name (lowercase letters and digits) and only these two file names
+    // the card-not-present port's kind files alike
+    expect(await lint('src/acquirer/stub/cnp-config.ts', "import { b } from './backend.js';")).toHaveLength(1);
+    expect(
+      await lint(
+        'src/acquirer/stub/cnp-entry.ts',
+        "import { b } from './index.js'; import '../../factory/cnp-parts.js';",
+      ),
+    ).toEqual([]);
+    // only a kind's folder name (lowercase letters and digits) and only these file names
     expect(await lint('src/acquirer/stub/other.ts', "import '../../factory/kind-entry.js';")).toHaveLength(1);
   });
 });

@@ -1,8 +1,8 @@
-import type { KeyFields } from './acquirer-kind.js';
-import type { CnpConfigKind } from './card-not-present-kind.js';
+import type { KeyFields } from '../../config/acquirer-kind.js';
+import type { CnpConfigKind } from '../../config/card-not-present-kind.js';
 
 /**
- * `cardNotPresent` of kind `webservice15`: the acquirer's XML webservice 1.5 (src/acquirer/webservice15/;
+ * `cardNotPresent` of kind `webservice15`: the acquirer's XML webservice 1.5 (this folder;
  * docs/card-not-present.md), with keys of its own — the service's credential is the store's
  * affiliation number and access key (its `dados-ec`), not the JSON API's MerchantId and MerchantKey.
  * Built with the zod card-not-present-schema.ts passes (this file loads no zod: the secrets' reading
@@ -24,7 +24,7 @@ const webservice15Keys = ({ z, httpUrl, filePath }: KeyFields) =>
   });
 
 /** The webservice 1.5's keys and its secret: the store's access key, `Config.secrets.cardNotPresent.webservice15.key`. */
-export const WEBSERVICE15_CNP = {
+export const WEBSERVICE15_CNP_CONFIG = {
   keys: webservice15Keys,
   // The manual's test store's key (ws15:1528) is published: production refuses it.
   secrets: [{ key: 'keyFile', secret: 'key', sandbox: 'webservice15Key' }] as const,
