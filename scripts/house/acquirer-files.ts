@@ -41,7 +41,9 @@ const OMNI_CLIENTS =
 export function acquirerFiles(root: string): AcquirerFiles {
   const src = filesBelow(root, 'src').filter((f) => f.endsWith('.ts'));
   const outsideBackends = src.filter((f) => !/^src\/acquirer\/[^/]+\//.test(f));
-  const naming = outsideBackends.filter((f) => /\bACQUIRER_CONFIG\s*=|\bKINDS\s*:\s*\{\s*readonly \[K in AcquirerKind\]/.test(codeOf(root, f)));
+  const naming = outsideBackends.filter((f) =>
+    /\bACQUIRER_CONFIG\s*=|\bKINDS\s*:\s*\{\s*readonly \[K in AcquirerKind\]/.test(codeOf(root, f)),
+  );
   const importers = src.filter(
     (f) => !f.startsWith('src/acquirer/') && /from '(\.\.?\/)+(src\/)?acquirer\/index\.js'/.test(codeOf(root, f)),
   );
