@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { AcquirerConfigKind } from './acquirer-kind.js';
 import { ACQUIRER_CONFIG } from './acquirer-registry.js';
-import type { Secret } from './secret.js';
+import type { DeclaredSecrets } from './kind-secrets.js';
 
 /**
  * The acquirer kinds this build's configuration knows: every folder src/acquirer/<kind>/ with its keys and
@@ -27,19 +27,8 @@ export type AcquirerInput = {
 }[AcquirerKind];
 
 type SecretOf<K extends AcquirerKind> = Registry[K]['secrets'][number];
-/** Whether a kind's secret may be absent: its file's key is optional in the kind's keys. */
-type MayLack<K extends AcquirerKind, E extends SecretOf<K>> = E['key'] extends keyof z.output<KeysOf<K>>
-  ? undefined extends z.output<KeysOf<K>>[E['key']]
-    ? true
-    : false
-  : true;
-
-/** One kind's secrets by name, as its `secrets` list declares them (acquirer-<kind>.ts). */
-export type KindSecrets<K extends AcquirerKind> = {
-  readonly [E in SecretOf<K> as MayLack<K, E> extends true ? never : E['secret']]: Secret;
-} & {
-  readonly [E in SecretOf<K> as MayLack<K, E> extends true ? E['secret'] : never]?: Secret;
-};
+/** One kind's secrets by name, as its `secrets` list declares them (src/acquirer/<kind>/config.ts): kind-secrets.ts's rule. */
+export type KindSecrets<K extends AcquirerKind> = DeclaredSecrets<SecretOf<K>, z.output<KeysOf<K>>>;
 
 /** `Config.secrets.acquirer`: the configured kind's secrets under its name, as `acquirer` holds its keys. */
 export type AcquirerSecrets = {

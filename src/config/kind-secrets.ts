@@ -11,7 +11,7 @@ type MayLack<O, E extends KindSecret> = E['key'] extends keyof O
 /**
  * A kind's secrets by name, as its `secrets` list declares them (`L`, the list's members) over its keys
  * as read (`O`): each present where its file's key is required, optional where that key is. For any
- * port chosen by kind (the card-not-present kinds'; the acquirer kinds' `KindSecrets` is the same rule).
+ * port chosen by kind: the acquirer kinds' (`KindSecrets`, acquirer-kinds.ts) and the card-not-present kinds'.
  */
 export type DeclaredSecrets<L extends KindSecret, O> = {
   readonly [E in L as MayLack<O, E> extends true ? never : E['secret']]: Secret;
