@@ -85,13 +85,18 @@ function portKinds(port: Port, root = ROOT): string[] {
     if (!config && !entry) continue;
     if (!config || !entry)
       throw new Error(
-        `src/acquirer/${name.name}/ has ${config ? port.config.file : port.entry.file} alone: a ${port.name} kind needs ${port.config.file} and ${port.entry.file}`,
+        `src/acquirer/${name.name}/ has ${config ? port.config.file : port.entry.file} alone: ${port.name} kinds need both ${port.config.file} and ${port.entry.file}`,
       );
     if (!KIND_NAME.test(name.name))
       throw new Error(`src/acquirer/${name.name}/: a kind's name is lowercase letters and digits`);
     kinds.push(name.name);
   }
   return kinds.sort();
+}
+
+/** Every port's kinds in the tree at `root`, by port (what the registries list); throws on a half-made kind. */
+export function kindsOf(root = ROOT): Record<string, string[]> {
+  return Object.fromEntries(PORTS.map((port) => [port.name, portKinds(port, root)]));
 }
 
 const header = (port: Port): string =>

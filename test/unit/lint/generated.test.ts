@@ -1,12 +1,15 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { kindsOf } from '../../../scripts/generate/acquirer-kinds.js';
 import { GENERATED } from '../../../scripts/generate/index.js';
+import { useTempDirs } from '../../helpers/temp-dir.js';
 
 /**
  * Every generated file (scripts/generate/index.ts) is what its generator makes of the tree as it is:
  * one test for all, naming the one command that rewrites them.
  */
+const tempDir = useTempDirs();
 const read = (file: string): string => readFileSync(path.join(process.cwd(), file), 'utf8');
 
 /** The generated files whose text (as `text` gives it) is not what their generator makes, with their source. */
@@ -47,5 +50,26 @@ describe('the generated files', () => {
       .map((f) => `docs/${f}`)
       .filter((f) => /<!-- [^>]*generated from/.test(read(f)));
     expect(guides.filter((f) => !files.includes(f))).toEqual([]);
+  });
+
+  it("the kinds' registries list every folder with both of its port's files, and refuse a half-made kind by name", () => {
+    expect(kindsOf()).toEqual({ acquirer: ['omni'], 'card-not-present': ['ecommerce', 'webservice15'] });
+    const root = tempDir();
+    const kind = (name: string, files: string[]): void => {
+      mkdirSync(path.join(root, 'src/acquirer', name), { recursive: true });
+      for (const f of files) writeFileSync(path.join(root, 'src/acquirer', name, f), '');
+    };
+    kind('alpha', ['config.ts', 'entry.ts', 'cnp-config.ts', 'cnp-entry.ts']);
+    kind('plain', ['index.ts']);
+    expect(kindsOf(root)).toEqual({ acquirer: ['alpha'], 'card-not-present': ['alpha'] });
+    kind('beta', ['config.ts']);
+    expect(() => kindsOf(root)).toThrow(
+      'src/acquirer/beta/ has config.ts alone: acquirer kinds need both config.ts and entry.ts',
+    );
+    kind('beta', ['entry.ts']);
+    kind('Gamma', ['cnp-entry.ts']);
+    expect(() => kindsOf(root)).toThrow('src/acquirer/Gamma/ has cnp-entry.ts alone');
+    kind('Gamma', ['cnp-config.ts']);
+    expect(() => kindsOf(root)).toThrow("src/acquirer/Gamma/: a kind's name is lowercase letters and digits");
   });
 });
